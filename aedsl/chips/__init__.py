@@ -1,0 +1,61 @@
+"""Chip descriptions: one small TOML file per chip, data only.
+
+The simulators and the backends read the same `Chip` object, so "a new chip" is a new file here.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHIP_DIR = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class Region:
+    origin: int
+    length: int
+
+    @property
+    def end(self) -> int:
+        return self.origin + self.length
+
+
+@dataclass(frozen=True)
+class Chip:
+    name: str
+    isa: str                    # "msp430" | "msp430x" | "armv6m"
+    cpu: str                    # cycle-table family: "cpuxv2" | "msp430" | "cortex-m0"
+    clock_hz: int
+    flash: Region
+    ram: Region
+    multiplier: dict = field(default_factory=dict)
+    accelerator: dict = field(default_factory=dict)
+    flash_wait_states: int = 0
+
+    @property
+    def target(self) -> str:
+        """Backend family: "msp430" (both MSP430 ISAs) or "armv6m"."""
+        return "armv6m" if self.isa == "armv6m" else "msp430"
+
+    @property
+    def has_aes(self) -> bool:
+        return self.accelerator.get("kind") == "aes128"
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in CHIP_DIR.glob("*.toml"))
+
+
+def load(name: str) -> Chip:
+    path = CHIP_DIR / f"{name}.toml"
+    if not path.exists():
+        raise KeyError(f"unknown chip {name!r}; known chips: {', '.join(names())}")
+    d = tomllib.loads(path.read_text())
+    mem = d["memory"]
+    return Chip(
+        name=d["name"], isa=d["isa"], cpu=d["cpu"], clock_hz=d["clock_hz"],
+        flash=Region(**mem["flash"]), ram=Region(**mem["ram"]),
+        multiplier=dict(d.get("multiplier", {})), accelerator=dict(d.get("accelerator", {})),
+        flash_wait_states=d.get("flash", {}).get("wait_states", 0),
+    )
