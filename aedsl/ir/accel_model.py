@@ -1,0 +1,35 @@
+"""What the accelerator operations compute, for the interpreter.
+
+The CC430 AES module computes AES-128, so its model *is* the software spec
+specs/primitives/aes.ae run by the interpreter: one definition of AES in the project.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+AES_SPEC = Path(__file__).resolve().parents[2] / "specs" / "primitives" / "aes.ae"
+
+
+@lru_cache(maxsize=1)
+def _aes128():
+    from ..frontend.elaborate import load_module
+    from .interp import compile_module
+    return compile_module(load_module(AES_SPEC, {"key_bits": "128"}))
+
+
+@lru_cache(maxsize=64)
+def _round_keys(key: int) -> tuple[int, ...]:
+    w = [0] * 44
+    _aes128().call("key_schedule", [key, w])
+    return tuple(w)
+
+
+def run(op: str, args: tuple[int, ...]) -> int:
+    key, block = args
+    w = list(_round_keys(key))
+    if op == "aes128.encrypt":
+        return _aes128().call("encrypt_block", [w, block])[0]
+    if op == "aes128.decrypt":
+        return _aes128().call("decrypt_block", [w, block])[0]
+    raise ValueError(f"unknown accelerator operation {op!r}")
