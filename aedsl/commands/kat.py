@@ -9,7 +9,8 @@ import sys
 
 HELP = "run known-answer test vectors (file or source name) through an engine"
 
-ENGINE_FORMS = "ref:<name> (reference library; plain `ref` = the source's own), interp (IR interpreter)"
+ENGINE_FORMS = ("ref:<name> (reference library; plain `ref` = the source's own), interp (IR interpreter), "
+                "sim (generated code in the --chip simulator)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -60,6 +61,11 @@ def make_engine(name: str, spec: str | None, knobs: dict, chip: str | None, sour
         except ImportError as e:
             raise ValueError(f"engine interp is not available yet (aedsl.ir.engines.interp_engine: {e})") from None
         return interp_engine(spec, knobs)
+    if name == "sim":
+        if not spec or not chip:
+            raise ValueError("engine sim needs a SPEC argument and --chip")
+        from aedsl.backends.sim_engine import sim_engine
+        return sim_engine(spec, knobs, chip)
     raise ValueError(f"unknown engine {name!r}; forms: {ENGINE_FORMS}")
 
 

@@ -80,7 +80,20 @@ def _accel(token):
     return accel_model.run(op, args)
 
 
-RUNTIME = {"_load_be": _load_be, "_load_le": _load_le, "_store_be": _store_be,
+def _join_words(words, counts, word_bits):
+    """Legalized accelerator operands: each logical operand from its words (word 0 lowest)."""
+    out, i = [], 0
+    for n in counts:
+        out.append(sum(x << (word_bits * k) for k, x in enumerate(words[i:i + n])))
+        i += n
+    return tuple(out)
+
+
+def _split_words(value, widths, word_bits):
+    return tuple((value >> (word_bits * k)) & ((1 << w) - 1) for k, w in enumerate(widths))
+
+
+RUNTIME = {"_join_words": _join_words, "_split_words": _split_words, "_load_be": _load_be, "_load_le": _load_le, "_store_be": _store_be,
            "_store_le": _store_le, "_perm": _perm, "_udiv": _udiv, "_umod": _umod,
            "_accel": _accel, "InterpError": InterpError}
 
@@ -144,6 +157,7 @@ class _Codegen:
             "select": "{1} if {0} else {2}", "zext": "{0}", "trunc": "{0} & M",
             "shr_var": "{0} >> {1}", "shl_var": "({0} << {1}) & M if {1} < W else 0",
             "len": "len({0})", "load": "{0}[{1}]",
+            "umulh": "({0} * {1}) >> W",
         }
         if code in simple:
             expr = simple[code].format(*a).replace("M", str(mask)).replace("W", str(w))
@@ -208,10 +222,26 @@ class _Codegen:
                 self.emit(ind + 1, "pass")
                 if region is op.regions[0]:
                     self.emit(ind, "else:")
+        elif code == "accel_start" and "words" in op.attrs:
+            # Legalized (passes/legalize.py): operands arrive as words, joined back here.
+            self.emit(ind, f"{r} = ({op.attrs['op']!r}, _join_words(({''.join(x + ', ' for x in a)}), "
+                           f"{tuple(op.attrs['words'])!r}, {op.attrs['word_bits']}))")
         elif code == "accel_start":
             self.emit(ind, f"{r} = ({op.attrs['op']!r}, ({''.join(x + ', ' for x in a)}))")
+        elif code == "accel_result" and "word_bits" in op.attrs:
+            widths = tuple(v.width for v in op.results)
+            self.emit(ind, f"{''.join(n(v) + ', ' for v in op.results)}= "
+                           f"_split_words(_accel({a[0]}), {widths!r}, {op.attrs['word_bits']})")
         elif code == "accel_result":
             self.emit(ind, f"{r} = _accel({a[0]})")
+        elif code in ("addc", "subb"):
+            # Word legalization's carry chains: (sum, carry out) / (difference, borrow out).
+            c = n(op.results[1])
+            if code == "addc":
+                self.emit(ind, f"{c} = {a[0]} + {a[1]} + {a[2]}")
+            else:
+                self.emit(ind, f"{c} = {a[0]} - {a[1]} - {a[2]}")
+            self.emit(ind, f"{r}, {c} = {c} & {mask}, {'int(' + c + ' >> ' + str(w) + ')' if code == 'addc' else 'int(' + c + ' < 0)'}")
         else:
             raise InterpError(f"the interpreter does not know op {code!r}")
 

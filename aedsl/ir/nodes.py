@@ -37,6 +37,11 @@ Opcodes (operands in `args`, constants in `attrs`):
   if                  c, ; regions then, else (each yields the results)  -> results
   accel_start         args...; attrs op (e.g. "aes128.encrypt")  -> token (width 0)
   accel_result        token                             -> u(the op's output width)
+  addc                x, y, carry_in (u1)               -> uW sum, u1 carry out   } made by word
+  subb                x, y, borrow_in (u1)              -> uW diff, u1 borrow out } legalization
+  umulh               x, y (same width)                 -> uW   (high half of the 2W-bit product)
+  After legalization accel_start carries attrs words (word count per logical operand) and
+  word_bits, and accel_result has one result per word (word 0 = least significant).
 The accelerator pair is asynchronous: the operation runs on the chip's accelerator between
 `accel_start` and `accel_result` (latency from the chip file), so a scheduler may move independent
 ops into the gap.

@@ -9,8 +9,8 @@ import importlib
 
 from .nodes import Module
 
-# Pass modules, in order (module names under aedsl.ir.passes). Empty until passes are written.
-PASSES: list[str] = []
+# Pass modules, in order (module names under aedsl.ir.passes).
+PASSES: list[str] = ["inline", "unroll", "constfold", "cse_dce", "legalize", "table_fusion"]
 
 
 def passes() -> list:

@@ -90,9 +90,21 @@ def print_function(f: Function, out: list[str]) -> None:
     out.append("}")
 
 
+def domain_text(values) -> str:
+    if isinstance(values, range):
+        return f"{values.start}..{values.stop}"
+    return "{" + ",".join(str(v) for v in values) + "}"
+
+
 def print_module(m: Module) -> str:
     out = [f"// module {m.name}" + ("  knobs: " + " ".join(f"{k}={v}" for k, v in m.knobs.items())
                                     if m.knobs else "")]
+    # consts and domains are what an engine reads besides the functions (block_bits, key_len ...);
+    # printed so that aedsl/ir/parser.py gives back a module that runs as a spec.
+    if m.consts:
+        out.append("// consts: " + " ".join(f"{k}={v}" for k, v in m.consts.items()))
+    if m.domains:
+        out.append("// domains: " + " ".join(f"{k}={domain_text(v)}" for k, v in m.domains.items()))
     for t in m.tables:
         data = ", ".join(f"{x:#x}" for x in t.data or ())
         out.append(f"table @{t.name}: {t.type_str()} = {{{data}}}")

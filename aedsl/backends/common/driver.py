@@ -1,0 +1,113 @@
+"""The compile driver: spec + chip + knobs -> assembly text, C header and entry metadata.
+
+    unit = compile_spec("specs/primitives/speck.ae", "cc430f6137", {"block_bits": 64, "key_bits": 128})
+    unit.asm, unit.header, unit.entries["encrypt_block"].symbol
+
+Steps: frontend (`load_module`), the IR pass pipeline (`aedsl.ir.pipeline.run`), then the
+chip's backend (chosen by the chip's target: `BACKENDS`), which selects, allocates and emits.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aedsl import chips as chips_mod
+
+BACKENDS = {"msp430": "aedsl.backends.msp430.backend", "armv6m": "aedsl.backends.armv6m.backend"}
+
+BLOCK_ENTRIES = ("key_schedule", "encrypt_block", "decrypt_block")
+AEAD_ENTRIES = ("encrypt", "decrypt")
+
+
+@dataclass
+class Param:
+    """One parameter of an exported function: kind "mem" (pointer to a fixed array of `count`
+    elements of `stride` bytes), "bytes" (pointer, length), "word" (scalar <= one machine word,
+    by value), "wide" (pointer to the little-endian words of a wider scalar)."""
+    name: str
+    kind: str
+    width: int
+    count: int | None = None
+    stride: int | None = None
+
+    @property
+    def nbytes(self) -> int | None:
+        if self.kind == "mem":
+            return self.count * self.stride
+        if self.kind == "wide":
+            return 2 * (-(-self.width // 16))
+        return None
+
+
+@dataclass
+class Entry:
+    name: str
+    symbol: str
+    params: list[Param]
+    results: list[int]              # result widths (each through an out-pointer)
+    code_bytes: int = 0
+    frame_bytes: int = 0
+
+    @property
+    def n_words(self) -> int:
+        return sum(2 if p.kind == "bytes" else 1 for p in self.params) + len(self.results)
+
+
+@dataclass
+class Compiled:
+    spec: str
+    chip: str
+    knobs: dict
+    asm: str
+    header: str
+    entries: dict[str, Entry] = field(default_factory=dict)
+    kind: str = ""                 # "block" | "aead" | ""
+    consts: dict = field(default_factory=dict)
+    stem: str = ""
+    domains: dict = field(default_factory=dict)
+
+    def write(self, out_dir: str | Path) -> tuple[Path, Path]:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        s, h = out / f"{self.stem}.S", out / f"{self.stem}.h"
+        s.write_text(self.asm)
+        h.write_text(self.header)
+        return s, h
+
+
+def variant_stem(module_name: str, knobs: dict) -> str:
+    parts = [module_name] + [f"{k}-{v}" for k, v in sorted(knobs.items())]
+    return "_".join(str(p).replace(".", "") for p in parts)
+
+
+# Passes of the IR pipeline the backends do not run yet: table_fusion changes results on
+# specs/primitives/aes.ae's mix_column (found by translation validation while writing this
+# backend); re-enable once its own tests cover that. The selector does the rest of the
+# pipeline's work itself when a pass is skipped (inlining, unrolling, folding, wide values).
+SKIP_PASSES = frozenset({"table_fusion"})
+
+
+def run_passes(module, knobs: dict, skip=SKIP_PASSES):
+    from aedsl.ir import pipeline
+    for p in pipeline.passes():
+        if p.NAME not in skip:
+            module = p.run(module, knobs)
+    return module
+
+
+def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None) -> Compiled:
+    """skip_passes None: the backend's own `SKIP_PASSES` if it declares one, else SKIP_PASSES."""
+    from aedsl.frontend.elaborate import load_module
+
+    chip = chips_mod.load(chip) if isinstance(chip, str) else chip
+    knobs = {k: str(v) for k, v in (knobs or {}).items()}
+    try:
+        backend = importlib.import_module(BACKENDS[chip.target])
+    except KeyError:
+        raise ValueError(f"no backend for target {chip.target!r} (chip {chip.name})") from None
+    if skip_passes is None:
+        skip_passes = getattr(backend, "SKIP_PASSES", SKIP_PASSES)
+    module = load_module(spec_path, knobs)
+    module = run_passes(module, knobs, skip_passes)
+    return backend.compile_module(module, chip, str(spec_path))

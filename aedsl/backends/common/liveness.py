@@ -1,0 +1,104 @@
+"""Basic blocks, def/use sets and liveness over machine IR (target-neutral: reads InstrDesc)."""
+from __future__ import annotations
+
+from .mir import Inc, Lbl, MInst, R, regs_in
+from .target import Target
+
+
+FLAGS = -1   # pseudo-register standing for the condition flags (dead-code elimination, scheduling)
+
+
+def defs_uses(inst: MInst, target: Target, flags: bool = False) -> tuple[list[int], list[int]]:
+    """Registers written and read by `inst` (a memory operand's base is read; @Rn+ both);
+    with `flags`, the condition flags as register FLAGS."""
+    if inst.mn in ("label", "comment"):
+        return [], []
+    d = target.desc(inst)
+    defs: list[int] = []
+    uses: list[int] = []
+    for i, op in enumerate(inst.ops):
+        if i in d.reads:
+            uses.extend(regs_in(op))
+            if isinstance(op, Inc):
+                defs.append(op.reg)
+        if i in d.writes:
+            if isinstance(op, R):
+                defs.append(op.reg)
+            elif i not in d.reads:
+                uses.extend(regs_in(op))
+    if flags:
+        if d.flags_in:
+            uses.append(FLAGS)
+        if d.flags_out:
+            defs.append(FLAGS)
+    return defs, uses
+
+
+class Cfg:
+    """Blocks as index ranges [start, end) of the instruction list, with successors."""
+
+    def __init__(self, insts: list[MInst], target: Target):
+        self.insts = insts
+        starts = {0}
+        labels: dict[str, int] = {}
+        for i, inst in enumerate(insts):
+            if inst.mn == "label":
+                starts.add(i)
+            elif inst.mn != "comment" and target.desc(inst).branch:
+                starts.add(i + 1)
+        bounds = sorted(s for s in starts if s <= len(insts))
+        if bounds[-1] != len(insts):
+            bounds.append(len(insts))
+        self.blocks = [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+        for bi, (a, b) in enumerate(self.blocks):
+            if insts[a].mn == "label":
+                labels[insts[a].ops[0].name] = bi
+        self.succ: list[list[int]] = []
+        for bi, (a, b) in enumerate(self.blocks):
+            last = insts[b - 1]
+            kind = target.desc(last).branch if last.mn not in ("label", "comment") else None
+            s = []
+            if kind in ("jump", "cond"):
+                tgt = next(op for op in last.ops if isinstance(op, Lbl))
+                s.append(labels[tgt.name])
+            if kind not in ("jump", "ret") and bi + 1 < len(self.blocks):
+                s.append(bi + 1)
+            self.succ.append(s)
+
+
+def block_liveness(cfg: Cfg, du: list[tuple[list[int], list[int]]], relevant) -> list[set[int]]:
+    """live-out set of each block (registers for which relevant(reg) holds)."""
+    n = len(cfg.blocks)
+    gen: list[set[int]] = []
+    kill: list[set[int]] = []
+    for a, b in cfg.blocks:
+        g: set[int] = set()
+        k: set[int] = set()
+        for i in range(a, b):
+            d, u = du[i]
+            for r in u:
+                if relevant(r) and r not in k:
+                    g.add(r)
+            for r in d:
+                if relevant(r):
+                    k.add(r)
+        gen.append(g)
+        kill.append(k)
+    live_in = [set() for _ in range(n)]
+    live_out = [set() for _ in range(n)]
+    changed = True
+    while changed:
+        changed = False
+        for bi in reversed(range(n)):
+            out: set[int] = set()
+            for s in cfg.succ[bi]:
+                out |= live_in[s]
+            inn = gen[bi] | (out - kill[bi])
+            if out != live_out[bi] or inn != live_in[bi]:
+                live_out[bi], live_in[bi] = out, inn
+                changed = True
+    return live_out
+
+
+def loop_depths(insts: list[MInst]) -> list[int]:
+    return [inst.depth for inst in insts]

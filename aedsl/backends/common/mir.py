@@ -1,0 +1,121 @@
+"""Machine IR: target instructions over virtual registers, shared by every backend.
+
+A `MFunction` is a flat list of `MInst` (labels are pseudo-instructions), so control flow is
+explicit and register allocation / scheduling / emission are target-neutral walks over it.
+Registers are ints: 0..63 are physical registers of the target (precoloured), >= FIRST_VREG
+are virtual. Operands are small immutable objects:
+
+  R(reg)                  register direct
+  Imm(value)              immediate
+  Mem(base, disp)         base + disp; base a register or None (absolute); disp an int, a
+                          symbol name (str) or a `Frame` reference resolved at emission
+  Ind(reg) / Inc(reg)     register indirect / indirect with post-increment (targets may lack them)
+  Lbl(name)               a code label (branch targets)
+
+Which operands an instruction reads and writes comes from the target's instruction table
+(`target.InstrDesc`), so this module knows no mnemonic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FIRST_VREG = 64
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A stack-frame address resolved once the frame layout is known: kind "slot" (spill slot
+    k), "local" (the local memory `name`), "arg" (incoming stack argument word k)."""
+    kind: str
+    key: object
+    extra: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.key}{'+' + str(self.extra) if self.extra else ''}"
+
+
+@dataclass(frozen=True)
+class R:
+    reg: int
+
+
+@dataclass(frozen=True)
+class Imm:
+    value: int
+
+
+@dataclass(frozen=True)
+class Mem:
+    base: int | None
+    disp: int | str | Frame = 0
+
+
+@dataclass(frozen=True)
+class Ind:
+    reg: int
+
+
+@dataclass(frozen=True)
+class Inc:
+    reg: int
+
+
+@dataclass(frozen=True)
+class Lbl:
+    name: str
+
+
+Operand = R | Imm | Mem | Ind | Inc | Lbl
+
+
+def regs_in(op: Operand) -> tuple[int, ...]:
+    """Registers an operand mentions (for a memory operand: its base, which is read)."""
+    if isinstance(op, R):
+        return (op.reg,)
+    if isinstance(op, Mem):
+        return () if op.base is None else (op.base,)
+    if isinstance(op, (Ind, Inc)):
+        return (op.reg,)
+    return ()
+
+
+def is_vreg(r: int) -> bool:
+    return r >= FIRST_VREG
+
+
+@dataclass
+class MInst:
+    """One machine instruction (or a pseudo: "label", "comment").
+
+    `depth`: loop nesting at selection (spill costs weigh by it); `no_spill`: registers that must
+    stay in registers (short reload temporaries); `loc`: the spec line it came from."""
+    mn: str
+    ops: list = field(default_factory=list)
+    depth: int = 0
+    loc: tuple | None = None
+    text: str = ""
+
+    def __repr__(self) -> str:
+        return f"{self.mn} {', '.join(map(str, self.ops))}"
+
+
+@dataclass
+class MFunction:
+    name: str
+    insts: list[MInst] = field(default_factory=list)
+    n_arg_words: int = 0
+    locals: dict[str, int] = field(default_factory=dict)   # local memory name -> bytes
+    local_init_zero: list[str] = field(default_factory=list)
+    no_spill: set = field(default_factory=set)
+    next_vreg: int = FIRST_VREG
+    next_label: int = 0
+    doc: str = ""
+
+    def vreg(self) -> int:
+        v = self.next_vreg
+        self.next_vreg += 1
+        return v
+
+    def label(self, hint: str = "L") -> str:
+        self.next_label += 1
+        return f".L{self.name}_{hint}{self.next_label}"

@@ -1,0 +1,274 @@
+"""Register allocation by graph colouring with coalescing and spilling (Chaitin-Briggs).
+
+The algorithm, in the order it runs (repeated until nothing spills):
+
+1. Liveness over the CFG (`liveness.py`), then the interference graph: a register defined by an
+   instruction interferes with everything live after it — except, for a copy `mov a, b`, with
+   `a` itself (so copies can be coalesced). Physical registers (arguments arriving in r12..)
+   are precoloured nodes of the same graph.
+2. Conservative coalescing (Briggs): the two ends of a copy that do not interfere are merged when
+   the merged node has fewer than K neighbours of significant degree, so merging cannot make the
+   graph harder to colour. Two-address selection (`mov a, t; xor b, t`) relies on this to
+   leave no copy behind when `a` dies.
+3. Simplify/select with optimistic colouring: remove nodes of degree < K; when none is left,
+   remove the node of least spill cost per degree (cost = uses and defs weighted 10^loop depth)
+   and hope. Popping assigns the first free colour in the target's preference order.
+4. A node left without a colour is spilled to a stack slot. The target's instructions decide how:
+   a spilled register is replaced *in place* by its slot's memory operand wherever the
+   instruction accepts memory there (MSP430 accepts memory in nearly every operand, so a spill
+   costs a few cycles per use and no extra instruction); where a register is required
+   (`InstrDesc.reg_only`, or the base of an address) a short-lived temporary is reloaded before /
+   stored after, and temporaries are never spilled again.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .liveness import Cfg, block_liveness, defs_uses
+from .mir import Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from .target import Target
+
+
+class RegAllocError(Exception):
+    pass
+
+
+@dataclass
+class Allocation:
+    colour: dict[int, int]
+    n_slots: int
+    used_phys: set[int]
+    rounds: int
+
+
+def _is_copy(inst: MInst, target: Target):
+    if inst.mn != target.move(R(0), R(0)).mn or len(inst.ops) != 2:
+        return None
+    s, d = inst.ops
+    if isinstance(s, R) and isinstance(d, R):
+        return s.reg, d.reg
+    return None
+
+
+def _build(fn: MFunction, target: Target):
+    alloc = set(target.allocatable)
+
+    def relevant(r):
+        return is_vreg(r) or r in alloc
+
+    insts = fn.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    live_out = block_liveness(cfg, du, relevant)
+    adj: dict[int, set[int]] = defaultdict(set)
+    moves: list[tuple[int, int]] = []
+    cost: dict[int, float] = {}
+
+    def node(r):
+        if r not in adj:
+            adj[r] = set()
+
+    for bi, (a, b) in enumerate(cfg.blocks):
+        live = set(live_out[bi])
+        for i in range(b - 1, a - 1, -1):
+            d, u = du[i]
+            d = [r for r in d if relevant(r)]
+            u = [r for r in u if relevant(r)]
+            w = 10.0 ** min(insts[i].depth, 4)
+            for r in d + u:
+                node(r)
+                cost[r] = cost.get(r, 0.0) + w
+            cp = _is_copy(insts[i], target)
+            if cp and relevant(cp[0]) and relevant(cp[1]):
+                moves.append(cp)
+                live.discard(cp[0])
+            for x in d:
+                for y in live:
+                    if x != y:
+                        adj[x].add(y)
+                        adj[y].add(x)
+            # two defs of one instruction interfere with each other
+            for x in d:
+                for y in d:
+                    if x != y:
+                        adj[x].add(y)
+            live.difference_update(d)
+            live.update(u)
+    return adj, moves, cost
+
+
+def _coalesce(adj, moves, k, no_spill):
+    """Briggs-conservative coalescing; returns the alias map (node -> representative)."""
+    alias: dict[int, int] = {}
+
+    def find(x):
+        while x in alias:
+            x = alias[x]
+        return x
+
+    for s, d in moves:
+        a, b = find(s), find(d)
+        if a == b or b in adj.get(a, ()):
+            continue
+        if not is_vreg(a) and not is_vreg(b):
+            continue
+        if not is_vreg(b):
+            a, b = b, a          # keep the physical register as the representative
+        if (a in no_spill) != (b in no_spill):
+            continue
+        neigh = adj[a] | adj[b]
+        significant = sum(1 for n in neigh if len(adj[n]) >= k or not is_vreg(n))
+        if significant >= k:
+            continue
+        # merge b into a
+        for n in adj[b]:
+            adj[n].discard(b)
+            adj[n].add(a)
+            adj[a].add(n)
+        del adj[b]
+        alias[b] = a
+    return {x: find(x) for x in list(alias)}
+
+
+def _colour(adj, cost, target: Target, no_spill):
+    k = len(target.allocatable)
+    order = list(target.allocatable)
+    vregs = sorted(r for r in adj if is_vreg(r))
+    degree = {r: len(adj[r]) for r in vregs}
+    removed: set[int] = set()
+    low = [r for r in vregs if degree[r] < k]
+    heapq.heapify(low)
+    stack = []
+    remaining = set(vregs)
+    while remaining:
+        r = None
+        while low:
+            c = heapq.heappop(low)
+            if c in remaining:
+                r = c
+                break
+        if r is None:
+            cands = [x for x in remaining if x not in no_spill] or list(remaining)
+            r = min(cands, key=lambda x: (cost.get(x, 0.0) / max(degree[x], 1), x))
+        remaining.discard(r)
+        removed.add(r)
+        stack.append(r)
+        for n in adj[r]:
+            if n in remaining:
+                degree[n] -= 1
+                if degree[n] == k - 1:
+                    heapq.heappush(low, n)
+    colour: dict[int, int] = {}
+    spilled: list[int] = []
+    for r in reversed(stack):
+        taken = set()
+        for n in adj[r]:
+            if is_vreg(n):
+                if n in colour:
+                    taken.add(colour[n])
+            else:
+                taken.add(n)
+        free = [c for c in order if c not in taken]
+        if free:
+            colour[r] = free[0]
+        else:
+            spilled.append(r)
+    return colour, spilled
+
+
+def _rename(fn: MFunction, m: dict[int, int]) -> None:
+    if not m:
+        return
+
+    def sub(op):
+        if isinstance(op, R) and op.reg in m:
+            return R(m[op.reg])
+        if isinstance(op, Mem) and op.base in m:
+            return Mem(m[op.base], op.disp)
+        if isinstance(op, Ind) and op.reg in m:
+            return Ind(m[op.reg])
+        if isinstance(op, Inc) and op.reg in m:
+            return Inc(m[op.reg])
+        return op
+
+    for inst in fn.insts:
+        inst.ops = [sub(o) for o in inst.ops]
+
+
+def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int]) -> None:
+    out: list[MInst] = []
+    for inst in fn.insts:
+        if inst.mn in ("label", "comment"):
+            out.append(inst)
+            continue
+        d = target.desc(inst)
+        before, after = [], []
+        new_ops = []
+        for i, op in enumerate(inst.ops):
+            if isinstance(op, R) and op.reg in slots:
+                slot = target.spill_operand(slots[op.reg])
+                if i in d.reg_only:
+                    t = fn.vreg()
+                    fn.no_spill.add(t)
+                    if i in d.reads:
+                        before.append(target.move(slot, R(t)))
+                    if i in d.writes:
+                        after.append(target.move(R(t), slot))
+                    new_ops.append(R(t))
+                else:
+                    new_ops.append(slot)
+            elif isinstance(op, (Mem, Ind, Inc)) and (op.base if isinstance(op, Mem) else op.reg) in slots:
+                base = op.base if isinstance(op, Mem) else op.reg
+                slot = target.spill_operand(slots[base])
+                t = fn.vreg()
+                fn.no_spill.add(t)
+                before.append(target.move(slot, R(t)))
+                if isinstance(op, Mem):
+                    new_ops.append(Mem(t, op.disp))
+                elif isinstance(op, Ind):
+                    new_ops.append(Ind(t))
+                else:
+                    new_ops.append(Inc(t))
+                    after.append(target.move(R(t), slot))
+            else:
+                new_ops.append(op)
+        for x in before + after:
+            x.depth, x.loc = inst.depth, inst.loc
+        inst.ops = new_ops
+        out.extend(before)
+        out.append(inst)
+        out.extend(after)
+    fn.insts = out
+
+
+def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
+    """Allocate registers of `fn` in place: afterwards every operand names a physical register
+    or a spill slot (`Frame("slot", k)`); self-copies are removed."""
+    k = len(target.allocatable)
+    slots: dict[int, int] = {}
+    n_slots = 0
+    for rnd in range(1, max_rounds + 1):
+        adj, moves, cost = _build(fn, target)
+        alias = _coalesce(adj, moves, k, fn.no_spill)
+        _rename(fn, alias)
+        colour, spilled = _colour(adj, cost, target, fn.no_spill)
+        if not spilled:
+            _rename(fn, colour)
+            fn.insts = [i for i in fn.insts if not ((c := _is_copy(i, target)) and c[0] == c[1])]
+            used = {c for c in colour.values()}
+            for inst in fn.insts:
+                for r in defs_uses(inst, target)[0]:
+                    if r in target.allocatable:
+                        used.add(r)
+            return Allocation(colour, n_slots, used, rnd)
+        if any(s in fn.no_spill for s in spilled):
+            raise RegAllocError(f"{fn.name}: out of registers for reload temporaries")
+        new = {}
+        for s in spilled:
+            new[s] = n_slots
+            n_slots += 1
+        slots.update(new)
+        _rewrite_spills(fn, target, new)
+    raise RegAllocError(f"{fn.name}: register allocation did not converge in {max_rounds} rounds")

@@ -1,0 +1,368 @@
+"""The target-neutral half of instruction selection: walking the IR into machine IR.
+
+`SelectorBase` walks one exported IR function and hands each op to the target's selector
+(a subclass implementing `op_<opcode>` methods over *limbs*). What it does itself:
+
+- **Limbs.** An IR value of width W is a list of ceil(W / LIMB) limb operands, least significant
+  first; the top limb keeps the value zero-extended (targets mask after ops that could set high
+  bits). A limb is a register `R`, an immediate `Imm` (constants stay immediates until an
+  instruction needs a register: that is constant folding and immediate operands for free), or a
+  memory operand `Mem` (a *lazy load*: a word loaded from memory is used in place as a source
+  operand — `xor @r12, r4` — and only copied to a register when needed).
+- **Lazy loads and stores.** A lazy load from writable memory is "pending"; before any store,
+  call, and before entering a loop or conditional region, pending loads are materialised into
+  registers, so a memory operand never observes a later store.
+- **Calls are inlined** at selection (each call site selects the callee body with its own
+  value map), so generated functions are leaves with a fixed stack frame.
+- **Loops**: a loop with constant bounds and `unroll=0` (full), is unrolled here with the index
+  an immediate; `unroll=k` dividing the trip count replicates the body k times per iteration;
+  otherwise a counted loop with the carried values in registers.
+- **Constant folding** of ops whose operands are all immediates (`fold`).
+
+The IR passes (aedsl/ir/pipeline.py) may already have done some of this; the walker copes with
+IR before or after them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aedsl.ir.nodes import Block, Function, Memory, Module, Op, Value
+
+from .mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+
+
+@dataclass
+class MemBind:
+    """Where a memory lives: kind "ptr" (its address is in register `base`), "table" (a symbol
+    in ROM), "local" (a frame area named `name`); `stride` bytes per element; `length` limbs of
+    its run-time length for `bytes`."""
+    kind: str
+    stride: int
+    elem_width: int
+    base: int | None = None
+    name: str = ""
+    length: list | None = None
+    count: int | None = None
+    readonly: bool = False
+
+
+class SelectError(Exception):
+    pass
+
+
+def nlimbs(width: int, limb: int) -> int:
+    return max(1, -(-width // limb))
+
+
+def fold(opcode: str, args: list[int], widths: list[int], w: int, attrs: dict) -> int | None:
+    """The value of a pure op on constants (interpreter semantics), or None if not foldable."""
+    m = (1 << w) - 1
+    a = args
+    if opcode == "xor":
+        return a[0] ^ a[1]
+    if opcode == "and":
+        return a[0] & a[1]
+    if opcode == "or":
+        return a[0] | a[1]
+    if opcode == "add":
+        return (a[0] + a[1]) & m
+    if opcode == "sub":
+        return (a[0] - a[1]) & m
+    if opcode == "mul":
+        return (a[0] * a[1]) & m
+    if opcode == "udiv":
+        return a[0] // a[1] if a[1] else 0
+    if opcode == "umod":
+        return a[0] % a[1] if a[1] else a[0]
+    if opcode == "not":
+        return a[0] ^ m
+    if opcode == "neg":
+        return -a[0] & m
+    if opcode == "shl":
+        return (a[0] << attrs["by"]) & m
+    if opcode == "shr":
+        return a[0] >> attrs["by"]
+    if opcode in ("rotl", "rotr"):
+        k = attrs["by"] % w
+        if opcode == "rotr":
+            k = (w - k) % w
+        return ((a[0] << k) | (a[0] >> (w - k))) & m if k else a[0]
+    if opcode == "shl_var":
+        return (a[0] << a[1]) & m if a[1] < w else 0
+    if opcode == "shr_var":
+        return a[0] >> a[1]
+    if opcode in ("eq", "ne", "ult", "ule", "ugt", "uge"):
+        x, y = a
+        return int({"eq": x == y, "ne": x != y, "ult": x < y, "ule": x <= y, "ugt": x > y, "uge": x >= y}[opcode])
+    if opcode == "select":
+        return a[1] if a[0] else a[2]
+    if opcode in ("zext",):
+        return a[0]
+    if opcode == "trunc":
+        return a[0] & m
+    if opcode == "slice":
+        return (a[0] >> attrs["lo"]) & m
+    if opcode == "concat":
+        v = 0
+        for x, xw in zip(a, widths):
+            v = (v << xw) | x
+        return v
+    if opcode == "perm":
+        r = 0
+        for i, dest in enumerate(attrs["table"]):
+            r |= ((a[0] >> i) & 1) << dest
+        return r
+    return None
+
+
+class SelectorBase:
+    LIMB = 16
+
+    def __init__(self, module: Module, mf: MFunction, symbol_prefix: str, spec_lines: list[str] | None = None):
+        self.module = module
+        self.mf = mf
+        self.prefix = symbol_prefix
+        self.depth = 0
+        self.loc = None
+        self.scopes: list[tuple[dict, dict]] = []
+        self.pending: list[tuple[dict, Value, int]] = []
+        self.local_count = 0
+        self.tables: dict[str, Memory] = {t.name: t for t in module.tables}
+        self.used_tables: set[str] = set()
+
+    # --- emission helpers ------------------------------------------------------------------
+    def emit(self, mn: str, *ops) -> MInst:
+        inst = MInst(mn, list(ops), depth=self.depth, loc=self.loc)
+        self.mf.insts.append(inst)
+        return inst
+
+    def label(self, name: str) -> None:
+        self.emit("label", Lbl(name))
+
+    def vreg(self) -> int:
+        return self.mf.vreg()
+
+    # --- values ----------------------------------------------------------------------------
+    @property
+    def vals(self) -> dict:
+        return self.scopes[-1][0]
+
+    @property
+    def mems(self) -> dict:
+        return self.scopes[-1][1]
+
+    def get(self, v: Value) -> list:
+        try:
+            return self.vals[v]
+        except KeyError:
+            raise SelectError(f"value %{v.name} used before definition") from None
+
+    def put(self, v: Value, limbs: list) -> None:
+        self.vals[v] = limbs
+
+    def const_of(self, limbs: list) -> int | None:
+        if all(isinstance(x, Imm) for x in limbs):
+            return sum(x.value << (self.LIMB * j) for j, x in enumerate(limbs))
+        return None
+
+    def imm_limbs(self, value: int, width: int) -> list:
+        m = (1 << self.LIMB) - 1
+        return [Imm((value >> (self.LIMB * j)) & m) for j in range(nlimbs(width, self.LIMB))]
+
+    def materialize_pending(self) -> None:
+        """Copy every pending lazy load into a register (before a store or a region)."""
+        for vals, v, j in self.pending:
+            limbs = vals.get(v)
+            if limbs is not None and j < len(limbs) and isinstance(limbs[j], Mem):
+                limbs[j] = self.to_reg_fresh(limbs[j])
+        self.pending = []
+
+    def to_reg_fresh(self, op) -> R:
+        r = self.vreg()
+        self.emit("mov", op, R(r))
+        return R(r)
+
+    # --- walking ---------------------------------------------------------------------------
+    def select_block(self, block: Block) -> list[list]:
+        for op in block.ops:
+            self.select_op(op)
+        # references, not copies: a pending load materialised after the block updates them
+        return [self.get(v) for v in block.yields]
+
+    def select_op(self, op: Op) -> None:
+        if op.loc is not None:
+            self.loc = op.loc
+        code = op.opcode
+        if code == "const":
+            self.put(op.results[0], self.imm_limbs(op.attrs["value"], op.results[0].width))
+            return
+        if code == "for":
+            return self.select_for(op)
+        if code == "if":
+            return self.select_if(op)
+        if code == "call":
+            return self.select_call(op)
+        # constant folding
+        scalar_args = [a for a in op.args if isinstance(a, Value)]
+        if op.results and len(scalar_args) == len(op.args) and op.results[0].width > 0:
+            cs = [self.const_of(self.get(a)) for a in scalar_args]
+            if all(c is not None for c in cs):
+                r = fold(code, cs, [a.width for a in scalar_args], op.results[0].width, op.attrs)
+                if r is not None:
+                    self.put(op.results[0], self.imm_limbs(r, op.results[0].width))
+                    return
+        handler = getattr(self, "op_" + code, None)
+        if handler is None:
+            raise SelectError(f"{self.mf.name}: the {self.__class__.__name__} cannot select op {code!r} yet")
+        handler(op)
+
+    def select_call(self, op: Op) -> None:
+        callee = self.module.function(op.attrs["callee"])
+        self.materialize_pending()
+        vals: dict = {}
+        mems: dict = {}
+        for p, a in zip(callee.params, op.args):
+            if isinstance(p, Memory):
+                mems[p] = self.mems[a] if a in self.mems else self.memory(a)
+            else:
+                vals[p] = list(self.get(a))
+        outer_pending = self.pending
+        self.scopes.append((vals, mems))
+        for m in callee.locals:
+            self.bind_local(m)
+        results = self.select_block(callee.body)
+        self.materialize_pending()
+        self.scopes.pop()
+        self.pending = outer_pending
+        for r, limbs in zip(op.results, results):
+            self.put(r, limbs)
+
+    def memory(self, m: Memory) -> MemBind:
+        if m in self.mems:
+            return self.mems[m]
+        if m.kind == "table" or m.name in self.tables:
+            self.used_tables.add(m.name)
+            b = MemBind("table", self.stride(m.elem_width), m.elem_width, name=f"{self.prefix}_{m.name}",
+                        count=m.length, readonly=True)
+            self.mems[m] = b
+            return b
+        raise SelectError(f"memory @{m.name} is not bound")
+
+    def stride(self, elem_width: int) -> int:
+        raise NotImplementedError
+
+    def bind_local(self, m: Memory) -> None:
+        self.local_count += 1
+        name = f"{m.name}.{self.local_count}"
+        stride = self.stride(m.elem_width)
+        size = (stride * m.length + 1) & ~1
+        self.mf.locals[name] = size
+        self.mems[m] = MemBind("local", stride, m.elem_width, name=name, count=m.length)
+        self.zero_local(name, size)
+
+    # --- structured control flow -------------------------------------------------------------
+    def select_for(self, op: Op) -> None:
+        body = op.regions[0]
+        index, *params = body.params
+        lo, hi, *inits = [self.get(a) for a in op.args]
+        carried = [list(x) for x in inits]
+        clo, chi = self.const_of(lo), self.const_of(hi)
+        unroll = op.attrs.get("unroll", 1)
+        if clo is not None and chi is not None and (unroll == 0 or chi <= clo):
+            for i in range(clo, chi):
+                self.put(index, self.imm_limbs(i, index.width))
+                for p, c in zip(params, carried):
+                    self.put(p, c)
+                carried = self.select_block(body)
+            for r, c in zip(op.results, carried):
+                self.put(r, c)
+            return
+        step = unroll if (clo is not None and chi is not None and unroll > 1 and (chi - clo) % unroll == 0) else 1
+        self.materialize_pending()
+        idx = [self.to_reg_fresh(x) for x in lo]
+        pregs = [[self.to_reg_fresh(x) for x in c] for c in carried]
+        top, end = self.mf.label("loop"), self.mf.label("done")
+        if not (clo is not None and chi is not None and clo < chi):
+            self.branch_unless_less(idx, hi, end)
+        self.label(top)
+        self.depth += 1
+        for p, regs in zip(params, pregs):
+            self.put(p, list(regs))
+        for k in range(step):
+            self.put(index, idx if k == 0 else self.add_imm(idx, k, index.width))
+            ys = self.select_block(body)
+            self.materialize_pending()
+            if k + 1 < step:
+                for p, y in zip(params, ys):
+                    self.put(p, y)
+        self.parallel_copy([r for regs in pregs for r in regs], [y for ys1 in ys for y in ys1])
+        self.increment(idx, step, index.width)
+        self.branch_if_less(idx, hi, top)
+        self.depth -= 1
+        self.label(end)
+        for r, regs in zip(op.results, pregs):
+            self.put(r, list(regs))
+
+    def parallel_copy(self, dsts: list[R], srcs: list) -> None:
+        moves = [(d, s) for d, s in zip(dsts, srcs) if d != s]
+        dregs = {d.reg for d, _ in moves}
+        from .mir import regs_in
+        conflict = any(set(regs_in(s)) & dregs for _, s in moves)
+        if conflict:
+            tmps = [(d, self.to_reg_fresh(s)) for d, s in moves]
+            for d, t in tmps:
+                self.emit("mov", t, d)
+        else:
+            for d, s in moves:
+                self.emit("mov", s, d)
+
+    def select_if(self, op: Op) -> None:
+        c = self.get(op.args[0])
+        cc = self.const_of(c)
+        if cc is not None:
+            ys = self.select_block(op.regions[0] if cc else op.regions[1])
+            for r, y in zip(op.results, ys):
+                self.put(r, y)
+            return
+        self.materialize_pending()
+        outs = [[R(self.vreg()) for _ in range(nlimbs(r.width, self.LIMB))] for r in op.results]
+        els, end = self.mf.label("else"), self.mf.label("endif")
+        self.branch_if_zero(c, els)
+        for k, region in enumerate(op.regions):
+            ys = self.select_block(region)
+            self.materialize_pending()
+            for o, y in zip(outs, ys):
+                for d, s in zip(o, y):
+                    self.emit("mov", s, d)
+            if k == 0:
+                self.emit("jmp", Lbl(end))
+                self.label(els)
+        self.label(end)
+        for r, o in zip(op.results, outs):
+            self.put(r, list(o))
+
+    # hooks the target implements
+    def zero_local(self, name: str, size: int) -> None:
+        raise NotImplementedError
+
+    def branch_unless_less(self, a: list, b: list, target: str) -> None:
+        raise NotImplementedError
+
+    def branch_if_less(self, a: list, b: list, target: str) -> None:
+        raise NotImplementedError
+
+    def branch_if_zero(self, c: list, target: str) -> None:
+        raise NotImplementedError
+
+    def add_imm(self, limbs: list, k: int, width: int) -> list:
+        raise NotImplementedError
+
+    def increment(self, regs: list, k: int, width: int) -> None:
+        raise NotImplementedError
+
+
+def frame_local(name: str, offset: int) -> Frame:
+    return Frame("local", name, offset)
+
+
+__all__ = ["SelectorBase", "MemBind", "SelectError", "nlimbs", "fold", "frame_local", "Function"]

@@ -1,0 +1,51 @@
+"""What a target supplies to the shared back end (the contract; docs/BACKENDS.md explains it).
+
+A target is data plus a little code:
+
+- `allocatable`: physical register numbers the allocator may use, in preference order
+  (caller-saved first makes fewer saves); `callee_saved`: those the prologue must save.
+- `instrs`: mnemonic -> `InstrDesc` (which operands are read/written, which must be registers,
+  flag use, whether it ends a block). The allocator, liveness and scheduler read only this.
+- `cost(inst) -> (bytes, cycles)`: the cost model, from the simulator's timing tables.
+- `move(src, dst)`: a register/memory copy instruction (spill code), which must not change flags.
+- `spill_operand(slot)`: the operand naming spill slot k (a memory operand, so a target whose
+  instructions accept memory operands uses a spilled value in place).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .mir import MInst, Operand
+
+
+@dataclass(frozen=True)
+class InstrDesc:
+    """reads/writes: operand positions read / written; reg_only: positions that must be a
+    register (a spilled vreg there is reloaded/stored through a temporary); flags_in/out: reads
+    or changes the condition flags; branch: "jump" (unconditional), "cond", "ret" or None."""
+    reads: tuple[int, ...] = ()
+    writes: tuple[int, ...] = ()
+    reg_only: tuple[int, ...] = ()
+    flags_in: bool = False
+    flags_out: bool = False
+    branch: str | None = None
+    pseudo: bool = False
+
+
+@dataclass
+class Target:
+    name: str
+    allocatable: tuple[int, ...]
+    callee_saved: frozenset[int]
+    instrs: dict[str, InstrDesc]
+    cost: Callable[[MInst], tuple[int, int]]
+    move: Callable[[Operand, Operand], MInst]
+    spill_operand: Callable[[int], Operand]
+    reg_name: Callable[[int], str]
+
+    def desc(self, inst: MInst) -> InstrDesc:
+        try:
+            return self.instrs[inst.mn]
+        except KeyError:
+            raise KeyError(f"{self.name}: instruction {inst.mn!r} is not in the instruction table") from None

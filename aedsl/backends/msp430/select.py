@@ -1,0 +1,821 @@
+"""MSP430 instruction selection: IR ops over 16-bit limbs -> MSP430 machine IR.
+
+Every value is a list of 16-bit limbs (least significant first, zero-extended in the top limb;
+see `common/select_base.py`). What makes MSP430 code fast, and where it is used here:
+
+- memory and immediate source operands everywhere (`xor @r12, r4`, `xor sbox(r15), r4`,
+  `xor #0x1b, r5`); constants of the constant generator (0, 1, 2, 4, 8, -1) cost nothing extra
+  (the cost model knows);
+- 16-bit rotations by `swpb` plus 1-bit `rla/adc` (left) or `bit #1/rrc` (right) steps, whichever
+  is shorter; multi-word rotations by `rla/rlc/.../adc` carry chains for small amounts and by
+  per-limb rotate + mask + merge for larger ones, with whole-limb rotations free (renaming);
+- shifts by `rlam/rrum #n` on MSP430X (plain `rla` / `clrc; rrc; rra...` on the original CPU);
+- two-address form (`mov a, t; xor b, t`) whose copies the allocator coalesces away.
+"""
+from __future__ import annotations
+
+from aedsl.ir.nodes import Memory, Op, Value
+
+from ..common.mir import Imm, Ind, Lbl, Mem, R, Frame
+from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
+from .target import SP
+
+M16 = 0xFFFF
+
+
+def _top_mask(width: int) -> int | None:
+    r = width % 16
+    return None if r == 0 else (1 << r) - 1
+
+
+class Msp430Selector(SelectorBase):
+    LIMB = 16
+
+    def __init__(self, module, mf, prefix, cpux: bool):
+        super().__init__(module, mf, prefix)
+        self.cpux = cpux
+
+    # --- small helpers ---------------------------------------------------------------------
+    def stride(self, elem_width: int) -> int:
+        return 1 if elem_width <= 8 else 2 * nlimbs(elem_width, 16)
+
+    def reg(self, limb) -> R:
+        """`limb` in a register (a copy only if it is not one already)."""
+        if isinstance(limb, R):
+            return limb
+        return self.to_reg_fresh(limb)
+
+    def copy(self, limb) -> R:
+        """A fresh register holding `limb`: the destination of a two-address instruction."""
+        return self.to_reg_fresh(limb)
+
+    def as_dst(self, limb):
+        """`limb` usable as a (read-only) destination operand (cmp/bit): register or memory."""
+        return limb if isinstance(limb, (R, Mem)) else self.reg(limb)
+
+    def mask(self, limbs: list, width: int) -> list:
+        m = _top_mask(width)
+        limbs = list(limbs[:nlimbs(width, 16)])
+        while len(limbs) < nlimbs(width, 16):
+            limbs.append(Imm(0))
+        if m is not None:
+            limbs[-1] = self.and_imm(limbs[-1], m)
+        return limbs
+
+    def and_imm(self, limb, m: int):
+        m &= M16
+        if isinstance(limb, Imm):
+            return Imm(limb.value & m)
+        if m == M16:
+            return limb
+        if m == 0:
+            return Imm(0)
+        d = self.copy(limb)
+        if m == 0xFF:
+            self.emit("mov.b", d, d)          # clears the upper byte; 1 cycle, no extension word
+        else:
+            self.emit("and", Imm(m), d)
+        return d
+
+    def bitop(self, mn: str, a, b):
+        """a (op) b on one limb; mn in xor/and/bis."""
+        if isinstance(a, Imm) and isinstance(b, Imm):
+            return Imm({"xor": a.value ^ b.value, "and": a.value & b.value, "bis": a.value | b.value}[mn])
+        if isinstance(a, Imm):
+            a, b = b, a
+        if isinstance(b, Imm):
+            v = b.value & M16
+            if mn in ("xor", "bis") and v == 0:
+                return a
+            if mn == "and":
+                return self.and_imm(a, v)
+            if mn == "bis" and v == M16:
+                return Imm(M16)
+        if not isinstance(a, R) and isinstance(b, R):
+            a, b = b, a
+        d = self.copy(a)
+        self.emit(mn, b, d)
+        return d
+
+    # --- 16-bit rotates and shifts --------------------------------------------------------
+    def rotl16(self, limb, s: int):
+        """16-bit rotate left by s: the cheapest of s `rla; adc` steps, 16-s `bit #1; rrc` steps,
+        or `swpb` and the rest (rotl 8 = swpb)."""
+        s %= 16
+        if isinstance(limb, Imm):
+            v = limb.value
+            return Imm(((v << s) | (v >> (16 - s))) & M16 if s else v)
+        if s == 0:
+            return limb
+        plans = [(2 * s, False, s), (2 * (16 - s), False, -(16 - s)), (1 + 2 * abs(s - 8), True, s - 8)]
+        _, swap, steps = min(plans, key=lambda p: p[0])
+        d = self.copy(limb)
+        if swap:
+            self.emit("swpb", d)
+        for _ in range(max(steps, 0)):
+            self.emit("rla", d)
+            self.emit("adc", d)
+        for _ in range(max(-steps, 0)):
+            self.emit("bit", Imm(1), d)     # C = bit 0
+            self.emit("rrc", d)
+        return d
+
+    def shl16(self, limb, s: int, known_bits: int = 16):
+        if isinstance(limb, Imm):
+            return Imm((limb.value << s) & M16)
+        if s >= 16:
+            return Imm(0)
+        if s == 0:
+            return limb
+        d = self.copy(limb)
+        if s >= 8:
+            if known_bits + 8 > 16:
+                self.emit("mov.b", d, d)      # drop the byte that would wrap around
+            self.emit("swpb", d)
+            s -= 8
+        self._left(d, s)
+        return d
+
+    def _left(self, d: R, s: int) -> None:
+        if self.cpux:
+            while s > 0:
+                n = min(s, 4)
+                self.emit("rlam", Imm(n), d)
+                s -= n
+        else:
+            for _ in range(s):
+                self.emit("rla", d)
+
+    def shr16(self, limb, s: int):
+        if isinstance(limb, Imm):
+            return Imm((limb.value & M16) >> s)
+        if s >= 16:
+            return Imm(0)
+        if s == 0:
+            return limb
+        d = self.copy(limb)
+        if s >= 8:
+            self.emit("swpb", d)
+            self.emit("mov.b", d, d)
+            s -= 8
+        if s == 0:
+            return d
+        if self.cpux:
+            while s > 0:
+                n = min(s, 4)
+                self.emit("rrum", Imm(n), d)
+                s -= n
+        else:
+            self.emit("clrc")
+            self.emit("rrc", d)
+            for _ in range(s - 1):
+                self.emit("rra", d)        # bit 15 is already 0: arithmetic = logical
+        return d
+
+    # --- multi-limb shifts and rotations ------------------------------------------------------
+    def shr_multi(self, limbs: list, k: int, n_out: int) -> list:
+        """limbs >> k, the lowest n_out limbs of the result."""
+        q, s = divmod(k, 16)
+        src = (list(limbs[q:]) + [Imm(0)] * (n_out + 1))[:n_out + 1]
+        if s == 0:
+            return src[:n_out]
+        m = M16 >> s
+        rot: dict = {}
+
+        def rotated(j):                      # rotr(src_j, s): its low bits belong to out_j,
+            if j not in rot:                 # its high bits to out_{j-1}
+                rot[j] = self.rotl16(src[j], 16 - s)
+            return rot[j]
+        out = []
+        for j in range(n_out):
+            if _is_zero(src[j + 1]):
+                out.append(self.shr16(src[j], s))
+                continue
+            lo = Imm(0) if _is_zero(src[j]) else self.and_imm(rotated(j), m)
+            hi = self.and_imm(rotated(j + 1), M16 ^ m)
+            out.append(self.bitop("bis", lo, hi))
+        return out
+
+    def shl_multi(self, limbs: list, k: int, n_out: int, known_bits: int | None = None) -> list:
+        """(limbs << k), the lowest n_out limbs (bits beyond them are dropped, not masked).
+        known_bits: the value fits in that many bits (lets a shift by 8 be a bare swpb)."""
+        q, s = divmod(k, 16)
+        src = ([Imm(0)] * q + list(limbs) + [Imm(0)] * n_out)[:n_out]
+        if s == 0:
+            return src
+        m = (1 << s) - 1                    # the low s bits of rotl(src_j, s) came from its top
+        rot: dict = {}
+
+        def rotated(j):
+            if j not in rot:
+                rot[j] = self.rotl16(src[j], s)
+            return rot[j]
+        out = []
+        for j in range(n_out):
+            carry_in = j > 0 and not _is_zero(src[j - 1]) and not (
+                known_bits is not None and j - 1 == q and known_bits + s <= 16)
+            if _is_zero(src[j]):
+                hi = Imm(0)
+            elif j == n_out - 1 or not (j + 1 < n_out):
+                kb = known_bits if (known_bits is not None and j == q) else 16
+                hi = self.shl16(src[j], s, kb)
+            elif j + 1 < n_out and not rot.get(j) and known_bits is not None and known_bits + s <= 16 and j == q:
+                hi = self.shl16(src[j], s, known_bits)
+            else:
+                hi = self.and_imm(rotated(j), M16 ^ m)
+            lo = self.and_imm(rotated(j - 1), m) if carry_in else Imm(0)
+            out.append(self.bitop("bis", hi, lo))
+        return out
+
+    def rotl_multi(self, limbs: list, width: int, k: int) -> list:
+        k %= width
+        if k == 0:
+            return list(limbs)
+        n = len(limbs)
+        if width % 16:
+            a = self.shl_multi(limbs, k, n)
+            b = self.shr_multi(limbs, width - k, n)
+            return self.mask([self.bitop("bis", x, y) for x, y in zip(a, b)], width)
+        if n == 1:
+            return [self.rotl16(limbs[0], k)]
+        q, s = divmod(k, 16)
+        x = [limbs[(j - q) % n] for j in range(n)]
+        if s == 0:
+            return x
+        # carry chains: s steps left of n+1 instructions, or 16-s steps right of n+1
+        chain_l, chain_r = s * (n + 1), (16 - s) * (n + 1)
+        funnel = n * (3 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8))) + n
+        if min(chain_l, chain_r) <= funnel:
+            d = [self.copy(v) for v in x]
+            if chain_l <= chain_r:
+                for _ in range(s):
+                    self.emit("rla", d[0])
+                    for j in range(1, n):
+                        self.emit("rlc", d[j])
+                    self.emit("adc", d[0])
+            else:
+                # rotate right 16-s, then shift the limbs back by one (rotl s = rotl 16 ∘ rotr (16-s))
+                for _ in range(16 - s):
+                    self.emit("bit", Imm(1), d[0])
+                    for j in reversed(range(n)):
+                        self.emit("rrc", d[j])
+                d = [d[(j - 1) % n] for j in range(n)]
+            return d
+        m = (1 << s) - 1
+        rot = [self.rotl16(v, s) for v in x]
+        out = []
+        for j in range(n):
+            hi = self.and_imm(rot[j], M16 ^ m)
+            lo = self.and_imm(rot[(j - 1) % n], m)
+            out.append(self.bitop("bis", hi, lo))
+        return out
+
+    # --- arithmetic --------------------------------------------------------------------------
+    def addsub(self, a: list, b: list, width: int, mn: str) -> list:
+        n = nlimbs(width, 16)
+        d = [self.copy(x) for x in a]
+        for j in range(n):
+            op = mn if j == 0 else mn + "c"
+            self.emit(op, b[j], d[j])
+        return self.mask(d, width)
+
+    def add_imm(self, limbs: list, k: int, width: int) -> list:
+        return self.addsub(list(limbs), self.imm_limbs(k, width), width, "add")
+
+    def increment(self, regs: list, k: int, width: int) -> None:
+        self.emit("add", Imm(k), regs[0])
+        for r in regs[1:]:
+            self.emit("addc", Imm(0), r)
+
+    def carry_of_sub(self, a: list, b: list) -> None:
+        """Set C = (a >= b) (unsigned, multi-limb)."""
+        self.emit("cmp", b[0], self.as_dst(a[0]))
+        for j in range(1, len(a)):
+            t = self.copy(a[j])
+            self.emit("subc", b[j], t)
+
+    def branch_if_less(self, a, b, target):
+        self.carry_of_sub(a, b)
+        self.emit("jnc", Lbl(target))
+
+    def branch_unless_less(self, a, b, target):
+        self.carry_of_sub(a, b)
+        self.emit("jc", Lbl(target))
+
+    def branch_if_zero(self, c, target):
+        acc = c[0]
+        for x in c[1:]:
+            acc = self.bitop("bis", acc, x)
+        self.emit("tst", self.as_dst(acc))
+        self.emit("jz", Lbl(target))
+
+    def carry_to_bit(self, invert: bool) -> R:
+        r = R(self.vreg())
+        self.emit("clr", r)           # mov #0: keeps the flags
+        self.emit("adc", r)
+        if invert:
+            self.emit("xor", Imm(1), r)
+        return r
+
+    # --- op handlers -------------------------------------------------------------------------
+    def args(self, op: Op) -> list[list]:
+        return [self.get(a) for a in op.args]
+
+    def _bitwise(self, op: Op, mn: str) -> None:
+        a, b = self.args(op)
+        self.put(op.results[0], [self.bitop(mn, x, y) for x, y in zip(a, b)])
+
+    def op_xor(self, op):
+        self._bitwise(op, "xor")
+
+    def op_and(self, op):
+        self._bitwise(op, "and")
+
+    def op_or(self, op):
+        self._bitwise(op, "bis")
+
+    def op_not(self, op):
+        (a,) = self.args(op)
+        out = []
+        for x in a:
+            d = self.copy(x)
+            self.emit("inv", d)
+            out.append(d)
+        self.put(op.results[0], self.mask(out, op.results[0].width))
+
+    def op_neg(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.addsub(self.imm_limbs(0, w), a, w, "sub"))
+
+    def op_add(self, op):
+        a, b = self.args(op)
+        if self.const_of(a) is not None:
+            a, b = b, a
+        self.put(op.results[0], self.addsub(a, b, op.results[0].width, "add"))
+
+    def op_sub(self, op):
+        a, b = self.args(op)
+        self.put(op.results[0], self.addsub(a, b, op.results[0].width, "sub"))
+
+    def op_mul(self, op):
+        a, b = self.args(op)
+        w = op.results[0].width
+        c = self.const_of(b)
+        if c is None and self.const_of(a) is not None:
+            c, a = self.const_of(a), b
+        if c is None:
+            if w > 16:
+                raise SelectError("multiplication of two run-time values wider than 16 bits is not supported yet")
+            self.put(op.results[0], self.mask([self.mul16(a[0], b[0])], w))
+            return
+        c &= (1 << w) - 1
+        acc = self.imm_limbs(0, w)
+        n = nlimbs(w, 16)
+        first = True
+        for bit in range(w):
+            if c >> bit & 1:
+                term = self.shl_multi(a, bit, n)
+                acc = term if first else self.addsub(acc, term, 16 * n, "add")
+                first = False
+        self.put(op.results[0], self.mask(acc, w))
+
+    def mul16(self, a, b) -> R:
+        """Shift-and-add loop (no hardware multiplier use yet)."""
+        x, y, r = self.copy(a), self.copy(b), R(self.vreg())
+        self.emit("clr", r)
+        top, skip, end = self.mf.label("mul"), self.mf.label("mulskip"), self.mf.label("muldone")
+        self.emit("tst", y)
+        self.emit("jz", Lbl(end))
+        self.label(top)
+        self.emit("clrc")
+        self.emit("rrc", y)
+        self.emit("jnc", Lbl(skip))
+        self.emit("add", x, r)
+        self.label(skip)
+        self.emit("rla", x)
+        self.emit("tst", y)
+        self.emit("jnz", Lbl(top))
+        self.label(end)
+        return r
+
+    def _divmod(self, op, want_rem: bool):
+        a, b = self.args(op)
+        w = op.results[0].width
+        c = self.const_of(b)
+        if c is not None and c and c & (c - 1) == 0:
+            k = c.bit_length() - 1
+            if want_rem:
+                self.put(op.results[0], self.mask([self.bitop("and", x, y) for x, y in
+                                                   zip(a, self.imm_limbs(c - 1, w))], w))
+            else:
+                self.put(op.results[0], self.shr_multi(a, k, nlimbs(w, 16)))
+            return
+        if w > 16:
+            raise SelectError("division wider than 16 bits by a non-power of two is not supported yet")
+        q, r = self.div16(a[0], b[0])
+        self.put(op.results[0], [r if want_rem else q])
+
+    def div16(self, a, b):
+        """Restoring division, 16 iterations; b = 0 gives q = 0, r = a (the IR's semantics)."""
+        n, d, q, r, cnt = self.copy(a), self.reg(b), R(self.vreg()), R(self.vreg()), R(self.vreg())
+        zero, end, top, nos = (self.mf.label(x) for x in ("divz", "divend", "div", "divno"))
+        self.emit("clr", q)
+        self.emit("mov", n, r)
+        self.emit("tst", d)
+        self.emit("jz", Lbl(end))
+        self.emit("clr", r)
+        self.emit("mov", Imm(16), cnt)
+        self.label(top)
+        self.emit("rla", n)
+        self.emit("rlc", r)
+        self.emit("rla", q)
+        self.emit("cmp", d, r)
+        self.emit("jnc", Lbl(nos))
+        self.emit("sub", d, r)
+        self.emit("inc", q)
+        self.label(nos)
+        self.emit("dec", cnt)
+        self.emit("jnz", Lbl(top))
+        self.label(end)
+        del zero
+        return q, r
+
+    def op_udiv(self, op):
+        self._divmod(op, False)
+
+    def op_umod(self, op):
+        self._divmod(op, True)
+
+    def op_shl(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, 16)), w))
+
+    def op_shr(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.shr_multi(a, op.attrs["by"], nlimbs(w, 16)))
+
+    def op_rotl(self, op):
+        (a,) = self.args(op)
+        self.put(op.results[0], self.rotl_multi(a, op.results[0].width, op.attrs["by"]))
+
+    def op_rotr(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.rotl_multi(a, w, (w - op.attrs["by"] % w) % w))
+
+    def _shift_var(self, op, left: bool):
+        """Shift by a run-time amount: one bit per loop iteration (a >= width gives 0)."""
+        a, amt = self.args(op)
+        w = op.results[0].width
+        self.materialize_pending()
+        d = [self.copy(x) for x in self.mask(a, w)]
+        c = self.copy(amt[0])
+        big, end, top = self.mf.label("shbig"), self.mf.label("shend"), self.mf.label("sh")
+        hi = Imm(0)
+        for x in amt[1:]:
+            hi = self.bitop("bis", hi, x)
+        if not _is_zero(hi):
+            self.emit("tst", self.as_dst(hi))
+            self.emit("jnz", Lbl(big))
+        self.emit("cmp", Imm(w), c)
+        self.emit("jc", Lbl(big))
+        self.emit("tst", c)
+        self.emit("jz", Lbl(end))
+        self.label(top)
+        if left:
+            self.emit("rla", d[0])
+            for x in d[1:]:
+                self.emit("rlc", x)
+        else:
+            self.emit("clrc")
+            for x in reversed(d):
+                self.emit("rrc", x)
+        self.emit("dec", c)
+        self.emit("jnz", Lbl(top))
+        self.emit("jmp", Lbl(end))
+        self.label(big)
+        for x in d:
+            self.emit("clr", x)
+        self.label(end)
+        self.put(op.results[0], self.mask(d, w))
+
+    def op_shl_var(self, op):
+        self._shift_var(op, True)
+
+    def op_shr_var(self, op):
+        self._shift_var(op, False)
+
+    def op_zext(self, op):
+        (a,) = self.args(op)
+        n = nlimbs(op.results[0].width, 16)
+        self.put(op.results[0], (list(a) + [Imm(0)] * n)[:n])
+
+    def op_trunc(self, op):
+        (a,) = self.args(op)
+        self.put(op.results[0], self.mask(a, op.results[0].width))
+
+    def op_slice(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        lo = op.attrs["lo"]
+        src_w = op.args[0].width
+        out = self.shr_multi(a, lo, nlimbs(w, 16))
+        # mask only when bits above the slice can be set
+        if lo + w < src_w:
+            out = self.mask(out, w)
+        self.put(op.results[0], out)
+
+    def op_concat(self, op):
+        w = op.results[0].width
+        n = nlimbs(w, 16)
+        out: list = [Imm(0)] * n
+        off = w
+        for v in op.args:
+            off -= v.width
+            limbs = self.get(v)
+            q, s = divmod(off, 16)
+            pn = min(n - q, nlimbs(v.width + s, 16))
+            part = self.shl_multi(limbs, s, pn, known_bits=v.width if v.width <= 16 else None)
+            for j, x in enumerate(part):
+                out[q + j] = self.bitop("bis", out[q + j], x)
+        self.put(op.results[0], out)
+
+    def _compare(self, op, kind: str):
+        a, b = self.args(op)
+        if kind in ("ugt", "ule"):
+            a, b = b, a
+            kind = {"ugt": "ult", "ule": "uge"}[kind]
+        if kind in ("eq", "ne"):
+            acc = Imm(0)
+            for x, y in zip(a, b):
+                acc = self.bitop("bis", acc, self.bitop("xor", x, y))
+            t = self.copy(acc)
+            self.emit("sub", Imm(1), t)        # borrow (C = 0) iff acc == 0
+            self.put(op.results[0], [self.carry_to_bit(invert=(kind == "eq"))])
+            return
+        a = list(a)
+        if isinstance(a[0], Imm):
+            a[0] = self.reg(a[0])
+        self.carry_of_sub(a, b)                 # C = a >= b
+        self.put(op.results[0], [self.carry_to_bit(invert=(kind == "ult"))])
+
+    def op_eq(self, op):
+        self._compare(op, "eq")
+
+    def op_ne(self, op):
+        self._compare(op, "ne")
+
+    def op_ult(self, op):
+        self._compare(op, "ult")
+
+    def op_ule(self, op):
+        self._compare(op, "ule")
+
+    def op_ugt(self, op):
+        self._compare(op, "ugt")
+
+    def op_uge(self, op):
+        self._compare(op, "uge")
+
+    def op_select(self, op):
+        c, a, b = self.args(op)
+        m = self.copy(c[0])                  # 0 or 1 -> mask 0 or 0xFFFF, branch-free
+        self.emit("inv", m)
+        self.emit("inc", m)
+        out = []
+        for x, y in zip(a, b):
+            diff = self.bitop("xor", x, y)
+            out.append(self.bitop("xor", y, self.bitop("and", diff, m)))
+        self.put(op.results[0], out)
+
+    def op_perm(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        n = nlimbs(w, 16)
+        out: list = [Imm(0)] * n
+        for i, dest in enumerate(op.attrs["table"]):
+            bit = self.bitop("and", a[i // 16], Imm(1 << (i % 16)))     # input bit i, at i % 16
+            if dest >= i % 16:
+                moved = self.shl_multi([bit], dest - i % 16, n)
+            else:
+                moved = self.shr_multi([bit], i % 16 - dest, n)
+            for j, x in enumerate(moved):
+                out[j] = self.bitop("bis", out[j], x)
+        self.put(op.results[0], out)
+
+    # --- memory ------------------------------------------------------------------------------
+    def elem_addr(self, b: MemBind, index: list, limb_off: int):
+        """Operand of byte `limb_off` of element `index` of memory `b` (Mem or Ind)."""
+        c = self.const_of(index)
+        if c is not None:
+            off = c * b.stride + limb_off
+            if b.kind == "ptr":
+                return Mem(b.base, off)
+            if b.kind == "table":
+                return Mem(None, f"{b.name}+{off}" if off else b.name)
+            return Mem(SP, Frame("local", b.name, off))
+        t = self.scaled(index[0], b.stride)
+        if b.kind == "ptr":
+            self.emit("add", R(b.base), t)
+            return Mem(t.reg, limb_off)
+        if b.kind == "table":
+            return Mem(t.reg, f"{b.name}+{limb_off}" if limb_off else b.name)
+        self.emit("add", R(SP), t)
+        return Mem(t.reg, Frame("local", b.name, limb_off))
+
+    def scaled(self, limb, stride: int) -> R:
+        t = self.copy(limb)
+        if stride & (stride - 1) == 0:
+            for _ in range(stride.bit_length() - 1):
+                self.emit("rla", t)
+            return t
+        acc = None
+        for bit in range(stride.bit_length()):
+            if stride >> bit & 1:
+                term = self.shl16(t, bit) if bit else t
+                acc = term if acc is None else self.bitop_add(acc, term)
+        return acc
+
+    def bitop_add(self, a, b) -> R:
+        d = self.copy(a)
+        self.emit("add", b, d)
+        return d
+
+    def _cheap(self, addr):
+        return Ind(addr.base) if isinstance(addr, Mem) and addr.base is not None and addr.disp == 0 else addr
+
+    def op_load(self, op):
+        mem, idx = op.args
+        b = self.memory(mem)
+        index = self.get(idx)
+        w = op.results[0].width
+        if b.stride == 1:
+            r = R(self.vreg())
+            self.emit("mov.b", self.elem_addr(b, index, 0), r)
+            self.put(op.results[0], [r])
+            return
+        n = nlimbs(w, 16)
+        base = self.elem_addr(b, index, 0)
+        limbs = []
+        for j in range(n):
+            a = base if j == 0 else (Mem(base.base, _disp_add(base.disp, 2 * j)))
+            limbs.append(self._cheap(a))
+        self.put(op.results[0], limbs)
+        if not b.readonly:
+            for j in range(n):
+                self.pending.append((self.vals, op.results[0], j))
+
+    def op_store(self, op):
+        mem, idx, val = op.args
+        b = self.memory(mem)
+        self.materialize_pending()
+        v = self.get(val)
+        base = self.elem_addr(b, self.get(idx), 0)
+        if b.stride == 1:
+            self.emit("movb.st", v[0], base)
+            return
+        for j, x in enumerate(v):
+            self.emit("mov", x, base if j == 0 else Mem(base.base, _disp_add(base.disp, 2 * j)))
+
+    def op_len(self, op):
+        b = self.memory(op.args[0])
+        if b.length is not None:
+            self.put(op.results[0], list(b.length) + [Imm(0)])
+        else:
+            self.put(op.results[0], self.imm_limbs(b.count, 32))
+
+    def byte_addr(self, b: MemBind, off: list, k: int):
+        c = self.const_of(off)
+        if c is not None:
+            return self.elem_addr(b, self.imm_limbs(c + k, 16), 0)
+        if b.kind == "ptr":
+            return Mem(self._offset_base(b, off).reg, k)
+        return self.elem_addr(b, self.add_imm(off[:1], k, 16), 0)
+
+    def _offset_base(self, b: MemBind, off: list) -> R:
+        key = ("offbase", id(off))
+        if getattr(self, "_ob_key", None) == key:
+            return self._ob
+        t = self.copy(off[0])
+        self.emit("add", R(b.base), t)
+        self._ob_key, self._ob = key, t
+        return t
+
+    def _load_bytes(self, op, big: bool):
+        mem, off, *cnt = op.args
+        b = self.memory(mem)
+        self._ob_key = None
+        offl = self.get(off)
+        nbytes = op.attrs["bytes"]
+        count = self.get(cnt[0]) if cnt else None
+        if count is not None and self.const_of(count) is not None:
+            nb = min(self.const_of(count), nbytes)
+            count = None
+        else:
+            nb = nbytes
+        n = nlimbs(8 * nbytes, 16)
+        bytes_ = []
+        for k in range(nbytes):
+            if k >= nb:
+                bytes_.append(Imm(0))
+                continue
+            r = R(self.vreg())
+            if count is None:
+                self.emit("mov.b", self.byte_addr(b, offl, k), r)
+            else:
+                skip = self.mf.label("nob")
+                self.emit("clr", r)
+                self.emit("cmp", Imm(k + 1), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(skip))
+                self.emit("mov.b", self.byte_addr(b, offl, k), r)
+                self.label(skip)
+            bytes_.append(r)
+        # byte k of the buffer is bits 8*(nbytes-1-k) (BE) or 8*k (LE) of the word
+        out: list = [Imm(0)] * n
+        for k, x in enumerate(bytes_):
+            pos = 8 * (nbytes - 1 - k) if big else 8 * k
+            q, s = divmod(pos, 16)
+            part = self.shl16(x, s, known_bits=8) if s else x
+            out[q] = self.bitop("bis", out[q], part)
+        self.put(op.results[0], out)
+
+    def op_load_be(self, op):
+        self._load_bytes(op, True)
+
+    def op_load_le(self, op):
+        self._load_bytes(op, False)
+
+    def _store_bytes(self, op, big: bool):
+        mem, off, val, *cnt = op.args
+        b = self.memory(mem)
+        self.materialize_pending()
+        self._ob_key = None
+        offl = self.get(off)
+        v = self.get(val)
+        nbytes = op.attrs["bytes"]
+        count = self.get(cnt[0]) if cnt else None
+        swapped: dict = {}
+        for k in range(nbytes):
+            pos = 8 * (nbytes - 1 - k) if big else 8 * k
+            q, s = divmod(pos, 16)
+            limb = v[q]
+            if s:
+                if q not in swapped:
+                    if isinstance(limb, Imm):
+                        swapped[q] = Imm((limb.value >> 8) & 0xFF)
+                    else:
+                        t = self.copy(limb)
+                        self.emit("swpb", t)
+                        swapped[q] = t
+                src = swapped[q]
+            else:
+                src = limb if not isinstance(limb, Imm) else Imm(limb.value & 0xFF)
+            if count is None:
+                self.emit("movb.st", src, self.byte_addr(b, offl, k))
+            else:
+                skip = self.mf.label("nost")
+                self.emit("cmp", Imm(k + 1), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(skip))
+                self.emit("movb.st", src, self.byte_addr(b, offl, k))
+                self.label(skip)
+
+    def op_store_be(self, op):
+        self._store_bytes(op, True)
+
+    def op_store_le(self, op):
+        self._store_bytes(op, False)
+
+    # --- frame -------------------------------------------------------------------------------
+    def zero_local(self, name: str, size: int) -> None:
+        words = size // 2
+        if words <= 12:
+            for k in range(words):
+                self.emit("clr", Mem(SP, Frame("local", name, 2 * k)))
+            return
+        p, c = R(self.vreg()), R(self.vreg())
+        self.emit("mov", R(SP), p)
+        self.emit("mov", Imm(words), c)
+        top = self.mf.label("zero")
+        self.label(top)
+        self.emit("clr", Mem(p.reg, Frame("local", name, 0)))
+        self.emit("incd", p)
+        self.emit("dec", c)
+        self.emit("jnz", Lbl(top))
+
+
+def _is_zero(x) -> bool:
+    return isinstance(x, Imm) and (x.value & M16) == 0
+
+
+def _disp_add(disp, k: int):
+    if isinstance(disp, int):
+        return disp + k
+    if isinstance(disp, Frame):
+        return Frame(disp.kind, disp.key, disp.extra + k)
+    return f"{disp}+{k}"
+
+
+__all__ = ["Msp430Selector", "Memory", "Value"]

@@ -1,0 +1,165 @@
+"""The MSP430 / MSP430X target as data: registers, calling convention, instruction table, costs.
+
+Cycle counts are not copied here: `cost()` reads the simulator's tables in
+`aedsl.sim.msp430_timing` (SLAU208 CPUXV2 / SLAU144 original CPU), so the code generator's cost
+model and the measuring instrument agree by construction (the delay-slot scheduler relies on it).
+
+Calling convention (MSP430 EABI, SLAA534): arguments in R12, R13, R14, R15, further words on the
+stack above the return address; R4–R10 callee-saved, R11–R15 caller-saved; SP = R1.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from aedsl.sim import msp430_timing as T
+
+from ..common.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MInst, R, is_vreg
+from ..common.target import InstrDesc, Target
+
+PC, SP, SR, CG = 0, 1, 2, 3
+ARG_REGS = (12, 13, 14, 15)
+CALLEE_SAVED = frozenset(range(4, 11))
+# Caller-saved first: a function that fits in R11–R15 saves nothing.
+ALLOCATABLE = (15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4)
+CG_VALUES = {0, 1, 2, 4, 8, 0xFFFF}
+
+_RW = InstrDesc(reads=(0, 1), writes=(1,), flags_out=True)
+_RWC = InstrDesc(reads=(0, 1), writes=(1,), flags_in=True, flags_out=True)
+_MOV = InstrDesc(reads=(0,), writes=(1,))
+_CMP = InstrDesc(reads=(0, 1), flags_out=True)
+_U1 = InstrDesc(reads=(0,), writes=(0,), flags_out=True)          # single operand, read-modify-write
+_U1C = InstrDesc(reads=(0,), writes=(0,), flags_in=True, flags_out=True)
+_JCC = InstrDesc(reads=(), branch="cond", flags_in=True)
+
+# mnemonic -> operand roles. "format": I (two-operand), II (one operand), E (emulated: the real
+# instruction it assembles to is in EMULATED), J (jump), X (MSP430X only).
+INSTRS: dict[str, InstrDesc] = {
+    "mov": _MOV, "add": _RW, "addc": _RWC, "sub": _RW, "subc": _RWC, "xor": _RW, "and": _RW,
+    "bis": InstrDesc(reads=(0, 1), writes=(1,)), "bic": InstrDesc(reads=(0, 1), writes=(1,)),
+    "cmp": _CMP, "bit": _CMP,
+    # mov.b to a register clears its upper byte (the zero-extending byte load); to keep that
+    # meaning its destination must stay a register.
+    "mov.b": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,)),
+    # the byte store (mov.b to memory; renamed to mov.b at emission)
+    "movb.st": InstrDesc(reads=(0,), writes=(1,)),
+    "rra": _U1, "rrc": _U1C, "swpb": InstrDesc(reads=(0,), writes=(0,)), "sxt": _U1,
+    "rla": _U1, "rlc": _U1C, "adc": _U1C, "inv": _U1, "inc": _U1, "incd": _U1, "dec": _U1,
+    "clr": InstrDesc(writes=(0,)), "tst": InstrDesc(reads=(0,), flags_out=True),
+    "clrc": InstrDesc(flags_out=True), "setc": InstrDesc(flags_out=True),
+    "rlam": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),
+    "rram": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),
+    "rrum": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),
+    "jmp": InstrDesc(branch="jump"), "jz": _JCC, "jnz": _JCC, "jc": _JCC, "jnc": _JCC,
+    "ret": InstrDesc(branch="ret"),
+    "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True),
+    # frame set-up, only emitted after allocation (operands are physical)
+    "push": InstrDesc(reads=(0,)), "pop": InstrDesc(writes=(0,)),
+    "pushm": InstrDesc(reads=(1,)), "popm": InstrDesc(writes=(1,)),
+    "suba": InstrDesc(reads=(0, 1), writes=(1,)), "adda": InstrDesc(reads=(0, 1), writes=(1,)),
+}
+
+# emulated instruction -> (real mnemonic, implicit source or "dup" for src = dst)
+EMULATED = {"rla": ("add", "dup"), "rlc": ("addc", "dup"), "adc": ("addc", 0), "inv": ("xor", 0xFFFF),
+            "inc": ("add", 1), "incd": ("add", 2), "dec": ("sub", 1), "clr": ("mov", 0),
+            "tst": ("cmp", 0)}
+MSP430X_ONLY = {"rlam", "rram", "rrum", "pushm", "popm", "suba", "adda"}
+
+
+def src_mode(op) -> str:
+    if isinstance(op, R):
+        return "Rn"
+    if isinstance(op, Imm):
+        return "Rn" if (op.value & 0xFFFF) in CG_VALUES else "#N"
+    if isinstance(op, Mem):
+        return "&EDE" if op.base is None else "x(Rn)"
+    if isinstance(op, Ind):
+        return "@Rn"
+    if isinstance(op, Inc):
+        return "@Rn+"
+    raise ValueError(f"not a source operand: {op!r}")
+
+
+def dst_class(op) -> str:
+    if isinstance(op, R):
+        return "PC" if op.reg == PC else "Rm"
+    if isinstance(op, Mem):
+        return "&EDE" if op.base is None else "x(Rm)"
+    raise ValueError(f"not a destination operand: {op!r}")
+
+
+def _ext_words(op) -> int:
+    if isinstance(op, Mem):
+        return 1
+    if isinstance(op, Imm) and (op.value & 0xFFFF) not in CG_VALUES:
+        return 1
+    return 0
+
+
+@lru_cache(maxsize=None)
+def _fmt2_row(mn: str) -> int:
+    return {"rra": 0, "rrc": 0, "swpb": 0, "sxt": 0, "push": 1}[mn]
+
+
+def make_cost(cpu: str):
+    tab = T.TABLES[cpu]
+
+    def cost(inst: MInst) -> tuple[int, int]:
+        """(bytes, cycles) of one instruction on `cpu`, from the simulator's tables."""
+        mn, ops = inst.mn, inst.ops
+        if mn in ("label", "comment"):
+            return 0, 0
+        base = "mov" if mn == "movb.st" else mn[:-2] if mn.endswith(".b") else mn
+        if base in EMULATED:
+            real, src = EMULATED[base]
+            ops = [ops[0], ops[0]] if src == "dup" else [Imm(src), *ops]
+            if real == "cmp" or real == "mov":
+                pass
+            base = real
+        if base in ("mov", "add", "addc", "sub", "subc", "xor", "and", "bis", "bic", "cmp", "bit"):
+            s, d = ops
+            return 2 * (1 + _ext_words(s) + (1 if isinstance(d, Mem) else 0)), \
+                T.format1_cycles(cpu, base, src_mode(s), dst_class(d))
+        if base in ("rra", "rrc", "swpb", "sxt", "push"):
+            m = src_mode(ops[0])
+            return 2 * (1 + _ext_words(ops[0])), tab["fmt2"][_fmt2_row(base)][T.SRC.index(m)]
+        if base in ("clrc", "setc"):    # bic/bis #1, SR: constant generator, register dst
+            return 2, T.format1_cycles(cpu, "bic", "Rn", "Rm")
+        if base in ("jmp", "jz", "jnz", "jc", "jnc"):
+            return 2, tab["jump"]
+        if base == "ret":               # mov @SP+, PC
+            return 2, T.format1_cycles(cpu, "mov", "@Rn+", "PC")
+        if base == "pop":               # mov @SP+, dst
+            return 2, T.format1_cycles(cpu, "mov", "@Rn+", dst_class(ops[0]))
+        if base in ("rlam", "rram", "rrum"):
+            return 2, tab["rxxm_per_shift"] * ops[0].value
+        if base in ("pushm", "popm"):
+            n = ops[0].value
+            key = "pushm" if base == "pushm" else "popm"
+            return 2, tab[f"{key}_base"] + tab[f"{key}_per"][0] * n
+        if base in ("suba", "adda"):
+            return (2 if isinstance(ops[0], R) else 4), tab["adda"][0 if isinstance(ops[0], R) else 1][0]
+        raise KeyError(f"no cost for {mn}")
+
+    return cost
+
+
+def reg_name(r: int) -> str:
+    if is_vreg(r):
+        return f"v{r}"
+    return {PC: "pc", SP: "sp", SR: "sr", CG: "r3"}.get(r, f"r{r}")
+
+
+def make_target(chip) -> Target:
+    return Target(
+        name=f"msp430:{chip.name}",
+        allocatable=ALLOCATABLE,
+        callee_saved=CALLEE_SAVED,
+        instrs=INSTRS,
+        cost=make_cost(chip.cpu),
+        move=lambda s, d: MInst("mov", [s, d]),
+        spill_operand=lambda k: Mem(SP, Frame("slot", k)),
+        reg_name=reg_name,
+    )
+
+
+__all__ = ["make_target", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "PC", "INSTRS", "Lbl"]

@@ -1,0 +1,220 @@
+"""Helpers shared by the IR passes: purity, constant evaluation, fresh names, cloning, rewriting.
+
+Not a pass itself (it has no NAME). Everything here works on a module the pass has already
+cloned, so mutating is allowed; passes call `module.clone()` before using any of it.
+"""
+from __future__ import annotations
+
+import re
+
+from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
+
+# Ops without effects whose results depend only on their operands (and attrs).
+PURE_OPS = frozenset({
+    "const", "not", "neg", "xor", "and", "or", "add", "sub", "mul", "udiv", "umod", "umulh",
+    "shl", "shr", "rotl", "rotr", "shl_var", "shr_var", "eq", "ne", "ult", "ule", "ugt", "uge",
+    "select", "zext", "trunc", "slice", "concat", "perm", "addc", "subb",
+})
+
+# Entry points by the conventions of docs/LANGUAGE.md; a module that has none of them keeps all
+# of its own (un-dotted) functions as roots.
+ENTRY_NAMES = ("key_schedule", "encrypt_block", "decrypt_block", "encrypt", "decrypt")
+
+
+def is_pure(op: Op) -> bool:
+    """True if `op` may be removed when unused, duplicated or merged with an equal op."""
+    if op.opcode in PURE_OPS:
+        return True
+    # Tables are read-only, so a table load is a pure function of its index.
+    return op.opcode == "load" and isinstance(op.args[0], Memory) and op.args[0].kind == "table"
+
+
+def has_effect(op: Op) -> bool:
+    """Ops that must stay even when their results are unused (and keep their order)."""
+    if op.opcode in ("store", "store_be", "store_le", "call", "accel_start", "accel_result"):
+        return True
+    return any(has_effect(o) for r in op.regions for o in walk_ops(r))
+
+
+def mask(w: int) -> int:
+    return (1 << w) - 1
+
+
+def evaluate(op: Op, vals: list[int]) -> list[int]:
+    """The results of pure scalar op `op` on constant operand values (same rules as interp.py)."""
+    code = op.opcode
+    w = op.results[0].width
+    m = mask(w)
+    a = vals
+    if code == "const":
+        return [op.attrs["value"] & m]
+    if code == "addc":
+        s = a[0] + a[1] + a[2]
+        return [s & m, s >> w]
+    if code == "subb":
+        d = a[0] - a[1] - a[2]
+        return [d & m, int(d < 0)]
+    if code in ("rotl", "rotr"):
+        k = op.attrs["by"] % w if w else 0
+        if code == "rotr":
+            k = (w - k) % w
+        return [((a[0] << k) | (a[0] >> (w - k))) & m if k else a[0]]
+    simple = {
+        "not": lambda: a[0] ^ m, "neg": lambda: -a[0] & m,
+        "xor": lambda: a[0] ^ a[1], "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
+        "add": lambda: (a[0] + a[1]) & m, "sub": lambda: (a[0] - a[1]) & m,
+        "mul": lambda: (a[0] * a[1]) & m,
+        "umulh": lambda: (a[0] * a[1]) >> w,
+        "udiv": lambda: a[0] // a[1] if a[1] else 0, "umod": lambda: a[0] % a[1] if a[1] else a[0],
+        "shl": lambda: (a[0] << op.attrs["by"]) & m, "shr": lambda: a[0] >> op.attrs["by"],
+        "shl_var": lambda: (a[0] << a[1]) & m if a[1] < w else 0,
+        "shr_var": lambda: a[0] >> a[1],
+        "eq": lambda: int(a[0] == a[1]), "ne": lambda: int(a[0] != a[1]),
+        "ult": lambda: int(a[0] < a[1]), "ule": lambda: int(a[0] <= a[1]),
+        "ugt": lambda: int(a[0] > a[1]), "uge": lambda: int(a[0] >= a[1]),
+        "select": lambda: a[1] if a[0] else a[2],
+        "zext": lambda: a[0], "trunc": lambda: a[0] & m,
+        "slice": lambda: (a[0] >> op.attrs["lo"]) & m,
+    }
+    if code in simple:
+        return [simple[code]()]
+    if code == "concat":
+        r = 0
+        for x, v in zip(a, op.args):
+            r = (r << v.width) | x
+        return [r]
+    if code == "perm":
+        r = 0
+        for i, dest in enumerate(op.attrs["table"]):
+            r |= ((a[0] >> i) & 1) << dest
+        return [r]
+    raise ValueError(f"cannot evaluate {code}")
+
+
+class Names:
+    """Fresh value names inside one function (names must stay unique there for the printer)."""
+
+    def __init__(self, fn: Function):
+        self.used: set[str] = set()
+        for p in fn.params:
+            self.used.add(p.name)
+        self._collect(fn.body)
+        self.counter = 0
+
+    def _collect(self, block: Block) -> None:
+        self.used.update(p.name for p in block.params)
+        for op in block.ops:
+            self.used.update(r.name for r in op.results)
+            for r in op.regions:
+                self._collect(r)
+
+    def fresh(self, base: str) -> str:
+        base = re.sub(r"_\d+$", "", base)
+        while True:
+            self.counter += 1
+            name = f"{base}_{self.counter}"
+            if name not in self.used:
+                self.used.add(name)
+                return name
+
+    def value(self, base: str, width: int) -> Value:
+        return Value(self.fresh(base), width)
+
+
+def clone_block(block: Block, vmap: dict[int, object], names: Names) -> Block:
+    """A copy of `block` with fresh result/param values; operands are mapped through `vmap`
+    (id -> replacement), which the copy extends with every value it defines."""
+    params = []
+    for p in block.params:
+        q = names.value(p.name, p.width)
+        vmap[id(p)] = q
+        params.append(q)
+    ops = [clone_op(op, vmap, names) for op in block.ops]
+    return Block(params, ops, [vmap.get(id(y), y) for y in block.yields])
+
+
+def clone_op(op: Op, vmap: dict[int, object], names: Names) -> Op:
+    args = [vmap.get(id(a), a) for a in op.args]
+    regions = [clone_block(r, vmap, names) for r in op.regions]
+    results = []
+    for r in op.results:
+        q = names.value(r.name, r.width)
+        vmap[id(r)] = q
+        results.append(q)
+    return Op(op.opcode, results, args, dict(op.attrs), regions, op.loc)
+
+
+class Subst(dict):
+    """id(old value) -> its replacement. Keeps every replaced value alive: ids of dead objects
+    are reused by Python, which would silently redirect a new value."""
+
+    def __init__(self):
+        super().__init__()
+        self._keep: list = []
+
+    def bind(self, old, new) -> None:
+        self[id(old)] = new
+        self._keep.append(old)
+
+
+def substitute(block: Block, subst: dict[int, object]) -> None:
+    """Replace operands (and yields) in `block` and its regions through `subst`, in place."""
+    if not subst:
+        return
+    for op in block.ops:
+        op.args = [resolve(subst, a) for a in op.args]
+        for r in op.regions:
+            substitute(r, subst)
+    block.yields = [resolve(subst, y) for y in block.yields]
+
+
+def resolve(subst: dict[int, object], x):
+    while id(x) in subst:
+        x = subst[id(x)]
+    return x
+
+
+def use_counts(fn: Function) -> dict[int, int]:
+    """How many times each value is used as an operand or a yield (anywhere in the function)."""
+    counts: dict[int, int] = {}
+
+    def visit(block: Block) -> None:
+        for op in block.ops:
+            for a in op.args:
+                counts[id(a)] = counts.get(id(a), 0) + 1
+            for r in op.regions:
+                visit(r)
+        for y in block.yields:
+            counts[id(y)] = counts.get(id(y), 0) + 1
+
+    visit(fn.body)
+    return counts
+
+
+def const_defs(fn: Function) -> dict[int, int]:
+    """id(value) -> constant, for every value defined by a `const` op in `fn`."""
+    return {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}
+
+
+def reachable_functions(module: Module) -> list[Function]:
+    """The entry points (see ENTRY_NAMES) and every function they call, in module order."""
+    roots = [f.name for f in module.functions if f.name in ENTRY_NAMES]
+    if not roots:
+        roots = [f.name for f in module.functions if "." not in f.name]
+    seen = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or not module.has_function(name):
+            continue
+        seen.add(name)
+        todo.extend(op.attrs["callee"] for op in walk_ops(module.function(name).body)
+                    if op.opcode == "call")
+    return [f for f in module.functions if f.name in seen]
+
+
+def knob_int(knobs: dict, name: str, default: int | None = None) -> int | None:
+    v = (knobs or {}).get(name)
+    if v is None or v == "":
+        return default
+    return int(v)

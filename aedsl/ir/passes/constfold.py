@@ -1,0 +1,306 @@
+"""Constant folding and algebraic simplification.
+
+Folds every pure op whose operands are all constants (same semantics as interp.py), loads from
+tables at constant indices, and these identities (w = the width, c a constant):
+  x^0, x|0, x&~0, x+0, x-0, x*1, shifts/rotates by 0 (rotates mod w), zext to the same width,
+  slice of the whole word  -> x
+  x^x, x-x -> 0;  x&0, x*0 -> 0;  x|~0 -> ~0;  shl/shr by >= w -> 0;  x&x, x|x -> x
+  x*2^k -> shl k;  udiv by 2^k -> shr k;  umod by 2^k -> and (2^k - 1)
+  not(not x) -> x;  rotate of a rotate -> one rotate;  (x ^ c1) ^ c2 -> x ^ (c1 ^ c2)
+  slice of concat -> the part (or a slice of it) when the bits lie in one part
+  slice of slice -> one slice;  slice of zext -> a slice of x or zero;  trunc = slice at 0
+  zext/trunc chains -> one zext/trunc (or x);  select on a constant -> the chosen operand
+  eq/ne/ult/... of the same value -> constant;  perm by the identity table -> x
+  `if` on a constant condition -> the chosen region's ops;  `for` with lo >= hi -> its inits.
+No op with effects is removed or reordered; ops made unused are left to cse_dce.
+
+Preserves: every function's results and memory effects.
+Assumes: table contents (`Memory.data`) are fixed, as the IR defines.
+"""
+from __future__ import annotations
+
+from ..nodes import Block, Function, Memory, Module, Op, Value
+from .common import Subst, Names, evaluate, is_pure, mask, resolve, substitute
+
+NAME = "constfold"
+
+
+def _pow2(c: int) -> int | None:
+    return c.bit_length() - 1 if c > 0 and c & (c - 1) == 0 else None
+
+
+class _Folder:
+    def __init__(self, fn: Function):
+        self.names = Names(fn)
+        self.consts: dict[int, int] = {}      # id(value) -> constant
+        self.defs: dict[int, Op] = {}         # id(value) -> defining pure op
+        self.subst = Subst()
+        self.out: list[Op] = []
+
+    # -- helpers that append new ops -------------------------------------------------------
+    def const(self, value: int, width: int) -> Value:
+        v = self.names.value("c", width)
+        self.emit(Op("const", [v], [], {"value": value & mask(width)}))
+        return v
+
+    def emit(self, op: Op) -> None:
+        self.out.append(op)
+        if op.opcode == "const":
+            self.consts[id(op.results[0])] = op.attrs["value"]
+        if is_pure(op):
+            for r in op.results:
+                self.defs[id(r)] = op
+
+    def replace(self, op: Op, value) -> None:
+        self.subst.bind(op.results[0], value)
+
+    def rewrite(self, op: Op, opcode: str, args: list, attrs: dict) -> None:
+        """Replace `op` by a new op (fold that one again: chains collapse)."""
+        new = Op(opcode, [self.names.value(op.results[0].name, op.results[0].width)], args, attrs,
+                 loc=op.loc)
+        self.replace(op, new.results[0])
+        self.fold(new)
+
+    # -- the walk ---------------------------------------------------------------------------
+    def block(self, block: Block) -> None:
+        saved = self.out
+        self.out = []
+        for op in block.ops:
+            op.args = [resolve(self.subst, a) for a in op.args]
+            self.fold(op)
+        block.ops = self.out
+        self.out = saved
+        block.yields = [resolve(self.subst, y) for y in block.yields]
+
+    def fold(self, op: Op) -> None:
+        code = op.opcode
+        if code == "if":
+            c = self.consts.get(id(op.args[0]))
+            if c is not None:
+                region = op.regions[0 if c else 1]
+                for inner in region.ops:
+                    inner.args = [resolve(self.subst, a) for a in inner.args]
+                    self.fold(inner)
+                for r, y in zip(op.results, region.yields):
+                    self.subst.bind(r, resolve(self.subst, y))
+                return
+        if code == "for":
+            lo, hi = (self.consts.get(id(a)) for a in op.args[:2])
+            if lo is not None and hi is not None and lo >= hi:
+                for r, y in zip(op.results, op.args[2:]):
+                    self.subst.bind(r, y)
+                return
+        if op.regions:
+            for r in op.regions:
+                self.block(r)
+            self.emit(op)
+            return
+        if not is_pure(op) or code == "const" or not op.results:
+            if code == "load" and isinstance(op.args[0], Memory):
+                pass
+            else:
+                self.emit(op)
+                return
+        if code == "load":
+            idx = self.consts.get(id(op.args[1]))
+            data = op.args[0].data
+            if idx is not None and data is not None and 0 <= idx < len(data):
+                self.replace(op, self.const(data[idx], op.results[0].width))
+            else:
+                self.emit(op)
+            return
+        vals = [self.consts.get(id(a)) for a in op.args]
+        if all(v is not None for v in vals):
+            results = evaluate(op, vals)
+            for r, v in zip(op.results, results):
+                self.subst.bind(r, self.const(v, r.width))
+            return
+        if len(op.results) == 1 and self.simplify(op, vals):
+            return
+        self.emit(op)
+
+    def simplify(self, op: Op, vals: list) -> bool:
+        """Apply one identity; True if `op` was replaced."""
+        code = op.opcode
+        w = op.results[0].width
+        m = mask(w)
+        a = op.args
+        x = a[0]
+        c = vals[1] if len(vals) > 1 else None
+        c0 = vals[0]
+        d = self.defs.get(id(x))
+        if code in ("xor", "and", "or", "add", "mul") and c0 is not None and c is None:
+            # Commutative: keep the constant second.
+            a = [a[1], a[0]]
+            x = a[0]
+            c0, c = None, vals[0]
+            d = self.defs.get(id(x))
+        if code == "xor":
+            if c == 0:
+                return self._to(op, x)
+            if a[0] is a[1]:
+                return self._to(op, self.const(0, w))
+            if c is not None and d is not None and d.opcode == "xor" and id(d.args[1]) in self.consts:
+                k = self.consts[id(d.args[1])] ^ c
+                self.rewrite(op, "xor", [d.args[0], self.const(k, w)], {})
+                return True
+        elif code == "and":
+            if c == 0:
+                return self._to(op, self.const(0, w))
+            if c == m or a[0] is a[1]:
+                return self._to(op, x)
+        elif code == "or":
+            if c == 0 or a[0] is a[1]:
+                return self._to(op, x)
+            if c == m:
+                return self._to(op, self.const(m, w))
+        elif code == "add":
+            if c == 0:
+                return self._to(op, x)
+        elif code == "sub":
+            if c == 0:
+                return self._to(op, x)
+            if a[0] is a[1]:
+                return self._to(op, self.const(0, w))
+        elif code == "mul":
+            if c == 1:
+                return self._to(op, x)
+            if c == 0:
+                return self._to(op, self.const(0, w))
+            if c is not None and _pow2(c) is not None:
+                self.rewrite(op, "shl", [x], {"by": _pow2(c)})
+                return True
+        elif code in ("udiv", "umod") and c is not None and _pow2(c) is not None:
+            if code == "udiv":
+                self.rewrite(op, "shr", [x], {"by": _pow2(c)})
+            else:
+                self.rewrite(op, "and", [x, self.const(c - 1, w)], {})
+            return True
+        elif code in ("shl", "shr"):
+            k = op.attrs["by"]
+            if k == 0:
+                return self._to(op, x)
+            if k >= w:
+                return self._to(op, self.const(0, w))
+            if d is not None and d.opcode == code and d.attrs["by"] + k < w:
+                self.rewrite(op, code, [d.args[0]], {"by": d.attrs["by"] + k})
+                return True
+        elif code in ("shl_var", "shr_var") and c is not None:
+            if c >= w:
+                return self._to(op, self.const(0, w))
+            self.rewrite(op, code[:3], [x], {"by": c})
+            return True
+        elif code in ("rotl", "rotr"):
+            k = op.attrs["by"] % w
+            left = k if code == "rotl" else (w - k) % w
+            if left == 0:
+                return self._to(op, x)
+            if d is not None and d.opcode in ("rotl", "rotr"):
+                k2 = d.attrs["by"] % w
+                left2 = k2 if d.opcode == "rotl" else (w - k2) % w
+                total = (left + left2) % w
+                if total == 0:
+                    return self._to(op, d.args[0])
+                self.rewrite(op, "rotl", [d.args[0]], {"by": total})
+                return True
+            if code == "rotr" or op.attrs["by"] != left:
+                # One canonical form (rotl by 0 < k < w) so CSE finds equal rotates.
+                self.rewrite(op, "rotl", [x], {"by": left})
+                return True
+        elif code == "not":
+            if d is not None and d.opcode == "not":
+                return self._to(op, d.args[0])
+        elif code in ("eq", "ule", "uge") and a[0] is a[1]:
+            return self._to(op, self.const(1, 1))
+        elif code in ("ne", "ult", "ugt") and a[0] is a[1]:
+            return self._to(op, self.const(0, 1))
+        elif code == "select":
+            if c0 is not None:
+                return self._to(op, a[1] if c0 else a[2])
+            if a[1] is a[2]:
+                return self._to(op, a[1])
+        elif code == "zext":
+            if x.width == w:
+                return self._to(op, x)
+            if d is not None and d.opcode == "zext":
+                self.rewrite(op, "zext", [d.args[0]], {})
+                return True
+        elif code == "trunc":
+            self.rewrite(op, "slice", [x], {"lo": 0})
+            return True
+        elif code == "slice":
+            return self.simplify_slice(op, x, op.attrs["lo"], w, d)
+        elif code == "perm":
+            if list(op.attrs["table"]) == list(range(w)):
+                return self._to(op, x)
+        elif code == "concat" and len(a) == 1:
+            return self._to(op, x)
+        return False
+
+    def simplify_slice(self, op: Op, x: Value, lo: int, w: int, d: Op | None) -> bool:
+        if lo == 0 and w == x.width:
+            return self._to(op, x)
+        if lo >= x.width:
+            return self._to(op, self.const(0, w))
+        if d is None:
+            return False
+        if d.opcode == "slice":
+            self.rewrite(op, "slice", [d.args[0]], {"lo": lo + d.attrs["lo"]})
+            return True
+        if d.opcode == "zext":
+            inner = d.args[0]
+            if lo >= inner.width:
+                return self._to(op, self.const(0, w))
+            if lo + w <= inner.width:
+                self.rewrite(op, "slice", [inner], {"lo": lo})
+            else:
+                # Bits above the inner value are zero: slice what exists, then widen.
+                part = self.names.value("s", inner.width - lo)
+                self.fold(Op("slice", [part], [inner], {"lo": lo}))
+                self.rewrite(op, "zext", [resolve(self.subst, part)], {})
+            return True
+        if d.opcode == "concat":
+            pos = d.results[0].width
+            for part in d.args:
+                pos -= part.width
+                if pos <= lo and lo + w <= pos + part.width:
+                    self.rewrite(op, "slice", [part], {"lo": lo - pos})
+                    return True
+            # Spanning several parts: a concat of the slices of those parts.
+            pieces = []
+            pos = d.results[0].width
+            for part in d.args:
+                pos -= part.width
+                top, bot = max(pos, lo), min(pos + part.width, lo + w)
+                if top < bot:
+                    p = self.names.value("s", bot - top)
+                    self.fold(Op("slice", [p], [part], {"lo": top - pos}))
+                    pieces.append(resolve(self.subst, p))
+            self.rewrite(op, "concat", pieces, {})
+            return True
+        if d.opcode in ("shl", "shr") and lo + w <= x.width:
+            k = d.attrs["by"]
+            src = d.args[0]
+            start = lo - k if d.opcode == "shl" else lo + k
+            if start >= 0 and start + w <= src.width:
+                self.rewrite(op, "slice", [src], {"lo": start})
+                return True
+        return False
+
+    def _to(self, op: Op, value) -> bool:
+        self.replace(op, value)
+        return True
+
+
+def run(module: Module, knobs: dict) -> Module:
+    module = module.clone()
+    fold_in_place(module)
+    return module
+
+
+def fold_in_place(module: Module) -> None:
+    """The pass on a module the caller owns (other passes' clean-up, without another clone)."""
+    for fn in module.functions:
+        f = _Folder(fn)
+        f.block(fn.body)
+        substitute(fn.body, f.subst)

@@ -1,0 +1,89 @@
+"""Inline calls, so later passes see one straight function per entry point.
+
+Knob `inline`: `all` (default) inlines every call it can; `none` leaves calls alone.
+A call is replaced by a copy of the callee's body (fresh value names), with scalar parameters
+bound to the arguments and memory parameters to the memories passed. A callee's local arrays
+become locals of the caller; because locals are zeroed only on function entry, a callee with
+locals is inlined only where the call is at the caller's top level (not inside a loop or `if`,
+where the zeroing would happen once instead of per call) — such calls stay calls.
+Afterwards the module keeps only the entry points (`key_schedule`, `encrypt_block`,
+`decrypt_block`, `encrypt`, `decrypt`, or, if it has none of these, all of its own un-dotted
+functions) and the functions still called from them.
+
+Preserves: the results and memory effects of every kept function, in order.
+Assumes: no recursion (the DSL has none).
+"""
+from __future__ import annotations
+
+from ..nodes import Block, Function, Memory, Module
+from .common import Subst, Names, clone_block, reachable_functions, resolve, substitute
+
+NAME = "inline"
+
+
+def _inline_block(block: Block, module: Module, fn: Function, names: Names, top: bool,
+                  subst: dict[int, object]) -> None:
+    out = []
+    for op in block.ops:
+        op.args = [resolve(subst, a) for a in op.args]
+        for r in op.regions:
+            _inline_block(r, module, fn, names, False, subst)
+        if op.opcode != "call":
+            out.append(op)
+            continue
+        callee = module.function(op.attrs["callee"])
+        if callee.locals and not top:
+            out.append(op)
+            continue
+        vmap: dict[int, object] = {}
+        for p, a in zip(callee.params, op.args, strict=True):
+            vmap[id(p)] = a
+        for m in callee.locals:
+            local = Memory(names.fresh(m.name), m.elem_width, m.length, "local")
+            names.used.add(local.name)
+            fn.locals.append(local)
+            vmap[id(m)] = local
+        body = clone_block(callee.body, vmap, names)
+        out.extend(body.ops)
+        for r, y in zip(op.results, body.yields, strict=True):
+            subst.bind(r, y)
+    block.ops = out
+    block.yields = [resolve(subst, y) for y in block.yields]
+
+
+def _callees_first(module: Module) -> list[Function]:
+    """Functions ordered so that every callee comes before its callers."""
+    order: list[Function] = []
+    state: dict[str, int] = {}
+
+    def visit(f: Function) -> None:
+        if state.get(f.name) == 2:
+            return
+        if state.get(f.name) == 1:
+            raise ValueError(f"recursive call through {f.name}")
+        state[f.name] = 1
+        from ..nodes import walk_ops
+        for op in walk_ops(f.body):
+            if op.opcode == "call":
+                visit(module.function(op.attrs["callee"]))
+        state[f.name] = 2
+        order.append(f)
+
+    for f in module.functions:
+        visit(f)
+    return order
+
+
+def run(module: Module, knobs: dict) -> Module:
+    module = module.clone()
+    policy = str((knobs or {}).get("inline", "all"))
+    if policy not in ("all", "none"):
+        raise ValueError(f"knob inline={policy!r}: expected all or none")
+    if policy == "all":
+        # Callees first: each callee is already flat when it is copied into its callers.
+        for fn in _callees_first(module):
+            subst = Subst()
+            _inline_block(fn.body, module, fn, Names(fn), True, subst)
+            substitute(fn.body, subst)
+    module.functions = reachable_functions(module)
+    return module
