@@ -87,6 +87,9 @@ def variant_stem(module_name: str, knobs: dict) -> str:
 # pipeline's work itself when a pass is skipped (inlining, unrolling, folding, wide values).
 SKIP_PASSES = frozenset({"table_fusion"})
 
+# Knobs read by IR passes (not declared by specs).
+PASS_KNOBS = ("table_fusion", "fusion_min_bits", "word_bits")
+
 
 def run_passes(module, knobs: dict, skip=SKIP_PASSES):
     from aedsl.ir import pipeline
@@ -108,6 +111,16 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
         raise ValueError(f"no backend for target {chip.target!r} (chip {chip.name})") from None
     if skip_passes is None:
         skip_passes = getattr(backend, "SKIP_PASSES", SKIP_PASSES)
-    module = load_module(spec_path, knobs)
+    # knobs of the IR passes and of the backend are not the spec's: the frontend does not see
+    # them; a backend may translate its own knobs into pass knobs (`pass_knobs`)
+    own = set(PASS_KNOBS) | set(getattr(backend, "BACKEND_KNOBS", {}))
+    module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own})
+    extra = {k: v for k, v in knobs.items() if k in own}
+    if hasattr(backend, "pass_knobs"):
+        knobs = backend.pass_knobs(module, chip, knobs)
+    original = {f.name: f for f in module.functions}
     module = run_passes(module, knobs, skip_passes)
+    module.knobs.update(extra)           # they name the variant (stem, file header)
+    # exported functions keep their pre-pass interface (word legalization splits parameters)
+    module.original_functions = original
     return backend.compile_module(module, chip, str(spec_path))

@@ -1,0 +1,493 @@
+"""The ARMv6-M backend: exported IR functions -> selected, allocated, framed, emitted Thumb-1.
+
+Exported functions and their parameters are those of the MSP430 backend (see
+`common/driver.Param` and docs/BACKENDS.md), so one C runtime API fits both targets: a fixed
+array is a pointer; a `bytes` buffer is (pointer, length); a scalar of up to 32 bits is passed by
+value; a wider scalar is a pointer to its little-endian bytes (2*ceil(w/16) of them, 4-byte
+aligned), and each result is written through a trailing out-pointer in the same layout. Words
+follow AAPCS: r0–r3, then the stack.
+
+Frame (SP grows down; offsets from SP after the prologue):
+    [0, 4*stack_slots)          spill slots that did not fit r12, r8–r11
+    then the local arrays (zeroed on entry, as the IR says)
+    then the saved high registers (r8–r11 used as spill slots), then r4–r7 and LR, then the
+    caller's stack arguments.
+
+Emission handles what the assembler would otherwise reject: a conditional branch beyond
+±256 bytes becomes an inverted branch over a B (and a B beyond ±2 KB a BL, with LR saved);
+literal pools (`ldr rX, =value`) get `.ltorg` islands within the 1 KB LDR reach.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from aedsl.ir.nodes import Memory, Module
+
+from ..common import dce, regalloc
+from ..common.driver import AEAD_ENTRIES, BLOCK_ENTRIES, Compiled, Entry, Param, variant_stem
+from ..common.emit import SpecLines, render
+from ..common.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+from ..common.select_base import MemBind, nlimbs
+from .select import ArmSelector, LOAD, STORE
+from .target import (ARG_REGS, ASM_NAME, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX, _shifted8,
+                     make_target, reg_name)
+
+TEMPLATES = Path(__file__).parent / "templates"
+# Every IR pass runs, table fusion included (it turns AES's S-box + xtime MixColumns into
+# 32-bit T-tables; checked on this target by the FIPS-197/CAVP and differential tests).
+SKIP_PASSES = frozenset()
+VERSION = "0.1"
+BCC_REACH = 250          # B<cond>: -256..+254 bytes from PC+4; keep a margin
+B_REACH = 2040           # B: +-2 KB
+POOL_REACH = 900         # LDR literal: 1020 bytes forward; the pool itself and relaxation need room
+
+
+def exported(module: Module) -> list[str]:
+    names = [f.name for f in module.functions]
+    if all(n in names for n in BLOCK_ENTRIES):
+        return list(BLOCK_ENTRIES)
+    if all(n in names for n in AEAD_ENTRIES):
+        return list(AEAD_ENTRIES)
+    return [n for n in names if "." not in n]
+
+
+def wide_bytes(width: int) -> int:
+    """Bytes of a wide scalar parameter or a result: the target-neutral layout (16-bit units)."""
+    return 2 * nlimbs(width, 16)
+
+
+def entry_params(fn) -> tuple[list[Param], list[int]]:
+    params = []
+    for p in fn.params:
+        if isinstance(p, Memory):
+            if p.length is None:
+                params.append(Param(p.name, "bytes", p.elem_width))
+            else:
+                stride = 1 if p.elem_width <= 8 else 2 if p.elem_width <= 16 else 4 * nlimbs(p.elem_width, 32)
+                params.append(Param(p.name, "mem", p.elem_width, p.length, stride))
+        else:
+            params.append(Param(p.name, "word" if p.width <= 32 else "wide", p.width))
+    return params, list(fn.result_widths)
+
+
+def _wide_access(sel: ArmSelector, store: bool, base: int, width: int, limbs=None) -> list:
+    """Load (or store) a wide scalar at [base]: whole words, then a halfword for a 16-bit tail."""
+    nbytes = wide_bytes(width)
+    out = []
+    for j in range(nlimbs(width, 32)):
+        size = min(4, nbytes - 4 * j)
+        mn = (STORE if store else LOAD)[size]
+        if store:
+            sel.emit(mn, sel.reg(limbs[j]), Mem(base, 4 * j))
+        else:
+            r = sel.fresh()
+            sel.emit(mn, r, Mem(base, 4 * j))
+            out.append(r)
+    return out
+
+
+def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction, Entry, set]:
+    fn = module.function(fname)
+    params, results = entry_params(fn)
+    mf = MFunction(symbol, doc=f"{module.name}.{fname}")
+    sel = ArmSelector(module, mf, module.name)
+    vals, mems = {}, {}
+    sel.scopes.append((vals, mems))
+    words = []                              # one vreg per incoming word
+
+    def word() -> int:
+        k = len(words)
+        v = mf.vreg()
+        src = R(ARG_REGS[k]) if k < len(ARG_REGS) else Mem(SP, Frame("arg", k - len(ARG_REGS)))
+        sel.emit("mov", src, R(v))
+        words.append(v)
+        return v
+
+    wide = []
+    for p, ip in zip(fn.params, params):
+        if ip.kind == "mem":
+            mems[p] = MemBind("ptr", ip.stride, p.elem_width, base=word(), count=p.length)
+        elif ip.kind == "bytes":
+            base = word()
+            mems[p] = MemBind("ptr", 1, 8, base=base, length=[R(word())])
+        elif ip.kind == "word":
+            vals[p] = [R(word())]
+        else:
+            wide.append((p, word()))
+    outs = [word() for _ in results]
+    for p, base in wide:
+        vals[p] = _wide_access(sel, False, base, p.width)
+    for m in fn.locals:
+        sel.bind_local(m)
+    ys = sel.select_block(fn.body)
+    sel.materialize_pending()
+    for o, y, w in zip(outs, ys, results):
+        if w <= 32:
+            sel.emit(STORE[min(4, wide_bytes(w))], sel.reg(y[0]), Mem(o, 0))
+        else:
+            _wide_access(sel, True, o, w, y)
+    sel.emit("ret")
+    mf.n_arg_words = len(words)
+    return mf, Entry(fname, symbol, params, results), sel.used_tables
+
+
+# --- frame, emission -------------------------------------------------------------------------
+
+def _frame_off(d: Frame, frame: dict) -> int:
+    if d.kind == "slot":
+        return 4 * d.key + d.extra
+    if d.kind == "local":
+        return frame["locals"][d.key] + d.extra
+    if d.kind == "arg":
+        return frame["args"] + 4 * d.key + d.extra
+    raise ValueError(d)
+
+
+def _mem(op: Mem, frame: dict) -> str:
+    disp = _frame_off(op.disp, frame) if isinstance(op.disp, Frame) else op.disp
+    if op.base == SP and not (0 <= disp <= SP_OFFSET_MAX and disp % 4 == 0):
+        raise ValueError(f"stack offset {disp} out of reach of SP-relative LDR/STR (frame too large)")
+    return f"[{reg_name(op.base)}, #{disp}]" if disp else f"[{reg_name(op.base)}]"
+
+
+def _imm_lines(v: int, rd: str) -> tuple[list[str], int]:
+    """Assembly putting constant v in rd, and how many literal-pool words it needs."""
+    v &= 0xFFFFFFFF
+    if v < 256:
+        return [f"movs\t{rd}, #{v}"], 0
+    if (~v & 0xFFFFFFFF) < 256:
+        return [f"movs\t{rd}, #{~v & 0xFFFFFFFF}", f"mvns\t{rd}, {rd}"], 0
+    sh = _shifted8(v)
+    if sh is not None:
+        return [f"movs\t{rd}, #{sh[0]}", f"lsls\t{rd}, {rd}, #{sh[1]}"], 0
+    return [f"ldr\t{rd}, ={v:#010x}"], 1
+
+
+def render_inst(inst: MInst, frame: dict) -> tuple[list[str], object]:
+    """Assembly lines of one instruction and its literal (a value or symbol needing a pool
+    word, or None)."""
+    mn, ops = inst.mn, inst.ops
+    rn = lambda o: reg_name(o.reg)  # noqa: E731
+    if mn == "mov":
+        s, d = ops
+        if isinstance(d, Mem):
+            return [f"str\t{rn(s)}, {_mem(d, frame)}"], None
+        if isinstance(s, Imm):
+            lines, pool = _imm_lines(s.value, rn(d))
+            return lines, (s.value & 0xFFFFFFFF) if pool else None
+        if isinstance(s, Mem):
+            return [f"ldr\t{rn(d)}, {_mem(s, frame)}"], None
+        return [f"mov\t{rn(d)}, {rn(s)}"], None
+    if mn == "ldaddr":
+        return [f"ldr\t{rn(ops[0])}, ={ops[1].name}"], ops[1].name
+    if mn == "addsp":
+        off = _frame_off(ops[1].disp, frame)
+        if not (0 <= off <= SP_OFFSET_MAX and off % 4 == 0):
+            raise ValueError(f"local at stack offset {off} out of reach of ADD rd, sp, #imm")
+        return [f"add\t{rn(ops[0])}, sp, #{off}"], None
+    if mn in ("push", "pop"):
+        return [f"{mn}\t{{{', '.join(reg_name(o.reg) for o in ops)}}}"], None
+    if mn in ("subsp", "addspi"):
+        return [f"{'sub' if mn == 'subsp' else 'add'}\tsp, #{ops[0].value}"], None
+    if mn == "bx":
+        return ["bx\tlr"], None
+    if mn in ("rsbs",):
+        return [f"rsbs\t{rn(ops[0])}, {rn(ops[1])}, #0"], None
+    asm = ASM_NAME.get(mn, mn)
+    if mn in ("ldrr", "ldrhr", "ldrbr", "strr", "strhr", "strbr"):
+        return [f"{asm}\t{rn(ops[0])}, [{rn(ops[1])}, {rn(ops[2])}]"], None
+    parts = []
+    for o in ops:
+        if isinstance(o, R):
+            parts.append(rn(o))
+        elif isinstance(o, Imm):
+            parts.append(f"#{o.value}")
+        elif isinstance(o, Mem):
+            parts.append(_mem(o, frame))
+        elif isinstance(o, Lbl):
+            parts.append(o.name)
+    return [f"{asm}\t{', '.join(parts)}" if parts else asm], None
+
+
+def _layout(items) -> tuple[dict, list[int]]:
+    """Byte addresses of labels and of each item (item = (kind, payload, size))."""
+    addr, labels, pos = 0, {}, []
+    for kind, payload, size in items:
+        pos.append(addr)
+        if kind == "label":
+            labels[payload] = addr
+        addr += size
+    return labels, pos
+
+
+def finish_function(mf: MFunction, target, lines_src: SpecLines, force_lr: bool = False) -> dict:
+    """DCE, register allocation, frame layout and the assembly lines of one function."""
+    dce.eliminate(mf, target)
+    alloc = regalloc.allocate(mf, target)
+    dce.eliminate(mf, target)
+    peephole(mf)
+    return _emit(mf, target, alloc, lines_src, force_lr)
+
+
+def _slot_of(op):
+    return op.disp.key if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot" else None
+
+
+def compact_slots(mf: MFunction, target) -> int:
+    """Give stack spill slots whose live ranges do not overlap the same stack word (the
+    allocator gives every spilled value its own slot); returns the number of words needed.
+    Liveness of slots is computed like that of registers: a store defines, a load uses."""
+    from ..common.liveness import Cfg, block_liveness
+    insts = mf.insts
+    du = []
+    for inst in insts:
+        d, u = [], []
+        if inst.mn == "mov":
+            ks, kd = _slot_of(inst.ops[0]), _slot_of(inst.ops[1])
+            if ks is not None:
+                u.append(ks)
+            if kd is not None:
+                d.append(kd)
+        du.append((d, u))
+    slots = {k for d, u in du for k in d + u}
+    if not slots:
+        return 0
+    cfg = Cfg(insts, target)
+    live_out = block_liveness(cfg, du, lambda k: True)
+    adj = {k: set() for k in slots}
+    for bi, (a, b) in enumerate(cfg.blocks):
+        live = set(live_out[bi])
+        for i in range(b - 1, a - 1, -1):
+            d, u = du[i]
+            for x in d:
+                for y in live:
+                    if x != y:
+                        adj[x].add(y)
+                        adj[y].add(x)
+            live.difference_update(d)
+            live.update(u)
+    colour: dict[int, int] = {}
+    for k in sorted(slots, key=lambda k: (-len(adj[k]), k)):
+        taken = {colour[n] for n in adj[k] if n in colour}
+        colour[k] = next(c for c in range(len(slots)) if c not in taken)
+
+    def sub(op):
+        k = _slot_of(op)
+        return Mem(op.base, Frame("slot", colour[k], op.disp.extra)) if k is not None else op
+
+    for inst in insts:
+        inst.ops = [sub(o) for o in inst.ops]
+    return 1 + max(colour.values())
+
+
+def peephole(mf: MFunction) -> None:
+    """Spill code leaves `mov x -> slot` followed at once by `mov slot -> y` (a value stored and
+    reloaded): the reload becomes a register copy, or disappears when y is x."""
+    out: list[MInst] = []
+    for inst in mf.insts:
+        prev = out[-1] if out else None
+        if (inst.mn == "mov" and prev is not None and prev.mn == "mov" and isinstance(prev.ops[0], R)
+                and inst.ops[0] == prev.ops[1] and isinstance(inst.ops[1], R)
+                and (isinstance(prev.ops[1], Mem) or prev.ops[1].reg in HIGH_SLOTS)):
+            if inst.ops[1] == prev.ops[0]:
+                continue
+            inst = MInst("mov", [prev.ops[0], inst.ops[1]], depth=inst.depth, loc=inst.loc)
+        out.append(inst)
+    mf.insts = out
+
+
+def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
+    low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
+    high_used = [r for r in HIGH_SLOTS[:alloc.n_slots] if r in target.callee_saved]
+    stack_slots = compact_slots(mf, target)
+    if high_used:
+        low_saved = sorted(set(low_saved) | set(range(4, 4 + len(high_used))))
+    push_lr = bool(low_saved) or force_lr
+    local_off, off = {}, 4 * stack_slots
+    for name, size in mf.locals.items():
+        local_off[name] = off
+        off += size
+    frame_size = off
+    n_pushed = len(low_saved) + (1 if push_lr else 0) + len(high_used)
+    frame = {"locals": local_off, "args": frame_size + 4 * n_pushed}
+    pro: list[MInst] = []
+    epi: list[MInst] = []
+    if push_lr:
+        pro.append(MInst("push", [R(r) for r in low_saved] + [R(LR)]))
+    if high_used:
+        tmp = [R(4 + i) for i in range(len(high_used))]
+        for t, h in zip(tmp, high_used):
+            pro.append(MInst("mov", [R(h), t]))
+        pro.append(MInst("push", tmp))
+        epi.append(MInst("pop", tmp))
+        for t, h in zip(tmp, high_used):
+            epi.append(MInst("mov", [t, R(h)]))
+    rest = frame_size
+    while rest:
+        step = min(rest, 508)
+        pro.append(MInst("subsp", [Imm(step)]))
+        epi.insert(0, MInst("addspi", [Imm(step)]))
+        rest -= step
+    epi.append(MInst("pop", [R(r) for r in low_saved] + [R(PC)]) if push_lr else MInst("bx", []))
+    insts: list[MInst] = list(pro)
+    for inst in mf.insts:
+        if inst.mn == "ret":
+            insts.extend(MInst(e.mn, list(e.ops), loc=inst.loc) for e in epi)
+        else:
+            insts.append(inst)
+
+    # items: ("inst", (lines, literal, inst), size) | ("label", name, 0) | ("comment", text, 0)
+    items = []
+    last_loc = None
+    cycles_est = 0
+    for inst in insts:
+        if inst.loc and inst.loc[:2] != last_loc:
+            last_loc = inst.loc[:2]
+            items.append(("comment", lines_src.comment(inst.loc), 0))
+        if inst.mn == "label":
+            items.append(("label", inst.ops[0].name, 0))
+            continue
+        lines, lit = render_inst(inst, frame)
+        items.append(("inst", (lines, lit, inst), 2 * len(lines)))
+    # literal-pool islands: after an unconditional transfer when possible, else branched over
+    out, pending, since, n_island = [], [], 0, 0
+    for it in items:
+        out.append(it)
+        if it[0] != "inst":
+            continue
+        lines, lit, inst = it[1]
+        since += it[2] if pending else 0
+        if lit is not None and lit not in pending:
+            pending.append(lit)
+        ends = inst.mn in ("jmp", "bx") or (inst.mn == "pop" and R(PC) in inst.ops)
+        if pending and ends and since + 4 * len(pending) > POOL_REACH // 3:
+            out.append(("pool", None, 4 * len(pending) + 2))
+            pending, since = [], 0
+        elif pending and since + 4 * len(pending) > POOL_REACH:
+            n_island += 1
+            lbl = f".L{mf.name}_pool{n_island}"
+            out.append(("inst", ([f"b\t{lbl}"], None, MInst("jmp", [Lbl(lbl)])), 2))
+            out.append(("pool", None, 4 * len(pending) + 2))
+            out.append(("label", lbl, 0))
+            pending, since = [], 0
+    items = out
+    # branch relaxation, to a fixed point (sizes only grow): a B<cond> out of reach becomes
+    # "b<inverse> skip; b target" ("near", 4 bytes) or "b<inverse> skip; bl target" ("far",
+    # 6 bytes); a B out of reach becomes BL ("far", 4 bytes). BL clobbers LR, so it must be saved.
+    long_form: dict[int, str] = {}
+
+    def size_of(i, s):
+        f = long_form.get(i)
+        if f is None:
+            return s
+        jmp = items[i][1][2].mn == "jmp"
+        return 4 if (jmp or f == "near") else 6
+
+    while True:
+        labels, pos = _layout([(k, p, size_of(i, s)) for i, (k, p, s) in enumerate(items)])
+        changed = False
+        for i, (kind, payload, _) in enumerate(items):
+            if kind != "inst" or long_form.get(i) == "far":
+                continue
+            inst = payload[2]
+            if inst.mn == "jmp" or (inst.mn.startswith("b") and inst.mn[1:] in INVERSE):
+                dist = labels[inst.ops[0].name] - (pos[i] + 4)
+                if inst.mn != "jmp" and i not in long_form and not -BCC_REACH <= dist <= BCC_REACH:
+                    long_form[i] = "near"
+                    changed = True
+                if not -B_REACH <= dist <= B_REACH:
+                    long_form[i] = "far"
+                    changed = True
+        if not changed:
+            break
+    if any(f == "far" for f in long_form.values()) and not push_lr:
+        return _emit(mf, target, alloc, lines_src, force_lr=True)
+    lines, size, n_skip = [], 0, 0
+    for i, (kind, payload, s) in enumerate(items):
+        if kind == "comment":
+            lines.append(f"\t@ {payload}")
+        elif kind == "label":
+            lines.append(f"{payload}:")
+        elif kind == "pool":
+            lines.append("\t.ltorg")
+            size += s
+        else:
+            text, lit, inst = payload
+            if i in long_form:
+                tgt = inst.ops[0].name
+                jump = "bl" if long_form[i] == "far" else "b"      # LR is saved when "far"
+                if inst.mn == "jmp":
+                    text = [f"{jump}\t{tgt}"]
+                else:
+                    n_skip += 1
+                    skip = f".L{mf.name}_far{n_skip}"
+                    text = [f"b{INVERSE[inst.mn[1:]]}\t{skip}", f"{jump}\t{tgt}", f"{skip}:"]
+            for t in text:
+                lines.append(t if t.endswith(":") else f"\t{t}")
+            size += size_of(i, target.cost(inst)[0])
+    saved_names = [reg_name(r) for r in low_saved + high_used]
+    return {"symbol": mf.name, "doc": mf.doc, "lines": lines, "frame": frame_size, "slots": alloc.n_slots,
+            "stack_slots": stack_slots, "locals_bytes": frame_size - 4 * stack_slots,
+            "saved": ", ".join(saved_names), "size": size,
+            "n_insts": sum(1 for k, _, _ in items if k == "inst")}
+
+
+def _table(module: Module, name: str, prefix: str) -> dict:
+    t = next(x for x in module.tables if x.name == name)
+    data = list(t.data or ())
+    if t.elem_width <= 8:
+        items, directive, stride = [f"{v:#04x}" for v in data], ".byte", 1
+    elif t.elem_width <= 16:
+        items, directive, stride = [f"{v:#06x}" for v in data], ".short", 2
+    else:
+        n = nlimbs(t.elem_width, 32)
+        items = [f"{(v >> (32 * j)) & 0xFFFFFFFF:#010x}" for v in data for j in range(n)]
+        directive, stride = ".word", 4 * n
+    rows = [", ".join(items[i:i + 8]) for i in range(0, len(items), 8)]
+    return {"name": name, "symbol": f"{prefix}_{name}", "count": len(data), "elem_width": t.elem_width,
+            "bytes": stride * len(data), "rows": rows, "directive": directive}
+
+
+def _c_params(e: Entry) -> str:
+    ctype = {1: "uint8_t", 2: "uint16_t"}
+    out = []
+    for p in e.params:
+        if p.kind == "mem":
+            out.append(f"{ctype.get(p.stride, 'uint32_t')} *{p.name}")
+        elif p.kind == "bytes":
+            out.append(f"uint8_t *{p.name}, uint32_t {p.name}_len")
+        elif p.kind == "word":
+            out.append(f"uint32_t {p.name}")
+        else:
+            out.append(f"const uint32_t *{p.name}")
+    out += [f"uint32_t *out{i}" for i in range(len(e.results))]
+    return ", ".join(out) or "void"
+
+
+def compile_module(module: Module, chip, spec_path: str) -> Compiled:
+    target = make_target(chip)
+    spec_lines = SpecLines()
+    functions, entries, tables = [], {}, set()
+    for fname in exported(module):
+        symbol = f"{module.name}_{fname}"
+        mf, entry, used = select_function(module, fname, symbol)
+        tables |= used
+        info = finish_function(mf, target, spec_lines)
+        entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
+        functions.append(info)
+        entries[fname] = entry
+    table_info = [_table(module, t.name, module.name) for t in module.tables if t.name in tables]
+    knobs = dict(module.knobs)
+    knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"
+    stem = variant_stem(module.name, dict(knobs))
+    ctx = dict(version=VERSION, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
+               knobs=knob_text, header=f"{stem}.h")
+    asm = render(TEMPLATES, "file.S.j2", functions=functions, tables=table_info, **ctx)
+    kind = "block" if all(n in entries for n in BLOCK_ENTRIES) else "aead" if all(n in entries for n in AEAD_ENTRIES) else ""
+    consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
+              if isinstance(v, int)]
+    header = render(TEMPLATES, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H", consts=consts,
+                    functions=[{"symbol": e.symbol, "doc": f"{module.name}.{e.name}", "c_params": _c_params(e)}
+                               for e in entries.values()], **ctx)
+    return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
+                    kind=kind, consts=dict(module.consts), stem=stem, domains=dict(module.domains))

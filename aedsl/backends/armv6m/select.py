@@ -1,0 +1,851 @@
+"""ARMv6-M instruction selection: IR ops over 32-bit limbs -> Thumb-1 machine IR.
+
+Every value is a list of 32-bit limbs (least significant first, zero-extended in the top limb;
+see `common/select_base.py`); 32-bit words are native, wider values are carry chains
+(ADDS/ADCS, SUBS/SBCS) and funnel shifts (LSLS/LSRS/ORRS). What Thumb-1 asks for, and where:
+
+- data processing is two-operand and flag-setting on low registers (`eors rd, rm`): the
+  selector writes `mov a -> d; eors d, b` and the allocator coalesces the copy away when `a`
+  dies; ADDS/SUBS/LSLS/LSRS also have three-operand forms, used directly;
+- immediates: ALU instructions take none (except ADDS/SUBS #imm3/#imm8, CMP #imm8, shifts), so
+  constants go to registers by MOVS #imm8, MOVS+MVNS/LSLS or a literal-pool LDR (`imm_cost`);
+  a constant is materialised once per straight-line region and reused;
+- rotates only by register: `rors d, t` with t = 32 - k (a reused constant register);
+- byte reversal of a word (the `rev8` of SPECK's and AES's byte orders) is one REV / REV16;
+- no unaligned access: `bytes` buffers are read and written byte by byte (LDRB/STRB gather);
+- tables and arrays: `ldr rX, [rT, rI]` with the scaled index in a register, or an immediate
+  offset when the index is a constant in range.
+"""
+from __future__ import annotations
+
+from aedsl.ir.nodes import Op
+
+from ..common.mir import Frame, Imm, Lbl, Mem, R
+from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
+from .target import SP, offset_ok
+
+M32 = 0xFFFFFFFF
+LIMB = 32
+LOAD = {1: "ldrb", 2: "ldrh", 4: "ldr"}
+STORE = {1: "strb", 2: "strh", 4: "str"}
+
+
+def _is_zero(x) -> bool:
+    return isinstance(x, Imm) and (x.value & M32) == 0
+
+
+class ArmSelector(SelectorBase):
+    LIMB = LIMB
+
+    def __init__(self, module, mf, prefix):
+        super().__init__(module, mf, prefix)
+        self.kcache: dict = {}          # ("k", value) / ("tbl", name) / ("local", name) -> R
+        self.defs: dict = {}            # IR value -> defining op (for REV patterns)
+
+    # --- regions: cached registers are valid only inside the straight-line region -------------
+    def select_block(self, block):
+        saved = dict(self.kcache)
+        try:
+            return super().select_block(block)
+        finally:
+            self.kcache = saved
+
+    def select_op(self, op: Op) -> None:
+        for r in op.results:
+            self.defs[r] = op
+        super().select_op(op)
+
+    # --- small helpers ---------------------------------------------------------------------
+    def stride(self, elem_width: int) -> int:
+        return 1 if elem_width <= 8 else 2 if elem_width <= 16 else 4 * nlimbs(elem_width, 32)
+
+    def fresh(self) -> R:
+        return R(self.vreg())
+
+    def const_reg(self, v: int) -> R:
+        v &= M32
+        key = ("k", v)
+        if key not in self.kcache:
+            r = self.fresh()
+            self.emit("mov", Imm(v), r)
+            self.kcache[key] = r
+        return self.kcache[key]
+
+    def reg(self, limb) -> R:
+        if isinstance(limb, R):
+            return limb
+        if isinstance(limb, Imm):
+            return self.const_reg(limb.value)
+        return self.to_reg_fresh(limb)
+
+    def copy(self, limb) -> R:
+        if isinstance(limb, Imm):
+            return self.to_reg_fresh(Imm(limb.value & M32))
+        return self.to_reg_fresh(limb)
+
+    def dp2(self, mn: str, a, b) -> R:
+        """d = a (mn) b with the two-operand form."""
+        rb = self.reg(b)
+        d = self.copy(a)
+        self.emit(mn, d, rb)
+        return d
+
+    def mask_top(self, limb, bits: int):
+        """limb & (2^bits - 1)."""
+        if bits >= 32:
+            return limb
+        if isinstance(limb, Imm):
+            return Imm(limb.value & ((1 << bits) - 1))
+        if bits <= 0:
+            return Imm(0)
+        d = self.fresh()
+        if bits == 8:
+            self.emit("uxtb", d, limb)
+        elif bits == 16:
+            self.emit("uxth", d, limb)
+        else:
+            t = self.fresh()
+            self.emit("lsls", t, limb, Imm(32 - bits))
+            self.emit("lsrs", d, t, Imm(32 - bits))
+        return d
+
+    def mask(self, limbs: list, width: int) -> list:
+        n = nlimbs(width, LIMB)
+        limbs = (list(limbs) + [Imm(0)] * n)[:n]
+        r = width % LIMB
+        if r:
+            limbs[-1] = self.mask_top(limbs[-1], r)
+        return limbs
+
+    def bitop(self, mn: str, a, b):
+        """One limb of and/or/xor ("ands"/"orrs"/"eors"), folding constants."""
+        if isinstance(a, Imm) and isinstance(b, Imm):
+            x, y = a.value, b.value
+            return Imm({"eors": x ^ y, "ands": x & y, "orrs": x | y}[mn])
+        if isinstance(a, Imm):
+            a, b = b, a
+        if isinstance(b, Imm):
+            v = b.value & M32
+            if mn in ("eors", "orrs") and v == 0:
+                return a
+            if mn == "ands":
+                if v == 0:
+                    return Imm(0)
+                if v == M32:
+                    return a
+                if v & (v + 1) == 0:             # low mask: UXTB/UXTH or a shift pair
+                    return self.mask_top(a, v.bit_length())
+                if (~v & M32) < 256:             # clear a few low bits: BICS with a small constant
+                    return self.dp2("bics", a, Imm(~v & M32))
+            if mn == "orrs" and v == M32:
+                return Imm(M32)
+            if mn == "eors" and v == M32:
+                d = self.fresh()
+                self.emit("mvns", d, a)
+                return d
+        return self.dp2(mn, a, b)
+
+    def shl1(self, limb, s: int):
+        if isinstance(limb, Imm):
+            return Imm((limb.value << s) & M32) if s < 32 else Imm(0)
+        if s == 0:
+            return limb
+        if s >= 32:
+            return Imm(0)
+        d = self.fresh()
+        self.emit("lsls", d, limb, Imm(s))
+        return d
+
+    def shr1(self, limb, s: int):
+        if isinstance(limb, Imm):
+            return Imm((limb.value & M32) >> s) if s < 32 else Imm(0)
+        if s == 0:
+            return limb
+        if s >= 32:
+            return Imm(0)
+        d = self.fresh()
+        self.emit("lsrs", d, limb, Imm(s))
+        return d
+
+    def rotl32(self, limb, k: int):
+        k %= 32
+        if isinstance(limb, Imm):
+            v = limb.value & M32
+            return Imm(((v << k) | (v >> (32 - k))) & M32 if k else v)
+        if k == 0:
+            return limb
+        t = self.const_reg(32 - k)
+        d = self.copy(limb)
+        self.emit("rors", d, t)
+        return d
+
+    # --- multi-limb shifts and rotations ------------------------------------------------------
+    def shl_multi(self, limbs: list, k: int, n_out: int) -> list:
+        q, s = divmod(k, LIMB)
+        src = [Imm(0)] * q + list(limbs)
+        out = []
+        for j in range(n_out):
+            hi = self.shl1(src[j], s) if j < len(src) else Imm(0)
+            lo = self.shr1(src[j - 1], 32 - s) if (s and 0 < j <= len(src)) else Imm(0)
+            out.append(self.bitop("orrs", hi, lo))
+        return out
+
+    def shr_multi(self, limbs: list, k: int, n_out: int) -> list:
+        q, s = divmod(k, LIMB)
+        src = list(limbs[q:])
+        out = []
+        for j in range(n_out):
+            lo = self.shr1(src[j], s) if j < len(src) else Imm(0)
+            hi = self.shl1(src[j + 1], 32 - s) if (s and j + 1 < len(src)) else Imm(0)
+            out.append(self.bitop("orrs", lo, hi))
+        return out
+
+    def rotl_multi(self, limbs: list, width: int, k: int) -> list:
+        k %= width
+        if k == 0:
+            return list(limbs)
+        n = len(limbs)
+        if width == 32:
+            return [self.rotl32(limbs[0], k)]
+        if width % LIMB:
+            a = self.shl_multi(limbs, k, n)
+            b = self.shr_multi(limbs, width - k, n)
+            return self.mask([self.bitop("orrs", x, y) for x, y in zip(a, b)], width)
+        q, s = divmod(k, LIMB)
+        x = [limbs[(j - q) % n] for j in range(n)]
+        if s == 0:
+            return x
+        out = []
+        for j in range(n):
+            out.append(self.bitop("orrs", self.shl1(x[j], s), self.shr1(x[(j - 1) % n], 32 - s)))
+        return out
+
+    # --- arithmetic --------------------------------------------------------------------------
+    def addsub(self, a: list, b: list, width: int, sub: bool) -> list:
+        n = nlimbs(width, LIMB)
+        a = (list(a) + [Imm(0)] * n)[:n]
+        b = (list(b) + [Imm(0)] * n)[:n]
+        if n == 1:
+            x, y = a[0], b[0]
+            if isinstance(x, Imm) and not sub:
+                x, y = y, x
+            xr = self.reg(x)
+            d = self.fresh()
+            if isinstance(y, Imm) and 0 <= (y.value & M32) < 8:
+                self.emit("subs" if sub else "adds", d, xr, Imm(y.value & M32))
+            elif isinstance(y, Imm) and (y.value & M32) < 256:
+                self.emit("mov", xr, d)
+                self.emit("subs8" if sub else "adds8", d, Imm(y.value & M32))
+            elif isinstance(y, Imm) and (-y.value & M32) < 256 and width == 32:
+                self.emit("mov", xr, d)
+                self.emit("adds8" if sub else "subs8", d, Imm(-y.value & M32))
+            else:
+                self.emit("subs" if sub else "adds", d, xr, self.reg(y))
+            return self.mask([d], width)
+        # registers first: nothing between the ADDS and the ADCS may touch C
+        ar = [self.reg(x) for x in a]
+        br = [self.reg(x) for x in b]
+        d0 = self.fresh()
+        self.emit("subs" if sub else "adds", d0, ar[0], br[0])
+        out = [d0]
+        for j in range(1, n):
+            d = self.copy(ar[j])
+            self.emit("sbcs" if sub else "adcs", d, br[j])
+            out.append(d)
+        return self.mask(out, width)
+
+    def add_imm(self, limbs, k, width):
+        return self.addsub(list(limbs), self.imm_limbs(k, width), width, False)
+
+    def increment(self, regs, k, width):
+        if len(regs) == 1 and k < 256:
+            self.emit("adds8", regs[0], Imm(k))
+            if width < 32:
+                m = self.mask_top(regs[0], width)
+                self.emit("mov", m, regs[0])
+            return
+        new = self.add_imm(regs, k, width)
+        for r, v in zip(regs, new):
+            self.emit("mov", self.reg(v), r)
+
+    def compare_carry(self, a: list, b: list) -> None:
+        """C = (a >= b), unsigned, multi-limb."""
+        n = max(len(a), len(b))
+        a = (list(a) + [Imm(0)] * n)[:n]
+        b = (list(b) + [Imm(0)] * n)[:n]
+        if n == 1:
+            if isinstance(b[0], Imm) and (b[0].value & M32) < 256:
+                self.emit("cmpi", self.reg(a[0]), Imm(b[0].value & M32))
+            else:
+                ra, rb = self.reg(a[0]), self.reg(b[0])
+                self.emit("cmp", ra, rb)
+            return
+        ar = [self.reg(x) for x in a]
+        br = [self.reg(x) for x in b]
+        self.emit("cmp", ar[0], br[0])
+        for j in range(1, n):
+            t = self.copy(ar[j])
+            self.emit("sbcs", t, br[j])
+
+    def branch_if_less(self, a, b, target):
+        self.compare_carry(a, b)
+        self.emit("bcc", Lbl(target))
+
+    def branch_unless_less(self, a, b, target):
+        self.compare_carry(a, b)
+        self.emit("bcs", Lbl(target))
+
+    def branch_if_zero(self, c, target):
+        acc = c[0]
+        for x in c[1:]:
+            acc = self.bitop("orrs", acc, x)
+        self.emit("cmpi", self.reg(acc), Imm(0))
+        self.emit("beq", Lbl(target))
+
+    def carry_bit(self, invert: bool) -> R:
+        """0/1 from the C flag (MOVS #0 keeps C; ADCS adds it)."""
+        r = self.fresh()
+        self.emit("mov", Imm(0), r)
+        self.emit("adcs", r, r)
+        if invert:
+            return self.dp2("eors", r, Imm(1))
+        return r
+
+    # --- op handlers -------------------------------------------------------------------------
+    def args(self, op: Op) -> list[list]:
+        return [self.get(a) for a in op.args]
+
+    def _bitwise(self, op, mn):
+        a, b = self.args(op)
+        self.put(op.results[0], [self.bitop(mn, x, y) for x, y in zip(a, b)])
+
+    def op_xor(self, op):
+        self._bitwise(op, "eors")
+
+    def op_and(self, op):
+        self._bitwise(op, "ands")
+
+    def op_or(self, op):
+        self._bitwise(op, "orrs")
+
+    def op_not(self, op):
+        (a,) = self.args(op)
+        out = []
+        for x in a:
+            d = self.fresh()
+            self.emit("mvns", d, self.reg(x))
+            out.append(d)
+        self.put(op.results[0], self.mask(out, op.results[0].width))
+
+    def op_neg(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.addsub(self.imm_limbs(0, w), a, w, True))
+
+    def op_add(self, op):
+        a, b = self.args(op)
+        self.put(op.results[0], self.addsub(a, b, op.results[0].width, False))
+
+    def op_sub(self, op):
+        a, b = self.args(op)
+        self.put(op.results[0], self.addsub(a, b, op.results[0].width, True))
+
+    def op_mul(self, op):
+        a, b = self.args(op)
+        w = op.results[0].width
+        c = self.const_of(b)
+        if c is None and self.const_of(a) is not None:
+            a, b, c = b, a, self.const_of(a)
+        if w > 32:
+            if c is None:
+                raise SelectError("multiplication of run-time values wider than 32 bits is not supported "
+                                  "by the ARMv6-M selector yet")
+            # by a constant: shift-and-add over the constant's set bits
+            c &= (1 << w) - 1
+            n = nlimbs(w, LIMB)
+            acc = None
+            for bit in range(w):
+                if c >> bit & 1:
+                    term = self.shl_multi(a, bit, n)
+                    acc = term if acc is None else self.addsub(acc, term, LIMB * n, False)
+            self.put(op.results[0], self.mask(acc or self.imm_limbs(0, w), w))
+            return
+        if c is not None:
+            c &= (1 << w) - 1
+            if c == 0:
+                self.put(op.results[0], [Imm(0)])
+                return
+            if c & (c - 1) == 0:
+                self.put(op.results[0], self.mask([self.shl1(self.reg(a[0]), c.bit_length() - 1)], w))
+                return
+        self.put(op.results[0], self.mask([self.dp2("muls", a[0], b[0])], w))
+
+    def _divmod(self, op, want_rem: bool):
+        a, b = self.args(op)
+        w = op.results[0].width
+        c = self.const_of(b)
+        if c is None or c == 0 or c & (c - 1):
+            if w > 32:
+                raise SelectError("division wider than 32 bits by a non-power of two is not supported yet")
+            q, r = self.divide(a[0], b[0], w)
+            self.put(op.results[0], [r if want_rem else q])
+            return
+        if want_rem:
+            self.put(op.results[0], self.mask([self.bitop("ands", x, y) for x, y in
+                                               zip(a, self.imm_limbs(c - 1, w))], w))
+        else:
+            self.put(op.results[0], self.shr_multi(a, c.bit_length() - 1, nlimbs(w, LIMB)))
+
+    def divide(self, a, b, w: int):
+        """Restoring division of w-bit values, one quotient bit per turn (Cortex-M0 has no
+        divider); b = 0 gives q = 0, r = a (the IR's semantics). Divisors below 2^31."""
+        n, d = self.copy(self.reg(a)), self.reg(b)
+        q, r, cnt = self.fresh(), self.fresh(), self.fresh()
+        top, skip, end = self.mf.label("div"), self.mf.label("divno"), self.mf.label("divend")
+        self.emit("mov", Imm(0), q)
+        self.emit("mov", n, r)
+        self.emit("cmpi", d, Imm(0))
+        self.emit("beq", Lbl(end))
+        if w < 32:
+            self.emit("lsls", n, n, Imm(32 - w))        # the dividend's top bit at bit 31
+        self.emit("mov", Imm(0), r)
+        self.emit("mov", Imm(w), cnt)
+        self.label(top)
+        self.emit("adds", n, n, n)                      # C = next dividend bit
+        self.emit("adcs", r, r)
+        self.emit("adds", q, q, q)
+        self.emit("cmp", r, d)
+        self.emit("bcc", Lbl(skip))
+        self.emit("subs", r, r, d)
+        self.emit("adds8", q, Imm(1))
+        self.label(skip)
+        self.emit("subs8", cnt, Imm(1))
+        self.emit("bne", Lbl(top))
+        self.label(end)
+        return q, r
+
+    def op_udiv(self, op):
+        self._divmod(op, False)
+
+    def op_umod(self, op):
+        self._divmod(op, True)
+
+    def op_shl(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, LIMB)), w))
+
+    def op_shr(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.shr_multi(a, op.attrs["by"], nlimbs(w, LIMB)))
+
+    def op_rotl(self, op):
+        (a,) = self.args(op)
+        self.put(op.results[0], self.rotl_multi(a, op.results[0].width, op.attrs["by"]))
+
+    def op_rotr(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.rotl_multi(a, w, (w - op.attrs["by"] % w) % w))
+
+    def _shift_var(self, op, left: bool):
+        a, amt = self.args(op)
+        w = op.results[0].width
+        if w > 32:
+            return self._shift_var_multi(op, left)
+        n = self.reg(amt[0])
+        big = any(not _is_zero(x) for x in amt[1:]) or op.args[1].width > 8
+        if big:
+            # LSLS/LSRS by register use only the amount's low byte: clamp larger amounts to 255
+            hi = Imm(0)
+            for x in amt[1:]:
+                hi = self.bitop("orrs", hi, x)
+            c = self.copy(n)
+            done = self.mf.label("shok")
+            if not _is_zero(hi):
+                self.emit("cmpi", self.reg(hi), Imm(0))
+                setbig = self.mf.label("shbig")
+                self.emit("bne", Lbl(setbig))
+                self.emit("cmpi", c, Imm(255))
+                self.emit("bls", Lbl(done))
+                self.label(setbig)
+            else:
+                self.emit("cmpi", c, Imm(255))
+                self.emit("bls", Lbl(done))
+            self.emit("mov", Imm(255), c)
+            self.label(done)
+            n = c
+        d = self.copy(self.reg(a[0]))
+        self.emit("lslv" if left else "lsrv", d, n)
+        self.put(op.results[0], self.mask([d], w))
+
+    def _shift_var_multi(self, op, left: bool):
+        """Multi-limb shift by a run-time amount: whole limbs in a loop (32 bits per turn), then a
+        funnel shift by the rest (a register shift by 32 gives 0 on ARM, so s = 0 needs no
+        special case); an amount >= the width gives 0. The amount is public (a length)."""
+        a, amt = self.args(op)
+        w = op.results[0].width
+        n = nlimbs(w, LIMB)
+        self.materialize_pending()
+        d = [self.copy(self.reg(x)) for x in self.mask(a, w)]
+        c = self.copy(self.reg(amt[0]))
+        zero, fun, top, end = (self.mf.label(x) for x in ("shz", "shf", "shl", "she"))
+        hi = Imm(0)
+        for x in amt[1:]:
+            hi = self.bitop("orrs", hi, x)
+        if not _is_zero(hi):
+            self.emit("cmpi", self.reg(hi), Imm(0))
+            self.emit("bne", Lbl(zero))
+        self.compare_carry([c], [Imm(w)])
+        self.emit("bcs", Lbl(zero))
+        self.label(top)
+        self.emit("cmpi", c, Imm(32))
+        self.emit("bcc", Lbl(fun))
+        order = list(reversed(range(n))) if left else list(range(n))
+        for j in order:
+            src = (j - 1) if left else (j + 1)
+            self.emit("mov", d[src] if 0 <= src < n else Imm(0), d[j])
+        self.emit("subs8", c, Imm(32))
+        self.emit("jmp", Lbl(top))
+        self.label(fun)
+        t = self.fresh()
+        self.emit("mov", Imm(32), t)
+        self.emit("subs", t, t, c)                  # 32 - s
+        for j in order:
+            self.emit("lslv" if left else "lsrv", d[j], c)
+            src = (j - 1) if left else (j + 1)
+            if 0 <= src < n:
+                u = self.copy(d[src])
+                self.emit("lsrv" if left else "lslv", u, t)
+                self.emit("orrs", d[j], u)
+        self.emit("jmp", Lbl(end))
+        self.label(zero)
+        for x in d:
+            self.emit("mov", Imm(0), x)
+        self.label(end)
+        self.put(op.results[0], self.mask(d, w))
+
+    def op_shl_var(self, op):
+        self._shift_var(op, True)
+
+    def op_shr_var(self, op):
+        self._shift_var(op, False)
+
+    def op_zext(self, op):
+        (a,) = self.args(op)
+        n = nlimbs(op.results[0].width, LIMB)
+        self.put(op.results[0], (list(a) + [Imm(0)] * n)[:n])
+
+    def op_trunc(self, op):
+        (a,) = self.args(op)
+        self.put(op.results[0], self.mask(a, op.results[0].width))
+
+    def op_slice(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        lo = op.attrs["lo"]
+        q, s = divmod(lo, LIMB)
+        if w + s <= LIMB and q < len(a):
+            # within one limb: a shift, then a mask only if bits above remain
+            t = self.shr1(a[q], s)
+            src_bits = min(LIMB, op.args[0].width - LIMB * q)
+            self.put(op.results[0], [self.mask_top(t, w) if s + w < src_bits else t])
+            return
+        out = self.shr_multi(a, lo, nlimbs(w, LIMB))
+        if lo + w < op.args[0].width:
+            out = self.mask(out, w)
+        self.put(op.results[0], out)
+
+    def _byte_reverse(self, op):
+        """concat(x[L+7:L], x[L+15:L+8], ...) of 2-4 bytes of one 32-bit limb: REV/REV16."""
+        if not 2 <= len(op.args) <= 4 or any(v.width != 8 for v in op.args):
+            return None
+        srcs = [self.defs.get(v) for v in op.args]
+        if any(d is None or d.opcode != "slice" for d in srcs):
+            return None
+        src = srcs[0].args[0]
+        base = srcs[0].attrs["lo"]
+        if any(d.args[0] is not src or d.attrs["lo"] != base + 8 * i for i, d in enumerate(srcs)):
+            return None
+        q, r = divmod(base, LIMB)
+        a, nb = r // 8, len(op.args)
+        if r % 8 or a + nb > 4:
+            return None
+        limb = self.get(src)[q]
+        if isinstance(limb, Imm):
+            return None
+        d = self.fresh()
+        if nb == 2 and a in (0, 2):
+            self.emit("rev16", d, limb)
+            return self.mask_top(d, 16) if a == 0 else self.shr1(d, 16)
+        self.emit("rev", d, limb)
+        d = self.shr1(d, 8 * (4 - a - nb))
+        return self.mask_top(d, 8 * nb) if a else d
+
+    def op_concat(self, op):
+        w = op.results[0].width
+        n = nlimbs(w, LIMB)
+        rv = self._byte_reverse(op)
+        if rv is not None:
+            self.put(op.results[0], [rv])
+            return
+        out: list = [Imm(0)] * n
+        off = w
+        for v in op.args:
+            off -= v.width
+            limbs = self.get(v)
+            q, s = divmod(off, LIMB)
+            pn = min(n - q, nlimbs(v.width + s, LIMB))
+            part = self.shl_multi(limbs, s, pn)
+            for j, x in enumerate(part):
+                out[q + j] = self.bitop("orrs", out[q + j], x)
+        self.put(op.results[0], out)
+
+    def _compare(self, op, kind: str):
+        a, b = self.args(op)
+        if kind in ("ugt", "ule"):
+            a, b = b, a
+            kind = {"ugt": "ult", "ule": "uge"}[kind]
+        if kind in ("eq", "ne"):
+            acc = Imm(0)
+            for x, y in zip(a, b):
+                acc = self.bitop("orrs", acc, self.bitop("eors", x, y))
+            t = self.fresh()
+            self.emit("subs", t, self.reg(acc), Imm(1))     # C = (acc >= 1) = (acc != 0)
+            self.put(op.results[0], [self.carry_bit(invert=(kind == "eq"))])
+            return
+        self.compare_carry(a, b)                            # C = a >= b
+        self.put(op.results[0], [self.carry_bit(invert=(kind == "ult"))])
+
+    def op_eq(self, op):
+        self._compare(op, "eq")
+
+    def op_ne(self, op):
+        self._compare(op, "ne")
+
+    def op_ult(self, op):
+        self._compare(op, "ult")
+
+    def op_ule(self, op):
+        self._compare(op, "ule")
+
+    def op_ugt(self, op):
+        self._compare(op, "ugt")
+
+    def op_uge(self, op):
+        self._compare(op, "uge")
+
+    def op_select(self, op):
+        c, a, b = self.args(op)
+        m = self.fresh()                               # 0 or 1 -> mask 0 or all ones, branch-free
+        self.emit("rsbs", m, self.reg(c[0]))
+        out = []
+        for x, y in zip(a, b):
+            diff = self.bitop("eors", x, y)
+            out.append(self.bitop("eors", y, self.bitop("ands", diff, m)))
+        self.put(op.results[0], out)
+
+    def op_perm(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        n = nlimbs(w, LIMB)
+        out: list = [Imm(0)] * n
+        for i, dest in enumerate(op.attrs["table"]):
+            bit = self.bitop("ands", self.shr1(a[i // LIMB], i % LIMB), Imm(1))
+            q, s = divmod(dest, LIMB)
+            out[q] = self.bitop("orrs", out[q], self.shl1(bit, s))
+        self.put(op.results[0], out)
+
+    # --- memory ------------------------------------------------------------------------------
+    def base_reg(self, b: MemBind) -> R:
+        """A register holding the address of memory `b`."""
+        if b.kind == "ptr":
+            return R(b.base)
+        key = (b.kind, b.name)
+        if key not in self.kcache:
+            r = self.fresh()
+            if b.kind == "table":
+                self.emit("ldaddr", r, Lbl(b.name))
+            else:
+                self.emit("addsp", r, Mem(SP, Frame("local", b.name, 0)))
+            self.kcache[key] = r
+        return self.kcache[key]
+
+    def access(self, mn: str, rt: R, b: MemBind, offset: int | R, extra: int = 0) -> None:
+        """Emit load/store `mn` ("ldr"/"str"/...) of rt at byte `offset` (+ `extra`) of `b`."""
+        if isinstance(offset, int):
+            disp = offset + extra
+            if b.kind == "local" and mn in ("ldr", "str") and disp % 4 == 0:
+                self.emit(mn, rt, Mem(SP, Frame("local", b.name, disp)))
+                return
+            base = self.base_reg(b)
+            if offset_ok(mn, disp):
+                self.emit(mn, rt, Mem(base.reg, disp))
+            else:
+                self.emit(mn + "r", rt, base, self.const_reg(disp))
+            return
+        base = self.base_reg(b)
+        if extra:
+            a = self.fresh()
+            self.emit("adds", a, base, offset)
+            self.emit(mn, rt, Mem(a.reg, extra))
+        else:
+            self.emit(mn + "r", rt, base, offset)
+
+    def scaled_index(self, index: list, stride: int):
+        """index * stride as an int (constant index) or a register."""
+        c = self.const_of(index)
+        if c is not None:
+            return c * stride
+        i = self.reg(index[0])
+        if stride & (stride - 1) == 0:
+            return self.shl1(i, stride.bit_length() - 1)
+        return self.dp2("muls", i, Imm(stride))
+
+    def op_load(self, op):
+        mem, idx = op.args
+        b = self.memory(mem)
+        w = op.results[0].width
+        off = self.scaled_index(self.get(idx), b.stride)
+        if b.stride <= 4:
+            r = self.fresh()
+            self.access(LOAD[b.stride], r, b, off)
+            self.put(op.results[0], [r])
+            return
+        if not isinstance(off, int):            # one address for all limbs
+            a = self.fresh()
+            self.emit("adds", a, self.base_reg(b), off)
+            b = MemBind("ptr", b.stride, b.elem_width, base=a.reg)
+            off = 0
+        limbs = []
+        for j in range(nlimbs(w, LIMB)):
+            r = self.fresh()
+            self.access("ldr", r, b, off, 4 * j)
+            limbs.append(r)
+        self.put(op.results[0], limbs)
+
+    def op_store(self, op):
+        mem, idx, val = op.args
+        b = self.memory(mem)
+        v = self.get(val)
+        off = self.scaled_index(self.get(idx), b.stride)
+        if b.stride <= 4:
+            self.access(STORE[b.stride], self.reg(v[0]), b, off)
+            return
+        if not isinstance(off, int):
+            a = self.fresh()
+            self.emit("adds", a, self.base_reg(b), off)
+            b = MemBind("ptr", b.stride, b.elem_width, base=a.reg)
+            off = 0
+        for j, x in enumerate(v):
+            self.access("str", self.reg(x), b, off, 4 * j)
+
+    def op_len(self, op):
+        b = self.memory(op.args[0])
+        if b.length is not None:
+            self.put(op.results[0], list(b.length))
+        else:
+            self.put(op.results[0], self.imm_limbs(b.count, 32))
+
+    def _byte_base(self, b: MemBind, off: list):
+        """(memory, constant byte offset) for byte k at `off` + k: constant offsets stay
+        immediate; a run-time offset is added to the base once."""
+        c = self.const_of(off)
+        if c is not None:
+            return b, c
+        a = self.fresh()
+        self.emit("adds", a, self.base_reg(b), self.reg(off[0]))
+        return MemBind("ptr", 1, 8, base=a.reg), 0
+
+    def _load_bytes(self, op, big: bool):
+        mem, off, *cnt = op.args
+        b = self.memory(mem)
+        nbytes = op.attrs["bytes"]
+        count = self.get(cnt[0]) if cnt else None
+        nb = nbytes
+        if count is not None and self.const_of(count) is not None:
+            nb, count = min(self.const_of(count), nbytes), None
+        bb, c0 = self._byte_base(b, self.get(off))
+        n = nlimbs(8 * nbytes, LIMB)
+        out: list = [Imm(0)] * n
+        for k in range(nb):
+            r = self.fresh()
+            if count is None:
+                self.access("ldrb", r, bb, c0 + k)
+            else:
+                skip = self.mf.label("nob")
+                self.emit("mov", Imm(0), r)
+                self.emit("cmpi", self.reg(count[0]), Imm(k + 1))
+                self.emit("bcc", Lbl(skip))
+                self.access("ldrb", r, bb, c0 + k)
+                self.label(skip)
+            pos = 8 * (nbytes - 1 - k) if big else 8 * k
+            q, s = divmod(pos, LIMB)
+            out[q] = self.bitop("orrs", out[q], self.shl1(r, s))
+        self.put(op.results[0], out)
+
+    def op_load_be(self, op):
+        self._load_bytes(op, True)
+
+    def op_load_le(self, op):
+        self._load_bytes(op, False)
+
+    def _store_bytes(self, op, big: bool):
+        mem, off, val, *cnt = op.args
+        b = self.memory(mem)
+        v = self.get(val)
+        nbytes = op.attrs["bytes"]
+        count = self.get(cnt[0]) if cnt else None
+        nb = nbytes
+        if count is not None and self.const_of(count) is not None:
+            nb, count = min(self.const_of(count), nbytes), None
+        bb, c0 = self._byte_base(b, self.get(off))
+        for k in range(nb):
+            pos = 8 * (nbytes - 1 - k) if big else 8 * k
+            q, s = divmod(pos, LIMB)
+            src = self.reg(self.shr1(v[q], s) if q < len(v) else Imm(0))
+            if count is None:
+                self.access("strb", src, bb, c0 + k)
+            else:
+                skip = self.mf.label("nost")
+                self.emit("cmpi", self.reg(count[0]), Imm(k + 1))
+                self.emit("bcc", Lbl(skip))
+                self.access("strb", src, bb, c0 + k)
+                self.label(skip)
+
+    def op_store_be(self, op):
+        self._store_bytes(op, True)
+
+    def op_store_le(self, op):
+        self._store_bytes(op, False)
+
+    # --- frame -------------------------------------------------------------------------------
+    def bind_local(self, m) -> None:
+        self.local_count += 1
+        name = f"{m.name}.{self.local_count}"
+        stride = self.stride(m.elem_width)
+        size = (stride * m.length + 3) & ~3           # word-aligned: SP-relative LDR/STR
+        self.mf.locals[name] = size
+        self.mems[m] = MemBind("local", stride, m.elem_width, name=name, count=m.length)
+        self.zero_local(name, size)
+
+    def zero_local(self, name: str, size: int) -> None:
+        z = self.const_reg(0)
+        words = size // 4
+        if words <= 8:
+            for k in range(words):
+                self.emit("str", z, Mem(SP, Frame("local", name, 4 * k)))
+            return
+        p, c = self.fresh(), self.fresh()
+        self.emit("addsp", p, Mem(SP, Frame("local", name, 0)))
+        self.emit("mov", Imm(words), c)
+        top = self.mf.label("zero")
+        self.label(top)
+        self.emit("str", z, Mem(p.reg, 0))
+        self.emit("adds8", p, Imm(4))
+        self.emit("subs8", c, Imm(1))
+        self.emit("bne", Lbl(top))
+
+
+__all__ = ["ArmSelector"]

@@ -1,0 +1,175 @@
+"""The ARMv6-M (Cortex-M0, Thumb-1) target as data: registers, calling convention, instruction
+table with operand constraints, sizes, and costs read from the simulator's timing rules.
+
+Cycle counts are not copied here: `cost()` maps each instruction to a timing class of
+`aedsl.sim.armv6m_timing` (ARM DDI 0432C Table 3-1), so the code generator's model and the
+measuring instrument agree by construction.
+
+Registers: r0–r7 (low) are the allocatable class — nearly every Thumb-1 data-processing,
+load and store encoding only names low registers. r8–r12 are reachable only through MOV, ADD
+and CMP, which is exactly what a spill slot needs: a spilled value lives in r12 (caller-saved)
+and then r8–r11 (callee-saved, saved once in the prologue), and costs a 1-cycle MOV per access
+instead of a 2-cycle LDR/STR; slots beyond those go to the stack.
+
+Calling convention (AAPCS): arguments r0–r3, then the stack at [sp], [sp+4] … at entry; r4–r11
+callee-saved; r0–r3, r12 caller-saved; SP = r13, LR = r14, PC = r15.
+
+Machine-IR operand order is the assembler's (destination first), except the shared `mov`
+pseudo, which the target-neutral code writes as `mov src, dst` (see common/select_base.py).
+"""
+from __future__ import annotations
+
+from aedsl.sim import armv6m_timing as T
+
+from ..common.mir import Frame, Imm, Lbl, Mem, MInst, R, is_vreg
+from ..common.target import InstrDesc, Target
+
+SP, LR, PC, IP = 13, 14, 15, 12
+ARG_REGS = (0, 1, 2, 3)
+CALLEE_SAVED = frozenset(range(4, 12))
+# Caller-saved first: a function that fits in r0–r3 saves nothing.
+ALLOCATABLE = (0, 1, 2, 3, 4, 5, 6, 7)
+# Spill slots held in high registers, in order of preference (r12 costs no save).
+HIGH_SLOTS = (12, 8, 9, 10, 11)
+
+# --- operand roles -------------------------------------------------------------------------
+_DP2 = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True)     # rd = rd op rm
+_DP2C = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_in=True, flags_out=True)
+_DP3 = InstrDesc(reads=(1, 2), writes=(0,), reg_only=(0, 1, 2), flags_out=True)  # rd = rn op rm|#imm3
+_DP1 = InstrDesc(reads=(1,), writes=(0,), reg_only=(0, 1), flags_out=True)       # rd = op rm [#imm]
+_EXT = InstrDesc(reads=(1,), writes=(0,), reg_only=(0, 1))                        # no flags
+_IMM8 = InstrDesc(reads=(0,), writes=(0,), reg_only=(0,), flags_out=True)         # rd = rd op #imm8
+_CMP = InstrDesc(reads=(0, 1), reg_only=(0, 1), flags_out=True)
+_LD = InstrDesc(reads=(1,), writes=(0,), reg_only=(0,))                           # rt, [rn, #imm]
+_LDR = InstrDesc(reads=(1, 2), writes=(0,), reg_only=(0, 1, 2))                   # rt, [rn, rm]
+_ST = InstrDesc(reads=(0, 1), reg_only=(0,))
+_STR = InstrDesc(reads=(0, 1, 2), reg_only=(0, 1, 2))
+_BCC = InstrDesc(branch="cond", flags_in=True)
+
+CONDS = ("eq", "ne", "cs", "cc", "mi", "pl", "hi", "ls")
+INVERSE = {"eq": "ne", "ne": "eq", "cs": "cc", "cc": "cs", "mi": "pl", "pl": "mi", "hi": "ls", "ls": "hi"}
+
+INSTRS: dict[str, InstrDesc] = {
+    # the shared copy pseudo: mov src, dst (src a register, an immediate or a spill slot;
+    # emitted as MOV, MOVS/MVNS/LDR =imm, or LDR from the stack). Never changes the flags the
+    # selector relies on (C): MOVS #imm changes only N and Z.
+    "mov": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,)),
+    "ands": _DP2, "eors": _DP2, "orrs": _DP2, "bics": _DP2, "muls": _DP2,
+    "adcs": _DP2C, "sbcs": _DP2C,
+    "rors": _DP2, "lslv": _DP2, "lsrv": _DP2,
+    "adds": _DP3, "subs": _DP3,
+    "adds8": _IMM8, "subs8": _IMM8,
+    "lsls": _DP1, "lsrs": _DP1, "asrs": _DP1, "mvns": _DP1, "rsbs": _DP1,
+    "rev": _EXT, "rev16": _EXT, "uxtb": _EXT, "uxth": _EXT,
+    "cmp": _CMP, "cmpi": InstrDesc(reads=(0,), reg_only=(0,), flags_out=True), "tst": _CMP,
+    "ldr": _LD, "ldrh": _LD, "ldrb": _LD,
+    "ldrr": _LDR, "ldrhr": _LDR, "ldrbr": _LDR,
+    "str": _ST, "strh": _ST, "strb": _ST,
+    "strr": _STR, "strhr": _STR, "strbr": _STR,
+    "ldaddr": InstrDesc(writes=(0,), reg_only=(0,)),           # ldr rd, =symbol
+    "addsp": InstrDesc(writes=(0,), reg_only=(0,)),            # add rd, sp, #frame offset
+    "jmp": InstrDesc(branch="jump"),
+    **{f"b{c}": _BCC for c in CONDS},
+    "ret": InstrDesc(branch="ret"),
+    "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True),
+    # frame set-up, only emitted after allocation (operands are physical registers)
+    "push": InstrDesc(), "pop": InstrDesc(), "subsp": InstrDesc(), "addspi": InstrDesc(),
+    "bx": InstrDesc(branch="ret"),
+}
+
+# Assembler mnemonic of each machine-IR mnemonic whose name differs.
+ASM_NAME = {"jmp": "b", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv": "lsrs", "cmpi": "cmp",
+            "ldrr": "ldr", "ldrhr": "ldrh", "ldrbr": "ldrb", "strr": "str", "strhr": "strh", "strbr": "strb"}
+
+# Timing class (armv6m_timing rules) of each mnemonic; what is not here is "dp".
+TIMING = {"muls": "muls", "ldr": "ldr", "ldrh": "ldr", "ldrb": "ldr", "ldrr": "ldr", "ldrhr": "ldr",
+          "ldrbr": "ldr", "ldaddr": "ldr", "str": "str", "strh": "str", "strb": "str", "strr": "str",
+          "strhr": "str", "strbr": "str", "jmp": "b", "bx": "bx", **{f"b{c}": "bcc_taken" for c in CONDS}}
+
+# Immediate-offset ranges of the load/store encodings: (scale, max offset).
+OFFSET_RANGE = {"ldr": (4, 124), "str": (4, 124), "ldrh": (2, 62), "strh": (2, 62), "ldrb": (1, 31), "strb": (1, 31)}
+SP_OFFSET_MAX = 1020          # LDR/STR rt, [sp, #imm8*4]; ADD rd, sp, #imm8*4
+
+
+def offset_ok(mn: str, disp: int) -> bool:
+    scale, top = OFFSET_RANGE[mn]
+    return 0 <= disp <= top and disp % scale == 0
+
+
+def imm_cost(v: int) -> tuple[int, int]:
+    """(bytes, cycles) to put constant v in a low register: MOVS #imm8, MOVS+MVNS, MOVS+LSLS,
+    or a literal-pool LDR (2 bytes of code + the 4-byte pool word)."""
+    v &= 0xFFFFFFFF
+    if v < 256:
+        return 2, T.cycles("dp")
+    if (~v & 0xFFFFFFFF) < 256 or _shifted8(v) is not None:
+        return 4, 2 * T.cycles("dp")
+    return 6, T.cycles("ldr")
+
+
+def _shifted8(v: int):
+    """(imm8, shift) with imm8 << shift == v, or None."""
+    if v == 0:
+        return None
+    s = (v & -v).bit_length() - 1
+    return (v >> s, s) if (v >> s) < 256 else None
+
+
+def make_cost(chip):
+    rules = T.rules(chip)
+
+    def cost(inst: MInst) -> tuple[int, int]:
+        """(bytes, cycles) of one instruction, from the simulator's Cortex-M0 rules."""
+        mn, ops = inst.mn, inst.ops
+        if mn in ("label", "comment"):
+            return 0, 0
+        if mn == "mov":
+            s, d = ops
+            if isinstance(s, Imm):
+                return imm_cost(s.value)
+            if isinstance(s, Mem) or isinstance(d, Mem):
+                return 2, rules["ldr" if isinstance(s, Mem) else "str"].cycles()
+            return 2, rules["dp"].cycles()
+        if mn == "ldaddr":
+            return 6, rules["ldr"].cycles()
+        if mn in ("push", "pop"):
+            regs = ops
+            n = len(regs)
+            if mn == "pop" and R(PC) in regs:
+                return 2, rules["pop_pc"].cycles(n)
+            return 2, rules[mn].cycles(n)
+        if mn == "ret":
+            return 2, rules["bx"].cycles()
+        return 2, rules[TIMING.get(mn, "dp")].cycles()
+
+    return cost
+
+
+def reg_name(r: int) -> str:
+    if is_vreg(r):
+        return f"v{r}"
+    return {SP: "sp", LR: "lr", PC: "pc"}.get(r, f"r{r}")
+
+
+def spill_operand(k: int):
+    """Slot k: a high register while they last, then a stack word."""
+    if k < len(HIGH_SLOTS):
+        return R(HIGH_SLOTS[k])
+    return Mem(SP, Frame("slot", k - len(HIGH_SLOTS)))
+
+
+def make_target(chip) -> Target:
+    return Target(
+        name=f"armv6m:{chip.name}",
+        allocatable=ALLOCATABLE,
+        callee_saved=CALLEE_SAVED,
+        instrs=INSTRS,
+        cost=make_cost(chip),
+        move=lambda s, d: MInst("mov", [s, d]),
+        spill_operand=spill_operand,
+        reg_name=reg_name,
+    )
+
+
+__all__ = ["make_target", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
+           "offset_ok", "imm_cost", "INVERSE"]
