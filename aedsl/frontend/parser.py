@@ -15,7 +15,7 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 _TERMINAL_TEXT = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "NAME": "a name", "INT": "a number",
-    "STRING": "a string", "DOT": "'.'", "MORETHAN": "'>'", "LESSTHAN": "'<'", "AT": "'@'",
+    "STRING": "a string", "DOT": "'.'", "GT": "'>'", "LESSTHAN": "'<'", "AT": "'@'",
     "__ANON_0": "'..'", "__ANON_1": "'->'", "MINUS": "'-'", "TILDE": "'~'", "VBAR": "'|'",
     "CIRCUMFLEX": "'^'", "AMPERSAND": "'&'", "SHIFT_OP": "a shift", "CMP_OP": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
