@@ -29,8 +29,8 @@ from ..common.emit import SpecLines, render
 from ..common.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from ..common.select_base import MemBind, nlimbs
 from .select import ArmSelector, LOAD, STORE
-from .target import (ARG_REGS, ASM_NAME, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX, _shifted8,
-                     make_target, reg_name)
+from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
+                     _shifted8, make_target, reg_name)
 
 TEMPLATES = Path(__file__).parent / "templates"
 # Every IR pass runs, table fusion included (it turns AES's S-box + xtime MixColumns into
@@ -42,13 +42,31 @@ B_REACH = 2040           # B: +-2 KB
 POOL_REACH = 900         # LDR literal: 1020 bytes forward; the pool itself and relaxation need room
 
 
+# A scheme's key-setup stage, exported when the IR kept it as calls (`inline=entries`): the C
+# runtime then expands the key once (aedsl/aead_runtime.py) and `encrypt` is two calls.
+KEY_SETUP_ENTRIES = ("key_setup", "encrypt_with", "decrypt_with")
+
+
 def exported(module: Module) -> list[str]:
     names = [f.name for f in module.functions]
     if all(n in names for n in BLOCK_ENTRIES):
         return list(BLOCK_ENTRIES)
     if all(n in names for n in AEAD_ENTRIES):
-        return list(AEAD_ENTRIES)
+        extra = list(KEY_SETUP_ENTRIES) if all(n in names for n in KEY_SETUP_ENTRIES) else []
+        return list(AEAD_ENTRIES) + extra
     return [n for n in names if "." not in n]
+
+
+def call_symbol(module: Module, fname: str) -> str:
+    return f"{module.name}_{fname.replace('.', '_')}"
+
+
+def pass_knobs(module, chip, knobs: dict) -> dict:
+    """Calls to entry points stay calls (`inline=entries`): AES is one subroutine, not one copy
+    per call site (a mode calls it from up to seven places; the 16 KB part needs that)."""
+    k = dict(knobs)
+    k.setdefault("inline", "entries")
+    return k
 
 
 def wide_bytes(width: int) -> int:
@@ -128,14 +146,17 @@ def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction,
             _wide_access(sel, True, o, w, y)
     sel.emit("ret")
     mf.n_arg_words = len(words)
+    mf.calls = set(sel.calls)
     return mf, Entry(fname, symbol, params, results), sel.used_tables
 
 
 # --- frame, emission -------------------------------------------------------------------------
 
 def _frame_off(d: Frame, frame: dict) -> int:
-    if d.kind == "slot":
+    if d.kind == "out":
         return 4 * d.key + d.extra
+    if d.kind == "slot":
+        return frame["slots"] + 4 * d.key + d.extra
     if d.kind == "local":
         return frame["locals"][d.key] + d.extra
     if d.kind == "arg":
@@ -191,6 +212,8 @@ def render_inst(inst: MInst, frame: dict) -> tuple[list[str], object]:
         return [f"{'sub' if mn == 'subsp' else 'add'}\tsp, #{ops[0].value}"], None
     if mn == "bx":
         return ["bx\tlr"], None
+    if mn == "bl":
+        return [f"bl\t{ops[0].name}"], None
     if mn in ("rsbs",):
         return [f"rsbs\t{rn(ops[0])}, {rn(ops[1])}, #0"], None
     asm = ASM_NAME.get(mn, mn)
@@ -222,6 +245,8 @@ def _layout(items) -> tuple[dict, list[int]]:
 
 def finish_function(mf: MFunction, target, lines_src: SpecLines, force_lr: bool = False) -> dict:
     """DCE, register allocation, frame layout and the assembly lines of one function."""
+    if getattr(mf, "calls", None):
+        force_lr = True
     dce.eliminate(mf, target)
     alloc = regalloc.allocate(mf, target)
     dce.eliminate(mf, target)
@@ -298,18 +323,20 @@ def peephole(mf: MFunction) -> None:
 
 def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
-    high_used = [r for r in HIGH_SLOTS[:alloc.n_slots] if r in target.callee_saved]
+    high = CALLER_HIGH_SLOTS if getattr(mf, "calls", None) else HIGH_SLOTS
+    high_used = [r for r in high[:alloc.n_slots] if r in target.callee_saved]
     stack_slots = compact_slots(mf, target)
+    n_out = getattr(mf, "n_out", 0)
     if high_used:
         low_saved = sorted(set(low_saved) | set(range(4, 4 + len(high_used))))
     push_lr = bool(low_saved) or force_lr
-    local_off, off = {}, 4 * stack_slots
+    local_off, off = {}, 4 * (n_out + stack_slots)
     for name, size in mf.locals.items():
         local_off[name] = off
         off += size
     frame_size = off
     n_pushed = len(low_saved) + (1 if push_lr else 0) + len(high_used)
-    frame = {"locals": local_off, "args": frame_size + 4 * n_pushed}
+    frame = {"locals": local_off, "args": frame_size + 4 * n_pushed, "slots": 4 * n_out}
     pro: list[MInst] = []
     epi: list[MInst] = []
     if push_lr:
@@ -427,7 +454,7 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
             size += size_of(i, target.cost(inst)[0])
     saved_names = [reg_name(r) for r in low_saved + high_used]
     return {"symbol": mf.name, "doc": mf.doc, "lines": lines, "frame": frame_size, "slots": alloc.n_slots,
-            "stack_slots": stack_slots, "locals_bytes": frame_size - 4 * stack_slots,
+            "stack_slots": stack_slots, "locals_bytes": frame_size - 4 * (stack_slots + n_out),
             "saved": ", ".join(saved_names), "size": size,
             "n_insts": sum(1 for k, _, _ in items if k == "inst")}
 
@@ -465,17 +492,25 @@ def _c_params(e: Entry) -> str:
 
 
 def compile_module(module: Module, chip, spec_path: str) -> Compiled:
-    target = make_target(chip)
     spec_lines = SpecLines()
     functions, entries, tables = [], {}, set()
-    for fname in exported(module):
-        symbol = f"{module.name}_{fname}"
+    public = exported(module)
+    todo, done = list(public), set()
+    while todo:                 # the exported functions, then the subroutines they call
+        fname = todo.pop(0)
+        if fname in done:
+            continue
+        done.add(fname)
+        symbol = call_symbol(module, fname)
         mf, entry, used = select_function(module, fname, symbol)
         tables |= used
-        info = finish_function(mf, target, spec_lines)
+        info = finish_function(mf, make_target(chip, calls=bool(mf.calls)), spec_lines)
+        info["global"] = fname in public
         entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
         functions.append(info)
-        entries[fname] = entry
+        if fname in public:
+            entries[fname] = entry
+        todo.extend(sorted(mf.calls - done))
     table_info = [_table(module, t.name, module.name) for t in module.tables if t.name in tables]
     knobs = dict(module.knobs)
     knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"

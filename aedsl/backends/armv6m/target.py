@@ -75,7 +75,11 @@ INSTRS: dict[str, InstrDesc] = {
     # frame set-up, only emitted after allocation (operands are physical registers)
     "push": InstrDesc(), "pop": InstrDesc(), "subsp": InstrDesc(), "addspi": InstrDesc(),
     "bx": InstrDesc(branch="ret"),
+    # a subroutine call (AAPCS): ops = [symbol, 4 argument positions (R or a placeholder Imm),
+    # then the registers it clobbers: r0-r3, r12, lr]; the flags are clobbered too
+    "bl": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9, 10), flags_out=True),
 }
+CALL_CLOBBERS = (0, 1, 2, 3, 12, LR)
 
 # Assembler mnemonic of each machine-IR mnemonic whose name differs.
 ASM_NAME = {"jmp": "b", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv": "lsrs", "cmpi": "cmp",
@@ -84,7 +88,7 @@ ASM_NAME = {"jmp": "b", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv"
 # Timing class (armv6m_timing rules) of each mnemonic; what is not here is "dp".
 TIMING = {"muls": "muls", "ldr": "ldr", "ldrh": "ldr", "ldrb": "ldr", "ldrr": "ldr", "ldrhr": "ldr",
           "ldrbr": "ldr", "ldaddr": "ldr", "str": "str", "strh": "str", "strb": "str", "strr": "str",
-          "strhr": "str", "strbr": "str", "jmp": "b", "bx": "bx", **{f"b{c}": "bcc_taken" for c in CONDS}}
+          "strhr": "str", "strbr": "str", "jmp": "b", "bx": "bx", "bl": "bl", **{f"b{c}": "bcc_taken" for c in CONDS}}
 
 # Immediate-offset ranges of the load/store encodings: (scale, max offset).
 OFFSET_RANGE = {"ldr": (4, 124), "str": (4, 124), "ldrh": (2, 62), "strh": (2, 62), "ldrb": (1, 31), "strb": (1, 31)}
@@ -140,6 +144,8 @@ def make_cost(chip):
             return 2, rules[mn].cycles(n)
         if mn == "ret":
             return 2, rules["bx"].cycles()
+        if mn == "bl":
+            return 4, rules["bl"].cycles()
         return 2, rules[TIMING.get(mn, "dp")].cycles()
 
     return cost
@@ -151,14 +157,20 @@ def reg_name(r: int) -> str:
     return {SP: "sp", LR: "lr", PC: "pc"}.get(r, f"r{r}")
 
 
-def spill_operand(k: int):
+# A function that calls others keeps no spilled value in r12 (a call clobbers it).
+CALLER_HIGH_SLOTS = (8, 9, 10, 11)
+
+
+def spill_operand(k: int, high=HIGH_SLOTS):
     """Slot k: a high register while they last, then a stack word."""
-    if k < len(HIGH_SLOTS):
-        return R(HIGH_SLOTS[k])
-    return Mem(SP, Frame("slot", k - len(HIGH_SLOTS)))
+    if k < len(high):
+        return R(high[k])
+    return Mem(SP, Frame("slot", k - len(high)))
 
 
-def make_target(chip) -> Target:
+def make_target(chip, calls: bool = False) -> Target:
+    """`calls`: the target for a function that makes subroutine calls (no spill slot in r12)."""
+    high = CALLER_HIGH_SLOTS if calls else HIGH_SLOTS
     return Target(
         name=f"armv6m:{chip.name}",
         allocatable=ALLOCATABLE,
@@ -166,10 +178,10 @@ def make_target(chip) -> Target:
         instrs=INSTRS,
         cost=make_cost(chip),
         move=lambda s, d: MInst("mov", [s, d]),
-        spill_operand=spill_operand,
+        spill_operand=lambda k: spill_operand(k, high),
         reg_name=reg_name,
     )
 
 
-__all__ = ["make_target", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
+__all__ = ["make_target", "CALL_CLOBBERS", "CALLER_HIGH_SLOTS", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
            "offset_ok", "imm_cost", "INVERSE"]

@@ -13,7 +13,8 @@
   call, and before entering a loop or conditional region, pending loads are materialised into
   registers, so a memory operand never observes a later store.
 - **Calls are inlined** at selection (each call site selects the callee body with its own
-  value map), so generated functions are leaves with a fixed stack frame.
+  value map), so generated functions are leaves with a fixed stack frame -- unless the target's
+  `real_call` hook emits a subroutine call (the calls the IR's inline pass kept, `inline=entries`).
 - **Loops**: a loop with constant bounds and `unroll=0` (full), is unrolled here with the index
   an immediate; `unroll=k` dividing the trip count replicates the body k times per iteration;
   otherwise a counted loop with the carried values in registers.
@@ -24,7 +25,7 @@ IR before or after them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aedsl.ir.nodes import Block, Function, Memory, Module, Op, Value
 
@@ -44,6 +45,17 @@ class MemBind:
     length: list | None = None
     count: int | None = None
     readonly: bool = False
+
+
+@dataclass
+class LoopInfo:
+    """A counted loop being selected: index limbs, constant start (or None), index step per
+    iteration, the preheader anchor, and target data (`extra`)."""
+    idx: list
+    lo: int | None
+    step: int
+    anchor: MInst
+    extra: dict = field(default_factory=dict)
 
 
 class SelectError(Exception):
@@ -129,6 +141,7 @@ class SelectorBase:
         self.local_count = 0
         self.tables: dict[str, Memory] = {t.name: t for t in module.tables}
         self.used_tables: set[str] = set()
+        self.loops: list[LoopInfo] = []
 
     # --- emission helpers ------------------------------------------------------------------
     def emit(self, mn: str, *ops) -> MInst:
@@ -219,6 +232,8 @@ class SelectorBase:
     def select_call(self, op: Op) -> None:
         callee = self.module.function(op.attrs["callee"])
         self.materialize_pending()
+        if self.real_call(op, callee):
+            return
         vals: dict = {}
         mems: dict = {}
         for p, a in zip(callee.params, op.args):
@@ -284,6 +299,10 @@ class SelectorBase:
         top, end = self.mf.label("loop"), self.mf.label("done")
         if not (clo is not None and chi is not None and clo < chi):
             self.branch_unless_less(idx, hi, end)
+        # the loop's preheader: targets insert set-up there while selecting the body (e.g.
+        # pointers walking `mem[i]`, advanced in `loop_latch`); the anchor is removed after
+        loop = LoopInfo(idx, clo, step, self.emit("comment"))
+        self.loops.append(loop)
         self.label(top)
         self.depth += 1
         for p, regs in zip(params, pregs):
@@ -295,10 +314,13 @@ class SelectorBase:
             if k + 1 < step:
                 for p, y in zip(params, ys):
                     self.put(p, y)
+        self.loop_latch(loop)
         self.parallel_copy([r for regs in pregs for r in regs], [y for ys1 in ys for y in ys1])
         self.increment(idx, step, index.width)
         self.branch_if_less(idx, hi, top)
         self.depth -= 1
+        self.loops.pop()
+        self.mf.insts.remove(loop.anchor)
         self.label(end)
         for r, regs in zip(op.results, pregs):
             self.put(r, list(regs))
@@ -340,6 +362,19 @@ class SelectorBase:
         self.label(end)
         for r, o in zip(op.results, outs):
             self.put(r, list(o))
+
+    def insert_before(self, anchor: MInst, insts: list[MInst]) -> None:
+        """Insert instructions before `anchor` (a loop's preheader point)."""
+        k = next(i for i, x in enumerate(self.mf.insts) if x is anchor)
+        self.mf.insts[k:k] = insts
+
+    def loop_latch(self, loop: "LoopInfo") -> None:
+        """Called at the end of a counted loop's body, before the index is incremented."""
+
+    def real_call(self, op: Op, callee: Function) -> bool:
+        """A target that emits subroutine calls selects `op` as one here and returns True (the
+        callee is then compiled as a function of its own); by default every call is inlined."""
+        return False
 
     # hooks the target implements
     def zero_local(self, name: str, size: int) -> None:

@@ -16,17 +16,45 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from ..common import dce, regalloc
+from ..common import dce, regalloc, schedule
 from ..common.driver import AEAD_ENTRIES, BLOCK_ENTRIES, Compiled, Entry, Param, variant_stem
 from ..common.emit import SpecLines, render
 from ..common.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from ..common.select_base import MemBind, nlimbs
+from . import peephole
+from .accel import make_ports
 from .select import Msp430Selector
 from .target import ARG_REGS, SP, make_target, reg_name
 
 TEMPLATES = Path(__file__).parent / "templates"
 VERSION = "0.1"
-ASM_NAME = {"movb.st": "mov.b"}
+ASM_NAME = {"movb.st": "mov.b", "movio": "mov"}
+# knobs of this backend, not of any spec (driver.compile_spec keeps them from the frontend):
+# `schedule` = delay-slot scheduling around the accelerator (common/schedule.py) or none
+BACKEND_KNOBS = {"schedule": ("none", "delay_slot"),
+                 # table strategy of the IR's table_fusion pass (seed 003's AES variants):
+                 "aes_tables": ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")}
+AES_TABLES = {
+    "sbox": {"table_fusion": "none"},                       # 8-BIT: S-box only, xtime code
+    "sbox2": {"table_fusion": "byte"},                      # 8-BIT-2SBOX: 8-bit tables (S, 2S, 3S)
+    "t16x4": {"table_fusion": "full", "word_bits": "16"},   # 16-BIT-4T: 4 x 256 x u16 (2 KB)
+    "t32x4": {"table_fusion": "full"},                      # 32-BIT-4T: 4 x 256 x u32 (4 KB)
+    "t32x1": {"table_fusion": "rotate"},                    # 32-BIT-1T: 1 table + byte rotations
+}
+# table_fusion runs only when asked for (aes_tables or table_fusion knob): see pass_knobs
+SKIP_PASSES = frozenset()
+
+
+def pass_knobs(module, chip, knobs: dict) -> dict:
+    """The IR pass knobs of a variant: `aes_tables` selects table_fusion's mode (and word
+    legalization at 16 bits for the 16-bit T-tables); without it, no fusion."""
+    k = dict(knobs)
+    if "aes_tables" in k:
+        if k["aes_tables"] not in AES_TABLES:
+            raise ValueError(f"knob aes_tables={k['aes_tables']!r}: expected one of {', '.join(AES_TABLES)}")
+        k.update(AES_TABLES[k["aes_tables"]])
+    k.setdefault("table_fusion", "none")
+    return k
 
 
 def exported(module: Module) -> list[str]:
@@ -52,11 +80,23 @@ def entry_params(fn) -> tuple[list[Param], list[int]]:
     return params, list(fn.result_widths)
 
 
-def select_function(module: Module, fname: str, symbol: str, cpux: bool) -> tuple[MFunction, Entry, set]:
+def _signature(fn) -> tuple:
+    return tuple((p.elem_width, p.length) if isinstance(p, Memory) else p.width for p in fn.params), \
+        tuple(fn.result_widths)
+
+
+def select_function(module: Module, fname: str, symbol: str, cpux: bool, chip=None) -> tuple[MFunction, Entry, set]:
     fn = module.function(fname)
-    params, results = entry_params(fn)
+    # the interface is the function's before the passes: a legalized function (word_bits=16)
+    # takes each wide scalar as several u16 parameters and returns several u16 results, bound
+    # here to the words of the original pointer / out-pointer (the memory layout is the same)
+    ofn = getattr(module, "original_functions", {}).get(fname, fn)
+    params, results = entry_params(ofn)
+    legal = list(fn.params)
+    legalized = _signature(fn) != _signature(ofn)
     mf = MFunction(symbol, doc=f"{module.name}.{fname}")
     sel = Msp430Selector(module, mf, module.name, cpux)
+    sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")))   # the AES128 module, if any
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
     words = []                              # one vreg per incoming word
@@ -69,28 +109,46 @@ def select_function(module: Module, fname: str, symbol: str, cpux: bool) -> tupl
         words.append(v)
         return v
 
-    for p, ip in zip(fn.params, params):
+    li = 0
+    for p, ip in zip(ofn.params, params):
+        lp = legal[li]
+        li += 1
         if ip.kind == "mem":
-            mems[p] = MemBind("ptr", ip.stride, p.elem_width, base=word(), count=p.length)
+            mems[lp] = MemBind("ptr", sel.stride(lp.elem_width), lp.elem_width, base=word(), count=lp.length)
         elif ip.kind == "bytes":
             base = word()
-            mems[p] = MemBind("ptr", 1, 8, base=base, length=[R(word())])
+            mems[lp] = MemBind("ptr", 1, 8, base=base, length=[R(word())])
         elif ip.kind == "word":
-            vals[p] = [R(word())]
+            vals[lp] = [R(word())]
         else:
             base = word()
             # read-only input words, used in place as memory operands
-            vals[p] = [Ind(base) if j == 0 else Mem(base, 2 * j) for j in range(nlimbs(p.width, 16))]
+            limbs = [Ind(base) if j == 0 else Mem(base, 2 * j) for j in range(nlimbs(p.width, 16))]
+            if legalized:
+                li -= 1
+                for limb in limbs:
+                    vals[legal[li]] = [limb]
+                    li += 1
+            else:
+                vals[lp] = limbs
     outs = [word() for _ in results]
     for m in fn.locals:
         sel.bind_local(m)
     ys = sel.select_block(fn.body)
+    sel.accel_flush()                       # no operation may still run at the return
     sel.materialize_pending()
+    if legalized:                           # regroup the u16 results per original result
+        flat, ys = [limb for y in ys for limb in y], []
+        for w in results:
+            ys.append(flat[:nlimbs(w, 16)])
+            flat = flat[nlimbs(w, 16):]
     for o, y in zip(outs, ys):
         for j, limb in enumerate(y):
             sel.emit("mov", limb, Mem(o, 2 * j))
     sel.emit("ret")
     mf.n_arg_words = len(words)
+    mf.walk_regs = sel.walk_regs            # pointers the @Rn+ peephole may rewrite
+    mf.counted = sel.counted                # loops whose index may count down
     entry = Entry(fname, symbol, params, results)
     return mf, entry, sel.used_tables
 
@@ -135,8 +193,15 @@ def resolve(op, frame: dict):
 def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> dict:
     """DCE, register allocation, frame layout and the assembly lines of one function."""
     dce.eliminate(mf, target)
+    if peephole.autoincrement(mf, getattr(mf, "walk_regs", set())):
+        dce.eliminate(mf, target)
+    peephole.count_down(mf, getattr(mf, "counted", []))
+    ports = getattr(mf, "accel_ports", None)
+    if ports is not None and getattr(mf, "schedule", "delay_slot") == "delay_slot":
+        schedule.schedule_function(mf, target, ports)       # delay slots of the accelerator
     alloc = regalloc.allocate(mf, target)
     dce.eliminate(mf, target)
+    peephole.byte_loads(mf)                 # bytes of spilled words read in place
     saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
     if saved and cpux:
         saved = list(range(min(saved), 11))          # pushm saves a contiguous range r10 down
@@ -173,6 +238,13 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
             r = resolve(inst.ops[0], frame)
             if r.disp == 0:
                 inst.ops[0] = Ind(r.base)
+    if ports is not None:
+        # waits covered by the scheduled cycles vanish, the others become BUSY polls
+        insts, mf.accel_report = schedule.finalize_waits(
+            mf.name, insts, target, schedule.AccelPorts(
+                ports.is_io, lambda i: target.cost(MInst(i.mn, [resolve(o, frame) for o in i.ops]))[1]
+                if i.mn not in ("label", "comment", schedule.GO, schedule.WAIT) else 0, ports.expand_wait),
+            mf.label)
     lines, size, last_loc = [], 0, None
     for inst in insts:
         if inst.loc and inst.loc[:2] != last_loc:
@@ -190,7 +262,8 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
         lines.append(f"\t{mn}\t{ops}" if ops else f"\t{mn}")
     return {"symbol": mf.name, "doc": mf.doc, "lines": lines, "frame": frame_size, "slots": alloc.n_slots,
             "locals_bytes": frame_size - 2 * alloc.n_slots, "saved": ", ".join(reg_name(r) for r in saved),
-            "size": size, "n_insts": sum(1 for i in insts if i.mn != "label")}
+            "size": size, "n_insts": sum(1 for i in insts if i.mn != "label"),
+            "accel": getattr(mf, "accel_report", [])}
 
 
 def _table(module: Module, name: str, prefix: str) -> dict:
@@ -230,7 +303,9 @@ def compile_module(module: Module, chip, spec_path: str) -> Compiled:
     functions, entries, tables = [], {}, set()
     for fname in exported(module):
         symbol = f"{module.name}_{fname}"
-        mf, entry, used = select_function(module, fname, symbol, cpux)
+        mf, entry, used = select_function(module, fname, symbol, cpux, chip=chip)
+        mf.accel_ports = make_ports(chip, target.cost)
+        mf.schedule = str(module.knobs.get("schedule", "delay_slot"))
         tables |= used
         info = finish_function(mf, target, cpux, spec_lines)
         entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]

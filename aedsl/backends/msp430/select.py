@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from aedsl.ir.nodes import Memory, Op, Value
 
-from ..common.mir import Imm, Ind, Lbl, Mem, R, Frame
+from ..common.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
 from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
+from .accel import Msp430Accel            # accel_start / accel_result (the AES128 module)
 from .target import SP
 
 M16 = 0xFFFF
@@ -28,12 +29,16 @@ def _top_mask(width: int) -> int | None:
     return None if r == 0 else (1 << r) - 1
 
 
-class Msp430Selector(SelectorBase):
+class Msp430Selector(Msp430Accel, SelectorBase):
     LIMB = 16
 
     def __init__(self, module, mf, prefix, cpux: bool):
         super().__init__(module, mf, prefix)
         self.cpux = cpux
+        self.byte_src: dict = {}          # 8-bit slice Value -> (source limbs, limb, byte)
+        self.affine: dict = {}            # vreg -> (loop, a, c): a * index + c
+        self.walk_regs: set = set()       # walking pointers (candidates for @Rn+)
+        self.counted: list = []           # loops whose index may become a down-counter
 
     # --- small helpers ---------------------------------------------------------------------
     def stride(self, elem_width: int) -> int:
@@ -242,6 +247,8 @@ class Msp430Selector(SelectorBase):
         x = [limbs[(j - q) % n] for j in range(n)]
         if s == 0:
             return x
+        if s == 8:
+            return self.rotl8_limbs(x)
         # carry chains: s steps left of n+1 instructions, or 16-s steps right of n+1
         chain_l, chain_r = s * (n + 1), (16 - s) * (n + 1)
         funnel = n * (3 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8))) + n
@@ -270,6 +277,33 @@ class Msp430Selector(SelectorBase):
             out.append(self.bitop("bis", hi, lo))
         return out
 
+    def rotl8_limbs(self, x: list) -> list:
+        """Rotate a multi-limb value left by 8: swpb every limb, then out_j takes the high byte of
+        S_j and the low byte of S_{j-1} by the `xor.b` merge. Emitted in the order that lets the
+        allocator coalesce each copy with a dying S (3n+1 instructions, as hand-written code)."""
+        n = len(x)
+        sw = []
+        for v in x:
+            if isinstance(v, Imm):
+                sw.append(Imm(((v.value >> 8) | (v.value << 8)) & M16))
+            else:
+                t = self.copy(v)
+                self.emit("swpb", t)
+                sw.append(t)
+        out: list = [None] * n
+        for j in list(range(1, n)) + [0]:
+            hi, lo = sw[j], sw[j - 1]
+            if isinstance(hi, Imm) or isinstance(lo, Imm):
+                a = self.and_imm(hi, 0xFF00)
+                b = self.and_imm(lo, 0x00FF)
+                out[j] = self.bitop("bis", a, b)
+                continue
+            t = self.copy(lo)                   # t = lo ^ low(lo ^ hi) ^ ... : hi's high, lo's low
+            self.emit("xor.b", hi, t)
+            self.emit("xor", hi, t)
+            out[j] = t
+        return out
+
     # --- arithmetic --------------------------------------------------------------------------
     def addsub(self, a: list, b: list, width: int, mn: str) -> list:
         n = nlimbs(width, 16)
@@ -280,12 +314,66 @@ class Msp430Selector(SelectorBase):
         return self.mask(d, width)
 
     def add_imm(self, limbs: list, k: int, width: int) -> list:
-        return self.addsub(list(limbs), self.imm_limbs(k, width), width, "add")
+        out = self.addsub(list(limbs), self.imm_limbs(k, width), width, "add")
+        self.note_affine(out, limbs, 1, k)
+        return out
+
+    # --- loop-index arithmetic and walking pointers ------------------------------------------
+    def affine_of(self, limbs: list):
+        """(loop, a, c) if the value is a * index + c of an active counted loop."""
+        if len(limbs) != 1 or not isinstance(limbs[0], R):
+            return None
+        for loop in self.loops:
+            if loop.idx[0] == limbs[0] and len(loop.idx) == 1:
+                return loop, 1, 0
+        a = self.affine.get(limbs[0].reg)
+        return a if a is not None and any(a[0] is loop for loop in self.loops) else None
+
+    def note_affine(self, out: list, x: list, mul: int, c: int, neg_x: bool = False) -> None:
+        """Record out = mul * (neg_x ? -x : x) + c when x = a * index + c0 of an active loop."""
+        a = self.affine_of(x)
+        if a is None or len(out) != 1 or not isinstance(out[0], R) or out[0] == x[0]:
+            return
+        loop, a0, c0 = a
+        if neg_x:
+            a0, c0 = -a0, -c0
+        self.affine[out[0].reg] = (loop, a0 * mul, c0 * mul + c)
+
+    def walker(self, b: MemBind, loop, sign: int) -> R:
+        """A register p = address of element (a * index) of `b` (sign = a), set up in the loop's
+        preheader and advanced in its latch: `mem[±i + c]` becomes `c*stride(p)` (and `@p+`)."""
+        key = (id(b), sign)
+        w = loop.extra.setdefault("walkers", {})
+        if key in w:
+            return w[key][0]
+        p = R(self.vreg())
+        start = sign * loop.lo * b.stride
+        pre = []
+        if b.kind == "ptr":
+            pre.append(MInst("mov", [R(b.base), p], depth=self.depth - 1, loc=self.loc))
+            if start:
+                pre.append(MInst("add", [Imm(start & M16), p], depth=self.depth - 1, loc=self.loc))
+        elif b.kind == "local":
+            pre.append(MInst("mov", [R(SP), p], depth=self.depth - 1, loc=self.loc))
+            if start:
+                pre.append(MInst("add", [Imm(start & M16), p], depth=self.depth - 1, loc=self.loc))
+        else:
+            pre.append(MInst("mov", [Imm(start & M16), p], depth=self.depth - 1, loc=self.loc))
+        self.insert_before(loop.anchor, pre)
+        w[key] = (p, sign * loop.step * b.stride)
+        self.walk_regs.add(p.reg)
+        return p
+
+    def loop_latch(self, loop) -> None:
+        for p, delta in loop.extra.get("walkers", {}).values():
+            self.emit("add", Imm(delta & M16), p)
 
     def increment(self, regs: list, k: int, width: int) -> None:
-        self.emit("add", Imm(k), regs[0])
+        inst = self.emit("add", Imm(k), regs[0])
         for r in regs[1:]:
             self.emit("addc", Imm(0), r)
+        if self.loops and regs is self.loops[-1].idx and len(regs) == 1:
+            self.loops[-1].extra["inc"] = inst
 
     def carry_of_sub(self, a: list, b: list) -> None:
         """Set C = (a >= b) (unsigned, multi-limb)."""
@@ -295,8 +383,15 @@ class Msp430Selector(SelectorBase):
             self.emit("subc", b[j], t)
 
     def branch_if_less(self, a, b, target):
+        n0 = len(self.mf.insts)
         self.carry_of_sub(a, b)
-        self.emit("jnc", Lbl(target))
+        jump = self.emit("jnc", Lbl(target))
+        loop = self.loops[-1] if self.loops else None
+        if (loop is not None and a is loop.idx and "inc" in loop.extra and loop.lo is not None
+                and self.const_of(b) is not None and len(self.mf.insts) == n0 + 2):
+            trips = (self.const_of(b) - loop.lo) // loop.step
+            if trips > 0 and loop.lo + trips * loop.step == self.const_of(b):
+                self.counted.append((loop.idx[0].reg, loop.extra["inc"], self.mf.insts[n0], jump, trips))
 
     def branch_unless_less(self, a, b, target):
         self.carry_of_sub(a, b)
@@ -352,11 +447,19 @@ class Msp430Selector(SelectorBase):
         a, b = self.args(op)
         if self.const_of(a) is not None:
             a, b = b, a
-        self.put(op.results[0], self.addsub(a, b, op.results[0].width, "add"))
+        out = self.addsub(a, b, op.results[0].width, "add")
+        if self.const_of(b) is not None:
+            self.note_affine(out, a, 1, self.const_of(b))
+        self.put(op.results[0], out)
 
     def op_sub(self, op):
         a, b = self.args(op)
-        self.put(op.results[0], self.addsub(a, b, op.results[0].width, "sub"))
+        out = self.addsub(a, b, op.results[0].width, "sub")
+        if self.const_of(b) is not None:
+            self.note_affine(out, a, 1, -self.const_of(b))
+        elif self.const_of(a) is not None:
+            self.note_affine(out, b, 1, self.const_of(a), neg_x=True)
+        self.put(op.results[0], out)
 
     def op_mul(self, op):
         a, b = self.args(op)
@@ -450,7 +553,9 @@ class Msp430Selector(SelectorBase):
     def op_shl(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
-        self.put(op.results[0], self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, 16)), w))
+        out = self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, 16)), w)
+        self.note_affine(out, a, 1 << op.attrs["by"], 0)
+        self.put(op.results[0], out)
 
     def op_shr(self, op):
         (a,) = self.args(op)
@@ -522,6 +627,10 @@ class Msp430Selector(SelectorBase):
         w = op.results[0].width
         lo = op.attrs["lo"]
         src_w = op.args[0].width
+        if w == 8 and lo % 8 == 0:
+            # remember where the byte came from: a later concat (rev8, byte gathers) places it
+            # straight from its source limb (swpb / byte operations) instead of shift + mask
+            self.byte_src[op.results[0]] = (a, lo // 16, (lo % 16) // 8)
         out = self.shr_multi(a, lo, nlimbs(w, 16))
         # mask only when bits above the slice can be set
         if lo + w < src_w:
@@ -530,6 +639,8 @@ class Msp430Selector(SelectorBase):
 
     def op_concat(self, op):
         w = op.results[0].width
+        if all(v.width == 8 for v in op.args) and any(v in self.byte_src for v in op.args):
+            return self.put(op.results[0], self.gather_bytes(op.args, w))
         n = nlimbs(w, 16)
         out: list = [Imm(0)] * n
         off = w
@@ -542,6 +653,94 @@ class Msp430Selector(SelectorBase):
             for j, x in enumerate(part):
                 out[q + j] = self.bitop("bis", out[q + j], x)
         self.put(op.results[0], out)
+
+    # --- byte gathers (rev8, byte permutations) -----------------------------------------------
+    def gather_bytes(self, args: list, width: int) -> list:
+        """concat of bytes, each either a slice of a wider value (its source limb and byte) or a
+        zero-extended 8-bit value: every output limb is built from its two source bytes by a
+        copy, a `swpb` (shared per source limb), `mov.b`, or the `xor.b` byte merge."""
+        srcs = []                              # (limbs list, limb index, byte index, high byte zero)
+        for v in reversed(args):               # least significant byte first
+            if v in self.byte_src:
+                limbs, j, b = self.byte_src[v]
+                srcs.append((limbs, j, b, False))
+            else:
+                srcs.append((self.get(v), 0, 0, True))
+        swapped: dict = {}
+
+        def operand(s):
+            return s[0][s[1]] if s[1] < len(s[0]) else Imm(0)
+
+        def swap(s):
+            key = (id(s[0]), s[1])
+            if key not in swapped:
+                x = operand(s)
+                if isinstance(x, Imm):
+                    swapped[key] = Imm(((x.value >> 8) | (x.value << 8)) & M16)
+                else:
+                    t = self.copy(x)
+                    self.emit("swpb", t)
+                    swapped[key] = t
+            return swapped[key]
+
+        def in_place(s, pos):
+            """An operand whose byte `pos` is the source byte."""
+            return operand(s) if s[2] == pos else swap(s)
+
+        def byte_operand(s):
+            """A byte-instruction source operand reading the source byte."""
+            x = operand(s)
+            if isinstance(x, Imm):
+                return Imm((x.value >> (8 * s[2])) & 0xFF)
+            if isinstance(x, Ind):
+                x = Mem(x.reg, 0)
+            if isinstance(x, Mem):
+                return Mem(x.base, _disp_add(x.disp, s[2])) if s[2] else _cheap_src(x)
+            return in_place(s, 0)
+
+        def low_zx(s):
+            x = byte_operand(s)
+            if isinstance(x, Imm):
+                return x
+            if s[3] and s[2] == 0 and isinstance(x, R):
+                return x
+            t = R(self.vreg())
+            self.emit("mov.b", x, t)
+            return t
+
+        out = []
+        for k in range(nlimbs(width, 16)):
+            lo = srcs[2 * k] if 2 * k < len(srcs) else None
+            hi = srcs[2 * k + 1] if 2 * k + 1 < len(srcs) else None
+            if hi is None:
+                out.append(low_zx(lo))
+                continue
+            same = operand(lo) is operand(hi) or (lo[0] is hi[0] and lo[1] == hi[1])
+            if same and (lo[2], hi[2]) == (0, 1):
+                out.append(operand(lo))
+            elif same and (lo[2], hi[2]) == (1, 0):
+                out.append(swap(lo))
+            elif isinstance(operand(hi), Imm) or isinstance(operand(lo), Imm):
+                h = operand(hi)
+                hv = ((h.value >> (8 * hi[2])) & 0xFF) << 8 if isinstance(h, Imm) else None
+                if hv is not None:
+                    out.append(self.bitop("bis", low_zx(lo), Imm(hv)))
+                else:
+                    x = self.and_imm(in_place(hi, 1), 0xFF00)
+                    out.append(self.bitop("bis", x, low_zx(lo)))
+            elif hi[3]:                      # zero-extended byte: swpb leaves the low byte 0
+                x = self.copy(operand(hi))
+                self.emit("swpb", x)
+                self.emit("bis", operand(lo) if lo[3] else low_zx(lo), x)
+                out.append(x)
+            else:
+                # merge: t = X ^ low(X ^ Y) keeps X's high byte and takes Y's low byte
+                x = in_place(hi, 1)
+                t = self.copy(x)
+                self.emit("xor.b", byte_operand(lo), t)
+                self.emit("xor", x, t)
+                out.append(t)
+        return out
 
     def _compare(self, op, kind: str):
         a, b = self.args(op)
@@ -617,7 +816,18 @@ class Msp430Selector(SelectorBase):
             if b.kind == "table":
                 return Mem(None, f"{b.name}+{off}" if off else b.name)
             return Mem(SP, Frame("local", b.name, off))
-        t = self.scaled(index[0], b.stride)
+        aff = self.affine_of(index)
+        if aff is not None and aff[0].lo is not None and b.kind in ("ptr", "local", "table"):
+            loop, sign, c = aff
+            p = self.walker(b, loop, sign)
+            off = c * b.stride + limb_off
+            if b.kind == "ptr":
+                return Mem(p.reg, off)
+            if b.kind == "table":
+                return Mem(p.reg, f"{b.name}+{off}" if off else b.name)
+            return Mem(p.reg, Frame("local", b.name, off))
+        # a table's scaled index is only read (shared); ptr/local ones get the base added
+        t = self.scaled(index[0], b.stride) if b.kind == "table" else self._scaled(index[0], b.stride)
         if b.kind == "ptr":
             self.emit("add", R(b.base), t)
             return Mem(t.reg, limb_off)
@@ -626,7 +836,20 @@ class Msp430Selector(SelectorBase):
         self.emit("add", R(SP), t)
         return Mem(t.reg, Frame("local", b.name, limb_off))
 
+    def label(self, name: str) -> None:
+        self.scaled_memo = {}               # a value may change across a block boundary
+        super().label(name)
+
     def scaled(self, limb, stride: int) -> R:
+        # one scaled index per byte and table stride (a byte feeds two 16-bit T-tables)
+        memo = self.__dict__.setdefault("scaled_memo", {})
+        if isinstance(limb, R):
+            if (limb.reg, stride) not in memo:
+                memo[(limb.reg, stride)] = self._scaled(limb, stride)
+            return memo[(limb.reg, stride)]
+        return self._scaled(limb, stride)
+
+    def _scaled(self, limb, stride: int) -> R:
         t = self.copy(limb)
         if stride & (stride - 1) == 0:
             for _ in range(stride.bit_length() - 1):
@@ -808,6 +1031,10 @@ class Msp430Selector(SelectorBase):
 
 def _is_zero(x) -> bool:
     return isinstance(x, Imm) and (x.value & M16) == 0
+
+
+def _cheap_src(x):
+    return Ind(x.base) if isinstance(x, Mem) and x.base is not None and x.disp == 0 else x
 
 
 def _disp_add(disp, k: int):

@@ -40,6 +40,10 @@ INSTRS: dict[str, InstrDesc] = {
     # mov.b to a register clears its upper byte (the zero-extending byte load); to keep that
     # meaning its destination must stay a register.
     "mov.b": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,)),
+    # byte ALU ops on a register destination clear its upper byte (the xor.b byte merge)
+    "xor.b": InstrDesc(reads=(0, 1), writes=(1,), reg_only=(1,), flags_out=True),
+    "and.b": InstrDesc(reads=(0, 1), writes=(1,), reg_only=(1,), flags_out=True),
+    "bis.b": InstrDesc(reads=(0, 1), writes=(1,), reg_only=(1,)),
     # the byte store (mov.b to memory; renamed to mov.b at emission)
     "movb.st": InstrDesc(reads=(0,), writes=(1,)),
     "rra": _U1, "rrc": _U1C, "swpb": InstrDesc(reads=(0,), writes=(0,)), "sxt": _U1,
@@ -52,6 +56,11 @@ INSTRS: dict[str, InstrDesc] = {
     "jmp": InstrDesc(branch="jump"), "jz": _JCC, "jnz": _JCC, "jc": _JCC, "jnc": _JCC,
     "ret": InstrDesc(branch="ret"),
     "label": InstrDesc(pseudo=True), "comment": InstrDesc(pseudo=True),
+    # accelerator (aedsl/backends/msp430/accel.py, common/schedule.py): a read of a FIFO register
+    # (mov, never dead: each read advances the FIFO); start / wait markers, removed or expanded
+    # into a BUSY poll (which clobbers the flags) before emission
+    "movio": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), pseudo=True),
+    "accel.go": InstrDesc(pseudo=True), "accel.wait": InstrDesc(pseudo=True, flags_out=True),
     # frame set-up, only emitted after allocation (operands are physical)
     "push": InstrDesc(reads=(0,)), "pop": InstrDesc(writes=(0,)),
     "pushm": InstrDesc(reads=(1,)), "popm": InstrDesc(writes=(1,)),
@@ -108,7 +117,9 @@ def make_cost(cpu: str):
         mn, ops = inst.mn, inst.ops
         if mn in ("label", "comment"):
             return 0, 0
-        base = "mov" if mn == "movb.st" else mn[:-2] if mn.endswith(".b") else mn
+        if mn in ("accel.go", "accel.wait"):
+            return 0, 0
+        base = "mov" if mn in ("movb.st", "movio") else mn[:-2] if mn.endswith(".b") else mn
         if base in EMULATED:
             real, src = EMULATED[base]
             ops = [ops[0], ops[0]] if src == "dup" else [Imm(src), *ops]
