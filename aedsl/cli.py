@@ -29,9 +29,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _user_errors() -> tuple[type[Exception], ...]:
+    """Errors that describe bad input or an unusable set-up, not a bug: they are printed as one
+    clear message (a spec error with its caret) and exit with code 2, never as a traceback."""
+    from aedsl.frontend.diagnostics import SpecError
+    from aedsl.toolchain import ToolchainError
+    from aedsl.vectors.records import VectorFormatError
+    return (SpecError, ToolchainError, VectorFormatError)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args._run(args)
+    try:
+        return args._run(args)
+    except _user_errors() as e:
+        print(f"aedsl {args.command}: {e}" if not hasattr(e, "render") else e.render(),
+              file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
