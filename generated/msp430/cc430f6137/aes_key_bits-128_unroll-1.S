@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 226 bytes of code
+;     estimated 196 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -23,87 +23,72 @@ aes_key_schedule:
 	mov	@r12, 12(r13)
 	mov	2(r12), 14(r13)
 	; aes.ae:69: @unroll(unroll)
-	mov	#4, r10
-.Laes_key_schedule_loop1:
+	mov	#4, r9
 	; aes.ae:71: temp = w[i - 1]
-	mov	r10, r14
-	sub	#1, r14
-	rla	r14
-	rla	r14
-	add	r13, r14
+	add	#16, r13
+	; aes.ae:69: @unroll(unroll)
+.Laes_key_schedule_loop1:
 	; aes.ae:72: if i % nk == 0 {
-	mov	r10, r15
+	mov	r9, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	2(r14), r8
+	mov	-4(r13), r8
+	mov	-2(r13), r10
 	tst	r15
 	jz	.Laes_key_schedule_else3
 	; aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	@r14, r14
-	swpb	r14
 	swpb	r8
-	mov	r14, r9
-	and	#65280, r9
-	mov	r8, r15
-	mov.b	r15, r15
-	bis	r15, r9
-	and	#65280, r8
-	mov.b	r14, r14
-	bis	r14, r8
+	swpb	r10
+	mov	r8, r11
+	xor.b	r10, r11
+	xor	r10, r11
+	xor.b	r8, r10
+	xor	r8, r10
 	; aes.ae:61: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	mov	r8, r15
+	mov	r11, r15
 	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r11
-	mov	r8, r15
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r12
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r8
-	and	#65280, r8
-	bis	r8, r15
+	mov	r11, r15
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r14
-	mov.b	r9, r9
-	mov.b	aes_sbox(r9), r15
-	swpb	r11
-	bis	r12, r11
-	swpb	r14
-	bis	r15, r14
-	; aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	swpb	r11
+	and	#65280, r11
+	bis	r11, r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	r10, r10
+	mov.b	aes_sbox(r10), r15
+	swpb	r12
+	bis	r14, r12
+	swpb	r8
+	bis	r15, r8
+	; aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	mov	r9, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	aes_rcon(r15), r15
 	mov.b	r15, r15
 	swpb	r15
-	xor	r15, r11
+	xor	r15, r12
 	jmp	.Laes_key_schedule_endif4
 .Laes_key_schedule_else3:
-	mov	@r14, r14
-	mov	r8, r11
+	mov	r10, r12
 .Laes_key_schedule_endif4:
 	; aes.ae:77: w[i] = w[i - nk] ^ temp
-	mov	r10, r15
-	sub	#4, r15
-	rla	r15
-	rla	r15
-	add	r13, r15
-	xor	@r15, r14
-	xor	2(r15), r11
-	mov	r10, r15
-	rla	r15
-	rla	r15
-	add	r13, r15
-	mov	r14, 0(r15)
-	mov	r11, 2(r15)
-	add	#1, r10
-	cmp	#44, r10
+	xor	-16(r13), r8
+	xor	-14(r13), r12
+	mov	r8, 0(r13)
+	mov	r12, 2(r13)
+	add	#4, r13
+	add	#1, r9
+	cmp	#44, r9
 	jnc	.Laes_key_schedule_loop1
 .Laes_key_schedule_done2:
 	popm.w	#3, r10
@@ -112,75 +97,73 @@ aes_key_schedule:
 
 
 ; --- aes_encrypt_block: aes.encrypt_block
-;     frame 36 bytes (18 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1744 bytes of code
+;     frame 42 bytes (21 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1588 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
 	.balign 2
 aes_encrypt_block:
 	pushm.w	#7, r10
-	sub	#36, sp
-	mov	r12, 22(sp)
-	mov	r14, 34(sp)
+	sub	#42, sp
+	mov	r12, 38(sp)
+	mov	r14, 40(sp)
 	; aes.ae:95: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r11
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	@r15, r11
 	mov	14(r13), r10
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	2(r15), r10
 	; aes.ae:96: s1 = b[95:64] ^ w[1]
 	mov	8(r13), r9
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	4(r15), r9
 	mov	10(r13), r8
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	6(r15), r8
 	; aes.ae:97: s2 = b[63:32] ^ w[2]
 	mov	4(r13), r7
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	8(r15), r7
 	mov	6(r13), r6
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	10(r15), r6
 	; aes.ae:98: s3 = b[31:0] ^ w[3]
 	mov	@r13, r12
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	12(r15), r12
 	mov	2(r13), r14
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	14(r15), r14
 	; aes.ae:99: @unroll(unroll)
-	mov	#1, 32(sp)
-	mov	r11, 12(sp)
-	mov	r10, 18(sp)
-	mov	r9, 28(sp)
-	mov	r8, 20(sp)
-	mov	r7, 30(sp)
-	mov	r6, 8(sp)
-	mov	r12, 2(sp)
-	mov	r14, 16(sp)
+	mov	#9, 36(sp)
+	mov	r11, 20(sp)
+	mov	r10, 24(sp)
+	mov	r9, 32(sp)
+	mov	r8, 26(sp)
+	mov	r7, 34(sp)
+	mov	r6, 14(sp)
+	mov	r12, 12(sp)
+	mov	r14, 22(sp)
+	; aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	38(sp), r8
+	add	#16, r8
+	; aes.ae:99: @unroll(unroll)
 .Laes_encrypt_block_loop1:
 	; aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	18(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	25(sp), r15
 	mov.b	aes_sbox(r15), r7
-	mov	20(sp), r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r8
-	mov	30(sp), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	8(sp), r15
+	mov.b	26(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	35(sp), r14
+	mov	14(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r9
-	mov	2(sp), r15
-	mov.b	r15, r15
+	mov.b	aes_sbox(r14), r10
+	mov.b	12(sp), r15
 	mov.b	aes_sbox(r15), r6
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
 	mov	r7, r12
@@ -199,36 +182,8 @@ aes_encrypt_block:
 	rlam.w	#4, r13
 	add	r13, r14
 	mov.b	r14, r14
-	mov	r12, r10
-	xor	r14, r10
-	mov	r8, r13
-	rlam.w	#1, r13
-	mov.b	r13, r13
-	mov	r8, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r12, r15
-	rlam.w	#1, r15
-	mov	r12, r14
-	add	r15, r14
-	mov	r12, r15
-	rlam.w	#3, r15
-	add	r15, r14
-	rlam.w	#4, r12
-	add	r12, r14
-	mov.b	r14, r14
-	xor	r14, r13
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r13, r15
-	xor	r8, r15
-	xor	r9, r15
-	mov	r15, r11
-	xor	r6, r11
-	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r7, r5
-	xor	r13, r5
-	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r12, r11
+	xor	r14, r11
 	mov	r9, r13
 	rlam.w	#1, r13
 	mov.b	r13, r13
@@ -246,82 +201,95 @@ aes_encrypt_block:
 	add	r12, r14
 	mov.b	r14, r14
 	xor	r14, r13
-	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r13, r5
-	xor	r9, r5
-	mov	r5, r12
-	xor	r6, r12
-	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r7, r5
-	xor	r8, r5
-	xor	r13, r5
-	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
-	mov	r6, r14
-	rlam.w	#1, r14
-	mov.b	r14, r14
-	mov	r6, r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
-	mov	r4, r15
-	rlam.w	#1, r15
-	mov	r4, r13
-	add	r15, r13
-	mov	r4, r15
-	rlam.w	#3, r15
-	add	r15, r13
-	mov	r4, r15
-	rlam.w	#4, r15
-	add	r15, r13
-	mov.b	r13, r13
-	xor	r13, r14
-	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r14, r13
-	xor	r6, r13
-	; aes.ae:86: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r15
-	xor	r7, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r14, r15
 	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r14
-	swpb	r14
-	bis	r12, r14
-	swpb	r13
-	bis	r15, r13
-	; aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	32(sp), 6(sp)
-	mov	6(sp), r15
-	rlam.w	#2, r15
+	mov	r11, r15
+	xor	r13, r15
+	xor	r9, r15
+	xor	r10, r15
 	mov	r15, 6(sp)
+	xor	r6, 6(sp)
+	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r7, r12
+	xor	r13, r12
+	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r10, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
+	mov	r10, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	mov	r13, r15
+	rlam.w	#1, r15
+	mov	r13, r14
+	add	r15, r14
+	mov	r13, r15
+	rlam.w	#3, r15
+	add	r15, r14
+	rlam.w	#4, r13
+	add	r13, r14
+	mov.b	r14, r14
+	xor	r14, r5
+	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r5, r12
+	xor	r10, r12
+	xor	r6, r12
+	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r7, r13
+	xor	r9, r13
+	xor	r5, r13
+	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r6, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
+	mov	r6, r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	mov	r4, r15
+	rlam.w	#1, r15
+	mov	r4, r14
+	add	r15, r14
+	mov	r4, r15
+	rlam.w	#3, r15
+	add	r15, r14
+	mov	r4, r15
+	rlam.w	#4, r15
+	add	r15, r14
+	mov.b	r14, r14
+	mov	r5, r15
+	xor	r14, r15
+	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r15, r13
+	xor	r6, r13
+	; aes.ae:86: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r11, r14
+	xor	r7, r14
+	xor	r9, r14
+	xor	r10, r14
+	xor	r15, r14
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	6(sp), r15
-	rla	r15
-	rla	r15
-	add	22(sp), r15
-	mov	r13, 26(sp)
-	xor	@r15, 26(sp)
-	mov	r14, 24(sp)
-	xor	2(r15), 24(sp)
+	swpb	r15
+	bis	r12, r15
+	swpb	r13
+	bis	r14, r13
+	; aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r13, 30(sp)
+	xor	@r8+, 30(sp)
+	mov	r15, 28(sp)
+	xor	@r8+, 28(sp)
 	; aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov	20(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	27(sp), r15
 	mov.b	aes_sbox(r15), r7
-	mov	8(sp), r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r8
-	mov	2(sp), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	16(sp), r15
+	mov.b	14(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	13(sp), r14
+	mov	22(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r9
-	mov	12(sp), r15
-	mov.b	r15, r15
+	mov.b	aes_sbox(r14), r10
+	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r6
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
 	mov	r7, r12
@@ -340,36 +308,8 @@ aes_encrypt_block:
 	rlam.w	#4, r13
 	add	r13, r14
 	mov.b	r14, r14
-	mov	r12, r10
-	xor	r14, r10
-	mov	r8, r13
-	rlam.w	#1, r13
-	mov.b	r13, r13
-	mov	r8, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r12, r15
-	rlam.w	#1, r15
-	mov	r12, r14
-	add	r15, r14
-	mov	r12, r15
-	rlam.w	#3, r15
-	add	r15, r14
-	rlam.w	#4, r12
-	add	r12, r14
-	mov.b	r14, r14
-	xor	r14, r13
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r13, r15
-	xor	r8, r15
-	xor	r9, r15
-	mov	r15, r11
-	xor	r6, r11
-	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r7, r5
-	xor	r13, r5
-	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r12, r11
+	xor	r14, r11
 	mov	r9, r13
 	rlam.w	#1, r13
 	mov.b	r13, r13
@@ -387,79 +327,95 @@ aes_encrypt_block:
 	add	r12, r14
 	mov.b	r14, r14
 	xor	r14, r13
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r11, r15
+	xor	r13, r15
+	xor	r9, r15
+	xor	r10, r15
+	mov	r15, 4(sp)
+	xor	r6, 4(sp)
 	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r12
+	mov	r7, r12
 	xor	r13, r12
-	xor	r9, r12
+	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r10, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
+	mov	r10, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	mov	r13, r15
+	rlam.w	#1, r15
+	mov	r13, r14
+	add	r15, r14
+	mov	r13, r15
+	rlam.w	#3, r15
+	add	r15, r14
+	rlam.w	#4, r13
+	add	r13, r14
+	mov.b	r14, r14
+	xor	r14, r5
+	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r5, r12
+	xor	r10, r12
 	xor	r6, r12
 	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r7, r5
-	xor	r8, r5
-	xor	r13, r5
+	mov	r7, r13
+	xor	r9, r13
+	xor	r5, r13
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
-	mov	r6, r14
-	rlam.w	#1, r14
-	mov.b	r14, r14
+	mov	r6, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
 	mov	r6, r4
 	rrum.w	#4, r4
 	rrum.w	#3, r4
 	mov	r4, r15
 	rlam.w	#1, r15
-	mov	r4, r13
-	add	r15, r13
+	mov	r4, r14
+	add	r15, r14
 	mov	r4, r15
 	rlam.w	#3, r15
-	add	r15, r13
+	add	r15, r14
 	mov	r4, r15
 	rlam.w	#4, r15
-	add	r15, r13
-	mov.b	r13, r13
-	xor	r13, r14
+	add	r15, r14
+	mov.b	r14, r14
+	mov	r5, r15
+	xor	r14, r15
 	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	xor	r15, r13
 	xor	r6, r13
 	; aes.ae:86: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r15
-	xor	r7, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r14, r15
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r11, r14
-	swpb	r14
-	bis	r12, r14
+	xor	r7, r14
+	xor	r9, r14
+	xor	r10, r14
+	xor	r15, r14
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	4(sp), r15
+	swpb	r15
+	bis	r12, r15
 	swpb	r13
-	bis	r15, r13
+	bis	r14, r13
 	; aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov	6(sp), r15
-	add	#1, r15
-	rla	r15
-	rla	r15
-	add	22(sp), r15
-	mov	r13, 14(sp)
-	xor	@r15, 14(sp)
-	mov	r14, 10(sp)
-	xor	2(r15), 10(sp)
+	mov	r13, 18(sp)
+	xor	@r8+, 18(sp)
+	mov	r15, 16(sp)
+	xor	@r8+, 16(sp)
 	; aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov	8(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	15(sp), r15
 	mov.b	aes_sbox(r15), r7
-	mov	16(sp), r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r8
-	mov	12(sp), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	18(sp), r15
+	mov.b	22(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	21(sp), r14
+	mov	24(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r9
-	mov	28(sp), r15
-	mov.b	r15, r15
+	mov.b	aes_sbox(r14), r10
+	mov.b	32(sp), r15
 	mov.b	aes_sbox(r15), r6
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
 	mov	r7, r12
@@ -478,36 +434,8 @@ aes_encrypt_block:
 	rlam.w	#4, r13
 	add	r13, r14
 	mov.b	r14, r14
-	mov	r12, r10
-	xor	r14, r10
-	mov	r8, r13
-	rlam.w	#1, r13
-	mov.b	r13, r13
-	mov	r8, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r12, r15
-	rlam.w	#1, r15
-	mov	r12, r14
-	add	r15, r14
-	mov	r12, r15
-	rlam.w	#3, r15
-	add	r15, r14
-	rlam.w	#4, r12
-	add	r12, r14
-	mov.b	r14, r14
-	xor	r14, r13
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r13, r15
-	xor	r8, r15
-	xor	r9, r15
-	mov	r15, r11
-	xor	r6, r11
-	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r7, r5
-	xor	r13, r5
-	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r12, r11
+	xor	r14, r11
 	mov	r9, r13
 	rlam.w	#1, r13
 	mov.b	r13, r13
@@ -525,79 +453,95 @@ aes_encrypt_block:
 	add	r12, r14
 	mov.b	r14, r14
 	xor	r14, r13
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r11, r15
+	xor	r13, r15
+	xor	r9, r15
+	xor	r10, r15
+	mov	r15, 2(sp)
+	xor	r6, 2(sp)
 	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r12
+	mov	r7, r12
 	xor	r13, r12
-	xor	r9, r12
+	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r10, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
+	mov	r10, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	mov	r13, r15
+	rlam.w	#1, r15
+	mov	r13, r14
+	add	r15, r14
+	mov	r13, r15
+	rlam.w	#3, r15
+	add	r15, r14
+	rlam.w	#4, r13
+	add	r13, r14
+	mov.b	r14, r14
+	xor	r14, r5
+	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r5, r12
+	xor	r10, r12
 	xor	r6, r12
 	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r7, r5
-	xor	r8, r5
-	xor	r13, r5
+	mov	r7, r13
+	xor	r9, r13
+	xor	r5, r13
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
-	mov	r6, r14
-	rlam.w	#1, r14
-	mov.b	r14, r14
+	mov	r6, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
 	mov	r6, r4
 	rrum.w	#4, r4
 	rrum.w	#3, r4
 	mov	r4, r15
 	rlam.w	#1, r15
-	mov	r4, r13
-	add	r15, r13
+	mov	r4, r14
+	add	r15, r14
 	mov	r4, r15
 	rlam.w	#3, r15
-	add	r15, r13
+	add	r15, r14
 	mov	r4, r15
 	rlam.w	#4, r15
-	add	r15, r13
-	mov.b	r13, r13
-	xor	r13, r14
+	add	r15, r14
+	mov.b	r14, r14
+	mov	r5, r15
+	xor	r14, r15
 	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	xor	r15, r13
 	xor	r6, r13
 	; aes.ae:86: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r15
-	xor	r7, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r14, r15
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r11, r14
-	swpb	r14
-	bis	r12, r14
-	swpb	r13
-	bis	r15, r13
-	; aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov	6(sp), r15
-	add	#2, r15
-	rla	r15
-	rla	r15
-	add	22(sp), r15
-	mov	r13, 4(sp)
-	xor	@r15, 4(sp)
-	mov	r14, 0(sp)
-	xor	2(r15), 0(sp)
-	; aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov	16(sp), r15
+	xor	r7, r14
+	xor	r9, r14
+	xor	r10, r14
+	xor	r15, r14
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	2(sp), r15
 	swpb	r15
-	mov.b	r15, r15
+	bis	r12, r15
+	swpb	r13
+	bis	r14, r13
+	; aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov	r13, 10(sp)
+	xor	@r8+, 10(sp)
+	mov	r15, 8(sp)
+	xor	@r8+, 8(sp)
+	; aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	23(sp), r15
 	mov.b	aes_sbox(r15), r7
-	mov	18(sp), r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r8
-	mov	28(sp), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	20(sp), r15
+	mov.b	24(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	33(sp), r14
+	mov	26(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r9
-	mov	30(sp), r15
-	mov.b	r15, r15
+	mov.b	aes_sbox(r14), r10
+	mov.b	34(sp), r15
 	mov.b	aes_sbox(r15), r6
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
 	mov	r7, r12
@@ -616,36 +560,8 @@ aes_encrypt_block:
 	rlam.w	#4, r13
 	add	r13, r14
 	mov.b	r14, r14
-	mov	r12, r10
-	xor	r14, r10
-	mov	r8, r13
-	rlam.w	#1, r13
-	mov.b	r13, r13
-	mov	r8, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r12, r15
-	rlam.w	#1, r15
-	mov	r12, r14
-	add	r15, r14
-	mov	r12, r15
-	rlam.w	#3, r15
-	add	r15, r14
-	rlam.w	#4, r12
-	add	r12, r14
-	mov.b	r14, r14
-	xor	r14, r13
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r13, r15
-	xor	r8, r15
-	xor	r9, r15
-	mov	r15, r11
-	xor	r6, r11
-	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r7, r5
-	xor	r13, r5
-	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r12, r11
+	xor	r14, r11
 	mov	r9, r13
 	rlam.w	#1, r13
 	mov.b	r13, r13
@@ -663,204 +579,201 @@ aes_encrypt_block:
 	add	r12, r14
 	mov.b	r14, r14
 	xor	r14, r13
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r11, r15
+	xor	r13, r15
+	xor	r9, r15
+	xor	r10, r15
+	mov	r15, 0(sp)
+	xor	r6, 0(sp)
 	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r12
+	mov	r7, r12
 	xor	r13, r12
-	xor	r9, r12
+	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
+	mov	r10, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
+	mov	r10, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	mov	r13, r15
+	rlam.w	#1, r15
+	mov	r13, r14
+	add	r15, r14
+	mov	r13, r15
+	rlam.w	#3, r15
+	add	r15, r14
+	rlam.w	#4, r13
+	add	r13, r14
+	mov.b	r14, r14
+	xor	r14, r5
+	; aes.ae:84: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r5, r12
+	xor	r10, r12
 	xor	r6, r12
 	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r7, r5
-	xor	r8, r5
-	xor	r13, r5
+	mov	r7, r13
+	xor	r9, r13
+	xor	r5, r13
 	; aes.ae:57: return (a << 1) ^ ((a >> 7) * 0x1b)
-	mov	r6, r14
-	rlam.w	#1, r14
-	mov.b	r14, r14
+	mov	r6, r5
+	rlam.w	#1, r5
+	mov.b	r5, r5
 	mov	r6, r4
 	rrum.w	#4, r4
 	rrum.w	#3, r4
 	mov	r4, r15
 	rlam.w	#1, r15
-	mov	r4, r13
-	add	r15, r13
+	mov	r4, r14
+	add	r15, r14
 	mov	r4, r15
 	rlam.w	#3, r15
-	add	r15, r13
+	add	r15, r14
 	mov	r4, r15
 	rlam.w	#4, r15
-	add	r15, r13
-	mov.b	r13, r13
-	xor	r13, r14
+	add	r15, r14
+	mov.b	r14, r14
+	mov	r5, r15
+	xor	r14, r15
 	; aes.ae:85: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	xor	r15, r13
 	xor	r6, r13
 	; aes.ae:86: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r15
-	xor	r7, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r14, r15
-	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r11, r14
-	swpb	r14
-	bis	r12, r14
+	xor	r7, r14
+	xor	r9, r14
+	xor	r10, r14
+	xor	r15, r14
+	; aes.ae:83: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	@sp, r15
+	swpb	r15
+	bis	r12, r15
 	swpb	r13
-	bis	r15, r13
+	bis	r14, r13
 	; aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov	6(sp), r15
-	add	#3, r15
-	rla	r15
-	rla	r15
-	add	22(sp), r15
-	xor	@r15, r13
-	xor	2(r15), r14
-	mov	26(sp), 12(sp)
-	mov	24(sp), 18(sp)
-	mov	14(sp), 28(sp)
-	mov	10(sp), 20(sp)
-	mov	4(sp), 30(sp)
-	mov	@sp, 8(sp)
-	mov	r13, 2(sp)
-	mov	r14, 16(sp)
-	add	#1, 32(sp)
-	cmp	#10, 32(sp)
-	jnc	.Laes_encrypt_block_loop1
+	xor	@r8+, r13
+	xor	@r8+, r15
+	mov	30(sp), 20(sp)
+	mov	28(sp), 24(sp)
+	mov	18(sp), 32(sp)
+	mov	16(sp), 26(sp)
+	mov	10(sp), 34(sp)
+	mov	8(sp), 14(sp)
+	mov	r13, 12(sp)
+	mov	r15, 22(sp)
+	dec	36(sp)
+	jnz	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
 	; aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	18(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	25(sp), r15
 	mov.b	aes_sbox(r15), r14
-	mov	20(sp), r15
-	mov.b	r15, r15
+	mov.b	26(sp), r15
 	mov.b	aes_sbox(r15), r12
-	mov	30(sp), r13
-	swpb	r13
-	mov.b	r13, r13
-	mov	8(sp), r15
+	mov.b	35(sp), r13
+	mov	14(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r13
 	mov.b	r13, r13
 	mov.b	aes_sbox(r13), r13
-	mov	2(sp), r15
-	mov.b	r15, r15
+	mov.b	12(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r14
 	bis	r12, r14
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	160(r15), r13
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	162(r15), r14
 	; aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	20(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	27(sp), r15
 	mov.b	aes_sbox(r15), r12
-	mov	8(sp), r15
-	mov.b	r15, r15
+	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r10
-	mov	2(sp), r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	16(sp), r15
+	mov.b	13(sp), r11
+	mov	22(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r11
 	mov.b	r11, r11
 	mov.b	aes_sbox(r11), r11
-	mov	12(sp), r15
-	mov.b	r15, r15
+	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r12
 	bis	r10, r12
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:111: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	164(r15), r11
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	166(r15), r12
 	; aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	8(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	15(sp), r15
 	mov.b	aes_sbox(r15), r10
-	mov	16(sp), r15
-	mov.b	r15, r15
+	mov.b	22(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov	12(sp), r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	18(sp), r15
+	mov.b	21(sp), r9
+	mov	24(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r9
 	mov.b	r9, r9
 	mov.b	aes_sbox(r9), r9
-	mov	28(sp), r15
-	mov.b	r15, r15
+	mov.b	32(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r10
 	bis	r8, r10
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:112: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	168(r15), r9
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	170(r15), r10
 	; aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	16(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	23(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov	18(sp), r15
-	mov.b	r15, r15
+	mov.b	24(sp), r15
 	mov.b	aes_sbox(r15), r6
-	mov	28(sp), r7
-	swpb	r7
-	mov.b	r7, r7
-	mov	20(sp), r15
+	mov.b	33(sp), r7
+	mov	26(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r7
 	mov.b	r7, r7
 	mov.b	aes_sbox(r7), r7
-	mov	30(sp), r15
-	mov.b	r15, r15
+	mov.b	34(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r8
 	bis	r6, r8
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:113: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	172(r15), r7
-	mov	22(sp), r15
+	mov	38(sp), r15
 	xor	174(r15), r8
 	; aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r7, 0(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r8, 2(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r9, 4(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r10, 6(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r11, 8(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r12, 10(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r13, 12(r15)
-	mov	34(sp), r15
+	mov	40(sp), r15
 	mov	r14, 14(r15)
-	add	#36, sp
+	add	#42, sp
 	popm.w	#7, r10
 	ret
 	.size aes_encrypt_block, .-aes_encrypt_block
@@ -868,7 +781,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 100 bytes (50 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3670 bytes of code
+;     estimated 3550 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -876,85 +789,74 @@ aes_encrypt_block:
 aes_decrypt_block:
 	pushm.w	#7, r10
 	sub	#100, sp
-	mov	r12, 86(sp)
+	mov	r12, 96(sp)
 	mov	r14, 98(sp)
 	; aes.ae:148: s0 = b[127:96] ^ w[4 * nr]
 	mov	12(r13), r11
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	160(r15), r11
 	mov	14(r13), r10
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	162(r15), r10
 	; aes.ae:149: s1 = b[95:64] ^ w[4 * nr + 1]
 	mov	8(r13), r9
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	164(r15), r9
 	mov	10(r13), r8
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	166(r15), r8
 	; aes.ae:150: s2 = b[63:32] ^ w[4 * nr + 2]
 	mov	4(r13), r7
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	168(r15), r7
 	mov	6(r13), r6
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	170(r15), r6
 	; aes.ae:151: s3 = b[31:0] ^ w[4 * nr + 3]
 	mov	@r13, r12
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	172(r15), r12
 	mov	2(r13), r14
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	174(r15), r14
 	; aes.ae:152: @unroll(unroll)
-	mov	#1, 92(sp)
-	mov	r11, 96(sp)
+	mov	#9, 94(sp)
+	mov	r11, 92(sp)
 	mov	r10, 72(sp)
-	mov	r9, 94(sp)
+	mov	r9, 90(sp)
 	mov	r8, 84(sp)
 	mov	r7, 68(sp)
 	mov	r6, 82(sp)
 	mov	r12, 78(sp)
 	mov	r14, 80(sp)
+	; aes.ae:155: t0 = inv_mix_column(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * round])
+	mov	96(sp), 70(sp)
+	add	#65520, 70(sp)
+	; aes.ae:152: @unroll(unroll)
 .Laes_decrypt_block_loop1:
-	; aes.ae:154: round = nr - i
-	mov	#10, r11
-	sub	92(sp), r11
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	72(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	73(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	80(sp), r15
-	mov.b	r15, r15
+	mov.b	80(sp), r15
 	mov.b	aes_inv_sbox(r15), r13
-	mov	68(sp), r14
-	swpb	r14
-	mov.b	r14, r14
+	mov.b	69(sp), r14
 	mov	82(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
 	mov.b	aes_inv_sbox(r14), r14
-	mov	94(sp), r15
-	mov.b	r15, r15
+	mov.b	90(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r12
 	bis	r13, r12
 	swpb	r14
 	bis	r15, r14
 	; aes.ae:155: t0 = inv_mix_column(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * round])
-	mov	r11, 70(sp)
 	mov	70(sp), r15
-	rlam.w	#2, r15
-	mov	r15, 70(sp)
+	xor	160(r15), r14
 	mov	70(sp), r15
-	rla	r15
-	rla	r15
-	add	86(sp), r15
-	xor	@r15, r14
-	xor	2(r15), r12
+	xor	162(r15), r12
 	; aes.ae:131: a0 = c[31:24]
 	mov	r12, r5
 	swpb	r5
@@ -1284,30 +1186,24 @@ aes_decrypt_block:
 	; aes.ae:135: return cat(mul14(a0) ^ mul11(a1) ^ mul13(a2) ^ mul9(a3),
 	mov	r9, r15
 	swpb	r15
-	mov	r15, 90(sp)
-	bis	r12, 90(sp)
+	mov	r15, 88(sp)
+	bis	r12, 88(sp)
 	swpb	r13
-	mov	r13, 88(sp)
-	bis	r14, 88(sp)
+	mov	r13, 86(sp)
+	bis	r14, 86(sp)
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	84(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	85(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	72(sp), r15
-	mov.b	r15, r15
+	mov.b	72(sp), r15
 	mov.b	aes_inv_sbox(r15), r13
-	mov	78(sp), r14
-	swpb	r14
-	mov.b	r14, r14
+	mov.b	79(sp), r14
 	mov	80(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
 	mov.b	aes_inv_sbox(r14), r14
-	mov	68(sp), r15
-	mov.b	r15, r15
+	mov.b	68(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r12
 	bis	r13, r12
@@ -1315,12 +1211,9 @@ aes_decrypt_block:
 	bis	r15, r14
 	; aes.ae:156: t1 = inv_mix_column(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * round + 1])
 	mov	70(sp), r15
-	add	#1, r15
-	rla	r15
-	rla	r15
-	add	86(sp), r15
-	xor	@r15, r14
-	xor	2(r15), r12
+	xor	164(r15), r14
+	mov	70(sp), r15
+	xor	166(r15), r12
 	; aes.ae:131: a0 = c[31:24]
 	mov	r12, r5
 	swpb	r5
@@ -1656,24 +1549,18 @@ aes_decrypt_block:
 	mov	r13, 74(sp)
 	bis	r14, 74(sp)
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	82(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	83(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	84(sp), r15
-	mov.b	r15, r15
+	mov.b	84(sp), r15
 	mov.b	aes_inv_sbox(r15), r13
-	mov	96(sp), r14
-	swpb	r14
-	mov.b	r14, r14
+	mov.b	93(sp), r14
 	mov	72(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
 	mov.b	aes_inv_sbox(r14), r14
-	mov	78(sp), r15
-	mov.b	r15, r15
+	mov.b	78(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r12
 	bis	r13, r12
@@ -1681,12 +1568,9 @@ aes_decrypt_block:
 	bis	r15, r14
 	; aes.ae:157: t2 = inv_mix_column(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * round + 2])
 	mov	70(sp), r15
-	add	#2, r15
-	rla	r15
-	rla	r15
-	add	86(sp), r15
-	xor	@r15, r14
-	xor	2(r15), r12
+	xor	168(r15), r14
+	mov	70(sp), r15
+	xor	170(r15), r12
 	; aes.ae:131: a0 = c[31:24]
 	mov	r12, r5
 	swpb	r5
@@ -2022,24 +1906,18 @@ aes_decrypt_block:
 	mov	r13, 64(sp)
 	bis	r14, 64(sp)
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	80(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	81(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	82(sp), r15
-	mov.b	r15, r15
+	mov.b	82(sp), r15
 	mov.b	aes_inv_sbox(r15), r13
-	mov	94(sp), r14
-	swpb	r14
-	mov.b	r14, r14
+	mov.b	91(sp), r14
 	mov	84(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r14
 	mov.b	r14, r14
 	mov.b	aes_inv_sbox(r14), r14
-	mov	96(sp), r15
-	mov.b	r15, r15
+	mov.b	92(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r12
 	bis	r13, r12
@@ -2047,12 +1925,9 @@ aes_decrypt_block:
 	bis	r15, r14
 	; aes.ae:158: t3 = inv_mix_column(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * round + 3])
 	mov	70(sp), r15
-	add	#3, r15
-	rla	r15
-	rla	r15
-	add	86(sp), r15
-	xor	@r15, r14
-	xor	2(r15), r12
+	xor	172(r15), r14
+	mov	70(sp), r15
+	xor	174(r15), r12
 	; aes.ae:131: a0 = c[31:24]
 	mov	r12, r5
 	swpb	r5
@@ -2385,133 +2260,109 @@ aes_decrypt_block:
 	bis	r12, r15
 	swpb	r13
 	bis	r14, r13
-	mov	88(sp), 96(sp)
-	mov	90(sp), 72(sp)
-	mov	74(sp), 94(sp)
+	add	#65520, 70(sp)
+	mov	86(sp), 92(sp)
+	mov	88(sp), 72(sp)
+	mov	74(sp), 90(sp)
 	mov	76(sp), 84(sp)
 	mov	64(sp), 68(sp)
 	mov	66(sp), 82(sp)
 	mov	r13, 78(sp)
 	mov	r15, 80(sp)
-	add	#1, 92(sp)
-	cmp	#10, 92(sp)
-	jnc	.Laes_decrypt_block_loop1
+	dec	94(sp)
+	jnz	.Laes_decrypt_block_loop1
 .Laes_decrypt_block_done2:
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	72(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	73(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
-	mov	80(sp), r15
-	mov.b	r15, r15
+	mov.b	80(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	68(sp), r13
-	swpb	r13
-	mov.b	r13, r13
+	mov.b	69(sp), r13
 	mov	82(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r13
 	mov.b	r13, r13
 	mov.b	aes_inv_sbox(r13), r13
-	mov	94(sp), r15
-	mov.b	r15, r15
+	mov.b	90(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r14
 	bis	r12, r14
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:164: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	@r15, r13
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	2(r15), r14
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	84(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	85(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	72(sp), r15
-	mov.b	r15, r15
+	mov.b	72(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov	78(sp), r11
-	swpb	r11
-	mov.b	r11, r11
+	mov.b	79(sp), r11
 	mov	80(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r11
 	mov.b	r11, r11
 	mov.b	aes_inv_sbox(r11), r11
-	mov	68(sp), r15
-	mov.b	r15, r15
+	mov.b	68(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r12
 	bis	r10, r12
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:165: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	4(r15), r11
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	6(r15), r12
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	82(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	83(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov	84(sp), r15
-	mov.b	r15, r15
+	mov.b	84(sp), r15
 	mov.b	aes_inv_sbox(r15), r8
-	mov	96(sp), r9
-	swpb	r9
-	mov.b	r9, r9
+	mov.b	93(sp), r9
 	mov	72(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r9
 	mov.b	r9, r9
 	mov.b	aes_inv_sbox(r9), r9
-	mov	78(sp), r15
-	mov.b	r15, r15
+	mov.b	78(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r10
 	bis	r8, r10
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:166: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	8(r15), r9
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	10(r15), r10
 	; aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	80(sp), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	81(sp), r15
 	mov.b	aes_inv_sbox(r15), r8
-	mov	82(sp), r15
-	mov.b	r15, r15
+	mov.b	82(sp), r15
 	mov.b	aes_inv_sbox(r15), r6
-	mov	94(sp), r7
-	swpb	r7
-	mov.b	r7, r7
+	mov.b	91(sp), r7
 	mov	84(sp), r15
 	swpb	r15
 	and	#65280, r15
 	bis	r15, r7
 	mov.b	r7, r7
 	mov.b	aes_inv_sbox(r7), r7
-	mov	96(sp), r15
-	mov.b	r15, r15
+	mov.b	92(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r8
 	bis	r6, r8
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:167: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	12(r15), r7
-	mov	86(sp), r15
+	mov	96(sp), r15
 	xor	14(r15), r8
 	; aes.ae:164: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	98(sp), r15

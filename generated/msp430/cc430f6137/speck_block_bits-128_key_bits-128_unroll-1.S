@@ -5,193 +5,94 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- speck_key_schedule: speck.key_schedule
-;     frame 260 bytes (2 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 560 bytes of code
+;     frame 264 bytes (4 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 312 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
 	.balign 2
 speck_key_schedule:
 	pushm.w	#7, r10
-	sub	#260, sp
-	mov	r13, 2(sp)
+	sub	#264, sp
+	mov	r13, 6(sp)
 	mov	sp, r14
 	mov	#128, r15
 .Lspeck_key_schedule_zero1:
-	clr	4(r14)
+	clr	8(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lspeck_key_schedule_zero1
 	; speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
-	mov	@r12, r6
-	mov.b	r6, r6
-	mov	@r12, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov	2(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r7
-	mov.b	r7, r7
-	mov	2(r12), r8
-	mov.b	r8, r8
-	mov	2(r12), r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	4(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r9
-	mov.b	r9, r9
-	mov	4(r12), r10
-	mov.b	r10, r10
-	mov	4(r12), r11
+	mov	6(r12), r11
 	swpb	r11
-	mov.b	r11, r11
-	mov	6(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r11
-	mov.b	r11, r11
-	mov	6(r12), r13
-	mov.b	r13, r13
-	mov	6(r12), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	8(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	swpb	r6
-	bis	r7, r6
-	swpb	r8
-	bis	r9, r8
-	swpb	r10
-	bis	r11, r10
+	mov	4(r12), r13
 	swpb	r13
-	bis	r14, r13
-	mov	r13, 4(sp)
-	mov	r10, 6(sp)
-	mov	r8, 8(sp)
-	mov	r6, 10(sp)
+	mov	2(r12), r14
+	swpb	r14
+	mov	@r12, r15
+	swpb	r15
+	mov	r11, 8(sp)
+	mov	r13, 10(sp)
+	mov	r14, 12(sp)
+	mov	r15, 14(sp)
 	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	mov	8(r12), r10
-	mov.b	r10, r10
-	mov	8(r12), r7
-	swpb	r7
-	mov.b	r7, r7
-	mov	10(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r7
-	mov.b	r7, r7
-	mov	10(r12), r9
-	mov.b	r9, r9
-	mov	10(r12), r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	12(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r8
-	mov.b	r8, r8
-	mov	12(r12), r11
-	mov.b	r11, r11
+	mov	14(r12), r11
+	swpb	r11
 	mov	12(r12), r13
 	swpb	r13
-	mov.b	r13, r13
-	mov	14(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r13
-	mov.b	r13, r13
-	mov	14(r12), r14
-	mov.b	r14, r14
-	mov	14(r12), r15
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r10
-	bis	r7, r10
-	swpb	r9
-	bis	r8, r9
-	swpb	r11
-	bis	r13, r11
+	mov	10(r12), r14
 	swpb	r14
-	bis	r15, r14
+	mov	8(r12), r15
+	swpb	r15
 	; speck.ae:33: @unroll(unroll)
 	mov	#0, r8
-	mov	r14, r12
-	mov	r11, r13
+	mov	r11, r12
+	mov	r15, r9
+	; speck.ae:35: rk[i] = k
+	mov	6(sp), r10
+	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
+	mov	sp, r11
+	; speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	; speck.ae:35: rk[i] = k
-	mov	r8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	add	2(sp), r15
-	mov	r12, 0(r15)
-	mov	r13, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
+	mov	r12, 0(r10)
+	mov	r13, 2(r10)
+	mov	r14, 4(r10)
+	mov	r9, 6(r10)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	mov	r8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	add	sp, r15
-	mov	6(r15), r11
-	swpb	r11
-	mov	8(r15), r6
-	swpb	r6
-	mov	10(r15), r7
+	mov	10(r11), r7
 	swpb	r7
-	mov	4(r15), r14
-	swpb	r14
-	mov	r11, r5
-	and	#65280, r5
-	mov	r14, r15
-	mov.b	r15, r15
-	mov	r5, 0(sp)
-	bis	r15, 0(sp)
-	mov	r6, r15
-	and	#65280, r15
-	mov.b	r11, r11
-	mov	r15, r4
-	bis	r11, r4
-	mov	r7, r15
-	and	#65280, r15
-	mov.b	r6, r6
-	mov	r15, r11
-	bis	r6, r11
-	and	#65280, r14
-	mov.b	r7, r7
-	bis	r7, r14
-	mov	r12, r15
-	mov	r13, r5
-	mov	r9, r6
-	mov	r10, r7
-	add	@sp, r15
-	addc	r4, r5
-	addc	r11, r6
-	addc	r14, r7
-	mov	r15, r14
-	xor	r8, r14
-	mov	r8, r11
-	add	#2, r11
-	sub	#1, r11
-	mov	r11, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	add	sp, r15
-	mov	r14, 4(r15)
-	mov	r5, 6(r15)
-	mov	r6, 8(r15)
-	mov	r7, 10(r15)
+	mov	12(r11), r5
+	swpb	r5
+	mov	14(r11), r6
+	swpb	r6
+	mov	8(r11), r15
+	swpb	r15
+	mov	r7, r4
+	xor.b	r5, r4
+	xor	r5, r4
+	xor.b	r6, r5
+	xor	r6, r5
+	xor.b	r15, r6
+	xor	r15, r6
+	xor.b	r7, r15
+	xor	r7, r15
+	mov	r12, 4(sp)
+	mov	r13, 2(sp)
+	mov	r14, 0(sp)
+	mov	r9, r7
+	add	r15, 4(sp)
+	addc	r4, 2(sp)
+	addc	r5, 0(sp)
+	addc	r6, r7
+	mov	4(sp), r15
+	xor	r8, r15
+	mov	r15, 16(r11)
+	mov	2(sp), 18(r11)
+	mov	@sp, 20(r11)
+	mov	r7, 22(r11)
 	; speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	mov	r9, r14
-	mov	r10, r15
+	mov	r9, r15
 	rla	r12
 	rlc	r13
 	rlc	r14
@@ -207,202 +108,92 @@ speck_key_schedule:
 	rlc	r14
 	rlc	r15
 	adc	r12
-	rla	r11
-	rla	r11
-	rla	r11
-	add	sp, r11
-	xor	4(r11), r12
-	xor	6(r11), r13
-	xor	8(r11), r14
-	xor	10(r11), r15
-	mov	r14, r9
-	mov	r15, r10
+	xor	16(r11), r12
+	xor	18(r11), r13
+	xor	20(r11), r14
+	xor	22(r11), r15
+	add	#8, r10
+	add	#8, r11
+	mov	r15, r9
 	add	#1, r8
 	cmp	#31, r8
 	jnc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
-	mov	2(sp), r15
+	mov	6(sp), r15
 	mov	r12, 248(r15)
-	mov	2(sp), r15
+	mov	6(sp), r15
 	mov	r13, 250(r15)
-	mov	2(sp), r15
-	mov	r9, 252(r15)
-	mov	2(sp), r15
-	mov	r10, 254(r15)
-	add	#260, sp
+	mov	6(sp), r15
+	mov	r14, 252(r15)
+	mov	6(sp), r15
+	mov	r9, 254(r15)
+	add	#264, sp
 	popm.w	#7, r10
 	ret
 	.size speck_key_schedule, .-speck_key_schedule
 
 
 ; --- speck_encrypt_block: speck.encrypt_block
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 694 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 216 bytes of code
 	.section .text.speck_encrypt_block,"ax",@progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, @function
 	.balign 2
 speck_encrypt_block:
 	pushm.w	#7, r10
-	sub	#6, sp
-	mov	r12, 0(sp)
-	mov	r13, r11
-	mov	r14, 4(sp)
+	mov	r12, r7
+	mov	r14, r4
 	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
-	mov	8(r11), r7
-	mov.b	r7, r7
-	mov	8(r11), r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	10(r11), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r8
-	mov.b	r8, r8
-	mov	10(r11), r9
-	mov.b	r9, r9
-	mov	10(r11), r10
-	swpb	r10
-	mov.b	r10, r10
-	mov	12(r11), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r10
-	mov.b	r10, r10
-	mov	12(r11), r12
-	mov.b	r12, r12
-	mov	12(r11), r13
-	swpb	r13
-	mov.b	r13, r13
-	mov	14(r11), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r13
-	mov.b	r13, r13
-	mov	14(r11), r14
-	mov.b	r14, r14
-	mov	14(r11), r15
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r7
-	mov	r7, 2(sp)
-	bis	r8, 2(sp)
-	swpb	r9
-	mov	r9, r6
-	bis	r10, r6
+	mov	14(r13), r12
 	swpb	r12
-	mov	r12, r5
-	bis	r13, r5
+	mov	12(r13), r6
+	swpb	r6
+	mov	10(r13), r14
 	swpb	r14
-	mov	r14, r12
-	bis	r15, r12
+	mov	8(r13), r15
+	swpb	r15
 	; speck.ae:44: x = rev8(b[n - 1 : 0])
-	mov	@r11, r15
-	mov.b	r15, r15
-	mov	@r11, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov	2(r11), r14
-	swpb	r14
-	and	#65280, r14
-	bis	r14, r13
-	mov	r13, r4
-	mov.b	r4, r4
-	mov	2(r11), r13
-	mov.b	r13, r13
-	mov	2(r11), r10
-	swpb	r10
-	mov.b	r10, r10
-	mov	4(r11), r14
-	swpb	r14
-	and	#65280, r14
-	bis	r14, r10
-	mov	r10, r7
-	mov.b	r7, r7
-	mov	4(r11), r14
-	mov.b	r14, r14
-	mov	4(r11), r9
+	mov	6(r13), r9
 	swpb	r9
-	mov.b	r9, r9
-	mov	6(r11), r10
+	mov	4(r13), r10
 	swpb	r10
-	and	#65280, r10
-	bis	r10, r9
-	mov	r9, r8
-	mov.b	r8, r8
-	mov	6(r11), r9
-	mov.b	r9, r9
-	mov	6(r11), r10
-	swpb	r10
-	mov.b	r10, r10
-	mov	8(r11), r11
+	mov	2(r13), r11
 	swpb	r11
-	and	#65280, r11
-	bis	r11, r10
-	mov.b	r10, r10
-	swpb	r15
-	mov	r15, r11
-	bis	r4, r11
-	mov	r13, r15
-	swpb	r15
-	mov	r15, r13
-	bis	r7, r13
-	swpb	r14
-	bis	r8, r14
-	mov	r9, r15
-	swpb	r15
-	bis	r10, r15
+	mov	@r13, r13
+	swpb	r13
 	; speck.ae:45: @unroll(unroll)
-	mov	#0, r7
-	mov	r15, r8
-	mov	r14, r9
-	mov	r13, r10
-	mov	r5, r13
-	mov	r6, r14
-	mov	2(sp), r15
+	mov	#32, r5
+	mov	r9, r8
+	mov	r10, r9
+	mov	r11, r10
+	mov	r13, r11
+	mov	r6, r13
 .Lspeck_encrypt_block_loop1:
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
-	swpb	r9
+	mov	r9, r6
+	swpb	r6
 	swpb	r10
 	swpb	r11
-	mov	r8, r6
-	swpb	r6
-	mov	r9, r8
-	and	#65280, r8
-	mov	r6, r5
-	mov.b	r5, r5
-	bis	r5, r8
-	mov	r10, r4
-	and	#65280, r4
-	mov	r9, r5
-	mov.b	r5, r5
-	mov	r4, r9
-	bis	r5, r9
-	mov	r11, r4
-	and	#65280, r4
-	mov	r10, r5
-	mov.b	r5, r5
-	mov	r4, r10
-	bis	r5, r10
-	and	#65280, r6
-	mov	r11, r5
-	mov.b	r5, r5
-	mov	r6, r11
-	bis	r5, r11
+	swpb	r8
+	mov	r6, r9
+	xor.b	r10, r9
+	xor	r10, r9
+	xor.b	r11, r10
+	xor	r11, r10
+	xor.b	r8, r11
+	xor	r8, r11
+	xor.b	r6, r8
+	xor	r6, r8
 	add	r12, r8
 	addc	r13, r9
 	addc	r14, r10
 	addc	r15, r11
-	mov	r7, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	add	@sp, r6
-	xor	@r6, r8
-	xor	2(r6), r9
-	xor	4(r6), r10
-	xor	6(r6), r11
+	xor	@r7+, r8
+	xor	@r7+, r9
+	xor	@r7+, r10
+	xor	@r7+, r11
 	; speck.ae:48: y = (y <<< beta) ^ x
 	rla	r12
 	rlc	r13
@@ -423,430 +214,167 @@ speck_encrypt_block:
 	xor	r9, r13
 	xor	r10, r14
 	xor	r11, r15
-	add	#1, r7
-	cmp	#32, r7
-	jnc	.Lspeck_encrypt_block_loop1
+	dec	r5
+	jnz	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	; speck.ae:50: return cat(rev8(y), rev8(x))
-	mov	r12, r7
-	mov.b	r7, r7
-	mov	r12, r6
+	mov	r15, r7
+	swpb	r7
+	mov	r14, r6
 	swpb	r6
-	mov.b	r6, r6
-	mov	r13, r12
-	swpb	r12
-	and	#65280, r12
-	bis	r12, r6
-	mov.b	r6, r6
-	mov	r13, r12
-	mov.b	r12, r12
 	mov	r13, r5
 	swpb	r5
-	mov.b	r5, r5
-	mov	r14, r13
-	swpb	r13
-	and	#65280, r13
-	bis	r13, r5
-	mov.b	r5, r5
-	mov	r14, r13
-	mov.b	r13, r13
-	mov	r14, r4
-	swpb	r4
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	and	#65280, r14
-	bis	r14, r4
-	mov.b	r4, r4
-	mov	r15, r14
-	mov.b	r14, r14
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r7
-	bis	r6, r7
 	swpb	r12
-	bis	r5, r12
+	swpb	r11
+	mov	r10, r13
 	swpb	r13
-	bis	r4, r13
-	swpb	r14
-	mov	r14, r6
-	bis	r15, r6
-	mov	r8, r5
-	mov.b	r5, r5
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r9, r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov	r14, r4
-	mov.b	r4, r4
-	mov	r9, r8
-	mov.b	r8, r8
 	mov	r9, r14
 	swpb	r14
-	mov.b	r14, r14
-	mov	r10, r15
+	mov	r8, r15
 	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov	r14, r9
-	mov.b	r9, r9
-	mov	r10, r14
-	mov.b	r14, r14
-	swpb	r10
-	mov.b	r10, r10
-	mov	r11, r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r10
-	mov.b	r10, r10
-	mov	r11, r15
-	mov.b	r15, r15
-	swpb	r11
-	mov.b	r11, r11
-	swpb	r5
-	bis	r4, r5
-	swpb	r8
-	bis	r9, r8
-	swpb	r14
-	bis	r10, r14
-	mov	r15, r10
-	swpb	r10
-	bis	r11, r10
-	mov	4(sp), r15
-	mov	r10, 0(r15)
-	mov	4(sp), r15
-	mov	r14, 2(r15)
-	mov	4(sp), r15
-	mov	r8, 4(r15)
-	mov	4(sp), r15
-	mov	r5, 6(r15)
-	mov	4(sp), r15
-	mov	r6, 8(r15)
-	mov	4(sp), r15
-	mov	r13, 10(r15)
-	mov	4(sp), r15
-	mov	r12, 12(r15)
-	mov	4(sp), r15
-	mov	r7, 14(r15)
-	add	#6, sp
+	mov	r11, 0(r4)
+	mov	r13, 2(r4)
+	mov	r14, 4(r4)
+	mov	r15, 6(r4)
+	mov	r7, 8(r4)
+	mov	r6, 10(r4)
+	mov	r5, 12(r4)
+	mov	r12, 14(r4)
 	popm.w	#7, r10
 	ret
 	.size speck_encrypt_block, .-speck_encrypt_block
 
 
 ; --- speck_decrypt_block: speck.decrypt_block
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 724 bytes of code
+;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 276 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
 	.balign 2
 speck_decrypt_block:
 	pushm.w	#7, r10
-	sub	#6, sp
-	mov	r12, 0(sp)
-	mov	r13, r10
-	mov	r14, 4(sp)
-	; speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	mov	8(r10), r7
-	mov.b	r7, r7
-	mov	8(r10), r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	10(r10), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r8
-	mov.b	r8, r8
-	mov	10(r10), r13
-	mov.b	r13, r13
-	mov	10(r10), r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	12(r10), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r9
-	mov.b	r9, r9
-	mov	12(r10), r12
-	mov.b	r12, r12
-	mov	12(r10), r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	14(r10), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r11
-	mov.b	r11, r11
-	mov	14(r10), r14
-	mov.b	r14, r14
-	mov	14(r10), r15
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r7
-	mov	r7, 2(sp)
-	bis	r8, 2(sp)
-	swpb	r13
-	bis	r9, r13
-	swpb	r12
-	bis	r11, r12
-	swpb	r14
-	mov	r14, r11
-	bis	r15, r11
-	; speck.ae:55: x = rev8(b[n - 1 : 0])
-	mov	@r10, r15
-	mov.b	r15, r15
-	mov	@r10, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	2(r10), r14
-	swpb	r14
-	and	#65280, r14
-	bis	r14, r9
-	mov	r9, r4
-	mov.b	r4, r4
-	mov	2(r10), r5
-	mov.b	r5, r5
-	mov	2(r10), r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	4(r10), r14
-	swpb	r14
-	and	#65280, r14
-	bis	r14, r9
-	mov	r9, r6
-	mov.b	r6, r6
-	mov	4(r10), r14
-	mov.b	r14, r14
-	mov	4(r10), r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	6(r10), r9
-	swpb	r9
-	and	#65280, r9
-	bis	r9, r8
-	mov	r8, r7
-	mov.b	r7, r7
-	mov	6(r10), r9
-	mov.b	r9, r9
-	mov	6(r10), r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	8(r10), r10
-	swpb	r10
-	and	#65280, r10
-	bis	r10, r8
-	mov	r8, r10
-	mov.b	r10, r10
-	swpb	r15
-	mov	r15, r8
-	bis	r4, r8
-	mov	r5, r15
-	swpb	r15
-	mov	r15, r5
-	bis	r6, r5
-	mov	r14, r15
-	swpb	r15
-	mov	r15, r14
-	bis	r7, r14
-	mov	r9, r15
-	swpb	r15
-	bis	r10, r15
-	; speck.ae:56: @unroll(unroll)
-	mov	#0, r7
-	mov	r11, r6
+	sub	#2, sp
 	mov	r12, r11
-	mov	r13, r9
-	mov	2(sp), r10
-	mov	r15, r12
+	mov	r14, 0(sp)
+	; speck.ae:54: y = rev8(b[2 * n - 1 : n])
+	mov	14(r13), r6
+	swpb	r6
+	mov	12(r13), r10
+	swpb	r10
+	mov	10(r13), r8
+	swpb	r8
+	mov	8(r13), r9
+	swpb	r9
+	; speck.ae:55: x = rev8(b[n - 1 : 0])
+	mov	6(r13), r7
+	swpb	r7
+	mov	4(r13), r12
+	swpb	r12
+	mov	2(r13), r14
+	swpb	r14
+	mov	@r13, r15
+	swpb	r15
+	; speck.ae:56: @unroll(unroll)
+	mov	#32, r4
+	mov	r6, r5
+	mov	r7, r6
 	mov	r14, r13
-	mov	r5, r14
-	mov	r8, r15
 .Lspeck_decrypt_block_loop1:
 	; speck.ae:58: y = (y ^ x) >>> beta
-	xor	r12, r6
-	mov	r11, r8
+	mov	r5, r14
+	xor	r6, r14
+	mov	r10, r7
+	xor	r12, r7
 	xor	r13, r8
-	xor	r14, r9
-	mov	r10, r11
-	xor	r15, r11
-	mov	r11, r10
-	mov	r6, r11
-	bit	#1, r8
-	rrc	r11
+	mov	r9, r10
+	xor	r15, r10
+	mov	r10, r9
+	mov	r14, r10
+	bit	#1, r7
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	bit	#1, r8
-	rrc	r11
+	rrc	r7
+	bit	#1, r7
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	bit	#1, r8
-	rrc	r11
+	rrc	r7
+	bit	#1, r7
 	rrc	r10
 	rrc	r9
 	rrc	r8
+	rrc	r7
 	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	mov	#31, r6
-	sub	r7, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	add	@sp, r6
-	mov	r12, r5
-	xor	@r6, r5
-	xor	2(r6), r13
-	mov	r14, r12
-	xor	4(r6), r12
-	mov	r15, r14
-	xor	6(r6), r14
-	mov	r5, r6
-	mov	r12, r15
-	mov	r14, r5
-	sub	r11, r6
-	subc	r8, r13
+	mov	r6, r5
+	xor	248(r11), r5
+	mov	r12, r6
+	xor	250(r11), r6
+	mov	r13, r14
+	xor	252(r11), r14
+	xor	254(r11), r15
+	mov	r5, r12
+	mov	r6, r13
+	sub	r10, r12
+	subc	r7, r13
+	subc	r8, r14
 	subc	r9, r15
-	subc	r10, r5
-	mov	r6, r14
-	swpb	r14
-	mov	r13, r4
-	swpb	r4
-	mov	r15, r6
+	mov	r12, r6
 	swpb	r6
-	swpb	r5
-	mov	r14, r13
-	and	#65280, r13
-	mov	r5, r15
-	mov.b	r15, r15
-	mov	r13, r12
-	bis	r15, r12
-	mov	r4, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r15, r13
-	bis	r14, r13
-	mov	r6, r15
-	and	#65280, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	bis	r4, r14
-	and	#65280, r5
-	mov.b	r6, r6
-	mov	r5, r15
-	bis	r6, r15
-	mov	r11, r6
-	mov	r8, r11
-	add	#1, r7
-	cmp	#32, r7
-	jnc	.Lspeck_decrypt_block_loop1
+	swpb	r13
+	swpb	r14
+	swpb	r15
+	mov	r6, r12
+	xor.b	r13, r12
+	xor	r13, r12
+	xor.b	r14, r13
+	xor	r14, r13
+	xor.b	r15, r14
+	xor	r15, r14
+	xor.b	r6, r15
+	xor	r6, r15
+	add	#65528, r11
+	mov	r10, r5
+	mov	r7, r10
+	mov	r15, r6
+	mov	r14, r15
+	dec	r4
+	jnz	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
-	mov	r6, r5
-	mov.b	r5, r5
-	mov	r6, r7
+	mov	r9, r7
 	swpb	r7
-	mov.b	r7, r7
-	mov	r11, r8
-	swpb	r8
-	and	#65280, r8
-	bis	r8, r7
-	mov	r7, r6
-	mov.b	r6, r6
-	mov	r11, r7
-	mov.b	r7, r7
-	mov	r11, r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	r9, r11
-	swpb	r11
-	and	#65280, r11
-	bis	r11, r8
-	mov	r8, r4
-	mov.b	r4, r4
-	mov	r9, r8
-	mov.b	r8, r8
+	mov	r8, r9
 	swpb	r9
-	mov.b	r9, r9
 	mov	r10, r11
 	swpb	r11
-	and	#65280, r11
-	bis	r11, r9
-	mov.b	r9, r9
-	mov	r10, r11
-	mov.b	r11, r11
-	swpb	r10
-	mov.b	r10, r10
-	swpb	r5
-	bis	r6, r5
-	swpb	r7
-	bis	r4, r7
+	mov	r5, r14
+	swpb	r14
+	mov	r15, r8
 	swpb	r8
-	bis	r9, r8
-	swpb	r11
-	bis	r10, r11
-	mov	r12, r10
-	mov.b	r10, r10
-	mov	r12, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r13, r12
-	swpb	r12
-	and	#65280, r12
-	bis	r12, r9
-	mov.b	r9, r9
-	mov	r13, r12
-	mov.b	r12, r12
-	mov	r13, r6
-	swpb	r6
-	mov.b	r6, r6
-	mov	r14, r13
-	swpb	r13
-	and	#65280, r13
-	bis	r13, r6
-	mov.b	r6, r6
-	mov	r14, r13
-	mov.b	r13, r13
-	mov	r14, r4
-	swpb	r4
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	and	#65280, r14
-	bis	r14, r4
-	mov.b	r4, r4
-	mov	r15, r14
-	mov.b	r14, r14
-	swpb	r15
-	mov.b	r15, r15
+	mov	r13, r10
 	swpb	r10
-	bis	r9, r10
 	swpb	r12
-	bis	r6, r12
+	mov	r6, r13
 	swpb	r13
-	bis	r4, r13
-	swpb	r14
-	bis	r15, r14
-	mov	4(sp), r15
-	mov	r14, 0(r15)
-	mov	4(sp), r15
-	mov	r13, 2(r15)
-	mov	4(sp), r15
+	mov	@sp, r15
+	mov	r8, 0(r15)
+	mov	@sp, r15
+	mov	r10, 2(r15)
+	mov	@sp, r15
 	mov	r12, 4(r15)
-	mov	4(sp), r15
-	mov	r10, 6(r15)
-	mov	4(sp), r15
-	mov	r11, 8(r15)
-	mov	4(sp), r15
-	mov	r8, 10(r15)
-	mov	4(sp), r15
-	mov	r7, 12(r15)
-	mov	4(sp), r15
-	mov	r5, 14(r15)
-	add	#6, sp
+	mov	@sp, r15
+	mov	r13, 6(r15)
+	mov	@sp, r15
+	mov	r7, 8(r15)
+	mov	@sp, r15
+	mov	r9, 10(r15)
+	mov	@sp, r15
+	mov	r11, 12(r15)
+	mov	@sp, r15
+	mov	r14, 14(r15)
+	add	#2, sp
 	popm.w	#7, r10
 	ret
 	.size speck_decrypt_block, .-speck_decrypt_block

@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- speck_key_schedule: speck.key_schedule
-;     frame 116 bytes (0 spill slots, locals 116), saves r7, r8, r9, r10
-;     estimated 440 bytes of code
+;     frame 116 bytes (0 spill slots, locals 116), saves r6, r7, r8, r9, r10
+;     estimated 214 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -16,8 +16,8 @@ speck_key_schedule:
 	push	r9
 	push	r8
 	push	r7
+	push	r6
 	sub	#116, sp
-	mov	r13, r8
 	mov	sp, r14
 	mov	#58, r15
 .Lspeck_key_schedule_zero1:
@@ -26,145 +26,57 @@ speck_key_schedule:
 	dec	r15
 	jnz	.Lspeck_key_schedule_zero1
 	; speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
-	mov	8(r12), r10
-	mov.b	r10, r10
-	mov	8(r12), r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	10(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r11
-	mov.b	r11, r11
-	mov	10(r12), r13
-	mov.b	r13, r13
 	mov	10(r12), r14
 	swpb	r14
-	mov.b	r14, r14
-	mov	12(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	swpb	r10
-	bis	r11, r10
-	swpb	r13
-	bis	r14, r13
-	mov	r13, 0(sp)
-	mov	r10, 2(sp)
-	mov	4(r12), r10
-	mov.b	r10, r10
-	mov	4(r12), r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	6(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r11
-	mov.b	r11, r11
-	mov	6(r12), r13
-	mov.b	r13, r13
-	mov	6(r12), r14
-	swpb	r14
-	mov.b	r14, r14
 	mov	8(r12), r15
 	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	swpb	r10
-	bis	r11, r10
-	swpb	r13
-	bis	r14, r13
-	mov	r13, 4(sp)
-	mov	r10, 6(sp)
-	mov	@r12, r10
-	mov.b	r10, r10
-	mov	@r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	2(r12), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r11
-	mov.b	r11, r11
-	mov	2(r12), r13
-	mov.b	r13, r13
-	mov	2(r12), r14
+	mov	r14, 0(sp)
+	mov	r15, 2(sp)
+	mov	6(r12), r14
 	swpb	r14
-	mov.b	r14, r14
 	mov	4(r12), r15
 	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	swpb	r10
-	bis	r11, r10
-	swpb	r13
-	bis	r14, r13
-	mov	r13, 8(sp)
-	mov	r10, 10(sp)
-	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	mov	12(r12), r15
-	mov.b	r15, r15
-	mov	12(r12), r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	14(r12), r14
+	mov	r14, 4(sp)
+	mov	r15, 6(sp)
+	mov	2(r12), r14
 	swpb	r14
-	and	#65280, r14
-	bis	r14, r11
-	mov.b	r11, r11
-	mov	14(r12), r14
-	mov.b	r14, r14
-	mov	14(r12), r13
-	swpb	r13
-	mov.b	r13, r13
+	mov	@r12, r15
 	swpb	r15
-	bis	r11, r15
+	mov	r14, 8(sp)
+	mov	r15, 10(sp)
+	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
+	mov	14(r12), r14
 	swpb	r14
-	bis	r13, r14
+	mov	12(r12), r15
+	swpb	r15
 	; speck.ae:33: @unroll(unroll)
-	mov	#0, r7
+	mov	#0, r6
+	; speck.ae:35: rk[i] = k
+	mov	r13, r7
+	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
+	mov	sp, r8
+	; speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	; speck.ae:35: rk[i] = k
-	mov	r7, r13
-	rla	r13
-	rla	r13
-	add	r8, r13
-	mov	r14, 0(r13)
-	mov	r15, 2(r13)
+	mov	r14, 0(r7)
+	mov	r15, 2(r7)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	mov	r7, r13
-	rla	r13
-	rla	r13
-	add	sp, r13
-	mov	2(r13), r11
-	swpb	r11
-	mov	@r13, r9
+	mov	2(r8), r12
+	swpb	r12
+	mov	@r8, r9
 	swpb	r9
-	mov	r11, r12
-	and	#65280, r12
-	mov	r9, r13
-	mov.b	r13, r13
-	bis	r13, r12
-	and	#65280, r9
-	mov.b	r11, r11
-	bis	r11, r9
-	mov	r14, r10
-	mov	r15, r11
-	add	r12, r10
-	addc	r9, r11
-	xor	r7, r10
-	mov	r7, r12
-	add	#4, r12
-	sub	#1, r12
-	mov	r12, r13
-	rla	r13
-	rla	r13
-	add	sp, r13
-	mov	r10, 0(r13)
-	mov	r11, 2(r13)
+	mov	r12, r10
+	xor.b	r9, r10
+	xor	r9, r10
+	xor.b	r12, r9
+	xor	r12, r9
+	mov	r14, r11
+	mov	r15, r12
+	add	r9, r11
+	addc	r10, r12
+	xor	r6, r11
+	mov	r11, 12(r8)
+	mov	r12, 14(r8)
 	; speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
 	rla	r14
 	rlc	r15
@@ -175,19 +87,19 @@ speck_key_schedule:
 	rla	r14
 	rlc	r15
 	adc	r14
-	rla	r12
-	rla	r12
-	add	sp, r12
-	xor	@r12, r14
-	xor	2(r12), r15
-	add	#1, r7
-	cmp	#26, r7
+	xor	12(r8), r14
+	xor	14(r8), r15
+	add	#4, r7
+	add	#4, r8
+	add	#1, r6
+	cmp	#26, r6
 	jnc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
-	mov	r14, 104(r8)
-	mov	r15, 106(r8)
+	mov	r14, 104(r13)
+	mov	r15, 106(r13)
 	add	#116, sp
+	pop	r6
 	pop	r7
 	pop	r8
 	pop	r9
@@ -197,8 +109,8 @@ speck_key_schedule:
 
 
 ; --- speck_encrypt_block: speck.encrypt_block
-;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
-;     estimated 316 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
+;     estimated 114 bytes of code
 	.section .text.speck_encrypt_block,"ax",@progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, @function
@@ -207,143 +119,56 @@ speck_encrypt_block:
 	push	r10
 	push	r9
 	push	r8
-	push	r7
-	push	r6
-	push	r5
-	mov	r12, r7
-	mov	r14, r10
 	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
-	mov	4(r13), r11
-	mov.b	r11, r11
-	mov	4(r13), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	6(r13), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	mov	6(r13), r5
-	mov.b	r5, r5
-	mov	6(r13), r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	6(r13), r11
 	swpb	r11
-	bis	r14, r11
-	swpb	r5
-	bis	r15, r5
-	; speck.ae:44: x = rev8(b[n - 1 : 0])
-	mov	@r13, r8
-	mov.b	r8, r8
-	mov	@r13, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	2(r13), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r9
-	mov.b	r9, r9
-	mov	2(r13), r12
-	mov.b	r12, r12
-	mov	2(r13), r14
-	swpb	r14
-	mov.b	r14, r14
 	mov	4(r13), r15
 	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	swpb	r8
-	bis	r9, r8
-	swpb	r12
-	bis	r14, r12
+	; speck.ae:44: x = rev8(b[n - 1 : 0])
+	mov	2(r13), r10
+	swpb	r10
+	mov	@r13, r13
+	swpb	r13
 	; speck.ae:45: @unroll(unroll)
-	mov	#0, r6
-	mov	r12, r9
-	mov	r5, r13
-	mov	r11, r14
+	mov	#27, r8
 .Lspeck_encrypt_block_loop1:
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
-	swpb	r8
-	mov	r9, r11
-	swpb	r11
-	mov	r8, r12
-	and	#65280, r12
-	mov	r11, r15
-	mov.b	r15, r15
-	bis	r15, r12
-	and	#65280, r11
-	mov.b	r8, r8
-	bis	r8, r11
-	add	r13, r12
-	addc	r14, r11
-	mov	r6, r15
-	rla	r15
-	rla	r15
-	add	r7, r15
-	xor	@r15, r12
-	xor	2(r15), r11
+	mov	r13, r9
+	swpb	r9
+	swpb	r10
+	mov	r9, r13
+	xor.b	r10, r13
+	xor	r10, r13
+	xor.b	r9, r10
+	xor	r9, r10
+	add	r11, r10
+	addc	r15, r13
+	xor	@r12+, r10
+	xor	@r12+, r13
 	; speck.ae:48: y = (y <<< beta) ^ x
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	xor	r12, r13
-	xor	r11, r14
-	mov	r12, r9
-	mov	r11, r8
-	add	#1, r6
-	cmp	#27, r6
-	jnc	.Lspeck_encrypt_block_loop1
+	rla	r11
+	rlc	r15
+	adc	r11
+	rla	r11
+	rlc	r15
+	adc	r11
+	rla	r11
+	rlc	r15
+	adc	r11
+	xor	r10, r11
+	xor	r13, r15
+	dec	r8
+	jnz	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	; speck.ae:50: return cat(rev8(y), rev8(x))
-	mov	r13, r11
-	mov.b	r11, r11
-	swpb	r13
-	mov.b	r13, r13
-	mov	r14, r15
 	swpb	r15
-	and	#65280, r15
-	bis	r15, r13
-	mov.b	r13, r13
-	mov	r14, r12
-	mov.b	r12, r12
-	swpb	r14
-	mov.b	r14, r14
 	swpb	r11
-	bis	r13, r11
-	swpb	r12
-	bis	r14, r12
-	mov	r9, r13
-	mov.b	r13, r13
-	swpb	r9
-	mov.b	r9, r9
-	mov	r8, r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r9
-	mov.b	r9, r9
-	mov	r8, r14
-	mov.b	r14, r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
 	swpb	r13
-	bis	r9, r13
-	swpb	r14
-	bis	r15, r14
-	mov	r14, 0(r10)
-	mov	r13, 2(r10)
-	mov	r12, 4(r10)
-	mov	r11, 6(r10)
-	pop	r5
-	pop	r6
-	pop	r7
+	swpb	r10
+	mov	r13, 0(r14)
+	mov	r10, 2(r14)
+	mov	r15, 4(r14)
+	mov	r11, 6(r14)
 	pop	r8
 	pop	r9
 	pop	r10
@@ -352,8 +177,8 @@ speck_encrypt_block:
 
 
 ; --- speck_decrypt_block: speck.decrypt_block
-;     frame 0 bytes (0 spill slots, locals 0), saves r6, r7, r8, r9, r10
-;     estimated 306 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
+;     estimated 124 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
@@ -362,137 +187,58 @@ speck_decrypt_block:
 	push	r10
 	push	r9
 	push	r8
-	push	r7
-	push	r6
-	mov	r14, r10
 	; speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	mov	4(r13), r8
-	mov.b	r8, r8
-	mov	4(r13), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	6(r13), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	mov	6(r13), r7
-	mov.b	r7, r7
-	mov	6(r13), r15
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r8
-	bis	r14, r8
-	swpb	r7
-	bis	r15, r7
-	; speck.ae:55: x = rev8(b[n - 1 : 0])
-	mov	@r13, r6
-	mov.b	r6, r6
-	mov	@r13, r9
+	mov	6(r13), r9
 	swpb	r9
-	mov.b	r9, r9
-	mov	2(r13), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r9
-	mov.b	r9, r9
+	mov	4(r13), r10
+	swpb	r10
+	; speck.ae:55: x = rev8(b[n - 1 : 0])
 	mov	2(r13), r11
-	mov.b	r11, r11
-	mov	2(r13), r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	4(r13), r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r14
-	mov.b	r14, r14
-	swpb	r6
-	bis	r9, r6
 	swpb	r11
-	bis	r14, r11
+	mov	@r13, r15
+	swpb	r15
 	; speck.ae:56: @unroll(unroll)
-	mov	#0, r13
-	mov	r11, r9
-	mov	r6, r11
+	mov	#27, r8
 .Lspeck_decrypt_block_loop1:
 	; speck.ae:58: y = (y ^ x) >>> beta
-	xor	r9, r7
-	xor	r11, r8
-	bit	#1, r8
-	rrc	r7
-	rrc	r8
-	bit	#1, r8
-	rrc	r7
-	rrc	r8
-	bit	#1, r8
-	rrc	r7
-	rrc	r8
+	xor	r11, r9
+	xor	r15, r10
+	bit	#1, r10
+	rrc	r9
+	rrc	r10
+	bit	#1, r10
+	rrc	r9
+	rrc	r10
+	bit	#1, r10
+	rrc	r9
+	rrc	r10
 	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	mov	#26, r15
-	sub	r13, r15
-	rla	r15
-	rla	r15
-	add	r12, r15
-	xor	@r15, r9
-	xor	2(r15), r11
-	sub	r7, r9
-	subc	r8, r11
-	swpb	r9
+	mov	r11, r13
+	xor	104(r12), r13
+	mov	r15, r11
+	xor	106(r12), r11
+	sub	r9, r13
+	subc	r10, r11
+	swpb	r13
 	swpb	r11
-	mov	r9, r14
-	and	#65280, r14
-	mov	r11, r15
-	mov.b	r15, r15
-	bis	r15, r14
-	and	#65280, r11
-	mov.b	r9, r9
-	bis	r9, r11
-	mov	r14, r9
-	add	#1, r13
-	cmp	#27, r13
-	jnc	.Lspeck_decrypt_block_loop1
+	mov	r13, r15
+	xor.b	r11, r15
+	xor	r11, r15
+	xor.b	r13, r11
+	xor	r13, r11
+	add	#65532, r12
+	dec	r8
+	jnz	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
-	mov	r7, r12
-	mov.b	r12, r12
-	swpb	r7
-	mov.b	r7, r7
-	mov	r8, r15
-	swpb	r15
-	and	#65280, r15
-	bis	r15, r7
-	mov.b	r7, r7
-	mov	r8, r13
-	mov.b	r13, r13
-	swpb	r8
-	mov.b	r8, r8
-	swpb	r12
-	bis	r7, r12
-	swpb	r13
-	bis	r8, r13
-	mov	r9, r14
-	mov.b	r14, r14
+	swpb	r10
 	swpb	r9
-	mov.b	r9, r9
-	mov	r11, r15
 	swpb	r15
-	and	#65280, r15
-	bis	r15, r9
-	mov.b	r9, r9
-	mov	r11, r15
-	mov.b	r15, r15
 	swpb	r11
-	mov.b	r11, r11
-	swpb	r14
-	bis	r9, r14
-	swpb	r15
-	bis	r11, r15
-	mov	r15, 0(r10)
-	mov	r14, 2(r10)
-	mov	r13, 4(r10)
-	mov	r12, 6(r10)
-	pop	r6
-	pop	r7
+	mov	r15, 0(r14)
+	mov	r11, 2(r14)
+	mov	r10, 4(r14)
+	mov	r9, 6(r14)
 	pop	r8
 	pop	r9
 	pop	r10
