@@ -50,8 +50,8 @@ def word_bits(chip) -> int:
 
 
 def _pick(domain, preferred: int) -> int:
-    values = list(domain)
-    return preferred if preferred in values else max(values)
+    # a domain may be a range as wide as 1..2^32 (GCM's nonce_len): never list it
+    return preferred if preferred in domain else max(domain)
 
 
 def has_key_setup(unit: Compiled) -> bool:

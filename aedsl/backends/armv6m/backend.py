@@ -61,11 +61,24 @@ def call_symbol(module: Module, fname: str) -> str:
     return f"{module.name}_{fname.replace('.', '_')}"
 
 
+# Flash below which a spec needing both cipher directions gets the 1-table AES variant.
+SMALL_FLASH = 32 * 1024
+
+
 def pass_knobs(module, chip, knobs: dict) -> dict:
     """Calls to entry points stay calls (`inline=entries`): AES is one subroutine, not one copy
-    per call site (a mode calls it from up to seven places; the 16 KB part needs that)."""
+    per call site (a mode calls it from up to seven places; the 16 KB part needs that).
+    The table budget follows the flash: a scheme that needs the inverse cipher too (OCB3) has
+    two sets of four 1 KB T-tables, which with the code overflow 16 KB, so on a small part the
+    default is `table_fusion=rotate` (one stored table per set, the others as byte rotations)."""
     k = dict(knobs)
     k.setdefault("inline", "entries")
+    if "table_fusion" not in k and chip.flash.length < SMALL_FLASH:
+        from aedsl.ir.passes import inline
+        kept = inline.run(module, {"inline": k["inline"]})
+        if any(f.name.rsplit(".", 1)[-1] == "decrypt_block" for f in kept.functions) and \
+                not all(n in (f.name for f in kept.functions) for n in BLOCK_ENTRIES):
+            k["table_fusion"] = "rotate"
     return k
 
 

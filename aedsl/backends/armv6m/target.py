@@ -12,7 +12,9 @@ and then r8–r11 (callee-saved, saved once in the prologue), and costs a 1-cycl
 instead of a 2-cycle LDR/STR; slots beyond those go to the stack.
 
 Calling convention (AAPCS): arguments r0–r3, then the stack at [sp], [sp+4] … at entry; r4–r11
-callee-saved; r0–r3, r12 caller-saved; SP = r13, LR = r14, PC = r15.
+callee-saved; r0–r3, r12 caller-saved; SP = r13, LR = r14, PC = r15. Generated functions call
+each other (BL, `bl` below) with this same convention, so a function that calls keeps no spilled
+value in r12 (CALLER_HIGH_SLOTS).
 
 Machine-IR operand order is the assembler's (destination first), except the shared `mov`
 pseudo, which the target-neutral code writes as `mov src, dst` (see common/select_base.py).

@@ -133,9 +133,19 @@ class AccelSelection:
         finally:
             block.ops = saved
 
+    def _flush_before_region(self, op: Op) -> None:
+        """A region that neither touches the accelerator nor reads the pending result runs in
+        the operation's delay slot (the wait comes after it; `finalize_waits` counts the
+        region's shortest path); otherwise the result is read before the region is entered."""
+        p = self._acc_pending
+        if p is None:
+            return
+        if _contains_accel(op.regions) or not p.results or _reads_any(op.regions, p.results):
+            self.accel_flush()
+
     def select_for(self, op: Op) -> None:
         self._accel_init()
-        self.accel_flush()
+        self._flush_before_region(op)
         need = self._loop_need(op) if self.accel is not None else None
         if need is None and _contains_accel(op.regions):
             self._acc_state = (None, None)      # unknown at the loop head (the back edge)
@@ -152,7 +162,7 @@ class AccelSelection:
 
     def select_if(self, op: Op) -> None:
         self._accel_init()
-        self.accel_flush()
+        self._flush_before_region(op)
         super().select_if(op)
         if _contains_accel(op.regions):
             self.accel_flush()
@@ -326,6 +336,11 @@ def _iter_ops(regions, opcode):
                 yield o
             if o.regions:
                 yield from _iter_ops(o.regions, opcode)
+
+
+def _reads_any(regions, values) -> bool:
+    ids = {id(v) for v in values}
+    return any(id(a) in ids for o in _iter_ops(regions, None) for a in o.args)
 
 
 def _contains_accel(regions) -> bool:

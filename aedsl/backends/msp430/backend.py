@@ -5,10 +5,19 @@ encrypt/decrypt (other functions are inlined where they are called). Parameter w
 the MSP430 EABI (R12–R15, then the stack); see `driver.Param` for how each IR parameter becomes
 words, and docs/BACKENDS.md.
 
+Calls the IR kept become `call #f` to the callee compiled once with a local symbol
+(`calls.py`; the convention is the exported functions' one).
+
 Frame (SP grows down; offsets from SP after the prologue):
-    [0, 2*slots)                spill slots
-    [2*slots, 2*slots+locals)   local arrays (zeroed on entry, as the IR says)
+    [0, 2*out)                  outgoing stack arguments of calls (words 5, 6, … at the CALL)
+    then the spill slots (2 bytes each)
+    then local arrays (zeroed on entry, as the IR says) and call areas (results, wide arguments)
     then the saved registers, the return address (2 bytes: CALL/RET), the stack arguments.
+
+Long branches: a conditional jump reaches -512..+511 words, so after layout (exact sizes from
+the cost model) one out of reach becomes the inverted jump over `br #label` (MOV #label, PC,
+any address of the 64 KB space), a `jmp` out of reach becomes `br #label`; repeated until no
+size changes (sizes only grow).
 """
 from __future__ import annotations
 
@@ -21,8 +30,9 @@ from ..common.driver import AEAD_ENTRIES, BLOCK_ENTRIES, Compiled, Entry, Param,
 from ..common.emit import SpecLines, render
 from ..common.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from ..common.select_base import MemBind, nlimbs
-from . import peephole
+from . import peephole, swap
 from .accel import make_ports
+from .calls import call_symbol
 from .select import Msp430Selector
 from .target import ARG_REGS, SP, make_target, reg_name
 
@@ -57,12 +67,18 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
     return k
 
 
+# A scheme's key-setup stage, exported when the IR kept it as calls (as on ARMv6-M): the C
+# runtime may then expand the key once and run `encrypt_with` per message.
+KEY_SETUP_ENTRIES = ("key_setup", "encrypt_with", "decrypt_with")
+
+
 def exported(module: Module) -> list[str]:
     names = [f.name for f in module.functions]
     if all(n in names for n in BLOCK_ENTRIES):
         return list(BLOCK_ENTRIES)
     if all(n in names for n in AEAD_ENTRIES):
-        return list(AEAD_ENTRIES)
+        extra = list(KEY_SETUP_ENTRIES) if all(n in names for n in KEY_SETUP_ENTRIES) else []
+        return list(AEAD_ENTRIES) + extra
     return [n for n in names if "." not in n]
 
 
@@ -149,14 +165,17 @@ def select_function(module: Module, fname: str, symbol: str, cpux: bool, chip=No
     mf.n_arg_words = len(words)
     mf.walk_regs = sel.walk_regs            # pointers the @Rn+ peephole may rewrite
     mf.counted = sel.counted                # loops whose index may count down
+    mf.calls = set(getattr(sel, "calls", ()))   # functions called as subroutines
     entry = Entry(fname, symbol, params, results)
     return mf, entry, sel.used_tables
 
 
 def _fmt_disp(d, frame: dict) -> str:
     if isinstance(d, Frame):
-        if d.kind == "slot":
+        if d.kind == "out":
             return str(2 * d.key + d.extra)
+        if d.kind == "slot":
+            return str(frame["slots"] + 2 * d.key + d.extra)
         if d.kind == "local":
             return str(frame["locals"][d.key] + d.extra)
         if d.kind == "arg":
@@ -196,6 +215,8 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
     if peephole.autoincrement(mf, getattr(mf, "walk_regs", set())):
         dce.eliminate(mf, target)
     peephole.count_down(mf, getattr(mf, "counted", []))
+    if swap.cancel_swaps(mf, target):       # byte-order swaps that cancel (bytewise data paths)
+        dce.eliminate(mf, target)
     ports = getattr(mf, "accel_ports", None)
     if ports is not None and getattr(mf, "schedule", "delay_slot") == "delay_slot":
         schedule.schedule_function(mf, target, ports)       # delay slots of the accelerator
@@ -205,12 +226,13 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
     saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
     if saved and cpux:
         saved = list(range(min(saved), 11))          # pushm saves a contiguous range r10 down
-    local_off, off = {}, 2 * alloc.n_slots
+    n_out = getattr(mf, "n_out", 0)
+    local_off, off = {}, 2 * (n_out + alloc.n_slots)
     for name, size in mf.locals.items():
         local_off[name] = off
         off += size
     frame_size = off
-    frame = {"locals": local_off, "args": frame_size + 2 * len(saved) + 2}
+    frame = {"locals": local_off, "args": frame_size + 2 * len(saved) + 2, "slots": 2 * n_out}
     pro: list[MInst] = []
     epi: list[MInst] = []
     if saved:
@@ -230,7 +252,7 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
         if inst.mn == "ret":
             body.extend(MInst(e.mn, list(e.ops), loc=inst.loc) for e in epi)
         body.append(inst)
-    insts = pro + body
+    insts = _expand_lea(pro + body, frame)
     for inst in insts:
         # a source operand 0(Rn) is @Rn: one word and one cycle less (the assembler would
         # shorten it anyway; doing it here keeps the cost model exact)
@@ -245,6 +267,8 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
                 ports.is_io, lambda i: target.cost(MInst(i.mn, [resolve(o, frame) for o in i.ops]))[1]
                 if i.mn not in ("label", "comment", schedule.GO, schedule.WAIT) else 0, ports.expand_wait),
             mf.label)
+    insts = relax_branches(insts, lambda i: target.cost(MInst(i.mn, [resolve(o, frame) for o in i.ops]))[0],
+                           mf.label)
     lines, size, last_loc = [], 0, None
     for inst in insts:
         if inst.loc and inst.loc[:2] != last_loc:
@@ -255,15 +279,81 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
             continue
         nbytes, _ = target.cost(MInst(inst.mn, [resolve(o, frame) for o in inst.ops]))
         size += nbytes
+        if inst.mn in ("call", "br"):
+            lines.append(f"\t{inst.mn}\t#{inst.ops[0].name}")
+            continue
         mn = ASM_NAME.get(inst.mn, inst.mn)
         if inst.mn in ("pushm", "popm", "rlam", "rram", "rrum"):
             mn += ".w"
         ops = ", ".join(fmt_operand(o, frame) for o in inst.ops)
         lines.append(f"\t{mn}\t{ops}" if ops else f"\t{mn}")
     return {"symbol": mf.name, "doc": mf.doc, "lines": lines, "frame": frame_size, "slots": alloc.n_slots,
-            "locals_bytes": frame_size - 2 * alloc.n_slots, "saved": ", ".join(reg_name(r) for r in saved),
+            "locals_bytes": frame_size - 2 * (alloc.n_slots + n_out), "saved": ", ".join(reg_name(r) for r in saved),
             "size": size, "n_insts": sum(1 for i in insts if i.mn != "label"),
             "accel": getattr(mf, "accel_report", [])}
+
+
+def _expand_lea(insts: list[MInst], frame: dict) -> list[MInst]:
+    """`lea` (the address of a frame area or a table) as real instructions, the frame known."""
+    out = []
+    for inst in insts:
+        if inst.mn != "lea":
+            out.append(inst)
+            continue
+        src, dst = inst.ops
+        if src.base is None:
+            out.append(MInst("mov", [Imm(src.disp), dst], depth=inst.depth, loc=inst.loc))
+            continue
+        off = int(_fmt_disp(src.disp, frame)) if isinstance(src.disp, Frame) else src.disp
+        out.append(MInst("mov", [R(src.base), dst], depth=inst.depth, loc=inst.loc))
+        if off:
+            out.append(MInst("add", [Imm(off), dst], depth=inst.depth, loc=inst.loc))
+    return out
+
+
+INVERSE_JUMP = {"jz": "jnz", "jnz": "jz", "jc": "jnc", "jnc": "jc"}
+JUMP_WORDS = (-512, 511)        # Jcc/JMP: PC + 2 + 2*offset, a signed 10-bit word offset
+
+
+def relax_branches(insts: list[MInst], size_of, make_label) -> list[MInst]:
+    """Jumps whose target is out of the ±1 KB reach become long forms: `jcc L` ->
+    `j<inverse> skip; br #L; skip:`, `jmp L` -> `br #L`. Layout is recomputed until no jump
+    changes (a long form only grows the code, so this terminates)."""
+    long: set[int] = set()
+    sizes = [size_of(i) if i.mn not in ("label", "comment") else 0 for i in insts]
+    while True:
+        addr, labels, pos = 0, {}, []
+        for k, inst in enumerate(insts):
+            pos.append(addr)
+            if inst.mn == "label":
+                labels[inst.ops[0].name] = addr
+            addr += (6 if inst.mn != "jmp" else 4) if k in long else sizes[k]
+        changed = False
+        for k, inst in enumerate(insts):
+            if k in long or not (inst.mn == "jmp" or inst.mn in INVERSE_JUMP):
+                continue
+            words = (labels[inst.ops[0].name] - (pos[k] + 2)) // 2
+            if not JUMP_WORDS[0] <= words <= JUMP_WORDS[1]:
+                long.add(k)
+                changed = True
+        if not changed:
+            break
+    if not long:
+        return insts
+    out = []
+    for k, inst in enumerate(insts):
+        if k not in long:
+            out.append(inst)
+            continue
+        target = inst.ops[0]
+        if inst.mn == "jmp":
+            out.append(MInst("br", [target], depth=inst.depth, loc=inst.loc))
+            continue
+        skip = make_label("near")
+        out += [MInst(INVERSE_JUMP[inst.mn], [Lbl(skip)], depth=inst.depth, loc=inst.loc),
+                MInst("br", [target], depth=inst.depth, loc=inst.loc),
+                MInst("label", [Lbl(skip)], depth=inst.depth, loc=inst.loc)]
+    return out
 
 
 def _table(module: Module, name: str, prefix: str) -> dict:
@@ -301,16 +391,25 @@ def compile_module(module: Module, chip, spec_path: str) -> Compiled:
     target = make_target(chip)
     spec_lines = SpecLines()
     functions, entries, tables = [], {}, set()
-    for fname in exported(module):
-        symbol = f"{module.name}_{fname}"
+    public = exported(module)
+    todo, done = list(public), set()
+    while todo:                 # the exported functions, then the subroutines they call
+        fname = todo.pop(0)
+        if fname in done:
+            continue
+        done.add(fname)
+        symbol = call_symbol(module, fname)
         mf, entry, used = select_function(module, fname, symbol, cpux, chip=chip)
         mf.accel_ports = make_ports(chip, target.cost)
         mf.schedule = str(module.knobs.get("schedule", "delay_slot"))
         tables |= used
         info = finish_function(mf, target, cpux, spec_lines)
+        info["global"] = fname in public
         entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
         functions.append(info)
-        entries[fname] = entry
+        if fname in public:
+            entries[fname] = entry
+        todo.extend(sorted(mf.calls - done))
     table_info = [_table(module, t.name, module.name) for t in module.tables if t.name in tables]
     knobs = dict(module.knobs)
     knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"

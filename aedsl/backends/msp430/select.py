@@ -18,6 +18,7 @@ from aedsl.ir.nodes import Memory, Op, Value
 
 from ..common.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
 from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
+from .calls import Msp430Calls
 from .accel import Msp430Accel            # accel_start / accel_result (the AES128 module)
 from .target import SP
 
@@ -29,7 +30,7 @@ def _top_mask(width: int) -> int | None:
     return None if r == 0 else (1 << r) - 1
 
 
-class Msp430Selector(Msp430Accel, SelectorBase):
+class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
     LIMB = 16
 
     def __init__(self, module, mf, prefix, cpux: bool):
@@ -184,6 +185,11 @@ class Msp430Selector(Msp430Accel, SelectorBase):
         src = (list(limbs[q:]) + [Imm(0)] * (n_out + 1))[:n_out + 1]
         if s == 0:
             return src[:n_out]
+        if s == 8:
+            return self.shr8_limbs(src, n_out)
+        chain = self.shift_chain(src, s, left=False)
+        if chain is not None:
+            return chain[:n_out]
         m = M16 >> s
         rot: dict = {}
 
@@ -201,6 +207,65 @@ class Msp430Selector(Msp430Accel, SelectorBase):
             out.append(self.bitop("bis", lo, hi))
         return out
 
+    def shr8_limbs(self, src: list, n_out: int) -> list:
+        """(src >> 8), its lowest n_out limbs: swpb every limb, then out_j takes the low byte of
+        S_j and the high byte of S_{j+1} by the `xor.b` merge of rotl8_limbs (4n-2 one-cycle
+        instructions for n limbs instead of ~7n for per-limb masks). Ascending j, so each copy
+        coalesces with the S_j that dies in it."""
+        sw = []
+        for v in src[:n_out + 1]:
+            if isinstance(v, Imm):
+                sw.append(Imm(((v.value >> 8) | (v.value << 8)) & M16))
+            else:
+                t = self.copy(v)
+                self.emit("swpb", t)
+                sw.append(t)
+        out = []
+        for j in range(n_out):
+            lo, hi = sw[j], sw[j + 1]
+            if _is_zero(hi):
+                out.append(self.and_imm(lo, 0x00FF))
+            elif isinstance(hi, Imm) or isinstance(lo, Imm):
+                out.append(self.bitop("bis", self.and_imm(hi, 0xFF00), self.and_imm(lo, 0x00FF)))
+            else:
+                t = self.copy(lo)               # low byte lo ^ hi (xor.b clears the high), then ^ hi
+                self.emit("xor.b", hi, t)
+                self.emit("xor", hi, t)
+                out.append(t)
+        return out
+
+    def shift_chain(self, src: list, s: int, left: bool) -> list | None:
+        """A multi-limb shift by s < 16 bits as s carry chains (`clrc; rrc hi; ...; rrc lo` right,
+        `rla lo; rlc ...; rlc hi` left: one cycle a limb and step), or None when the per-limb
+        funnel (rotate, two masks, merge: ~5 + rotate per limb) is cheaper or the value is short.
+        Zero limbs at the far end (where nothing shifts in from) stay out of the chain."""
+        live = [j for j, v in enumerate(src) if not _is_zero(v)]
+        if not live:
+            return list(src)
+        lo, hi = live[0], live[-1]
+        if left:
+            lo, hi = lo, len(src) - 1             # the bits move up into the top limbs
+        n = hi - lo + 1
+        if n < 4:
+            # short values keep the flag-free funnel: a carry chain ties its instructions through
+            # the carry flag, which leaves the delay-slot scheduler less to move (CCM's counters)
+            return None
+        chain = s * (n + (0 if left else 1))
+        funnel = n * (5 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8)))
+        if chain >= funnel:
+            return None
+        d = [self.copy(v) if lo <= j <= hi else v for j, v in enumerate(src)]
+        for _ in range(s):
+            if left:
+                self.emit("rla", d[lo])
+                for j in range(lo + 1, hi + 1):
+                    self.emit("rlc", d[j])
+            else:
+                self.emit("clrc")
+                for j in range(hi, lo - 1, -1):
+                    self.emit("rrc", d[j])
+        return d
+
     def shl_multi(self, limbs: list, k: int, n_out: int, known_bits: int | None = None) -> list:
         """(limbs << k), the lowest n_out limbs (bits beyond them are dropped, not masked).
         known_bits: the value fits in that many bits (lets a shift by 8 be a bare swpb)."""
@@ -208,6 +273,9 @@ class Msp430Selector(Msp430Accel, SelectorBase):
         src = ([Imm(0)] * q + list(limbs) + [Imm(0)] * n_out)[:n_out]
         if s == 0:
             return src
+        chain = self.shift_chain(src, s, left=True)
+        if chain is not None:
+            return chain
         m = (1 << s) - 1                    # the low s bits of rotl(src_j, s) came from its top
         rot: dict = {}
 
@@ -927,6 +995,33 @@ class Msp430Selector(Msp430Accel, SelectorBase):
         self._ob_key, self._ob = key, t
         return t
 
+    # Whole-word access to a byte buffer: a block of `nbytes` (even, >= 8) bytes of a pointer
+    # buffer is read/written as words when, at run time, its address is even and the count (if
+    # any) covers all of it; otherwise byte by byte (any alignment, partial blocks). The word
+    # path costs `bit #1, a; jnz` (+ `cmp #n, count; jnc`) and a jump over the byte path.
+    WORD_PATH_MIN = 8
+
+    def _word_access(self, b: MemBind, offl: list, nbytes: int):
+        """(operand of word i, address register to test) or None if the buffer has no word path."""
+        if b.kind != "ptr" or b.stride != 1 or nbytes % 2 or nbytes < self.WORD_PATH_MIN:
+            return None
+        c = self.const_of(offl)
+        if c is not None:
+            if c % 2:
+                return None
+            return (lambda i: Mem(b.base, c + 2 * i)), R(b.base)
+        base = self._offset_base(b, offl)
+        return (lambda i: Mem(base.reg, 2 * i)), base
+
+    def _branch_to_bytes(self, addr: R, count, nbytes: int) -> str:
+        slow = self.mf.label("bytes")
+        if count is not None:
+            self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
+            self.emit("jnc", Lbl(slow))
+        self.emit("bit", Imm(1), addr)
+        self.emit("jnz", Lbl(slow))
+        return slow
+
     def _load_bytes(self, op, big: bool):
         mem, off, *cnt = op.args
         b = self.memory(mem)
@@ -940,6 +1035,16 @@ class Msp430Selector(Msp430Accel, SelectorBase):
         else:
             nb = nbytes
         n = nlimbs(8 * nbytes, 16)
+        fast = self._word_access(b, offl, nbytes) if nb == nbytes else None
+        if fast is not None:
+            word, addr = fast
+            words = [R(self.vreg()) for _ in range(nbytes // 2)]
+            slow = self._branch_to_bytes(addr, count, nbytes)
+            for i, w in enumerate(words):
+                self.emit("mov", self._cheap(word(i)), w)
+            join = self.mf.label("words")
+            self.emit("jmp", Lbl(join))
+            self.label(slow)
         bytes_ = []
         for k in range(nbytes):
             if k >= nb:
@@ -956,6 +1061,23 @@ class Msp430Selector(Msp430Accel, SelectorBase):
                 self.emit("mov.b", self.byte_addr(b, offl, k), r)
                 self.label(skip)
             bytes_.append(r)
+        if fast is not None:
+            # the byte path builds the same memory-order words: byte 2i low, byte 2i+1 high
+            for i, w in enumerate(words):
+                lo, hi = bytes_[2 * i], bytes_[2 * i + 1]
+                self.emit("mov", hi, w)
+                self.emit("swpb", w)
+                self.emit("bis", lo, w)
+            self.label(join)
+            # limb q of a big-endian value is word (n-1-q) with its bytes swapped
+            out = []
+            for q in range(n):
+                w = words[n - 1 - q] if big else words[q]
+                if big:
+                    self.emit("swpb", w)
+                out.append(w)
+            self.put(op.results[0], out)
+            return
         # byte k of the buffer is bits 8*(nbytes-1-k) (BE) or 8*k (LE) of the word
         out: list = [Imm(0)] * n
         for k, x in enumerate(bytes_):
@@ -980,6 +1102,10 @@ class Msp430Selector(Msp430Accel, SelectorBase):
         v = self.get(val)
         nbytes = op.attrs["bytes"]
         count = self.get(cnt[0]) if cnt else None
+        cc = self.const_of(count) if count is not None else None
+        fast = self._word_access(b, offl, nbytes) if cc is None or cc >= nbytes else None
+        if fast is not None:
+            return self._store_words(b, offl, v, nbytes, big, None if cc is not None else count, fast)
         swapped: dict = {}
         for k in range(nbytes):
             pos = 8 * (nbytes - 1 - k) if big else 8 * k
@@ -1004,6 +1130,48 @@ class Msp430Selector(Msp430Accel, SelectorBase):
                 self.emit("jnc", Lbl(skip))
                 self.emit("movb.st", src, self.byte_addr(b, offl, k))
                 self.label(skip)
+
+    def _store_words(self, b, offl, v, nbytes, big, count, fast):
+        """Store on the word path (see `_word_access`), the byte path beside it."""
+        word, addr = fast
+        n = nbytes // 2
+        raw = []                            # memory-order words: byte 2i low, byte 2i+1 high
+        for i in range(n):
+            q = n - 1 - i if big else i
+            limb = v[q] if q < len(v) else Imm(0)
+            if isinstance(limb, Imm):
+                x = limb.value & M16
+                raw.append(Imm(((x << 8) | (x >> 8)) & M16) if big else Imm(x))
+            elif big:
+                t = self.copy(limb)
+                self.emit("swpb", t)
+                raw.append(t)
+            else:
+                raw.append(limb)
+        slow = self._branch_to_bytes(addr, count, nbytes)
+        for i, w in enumerate(raw):
+            self.emit("mov", w, word(i))
+        join = self.mf.label("words")
+        self.emit("jmp", Lbl(join))
+        self.label(slow)
+        for k in range(nbytes):
+            w = raw[k // 2]
+            if isinstance(w, Imm):
+                src = Imm((w.value >> (8 * (k % 2))) & 0xFF)
+            elif k % 2:
+                src = self.copy(w)
+                self.emit("swpb", src)
+            else:
+                src = w
+            if count is None:
+                self.emit("movb.st", src, self.byte_addr(b, offl, k))
+            else:
+                skip = self.mf.label("nost")
+                self.emit("cmp", Imm(k + 1), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(skip))
+                self.emit("movb.st", src, self.byte_addr(b, offl, k))
+                self.label(skip)
+        self.label(join)
 
     def op_store_be(self, op):
         self._store_bytes(op, True)

@@ -65,7 +65,15 @@ INSTRS: dict[str, InstrDesc] = {
     "push": InstrDesc(reads=(0,)), "pop": InstrDesc(writes=(0,)),
     "pushm": InstrDesc(reads=(1,)), "popm": InstrDesc(writes=(1,)),
     "suba": InstrDesc(reads=(0, 1), writes=(1,)), "adda": InstrDesc(reads=(0, 1), writes=(1,)),
+    # a subroutine call (msp430/calls.py): ops = [symbol, the 4 argument registers R12-R15 (R or
+    # a placeholder Imm), then the caller-saved registers it clobbers (CALL_CLOBBERS)]; it ends
+    # a basic block for the scheduler (branch "call": falls through) and is never dead
+    "call": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9), flags_out=True, branch="call"),
+    # the address of a frame area or a table: ops = [Mem(SP, Frame) or Mem(None, symbol), dst];
+    # expanded after the frame layout into `mov sp, dst; add #offset, dst` or `mov #symbol, dst`
+    "lea": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), flags_out=True),
 }
+CALL_CLOBBERS = (11, 12, 13, 14, 15)
 
 # emulated instruction -> (real mnemonic, implicit source or "dup" for src = dst)
 EMULATED = {"rla": ("add", "dup"), "rlc": ("addc", "dup"), "adc": ("addc", 0), "inv": ("xor", 0xFFFF),
@@ -137,6 +145,12 @@ def make_cost(cpu: str):
             return 2, T.format1_cycles(cpu, "bic", "Rn", "Rm")
         if base in ("jmp", "jz", "jnz", "jc", "jnc"):
             return 2, tab["jump"]
+        if base == "call":              # call #symbol (16-bit return address: CALL/RET)
+            return 4, tab["fmt2"][2][T.SRC.index("#N")]
+        if base == "br":                # mov #label, PC (the long form of a jump)
+            return 4, T.format1_cycles(cpu, "mov", "#N", "PC")
+        if base == "lea":               # before the frame is laid out: the longest expansion
+            return (4, 2) if ops[0].base is None else (6, 3)
         if base == "ret":               # mov @SP+, PC
             return 2, T.format1_cycles(cpu, "mov", "@Rn+", "PC")
         if base == "pop":               # mov @SP+, dst
@@ -173,4 +187,4 @@ def make_target(chip) -> Target:
     )
 
 
-__all__ = ["make_target", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "PC", "INSTRS", "Lbl"]
+__all__ = ["make_target", "CALL_CLOBBERS", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "PC", "INSTRS", "Lbl"]

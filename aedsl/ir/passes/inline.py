@@ -1,6 +1,12 @@
 """Inline calls, so later passes see one straight function per entry point.
 
-Knob `inline`: `all` (default) inlines every call it can; `none` leaves calls alone.
+Knob `inline`: `auto` (default) keeps a call where a subroutine pays (the size/benefit heuristic
+of `call_policy.py`: big callees with work that dwarfs a call's overhead, called from several
+places; entry points called from other entry points) and inlines the rest; `all` inlines every
+call it can; `none` leaves calls alone; `entries` inlines all but the calls to entry points
+(KEPT_CALLS: a used primitive's `key_schedule` / `encrypt_block` / `decrypt_block`, a scheme's
+key-setup stage), which stay calls so a backend can emit each once as a subroutine (code size: a
+mode calls AES from many places). Backends without subroutine calls inline kept calls at selection.
 A call is replaced by a copy of the callee's body (fresh value names), with scalar parameters
 bound to the arguments and memory parameters to the memories passed. A callee's local arrays
 become locals of the caller; because locals are zeroed only on function entry, a callee with
@@ -16,19 +22,27 @@ Assumes: no recursion (the DSL has none).
 from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module
+from .call_policy import kept_calls
 from .common import Subst, Names, clone_block, reachable_functions, resolve, substitute
 
 NAME = "inline"
+POLICIES = ("auto", "all", "none", "entries")
+
+
+# Entry points kept as calls by `inline=entries` (matched on the last dotted component).
+KEPT_CALLS = frozenset({"key_schedule", "encrypt_block", "decrypt_block", "key_setup", "encrypt_with",
+                        "decrypt_with"})
 
 
 def _inline_block(block: Block, module: Module, fn: Function, names: Names, top: bool,
-                  subst: dict[int, object]) -> None:
+                  subst: dict[int, object], keep=frozenset()) -> None:
+    """Inline the calls in `block` except those whose callee's full name is in `keep`."""
     out = []
     for op in block.ops:
         op.args = [resolve(subst, a) for a in op.args]
         for r in op.regions:
-            _inline_block(r, module, fn, names, False, subst)
-        if op.opcode != "call":
+            _inline_block(r, module, fn, names, False, subst, keep)
+        if op.opcode != "call" or op.attrs["callee"] in keep:
             out.append(op)
             continue
         callee = module.function(op.attrs["callee"])
@@ -76,14 +90,18 @@ def _callees_first(module: Module) -> list[Function]:
 
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
-    policy = str((knobs or {}).get("inline", "all"))
-    if policy not in ("all", "none"):
-        raise ValueError(f"knob inline={policy!r}: expected all or none")
-    if policy == "all":
+    policy = str((knobs or {}).get("inline", "auto"))
+    if policy not in POLICIES:
+        raise ValueError(f"knob inline={policy!r}: expected one of {', '.join(POLICIES)}")
+    if policy == "entries":
+        keep = frozenset(f.name for f in module.functions if f.name.rsplit(".", 1)[-1] in KEPT_CALLS)
+    else:
+        keep = kept_calls(module) if policy == "auto" else frozenset()
+    if policy != "none":
         # Callees first: each callee is already flat when it is copied into its callers.
         for fn in _callees_first(module):
             subst = Subst()
-            _inline_block(fn.body, module, fn, Names(fn), True, subst)
+            _inline_block(fn.body, module, fn, Names(fn), True, subst, keep)
             substitute(fn.body, subst)
     module.functions = reachable_functions(module)
     return module

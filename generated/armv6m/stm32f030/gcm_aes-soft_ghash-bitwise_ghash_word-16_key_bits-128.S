@@ -253,7 +253,7 @@ gcm_key_setup:
 	ldr	r2, [sp, #20]
 	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #28]
-	@ ghash.ae:38: tab[0] = h
+	@ ghash.ae:45: tab[0] = h
 	str	r3, [r4]
 	str	r2, [r4, #4]
 	str	r1, [r4, #8]
@@ -301,7 +301,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #208]
 	str	r0, [sp]
-	@ ghash.ae:99: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:149: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #12]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -323,10 +323,10 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
-	@ ghash.ae:100: off = i * 16
+	@ ghash.ae:150: off = i * 16
 	ldr	r0, [sp, #48]
 	lsls	r1, r0, #4
-	@ ghash.ae:101: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:151: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #12]
 	subs	r5, r0, r1
 	ldr	r0, [sp, #64]
@@ -451,7 +451,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #76]
 	eors	r0, r1
 	str	r0, [sp, #76]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #8]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #8]
@@ -460,7 +460,7 @@ gcm_encrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #8]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #88]
@@ -477,7 +477,7 @@ gcm_encrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #80]
 .Lgcm_encrypt_with_loop19:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -535,7 +535,7 @@ gcm_encrypt_with:
 	eors	r7, r5
 	ldr	r6, [sp, #32]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #72]
 	lsrs	r4, r1, #1
 	mov	r1, r10
@@ -666,7 +666,7 @@ gcm_encrypt_with:
 	mov	r5, r1
 	b	.Lgcm_encrypt_with_endif26
 .Lgcm_encrypt_with_else25:
-	@ ghash.ae:99: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:149: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -687,10 +687,10 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_done28
 .Lgcm_encrypt_with_far3:
 .Lgcm_encrypt_with_loop27:
-	@ ghash.ae:100: off = i * 16
+	@ ghash.ae:150: off = i * 16
 	ldr	r0, [sp, #68]
 	lsls	r1, r0, #4
-	@ ghash.ae:101: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:151: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #44]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #40]
@@ -815,7 +815,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #96]
 	eors	r0, r1
 	str	r0, [sp, #96]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #8]
 	ldr	r4, [r0]
 	ldr	r0, [sp, #8]
@@ -824,7 +824,7 @@ gcm_encrypt_with:
 	ldr	r1, [r0, #8]
 	ldr	r0, [sp, #8]
 	ldr	r2, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r6, #0
 	movs	r0, #0
 	str	r0, [sp, #104]
@@ -840,7 +840,7 @@ gcm_encrypt_with:
 	mov	r0, r2
 	str	r0, [sp, #100]
 .Lgcm_encrypt_with_loop45:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r6
 	uxth	r4, r0
@@ -899,7 +899,7 @@ gcm_encrypt_with:
 	eors	r4, r3
 	ldr	r3, [sp, #52]
 	eors	r3, r2
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r0, [sp, #84]
 	lsrs	r2, r0, #1
 	lsls	r0, r5, #31
@@ -975,7 +975,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #40]
 	eors	r0, r1
 	str	r0, [sp, #40]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0]
 	ldr	r0, [sp, #8]
@@ -984,7 +984,7 @@ gcm_encrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #8]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r4, #0
 	movs	r0, #0
 	str	r0, [sp, #72]
@@ -1000,7 +1000,7 @@ gcm_encrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #84]
 .Lgcm_encrypt_with_loop51:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r4
 	uxth	r6, r0
@@ -1058,7 +1058,7 @@ gcm_encrypt_with:
 	eors	r2, r5
 	ldr	r0, [sp, #88]
 	eors	r0, r1
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #76]
 	lsrs	r5, r1, #1
 	ldr	r1, [sp, #80]
@@ -1471,7 +1471,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #96]
 	eors	r0, r1
 	str	r0, [sp, #96]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #8]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #8]
@@ -1480,7 +1480,7 @@ gcm_encrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #8]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #108]
@@ -1497,7 +1497,7 @@ gcm_encrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #100]
 .Lgcm_encrypt_with_loop95:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -1555,7 +1555,7 @@ gcm_encrypt_with:
 	eors	r7, r5
 	ldr	r6, [sp, #36]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #92]
 	lsrs	r4, r1, #1
 	mov	r1, r9
@@ -1652,7 +1652,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #24]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #8]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #8]
@@ -1661,7 +1661,7 @@ gcm_encrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #8]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #56]
@@ -1678,7 +1678,7 @@ gcm_encrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #32]
 .Lgcm_encrypt_with_loop101:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -1736,7 +1736,7 @@ gcm_encrypt_with:
 	eors	r7, r5
 	ldr	r6, [sp, #60]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #8]
 	lsrs	r4, r1, #1
 	ldr	r1, [sp, #28]
@@ -1960,7 +1960,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #256]
 	str	r0, [sp, #8]
-	@ ghash.ae:99: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:149: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #16]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -1982,10 +1982,10 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
-	@ ghash.ae:100: off = i * 16
+	@ ghash.ae:150: off = i * 16
 	ldr	r0, [sp, #44]
 	lsls	r1, r0, #4
-	@ ghash.ae:101: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:151: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #16]
 	subs	r5, r0, r1
 	ldr	r0, [sp, #68]
@@ -2110,7 +2110,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #80]
 	eors	r0, r1
 	str	r0, [sp, #80]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #12]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #12]
@@ -2119,7 +2119,7 @@ gcm_decrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #12]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #92]
@@ -2136,7 +2136,7 @@ gcm_decrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #84]
 .Lgcm_decrypt_with_loop19:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -2194,7 +2194,7 @@ gcm_decrypt_with:
 	eors	r7, r5
 	ldr	r6, [sp, #60]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #76]
 	lsrs	r4, r1, #1
 	mov	r1, r10
@@ -2325,7 +2325,7 @@ gcm_decrypt_with:
 	mov	r4, r1
 	b	.Lgcm_decrypt_with_endif26
 .Lgcm_decrypt_with_else25:
-	@ ghash.ae:99: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:149: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -2346,10 +2346,10 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_done28
 .Lgcm_decrypt_with_far3:
 .Lgcm_decrypt_with_loop27:
-	@ ghash.ae:100: off = i * 16
+	@ ghash.ae:150: off = i * 16
 	ldr	r0, [sp, #72]
 	lsls	r1, r0, #4
-	@ ghash.ae:101: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:151: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #40]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #36]
@@ -2474,7 +2474,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #100]
 	eors	r0, r1
 	str	r0, [sp, #100]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #12]
 	ldr	r4, [r0]
 	ldr	r0, [sp, #12]
@@ -2483,7 +2483,7 @@ gcm_decrypt_with:
 	ldr	r1, [r0, #8]
 	ldr	r0, [sp, #12]
 	ldr	r2, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r6, #0
 	movs	r0, #0
 	str	r0, [sp, #108]
@@ -2499,7 +2499,7 @@ gcm_decrypt_with:
 	mov	r0, r2
 	str	r0, [sp, #104]
 .Lgcm_decrypt_with_loop45:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r6
 	uxth	r4, r0
@@ -2558,7 +2558,7 @@ gcm_decrypt_with:
 	eors	r4, r3
 	ldr	r3, [sp, #48]
 	eors	r3, r2
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r0, [sp, #88]
 	lsrs	r2, r0, #1
 	lsls	r0, r5, #31
@@ -2634,7 +2634,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #36]
 	eors	r0, r1
 	str	r0, [sp, #36]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #12]
 	ldr	r6, [r0]
 	ldr	r0, [sp, #12]
@@ -2643,7 +2643,7 @@ gcm_decrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #12]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r4, #0
 	movs	r0, #0
 	str	r0, [sp, #76]
@@ -2659,7 +2659,7 @@ gcm_decrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #88]
 .Lgcm_decrypt_with_loop51:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r4
 	uxth	r6, r0
@@ -2717,7 +2717,7 @@ gcm_decrypt_with:
 	eors	r2, r5
 	ldr	r0, [sp, #92]
 	eors	r0, r1
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #80]
 	lsrs	r5, r1, #1
 	ldr	r1, [sp, #84]
@@ -3011,7 +3011,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #88]
 	eors	r1, r0
 	str	r1, [sp, #128]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #12]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #12]
@@ -3020,7 +3020,7 @@ gcm_decrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #12]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #152]
@@ -3037,7 +3037,7 @@ gcm_decrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #144]
 .Lgcm_decrypt_with_loop75:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -3095,7 +3095,7 @@ gcm_decrypt_with:
 	eors	r7, r5
 	ldr	r6, [sp, #120]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #116]
 	lsrs	r4, r1, #1
 	mov	r1, r9
@@ -3297,7 +3297,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #20]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #12]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #12]
@@ -3306,7 +3306,7 @@ gcm_decrypt_with:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #12]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #68]
@@ -3323,7 +3323,7 @@ gcm_decrypt_with:
 	mov	r0, r1
 	str	r0, [sp, #60]
 .Lgcm_decrypt_with_loop97:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -3381,7 +3381,7 @@ gcm_decrypt_with:
 	eors	r7, r5
 	ldr	r6, [sp, #12]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	ldr	r1, [sp, #52]
 	lsrs	r4, r1, #1
 	ldr	r1, [sp, #56]

@@ -36,7 +36,7 @@ ghash_mul:
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #32]
@@ -53,7 +53,7 @@ ghash_mul:
 	mov	r0, r1
 	mov	r8, r0
 .Lghash_mul_loop1:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -111,7 +111,7 @@ ghash_mul:
 	eors	r7, r5
 	ldr	r6, [sp, #20]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r1, r10
 	lsrs	r4, r1, #1
 	mov	r1, r12
@@ -200,7 +200,7 @@ ghash_init:
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r0, [r0, #12]
-	@ ghash.ae:38: tab[0] = h
+	@ ghash.ae:45: tab[0] = h
 	str	r4, [r1]
 	str	r3, [r1, #4]
 	str	r2, [r1, #8]
@@ -235,12 +235,12 @@ ghash_mul_h:
 	str	r2, [sp, #4]
 	ldr	r0, [r0, #12]
 	str	r0, [sp]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r5, [r1]
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #32]
@@ -257,7 +257,7 @@ ghash_mul_h:
 	mov	r0, r1
 	mov	r8, r0
 .Lghash_mul_h_loop1:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -315,7 +315,7 @@ ghash_mul_h:
 	eors	r7, r5
 	ldr	r6, [sp, #20]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r1, r10
 	lsrs	r4, r1, #1
 	mov	r1, r12
@@ -417,7 +417,7 @@ ghash_absorb:
 	ldr	r3, [r1, #4]
 	ldr	r2, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ ghash.ae:99: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:149: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #12]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -438,10 +438,10 @@ ghash_absorb:
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
-	@ ghash.ae:100: off = i * 16
+	@ ghash.ae:150: off = i * 16
 	ldr	r0, [sp]
 	lsls	r1, r0, #4
-	@ ghash.ae:101: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:151: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #12]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #16]
@@ -566,7 +566,7 @@ ghash_absorb:
 	str	r0, [sp, #44]
 	eors	r0, r1
 	str	r0, [sp, #44]
-	@ ghash.ae:42: return mul(x, tab[0])
+	@ ghash.ae:49: return mul(x, tab[0])
 	ldr	r0, [sp, #4]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #4]
@@ -575,7 +575,7 @@ ghash_absorb:
 	ldr	r3, [r0, #8]
 	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #12]
-	@ ghash.ae:27: for i in 0..128 {
+	@ ghash.ae:34: for i in 0..128 {
 	movs	r2, #0
 	movs	r0, #0
 	str	r0, [sp, #52]
@@ -592,7 +592,7 @@ ghash_absorb:
 	mov	r0, r1
 	mov	r8, r0
 .Lghash_absorb_loop19:
-	@ ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r0, #127
 	subs	r0, r0, r2
 	uxth	r6, r0
@@ -650,7 +650,7 @@ ghash_absorb:
 	eors	r7, r5
 	ldr	r6, [sp, #24]
 	eors	r6, r4
-	@ ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r1, r10
 	lsrs	r4, r1, #1
 	mov	r1, r12

@@ -54,11 +54,11 @@ ocb3_encrypt:
 	adds	r3, #4
 	subs	r2, #1
 	bne	.Locb3_encrypt_zero2
-	@ ocb3.ae:184: key_setup(key, ks, l)
+	@ ocb3.ae:198: key_setup(key, ks, l)
 	add	r2, sp, #44
 	add	r3, sp, #220
 	bl	ocb3_key_setup
-	@ ocb3.ae:185: encrypt_with(ks, l, nonce, ad, msg, ct, tag)
+	@ ocb3.ae:199: encrypt_with(ks, l, nonce, ad, msg, ct, tag)
 	add	r2, sp, #44
 	add	r1, sp, #220
 	ldr	r0, [sp, #32]
@@ -138,11 +138,11 @@ ocb3_decrypt:
 	adds	r3, #4
 	subs	r2, #1
 	bne	.Locb3_decrypt_zero2
-	@ ocb3.ae:191: key_setup(key, ks, l)
+	@ ocb3.ae:205: key_setup(key, ks, l)
 	add	r2, sp, #52
 	add	r3, sp, #228
 	bl	ocb3_key_setup
-	@ ocb3.ae:192: return decrypt_with(ks, l, nonce, ad, ct, tag, msg)
+	@ ocb3.ae:206: return decrypt_with(ks, l, nonce, ad, ct, tag, msg)
 	add	r3, sp, #52
 	add	r2, sp, #228
 	add	r1, sp, #388
@@ -202,7 +202,7 @@ ocb3_key_setup:
 	mov	r4, r2
 	mov	r0, r3
 	mov	r10, r0
-	@ ocb3.ae:69: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
+	@ ocb3.ae:83: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	ldrb	r0, [r5]
 	lsls	r6, r0, #24
 	ldrb	r0, [r5, #1]
@@ -250,7 +250,7 @@ ocb3_key_setup:
 	add	r0, sp, #12
 	mov	r1, r4
 	bl	ocb3_E_key_schedule
-	@ ocb3.ae:70: l_star = E.encrypt_block(ks, 0 as u128)
+	@ ocb3.ae:84: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
@@ -298,7 +298,7 @@ ocb3_key_setup:
 	ands	r7, r0
 	ldr	r6, [sp, #4]
 	eors	r6, r7
-	@ ocb3.ae:72: l[at_star] = l_star
+	@ ocb3.ae:86: l[at_star] = l_star
 	ldr	r7, [sp]
 	mov	r0, r10
 	str	r7, [r0]
@@ -309,7 +309,7 @@ ocb3_key_setup:
 	str	r4, [r0, #8]
 	mov	r0, r10
 	str	r3, [r0, #12]
-	@ ocb3.ae:73: l[at_dollar] = l_dollar
+	@ ocb3.ae:87: l[at_dollar] = l_dollar
 	mov	r0, r10
 	str	r6, [r0, #16]
 	mov	r0, r10
@@ -344,14 +344,14 @@ ocb3_key_setup:
 	ands	r5, r0
 	mov	r0, r4
 	eors	r0, r5
-	@ ocb3.ae:75: for i in 0..l_cached {
+	@ ocb3.ae:89: for i in 0..l_cached {
 	movs	r4, #0
 	mov	r7, r0
 	mov	r6, r3
 	mov	r5, r2
 	mov	r0, r1
 .Locb3_key_setup_loop1:
-	@ ocb3.ae:76: l[at_l0 + i] = x
+	@ ocb3.ae:90: l[at_l0 + i] = x
 	adds	r1, r4, #2
 	uxth	r1, r1
 	lsls	r2, r1, #4
@@ -409,7 +409,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 132 bytes (94 spill slots, 25 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2970 bytes of code and literals
+@     estimated 3170 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -442,7 +442,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #196]
 	str	r0, [sp, #4]
-	@ ocb3.ae:99: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r0, r0, #3
 	lsls	r0, r0, #25
 	lsrs	r0, r0, #25
@@ -496,7 +496,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #36]
 	orrs	r0, r5
 	str	r0, [sp, #36]
-	@ ocb3.ae:100: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
+	@ ocb3.ae:114: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 	movs	r0, #0
 	cmp	r2, #1
 	bcc	.Locb3_encrypt_with_nob5
@@ -662,7 +662,7 @@ ocb3_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_encrypt_with_she23:
-	@ ocb3.ae:99: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	ldr	r6, [sp, #32]
 	ldr	r0, [sp, #40]
 	orrs	r6, r0
@@ -670,11 +670,11 @@ ocb3_encrypt_with:
 	orrs	r3, r2
 	ldr	r2, [sp, #36]
 	orrs	r2, r1
-	@ ocb3.ae:101: bottom = n[5:0]
+	@ ocb3.ae:115: bottom = n[5:0]
 	lsls	r0, r6, #26
 	lsrs	r0, r0, #26
 	str	r0, [sp, #32]
-	@ ocb3.ae:102: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	movs	r1, #63
 	mov	r0, r6
 	bics	r0, r1
@@ -690,7 +690,7 @@ ocb3_encrypt_with:
 	ldr	r3, [sp, #120]
 	ldr	r2, [sp, #124]
 	ldr	r5, [sp, #128]
-	@ ocb3.ae:103: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	@ ocb3.ae:117: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r1, r3, #24
 	lsls	r0, r2, #8
 	orrs	r1, r0
@@ -701,7 +701,7 @@ ocb3_encrypt_with:
 	eors	r0, r1
 	mov	r1, r5
 	eors	r1, r6
-	@ ocb3.ae:104: return (stretch << bottom)[191:64]
+	@ ocb3.ae:118: return (stretch << bottom)[191:64]
 	mov	r7, r1
 	mov	r1, r5
 	ldr	r6, [sp, #32]
@@ -744,11 +744,11 @@ ocb3_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_encrypt_with_she27:
-	@ ocb3.ae:132: full = n / 16
+	@ ocb3.ae:146: full = n / 16
 	ldr	r0, [sp, #48]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #56]
-	@ ocb3.ae:133: for i in 0..full {
+	@ ocb3.ae:147: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #52]
 	mov	r0, r4
@@ -774,42 +774,93 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_done29
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop28:
-	@ ocb3.ae:134: off = 16 * i
+	@ ocb3.ae:148: off = 16 * i
 	ldr	r0, [sp, #52]
 	lsls	r0, r0, #4
 	str	r0, [sp, #76]
-	@ ocb3.ae:135: offset = offset ^ get_l(l, ntz(i + 1))
+	@ ocb3.ae:149: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #52]
 	adds	r3, r0, #1
-	@ ocb3.ae:46: for b in 0..31 {
-	movs	r0, #0
-	movs	r5, #0
-.Locb3_encrypt_with_loop30:
-	@ ocb3.ae:47: if v[0] == 0 {
-	lsls	r1, r3, #31
-	lsrs	r1, r1, #31
-	subs	r1, r1, #1
+	@ ocb3.ae:47: if v[15:0] == 0 {
+	uxth	r0, r3
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	mov	r9, r0
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_encrypt_with_else30
+	@ ocb3.ae:49: v = v >> 16
+	lsrs	r3, r3, #16
+	movs	r2, #16
+	b	.Locb3_encrypt_with_endif31
+.Locb3_encrypt_with_else30:
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
+.Locb3_encrypt_with_endif31:
+	@ ocb3.ae:51: if v[7:0] == 0 {
+	uxtb	r1, r3
+	ldr	r0, =ocb3_tf2
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else32
-	@ ocb3.ae:48: n = n + 1
-	adds	r1, r5, #1
-	@ ocb3.ae:49: v = v >> 1
-	lsrs	r3, r3, #1
+	@ ocb3.ae:52: n = n + 8
+	adds	r2, #8
+	@ ocb3.ae:53: v = v >> 8
+	lsrs	r3, r3, #8
 	b	.Locb3_encrypt_with_endif33
 .Locb3_encrypt_with_else32:
-	mov	r1, r5
 .Locb3_encrypt_with_endif33:
-	mov	r5, r1
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #31
-	bcc	.Locb3_encrypt_with_loop30
-.Locb3_encrypt_with_done31:
-	@ ocb3.ae:83: x = l[at_l0 + l_cached - 1]
+	@ ocb3.ae:55: if v[3:0] == 0 {
+	lsls	r0, r3, #28
+	lsrs	r1, r0, #28
+	ldr	r0, =ocb3_tf3
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
+	beq	.Locb3_encrypt_with_else34
+	@ ocb3.ae:56: n = n + 4
+	adds	r2, r2, #4
+	@ ocb3.ae:57: v = v >> 4
+	lsrs	r3, r3, #4
+	b	.Locb3_encrypt_with_endif35
+.Locb3_encrypt_with_else34:
+.Locb3_encrypt_with_endif35:
+	@ ocb3.ae:59: if v[1:0] == 0 {
+	lsls	r0, r3, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r9
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_encrypt_with_else36
+	@ ocb3.ae:60: n = n + 2
+	adds	r2, r2, #2
+	@ ocb3.ae:61: v = v >> 2
+	lsrs	r3, r3, #2
+	b	.Locb3_encrypt_with_endif37
+.Locb3_encrypt_with_else36:
+.Locb3_encrypt_with_endif37:
+	@ ocb3.ae:63: if v[0] == 0 {
+	lsls	r0, r3, #31
+	lsrs	r0, r0, #31
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r9
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_encrypt_with_else38
+	@ ocb3.ae:64: n = n + 1
+	adds	r0, r2, #1
+	str	r0, [sp, #80]
+	b	.Locb3_encrypt_with_endif39
+.Locb3_encrypt_with_else38:
+	mov	r0, r2
+	str	r0, [sp, #80]
+.Locb3_encrypt_with_endif39:
+	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
 	ldr	r0, [sp, #16]
 	ldr	r4, [r0, r1]
@@ -822,76 +873,80 @@ ocb3_encrypt_with:
 	movs	r1, #156
 	ldr	r0, [sp, #16]
 	ldr	r1, [r0, r1]
-	@ ocb3.ae:84: if k < l_cached {
-	cmp	r5, #8
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	mov	r11, r0
-	eors	r6, r0
-	cmp	r6, #0
-	beq	.Locb3_encrypt_with_else34
-	@ ocb3.ae:85: x = l[at_l0 + k]
-	adds	r0, r5, #2
+	@ ocb3.ae:98: if k < l_cached {
+	ldr	r0, [sp, #80]
+	cmp	r0, #8
+	movs	r5, #0
+	adcs	r5, r5
+	mov	r0, r9
+	eors	r5, r0
+	cmp	r5, #0
+	beq	.Locb3_encrypt_with_else40
+	@ ocb3.ae:99: x = l[at_l0 + k]
+	ldr	r0, [sp, #80]
+	adds	r0, r0, #2
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #16]
 	adds	r0, r0, r1
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
-	b	.Locb3_encrypt_with_endif35
-.Locb3_encrypt_with_else34:
-	@ ocb3.ae:87: for j in (l_cached - 1) as u32..k {
-	movs	r0, #7
-	mov	r9, r0
-	cmp	r0, r5
-	bcs	.Locb3_encrypt_with_done37
-.Locb3_encrypt_with_loop36:
+	b	.Locb3_encrypt_with_endif41
+.Locb3_encrypt_with_else40:
+	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	movs	r6, #7
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r1
+	ldr	r0, [sp, #80]
+	cmp	r6, r0
+	bcs	.Locb3_encrypt_with_done43
+.Locb3_encrypt_with_loop42:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r4, #1
-	str	r0, [sp, #80]
-	lsls	r7, r3, #1
-	lsrs	r0, r4, #31
+	lsls	r0, r5, #1
+	mov	r11, r0
+	lsls	r7, r4, #1
+	lsrs	r0, r5, #31
 	orrs	r7, r0
-	lsls	r6, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r6, r0
-	lsls	r0, r1, #1
+	lsls	r1, r2, #1
+	lsrs	r0, r4, #31
+	orrs	r1, r0
+	lsls	r0, r3, #1
 	lsrs	r2, r2, #31
 	orrs	r0, r2
-	lsrs	r2, r1, #31
-	mov	r1, r11
-	eors	r2, r1
-	subs	r1, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	mov	r1, r11
-	eors	r2, r1
-	rsbs	r2, r2, #0
-	movs	r1, #135
-	ands	r2, r1
-	ldr	r1, [sp, #80]
-	eors	r1, r2
-	mov	r4, r1
-	mov	r3, r7
-	mov	r2, r6
-	mov	r1, r0
-	mov	r0, r9
-	adds	r0, #1
-	mov	r9, r0
-	cmp	r0, r5
-	bcc	.Locb3_encrypt_with_loop36
-.Locb3_encrypt_with_done37:
-.Locb3_encrypt_with_endif35:
-	@ ocb3.ae:135: offset = offset ^ get_l(l, ntz(i + 1))
+	lsrs	r3, r3, #31
+	mov	r2, r9
+	eors	r3, r2
+	subs	r2, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	mov	r2, r9
+	eors	r3, r2
+	rsbs	r3, r3, #0
+	movs	r2, #135
+	ands	r3, r2
+	mov	r2, r11
+	eors	r2, r3
+	mov	r5, r2
+	mov	r4, r7
+	mov	r2, r1
+	mov	r3, r0
+	adds	r6, #1
+	ldr	r0, [sp, #80]
+	cmp	r6, r0
+	bcc	.Locb3_encrypt_with_loop42
+.Locb3_encrypt_with_done43:
+	mov	r1, r3
+.Locb3_encrypt_with_endif41:
+	@ ocb3.ae:149: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #72]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #68]
 	str	r0, [sp, #68]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #60]
@@ -899,7 +954,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #60]
 	ldr	r6, [sp, #64]
 	eors	r6, r1
-	@ ocb3.ae:136: p = load_be(msg, off, 16)
+	@ ocb3.ae:150: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #76]
 	adds	r1, r1, r0
@@ -949,7 +1004,7 @@ ocb3_encrypt_with:
 	ldrb	r0, [r1, #15]
 	mov	r4, r2
 	orrs	r4, r0
-	@ ocb3.ae:137: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:151: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r4
 	ldr	r0, [sp, #72]
 	eors	r1, r0
@@ -974,7 +1029,7 @@ ocb3_encrypt_with:
 	ldr	r1, [sp, #124]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #80]
-	@ ocb3.ae:138: checksum = checksum ^ p                       // delay slot
+	@ ocb3.ae:152: checksum = checksum ^ p                       // delay slot
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #44]
 	eors	r0, r4
@@ -990,7 +1045,7 @@ ocb3_encrypt_with:
 	ldr	r4, [sp, #32]
 	ldr	r0, [sp, #64]
 	eors	r4, r0
-	@ ocb3.ae:139: store_be(ct, off, u ^ offset)
+	@ ocb3.ae:153: store_be(ct, off, u ^ offset)
 	ldr	r0, [sp, #72]
 	eors	r3, r0
 	mov	r5, r2
@@ -1061,22 +1116,22 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_loop28
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done29:
-	@ ocb3.ae:141: r = n - 16 * full
+	@ ocb3.ae:155: r = n - 16 * full
 	ldr	r0, [sp, #56]
 	lsls	r0, r0, #4
 	str	r0, [sp, #52]
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #52]
 	subs	r4, r1, r0
-	@ ocb3.ae:142: if r != 0 {
+	@ ocb3.ae:156: if r != 0 {
 	subs	r0, r4, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
 	bne	.Locb3_encrypt_with_far3
-	b	.Locb3_encrypt_with_else38
+	b	.Locb3_encrypt_with_else44
 .Locb3_encrypt_with_far3:
-	@ ocb3.ae:143: offset = offset ^ l[at_star]                  // Offset_*
+	@ ocb3.ae:157: offset = offset ^ l[at_star]                  // Offset_*
 	ldr	r0, [sp, #16]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #16]
@@ -1101,7 +1156,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #64]
 	eors	r0, r1
 	str	r0, [sp, #64]
-	@ ocb3.ae:144: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:158: pad = E.encrypt_block(ks, offset)
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #56]
@@ -1122,127 +1177,127 @@ ocb3_encrypt_with:
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #80]
-	@ ocb3.ae:145: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:159: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
 	movs	r0, #0
 	cmp	r4, #1
-	bcc	.Locb3_encrypt_with_nob40
+	bcc	.Locb3_encrypt_with_nob46
 	ldrb	r0, [r1]
-.Locb3_encrypt_with_nob40:
+.Locb3_encrypt_with_nob46:
 	lsls	r3, r0, #24
 	movs	r0, #0
 	cmp	r4, #2
-	bcc	.Locb3_encrypt_with_nob41
+	bcc	.Locb3_encrypt_with_nob47
 	ldrb	r0, [r1, #1]
-.Locb3_encrypt_with_nob41:
+.Locb3_encrypt_with_nob47:
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r4, #3
-	bcc	.Locb3_encrypt_with_nob42
+	bcc	.Locb3_encrypt_with_nob48
 	ldrb	r0, [r1, #2]
-.Locb3_encrypt_with_nob42:
+.Locb3_encrypt_with_nob48:
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	movs	r2, #0
 	cmp	r4, #4
-	bcc	.Locb3_encrypt_with_nob43
+	bcc	.Locb3_encrypt_with_nob49
 	ldrb	r2, [r1, #3]
-.Locb3_encrypt_with_nob43:
+.Locb3_encrypt_with_nob49:
 	mov	r0, r3
 	str	r0, [sp, #88]
 	orrs	r0, r2
 	str	r0, [sp, #88]
 	movs	r0, #0
 	cmp	r4, #5
-	bcc	.Locb3_encrypt_with_nob44
+	bcc	.Locb3_encrypt_with_nob50
 	ldrb	r0, [r1, #4]
-.Locb3_encrypt_with_nob44:
+.Locb3_encrypt_with_nob50:
 	lsls	r3, r0, #24
 	movs	r0, #0
 	cmp	r4, #6
-	bcc	.Locb3_encrypt_with_nob45
+	bcc	.Locb3_encrypt_with_nob51
 	ldrb	r0, [r1, #5]
-.Locb3_encrypt_with_nob45:
+.Locb3_encrypt_with_nob51:
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r4, #7
-	bcc	.Locb3_encrypt_with_nob46
+	bcc	.Locb3_encrypt_with_nob52
 	ldrb	r0, [r1, #6]
-.Locb3_encrypt_with_nob46:
+.Locb3_encrypt_with_nob52:
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	movs	r2, #0
 	cmp	r4, #8
-	bcc	.Locb3_encrypt_with_nob47
+	bcc	.Locb3_encrypt_with_nob53
 	ldrb	r2, [r1, #7]
-.Locb3_encrypt_with_nob47:
+.Locb3_encrypt_with_nob53:
 	mov	r0, r3
 	str	r0, [sp, #84]
 	orrs	r0, r2
 	str	r0, [sp, #84]
 	movs	r0, #0
 	cmp	r4, #9
-	bcc	.Locb3_encrypt_with_nob48
+	bcc	.Locb3_encrypt_with_nob54
 	ldrb	r0, [r1, #8]
-.Locb3_encrypt_with_nob48:
+.Locb3_encrypt_with_nob54:
 	lsls	r3, r0, #24
 	movs	r0, #0
 	cmp	r4, #10
-	bcc	.Locb3_encrypt_with_nob49
+	bcc	.Locb3_encrypt_with_nob55
 	ldrb	r0, [r1, #9]
-.Locb3_encrypt_with_nob49:
+.Locb3_encrypt_with_nob55:
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r4, #11
-	bcc	.Locb3_encrypt_with_nob50
+	bcc	.Locb3_encrypt_with_nob56
 	ldrb	r0, [r1, #10]
-.Locb3_encrypt_with_nob50:
+.Locb3_encrypt_with_nob56:
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	movs	r2, #0
 	cmp	r4, #12
-	bcc	.Locb3_encrypt_with_nob51
+	bcc	.Locb3_encrypt_with_nob57
 	ldrb	r2, [r1, #11]
-.Locb3_encrypt_with_nob51:
+.Locb3_encrypt_with_nob57:
 	mov	r0, r3
 	str	r0, [sp, #28]
 	orrs	r0, r2
 	str	r0, [sp, #28]
 	movs	r0, #0
 	cmp	r4, #13
-	bcc	.Locb3_encrypt_with_nob52
+	bcc	.Locb3_encrypt_with_nob58
 	ldrb	r0, [r1, #12]
-.Locb3_encrypt_with_nob52:
+.Locb3_encrypt_with_nob58:
 	lsls	r3, r0, #24
 	movs	r0, #0
 	cmp	r4, #14
-	bcc	.Locb3_encrypt_with_nob53
+	bcc	.Locb3_encrypt_with_nob59
 	ldrb	r0, [r1, #13]
-.Locb3_encrypt_with_nob53:
+.Locb3_encrypt_with_nob59:
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r4, #15
-	bcc	.Locb3_encrypt_with_nob54
+	bcc	.Locb3_encrypt_with_nob60
 	ldrb	r0, [r1, #14]
-.Locb3_encrypt_with_nob54:
+.Locb3_encrypt_with_nob60:
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	movs	r2, #0
 	cmp	r4, #16
-	bcc	.Locb3_encrypt_with_nob55
+	bcc	.Locb3_encrypt_with_nob61
 	ldrb	r2, [r1, #15]
-.Locb3_encrypt_with_nob55:
+.Locb3_encrypt_with_nob61:
 	mov	r0, r3
 	str	r0, [sp, #92]
 	orrs	r0, r2
 	str	r0, [sp, #92]
-	@ ocb3.ae:62: return x | ((0x80 as u128) << (8 * (15 - count)))
+	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r4
 	lsls	r5, r0, #3
@@ -1252,17 +1307,20 @@ ocb3_encrypt_with:
 	mov	r1, r0
 	mov	r6, r0
 	cmp	r5, #128
-	bcs	.Locb3_encrypt_with_shz56
-.Locb3_encrypt_with_shl58:
+	b	.Locb3_encrypt_with_pool1
+	.ltorg
+.Locb3_encrypt_with_pool1:
+	bcs	.Locb3_encrypt_with_shz62
+.Locb3_encrypt_with_shl64:
 	cmp	r5, #32
-	bcc	.Locb3_encrypt_with_shf57
+	bcc	.Locb3_encrypt_with_shf63
 	mov	r6, r1
 	mov	r1, r2
 	mov	r2, r3
 	movs	r3, #0
 	subs	r5, #32
-	b	.Locb3_encrypt_with_shl58
-.Locb3_encrypt_with_shf57:
+	b	.Locb3_encrypt_with_shl64
+.Locb3_encrypt_with_shf63:
 	movs	r7, #32
 	subs	r7, r7, r5
 	lsls	r6, r5
@@ -1284,13 +1342,13 @@ ocb3_encrypt_with:
 	str	r0, [sp, #96]
 	orrs	r2, r0
 	lsls	r3, r5
-	b	.Locb3_encrypt_with_she59
-.Locb3_encrypt_with_shz56:
+	b	.Locb3_encrypt_with_she65
+.Locb3_encrypt_with_shz62:
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 	movs	r6, #0
-.Locb3_encrypt_with_she59:
+.Locb3_encrypt_with_she65:
 	ldr	r5, [sp, #92]
 	orrs	r5, r3
 	ldr	r3, [sp, #28]
@@ -1299,7 +1357,7 @@ ocb3_encrypt_with:
 	orrs	r2, r1
 	ldr	r1, [sp, #88]
 	orrs	r1, r6
-	@ ocb3.ae:146: checksum = checksum ^ pad10(p, r)             // delay slot
+	@ ocb3.ae:160: checksum = checksum ^ pad10(p, r)             // delay slot
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #44]
 	eors	r0, r5
@@ -1316,7 +1374,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #32]
 	eors	r0, r1
 	str	r0, [sp, #32]
-	@ ocb3.ae:147: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:161: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r2, [sp, #92]
 	ldr	r0, [sp, #68]
 	eors	r2, r0
@@ -1334,80 +1392,80 @@ ocb3_encrypt_with:
 	adds	r1, r1, r0
 	lsrs	r0, r6, #24
 	cmp	r4, #1
-	bcc	.Locb3_encrypt_with_nost60
+	bcc	.Locb3_encrypt_with_nost66
 	strb	r0, [r1]
-.Locb3_encrypt_with_nost60:
+.Locb3_encrypt_with_nost66:
 	lsrs	r0, r6, #16
 	cmp	r4, #2
-	bcc	.Locb3_encrypt_with_nost61
+	bcc	.Locb3_encrypt_with_nost67
 	strb	r0, [r1, #1]
-.Locb3_encrypt_with_nost61:
+.Locb3_encrypt_with_nost67:
 	lsrs	r0, r6, #8
 	cmp	r4, #3
-	bcc	.Locb3_encrypt_with_nost62
+	bcc	.Locb3_encrypt_with_nost68
 	strb	r0, [r1, #2]
-.Locb3_encrypt_with_nost62:
+.Locb3_encrypt_with_nost68:
 	cmp	r4, #4
-	bcc	.Locb3_encrypt_with_nost63
+	bcc	.Locb3_encrypt_with_nost69
 	strb	r6, [r1, #3]
-.Locb3_encrypt_with_nost63:
+.Locb3_encrypt_with_nost69:
 	lsrs	r0, r5, #24
 	cmp	r4, #5
-	bcc	.Locb3_encrypt_with_nost64
+	bcc	.Locb3_encrypt_with_nost70
 	strb	r0, [r1, #4]
-.Locb3_encrypt_with_nost64:
+.Locb3_encrypt_with_nost70:
 	lsrs	r0, r5, #16
 	cmp	r4, #6
-	bcc	.Locb3_encrypt_with_nost65
+	bcc	.Locb3_encrypt_with_nost71
 	strb	r0, [r1, #5]
-.Locb3_encrypt_with_nost65:
+.Locb3_encrypt_with_nost71:
 	lsrs	r0, r5, #8
 	cmp	r4, #7
-	bcc	.Locb3_encrypt_with_nost66
+	bcc	.Locb3_encrypt_with_nost72
 	strb	r0, [r1, #6]
-.Locb3_encrypt_with_nost66:
+.Locb3_encrypt_with_nost72:
 	cmp	r4, #8
-	bcc	.Locb3_encrypt_with_nost67
+	bcc	.Locb3_encrypt_with_nost73
 	strb	r5, [r1, #7]
-.Locb3_encrypt_with_nost67:
+.Locb3_encrypt_with_nost73:
 	lsrs	r0, r3, #24
 	cmp	r4, #9
-	bcc	.Locb3_encrypt_with_nost68
+	bcc	.Locb3_encrypt_with_nost74
 	strb	r0, [r1, #8]
-.Locb3_encrypt_with_nost68:
+.Locb3_encrypt_with_nost74:
 	lsrs	r0, r3, #16
 	cmp	r4, #10
-	bcc	.Locb3_encrypt_with_nost69
+	bcc	.Locb3_encrypt_with_nost75
 	strb	r0, [r1, #9]
-.Locb3_encrypt_with_nost69:
+.Locb3_encrypt_with_nost75:
 	lsrs	r0, r3, #8
 	cmp	r4, #11
-	bcc	.Locb3_encrypt_with_nost70
+	bcc	.Locb3_encrypt_with_nost76
 	strb	r0, [r1, #10]
-.Locb3_encrypt_with_nost70:
+.Locb3_encrypt_with_nost76:
 	cmp	r4, #12
-	bcc	.Locb3_encrypt_with_nost71
+	bcc	.Locb3_encrypt_with_nost77
 	strb	r3, [r1, #11]
-.Locb3_encrypt_with_nost71:
+.Locb3_encrypt_with_nost77:
 	lsrs	r0, r2, #24
 	cmp	r4, #13
-	bcc	.Locb3_encrypt_with_nost72
+	bcc	.Locb3_encrypt_with_nost78
 	strb	r0, [r1, #12]
-.Locb3_encrypt_with_nost72:
+.Locb3_encrypt_with_nost78:
 	lsrs	r0, r2, #16
 	cmp	r4, #14
-	bcc	.Locb3_encrypt_with_nost73
+	bcc	.Locb3_encrypt_with_nost79
 	strb	r0, [r1, #13]
-.Locb3_encrypt_with_nost73:
+.Locb3_encrypt_with_nost79:
 	lsrs	r0, r2, #8
 	cmp	r4, #15
-	bcc	.Locb3_encrypt_with_nost74
+	bcc	.Locb3_encrypt_with_nost80
 	strb	r0, [r1, #14]
-.Locb3_encrypt_with_nost74:
+.Locb3_encrypt_with_nost80:
 	cmp	r4, #16
-	bcc	.Locb3_encrypt_with_nost75
+	bcc	.Locb3_encrypt_with_nost81
 	strb	r2, [r1, #15]
-.Locb3_encrypt_with_nost75:
+.Locb3_encrypt_with_nost81:
 	ldr	r3, [sp, #48]
 	ldr	r7, [sp, #56]
 	ldr	r6, [sp, #60]
@@ -1416,8 +1474,8 @@ ocb3_encrypt_with:
 	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #32]
-	b	.Locb3_encrypt_with_endif39
-.Locb3_encrypt_with_else38:
+	b	.Locb3_encrypt_with_endif45
+.Locb3_encrypt_with_else44:
 	ldr	r3, [sp, #72]
 	ldr	r7, [sp, #68]
 	ldr	r6, [sp, #60]
@@ -1426,8 +1484,8 @@ ocb3_encrypt_with:
 	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #32]
-.Locb3_encrypt_with_endif39:
-	@ ocb3.ae:149: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+.Locb3_encrypt_with_endif45:
+	@ ocb3.ae:163: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r3
 	mov	r3, r2
 	eors	r3, r7
@@ -1463,11 +1521,11 @@ ocb3_encrypt_with:
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #40]
-	@ ocb3.ae:111: full = a / 16
+	@ ocb3.ae:125: full = a / 16
 	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
-	@ ocb3.ae:114: for i in 0..full {
+	@ ocb3.ae:128: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #56]
 	movs	r0, #0
@@ -1490,41 +1548,92 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcc	.Locb3_encrypt_with_far4
-	b	.Locb3_encrypt_with_done77
+	b	.Locb3_encrypt_with_done83
 .Locb3_encrypt_with_far4:
-.Locb3_encrypt_with_loop76:
-	@ ocb3.ae:115: offset = offset ^ get_l(l, ntz(i + 1))
+.Locb3_encrypt_with_loop82:
+	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #56]
 	adds	r3, r0, #1
-	@ ocb3.ae:46: for b in 0..31 {
-	movs	r0, #0
-	movs	r5, #0
-.Locb3_encrypt_with_loop78:
-	@ ocb3.ae:47: if v[0] == 0 {
-	lsls	r1, r3, #31
-	lsrs	r1, r1, #31
-	subs	r1, r1, #1
+	@ ocb3.ae:47: if v[15:0] == 0 {
+	uxth	r0, r3
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	mov	r8, r0
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_encrypt_with_else84
+	@ ocb3.ae:49: v = v >> 16
+	lsrs	r3, r3, #16
+	movs	r2, #16
+	b	.Locb3_encrypt_with_endif85
+.Locb3_encrypt_with_else84:
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
-	beq	.Locb3_encrypt_with_else80
-	@ ocb3.ae:48: n = n + 1
-	adds	r1, r5, #1
-	@ ocb3.ae:49: v = v >> 1
-	lsrs	r3, r3, #1
-	b	.Locb3_encrypt_with_endif81
-.Locb3_encrypt_with_else80:
-	mov	r1, r5
-.Locb3_encrypt_with_endif81:
-	mov	r5, r1
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #31
-	bcc	.Locb3_encrypt_with_loop78
-.Locb3_encrypt_with_done79:
-	@ ocb3.ae:83: x = l[at_l0 + l_cached - 1]
+.Locb3_encrypt_with_endif85:
+	@ ocb3.ae:51: if v[7:0] == 0 {
+	uxtb	r1, r3
+	ldr	r0, =ocb3_tf2
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
+	beq	.Locb3_encrypt_with_else86
+	@ ocb3.ae:52: n = n + 8
+	adds	r2, #8
+	@ ocb3.ae:53: v = v >> 8
+	lsrs	r3, r3, #8
+	b	.Locb3_encrypt_with_endif87
+.Locb3_encrypt_with_else86:
+.Locb3_encrypt_with_endif87:
+	@ ocb3.ae:55: if v[3:0] == 0 {
+	lsls	r0, r3, #28
+	lsrs	r1, r0, #28
+	ldr	r0, =ocb3_tf3
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
+	beq	.Locb3_encrypt_with_else88
+	@ ocb3.ae:56: n = n + 4
+	adds	r2, r2, #4
+	@ ocb3.ae:57: v = v >> 4
+	lsrs	r3, r3, #4
+	b	.Locb3_encrypt_with_endif89
+.Locb3_encrypt_with_else88:
+.Locb3_encrypt_with_endif89:
+	@ ocb3.ae:59: if v[1:0] == 0 {
+	lsls	r0, r3, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r8
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_encrypt_with_else90
+	@ ocb3.ae:60: n = n + 2
+	adds	r2, r2, #2
+	@ ocb3.ae:61: v = v >> 2
+	lsrs	r3, r3, #2
+	b	.Locb3_encrypt_with_endif91
+.Locb3_encrypt_with_else90:
+.Locb3_encrypt_with_endif91:
+	@ ocb3.ae:63: if v[0] == 0 {
+	lsls	r0, r3, #31
+	lsrs	r0, r0, #31
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r8
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_encrypt_with_else92
+	@ ocb3.ae:64: n = n + 1
+	adds	r0, r2, #1
+	str	r0, [sp, #80]
+	b	.Locb3_encrypt_with_endif93
+.Locb3_encrypt_with_else92:
+	mov	r0, r2
+	str	r0, [sp, #80]
+.Locb3_encrypt_with_endif93:
+	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
 	ldr	r0, [sp, #16]
 	ldr	r4, [r0, r1]
@@ -1537,82 +1646,87 @@ ocb3_encrypt_with:
 	movs	r1, #156
 	ldr	r0, [sp, #16]
 	ldr	r1, [r0, r1]
-	@ ocb3.ae:84: if k < l_cached {
-	cmp	r5, #8
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	mov	r10, r0
-	eors	r6, r0
-	cmp	r6, #0
-	beq	.Locb3_encrypt_with_else82
-	@ ocb3.ae:85: x = l[at_l0 + k]
-	adds	r0, r5, #2
+	@ ocb3.ae:98: if k < l_cached {
+	ldr	r0, [sp, #80]
+	cmp	r0, #8
+	movs	r5, #0
+	adcs	r5, r5
+	mov	r0, r8
+	eors	r5, r0
+	cmp	r5, #0
+	beq	.Locb3_encrypt_with_else94
+	@ ocb3.ae:99: x = l[at_l0 + k]
+	ldr	r0, [sp, #80]
+	adds	r0, r0, #2
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #16]
 	adds	r0, r0, r1
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
 	ldr	r1, [r0, #12]
-	b	.Locb3_encrypt_with_endif83
-.Locb3_encrypt_with_else82:
-	@ ocb3.ae:87: for j in (l_cached - 1) as u32..k {
-	movs	r0, #7
-	mov	r8, r0
-	cmp	r0, r5
-	bcs	.Locb3_encrypt_with_done85
-.Locb3_encrypt_with_loop84:
+	b	.Locb3_encrypt_with_endif95
+.Locb3_encrypt_with_else94:
+	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	movs	r6, #7
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
+	ldr	r0, [sp, #80]
+	cmp	r6, r0
+	bcs	.Locb3_encrypt_with_done97
+.Locb3_encrypt_with_loop96:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r4, #1
-	str	r0, [sp, #80]
-	lsls	r7, r3, #1
-	lsrs	r0, r4, #31
+	lsls	r0, r5, #1
+	mov	r10, r0
+	lsls	r7, r4, #1
+	lsrs	r0, r5, #31
 	orrs	r7, r0
-	lsls	r6, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r6, r0
-	lsls	r0, r1, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
-	lsrs	r2, r1, #31
-	mov	r1, r10
-	eors	r2, r1
-	subs	r1, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	mov	r1, r10
-	eors	r2, r1
-	rsbs	r2, r2, #0
-	movs	r1, #135
-	ands	r2, r1
-	ldr	r1, [sp, #80]
-	eors	r1, r2
-	mov	r4, r1
-	mov	r3, r7
-	mov	r2, r6
-	mov	r1, r0
-	mov	r0, r8
-	adds	r0, #1
-	mov	r8, r0
-	cmp	r0, r5
-	bcc	.Locb3_encrypt_with_loop84
-.Locb3_encrypt_with_done85:
-.Locb3_encrypt_with_endif83:
-	@ ocb3.ae:115: offset = offset ^ get_l(l, ntz(i + 1))
+	lsls	r1, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r1, r0
+	lsls	r0, r2, #1
+	lsrs	r3, r3, #31
+	orrs	r0, r3
+	lsrs	r3, r2, #31
+	mov	r2, r8
+	eors	r3, r2
+	subs	r2, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	mov	r2, r8
+	eors	r3, r2
+	rsbs	r3, r3, #0
+	movs	r2, #135
+	ands	r3, r2
+	mov	r2, r10
+	eors	r2, r3
+	mov	r5, r2
+	mov	r4, r7
+	mov	r3, r1
+	mov	r2, r0
+	adds	r6, #1
+	ldr	r0, [sp, #80]
+	cmp	r6, r0
+	bcc	.Locb3_encrypt_with_loop96
+.Locb3_encrypt_with_done97:
+	mov	r1, r2
+.Locb3_encrypt_with_endif95:
+	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #68]
 	str	r0, [sp, #68]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #76]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #76]
 	ldr	r5, [sp, #72]
-	eors	r5, r2
+	eors	r5, r3
 	ldr	r4, [sp, #64]
 	eors	r4, r1
-	@ ocb3.ae:116: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	@ ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	ldr	r0, [sp, #56]
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #12]
@@ -1712,23 +1826,23 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcs	.Locb3_encrypt_with_far5
-	b	.Locb3_encrypt_with_loop76
+	b	.Locb3_encrypt_with_loop82
 .Locb3_encrypt_with_far5:
-.Locb3_encrypt_with_done77:
-	@ ocb3.ae:118: r = a - 16 * full
+.Locb3_encrypt_with_done83:
+	@ ocb3.ae:132: r = a - 16 * full
 	ldr	r0, [sp, #60]
 	lsls	r2, r0, #4
 	ldr	r0, [sp, #20]
 	subs	r1, r0, r2
-	@ ocb3.ae:119: if r != 0 {
+	@ ocb3.ae:133: if r != 0 {
 	subs	r0, r1, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
 	bne	.Locb3_encrypt_with_far6
-	b	.Locb3_encrypt_with_else86
+	b	.Locb3_encrypt_with_else98
 .Locb3_encrypt_with_far6:
-	@ ocb3.ae:120: offset = offset ^ l[at_star]
+	@ ocb3.ae:134: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #16]
 	ldr	r6, [r0]
 	ldr	r0, [sp, #16]
@@ -1753,124 +1867,124 @@ ocb3_encrypt_with:
 	str	r0, [sp, #60]
 	eors	r0, r3
 	str	r0, [sp, #60]
-	@ ocb3.ae:121: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #12]
 	adds	r2, r0, r2
 	movs	r0, #0
 	cmp	r1, #1
-	bcc	.Locb3_encrypt_with_nob88
+	bcc	.Locb3_encrypt_with_nob100
 	ldrb	r0, [r2]
-.Locb3_encrypt_with_nob88:
+.Locb3_encrypt_with_nob100:
 	lsls	r4, r0, #24
 	movs	r0, #0
 	cmp	r1, #2
-	bcc	.Locb3_encrypt_with_nob89
+	bcc	.Locb3_encrypt_with_nob101
 	ldrb	r0, [r2, #1]
-.Locb3_encrypt_with_nob89:
+.Locb3_encrypt_with_nob101:
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	movs	r0, #0
 	cmp	r1, #3
-	bcc	.Locb3_encrypt_with_nob90
+	bcc	.Locb3_encrypt_with_nob102
 	ldrb	r0, [r2, #2]
-.Locb3_encrypt_with_nob90:
+.Locb3_encrypt_with_nob102:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	movs	r3, #0
 	cmp	r1, #4
-	bcc	.Locb3_encrypt_with_nob91
+	bcc	.Locb3_encrypt_with_nob103
 	ldrb	r3, [r2, #3]
-.Locb3_encrypt_with_nob91:
+.Locb3_encrypt_with_nob103:
 	mov	r0, r4
 	str	r0, [sp, #68]
 	orrs	r0, r3
 	str	r0, [sp, #68]
 	movs	r0, #0
 	cmp	r1, #5
-	bcc	.Locb3_encrypt_with_nob92
+	bcc	.Locb3_encrypt_with_nob104
 	ldrb	r0, [r2, #4]
-.Locb3_encrypt_with_nob92:
+.Locb3_encrypt_with_nob104:
 	lsls	r4, r0, #24
 	movs	r0, #0
 	cmp	r1, #6
-	bcc	.Locb3_encrypt_with_nob93
+	bcc	.Locb3_encrypt_with_nob105
 	ldrb	r0, [r2, #5]
-.Locb3_encrypt_with_nob93:
+.Locb3_encrypt_with_nob105:
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	movs	r0, #0
 	cmp	r1, #7
-	bcc	.Locb3_encrypt_with_nob94
+	bcc	.Locb3_encrypt_with_nob106
 	ldrb	r0, [r2, #6]
-.Locb3_encrypt_with_nob94:
+.Locb3_encrypt_with_nob106:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	movs	r3, #0
 	cmp	r1, #8
-	bcc	.Locb3_encrypt_with_nob95
+	bcc	.Locb3_encrypt_with_nob107
 	ldrb	r3, [r2, #7]
-.Locb3_encrypt_with_nob95:
+.Locb3_encrypt_with_nob107:
 	mov	r0, r4
 	str	r0, [sp, #64]
 	orrs	r0, r3
 	str	r0, [sp, #64]
 	movs	r0, #0
 	cmp	r1, #9
-	bcc	.Locb3_encrypt_with_nob96
+	bcc	.Locb3_encrypt_with_nob108
 	ldrb	r0, [r2, #8]
-.Locb3_encrypt_with_nob96:
+.Locb3_encrypt_with_nob108:
 	lsls	r4, r0, #24
 	movs	r0, #0
 	cmp	r1, #10
-	bcc	.Locb3_encrypt_with_nob97
+	bcc	.Locb3_encrypt_with_nob109
 	ldrb	r0, [r2, #9]
-.Locb3_encrypt_with_nob97:
+.Locb3_encrypt_with_nob109:
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	movs	r0, #0
 	cmp	r1, #11
-	bcc	.Locb3_encrypt_with_nob98
+	bcc	.Locb3_encrypt_with_nob110
 	ldrb	r0, [r2, #10]
-.Locb3_encrypt_with_nob98:
+.Locb3_encrypt_with_nob110:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	movs	r3, #0
 	cmp	r1, #12
-	bcc	.Locb3_encrypt_with_nob99
+	bcc	.Locb3_encrypt_with_nob111
 	ldrb	r3, [r2, #11]
-.Locb3_encrypt_with_nob99:
+.Locb3_encrypt_with_nob111:
 	mov	r0, r4
 	str	r0, [sp, #12]
 	orrs	r0, r3
 	str	r0, [sp, #12]
 	movs	r0, #0
 	cmp	r1, #13
-	bcc	.Locb3_encrypt_with_nob100
+	bcc	.Locb3_encrypt_with_nob112
 	ldrb	r0, [r2, #12]
-.Locb3_encrypt_with_nob100:
+.Locb3_encrypt_with_nob112:
 	lsls	r3, r0, #24
 	movs	r0, #0
 	cmp	r1, #14
-	bcc	.Locb3_encrypt_with_nob101
+	bcc	.Locb3_encrypt_with_nob113
 	ldrb	r0, [r2, #13]
-.Locb3_encrypt_with_nob101:
+.Locb3_encrypt_with_nob113:
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r1, #15
-	bcc	.Locb3_encrypt_with_nob102
+	bcc	.Locb3_encrypt_with_nob114
 	ldrb	r0, [r2, #14]
-.Locb3_encrypt_with_nob102:
+.Locb3_encrypt_with_nob114:
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r1, #16
-	bcc	.Locb3_encrypt_with_nob103
+	bcc	.Locb3_encrypt_with_nob115
 	ldrb	r0, [r2, #15]
-.Locb3_encrypt_with_nob103:
+.Locb3_encrypt_with_nob115:
 	mov	r4, r3
 	orrs	r4, r0
-	@ ocb3.ae:62: return x | ((0x80 as u128) << (8 * (15 - count)))
+	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r1
 	lsls	r7, r0, #3
@@ -1879,17 +1993,18 @@ ocb3_encrypt_with:
 	mov	r6, r2
 	mov	r5, r2
 	cmp	r7, #128
-	bcs	.Locb3_encrypt_with_shz104
-.Locb3_encrypt_with_shl106:
+	bcs	.Locb3_encrypt_with_shz116
+.Locb3_encrypt_with_shl118:
 	cmp	r7, #32
-	bcc	.Locb3_encrypt_with_shf105
+	bcc	.Locb3_encrypt_with_shf117
 	mov	r5, r6
 	mov	r6, r2
 	mov	r2, r3
 	movs	r3, #0
 	subs	r7, #32
-	b	.Locb3_encrypt_with_shl106
-.Locb3_encrypt_with_shf105:
+	b	.Locb3_encrypt_with_shl118
+	.ltorg
+.Locb3_encrypt_with_shf117:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsls	r5, r7
@@ -1905,13 +2020,13 @@ ocb3_encrypt_with:
 	lsrs	r0, r1
 	orrs	r2, r0
 	lsls	r3, r7
-	b	.Locb3_encrypt_with_she107
-.Locb3_encrypt_with_shz104:
+	b	.Locb3_encrypt_with_she119
+.Locb3_encrypt_with_shz116:
 	movs	r3, #0
 	movs	r2, #0
 	movs	r6, #0
 	movs	r5, #0
-.Locb3_encrypt_with_she107:
+.Locb3_encrypt_with_she119:
 	orrs	r4, r3
 	ldr	r3, [sp, #12]
 	orrs	r3, r2
@@ -1919,7 +2034,7 @@ ocb3_encrypt_with:
 	orrs	r2, r6
 	ldr	r1, [sp, #68]
 	orrs	r1, r5
-	@ ocb3.ae:121: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #16]
 	eors	r4, r0
 	ldr	r0, [sp, #20]
@@ -1948,14 +2063,14 @@ ocb3_encrypt_with:
 	eors	r4, r0
 	ldr	r0, [sp, #24]
 	eors	r0, r1
-	b	.Locb3_encrypt_with_endif87
-.Locb3_encrypt_with_else86:
+	b	.Locb3_encrypt_with_endif99
+.Locb3_encrypt_with_else98:
 	ldr	r2, [sp, #36]
 	ldr	r3, [sp, #32]
 	ldr	r4, [sp, #28]
 	ldr	r0, [sp, #24]
-.Locb3_encrypt_with_endif87:
-	@ ocb3.ae:149: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+.Locb3_encrypt_with_endif99:
+	@ ocb3.ae:163: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	ldr	r1, [sp, #44]
 	eors	r1, r2
 	ldr	r2, [sp, #48]
@@ -1964,115 +2079,115 @@ ocb3_encrypt_with:
 	eors	r3, r4
 	ldr	r4, [sp, #40]
 	eors	r4, r0
-	@ ocb3.ae:150: store_be(tag, 0, t, len(tag))
+	@ ocb3.ae:164: store_be(tag, 0, t, len(tag))
 	lsrs	r5, r4, #24
 	ldr	r0, [sp, #4]
 	cmp	r0, #1
-	bcc	.Locb3_encrypt_with_nost108
+	bcc	.Locb3_encrypt_with_nost120
 	ldr	r0, [sp, #8]
 	strb	r5, [r0]
-.Locb3_encrypt_with_nost108:
+.Locb3_encrypt_with_nost120:
 	lsrs	r5, r4, #16
 	ldr	r0, [sp, #4]
 	cmp	r0, #2
-	bcc	.Locb3_encrypt_with_nost109
+	bcc	.Locb3_encrypt_with_nost121
 	ldr	r0, [sp, #8]
 	strb	r5, [r0, #1]
-.Locb3_encrypt_with_nost109:
+.Locb3_encrypt_with_nost121:
 	lsrs	r5, r4, #8
 	ldr	r0, [sp, #4]
 	cmp	r0, #3
-	bcc	.Locb3_encrypt_with_nost110
+	bcc	.Locb3_encrypt_with_nost122
 	ldr	r0, [sp, #8]
 	strb	r5, [r0, #2]
-.Locb3_encrypt_with_nost110:
+.Locb3_encrypt_with_nost122:
 	ldr	r0, [sp, #4]
 	cmp	r0, #4
-	bcc	.Locb3_encrypt_with_nost111
+	bcc	.Locb3_encrypt_with_nost123
 	ldr	r0, [sp, #8]
 	strb	r4, [r0, #3]
-.Locb3_encrypt_with_nost111:
+.Locb3_encrypt_with_nost123:
 	lsrs	r4, r3, #24
 	ldr	r0, [sp, #4]
 	cmp	r0, #5
-	bcc	.Locb3_encrypt_with_nost112
+	bcc	.Locb3_encrypt_with_nost124
 	ldr	r0, [sp, #8]
 	strb	r4, [r0, #4]
-.Locb3_encrypt_with_nost112:
+.Locb3_encrypt_with_nost124:
 	lsrs	r4, r3, #16
 	ldr	r0, [sp, #4]
 	cmp	r0, #6
-	bcc	.Locb3_encrypt_with_nost113
+	bcc	.Locb3_encrypt_with_nost125
 	ldr	r0, [sp, #8]
 	strb	r4, [r0, #5]
-.Locb3_encrypt_with_nost113:
+.Locb3_encrypt_with_nost125:
 	lsrs	r4, r3, #8
 	ldr	r0, [sp, #4]
 	cmp	r0, #7
-	bcc	.Locb3_encrypt_with_nost114
+	bcc	.Locb3_encrypt_with_nost126
 	ldr	r0, [sp, #8]
 	strb	r4, [r0, #6]
-.Locb3_encrypt_with_nost114:
+.Locb3_encrypt_with_nost126:
 	ldr	r0, [sp, #4]
 	cmp	r0, #8
-	bcc	.Locb3_encrypt_with_nost115
+	bcc	.Locb3_encrypt_with_nost127
 	ldr	r0, [sp, #8]
 	strb	r3, [r0, #7]
-.Locb3_encrypt_with_nost115:
+.Locb3_encrypt_with_nost127:
 	lsrs	r3, r2, #24
 	ldr	r0, [sp, #4]
 	cmp	r0, #9
-	bcc	.Locb3_encrypt_with_nost116
+	bcc	.Locb3_encrypt_with_nost128
 	ldr	r0, [sp, #8]
 	strb	r3, [r0, #8]
-.Locb3_encrypt_with_nost116:
+.Locb3_encrypt_with_nost128:
 	lsrs	r3, r2, #16
 	ldr	r0, [sp, #4]
 	cmp	r0, #10
-	bcc	.Locb3_encrypt_with_nost117
+	bcc	.Locb3_encrypt_with_nost129
 	ldr	r0, [sp, #8]
 	strb	r3, [r0, #9]
-.Locb3_encrypt_with_nost117:
+.Locb3_encrypt_with_nost129:
 	lsrs	r3, r2, #8
 	ldr	r0, [sp, #4]
 	cmp	r0, #11
-	bcc	.Locb3_encrypt_with_nost118
+	bcc	.Locb3_encrypt_with_nost130
 	ldr	r0, [sp, #8]
 	strb	r3, [r0, #10]
-.Locb3_encrypt_with_nost118:
+.Locb3_encrypt_with_nost130:
 	ldr	r0, [sp, #4]
 	cmp	r0, #12
-	bcc	.Locb3_encrypt_with_nost119
+	bcc	.Locb3_encrypt_with_nost131
 	ldr	r0, [sp, #8]
 	strb	r2, [r0, #11]
-.Locb3_encrypt_with_nost119:
+.Locb3_encrypt_with_nost131:
 	lsrs	r2, r1, #24
 	ldr	r0, [sp, #4]
 	cmp	r0, #13
-	bcc	.Locb3_encrypt_with_nost120
+	bcc	.Locb3_encrypt_with_nost132
 	ldr	r0, [sp, #8]
 	strb	r2, [r0, #12]
-.Locb3_encrypt_with_nost120:
+.Locb3_encrypt_with_nost132:
 	lsrs	r2, r1, #16
 	ldr	r0, [sp, #4]
 	cmp	r0, #14
-	bcc	.Locb3_encrypt_with_nost121
+	bcc	.Locb3_encrypt_with_nost133
 	ldr	r0, [sp, #8]
 	strb	r2, [r0, #13]
-.Locb3_encrypt_with_nost121:
+.Locb3_encrypt_with_nost133:
 	lsrs	r2, r1, #8
 	ldr	r0, [sp, #4]
 	cmp	r0, #15
-	bcc	.Locb3_encrypt_with_nost122
+	bcc	.Locb3_encrypt_with_nost134
 	ldr	r0, [sp, #8]
 	strb	r2, [r0, #14]
-.Locb3_encrypt_with_nost122:
+.Locb3_encrypt_with_nost134:
 	ldr	r0, [sp, #4]
 	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_nost123
+	bcc	.Locb3_encrypt_with_nost135
 	ldr	r0, [sp, #8]
 	strb	r1, [r0, #15]
-.Locb3_encrypt_with_nost123:
+.Locb3_encrypt_with_nost135:
 	add	sp, #132
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2086,7 +2201,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 124 bytes (105 spill slots, 23 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 3338 bytes of code and literals
+@     estimated 3538 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -2121,7 +2236,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #192]
 	str	r0, [sp, #8]
-	@ ocb3.ae:99: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
 	lsls	r0, r0, #25
@@ -2176,7 +2291,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #36]
 	orrs	r0, r5
 	str	r0, [sp, #36]
-	@ ocb3.ae:100: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
+	@ ocb3.ae:114: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 	movs	r0, #0
 	cmp	r2, #1
 	bcc	.Locb3_decrypt_with_nob5
@@ -2342,7 +2457,7 @@ ocb3_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she23:
-	@ ocb3.ae:99: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	ldr	r6, [sp, #32]
 	ldr	r0, [sp, #40]
 	orrs	r6, r0
@@ -2350,11 +2465,11 @@ ocb3_decrypt_with:
 	orrs	r3, r2
 	ldr	r2, [sp, #36]
 	orrs	r2, r1
-	@ ocb3.ae:101: bottom = n[5:0]
+	@ ocb3.ae:115: bottom = n[5:0]
 	lsls	r0, r6, #26
 	lsrs	r0, r0, #26
 	str	r0, [sp, #32]
-	@ ocb3.ae:102: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	movs	r1, #63
 	mov	r0, r6
 	bics	r0, r1
@@ -2370,7 +2485,7 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #112]
 	ldr	r2, [sp, #116]
 	ldr	r5, [sp, #120]
-	@ ocb3.ae:103: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	@ ocb3.ae:117: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r1, r3, #24
 	lsls	r0, r2, #8
 	orrs	r1, r0
@@ -2381,7 +2496,7 @@ ocb3_decrypt_with:
 	eors	r0, r1
 	mov	r1, r5
 	eors	r1, r6
-	@ ocb3.ae:104: return (stretch << bottom)[191:64]
+	@ ocb3.ae:118: return (stretch << bottom)[191:64]
 	mov	r7, r1
 	mov	r1, r5
 	ldr	r6, [sp, #32]
@@ -2424,11 +2539,11 @@ ocb3_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she27:
-	@ ocb3.ae:160: full = n / 16
+	@ ocb3.ae:174: full = n / 16
 	ldr	r0, [sp, #56]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
-	@ ocb3.ae:161: for i in 0..full {
+	@ ocb3.ae:175: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #52]
 	mov	r0, r4
@@ -2454,42 +2569,93 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_done29
 .Locb3_decrypt_with_far1:
 .Locb3_decrypt_with_loop28:
-	@ ocb3.ae:162: off = 16 * i
+	@ ocb3.ae:176: off = 16 * i
 	ldr	r0, [sp, #52]
 	lsls	r0, r0, #4
 	str	r0, [sp, #80]
-	@ ocb3.ae:163: offset = offset ^ get_l(l, ntz(i + 1))
+	@ ocb3.ae:177: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #52]
 	adds	r3, r0, #1
-	@ ocb3.ae:46: for b in 0..31 {
-	movs	r0, #0
-	movs	r5, #0
-.Locb3_decrypt_with_loop30:
-	@ ocb3.ae:47: if v[0] == 0 {
-	lsls	r1, r3, #31
-	lsrs	r1, r1, #31
-	subs	r1, r1, #1
+	@ ocb3.ae:47: if v[15:0] == 0 {
+	uxth	r0, r3
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	mov	r9, r0
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else30
+	@ ocb3.ae:49: v = v >> 16
+	lsrs	r3, r3, #16
+	movs	r2, #16
+	b	.Locb3_decrypt_with_endif31
+.Locb3_decrypt_with_else30:
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
+.Locb3_decrypt_with_endif31:
+	@ ocb3.ae:51: if v[7:0] == 0 {
+	uxtb	r1, r3
+	ldr	r0, =ocb3_tf2
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else32
-	@ ocb3.ae:48: n = n + 1
-	adds	r1, r5, #1
-	@ ocb3.ae:49: v = v >> 1
-	lsrs	r3, r3, #1
+	@ ocb3.ae:52: n = n + 8
+	adds	r2, #8
+	@ ocb3.ae:53: v = v >> 8
+	lsrs	r3, r3, #8
 	b	.Locb3_decrypt_with_endif33
 .Locb3_decrypt_with_else32:
-	mov	r1, r5
 .Locb3_decrypt_with_endif33:
-	mov	r5, r1
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #31
-	bcc	.Locb3_decrypt_with_loop30
-.Locb3_decrypt_with_done31:
-	@ ocb3.ae:83: x = l[at_l0 + l_cached - 1]
+	@ ocb3.ae:55: if v[3:0] == 0 {
+	lsls	r0, r3, #28
+	lsrs	r1, r0, #28
+	ldr	r0, =ocb3_tf3
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
+	beq	.Locb3_decrypt_with_else34
+	@ ocb3.ae:56: n = n + 4
+	adds	r2, r2, #4
+	@ ocb3.ae:57: v = v >> 4
+	lsrs	r3, r3, #4
+	b	.Locb3_decrypt_with_endif35
+.Locb3_decrypt_with_else34:
+.Locb3_decrypt_with_endif35:
+	@ ocb3.ae:59: if v[1:0] == 0 {
+	lsls	r0, r3, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r9
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else36
+	@ ocb3.ae:60: n = n + 2
+	adds	r2, r2, #2
+	@ ocb3.ae:61: v = v >> 2
+	lsrs	r3, r3, #2
+	b	.Locb3_decrypt_with_endif37
+.Locb3_decrypt_with_else36:
+.Locb3_decrypt_with_endif37:
+	@ ocb3.ae:63: if v[0] == 0 {
+	lsls	r0, r3, #31
+	lsrs	r0, r0, #31
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r9
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else38
+	@ ocb3.ae:64: n = n + 1
+	adds	r0, r2, #1
+	str	r0, [sp, #84]
+	b	.Locb3_decrypt_with_endif39
+.Locb3_decrypt_with_else38:
+	mov	r0, r2
+	str	r0, [sp, #84]
+.Locb3_decrypt_with_endif39:
+	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
 	ldr	r0, [sp, #20]
 	ldr	r4, [r0, r1]
@@ -2502,76 +2668,80 @@ ocb3_decrypt_with:
 	movs	r1, #156
 	ldr	r0, [sp, #20]
 	ldr	r1, [r0, r1]
-	@ ocb3.ae:84: if k < l_cached {
-	cmp	r5, #8
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	mov	r11, r0
-	eors	r6, r0
-	cmp	r6, #0
-	beq	.Locb3_decrypt_with_else34
-	@ ocb3.ae:85: x = l[at_l0 + k]
-	adds	r0, r5, #2
+	@ ocb3.ae:98: if k < l_cached {
+	ldr	r0, [sp, #84]
+	cmp	r0, #8
+	movs	r5, #0
+	adcs	r5, r5
+	mov	r0, r9
+	eors	r5, r0
+	cmp	r5, #0
+	beq	.Locb3_decrypt_with_else40
+	@ ocb3.ae:99: x = l[at_l0 + k]
+	ldr	r0, [sp, #84]
+	adds	r0, r0, #2
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #20]
 	adds	r0, r0, r1
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
-	b	.Locb3_decrypt_with_endif35
-.Locb3_decrypt_with_else34:
-	@ ocb3.ae:87: for j in (l_cached - 1) as u32..k {
-	movs	r0, #7
-	mov	r9, r0
-	cmp	r0, r5
-	bcs	.Locb3_decrypt_with_done37
-.Locb3_decrypt_with_loop36:
+	b	.Locb3_decrypt_with_endif41
+.Locb3_decrypt_with_else40:
+	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	movs	r6, #7
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r1
+	ldr	r0, [sp, #84]
+	cmp	r6, r0
+	bcs	.Locb3_decrypt_with_done43
+.Locb3_decrypt_with_loop42:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r4, #1
-	str	r0, [sp, #84]
-	lsls	r7, r3, #1
-	lsrs	r0, r4, #31
+	lsls	r0, r5, #1
+	mov	r11, r0
+	lsls	r7, r4, #1
+	lsrs	r0, r5, #31
 	orrs	r7, r0
-	lsls	r6, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r6, r0
-	lsls	r0, r1, #1
+	lsls	r1, r2, #1
+	lsrs	r0, r4, #31
+	orrs	r1, r0
+	lsls	r0, r3, #1
 	lsrs	r2, r2, #31
 	orrs	r0, r2
-	lsrs	r2, r1, #31
-	mov	r1, r11
-	eors	r2, r1
-	subs	r1, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	mov	r1, r11
-	eors	r2, r1
-	rsbs	r2, r2, #0
-	movs	r1, #135
-	ands	r2, r1
-	ldr	r1, [sp, #84]
-	eors	r1, r2
-	mov	r4, r1
-	mov	r3, r7
-	mov	r2, r6
-	mov	r1, r0
-	mov	r0, r9
-	adds	r0, #1
-	mov	r9, r0
-	cmp	r0, r5
-	bcc	.Locb3_decrypt_with_loop36
-.Locb3_decrypt_with_done37:
-.Locb3_decrypt_with_endif35:
-	@ ocb3.ae:163: offset = offset ^ get_l(l, ntz(i + 1))
+	lsrs	r3, r3, #31
+	mov	r2, r9
+	eors	r3, r2
+	subs	r2, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	mov	r2, r9
+	eors	r3, r2
+	rsbs	r3, r3, #0
+	movs	r2, #135
+	ands	r3, r2
+	mov	r2, r11
+	eors	r2, r3
+	mov	r5, r2
+	mov	r4, r7
+	mov	r2, r1
+	mov	r3, r0
+	adds	r6, #1
+	ldr	r0, [sp, #84]
+	cmp	r6, r0
+	bcc	.Locb3_decrypt_with_loop42
+.Locb3_decrypt_with_done43:
+	mov	r1, r3
+.Locb3_decrypt_with_endif41:
+	@ ocb3.ae:177: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #76]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #72]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #64]
@@ -2579,7 +2749,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #64]
 	ldr	r4, [sp, #68]
 	eors	r4, r1
-	@ ocb3.ae:164: p = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset) ^ offset
+	@ ocb3.ae:178: p = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset) ^ offset
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #80]
 	adds	r6, r1, r0
@@ -2649,7 +2819,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #64]
 	eors	r3, r0
 	eors	r2, r4
-	@ ocb3.ae:165: checksum = checksum ^ p
+	@ ocb3.ae:179: checksum = checksum ^ p
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #44]
 	eors	r0, r6
@@ -2664,7 +2834,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #36]
 	ldr	r1, [sp, #32]
 	eors	r1, r2
-	@ ocb3.ae:166: store_be(msg, off, p)
+	@ ocb3.ae:180: store_be(msg, off, p)
 	ldr	r7, [sp, #28]
 	ldr	r0, [sp, #80]
 	adds	r7, r7, r0
@@ -2725,22 +2895,22 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_loop28
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done29:
-	@ ocb3.ae:168: r = n - 16 * full
+	@ ocb3.ae:182: r = n - 16 * full
 	ldr	r0, [sp, #60]
 	lsls	r0, r0, #4
 	str	r0, [sp, #52]
 	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #52]
 	subs	r4, r1, r0
-	@ ocb3.ae:169: if r != 0 {
+	@ ocb3.ae:183: if r != 0 {
 	subs	r0, r4, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
 	bne	.Locb3_decrypt_with_far3
-	b	.Locb3_decrypt_with_else38
+	b	.Locb3_decrypt_with_else44
 .Locb3_decrypt_with_far3:
-	@ ocb3.ae:170: offset = offset ^ l[at_star]
+	@ ocb3.ae:184: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #20]
 	ldr	r5, [r0]
 	ldr	r0, [sp, #20]
@@ -2765,7 +2935,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #68]
 	eors	r0, r1
 	str	r0, [sp, #68]
-	@ ocb3.ae:171: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:185: pad = E.encrypt_block(ks, offset)
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #60]
@@ -2785,115 +2955,115 @@ ocb3_decrypt_with:
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #84]
-	@ ocb3.ae:172: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
+	@ ocb3.ae:186: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #52]
 	adds	r7, r1, r0
 	movs	r0, #0
 	cmp	r4, #1
-	bcc	.Locb3_decrypt_with_nob40
+	bcc	.Locb3_decrypt_with_nob46
 	ldrb	r0, [r7]
-.Locb3_decrypt_with_nob40:
+.Locb3_decrypt_with_nob46:
 	lsls	r1, r0, #24
 	movs	r0, #0
 	cmp	r4, #2
-	bcc	.Locb3_decrypt_with_nob41
+	bcc	.Locb3_decrypt_with_nob47
 	ldrb	r0, [r7, #1]
-.Locb3_decrypt_with_nob41:
+.Locb3_decrypt_with_nob47:
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #3
-	bcc	.Locb3_decrypt_with_nob42
+	bcc	.Locb3_decrypt_with_nob48
 	ldrb	r0, [r7, #2]
-.Locb3_decrypt_with_nob42:
+.Locb3_decrypt_with_nob48:
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #4
-	bcc	.Locb3_decrypt_with_nob43
+	bcc	.Locb3_decrypt_with_nob49
 	ldrb	r0, [r7, #3]
-.Locb3_decrypt_with_nob43:
+.Locb3_decrypt_with_nob49:
 	mov	r2, r1
 	orrs	r2, r0
 	movs	r0, #0
 	cmp	r4, #5
-	bcc	.Locb3_decrypt_with_nob44
+	bcc	.Locb3_decrypt_with_nob50
 	ldrb	r0, [r7, #4]
-.Locb3_decrypt_with_nob44:
+.Locb3_decrypt_with_nob50:
 	lsls	r1, r0, #24
 	movs	r0, #0
 	cmp	r4, #6
-	bcc	.Locb3_decrypt_with_nob45
+	bcc	.Locb3_decrypt_with_nob51
 	ldrb	r0, [r7, #5]
-.Locb3_decrypt_with_nob45:
+.Locb3_decrypt_with_nob51:
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #7
-	bcc	.Locb3_decrypt_with_nob46
+	bcc	.Locb3_decrypt_with_nob52
 	ldrb	r0, [r7, #6]
-.Locb3_decrypt_with_nob46:
+.Locb3_decrypt_with_nob52:
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #8
-	bcc	.Locb3_decrypt_with_nob47
+	bcc	.Locb3_decrypt_with_nob53
 	ldrb	r0, [r7, #7]
-.Locb3_decrypt_with_nob47:
+.Locb3_decrypt_with_nob53:
 	mov	r3, r1
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r4, #9
-	bcc	.Locb3_decrypt_with_nob48
+	bcc	.Locb3_decrypt_with_nob54
 	ldrb	r0, [r7, #8]
-.Locb3_decrypt_with_nob48:
+.Locb3_decrypt_with_nob54:
 	lsls	r1, r0, #24
 	movs	r0, #0
 	cmp	r4, #10
-	bcc	.Locb3_decrypt_with_nob49
+	bcc	.Locb3_decrypt_with_nob55
 	ldrb	r0, [r7, #9]
-.Locb3_decrypt_with_nob49:
+.Locb3_decrypt_with_nob55:
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #11
-	bcc	.Locb3_decrypt_with_nob50
+	bcc	.Locb3_decrypt_with_nob56
 	ldrb	r0, [r7, #10]
-.Locb3_decrypt_with_nob50:
+.Locb3_decrypt_with_nob56:
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #12
-	bcc	.Locb3_decrypt_with_nob51
+	bcc	.Locb3_decrypt_with_nob57
 	ldrb	r0, [r7, #11]
-.Locb3_decrypt_with_nob51:
+.Locb3_decrypt_with_nob57:
 	orrs	r1, r0
 	movs	r0, #0
 	cmp	r4, #13
-	bcc	.Locb3_decrypt_with_nob52
+	bcc	.Locb3_decrypt_with_nob58
 	ldrb	r0, [r7, #12]
-.Locb3_decrypt_with_nob52:
+.Locb3_decrypt_with_nob58:
 	lsls	r0, r0, #24
 	movs	r6, #0
 	cmp	r4, #14
-	bcc	.Locb3_decrypt_with_nob53
+	bcc	.Locb3_decrypt_with_nob59
 	ldrb	r6, [r7, #13]
-.Locb3_decrypt_with_nob53:
+.Locb3_decrypt_with_nob59:
 	lsls	r6, r6, #16
 	orrs	r0, r6
 	movs	r6, #0
 	cmp	r4, #15
-	bcc	.Locb3_decrypt_with_nob54
+	bcc	.Locb3_decrypt_with_nob60
 	ldrb	r6, [r7, #14]
-.Locb3_decrypt_with_nob54:
+.Locb3_decrypt_with_nob60:
 	lsls	r6, r6, #8
 	orrs	r0, r6
 	movs	r6, #0
 	cmp	r4, #16
-	bcc	.Locb3_decrypt_with_nob55
+	bcc	.Locb3_decrypt_with_nob61
 	ldrb	r6, [r7, #15]
-.Locb3_decrypt_with_nob55:
+.Locb3_decrypt_with_nob61:
 	orrs	r0, r6
 	str	r0, [sp, #48]
 	eors	r0, r5
@@ -2916,7 +3086,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #84]
 	eors	r1, r0
 	str	r1, [sp, #80]
-	@ ocb3.ae:57: return x & ~(~(0 as u128) >> (8 * count))
+	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
 	lsls	r5, r4, #3
 	movs	r7, #0
 	mvns	r7, r7
@@ -2924,17 +3094,20 @@ ocb3_decrypt_with:
 	mov	r2, r7
 	mov	r6, r7
 	cmp	r5, #128
-	bcs	.Locb3_decrypt_with_shz56
-.Locb3_decrypt_with_shl58:
+	bcs	.Locb3_decrypt_with_shz62
+.Locb3_decrypt_with_shl64:
 	cmp	r5, #32
-	bcc	.Locb3_decrypt_with_shf57
+	bcc	.Locb3_decrypt_with_shf63
 	mov	r3, r7
 	mov	r7, r2
 	mov	r2, r6
 	movs	r6, #0
+	b	.Locb3_decrypt_with_pool1
+	.ltorg
+.Locb3_decrypt_with_pool1:
 	subs	r5, #32
-	b	.Locb3_decrypt_with_shl58
-.Locb3_decrypt_with_shf57:
+	b	.Locb3_decrypt_with_shl64
+.Locb3_decrypt_with_shf63:
 	movs	r1, #32
 	subs	r1, r1, r5
 	lsrs	r3, r5
@@ -2950,13 +3123,13 @@ ocb3_decrypt_with:
 	lsls	r0, r1
 	orrs	r2, r0
 	lsrs	r6, r5
-	b	.Locb3_decrypt_with_she59
-.Locb3_decrypt_with_shz56:
+	b	.Locb3_decrypt_with_she65
+.Locb3_decrypt_with_shz62:
 	movs	r3, #0
 	movs	r7, #0
 	movs	r2, #0
 	movs	r6, #0
-.Locb3_decrypt_with_she59:
+.Locb3_decrypt_with_she65:
 	mvns	r5, r3
 	mvns	r3, r7
 	mvns	r2, r2
@@ -2977,7 +3150,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #80]
 	ands	r0, r1
 	str	r0, [sp, #80]
-	@ ocb3.ae:62: return x | ((0x80 as u128) << (8 * (15 - count)))
+	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r4
 	lsls	r0, r0, #3
@@ -2988,17 +3161,17 @@ ocb3_decrypt_with:
 	mov	r2, r1
 	ldr	r6, [sp, #84]
 	cmp	r6, #128
-	bcs	.Locb3_decrypt_with_shz60
-.Locb3_decrypt_with_shl62:
+	bcs	.Locb3_decrypt_with_shz66
+.Locb3_decrypt_with_shl68:
 	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf61
+	bcc	.Locb3_decrypt_with_shf67
 	mov	r2, r1
 	mov	r1, r3
 	mov	r3, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Locb3_decrypt_with_shl62
-.Locb3_decrypt_with_shf61:
+	b	.Locb3_decrypt_with_shl68
+.Locb3_decrypt_with_shf67:
 	movs	r0, #32
 	str	r0, [sp, #84]
 	subs	r0, r0, r6
@@ -3031,13 +3204,13 @@ ocb3_decrypt_with:
 	mov	r0, r7
 	orrs	r3, r0
 	lsls	r5, r6
-	b	.Locb3_decrypt_with_she63
-.Locb3_decrypt_with_shz60:
+	b	.Locb3_decrypt_with_she69
+.Locb3_decrypt_with_shz66:
 	movs	r5, #0
 	movs	r3, #0
 	movs	r1, #0
 	movs	r2, #0
-.Locb3_decrypt_with_she63:
+.Locb3_decrypt_with_she69:
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #84]
 	orrs	r0, r5
@@ -3048,7 +3221,7 @@ ocb3_decrypt_with:
 	orrs	r3, r1
 	ldr	r1, [sp, #80]
 	orrs	r1, r2
-	@ ocb3.ae:173: checksum = checksum ^ pad10(p, r)
+	@ ocb3.ae:187: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #44]
 	mov	r2, r0
@@ -3065,102 +3238,102 @@ ocb3_decrypt_with:
 	str	r0, [sp, #32]
 	eors	r0, r1
 	str	r0, [sp, #32]
-	@ ocb3.ae:174: store_be(msg, 16 * full, p, r)
+	@ ocb3.ae:188: store_be(msg, 16 * full, p, r)
 	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #80]
 	lsrs	r0, r0, #24
 	cmp	r4, #1
-	bcc	.Locb3_decrypt_with_nost64
+	bcc	.Locb3_decrypt_with_nost70
 	strb	r0, [r1]
-.Locb3_decrypt_with_nost64:
+.Locb3_decrypt_with_nost70:
 	ldr	r0, [sp, #80]
 	lsrs	r0, r0, #16
 	cmp	r4, #2
-	bcc	.Locb3_decrypt_with_nost65
+	bcc	.Locb3_decrypt_with_nost71
 	strb	r0, [r1, #1]
-.Locb3_decrypt_with_nost65:
+.Locb3_decrypt_with_nost71:
 	ldr	r0, [sp, #80]
 	lsrs	r0, r0, #8
 	cmp	r4, #3
-	bcc	.Locb3_decrypt_with_nost66
+	bcc	.Locb3_decrypt_with_nost72
 	strb	r0, [r1, #2]
-.Locb3_decrypt_with_nost66:
+.Locb3_decrypt_with_nost72:
 	cmp	r4, #4
-	bcc	.Locb3_decrypt_with_nost67
+	bcc	.Locb3_decrypt_with_nost73
 	ldr	r0, [sp, #80]
 	strb	r0, [r1, #3]
-.Locb3_decrypt_with_nost67:
+.Locb3_decrypt_with_nost73:
 	ldr	r0, [sp, #76]
 	lsrs	r0, r0, #24
 	cmp	r4, #5
-	bcc	.Locb3_decrypt_with_nost68
+	bcc	.Locb3_decrypt_with_nost74
 	strb	r0, [r1, #4]
-.Locb3_decrypt_with_nost68:
+.Locb3_decrypt_with_nost74:
 	ldr	r0, [sp, #76]
 	lsrs	r0, r0, #16
 	cmp	r4, #6
-	bcc	.Locb3_decrypt_with_nost69
+	bcc	.Locb3_decrypt_with_nost75
 	strb	r0, [r1, #5]
-.Locb3_decrypt_with_nost69:
+.Locb3_decrypt_with_nost75:
 	ldr	r0, [sp, #76]
 	lsrs	r0, r0, #8
 	cmp	r4, #7
-	bcc	.Locb3_decrypt_with_nost70
+	bcc	.Locb3_decrypt_with_nost76
 	strb	r0, [r1, #6]
-.Locb3_decrypt_with_nost70:
+.Locb3_decrypt_with_nost76:
 	cmp	r4, #8
-	bcc	.Locb3_decrypt_with_nost71
+	bcc	.Locb3_decrypt_with_nost77
 	ldr	r0, [sp, #76]
 	strb	r0, [r1, #7]
-.Locb3_decrypt_with_nost71:
+.Locb3_decrypt_with_nost77:
 	ldr	r0, [sp, #72]
 	lsrs	r0, r0, #24
 	cmp	r4, #9
-	bcc	.Locb3_decrypt_with_nost72
+	bcc	.Locb3_decrypt_with_nost78
 	strb	r0, [r1, #8]
-.Locb3_decrypt_with_nost72:
+.Locb3_decrypt_with_nost78:
 	ldr	r0, [sp, #72]
 	lsrs	r0, r0, #16
 	cmp	r4, #10
-	bcc	.Locb3_decrypt_with_nost73
+	bcc	.Locb3_decrypt_with_nost79
 	strb	r0, [r1, #9]
-.Locb3_decrypt_with_nost73:
+.Locb3_decrypt_with_nost79:
 	ldr	r0, [sp, #72]
 	lsrs	r0, r0, #8
 	cmp	r4, #11
-	bcc	.Locb3_decrypt_with_nost74
+	bcc	.Locb3_decrypt_with_nost80
 	strb	r0, [r1, #10]
-.Locb3_decrypt_with_nost74:
+.Locb3_decrypt_with_nost80:
 	cmp	r4, #12
-	bcc	.Locb3_decrypt_with_nost75
+	bcc	.Locb3_decrypt_with_nost81
 	ldr	r0, [sp, #72]
 	strb	r0, [r1, #11]
-.Locb3_decrypt_with_nost75:
+.Locb3_decrypt_with_nost81:
 	ldr	r0, [sp, #48]
 	lsrs	r0, r0, #24
 	cmp	r4, #13
-	bcc	.Locb3_decrypt_with_nost76
+	bcc	.Locb3_decrypt_with_nost82
 	strb	r0, [r1, #12]
-.Locb3_decrypt_with_nost76:
+.Locb3_decrypt_with_nost82:
 	ldr	r0, [sp, #48]
 	lsrs	r0, r0, #16
 	cmp	r4, #14
-	bcc	.Locb3_decrypt_with_nost77
+	bcc	.Locb3_decrypt_with_nost83
 	strb	r0, [r1, #13]
-.Locb3_decrypt_with_nost77:
+.Locb3_decrypt_with_nost83:
 	ldr	r0, [sp, #48]
 	lsrs	r0, r0, #8
 	cmp	r4, #15
-	bcc	.Locb3_decrypt_with_nost78
+	bcc	.Locb3_decrypt_with_nost84
 	strb	r0, [r1, #14]
-.Locb3_decrypt_with_nost78:
+.Locb3_decrypt_with_nost84:
 	cmp	r4, #16
-	bcc	.Locb3_decrypt_with_nost79
+	bcc	.Locb3_decrypt_with_nost85
 	ldr	r0, [sp, #48]
 	strb	r0, [r1, #15]
-.Locb3_decrypt_with_nost79:
+.Locb3_decrypt_with_nost85:
 	ldr	r7, [sp, #56]
 	ldr	r6, [sp, #60]
 	ldr	r5, [sp, #64]
@@ -3168,8 +3341,8 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #44]
 	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #32]
-	b	.Locb3_decrypt_with_endif39
-.Locb3_decrypt_with_else38:
+	b	.Locb3_decrypt_with_endif45
+.Locb3_decrypt_with_else44:
 	ldr	r7, [sp, #76]
 	ldr	r6, [sp, #72]
 	ldr	r5, [sp, #64]
@@ -3178,8 +3351,8 @@ ocb3_decrypt_with:
 	ldr	r1, [sp, #40]
 	ldr	r2, [sp, #36]
 	ldr	r0, [sp, #32]
-.Locb3_decrypt_with_endif39:
-	@ ocb3.ae:176: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+.Locb3_decrypt_with_endif45:
+	@ ocb3.ae:190: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r3, r7
 	eors	r1, r6
 	eors	r2, r5
@@ -3215,11 +3388,11 @@ ocb3_decrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #28]
-	@ ocb3.ae:111: full = a / 16
+	@ ocb3.ae:125: full = a / 16
 	ldr	r0, [sp, #24]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #64]
-	@ ocb3.ae:114: for i in 0..full {
+	@ ocb3.ae:128: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #60]
 	movs	r0, #0
@@ -3242,41 +3415,92 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #64]
 	cmp	r1, r0
 	bcc	.Locb3_decrypt_with_far4
-	b	.Locb3_decrypt_with_done81
+	b	.Locb3_decrypt_with_done87
 .Locb3_decrypt_with_far4:
-.Locb3_decrypt_with_loop80:
-	@ ocb3.ae:115: offset = offset ^ get_l(l, ntz(i + 1))
+.Locb3_decrypt_with_loop86:
+	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #60]
 	adds	r3, r0, #1
-	@ ocb3.ae:46: for b in 0..31 {
-	movs	r0, #0
-	movs	r5, #0
-.Locb3_decrypt_with_loop82:
-	@ ocb3.ae:47: if v[0] == 0 {
-	lsls	r1, r3, #31
-	lsrs	r1, r1, #31
-	subs	r1, r1, #1
+	@ ocb3.ae:47: if v[15:0] == 0 {
+	uxth	r0, r3
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	mov	r8, r0
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else88
+	@ ocb3.ae:49: v = v >> 16
+	lsrs	r3, r3, #16
+	movs	r2, #16
+	b	.Locb3_decrypt_with_endif89
+.Locb3_decrypt_with_else88:
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
-	beq	.Locb3_decrypt_with_else84
-	@ ocb3.ae:48: n = n + 1
-	adds	r1, r5, #1
-	@ ocb3.ae:49: v = v >> 1
-	lsrs	r3, r3, #1
-	b	.Locb3_decrypt_with_endif85
-.Locb3_decrypt_with_else84:
-	mov	r1, r5
-.Locb3_decrypt_with_endif85:
-	mov	r5, r1
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #31
-	bcc	.Locb3_decrypt_with_loop82
-.Locb3_decrypt_with_done83:
-	@ ocb3.ae:83: x = l[at_l0 + l_cached - 1]
+.Locb3_decrypt_with_endif89:
+	@ ocb3.ae:51: if v[7:0] == 0 {
+	uxtb	r1, r3
+	ldr	r0, =ocb3_tf2
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
+	beq	.Locb3_decrypt_with_else90
+	@ ocb3.ae:52: n = n + 8
+	adds	r2, #8
+	@ ocb3.ae:53: v = v >> 8
+	lsrs	r3, r3, #8
+	b	.Locb3_decrypt_with_endif91
+.Locb3_decrypt_with_else90:
+.Locb3_decrypt_with_endif91:
+	@ ocb3.ae:55: if v[3:0] == 0 {
+	lsls	r0, r3, #28
+	lsrs	r1, r0, #28
+	ldr	r0, =ocb3_tf3
+	ldrb	r0, [r0, r1]
+	cmp	r0, #0
+	beq	.Locb3_decrypt_with_else92
+	@ ocb3.ae:56: n = n + 4
+	adds	r2, r2, #4
+	@ ocb3.ae:57: v = v >> 4
+	lsrs	r3, r3, #4
+	b	.Locb3_decrypt_with_endif93
+.Locb3_decrypt_with_else92:
+.Locb3_decrypt_with_endif93:
+	@ ocb3.ae:59: if v[1:0] == 0 {
+	lsls	r0, r3, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r8
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else94
+	@ ocb3.ae:60: n = n + 2
+	adds	r2, r2, #2
+	@ ocb3.ae:61: v = v >> 2
+	lsrs	r3, r3, #2
+	b	.Locb3_decrypt_with_endif95
+.Locb3_decrypt_with_else94:
+.Locb3_decrypt_with_endif95:
+	@ ocb3.ae:63: if v[0] == 0 {
+	lsls	r0, r3, #31
+	lsrs	r0, r0, #31
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r8
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else96
+	@ ocb3.ae:64: n = n + 1
+	adds	r0, r2, #1
+	str	r0, [sp, #84]
+	b	.Locb3_decrypt_with_endif97
+.Locb3_decrypt_with_else96:
+	mov	r0, r2
+	str	r0, [sp, #84]
+.Locb3_decrypt_with_endif97:
+	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
 	ldr	r0, [sp, #20]
 	ldr	r4, [r0, r1]
@@ -3289,82 +3513,87 @@ ocb3_decrypt_with:
 	movs	r1, #156
 	ldr	r0, [sp, #20]
 	ldr	r1, [r0, r1]
-	@ ocb3.ae:84: if k < l_cached {
-	cmp	r5, #8
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	mov	r10, r0
-	eors	r6, r0
-	cmp	r6, #0
-	beq	.Locb3_decrypt_with_else86
-	@ ocb3.ae:85: x = l[at_l0 + k]
-	adds	r0, r5, #2
+	@ ocb3.ae:98: if k < l_cached {
+	ldr	r0, [sp, #84]
+	cmp	r0, #8
+	movs	r5, #0
+	adcs	r5, r5
+	mov	r0, r8
+	eors	r5, r0
+	cmp	r5, #0
+	beq	.Locb3_decrypt_with_else98
+	@ ocb3.ae:99: x = l[at_l0 + k]
+	ldr	r0, [sp, #84]
+	adds	r0, r0, #2
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #20]
 	adds	r0, r0, r1
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
 	ldr	r1, [r0, #12]
-	b	.Locb3_decrypt_with_endif87
-.Locb3_decrypt_with_else86:
-	@ ocb3.ae:87: for j in (l_cached - 1) as u32..k {
-	movs	r0, #7
-	mov	r8, r0
-	cmp	r0, r5
-	bcs	.Locb3_decrypt_with_done89
-.Locb3_decrypt_with_loop88:
+	b	.Locb3_decrypt_with_endif99
+.Locb3_decrypt_with_else98:
+	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	movs	r6, #7
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
+	ldr	r0, [sp, #84]
+	cmp	r6, r0
+	bcs	.Locb3_decrypt_with_done101
+.Locb3_decrypt_with_loop100:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r4, #1
-	str	r0, [sp, #84]
-	lsls	r7, r3, #1
-	lsrs	r0, r4, #31
+	lsls	r0, r5, #1
+	mov	r10, r0
+	lsls	r7, r4, #1
+	lsrs	r0, r5, #31
 	orrs	r7, r0
-	lsls	r6, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r6, r0
-	lsls	r0, r1, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
-	lsrs	r2, r1, #31
-	mov	r1, r10
-	eors	r2, r1
-	subs	r1, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	mov	r1, r10
-	eors	r2, r1
-	rsbs	r2, r2, #0
-	movs	r1, #135
-	ands	r2, r1
-	ldr	r1, [sp, #84]
-	eors	r1, r2
-	mov	r4, r1
-	mov	r3, r7
-	mov	r2, r6
-	mov	r1, r0
-	mov	r0, r8
-	adds	r0, #1
-	mov	r8, r0
-	cmp	r0, r5
-	bcc	.Locb3_decrypt_with_loop88
-.Locb3_decrypt_with_done89:
-.Locb3_decrypt_with_endif87:
-	@ ocb3.ae:115: offset = offset ^ get_l(l, ntz(i + 1))
+	lsls	r1, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r1, r0
+	lsls	r0, r2, #1
+	lsrs	r3, r3, #31
+	orrs	r0, r3
+	lsrs	r3, r2, #31
+	mov	r2, r8
+	eors	r3, r2
+	subs	r2, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	mov	r2, r8
+	eors	r3, r2
+	rsbs	r3, r3, #0
+	movs	r2, #135
+	ands	r3, r2
+	mov	r2, r10
+	eors	r2, r3
+	mov	r5, r2
+	mov	r4, r7
+	mov	r3, r1
+	mov	r2, r0
+	adds	r6, #1
+	ldr	r0, [sp, #84]
+	cmp	r6, r0
+	bcc	.Locb3_decrypt_with_loop100
+.Locb3_decrypt_with_done101:
+	mov	r1, r2
+.Locb3_decrypt_with_endif99:
+	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #72]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #80]
 	str	r0, [sp, #80]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #80]
 	ldr	r5, [sp, #76]
-	eors	r5, r2
+	eors	r5, r3
 	ldr	r4, [sp, #68]
 	eors	r4, r1
-	@ ocb3.ae:116: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	@ ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	ldr	r0, [sp, #60]
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #16]
@@ -3464,23 +3693,23 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #64]
 	cmp	r1, r0
 	bcs	.Locb3_decrypt_with_far5
-	b	.Locb3_decrypt_with_loop80
+	b	.Locb3_decrypt_with_loop86
 .Locb3_decrypt_with_far5:
-.Locb3_decrypt_with_done81:
-	@ ocb3.ae:118: r = a - 16 * full
+.Locb3_decrypt_with_done87:
+	@ ocb3.ae:132: r = a - 16 * full
 	ldr	r0, [sp, #64]
 	lsls	r2, r0, #4
 	ldr	r0, [sp, #24]
 	subs	r1, r0, r2
-	@ ocb3.ae:119: if r != 0 {
+	@ ocb3.ae:133: if r != 0 {
 	subs	r0, r1, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
 	bne	.Locb3_decrypt_with_far6
-	b	.Locb3_decrypt_with_else90
+	b	.Locb3_decrypt_with_else102
 .Locb3_decrypt_with_far6:
-	@ ocb3.ae:120: offset = offset ^ l[at_star]
+	@ ocb3.ae:134: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #20]
 	ldr	r6, [r0]
 	ldr	r0, [sp, #20]
@@ -3505,124 +3734,124 @@ ocb3_decrypt_with:
 	str	r0, [sp, #64]
 	eors	r0, r3
 	str	r0, [sp, #64]
-	@ ocb3.ae:121: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #16]
 	adds	r2, r0, r2
 	movs	r0, #0
 	cmp	r1, #1
-	bcc	.Locb3_decrypt_with_nob92
+	bcc	.Locb3_decrypt_with_nob104
 	ldrb	r0, [r2]
-.Locb3_decrypt_with_nob92:
+.Locb3_decrypt_with_nob104:
 	lsls	r4, r0, #24
 	movs	r0, #0
 	cmp	r1, #2
-	bcc	.Locb3_decrypt_with_nob93
+	bcc	.Locb3_decrypt_with_nob105
 	ldrb	r0, [r2, #1]
-.Locb3_decrypt_with_nob93:
+.Locb3_decrypt_with_nob105:
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	movs	r0, #0
 	cmp	r1, #3
-	bcc	.Locb3_decrypt_with_nob94
+	bcc	.Locb3_decrypt_with_nob106
 	ldrb	r0, [r2, #2]
-.Locb3_decrypt_with_nob94:
+.Locb3_decrypt_with_nob106:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	movs	r3, #0
 	cmp	r1, #4
-	bcc	.Locb3_decrypt_with_nob95
+	bcc	.Locb3_decrypt_with_nob107
 	ldrb	r3, [r2, #3]
-.Locb3_decrypt_with_nob95:
+.Locb3_decrypt_with_nob107:
 	mov	r0, r4
 	str	r0, [sp, #72]
 	orrs	r0, r3
 	str	r0, [sp, #72]
 	movs	r0, #0
 	cmp	r1, #5
-	bcc	.Locb3_decrypt_with_nob96
+	bcc	.Locb3_decrypt_with_nob108
 	ldrb	r0, [r2, #4]
-.Locb3_decrypt_with_nob96:
+.Locb3_decrypt_with_nob108:
 	lsls	r4, r0, #24
 	movs	r0, #0
 	cmp	r1, #6
-	bcc	.Locb3_decrypt_with_nob97
+	bcc	.Locb3_decrypt_with_nob109
 	ldrb	r0, [r2, #5]
-.Locb3_decrypt_with_nob97:
+.Locb3_decrypt_with_nob109:
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	movs	r0, #0
 	cmp	r1, #7
-	bcc	.Locb3_decrypt_with_nob98
+	bcc	.Locb3_decrypt_with_nob110
 	ldrb	r0, [r2, #6]
-.Locb3_decrypt_with_nob98:
+.Locb3_decrypt_with_nob110:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	movs	r3, #0
 	cmp	r1, #8
-	bcc	.Locb3_decrypt_with_nob99
+	bcc	.Locb3_decrypt_with_nob111
 	ldrb	r3, [r2, #7]
-.Locb3_decrypt_with_nob99:
+.Locb3_decrypt_with_nob111:
 	mov	r0, r4
 	str	r0, [sp, #68]
 	orrs	r0, r3
 	str	r0, [sp, #68]
 	movs	r0, #0
 	cmp	r1, #9
-	bcc	.Locb3_decrypt_with_nob100
+	bcc	.Locb3_decrypt_with_nob112
 	ldrb	r0, [r2, #8]
-.Locb3_decrypt_with_nob100:
+.Locb3_decrypt_with_nob112:
 	lsls	r4, r0, #24
 	movs	r0, #0
 	cmp	r1, #10
-	bcc	.Locb3_decrypt_with_nob101
+	bcc	.Locb3_decrypt_with_nob113
 	ldrb	r0, [r2, #9]
-.Locb3_decrypt_with_nob101:
+.Locb3_decrypt_with_nob113:
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	movs	r0, #0
 	cmp	r1, #11
-	bcc	.Locb3_decrypt_with_nob102
+	bcc	.Locb3_decrypt_with_nob114
 	ldrb	r0, [r2, #10]
-.Locb3_decrypt_with_nob102:
+.Locb3_decrypt_with_nob114:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	movs	r3, #0
 	cmp	r1, #12
-	bcc	.Locb3_decrypt_with_nob103
+	bcc	.Locb3_decrypt_with_nob115
 	ldrb	r3, [r2, #11]
-.Locb3_decrypt_with_nob103:
+.Locb3_decrypt_with_nob115:
 	mov	r0, r4
 	str	r0, [sp, #16]
 	orrs	r0, r3
 	str	r0, [sp, #16]
 	movs	r0, #0
 	cmp	r1, #13
-	bcc	.Locb3_decrypt_with_nob104
+	bcc	.Locb3_decrypt_with_nob116
 	ldrb	r0, [r2, #12]
-.Locb3_decrypt_with_nob104:
+.Locb3_decrypt_with_nob116:
 	lsls	r3, r0, #24
 	movs	r0, #0
 	cmp	r1, #14
-	bcc	.Locb3_decrypt_with_nob105
+	bcc	.Locb3_decrypt_with_nob117
 	ldrb	r0, [r2, #13]
-.Locb3_decrypt_with_nob105:
+.Locb3_decrypt_with_nob117:
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r1, #15
-	bcc	.Locb3_decrypt_with_nob106
+	bcc	.Locb3_decrypt_with_nob118
 	ldrb	r0, [r2, #14]
-.Locb3_decrypt_with_nob106:
+.Locb3_decrypt_with_nob118:
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	movs	r0, #0
 	cmp	r1, #16
-	bcc	.Locb3_decrypt_with_nob107
+	bcc	.Locb3_decrypt_with_nob119
 	ldrb	r0, [r2, #15]
-.Locb3_decrypt_with_nob107:
+.Locb3_decrypt_with_nob119:
 	mov	r4, r3
 	orrs	r4, r0
-	@ ocb3.ae:62: return x | ((0x80 as u128) << (8 * (15 - count)))
+	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r1
 	lsls	r7, r0, #3
@@ -3631,17 +3860,18 @@ ocb3_decrypt_with:
 	mov	r6, r2
 	mov	r5, r2
 	cmp	r7, #128
-	bcs	.Locb3_decrypt_with_shz108
-.Locb3_decrypt_with_shl110:
+	bcs	.Locb3_decrypt_with_shz120
+.Locb3_decrypt_with_shl122:
 	cmp	r7, #32
-	bcc	.Locb3_decrypt_with_shf109
+	bcc	.Locb3_decrypt_with_shf121
 	mov	r5, r6
 	mov	r6, r2
 	mov	r2, r3
 	movs	r3, #0
 	subs	r7, #32
-	b	.Locb3_decrypt_with_shl110
-.Locb3_decrypt_with_shf109:
+	b	.Locb3_decrypt_with_shl122
+	.ltorg
+.Locb3_decrypt_with_shf121:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsls	r5, r7
@@ -3657,13 +3887,13 @@ ocb3_decrypt_with:
 	lsrs	r0, r1
 	orrs	r2, r0
 	lsls	r3, r7
-	b	.Locb3_decrypt_with_she111
-.Locb3_decrypt_with_shz108:
+	b	.Locb3_decrypt_with_she123
+.Locb3_decrypt_with_shz120:
 	movs	r3, #0
 	movs	r2, #0
 	movs	r6, #0
 	movs	r5, #0
-.Locb3_decrypt_with_she111:
+.Locb3_decrypt_with_she123:
 	orrs	r4, r3
 	ldr	r3, [sp, #16]
 	orrs	r3, r2
@@ -3671,7 +3901,7 @@ ocb3_decrypt_with:
 	orrs	r2, r6
 	ldr	r1, [sp, #72]
 	orrs	r1, r5
-	@ ocb3.ae:121: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #20]
 	eors	r4, r0
 	ldr	r0, [sp, #24]
@@ -3700,14 +3930,14 @@ ocb3_decrypt_with:
 	eors	r2, r1
 	ldr	r1, [sp, #40]
 	eors	r1, r0
-	b	.Locb3_decrypt_with_endif91
-.Locb3_decrypt_with_else90:
+	b	.Locb3_decrypt_with_endif103
+.Locb3_decrypt_with_else102:
 	ldr	r4, [sp, #52]
 	ldr	r3, [sp, #48]
 	ldr	r2, [sp, #44]
 	ldr	r1, [sp, #40]
-.Locb3_decrypt_with_endif91:
-	@ ocb3.ae:176: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+.Locb3_decrypt_with_endif103:
+	@ ocb3.ae:190: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #12]
 	eors	r0, r4
@@ -3724,40 +3954,40 @@ ocb3_decrypt_with:
 	str	r0, [sp, #32]
 	eors	r0, r1
 	str	r0, [sp, #32]
-	@ ocb3.ae:178: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:192: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #1
-	bcc	.Locb3_decrypt_with_nob112
+	bcc	.Locb3_decrypt_with_nob124
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0]
-.Locb3_decrypt_with_nob112:
+.Locb3_decrypt_with_nob124:
 	lsls	r2, r1, #24
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #2
-	bcc	.Locb3_decrypt_with_nob113
+	bcc	.Locb3_decrypt_with_nob125
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #1]
-.Locb3_decrypt_with_nob113:
+.Locb3_decrypt_with_nob125:
 	lsls	r0, r1, #16
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #3
-	bcc	.Locb3_decrypt_with_nob114
+	bcc	.Locb3_decrypt_with_nob126
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #2]
-.Locb3_decrypt_with_nob114:
+.Locb3_decrypt_with_nob126:
 	lsls	r0, r1, #8
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #4
-	bcc	.Locb3_decrypt_with_nob115
+	bcc	.Locb3_decrypt_with_nob127
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #3]
-.Locb3_decrypt_with_nob115:
+.Locb3_decrypt_with_nob127:
 	mov	r0, r2
 	str	r0, [sp, #36]
 	orrs	r0, r1
@@ -3765,36 +3995,36 @@ ocb3_decrypt_with:
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #5
-	bcc	.Locb3_decrypt_with_nob116
+	bcc	.Locb3_decrypt_with_nob128
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #4]
-.Locb3_decrypt_with_nob116:
+.Locb3_decrypt_with_nob128:
 	lsls	r2, r1, #24
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #6
-	bcc	.Locb3_decrypt_with_nob117
+	bcc	.Locb3_decrypt_with_nob129
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #5]
-.Locb3_decrypt_with_nob117:
+.Locb3_decrypt_with_nob129:
 	lsls	r0, r1, #16
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #7
-	bcc	.Locb3_decrypt_with_nob118
+	bcc	.Locb3_decrypt_with_nob130
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #6]
-.Locb3_decrypt_with_nob118:
+.Locb3_decrypt_with_nob130:
 	lsls	r0, r1, #8
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #8
-	bcc	.Locb3_decrypt_with_nob119
+	bcc	.Locb3_decrypt_with_nob131
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #7]
-.Locb3_decrypt_with_nob119:
+.Locb3_decrypt_with_nob131:
 	mov	r0, r2
 	str	r0, [sp, #28]
 	orrs	r0, r1
@@ -3802,36 +4032,36 @@ ocb3_decrypt_with:
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #9
-	bcc	.Locb3_decrypt_with_nob120
+	bcc	.Locb3_decrypt_with_nob132
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #8]
-.Locb3_decrypt_with_nob120:
+.Locb3_decrypt_with_nob132:
 	lsls	r2, r1, #24
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #10
-	bcc	.Locb3_decrypt_with_nob121
+	bcc	.Locb3_decrypt_with_nob133
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #9]
-.Locb3_decrypt_with_nob121:
+.Locb3_decrypt_with_nob133:
 	lsls	r0, r1, #16
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #11
-	bcc	.Locb3_decrypt_with_nob122
+	bcc	.Locb3_decrypt_with_nob134
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #10]
-.Locb3_decrypt_with_nob122:
+.Locb3_decrypt_with_nob134:
 	lsls	r0, r1, #8
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #12
-	bcc	.Locb3_decrypt_with_nob123
+	bcc	.Locb3_decrypt_with_nob135
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #11]
-.Locb3_decrypt_with_nob123:
+.Locb3_decrypt_with_nob135:
 	mov	r0, r2
 	str	r0, [sp, #24]
 	orrs	r0, r1
@@ -3839,39 +4069,39 @@ ocb3_decrypt_with:
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #13
-	bcc	.Locb3_decrypt_with_nob124
+	bcc	.Locb3_decrypt_with_nob136
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #12]
-.Locb3_decrypt_with_nob124:
+.Locb3_decrypt_with_nob136:
 	lsls	r2, r1, #24
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #14
-	bcc	.Locb3_decrypt_with_nob125
+	bcc	.Locb3_decrypt_with_nob137
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #13]
-.Locb3_decrypt_with_nob125:
+.Locb3_decrypt_with_nob137:
 	lsls	r0, r1, #16
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #15
-	bcc	.Locb3_decrypt_with_nob126
+	bcc	.Locb3_decrypt_with_nob138
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #14]
-.Locb3_decrypt_with_nob126:
+.Locb3_decrypt_with_nob138:
 	lsls	r0, r1, #8
 	orrs	r2, r0
 	movs	r1, #0
 	ldr	r0, [sp]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_nob127
+	bcc	.Locb3_decrypt_with_nob139
 	ldr	r0, [sp, #4]
 	ldrb	r1, [r0, #15]
-.Locb3_decrypt_with_nob127:
+.Locb3_decrypt_with_nob139:
 	mov	r5, r2
 	orrs	r5, r1
-	@ ocb3.ae:57: return x & ~(~(0 as u128) >> (8 * count))
+	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp]
 	lsls	r7, r0, #3
 	movs	r6, #0
@@ -3880,17 +4110,17 @@ ocb3_decrypt_with:
 	mov	r3, r6
 	mov	r2, r6
 	cmp	r7, #128
-	bcs	.Locb3_decrypt_with_shz128
-.Locb3_decrypt_with_shl130:
+	bcs	.Locb3_decrypt_with_shz140
+.Locb3_decrypt_with_shl142:
 	cmp	r7, #32
-	bcc	.Locb3_decrypt_with_shf129
+	bcc	.Locb3_decrypt_with_shf141
 	mov	r4, r6
 	mov	r6, r3
 	mov	r3, r2
 	movs	r2, #0
 	subs	r7, #32
-	b	.Locb3_decrypt_with_shl130
-.Locb3_decrypt_with_shf129:
+	b	.Locb3_decrypt_with_shl142
+.Locb3_decrypt_with_shf141:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsrs	r4, r7
@@ -3906,13 +4136,13 @@ ocb3_decrypt_with:
 	lsls	r0, r1
 	orrs	r3, r0
 	lsrs	r2, r7
-	b	.Locb3_decrypt_with_she131
-.Locb3_decrypt_with_shz128:
+	b	.Locb3_decrypt_with_she143
+.Locb3_decrypt_with_shz140:
 	movs	r4, #0
 	movs	r6, #0
 	movs	r3, #0
 	movs	r2, #0
-.Locb3_decrypt_with_she131:
+.Locb3_decrypt_with_she143:
 	mvns	r1, r4
 	mvns	r0, r6
 	mvns	r4, r3
@@ -3925,7 +4155,7 @@ ocb3_decrypt_with:
 	ands	r0, r4
 	ldr	r4, [sp, #32]
 	ands	r4, r3
-	@ ocb3.ae:178: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:192: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	mov	r3, r5
 	eors	r3, r2
 	ldr	r2, [sp, #24]
@@ -5988,5 +6218,57 @@ ocb3_tf1:
 	.word 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a
 	.word 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a
 	.size ocb3_tf1, .-ocb3_tf1
+
+
+@ table tf2: 256 x u1 (256 bytes)
+	.section .rodata.ocb3_tf2,"a",%progbits
+	.balign 4
+	.global ocb3_tf2
+	.type ocb3_tf2, %object
+ocb3_tf2:
+	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.size ocb3_tf2, .-ocb3_tf2
+
+
+@ table tf3: 16 x u1 (16 bytes)
+	.section .rodata.ocb3_tf3,"a",%progbits
+	.balign 4
+	.global ocb3_tf3
+	.type ocb3_tf3, %object
+ocb3_tf3:
+	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+	.size ocb3_tf3, .-ocb3_tf3
 
 

@@ -1,0 +1,169 @@
+"""Which calls stay calls under `inline=auto`: a size/benefit heuristic over the call graph.
+
+Inlining a callee costs code (one copy of its body per call site) and saves a call's overhead
+(argument set-up, the call and return, saving registers: some tens of cycles on both targets).
+So a call is worth keeping when the callee is both *big* (its copies would cost real flash) and
+*busy* (its own work dwarfs the overhead, so the call costs a few per cent at most), and there
+are several copies to share. Small helpers and hot inner functions (a round function, `double`,
+`inc32`, AES's MixColumns) stay inlined, so block-cipher loops keep their speed; whole block
+cipher calls (`E.encrypt_block` with software AES), GHASH multiplications, key schedules, the
+ChaCha20 block function of a mode become subroutines.
+
+Measures, all on the fully inlined IR (an upper bound, computed bottom-up, memoised):
+- `size`: static op count, a loop's body counted once per copy the unroll pass will make
+  (`unroll=0` with constant bounds: the trip count; `unroll=k`: k);
+- `work`: dynamic op count, a loop's body times its trip count (UNKNOWN_TRIPS if not constant);
+each op weighs by its width in 32-bit words (a u128 xor is four word ops).
+Sites are counted top-down: the copies of a call op in the program = the copies of its caller's
+body times the op's unroll multiplicity; a kept callee has one body, an inlined one as many as
+its sites. A scheme's key-setup stage (`key_setup`, `encrypt_with`, `decrypt_with`) is judged
+like any function: `encrypt_with` has one site and is inlined into `encrypt` (a subroutine there
+costs registers in the message loop: the key state and tables arrive as pointers); `inline=entries`
+keeps that split when a runtime wants it.
+A callee with local arrays called inside a loop or `if` stays a call whatever the policy (the
+inline pass's own rule: locals are zeroed on function entry).
+"""
+from __future__ import annotations
+
+from ..nodes import Block, Function, Module, Value, walk_ops
+from .common import ENTRY_NAMES
+
+# Thresholds (ops weighed in 32-bit words). Calls cost ~20-60 cycles with argument set-up; a
+# callee doing >= MIN_WORK word ops takes >= ~1000 cycles on MSP430, so the call is < ~5 %.
+MIN_SIZE = 48
+MIN_WORK = 600
+MIN_SITES = 2
+UNKNOWN_TRIPS = 8
+
+
+def _weight(op) -> int:
+    widths = [r.width for r in op.results] + [a.width for a in op.args if isinstance(a, Value)]
+    return max(1, -(-max(widths, default=32) // 32))
+
+
+def _weight_of(a) -> int:
+    return max(1, -(-a.width // 32)) if isinstance(a, Value) else 1
+
+
+def _consts(fn: Function) -> dict[int, int]:
+    return {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body)
+            if op.opcode == "const" and op.results}
+
+
+def _trips(op, consts: dict[int, int]) -> int | None:
+    lo, hi = (consts.get(id(a)) for a in op.args[:2])
+    return None if lo is None or hi is None else max(0, hi - lo)
+
+
+class _Measure:
+    """(size, work) of functions; a call to a function in `kept` counts as a call (one op per
+    argument word and the call) in the size, and as the callee's work in the work."""
+
+    def __init__(self, module: Module, kept=frozenset()):
+        self.module = module
+        self.kept = kept
+        self.memo: dict[str, tuple[int, int]] = {}
+
+    def function(self, name: str) -> tuple[int, int]:
+        if name not in self.memo:
+            fn = self.module.function(name)
+            self.memo[name] = (0, 0)          # no recursion in the DSL; guards a malformed module
+            self.memo[name] = self.block(fn.body, _consts(fn))
+        return self.memo[name]
+
+    def block(self, block: Block, consts: dict[int, int]) -> tuple[int, int]:
+        size = work = 0
+        for op in block.ops:
+            if op.opcode == "call":
+                s, w = self.function(op.attrs["callee"])
+                if op.attrs["callee"] in self.kept:
+                    s = 1 + sum(_weight_of(a) for a in op.args)
+                size, work = size + s, work + w
+            elif op.opcode == "for":
+                s, w = self.block(op.regions[0], consts)
+                trips = _trips(op, consts)
+                unroll = op.attrs.get("unroll", 1)
+                copies = (trips or 1) if unroll == 0 and trips is not None else max(1, unroll)
+                size += s * copies
+                work += w * (trips if trips is not None else UNKNOWN_TRIPS)
+            elif op.opcode == "if":
+                parts = [self.block(r, consts) for r in op.regions]
+                size += sum(s for s, _ in parts) + 1
+                work += max((w for _, w in parts), default=0) + 1
+            elif op.opcode != "const":
+                size += _weight(op)
+                work += _weight(op)
+        return size, work
+
+
+def _call_sites(block: Block, consts: dict[int, int], mult: int, out: dict[str, int]) -> None:
+    """callee -> copies of its call ops in one copy of `block` (unroll multiplicity included)."""
+    for op in block.ops:
+        if op.opcode == "call":
+            out[op.attrs["callee"]] = out.get(op.attrs["callee"], 0) + mult
+        for r in op.regions:
+            m = mult
+            if op.opcode == "for":
+                trips = _trips(op, consts)
+                unroll = op.attrs.get("unroll", 1)
+                m = mult * ((trips or 1) if unroll == 0 and trips is not None else max(1, unroll))
+            _call_sites(r, consts, m, out)
+
+
+def _callers_first(module: Module, roots: list[str]) -> list[str]:
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen or not module.has_function(name):
+            return
+        seen.add(name)
+        for op in walk_ops(module.function(name).body):
+            if op.opcode == "call":
+                visit(op.attrs["callee"])
+        order.append(name)
+
+    for r in roots:
+        visit(r)
+    return list(reversed(order))
+
+
+def decide(module: Module) -> dict[str, dict]:
+    """Per reachable function: size, work, sites (copies of its call ops if it is inlined where
+    its callers end up) and whether calls to it are kept. For reports and tests.
+
+    Two rounds: the first measures sizes fully inlined; the second measures each function's
+    own size with the first round's kept callees as calls, so a thin wrapper around a kept
+    function (CMAC's `encrypt_block` around AES's) is inlined rather than called twice."""
+    first = _decide(module, frozenset())
+    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]))
+
+
+def _decide(module: Module, kept: frozenset) -> dict[str, dict]:
+    roots = [f.name for f in module.functions if f.name in ENTRY_NAMES] or \
+        [f.name for f in module.functions if "." not in f.name]
+    measure, full = _Measure(module, kept), _Measure(module)
+    sites_in = {}
+    for f in module.functions:
+        out: dict[str, int] = {}
+        _call_sites(f.body, _consts(f), 1, out)
+        sites_in[f.name] = out
+    order = _callers_first(module, roots)
+    instances: dict[str, int] = {}
+    info: dict[str, dict] = {}
+    for name in order:
+        sites = sum(instances.get(g, 0) * n.get(name, 0) for g, n in sites_in.items())
+        size, work = measure.function(name)[0], full.function(name)[1]
+        root = name in roots
+        if root and not sites:
+            keep = True
+        else:
+            keep = sites >= MIN_SITES and size >= MIN_SIZE and work >= MIN_WORK
+        instances[name] = 1 if keep else sites + (1 if root else 0)
+        info[name] = {"size": size, "work": work, "sites": sites, "keep": keep}
+    return info
+
+
+def kept_calls(module: Module) -> frozenset[str]:
+    """Full names of the functions whose calls `inline=auto` keeps."""
+    return frozenset(n for n, d in decide(module).items() if d["keep"] and d["sites"])

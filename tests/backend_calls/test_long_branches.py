@@ -1,0 +1,47 @@
+"""Long branches: with inline=all, `run` of longloop.ae has a loop body and an `if` branch of
+several KB, so its conditional branches are out of reach and must take the long forms (MSP430:
+the inverted jump over `br #label`; ARMv6-M: the inverted B<cond> over B, or over BL beyond
++-2 KB, with LR saved); the results must still match the interpreter (loop run 0..3 times, both
+ways through the `if`)."""
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from aedsl import chips
+from aedsl.backends.common.driver import compile_spec
+from aedsl.backends.sim_engine import build_elf
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir.interp import compile_module
+from aedsl.sim.harness import Buffer, Program
+
+from .conftest import skip_without_tools
+
+SPEC = Path(__file__).with_name("longloop.ae")
+# an inverted conditional branch over a long jump (the target label is out of the short reach)
+LONG = {"msp430": re.compile(r"^\tj(?:nc|c|z|nz)\t(\S+)\n\tbr\t#(\S+)\n\1:", re.M),
+        "armv6m": re.compile(r"^\tb(?:eq|ne|cs|cc|mi|pl|hi|ls)\t(\S+)\n\tbl?\t(\S+)\n\1:", re.M)}
+
+
+@pytest.mark.parametrize("chip", ["cc430f6137", "msp430f1611", "stm32f030"])
+def test_long_loop_body_and_if(chip):
+    skip_without_tools(chip)
+    c = chips.load(chip)
+    unit = compile_spec(SPEC, c, {"inline": "all"})
+    e = unit.entries["run"]
+    targets = {t for _, t in LONG[c.target].findall(unit.asm)}
+    # the loop's exit test, its back edge, the jump over the `then` part
+    assert {re.sub(r"\d+$", "", t).rsplit("_", 1)[-1] for t in targets} >= {"loop", "done"}, targets
+    assert len(targets) >= 2
+    prog = Program(build_elf(unit, c), c)
+    ref = compile_module(load_module(SPEC, {}))
+    rnd = random.Random(0x10F6)
+    seen_odd = set()
+    for t in range(8):
+        x, k, n = rnd.getrandbits(64), rnd.getrandbits(32), t % 4
+        want = ref.call("run", [x, k, n])[0]
+        seen_odd.add(ref.function("run")(x, k, n) is not None and (ref.call("run", [x, k, n])[0] & 1))
+        r = prog.call(e.symbol, [Buffer(x.to_bytes(8, "little")), k if e.params[1].kind == "word"
+                                 else Buffer(k.to_bytes(4, "little")), n, Buffer(8)])
+        assert int.from_bytes(r.buffers[-1], "little") == want, (chip, x, k, n)
