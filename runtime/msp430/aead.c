@@ -7,6 +7,7 @@
 #ifdef AEDSL_GLUE
 #include AEDSL_GLUE
 #include "aedsl_runtime.h"
+#include <stdint.h>
 
 /* Hides a value from the optimiser, so it cannot turn arithmetic on the tag verdict back into a
  * branch (e.g. "if the tag was good, skip the wipe"). Costs nothing: an empty asm. */
@@ -23,11 +24,21 @@ static inline int too_long(unsigned long long x)
     return (aedsl_word_t)(x >> (8 * sizeof(aedsl_word_t))) != 0 || (aedsl_word_t)x > AEDSL_MAX_LEN;
 }
 
-/* m[0..n) &= mask for every byte, whatever the mask: the loop count is the public length. */
+/* m[0..n) &= mask for every byte, whatever the mask: the loop bounds depend only on the public
+ * address and length. Whole words in the middle, so wiping costs ~1/2 (MSP430) or ~1/4 (ARM) of
+ * a byte loop; may_alias because the buffer is declared as bytes. */
+typedef aedsl_word_t __attribute__((may_alias)) aedsl_alias_word_t;
+
 static void mask_bytes(unsigned char *m, aedsl_word_t n, aedsl_word_t mask)
 {
+    const aedsl_word_t W = sizeof(aedsl_word_t);
     unsigned char b = (unsigned char)mask;
-    for (aedsl_word_t i = 0; i < n; i++)
+    aedsl_word_t i = 0;
+    for (; i < n && ((uintptr_t)(m + i) & (W - 1)) != 0; i++)
+        m[i] &= b;
+    for (; n - i >= W; i += W)
+        *(aedsl_alias_word_t *)(m + i) &= mask;
+    for (; i < n; i++)
         m[i] &= b;
 }
 
