@@ -269,6 +269,11 @@ class SpecElaborator:
             if arg is None:
                 continue
             kname, expr = arg.children
+            if (isinstance(expr, Tree) and expr.data == "name" and str(expr.children[0]) not in self.globals
+                    and str(expr.children[0]) not in self.enum_values):
+                # a name of the used spec's enum knob (`aes(inv_cipher = plain)`): it checks it
+                knobs[str(kname)] = str(expr.children[0])
+                continue
             value = self.const_eval(expr)
             knobs[str(kname)] = str(value.value) if isinstance(value, CInt) else str(value)
         path = self.find_spec(str(spec), spec)

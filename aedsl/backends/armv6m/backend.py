@@ -271,13 +271,16 @@ def _slot_of(op):
     return op.disp.key if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot" else None
 
 
-def compact_slots(mf: MFunction, target) -> int:
-    """Give stack spill slots whose live ranges do not overlap the same stack word (the
-    allocator gives every spilled value its own slot); returns the number of words needed.
-    Liveness of slots is computed like that of registers: a store defines, a load uses."""
+def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
+    """Place the allocator's spill slots (each spilled value has its own): the most used ones
+    (accesses weighted by loop depth) in the high registers `high` (a 1-cycle MOV instead of a
+    2-cycle LDR/STR), the rest in stack words; slots whose live ranges do not overlap share a
+    register or word. Liveness of slots is computed like that of registers: a store defines, a
+    load uses. Returns (stack words needed, high registers used)."""
     from ..common.liveness import Cfg, block_liveness
     insts = mf.insts
     du = []
+    weight: dict[int, float] = {}
     for inst in insts:
         d, u = [], []
         if inst.mn == "mov":
@@ -286,17 +289,22 @@ def compact_slots(mf: MFunction, target) -> int:
                 u.append(ks)
             if kd is not None:
                 d.append(kd)
+        for k in d + u:
+            weight[k] = weight.get(k, 0) + 8.0 ** min(inst.depth, 6)
         du.append((d, u))
-    slots = {k for d, u in du for k in d + u}
+    slots = set(weight)
     if not slots:
-        return 0
+        return 0, []
     cfg = Cfg(insts, target)
     live_out = block_liveness(cfg, du, lambda k: True)
     adj = {k: set() for k in slots}
+    dead: set[int] = set()              # stores to a slot that is overwritten before any load
     for bi, (a, b) in enumerate(cfg.blocks):
         live = set(live_out[bi])
         for i in range(b - 1, a - 1, -1):
             d, u = du[i]
+            if d and not u and not any(x in live for x in d):
+                dead.add(i)
             for x in d:
                 for y in live:
                     if x != y:
@@ -304,18 +312,30 @@ def compact_slots(mf: MFunction, target) -> int:
                         adj[y].add(x)
             live.difference_update(d)
             live.update(u)
-    colour: dict[int, int] = {}
-    for k in sorted(slots, key=lambda k: (-len(adj[k]), k)):
-        taken = {colour[n] for n in adj[k] if n in colour}
-        colour[k] = next(c for c in range(len(slots)) if c not in taken)
+    mf.insts = insts = [inst for i, inst in enumerate(insts) if i not in dead]
+    slots = {k for i, (d, u) in enumerate(du) if i not in dead for k in d + u}
+    if not slots:
+        return 0, []
+    place: dict[int, object] = {}
+    for k in sorted(slots, key=lambda k: (-weight[k], k)):
+        taken = {place[n] for n in adj[k] if n in place}
+        # a callee-saved high register costs its save and restore: worth it for a used slot
+        h = next((r for r in high if ("r", r) not in taken
+                  and (r not in target.callee_saved or weight[k] > 4)), None)
+        place[k] = ("r", h) if h is not None else ("s", next(c for c in range(len(slots)) if ("s", c) not in taken))
 
     def sub(op):
         k = _slot_of(op)
-        return Mem(op.base, Frame("slot", colour[k], op.disp.extra)) if k is not None else op
+        if k is None:
+            return op
+        kind, n = place[k]
+        return R(n) if kind == "r" else Mem(op.base, Frame("slot", n, op.disp.extra))
 
     for inst in insts:
         inst.ops = [sub(o) for o in inst.ops]
-    return 1 + max(colour.values())
+    stack = [n for kind, n in place.values() if kind == "s"]
+    used_high = sorted({n for kind, n in place.values() if kind == "r"})
+    return (1 + max(stack)) if stack else 0, used_high
 
 
 def peephole(mf: MFunction) -> None:
@@ -337,8 +357,8 @@ def peephole(mf: MFunction) -> None:
 def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
     high = CALLER_HIGH_SLOTS if getattr(mf, "calls", None) else HIGH_SLOTS
-    high_used = [r for r in high[:alloc.n_slots] if r in target.callee_saved]
-    stack_slots = compact_slots(mf, target)
+    stack_slots, high_regs = place_slots(mf, target, high)
+    high_used = [r for r in high_regs if r in target.callee_saved]
     n_out = getattr(mf, "n_out", 0)
     if high_used:
         low_saved = sorted(set(low_saved) | set(range(4, 4 + len(high_used))))
@@ -388,7 +408,8 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
             items.append(("label", inst.ops[0].name, 0))
             continue
         lines, lit = render_inst(inst, frame)
-        items.append(("inst", (lines, lit, inst), 2 * len(lines)))
+        # BL is one line but two halfwords (a 32-bit Thumb instruction)
+        items.append(("inst", (lines, lit, inst), 2 * len(lines) + (2 if inst.mn == "bl" else 0)))
     # literal-pool islands: after an unconditional transfer when possible, else branched over
     out, pending, since, n_island = [], [], 0, 0
     for it in items:

@@ -12,15 +12,22 @@ see `common/select_base.py`); 32-bit words are native, wider values are carry ch
   a constant is materialised once per straight-line region and reused;
 - rotates only by register: `rors d, t` with t = 32 - k (a reused constant register);
 - byte reversal of a word (the `rev8` of SPECK's and AES's byte orders) is one REV / REV16;
-- no unaligned access: `bytes` buffers are read and written byte by byte (LDRB/STRB gather);
+- no unaligned access: a `bytes` block of 4k bytes is read/written as words (LDR/STR + REV)
+  when its address is aligned and its count covers it, else through a frame scratch area and a
+  byte loop (`_word_block`); other sizes byte by byte (LDRB/STRB gather);
 - tables and arrays: `ldr rX, [rT, rI]` with the scaled index in a register, or an immediate
-  offset when the index is a constant in range.
+  offset when the index is a constant in range;
+- in counted loops: `mem[a*i + c]` (i the loop index, provably without wrap-around) through a
+  pointer set up before the loop and advanced per iteration, `ldr rX, [rP, #4c]` (round keys);
+  table and frame addresses are loop-invariant, set up once before the outermost loop that
+  makes no call (the allocator then keeps them in r8-r12 or a slot, not re-deriving them).
 """
 from __future__ import annotations
 
-from aedsl.ir.nodes import Op
+from aedsl.ir.nodes import Memory, Op
+from aedsl.ir.nodes import walk_ops as _walk
 
-from ..common.mir import Frame, Imm, Lbl, Mem, R
+from ..common.mir import Frame, Imm, Lbl, Mem, MInst, R
 from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
 from .target import SP, offset_ok
 
@@ -28,6 +35,14 @@ M32 = 0xFFFFFFFF
 LIMB = 32
 LOAD = {1: "ldrb", 2: "ldrh", 4: "ldr"}
 STORE = {1: "strb", 2: "strh", 4: "str"}
+
+
+class _Deferred:
+    """The limb of a value whose op is selected at its first use (see ArmSelector.select_op)."""
+    __slots__ = ("op", "vals", "mems")
+
+    def __init__(self, op: Op, vals: dict, mems: dict):
+        self.op, self.vals, self.mems = op, vals, mems
 
 
 def _is_zero(x) -> bool:
@@ -42,6 +57,8 @@ class ArmSelector(SelectorBase):
         self.kcache: dict = {}          # ("k", value) / ("tbl", name) / ("local", name) -> R
         self.defs: dict = {}            # IR value -> defining op (for REV patterns)
         self.calls: set = set()         # names of the functions called (compiled as subroutines)
+        self.loop_facts: list = []      # per active counted loop: (hi or None, makes a call)
+        self.affine: dict = {}          # vreg -> (loop, a, c): the value is a * index + c
 
     # --- regions: cached registers are valid only inside the straight-line region -------------
     def select_block(self, block):
@@ -54,7 +71,152 @@ class ArmSelector(SelectorBase):
     def select_op(self, op: Op) -> None:
         for r in op.results:
             self.defs[r] = op
+        if self._deferrable(op):
+            # Byte extractions and table lookups are selected where they are first used: a
+            # T-table round then extracts, looks up and XORs one byte at a time instead of
+            # holding four extracted bytes and four lookups at once (register pressure on
+            # eight low registers). Forced before stores, regions and calls (pending).
+            self.put(op.results[0], [_Deferred(op, self.vals, self.mems)])
+            self.pending.append((self.vals, op.results[0], 0))
+            return
+        handler = getattr(self, "op_" + op.opcode, None)
+        if op.opcode in ("concat", "xor", "or", "and") and any(
+                isinstance(x, _Deferred) for a in op.args for x in self.vals.get(a, ())):
+            # not constant: skip the shared constant folding, which would select every
+            # argument first (a concat of four S-box lookups then holds all four at once).
+            # Only for these straight-line handlers: others may branch, and an argument first
+            # selected after a branch would be defined on one path only.
+            if op.loc is not None:
+                self.loc = op.loc
+            handler(op)
+            return
         super().select_op(op)
+
+    def _deferrable(self, op: Op) -> bool:
+        if len(op.results) != 1 or op.results[0].width > LIMB:
+            return False
+        raw = [self.vals.get(a) for a in op.args if not isinstance(a, Memory)]
+        if any(x is None for x in raw) or all(all(isinstance(l, Imm) for l in x) for x in raw):
+            return False
+        if op.opcode == "slice":
+            return True
+        if op.opcode == "load" and isinstance(op.args[0], Memory):
+            b = self.mems.get(op.args[0]) if op.args[0] in self.mems else None
+            return op.args[0].kind == "table" or (b is not None and b.kind == "table")
+        return False
+
+    def _force(self, d: _Deferred) -> None:
+        saved = self.loc
+        self.scopes.append((d.vals, d.mems))
+        try:
+            SelectorBase.select_op(self, d.op)
+        finally:
+            self.scopes.pop()
+            self.loc = saved
+
+    def materialize_pending(self) -> None:
+        for vals, v, j in self.pending:
+            limbs = vals.get(v)
+            if limbs is not None and j < len(limbs) and isinstance(limbs[j], _Deferred):
+                self._force(limbs[j])
+        super().materialize_pending()
+
+    # --- counted loops: affine indices, walking pointers, hoisted addresses ---------------------
+    def select_for(self, op: Op) -> None:
+        lo, hi = (self.const_of(self.get(a)) for a in op.args[:2])
+        unroll = op.attrs.get("unroll", 1)
+        counted = not (lo is not None and hi is not None and (unroll == 0 or hi <= lo))
+        if counted:
+            calls = any(o.opcode == "call" for r in op.regions for o in _walk(r))
+            self.loop_facts.append((hi, calls))
+        try:
+            super().select_for(op)
+        finally:
+            if counted:
+                self.loop_facts.pop()
+
+    def affine_of(self, limbs: list):
+        """(loop, a, c) if the value is a * index + c of an active counted loop."""
+        if len(limbs) != 1 or not isinstance(limbs[0], R):
+            return None
+        for loop in self.loops:
+            if len(loop.idx) == 1 and loop.idx[0] == limbs[0]:
+                return loop, 1, 0
+        a = self.affine.get(limbs[0].reg)
+        return a if a is not None and any(a[0] is loop for loop in self.loops) else None
+
+    def note_affine(self, out: list, x: list, mul: int, c: int, width: int) -> None:
+        """Record out = mul * x + c when x = a * index + c0 and, over the loop's whole index
+        range, the result stays in [0, 2^width): then the wrapped IR value equals the affine one."""
+        aff = self.affine_of(x)
+        if aff is None or len(out) != 1 or not isinstance(out[0], R) or out[0] == x[0]:
+            return
+        loop, a0, c0 = aff
+        k = next(k for k, lp in enumerate(self.loops) if lp is loop)
+        hi = self.loop_facts[k][0]
+        if loop.lo is None or hi is None or hi <= loop.lo:
+            return
+        a, c = a0 * mul, c0 * mul + c
+        ends = (a * loop.lo + c, a * (hi - 1) + c)
+        if min(ends) >= 0 and max(ends) < (1 << min(width, 32)):
+            self.affine[out[0].reg] = (loop, a, c)
+
+    def walker(self, b: MemBind, loop, a: int, c: int):
+        """(p, displacement): p walks element a * index + c0 of `b` (set up in the loop's preheader,
+        advanced in its latch) and element a * index + c is at p + displacement."""
+        walkers = loop.extra.setdefault("walkers", [])
+        mn = LOAD[min(b.stride, 4)]
+        for key, p, c0 in walkers:
+            if key == (b.kind, b.name, b.base, a, b.stride) and offset_ok(mn, (c - c0) * b.stride):
+                return p, (c - c0) * b.stride
+        p = self.fresh()
+        start = (a * loop.lo + c) * b.stride
+        d = loop.anchor.depth
+        pre = [MInst("addsp", [p, Mem(SP, Frame("local", b.name, 0))], depth=d, loc=self.loc)
+               if b.kind == "local" else
+               MInst("ldaddr", [p, Lbl(b.name)], depth=d, loc=self.loc) if b.kind == "table" else
+               MInst("mov", [R(b.base), p], depth=d, loc=self.loc)]
+        pre += self._add_const(p, start, d)
+        self.insert_before(loop.anchor, pre)
+        walkers.append(((b.kind, b.name, b.base, a, b.stride), p, c))
+        return p, 0
+
+    def _add_const(self, p: R, k: int, depth: int) -> list:
+        k = ((k + (1 << 31)) & M32) - (1 << 31)
+        if k == 0:
+            return []
+        if 0 < k < 256:
+            return [MInst("adds8", [p, Imm(k)], depth=depth, loc=self.loc)]
+        if -256 < k < 0:
+            return [MInst("subs8", [p, Imm(-k)], depth=depth, loc=self.loc)]
+        t = self.fresh()
+        return [MInst("mov", [Imm(k & M32), t], depth=depth, loc=self.loc),
+                MInst("adds", [p, p, t], depth=depth, loc=self.loc)]
+
+    def loop_latch(self, loop) -> None:
+        for key, p, c0 in loop.extra.get("walkers", []):
+            delta = key[3] * loop.step * key[4]
+            for inst in self._add_const(p, delta, self.depth):
+                self.mf.insts.append(inst)
+
+    def hoist_point(self):
+        """The preheader anchor of the outermost active loop containing no call, or None."""
+        for loop, (_, calls) in zip(self.loops, self.loop_facts):
+            if not calls:
+                return loop.anchor
+        return None
+
+    def get(self, v) -> list:
+        """A value's limbs, a deferred op (select_op) selected and a lazy load (a Mem limb, see
+        op_load) loaded into a register here."""
+        limbs = super().get(v)
+        if limbs and isinstance(limbs[0], _Deferred):
+            self._force(limbs[0])
+            limbs = super().get(v)
+        for j, x in enumerate(limbs):
+            if isinstance(x, Mem):
+                limbs[j] = self.to_reg_fresh(x)
+        return limbs
 
     # --- small helpers ---------------------------------------------------------------------
     def stride(self, elem_width: int) -> int:
@@ -256,11 +418,16 @@ class ArmSelector(SelectorBase):
         return self.mask(out, width)
 
     def add_imm(self, limbs, k, width):
-        return self.addsub(list(limbs), self.imm_limbs(k, width), width, False)
+        out = self.addsub(list(limbs), self.imm_limbs(k, width), width, False)
+        self.note_affine(out, list(limbs), 1, k, width)
+        return out
 
     def increment(self, regs, k, width):
         if len(regs) == 1 and k < 256:
             self.emit("adds8", regs[0], Imm(k))
+            loop_hi = self.loop_facts[-1][0] if self.loops and regs is self.loops[-1].idx else None
+            if loop_hi is not None and loop_hi - 1 + k < (1 << width):
+                return                      # a counted loop's index never wraps: no mask
             if width < 32:
                 m = self.mask_top(regs[0], width)
                 self.emit("mov", m, regs[0])
@@ -345,11 +512,23 @@ class ArmSelector(SelectorBase):
 
     def op_add(self, op):
         a, b = self.args(op)
-        self.put(op.results[0], self.addsub(a, b, op.results[0].width, False))
+        w = op.results[0].width
+        if self.const_of(a) is not None:
+            a, b = b, a
+        out = self.addsub(a, b, w, False)
+        if self.const_of(b) is not None:
+            self.note_affine(out, a, 1, self.const_of(b), w)
+        self.put(op.results[0], out)
 
     def op_sub(self, op):
         a, b = self.args(op)
-        self.put(op.results[0], self.addsub(a, b, op.results[0].width, True))
+        w = op.results[0].width
+        out = self.addsub(a, b, w, True)
+        if self.const_of(b) is not None:
+            self.note_affine(out, a, 1, -self.const_of(b), w)
+        elif self.const_of(a) is not None:
+            self.note_affine(out, b, -1, self.const_of(a), w)
+        self.put(op.results[0], out)
 
     def op_mul(self, op):
         a, b = self.args(op)
@@ -377,9 +556,14 @@ class ArmSelector(SelectorBase):
                 self.put(op.results[0], [Imm(0)])
                 return
             if c & (c - 1) == 0:
-                self.put(op.results[0], self.mask([self.shl1(self.reg(a[0]), c.bit_length() - 1)], w))
+                out = self.mask([self.shl1(self.reg(a[0]), c.bit_length() - 1)], w)
+                self.note_affine(out, a, c, 0, w)
+                self.put(op.results[0], out)
                 return
-        self.put(op.results[0], self.mask([self.dp2("muls", a[0], b[0])], w))
+        out = self.mask([self.dp2("muls", a[0], b[0])], w)
+        if c is not None:
+            self.note_affine(out, a, c, 0, w)
+        self.put(op.results[0], out)
 
     def _divmod(self, op, want_rem: bool):
         a, b = self.args(op)
@@ -434,7 +618,9 @@ class ArmSelector(SelectorBase):
     def op_shl(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
-        self.put(op.results[0], self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, LIMB)), w))
+        out = self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, LIMB)), w)
+        self.note_affine(out, a, 1 << op.attrs["by"], 0, w)
+        self.put(op.results[0], out)
 
     def op_shr(self, op):
         (a,) = self.args(op)
@@ -666,10 +852,16 @@ class ArmSelector(SelectorBase):
         key = (b.kind, b.name)
         if key not in self.kcache:
             r = self.fresh()
-            if b.kind == "table":
-                self.emit("ldaddr", r, Lbl(b.name))
+            inst = (MInst("ldaddr", [r, Lbl(b.name)]) if b.kind == "table" else
+                    MInst("addsp", [r, Mem(SP, Frame("local", b.name, 0))]))
+            inst.loc = self.loc
+            anchor = self.hoist_point()
+            if anchor is not None:          # loop-invariant: once, before the loop
+                inst.depth = anchor.depth
+                self.insert_before(anchor, [inst])
             else:
-                self.emit("addsp", r, Mem(SP, Frame("local", b.name, 0)))
+                inst.depth = self.depth
+                self.mf.insts.append(inst)
             self.kcache[key] = r
         return self.kcache[key]
 
@@ -704,11 +896,33 @@ class ArmSelector(SelectorBase):
             return self.shl1(i, stride.bit_length() - 1)
         return self.dp2("muls", i, Imm(stride))
 
+    def walked(self, b: MemBind, index: list):
+        """(b', offset) addressing `b[index]` through a loop's walking pointer, or None."""
+        aff = self.affine_of(index) if self.const_of(index) is None else None
+        if aff is None or aff[0].lo is None or b.kind not in ("ptr", "local", "table"):
+            return None
+        loop, a, c = aff
+        p, disp = self.walker(b, loop, a, c)
+        return MemBind("ptr", b.stride, b.elem_width, base=p.reg), disp
+
     def op_load(self, op):
         mem, idx = op.args
         b = self.memory(mem)
         w = op.results[0].width
-        off = self.scaled_index(self.get(idx), b.stride)
+        wk = self.walked(b, self.get(idx))
+        if wk is not None:
+            b, off = wk
+        else:
+            off = self.scaled_index(self.get(idx), b.stride)
+        if b.stride == 4 and isinstance(off, int) and offset_ok("ldr", off) and b.kind != "local":
+            # a lazy load: emitted at the first use (get), so a round key is read where it is
+            # XORed in, not held in a register (or spilled) across the round
+            base = R(b.base) if b.kind == "ptr" else self.base_reg(b)
+            self.put(op.results[0], [Mem(base.reg, off)])
+            # loaded before any store, and before a loop or `if` (where a first use would
+            # leave the register undefined on other paths)
+            self.pending.append((self.vals, op.results[0], 0))
+            return
         if b.stride <= 4:
             r = self.fresh()
             self.access(LOAD[b.stride], r, b, off)
@@ -728,9 +942,14 @@ class ArmSelector(SelectorBase):
 
     def op_store(self, op):
         mem, idx, val = op.args
+        self.materialize_pending()
         b = self.memory(mem)
         v = self.get(val)
-        off = self.scaled_index(self.get(idx), b.stride)
+        wk = self.walked(b, self.get(idx))
+        if wk is not None:
+            b, off = wk
+        else:
+            off = self.scaled_index(self.get(idx), b.stride)
         if b.stride <= 4:
             self.access(STORE[b.stride], self.reg(v[0]), b, off)
             return
@@ -767,6 +986,10 @@ class ArmSelector(SelectorBase):
         nb = nbytes
         if count is not None and self.const_of(count) is not None:
             nb, count = min(self.const_of(count), nbytes), None
+        if self._word_block(b, nbytes) and (count is not None or nb == nbytes):
+            return self._load_words(op, b, nbytes, count, big)
+        if count is not None and self.PARTIAL_LOOP_MIN <= nbytes <= 32:
+            return self._load_partial(op, b, nbytes, count, big)
         bb, c0 = self._byte_base(b, self.get(off))
         n = nlimbs(8 * nbytes, LIMB)
         out: list = [Imm(0)] * n
@@ -786,6 +1009,188 @@ class ArmSelector(SelectorBase):
             out[q] = self.bitop("orrs", out[q], self.shl1(r, s))
         self.put(op.results[0], out)
 
+    # Partial blocks (a run-time byte count) of PARTIAL_LOOP_MIN bytes or more: the full-block
+    # byte code is emitted once, on a pointer that is the buffer itself when count >= nbytes and
+    # otherwise the frame scratch area `bytes.tmp`, filled (load) or drained (store) by a byte
+    # loop. A count test per byte (12 bytes of code each) becomes one test per block.
+    PARTIAL_LOOP_MIN = 4
+    SCRATCH = "bytes.tmp"
+
+    def _byte_addr_reg(self, b: MemBind, off: list) -> R:
+        """A fresh register holding the address of byte `off` of `b` (free to be redefined)."""
+        p = self.fresh()
+        c = self.const_of(off)
+        if c is None:
+            self.emit("adds", p, self.base_reg(b), self.reg(off[0]))
+            return p
+        self.emit("mov", self.base_reg(b), p)
+        if 0 < c < 256:
+            self.emit("adds8", p, Imm(c))
+        elif c:
+            self.emit("adds", p, p, self.const_reg(c))
+        return p
+
+    def _scratch(self, nbytes: int) -> int:
+        size = (nbytes + 3) & ~3            # word-aligned: SP-relative STR, ADD rd, SP
+        self.mf.locals[self.SCRATCH] = max(self.mf.locals.get(self.SCRATCH, 0), size)
+        return size
+
+    def _copy_loop(self, count: R, src: R, dst: R, done: str) -> None:
+        """dst[i] = src[i] for i < count (down-counting index; branches to `done`)."""
+        k = self.fresh()
+        self.emit("mov", count, k)
+        top = self.mf.label("cpy")
+        self.label(top)
+        self.emit("subs8", k, Imm(1))
+        self.emit("bcc", Lbl(done))
+        t = self.fresh()
+        self.emit("ldrbr", t, src, k)
+        self.emit("strbr", t, dst, k)
+        self.emit("jmp", Lbl(top))
+
+    # Word blocks: 8..124 bytes, a multiple of 4, of a pointer buffer. LDR/STR need an aligned
+    # address: aligned with the count (if any) covering the block -> the words in place (the
+    # steady state: 3 cycles a word instead of 4 a byte); else the block goes through the scratch
+    # area (aligned) with the byte loop. Each site then holds one copy of the word code.
+    def _word_block(self, b: MemBind, nbytes: int) -> bool:
+        return b.kind == "ptr" and b.stride == 1 and nbytes % 4 == 0 and 8 <= nbytes <= 124
+
+    def _clamped_count(self, c: R | None, nbytes: int) -> R:
+        """A fresh register = min(c, nbytes) (nbytes if there is no count)."""
+        k = self.fresh()
+        if c is None:
+            self.emit("mov", Imm(nbytes), k)
+            return k
+        self.emit("mov", c, k)
+        ok = self.mf.label("cnt")
+        self.emit("cmpi", k, Imm(nbytes))
+        self.emit("bcc", Lbl(ok))
+        self.emit("mov", Imm(nbytes), k)
+        self.label(ok)
+        return k
+
+    def _in_place_test(self, addr: R, c: R | None, nbytes: int, slow: str, fast: str | None = None) -> None:
+        """Branch to `slow` unless the block is aligned and the count covers it (then to `fast`,
+        if given, else fall through)."""
+        m3 = self.const_reg(3)
+        if c is not None:
+            self.emit("cmpi", c, Imm(nbytes))
+            self.emit("bcc", Lbl(slow))
+        self.emit("tst", addr, m3)
+        if fast is None:
+            self.emit("bne", Lbl(slow))
+        else:
+            self.emit("beq", Lbl(fast))
+
+    def _load_words(self, op, b: MemBind, nbytes: int, count, big: bool) -> None:
+        p = self._byte_addr_reg(b, self.get(op.args[1]))
+        c = self.reg(count[0]) if count is not None else None
+        size = self._scratch(nbytes)
+        slow, words = self.mf.label("bytes"), self.mf.label("words")
+        self._in_place_test(p, c, nbytes, slow, words)
+        self.label(slow)
+        if c is not None:                   # zero padding past the count
+            z = self.fresh()
+            self.emit("mov", Imm(0), z)
+            for j in range(size // 4):
+                self.emit("str", z, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
+        q = self.fresh()
+        self.emit("addsp", q, Mem(SP, Frame("local", self.SCRATCH, 0)))
+        done = self.mf.label("cpyd")
+        self._copy_loop(self._clamped_count(c, nbytes), p, q, done)
+        self.label(done)
+        self.emit("mov", q, p)
+        self.label(words)
+        n = nbytes // 4
+        out = []
+        for limb in range(n):               # big-endian: limb q is memory word n-1-q, reversed
+            r = self.fresh()
+            self.emit("ldr", r, Mem(p.reg, 4 * (n - 1 - limb if big else limb)))
+            if big:
+                t = self.fresh()
+                self.emit("rev", t, r)
+                r = t
+            out.append(r)
+        self.put(op.results[0], out)
+
+    def _store_words(self, op, b: MemBind, v: list, nbytes: int, count, big: bool) -> None:
+        n = nbytes // 4
+        raw = []                            # memory word j
+        for j in range(n):
+            limb = n - 1 - j if big else j
+            x = self.reg(v[limb] if limb < len(v) else Imm(0))
+            if big:
+                t = self.fresh()
+                self.emit("rev", t, x)
+                x = t
+            raw.append(x)
+        q = self._byte_addr_reg(b, self.get(op.args[1]))
+        c = self.reg(count[0]) if count is not None else None
+        self._scratch(nbytes)
+        slow, done = self.mf.label("bytes"), self.mf.label("stored")
+        self._in_place_test(q, c, nbytes, slow)
+        for j, x in enumerate(raw):
+            self.emit("str", x, Mem(q.reg, 4 * j))
+        self.emit("jmp", Lbl(done))
+        self.label(slow)
+        for j, x in enumerate(raw):
+            self.emit("str", x, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
+        p = self.fresh()
+        self.emit("addsp", p, Mem(SP, Frame("local", self.SCRATCH, 0)))
+        self._copy_loop(self._clamped_count(c, nbytes), p, q, done)
+        self.label(done)
+
+    def _load_partial(self, op, b: MemBind, nbytes: int, count: list, big: bool) -> None:
+        p = self._byte_addr_reg(b, self.get(op.args[1]))
+        c = self.reg(count[0])
+        size = self._scratch(nbytes)
+        full = self.mf.label("full")
+        self.emit("cmpi", c, Imm(nbytes))
+        self.emit("bcs", Lbl(full))
+        # count < nbytes: the first count bytes into the zeroed scratch area, read from there
+        z = self.fresh()
+        self.emit("mov", Imm(0), z)
+        for j in range(size // 4):
+            self.emit("str", z, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
+        q = self.fresh()
+        self.emit("addsp", q, Mem(SP, Frame("local", self.SCRATCH, 0)))
+        done = self.mf.label("cpyd")
+        self._copy_loop(c, p, q, done)
+        self.label(done)
+        self.emit("mov", q, p)
+        self.label(full)
+        n = nlimbs(8 * nbytes, LIMB)
+        out: list = [Imm(0)] * n
+        for k in range(nbytes):
+            r = self.fresh()
+            self.emit("ldrb", r, Mem(p.reg, k))
+            pos = 8 * (nbytes - 1 - k) if big else 8 * k
+            qq, s = divmod(pos, LIMB)
+            out[qq] = self.bitop("orrs", out[qq], self.shl1(r, s))
+        self.put(op.results[0], out)
+
+    def _store_partial(self, op, b: MemBind, v: list, nbytes: int, count: list, big: bool) -> None:
+        q = self._byte_addr_reg(b, self.get(op.args[1]))
+        c = self.reg(count[0])
+        self._scratch(nbytes)
+        p = self.fresh()
+        self.emit("mov", q, p)
+        full = self.mf.label("full")
+        self.emit("cmpi", c, Imm(nbytes))
+        self.emit("bcs", Lbl(full))
+        self.emit("addsp", p, Mem(SP, Frame("local", self.SCRATCH, 0)))   # count < nbytes
+        self.label(full)
+        for k in range(nbytes):
+            pos = 8 * (nbytes - 1 - k) if big else 8 * k
+            qq, s = divmod(pos, LIMB)
+            src = self.reg(self.shr1(v[qq], s) if qq < len(v) else Imm(0))
+            self.emit("strb", src, Mem(p.reg, k))
+        done = self.mf.label("cpyd")
+        self.emit("cmp", p, q)              # equal: stored in place
+        self.emit("beq", Lbl(done))
+        self._copy_loop(c, p, q, done)
+        self.label(done)
+
     def op_load_be(self, op):
         self._load_bytes(op, True)
 
@@ -794,6 +1199,7 @@ class ArmSelector(SelectorBase):
 
     def _store_bytes(self, op, big: bool):
         mem, off, val, *cnt = op.args
+        self.materialize_pending()
         b = self.memory(mem)
         v = self.get(val)
         nbytes = op.attrs["bytes"]
@@ -801,6 +1207,10 @@ class ArmSelector(SelectorBase):
         nb = nbytes
         if count is not None and self.const_of(count) is not None:
             nb, count = min(self.const_of(count), nbytes), None
+        if self._word_block(b, nbytes) and (count is not None or nb == nbytes):
+            return self._store_words(op, b, v, nbytes, count, big)
+        if count is not None and self.PARTIAL_LOOP_MIN <= nbytes <= 32:
+            return self._store_partial(op, b, v, nbytes, count, big)
         bb, c0 = self._byte_base(b, self.get(off))
         for k in range(nb):
             pos = 8 * (nbytes - 1 - k) if big else 8 * k

@@ -7,9 +7,10 @@ measuring instrument agree by construction.
 
 Registers: r0–r7 (low) are the allocatable class — nearly every Thumb-1 data-processing,
 load and store encoding only names low registers. r8–r12 are reachable only through MOV, ADD
-and CMP, which is exactly what a spill slot needs: a spilled value lives in r12 (caller-saved)
-and then r8–r11 (callee-saved, saved once in the prologue), and costs a 1-cycle MOV per access
-instead of a 2-cycle LDR/STR; slots beyond those go to the stack.
+and CMP, which is exactly what a spill slot needs: the most used spilled values (weighted by loop
+depth; backend.place_slots) live in r12 (caller-saved) and r8–r11 (callee-saved, saved once in
+the prologue), and cost a 1-cycle MOV per access instead of a 2-cycle LDR/STR; the others go to
+the stack.
 
 Calling convention (AAPCS): arguments r0–r3, then the stack at [sp], [sp+4] … at entry; r4–r11
 callee-saved; r0–r3, r12 caller-saved; SP = r13, LR = r14, PC = r15. Generated functions call
@@ -163,16 +164,15 @@ def reg_name(r: int) -> str:
 CALLER_HIGH_SLOTS = (8, 9, 10, 11)
 
 
-def spill_operand(k: int, high=HIGH_SLOTS):
-    """Slot k: a high register while they last, then a stack word."""
-    if k < len(high):
-        return R(high[k])
-    return Mem(SP, Frame("slot", k - len(high)))
+def spill_operand(k: int):
+    """Slot k as the allocator sees it; backend.place_slots then puts the most used slots in the
+    high registers (HIGH_SLOTS, or CALLER_HIGH_SLOTS in a function that calls) and the rest in
+    stack words."""
+    return Mem(SP, Frame("slot", k))
 
 
 def make_target(chip, calls: bool = False) -> Target:
     """`calls`: the target for a function that makes subroutine calls (no spill slot in r12)."""
-    high = CALLER_HIGH_SLOTS if calls else HIGH_SLOTS
     return Target(
         name=f"armv6m:{chip.name}",
         allocatable=ALLOCATABLE,
@@ -180,7 +180,7 @@ def make_target(chip, calls: bool = False) -> Target:
         instrs=INSTRS,
         cost=make_cost(chip),
         move=lambda s, d: MInst("mov", [s, d]),
-        spill_operand=lambda k: spill_operand(k, high),
+        spill_operand=spill_operand,
         reg_name=reg_name,
     )
 

@@ -66,6 +66,8 @@ class Compiled:
     consts: dict = field(default_factory=dict)
     stem: str = ""
     domains: dict = field(default_factory=dict)
+    # code bytes of every function of the unit, exported or a subroutine (symbol -> bytes)
+    function_bytes: dict = field(default_factory=dict)
 
     def write(self, out_dir: str | Path) -> tuple[Path, Path]:
         out = Path(out_dir)

@@ -425,4 +425,4 @@ def compile_module(module: Module, chip, spec_path: str) -> Compiled:
                                for e in entries.values()], **ctx)
     return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
                     kind=kind, consts=dict(module.consts), stem=stem,
-                    domains=dict(module.domains))
+                    domains=dict(module.domains), function_bytes={f["symbol"]: f["size"] for f in functions})

@@ -995,32 +995,15 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         self._ob_key, self._ob = key, t
         return t
 
-    # Whole-word access to a byte buffer: a block of `nbytes` (even, >= 8) bytes of a pointer
-    # buffer is read/written as words when, at run time, its address is even and the count (if
-    # any) covers all of it; otherwise byte by byte (any alignment, partial blocks). The word
-    # path costs `bit #1, a; jnz` (+ `cmp #n, count; jnc`) and a jump over the byte path.
+    # Whole-word access to a byte buffer (`_load_words`, `_store_words`): a block of `nbytes`
+    # (even, >= 8) bytes of a pointer buffer at an even (or run-time) offset.
     WORD_PATH_MIN = 8
 
-    def _word_access(self, b: MemBind, offl: list, nbytes: int):
-        """(operand of word i, address register to test) or None if the buffer has no word path."""
+    def _word_access(self, b: MemBind, offl: list, nbytes: int) -> bool:
         if b.kind != "ptr" or b.stride != 1 or nbytes % 2 or nbytes < self.WORD_PATH_MIN:
-            return None
+            return False
         c = self.const_of(offl)
-        if c is not None:
-            if c % 2:
-                return None
-            return (lambda i: Mem(b.base, c + 2 * i)), R(b.base)
-        base = self._offset_base(b, offl)
-        return (lambda i: Mem(base.reg, 2 * i)), base
-
-    def _branch_to_bytes(self, addr: R, count, nbytes: int) -> str:
-        slow = self.mf.label("bytes")
-        if count is not None:
-            self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
-            self.emit("jnc", Lbl(slow))
-        self.emit("bit", Imm(1), addr)
-        self.emit("jnz", Lbl(slow))
-        return slow
+        return c is None or c % 2 == 0
 
     def _load_bytes(self, op, big: bool):
         mem, off, *cnt = op.args
@@ -1035,16 +1018,8 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         else:
             nb = nbytes
         n = nlimbs(8 * nbytes, 16)
-        fast = self._word_access(b, offl, nbytes) if nb == nbytes else None
-        if fast is not None:
-            word, addr = fast
-            words = [R(self.vreg()) for _ in range(nbytes // 2)]
-            slow = self._branch_to_bytes(addr, count, nbytes)
-            for i, w in enumerate(words):
-                self.emit("mov", self._cheap(word(i)), w)
-            join = self.mf.label("words")
-            self.emit("jmp", Lbl(join))
-            self.label(slow)
+        if nb == nbytes and self._word_access(b, offl, nbytes):
+            return self._load_words(op, b, offl, nbytes, count, big)
         bytes_ = []
         for k in range(nbytes):
             if k >= nb:
@@ -1061,23 +1036,6 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
                 self.emit("mov.b", self.byte_addr(b, offl, k), r)
                 self.label(skip)
             bytes_.append(r)
-        if fast is not None:
-            # the byte path builds the same memory-order words: byte 2i low, byte 2i+1 high
-            for i, w in enumerate(words):
-                lo, hi = bytes_[2 * i], bytes_[2 * i + 1]
-                self.emit("mov", hi, w)
-                self.emit("swpb", w)
-                self.emit("bis", lo, w)
-            self.label(join)
-            # limb q of a big-endian value is word (n-1-q) with its bytes swapped
-            out = []
-            for q in range(n):
-                w = words[n - 1 - q] if big else words[q]
-                if big:
-                    self.emit("swpb", w)
-                out.append(w)
-            self.put(op.results[0], out)
-            return
         # byte k of the buffer is bits 8*(nbytes-1-k) (BE) or 8*k (LE) of the word
         out: list = [Imm(0)] * n
         for k, x in enumerate(bytes_):
@@ -1103,9 +1061,8 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         nbytes = op.attrs["bytes"]
         count = self.get(cnt[0]) if cnt else None
         cc = self.const_of(count) if count is not None else None
-        fast = self._word_access(b, offl, nbytes) if cc is None or cc >= nbytes else None
-        if fast is not None:
-            return self._store_words(b, offl, v, nbytes, big, None if cc is not None else count, fast)
+        if (cc is None or cc >= nbytes) and self._word_access(b, offl, nbytes):
+            return self._store_words(b, offl, v, nbytes, big, None if cc is not None else count)
         swapped: dict = {}
         for k in range(nbytes):
             pos = 8 * (nbytes - 1 - k) if big else 8 * k
@@ -1131,9 +1088,86 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
                 self.emit("movb.st", src, self.byte_addr(b, offl, k))
                 self.label(skip)
 
-    def _store_words(self, b, offl, v, nbytes, big, count, fast):
-        """Store on the word path (see `_word_access`), the byte path beside it."""
-        word, addr = fast
+    # Word path with a scratch fallback (buffers of WORD_PATH_MIN+ bytes): the block is read or
+    # written as words at a pointer that is the buffer itself when it is even and the count (if
+    # any) covers the block, else the frame area `bytes.tmp`, which one byte loop fills from the
+    # buffer (load: zero-padded past the count) or drains into it (store). One copy of the word
+    # code and a ~20-byte loop replace a byte sequence with a count test per byte; the steady
+    # state (aligned, full blocks) runs the same word moves as before, without the jump over the
+    # byte code. Partial and odd-addressed blocks pay the loop (~11 cycles a byte).
+    SCRATCH = "bytes.tmp"
+
+    def _addr_reg(self, b: MemBind, offl: list) -> R:
+        """A fresh register holding the address of byte `offl` of pointer buffer `b`."""
+        c = self.const_of(offl)
+        if c is None:
+            p = self._offset_base(b, offl)
+            self._ob_key = None             # redefined below: not to be reused as the base
+            return p
+        p = R(self.vreg())
+        self.emit("mov", R(b.base), p)
+        if c:
+            self.emit("add", Imm(c), p)
+        return p
+
+    def _scratch(self, nbytes: int) -> Mem:
+        self.mf.locals[self.SCRATCH] = max(self.mf.locals.get(self.SCRATCH, 0), (nbytes + 1) & ~1)
+        return Mem(SP, Frame("local", self.SCRATCH, 0))
+
+    def _load_words(self, op, b: MemBind, offl: list, nbytes: int, count, big: bool) -> None:
+        # Layout: test; words: the word moves; jmp join; the loop; jmp words; join. The fast
+        # path is one straight block ending in a jump (as before the loop existed), so the
+        # delay-slot scheduler still finds the word moves beside an accelerator operation.
+        p = self._addr_reg(b, offl)
+        slow, words_at, join = self.mf.label("bytes"), self.mf.label("words"), self.mf.label("join")
+        if count is not None:
+            self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
+            self.emit("jnc", Lbl(slow))
+        self.emit("bit", Imm(1), p)
+        self.emit("jnz", Lbl(slow))
+        self.label(words_at)
+        words = [R(self.vreg()) for _ in range(nbytes // 2)]
+        for i, w in enumerate(words):       # memory order: byte 2i low, byte 2i+1 high
+            self.emit("mov", self._cheap(Mem(p.reg, 2 * i)), w)
+        self.emit("jmp", Lbl(join))
+        self.label(slow)
+        q, s, k, t = (R(self.vreg()) for _ in range(4))
+        self.emit("lea", self._scratch(nbytes), q)
+        self.emit("mov", q, s)
+        self.emit("mov", Imm(nbytes), k)
+        left = None
+        if count is not None:
+            left = R(self.vreg())
+            self.emit("mov", count[0], left)
+        top, pad = self.mf.label("cpy"), self.mf.label("pad")
+        self.label(top)
+        self.emit("clr", t)
+        if left is not None:                # past the count: zero padding
+            self.emit("tst", left)
+            self.emit("jz", Lbl(pad))
+        self.emit("mov.b", Ind(p.reg), t)
+        self.emit("inc", p)
+        if left is not None:
+            self.emit("dec", left)
+            self.label(pad)
+        self.emit("movb.st", t, Mem(s.reg, 0))
+        self.emit("inc", s)
+        self.emit("dec", k)
+        self.emit("jnz", Lbl(top))
+        self.emit("mov", q, p)
+        self.emit("jmp", Lbl(words_at))
+        self.label(join)
+        n = nlimbs(8 * nbytes, 16)
+        out = []
+        for q_ in range(n):                 # limb q of a big-endian value: word n-1-q, swapped
+            w = words[n - 1 - q_] if big else words[q_]
+            if big:
+                self.emit("swpb", w)
+            out.append(w)
+        self.put(op.results[0], out)
+
+    def _store_words(self, b, offl, v, nbytes, big, count):
+        """Store on the word path (see `_load_words`), through the scratch area when needed."""
         n = nbytes // 2
         raw = []                            # memory-order words: byte 2i low, byte 2i+1 high
         for i in range(n):
@@ -1148,30 +1182,44 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
                 raw.append(t)
             else:
                 raw.append(limb)
-        slow = self._branch_to_bytes(addr, count, nbytes)
+        # Layout: test; the word stores in place; jmp done; the word stores to the scratch
+        # area (SP-relative) and the byte loop; done. The fast path is exactly the word stores
+        # (no extra live register): 4 bytes per word of duplicate code buy that.
+        dst = self._addr_reg(b, offl)
+        slow, done = self.mf.label("bytes"), self.mf.label("stored")
+        if count is not None:
+            self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
+            self.emit("jnc", Lbl(slow))
+        self.emit("bit", Imm(1), dst)
+        self.emit("jnz", Lbl(slow))
         for i, w in enumerate(raw):
-            self.emit("mov", w, word(i))
-        join = self.mf.label("words")
-        self.emit("jmp", Lbl(join))
+            self.emit("mov", w, Mem(dst.reg, 2 * i))
+        self.emit("jmp", Lbl(done))
         self.label(slow)
-        for k in range(nbytes):
-            w = raw[k // 2]
-            if isinstance(w, Imm):
-                src = Imm((w.value >> (8 * (k % 2))) & 0xFF)
-            elif k % 2:
-                src = self.copy(w)
-                self.emit("swpb", src)
-            else:
-                src = w
-            if count is None:
-                self.emit("movb.st", src, self.byte_addr(b, offl, k))
-            else:
-                skip = self.mf.label("nost")
-                self.emit("cmp", Imm(k + 1), self.as_dst(count[0]))
-                self.emit("jnc", Lbl(skip))
-                self.emit("movb.st", src, self.byte_addr(b, offl, k))
-                self.label(skip)
-        self.label(join)
+        area = self._scratch(nbytes)
+        for i, w in enumerate(raw):
+            self.emit("mov", w, Mem(SP, Frame("local", self.SCRATCH, 2 * i)))
+        p, k = R(self.vreg()), R(self.vreg())
+        self.emit("lea", area, p)
+        if count is not None:               # min(count, nbytes) bytes (count may cover the block)
+            self.emit("mov", count[0], k)
+            ok = self.mf.label("cnt")
+            self.emit("cmp", Imm(nbytes), k)
+            self.emit("jnc", Lbl(ok))
+            self.emit("mov", Imm(nbytes), k)
+            self.label(ok)
+            self.emit("tst", k)
+            self.emit("jz", Lbl(done))
+        else:
+            self.emit("mov", Imm(nbytes), k)
+        top = self.mf.label("cpy")
+        self.label(top)
+        self.emit("movb.st", Ind(p.reg), Mem(dst.reg, 0))
+        self.emit("inc", p)
+        self.emit("inc", dst)
+        self.emit("dec", k)
+        self.emit("jnz", Lbl(top))
+        self.label(done)
 
     def op_store_be(self, op):
         self._store_bytes(op, True)
