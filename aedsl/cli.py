@@ -41,6 +41,15 @@ def _user_errors() -> tuple[type[Exception], ...]:
     return (SpecError, ToolchainError, VectorFormatError)
 
 
+def _compiler_limits() -> tuple[type[Exception], ...]:
+    """Valid input the compiler cannot (yet) translate for this target: a clear one-line message
+    naming the reason and exit code 1, so a user can tell it from a mistake in the spec."""
+    from aedsl.backends.common.regalloc import RegAllocError
+    from aedsl.backends.common.select_base import SelectError
+    from aedsl.ir.passes.legalize import LegalizeError
+    return (SelectError, RegAllocError, LegalizeError)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -49,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"aedsl {args.command}: {e}" if not hasattr(e, "render") else e.render(),
               file=sys.stderr)
         return 2
+    except _compiler_limits() as e:
+        print(f"aedsl {args.command}: cannot compile this variant: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
