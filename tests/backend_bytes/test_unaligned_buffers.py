@@ -25,6 +25,7 @@ CASES = [
     pytest.param("stm32f030", "chacha20_poly1305", {},
                  marks=pytest.mark.skipif(not _have("arm-none-eabi-as"), reason="no ARM binutils")),
     pytest.param("stm32f030", "ocb3", {}, marks=pytest.mark.skipif(not _have("arm-none-eabi-as"), reason="no ARM binutils")),
+    pytest.param("stm32f030", "ccm", {}, marks=pytest.mark.skipif(not _have("arm-none-eabi-as"), reason="no ARM binutils")),
     pytest.param("cc430f6137", "gcm", {"aes": "accel"},
                  marks=pytest.mark.skipif(not _have("msp430-elf-as"), reason="no MSP430 binutils")),
     pytest.param("cc430f6137", "ccm", {"aes": "accel"},

@@ -42,18 +42,22 @@ B_REACH = 2040           # B: +-2 KB
 POOL_REACH = 900         # LDR literal: 1020 bytes forward; the pool itself and relaxation need room
 
 
-# A scheme's key-setup stage, exported when the IR kept it as calls (`inline=entries`): the C
-# runtime then expands the key once (aedsl/aead_runtime.py) and `encrypt` is two calls.
+# A scheme's key-setup stage: the IR keeps it as roots (call_policy), the backend exports it and
+# the C runtime expands the key once (aedsl/aead_runtime.py).
 KEY_SETUP_ENTRIES = ("key_setup", "encrypt_with", "decrypt_with")
 
 
 def exported(module: Module) -> list[str]:
+    """A scheme with the key-setup stage exports only the stage: the C runtime composes
+    crypto_aead_encrypt/decrypt from it (aedsl/aead_runtime.py), so the IR's `encrypt`/`decrypt`
+    (state locals + two calls) would be dead code in flash."""
     names = [f.name for f in module.functions]
     if all(n in names for n in BLOCK_ENTRIES):
         return list(BLOCK_ENTRIES)
+    if all(n in names for n in KEY_SETUP_ENTRIES):
+        return list(KEY_SETUP_ENTRIES)
     if all(n in names for n in AEAD_ENTRIES):
-        extra = list(KEY_SETUP_ENTRIES) if all(n in names for n in KEY_SETUP_ENTRIES) else []
-        return list(AEAD_ENTRIES) + extra
+        return list(AEAD_ENTRIES)
     return [n for n in names if "." not in n]
 
 
@@ -66,18 +70,18 @@ SMALL_FLASH = 32 * 1024
 
 
 def pass_knobs(module, chip, knobs: dict) -> dict:
-    """Calls to entry points stay calls (`inline=entries`): AES is one subroutine, not one copy
-    per call site (a mode calls it from up to seven places; the 16 KB part needs that).
+    """The call policy is the IR's default (`inline=auto`: AES a subroutine where a mode calls it
+    from several places, the key-setup stage exported with the policy applied inside it).
     The table budget follows the flash: a scheme that needs the inverse cipher too (OCB3) has
     two sets of four 1 KB T-tables, which with the code overflow 16 KB, so on a small part the
-    default is `table_fusion=rotate` (one stored table per set, the others as byte rotations)."""
+    default is `table_fusion=rotate` (one stored table per set, the others as byte rotations).
+    "Needs" = a scheme entry point reaches a `decrypt_block`, inlined or called."""
     k = dict(knobs)
-    k.setdefault("inline", "entries")
     if "table_fusion" not in k and chip.flash.length < SMALL_FLASH:
-        from aedsl.ir.passes import inline
-        kept = inline.run(module, {"inline": k["inline"]})
-        if any(f.name.rsplit(".", 1)[-1] == "decrypt_block" for f in kept.functions) and \
-                not all(n in (f.name for f in kept.functions) for n in BLOCK_ENTRIES):
+        from aedsl.ir.passes.common import reachable_functions
+        names = [f.name for f in reachable_functions(module)]
+        if any(n.rsplit(".", 1)[-1] == "decrypt_block" and "." in n for n in names) and \
+                not all(n in names for n in BLOCK_ENTRIES):
             k["table_fusion"] = "rotate"
     return k
 
@@ -552,7 +556,8 @@ def compile_module(module: Module, chip, spec_path: str) -> Compiled:
     ctx = dict(version=VERSION, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
                knobs=knob_text, header=f"{stem}.h")
     asm = render(TEMPLATES, "file.S.j2", functions=functions, tables=table_info, **ctx)
-    kind = "block" if all(n in entries for n in BLOCK_ENTRIES) else "aead" if all(n in entries for n in AEAD_ENTRIES) else ""
+    kind = "block" if all(n in entries for n in BLOCK_ENTRIES) else "aead" if (all(n in entries for n in AEAD_ENTRIES)
+                                                                     or all(n in entries for n in KEY_SETUP_ENTRIES)) else ""
     consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
               if isinstance(v, int)]
     header = render(TEMPLATES, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H", consts=consts,

@@ -986,7 +986,8 @@ class ArmSelector(SelectorBase):
         nb = nbytes
         if count is not None and self.const_of(count) is not None:
             nb, count = min(self.const_of(count), nbytes), None
-        if self._word_block(b, nbytes) and (count is not None or nb == nbytes):
+        if self._word_block(b, nbytes) and (count is not None or nb == nbytes) \
+                or self._odd_block(b, nbytes, count):
             return self._load_words(op, b, nbytes, count, big)
         if count is not None and self.PARTIAL_LOOP_MIN <= nbytes <= 32:
             return self._load_partial(op, b, nbytes, count, big)
@@ -1082,12 +1083,21 @@ class ArmSelector(SelectorBase):
         else:
             self.emit("beq", Lbl(fast))
 
+    def _odd_block(self, b: MemBind, nbytes: int, count) -> bool:
+        """A partial load of a size that is no multiple of 4 (CCM's 15-byte nonce block, its
+        10- and 14-byte first AD blocks): always through the zeroed scratch area, the bytes at
+        scratch + (-nbytes mod 4) when big-endian (the leading zeros are the value's top bytes)."""
+        return b.kind == "ptr" and b.stride == 1 and nbytes % 4 != 0 and 5 <= nbytes <= 124 \
+            and count is not None
+
     def _load_words(self, op, b: MemBind, nbytes: int, count, big: bool) -> None:
         p = self._byte_addr_reg(b, self.get(op.args[1]))
         c = self.reg(count[0]) if count is not None else None
-        size = self._scratch(nbytes)
+        lead = (-nbytes) % 4
+        size = self._scratch(nbytes + lead)
         slow, words = self.mf.label("bytes"), self.mf.label("words")
-        self._in_place_test(p, c, nbytes, slow, words)
+        if not lead:
+            self._in_place_test(p, c, nbytes, slow, words)
         self.label(slow)
         if c is not None:                   # zero padding past the count
             z = self.fresh()
@@ -1096,12 +1106,16 @@ class ArmSelector(SelectorBase):
                 self.emit("str", z, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
         q = self.fresh()
         self.emit("addsp", q, Mem(SP, Frame("local", self.SCRATCH, 0)))
+        dst = q
+        if lead and big:
+            dst = self.fresh()
+            self.emit("adds", dst, q, Imm(lead))
         done = self.mf.label("cpyd")
-        self._copy_loop(self._clamped_count(c, nbytes), p, q, done)
+        self._copy_loop(self._clamped_count(c, nbytes), p, dst, done)
         self.label(done)
         self.emit("mov", q, p)
         self.label(words)
-        n = nbytes // 4
+        n = (nbytes + lead) // 4
         out = []
         for limb in range(n):               # big-endian: limb q is memory word n-1-q, reversed
             r = self.fresh()

@@ -1,7 +1,8 @@
 """The MSP430 backend: exported IR functions -> selected, allocated, framed, emitted assembly.
 
 Exported functions: a block cipher's key_schedule/encrypt_block/decrypt_block, a scheme's
-encrypt/decrypt (other functions are inlined where they are called). Parameter words follow
+key_setup/encrypt_with/decrypt_with if it has that stage, else its encrypt/decrypt (other
+functions are inlined where they are called or, where the call policy keeps them, subroutines). Parameter words follow
 the MSP430 EABI (R12–R15, then the stack); see `driver.Param` for how each IR parameter becomes
 words, and docs/BACKENDS.md.
 
@@ -67,18 +68,22 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
     return k
 
 
-# A scheme's key-setup stage, exported when the IR kept it as calls (as on ARMv6-M): the C
-# runtime may then expand the key once and run `encrypt_with` per message.
+# A scheme's key-setup stage: the IR keeps it as roots (call_policy), the backend exports it and
+# the C runtime expands the key once and runs `encrypt_with` per message.
 KEY_SETUP_ENTRIES = ("key_setup", "encrypt_with", "decrypt_with")
 
 
 def exported(module: Module) -> list[str]:
+    """A scheme with the key-setup stage exports only the stage: the C runtime composes
+    crypto_aead_encrypt/decrypt from it (aedsl/aead_runtime.py), so the IR's `encrypt`/`decrypt`
+    (state locals + two calls) would be dead code in flash."""
     names = [f.name for f in module.functions]
     if all(n in names for n in BLOCK_ENTRIES):
         return list(BLOCK_ENTRIES)
+    if all(n in names for n in KEY_SETUP_ENTRIES):
+        return list(KEY_SETUP_ENTRIES)
     if all(n in names for n in AEAD_ENTRIES):
-        extra = list(KEY_SETUP_ENTRIES) if all(n in names for n in KEY_SETUP_ENTRIES) else []
-        return list(AEAD_ENTRIES) + extra
+        return list(AEAD_ENTRIES)
     return [n for n in names if "." not in n]
 
 
@@ -417,7 +422,8 @@ def compile_module(module: Module, chip, spec_path: str) -> Compiled:
     ctx = dict(version=VERSION, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
                knobs=knob_text, header=f"{stem}.h")
     asm = render(TEMPLATES, "file.S.j2", functions=functions, tables=table_info, **ctx)
-    kind = "block" if all(n in entries for n in BLOCK_ENTRIES) else "aead" if all(n in entries for n in AEAD_ENTRIES) else ""
+    kind = "block" if all(n in entries for n in BLOCK_ENTRIES) else "aead" if (all(n in entries for n in AEAD_ENTRIES)
+                                                                     or all(n in entries for n in KEY_SETUP_ENTRIES)) else ""
     consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
               if isinstance(v, int)]
     header = render(TEMPLATES, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H", consts=consts,

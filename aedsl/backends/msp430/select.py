@@ -1018,7 +1018,7 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         else:
             nb = nbytes
         n = nlimbs(8 * nbytes, 16)
-        if nb == nbytes and self._word_access(b, offl, nbytes):
+        if nb == nbytes and (self._word_access(b, offl, nbytes) or self._odd_block(b, nbytes, count)):
             return self._load_words(op, b, offl, nbytes, count, big)
         bytes_ = []
         for k in range(nbytes):
@@ -1114,26 +1114,43 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         self.mf.locals[self.SCRATCH] = max(self.mf.locals.get(self.SCRATCH, 0), (nbytes + 1) & ~1)
         return Mem(SP, Frame("local", self.SCRATCH, 0))
 
+    def _odd_block(self, b: MemBind, nbytes: int, count) -> bool:
+        """An odd-sized partial load (CCM's `load_be(nonce, 0, 15, len(nonce))`): always through
+        the scratch area, one zero byte beside it making the block even (see `_load_words`)."""
+        return b.kind == "ptr" and b.stride == 1 and nbytes % 2 == 1 and nbytes >= self.WORD_PATH_MIN - 1 \
+            and count is not None
+
     def _load_words(self, op, b: MemBind, offl: list, nbytes: int, count, big: bool) -> None:
         # Layout: test; words: the word moves; jmp join; the loop; jmp words; join. The fast
         # path is one straight block ending in a jump (as before the loop existed), so the
         # delay-slot scheduler still finds the word moves beside an accelerator operation.
+        # An odd size has only the loop: its bytes go to scratch + 1 (big-endian: the zero byte
+        # 0 is then the value's top byte) or scratch + 0 (little-endian: the top byte is last).
         p = self._addr_reg(b, offl)
+        odd = nbytes % 2
         slow, words_at, join = self.mf.label("bytes"), self.mf.label("words"), self.mf.label("join")
-        if count is not None:
-            self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
-            self.emit("jnc", Lbl(slow))
-        self.emit("bit", Imm(1), p)
-        self.emit("jnz", Lbl(slow))
+        if not odd:
+            if count is not None:
+                self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(slow))
+            self.emit("bit", Imm(1), p)
+            self.emit("jnz", Lbl(slow))
+        else:
+            self.emit("jmp", Lbl(slow))
         self.label(words_at)
-        words = [R(self.vreg()) for _ in range(nbytes // 2)]
+        words = [R(self.vreg()) for _ in range((nbytes + 1) // 2)]
         for i, w in enumerate(words):       # memory order: byte 2i low, byte 2i+1 high
             self.emit("mov", self._cheap(Mem(p.reg, 2 * i)), w)
         self.emit("jmp", Lbl(join))
         self.label(slow)
         q, s, k, t = (R(self.vreg()) for _ in range(4))
-        self.emit("lea", self._scratch(nbytes), q)
+        area = self._scratch(nbytes + odd)
+        self.emit("lea", area, q)
         self.emit("mov", q, s)
+        if odd:
+            self.emit("clr", Mem(SP, Frame("local", self.SCRATCH, nbytes - 1 if not big else 0)))
+            if big:
+                self.emit("inc", s)
         self.emit("mov", Imm(nbytes), k)
         left = None
         if count is not None:

@@ -16,17 +16,18 @@ Measures, all on the fully inlined IR (an upper bound, computed bottom-up, memoi
 each op weighs by its width in 32-bit words (a u128 xor is four word ops).
 Sites are counted top-down: the copies of a call op in the program = the copies of its caller's
 body times the op's unroll multiplicity; a kept callee has one body, an inlined one as many as
-its sites. A scheme's key-setup stage (`key_setup`, `encrypt_with`, `decrypt_with`) is judged
-like any function: `encrypt_with` has one site and is inlined into `encrypt` (a subroutine there
-costs registers in the message loop: the key state and tables arrive as pointers); `inline=entries`
-keeps that split when a runtime wants it.
+its sites. A scheme's key-setup stage (`key_setup`, `encrypt_with`, `decrypt_with`, all three
+present) are roots of their own and always kept: they are what the backends export (the C runtime
+composes `crypto_aead_encrypt` from them, and a benchmark can leave the key setup out), so each is
+compiled once with this policy applied inside it; `encrypt`/`decrypt` keep calling them (two
+calls each) and a backend need not emit them at all.
 A callee with local arrays called inside a loop or `if` stays a call whatever the policy (the
 inline pass's own rule: locals are zeroed on function entry).
 """
 from __future__ import annotations
 
 from ..nodes import Block, Function, Module, Value, walk_ops
-from .common import ENTRY_NAMES
+from .common import ENTRY_NAMES, key_setup_stage
 
 # Thresholds (ops weighed in 32-bit words). Calls cost ~20-60 cycles with argument set-up; a
 # callee doing >= MIN_WORK word ops takes >= ~1000 cycles on MSP430, so the call is < ~5 %.
@@ -140,8 +141,10 @@ def decide(module: Module) -> dict[str, dict]:
 
 
 def _decide(module: Module, kept: frozenset) -> dict[str, dict]:
+    stage = key_setup_stage(module)
     roots = [f.name for f in module.functions if f.name in ENTRY_NAMES] or \
         [f.name for f in module.functions if "." not in f.name]
+    roots += [n for n in stage if n not in roots]
     measure, full = _Measure(module, kept), _Measure(module)
     sites_in = {}
     for f in module.functions:
@@ -155,7 +158,7 @@ def _decide(module: Module, kept: frozenset) -> dict[str, dict]:
         sites = sum(instances.get(g, 0) * n.get(name, 0) for g, n in sites_in.items())
         size, work = measure.function(name)[0], full.function(name)[1]
         root = name in roots
-        if root and not sites:
+        if (root and not sites) or name in stage:
             keep = True
         else:
             keep = sites >= MIN_SITES and size >= MIN_SIZE and work >= MIN_WORK

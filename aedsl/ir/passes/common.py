@@ -19,6 +19,13 @@ PURE_OPS = frozenset({
 # Entry points by the conventions of docs/LANGUAGE.md; a module that has none of them keeps all
 # of its own (un-dotted) functions as roots.
 ENTRY_NAMES = ("key_schedule", "encrypt_block", "decrypt_block", "encrypt", "decrypt")
+# A scheme's key-setup stage (docs/LANGUAGE.md): roots too when all three are there.
+KEY_SETUP_NAMES = ("key_setup", "encrypt_with", "decrypt_with")
+
+
+def key_setup_stage(module: Module) -> tuple[str, ...]:
+    """KEY_SETUP_NAMES if the module defines all three, else ()."""
+    return KEY_SETUP_NAMES if all(module.has_function(n) for n in KEY_SETUP_NAMES) else ()
 
 
 def is_pure(op: Op) -> bool:
@@ -197,10 +204,12 @@ def const_defs(fn: Function) -> dict[int, int]:
 
 
 def reachable_functions(module: Module) -> list[Function]:
-    """The entry points (see ENTRY_NAMES) and every function they call, in module order."""
+    """The entry points (see ENTRY_NAMES, KEY_SETUP_NAMES) and every function they call, in
+    module order."""
     roots = [f.name for f in module.functions if f.name in ENTRY_NAMES]
     if not roots:
         roots = [f.name for f in module.functions if "." not in f.name]
+    roots += key_setup_stage(module)
     seen = set()
     todo = list(roots)
     while todo:
