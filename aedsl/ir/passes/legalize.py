@@ -404,6 +404,10 @@ class _Legalizer:
     def elem_index(self, m: Memory, index: Value, j: int, n: int) -> Value:
         idx = self.low(index)
         if n > 1:
+            # Scale in a full word: a narrow index (a nibble picking one of 16 table lines) times
+            # the words per element would wrap in its own width.
+            if idx.width < self.W:
+                idx = self.op("zext", self.W, [idx], None, "ix")
             idx = self.op("mul", idx.width, [idx, self.const(n, idx.width)], None, "ix")
             if j:
                 idx = self.op("add", idx.width, [idx, self.const(j, idx.width)], None, "ix")
