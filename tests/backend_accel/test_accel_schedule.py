@@ -38,7 +38,7 @@ def message_loop(lines: list[str], fn: str) -> list[str]:
 
 def ccm_loop(schedule: str) -> list[str]:
     unit = compile_spec("specs/schemes/ccm.ae", CHIP, {"aes": "accel", "schedule": schedule})
-    return message_loop(function_lines(unit.asm, "ccm_encrypt"), "ccm_encrypt")
+    return message_loop(function_lines(unit.asm, "ccm_encrypt_with"), "ccm_encrypt_with")
 
 
 def polls(lines):
@@ -83,8 +83,8 @@ def test_ccm_steady_state_polls():
 
 def test_ocb3_decrypt_uses_the_generated_key():
     unit = compile_spec("specs/schemes/ocb3.ae", CHIP, {"aes": "accel"})
-    dec = function_lines(unit.asm, "ocb3_decrypt")
-    loop = message_loop(dec, "ocb3_decrypt")
+    dec = function_lines(unit.asm, "ocb3_decrypt_with")
+    loop = message_loop(dec, "ocb3_decrypt_with")
     assert any(l == f"mov\t#2, {CTL}" for l in dec) and any(l == f"mov\t#3, {CTL}" for l in dec)
     assert not any(l.endswith(KEY) or l.endswith(CTL) for l in loop)
 
