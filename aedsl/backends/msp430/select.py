@@ -20,6 +20,7 @@ from ..common.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
 from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
 from .calls import Msp430Calls
 from .accel import Msp430Accel            # accel_start / accel_result (the AES128 module)
+from .multiplier import Msp430Multiplier  # MPY16 / MPY32 16x16 -> 32 products
 from .target import SP
 
 M16 = 0xFFFF
@@ -30,7 +31,7 @@ def _top_mask(width: int) -> int | None:
     return None if r == 0 else (1 << r) - 1
 
 
-class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
+class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
     LIMB = 16
 
     def __init__(self, module, mf, prefix, cpux: bool):
@@ -386,6 +387,82 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         self.note_affine(out, limbs, 1, k)
         return out
 
+    # --- word legalization's carry chains (addc / subb, made when word_bits=16) -----------------
+    def select_block(self, block):
+        # addc/subb need their carry's use count (is the next op its only reader?), so blocks
+        # holding them count uses once; unrolled loops select the same block again (cache by id)
+        saved = getattr(self, "_chain", None)
+        if any(op.opcode in ("addc", "subb") for op in block.ops):
+            cache = self.__dict__.setdefault("_use_counts", {})
+            if id(block) not in cache:
+                nxt = {id(a): b for a, b in zip(block.ops, block.ops[1:])}
+                cache[id(block)] = (block, (nxt, _use_counts(block)))
+            self._chain = cache[id(block)][1]
+        else:
+            self._chain = None
+        try:
+            return super().select_block(block)
+        finally:
+            self._chain = saved
+
+    def _carry_stays_in_flags(self, op) -> bool:
+        """The carry/borrow of `op` (a full 16-bit word) is read only by the next op of the block,
+        the same kind of op, as its carry-in: it can stay in C (mov and spill code keep flags)."""
+        if self._chain is None or op.results[0].width != 16:
+            return False
+        following, uses = self._chain
+        nxt, c = following.get(id(op)), op.results[1]
+        return nxt is not None and nxt.opcode == op.opcode and nxt.args[2] is c and uses.get(id(c), 0) == 1
+
+    def _carry_op(self, op, sub: bool) -> None:
+        """x + y + c / x - y - b on one word (width <= 16) -> word, carry / borrow out (u1).
+        MSP430's C after SUB/SUBC is NOT borrow, so a borrow enters as C = !b and leaves as !C."""
+        x, y, cin = self.args(op)
+        w = op.results[0].width
+        cx, cy, cc = self.const_of(x), self.const_of(y), self.const_of(cin)
+        if cx is not None and cy is not None and cc is not None:
+            r = cx - cy - cc if sub else cx + cy + cc
+            self.put(op.results[0], [Imm(r & ((1 << w) - 1))])
+            self.put(op.results[1], [Imm(int(r < 0) if sub else r >> w)])
+            return
+        base = "sub" if sub else "add"
+        d = self.copy(x[0])
+        if cin and cin[0] is _IN_FLAGS:
+            # the previous op left its carry in C and nothing since then changed the flags
+            assert all(i.mn in ("mov", "mov.b") for i in self.mf.insts[self._flags_at:]), "flags clobbered"
+            self.emit(base + "c", y[0], d)
+        elif cc == 0:
+            self.emit(base, y[0], d)
+        elif cc == 1:
+            self.emit("clrc" if sub else "setc")
+            self.emit(base + "c", y[0], d)
+        else:
+            if sub:                            # C = (0 - b has no borrow) = !b
+                t = R(self.vreg())
+                self.emit("clr", t)
+                self.emit("cmp", cin[0], t)
+            else:                              # C = (c - 1 has no borrow) = c
+                self.emit("cmp", Imm(1), self.as_dst(cin[0]))
+            self.emit(base + "c", y[0], d)
+        if w < 16:
+            # a narrow top word: the carry is bit w of the 16-bit result (a borrow sets bits
+            # w..15 as the difference is > -2^w), not C
+            self.put(op.results[1], [self.and_imm(self.shr16(d, w), 1)])
+            self.put(op.results[0], [self.and_imm(d, (1 << w) - 1)])
+        elif self._carry_stays_in_flags(op):
+            self.put(op.results[0], [d])
+            self.put(op.results[1], [_IN_FLAGS])
+            self._flags_at = len(self.mf.insts)
+        else:
+            self.put(op.results[0], [d])
+            self.put(op.results[1], [self.carry_to_bit(invert=sub)])   # dead ones: DCE drops them
+
+    def op_addc(self, op):
+        self._carry_op(op, sub=False)
+
+    def op_subb(self, op):
+        self._carry_op(op, sub=True)
+
     # --- loop-index arithmetic and walking pointers ------------------------------------------
     def affine_of(self, limbs: list):
         """(loop, a, c) if the value is a * index + c of an active counted loop."""
@@ -529,6 +606,11 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
             self.note_affine(out, b, 1, self.const_of(a), neg_x=True)
         self.put(op.results[0], out)
 
+    def configure_accel(self, chip, schedule: str) -> None:
+        """The backend hands the chip over here; the multiplier is a chip peripheral too."""
+        super().configure_accel(chip, schedule)
+        self.configure_multiplier(chip)
+
     def op_mul(self, op):
         a, b = self.args(op)
         w = op.results[0].width
@@ -536,9 +618,7 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         if c is None and self.const_of(a) is not None:
             c, a = self.const_of(a), b
         if c is None:
-            if w > 16:
-                raise SelectError("multiplication of two run-time values wider than 16 bits is not supported yet")
-            self.put(op.results[0], self.mask([self.mul16(a[0], b[0])], w))
+            self.put(op.results[0], self.mask(self.mul_runtime(a, b, nlimbs(w, 16)), w))
             return
         c &= (1 << w) - 1
         acc = self.imm_limbs(0, w)
@@ -551,8 +631,64 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
                 first = False
         self.put(op.results[0], self.mask(acc, w))
 
+    def mul_runtime(self, a: list, b: list, n: int) -> list:
+        """The low n limbs of a * b, both run-time values. Known-zero top limbs (a zero-extended
+        u16 is [x, #0]) are dropped first, so `(x as u32) * (y as u32)` is one 16x16 -> 32 multiply.
+        Wider operands: schoolbook over 16-bit limbs, partial products i + j < n only."""
+        a = self._significant(a)
+        b = self._significant(b)
+        if not a or not b:
+            return [Imm(0)] * n
+        if not self.has_hw_mul():
+            if n == 1:
+                return [self.mul16(a[0], b[0])]
+            # no multiplier: shift-and-add over the whole width (b's bits, a shifted)
+            return self.mul_shift_add(a, b, n)
+        acc = None
+        for i in range(len(a)):
+            for j in range(len(b)):
+                k = i + j
+                if k >= n:
+                    continue
+                part = self.hw_mul16x16(a[i], b[j], want_hi=k + 1 < n)
+                term = ([Imm(0)] * k + part + [Imm(0)] * n)[:n]
+                acc = term if acc is None else self.addsub(acc, term, 16 * n, "add")
+        return acc
+
+    def _significant(self, limbs: list) -> list:
+        limbs = list(limbs)
+        while limbs and self.imm_zero(limbs[-1]):
+            limbs.pop()
+        return limbs
+
+    def mul_shift_add(self, a: list, b: list, n: int) -> list:
+        """a * b mod 2^(16n) without a multiplier: for each of b's bits (a run-time loop over its
+        limbs, LSB first) add a and double it. Slow, but only for chips that have no MPY."""
+        x = [self.copy(l) for l in (list(a) + [Imm(0)] * n)[:n]]
+        r = [R(self.vreg()) for _ in range(n)]
+        for d in r:
+            self.emit("clr", d)
+        for limb in b:
+            y = self.copy(limb)
+            top, skip = self.mf.label("mulw"), self.mf.label("mulwskip")
+            cnt = R(self.vreg())
+            self.emit("mov", Imm(16), cnt)
+            self.label(top)
+            self.emit("clrc")
+            self.emit("rrc", y)
+            self.emit("jnc", Lbl(skip))
+            for t, (d, s) in enumerate(zip(r, x)):
+                self.emit("add" if t == 0 else "addc", s, d)
+            self.label(skip)
+            self.emit("rla", x[0])
+            for s in x[1:]:
+                self.emit("rlc", s)
+            self.emit("sub", Imm(1), cnt)
+            self.emit("jnz", Lbl(top))
+        return r
+
     def mul16(self, a, b) -> R:
-        """Shift-and-add loop (no hardware multiplier use yet)."""
+        """16 x 16 -> 16 by a shift-and-add loop (chips without a multiplier)."""
         x, y, r = self.copy(a), self.copy(b), R(self.vreg())
         self.emit("clr", r)
         top, skip, end = self.mf.label("mul"), self.mf.label("mulskip"), self.mf.label("muldone")
@@ -973,10 +1109,9 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
 
     def op_len(self, op):
         b = self.memory(op.args[0])
-        if b.length is not None:
-            self.put(op.results[0], list(b.length) + [Imm(0)])
-        else:
-            self.put(op.results[0], self.imm_limbs(b.count, 32))
+        limbs = list(b.length) + [Imm(0)] if b.length is not None else self.imm_limbs(b.count, 32)
+        # u32, or u16 after word legalization (its high word is a separate constant 0)
+        self.put(op.results[0], limbs[:nlimbs(op.results[0].width, 16)])
 
     def byte_addr(self, b: MemBind, off: list, k: int):
         c = self.const_of(off)
@@ -1260,6 +1395,33 @@ class Msp430Selector(Msp430Calls, Msp430Accel, SelectorBase):
         self.emit("incd", p)
         self.emit("dec", c)
         self.emit("jnz", Lbl(top))
+
+
+class _InFlags:
+    """The limb of a carry/borrow that lives in the C flag until the next op reads it."""
+
+    def __repr__(self) -> str:
+        return "<C flag>"
+
+
+_IN_FLAGS = _InFlags()
+
+
+def _use_counts(block) -> dict:
+    """id(value) -> how often `block` (its ops, their regions, the yields) reads it."""
+    n: dict = {}
+
+    def walk(b):
+        for op in b.ops:
+            for a in op.args:
+                n[id(a)] = n.get(id(a), 0) + 1
+            for r in op.regions:
+                walk(r)
+        for v in b.yields:
+            n[id(v)] = n.get(id(v), 0) + 1
+
+    walk(block)
+    return n
 
 
 def _is_zero(x) -> bool:
