@@ -1,6 +1,6 @@
 """Shared fixtures for the ARMv6-M backend tests. Compiled variants are cached per session by
 aedsl.backends.sim_engine (in-process lru_cache + on-disk build cache keyed by the assembly).
-Everything runs on the real STM32F030F4 (16 KB flash): AES is a subroutine (inline=entries), so
+Everything runs on the real STM32F030F4 (16 KB flash): AES is a subroutine (the call policy, inline=auto), so
 every mode fits."""
 import random
 from functools import lru_cache

@@ -98,7 +98,7 @@ def test_ctr_rfc3686_and_differential(rng):
 @needs_tools
 @pytest.mark.parametrize("scheme,calls", [("ccm", 7), ("ocb3", 2)])
 def test_aes_is_one_subroutine(scheme, calls):
-    """inline=entries: each mode has one copy of AES, reached by BL from every call site."""
+    """inline=auto: each mode has one copy of AES, reached by BL from every call site."""
     import re
     unit = aead_engine(f"specs/schemes/{scheme}.ae").unit
     assert len(re.findall(rf"^{scheme}_E_encrypt_block:$", unit.asm, re.M)) == 1

@@ -14,8 +14,9 @@ from aedsl.backends.sim_engine import sim_engine
 from .conftest import skip_without_tools
 
 GCM = "specs/schemes/gcm.ae"
-# (chip, aes) -> (encrypt, decrypt) cycles
-BUDGETS = {("cc430f6137", "soft"): (191_558, 189_022), ("cc430f6137", "accel"): (55_815, 54_215),
+# (chip, aes) -> (encrypt, decrypt) cycles; cc430f6137 soft: the 16-bit T-table AES, the MSP430
+# default for schemes on >= 32 KB flash (was 191 558 / 189 022 with the S-box-only AES)
+BUDGETS = {("cc430f6137", "soft"): (173_593, 170_291), ("cc430f6137", "accel"): (55_815, 54_215),
            ("stm32f030", "soft"): (73_665, 73_641)}
 CIFRA_AES128_GCM = 327_313       # seed 001, Cortex-M0, same workload
 

@@ -90,7 +90,7 @@ def variant_stem(module_name: str, knobs: dict) -> str:
 SKIP_PASSES = frozenset({"table_fusion"})
 
 # Knobs read by IR passes (not declared by specs).
-PASS_KNOBS = ("table_fusion", "fusion_min_bits", "word_bits", "inline", "unroll_limit")
+PASS_KNOBS = ("table_fusion", "fusion_min_bits", "word_bits", "inline", "unroll_limit", "call_min_work")
 
 
 def run_passes(module, knobs: dict, skip=SKIP_PASSES):

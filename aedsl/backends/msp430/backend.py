@@ -56,10 +56,34 @@ AES_TABLES = {
 SKIP_PASSES = frozenset()
 
 
+# Flash from which a scheme with a software S-box cipher gets the 16-bit T-tables by default:
+# 2 KB of tables, schemes measured at 14-27 KB ROM with them (OCB3 the largest), 2-3x faster
+# per block than the S-box-only code on cc430f6137 (CCM 4 KB: 329 vs 975 cycles/byte)
+T16_MIN_FLASH = 32 * 1024
+
+
+def default_aes_tables(module, chip) -> str | None:
+    """`t16x4` for a scheme (not a block cipher exported alone: those keep the S-box default
+    their budgets and seed tables describe) on a chip with >= T16_MIN_FLASH of flash, when the
+    module has a 256-entry byte table (an S-box: what table_fusion turns into T-tables);
+    otherwise None (no fusion). A scheme with the AES accelerator or without tables is unchanged."""
+    if chip.flash.length < T16_MIN_FLASH or all(module.has_function(n) for n in BLOCK_ENTRIES):
+        return None
+    if not any(t.elem_width == 8 and t.length == 256 for t in module.tables):
+        return None
+    return "t16x4"
+
+
 def pass_knobs(module, chip, knobs: dict) -> dict:
     """The IR pass knobs of a variant: `aes_tables` selects table_fusion's mode (and word
-    legalization at 16 bits for the 16-bit T-tables); without it, no fusion."""
+    legalization at 16 bits for the 16-bit T-tables); without it, `default_aes_tables`, which
+    also names the variant (module.knobs) so that its files and bench rows say what was built."""
     k = dict(knobs)
+    if "aes_tables" not in k and "table_fusion" not in k and "word_bits" not in k:
+        default = default_aes_tables(module, chip)
+        if default is not None:
+            k["aes_tables"] = default
+            module.knobs["aes_tables"] = default
     if "aes_tables" in k:
         if k["aes_tables"] not in AES_TABLES:
             raise ValueError(f"knob aes_tables={k['aes_tables']!r}: expected one of {', '.join(AES_TABLES)}")

@@ -631,6 +631,17 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
                 first = False
         self.put(op.results[0], self.mask(acc, w))
 
+    def op_umulh(self, op):
+        """The high half of a W x W -> 2W product (word legalization's schoolbook, W <= 16):
+        the 32-bit product of the two one-limb operands, shifted right by W."""
+        a, b = self.args(op)
+        w = op.results[0].width
+        ca, cb = self.const_of(a), self.const_of(b)
+        if ca is not None and cb is not None:
+            self.put(op.results[0], [Imm((ca * cb) >> w)])
+            return
+        self.put(op.results[0], self.mask(self.shr_multi(self.mul_runtime(a, b, 2), w, 1), w))
+
     def mul_runtime(self, a: list, b: list, n: int) -> list:
         """The low n limbs of a * b, both run-time values. Known-zero top limbs (a zero-extended
         u16 is [x, #0]) are dropped first, so `(x as u32) * (y as u32)` is one 16x16 -> 32 multiply.

@@ -23,6 +23,9 @@ compiled once with this policy applied inside it; `encrypt`/`decrypt` keep calli
 calls each) and a backend need not emit them at all.
 A callee with local arrays called inside a loop or `if` stays a call whatever the policy (the
 inline pass's own rule: locals are zeroed on function entry).
+Pass knob `call_min_work` (default MIN_WORK) moves the work threshold: a backend whose word ops
+are cheaper than MSP430's (Cortex-M0: one cycle for a 32-bit op) raises it, so that the call
+overhead stays a few per cent of the callee's cycles.
 """
 from __future__ import annotations
 
@@ -129,18 +132,18 @@ def _callers_first(module: Module, roots: list[str]) -> list[str]:
     return list(reversed(order))
 
 
-def decide(module: Module) -> dict[str, dict]:
+def decide(module: Module, min_work: int = MIN_WORK) -> dict[str, dict]:
     """Per reachable function: size, work, sites (copies of its call ops if it is inlined where
     its callers end up) and whether calls to it are kept. For reports and tests.
 
     Two rounds: the first measures sizes fully inlined; the second measures each function's
     own size with the first round's kept callees as calls, so a thin wrapper around a kept
     function (CMAC's `encrypt_block` around AES's) is inlined rather than called twice."""
-    first = _decide(module, frozenset())
-    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]))
+    first = _decide(module, frozenset(), min_work)
+    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work)
 
 
-def _decide(module: Module, kept: frozenset) -> dict[str, dict]:
+def _decide(module: Module, kept: frozenset, min_work: int) -> dict[str, dict]:
     stage = key_setup_stage(module)
     roots = [f.name for f in module.functions if f.name in ENTRY_NAMES] or \
         [f.name for f in module.functions if "." not in f.name]
@@ -161,12 +164,12 @@ def _decide(module: Module, kept: frozenset) -> dict[str, dict]:
         if (root and not sites) or name in stage:
             keep = True
         else:
-            keep = sites >= MIN_SITES and size >= MIN_SIZE and work >= MIN_WORK
+            keep = sites >= MIN_SITES and size >= MIN_SIZE and work >= min_work
         instances[name] = 1 if keep else sites + (1 if root else 0)
         info[name] = {"size": size, "work": work, "sites": sites, "keep": keep}
     return info
 
 
-def kept_calls(module: Module) -> frozenset[str]:
+def kept_calls(module: Module, min_work: int = MIN_WORK) -> frozenset[str]:
     """Full names of the functions whose calls `inline=auto` keeps."""
-    return frozenset(n for n, d in decide(module).items() if d["keep"] and d["sites"])
+    return frozenset(n for n, d in decide(module, min_work).items() if d["keep"] and d["sites"])

@@ -12,9 +12,12 @@ bound to the arguments and memory parameters to the memories passed. A callee's 
 become locals of the caller; because locals are zeroed only on function entry, a callee with
 locals is inlined only where the call is at the caller's top level (not inside a loop or `if`,
 where the zeroing would happen once instead of per call) — such calls stay calls.
+Under `auto` a scheme's key-setup stage (`key_setup`, `encrypt_with`, `decrypt_with`) stays calls
+from `encrypt`/`decrypt` and is a root: each is flattened once by the policy (call_policy.py), and
+the backends export the stage.
 Afterwards the module keeps only the entry points (`key_schedule`, `encrypt_block`,
-`decrypt_block`, `encrypt`, `decrypt`, or, if it has none of these, all of its own un-dotted
-functions) and the functions still called from them.
+`decrypt_block`, `encrypt`, `decrypt`, the key-setup stage, or, if it has none of these, all of
+its own un-dotted functions) and the functions still called from them.
 
 Preserves: the results and memory effects of every kept function, in order.
 Assumes: no recursion (the DSL has none).
@@ -22,8 +25,8 @@ Assumes: no recursion (the DSL has none).
 from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module
-from .call_policy import kept_calls
-from .common import Subst, Names, clone_block, reachable_functions, resolve, substitute
+from .call_policy import MIN_WORK, kept_calls
+from .common import Subst, Names, clone_block, knob_int, reachable_functions, resolve, substitute
 
 NAME = "inline"
 POLICIES = ("auto", "all", "none", "entries")
@@ -96,7 +99,7 @@ def run(module: Module, knobs: dict) -> Module:
     if policy == "entries":
         keep = frozenset(f.name for f in module.functions if f.name.rsplit(".", 1)[-1] in KEPT_CALLS)
     else:
-        keep = kept_calls(module) if policy == "auto" else frozenset()
+        keep = kept_calls(module, knob_int(knobs, "call_min_work", MIN_WORK)) if policy == "auto" else frozenset()
     if policy != "none":
         # Callees first: each callee is already flat when it is copied into its callers.
         for fn in _callees_first(module):
