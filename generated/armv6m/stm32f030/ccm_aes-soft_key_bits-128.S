@@ -7,228 +7,120 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- ccm_encrypt: ccm.encrypt
-@     frame 216 bytes (7 spill slots, 3 on the stack; locals 176), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 114 bytes of code and literals
-	.section .text.ccm_encrypt,"ax",%progbits
-	.global ccm_encrypt
-	.type ccm_encrypt, %function
-	.thumb_func
-	.balign 4
-ccm_encrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #216
-	str	r2, [sp, #36]
-	mov	r2, r3
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #252]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #256]
-	mov	r11, r2
-	ldr	r2, [sp, #260]
-	mov	r10, r2
-	ldr	r2, [sp, #264]
-	mov	r9, r2
-	ldr	r2, [sp, #268]
-	mov	r8, r2
-	ldr	r6, [sp, #272]
-	ldr	r5, [sp, #276]
-	ldr	r4, [sp, #280]
-	movs	r7, #0
-	add	r3, sp, #40
-	movs	r2, #44
-.Lccm_encrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Lccm_encrypt_zero1
-	@ ccm.ae:125: key_setup(key, ks)
-	add	r2, sp, #40
-	bl	ccm_key_setup
-	@ ccm.ae:126: encrypt_with(ks, nonce, ad, msg, ct, tag)
-	add	r0, sp, #40
-	mov	r1, r11
-	str	r1, [sp]
-	mov	r1, r10
-	str	r1, [sp, #4]
-	mov	r1, r9
-	str	r1, [sp, #8]
-	mov	r1, r8
-	str	r1, [sp, #12]
-	str	r6, [sp, #16]
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
-	ldr	r1, [sp, #36]
-	ldr	r2, [sp, #32]
-	ldr	r3, [sp, #28]
-	bl	ccm_encrypt_with
-	add	sp, #216
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ccm_encrypt, .-ccm_encrypt
-
-
-@ --- ccm_decrypt: ccm.decrypt
-@     frame 228 bytes (8 spill slots, 4 on the stack; locals 180), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 134 bytes of code and literals
-	.section .text.ccm_decrypt,"ax",%progbits
-	.global ccm_decrypt
-	.type ccm_decrypt, %function
-	.thumb_func
-	.balign 4
-ccm_decrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #228
-	str	r2, [sp, #44]
-	mov	r2, r3
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #264]
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #268]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #272]
-	mov	r11, r2
-	ldr	r2, [sp, #276]
-	mov	r10, r2
-	ldr	r2, [sp, #280]
-	mov	r9, r2
-	ldr	r2, [sp, #284]
-	mov	r8, r2
-	ldr	r6, [sp, #288]
-	ldr	r5, [sp, #292]
-	ldr	r4, [sp, #296]
-	movs	r7, #0
-	add	r3, sp, #48
-	movs	r2, #44
-.Lccm_decrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Lccm_decrypt_zero1
-	@ ccm.ae:131: key_setup(key, ks)
-	add	r2, sp, #48
-	bl	ccm_key_setup
-	@ ccm.ae:132: return decrypt_with(ks, nonce, ad, ct, tag, msg)
-	add	r0, sp, #48
-	add	r2, sp, #224
-	ldr	r1, [sp, #32]
-	str	r1, [sp]
-	mov	r1, r11
-	str	r1, [sp, #4]
-	mov	r1, r10
-	str	r1, [sp, #8]
-	mov	r1, r9
-	str	r1, [sp, #12]
-	mov	r1, r8
-	str	r1, [sp, #16]
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
-	str	r2, [sp, #28]
-	ldr	r1, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
-	bl	ccm_decrypt_with
-	add	r0, sp, #224
-	ldrh	r0, [r0]
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	strh	r0, [r4]
-	add	sp, #228
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ccm_decrypt, .-ccm_decrypt
-
-
 @ --- ccm_key_setup: ccm.key_setup
-@     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6
-@     estimated 108 bytes of code and literals
+@     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
+@     estimated 162 bytes of code and literals
 	.section .text.ccm_key_setup,"ax",%progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, %function
 	.thumb_func
 	.balign 4
 ccm_key_setup:
-	push	{r4, r5, r6, lr}
+	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	mov	r6, r0
-	mov	r5, r2
 	@ ccm.ae:79: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
-	ldrb	r0, [r6]
-	lsls	r4, r0, #24
-	ldrb	r0, [r6, #1]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	ldrb	r0, [r6, #2]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	ldrb	r0, [r6, #3]
-	orrs	r4, r0
-	ldrb	r0, [r6, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r6, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r6, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r6, #7]
-	orrs	r3, r0
-	ldrb	r0, [r6, #8]
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Lccm_key_setup_words2
+.Lccm_key_setup_bytes1:
+	add	r4, sp, #0
+	movs	r3, #16
+.Lccm_key_setup_cpy4:
+	subs	r3, #1
+	bcc	.Lccm_key_setup_cpyd3
+	ldrb	r1, [r0, r3]
+	strb	r1, [r4, r3]
+	b	.Lccm_key_setup_cpy4
+.Lccm_key_setup_cpyd3:
+	mov	r0, r4
+.Lccm_key_setup_words2:
+	ldr	r1, [r0, #12]
+	rev	r4, r1
+	ldr	r1, [r0, #8]
+	rev	r3, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	ldr	r0, [r0]
+	rev	r0, r0
+	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	str	r0, [r2]
+	str	r1, [r2, #4]
+	str	r3, [r2, #8]
+	str	r4, [r2, #12]
+	@ aes.ae:211: @unroll(unroll)
+	movs	r6, #4
+	@ aes.ae:213: temp = w[i - 1]
+	mov	r5, r2
+	adds	r5, #12
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r4, =ccm_E.sbox
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	ldr	r3, =ccm_E.rcon
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	mov	r1, r2
+	@ aes.ae:211: @unroll(unroll)
+.Lccm_key_setup_loop5:
+	@ aes.ae:214: if i % nk == 0 {
+	lsls	r0, r6, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	ldr	r2, [r5]
+	cmp	r7, #0
+	beq	.Lccm_key_setup_else7
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	movs	r0, #24
+	mov	r7, r2
+	rors	r7, r0
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r4, r0]
 	lsls	r2, r0, #24
-	ldrb	r0, [r6, #9]
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	ldrb	r0, [r6, #10]
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	ldrb	r0, [r6, #11]
+	uxtb	r0, r7
+	ldrb	r0, [r4, r0]
 	orrs	r2, r0
-	ldrb	r0, [r6, #12]
-	lsls	r1, r0, #24
-	ldrb	r0, [r6, #13]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	ldrb	r0, [r6, #14]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	ldrb	r0, [r6, #15]
-	orrs	r1, r0
-	str	r1, [sp]
-	str	r2, [sp, #4]
-	str	r3, [sp, #8]
-	str	r4, [sp, #12]
-	add	r0, sp, #0
-	mov	r1, r5
-	bl	ccm_E_key_schedule
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	lsrs	r0, r6, #2
+	subs	r0, r0, #1
+	uxth	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #24
+	eors	r2, r0
+	b	.Lccm_key_setup_endif8
+.Lccm_key_setup_else7:
+.Lccm_key_setup_endif8:
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	ldr	r0, [r1]
+	eors	r0, r2
+	str	r0, [r5, #4]
+	adds	r5, #4
+	adds	r1, #4
+	adds	r6, #1
+	cmp	r6, #44
+	bcc	.Lccm_key_setup_loop5
+.Lccm_key_setup_done6:
 	add	sp, #16
-	pop	{r4, r5, r6, pc}
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ccm_key_setup, .-ccm_key_setup
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 136 bytes (49 spill slots, 26 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2242 bytes of code and literals
+@     frame 160 bytes (37 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 628 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -241,1265 +133,342 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
-	str	r0, [sp]
-	mov	r0, r1
-	str	r0, [sp, #28]
-	mov	r0, r2
-	str	r0, [sp, #24]
-	mov	r0, r3
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #172]
-	mov	r10, r0
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #184]
+	sub	sp, #160
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #196]
+	mov	r5, r1
+	mov	r4, r2
+	ldr	r1, [sp, #196]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #88]
+	@ ccm.ae:85: y = mac_header(ks, nonce, ad, n, len(tag))
+	add	r2, sp, #112
+	str	r1, [sp]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #4]
-	@ ccm.ae:36: q = 15 - len(nonce)
-	movs	r1, #15
-	ldr	r0, [sp, #24]
-	subs	r2, r1, r0
-	@ ccm.ae:37: adata = if ad_len != 0 then 64 else 0 as u32
-	mov	r0, r10
-	subs	r0, r0, #1
-	movs	r4, #0
-	adcs	r4, r4
-	rsbs	r1, r4, #0
-	movs	r0, #64
-	ands	r1, r0
-	@ ccm.ae:38: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
-	ldr	r0, [sp, #4]
-	subs	r0, r0, #2
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #3
-	orrs	r1, r0
-	subs	r0, r2, #1
-	orrs	r1, r0
-	uxtb	r6, r1
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #1
-	bcc	.Lccm_encrypt_with_nob1
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0]
-.Lccm_encrypt_with_nob1:
-	lsls	r5, r1, #16
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #2
-	bcc	.Lccm_encrypt_with_nob2
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #1]
-.Lccm_encrypt_with_nob2:
-	lsls	r0, r1, #8
-	orrs	r5, r0
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #3
-	bcc	.Lccm_encrypt_with_nob3
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #2]
-.Lccm_encrypt_with_nob3:
-	orrs	r5, r1
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #4
-	bcc	.Lccm_encrypt_with_nob4
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #3]
-.Lccm_encrypt_with_nob4:
-	lsls	r3, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #5
-	bcc	.Lccm_encrypt_with_nob5
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #4]
-.Lccm_encrypt_with_nob5:
-	lsls	r0, r1, #16
-	orrs	r3, r0
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #6
-	bcc	.Lccm_encrypt_with_nob6
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #5]
-.Lccm_encrypt_with_nob6:
-	lsls	r0, r1, #8
-	orrs	r3, r0
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #7
-	bcc	.Lccm_encrypt_with_nob7
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #6]
-.Lccm_encrypt_with_nob7:
-	orrs	r3, r1
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #8
-	bcc	.Lccm_encrypt_with_nob8
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #7]
-.Lccm_encrypt_with_nob8:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #9
-	bcc	.Lccm_encrypt_with_nob9
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #8]
-.Lccm_encrypt_with_nob9:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #10
-	bcc	.Lccm_encrypt_with_nob10
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #9]
-.Lccm_encrypt_with_nob10:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #11
-	bcc	.Lccm_encrypt_with_nob11
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #10]
-.Lccm_encrypt_with_nob11:
-	orrs	r2, r1
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #12
-	bcc	.Lccm_encrypt_with_nob12
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #11]
-.Lccm_encrypt_with_nob12:
-	lsls	r1, r1, #24
-	movs	r7, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #13
-	bcc	.Lccm_encrypt_with_nob13
-	ldr	r0, [sp, #28]
-	ldrb	r7, [r0, #12]
-.Lccm_encrypt_with_nob13:
-	lsls	r0, r7, #16
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #14
-	bcc	.Lccm_encrypt_with_nob14
-	ldr	r0, [sp, #28]
-	ldrb	r7, [r0, #13]
-.Lccm_encrypt_with_nob14:
-	lsls	r0, r7, #8
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #15
-	bcc	.Lccm_encrypt_with_nob15
-	ldr	r0, [sp, #28]
-	ldrb	r7, [r0, #14]
-.Lccm_encrypt_with_nob15:
-	orrs	r1, r7
-	lsls	r6, r6, #24
-	orrs	r6, r5
-	ldr	r0, [sp, #12]
-	orrs	r1, r0
-	@ ccm.ae:56: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
-	str	r1, [sp, #104]
-	str	r2, [sp, #108]
-	str	r3, [sp, #112]
-	str	r6, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp]
-	bl	ccm_E_encrypt_block
-	ldr	r3, [sp, #120]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #36]
-	@ ccm.ae:57: if a != 0 {
-	cmp	r4, #0
-	bne	.Lccm_encrypt_with_far1
-	b	.Lccm_encrypt_with_else16
-.Lccm_encrypt_with_far1:
-	@ ccm.ae:58: first = cat(a as u16, load_be(ad, 0, 14, a))
-	mov	r0, r10
-	uxth	r6, r0
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #1
-	bcc	.Lccm_encrypt_with_nob18
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0]
-.Lccm_encrypt_with_nob18:
-	lsls	r2, r1, #8
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #2
-	bcc	.Lccm_encrypt_with_nob19
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #1]
-.Lccm_encrypt_with_nob19:
-	mov	r5, r2
-	orrs	r5, r1
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #3
-	bcc	.Lccm_encrypt_with_nob20
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #2]
-.Lccm_encrypt_with_nob20:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	mov	r0, r10
-	cmp	r0, #4
-	bcc	.Lccm_encrypt_with_nob21
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #3]
-.Lccm_encrypt_with_nob21:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	mov	r0, r10
-	cmp	r0, #5
-	bcc	.Lccm_encrypt_with_nob22
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #4]
-.Lccm_encrypt_with_nob22:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	mov	r0, r10
-	cmp	r0, #6
-	bcc	.Lccm_encrypt_with_nob23
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #5]
-.Lccm_encrypt_with_nob23:
-	mov	r4, r1
-	orrs	r4, r2
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #7
-	bcc	.Lccm_encrypt_with_nob24
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #6]
-.Lccm_encrypt_with_nob24:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #8
-	bcc	.Lccm_encrypt_with_nob25
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #7]
-.Lccm_encrypt_with_nob25:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #9
-	bcc	.Lccm_encrypt_with_nob26
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #8]
-.Lccm_encrypt_with_nob26:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #10
-	bcc	.Lccm_encrypt_with_nob27
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #9]
-.Lccm_encrypt_with_nob27:
-	orrs	r2, r1
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #11
-	bcc	.Lccm_encrypt_with_nob28
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #10]
-.Lccm_encrypt_with_nob28:
-	lsls	r1, r1, #24
-	movs	r7, #0
-	mov	r0, r10
-	cmp	r0, #12
-	bcc	.Lccm_encrypt_with_nob29
-	ldr	r0, [sp, #32]
-	ldrb	r7, [r0, #11]
-.Lccm_encrypt_with_nob29:
-	lsls	r0, r7, #16
-	orrs	r1, r0
-	movs	r7, #0
-	mov	r0, r10
-	cmp	r0, #13
-	bcc	.Lccm_encrypt_with_nob30
-	ldr	r0, [sp, #32]
-	ldrb	r7, [r0, #12]
-.Lccm_encrypt_with_nob30:
-	lsls	r0, r7, #8
-	orrs	r1, r0
-	movs	r7, #0
-	mov	r0, r10
-	cmp	r0, #14
-	bcc	.Lccm_encrypt_with_nob31
-	ldr	r0, [sp, #32]
-	ldrb	r7, [r0, #13]
-.Lccm_encrypt_with_nob31:
-	orrs	r1, r7
-	lsls	r0, r6, #16
-	mov	r6, r0
-	orrs	r6, r5
-	@ ccm.ae:60: if a >= 0xff00 {
-	movs	r5, #255
-	lsls	r5, r5, #8
-	mov	r0, r10
-	cmp	r0, r5
-	movs	r0, #0
-	adcs	r0, r0
-	cmp	r0, #0
-	beq	.Lccm_encrypt_with_else32
-	@ ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #1
-	bcc	.Lccm_encrypt_with_nob34
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0]
-.Lccm_encrypt_with_nob34:
-	lsls	r4, r1, #8
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #2
-	bcc	.Lccm_encrypt_with_nob35
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #1]
-.Lccm_encrypt_with_nob35:
-	orrs	r4, r1
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #3
-	bcc	.Lccm_encrypt_with_nob36
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #2]
-.Lccm_encrypt_with_nob36:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #4
-	bcc	.Lccm_encrypt_with_nob37
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #3]
-.Lccm_encrypt_with_nob37:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #5
-	bcc	.Lccm_encrypt_with_nob38
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #4]
-.Lccm_encrypt_with_nob38:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #6
-	bcc	.Lccm_encrypt_with_nob39
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #5]
-.Lccm_encrypt_with_nob39:
-	orrs	r2, r1
-	movs	r1, #0
-	mov	r0, r10
-	cmp	r0, #7
-	bcc	.Lccm_encrypt_with_nob40
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #6]
-.Lccm_encrypt_with_nob40:
-	lsls	r1, r1, #24
-	movs	r5, #0
-	mov	r0, r10
-	cmp	r0, #8
-	bcc	.Lccm_encrypt_with_nob41
-	ldr	r0, [sp, #32]
-	ldrb	r5, [r0, #7]
-.Lccm_encrypt_with_nob41:
-	lsls	r0, r5, #16
-	orrs	r1, r0
-	movs	r5, #0
-	mov	r0, r10
-	cmp	r0, #9
-	bcc	.Lccm_encrypt_with_nob42
-	ldr	r0, [sp, #32]
-	ldrb	r5, [r0, #8]
-.Lccm_encrypt_with_nob42:
-	lsls	r0, r5, #8
-	orrs	r1, r0
-	movs	r5, #0
-	mov	r0, r10
-	cmp	r0, #10
-	bcc	.Lccm_encrypt_with_nob43
-	ldr	r0, [sp, #32]
-	ldrb	r5, [r0, #9]
-.Lccm_encrypt_with_nob43:
-	orrs	r1, r5
-	mov	r0, r10
-	lsls	r5, r0, #16
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	ldr	r6, =0xfffe0000
-	orrs	r0, r6
-	orrs	r5, r4
-	@ ccm.ae:62: header = 6 as u32
-	mov	r6, r0
-	movs	r4, #6
-	b	.Lccm_encrypt_with_endif33
-.Lccm_encrypt_with_else32:
-	mov	r5, r4
-	movs	r4, #2
-.Lccm_encrypt_with_endif33:
-	@ ccm.ae:64: y = E.encrypt_block(ks, y ^ first)
-	eors	r3, r1
-	ldr	r7, [sp, #44]
-	eors	r7, r2
-	ldr	r1, [sp, #40]
-	eors	r1, r5
-	ldr	r0, [sp, #36]
-	eors	r0, r6
-	str	r3, [sp, #104]
-	str	r7, [sp, #108]
-	str	r1, [sp, #112]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp]
-	bl	ccm_E_encrypt_block
-	ldr	r5, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
-	@ ccm.ae:65: taken = 16 - header
-	movs	r0, #16
-	subs	r0, r0, r4
-	str	r0, [sp, #52]
-	@ ccm.ae:66: rest = if a > taken then a - taken else 0
-	mov	r4, r0
-	mov	r0, r10
-	cmp	r4, r0
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
-	mov	r4, r10
-	ldr	r0, [sp, #52]
-	subs	r4, r4, r0
-	rsbs	r0, r6, #0
-	ands	r4, r0
-	@ ccm.ae:67: for i in 0..(rest + 15) / 16 {
-	adds	r4, #15
-	lsrs	r0, r4, #4
-	str	r0, [sp, #56]
-	movs	r4, #0
-	mov	r0, r5
-	str	r0, [sp, #48]
-	mov	r0, r3
-	str	r0, [sp, #44]
-	mov	r0, r2
-	str	r0, [sp, #40]
-	mov	r0, r1
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #56]
-	cmp	r4, r0
-	bcc	.Lccm_encrypt_with_far2
-	b	.Lccm_encrypt_with_done45
-.Lccm_encrypt_with_far2:
-.Lccm_encrypt_with_loop44:
-	@ ccm.ae:68: off = taken + 16 * i
-	lsls	r1, r4, #4
-	ldr	r0, [sp, #52]
-	adds	r1, r0, r1
-	@ ccm.ae:69: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r0, r10
-	subs	r2, r0, r1
-	ldr	r0, [sp, #32]
-	adds	r3, r0, r1
-	movs	r0, #0
-	cmp	r2, #1
-	bcc	.Lccm_encrypt_with_nob46
-	ldrb	r0, [r3]
-.Lccm_encrypt_with_nob46:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r2, #2
-	bcc	.Lccm_encrypt_with_nob47
-	ldrb	r0, [r3, #1]
-.Lccm_encrypt_with_nob47:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #3
-	bcc	.Lccm_encrypt_with_nob48
-	ldrb	r0, [r3, #2]
-.Lccm_encrypt_with_nob48:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #4
-	bcc	.Lccm_encrypt_with_nob49
-	ldrb	r0, [r3, #3]
-.Lccm_encrypt_with_nob49:
-	mov	r5, r1
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #5
-	bcc	.Lccm_encrypt_with_nob50
-	ldrb	r0, [r3, #4]
-.Lccm_encrypt_with_nob50:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r2, #6
-	bcc	.Lccm_encrypt_with_nob51
-	ldrb	r0, [r3, #5]
-.Lccm_encrypt_with_nob51:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #7
-	bcc	.Lccm_encrypt_with_nob52
-	ldrb	r0, [r3, #6]
-.Lccm_encrypt_with_nob52:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #8
-	bcc	.Lccm_encrypt_with_nob53
-	ldrb	r0, [r3, #7]
-.Lccm_encrypt_with_nob53:
-	mov	r6, r1
-	orrs	r6, r0
-	movs	r0, #0
-	cmp	r2, #9
-	bcc	.Lccm_encrypt_with_nob54
-	ldrb	r0, [r3, #8]
-.Lccm_encrypt_with_nob54:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r2, #10
-	bcc	.Lccm_encrypt_with_nob55
-	ldrb	r0, [r3, #9]
-.Lccm_encrypt_with_nob55:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #11
-	bcc	.Lccm_encrypt_with_nob56
-	ldrb	r0, [r3, #10]
-.Lccm_encrypt_with_nob56:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #12
-	bcc	.Lccm_encrypt_with_nob57
-	ldrb	r0, [r3, #11]
-.Lccm_encrypt_with_nob57:
-	mov	r7, r1
-	orrs	r7, r0
-	movs	r0, #0
-	cmp	r2, #13
-	bcc	.Lccm_encrypt_with_nob58
-	ldrb	r0, [r3, #12]
-.Lccm_encrypt_with_nob58:
-	lsls	r0, r0, #24
-	movs	r1, #0
-	cmp	r2, #14
-	bcc	.Lccm_encrypt_with_nob59
-	ldrb	r1, [r3, #13]
-.Lccm_encrypt_with_nob59:
-	lsls	r1, r1, #16
-	orrs	r0, r1
-	movs	r1, #0
-	cmp	r2, #15
-	bcc	.Lccm_encrypt_with_nob60
-	ldrb	r1, [r3, #14]
-.Lccm_encrypt_with_nob60:
-	lsls	r1, r1, #8
-	orrs	r0, r1
-	movs	r1, #0
-	cmp	r2, #16
-	bcc	.Lccm_encrypt_with_nob61
-	ldrb	r1, [r3, #15]
-.Lccm_encrypt_with_nob61:
-	orrs	r0, r1
-	ldr	r3, [sp, #48]
-	eors	r3, r0
-	ldr	r2, [sp, #44]
-	eors	r2, r7
-	ldr	r1, [sp, #40]
-	eors	r1, r6
-	ldr	r0, [sp, #36]
-	eors	r0, r5
-	str	r3, [sp, #104]
-	str	r2, [sp, #108]
-	str	r1, [sp, #112]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
-	str	r0, [sp, #48]
-	mov	r0, r3
-	str	r0, [sp, #44]
-	mov	r0, r2
-	str	r0, [sp, #40]
-	mov	r0, r1
-	str	r0, [sp, #36]
-	adds	r4, #1
-	ldr	r0, [sp, #56]
-	cmp	r4, r0
-	bcs	.Lccm_encrypt_with_far3
-	b	.Lccm_encrypt_with_loop44
-.Lccm_encrypt_with_far3:
-.Lccm_encrypt_with_done45:
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #72]
-	b	.Lccm_encrypt_with_endif17
-	.ltorg
-.Lccm_encrypt_with_else16:
-	mov	r0, r3
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #72]
-.Lccm_encrypt_with_endif17:
-	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
-	movs	r1, #14
-	ldr	r0, [sp, #24]
-	subs	r0, r1, r0
-	uxtb	r0, r0
-	str	r0, [sp, #40]
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #1
-	bcc	.Lccm_encrypt_with_nob62
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0]
-.Lccm_encrypt_with_nob62:
-	lsls	r2, r1, #16
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #2
-	bcc	.Lccm_encrypt_with_nob63
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #1]
-.Lccm_encrypt_with_nob63:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #3
-	bcc	.Lccm_encrypt_with_nob64
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #2]
-.Lccm_encrypt_with_nob64:
-	mov	r7, r2
-	orrs	r7, r1
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #4
-	bcc	.Lccm_encrypt_with_nob65
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #3]
-.Lccm_encrypt_with_nob65:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #5
-	bcc	.Lccm_encrypt_with_nob66
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #4]
-.Lccm_encrypt_with_nob66:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #6
-	bcc	.Lccm_encrypt_with_nob67
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #5]
-.Lccm_encrypt_with_nob67:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #7
-	bcc	.Lccm_encrypt_with_nob68
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #6]
-.Lccm_encrypt_with_nob68:
-	mov	r5, r1
-	orrs	r5, r2
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #8
-	bcc	.Lccm_encrypt_with_nob69
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #7]
-.Lccm_encrypt_with_nob69:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #9
-	bcc	.Lccm_encrypt_with_nob70
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #8]
-.Lccm_encrypt_with_nob70:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #10
-	bcc	.Lccm_encrypt_with_nob71
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #9]
-.Lccm_encrypt_with_nob71:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #11
-	bcc	.Lccm_encrypt_with_nob72
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #10]
-.Lccm_encrypt_with_nob72:
-	mov	r6, r1
-	orrs	r6, r2
-	movs	r1, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #12
-	bcc	.Lccm_encrypt_with_nob73
-	ldr	r0, [sp, #28]
-	ldrb	r1, [r0, #11]
-.Lccm_encrypt_with_nob73:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #13
-	bcc	.Lccm_encrypt_with_nob74
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #12]
-.Lccm_encrypt_with_nob74:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #14
-	bcc	.Lccm_encrypt_with_nob75
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #13]
-.Lccm_encrypt_with_nob75:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #24]
-	cmp	r0, #15
-	bcc	.Lccm_encrypt_with_nob76
-	ldr	r0, [sp, #28]
-	ldrb	r2, [r0, #14]
-.Lccm_encrypt_with_nob76:
-	mov	r4, r1
-	orrs	r4, r2
-	ldr	r0, [sp, #40]
-	lsls	r0, r0, #24
-	orrs	r0, r7
-	@ ccm.ae:87: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #104]
-	str	r6, [sp, #108]
-	str	r5, [sp, #112]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #8]
+	str	r2, [sp, #12]
+	ldr	r0, [sp, #16]
+	mov	r1, r5
+	mov	r2, r4
+	bl	ccm_mac_header
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #44]
+	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	movs	r0, #14
+	subs	r1, r0, r4
+	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	mov	r2, r5
+.Lccm_encrypt_with_bytes1:
+	movs	r0, #0
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
+	add	r6, sp, #144
+	adds	r5, r6, #1
+	mov	r3, r4
+	cmp	r3, #15
+	bcc	.Lccm_encrypt_with_cnt4
+	movs	r3, #15
+.Lccm_encrypt_with_cnt4:
+.Lccm_encrypt_with_cpy5:
+	subs	r3, #1
+	bcc	.Lccm_encrypt_with_cpyd3
+	ldrb	r0, [r2, r3]
+	strb	r0, [r5, r3]
+	b	.Lccm_encrypt_with_cpy5
+.Lccm_encrypt_with_cpyd3:
+	mov	r2, r6
+.Lccm_encrypt_with_words2:
+	ldr	r0, [r2, #12]
+	rev	r6, r0
+	ldr	r0, [r2, #8]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r2, #4]
+	rev	r0, r0
 	str	r0, [sp, #24]
+	ldr	r0, [r2]
+	rev	r5, r0
+	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	uxtb	r4, r1
+	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	lsls	r1, r4, #24
+	orrs	r1, r5
+	@ ccm.ae:87: s0 = E.encrypt_block(ks, j0)
+	str	r6, [sp, #112]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #120]
+	str	r1, [sp, #124]
+	add	r1, sp, #112
+	add	r2, sp, #128
+	ldr	r0, [sp, #16]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #92]
 	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #40]
-	lsls	r1, r0, #24
-	orrs	r1, r7
-	adds	r2, r4, #1
+	lsls	r1, r4, #24
+	orrs	r1, r5
+	adds	r2, r6, #1
 	@ ccm.ae:89: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #60]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
-	movs	r0, #0
-	str	r0, [sp, #40]
-	mov	r0, r2
-	mov	r9, r0
-	mov	r0, r6
-	str	r0, [sp, #56]
-	mov	r0, r5
-	str	r0, [sp, #52]
-	mov	r0, r1
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #100]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
-	cmp	r1, r0
-	bcc	.Lccm_encrypt_with_far4
-	b	.Lccm_encrypt_with_done78
-.Lccm_encrypt_with_far4:
-.Lccm_encrypt_with_loop77:
-	@ ccm.ae:90: off = 16 * i
-	ldr	r0, [sp, #40]
-	lsls	r0, r0, #4
 	str	r0, [sp, #64]
-	@ ccm.ae:91: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #64]
-	subs	r4, r1, r0
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #64]
-	adds	r1, r1, r0
-	movs	r0, #0
-	cmp	r4, #1
-	bcc	.Lccm_encrypt_with_nob79
-	ldrb	r0, [r1]
-.Lccm_encrypt_with_nob79:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r4, #2
-	bcc	.Lccm_encrypt_with_nob80
-	ldrb	r0, [r1, #1]
-.Lccm_encrypt_with_nob80:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #3
-	bcc	.Lccm_encrypt_with_nob81
-	ldrb	r0, [r1, #2]
-.Lccm_encrypt_with_nob81:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r4, #4
-	bcc	.Lccm_encrypt_with_nob82
-	ldrb	r2, [r1, #3]
-.Lccm_encrypt_with_nob82:
-	mov	r0, r3
-	mov	r8, r0
-	orrs	r0, r2
-	mov	r8, r0
-	movs	r0, #0
-	cmp	r4, #5
-	bcc	.Lccm_encrypt_with_nob83
-	ldrb	r0, [r1, #4]
-.Lccm_encrypt_with_nob83:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r4, #6
-	bcc	.Lccm_encrypt_with_nob84
-	ldrb	r0, [r1, #5]
-.Lccm_encrypt_with_nob84:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #7
-	bcc	.Lccm_encrypt_with_nob85
-	ldrb	r0, [r1, #6]
-.Lccm_encrypt_with_nob85:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r4, #8
-	bcc	.Lccm_encrypt_with_nob86
-	ldrb	r2, [r1, #7]
-.Lccm_encrypt_with_nob86:
-	mov	r0, r3
-	str	r0, [sp, #92]
-	orrs	r0, r2
-	str	r0, [sp, #92]
-	movs	r0, #0
-	cmp	r4, #9
-	bcc	.Lccm_encrypt_with_nob87
-	ldrb	r0, [r1, #8]
-.Lccm_encrypt_with_nob87:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r4, #10
-	bcc	.Lccm_encrypt_with_nob88
-	ldrb	r0, [r1, #9]
-.Lccm_encrypt_with_nob88:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r4, #11
-	bcc	.Lccm_encrypt_with_nob89
-	ldrb	r0, [r1, #10]
-.Lccm_encrypt_with_nob89:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r4, #12
-	bcc	.Lccm_encrypt_with_nob90
-	ldrb	r0, [r1, #11]
-.Lccm_encrypt_with_nob90:
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r4, #13
-	bcc	.Lccm_encrypt_with_nob91
-	ldrb	r0, [r1, #12]
-.Lccm_encrypt_with_nob91:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r4, #14
-	bcc	.Lccm_encrypt_with_nob92
-	ldrb	r0, [r1, #13]
-.Lccm_encrypt_with_nob92:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r4, #15
-	bcc	.Lccm_encrypt_with_nob93
-	ldrb	r0, [r1, #14]
-.Lccm_encrypt_with_nob93:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r4, #16
-	bcc	.Lccm_encrypt_with_nob94
-	ldrb	r0, [r1, #15]
-.Lccm_encrypt_with_nob94:
-	mov	r6, r2
-	orrs	r6, r0
-	@ ccm.ae:92: u = E.encrypt_block(ks, j)
-	mov	r0, r9
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #128]
+	movs	r5, #0
+	mov	r4, r2
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #80]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
-	mov	r0, r9
-	adds	r0, r0, #1
-	str	r0, [sp, #84]
-	@ ccm.ae:94: s = m ^ y                                    // delay slot
-	mov	r1, r6
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	mov	r2, r5
-	ldr	r0, [sp, #88]
-	eors	r2, r0
-	ldr	r3, [sp, #92]
-	ldr	r0, [sp, #96]
-	eors	r3, r0
-	mov	r7, r8
-	ldr	r0, [sp, #100]
-	eors	r7, r0
-	@ ccm.ae:95: y = E.encrypt_block(ks, s)
-	str	r1, [sp, #104]
-	str	r2, [sp, #108]
-	str	r3, [sp, #112]
-	str	r7, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #128]
-	mov	r11, r0
-	ldr	r2, [sp, #132]
-	@ ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r7, r6
-	ldr	r0, [sp, #68]
-	eors	r7, r0
-	mov	r6, r5
-	ldr	r0, [sp, #72]
-	eors	r6, r0
-	ldr	r5, [sp, #92]
-	ldr	r0, [sp, #76]
-	eors	r5, r0
-	mov	r3, r8
-	ldr	r0, [sp, #80]
-	eors	r3, r0
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #64]
-	adds	r1, r1, r0
-	lsrs	r0, r3, #24
-	cmp	r4, #1
-	bcc	.Lccm_encrypt_with_nost95
-	strb	r0, [r1]
-.Lccm_encrypt_with_nost95:
-	lsrs	r0, r3, #16
-	cmp	r4, #2
-	bcc	.Lccm_encrypt_with_nost96
-	strb	r0, [r1, #1]
-.Lccm_encrypt_with_nost96:
-	lsrs	r0, r3, #8
-	cmp	r4, #3
-	bcc	.Lccm_encrypt_with_nost97
-	strb	r0, [r1, #2]
-.Lccm_encrypt_with_nost97:
-	cmp	r4, #4
-	bcc	.Lccm_encrypt_with_nost98
-	strb	r3, [r1, #3]
-.Lccm_encrypt_with_nost98:
-	lsrs	r0, r5, #24
-	cmp	r4, #5
-	bcc	.Lccm_encrypt_with_nost99
-	strb	r0, [r1, #4]
-.Lccm_encrypt_with_nost99:
-	lsrs	r0, r5, #16
-	cmp	r4, #6
-	bcc	.Lccm_encrypt_with_nost100
-	strb	r0, [r1, #5]
-.Lccm_encrypt_with_nost100:
-	lsrs	r0, r5, #8
-	cmp	r4, #7
-	bcc	.Lccm_encrypt_with_nost101
-	strb	r0, [r1, #6]
-.Lccm_encrypt_with_nost101:
-	cmp	r4, #8
-	bcc	.Lccm_encrypt_with_nost102
-	strb	r5, [r1, #7]
-.Lccm_encrypt_with_nost102:
-	lsrs	r0, r6, #24
-	cmp	r4, #9
-	bcc	.Lccm_encrypt_with_nost103
-	strb	r0, [r1, #8]
-.Lccm_encrypt_with_nost103:
-	lsrs	r0, r6, #16
-	cmp	r4, #10
-	bcc	.Lccm_encrypt_with_nost104
-	strb	r0, [r1, #9]
-.Lccm_encrypt_with_nost104:
-	lsrs	r0, r6, #8
-	cmp	r4, #11
-	bcc	.Lccm_encrypt_with_nost105
-	strb	r0, [r1, #10]
-.Lccm_encrypt_with_nost105:
-	cmp	r4, #12
-	bcc	.Lccm_encrypt_with_nost106
-	strb	r6, [r1, #11]
-.Lccm_encrypt_with_nost106:
-	lsrs	r0, r7, #24
-	cmp	r4, #13
-	bcc	.Lccm_encrypt_with_nost107
-	strb	r0, [r1, #12]
-.Lccm_encrypt_with_nost107:
-	lsrs	r0, r7, #16
-	cmp	r4, #14
-	bcc	.Lccm_encrypt_with_nost108
-	strb	r0, [r1, #13]
-.Lccm_encrypt_with_nost108:
-	lsrs	r0, r7, #8
-	cmp	r4, #15
-	bcc	.Lccm_encrypt_with_nost109
-	strb	r0, [r1, #14]
-.Lccm_encrypt_with_nost109:
-	cmp	r4, #16
-	bcc	.Lccm_encrypt_with_nost110
-	strb	r7, [r1, #15]
-.Lccm_encrypt_with_nost110:
-	ldr	r0, [sp, #84]
-	mov	r9, r0
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #88]
-	mov	r0, r11
-	str	r0, [sp, #96]
-	mov	r0, r2
-	str	r0, [sp, #100]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #72]
+	mov	r0, r1
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #40]
-	adds	r0, #1
-	str	r0, [sp, #40]
-	mov	r1, r0
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #44]
-	cmp	r1, r0
-	bcs	.Lccm_encrypt_with_far5
-	b	.Lccm_encrypt_with_loop77
-.Lccm_encrypt_with_far5:
-.Lccm_encrypt_with_done78:
-	@ ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
-	ldr	r1, [sp, #60]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #64]
+	cmp	r5, r0
+	bcc	.Lccm_encrypt_with_far1
+	b	.Lccm_encrypt_with_done7
+.Lccm_encrypt_with_far1:
+.Lccm_encrypt_with_loop6:
+	@ ccm.ae:90: off = 16 * i
+	lsls	r7, r5, #4
+	@ ccm.ae:91: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
+	ldr	r0, [sp, #60]
+	subs	r6, r0, r7
+	ldr	r0, [sp, #84]
+	adds	r1, r0, r7
+	movs	r0, #3
+	cmp	r6, #16
+	bcc	.Lccm_encrypt_with_bytes8
+	tst	r1, r0
+	beq	.Lccm_encrypt_with_words9
+.Lccm_encrypt_with_bytes8:
+	movs	r0, #0
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
+	add	r3, sp, #144
+	mov	r2, r6
+	cmp	r2, #16
+	bcc	.Lccm_encrypt_with_cnt11
+	movs	r2, #16
+.Lccm_encrypt_with_cnt11:
+.Lccm_encrypt_with_cpy12:
+	subs	r2, #1
+	bcc	.Lccm_encrypt_with_cpyd10
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lccm_encrypt_with_cpy12
+.Lccm_encrypt_with_cpyd10:
+	mov	r1, r3
+.Lccm_encrypt_with_words9:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	mov	r11, r0
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	mov	r10, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	mov	r9, r0
+	ldr	r0, [r1]
+	rev	r0, r0
+	mov	r8, r0
+	@ ccm.ae:92: u = E.encrypt_block(ks, j)
+	str	r4, [sp, #112]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #124]
+	add	r1, sp, #112
+	add	r2, sp, #128
+	ldr	r0, [sp, #16]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #52]
+	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r4, #1
+	str	r0, [sp, #56]
+	@ ccm.ae:94: s = m ^ y                                    // delay slot
+	mov	r1, r11
 	ldr	r0, [sp, #32]
 	eors	r1, r0
-	ldr	r2, [sp, #88]
-	ldr	r0, [sp, #36]
-	eors	r2, r0
-	ldr	r3, [sp, #96]
+	mov	r2, r10
 	ldr	r0, [sp, #28]
+	eors	r2, r0
+	mov	r3, r9
+	ldr	r0, [sp, #20]
 	eors	r3, r0
-	ldr	r4, [sp, #100]
+	mov	r4, r8
 	ldr	r0, [sp, #24]
 	eors	r4, r0
-	lsrs	r5, r4, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #1
-	bcc	.Lccm_encrypt_with_nost111
-	ldr	r0, [sp, #8]
-	strb	r5, [r0]
-.Lccm_encrypt_with_nost111:
-	lsrs	r5, r4, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #2
-	bcc	.Lccm_encrypt_with_nost112
-	ldr	r0, [sp, #8]
-	strb	r5, [r0, #1]
-.Lccm_encrypt_with_nost112:
-	lsrs	r5, r4, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #3
-	bcc	.Lccm_encrypt_with_nost113
-	ldr	r0, [sp, #8]
-	strb	r5, [r0, #2]
-.Lccm_encrypt_with_nost113:
-	ldr	r0, [sp, #4]
-	cmp	r0, #4
-	bcc	.Lccm_encrypt_with_nost114
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #3]
-.Lccm_encrypt_with_nost114:
-	lsrs	r4, r3, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #5
-	bcc	.Lccm_encrypt_with_nost115
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #4]
-.Lccm_encrypt_with_nost115:
-	lsrs	r4, r3, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #6
-	bcc	.Lccm_encrypt_with_nost116
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #5]
-.Lccm_encrypt_with_nost116:
-	lsrs	r4, r3, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #7
-	bcc	.Lccm_encrypt_with_nost117
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #6]
-.Lccm_encrypt_with_nost117:
-	ldr	r0, [sp, #4]
-	cmp	r0, #8
-	bcc	.Lccm_encrypt_with_nost118
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #7]
-.Lccm_encrypt_with_nost118:
-	lsrs	r3, r2, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #9
-	bcc	.Lccm_encrypt_with_nost119
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #8]
-.Lccm_encrypt_with_nost119:
-	lsrs	r3, r2, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #10
-	bcc	.Lccm_encrypt_with_nost120
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #9]
-.Lccm_encrypt_with_nost120:
-	lsrs	r3, r2, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #11
-	bcc	.Lccm_encrypt_with_nost121
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #10]
-.Lccm_encrypt_with_nost121:
-	ldr	r0, [sp, #4]
-	cmp	r0, #12
-	bcc	.Lccm_encrypt_with_nost122
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #11]
-.Lccm_encrypt_with_nost122:
-	lsrs	r2, r1, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #13
-	bcc	.Lccm_encrypt_with_nost123
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #12]
-.Lccm_encrypt_with_nost123:
-	lsrs	r2, r1, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #14
-	bcc	.Lccm_encrypt_with_nost124
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #13]
-.Lccm_encrypt_with_nost124:
-	lsrs	r2, r1, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #15
-	bcc	.Lccm_encrypt_with_nost125
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #14]
-.Lccm_encrypt_with_nost125:
-	ldr	r0, [sp, #4]
+	@ ccm.ae:95: y = E.encrypt_block(ks, s)
+	str	r1, [sp, #112]
+	str	r2, [sp, #116]
+	str	r3, [sp, #120]
+	str	r4, [sp, #124]
+	add	r1, sp, #112
+	add	r2, sp, #128
+	ldr	r0, [sp, #16]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #40]
+	@ ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	mov	r1, r11
+	ldr	r0, [sp, #36]
+	eors	r1, r0
+	mov	r2, r10
+	ldr	r0, [sp, #44]
+	eors	r2, r0
+	mov	r3, r9
+	ldr	r0, [sp, #48]
+	eors	r3, r0
+	mov	r4, r8
+	ldr	r0, [sp, #52]
+	eors	r4, r0
+	rev	r4, r4
+	rev	r3, r3
+	rev	r2, r2
+	rev	r1, r1
+	ldr	r0, [sp, #80]
+	adds	r7, r0, r7
+	movs	r0, #3
+	cmp	r6, #16
+	bcc	.Lccm_encrypt_with_bytes13
+	tst	r7, r0
+	bne	.Lccm_encrypt_with_bytes13
+	str	r4, [r7]
+	str	r3, [r7, #4]
+	str	r2, [r7, #8]
+	str	r1, [r7, #12]
+	b	.Lccm_encrypt_with_stored14
+.Lccm_encrypt_with_bytes13:
+	str	r4, [sp, #144]
+	str	r3, [sp, #148]
+	str	r2, [sp, #152]
+	str	r1, [sp, #156]
+	add	r2, sp, #144
+	mov	r1, r6
+	cmp	r1, #16
+	bcc	.Lccm_encrypt_with_cnt15
+	movs	r1, #16
+.Lccm_encrypt_with_cnt15:
+.Lccm_encrypt_with_cpy16:
+	subs	r1, #1
+	bcc	.Lccm_encrypt_with_stored14
+	ldrb	r0, [r2, r1]
+	strb	r0, [r7, r1]
+	b	.Lccm_encrypt_with_cpy16
+.Lccm_encrypt_with_stored14:
+	ldr	r4, [sp, #56]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #24]
+	adds	r5, #1
+	ldr	r0, [sp, #64]
+	cmp	r5, r0
+	bcs	.Lccm_encrypt_with_far2
+	b	.Lccm_encrypt_with_loop6
+.Lccm_encrypt_with_far2:
+.Lccm_encrypt_with_done7:
+	@ ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #104]
+	eors	r1, r0
+	ldr	r3, [sp, #28]
+	ldr	r0, [sp, #100]
+	eors	r3, r0
+	ldr	r4, [sp, #20]
+	ldr	r0, [sp, #96]
+	eors	r4, r0
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #92]
+	eors	r2, r0
+	rev	r6, r2
+	rev	r5, r4
+	rev	r4, r3
+	rev	r2, r1
+	ldr	r3, [sp, #108]
+	movs	r1, #3
+	ldr	r0, [sp, #88]
 	cmp	r0, #16
-	bcc	.Lccm_encrypt_with_nost126
-	ldr	r0, [sp, #8]
-	strb	r1, [r0, #15]
-.Lccm_encrypt_with_nost126:
-	add	sp, #136
+	bcc	.Lccm_encrypt_with_bytes17
+	tst	r3, r1
+	bne	.Lccm_encrypt_with_bytes17
+	str	r6, [r3]
+	str	r5, [r3, #4]
+	str	r4, [r3, #8]
+	str	r2, [r3, #12]
+	b	.Lccm_encrypt_with_stored18
+.Lccm_encrypt_with_bytes17:
+	str	r6, [sp, #144]
+	str	r5, [sp, #148]
+	str	r4, [sp, #152]
+	str	r2, [sp, #156]
+	add	r2, sp, #144
+	ldr	r1, [sp, #88]
+	cmp	r1, #16
+	bcc	.Lccm_encrypt_with_cnt19
+	movs	r1, #16
+.Lccm_encrypt_with_cnt19:
+.Lccm_encrypt_with_cpy20:
+	subs	r1, #1
+	bcc	.Lccm_encrypt_with_stored18
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Lccm_encrypt_with_cpy20
+.Lccm_encrypt_with_stored18:
+	add	sp, #160
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1511,8 +480,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 128 bytes (54 spill slots, 24 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2564 bytes of code and literals
+@     frame 152 bytes (43 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 898 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -1525,1365 +494,417 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #128
-	str	r0, [sp, #12]
-	mov	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r2
-	str	r0, [sp, #28]
-	mov	r0, r3
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #164]
-	mov	r11, r0
-	ldr	r0, [sp, #168]
+	sub	sp, #152
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #180]
-	str	r0, [sp]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #20]
+	mov	r5, r1
+	mov	r4, r2
+	ldr	r1, [sp, #188]
 	ldr	r0, [sp, #192]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #196]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #100]
+	@ ccm.ae:106: y = mac_header(ks, nonce, ad, n, len(tag))
+	add	r2, sp, #104
+	str	r1, [sp]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #4]
-	@ ccm.ae:36: q = 15 - len(nonce)
-	movs	r1, #15
-	ldr	r0, [sp, #28]
-	subs	r2, r1, r0
-	@ ccm.ae:37: adata = if ad_len != 0 then 64 else 0 as u32
-	mov	r0, r11
-	subs	r0, r0, #1
-	movs	r4, #0
-	adcs	r4, r4
-	rsbs	r1, r4, #0
-	movs	r0, #64
-	ands	r1, r0
-	@ ccm.ae:38: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
-	ldr	r0, [sp]
-	subs	r0, r0, #2
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #3
-	orrs	r1, r0
-	subs	r0, r2, #1
-	orrs	r1, r0
-	uxtb	r6, r1
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #1
-	bcc	.Lccm_decrypt_with_nob1
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0]
-.Lccm_decrypt_with_nob1:
-	lsls	r5, r1, #16
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #2
-	bcc	.Lccm_decrypt_with_nob2
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #1]
-.Lccm_decrypt_with_nob2:
-	lsls	r0, r1, #8
-	orrs	r5, r0
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #3
-	bcc	.Lccm_decrypt_with_nob3
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #2]
-.Lccm_decrypt_with_nob3:
-	orrs	r5, r1
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #4
-	bcc	.Lccm_decrypt_with_nob4
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #3]
-.Lccm_decrypt_with_nob4:
-	lsls	r3, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #5
-	bcc	.Lccm_decrypt_with_nob5
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #4]
-.Lccm_decrypt_with_nob5:
-	lsls	r0, r1, #16
-	orrs	r3, r0
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #6
-	bcc	.Lccm_decrypt_with_nob6
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #5]
-.Lccm_decrypt_with_nob6:
-	lsls	r0, r1, #8
-	orrs	r3, r0
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #7
-	bcc	.Lccm_decrypt_with_nob7
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #6]
-.Lccm_decrypt_with_nob7:
-	orrs	r3, r1
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #8
-	bcc	.Lccm_decrypt_with_nob8
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #7]
-.Lccm_decrypt_with_nob8:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #9
-	bcc	.Lccm_decrypt_with_nob9
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #8]
-.Lccm_decrypt_with_nob9:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #10
-	bcc	.Lccm_decrypt_with_nob10
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #9]
-.Lccm_decrypt_with_nob10:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #11
-	bcc	.Lccm_decrypt_with_nob11
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #10]
-.Lccm_decrypt_with_nob11:
-	orrs	r2, r1
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #12
-	bcc	.Lccm_decrypt_with_nob12
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #11]
-.Lccm_decrypt_with_nob12:
-	lsls	r1, r1, #24
-	movs	r7, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #13
-	bcc	.Lccm_decrypt_with_nob13
-	ldr	r0, [sp, #32]
-	ldrb	r7, [r0, #12]
-.Lccm_decrypt_with_nob13:
-	lsls	r0, r7, #16
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #14
-	bcc	.Lccm_decrypt_with_nob14
-	ldr	r0, [sp, #32]
-	ldrb	r7, [r0, #13]
-.Lccm_decrypt_with_nob14:
-	lsls	r0, r7, #8
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #15
-	bcc	.Lccm_decrypt_with_nob15
-	ldr	r0, [sp, #32]
-	ldrb	r7, [r0, #14]
-.Lccm_decrypt_with_nob15:
-	orrs	r1, r7
-	lsls	r6, r6, #24
-	orrs	r6, r5
-	ldr	r0, [sp, #16]
-	orrs	r1, r0
-	@ ccm.ae:56: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
-	str	r1, [sp, #96]
-	str	r2, [sp, #100]
-	str	r3, [sp, #104]
-	str	r6, [sp, #108]
-	add	r1, sp, #96
-	add	r2, sp, #112
-	ldr	r0, [sp, #12]
-	bl	ccm_E_encrypt_block
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #40]
-	@ ccm.ae:57: if a != 0 {
-	cmp	r4, #0
-	bne	.Lccm_decrypt_with_far1
-	b	.Lccm_decrypt_with_else16
-.Lccm_decrypt_with_far1:
-	@ ccm.ae:58: first = cat(a as u16, load_be(ad, 0, 14, a))
-	mov	r0, r11
-	uxth	r6, r0
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #1
-	bcc	.Lccm_decrypt_with_nob18
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0]
-.Lccm_decrypt_with_nob18:
-	lsls	r2, r1, #8
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #2
-	bcc	.Lccm_decrypt_with_nob19
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #1]
-.Lccm_decrypt_with_nob19:
-	mov	r5, r2
-	orrs	r5, r1
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #3
-	bcc	.Lccm_decrypt_with_nob20
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #2]
-.Lccm_decrypt_with_nob20:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	mov	r0, r11
-	cmp	r0, #4
-	bcc	.Lccm_decrypt_with_nob21
-	ldr	r0, [sp, #36]
-	ldrb	r2, [r0, #3]
-.Lccm_decrypt_with_nob21:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	mov	r0, r11
-	cmp	r0, #5
-	bcc	.Lccm_decrypt_with_nob22
-	ldr	r0, [sp, #36]
-	ldrb	r2, [r0, #4]
-.Lccm_decrypt_with_nob22:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	mov	r0, r11
-	cmp	r0, #6
-	bcc	.Lccm_decrypt_with_nob23
-	ldr	r0, [sp, #36]
-	ldrb	r2, [r0, #5]
-.Lccm_decrypt_with_nob23:
-	mov	r4, r1
-	orrs	r4, r2
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #7
-	bcc	.Lccm_decrypt_with_nob24
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #6]
-.Lccm_decrypt_with_nob24:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #8
-	bcc	.Lccm_decrypt_with_nob25
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #7]
-.Lccm_decrypt_with_nob25:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #9
-	bcc	.Lccm_decrypt_with_nob26
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #8]
-.Lccm_decrypt_with_nob26:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #10
-	bcc	.Lccm_decrypt_with_nob27
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #9]
-.Lccm_decrypt_with_nob27:
-	orrs	r2, r1
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #11
-	bcc	.Lccm_decrypt_with_nob28
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #10]
-.Lccm_decrypt_with_nob28:
-	lsls	r1, r1, #24
-	movs	r7, #0
-	mov	r0, r11
-	cmp	r0, #12
-	bcc	.Lccm_decrypt_with_nob29
-	ldr	r0, [sp, #36]
-	ldrb	r7, [r0, #11]
-.Lccm_decrypt_with_nob29:
-	lsls	r0, r7, #16
-	orrs	r1, r0
-	movs	r7, #0
-	mov	r0, r11
-	cmp	r0, #13
-	bcc	.Lccm_decrypt_with_nob30
-	ldr	r0, [sp, #36]
-	ldrb	r7, [r0, #12]
-.Lccm_decrypt_with_nob30:
-	lsls	r0, r7, #8
-	orrs	r1, r0
-	movs	r7, #0
-	mov	r0, r11
-	cmp	r0, #14
-	bcc	.Lccm_decrypt_with_nob31
-	ldr	r0, [sp, #36]
-	ldrb	r7, [r0, #13]
-.Lccm_decrypt_with_nob31:
-	orrs	r1, r7
-	lsls	r0, r6, #16
-	mov	r6, r0
-	orrs	r6, r5
-	@ ccm.ae:60: if a >= 0xff00 {
-	movs	r5, #255
-	lsls	r5, r5, #8
-	mov	r0, r11
-	cmp	r0, r5
-	movs	r0, #0
-	adcs	r0, r0
-	cmp	r0, #0
-	beq	.Lccm_decrypt_with_else32
-	@ ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #1
-	bcc	.Lccm_decrypt_with_nob34
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0]
-.Lccm_decrypt_with_nob34:
-	lsls	r4, r1, #8
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #2
-	bcc	.Lccm_decrypt_with_nob35
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #1]
-.Lccm_decrypt_with_nob35:
-	orrs	r4, r1
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #3
-	bcc	.Lccm_decrypt_with_nob36
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #2]
-.Lccm_decrypt_with_nob36:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #4
-	bcc	.Lccm_decrypt_with_nob37
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #3]
-.Lccm_decrypt_with_nob37:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #5
-	bcc	.Lccm_decrypt_with_nob38
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #4]
-.Lccm_decrypt_with_nob38:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #6
-	bcc	.Lccm_decrypt_with_nob39
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #5]
-.Lccm_decrypt_with_nob39:
-	orrs	r2, r1
-	movs	r1, #0
-	mov	r0, r11
-	cmp	r0, #7
-	bcc	.Lccm_decrypt_with_nob40
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, #6]
-.Lccm_decrypt_with_nob40:
-	lsls	r1, r1, #24
-	movs	r5, #0
-	mov	r0, r11
-	cmp	r0, #8
-	bcc	.Lccm_decrypt_with_nob41
-	ldr	r0, [sp, #36]
-	ldrb	r5, [r0, #7]
-.Lccm_decrypt_with_nob41:
-	lsls	r0, r5, #16
-	orrs	r1, r0
-	movs	r5, #0
-	mov	r0, r11
-	cmp	r0, #9
-	bcc	.Lccm_decrypt_with_nob42
-	ldr	r0, [sp, #36]
-	ldrb	r5, [r0, #8]
-.Lccm_decrypt_with_nob42:
-	lsls	r0, r5, #8
-	orrs	r1, r0
-	movs	r5, #0
-	mov	r0, r11
-	cmp	r0, #10
-	bcc	.Lccm_decrypt_with_nob43
-	ldr	r0, [sp, #36]
-	ldrb	r5, [r0, #9]
-.Lccm_decrypt_with_nob43:
-	orrs	r1, r5
-	mov	r0, r11
-	lsls	r5, r0, #16
-	mov	r0, r11
-	lsrs	r0, r0, #16
-	ldr	r6, =0xfffe0000
-	orrs	r0, r6
-	orrs	r5, r4
-	@ ccm.ae:62: header = 6 as u32
-	mov	r6, r0
-	movs	r4, #6
-	b	.Lccm_decrypt_with_endif33
-.Lccm_decrypt_with_else32:
-	mov	r5, r4
-	movs	r4, #2
-.Lccm_decrypt_with_endif33:
-	@ ccm.ae:64: y = E.encrypt_block(ks, y ^ first)
-	eors	r3, r1
-	ldr	r7, [sp, #48]
-	eors	r7, r2
-	ldr	r1, [sp, #52]
-	eors	r1, r5
-	ldr	r0, [sp, #40]
-	eors	r0, r6
-	str	r3, [sp, #96]
-	str	r7, [sp, #100]
-	str	r1, [sp, #104]
-	str	r0, [sp, #108]
-	add	r1, sp, #96
-	add	r2, sp, #112
-	ldr	r0, [sp, #12]
-	bl	ccm_E_encrypt_block
-	ldr	r5, [sp, #112]
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	@ ccm.ae:65: taken = 16 - header
-	movs	r0, #16
-	subs	r0, r0, r4
-	str	r0, [sp, #56]
-	@ ccm.ae:66: rest = if a > taken then a - taken else 0
-	mov	r4, r0
-	mov	r0, r11
-	cmp	r4, r0
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
-	mov	r4, r11
-	ldr	r0, [sp, #56]
-	subs	r4, r4, r0
-	rsbs	r0, r6, #0
-	ands	r4, r0
-	@ ccm.ae:67: for i in 0..(rest + 15) / 16 {
-	adds	r4, #15
-	lsrs	r0, r4, #4
-	str	r0, [sp, #60]
-	movs	r4, #0
-	mov	r0, r5
-	str	r0, [sp, #44]
-	mov	r0, r3
-	str	r0, [sp, #48]
-	mov	r0, r2
-	str	r0, [sp, #52]
-	mov	r0, r1
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #60]
-	cmp	r4, r0
-	bcc	.Lccm_decrypt_with_far2
-	b	.Lccm_decrypt_with_done45
-.Lccm_decrypt_with_far2:
-.Lccm_decrypt_with_loop44:
-	@ ccm.ae:68: off = taken + 16 * i
-	lsls	r1, r4, #4
-	ldr	r0, [sp, #56]
-	adds	r1, r0, r1
-	@ ccm.ae:69: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r0, r11
-	subs	r2, r0, r1
-	ldr	r0, [sp, #36]
-	adds	r3, r0, r1
-	movs	r0, #0
-	cmp	r2, #1
-	bcc	.Lccm_decrypt_with_nob46
-	ldrb	r0, [r3]
-.Lccm_decrypt_with_nob46:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r2, #2
-	bcc	.Lccm_decrypt_with_nob47
-	ldrb	r0, [r3, #1]
-.Lccm_decrypt_with_nob47:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #3
-	bcc	.Lccm_decrypt_with_nob48
-	ldrb	r0, [r3, #2]
-.Lccm_decrypt_with_nob48:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #4
-	bcc	.Lccm_decrypt_with_nob49
-	ldrb	r0, [r3, #3]
-.Lccm_decrypt_with_nob49:
-	mov	r5, r1
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #5
-	bcc	.Lccm_decrypt_with_nob50
-	ldrb	r0, [r3, #4]
-.Lccm_decrypt_with_nob50:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r2, #6
-	bcc	.Lccm_decrypt_with_nob51
-	ldrb	r0, [r3, #5]
-.Lccm_decrypt_with_nob51:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #7
-	bcc	.Lccm_decrypt_with_nob52
-	ldrb	r0, [r3, #6]
-.Lccm_decrypt_with_nob52:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #8
-	bcc	.Lccm_decrypt_with_nob53
-	ldrb	r0, [r3, #7]
-.Lccm_decrypt_with_nob53:
-	mov	r6, r1
-	orrs	r6, r0
-	movs	r0, #0
-	cmp	r2, #9
-	bcc	.Lccm_decrypt_with_nob54
-	ldrb	r0, [r3, #8]
-.Lccm_decrypt_with_nob54:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r2, #10
-	bcc	.Lccm_decrypt_with_nob55
-	ldrb	r0, [r3, #9]
-.Lccm_decrypt_with_nob55:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #11
-	bcc	.Lccm_decrypt_with_nob56
-	ldrb	r0, [r3, #10]
-.Lccm_decrypt_with_nob56:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r2, #12
-	bcc	.Lccm_decrypt_with_nob57
-	ldrb	r0, [r3, #11]
-.Lccm_decrypt_with_nob57:
-	mov	r7, r1
-	orrs	r7, r0
-	movs	r0, #0
-	cmp	r2, #13
-	bcc	.Lccm_decrypt_with_nob58
-	ldrb	r0, [r3, #12]
-.Lccm_decrypt_with_nob58:
-	lsls	r0, r0, #24
-	movs	r1, #0
-	cmp	r2, #14
-	bcc	.Lccm_decrypt_with_nob59
-	ldrb	r1, [r3, #13]
-.Lccm_decrypt_with_nob59:
-	lsls	r1, r1, #16
-	orrs	r0, r1
-	movs	r1, #0
-	cmp	r2, #15
-	bcc	.Lccm_decrypt_with_nob60
-	ldrb	r1, [r3, #14]
-.Lccm_decrypt_with_nob60:
-	lsls	r1, r1, #8
-	orrs	r0, r1
-	movs	r1, #0
-	cmp	r2, #16
-	bcc	.Lccm_decrypt_with_nob61
-	ldrb	r1, [r3, #15]
-.Lccm_decrypt_with_nob61:
-	orrs	r0, r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	ldr	r2, [sp, #48]
-	eors	r2, r7
-	ldr	r1, [sp, #52]
-	eors	r1, r6
-	ldr	r0, [sp, #40]
-	eors	r0, r5
-	str	r3, [sp, #96]
-	str	r2, [sp, #100]
-	str	r1, [sp, #104]
-	str	r0, [sp, #108]
-	add	r1, sp, #96
-	add	r2, sp, #112
-	ldr	r0, [sp, #12]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #112]
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	str	r0, [sp, #44]
-	mov	r0, r3
-	str	r0, [sp, #48]
-	mov	r0, r2
-	str	r0, [sp, #52]
-	mov	r0, r1
-	str	r0, [sp, #40]
-	adds	r4, #1
-	ldr	r0, [sp, #60]
-	cmp	r4, r0
-	bcs	.Lccm_decrypt_with_far3
-	b	.Lccm_decrypt_with_loop44
-.Lccm_decrypt_with_far3:
-.Lccm_decrypt_with_done45:
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #56]
-	b	.Lccm_decrypt_with_endif17
-	.ltorg
-.Lccm_decrypt_with_else16:
-	mov	r0, r3
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #56]
-.Lccm_decrypt_with_endif17:
-	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
-	movs	r1, #14
-	ldr	r0, [sp, #28]
-	subs	r0, r1, r0
-	uxtb	r0, r0
-	str	r0, [sp, #60]
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #1
-	bcc	.Lccm_decrypt_with_nob62
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0]
-.Lccm_decrypt_with_nob62:
-	lsls	r2, r1, #16
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #2
-	bcc	.Lccm_decrypt_with_nob63
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #1]
-.Lccm_decrypt_with_nob63:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #3
-	bcc	.Lccm_decrypt_with_nob64
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #2]
-.Lccm_decrypt_with_nob64:
-	mov	r7, r2
-	orrs	r7, r1
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #4
-	bcc	.Lccm_decrypt_with_nob65
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #3]
-.Lccm_decrypt_with_nob65:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #5
-	bcc	.Lccm_decrypt_with_nob66
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #4]
-.Lccm_decrypt_with_nob66:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #6
-	bcc	.Lccm_decrypt_with_nob67
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #5]
-.Lccm_decrypt_with_nob67:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #7
-	bcc	.Lccm_decrypt_with_nob68
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #6]
-.Lccm_decrypt_with_nob68:
-	mov	r5, r1
-	orrs	r5, r2
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #8
-	bcc	.Lccm_decrypt_with_nob69
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #7]
-.Lccm_decrypt_with_nob69:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #9
-	bcc	.Lccm_decrypt_with_nob70
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #8]
-.Lccm_decrypt_with_nob70:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #10
-	bcc	.Lccm_decrypt_with_nob71
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #9]
-.Lccm_decrypt_with_nob71:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #11
-	bcc	.Lccm_decrypt_with_nob72
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #10]
-.Lccm_decrypt_with_nob72:
-	mov	r6, r1
-	orrs	r6, r2
-	movs	r1, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #12
-	bcc	.Lccm_decrypt_with_nob73
-	ldr	r0, [sp, #32]
-	ldrb	r1, [r0, #11]
-.Lccm_decrypt_with_nob73:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #13
-	bcc	.Lccm_decrypt_with_nob74
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #12]
-.Lccm_decrypt_with_nob74:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #14
-	bcc	.Lccm_decrypt_with_nob75
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #13]
-.Lccm_decrypt_with_nob75:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #28]
-	cmp	r0, #15
-	bcc	.Lccm_decrypt_with_nob76
-	ldr	r0, [sp, #32]
-	ldrb	r2, [r0, #14]
-.Lccm_decrypt_with_nob76:
-	mov	r4, r1
-	orrs	r4, r2
-	ldr	r0, [sp, #60]
-	lsls	r0, r0, #24
-	orrs	r0, r7
-	@ ccm.ae:108: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #96]
-	str	r6, [sp, #100]
-	str	r5, [sp, #104]
-	str	r0, [sp, #108]
-	add	r1, sp, #96
-	add	r2, sp, #112
-	ldr	r0, [sp, #12]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #8]
+	str	r2, [sp, #12]
+	ldr	r0, [sp, #24]
+	mov	r1, r5
+	mov	r2, r4
+	bl	ccm_mac_header
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #32]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #60]
-	lsls	r1, r0, #24
-	orrs	r1, r7
-	adds	r2, r4, #1
-	@ ccm.ae:110: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #40]
+	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	movs	r0, #14
+	subs	r1, r0, r4
+	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	mov	r2, r5
+.Lccm_decrypt_with_bytes1:
+	movs	r0, #0
+	str	r0, [sp, #136]
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	add	r6, sp, #136
+	adds	r5, r6, #1
+	mov	r3, r4
+	cmp	r3, #15
+	bcc	.Lccm_decrypt_with_cnt4
+	movs	r3, #15
+.Lccm_decrypt_with_cnt4:
+.Lccm_decrypt_with_cpy5:
+	subs	r3, #1
+	bcc	.Lccm_decrypt_with_cpyd3
+	ldrb	r0, [r2, r3]
+	strb	r0, [r5, r3]
+	b	.Lccm_decrypt_with_cpy5
+.Lccm_decrypt_with_cpyd3:
+	mov	r2, r6
+.Lccm_decrypt_with_words2:
+	ldr	r0, [r2, #12]
+	rev	r6, r0
+	ldr	r0, [r2, #8]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	ldr	r0, [r2, #4]
+	rev	r5, r0
+	ldr	r0, [r2]
+	rev	r4, r0
+	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	uxtb	r7, r1
+	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	lsls	r1, r7, #24
+	orrs	r1, r4
+	@ ccm.ae:108: s0 = E.encrypt_block(ks, j0)
+	str	r6, [sp, #104]
 	ldr	r0, [sp, #16]
+	str	r0, [sp, #108]
+	str	r5, [sp, #112]
+	str	r1, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #24]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #92]
+	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
+	lsls	r1, r7, #24
+	orrs	r1, r4
+	adds	r2, r6, #1
+	@ ccm.ae:110: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #48]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #64]
-	movs	r0, #0
-	str	r0, [sp, #60]
-	mov	r0, r2
-	str	r0, [sp, #80]
-	mov	r0, r6
-	str	r0, [sp, #76]
-	mov	r0, r5
-	str	r0, [sp, #72]
-	mov	r0, r1
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #52]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #56]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #64]
-	cmp	r1, r0
-	bcc	.Lccm_decrypt_with_far4
-	b	.Lccm_decrypt_with_done78
-.Lccm_decrypt_with_far4:
-.Lccm_decrypt_with_loop77:
-	@ ccm.ae:111: off = 16 * i
-	ldr	r0, [sp, #60]
-	lsls	r0, r0, #4
-	str	r0, [sp, #84]
-	@ ccm.ae:112: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #84]
-	subs	r6, r1, r0
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #84]
-	adds	r1, r1, r0
 	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Lccm_decrypt_with_nob79
-	ldrb	r0, [r1]
-.Lccm_decrypt_with_nob79:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lccm_decrypt_with_nob80
-	ldrb	r0, [r1, #1]
-.Lccm_decrypt_with_nob80:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lccm_decrypt_with_nob81
-	ldrb	r0, [r1, #2]
-.Lccm_decrypt_with_nob81:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r6, #4
-	bcc	.Lccm_decrypt_with_nob82
-	ldrb	r2, [r1, #3]
-.Lccm_decrypt_with_nob82:
-	mov	r0, r3
-	mov	r8, r0
-	orrs	r0, r2
-	mov	r8, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Lccm_decrypt_with_nob83
-	ldrb	r0, [r1, #4]
-.Lccm_decrypt_with_nob83:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lccm_decrypt_with_nob84
-	ldrb	r0, [r1, #5]
-.Lccm_decrypt_with_nob84:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lccm_decrypt_with_nob85
-	ldrb	r0, [r1, #6]
-.Lccm_decrypt_with_nob85:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lccm_decrypt_with_nob86
-	ldrb	r0, [r1, #7]
-.Lccm_decrypt_with_nob86:
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Lccm_decrypt_with_nob87
-	ldrb	r0, [r1, #8]
-.Lccm_decrypt_with_nob87:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lccm_decrypt_with_nob88
-	ldrb	r0, [r1, #9]
-.Lccm_decrypt_with_nob88:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lccm_decrypt_with_nob89
-	ldrb	r0, [r1, #10]
-.Lccm_decrypt_with_nob89:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lccm_decrypt_with_nob90
-	ldrb	r0, [r1, #11]
-.Lccm_decrypt_with_nob90:
+	mov	r10, r0
 	mov	r4, r2
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Lccm_decrypt_with_nob91
-	ldrb	r0, [r1, #12]
-.Lccm_decrypt_with_nob91:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lccm_decrypt_with_nob92
-	ldrb	r0, [r1, #13]
-.Lccm_decrypt_with_nob92:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lccm_decrypt_with_nob93
-	ldrb	r0, [r1, #14]
-.Lccm_decrypt_with_nob93:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lccm_decrypt_with_nob94
-	ldrb	r0, [r1, #15]
-.Lccm_decrypt_with_nob94:
-	mov	r7, r2
-	orrs	r7, r0
-	@ ccm.ae:113: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	add	r1, sp, #96
-	add	r2, sp, #112
-	ldr	r0, [sp, #12]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #92]
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #80]
-	adds	r0, r0, #1
-	str	r0, [sp, #88]
-	@ ccm.ae:115: m = first_bytes(c ^ u, n - off)
-	mov	r0, r7
-	str	r0, [sp, #80]
-	mov	r7, r0
-	ldr	r0, [sp, #92]
-	eors	r7, r0
-	str	r7, [sp, #80]
-	mov	r0, r4
-	str	r0, [sp, #92]
-	eors	r0, r3
-	str	r0, [sp, #92]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #64]
 	mov	r0, r5
-	mov	r10, r0
-	eors	r0, r2
-	mov	r10, r0
+	str	r0, [sp, #60]
+	mov	r0, r1
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #40]
+	mov	r1, r10
+	ldr	r0, [sp, #52]
+	cmp	r1, r0
+	bcc	.Lccm_decrypt_with_far1
+	b	.Lccm_decrypt_with_done7
+.Lccm_decrypt_with_far1:
+.Lccm_decrypt_with_loop6:
+	@ ccm.ae:111: off = 16 * i
+	mov	r0, r10
+	lsls	r0, r0, #4
+	mov	r9, r0
+	@ ccm.ae:112: c = load_be(ct, off, 16, n - off)
+	ldr	r1, [sp, #48]
+	mov	r0, r9
+	subs	r0, r1, r0
+	mov	r8, r0
+	ldr	r1, [sp, #72]
+	mov	r0, r9
+	adds	r1, r1, r0
+	movs	r2, #3
 	mov	r0, r8
-	mov	r9, r0
-	eors	r0, r1
-	mov	r9, r0
+	cmp	r0, #16
+	bcc	.Lccm_decrypt_with_bytes8
+	tst	r1, r2
+	beq	.Lccm_decrypt_with_words9
+.Lccm_decrypt_with_bytes8:
+	movs	r0, #0
+	str	r0, [sp, #136]
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	add	r3, sp, #136
+	mov	r2, r8
+	cmp	r2, #16
+	bcc	.Lccm_decrypt_with_cnt11
+	movs	r2, #16
+.Lccm_decrypt_with_cnt11:
+.Lccm_decrypt_with_cpy12:
+	subs	r2, #1
+	bcc	.Lccm_decrypt_with_cpyd10
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lccm_decrypt_with_cpy12
+.Lccm_decrypt_with_cpyd10:
+	mov	r1, r3
+.Lccm_decrypt_with_words9:
+	ldr	r0, [r1, #12]
+	rev	r6, r0
+	ldr	r0, [r1, #8]
+	rev	r5, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	@ ccm.ae:113: u = E.encrypt_block(ks, j)
+	str	r4, [sp, #104]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #24]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #120]
+	ldr	r7, [sp, #124]
+	ldr	r3, [sp, #128]
+	ldr	r2, [sp, #132]
+	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
+	adds	r1, r4, #1
+	str	r1, [sp, #44]
+	@ ccm.ae:115: m = first_bytes(c ^ u, n - off)
+	mov	r1, r6
+	eors	r1, r0
+	mov	r0, r5
+	eors	r0, r7
+	mov	r11, r0
+	ldr	r0, [sp, #16]
+	eors	r0, r3
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #20]
+	eors	r0, r2
+	str	r0, [sp, #20]
 	@ ccm.ae:26: return x & ~(~(0 as u128) >> (8 * count))
-	lsls	r4, r6, #3
+	mov	r0, r8
+	lsls	r4, r0, #3
 	movs	r7, #0
 	mvns	r7, r7
 	mov	r3, r7
+	mov	r6, r7
 	mov	r5, r7
-	mov	r2, r7
 	cmp	r4, #128
-	bcs	.Lccm_decrypt_with_shz95
-.Lccm_decrypt_with_shl97:
+	bcs	.Lccm_decrypt_with_shz13
+.Lccm_decrypt_with_shl15:
 	cmp	r4, #32
-	bcc	.Lccm_decrypt_with_shf96
+	bcc	.Lccm_decrypt_with_shf14
 	mov	r3, r7
-	mov	r7, r5
-	mov	r5, r2
-	movs	r2, #0
+	mov	r7, r6
+	mov	r6, r5
+	movs	r5, #0
 	subs	r4, #32
-	b	.Lccm_decrypt_with_shl97
-.Lccm_decrypt_with_shf96:
-	movs	r1, #32
-	subs	r1, r1, r4
+	b	.Lccm_decrypt_with_shl15
+.Lccm_decrypt_with_shf14:
+	movs	r2, #32
+	subs	r2, r2, r4
 	lsrs	r3, r4
 	mov	r0, r7
-	lsls	r0, r1
+	lsls	r0, r2
 	orrs	r3, r0
 	lsrs	r7, r4
-	mov	r0, r5
-	lsls	r0, r1
+	mov	r0, r6
+	lsls	r0, r2
 	orrs	r7, r0
+	lsrs	r6, r4
+	mov	r0, r5
+	lsls	r0, r2
+	orrs	r6, r0
 	lsrs	r5, r4
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r5, r0
-	lsrs	r2, r4
-	b	.Lccm_decrypt_with_she98
-.Lccm_decrypt_with_shz95:
+	b	.Lccm_decrypt_with_she16
+.Lccm_decrypt_with_shz13:
 	movs	r3, #0
 	movs	r7, #0
+	movs	r6, #0
 	movs	r5, #0
-	movs	r2, #0
-.Lccm_decrypt_with_she98:
+.Lccm_decrypt_with_she16:
 	mvns	r4, r3
 	mvns	r3, r7
-	mvns	r1, r5
-	mvns	r0, r2
-	ldr	r2, [sp, #80]
-	ands	r2, r4
-	ldr	r5, [sp, #92]
-	ands	r5, r3
-	mov	r4, r10
-	ands	r4, r1
-	mov	r3, r9
-	ands	r3, r0
+	mvns	r2, r6
+	mvns	r0, r5
+	mov	r7, r1
+	ands	r7, r4
+	mov	r6, r11
+	ands	r6, r3
+	ldr	r5, [sp, #16]
+	ands	r5, r2
+	ldr	r4, [sp, #20]
+	ands	r4, r0
 	@ ccm.ae:116: store_be(msg, off, m, n - off)
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #84]
+	rev	r0, r4
+	mov	r11, r0
+	rev	r0, r5
+	str	r0, [sp, #16]
+	rev	r3, r6
+	rev	r2, r7
+	ldr	r1, [sp, #68]
+	mov	r0, r9
 	adds	r1, r1, r0
-	lsrs	r0, r3, #24
-	cmp	r6, #1
-	bcc	.Lccm_decrypt_with_nost99
-	strb	r0, [r1]
-.Lccm_decrypt_with_nost99:
-	lsrs	r0, r3, #16
-	cmp	r6, #2
-	bcc	.Lccm_decrypt_with_nost100
-	strb	r0, [r1, #1]
-.Lccm_decrypt_with_nost100:
-	lsrs	r0, r3, #8
-	cmp	r6, #3
-	bcc	.Lccm_decrypt_with_nost101
-	strb	r0, [r1, #2]
-.Lccm_decrypt_with_nost101:
-	cmp	r6, #4
-	bcc	.Lccm_decrypt_with_nost102
-	strb	r3, [r1, #3]
-.Lccm_decrypt_with_nost102:
-	lsrs	r0, r4, #24
-	cmp	r6, #5
-	bcc	.Lccm_decrypt_with_nost103
-	strb	r0, [r1, #4]
-.Lccm_decrypt_with_nost103:
-	lsrs	r0, r4, #16
-	cmp	r6, #6
-	bcc	.Lccm_decrypt_with_nost104
-	strb	r0, [r1, #5]
-.Lccm_decrypt_with_nost104:
-	lsrs	r0, r4, #8
-	cmp	r6, #7
-	bcc	.Lccm_decrypt_with_nost105
-	strb	r0, [r1, #6]
-.Lccm_decrypt_with_nost105:
-	cmp	r6, #8
-	bcc	.Lccm_decrypt_with_nost106
-	strb	r4, [r1, #7]
-.Lccm_decrypt_with_nost106:
-	lsrs	r0, r5, #24
-	cmp	r6, #9
-	bcc	.Lccm_decrypt_with_nost107
-	strb	r0, [r1, #8]
-.Lccm_decrypt_with_nost107:
-	lsrs	r0, r5, #16
-	cmp	r6, #10
-	bcc	.Lccm_decrypt_with_nost108
-	strb	r0, [r1, #9]
-.Lccm_decrypt_with_nost108:
-	lsrs	r0, r5, #8
-	cmp	r6, #11
-	bcc	.Lccm_decrypt_with_nost109
-	strb	r0, [r1, #10]
-.Lccm_decrypt_with_nost109:
-	cmp	r6, #12
-	bcc	.Lccm_decrypt_with_nost110
-	strb	r5, [r1, #11]
-.Lccm_decrypt_with_nost110:
-	lsrs	r0, r2, #24
-	cmp	r6, #13
-	bcc	.Lccm_decrypt_with_nost111
-	strb	r0, [r1, #12]
-.Lccm_decrypt_with_nost111:
-	lsrs	r0, r2, #16
-	cmp	r6, #14
-	bcc	.Lccm_decrypt_with_nost112
-	strb	r0, [r1, #13]
-.Lccm_decrypt_with_nost112:
-	lsrs	r0, r2, #8
-	cmp	r6, #15
-	bcc	.Lccm_decrypt_with_nost113
-	strb	r0, [r1, #14]
-.Lccm_decrypt_with_nost113:
-	cmp	r6, #16
-	bcc	.Lccm_decrypt_with_nost114
-	strb	r2, [r1, #15]
-.Lccm_decrypt_with_nost114:
-	@ ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
-	ldr	r0, [sp, #44]
-	eors	r2, r0
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ldr	r0, [sp, #52]
-	eors	r4, r0
-	mov	r1, r3
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r2, [sp, #96]
-	str	r5, [sp, #100]
-	str	r4, [sp, #104]
-	str	r1, [sp, #108]
-	add	r1, sp, #96
-	add	r2, sp, #112
-	ldr	r0, [sp, #12]
-	bl	ccm_E_encrypt_block
-	ldr	r4, [sp, #112]
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #80]
-	mov	r0, r4
-	str	r0, [sp, #44]
-	mov	r0, r3
-	str	r0, [sp, #48]
-	mov	r0, r2
-	str	r0, [sp, #52]
-	mov	r0, r1
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #60]
-	adds	r0, #1
-	str	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #64]
-	cmp	r1, r0
-	bcs	.Lccm_decrypt_with_far5
-	b	.Lccm_decrypt_with_loop77
-.Lccm_decrypt_with_far5:
-.Lccm_decrypt_with_done78:
-	@ ccm.ae:120: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #1
-	bcc	.Lccm_decrypt_with_nob115
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0]
-.Lccm_decrypt_with_nob115:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #2
-	bcc	.Lccm_decrypt_with_nob116
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #1]
-.Lccm_decrypt_with_nob116:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #3
-	bcc	.Lccm_decrypt_with_nob117
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #2]
-.Lccm_decrypt_with_nob117:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #4
-	bcc	.Lccm_decrypt_with_nob118
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #3]
-.Lccm_decrypt_with_nob118:
-	mov	r0, r2
-	str	r0, [sp, #20]
-	orrs	r0, r1
-	str	r0, [sp, #20]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #5
-	bcc	.Lccm_decrypt_with_nob119
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #4]
-.Lccm_decrypt_with_nob119:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #6
-	bcc	.Lccm_decrypt_with_nob120
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #5]
-.Lccm_decrypt_with_nob120:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #7
-	bcc	.Lccm_decrypt_with_nob121
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #6]
-.Lccm_decrypt_with_nob121:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #8
-	bcc	.Lccm_decrypt_with_nob122
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #7]
-.Lccm_decrypt_with_nob122:
-	mov	r0, r2
-	str	r0, [sp, #16]
-	orrs	r0, r1
-	str	r0, [sp, #16]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #9
-	bcc	.Lccm_decrypt_with_nob123
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #8]
-.Lccm_decrypt_with_nob123:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #10
-	bcc	.Lccm_decrypt_with_nob124
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #9]
-.Lccm_decrypt_with_nob124:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #11
-	bcc	.Lccm_decrypt_with_nob125
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #10]
-.Lccm_decrypt_with_nob125:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #12
-	bcc	.Lccm_decrypt_with_nob126
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #11]
-.Lccm_decrypt_with_nob126:
-	mov	r0, r2
-	str	r0, [sp, #12]
-	orrs	r0, r1
-	str	r0, [sp, #12]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #13
-	bcc	.Lccm_decrypt_with_nob127
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #12]
-.Lccm_decrypt_with_nob127:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #14
-	bcc	.Lccm_decrypt_with_nob128
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #13]
-.Lccm_decrypt_with_nob128:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #15
-	bcc	.Lccm_decrypt_with_nob129
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #14]
-.Lccm_decrypt_with_nob129:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
+	movs	r0, #3
+	mov	r9, r0
+	mov	r0, r8
 	cmp	r0, #16
-	bcc	.Lccm_decrypt_with_nob130
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #15]
-.Lccm_decrypt_with_nob130:
-	mov	r0, r2
-	str	r0, [sp, #8]
-	orrs	r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #24]
-	mov	r1, r0
+	bcc	.Lccm_decrypt_with_bytes17
+	mov	r0, r9
+	tst	r1, r0
+	bne	.Lccm_decrypt_with_bytes17
+	mov	r0, r11
+	str	r0, [r1]
+	ldr	r0, [sp, #16]
+	str	r0, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Lccm_decrypt_with_stored18
+.Lccm_decrypt_with_bytes17:
+	mov	r0, r11
+	str	r0, [sp, #136]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
+	add	r3, sp, #136
+	mov	r2, r8
+	cmp	r2, #16
+	bcc	.Lccm_decrypt_with_cnt19
+	movs	r2, #16
+.Lccm_decrypt_with_cnt19:
+.Lccm_decrypt_with_cpy20:
+	subs	r2, #1
+	bcc	.Lccm_decrypt_with_stored18
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lccm_decrypt_with_cpy20
+.Lccm_decrypt_with_stored18:
+	@ ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
+	mov	r1, r7
+	ldr	r0, [sp, #32]
+	eors	r1, r0
+	mov	r3, r6
+	ldr	r0, [sp, #28]
+	eors	r3, r0
+	ldr	r0, [sp, #36]
+	eors	r5, r0
+	mov	r2, r4
 	ldr	r0, [sp, #40]
+	eors	r2, r0
+	str	r1, [sp, #104]
+	str	r3, [sp, #108]
+	str	r5, [sp, #112]
+	str	r2, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #24]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #132]
+	ldr	r4, [sp, #44]
+	str	r0, [sp, #32]
+	mov	r0, r3
+	str	r0, [sp, #28]
+	mov	r0, r2
+	str	r0, [sp, #36]
+	mov	r0, r1
+	str	r0, [sp, #40]
+	mov	r0, r10
+	adds	r0, #1
+	mov	r10, r0
+	mov	r1, r0
+	ldr	r0, [sp, #52]
+	cmp	r1, r0
+	bcs	.Lccm_decrypt_with_far2
+	b	.Lccm_decrypt_with_loop6
+.Lccm_decrypt_with_far2:
+.Lccm_decrypt_with_done7:
+	@ ccm.ae:120: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	ldr	r1, [sp, #96]
+	movs	r2, #3
+	ldr	r0, [sp, #76]
+	cmp	r0, #16
+	bcc	.Lccm_decrypt_with_bytes21
+	tst	r1, r2
+	beq	.Lccm_decrypt_with_words22
+.Lccm_decrypt_with_bytes21:
+	movs	r0, #0
+	str	r0, [sp, #136]
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	add	r3, sp, #136
+	ldr	r2, [sp, #76]
+	cmp	r2, #16
+	bcc	.Lccm_decrypt_with_cnt24
+	movs	r2, #16
+.Lccm_decrypt_with_cnt24:
+.Lccm_decrypt_with_cpy25:
+	subs	r2, #1
+	bcc	.Lccm_decrypt_with_cpyd23
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lccm_decrypt_with_cpy25
+.Lccm_decrypt_with_cpyd23:
+	mov	r1, r3
+.Lccm_decrypt_with_words22:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #48]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #32]
+	mov	r1, r0
+	ldr	r0, [sp, #80]
 	eors	r1, r0
 	str	r1, [sp, #24]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #40]
-	mov	r1, r0
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #36]
-	mov	r1, r0
 	ldr	r0, [sp, #28]
+	mov	r1, r0
+	ldr	r0, [sp, #84]
 	eors	r1, r0
-	str	r1, [sp, #36]
-	ldr	r5, [sp, #56]
-	ldr	r0, [sp, #32]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #36]
+	mov	r1, r0
+	ldr	r0, [sp, #88]
+	eors	r1, r0
+	str	r1, [sp, #16]
+	ldr	r5, [sp, #40]
+	ldr	r0, [sp, #92]
 	eors	r5, r0
 	@ ccm.ae:26: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp]
+	ldr	r0, [sp, #76]
 	lsls	r7, r0, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -2891,17 +912,17 @@ ccm_decrypt_with:
 	mov	r3, r6
 	mov	r2, r6
 	cmp	r7, #128
-	bcs	.Lccm_decrypt_with_shz131
-.Lccm_decrypt_with_shl133:
+	bcs	.Lccm_decrypt_with_shz26
+.Lccm_decrypt_with_shl28:
 	cmp	r7, #32
-	bcc	.Lccm_decrypt_with_shf132
+	bcc	.Lccm_decrypt_with_shf27
 	mov	r4, r6
 	mov	r6, r3
 	mov	r3, r2
 	movs	r2, #0
 	subs	r7, #32
-	b	.Lccm_decrypt_with_shl133
-.Lccm_decrypt_with_shf132:
+	b	.Lccm_decrypt_with_shl28
+.Lccm_decrypt_with_shf27:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsrs	r4, r7
@@ -2917,33 +938,33 @@ ccm_decrypt_with:
 	lsls	r0, r1
 	orrs	r3, r0
 	lsrs	r2, r7
-	b	.Lccm_decrypt_with_she134
-.Lccm_decrypt_with_shz131:
+	b	.Lccm_decrypt_with_she29
+.Lccm_decrypt_with_shz26:
 	movs	r4, #0
 	movs	r6, #0
 	movs	r3, #0
 	movs	r2, #0
-.Lccm_decrypt_with_she134:
+.Lccm_decrypt_with_she29:
 	mvns	r1, r4
 	mvns	r0, r6
 	mvns	r4, r3
 	mvns	r3, r2
 	ldr	r2, [sp, #24]
 	ands	r2, r1
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #20]
 	ands	r1, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #16]
 	ands	r0, r4
 	mov	r4, r5
 	ands	r4, r3
 	@ ccm.ae:120: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #56]
 	eors	r3, r2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #52]
 	eors	r2, r1
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #48]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #44]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -2953,9 +974,9 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #100]
 	strh	r1, [r0]
-	add	sp, #128
+	add	sp, #152
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2966,97 +987,9 @@ ccm_decrypt_with:
 	.size ccm_decrypt_with, .-ccm_decrypt_with
 
 
-@ --- ccm_E_key_schedule: ccm.E.key_schedule
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 134 bytes of code and literals
-	.section .text.ccm_E_key_schedule,"ax",%progbits
-	.global ccm_E_key_schedule
-	.type ccm_E_key_schedule, %function
-	.thumb_func
-	.balign 4
-ccm_E_key_schedule:
-	push	{r4, r5, r6, r7, lr}
-	mov	r3, r1
-	ldr	r4, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	@ aes.ae:67: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r3]
-	str	r1, [r3, #4]
-	str	r2, [r3, #8]
-	str	r4, [r3, #12]
-	@ aes.ae:69: @unroll(unroll)
-	movs	r0, #4
-.Lccm_E_key_schedule_loop1:
-	@ aes.ae:71: temp = w[i - 1]
-	subs	r1, r0, #1
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r4, [r3, r1]
-	@ aes.ae:72: if i % nk == 0 {
-	lsls	r1, r0, #30
-	lsrs	r1, r1, #30
-	subs	r1, r1, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
-	beq	.Lccm_E_key_schedule_else3
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	movs	r1, #24
-	rors	r4, r1
-	@ aes.ae:61: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	lsrs	r1, r4, #24
-	ldr	r2, =ccm_E.sbox
-	ldrb	r7, [r2, r1]
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r6, [r2, r1]
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r5, [r2, r1]
-	uxtb	r1, r4
-	ldrb	r2, [r2, r1]
-	lsls	r4, r7, #24
-	lsls	r1, r6, #16
-	orrs	r4, r1
-	lsls	r1, r5, #8
-	orrs	r4, r1
-	orrs	r4, r2
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r1, r0, #2
-	subs	r1, r1, #1
-	uxth	r2, r1
-	ldr	r1, =ccm_E.rcon
-	ldrb	r1, [r1, r2]
-	lsls	r1, r1, #24
-	eors	r4, r1
-	b	.Lccm_E_key_schedule_endif4
-.Lccm_E_key_schedule_else3:
-.Lccm_E_key_schedule_endif4:
-	@ aes.ae:77: w[i] = w[i - nk] ^ temp
-	subs	r1, r0, #4
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r2, [r3, r1]
-	eors	r2, r4
-	lsls	r1, r0, #2
-	str	r2, [r3, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #44
-	bcc	.Lccm_E_key_schedule_loop1
-.Lccm_E_key_schedule_done2:
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ccm_E_key_schedule, .-ccm_E_key_schedule
-
-
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
-@     frame 32 bytes (15 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 626 bytes of code and literals
+@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 538 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -3069,307 +1002,264 @@ ccm_E_encrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
-	str	r0, [sp]
+	sub	sp, #16
+	str	r0, [sp, #8]
 	mov	r0, r2
-	str	r0, [sp, #4]
-	ldr	r3, [r1]
-	ldr	r2, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r2, [r1]
+	ldr	r3, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:95: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp]
+	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
 	eors	r1, r0
-	@ aes.ae:96: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp]
+	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:97: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp]
+	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r2, r0
-	@ aes.ae:98: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #12]
 	eors	r3, r0
-	@ aes.ae:99: @unroll(unroll)
+	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, #12]
+	eors	r2, r0
+	@ aes.ae:102: @unroll(unroll)
 	movs	r0, #1
-	str	r0, [sp, #28]
-	mov	r0, r1
-	mov	r10, r0
-	mov	r0, r4
-	mov	r9, r0
-.Lccm_E_encrypt_block_loop1:
-	@ aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r0, r10
-	lsrs	r7, r0, #24
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r6, r0
-	lsrs	r0, r2, #8
-	uxtb	r4, r0
-	uxtb	r1, r3
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #2
-	uxth	r0, r0
-	mov	r11, r0
-	lsls	r5, r0, #2
-	ldr	r0, [sp]
-	ldr	r5, [r0, r5]
-	lsls	r7, r7, #2
+	str	r0, [sp, #4]
+	mov	r5, r1
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r1, [sp, #8]
+	adds	r1, #16
 	ldr	r0, =ccm_tf0
-	str	r0, [sp, #20]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
+	mov	r9, r0
 	ldr	r0, =ccm_tf1
-	str	r0, [sp, #16]
-	ldr	r6, [r0, r6]
-	lsls	r4, r4, #2
+	mov	r8, r0
 	ldr	r0, =ccm_tf2
-	str	r0, [sp, #12]
-	ldr	r4, [r0, r4]
-	lsls	r1, r1, #2
+	mov	r12, r0
 	ldr	r0, =ccm_tf3
-	str	r0, [sp, #8]
-	ldr	r1, [r0, r1]
+	mov	r10, r0
+	@ aes.ae:102: @unroll(unroll)
+.Lccm_E_encrypt_block_loop1:
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r5, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1]
 	mov	r0, r7
 	eors	r0, r6
-	eors	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #24]
-	eors	r0, r5
-	str	r0, [sp, #24]
-	@ aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	str	r0, [sp]
+	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r4, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r5, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r1, r0
-	lsrs	r0, r3, #8
-	uxtb	r7, r0
-	mov	r0, r10
-	uxtb	r6, r0
-	mov	r0, r11
-	adds	r0, r0, #1
-	uxth	r0, r0
-	lsls	r4, r0, #2
-	ldr	r0, [sp]
-	ldr	r4, [r0, r4]
-	lsls	r5, r5, #2
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0, r5]
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, r1]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #12]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #8]
-	ldr	r6, [r0, r6]
-	mov	r0, r5
-	eors	r0, r1
-	eors	r0, r7
-	eors	r0, r6
-	mov	r5, r0
-	eors	r5, r4
-	@ aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r1, r2, #24
+	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
-	uxtb	r4, r0
-	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r6, r0
-	mov	r0, r9
 	uxtb	r0, r0
-	mov	r8, r0
-	mov	r0, r11
-	adds	r0, r0, #2
-	uxth	r0, r0
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	mov	r12, r0
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, r1]
-	lsls	r4, r4, #2
-	ldr	r0, [sp, #16]
-	ldr	r4, [r0, r4]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #12]
-	ldr	r6, [r0, r6]
+	lsls	r6, r0, #2
 	mov	r0, r8
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r4
-	eors	r1, r6
-	eors	r1, r0
-	mov	r4, r1
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
 	mov	r0, r12
-	eors	r4, r0
-	@ aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r1, r3, #24
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r5
+	lsls	r6, r0, #2
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r3, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1, #4]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r11, r0
+	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	uxtb	r7, r2
-	mov	r2, r11
-	adds	r2, r2, #3
-	uxth	r2, r2
-	lsls	r6, r2, #2
-	ldr	r2, [sp]
-	ldr	r6, [r2, r6]
-	lsls	r2, r1, #2
-	ldr	r1, [sp, #20]
-	ldr	r1, [r1, r2]
-	lsls	r3, r3, #2
-	ldr	r2, [sp, #16]
-	ldr	r3, [r2, r3]
-	lsls	r2, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r2, [r0, r2]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r3
-	eors	r1, r2
-	eors	r1, r0
-	eors	r1, r6
-	ldr	r0, [sp, #24]
-	mov	r10, r0
-	mov	r0, r5
-	mov	r9, r0
-	mov	r2, r4
-	mov	r3, r1
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	uxth	r0, r0
-	str	r0, [sp, #28]
-	cmp	r0, #10
-	bcs	.Lccm_E_encrypt_block_far1
-	b	.Lccm_E_encrypt_block_loop1
-.Lccm_E_encrypt_block_far1:
-.Lccm_E_encrypt_block_done2:
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r10
-	lsrs	r0, r0, #24
-	ldr	r5, =ccm_E.sbox
-	ldrb	r4, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	ldrb	r6, [r5, r1]
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	lsls	r4, r4, #24
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r1, #160
-	ldr	r0, [sp]
-	ldr	r1, [r0, r1]
-	mov	r0, r4
-	str	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	ldrb	r4, [r5, r0]
+	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r1, #8]
+	eors	r6, r0
+	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r2, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r2, [r0, r2]
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r5, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r5]
+	eors	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r4]
+	eors	r2, r0
+	uxtb	r0, r3
+	lsls	r3, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r3]
+	eors	r2, r0
+	ldr	r0, [r1, #12]
+	eors	r2, r0
+	adds	r1, #16
+	ldr	r5, [sp]
+	mov	r4, r11
+	mov	r3, r6
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
+	cmp	r0, #10
+	bcc	.Lccm_E_encrypt_block_loop1
+.Lccm_E_encrypt_block_done2:
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r5, #24
+	ldr	r1, =ccm_E.sbox
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r10
-	uxtb	r0, r0
-	ldrb	r1, [r5, r0]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:111: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r1, #164
-	ldr	r0, [sp]
-	ldr	r0, [r0, r1]
-	mov	r1, r4
-	eors	r1, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r4, [r5, r0]
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r2
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r6, #160
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r12, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #8
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	str	r0, [sp, #8]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	ldr	r0, [sp, #8]
-	orrs	r4, r0
-	@ aes.ae:112: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r6, #168
-	ldr	r0, [sp]
-	ldr	r0, [r0, r6]
-	eors	r4, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r3, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r3, r3, #24
-	lsls	r5, r6, #16
-	orrs	r3, r5
+	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	orrs	r3, r2
-	@ aes.ae:113: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	ldr	r0, [sp]
-	ldr	r0, [r0, r2]
-	eors	r3, r0
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	orrs	r7, r0
+	uxtb	r0, r5
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r6, #164
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r1, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r4
+	ldrb	r0, [r1, r0]
+	orrs	r6, r0
+	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	movs	r0, #168
+	str	r0, [sp, #4]
+	ldr	r7, [sp, #8]
 	ldr	r0, [sp, #4]
-	str	r3, [r0]
-	ldr	r0, [sp, #4]
-	str	r4, [r0, #4]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #8]
+	ldr	r0, [r7, r0]
+	eors	r6, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r1, r0]
+	lsls	r2, r0, #24
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r0, r3
+	ldrb	r0, [r1, r0]
+	orrs	r2, r0
+	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r1, #172
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, r1]
+	eors	r2, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	ldr	r0, [sp, #12]
+	str	r2, [r0]
+	ldr	r0, [sp, #12]
+	str	r6, [r0, #4]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
+	str	r0, [r1, #8]
+	mov	r1, r12
+	ldr	r0, [sp, #12]
 	str	r1, [r0, #12]
-	add	sp, #32
+	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -3379,6 +1269,341 @@ ccm_E_encrypt_block:
 	.ltorg
 	.ltorg
 	.size ccm_E_encrypt_block, .-ccm_E_encrypt_block
+
+
+@ --- ccm_mac_header: ccm.mac_header
+@     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 564 bytes of code and literals
+	.section .text.ccm_mac_header,"ax",%progbits
+	.global ccm_mac_header
+	.type ccm_mac_header, %function
+	.thumb_func
+	.balign 4
+ccm_mac_header:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #60
+	mov	r11, r0
+	mov	r0, r3
+	mov	r10, r0
+	ldr	r0, [sp, #96]
+	mov	r9, r0
+	ldr	r3, [sp, #100]
+	ldr	r5, [sp, #104]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #8]
+	@ ccm.ae:36: q = 15 - len(nonce)
+	movs	r0, #15
+	subs	r6, r0, r2
+	@ ccm.ae:37: adata = if ad_len != 0 then 64 else 0 as u32
+	mov	r0, r9
+	subs	r0, r0, #1
+	movs	r4, #0
+	adcs	r4, r4
+	rsbs	r0, r4, #0
+	movs	r7, #64
+	ands	r0, r7
+	@ ccm.ae:38: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
+	subs	r5, r5, #2
+	lsrs	r5, r5, #1
+	lsls	r5, r5, #3
+	orrs	r0, r5
+	subs	r5, r6, #1
+	orrs	r0, r5
+	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+.Lccm_mac_header_bytes1:
+	movs	r5, #0
+	str	r5, [sp, #12]
+	str	r5, [sp, #16]
+	str	r5, [sp, #20]
+	str	r5, [sp, #24]
+	add	r6, sp, #12
+	adds	r5, r6, #1
+	mov	r7, r2
+	cmp	r7, #15
+	bcc	.Lccm_mac_header_cnt4
+	movs	r7, #15
+.Lccm_mac_header_cnt4:
+.Lccm_mac_header_cpy5:
+	subs	r7, #1
+	bcc	.Lccm_mac_header_cpyd3
+	ldrb	r2, [r1, r7]
+	strb	r2, [r5, r7]
+	b	.Lccm_mac_header_cpy5
+.Lccm_mac_header_cpyd3:
+	mov	r1, r6
+.Lccm_mac_header_words2:
+	ldr	r2, [r1, #12]
+	rev	r6, r2
+	ldr	r2, [r1, #8]
+	rev	r5, r2
+	ldr	r2, [r1, #4]
+	rev	r2, r2
+	ldr	r1, [r1]
+	rev	r1, r1
+	@ ccm.ae:38: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
+	uxtb	r0, r0
+	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	lsls	r0, r0, #24
+	orrs	r0, r1
+	orrs	r6, r3
+	@ ccm.ae:56: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
+	str	r6, [sp, #28]
+	str	r5, [sp, #32]
+	str	r2, [sp, #36]
+	str	r0, [sp, #40]
+	add	r1, sp, #28
+	add	r2, sp, #44
+	mov	r0, r11
+	bl	ccm_E_encrypt_block
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #52]
+	str	r0, [sp]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #4]
+	@ ccm.ae:57: if a != 0 {
+	cmp	r4, #0
+	bne	.Lccm_mac_header_far1
+	b	.Lccm_mac_header_else6
+.Lccm_mac_header_far1:
+	@ ccm.ae:58: first = cat(a as u16, load_be(ad, 0, 14, a))
+	mov	r3, r10
+.Lccm_mac_header_bytes8:
+	movs	r0, #0
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	add	r6, sp, #12
+	adds	r5, r6, #2
+	mov	r4, r9
+	cmp	r4, #14
+	bcc	.Lccm_mac_header_cnt11
+	movs	r4, #14
+.Lccm_mac_header_cnt11:
+.Lccm_mac_header_cpy12:
+	subs	r4, #1
+	bcc	.Lccm_mac_header_cpyd10
+	ldrb	r0, [r3, r4]
+	strb	r0, [r5, r4]
+	b	.Lccm_mac_header_cpy12
+.Lccm_mac_header_cpyd10:
+	mov	r3, r6
+.Lccm_mac_header_words9:
+	ldr	r0, [r3, #12]
+	rev	r5, r0
+	ldr	r0, [r3, #8]
+	rev	r6, r0
+	ldr	r0, [r3, #4]
+	rev	r4, r0
+	ldr	r0, [r3]
+	rev	r7, r0
+	mov	r0, r9
+	uxth	r0, r0
+	lsls	r0, r0, #16
+	mov	r3, r0
+	orrs	r3, r7
+	@ ccm.ae:60: if a >= 0xff00 {
+	movs	r7, #255
+	lsls	r7, r7, #8
+	mov	r0, r9
+	cmp	r0, r7
+	movs	r0, #0
+	adcs	r0, r0
+	cmp	r0, #0
+	beq	.Lccm_mac_header_else13
+	@ ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
+	mov	r3, r10
+.Lccm_mac_header_bytes15:
+	movs	r0, #0
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	add	r6, sp, #12
+	adds	r5, r6, #2
+	mov	r4, r9
+	cmp	r4, #10
+	bcc	.Lccm_mac_header_cnt18
+	movs	r4, #10
+.Lccm_mac_header_cnt18:
+.Lccm_mac_header_cpy19:
+	subs	r4, #1
+	bcc	.Lccm_mac_header_cpyd17
+	ldrb	r0, [r3, r4]
+	strb	r0, [r5, r4]
+	b	.Lccm_mac_header_cpy19
+.Lccm_mac_header_cpyd17:
+	mov	r3, r6
+.Lccm_mac_header_words16:
+	ldr	r0, [r3, #8]
+	rev	r5, r0
+	ldr	r0, [r3, #4]
+	rev	r4, r0
+	ldr	r0, [r3]
+	rev	r3, r0
+	mov	r0, r9
+	lsls	r7, r0, #16
+	mov	r0, r9
+	lsrs	r6, r0, #16
+	ldr	r0, =0xfffe0000
+	orrs	r6, r0
+	mov	r0, r7
+	orrs	r0, r3
+	@ ccm.ae:62: header = 6 as u32
+	mov	r7, r4
+	mov	r3, r6
+	movs	r4, #6
+	b	.Lccm_mac_header_endif14
+.Lccm_mac_header_else13:
+	mov	r7, r6
+	mov	r0, r4
+	movs	r4, #2
+.Lccm_mac_header_endif14:
+	@ ccm.ae:64: y = E.encrypt_block(ks, y ^ first)
+	eors	r2, r5
+	mov	r5, r1
+	eors	r5, r7
+	ldr	r1, [sp]
+	eors	r1, r0
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	str	r2, [sp, #28]
+	str	r5, [sp, #32]
+	str	r1, [sp, #36]
+	str	r0, [sp, #40]
+	add	r1, sp, #28
+	add	r2, sp, #44
+	mov	r0, r11
+	bl	ccm_E_encrypt_block
+	ldr	r2, [sp, #44]
+	ldr	r5, [sp, #48]
+	ldr	r3, [sp, #52]
+	ldr	r1, [sp, #56]
+	@ ccm.ae:65: taken = 16 - header
+	movs	r0, #16
+	subs	r0, r0, r4
+	str	r0, [sp]
+	@ ccm.ae:66: rest = if a > taken then a - taken else 0
+	mov	r4, r0
+	mov	r0, r9
+	cmp	r4, r0
+	movs	r6, #0
+	adcs	r6, r6
+	movs	r0, #1
+	eors	r6, r0
+	mov	r4, r9
+	ldr	r0, [sp]
+	subs	r4, r4, r0
+	rsbs	r0, r6, #0
+	ands	r4, r0
+	@ ccm.ae:67: for i in 0..(rest + 15) / 16 {
+	adds	r4, #15
+	lsrs	r0, r4, #4
+	str	r0, [sp, #4]
+	movs	r4, #0
+	mov	r0, r5
+	mov	r8, r0
+	ldr	r0, [sp, #4]
+	cmp	r4, r0
+	bcs	.Lccm_mac_header_done21
+.Lccm_mac_header_loop20:
+	@ ccm.ae:68: off = taken + 16 * i
+	lsls	r5, r4, #4
+	ldr	r0, [sp]
+	adds	r5, r0, r5
+	@ ccm.ae:69: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
+	mov	r0, r9
+	subs	r6, r0, r5
+	mov	r0, r10
+	adds	r0, r0, r5
+	movs	r5, #3
+	cmp	r6, #16
+	bcc	.Lccm_mac_header_bytes22
+	tst	r0, r5
+	beq	.Lccm_mac_header_words23
+.Lccm_mac_header_bytes22:
+	movs	r5, #0
+	str	r5, [sp, #12]
+	str	r5, [sp, #16]
+	str	r5, [sp, #20]
+	str	r5, [sp, #24]
+	add	r7, sp, #12
+	cmp	r6, #16
+	bcc	.Lccm_mac_header_cnt25
+	movs	r6, #16
+.Lccm_mac_header_cnt25:
+.Lccm_mac_header_cpy26:
+	subs	r6, #1
+	bcc	.Lccm_mac_header_cpyd24
+	ldrb	r5, [r0, r6]
+	strb	r5, [r7, r6]
+	b	.Lccm_mac_header_cpy26
+.Lccm_mac_header_cpyd24:
+	mov	r0, r7
+.Lccm_mac_header_words23:
+	ldr	r5, [r0, #12]
+	rev	r7, r5
+	ldr	r5, [r0, #8]
+	rev	r6, r5
+	ldr	r5, [r0, #4]
+	rev	r5, r5
+	ldr	r0, [r0]
+	rev	r0, r0
+	eors	r2, r7
+	mov	r7, r8
+	eors	r7, r6
+	eors	r3, r5
+	eors	r1, r0
+	str	r2, [sp, #28]
+	str	r7, [sp, #32]
+	str	r3, [sp, #36]
+	str	r1, [sp, #40]
+	add	r1, sp, #28
+	add	r2, sp, #44
+	mov	r0, r11
+	bl	ccm_E_encrypt_block
+	ldr	r2, [sp, #44]
+	ldr	r0, [sp, #48]
+	ldr	r3, [sp, #52]
+	ldr	r1, [sp, #56]
+	mov	r8, r0
+	adds	r4, #1
+	ldr	r0, [sp, #4]
+	cmp	r4, r0
+	bcc	.Lccm_mac_header_loop20
+.Lccm_mac_header_done21:
+	mov	r5, r2
+	mov	r4, r8
+	mov	r2, r3
+	b	.Lccm_mac_header_endif7
+.Lccm_mac_header_else6:
+	mov	r5, r2
+	mov	r4, r1
+	ldr	r2, [sp]
+	ldr	r1, [sp, #4]
+.Lccm_mac_header_endif7:
+	ldr	r0, [sp, #8]
+	str	r5, [r0]
+	ldr	r0, [sp, #8]
+	str	r4, [r0, #4]
+	ldr	r0, [sp, #8]
+	str	r2, [r0, #8]
+	ldr	r0, [sp, #8]
+	str	r1, [r0, #12]
+	add	sp, #60
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size ccm_mac_header, .-ccm_mac_header
 
 
 

@@ -7,161 +7,9 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- chacha20_poly1305_encrypt: chacha20_poly1305.encrypt
-@     frame 68 bytes (6 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 116 bytes of code and literals
-	.section .text.chacha20_poly1305_encrypt,"ax",%progbits
-	.global chacha20_poly1305_encrypt
-	.type chacha20_poly1305_encrypt, %function
-	.thumb_func
-	.balign 4
-chacha20_poly1305_encrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #68
-	str	r2, [sp, #32]
-	mov	r2, r3
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #104]
-	mov	r11, r2
-	ldr	r2, [sp, #108]
-	mov	r10, r2
-	ldr	r2, [sp, #112]
-	mov	r9, r2
-	ldr	r2, [sp, #116]
-	mov	r8, r2
-	ldr	r7, [sp, #120]
-	ldr	r6, [sp, #124]
-	ldr	r5, [sp, #128]
-	ldr	r4, [sp, #132]
-	movs	r2, #0
-	str	r2, [sp, #36]
-	str	r2, [sp, #40]
-	str	r2, [sp, #44]
-	str	r2, [sp, #48]
-	str	r2, [sp, #52]
-	str	r2, [sp, #56]
-	str	r2, [sp, #60]
-	str	r2, [sp, #64]
-	@ chacha20_poly1305.ae:53: key_setup(key, kc)
-	add	r2, sp, #36
-	bl	chacha20_poly1305_key_setup
-	@ chacha20_poly1305.ae:54: encrypt_with(kc, nonce, ad, msg, ct, tag)
-	add	r1, sp, #36
-	mov	r0, r10
-	str	r0, [sp]
-	mov	r0, r9
-	str	r0, [sp, #4]
-	mov	r0, r8
-	str	r0, [sp, #8]
-	str	r7, [sp, #12]
-	str	r6, [sp, #16]
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
-	mov	r0, r1
-	ldr	r1, [sp, #32]
-	ldr	r2, [sp, #28]
-	mov	r3, r11
-	bl	chacha20_poly1305_encrypt_with
-	add	sp, #68
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size chacha20_poly1305_encrypt, .-chacha20_poly1305_encrypt
-
-
-@ --- chacha20_poly1305_decrypt: chacha20_poly1305.decrypt
-@     frame 80 bytes (7 spill slots, 3 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 136 bytes of code and literals
-	.section .text.chacha20_poly1305_decrypt,"ax",%progbits
-	.global chacha20_poly1305_decrypt
-	.type chacha20_poly1305_decrypt, %function
-	.thumb_func
-	.balign 4
-chacha20_poly1305_decrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #80
-	str	r2, [sp, #40]
-	mov	r2, r3
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #116]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #120]
-	mov	r11, r2
-	ldr	r2, [sp, #124]
-	mov	r10, r2
-	ldr	r2, [sp, #128]
-	mov	r9, r2
-	ldr	r2, [sp, #132]
-	mov	r8, r2
-	ldr	r7, [sp, #136]
-	ldr	r6, [sp, #140]
-	ldr	r5, [sp, #144]
-	ldr	r4, [sp, #148]
-	movs	r2, #0
-	str	r2, [sp, #44]
-	str	r2, [sp, #48]
-	str	r2, [sp, #52]
-	str	r2, [sp, #56]
-	str	r2, [sp, #60]
-	str	r2, [sp, #64]
-	str	r2, [sp, #68]
-	str	r2, [sp, #72]
-	@ chacha20_poly1305.ae:59: key_setup(key, kc)
-	add	r2, sp, #44
-	bl	chacha20_poly1305_key_setup
-	@ chacha20_poly1305.ae:60: return decrypt_with(kc, nonce, ad, ct, tag, msg)
-	add	r2, sp, #44
-	add	r1, sp, #76
-	mov	r0, r11
-	str	r0, [sp]
-	mov	r0, r10
-	str	r0, [sp, #4]
-	mov	r0, r9
-	str	r0, [sp, #8]
-	mov	r0, r8
-	str	r0, [sp, #12]
-	str	r7, [sp, #16]
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
-	str	r1, [sp, #28]
-	mov	r0, r2
-	ldr	r1, [sp, #40]
-	ldr	r2, [sp, #36]
-	ldr	r3, [sp, #32]
-	bl	chacha20_poly1305_decrypt_with
-	add	r0, sp, #76
-	ldrh	r0, [r0]
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	strh	r0, [r4]
-	add	sp, #80
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size chacha20_poly1305_decrypt, .-chacha20_poly1305_decrypt
-
-
 @ --- chacha20_poly1305_key_setup: chacha20_poly1305.key_setup
-@     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 244 bytes of code and literals
+@     frame 36 bytes (2 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7
+@     estimated 70 bytes of code and literals
 	.section .text.chacha20_poly1305_key_setup,"ax",%progbits
 	.global chacha20_poly1305_key_setup
 	.type chacha20_poly1305_key_setup, %function
@@ -169,135 +17,52 @@ chacha20_poly1305_decrypt:
 	.balign 4
 chacha20_poly1305_key_setup:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	mov	r5, r0
-	mov	r4, r2
+	sub	sp, #36
 	@ chacha20_poly1305.ae:33: kc[0] = load_le(key, 0, 32)
-	ldrb	r2, [r5]
-	ldrb	r0, [r5, #1]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r5, #2]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r5, #3]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp]
-	orrs	r0, r1
-	str	r0, [sp]
-	ldrb	r2, [r5, #4]
-	ldrb	r0, [r5, #5]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r5, #6]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r5, #7]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	mov	r11, r0
-	orrs	r0, r1
-	mov	r11, r0
-	ldrb	r2, [r5, #8]
-	ldrb	r0, [r5, #9]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r5, #10]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r5, #11]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #4]
-	orrs	r0, r1
-	str	r0, [sp, #4]
-	ldrb	r7, [r5, #12]
-	ldrb	r0, [r5, #13]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	ldrb	r0, [r5, #14]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	ldrb	r0, [r5, #15]
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	ldrb	r6, [r5, #16]
-	ldrb	r0, [r5, #17]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	ldrb	r0, [r5, #18]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	ldrb	r0, [r5, #19]
-	lsls	r0, r0, #24
-	orrs	r6, r0
-	ldrb	r3, [r5, #20]
-	ldrb	r0, [r5, #21]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r5, #22]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r5, #23]
-	lsls	r0, r0, #24
-	orrs	r3, r0
-	ldrb	r2, [r5, #24]
-	ldrb	r0, [r5, #25]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r5, #26]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r5, #27]
-	lsls	r0, r0, #24
-	orrs	r2, r0
-	ldrb	r0, [r5, #28]
-	mov	r10, r0
-	ldrb	r0, [r5, #29]
-	lsls	r0, r0, #8
-	mov	r8, r0
-	mov	r1, r10
-	mov	r0, r8
-	orrs	r1, r0
-	ldrb	r0, [r5, #30]
-	mov	r12, r0
-	lsls	r0, r0, #16
-	mov	r9, r0
-	orrs	r1, r0
-	ldrb	r0, [r5, #31]
-	lsls	r0, r0, #24
-	orrs	r1, r0
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Lchacha20_poly1305_key_setup_words2
+.Lchacha20_poly1305_key_setup_bytes1:
+	add	r4, sp, #4
+	movs	r3, #32
+.Lchacha20_poly1305_key_setup_cpy4:
+	subs	r3, #1
+	bcc	.Lchacha20_poly1305_key_setup_cpyd3
+	ldrb	r1, [r0, r3]
+	strb	r1, [r4, r3]
+	b	.Lchacha20_poly1305_key_setup_cpy4
+.Lchacha20_poly1305_key_setup_cpyd3:
+	mov	r0, r4
+.Lchacha20_poly1305_key_setup_words2:
+	ldr	r1, [r0]
+	mov	r12, r1
+	ldr	r1, [r0, #4]
+	str	r1, [sp]
+	ldr	r6, [r0, #8]
+	ldr	r5, [r0, #12]
+	ldr	r4, [r0, #16]
+	ldr	r3, [r0, #20]
+	ldr	r1, [r0, #24]
+	ldr	r7, [r0, #28]
+	mov	r0, r12
+	str	r0, [r2]
 	ldr	r0, [sp]
-	str	r0, [r4]
-	mov	r0, r11
-	str	r0, [r4, #4]
-	ldr	r0, [sp, #4]
-	str	r0, [r4, #8]
-	str	r7, [r4, #12]
-	str	r6, [r4, #16]
-	str	r3, [r4, #20]
-	str	r2, [r4, #24]
-	str	r1, [r4, #28]
-	add	sp, #8
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	str	r0, [r2, #4]
+	str	r6, [r2, #8]
+	str	r5, [r2, #12]
+	str	r4, [r2, #16]
+	str	r3, [r2, #20]
+	str	r1, [r2, #24]
+	str	r7, [r2, #28]
+	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_key_setup, .-chacha20_poly1305_key_setup
 
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-@     frame 456 bytes (235 spill slots, 89 on the stack; locals 100), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 5092 bytes of code and literals
+@     frame 144 bytes (14 spill slots, 14 on the stack; locals 76), saves r4, r5, r6, r7
+@     estimated 270 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -305,2913 +70,156 @@ chacha20_poly1305_key_setup:
 	.balign 4
 chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #456
-	mov	r2, r3
-	str	r2, [sp, #20]
-	ldr	r2, [sp, #492]
-	str	r2, [sp, #16]
-	ldr	r2, [sp, #496]
-	str	r2, [sp, #208]
-	ldr	r2, [sp, #500]
-	str	r2, [sp, #204]
-	ldr	r2, [sp, #504]
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #508]
-	str	r2, [sp, #12]
-	ldr	r2, [sp, #512]
-	str	r2, [sp, #4]
-	movs	r2, #0
-	str	r2, [sp]
-	str	r2, [sp, #356]
-	ldr	r2, [sp]
-	str	r2, [sp, #360]
-	ldr	r2, [sp]
-	str	r2, [sp, #364]
-	ldr	r2, [sp]
-	str	r2, [sp, #368]
-	ldr	r2, [sp]
-	str	r2, [sp, #372]
-	add	r4, sp, #376
-	movs	r3, #10
-.Lchacha20_poly1305_encrypt_with_zero1:
-	ldr	r2, [sp]
-	str	r2, [r4]
-	adds	r4, #4
-	subs	r3, #1
-	bne	.Lchacha20_poly1305_encrypt_with_zero1
-	ldr	r2, [sp]
-	str	r2, [sp, #416]
-	ldr	r2, [sp]
-	str	r2, [sp, #420]
-	ldr	r2, [sp]
-	str	r2, [sp, #424]
-	ldr	r2, [sp]
-	str	r2, [sp, #428]
-	ldr	r2, [sp]
-	str	r2, [sp, #432]
-	@ chacha20_poly1305.ae:37: k = kc[0]
-	ldr	r2, [r0]
-	str	r2, [sp, #24]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #28]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #32]
-	ldr	r2, [r0, #12]
-	str	r2, [sp, #36]
-	ldr	r2, [r0, #16]
-	str	r2, [sp, #64]
-	ldr	r2, [r0, #20]
-	str	r2, [sp, #60]
-	ldr	r2, [r0, #24]
-	str	r2, [sp, #52]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #44]
-	@ chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
-	ldrb	r3, [r1]
-	ldrb	r0, [r1, #1]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r1, #2]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #3]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #56]
-	orrs	r0, r2
-	str	r0, [sp, #56]
-	ldrb	r3, [r1, #4]
-	ldrb	r0, [r1, #5]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r1, #6]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #7]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #48]
-	orrs	r0, r2
-	str	r0, [sp, #48]
-	ldrb	r2, [r1, #8]
-	ldrb	r0, [r1, #9]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r1, #10]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #11]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #40]
-	orrs	r0, r1
-	str	r0, [sp, #40]
-	@ chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #204]
-	adds	r0, #63
-	lsrs	r0, r0, #6
-	str	r0, [sp, #200]
-	movs	r0, #0
-	str	r0, [sp, #68]
-	mov	r1, r0
-	ldr	r0, [sp, #200]
-	cmp	r1, r0
-	bcc	.Lchacha20_poly1305_encrypt_with_far1
-	bl	.Lchacha20_poly1305_encrypt_with_done3
-.Lchacha20_poly1305_encrypt_with_far1:
-.Lchacha20_poly1305_encrypt_with_loop2:
-	@ chacha20.ae:75: off = i * 64
-	ldr	r0, [sp, #68]
-	lsls	r0, r0, #6
-	str	r0, [sp, #228]
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #204]
-	ldr	r0, [sp, #228]
-	subs	r6, r1, r0
-	ldr	r1, [sp, #208]
-	ldr	r0, [sp, #228]
-	adds	r2, r1, r0
-	movs	r3, #0
-	cmp	r6, #1
-	bcc	.Lchacha20_poly1305_encrypt_with_nob4
-	ldrb	r3, [r2]
-.Lchacha20_poly1305_encrypt_with_nob4:
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lchacha20_poly1305_encrypt_with_nob5
-	ldrb	r0, [r2, #1]
-.Lchacha20_poly1305_encrypt_with_nob5:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lchacha20_poly1305_encrypt_with_nob6
-	ldrb	r0, [r2, #2]
-.Lchacha20_poly1305_encrypt_with_nob6:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lchacha20_poly1305_encrypt_with_nob7
-	ldrb	r0, [r2, #3]
-.Lchacha20_poly1305_encrypt_with_nob7:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #276]
-	orrs	r0, r1
-	str	r0, [sp, #276]
-	movs	r3, #0
-	cmp	r6, #5
-	bcc	.Lchacha20_poly1305_encrypt_with_nob8
-	ldrb	r3, [r2, #4]
-.Lchacha20_poly1305_encrypt_with_nob8:
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lchacha20_poly1305_encrypt_with_nob9
-	ldrb	r0, [r2, #5]
-.Lchacha20_poly1305_encrypt_with_nob9:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lchacha20_poly1305_encrypt_with_nob10
-	ldrb	r0, [r2, #6]
-.Lchacha20_poly1305_encrypt_with_nob10:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lchacha20_poly1305_encrypt_with_nob11
-	ldrb	r0, [r2, #7]
-.Lchacha20_poly1305_encrypt_with_nob11:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #272]
-	orrs	r0, r1
-	str	r0, [sp, #272]
-	movs	r3, #0
-	cmp	r6, #9
-	bcc	.Lchacha20_poly1305_encrypt_with_nob12
-	ldrb	r3, [r2, #8]
-.Lchacha20_poly1305_encrypt_with_nob12:
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_nob13
-	ldrb	r0, [r2, #9]
-.Lchacha20_poly1305_encrypt_with_nob13:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lchacha20_poly1305_encrypt_with_nob14
-	ldrb	r0, [r2, #10]
-.Lchacha20_poly1305_encrypt_with_nob14:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lchacha20_poly1305_encrypt_with_nob15
-	ldrb	r0, [r2, #11]
-.Lchacha20_poly1305_encrypt_with_nob15:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #268]
-	orrs	r0, r1
-	str	r0, [sp, #268]
-	movs	r3, #0
-	cmp	r6, #13
-	bcc	.Lchacha20_poly1305_encrypt_with_nob16
-	ldrb	r3, [r2, #12]
-.Lchacha20_poly1305_encrypt_with_nob16:
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lchacha20_poly1305_encrypt_with_nob17
-	ldrb	r0, [r2, #13]
-.Lchacha20_poly1305_encrypt_with_nob17:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lchacha20_poly1305_encrypt_with_nob18
-	ldrb	r0, [r2, #14]
-.Lchacha20_poly1305_encrypt_with_nob18:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lchacha20_poly1305_encrypt_with_nob19
-	ldrb	r0, [r2, #15]
-.Lchacha20_poly1305_encrypt_with_nob19:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #264]
-	orrs	r0, r1
-	str	r0, [sp, #264]
-	movs	r3, #0
-	cmp	r6, #17
-	bcc	.Lchacha20_poly1305_encrypt_with_nob20
-	ldrb	r3, [r2, #16]
-.Lchacha20_poly1305_encrypt_with_nob20:
-	movs	r0, #0
-	cmp	r6, #18
-	bcc	.Lchacha20_poly1305_encrypt_with_nob21
-	ldrb	r0, [r2, #17]
-.Lchacha20_poly1305_encrypt_with_nob21:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #19
-	bcc	.Lchacha20_poly1305_encrypt_with_nob22
-	ldrb	r0, [r2, #18]
-.Lchacha20_poly1305_encrypt_with_nob22:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #20
-	bcc	.Lchacha20_poly1305_encrypt_with_nob23
-	ldrb	r0, [r2, #19]
-.Lchacha20_poly1305_encrypt_with_nob23:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #260]
-	orrs	r0, r1
-	str	r0, [sp, #260]
-	movs	r3, #0
-	cmp	r6, #21
-	bcc	.Lchacha20_poly1305_encrypt_with_nob24
-	ldrb	r3, [r2, #20]
-.Lchacha20_poly1305_encrypt_with_nob24:
-	movs	r0, #0
-	cmp	r6, #22
-	bcc	.Lchacha20_poly1305_encrypt_with_nob25
-	ldrb	r0, [r2, #21]
-.Lchacha20_poly1305_encrypt_with_nob25:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #23
-	bcc	.Lchacha20_poly1305_encrypt_with_nob26
-	ldrb	r0, [r2, #22]
-.Lchacha20_poly1305_encrypt_with_nob26:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #24
-	bcc	.Lchacha20_poly1305_encrypt_with_nob27
-	ldrb	r0, [r2, #23]
-.Lchacha20_poly1305_encrypt_with_nob27:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #256]
-	orrs	r0, r1
-	str	r0, [sp, #256]
-	movs	r3, #0
-	cmp	r6, #25
-	bcc	.Lchacha20_poly1305_encrypt_with_nob28
-	ldrb	r3, [r2, #24]
-.Lchacha20_poly1305_encrypt_with_nob28:
-	movs	r0, #0
-	cmp	r6, #26
-	bcc	.Lchacha20_poly1305_encrypt_with_nob29
-	ldrb	r0, [r2, #25]
-.Lchacha20_poly1305_encrypt_with_nob29:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #27
-	bcc	.Lchacha20_poly1305_encrypt_with_nob30
-	ldrb	r0, [r2, #26]
-.Lchacha20_poly1305_encrypt_with_nob30:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #28
-	bcc	.Lchacha20_poly1305_encrypt_with_nob31
-	ldrb	r0, [r2, #27]
-.Lchacha20_poly1305_encrypt_with_nob31:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #252]
-	orrs	r0, r1
-	str	r0, [sp, #252]
-	movs	r3, #0
-	cmp	r6, #29
-	bcc	.Lchacha20_poly1305_encrypt_with_nob32
-	ldrb	r3, [r2, #28]
-.Lchacha20_poly1305_encrypt_with_nob32:
-	movs	r0, #0
-	cmp	r6, #30
-	bcc	.Lchacha20_poly1305_encrypt_with_nob33
-	ldrb	r0, [r2, #29]
-.Lchacha20_poly1305_encrypt_with_nob33:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #31
-	bcc	.Lchacha20_poly1305_encrypt_with_nob34
-	ldrb	r0, [r2, #30]
-.Lchacha20_poly1305_encrypt_with_nob34:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #32
-	bcc	.Lchacha20_poly1305_encrypt_with_nob35
-	ldrb	r0, [r2, #31]
-.Lchacha20_poly1305_encrypt_with_nob35:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #248]
-	orrs	r0, r1
-	str	r0, [sp, #248]
-	movs	r1, #0
-	cmp	r6, #33
-	bcc	.Lchacha20_poly1305_encrypt_with_nob36
-	movs	r0, #32
-	str	r0, [sp, #196]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob36:
-	movs	r0, #0
-	cmp	r6, #34
-	bcc	.Lchacha20_poly1305_encrypt_with_nob37
-	movs	r0, #33
-	str	r0, [sp, #192]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob37:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #35
-	bcc	.Lchacha20_poly1305_encrypt_with_nob38
-	movs	r0, #34
-	str	r0, [sp, #188]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob38:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #36
-	bcc	.Lchacha20_poly1305_encrypt_with_nob39
-	movs	r0, #35
-	str	r0, [sp, #184]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob39:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #244]
-	orrs	r0, r3
-	str	r0, [sp, #244]
-	movs	r1, #0
-	cmp	r6, #37
-	bcc	.Lchacha20_poly1305_encrypt_with_nob40
-	movs	r0, #36
-	str	r0, [sp, #180]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob40:
-	movs	r0, #0
-	cmp	r6, #38
-	bcc	.Lchacha20_poly1305_encrypt_with_nob41
-	movs	r0, #37
-	str	r0, [sp, #176]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob41:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #39
-	bcc	.Lchacha20_poly1305_encrypt_with_nob42
-	movs	r0, #38
-	str	r0, [sp, #172]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob42:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #40
-	bcc	.Lchacha20_poly1305_encrypt_with_nob43
-	movs	r0, #39
-	str	r0, [sp, #168]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob43:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #240]
-	orrs	r0, r3
-	str	r0, [sp, #240]
-	movs	r1, #0
-	cmp	r6, #41
-	bcc	.Lchacha20_poly1305_encrypt_with_nob44
-	movs	r0, #40
-	str	r0, [sp, #164]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob44:
-	movs	r0, #0
-	cmp	r6, #42
-	bcc	.Lchacha20_poly1305_encrypt_with_nob45
-	movs	r0, #41
-	str	r0, [sp, #160]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob45:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #43
-	bcc	.Lchacha20_poly1305_encrypt_with_nob46
-	movs	r0, #42
-	str	r0, [sp, #156]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob46:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #44
-	bcc	.Lchacha20_poly1305_encrypt_with_nob47
-	movs	r0, #43
-	str	r0, [sp, #152]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob47:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #236]
-	orrs	r0, r3
-	str	r0, [sp, #236]
-	movs	r1, #0
-	cmp	r6, #45
-	bcc	.Lchacha20_poly1305_encrypt_with_nob48
-	movs	r0, #44
-	str	r0, [sp, #148]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob48:
-	movs	r0, #0
-	cmp	r6, #46
-	bcc	.Lchacha20_poly1305_encrypt_with_nob49
-	movs	r0, #45
-	str	r0, [sp, #144]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob49:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #47
-	bcc	.Lchacha20_poly1305_encrypt_with_nob50
-	movs	r0, #46
-	str	r0, [sp, #140]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob50:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #48
-	bcc	.Lchacha20_poly1305_encrypt_with_nob51
-	movs	r0, #47
-	str	r0, [sp, #136]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob51:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #232]
-	orrs	r0, r3
-	str	r0, [sp, #232]
-	movs	r1, #0
-	cmp	r6, #49
-	bcc	.Lchacha20_poly1305_encrypt_with_nob52
-	movs	r0, #48
-	str	r0, [sp, #132]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob52:
-	movs	r0, #0
-	cmp	r6, #50
-	bcc	.Lchacha20_poly1305_encrypt_with_nob53
-	movs	r0, #49
-	str	r0, [sp, #128]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob53:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #51
-	bcc	.Lchacha20_poly1305_encrypt_with_nob54
-	movs	r0, #50
-	str	r0, [sp, #124]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob54:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #52
-	bcc	.Lchacha20_poly1305_encrypt_with_nob55
-	movs	r0, #51
-	str	r0, [sp, #120]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob55:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #224]
-	orrs	r0, r3
-	str	r0, [sp, #224]
-	movs	r1, #0
-	cmp	r6, #53
-	bcc	.Lchacha20_poly1305_encrypt_with_nob56
-	movs	r0, #52
-	str	r0, [sp, #116]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob56:
-	movs	r0, #0
-	cmp	r6, #54
-	bcc	.Lchacha20_poly1305_encrypt_with_nob57
-	movs	r0, #53
-	str	r0, [sp, #112]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob57:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #55
-	bcc	.Lchacha20_poly1305_encrypt_with_nob58
-	movs	r0, #54
-	str	r0, [sp, #108]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob58:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #56
-	bcc	.Lchacha20_poly1305_encrypt_with_nob59
-	movs	r0, #55
-	str	r0, [sp, #104]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob59:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #220]
-	orrs	r0, r3
-	str	r0, [sp, #220]
-	movs	r1, #0
-	cmp	r6, #57
-	bcc	.Lchacha20_poly1305_encrypt_with_nob60
-	movs	r0, #56
-	str	r0, [sp, #100]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob60:
-	movs	r0, #0
-	cmp	r6, #58
-	bcc	.Lchacha20_poly1305_encrypt_with_nob61
-	movs	r0, #57
-	str	r0, [sp, #96]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob61:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #59
-	bcc	.Lchacha20_poly1305_encrypt_with_nob62
-	movs	r0, #58
-	str	r0, [sp, #92]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob62:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #60
-	bcc	.Lchacha20_poly1305_encrypt_with_nob63
-	movs	r0, #59
-	str	r0, [sp, #88]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob63:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #216]
-	orrs	r0, r3
-	str	r0, [sp, #216]
-	movs	r1, #0
-	cmp	r6, #61
-	bcc	.Lchacha20_poly1305_encrypt_with_nob64
-	movs	r0, #60
-	str	r0, [sp, #84]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob64:
-	movs	r0, #0
-	cmp	r6, #62
-	bcc	.Lchacha20_poly1305_encrypt_with_nob65
-	movs	r0, #61
-	str	r0, [sp, #80]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob65:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #63
-	bcc	.Lchacha20_poly1305_encrypt_with_nob66
-	movs	r0, #62
-	str	r0, [sp, #76]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob66:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #64
-	bcc	.Lchacha20_poly1305_encrypt_with_nob67
-	movs	r0, #63
-	str	r0, [sp, #72]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_encrypt_with_nob67:
-	lsls	r2, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #212]
-	orrs	r0, r2
-	str	r0, [sp, #212]
-	ldr	r0, [sp, #68]
-	adds	r0, r0, #1
-	str	r0, [sp, #280]
-	@ chacha20.ae:53: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #284]
-	ldr	r0, =0x61707865
-	str	r0, [sp, #296]
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #324]
-	ldr	r0, [sp, #280]
-	ldr	r1, =0x3320646e
-	str	r1, [sp, #312]
-	ldr	r1, [sp, #28]
-	ldr	r3, [sp, #60]
-	str	r3, [sp, #332]
-	ldr	r3, [sp, #56]
-	str	r3, [sp, #344]
-	ldr	r3, =0x79622d32
-	str	r3, [sp, #308]
-	ldr	r3, [sp, #32]
-	str	r3, [sp, #320]
-	ldr	r3, [sp, #52]
-	str	r3, [sp, #340]
-	ldr	r3, [sp, #48]
-	str	r3, [sp, #348]
-	ldr	r3, =0x6b206574
-	str	r3, [sp, #288]
-	ldr	r3, [sp, #36]
-	str	r3, [sp, #300]
-	ldr	r3, [sp, #44]
-	str	r3, [sp, #336]
-	ldr	r3, [sp, #40]
-	str	r3, [sp, #352]
-.Lchacha20_poly1305_encrypt_with_loop68:
-	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #296]
-	adds	r3, r3, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r0, r3
-	movs	r5, #16
-	mov	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #324]
-	adds	r0, r0, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r0
-	movs	r4, #20
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r3, r3, r2
-	str	r3, [sp, #316]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r3
-	movs	r3, #24
-	str	r3, [sp, #292]
-	mov	r3, r7
-	str	r3, [sp, #328]
-	mov	r7, r3
-	ldr	r3, [sp, #292]
-	rors	r7, r3
-	str	r7, [sp, #328]
-	@ chacha20.ae:23: c = c + d
-	mov	r3, r7
-	adds	r0, r0, r3
-	str	r0, [sp, #324]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	movs	r0, #25
-	str	r0, [sp, #296]
-	mov	r0, r2
-	str	r0, [sp, #304]
+	sub	sp, #144
 	mov	r2, r0
-	ldr	r0, [sp, #296]
-	rors	r2, r0
-	str	r2, [sp, #304]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #312]
-	adds	r0, r0, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #344]
-	eors	r3, r0
-	rors	r3, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #332]
-	adds	r2, r2, r3
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r1, r2
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #344]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #332]
-	mov	r3, r0
-	ldr	r0, [sp, #292]
-	rors	r3, r0
-	str	r3, [sp, #332]
-	@ chacha20.ae:23: c = c + d
-	mov	r0, r3
-	adds	r0, r2, r0
-	str	r0, [sp, #312]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #308]
-	ldr	r0, [sp, #320]
-	adds	r0, r2, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #348]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #340]
-	adds	r3, r2, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #320]
-	eors	r2, r3
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r2
-	str	r0, [sp, #320]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	mov	r0, r7
-	str	r0, [sp, #308]
-	mov	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	str	r7, [sp, #308]
-	@ chacha20.ae:23: c = c + d
-	mov	r0, r7
-	adds	r0, r3, r0
-	str	r0, [sp, #340]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	mov	r3, r2
-	ldr	r0, [sp, #296]
-	rors	r3, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #288]
-	ldr	r0, [sp, #300]
-	adds	r0, r2, r0
-	mov	r8, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #352]
-	mov	r0, r8
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #336]
-	adds	r0, r0, r7
-	str	r0, [sp, #288]
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #300]
-	ldr	r0, [sp, #288]
-	eors	r2, r0
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	mov	r0, r8
-	adds	r0, r0, r2
-	str	r0, [sp, #300]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	@ chacha20.ae:23: c = c + d
-	ldr	r0, [sp, #288]
-	adds	r0, r0, r7
-	str	r0, [sp, #336]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	ldr	r0, [sp, #296]
-	rors	r2, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #316]
-	adds	r0, r0, r1
-	mov	r10, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #340]
-	adds	r0, r0, r7
-	str	r0, [sp, #288]
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r1, r0
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	mov	r0, r10
-	adds	r0, r0, r1
-	str	r0, [sp, #348]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	mov	r0, r7
-	str	r0, [sp, #316]
-	mov	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	str	r7, [sp, #316]
-	@ chacha20.ae:23: c = c + d
-	ldr	r0, [sp, #288]
-	adds	r0, r0, r7
-	str	r0, [sp, #288]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	mov	r0, r1
-	str	r0, [sp, #340]
-	mov	r1, r0
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	str	r1, [sp, #340]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #344]
-	adds	r7, r0, r3
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r0, [sp, #328]
-	eors	r0, r7
-	mov	r1, r0
-	rors	r1, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #336]
-	adds	r0, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r0
-	rors	r3, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r7, r7, r3
-	str	r7, [sp, #344]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r7, r1
-	ldr	r1, [sp, #344]
-	eors	r7, r1
-	mov	r1, r7
-	mov	r11, r1
-	mov	r7, r1
-	ldr	r1, [sp, #292]
-	rors	r7, r1
-	mov	r11, r7
-	@ chacha20.ae:23: c = c + d
-	mov	r1, r7
-	adds	r0, r0, r1
-	str	r0, [sp, #328]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r0
-	mov	r0, r3
-	str	r0, [sp, #336]
-	mov	r1, r0
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	str	r1, [sp, #336]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #320]
-	adds	r0, r0, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #332]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r1, [sp, #324]
-	adds	r3, r1, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r1, r2
-	eors	r1, r3
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #320]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	@ chacha20.ae:23: c = c + d
-	adds	r0, r3, r7
-	str	r0, [sp, #324]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	mov	r3, r1
-	ldr	r0, [sp, #296]
-	rors	r3, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #304]
-	adds	r2, r1, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r0, [sp, #308]
-	eors	r0, r2
-	mov	r1, r0
-	rors	r1, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #312]
-	adds	r5, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r0, [sp, #304]
-	eors	r0, r5
-	rors	r0, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r2, r2, r0
-	mov	r9, r2
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r2, r1
-	mov	r1, r9
-	eors	r2, r1
-	mov	r4, r2
-	ldr	r1, [sp, #292]
-	rors	r4, r1
-	@ chacha20.ae:23: c = c + d
-	adds	r5, r5, r4
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	ldr	r0, [sp, #348]
-	str	r0, [sp, #296]
-	mov	r2, r1
-	ldr	r0, [sp, #324]
-	str	r0, [sp, #324]
-	mov	r0, r11
-	ldr	r1, [sp, #344]
-	str	r1, [sp, #312]
-	ldr	r1, [sp, #340]
-	str	r5, [sp, #332]
-	mov	r5, r7
-	str	r5, [sp, #344]
-	ldr	r5, [sp, #320]
-	str	r5, [sp, #308]
-	ldr	r5, [sp, #336]
-	str	r5, [sp, #320]
-	ldr	r5, [sp, #288]
-	str	r5, [sp, #340]
-	str	r4, [sp, #348]
-	mov	r4, r9
-	str	r4, [sp, #288]
-	str	r3, [sp, #300]
-	ldr	r3, [sp, #328]
-	str	r3, [sp, #336]
-	ldr	r3, [sp, #316]
-	str	r3, [sp, #352]
-	ldr	r3, [sp, #284]
-	adds	r3, #1
-	str	r3, [sp, #284]
-	uxth	r3, r3
-	str	r3, [sp, #284]
-	cmp	r3, #10
-	bcs	.Lchacha20_poly1305_encrypt_with_far2
-	b	.Lchacha20_poly1305_encrypt_with_loop68
-.Lchacha20_poly1305_encrypt_with_far2:
-.Lchacha20_poly1305_encrypt_with_done69:
-	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r4, [sp, #352]
-	ldr	r3, [sp, #40]
-	adds	r3, r4, r3
-	str	r3, [sp, #284]
-	ldr	r4, [sp, #348]
-	ldr	r3, [sp, #48]
-	adds	r3, r4, r3
-	str	r3, [sp, #292]
-	ldr	r4, [sp, #344]
-	ldr	r3, [sp, #56]
-	adds	r3, r4, r3
-	str	r3, [sp, #304]
-	ldr	r3, [sp, #280]
-	adds	r0, r0, r3
-	str	r0, [sp, #280]
-	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r3, [sp, #336]
-	ldr	r0, [sp, #44]
-	adds	r0, r3, r0
-	str	r0, [sp, #316]
-	ldr	r3, [sp, #340]
-	ldr	r0, [sp, #52]
-	adds	r0, r3, r0
-	str	r0, [sp, #328]
-	ldr	r3, [sp, #332]
-	ldr	r0, [sp, #60]
-	adds	r0, r3, r0
-	str	r0, [sp, #332]
-	ldr	r3, [sp, #324]
-	ldr	r0, [sp, #64]
-	adds	r0, r3, r0
-	str	r0, [sp, #324]
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r3, [sp, #300]
-	ldr	r0, [sp, #36]
-	adds	r0, r3, r0
-	str	r0, [sp, #300]
-	ldr	r3, [sp, #320]
-	ldr	r0, [sp, #32]
-	adds	r0, r3, r0
-	str	r0, [sp, #320]
-	ldr	r0, [sp, #28]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #24]
-	adds	r2, r2, r0
-	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	ldr	r3, =0x6b206574
-	ldr	r0, [sp, #288]
-	adds	r3, r0, r3
-	ldr	r4, =0x79622d32
-	ldr	r0, [sp, #308]
-	adds	r4, r0, r4
-	ldr	r5, =0x3320646e
-	ldr	r0, [sp, #312]
-	adds	r5, r0, r5
-	ldr	r7, =0x61707865
-	ldr	r0, [sp, #296]
-	adds	r7, r0, r7
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r0, [sp, #276]
-	str	r0, [sp, #276]
-	eors	r0, r7
-	str	r0, [sp, #276]
-	ldr	r0, [sp, #272]
-	str	r0, [sp, #272]
-	eors	r0, r5
-	str	r0, [sp, #272]
-	ldr	r0, [sp, #268]
-	str	r0, [sp, #268]
-	eors	r0, r4
-	str	r0, [sp, #268]
-	ldr	r0, [sp, #264]
-	str	r0, [sp, #264]
-	eors	r0, r3
-	str	r0, [sp, #264]
-	ldr	r0, [sp, #260]
-	str	r0, [sp, #260]
-	eors	r0, r2
-	str	r0, [sp, #260]
-	ldr	r0, [sp, #256]
-	str	r0, [sp, #256]
-	eors	r0, r1
-	str	r0, [sp, #256]
-	ldr	r0, [sp, #252]
-	str	r0, [sp, #252]
-	mov	r1, r0
-	ldr	r0, [sp, #320]
-	eors	r1, r0
-	str	r1, [sp, #252]
-	ldr	r0, [sp, #248]
-	str	r0, [sp, #248]
-	mov	r1, r0
-	ldr	r0, [sp, #300]
-	eors	r1, r0
-	str	r1, [sp, #248]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #244]
-	mov	r1, r0
-	ldr	r0, [sp, #324]
-	eors	r1, r0
-	str	r1, [sp, #244]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #240]
-	mov	r1, r0
-	ldr	r0, [sp, #332]
-	eors	r1, r0
-	str	r1, [sp, #240]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #236]
-	ldr	r1, [sp, #328]
-	ldr	r0, [sp, #236]
-	eors	r0, r1
-	str	r0, [sp, #236]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #232]
-	ldr	r1, [sp, #316]
-	ldr	r0, [sp, #232]
-	eors	r0, r1
-	str	r0, [sp, #232]
-	ldr	r5, [sp, #224]
-	ldr	r0, [sp, #280]
-	eors	r5, r0
-	ldr	r4, [sp, #220]
-	ldr	r0, [sp, #304]
-	eors	r4, r0
-	ldr	r3, [sp, #216]
-	ldr	r0, [sp, #292]
-	eors	r3, r0
-	ldr	r2, [sp, #212]
-	ldr	r0, [sp, #284]
-	eors	r2, r0
-	@ chacha20.ae:77: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #228]
-	adds	r1, r1, r0
-	cmp	r6, #1
-	bcc	.Lchacha20_poly1305_encrypt_with_nost70
-	ldr	r0, [sp, #276]
-	strb	r0, [r1]
-.Lchacha20_poly1305_encrypt_with_nost70:
-	ldr	r0, [sp, #276]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #2
-	bcc	.Lchacha20_poly1305_encrypt_with_nost71
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #1]
-.Lchacha20_poly1305_encrypt_with_nost71:
-	ldr	r0, [sp, #276]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #3
-	bcc	.Lchacha20_poly1305_encrypt_with_nost72
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #2]
-.Lchacha20_poly1305_encrypt_with_nost72:
-	ldr	r0, [sp, #276]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #4
-	bcc	.Lchacha20_poly1305_encrypt_with_nost73
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #3]
-.Lchacha20_poly1305_encrypt_with_nost73:
-	cmp	r6, #5
-	bcc	.Lchacha20_poly1305_encrypt_with_nost74
-	ldr	r0, [sp, #272]
-	strb	r0, [r1, #4]
-.Lchacha20_poly1305_encrypt_with_nost74:
-	ldr	r0, [sp, #272]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #6
-	b	.Lchacha20_poly1305_encrypt_with_pool1
-	.ltorg
-.Lchacha20_poly1305_encrypt_with_pool1:
-	bcc	.Lchacha20_poly1305_encrypt_with_nost75
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #5]
-.Lchacha20_poly1305_encrypt_with_nost75:
-	ldr	r0, [sp, #272]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #7
-	bcc	.Lchacha20_poly1305_encrypt_with_nost76
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #6]
-.Lchacha20_poly1305_encrypt_with_nost76:
-	ldr	r0, [sp, #272]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #8
-	bcc	.Lchacha20_poly1305_encrypt_with_nost77
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #7]
-.Lchacha20_poly1305_encrypt_with_nost77:
-	cmp	r6, #9
-	bcc	.Lchacha20_poly1305_encrypt_with_nost78
-	ldr	r0, [sp, #268]
-	strb	r0, [r1, #8]
-.Lchacha20_poly1305_encrypt_with_nost78:
-	ldr	r0, [sp, #268]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_nost79
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #9]
-.Lchacha20_poly1305_encrypt_with_nost79:
-	ldr	r0, [sp, #268]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #11
-	bcc	.Lchacha20_poly1305_encrypt_with_nost80
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #10]
-.Lchacha20_poly1305_encrypt_with_nost80:
-	ldr	r0, [sp, #268]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #12
-	bcc	.Lchacha20_poly1305_encrypt_with_nost81
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #11]
-.Lchacha20_poly1305_encrypt_with_nost81:
-	cmp	r6, #13
-	bcc	.Lchacha20_poly1305_encrypt_with_nost82
-	ldr	r0, [sp, #264]
-	strb	r0, [r1, #12]
-.Lchacha20_poly1305_encrypt_with_nost82:
-	ldr	r0, [sp, #264]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #14
-	bcc	.Lchacha20_poly1305_encrypt_with_nost83
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #13]
-.Lchacha20_poly1305_encrypt_with_nost83:
-	ldr	r0, [sp, #264]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #15
-	bcc	.Lchacha20_poly1305_encrypt_with_nost84
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #14]
-.Lchacha20_poly1305_encrypt_with_nost84:
-	ldr	r0, [sp, #264]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #16
-	bcc	.Lchacha20_poly1305_encrypt_with_nost85
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #15]
-.Lchacha20_poly1305_encrypt_with_nost85:
-	cmp	r6, #17
-	bcc	.Lchacha20_poly1305_encrypt_with_nost86
-	ldr	r0, [sp, #260]
-	strb	r0, [r1, #16]
-.Lchacha20_poly1305_encrypt_with_nost86:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #18
-	bcc	.Lchacha20_poly1305_encrypt_with_nost87
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #17]
-.Lchacha20_poly1305_encrypt_with_nost87:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #19
-	bcc	.Lchacha20_poly1305_encrypt_with_nost88
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #18]
-.Lchacha20_poly1305_encrypt_with_nost88:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #20
-	bcc	.Lchacha20_poly1305_encrypt_with_nost89
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #19]
-.Lchacha20_poly1305_encrypt_with_nost89:
-	cmp	r6, #21
-	bcc	.Lchacha20_poly1305_encrypt_with_nost90
-	ldr	r0, [sp, #256]
-	strb	r0, [r1, #20]
-.Lchacha20_poly1305_encrypt_with_nost90:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #22
-	bcc	.Lchacha20_poly1305_encrypt_with_nost91
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #21]
-.Lchacha20_poly1305_encrypt_with_nost91:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #23
-	bcc	.Lchacha20_poly1305_encrypt_with_nost92
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #22]
-.Lchacha20_poly1305_encrypt_with_nost92:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #24
-	bcc	.Lchacha20_poly1305_encrypt_with_nost93
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #23]
-.Lchacha20_poly1305_encrypt_with_nost93:
-	cmp	r6, #25
-	bcc	.Lchacha20_poly1305_encrypt_with_nost94
-	ldr	r0, [sp, #252]
-	strb	r0, [r1, #24]
-.Lchacha20_poly1305_encrypt_with_nost94:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #26
-	bcc	.Lchacha20_poly1305_encrypt_with_nost95
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #25]
-.Lchacha20_poly1305_encrypt_with_nost95:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #27
-	bcc	.Lchacha20_poly1305_encrypt_with_nost96
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #26]
-.Lchacha20_poly1305_encrypt_with_nost96:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #28
-	bcc	.Lchacha20_poly1305_encrypt_with_nost97
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #27]
-.Lchacha20_poly1305_encrypt_with_nost97:
-	cmp	r6, #29
-	bcc	.Lchacha20_poly1305_encrypt_with_nost98
-	ldr	r0, [sp, #248]
-	strb	r0, [r1, #28]
-.Lchacha20_poly1305_encrypt_with_nost98:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #30
-	bcc	.Lchacha20_poly1305_encrypt_with_nost99
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #29]
-.Lchacha20_poly1305_encrypt_with_nost99:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #31
-	bcc	.Lchacha20_poly1305_encrypt_with_nost100
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #30]
-.Lchacha20_poly1305_encrypt_with_nost100:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #32
-	bcc	.Lchacha20_poly1305_encrypt_with_nost101
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #31]
-.Lchacha20_poly1305_encrypt_with_nost101:
-	cmp	r6, #33
-	bcc	.Lchacha20_poly1305_encrypt_with_nost102
-	ldr	r7, [sp, #244]
-	ldr	r0, [sp, #196]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost102:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #34
-	bcc	.Lchacha20_poly1305_encrypt_with_nost103
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #192]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost103:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #35
-	bcc	.Lchacha20_poly1305_encrypt_with_nost104
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #188]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost104:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #36
-	bcc	.Lchacha20_poly1305_encrypt_with_nost105
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #184]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost105:
-	cmp	r6, #37
-	bcc	.Lchacha20_poly1305_encrypt_with_nost106
-	ldr	r7, [sp, #240]
-	ldr	r0, [sp, #180]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost106:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #38
-	bcc	.Lchacha20_poly1305_encrypt_with_nost107
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #176]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost107:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #39
-	bcc	.Lchacha20_poly1305_encrypt_with_nost108
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #172]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost108:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #40
-	bcc	.Lchacha20_poly1305_encrypt_with_nost109
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #168]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost109:
-	cmp	r6, #41
-	bcc	.Lchacha20_poly1305_encrypt_with_nost110
-	ldr	r7, [sp, #164]
-	ldr	r0, [sp, #236]
-	strb	r0, [r1, r7]
-.Lchacha20_poly1305_encrypt_with_nost110:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #42
-	bcc	.Lchacha20_poly1305_encrypt_with_nost111
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #160]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost111:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #43
-	bcc	.Lchacha20_poly1305_encrypt_with_nost112
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #156]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost112:
-	ldr	r0, [sp, #236]
-	lsrs	r7, r0, #24
-	cmp	r6, #44
-	bcc	.Lchacha20_poly1305_encrypt_with_nost113
-	ldr	r0, [sp, #152]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost113:
-	cmp	r6, #45
-	bcc	.Lchacha20_poly1305_encrypt_with_nost114
-	ldr	r7, [sp, #148]
-	ldr	r0, [sp, #232]
-	strb	r0, [r1, r7]
-.Lchacha20_poly1305_encrypt_with_nost114:
-	ldr	r0, [sp, #232]
-	lsrs	r7, r0, #8
-	cmp	r6, #46
-	bcc	.Lchacha20_poly1305_encrypt_with_nost115
-	ldr	r0, [sp, #144]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost115:
-	ldr	r0, [sp, #232]
-	lsrs	r7, r0, #16
-	cmp	r6, #47
-	bcc	.Lchacha20_poly1305_encrypt_with_nost116
-	ldr	r0, [sp, #140]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost116:
-	ldr	r0, [sp, #232]
-	lsrs	r7, r0, #24
-	cmp	r6, #48
-	bcc	.Lchacha20_poly1305_encrypt_with_nost117
-	ldr	r0, [sp, #136]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost117:
-	cmp	r6, #49
-	bcc	.Lchacha20_poly1305_encrypt_with_nost118
-	ldr	r0, [sp, #132]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost118:
-	lsrs	r7, r5, #8
-	cmp	r6, #50
-	bcc	.Lchacha20_poly1305_encrypt_with_nost119
-	ldr	r0, [sp, #128]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost119:
-	lsrs	r7, r5, #16
-	cmp	r6, #51
-	bcc	.Lchacha20_poly1305_encrypt_with_nost120
-	ldr	r0, [sp, #124]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost120:
-	lsrs	r5, r5, #24
-	cmp	r6, #52
-	bcc	.Lchacha20_poly1305_encrypt_with_nost121
-	ldr	r0, [sp, #120]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost121:
-	cmp	r6, #53
-	bcc	.Lchacha20_poly1305_encrypt_with_nost122
-	ldr	r0, [sp, #116]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost122:
-	lsrs	r5, r4, #8
-	cmp	r6, #54
-	bcc	.Lchacha20_poly1305_encrypt_with_nost123
-	ldr	r0, [sp, #112]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost123:
-	lsrs	r5, r4, #16
-	cmp	r6, #55
-	bcc	.Lchacha20_poly1305_encrypt_with_nost124
-	ldr	r0, [sp, #108]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost124:
-	lsrs	r4, r4, #24
-	cmp	r6, #56
-	bcc	.Lchacha20_poly1305_encrypt_with_nost125
-	ldr	r0, [sp, #104]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost125:
-	cmp	r6, #57
-	bcc	.Lchacha20_poly1305_encrypt_with_nost126
-	ldr	r0, [sp, #100]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost126:
-	lsrs	r4, r3, #8
-	cmp	r6, #58
-	bcc	.Lchacha20_poly1305_encrypt_with_nost127
-	ldr	r0, [sp, #96]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost127:
-	lsrs	r4, r3, #16
-	cmp	r6, #59
-	bcc	.Lchacha20_poly1305_encrypt_with_nost128
-	ldr	r0, [sp, #92]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost128:
-	lsrs	r3, r3, #24
-	cmp	r6, #60
-	bcc	.Lchacha20_poly1305_encrypt_with_nost129
-	ldr	r0, [sp, #88]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost129:
-	cmp	r6, #61
-	bcc	.Lchacha20_poly1305_encrypt_with_nost130
-	ldr	r0, [sp, #84]
-	strb	r2, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost130:
-	lsrs	r3, r2, #8
-	cmp	r6, #62
-	bcc	.Lchacha20_poly1305_encrypt_with_nost131
-	ldr	r0, [sp, #80]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost131:
-	lsrs	r3, r2, #16
-	cmp	r6, #63
-	bcc	.Lchacha20_poly1305_encrypt_with_nost132
-	ldr	r0, [sp, #76]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost132:
-	lsrs	r2, r2, #24
-	cmp	r6, #64
-	bcc	.Lchacha20_poly1305_encrypt_with_nost133
-	ldr	r0, [sp, #72]
-	strb	r2, [r1, r0]
-.Lchacha20_poly1305_encrypt_with_nost133:
-	ldr	r0, [sp, #68]
-	adds	r0, #1
-	str	r0, [sp, #68]
-	mov	r1, r0
-	ldr	r0, [sp, #200]
-	cmp	r1, r0
-	bcs	.Lchacha20_poly1305_encrypt_with_far3
-	bl	.Lchacha20_poly1305_encrypt_with_loop2
-.Lchacha20_poly1305_encrypt_with_far3:
-.Lchacha20_poly1305_encrypt_with_done3:
-	@ chacha20.ae:53: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #68]
-	ldr	r7, =0x61707865
-	ldr	r6, [sp, #24]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #72]
-	movs	r5, #0
-	ldr	r0, =0x3320646e
 	str	r0, [sp, #64]
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #88]
-	ldr	r0, =0x79622d32
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #100]
-	ldr	r0, =0x6b206574
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #104]
-.Lchacha20_poly1305_encrypt_with_loop134:
-	@ chacha20.ae:17: a = a + b
-	adds	r1, r7, r6
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r5, r1
-	movs	r0, #16
-	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #72]
-	adds	r4, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r3, r6
-	eors	r3, r4
-	movs	r7, #20
-	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r3
-	str	r1, [sp, #48]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	movs	r6, #24
-	mov	r1, r5
-	str	r1, [sp, #76]
-	rors	r1, r6
-	str	r1, [sp, #76]
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp, #72]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r1
-	movs	r1, #25
-	str	r1, [sp, #40]
-	mov	r1, r3
-	str	r1, [sp, #44]
-	mov	r3, r1
-	ldr	r1, [sp, #40]
-	rors	r3, r1
-	str	r3, [sp, #44]
-	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #64]
-	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #88]
-	eors	r4, r1
-	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #60]
-	adds	r3, r3, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r3
-	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #88]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
-	mov	r1, r4
-	str	r1, [sp, #64]
-	rors	r1, r6
-	str	r1, [sp, #64]
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r1
-	str	r1, [sp, #60]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r3, r2
-	ldr	r1, [sp, #40]
-	rors	r3, r1
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #80]
-	adds	r1, r2, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #100]
-	eors	r5, r1
-	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #92]
-	adds	r4, r2, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #80]
-	eors	r2, r4
-	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #92]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	mov	r1, r5
-	str	r1, [sp, #56]
-	rors	r1, r6
-	str	r1, [sp, #56]
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp, #80]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r1, r2
-	str	r1, [sp, #108]
-	mov	r2, r1
-	ldr	r1, [sp, #40]
-	rors	r2, r1
-	str	r2, [sp, #108]
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #84]
-	adds	r1, r2, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #104]
-	eors	r4, r1
-	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #96]
-	adds	r5, r2, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #84]
-	eors	r2, r5
-	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #100]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
-	rors	r4, r6
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r5, r4
-	str	r1, [sp, #84]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	ldr	r1, [sp, #40]
-	rors	r2, r1
-	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #48]
-	adds	r1, r1, r3
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r4, r1
-	mov	r5, r4
-	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp, #80]
-	adds	r4, r4, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r4
-	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r3
-	str	r1, [sp, #96]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	mov	r1, r5
-	str	r1, [sp, #48]
-	rors	r1, r6
-	str	r1, [sp, #48]
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp, #52]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r1
-	mov	r1, r3
-	str	r1, [sp, #80]
-	mov	r3, r1
-	ldr	r1, [sp, #40]
-	rors	r3, r1
-	str	r3, [sp, #80]
-	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #88]
-	ldr	r1, [sp, #108]
-	adds	r1, r3, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #76]
-	eors	r5, r1
-	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #84]
-	adds	r4, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r3, [sp, #108]
-	eors	r3, r4
-	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r3
-	str	r1, [sp, #88]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r5
-	str	r1, [sp, #76]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r1
-	mov	r1, r3
-	str	r1, [sp, #84]
-	mov	r3, r1
-	ldr	r1, [sp, #40]
-	rors	r3, r1
-	str	r3, [sp, #84]
-	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #92]
-	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #64]
-	eors	r3, r1
-	mov	r4, r3
-	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #72]
-	adds	r3, r3, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r3
-	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #92]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
-	rors	r4, r6
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r4
-	str	r1, [sp, #64]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r3, r2
-	ldr	r1, [sp, #40]
-	rors	r3, r1
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #100]
-	ldr	r1, [sp, #44]
-	adds	r1, r2, r1
-	str	r1, [sp, #72]
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #72]
-	eors	r2, r1
-	mov	r1, r2
-	rors	r1, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #60]
-	adds	r0, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #44]
-	eors	r2, r0
-	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
-	ldr	r7, [sp, #72]
-	adds	r7, r7, r2
-	str	r7, [sp, #44]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r7, r1
-	ldr	r1, [sp, #44]
-	eors	r7, r1
-	mov	r1, r7
-	rors	r1, r6
-	@ chacha20.ae:23: c = c + d
-	adds	r0, r0, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r6, r2
-	eors	r6, r0
-	ldr	r2, [sp, #40]
-	rors	r6, r2
-	ldr	r7, [sp, #96]
-	ldr	r2, [sp, #64]
-	str	r2, [sp, #72]
-	ldr	r2, [sp, #88]
-	str	r2, [sp, #64]
-	ldr	r2, [sp, #80]
-	str	r0, [sp, #60]
-	mov	r0, r4
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #92]
-	mov	r0, r1
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #52]
-	mov	r0, r3
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #68]
-	adds	r0, #1
-	str	r0, [sp, #68]
-	uxth	r0, r0
-	str	r0, [sp, #68]
-	cmp	r0, #10
-	bcs	.Lchacha20_poly1305_encrypt_with_far4
-	b	.Lchacha20_poly1305_encrypt_with_loop134
-.Lchacha20_poly1305_encrypt_with_far4:
-.Lchacha20_poly1305_encrypt_with_done135:
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #36]
-	adds	r0, r1, r0
-	str	r0, [sp, #36]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #32]
-	adds	r0, r1, r0
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	adds	r0, r2, r0
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	adds	r0, r6, r0
-	str	r0, [sp, #24]
-	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	ldr	r1, =0x6b206574
-	ldr	r0, [sp, #52]
-	adds	r1, r0, r1
-	ldr	r2, =0x79622d32
-	ldr	r0, [sp, #56]
-	adds	r2, r0, r2
-	ldr	r3, =0x3320646e
-	ldr	r0, [sp, #64]
-	adds	r3, r0, r3
-	ldr	r0, =0x61707865
-	adds	r0, r7, r0
-	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	lsls	r0, r0, #4
-	lsrs	r5, r0, #4
-	ldr	r0, =0x0ffffffc
-	ands	r3, r0
-	ands	r2, r0
-	ands	r1, r0
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r5, #19
-	lsrs	r6, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r4, sp, #376
-	strh	r6, [r4, #20]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	str	r0, [sp, #40]
-	muls	r6, r0
-	uxth	r0, r6
-	strh	r0, [r4]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r5, #13
-	lsls	r0, r0, #19
-	lsrs	r6, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r4, #22]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r6, r0
-	uxth	r0, r6
-	strh	r0, [r4, #2]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r5, r5, #26
-	lsls	r0, r3, #6
-	orrs	r5, r0
-	lsls	r0, r5, #19
-	lsrs	r5, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r4, #24]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r5, r0
-	uxth	r0, r5
-	strh	r0, [r4, #4]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r3, #7
-	lsls	r0, r0, #19
-	lsrs	r5, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r4, #26]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r5, r0
-	uxth	r0, r5
-	strh	r0, [r4, #6]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r3, r3, #20
-	lsls	r0, r2, #12
-	orrs	r3, r0
-	lsls	r0, r3, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r4, #28]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	strh	r0, [r4, #8]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r2, #1
-	lsls	r0, r0, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r4, #30]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	strh	r0, [r4, #10]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r2, #14
-	lsls	r0, r0, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r4, #32]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	strh	r0, [r4, #12]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r2, r2, #27
-	lsls	r0, r1, #5
-	orrs	r2, r0
-	lsls	r0, r2, #19
-	lsrs	r2, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r4, #34]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r2, r0
-	uxth	r0, r2
-	strh	r0, [r4, #14]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #19
-	lsrs	r2, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r4, #36]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r2, r0
-	uxth	r0, r2
-	strh	r0, [r4, #16]
-	lsrs	r1, r1, #21
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r1, [r4, #38]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r1, r0
-	uxth	r0, r1
-	strh	r0, [r4, #18]
-	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #16]
-	adds	r0, #15
-	lsrs	r0, r0, #4
+	ldr	r0, [sp, #172]
 	str	r0, [sp, #48]
-	movs	r0, #0
+	ldr	r0, [sp, #176]
 	str	r0, [sp, #44]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
-	cmp	r1, r0
-	bcc	.Lchacha20_poly1305_encrypt_with_far5
-	b	.Lchacha20_poly1305_encrypt_with_done137
-.Lchacha20_poly1305_encrypt_with_far5:
-.Lchacha20_poly1305_encrypt_with_loop136:
-	@ poly1305.ae:88: off = i * 16
-	ldr	r0, [sp, #44]
-	lsls	r1, r0, #4
-	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	ldr	r0, [sp, #16]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #20]
-	adds	r7, r0, r1
-	movs	r1, #0
-	cmp	r6, #1
-	bcc	.Lchacha20_poly1305_encrypt_with_nob138
-	ldrb	r1, [r7]
-.Lchacha20_poly1305_encrypt_with_nob138:
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lchacha20_poly1305_encrypt_with_nob139
-	ldrb	r0, [r7, #1]
-.Lchacha20_poly1305_encrypt_with_nob139:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lchacha20_poly1305_encrypt_with_nob140
-	ldrb	r0, [r7, #2]
-.Lchacha20_poly1305_encrypt_with_nob140:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lchacha20_poly1305_encrypt_with_nob141
-	ldrb	r0, [r7, #3]
-.Lchacha20_poly1305_encrypt_with_nob141:
-	lsls	r0, r0, #24
-	mov	r5, r1
-	orrs	r5, r0
-	movs	r1, #0
-	cmp	r6, #5
-	bcc	.Lchacha20_poly1305_encrypt_with_nob142
-	ldrb	r1, [r7, #4]
-.Lchacha20_poly1305_encrypt_with_nob142:
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lchacha20_poly1305_encrypt_with_nob143
-	ldrb	r0, [r7, #5]
-.Lchacha20_poly1305_encrypt_with_nob143:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lchacha20_poly1305_encrypt_with_nob144
-	ldrb	r0, [r7, #6]
-.Lchacha20_poly1305_encrypt_with_nob144:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lchacha20_poly1305_encrypt_with_nob145
-	ldrb	r0, [r7, #7]
-.Lchacha20_poly1305_encrypt_with_nob145:
-	lsls	r0, r0, #24
-	mov	r3, r1
-	orrs	r3, r0
-	movs	r1, #0
-	cmp	r6, #9
-	bcc	.Lchacha20_poly1305_encrypt_with_nob146
-	ldrb	r1, [r7, #8]
-.Lchacha20_poly1305_encrypt_with_nob146:
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_nob147
-	ldrb	r0, [r7, #9]
-.Lchacha20_poly1305_encrypt_with_nob147:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	b	.Lchacha20_poly1305_encrypt_with_pool2
-	.ltorg
-.Lchacha20_poly1305_encrypt_with_pool2:
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lchacha20_poly1305_encrypt_with_nob148
-	ldrb	r0, [r7, #10]
-.Lchacha20_poly1305_encrypt_with_nob148:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lchacha20_poly1305_encrypt_with_nob149
-	ldrb	r0, [r7, #11]
-.Lchacha20_poly1305_encrypt_with_nob149:
-	lsls	r0, r0, #24
-	mov	r2, r1
-	orrs	r2, r0
-	movs	r1, #0
-	cmp	r6, #13
-	bcc	.Lchacha20_poly1305_encrypt_with_nob150
-	ldrb	r1, [r7, #12]
-.Lchacha20_poly1305_encrypt_with_nob150:
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lchacha20_poly1305_encrypt_with_nob151
-	ldrb	r0, [r7, #13]
-.Lchacha20_poly1305_encrypt_with_nob151:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lchacha20_poly1305_encrypt_with_nob152
-	ldrb	r0, [r7, #14]
-.Lchacha20_poly1305_encrypt_with_nob152:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lchacha20_poly1305_encrypt_with_nob153
-	ldrb	r0, [r7, #15]
-.Lchacha20_poly1305_encrypt_with_nob153:
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	add	r0, sp, #356
-	str	r5, [sp, #436]
-	str	r3, [sp, #440]
-	str	r2, [sp, #444]
-	str	r1, [sp, #448]
-	add	r2, sp, #452
-	movs	r1, #1
-	strh	r1, [r2]
-	add	r2, sp, #436
-	mov	r1, r4
-	bl	chacha20_poly1305_P_block
-	ldr	r0, [sp, #44]
-	adds	r0, #1
-	str	r0, [sp, #44]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
-	cmp	r1, r0
-	bcs	.Lchacha20_poly1305_encrypt_with_far6
-	b	.Lchacha20_poly1305_encrypt_with_loop136
-.Lchacha20_poly1305_encrypt_with_far6:
-.Lchacha20_poly1305_encrypt_with_done137:
-	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #12]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
-	movs	r0, #0
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #56]
+	@ chacha20_poly1305.ae:37: k = kc[0]
+	ldr	r0, [r2]
+	str	r0, [sp, #36]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #32]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #28]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #24]
+	ldr	r0, [r2, #16]
 	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #44]
-	cmp	r1, r0
-	bcs	.Lchacha20_poly1305_encrypt_with_done155
-.Lchacha20_poly1305_encrypt_with_loop154:
-	@ poly1305.ae:88: off = i * 16
-	ldr	r0, [sp, #20]
-	lsls	r2, r0, #4
-	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	ldr	r0, [sp, #12]
-	subs	r1, r0, r2
-	ldr	r0, [sp, #8]
-	adds	r7, r0, r2
-	movs	r2, #0
-	cmp	r1, #1
-	bcc	.Lchacha20_poly1305_encrypt_with_nob156
-	ldrb	r2, [r7]
-.Lchacha20_poly1305_encrypt_with_nob156:
-	movs	r0, #0
-	cmp	r1, #2
-	bcc	.Lchacha20_poly1305_encrypt_with_nob157
-	ldrb	r0, [r7, #1]
-.Lchacha20_poly1305_encrypt_with_nob157:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #3
-	bcc	.Lchacha20_poly1305_encrypt_with_nob158
-	ldrb	r0, [r7, #2]
-.Lchacha20_poly1305_encrypt_with_nob158:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #4
-	bcc	.Lchacha20_poly1305_encrypt_with_nob159
-	ldrb	r0, [r7, #3]
-.Lchacha20_poly1305_encrypt_with_nob159:
-	lsls	r0, r0, #24
-	mov	r6, r2
-	orrs	r6, r0
-	movs	r2, #0
-	cmp	r1, #5
-	bcc	.Lchacha20_poly1305_encrypt_with_nob160
-	ldrb	r2, [r7, #4]
-.Lchacha20_poly1305_encrypt_with_nob160:
-	movs	r0, #0
-	cmp	r1, #6
-	bcc	.Lchacha20_poly1305_encrypt_with_nob161
-	ldrb	r0, [r7, #5]
-.Lchacha20_poly1305_encrypt_with_nob161:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #7
-	bcc	.Lchacha20_poly1305_encrypt_with_nob162
-	ldrb	r0, [r7, #6]
-.Lchacha20_poly1305_encrypt_with_nob162:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #8
-	bcc	.Lchacha20_poly1305_encrypt_with_nob163
-	ldrb	r0, [r7, #7]
-.Lchacha20_poly1305_encrypt_with_nob163:
-	lsls	r0, r0, #24
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r2, #0
-	cmp	r1, #9
-	bcc	.Lchacha20_poly1305_encrypt_with_nob164
-	ldrb	r2, [r7, #8]
-.Lchacha20_poly1305_encrypt_with_nob164:
-	movs	r0, #0
-	cmp	r1, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_nob165
-	ldrb	r0, [r7, #9]
-.Lchacha20_poly1305_encrypt_with_nob165:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #11
-	bcc	.Lchacha20_poly1305_encrypt_with_nob166
-	ldrb	r0, [r7, #10]
-.Lchacha20_poly1305_encrypt_with_nob166:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #12
-	bcc	.Lchacha20_poly1305_encrypt_with_nob167
-	ldrb	r0, [r7, #11]
-.Lchacha20_poly1305_encrypt_with_nob167:
-	lsls	r0, r0, #24
-	orrs	r2, r0
-	movs	r3, #0
-	cmp	r1, #13
-	bcc	.Lchacha20_poly1305_encrypt_with_nob168
-	ldrb	r3, [r7, #12]
-.Lchacha20_poly1305_encrypt_with_nob168:
-	movs	r0, #0
-	cmp	r1, #14
-	bcc	.Lchacha20_poly1305_encrypt_with_nob169
-	ldrb	r0, [r7, #13]
-.Lchacha20_poly1305_encrypt_with_nob169:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #15
-	bcc	.Lchacha20_poly1305_encrypt_with_nob170
-	ldrb	r0, [r7, #14]
-.Lchacha20_poly1305_encrypt_with_nob170:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #16
-	bcc	.Lchacha20_poly1305_encrypt_with_nob171
-	ldrb	r0, [r7, #15]
-.Lchacha20_poly1305_encrypt_with_nob171:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	orrs	r0, r1
-	add	r3, sp, #356
-	str	r6, [sp, #436]
-	str	r5, [sp, #440]
-	str	r2, [sp, #444]
-	str	r0, [sp, #448]
-	add	r1, sp, #452
-	movs	r0, #1
-	strh	r0, [r1]
-	add	r2, sp, #436
-	mov	r0, r3
-	mov	r1, r4
-	bl	chacha20_poly1305_P_block
-	ldr	r0, [sp, #20]
-	adds	r0, #1
-	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #44]
-	cmp	r1, r0
-	bcc	.Lchacha20_poly1305_encrypt_with_loop154
-.Lchacha20_poly1305_encrypt_with_done155:
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r1, sp, #356
-	ldrh	r2, [r1]
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r2, r0
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #2]
-	ldr	r0, [sp, #16]
-	lsrs	r0, r0, #13
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #2]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #4]
-	ldr	r0, [sp, #16]
-	lsrs	r0, r0, #26
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #4]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r1, #6]
-	adds	r0, r0, #0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #6]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #8]
-	ldr	r0, [sp, #12]
-	lsls	r0, r0, #12
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #8]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #10]
-	ldr	r0, [sp, #12]
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #10]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #12]
-	ldr	r0, [sp, #12]
-	lsrs	r0, r0, #14
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #12]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #14]
-	ldr	r0, [sp, #12]
-	lsrs	r0, r0, #27
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #14]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r1, #16]
-	adds	r0, r0, #0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #16]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r1, #18]
-	movs	r0, #1
-	lsls	r0, r0, #11
-	adds	r0, r2, r0
-	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #18]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
-	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	ldrh	r2, [r1]
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	adds	r0, r2, r0
-	uxth	r0, r0
-	strh	r0, [r1]
-	@ poly1305.ae:51: @unroll(unroll)
-	movs	r0, #0
-	movs	r3, #0
-.Lchacha20_poly1305_encrypt_with_loop172:
-	@ poly1305.ae:54: @unroll(unroll)
-	movs	r2, #0
-.Lchacha20_poly1305_encrypt_with_loop174:
-	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	lsls	r5, r2, #1
-	ldrh	r6, [r1, r5]
-	subs	r5, r0, r2
-	uxth	r5, r5
-	adds	r5, #10
-	uxth	r5, r5
-	lsls	r5, r5, #1
-	ldrh	r5, [r4, r5]
-	muls	r6, r5
-	adds	r3, r3, r6
-	adds	r2, #1
-	uxth	r2, r2
-	cmp	r2, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_loop174
-.Lchacha20_poly1305_encrypt_with_done175:
-	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	lsls	r2, r3, #19
-	lsrs	r6, r2, #19
-	lsls	r5, r0, #1
-	add	r2, sp, #416
-	strh	r6, [r2, r5]
-	@ poly1305.ae:59: carry = d >> limb_bits
-	lsrs	r3, r3, #13
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_loop172
-.Lchacha20_poly1305_encrypt_with_done173:
-	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r4, sp, #416
-	ldrh	r2, [r4]
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	adds	r3, r2, r3
-	@ poly1305.ae:62: h[0] = t0[12:0] as u16
-	lsls	r0, r3, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1]
-	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r2, [r4, #2]
-	lsrs	r0, r3, #13
-	uxth	r0, r0
-	adds	r0, r2, r0
-	uxth	r0, r0
-	strh	r0, [r1, #2]
-	@ poly1305.ae:64: @unroll(unroll)
-	movs	r0, #2
-.Lchacha20_poly1305_encrypt_with_loop176:
-	@ poly1305.ae:66: h[i] = g[i]
-	lsls	r2, r0, #1
-	ldrh	r3, [r4, r2]
-	lsls	r2, r0, #1
-	strh	r3, [r1, r2]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
-	bcc	.Lchacha20_poly1305_encrypt_with_loop176
-.Lchacha20_poly1305_encrypt_with_done177:
-	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r3, [r1]
-	ldrh	r0, [r1, #2]
-	lsls	r2, r0, #13
-	lsrs	r0, r0, #19
-	adds	r7, r3, r2
-	ldr	r3, [sp]
-	adcs	r3, r0
-	ldr	r6, [sp]
-	ldr	r0, [sp]
-	adcs	r6, r0
-	ldr	r4, [sp]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	ldr	r2, [sp]
-	ldr	r0, [sp]
-	adcs	r2, r0
-	uxtb	r2, r2
-	ldrh	r5, [r1, #4]
-	lsls	r0, r5, #26
-	lsrs	r5, r5, #6
-	adds	r0, r7, r0
-	str	r0, [sp, #8]
-	adcs	r3, r5
-	ldr	r0, [sp]
-	adcs	r6, r0
-	mov	r5, r4
-	ldr	r0, [sp]
-	adcs	r5, r0
-	ldr	r0, [sp]
-	adcs	r2, r0
-	uxtb	r0, r2
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #6]
-	lsls	r4, r0, #7
-	lsrs	r2, r0, #25
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	adcs	r3, r4
-	adcs	r6, r2
-	ldr	r0, [sp]
-	adcs	r5, r0
-	ldr	r2, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r2, r0
-	uxtb	r0, r2
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #8]
-	lsls	r2, r0, #20
-	lsrs	r4, r0, #12
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	adcs	r3, r2
-	mov	r2, r6
-	adcs	r2, r4
-	mov	r6, r5
-	ldr	r0, [sp]
-	adcs	r6, r0
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #10]
-	lsls	r5, r0, #1
-	lsrs	r4, r0, #31
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	adcs	r2, r5
-	adcs	r6, r4
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #12]
-	lsls	r5, r0, #14
-	lsrs	r4, r0, #18
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	adcs	r2, r5
-	adcs	r6, r4
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #14]
-	lsls	r5, r0, #27
-	lsrs	r4, r0, #5
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	adcs	r2, r5
-	adcs	r6, r4
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #16]
-	lsls	r5, r0, #8
-	lsrs	r0, r0, #24
-	uxtb	r4, r0
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	ldr	r0, [sp]
-	adcs	r2, r0
-	mov	r7, r6
-	adcs	r7, r5
-	ldr	r0, [sp, #12]
-	adcs	r0, r4
-	uxtb	r6, r0
-	ldrh	r0, [r1, #18]
-	lsls	r5, r0, #21
-	lsrs	r0, r0, #11
-	uxtb	r4, r0
-	ldr	r1, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	ldr	r0, [sp]
-	adcs	r2, r0
-	mov	r1, r7
-	adcs	r1, r5
-	mov	r0, r6
-	adcs	r0, r4
-	uxtb	r4, r0
-	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r0, r4, #30
-	lsrs	r0, r0, #30
-	str	r0, [sp, #12]
-	lsrs	r5, r4, #2
-	lsls	r0, r5, #2
-	lsrs	r4, r5, #30
-	adds	r0, r5, r0
-	str	r0, [sp, #20]
-	ldr	r6, [sp]
-	adcs	r6, r4
-	ldr	r5, [sp]
-	ldr	r0, [sp]
-	adcs	r5, r0
-	ldr	r4, [sp]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	ldr	r7, [sp]
-	ldr	r0, [sp]
-	adcs	r7, r0
-	uxtb	r0, r7
+	ldr	r0, [r2, #20]
 	str	r0, [sp, #16]
-	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #20]
-	adds	r0, r7, r0
-	str	r0, [sp, #8]
-	adcs	r3, r6
-	adcs	r2, r5
-	mov	r5, r1
-	adcs	r5, r4
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #16]
-	adcs	r1, r0
-	uxtb	r1, r1
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #40]
-	adds	r0, r4, r0
-	str	r0, [sp, #16]
-	mov	r0, r3
+	ldr	r0, [r2, #24]
 	str	r0, [sp, #12]
-	mov	r4, r0
-	ldr	r0, [sp]
-	adcs	r4, r0
-	str	r4, [sp, #12]
-	mov	r7, r2
-	ldr	r0, [sp]
-	adcs	r7, r0
-	mov	r6, r5
-	ldr	r0, [sp]
-	adcs	r6, r0
-	ldr	r0, [sp]
-	adcs	r1, r0
-	uxtb	r0, r1
-	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r1, #1
-	eors	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r4, r0, #0
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	ands	r0, r4
-	ldr	r1, [sp, #8]
-	eors	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r0, r3
-	ands	r0, r4
-	eors	r3, r0
-	eors	r7, r2
-	ands	r7, r4
-	mov	r0, r2
-	eors	r0, r7
-	eors	r6, r5
-	ands	r6, r4
-	mov	r2, r5
-	eors	r2, r6
-	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r4, [sp, #24]
-	adds	r4, r1, r4
-	ldr	r1, [sp, #28]
-	adcs	r3, r1
-	mov	r1, r0
-	ldr	r0, [sp, #32]
-	adcs	r1, r0
+	ldr	r7, [r2, #28]
+	@ chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Lchacha20_poly1305_encrypt_with_words2
+.Lchacha20_poly1305_encrypt_with_bytes1:
+	add	r3, sp, #68
+	movs	r2, #12
+.Lchacha20_poly1305_encrypt_with_cpy4:
+	subs	r2, #1
+	bcc	.Lchacha20_poly1305_encrypt_with_cpyd3
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lchacha20_poly1305_encrypt_with_cpy4
+.Lchacha20_poly1305_encrypt_with_cpyd3:
+	mov	r1, r3
+.Lchacha20_poly1305_encrypt_with_words2:
+	ldr	r6, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
+	@ chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
 	ldr	r0, [sp, #36]
-	adcs	r2, r0
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #108]
+	str	r7, [sp, #112]
+	str	r6, [sp, #116]
+	str	r5, [sp, #120]
+	str	r4, [sp, #124]
+	add	r3, sp, #84
+	movs	r1, #1
+	add	r2, sp, #116
+	ldr	r0, [sp, #48]
+	str	r0, [sp]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #8]
+	mov	r0, r3
+	ldr	r3, [sp, #52]
+	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:40: store_le(tag, 0, tag_of(k, n, ad, ct))
-	ldr	r0, [sp, #4]
-	strb	r4, [r0]
-	lsrs	r5, r4, #8
-	ldr	r0, [sp, #4]
-	strb	r5, [r0, #1]
-	lsrs	r5, r4, #16
-	ldr	r0, [sp, #4]
-	strb	r5, [r0, #2]
-	lsrs	r4, r4, #24
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #3]
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #4]
-	lsrs	r4, r3, #8
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #5]
-	lsrs	r4, r3, #16
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #6]
-	lsrs	r3, r3, #24
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #7]
-	ldr	r0, [sp, #4]
-	strb	r1, [r0, #8]
-	lsrs	r3, r1, #8
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #9]
-	lsrs	r3, r1, #16
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #10]
-	lsrs	r1, r1, #24
-	ldr	r0, [sp, #4]
-	strb	r1, [r0, #11]
-	ldr	r0, [sp, #4]
-	strb	r2, [r0, #12]
-	lsrs	r1, r2, #8
-	ldr	r0, [sp, #4]
-	strb	r1, [r0, #13]
-	lsrs	r1, r2, #16
-	ldr	r0, [sp, #4]
-	strb	r1, [r0, #14]
-	lsrs	r1, r2, #24
-	ldr	r0, [sp, #4]
-	strb	r1, [r0, #15]
-	add	sp, #456
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #108]
+	str	r7, [sp, #112]
+	str	r6, [sp, #116]
+	str	r5, [sp, #120]
+	str	r4, [sp, #124]
+	add	r3, sp, #84
+	add	r2, sp, #116
+	add	r1, sp, #128
+	ldr	r0, [sp, #44]
+	str	r0, [sp]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #4]
+	str	r1, [sp, #8]
+	mov	r0, r3
+	mov	r1, r2
+	ldr	r2, [sp, #64]
+	ldr	r3, [sp, #60]
+	bl	chacha20_poly1305_tag_of
+	ldr	r5, [sp, #128]
+	ldr	r4, [sp, #132]
+	ldr	r2, [sp, #136]
+	ldr	r1, [sp, #140]
+	ldr	r3, [sp, #56]
+	movs	r0, #3
+	tst	r3, r0
+	bne	.Lchacha20_poly1305_encrypt_with_bytes5
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	str	r2, [r3, #8]
+	str	r1, [r3, #12]
+	b	.Lchacha20_poly1305_encrypt_with_stored6
+.Lchacha20_poly1305_encrypt_with_bytes5:
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	str	r2, [sp, #76]
+	str	r1, [sp, #80]
+	add	r2, sp, #68
+	movs	r1, #16
+.Lchacha20_poly1305_encrypt_with_cpy7:
+	subs	r1, #1
+	bcc	.Lchacha20_poly1305_encrypt_with_stored6
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Lchacha20_poly1305_encrypt_with_cpy7
+.Lchacha20_poly1305_encrypt_with_stored6:
+	add	sp, #144
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
 
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-@     frame 456 bytes (239 spill slots, 89 on the stack; locals 100), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 5176 bytes of code and literals
+@     frame 152 bytes (18 spill slots, 16 on the stack; locals 76), saves r4, r5, r6, r7
+@     estimated 310 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -3219,1718 +227,354 @@ chacha20_poly1305_encrypt_with:
 	.balign 4
 chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
+	sub	sp, #152
+	mov	r2, r0
+	mov	r0, r3
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #52]
+	ldr	r7, [sp, #192]
+	ldr	r3, [sp, #196]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #72]
+	@ chacha20_poly1305.ae:44: k = kc[0]
+	ldr	r0, [r2]
+	str	r0, [sp, #40]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #36]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #32]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #28]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #24]
+	ldr	r0, [r2, #20]
+	str	r0, [sp, #20]
+	ldr	r0, [r2, #24]
+	str	r0, [sp, #16]
+	ldr	r0, [r2, #28]
+	str	r0, [sp, #12]
+	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Lchacha20_poly1305_decrypt_with_words2
+.Lchacha20_poly1305_decrypt_with_bytes1:
+	add	r4, sp, #76
+	movs	r2, #12
+.Lchacha20_poly1305_decrypt_with_cpy4:
+	subs	r2, #1
+	bcc	.Lchacha20_poly1305_decrypt_with_cpyd3
+	ldrb	r0, [r1, r2]
+	strb	r0, [r4, r2]
+	b	.Lchacha20_poly1305_decrypt_with_cpy4
+.Lchacha20_poly1305_decrypt_with_cpyd3:
+	mov	r1, r4
+.Lchacha20_poly1305_decrypt_with_words2:
+	ldr	r6, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
+	@ chacha20_poly1305.ae:46: C.xor_stream(k, 1 as u32, n, ct, msg)
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #120]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	str	r4, [sp, #132]
+	add	r2, sp, #92
+	movs	r1, #1
+	add	r0, sp, #124
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #44]
+	str	r0, [sp]
+	str	r7, [sp, #4]
+	str	r3, [sp, #8]
+	mov	r0, r2
+	ldr	r2, [sp, #56]
+	ldr	r3, [sp, #48]
+	bl	chacha20_poly1305_C_xor_stream
+	@ chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
+	ldr	r1, [sp, #52]
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Lchacha20_poly1305_decrypt_with_words6
+.Lchacha20_poly1305_decrypt_with_bytes5:
+	add	r3, sp, #76
+	movs	r2, #16
+.Lchacha20_poly1305_decrypt_with_cpy8:
+	subs	r2, #1
+	bcc	.Lchacha20_poly1305_decrypt_with_cpyd7
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lchacha20_poly1305_decrypt_with_cpy8
+.Lchacha20_poly1305_decrypt_with_cpyd7:
+	mov	r1, r3
+.Lchacha20_poly1305_decrypt_with_words6:
+	ldr	r0, [r1]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #52]
+	ldr	r7, [r1, #12]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #120]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	str	r4, [sp, #132]
+	add	r3, sp, #92
+	add	r2, sp, #124
+	add	r1, sp, #136
+	ldr	r0, [sp, #48]
+	str	r0, [sp]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #4]
+	str	r1, [sp, #8]
+	mov	r0, r3
+	mov	r1, r2
+	ldr	r2, [sp, #68]
+	ldr	r3, [sp, #64]
+	bl	chacha20_poly1305_tag_of
+	ldr	r2, [sp, #136]
+	ldr	r1, [sp, #140]
+	ldr	r0, [sp, #144]
+	ldr	r4, [sp, #148]
+	ldr	r3, [sp, #60]
+	eors	r3, r2
+	ldr	r2, [sp, #56]
+	eors	r2, r1
+	ldr	r1, [sp, #52]
+	eors	r1, r0
+	mov	r0, r7
+	eors	r0, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	ldr	r0, [sp, #72]
+	strh	r1, [r0]
+	add	sp, #152
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
+
+
+@ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
+@     frame 272 bytes (94 spill slots, 52 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1192 bytes of code and literals
+	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
+	.global chacha20_poly1305_C_xor_stream
+	.type chacha20_poly1305_C_xor_stream, %function
+	.thumb_func
+	.balign 4
+chacha20_poly1305_C_xor_stream:
+	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #456
-	mov	r2, r3
-	str	r2, [sp, #20]
-	ldr	r2, [sp, #492]
-	str	r2, [sp, #16]
-	ldr	r2, [sp, #496]
-	str	r2, [sp, #12]
-	ldr	r2, [sp, #500]
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #504]
-	str	r2, [sp, #68]
-	ldr	r2, [sp, #512]
-	str	r2, [sp, #208]
-	ldr	r2, [sp, #520]
-	str	r2, [sp, #4]
-	movs	r2, #0
-	str	r2, [sp]
-	str	r2, [sp, #356]
-	ldr	r2, [sp]
-	str	r2, [sp, #360]
-	ldr	r2, [sp]
-	str	r2, [sp, #364]
-	ldr	r2, [sp]
-	str	r2, [sp, #368]
-	ldr	r2, [sp]
-	str	r2, [sp, #372]
-	add	r4, sp, #376
-	movs	r3, #10
-.Lchacha20_poly1305_decrypt_with_zero1:
-	ldr	r2, [sp]
-	str	r2, [r4]
-	adds	r4, #4
-	subs	r3, #1
-	bne	.Lchacha20_poly1305_decrypt_with_zero1
-	ldr	r2, [sp]
-	str	r2, [sp, #416]
-	ldr	r2, [sp]
-	str	r2, [sp, #420]
-	ldr	r2, [sp]
-	str	r2, [sp, #424]
-	ldr	r2, [sp]
-	str	r2, [sp, #428]
-	ldr	r2, [sp]
-	str	r2, [sp, #432]
-	@ chacha20_poly1305.ae:44: k = kc[0]
-	ldr	r2, [r0]
-	str	r2, [sp, #24]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #28]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #32]
-	ldr	r2, [r0, #12]
-	str	r2, [sp, #36]
-	ldr	r2, [r0, #16]
-	str	r2, [sp, #64]
-	ldr	r2, [r0, #20]
-	str	r2, [sp, #60]
-	ldr	r2, [r0, #24]
-	str	r2, [sp, #52]
+	sub	sp, #272
+	str	r1, [sp, #204]
+	mov	r1, r3
+	str	r1, [sp, #200]
+	ldr	r1, [sp, #308]
+	str	r1, [sp, #192]
+	ldr	r1, [sp, #312]
+	str	r1, [sp, #196]
+	ldr	r1, [r0]
+	str	r1, [sp, #116]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #112]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #108]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #104]
+	ldr	r1, [r0, #16]
+	str	r1, [sp, #100]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #96]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #92]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #44]
-	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
-	ldrb	r3, [r1]
-	ldrb	r0, [r1, #1]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r1, #2]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #3]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #56]
-	orrs	r0, r2
-	str	r0, [sp, #56]
-	ldrb	r3, [r1, #4]
-	ldrb	r0, [r1, #5]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r1, #6]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #7]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #48]
-	orrs	r0, r2
-	str	r0, [sp, #48]
-	ldrb	r2, [r1, #8]
-	ldrb	r0, [r1, #9]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r1, #10]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #11]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #40]
-	orrs	r0, r1
-	str	r0, [sp, #40]
+	str	r0, [sp, #88]
+	ldr	r0, [r2]
+	str	r0, [sp, #84]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #80]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #76]
 	@ chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #192]
 	adds	r0, #63
 	lsrs	r0, r0, #6
-	str	r0, [sp, #204]
-	movs	r0, #0
-	str	r0, [sp, #72]
-	mov	r1, r0
-	ldr	r0, [sp, #204]
-	cmp	r1, r0
-	bcc	.Lchacha20_poly1305_decrypt_with_far1
-	bl	.Lchacha20_poly1305_decrypt_with_done3
-.Lchacha20_poly1305_decrypt_with_far1:
-.Lchacha20_poly1305_decrypt_with_loop2:
-	@ chacha20.ae:75: off = i * 64
-	ldr	r0, [sp, #72]
-	lsls	r0, r0, #6
-	str	r0, [sp, #228]
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #228]
-	subs	r6, r1, r0
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #228]
-	adds	r2, r1, r0
-	movs	r3, #0
-	cmp	r6, #1
-	bcc	.Lchacha20_poly1305_decrypt_with_nob4
-	ldrb	r3, [r2]
-.Lchacha20_poly1305_decrypt_with_nob4:
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lchacha20_poly1305_decrypt_with_nob5
-	ldrb	r0, [r2, #1]
-.Lchacha20_poly1305_decrypt_with_nob5:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lchacha20_poly1305_decrypt_with_nob6
-	ldrb	r0, [r2, #2]
-.Lchacha20_poly1305_decrypt_with_nob6:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lchacha20_poly1305_decrypt_with_nob7
-	ldrb	r0, [r2, #3]
-.Lchacha20_poly1305_decrypt_with_nob7:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #276]
-	orrs	r0, r1
-	str	r0, [sp, #276]
-	movs	r3, #0
-	cmp	r6, #5
-	bcc	.Lchacha20_poly1305_decrypt_with_nob8
-	ldrb	r3, [r2, #4]
-.Lchacha20_poly1305_decrypt_with_nob8:
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lchacha20_poly1305_decrypt_with_nob9
-	ldrb	r0, [r2, #5]
-.Lchacha20_poly1305_decrypt_with_nob9:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lchacha20_poly1305_decrypt_with_nob10
-	ldrb	r0, [r2, #6]
-.Lchacha20_poly1305_decrypt_with_nob10:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lchacha20_poly1305_decrypt_with_nob11
-	ldrb	r0, [r2, #7]
-.Lchacha20_poly1305_decrypt_with_nob11:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #272]
-	orrs	r0, r1
-	str	r0, [sp, #272]
-	movs	r3, #0
-	cmp	r6, #9
-	bcc	.Lchacha20_poly1305_decrypt_with_nob12
-	ldrb	r3, [r2, #8]
-.Lchacha20_poly1305_decrypt_with_nob12:
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_nob13
-	ldrb	r0, [r2, #9]
-.Lchacha20_poly1305_decrypt_with_nob13:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lchacha20_poly1305_decrypt_with_nob14
-	ldrb	r0, [r2, #10]
-.Lchacha20_poly1305_decrypt_with_nob14:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lchacha20_poly1305_decrypt_with_nob15
-	ldrb	r0, [r2, #11]
-.Lchacha20_poly1305_decrypt_with_nob15:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #268]
-	orrs	r0, r1
-	str	r0, [sp, #268]
-	movs	r3, #0
-	cmp	r6, #13
-	bcc	.Lchacha20_poly1305_decrypt_with_nob16
-	ldrb	r3, [r2, #12]
-.Lchacha20_poly1305_decrypt_with_nob16:
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lchacha20_poly1305_decrypt_with_nob17
-	ldrb	r0, [r2, #13]
-.Lchacha20_poly1305_decrypt_with_nob17:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lchacha20_poly1305_decrypt_with_nob18
-	ldrb	r0, [r2, #14]
-.Lchacha20_poly1305_decrypt_with_nob18:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lchacha20_poly1305_decrypt_with_nob19
-	ldrb	r0, [r2, #15]
-.Lchacha20_poly1305_decrypt_with_nob19:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #264]
-	orrs	r0, r1
-	str	r0, [sp, #264]
-	movs	r3, #0
-	cmp	r6, #17
-	bcc	.Lchacha20_poly1305_decrypt_with_nob20
-	ldrb	r3, [r2, #16]
-.Lchacha20_poly1305_decrypt_with_nob20:
-	movs	r0, #0
-	cmp	r6, #18
-	bcc	.Lchacha20_poly1305_decrypt_with_nob21
-	ldrb	r0, [r2, #17]
-.Lchacha20_poly1305_decrypt_with_nob21:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #19
-	bcc	.Lchacha20_poly1305_decrypt_with_nob22
-	ldrb	r0, [r2, #18]
-.Lchacha20_poly1305_decrypt_with_nob22:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #20
-	bcc	.Lchacha20_poly1305_decrypt_with_nob23
-	ldrb	r0, [r2, #19]
-.Lchacha20_poly1305_decrypt_with_nob23:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #260]
-	orrs	r0, r1
-	str	r0, [sp, #260]
-	movs	r3, #0
-	cmp	r6, #21
-	bcc	.Lchacha20_poly1305_decrypt_with_nob24
-	ldrb	r3, [r2, #20]
-.Lchacha20_poly1305_decrypt_with_nob24:
-	movs	r0, #0
-	cmp	r6, #22
-	bcc	.Lchacha20_poly1305_decrypt_with_nob25
-	ldrb	r0, [r2, #21]
-.Lchacha20_poly1305_decrypt_with_nob25:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #23
-	bcc	.Lchacha20_poly1305_decrypt_with_nob26
-	ldrb	r0, [r2, #22]
-.Lchacha20_poly1305_decrypt_with_nob26:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #24
-	bcc	.Lchacha20_poly1305_decrypt_with_nob27
-	ldrb	r0, [r2, #23]
-.Lchacha20_poly1305_decrypt_with_nob27:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #256]
-	orrs	r0, r1
-	str	r0, [sp, #256]
-	movs	r3, #0
-	cmp	r6, #25
-	bcc	.Lchacha20_poly1305_decrypt_with_nob28
-	ldrb	r3, [r2, #24]
-.Lchacha20_poly1305_decrypt_with_nob28:
-	movs	r0, #0
-	cmp	r6, #26
-	bcc	.Lchacha20_poly1305_decrypt_with_nob29
-	ldrb	r0, [r2, #25]
-.Lchacha20_poly1305_decrypt_with_nob29:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #27
-	bcc	.Lchacha20_poly1305_decrypt_with_nob30
-	ldrb	r0, [r2, #26]
-.Lchacha20_poly1305_decrypt_with_nob30:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #28
-	bcc	.Lchacha20_poly1305_decrypt_with_nob31
-	ldrb	r0, [r2, #27]
-.Lchacha20_poly1305_decrypt_with_nob31:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #252]
-	orrs	r0, r1
-	str	r0, [sp, #252]
-	movs	r3, #0
-	cmp	r6, #29
-	bcc	.Lchacha20_poly1305_decrypt_with_nob32
-	ldrb	r3, [r2, #28]
-.Lchacha20_poly1305_decrypt_with_nob32:
-	movs	r0, #0
-	cmp	r6, #30
-	bcc	.Lchacha20_poly1305_decrypt_with_nob33
-	ldrb	r0, [r2, #29]
-.Lchacha20_poly1305_decrypt_with_nob33:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #31
-	bcc	.Lchacha20_poly1305_decrypt_with_nob34
-	ldrb	r0, [r2, #30]
-.Lchacha20_poly1305_decrypt_with_nob34:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #32
-	bcc	.Lchacha20_poly1305_decrypt_with_nob35
-	ldrb	r0, [r2, #31]
-.Lchacha20_poly1305_decrypt_with_nob35:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #248]
-	orrs	r0, r1
-	str	r0, [sp, #248]
-	movs	r1, #0
-	cmp	r6, #33
-	bcc	.Lchacha20_poly1305_decrypt_with_nob36
-	movs	r0, #32
-	str	r0, [sp, #200]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob36:
-	movs	r0, #0
-	cmp	r6, #34
-	bcc	.Lchacha20_poly1305_decrypt_with_nob37
-	movs	r0, #33
-	str	r0, [sp, #196]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob37:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #35
-	bcc	.Lchacha20_poly1305_decrypt_with_nob38
-	movs	r0, #34
-	str	r0, [sp, #192]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob38:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #36
-	bcc	.Lchacha20_poly1305_decrypt_with_nob39
-	movs	r0, #35
 	str	r0, [sp, #188]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob39:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #244]
-	orrs	r0, r3
-	str	r0, [sp, #244]
-	movs	r1, #0
-	cmp	r6, #37
-	bcc	.Lchacha20_poly1305_decrypt_with_nob40
-	movs	r0, #36
-	str	r0, [sp, #184]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob40:
 	movs	r0, #0
-	cmp	r6, #38
-	bcc	.Lchacha20_poly1305_decrypt_with_nob41
-	movs	r0, #37
-	str	r0, [sp, #180]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob41:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #39
-	bcc	.Lchacha20_poly1305_decrypt_with_nob42
-	movs	r0, #38
-	str	r0, [sp, #176]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob42:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #40
-	bcc	.Lchacha20_poly1305_decrypt_with_nob43
-	movs	r0, #39
-	str	r0, [sp, #172]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob43:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #240]
-	orrs	r0, r3
-	str	r0, [sp, #240]
-	movs	r1, #0
-	cmp	r6, #41
-	bcc	.Lchacha20_poly1305_decrypt_with_nob44
-	movs	r0, #40
-	str	r0, [sp, #168]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob44:
-	movs	r0, #0
-	cmp	r6, #42
-	bcc	.Lchacha20_poly1305_decrypt_with_nob45
-	movs	r0, #41
-	str	r0, [sp, #164]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob45:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #43
-	bcc	.Lchacha20_poly1305_decrypt_with_nob46
-	movs	r0, #42
-	str	r0, [sp, #160]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob46:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #44
-	bcc	.Lchacha20_poly1305_decrypt_with_nob47
-	movs	r0, #43
-	str	r0, [sp, #156]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob47:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #236]
-	orrs	r0, r3
-	str	r0, [sp, #236]
-	movs	r1, #0
-	cmp	r6, #45
-	bcc	.Lchacha20_poly1305_decrypt_with_nob48
-	movs	r0, #44
-	str	r0, [sp, #152]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob48:
-	movs	r0, #0
-	cmp	r6, #46
-	bcc	.Lchacha20_poly1305_decrypt_with_nob49
-	movs	r0, #45
-	str	r0, [sp, #148]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob49:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #47
-	bcc	.Lchacha20_poly1305_decrypt_with_nob50
-	movs	r0, #46
-	str	r0, [sp, #144]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob50:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #48
-	bcc	.Lchacha20_poly1305_decrypt_with_nob51
-	movs	r0, #47
-	str	r0, [sp, #140]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob51:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #232]
-	orrs	r0, r3
-	str	r0, [sp, #232]
-	movs	r1, #0
-	cmp	r6, #49
-	bcc	.Lchacha20_poly1305_decrypt_with_nob52
-	movs	r0, #48
-	str	r0, [sp, #136]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob52:
-	movs	r0, #0
-	cmp	r6, #50
-	bcc	.Lchacha20_poly1305_decrypt_with_nob53
-	movs	r0, #49
-	str	r0, [sp, #132]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob53:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #51
-	bcc	.Lchacha20_poly1305_decrypt_with_nob54
-	movs	r0, #50
-	str	r0, [sp, #128]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob54:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #52
-	bcc	.Lchacha20_poly1305_decrypt_with_nob55
-	movs	r0, #51
-	str	r0, [sp, #124]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob55:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #224]
-	orrs	r0, r3
-	str	r0, [sp, #224]
-	movs	r1, #0
-	cmp	r6, #53
-	bcc	.Lchacha20_poly1305_decrypt_with_nob56
-	movs	r0, #52
-	str	r0, [sp, #120]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob56:
-	movs	r0, #0
-	cmp	r6, #54
-	bcc	.Lchacha20_poly1305_decrypt_with_nob57
-	movs	r0, #53
-	str	r0, [sp, #116]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob57:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #55
-	bcc	.Lchacha20_poly1305_decrypt_with_nob58
-	movs	r0, #54
-	str	r0, [sp, #112]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob58:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #56
-	bcc	.Lchacha20_poly1305_decrypt_with_nob59
-	movs	r0, #55
-	str	r0, [sp, #108]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob59:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #220]
-	orrs	r0, r3
-	str	r0, [sp, #220]
-	movs	r1, #0
-	cmp	r6, #57
-	bcc	.Lchacha20_poly1305_decrypt_with_nob60
-	movs	r0, #56
-	str	r0, [sp, #104]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob60:
-	movs	r0, #0
-	cmp	r6, #58
-	bcc	.Lchacha20_poly1305_decrypt_with_nob61
-	movs	r0, #57
-	str	r0, [sp, #100]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob61:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #59
-	bcc	.Lchacha20_poly1305_decrypt_with_nob62
-	movs	r0, #58
-	str	r0, [sp, #96]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob62:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #60
-	bcc	.Lchacha20_poly1305_decrypt_with_nob63
-	movs	r0, #59
-	str	r0, [sp, #92]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob63:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #216]
-	orrs	r0, r3
-	str	r0, [sp, #216]
-	movs	r1, #0
-	cmp	r6, #61
-	bcc	.Lchacha20_poly1305_decrypt_with_nob64
-	movs	r0, #60
-	str	r0, [sp, #88]
-	ldrb	r1, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob64:
-	movs	r0, #0
-	cmp	r6, #62
-	bcc	.Lchacha20_poly1305_decrypt_with_nob65
-	movs	r0, #61
-	str	r0, [sp, #84]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob65:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #63
-	bcc	.Lchacha20_poly1305_decrypt_with_nob66
-	movs	r0, #62
-	str	r0, [sp, #80]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob66:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #64
-	bcc	.Lchacha20_poly1305_decrypt_with_nob67
-	movs	r0, #63
-	str	r0, [sp, #76]
-	ldrb	r0, [r2, r0]
-.Lchacha20_poly1305_decrypt_with_nob67:
-	lsls	r2, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #212]
-	orrs	r0, r2
-	str	r0, [sp, #212]
-	ldr	r0, [sp, #72]
-	adds	r0, r0, #1
-	str	r0, [sp, #280]
-	@ chacha20.ae:53: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #284]
-	ldr	r0, =0x61707865
-	str	r0, [sp, #296]
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #324]
-	ldr	r0, [sp, #280]
-	ldr	r1, =0x3320646e
-	str	r1, [sp, #312]
-	ldr	r1, [sp, #28]
-	ldr	r3, [sp, #60]
-	str	r3, [sp, #332]
-	ldr	r3, [sp, #56]
-	str	r3, [sp, #344]
-	ldr	r3, =0x79622d32
-	str	r3, [sp, #308]
-	ldr	r3, [sp, #32]
-	str	r3, [sp, #320]
-	ldr	r3, [sp, #52]
-	str	r3, [sp, #340]
-	ldr	r3, [sp, #48]
-	str	r3, [sp, #348]
-	ldr	r3, =0x6b206574
-	str	r3, [sp, #288]
-	ldr	r3, [sp, #36]
-	str	r3, [sp, #300]
-	ldr	r3, [sp, #44]
-	str	r3, [sp, #336]
-	ldr	r3, [sp, #40]
-	str	r3, [sp, #352]
-.Lchacha20_poly1305_decrypt_with_loop68:
-	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #296]
-	adds	r3, r3, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r0, r3
-	movs	r5, #16
-	mov	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #324]
-	adds	r0, r0, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r0
-	movs	r4, #20
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r3, r3, r2
-	str	r3, [sp, #316]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r3
-	movs	r3, #24
-	str	r3, [sp, #292]
-	mov	r3, r7
-	str	r3, [sp, #328]
-	mov	r7, r3
-	ldr	r3, [sp, #292]
-	rors	r7, r3
-	str	r7, [sp, #328]
-	@ chacha20.ae:23: c = c + d
-	mov	r3, r7
-	adds	r0, r0, r3
-	str	r0, [sp, #324]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	movs	r0, #25
-	str	r0, [sp, #296]
-	mov	r0, r2
-	str	r0, [sp, #304]
-	mov	r2, r0
-	ldr	r0, [sp, #296]
-	rors	r2, r0
-	str	r2, [sp, #304]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #312]
-	adds	r0, r0, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #344]
-	eors	r3, r0
-	rors	r3, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #332]
-	adds	r2, r2, r3
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r1, r2
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #344]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r3, r0
-	mov	r0, r3
-	str	r0, [sp, #332]
-	mov	r3, r0
-	ldr	r0, [sp, #292]
-	rors	r3, r0
-	str	r3, [sp, #332]
-	@ chacha20.ae:23: c = c + d
-	mov	r0, r3
-	adds	r0, r2, r0
-	str	r0, [sp, #312]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #308]
-	ldr	r0, [sp, #320]
-	adds	r0, r2, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #348]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #340]
-	adds	r3, r2, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #320]
-	eors	r2, r3
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r2
-	str	r0, [sp, #320]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	mov	r0, r7
-	str	r0, [sp, #308]
-	mov	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	str	r7, [sp, #308]
-	@ chacha20.ae:23: c = c + d
-	mov	r0, r7
-	adds	r0, r3, r0
-	str	r0, [sp, #340]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	mov	r3, r2
-	ldr	r0, [sp, #296]
-	rors	r3, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #288]
-	ldr	r0, [sp, #300]
-	adds	r0, r2, r0
-	mov	r8, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #352]
-	mov	r0, r8
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #336]
-	adds	r0, r0, r7
-	str	r0, [sp, #288]
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #300]
-	ldr	r0, [sp, #288]
-	eors	r2, r0
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	mov	r0, r8
-	adds	r0, r0, r2
-	str	r0, [sp, #300]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	@ chacha20.ae:23: c = c + d
-	ldr	r0, [sp, #288]
-	adds	r0, r0, r7
-	str	r0, [sp, #336]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	ldr	r0, [sp, #296]
-	rors	r2, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #316]
-	adds	r0, r0, r1
-	mov	r10, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #340]
-	adds	r0, r0, r7
-	str	r0, [sp, #288]
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r1, r0
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	mov	r0, r10
-	adds	r0, r0, r1
-	str	r0, [sp, #348]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	mov	r0, r7
-	str	r0, [sp, #316]
-	mov	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	str	r7, [sp, #316]
-	@ chacha20.ae:23: c = c + d
-	ldr	r0, [sp, #288]
-	adds	r0, r0, r7
-	str	r0, [sp, #288]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	mov	r0, r1
-	str	r0, [sp, #340]
-	mov	r1, r0
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	str	r1, [sp, #340]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #344]
-	adds	r7, r0, r3
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r0, [sp, #328]
-	eors	r0, r7
-	mov	r1, r0
-	rors	r1, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #336]
-	adds	r0, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r0
-	rors	r3, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r7, r7, r3
-	str	r7, [sp, #344]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r7, r1
-	ldr	r1, [sp, #344]
-	eors	r7, r1
-	mov	r1, r7
-	mov	r11, r1
-	mov	r7, r1
-	ldr	r1, [sp, #292]
-	rors	r7, r1
-	mov	r11, r7
-	@ chacha20.ae:23: c = c + d
-	mov	r1, r7
-	adds	r0, r0, r1
-	str	r0, [sp, #328]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r0
-	mov	r0, r3
-	str	r0, [sp, #336]
-	mov	r1, r0
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	str	r1, [sp, #336]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #320]
-	adds	r0, r0, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #332]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r1, [sp, #324]
-	adds	r3, r1, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r1, r2
-	eors	r1, r3
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #320]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	ldr	r0, [sp, #292]
-	rors	r7, r0
-	@ chacha20.ae:23: c = c + d
-	adds	r0, r3, r7
-	str	r0, [sp, #324]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	mov	r3, r1
-	ldr	r0, [sp, #296]
-	rors	r3, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #300]
-	ldr	r0, [sp, #304]
-	adds	r2, r1, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r0, [sp, #308]
-	eors	r0, r2
-	mov	r1, r0
-	rors	r1, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #312]
-	adds	r5, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r0, [sp, #304]
-	eors	r0, r5
-	rors	r0, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r2, r2, r0
-	mov	r9, r2
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r2, r1
-	mov	r1, r9
-	eors	r2, r1
-	mov	r4, r2
-	ldr	r1, [sp, #292]
-	rors	r4, r1
-	@ chacha20.ae:23: c = c + d
-	adds	r5, r5, r4
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #296]
-	rors	r1, r0
-	ldr	r0, [sp, #348]
-	str	r0, [sp, #296]
-	mov	r2, r1
-	ldr	r0, [sp, #324]
-	str	r0, [sp, #324]
-	mov	r0, r11
-	ldr	r1, [sp, #344]
-	str	r1, [sp, #312]
-	ldr	r1, [sp, #340]
-	str	r5, [sp, #332]
-	mov	r5, r7
-	str	r5, [sp, #344]
-	ldr	r5, [sp, #320]
-	str	r5, [sp, #308]
-	ldr	r5, [sp, #336]
-	str	r5, [sp, #320]
-	ldr	r5, [sp, #288]
-	str	r5, [sp, #340]
-	str	r4, [sp, #348]
-	mov	r4, r9
-	str	r4, [sp, #288]
-	str	r3, [sp, #300]
-	ldr	r3, [sp, #328]
-	str	r3, [sp, #336]
-	ldr	r3, [sp, #316]
-	str	r3, [sp, #352]
-	ldr	r3, [sp, #284]
-	adds	r3, #1
-	str	r3, [sp, #284]
-	uxth	r3, r3
-	str	r3, [sp, #284]
-	cmp	r3, #10
-	bcs	.Lchacha20_poly1305_decrypt_with_far2
-	b	.Lchacha20_poly1305_decrypt_with_loop68
-.Lchacha20_poly1305_decrypt_with_far2:
-.Lchacha20_poly1305_decrypt_with_done69:
-	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r4, [sp, #352]
-	ldr	r3, [sp, #40]
-	adds	r3, r4, r3
-	str	r3, [sp, #284]
-	ldr	r4, [sp, #348]
-	ldr	r3, [sp, #48]
-	adds	r3, r4, r3
-	str	r3, [sp, #292]
-	ldr	r4, [sp, #344]
-	ldr	r3, [sp, #56]
-	adds	r3, r4, r3
-	str	r3, [sp, #304]
-	ldr	r3, [sp, #280]
-	adds	r0, r0, r3
-	str	r0, [sp, #280]
-	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r3, [sp, #336]
-	ldr	r0, [sp, #44]
-	adds	r0, r3, r0
-	str	r0, [sp, #316]
-	ldr	r3, [sp, #340]
-	ldr	r0, [sp, #52]
-	adds	r0, r3, r0
-	str	r0, [sp, #328]
-	ldr	r3, [sp, #332]
-	ldr	r0, [sp, #60]
-	adds	r0, r3, r0
-	str	r0, [sp, #332]
-	ldr	r3, [sp, #324]
-	ldr	r0, [sp, #64]
-	adds	r0, r3, r0
-	str	r0, [sp, #324]
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r3, [sp, #300]
-	ldr	r0, [sp, #36]
-	adds	r0, r3, r0
-	str	r0, [sp, #300]
-	ldr	r3, [sp, #320]
-	ldr	r0, [sp, #32]
-	adds	r0, r3, r0
-	str	r0, [sp, #320]
-	ldr	r0, [sp, #28]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #24]
-	adds	r2, r2, r0
-	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	ldr	r3, =0x6b206574
-	ldr	r0, [sp, #288]
-	adds	r3, r0, r3
-	ldr	r4, =0x79622d32
-	ldr	r0, [sp, #308]
-	adds	r4, r0, r4
-	ldr	r5, =0x3320646e
-	ldr	r0, [sp, #312]
-	adds	r5, r0, r5
-	ldr	r7, =0x61707865
-	ldr	r0, [sp, #296]
-	adds	r7, r0, r7
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r0, [sp, #276]
-	str	r0, [sp, #276]
-	eors	r0, r7
-	str	r0, [sp, #276]
-	ldr	r0, [sp, #272]
-	str	r0, [sp, #272]
-	eors	r0, r5
-	str	r0, [sp, #272]
-	ldr	r0, [sp, #268]
-	str	r0, [sp, #268]
-	eors	r0, r4
-	str	r0, [sp, #268]
-	ldr	r0, [sp, #264]
-	str	r0, [sp, #264]
-	eors	r0, r3
-	str	r0, [sp, #264]
-	ldr	r0, [sp, #260]
-	str	r0, [sp, #260]
-	eors	r0, r2
-	str	r0, [sp, #260]
-	ldr	r0, [sp, #256]
-	str	r0, [sp, #256]
-	eors	r0, r1
-	str	r0, [sp, #256]
-	ldr	r0, [sp, #252]
-	str	r0, [sp, #252]
-	mov	r1, r0
-	ldr	r0, [sp, #320]
-	eors	r1, r0
-	str	r1, [sp, #252]
-	ldr	r0, [sp, #248]
-	str	r0, [sp, #248]
-	mov	r1, r0
-	ldr	r0, [sp, #300]
-	eors	r1, r0
-	str	r1, [sp, #248]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #244]
-	mov	r1, r0
-	ldr	r0, [sp, #324]
-	eors	r1, r0
-	str	r1, [sp, #244]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #240]
-	mov	r1, r0
-	ldr	r0, [sp, #332]
-	eors	r1, r0
-	str	r1, [sp, #240]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #236]
-	ldr	r1, [sp, #328]
-	ldr	r0, [sp, #236]
-	eors	r0, r1
-	str	r0, [sp, #236]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #232]
-	ldr	r1, [sp, #316]
-	ldr	r0, [sp, #232]
-	eors	r0, r1
-	str	r0, [sp, #232]
-	ldr	r5, [sp, #224]
-	ldr	r0, [sp, #280]
-	eors	r5, r0
-	ldr	r4, [sp, #220]
-	ldr	r0, [sp, #304]
-	eors	r4, r0
-	ldr	r3, [sp, #216]
-	ldr	r0, [sp, #292]
-	eors	r3, r0
-	ldr	r2, [sp, #212]
-	ldr	r0, [sp, #284]
-	eors	r2, r0
-	@ chacha20.ae:77: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #208]
-	ldr	r0, [sp, #228]
-	adds	r1, r1, r0
-	cmp	r6, #1
-	bcc	.Lchacha20_poly1305_decrypt_with_nost70
-	ldr	r0, [sp, #276]
-	strb	r0, [r1]
-.Lchacha20_poly1305_decrypt_with_nost70:
-	ldr	r0, [sp, #276]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #2
-	bcc	.Lchacha20_poly1305_decrypt_with_nost71
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #1]
-.Lchacha20_poly1305_decrypt_with_nost71:
-	ldr	r0, [sp, #276]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #3
-	bcc	.Lchacha20_poly1305_decrypt_with_nost72
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #2]
-.Lchacha20_poly1305_decrypt_with_nost72:
-	ldr	r0, [sp, #276]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #4
-	bcc	.Lchacha20_poly1305_decrypt_with_nost73
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #3]
-.Lchacha20_poly1305_decrypt_with_nost73:
-	cmp	r6, #5
-	bcc	.Lchacha20_poly1305_decrypt_with_nost74
-	ldr	r0, [sp, #272]
-	strb	r0, [r1, #4]
-.Lchacha20_poly1305_decrypt_with_nost74:
-	ldr	r0, [sp, #272]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #6
-	b	.Lchacha20_poly1305_decrypt_with_pool1
-	.ltorg
-.Lchacha20_poly1305_decrypt_with_pool1:
-	bcc	.Lchacha20_poly1305_decrypt_with_nost75
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #5]
-.Lchacha20_poly1305_decrypt_with_nost75:
-	ldr	r0, [sp, #272]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #7
-	bcc	.Lchacha20_poly1305_decrypt_with_nost76
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #6]
-.Lchacha20_poly1305_decrypt_with_nost76:
-	ldr	r0, [sp, #272]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #8
-	bcc	.Lchacha20_poly1305_decrypt_with_nost77
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #7]
-.Lchacha20_poly1305_decrypt_with_nost77:
-	cmp	r6, #9
-	bcc	.Lchacha20_poly1305_decrypt_with_nost78
-	ldr	r0, [sp, #268]
-	strb	r0, [r1, #8]
-.Lchacha20_poly1305_decrypt_with_nost78:
-	ldr	r0, [sp, #268]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_nost79
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #9]
-.Lchacha20_poly1305_decrypt_with_nost79:
-	ldr	r0, [sp, #268]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #11
-	bcc	.Lchacha20_poly1305_decrypt_with_nost80
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #10]
-.Lchacha20_poly1305_decrypt_with_nost80:
-	ldr	r0, [sp, #268]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #12
-	bcc	.Lchacha20_poly1305_decrypt_with_nost81
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #11]
-.Lchacha20_poly1305_decrypt_with_nost81:
-	cmp	r6, #13
-	bcc	.Lchacha20_poly1305_decrypt_with_nost82
-	ldr	r0, [sp, #264]
-	strb	r0, [r1, #12]
-.Lchacha20_poly1305_decrypt_with_nost82:
-	ldr	r0, [sp, #264]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #14
-	bcc	.Lchacha20_poly1305_decrypt_with_nost83
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #13]
-.Lchacha20_poly1305_decrypt_with_nost83:
-	ldr	r0, [sp, #264]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #15
-	bcc	.Lchacha20_poly1305_decrypt_with_nost84
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #14]
-.Lchacha20_poly1305_decrypt_with_nost84:
-	ldr	r0, [sp, #264]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #16
-	bcc	.Lchacha20_poly1305_decrypt_with_nost85
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #15]
-.Lchacha20_poly1305_decrypt_with_nost85:
-	cmp	r6, #17
-	bcc	.Lchacha20_poly1305_decrypt_with_nost86
-	ldr	r0, [sp, #260]
-	strb	r0, [r1, #16]
-.Lchacha20_poly1305_decrypt_with_nost86:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #18
-	bcc	.Lchacha20_poly1305_decrypt_with_nost87
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #17]
-.Lchacha20_poly1305_decrypt_with_nost87:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #19
-	bcc	.Lchacha20_poly1305_decrypt_with_nost88
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #18]
-.Lchacha20_poly1305_decrypt_with_nost88:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #20
-	bcc	.Lchacha20_poly1305_decrypt_with_nost89
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #19]
-.Lchacha20_poly1305_decrypt_with_nost89:
-	cmp	r6, #21
-	bcc	.Lchacha20_poly1305_decrypt_with_nost90
-	ldr	r0, [sp, #256]
-	strb	r0, [r1, #20]
-.Lchacha20_poly1305_decrypt_with_nost90:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #22
-	bcc	.Lchacha20_poly1305_decrypt_with_nost91
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #21]
-.Lchacha20_poly1305_decrypt_with_nost91:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #23
-	bcc	.Lchacha20_poly1305_decrypt_with_nost92
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #22]
-.Lchacha20_poly1305_decrypt_with_nost92:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #24
-	bcc	.Lchacha20_poly1305_decrypt_with_nost93
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #23]
-.Lchacha20_poly1305_decrypt_with_nost93:
-	cmp	r6, #25
-	bcc	.Lchacha20_poly1305_decrypt_with_nost94
-	ldr	r0, [sp, #252]
-	strb	r0, [r1, #24]
-.Lchacha20_poly1305_decrypt_with_nost94:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #26
-	bcc	.Lchacha20_poly1305_decrypt_with_nost95
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #25]
-.Lchacha20_poly1305_decrypt_with_nost95:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #27
-	bcc	.Lchacha20_poly1305_decrypt_with_nost96
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #26]
-.Lchacha20_poly1305_decrypt_with_nost96:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #28
-	bcc	.Lchacha20_poly1305_decrypt_with_nost97
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #27]
-.Lchacha20_poly1305_decrypt_with_nost97:
-	cmp	r6, #29
-	bcc	.Lchacha20_poly1305_decrypt_with_nost98
-	ldr	r0, [sp, #248]
-	strb	r0, [r1, #28]
-.Lchacha20_poly1305_decrypt_with_nost98:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #30
-	bcc	.Lchacha20_poly1305_decrypt_with_nost99
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #29]
-.Lchacha20_poly1305_decrypt_with_nost99:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #31
-	bcc	.Lchacha20_poly1305_decrypt_with_nost100
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #30]
-.Lchacha20_poly1305_decrypt_with_nost100:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #32
-	bcc	.Lchacha20_poly1305_decrypt_with_nost101
-	ldr	r0, [sp, #212]
-	strb	r0, [r1, #31]
-.Lchacha20_poly1305_decrypt_with_nost101:
-	cmp	r6, #33
-	bcc	.Lchacha20_poly1305_decrypt_with_nost102
-	ldr	r7, [sp, #244]
-	ldr	r0, [sp, #200]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost102:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #34
-	bcc	.Lchacha20_poly1305_decrypt_with_nost103
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #196]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost103:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #35
-	bcc	.Lchacha20_poly1305_decrypt_with_nost104
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #192]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost104:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #36
-	bcc	.Lchacha20_poly1305_decrypt_with_nost105
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #188]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost105:
-	cmp	r6, #37
-	bcc	.Lchacha20_poly1305_decrypt_with_nost106
-	ldr	r7, [sp, #240]
-	ldr	r0, [sp, #184]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost106:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #38
-	bcc	.Lchacha20_poly1305_decrypt_with_nost107
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #180]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost107:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #39
-	bcc	.Lchacha20_poly1305_decrypt_with_nost108
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #176]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost108:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #212]
-	cmp	r6, #40
-	bcc	.Lchacha20_poly1305_decrypt_with_nost109
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #172]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost109:
-	cmp	r6, #41
-	bcc	.Lchacha20_poly1305_decrypt_with_nost110
-	ldr	r7, [sp, #168]
-	ldr	r0, [sp, #236]
-	strb	r0, [r1, r7]
-.Lchacha20_poly1305_decrypt_with_nost110:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #212]
-	cmp	r6, #42
-	bcc	.Lchacha20_poly1305_decrypt_with_nost111
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #164]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost111:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #212]
-	cmp	r6, #43
-	bcc	.Lchacha20_poly1305_decrypt_with_nost112
-	ldr	r7, [sp, #212]
-	ldr	r0, [sp, #160]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost112:
-	ldr	r0, [sp, #236]
-	lsrs	r7, r0, #24
-	cmp	r6, #44
-	bcc	.Lchacha20_poly1305_decrypt_with_nost113
-	ldr	r0, [sp, #156]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost113:
-	cmp	r6, #45
-	bcc	.Lchacha20_poly1305_decrypt_with_nost114
-	ldr	r7, [sp, #152]
-	ldr	r0, [sp, #232]
-	strb	r0, [r1, r7]
-.Lchacha20_poly1305_decrypt_with_nost114:
-	ldr	r0, [sp, #232]
-	lsrs	r7, r0, #8
-	cmp	r6, #46
-	bcc	.Lchacha20_poly1305_decrypt_with_nost115
-	ldr	r0, [sp, #148]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost115:
-	ldr	r0, [sp, #232]
-	lsrs	r7, r0, #16
-	cmp	r6, #47
-	bcc	.Lchacha20_poly1305_decrypt_with_nost116
-	ldr	r0, [sp, #144]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost116:
-	ldr	r0, [sp, #232]
-	lsrs	r7, r0, #24
-	cmp	r6, #48
-	bcc	.Lchacha20_poly1305_decrypt_with_nost117
-	ldr	r0, [sp, #140]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost117:
-	cmp	r6, #49
-	bcc	.Lchacha20_poly1305_decrypt_with_nost118
-	ldr	r0, [sp, #136]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost118:
-	lsrs	r7, r5, #8
-	cmp	r6, #50
-	bcc	.Lchacha20_poly1305_decrypt_with_nost119
-	ldr	r0, [sp, #132]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost119:
-	lsrs	r7, r5, #16
-	cmp	r6, #51
-	bcc	.Lchacha20_poly1305_decrypt_with_nost120
-	ldr	r0, [sp, #128]
-	strb	r7, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost120:
-	lsrs	r5, r5, #24
-	cmp	r6, #52
-	bcc	.Lchacha20_poly1305_decrypt_with_nost121
-	ldr	r0, [sp, #124]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost121:
-	cmp	r6, #53
-	bcc	.Lchacha20_poly1305_decrypt_with_nost122
-	ldr	r0, [sp, #120]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost122:
-	lsrs	r5, r4, #8
-	cmp	r6, #54
-	bcc	.Lchacha20_poly1305_decrypt_with_nost123
-	ldr	r0, [sp, #116]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost123:
-	lsrs	r5, r4, #16
-	cmp	r6, #55
-	bcc	.Lchacha20_poly1305_decrypt_with_nost124
-	ldr	r0, [sp, #112]
-	strb	r5, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost124:
-	lsrs	r4, r4, #24
-	cmp	r6, #56
-	bcc	.Lchacha20_poly1305_decrypt_with_nost125
-	ldr	r0, [sp, #108]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost125:
-	cmp	r6, #57
-	bcc	.Lchacha20_poly1305_decrypt_with_nost126
-	ldr	r0, [sp, #104]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost126:
-	lsrs	r4, r3, #8
-	cmp	r6, #58
-	bcc	.Lchacha20_poly1305_decrypt_with_nost127
-	ldr	r0, [sp, #100]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost127:
-	lsrs	r4, r3, #16
-	cmp	r6, #59
-	bcc	.Lchacha20_poly1305_decrypt_with_nost128
-	ldr	r0, [sp, #96]
-	strb	r4, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost128:
-	lsrs	r3, r3, #24
-	cmp	r6, #60
-	bcc	.Lchacha20_poly1305_decrypt_with_nost129
-	ldr	r0, [sp, #92]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost129:
-	cmp	r6, #61
-	bcc	.Lchacha20_poly1305_decrypt_with_nost130
-	ldr	r0, [sp, #88]
-	strb	r2, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost130:
-	lsrs	r3, r2, #8
-	cmp	r6, #62
-	bcc	.Lchacha20_poly1305_decrypt_with_nost131
-	ldr	r0, [sp, #84]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost131:
-	lsrs	r3, r2, #16
-	cmp	r6, #63
-	bcc	.Lchacha20_poly1305_decrypt_with_nost132
-	ldr	r0, [sp, #80]
-	strb	r3, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost132:
-	lsrs	r2, r2, #24
-	cmp	r6, #64
-	bcc	.Lchacha20_poly1305_decrypt_with_nost133
-	ldr	r0, [sp, #76]
-	strb	r2, [r1, r0]
-.Lchacha20_poly1305_decrypt_with_nost133:
-	ldr	r0, [sp, #72]
-	adds	r0, #1
-	str	r0, [sp, #72]
-	mov	r1, r0
-	ldr	r0, [sp, #204]
-	cmp	r1, r0
-	bcs	.Lchacha20_poly1305_decrypt_with_far3
-	bl	.Lchacha20_poly1305_decrypt_with_loop2
-.Lchacha20_poly1305_decrypt_with_far3:
-.Lchacha20_poly1305_decrypt_with_done3:
-	@ chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	ldr	r0, [sp, #68]
-	ldrb	r2, [r0]
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #1]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #2]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #3]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #80]
-	orrs	r0, r1
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #68]
-	ldrb	r2, [r0, #4]
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #5]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #6]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #7]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #76]
-	orrs	r0, r1
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #68]
-	ldrb	r2, [r0, #8]
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #9]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #10]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #11]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #72]
-	orrs	r0, r1
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #68]
-	ldrb	r2, [r0, #12]
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #13]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #14]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldr	r0, [sp, #68]
-	ldrb	r0, [r0, #15]
-	lsls	r1, r0, #24
-	mov	r0, r2
-	str	r0, [sp, #68]
-	orrs	r0, r1
-	str	r0, [sp, #68]
-	@ chacha20.ae:53: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #84]
-	ldr	r7, =0x61707865
-	ldr	r6, [sp, #24]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #88]
-	movs	r5, #0
-	ldr	r0, =0x3320646e
-	str	r0, [sp, #64]
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #60]
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #104]
-	ldr	r0, =0x79622d32
+	mov	r1, r0
+	ldr	r0, [sp, #188]
+	cmp	r1, r0
+	bcc	.Lchacha20_poly1305_C_xor_stream_far1
+	b	.Lchacha20_poly1305_C_xor_stream_done2
+.Lchacha20_poly1305_C_xor_stream_far1:
+.Lchacha20_poly1305_C_xor_stream_loop1:
+	@ chacha20.ae:75: off = i * 64
+	ldr	r0, [sp, #60]
+	lsls	r0, r0, #6
+	str	r0, [sp, #64]
+	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	ldr	r1, [sp, #192]
+	ldr	r0, [sp, #64]
+	subs	r0, r1, r0
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #116]
+	ldr	r1, [sp, #200]
+	ldr	r0, [sp, #64]
+	adds	r1, r1, r0
+	movs	r0, #3
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #56]
+	cmp	r0, #64
+	bcc	.Lchacha20_poly1305_C_xor_stream_bytes3
+	ldr	r0, [sp, #72]
+	tst	r1, r0
+	beq	.Lchacha20_poly1305_C_xor_stream_words4
+.Lchacha20_poly1305_C_xor_stream_bytes3:
+	movs	r0, #0
+	str	r0, [sp, #208]
+	str	r0, [sp, #212]
+	str	r0, [sp, #216]
+	str	r0, [sp, #220]
+	str	r0, [sp, #224]
+	str	r0, [sp, #228]
+	str	r0, [sp, #232]
+	str	r0, [sp, #236]
+	str	r0, [sp, #240]
+	str	r0, [sp, #244]
+	str	r0, [sp, #248]
+	str	r0, [sp, #252]
+	str	r0, [sp, #256]
+	str	r0, [sp, #260]
+	str	r0, [sp, #264]
+	str	r0, [sp, #268]
+	add	r3, sp, #208
+	ldr	r2, [sp, #56]
+	cmp	r2, #64
+	bcc	.Lchacha20_poly1305_C_xor_stream_cnt6
+	movs	r2, #64
+.Lchacha20_poly1305_C_xor_stream_cnt6:
+.Lchacha20_poly1305_C_xor_stream_cpy7:
+	subs	r2, #1
+	bcc	.Lchacha20_poly1305_C_xor_stream_cpyd5
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lchacha20_poly1305_C_xor_stream_cpy7
+.Lchacha20_poly1305_C_xor_stream_cpyd5:
+	mov	r1, r3
+.Lchacha20_poly1305_C_xor_stream_words4:
+	ldr	r0, [r1]
+	str	r0, [sp, #124]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #128]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #132]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #136]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #140]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #144]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #148]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #152]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #156]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #160]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #164]
+	ldr	r0, [r1, #44]
+	str	r0, [sp, #168]
+	ldr	r0, [r1, #48]
+	str	r0, [sp, #172]
+	ldr	r0, [r1, #52]
+	str	r0, [sp, #176]
+	ldr	r0, [r1, #56]
+	str	r0, [sp, #184]
+	ldr	r0, [r1, #60]
+	str	r0, [sp, #180]
+	ldr	r1, [sp, #204]
+	ldr	r0, [sp, #60]
+	adds	r0, r1, r0
+	str	r0, [sp, #68]
+	@ chacha20.ae:53: @unroll(unroll)
+	movs	r0, #0
+	str	r0, [sp, #36]
+	ldr	r7, =0x61707865
+	ldr	r6, [sp, #116]
+	ldr	r0, [sp, #100]
+	mov	r12, r0
+	ldr	r5, [sp, #68]
+	ldr	r0, =0x3320646e
+	str	r0, [sp, #8]
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #84]
+	str	r0, [sp]
+	ldr	r0, =0x79622d32
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #108]
+	mov	r8, r0
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #16]
 	ldr	r0, =0x6b206574
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #120]
-.Lchacha20_poly1305_decrypt_with_loop134:
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #104]
+	mov	r10, r0
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #4]
+.Lchacha20_poly1305_C_xor_stream_loop8:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
@@ -4938,7 +582,7 @@ chacha20_poly1305_decrypt_with:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #88]
+	mov	r3, r12
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r6
@@ -4947,238 +591,230 @@ chacha20_poly1305_decrypt_with:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	mov	r1, r5
-	str	r1, [sp, #92]
 	rors	r1, r6
-	str	r1, [sp, #92]
+	mov	r11, r1
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #88]
+	str	r1, [sp, #52]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r1, #25
-	str	r1, [sp, #40]
+	mov	r12, r1
 	mov	r1, r3
-	str	r1, [sp, #44]
 	mov	r3, r1
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r3, r1
-	str	r3, [sp, #44]
+	mov	r9, r3
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #104]
+	ldr	r4, [sp]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #12]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #104]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	mov	r1, r4
-	str	r1, [sp, #64]
 	rors	r1, r6
-	str	r1, [sp, #64]
+	str	r1, [sp]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r1
-	str	r1, [sp, #60]
+	str	r1, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r3, r2
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r3, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #96]
+	ldr	r2, [sp, #20]
+	mov	r1, r8
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #116]
+	ldr	r5, [sp, #16]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #108]
+	ldr	r2, [sp, #24]
 	adds	r4, r2, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #96]
+	mov	r2, r8
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #108]
+	str	r1, [sp, #16]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
-	str	r1, [sp, #56]
 	rors	r1, r6
-	str	r1, [sp, #56]
+	str	r1, [sp, #8]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #96]
+	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r1, r2
-	str	r1, [sp, #124]
 	mov	r2, r1
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r2, r1
-	str	r2, [sp, #124]
+	mov	r8, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #100]
+	ldr	r2, [sp, #28]
+	mov	r1, r10
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #120]
+	ldr	r4, [sp, #4]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #32]
 	adds	r5, r2, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #100]
+	mov	r2, r10
 	eors	r2, r5
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #116]
+	str	r1, [sp, #28]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #100]
+	mov	r10, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #44]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
 	mov	r5, r4
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp, #96]
+	ldr	r4, [sp, #12]
 	adds	r4, r4, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r3, r4
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #112]
+	str	r1, [sp, #24]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
-	str	r1, [sp, #48]
 	rors	r1, r6
-	str	r1, [sp, #48]
+	str	r1, [sp, #4]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #52]
+	str	r1, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #96]
 	mov	r3, r1
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r3, r1
-	str	r3, [sp, #96]
+	str	r3, [sp, #12]
 	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #104]
-	ldr	r1, [sp, #124]
+	ldr	r3, [sp, #40]
+	mov	r1, r8
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #92]
+	mov	r5, r11
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #100]
+	mov	r3, r10
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r3, [sp, #124]
+	mov	r3, r8
 	eors	r3, r4
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #104]
+	str	r1, [sp, #20]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #92]
+	str	r1, [sp, #32]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #100]
 	mov	r3, r1
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r3, r1
-	str	r3, [sp, #100]
+	mov	r10, r3
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #16]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #64]
+	ldr	r3, [sp]
 	eors	r3, r1
 	mov	r4, r3
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #88]
+	ldr	r3, [sp, #52]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #108]
+	str	r1, [sp, #16]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	str	r1, [sp, #64]
+	mov	r11, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r3, r2
-	ldr	r1, [sp, #40]
+	mov	r1, r12
 	rors	r3, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #116]
-	ldr	r1, [sp, #44]
+	ldr	r2, [sp, #28]
+	mov	r1, r9
 	adds	r1, r2, r1
-	str	r1, [sp, #88]
+	mov	r8, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #88]
+	ldr	r2, [sp, #8]
+	mov	r1, r8
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #48]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #44]
+	mov	r2, r9
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	ldr	r7, [sp, #88]
+	mov	r7, r8
 	adds	r7, r7, r2
-	str	r7, [sp, #44]
+	mov	r9, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	ldr	r1, [sp, #44]
+	mov	r1, r9
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -5187,975 +823,243 @@ chacha20_poly1305_decrypt_with:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r6, r2
 	eors	r6, r0
-	ldr	r2, [sp, #40]
+	mov	r2, r12
 	rors	r6, r2
-	ldr	r7, [sp, #112]
-	ldr	r2, [sp, #64]
-	str	r2, [sp, #88]
-	ldr	r2, [sp, #104]
-	str	r2, [sp, #64]
-	ldr	r2, [sp, #96]
-	str	r0, [sp, #60]
+	ldr	r7, [sp, #24]
+	mov	r2, r11
+	mov	r12, r2
+	ldr	r2, [sp, #20]
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #12]
+	str	r0, [sp, #12]
 	mov	r0, r4
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #108]
-	mov	r0, r1
-	str	r0, [sp, #116]
+	str	r0, [sp]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #20]
+	mov	r0, r10
+	mov	r8, r0
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #52]
+	str	r0, [sp, #24]
+	mov	r0, r1
+	str	r0, [sp, #16]
+	mov	r0, r9
+	str	r0, [sp, #28]
 	mov	r0, r3
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #84]
-	adds	r0, #1
-	str	r0, [sp, #84]
-	uxth	r0, r0
-	str	r0, [sp, #84]
-	cmp	r0, #10
-	bcs	.Lchacha20_poly1305_decrypt_with_far4
-	b	.Lchacha20_poly1305_decrypt_with_loop134
-.Lchacha20_poly1305_decrypt_with_far4:
-.Lchacha20_poly1305_decrypt_with_done135:
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #100]
+	mov	r10, r0
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #36]
+	adds	r0, #1
+	str	r0, [sp, #36]
+	cmp	r0, #10
+	bcs	.Lchacha20_poly1305_C_xor_stream_far2
+	b	.Lchacha20_poly1305_C_xor_stream_loop8
+.Lchacha20_poly1305_C_xor_stream_far2:
+.Lchacha20_poly1305_C_xor_stream_done9:
+	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #76]
+	adds	r0, r1, r0
+	str	r0, [sp, #120]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #80]
+	adds	r0, r1, r0
+	str	r0, [sp, #52]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #84]
+	adds	r0, r1, r0
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #68]
+	adds	r0, r5, r0
+	str	r0, [sp, #44]
+	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #88]
+	adds	r0, r1, r0
+	str	r0, [sp, #40]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #92]
 	adds	r0, r1, r0
 	str	r0, [sp, #36]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #96]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	adds	r0, r2, r0
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	adds	r0, r6, r0
+	mov	r1, r12
+	ldr	r0, [sp, #100]
+	adds	r0, r1, r0
 	str	r0, [sp, #24]
+	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	mov	r1, r10
+	ldr	r0, [sp, #104]
+	adds	r0, r1, r0
+	mov	r12, r0
+	mov	r1, r8
+	ldr	r0, [sp, #108]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #112]
+	adds	r2, r2, r0
+	ldr	r0, [sp, #116]
+	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	ldr	r1, =0x6b206574
-	ldr	r0, [sp, #52]
-	adds	r1, r0, r1
-	ldr	r2, =0x79622d32
-	ldr	r0, [sp, #56]
-	adds	r2, r0, r2
-	ldr	r3, =0x3320646e
-	ldr	r0, [sp, #64]
-	adds	r3, r0, r3
-	ldr	r0, =0x61707865
-	adds	r0, r7, r0
-	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	lsls	r0, r0, #4
-	lsrs	r5, r0, #4
-	ldr	r0, =0x0ffffffc
-	ands	r3, r0
-	ands	r2, r0
-	ands	r1, r0
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r5, #19
-	lsrs	r6, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r4, sp, #376
-	strh	r6, [r4, #20]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	str	r0, [sp, #40]
-	muls	r6, r0
-	uxth	r0, r6
-	strh	r0, [r4]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r5, #13
-	lsls	r0, r0, #19
-	lsrs	r6, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r6, [r4, #22]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r6, r0
-	uxth	r0, r6
-	strh	r0, [r4, #2]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r5, r5, #26
-	lsls	r0, r3, #6
-	orrs	r5, r0
-	lsls	r0, r5, #19
-	lsrs	r5, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r4, #24]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r5, r0
-	uxth	r0, r5
-	strh	r0, [r4, #4]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r3, #7
-	lsls	r0, r0, #19
-	lsrs	r5, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r5, [r4, #26]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r5, r0
-	uxth	r0, r5
-	strh	r0, [r4, #6]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r3, r3, #20
-	lsls	r0, r2, #12
-	orrs	r3, r0
-	lsls	r0, r3, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r4, #28]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	strh	r0, [r4, #8]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r2, #1
-	lsls	r0, r0, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r4, #30]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	strh	r0, [r4, #10]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r2, #14
-	lsls	r0, r0, #19
-	lsrs	r3, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r3, [r4, #32]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	strh	r0, [r4, #12]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r2, r2, #27
-	lsls	r0, r1, #5
-	orrs	r2, r0
-	lsls	r0, r2, #19
-	lsrs	r2, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r4, #34]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r2, r0
-	uxth	r0, r2
-	strh	r0, [r4, #14]
-	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #19
-	lsrs	r2, r0, #19
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r2, [r4, #36]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r2, r0
-	uxth	r0, r2
-	strh	r0, [r4, #16]
-	lsrs	r1, r1, #21
-	@ poly1305.ae:33: rt[10 + i] = limb
-	strh	r1, [r4, #38]
-	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #40]
-	muls	r1, r0
-	uxth	r0, r1
-	strh	r0, [r4, #18]
-	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #16]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #44]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
-	cmp	r1, r0
-	bcc	.Lchacha20_poly1305_decrypt_with_far5
-	b	.Lchacha20_poly1305_decrypt_with_done137
-.Lchacha20_poly1305_decrypt_with_far5:
-.Lchacha20_poly1305_decrypt_with_loop136:
-	@ poly1305.ae:88: off = i * 16
-	ldr	r0, [sp, #44]
-	lsls	r1, r0, #4
-	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	ldr	r0, [sp, #16]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #20]
-	adds	r7, r0, r1
-	movs	r1, #0
-	cmp	r6, #1
-	bcc	.Lchacha20_poly1305_decrypt_with_nob138
-	ldrb	r1, [r7]
-.Lchacha20_poly1305_decrypt_with_nob138:
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lchacha20_poly1305_decrypt_with_nob139
-	ldrb	r0, [r7, #1]
-.Lchacha20_poly1305_decrypt_with_nob139:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lchacha20_poly1305_decrypt_with_nob140
-	ldrb	r0, [r7, #2]
-.Lchacha20_poly1305_decrypt_with_nob140:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lchacha20_poly1305_decrypt_with_nob141
-	ldrb	r0, [r7, #3]
-.Lchacha20_poly1305_decrypt_with_nob141:
-	lsls	r0, r0, #24
-	mov	r5, r1
-	orrs	r5, r0
-	movs	r1, #0
-	cmp	r6, #5
-	bcc	.Lchacha20_poly1305_decrypt_with_nob142
-	ldrb	r1, [r7, #4]
-.Lchacha20_poly1305_decrypt_with_nob142:
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lchacha20_poly1305_decrypt_with_nob143
-	ldrb	r0, [r7, #5]
-.Lchacha20_poly1305_decrypt_with_nob143:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lchacha20_poly1305_decrypt_with_nob144
-	ldrb	r0, [r7, #6]
-.Lchacha20_poly1305_decrypt_with_nob144:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lchacha20_poly1305_decrypt_with_nob145
-	ldrb	r0, [r7, #7]
-.Lchacha20_poly1305_decrypt_with_nob145:
-	lsls	r0, r0, #24
-	mov	r3, r1
-	orrs	r3, r0
-	movs	r1, #0
-	cmp	r6, #9
-	bcc	.Lchacha20_poly1305_decrypt_with_nob146
-	ldrb	r1, [r7, #8]
-.Lchacha20_poly1305_decrypt_with_nob146:
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_nob147
-	ldrb	r0, [r7, #9]
-.Lchacha20_poly1305_decrypt_with_nob147:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	b	.Lchacha20_poly1305_decrypt_with_pool2
-	.ltorg
-.Lchacha20_poly1305_decrypt_with_pool2:
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lchacha20_poly1305_decrypt_with_nob148
-	ldrb	r0, [r7, #10]
-.Lchacha20_poly1305_decrypt_with_nob148:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lchacha20_poly1305_decrypt_with_nob149
-	ldrb	r0, [r7, #11]
-.Lchacha20_poly1305_decrypt_with_nob149:
-	lsls	r0, r0, #24
-	mov	r2, r1
-	orrs	r2, r0
-	movs	r1, #0
-	cmp	r6, #13
-	bcc	.Lchacha20_poly1305_decrypt_with_nob150
-	ldrb	r1, [r7, #12]
-.Lchacha20_poly1305_decrypt_with_nob150:
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lchacha20_poly1305_decrypt_with_nob151
-	ldrb	r0, [r7, #13]
-.Lchacha20_poly1305_decrypt_with_nob151:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lchacha20_poly1305_decrypt_with_nob152
-	ldrb	r0, [r7, #14]
-.Lchacha20_poly1305_decrypt_with_nob152:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lchacha20_poly1305_decrypt_with_nob153
-	ldrb	r0, [r7, #15]
-.Lchacha20_poly1305_decrypt_with_nob153:
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	add	r0, sp, #356
-	str	r5, [sp, #436]
-	str	r3, [sp, #440]
-	str	r2, [sp, #444]
-	str	r1, [sp, #448]
-	add	r2, sp, #452
-	movs	r1, #1
-	strh	r1, [r2]
-	add	r2, sp, #436
-	mov	r1, r4
-	bl	chacha20_poly1305_P_block
-	ldr	r0, [sp, #44]
-	adds	r0, #1
-	str	r0, [sp, #44]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
-	cmp	r1, r0
-	bcs	.Lchacha20_poly1305_decrypt_with_far6
-	b	.Lchacha20_poly1305_decrypt_with_loop136
-.Lchacha20_poly1305_decrypt_with_far6:
-.Lchacha20_poly1305_decrypt_with_done137:
-	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #8]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #44]
-	cmp	r1, r0
-	bcs	.Lchacha20_poly1305_decrypt_with_done155
-.Lchacha20_poly1305_decrypt_with_loop154:
-	@ poly1305.ae:88: off = i * 16
-	ldr	r0, [sp, #20]
-	lsls	r2, r0, #4
-	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	ldr	r0, [sp, #8]
-	subs	r1, r0, r2
-	ldr	r0, [sp, #12]
-	adds	r7, r0, r2
-	movs	r2, #0
-	cmp	r1, #1
-	bcc	.Lchacha20_poly1305_decrypt_with_nob156
-	ldrb	r2, [r7]
-.Lchacha20_poly1305_decrypt_with_nob156:
-	movs	r0, #0
-	cmp	r1, #2
-	bcc	.Lchacha20_poly1305_decrypt_with_nob157
-	ldrb	r0, [r7, #1]
-.Lchacha20_poly1305_decrypt_with_nob157:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #3
-	bcc	.Lchacha20_poly1305_decrypt_with_nob158
-	ldrb	r0, [r7, #2]
-.Lchacha20_poly1305_decrypt_with_nob158:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #4
-	bcc	.Lchacha20_poly1305_decrypt_with_nob159
-	ldrb	r0, [r7, #3]
-.Lchacha20_poly1305_decrypt_with_nob159:
-	lsls	r0, r0, #24
-	mov	r6, r2
-	orrs	r6, r0
-	movs	r2, #0
-	cmp	r1, #5
-	bcc	.Lchacha20_poly1305_decrypt_with_nob160
-	ldrb	r2, [r7, #4]
-.Lchacha20_poly1305_decrypt_with_nob160:
-	movs	r0, #0
-	cmp	r1, #6
-	bcc	.Lchacha20_poly1305_decrypt_with_nob161
-	ldrb	r0, [r7, #5]
-.Lchacha20_poly1305_decrypt_with_nob161:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #7
-	bcc	.Lchacha20_poly1305_decrypt_with_nob162
-	ldrb	r0, [r7, #6]
-.Lchacha20_poly1305_decrypt_with_nob162:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #8
-	bcc	.Lchacha20_poly1305_decrypt_with_nob163
-	ldrb	r0, [r7, #7]
-.Lchacha20_poly1305_decrypt_with_nob163:
-	lsls	r0, r0, #24
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r2, #0
-	cmp	r1, #9
-	bcc	.Lchacha20_poly1305_decrypt_with_nob164
-	ldrb	r2, [r7, #8]
-.Lchacha20_poly1305_decrypt_with_nob164:
-	movs	r0, #0
-	cmp	r1, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_nob165
-	ldrb	r0, [r7, #9]
-.Lchacha20_poly1305_decrypt_with_nob165:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #11
-	bcc	.Lchacha20_poly1305_decrypt_with_nob166
-	ldrb	r0, [r7, #10]
-.Lchacha20_poly1305_decrypt_with_nob166:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r1, #12
-	bcc	.Lchacha20_poly1305_decrypt_with_nob167
-	ldrb	r0, [r7, #11]
-.Lchacha20_poly1305_decrypt_with_nob167:
-	lsls	r0, r0, #24
-	orrs	r2, r0
-	movs	r3, #0
-	cmp	r1, #13
-	bcc	.Lchacha20_poly1305_decrypt_with_nob168
-	ldrb	r3, [r7, #12]
-.Lchacha20_poly1305_decrypt_with_nob168:
-	movs	r0, #0
-	cmp	r1, #14
-	bcc	.Lchacha20_poly1305_decrypt_with_nob169
-	ldrb	r0, [r7, #13]
-.Lchacha20_poly1305_decrypt_with_nob169:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #15
-	bcc	.Lchacha20_poly1305_decrypt_with_nob170
-	ldrb	r0, [r7, #14]
-.Lchacha20_poly1305_decrypt_with_nob170:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #16
-	bcc	.Lchacha20_poly1305_decrypt_with_nob171
-	ldrb	r0, [r7, #15]
-.Lchacha20_poly1305_decrypt_with_nob171:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	orrs	r0, r1
-	add	r3, sp, #356
-	str	r6, [sp, #436]
-	str	r5, [sp, #440]
-	str	r2, [sp, #444]
-	str	r0, [sp, #448]
-	add	r1, sp, #452
-	movs	r0, #1
-	strh	r0, [r1]
-	add	r2, sp, #436
-	mov	r0, r3
-	mov	r1, r4
-	bl	chacha20_poly1305_P_block
-	ldr	r0, [sp, #20]
-	adds	r0, #1
-	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #44]
-	cmp	r1, r0
-	bcc	.Lchacha20_poly1305_decrypt_with_loop154
-.Lchacha20_poly1305_decrypt_with_done155:
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r1, sp, #356
-	ldrh	r2, [r1]
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r2, r0
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #2]
-	ldr	r0, [sp, #16]
-	lsrs	r0, r0, #13
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #2]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #4]
-	ldr	r0, [sp, #16]
-	lsrs	r0, r0, #26
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #4]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r1, #6]
-	adds	r0, r0, #0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #6]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #8]
-	ldr	r0, [sp, #8]
-	lsls	r0, r0, #12
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #8]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #10]
-	ldr	r0, [sp, #8]
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #10]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #12]
-	ldr	r0, [sp, #8]
-	lsrs	r0, r0, #14
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #12]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r1, #14]
-	ldr	r0, [sp, #8]
-	lsrs	r0, r0, #27
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	adds	r0, r3, r0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #14]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r2, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r1, #16]
-	adds	r0, r0, #0
-	uxth	r0, r0
-	adds	r0, r0, r2
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #16]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
-	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r1, #18]
-	movs	r0, #1
-	lsls	r0, r0, #11
-	adds	r0, r2, r0
-	uxth	r0, r0
-	adds	r0, r0, r3
-	uxth	r2, r0
-	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1, #18]
-	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r2, #13
-	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	ldrh	r2, [r1]
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	uxth	r0, r3
-	adds	r0, r2, r0
-	uxth	r0, r0
-	strh	r0, [r1]
-	@ poly1305.ae:51: @unroll(unroll)
-	movs	r0, #0
-	movs	r3, #0
-.Lchacha20_poly1305_decrypt_with_loop172:
-	@ poly1305.ae:54: @unroll(unroll)
-	movs	r2, #0
-.Lchacha20_poly1305_decrypt_with_loop174:
-	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	lsls	r5, r2, #1
-	ldrh	r6, [r1, r5]
-	subs	r5, r0, r2
-	uxth	r5, r5
-	adds	r5, #10
-	uxth	r5, r5
-	lsls	r5, r5, #1
-	ldrh	r5, [r4, r5]
-	muls	r6, r5
-	adds	r3, r3, r6
-	adds	r2, #1
-	uxth	r2, r2
-	cmp	r2, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_loop174
-.Lchacha20_poly1305_decrypt_with_done175:
-	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	lsls	r2, r3, #19
-	lsrs	r6, r2, #19
-	lsls	r5, r0, #1
-	add	r2, sp, #416
-	strh	r6, [r2, r5]
-	@ poly1305.ae:59: carry = d >> limb_bits
-	lsrs	r3, r3, #13
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_loop172
-.Lchacha20_poly1305_decrypt_with_done173:
-	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r4, sp, #416
-	ldrh	r2, [r4]
-	ldr	r0, [sp, #40]
-	muls	r3, r0
-	adds	r3, r2, r3
-	@ poly1305.ae:62: h[0] = t0[12:0] as u16
-	lsls	r0, r3, #19
-	lsrs	r0, r0, #19
-	strh	r0, [r1]
-	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r2, [r4, #2]
-	lsrs	r0, r3, #13
-	uxth	r0, r0
-	adds	r0, r2, r0
-	uxth	r0, r0
-	strh	r0, [r1, #2]
-	@ poly1305.ae:64: @unroll(unroll)
-	movs	r0, #2
-.Lchacha20_poly1305_decrypt_with_loop176:
-	@ poly1305.ae:66: h[i] = g[i]
-	lsls	r2, r0, #1
-	ldrh	r3, [r4, r2]
-	lsls	r2, r0, #1
-	strh	r3, [r1, r2]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
-	bcc	.Lchacha20_poly1305_decrypt_with_loop176
-.Lchacha20_poly1305_decrypt_with_done177:
-	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r3, [r1]
-	ldrh	r0, [r1, #2]
-	lsls	r2, r0, #13
-	lsrs	r0, r0, #19
-	adds	r7, r3, r2
-	ldr	r3, [sp]
-	adcs	r3, r0
-	ldr	r6, [sp]
-	ldr	r0, [sp]
-	adcs	r6, r0
-	ldr	r4, [sp]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	ldr	r2, [sp]
-	ldr	r0, [sp]
-	adcs	r2, r0
-	uxtb	r2, r2
-	ldrh	r5, [r1, #4]
-	lsls	r0, r5, #26
-	lsrs	r5, r5, #6
-	adds	r0, r7, r0
-	str	r0, [sp, #8]
-	adcs	r3, r5
-	ldr	r0, [sp]
-	adcs	r6, r0
-	mov	r5, r4
-	ldr	r0, [sp]
-	adcs	r5, r0
-	ldr	r0, [sp]
-	adcs	r2, r0
-	uxtb	r0, r2
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #6]
-	lsls	r4, r0, #7
-	lsrs	r2, r0, #25
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	adcs	r3, r4
-	adcs	r6, r2
-	ldr	r0, [sp]
-	adcs	r5, r0
-	ldr	r2, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r2, r0
-	uxtb	r0, r2
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #8]
-	lsls	r2, r0, #20
-	lsrs	r4, r0, #12
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	adcs	r3, r2
-	mov	r2, r6
-	adcs	r2, r4
-	mov	r6, r5
-	ldr	r0, [sp]
-	adcs	r6, r0
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #10]
-	lsls	r5, r0, #1
-	lsrs	r4, r0, #31
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	adcs	r2, r5
-	adcs	r6, r4
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #12]
-	lsls	r5, r0, #14
-	lsrs	r4, r0, #18
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	adcs	r2, r5
-	adcs	r6, r4
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #14]
-	lsls	r5, r0, #27
-	lsrs	r4, r0, #5
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	adcs	r2, r5
-	adcs	r6, r4
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	str	r0, [sp, #12]
-	ldrh	r0, [r1, #16]
-	lsls	r5, r0, #8
-	lsrs	r0, r0, #24
-	uxtb	r4, r0
-	ldr	r7, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r7
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	ldr	r0, [sp]
-	adcs	r2, r0
-	mov	r7, r6
-	adcs	r7, r5
-	ldr	r0, [sp, #12]
-	adcs	r0, r4
-	uxtb	r6, r0
-	ldrh	r0, [r1, #18]
-	lsls	r5, r0, #21
-	lsrs	r0, r0, #11
-	uxtb	r4, r0
-	ldr	r1, [sp]
-	ldr	r0, [sp, #8]
-	adds	r0, r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	adcs	r3, r0
-	ldr	r0, [sp]
-	adcs	r2, r0
-	mov	r1, r7
-	adcs	r1, r5
-	mov	r0, r6
-	adcs	r0, r4
-	uxtb	r4, r0
-	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r0, r4, #30
-	lsrs	r0, r0, #30
-	str	r0, [sp, #12]
-	lsrs	r5, r4, #2
-	lsls	r0, r5, #2
-	lsrs	r4, r5, #30
-	adds	r0, r5, r0
-	str	r0, [sp, #20]
-	ldr	r6, [sp]
-	adcs	r6, r4
-	ldr	r5, [sp]
-	ldr	r0, [sp]
-	adcs	r5, r0
-	ldr	r4, [sp]
-	ldr	r0, [sp]
-	adcs	r4, r0
-	ldr	r7, [sp]
-	ldr	r0, [sp]
-	adcs	r7, r0
-	uxtb	r0, r7
-	str	r0, [sp, #16]
-	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #20]
-	adds	r0, r7, r0
-	str	r0, [sp, #8]
-	adcs	r3, r6
-	adcs	r2, r5
-	mov	r5, r1
-	adcs	r5, r4
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #16]
-	adcs	r1, r0
-	uxtb	r4, r1
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #40]
-	adds	r1, r1, r0
-	mov	r0, r3
-	str	r0, [sp, #12]
-	mov	r6, r0
-	ldr	r0, [sp]
-	adcs	r6, r0
-	str	r6, [sp, #12]
-	mov	r0, r2
-	str	r0, [sp, #16]
-	mov	r6, r0
-	ldr	r0, [sp]
-	adcs	r6, r0
-	str	r6, [sp, #16]
-	mov	r7, r5
-	ldr	r0, [sp]
-	adcs	r7, r0
-	ldr	r0, [sp]
-	adcs	r4, r0
-	uxtb	r0, r4
-	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r4, #1
-	eors	r0, r4
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r4
-	rsbs	r6, r0, #0
-	mov	r0, r1
-	ldr	r1, [sp, #8]
-	eors	r0, r1
-	ands	r0, r6
-	ldr	r1, [sp, #8]
-	eors	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r0, r3
-	ands	r0, r6
-	eors	r3, r0
-	ldr	r0, [sp, #16]
-	eors	r0, r2
-	ands	r0, r6
-	eors	r2, r0
-	mov	r0, r7
-	eors	r0, r5
-	ands	r0, r6
-	eors	r5, r0
-	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp, #24]
-	adds	r1, r1, r0
+	ldr	r4, =0x6b206574
 	ldr	r0, [sp, #28]
-	adcs	r3, r0
-	ldr	r0, [sp, #32]
-	adcs	r2, r0
-	ldr	r0, [sp, #36]
-	adcs	r5, r0
-	@ chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	ldr	r6, [sp, #80]
-	eors	r6, r1
-	ldr	r7, [sp, #76]
-	eors	r7, r3
-	ldr	r1, [sp, #72]
-	eors	r1, r2
-	ldr	r0, [sp, #68]
+	adds	r4, r0, r4
+	ldr	r5, =0x79622d32
+	ldr	r0, [sp, #20]
+	adds	r5, r0, r5
+	ldr	r6, =0x3320646e
+	ldr	r0, [sp, #8]
+	adds	r6, r0, r6
+	ldr	r0, =0x61707865
+	adds	r7, r7, r0
+	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	ldr	r0, [sp, #124]
+	eors	r0, r7
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #128]
+	eors	r0, r6
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #132]
 	eors	r0, r5
-	orrs	r6, r7
-	orrs	r6, r1
-	orrs	r6, r0
-	subs	r0, r6, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r4
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #136]
+	eors	r0, r4
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #140]
+	eors	r0, r3
+	str	r0, [sp]
+	ldr	r0, [sp, #144]
+	eors	r0, r2
+	mov	r11, r0
+	ldr	r0, [sp, #148]
+	eors	r0, r1
+	mov	r10, r0
+	ldr	r0, [sp, #152]
+	mov	r1, r0
+	mov	r0, r12
+	eors	r1, r0
+	mov	r9, r1
+	ldr	r0, [sp, #156]
+	mov	r1, r0
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	mov	r8, r1
+	ldr	r0, [sp, #160]
+	mov	r12, r0
+	ldr	r1, [sp, #32]
+	mov	r0, r12
+	eors	r0, r1
+	mov	r12, r0
+	ldr	r7, [sp, #164]
+	ldr	r0, [sp, #36]
+	eors	r7, r0
+	ldr	r6, [sp, #168]
+	ldr	r0, [sp, #40]
+	eors	r6, r0
+	ldr	r5, [sp, #172]
+	ldr	r0, [sp, #44]
+	eors	r5, r0
+	ldr	r4, [sp, #176]
+	ldr	r0, [sp, #48]
+	eors	r4, r0
+	ldr	r3, [sp, #184]
+	ldr	r0, [sp, #52]
+	eors	r3, r0
+	ldr	r2, [sp, #180]
+	ldr	r0, [sp, #120]
+	eors	r2, r0
+	@ chacha20.ae:77: store_le(dst, off, x, n - off)
+	ldr	r1, [sp, #196]
+	ldr	r0, [sp, #64]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #56]
+	cmp	r0, #64
+	bcc	.Lchacha20_poly1305_C_xor_stream_bytes10
+	ldr	r0, [sp, #72]
+	tst	r1, r0
+	bne	.Lchacha20_poly1305_C_xor_stream_bytes10
+	ldr	r0, [sp, #16]
+	str	r0, [r1]
+	ldr	r0, [sp, #12]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #8]
+	str	r0, [r1, #8]
 	ldr	r0, [sp, #4]
-	strh	r1, [r0]
-	add	sp, #456
+	str	r0, [r1, #12]
+	ldr	r0, [sp]
+	str	r0, [r1, #16]
+	mov	r0, r11
+	str	r0, [r1, #20]
+	mov	r0, r10
+	str	r0, [r1, #24]
+	mov	r0, r9
+	str	r0, [r1, #28]
+	mov	r0, r8
+	str	r0, [r1, #32]
+	mov	r0, r12
+	str	r0, [r1, #36]
+	str	r7, [r1, #40]
+	str	r6, [r1, #44]
+	str	r5, [r1, #48]
+	str	r4, [r1, #52]
+	str	r3, [r1, #56]
+	str	r2, [r1, #60]
+	b	.Lchacha20_poly1305_C_xor_stream_stored11
+	.ltorg
+.Lchacha20_poly1305_C_xor_stream_bytes10:
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #208]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #212]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #216]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #220]
+	ldr	r0, [sp]
+	str	r0, [sp, #224]
+	mov	r0, r11
+	str	r0, [sp, #228]
+	mov	r0, r10
+	str	r0, [sp, #232]
+	mov	r0, r9
+	str	r0, [sp, #236]
+	mov	r0, r8
+	str	r0, [sp, #240]
+	mov	r0, r12
+	str	r0, [sp, #244]
+	str	r7, [sp, #248]
+	str	r6, [sp, #252]
+	str	r5, [sp, #256]
+	str	r4, [sp, #260]
+	str	r3, [sp, #264]
+	str	r2, [sp, #268]
+	add	r3, sp, #208
+	ldr	r2, [sp, #56]
+	cmp	r2, #64
+	bcc	.Lchacha20_poly1305_C_xor_stream_cnt12
+	movs	r2, #64
+.Lchacha20_poly1305_C_xor_stream_cnt12:
+.Lchacha20_poly1305_C_xor_stream_cpy13:
+	subs	r2, #1
+	bcc	.Lchacha20_poly1305_C_xor_stream_stored11
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lchacha20_poly1305_C_xor_stream_cpy13
+.Lchacha20_poly1305_C_xor_stream_stored11:
+	ldr	r0, [sp, #60]
+	adds	r0, #1
+	str	r0, [sp, #60]
+	mov	r1, r0
+	ldr	r0, [sp, #188]
+	cmp	r1, r0
+	bcs	.Lchacha20_poly1305_C_xor_stream_far3
+	b	.Lchacha20_poly1305_C_xor_stream_loop1
+.Lchacha20_poly1305_C_xor_stream_far3:
+.Lchacha20_poly1305_C_xor_stream_done2:
+	add	sp, #272
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -6163,12 +1067,1094 @@ chacha20_poly1305_decrypt_with:
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
+	.size chacha20_poly1305_C_xor_stream, .-chacha20_poly1305_C_xor_stream
+
+
+@ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
+@     frame 176 bytes (77 spill slots, 24 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1700 bytes of code and literals
+	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
+	.global chacha20_poly1305_tag_of
+	.type chacha20_poly1305_tag_of, %function
+	.thumb_func
+	.balign 4
+chacha20_poly1305_tag_of:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #176
+	mov	r4, r0
+	mov	r6, r1
+	mov	r0, r2
+	str	r0, [sp, #88]
+	mov	r0, r3
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #68]
+	ldr	r0, [r4]
+	str	r0, [sp, #84]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #80]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #76]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #72]
+	ldr	r5, [r4, #16]
+	ldr	r0, [r4, #20]
+	ldr	r3, [r4, #24]
+	ldr	r1, [r4, #28]
+	str	r1, [sp, #8]
+	ldr	r4, [r6]
+	ldr	r1, [r6, #4]
+	ldr	r2, [r6, #8]
+	str	r2, [sp]
+	movs	r7, #0
+	str	r7, [sp, #96]
+	str	r7, [sp, #100]
+	str	r7, [sp, #104]
+	str	r7, [sp, #108]
+	str	r7, [sp, #112]
+	add	r6, sp, #116
+	movs	r2, #10
+.Lchacha20_poly1305_tag_of_zero1:
+	str	r7, [r6]
+	adds	r6, #4
+	subs	r2, #1
+	bne	.Lchacha20_poly1305_tag_of_zero1
+	str	r7, [sp, #156]
+	str	r7, [sp, #160]
+	str	r7, [sp, #164]
+	str	r7, [sp, #168]
+	str	r7, [sp, #172]
+	@ chacha20.ae:53: @unroll(unroll)
+	movs	r2, #0
+	str	r2, [sp, #40]
+	ldr	r7, =0x61707865
+	ldr	r6, [sp, #84]
+	mov	r2, r5
+	mov	r8, r2
+	movs	r5, #0
+	ldr	r2, =0x3320646e
+	str	r2, [sp, #4]
+	ldr	r2, [sp, #80]
+	str	r0, [sp, #24]
+	mov	r0, r4
+	str	r0, [sp, #20]
+	ldr	r0, =0x79622d32
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #76]
+	mov	r9, r0
+	mov	r0, r3
+	str	r0, [sp, #32]
+	mov	r0, r1
+	str	r0, [sp, #28]
+	ldr	r0, =0x6b206574
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #72]
+	mov	r11, r0
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #36]
+	ldr	r0, [sp]
+	str	r0, [sp, #8]
+.Lchacha20_poly1305_tag_of_loop2:
+	@ chacha20.ae:17: a = a + b
+	adds	r1, r7, r6
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	eors	r5, r1
+	movs	r0, #16
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	mov	r3, r8
+	adds	r4, r3, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r3, r6
+	eors	r3, r4
+	movs	r7, #20
+	rors	r3, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #44]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	movs	r6, #24
+	mov	r1, r5
+	rors	r1, r6
+	str	r1, [sp]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r1
+	str	r1, [sp, #56]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r3, r1
+	movs	r1, #25
+	mov	r8, r1
+	mov	r1, r3
+	mov	r3, r1
+	mov	r1, r8
+	rors	r3, r1
+	mov	r10, r3
+	@ chacha20.ae:17: a = a + b
+	ldr	r1, [sp, #4]
+	adds	r1, r1, r2
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r4, [sp, #20]
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r3, [sp, #24]
+	adds	r3, r3, r4
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	eors	r2, r3
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #24]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r4, r1
+	mov	r1, r4
+	rors	r1, r6
+	str	r1, [sp, #4]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r3, r1
+	str	r1, [sp, #52]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r3, r2
+	mov	r1, r8
+	rors	r3, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r2, [sp, #12]
+	mov	r1, r9
+	adds	r1, r2, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #28]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r2, [sp, #32]
+	adds	r4, r2, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r2, r9
+	eors	r2, r4
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #28]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	mov	r1, r5
+	rors	r1, r6
+	str	r1, [sp, #12]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r1
+	str	r1, [sp, #20]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r1, r2
+	mov	r2, r1
+	mov	r1, r8
+	rors	r2, r1
+	mov	r9, r2
+	@ chacha20.ae:17: a = a + b
+	ldr	r2, [sp, #16]
+	mov	r1, r11
+	adds	r1, r2, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r4, [sp, #8]
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r2, [sp, #36]
+	adds	r5, r2, r4
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r2, r11
+	eors	r2, r5
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #48]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r5, r4
+	mov	r11, r1
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r1, r8
+	rors	r2, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r1, [sp, #44]
+	adds	r1, r1, r3
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	eors	r4, r1
+	mov	r5, r4
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r4, [sp, #20]
+	adds	r4, r4, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #32]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	mov	r1, r5
+	rors	r1, r6
+	str	r1, [sp, #8]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r1
+	str	r1, [sp, #44]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r3, r1
+	mov	r1, r3
+	mov	r3, r1
+	mov	r1, r8
+	rors	r3, r1
+	str	r3, [sp, #16]
+	@ chacha20.ae:17: a = a + b
+	ldr	r3, [sp, #24]
+	mov	r1, r9
+	adds	r1, r3, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r5, [sp]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	mov	r3, r11
+	adds	r4, r3, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r3, r9
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #20]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	rors	r5, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r5
+	str	r1, [sp, #36]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r3, r1
+	mov	r1, r3
+	mov	r3, r1
+	mov	r1, r8
+	rors	r3, r1
+	mov	r11, r3
+	@ chacha20.ae:17: a = a + b
+	ldr	r1, [sp, #28]
+	adds	r1, r1, r2
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r3, [sp, #4]
+	eors	r3, r1
+	mov	r4, r3
+	rors	r4, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r3, [sp, #56]
+	adds	r3, r3, r4
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	eors	r2, r3
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #28]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r3, r4
+	str	r1, [sp]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r3, r2
+	mov	r1, r8
+	rors	r3, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r2, [sp, #48]
+	mov	r1, r10
+	adds	r1, r2, r1
+	mov	r9, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r2, [sp, #12]
+	mov	r1, r9
+	eors	r2, r1
+	mov	r1, r2
+	rors	r1, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r0, [sp, #52]
+	adds	r0, r0, r1
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r2, r10
+	eors	r2, r0
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	mov	r7, r9
+	adds	r7, r7, r2
+	mov	r10, r7
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r7, r1
+	mov	r1, r10
+	eors	r7, r1
+	mov	r1, r7
+	rors	r1, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r0, r0, r1
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r6, r2
+	eors	r6, r0
+	mov	r2, r8
+	rors	r6, r2
+	ldr	r7, [sp, #32]
+	ldr	r2, [sp]
+	mov	r8, r2
+	ldr	r2, [sp, #20]
+	str	r2, [sp, #4]
+	ldr	r2, [sp, #16]
+	str	r0, [sp, #24]
+	mov	r0, r4
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #12]
+	mov	r0, r11
+	mov	r9, r0
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #32]
+	mov	r0, r1
+	str	r0, [sp, #28]
+	mov	r0, r10
+	str	r0, [sp, #16]
+	mov	r0, r3
+	mov	r11, r0
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #40]
+	adds	r0, #1
+	str	r0, [sp, #40]
+	cmp	r0, #10
+	bcs	.Lchacha20_poly1305_tag_of_far1
+	b	.Lchacha20_poly1305_tag_of_loop2
+.Lchacha20_poly1305_tag_of_far1:
+.Lchacha20_poly1305_tag_of_done3:
+	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	mov	r1, r11
+	ldr	r0, [sp, #72]
+	adds	r0, r1, r0
+	str	r0, [sp, #32]
+	mov	r1, r9
+	ldr	r0, [sp, #76]
+	adds	r0, r1, r0
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #80]
+	adds	r0, r2, r0
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #84]
+	adds	r0, r6, r0
+	str	r0, [sp, #20]
+	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
+	ldr	r1, =0x6b206574
+	ldr	r0, [sp, #16]
+	adds	r1, r0, r1
+	ldr	r2, =0x79622d32
+	ldr	r0, [sp, #12]
+	adds	r2, r0, r2
+	ldr	r3, =0x3320646e
+	ldr	r0, [sp, #4]
+	adds	r3, r0, r3
+	ldr	r0, =0x61707865
+	adds	r0, r7, r0
+	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	lsls	r0, r0, #4
+	lsrs	r6, r0, #4
+	ldr	r0, =0x0ffffffc
+	mov	r5, r3
+	ands	r5, r0
+	mov	r4, r2
+	ands	r4, r0
+	mov	r3, r1
+	ands	r3, r0
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsls	r0, r6, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	add	r1, sp, #116
+	strh	r0, [r1, #20]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	movs	r2, #5
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r0, r6, #13
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #22]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #2]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r6, r6, #26
+	lsls	r0, r5, #6
+	orrs	r6, r0
+	lsls	r0, r6, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #24]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #4]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r0, r5, #7
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #26]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #6]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r5, r5, #20
+	lsls	r0, r4, #12
+	orrs	r5, r0
+	lsls	r0, r5, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #28]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #8]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r0, r4, #1
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #30]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #10]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r0, r4, #14
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #32]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #12]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r4, r4, #27
+	lsls	r0, r3, #5
+	orrs	r4, r0
+	lsls	r0, r4, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #34]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #14]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r0, r3, #8
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #36]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #16]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	lsrs	r0, r3, #21
+	@ poly1305.ae:33: rt[10 + i] = limb
+	strh	r0, [r1, #38]
+	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	muls	r0, r2
+	uxth	r0, r0
+	strh	r0, [r1, #18]
+	@ chacha20_poly1305.ae:20: P.absorb_padded(h, rt, ad)
+	add	r0, sp, #96
+	ldr	r2, [sp, #88]
+	ldr	r3, [sp, #64]
+	bl	chacha20_poly1305_P_absorb_padded
+	@ chacha20_poly1305.ae:21: P.absorb_padded(h, rt, ct)
+	add	r0, sp, #96
+	add	r1, sp, #116
+	ldr	r2, [sp, #92]
+	ldr	r3, [sp, #60]
+	bl	chacha20_poly1305_P_absorb_padded
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	add	r2, sp, #96
+	ldrh	r1, [r2]
+	ldr	r0, [sp, #64]
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r1, r0
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r3, [r2, #2]
+	ldr	r0, [sp, #64]
+	lsrs	r0, r0, #13
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r3, r0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #2]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r3, [r2, #4]
+	ldr	r0, [sp, #64]
+	lsrs	r0, r0, #26
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r3, r0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #4]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r0, [r2, #6]
+	adds	r0, r0, #0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #6]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r3, [r2, #8]
+	ldr	r0, [sp, #60]
+	lsls	r0, r0, #12
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r3, r0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #8]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r3, [r2, #10]
+	ldr	r0, [sp, #60]
+	lsrs	r0, r0, #1
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r3, r0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #10]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r3, [r2, #12]
+	ldr	r0, [sp, #60]
+	lsrs	r0, r0, #14
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r3, r0
+	uxth	r0, r0
+	b	.Lchacha20_poly1305_tag_of_pool1
+	.ltorg
+.Lchacha20_poly1305_tag_of_pool1:
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #12]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r3, [r2, #14]
+	ldr	r0, [sp, #60]
+	lsrs	r0, r0, #27
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #19
+	adds	r0, r3, r0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #14]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r1, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r0, [r2, #16]
+	adds	r0, r0, #0
+	uxth	r0, r0
+	adds	r0, r0, r1
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #16]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r3, r1, #13
+	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
+	ldrh	r1, [r2, #18]
+	movs	r0, #1
+	lsls	r0, r0, #11
+	adds	r0, r1, r0
+	uxth	r0, r0
+	adds	r0, r0, r3
+	uxth	r1, r0
+	@ poly1305.ae:44: h[i] = t & mask
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2, #18]
+	@ poly1305.ae:45: c = t >> limb_bits
+	lsrs	r3, r1, #13
+	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
+	ldrh	r1, [r2]
+	movs	r0, #5
+	str	r0, [sp, #4]
+	muls	r3, r0
+	uxth	r0, r3
+	adds	r0, r1, r0
+	uxth	r0, r0
+	strh	r0, [r2]
+	@ poly1305.ae:51: @unroll(unroll)
+	movs	r3, #0
+	movs	r4, #0
+	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
+	add	r1, sp, #116
+	@ poly1305.ae:58: g[i] = d[12:0] as u16
+	add	r0, sp, #156
+	mov	r8, r0
+	@ poly1305.ae:51: @unroll(unroll)
+.Lchacha20_poly1305_tag_of_loop4:
+	@ poly1305.ae:54: @unroll(unroll)
+	movs	r7, #0
+	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
+	add	r6, sp, #96
+	@ poly1305.ae:54: @unroll(unroll)
+.Lchacha20_poly1305_tag_of_loop6:
+	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
+	ldrh	r5, [r6]
+	subs	r0, r3, r7
+	uxth	r0, r0
+	adds	r0, #10
+	uxth	r0, r0
+	lsls	r0, r0, #1
+	ldrh	r0, [r1, r0]
+	muls	r5, r0
+	adds	r4, r4, r5
+	adds	r6, #2
+	adds	r7, #1
+	cmp	r7, #10
+	bcc	.Lchacha20_poly1305_tag_of_loop6
+.Lchacha20_poly1305_tag_of_done7:
+	@ poly1305.ae:58: g[i] = d[12:0] as u16
+	lsls	r0, r4, #19
+	lsrs	r5, r0, #19
+	mov	r0, r8
+	strh	r5, [r0]
+	@ poly1305.ae:59: carry = d >> limb_bits
+	lsrs	r4, r4, #13
+	mov	r0, r8
+	adds	r0, #2
+	mov	r8, r0
+	adds	r3, #1
+	cmp	r3, #10
+	bcc	.Lchacha20_poly1305_tag_of_loop4
+.Lchacha20_poly1305_tag_of_done5:
+	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
+	add	r1, sp, #156
+	ldrh	r3, [r1]
+	ldr	r0, [sp, #4]
+	muls	r4, r0
+	adds	r3, r3, r4
+	@ poly1305.ae:62: h[0] = t0[12:0] as u16
+	lsls	r0, r3, #19
+	lsrs	r0, r0, #19
+	strh	r0, [r2]
+	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
+	ldrh	r1, [r1, #2]
+	lsrs	r0, r3, #13
+	uxth	r0, r0
+	adds	r0, r1, r0
+	uxth	r0, r0
+	strh	r0, [r2, #2]
+	@ poly1305.ae:64: @unroll(unroll)
+	movs	r4, #2
+	@ poly1305.ae:66: h[i] = g[i]
+	add	r3, sp, #156
+	adds	r3, #4
+	add	r0, sp, #96
+	adds	r0, #4
+	@ poly1305.ae:64: @unroll(unroll)
+.Lchacha20_poly1305_tag_of_loop8:
+	@ poly1305.ae:66: h[i] = g[i]
+	ldrh	r1, [r3]
+	strh	r1, [r0]
+	adds	r3, #2
+	adds	r0, #2
+	adds	r4, #1
+	cmp	r4, #10
+	bcc	.Lchacha20_poly1305_tag_of_loop8
+.Lchacha20_poly1305_tag_of_done9:
+	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
+	ldrh	r4, [r2]
+	ldrh	r0, [r2, #2]
+	lsls	r3, r0, #13
+	lsrs	r0, r0, #19
+	movs	r1, #0
+	adds	r7, r4, r3
+	mov	r6, r1
+	adcs	r6, r0
+	mov	r5, r1
+	adcs	r5, r1
+	mov	r4, r1
+	adcs	r4, r1
+	mov	r0, r1
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp]
+	ldrh	r3, [r2, #4]
+	lsls	r0, r3, #26
+	lsrs	r3, r3, #6
+	adds	r0, r7, r0
+	str	r0, [sp, #8]
+	adcs	r6, r3
+	adcs	r5, r1
+	adcs	r4, r1
+	ldr	r0, [sp]
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #12]
+	ldrh	r0, [r2, #6]
+	lsls	r3, r0, #7
+	lsrs	r0, r0, #25
+	ldr	r7, [sp, #8]
+	adds	r7, r7, r1
+	str	r7, [sp]
+	adcs	r6, r3
+	adcs	r5, r0
+	adcs	r4, r1
+	ldr	r0, [sp, #12]
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #8]
+	ldrh	r0, [r2, #8]
+	lsls	r3, r0, #20
+	lsrs	r0, r0, #12
+	ldr	r7, [sp]
+	adds	r7, r7, r1
+	str	r7, [sp]
+	adcs	r6, r3
+	adcs	r5, r0
+	adcs	r4, r1
+	ldr	r0, [sp, #8]
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #8]
+	ldrh	r0, [r2, #10]
+	lsls	r3, r0, #1
+	lsrs	r0, r0, #31
+	ldr	r7, [sp]
+	adds	r7, r7, r1
+	str	r7, [sp]
+	adcs	r6, r1
+	adcs	r5, r3
+	adcs	r4, r0
+	ldr	r0, [sp, #8]
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #8]
+	ldrh	r0, [r2, #12]
+	lsls	r3, r0, #14
+	lsrs	r0, r0, #18
+	ldr	r7, [sp]
+	adds	r7, r7, r1
+	str	r7, [sp]
+	adcs	r6, r1
+	adcs	r5, r3
+	adcs	r4, r0
+	ldr	r0, [sp, #8]
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #8]
+	ldrh	r0, [r2, #14]
+	lsls	r3, r0, #27
+	lsrs	r0, r0, #5
+	ldr	r7, [sp]
+	adds	r7, r7, r1
+	str	r7, [sp]
+	mov	r7, r6
+	adcs	r7, r1
+	adcs	r5, r3
+	adcs	r4, r0
+	ldr	r0, [sp, #8]
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #8]
+	ldrh	r0, [r2, #16]
+	lsls	r6, r0, #8
+	lsrs	r0, r0, #24
+	uxtb	r3, r0
+	ldr	r0, [sp]
+	adds	r0, r0, r1
+	str	r0, [sp]
+	mov	r0, r7
+	adcs	r0, r1
+	adcs	r5, r1
+	adcs	r4, r6
+	ldr	r6, [sp, #8]
+	adcs	r6, r3
+	uxtb	r3, r6
+	ldrh	r2, [r2, #18]
+	lsls	r6, r2, #21
+	lsrs	r2, r2, #11
+	uxtb	r2, r2
+	ldr	r7, [sp]
+	adds	r7, r7, r1
+	str	r7, [sp, #16]
+	adcs	r0, r1
+	str	r0, [sp, #8]
+	adcs	r5, r1
+	adcs	r4, r6
+	mov	r0, r3
+	adcs	r0, r2
+	uxtb	r2, r0
+	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	lsls	r0, r2, #30
+	lsrs	r0, r0, #30
+	str	r0, [sp, #12]
+	lsrs	r3, r2, #2
+	lsls	r0, r3, #2
+	lsrs	r2, r3, #30
+	adds	r0, r3, r0
+	str	r0, [sp]
+	mov	r7, r1
+	adcs	r7, r2
+	mov	r6, r1
+	adcs	r6, r1
+	mov	r2, r1
+	adcs	r2, r1
+	mov	r0, r1
+	adcs	r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #36]
+	ldr	r3, [sp, #16]
+	ldr	r0, [sp]
+	adds	r0, r3, r0
+	str	r0, [sp]
+	ldr	r3, [sp, #8]
+	adcs	r3, r7
+	adcs	r5, r6
+	adcs	r4, r2
+	ldr	r2, [sp, #12]
+	ldr	r0, [sp, #36]
+	adcs	r2, r0
+	uxtb	r7, r2
+	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	ldr	r2, [sp]
+	ldr	r0, [sp, #4]
+	adds	r0, r2, r0
+	str	r0, [sp, #8]
+	mov	r0, r3
+	adcs	r0, r1
+	str	r0, [sp, #4]
+	mov	r6, r5
+	adcs	r6, r1
+	mov	r2, r4
+	adcs	r2, r1
+	adcs	r7, r1
+	uxtb	r0, r7
+	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	lsrs	r0, r0, #2
+	lsls	r0, r0, #31
+	lsrs	r0, r0, #31
+	movs	r1, #1
+	eors	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r1
+	rsbs	r7, r0, #0
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp]
+	eors	r0, r1
+	ands	r0, r7
+	ldr	r1, [sp]
+	eors	r1, r0
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	ands	r0, r7
+	eors	r3, r0
+	eors	r6, r5
+	ands	r6, r7
+	mov	r0, r5
+	eors	r0, r6
+	mov	r5, r2
+	eors	r5, r4
+	ands	r5, r7
+	mov	r2, r4
+	eors	r2, r5
+	@ poly1305.ae:80: return v[127:0] + s
+	ldr	r4, [sp, #20]
+	adds	r4, r1, r4
+	ldr	r1, [sp, #24]
+	adcs	r3, r1
+	mov	r1, r0
+	ldr	r0, [sp, #28]
+	adcs	r1, r0
+	ldr	r0, [sp, #32]
+	adcs	r2, r0
+	ldr	r0, [sp, #68]
+	str	r4, [r0]
+	ldr	r0, [sp, #68]
+	str	r3, [r0, #4]
+	ldr	r0, [sp, #68]
+	str	r1, [r0, #8]
+	ldr	r0, [sp, #68]
+	str	r2, [r0, #12]
+	add	sp, #176
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
+
+
+@ --- chacha20_poly1305_P_absorb_padded: chacha20_poly1305.P.absorb_padded
+@     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
+@     estimated 126 bytes of code and literals
+	.section .text.chacha20_poly1305_P_absorb_padded,"ax",%progbits
+	.global chacha20_poly1305_P_absorb_padded
+	.type chacha20_poly1305_P_absorb_padded, %function
+	.thumb_func
+	.balign 4
+chacha20_poly1305_P_absorb_padded:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	push	{r4, r5}
+	sub	sp, #36
+	mov	r9, r0
+	mov	r0, r1
+	mov	r8, r0
+	mov	r7, r2
+	mov	r6, r3
+	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
+	mov	r0, r6
+	adds	r0, #15
+	lsrs	r5, r0, #4
+	movs	r4, #0
+	cmp	r4, r5
+	bcs	.Lchacha20_poly1305_P_absorb_padded_done2
+.Lchacha20_poly1305_P_absorb_padded_loop1:
+	@ poly1305.ae:88: off = i * 16
+	lsls	r0, r4, #4
+	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
+	subs	r3, r6, r0
+	adds	r0, r7, r0
+	movs	r1, #3
+	cmp	r3, #16
+	bcc	.Lchacha20_poly1305_P_absorb_padded_bytes3
+	tst	r0, r1
+	beq	.Lchacha20_poly1305_P_absorb_padded_words4
+.Lchacha20_poly1305_P_absorb_padded_bytes3:
+	movs	r1, #0
+	str	r1, [sp]
+	str	r1, [sp, #4]
+	str	r1, [sp, #8]
+	str	r1, [sp, #12]
+	add	r2, sp, #0
+	cmp	r3, #16
+	bcc	.Lchacha20_poly1305_P_absorb_padded_cnt6
+	movs	r3, #16
+.Lchacha20_poly1305_P_absorb_padded_cnt6:
+.Lchacha20_poly1305_P_absorb_padded_cpy7:
+	subs	r3, #1
+	bcc	.Lchacha20_poly1305_P_absorb_padded_cpyd5
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
+	b	.Lchacha20_poly1305_P_absorb_padded_cpy7
+.Lchacha20_poly1305_P_absorb_padded_cpyd5:
+	mov	r0, r2
+.Lchacha20_poly1305_P_absorb_padded_words4:
+	ldr	r3, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r0, [r0, #12]
+	str	r3, [sp, #16]
+	str	r2, [sp, #20]
+	str	r1, [sp, #24]
+	str	r0, [sp, #28]
+	add	r1, sp, #32
+	movs	r0, #1
+	strh	r0, [r1]
+	add	r2, sp, #16
+	mov	r0, r9
+	mov	r1, r8
+	bl	chacha20_poly1305_P_block
+	adds	r4, #1
+	cmp	r4, r5
+	bcc	.Lchacha20_poly1305_P_absorb_padded_loop1
+.Lchacha20_poly1305_P_absorb_padded_done2:
+	add	sp, #36
+	pop	{r4, r5}
+	mov	r8, r4
+	mov	r9, r5
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size chacha20_poly1305_P_absorb_padded, .-chacha20_poly1305_P_absorb_padded
 
 
 @ --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
-@     frame 20 bytes (3 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
-@     estimated 416 bytes of code and literals
+@     frame 24 bytes (5 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
+@     estimated 418 bytes of code and literals
 	.section .text.chacha20_poly1305_P_block,"ax",%progbits
 	.global chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, %function
@@ -6176,26 +2162,22 @@ chacha20_poly1305_decrypt_with:
 	.balign 4
 chacha20_poly1305_P_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #20
-	mov	r4, r0
-	mov	r5, r1
+	sub	sp, #24
+	mov	r3, r0
 	ldr	r7, [r2]
 	ldr	r6, [r2, #4]
-	ldr	r3, [r2, #8]
-	ldr	r1, [r2, #12]
+	ldr	r5, [r2, #8]
+	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
-	mov	r9, r0
-	movs	r0, #0
 	str	r0, [sp]
+	movs	r0, #0
 	str	r0, [sp, #4]
 	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r4]
+	ldrh	r2, [r3]
 	lsls	r0, r7, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
@@ -6203,29 +2185,29 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4]
+	strh	r0, [r3]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r0, r2, #13
-	mov	r8, r0
+	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r4, #2]
+	ldrh	r2, [r3, #2]
 	lsrs	r0, r7, #13
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
-	mov	r0, r8
+	mov	r0, r12
 	adds	r0, r2, r0
 	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #2]
+	strh	r0, [r3, #2]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r0, r2, #13
 	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r4, #4]
+	ldrh	r2, [r3, #4]
 	lsrs	r7, r7, #26
 	lsls	r0, r6, #6
 	orrs	r7, r0
@@ -6239,11 +2221,11 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #4]
+	strh	r0, [r3, #4]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r7, [r4, #6]
+	ldrh	r7, [r3, #6]
 	lsrs	r0, r6, #7
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -6254,13 +2236,13 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #6]
+	strh	r0, [r3, #6]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r7, [r4, #8]
+	ldrh	r7, [r3, #8]
 	lsrs	r6, r6, #20
-	lsls	r0, r3, #12
+	lsls	r0, r5, #12
 	orrs	r6, r0
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
@@ -6271,12 +2253,12 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #8]
+	strh	r0, [r3, #8]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r4, #10]
-	lsrs	r0, r3, #1
+	ldrh	r6, [r3, #10]
+	lsrs	r0, r5, #1
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
@@ -6286,12 +2268,12 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #10]
+	strh	r0, [r3, #10]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r4, #12]
-	lsrs	r0, r3, #14
+	ldrh	r6, [r3, #12]
+	lsrs	r0, r5, #14
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
@@ -6301,15 +2283,15 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #12]
+	strh	r0, [r3, #12]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r4, #14]
-	lsrs	r3, r3, #27
-	lsls	r0, r1, #5
-	orrs	r3, r0
-	lsls	r0, r3, #19
+	ldrh	r6, [r3, #14]
+	lsrs	r5, r5, #27
+	lsls	r0, r4, #5
+	orrs	r5, r0
+	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
@@ -6318,117 +2300,128 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #14]
+	strh	r0, [r3, #14]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r4, #16]
-	lsrs	r0, r1, #8
+	ldrh	r5, [r3, #16]
+	lsrs	r0, r4, #8
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
-	adds	r0, r3, r0
+	adds	r0, r5, r0
 	uxth	r0, r0
 	adds	r0, r0, r2
 	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #16]
+	strh	r0, [r3, #16]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r4, #18]
-	lsrs	r1, r1, #21
-	mov	r0, r9
+	ldrh	r5, [r3, #18]
+	lsrs	r4, r4, #21
+	ldr	r0, [sp]
 	lsls	r0, r0, #11
-	orrs	r1, r0
-	adds	r0, r3, r1
+	orrs	r4, r0
+	adds	r0, r5, r4
 	uxth	r0, r0
 	adds	r0, r0, r2
-	uxth	r1, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #18]
+	strh	r0, [r3, #18]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r0, r1, #13
+	lsrs	r4, r2, #13
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	ldrh	r1, [r4]
-	movs	r6, #5
-	muls	r0, r6
+	ldrh	r2, [r3]
+	movs	r0, #5
+	str	r0, [sp]
+	muls	r4, r0
+	uxth	r0, r4
+	adds	r0, r2, r0
 	uxth	r0, r0
-	adds	r0, r1, r0
-	uxth	r0, r0
-	strh	r0, [r4]
+	strh	r0, [r3]
 	@ poly1305.ae:51: @unroll(unroll)
-	movs	r0, #0
-	movs	r1, #0
+	movs	r4, #0
+	movs	r2, #0
+	@ poly1305.ae:58: g[i] = d[12:0] as u16
+	add	r0, sp, #4
+	mov	r12, r0
+	@ poly1305.ae:51: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop1:
 	@ poly1305.ae:54: @unroll(unroll)
-	movs	r2, #0
+	movs	r7, #0
+	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
+	mov	r6, r3
+	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop3:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	lsls	r3, r2, #1
-	ldrh	r7, [r4, r3]
-	subs	r3, r0, r2
-	uxth	r3, r3
-	adds	r3, #10
-	uxth	r3, r3
-	lsls	r3, r3, #1
-	ldrh	r3, [r5, r3]
-	muls	r7, r3
-	adds	r1, r1, r7
-	adds	r2, #1
-	uxth	r2, r2
-	cmp	r2, #10
+	ldrh	r5, [r6]
+	subs	r0, r4, r7
+	uxth	r0, r0
+	adds	r0, #10
+	uxth	r0, r0
+	lsls	r0, r0, #1
+	ldrh	r0, [r1, r0]
+	muls	r5, r0
+	adds	r2, r2, r5
+	adds	r6, #2
+	adds	r7, #1
+	cmp	r7, #10
 	bcc	.Lchacha20_poly1305_P_block_loop3
 .Lchacha20_poly1305_P_block_done4:
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	lsls	r2, r1, #19
-	lsrs	r7, r2, #19
-	lsls	r3, r0, #1
-	add	r2, sp, #0
-	strh	r7, [r2, r3]
+	lsls	r0, r2, #19
+	lsrs	r5, r0, #19
+	mov	r0, r12
+	strh	r5, [r0]
 	@ poly1305.ae:59: carry = d >> limb_bits
-	lsrs	r1, r1, #13
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
+	lsrs	r2, r2, #13
+	mov	r0, r12
+	adds	r0, #2
+	mov	r12, r0
+	adds	r4, #1
+	cmp	r4, #10
 	bcc	.Lchacha20_poly1305_P_block_loop1
 .Lchacha20_poly1305_P_block_done2:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r3, sp, #0
-	ldrh	r0, [r3]
-	muls	r1, r6
-	adds	r2, r0, r1
+	add	r1, sp, #4
+	ldrh	r4, [r1]
+	ldr	r0, [sp]
+	muls	r2, r0
+	adds	r2, r4, r2
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4]
+	strh	r0, [r3]
 	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r1, [r3, #2]
+	ldrh	r1, [r1, #2]
 	lsrs	r0, r2, #13
 	uxth	r0, r0
 	adds	r0, r1, r0
 	uxth	r0, r0
-	strh	r0, [r4, #2]
+	strh	r0, [r3, #2]
 	@ poly1305.ae:64: @unroll(unroll)
-	movs	r0, #2
+	movs	r4, #2
+	@ poly1305.ae:66: h[i] = g[i]
+	add	r2, sp, #4
+	adds	r2, #4
+	mov	r0, r3
+	adds	r0, #4
+	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop5:
 	@ poly1305.ae:66: h[i] = g[i]
-	lsls	r1, r0, #1
-	ldrh	r2, [r3, r1]
-	lsls	r1, r0, #1
-	strh	r2, [r4, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
+	ldrh	r1, [r2]
+	strh	r1, [r0]
+	adds	r2, #2
+	adds	r0, #2
+	adds	r4, #1
+	cmp	r4, #10
 	bcc	.Lchacha20_poly1305_P_block_loop5
 .Lchacha20_poly1305_P_block_done6:
-	add	sp, #20
-	pop	{r4, r5}
-	mov	r8, r4
-	mov	r9, r5
+	add	sp, #24
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_P_block, .-chacha20_poly1305_P_block

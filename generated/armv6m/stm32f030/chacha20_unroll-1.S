@@ -62,8 +62,8 @@ chacha20_quarter_round:
 
 
 @ --- chacha20_block: chacha20.block
-@     frame 116 bytes (60 spill slots, 29 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 830 bytes of code and literals
+@     frame 108 bytes (60 spill slots, 27 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 810 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -76,63 +76,63 @@ chacha20_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
-	str	r1, [sp, #36]
+	sub	sp, #108
+	str	r1, [sp, #80]
 	mov	r1, r3
-	str	r1, [sp]
+	str	r1, [sp, #40]
 	ldr	r1, [r0]
-	str	r1, [sp, #12]
+	str	r1, [sp, #104]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #8]
+	str	r1, [sp, #100]
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #4]
+	str	r1, [sp, #96]
 	ldr	r1, [r0, #12]
-	str	r1, [sp, #16]
+	str	r1, [sp, #92]
 	ldr	r1, [r0, #16]
-	str	r1, [sp, #20]
+	str	r1, [sp, #88]
 	ldr	r1, [r0, #20]
-	str	r1, [sp, #24]
+	str	r1, [sp, #84]
 	ldr	r1, [r0, #24]
-	str	r1, [sp, #28]
+	str	r1, [sp, #76]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #32]
+	str	r0, [sp, #72]
 	ldr	r0, [r2]
-	str	r0, [sp, #40]
+	str	r0, [sp, #68]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #44]
+	str	r0, [sp, #64]
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #60]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #52]
+	str	r0, [sp, #36]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #12]
-	ldr	r0, [sp, #20]
-	mov	r9, r0
-	ldr	r5, [sp, #36]
+	ldr	r6, [sp, #104]
+	ldr	r0, [sp, #88]
+	mov	r12, r0
+	ldr	r5, [sp, #80]
 	ldr	r0, =0x3320646e
-	str	r0, [sp, #76]
-	ldr	r2, [sp, #8]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #104]
+	str	r0, [sp, #8]
+	ldr	r2, [sp, #100]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #68]
+	str	r0, [sp]
 	ldr	r0, =0x79622d32
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #108]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #96]
+	mov	r8, r0
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #16]
 	ldr	r0, =0x6b206574
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #96]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #92]
+	mov	r10, r0
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #112]
+	str	r0, [sp, #4]
 .Lchacha20_block_loop1:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -141,7 +141,7 @@ chacha20_block:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r9
+	mov	r3, r12
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r6
@@ -150,163 +150,156 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #84]
+	str	r1, [sp, #48]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	mov	r1, r5
-	str	r1, [sp, #88]
 	rors	r1, r6
-	str	r1, [sp, #88]
+	mov	r11, r1
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #80]
+	str	r1, [sp, #56]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r1, #25
-	mov	r10, r1
+	mov	r12, r1
 	mov	r1, r3
-	str	r1, [sp, #48]
 	mov	r3, r1
-	mov	r1, r10
+	mov	r1, r12
 	rors	r3, r1
-	str	r3, [sp, #48]
+	mov	r9, r3
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #104]
+	ldr	r4, [sp]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #92]
+	ldr	r3, [sp, #12]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #104]
+	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	mov	r1, r4
-	str	r1, [sp, #92]
 	rors	r1, r6
-	str	r1, [sp, #92]
+	str	r1, [sp]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r1
-	str	r1, [sp, #76]
+	str	r1, [sp, #52]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r3, r2
-	mov	r1, r10
+	mov	r1, r12
 	rors	r3, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
+	ldr	r2, [sp, #20]
+	mov	r1, r8
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #108]
+	ldr	r5, [sp, #16]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #100]
+	ldr	r2, [sp, #24]
 	adds	r4, r2, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #72]
+	mov	r2, r8
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #72]
+	str	r1, [sp, #16]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
-	str	r1, [sp, #68]
 	rors	r1, r6
-	str	r1, [sp, #68]
+	str	r1, [sp, #8]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #100]
+	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r1, r2
-	mov	r8, r1
 	mov	r2, r1
-	mov	r1, r10
+	mov	r1, r12
 	rors	r2, r1
 	mov	r8, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #28]
+	mov	r1, r10
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #112]
+	ldr	r4, [sp, #4]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #96]
+	ldr	r2, [sp, #32]
 	adds	r5, r2, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #64]
+	mov	r2, r10
 	eors	r2, r5
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #64]
+	str	r1, [sp, #28]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #96]
+	mov	r10, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
-	mov	r1, r10
+	mov	r1, r12
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #48]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
 	mov	r5, r4
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp, #100]
+	ldr	r4, [sp, #12]
 	adds	r4, r4, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r3, r4
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #108]
+	str	r1, [sp, #24]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
-	str	r1, [sp, #84]
 	rors	r1, r6
-	str	r1, [sp, #84]
+	str	r1, [sp, #4]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #56]
+	str	r1, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #100]
 	mov	r3, r1
-	mov	r1, r10
+	mov	r1, r12
 	rors	r3, r1
-	str	r3, [sp, #100]
+	str	r3, [sp, #12]
 	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #104]
+	ldr	r3, [sp, #44]
 	mov	r1, r8
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #88]
+	mov	r5, r11
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #96]
+	mov	r3, r10
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r8
@@ -314,74 +307,73 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #104]
+	str	r1, [sp, #20]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #88]
+	str	r1, [sp, #32]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #96]
 	mov	r3, r1
-	mov	r1, r10
+	mov	r1, r12
 	rors	r3, r1
-	str	r3, [sp, #96]
+	mov	r10, r3
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #16]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #92]
+	ldr	r3, [sp]
 	eors	r3, r1
 	mov	r4, r3
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #56]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #72]
+	str	r1, [sp, #16]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	str	r1, [sp, #80]
+	mov	r11, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r3, r2
-	mov	r1, r10
+	mov	r1, r12
 	rors	r3, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #48]
+	ldr	r2, [sp, #28]
+	mov	r1, r9
 	adds	r1, r2, r1
-	mov	r12, r1
+	mov	r8, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #68]
-	mov	r1, r12
+	ldr	r2, [sp, #8]
+	mov	r1, r8
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #48]
+	mov	r2, r9
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r12
+	mov	r7, r8
 	adds	r7, r7, r2
-	mov	r11, r7
+	mov	r9, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r11
+	mov	r1, r9
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -390,143 +382,141 @@ chacha20_block:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r6, r2
 	eors	r6, r0
-	mov	r2, r10
+	mov	r2, r12
 	rors	r6, r2
-	ldr	r7, [sp, #108]
-	ldr	r2, [sp, #80]
-	mov	r9, r2
-	ldr	r2, [sp, #104]
-	str	r2, [sp, #76]
-	ldr	r2, [sp, #100]
-	str	r0, [sp, #92]
+	ldr	r7, [sp, #24]
+	mov	r2, r11
+	mov	r12, r2
+	ldr	r2, [sp, #20]
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #12]
+	str	r0, [sp, #12]
 	mov	r0, r4
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #100]
+	str	r0, [sp]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #20]
+	mov	r0, r10
+	mov	r8, r0
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #24]
 	mov	r0, r1
-	str	r0, [sp, #108]
-	mov	r0, r11
-	str	r0, [sp, #56]
+	str	r0, [sp, #16]
+	mov	r0, r9
+	str	r0, [sp, #28]
 	mov	r0, r3
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #52]
+	mov	r10, r0
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #52]
-	uxth	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #36]
 	cmp	r0, #10
 	bcs	.Lchacha20_block_far1
 	b	.Lchacha20_block_loop1
 .Lchacha20_block_far1:
 .Lchacha20_block_done2:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #60]
 	adds	r0, r1, r0
+	str	r0, [sp, #52]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #64]
+	adds	r0, r1, r0
 	str	r0, [sp, #48]
-	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #44]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #68]
 	adds	r0, r1, r0
 	str	r0, [sp, #44]
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp, #40]
-	adds	r0, r1, r0
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #80]
 	adds	r0, r5, r0
 	str	r0, [sp, #36]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #72]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #28]
-	adds	r0, r1, r0
-	str	r0, [sp, #28]
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #24]
-	adds	r0, r1, r0
-	str	r0, [sp, #24]
-	mov	r1, r9
-	ldr	r0, [sp, #20]
-	adds	r0, r1, r0
-	str	r0, [sp, #20]
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #76]
 	adds	r0, r1, r0
 	str	r0, [sp, #16]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #84]
+	adds	r0, r1, r0
+	str	r0, [sp, #4]
+	mov	r1, r12
+	ldr	r0, [sp, #88]
+	adds	r0, r1, r0
+	str	r0, [sp]
+	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	mov	r1, r10
+	ldr	r0, [sp, #92]
+	adds	r0, r1, r0
+	mov	r12, r0
+	mov	r1, r8
+	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #100]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #104]
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #28]
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #20]
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #8]
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r7, [r0]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r6, [r0, #4]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r5, [r0, #8]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r4, [r0, #12]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r3, [r0, #16]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r2, [r0, #20]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #24]
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp]
+	mov	r1, r12
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #28]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #32]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #36]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #40]
 	ldr	r1, [sp, #32]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #44]
 	ldr	r1, [sp, #36]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #48]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp]
-	str	r1, [r0, #52]
 	ldr	r1, [sp, #44]
-	ldr	r0, [sp]
-	str	r1, [r0, #56]
+	ldr	r0, [sp, #40]
+	str	r1, [r0, #52]
 	ldr	r1, [sp, #48]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #40]
+	str	r1, [r0, #56]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #40]
 	str	r1, [r0, #60]
-	add	sp, #116
+	add	sp, #108
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -539,8 +529,8 @@ chacha20_block:
 
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
-@     frame 340 bytes (164 spill slots, 85 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2730 bytes of code and literals
+@     frame 272 bytes (94 spill slots, 52 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1192 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -553,1543 +543,656 @@ chacha20_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #340
-	str	r1, [sp, #192]
+	sub	sp, #272
+	str	r1, [sp, #204]
 	mov	r1, r3
-	str	r1, [sp, #188]
-	ldr	r1, [sp, #376]
-	str	r1, [sp, #180]
-	ldr	r1, [sp, #380]
-	str	r1, [sp, #184]
+	str	r1, [sp, #200]
+	ldr	r1, [sp, #308]
+	str	r1, [sp, #192]
+	ldr	r1, [sp, #312]
+	str	r1, [sp, #196]
 	ldr	r1, [r0]
-	str	r1, [sp, #172]
+	str	r1, [sp, #116]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #168]
+	str	r1, [sp, #112]
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #164]
+	str	r1, [sp, #108]
 	ldr	r1, [r0, #12]
-	str	r1, [sp, #160]
+	str	r1, [sp, #104]
 	ldr	r1, [r0, #16]
-	str	r1, [sp, #156]
+	str	r1, [sp, #100]
 	ldr	r1, [r0, #20]
-	str	r1, [sp, #152]
+	str	r1, [sp, #96]
 	ldr	r1, [r0, #24]
-	str	r1, [sp, #148]
+	str	r1, [sp, #92]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #144]
+	str	r0, [sp, #88]
 	ldr	r0, [r2]
-	str	r0, [sp, #140]
+	str	r0, [sp, #84]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #136]
+	str	r0, [sp, #80]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #132]
+	str	r0, [sp, #76]
 	@ chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #192]
 	adds	r0, #63
 	lsrs	r0, r0, #6
-	str	r0, [sp, #176]
+	str	r0, [sp, #188]
 	movs	r0, #0
-	str	r0, [sp]
+	str	r0, [sp, #60]
 	mov	r1, r0
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #188]
 	cmp	r1, r0
 	bcc	.Lchacha20_xor_stream_far1
-	bl	.Lchacha20_xor_stream_done2
+	b	.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_far1:
 .Lchacha20_xor_stream_loop1:
 	@ chacha20.ae:75: off = i * 64
-	ldr	r0, [sp]
+	ldr	r0, [sp, #60]
 	lsls	r0, r0, #6
-	str	r0, [sp, #212]
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #180]
-	ldr	r0, [sp, #212]
-	subs	r6, r1, r0
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #212]
-	adds	r2, r1, r0
-	movs	r3, #0
-	cmp	r6, #1
-	bcc	.Lchacha20_xor_stream_nob3
-	ldrb	r3, [r2]
-.Lchacha20_xor_stream_nob3:
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lchacha20_xor_stream_nob4
-	ldrb	r0, [r2, #1]
-.Lchacha20_xor_stream_nob4:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lchacha20_xor_stream_nob5
-	ldrb	r0, [r2, #2]
-.Lchacha20_xor_stream_nob5:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lchacha20_xor_stream_nob6
-	ldrb	r0, [r2, #3]
-.Lchacha20_xor_stream_nob6:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #260]
-	orrs	r0, r1
-	str	r0, [sp, #260]
-	movs	r3, #0
-	cmp	r6, #5
-	bcc	.Lchacha20_xor_stream_nob7
-	ldrb	r3, [r2, #4]
-.Lchacha20_xor_stream_nob7:
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lchacha20_xor_stream_nob8
-	ldrb	r0, [r2, #5]
-.Lchacha20_xor_stream_nob8:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lchacha20_xor_stream_nob9
-	ldrb	r0, [r2, #6]
-.Lchacha20_xor_stream_nob9:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lchacha20_xor_stream_nob10
-	ldrb	r0, [r2, #7]
-.Lchacha20_xor_stream_nob10:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #256]
-	orrs	r0, r1
-	str	r0, [sp, #256]
-	movs	r3, #0
-	cmp	r6, #9
-	bcc	.Lchacha20_xor_stream_nob11
-	ldrb	r3, [r2, #8]
-.Lchacha20_xor_stream_nob11:
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lchacha20_xor_stream_nob12
-	ldrb	r0, [r2, #9]
-.Lchacha20_xor_stream_nob12:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lchacha20_xor_stream_nob13
-	ldrb	r0, [r2, #10]
-.Lchacha20_xor_stream_nob13:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lchacha20_xor_stream_nob14
-	ldrb	r0, [r2, #11]
-.Lchacha20_xor_stream_nob14:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #252]
-	orrs	r0, r1
-	str	r0, [sp, #252]
-	movs	r3, #0
-	cmp	r6, #13
-	bcc	.Lchacha20_xor_stream_nob15
-	ldrb	r3, [r2, #12]
-.Lchacha20_xor_stream_nob15:
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lchacha20_xor_stream_nob16
-	ldrb	r0, [r2, #13]
-.Lchacha20_xor_stream_nob16:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lchacha20_xor_stream_nob17
-	ldrb	r0, [r2, #14]
-.Lchacha20_xor_stream_nob17:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lchacha20_xor_stream_nob18
-	ldrb	r0, [r2, #15]
-.Lchacha20_xor_stream_nob18:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #248]
-	orrs	r0, r1
-	str	r0, [sp, #248]
-	movs	r3, #0
-	cmp	r6, #17
-	bcc	.Lchacha20_xor_stream_nob19
-	ldrb	r3, [r2, #16]
-.Lchacha20_xor_stream_nob19:
-	movs	r0, #0
-	cmp	r6, #18
-	bcc	.Lchacha20_xor_stream_nob20
-	ldrb	r0, [r2, #17]
-.Lchacha20_xor_stream_nob20:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #19
-	bcc	.Lchacha20_xor_stream_nob21
-	ldrb	r0, [r2, #18]
-.Lchacha20_xor_stream_nob21:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #20
-	bcc	.Lchacha20_xor_stream_nob22
-	ldrb	r0, [r2, #19]
-.Lchacha20_xor_stream_nob22:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #244]
-	orrs	r0, r1
-	str	r0, [sp, #244]
-	movs	r3, #0
-	cmp	r6, #21
-	bcc	.Lchacha20_xor_stream_nob23
-	ldrb	r3, [r2, #20]
-.Lchacha20_xor_stream_nob23:
-	movs	r0, #0
-	cmp	r6, #22
-	bcc	.Lchacha20_xor_stream_nob24
-	ldrb	r0, [r2, #21]
-.Lchacha20_xor_stream_nob24:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #23
-	bcc	.Lchacha20_xor_stream_nob25
-	ldrb	r0, [r2, #22]
-.Lchacha20_xor_stream_nob25:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #24
-	bcc	.Lchacha20_xor_stream_nob26
-	ldrb	r0, [r2, #23]
-.Lchacha20_xor_stream_nob26:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #240]
-	orrs	r0, r1
-	str	r0, [sp, #240]
-	movs	r3, #0
-	cmp	r6, #25
-	bcc	.Lchacha20_xor_stream_nob27
-	ldrb	r3, [r2, #24]
-.Lchacha20_xor_stream_nob27:
-	movs	r0, #0
-	cmp	r6, #26
-	bcc	.Lchacha20_xor_stream_nob28
-	ldrb	r0, [r2, #25]
-.Lchacha20_xor_stream_nob28:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #27
-	bcc	.Lchacha20_xor_stream_nob29
-	ldrb	r0, [r2, #26]
-.Lchacha20_xor_stream_nob29:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #28
-	bcc	.Lchacha20_xor_stream_nob30
-	ldrb	r0, [r2, #27]
-.Lchacha20_xor_stream_nob30:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #236]
-	orrs	r0, r1
-	str	r0, [sp, #236]
-	movs	r3, #0
-	cmp	r6, #29
-	bcc	.Lchacha20_xor_stream_nob31
-	ldrb	r3, [r2, #28]
-.Lchacha20_xor_stream_nob31:
-	movs	r0, #0
-	cmp	r6, #30
-	bcc	.Lchacha20_xor_stream_nob32
-	ldrb	r0, [r2, #29]
-.Lchacha20_xor_stream_nob32:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #31
-	bcc	.Lchacha20_xor_stream_nob33
-	ldrb	r0, [r2, #30]
-.Lchacha20_xor_stream_nob33:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #32
-	bcc	.Lchacha20_xor_stream_nob34
-	ldrb	r0, [r2, #31]
-.Lchacha20_xor_stream_nob34:
-	lsls	r1, r0, #24
-	mov	r0, r3
-	str	r0, [sp, #232]
-	orrs	r0, r1
-	str	r0, [sp, #232]
-	movs	r1, #0
-	cmp	r6, #33
-	bcc	.Lchacha20_xor_stream_nob35
-	movs	r0, #32
-	str	r0, [sp, #128]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob35:
-	movs	r0, #0
-	cmp	r6, #34
-	bcc	.Lchacha20_xor_stream_nob36
-	movs	r0, #33
-	str	r0, [sp, #124]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob36:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #35
-	bcc	.Lchacha20_xor_stream_nob37
-	movs	r0, #34
-	str	r0, [sp, #120]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob37:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #36
-	bcc	.Lchacha20_xor_stream_nob38
-	movs	r0, #35
-	str	r0, [sp, #116]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob38:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #228]
-	orrs	r0, r3
-	str	r0, [sp, #228]
-	movs	r1, #0
-	cmp	r6, #37
-	bcc	.Lchacha20_xor_stream_nob39
-	movs	r0, #36
-	str	r0, [sp, #112]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob39:
-	movs	r0, #0
-	cmp	r6, #38
-	bcc	.Lchacha20_xor_stream_nob40
-	movs	r0, #37
-	str	r0, [sp, #108]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob40:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #39
-	bcc	.Lchacha20_xor_stream_nob41
-	movs	r0, #38
-	str	r0, [sp, #104]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob41:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #40
-	bcc	.Lchacha20_xor_stream_nob42
-	movs	r0, #39
-	str	r0, [sp, #100]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob42:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #224]
-	orrs	r0, r3
-	str	r0, [sp, #224]
-	movs	r1, #0
-	cmp	r6, #41
-	bcc	.Lchacha20_xor_stream_nob43
-	movs	r0, #40
-	str	r0, [sp, #96]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob43:
-	movs	r0, #0
-	cmp	r6, #42
-	bcc	.Lchacha20_xor_stream_nob44
-	movs	r0, #41
-	str	r0, [sp, #92]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob44:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #43
-	bcc	.Lchacha20_xor_stream_nob45
-	movs	r0, #42
-	str	r0, [sp, #88]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob45:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #44
-	bcc	.Lchacha20_xor_stream_nob46
-	movs	r0, #43
-	str	r0, [sp, #84]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob46:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #220]
-	orrs	r0, r3
-	str	r0, [sp, #220]
-	movs	r1, #0
-	cmp	r6, #45
-	bcc	.Lchacha20_xor_stream_nob47
-	movs	r0, #44
-	str	r0, [sp, #80]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob47:
-	movs	r0, #0
-	cmp	r6, #46
-	bcc	.Lchacha20_xor_stream_nob48
-	movs	r0, #45
-	str	r0, [sp, #76]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob48:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #47
-	bcc	.Lchacha20_xor_stream_nob49
-	movs	r0, #46
-	str	r0, [sp, #72]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob49:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #48
-	bcc	.Lchacha20_xor_stream_nob50
-	movs	r0, #47
-	str	r0, [sp, #68]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob50:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #216]
-	orrs	r0, r3
-	str	r0, [sp, #216]
-	movs	r1, #0
-	cmp	r6, #49
-	bcc	.Lchacha20_xor_stream_nob51
-	movs	r0, #48
 	str	r0, [sp, #64]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob51:
-	movs	r0, #0
-	cmp	r6, #50
-	bcc	.Lchacha20_xor_stream_nob52
-	movs	r0, #49
-	str	r0, [sp, #60]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob52:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #51
-	bcc	.Lchacha20_xor_stream_nob53
-	movs	r0, #50
-	str	r0, [sp, #56]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob53:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #52
-	bcc	.Lchacha20_xor_stream_nob54
-	movs	r0, #51
-	str	r0, [sp, #52]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob54:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #208]
-	orrs	r0, r3
-	str	r0, [sp, #208]
-	movs	r1, #0
-	cmp	r6, #53
-	bcc	.Lchacha20_xor_stream_nob55
-	movs	r0, #52
-	str	r0, [sp, #48]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob55:
-	movs	r0, #0
-	cmp	r6, #54
-	bcc	.Lchacha20_xor_stream_nob56
-	movs	r0, #53
-	str	r0, [sp, #44]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob56:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #55
-	bcc	.Lchacha20_xor_stream_nob57
-	movs	r0, #54
-	str	r0, [sp, #40]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob57:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #56
-	bcc	.Lchacha20_xor_stream_nob58
-	movs	r0, #55
-	str	r0, [sp, #36]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob58:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #204]
-	orrs	r0, r3
-	str	r0, [sp, #204]
-	movs	r1, #0
-	cmp	r6, #57
-	bcc	.Lchacha20_xor_stream_nob59
-	movs	r0, #56
-	str	r0, [sp, #32]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob59:
-	movs	r0, #0
-	cmp	r6, #58
-	bcc	.Lchacha20_xor_stream_nob60
-	movs	r0, #57
-	str	r0, [sp, #28]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob60:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #59
-	bcc	.Lchacha20_xor_stream_nob61
-	movs	r0, #58
-	str	r0, [sp, #24]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob61:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #60
-	bcc	.Lchacha20_xor_stream_nob62
-	movs	r0, #59
-	str	r0, [sp, #20]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob62:
-	lsls	r3, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #200]
-	orrs	r0, r3
-	str	r0, [sp, #200]
-	movs	r1, #0
-	cmp	r6, #61
-	bcc	.Lchacha20_xor_stream_nob63
-	movs	r0, #60
-	str	r0, [sp, #16]
-	ldrb	r1, [r2, r0]
-.Lchacha20_xor_stream_nob63:
-	movs	r0, #0
-	cmp	r6, #62
-	bcc	.Lchacha20_xor_stream_nob64
-	movs	r0, #61
-	str	r0, [sp, #12]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob64:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #63
-	bcc	.Lchacha20_xor_stream_nob65
-	movs	r0, #62
-	str	r0, [sp, #8]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob65:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #64
-	bcc	.Lchacha20_xor_stream_nob66
-	movs	r0, #63
-	str	r0, [sp, #4]
-	ldrb	r0, [r2, r0]
-.Lchacha20_xor_stream_nob66:
-	lsls	r2, r0, #24
-	mov	r0, r1
-	str	r0, [sp, #196]
-	orrs	r0, r2
-	str	r0, [sp, #196]
+	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r1, [sp, #192]
-	ldr	r0, [sp]
-	adds	r0, r1, r0
+	ldr	r0, [sp, #64]
+	subs	r0, r1, r0
+	str	r0, [sp, #56]
+	ldr	r1, [sp, #200]
+	ldr	r0, [sp, #64]
+	adds	r1, r1, r0
+	movs	r0, #3
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #56]
+	cmp	r0, #64
+	bcc	.Lchacha20_xor_stream_bytes3
+	ldr	r0, [sp, #72]
+	tst	r1, r0
+	beq	.Lchacha20_xor_stream_words4
+.Lchacha20_xor_stream_bytes3:
+	movs	r0, #0
+	str	r0, [sp, #208]
+	str	r0, [sp, #212]
+	str	r0, [sp, #216]
+	str	r0, [sp, #220]
+	str	r0, [sp, #224]
+	str	r0, [sp, #228]
+	str	r0, [sp, #232]
+	str	r0, [sp, #236]
+	str	r0, [sp, #240]
+	str	r0, [sp, #244]
+	str	r0, [sp, #248]
+	str	r0, [sp, #252]
+	str	r0, [sp, #256]
+	str	r0, [sp, #260]
 	str	r0, [sp, #264]
+	str	r0, [sp, #268]
+	add	r3, sp, #208
+	ldr	r2, [sp, #56]
+	cmp	r2, #64
+	bcc	.Lchacha20_xor_stream_cnt6
+	movs	r2, #64
+.Lchacha20_xor_stream_cnt6:
+.Lchacha20_xor_stream_cpy7:
+	subs	r2, #1
+	bcc	.Lchacha20_xor_stream_cpyd5
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lchacha20_xor_stream_cpy7
+.Lchacha20_xor_stream_cpyd5:
+	mov	r1, r3
+.Lchacha20_xor_stream_words4:
+	ldr	r0, [r1]
+	str	r0, [sp, #124]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #128]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #132]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #136]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #140]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #144]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #148]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #152]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #156]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #160]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #164]
+	ldr	r0, [r1, #44]
+	str	r0, [sp, #168]
+	ldr	r0, [r1, #48]
+	str	r0, [sp, #172]
+	ldr	r0, [r1, #52]
+	str	r0, [sp, #176]
+	ldr	r0, [r1, #56]
+	str	r0, [sp, #184]
+	ldr	r0, [r1, #60]
+	str	r0, [sp, #180]
+	ldr	r1, [sp, #204]
+	ldr	r0, [sp, #60]
+	adds	r0, r1, r0
+	str	r0, [sp, #68]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #268]
-	ldr	r0, =0x61707865
-	mov	r11, r0
-	ldr	r2, [sp, #172]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #300]
-	ldr	r0, [sp, #264]
-	ldr	r1, =0x3320646e
-	str	r1, [sp, #296]
-	ldr	r1, [sp, #168]
-	ldr	r3, [sp, #152]
-	str	r3, [sp, #316]
-	ldr	r3, [sp, #140]
-	str	r3, [sp, #324]
-	ldr	r3, =0x79622d32
-	str	r3, [sp, #292]
-	ldr	r3, [sp, #164]
-	str	r3, [sp, #308]
-	ldr	r3, [sp, #148]
-	str	r3, [sp, #328]
-	ldr	r3, [sp, #136]
-	str	r3, [sp, #332]
-	ldr	r3, =0x6b206574
-	str	r3, [sp, #284]
-	ldr	r3, [sp, #160]
-	str	r3, [sp, #288]
-	ldr	r3, [sp, #144]
-	str	r3, [sp, #320]
-	ldr	r3, [sp, #132]
-	str	r3, [sp, #336]
-.Lchacha20_xor_stream_loop67:
-	@ chacha20.ae:17: a = a + b
-	mov	r3, r11
-	adds	r3, r3, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r0, r3
-	movs	r5, #16
-	mov	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #300]
-	adds	r0, r0, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r0
-	movs	r4, #20
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r3, r3, r2
-	str	r3, [sp, #304]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r3
-	movs	r3, #24
-	str	r3, [sp, #272]
-	mov	r3, r7
-	str	r3, [sp, #312]
-	mov	r7, r3
-	ldr	r3, [sp, #272]
-	rors	r7, r3
-	str	r7, [sp, #312]
-	@ chacha20.ae:23: c = c + d
-	mov	r3, r7
-	adds	r0, r0, r3
-	str	r0, [sp, #300]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	movs	r0, #25
-	str	r0, [sp, #276]
-	mov	r0, r2
-	str	r0, [sp, #280]
-	mov	r2, r0
-	ldr	r0, [sp, #276]
-	rors	r2, r0
-	str	r2, [sp, #280]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #296]
-	adds	r0, r0, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #324]
-	eors	r3, r0
-	rors	r3, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #316]
-	adds	r2, r2, r3
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r1, r2
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #324]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r3, r0
-	mov	r0, r3
-	str	r0, [sp, #316]
-	mov	r3, r0
-	ldr	r0, [sp, #272]
-	rors	r3, r0
-	str	r3, [sp, #316]
-	@ chacha20.ae:23: c = c + d
-	mov	r0, r3
-	adds	r0, r2, r0
-	str	r0, [sp, #296]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	ldr	r0, [sp, #276]
-	rors	r1, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #292]
-	ldr	r0, [sp, #308]
-	adds	r0, r2, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #332]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #328]
-	adds	r3, r2, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #308]
-	eors	r2, r3
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r2
-	str	r0, [sp, #308]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	mov	r0, r7
-	str	r0, [sp, #292]
-	mov	r7, r0
-	ldr	r0, [sp, #272]
-	rors	r7, r0
-	str	r7, [sp, #292]
-	@ chacha20.ae:23: c = c + d
-	mov	r0, r7
-	adds	r0, r3, r0
-	str	r0, [sp, #328]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	mov	r3, r2
-	ldr	r0, [sp, #276]
-	rors	r3, r0
-	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #284]
-	ldr	r0, [sp, #288]
-	adds	r0, r2, r0
+	str	r0, [sp, #36]
+	ldr	r7, =0x61707865
+	ldr	r6, [sp, #116]
+	ldr	r0, [sp, #100]
 	mov	r12, r0
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #336]
-	mov	r0, r12
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #320]
-	adds	r0, r0, r7
-	str	r0, [sp, #284]
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #288]
-	ldr	r0, [sp, #284]
-	eors	r2, r0
-	rors	r2, r4
-	@ chacha20.ae:21: a = a + b
-	mov	r0, r12
-	adds	r0, r0, r2
-	str	r0, [sp, #288]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	ldr	r0, [sp, #272]
-	rors	r7, r0
-	@ chacha20.ae:23: c = c + d
-	ldr	r0, [sp, #284]
-	adds	r0, r0, r7
-	str	r0, [sp, #320]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r0
-	ldr	r0, [sp, #276]
-	rors	r2, r0
+	ldr	r5, [sp, #68]
+	ldr	r0, =0x3320646e
+	str	r0, [sp, #8]
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #84]
+	str	r0, [sp]
+	ldr	r0, =0x79622d32
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #108]
+	mov	r8, r0
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #16]
+	ldr	r0, =0x6b206574
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #104]
+	mov	r10, r0
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #4]
+.Lchacha20_xor_stream_loop8:
 	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #304]
-	adds	r0, r0, r1
-	mov	r9, r0
+	adds	r1, r7, r6
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r7, r0
-	rors	r7, r5
+	eors	r5, r1
+	movs	r0, #16
+	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #328]
-	adds	r0, r0, r7
-	str	r0, [sp, #284]
+	mov	r3, r12
+	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r1, r0
-	rors	r1, r4
+	mov	r3, r6
+	eors	r3, r4
+	movs	r7, #20
+	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r0, r9
-	adds	r0, r0, r1
-	str	r0, [sp, #332]
+	adds	r1, r1, r3
+	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	mov	r0, r7
-	str	r0, [sp, #304]
-	mov	r7, r0
-	ldr	r0, [sp, #272]
-	rors	r7, r0
-	str	r7, [sp, #304]
+	eors	r5, r1
+	movs	r6, #24
+	mov	r1, r5
+	rors	r1, r6
+	mov	r11, r1
 	@ chacha20.ae:23: c = c + d
-	ldr	r0, [sp, #284]
-	adds	r0, r0, r7
-	str	r0, [sp, #284]
+	adds	r1, r4, r1
+	str	r1, [sp, #52]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
-	mov	r0, r1
-	str	r0, [sp, #328]
-	mov	r1, r0
-	ldr	r0, [sp, #276]
-	rors	r1, r0
-	str	r1, [sp, #328]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #324]
-	adds	r7, r0, r3
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r0, [sp, #312]
-	eors	r0, r7
-	mov	r1, r0
-	rors	r1, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #320]
-	adds	r0, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r0
-	rors	r3, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r7, r7, r3
-	str	r7, [sp, #324]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r7, r1
-	ldr	r1, [sp, #324]
-	eors	r7, r1
-	mov	r1, r7
-	mov	r10, r1
-	mov	r7, r1
-	ldr	r1, [sp, #272]
-	rors	r7, r1
-	mov	r10, r7
-	@ chacha20.ae:23: c = c + d
-	mov	r1, r7
-	adds	r0, r0, r1
-	str	r0, [sp, #312]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r0
-	mov	r0, r3
-	str	r0, [sp, #320]
-	mov	r1, r0
-	ldr	r0, [sp, #276]
-	rors	r1, r0
-	str	r1, [sp, #320]
-	@ chacha20.ae:17: a = a + b
-	ldr	r0, [sp, #308]
-	adds	r0, r0, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #316]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:19: c = c + d
-	ldr	r1, [sp, #300]
-	adds	r3, r1, r7
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r1, r2
-	eors	r1, r3
-	rors	r1, r4
-	@ chacha20.ae:21: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #308]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r7, r0
-	ldr	r0, [sp, #272]
-	rors	r7, r0
-	@ chacha20.ae:23: c = c + d
-	adds	r0, r3, r7
-	str	r0, [sp, #300]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r1, r0
+	eors	r3, r1
+	movs	r1, #25
+	mov	r12, r1
+	mov	r1, r3
 	mov	r3, r1
-	ldr	r0, [sp, #276]
-	rors	r3, r0
+	mov	r1, r12
+	rors	r3, r1
+	mov	r9, r3
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #288]
-	ldr	r0, [sp, #280]
-	adds	r2, r1, r0
+	ldr	r1, [sp, #8]
+	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r0, [sp, #292]
-	eors	r0, r2
-	mov	r1, r0
-	rors	r1, r5
+	ldr	r4, [sp]
+	eors	r4, r1
+	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #296]
-	adds	r5, r0, r1
+	ldr	r3, [sp, #12]
+	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r0, [sp, #280]
-	eors	r0, r5
-	rors	r0, r4
+	eors	r2, r3
+	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r2, r2, r0
-	mov	r8, r2
+	adds	r1, r1, r2
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r4, r1
+	mov	r1, r4
+	rors	r1, r6
+	str	r1, [sp]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r3, r1
+	str	r1, [sp, #48]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r3, r2
+	mov	r1, r12
+	rors	r3, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r2, [sp, #20]
+	mov	r1, r8
+	adds	r1, r2, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #16]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r2, [sp, #24]
+	adds	r4, r2, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r2, r8
+	eors	r2, r4
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #16]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	mov	r1, r5
+	rors	r1, r6
+	str	r1, [sp, #8]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r1
+	str	r1, [sp, #12]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r1, r2
 	mov	r2, r1
+	mov	r1, r12
+	rors	r2, r1
+	mov	r8, r2
+	@ chacha20.ae:17: a = a + b
+	ldr	r2, [sp, #28]
+	mov	r1, r10
+	adds	r1, r2, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r4, [sp, #4]
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r2, [sp, #32]
+	adds	r5, r2, r4
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r2, r10
+	eors	r2, r5
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #28]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r5, r4
+	mov	r10, r1
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r1, r12
+	rors	r2, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r1, [sp, #44]
+	adds	r1, r1, r3
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	eors	r4, r1
+	mov	r5, r4
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r4, [sp, #12]
+	adds	r4, r4, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #24]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	mov	r1, r5
+	rors	r1, r6
+	str	r1, [sp, #4]
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r1
+	str	r1, [sp, #44]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r3, r1
+	mov	r1, r3
+	mov	r3, r1
+	mov	r1, r12
+	rors	r3, r1
+	str	r3, [sp, #12]
+	@ chacha20.ae:17: a = a + b
+	ldr	r3, [sp, #40]
+	mov	r1, r8
+	adds	r1, r3, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	r5, r11
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:19: c = c + d
+	mov	r3, r10
+	adds	r4, r3, r5
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r3, r8
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #20]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r1
+	rors	r5, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r4, r5
+	str	r1, [sp, #32]
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r3, r1
+	mov	r1, r3
+	mov	r3, r1
+	mov	r1, r12
+	rors	r3, r1
+	mov	r10, r3
+	@ chacha20.ae:17: a = a + b
+	ldr	r1, [sp, #16]
+	adds	r1, r1, r2
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r3, [sp]
+	eors	r3, r1
+	mov	r4, r3
+	rors	r4, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r3, [sp, #52]
+	adds	r3, r3, r4
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	eors	r2, r3
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #16]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r3, r4
+	mov	r11, r1
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r2, r1
+	mov	r3, r2
+	mov	r1, r12
+	rors	r3, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r2, [sp, #28]
+	mov	r1, r9
+	adds	r1, r2, r1
+	mov	r8, r1
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r2, [sp, #8]
 	mov	r1, r8
 	eors	r2, r1
-	mov	r4, r2
-	ldr	r1, [sp, #272]
-	rors	r4, r1
-	@ chacha20.ae:23: c = c + d
-	adds	r5, r5, r4
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #276]
+	mov	r1, r2
 	rors	r1, r0
-	ldr	r0, [sp, #332]
-	mov	r11, r0
-	mov	r2, r1
-	ldr	r0, [sp, #300]
-	str	r0, [sp, #300]
+	@ chacha20.ae:19: c = c + d
+	ldr	r0, [sp, #48]
+	adds	r0, r0, r1
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r2, r9
+	eors	r2, r0
+	rors	r2, r7
+	@ chacha20.ae:21: a = a + b
+	mov	r7, r8
+	adds	r7, r7, r2
+	mov	r9, r7
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r7, r1
+	mov	r1, r9
+	eors	r7, r1
+	mov	r1, r7
+	rors	r1, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r0, r0, r1
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r6, r2
+	eors	r6, r0
+	mov	r2, r12
+	rors	r6, r2
+	ldr	r7, [sp, #24]
+	mov	r2, r11
+	mov	r12, r2
+	ldr	r2, [sp, #20]
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #12]
+	str	r0, [sp, #12]
+	mov	r0, r4
+	str	r0, [sp]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #20]
 	mov	r0, r10
-	ldr	r1, [sp, #324]
-	str	r1, [sp, #296]
-	ldr	r1, [sp, #328]
-	str	r5, [sp, #316]
-	mov	r5, r7
-	str	r5, [sp, #324]
-	ldr	r5, [sp, #308]
-	str	r5, [sp, #292]
-	ldr	r5, [sp, #320]
-	str	r5, [sp, #308]
-	ldr	r5, [sp, #284]
-	str	r5, [sp, #328]
-	str	r4, [sp, #332]
-	mov	r4, r8
-	str	r4, [sp, #284]
-	str	r3, [sp, #288]
-	ldr	r3, [sp, #312]
-	str	r3, [sp, #320]
-	ldr	r3, [sp, #304]
-	str	r3, [sp, #336]
-	ldr	r3, [sp, #268]
-	adds	r3, #1
-	str	r3, [sp, #268]
-	uxth	r3, r3
-	str	r3, [sp, #268]
-	cmp	r3, #10
+	mov	r8, r0
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #24]
+	mov	r0, r1
+	str	r0, [sp, #16]
+	mov	r0, r9
+	str	r0, [sp, #28]
+	mov	r0, r3
+	mov	r10, r0
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #36]
+	adds	r0, #1
+	str	r0, [sp, #36]
+	cmp	r0, #10
 	bcs	.Lchacha20_xor_stream_far2
-	b	.Lchacha20_xor_stream_loop67
+	b	.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_far2:
-.Lchacha20_xor_stream_done68:
+.Lchacha20_xor_stream_done9:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r4, [sp, #336]
-	ldr	r3, [sp, #132]
-	adds	r3, r4, r3
-	str	r3, [sp, #268]
-	ldr	r4, [sp, #332]
-	ldr	r3, [sp, #136]
-	adds	r3, r4, r3
-	str	r3, [sp, #272]
-	ldr	r4, [sp, #324]
-	ldr	r3, [sp, #140]
-	adds	r3, r4, r3
-	str	r3, [sp, #276]
-	ldr	r3, [sp, #264]
-	adds	r0, r0, r3
-	str	r0, [sp, #264]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #76]
+	adds	r0, r1, r0
+	str	r0, [sp, #120]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #80]
+	adds	r0, r1, r0
+	str	r0, [sp, #52]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #84]
+	adds	r0, r1, r0
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #68]
+	adds	r0, r5, r0
+	str	r0, [sp, #44]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	ldr	r3, [sp, #320]
-	ldr	r0, [sp, #144]
-	adds	r0, r3, r0
-	str	r0, [sp, #280]
-	ldr	r3, [sp, #328]
-	ldr	r0, [sp, #148]
-	adds	r0, r3, r0
-	str	r0, [sp, #304]
-	ldr	r3, [sp, #316]
-	ldr	r0, [sp, #152]
-	adds	r0, r3, r0
-	str	r0, [sp, #312]
-	ldr	r3, [sp, #300]
-	ldr	r0, [sp, #156]
-	adds	r0, r3, r0
-	str	r0, [sp, #300]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #88]
+	adds	r0, r1, r0
+	str	r0, [sp, #40]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #92]
+	adds	r0, r1, r0
+	str	r0, [sp, #36]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #96]
+	adds	r0, r1, r0
+	str	r0, [sp, #32]
+	mov	r1, r12
+	ldr	r0, [sp, #100]
+	adds	r0, r1, r0
+	str	r0, [sp, #24]
 	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r3, [sp, #288]
-	ldr	r0, [sp, #160]
-	adds	r0, r3, r0
-	str	r0, [sp, #288]
-	ldr	r3, [sp, #308]
-	ldr	r0, [sp, #164]
-	adds	r0, r3, r0
-	str	r0, [sp, #308]
-	ldr	r0, [sp, #168]
+	mov	r1, r10
+	ldr	r0, [sp, #104]
+	adds	r0, r1, r0
+	mov	r12, r0
+	mov	r1, r8
+	ldr	r0, [sp, #108]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #112]
 	adds	r2, r2, r0
+	ldr	r0, [sp, #116]
+	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	ldr	r3, =0x6b206574
-	ldr	r0, [sp, #284]
-	adds	r3, r0, r3
-	ldr	r4, =0x79622d32
-	ldr	r0, [sp, #292]
+	ldr	r4, =0x6b206574
+	ldr	r0, [sp, #28]
 	adds	r4, r0, r4
-	ldr	r5, =0x3320646e
-	ldr	r0, [sp, #296]
+	ldr	r5, =0x79622d32
+	ldr	r0, [sp, #20]
 	adds	r5, r0, r5
-	ldr	r7, =0x61707865
-	mov	r0, r11
-	adds	r7, r0, r7
+	ldr	r6, =0x3320646e
+	ldr	r0, [sp, #8]
+	adds	r6, r0, r6
+	ldr	r0, =0x61707865
+	adds	r7, r7, r0
 	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r0, [sp, #260]
-	str	r0, [sp, #260]
+	ldr	r0, [sp, #124]
 	eors	r0, r7
-	str	r0, [sp, #260]
-	ldr	r0, [sp, #256]
-	str	r0, [sp, #256]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #128]
+	eors	r0, r6
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #132]
 	eors	r0, r5
-	str	r0, [sp, #256]
-	ldr	r0, [sp, #252]
-	str	r0, [sp, #252]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #136]
 	eors	r0, r4
-	str	r0, [sp, #252]
-	ldr	r0, [sp, #248]
-	str	r0, [sp, #248]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #140]
 	eors	r0, r3
-	str	r0, [sp, #248]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #244]
+	str	r0, [sp]
+	ldr	r0, [sp, #144]
 	eors	r0, r2
-	str	r0, [sp, #244]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #240]
+	mov	r11, r0
+	ldr	r0, [sp, #148]
 	eors	r0, r1
-	str	r0, [sp, #240]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #236]
+	mov	r10, r0
+	ldr	r0, [sp, #152]
 	mov	r1, r0
-	ldr	r0, [sp, #308]
+	mov	r0, r12
 	eors	r1, r0
-	str	r1, [sp, #236]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #232]
+	mov	r9, r1
+	ldr	r0, [sp, #156]
 	mov	r1, r0
-	ldr	r0, [sp, #288]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
-	str	r1, [sp, #232]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #228]
-	mov	r1, r0
-	ldr	r0, [sp, #300]
-	eors	r1, r0
-	str	r1, [sp, #228]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #224]
-	mov	r1, r0
-	ldr	r0, [sp, #312]
-	eors	r1, r0
-	str	r1, [sp, #224]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #220]
-	ldr	r1, [sp, #304]
-	ldr	r0, [sp, #220]
+	mov	r8, r1
+	ldr	r0, [sp, #160]
+	mov	r12, r0
+	ldr	r1, [sp, #32]
+	mov	r0, r12
 	eors	r0, r1
-	str	r0, [sp, #220]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #216]
-	ldr	r1, [sp, #280]
-	ldr	r0, [sp, #216]
-	eors	r0, r1
-	str	r0, [sp, #216]
-	ldr	r5, [sp, #208]
-	ldr	r0, [sp, #264]
+	mov	r12, r0
+	ldr	r7, [sp, #164]
+	ldr	r0, [sp, #36]
+	eors	r7, r0
+	ldr	r6, [sp, #168]
+	ldr	r0, [sp, #40]
+	eors	r6, r0
+	ldr	r5, [sp, #172]
+	ldr	r0, [sp, #44]
 	eors	r5, r0
-	ldr	r4, [sp, #204]
-	ldr	r0, [sp, #276]
+	ldr	r4, [sp, #176]
+	ldr	r0, [sp, #48]
 	eors	r4, r0
-	ldr	r3, [sp, #200]
-	ldr	r0, [sp, #272]
+	ldr	r3, [sp, #184]
+	ldr	r0, [sp, #52]
 	eors	r3, r0
-	ldr	r2, [sp, #196]
-	ldr	r0, [sp, #268]
+	ldr	r2, [sp, #180]
+	ldr	r0, [sp, #120]
 	eors	r2, r0
 	@ chacha20.ae:77: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #184]
-	ldr	r0, [sp, #212]
-	adds	r1, r1, r0
-	cmp	r6, #1
-	bcc	.Lchacha20_xor_stream_nost69
-	ldr	r0, [sp, #260]
-	strb	r0, [r1]
-.Lchacha20_xor_stream_nost69:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #2
-	bcc	.Lchacha20_xor_stream_nost70
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #1]
-.Lchacha20_xor_stream_nost70:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #3
-	bcc	.Lchacha20_xor_stream_nost71
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #2]
-.Lchacha20_xor_stream_nost71:
-	ldr	r0, [sp, #260]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #4
-	bcc	.Lchacha20_xor_stream_nost72
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #3]
-.Lchacha20_xor_stream_nost72:
-	cmp	r6, #5
-	bcc	.Lchacha20_xor_stream_nost73
-	ldr	r0, [sp, #256]
-	strb	r0, [r1, #4]
-.Lchacha20_xor_stream_nost73:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #6
-	b	.Lchacha20_xor_stream_pool1
-	.ltorg
-.Lchacha20_xor_stream_pool1:
-	bcc	.Lchacha20_xor_stream_nost74
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #5]
-.Lchacha20_xor_stream_nost74:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #7
-	bcc	.Lchacha20_xor_stream_nost75
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #6]
-.Lchacha20_xor_stream_nost75:
-	ldr	r0, [sp, #256]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #8
-	bcc	.Lchacha20_xor_stream_nost76
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #7]
-.Lchacha20_xor_stream_nost76:
-	cmp	r6, #9
-	bcc	.Lchacha20_xor_stream_nost77
-	ldr	r0, [sp, #252]
-	strb	r0, [r1, #8]
-.Lchacha20_xor_stream_nost77:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #10
-	bcc	.Lchacha20_xor_stream_nost78
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #9]
-.Lchacha20_xor_stream_nost78:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #11
-	bcc	.Lchacha20_xor_stream_nost79
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #10]
-.Lchacha20_xor_stream_nost79:
-	ldr	r0, [sp, #252]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #12
-	bcc	.Lchacha20_xor_stream_nost80
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #11]
-.Lchacha20_xor_stream_nost80:
-	cmp	r6, #13
-	bcc	.Lchacha20_xor_stream_nost81
-	ldr	r0, [sp, #248]
-	strb	r0, [r1, #12]
-.Lchacha20_xor_stream_nost81:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #14
-	bcc	.Lchacha20_xor_stream_nost82
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #13]
-.Lchacha20_xor_stream_nost82:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #15
-	bcc	.Lchacha20_xor_stream_nost83
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #14]
-.Lchacha20_xor_stream_nost83:
-	ldr	r0, [sp, #248]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #16
-	bcc	.Lchacha20_xor_stream_nost84
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #15]
-.Lchacha20_xor_stream_nost84:
-	cmp	r6, #17
-	bcc	.Lchacha20_xor_stream_nost85
-	ldr	r0, [sp, #244]
-	strb	r0, [r1, #16]
-.Lchacha20_xor_stream_nost85:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #18
-	bcc	.Lchacha20_xor_stream_nost86
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #17]
-.Lchacha20_xor_stream_nost86:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #19
-	bcc	.Lchacha20_xor_stream_nost87
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #18]
-.Lchacha20_xor_stream_nost87:
-	ldr	r0, [sp, #244]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #20
-	bcc	.Lchacha20_xor_stream_nost88
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #19]
-.Lchacha20_xor_stream_nost88:
-	cmp	r6, #21
-	bcc	.Lchacha20_xor_stream_nost89
-	ldr	r0, [sp, #240]
-	strb	r0, [r1, #20]
-.Lchacha20_xor_stream_nost89:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #22
-	bcc	.Lchacha20_xor_stream_nost90
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #21]
-.Lchacha20_xor_stream_nost90:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #23
-	bcc	.Lchacha20_xor_stream_nost91
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #22]
-.Lchacha20_xor_stream_nost91:
-	ldr	r0, [sp, #240]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #24
-	bcc	.Lchacha20_xor_stream_nost92
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #23]
-.Lchacha20_xor_stream_nost92:
-	cmp	r6, #25
-	bcc	.Lchacha20_xor_stream_nost93
-	ldr	r0, [sp, #236]
-	strb	r0, [r1, #24]
-.Lchacha20_xor_stream_nost93:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #26
-	bcc	.Lchacha20_xor_stream_nost94
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #25]
-.Lchacha20_xor_stream_nost94:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #27
-	bcc	.Lchacha20_xor_stream_nost95
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #26]
-.Lchacha20_xor_stream_nost95:
-	ldr	r0, [sp, #236]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #28
-	bcc	.Lchacha20_xor_stream_nost96
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #27]
-.Lchacha20_xor_stream_nost96:
-	cmp	r6, #29
-	bcc	.Lchacha20_xor_stream_nost97
-	ldr	r0, [sp, #232]
-	strb	r0, [r1, #28]
-.Lchacha20_xor_stream_nost97:
-	ldr	r0, [sp, #232]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #30
-	bcc	.Lchacha20_xor_stream_nost98
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #29]
-.Lchacha20_xor_stream_nost98:
-	ldr	r0, [sp, #232]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #31
-	bcc	.Lchacha20_xor_stream_nost99
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #30]
-.Lchacha20_xor_stream_nost99:
-	ldr	r0, [sp, #232]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #32
-	bcc	.Lchacha20_xor_stream_nost100
-	ldr	r0, [sp, #196]
-	strb	r0, [r1, #31]
-.Lchacha20_xor_stream_nost100:
-	cmp	r6, #33
-	bcc	.Lchacha20_xor_stream_nost101
-	ldr	r7, [sp, #228]
-	ldr	r0, [sp, #128]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost101:
-	ldr	r0, [sp, #228]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #34
-	bcc	.Lchacha20_xor_stream_nost102
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #124]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost102:
-	ldr	r0, [sp, #228]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #35
-	bcc	.Lchacha20_xor_stream_nost103
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #120]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost103:
-	ldr	r0, [sp, #228]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #36
-	bcc	.Lchacha20_xor_stream_nost104
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #116]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost104:
-	cmp	r6, #37
-	bcc	.Lchacha20_xor_stream_nost105
-	ldr	r7, [sp, #224]
-	ldr	r0, [sp, #112]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost105:
-	ldr	r0, [sp, #224]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #38
-	bcc	.Lchacha20_xor_stream_nost106
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #108]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost106:
-	ldr	r0, [sp, #224]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #39
-	bcc	.Lchacha20_xor_stream_nost107
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #104]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost107:
-	ldr	r0, [sp, #224]
-	lsrs	r0, r0, #24
-	str	r0, [sp, #196]
-	cmp	r6, #40
-	bcc	.Lchacha20_xor_stream_nost108
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #100]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost108:
-	cmp	r6, #41
-	bcc	.Lchacha20_xor_stream_nost109
-	ldr	r7, [sp, #96]
-	ldr	r0, [sp, #220]
-	strb	r0, [r1, r7]
-.Lchacha20_xor_stream_nost109:
-	ldr	r0, [sp, #220]
-	lsrs	r0, r0, #8
-	str	r0, [sp, #196]
-	cmp	r6, #42
-	bcc	.Lchacha20_xor_stream_nost110
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #92]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost110:
-	ldr	r0, [sp, #220]
-	lsrs	r0, r0, #16
-	str	r0, [sp, #196]
-	cmp	r6, #43
-	bcc	.Lchacha20_xor_stream_nost111
-	ldr	r7, [sp, #196]
-	ldr	r0, [sp, #88]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost111:
-	ldr	r0, [sp, #220]
-	lsrs	r7, r0, #24
-	cmp	r6, #44
-	bcc	.Lchacha20_xor_stream_nost112
-	ldr	r0, [sp, #84]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost112:
-	cmp	r6, #45
-	bcc	.Lchacha20_xor_stream_nost113
-	ldr	r7, [sp, #80]
-	ldr	r0, [sp, #216]
-	strb	r0, [r1, r7]
-.Lchacha20_xor_stream_nost113:
-	ldr	r0, [sp, #216]
-	lsrs	r7, r0, #8
-	cmp	r6, #46
-	bcc	.Lchacha20_xor_stream_nost114
-	ldr	r0, [sp, #76]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost114:
-	ldr	r0, [sp, #216]
-	lsrs	r7, r0, #16
-	cmp	r6, #47
-	bcc	.Lchacha20_xor_stream_nost115
-	ldr	r0, [sp, #72]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost115:
-	ldr	r0, [sp, #216]
-	lsrs	r7, r0, #24
-	cmp	r6, #48
-	bcc	.Lchacha20_xor_stream_nost116
-	ldr	r0, [sp, #68]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost116:
-	cmp	r6, #49
-	bcc	.Lchacha20_xor_stream_nost117
+	ldr	r1, [sp, #196]
 	ldr	r0, [sp, #64]
-	strb	r5, [r1, r0]
-.Lchacha20_xor_stream_nost117:
-	lsrs	r7, r5, #8
-	cmp	r6, #50
-	bcc	.Lchacha20_xor_stream_nost118
-	ldr	r0, [sp, #60]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost118:
-	lsrs	r7, r5, #16
-	cmp	r6, #51
-	bcc	.Lchacha20_xor_stream_nost119
+	adds	r1, r1, r0
 	ldr	r0, [sp, #56]
-	strb	r7, [r1, r0]
-.Lchacha20_xor_stream_nost119:
-	lsrs	r5, r5, #24
-	cmp	r6, #52
-	bcc	.Lchacha20_xor_stream_nost120
-	ldr	r0, [sp, #52]
-	strb	r5, [r1, r0]
-.Lchacha20_xor_stream_nost120:
-	cmp	r6, #53
-	bcc	.Lchacha20_xor_stream_nost121
-	ldr	r0, [sp, #48]
-	strb	r4, [r1, r0]
-.Lchacha20_xor_stream_nost121:
-	lsrs	r5, r4, #8
-	cmp	r6, #54
-	bcc	.Lchacha20_xor_stream_nost122
-	ldr	r0, [sp, #44]
-	strb	r5, [r1, r0]
-.Lchacha20_xor_stream_nost122:
-	lsrs	r5, r4, #16
-	cmp	r6, #55
-	bcc	.Lchacha20_xor_stream_nost123
-	ldr	r0, [sp, #40]
-	strb	r5, [r1, r0]
-.Lchacha20_xor_stream_nost123:
-	lsrs	r4, r4, #24
-	cmp	r6, #56
-	bcc	.Lchacha20_xor_stream_nost124
-	ldr	r0, [sp, #36]
-	strb	r4, [r1, r0]
-.Lchacha20_xor_stream_nost124:
-	cmp	r6, #57
-	bcc	.Lchacha20_xor_stream_nost125
-	ldr	r0, [sp, #32]
-	strb	r3, [r1, r0]
-.Lchacha20_xor_stream_nost125:
-	lsrs	r4, r3, #8
-	cmp	r6, #58
-	bcc	.Lchacha20_xor_stream_nost126
-	ldr	r0, [sp, #28]
-	strb	r4, [r1, r0]
-.Lchacha20_xor_stream_nost126:
-	lsrs	r4, r3, #16
-	cmp	r6, #59
-	bcc	.Lchacha20_xor_stream_nost127
-	ldr	r0, [sp, #24]
-	strb	r4, [r1, r0]
-.Lchacha20_xor_stream_nost127:
-	lsrs	r3, r3, #24
-	cmp	r6, #60
-	bcc	.Lchacha20_xor_stream_nost128
-	ldr	r0, [sp, #20]
-	strb	r3, [r1, r0]
-.Lchacha20_xor_stream_nost128:
-	cmp	r6, #61
-	bcc	.Lchacha20_xor_stream_nost129
+	cmp	r0, #64
+	bcc	.Lchacha20_xor_stream_bytes10
+	ldr	r0, [sp, #72]
+	tst	r1, r0
+	bne	.Lchacha20_xor_stream_bytes10
 	ldr	r0, [sp, #16]
-	strb	r2, [r1, r0]
-.Lchacha20_xor_stream_nost129:
-	lsrs	r3, r2, #8
-	cmp	r6, #62
-	bcc	.Lchacha20_xor_stream_nost130
+	str	r0, [r1]
 	ldr	r0, [sp, #12]
-	strb	r3, [r1, r0]
-.Lchacha20_xor_stream_nost130:
-	lsrs	r3, r2, #16
-	cmp	r6, #63
-	bcc	.Lchacha20_xor_stream_nost131
+	str	r0, [r1, #4]
 	ldr	r0, [sp, #8]
-	strb	r3, [r1, r0]
-.Lchacha20_xor_stream_nost131:
-	lsrs	r2, r2, #24
-	cmp	r6, #64
-	bcc	.Lchacha20_xor_stream_nost132
+	str	r0, [r1, #8]
 	ldr	r0, [sp, #4]
-	strb	r2, [r1, r0]
-.Lchacha20_xor_stream_nost132:
+	str	r0, [r1, #12]
 	ldr	r0, [sp]
+	str	r0, [r1, #16]
+	mov	r0, r11
+	str	r0, [r1, #20]
+	mov	r0, r10
+	str	r0, [r1, #24]
+	mov	r0, r9
+	str	r0, [r1, #28]
+	mov	r0, r8
+	str	r0, [r1, #32]
+	mov	r0, r12
+	str	r0, [r1, #36]
+	str	r7, [r1, #40]
+	str	r6, [r1, #44]
+	str	r5, [r1, #48]
+	str	r4, [r1, #52]
+	str	r3, [r1, #56]
+	str	r2, [r1, #60]
+	b	.Lchacha20_xor_stream_stored11
+	.ltorg
+.Lchacha20_xor_stream_bytes10:
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #208]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #212]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #216]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #220]
+	ldr	r0, [sp]
+	str	r0, [sp, #224]
+	mov	r0, r11
+	str	r0, [sp, #228]
+	mov	r0, r10
+	str	r0, [sp, #232]
+	mov	r0, r9
+	str	r0, [sp, #236]
+	mov	r0, r8
+	str	r0, [sp, #240]
+	mov	r0, r12
+	str	r0, [sp, #244]
+	str	r7, [sp, #248]
+	str	r6, [sp, #252]
+	str	r5, [sp, #256]
+	str	r4, [sp, #260]
+	str	r3, [sp, #264]
+	str	r2, [sp, #268]
+	add	r3, sp, #208
+	ldr	r2, [sp, #56]
+	cmp	r2, #64
+	bcc	.Lchacha20_xor_stream_cnt12
+	movs	r2, #64
+.Lchacha20_xor_stream_cnt12:
+.Lchacha20_xor_stream_cpy13:
+	subs	r2, #1
+	bcc	.Lchacha20_xor_stream_stored11
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lchacha20_xor_stream_cpy13
+.Lchacha20_xor_stream_stored11:
+	ldr	r0, [sp, #60]
 	adds	r0, #1
-	str	r0, [sp]
+	str	r0, [sp, #60]
 	mov	r1, r0
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #188]
 	cmp	r1, r0
 	bcs	.Lchacha20_xor_stream_far3
-	bl	.Lchacha20_xor_stream_loop1
+	b	.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_far3:
 .Lchacha20_xor_stream_done2:
-	add	sp, #340
+	add	sp, #272
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -8,475 +8,365 @@
 	.thumb
 
 @ --- cmac_key_schedule: cmac.key_schedule
-@     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4
-@     estimated 30 bytes of code and literals
+@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 126 bytes of code and literals
 	.section .text.cmac_key_schedule,"ax",%progbits
 	.global cmac_key_schedule
 	.type cmac_key_schedule, %function
 	.thumb_func
 	.balign 4
 cmac_key_schedule:
-	push	{r4, lr}
-	sub	sp, #16
+	push	{r4, r5, r6, r7, lr}
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r0, [r0, #12]
-	@ cmac.ae:20: E.key_schedule(key, ks)
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	str	r2, [sp, #8]
-	str	r0, [sp, #12]
-	add	r0, sp, #0
-	bl	cmac_E_key_schedule
-	add	sp, #16
-	pop	{r4, pc}
+	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	str	r0, [r1]
+	str	r2, [r1, #4]
+	str	r3, [r1, #8]
+	str	r4, [r1, #12]
+	@ aes.ae:211: @unroll(unroll)
+	movs	r5, #4
+	@ aes.ae:213: temp = w[i - 1]
+	mov	r4, r1
+	adds	r4, #12
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r3, =cmac_E.sbox
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	ldr	r2, =cmac_E.rcon
+	@ aes.ae:211: @unroll(unroll)
+.Lcmac_key_schedule_loop1:
+	@ aes.ae:214: if i % nk == 0 {
+	lsls	r0, r5, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	ldr	r6, [r4]
+	cmp	r7, #0
+	beq	.Lcmac_key_schedule_else3
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	movs	r0, #24
+	mov	r7, r6
+	rors	r7, r0
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r7
+	ldrb	r0, [r3, r0]
+	orrs	r6, r0
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	lsrs	r0, r5, #2
+	subs	r0, r0, #1
+	uxth	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #24
+	eors	r6, r0
+	b	.Lcmac_key_schedule_endif4
+.Lcmac_key_schedule_else3:
+.Lcmac_key_schedule_endif4:
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	ldr	r0, [r1]
+	eors	r0, r6
+	str	r0, [r4, #4]
+	adds	r4, #4
+	adds	r1, #4
+	adds	r5, #1
+	cmp	r5, #44
+	bcc	.Lcmac_key_schedule_loop1
+.Lcmac_key_schedule_done2:
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size cmac_key_schedule, .-cmac_key_schedule
 
 
 @ --- cmac_encrypt_block: cmac.encrypt_block
-@     frame 32 bytes (0 spill slots, 0 on the stack; locals 32), saves r4, r5
-@     estimated 50 bytes of code and literals
+@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 538 bytes of code and literals
 	.section .text.cmac_encrypt_block,"ax",%progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, %function
 	.thumb_func
 	.balign 4
 cmac_encrypt_block:
-	push	{r4, r5, lr}
-	sub	sp, #32
-	mov	r4, r2
-	ldr	r5, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ cmac.ae:24: return E.encrypt_block(ks, b)
-	str	r5, [sp]
-	str	r3, [sp, #4]
-	str	r2, [sp, #8]
-	str	r1, [sp, #12]
-	add	r1, sp, #0
-	add	r2, sp, #16
-	bl	cmac_E_encrypt_block
-	ldr	r3, [sp, #16]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #28]
-	str	r3, [r4]
-	str	r2, [r4, #4]
-	str	r1, [r4, #8]
-	str	r0, [r4, #12]
-	add	sp, #32
-	pop	{r4, r5, pc}
-	.ltorg
-	.size cmac_encrypt_block, .-cmac_encrypt_block
-
-
-@ --- cmac_E_key_schedule: cmac.E.key_schedule
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 134 bytes of code and literals
-	.section .text.cmac_E_key_schedule,"ax",%progbits
-	.global cmac_E_key_schedule
-	.type cmac_E_key_schedule, %function
-	.thumb_func
-	.balign 4
-cmac_E_key_schedule:
-	push	{r4, r5, r6, r7, lr}
-	mov	r3, r1
-	ldr	r4, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	@ aes.ae:67: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r3]
-	str	r1, [r3, #4]
-	str	r2, [r3, #8]
-	str	r4, [r3, #12]
-	@ aes.ae:69: @unroll(unroll)
-	movs	r0, #4
-.Lcmac_E_key_schedule_loop1:
-	@ aes.ae:71: temp = w[i - 1]
-	subs	r1, r0, #1
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r4, [r3, r1]
-	@ aes.ae:72: if i % nk == 0 {
-	lsls	r1, r0, #30
-	lsrs	r1, r1, #30
-	subs	r1, r1, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
-	beq	.Lcmac_E_key_schedule_else3
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	movs	r1, #24
-	rors	r4, r1
-	@ aes.ae:61: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	lsrs	r1, r4, #24
-	ldr	r2, =cmac_E.sbox
-	ldrb	r7, [r2, r1]
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r6, [r2, r1]
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r5, [r2, r1]
-	uxtb	r1, r4
-	ldrb	r2, [r2, r1]
-	lsls	r4, r7, #24
-	lsls	r1, r6, #16
-	orrs	r4, r1
-	lsls	r1, r5, #8
-	orrs	r4, r1
-	orrs	r4, r2
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r1, r0, #2
-	subs	r1, r1, #1
-	uxth	r2, r1
-	ldr	r1, =cmac_E.rcon
-	ldrb	r1, [r1, r2]
-	lsls	r1, r1, #24
-	eors	r4, r1
-	b	.Lcmac_E_key_schedule_endif4
-.Lcmac_E_key_schedule_else3:
-.Lcmac_E_key_schedule_endif4:
-	@ aes.ae:77: w[i] = w[i - nk] ^ temp
-	subs	r1, r0, #4
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r2, [r3, r1]
-	eors	r2, r4
-	lsls	r1, r0, #2
-	str	r2, [r3, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #44
-	bcc	.Lcmac_E_key_schedule_loop1
-.Lcmac_E_key_schedule_done2:
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size cmac_E_key_schedule, .-cmac_E_key_schedule
-
-
-@ --- cmac_E_encrypt_block: cmac.E.encrypt_block
-@     frame 32 bytes (15 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 626 bytes of code and literals
-	.section .text.cmac_E_encrypt_block,"ax",%progbits
-	.global cmac_E_encrypt_block
-	.type cmac_E_encrypt_block, %function
-	.thumb_func
-	.balign 4
-cmac_E_encrypt_block:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
-	str	r0, [sp]
+	sub	sp, #16
+	str	r0, [sp, #8]
 	mov	r0, r2
-	str	r0, [sp, #4]
-	ldr	r3, [r1]
-	ldr	r2, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r2, [r1]
+	ldr	r3, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:95: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp]
+	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
 	eors	r1, r0
-	@ aes.ae:96: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp]
+	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:97: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp]
+	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r2, r0
-	@ aes.ae:98: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #12]
 	eors	r3, r0
-	@ aes.ae:99: @unroll(unroll)
+	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, #12]
+	eors	r2, r0
+	@ aes.ae:102: @unroll(unroll)
 	movs	r0, #1
-	str	r0, [sp, #28]
-	mov	r0, r1
-	mov	r10, r0
-	mov	r0, r4
-	mov	r9, r0
-.Lcmac_E_encrypt_block_loop1:
-	@ aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r0, r10
-	lsrs	r7, r0, #24
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r6, r0
-	lsrs	r0, r2, #8
-	uxtb	r4, r0
-	uxtb	r1, r3
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #2
-	uxth	r0, r0
-	mov	r11, r0
-	lsls	r5, r0, #2
-	ldr	r0, [sp]
-	ldr	r5, [r0, r5]
-	lsls	r7, r7, #2
+	str	r0, [sp, #4]
+	mov	r5, r1
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r1, [sp, #8]
+	adds	r1, #16
 	ldr	r0, =cmac_tf0
-	str	r0, [sp, #20]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
+	mov	r9, r0
 	ldr	r0, =cmac_tf1
-	str	r0, [sp, #16]
-	ldr	r6, [r0, r6]
-	lsls	r4, r4, #2
+	mov	r8, r0
 	ldr	r0, =cmac_tf2
-	str	r0, [sp, #12]
-	ldr	r4, [r0, r4]
-	lsls	r1, r1, #2
+	mov	r12, r0
 	ldr	r0, =cmac_tf3
-	str	r0, [sp, #8]
-	ldr	r1, [r0, r1]
+	mov	r10, r0
+	@ aes.ae:102: @unroll(unroll)
+.Lcmac_encrypt_block_loop1:
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r5, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1]
 	mov	r0, r7
 	eors	r0, r6
-	eors	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #24]
-	eors	r0, r5
-	str	r0, [sp, #24]
-	@ aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	str	r0, [sp]
+	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r4, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r5, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r1, r0
-	lsrs	r0, r3, #8
-	uxtb	r7, r0
-	mov	r0, r10
-	uxtb	r6, r0
-	mov	r0, r11
-	adds	r0, r0, #1
-	uxth	r0, r0
-	lsls	r4, r0, #2
-	ldr	r0, [sp]
-	ldr	r4, [r0, r4]
-	lsls	r5, r5, #2
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0, r5]
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, r1]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #12]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #8]
-	ldr	r6, [r0, r6]
-	mov	r0, r5
-	eors	r0, r1
-	eors	r0, r7
-	eors	r0, r6
-	mov	r5, r0
-	eors	r5, r4
-	@ aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r1, r2, #24
+	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
-	uxtb	r4, r0
-	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r6, r0
-	mov	r0, r9
 	uxtb	r0, r0
-	mov	r8, r0
-	mov	r0, r11
-	adds	r0, r0, #2
-	uxth	r0, r0
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	mov	r12, r0
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, r1]
-	lsls	r4, r4, #2
-	ldr	r0, [sp, #16]
-	ldr	r4, [r0, r4]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #12]
-	ldr	r6, [r0, r6]
+	lsls	r6, r0, #2
 	mov	r0, r8
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r4
-	eors	r1, r6
-	eors	r1, r0
-	mov	r4, r1
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
 	mov	r0, r12
-	eors	r4, r0
-	@ aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r1, r3, #24
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r5
+	lsls	r6, r0, #2
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r3, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1, #4]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r11, r0
+	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	uxtb	r7, r2
-	mov	r2, r11
-	adds	r2, r2, #3
-	uxth	r2, r2
-	lsls	r6, r2, #2
-	ldr	r2, [sp]
-	ldr	r6, [r2, r6]
-	lsls	r2, r1, #2
-	ldr	r1, [sp, #20]
-	ldr	r1, [r1, r2]
-	lsls	r3, r3, #2
-	ldr	r2, [sp, #16]
-	ldr	r3, [r2, r3]
-	lsls	r2, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r2, [r0, r2]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r3
-	eors	r1, r2
-	eors	r1, r0
-	eors	r1, r6
-	ldr	r0, [sp, #24]
-	mov	r10, r0
-	mov	r0, r5
-	mov	r9, r0
-	mov	r2, r4
-	mov	r3, r1
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	uxth	r0, r0
-	str	r0, [sp, #28]
-	cmp	r0, #10
-	bcs	.Lcmac_E_encrypt_block_far1
-	b	.Lcmac_E_encrypt_block_loop1
-.Lcmac_E_encrypt_block_far1:
-.Lcmac_E_encrypt_block_done2:
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r10
-	lsrs	r0, r0, #24
-	ldr	r5, =cmac_E.sbox
-	ldrb	r4, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	ldrb	r6, [r5, r1]
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	lsls	r4, r4, #24
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r1, #160
-	ldr	r0, [sp]
-	ldr	r1, [r0, r1]
-	mov	r0, r4
-	str	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	ldrb	r4, [r5, r0]
+	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r1, #8]
+	eors	r6, r0
+	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r2, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r2, [r0, r2]
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r5, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r5]
+	eors	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r4]
+	eors	r2, r0
+	uxtb	r0, r3
+	lsls	r3, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r3]
+	eors	r2, r0
+	ldr	r0, [r1, #12]
+	eors	r2, r0
+	adds	r1, #16
+	ldr	r5, [sp]
+	mov	r4, r11
+	mov	r3, r6
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
+	cmp	r0, #10
+	bcc	.Lcmac_encrypt_block_loop1
+.Lcmac_encrypt_block_done2:
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r5, #24
+	ldr	r1, =cmac_E.sbox
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r10
-	uxtb	r0, r0
-	ldrb	r1, [r5, r0]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:111: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r1, #164
-	ldr	r0, [sp]
-	ldr	r0, [r0, r1]
-	mov	r1, r4
-	eors	r1, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r4, [r5, r0]
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r2
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r6, #160
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r12, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #8
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	str	r0, [sp, #8]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	ldr	r0, [sp, #8]
-	orrs	r4, r0
-	@ aes.ae:112: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r6, #168
-	ldr	r0, [sp]
-	ldr	r0, [r0, r6]
-	eors	r4, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r3, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r3, r3, #24
-	lsls	r5, r6, #16
-	orrs	r3, r5
+	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	orrs	r3, r2
-	@ aes.ae:113: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	ldr	r0, [sp]
-	ldr	r0, [r0, r2]
-	eors	r3, r0
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	orrs	r7, r0
+	uxtb	r0, r5
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r6, #164
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r1, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r4
+	ldrb	r0, [r1, r0]
+	orrs	r6, r0
+	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	movs	r0, #168
+	str	r0, [sp, #4]
+	ldr	r7, [sp, #8]
 	ldr	r0, [sp, #4]
-	str	r3, [r0]
-	ldr	r0, [sp, #4]
-	str	r4, [r0, #4]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #8]
+	ldr	r0, [r7, r0]
+	eors	r6, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r1, r0]
+	lsls	r2, r0, #24
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r0, r3
+	ldrb	r0, [r1, r0]
+	orrs	r2, r0
+	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r1, #172
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, r1]
+	eors	r2, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	ldr	r0, [sp, #12]
+	str	r2, [r0]
+	ldr	r0, [sp, #12]
+	str	r6, [r0, #4]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
+	str	r0, [r1, #8]
+	mov	r1, r12
+	ldr	r0, [sp, #12]
 	str	r1, [r0, #12]
-	add	sp, #32
+	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -485,7 +375,7 @@ cmac_E_encrypt_block:
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg
-	.size cmac_E_encrypt_block, .-cmac_E_encrypt_block
+	.size cmac_encrypt_block, .-cmac_encrypt_block
 
 
 

@@ -7,228 +7,120 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- ctr_encrypt: ctr.encrypt
-@     frame 216 bytes (7 spill slots, 3 on the stack; locals 176), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 114 bytes of code and literals
-	.section .text.ctr_encrypt,"ax",%progbits
-	.global ctr_encrypt
-	.type ctr_encrypt, %function
-	.thumb_func
-	.balign 4
-ctr_encrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #216
-	str	r2, [sp, #36]
-	mov	r2, r3
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #252]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #256]
-	mov	r11, r2
-	ldr	r2, [sp, #260]
-	mov	r10, r2
-	ldr	r2, [sp, #264]
-	mov	r9, r2
-	ldr	r2, [sp, #268]
-	mov	r8, r2
-	ldr	r6, [sp, #272]
-	ldr	r5, [sp, #276]
-	ldr	r4, [sp, #280]
-	movs	r7, #0
-	add	r3, sp, #40
-	movs	r2, #44
-.Lctr_encrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Lctr_encrypt_zero1
-	@ ctr.ae:48: key_setup(key, ks)
-	add	r2, sp, #40
-	bl	ctr_key_setup
-	@ ctr.ae:49: encrypt_with(ks, nonce, ad, msg, ct, tag)
-	add	r0, sp, #40
-	mov	r1, r11
-	str	r1, [sp]
-	mov	r1, r10
-	str	r1, [sp, #4]
-	mov	r1, r9
-	str	r1, [sp, #8]
-	mov	r1, r8
-	str	r1, [sp, #12]
-	str	r6, [sp, #16]
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
-	ldr	r1, [sp, #36]
-	ldr	r2, [sp, #32]
-	ldr	r3, [sp, #28]
-	bl	ctr_encrypt_with
-	add	sp, #216
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ctr_encrypt, .-ctr_encrypt
-
-
-@ --- ctr_decrypt: ctr.decrypt
-@     frame 228 bytes (8 spill slots, 4 on the stack; locals 180), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 134 bytes of code and literals
-	.section .text.ctr_decrypt,"ax",%progbits
-	.global ctr_decrypt
-	.type ctr_decrypt, %function
-	.thumb_func
-	.balign 4
-ctr_decrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #228
-	str	r2, [sp, #44]
-	mov	r2, r3
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #264]
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #268]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #272]
-	mov	r11, r2
-	ldr	r2, [sp, #276]
-	mov	r10, r2
-	ldr	r2, [sp, #280]
-	mov	r9, r2
-	ldr	r2, [sp, #284]
-	mov	r8, r2
-	ldr	r6, [sp, #288]
-	ldr	r5, [sp, #292]
-	ldr	r4, [sp, #296]
-	movs	r7, #0
-	add	r3, sp, #48
-	movs	r2, #44
-.Lctr_decrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Lctr_decrypt_zero1
-	@ ctr.ae:54: key_setup(key, ks)
-	add	r2, sp, #48
-	bl	ctr_key_setup
-	@ ctr.ae:55: return decrypt_with(ks, nonce, ad, ct, tag, msg)
-	add	r0, sp, #48
-	add	r2, sp, #224
-	ldr	r1, [sp, #32]
-	str	r1, [sp]
-	mov	r1, r11
-	str	r1, [sp, #4]
-	mov	r1, r10
-	str	r1, [sp, #8]
-	mov	r1, r9
-	str	r1, [sp, #12]
-	mov	r1, r8
-	str	r1, [sp, #16]
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
-	str	r2, [sp, #28]
-	ldr	r1, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
-	bl	ctr_decrypt_with
-	add	r0, sp, #224
-	ldrh	r0, [r0]
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	strh	r0, [r4]
-	add	sp, #228
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ctr_decrypt, .-ctr_decrypt
-
-
 @ --- ctr_key_setup: ctr.key_setup
-@     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6
-@     estimated 108 bytes of code and literals
+@     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
+@     estimated 162 bytes of code and literals
 	.section .text.ctr_key_setup,"ax",%progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, %function
 	.thumb_func
 	.balign 4
 ctr_key_setup:
-	push	{r4, r5, r6, lr}
+	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	mov	r6, r0
-	mov	r5, r2
 	@ ctr.ae:34: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
-	ldrb	r0, [r6]
-	lsls	r4, r0, #24
-	ldrb	r0, [r6, #1]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	ldrb	r0, [r6, #2]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	ldrb	r0, [r6, #3]
-	orrs	r4, r0
-	ldrb	r0, [r6, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r6, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r6, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r6, #7]
-	orrs	r3, r0
-	ldrb	r0, [r6, #8]
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Lctr_key_setup_words2
+.Lctr_key_setup_bytes1:
+	add	r4, sp, #0
+	movs	r3, #16
+.Lctr_key_setup_cpy4:
+	subs	r3, #1
+	bcc	.Lctr_key_setup_cpyd3
+	ldrb	r1, [r0, r3]
+	strb	r1, [r4, r3]
+	b	.Lctr_key_setup_cpy4
+.Lctr_key_setup_cpyd3:
+	mov	r0, r4
+.Lctr_key_setup_words2:
+	ldr	r1, [r0, #12]
+	rev	r4, r1
+	ldr	r1, [r0, #8]
+	rev	r3, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	ldr	r0, [r0]
+	rev	r0, r0
+	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	str	r0, [r2]
+	str	r1, [r2, #4]
+	str	r3, [r2, #8]
+	str	r4, [r2, #12]
+	@ aes.ae:211: @unroll(unroll)
+	movs	r6, #4
+	@ aes.ae:213: temp = w[i - 1]
+	mov	r5, r2
+	adds	r5, #12
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r4, =ctr_E.sbox
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	ldr	r3, =ctr_E.rcon
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	mov	r1, r2
+	@ aes.ae:211: @unroll(unroll)
+.Lctr_key_setup_loop5:
+	@ aes.ae:214: if i % nk == 0 {
+	lsls	r0, r6, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	ldr	r2, [r5]
+	cmp	r7, #0
+	beq	.Lctr_key_setup_else7
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	movs	r0, #24
+	mov	r7, r2
+	rors	r7, r0
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r4, r0]
 	lsls	r2, r0, #24
-	ldrb	r0, [r6, #9]
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	ldrb	r0, [r6, #10]
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	ldrb	r0, [r6, #11]
+	uxtb	r0, r7
+	ldrb	r0, [r4, r0]
 	orrs	r2, r0
-	ldrb	r0, [r6, #12]
-	lsls	r1, r0, #24
-	ldrb	r0, [r6, #13]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	ldrb	r0, [r6, #14]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	ldrb	r0, [r6, #15]
-	orrs	r1, r0
-	str	r1, [sp]
-	str	r2, [sp, #4]
-	str	r3, [sp, #8]
-	str	r4, [sp, #12]
-	add	r0, sp, #0
-	mov	r1, r5
-	bl	ctr_E_key_schedule
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	lsrs	r0, r6, #2
+	subs	r0, r0, #1
+	uxth	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #24
+	eors	r2, r0
+	b	.Lctr_key_setup_endif8
+.Lctr_key_setup_else7:
+.Lctr_key_setup_endif8:
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	ldr	r0, [r1]
+	eors	r0, r2
+	str	r0, [r5, #4]
+	adds	r5, #4
+	adds	r1, #4
+	adds	r6, #1
+	cmp	r6, #44
+	bcc	.Lctr_key_setup_loop5
+.Lctr_key_setup_done6:
 	add	sp, #16
-	pop	{r4, r5, r6, pc}
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ctr_key_setup, .-ctr_key_setup
 
 
 @ --- ctr_encrypt_with: ctr.encrypt_with
-@     frame 68 bytes (13 spill slots, 9 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 570 bytes of code and literals
+@     frame 44 bytes (1 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7
+@     estimated 84 bytes of code and literals
 	.section .text.ctr_encrypt_with,"ax",%progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, %function
@@ -236,337 +128,58 @@ ctr_key_setup:
 	.balign 4
 ctr_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #68
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #24]
+	sub	sp, #44
+	mov	r5, r0
+	ldr	r4, [sp, #68]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #8]
+	ldr	r6, [sp, #76]
+	ldr	r3, [sp, #80]
 	@ ctr.ae:38: xor_stream(ks, load_be(nonce, 0, 16), msg, ct)
-	ldrb	r0, [r1]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #1]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #2]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #3]
-	mov	r0, r3
-	str	r0, [sp, #12]
-	orrs	r0, r2
-	str	r0, [sp, #12]
-	ldrb	r0, [r1, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #7]
-	mov	r0, r3
-	str	r0, [sp, #8]
-	orrs	r0, r2
-	str	r0, [sp, #8]
-	ldrb	r0, [r1, #8]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #9]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #10]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #11]
-	mov	r0, r3
-	str	r0, [sp, #4]
-	orrs	r0, r2
-	str	r0, [sp, #4]
-	ldrb	r0, [r1, #12]
-	lsls	r2, r0, #24
-	ldrb	r0, [r1, #13]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #14]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r1, [r1, #15]
-	mov	r0, r2
-	str	r0, [sp]
-	orrs	r0, r1
-	str	r0, [sp]
-	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #20]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #16]
-	movs	r6, #0
-	ldr	r0, [sp, #16]
-	cmp	r6, r0
-	bcc	.Lctr_encrypt_with_far1
-	b	.Lctr_encrypt_with_done2
-.Lctr_encrypt_with_far1:
-.Lctr_encrypt_with_loop1:
-	@ ctr.ae:26: off = i * 16
-	lsls	r0, r6, #4
-	mov	r11, r0
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #20]
-	mov	r0, r11
-	subs	r7, r1, r0
-	ldr	r1, [sp, #28]
-	mov	r0, r11
-	adds	r1, r1, r0
-	movs	r0, #0
-	cmp	r7, #1
-	bcc	.Lctr_encrypt_with_nob3
-	ldrb	r0, [r1]
-.Lctr_encrypt_with_nob3:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #2
-	bcc	.Lctr_encrypt_with_nob4
-	ldrb	r0, [r1, #1]
-.Lctr_encrypt_with_nob4:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #3
-	bcc	.Lctr_encrypt_with_nob5
-	ldrb	r0, [r1, #2]
-.Lctr_encrypt_with_nob5:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #4
-	bcc	.Lctr_encrypt_with_nob6
-	ldrb	r2, [r1, #3]
-.Lctr_encrypt_with_nob6:
-	mov	r0, r3
-	mov	r10, r0
-	orrs	r0, r2
-	mov	r10, r0
-	movs	r0, #0
-	cmp	r7, #5
-	bcc	.Lctr_encrypt_with_nob7
-	ldrb	r0, [r1, #4]
-.Lctr_encrypt_with_nob7:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #6
-	bcc	.Lctr_encrypt_with_nob8
-	ldrb	r0, [r1, #5]
-.Lctr_encrypt_with_nob8:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #7
-	bcc	.Lctr_encrypt_with_nob9
-	ldrb	r0, [r1, #6]
-.Lctr_encrypt_with_nob9:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #8
-	bcc	.Lctr_encrypt_with_nob10
-	ldrb	r2, [r1, #7]
-.Lctr_encrypt_with_nob10:
-	mov	r0, r3
-	mov	r9, r0
-	orrs	r0, r2
-	mov	r9, r0
-	movs	r0, #0
-	cmp	r7, #9
-	bcc	.Lctr_encrypt_with_nob11
-	ldrb	r0, [r1, #8]
-.Lctr_encrypt_with_nob11:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #10
-	bcc	.Lctr_encrypt_with_nob12
-	ldrb	r0, [r1, #9]
-.Lctr_encrypt_with_nob12:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #11
-	bcc	.Lctr_encrypt_with_nob13
-	ldrb	r0, [r1, #10]
-.Lctr_encrypt_with_nob13:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #12
-	bcc	.Lctr_encrypt_with_nob14
-	ldrb	r0, [r1, #11]
-.Lctr_encrypt_with_nob14:
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r7, #13
-	bcc	.Lctr_encrypt_with_nob15
-	ldrb	r0, [r1, #12]
-.Lctr_encrypt_with_nob15:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #14
-	bcc	.Lctr_encrypt_with_nob16
-	ldrb	r0, [r1, #13]
-.Lctr_encrypt_with_nob16:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #15
-	bcc	.Lctr_encrypt_with_nob17
-	ldrb	r0, [r1, #14]
-.Lctr_encrypt_with_nob17:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #16
-	bcc	.Lctr_encrypt_with_nob18
-	ldrb	r0, [r1, #15]
-.Lctr_encrypt_with_nob18:
-	mov	r4, r2
-	orrs	r4, r0
-	movs	r0, #0
-	ldr	r1, [sp]
-	adds	r1, r1, r6
-	mov	r8, r1
-	ldr	r3, [sp, #4]
-	adcs	r3, r0
-	ldr	r2, [sp, #8]
-	adcs	r2, r0
-	ldr	r1, [sp, #12]
-	adcs	r1, r0
-	mov	r0, r8
-	str	r0, [sp, #36]
-	str	r3, [sp, #40]
-	str	r2, [sp, #44]
-	str	r1, [sp, #48]
-	add	r1, sp, #36
-	add	r2, sp, #52
-	ldr	r0, [sp, #32]
-	bl	ctr_E_encrypt_block
-	ldr	r3, [sp, #52]
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #64]
-	eors	r4, r3
-	mov	r3, r5
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r10
-	eors	r1, r0
-	@ ctr.ae:28: store_be(dst, off, x, n - off)
-	ldr	r5, [sp, #24]
-	mov	r0, r11
-	adds	r5, r5, r0
-	lsrs	r0, r1, #24
-	cmp	r7, #1
-	bcc	.Lctr_encrypt_with_nost19
-	strb	r0, [r5]
-.Lctr_encrypt_with_nost19:
-	lsrs	r0, r1, #16
-	cmp	r7, #2
-	bcc	.Lctr_encrypt_with_nost20
-	strb	r0, [r5, #1]
-.Lctr_encrypt_with_nost20:
-	lsrs	r0, r1, #8
-	cmp	r7, #3
-	bcc	.Lctr_encrypt_with_nost21
-	strb	r0, [r5, #2]
-.Lctr_encrypt_with_nost21:
-	cmp	r7, #4
-	bcc	.Lctr_encrypt_with_nost22
-	strb	r1, [r5, #3]
-.Lctr_encrypt_with_nost22:
-	lsrs	r0, r2, #24
-	cmp	r7, #5
-	bcc	.Lctr_encrypt_with_nost23
-	strb	r0, [r5, #4]
-.Lctr_encrypt_with_nost23:
-	lsrs	r0, r2, #16
-	cmp	r7, #6
-	bcc	.Lctr_encrypt_with_nost24
-	strb	r0, [r5, #5]
-.Lctr_encrypt_with_nost24:
-	lsrs	r0, r2, #8
-	cmp	r7, #7
-	bcc	.Lctr_encrypt_with_nost25
-	strb	r0, [r5, #6]
-.Lctr_encrypt_with_nost25:
-	cmp	r7, #8
-	bcc	.Lctr_encrypt_with_nost26
-	strb	r2, [r5, #7]
-.Lctr_encrypt_with_nost26:
-	lsrs	r0, r3, #24
-	cmp	r7, #9
-	bcc	.Lctr_encrypt_with_nost27
-	strb	r0, [r5, #8]
-.Lctr_encrypt_with_nost27:
-	lsrs	r0, r3, #16
-	cmp	r7, #10
-	bcc	.Lctr_encrypt_with_nost28
-	strb	r0, [r5, #9]
-.Lctr_encrypt_with_nost28:
-	lsrs	r0, r3, #8
-	cmp	r7, #11
-	bcc	.Lctr_encrypt_with_nost29
-	strb	r0, [r5, #10]
-.Lctr_encrypt_with_nost29:
-	cmp	r7, #12
-	bcc	.Lctr_encrypt_with_nost30
-	strb	r3, [r5, #11]
-.Lctr_encrypt_with_nost30:
-	lsrs	r0, r4, #24
-	cmp	r7, #13
-	bcc	.Lctr_encrypt_with_nost31
-	strb	r0, [r5, #12]
-.Lctr_encrypt_with_nost31:
-	lsrs	r0, r4, #16
-	cmp	r7, #14
-	bcc	.Lctr_encrypt_with_nost32
-	strb	r0, [r5, #13]
-.Lctr_encrypt_with_nost32:
-	lsrs	r0, r4, #8
-	cmp	r7, #15
-	bcc	.Lctr_encrypt_with_nost33
-	strb	r0, [r5, #14]
-.Lctr_encrypt_with_nost33:
-	cmp	r7, #16
-	bcc	.Lctr_encrypt_with_nost34
-	strb	r4, [r5, #15]
-.Lctr_encrypt_with_nost34:
-	adds	r6, #1
-	ldr	r0, [sp, #16]
-	cmp	r6, r0
-	bcs	.Lctr_encrypt_with_far2
-	b	.Lctr_encrypt_with_loop1
-.Lctr_encrypt_with_far2:
-.Lctr_encrypt_with_done2:
-	add	sp, #68
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	mov	r0, r1
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Lctr_encrypt_with_words2
+.Lctr_encrypt_with_bytes1:
+	add	r7, sp, #12
+	movs	r2, #16
+.Lctr_encrypt_with_cpy4:
+	subs	r2, #1
+	bcc	.Lctr_encrypt_with_cpyd3
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
+	b	.Lctr_encrypt_with_cpy4
+.Lctr_encrypt_with_cpyd3:
+	mov	r0, r7
+.Lctr_encrypt_with_words2:
+	ldr	r1, [r0, #12]
+	rev	r7, r1
+	ldr	r1, [r0, #8]
+	rev	r2, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	ldr	r0, [r0]
+	rev	r0, r0
+	str	r7, [sp, #28]
+	str	r2, [sp, #32]
+	str	r1, [sp, #36]
+	str	r0, [sp, #40]
+	add	r1, sp, #28
+	str	r6, [sp]
+	str	r3, [sp, #4]
+	mov	r0, r5
+	mov	r2, r4
+	ldr	r3, [sp, #8]
+	bl	ctr_xor_stream
+	add	sp, #44
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 @ --- ctr_decrypt_with: ctr.decrypt_with
-@     frame 72 bytes (14 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 580 bytes of code and literals
+@     frame 48 bytes (2 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7
+@     estimated 94 bytes of code and literals
 	.section .text.ctr_decrypt_with,"ax",%progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, %function
@@ -574,744 +187,488 @@ ctr_encrypt_with:
 	.balign 4
 ctr_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #72
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #36]
+	sub	sp, #48
+	mov	r4, r0
+	ldr	r3, [sp, #72]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #8]
+	ldr	r5, [sp, #88]
+	ldr	r2, [sp, #92]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #12]
 	@ ctr.ae:42: xor_stream(ks, load_be(nonce, 0, 16), ct, msg)
-	ldrb	r0, [r1]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #1]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #2]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #3]
-	mov	r0, r3
-	str	r0, [sp, #12]
-	orrs	r0, r2
-	str	r0, [sp, #12]
-	ldrb	r0, [r1, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #7]
-	mov	r0, r3
-	str	r0, [sp, #8]
-	orrs	r0, r2
-	str	r0, [sp, #8]
-	ldrb	r0, [r1, #8]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #9]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #10]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #11]
-	mov	r0, r3
-	str	r0, [sp, #4]
-	orrs	r0, r2
-	str	r0, [sp, #4]
-	ldrb	r0, [r1, #12]
-	lsls	r2, r0, #24
-	ldrb	r0, [r1, #13]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #14]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r1, [r1, #15]
-	mov	r0, r2
-	str	r0, [sp]
-	orrs	r0, r1
-	str	r0, [sp]
-	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #20]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #16]
-	movs	r6, #0
-	ldr	r0, [sp, #16]
-	cmp	r6, r0
-	bcc	.Lctr_decrypt_with_far1
-	b	.Lctr_decrypt_with_done2
-.Lctr_decrypt_with_far1:
-.Lctr_decrypt_with_loop1:
-	@ ctr.ae:26: off = i * 16
-	lsls	r0, r6, #4
-	mov	r11, r0
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #20]
-	mov	r0, r11
-	subs	r7, r1, r0
-	ldr	r1, [sp, #28]
-	mov	r0, r11
-	adds	r1, r1, r0
-	movs	r0, #0
-	cmp	r7, #1
-	bcc	.Lctr_decrypt_with_nob3
-	ldrb	r0, [r1]
-.Lctr_decrypt_with_nob3:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #2
-	bcc	.Lctr_decrypt_with_nob4
-	ldrb	r0, [r1, #1]
-.Lctr_decrypt_with_nob4:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #3
-	bcc	.Lctr_decrypt_with_nob5
-	ldrb	r0, [r1, #2]
-.Lctr_decrypt_with_nob5:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #4
-	bcc	.Lctr_decrypt_with_nob6
-	ldrb	r2, [r1, #3]
-.Lctr_decrypt_with_nob6:
-	mov	r0, r3
-	mov	r10, r0
-	orrs	r0, r2
-	mov	r10, r0
-	movs	r0, #0
-	cmp	r7, #5
-	bcc	.Lctr_decrypt_with_nob7
-	ldrb	r0, [r1, #4]
-.Lctr_decrypt_with_nob7:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #6
-	bcc	.Lctr_decrypt_with_nob8
-	ldrb	r0, [r1, #5]
-.Lctr_decrypt_with_nob8:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #7
-	bcc	.Lctr_decrypt_with_nob9
-	ldrb	r0, [r1, #6]
-.Lctr_decrypt_with_nob9:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #8
-	bcc	.Lctr_decrypt_with_nob10
-	ldrb	r2, [r1, #7]
-.Lctr_decrypt_with_nob10:
-	mov	r0, r3
-	mov	r9, r0
-	orrs	r0, r2
-	mov	r9, r0
-	movs	r0, #0
-	cmp	r7, #9
-	bcc	.Lctr_decrypt_with_nob11
-	ldrb	r0, [r1, #8]
-.Lctr_decrypt_with_nob11:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #10
-	bcc	.Lctr_decrypt_with_nob12
-	ldrb	r0, [r1, #9]
-.Lctr_decrypt_with_nob12:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #11
-	bcc	.Lctr_decrypt_with_nob13
-	ldrb	r0, [r1, #10]
-.Lctr_decrypt_with_nob13:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #12
-	bcc	.Lctr_decrypt_with_nob14
-	ldrb	r0, [r1, #11]
-.Lctr_decrypt_with_nob14:
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r7, #13
-	bcc	.Lctr_decrypt_with_nob15
-	ldrb	r0, [r1, #12]
-.Lctr_decrypt_with_nob15:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #14
-	bcc	.Lctr_decrypt_with_nob16
-	ldrb	r0, [r1, #13]
-.Lctr_decrypt_with_nob16:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #15
-	bcc	.Lctr_decrypt_with_nob17
-	ldrb	r0, [r1, #14]
-.Lctr_decrypt_with_nob17:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #16
-	bcc	.Lctr_decrypt_with_nob18
-	ldrb	r0, [r1, #15]
-.Lctr_decrypt_with_nob18:
-	mov	r4, r2
-	orrs	r4, r0
-	movs	r0, #0
-	ldr	r1, [sp]
-	adds	r1, r1, r6
-	mov	r8, r1
-	ldr	r3, [sp, #4]
-	adcs	r3, r0
-	ldr	r2, [sp, #8]
-	adcs	r2, r0
-	ldr	r1, [sp, #12]
-	adcs	r1, r0
-	mov	r0, r8
-	str	r0, [sp, #40]
-	str	r3, [sp, #44]
-	str	r2, [sp, #48]
-	str	r1, [sp, #52]
-	add	r1, sp, #40
-	add	r2, sp, #56
-	ldr	r0, [sp, #32]
-	bl	ctr_E_encrypt_block
-	ldr	r3, [sp, #56]
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #68]
-	eors	r4, r3
-	mov	r3, r5
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r10
-	eors	r1, r0
-	@ ctr.ae:28: store_be(dst, off, x, n - off)
-	ldr	r5, [sp, #24]
-	mov	r0, r11
-	adds	r5, r5, r0
-	lsrs	r0, r1, #24
-	cmp	r7, #1
-	bcc	.Lctr_decrypt_with_nost19
-	strb	r0, [r5]
-.Lctr_decrypt_with_nost19:
-	lsrs	r0, r1, #16
-	cmp	r7, #2
-	bcc	.Lctr_decrypt_with_nost20
-	strb	r0, [r5, #1]
-.Lctr_decrypt_with_nost20:
-	lsrs	r0, r1, #8
-	cmp	r7, #3
-	bcc	.Lctr_decrypt_with_nost21
-	strb	r0, [r5, #2]
-.Lctr_decrypt_with_nost21:
-	cmp	r7, #4
-	bcc	.Lctr_decrypt_with_nost22
-	strb	r1, [r5, #3]
-.Lctr_decrypt_with_nost22:
-	lsrs	r0, r2, #24
-	cmp	r7, #5
-	bcc	.Lctr_decrypt_with_nost23
-	strb	r0, [r5, #4]
-.Lctr_decrypt_with_nost23:
-	lsrs	r0, r2, #16
-	cmp	r7, #6
-	bcc	.Lctr_decrypt_with_nost24
-	strb	r0, [r5, #5]
-.Lctr_decrypt_with_nost24:
-	lsrs	r0, r2, #8
-	cmp	r7, #7
-	bcc	.Lctr_decrypt_with_nost25
-	strb	r0, [r5, #6]
-.Lctr_decrypt_with_nost25:
-	cmp	r7, #8
-	bcc	.Lctr_decrypt_with_nost26
-	strb	r2, [r5, #7]
-.Lctr_decrypt_with_nost26:
-	lsrs	r0, r3, #24
-	cmp	r7, #9
-	bcc	.Lctr_decrypt_with_nost27
-	strb	r0, [r5, #8]
-.Lctr_decrypt_with_nost27:
-	lsrs	r0, r3, #16
-	cmp	r7, #10
-	bcc	.Lctr_decrypt_with_nost28
-	strb	r0, [r5, #9]
-.Lctr_decrypt_with_nost28:
-	lsrs	r0, r3, #8
-	cmp	r7, #11
-	bcc	.Lctr_decrypt_with_nost29
-	strb	r0, [r5, #10]
-.Lctr_decrypt_with_nost29:
-	cmp	r7, #12
-	bcc	.Lctr_decrypt_with_nost30
-	strb	r3, [r5, #11]
-.Lctr_decrypt_with_nost30:
-	lsrs	r0, r4, #24
-	cmp	r7, #13
-	bcc	.Lctr_decrypt_with_nost31
-	strb	r0, [r5, #12]
-.Lctr_decrypt_with_nost31:
-	lsrs	r0, r4, #16
-	cmp	r7, #14
-	bcc	.Lctr_decrypt_with_nost32
-	strb	r0, [r5, #13]
-.Lctr_decrypt_with_nost32:
-	lsrs	r0, r4, #8
-	cmp	r7, #15
-	bcc	.Lctr_decrypt_with_nost33
-	strb	r0, [r5, #14]
-.Lctr_decrypt_with_nost33:
-	cmp	r7, #16
-	bcc	.Lctr_decrypt_with_nost34
-	strb	r4, [r5, #15]
-.Lctr_decrypt_with_nost34:
-	adds	r6, #1
-	ldr	r0, [sp, #16]
-	cmp	r6, r0
-	bcs	.Lctr_decrypt_with_far2
-	b	.Lctr_decrypt_with_loop1
-.Lctr_decrypt_with_far2:
-.Lctr_decrypt_with_done2:
+	mov	r0, r1
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Lctr_decrypt_with_words2
+.Lctr_decrypt_with_bytes1:
+	add	r7, sp, #16
+	movs	r6, #16
+.Lctr_decrypt_with_cpy4:
+	subs	r6, #1
+	bcc	.Lctr_decrypt_with_cpyd3
+	ldrb	r1, [r0, r6]
+	strb	r1, [r7, r6]
+	b	.Lctr_decrypt_with_cpy4
+.Lctr_decrypt_with_cpyd3:
+	mov	r0, r7
+.Lctr_decrypt_with_words2:
+	ldr	r1, [r0, #12]
+	rev	r7, r1
+	ldr	r1, [r0, #8]
+	rev	r6, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	ldr	r0, [r0]
+	rev	r0, r0
+	str	r7, [sp, #32]
+	str	r6, [sp, #36]
+	str	r1, [sp, #40]
+	str	r0, [sp, #44]
+	add	r1, sp, #32
+	str	r5, [sp]
+	str	r2, [sp, #4]
+	mov	r0, r4
+	mov	r2, r3
+	ldr	r3, [sp, #8]
+	bl	ctr_xor_stream
 	@ ctr.ae:43: return 1
 	movs	r1, #1
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	strh	r1, [r0]
-	add	sp, #72
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	add	sp, #48
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ctr_decrypt_with, .-ctr_decrypt_with
 
 
-@ --- ctr_E_key_schedule: ctr.E.key_schedule
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 134 bytes of code and literals
-	.section .text.ctr_E_key_schedule,"ax",%progbits
-	.global ctr_E_key_schedule
-	.type ctr_E_key_schedule, %function
+@ --- ctr_xor_stream: ctr.xor_stream
+@     frame 96 bytes (27 spill slots, 20 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 804 bytes of code and literals
+	.section .text.ctr_xor_stream,"ax",%progbits
+	.global ctr_xor_stream
+	.type ctr_xor_stream, %function
 	.thumb_func
 	.balign 4
-ctr_E_key_schedule:
-	push	{r4, r5, r6, r7, lr}
-	mov	r3, r1
-	ldr	r4, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	@ aes.ae:67: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r3]
-	str	r1, [r3, #4]
-	str	r2, [r3, #8]
-	str	r4, [r3, #12]
-	@ aes.ae:69: @unroll(unroll)
-	movs	r0, #4
-.Lctr_E_key_schedule_loop1:
-	@ aes.ae:71: temp = w[i - 1]
-	subs	r1, r0, #1
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r4, [r3, r1]
-	@ aes.ae:72: if i % nk == 0 {
-	lsls	r1, r0, #30
-	lsrs	r1, r1, #30
-	subs	r1, r1, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
-	beq	.Lctr_E_key_schedule_else3
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	movs	r1, #24
-	rors	r4, r1
-	@ aes.ae:61: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	lsrs	r1, r4, #24
-	ldr	r2, =ctr_E.sbox
-	ldrb	r7, [r2, r1]
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r6, [r2, r1]
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r5, [r2, r1]
-	uxtb	r1, r4
-	ldrb	r2, [r2, r1]
-	lsls	r4, r7, #24
-	lsls	r1, r6, #16
-	orrs	r4, r1
-	lsls	r1, r5, #8
-	orrs	r4, r1
-	orrs	r4, r2
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r1, r0, #2
-	subs	r1, r1, #1
-	uxth	r2, r1
-	ldr	r1, =ctr_E.rcon
-	ldrb	r1, [r1, r2]
-	lsls	r1, r1, #24
-	eors	r4, r1
-	b	.Lctr_E_key_schedule_endif4
-.Lctr_E_key_schedule_else3:
-.Lctr_E_key_schedule_endif4:
-	@ aes.ae:77: w[i] = w[i - nk] ^ temp
-	subs	r1, r0, #4
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r2, [r3, r1]
-	eors	r2, r4
-	lsls	r1, r0, #2
-	str	r2, [r3, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #44
-	bcc	.Lctr_E_key_schedule_loop1
-.Lctr_E_key_schedule_done2:
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ctr_E_key_schedule, .-ctr_E_key_schedule
-
-
-@ --- ctr_E_encrypt_block: ctr.E.encrypt_block
-@     frame 32 bytes (15 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 626 bytes of code and literals
-	.section .text.ctr_E_encrypt_block,"ax",%progbits
-	.global ctr_E_encrypt_block
-	.type ctr_E_encrypt_block, %function
-	.thumb_func
-	.balign 4
-ctr_E_encrypt_block:
+ctr_xor_stream:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
-	str	r0, [sp]
+	sub	sp, #96
+	str	r0, [sp, #12]
 	mov	r0, r2
-	str	r0, [sp, #4]
-	ldr	r3, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ aes.ae:95: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp]
+	str	r0, [sp, #76]
+	mov	r0, r3
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #72]
+	ldr	r0, [r1]
+	str	r0, [sp, #68]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #56]
+	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #52]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #48]
+	movs	r0, #0
+	str	r0, [sp, #20]
+	mov	r1, r0
+	ldr	r0, [sp, #48]
+	cmp	r1, r0
+	bcc	.Lctr_xor_stream_far1
+	b	.Lctr_xor_stream_done2
+.Lctr_xor_stream_far1:
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r0, =ctr_tf0
+	mov	r9, r0
+	ldr	r0, =ctr_tf1
+	mov	r8, r0
+	ldr	r0, =ctr_tf2
+	mov	r12, r0
+	ldr	r0, =ctr_tf3
+	mov	r10, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	ldr	r0, =ctr_E.sbox
+	str	r0, [sp, #8]
+	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
+.Lctr_xor_stream_loop1:
+	@ ctr.ae:26: off = i * 16
+	ldr	r0, [sp, #20]
+	lsls	r0, r0, #4
+	str	r0, [sp, #24]
+	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #24]
+	subs	r0, r1, r0
+	str	r0, [sp, #16]
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	movs	r0, #3
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #16]
+	cmp	r0, #16
+	bcc	.Lctr_xor_stream_bytes3
+	ldr	r0, [sp, #28]
+	tst	r1, r0
+	beq	.Lctr_xor_stream_words4
+.Lctr_xor_stream_bytes3:
+	movs	r0, #0
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	add	r3, sp, #80
+	ldr	r2, [sp, #16]
+	cmp	r2, #16
+	bcc	.Lctr_xor_stream_cnt6
+	movs	r2, #16
+.Lctr_xor_stream_cnt6:
+.Lctr_xor_stream_cpy7:
+	subs	r2, #1
+	bcc	.Lctr_xor_stream_cpyd5
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lctr_xor_stream_cpy7
+.Lctr_xor_stream_cpyd5:
+	mov	r1, r3
+.Lctr_xor_stream_words4:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #36]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #32]
+	movs	r5, #0
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #20]
+	adds	r1, r1, r0
+	ldr	r2, [sp, #64]
+	adcs	r2, r5
+	ldr	r3, [sp, #60]
+	adcs	r3, r5
+	ldr	r4, [sp, #56]
+	adcs	r4, r5
+	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	ldr	r0, [sp, #12]
 	ldr	r0, [r0]
-	eors	r1, r0
-	@ aes.ae:96: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:97: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp]
+	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, #4]
+	eors	r3, r0
+	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #8]
 	eors	r2, r0
-	@ aes.ae:98: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp]
+	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #12]
-	eors	r3, r0
-	@ aes.ae:99: @unroll(unroll)
+	eors	r1, r0
+	@ aes.ae:102: @unroll(unroll)
 	movs	r0, #1
-	str	r0, [sp, #28]
-	mov	r0, r1
-	mov	r10, r0
-	mov	r0, r4
-	mov	r9, r0
-.Lctr_E_encrypt_block_loop1:
-	@ aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r0, r10
-	lsrs	r7, r0, #24
+	str	r0, [sp, #4]
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r1, [sp, #12]
+	adds	r1, #16
+	@ aes.ae:102: @unroll(unroll)
+.Lctr_xor_stream_loop8:
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r5, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r6, r0
-	lsrs	r0, r2, #8
-	uxtb	r4, r0
-	uxtb	r1, r3
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #2
-	uxth	r0, r0
-	mov	r11, r0
-	lsls	r5, r0, #2
-	ldr	r0, [sp]
-	ldr	r5, [r0, r5]
-	lsls	r7, r7, #2
-	ldr	r0, =ctr_tf0
-	str	r0, [sp, #20]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
-	ldr	r0, =ctr_tf1
-	str	r0, [sp, #16]
-	ldr	r6, [r0, r6]
-	lsls	r4, r4, #2
-	ldr	r0, =ctr_tf2
-	str	r0, [sp, #12]
-	ldr	r4, [r0, r4]
-	lsls	r1, r1, #2
-	ldr	r0, =ctr_tf3
-	str	r0, [sp, #8]
-	ldr	r1, [r0, r1]
+	ldr	r7, [r0, r6]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1]
 	mov	r0, r7
 	eors	r0, r6
-	eors	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #24]
-	eors	r0, r5
-	str	r0, [sp, #24]
-	@ aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	str	r0, [sp]
+	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r4, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r5, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r1, r0
-	lsrs	r0, r3, #8
-	uxtb	r7, r0
-	mov	r0, r10
-	uxtb	r6, r0
-	mov	r0, r11
-	adds	r0, r0, #1
-	uxth	r0, r0
-	lsls	r4, r0, #2
-	ldr	r0, [sp]
-	ldr	r4, [r0, r4]
-	lsls	r5, r5, #2
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0, r5]
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, r1]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #12]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #8]
-	ldr	r6, [r0, r6]
-	mov	r0, r5
-	eors	r0, r1
-	eors	r0, r7
-	eors	r0, r6
-	mov	r5, r0
-	eors	r5, r4
-	@ aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r1, r2, #24
+	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
-	uxtb	r4, r0
-	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r6, r0
-	mov	r0, r9
 	uxtb	r0, r0
-	mov	r8, r0
-	mov	r0, r11
-	adds	r0, r0, #2
-	uxth	r0, r0
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	mov	r12, r0
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, r1]
-	lsls	r4, r4, #2
-	ldr	r0, [sp, #16]
-	ldr	r4, [r0, r4]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #12]
-	ldr	r6, [r0, r6]
+	lsls	r6, r0, #2
 	mov	r0, r8
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r4
-	eors	r1, r6
-	eors	r1, r0
-	mov	r4, r1
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
 	mov	r0, r12
-	eors	r4, r0
-	@ aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r1, r3, #24
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r5
+	lsls	r6, r0, #2
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r3, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1, #4]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r11, r0
+	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	uxtb	r7, r2
-	mov	r2, r11
-	adds	r2, r2, #3
-	uxth	r2, r2
-	lsls	r6, r2, #2
-	ldr	r2, [sp]
-	ldr	r6, [r2, r6]
-	lsls	r2, r1, #2
-	ldr	r1, [sp, #20]
-	ldr	r1, [r1, r2]
-	lsls	r3, r3, #2
-	ldr	r2, [sp, #16]
-	ldr	r3, [r2, r3]
-	lsls	r2, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r2, [r0, r2]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r3
-	eors	r1, r2
-	eors	r1, r0
-	eors	r1, r6
-	ldr	r0, [sp, #24]
-	mov	r10, r0
-	mov	r0, r5
-	mov	r9, r0
-	mov	r2, r4
-	mov	r3, r1
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	uxth	r0, r0
-	str	r0, [sp, #28]
-	cmp	r0, #10
-	bcs	.Lctr_E_encrypt_block_far1
-	b	.Lctr_E_encrypt_block_loop1
-.Lctr_E_encrypt_block_far1:
-.Lctr_E_encrypt_block_done2:
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r10
-	lsrs	r0, r0, #24
-	ldr	r5, =ctr_E.sbox
-	ldrb	r4, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	ldrb	r6, [r5, r1]
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	lsls	r4, r4, #24
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r1, #160
-	ldr	r0, [sp]
-	ldr	r1, [r0, r1]
-	mov	r0, r4
-	str	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	ldrb	r4, [r5, r0]
+	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
-	lsrs	r0, r3, #8
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
 	mov	r0, r10
-	uxtb	r0, r0
-	ldrb	r1, [r5, r0]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:111: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r1, #164
-	ldr	r0, [sp]
-	ldr	r0, [r0, r1]
-	mov	r1, r4
-	eors	r1, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r1, #8]
+	eors	r6, r0
+	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r2, #24
-	ldrb	r4, [r5, r0]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
+	lsls	r2, r0, #2
 	mov	r0, r9
+	ldr	r2, [r0, r2]
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	str	r0, [sp, #8]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
+	lsls	r5, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r5]
+	eors	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r4]
+	eors	r2, r0
+	uxtb	r0, r3
+	lsls	r3, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r3]
+	eors	r2, r0
+	ldr	r0, [r1, #12]
+	eors	r2, r0
+	adds	r1, #16
+	ldr	r5, [sp]
+	mov	r4, r11
+	mov	r3, r6
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
+	cmp	r0, #10
+	bcc	.Lctr_xor_stream_loop8
+.Lctr_xor_stream_done9:
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r1, r5, #24
 	ldr	r0, [sp, #8]
-	orrs	r4, r0
-	@ aes.ae:112: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r6, #168
-	ldr	r0, [sp]
-	ldr	r0, [r0, r6]
-	eors	r4, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r3, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r3, r3, #24
-	lsls	r5, r6, #16
-	orrs	r3, r5
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	orrs	r3, r2
-	@ aes.ae:113: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	ldr	r0, [sp]
-	ldr	r0, [r0, r2]
+	orrs	r1, r0
+	uxtb	r6, r2
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	orrs	r1, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r6, #160
+	ldr	r0, [sp, #12]
+	ldr	r6, [r0, r6]
+	mov	r0, r1
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r1, r4, #24
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #8
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r6, r5
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	orrs	r1, r0
+	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r6, #164
+	ldr	r0, [sp, #12]
+	ldr	r6, [r0, r6]
+	mov	r0, r1
+	eors	r0, r6
+	mov	r11, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r1, r3, #24
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r5, #8
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r6, r4
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	orrs	r1, r0
+	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	movs	r6, #168
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r6]
+	eors	r1, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r2, r2, #24
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r2]
+	lsls	r2, r0, #24
+	lsrs	r0, r5, #16
+	uxtb	r5, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r4, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r4]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r3, r3
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r3]
+	orrs	r2, r0
+	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r3, #172
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r3]
+	eors	r2, r0
+	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r6, [sp, #44]
+	eors	r6, r2
+	ldr	r2, [sp, #40]
+	eors	r2, r1
+	ldr	r3, [sp, #36]
+	mov	r0, r11
 	eors	r3, r0
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #4]
-	str	r3, [r0]
-	ldr	r0, [sp, #4]
-	str	r4, [r0, #4]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #8]
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #12]
-	add	sp, #32
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp]
+	eors	r1, r0
+	@ ctr.ae:28: store_be(dst, off, x, n - off)
+	rev	r5, r1
+	rev	r4, r3
+	rev	r3, r2
+	rev	r2, r6
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #16]
+	cmp	r0, #16
+	bcc	.Lctr_xor_stream_bytes10
+	ldr	r0, [sp, #28]
+	tst	r1, r0
+	bne	.Lctr_xor_stream_bytes10
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Lctr_xor_stream_stored11
+	.ltorg
+.Lctr_xor_stream_bytes10:
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	str	r3, [sp, #88]
+	str	r2, [sp, #92]
+	add	r3, sp, #80
+	ldr	r2, [sp, #16]
+	cmp	r2, #16
+	bcc	.Lctr_xor_stream_cnt12
+	movs	r2, #16
+.Lctr_xor_stream_cnt12:
+.Lctr_xor_stream_cpy13:
+	subs	r2, #1
+	bcc	.Lctr_xor_stream_stored11
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Lctr_xor_stream_cpy13
+.Lctr_xor_stream_stored11:
+	ldr	r0, [sp, #20]
+	adds	r0, #1
+	str	r0, [sp, #20]
+	mov	r1, r0
+	ldr	r0, [sp, #48]
+	cmp	r1, r0
+	bcs	.Lctr_xor_stream_far2
+	b	.Lctr_xor_stream_loop1
+.Lctr_xor_stream_far2:
+.Lctr_xor_stream_done2:
+	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1319,8 +676,7 @@ ctr_E_encrypt_block:
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.ltorg
-	.size ctr_E_encrypt_block, .-ctr_E_encrypt_block
+	.size ctr_xor_stream, .-ctr_xor_stream
 
 
 

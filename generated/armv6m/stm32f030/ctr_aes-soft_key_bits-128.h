@@ -11,10 +11,6 @@
 #include <stdint.h>
 #define CTR_KEY_BITS 128
 
-/* ctr.encrypt */
-void ctr_encrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
-/* ctr.decrypt */
-void ctr_decrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
 /* ctr.key_setup */
 void ctr_key_setup(uint8_t *key, uint32_t key_len, uint32_t *ks);
 /* ctr.encrypt_with */

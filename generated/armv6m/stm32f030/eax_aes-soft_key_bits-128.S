@@ -7,184 +7,9 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- eax_encrypt: eax.encrypt
-@     frame 300 bytes (7 spill slots, 3 on the stack; locals 256), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 134 bytes of code and literals
-	.section .text.eax_encrypt,"ax",%progbits
-	.global eax_encrypt
-	.type eax_encrypt, %function
-	.thumb_func
-	.balign 4
-eax_encrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #300
-	str	r2, [sp, #40]
-	mov	r2, r3
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #336]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #340]
-	mov	r11, r2
-	ldr	r2, [sp, #344]
-	mov	r10, r2
-	ldr	r2, [sp, #348]
-	mov	r9, r2
-	ldr	r2, [sp, #352]
-	mov	r8, r2
-	ldr	r6, [sp, #356]
-	ldr	r5, [sp, #360]
-	ldr	r4, [sp, #364]
-	movs	r7, #0
-	add	r3, sp, #44
-	movs	r2, #44
-.Leax_encrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Leax_encrypt_zero1
-	add	r3, sp, #220
-	movs	r2, #20
-.Leax_encrypt_zero2:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Leax_encrypt_zero2
-	@ eax.ae:71: key_setup(key, ks, o)
-	add	r2, sp, #44
-	add	r3, sp, #220
-	bl	eax_key_setup
-	@ eax.ae:72: encrypt_with(ks, o, nonce, ad, msg, ct, tag)
-	add	r2, sp, #44
-	add	r1, sp, #220
-	ldr	r0, [sp, #32]
-	str	r0, [sp]
-	mov	r0, r11
-	str	r0, [sp, #4]
-	mov	r0, r10
-	str	r0, [sp, #8]
-	mov	r0, r9
-	str	r0, [sp, #12]
-	mov	r0, r8
-	str	r0, [sp, #16]
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
-	str	r4, [sp, #28]
-	mov	r0, r2
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
-	bl	eax_encrypt_with
-	add	sp, #300
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size eax_encrypt, .-eax_encrypt
-
-
-@ --- eax_decrypt: eax.decrypt
-@     frame 312 bytes (8 spill slots, 4 on the stack; locals 260), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 156 bytes of code and literals
-	.section .text.eax_decrypt,"ax",%progbits
-	.global eax_decrypt
-	.type eax_decrypt, %function
-	.thumb_func
-	.balign 4
-eax_decrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #312
-	str	r2, [sp, #48]
-	mov	r2, r3
-	str	r2, [sp, #44]
-	ldr	r2, [sp, #348]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #352]
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #356]
-	mov	r11, r2
-	ldr	r2, [sp, #360]
-	mov	r10, r2
-	ldr	r2, [sp, #364]
-	mov	r9, r2
-	ldr	r2, [sp, #368]
-	mov	r8, r2
-	ldr	r6, [sp, #372]
-	ldr	r5, [sp, #376]
-	ldr	r4, [sp, #380]
-	movs	r7, #0
-	add	r3, sp, #52
-	movs	r2, #44
-.Leax_decrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Leax_decrypt_zero1
-	add	r3, sp, #228
-	movs	r2, #20
-.Leax_decrypt_zero2:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Leax_decrypt_zero2
-	@ eax.ae:78: key_setup(key, ks, o)
-	add	r2, sp, #52
-	add	r3, sp, #228
-	bl	eax_key_setup
-	@ eax.ae:79: return decrypt_with(ks, o, nonce, ad, ct, tag, msg)
-	add	r3, sp, #52
-	add	r2, sp, #228
-	add	r1, sp, #308
-	ldr	r0, [sp, #40]
-	str	r0, [sp]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #4]
-	mov	r0, r11
-	str	r0, [sp, #8]
-	mov	r0, r10
-	str	r0, [sp, #12]
-	mov	r0, r9
-	str	r0, [sp, #16]
-	mov	r0, r8
-	str	r0, [sp, #20]
-	str	r6, [sp, #24]
-	str	r5, [sp, #28]
-	str	r1, [sp, #32]
-	mov	r0, r3
-	mov	r1, r2
-	ldr	r2, [sp, #48]
-	ldr	r3, [sp, #44]
-	bl	eax_decrypt_with
-	add	r0, sp, #308
-	ldrh	r0, [r0]
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	strh	r0, [r4]
-	add	sp, #312
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size eax_decrypt, .-eax_decrypt
-
-
 @ --- eax_key_setup: eax.key_setup
-@     frame 52 bytes (9 spill slots, 5 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 420 bytes of code and literals
+@     frame 64 bytes (7 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 460 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -194,76 +19,125 @@ eax_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #52
-	mov	r5, r0
-	mov	r0, r2
-	str	r0, [sp, #16]
+	push	{r4, r5}
+	sub	sp, #64
+	mov	r1, r2
+	mov	r8, r1
 	mov	r4, r3
 	@ eax.ae:34: M.key_schedule(load_be(key, 0, key_bits / 8), ks)
-	ldrb	r0, [r5]
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Leax_key_setup_words2
+.Leax_key_setup_bytes1:
+	add	r3, sp, #16
+	movs	r2, #16
+.Leax_key_setup_cpy4:
+	subs	r2, #1
+	bcc	.Leax_key_setup_cpyd3
+	ldrb	r1, [r0, r2]
+	strb	r1, [r3, r2]
+	b	.Leax_key_setup_cpy4
+.Leax_key_setup_cpyd3:
+	mov	r0, r3
+.Leax_key_setup_words2:
+	ldr	r1, [r0, #12]
+	rev	r2, r1
+	ldr	r1, [r0, #8]
+	rev	r3, r1
+	ldr	r1, [r0, #4]
+	rev	r5, r1
+	ldr	r0, [r0]
+	rev	r1, r0
+	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	mov	r0, r8
+	str	r1, [r0]
+	mov	r0, r8
+	str	r5, [r0, #4]
+	mov	r0, r8
+	str	r3, [r0, #8]
+	mov	r0, r8
+	str	r2, [r0, #12]
+	@ aes.ae:211: @unroll(unroll)
+	movs	r5, #4
+	@ aes.ae:213: temp = w[i - 1]
+	mov	r3, r8
+	adds	r3, #12
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r2, =eax_M.E.sbox
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	ldr	r0, =eax_M.E.rcon
+	mov	r9, r0
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	mov	r1, r8
+	@ aes.ae:211: @unroll(unroll)
+.Leax_key_setup_loop5:
+	@ aes.ae:214: if i % nk == 0 {
+	lsls	r0, r5, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	ldr	r6, [r3]
+	cmp	r7, #0
+	beq	.Leax_key_setup_else7
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	movs	r0, #24
+	mov	r7, r6
+	rors	r7, r0
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r2, r0]
 	lsls	r6, r0, #24
-	ldrb	r0, [r5, #1]
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	ldrb	r0, [r5, #2]
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	ldrb	r0, [r5, #3]
+	uxtb	r0, r7
+	ldrb	r0, [r2, r0]
 	orrs	r6, r0
-	ldrb	r0, [r5, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r5, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r5, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r5, #7]
-	orrs	r3, r0
-	ldrb	r0, [r5, #8]
-	lsls	r2, r0, #24
-	ldrb	r0, [r5, #9]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r5, #10]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r5, #11]
-	orrs	r2, r0
-	ldrb	r0, [r5, #12]
-	lsls	r1, r0, #24
-	ldrb	r0, [r5, #13]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	ldrb	r0, [r5, #14]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	ldrb	r0, [r5, #15]
-	orrs	r1, r0
-	str	r1, [sp, #20]
-	str	r2, [sp, #24]
-	str	r3, [sp, #28]
-	str	r6, [sp, #32]
-	add	r0, sp, #20
-	ldr	r1, [sp, #16]
-	bl	eax_M_key_schedule
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	lsrs	r0, r5, #2
+	subs	r0, r0, #1
+	uxth	r7, r0
+	mov	r0, r9
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #24
+	eors	r6, r0
+	b	.Leax_key_setup_endif8
+.Leax_key_setup_else7:
+.Leax_key_setup_endif8:
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	ldr	r0, [r1]
+	eors	r0, r6
+	str	r0, [r3, #4]
+	adds	r3, #4
+	adds	r1, #4
+	adds	r5, #1
+	cmp	r5, #44
+	bcc	.Leax_key_setup_loop5
+.Leax_key_setup_done6:
 	@ cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	add	r1, sp, #32
+	add	r2, sp, #48
+	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #36]
-	ldr	r5, [sp, #40]
-	ldr	r3, [sp, #44]
-	ldr	r7, [sp, #48]
+	ldr	r0, [sp, #48]
+	ldr	r5, [sp, #52]
+	ldr	r3, [sp, #56]
+	ldr	r7, [sp, #60]
 	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
 	lsls	r2, r0, #1
 	lsls	r1, r5, #1
@@ -293,41 +167,27 @@ eax_key_setup:
 	lsls	r0, r2, #1
 	str	r0, [sp, #12]
 	lsls	r0, r6, #1
-	mov	r10, r0
 	lsrs	r1, r2, #31
-	mov	r0, r10
-	str	r0, [sp]
+	orrs	r0, r1
+	str	r0, [sp, #4]
+	lsls	r0, r5, #1
+	lsrs	r1, r6, #31
 	orrs	r0, r1
 	str	r0, [sp]
-	lsls	r1, r5, #1
-	lsrs	r0, r6, #31
-	mov	r11, r0
-	mov	r0, r1
-	mov	r9, r0
-	mov	r1, r0
-	mov	r0, r11
-	orrs	r1, r0
-	mov	r9, r1
 	lsls	r1, r3, #1
 	lsrs	r0, r5, #31
-	str	r0, [sp, #4]
-	mov	r0, r1
-	mov	r8, r0
-	mov	r1, r0
-	ldr	r0, [sp, #4]
 	orrs	r1, r0
-	mov	r8, r1
 	lsrs	r0, r3, #31
 	eors	r0, r7
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
 	eors	r0, r7
-	rsbs	r1, r0, #0
+	rsbs	r7, r0, #0
 	ldr	r0, [sp, #8]
-	ands	r1, r0
+	ands	r7, r0
 	ldr	r0, [sp, #12]
-	eors	r0, r1
+	eors	r0, r7
 	@ eax.ae:36: o[at_k1] = k1
 	str	r2, [r4]
 	str	r6, [r4, #4]
@@ -335,80 +195,83 @@ eax_key_setup:
 	str	r3, [r4, #12]
 	@ eax.ae:37: o[at_k2] = k2
 	str	r0, [r4, #16]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	str	r0, [r4, #20]
-	mov	r0, r9
+	ldr	r0, [sp]
 	str	r0, [r4, #24]
-	mov	r0, r8
-	str	r0, [r4, #28]
-	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
+	str	r1, [r4, #28]
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
-	ldr	r0, [sp, #16]
-	bl	eax_M_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	add	r1, sp, #32
+	add	r2, sp, #48
+	mov	r0, r8
+	bl	eax_M_E_encrypt_block
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #60]
+	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #32]
 	str	r2, [r4, #36]
 	str	r1, [r4, #40]
 	str	r0, [r4, #44]
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #1
-	str	r0, [sp, #20]
-	movs	r0, #0
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
-	ldr	r0, [sp, #16]
-	bl	eax_M_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	movs	r0, #0
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	add	r1, sp, #32
+	add	r2, sp, #48
+	mov	r0, r8
+	bl	eax_M_E_encrypt_block
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #60]
+	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #48]
 	str	r2, [r4, #52]
 	str	r1, [r4, #56]
 	str	r0, [r4, #60]
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #2
-	str	r0, [sp, #20]
-	movs	r0, #0
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
-	ldr	r0, [sp, #16]
-	bl	eax_M_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	movs	r0, #0
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	add	r1, sp, #32
+	add	r2, sp, #48
+	mov	r0, r8
+	bl	eax_M_E_encrypt_block
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #60]
+	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #64]
 	str	r2, [r4, #68]
 	str	r1, [r4, #72]
 	str	r0, [r4, #76]
-	add	sp, #52
-	pop	{r4, r5, r6, r7}
+	add	sp, #64
+	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
+	.ltorg
 	.ltorg
 	.size eax_key_setup, .-eax_key_setup
 
 
 @ --- eax_encrypt_with: eax.encrypt_with
-@     frame 156 bytes (144 spill slots, 31 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 4058 bytes of code and literals
+@     frame 124 bytes (22 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 480 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -421,2226 +284,255 @@ eax_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #156
+	sub	sp, #124
 	str	r0, [sp, #8]
 	mov	r0, r1
-	str	r0, [sp, #20]
-	mov	r0, r2
-	str	r0, [sp, #88]
-	mov	r0, r3
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #220]
-	str	r0, [sp]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #20]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #24]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0, #32]
-	ldr	r0, [sp, #20]
-	ldr	r7, [r0, #36]
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, #40]
-	ldr	r0, [sp, #20]
-	ldr	r2, [r0, #44]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	ldr	r0, [sp, #84]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	str	r0, [sp, #80]
-	eors	r1, r0
-	rsbs	r3, r1, #0
-	mov	r0, r5
-	ands	r0, r3
-	eors	r5, r0
-	mov	r6, r7
-	ands	r6, r3
-	mov	r0, r7
-	str	r0, [sp, #60]
-	eors	r0, r6
-	str	r0, [sp, #60]
-	mov	r6, r4
-	ands	r6, r3
-	mov	r0, r4
-	str	r0, [sp, #104]
-	eors	r0, r6
-	str	r0, [sp, #104]
-	mov	r4, r2
-	ands	r4, r3
-	mov	r0, r2
-	str	r0, [sp, #100]
-	eors	r0, r4
-	str	r0, [sp, #100]
-	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r2, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #1
-	bcc	.Leax_encrypt_with_nob1
-	ldr	r0, [sp, #88]
-	ldrb	r2, [r0]
-.Leax_encrypt_with_nob1:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #2
-	bcc	.Leax_encrypt_with_nob2
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #1]
-.Leax_encrypt_with_nob2:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #3
-	bcc	.Leax_encrypt_with_nob3
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #2]
-.Leax_encrypt_with_nob3:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #4
-	bcc	.Leax_encrypt_with_nob4
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #3]
-.Leax_encrypt_with_nob4:
-	mov	r4, r2
-	orrs	r4, r3
-	movs	r2, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #5
-	bcc	.Leax_encrypt_with_nob5
-	ldr	r0, [sp, #88]
-	ldrb	r2, [r0, #4]
-.Leax_encrypt_with_nob5:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #6
-	bcc	.Leax_encrypt_with_nob6
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #5]
-.Leax_encrypt_with_nob6:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #7
-	bcc	.Leax_encrypt_with_nob7
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #6]
-.Leax_encrypt_with_nob7:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #8
-	bcc	.Leax_encrypt_with_nob8
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #7]
-.Leax_encrypt_with_nob8:
-	orrs	r2, r3
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #9
-	bcc	.Leax_encrypt_with_nob9
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #8]
-.Leax_encrypt_with_nob9:
-	lsls	r3, r3, #24
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #10
-	bcc	.Leax_encrypt_with_nob10
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #9]
-.Leax_encrypt_with_nob10:
-	lsls	r0, r6, #16
-	orrs	r3, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #11
-	bcc	.Leax_encrypt_with_nob11
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #10]
-.Leax_encrypt_with_nob11:
-	lsls	r0, r6, #8
-	orrs	r3, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #12
-	bcc	.Leax_encrypt_with_nob12
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #11]
-.Leax_encrypt_with_nob12:
-	orrs	r3, r6
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #13
-	bcc	.Leax_encrypt_with_nob13
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #12]
-.Leax_encrypt_with_nob13:
-	lsls	r7, r6, #24
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #14
-	bcc	.Leax_encrypt_with_nob14
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #13]
-.Leax_encrypt_with_nob14:
-	lsls	r0, r6, #16
-	orrs	r7, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #15
-	bcc	.Leax_encrypt_with_nob15
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #14]
-.Leax_encrypt_with_nob15:
-	lsls	r0, r6, #8
-	orrs	r7, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #16
-	bcc	.Leax_encrypt_with_nob16
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #15]
-.Leax_encrypt_with_nob16:
-	mov	r0, r7
-	orrs	r0, r6
-	rsbs	r1, r1, #0
-	mov	r6, r0
-	ands	r6, r1
-	str	r0, [sp, #96]
-	eors	r0, r6
-	str	r0, [sp, #96]
-	mov	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	mov	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	mov	r0, r4
-	ands	r0, r1
-	mov	r1, r4
-	eors	r1, r0
-	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #84]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #92]
-	movs	r4, #1
-	mov	r0, r5
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r7, [sp, #104]
-	ldr	r6, [sp, #100]
-	ldr	r5, [sp, #96]
-	ldr	r0, [sp, #92]
-	cmp	r4, r0
-	bcc	.Leax_encrypt_with_far1
-	b	.Leax_encrypt_with_done18
-.Leax_encrypt_with_far1:
-.Leax_encrypt_with_loop17:
-	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	ldr	r0, [sp, #36]
-	eors	r0, r5
-	ldr	r5, [sp, #60]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r2, r6
-	eors	r2, r1
-	str	r0, [sp, #124]
-	str	r5, [sp, #128]
-	str	r3, [sp, #132]
-	str	r2, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #8]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #100]
-	@ cmac.ae:81: off = i * 16
-	lsls	r1, r4, #4
-	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #84]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #88]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Leax_encrypt_with_nob19
-	ldrb	r0, [r7]
-.Leax_encrypt_with_nob19:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Leax_encrypt_with_nob20
-	ldrb	r0, [r7, #1]
-.Leax_encrypt_with_nob20:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Leax_encrypt_with_nob21
-	ldrb	r0, [r7, #2]
-.Leax_encrypt_with_nob21:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Leax_encrypt_with_nob22
-	ldrb	r0, [r7, #3]
-.Leax_encrypt_with_nob22:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Leax_encrypt_with_nob23
-	ldrb	r0, [r7, #4]
-.Leax_encrypt_with_nob23:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Leax_encrypt_with_nob24
-	ldrb	r0, [r7, #5]
-.Leax_encrypt_with_nob24:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Leax_encrypt_with_nob25
-	ldrb	r0, [r7, #6]
-.Leax_encrypt_with_nob25:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Leax_encrypt_with_nob26
-	ldrb	r0, [r7, #7]
-.Leax_encrypt_with_nob26:
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Leax_encrypt_with_nob27
-	ldrb	r0, [r7, #8]
-.Leax_encrypt_with_nob27:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Leax_encrypt_with_nob28
-	ldrb	r0, [r7, #9]
-.Leax_encrypt_with_nob28:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Leax_encrypt_with_nob29
-	ldrb	r0, [r7, #10]
-.Leax_encrypt_with_nob29:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Leax_encrypt_with_nob30
-	ldrb	r0, [r7, #11]
-.Leax_encrypt_with_nob30:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Leax_encrypt_with_nob31
-	ldrb	r0, [r7, #12]
-.Leax_encrypt_with_nob31:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Leax_encrypt_with_nob32
-	ldrb	r0, [r7, #13]
-.Leax_encrypt_with_nob32:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Leax_encrypt_with_nob33
-	ldrb	r0, [r7, #14]
-.Leax_encrypt_with_nob33:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Leax_encrypt_with_nob34
-	ldrb	r0, [r7, #15]
-.Leax_encrypt_with_nob34:
-	orrs	r5, r0
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r7, [sp, #96]
-	ldr	r6, [sp, #100]
-	adds	r4, #1
-	ldr	r0, [sp, #92]
-	cmp	r4, r0
-	bcs	.Leax_encrypt_with_far2
-	b	.Leax_encrypt_with_loop17
-.Leax_encrypt_with_far2:
-.Leax_encrypt_with_done18:
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #84]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	str	r0, [sp, #84]
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #100]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #100]
-	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	ldr	r0, [sp, #84]
-	lsls	r0, r0, #3
-	str	r0, [sp, #104]
-	movs	r0, #0
-	str	r0, [sp, #96]
-	str	r0, [sp, #88]
-	str	r0, [sp, #84]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #108]
-	cmp	r0, #128
-	bcs	.Leax_encrypt_with_shz35
-.Leax_encrypt_with_shl37:
-	ldr	r0, [sp, #108]
-	cmp	r0, #32
-	bcc	.Leax_encrypt_with_shf36
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #84]
-	movs	r0, #0
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #108]
-	subs	r0, #32
-	str	r0, [sp, #108]
-	b	.Leax_encrypt_with_shl37
-.Leax_encrypt_with_shf36:
-	movs	r0, #32
-	str	r0, [sp, #104]
-	mov	r4, r0
-	ldr	r0, [sp, #108]
-	subs	r0, r4, r0
-	str	r0, [sp, #104]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #96]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #96]
-	ldr	r4, [sp, #88]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #88]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #88]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #88]
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #84]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #84]
-	ldr	r4, [sp, #92]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #92]
-	b	.Leax_encrypt_with_she38
-.Leax_encrypt_with_shz35:
-	movs	r0, #0
-	str	r0, [sp, #96]
-	movs	r0, #0
-	str	r0, [sp, #88]
-	movs	r0, #0
-	str	r0, [sp, #84]
-	movs	r0, #0
-	str	r0, [sp, #92]
-.Leax_encrypt_with_she38:
-	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #100]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #100]
-	mov	r0, r5
-	str	r0, [sp, #80]
-	mov	r4, r0
-	ldr	r0, [sp, #76]
-	eors	r4, r0
-	str	r4, [sp, #80]
-	mov	r0, r3
-	str	r0, [sp, #76]
-	mov	r4, r0
-	ldr	r0, [sp, #72]
-	eors	r4, r0
-	str	r4, [sp, #76]
-	mov	r0, r2
-	str	r0, [sp, #72]
-	mov	r4, r0
-	ldr	r0, [sp, #68]
-	eors	r4, r0
-	str	r4, [sp, #72]
-	mov	r0, r1
-	str	r0, [sp, #68]
-	mov	r4, r0
-	ldr	r0, [sp, #64]
-	eors	r4, r0
-	str	r4, [sp, #68]
-	mov	r0, r5
-	str	r0, [sp, #64]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #64]
-	mov	r0, r3
-	ldr	r3, [sp, #88]
-	eors	r0, r3
-	ldr	r3, [sp, #84]
-	eors	r2, r3
-	ldr	r3, [sp, #92]
-	eors	r1, r3
-	ldr	r5, [sp, #64]
-	ldr	r3, [sp, #40]
-	eors	r5, r3
-	mov	r3, r0
-	ldr	r0, [sp, #44]
-	eors	r3, r0
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #100]
-	rsbs	r1, r0, #0
-	ldr	r4, [sp, #80]
-	eors	r4, r5
-	ands	r4, r1
-	mov	r0, r5
-	str	r0, [sp, #32]
-	eors	r0, r4
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #76]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #72]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #68]
-	ldr	r0, [sp, #40]
-	eors	r5, r0
-	ands	r5, r1
-	ldr	r4, [sp, #40]
-	eors	r4, r5
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	ldr	r5, [sp, #60]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r0, r6
-	eors	r0, r4
-	str	r1, [sp, #124]
-	str	r5, [sp, #128]
-	str	r3, [sp, #132]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #8]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #44]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #20]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0, #48]
-	ldr	r0, [sp, #20]
-	ldr	r7, [r0, #52]
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, #56]
-	ldr	r0, [sp, #20]
-	ldr	r2, [r0, #60]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	ldr	r0, [sp, #48]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	str	r0, [sp, #96]
-	eors	r1, r0
-	rsbs	r3, r1, #0
-	mov	r0, r5
-	ands	r0, r3
-	mov	r6, r5
-	eors	r6, r0
-	mov	r5, r7
-	ands	r5, r3
-	mov	r0, r7
-	str	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #76]
-	mov	r5, r4
-	ands	r5, r3
-	mov	r0, r4
-	str	r0, [sp, #108]
-	eors	r0, r5
-	str	r0, [sp, #108]
-	mov	r4, r2
-	ands	r4, r3
-	mov	r0, r2
-	str	r0, [sp, #104]
-	eors	r0, r4
-	str	r0, [sp, #104]
-	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r2, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #1
-	bcc	.Leax_encrypt_with_nob39
-	ldr	r0, [sp, #52]
-	ldrb	r2, [r0]
-.Leax_encrypt_with_nob39:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #2
-	bcc	.Leax_encrypt_with_nob40
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #1]
-.Leax_encrypt_with_nob40:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #3
-	bcc	.Leax_encrypt_with_nob41
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #2]
-.Leax_encrypt_with_nob41:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #4
-	bcc	.Leax_encrypt_with_nob42
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #3]
-.Leax_encrypt_with_nob42:
-	mov	r4, r2
-	orrs	r4, r3
-	movs	r2, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #5
-	bcc	.Leax_encrypt_with_nob43
-	ldr	r0, [sp, #52]
-	ldrb	r2, [r0, #4]
-.Leax_encrypt_with_nob43:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #6
-	bcc	.Leax_encrypt_with_nob44
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #5]
-.Leax_encrypt_with_nob44:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #7
-	bcc	.Leax_encrypt_with_nob45
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #6]
-.Leax_encrypt_with_nob45:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #8
-	bcc	.Leax_encrypt_with_nob46
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #7]
-.Leax_encrypt_with_nob46:
-	orrs	r2, r3
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #9
-	bcc	.Leax_encrypt_with_nob47
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #8]
-.Leax_encrypt_with_nob47:
-	lsls	r3, r3, #24
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #10
-	bcc	.Leax_encrypt_with_nob48
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #9]
-.Leax_encrypt_with_nob48:
-	lsls	r0, r5, #16
-	orrs	r3, r0
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #11
-	bcc	.Leax_encrypt_with_nob49
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #10]
-.Leax_encrypt_with_nob49:
-	lsls	r0, r5, #8
-	orrs	r3, r0
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #12
-	bcc	.Leax_encrypt_with_nob50
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #11]
-.Leax_encrypt_with_nob50:
-	orrs	r3, r5
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #13
-	bcc	.Leax_encrypt_with_nob51
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #12]
-.Leax_encrypt_with_nob51:
-	lsls	r5, r5, #24
-	movs	r7, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #14
-	bcc	.Leax_encrypt_with_nob52
-	ldr	r0, [sp, #52]
-	ldrb	r7, [r0, #13]
-.Leax_encrypt_with_nob52:
-	lsls	r0, r7, #16
-	orrs	r5, r0
-	movs	r7, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #15
-	bcc	.Leax_encrypt_with_nob53
-	ldr	r0, [sp, #52]
-	ldrb	r7, [r0, #14]
-.Leax_encrypt_with_nob53:
-	lsls	r0, r7, #8
-	orrs	r5, r0
-	movs	r0, #0
-	ldr	r7, [sp, #48]
-	cmp	r7, #16
-	bcc	.Leax_encrypt_with_nob54
-	ldr	r0, [sp, #52]
-	ldrb	r0, [r0, #15]
-.Leax_encrypt_with_nob54:
-	orrs	r5, r0
-	rsbs	r1, r1, #0
-	mov	r7, r5
-	ldr	r0, [sp, #96]
-	eors	r7, r0
-	ands	r7, r1
-	eors	r5, r7
-	mov	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	mov	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	mov	r0, r4
-	ands	r0, r1
-	mov	r1, r4
-	eors	r1, r0
-	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #48]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #100]
-	movs	r4, #1
-	mov	r0, r6
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	ldr	r7, [sp, #108]
-	ldr	r6, [sp, #104]
-	ldr	r0, [sp, #100]
-	cmp	r4, r0
-	bcc	.Leax_encrypt_with_far3
-	b	.Leax_encrypt_with_done56
-.Leax_encrypt_with_far3:
-.Leax_encrypt_with_loop55:
-	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	ldr	r0, [sp, #60]
-	eors	r0, r5
-	ldr	r5, [sp, #76]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r2, r6
-	eors	r2, r1
-	str	r0, [sp, #124]
-	str	r5, [sp, #128]
-	str	r3, [sp, #132]
-	str	r2, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #8]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #108]
-	@ cmac.ae:81: off = i * 16
-	lsls	r1, r4, #4
-	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #48]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #52]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Leax_encrypt_with_nob57
-	ldrb	r0, [r7]
-.Leax_encrypt_with_nob57:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Leax_encrypt_with_nob58
-	ldrb	r0, [r7, #1]
-.Leax_encrypt_with_nob58:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Leax_encrypt_with_nob59
-	ldrb	r0, [r7, #2]
-.Leax_encrypt_with_nob59:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Leax_encrypt_with_nob60
-	ldrb	r0, [r7, #3]
-.Leax_encrypt_with_nob60:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Leax_encrypt_with_nob61
-	ldrb	r0, [r7, #4]
-.Leax_encrypt_with_nob61:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Leax_encrypt_with_nob62
-	ldrb	r0, [r7, #5]
-.Leax_encrypt_with_nob62:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Leax_encrypt_with_nob63
-	ldrb	r0, [r7, #6]
-.Leax_encrypt_with_nob63:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Leax_encrypt_with_nob64
-	ldrb	r0, [r7, #7]
-.Leax_encrypt_with_nob64:
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Leax_encrypt_with_nob65
-	ldrb	r0, [r7, #8]
-.Leax_encrypt_with_nob65:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Leax_encrypt_with_nob66
-	ldrb	r0, [r7, #9]
-.Leax_encrypt_with_nob66:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Leax_encrypt_with_nob67
-	ldrb	r0, [r7, #10]
-.Leax_encrypt_with_nob67:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Leax_encrypt_with_nob68
-	ldrb	r0, [r7, #11]
-.Leax_encrypt_with_nob68:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Leax_encrypt_with_nob69
-	ldrb	r0, [r7, #12]
-.Leax_encrypt_with_nob69:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Leax_encrypt_with_nob70
-	ldrb	r0, [r7, #13]
-.Leax_encrypt_with_nob70:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Leax_encrypt_with_nob71
-	ldrb	r0, [r7, #14]
-.Leax_encrypt_with_nob71:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Leax_encrypt_with_nob72
-	ldrb	r0, [r7, #15]
-.Leax_encrypt_with_nob72:
-	orrs	r5, r0
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	ldr	r7, [sp, #104]
-	ldr	r6, [sp, #108]
-	adds	r4, #1
-	ldr	r0, [sp, #100]
-	cmp	r4, r0
-	bcs	.Leax_encrypt_with_far4
-	b	.Leax_encrypt_with_loop55
-.Leax_encrypt_with_far4:
-.Leax_encrypt_with_done56:
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	str	r0, [sp, #48]
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #108]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #108]
-	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #3
-	str	r0, [sp, #112]
-	movs	r0, #0
-	str	r0, [sp, #104]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #116]
-	cmp	r0, #128
-	bcs	.Leax_encrypt_with_shz73
-.Leax_encrypt_with_shl75:
-	ldr	r0, [sp, #116]
-	cmp	r0, #32
-	bcc	.Leax_encrypt_with_shf74
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #116]
-	subs	r0, #32
-	str	r0, [sp, #116]
-	b	.Leax_encrypt_with_shl75
-.Leax_encrypt_with_shf74:
-	movs	r0, #32
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #116]
-	subs	r0, r4, r0
-	str	r0, [sp, #112]
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	lsls	r4, r0
-	str	r4, [sp, #120]
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #120]
-	orrs	r4, r0
-	str	r4, [sp, #104]
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #52]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	lsls	r4, r0
-	str	r4, [sp, #120]
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #120]
-	orrs	r4, r0
-	str	r4, [sp, #52]
-	ldr	r4, [sp, #48]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #48]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	lsls	r4, r0
-	str	r4, [sp, #120]
-	ldr	r4, [sp, #48]
-	ldr	r0, [sp, #120]
-	orrs	r4, r0
-	str	r4, [sp, #48]
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #100]
-	b	.Leax_encrypt_with_she76
-.Leax_encrypt_with_shz73:
-	movs	r0, #0
-	str	r0, [sp, #104]
-	movs	r0, #0
-	str	r0, [sp, #52]
-	movs	r0, #0
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #100]
-.Leax_encrypt_with_she76:
-	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #108]
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #108]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #108]
-	mov	r0, r5
-	str	r0, [sp, #96]
-	mov	r4, r0
-	ldr	r0, [sp, #92]
-	eors	r4, r0
-	str	r4, [sp, #96]
-	mov	r0, r3
-	str	r0, [sp, #92]
-	mov	r4, r0
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	str	r4, [sp, #92]
-	mov	r0, r2
-	str	r0, [sp, #88]
-	mov	r4, r0
-	ldr	r0, [sp, #84]
-	eors	r4, r0
-	str	r4, [sp, #88]
-	mov	r0, r1
-	str	r0, [sp, #84]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #84]
-	mov	r0, r5
-	str	r0, [sp, #80]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	eors	r4, r0
-	str	r4, [sp, #80]
-	mov	r0, r3
-	ldr	r3, [sp, #52]
-	eors	r0, r3
-	ldr	r3, [sp, #48]
-	eors	r2, r3
-	ldr	r3, [sp, #100]
-	eors	r1, r3
-	ldr	r5, [sp, #80]
-	ldr	r3, [sp, #64]
-	eors	r5, r3
-	mov	r3, r0
-	ldr	r0, [sp, #68]
-	eors	r3, r0
-	ldr	r0, [sp, #72]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #48]
-	mov	r1, r0
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [sp, #48]
-	ldr	r0, [sp, #108]
-	rsbs	r1, r0, #0
-	ldr	r4, [sp, #96]
-	eors	r4, r5
-	ands	r4, r1
-	mov	r0, r5
-	str	r0, [sp, #52]
-	eors	r0, r4
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #92]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #88]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #84]
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ands	r5, r1
-	ldr	r4, [sp, #48]
-	eors	r4, r5
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	ldr	r5, [sp, #76]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r0, r6
-	eors	r0, r4
-	str	r1, [sp, #124]
-	str	r5, [sp, #128]
-	str	r3, [sp, #132]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #8]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #60]
-	@ eax.ae:17: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #24]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #68]
-	movs	r6, #0
-	ldr	r0, [sp, #68]
-	cmp	r6, r0
-	bcc	.Leax_encrypt_with_far5
-	b	.Leax_encrypt_with_done78
-.Leax_encrypt_with_far5:
-.Leax_encrypt_with_loop77:
-	@ eax.ae:18: off = i * 16
-	lsls	r0, r6, #4
-	str	r0, [sp, #64]
-	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #64]
-	subs	r7, r1, r0
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #64]
-	adds	r1, r1, r0
-	movs	r0, #0
-	cmp	r7, #1
-	bcc	.Leax_encrypt_with_nob79
-	ldrb	r0, [r1]
-.Leax_encrypt_with_nob79:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #2
-	bcc	.Leax_encrypt_with_nob80
-	ldrb	r0, [r1, #1]
-.Leax_encrypt_with_nob80:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #3
-	bcc	.Leax_encrypt_with_nob81
-	ldrb	r0, [r1, #2]
-.Leax_encrypt_with_nob81:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #4
-	bcc	.Leax_encrypt_with_nob82
-	ldrb	r2, [r1, #3]
-.Leax_encrypt_with_nob82:
-	mov	r0, r3
-	mov	r10, r0
-	orrs	r0, r2
-	mov	r10, r0
-	movs	r0, #0
-	cmp	r7, #5
-	bcc	.Leax_encrypt_with_nob83
-	ldrb	r0, [r1, #4]
-.Leax_encrypt_with_nob83:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #6
-	bcc	.Leax_encrypt_with_nob84
-	ldrb	r0, [r1, #5]
-.Leax_encrypt_with_nob84:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #7
-	bcc	.Leax_encrypt_with_nob85
-	ldrb	r0, [r1, #6]
-.Leax_encrypt_with_nob85:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #8
-	bcc	.Leax_encrypt_with_nob86
-	ldrb	r2, [r1, #7]
-.Leax_encrypt_with_nob86:
-	mov	r0, r3
-	mov	r9, r0
-	orrs	r0, r2
-	mov	r9, r0
-	movs	r0, #0
-	cmp	r7, #9
-	bcc	.Leax_encrypt_with_nob87
-	ldrb	r0, [r1, #8]
-.Leax_encrypt_with_nob87:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #10
-	bcc	.Leax_encrypt_with_nob88
-	ldrb	r0, [r1, #9]
-.Leax_encrypt_with_nob88:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #11
-	bcc	.Leax_encrypt_with_nob89
-	ldrb	r0, [r1, #10]
-.Leax_encrypt_with_nob89:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #12
-	bcc	.Leax_encrypt_with_nob90
-	ldrb	r0, [r1, #11]
-.Leax_encrypt_with_nob90:
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r7, #13
-	bcc	.Leax_encrypt_with_nob91
-	ldrb	r0, [r1, #12]
-.Leax_encrypt_with_nob91:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #14
-	bcc	.Leax_encrypt_with_nob92
-	ldrb	r0, [r1, #13]
-.Leax_encrypt_with_nob92:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #15
-	bcc	.Leax_encrypt_with_nob93
-	ldrb	r0, [r1, #14]
-.Leax_encrypt_with_nob93:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #16
-	bcc	.Leax_encrypt_with_nob94
-	ldrb	r0, [r1, #15]
-.Leax_encrypt_with_nob94:
-	mov	r4, r2
-	orrs	r4, r0
-	movs	r0, #0
-	ldr	r1, [sp, #32]
-	adds	r1, r1, r6
-	mov	r8, r1
-	ldr	r3, [sp, #36]
-	adcs	r3, r0
-	ldr	r2, [sp, #40]
-	adcs	r2, r0
-	ldr	r1, [sp, #44]
-	adcs	r1, r0
-	mov	r0, r8
-	str	r0, [sp, #124]
-	str	r3, [sp, #128]
-	str	r2, [sp, #132]
-	str	r1, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #8]
-	bl	eax_M_encrypt_block
-	ldr	r3, [sp, #140]
-	ldr	r2, [sp, #144]
-	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #152]
-	eors	r4, r3
-	mov	r3, r5
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r10
-	eors	r1, r0
-	@ eax.ae:20: store_be(dst, off, x, n - off)
-	ldr	r5, [sp, #12]
-	ldr	r0, [sp, #64]
-	adds	r5, r5, r0
-	lsrs	r0, r1, #24
-	cmp	r7, #1
-	bcc	.Leax_encrypt_with_nost95
-	strb	r0, [r5]
-.Leax_encrypt_with_nost95:
-	lsrs	r0, r1, #16
-	cmp	r7, #2
-	bcc	.Leax_encrypt_with_nost96
-	strb	r0, [r5, #1]
-.Leax_encrypt_with_nost96:
-	lsrs	r0, r1, #8
-	cmp	r7, #3
-	bcc	.Leax_encrypt_with_nost97
-	strb	r0, [r5, #2]
-.Leax_encrypt_with_nost97:
-	cmp	r7, #4
-	bcc	.Leax_encrypt_with_nost98
-	strb	r1, [r5, #3]
-.Leax_encrypt_with_nost98:
-	lsrs	r0, r2, #24
-	cmp	r7, #5
-	bcc	.Leax_encrypt_with_nost99
-	strb	r0, [r5, #4]
-.Leax_encrypt_with_nost99:
-	lsrs	r0, r2, #16
-	cmp	r7, #6
-	bcc	.Leax_encrypt_with_nost100
-	strb	r0, [r5, #5]
-.Leax_encrypt_with_nost100:
-	lsrs	r0, r2, #8
-	cmp	r7, #7
-	bcc	.Leax_encrypt_with_nost101
-	strb	r0, [r5, #6]
-.Leax_encrypt_with_nost101:
-	cmp	r7, #8
-	bcc	.Leax_encrypt_with_nost102
-	strb	r2, [r5, #7]
-.Leax_encrypt_with_nost102:
-	lsrs	r0, r3, #24
-	cmp	r7, #9
-	bcc	.Leax_encrypt_with_nost103
-	strb	r0, [r5, #8]
-.Leax_encrypt_with_nost103:
-	lsrs	r0, r3, #16
-	cmp	r7, #10
-	bcc	.Leax_encrypt_with_nost104
-	strb	r0, [r5, #9]
-.Leax_encrypt_with_nost104:
-	lsrs	r0, r3, #8
-	cmp	r7, #11
-	bcc	.Leax_encrypt_with_nost105
-	strb	r0, [r5, #10]
-.Leax_encrypt_with_nost105:
-	cmp	r7, #12
-	bcc	.Leax_encrypt_with_nost106
-	strb	r3, [r5, #11]
-.Leax_encrypt_with_nost106:
-	lsrs	r0, r4, #24
-	cmp	r7, #13
-	bcc	.Leax_encrypt_with_nost107
-	strb	r0, [r5, #12]
-.Leax_encrypt_with_nost107:
-	lsrs	r0, r4, #16
-	cmp	r7, #14
-	bcc	.Leax_encrypt_with_nost108
-	strb	r0, [r5, #13]
-.Leax_encrypt_with_nost108:
-	lsrs	r0, r4, #8
-	cmp	r7, #15
-	bcc	.Leax_encrypt_with_nost109
-	strb	r0, [r5, #14]
-.Leax_encrypt_with_nost109:
-	cmp	r7, #16
-	bcc	.Leax_encrypt_with_nost110
-	strb	r4, [r5, #15]
-.Leax_encrypt_with_nost110:
-	adds	r6, #1
-	ldr	r0, [sp, #68]
-	cmp	r6, r0
-	bcs	.Leax_encrypt_with_far6
-	b	.Leax_encrypt_with_loop77
-.Leax_encrypt_with_far6:
-.Leax_encrypt_with_done78:
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #20]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #24]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #20]
-	ldr	r7, [r0, #64]
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, #68]
-	ldr	r0, [sp, #20]
-	ldr	r3, [r0, #72]
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, #76]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	ldr	r0, [sp, #16]
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	str	r0, [sp, #88]
-	mov	r5, r2
-	ldr	r0, [sp, #88]
-	eors	r5, r0
-	rsbs	r2, r5, #0
-	mov	r6, r7
-	ands	r6, r2
-	mov	r0, r7
-	str	r0, [sp, #20]
-	eors	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r4
-	ands	r0, r2
-	mov	r6, r4
-	eors	r6, r0
-	mov	r4, r3
-	ands	r4, r2
-	mov	r0, r3
-	str	r0, [sp, #96]
-	eors	r0, r4
-	str	r0, [sp, #96]
-	mov	r3, r1
-	ands	r3, r2
-	mov	r0, r1
-	str	r0, [sp, #100]
-	eors	r0, r3
-	str	r0, [sp, #100]
-	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #1
-	bcc	.Leax_encrypt_with_nob111
-	ldr	r0, [sp, #12]
-	ldrb	r1, [r0]
-.Leax_encrypt_with_nob111:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #2
-	bcc	.Leax_encrypt_with_nob112
-	ldr	r0, [sp, #12]
-	ldrb	r2, [r0, #1]
-.Leax_encrypt_with_nob112:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #3
-	bcc	.Leax_encrypt_with_nob113
-	ldr	r0, [sp, #12]
-	ldrb	r2, [r0, #2]
-.Leax_encrypt_with_nob113:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #4
-	bcc	.Leax_encrypt_with_nob114
-	ldr	r0, [sp, #12]
-	ldrb	r2, [r0, #3]
-.Leax_encrypt_with_nob114:
-	mov	r4, r1
-	orrs	r4, r2
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #5
-	bcc	.Leax_encrypt_with_nob115
-	ldr	r0, [sp, #12]
-	ldrb	r1, [r0, #4]
-.Leax_encrypt_with_nob115:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #6
-	bcc	.Leax_encrypt_with_nob116
-	ldr	r0, [sp, #12]
-	ldrb	r2, [r0, #5]
-.Leax_encrypt_with_nob116:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #7
-	bcc	.Leax_encrypt_with_nob117
-	ldr	r0, [sp, #12]
-	ldrb	r2, [r0, #6]
-.Leax_encrypt_with_nob117:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r3, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #8
-	bcc	.Leax_encrypt_with_nob118
-	ldr	r0, [sp, #12]
-	ldrb	r3, [r0, #7]
-.Leax_encrypt_with_nob118:
-	mov	r2, r1
-	orrs	r2, r3
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #9
-	bcc	.Leax_encrypt_with_nob119
-	ldr	r0, [sp, #12]
-	ldrb	r1, [r0, #8]
-.Leax_encrypt_with_nob119:
-	lsls	r1, r1, #24
-	movs	r3, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #10
-	bcc	.Leax_encrypt_with_nob120
-	ldr	r0, [sp, #12]
-	ldrb	r3, [r0, #9]
-.Leax_encrypt_with_nob120:
-	lsls	r0, r3, #16
-	orrs	r1, r0
-	movs	r3, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #11
-	bcc	.Leax_encrypt_with_nob121
-	ldr	r0, [sp, #12]
-	ldrb	r3, [r0, #10]
-.Leax_encrypt_with_nob121:
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #12
-	bcc	.Leax_encrypt_with_nob122
-	ldr	r0, [sp, #12]
-	ldrb	r7, [r0, #11]
-.Leax_encrypt_with_nob122:
-	mov	r3, r1
-	orrs	r3, r7
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #13
-	bcc	.Leax_encrypt_with_nob123
-	ldr	r0, [sp, #12]
-	ldrb	r1, [r0, #12]
-.Leax_encrypt_with_nob123:
-	lsls	r1, r1, #24
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #14
-	bcc	.Leax_encrypt_with_nob124
-	ldr	r0, [sp, #12]
-	ldrb	r7, [r0, #13]
-.Leax_encrypt_with_nob124:
-	lsls	r0, r7, #16
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #15
-	bcc	.Leax_encrypt_with_nob125
-	ldr	r0, [sp, #12]
-	ldrb	r7, [r0, #14]
-.Leax_encrypt_with_nob125:
-	lsls	r0, r7, #8
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #16
-	bcc	.Leax_encrypt_with_nob126
-	ldr	r0, [sp, #12]
-	ldrb	r7, [r0, #15]
-.Leax_encrypt_with_nob126:
-	orrs	r1, r7
-	rsbs	r0, r5, #0
-	movs	r5, #2
-	mov	r7, r1
-	eors	r7, r5
-	ands	r7, r0
-	mov	r5, r1
-	eors	r5, r7
+	mov	r6, r2
 	mov	r1, r3
-	ands	r1, r0
-	eors	r3, r1
-	mov	r1, r2
-	ands	r1, r0
-	eors	r2, r1
-	mov	r7, r4
-	ands	r7, r0
-	mov	r1, r4
-	eors	r1, r7
-	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #16]
+	ldr	r5, [sp, #160]
+	ldr	r4, [sp, #164]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #48]
+	@ eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
+	movs	r2, #0
+	add	r0, sp, #76
+	str	r1, [sp]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #44]
+	mov	r3, r6
+	bl	eax_omac
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #16]
+	@ eax.ae:51: h = omac(ks, o, 1 as u8, ad)
+	movs	r2, #1
+	add	r0, sp, #76
+	str	r4, [sp]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #44]
+	mov	r3, r5
+	bl	eax_omac
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #80]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #64]
+	@ eax.ae:17: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #32]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #92]
-	movs	r4, #1
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #20]
-	mov	r0, r6
-	mov	r11, r0
-	ldr	r7, [sp, #96]
-	ldr	r6, [sp, #100]
-	ldr	r0, [sp, #92]
-	cmp	r4, r0
-	bcc	.Leax_encrypt_with_far7
-	b	.Leax_encrypt_with_done128
-.Leax_encrypt_with_far7:
-.Leax_encrypt_with_loop127:
-	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	ldr	r0, [sp, #20]
-	eors	r0, r5
-	mov	r5, r11
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r2, r6
-	eors	r2, r1
-	str	r0, [sp, #124]
-	str	r5, [sp, #128]
-	str	r3, [sp, #132]
-	str	r2, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #8]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #104]
-	@ cmac.ae:81: off = i * 16
-	lsls	r1, r4, #4
-	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #16]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #12]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Leax_encrypt_with_nob129
-	ldrb	r0, [r7]
-.Leax_encrypt_with_nob129:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Leax_encrypt_with_nob130
-	ldrb	r0, [r7, #1]
-.Leax_encrypt_with_nob130:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Leax_encrypt_with_nob131
-	ldrb	r0, [r7, #2]
-.Leax_encrypt_with_nob131:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Leax_encrypt_with_nob132
-	ldrb	r0, [r7, #3]
-.Leax_encrypt_with_nob132:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Leax_encrypt_with_nob133
-	ldrb	r0, [r7, #4]
-.Leax_encrypt_with_nob133:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Leax_encrypt_with_nob134
-	ldrb	r0, [r7, #5]
-.Leax_encrypt_with_nob134:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Leax_encrypt_with_nob135
-	ldrb	r0, [r7, #6]
-.Leax_encrypt_with_nob135:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Leax_encrypt_with_nob136
-	ldrb	r0, [r7, #7]
-.Leax_encrypt_with_nob136:
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Leax_encrypt_with_nob137
-	ldrb	r0, [r7, #8]
-.Leax_encrypt_with_nob137:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Leax_encrypt_with_nob138
-	ldrb	r0, [r7, #9]
-.Leax_encrypt_with_nob138:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Leax_encrypt_with_nob139
-	ldrb	r0, [r7, #10]
-.Leax_encrypt_with_nob139:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Leax_encrypt_with_nob140
-	ldrb	r0, [r7, #11]
-.Leax_encrypt_with_nob140:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Leax_encrypt_with_nob141
-	ldrb	r0, [r7, #12]
-.Leax_encrypt_with_nob141:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Leax_encrypt_with_nob142
-	ldrb	r0, [r7, #13]
-.Leax_encrypt_with_nob142:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Leax_encrypt_with_nob143
-	ldrb	r0, [r7, #14]
-.Leax_encrypt_with_nob143:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Leax_encrypt_with_nob144
-	ldrb	r0, [r7, #15]
-.Leax_encrypt_with_nob144:
-	orrs	r5, r0
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #96]
-	mov	r11, r0
-	ldr	r7, [sp, #100]
-	ldr	r6, [sp, #104]
-	adds	r4, #1
-	ldr	r0, [sp, #92]
-	cmp	r4, r0
-	bcs	.Leax_encrypt_with_far8
-	b	.Leax_encrypt_with_loop127
-.Leax_encrypt_with_far8:
-.Leax_encrypt_with_done128:
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
 	str	r0, [sp, #12]
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #100]
-	mov	r4, r0
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	str	r4, [sp, #100]
-	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
+	movs	r5, #0
 	ldr	r0, [sp, #12]
-	lsls	r0, r0, #3
-	str	r0, [sp, #104]
+	cmp	r5, r0
+	bcs	.Leax_encrypt_with_done2
+.Leax_encrypt_with_loop1:
+	@ eax.ae:18: off = i * 16
+	lsls	r6, r5, #4
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r0, [sp, #32]
+	subs	r4, r0, r6
+	ldr	r0, [sp, #40]
+	adds	r1, r0, r6
+	movs	r0, #3
+	cmp	r4, #16
+	bcc	.Leax_encrypt_with_bytes3
+	tst	r1, r0
+	beq	.Leax_encrypt_with_words4
+.Leax_encrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #96]
-	str	r0, [sp, #16]
-	str	r0, [sp, #12]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #104]
 	str	r0, [sp, #108]
-	cmp	r0, #128
-	bcs	.Leax_encrypt_with_shz145
-.Leax_encrypt_with_shl147:
-	ldr	r0, [sp, #108]
-	cmp	r0, #32
-	bcc	.Leax_encrypt_with_shf146
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #12]
-	movs	r0, #0
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #108]
-	subs	r0, #32
-	str	r0, [sp, #108]
-	b	.Leax_encrypt_with_shl147
-.Leax_encrypt_with_shf146:
-	movs	r0, #32
-	str	r0, [sp, #104]
-	mov	r4, r0
-	ldr	r0, [sp, #108]
-	subs	r0, r4, r0
-	str	r0, [sp, #104]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #96]
-	ldr	r0, [sp, #16]
 	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #96]
-	ldr	r4, [sp, #16]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #16]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #12]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #12]
-	ldr	r4, [sp, #92]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #92]
-	b	.Leax_encrypt_with_she148
-.Leax_encrypt_with_shz145:
-	movs	r0, #0
-	str	r0, [sp, #96]
-	movs	r0, #0
-	str	r0, [sp, #16]
-	movs	r0, #0
-	str	r0, [sp, #12]
-	movs	r0, #0
-	str	r0, [sp, #92]
-.Leax_encrypt_with_she148:
-	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #100]
-	mov	r4, r0
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	str	r4, [sp, #100]
-	mov	r0, r5
-	str	r0, [sp, #88]
-	mov	r4, r0
-	ldr	r0, [sp, #84]
-	eors	r4, r0
-	str	r4, [sp, #88]
-	mov	r0, r3
-	str	r0, [sp, #84]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #84]
-	mov	r0, r2
-	str	r0, [sp, #80]
-	mov	r4, r0
-	ldr	r0, [sp, #76]
-	eors	r4, r0
-	str	r4, [sp, #80]
-	mov	r0, r1
-	str	r0, [sp, #76]
-	mov	r4, r0
-	ldr	r0, [sp, #72]
-	eors	r4, r0
-	str	r4, [sp, #76]
-	mov	r0, r5
-	str	r0, [sp, #72]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #72]
-	mov	r0, r3
-	ldr	r3, [sp, #16]
-	eors	r0, r3
-	ldr	r3, [sp, #12]
-	eors	r2, r3
-	ldr	r3, [sp, #92]
-	eors	r1, r3
-	ldr	r5, [sp, #72]
-	ldr	r3, [sp, #28]
-	eors	r5, r3
-	mov	r3, r0
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #12]
-	mov	r1, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #100]
-	rsbs	r1, r0, #0
-	ldr	r4, [sp, #88]
-	eors	r4, r5
-	ands	r4, r1
-	mov	r0, r5
-	str	r0, [sp, #16]
-	eors	r0, r4
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #84]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #80]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #76]
-	ldr	r0, [sp, #12]
-	eors	r5, r0
-	ands	r5, r1
-	ldr	r4, [sp, #12]
-	eors	r4, r5
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	str	r0, [sp, #116]
+	str	r0, [sp, #120]
+	add	r3, sp, #108
+	mov	r2, r4
+	cmp	r2, #16
+	bcc	.Leax_encrypt_with_cnt6
+	movs	r2, #16
+.Leax_encrypt_with_cnt6:
+.Leax_encrypt_with_cpy7:
+	subs	r2, #1
+	bcc	.Leax_encrypt_with_cpyd5
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Leax_encrypt_with_cpy7
+.Leax_encrypt_with_cpyd5:
+	mov	r1, r3
+.Leax_encrypt_with_words4:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	mov	r8, r0
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	mov	r9, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	mov	r10, r0
+	ldr	r0, [r1]
+	rev	r0, r0
+	mov	r11, r0
+	movs	r3, #0
+	ldr	r0, [sp, #28]
+	adds	r7, r0, r5
+	ldr	r2, [sp, #24]
+	adcs	r2, r3
 	ldr	r1, [sp, #20]
+	adcs	r1, r3
 	ldr	r0, [sp, #16]
-	eors	r1, r0
-	mov	r5, r11
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r0, r6
-	eors	r0, r4
-	str	r1, [sp, #124]
-	str	r5, [sp, #128]
-	str	r3, [sp, #132]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
+	adcs	r0, r3
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	str	r7, [sp, #76]
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
+	str	r0, [sp, #88]
+	add	r1, sp, #76
+	add	r2, sp, #92
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #140]
+	ldr	r2, [sp, #92]
+	ldr	r3, [sp, #96]
+	ldr	r0, [sp, #100]
+	ldr	r7, [sp, #104]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r1, r8
+	eors	r1, r2
+	mov	r2, r9
+	eors	r2, r3
+	mov	r3, r10
+	eors	r3, r0
+	mov	r0, r11
+	eors	r0, r7
+	@ eax.ae:20: store_be(dst, off, x, n - off)
+	rev	r7, r0
+	rev	r3, r3
+	rev	r2, r2
+	rev	r1, r1
+	ldr	r0, [sp, #36]
+	adds	r6, r0, r6
+	movs	r0, #3
+	cmp	r4, #16
+	bcc	.Leax_encrypt_with_bytes8
+	tst	r6, r0
+	bne	.Leax_encrypt_with_bytes8
+	str	r7, [r6]
+	str	r3, [r6, #4]
+	str	r2, [r6, #8]
+	str	r1, [r6, #12]
+	b	.Leax_encrypt_with_stored9
+.Leax_encrypt_with_bytes8:
+	str	r7, [sp, #108]
+	str	r3, [sp, #112]
+	str	r2, [sp, #116]
+	str	r1, [sp, #120]
+	add	r2, sp, #108
+	mov	r1, r4
+	cmp	r1, #16
+	bcc	.Leax_encrypt_with_cnt10
+	movs	r1, #16
+.Leax_encrypt_with_cnt10:
+.Leax_encrypt_with_cpy11:
+	subs	r1, #1
+	bcc	.Leax_encrypt_with_stored9
+	ldrb	r0, [r2, r1]
+	strb	r0, [r6, r1]
+	b	.Leax_encrypt_with_cpy11
+.Leax_encrypt_with_stored9:
+	adds	r5, #1
+	ldr	r0, [sp, #12]
+	cmp	r5, r0
+	bcc	.Leax_encrypt_with_loop1
+.Leax_encrypt_with_done2:
+	@ eax.ae:53: c = omac(ks, o, 2 as u8, ct)
+	movs	r2, #2
+	add	r1, sp, #76
+	ldr	r0, [sp, #68]
+	str	r0, [sp]
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #44]
+	ldr	r3, [sp, #36]
+	bl	eax_omac
+	ldr	r0, [sp, #76]
 	str	r0, [sp, #8]
-	ldr	r7, [sp, #144]
-	ldr	r6, [sp, #148]
-	ldr	r5, [sp, #152]
+	ldr	r6, [sp, #80]
+	ldr	r5, [sp, #84]
+	ldr	r4, [sp, #88]
 	@ eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	ldr	r2, [sp, #36]
+	ldr	r7, [sp, #28]
 	ldr	r0, [sp, #52]
-	eors	r2, r0
-	ldr	r3, [sp, #40]
+	eors	r7, r0
+	ldr	r3, [sp, #24]
 	ldr	r0, [sp, #56]
 	eors	r3, r0
-	ldr	r4, [sp, #44]
+	ldr	r2, [sp, #20]
 	ldr	r0, [sp, #60]
-	eors	r4, r0
-	ldr	r0, [sp, #8]
+	eors	r2, r0
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
-	eors	r2, r7
-	eors	r3, r6
-	eors	r4, r5
-	lsrs	r5, r4, #24
-	ldr	r0, [sp]
-	cmp	r0, #1
-	bcc	.Leax_encrypt_with_nost149
-	ldr	r0, [sp, #4]
-	strb	r5, [r0]
-.Leax_encrypt_with_nost149:
-	lsrs	r5, r4, #16
-	ldr	r0, [sp]
-	cmp	r0, #2
-	bcc	.Leax_encrypt_with_nost150
-	ldr	r0, [sp, #4]
-	strb	r5, [r0, #1]
-.Leax_encrypt_with_nost150:
-	lsrs	r5, r4, #8
-	ldr	r0, [sp]
-	cmp	r0, #3
-	bcc	.Leax_encrypt_with_nost151
-	ldr	r0, [sp, #4]
-	strb	r5, [r0, #2]
-.Leax_encrypt_with_nost151:
-	ldr	r0, [sp]
-	cmp	r0, #4
-	bcc	.Leax_encrypt_with_nost152
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #3]
-.Leax_encrypt_with_nost152:
-	lsrs	r4, r3, #24
-	ldr	r0, [sp]
-	cmp	r0, #5
-	bcc	.Leax_encrypt_with_nost153
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #4]
-.Leax_encrypt_with_nost153:
-	lsrs	r4, r3, #16
-	ldr	r0, [sp]
-	cmp	r0, #6
-	bcc	.Leax_encrypt_with_nost154
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #5]
-.Leax_encrypt_with_nost154:
-	lsrs	r4, r3, #8
-	ldr	r0, [sp]
-	cmp	r0, #7
-	bcc	.Leax_encrypt_with_nost155
-	ldr	r0, [sp, #4]
-	strb	r4, [r0, #6]
-.Leax_encrypt_with_nost155:
-	ldr	r0, [sp]
-	cmp	r0, #8
-	bcc	.Leax_encrypt_with_nost156
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #7]
-.Leax_encrypt_with_nost156:
-	lsrs	r3, r2, #24
-	ldr	r0, [sp]
-	cmp	r0, #9
-	bcc	.Leax_encrypt_with_nost157
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #8]
-.Leax_encrypt_with_nost157:
-	lsrs	r3, r2, #16
-	ldr	r0, [sp]
-	cmp	r0, #10
-	bcc	.Leax_encrypt_with_nost158
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #9]
-.Leax_encrypt_with_nost158:
-	lsrs	r3, r2, #8
-	ldr	r0, [sp]
-	cmp	r0, #11
-	bcc	.Leax_encrypt_with_nost159
-	ldr	r0, [sp, #4]
-	strb	r3, [r0, #10]
-.Leax_encrypt_with_nost159:
-	ldr	r0, [sp]
-	cmp	r0, #12
-	bcc	.Leax_encrypt_with_nost160
-	ldr	r0, [sp, #4]
-	strb	r2, [r0, #11]
-.Leax_encrypt_with_nost160:
-	lsrs	r2, r1, #24
-	ldr	r0, [sp]
-	cmp	r0, #13
-	bcc	.Leax_encrypt_with_nost161
-	ldr	r0, [sp, #4]
-	strb	r2, [r0, #12]
-.Leax_encrypt_with_nost161:
-	lsrs	r2, r1, #16
-	ldr	r0, [sp]
-	cmp	r0, #14
-	bcc	.Leax_encrypt_with_nost162
-	ldr	r0, [sp, #4]
-	strb	r2, [r0, #13]
-.Leax_encrypt_with_nost162:
-	lsrs	r2, r1, #8
-	ldr	r0, [sp]
-	cmp	r0, #15
-	bcc	.Leax_encrypt_with_nost163
-	ldr	r0, [sp, #4]
-	strb	r2, [r0, #14]
-.Leax_encrypt_with_nost163:
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
+	eors	r7, r0
+	mov	r0, r3
+	eors	r0, r6
+	eors	r2, r5
+	eors	r1, r4
+	rev	r5, r1
+	rev	r4, r2
+	rev	r6, r0
+	rev	r2, r7
+	ldr	r3, [sp, #72]
+	movs	r1, #3
+	ldr	r0, [sp, #48]
 	cmp	r0, #16
-	bcc	.Leax_encrypt_with_nost164
-	ldr	r0, [sp, #4]
-	strb	r1, [r0, #15]
-.Leax_encrypt_with_nost164:
-	add	sp, #156
+	bcc	.Leax_encrypt_with_bytes12
+	tst	r3, r1
+	bne	.Leax_encrypt_with_bytes12
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	str	r6, [r3, #8]
+	str	r2, [r3, #12]
+	b	.Leax_encrypt_with_stored13
+.Leax_encrypt_with_bytes12:
+	str	r5, [sp, #108]
+	str	r4, [sp, #112]
+	str	r6, [sp, #116]
+	str	r2, [sp, #120]
+	add	r2, sp, #108
+	ldr	r1, [sp, #48]
+	cmp	r1, #16
+	bcc	.Leax_encrypt_with_cnt14
+	movs	r1, #16
+.Leax_encrypt_with_cnt14:
+.Leax_encrypt_with_cpy15:
+	subs	r1, #1
+	bcc	.Leax_encrypt_with_stored13
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Leax_encrypt_with_cpy15
+.Leax_encrypt_with_stored13:
+	add	sp, #124
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2652,8 +544,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 164 bytes (154 spill slots, 33 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 4310 bytes of code and literals
+@     frame 140 bytes (31 spill slots, 21 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 652 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -2666,2285 +558,275 @@ eax_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #164
-	str	r0, [sp, #12]
-	mov	r0, r1
-	str	r0, [sp, #28]
-	mov	r0, r2
-	str	r0, [sp, #88]
-	mov	r0, r3
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #216]
+	sub	sp, #140
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #220]
-	str	r0, [sp]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #4]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #20]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #24]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	ldr	r5, [r0, #32]
-	ldr	r0, [sp, #28]
-	ldr	r7, [r0, #36]
-	ldr	r0, [sp, #28]
-	ldr	r4, [r0, #40]
-	ldr	r0, [sp, #28]
-	ldr	r2, [r0, #44]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	ldr	r0, [sp, #84]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	str	r0, [sp, #80]
-	eors	r1, r0
-	rsbs	r3, r1, #0
-	mov	r0, r5
-	ands	r0, r3
-	eors	r5, r0
-	mov	r6, r7
-	ands	r6, r3
-	mov	r0, r7
-	str	r0, [sp, #60]
-	eors	r0, r6
-	str	r0, [sp, #60]
-	mov	r6, r4
-	ands	r6, r3
-	mov	r0, r4
-	str	r0, [sp, #104]
-	eors	r0, r6
-	str	r0, [sp, #104]
-	mov	r4, r2
-	ands	r4, r3
-	mov	r0, r2
-	str	r0, [sp, #100]
-	eors	r0, r4
-	str	r0, [sp, #100]
-	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r2, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #1
-	bcc	.Leax_decrypt_with_nob1
-	ldr	r0, [sp, #88]
-	ldrb	r2, [r0]
-.Leax_decrypt_with_nob1:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #2
-	bcc	.Leax_decrypt_with_nob2
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #1]
-.Leax_decrypt_with_nob2:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #3
-	bcc	.Leax_decrypt_with_nob3
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #2]
-.Leax_decrypt_with_nob3:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #4
-	bcc	.Leax_decrypt_with_nob4
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #3]
-.Leax_decrypt_with_nob4:
-	mov	r4, r2
-	orrs	r4, r3
-	movs	r2, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #5
-	bcc	.Leax_decrypt_with_nob5
-	ldr	r0, [sp, #88]
-	ldrb	r2, [r0, #4]
-.Leax_decrypt_with_nob5:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #6
-	bcc	.Leax_decrypt_with_nob6
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #5]
-.Leax_decrypt_with_nob6:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #7
-	bcc	.Leax_decrypt_with_nob7
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #6]
-.Leax_decrypt_with_nob7:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #8
-	bcc	.Leax_decrypt_with_nob8
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #7]
-.Leax_decrypt_with_nob8:
-	orrs	r2, r3
-	movs	r3, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #9
-	bcc	.Leax_decrypt_with_nob9
-	ldr	r0, [sp, #88]
-	ldrb	r3, [r0, #8]
-.Leax_decrypt_with_nob9:
-	lsls	r3, r3, #24
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #10
-	bcc	.Leax_decrypt_with_nob10
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #9]
-.Leax_decrypt_with_nob10:
-	lsls	r0, r6, #16
-	orrs	r3, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #11
-	bcc	.Leax_decrypt_with_nob11
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #10]
-.Leax_decrypt_with_nob11:
-	lsls	r0, r6, #8
-	orrs	r3, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #12
-	bcc	.Leax_decrypt_with_nob12
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #11]
-.Leax_decrypt_with_nob12:
-	orrs	r3, r6
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #13
-	bcc	.Leax_decrypt_with_nob13
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #12]
-.Leax_decrypt_with_nob13:
-	lsls	r7, r6, #24
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #14
-	bcc	.Leax_decrypt_with_nob14
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #13]
-.Leax_decrypt_with_nob14:
-	lsls	r0, r6, #16
-	orrs	r7, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #15
-	bcc	.Leax_decrypt_with_nob15
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #14]
-.Leax_decrypt_with_nob15:
-	lsls	r0, r6, #8
-	orrs	r7, r0
-	movs	r6, #0
-	ldr	r0, [sp, #84]
-	cmp	r0, #16
-	bcc	.Leax_decrypt_with_nob16
-	ldr	r0, [sp, #88]
-	ldrb	r6, [r0, #15]
-.Leax_decrypt_with_nob16:
-	mov	r0, r7
-	orrs	r0, r6
-	rsbs	r1, r1, #0
-	mov	r6, r0
-	ands	r6, r1
-	str	r0, [sp, #96]
-	eors	r0, r6
-	str	r0, [sp, #96]
-	mov	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	mov	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	mov	r0, r4
-	ands	r0, r1
-	mov	r1, r4
-	eors	r1, r0
-	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #84]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #92]
-	movs	r4, #1
-	mov	r0, r5
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r7, [sp, #104]
-	ldr	r6, [sp, #100]
-	ldr	r5, [sp, #96]
-	ldr	r0, [sp, #92]
-	cmp	r4, r0
-	bcc	.Leax_decrypt_with_far1
-	b	.Leax_decrypt_with_done18
-.Leax_decrypt_with_far1:
-.Leax_decrypt_with_loop17:
-	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	ldr	r0, [sp, #36]
-	eors	r0, r5
-	ldr	r5, [sp, #60]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r2, r6
-	eors	r2, r1
-	str	r0, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r2, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #100]
-	@ cmac.ae:81: off = i * 16
-	lsls	r1, r4, #4
-	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #84]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #88]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Leax_decrypt_with_nob19
-	ldrb	r0, [r7]
-.Leax_decrypt_with_nob19:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Leax_decrypt_with_nob20
-	ldrb	r0, [r7, #1]
-.Leax_decrypt_with_nob20:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Leax_decrypt_with_nob21
-	ldrb	r0, [r7, #2]
-.Leax_decrypt_with_nob21:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Leax_decrypt_with_nob22
-	ldrb	r0, [r7, #3]
-.Leax_decrypt_with_nob22:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Leax_decrypt_with_nob23
-	ldrb	r0, [r7, #4]
-.Leax_decrypt_with_nob23:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Leax_decrypt_with_nob24
-	ldrb	r0, [r7, #5]
-.Leax_decrypt_with_nob24:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Leax_decrypt_with_nob25
-	ldrb	r0, [r7, #6]
-.Leax_decrypt_with_nob25:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Leax_decrypt_with_nob26
-	ldrb	r0, [r7, #7]
-.Leax_decrypt_with_nob26:
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Leax_decrypt_with_nob27
-	ldrb	r0, [r7, #8]
-.Leax_decrypt_with_nob27:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Leax_decrypt_with_nob28
-	ldrb	r0, [r7, #9]
-.Leax_decrypt_with_nob28:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Leax_decrypt_with_nob29
-	ldrb	r0, [r7, #10]
-.Leax_decrypt_with_nob29:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Leax_decrypt_with_nob30
-	ldrb	r0, [r7, #11]
-.Leax_decrypt_with_nob30:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Leax_decrypt_with_nob31
-	ldrb	r0, [r7, #12]
-.Leax_decrypt_with_nob31:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Leax_decrypt_with_nob32
-	ldrb	r0, [r7, #13]
-.Leax_decrypt_with_nob32:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Leax_decrypt_with_nob33
-	ldrb	r0, [r7, #14]
-.Leax_decrypt_with_nob33:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Leax_decrypt_with_nob34
-	ldrb	r0, [r7, #15]
-.Leax_decrypt_with_nob34:
-	orrs	r5, r0
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r7, [sp, #96]
-	ldr	r6, [sp, #100]
-	adds	r4, #1
-	ldr	r0, [sp, #92]
-	cmp	r4, r0
-	bcs	.Leax_decrypt_with_far2
-	b	.Leax_decrypt_with_loop17
-.Leax_decrypt_with_far2:
-.Leax_decrypt_with_done18:
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #84]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	str	r0, [sp, #84]
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #100]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #100]
-	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	ldr	r0, [sp, #84]
-	lsls	r0, r0, #3
-	str	r0, [sp, #104]
-	movs	r0, #0
-	str	r0, [sp, #96]
-	str	r0, [sp, #88]
-	str	r0, [sp, #84]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #108]
-	cmp	r0, #128
-	bcs	.Leax_decrypt_with_shz35
-.Leax_decrypt_with_shl37:
-	ldr	r0, [sp, #108]
-	cmp	r0, #32
-	bcc	.Leax_decrypt_with_shf36
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #84]
-	movs	r0, #0
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #108]
-	subs	r0, #32
-	str	r0, [sp, #108]
-	b	.Leax_decrypt_with_shl37
-.Leax_decrypt_with_shf36:
-	movs	r0, #32
-	str	r0, [sp, #104]
-	mov	r4, r0
-	ldr	r0, [sp, #108]
-	subs	r0, r4, r0
-	str	r0, [sp, #104]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #96]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #96]
-	ldr	r4, [sp, #88]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #88]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #88]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #88]
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #84]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	lsls	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #112]
-	orrs	r4, r0
-	str	r4, [sp, #84]
-	ldr	r4, [sp, #92]
-	ldr	r0, [sp, #108]
-	lsrs	r4, r0
-	str	r4, [sp, #92]
-	b	.Leax_decrypt_with_she38
-.Leax_decrypt_with_shz35:
-	movs	r0, #0
-	str	r0, [sp, #96]
-	movs	r0, #0
-	str	r0, [sp, #88]
-	movs	r0, #0
-	str	r0, [sp, #84]
-	movs	r0, #0
-	str	r0, [sp, #92]
-.Leax_decrypt_with_she38:
-	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #100]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #100]
-	mov	r0, r5
-	str	r0, [sp, #80]
-	mov	r4, r0
-	ldr	r0, [sp, #76]
-	eors	r4, r0
-	str	r4, [sp, #80]
-	mov	r0, r3
-	str	r0, [sp, #76]
-	mov	r4, r0
-	ldr	r0, [sp, #72]
-	eors	r4, r0
-	str	r4, [sp, #76]
-	mov	r0, r2
-	str	r0, [sp, #72]
-	mov	r4, r0
-	ldr	r0, [sp, #68]
-	eors	r4, r0
-	str	r4, [sp, #72]
-	mov	r0, r1
-	str	r0, [sp, #68]
-	mov	r4, r0
-	ldr	r0, [sp, #64]
-	eors	r4, r0
-	str	r4, [sp, #68]
-	mov	r0, r5
-	str	r0, [sp, #64]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #64]
-	mov	r0, r3
-	ldr	r3, [sp, #88]
-	eors	r0, r3
-	ldr	r3, [sp, #84]
-	eors	r2, r3
-	ldr	r3, [sp, #92]
-	eors	r1, r3
-	ldr	r5, [sp, #64]
-	ldr	r3, [sp, #40]
-	eors	r5, r3
-	mov	r3, r0
-	ldr	r0, [sp, #44]
-	eors	r3, r0
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #100]
-	rsbs	r1, r0, #0
-	ldr	r4, [sp, #80]
-	eors	r4, r5
-	ands	r4, r1
-	mov	r0, r5
-	str	r0, [sp, #32]
-	eors	r0, r4
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #76]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #72]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #68]
-	ldr	r0, [sp, #40]
-	eors	r5, r0
-	ands	r5, r1
-	ldr	r4, [sp, #40]
-	eors	r4, r5
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	ldr	r5, [sp, #60]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r0, r6
-	eors	r0, r4
-	str	r1, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r0, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #44]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #20]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #28]
-	ldr	r5, [r0, #48]
-	ldr	r0, [sp, #28]
-	ldr	r7, [r0, #52]
-	ldr	r0, [sp, #28]
-	ldr	r4, [r0, #56]
-	ldr	r0, [sp, #28]
-	ldr	r2, [r0, #60]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	ldr	r0, [sp, #48]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	str	r0, [sp, #96]
-	eors	r1, r0
-	rsbs	r3, r1, #0
-	mov	r0, r5
-	ands	r0, r3
-	mov	r6, r5
-	eors	r6, r0
-	mov	r5, r7
-	ands	r5, r3
-	mov	r0, r7
-	str	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #76]
-	mov	r5, r4
-	ands	r5, r3
-	mov	r0, r4
-	str	r0, [sp, #108]
-	eors	r0, r5
-	str	r0, [sp, #108]
-	mov	r4, r2
-	ands	r4, r3
-	mov	r0, r2
-	str	r0, [sp, #104]
-	eors	r0, r4
-	str	r0, [sp, #104]
-	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r2, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #1
-	bcc	.Leax_decrypt_with_nob39
-	ldr	r0, [sp, #52]
-	ldrb	r2, [r0]
-.Leax_decrypt_with_nob39:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #2
-	bcc	.Leax_decrypt_with_nob40
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #1]
-.Leax_decrypt_with_nob40:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #3
-	bcc	.Leax_decrypt_with_nob41
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #2]
-.Leax_decrypt_with_nob41:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #4
-	bcc	.Leax_decrypt_with_nob42
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #3]
-.Leax_decrypt_with_nob42:
-	mov	r4, r2
-	orrs	r4, r3
-	movs	r2, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #5
-	bcc	.Leax_decrypt_with_nob43
-	ldr	r0, [sp, #52]
-	ldrb	r2, [r0, #4]
-.Leax_decrypt_with_nob43:
-	lsls	r2, r2, #24
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #6
-	bcc	.Leax_decrypt_with_nob44
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #5]
-.Leax_decrypt_with_nob44:
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #7
-	bcc	.Leax_decrypt_with_nob45
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #6]
-.Leax_decrypt_with_nob45:
-	lsls	r0, r3, #8
-	orrs	r2, r0
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #8
-	bcc	.Leax_decrypt_with_nob46
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #7]
-.Leax_decrypt_with_nob46:
-	orrs	r2, r3
-	movs	r3, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #9
-	bcc	.Leax_decrypt_with_nob47
-	ldr	r0, [sp, #52]
-	ldrb	r3, [r0, #8]
-.Leax_decrypt_with_nob47:
-	lsls	r3, r3, #24
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #10
-	bcc	.Leax_decrypt_with_nob48
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #9]
-.Leax_decrypt_with_nob48:
-	lsls	r0, r5, #16
-	orrs	r3, r0
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #11
-	bcc	.Leax_decrypt_with_nob49
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #10]
-.Leax_decrypt_with_nob49:
-	lsls	r0, r5, #8
-	orrs	r3, r0
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #12
-	bcc	.Leax_decrypt_with_nob50
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #11]
-.Leax_decrypt_with_nob50:
-	orrs	r3, r5
-	movs	r5, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #13
-	bcc	.Leax_decrypt_with_nob51
-	ldr	r0, [sp, #52]
-	ldrb	r5, [r0, #12]
-.Leax_decrypt_with_nob51:
-	lsls	r5, r5, #24
-	movs	r7, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #14
-	bcc	.Leax_decrypt_with_nob52
-	ldr	r0, [sp, #52]
-	ldrb	r7, [r0, #13]
-.Leax_decrypt_with_nob52:
-	lsls	r0, r7, #16
-	orrs	r5, r0
-	movs	r7, #0
-	ldr	r0, [sp, #48]
-	cmp	r0, #15
-	bcc	.Leax_decrypt_with_nob53
-	ldr	r0, [sp, #52]
-	ldrb	r7, [r0, #14]
-.Leax_decrypt_with_nob53:
-	lsls	r0, r7, #8
-	orrs	r5, r0
-	movs	r0, #0
-	ldr	r7, [sp, #48]
-	cmp	r7, #16
-	bcc	.Leax_decrypt_with_nob54
-	ldr	r0, [sp, #52]
-	ldrb	r0, [r0, #15]
-.Leax_decrypt_with_nob54:
-	orrs	r5, r0
-	rsbs	r1, r1, #0
-	mov	r7, r5
-	ldr	r0, [sp, #96]
-	eors	r7, r0
-	ands	r7, r1
-	eors	r5, r7
-	mov	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	mov	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	mov	r0, r4
-	ands	r0, r1
-	mov	r1, r4
-	eors	r1, r0
-	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #48]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #100]
-	movs	r4, #1
-	mov	r0, r6
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	ldr	r7, [sp, #108]
-	ldr	r6, [sp, #104]
-	ldr	r0, [sp, #100]
-	cmp	r4, r0
-	bcc	.Leax_decrypt_with_far3
-	b	.Leax_decrypt_with_done56
-.Leax_decrypt_with_far3:
-.Leax_decrypt_with_loop55:
-	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	ldr	r0, [sp, #60]
-	eors	r0, r5
-	ldr	r5, [sp, #76]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r2, r6
-	eors	r2, r1
-	str	r0, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r2, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #108]
-	@ cmac.ae:81: off = i * 16
-	lsls	r1, r4, #4
-	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #48]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #52]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Leax_decrypt_with_nob57
-	ldrb	r0, [r7]
-.Leax_decrypt_with_nob57:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Leax_decrypt_with_nob58
-	ldrb	r0, [r7, #1]
-.Leax_decrypt_with_nob58:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Leax_decrypt_with_nob59
-	ldrb	r0, [r7, #2]
-.Leax_decrypt_with_nob59:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Leax_decrypt_with_nob60
-	ldrb	r0, [r7, #3]
-.Leax_decrypt_with_nob60:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Leax_decrypt_with_nob61
-	ldrb	r0, [r7, #4]
-.Leax_decrypt_with_nob61:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Leax_decrypt_with_nob62
-	ldrb	r0, [r7, #5]
-.Leax_decrypt_with_nob62:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Leax_decrypt_with_nob63
-	ldrb	r0, [r7, #6]
-.Leax_decrypt_with_nob63:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Leax_decrypt_with_nob64
-	ldrb	r0, [r7, #7]
-.Leax_decrypt_with_nob64:
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Leax_decrypt_with_nob65
-	ldrb	r0, [r7, #8]
-.Leax_decrypt_with_nob65:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Leax_decrypt_with_nob66
-	ldrb	r0, [r7, #9]
-.Leax_decrypt_with_nob66:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Leax_decrypt_with_nob67
-	ldrb	r0, [r7, #10]
-.Leax_decrypt_with_nob67:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Leax_decrypt_with_nob68
-	ldrb	r0, [r7, #11]
-.Leax_decrypt_with_nob68:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Leax_decrypt_with_nob69
-	ldrb	r0, [r7, #12]
-.Leax_decrypt_with_nob69:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Leax_decrypt_with_nob70
-	ldrb	r0, [r7, #13]
-.Leax_decrypt_with_nob70:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Leax_decrypt_with_nob71
-	ldrb	r0, [r7, #14]
-.Leax_decrypt_with_nob71:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Leax_decrypt_with_nob72
-	ldrb	r0, [r7, #15]
-.Leax_decrypt_with_nob72:
-	orrs	r5, r0
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	ldr	r7, [sp, #104]
-	ldr	r6, [sp, #108]
-	adds	r4, #1
-	ldr	r0, [sp, #100]
-	cmp	r4, r0
-	bcs	.Leax_decrypt_with_far4
-	b	.Leax_decrypt_with_loop55
-.Leax_decrypt_with_far4:
-.Leax_decrypt_with_done56:
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	str	r0, [sp, #48]
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #108]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #108]
-	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #3
-	str	r0, [sp, #112]
-	movs	r0, #0
-	str	r0, [sp, #104]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #116]
-	cmp	r0, #128
-	bcs	.Leax_decrypt_with_shz73
-.Leax_decrypt_with_shl75:
-	ldr	r0, [sp, #116]
-	cmp	r0, #32
-	bcc	.Leax_decrypt_with_shf74
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #116]
-	subs	r0, #32
-	str	r0, [sp, #116]
-	b	.Leax_decrypt_with_shl75
-.Leax_decrypt_with_shf74:
-	movs	r0, #32
-	str	r0, [sp, #112]
-	mov	r4, r0
-	ldr	r0, [sp, #116]
-	subs	r0, r4, r0
-	str	r0, [sp, #112]
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	lsls	r4, r0
-	str	r4, [sp, #120]
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #120]
-	orrs	r4, r0
-	str	r4, [sp, #104]
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #52]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	lsls	r4, r0
-	str	r4, [sp, #120]
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #120]
-	orrs	r4, r0
-	str	r4, [sp, #52]
-	ldr	r4, [sp, #48]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #48]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	lsls	r4, r0
-	str	r4, [sp, #120]
-	ldr	r4, [sp, #48]
-	ldr	r0, [sp, #120]
-	orrs	r4, r0
-	str	r4, [sp, #48]
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #116]
-	lsrs	r4, r0
-	str	r4, [sp, #100]
-	b	.Leax_decrypt_with_she76
-.Leax_decrypt_with_shz73:
-	movs	r0, #0
-	str	r0, [sp, #104]
-	movs	r0, #0
-	str	r0, [sp, #52]
-	movs	r0, #0
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #100]
-.Leax_decrypt_with_she76:
-	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #108]
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #108]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #108]
-	mov	r0, r5
-	str	r0, [sp, #96]
-	mov	r4, r0
-	ldr	r0, [sp, #92]
-	eors	r4, r0
-	str	r4, [sp, #96]
-	mov	r0, r3
-	str	r0, [sp, #92]
-	mov	r4, r0
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	str	r4, [sp, #92]
-	mov	r0, r2
-	str	r0, [sp, #88]
-	mov	r4, r0
-	ldr	r0, [sp, #84]
-	eors	r4, r0
-	str	r4, [sp, #88]
-	mov	r0, r1
-	str	r0, [sp, #84]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #84]
-	mov	r0, r5
-	str	r0, [sp, #80]
-	mov	r4, r0
-	ldr	r0, [sp, #104]
-	eors	r4, r0
-	str	r4, [sp, #80]
-	mov	r0, r3
-	ldr	r3, [sp, #52]
-	eors	r0, r3
-	ldr	r3, [sp, #48]
-	eors	r2, r3
-	ldr	r3, [sp, #100]
-	eors	r1, r3
-	ldr	r5, [sp, #80]
-	ldr	r3, [sp, #64]
-	eors	r5, r3
-	mov	r3, r0
-	ldr	r0, [sp, #68]
-	eors	r3, r0
-	ldr	r0, [sp, #72]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #48]
-	mov	r1, r0
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [sp, #48]
-	ldr	r0, [sp, #108]
-	rsbs	r1, r0, #0
-	ldr	r4, [sp, #96]
-	eors	r4, r5
-	ands	r4, r1
-	mov	r0, r5
-	str	r0, [sp, #52]
-	eors	r0, r4
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #92]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #88]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #84]
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ands	r5, r1
-	ldr	r4, [sp, #48]
-	eors	r4, r5
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	ldr	r5, [sp, #76]
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r0, r6
-	eors	r0, r4
-	str	r1, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r0, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #60]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #20]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #24]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #28]
-	ldr	r7, [r0, #64]
-	ldr	r0, [sp, #28]
-	ldr	r4, [r0, #68]
-	ldr	r0, [sp, #28]
-	ldr	r3, [r0, #72]
-	ldr	r0, [sp, #28]
-	ldr	r1, [r0, #76]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	ldr	r0, [sp, #16]
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	str	r0, [sp, #96]
-	mov	r5, r2
-	ldr	r0, [sp, #96]
-	eors	r5, r0
-	rsbs	r2, r5, #0
-	mov	r6, r7
-	ands	r6, r2
-	mov	r0, r7
-	str	r0, [sp, #28]
-	eors	r0, r6
-	str	r0, [sp, #28]
-	mov	r0, r4
-	ands	r0, r2
-	mov	r6, r4
-	eors	r6, r0
-	mov	r4, r3
-	ands	r4, r2
-	mov	r0, r3
-	str	r0, [sp, #104]
-	eors	r0, r4
-	str	r0, [sp, #104]
-	mov	r3, r1
-	ands	r3, r2
-	mov	r0, r1
-	str	r0, [sp, #108]
-	eors	r0, r3
-	str	r0, [sp, #108]
-	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #1
-	bcc	.Leax_decrypt_with_nob77
-	ldr	r0, [sp, #20]
-	ldrb	r1, [r0]
-.Leax_decrypt_with_nob77:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #2
-	bcc	.Leax_decrypt_with_nob78
-	ldr	r0, [sp, #20]
-	ldrb	r2, [r0, #1]
-.Leax_decrypt_with_nob78:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #3
-	bcc	.Leax_decrypt_with_nob79
-	ldr	r0, [sp, #20]
-	ldrb	r2, [r0, #2]
-.Leax_decrypt_with_nob79:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #4
-	bcc	.Leax_decrypt_with_nob80
-	ldr	r0, [sp, #20]
-	ldrb	r2, [r0, #3]
-.Leax_decrypt_with_nob80:
 	mov	r4, r1
-	orrs	r4, r2
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #5
-	bcc	.Leax_decrypt_with_nob81
-	ldr	r0, [sp, #20]
-	ldrb	r1, [r0, #4]
-.Leax_decrypt_with_nob81:
-	lsls	r1, r1, #24
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #6
-	bcc	.Leax_decrypt_with_nob82
-	ldr	r0, [sp, #20]
-	ldrb	r2, [r0, #5]
-.Leax_decrypt_with_nob82:
-	lsls	r0, r2, #16
-	orrs	r1, r0
-	movs	r2, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #7
-	bcc	.Leax_decrypt_with_nob83
-	ldr	r0, [sp, #20]
-	ldrb	r2, [r0, #6]
-.Leax_decrypt_with_nob83:
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	movs	r3, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #8
-	bcc	.Leax_decrypt_with_nob84
-	ldr	r0, [sp, #20]
-	ldrb	r3, [r0, #7]
-.Leax_decrypt_with_nob84:
-	mov	r2, r1
-	orrs	r2, r3
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #9
-	bcc	.Leax_decrypt_with_nob85
-	ldr	r0, [sp, #20]
-	ldrb	r1, [r0, #8]
-.Leax_decrypt_with_nob85:
-	lsls	r1, r1, #24
-	movs	r3, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #10
-	bcc	.Leax_decrypt_with_nob86
-	ldr	r0, [sp, #20]
-	ldrb	r3, [r0, #9]
-.Leax_decrypt_with_nob86:
-	lsls	r0, r3, #16
-	orrs	r1, r0
-	movs	r3, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #11
-	bcc	.Leax_decrypt_with_nob87
-	ldr	r0, [sp, #20]
-	ldrb	r3, [r0, #10]
-.Leax_decrypt_with_nob87:
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #12
-	bcc	.Leax_decrypt_with_nob88
-	ldr	r0, [sp, #20]
-	ldrb	r7, [r0, #11]
-.Leax_decrypt_with_nob88:
-	mov	r3, r1
-	orrs	r3, r7
-	movs	r1, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #13
-	bcc	.Leax_decrypt_with_nob89
-	ldr	r0, [sp, #20]
-	ldrb	r1, [r0, #12]
-.Leax_decrypt_with_nob89:
-	lsls	r1, r1, #24
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #14
-	bcc	.Leax_decrypt_with_nob90
-	ldr	r0, [sp, #20]
-	ldrb	r7, [r0, #13]
-.Leax_decrypt_with_nob90:
-	lsls	r0, r7, #16
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #15
-	bcc	.Leax_decrypt_with_nob91
-	ldr	r0, [sp, #20]
-	ldrb	r7, [r0, #14]
-.Leax_decrypt_with_nob91:
-	lsls	r0, r7, #8
-	orrs	r1, r0
-	movs	r7, #0
-	ldr	r0, [sp, #16]
-	cmp	r0, #16
-	bcc	.Leax_decrypt_with_nob92
-	ldr	r0, [sp, #20]
-	ldrb	r7, [r0, #15]
-.Leax_decrypt_with_nob92:
-	orrs	r1, r7
-	rsbs	r0, r5, #0
-	movs	r5, #2
-	mov	r7, r1
-	eors	r7, r5
-	ands	r7, r0
-	mov	r5, r1
-	eors	r5, r7
+	mov	r7, r2
 	mov	r1, r3
-	ands	r1, r0
-	eors	r3, r1
-	mov	r1, r2
-	ands	r1, r0
-	eors	r2, r1
-	mov	r7, r4
-	ands	r7, r0
-	mov	r1, r4
-	eors	r1, r7
-	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
-	ldr	r0, [sp, #16]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #100]
-	movs	r4, #1
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #28]
-	mov	r0, r6
-	mov	r11, r0
-	ldr	r7, [sp, #104]
-	ldr	r6, [sp, #108]
-	ldr	r0, [sp, #100]
-	cmp	r4, r0
-	bcc	.Leax_decrypt_with_far5
-	b	.Leax_decrypt_with_done94
-.Leax_decrypt_with_far5:
-.Leax_decrypt_with_loop93:
-	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	ldr	r0, [sp, #28]
-	eors	r0, r5
-	mov	r5, r11
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r2, r6
-	eors	r2, r1
-	str	r0, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r2, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #112]
-	@ cmac.ae:81: off = i * 16
-	lsls	r1, r4, #4
-	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
-	ldr	r0, [sp, #16]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #20]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Leax_decrypt_with_nob95
-	ldrb	r0, [r7]
-.Leax_decrypt_with_nob95:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Leax_decrypt_with_nob96
-	ldrb	r0, [r7, #1]
-.Leax_decrypt_with_nob96:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Leax_decrypt_with_nob97
-	ldrb	r0, [r7, #2]
-.Leax_decrypt_with_nob97:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Leax_decrypt_with_nob98
-	ldrb	r0, [r7, #3]
-.Leax_decrypt_with_nob98:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Leax_decrypt_with_nob99
-	ldrb	r0, [r7, #4]
-.Leax_decrypt_with_nob99:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Leax_decrypt_with_nob100
-	ldrb	r0, [r7, #5]
-.Leax_decrypt_with_nob100:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Leax_decrypt_with_nob101
-	ldrb	r0, [r7, #6]
-.Leax_decrypt_with_nob101:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Leax_decrypt_with_nob102
-	ldrb	r0, [r7, #7]
-.Leax_decrypt_with_nob102:
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Leax_decrypt_with_nob103
-	ldrb	r0, [r7, #8]
-.Leax_decrypt_with_nob103:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Leax_decrypt_with_nob104
-	ldrb	r0, [r7, #9]
-.Leax_decrypt_with_nob104:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Leax_decrypt_with_nob105
-	ldrb	r0, [r7, #10]
-.Leax_decrypt_with_nob105:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Leax_decrypt_with_nob106
-	ldrb	r0, [r7, #11]
-.Leax_decrypt_with_nob106:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Leax_decrypt_with_nob107
-	ldrb	r0, [r7, #12]
-.Leax_decrypt_with_nob107:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Leax_decrypt_with_nob108
-	ldrb	r0, [r7, #13]
-.Leax_decrypt_with_nob108:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Leax_decrypt_with_nob109
-	ldrb	r0, [r7, #14]
-.Leax_decrypt_with_nob109:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Leax_decrypt_with_nob110
-	ldrb	r0, [r7, #15]
-.Leax_decrypt_with_nob110:
-	orrs	r5, r0
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #104]
-	mov	r11, r0
-	ldr	r7, [sp, #108]
-	ldr	r6, [sp, #112]
-	adds	r4, #1
-	ldr	r0, [sp, #100]
-	cmp	r4, r0
-	bcs	.Leax_decrypt_with_far6
-	b	.Leax_decrypt_with_loop93
-.Leax_decrypt_with_far6:
-.Leax_decrypt_with_done94:
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	str	r0, [sp, #100]
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #116]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #116]
-	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	ldr	r0, [sp, #100]
-	lsls	r0, r0, #3
-	str	r0, [sp, #120]
-	movs	r0, #0
-	str	r0, [sp, #112]
-	str	r0, [sp, #104]
-	str	r0, [sp, #100]
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #124]
-	cmp	r0, #128
-	bcs	.Leax_decrypt_with_shz111
-.Leax_decrypt_with_shl113:
-	ldr	r0, [sp, #124]
-	cmp	r0, #32
-	bcc	.Leax_decrypt_with_shf112
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #100]
-	movs	r0, #0
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #124]
-	subs	r0, #32
-	str	r0, [sp, #124]
-	b	.Leax_decrypt_with_shl113
-.Leax_decrypt_with_shf112:
-	movs	r0, #32
-	str	r0, [sp, #120]
-	mov	r4, r0
-	ldr	r0, [sp, #124]
-	subs	r0, r4, r0
-	str	r0, [sp, #120]
-	ldr	r4, [sp, #112]
-	ldr	r0, [sp, #124]
-	lsrs	r4, r0
-	str	r4, [sp, #112]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #128]
-	mov	r4, r0
-	ldr	r0, [sp, #120]
-	lsls	r4, r0
-	str	r4, [sp, #128]
-	ldr	r4, [sp, #112]
-	ldr	r0, [sp, #128]
-	orrs	r4, r0
-	str	r4, [sp, #112]
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #124]
-	lsrs	r4, r0
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #128]
-	mov	r4, r0
-	ldr	r0, [sp, #120]
-	lsls	r4, r0
-	str	r4, [sp, #128]
-	ldr	r4, [sp, #104]
-	ldr	r0, [sp, #128]
-	orrs	r4, r0
-	str	r4, [sp, #104]
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #124]
-	lsrs	r4, r0
-	str	r4, [sp, #100]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #128]
-	mov	r4, r0
-	ldr	r0, [sp, #120]
-	lsls	r4, r0
-	str	r4, [sp, #128]
-	ldr	r4, [sp, #100]
-	ldr	r0, [sp, #128]
-	orrs	r4, r0
-	str	r4, [sp, #100]
-	ldr	r4, [sp, #108]
-	ldr	r0, [sp, #124]
-	lsrs	r4, r0
-	str	r4, [sp, #108]
-	b	.Leax_decrypt_with_she114
-.Leax_decrypt_with_shz111:
-	movs	r0, #0
-	str	r0, [sp, #112]
-	movs	r0, #0
-	str	r0, [sp, #104]
-	movs	r0, #0
-	str	r0, [sp, #100]
-	movs	r0, #0
-	str	r0, [sp, #108]
-.Leax_decrypt_with_she114:
-	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #116]
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #116]
-	mov	r4, r0
-	ldr	r0, [sp, #96]
-	eors	r4, r0
-	str	r4, [sp, #116]
-	mov	r0, r5
-	str	r0, [sp, #96]
-	mov	r4, r0
-	ldr	r0, [sp, #92]
-	eors	r4, r0
-	str	r4, [sp, #96]
-	mov	r0, r3
-	str	r0, [sp, #92]
-	mov	r4, r0
-	ldr	r0, [sp, #88]
-	eors	r4, r0
-	str	r4, [sp, #92]
-	mov	r0, r2
-	str	r0, [sp, #88]
-	mov	r4, r0
-	ldr	r0, [sp, #84]
-	eors	r4, r0
-	str	r4, [sp, #88]
-	mov	r0, r1
-	str	r0, [sp, #84]
-	mov	r4, r0
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	str	r4, [sp, #84]
-	mov	r0, r5
-	str	r0, [sp, #80]
-	mov	r4, r0
-	ldr	r0, [sp, #112]
-	eors	r4, r0
-	str	r4, [sp, #80]
-	mov	r0, r3
-	ldr	r3, [sp, #104]
-	eors	r0, r3
-	ldr	r3, [sp, #100]
-	eors	r2, r3
-	ldr	r3, [sp, #108]
-	eors	r1, r3
-	ldr	r5, [sp, #80]
-	ldr	r3, [sp, #68]
-	eors	r5, r3
-	mov	r3, r0
-	ldr	r0, [sp, #72]
-	eors	r3, r0
-	ldr	r0, [sp, #76]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #68]
-	mov	r1, r0
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #116]
-	rsbs	r1, r0, #0
-	ldr	r4, [sp, #96]
-	eors	r4, r5
-	ands	r4, r1
-	mov	r0, r5
-	str	r0, [sp, #64]
-	eors	r0, r4
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #92]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #88]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #84]
-	ldr	r0, [sp, #68]
-	eors	r5, r0
-	ands	r5, r1
-	ldr	r4, [sp, #68]
-	eors	r4, r5
-	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	mov	r5, r11
-	eors	r5, r3
-	mov	r3, r7
-	eors	r3, r2
-	mov	r0, r6
-	eors	r0, r4
-	str	r1, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r0, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #64]
-	@ eax.ae:17: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #16]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #80]
-	movs	r6, #0
-	ldr	r0, [sp, #80]
-	cmp	r6, r0
-	bcc	.Leax_decrypt_with_far7
-	b	.Leax_decrypt_with_done116
-.Leax_decrypt_with_far7:
-.Leax_decrypt_with_loop115:
-	@ eax.ae:18: off = i * 16
-	lsls	r0, r6, #4
-	str	r0, [sp, #76]
-	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #76]
-	subs	r7, r1, r0
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #76]
-	adds	r1, r1, r0
-	movs	r0, #0
-	cmp	r7, #1
-	bcc	.Leax_decrypt_with_nob117
-	ldrb	r0, [r1]
-.Leax_decrypt_with_nob117:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #2
-	bcc	.Leax_decrypt_with_nob118
-	ldrb	r0, [r1, #1]
-.Leax_decrypt_with_nob118:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #3
-	bcc	.Leax_decrypt_with_nob119
-	ldrb	r0, [r1, #2]
-.Leax_decrypt_with_nob119:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #4
-	bcc	.Leax_decrypt_with_nob120
-	ldrb	r2, [r1, #3]
-.Leax_decrypt_with_nob120:
-	mov	r0, r3
-	mov	r10, r0
-	orrs	r0, r2
-	mov	r10, r0
-	movs	r0, #0
-	cmp	r7, #5
-	bcc	.Leax_decrypt_with_nob121
-	ldrb	r0, [r1, #4]
-.Leax_decrypt_with_nob121:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r7, #6
-	bcc	.Leax_decrypt_with_nob122
-	ldrb	r0, [r1, #5]
-.Leax_decrypt_with_nob122:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r7, #7
-	bcc	.Leax_decrypt_with_nob123
-	ldrb	r0, [r1, #6]
-.Leax_decrypt_with_nob123:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r7, #8
-	bcc	.Leax_decrypt_with_nob124
-	ldrb	r2, [r1, #7]
-.Leax_decrypt_with_nob124:
-	mov	r0, r3
-	mov	r9, r0
-	orrs	r0, r2
-	mov	r9, r0
-	movs	r0, #0
-	cmp	r7, #9
-	bcc	.Leax_decrypt_with_nob125
-	ldrb	r0, [r1, #8]
-.Leax_decrypt_with_nob125:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #10
-	bcc	.Leax_decrypt_with_nob126
-	ldrb	r0, [r1, #9]
-.Leax_decrypt_with_nob126:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #11
-	bcc	.Leax_decrypt_with_nob127
-	ldrb	r0, [r1, #10]
-.Leax_decrypt_with_nob127:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #12
-	bcc	.Leax_decrypt_with_nob128
-	ldrb	r0, [r1, #11]
-.Leax_decrypt_with_nob128:
-	mov	r5, r2
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r7, #13
-	bcc	.Leax_decrypt_with_nob129
-	ldrb	r0, [r1, #12]
-.Leax_decrypt_with_nob129:
-	lsls	r2, r0, #24
-	movs	r0, #0
-	cmp	r7, #14
-	bcc	.Leax_decrypt_with_nob130
-	ldrb	r0, [r1, #13]
-.Leax_decrypt_with_nob130:
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #15
-	bcc	.Leax_decrypt_with_nob131
-	ldrb	r0, [r1, #14]
-.Leax_decrypt_with_nob131:
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r7, #16
-	bcc	.Leax_decrypt_with_nob132
-	ldrb	r0, [r1, #15]
-.Leax_decrypt_with_nob132:
-	mov	r4, r2
-	orrs	r4, r0
-	movs	r0, #0
-	ldr	r1, [sp, #32]
-	adds	r1, r1, r6
-	mov	r8, r1
-	ldr	r3, [sp, #36]
-	adcs	r3, r0
-	ldr	r2, [sp, #40]
-	adcs	r2, r0
-	ldr	r1, [sp, #44]
-	adcs	r1, r0
-	mov	r0, r8
-	str	r0, [sp, #132]
-	str	r3, [sp, #136]
-	str	r2, [sp, #140]
-	str	r1, [sp, #144]
-	add	r1, sp, #132
-	add	r2, sp, #148
-	ldr	r0, [sp, #12]
-	bl	eax_M_encrypt_block
-	ldr	r3, [sp, #148]
-	ldr	r2, [sp, #152]
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #160]
-	eors	r4, r3
-	mov	r3, r5
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r10
-	eors	r1, r0
-	@ eax.ae:20: store_be(dst, off, x, n - off)
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp, #76]
-	adds	r5, r5, r0
-	lsrs	r0, r1, #24
-	cmp	r7, #1
-	bcc	.Leax_decrypt_with_nost133
-	strb	r0, [r5]
-.Leax_decrypt_with_nost133:
-	lsrs	r0, r1, #16
-	cmp	r7, #2
-	bcc	.Leax_decrypt_with_nost134
-	strb	r0, [r5, #1]
-.Leax_decrypt_with_nost134:
-	lsrs	r0, r1, #8
-	cmp	r7, #3
-	bcc	.Leax_decrypt_with_nost135
-	strb	r0, [r5, #2]
-.Leax_decrypt_with_nost135:
-	cmp	r7, #4
-	bcc	.Leax_decrypt_with_nost136
-	strb	r1, [r5, #3]
-.Leax_decrypt_with_nost136:
-	lsrs	r0, r2, #24
-	cmp	r7, #5
-	bcc	.Leax_decrypt_with_nost137
-	strb	r0, [r5, #4]
-.Leax_decrypt_with_nost137:
-	lsrs	r0, r2, #16
-	cmp	r7, #6
-	bcc	.Leax_decrypt_with_nost138
-	strb	r0, [r5, #5]
-.Leax_decrypt_with_nost138:
-	lsrs	r0, r2, #8
-	cmp	r7, #7
-	bcc	.Leax_decrypt_with_nost139
-	strb	r0, [r5, #6]
-.Leax_decrypt_with_nost139:
-	cmp	r7, #8
-	bcc	.Leax_decrypt_with_nost140
-	strb	r2, [r5, #7]
-.Leax_decrypt_with_nost140:
-	lsrs	r0, r3, #24
-	cmp	r7, #9
-	bcc	.Leax_decrypt_with_nost141
-	strb	r0, [r5, #8]
-.Leax_decrypt_with_nost141:
-	lsrs	r0, r3, #16
-	cmp	r7, #10
-	bcc	.Leax_decrypt_with_nost142
-	strb	r0, [r5, #9]
-.Leax_decrypt_with_nost142:
-	lsrs	r0, r3, #8
-	cmp	r7, #11
-	bcc	.Leax_decrypt_with_nost143
-	strb	r0, [r5, #10]
-.Leax_decrypt_with_nost143:
-	cmp	r7, #12
-	bcc	.Leax_decrypt_with_nost144
-	strb	r3, [r5, #11]
-.Leax_decrypt_with_nost144:
-	lsrs	r0, r4, #24
-	cmp	r7, #13
-	bcc	.Leax_decrypt_with_nost145
-	strb	r0, [r5, #12]
-.Leax_decrypt_with_nost145:
-	lsrs	r0, r4, #16
-	cmp	r7, #14
-	bcc	.Leax_decrypt_with_nost146
-	strb	r0, [r5, #13]
-.Leax_decrypt_with_nost146:
-	lsrs	r0, r4, #8
-	cmp	r7, #15
-	bcc	.Leax_decrypt_with_nost147
-	strb	r0, [r5, #14]
-.Leax_decrypt_with_nost147:
-	cmp	r7, #16
-	bcc	.Leax_decrypt_with_nost148
-	strb	r4, [r5, #15]
-.Leax_decrypt_with_nost148:
-	adds	r6, #1
-	ldr	r0, [sp, #80]
-	cmp	r6, r0
-	bcs	.Leax_decrypt_with_far8
-	b	.Leax_decrypt_with_loop115
-.Leax_decrypt_with_far8:
-.Leax_decrypt_with_done116:
-	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #1
-	bcc	.Leax_decrypt_with_nob149
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0]
-.Leax_decrypt_with_nob149:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #2
-	bcc	.Leax_decrypt_with_nob150
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #1]
-.Leax_decrypt_with_nob150:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #3
-	bcc	.Leax_decrypt_with_nob151
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #2]
-.Leax_decrypt_with_nob151:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #4
-	bcc	.Leax_decrypt_with_nob152
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #3]
-.Leax_decrypt_with_nob152:
-	mov	r0, r2
-	str	r0, [sp, #20]
-	orrs	r0, r1
-	str	r0, [sp, #20]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #5
-	bcc	.Leax_decrypt_with_nob153
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #4]
-.Leax_decrypt_with_nob153:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #6
-	bcc	.Leax_decrypt_with_nob154
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #5]
-.Leax_decrypt_with_nob154:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #7
-	bcc	.Leax_decrypt_with_nob155
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #6]
-.Leax_decrypt_with_nob155:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #8
-	bcc	.Leax_decrypt_with_nob156
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #7]
-.Leax_decrypt_with_nob156:
-	mov	r0, r2
-	str	r0, [sp, #16]
-	orrs	r0, r1
-	str	r0, [sp, #16]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #9
-	bcc	.Leax_decrypt_with_nob157
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #8]
-.Leax_decrypt_with_nob157:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #10
-	bcc	.Leax_decrypt_with_nob158
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #9]
-.Leax_decrypt_with_nob158:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #11
-	bcc	.Leax_decrypt_with_nob159
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #10]
-.Leax_decrypt_with_nob159:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #12
-	bcc	.Leax_decrypt_with_nob160
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #11]
-.Leax_decrypt_with_nob160:
-	mov	r0, r2
-	str	r0, [sp, #12]
-	orrs	r0, r1
-	str	r0, [sp, #12]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #13
-	bcc	.Leax_decrypt_with_nob161
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #12]
-.Leax_decrypt_with_nob161:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #14
-	bcc	.Leax_decrypt_with_nob162
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #13]
-.Leax_decrypt_with_nob162:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #15
-	bcc	.Leax_decrypt_with_nob163
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #14]
-.Leax_decrypt_with_nob163:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Leax_decrypt_with_nob164
-	ldr	r0, [sp, #8]
-	ldrb	r1, [r0, #15]
-.Leax_decrypt_with_nob164:
-	mov	r0, r2
-	str	r0, [sp, #8]
-	orrs	r0, r1
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	ldr	r4, [sp, #36]
-	ldr	r0, [sp, #52]
-	eors	r4, r0
-	ldr	r3, [sp, #40]
-	ldr	r0, [sp, #56]
-	eors	r3, r0
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #60]
-	eors	r2, r0
-	mov	r0, r1
-	str	r0, [sp, #24]
-	mov	r1, r0
-	ldr	r0, [sp, #72]
-	eors	r1, r0
-	str	r1, [sp, #24]
-	mov	r0, r4
-	str	r0, [sp, #32]
-	mov	r1, r0
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	str	r1, [sp, #32]
-	mov	r0, r3
+	ldr	r6, [sp, #176]
+	ldr	r5, [sp, #180]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #36]
-	mov	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #196]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #88]
+	@ eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
+	movs	r2, #0
+	add	r0, sp, #92
+	str	r1, [sp]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	mov	r1, r4
+	mov	r3, r7
+	bl	eax_omac
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #20]
+	@ eax.ae:60: h = omac(ks, o, 1 as u8, ad)
+	movs	r2, #1
+	add	r0, sp, #92
+	str	r5, [sp]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	mov	r1, r4
+	mov	r3, r6
+	bl	eax_omac
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #80]
+	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
+	movs	r2, #2
+	add	r1, sp, #92
+	ldr	r0, [sp, #12]
+	str	r0, [sp]
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #8]
+	mov	r1, r4
+	ldr	r3, [sp, #36]
+	bl	eax_omac
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #84]
+	@ eax.ae:17: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #12]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #16]
+	movs	r5, #0
+	ldr	r0, [sp, #16]
+	cmp	r5, r0
+	bcs	.Leax_decrypt_with_done2
+.Leax_decrypt_with_loop1:
+	@ eax.ae:18: off = i * 16
+	lsls	r6, r5, #4
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r0, [sp, #12]
+	subs	r4, r0, r6
+	ldr	r0, [sp, #36]
+	adds	r1, r0, r6
+	movs	r0, #3
+	cmp	r4, #16
+	bcc	.Leax_decrypt_with_bytes3
+	tst	r1, r0
+	beq	.Leax_decrypt_with_words4
+.Leax_decrypt_with_bytes3:
+	movs	r0, #0
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	str	r0, [sp, #132]
+	str	r0, [sp, #136]
+	add	r3, sp, #124
+	mov	r2, r4
+	cmp	r2, #16
+	bcc	.Leax_decrypt_with_cnt6
+	movs	r2, #16
+.Leax_decrypt_with_cnt6:
+.Leax_decrypt_with_cpy7:
+	subs	r2, #1
+	bcc	.Leax_decrypt_with_cpyd5
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Leax_decrypt_with_cpy7
+.Leax_decrypt_with_cpyd5:
+	mov	r1, r3
+.Leax_decrypt_with_words4:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	mov	r8, r0
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	mov	r9, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	mov	r10, r0
+	ldr	r0, [r1]
+	rev	r0, r0
+	mov	r11, r0
+	movs	r3, #0
+	ldr	r0, [sp, #32]
+	adds	r7, r0, r5
+	ldr	r2, [sp, #28]
+	adcs	r2, r3
+	ldr	r1, [sp, #24]
+	adcs	r1, r3
+	ldr	r0, [sp, #20]
+	adcs	r0, r3
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	str	r7, [sp, #92]
+	str	r2, [sp, #96]
+	str	r1, [sp, #100]
+	str	r0, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #8]
+	bl	eax_M_E_encrypt_block
+	ldr	r2, [sp, #108]
+	ldr	r3, [sp, #112]
+	ldr	r0, [sp, #116]
+	ldr	r7, [sp, #120]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r1, r8
+	eors	r1, r2
+	mov	r2, r9
+	eors	r2, r3
+	mov	r3, r10
+	eors	r3, r0
+	mov	r0, r11
+	eors	r0, r7
+	@ eax.ae:20: store_be(dst, off, x, n - off)
+	rev	r7, r0
+	rev	r3, r3
+	rev	r2, r2
+	rev	r1, r1
+	ldr	r0, [sp, #40]
+	adds	r6, r0, r6
+	movs	r0, #3
+	cmp	r4, #16
+	bcc	.Leax_decrypt_with_bytes8
+	tst	r6, r0
+	bne	.Leax_decrypt_with_bytes8
+	str	r7, [r6]
+	str	r3, [r6, #4]
+	str	r2, [r6, #8]
+	str	r1, [r6, #12]
+	b	.Leax_decrypt_with_stored9
+.Leax_decrypt_with_bytes8:
+	str	r7, [sp, #124]
+	str	r3, [sp, #128]
+	str	r2, [sp, #132]
+	str	r1, [sp, #136]
+	add	r2, sp, #124
+	mov	r1, r4
+	cmp	r1, #16
+	bcc	.Leax_decrypt_with_cnt10
+	movs	r1, #16
+.Leax_decrypt_with_cnt10:
+.Leax_decrypt_with_cpy11:
+	subs	r1, #1
+	bcc	.Leax_decrypt_with_stored9
+	ldrb	r0, [r2, r1]
+	strb	r0, [r6, r1]
+	b	.Leax_decrypt_with_cpy11
+.Leax_decrypt_with_stored9:
+	adds	r5, #1
+	ldr	r0, [sp, #16]
+	cmp	r5, r0
+	bcc	.Leax_decrypt_with_loop1
+.Leax_decrypt_with_done2:
+	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	ldr	r1, [sp, #48]
+	movs	r2, #3
+	ldr	r0, [sp, #44]
+	cmp	r0, #16
+	bcc	.Leax_decrypt_with_bytes12
+	tst	r1, r2
+	beq	.Leax_decrypt_with_words13
+.Leax_decrypt_with_bytes12:
+	movs	r0, #0
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	str	r0, [sp, #132]
+	str	r0, [sp, #136]
+	add	r3, sp, #124
+	ldr	r2, [sp, #44]
+	cmp	r2, #16
+	bcc	.Leax_decrypt_with_cnt15
+	movs	r2, #16
+.Leax_decrypt_with_cnt15:
+.Leax_decrypt_with_cpy16:
+	subs	r2, #1
+	bcc	.Leax_decrypt_with_cpyd14
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Leax_decrypt_with_cpy16
+.Leax_decrypt_with_cpyd14:
+	mov	r1, r3
+.Leax_decrypt_with_words13:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #36]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
-	str	r1, [sp, #36]
-	mov	r5, r2
+	ldr	r4, [sp, #28]
 	ldr	r0, [sp, #64]
+	eors	r4, r0
+	ldr	r3, [sp, #24]
+	ldr	r0, [sp, #72]
+	eors	r3, r0
+	ldr	r2, [sp, #20]
+	ldr	r0, [sp, #80]
+	eors	r2, r0
+	mov	r0, r1
+	mov	r1, r0
+	ldr	r0, [sp, #60]
+	eors	r1, r0
+	str	r1, [sp, #16]
+	mov	r0, r4
+	mov	r1, r0
+	ldr	r0, [sp, #68]
+	eors	r1, r0
+	str	r1, [sp, #12]
+	mov	r0, r3
+	mov	r1, r0
+	ldr	r0, [sp, #76]
+	eors	r1, r0
+	str	r1, [sp, #8]
+	mov	r5, r2
+	ldr	r0, [sp, #84]
 	eors	r5, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #44]
 	lsls	r7, r0, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -4952,17 +834,17 @@ eax_decrypt_with:
 	mov	r3, r6
 	mov	r2, r6
 	cmp	r7, #128
-	bcs	.Leax_decrypt_with_shz165
-.Leax_decrypt_with_shl167:
+	bcs	.Leax_decrypt_with_shz17
+.Leax_decrypt_with_shl19:
 	cmp	r7, #32
-	bcc	.Leax_decrypt_with_shf166
+	bcc	.Leax_decrypt_with_shf18
 	mov	r4, r6
 	mov	r6, r3
 	mov	r3, r2
 	movs	r2, #0
 	subs	r7, #32
-	b	.Leax_decrypt_with_shl167
-.Leax_decrypt_with_shf166:
+	b	.Leax_decrypt_with_shl19
+.Leax_decrypt_with_shf18:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsrs	r4, r7
@@ -4978,32 +860,32 @@ eax_decrypt_with:
 	lsls	r0, r1
 	orrs	r3, r0
 	lsrs	r2, r7
-	b	.Leax_decrypt_with_she168
-.Leax_decrypt_with_shz165:
+	b	.Leax_decrypt_with_she20
+.Leax_decrypt_with_shz17:
 	movs	r4, #0
 	movs	r6, #0
 	movs	r3, #0
 	movs	r2, #0
-.Leax_decrypt_with_she168:
+.Leax_decrypt_with_she20:
 	mvns	r1, r4
 	mvns	r0, r6
 	mvns	r4, r3
 	mvns	r3, r2
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #12]
 	ands	r1, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #8]
 	ands	r0, r4
 	mov	r4, r5
 	ands	r4, r3
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #52]
 	eors	r3, r2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #48]
 	eors	r2, r1
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #40]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #36]
 	eors	r0, r4
 	@ eax.ae:65: return difference == 0
 	orrs	r3, r2
@@ -5014,9 +896,9 @@ eax_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #88]
 	strh	r1, [r0]
-	add	sp, #164
+	add	sp, #140
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -5028,8 +910,8 @@ eax_decrypt_with:
 
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
-@     frame 32 bytes (15 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 626 bytes of code and literals
+@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 538 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -5042,307 +924,264 @@ eax_M_E_encrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
-	str	r0, [sp]
+	sub	sp, #16
+	str	r0, [sp, #8]
 	mov	r0, r2
-	str	r0, [sp, #4]
-	ldr	r3, [r1]
-	ldr	r2, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r2, [r1]
+	ldr	r3, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:95: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp]
+	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
 	eors	r1, r0
-	@ aes.ae:96: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp]
+	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:97: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp]
+	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r2, r0
-	@ aes.ae:98: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #12]
 	eors	r3, r0
-	@ aes.ae:99: @unroll(unroll)
+	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, #12]
+	eors	r2, r0
+	@ aes.ae:102: @unroll(unroll)
 	movs	r0, #1
-	str	r0, [sp, #28]
-	mov	r0, r1
-	mov	r10, r0
-	mov	r0, r4
-	mov	r9, r0
-.Leax_M_E_encrypt_block_loop1:
-	@ aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r0, r10
-	lsrs	r7, r0, #24
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r6, r0
-	lsrs	r0, r2, #8
-	uxtb	r4, r0
-	uxtb	r1, r3
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #2
-	uxth	r0, r0
-	mov	r11, r0
-	lsls	r5, r0, #2
-	ldr	r0, [sp]
-	ldr	r5, [r0, r5]
-	lsls	r7, r7, #2
+	str	r0, [sp, #4]
+	mov	r5, r1
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r1, [sp, #8]
+	adds	r1, #16
 	ldr	r0, =eax_tf0
-	str	r0, [sp, #20]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
+	mov	r9, r0
 	ldr	r0, =eax_tf1
-	str	r0, [sp, #16]
-	ldr	r6, [r0, r6]
-	lsls	r4, r4, #2
+	mov	r8, r0
 	ldr	r0, =eax_tf2
-	str	r0, [sp, #12]
-	ldr	r4, [r0, r4]
-	lsls	r1, r1, #2
+	mov	r12, r0
 	ldr	r0, =eax_tf3
-	str	r0, [sp, #8]
-	ldr	r1, [r0, r1]
+	mov	r10, r0
+	@ aes.ae:102: @unroll(unroll)
+.Leax_M_E_encrypt_block_loop1:
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r5, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r2
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1]
 	mov	r0, r7
 	eors	r0, r6
-	eors	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #24]
-	eors	r0, r5
-	str	r0, [sp, #24]
-	@ aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	str	r0, [sp]
+	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r4, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r5, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r1, r0
-	lsrs	r0, r3, #8
-	uxtb	r7, r0
-	mov	r0, r10
-	uxtb	r6, r0
-	mov	r0, r11
-	adds	r0, r0, #1
-	uxth	r0, r0
-	lsls	r4, r0, #2
-	ldr	r0, [sp]
-	ldr	r4, [r0, r4]
-	lsls	r5, r5, #2
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0, r5]
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, r1]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #12]
-	ldr	r7, [r0, r7]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #8]
-	ldr	r6, [r0, r6]
-	mov	r0, r5
-	eors	r0, r1
-	eors	r0, r7
-	eors	r0, r6
-	mov	r5, r0
-	eors	r5, r4
-	@ aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r1, r2, #24
+	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
-	uxtb	r4, r0
-	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r6, r0
-	mov	r0, r9
 	uxtb	r0, r0
-	mov	r8, r0
-	mov	r0, r11
-	adds	r0, r0, #2
-	uxth	r0, r0
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	mov	r12, r0
-	lsls	r1, r1, #2
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, r1]
-	lsls	r4, r4, #2
-	ldr	r0, [sp, #16]
-	ldr	r4, [r0, r4]
-	lsls	r6, r6, #2
-	ldr	r0, [sp, #12]
-	ldr	r6, [r0, r6]
+	lsls	r6, r0, #2
 	mov	r0, r8
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r4
-	eors	r1, r6
-	eors	r1, r0
-	mov	r4, r1
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
 	mov	r0, r12
-	eors	r4, r0
-	@ aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r1, r3, #24
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r5
+	lsls	r6, r0, #2
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r3, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r1, #4]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r11, r0
+	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
 	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	uxtb	r7, r2
-	mov	r2, r11
-	adds	r2, r2, #3
-	uxth	r2, r2
-	lsls	r6, r2, #2
-	ldr	r2, [sp]
-	ldr	r6, [r2, r6]
-	lsls	r2, r1, #2
-	ldr	r1, [sp, #20]
-	ldr	r1, [r1, r2]
-	lsls	r3, r3, #2
-	ldr	r2, [sp, #16]
-	ldr	r3, [r2, r3]
-	lsls	r2, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r2, [r0, r2]
-	lsls	r7, r7, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r1, r3
-	eors	r1, r2
-	eors	r1, r0
-	eors	r1, r6
-	ldr	r0, [sp, #24]
-	mov	r10, r0
-	mov	r0, r5
-	mov	r9, r0
-	mov	r2, r4
-	mov	r3, r1
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	uxth	r0, r0
-	str	r0, [sp, #28]
-	cmp	r0, #10
-	bcs	.Leax_M_E_encrypt_block_far1
-	b	.Leax_M_E_encrypt_block_loop1
-.Leax_M_E_encrypt_block_far1:
-.Leax_M_E_encrypt_block_done2:
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r10
-	lsrs	r0, r0, #24
-	ldr	r5, =eax_M.E.sbox
-	ldrb	r4, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	ldrb	r6, [r5, r1]
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	lsls	r4, r4, #24
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r1, #160
-	ldr	r0, [sp]
-	ldr	r1, [r0, r1]
-	mov	r0, r4
-	str	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	ldrb	r4, [r5, r0]
+	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
+	lsls	r7, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	uxtb	r0, r4
+	lsls	r7, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r1, #8]
+	eors	r6, r0
+	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r2, #24
+	lsls	r2, r0, #2
+	mov	r0, r9
+	ldr	r2, [r0, r2]
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r5, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r5]
+	eors	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r4]
+	eors	r2, r0
+	uxtb	r0, r3
+	lsls	r3, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r3]
+	eors	r2, r0
+	ldr	r0, [r1, #12]
+	eors	r2, r0
+	adds	r1, #16
+	ldr	r5, [sp]
+	mov	r4, r11
+	mov	r3, r6
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
+	cmp	r0, #10
+	bcc	.Leax_M_E_encrypt_block_loop1
+.Leax_M_E_encrypt_block_done2:
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r5, #24
+	ldr	r1, =eax_M.E.sbox
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r10
-	uxtb	r0, r0
-	ldrb	r1, [r5, r0]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	orrs	r4, r1
-	@ aes.ae:111: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r1, #164
-	ldr	r0, [sp]
-	ldr	r0, [r0, r1]
-	mov	r1, r4
-	eors	r1, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r4, [r5, r0]
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r2
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r6, #160
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	mov	r0, r7
+	eors	r0, r6
+	mov	r12, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #8
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	str	r0, [sp, #8]
-	lsls	r4, r4, #24
-	lsls	r0, r7, #16
-	orrs	r4, r0
-	lsls	r0, r6, #8
-	orrs	r4, r0
-	ldr	r0, [sp, #8]
-	orrs	r4, r0
-	@ aes.ae:112: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r6, #168
-	ldr	r0, [sp]
-	ldr	r0, [r0, r6]
-	eors	r4, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r3, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r3, r3, #24
-	lsls	r5, r6, #16
-	orrs	r3, r5
+	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	orrs	r3, r2
-	@ aes.ae:113: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r2, #172
-	ldr	r0, [sp]
-	ldr	r0, [r0, r2]
-	eors	r3, r0
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	orrs	r7, r0
+	uxtb	r0, r5
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r6, #164
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r1, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r4
+	ldrb	r0, [r1, r0]
+	orrs	r6, r0
+	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	movs	r0, #168
+	str	r0, [sp, #4]
+	ldr	r7, [sp, #8]
 	ldr	r0, [sp, #4]
-	str	r3, [r0]
-	ldr	r0, [sp, #4]
-	str	r4, [r0, #4]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #8]
+	ldr	r0, [r7, r0]
+	eors	r6, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r1, r0]
+	lsls	r2, r0, #24
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r0, r3
+	ldrb	r0, [r1, r0]
+	orrs	r2, r0
+	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r1, #172
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, r1]
+	eors	r2, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	ldr	r0, [sp, #12]
+	str	r2, [r0]
+	ldr	r0, [sp, #12]
+	str	r6, [r0, #4]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
+	str	r0, [r1, #8]
+	mov	r1, r12
+	ldr	r0, [sp, #12]
 	str	r1, [r0, #12]
-	add	sp, #32
+	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -5354,158 +1193,454 @@ eax_M_E_encrypt_block:
 	.size eax_M_E_encrypt_block, .-eax_M_E_encrypt_block
 
 
-@ --- eax_M_encrypt_block: eax.M.encrypt_block
-@     frame 32 bytes (0 spill slots, 0 on the stack; locals 32), saves r4, r5
-@     estimated 50 bytes of code and literals
-	.section .text.eax_M_encrypt_block,"ax",%progbits
-	.global eax_M_encrypt_block
-	.type eax_M_encrypt_block, %function
+@ --- eax_omac: eax.omac
+@     frame 120 bytes (42 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 832 bytes of code and literals
+	.section .text.eax_omac,"ax",%progbits
+	.global eax_omac
+	.type eax_omac, %function
 	.thumb_func
 	.balign 4
-eax_M_encrypt_block:
-	push	{r4, r5, lr}
-	sub	sp, #32
-	mov	r4, r2
-	ldr	r5, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ cmac.ae:24: return E.encrypt_block(ks, b)
-	str	r5, [sp]
-	str	r3, [sp, #4]
-	str	r2, [sp, #8]
-	str	r1, [sp, #12]
-	add	r1, sp, #0
-	add	r2, sp, #16
-	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #16]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #28]
-	str	r3, [r4]
-	str	r2, [r4, #4]
-	str	r1, [r4, #8]
-	str	r0, [r4, #12]
-	add	sp, #32
-	pop	{r4, r5, pc}
-	.ltorg
-	.size eax_M_encrypt_block, .-eax_M_encrypt_block
-
-
-@ --- eax_M_key_schedule: eax.M.key_schedule
-@     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4
-@     estimated 30 bytes of code and literals
-	.section .text.eax_M_key_schedule,"ax",%progbits
-	.global eax_M_key_schedule
-	.type eax_M_key_schedule, %function
-	.thumb_func
-	.balign 4
-eax_M_key_schedule:
-	push	{r4, lr}
-	sub	sp, #16
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r0, [r0, #12]
-	@ cmac.ae:20: E.key_schedule(key, ks)
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	str	r2, [sp, #8]
-	str	r0, [sp, #12]
-	add	r0, sp, #0
-	bl	eax_M_E_key_schedule
-	add	sp, #16
-	pop	{r4, pc}
-	.ltorg
-	.size eax_M_key_schedule, .-eax_M_key_schedule
-
-
-@ --- eax_M_E_key_schedule: eax.M.E.key_schedule
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 134 bytes of code and literals
-	.section .text.eax_M_E_key_schedule,"ax",%progbits
-	.global eax_M_E_key_schedule
-	.type eax_M_E_key_schedule, %function
-	.thumb_func
-	.balign 4
-eax_M_E_key_schedule:
+eax_omac:
 	push	{r4, r5, r6, r7, lr}
-	mov	r3, r1
-	ldr	r4, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	@ aes.ae:67: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r3]
-	str	r1, [r3, #4]
-	str	r2, [r3, #8]
-	str	r4, [r3, #12]
-	@ aes.ae:69: @unroll(unroll)
-	movs	r0, #4
-.Leax_M_E_key_schedule_loop1:
-	@ aes.ae:71: temp = w[i - 1]
-	subs	r1, r0, #1
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r4, [r3, r1]
-	@ aes.ae:72: if i % nk == 0 {
-	lsls	r1, r0, #30
-	lsrs	r1, r1, #30
-	subs	r1, r1, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #120
+	str	r0, [sp, #8]
+	mov	r0, r2
+	str	r0, [sp]
+	mov	r0, r3
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #156]
+	mov	r11, r0
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #20]
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r0, [r1]
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #68]
+	ldr	r2, =eax_tf4
+	ldr	r0, [sp]
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #4
+	adds	r0, r1, r0
+	ldr	r3, [r0]
+	ldr	r7, [r0, #4]
+	ldr	r5, [r0, #8]
+	ldr	r2, [r0, #12]
+	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
+	mov	r0, r11
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	str	r0, [sp, #24]
+	eors	r1, r0
+	rsbs	r4, r1, #0
+	mov	r0, r3
+	ands	r0, r4
+	eors	r3, r0
+	mov	r6, r7
+	ands	r6, r4
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp, #36]
+	mov	r6, r5
+	ands	r6, r4
+	mov	r0, r5
+	eors	r0, r6
+	str	r0, [sp, #32]
+	mov	r5, r2
+	ands	r5, r4
+	mov	r0, r2
+	eors	r0, r5
+	str	r0, [sp, #28]
+	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
+	ldr	r4, [sp, #4]
+	movs	r2, #3
+	mov	r0, r11
+	cmp	r0, #16
+	bcc	.Leax_omac_bytes1
+	tst	r4, r2
+	beq	.Leax_omac_words2
+.Leax_omac_bytes1:
+	movs	r0, #0
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	add	r5, sp, #72
+	mov	r2, r11
+	cmp	r2, #16
+	bcc	.Leax_omac_cnt4
+	movs	r2, #16
+.Leax_omac_cnt4:
+.Leax_omac_cpy5:
+	subs	r2, #1
+	bcc	.Leax_omac_cpyd3
+	ldrb	r0, [r4, r2]
+	strb	r0, [r5, r2]
+	b	.Leax_omac_cpy5
+.Leax_omac_cpyd3:
+	mov	r4, r5
+.Leax_omac_words2:
+	ldr	r0, [r4, #12]
+	rev	r2, r0
+	ldr	r0, [r4, #8]
+	rev	r7, r0
+	ldr	r0, [r4, #4]
+	rev	r0, r0
+	ldr	r4, [r4]
+	rev	r5, r4
+	rsbs	r6, r1, #0
+	ldr	r1, [sp]
+	eors	r1, r2
+	ands	r1, r6
 	eors	r2, r1
-	cmp	r2, #0
-	beq	.Leax_M_E_key_schedule_else3
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	movs	r1, #24
-	rors	r4, r1
-	@ aes.ae:61: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	lsrs	r1, r4, #24
-	ldr	r2, =eax_M.E.sbox
-	ldrb	r7, [r2, r1]
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r6, [r2, r1]
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r5, [r2, r1]
-	uxtb	r1, r4
-	ldrb	r2, [r2, r1]
-	lsls	r4, r7, #24
-	lsls	r1, r6, #16
-	orrs	r4, r1
-	lsls	r1, r5, #8
-	orrs	r4, r1
-	orrs	r4, r2
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r1, r0, #2
-	subs	r1, r1, #1
-	uxth	r2, r1
-	ldr	r1, =eax_M.E.rcon
-	ldrb	r1, [r1, r2]
-	lsls	r1, r1, #24
+	mov	r4, r7
+	ands	r4, r6
+	mov	r1, r7
+	eors	r1, r4
+	mov	r4, r0
+	ands	r4, r6
+	eors	r0, r4
+	str	r0, [sp, #12]
+	mov	r4, r5
+	ands	r4, r6
+	mov	r0, r5
+	eors	r0, r4
+	str	r0, [sp, #16]
+	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
+	mov	r0, r11
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp]
+	movs	r4, #1
+	mov	r0, r3
+	mov	r9, r0
+	ldr	r0, [sp, #36]
+	mov	r8, r0
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #28]
+	mov	r7, r2
+	mov	r3, r1
+	ldr	r2, [sp, #12]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp]
+	cmp	r4, r0
+	bcs	.Leax_omac_done7
+.Leax_omac_loop6:
+	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	r0, r9
+	eors	r0, r7
+	mov	r7, r8
+	eors	r7, r3
+	mov	r3, r6
+	eors	r3, r2
+	mov	r2, r5
+	eors	r2, r1
+	str	r0, [sp, #88]
+	str	r7, [sp, #92]
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
+	ldr	r0, [sp, #8]
+	bl	eax_M_E_encrypt_block
+	ldr	r0, [sp, #104]
+	ldr	r6, [sp, #108]
+	ldr	r5, [sp, #112]
+	ldr	r1, [sp, #116]
+	mov	r10, r1
+	@ cmac.ae:81: off = i * 16
+	lsls	r2, r4, #4
+	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
+	mov	r1, r11
+	subs	r3, r1, r2
+	ldr	r1, [sp, #4]
+	adds	r1, r1, r2
+	movs	r2, #3
+	cmp	r3, #16
+	bcc	.Leax_omac_bytes8
+	tst	r1, r2
+	beq	.Leax_omac_words9
+.Leax_omac_bytes8:
+	movs	r2, #0
+	str	r2, [sp, #72]
+	str	r2, [sp, #76]
+	str	r2, [sp, #80]
+	str	r2, [sp, #84]
+	add	r7, sp, #72
+	cmp	r3, #16
+	bcc	.Leax_omac_cnt11
+	movs	r3, #16
+.Leax_omac_cnt11:
+.Leax_omac_cpy12:
+	subs	r3, #1
+	bcc	.Leax_omac_cpyd10
+	ldrb	r2, [r1, r3]
+	strb	r2, [r7, r3]
+	b	.Leax_omac_cpy12
+.Leax_omac_cpyd10:
+	mov	r1, r7
+.Leax_omac_words9:
+	ldr	r2, [r1, #12]
+	rev	r7, r2
+	ldr	r2, [r1, #8]
+	rev	r3, r2
+	ldr	r2, [r1, #4]
+	rev	r2, r2
+	ldr	r1, [r1]
+	rev	r1, r1
+	mov	r9, r0
+	mov	r0, r6
+	mov	r8, r0
+	mov	r6, r5
+	mov	r5, r10
+	adds	r4, #1
+	ldr	r0, [sp]
+	cmp	r4, r0
+	bcc	.Leax_omac_loop6
+.Leax_omac_done7:
+	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	mov	r0, r11
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	str	r0, [sp]
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	mov	r4, r0
+	ldr	r0, [sp, #24]
+	eors	r4, r0
+	str	r4, [sp, #32]
+	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
+	ldr	r0, [sp]
+	lsls	r0, r0, #3
+	str	r0, [sp]
+	movs	r0, #0
+	str	r0, [sp, #12]
+	mov	r11, r0
+	mov	r10, r0
+	movs	r0, #1
+	lsls	r0, r0, #31
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	str	r0, [sp]
+	cmp	r0, #128
+	bcs	.Leax_omac_shz13
+.Leax_omac_shl15:
+	ldr	r0, [sp]
+	cmp	r0, #32
+	bcc	.Leax_omac_shf14
+	mov	r0, r11
+	str	r0, [sp, #12]
+	mov	r0, r10
+	mov	r11, r0
+	ldr	r0, [sp, #4]
+	mov	r10, r0
+	movs	r0, #0
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	subs	r0, #32
+	str	r0, [sp]
+	b	.Leax_omac_shl15
+	.ltorg
+.Leax_omac_shf14:
+	movs	r0, #32
+	mov	r4, r0
+	ldr	r0, [sp]
+	subs	r0, r4, r0
+	str	r0, [sp, #16]
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #12]
+	mov	r0, r11
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	str	r4, [sp, #12]
+	mov	r4, r11
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	mov	r11, r4
+	mov	r0, r10
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	mov	r4, r11
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	mov	r11, r4
+	mov	r4, r10
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	mov	r10, r4
+	ldr	r0, [sp, #4]
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	mov	r4, r10
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	mov	r10, r4
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #4]
+	b	.Leax_omac_she16
+.Leax_omac_shz13:
+	movs	r0, #0
+	str	r0, [sp, #12]
+	movs	r0, #0
+	mov	r11, r0
+	movs	r0, #0
+	mov	r10, r0
+	movs	r0, #0
+	str	r0, [sp, #4]
+.Leax_omac_she16:
+	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	ldr	r4, [sp, #32]
+	ldr	r0, [sp, #24]
+	eors	r4, r0
+	subs	r0, r4, #1
+	movs	r0, #0
+	adcs	r0, r0
+	str	r0, [sp, #16]
+	ldr	r4, [sp, #24]
+	ldr	r0, [sp, #16]
+	eors	r0, r4
+	str	r0, [sp, #16]
+	mov	r0, r7
+	mov	r4, r0
+	ldr	r0, [sp, #40]
+	eors	r4, r0
+	str	r4, [sp, #24]
+	mov	r0, r3
+	mov	r4, r0
+	ldr	r0, [sp, #44]
+	eors	r4, r0
+	str	r4, [sp, #28]
+	mov	r0, r2
+	mov	r4, r0
+	ldr	r0, [sp, #48]
+	eors	r4, r0
+	str	r4, [sp, #32]
+	mov	r0, r1
+	mov	r4, r0
+	ldr	r0, [sp, #52]
+	eors	r4, r0
+	str	r4, [sp, #36]
+	mov	r4, r7
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	mov	r0, r11
+	eors	r3, r0
+	mov	r0, r2
+	mov	r2, r10
+	eors	r0, r2
+	mov	r7, r1
+	ldr	r1, [sp, #4]
+	eors	r7, r1
+	mov	r2, r4
+	ldr	r1, [sp, #56]
+	eors	r2, r1
+	mov	r1, r3
+	ldr	r3, [sp, #60]
+	eors	r1, r3
+	mov	r3, r0
+	ldr	r0, [sp, #64]
+	eors	r3, r0
+	mov	r0, r7
+	mov	r4, r0
+	ldr	r0, [sp, #68]
+	eors	r4, r0
+	str	r4, [sp]
+	ldr	r0, [sp, #16]
+	rsbs	r4, r0, #0
+	ldr	r7, [sp, #24]
+	eors	r7, r2
+	ands	r7, r4
+	mov	r0, r2
+	eors	r0, r7
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #28]
+	eors	r0, r1
+	ands	r0, r4
+	mov	r2, r1
+	eors	r2, r0
+	ldr	r0, [sp, #32]
+	eors	r0, r3
+	ands	r0, r4
+	eors	r3, r0
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp]
+	eors	r1, r0
+	ands	r1, r4
+	ldr	r4, [sp]
 	eors	r4, r1
-	b	.Leax_M_E_key_schedule_endif4
-.Leax_M_E_key_schedule_else3:
-.Leax_M_E_key_schedule_endif4:
-	@ aes.ae:77: w[i] = w[i - nk] ^ temp
-	subs	r1, r0, #4
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r2, [r3, r1]
-	eors	r2, r4
-	lsls	r1, r0, #2
-	str	r2, [r3, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #44
-	bcc	.Leax_M_E_key_schedule_loop1
-.Leax_M_E_key_schedule_done2:
+	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	mov	r1, r9
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	mov	r7, r8
+	eors	r7, r2
+	mov	r2, r6
+	eors	r2, r3
+	mov	r0, r5
+	eors	r0, r4
+	str	r1, [sp, #88]
+	str	r7, [sp, #92]
+	str	r2, [sp, #96]
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
+	ldr	r0, [sp, #8]
+	bl	eax_M_E_encrypt_block
+	ldr	r4, [sp, #104]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #116]
+	ldr	r0, [sp, #20]
+	str	r4, [r0]
+	ldr	r0, [sp, #20]
+	str	r3, [r0, #4]
+	ldr	r0, [sp, #20]
+	str	r2, [r0, #8]
+	ldr	r0, [sp, #20]
+	str	r1, [r0, #12]
+	add	sp, #120
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.size eax_M_E_key_schedule, .-eax_M_E_key_schedule
+	.size eax_omac, .-eax_omac
 
 
 
@@ -5723,5 +1858,46 @@ eax_tf3:
 	.word 0x8c8c8f03, 0xa1a1f859, 0x89898009, 0x0d0d171a, 0xbfbfda65, 0xe6e631d7, 0x4242c684, 0x6868b8d0
 	.word 0x4141c382, 0x9999b029, 0x2d2d775a, 0x0f0f111e, 0xb0b0cb7b, 0x5454fca8, 0xbbbbd66d, 0x16163a2c
 	.size eax_tf3, .-eax_tf3
+
+
+@ table tf4: 256 x u8 (256 bytes)
+	.section .rodata.eax_tf4,"a",%progbits
+	.balign 4
+	.global eax_tf4
+	.type eax_tf4, %object
+eax_tf4:
+	.byte 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09
+	.byte 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11
+	.byte 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19
+	.byte 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x21
+	.byte 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29
+	.byte 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x31
+	.byte 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39
+	.byte 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f, 0x40, 0x41
+	.byte 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49
+	.byte 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51
+	.byte 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59
+	.byte 0x5a, 0x5b, 0x5c, 0x5d, 0x5e, 0x5f, 0x60, 0x61
+	.byte 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69
+	.byte 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f, 0x70, 0x71
+	.byte 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79
+	.byte 0x7a, 0x7b, 0x7c, 0x7d, 0x7e, 0x7f, 0x80, 0x81
+	.byte 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89
+	.byte 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f, 0x90, 0x91
+	.byte 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99
+	.byte 0x9a, 0x9b, 0x9c, 0x9d, 0x9e, 0x9f, 0xa0, 0xa1
+	.byte 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9
+	.byte 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1
+	.byte 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9
+	.byte 0xba, 0xbb, 0xbc, 0xbd, 0xbe, 0xbf, 0xc0, 0xc1
+	.byte 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9
+	.byte 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1
+	.byte 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9
+	.byte 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf, 0xe0, 0xe1
+	.byte 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9
+	.byte 0xea, 0xeb, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1
+	.byte 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9
+	.byte 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff, 0x00, 0x01
+	.size eax_tf4, .-eax_tf4
 
 

@@ -14,10 +14,6 @@
 #define EAX_AT_TWEAK 2
 #define EAX_KEY_BITS 128
 
-/* eax.encrypt */
-void eax_encrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
-/* eax.decrypt */
-void eax_decrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
 /* eax.key_setup */
 void eax_key_setup(uint8_t *key, uint32_t key_len, uint32_t *ks, uint32_t *o);
 /* eax.encrypt_with */

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ghash_mul: ghash.mul
-@     frame 36 bytes (15 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 314 bytes of code and literals
+@     frame 28 bytes (14 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 290 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
 	.type ghash_mul, %function
@@ -22,53 +22,54 @@ ghash_mul:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	str	r2, [sp, #16]
+	sub	sp, #28
+	str	r2, [sp, #24]
 	ldr	r2, [r0]
-	str	r2, [sp, #12]
+	str	r2, [sp, #20]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #8]
+	str	r2, [sp, #16]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #4]
+	str	r2, [sp, #12]
 	ldr	r0, [r0, #12]
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ ghash.ae:34: for i in 0..128 {
-	movs	r2, #0
+	ldr	r2, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r3, [r1, #12]
+	@ ghash.ae:35: for i in 0..128 {
 	movs	r0, #0
-	str	r0, [sp, #32]
+	mov	r9, r0
 	movs	r0, #0
-	str	r0, [sp, #28]
-	movs	r0, #0
-	str	r0, [sp, #24]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r0, r5
 	mov	r10, r0
-	mov	r0, r4
-	mov	r12, r0
-	mov	r0, r1
+	movs	r0, #0
+	str	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp]
+	movs	r0, #0
+	mov	r11, r0
+	mov	r0, r5
 	mov	r8, r0
+	mov	r1, r4
+	mov	r0, r3
+	mov	r12, r0
 .Lghash_mul_loop1:
-	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
-	movs	r0, #127
-	subs	r0, r0, r2
+	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
+	movs	r3, #127
+	mov	r0, r9
+	subs	r0, r3, r0
 	uxth	r6, r0
-	ldr	r5, [sp, #12]
-	ldr	r4, [sp, #8]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #20]
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r6, #128
 	bcs	.Lghash_mul_shz3
 .Lghash_mul_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_shf4
 	mov	r5, r4
-	mov	r4, r1
-	mov	r1, r0
+	mov	r4, r3
+	mov	r3, r0
 	movs	r0, #0
 	subs	r6, #32
 	b	.Lghash_mul_shl5
@@ -83,99 +84,86 @@ ghash_mul:
 	movs	r5, #0
 .Lghash_mul_she6:
 	lsls	r0, r5, #31
-	lsrs	r1, r0, #31
+	lsrs	r3, r0, #31
 	movs	r0, #1
-	eors	r1, r0
-	subs	r1, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	mov	r7, r10
-	ands	r7, r1
-	mov	r6, r12
-	ands	r6, r1
-	mov	r5, r3
-	ands	r5, r1
-	mov	r4, r8
-	ands	r4, r1
-	ldr	r1, [sp, #32]
-	mov	r11, r1
-	eors	r1, r7
-	mov	r11, r1
-	ldr	r1, [sp, #28]
-	mov	r9, r1
-	eors	r1, r6
-	mov	r9, r1
-	ldr	r7, [sp, #24]
-	eors	r7, r5
-	ldr	r6, [sp, #20]
-	eors	r6, r4
-	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r1, r10
-	lsrs	r4, r1, #1
-	mov	r1, r12
-	lsls	r1, r1, #31
-	mov	r5, r4
-	orrs	r5, r1
-	mov	r1, r12
-	lsrs	r4, r1, #1
-	lsls	r1, r3, #31
-	orrs	r4, r1
+	eors	r3, r0
+	subs	r3, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	eors	r3, r0
+	rsbs	r3, r3, #0
+	mov	r6, r8
+	ands	r6, r3
+	mov	r5, r2
+	ands	r5, r3
+	mov	r4, r1
+	ands	r4, r3
+	mov	r7, r12
+	ands	r7, r3
+	mov	r3, r10
+	eors	r3, r6
+	mov	r10, r3
+	ldr	r6, [sp, #4]
+	eors	r6, r5
+	ldr	r5, [sp]
+	eors	r5, r4
+	mov	r4, r11
+	eors	r4, r7
+	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r3, r8
 	lsrs	r3, r3, #1
-	mov	r1, r8
-	lsls	r1, r1, #31
-	orrs	r3, r1
-	mov	r1, r8
+	lsls	r7, r2, #31
+	orrs	r3, r7
+	lsrs	r2, r2, #1
+	lsls	r7, r1, #31
+	orrs	r2, r7
 	lsrs	r1, r1, #1
-	str	r1, [sp, #20]
-	mov	r1, r10
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	eors	r1, r0
-	subs	r1, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	movs	r1, #225
-	lsls	r1, r1, #24
-	ands	r0, r1
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	mov	r0, r11
-	str	r0, [sp, #32]
-	mov	r0, r9
-	str	r0, [sp, #28]
-	mov	r0, r7
-	str	r0, [sp, #24]
-	mov	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r5
-	mov	r10, r0
-	mov	r0, r4
+	mov	r7, r12
+	lsls	r7, r7, #31
+	orrs	r1, r7
+	mov	r7, r12
+	lsrs	r7, r7, #1
+	mov	r12, r7
+	mov	r7, r8
+	lsls	r7, r7, #31
+	lsrs	r7, r7, #31
+	eors	r7, r0
+	subs	r7, r7, #1
+	movs	r7, #0
+	adcs	r7, r7
+	eors	r7, r0
+	rsbs	r7, r7, #0
+	movs	r0, #225
+	lsls	r0, r0, #24
+	ands	r7, r0
+	mov	r0, r12
+	eors	r0, r7
+	mov	r7, r10
+	mov	r10, r7
+	str	r6, [sp, #4]
+	str	r5, [sp]
+	mov	r11, r4
+	mov	r8, r3
 	mov	r12, r0
-	mov	r0, r1
-	mov	r8, r0
-	adds	r2, #1
-	uxth	r0, r2
-	mov	r2, r0
-	cmp	r2, #128
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
+	cmp	r0, #128
 	bcc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #16]
+	mov	r1, r10
+	ldr	r0, [sp, #24]
 	str	r1, [r0]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #16]
+	mov	r1, r11
+	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
-	add	sp, #36
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -200,7 +188,7 @@ ghash_init:
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r0, [r0, #12]
-	@ ghash.ae:45: tab[0] = h
+	@ ghash.ae:46: tab[0] = h
 	str	r4, [r1]
 	str	r3, [r1, #4]
 	str	r2, [r1, #8]
@@ -211,8 +199,8 @@ ghash_init:
 
 
 @ --- ghash_mul_h: ghash.mul_h
-@     frame 36 bytes (15 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 314 bytes of code and literals
+@     frame 28 bytes (14 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 290 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -225,54 +213,55 @@ ghash_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	str	r2, [sp, #16]
+	sub	sp, #28
+	str	r2, [sp, #24]
 	ldr	r2, [r0]
-	str	r2, [sp, #12]
+	str	r2, [sp, #20]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #8]
+	str	r2, [sp, #16]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #4]
+	str	r2, [sp, #12]
 	ldr	r0, [r0, #12]
-	str	r0, [sp]
-	@ ghash.ae:49: return mul(x, tab[0])
+	str	r0, [sp, #8]
+	@ ghash.ae:50: return mul(x, tab[0])
 	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ ghash.ae:34: for i in 0..128 {
-	movs	r2, #0
+	ldr	r2, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r3, [r1, #12]
+	@ ghash.ae:35: for i in 0..128 {
 	movs	r0, #0
-	str	r0, [sp, #32]
+	mov	r9, r0
 	movs	r0, #0
-	str	r0, [sp, #28]
-	movs	r0, #0
-	str	r0, [sp, #24]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r0, r5
 	mov	r10, r0
-	mov	r0, r4
-	mov	r12, r0
-	mov	r0, r1
+	movs	r0, #0
+	str	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp]
+	movs	r0, #0
+	mov	r11, r0
+	mov	r0, r5
 	mov	r8, r0
+	mov	r1, r4
+	mov	r0, r3
+	mov	r12, r0
 .Lghash_mul_h_loop1:
-	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
-	movs	r0, #127
-	subs	r0, r0, r2
+	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
+	movs	r3, #127
+	mov	r0, r9
+	subs	r0, r3, r0
 	uxth	r6, r0
-	ldr	r5, [sp, #12]
-	ldr	r4, [sp, #8]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #20]
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r6, #128
 	bcs	.Lghash_mul_h_shz3
 .Lghash_mul_h_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_h_shf4
 	mov	r5, r4
-	mov	r4, r1
-	mov	r1, r0
+	mov	r4, r3
+	mov	r3, r0
 	movs	r0, #0
 	subs	r6, #32
 	b	.Lghash_mul_h_shl5
@@ -287,99 +276,86 @@ ghash_mul_h:
 	movs	r5, #0
 .Lghash_mul_h_she6:
 	lsls	r0, r5, #31
-	lsrs	r1, r0, #31
+	lsrs	r3, r0, #31
 	movs	r0, #1
-	eors	r1, r0
-	subs	r1, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	mov	r7, r10
-	ands	r7, r1
-	mov	r6, r12
-	ands	r6, r1
-	mov	r5, r3
-	ands	r5, r1
-	mov	r4, r8
-	ands	r4, r1
-	ldr	r1, [sp, #32]
-	mov	r11, r1
-	eors	r1, r7
-	mov	r11, r1
-	ldr	r1, [sp, #28]
-	mov	r9, r1
-	eors	r1, r6
-	mov	r9, r1
-	ldr	r7, [sp, #24]
-	eors	r7, r5
-	ldr	r6, [sp, #20]
-	eors	r6, r4
-	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r1, r10
-	lsrs	r4, r1, #1
-	mov	r1, r12
-	lsls	r1, r1, #31
-	mov	r5, r4
-	orrs	r5, r1
-	mov	r1, r12
-	lsrs	r4, r1, #1
-	lsls	r1, r3, #31
-	orrs	r4, r1
+	eors	r3, r0
+	subs	r3, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	eors	r3, r0
+	rsbs	r3, r3, #0
+	mov	r6, r8
+	ands	r6, r3
+	mov	r5, r2
+	ands	r5, r3
+	mov	r4, r1
+	ands	r4, r3
+	mov	r7, r12
+	ands	r7, r3
+	mov	r3, r10
+	eors	r3, r6
+	mov	r10, r3
+	ldr	r6, [sp, #4]
+	eors	r6, r5
+	ldr	r5, [sp]
+	eors	r5, r4
+	mov	r4, r11
+	eors	r4, r7
+	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r3, r8
 	lsrs	r3, r3, #1
-	mov	r1, r8
-	lsls	r1, r1, #31
-	orrs	r3, r1
-	mov	r1, r8
+	lsls	r7, r2, #31
+	orrs	r3, r7
+	lsrs	r2, r2, #1
+	lsls	r7, r1, #31
+	orrs	r2, r7
 	lsrs	r1, r1, #1
-	str	r1, [sp, #20]
-	mov	r1, r10
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	eors	r1, r0
-	subs	r1, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	movs	r1, #225
-	lsls	r1, r1, #24
-	ands	r0, r1
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	mov	r0, r11
-	str	r0, [sp, #32]
-	mov	r0, r9
-	str	r0, [sp, #28]
-	mov	r0, r7
-	str	r0, [sp, #24]
-	mov	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r5
-	mov	r10, r0
-	mov	r0, r4
+	mov	r7, r12
+	lsls	r7, r7, #31
+	orrs	r1, r7
+	mov	r7, r12
+	lsrs	r7, r7, #1
+	mov	r12, r7
+	mov	r7, r8
+	lsls	r7, r7, #31
+	lsrs	r7, r7, #31
+	eors	r7, r0
+	subs	r7, r7, #1
+	movs	r7, #0
+	adcs	r7, r7
+	eors	r7, r0
+	rsbs	r7, r7, #0
+	movs	r0, #225
+	lsls	r0, r0, #24
+	ands	r7, r0
+	mov	r0, r12
+	eors	r0, r7
+	mov	r7, r10
+	mov	r10, r7
+	str	r6, [sp, #4]
+	str	r5, [sp]
+	mov	r11, r4
+	mov	r8, r3
 	mov	r12, r0
-	mov	r0, r1
-	mov	r8, r0
-	adds	r2, #1
-	uxth	r0, r2
-	mov	r2, r0
-	cmp	r2, #128
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
+	cmp	r0, #128
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #16]
+	mov	r1, r10
+	ldr	r0, [sp, #24]
 	str	r1, [r0]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #16]
+	mov	r1, r11
+	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
-	add	sp, #36
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -391,8 +367,8 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 56 bytes (23 spill slots, 14 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 610 bytes of code and literals
+@     frame 64 bytes (19 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 436 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -405,332 +381,234 @@ ghash_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #56
-	str	r0, [sp, #4]
+	sub	sp, #64
+	str	r0, [sp, #24]
 	mov	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #40]
 	mov	r0, r3
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #20]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #44]
 	ldr	r4, [r1]
 	ldr	r3, [r1, #4]
 	ldr	r2, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ ghash.ae:149: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #12]
+	@ ghash.ae:184: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #36]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #8]
-	movs	r0, #0
-	str	r0, [sp]
-	mov	r0, r4
-	str	r0, [sp, #28]
-	mov	r0, r3
-	str	r0, [sp, #36]
-	mov	r0, r2
 	str	r0, [sp, #32]
+	movs	r0, #0
+	str	r0, [sp, #28]
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r2
 	mov	r2, r1
-	ldr	r1, [sp]
-	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
-	@ ghash.ae:150: off = i * 16
-	ldr	r0, [sp]
-	lsls	r1, r0, #4
-	@ ghash.ae:151: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #12]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #16]
-	adds	r7, r0, r1
-	movs	r0, #0
-	cmp	r6, #1
-	bcc	.Lghash_absorb_nob3
-	ldrb	r0, [r7]
-.Lghash_absorb_nob3:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lghash_absorb_nob4
-	ldrb	r0, [r7, #1]
-.Lghash_absorb_nob4:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lghash_absorb_nob5
-	ldrb	r0, [r7, #2]
-.Lghash_absorb_nob5:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lghash_absorb_nob6
-	ldrb	r0, [r7, #3]
-.Lghash_absorb_nob6:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #5
-	bcc	.Lghash_absorb_nob7
-	ldrb	r0, [r7, #4]
-.Lghash_absorb_nob7:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lghash_absorb_nob8
-	ldrb	r0, [r7, #5]
-.Lghash_absorb_nob8:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lghash_absorb_nob9
-	ldrb	r0, [r7, #6]
-.Lghash_absorb_nob9:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lghash_absorb_nob10
-	ldrb	r0, [r7, #7]
-.Lghash_absorb_nob10:
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r6, #9
-	bcc	.Lghash_absorb_nob11
-	ldrb	r0, [r7, #8]
-.Lghash_absorb_nob11:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lghash_absorb_nob12
-	ldrb	r0, [r7, #9]
-.Lghash_absorb_nob12:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lghash_absorb_nob13
-	ldrb	r0, [r7, #10]
-.Lghash_absorb_nob13:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lghash_absorb_nob14
-	ldrb	r0, [r7, #11]
-.Lghash_absorb_nob14:
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r6, #13
-	bcc	.Lghash_absorb_nob15
-	ldrb	r0, [r7, #12]
-.Lghash_absorb_nob15:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lghash_absorb_nob16
-	ldrb	r0, [r7, #13]
-.Lghash_absorb_nob16:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lghash_absorb_nob17
-	ldrb	r0, [r7, #14]
-.Lghash_absorb_nob17:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lghash_absorb_nob18
-	ldrb	r0, [r7, #15]
-.Lghash_absorb_nob18:
-	orrs	r5, r0
+	@ ghash.ae:185: off = i * 16
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #28]
-	eors	r0, r5
-	str	r0, [sp, #28]
+	lsls	r1, r0, #4
+	@ ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	eors	r0, r4
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #48]
-	eors	r0, r3
-	str	r0, [sp, #48]
-	mov	r0, r2
-	str	r0, [sp, #44]
-	eors	r0, r1
-	str	r0, [sp, #44]
-	@ ghash.ae:49: return mul(x, tab[0])
-	ldr	r0, [sp, #4]
-	ldr	r5, [r0]
-	ldr	r0, [sp, #4]
-	ldr	r4, [r0, #4]
-	ldr	r0, [sp, #4]
-	ldr	r3, [r0, #8]
-	ldr	r0, [sp, #4]
-	ldr	r1, [r0, #12]
-	@ ghash.ae:34: for i in 0..128 {
-	movs	r2, #0
+	subs	r6, r0, r1
+	ldr	r0, [sp, #40]
+	adds	r1, r0, r1
+	movs	r0, #3
+	cmp	r6, #16
+	bcc	.Lghash_absorb_bytes3
+	tst	r1, r0
+	beq	.Lghash_absorb_words4
+.Lghash_absorb_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	movs	r0, #0
-	str	r0, [sp, #40]
-	movs	r0, #0
-	str	r0, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #24]
-	mov	r0, r5
-	mov	r10, r0
+	str	r0, [sp, #56]
+	str	r0, [sp, #60]
+	add	r7, sp, #48
+	cmp	r6, #16
+	bcc	.Lghash_absorb_cnt6
+	movs	r6, #16
+.Lghash_absorb_cnt6:
+.Lghash_absorb_cpy7:
+	subs	r6, #1
+	bcc	.Lghash_absorb_cpyd5
+	ldrb	r0, [r1, r6]
+	strb	r0, [r7, r6]
+	b	.Lghash_absorb_cpy7
+.Lghash_absorb_cpyd5:
+	mov	r1, r7
+.Lghash_absorb_words4:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	ldr	r6, [r1, #8]
+	rev	r7, r6
+	ldr	r6, [r1, #4]
+	rev	r6, r6
+	ldr	r1, [r1]
+	rev	r1, r1
+	eors	r5, r0
+	str	r5, [sp, #20]
 	mov	r0, r4
-	mov	r12, r0
-	mov	r0, r1
+	eors	r0, r7
+	str	r0, [sp, #16]
+	mov	r0, r3
+	eors	r0, r6
+	str	r0, [sp, #12]
+	mov	r0, r2
+	eors	r0, r1
+	str	r0, [sp, #8]
+	@ ghash.ae:50: return mul(x, tab[0])
+	ldr	r0, [sp, #24]
+	ldr	r4, [r0]
+	ldr	r0, [sp, #24]
+	ldr	r2, [r0, #4]
+	ldr	r0, [sp, #24]
+	ldr	r1, [r0, #8]
+	ldr	r0, [sp, #24]
+	ldr	r3, [r0, #12]
+	@ ghash.ae:35: for i in 0..128 {
+	movs	r0, #0
+	mov	r9, r0
+	movs	r0, #0
+	mov	r10, r0
+	movs	r0, #0
+	str	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp]
+	movs	r0, #0
+	mov	r11, r0
+	mov	r0, r4
 	mov	r8, r0
-.Lghash_absorb_loop19:
-	@ ghash.ae:35: z = z ^ (if x[127 - i] == 1 then v else 0)
-	movs	r0, #127
-	subs	r0, r0, r2
+	mov	r0, r3
+	mov	r12, r0
+.Lghash_absorb_loop8:
+	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
+	movs	r3, #127
+	mov	r0, r9
+	subs	r0, r3, r0
 	uxth	r6, r0
-	ldr	r5, [sp, #28]
-	ldr	r4, [sp, #36]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #44]
+	ldr	r5, [sp, #20]
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r6, #128
-	bcs	.Lghash_absorb_shz21
-.Lghash_absorb_shl23:
+	bcs	.Lghash_absorb_shz10
+.Lghash_absorb_shl12:
 	cmp	r6, #32
-	bcc	.Lghash_absorb_shf22
+	bcc	.Lghash_absorb_shf11
 	mov	r5, r4
-	mov	r4, r1
-	mov	r1, r0
+	mov	r4, r3
+	mov	r3, r0
 	movs	r0, #0
 	subs	r6, #32
-	b	.Lghash_absorb_shl23
-.Lghash_absorb_shf22:
+	b	.Lghash_absorb_shl12
+.Lghash_absorb_shf11:
 	movs	r0, #32
 	subs	r0, r0, r6
 	lsrs	r5, r6
 	lsls	r4, r0
 	orrs	r5, r4
-	b	.Lghash_absorb_she24
-.Lghash_absorb_shz21:
+	b	.Lghash_absorb_she13
+.Lghash_absorb_shz10:
 	movs	r5, #0
-.Lghash_absorb_she24:
+.Lghash_absorb_she13:
 	lsls	r0, r5, #31
-	lsrs	r1, r0, #31
+	lsrs	r3, r0, #31
 	movs	r0, #1
-	eors	r1, r0
-	subs	r1, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	mov	r7, r10
-	ands	r7, r1
-	mov	r6, r12
-	ands	r6, r1
-	mov	r5, r3
-	ands	r5, r1
-	mov	r4, r8
-	ands	r4, r1
-	ldr	r1, [sp, #52]
-	mov	r11, r1
-	eors	r1, r7
-	mov	r11, r1
-	ldr	r1, [sp, #40]
-	mov	r9, r1
-	eors	r1, r6
-	mov	r9, r1
-	ldr	r7, [sp, #32]
-	eors	r7, r5
-	ldr	r6, [sp, #24]
-	eors	r6, r4
-	@ ghash.ae:36: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r1, r10
-	lsrs	r4, r1, #1
-	mov	r1, r12
-	lsls	r1, r1, #31
-	mov	r5, r4
-	orrs	r5, r1
-	mov	r1, r12
-	lsrs	r4, r1, #1
-	lsls	r1, r3, #31
-	orrs	r4, r1
+	eors	r3, r0
+	subs	r3, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	eors	r3, r0
+	rsbs	r3, r3, #0
+	mov	r6, r8
+	ands	r6, r3
+	mov	r5, r2
+	ands	r5, r3
+	mov	r4, r1
+	ands	r4, r3
+	mov	r7, r12
+	ands	r7, r3
+	mov	r3, r10
+	eors	r3, r6
+	mov	r10, r3
+	ldr	r6, [sp, #4]
+	eors	r6, r5
+	ldr	r5, [sp]
+	eors	r5, r4
+	mov	r4, r11
+	eors	r4, r7
+	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r3, r8
 	lsrs	r3, r3, #1
-	mov	r1, r8
-	lsls	r1, r1, #31
-	orrs	r3, r1
-	mov	r1, r8
+	lsls	r7, r2, #31
+	orrs	r3, r7
+	lsrs	r2, r2, #1
+	lsls	r7, r1, #31
+	orrs	r2, r7
 	lsrs	r1, r1, #1
-	str	r1, [sp, #24]
-	mov	r1, r10
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	eors	r1, r0
-	subs	r1, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	movs	r1, #225
-	lsls	r1, r1, #24
-	ands	r0, r1
-	ldr	r1, [sp, #24]
-	eors	r1, r0
-	mov	r0, r11
-	str	r0, [sp, #52]
-	mov	r0, r9
-	str	r0, [sp, #40]
-	mov	r0, r7
-	str	r0, [sp, #32]
-	mov	r0, r6
-	str	r0, [sp, #24]
-	mov	r0, r5
-	mov	r10, r0
-	mov	r0, r4
+	mov	r7, r12
+	lsls	r7, r7, #31
+	orrs	r1, r7
+	mov	r7, r12
+	lsrs	r7, r7, #1
+	mov	r12, r7
+	mov	r7, r8
+	lsls	r7, r7, #31
+	lsrs	r7, r7, #31
+	eors	r7, r0
+	subs	r7, r7, #1
+	movs	r7, #0
+	adcs	r7, r7
+	eors	r7, r0
+	rsbs	r7, r7, #0
+	movs	r0, #225
+	lsls	r0, r0, #24
+	ands	r7, r0
+	mov	r0, r12
+	eors	r0, r7
+	mov	r7, r10
+	mov	r10, r7
+	str	r6, [sp, #4]
+	str	r5, [sp]
+	mov	r11, r4
+	mov	r8, r3
 	mov	r12, r0
-	mov	r0, r1
-	mov	r8, r0
-	adds	r2, #1
-	uxth	r0, r2
-	mov	r2, r0
-	cmp	r2, #128
-	bcc	.Lghash_absorb_loop19
-.Lghash_absorb_done20:
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp]
+	mov	r0, r9
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r9, r0
+	cmp	r0, #128
+	bcc	.Lghash_absorb_loop8
+.Lghash_absorb_done9:
+	mov	r5, r10
+	ldr	r4, [sp, #4]
+	ldr	r3, [sp]
+	mov	r2, r11
+	ldr	r0, [sp, #28]
+	adds	r0, #1
+	str	r0, [sp, #28]
 	mov	r1, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lghash_absorb_far2
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #20]
-	str	r1, [r0]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #20]
-	str	r1, [r0, #4]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #20]
-	str	r1, [r0, #8]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #44]
+	str	r5, [r0]
+	ldr	r0, [sp, #44]
+	str	r4, [r0, #4]
+	ldr	r0, [sp, #44]
+	str	r3, [r0, #8]
+	ldr	r0, [sp, #44]
 	str	r2, [r0, #12]
-	add	sp, #56
+	add	sp, #64
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

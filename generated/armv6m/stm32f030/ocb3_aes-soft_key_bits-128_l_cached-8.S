@@ -7,184 +7,9 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- ocb3_encrypt: ocb3.encrypt
-@     frame 380 bytes (7 spill slots, 3 on the stack; locals 336), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 134 bytes of code and literals
-	.section .text.ocb3_encrypt,"ax",%progbits
-	.global ocb3_encrypt
-	.type ocb3_encrypt, %function
-	.thumb_func
-	.balign 4
-ocb3_encrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #380
-	str	r2, [sp, #40]
-	mov	r2, r3
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #416]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #420]
-	mov	r11, r2
-	ldr	r2, [sp, #424]
-	mov	r10, r2
-	ldr	r2, [sp, #428]
-	mov	r9, r2
-	ldr	r2, [sp, #432]
-	mov	r8, r2
-	ldr	r6, [sp, #436]
-	ldr	r5, [sp, #440]
-	ldr	r4, [sp, #444]
-	movs	r7, #0
-	add	r3, sp, #44
-	movs	r2, #44
-.Locb3_encrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Locb3_encrypt_zero1
-	add	r3, sp, #220
-	movs	r2, #40
-.Locb3_encrypt_zero2:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Locb3_encrypt_zero2
-	@ ocb3.ae:198: key_setup(key, ks, l)
-	add	r2, sp, #44
-	add	r3, sp, #220
-	bl	ocb3_key_setup
-	@ ocb3.ae:199: encrypt_with(ks, l, nonce, ad, msg, ct, tag)
-	add	r2, sp, #44
-	add	r1, sp, #220
-	ldr	r0, [sp, #32]
-	str	r0, [sp]
-	mov	r0, r11
-	str	r0, [sp, #4]
-	mov	r0, r10
-	str	r0, [sp, #8]
-	mov	r0, r9
-	str	r0, [sp, #12]
-	mov	r0, r8
-	str	r0, [sp, #16]
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
-	str	r4, [sp, #28]
-	mov	r0, r2
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
-	bl	ocb3_encrypt_with
-	add	sp, #380
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ocb3_encrypt, .-ocb3_encrypt
-
-
-@ --- ocb3_decrypt: ocb3.decrypt
-@     frame 392 bytes (8 spill slots, 4 on the stack; locals 340), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 156 bytes of code and literals
-	.section .text.ocb3_decrypt,"ax",%progbits
-	.global ocb3_decrypt
-	.type ocb3_decrypt, %function
-	.thumb_func
-	.balign 4
-ocb3_decrypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #392
-	str	r2, [sp, #48]
-	mov	r2, r3
-	str	r2, [sp, #44]
-	ldr	r2, [sp, #428]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #432]
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #436]
-	mov	r11, r2
-	ldr	r2, [sp, #440]
-	mov	r10, r2
-	ldr	r2, [sp, #444]
-	mov	r9, r2
-	ldr	r2, [sp, #448]
-	mov	r8, r2
-	ldr	r6, [sp, #452]
-	ldr	r5, [sp, #456]
-	ldr	r4, [sp, #460]
-	movs	r7, #0
-	add	r3, sp, #52
-	movs	r2, #44
-.Locb3_decrypt_zero1:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Locb3_decrypt_zero1
-	add	r3, sp, #228
-	movs	r2, #40
-.Locb3_decrypt_zero2:
-	str	r7, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Locb3_decrypt_zero2
-	@ ocb3.ae:205: key_setup(key, ks, l)
-	add	r2, sp, #52
-	add	r3, sp, #228
-	bl	ocb3_key_setup
-	@ ocb3.ae:206: return decrypt_with(ks, l, nonce, ad, ct, tag, msg)
-	add	r3, sp, #52
-	add	r2, sp, #228
-	add	r1, sp, #388
-	ldr	r0, [sp, #40]
-	str	r0, [sp]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #4]
-	mov	r0, r11
-	str	r0, [sp, #8]
-	mov	r0, r10
-	str	r0, [sp, #12]
-	mov	r0, r9
-	str	r0, [sp, #16]
-	mov	r0, r8
-	str	r0, [sp, #20]
-	str	r6, [sp, #24]
-	str	r5, [sp, #28]
-	str	r1, [sp, #32]
-	mov	r0, r3
-	mov	r1, r2
-	ldr	r2, [sp, #48]
-	ldr	r3, [sp, #44]
-	bl	ocb3_decrypt_with
-	add	r0, sp, #388
-	ldrh	r0, [r0]
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	strh	r0, [r4]
-	add	sp, #392
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ocb3_decrypt, .-ocb3_decrypt
-
-
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 44 bytes (7 spill slots, 3 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 406 bytes of code and literals
+@     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 722 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -197,87 +22,282 @@ ocb3_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #44
-	mov	r5, r0
-	mov	r4, r2
-	mov	r0, r3
-	mov	r10, r0
+	sub	sp, #60
+	mov	r1, r2
+	mov	r8, r1
+	mov	r1, r3
+	mov	r10, r1
 	@ ocb3.ae:83: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
-	ldrb	r0, [r5]
-	lsls	r6, r0, #24
-	ldrb	r0, [r5, #1]
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Locb3_key_setup_words2
+.Locb3_key_setup_bytes1:
+	add	r3, sp, #12
+	movs	r2, #16
+.Locb3_key_setup_cpy4:
+	subs	r2, #1
+	bcc	.Locb3_key_setup_cpyd3
+	ldrb	r1, [r0, r2]
+	strb	r1, [r3, r2]
+	b	.Locb3_key_setup_cpy4
+.Locb3_key_setup_cpyd3:
+	mov	r0, r3
+.Locb3_key_setup_words2:
+	ldr	r1, [r0, #12]
+	rev	r2, r1
+	ldr	r1, [r0, #8]
+	rev	r3, r1
+	ldr	r1, [r0, #4]
+	rev	r4, r1
+	ldr	r0, [r0]
+	rev	r1, r0
+	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	mov	r0, r8
+	str	r1, [r0]
+	mov	r0, r8
+	str	r4, [r0, #4]
+	mov	r0, r8
+	str	r3, [r0, #8]
+	mov	r0, r8
+	str	r2, [r0, #12]
+	@ aes.ae:211: @unroll(unroll)
+	movs	r6, #4
+	@ aes.ae:213: temp = w[i - 1]
+	mov	r5, r8
+	adds	r5, #12
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r3, =ocb3_E.sbox
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	ldr	r2, =ocb3_E.rcon
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	mov	r1, r8
+	@ aes.ae:211: @unroll(unroll)
+.Locb3_key_setup_loop5:
+	@ aes.ae:214: if i % nk == 0 {
+	lsls	r0, r6, #30
+	lsrs	r0, r0, #30
+	subs	r0, r0, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	ldr	r4, [r5]
+	cmp	r7, #0
+	beq	.Locb3_key_setup_else7
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	movs	r0, #24
+	mov	r7, r4
+	rors	r7, r0
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #24
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r6, r0
-	ldrb	r0, [r5, #2]
+	orrs	r4, r0
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r6, r0
-	ldrb	r0, [r5, #3]
-	orrs	r6, r0
-	ldrb	r0, [r5, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r5, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r5, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r5, #7]
-	orrs	r3, r0
-	ldrb	r0, [r5, #8]
-	lsls	r2, r0, #24
-	ldrb	r0, [r5, #9]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r5, #10]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r5, #11]
-	orrs	r2, r0
-	ldrb	r0, [r5, #12]
+	orrs	r4, r0
+	uxtb	r0, r7
+	ldrb	r0, [r3, r0]
+	orrs	r4, r0
+	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	lsrs	r0, r6, #2
+	subs	r0, r0, #1
+	uxth	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #24
+	eors	r4, r0
+	b	.Locb3_key_setup_endif8
+.Locb3_key_setup_else7:
+.Locb3_key_setup_endif8:
+	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	ldr	r0, [r1]
+	eors	r0, r4
+	str	r0, [r5, #4]
+	adds	r5, #4
+	adds	r1, #4
+	adds	r6, #1
+	cmp	r6, #44
+	bcc	.Locb3_key_setup_loop5
+.Locb3_key_setup_done6:
+	@ aes.ae:226: @unroll(unroll)
+	movs	r5, #1
+	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	mov	r4, r8
+	adds	r4, #144
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r3, =ocb3_E.sbox
+	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	mov	r2, r8
+	adds	r2, #176
+	@ aes.ae:226: @unroll(unroll)
+.Locb3_key_setup_loop9:
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r6, [r4]
+	lsrs	r0, r6, #24
+	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #24
-	ldrb	r0, [r5, #13]
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	ldrb	r0, [r5, #14]
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	ldrb	r0, [r5, #15]
+	uxtb	r0, r6
+	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	str	r1, [sp, #12]
-	str	r2, [sp, #16]
-	str	r3, [sp, #20]
-	str	r6, [sp, #24]
-	add	r0, sp, #12
-	mov	r1, r4
-	bl	ocb3_E_key_schedule
+	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	str	r1, [r2]
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r6, [r4, #4]
+	lsrs	r0, r6, #24
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r6
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	str	r1, [r2, #4]
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r6, [r4, #8]
+	lsrs	r0, r6, #24
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r6
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	str	r1, [r2, #8]
+	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	ldr	r6, [r4, #12]
+	lsrs	r0, r6, #24
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r6
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	str	r1, [r2, #12]
+	subs	r4, #16
+	adds	r2, #16
+	adds	r5, #1
+	cmp	r5, #10
+	bcc	.Locb3_key_setup_loop9
+.Locb3_key_setup_done10:
+	@ aes.ae:232: @unroll(unroll)
+	movs	r6, #44
+	@ aes.ae:234: x = w[i]
+	mov	r5, r8
+	adds	r5, #176
+	ldr	r3, =ocb3_tf1
+	@ aes.ae:232: @unroll(unroll)
+.Locb3_key_setup_loop11:
+	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	ldr	r7, [r5]
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	@ aes.ae:234: x = w[i]
+	lsls	r0, r0, #2
+	ldr	r4, [r3, r0]
+	movs	r0, #8
+	rors	r4, r0
+	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	@ aes.ae:234: x = w[i]
+	lsls	r0, r0, #2
+	ldr	r2, [r3, r0]
+	movs	r0, #16
+	rors	r2, r0
+	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	uxtb	r0, r7
+	@ aes.ae:234: x = w[i]
+	lsls	r0, r0, #2
+	ldr	r1, [r3, r0]
+	movs	r0, #24
+	rors	r1, r0
+	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	lsrs	r0, r7, #24
+	@ aes.ae:234: x = w[i]
+	lsls	r0, r0, #2
+	ldr	r0, [r3, r0]
+	eors	r0, r4
+	eors	r0, r2
+	eors	r0, r1
+	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	str	r0, [r5]
+	adds	r5, #4
+	adds	r6, #1
+	cmp	r6, #80
+	bcc	.Locb3_key_setup_loop11
+.Locb3_key_setup_done12:
 	@ ocb3.ae:84: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	add	r1, sp, #12
-	add	r2, sp, #28
-	mov	r0, r4
+	str	r0, [sp, #28]
+	str	r0, [sp, #32]
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	add	r1, sp, #28
+	add	r2, sp, #44
+	mov	r0, r8
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	str	r0, [sp]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #8]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #40]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #4]
+	ldr	r4, [sp, #52]
+	ldr	r3, [sp, #56]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	ldr	r0, [sp]
 	lsls	r0, r0, #1
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsls	r1, r0, #1
 	ldr	r0, [sp]
 	lsrs	r0, r0, #31
 	mov	r2, r1
 	orrs	r2, r0
 	lsls	r1, r4, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #31
 	orrs	r1, r0
 	lsls	r5, r3, #1
@@ -296,14 +316,14 @@ ocb3_key_setup:
 	movs	r0, #135
 	mov	r11, r0
 	ands	r7, r0
-	ldr	r6, [sp, #4]
+	ldr	r6, [sp, #8]
 	eors	r6, r7
 	@ ocb3.ae:86: l[at_star] = l_star
 	ldr	r7, [sp]
 	mov	r0, r10
 	str	r7, [r0]
 	mov	r7, r10
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	str	r0, [r7, #4]
 	mov	r0, r10
 	str	r4, [r0, #8]
@@ -342,61 +362,61 @@ ocb3_key_setup:
 	rsbs	r5, r5, #0
 	mov	r0, r11
 	ands	r5, r0
-	mov	r0, r4
-	eors	r0, r5
+	eors	r4, r5
 	@ ocb3.ae:89: for i in 0..l_cached {
-	movs	r4, #0
-	mov	r7, r0
-	mov	r6, r3
-	mov	r5, r2
-	mov	r0, r1
-.Locb3_key_setup_loop1:
+	movs	r0, #0
+	mov	r9, r0
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
 	@ ocb3.ae:90: l[at_l0 + i] = x
-	adds	r1, r4, #2
-	uxth	r1, r1
-	lsls	r2, r1, #4
 	mov	r1, r10
-	adds	r1, r1, r2
-	str	r7, [r1]
-	str	r6, [r1, #4]
-	str	r5, [r1, #8]
-	str	r0, [r1, #12]
+	adds	r1, #32
+	@ ocb3.ae:89: for i in 0..l_cached {
+.Locb3_key_setup_loop13:
+	@ ocb3.ae:90: l[at_l0 + i] = x
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r1, r7, #1
-	mov	r9, r1
-	lsls	r3, r6, #1
-	lsrs	r1, r7, #31
-	orrs	r3, r1
-	lsls	r2, r5, #1
-	lsrs	r1, r6, #31
-	orrs	r2, r1
-	lsls	r1, r0, #1
-	lsrs	r5, r5, #31
-	orrs	r1, r5
-	lsrs	r5, r0, #31
-	mov	r0, r8
-	eors	r5, r0
-	subs	r0, r5, #1
-	movs	r5, #0
-	adcs	r5, r5
-	mov	r0, r8
-	eors	r5, r0
-	rsbs	r5, r5, #0
-	mov	r0, r11
-	ands	r5, r0
-	mov	r0, r9
-	eors	r0, r5
-	mov	r7, r0
-	mov	r6, r3
+	lsls	r0, r5, #1
+	mov	r10, r0
+	lsls	r7, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r7, r0
+	lsls	r6, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r6, r0
+	lsls	r0, r2, #1
+	lsrs	r3, r3, #31
+	orrs	r0, r3
+	lsrs	r3, r2, #31
+	mov	r2, r8
+	eors	r3, r2
+	subs	r2, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	mov	r2, r8
+	eors	r3, r2
+	rsbs	r3, r3, #0
+	mov	r2, r11
+	ands	r3, r2
+	mov	r2, r10
+	eors	r2, r3
+	adds	r1, #16
 	mov	r5, r2
-	mov	r0, r1
-	adds	r4, #1
-	uxth	r1, r4
-	mov	r4, r1
-	cmp	r4, #8
-	bcc	.Locb3_key_setup_loop1
-.Locb3_key_setup_done2:
-	add	sp, #44
+	mov	r4, r7
+	mov	r3, r6
+	mov	r2, r0
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
+	cmp	r0, #8
+	bcc	.Locb3_key_setup_loop13
+.Locb3_key_setup_done14:
+	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -404,12 +424,13 @@ ocb3_key_setup:
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
+	.ltorg
 	.size ocb3_key_setup, .-ocb3_key_setup
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 132 bytes (94 spill slots, 25 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 3170 bytes of code and literals
+@     frame 152 bytes (57 spill slots, 25 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1332 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -422,1120 +443,53 @@ ocb3_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #132
-	str	r0, [sp]
-	mov	r0, r1
-	str	r0, [sp, #16]
-	mov	r1, r2
-	mov	r2, r3
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #4]
-	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	lsls	r0, r0, #3
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	lsls	r0, r0, #25
-	str	r0, [sp, #36]
-	lsls	r6, r2, #3
-	movs	r0, #1
-	str	r0, [sp, #32]
-	movs	r5, #0
-	mov	r4, r5
-	mov	r3, r5
-	cmp	r6, #128
-	bcs	.Locb3_encrypt_with_shz1
-.Locb3_encrypt_with_shl3:
-	cmp	r6, #32
-	bcc	.Locb3_encrypt_with_shf2
-	mov	r5, r3
-	mov	r3, r4
-	ldr	r4, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #32]
-	subs	r6, #32
-	b	.Locb3_encrypt_with_shl3
-.Locb3_encrypt_with_shf2:
-	movs	r7, #32
-	subs	r7, r7, r6
-	lsls	r5, r6
-	mov	r0, r3
-	lsrs	r0, r7
-	orrs	r5, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r4, r6
-	ldr	r0, [sp, #32]
-	lsrs	r0, r7
-	orrs	r4, r0
-	ldr	r0, [sp, #32]
-	lsls	r0, r6
-	str	r0, [sp, #32]
-	b	.Locb3_encrypt_with_she4
-.Locb3_encrypt_with_shz1:
-	movs	r0, #0
-	str	r0, [sp, #32]
-	movs	r4, #0
-	movs	r3, #0
-	movs	r5, #0
-.Locb3_encrypt_with_she4:
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	orrs	r0, r5
-	str	r0, [sp, #36]
-	@ ocb3.ae:114: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
-	movs	r0, #0
-	cmp	r2, #1
-	bcc	.Locb3_encrypt_with_nob5
-	ldrb	r0, [r1]
-.Locb3_encrypt_with_nob5:
-	lsls	r6, r0, #16
-	movs	r0, #0
-	cmp	r2, #2
-	bcc	.Locb3_encrypt_with_nob6
-	ldrb	r0, [r1, #1]
-.Locb3_encrypt_with_nob6:
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	movs	r5, #0
-	cmp	r2, #3
-	bcc	.Locb3_encrypt_with_nob7
-	ldrb	r5, [r1, #2]
-.Locb3_encrypt_with_nob7:
-	mov	r0, r6
-	str	r0, [sp, #44]
-	orrs	r0, r5
-	str	r0, [sp, #44]
-	movs	r0, #0
-	cmp	r2, #4
-	bcc	.Locb3_encrypt_with_nob8
-	ldrb	r0, [r1, #3]
-.Locb3_encrypt_with_nob8:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r2, #5
-	bcc	.Locb3_encrypt_with_nob9
-	ldrb	r0, [r1, #4]
-.Locb3_encrypt_with_nob9:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #6
-	bcc	.Locb3_encrypt_with_nob10
-	ldrb	r0, [r1, #5]
-.Locb3_encrypt_with_nob10:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #7
-	bcc	.Locb3_encrypt_with_nob11
-	ldrb	r0, [r1, #6]
-.Locb3_encrypt_with_nob11:
-	mov	r7, r5
-	orrs	r7, r0
-	movs	r0, #0
-	cmp	r2, #8
-	bcc	.Locb3_encrypt_with_nob12
-	ldrb	r0, [r1, #7]
-.Locb3_encrypt_with_nob12:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r2, #9
-	bcc	.Locb3_encrypt_with_nob13
-	ldrb	r0, [r1, #8]
-.Locb3_encrypt_with_nob13:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #10
-	bcc	.Locb3_encrypt_with_nob14
-	ldrb	r0, [r1, #9]
-.Locb3_encrypt_with_nob14:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #11
-	bcc	.Locb3_encrypt_with_nob15
-	ldrb	r0, [r1, #10]
-.Locb3_encrypt_with_nob15:
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #12
-	bcc	.Locb3_encrypt_with_nob16
-	ldrb	r0, [r1, #11]
-.Locb3_encrypt_with_nob16:
-	lsls	r6, r0, #24
-	movs	r0, #0
-	cmp	r2, #13
-	bcc	.Locb3_encrypt_with_nob17
-	ldrb	r0, [r1, #12]
-.Locb3_encrypt_with_nob17:
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	movs	r0, #0
-	cmp	r2, #14
-	bcc	.Locb3_encrypt_with_nob18
-	ldrb	r0, [r1, #13]
-.Locb3_encrypt_with_nob18:
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	movs	r0, #0
-	cmp	r2, #15
-	bcc	.Locb3_encrypt_with_nob19
-	ldrb	r0, [r1, #14]
-.Locb3_encrypt_with_nob19:
-	mov	r1, r6
-	orrs	r1, r0
-	movs	r0, #15
-	subs	r0, r0, r2
-	lsls	r6, r0, #3
-	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r2, r7
-	ldr	r1, [sp, #44]
-	cmp	r6, #128
-	bcs	.Locb3_encrypt_with_shz20
-.Locb3_encrypt_with_shl22:
-	cmp	r6, #32
-	bcc	.Locb3_encrypt_with_shf21
-	mov	r0, r5
-	str	r0, [sp, #40]
-	mov	r5, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r6, #32
-	b	.Locb3_encrypt_with_shl22
-.Locb3_encrypt_with_shf21:
-	movs	r0, #32
-	str	r0, [sp, #44]
-	subs	r0, r0, r6
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	lsrs	r0, r6
-	str	r0, [sp, #40]
-	mov	r0, r5
-	str	r0, [sp, #52]
-	mov	r7, r0
-	ldr	r0, [sp, #44]
-	lsls	r7, r0
-	str	r7, [sp, #52]
-	ldr	r0, [sp, #40]
-	orrs	r0, r7
-	str	r0, [sp, #40]
-	lsrs	r5, r6
-	mov	r0, r2
-	str	r0, [sp, #52]
-	mov	r7, r0
-	ldr	r0, [sp, #44]
-	lsls	r7, r0
-	str	r7, [sp, #52]
-	mov	r0, r7
-	orrs	r5, r0
-	lsrs	r2, r6
-	mov	r0, r1
-	str	r0, [sp, #52]
-	mov	r7, r0
-	ldr	r0, [sp, #44]
-	lsls	r7, r0
-	str	r7, [sp, #52]
-	mov	r0, r7
-	orrs	r2, r0
-	lsrs	r1, r6
-	b	.Locb3_encrypt_with_she23
-.Locb3_encrypt_with_shz20:
-	movs	r0, #0
-	str	r0, [sp, #40]
-	movs	r5, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_encrypt_with_she23:
-	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	ldr	r6, [sp, #32]
-	ldr	r0, [sp, #40]
-	orrs	r6, r0
-	orrs	r4, r5
-	orrs	r3, r2
-	ldr	r2, [sp, #36]
-	orrs	r2, r1
-	@ ocb3.ae:115: bottom = n[5:0]
-	lsls	r0, r6, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #32]
-	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r1, #63
-	mov	r0, r6
-	bics	r0, r1
-	str	r0, [sp, #100]
-	str	r4, [sp, #104]
-	str	r3, [sp, #108]
-	str	r2, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp]
-	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #116]
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r5, [sp, #128]
-	@ ocb3.ae:117: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsrs	r1, r3, #24
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	lsrs	r6, r2, #24
-	lsls	r0, r5, #8
-	orrs	r6, r0
-	mov	r0, r2
-	eors	r0, r1
-	mov	r1, r5
-	eors	r1, r6
-	@ ocb3.ae:118: return (stretch << bottom)[191:64]
-	mov	r7, r1
-	mov	r1, r5
-	ldr	r6, [sp, #32]
-	cmp	r6, #192
-	bcs	.Locb3_encrypt_with_shz24
-.Locb3_encrypt_with_shl26:
-	cmp	r6, #32
-	bcc	.Locb3_encrypt_with_shf25
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r7
-	mov	r7, r0
-	movs	r0, #0
-	subs	r6, #32
-	b	.Locb3_encrypt_with_shl26
-.Locb3_encrypt_with_shf25:
-	movs	r5, #32
-	subs	r5, r5, r6
-	lsls	r1, r6
-	mov	r0, r2
-	lsrs	r0, r5
-	orrs	r1, r0
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r5
-	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r5
-	orrs	r3, r0
-	lsls	r4, r6
-	mov	r0, r7
-	lsrs	r0, r5
-	orrs	r4, r0
-	b	.Locb3_encrypt_with_she27
-.Locb3_encrypt_with_shz24:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_encrypt_with_she27:
-	@ ocb3.ae:146: full = n / 16
-	ldr	r0, [sp, #48]
-	lsrs	r0, r0, #4
-	str	r0, [sp, #56]
-	@ ocb3.ae:147: for i in 0..full {
-	movs	r0, #0
-	str	r0, [sp, #52]
-	mov	r0, r4
-	str	r0, [sp, #72]
-	mov	r0, r3
-	str	r0, [sp, #68]
-	mov	r0, r2
+	sub	sp, #152
 	str	r0, [sp, #60]
 	mov	r0, r1
-	str	r0, [sp, #64]
-	movs	r0, #0
-	str	r0, [sp, #44]
-	movs	r0, #0
-	str	r0, [sp, #40]
-	movs	r0, #0
-	str	r0, [sp, #36]
-	movs	r0, #0
-	str	r0, [sp, #32]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #56]
-	cmp	r1, r0
-	bcc	.Locb3_encrypt_with_far1
-	b	.Locb3_encrypt_with_done29
-.Locb3_encrypt_with_far1:
-.Locb3_encrypt_with_loop28:
-	@ ocb3.ae:148: off = 16 * i
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #4
-	str	r0, [sp, #76]
-	@ ocb3.ae:149: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #52]
-	adds	r3, r0, #1
-	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r3
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	mov	r9, r0
-	eors	r1, r0
-	cmp	r1, #0
-	beq	.Locb3_encrypt_with_else30
-	@ ocb3.ae:49: v = v >> 16
-	lsrs	r3, r3, #16
-	movs	r2, #16
-	b	.Locb3_encrypt_with_endif31
-.Locb3_encrypt_with_else30:
-	movs	r2, #0
-.Locb3_encrypt_with_endif31:
-	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r1, r3
-	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r1]
-	cmp	r0, #0
-	beq	.Locb3_encrypt_with_else32
-	@ ocb3.ae:52: n = n + 8
-	adds	r2, #8
-	@ ocb3.ae:53: v = v >> 8
-	lsrs	r3, r3, #8
-	b	.Locb3_encrypt_with_endif33
-.Locb3_encrypt_with_else32:
-.Locb3_encrypt_with_endif33:
-	@ ocb3.ae:55: if v[3:0] == 0 {
-	lsls	r0, r3, #28
-	lsrs	r1, r0, #28
-	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r1]
-	cmp	r0, #0
-	beq	.Locb3_encrypt_with_else34
-	@ ocb3.ae:56: n = n + 4
-	adds	r2, r2, #4
-	@ ocb3.ae:57: v = v >> 4
-	lsrs	r3, r3, #4
-	b	.Locb3_encrypt_with_endif35
-.Locb3_encrypt_with_else34:
-.Locb3_encrypt_with_endif35:
-	@ ocb3.ae:59: if v[1:0] == 0 {
-	lsls	r0, r3, #30
-	lsrs	r0, r0, #30
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	mov	r0, r9
-	eors	r1, r0
-	cmp	r1, #0
-	beq	.Locb3_encrypt_with_else36
-	@ ocb3.ae:60: n = n + 2
-	adds	r2, r2, #2
-	@ ocb3.ae:61: v = v >> 2
-	lsrs	r3, r3, #2
-	b	.Locb3_encrypt_with_endif37
-.Locb3_encrypt_with_else36:
-.Locb3_encrypt_with_endif37:
-	@ ocb3.ae:63: if v[0] == 0 {
-	lsls	r0, r3, #31
-	lsrs	r0, r0, #31
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	mov	r0, r9
-	eors	r1, r0
-	cmp	r1, #0
-	beq	.Locb3_encrypt_with_else38
-	@ ocb3.ae:64: n = n + 1
-	adds	r0, r2, #1
-	str	r0, [sp, #80]
-	b	.Locb3_encrypt_with_endif39
-.Locb3_encrypt_with_else38:
-	mov	r0, r2
-	str	r0, [sp, #80]
-.Locb3_encrypt_with_endif39:
-	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
-	movs	r1, #144
-	ldr	r0, [sp, #16]
-	ldr	r4, [r0, r1]
-	movs	r1, #148
-	ldr	r0, [sp, #16]
-	ldr	r3, [r0, r1]
-	movs	r1, #152
-	ldr	r0, [sp, #16]
-	ldr	r2, [r0, r1]
-	movs	r1, #156
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, r1]
-	@ ocb3.ae:98: if k < l_cached {
-	ldr	r0, [sp, #80]
-	cmp	r0, #8
-	movs	r5, #0
-	adcs	r5, r5
-	mov	r0, r9
-	eors	r5, r0
-	cmp	r5, #0
-	beq	.Locb3_encrypt_with_else40
-	@ ocb3.ae:99: x = l[at_l0 + k]
-	ldr	r0, [sp, #80]
-	adds	r0, r0, #2
-	lsls	r1, r0, #4
-	ldr	r0, [sp, #16]
-	adds	r0, r0, r1
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r1, [r0, #12]
-	b	.Locb3_encrypt_with_endif41
-.Locb3_encrypt_with_else40:
-	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
-	movs	r6, #7
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r1
-	ldr	r0, [sp, #80]
-	cmp	r6, r0
-	bcs	.Locb3_encrypt_with_done43
-.Locb3_encrypt_with_loop42:
-	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r5, #1
 	mov	r11, r0
-	lsls	r7, r4, #1
-	lsrs	r0, r5, #31
-	orrs	r7, r0
-	lsls	r1, r2, #1
-	lsrs	r0, r4, #31
-	orrs	r1, r0
-	lsls	r0, r3, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
-	lsrs	r3, r3, #31
-	mov	r2, r9
-	eors	r3, r2
-	subs	r2, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	mov	r2, r9
-	eors	r3, r2
-	rsbs	r3, r3, #0
-	movs	r2, #135
-	ands	r3, r2
-	mov	r2, r11
-	eors	r2, r3
-	mov	r5, r2
-	mov	r4, r7
-	mov	r2, r1
-	mov	r3, r0
-	adds	r6, #1
-	ldr	r0, [sp, #80]
-	cmp	r6, r0
-	bcc	.Locb3_encrypt_with_loop42
-.Locb3_encrypt_with_done43:
-	mov	r1, r3
-.Locb3_encrypt_with_endif41:
-	@ ocb3.ae:149: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
-	eors	r0, r5
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
-	eors	r0, r4
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	eors	r0, r2
-	str	r0, [sp, #60]
-	ldr	r6, [sp, #64]
-	eors	r6, r1
-	@ ocb3.ae:150: p = load_be(msg, off, 16)
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #76]
-	adds	r1, r1, r0
-	ldrb	r0, [r1]
-	lsls	r3, r0, #24
-	ldrb	r0, [r1, #1]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r1, #2]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r2, [r1, #3]
-	mov	r0, r3
-	str	r0, [sp, #64]
-	orrs	r0, r2
-	str	r0, [sp, #64]
-	ldrb	r0, [r1, #4]
-	lsls	r2, r0, #24
-	ldrb	r0, [r1, #5]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #6]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r1, #7]
-	mov	r5, r2
-	orrs	r5, r0
-	ldrb	r0, [r1, #8]
-	lsls	r2, r0, #24
-	ldrb	r0, [r1, #9]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #10]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r1, #11]
-	mov	r7, r2
-	orrs	r7, r0
-	ldrb	r0, [r1, #12]
-	lsls	r2, r0, #24
-	ldrb	r0, [r1, #13]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r1, #14]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r1, #15]
-	mov	r4, r2
-	orrs	r4, r0
-	@ ocb3.ae:151: u = E.encrypt_block(ks, p ^ offset)
-	mov	r1, r4
-	ldr	r0, [sp, #72]
-	eors	r1, r0
-	mov	r2, r7
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	mov	r3, r5
-	ldr	r0, [sp, #60]
-	eors	r3, r0
-	ldr	r0, [sp, #64]
-	eors	r0, r6
-	str	r1, [sp, #100]
-	str	r2, [sp, #104]
-	str	r3, [sp, #108]
-	str	r0, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp]
-	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #80]
-	@ ocb3.ae:152: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	eors	r0, r4
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	eors	r0, r7
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	eors	r0, r5
-	str	r0, [sp, #36]
-	ldr	r4, [sp, #32]
-	ldr	r0, [sp, #64]
-	eors	r4, r0
-	@ ocb3.ae:153: store_be(ct, off, u ^ offset)
-	ldr	r0, [sp, #72]
-	eors	r3, r0
-	mov	r5, r2
-	ldr	r0, [sp, #68]
-	eors	r5, r0
-	mov	r7, r1
-	ldr	r0, [sp, #60]
-	eors	r7, r0
-	ldr	r2, [sp, #80]
-	eors	r2, r6
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #76]
-	adds	r1, r1, r0
-	lsrs	r0, r2, #24
-	str	r0, [sp, #32]
-	strb	r0, [r1]
-	lsrs	r0, r2, #16
-	str	r0, [sp, #32]
-	strb	r0, [r1, #1]
-	lsrs	r0, r2, #8
-	str	r0, [sp, #32]
-	strb	r0, [r1, #2]
-	strb	r2, [r1, #3]
-	lsrs	r0, r7, #24
-	strb	r0, [r1, #4]
-	lsrs	r0, r7, #16
-	strb	r0, [r1, #5]
-	lsrs	r0, r7, #8
-	strb	r0, [r1, #6]
-	strb	r7, [r1, #7]
-	lsrs	r0, r5, #24
-	strb	r0, [r1, #8]
-	lsrs	r0, r5, #16
-	strb	r0, [r1, #9]
-	lsrs	r0, r5, #8
-	strb	r0, [r1, #10]
-	strb	r5, [r1, #11]
-	lsrs	r0, r3, #24
-	strb	r0, [r1, #12]
-	lsrs	r0, r3, #16
-	strb	r0, [r1, #13]
-	lsrs	r0, r3, #8
-	strb	r0, [r1, #14]
-	strb	r3, [r1, #15]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	mov	r0, r6
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	mov	r0, r4
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #52]
-	adds	r0, #1
-	str	r0, [sp, #52]
-	mov	r1, r0
-	ldr	r0, [sp, #56]
-	cmp	r1, r0
-	bcs	.Locb3_encrypt_with_far2
-	b	.Locb3_encrypt_with_loop28
-.Locb3_encrypt_with_far2:
-.Locb3_encrypt_with_done29:
-	@ ocb3.ae:155: r = n - 16 * full
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #4
-	str	r0, [sp, #52]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #52]
-	subs	r4, r1, r0
-	@ ocb3.ae:156: if r != 0 {
-	subs	r0, r4, #1
-	movs	r0, #0
-	adcs	r0, r0
-	cmp	r0, #0
-	bne	.Locb3_encrypt_with_far3
-	b	.Locb3_encrypt_with_else44
-.Locb3_encrypt_with_far3:
-	@ ocb3.ae:157: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r0, [sp, #16]
-	ldr	r5, [r0]
-	ldr	r0, [sp, #16]
-	ldr	r3, [r0, #4]
-	ldr	r0, [sp, #16]
-	ldr	r2, [r0, #8]
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, #12]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #48]
-	eors	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #56]
-	eors	r0, r3
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
-	eors	r0, r2
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #64]
-	eors	r0, r1
-	str	r0, [sp, #64]
-	@ ocb3.ae:158: pad = E.encrypt_block(ks, offset)
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp]
-	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #80]
-	@ ocb3.ae:159: p = load_be(msg, 16 * full, 16, r)
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #52]
-	adds	r1, r1, r0
-	movs	r0, #0
-	cmp	r4, #1
-	bcc	.Locb3_encrypt_with_nob46
-	ldrb	r0, [r1]
-.Locb3_encrypt_with_nob46:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r4, #2
-	bcc	.Locb3_encrypt_with_nob47
-	ldrb	r0, [r1, #1]
-.Locb3_encrypt_with_nob47:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #3
-	bcc	.Locb3_encrypt_with_nob48
-	ldrb	r0, [r1, #2]
-.Locb3_encrypt_with_nob48:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r4, #4
-	bcc	.Locb3_encrypt_with_nob49
-	ldrb	r2, [r1, #3]
-.Locb3_encrypt_with_nob49:
-	mov	r0, r3
-	str	r0, [sp, #88]
-	orrs	r0, r2
-	str	r0, [sp, #88]
-	movs	r0, #0
-	cmp	r4, #5
-	bcc	.Locb3_encrypt_with_nob50
-	ldrb	r0, [r1, #4]
-.Locb3_encrypt_with_nob50:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r4, #6
-	bcc	.Locb3_encrypt_with_nob51
-	ldrb	r0, [r1, #5]
-.Locb3_encrypt_with_nob51:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #7
-	bcc	.Locb3_encrypt_with_nob52
-	ldrb	r0, [r1, #6]
-.Locb3_encrypt_with_nob52:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r4, #8
-	bcc	.Locb3_encrypt_with_nob53
-	ldrb	r2, [r1, #7]
-.Locb3_encrypt_with_nob53:
-	mov	r0, r3
-	str	r0, [sp, #84]
-	orrs	r0, r2
-	str	r0, [sp, #84]
-	movs	r0, #0
-	cmp	r4, #9
-	bcc	.Locb3_encrypt_with_nob54
-	ldrb	r0, [r1, #8]
-.Locb3_encrypt_with_nob54:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r4, #10
-	bcc	.Locb3_encrypt_with_nob55
-	ldrb	r0, [r1, #9]
-.Locb3_encrypt_with_nob55:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #11
-	bcc	.Locb3_encrypt_with_nob56
-	ldrb	r0, [r1, #10]
-.Locb3_encrypt_with_nob56:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r4, #12
-	bcc	.Locb3_encrypt_with_nob57
-	ldrb	r2, [r1, #11]
-.Locb3_encrypt_with_nob57:
-	mov	r0, r3
-	str	r0, [sp, #28]
-	orrs	r0, r2
-	str	r0, [sp, #28]
-	movs	r0, #0
-	cmp	r4, #13
-	bcc	.Locb3_encrypt_with_nob58
-	ldrb	r0, [r1, #12]
-.Locb3_encrypt_with_nob58:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r4, #14
-	bcc	.Locb3_encrypt_with_nob59
-	ldrb	r0, [r1, #13]
-.Locb3_encrypt_with_nob59:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #15
-	bcc	.Locb3_encrypt_with_nob60
-	ldrb	r0, [r1, #14]
-.Locb3_encrypt_with_nob60:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r2, #0
-	cmp	r4, #16
-	bcc	.Locb3_encrypt_with_nob61
-	ldrb	r2, [r1, #15]
-.Locb3_encrypt_with_nob61:
-	mov	r0, r3
-	str	r0, [sp, #92]
-	orrs	r0, r2
-	str	r0, [sp, #92]
-	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r0, #15
-	subs	r0, r0, r4
-	lsls	r5, r0, #3
-	movs	r3, #128
-	movs	r0, #0
-	mov	r2, r0
-	mov	r1, r0
-	mov	r6, r0
-	cmp	r5, #128
-	b	.Locb3_encrypt_with_pool1
-	.ltorg
-.Locb3_encrypt_with_pool1:
-	bcs	.Locb3_encrypt_with_shz62
-.Locb3_encrypt_with_shl64:
-	cmp	r5, #32
-	bcc	.Locb3_encrypt_with_shf63
-	mov	r6, r1
 	mov	r1, r2
 	mov	r2, r3
-	movs	r3, #0
-	subs	r5, #32
-	b	.Locb3_encrypt_with_shl64
-.Locb3_encrypt_with_shf63:
-	movs	r7, #32
-	subs	r7, r7, r5
-	lsls	r6, r5
-	mov	r0, r1
+	ldr	r0, [sp, #188]
 	str	r0, [sp, #96]
-	lsrs	r0, r7
-	str	r0, [sp, #96]
-	orrs	r6, r0
-	lsls	r1, r5
-	mov	r0, r2
-	str	r0, [sp, #96]
-	lsrs	r0, r7
-	str	r0, [sp, #96]
-	orrs	r1, r0
-	lsls	r2, r5
-	mov	r0, r3
-	str	r0, [sp, #96]
-	lsrs	r0, r7
-	str	r0, [sp, #96]
-	orrs	r2, r0
-	lsls	r3, r5
-	b	.Locb3_encrypt_with_she65
-.Locb3_encrypt_with_shz62:
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	movs	r6, #0
-.Locb3_encrypt_with_she65:
-	ldr	r5, [sp, #92]
-	orrs	r5, r3
-	ldr	r3, [sp, #28]
-	orrs	r3, r2
-	ldr	r2, [sp, #84]
-	orrs	r2, r1
-	ldr	r1, [sp, #88]
-	orrs	r1, r6
-	@ ocb3.ae:160: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	eors	r0, r5
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	eors	r0, r3
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	eors	r0, r2
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	eors	r0, r1
-	str	r0, [sp, #32]
-	@ ocb3.ae:161: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r2, [sp, #92]
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	ldr	r3, [sp, #28]
-	ldr	r0, [sp, #72]
-	eors	r3, r0
-	ldr	r5, [sp, #84]
-	ldr	r0, [sp, #76]
-	eors	r5, r0
-	ldr	r6, [sp, #88]
-	ldr	r0, [sp, #80]
-	eors	r6, r0
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #52]
-	adds	r1, r1, r0
-	lsrs	r0, r6, #24
-	cmp	r4, #1
-	bcc	.Locb3_encrypt_with_nost66
-	strb	r0, [r1]
-.Locb3_encrypt_with_nost66:
-	lsrs	r0, r6, #16
-	cmp	r4, #2
-	bcc	.Locb3_encrypt_with_nost67
-	strb	r0, [r1, #1]
-.Locb3_encrypt_with_nost67:
-	lsrs	r0, r6, #8
-	cmp	r4, #3
-	bcc	.Locb3_encrypt_with_nost68
-	strb	r0, [r1, #2]
-.Locb3_encrypt_with_nost68:
-	cmp	r4, #4
-	bcc	.Locb3_encrypt_with_nost69
-	strb	r6, [r1, #3]
-.Locb3_encrypt_with_nost69:
-	lsrs	r0, r5, #24
-	cmp	r4, #5
-	bcc	.Locb3_encrypt_with_nost70
-	strb	r0, [r1, #4]
-.Locb3_encrypt_with_nost70:
-	lsrs	r0, r5, #16
-	cmp	r4, #6
-	bcc	.Locb3_encrypt_with_nost71
-	strb	r0, [r1, #5]
-.Locb3_encrypt_with_nost71:
-	lsrs	r0, r5, #8
-	cmp	r4, #7
-	bcc	.Locb3_encrypt_with_nost72
-	strb	r0, [r1, #6]
-.Locb3_encrypt_with_nost72:
-	cmp	r4, #8
-	bcc	.Locb3_encrypt_with_nost73
-	strb	r5, [r1, #7]
-.Locb3_encrypt_with_nost73:
-	lsrs	r0, r3, #24
-	cmp	r4, #9
-	bcc	.Locb3_encrypt_with_nost74
-	strb	r0, [r1, #8]
-.Locb3_encrypt_with_nost74:
-	lsrs	r0, r3, #16
-	cmp	r4, #10
-	bcc	.Locb3_encrypt_with_nost75
-	strb	r0, [r1, #9]
-.Locb3_encrypt_with_nost75:
-	lsrs	r0, r3, #8
-	cmp	r4, #11
-	bcc	.Locb3_encrypt_with_nost76
-	strb	r0, [r1, #10]
-.Locb3_encrypt_with_nost76:
-	cmp	r4, #12
-	bcc	.Locb3_encrypt_with_nost77
-	strb	r3, [r1, #11]
-.Locb3_encrypt_with_nost77:
-	lsrs	r0, r2, #24
-	cmp	r4, #13
-	bcc	.Locb3_encrypt_with_nost78
-	strb	r0, [r1, #12]
-.Locb3_encrypt_with_nost78:
-	lsrs	r0, r2, #16
-	cmp	r4, #14
-	bcc	.Locb3_encrypt_with_nost79
-	strb	r0, [r1, #13]
-.Locb3_encrypt_with_nost79:
-	lsrs	r0, r2, #8
-	cmp	r4, #15
-	bcc	.Locb3_encrypt_with_nost80
-	strb	r0, [r1, #14]
-.Locb3_encrypt_with_nost80:
-	cmp	r4, #16
-	bcc	.Locb3_encrypt_with_nost81
-	strb	r2, [r1, #15]
-.Locb3_encrypt_with_nost81:
-	ldr	r3, [sp, #48]
-	ldr	r7, [sp, #56]
-	ldr	r6, [sp, #60]
-	ldr	r5, [sp, #64]
-	ldr	r4, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #32]
-	b	.Locb3_encrypt_with_endif45
-.Locb3_encrypt_with_else44:
-	ldr	r3, [sp, #72]
-	ldr	r7, [sp, #68]
-	ldr	r6, [sp, #60]
-	ldr	r5, [sp, #64]
-	ldr	r4, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #32]
-.Locb3_encrypt_with_endif45:
-	@ ocb3.ae:163: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r4, r3
-	mov	r3, r2
-	eors	r3, r7
-	mov	r2, r1
-	eors	r2, r6
-	mov	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #16]
-	ldr	r5, [r0, #16]
-	ldr	r0, [sp, #16]
-	ldr	r6, [r0, #20]
-	ldr	r0, [sp, #16]
-	ldr	r7, [r0, #24]
-	ldr	r0, [sp, #16]
-	ldr	r0, [r0, #28]
-	eors	r4, r5
-	eors	r3, r6
-	eors	r2, r7
-	eors	r1, r0
-	str	r4, [sp, #100]
-	str	r3, [sp, #104]
-	str	r2, [sp, #108]
-	str	r1, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp]
-	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
-	@ ocb3.ae:125: full = a / 16
-	ldr	r0, [sp, #20]
-	lsrs	r0, r0, #4
-	str	r0, [sp, #60]
-	@ ocb3.ae:128: for i in 0..full {
-	movs	r0, #0
-	str	r0, [sp, #56]
-	movs	r0, #0
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #196]
 	str	r0, [sp, #68]
-	movs	r0, #0
-	str	r0, [sp, #76]
-	movs	r0, #0
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #204]
 	str	r0, [sp, #72]
-	movs	r0, #0
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #76]
+	@ ocb3.ae:143: offset = initial_offset(ks, nonce, len(tag))
+	add	r0, sp, #104
+	str	r0, [sp]
+	ldr	r0, [sp, #60]
+	ldr	r3, [sp, #76]
+	bl	ocb3_initial_offset
+	ldr	r4, [sp, #104]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #116]
+	@ ocb3.ae:146: full = n / 16
+	ldr	r0, [sp, #80]
+	lsrs	r0, r0, #4
 	str	r0, [sp, #64]
+	@ ocb3.ae:149: delta = l[at_l0]
+	mov	r0, r11
+	ldr	r7, [r0, #32]
+	mov	r0, r11
+	ldr	r6, [r0, #36]
+	mov	r0, r11
+	ldr	r5, [r0, #40]
+	mov	r0, r11
+	ldr	r0, [r0, #44]
+	str	r0, [sp, #8]
+	@ ocb3.ae:150: for i in 0..full {
+	movs	r0, #0
+	str	r0, [sp, #20]
 	movs	r0, #0
 	str	r0, [sp, #36]
 	movs	r0, #0
@@ -1543,17 +497,116 @@ ocb3_encrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #28]
 	movs	r0, #0
-	str	r0, [sp, #24]
-	ldr	r1, [sp, #56]
+	mov	r10, r0
+	mov	r0, r7
+	str	r0, [sp, #4]
+	mov	r0, r6
+	mov	r8, r0
+	mov	r6, r5
+	ldr	r5, [sp, #8]
+	ldr	r7, [sp, #20]
+	ldr	r0, [sp, #64]
+	cmp	r7, r0
+	bcc	.Locb3_encrypt_with_far1
+	b	.Locb3_encrypt_with_done2
+.Locb3_encrypt_with_far1:
+.Locb3_encrypt_with_loop1:
+	@ ocb3.ae:151: off = 16 * i
+	ldr	r0, [sp, #20]
+	lsls	r0, r0, #4
+	str	r0, [sp, #40]
+	@ ocb3.ae:152: offset = offset ^ delta
+	mov	r0, r4
+	mov	r4, r0
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	str	r4, [sp, #16]
+	mov	r0, r3
+	mov	r3, r0
+	mov	r0, r8
+	eors	r3, r0
+	str	r3, [sp, #12]
+	mov	r0, r2
+	eors	r0, r6
+	str	r0, [sp, #8]
+	mov	r0, r1
+	eors	r0, r5
+	str	r0, [sp, #4]
+	@ ocb3.ae:153: p = load_be(msg, off, 16)
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #40]
+	adds	r1, r1, r0
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Locb3_encrypt_with_words4
+.Locb3_encrypt_with_bytes3:
+	add	r3, sp, #136
+	movs	r2, #16
+.Locb3_encrypt_with_cpy6:
+	subs	r2, #1
+	bcc	.Locb3_encrypt_with_cpyd5
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Locb3_encrypt_with_cpy6
+.Locb3_encrypt_with_cpyd5:
+	mov	r1, r3
+.Locb3_encrypt_with_words4:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	mov	r8, r0
+	ldr	r0, [r1, #8]
+	rev	r6, r0
+	ldr	r0, [r1, #4]
+	rev	r5, r0
+	ldr	r0, [r1]
+	rev	r4, r0
+	@ ocb3.ae:154: u = E.encrypt_block(ks, p ^ offset)
+	mov	r1, r8
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	mov	r2, r6
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	mov	r3, r5
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	mov	r7, r4
+	ldr	r0, [sp, #4]
+	eors	r7, r0
+	str	r1, [sp, #104]
+	str	r2, [sp, #108]
+	str	r3, [sp, #112]
+	str	r7, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
 	ldr	r0, [sp, #60]
-	cmp	r1, r0
-	bcc	.Locb3_encrypt_with_far4
-	b	.Locb3_encrypt_with_done83
-.Locb3_encrypt_with_far4:
-.Locb3_encrypt_with_loop82:
-	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #56]
-	adds	r3, r0, #1
+	bl	ocb3_E_encrypt_block
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #56]
+	@ ocb3.ae:155: checksum = checksum ^ p                       // delay slot
+	ldr	r0, [sp, #36]
+	mov	r1, r0
+	mov	r0, r8
+	eors	r1, r0
+	str	r1, [sp, #36]
+	ldr	r0, [sp, #32]
+	eors	r0, r6
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #28]
+	mov	r0, r10
+	eors	r0, r4
+	str	r0, [sp, #24]
+	@ ocb3.ae:156: delta = get_l(l, ntz(i + 2))                  // delay slot
+	ldr	r0, [sp, #20]
+	adds	r3, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
 	subs	r0, r0, #1
@@ -1563,41 +616,41 @@ ocb3_encrypt_with:
 	mov	r8, r0
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_encrypt_with_else84
+	beq	.Locb3_encrypt_with_else7
 	@ ocb3.ae:49: v = v >> 16
 	lsrs	r3, r3, #16
 	movs	r2, #16
-	b	.Locb3_encrypt_with_endif85
-.Locb3_encrypt_with_else84:
+	b	.Locb3_encrypt_with_endif8
+.Locb3_encrypt_with_else7:
 	movs	r2, #0
-.Locb3_encrypt_with_endif85:
+.Locb3_encrypt_with_endif8:
 	@ ocb3.ae:51: if v[7:0] == 0 {
 	uxtb	r1, r3
 	ldr	r0, =ocb3_tf2
 	ldrb	r0, [r0, r1]
 	cmp	r0, #0
-	beq	.Locb3_encrypt_with_else86
+	beq	.Locb3_encrypt_with_else9
 	@ ocb3.ae:52: n = n + 8
 	adds	r2, #8
 	@ ocb3.ae:53: v = v >> 8
 	lsrs	r3, r3, #8
-	b	.Locb3_encrypt_with_endif87
-.Locb3_encrypt_with_else86:
-.Locb3_encrypt_with_endif87:
+	b	.Locb3_encrypt_with_endif10
+.Locb3_encrypt_with_else9:
+.Locb3_encrypt_with_endif10:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r3, #28
 	lsrs	r1, r0, #28
 	ldr	r0, =ocb3_tf3
 	ldrb	r0, [r0, r1]
 	cmp	r0, #0
-	beq	.Locb3_encrypt_with_else88
+	beq	.Locb3_encrypt_with_else11
 	@ ocb3.ae:56: n = n + 4
 	adds	r2, r2, #4
 	@ ocb3.ae:57: v = v >> 4
 	lsrs	r3, r3, #4
-	b	.Locb3_encrypt_with_endif89
-.Locb3_encrypt_with_else88:
-.Locb3_encrypt_with_endif89:
+	b	.Locb3_encrypt_with_endif12
+.Locb3_encrypt_with_else11:
+.Locb3_encrypt_with_endif12:
 	@ ocb3.ae:59: if v[1:0] == 0 {
 	lsls	r0, r3, #30
 	lsrs	r0, r0, #30
@@ -1607,14 +660,14 @@ ocb3_encrypt_with:
 	mov	r0, r8
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_encrypt_with_else90
+	beq	.Locb3_encrypt_with_else13
 	@ ocb3.ae:60: n = n + 2
 	adds	r2, r2, #2
 	@ ocb3.ae:61: v = v >> 2
 	lsrs	r3, r3, #2
-	b	.Locb3_encrypt_with_endif91
-.Locb3_encrypt_with_else90:
-.Locb3_encrypt_with_endif91:
+	b	.Locb3_encrypt_with_endif14
+.Locb3_encrypt_with_else13:
+.Locb3_encrypt_with_endif14:
 	@ ocb3.ae:63: if v[0] == 0 {
 	lsls	r0, r3, #31
 	lsrs	r0, r0, #31
@@ -1624,62 +677,67 @@ ocb3_encrypt_with:
 	mov	r0, r8
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_encrypt_with_else92
+	beq	.Locb3_encrypt_with_else15
 	@ ocb3.ae:64: n = n + 1
 	adds	r0, r2, #1
-	str	r0, [sp, #80]
-	b	.Locb3_encrypt_with_endif93
-.Locb3_encrypt_with_else92:
+	mov	r10, r0
+	b	.Locb3_encrypt_with_endif16
+.Locb3_encrypt_with_else15:
 	mov	r0, r2
-	str	r0, [sp, #80]
-.Locb3_encrypt_with_endif93:
+	mov	r10, r0
+.Locb3_encrypt_with_endif16:
 	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	ldr	r4, [r0, r1]
 	movs	r1, #148
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	ldr	r3, [r0, r1]
 	movs	r1, #152
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	ldr	r2, [r0, r1]
 	movs	r1, #156
-	ldr	r0, [sp, #16]
+	mov	r0, r11
 	ldr	r1, [r0, r1]
 	@ ocb3.ae:98: if k < l_cached {
-	ldr	r0, [sp, #80]
+	mov	r0, r10
 	cmp	r0, #8
 	movs	r5, #0
 	adcs	r5, r5
 	mov	r0, r8
 	eors	r5, r0
 	cmp	r5, #0
-	beq	.Locb3_encrypt_with_else94
+	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:99: x = l[at_l0 + k]
-	ldr	r0, [sp, #80]
+	mov	r0, r10
 	adds	r0, r0, #2
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #16]
-	adds	r0, r0, r1
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r1, [r0, #12]
-	b	.Locb3_encrypt_with_endif95
-.Locb3_encrypt_with_else94:
+	mov	r0, r11
+	adds	r1, r0, r1
+	ldr	r0, [r1]
+	ldr	r3, [r1, #4]
+	ldr	r2, [r1, #8]
+	ldr	r1, [r1, #12]
+	mov	r8, r0
+	mov	r0, r3
+	mov	r9, r0
+	mov	r6, r2
+	mov	r5, r1
+	b	.Locb3_encrypt_with_endif18
+.Locb3_encrypt_with_else17:
 	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
 	movs	r6, #7
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	ldr	r0, [sp, #80]
+	mov	r0, r10
 	cmp	r6, r0
-	bcs	.Locb3_encrypt_with_done97
-.Locb3_encrypt_with_loop96:
+	bcs	.Locb3_encrypt_with_done20
+.Locb3_encrypt_with_loop19:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r5, #1
-	mov	r10, r0
+	mov	r9, r0
 	lsls	r7, r4, #1
 	lsrs	r0, r5, #31
 	orrs	r7, r0
@@ -1700,495 +758,416 @@ ocb3_encrypt_with:
 	rsbs	r3, r3, #0
 	movs	r2, #135
 	ands	r3, r2
-	mov	r2, r10
+	mov	r2, r9
 	eors	r2, r3
 	mov	r5, r2
 	mov	r4, r7
 	mov	r3, r1
 	mov	r2, r0
 	adds	r6, #1
-	ldr	r0, [sp, #80]
+	mov	r0, r10
 	cmp	r6, r0
-	bcc	.Locb3_encrypt_with_loop96
-.Locb3_encrypt_with_done97:
-	mov	r1, r2
-.Locb3_encrypt_with_endif95:
-	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
-	eors	r0, r5
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	eors	r0, r4
-	str	r0, [sp, #76]
-	ldr	r5, [sp, #72]
-	eors	r5, r3
-	ldr	r4, [sp, #64]
-	eors	r4, r1
-	@ ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	ldr	r0, [sp, #56]
-	lsls	r1, r0, #4
-	ldr	r0, [sp, #12]
-	adds	r7, r0, r1
-	ldrb	r0, [r7]
-	lsls	r6, r0, #24
-	ldrb	r0, [r7, #1]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	ldrb	r0, [r7, #2]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	ldrb	r0, [r7, #3]
-	orrs	r6, r0
-	ldrb	r0, [r7, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r7, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r7, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r7, #7]
-	orrs	r3, r0
-	ldrb	r0, [r7, #8]
-	lsls	r2, r0, #24
-	ldrb	r0, [r7, #9]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r7, #10]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r7, #11]
-	orrs	r2, r0
-	ldrb	r0, [r7, #12]
-	lsls	r0, r0, #24
-	str	r0, [sp, #72]
-	ldrb	r0, [r7, #13]
-	lsls	r0, r0, #16
-	str	r0, [sp, #64]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #64]
-	orrs	r1, r0
-	ldrb	r0, [r7, #14]
-	str	r0, [sp, #64]
-	lsls	r0, r0, #8
-	str	r0, [sp, #64]
-	orrs	r1, r0
-	ldrb	r0, [r7, #15]
-	orrs	r1, r0
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	ldr	r0, [sp, #76]
-	eors	r2, r0
-	eors	r3, r5
-	eors	r6, r4
-	str	r1, [sp, #100]
-	str	r2, [sp, #104]
-	str	r3, [sp, #108]
-	str	r6, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp]
-	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #128]
-	ldr	r6, [sp, #36]
-	eors	r6, r3
-	ldr	r3, [sp, #32]
-	eors	r3, r2
-	ldr	r2, [sp, #28]
-	eors	r2, r1
-	ldr	r1, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
+	bcc	.Locb3_encrypt_with_loop19
+.Locb3_encrypt_with_done20:
 	mov	r0, r5
-	str	r0, [sp, #72]
+	mov	r8, r0
 	mov	r0, r4
-	str	r0, [sp, #64]
-	mov	r0, r6
+	mov	r9, r0
+	mov	r6, r3
+	mov	r5, r2
+.Locb3_encrypt_with_endif18:
+	@ ocb3.ae:157: store_be(ct, off, u ^ offset)
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	ldr	r2, [sp, #48]
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	ldr	r3, [sp, #52]
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ldr	r4, [sp, #56]
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	rev	r7, r4
+	rev	r4, r3
+	rev	r3, r2
+	rev	r2, r1
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #40]
+	adds	r1, r1, r0
+	movs	r0, #3
+	tst	r1, r0
+	bne	.Locb3_encrypt_with_bytes21
+	str	r7, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Locb3_encrypt_with_stored22
+	.ltorg
+.Locb3_encrypt_with_bytes21:
+	str	r7, [sp, #136]
+	str	r4, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
+	add	r3, sp, #136
+	movs	r2, #16
+.Locb3_encrypt_with_cpy23:
+	subs	r2, #1
+	bcc	.Locb3_encrypt_with_stored22
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Locb3_encrypt_with_cpy23
+.Locb3_encrypt_with_stored22:
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #36]
-	mov	r0, r3
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #32]
-	mov	r0, r2
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #28]
-	mov	r0, r1
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #56]
-	adds	r0, #1
-	str	r0, [sp, #56]
-	mov	r1, r0
-	ldr	r0, [sp, #60]
-	cmp	r1, r0
-	bcs	.Locb3_encrypt_with_far5
-	b	.Locb3_encrypt_with_loop82
-.Locb3_encrypt_with_far5:
-.Locb3_encrypt_with_done83:
-	@ ocb3.ae:132: r = a - 16 * full
-	ldr	r0, [sp, #60]
-	lsls	r2, r0, #4
+	ldr	r0, [sp, #24]
+	mov	r10, r0
+	mov	r0, r8
+	str	r0, [sp, #4]
+	mov	r0, r9
+	mov	r8, r0
 	ldr	r0, [sp, #20]
-	subs	r1, r0, r2
-	@ ocb3.ae:133: if r != 0 {
-	subs	r0, r1, #1
+	adds	r0, #1
+	str	r0, [sp, #20]
+	mov	r7, r0
+	ldr	r0, [sp, #64]
+	cmp	r7, r0
+	bcs	.Locb3_encrypt_with_far2
+	b	.Locb3_encrypt_with_loop1
+.Locb3_encrypt_with_far2:
+.Locb3_encrypt_with_done2:
+	@ ocb3.ae:159: r = n - 16 * full
+	ldr	r0, [sp, #64]
+	lsls	r0, r0, #4
+	str	r0, [sp, #20]
+	ldr	r5, [sp, #80]
+	ldr	r0, [sp, #20]
+	subs	r0, r5, r0
+	mov	r8, r0
+	@ ocb3.ae:160: if r != 0 {
+	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
-	bne	.Locb3_encrypt_with_far6
-	b	.Locb3_encrypt_with_else98
-.Locb3_encrypt_with_far6:
-	@ ocb3.ae:134: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #16]
-	ldr	r6, [r0]
-	ldr	r0, [sp, #16]
-	ldr	r5, [r0, #4]
-	ldr	r0, [sp, #16]
-	ldr	r4, [r0, #8]
-	ldr	r0, [sp, #16]
-	ldr	r3, [r0, #12]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #16]
+	bne	.Locb3_encrypt_with_far3
+	b	.Locb3_encrypt_with_else24
+.Locb3_encrypt_with_far3:
+	@ ocb3.ae:161: offset = offset ^ l[at_star]                  // Offset_*
+	mov	r0, r11
+	ldr	r0, [r0]
+	mov	r5, r11
+	ldr	r7, [r5, #4]
+	mov	r5, r11
+	ldr	r6, [r5, #8]
+	mov	r5, r11
+	ldr	r5, [r5, #12]
+	eors	r4, r0
+	str	r4, [sp, #16]
+	mov	r0, r3
+	eors	r0, r7
+	str	r0, [sp, #12]
+	mov	r0, r2
 	eors	r0, r6
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #20]
+	str	r0, [sp, #8]
+	mov	r0, r1
 	eors	r0, r5
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #56]
-	eors	r0, r4
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #60]
-	eors	r0, r3
-	str	r0, [sp, #60]
-	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	str	r0, [sp, #4]
+	@ ocb3.ae:162: pad = E.encrypt_block(ks, offset)
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #12]
-	adds	r2, r0, r2
-	movs	r0, #0
-	cmp	r1, #1
-	bcc	.Locb3_encrypt_with_nob100
-	ldrb	r0, [r2]
-.Locb3_encrypt_with_nob100:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r1, #2
-	bcc	.Locb3_encrypt_with_nob101
-	ldrb	r0, [r2, #1]
-.Locb3_encrypt_with_nob101:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r1, #3
-	bcc	.Locb3_encrypt_with_nob102
-	ldrb	r0, [r2, #2]
-.Locb3_encrypt_with_nob102:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r3, #0
-	cmp	r1, #4
-	bcc	.Locb3_encrypt_with_nob103
-	ldrb	r3, [r2, #3]
-.Locb3_encrypt_with_nob103:
-	mov	r0, r4
-	str	r0, [sp, #68]
-	orrs	r0, r3
-	str	r0, [sp, #68]
-	movs	r0, #0
-	cmp	r1, #5
-	bcc	.Locb3_encrypt_with_nob104
-	ldrb	r0, [r2, #4]
-.Locb3_encrypt_with_nob104:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r1, #6
-	bcc	.Locb3_encrypt_with_nob105
-	ldrb	r0, [r2, #5]
-.Locb3_encrypt_with_nob105:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r1, #7
-	bcc	.Locb3_encrypt_with_nob106
-	ldrb	r0, [r2, #6]
-.Locb3_encrypt_with_nob106:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r3, #0
-	cmp	r1, #8
-	bcc	.Locb3_encrypt_with_nob107
-	ldrb	r3, [r2, #7]
-.Locb3_encrypt_with_nob107:
-	mov	r0, r4
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #60]
+	bl	ocb3_E_encrypt_block
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #64]
-	orrs	r0, r3
-	str	r0, [sp, #64]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #88]
+	@ ocb3.ae:163: p = load_be(msg, 16 * full, 16, r)
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #20]
+	adds	r1, r1, r0
+	movs	r0, #3
+	str	r0, [sp, #56]
+	mov	r0, r8
+	cmp	r0, #16
+	bcc	.Locb3_encrypt_with_bytes26
+	ldr	r0, [sp, #56]
+	tst	r1, r0
+	beq	.Locb3_encrypt_with_words27
+.Locb3_encrypt_with_bytes26:
 	movs	r0, #0
-	cmp	r1, #9
-	bcc	.Locb3_encrypt_with_nob108
-	ldrb	r0, [r2, #8]
-.Locb3_encrypt_with_nob108:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r1, #10
-	bcc	.Locb3_encrypt_with_nob109
-	ldrb	r0, [r2, #9]
-.Locb3_encrypt_with_nob109:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r1, #11
-	bcc	.Locb3_encrypt_with_nob110
-	ldrb	r0, [r2, #10]
-.Locb3_encrypt_with_nob110:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r3, #0
-	cmp	r1, #12
-	bcc	.Locb3_encrypt_with_nob111
-	ldrb	r3, [r2, #11]
-.Locb3_encrypt_with_nob111:
-	mov	r0, r4
-	str	r0, [sp, #12]
-	orrs	r0, r3
-	str	r0, [sp, #12]
-	movs	r0, #0
-	cmp	r1, #13
-	bcc	.Locb3_encrypt_with_nob112
-	ldrb	r0, [r2, #12]
-.Locb3_encrypt_with_nob112:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r1, #14
-	bcc	.Locb3_encrypt_with_nob113
-	ldrb	r0, [r2, #13]
-.Locb3_encrypt_with_nob113:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #15
-	bcc	.Locb3_encrypt_with_nob114
-	ldrb	r0, [r2, #14]
-.Locb3_encrypt_with_nob114:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #16
-	bcc	.Locb3_encrypt_with_nob115
-	ldrb	r0, [r2, #15]
-.Locb3_encrypt_with_nob115:
-	mov	r4, r3
-	orrs	r4, r0
+	str	r0, [sp, #136]
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	add	r3, sp, #136
+	mov	r2, r8
+	cmp	r2, #16
+	bcc	.Locb3_encrypt_with_cnt29
+	movs	r2, #16
+.Locb3_encrypt_with_cnt29:
+.Locb3_encrypt_with_cpy30:
+	subs	r2, #1
+	bcc	.Locb3_encrypt_with_cpyd28
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Locb3_encrypt_with_cpy30
+.Locb3_encrypt_with_cpyd28:
+	mov	r1, r3
+.Locb3_encrypt_with_words27:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #44]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #40]
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r0, #15
-	subs	r0, r0, r1
-	lsls	r7, r0, #3
+	movs	r1, #15
+	mov	r0, r8
+	subs	r0, r1, r0
+	lsls	r4, r0, #3
 	movs	r3, #128
 	movs	r2, #0
 	mov	r6, r2
 	mov	r5, r2
-	cmp	r7, #128
-	bcs	.Locb3_encrypt_with_shz116
-.Locb3_encrypt_with_shl118:
-	cmp	r7, #32
-	bcc	.Locb3_encrypt_with_shf117
+	cmp	r4, #128
+	bcs	.Locb3_encrypt_with_shz31
+.Locb3_encrypt_with_shl33:
+	cmp	r4, #32
+	bcc	.Locb3_encrypt_with_shf32
 	mov	r5, r6
 	mov	r6, r2
 	mov	r2, r3
 	movs	r3, #0
-	subs	r7, #32
-	b	.Locb3_encrypt_with_shl118
-	.ltorg
-.Locb3_encrypt_with_shf117:
+	subs	r4, #32
+	b	.Locb3_encrypt_with_shl33
+.Locb3_encrypt_with_shf32:
 	movs	r1, #32
-	subs	r1, r1, r7
-	lsls	r5, r7
+	subs	r1, r1, r4
+	lsls	r5, r4
 	mov	r0, r6
 	lsrs	r0, r1
 	orrs	r5, r0
-	lsls	r6, r7
+	lsls	r6, r4
 	mov	r0, r2
 	lsrs	r0, r1
 	orrs	r6, r0
-	lsls	r2, r7
+	lsls	r2, r4
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
-	lsls	r3, r7
-	b	.Locb3_encrypt_with_she119
-.Locb3_encrypt_with_shz116:
+	lsls	r3, r4
+	b	.Locb3_encrypt_with_she34
+.Locb3_encrypt_with_shz31:
 	movs	r3, #0
 	movs	r2, #0
 	movs	r6, #0
 	movs	r5, #0
-.Locb3_encrypt_with_she119:
+.Locb3_encrypt_with_she34:
+	ldr	r4, [sp, #52]
 	orrs	r4, r3
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #48]
 	orrs	r3, r2
-	ldr	r2, [sp, #64]
+	ldr	r2, [sp, #44]
 	orrs	r2, r6
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #40]
 	orrs	r1, r5
-	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #16]
-	eors	r4, r0
-	ldr	r0, [sp, #20]
-	eors	r3, r0
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	ldr	r0, [sp, #60]
+	@ ocb3.ae:164: checksum = checksum ^ pad10(p, r)             // delay slot
+	ldr	r0, [sp, #36]
+	eors	r0, r4
+	str	r0, [sp, #24]
+	ldr	r7, [sp, #32]
+	eors	r7, r3
+	ldr	r6, [sp, #28]
+	eors	r6, r2
+	mov	r5, r10
+	eors	r5, r1
+	@ ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
-	str	r4, [sp, #100]
-	str	r3, [sp, #104]
-	str	r2, [sp, #108]
-	str	r1, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp]
-	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #116]
-	ldr	r4, [sp, #120]
-	ldr	r0, [sp, #124]
-	ldr	r1, [sp, #128]
-	ldr	r2, [sp, #36]
-	eors	r2, r3
-	ldr	r3, [sp, #32]
-	eors	r3, r4
-	ldr	r4, [sp, #28]
-	eors	r4, r0
-	ldr	r0, [sp, #24]
-	eors	r0, r1
-	b	.Locb3_encrypt_with_endif99
-.Locb3_encrypt_with_else98:
-	ldr	r2, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r4, [sp, #28]
-	ldr	r0, [sp, #24]
-.Locb3_encrypt_with_endif99:
-	@ ocb3.ae:163: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	ldr	r1, [sp, #44]
-	eors	r1, r2
 	ldr	r2, [sp, #48]
-	eors	r2, r3
-	ldr	r3, [sp, #52]
-	eors	r3, r4
+	ldr	r0, [sp, #80]
+	eors	r2, r0
+	ldr	r3, [sp, #44]
+	ldr	r0, [sp, #84]
+	eors	r3, r0
 	ldr	r4, [sp, #40]
+	ldr	r0, [sp, #88]
 	eors	r4, r0
-	@ ocb3.ae:164: store_be(tag, 0, t, len(tag))
-	lsrs	r5, r4, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #1
-	bcc	.Locb3_encrypt_with_nost120
-	ldr	r0, [sp, #8]
-	strb	r5, [r0]
-.Locb3_encrypt_with_nost120:
-	lsrs	r5, r4, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #2
-	bcc	.Locb3_encrypt_with_nost121
-	ldr	r0, [sp, #8]
-	strb	r5, [r0, #1]
-.Locb3_encrypt_with_nost121:
-	lsrs	r5, r4, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #3
-	bcc	.Locb3_encrypt_with_nost122
-	ldr	r0, [sp, #8]
-	strb	r5, [r0, #2]
-.Locb3_encrypt_with_nost122:
-	ldr	r0, [sp, #4]
-	cmp	r0, #4
-	bcc	.Locb3_encrypt_with_nost123
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #3]
-.Locb3_encrypt_with_nost123:
-	lsrs	r4, r3, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #5
-	bcc	.Locb3_encrypt_with_nost124
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #4]
-.Locb3_encrypt_with_nost124:
-	lsrs	r4, r3, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #6
-	bcc	.Locb3_encrypt_with_nost125
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #5]
-.Locb3_encrypt_with_nost125:
-	lsrs	r4, r3, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #7
-	bcc	.Locb3_encrypt_with_nost126
-	ldr	r0, [sp, #8]
-	strb	r4, [r0, #6]
-.Locb3_encrypt_with_nost126:
-	ldr	r0, [sp, #4]
-	cmp	r0, #8
-	bcc	.Locb3_encrypt_with_nost127
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #7]
-.Locb3_encrypt_with_nost127:
-	lsrs	r3, r2, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #9
-	bcc	.Locb3_encrypt_with_nost128
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #8]
-.Locb3_encrypt_with_nost128:
-	lsrs	r3, r2, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #10
-	bcc	.Locb3_encrypt_with_nost129
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #9]
-.Locb3_encrypt_with_nost129:
-	lsrs	r3, r2, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #11
-	bcc	.Locb3_encrypt_with_nost130
-	ldr	r0, [sp, #8]
-	strb	r3, [r0, #10]
-.Locb3_encrypt_with_nost130:
-	ldr	r0, [sp, #4]
-	cmp	r0, #12
-	bcc	.Locb3_encrypt_with_nost131
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #11]
-.Locb3_encrypt_with_nost131:
-	lsrs	r2, r1, #24
-	ldr	r0, [sp, #4]
-	cmp	r0, #13
-	bcc	.Locb3_encrypt_with_nost132
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #12]
-.Locb3_encrypt_with_nost132:
-	lsrs	r2, r1, #16
-	ldr	r0, [sp, #4]
-	cmp	r0, #14
-	bcc	.Locb3_encrypt_with_nost133
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #13]
-.Locb3_encrypt_with_nost133:
-	lsrs	r2, r1, #8
-	ldr	r0, [sp, #4]
-	cmp	r0, #15
-	bcc	.Locb3_encrypt_with_nost134
-	ldr	r0, [sp, #8]
-	strb	r2, [r0, #14]
-.Locb3_encrypt_with_nost134:
-	ldr	r0, [sp, #4]
+	rev	r0, r4
+	str	r0, [sp, #28]
+	rev	r4, r3
+	rev	r3, r2
+	rev	r2, r1
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #20]
+	adds	r1, r1, r0
+	mov	r0, r8
 	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_nost135
-	ldr	r0, [sp, #8]
-	strb	r1, [r0, #15]
-.Locb3_encrypt_with_nost135:
-	add	sp, #132
+	bcc	.Locb3_encrypt_with_bytes35
+	ldr	r0, [sp, #56]
+	tst	r1, r0
+	bne	.Locb3_encrypt_with_bytes35
+	ldr	r0, [sp, #28]
+	str	r0, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Locb3_encrypt_with_stored36
+.Locb3_encrypt_with_bytes35:
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #136]
+	str	r4, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
+	add	r3, sp, #136
+	mov	r2, r8
+	cmp	r2, #16
+	bcc	.Locb3_encrypt_with_cnt37
+	movs	r2, #16
+.Locb3_encrypt_with_cnt37:
+.Locb3_encrypt_with_cpy38:
+	subs	r2, #1
+	bcc	.Locb3_encrypt_with_stored36
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Locb3_encrypt_with_cpy38
+.Locb3_encrypt_with_stored36:
+	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #12]
+	str	r1, [sp, #12]
+	ldr	r3, [sp, #8]
+	ldr	r1, [sp, #4]
+	str	r1, [sp, #4]
+	ldr	r2, [sp, #24]
+	mov	r1, r7
+	mov	r4, r6
+	b	.Locb3_encrypt_with_endif25
+.Locb3_encrypt_with_else24:
+	mov	r0, r4
+	str	r3, [sp, #12]
+	mov	r3, r2
+	str	r1, [sp, #4]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #32]
+	ldr	r4, [sp, #28]
+	mov	r5, r10
+.Locb3_encrypt_with_endif25:
+	@ ocb3.ae:167: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	eors	r2, r0
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	eors	r4, r3
+	mov	r3, r5
+	ldr	r0, [sp, #4]
+	eors	r3, r0
+	mov	r0, r11
+	ldr	r5, [r0, #16]
+	mov	r0, r11
+	ldr	r6, [r0, #20]
+	mov	r0, r11
+	ldr	r7, [r0, #24]
+	mov	r0, r11
+	ldr	r0, [r0, #28]
+	eors	r2, r5
+	mov	r5, r1
+	eors	r5, r6
+	eors	r4, r7
+	mov	r1, r3
+	eors	r1, r0
+	str	r2, [sp, #104]
+	str	r5, [sp, #108]
+	str	r4, [sp, #112]
+	str	r1, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #60]
+	bl	ocb3_E_encrypt_block
+	ldr	r7, [sp, #120]
+	ldr	r6, [sp, #124]
+	ldr	r5, [sp, #128]
+	ldr	r4, [sp, #132]
+	add	r0, sp, #104
+	str	r0, [sp]
+	ldr	r0, [sp, #60]
+	mov	r1, r11
+	ldr	r2, [sp, #96]
+	ldr	r3, [sp, #92]
+	bl	ocb3_hash
+	ldr	r3, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #116]
+	eors	r7, r3
+	mov	r3, r6
+	eors	r3, r2
+	mov	r2, r5
+	eors	r2, r1
+	mov	r1, r4
+	eors	r1, r0
+	@ ocb3.ae:168: store_be(tag, 0, t, len(tag))
+	rev	r5, r1
+	rev	r4, r2
+	rev	r6, r3
+	rev	r2, r7
+	ldr	r3, [sp, #100]
+	movs	r1, #3
+	ldr	r0, [sp, #76]
+	cmp	r0, #16
+	bcc	.Locb3_encrypt_with_bytes39
+	tst	r3, r1
+	bne	.Locb3_encrypt_with_bytes39
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	str	r6, [r3, #8]
+	str	r2, [r3, #12]
+	b	.Locb3_encrypt_with_stored40
+.Locb3_encrypt_with_bytes39:
+	str	r5, [sp, #136]
+	str	r4, [sp, #140]
+	str	r6, [sp, #144]
+	str	r2, [sp, #148]
+	add	r2, sp, #136
+	ldr	r1, [sp, #76]
+	cmp	r1, #16
+	bcc	.Locb3_encrypt_with_cnt41
+	movs	r1, #16
+.Locb3_encrypt_with_cnt41:
+.Locb3_encrypt_with_cpy42:
+	subs	r1, #1
+	bcc	.Locb3_encrypt_with_stored40
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Locb3_encrypt_with_cpy42
+.Locb3_encrypt_with_stored40:
+	add	sp, #152
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2200,8 +1179,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 124 bytes (105 spill slots, 23 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 3538 bytes of code and literals
+@     frame 176 bytes (79 spill slots, 31 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2132 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -2214,906 +1193,860 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #124
-	str	r0, [sp, #12]
-	mov	r0, r1
-	str	r0, [sp, #20]
-	mov	r1, r2
-	mov	r2, r3
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #164]
+	sub	sp, #176
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #180]
-	str	r0, [sp]
-	ldr	r0, [sp, #184]
+	mov	r0, r1
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #8]
-	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	ldr	r0, [sp]
-	lsls	r0, r0, #3
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	lsls	r0, r0, #25
-	str	r0, [sp, #36]
-	lsls	r6, r2, #3
-	movs	r0, #1
-	str	r0, [sp, #32]
-	movs	r5, #0
-	mov	r4, r5
-	mov	r3, r5
-	cmp	r6, #128
-	bcs	.Locb3_decrypt_with_shz1
-.Locb3_decrypt_with_shl3:
-	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf2
-	mov	r5, r3
-	mov	r3, r4
-	ldr	r4, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #32]
-	subs	r6, #32
-	b	.Locb3_decrypt_with_shl3
-.Locb3_decrypt_with_shf2:
-	movs	r7, #32
-	subs	r7, r7, r6
-	lsls	r5, r6
-	mov	r0, r3
-	lsrs	r0, r7
-	orrs	r5, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r4, r6
-	ldr	r0, [sp, #32]
-	lsrs	r0, r7
-	orrs	r4, r0
-	ldr	r0, [sp, #32]
-	lsls	r0, r6
-	str	r0, [sp, #32]
-	b	.Locb3_decrypt_with_she4
-.Locb3_decrypt_with_shz1:
-	movs	r0, #0
-	str	r0, [sp, #32]
-	movs	r4, #0
-	movs	r3, #0
-	movs	r5, #0
-.Locb3_decrypt_with_she4:
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	orrs	r0, r5
-	str	r0, [sp, #36]
-	@ ocb3.ae:114: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
-	movs	r0, #0
-	cmp	r2, #1
-	bcc	.Locb3_decrypt_with_nob5
-	ldrb	r0, [r1]
-.Locb3_decrypt_with_nob5:
-	lsls	r6, r0, #16
-	movs	r0, #0
-	cmp	r2, #2
-	bcc	.Locb3_decrypt_with_nob6
-	ldrb	r0, [r1, #1]
-.Locb3_decrypt_with_nob6:
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	movs	r5, #0
-	cmp	r2, #3
-	bcc	.Locb3_decrypt_with_nob7
-	ldrb	r5, [r1, #2]
-.Locb3_decrypt_with_nob7:
-	mov	r0, r6
-	str	r0, [sp, #44]
-	orrs	r0, r5
-	str	r0, [sp, #44]
-	movs	r0, #0
-	cmp	r2, #4
-	bcc	.Locb3_decrypt_with_nob8
-	ldrb	r0, [r1, #3]
-.Locb3_decrypt_with_nob8:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r2, #5
-	bcc	.Locb3_decrypt_with_nob9
-	ldrb	r0, [r1, #4]
-.Locb3_decrypt_with_nob9:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #6
-	bcc	.Locb3_decrypt_with_nob10
-	ldrb	r0, [r1, #5]
-.Locb3_decrypt_with_nob10:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #7
-	bcc	.Locb3_decrypt_with_nob11
-	ldrb	r0, [r1, #6]
-.Locb3_decrypt_with_nob11:
-	mov	r7, r5
-	orrs	r7, r0
-	movs	r0, #0
-	cmp	r2, #8
-	bcc	.Locb3_decrypt_with_nob12
-	ldrb	r0, [r1, #7]
-.Locb3_decrypt_with_nob12:
-	lsls	r5, r0, #24
-	movs	r0, #0
-	cmp	r2, #9
-	bcc	.Locb3_decrypt_with_nob13
-	ldrb	r0, [r1, #8]
-.Locb3_decrypt_with_nob13:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #10
-	bcc	.Locb3_decrypt_with_nob14
-	ldrb	r0, [r1, #9]
-.Locb3_decrypt_with_nob14:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #11
-	bcc	.Locb3_decrypt_with_nob15
-	ldrb	r0, [r1, #10]
-.Locb3_decrypt_with_nob15:
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #12
-	bcc	.Locb3_decrypt_with_nob16
-	ldrb	r0, [r1, #11]
-.Locb3_decrypt_with_nob16:
-	lsls	r6, r0, #24
-	movs	r0, #0
-	cmp	r2, #13
-	bcc	.Locb3_decrypt_with_nob17
-	ldrb	r0, [r1, #12]
-.Locb3_decrypt_with_nob17:
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	movs	r0, #0
-	cmp	r2, #14
-	bcc	.Locb3_decrypt_with_nob18
-	ldrb	r0, [r1, #13]
-.Locb3_decrypt_with_nob18:
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	movs	r0, #0
-	cmp	r2, #15
-	bcc	.Locb3_decrypt_with_nob19
-	ldrb	r0, [r1, #14]
-.Locb3_decrypt_with_nob19:
-	mov	r1, r6
-	orrs	r1, r0
-	movs	r0, #15
-	subs	r0, r0, r2
-	lsls	r6, r0, #3
-	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r2, r7
-	ldr	r1, [sp, #44]
-	cmp	r6, #128
-	bcs	.Locb3_decrypt_with_shz20
-.Locb3_decrypt_with_shl22:
-	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf21
-	mov	r0, r5
-	str	r0, [sp, #40]
-	mov	r5, r2
-	mov	r2, r1
-	movs	r1, #0
-	subs	r6, #32
-	b	.Locb3_decrypt_with_shl22
-.Locb3_decrypt_with_shf21:
-	movs	r0, #32
-	str	r0, [sp, #44]
-	subs	r0, r0, r6
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	lsrs	r0, r6
-	str	r0, [sp, #40]
-	mov	r0, r5
-	str	r0, [sp, #52]
-	mov	r7, r0
-	ldr	r0, [sp, #44]
-	lsls	r7, r0
-	str	r7, [sp, #52]
-	ldr	r0, [sp, #40]
-	orrs	r0, r7
-	str	r0, [sp, #40]
-	lsrs	r5, r6
-	mov	r0, r2
-	str	r0, [sp, #52]
-	mov	r7, r0
-	ldr	r0, [sp, #44]
-	lsls	r7, r0
-	str	r7, [sp, #52]
-	mov	r0, r7
-	orrs	r5, r0
-	lsrs	r2, r6
-	mov	r0, r1
-	str	r0, [sp, #52]
-	mov	r7, r0
-	ldr	r0, [sp, #44]
-	lsls	r7, r0
-	str	r7, [sp, #52]
-	mov	r0, r7
-	orrs	r2, r0
-	lsrs	r1, r6
-	b	.Locb3_decrypt_with_she23
-.Locb3_decrypt_with_shz20:
-	movs	r0, #0
-	str	r0, [sp, #40]
-	movs	r5, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_decrypt_with_she23:
-	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	ldr	r6, [sp, #32]
-	ldr	r0, [sp, #40]
-	orrs	r6, r0
-	orrs	r4, r5
-	orrs	r3, r2
-	ldr	r2, [sp, #36]
-	orrs	r2, r1
-	@ ocb3.ae:115: bottom = n[5:0]
-	lsls	r0, r6, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #32]
-	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r1, #63
-	mov	r0, r6
-	bics	r0, r1
-	str	r0, [sp, #92]
-	str	r4, [sp, #96]
-	str	r3, [sp, #100]
-	str	r2, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #12]
-	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r2, [sp, #116]
-	ldr	r5, [sp, #120]
-	@ ocb3.ae:117: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsrs	r1, r3, #24
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	lsrs	r6, r2, #24
-	lsls	r0, r5, #8
-	orrs	r6, r0
-	mov	r0, r2
-	eors	r0, r1
-	mov	r1, r5
-	eors	r1, r6
-	@ ocb3.ae:118: return (stretch << bottom)[191:64]
-	mov	r7, r1
-	mov	r1, r5
-	ldr	r6, [sp, #32]
-	cmp	r6, #192
-	bcs	.Locb3_decrypt_with_shz24
-.Locb3_decrypt_with_shl26:
-	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf25
 	mov	r1, r2
 	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r7
-	mov	r7, r0
-	movs	r0, #0
-	subs	r6, #32
-	b	.Locb3_decrypt_with_shl26
-.Locb3_decrypt_with_shf25:
-	movs	r5, #32
-	subs	r5, r5, r6
-	lsls	r1, r6
-	mov	r0, r2
-	lsrs	r0, r5
-	orrs	r1, r0
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r5
-	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r5
-	orrs	r3, r0
-	lsls	r4, r6
-	mov	r0, r7
-	lsrs	r0, r5
-	orrs	r4, r0
-	b	.Locb3_decrypt_with_she27
-.Locb3_decrypt_with_shz24:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Locb3_decrypt_with_she27:
-	@ ocb3.ae:174: full = n / 16
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #228]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #232]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #236]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #244]
+	str	r0, [sp, #124]
+	@ ocb3.ae:175: offset = initial_offset(ks, nonce, len(tag))
+	add	r0, sp, #128
+	str	r0, [sp]
+	ldr	r0, [sp, #24]
+	ldr	r3, [sp, #104]
+	bl	ocb3_initial_offset
+	ldr	r7, [sp, #128]
+	ldr	r5, [sp, #132]
+	ldr	r3, [sp, #136]
+	ldr	r2, [sp, #140]
+	@ ocb3.ae:178: full = n / 16
+	ldr	r0, [sp, #108]
 	lsrs	r0, r0, #4
-	str	r0, [sp, #60]
-	@ ocb3.ae:175: for i in 0..full {
+	str	r0, [sp, #84]
+	@ ocb3.ae:179: delta = l[at_l0]                                  // as in encrypt_with
+	ldr	r0, [sp, #28]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #28]
+	ldr	r6, [r0, #36]
+	ldr	r0, [sp, #28]
+	ldr	r4, [r0, #40]
+	ldr	r0, [sp, #28]
+	ldr	r1, [r0, #44]
+	@ ocb3.ae:180: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #12]
+	mov	r0, r6
+	str	r0, [sp, #8]
 	mov	r0, r4
-	str	r0, [sp, #76]
-	mov	r0, r3
-	str	r0, [sp, #72]
-	mov	r0, r2
-	str	r0, [sp, #64]
+	mov	r11, r0
 	mov	r0, r1
+	mov	r8, r0
+	movs	r0, #0
+	str	r0, [sp, #64]
+	movs	r0, #0
 	str	r0, [sp, #68]
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #72]
 	movs	r0, #0
-	str	r0, [sp, #40]
-	movs	r0, #0
-	str	r0, [sp, #36]
-	movs	r0, #0
-	str	r0, [sp, #32]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #76]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #84]
 	cmp	r1, r0
 	bcc	.Locb3_decrypt_with_far1
-	b	.Locb3_decrypt_with_done29
+	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
-.Locb3_decrypt_with_loop28:
-	@ ocb3.ae:176: off = 16 * i
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #4
-	str	r0, [sp, #80]
-	@ ocb3.ae:177: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #52]
-	adds	r3, r0, #1
-	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r3
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	mov	r9, r0
-	eors	r1, r0
-	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else30
-	@ ocb3.ae:49: v = v >> 16
-	lsrs	r3, r3, #16
-	movs	r2, #16
-	b	.Locb3_decrypt_with_endif31
-.Locb3_decrypt_with_else30:
-	movs	r2, #0
-.Locb3_decrypt_with_endif31:
+	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	ldr	r4, =ocb3_tf1
+	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	ldr	r0, =ocb3_E.inv_sbox
+	str	r0, [sp, #20]
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r1, r3
 	ldr	r0, =ocb3_tf2
+	str	r0, [sp, #100]
+	@ ocb3.ae:55: if v[3:0] == 0 {
+	ldr	r0, =ocb3_tf3
+	str	r0, [sp, #96]
+	@ ocb3.ae:180: for i in 0..full {
+.Locb3_decrypt_with_loop1:
+	@ ocb3.ae:181: off = 16 * i
+	ldr	r0, [sp, #48]
+	lsls	r0, r0, #4
+	str	r0, [sp, #60]
+	@ ocb3.ae:182: offset = offset ^ delta
+	mov	r0, r7
+	mov	r1, r0
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [sp, #44]
+	mov	r0, r5
+	mov	r1, r0
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #40]
+	mov	r0, r3
+	mov	r1, r0
+	mov	r0, r11
+	eors	r1, r0
+	str	r1, [sp, #36]
+	mov	r0, r2
+	mov	r1, r0
+	mov	r0, r8
+	eors	r1, r0
+	str	r1, [sp, #32]
+	@ ocb3.ae:183: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #60]
+	adds	r5, r1, r0
+	movs	r0, #3
+	str	r0, [sp, #80]
+	tst	r5, r0
+	beq	.Locb3_decrypt_with_words4
+.Locb3_decrypt_with_bytes3:
+	add	r2, sp, #160
+	movs	r1, #16
+.Locb3_decrypt_with_cpy6:
+	subs	r1, #1
+	bcc	.Locb3_decrypt_with_cpyd5
+	ldrb	r0, [r5, r1]
+	strb	r0, [r2, r1]
+	b	.Locb3_decrypt_with_cpy6
+.Locb3_decrypt_with_cpyd5:
+	mov	r5, r2
+.Locb3_decrypt_with_words4:
+	ldr	r0, [r5, #12]
+	rev	r1, r0
+	ldr	r0, [r5, #8]
+	rev	r2, r0
+	ldr	r0, [r5, #4]
+	rev	r3, r0
+	ldr	r0, [r5]
+	rev	r5, r0
+	ldr	r0, [sp, #44]
+	eors	r1, r0
+	ldr	r0, [sp, #40]
+	eors	r2, r0
+	ldr	r0, [sp, #36]
+	eors	r3, r0
+	ldr	r0, [sp, #32]
+	eors	r5, r0
+	@ aes.ae:159: s0 = b[127:96] ^ w[4 * nr]
+	movs	r6, #160
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, r6]
+	eors	r5, r0
+	@ aes.ae:160: s1 = b[95:64] ^ w[4 * nr + 1]
+	movs	r6, #164
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, r6]
+	eors	r3, r0
+	@ aes.ae:161: s2 = b[63:32] ^ w[4 * nr + 2]
+	movs	r6, #168
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, r6]
+	eors	r2, r0
+	@ aes.ae:162: s3 = b[31:0] ^ w[4 * nr + 3]
+	movs	r6, #172
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, r6]
+	eors	r1, r0
+	@ aes.ae:163: @unroll(unroll)
+	movs	r0, #1
+	str	r0, [sp, #16]
+	mov	r0, r5
+	mov	r9, r0
+	mov	r0, r3
+	mov	r8, r0
+	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	ldr	r3, [sp, #24]
+	adds	r3, #176
+	@ aes.ae:163: @unroll(unroll)
+.Locb3_decrypt_with_loop7:
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r0, r0, #2
+	ldr	r7, [r4, r0]
+	movs	r0, #8
+	mov	r10, r0
+	rors	r7, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r0, r0, #2
+	ldr	r6, [r4, r0]
+	movs	r0, #16
+	mov	r11, r0
+	rors	r6, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r8
+	uxtb	r0, r0
+	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r0, r0, #2
+	ldr	r5, [r4, r0]
+	movs	r0, #24
+	str	r0, [sp, #4]
+	rors	r5, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r9
+	lsrs	r0, r0, #24
+	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r0, r0, #2
+	ldr	r0, [r4, r0]
+	eors	r0, r7
+	eors	r0, r6
+	eors	r0, r5
+	ldr	r5, [r3]
+	eors	r0, r5
+	str	r0, [sp, #12]
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r9
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r7, [r4, r0]
+	mov	r0, r10
+	rors	r7, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r6, [r4, r0]
+	mov	r0, r11
+	rors	r6, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r0, r2
+	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r5, [r4, r0]
+	ldr	r0, [sp, #4]
+	rors	r5, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r0, [r4, r0]
+	eors	r0, r7
+	eors	r0, r6
+	eors	r0, r5
+	ldr	r5, [r3, #4]
+	eors	r0, r5
+	str	r0, [sp, #8]
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r0, r0, #2
+	ldr	r5, [r4, r0]
+	mov	r0, r10
+	rors	r5, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r0, r0, #2
+	ldr	r6, [r4, r0]
+	mov	r0, r11
+	rors	r6, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r0, r1
+	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r0, r0, #2
+	ldr	r7, [r4, r0]
+	ldr	r0, [sp, #4]
+	rors	r7, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r2, #24
+	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r0, r0, #2
+	ldr	r0, [r4, r0]
+	eors	r0, r5
+	eors	r0, r6
+	eors	r0, r7
+	ldr	r6, [r3, #8]
+	mov	r5, r0
+	eors	r5, r6
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r0, r0, #2
+	ldr	r6, [r4, r0]
+	mov	r0, r10
+	rors	r6, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r0, r0, #2
+	ldr	r2, [r4, r0]
+	mov	r0, r11
+	rors	r2, r0
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r9
+	uxtb	r0, r0
+	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r0, r0, #2
+	ldr	r0, [r4, r0]
+	ldr	r7, [sp, #4]
+	rors	r0, r7
+	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r1, r1, #24
+	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsls	r1, r1, #2
+	ldr	r1, [r4, r1]
+	eors	r1, r6
+	eors	r1, r2
+	eors	r1, r0
+	ldr	r0, [r3, #12]
+	eors	r1, r0
+	adds	r3, #16
+	ldr	r0, [sp, #12]
+	mov	r9, r0
+	ldr	r0, [sp, #8]
+	mov	r8, r0
+	mov	r2, r5
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
+	cmp	r0, #10
+	bcs	.Locb3_decrypt_with_far2
+	b	.Locb3_decrypt_with_loop7
+.Locb3_decrypt_with_far2:
+.Locb3_decrypt_with_done8:
+	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r9
+	lsrs	r3, r0, #24
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r2, #8
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	mov	r0, r8
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	orrs	r3, r0
+	@ aes.ae:175: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	ldr	r0, [sp, #24]
+	ldr	r5, [r0]
+	mov	r0, r3
+	eors	r0, r5
+	str	r0, [sp, #56]
+	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r8
+	lsrs	r3, r0, #24
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #24
+	mov	r0, r9
+	lsrs	r0, r0, #16
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r1, #8
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	uxtb	r5, r2
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	orrs	r3, r0
+	@ aes.ae:176: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
+	ldr	r0, [sp, #24]
+	ldr	r5, [r0, #4]
+	mov	r0, r3
+	eors	r0, r5
+	str	r0, [sp, #52]
+	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r3, r2, #24
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #24
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	uxtb	r5, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	uxtb	r5, r1
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r5]
+	orrs	r3, r0
+	@ aes.ae:177: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	ldr	r0, [sp, #24]
+	ldr	r5, [r0, #8]
+	mov	r0, r3
+	eors	r0, r5
+	str	r0, [sp, #16]
+	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r1, r1, #24
+	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r2, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r2]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r2, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r2]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	mov	r0, r9
+	uxtb	r2, r0
+	ldr	r0, [sp, #20]
+	ldrb	r0, [r0, r2]
+	orrs	r1, r0
+	@ aes.ae:178: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
+	ldr	r0, [sp, #24]
+	ldr	r2, [r0, #12]
+	mov	r0, r1
+	eors	r0, r2
+	str	r0, [sp, #4]
+	@ ocb3.ae:184: delta = get_l(l, ntz(i + 2))                  // delay slot
+	ldr	r0, [sp, #48]
+	adds	r1, r0, #2
+	@ ocb3.ae:47: if v[15:0] == 0 {
+	uxth	r0, r1
+	subs	r0, r0, #1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	mov	r8, r0
+	eors	r2, r0
+	cmp	r2, #0
+	beq	.Locb3_decrypt_with_else9
+	@ ocb3.ae:49: v = v >> 16
+	lsrs	r1, r1, #16
+	movs	r2, #16
+	b	.Locb3_decrypt_with_endif10
+	.ltorg
+.Locb3_decrypt_with_else9:
+	movs	r2, #0
+.Locb3_decrypt_with_endif10:
+	@ ocb3.ae:51: if v[7:0] == 0 {
+	uxtb	r3, r1
+	ldr	r0, [sp, #100]
+	ldrb	r0, [r0, r3]
 	cmp	r0, #0
-	beq	.Locb3_decrypt_with_else32
+	beq	.Locb3_decrypt_with_else11
 	@ ocb3.ae:52: n = n + 8
 	adds	r2, #8
 	@ ocb3.ae:53: v = v >> 8
-	lsrs	r3, r3, #8
-	b	.Locb3_decrypt_with_endif33
-.Locb3_decrypt_with_else32:
-.Locb3_decrypt_with_endif33:
+	lsrs	r1, r1, #8
+	b	.Locb3_decrypt_with_endif12
+.Locb3_decrypt_with_else11:
+.Locb3_decrypt_with_endif12:
 	@ ocb3.ae:55: if v[3:0] == 0 {
-	lsls	r0, r3, #28
-	lsrs	r1, r0, #28
-	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r1]
+	lsls	r0, r1, #28
+	lsrs	r3, r0, #28
+	ldr	r0, [sp, #96]
+	ldrb	r0, [r0, r3]
 	cmp	r0, #0
-	beq	.Locb3_decrypt_with_else34
+	beq	.Locb3_decrypt_with_else13
 	@ ocb3.ae:56: n = n + 4
 	adds	r2, r2, #4
 	@ ocb3.ae:57: v = v >> 4
-	lsrs	r3, r3, #4
-	b	.Locb3_decrypt_with_endif35
-.Locb3_decrypt_with_else34:
-.Locb3_decrypt_with_endif35:
+	lsrs	r1, r1, #4
+	b	.Locb3_decrypt_with_endif14
+.Locb3_decrypt_with_else13:
+.Locb3_decrypt_with_endif14:
 	@ ocb3.ae:59: if v[1:0] == 0 {
-	lsls	r0, r3, #30
+	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	mov	r0, r9
-	eors	r1, r0
-	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else36
+	movs	r3, #0
+	adcs	r3, r3
+	mov	r0, r8
+	eors	r3, r0
+	cmp	r3, #0
+	beq	.Locb3_decrypt_with_else15
 	@ ocb3.ae:60: n = n + 2
 	adds	r2, r2, #2
 	@ ocb3.ae:61: v = v >> 2
-	lsrs	r3, r3, #2
-	b	.Locb3_decrypt_with_endif37
-.Locb3_decrypt_with_else36:
-.Locb3_decrypt_with_endif37:
+	lsrs	r1, r1, #2
+	b	.Locb3_decrypt_with_endif16
+.Locb3_decrypt_with_else15:
+.Locb3_decrypt_with_endif16:
 	@ ocb3.ae:63: if v[0] == 0 {
-	lsls	r0, r3, #31
+	lsls	r0, r1, #31
 	lsrs	r0, r0, #31
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
-	mov	r0, r9
+	mov	r0, r8
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else38
+	beq	.Locb3_decrypt_with_else17
 	@ ocb3.ae:64: n = n + 1
 	adds	r0, r2, #1
-	str	r0, [sp, #84]
-	b	.Locb3_decrypt_with_endif39
-.Locb3_decrypt_with_else38:
+	mov	r11, r0
+	b	.Locb3_decrypt_with_endif18
+.Locb3_decrypt_with_else17:
 	mov	r0, r2
-	str	r0, [sp, #84]
-.Locb3_decrypt_with_endif39:
+	mov	r11, r0
+.Locb3_decrypt_with_endif18:
 	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, r1]
+	ldr	r0, [sp, #28]
+	ldr	r5, [r0, r1]
 	movs	r1, #148
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	ldr	r3, [r0, r1]
 	movs	r1, #152
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	ldr	r2, [r0, r1]
 	movs	r1, #156
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	ldr	r1, [r0, r1]
 	@ ocb3.ae:98: if k < l_cached {
-	ldr	r0, [sp, #84]
+	mov	r0, r11
 	cmp	r0, #8
-	movs	r5, #0
-	adcs	r5, r5
-	mov	r0, r9
-	eors	r5, r0
-	cmp	r5, #0
-	beq	.Locb3_decrypt_with_else40
+	movs	r6, #0
+	adcs	r6, r6
+	mov	r0, r8
+	eors	r6, r0
+	cmp	r6, #0
+	beq	.Locb3_decrypt_with_else19
 	@ ocb3.ae:99: x = l[at_l0 + k]
-	ldr	r0, [sp, #84]
+	mov	r0, r11
 	adds	r0, r0, #2
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #20]
-	adds	r0, r0, r1
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r1, [r0, #12]
-	b	.Locb3_decrypt_with_endif41
-.Locb3_decrypt_with_else40:
-	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
-	movs	r6, #7
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r1
-	ldr	r0, [sp, #84]
-	cmp	r6, r0
-	bcs	.Locb3_decrypt_with_done43
-.Locb3_decrypt_with_loop42:
-	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r5, #1
+	ldr	r0, [sp, #28]
+	adds	r1, r0, r1
+	ldr	r0, [r1]
+	ldr	r3, [r1, #4]
+	ldr	r2, [r1, #8]
+	ldr	r1, [r1, #12]
+	str	r0, [sp, #12]
+	mov	r0, r3
+	str	r0, [sp, #8]
+	mov	r0, r2
 	mov	r11, r0
-	lsls	r7, r4, #1
-	lsrs	r0, r5, #31
+	mov	r0, r1
+	mov	r10, r0
+	b	.Locb3_decrypt_with_endif20
+.Locb3_decrypt_with_else19:
+	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	movs	r0, #7
+	mov	r9, r0
+	mov	r6, r5
+	mov	r5, r3
+	mov	r3, r2
+	mov	r2, r1
+	mov	r1, r9
+	mov	r0, r11
+	cmp	r1, r0
+	bcs	.Locb3_decrypt_with_done22
+.Locb3_decrypt_with_loop21:
+	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	lsls	r0, r6, #1
+	mov	r10, r0
+	lsls	r7, r5, #1
+	lsrs	r0, r6, #31
 	orrs	r7, r0
-	lsls	r1, r2, #1
-	lsrs	r0, r4, #31
+	lsls	r1, r3, #1
+	lsrs	r0, r5, #31
 	orrs	r1, r0
-	lsls	r0, r3, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
+	lsls	r0, r2, #1
 	lsrs	r3, r3, #31
-	mov	r2, r9
+	orrs	r0, r3
+	lsrs	r3, r2, #31
+	mov	r2, r8
 	eors	r3, r2
 	subs	r2, r3, #1
 	movs	r3, #0
 	adcs	r3, r3
-	mov	r2, r9
+	mov	r2, r8
 	eors	r3, r2
 	rsbs	r3, r3, #0
 	movs	r2, #135
 	ands	r3, r2
-	mov	r2, r11
+	mov	r2, r10
 	eors	r2, r3
-	mov	r5, r2
-	mov	r4, r7
-	mov	r2, r1
-	mov	r3, r0
-	adds	r6, #1
-	ldr	r0, [sp, #84]
-	cmp	r6, r0
-	bcc	.Locb3_decrypt_with_loop42
-.Locb3_decrypt_with_done43:
-	mov	r1, r3
-.Locb3_decrypt_with_endif41:
-	@ ocb3.ae:177: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
-	eors	r0, r4
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #64]
-	eors	r0, r2
-	str	r0, [sp, #64]
-	ldr	r4, [sp, #68]
-	eors	r4, r1
-	@ ocb3.ae:178: p = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset) ^ offset
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #80]
-	adds	r6, r1, r0
-	ldrb	r0, [r6]
-	lsls	r5, r0, #24
-	ldrb	r0, [r6, #1]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	ldrb	r0, [r6, #2]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	ldrb	r0, [r6, #3]
-	orrs	r5, r0
-	ldrb	r0, [r6, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r6, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r6, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r6, #7]
-	orrs	r3, r0
-	ldrb	r0, [r6, #8]
-	lsls	r2, r0, #24
-	ldrb	r0, [r6, #9]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r6, #10]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r6, #11]
-	orrs	r2, r0
-	ldrb	r0, [r6, #12]
-	lsls	r1, r0, #24
-	ldrb	r0, [r6, #13]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	ldrb	r0, [r6, #14]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	ldrb	r0, [r6, #15]
-	orrs	r1, r0
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	ldr	r0, [sp, #72]
-	eors	r2, r0
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	eors	r5, r4
-	str	r1, [sp, #92]
-	str	r2, [sp, #96]
-	str	r3, [sp, #100]
-	str	r5, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #12]
-	bl	ocb3_E_decrypt_block
-	ldr	r6, [sp, #108]
-	ldr	r5, [sp, #112]
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r0, [sp, #76]
-	eors	r6, r0
-	ldr	r0, [sp, #72]
-	eors	r5, r0
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	eors	r2, r4
-	@ ocb3.ae:179: checksum = checksum ^ p
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	eors	r0, r6
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	eors	r0, r5
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	eors	r0, r3
-	str	r0, [sp, #36]
-	ldr	r1, [sp, #32]
-	eors	r1, r2
-	@ ocb3.ae:180: store_be(msg, off, p)
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #80]
-	adds	r7, r7, r0
-	lsrs	r0, r2, #24
-	str	r0, [sp, #32]
-	strb	r0, [r7]
-	lsrs	r0, r2, #16
-	str	r0, [sp, #32]
-	strb	r0, [r7, #1]
-	lsrs	r0, r2, #8
-	str	r0, [sp, #32]
-	strb	r0, [r7, #2]
-	strb	r2, [r7, #3]
-	lsrs	r0, r3, #24
-	strb	r0, [r7, #4]
-	lsrs	r0, r3, #16
-	strb	r0, [r7, #5]
-	lsrs	r0, r3, #8
-	strb	r0, [r7, #6]
-	strb	r3, [r7, #7]
-	lsrs	r0, r5, #24
-	strb	r0, [r7, #8]
-	lsrs	r0, r5, #16
-	strb	r0, [r7, #9]
-	lsrs	r0, r5, #8
-	strb	r0, [r7, #10]
-	strb	r5, [r7, #11]
-	lsrs	r0, r6, #24
-	strb	r0, [r7, #12]
-	lsrs	r0, r6, #16
-	strb	r0, [r7, #13]
-	lsrs	r0, r6, #8
-	strb	r0, [r7, #14]
-	strb	r6, [r7, #15]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #64]
-	mov	r0, r4
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
-	mov	r0, r1
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #52]
+	mov	r6, r2
+	mov	r5, r7
+	mov	r3, r1
+	mov	r2, r0
+	mov	r0, r9
 	adds	r0, #1
-	str	r0, [sp, #52]
+	mov	r9, r0
 	mov	r1, r0
-	ldr	r0, [sp, #60]
+	mov	r0, r11
 	cmp	r1, r0
-	bcs	.Locb3_decrypt_with_far2
-	b	.Locb3_decrypt_with_loop28
-.Locb3_decrypt_with_far2:
-.Locb3_decrypt_with_done29:
-	@ ocb3.ae:182: r = n - 16 * full
-	ldr	r0, [sp, #60]
-	lsls	r0, r0, #4
-	str	r0, [sp, #52]
+	bcc	.Locb3_decrypt_with_loop21
+.Locb3_decrypt_with_done22:
+	mov	r0, r6
+	str	r0, [sp, #12]
+	mov	r0, r5
+	str	r0, [sp, #8]
+	mov	r0, r3
+	mov	r11, r0
+	mov	r0, r2
+	mov	r10, r0
+.Locb3_decrypt_with_endif20:
+	@ ocb3.ae:185: p = u ^ offset
+	ldr	r5, [sp, #4]
+	ldr	r0, [sp, #44]
+	eors	r5, r0
+	ldr	r3, [sp, #16]
+	ldr	r0, [sp, #40]
+	eors	r3, r0
+	ldr	r2, [sp, #52]
+	ldr	r0, [sp, #36]
+	eors	r2, r0
 	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #52]
-	subs	r4, r1, r0
-	@ ocb3.ae:183: if r != 0 {
-	subs	r0, r4, #1
+	ldr	r0, [sp, #32]
+	eors	r1, r0
+	@ ocb3.ae:186: checksum = checksum ^ p
+	ldr	r0, [sp, #64]
+	eors	r0, r5
+	mov	r9, r0
+	ldr	r0, [sp, #68]
+	eors	r0, r3
+	str	r0, [sp, #4]
+	ldr	r6, [sp, #72]
+	eors	r6, r2
+	ldr	r0, [sp, #76]
+	eors	r0, r1
+	@ ocb3.ae:187: store_be(msg, off, p)
+	rev	r1, r1
+	mov	r8, r1
+	rev	r7, r2
+	rev	r3, r3
+	rev	r5, r5
+	ldr	r2, [sp, #92]
+	ldr	r1, [sp, #60]
+	adds	r2, r2, r1
+	ldr	r1, [sp, #80]
+	tst	r2, r1
+	bne	.Locb3_decrypt_with_bytes23
+	mov	r1, r8
+	str	r1, [r2]
+	str	r7, [r2, #4]
+	str	r3, [r2, #8]
+	str	r5, [r2, #12]
+	b	.Locb3_decrypt_with_stored24
+.Locb3_decrypt_with_bytes23:
+	mov	r1, r8
+	str	r1, [sp, #160]
+	str	r7, [sp, #164]
+	str	r3, [sp, #168]
+	str	r5, [sp, #172]
+	add	r5, sp, #160
+	movs	r3, #16
+.Locb3_decrypt_with_cpy25:
+	subs	r3, #1
+	bcc	.Locb3_decrypt_with_stored24
+	ldrb	r1, [r5, r3]
+	strb	r1, [r2, r3]
+	b	.Locb3_decrypt_with_cpy25
+.Locb3_decrypt_with_stored24:
+	ldr	r7, [sp, #44]
+	ldr	r5, [sp, #40]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #12]
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #8]
+	str	r1, [sp, #8]
+	mov	r1, r11
+	mov	r11, r1
+	mov	r1, r10
+	mov	r8, r1
+	mov	r1, r9
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #4]
+	str	r1, [sp, #68]
+	mov	r1, r6
+	str	r1, [sp, #72]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #48]
+	adds	r0, #1
+	str	r0, [sp, #48]
+	mov	r1, r0
+	ldr	r0, [sp, #84]
+	cmp	r1, r0
+	bcs	.Locb3_decrypt_with_far3
+	b	.Locb3_decrypt_with_loop1
+.Locb3_decrypt_with_far3:
+.Locb3_decrypt_with_done2:
+	@ ocb3.ae:189: r = n - 16 * full
+	ldr	r0, [sp, #84]
+	lsls	r0, r0, #4
+	str	r0, [sp, #44]
+	ldr	r1, [sp, #108]
+	ldr	r0, [sp, #44]
+	subs	r0, r1, r0
+	mov	r8, r0
+	@ ocb3.ae:190: if r != 0 {
+	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
-	bne	.Locb3_decrypt_with_far3
-	b	.Locb3_decrypt_with_else44
-.Locb3_decrypt_with_far3:
-	@ ocb3.ae:184: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #20]
-	ldr	r5, [r0]
-	ldr	r0, [sp, #20]
-	ldr	r3, [r0, #4]
-	ldr	r0, [sp, #20]
-	ldr	r2, [r0, #8]
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, #12]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #56]
-	eors	r0, r5
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #60]
-	eors	r0, r3
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #64]
-	eors	r0, r2
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
-	eors	r0, r1
-	str	r0, [sp, #68]
-	@ ocb3.ae:185: pad = E.encrypt_block(ks, offset)
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #12]
-	bl	ocb3_E_encrypt_block
-	ldr	r5, [sp, #108]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #84]
-	@ ocb3.ae:186: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #52]
-	adds	r7, r1, r0
-	movs	r0, #0
-	cmp	r4, #1
-	bcc	.Locb3_decrypt_with_nob46
-	ldrb	r0, [r7]
-.Locb3_decrypt_with_nob46:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r4, #2
-	bcc	.Locb3_decrypt_with_nob47
-	ldrb	r0, [r7, #1]
-.Locb3_decrypt_with_nob47:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #3
-	bcc	.Locb3_decrypt_with_nob48
-	ldrb	r0, [r7, #2]
-.Locb3_decrypt_with_nob48:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #4
-	bcc	.Locb3_decrypt_with_nob49
-	ldrb	r0, [r7, #3]
-.Locb3_decrypt_with_nob49:
-	mov	r2, r1
-	orrs	r2, r0
-	movs	r0, #0
-	cmp	r4, #5
-	bcc	.Locb3_decrypt_with_nob50
-	ldrb	r0, [r7, #4]
-.Locb3_decrypt_with_nob50:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r4, #6
-	bcc	.Locb3_decrypt_with_nob51
-	ldrb	r0, [r7, #5]
-.Locb3_decrypt_with_nob51:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #7
-	bcc	.Locb3_decrypt_with_nob52
-	ldrb	r0, [r7, #6]
-.Locb3_decrypt_with_nob52:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #8
-	bcc	.Locb3_decrypt_with_nob53
-	ldrb	r0, [r7, #7]
-.Locb3_decrypt_with_nob53:
-	mov	r3, r1
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r4, #9
-	bcc	.Locb3_decrypt_with_nob54
-	ldrb	r0, [r7, #8]
-.Locb3_decrypt_with_nob54:
-	lsls	r1, r0, #24
-	movs	r0, #0
-	cmp	r4, #10
-	bcc	.Locb3_decrypt_with_nob55
-	ldrb	r0, [r7, #9]
-.Locb3_decrypt_with_nob55:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #11
-	bcc	.Locb3_decrypt_with_nob56
-	ldrb	r0, [r7, #10]
-.Locb3_decrypt_with_nob56:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #12
-	bcc	.Locb3_decrypt_with_nob57
-	ldrb	r0, [r7, #11]
-.Locb3_decrypt_with_nob57:
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r4, #13
-	bcc	.Locb3_decrypt_with_nob58
-	ldrb	r0, [r7, #12]
-.Locb3_decrypt_with_nob58:
-	lsls	r0, r0, #24
-	movs	r6, #0
-	cmp	r4, #14
-	bcc	.Locb3_decrypt_with_nob59
-	ldrb	r6, [r7, #13]
-.Locb3_decrypt_with_nob59:
-	lsls	r6, r6, #16
-	orrs	r0, r6
-	movs	r6, #0
-	cmp	r4, #15
-	bcc	.Locb3_decrypt_with_nob60
-	ldrb	r6, [r7, #14]
-.Locb3_decrypt_with_nob60:
-	lsls	r6, r6, #8
-	orrs	r0, r6
-	movs	r6, #0
-	cmp	r4, #16
-	bcc	.Locb3_decrypt_with_nob61
-	ldrb	r6, [r7, #15]
-.Locb3_decrypt_with_nob61:
-	orrs	r0, r6
-	str	r0, [sp, #48]
-	eors	r0, r5
-	str	r0, [sp, #48]
-	mov	r0, r1
-	str	r0, [sp, #72]
-	mov	r1, r0
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	str	r1, [sp, #72]
+	bne	.Locb3_decrypt_with_far4
+	b	.Locb3_decrypt_with_else26
+.Locb3_decrypt_with_far4:
+	@ ocb3.ae:191: offset = offset ^ l[at_star]
+	ldr	r0, [sp, #28]
+	ldr	r0, [r0]
+	ldr	r1, [sp, #28]
+	ldr	r6, [r1, #4]
+	ldr	r1, [sp, #28]
+	ldr	r4, [r1, #8]
+	ldr	r1, [sp, #28]
+	ldr	r1, [r1, #12]
+	eors	r7, r0
+	str	r7, [sp, #40]
+	mov	r0, r5
+	eors	r0, r6
+	str	r0, [sp, #36]
 	mov	r0, r3
-	str	r0, [sp, #76]
-	mov	r1, r0
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	str	r1, [sp, #76]
+	eors	r0, r4
+	str	r0, [sp, #32]
 	mov	r0, r2
-	str	r0, [sp, #80]
+	eors	r0, r1
+	str	r0, [sp, #20]
+	@ ocb3.ae:192: pad = E.encrypt_block(ks, offset)
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #128]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #132]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #136]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #140]
+	add	r1, sp, #128
+	add	r2, sp, #144
+	ldr	r0, [sp, #24]
+	bl	ocb3_E_encrypt_block
+	ldr	r5, [sp, #144]
+	ldr	r3, [sp, #148]
+	ldr	r2, [sp, #152]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #12]
+	@ ocb3.ae:193: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #44]
+	adds	r1, r1, r0
+	movs	r0, #3
+	str	r0, [sp, #52]
+	mov	r0, r8
+	cmp	r0, #16
+	bcc	.Locb3_decrypt_with_bytes28
+	ldr	r0, [sp, #52]
+	tst	r1, r0
+	beq	.Locb3_decrypt_with_words29
+.Locb3_decrypt_with_bytes28:
+	movs	r0, #0
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
+	str	r0, [sp, #168]
+	str	r0, [sp, #172]
+	add	r6, sp, #160
+	mov	r4, r8
+	cmp	r4, #16
+	bcc	.Locb3_decrypt_with_cnt31
+	movs	r4, #16
+.Locb3_decrypt_with_cnt31:
+.Locb3_decrypt_with_cpy32:
+	subs	r4, #1
+	bcc	.Locb3_decrypt_with_cpyd30
+	ldrb	r0, [r1, r4]
+	strb	r0, [r6, r4]
+	b	.Locb3_decrypt_with_cpy32
+.Locb3_decrypt_with_cpyd30:
+	mov	r1, r6
+.Locb3_decrypt_with_words29:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	ldr	r4, [r1, #8]
+	rev	r6, r4
+	ldr	r4, [r1, #4]
+	rev	r4, r4
+	ldr	r1, [r1]
+	rev	r1, r1
+	eors	r0, r5
+	str	r0, [sp, #8]
+	mov	r0, r6
+	eors	r0, r3
+	str	r0, [sp, #4]
+	mov	r3, r4
+	eors	r3, r2
+	mov	r0, r1
 	mov	r1, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #80]
+	str	r1, [sp, #48]
 	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
-	lsls	r5, r4, #3
+	mov	r0, r8
+	lsls	r5, r0, #3
 	movs	r7, #0
 	mvns	r7, r7
-	mov	r3, r7
+	mov	r4, r7
 	mov	r2, r7
 	mov	r6, r7
 	cmp	r5, #128
-	bcs	.Locb3_decrypt_with_shz62
-.Locb3_decrypt_with_shl64:
+	bcs	.Locb3_decrypt_with_shz33
+.Locb3_decrypt_with_shl35:
 	cmp	r5, #32
-	bcc	.Locb3_decrypt_with_shf63
-	mov	r3, r7
+	bcc	.Locb3_decrypt_with_shf34
+	mov	r4, r7
 	mov	r7, r2
 	mov	r2, r6
 	movs	r6, #0
-	b	.Locb3_decrypt_with_pool1
-	.ltorg
-.Locb3_decrypt_with_pool1:
 	subs	r5, #32
-	b	.Locb3_decrypt_with_shl64
-.Locb3_decrypt_with_shf63:
+	b	.Locb3_decrypt_with_shl35
+.Locb3_decrypt_with_shf34:
 	movs	r1, #32
 	subs	r1, r1, r5
-	lsrs	r3, r5
+	lsrs	r4, r5
 	mov	r0, r7
 	lsls	r0, r1
-	orrs	r3, r0
+	orrs	r4, r0
 	lsrs	r7, r5
 	mov	r0, r2
 	lsls	r0, r1
@@ -3123,303 +2056,701 @@ ocb3_decrypt_with:
 	lsls	r0, r1
 	orrs	r2, r0
 	lsrs	r6, r5
-	b	.Locb3_decrypt_with_she65
-.Locb3_decrypt_with_shz62:
-	movs	r3, #0
+	b	.Locb3_decrypt_with_she36
+.Locb3_decrypt_with_shz33:
+	movs	r4, #0
 	movs	r7, #0
 	movs	r2, #0
 	movs	r6, #0
-.Locb3_decrypt_with_she65:
-	mvns	r5, r3
-	mvns	r3, r7
+.Locb3_decrypt_with_she36:
+	mvns	r5, r4
+	mvns	r4, r7
 	mvns	r2, r2
 	mvns	r1, r6
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
+	ldr	r0, [sp, #8]
 	ands	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
-	ands	r0, r3
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #76]
-	ands	r0, r2
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #80]
-	ands	r0, r1
-	str	r0, [sp, #80]
-	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r0, #15
-	subs	r0, r0, r4
-	lsls	r0, r0, #3
-	str	r0, [sp, #84]
-	movs	r5, #128
-	movs	r1, #0
-	mov	r3, r1
-	mov	r2, r1
-	ldr	r6, [sp, #84]
-	cmp	r6, #128
-	bcs	.Locb3_decrypt_with_shz66
-.Locb3_decrypt_with_shl68:
-	cmp	r6, #32
-	bcc	.Locb3_decrypt_with_shf67
-	mov	r2, r1
-	mov	r1, r3
-	mov	r3, r5
-	movs	r5, #0
-	subs	r6, #32
-	b	.Locb3_decrypt_with_shl68
-.Locb3_decrypt_with_shf67:
-	movs	r0, #32
-	str	r0, [sp, #84]
-	subs	r0, r0, r6
-	str	r0, [sp, #84]
-	lsls	r2, r6
-	mov	r0, r1
-	str	r0, [sp, #88]
-	mov	r7, r0
-	ldr	r0, [sp, #84]
-	lsrs	r7, r0
-	str	r7, [sp, #88]
-	mov	r0, r7
-	orrs	r2, r0
-	lsls	r1, r6
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	str	r0, [sp, #12]
 	mov	r0, r3
-	str	r0, [sp, #88]
-	mov	r7, r0
-	ldr	r0, [sp, #84]
-	lsrs	r7, r0
-	str	r7, [sp, #88]
-	mov	r0, r7
-	orrs	r1, r0
-	lsls	r3, r6
-	mov	r0, r5
-	str	r0, [sp, #88]
-	mov	r7, r0
-	ldr	r0, [sp, #84]
-	lsrs	r7, r0
-	str	r7, [sp, #88]
-	mov	r0, r7
-	orrs	r3, r0
-	lsls	r5, r6
-	b	.Locb3_decrypt_with_she69
-.Locb3_decrypt_with_shz66:
-	movs	r5, #0
-	movs	r3, #0
-	movs	r1, #0
+	ands	r0, r2
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #48]
+	ands	r0, r1
+	str	r0, [sp, #4]
+	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
+	movs	r1, #15
+	mov	r0, r8
+	subs	r0, r1, r0
+	lsls	r4, r0, #3
+	movs	r3, #128
 	movs	r2, #0
-.Locb3_decrypt_with_she69:
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #84]
-	orrs	r0, r5
-	str	r0, [sp, #84]
-	ldr	r5, [sp, #72]
-	orrs	r5, r3
-	ldr	r3, [sp, #76]
-	orrs	r3, r1
-	ldr	r1, [sp, #80]
-	orrs	r1, r2
-	@ ocb3.ae:187: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	mov	r2, r0
-	ldr	r0, [sp, #84]
-	eors	r2, r0
-	str	r2, [sp, #44]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	eors	r0, r5
-	str	r0, [sp, #40]
-	ldr	r2, [sp, #36]
-	eors	r2, r3
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	eors	r0, r1
-	str	r0, [sp, #32]
-	@ ocb3.ae:188: store_be(msg, 16 * full, p, r)
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #52]
-	adds	r1, r1, r0
-	ldr	r0, [sp, #80]
-	lsrs	r0, r0, #24
-	cmp	r4, #1
-	bcc	.Locb3_decrypt_with_nost70
-	strb	r0, [r1]
-.Locb3_decrypt_with_nost70:
-	ldr	r0, [sp, #80]
-	lsrs	r0, r0, #16
-	cmp	r4, #2
-	bcc	.Locb3_decrypt_with_nost71
-	strb	r0, [r1, #1]
-.Locb3_decrypt_with_nost71:
-	ldr	r0, [sp, #80]
-	lsrs	r0, r0, #8
-	cmp	r4, #3
-	bcc	.Locb3_decrypt_with_nost72
-	strb	r0, [r1, #2]
-.Locb3_decrypt_with_nost72:
-	cmp	r4, #4
-	bcc	.Locb3_decrypt_with_nost73
-	ldr	r0, [sp, #80]
-	strb	r0, [r1, #3]
-.Locb3_decrypt_with_nost73:
-	ldr	r0, [sp, #76]
-	lsrs	r0, r0, #24
-	cmp	r4, #5
-	bcc	.Locb3_decrypt_with_nost74
-	strb	r0, [r1, #4]
-.Locb3_decrypt_with_nost74:
-	ldr	r0, [sp, #76]
-	lsrs	r0, r0, #16
-	cmp	r4, #6
-	bcc	.Locb3_decrypt_with_nost75
-	strb	r0, [r1, #5]
-.Locb3_decrypt_with_nost75:
-	ldr	r0, [sp, #76]
-	lsrs	r0, r0, #8
-	cmp	r4, #7
-	bcc	.Locb3_decrypt_with_nost76
-	strb	r0, [r1, #6]
-.Locb3_decrypt_with_nost76:
-	cmp	r4, #8
-	bcc	.Locb3_decrypt_with_nost77
-	ldr	r0, [sp, #76]
-	strb	r0, [r1, #7]
-.Locb3_decrypt_with_nost77:
-	ldr	r0, [sp, #72]
-	lsrs	r0, r0, #24
-	cmp	r4, #9
-	bcc	.Locb3_decrypt_with_nost78
-	strb	r0, [r1, #8]
-.Locb3_decrypt_with_nost78:
-	ldr	r0, [sp, #72]
-	lsrs	r0, r0, #16
-	cmp	r4, #10
-	bcc	.Locb3_decrypt_with_nost79
-	strb	r0, [r1, #9]
-.Locb3_decrypt_with_nost79:
-	ldr	r0, [sp, #72]
-	lsrs	r0, r0, #8
-	cmp	r4, #11
-	bcc	.Locb3_decrypt_with_nost80
-	strb	r0, [r1, #10]
-.Locb3_decrypt_with_nost80:
-	cmp	r4, #12
-	bcc	.Locb3_decrypt_with_nost81
-	ldr	r0, [sp, #72]
-	strb	r0, [r1, #11]
-.Locb3_decrypt_with_nost81:
-	ldr	r0, [sp, #48]
-	lsrs	r0, r0, #24
-	cmp	r4, #13
-	bcc	.Locb3_decrypt_with_nost82
-	strb	r0, [r1, #12]
-.Locb3_decrypt_with_nost82:
-	ldr	r0, [sp, #48]
-	lsrs	r0, r0, #16
-	cmp	r4, #14
-	bcc	.Locb3_decrypt_with_nost83
-	strb	r0, [r1, #13]
-.Locb3_decrypt_with_nost83:
-	ldr	r0, [sp, #48]
-	lsrs	r0, r0, #8
-	cmp	r4, #15
-	bcc	.Locb3_decrypt_with_nost84
-	strb	r0, [r1, #14]
-.Locb3_decrypt_with_nost84:
-	cmp	r4, #16
-	bcc	.Locb3_decrypt_with_nost85
-	ldr	r0, [sp, #48]
-	strb	r0, [r1, #15]
-.Locb3_decrypt_with_nost85:
-	ldr	r7, [sp, #56]
-	ldr	r6, [sp, #60]
-	ldr	r5, [sp, #64]
-	ldr	r4, [sp, #68]
-	ldr	r3, [sp, #44]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #32]
-	b	.Locb3_decrypt_with_endif45
-.Locb3_decrypt_with_else44:
-	ldr	r7, [sp, #76]
+	mov	r6, r2
+	mov	r5, r2
+	cmp	r4, #128
+	bcs	.Locb3_decrypt_with_shz37
+.Locb3_decrypt_with_shl39:
+	cmp	r4, #32
+	bcc	.Locb3_decrypt_with_shf38
+	mov	r5, r6
+	mov	r6, r2
+	mov	r2, r3
+	movs	r3, #0
+	subs	r4, #32
+	b	.Locb3_decrypt_with_shl39
+.Locb3_decrypt_with_shf38:
+	movs	r1, #32
+	subs	r1, r1, r4
+	lsls	r5, r4
+	mov	r0, r6
+	lsrs	r0, r1
+	orrs	r5, r0
+	lsls	r6, r4
+	mov	r0, r2
+	lsrs	r0, r1
+	orrs	r6, r0
+	lsls	r2, r4
+	mov	r0, r3
+	lsrs	r0, r1
+	orrs	r2, r0
+	lsls	r3, r4
+	b	.Locb3_decrypt_with_she40
+.Locb3_decrypt_with_shz37:
+	movs	r3, #0
+	movs	r2, #0
+	movs	r6, #0
+	movs	r5, #0
+.Locb3_decrypt_with_she40:
+	ldr	r4, [sp, #16]
+	orrs	r4, r3
+	ldr	r3, [sp, #12]
+	orrs	r3, r2
+	ldr	r2, [sp, #8]
+	orrs	r2, r6
+	ldr	r1, [sp, #4]
+	orrs	r1, r5
+	@ ocb3.ae:194: checksum = checksum ^ pad10(p, r)
+	ldr	r0, [sp, #64]
+	eors	r0, r4
+	str	r0, [sp, #48]
+	ldr	r7, [sp, #68]
+	eors	r7, r3
 	ldr	r6, [sp, #72]
-	ldr	r5, [sp, #64]
-	ldr	r4, [sp, #68]
-	ldr	r3, [sp, #44]
-	ldr	r1, [sp, #40]
-	ldr	r2, [sp, #36]
-	ldr	r0, [sp, #32]
-.Locb3_decrypt_with_endif45:
-	@ ocb3.ae:190: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r3, r7
-	eors	r1, r6
-	eors	r2, r5
-	mov	r5, r0
-	eors	r5, r4
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, #16]
-	ldr	r0, [sp, #20]
-	ldr	r6, [r0, #20]
-	ldr	r0, [sp, #20]
-	ldr	r7, [r0, #24]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #28]
-	eors	r3, r4
-	mov	r4, r1
-	eors	r4, r6
-	eors	r2, r7
-	mov	r1, r5
-	eors	r1, r0
-	str	r3, [sp, #92]
-	str	r4, [sp, #96]
-	str	r2, [sp, #100]
-	str	r1, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	eors	r6, r2
+	ldr	r5, [sp, #76]
+	eors	r5, r1
+	@ ocb3.ae:195: store_be(msg, 16 * full, p, r)
+	ldr	r0, [sp, #4]
+	rev	r0, r0
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	rev	r4, r0
 	ldr	r0, [sp, #12]
-	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #28]
-	@ ocb3.ae:125: full = a / 16
+	rev	r3, r0
+	ldr	r0, [sp, #16]
+	rev	r2, r0
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #44]
+	adds	r1, r1, r0
+	mov	r0, r8
+	cmp	r0, #16
+	bcc	.Locb3_decrypt_with_bytes41
+	ldr	r0, [sp, #52]
+	tst	r1, r0
+	bne	.Locb3_decrypt_with_bytes41
+	ldr	r0, [sp, #4]
+	str	r0, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Locb3_decrypt_with_stored42
+.Locb3_decrypt_with_bytes41:
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #160]
+	str	r4, [sp, #164]
+	str	r3, [sp, #168]
+	str	r2, [sp, #172]
+	add	r3, sp, #160
+	mov	r2, r8
+	cmp	r2, #16
+	bcc	.Locb3_decrypt_with_cnt43
+	movs	r2, #16
+.Locb3_decrypt_with_cnt43:
+.Locb3_decrypt_with_cpy44:
+	subs	r2, #1
+	bcc	.Locb3_decrypt_with_stored42
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
+	b	.Locb3_decrypt_with_cpy44
+.Locb3_decrypt_with_stored42:
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #4]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #48]
+	mov	r1, r7
+	mov	r0, r6
+	b	.Locb3_decrypt_with_endif27
+.Locb3_decrypt_with_else26:
+	mov	r0, r7
+	str	r0, [sp, #8]
+	mov	r0, r5
+	str	r0, [sp, #4]
+	mov	r4, r3
+	mov	r3, r2
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #72]
+	ldr	r5, [sp, #76]
+.Locb3_decrypt_with_endif27:
+	@ ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	ldr	r6, [sp, #8]
+	eors	r2, r6
+	ldr	r6, [sp, #4]
+	eors	r1, r6
+	mov	r6, r0
+	eors	r6, r4
+	mov	r4, r5
+	eors	r4, r3
+	ldr	r0, [sp, #28]
+	ldr	r3, [r0, #16]
+	ldr	r0, [sp, #28]
+	ldr	r5, [r0, #20]
+	ldr	r0, [sp, #28]
+	ldr	r7, [r0, #24]
+	ldr	r0, [sp, #28]
+	ldr	r0, [r0, #28]
+	eors	r2, r3
+	mov	r3, r1
+	eors	r3, r5
+	mov	r5, r6
+	eors	r5, r7
+	mov	r1, r4
+	eors	r1, r0
+	str	r2, [sp, #128]
+	str	r3, [sp, #132]
+	str	r5, [sp, #136]
+	str	r1, [sp, #140]
+	add	r1, sp, #128
+	add	r2, sp, #144
 	ldr	r0, [sp, #24]
+	bl	ocb3_E_encrypt_block
+	ldr	r7, [sp, #144]
+	ldr	r6, [sp, #148]
+	ldr	r5, [sp, #152]
+	ldr	r4, [sp, #156]
+	add	r0, sp, #128
+	str	r0, [sp]
+	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r2, [sp, #116]
+	ldr	r3, [sp, #112]
+	bl	ocb3_hash
+	ldr	r0, [sp, #128]
+	ldr	r3, [sp, #132]
+	ldr	r2, [sp, #136]
+	ldr	r1, [sp, #140]
+	eors	r7, r0
+	str	r7, [sp, #12]
+	mov	r0, r6
+	eors	r0, r3
+	str	r0, [sp, #8]
+	mov	r0, r5
+	eors	r0, r2
+	str	r0, [sp, #4]
+	mov	r2, r4
+	eors	r2, r1
+	@ ocb3.ae:199: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	ldr	r1, [sp, #120]
+	movs	r3, #3
+	ldr	r0, [sp, #104]
+	cmp	r0, #16
+	bcc	.Locb3_decrypt_with_bytes45
+	tst	r1, r3
+	beq	.Locb3_decrypt_with_words46
+.Locb3_decrypt_with_bytes45:
+	movs	r0, #0
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
+	str	r0, [sp, #168]
+	str	r0, [sp, #172]
+	add	r4, sp, #160
+	ldr	r3, [sp, #104]
+	cmp	r3, #16
+	bcc	.Locb3_decrypt_with_cnt48
+	movs	r3, #16
+.Locb3_decrypt_with_cnt48:
+.Locb3_decrypt_with_cpy49:
+	subs	r3, #1
+	bcc	.Locb3_decrypt_with_cpyd47
+	ldrb	r0, [r1, r3]
+	strb	r0, [r4, r3]
+	b	.Locb3_decrypt_with_cpy49
+.Locb3_decrypt_with_cpyd47:
+	mov	r1, r4
+.Locb3_decrypt_with_words46:
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #28]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
+	ldr	r0, [sp, #104]
+	lsls	r7, r0, #3
+	movs	r6, #0
+	mvns	r6, r6
+	mov	r5, r6
+	mov	r4, r6
+	mov	r3, r6
+	cmp	r7, #128
+	bcs	.Locb3_decrypt_with_shz50
+.Locb3_decrypt_with_shl52:
+	cmp	r7, #32
+	bcc	.Locb3_decrypt_with_shf51
+	mov	r5, r6
+	mov	r6, r4
+	mov	r4, r3
+	movs	r3, #0
+	subs	r7, #32
+	b	.Locb3_decrypt_with_shl52
+.Locb3_decrypt_with_shf51:
+	movs	r1, #32
+	subs	r1, r1, r7
+	lsrs	r5, r7
+	mov	r0, r6
+	lsls	r0, r1
+	orrs	r5, r0
+	lsrs	r6, r7
+	mov	r0, r4
+	lsls	r0, r1
+	orrs	r6, r0
+	lsrs	r4, r7
+	mov	r0, r3
+	lsls	r0, r1
+	orrs	r4, r0
+	lsrs	r3, r7
+	b	.Locb3_decrypt_with_she53
+.Locb3_decrypt_with_shz50:
+	movs	r5, #0
+	movs	r6, #0
+	movs	r4, #0
+	movs	r3, #0
+.Locb3_decrypt_with_she53:
+	mvns	r1, r5
+	mvns	r0, r6
+	mvns	r4, r4
+	mvns	r3, r3
+	ldr	r5, [sp, #12]
+	ands	r5, r1
+	ldr	r1, [sp, #8]
+	ands	r1, r0
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	mov	r4, r2
+	ands	r4, r3
+	@ ocb3.ae:199: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	ldr	r3, [sp, #28]
+	eors	r3, r5
+	ldr	r2, [sp, #24]
+	eors	r2, r1
+	ldr	r1, [sp, #20]
+	eors	r1, r0
+	ldr	r0, [sp, #16]
+	eors	r0, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	ldr	r0, [sp, #124]
+	strh	r1, [r0]
+	add	sp, #176
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size ocb3_decrypt_with, .-ocb3_decrypt_with
+
+
+@ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
+@     frame 20 bytes (10 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 556 bytes of code and literals
+	.section .text.ocb3_E_encrypt_block,"ax",%progbits
+	.global ocb3_E_encrypt_block
+	.type ocb3_E_encrypt_block, %function
+	.thumb_func
+	.balign 4
+ocb3_E_encrypt_block:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #20
+	str	r0, [sp, #12]
+	mov	r0, r2
+	str	r0, [sp, #16]
+	ldr	r2, [r1]
+	ldr	r3, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r1, [r1, #12]
+	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0]
+	eors	r1, r0
+	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, #4]
+	eors	r4, r0
+	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, #8]
+	eors	r3, r0
+	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, #12]
+	eors	r2, r0
+	@ aes.ae:102: @unroll(unroll)
+	movs	r0, #1
+	str	r0, [sp, #8]
+	mov	r0, r1
+	mov	r8, r0
+	mov	r0, r4
+	mov	r12, r0
+	mov	r6, r3
+	mov	r4, r2
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	ldr	r2, [sp, #12]
+	adds	r2, #16
+	ldr	r1, =ocb3_tf0
+	@ aes.ae:102: @unroll(unroll)
+.Locb3_E_encrypt_block_loop1:
+	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r0, r12
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #8
+	mov	r9, r0
+	rors	r7, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r5, [r1, r0]
+	movs	r0, #16
+	mov	r10, r0
+	rors	r5, r0
+	uxtb	r0, r4
+	lsls	r0, r0, #2
+	ldr	r3, [r1, r0]
+	movs	r0, #24
+	mov	r11, r0
+	rors	r3, r0
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #2
+	ldr	r0, [r1, r0]
+	eors	r0, r7
+	eors	r0, r5
+	eors	r0, r3
+	ldr	r3, [r2]
+	eors	r0, r3
+	str	r0, [sp, #4]
+	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	mov	r0, r9
+	rors	r7, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r5, [r1, r0]
+	mov	r0, r10
+	rors	r5, r0
+	mov	r0, r8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r3, [r1, r0]
+	mov	r0, r11
+	rors	r3, r0
+	mov	r0, r12
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #2
+	ldr	r0, [r1, r0]
+	eors	r0, r7
+	eors	r0, r5
+	eors	r0, r3
+	ldr	r3, [r2, #4]
+	eors	r0, r3
+	str	r0, [sp]
+	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r5, [r1, r0]
+	mov	r0, r9
+	rors	r5, r0
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r3, [r1, r0]
+	mov	r0, r10
+	rors	r3, r0
+	mov	r0, r12
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	mov	r0, r11
+	rors	r7, r0
+	lsrs	r0, r6, #24
+	lsls	r0, r0, #2
+	ldr	r0, [r1, r0]
+	eors	r0, r5
+	eors	r0, r3
+	eors	r0, r7
+	ldr	r3, [r2, #8]
+	mov	r5, r0
+	eors	r5, r3
+	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r0, [r1, r0]
+	mov	r7, r0
+	mov	r0, r9
+	rors	r7, r0
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r0, [r1, r0]
+	mov	r3, r10
+	rors	r0, r3
+	uxtb	r3, r6
+	lsls	r3, r3, #2
+	ldr	r6, [r1, r3]
+	mov	r3, r11
+	rors	r6, r3
+	lsrs	r3, r4, #24
+	lsls	r3, r3, #2
+	ldr	r3, [r1, r3]
+	eors	r3, r7
+	eors	r3, r0
+	eors	r3, r6
+	ldr	r0, [r2, #12]
+	eors	r3, r0
+	adds	r2, #16
+	ldr	r0, [sp, #4]
+	mov	r8, r0
+	ldr	r0, [sp]
+	mov	r12, r0
+	mov	r6, r5
+	mov	r4, r3
+	ldr	r0, [sp, #8]
+	adds	r0, #1
+	str	r0, [sp, #8]
+	cmp	r0, #10
+	bcs	.Locb3_E_encrypt_block_far1
+	b	.Locb3_E_encrypt_block_loop1
+.Locb3_E_encrypt_block_far1:
+.Locb3_E_encrypt_block_done2:
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	ldr	r5, =ocb3_E.sbox
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	mov	r0, r12
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r2, #160
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r2]
+	eors	r1, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov	r0, r12
+	lsrs	r0, r0, #24
+	ldrb	r0, [r5, r0]
+	lsls	r2, r0, #24
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	mov	r0, r8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r2, r0
+	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r3, #164
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r3]
+	eors	r2, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r6, #24
+	ldrb	r0, [r5, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	mov	r0, r12
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r3, r0
+	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	movs	r7, #168
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r7]
+	eors	r3, r0
+	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r5, r0]
+	lsls	r4, r0, #24
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	uxtb	r0, r6
+	ldrb	r0, [r5, r0]
+	orrs	r4, r0
+	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r5, #172
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r5]
+	eors	r4, r0
+	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	ldr	r0, [sp, #16]
+	str	r4, [r0]
+	ldr	r0, [sp, #16]
+	str	r3, [r0, #4]
+	ldr	r0, [sp, #16]
+	str	r2, [r0, #8]
+	ldr	r0, [sp, #16]
+	str	r1, [r0, #12]
+	add	sp, #20
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.ltorg
+	.size ocb3_E_encrypt_block, .-ocb3_E_encrypt_block
+
+
+@ --- ocb3_hash: ocb3.hash
+@     frame 104 bytes (27 spill slots, 14 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 848 bytes of code and literals
+	.section .text.ocb3_hash,"ax",%progbits
+	.global ocb3_hash
+	.type ocb3_hash, %function
+	.thumb_func
+	.balign 4
+ocb3_hash:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #104
+	str	r0, [sp, #44]
+	mov	r0, r1
+	mov	r11, r0
+	mov	r0, r2
+	str	r0, [sp, #40]
+	mov	r0, r3
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #48]
+	@ ocb3.ae:125: full = a / 16
+	ldr	r0, [sp, #52]
 	lsrs	r0, r0, #4
-	str	r0, [sp, #64]
+	str	r0, [sp, #36]
 	@ ocb3.ae:128: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #60]
+	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #72]
+	str	r0, [sp, #32]
 	movs	r0, #0
-	str	r0, [sp, #80]
+	str	r0, [sp, #28]
 	movs	r0, #0
-	str	r0, [sp, #76]
+	str	r0, [sp, #24]
 	movs	r0, #0
-	str	r0, [sp, #68]
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #52]
+	str	r0, [sp, #16]
 	movs	r0, #0
-	str	r0, [sp, #48]
+	str	r0, [sp, #12]
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #8]
 	movs	r0, #0
-	str	r0, [sp, #40]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #64]
+	str	r0, [sp, #4]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
-	bcc	.Locb3_decrypt_with_far4
-	b	.Locb3_decrypt_with_done87
-.Locb3_decrypt_with_far4:
-.Locb3_decrypt_with_loop86:
+	bcc	.Locb3_hash_far1
+	b	.Locb3_hash_done2
+.Locb3_hash_far1:
+.Locb3_hash_loop1:
 	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp]
 	adds	r3, r0, #1
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
@@ -3430,41 +2761,41 @@ ocb3_decrypt_with:
 	mov	r8, r0
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else88
+	beq	.Locb3_hash_else3
 	@ ocb3.ae:49: v = v >> 16
 	lsrs	r3, r3, #16
 	movs	r2, #16
-	b	.Locb3_decrypt_with_endif89
-.Locb3_decrypt_with_else88:
+	b	.Locb3_hash_endif4
+.Locb3_hash_else3:
 	movs	r2, #0
-.Locb3_decrypt_with_endif89:
+.Locb3_hash_endif4:
 	@ ocb3.ae:51: if v[7:0] == 0 {
 	uxtb	r1, r3
 	ldr	r0, =ocb3_tf2
 	ldrb	r0, [r0, r1]
 	cmp	r0, #0
-	beq	.Locb3_decrypt_with_else90
+	beq	.Locb3_hash_else5
 	@ ocb3.ae:52: n = n + 8
 	adds	r2, #8
 	@ ocb3.ae:53: v = v >> 8
 	lsrs	r3, r3, #8
-	b	.Locb3_decrypt_with_endif91
-.Locb3_decrypt_with_else90:
-.Locb3_decrypt_with_endif91:
+	b	.Locb3_hash_endif6
+.Locb3_hash_else5:
+.Locb3_hash_endif6:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r3, #28
 	lsrs	r1, r0, #28
 	ldr	r0, =ocb3_tf3
 	ldrb	r0, [r0, r1]
 	cmp	r0, #0
-	beq	.Locb3_decrypt_with_else92
+	beq	.Locb3_hash_else7
 	@ ocb3.ae:56: n = n + 4
 	adds	r2, r2, #4
 	@ ocb3.ae:57: v = v >> 4
 	lsrs	r3, r3, #4
-	b	.Locb3_decrypt_with_endif93
-.Locb3_decrypt_with_else92:
-.Locb3_decrypt_with_endif93:
+	b	.Locb3_hash_endif8
+.Locb3_hash_else7:
+.Locb3_hash_endif8:
 	@ ocb3.ae:59: if v[1:0] == 0 {
 	lsls	r0, r3, #30
 	lsrs	r0, r0, #30
@@ -3474,14 +2805,14 @@ ocb3_decrypt_with:
 	mov	r0, r8
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else94
+	beq	.Locb3_hash_else9
 	@ ocb3.ae:60: n = n + 2
 	adds	r2, r2, #2
 	@ ocb3.ae:61: v = v >> 2
 	lsrs	r3, r3, #2
-	b	.Locb3_decrypt_with_endif95
-.Locb3_decrypt_with_else94:
-.Locb3_decrypt_with_endif95:
+	b	.Locb3_hash_endif10
+.Locb3_hash_else9:
+.Locb3_hash_endif10:
 	@ ocb3.ae:63: if v[0] == 0 {
 	lsls	r0, r3, #31
 	lsrs	r0, r0, #31
@@ -3491,62 +2822,62 @@ ocb3_decrypt_with:
 	mov	r0, r8
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Locb3_decrypt_with_else96
+	beq	.Locb3_hash_else11
 	@ ocb3.ae:64: n = n + 1
 	adds	r0, r2, #1
-	str	r0, [sp, #84]
-	b	.Locb3_decrypt_with_endif97
-.Locb3_decrypt_with_else96:
+	mov	r10, r0
+	b	.Locb3_hash_endif12
+.Locb3_hash_else11:
 	mov	r0, r2
-	str	r0, [sp, #84]
-.Locb3_decrypt_with_endif97:
+	mov	r10, r0
+.Locb3_hash_endif12:
 	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
 	movs	r1, #144
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	ldr	r4, [r0, r1]
 	movs	r1, #148
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	ldr	r3, [r0, r1]
 	movs	r1, #152
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	ldr	r2, [r0, r1]
 	movs	r1, #156
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	ldr	r1, [r0, r1]
 	@ ocb3.ae:98: if k < l_cached {
-	ldr	r0, [sp, #84]
+	mov	r0, r10
 	cmp	r0, #8
 	movs	r5, #0
 	adcs	r5, r5
 	mov	r0, r8
 	eors	r5, r0
 	cmp	r5, #0
-	beq	.Locb3_decrypt_with_else98
+	beq	.Locb3_hash_else13
 	@ ocb3.ae:99: x = l[at_l0 + k]
-	ldr	r0, [sp, #84]
+	mov	r0, r10
 	adds	r0, r0, #2
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	adds	r0, r0, r1
 	ldr	r5, [r0]
 	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
 	ldr	r1, [r0, #12]
-	b	.Locb3_decrypt_with_endif99
-.Locb3_decrypt_with_else98:
+	b	.Locb3_hash_endif14
+.Locb3_hash_else13:
 	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
 	movs	r6, #7
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	ldr	r0, [sp, #84]
+	mov	r0, r10
 	cmp	r6, r0
-	bcs	.Locb3_decrypt_with_done101
-.Locb3_decrypt_with_loop100:
+	bcs	.Locb3_hash_done16
+.Locb3_hash_loop15:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r5, #1
-	mov	r10, r0
+	mov	r9, r0
 	lsls	r7, r4, #1
 	lsrs	r0, r5, #31
 	orrs	r7, r0
@@ -3567,2473 +2898,552 @@ ocb3_decrypt_with:
 	rsbs	r3, r3, #0
 	movs	r2, #135
 	ands	r3, r2
-	mov	r2, r10
+	mov	r2, r9
 	eors	r2, r3
 	mov	r5, r2
 	mov	r4, r7
 	mov	r3, r1
 	mov	r2, r0
 	adds	r6, #1
-	ldr	r0, [sp, #84]
+	mov	r0, r10
 	cmp	r6, r0
-	bcc	.Locb3_decrypt_with_loop100
-.Locb3_decrypt_with_done101:
+	bcc	.Locb3_hash_loop15
+.Locb3_hash_done16:
 	mov	r1, r2
-.Locb3_decrypt_with_endif99:
+.Locb3_hash_endif14:
 	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
+	ldr	r0, [sp, #32]
 	eors	r0, r5
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #80]
-	eors	r0, r4
-	str	r0, [sp, #80]
-	ldr	r5, [sp, #76]
+	mov	r8, r0
+	ldr	r6, [sp, #28]
+	eors	r6, r4
+	ldr	r5, [sp, #24]
 	eors	r5, r3
-	ldr	r4, [sp, #68]
+	ldr	r4, [sp, #20]
 	eors	r4, r1
 	@ ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp]
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #40]
 	adds	r7, r0, r1
-	ldrb	r0, [r7]
-	lsls	r6, r0, #24
-	ldrb	r0, [r7, #1]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	ldrb	r0, [r7, #2]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	ldrb	r0, [r7, #3]
-	orrs	r6, r0
-	ldrb	r0, [r7, #4]
-	lsls	r3, r0, #24
-	ldrb	r0, [r7, #5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	ldrb	r0, [r7, #6]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	ldrb	r0, [r7, #7]
-	orrs	r3, r0
-	ldrb	r0, [r7, #8]
-	lsls	r2, r0, #24
-	ldrb	r0, [r7, #9]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	ldrb	r0, [r7, #10]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	ldrb	r0, [r7, #11]
-	orrs	r2, r0
-	ldrb	r0, [r7, #12]
-	lsls	r0, r0, #24
-	str	r0, [sp, #76]
-	ldrb	r0, [r7, #13]
-	lsls	r0, r0, #16
-	str	r0, [sp, #68]
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #68]
-	orrs	r1, r0
-	ldrb	r0, [r7, #14]
-	str	r0, [sp, #68]
-	lsls	r0, r0, #8
-	str	r0, [sp, #68]
-	orrs	r1, r0
-	ldrb	r0, [r7, #15]
-	orrs	r1, r0
-	ldr	r0, [sp, #72]
-	eors	r1, r0
-	ldr	r0, [sp, #80]
-	eors	r2, r0
-	eors	r3, r5
-	eors	r6, r4
-	str	r1, [sp, #92]
-	str	r2, [sp, #96]
-	str	r3, [sp, #100]
-	str	r6, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #12]
+	movs	r0, #3
+	tst	r7, r0
+	beq	.Locb3_hash_words18
+.Locb3_hash_bytes17:
+	add	r2, sp, #56
+	movs	r1, #16
+.Locb3_hash_cpy20:
+	subs	r1, #1
+	bcc	.Locb3_hash_cpyd19
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
+	b	.Locb3_hash_cpy20
+.Locb3_hash_cpyd19:
+	mov	r7, r2
+.Locb3_hash_words18:
+	ldr	r0, [r7, #12]
+	rev	r3, r0
+	ldr	r0, [r7, #8]
+	rev	r2, r0
+	ldr	r0, [r7, #4]
+	rev	r1, r0
+	ldr	r0, [r7]
+	rev	r7, r0
+	mov	r0, r8
+	eors	r3, r0
+	eors	r2, r6
+	eors	r1, r5
+	mov	r0, r7
+	eors	r0, r4
+	str	r3, [sp, #72]
+	str	r2, [sp, #76]
+	str	r1, [sp, #80]
+	str	r0, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
+	ldr	r0, [sp, #44]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #120]
-	ldr	r6, [sp, #52]
-	eors	r6, r3
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #88]
+	ldr	r2, [sp, #92]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #100]
+	mov	r9, r0
+	ldr	r7, [sp, #16]
+	eors	r7, r3
+	ldr	r3, [sp, #12]
 	eors	r3, r2
-	ldr	r2, [sp, #44]
+	ldr	r2, [sp, #8]
 	eors	r2, r1
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #4]
+	mov	r0, r9
 	eors	r1, r0
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #80]
-	mov	r0, r5
-	str	r0, [sp, #76]
-	mov	r0, r4
-	str	r0, [sp, #68]
+	mov	r0, r8
+	str	r0, [sp, #32]
 	mov	r0, r6
-	str	r0, [sp, #52]
+	str	r0, [sp, #28]
+	mov	r0, r5
+	str	r0, [sp, #24]
+	mov	r0, r4
+	str	r0, [sp, #20]
+	mov	r0, r7
+	str	r0, [sp, #16]
 	mov	r0, r3
-	str	r0, [sp, #48]
+	str	r0, [sp, #12]
 	mov	r0, r2
-	str	r0, [sp, #44]
+	str	r0, [sp, #8]
 	mov	r0, r1
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #60]
+	str	r0, [sp]
 	mov	r1, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
-	bcs	.Locb3_decrypt_with_far5
-	b	.Locb3_decrypt_with_loop86
-.Locb3_decrypt_with_far5:
-.Locb3_decrypt_with_done87:
+	bcs	.Locb3_hash_far2
+	b	.Locb3_hash_loop1
+.Locb3_hash_far2:
+.Locb3_hash_done2:
 	@ ocb3.ae:132: r = a - 16 * full
-	ldr	r0, [sp, #64]
-	lsls	r2, r0, #4
-	ldr	r0, [sp, #24]
-	subs	r1, r0, r2
+	ldr	r0, [sp, #36]
+	lsls	r3, r0, #4
+	ldr	r0, [sp, #52]
+	subs	r2, r0, r3
 	@ ocb3.ae:133: if r != 0 {
-	subs	r0, r1, #1
+	subs	r0, r2, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
-	bne	.Locb3_decrypt_with_far6
-	b	.Locb3_decrypt_with_else102
-.Locb3_decrypt_with_far6:
+	bne	.Locb3_hash_far3
+	b	.Locb3_hash_else21
+.Locb3_hash_far3:
 	@ ocb3.ae:134: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	ldr	r6, [r0]
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	ldr	r5, [r0, #4]
-	ldr	r0, [sp, #20]
-	ldr	r4, [r0, #8]
-	ldr	r0, [sp, #20]
-	ldr	r3, [r0, #12]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #20]
+	mov	r0, r11
+	ldr	r1, [r0, #8]
+	mov	r0, r11
+	ldr	r4, [r0, #12]
+	ldr	r0, [sp, #32]
 	eors	r0, r6
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r0, r5
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #60]
-	eors	r0, r4
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #64]
-	eors	r0, r3
-	str	r0, [sp, #64]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp]
+	ldr	r1, [sp, #20]
+	eors	r1, r4
 	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #16]
-	adds	r2, r0, r2
+	ldr	r0, [sp, #40]
+	adds	r3, r0, r3
+	movs	r0, #3
+	cmp	r2, #16
+	bcc	.Locb3_hash_bytes23
+	tst	r3, r0
+	beq	.Locb3_hash_words24
+.Locb3_hash_bytes23:
 	movs	r0, #0
-	cmp	r1, #1
-	bcc	.Locb3_decrypt_with_nob104
-	ldrb	r0, [r2]
-.Locb3_decrypt_with_nob104:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r1, #2
-	bcc	.Locb3_decrypt_with_nob105
-	ldrb	r0, [r2, #1]
-.Locb3_decrypt_with_nob105:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r1, #3
-	bcc	.Locb3_decrypt_with_nob106
-	ldrb	r0, [r2, #2]
-.Locb3_decrypt_with_nob106:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r3, #0
-	cmp	r1, #4
-	bcc	.Locb3_decrypt_with_nob107
-	ldrb	r3, [r2, #3]
-.Locb3_decrypt_with_nob107:
-	mov	r0, r4
-	str	r0, [sp, #72]
-	orrs	r0, r3
-	str	r0, [sp, #72]
-	movs	r0, #0
-	cmp	r1, #5
-	bcc	.Locb3_decrypt_with_nob108
-	ldrb	r0, [r2, #4]
-.Locb3_decrypt_with_nob108:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r1, #6
-	bcc	.Locb3_decrypt_with_nob109
-	ldrb	r0, [r2, #5]
-.Locb3_decrypt_with_nob109:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r1, #7
-	bcc	.Locb3_decrypt_with_nob110
-	ldrb	r0, [r2, #6]
-.Locb3_decrypt_with_nob110:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r3, #0
-	cmp	r1, #8
-	bcc	.Locb3_decrypt_with_nob111
-	ldrb	r3, [r2, #7]
-.Locb3_decrypt_with_nob111:
-	mov	r0, r4
+	str	r0, [sp, #56]
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	orrs	r0, r3
-	str	r0, [sp, #68]
-	movs	r0, #0
-	cmp	r1, #9
-	bcc	.Locb3_decrypt_with_nob112
-	ldrb	r0, [r2, #8]
-.Locb3_decrypt_with_nob112:
-	lsls	r4, r0, #24
-	movs	r0, #0
-	cmp	r1, #10
-	bcc	.Locb3_decrypt_with_nob113
-	ldrb	r0, [r2, #9]
-.Locb3_decrypt_with_nob113:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r1, #11
-	bcc	.Locb3_decrypt_with_nob114
-	ldrb	r0, [r2, #10]
-.Locb3_decrypt_with_nob114:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r3, #0
-	cmp	r1, #12
-	bcc	.Locb3_decrypt_with_nob115
-	ldrb	r3, [r2, #11]
-.Locb3_decrypt_with_nob115:
-	mov	r0, r4
-	str	r0, [sp, #16]
-	orrs	r0, r3
-	str	r0, [sp, #16]
-	movs	r0, #0
-	cmp	r1, #13
-	bcc	.Locb3_decrypt_with_nob116
-	ldrb	r0, [r2, #12]
-.Locb3_decrypt_with_nob116:
-	lsls	r3, r0, #24
-	movs	r0, #0
-	cmp	r1, #14
-	bcc	.Locb3_decrypt_with_nob117
-	ldrb	r0, [r2, #13]
-.Locb3_decrypt_with_nob117:
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #15
-	bcc	.Locb3_decrypt_with_nob118
-	ldrb	r0, [r2, #14]
-.Locb3_decrypt_with_nob118:
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	movs	r0, #0
-	cmp	r1, #16
-	bcc	.Locb3_decrypt_with_nob119
-	ldrb	r0, [r2, #15]
-.Locb3_decrypt_with_nob119:
-	mov	r4, r3
-	orrs	r4, r0
+	add	r5, sp, #56
+	mov	r4, r2
+	cmp	r4, #16
+	bcc	.Locb3_hash_cnt26
+	movs	r4, #16
+.Locb3_hash_cnt26:
+.Locb3_hash_cpy27:
+	subs	r4, #1
+	bcc	.Locb3_hash_cpyd25
+	ldrb	r0, [r3, r4]
+	strb	r0, [r5, r4]
+	b	.Locb3_hash_cpy27
+	.ltorg
+.Locb3_hash_cpyd25:
+	mov	r3, r5
+.Locb3_hash_words24:
+	ldr	r0, [r3, #12]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	ldr	r0, [r3, #8]
+	rev	r0, r0
+	str	r0, [sp, #36]
+	ldr	r0, [r3, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r3]
+	rev	r0, r0
+	str	r0, [sp, #20]
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
-	subs	r0, r0, r1
+	subs	r0, r0, r2
 	lsls	r7, r0, #3
-	movs	r3, #128
-	movs	r2, #0
-	mov	r6, r2
-	mov	r5, r2
+	movs	r6, #128
+	movs	r0, #0
+	mov	r5, r0
+	mov	r4, r0
+	mov	r3, r0
 	cmp	r7, #128
-	bcs	.Locb3_decrypt_with_shz120
-.Locb3_decrypt_with_shl122:
+	bcs	.Locb3_hash_shz28
+.Locb3_hash_shl30:
 	cmp	r7, #32
-	bcc	.Locb3_decrypt_with_shf121
+	bcc	.Locb3_hash_shf29
+	mov	r3, r4
+	mov	r4, r5
 	mov	r5, r6
-	mov	r6, r2
-	mov	r2, r3
-	movs	r3, #0
+	movs	r6, #0
 	subs	r7, #32
-	b	.Locb3_decrypt_with_shl122
-	.ltorg
-.Locb3_decrypt_with_shf121:
-	movs	r1, #32
-	subs	r1, r1, r7
+	b	.Locb3_hash_shl30
+.Locb3_hash_shf29:
+	movs	r2, #32
+	subs	r2, r2, r7
+	lsls	r3, r7
+	mov	r0, r4
+	lsrs	r0, r2
+	orrs	r3, r0
+	lsls	r4, r7
+	mov	r0, r5
+	lsrs	r0, r2
+	orrs	r4, r0
 	lsls	r5, r7
 	mov	r0, r6
-	lsrs	r0, r1
+	lsrs	r0, r2
 	orrs	r5, r0
 	lsls	r6, r7
-	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r6, r0
-	lsls	r2, r7
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r7
-	b	.Locb3_decrypt_with_she123
-.Locb3_decrypt_with_shz120:
-	movs	r3, #0
-	movs	r2, #0
+	b	.Locb3_hash_she31
+.Locb3_hash_shz28:
 	movs	r6, #0
 	movs	r5, #0
-.Locb3_decrypt_with_she123:
-	orrs	r4, r3
-	ldr	r3, [sp, #16]
-	orrs	r3, r2
-	ldr	r2, [sp, #68]
-	orrs	r2, r6
-	ldr	r1, [sp, #72]
-	orrs	r1, r5
-	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #20]
-	eors	r4, r0
-	ldr	r0, [sp, #24]
-	eors	r3, r0
-	ldr	r0, [sp, #60]
-	eors	r2, r0
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	str	r4, [sp, #92]
-	str	r3, [sp, #96]
-	str	r2, [sp, #100]
-	str	r1, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
-	ldr	r0, [sp, #12]
-	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #120]
-	ldr	r4, [sp, #52]
-	eors	r4, r3
-	ldr	r3, [sp, #48]
-	eors	r3, r2
-	ldr	r2, [sp, #44]
-	eors	r2, r1
-	ldr	r1, [sp, #40]
-	eors	r1, r0
-	b	.Locb3_decrypt_with_endif103
-.Locb3_decrypt_with_else102:
-	ldr	r4, [sp, #52]
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #40]
-.Locb3_decrypt_with_endif103:
-	@ ocb3.ae:190: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #12]
-	eors	r0, r4
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #16]
-	eors	r0, r3
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #20]
-	eors	r0, r2
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #32]
-	eors	r0, r1
-	str	r0, [sp, #32]
-	@ ocb3.ae:192: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #1
-	bcc	.Locb3_decrypt_with_nob124
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0]
-.Locb3_decrypt_with_nob124:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #2
-	bcc	.Locb3_decrypt_with_nob125
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #1]
-.Locb3_decrypt_with_nob125:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #3
-	bcc	.Locb3_decrypt_with_nob126
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #2]
-.Locb3_decrypt_with_nob126:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #4
-	bcc	.Locb3_decrypt_with_nob127
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #3]
-.Locb3_decrypt_with_nob127:
-	mov	r0, r2
-	str	r0, [sp, #36]
-	orrs	r0, r1
-	str	r0, [sp, #36]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #5
-	bcc	.Locb3_decrypt_with_nob128
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #4]
-.Locb3_decrypt_with_nob128:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #6
-	bcc	.Locb3_decrypt_with_nob129
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #5]
-.Locb3_decrypt_with_nob129:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #7
-	bcc	.Locb3_decrypt_with_nob130
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #6]
-.Locb3_decrypt_with_nob130:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #8
-	bcc	.Locb3_decrypt_with_nob131
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #7]
-.Locb3_decrypt_with_nob131:
-	mov	r0, r2
-	str	r0, [sp, #28]
-	orrs	r0, r1
-	str	r0, [sp, #28]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #9
-	bcc	.Locb3_decrypt_with_nob132
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #8]
-.Locb3_decrypt_with_nob132:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #10
-	bcc	.Locb3_decrypt_with_nob133
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #9]
-.Locb3_decrypt_with_nob133:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #11
-	bcc	.Locb3_decrypt_with_nob134
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #10]
-.Locb3_decrypt_with_nob134:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #12
-	bcc	.Locb3_decrypt_with_nob135
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #11]
-.Locb3_decrypt_with_nob135:
-	mov	r0, r2
-	str	r0, [sp, #24]
-	orrs	r0, r1
-	str	r0, [sp, #24]
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #13
-	bcc	.Locb3_decrypt_with_nob136
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #12]
-.Locb3_decrypt_with_nob136:
-	lsls	r2, r1, #24
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #14
-	bcc	.Locb3_decrypt_with_nob137
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #13]
-.Locb3_decrypt_with_nob137:
-	lsls	r0, r1, #16
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #15
-	bcc	.Locb3_decrypt_with_nob138
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #14]
-.Locb3_decrypt_with_nob138:
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	movs	r1, #0
-	ldr	r0, [sp]
-	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_nob139
-	ldr	r0, [sp, #4]
-	ldrb	r1, [r0, #15]
-.Locb3_decrypt_with_nob139:
-	mov	r5, r2
-	orrs	r5, r1
-	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp]
-	lsls	r7, r0, #3
-	movs	r6, #0
-	mvns	r6, r6
-	mov	r4, r6
-	mov	r3, r6
-	mov	r2, r6
-	cmp	r7, #128
-	bcs	.Locb3_decrypt_with_shz140
-.Locb3_decrypt_with_shl142:
-	cmp	r7, #32
-	bcc	.Locb3_decrypt_with_shf141
-	mov	r4, r6
-	mov	r6, r3
-	mov	r3, r2
-	movs	r2, #0
-	subs	r7, #32
-	b	.Locb3_decrypt_with_shl142
-.Locb3_decrypt_with_shf141:
-	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r4, r7
-	mov	r0, r6
-	lsls	r0, r1
-	orrs	r4, r0
-	lsrs	r6, r7
-	mov	r0, r3
-	lsls	r0, r1
-	orrs	r6, r0
-	lsrs	r3, r7
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r7
-	b	.Locb3_decrypt_with_she143
-.Locb3_decrypt_with_shz140:
 	movs	r4, #0
-	movs	r6, #0
+	movs	r3, #0
+.Locb3_hash_she31:
+	ldr	r0, [sp, #40]
+	orrs	r0, r6
+	ldr	r2, [sp, #36]
+	orrs	r2, r5
+	ldr	r5, [sp, #24]
+	orrs	r5, r4
+	ldr	r4, [sp, #20]
+	orrs	r4, r3
+	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	mov	r3, r0
+	ldr	r0, [sp, #32]
+	eors	r3, r0
+	ldr	r0, [sp, #28]
+	eors	r2, r0
+	ldr	r0, [sp]
+	eors	r5, r0
+	eors	r4, r1
+	str	r3, [sp, #72]
+	str	r2, [sp, #76]
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
+	ldr	r0, [sp, #44]
+	bl	ocb3_E_encrypt_block
+	ldr	r3, [sp, #88]
+	ldr	r2, [sp, #92]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #100]
+	ldr	r4, [sp, #16]
+	eors	r4, r3
+	ldr	r3, [sp, #12]
+	eors	r3, r2
+	ldr	r2, [sp, #8]
+	eors	r2, r1
+	ldr	r1, [sp, #4]
+	eors	r1, r0
+	b	.Locb3_hash_endif22
+.Locb3_hash_else21:
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
+.Locb3_hash_endif22:
+	ldr	r0, [sp, #48]
+	str	r4, [r0]
+	ldr	r0, [sp, #48]
+	str	r3, [r0, #4]
+	ldr	r0, [sp, #48]
+	str	r2, [r0, #8]
+	ldr	r0, [sp, #48]
+	str	r1, [r0, #12]
+	add	sp, #104
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size ocb3_hash, .-ocb3_hash
+
+
+@ --- ocb3_initial_offset: ocb3.initial_offset
+@     frame 64 bytes (14 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 466 bytes of code and literals
+	.section .text.ocb3_initial_offset,"ax",%progbits
+	.global ocb3_initial_offset
+	.type ocb3_initial_offset, %function
+	.thumb_func
+	.balign 4
+ocb3_initial_offset:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #64
+	str	r0, [sp, #12]
+	mov	r0, r1
+	str	r0, [sp, #4]
+	mov	r1, r2
+	ldr	r0, [sp, #100]
+	mov	r11, r0
+	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	lsls	r0, r3, #3
+	lsls	r0, r0, #25
+	lsrs	r0, r0, #25
+	lsls	r0, r0, #25
+	str	r0, [sp]
+	lsls	r5, r1, #3
+	movs	r0, #1
+	mov	r9, r0
+	movs	r2, #0
+	mov	r4, r2
+	mov	r3, r2
+	cmp	r5, #128
+	bcs	.Locb3_initial_offset_shz1
+.Locb3_initial_offset_shl3:
+	cmp	r5, #32
+	bcc	.Locb3_initial_offset_shf2
+	mov	r2, r3
+	mov	r3, r4
+	mov	r4, r9
+	movs	r0, #0
+	mov	r9, r0
+	subs	r5, #32
+	b	.Locb3_initial_offset_shl3
+.Locb3_initial_offset_shf2:
+	movs	r6, #32
+	subs	r6, r6, r5
+	lsls	r2, r5
+	mov	r0, r3
+	lsrs	r0, r6
+	orrs	r2, r0
+	lsls	r3, r5
+	mov	r0, r4
+	lsrs	r0, r6
+	orrs	r3, r0
+	lsls	r4, r5
+	mov	r0, r9
+	lsrs	r0, r6
+	orrs	r4, r0
+	mov	r0, r9
+	lsls	r0, r5
+	mov	r9, r0
+	b	.Locb3_initial_offset_she4
+.Locb3_initial_offset_shz1:
+	movs	r0, #0
+	mov	r9, r0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-.Locb3_decrypt_with_she143:
-	mvns	r1, r4
-	mvns	r0, r6
-	mvns	r4, r3
-	mvns	r3, r2
-	ldr	r2, [sp, #12]
-	ands	r2, r1
-	ldr	r1, [sp, #16]
-	ands	r1, r0
-	ldr	r0, [sp, #20]
-	ands	r0, r4
-	ldr	r4, [sp, #32]
-	ands	r4, r3
-	@ ocb3.ae:192: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	mov	r3, r5
-	eors	r3, r2
-	ldr	r2, [sp, #24]
-	eors	r2, r1
-	ldr	r1, [sp, #28]
-	eors	r1, r0
-	ldr	r0, [sp, #36]
-	eors	r0, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+.Locb3_initial_offset_she4:
+	ldr	r0, [sp]
+	orrs	r0, r2
+	str	r0, [sp]
+	@ ocb3.ae:114: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
+	ldr	r6, [sp, #4]
+.Locb3_initial_offset_bytes5:
+	movs	r0, #0
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	add	r5, sp, #16
+	adds	r0, r5, #1
+	str	r0, [sp, #4]
+	mov	r7, r1
+	cmp	r7, #15
+	bcc	.Locb3_initial_offset_cnt8
+	movs	r7, #15
+.Locb3_initial_offset_cnt8:
+.Locb3_initial_offset_cpy9:
+	subs	r7, #1
+	bcc	.Locb3_initial_offset_cpyd7
+	ldrb	r2, [r6, r7]
+	ldr	r0, [sp, #4]
+	strb	r2, [r0, r7]
+	b	.Locb3_initial_offset_cpy9
+.Locb3_initial_offset_cpyd7:
+	mov	r6, r5
+.Locb3_initial_offset_words6:
+	ldr	r0, [r6, #12]
+	rev	r5, r0
+	ldr	r0, [r6, #8]
+	rev	r2, r0
+	ldr	r0, [r6, #4]
+	rev	r0, r0
+	str	r0, [sp, #8]
+	ldr	r0, [r6]
+	rev	r0, r0
+	str	r0, [sp, #4]
+	movs	r0, #15
+	subs	r0, r0, r1
+	lsls	r6, r0, #3
+	mov	r0, r5
+	mov	r8, r0
+	mov	r5, r2
+	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
+	cmp	r6, #128
+	bcs	.Locb3_initial_offset_shz10
+.Locb3_initial_offset_shl12:
+	cmp	r6, #32
+	bcc	.Locb3_initial_offset_shf11
+	mov	r0, r5
+	mov	r8, r0
+	mov	r5, r2
+	mov	r2, r1
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	ldr	r0, [sp, #8]
-	strh	r1, [r0]
-	add	sp, #124
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ocb3_decrypt_with, .-ocb3_decrypt_with
-
-
-@ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-@     frame 36 bytes (18 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 650 bytes of code and literals
-	.section .text.ocb3_E_encrypt_block,"ax",%progbits
-	.global ocb3_E_encrypt_block
-	.type ocb3_E_encrypt_block, %function
-	.thumb_func
-	.balign 4
-ocb3_E_encrypt_block:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	str	r0, [sp]
-	mov	r0, r2
-	str	r0, [sp, #4]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ aes.ae:95: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp]
-	ldr	r0, [r0]
-	eors	r1, r0
-	@ aes.ae:96: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #4]
-	eors	r4, r0
-	@ aes.ae:97: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #8]
-	eors	r3, r0
-	@ aes.ae:98: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #12]
-	eors	r2, r0
-	@ aes.ae:99: @unroll(unroll)
-	movs	r0, #1
-	mov	r11, r0
-	mov	r0, r1
+	subs	r6, #32
+	b	.Locb3_initial_offset_shl12
+.Locb3_initial_offset_shf11:
+	movs	r0, #32
+	subs	r0, r0, r6
 	mov	r10, r0
-	mov	r0, r4
-	mov	r9, r0
-	mov	r4, r3
-	mov	r3, r2
-.Locb3_E_encrypt_block_loop1:
-	@ aes.ae:101: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r0, r10
-	lsrs	r2, r0, #24
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r6, r0
-	lsrs	r0, r4, #8
-	uxtb	r5, r0
-	uxtb	r1, r3
-	mov	r0, r11
-	lsls	r0, r0, #2
-	uxth	r0, r0
-	str	r0, [sp, #8]
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	str	r0, [sp, #28]
-	lsls	r0, r2, #2
-	ldr	r2, =ocb3_tf0
-	ldr	r7, [r2, r0]
-	lsls	r0, r6, #2
-	ldr	r6, [r2, r0]
-	movs	r0, #8
-	str	r0, [sp, #20]
-	rors	r6, r0
-	lsls	r0, r5, #2
-	ldr	r5, [r2, r0]
-	movs	r0, #16
-	str	r0, [sp, #16]
-	rors	r5, r0
-	lsls	r0, r1, #2
-	ldr	r1, [r2, r0]
-	movs	r0, #24
-	str	r0, [sp, #12]
-	rors	r1, r0
-	mov	r0, r7
-	eors	r0, r6
-	eors	r0, r5
-	eors	r0, r1
-	str	r0, [sp, #24]
-	mov	r1, r0
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	str	r1, [sp, #24]
-	@ aes.ae:102: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	str	r0, [sp, #32]
-	lsrs	r0, r4, #16
-	uxtb	r6, r0
-	lsrs	r0, r3, #8
-	uxtb	r5, r0
-	mov	r0, r10
-	uxtb	r1, r0
-	ldr	r0, [sp, #8]
-	adds	r0, r0, #1
-	uxth	r0, r0
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #32]
-	lsls	r0, r0, #2
-	ldr	r7, [r2, r0]
-	lsls	r0, r6, #2
-	ldr	r0, [r2, r0]
-	mov	r6, r0
-	ldr	r0, [sp, #20]
-	rors	r6, r0
-	lsls	r0, r5, #2
-	ldr	r5, [r2, r0]
-	ldr	r0, [sp, #16]
-	rors	r5, r0
-	lsls	r0, r1, #2
-	ldr	r1, [r2, r0]
-	ldr	r0, [sp, #12]
-	rors	r1, r0
-	mov	r0, r7
-	eors	r0, r6
-	eors	r0, r5
-	eors	r0, r1
-	str	r0, [sp, #32]
-	mov	r1, r0
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	str	r1, [sp, #32]
-	@ aes.ae:103: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r4, #24
-	mov	r12, r0
-	lsrs	r0, r3, #16
-	uxtb	r5, r0
-	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r1, r0
-	mov	r0, r9
-	uxtb	r7, r0
-	ldr	r0, [sp, #8]
-	adds	r0, r0, #2
-	uxth	r0, r0
-	lsls	r6, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r6]
-	mov	r8, r0
-	mov	r0, r12
-	lsls	r0, r0, #2
-	ldr	r6, [r2, r0]
-	lsls	r0, r5, #2
-	ldr	r0, [r2, r0]
-	mov	r5, r0
-	ldr	r0, [sp, #20]
-	rors	r5, r0
-	lsls	r0, r1, #2
-	ldr	r1, [r2, r0]
-	ldr	r0, [sp, #16]
-	rors	r1, r0
-	lsls	r0, r7, #2
-	ldr	r7, [r2, r0]
-	ldr	r0, [sp, #12]
-	rors	r7, r0
-	mov	r0, r6
-	eors	r0, r5
-	eors	r0, r1
-	eors	r0, r7
-	mov	r1, r0
 	mov	r0, r8
-	eors	r1, r0
-	@ aes.ae:104: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r5, r3, #24
+	lsrs	r0, r6
+	mov	r8, r0
+	mov	r0, r5
+	mov	r7, r0
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r3, r0
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	uxtb	r7, r4
-	ldr	r4, [sp, #8]
-	adds	r4, r4, #3
-	uxth	r4, r4
-	lsls	r6, r4, #2
-	ldr	r4, [sp]
-	ldr	r6, [r4, r6]
-	lsls	r4, r5, #2
-	ldr	r5, [r2, r4]
-	lsls	r3, r3, #2
-	ldr	r3, [r2, r3]
-	mov	r4, r3
-	ldr	r3, [sp, #20]
-	rors	r4, r3
-	lsls	r0, r0, #2
-	ldr	r3, [r2, r0]
-	ldr	r0, [sp, #16]
-	rors	r3, r0
-	lsls	r0, r7, #2
-	ldr	r7, [r2, r0]
-	ldr	r0, [sp, #12]
-	rors	r7, r0
-	mov	r2, r5
-	eors	r2, r4
-	eors	r2, r3
-	eors	r2, r7
-	eors	r2, r6
-	ldr	r0, [sp, #24]
-	mov	r10, r0
-	ldr	r0, [sp, #32]
-	mov	r9, r0
-	mov	r4, r1
-	mov	r3, r2
-	mov	r0, r11
-	adds	r0, #1
-	mov	r11, r0
-	uxth	r0, r0
-	mov	r11, r0
-	cmp	r0, #10
-	bcs	.Locb3_E_encrypt_block_far1
-	b	.Locb3_E_encrypt_block_loop1
-.Locb3_E_encrypt_block_far1:
-.Locb3_E_encrypt_block_done2:
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r10
-	lsrs	r0, r0, #24
-	ldr	r5, =ocb3_E.sbox
-	ldrb	r2, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r6, [r5, r1]
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	lsls	r2, r2, #24
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsls	r0, r6, #8
-	orrs	r2, r0
-	orrs	r2, r1
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r1, #160
-	ldr	r0, [sp]
-	ldr	r1, [r0, r1]
+	lsls	r7, r0
+	mov	r0, r8
+	orrs	r0, r7
+	mov	r8, r0
+	lsrs	r5, r6
 	mov	r0, r2
-	str	r0, [sp, #12]
-	eors	r0, r1
-	str	r0, [sp, #12]
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	ldrb	r2, [r5, r0]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
+	mov	r7, r0
 	mov	r0, r10
-	uxtb	r0, r0
-	ldrb	r1, [r5, r0]
-	lsls	r2, r2, #24
-	lsls	r0, r7, #16
-	orrs	r2, r0
-	lsls	r0, r6, #8
-	orrs	r2, r0
-	orrs	r2, r1
-	@ aes.ae:111: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r1, #164
-	ldr	r0, [sp]
-	ldr	r0, [r0, r1]
-	mov	r1, r2
-	eors	r1, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r2, [r5, r0]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r7, [r5, r0]
+	lsls	r7, r0
+	mov	r0, r7
+	orrs	r5, r0
+	lsrs	r2, r6
+	mov	r0, r1
+	mov	r7, r0
 	mov	r0, r10
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r6, [r5, r0]
-	mov	r0, r9
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	str	r0, [sp, #8]
-	lsls	r2, r2, #24
-	lsls	r0, r7, #16
+	lsls	r7, r0
+	mov	r0, r7
 	orrs	r2, r0
-	lsls	r0, r6, #8
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	orrs	r2, r0
-	@ aes.ae:112: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r6, #168
-	ldr	r0, [sp]
-	ldr	r0, [r0, r6]
-	eors	r2, r0
-	@ aes.ae:91: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r6, [r5, r0]
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r3, [r5, r0]
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	uxtb	r4, r4
-	ldrb	r5, [r5, r4]
-	lsls	r4, r6, #24
-	lsls	r3, r3, #16
-	orrs	r4, r3
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	orrs	r4, r5
-	@ aes.ae:113: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r3, #172
-	ldr	r0, [sp]
-	ldr	r0, [r0, r3]
-	eors	r4, r0
-	@ aes.ae:110: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #4]
-	str	r4, [r0]
-	ldr	r0, [sp, #4]
-	str	r2, [r0, #4]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #8]
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #4]
-	str	r1, [r0, #12]
-	add	sp, #36
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.ltorg
-	.size ocb3_E_encrypt_block, .-ocb3_E_encrypt_block
-
-
-@ --- ocb3_E_key_schedule: ocb3.E.key_schedule
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 134 bytes of code and literals
-	.section .text.ocb3_E_key_schedule,"ax",%progbits
-	.global ocb3_E_key_schedule
-	.type ocb3_E_key_schedule, %function
-	.thumb_func
-	.balign 4
-ocb3_E_key_schedule:
-	push	{r4, r5, r6, r7, lr}
-	mov	r3, r1
-	ldr	r4, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	@ aes.ae:67: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r3]
-	str	r1, [r3, #4]
-	str	r2, [r3, #8]
-	str	r4, [r3, #12]
-	@ aes.ae:69: @unroll(unroll)
-	movs	r0, #4
-.Locb3_E_key_schedule_loop1:
-	@ aes.ae:71: temp = w[i - 1]
-	subs	r1, r0, #1
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r4, [r3, r1]
-	@ aes.ae:72: if i % nk == 0 {
-	lsls	r1, r0, #30
-	lsrs	r1, r1, #30
-	subs	r1, r1, #1
+	lsrs	r1, r6
+	b	.Locb3_initial_offset_she13
+.Locb3_initial_offset_shz10:
+	movs	r0, #0
+	mov	r8, r0
+	movs	r5, #0
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	cmp	r2, #0
-	beq	.Locb3_E_key_schedule_else3
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	movs	r1, #24
-	rors	r4, r1
-	@ aes.ae:61: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	lsrs	r1, r4, #24
-	ldr	r2, =ocb3_E.sbox
-	ldrb	r7, [r2, r1]
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r6, [r2, r1]
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r5, [r2, r1]
-	uxtb	r1, r4
-	ldrb	r2, [r2, r1]
-	lsls	r4, r7, #24
-	lsls	r1, r6, #16
-	orrs	r4, r1
-	lsls	r1, r5, #8
-	orrs	r4, r1
-	orrs	r4, r2
-	@ aes.ae:73: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r1, r0, #2
-	subs	r1, r1, #1
-	uxth	r2, r1
-	ldr	r1, =ocb3_E.rcon
-	ldrb	r1, [r1, r2]
-	lsls	r1, r1, #24
-	eors	r4, r1
-	b	.Locb3_E_key_schedule_endif4
-.Locb3_E_key_schedule_else3:
-.Locb3_E_key_schedule_endif4:
-	@ aes.ae:77: w[i] = w[i - nk] ^ temp
-	subs	r1, r0, #4
-	uxth	r1, r1
-	lsls	r1, r1, #2
-	ldr	r2, [r3, r1]
-	eors	r2, r4
-	lsls	r1, r0, #2
-	str	r2, [r3, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #44
-	bcc	.Locb3_E_key_schedule_loop1
-.Locb3_E_key_schedule_done2:
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ocb3_E_key_schedule, .-ocb3_E_key_schedule
-
-
-@ --- ocb3_E_decrypt_block: ocb3.E.decrypt_block
-@     frame 224 bytes (240 spill slots, 56 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2750 bytes of code and literals
-	.section .text.ocb3_E_decrypt_block,"ax",%progbits
-	.global ocb3_E_decrypt_block
-	.type ocb3_E_decrypt_block, %function
-	.thumb_func
-	.balign 4
-ocb3_E_decrypt_block:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #224
-	str	r0, [sp, #4]
-	mov	r0, r2
-	str	r0, [sp, #8]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ aes.ae:148: s0 = b[127:96] ^ w[4 * nr]
-	movs	r5, #160
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r5]
-	eors	r1, r0
-	@ aes.ae:149: s1 = b[95:64] ^ w[4 * nr + 1]
-	movs	r5, #164
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r5]
-	eors	r4, r0
-	@ aes.ae:150: s2 = b[63:32] ^ w[4 * nr + 2]
-	movs	r5, #168
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r5]
-	eors	r3, r0
-	@ aes.ae:151: s3 = b[31:0] ^ w[4 * nr + 3]
-	movs	r5, #172
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r5]
-	eors	r2, r0
-	@ aes.ae:152: @unroll(unroll)
-	movs	r0, #1
-	str	r0, [sp]
-	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r0, r4
-	str	r0, [sp, #32]
-	mov	r0, r3
-	str	r0, [sp, #28]
-	mov	r0, r2
-	str	r0, [sp, #24]
-.Locb3_E_decrypt_block_loop1:
-	@ aes.ae:154: round = nr - i
-	movs	r1, #10
-	ldr	r0, [sp]
-	subs	r0, r1, r0
-	uxth	r1, r0
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #24
-	ldr	r6, =ocb3_E.inv_sbox
-	ldrb	r2, [r6, r0]
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r4, [r6, r0]
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r5, [r6, r0]
-	ldr	r0, [sp, #32]
-	uxtb	r0, r0
-	ldrb	r3, [r6, r0]
-	lsls	r2, r2, #24
-	lsls	r0, r4, #16
-	orrs	r2, r0
-	lsls	r0, r5, #8
-	orrs	r2, r0
-	orrs	r2, r3
-	@ aes.ae:155: t0 = inv_mix_column(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * round])
-	lsls	r0, r1, #2
-	uxth	r0, r0
-	str	r0, [sp, #36]
-	lsls	r1, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r1]
-	mov	r7, r2
-	eors	r7, r0
-	@ aes.ae:131: a0 = c[31:24]
-	lsrs	r0, r7, #24
-	str	r0, [sp, #48]
-	@ aes.ae:132: a1 = c[23:16]
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	str	r0, [sp, #44]
-	@ aes.ae:133: a2 = c[15:8]
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	mov	r9, r0
-	@ aes.ae:134: a3 = c[7:0]
-	uxtb	r0, r7
-	str	r0, [sp, #156]
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #2
-	ldr	r4, =ocb3_tf1
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #44]
-	lsls	r0, r0, #2
-	ldr	r1, [r4, r0]
-	movs	r0, #8
-	str	r0, [sp, #20]
-	mov	r0, r1
-	str	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	rors	r1, r0
-	str	r1, [sp, #60]
-	mov	r0, r9
-	lsls	r0, r0, #2
-	ldr	r1, [r4, r0]
-	movs	r0, #16
-	str	r0, [sp, #16]
-	mov	r0, r1
-	str	r0, [sp, #56]
-	mov	r1, r0
-	ldr	r0, [sp, #16]
-	rors	r1, r0
-	str	r1, [sp, #56]
-	ldr	r0, [sp, #156]
-	lsls	r0, r0, #2
-	ldr	r1, [r4, r0]
-	movs	r0, #24
-	str	r0, [sp, #12]
-	mov	r0, r1
-	str	r0, [sp, #52]
-	mov	r1, r0
-	ldr	r0, [sp, #12]
-	rors	r1, r0
-	str	r1, [sp, #52]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #27
-	lsrs	r5, r0, #27
-	lsls	r0, r5, #27
-	str	r0, [sp, #116]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #176]
-	lsls	r0, r0, #26
-	str	r0, [sp, #108]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #128]
-	lsls	r0, r0, #25
-	str	r0, [sp, #100]
-	lsrs	r0, r7, #16
-	lsls	r0, r0, #27
-	lsrs	r3, r0, #27
-	lsls	r0, r3, #27
-	str	r0, [sp, #92]
-	lsrs	r0, r7, #16
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #132]
-	lsls	r0, r0, #25
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #44]
-	lsls	r0, r0, #24
-	str	r0, [sp, #88]
-	lsrs	r0, r7, #8
-	lsls	r0, r0, #27
-	lsrs	r2, r0, #27
-	lsls	r0, r2, #27
-	str	r0, [sp, #76]
-	lsrs	r0, r7, #8
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #196]
-	lsls	r0, r0, #26
-	str	r0, [sp, #64]
-	mov	r0, r9
-	lsls	r0, r0, #24
-	str	r0, [sp, #72]
-	lsls	r0, r7, #27
-	lsrs	r1, r0, #27
-	lsls	r0, r1, #27
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #156]
-	lsls	r0, r0, #24
-	str	r0, [sp, #84]
-	lsls	r0, r5, #19
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #16
-	str	r0, [sp, #104]
-	lsls	r0, r3, #19
-	str	r0, [sp, #112]
-	lsrs	r0, r7, #16
-	str	r0, [sp, #124]
-	lsls	r0, r0, #26
-	str	r0, [sp, #124]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #140]
-	lsls	r0, r0, #18
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #132]
-	lsls	r0, r0, #17
-	str	r0, [sp, #132]
-	lsls	r0, r2, #19
-	str	r0, [sp, #136]
-	lsrs	r0, r7, #8
-	str	r0, [sp, #144]
-	lsls	r0, r0, #25
-	str	r0, [sp, #144]
-	lsrs	r0, r0, #25
-	str	r0, [sp, #200]
-	lsls	r0, r0, #17
-	str	r0, [sp, #144]
-	mov	r0, r9
-	lsls	r0, r0, #16
-	str	r0, [sp, #148]
-	lsls	r0, r1, #19
-	str	r0, [sp, #152]
-	lsls	r0, r7, #26
-	str	r0, [sp, #160]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #160]
-	lsls	r0, r0, #18
-	str	r0, [sp, #164]
-	ldr	r0, [sp, #156]
-	lsls	r0, r0, #16
-	str	r0, [sp, #168]
-	lsls	r0, r5, #11
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #176]
-	lsls	r0, r0, #10
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #8
-	str	r0, [sp, #180]
-	lsls	r0, r3, #11
-	str	r0, [sp, #184]
-	ldr	r0, [sp, #44]
-	lsls	r0, r0, #8
-	str	r0, [sp, #188]
-	lsls	r0, r2, #11
-	str	r0, [sp, #192]
-	ldr	r0, [sp, #196]
-	lsls	r0, r0, #10
-	str	r0, [sp, #196]
-	ldr	r0, [sp, #200]
-	lsls	r0, r0, #9
-	str	r0, [sp, #204]
-	lsls	r0, r1, #11
-	str	r0, [sp, #208]
-	lsls	r0, r7, #25
-	lsrs	r7, r0, #25
-	lsls	r0, r7, #9
-	str	r0, [sp, #200]
-	ldr	r0, [sp, #156]
-	lsls	r0, r0, #8
-	str	r0, [sp, #212]
-	lsls	r0, r5, #3
-	str	r0, [sp, #156]
-	ldr	r0, [sp, #128]
-	lsls	r0, r0, #1
-	lsls	r3, r3, #3
-	str	r3, [sp, #128]
-	ldr	r3, [sp, #140]
-	lsls	r3, r3, #2
-	str	r3, [sp, #216]
-	lsls	r2, r2, #3
-	str	r2, [sp, #140]
-	lsls	r3, r1, #3
-	ldr	r1, [sp, #160]
-	lsls	r2, r1, #2
-	lsls	r1, r7, #1
-	ldr	r5, [sp, #120]
-	ldr	r7, [sp, #60]
-	eors	r5, r7
-	ldr	r7, [sp, #56]
-	eors	r5, r7
-	ldr	r7, [sp, #52]
-	eors	r5, r7
-	ldr	r7, [sp, #116]
-	eors	r5, r7
-	ldr	r7, [sp, #108]
-	eors	r5, r7
-	ldr	r7, [sp, #100]
-	eors	r5, r7
-	ldr	r7, [sp, #92]
-	eors	r5, r7
-	ldr	r7, [sp, #80]
-	eors	r5, r7
-	ldr	r7, [sp, #88]
-	eors	r5, r7
-	ldr	r7, [sp, #76]
-	eors	r5, r7
-	ldr	r7, [sp, #64]
-	eors	r5, r7
-	ldr	r7, [sp, #72]
-	eors	r5, r7
-	ldr	r7, [sp, #68]
-	eors	r5, r7
-	ldr	r7, [sp, #84]
-	eors	r5, r7
-	ldr	r7, [sp, #96]
-	eors	r5, r7
-	ldr	r7, [sp, #104]
-	eors	r5, r7
-	ldr	r7, [sp, #112]
-	eors	r5, r7
-	ldr	r7, [sp, #124]
-	eors	r5, r7
-	ldr	r7, [sp, #132]
-	eors	r5, r7
-	ldr	r7, [sp, #136]
-	eors	r5, r7
-	ldr	r7, [sp, #144]
-	eors	r5, r7
-	ldr	r7, [sp, #148]
-	eors	r5, r7
-	ldr	r7, [sp, #152]
-	eors	r5, r7
-	ldr	r7, [sp, #164]
-	eors	r5, r7
-	ldr	r7, [sp, #168]
-	eors	r5, r7
-	ldr	r7, [sp, #172]
-	eors	r5, r7
-	ldr	r7, [sp, #176]
-	eors	r5, r7
-	ldr	r7, [sp, #180]
-	eors	r5, r7
-	ldr	r7, [sp, #184]
-	eors	r5, r7
-	ldr	r7, [sp, #188]
-	eors	r5, r7
-	ldr	r7, [sp, #192]
-	eors	r5, r7
-	ldr	r7, [sp, #196]
-	eors	r5, r7
-	ldr	r7, [sp, #204]
-	eors	r5, r7
-	ldr	r7, [sp, #208]
-	eors	r5, r7
-	ldr	r7, [sp, #200]
-	eors	r5, r7
-	ldr	r7, [sp, #212]
-	eors	r5, r7
-	ldr	r7, [sp, #156]
-	eors	r5, r7
-	eors	r5, r0
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ldr	r0, [sp, #128]
-	eors	r5, r0
-	ldr	r0, [sp, #216]
-	eors	r5, r0
-	ldr	r0, [sp, #44]
-	eors	r5, r0
-	ldr	r0, [sp, #140]
-	eors	r5, r0
-	mov	r0, r9
-	eors	r5, r0
-	eors	r5, r3
-	eors	r5, r2
-	mov	r0, r5
-	str	r0, [sp, #44]
-	eors	r0, r1
-	str	r0, [sp, #44]
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #24
-	ldrb	r2, [r6, r0]
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r3, [r6, r0]
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r5, [r6, r0]
-	ldr	r0, [sp, #28]
-	uxtb	r0, r0
-	ldrb	r1, [r6, r0]
-	lsls	r2, r2, #24
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	lsls	r0, r5, #8
-	orrs	r2, r0
+	movs	r1, #0
+.Locb3_initial_offset_she13:
+	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	mov	r7, r9
+	mov	r0, r8
+	orrs	r7, r0
+	mov	r6, r4
+	orrs	r6, r5
+	orrs	r3, r2
+	ldr	r2, [sp]
 	orrs	r2, r1
-	@ aes.ae:156: t1 = inv_mix_column(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * round + 1])
-	ldr	r0, [sp, #36]
-	adds	r0, r0, #1
-	uxth	r0, r0
-	lsls	r1, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r1]
-	mov	r7, r2
-	eors	r7, r0
-	@ aes.ae:131: a0 = c[31:24]
-	lsrs	r0, r7, #24
-	str	r0, [sp, #52]
-	@ aes.ae:132: a1 = c[23:16]
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	str	r0, [sp, #48]
-	@ aes.ae:133: a2 = c[15:8]
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	mov	r8, r0
-	@ aes.ae:134: a3 = c[7:0]
-	uxtb	r0, r7
-	str	r0, [sp, #160]
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #64]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	rors	r1, r0
-	str	r1, [sp, #64]
-	mov	r0, r8
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #16]
-	rors	r1, r0
-	str	r1, [sp, #60]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #56]
-	mov	r1, r0
-	ldr	r0, [sp, #12]
-	rors	r1, r0
-	str	r1, [sp, #56]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #27
-	lsrs	r5, r0, #27
-	lsls	r0, r5, #27
-	str	r0, [sp, #120]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #180]
-	lsls	r0, r0, #26
-	str	r0, [sp, #112]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #132]
-	lsls	r0, r0, #25
-	str	r0, [sp, #104]
-	lsrs	r0, r7, #16
-	lsls	r0, r0, #27
-	lsrs	r3, r0, #27
-	lsls	r0, r3, #27
-	str	r0, [sp, #96]
-	lsrs	r0, r7, #16
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #136]
-	lsls	r0, r0, #25
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #24
-	str	r0, [sp, #92]
-	lsrs	r0, r7, #8
-	lsls	r0, r0, #27
-	lsrs	r2, r0, #27
-	lsls	r0, r2, #27
-	str	r0, [sp, #80]
-	lsrs	r0, r7, #8
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #200]
-	lsls	r0, r0, #26
-	str	r0, [sp, #68]
-	mov	r0, r8
-	lsls	r0, r0, #24
-	str	r0, [sp, #76]
-	lsls	r0, r7, #27
-	lsrs	r1, r0, #27
-	lsls	r0, r1, #27
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #24
-	str	r0, [sp, #88]
-	lsls	r0, r5, #19
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #16
-	str	r0, [sp, #108]
-	lsls	r0, r3, #19
-	str	r0, [sp, #116]
-	lsrs	r0, r7, #16
-	str	r0, [sp, #128]
-	lsls	r0, r0, #26
-	str	r0, [sp, #128]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #144]
-	lsls	r0, r0, #18
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #136]
-	lsls	r0, r0, #17
-	str	r0, [sp, #136]
-	lsls	r0, r2, #19
-	str	r0, [sp, #140]
-	lsrs	r0, r7, #8
-	str	r0, [sp, #148]
-	b	.Locb3_E_decrypt_block_pool1
-	.ltorg
-.Locb3_E_decrypt_block_pool1:
-	lsls	r0, r0, #25
-	str	r0, [sp, #148]
-	lsrs	r0, r0, #25
-	str	r0, [sp, #204]
-	lsls	r0, r0, #17
-	str	r0, [sp, #148]
-	mov	r0, r8
-	lsls	r0, r0, #16
-	str	r0, [sp, #152]
-	lsls	r0, r1, #19
-	str	r0, [sp, #156]
+	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	movs	r0, #63
+	mov	r1, r7
+	bics	r1, r0
+	@ ocb3.ae:115: bottom = n[5:0]
 	lsls	r0, r7, #26
-	str	r0, [sp, #164]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #164]
-	lsls	r0, r0, #18
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #16
-	str	r0, [sp, #172]
-	lsls	r0, r5, #11
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #180]
-	lsls	r0, r0, #10
-	str	r0, [sp, #180]
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #8
-	str	r0, [sp, #184]
-	lsls	r0, r3, #11
-	str	r0, [sp, #188]
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #8
-	str	r0, [sp, #192]
-	lsls	r0, r2, #11
-	str	r0, [sp, #196]
-	ldr	r0, [sp, #200]
-	lsls	r0, r0, #10
-	str	r0, [sp, #200]
-	ldr	r0, [sp, #204]
-	lsls	r0, r0, #9
-	str	r0, [sp, #208]
-	lsls	r0, r1, #11
-	str	r0, [sp, #212]
-	lsls	r0, r7, #25
-	lsrs	r7, r0, #25
-	lsls	r0, r7, #9
-	str	r0, [sp, #204]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #8
-	str	r0, [sp, #216]
-	lsls	r0, r5, #3
-	str	r0, [sp, #160]
-	ldr	r0, [sp, #132]
-	lsls	r0, r0, #1
-	lsls	r3, r3, #3
-	str	r3, [sp, #132]
-	ldr	r3, [sp, #144]
-	lsls	r3, r3, #2
-	str	r3, [sp, #220]
-	lsls	r2, r2, #3
-	str	r2, [sp, #144]
-	lsls	r3, r1, #3
-	ldr	r1, [sp, #164]
-	lsls	r2, r1, #2
-	lsls	r1, r7, #1
-	ldr	r5, [sp, #124]
-	ldr	r7, [sp, #64]
-	eors	r5, r7
+	lsrs	r4, r0, #26
+	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	str	r1, [sp, #32]
+	str	r6, [sp, #36]
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
+	add	r1, sp, #32
+	add	r2, sp, #48
+	ldr	r0, [sp, #12]
+	bl	ocb3_E_encrypt_block
+	ldr	r5, [sp, #48]
+	ldr	r3, [sp, #52]
+	ldr	r2, [sp, #56]
 	ldr	r7, [sp, #60]
-	eors	r5, r7
-	ldr	r7, [sp, #56]
-	eors	r5, r7
-	ldr	r7, [sp, #120]
-	eors	r5, r7
-	ldr	r7, [sp, #112]
-	eors	r5, r7
-	ldr	r7, [sp, #104]
-	eors	r5, r7
-	ldr	r7, [sp, #96]
-	eors	r5, r7
-	ldr	r7, [sp, #84]
-	eors	r5, r7
-	ldr	r7, [sp, #92]
-	eors	r5, r7
-	ldr	r7, [sp, #80]
-	eors	r5, r7
-	ldr	r7, [sp, #68]
-	eors	r5, r7
-	ldr	r7, [sp, #76]
-	eors	r5, r7
-	ldr	r7, [sp, #72]
-	eors	r5, r7
-	ldr	r7, [sp, #88]
-	eors	r5, r7
-	ldr	r7, [sp, #100]
-	eors	r5, r7
-	ldr	r7, [sp, #108]
-	eors	r5, r7
-	ldr	r7, [sp, #116]
-	eors	r5, r7
-	ldr	r7, [sp, #128]
-	eors	r5, r7
-	ldr	r7, [sp, #136]
-	eors	r5, r7
-	ldr	r7, [sp, #140]
-	eors	r5, r7
-	ldr	r7, [sp, #148]
-	eors	r5, r7
-	ldr	r7, [sp, #152]
-	eors	r5, r7
-	ldr	r7, [sp, #156]
-	eors	r5, r7
-	ldr	r7, [sp, #168]
-	eors	r5, r7
-	ldr	r7, [sp, #172]
-	eors	r5, r7
-	ldr	r7, [sp, #176]
-	eors	r5, r7
-	ldr	r7, [sp, #180]
-	eors	r5, r7
-	ldr	r7, [sp, #184]
-	eors	r5, r7
-	ldr	r7, [sp, #188]
-	eors	r5, r7
-	ldr	r7, [sp, #192]
-	eors	r5, r7
-	ldr	r7, [sp, #196]
-	eors	r5, r7
-	ldr	r7, [sp, #200]
-	eors	r5, r7
-	ldr	r7, [sp, #208]
-	eors	r5, r7
-	ldr	r7, [sp, #212]
-	eors	r5, r7
-	ldr	r7, [sp, #204]
-	eors	r5, r7
-	ldr	r7, [sp, #216]
-	eors	r5, r7
-	ldr	r7, [sp, #160]
-	eors	r5, r7
-	eors	r5, r0
-	ldr	r0, [sp, #52]
-	eors	r5, r0
-	ldr	r0, [sp, #132]
-	eors	r5, r0
-	ldr	r0, [sp, #220]
-	eors	r5, r0
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ldr	r0, [sp, #144]
-	eors	r5, r0
-	mov	r0, r8
-	eors	r5, r0
-	eors	r5, r3
-	eors	r5, r2
-	mov	r0, r5
-	str	r0, [sp, #48]
+	@ ocb3.ae:117: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	lsrs	r1, r3, #24
+	lsls	r0, r2, #8
+	orrs	r1, r0
+	lsrs	r6, r2, #24
+	lsls	r0, r7, #8
+	orrs	r6, r0
+	mov	r0, r2
 	eors	r0, r1
-	str	r0, [sp, #48]
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #24
-	ldrb	r2, [r6, r0]
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r3, [r6, r0]
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r5, [r6, r0]
-	ldr	r0, [sp, #24]
-	uxtb	r0, r0
-	ldrb	r1, [r6, r0]
-	lsls	r2, r2, #24
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	lsls	r0, r5, #8
-	orrs	r2, r0
-	orrs	r2, r1
-	@ aes.ae:157: t2 = inv_mix_column(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * round + 2])
-	ldr	r0, [sp, #36]
-	adds	r0, r0, #2
-	uxth	r0, r0
-	lsls	r1, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r1]
-	mov	r7, r2
-	eors	r7, r0
-	@ aes.ae:131: a0 = c[31:24]
-	lsrs	r0, r7, #24
-	str	r0, [sp, #52]
-	@ aes.ae:132: a1 = c[23:16]
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	mov	r11, r0
-	@ aes.ae:133: a2 = c[15:8]
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	mov	r12, r0
-	@ aes.ae:134: a3 = c[7:0]
-	uxtb	r0, r7
-	str	r0, [sp, #160]
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #124]
-	mov	r0, r11
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #64]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	rors	r1, r0
-	str	r1, [sp, #64]
-	mov	r0, r12
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #16]
-	rors	r1, r0
-	str	r1, [sp, #60]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #56]
-	mov	r1, r0
-	ldr	r0, [sp, #12]
-	rors	r1, r0
-	str	r1, [sp, #56]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #27
-	lsrs	r5, r0, #27
-	lsls	r0, r5, #27
-	str	r0, [sp, #120]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #180]
-	lsls	r0, r0, #26
-	str	r0, [sp, #112]
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #132]
-	lsls	r0, r0, #25
-	str	r0, [sp, #104]
-	lsrs	r0, r7, #16
-	lsls	r0, r0, #27
-	lsrs	r3, r0, #27
-	lsls	r0, r3, #27
-	str	r0, [sp, #96]
-	lsrs	r0, r7, #16
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #136]
-	lsls	r0, r0, #25
-	str	r0, [sp, #84]
-	mov	r0, r11
-	lsls	r0, r0, #24
-	str	r0, [sp, #92]
-	lsrs	r0, r7, #8
-	lsls	r0, r0, #27
-	lsrs	r2, r0, #27
-	lsls	r0, r2, #27
-	str	r0, [sp, #80]
-	lsrs	r0, r7, #8
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #200]
-	lsls	r0, r0, #26
-	str	r0, [sp, #68]
-	mov	r0, r12
-	lsls	r0, r0, #24
-	str	r0, [sp, #76]
-	lsls	r0, r7, #27
-	lsrs	r1, r0, #27
-	lsls	r0, r1, #27
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #24
-	str	r0, [sp, #88]
-	lsls	r0, r5, #19
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #16
-	str	r0, [sp, #108]
-	lsls	r0, r3, #19
-	str	r0, [sp, #116]
-	lsrs	r0, r7, #16
-	str	r0, [sp, #128]
-	lsls	r0, r0, #26
-	str	r0, [sp, #128]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #144]
-	lsls	r0, r0, #18
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #136]
-	lsls	r0, r0, #17
-	str	r0, [sp, #136]
-	lsls	r0, r2, #19
-	str	r0, [sp, #140]
-	lsrs	r0, r7, #8
-	str	r0, [sp, #148]
-	lsls	r0, r0, #25
-	str	r0, [sp, #148]
-	lsrs	r0, r0, #25
-	str	r0, [sp, #204]
-	lsls	r0, r0, #17
-	str	r0, [sp, #148]
-	mov	r0, r12
-	lsls	r0, r0, #16
-	str	r0, [sp, #152]
-	lsls	r0, r1, #19
-	str	r0, [sp, #156]
-	lsls	r0, r7, #26
-	str	r0, [sp, #164]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #164]
-	lsls	r0, r0, #18
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #16
-	str	r0, [sp, #172]
-	lsls	r0, r5, #11
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #180]
-	lsls	r0, r0, #10
-	str	r0, [sp, #180]
-	ldr	r0, [sp, #52]
-	lsls	r0, r0, #8
-	str	r0, [sp, #184]
-	lsls	r0, r3, #11
-	str	r0, [sp, #188]
-	mov	r0, r11
-	lsls	r0, r0, #8
-	str	r0, [sp, #192]
-	lsls	r0, r2, #11
-	str	r0, [sp, #196]
-	ldr	r0, [sp, #200]
-	lsls	r0, r0, #10
-	str	r0, [sp, #200]
-	ldr	r0, [sp, #204]
-	lsls	r0, r0, #9
-	str	r0, [sp, #208]
-	lsls	r0, r1, #11
-	str	r0, [sp, #212]
-	lsls	r0, r7, #25
-	lsrs	r7, r0, #25
-	lsls	r0, r7, #9
-	str	r0, [sp, #204]
-	ldr	r0, [sp, #160]
-	lsls	r0, r0, #8
-	str	r0, [sp, #216]
-	lsls	r0, r5, #3
-	str	r0, [sp, #160]
-	ldr	r0, [sp, #132]
-	lsls	r0, r0, #1
-	lsls	r3, r3, #3
-	str	r3, [sp, #132]
-	ldr	r3, [sp, #144]
-	lsls	r3, r3, #2
-	str	r3, [sp, #220]
-	lsls	r2, r2, #3
-	str	r2, [sp, #144]
-	lsls	r3, r1, #3
-	ldr	r1, [sp, #164]
-	lsls	r2, r1, #2
-	lsls	r1, r7, #1
-	ldr	r5, [sp, #124]
-	ldr	r7, [sp, #64]
-	eors	r5, r7
-	ldr	r7, [sp, #60]
-	eors	r5, r7
-	ldr	r7, [sp, #56]
-	eors	r5, r7
-	ldr	r7, [sp, #120]
-	eors	r5, r7
-	ldr	r7, [sp, #112]
-	eors	r5, r7
-	ldr	r7, [sp, #104]
-	eors	r5, r7
-	ldr	r7, [sp, #96]
-	eors	r5, r7
-	ldr	r7, [sp, #84]
-	eors	r5, r7
-	ldr	r7, [sp, #92]
-	eors	r5, r7
-	ldr	r7, [sp, #80]
-	eors	r5, r7
-	ldr	r7, [sp, #68]
-	eors	r5, r7
-	ldr	r7, [sp, #76]
-	eors	r5, r7
-	ldr	r7, [sp, #72]
-	eors	r5, r7
-	ldr	r7, [sp, #88]
-	eors	r5, r7
-	ldr	r7, [sp, #100]
-	eors	r5, r7
-	ldr	r7, [sp, #108]
-	eors	r5, r7
-	ldr	r7, [sp, #116]
-	eors	r5, r7
-	ldr	r7, [sp, #128]
-	eors	r5, r7
-	ldr	r7, [sp, #136]
-	eors	r5, r7
-	ldr	r7, [sp, #140]
-	eors	r5, r7
-	ldr	r7, [sp, #148]
-	eors	r5, r7
-	ldr	r7, [sp, #152]
-	eors	r5, r7
-	ldr	r7, [sp, #156]
-	eors	r5, r7
-	ldr	r7, [sp, #168]
-	eors	r5, r7
-	ldr	r7, [sp, #172]
-	eors	r5, r7
-	ldr	r7, [sp, #176]
-	eors	r5, r7
-	ldr	r7, [sp, #180]
-	eors	r5, r7
-	ldr	r7, [sp, #184]
-	eors	r5, r7
-	ldr	r7, [sp, #188]
-	eors	r5, r7
-	ldr	r7, [sp, #192]
-	eors	r5, r7
-	ldr	r7, [sp, #196]
-	eors	r5, r7
-	ldr	r7, [sp, #200]
-	eors	r5, r7
-	ldr	r7, [sp, #208]
-	eors	r5, r7
-	ldr	r7, [sp, #212]
-	eors	r5, r7
-	ldr	r7, [sp, #204]
-	eors	r5, r7
-	ldr	r7, [sp, #216]
-	eors	r5, r7
-	ldr	r7, [sp, #160]
-	eors	r5, r7
-	eors	r5, r0
-	ldr	r0, [sp, #52]
-	eors	r5, r0
-	ldr	r0, [sp, #132]
-	eors	r5, r0
-	ldr	r0, [sp, #220]
-	eors	r5, r0
-	mov	r0, r11
-	eors	r5, r0
-	ldr	r0, [sp, #144]
-	eors	r5, r0
-	mov	r0, r12
-	eors	r5, r0
-	eors	r5, r3
-	eors	r5, r2
-	mov	r0, r5
-	str	r0, [sp, #52]
-	eors	r0, r1
-	str	r0, [sp, #52]
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #24
-	ldrb	r2, [r6, r0]
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r3, [r6, r0]
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r1, [r6, r0]
-	ldr	r0, [sp, #40]
-	uxtb	r0, r0
-	ldrb	r5, [r6, r0]
-	lsls	r2, r2, #24
-	lsls	r0, r3, #16
-	orrs	r2, r0
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	orrs	r2, r5
-	@ aes.ae:158: t3 = inv_mix_column(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * round + 3])
-	ldr	r0, [sp, #36]
-	adds	r0, r0, #3
-	uxth	r0, r0
-	lsls	r1, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r1]
-	mov	r3, r2
-	eors	r3, r0
-	@ aes.ae:131: a0 = c[31:24]
-	lsrs	r0, r3, #24
-	mov	r10, r0
-	@ aes.ae:132: a1 = c[23:16]
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	str	r0, [sp, #32]
-	@ aes.ae:133: a2 = c[15:8]
-	lsrs	r0, r3, #8
-	uxtb	r2, r0
-	@ aes.ae:134: a3 = c[7:0]
-	uxtb	r5, r3
-	mov	r0, r10
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #32]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #24]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	rors	r1, r0
-	str	r1, [sp, #24]
-	lsls	r0, r2, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #16]
-	rors	r1, r0
-	str	r1, [sp, #20]
-	lsls	r0, r5, #2
-	ldr	r0, [r4, r0]
-	str	r0, [sp, #16]
-	mov	r1, r0
-	ldr	r0, [sp, #12]
-	rors	r1, r0
-	str	r1, [sp, #16]
-	lsrs	r0, r3, #24
-	lsls	r0, r0, #27
-	lsrs	r6, r0, #27
-	lsls	r0, r6, #27
-	str	r0, [sp, #96]
-	lsrs	r0, r3, #24
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #148]
-	lsls	r0, r0, #26
-	str	r0, [sp, #88]
-	lsrs	r0, r3, #24
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #108]
-	lsls	r0, r0, #25
-	str	r0, [sp, #80]
-	lsrs	r0, r3, #16
-	lsls	r0, r0, #27
-	lsrs	r4, r0, #27
-	lsls	r0, r4, #27
-	str	r0, [sp, #72]
-	lsrs	r0, r3, #16
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	str	r0, [sp, #112]
-	lsls	r0, r0, #25
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #32]
-	lsls	r0, r0, #24
-	str	r0, [sp, #68]
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #27
-	lsrs	r7, r0, #27
-	lsls	r0, r7, #27
-	str	r0, [sp, #56]
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	str	r0, [sp, #168]
-	lsls	r0, r0, #26
-	str	r0, [sp, #12]
-	lsls	r0, r2, #24
-	str	r0, [sp, #40]
-	lsls	r0, r3, #27
-	lsrs	r1, r0, #27
-	lsls	r0, r1, #27
-	str	r0, [sp, #36]
-	lsls	r0, r5, #24
-	str	r0, [sp, #64]
-	lsls	r0, r6, #19
-	str	r0, [sp, #76]
-	mov	r0, r10
-	lsls	r0, r0, #16
-	str	r0, [sp, #84]
-	lsls	r0, r4, #19
-	str	r0, [sp, #92]
-	lsrs	r0, r3, #16
-	str	r0, [sp, #100]
-	lsls	r0, r0, #26
-	str	r0, [sp, #100]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #104]
-	lsls	r0, r0, #18
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #112]
-	lsls	r0, r0, #17
-	str	r0, [sp, #112]
-	lsls	r0, r7, #19
-	str	r0, [sp, #116]
-	lsrs	r0, r3, #8
-	str	r0, [sp, #120]
-	lsls	r0, r0, #25
-	str	r0, [sp, #120]
-	lsrs	r0, r0, #25
-	str	r0, [sp, #172]
-	lsls	r0, r0, #17
-	str	r0, [sp, #120]
-	lsls	r0, r2, #16
-	str	r0, [sp, #124]
-	lsls	r0, r1, #19
-	str	r0, [sp, #128]
-	lsls	r0, r3, #26
-	str	r0, [sp, #132]
-	lsrs	r0, r0, #26
-	str	r0, [sp, #132]
-	lsls	r0, r0, #18
-	str	r0, [sp, #136]
-	lsls	r0, r5, #16
-	str	r0, [sp, #140]
-	lsls	r0, r6, #11
-	str	r0, [sp, #144]
-	ldr	r0, [sp, #148]
-	lsls	r0, r0, #10
-	str	r0, [sp, #148]
-	mov	r0, r10
-	lsls	r0, r0, #8
-	str	r0, [sp, #152]
-	lsls	r0, r4, #11
-	str	r0, [sp, #156]
-	ldr	r0, [sp, #32]
-	lsls	r0, r0, #8
-	str	r0, [sp, #160]
-	lsls	r0, r7, #11
-	str	r0, [sp, #164]
-	ldr	r0, [sp, #168]
-	lsls	r0, r0, #10
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #172]
-	lsls	r0, r0, #9
-	str	r0, [sp, #184]
-	lsls	r0, r1, #11
-	str	r0, [sp, #188]
-	lsls	r0, r3, #25
-	lsrs	r0, r0, #25
-	lsls	r3, r0, #9
-	str	r3, [sp, #180]
-	lsls	r3, r5, #8
-	str	r3, [sp, #176]
-	lsls	r3, r6, #3
-	str	r3, [sp, #172]
-	ldr	r3, [sp, #108]
-	lsls	r3, r3, #1
-	str	r3, [sp, #108]
-	lsls	r3, r4, #3
-	str	r3, [sp, #192]
-	ldr	r3, [sp, #104]
-	lsls	r3, r3, #2
-	str	r3, [sp, #104]
-	lsls	r4, r7, #3
-	lsls	r5, r1, #3
-	ldr	r1, [sp, #132]
-	lsls	r3, r1, #2
-	lsls	r6, r0, #1
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	ldr	r0, [sp, #96]
-	eors	r1, r0
-	ldr	r0, [sp, #88]
-	eors	r1, r0
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	ldr	r0, [sp, #72]
-	eors	r1, r0
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	ldr	r0, [sp, #84]
-	eors	r1, r0
-	ldr	r0, [sp, #92]
-	eors	r1, r0
-	ldr	r0, [sp, #100]
-	eors	r1, r0
-	ldr	r0, [sp, #112]
-	eors	r1, r0
-	ldr	r0, [sp, #116]
-	eors	r1, r0
-	ldr	r0, [sp, #120]
-	eors	r1, r0
-	ldr	r0, [sp, #124]
-	eors	r1, r0
-	ldr	r0, [sp, #128]
-	eors	r1, r0
-	ldr	r0, [sp, #136]
-	eors	r1, r0
-	ldr	r0, [sp, #140]
-	eors	r1, r0
-	ldr	r0, [sp, #144]
-	eors	r1, r0
-	ldr	r0, [sp, #148]
-	eors	r1, r0
-	ldr	r0, [sp, #152]
-	eors	r1, r0
-	ldr	r0, [sp, #156]
-	eors	r1, r0
-	ldr	r0, [sp, #160]
-	eors	r1, r0
-	ldr	r0, [sp, #164]
-	eors	r1, r0
-	ldr	r0, [sp, #168]
-	eors	r1, r0
-	ldr	r0, [sp, #184]
-	eors	r1, r0
-	ldr	r0, [sp, #188]
-	eors	r1, r0
-	ldr	r0, [sp, #180]
-	eors	r1, r0
-	ldr	r0, [sp, #176]
-	eors	r1, r0
-	ldr	r0, [sp, #172]
-	eors	r1, r0
-	ldr	r0, [sp, #108]
-	eors	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	ldr	r0, [sp, #192]
-	eors	r1, r0
-	ldr	r0, [sp, #104]
-	eors	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	eors	r1, r4
-	eors	r1, r2
-	eors	r1, r5
-	eors	r1, r3
+	mov	r1, r7
 	eors	r1, r6
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #28]
-	mov	r0, r1
-	str	r0, [sp, #24]
-	ldr	r0, [sp]
-	adds	r0, #1
-	str	r0, [sp]
-	uxth	r0, r0
-	str	r0, [sp]
-	cmp	r0, #10
-	bcs	.Locb3_E_decrypt_block_far1
-	bl	.Locb3_E_decrypt_block_loop1
-.Locb3_E_decrypt_block_far1:
-.Locb3_E_decrypt_block_done2:
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #24
-	ldr	r4, =ocb3_E.inv_sbox
-	ldrb	r1, [r4, r0]
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r5, [r4, r0]
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r3, [r4, r0]
-	ldr	r0, [sp, #32]
-	uxtb	r0, r0
-	ldrb	r2, [r4, r0]
-	lsls	r1, r1, #24
-	lsls	r0, r5, #16
+	@ ocb3.ae:118: return (stretch << bottom)[191:64]
+	mov	r6, r1
+	mov	r1, r7
+	mov	r7, r4
+	cmp	r7, #192
+	bcs	.Locb3_initial_offset_shz14
+.Locb3_initial_offset_shl16:
+	cmp	r7, #32
+	bcc	.Locb3_initial_offset_shf15
+	mov	r1, r2
+	mov	r2, r3
+	mov	r3, r5
+	mov	r5, r6
+	mov	r6, r0
+	movs	r0, #0
+	subs	r7, #32
+	b	.Locb3_initial_offset_shl16
+.Locb3_initial_offset_shf15:
+	movs	r4, #32
+	subs	r4, r4, r7
+	lsls	r1, r7
+	mov	r0, r2
+	lsrs	r0, r4
 	orrs	r1, r0
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	orrs	r1, r2
-	@ aes.ae:164: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0]
-	eors	r1, r0
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #24
-	ldrb	r2, [r4, r0]
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r5, [r4, r0]
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r6, [r4, r0]
-	ldr	r0, [sp, #28]
-	uxtb	r0, r0
-	ldrb	r3, [r4, r0]
-	lsls	r2, r2, #24
-	lsls	r0, r5, #16
+	lsls	r2, r7
+	mov	r0, r3
+	lsrs	r0, r4
 	orrs	r2, r0
-	lsls	r0, r6, #8
-	orrs	r2, r0
-	orrs	r2, r3
-	@ aes.ae:165: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #4]
-	eors	r2, r0
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #24
-	ldrb	r3, [r4, r0]
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r5, [r4, r0]
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r6, [r4, r0]
-	ldr	r0, [sp, #24]
-	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
-	lsls	r3, r3, #24
-	lsls	r5, r5, #16
-	orrs	r3, r5
-	lsls	r5, r6, #8
-	orrs	r3, r5
+	lsls	r3, r7
+	mov	r0, r5
+	lsrs	r0, r4
 	orrs	r3, r0
-	@ aes.ae:166: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #8]
-	eors	r3, r0
-	@ aes.ae:143: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #24
-	ldrb	r5, [r4, r0]
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	ldrb	r6, [r4, r0]
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	ldrb	r7, [r4, r0]
-	ldr	r0, [sp, #40]
-	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
-	lsls	r4, r5, #24
-	lsls	r5, r6, #16
-	orrs	r4, r5
-	lsls	r5, r7, #8
-	orrs	r4, r5
-	orrs	r4, r0
-	@ aes.ae:167: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #12]
-	eors	r4, r0
-	@ aes.ae:164: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r0, [sp, #8]
-	str	r4, [r0]
-	ldr	r0, [sp, #8]
+	lsls	r5, r7
+	mov	r0, r6
+	lsrs	r0, r4
+	orrs	r5, r0
+	b	.Locb3_initial_offset_she17
+.Locb3_initial_offset_shz14:
+	movs	r5, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+.Locb3_initial_offset_she17:
+	mov	r0, r11
+	str	r5, [r0]
+	mov	r0, r11
 	str	r3, [r0, #4]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	str	r2, [r0, #8]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	str	r1, [r0, #12]
-	add	sp, #224
+	add	sp, #64
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -6041,7 +3451,7 @@ ocb3_E_decrypt_block:
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.size ocb3_E_decrypt_block, .-ocb3_E_decrypt_block
+	.size ocb3_initial_offset, .-ocb3_initial_offset
 
 
 
@@ -6185,38 +3595,38 @@ ocb3_tf0:
 	.global ocb3_tf1
 	.type ocb3_tf1, %object
 ocb3_tf1:
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b
-	.word 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b
-	.word 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b
-	.word 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b, 0x1b1b1b1b
-	.word 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36
-	.word 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36
-	.word 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36
-	.word 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36, 0x2d362d36
-	.word 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d
-	.word 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d
-	.word 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d
-	.word 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d, 0x362d362d
-	.word 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77
-	.word 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77
-	.word 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77
-	.word 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77, 0x416c5a77
-	.word 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c
-	.word 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c
-	.word 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c
-	.word 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c, 0x5a77416c
-	.word 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741
-	.word 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741
-	.word 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741
-	.word 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741, 0x6c5a7741
-	.word 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a
-	.word 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a
-	.word 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a
-	.word 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a, 0x77416c5a
+	.word 0x51f4a750, 0x7e416553, 0x1a17a4c3, 0x3a275e96, 0x3bab6bcb, 0x1f9d45f1, 0xacfa58ab, 0x4be30393
+	.word 0x2030fa55, 0xad766df6, 0x88cc7691, 0xf5024c25, 0x4fe5d7fc, 0xc52acbd7, 0x26354480, 0xb562a38f
+	.word 0xdeb15a49, 0x25ba1b67, 0x45ea0e98, 0x5dfec0e1, 0xc32f7502, 0x814cf012, 0x8d4697a3, 0x6bd3f9c6
+	.word 0x038f5fe7, 0x15929c95, 0xbf6d7aeb, 0x955259da, 0xd4be832d, 0x587421d3, 0x49e06929, 0x8ec9c844
+	.word 0x75c2896a, 0xf48e7978, 0x99583e6b, 0x27b971dd, 0xbee14fb6, 0xf088ad17, 0xc920ac66, 0x7dce3ab4
+	.word 0x63df4a18, 0xe51a3182, 0x97513360, 0x62537f45, 0xb16477e0, 0xbb6bae84, 0xfe81a01c, 0xf9082b94
+	.word 0x70486858, 0x8f45fd19, 0x94de6c87, 0x527bf8b7, 0xab73d323, 0x724b02e2, 0xe31f8f57, 0x6655ab2a
+	.word 0xb2eb2807, 0x2fb5c203, 0x86c57b9a, 0xd33708a5, 0x302887f2, 0x23bfa5b2, 0x02036aba, 0xed16825c
+	.word 0x8acf1c2b, 0xa779b492, 0xf307f2f0, 0x4e69e2a1, 0x65daf4cd, 0x0605bed5, 0xd134621f, 0xc4a6fe8a
+	.word 0x342e539d, 0xa2f355a0, 0x058ae132, 0xa4f6eb75, 0x0b83ec39, 0x4060efaa, 0x5e719f06, 0xbd6e1051
+	.word 0x3e218af9, 0x96dd063d, 0xdd3e05ae, 0x4de6bd46, 0x91548db5, 0x71c45d05, 0x0406d46f, 0x605015ff
+	.word 0x1998fb24, 0xd6bde997, 0x894043cc, 0x67d99e77, 0xb0e842bd, 0x07898b88, 0xe7195b38, 0x79c8eedb
+	.word 0xa17c0a47, 0x7c420fe9, 0xf8841ec9, 0x00000000, 0x09808683, 0x322bed48, 0x1e1170ac, 0x6c5a724e
+	.word 0xfd0efffb, 0x0f853856, 0x3daed51e, 0x362d3927, 0x0a0fd964, 0x685ca621, 0x9b5b54d1, 0x24362e3a
+	.word 0x0c0a67b1, 0x9357e70f, 0xb4ee96d2, 0x1b9b919e, 0x80c0c54f, 0x61dc20a2, 0x5a774b69, 0x1c121a16
+	.word 0xe293ba0a, 0xc0a02ae5, 0x3c22e043, 0x121b171d, 0x0e090d0b, 0xf28bc7ad, 0x2db6a8b9, 0x141ea9c8
+	.word 0x57f11985, 0xaf75074c, 0xee99ddbb, 0xa37f60fd, 0xf701269f, 0x5c72f5bc, 0x44663bc5, 0x5bfb7e34
+	.word 0x8b432976, 0xcb23c6dc, 0xb6edfc68, 0xb8e4f163, 0xd731dcca, 0x42638510, 0x13972240, 0x84c61120
+	.word 0x854a247d, 0xd2bb3df8, 0xaef93211, 0xc729a16d, 0x1d9e2f4b, 0xdcb230f3, 0x0d8652ec, 0x77c1e3d0
+	.word 0x2bb3166c, 0xa970b999, 0x119448fa, 0x47e96422, 0xa8fc8cc4, 0xa0f03f1a, 0x567d2cd8, 0x223390ef
+	.word 0x87494ec7, 0xd938d1c1, 0x8ccaa2fe, 0x98d40b36, 0xa6f581cf, 0xa57ade28, 0xdab78e26, 0x3fadbfa4
+	.word 0x2c3a9de4, 0x5078920d, 0x6a5fcc9b, 0x547e4662, 0xf68d13c2, 0x90d8b8e8, 0x2e39f75e, 0x82c3aff5
+	.word 0x9f5d80be, 0x69d0937c, 0x6fd52da9, 0xcf2512b3, 0xc8ac993b, 0x10187da7, 0xe89c636e, 0xdb3bbb7b
+	.word 0xcd267809, 0x6e5918f4, 0xec9ab701, 0x834f9aa8, 0xe6956e65, 0xaaffe67e, 0x21bccf08, 0xef15e8e6
+	.word 0xbae79bd9, 0x4a6f36ce, 0xea9f09d4, 0x29b07cd6, 0x31a4b2af, 0x2a3f2331, 0xc6a59430, 0x35a266c0
+	.word 0x744ebc37, 0xfc82caa6, 0xe090d0b0, 0x33a7d815, 0xf104984a, 0x41ecdaf7, 0x7fcd500e, 0x1791f62f
+	.word 0x764dd68d, 0x43efb04d, 0xccaa4d54, 0xe49604df, 0x9ed1b5e3, 0x4c6a881b, 0xc12c1fb8, 0x4665517f
+	.word 0x9d5eea04, 0x018c355d, 0xfa877473, 0xfb0b412e, 0xb3671d5a, 0x92dbd252, 0xe9105633, 0x6dd64713
+	.word 0x9ad7618c, 0x37a10c7a, 0x59f8148e, 0xeb133c89, 0xcea927ee, 0xb761c935, 0xe11ce5ed, 0x7a47b13c
+	.word 0x9cd2df59, 0x55f2733f, 0x1814ce79, 0x73c737bf, 0x53f7cdea, 0x5ffdaa5b, 0xdf3d6f14, 0x7844db86
+	.word 0xcaaff381, 0xb968c43e, 0x3824342c, 0xc2a3405f, 0x161dc372, 0xbce2250c, 0x283c498b, 0xff0d9541
+	.word 0x39a80171, 0x080cb3de, 0xd8b4e49c, 0x6456c190, 0x7bcb8461, 0xd532b670, 0x486c5c74, 0xd0b85742
 	.size ocb3_tf1, .-ocb3_tf1
 
 

@@ -15,10 +15,6 @@
 #define OCB3_KEY_BITS 128
 #define OCB3_L_CACHED 8
 
-/* ocb3.encrypt */
-void ocb3_encrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
-/* ocb3.decrypt */
-void ocb3_decrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
 /* ocb3.key_setup */
 void ocb3_key_setup(uint8_t *key, uint32_t key_len, uint32_t *ks, uint32_t *l);
 /* ocb3.encrypt_with */

@@ -127,6 +127,7 @@ poly1305_setup:
 	muls	r0, r2
 	uxth	r0, r0
 	strh	r0, [r1, #16]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r3, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #38]
@@ -140,8 +141,8 @@ poly1305_setup:
 
 
 @ --- poly1305_block: poly1305.block
-@     frame 20 bytes (3 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
-@     estimated 416 bytes of code and literals
+@     frame 24 bytes (5 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
+@     estimated 418 bytes of code and literals
 	.section .text.poly1305_block,"ax",%progbits
 	.global poly1305_block
 	.type poly1305_block, %function
@@ -149,26 +150,22 @@ poly1305_setup:
 	.balign 4
 poly1305_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #20
-	mov	r4, r0
-	mov	r5, r1
+	sub	sp, #24
+	mov	r3, r0
 	ldr	r7, [r2]
 	ldr	r6, [r2, #4]
-	ldr	r3, [r2, #8]
-	ldr	r1, [r2, #12]
+	ldr	r5, [r2, #8]
+	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
-	mov	r9, r0
-	movs	r0, #0
 	str	r0, [sp]
+	movs	r0, #0
 	str	r0, [sp, #4]
 	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r4]
+	ldrh	r2, [r3]
 	lsls	r0, r7, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
@@ -176,29 +173,29 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4]
+	strh	r0, [r3]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r0, r2, #13
-	mov	r8, r0
+	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r4, #2]
+	ldrh	r2, [r3, #2]
 	lsrs	r0, r7, #13
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
-	mov	r0, r8
+	mov	r0, r12
 	adds	r0, r2, r0
 	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #2]
+	strh	r0, [r3, #2]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r0, r2, #13
 	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r2, [r4, #4]
+	ldrh	r2, [r3, #4]
 	lsrs	r7, r7, #26
 	lsls	r0, r6, #6
 	orrs	r7, r0
@@ -212,11 +209,11 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #4]
+	strh	r0, [r3, #4]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r7, [r4, #6]
+	ldrh	r7, [r3, #6]
 	lsrs	r0, r6, #7
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -227,13 +224,13 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #6]
+	strh	r0, [r3, #6]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r7, [r4, #8]
+	ldrh	r7, [r3, #8]
 	lsrs	r6, r6, #20
-	lsls	r0, r3, #12
+	lsls	r0, r5, #12
 	orrs	r6, r0
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
@@ -244,12 +241,12 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #8]
+	strh	r0, [r3, #8]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r4, #10]
-	lsrs	r0, r3, #1
+	ldrh	r6, [r3, #10]
+	lsrs	r0, r5, #1
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
@@ -259,12 +256,12 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #10]
+	strh	r0, [r3, #10]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r4, #12]
-	lsrs	r0, r3, #14
+	ldrh	r6, [r3, #12]
+	lsrs	r0, r5, #14
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
@@ -274,15 +271,15 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #12]
+	strh	r0, [r3, #12]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r6, [r4, #14]
-	lsrs	r3, r3, #27
-	lsls	r0, r1, #5
-	orrs	r3, r0
-	lsls	r0, r3, #19
+	ldrh	r6, [r3, #14]
+	lsrs	r5, r5, #27
+	lsls	r0, r4, #5
+	orrs	r5, r0
+	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
@@ -291,125 +288,136 @@ poly1305_block:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #14]
+	strh	r0, [r3, #14]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r4, #16]
-	lsrs	r0, r1, #8
+	ldrh	r5, [r3, #16]
+	lsrs	r0, r4, #8
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
-	adds	r0, r3, r0
+	adds	r0, r5, r0
 	uxth	r0, r0
 	adds	r0, r0, r2
 	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #16]
+	strh	r0, [r3, #16]
 	@ poly1305.ae:45: c = t >> limb_bits
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r4, #18]
-	lsrs	r1, r1, #21
-	mov	r0, r9
+	ldrh	r5, [r3, #18]
+	lsrs	r4, r4, #21
+	ldr	r0, [sp]
 	lsls	r0, r0, #11
-	orrs	r1, r0
-	adds	r0, r3, r1
+	orrs	r4, r0
+	adds	r0, r5, r4
 	uxth	r0, r0
 	adds	r0, r0, r2
-	uxth	r1, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4, #18]
+	strh	r0, [r3, #18]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r0, r1, #13
+	lsrs	r4, r2, #13
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	ldrh	r1, [r4]
-	movs	r6, #5
-	muls	r0, r6
+	ldrh	r2, [r3]
+	movs	r0, #5
+	str	r0, [sp]
+	muls	r4, r0
+	uxth	r0, r4
+	adds	r0, r2, r0
 	uxth	r0, r0
-	adds	r0, r1, r0
-	uxth	r0, r0
-	strh	r0, [r4]
+	strh	r0, [r3]
 	@ poly1305.ae:51: @unroll(unroll)
-	movs	r0, #0
-	movs	r1, #0
+	movs	r4, #0
+	movs	r2, #0
+	@ poly1305.ae:58: g[i] = d[12:0] as u16
+	add	r0, sp, #4
+	mov	r12, r0
+	@ poly1305.ae:51: @unroll(unroll)
 .Lpoly1305_block_loop1:
 	@ poly1305.ae:54: @unroll(unroll)
-	movs	r2, #0
+	movs	r7, #0
+	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
+	mov	r6, r3
+	@ poly1305.ae:54: @unroll(unroll)
 .Lpoly1305_block_loop3:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	lsls	r3, r2, #1
-	ldrh	r7, [r4, r3]
-	subs	r3, r0, r2
-	uxth	r3, r3
-	adds	r3, #10
-	uxth	r3, r3
-	lsls	r3, r3, #1
-	ldrh	r3, [r5, r3]
-	muls	r7, r3
-	adds	r1, r1, r7
-	adds	r2, #1
-	uxth	r2, r2
-	cmp	r2, #10
+	ldrh	r5, [r6]
+	subs	r0, r4, r7
+	uxth	r0, r0
+	adds	r0, #10
+	uxth	r0, r0
+	lsls	r0, r0, #1
+	ldrh	r0, [r1, r0]
+	muls	r5, r0
+	adds	r2, r2, r5
+	adds	r6, #2
+	adds	r7, #1
+	cmp	r7, #10
 	bcc	.Lpoly1305_block_loop3
 .Lpoly1305_block_done4:
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	lsls	r2, r1, #19
-	lsrs	r7, r2, #19
-	lsls	r3, r0, #1
-	add	r2, sp, #0
-	strh	r7, [r2, r3]
+	lsls	r0, r2, #19
+	lsrs	r5, r0, #19
+	mov	r0, r12
+	strh	r5, [r0]
 	@ poly1305.ae:59: carry = d >> limb_bits
-	lsrs	r1, r1, #13
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
+	lsrs	r2, r2, #13
+	mov	r0, r12
+	adds	r0, #2
+	mov	r12, r0
+	adds	r4, #1
+	cmp	r4, #10
 	bcc	.Lpoly1305_block_loop1
 .Lpoly1305_block_done2:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r3, sp, #0
-	ldrh	r0, [r3]
-	muls	r1, r6
-	adds	r2, r0, r1
+	add	r1, sp, #4
+	ldrh	r4, [r1]
+	ldr	r0, [sp]
+	muls	r2, r0
+	adds	r2, r4, r2
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r4]
+	strh	r0, [r3]
 	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r1, [r3, #2]
+	ldrh	r1, [r1, #2]
 	lsrs	r0, r2, #13
 	uxth	r0, r0
 	adds	r0, r1, r0
 	uxth	r0, r0
-	strh	r0, [r4, #2]
+	strh	r0, [r3, #2]
 	@ poly1305.ae:64: @unroll(unroll)
-	movs	r0, #2
+	movs	r4, #2
+	@ poly1305.ae:66: h[i] = g[i]
+	add	r2, sp, #4
+	adds	r2, #4
+	mov	r0, r3
+	adds	r0, #4
+	@ poly1305.ae:64: @unroll(unroll)
 .Lpoly1305_block_loop5:
 	@ poly1305.ae:66: h[i] = g[i]
-	lsls	r1, r0, #1
-	ldrh	r2, [r3, r1]
-	lsls	r1, r0, #1
-	strh	r2, [r4, r1]
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #10
+	ldrh	r1, [r2]
+	strh	r1, [r0]
+	adds	r2, #2
+	adds	r0, #2
+	adds	r4, #1
+	cmp	r4, #10
 	bcc	.Lpoly1305_block_loop5
 .Lpoly1305_block_done6:
-	add	sp, #20
-	pop	{r4, r5}
-	mov	r8, r4
-	mov	r9, r5
+	add	sp, #24
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_block, .-poly1305_block
 
 
 @ --- poly1305_finish: poly1305.finish
-@     frame 32 bytes (27 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 482 bytes of code and literals
+@     frame 36 bytes (27 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 458 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -417,23 +425,18 @@ poly1305_block:
 	.balign 4
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #32
+	sub	sp, #36
 	mov	r3, r0
 	mov	r0, r2
-	str	r0, [sp]
+	mov	r12, r0
 	ldr	r0, [r1]
-	str	r0, [sp, #16]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #12]
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	ldrh	r4, [r3]
 	ldrh	r0, [r3, #2]
@@ -450,111 +453,110 @@ poly1305_finish:
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
-	mov	r10, r0
+	str	r0, [sp]
 	ldrh	r2, [r3, #4]
 	lsls	r0, r2, #26
 	lsrs	r2, r2, #6
 	adds	r0, r7, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	adcs	r6, r2
 	adcs	r5, r1
 	adcs	r4, r1
-	mov	r0, r10
+	ldr	r0, [sp]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	ldrh	r0, [r3, #6]
 	lsls	r2, r0, #7
 	lsrs	r0, r0, #25
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	adds	r7, r7, r1
-	str	r7, [sp, #20]
+	str	r7, [sp]
 	adcs	r6, r2
 	adcs	r5, r0
 	adcs	r4, r1
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	ldrh	r0, [r3, #8]
 	lsls	r2, r0, #20
 	lsrs	r0, r0, #12
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp]
 	adds	r7, r7, r1
-	str	r7, [sp, #20]
+	str	r7, [sp]
 	adcs	r6, r2
 	adcs	r5, r0
 	adcs	r4, r1
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	ldrh	r0, [r3, #10]
 	lsls	r2, r0, #1
 	lsrs	r0, r0, #31
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp]
 	adds	r7, r7, r1
-	str	r7, [sp, #20]
+	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r2
 	adcs	r4, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	ldrh	r0, [r3, #12]
 	lsls	r2, r0, #14
 	lsrs	r0, r0, #18
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp]
 	adds	r7, r7, r1
-	str	r7, [sp, #20]
+	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r2
 	adcs	r4, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	ldrh	r0, [r3, #14]
 	lsls	r2, r0, #27
 	lsrs	r0, r0, #5
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp]
 	adds	r7, r7, r1
-	str	r7, [sp, #20]
+	str	r7, [sp]
 	mov	r7, r6
 	adcs	r7, r1
 	mov	r6, r5
 	adcs	r6, r2
 	mov	r5, r4
 	adcs	r5, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	ldrh	r0, [r3, #16]
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r2, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp]
 	adds	r0, r0, r1
-	str	r0, [sp, #20]
+	str	r0, [sp]
 	mov	r0, r7
 	adcs	r0, r1
 	adcs	r6, r1
 	adcs	r5, r4
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #4]
 	adcs	r4, r2
 	uxtb	r4, r4
 	ldrh	r2, [r3, #18]
 	lsls	r3, r2, #21
 	lsrs	r2, r2, #11
 	uxtb	r2, r2
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp]
 	adds	r7, r7, r1
-	str	r7, [sp, #20]
-	str	r0, [sp, #24]
+	str	r7, [sp, #12]
 	adcs	r0, r1
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	adcs	r6, r1
 	adcs	r5, r3
 	mov	r0, r4
@@ -563,12 +565,12 @@ poly1305_finish:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r2, #30
 	lsrs	r0, r0, #30
-	mov	r11, r0
+	str	r0, [sp, #8]
 	lsrs	r3, r2, #2
 	lsls	r0, r3, #2
 	lsrs	r2, r3, #30
 	adds	r0, r3, r0
-	mov	r8, r0
+	str	r0, [sp]
 	mov	r4, r1
 	adcs	r4, r2
 	mov	r7, r1
@@ -578,29 +580,28 @@ poly1305_finish:
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #28]
-	ldr	r3, [sp, #20]
-	mov	r0, r8
+	str	r0, [sp, #32]
+	ldr	r3, [sp, #12]
+	ldr	r0, [sp]
 	adds	r0, r3, r0
-	mov	r9, r0
-	ldr	r3, [sp, #24]
+	str	r0, [sp]
+	ldr	r3, [sp, #4]
 	adcs	r3, r4
 	mov	r4, r6
 	adcs	r4, r7
 	adcs	r5, r2
-	mov	r2, r11
-	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #8]
+	ldr	r0, [sp, #32]
 	adcs	r2, r0
 	uxtb	r7, r2
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r2, #5
-	mov	r0, r9
+	ldr	r0, [sp]
 	adds	r0, r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #8]
 	mov	r0, r3
-	mov	r12, r0
 	adcs	r0, r1
-	mov	r12, r0
+	str	r0, [sp, #4]
 	mov	r6, r4
 	adcs	r6, r1
 	mov	r2, r5
@@ -618,13 +619,13 @@ poly1305_finish:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r7, r0, #0
-	ldr	r0, [sp, #20]
-	mov	r1, r9
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp]
 	eors	r0, r1
 	ands	r0, r7
-	mov	r1, r9
+	ldr	r1, [sp]
 	eors	r1, r0
-	mov	r0, r12
+	ldr	r0, [sp, #4]
 	eors	r0, r3
 	ands	r0, r7
 	eors	r3, r0
@@ -638,37 +639,32 @@ poly1305_finish:
 	mov	r2, r5
 	eors	r2, r4
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #28]
 	adds	r4, r1, r4
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #24]
 	adcs	r3, r1
 	mov	r1, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	adcs	r1, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	adcs	r2, r0
-	ldr	r0, [sp]
+	mov	r0, r12
 	str	r4, [r0]
-	ldr	r0, [sp]
+	mov	r0, r12
 	str	r3, [r0, #4]
-	ldr	r0, [sp]
+	mov	r0, r12
 	str	r1, [r0, #8]
-	ldr	r0, [sp]
+	mov	r0, r12
 	str	r2, [r0, #12]
-	add	sp, #32
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_finish, .-poly1305_finish
 
 
 @ --- poly1305_absorb_padded: poly1305.absorb_padded
-@     frame 24 bytes (5 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 280 bytes of code and literals
+@     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
+@     estimated 126 bytes of code and literals
 	.section .text.poly1305_absorb_padded,"ax",%progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, %function
@@ -678,170 +674,82 @@ poly1305_absorb_padded:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #24
-	str	r0, [sp]
-	mov	r0, r1
-	mov	r11, r0
-	mov	r0, r2
-	mov	r10, r0
-	mov	r0, r3
+	push	{r4, r5}
+	sub	sp, #36
 	mov	r9, r0
-	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	adds	r0, #15
-	lsrs	r0, r0, #4
+	mov	r0, r1
 	mov	r8, r0
+	mov	r7, r2
+	mov	r6, r3
+	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
+	mov	r0, r6
+	adds	r0, #15
+	lsrs	r5, r0, #4
 	movs	r4, #0
-	mov	r0, r8
-	cmp	r4, r0
+	cmp	r4, r5
 	bcs	.Lpoly1305_absorb_padded_done2
 .Lpoly1305_absorb_padded_loop1:
 	@ poly1305.ae:88: off = i * 16
-	lsls	r1, r4, #4
+	lsls	r0, r4, #4
 	@ poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	r0, r9
-	subs	r6, r0, r1
-	mov	r0, r10
-	adds	r7, r0, r1
+	subs	r3, r6, r0
+	adds	r0, r7, r0
+	movs	r1, #3
+	cmp	r3, #16
+	bcc	.Lpoly1305_absorb_padded_bytes3
+	tst	r0, r1
+	beq	.Lpoly1305_absorb_padded_words4
+.Lpoly1305_absorb_padded_bytes3:
 	movs	r1, #0
-	cmp	r6, #1
-	bcc	.Lpoly1305_absorb_padded_nob3
-	ldrb	r1, [r7]
-.Lpoly1305_absorb_padded_nob3:
-	movs	r0, #0
-	cmp	r6, #2
-	bcc	.Lpoly1305_absorb_padded_nob4
-	ldrb	r0, [r7, #1]
-.Lpoly1305_absorb_padded_nob4:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #3
-	bcc	.Lpoly1305_absorb_padded_nob5
-	ldrb	r0, [r7, #2]
-.Lpoly1305_absorb_padded_nob5:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #4
-	bcc	.Lpoly1305_absorb_padded_nob6
-	ldrb	r0, [r7, #3]
-.Lpoly1305_absorb_padded_nob6:
-	lsls	r0, r0, #24
-	mov	r5, r1
-	orrs	r5, r0
-	movs	r1, #0
-	cmp	r6, #5
-	bcc	.Lpoly1305_absorb_padded_nob7
-	ldrb	r1, [r7, #4]
-.Lpoly1305_absorb_padded_nob7:
-	movs	r0, #0
-	cmp	r6, #6
-	bcc	.Lpoly1305_absorb_padded_nob8
-	ldrb	r0, [r7, #5]
-.Lpoly1305_absorb_padded_nob8:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #7
-	bcc	.Lpoly1305_absorb_padded_nob9
-	ldrb	r0, [r7, #6]
-.Lpoly1305_absorb_padded_nob9:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #8
-	bcc	.Lpoly1305_absorb_padded_nob10
-	ldrb	r0, [r7, #7]
-.Lpoly1305_absorb_padded_nob10:
-	lsls	r0, r0, #24
-	mov	r3, r1
-	orrs	r3, r0
-	movs	r1, #0
-	cmp	r6, #9
-	bcc	.Lpoly1305_absorb_padded_nob11
-	ldrb	r1, [r7, #8]
-.Lpoly1305_absorb_padded_nob11:
-	movs	r0, #0
-	cmp	r6, #10
-	bcc	.Lpoly1305_absorb_padded_nob12
-	ldrb	r0, [r7, #9]
-.Lpoly1305_absorb_padded_nob12:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #11
-	bcc	.Lpoly1305_absorb_padded_nob13
-	ldrb	r0, [r7, #10]
-.Lpoly1305_absorb_padded_nob13:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #12
-	bcc	.Lpoly1305_absorb_padded_nob14
-	ldrb	r0, [r7, #11]
-.Lpoly1305_absorb_padded_nob14:
-	lsls	r0, r0, #24
-	mov	r2, r1
-	orrs	r2, r0
-	movs	r1, #0
-	cmp	r6, #13
-	bcc	.Lpoly1305_absorb_padded_nob15
-	ldrb	r1, [r7, #12]
-.Lpoly1305_absorb_padded_nob15:
-	movs	r0, #0
-	cmp	r6, #14
-	bcc	.Lpoly1305_absorb_padded_nob16
-	ldrb	r0, [r7, #13]
-.Lpoly1305_absorb_padded_nob16:
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #15
-	bcc	.Lpoly1305_absorb_padded_nob17
-	ldrb	r0, [r7, #14]
-.Lpoly1305_absorb_padded_nob17:
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	movs	r0, #0
-	cmp	r6, #16
-	bcc	.Lpoly1305_absorb_padded_nob18
-	ldrb	r0, [r7, #15]
-.Lpoly1305_absorb_padded_nob18:
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	str	r5, [sp, #4]
-	str	r3, [sp, #8]
-	str	r2, [sp, #12]
-	str	r1, [sp, #16]
-	add	r1, sp, #20
+	str	r1, [sp]
+	str	r1, [sp, #4]
+	str	r1, [sp, #8]
+	str	r1, [sp, #12]
+	add	r2, sp, #0
+	cmp	r3, #16
+	bcc	.Lpoly1305_absorb_padded_cnt6
+	movs	r3, #16
+.Lpoly1305_absorb_padded_cnt6:
+.Lpoly1305_absorb_padded_cpy7:
+	subs	r3, #1
+	bcc	.Lpoly1305_absorb_padded_cpyd5
+	ldrb	r1, [r0, r3]
+	strb	r1, [r2, r3]
+	b	.Lpoly1305_absorb_padded_cpy7
+.Lpoly1305_absorb_padded_cpyd5:
+	mov	r0, r2
+.Lpoly1305_absorb_padded_words4:
+	ldr	r3, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r0, [r0, #12]
+	str	r3, [sp, #16]
+	str	r2, [sp, #20]
+	str	r1, [sp, #24]
+	str	r0, [sp, #28]
+	add	r1, sp, #32
 	movs	r0, #1
 	strh	r0, [r1]
-	add	r2, sp, #4
-	ldr	r0, [sp]
-	mov	r1, r11
+	add	r2, sp, #16
+	mov	r0, r9
+	mov	r1, r8
 	bl	poly1305_block
 	adds	r4, #1
-	mov	r0, r8
-	cmp	r4, r0
+	cmp	r4, r5
 	bcc	.Lpoly1305_absorb_padded_loop1
 .Lpoly1305_absorb_padded_done2:
-	add	sp, #24
-	pop	{r4, r5, r6, r7}
+	add	sp, #36
+	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_absorb_padded, .-poly1305_absorb_padded
 
 
 @ --- poly1305_mac: poly1305.mac
-@     frame 144 bytes (41 spill slots, 16 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1236 bytes of code and literals
+@     frame 144 bytes (41 spill slots, 12 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1072 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -855,38 +763,38 @@ poly1305_mac:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #144
-	str	r1, [sp, #60]
+	str	r1, [sp, #24]
 	mov	r1, r2
-	str	r1, [sp, #56]
+	str	r1, [sp, #20]
 	mov	r1, r3
-	str	r1, [sp]
+	str	r1, [sp, #28]
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
 	ldr	r5, [r0, #16]
-	str	r5, [sp, #16]
+	str	r5, [sp, #44]
 	ldr	r5, [r0, #20]
-	str	r5, [sp, #12]
+	str	r5, [sp, #40]
 	ldr	r5, [r0, #24]
-	str	r5, [sp, #8]
+	str	r5, [sp, #36]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #4]
+	str	r0, [sp, #32]
 	movs	r0, #0
-	str	r0, [sp, #20]
+	mov	r8, r0
+	str	r0, [sp, #48]
+	mov	r0, r8
+	str	r0, [sp, #52]
+	mov	r0, r8
+	str	r0, [sp, #56]
+	mov	r0, r8
+	str	r0, [sp, #60]
+	mov	r0, r8
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #80]
-	add	r6, sp, #84
+	add	r6, sp, #68
 	movs	r5, #10
 .Lpoly1305_mac_zero1:
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	str	r0, [r6]
 	adds	r6, #4
 	subs	r5, #1
@@ -902,28 +810,28 @@ poly1305_mac:
 	lsls	r0, r4, #19
 	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r0, sp, #84
-	str	r0, [sp, #48]
+	add	r0, sp, #68
+	mov	r9, r0
 	strh	r5, [r0, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r0, #5
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	muls	r5, r0
 	uxth	r5, r5
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r5, [r0]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r4, #13
 	lsls	r0, r0, #19
 	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r5, [r0, #22]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r5, r0
 	uxth	r5, r5
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r5, [r0, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r4, r4, #26
@@ -932,26 +840,26 @@ poly1305_mac:
 	lsls	r0, r4, #19
 	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r4, [r0, #24]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r4, r0
 	uxth	r4, r4
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r4, [r0, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r3, #7
 	lsls	r0, r0, #19
 	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r4, [r0, #26]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r4, r0
 	uxth	r4, r4
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r4, [r0, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r3, r3, #20
@@ -960,39 +868,39 @@ poly1305_mac:
 	lsls	r0, r3, #19
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r3, [r0, #28]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r3, r0
 	uxth	r3, r3
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r3, [r0, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r2, #1
 	lsls	r0, r0, #19
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r3, [r0, #30]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r3, r0
 	uxth	r3, r3
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r3, [r0, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r2, #14
 	lsls	r0, r0, #19
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r3, [r0, #32]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r3, r0
 	uxth	r3, r3
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r3, [r0, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r2, r2, #27
@@ -1001,56 +909,55 @@ poly1305_mac:
 	lsls	r0, r2, #19
 	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r2, [r0, #34]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r2, r0
 	uxth	r2, r2
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r2, [r0, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r1, #8
 	lsls	r0, r0, #19
 	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r2, [r0, #36]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r2, r0
 	uxth	r2, r2
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r2, [r0, #16]
+	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r1, r1, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r1, [r0, #38]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	muls	r1, r0
 	uxth	r1, r1
-	ldr	r0, [sp, #48]
+	mov	r0, r9
 	strh	r1, [r0, #18]
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #20]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #52]
+	str	r0, [sp, #16]
 	movs	r0, #0
-	str	r0, [sp, #44]
+	mov	r10, r0
 	mov	r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #16]
 	cmp	r1, r0
-	bcc	.Lpoly1305_mac_far1
-	b	.Lpoly1305_mac_done3
-.Lpoly1305_mac_far1:
+	bcs	.Lpoly1305_mac_done3
 .Lpoly1305_mac_loop2:
 	@ poly1305.ae:100: off = i * 16
-	ldr	r0, [sp, #44]
+	mov	r0, r10
 	lsls	r4, r0, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #20]
 	subs	r2, r0, r4
 	cmp	r2, #16
 	movs	r0, #0
@@ -1063,190 +970,100 @@ poly1305_mac:
 	ands	r2, r3
 	eors	r2, r0
 	@ poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	ldr	r0, [sp, #60]
-	adds	r3, r0, r4
-	movs	r5, #0
-	cmp	r2, #1
-	bcc	.Lpoly1305_mac_nob4
-	ldrb	r5, [r3]
-.Lpoly1305_mac_nob4:
-	movs	r0, #0
-	cmp	r2, #2
-	bcc	.Lpoly1305_mac_nob5
-	ldrb	r0, [r3, #1]
-.Lpoly1305_mac_nob5:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #3
-	bcc	.Lpoly1305_mac_nob6
-	ldrb	r0, [r3, #2]
-.Lpoly1305_mac_nob6:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #4
-	bcc	.Lpoly1305_mac_nob7
-	ldrb	r0, [r3, #3]
-.Lpoly1305_mac_nob7:
-	lsls	r4, r0, #24
-	mov	r0, r5
-	str	r0, [sp, #32]
-	orrs	r0, r4
-	str	r0, [sp, #32]
-	movs	r5, #0
-	cmp	r2, #5
-	bcc	.Lpoly1305_mac_nob8
-	ldrb	r5, [r3, #4]
-.Lpoly1305_mac_nob8:
-	movs	r0, #0
-	cmp	r2, #6
-	bcc	.Lpoly1305_mac_nob9
-	ldrb	r0, [r3, #5]
-.Lpoly1305_mac_nob9:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #7
-	bcc	.Lpoly1305_mac_nob10
-	ldrb	r0, [r3, #6]
-.Lpoly1305_mac_nob10:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #8
-	bcc	.Lpoly1305_mac_nob11
-	ldrb	r0, [r3, #7]
-.Lpoly1305_mac_nob11:
-	lsls	r4, r0, #24
-	mov	r0, r5
-	str	r0, [sp, #36]
-	orrs	r0, r4
-	str	r0, [sp, #36]
-	movs	r5, #0
-	cmp	r2, #9
-	bcc	.Lpoly1305_mac_nob12
-	ldrb	r5, [r3, #8]
-.Lpoly1305_mac_nob12:
-	movs	r0, #0
-	cmp	r2, #10
-	bcc	.Lpoly1305_mac_nob13
-	ldrb	r0, [r3, #9]
-.Lpoly1305_mac_nob13:
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #11
-	bcc	.Lpoly1305_mac_nob14
-	ldrb	r0, [r3, #10]
-.Lpoly1305_mac_nob14:
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	movs	r0, #0
-	cmp	r2, #12
-	bcc	.Lpoly1305_mac_nob15
-	ldrb	r0, [r3, #11]
-.Lpoly1305_mac_nob15:
-	lsls	r4, r0, #24
-	mov	r0, r5
-	str	r0, [sp, #40]
-	orrs	r0, r4
-	str	r0, [sp, #40]
-	movs	r4, #0
-	cmp	r2, #13
-	bcc	.Lpoly1305_mac_nob16
-	ldrb	r4, [r3, #12]
-.Lpoly1305_mac_nob16:
-	movs	r0, #0
-	cmp	r2, #14
-	bcc	.Lpoly1305_mac_nob17
-	ldrb	r0, [r3, #13]
-.Lpoly1305_mac_nob17:
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	movs	r0, #0
-	cmp	r2, #15
-	bcc	.Lpoly1305_mac_nob18
-	ldrb	r0, [r3, #14]
-.Lpoly1305_mac_nob18:
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	movs	r0, #0
+	ldr	r0, [sp, #24]
+	adds	r4, r0, r4
+	movs	r0, #3
 	cmp	r2, #16
-	bcc	.Lpoly1305_mac_nob19
-	ldrb	r0, [r3, #15]
-.Lpoly1305_mac_nob19:
-	lsls	r3, r0, #24
-	mov	r0, r4
-	str	r0, [sp, #28]
-	orrs	r0, r3
-	str	r0, [sp, #28]
+	bcc	.Lpoly1305_mac_bytes4
+	tst	r4, r0
+	beq	.Lpoly1305_mac_words5
+.Lpoly1305_mac_bytes4:
+	movs	r0, #0
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
+	str	r0, [sp, #116]
+	str	r0, [sp, #120]
+	add	r5, sp, #108
+	mov	r3, r2
+	cmp	r3, #16
+	bcc	.Lpoly1305_mac_cnt7
+	movs	r3, #16
+.Lpoly1305_mac_cnt7:
+.Lpoly1305_mac_cpy8:
+	subs	r3, #1
+	bcc	.Lpoly1305_mac_cpyd6
+	ldrb	r0, [r4, r3]
+	strb	r0, [r5, r3]
+	b	.Lpoly1305_mac_cpy8
+	.ltorg
+.Lpoly1305_mac_cpyd6:
+	mov	r4, r5
+.Lpoly1305_mac_words5:
+	ldr	r0, [r4]
+	mov	r11, r0
+	ldr	r0, [r4, #4]
+	str	r0, [sp]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #8]
+	ldr	r0, [r4, #12]
+	str	r0, [sp, #4]
 	lsls	r6, r2, #3
 	mov	r5, r1
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #20]
+	mov	r4, r8
+	mov	r3, r8
+	mov	r2, r8
+	mov	r1, r8
 	cmp	r6, #130
-	bcs	.Lpoly1305_mac_shz20
-.Lpoly1305_mac_shl22:
+	bcs	.Lpoly1305_mac_shz9
+.Lpoly1305_mac_shl11:
 	cmp	r6, #32
-	bcc	.Lpoly1305_mac_shf21
+	bcc	.Lpoly1305_mac_shf10
 	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lpoly1305_mac_shl22
-	.ltorg
-.Lpoly1305_mac_shf21:
+	b	.Lpoly1305_mac_shl11
+.Lpoly1305_mac_shf10:
 	movs	r7, #32
 	subs	r7, r7, r6
 	lsls	r1, r6
 	mov	r0, r2
-	mov	r11, r0
 	lsrs	r0, r7
-	mov	r11, r0
 	orrs	r1, r0
 	lsls	r2, r6
 	mov	r0, r3
-	mov	r10, r0
 	lsrs	r0, r7
-	mov	r10, r0
 	orrs	r2, r0
 	lsls	r3, r6
 	mov	r0, r4
-	mov	r9, r0
 	lsrs	r0, r7
-	mov	r9, r0
 	orrs	r3, r0
 	lsls	r4, r6
 	mov	r0, r5
-	mov	r8, r0
 	lsrs	r0, r7
-	mov	r8, r0
 	orrs	r4, r0
 	lsls	r5, r6
-	b	.Lpoly1305_mac_she23
-.Lpoly1305_mac_shz20:
+	b	.Lpoly1305_mac_she12
+.Lpoly1305_mac_shz9:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-.Lpoly1305_mac_she23:
+.Lpoly1305_mac_she12:
 	lsls	r0, r1, #30
 	lsrs	r6, r0, #30
-	ldr	r7, [sp, #32]
+	mov	r7, r11
 	orrs	r7, r5
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp]
 	orrs	r5, r4
-	ldr	r4, [sp, #40]
+	ldr	r4, [sp, #8]
 	orrs	r4, r3
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #4]
 	orrs	r0, r2
-	add	r1, sp, #64
+	add	r1, sp, #48
 	str	r7, [sp, #124]
 	str	r5, [sp, #128]
 	str	r4, [sp, #132]
@@ -1255,162 +1072,160 @@ poly1305_mac:
 	strh	r6, [r0]
 	add	r2, sp, #124
 	mov	r0, r1
-	ldr	r1, [sp, #48]
+	mov	r1, r9
 	bl	poly1305_block
-	ldr	r0, [sp, #44]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp, #44]
+	mov	r10, r0
 	mov	r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #16]
 	cmp	r1, r0
-	bcs	.Lpoly1305_mac_far2
-	b	.Lpoly1305_mac_loop2
-.Lpoly1305_mac_far2:
+	bcc	.Lpoly1305_mac_loop2
 .Lpoly1305_mac_done3:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	add	r1, sp, #64
+	add	r1, sp, #48
 	ldrh	r3, [r1]
 	ldrh	r0, [r1, #2]
 	lsls	r2, r0, #13
 	lsrs	r0, r0, #19
 	adds	r5, r3, r2
-	ldr	r3, [sp, #20]
+	mov	r3, r8
 	adcs	r3, r0
-	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #20]
+	mov	r4, r8
+	mov	r0, r8
 	adcs	r4, r0
-	ldr	r2, [sp, #20]
-	ldr	r0, [sp, #20]
+	mov	r2, r8
+	mov	r0, r8
 	adcs	r2, r0
-	ldr	r6, [sp, #20]
-	ldr	r0, [sp, #20]
+	mov	r6, r8
+	mov	r0, r8
 	adcs	r6, r0
 	uxtb	r0, r6
-	str	r0, [sp, #32]
+	str	r0, [sp]
 	ldrh	r6, [r1, #4]
 	lsls	r0, r6, #26
 	lsrs	r6, r6, #6
 	adds	r0, r5, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #4]
 	adcs	r3, r6
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r4, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r2, r0
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #20]
+	ldr	r5, [sp]
+	mov	r0, r8
 	adcs	r5, r0
 	uxtb	r0, r5
-	str	r0, [sp, #32]
+	str	r0, [sp, #8]
 	ldrh	r0, [r1, #6]
 	lsls	r6, r0, #7
 	lsrs	r5, r0, #25
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp, #4]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
+	str	r0, [sp]
 	adcs	r3, r6
 	adcs	r4, r5
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r2, r0
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #20]
+	ldr	r5, [sp, #8]
+	mov	r0, r8
 	adcs	r5, r0
 	uxtb	r0, r5
-	str	r0, [sp, #32]
+	str	r0, [sp, #4]
 	ldrh	r0, [r1, #8]
 	lsls	r6, r0, #20
 	lsrs	r5, r0, #12
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
+	str	r0, [sp]
 	adcs	r3, r6
 	mov	r6, r4
 	adcs	r6, r5
 	mov	r5, r2
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r5, r0
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #20]
+	ldr	r2, [sp, #4]
+	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #4]
 	ldrh	r0, [r1, #10]
 	lsls	r4, r0, #1
 	lsrs	r2, r0, #31
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #20]
+	str	r0, [sp]
+	mov	r0, r8
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #20]
+	ldr	r2, [sp, #4]
+	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #4]
 	ldrh	r0, [r1, #12]
 	lsls	r4, r0, #14
 	lsrs	r2, r0, #18
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #20]
+	str	r0, [sp]
+	mov	r0, r8
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #20]
+	ldr	r2, [sp, #4]
+	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #4]
 	ldrh	r0, [r1, #14]
 	lsls	r4, r0, #27
 	lsrs	r2, r0, #5
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #20]
+	str	r0, [sp]
+	mov	r0, r8
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #20]
+	ldr	r2, [sp, #4]
+	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #4]
 	ldrh	r0, [r1, #16]
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r2, r0
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #20]
+	str	r0, [sp]
+	mov	r0, r8
 	adcs	r3, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r6, r0
 	adcs	r5, r4
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #4]
 	adcs	r0, r2
 	uxtb	r4, r0
 	ldrh	r0, [r1, #18]
 	lsls	r2, r0, #21
 	lsrs	r0, r0, #11
 	uxtb	r1, r0
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #20]
+	ldr	r7, [sp]
+	mov	r0, r8
 	adds	r0, r7, r0
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #8]
+	mov	r0, r8
 	adcs	r3, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r6, r0
 	adcs	r5, r2
 	mov	r0, r4
@@ -1419,56 +1234,55 @@ poly1305_mac:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp, #32]
+	str	r0, [sp, #4]
 	lsrs	r2, r1, #2
 	lsls	r0, r2, #2
 	lsrs	r1, r2, #30
 	adds	r0, r2, r0
-	str	r0, [sp, #28]
-	ldr	r2, [sp, #20]
+	str	r0, [sp]
+	mov	r2, r8
 	adcs	r2, r1
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #20]
+	mov	r1, r8
+	mov	r0, r8
 	adcs	r1, r0
-	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #20]
+	mov	r4, r8
+	mov	r0, r8
 	adcs	r4, r0
-	ldr	r7, [sp, #20]
-	ldr	r0, [sp, #20]
+	mov	r7, r8
+	mov	r0, r8
 	adcs	r7, r0
 	uxtb	r0, r7
-	str	r0, [sp, #36]
-	ldr	r7, [sp, #40]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #16]
+	ldr	r7, [sp, #8]
+	ldr	r0, [sp]
 	adds	r0, r7, r0
-	str	r0, [sp, #28]
+	str	r0, [sp]
 	adcs	r3, r2
 	mov	r2, r6
 	adcs	r2, r1
 	mov	r1, r5
 	adcs	r1, r4
-	ldr	r4, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp, #16]
 	adcs	r4, r0
 	uxtb	r4, r4
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	ldr	r5, [sp, #28]
-	ldr	r0, [sp, #24]
+	ldr	r5, [sp]
+	ldr	r0, [sp, #12]
 	adds	r0, r5, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #8]
 	mov	r0, r3
-	str	r0, [sp, #24]
 	mov	r5, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r5, r0
-	str	r5, [sp, #24]
+	str	r5, [sp, #4]
 	mov	r5, r2
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r5, r0
 	mov	r6, r1
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r6, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r8
 	adcs	r4, r0
 	uxtb	r0, r4
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
@@ -1482,13 +1296,13 @@ poly1305_mac:
 	adcs	r0, r0
 	eors	r0, r4
 	rsbs	r7, r0, #0
-	ldr	r0, [sp, #32]
-	ldr	r4, [sp, #28]
+	ldr	r0, [sp, #8]
+	ldr	r4, [sp]
 	eors	r0, r4
 	ands	r0, r7
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp]
 	eors	r4, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	eors	r0, r3
 	ands	r0, r7
 	eors	r3, r0
@@ -1501,22 +1315,22 @@ poly1305_mac:
 	ands	r2, r7
 	eors	r1, r2
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #44]
 	adds	r4, r4, r2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #40]
 	adcs	r3, r2
 	mov	r2, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #36]
 	adcs	r2, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #32]
 	adcs	r1, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	str	r4, [r0]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	str	r3, [r0, #4]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	str	r2, [r0, #8]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #28]
 	str	r1, [r0, #12]
 	add	sp, #144
 	pop	{r4, r5, r6, r7}

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- speck_key_schedule: speck.key_schedule
-@     frame 256 bytes (3 spill slots, 0 on the stack; locals 256), saves r4, r5, r6, r7, r8, r9
-@     estimated 264 bytes of code and literals
+@     frame 260 bytes (3 spill slots, 1 on the stack; locals 256), saves r4, r5, r6, r7
+@     estimated 226 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, %function
@@ -17,154 +17,138 @@
 	.balign 4
 speck_key_schedule:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #256
-	mov	r12, r1
+	sub	sp, #260
+	str	r1, [sp]
 	ldr	r1, [r0]
-	ldr	r6, [r0, #4]
-	ldr	r5, [r0, #8]
-	ldr	r7, [r0, #12]
-	movs	r3, #0
-	add	r2, sp, #0
+	ldr	r5, [r0, #4]
+	ldr	r2, [r0, #8]
+	ldr	r3, [r0, #12]
+	movs	r6, #0
+	add	r4, sp, #4
 	movs	r0, #64
 .Lspeck_key_schedule_zero1:
-	str	r3, [r2]
-	adds	r2, #4
+	str	r6, [r4]
+	adds	r4, #4
 	subs	r0, #1
 	bne	.Lspeck_key_schedule_zero1
 	@ speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
-	uxtb	r4, r1
+	uxtb	r0, r1
+	lsls	r4, r0, #24
 	lsrs	r0, r1, #8
-	uxtb	r3, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r4, r0
 	lsrs	r0, r1, #16
-	uxtb	r2, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r4, r0
 	lsrs	r0, r1, #24
-	mov	r9, r0
-	uxtb	r0, r6
-	mov	r8, r0
-	lsrs	r0, r6, #8
-	uxtb	r1, r0
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	lsrs	r6, r6, #24
-	lsls	r4, r4, #24
-	lsls	r3, r3, #16
-	orrs	r4, r3
-	lsls	r2, r2, #8
-	mov	r3, r4
-	orrs	r3, r2
-	mov	r2, r9
-	orrs	r3, r2
-	mov	r2, r8
-	lsls	r2, r2, #24
-	lsls	r1, r1, #16
-	orrs	r2, r1
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	orrs	r2, r6
-	str	r2, [sp]
-	str	r3, [sp, #4]
-	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	uxtb	r6, r5
+	orrs	r4, r0
+	uxtb	r0, r5
+	lsls	r1, r0, #24
 	lsrs	r0, r5, #8
-	uxtb	r4, r0
-	lsrs	r0, r5, #16
-	uxtb	r3, r0
-	lsrs	r5, r5, #24
-	uxtb	r2, r7
-	lsrs	r0, r7, #8
-	uxtb	r1, r0
-	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	lsrs	r7, r7, #24
-	lsls	r6, r6, #24
-	lsls	r4, r4, #16
-	orrs	r6, r4
-	lsls	r4, r3, #8
-	mov	r3, r6
-	orrs	r3, r4
-	orrs	r3, r5
-	lsls	r2, r2, #24
-	lsls	r1, r1, #16
-	orrs	r2, r1
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r5, #24
+	orrs	r1, r0
+	str	r1, [sp, #4]
+	str	r4, [sp, #8]
+	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
+	uxtb	r0, r2
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r2, #24
+	orrs	r1, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #24
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	orrs	r2, r7
+	lsrs	r0, r3, #24
+	orrs	r2, r0
 	@ speck.ae:33: @unroll(unroll)
-	movs	r4, #0
-	mov	r5, r2
+	movs	r5, #0
+	mov	r4, r2
+	mov	r3, r1
+	@ speck.ae:35: rk[i] = k
+	ldr	r2, [sp]
+	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
+	add	r1, sp, #4
+	@ speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	@ speck.ae:35: rk[i] = k
-	lsls	r1, r4, #3
-	mov	r0, r12
-	adds	r0, r0, r1
-	str	r5, [r0]
-	str	r3, [r0, #4]
+	str	r4, [r2]
+	str	r3, [r2, #4]
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	lsls	r0, r4, #3
-	add	r1, sp, #0
-	adds	r0, r1, r0
-	ldr	r7, [r0]
-	ldr	r2, [r0, #4]
-	lsls	r6, r2, #24
-	lsrs	r0, r7, #8
-	orrs	r6, r0
-	lsls	r0, r7, #24
-	lsrs	r2, r2, #8
-	orrs	r0, r2
-	adds	r7, r5, r6
-	mov	r2, r3
-	adcs	r2, r0
-	eors	r7, r4
-	adds	r0, r4, #2
-	uxth	r0, r0
-	subs	r0, r0, #1
-	uxth	r6, r0
-	lsls	r0, r6, #3
-	adds	r0, r1, r0
-	str	r7, [r0]
-	str	r2, [r0, #4]
+	ldr	r0, [r1]
+	mov	r12, r0
+	ldr	r6, [r1, #4]
+	lsls	r7, r6, #24
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	orrs	r7, r0
+	mov	r0, r12
+	lsls	r0, r0, #24
+	lsrs	r6, r6, #8
+	orrs	r0, r6
+	adds	r7, r4, r7
+	mov	r6, r3
+	adcs	r6, r0
+	eors	r7, r5
+	str	r7, [r1, #8]
+	str	r6, [r1, #12]
 	@ speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	lsls	r2, r5, #3
+	lsls	r6, r4, #3
 	lsrs	r0, r3, #29
-	orrs	r2, r0
-	lsls	r3, r3, #3
-	lsrs	r0, r5, #29
-	orrs	r3, r0
-	lsls	r0, r6, #3
-	adds	r0, r1, r0
-	ldr	r1, [r0]
-	ldr	r0, [r0, #4]
-	eors	r2, r1
-	eors	r3, r0
-	mov	r5, r2
-	adds	r4, #1
-	uxth	r0, r4
-	mov	r4, r0
-	cmp	r4, #31
+	orrs	r6, r0
+	lsls	r7, r3, #3
+	lsrs	r0, r4, #29
+	orrs	r7, r0
+	ldr	r3, [r1, #8]
+	ldr	r0, [r1, #12]
+	eors	r6, r3
+	eors	r7, r0
+	adds	r2, #8
+	adds	r1, #8
+	mov	r4, r6
+	mov	r3, r7
+	adds	r5, #1
+	cmp	r5, #31
 	bcc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	@ speck.ae:39: rk[rounds - 1] = k
 	movs	r1, #248
-	mov	r0, r12
-	str	r5, [r0, r1]
+	ldr	r0, [sp]
+	str	r4, [r0, r1]
 	movs	r1, #252
-	mov	r0, r12
+	ldr	r0, [sp]
 	str	r3, [r0, r1]
-	add	sp, #256
-	pop	{r4, r5}
-	mov	r8, r4
-	mov	r9, r5
+	add	sp, #260
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_key_schedule, .-speck_key_schedule
 
 
 @ --- speck_encrypt_block: speck.encrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 372 bytes of code and literals
+@     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 286 bytes of code and literals
 	.section .text.speck_encrypt_block,"ax",%progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, %function
@@ -172,206 +156,163 @@ speck_key_schedule:
 	.balign 4
 speck_encrypt_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #12
 	mov	r6, r0
 	mov	r0, r2
-	str	r0, [sp]
-	ldr	r0, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r2, [r1, #12]
+	mov	r12, r0
+	ldr	r4, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r2, [r1, #8]
+	ldr	r3, [r1, #12]
 	@ speck.ae:43: y = rev8(b[2 * n - 1 : n])
-	uxtb	r7, r3
-	lsrs	r1, r3, #8
-	uxtb	r1, r1
-	lsrs	r5, r3, #16
-	uxtb	r5, r5
-	mov	r10, r5
-	lsrs	r3, r3, #24
-	str	r3, [sp, #8]
-	uxtb	r3, r2
-	str	r3, [sp, #4]
-	lsrs	r3, r2, #8
-	uxtb	r5, r3
-	lsrs	r3, r2, #16
-	uxtb	r3, r3
-	lsrs	r2, r2, #24
-	lsls	r7, r7, #24
-	lsls	r1, r1, #16
-	orrs	r7, r1
-	mov	r1, r10
-	lsls	r1, r1, #8
-	orrs	r7, r1
-	ldr	r1, [sp, #8]
-	orrs	r7, r1
-	ldr	r1, [sp, #4]
-	lsls	r1, r1, #24
-	lsls	r5, r5, #16
-	orrs	r1, r5
-	lsls	r3, r3, #8
-	orrs	r1, r3
-	mov	r3, r1
-	orrs	r3, r2
+	uxtb	r0, r2
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r2, #24
+	orrs	r1, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #24
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	lsrs	r0, r3, #24
+	orrs	r2, r0
 	@ speck.ae:44: x = rev8(b[n - 1 : 0])
-	uxtb	r5, r0
-	lsrs	r1, r0, #8
-	uxtb	r2, r1
-	lsrs	r1, r0, #16
-	uxtb	r1, r1
-	mov	r9, r1
-	lsrs	r0, r0, #24
-	str	r0, [sp, #8]
 	uxtb	r0, r4
-	str	r0, [sp, #4]
+	lsls	r3, r0, #24
 	lsrs	r0, r4, #8
-	uxtb	r1, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r3, r0
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsrs	r4, r4, #24
-	lsls	r5, r5, #24
-	lsls	r2, r2, #16
-	orrs	r5, r2
-	mov	r2, r9
-	lsls	r2, r2, #8
-	orrs	r5, r2
-	mov	r2, r5
-	ldr	r5, [sp, #8]
-	orrs	r2, r5
-	ldr	r5, [sp, #4]
-	lsls	r5, r5, #24
-	lsls	r1, r1, #16
-	orrs	r5, r1
 	lsls	r0, r0, #8
-	mov	r1, r5
-	orrs	r1, r0
-	orrs	r1, r4
+	orrs	r3, r0
+	lsrs	r0, r4, #24
+	orrs	r3, r0
+	uxtb	r0, r5
+	lsls	r4, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	lsrs	r0, r5, #24
+	orrs	r4, r0
 	@ speck.ae:45: @unroll(unroll)
-	movs	r0, #0
-	mov	r5, r1
-	mov	r4, r2
-	mov	r1, r3
-	mov	r3, r7
+	movs	r7, #0
+	mov	r5, r3
+	mov	r3, r1
 .Lspeck_encrypt_block_loop1:
 	@ speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
-	lsls	r7, r4, #24
-	lsrs	r2, r5, #8
-	orrs	r7, r2
-	lsls	r2, r5, #24
-	lsrs	r4, r4, #8
-	orrs	r2, r4
-	adds	r5, r7, r1
-	mov	r7, r2
-	adcs	r7, r3
-	lsls	r2, r0, #3
-	adds	r2, r6, r2
-	ldr	r4, [r2]
-	ldr	r2, [r2, #4]
-	eors	r5, r4
-	mov	r4, r7
-	eors	r4, r2
+	lsls	r1, r5, #24
+	lsrs	r0, r4, #8
+	orrs	r1, r0
+	lsls	r0, r4, #24
+	lsrs	r4, r5, #8
+	orrs	r0, r4
+	adds	r4, r1, r2
+	mov	r5, r0
+	adcs	r5, r3
+	ldr	r1, [r6]
+	ldr	r0, [r6, #4]
+	eors	r4, r1
+	eors	r5, r0
 	@ speck.ae:48: y = (y <<< beta) ^ x
-	lsls	r7, r1, #3
-	lsrs	r2, r3, #29
-	orrs	r7, r2
-	lsls	r2, r3, #3
-	lsrs	r1, r1, #29
-	orrs	r2, r1
-	mov	r1, r7
-	eors	r1, r5
-	eors	r2, r4
-	mov	r3, r2
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #32
+	lsls	r1, r2, #3
+	lsrs	r0, r3, #29
+	orrs	r1, r0
+	lsls	r0, r3, #3
+	lsrs	r2, r2, #29
+	orrs	r0, r2
+	eors	r1, r4
+	eors	r0, r5
+	adds	r6, #8
+	mov	r2, r1
+	mov	r3, r0
+	adds	r7, #1
+	cmp	r7, #32
 	bcc	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	@ speck.ae:50: return cat(rev8(y), rev8(x))
-	uxtb	r6, r1
-	lsrs	r0, r1, #8
-	uxtb	r2, r0
-	lsrs	r0, r1, #16
+	uxtb	r0, r2
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	mov	r8, r0
-	lsrs	r0, r1, #24
-	str	r0, [sp, #4]
-	uxtb	r7, r3
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r2, #24
+	orrs	r1, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #24
 	lsrs	r0, r3, #8
-	uxtb	r1, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r2, r0
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	lsrs	r3, r3, #24
-	lsls	r6, r6, #24
-	lsls	r2, r2, #16
-	orrs	r6, r2
-	mov	r2, r8
-	lsls	r2, r2, #8
-	orrs	r6, r2
-	mov	r2, r6
-	ldr	r6, [sp, #4]
-	orrs	r2, r6
-	lsls	r6, r7, #24
-	lsls	r1, r1, #16
-	orrs	r6, r1
 	lsls	r0, r0, #8
-	orrs	r6, r0
-	mov	r1, r6
-	orrs	r1, r3
-	uxtb	r7, r5
-	lsrs	r0, r5, #8
-	uxtb	r6, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	mov	r12, r0
-	lsrs	r0, r5, #24
-	mov	r11, r0
-	uxtb	r5, r4
+	orrs	r2, r0
+	lsrs	r0, r3, #24
+	orrs	r2, r0
+	uxtb	r0, r4
+	lsls	r3, r0, #24
 	lsrs	r0, r4, #8
-	uxtb	r3, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r3, r0
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	lsrs	r4, r4, #24
-	lsls	r7, r7, #24
-	lsls	r6, r6, #16
-	orrs	r7, r6
-	mov	r6, r12
-	lsls	r6, r6, #8
-	orrs	r7, r6
-	mov	r6, r7
-	mov	r7, r11
-	orrs	r6, r7
-	lsls	r5, r5, #24
-	lsls	r3, r3, #16
-	orrs	r5, r3
 	lsls	r0, r0, #8
-	orrs	r5, r0
-	orrs	r5, r4
-	ldr	r0, [sp]
-	str	r5, [r0]
-	ldr	r0, [sp]
-	str	r6, [r0, #4]
-	ldr	r0, [sp]
-	str	r1, [r0, #8]
-	ldr	r0, [sp]
-	str	r2, [r0, #12]
-	add	sp, #12
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	orrs	r3, r0
+	lsrs	r0, r4, #24
+	orrs	r3, r0
+	uxtb	r0, r5
+	lsls	r4, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	lsrs	r0, r5, #24
+	orrs	r4, r0
+	mov	r0, r12
+	str	r4, [r0]
+	mov	r0, r12
+	str	r3, [r0, #4]
+	mov	r0, r12
+	str	r2, [r0, #8]
+	mov	r0, r12
+	str	r1, [r0, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_encrypt_block, .-speck_encrypt_block
 
 
 @ --- speck_decrypt_block: speck.decrypt_block
-@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 374 bytes of code and literals
+@     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 302 bytes of code and literals
 	.section .text.speck_decrypt_block,"ax",%progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, %function
@@ -379,199 +320,165 @@ speck_encrypt_block:
 	.balign 4
 speck_decrypt_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #12
-	mov	r4, r0
+	mov	r6, r0
 	mov	r0, r2
-	str	r0, [sp]
-	ldr	r0, [r1]
-	ldr	r6, [r1, #4]
+	mov	r12, r0
+	ldr	r4, [r1]
+	ldr	r7, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r2, [r1, #12]
 	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	uxtb	r7, r3
-	lsrs	r1, r3, #8
-	uxtb	r1, r1
-	lsrs	r5, r3, #16
-	uxtb	r5, r5
-	mov	r10, r5
-	lsrs	r3, r3, #24
-	str	r3, [sp, #8]
-	uxtb	r3, r2
-	str	r3, [sp, #4]
-	lsrs	r3, r2, #8
-	uxtb	r5, r3
-	lsrs	r3, r2, #16
-	uxtb	r3, r3
-	lsrs	r2, r2, #24
-	lsls	r7, r7, #24
-	lsls	r1, r1, #16
-	orrs	r7, r1
-	mov	r1, r10
-	lsls	r1, r1, #8
-	orrs	r7, r1
-	ldr	r1, [sp, #8]
-	orrs	r7, r1
-	ldr	r1, [sp, #4]
-	lsls	r1, r1, #24
-	lsls	r5, r5, #16
-	orrs	r1, r5
-	lsls	r3, r3, #8
-	orrs	r1, r3
-	mov	r5, r1
-	orrs	r5, r2
-	@ speck.ae:55: x = rev8(b[n - 1 : 0])
-	uxtb	r3, r0
-	lsrs	r1, r0, #8
-	uxtb	r2, r1
-	lsrs	r1, r0, #16
-	uxtb	r1, r1
-	mov	r9, r1
-	lsrs	r0, r0, #24
-	str	r0, [sp, #8]
-	uxtb	r0, r6
-	str	r0, [sp, #4]
-	lsrs	r0, r6, #8
-	uxtb	r1, r0
-	lsrs	r0, r6, #16
+	uxtb	r0, r3
+	lsls	r1, r0, #24
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	lsrs	r6, r6, #24
-	lsls	r3, r3, #24
-	lsls	r2, r2, #16
-	orrs	r3, r2
-	mov	r2, r9
-	lsls	r2, r2, #8
-	orrs	r3, r2
-	ldr	r2, [sp, #8]
-	orrs	r3, r2
-	ldr	r2, [sp, #4]
-	lsls	r2, r2, #24
-	lsls	r1, r1, #16
-	orrs	r2, r1
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	mov	r1, r2
-	orrs	r1, r6
-	@ speck.ae:56: @unroll(unroll)
-	movs	r0, #0
-	mov	r6, r5
-	mov	r5, r7
+	orrs	r1, r0
+	lsrs	r0, r3, #24
+	mov	r3, r1
+	orrs	r3, r0
+	uxtb	r0, r2
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r2, #24
 	mov	r2, r1
+	orrs	r2, r0
+	@ speck.ae:55: x = rev8(b[n - 1 : 0])
+	uxtb	r0, r4
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r4, #24
+	mov	r5, r1
+	orrs	r5, r0
+	uxtb	r0, r7
+	lsls	r4, r0, #24
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	lsrs	r1, r7, #24
+	mov	r0, r4
+	orrs	r0, r1
+	@ speck.ae:56: @unroll(unroll)
+	movs	r7, #0
+	mov	r4, r0
+	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	adds	r6, #248
+	@ speck.ae:56: @unroll(unroll)
 .Lspeck_decrypt_block_loop1:
 	@ speck.ae:58: y = (y ^ x) >>> beta
-	mov	r7, r6
-	eors	r7, r2
-	mov	r1, r5
-	eors	r1, r3
-	lsls	r6, r1, #29
-	lsrs	r5, r7, #3
-	orrs	r6, r5
-	lsls	r5, r7, #29
-	lsrs	r1, r1, #3
-	orrs	r5, r1
-	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	movs	r1, #31
-	subs	r1, r1, r0
-	uxth	r1, r1
-	lsls	r1, r1, #3
-	adds	r1, r4, r1
-	ldr	r7, [r1]
-	ldr	r1, [r1, #4]
-	eors	r2, r7
-	mov	r7, r3
-	eors	r7, r1
-	subs	r3, r2, r6
-	sbcs	r7, r5
-	lsls	r2, r3, #8
-	lsrs	r1, r7, #24
-	orrs	r2, r1
-	lsls	r1, r7, #8
-	lsrs	r3, r3, #24
-	orrs	r1, r3
+	mov	r1, r2
+	eors	r1, r4
+	mov	r0, r3
+	eors	r0, r5
+	lsls	r2, r0, #29
+	lsrs	r3, r1, #3
+	orrs	r2, r3
+	lsls	r1, r1, #29
+	lsrs	r0, r0, #3
 	mov	r3, r1
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #32
+	orrs	r3, r0
+	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	ldr	r1, [r6]
+	ldr	r0, [r6, #4]
+	eors	r4, r1
+	mov	r1, r5
+	eors	r1, r0
+	subs	r4, r4, r2
+	mov	r5, r1
+	sbcs	r5, r3
+	lsls	r1, r4, #8
+	lsrs	r0, r5, #24
+	orrs	r1, r0
+	lsls	r0, r5, #8
+	lsrs	r4, r4, #24
+	orrs	r0, r4
+	subs	r6, #8
+	mov	r4, r1
+	mov	r5, r0
+	adds	r7, #1
+	cmp	r7, #32
 	bcc	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	@ speck.ae:61: return cat(rev8(y), rev8(x))
-	uxtb	r7, r6
-	lsrs	r0, r6, #8
-	uxtb	r4, r0
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	mov	r8, r0
-	lsrs	r0, r6, #24
-	str	r0, [sp, #4]
-	uxtb	r6, r5
-	lsrs	r0, r5, #8
-	uxtb	r1, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsrs	r5, r5, #24
-	lsls	r7, r7, #24
-	lsls	r4, r4, #16
-	orrs	r7, r4
-	mov	r4, r8
-	lsls	r4, r4, #8
-	orrs	r7, r4
-	mov	r4, r7
-	ldr	r7, [sp, #4]
-	orrs	r4, r7
-	lsls	r6, r6, #24
-	lsls	r1, r1, #16
-	orrs	r6, r1
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	mov	r1, r6
-	orrs	r1, r5
-	uxtb	r6, r2
+	uxtb	r0, r2
+	lsls	r1, r0, #24
 	lsrs	r0, r2, #8
-	uxtb	r5, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	mov	r12, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
 	lsrs	r0, r2, #24
-	mov	r11, r0
-	uxtb	r7, r3
+	orrs	r1, r0
+	uxtb	r0, r3
+	lsls	r2, r0, #24
 	lsrs	r0, r3, #8
-	uxtb	r2, r0
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r2, r0
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	lsrs	r3, r3, #24
-	lsls	r6, r6, #24
-	lsls	r5, r5, #16
-	orrs	r6, r5
-	mov	r5, r12
-	lsls	r5, r5, #8
-	orrs	r6, r5
-	mov	r5, r6
-	mov	r6, r11
-	orrs	r5, r6
-	lsls	r6, r7, #24
-	lsls	r2, r2, #16
-	orrs	r6, r2
 	lsls	r0, r0, #8
-	orrs	r6, r0
-	orrs	r6, r3
-	ldr	r0, [sp]
-	str	r6, [r0]
-	ldr	r0, [sp]
-	str	r5, [r0, #4]
-	ldr	r0, [sp]
-	str	r1, [r0, #8]
-	ldr	r0, [sp]
-	str	r4, [r0, #12]
-	add	sp, #12
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	orrs	r2, r0
+	lsrs	r0, r3, #24
+	orrs	r2, r0
+	uxtb	r0, r4
+	lsls	r3, r0, #24
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	lsrs	r0, r4, #24
+	orrs	r3, r0
+	uxtb	r0, r5
+	lsls	r4, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	lsrs	r0, r5, #24
+	orrs	r4, r0
+	mov	r0, r12
+	str	r4, [r0]
+	mov	r0, r12
+	str	r3, [r0, #4]
+	mov	r0, r12
+	str	r2, [r0, #8]
+	mov	r0, r12
+	str	r1, [r0, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_decrypt_block, .-speck_decrypt_block

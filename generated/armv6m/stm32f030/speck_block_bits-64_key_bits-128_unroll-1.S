@@ -9,7 +9,7 @@
 
 @ --- speck_key_schedule: speck.key_schedule
 @     frame 116 bytes (0 spill slots, 0 on the stack; locals 116), saves r4, r5, r6, r7
-@     estimated 98 bytes of code and literals
+@     estimated 86 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, %function
@@ -18,8 +18,8 @@
 speck_key_schedule:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #116
-	mov	r3, r1
-	ldr	r4, [r0]
+	mov	r4, r1
+	ldr	r3, [r0]
 	ldr	r5, [r0, #4]
 	ldr	r6, [r0, #8]
 	ldr	r2, [r0, #12]
@@ -36,43 +36,40 @@ speck_key_schedule:
 	str	r0, [sp]
 	rev	r0, r5
 	str	r0, [sp, #4]
-	rev	r0, r4
+	rev	r0, r3
 	str	r0, [sp, #8]
 	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	rev	r2, r2
+	rev	r1, r2
 	@ speck.ae:33: @unroll(unroll)
-	movs	r0, #0
+	movs	r5, #0
+	@ speck.ae:35: rk[i] = k
+	mov	r3, r4
+	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
+	add	r2, sp, #0
+	@ speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	@ speck.ae:35: rk[i] = k
-	lsls	r1, r0, #2
-	str	r2, [r3, r1]
+	str	r1, [r3]
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	lsls	r1, r0, #2
-	add	r5, sp, #0
-	ldr	r4, [r5, r1]
-	movs	r1, #8
-	rors	r4, r1
-	adds	r6, r2, r4
-	eors	r6, r0
-	adds	r1, r0, #4
-	uxth	r1, r1
-	subs	r1, r1, #1
-	uxth	r4, r1
-	lsls	r1, r4, #2
-	str	r6, [r5, r1]
+	ldr	r6, [r2]
+	movs	r0, #8
+	rors	r6, r0
+	adds	r0, r1, r6
+	eors	r0, r5
+	str	r0, [r2, #12]
 	@ speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	movs	r1, #29
-	rors	r2, r1
-	lsls	r1, r4, #2
-	ldr	r1, [r5, r1]
-	eors	r2, r1
-	adds	r0, #1
-	uxth	r0, r0
-	cmp	r0, #26
+	movs	r0, #29
+	rors	r1, r0
+	ldr	r0, [r2, #12]
+	eors	r1, r0
+	adds	r3, #4
+	adds	r2, #4
+	adds	r5, #1
+	cmp	r5, #26
 	bcc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	@ speck.ae:39: rk[rounds - 1] = k
-	str	r2, [r3, #104]
+	str	r1, [r4, #104]
 	add	sp, #116
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -81,7 +78,7 @@ speck_key_schedule:
 
 @ --- speck_encrypt_block: speck.encrypt_block
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5
-@     estimated 48 bytes of code and literals
+@     estimated 46 bytes of code and literals
 	.section .text.speck_encrypt_block,"ax",%progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, %function
@@ -89,34 +86,33 @@ speck_key_schedule:
 	.balign 4
 speck_encrypt_block:
 	push	{r4, r5, lr}
-	ldr	r4, [r1]
+	ldr	r3, [r1]
 	ldr	r1, [r1, #4]
 	@ speck.ae:43: y = rev8(b[2 * n - 1 : n])
-	rev	r3, r1
+	rev	r1, r1
 	@ speck.ae:44: x = rev8(b[n - 1 : 0])
-	rev	r5, r4
+	rev	r4, r3
 	@ speck.ae:45: @unroll(unroll)
-	movs	r1, #0
+	movs	r5, #0
 .Lspeck_encrypt_block_loop1:
 	@ speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
-	movs	r4, #8
-	rors	r5, r4
-	adds	r5, r5, r3
-	lsls	r4, r1, #2
-	ldr	r4, [r0, r4]
-	eors	r5, r4
+	movs	r3, #8
+	rors	r4, r3
+	adds	r4, r4, r1
+	ldr	r3, [r0]
+	eors	r4, r3
 	@ speck.ae:48: y = (y <<< beta) ^ x
-	movs	r4, #29
-	rors	r3, r4
-	eors	r3, r5
-	adds	r1, #1
-	uxth	r1, r1
-	cmp	r1, #27
+	movs	r3, #29
+	rors	r1, r3
+	eors	r1, r4
+	adds	r0, #4
+	adds	r5, #1
+	cmp	r5, #27
 	bcc	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	@ speck.ae:50: return cat(rev8(y), rev8(x))
-	rev	r1, r3
-	rev	r0, r5
+	rev	r1, r1
+	rev	r0, r4
 	str	r0, [r2]
 	str	r1, [r2, #4]
 	pop	{r4, r5, pc}
@@ -126,7 +122,7 @@ speck_encrypt_block:
 
 @ --- speck_decrypt_block: speck.decrypt_block
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5
-@     estimated 54 bytes of code and literals
+@     estimated 48 bytes of code and literals
 	.section .text.speck_decrypt_block,"ax",%progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, %function
@@ -137,34 +133,33 @@ speck_decrypt_block:
 	ldr	r3, [r1]
 	ldr	r1, [r1, #4]
 	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	rev	r5, r1
+	rev	r4, r1
 	@ speck.ae:55: x = rev8(b[n - 1 : 0])
-	rev	r4, r3
+	rev	r3, r3
 	@ speck.ae:56: @unroll(unroll)
-	movs	r1, #0
+	movs	r5, #0
+	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	adds	r0, #104
+	@ speck.ae:56: @unroll(unroll)
 .Lspeck_decrypt_block_loop1:
 	@ speck.ae:58: y = (y ^ x) >>> beta
-	eors	r5, r4
-	movs	r3, #3
-	rors	r5, r3
-	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	movs	r3, #26
-	subs	r3, r3, r1
-	uxth	r3, r3
-	lsls	r3, r3, #2
-	ldr	r3, [r0, r3]
 	eors	r4, r3
-	subs	r4, r4, r5
-	movs	r3, #24
-	rors	r4, r3
-	adds	r1, #1
-	uxth	r1, r1
-	cmp	r1, #27
+	movs	r1, #3
+	rors	r4, r1
+	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	ldr	r1, [r0]
+	eors	r3, r1
+	subs	r3, r3, r4
+	movs	r1, #24
+	rors	r3, r1
+	subs	r0, #4
+	adds	r5, #1
+	cmp	r5, #27
 	bcc	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	@ speck.ae:61: return cat(rev8(y), rev8(x))
-	rev	r1, r5
-	rev	r0, r4
+	rev	r1, r4
+	rev	r0, r3
 	str	r0, [r2]
 	str	r1, [r2, #4]
 	pop	{r4, r5, pc}

@@ -95,21 +95,21 @@ accel_aes128_encrypt_block:
 	mov	&0x09ca, r12
 	mov	&0x09ca, r13
 	mov	&0x09ca, r15
-	swpb	r7
-	swpb	r8
-	swpb	r9
-	swpb	r10
-	swpb	r11
-	swpb	r12
-	swpb	r13
 	swpb	r15
 	mov	r15, 0(r14)
+	swpb	r13
 	mov	r13, 2(r14)
+	swpb	r12
 	mov	r12, 4(r14)
+	swpb	r11
 	mov	r11, 6(r14)
+	swpb	r10
 	mov	r10, 8(r14)
+	swpb	r9
 	mov	r9, 10(r14)
+	swpb	r8
 	mov	r8, 12(r14)
+	swpb	r7
 	mov	r7, 14(r14)
 	popm.w	#4, r10
 	ret
@@ -186,21 +186,21 @@ accel_aes128_decrypt_block:
 	mov	&0x09ca, r12
 	mov	&0x09ca, r13
 	mov	&0x09ca, r15
-	swpb	r7
-	swpb	r8
-	swpb	r9
-	swpb	r10
-	swpb	r11
-	swpb	r12
-	swpb	r13
 	swpb	r15
 	mov	r15, 0(r14)
+	swpb	r13
 	mov	r13, 2(r14)
+	swpb	r12
 	mov	r12, 4(r14)
+	swpb	r11
 	mov	r11, 6(r14)
+	swpb	r10
 	mov	r10, 8(r14)
+	swpb	r9
 	mov	r9, 10(r14)
+	swpb	r8
 	mov	r8, 12(r14)
+	swpb	r7
 	mov	r7, 14(r14)
 	popm.w	#4, r10
 	ret

@@ -59,8 +59,8 @@ chacha20_quarter_round:
 	mov	r7, r14
 	xor	r5, r14
 	swpb	r8
-	swpb	r14
 	mov	r8, r13
+	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
 	xor.b	r8, r14
@@ -106,7 +106,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 202 bytes (101 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2712 bytes of code
+;     estimated 2716 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -218,8 +218,8 @@ chacha20_block:
 	xor	54(sp), r6
 	xor	50(sp), r9
 	swpb	r6
-	swpb	r9
 	mov	r6, r11
+	swpb	r9
 	xor.b	r9, r11
 	xor	r9, r11
 	xor.b	r6, r9
@@ -288,8 +288,8 @@ chacha20_block:
 	xor	66(sp), r7
 	xor	60(sp), r6
 	swpb	r7
-	swpb	r6
 	mov	r7, 26(sp)
+	swpb	r6
 	mov	26(sp), r15
 	xor.b	r6, r15
 	mov	r15, 26(sp)
@@ -364,8 +364,8 @@ chacha20_block:
 	xor	80(sp), r8
 	xor	78(sp), r7
 	swpb	r8
-	swpb	r7
 	mov	r8, 72(sp)
+	swpb	r7
 	mov	72(sp), r15
 	xor.b	r7, r15
 	mov	r15, 72(sp)
@@ -442,8 +442,8 @@ chacha20_block:
 	mov	r6, r15
 	xor	90(sp), r15
 	swpb	r14
-	swpb	r15
 	mov	r14, r6
+	swpb	r15
 	xor.b	r15, r6
 	xor	r15, r6
 	mov	r15, r5
@@ -518,8 +518,8 @@ chacha20_block:
 	xor	86(sp), r12
 	xor	84(sp), r14
 	swpb	r12
-	swpb	r14
 	mov	r12, 52(sp)
+	swpb	r14
 	mov	52(sp), r15
 	xor.b	r14, r15
 	mov	r15, 52(sp)
@@ -595,8 +595,8 @@ chacha20_block:
 	xor	64(sp), r7
 	xor	62(sp), r12
 	swpb	r7
-	swpb	r12
 	mov	r7, r11
+	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
 	xor.b	r7, r12
@@ -668,8 +668,8 @@ chacha20_block:
 	mov	r7, r15
 	xor	24(sp), r15
 	swpb	r14
-	swpb	r15
 	mov	r14, r4
+	swpb	r15
 	xor.b	r15, r4
 	xor	r15, r4
 	mov	r15, r5
@@ -740,8 +740,8 @@ chacha20_block:
 	xor	18(sp), r15
 	xor	r6, r8
 	swpb	r15
-	swpb	r8
 	mov	r15, r7
+	swpb	r8
 	xor.b	r8, r7
 	xor	r8, r7
 	xor.b	r15, r8
@@ -799,7 +799,9 @@ chacha20_block:
 	mov	48(sp), 140(sp)
 	mov	52(sp), 138(sp)
 	dec	182(sp)
-	jnz	.Lchacha20_block_loop1
+	jz	.Lchacha20_block_near3
+	br	#.Lchacha20_block_loop1
+.Lchacha20_block_near3:
 .Lchacha20_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	140(sp), 194(sp)
@@ -963,23 +965,23 @@ chacha20_block:
 
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
-;     frame 452 bytes (226 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5800 bytes of code
+;     frame 390 bytes (163 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3594 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
 	.balign 2
 chacha20_xor_stream:
 	pushm.w	#7, r10
-	sub	#452, sp
-	mov	r12, 266(sp)
-	mov	r13, 440(sp)
-	mov	r14, 364(sp)
-	mov	r15, 450(sp)
-	mov	468(sp), 446(sp)
-	mov	470(sp), 448(sp)
+	sub	#390, sp
+	mov	r12, 196(sp)
+	mov	r13, 296(sp)
+	mov	r14, 236(sp)
+	mov	r15, 324(sp)
+	mov	406(sp), 320(sp)
+	mov	408(sp), 322(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	446(sp), r13
+	mov	320(sp), r13
 	mov	#0, r14
 	add	#63, r13
 	addc	#0, r14
@@ -996,776 +998,329 @@ chacha20_xor_stream:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	mov	r13, 444(sp)
-	bis	r15, 444(sp)
-	mov	r14, 442(sp)
-	mov	442(sp), r15
+	mov	r13, 318(sp)
+	bis	r15, 318(sp)
+	mov	r14, 316(sp)
+	mov	316(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 442(sp)
-	mov	442(sp), r15
+	mov	r15, 316(sp)
+	mov	316(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 442(sp)
-	mov	#0, 436(sp)
-	mov	#0, 438(sp)
-	cmp	444(sp), 436(sp)
-	mov	438(sp), r15
-	subc	442(sp), r15
-	jc	.Lchacha20_xor_stream_done2
+	mov	r15, 316(sp)
+	mov	#0, 246(sp)
+	mov	#0, 248(sp)
+	cmp	318(sp), 246(sp)
+	mov	248(sp), r15
+	subc	316(sp), r15
+	jnc	.Lchacha20_xor_stream_near14
+	br	#.Lchacha20_xor_stream_done2
+.Lchacha20_xor_stream_near14:
 .Lchacha20_xor_stream_loop1:
 	; chacha20.ae:75: off = i * 64
-	mov	436(sp), r15
+	mov	246(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, 434(sp)
-	and	#65472, 434(sp)
-	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	446(sp), r14
-	sub	434(sp), r14
-	mov	434(sp), r13
-	add	450(sp), r13
-	cmp	#64, r14
-	jnc	.Lchacha20_xor_stream_bytes3
-	bit	#1, r13
-	jnz	.Lchacha20_xor_stream_bytes3
-	mov	@r13, 428(sp)
-	mov	2(r13), 426(sp)
-	mov	4(r13), 424(sp)
-	mov	6(r13), 422(sp)
-	mov	8(r13), 420(sp)
-	mov	10(r13), 418(sp)
-	mov	12(r13), 416(sp)
-	mov	14(r13), 414(sp)
-	mov	16(r13), 412(sp)
-	mov	18(r13), 410(sp)
-	mov	20(r13), 408(sp)
-	mov	22(r13), 406(sp)
-	mov	24(r13), 404(sp)
-	mov	26(r13), 402(sp)
-	mov	28(r13), 400(sp)
-	mov	30(r13), 398(sp)
-	mov	32(r13), 396(sp)
-	mov	34(r13), 394(sp)
-	mov	36(r13), 392(sp)
-	mov	38(r13), 390(sp)
-	mov	40(r13), 388(sp)
-	mov	42(r13), 386(sp)
-	mov	44(r13), 384(sp)
-	mov	46(r13), 382(sp)
-	mov	48(r13), 380(sp)
-	mov	50(r13), 378(sp)
-	mov	52(r13), 376(sp)
-	mov	54(r13), 374(sp)
-	mov	56(r13), 372(sp)
-	mov	58(r13), 370(sp)
-	mov	60(r13), 368(sp)
-	mov	62(r13), 366(sp)
-	jmp	.Lchacha20_xor_stream_words4
-.Lchacha20_xor_stream_bytes3:
-	clr	356(sp)
-	cmp	#1, r14
-	jnc	.Lchacha20_xor_stream_nob5
-	mov.b	@r13, r15
-	mov	r15, 356(sp)
-.Lchacha20_xor_stream_nob5:
-	clr	352(sp)
-	cmp	#2, r14
-	jnc	.Lchacha20_xor_stream_nob6
-	mov.b	1(r13), r15
-	mov	r15, 352(sp)
-.Lchacha20_xor_stream_nob6:
-	clr	350(sp)
-	cmp	#3, r14
-	jnc	.Lchacha20_xor_stream_nob7
-	mov.b	2(r13), r15
-	mov	r15, 350(sp)
-.Lchacha20_xor_stream_nob7:
-	clr	348(sp)
-	cmp	#4, r14
-	jnc	.Lchacha20_xor_stream_nob8
-	mov.b	3(r13), r15
-	mov	r15, 348(sp)
-.Lchacha20_xor_stream_nob8:
-	clr	344(sp)
-	cmp	#5, r14
-	jnc	.Lchacha20_xor_stream_nob9
-	mov.b	4(r13), r15
-	mov	r15, 344(sp)
-.Lchacha20_xor_stream_nob9:
-	clr	340(sp)
-	cmp	#6, r14
-	jnc	.Lchacha20_xor_stream_nob10
-	mov.b	5(r13), r15
-	mov	r15, 340(sp)
-.Lchacha20_xor_stream_nob10:
-	clr	338(sp)
-	cmp	#7, r14
-	jnc	.Lchacha20_xor_stream_nob11
-	mov.b	6(r13), r15
-	mov	r15, 338(sp)
-.Lchacha20_xor_stream_nob11:
-	clr	336(sp)
-	cmp	#8, r14
-	jnc	.Lchacha20_xor_stream_nob12
-	mov.b	7(r13), r15
-	mov	r15, 336(sp)
-.Lchacha20_xor_stream_nob12:
-	clr	334(sp)
-	cmp	#9, r14
-	jnc	.Lchacha20_xor_stream_nob13
-	mov.b	8(r13), r15
-	mov	r15, 334(sp)
-.Lchacha20_xor_stream_nob13:
-	clr	330(sp)
-	cmp	#10, r14
-	jnc	.Lchacha20_xor_stream_nob14
-	mov.b	9(r13), r15
-	mov	r15, 330(sp)
-.Lchacha20_xor_stream_nob14:
-	clr	326(sp)
-	cmp	#11, r14
-	jnc	.Lchacha20_xor_stream_nob15
-	mov.b	10(r13), r15
-	mov	r15, 326(sp)
-.Lchacha20_xor_stream_nob15:
-	clr	324(sp)
-	cmp	#12, r14
-	jnc	.Lchacha20_xor_stream_nob16
-	mov.b	11(r13), r15
-	mov	r15, 324(sp)
-.Lchacha20_xor_stream_nob16:
-	clr	322(sp)
-	cmp	#13, r14
-	jnc	.Lchacha20_xor_stream_nob17
-	mov.b	12(r13), r15
-	mov	r15, 322(sp)
-.Lchacha20_xor_stream_nob17:
-	clr	318(sp)
-	cmp	#14, r14
-	jnc	.Lchacha20_xor_stream_nob18
-	mov.b	13(r13), r15
-	mov	r15, 318(sp)
-.Lchacha20_xor_stream_nob18:
-	clr	314(sp)
-	cmp	#15, r14
-	jnc	.Lchacha20_xor_stream_nob19
-	mov.b	14(r13), r15
-	mov	r15, 314(sp)
-.Lchacha20_xor_stream_nob19:
-	clr	312(sp)
-	cmp	#16, r14
-	jnc	.Lchacha20_xor_stream_nob20
-	mov.b	15(r13), r15
-	mov	r15, 312(sp)
-.Lchacha20_xor_stream_nob20:
-	clr	310(sp)
-	cmp	#17, r14
-	jnc	.Lchacha20_xor_stream_nob21
-	mov.b	16(r13), r15
-	mov	r15, 310(sp)
-.Lchacha20_xor_stream_nob21:
-	clr	308(sp)
-	cmp	#18, r14
-	jnc	.Lchacha20_xor_stream_nob22
-	mov.b	17(r13), r15
-	mov	r15, 308(sp)
-.Lchacha20_xor_stream_nob22:
-	clr	304(sp)
-	cmp	#19, r14
-	jnc	.Lchacha20_xor_stream_nob23
-	mov.b	18(r13), r15
-	mov	r15, 304(sp)
-.Lchacha20_xor_stream_nob23:
-	clr	300(sp)
-	cmp	#20, r14
-	jnc	.Lchacha20_xor_stream_nob24
-	mov.b	19(r13), r15
-	mov	r15, 300(sp)
-.Lchacha20_xor_stream_nob24:
-	clr	298(sp)
-	cmp	#21, r14
-	jnc	.Lchacha20_xor_stream_nob25
-	mov.b	20(r13), r15
-	mov	r15, 298(sp)
-.Lchacha20_xor_stream_nob25:
-	clr	296(sp)
-	cmp	#22, r14
-	jnc	.Lchacha20_xor_stream_nob26
-	mov.b	21(r13), r15
-	mov	r15, 296(sp)
-.Lchacha20_xor_stream_nob26:
-	clr	292(sp)
-	cmp	#23, r14
-	jnc	.Lchacha20_xor_stream_nob27
-	mov.b	22(r13), r15
-	mov	r15, 292(sp)
-.Lchacha20_xor_stream_nob27:
-	clr	288(sp)
-	cmp	#24, r14
-	jnc	.Lchacha20_xor_stream_nob28
-	mov.b	23(r13), r15
-	mov	r15, 288(sp)
-.Lchacha20_xor_stream_nob28:
-	clr	286(sp)
-	cmp	#25, r14
-	jnc	.Lchacha20_xor_stream_nob29
-	mov.b	24(r13), r15
-	mov	r15, 286(sp)
-.Lchacha20_xor_stream_nob29:
-	clr	284(sp)
-	cmp	#26, r14
-	jnc	.Lchacha20_xor_stream_nob30
-	mov.b	25(r13), r15
-	mov	r15, 284(sp)
-.Lchacha20_xor_stream_nob30:
-	clr	282(sp)
-	cmp	#27, r14
-	jnc	.Lchacha20_xor_stream_nob31
-	mov.b	26(r13), r15
-	mov	r15, 282(sp)
-.Lchacha20_xor_stream_nob31:
-	clr	276(sp)
-	cmp	#28, r14
-	jnc	.Lchacha20_xor_stream_nob32
-	mov.b	27(r13), r15
-	mov	r15, 276(sp)
-.Lchacha20_xor_stream_nob32:
-	clr	272(sp)
-	cmp	#29, r14
-	jnc	.Lchacha20_xor_stream_nob33
-	mov.b	28(r13), r15
-	mov	r15, 272(sp)
-.Lchacha20_xor_stream_nob33:
-	clr	270(sp)
-	cmp	#30, r14
-	jnc	.Lchacha20_xor_stream_nob34
-	mov.b	29(r13), r15
-	mov	r15, 270(sp)
-.Lchacha20_xor_stream_nob34:
-	clr	268(sp)
-	cmp	#31, r14
-	jnc	.Lchacha20_xor_stream_nob35
-	mov.b	30(r13), r15
-	mov	r15, 268(sp)
-.Lchacha20_xor_stream_nob35:
-	clr	262(sp)
-	cmp	#32, r14
-	jnc	.Lchacha20_xor_stream_nob36
-	mov.b	31(r13), r15
-	mov	r15, 262(sp)
-.Lchacha20_xor_stream_nob36:
-	clr	258(sp)
-	cmp	#33, r14
-	jnc	.Lchacha20_xor_stream_nob37
-	mov.b	32(r13), r15
-	mov	r15, 258(sp)
-.Lchacha20_xor_stream_nob37:
-	clr	256(sp)
-	cmp	#34, r14
-	jnc	.Lchacha20_xor_stream_nob38
-	mov.b	33(r13), r15
-	mov	r15, 256(sp)
-.Lchacha20_xor_stream_nob38:
-	clr	254(sp)
-	cmp	#35, r14
-	jnc	.Lchacha20_xor_stream_nob39
-	mov.b	34(r13), r15
-	mov	r15, 254(sp)
-.Lchacha20_xor_stream_nob39:
-	clr	252(sp)
-	cmp	#36, r14
-	jnc	.Lchacha20_xor_stream_nob40
-	mov.b	35(r13), r15
-	mov	r15, 252(sp)
-.Lchacha20_xor_stream_nob40:
-	clr	246(sp)
-	cmp	#37, r14
-	jnc	.Lchacha20_xor_stream_nob41
-	mov.b	36(r13), r15
-	mov	r15, 246(sp)
-.Lchacha20_xor_stream_nob41:
-	clr	244(sp)
-	cmp	#38, r14
-	jnc	.Lchacha20_xor_stream_nob42
-	mov.b	37(r13), r15
-	mov	r15, 244(sp)
-.Lchacha20_xor_stream_nob42:
-	clr	240(sp)
-	cmp	#39, r14
-	jnc	.Lchacha20_xor_stream_nob43
-	mov.b	38(r13), r15
 	mov	r15, 240(sp)
-.Lchacha20_xor_stream_nob43:
-	clr	236(sp)
-	cmp	#40, r14
-	jnc	.Lchacha20_xor_stream_nob44
-	mov.b	39(r13), r15
-	mov	r15, 236(sp)
-.Lchacha20_xor_stream_nob44:
-	clr	230(sp)
-	cmp	#41, r14
-	jnc	.Lchacha20_xor_stream_nob45
-	mov.b	40(r13), r15
-	mov	r15, 230(sp)
-.Lchacha20_xor_stream_nob45:
-	clr	224(sp)
-	cmp	#42, r14
-	jnc	.Lchacha20_xor_stream_nob46
-	mov.b	41(r13), r15
-	mov	r15, 224(sp)
-.Lchacha20_xor_stream_nob46:
-	clr	220(sp)
-	cmp	#43, r14
-	jnc	.Lchacha20_xor_stream_nob47
-	mov.b	42(r13), r15
-	mov	r15, 220(sp)
-.Lchacha20_xor_stream_nob47:
-	clr	216(sp)
-	cmp	#44, r14
-	jnc	.Lchacha20_xor_stream_nob48
-	mov.b	43(r13), r15
-	mov	r15, 216(sp)
-.Lchacha20_xor_stream_nob48:
-	clr	212(sp)
-	cmp	#45, r14
-	jnc	.Lchacha20_xor_stream_nob49
-	mov.b	44(r13), r15
-	mov	r15, 212(sp)
-.Lchacha20_xor_stream_nob49:
-	clr	208(sp)
-	cmp	#46, r14
-	jnc	.Lchacha20_xor_stream_nob50
-	mov.b	45(r13), r15
-	mov	r15, 208(sp)
-.Lchacha20_xor_stream_nob50:
-	clr	204(sp)
-	cmp	#47, r14
-	jnc	.Lchacha20_xor_stream_nob51
-	mov.b	46(r13), r15
-	mov	r15, 204(sp)
-.Lchacha20_xor_stream_nob51:
-	clr	200(sp)
-	cmp	#48, r14
-	jnc	.Lchacha20_xor_stream_nob52
-	mov.b	47(r13), r15
-	mov	r15, 200(sp)
-.Lchacha20_xor_stream_nob52:
-	clr	188(sp)
-	cmp	#49, r14
-	jnc	.Lchacha20_xor_stream_nob53
-	mov.b	48(r13), r15
-	mov	r15, 188(sp)
-.Lchacha20_xor_stream_nob53:
-	clr	180(sp)
-	cmp	#50, r14
-	jnc	.Lchacha20_xor_stream_nob54
-	mov.b	49(r13), r15
-	mov	r15, 180(sp)
-.Lchacha20_xor_stream_nob54:
-	clr	176(sp)
-	cmp	#51, r14
-	jnc	.Lchacha20_xor_stream_nob55
-	mov.b	50(r13), r15
-	mov	r15, 176(sp)
-.Lchacha20_xor_stream_nob55:
-	clr	168(sp)
-	cmp	#52, r14
-	jnc	.Lchacha20_xor_stream_nob56
-	mov.b	51(r13), r15
-	mov	r15, 168(sp)
-.Lchacha20_xor_stream_nob56:
-	clr	158(sp)
-	cmp	#53, r14
-	jnc	.Lchacha20_xor_stream_nob57
-	mov.b	52(r13), r15
-	mov	r15, 158(sp)
-.Lchacha20_xor_stream_nob57:
-	clr	146(sp)
-	cmp	#54, r14
-	jnc	.Lchacha20_xor_stream_nob58
-	mov.b	53(r13), r15
-	mov	r15, 146(sp)
-.Lchacha20_xor_stream_nob58:
-	clr	r4
-	cmp	#55, r14
-	jnc	.Lchacha20_xor_stream_nob59
-	mov.b	54(r13), r4
-.Lchacha20_xor_stream_nob59:
-	clr	r5
-	cmp	#56, r14
-	jnc	.Lchacha20_xor_stream_nob60
-	mov.b	55(r13), r5
-.Lchacha20_xor_stream_nob60:
-	clr	r6
-	cmp	#57, r14
-	jnc	.Lchacha20_xor_stream_nob61
-	mov.b	56(r13), r6
-.Lchacha20_xor_stream_nob61:
-	clr	r7
-	cmp	#58, r14
-	jnc	.Lchacha20_xor_stream_nob62
-	mov.b	57(r13), r7
-.Lchacha20_xor_stream_nob62:
-	clr	r8
-	cmp	#59, r14
-	jnc	.Lchacha20_xor_stream_nob63
-	mov.b	58(r13), r8
-.Lchacha20_xor_stream_nob63:
-	clr	r9
-	cmp	#60, r14
-	jnc	.Lchacha20_xor_stream_nob64
-	mov.b	59(r13), r9
-.Lchacha20_xor_stream_nob64:
-	clr	r10
-	cmp	#61, r14
-	jnc	.Lchacha20_xor_stream_nob65
-	mov.b	60(r13), r10
-.Lchacha20_xor_stream_nob65:
-	clr	r11
-	cmp	#62, r14
-	jnc	.Lchacha20_xor_stream_nob66
-	mov.b	61(r13), r11
-.Lchacha20_xor_stream_nob66:
-	clr	r12
-	cmp	#63, r14
-	jnc	.Lchacha20_xor_stream_nob67
-	mov.b	62(r13), r12
-.Lchacha20_xor_stream_nob67:
-	clr	r15
-	cmp	#64, r14
-	jnc	.Lchacha20_xor_stream_nob68
-	mov.b	63(r13), r15
-.Lchacha20_xor_stream_nob68:
-	mov	352(sp), 428(sp)
-	swpb	428(sp)
-	bis	356(sp), 428(sp)
-	mov	348(sp), 426(sp)
-	swpb	426(sp)
-	bis	350(sp), 426(sp)
-	mov	340(sp), 424(sp)
-	swpb	424(sp)
-	bis	344(sp), 424(sp)
-	mov	336(sp), 422(sp)
-	swpb	422(sp)
-	bis	338(sp), 422(sp)
-	mov	330(sp), 420(sp)
-	swpb	420(sp)
-	bis	334(sp), 420(sp)
-	mov	324(sp), 418(sp)
-	swpb	418(sp)
-	bis	326(sp), 418(sp)
-	mov	318(sp), 416(sp)
-	swpb	416(sp)
-	bis	322(sp), 416(sp)
-	mov	312(sp), 414(sp)
-	swpb	414(sp)
-	bis	314(sp), 414(sp)
-	mov	308(sp), 412(sp)
-	swpb	412(sp)
-	bis	310(sp), 412(sp)
-	mov	300(sp), 410(sp)
-	swpb	410(sp)
-	bis	304(sp), 410(sp)
-	mov	296(sp), 408(sp)
-	swpb	408(sp)
-	bis	298(sp), 408(sp)
-	mov	288(sp), 406(sp)
-	swpb	406(sp)
-	bis	292(sp), 406(sp)
-	mov	284(sp), 404(sp)
-	swpb	404(sp)
-	bis	286(sp), 404(sp)
-	mov	276(sp), 402(sp)
-	swpb	402(sp)
-	bis	282(sp), 402(sp)
-	mov	270(sp), 400(sp)
-	swpb	400(sp)
-	bis	272(sp), 400(sp)
-	mov	262(sp), 398(sp)
-	swpb	398(sp)
-	bis	268(sp), 398(sp)
-	mov	256(sp), 396(sp)
-	swpb	396(sp)
-	bis	258(sp), 396(sp)
-	mov	252(sp), 394(sp)
-	swpb	394(sp)
-	bis	254(sp), 394(sp)
-	mov	244(sp), 392(sp)
-	swpb	392(sp)
-	bis	246(sp), 392(sp)
-	mov	236(sp), 390(sp)
-	swpb	390(sp)
-	bis	240(sp), 390(sp)
-	mov	224(sp), 388(sp)
-	swpb	388(sp)
-	bis	230(sp), 388(sp)
-	mov	216(sp), 386(sp)
-	swpb	386(sp)
-	bis	220(sp), 386(sp)
-	mov	208(sp), 384(sp)
-	swpb	384(sp)
-	bis	212(sp), 384(sp)
-	mov	200(sp), 382(sp)
-	swpb	382(sp)
-	bis	204(sp), 382(sp)
-	mov	180(sp), 380(sp)
-	swpb	380(sp)
-	bis	188(sp), 380(sp)
-	mov	168(sp), 378(sp)
-	swpb	378(sp)
-	bis	176(sp), 378(sp)
-	mov	146(sp), 376(sp)
-	swpb	376(sp)
-	bis	158(sp), 376(sp)
-	mov	r5, 374(sp)
-	swpb	374(sp)
-	bis	r4, 374(sp)
-	mov	r7, 372(sp)
-	swpb	372(sp)
-	bis	r6, 372(sp)
-	mov	r9, 370(sp)
-	swpb	370(sp)
-	bis	r8, 370(sp)
-	mov	r11, 368(sp)
-	swpb	368(sp)
-	bis	r10, 368(sp)
-	mov	r15, 366(sp)
-	swpb	366(sp)
-	bis	r12, 366(sp)
+	and	#65472, 240(sp)
+	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	mov	320(sp), 238(sp)
+	sub	240(sp), 238(sp)
+	mov	240(sp), r10
+	add	324(sp), r10
+	cmp	#64, 238(sp)
+	jnc	.Lchacha20_xor_stream_bytes3
+	bit	#1, r10
+	jnz	.Lchacha20_xor_stream_bytes3
 .Lchacha20_xor_stream_words4:
-	mov	440(sp), r15
-	mov	@r15, 432(sp)
-	mov	440(sp), r15
-	mov	2(r15), 430(sp)
-	add	436(sp), 432(sp)
-	addc	438(sp), 430(sp)
+	mov	@r10, 250(sp)
+	mov	2(r10), 252(sp)
+	mov	4(r10), 254(sp)
+	mov	6(r10), 256(sp)
+	mov	8(r10), 258(sp)
+	mov	10(r10), 260(sp)
+	mov	12(r10), 262(sp)
+	mov	14(r10), 264(sp)
+	mov	16(r10), 266(sp)
+	mov	18(r10), 268(sp)
+	mov	20(r10), 270(sp)
+	mov	22(r10), 272(sp)
+	mov	24(r10), 274(sp)
+	mov	26(r10), 276(sp)
+	mov	28(r10), 278(sp)
+	mov	30(r10), 280(sp)
+	mov	32(r10), 282(sp)
+	mov	34(r10), 284(sp)
+	mov	36(r10), 286(sp)
+	mov	38(r10), 288(sp)
+	mov	40(r10), 290(sp)
+	mov	42(r10), 292(sp)
+	mov	44(r10), 294(sp)
+	mov	46(r10), 298(sp)
+	mov	48(r10), 300(sp)
+	mov	50(r10), 302(sp)
+	mov	52(r10), 304(sp)
+	mov	54(r10), 306(sp)
+	mov	56(r10), 308(sp)
+	mov	58(r10), 310(sp)
+	mov	60(r10), 314(sp)
+	mov	62(r10), 312(sp)
+	jmp	.Lchacha20_xor_stream_join5
+.Lchacha20_xor_stream_bytes3:
+	mov	sp, r11
+	add	#326, r11
+	mov	r11, r12
+	mov	#64, r13
+	mov	238(sp), r15
+.Lchacha20_xor_stream_cpy6:
+	clr	r14
+	tst	r15
+	jz	.Lchacha20_xor_stream_pad7
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lchacha20_xor_stream_pad7:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lchacha20_xor_stream_cpy6
+	mov	r11, r10
+	jmp	.Lchacha20_xor_stream_words4
+.Lchacha20_xor_stream_join5:
+	mov	296(sp), r15
+	mov	@r15, 244(sp)
+	mov	296(sp), r15
+	mov	2(r15), 242(sp)
+	add	246(sp), 244(sp)
+	addc	248(sp), 242(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 278(sp)
-	mov	#30821, 28(sp)
-	mov	#24944, 42(sp)
-	mov	266(sp), r15
-	mov	@r15, 20(sp)
-	mov	266(sp), r15
-	mov	2(r15), r13
-	mov	266(sp), r15
-	mov	16(r15), 40(sp)
-	mov	266(sp), r15
-	mov	18(r15), 36(sp)
-	mov	432(sp), r9
-	mov	430(sp), r10
-	mov	#25710, 114(sp)
-	mov	#13088, 112(sp)
-	mov	266(sp), r15
-	mov	4(r15), r11
-	mov	266(sp), r15
-	mov	6(r15), r12
-	mov	266(sp), r15
-	mov	20(r15), 120(sp)
-	mov	266(sp), r15
-	mov	22(r15), 118(sp)
-	mov	364(sp), r15
-	mov	@r15, 82(sp)
-	mov	364(sp), r15
-	mov	2(r15), 72(sp)
-	mov	#11570, 166(sp)
-	mov	#31074, 170(sp)
-	mov	266(sp), r15
-	mov	8(r15), 104(sp)
-	mov	266(sp), r15
-	mov	10(r15), 96(sp)
-	mov	266(sp), r15
-	mov	24(r15), 164(sp)
-	mov	266(sp), r15
-	mov	26(r15), 160(sp)
-	mov	364(sp), r15
-	mov	4(r15), 152(sp)
-	mov	364(sp), r15
-	mov	6(r15), 148(sp)
-	mov	#25972, 194(sp)
-	mov	#27424, 198(sp)
-	mov	266(sp), r15
-	mov	12(r15), 140(sp)
-	mov	266(sp), r15
-	mov	14(r15), 138(sp)
-	mov	266(sp), r15
-	mov	28(r15), 192(sp)
-	mov	266(sp), r15
-	mov	30(r15), 190(sp)
-	mov	364(sp), r15
-	mov	8(r15), 186(sp)
-	mov	364(sp), r15
-	mov	10(r15), 182(sp)
-.Lchacha20_xor_stream_loop69:
+	mov	#10, 206(sp)
+	mov	#30821, 32(sp)
+	mov	#24944, 46(sp)
+	mov	196(sp), r15
+	mov	@r15, 8(sp)
+	mov	196(sp), r15
+	mov	2(r15), r14
+	mov	196(sp), r15
+	mov	16(r15), 42(sp)
+	mov	196(sp), r15
+	mov	18(r15), 40(sp)
+	mov	244(sp), 10(sp)
+	mov	242(sp), r11
+	mov	#25710, 106(sp)
+	mov	#13088, 98(sp)
+	mov	196(sp), r15
+	mov	4(r15), r12
+	mov	196(sp), r15
+	mov	6(r15), r13
+	mov	196(sp), r15
+	mov	20(r15), 112(sp)
+	mov	196(sp), r15
+	mov	22(r15), 108(sp)
+	mov	236(sp), r15
+	mov	@r15, 70(sp)
+	mov	236(sp), r15
+	mov	2(r15), 22(sp)
+	mov	#11570, 158(sp)
+	mov	#31074, 156(sp)
+	mov	196(sp), r15
+	mov	8(r15), 90(sp)
+	mov	196(sp), r15
+	mov	10(r15), 84(sp)
+	mov	196(sp), r15
+	mov	24(r15), 154(sp)
+	mov	196(sp), r15
+	mov	26(r15), 152(sp)
+	mov	236(sp), r15
+	mov	4(r15), 142(sp)
+	mov	236(sp), r15
+	mov	6(r15), 140(sp)
+	mov	#25972, 174(sp)
+	mov	#27424, 176(sp)
+	mov	196(sp), r15
+	mov	12(r15), 134(sp)
+	mov	196(sp), r15
+	mov	14(r15), 132(sp)
+	mov	196(sp), r15
+	mov	28(r15), 170(sp)
+	mov	196(sp), r15
+	mov	30(r15), 168(sp)
+	mov	236(sp), r15
+	mov	8(r15), 166(sp)
+	mov	236(sp), r15
+	mov	10(r15), 164(sp)
+.Lchacha20_xor_stream_loop8:
 	; chacha20.ae:17: a = a + b
-	mov	28(sp), r8
-	mov	42(sp), r15
-	add	20(sp), r8
-	addc	r13, r15
+	mov	32(sp), r4
+	mov	46(sp), r5
+	add	8(sp), r4
+	addc	r14, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	xor	r8, r9
-	mov	r10, r5
-	xor	r15, r5
+	mov	10(sp), r9
+	xor	r4, r9
+	mov	r11, r15
+	xor	r5, r15
 	; chacha20.ae:19: c = c + d
-	mov	40(sp), r6
-	mov	36(sp), r7
-	add	r5, r6
+	mov	42(sp), r6
+	mov	40(sp), r7
+	add	r15, r6
 	addc	r9, r7
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	20(sp), r10
-	xor	r6, r10
-	xor	r7, r13
-	bit	#1, r10
-	rrc	r13
+	mov	8(sp), r8
+	xor	r6, r8
+	mov	r14, r10
+	xor	r7, r10
+	bit	#1, r8
 	rrc	r10
-	bit	#1, r10
-	rrc	r13
+	rrc	r8
+	bit	#1, r8
 	rrc	r10
-	bit	#1, r10
-	rrc	r13
+	rrc	r8
+	bit	#1, r8
 	rrc	r10
-	bit	#1, r10
-	rrc	r13
+	rrc	r8
+	bit	#1, r8
 	rrc	r10
+	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r8, 54(sp)
-	mov	r15, 52(sp)
-	add	r13, 54(sp)
-	addc	r10, 52(sp)
+	mov	r4, 54(sp)
+	mov	r5, 50(sp)
+	add	r10, 54(sp)
+	addc	r8, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	54(sp), r5
+	mov	r15, r11
+	xor	54(sp), r11
 	mov	r9, r15
-	xor	52(sp), r15
-	swpb	r5
+	xor	50(sp), r15
+	swpb	r11
+	mov	r11, r14
 	swpb	r15
-	mov	r5, r8
-	xor.b	r15, r8
-	xor	r15, r8
+	xor.b	r15, r14
+	xor	r15, r14
 	mov	r15, r9
-	xor.b	r5, r9
-	xor	r5, r9
+	xor.b	r11, r9
+	xor	r11, r9
 	; chacha20.ae:23: c = c + d
-	mov	r6, 136(sp)
-	mov	r7, 134(sp)
-	add	r9, 136(sp)
-	addc	r8, 134(sp)
+	mov	r6, 130(sp)
+	mov	r7, 126(sp)
+	add	r9, 130(sp)
+	addc	r14, 126(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r13, r7
-	xor	136(sp), r7
-	xor	134(sp), r10
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
+	xor	130(sp), r10
+	xor	126(sp), r8
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
-	mov	r7, r13
-	and	#65408, r13
-	mov	r10, r15
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r10, r11
+	and	#65408, r11
+	mov	r8, r15
 	and	#127, r15
-	mov	r13, 156(sp)
-	bis	r15, 156(sp)
-	and	#65408, r10
-	and	#127, r7
-	mov	r10, 150(sp)
-	bis	r7, 150(sp)
+	mov	r11, 148(sp)
+	bis	r15, 148(sp)
+	and	#65408, r8
+	and	#127, r10
+	mov	r8, 144(sp)
+	bis	r10, 144(sp)
 	; chacha20.ae:17: a = a + b
-	mov	114(sp), r4
-	mov	112(sp), r5
-	add	r11, r4
-	addc	r12, r5
+	mov	106(sp), r5
+	mov	98(sp), r15
+	add	r12, r5
+	addc	r13, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	82(sp), r6
-	xor	r4, r6
-	mov	72(sp), r15
-	xor	r5, r15
+	mov	70(sp), r6
+	xor	r5, r6
+	mov	22(sp), r7
+	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	120(sp), r7
-	mov	118(sp), r10
-	add	r15, r7
+	mov	112(sp), r8
+	mov	108(sp), r10
+	add	r7, r8
 	addc	r6, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r11, r13
-	xor	r7, r13
+	mov	r12, r11
+	xor	r8, r11
+	mov	r13, r12
 	xor	r10, r12
-	bit	#1, r13
+	bit	#1, r11
 	rrc	r12
-	rrc	r13
-	bit	#1, r13
+	rrc	r11
+	bit	#1, r11
 	rrc	r12
-	rrc	r13
-	bit	#1, r13
+	rrc	r11
+	bit	#1, r11
 	rrc	r12
-	rrc	r13
-	bit	#1, r13
+	rrc	r11
+	bit	#1, r11
 	rrc	r12
-	rrc	r13
+	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r4, 76(sp)
 	mov	r5, 66(sp)
-	add	r12, 76(sp)
-	addc	r13, 66(sp)
+	mov	r15, 60(sp)
+	add	r12, 66(sp)
+	addc	r11, 60(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r5
-	xor	76(sp), r5
-	mov	r6, r11
-	xor	66(sp), r11
-	swpb	r5
-	swpb	r11
-	mov	r5, 44(sp)
-	mov	44(sp), r15
-	xor.b	r11, r15
-	mov	r15, 44(sp)
-	xor	r11, 44(sp)
-	mov	r11, 26(sp)
+	xor	66(sp), r7
+	xor	60(sp), r6
+	swpb	r7
+	mov	r7, 26(sp)
+	swpb	r6
 	mov	26(sp), r15
-	xor.b	r5, r15
+	xor.b	r6, r15
 	mov	r15, 26(sp)
-	xor	r5, 26(sp)
+	xor	r6, 26(sp)
+	mov	r6, 20(sp)
+	mov	20(sp), r15
+	xor.b	r7, r15
+	mov	r15, 20(sp)
+	xor	r7, 20(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r7, 132(sp)
-	mov	r10, 130(sp)
-	add	26(sp), 132(sp)
-	addc	44(sp), 130(sp)
+	mov	r8, 124(sp)
+	mov	r10, 122(sp)
+	add	20(sp), 124(sp)
+	addc	26(sp), 122(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	132(sp), r12
-	xor	130(sp), r13
+	xor	124(sp), r12
+	xor	122(sp), r11
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r12, r11
-	and	#65408, r11
-	mov	r13, r15
-	and	#127, r15
-	mov	r11, 18(sp)
-	bis	r15, 18(sp)
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	mov	r12, r13
 	and	#65408, r13
+	mov	r11, r15
+	and	#127, r15
+	mov	r13, 12(sp)
+	bis	r15, 12(sp)
+	and	#65408, r11
 	and	#127, r12
-	mov	r13, 30(sp)
+	mov	r11, 30(sp)
 	bis	r12, 30(sp)
 	; chacha20.ae:17: a = a + b
-	mov	166(sp), r5
-	mov	170(sp), r15
-	add	104(sp), r5
-	addc	96(sp), r15
+	mov	158(sp), r6
+	mov	156(sp), r15
+	add	90(sp), r6
+	addc	84(sp), r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	152(sp), r6
-	xor	r5, r6
-	mov	148(sp), r7
-	xor	r15, r7
+	mov	142(sp), r7
+	xor	r6, r7
+	mov	140(sp), r8
+	xor	r15, r8
 	; chacha20.ae:19: c = c + d
-	mov	164(sp), r10
-	mov	160(sp), r13
-	add	r7, r10
-	addc	r6, r13
+	mov	154(sp), r10
+	mov	152(sp), r13
+	add	r8, r10
+	addc	r7, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	104(sp), r11
+	mov	90(sp), r11
 	xor	r10, r11
-	mov	96(sp), r12
+	mov	84(sp), r12
 	xor	r13, r12
 	bit	#1, r11
 	rrc	r12
@@ -1780,32 +1335,33 @@ chacha20_xor_stream:
 	rrc	r12
 	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r5, 90(sp)
-	mov	r15, 88(sp)
-	add	r12, 90(sp)
-	addc	r11, 88(sp)
+	mov	r6, 80(sp)
+	mov	r15, 78(sp)
+	add	r12, 80(sp)
+	addc	r11, 78(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	90(sp), r7
-	xor	88(sp), r6
+	xor	80(sp), r8
+	xor	78(sp), r7
+	swpb	r8
+	mov	r8, 72(sp)
 	swpb	r7
-	swpb	r6
-	mov	r7, 74(sp)
-	mov	74(sp), r15
-	xor.b	r6, r15
-	mov	r15, 74(sp)
-	xor	r6, 74(sp)
-	mov	r6, 62(sp)
-	mov	62(sp), r15
+	mov	72(sp), r15
 	xor.b	r7, r15
-	mov	r15, 62(sp)
-	xor	r7, 62(sp)
+	mov	r15, 72(sp)
+	xor	r7, 72(sp)
+	mov	r7, 68(sp)
+	mov	68(sp), r15
+	xor.b	r8, r15
+	mov	r15, 68(sp)
+	xor	r8, 68(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r13, 8(sp)
-	add	62(sp), r10
-	addc	74(sp), 8(sp)
+	mov	r10, r7
+	mov	r13, r8
+	add	68(sp), r7
+	addc	72(sp), r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r10, r12
-	xor	8(sp), r11
+	xor	r7, r12
+	xor	r8, r11
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -1816,934 +1372,672 @@ chacha20_xor_stream:
 	and	#65408, r13
 	mov	r11, r15
 	and	#127, r15
-	mov	r13, 48(sp)
-	bis	r15, 48(sp)
+	mov	r13, 38(sp)
+	bis	r15, 38(sp)
 	and	#65408, r11
 	and	#127, r12
-	mov	r11, 38(sp)
-	bis	r12, 38(sp)
+	mov	r11, 44(sp)
+	bis	r12, 44(sp)
 	; chacha20.ae:17: a = a + b
-	mov	194(sp), r6
-	mov	198(sp), r13
-	add	140(sp), r6
-	addc	138(sp), r13
+	mov	174(sp), r5
+	mov	176(sp), r13
+	add	134(sp), r5
+	addc	132(sp), r13
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	186(sp), r7
-	xor	r6, r7
-	mov	182(sp), r15
+	mov	166(sp), r6
+	xor	r5, r6
+	mov	164(sp), r15
 	xor	r13, r15
 	; chacha20.ae:19: c = c + d
-	mov	192(sp), r4
-	mov	190(sp), r11
+	mov	170(sp), r4
+	mov	168(sp), r10
 	add	r15, r4
-	addc	r7, r11
+	addc	r6, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	140(sp), r5
-	xor	r4, r5
-	mov	138(sp), r12
-	xor	r11, r12
-	bit	#1, r5
+	mov	134(sp), r11
+	xor	r4, r11
+	mov	132(sp), r12
+	xor	r10, r12
+	bit	#1, r11
 	rrc	r12
-	rrc	r5
-	bit	#1, r5
+	rrc	r11
+	bit	#1, r11
 	rrc	r12
-	rrc	r5
-	bit	#1, r5
+	rrc	r11
+	bit	#1, r11
 	rrc	r12
-	rrc	r5
-	bit	#1, r5
+	rrc	r11
+	bit	#1, r11
 	rrc	r12
-	rrc	r5
+	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r6, 102(sp)
-	mov	r13, 100(sp)
-	add	r12, 102(sp)
-	addc	r5, 100(sp)
+	mov	r5, 96(sp)
+	mov	r13, 92(sp)
+	add	r12, 96(sp)
+	addc	r11, 92(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r13
-	xor	102(sp), r13
-	mov	r7, r15
-	xor	100(sp), r15
+	xor	96(sp), r13
+	mov	r6, r15
+	xor	92(sp), r15
 	swpb	r13
+	mov	r13, r6
 	swpb	r15
-	mov	r13, r7
-	xor.b	r15, r7
-	xor	r15, r7
-	mov	r15, r6
-	xor.b	r13, r6
-	xor	r13, r6
+	xor.b	r15, r6
+	xor	r15, r6
+	mov	r15, r5
+	xor.b	r13, r5
+	xor	r13, r5
 	; chacha20.ae:23: c = c + d
 	mov	r4, 2(sp)
-	mov	r11, 0(sp)
-	add	r6, 2(sp)
-	addc	r7, 0(sp)
+	mov	r10, 0(sp)
+	add	r5, 2(sp)
+	addc	r6, 0(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r12, r11
-	xor	2(sp), r11
-	mov	r5, r12
+	mov	r12, r4
+	xor	2(sp), r4
+	mov	r11, r12
 	xor	@sp, r12
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
-	mov	r11, r13
+	mov	r4, r13
 	and	#65408, r13
 	mov	r12, r15
 	and	#127, r15
-	mov	r13, 22(sp)
-	bis	r15, 22(sp)
+	mov	r13, r10
+	bis	r15, r10
 	and	#65408, r12
-	and	#127, r11
-	bis	r11, r12
+	and	#127, r4
+	mov	r12, r11
+	bis	r4, r11
 	; chacha20.ae:17: a = a + b
 	mov	54(sp), r4
-	mov	52(sp), r11
-	add	18(sp), r4
-	addc	30(sp), r11
+	mov	50(sp), r12
+	add	12(sp), r4
+	addc	30(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r6, r13
+	mov	r5, r13
 	xor	r4, r13
-	mov	r7, r15
-	xor	r11, r15
+	mov	r6, r15
+	xor	r12, r15
 	; chacha20.ae:19: c = c + d
-	mov	r10, r5
-	mov	8(sp), r6
+	mov	r7, r5
+	mov	r8, r6
 	add	r15, r5
 	addc	r13, r6
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	18(sp), r10
-	xor	r5, r10
+	mov	12(sp), r8
+	xor	r5, r8
 	mov	30(sp), 6(sp)
 	xor	r6, 6(sp)
-	mov	r10, r7
-	mov	6(sp), r10
+	mov	r8, r7
+	mov	6(sp), r8
 	bit	#1, r7
-	rrc	r10
+	rrc	r8
 	rrc	r7
 	bit	#1, r7
-	rrc	r10
+	rrc	r8
 	rrc	r7
 	bit	#1, r7
-	rrc	r10
+	rrc	r8
 	rrc	r7
 	bit	#1, r7
-	rrc	r10
+	rrc	r8
 	rrc	r7
 	; chacha20.ae:21: a = a + b
-	mov	r4, 98(sp)
-	mov	r11, 94(sp)
-	add	r10, 98(sp)
-	addc	r7, 94(sp)
+	mov	r4, 88(sp)
+	mov	r12, 86(sp)
+	add	r8, 88(sp)
+	addc	r7, 86(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r11
-	xor	98(sp), r11
-	xor	94(sp), r13
-	swpb	r11
+	mov	r15, r12
+	xor	88(sp), r12
+	xor	86(sp), r13
+	swpb	r12
+	mov	r12, 52(sp)
 	swpb	r13
-	mov	r11, 56(sp)
-	mov	56(sp), r15
+	mov	52(sp), r15
 	xor.b	r13, r15
-	mov	r15, 56(sp)
-	xor	r13, 56(sp)
-	mov	r13, 50(sp)
-	mov	50(sp), r15
-	xor.b	r11, r15
-	mov	r15, 50(sp)
-	xor	r11, 50(sp)
+	mov	r15, 52(sp)
+	xor	r13, 52(sp)
+	mov	r13, 48(sp)
+	mov	48(sp), r15
+	xor.b	r12, r15
+	mov	r15, 48(sp)
+	xor	r12, 48(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r5, 110(sp)
-	mov	r6, 108(sp)
-	add	50(sp), 110(sp)
-	addc	56(sp), 108(sp)
+	mov	r5, 102(sp)
+	mov	r6, 100(sp)
+	add	48(sp), 102(sp)
+	addc	52(sp), 100(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	110(sp), r10
-	mov	r7, r11
-	xor	108(sp), r11
+	xor	102(sp), r8
+	mov	r7, r12
+	xor	100(sp), r12
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r8, r13
+	and	#65408, r13
+	mov	r12, r15
+	and	#127, r15
+	mov	r13, 118(sp)
+	bis	r15, 118(sp)
+	and	#65408, r12
+	and	#127, r8
+	mov	r12, 114(sp)
+	bis	r8, 114(sp)
+	; chacha20.ae:17: a = a + b
+	mov	66(sp), r6
+	mov	60(sp), r12
+	add	38(sp), r6
+	addc	44(sp), r12
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	r9, r13
+	xor	r6, r13
+	mov	r14, r7
+	xor	r12, r7
+	; chacha20.ae:19: c = c + d
+	mov	2(sp), r14
+	mov	@sp, r15
+	add	r7, r14
+	addc	r13, r15
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	38(sp), r8
+	xor	r14, r8
+	mov	44(sp), r9
+	xor	r15, r9
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	; chacha20.ae:21: a = a + b
+	mov	r6, 64(sp)
+	mov	r12, 62(sp)
+	add	r9, 64(sp)
+	addc	r8, 62(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	64(sp), r7
+	xor	62(sp), r13
+	swpb	r7
+	mov	r7, r12
+	swpb	r13
+	xor.b	r13, r12
+	xor	r13, r12
+	xor.b	r7, r13
+	xor	r7, r13
+	; chacha20.ae:23: c = c + d
+	mov	r14, 58(sp)
+	mov	r15, 56(sp)
+	add	r13, 58(sp)
+	addc	r12, 56(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	58(sp), r9
+	xor	56(sp), r8
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r9, r14
+	and	#65408, r14
+	mov	r8, r15
+	and	#127, r15
+	mov	r14, 76(sp)
+	bis	r15, 76(sp)
+	and	#65408, r8
+	and	#127, r9
+	mov	r8, 74(sp)
+	bis	r9, 74(sp)
+	; chacha20.ae:17: a = a + b
+	mov	80(sp), r5
+	mov	78(sp), r6
+	add	r10, r5
+	addc	r11, r6
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	20(sp), r7
+	xor	r5, r7
+	mov	26(sp), r14
+	xor	r6, r14
+	; chacha20.ae:19: c = c + d
+	mov	130(sp), r8
+	mov	126(sp), r9
+	add	r14, r8
+	addc	r7, r9
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	r10, r15
+	xor	r8, r15
+	mov	r11, r10
+	xor	r9, r10
+	mov	r15, r11
+	bit	#1, r11
+	rrc	r10
+	rrc	r11
+	bit	#1, r11
+	rrc	r10
+	rrc	r11
+	bit	#1, r11
+	rrc	r10
+	rrc	r11
+	bit	#1, r11
+	rrc	r10
+	rrc	r11
+	; chacha20.ae:21: a = a + b
+	mov	r5, 28(sp)
+	mov	r6, 24(sp)
+	add	r10, 28(sp)
+	addc	r11, 24(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	28(sp), r14
+	mov	r7, r15
+	xor	24(sp), r15
+	swpb	r14
+	mov	r14, r4
+	swpb	r15
+	xor.b	r15, r4
+	xor	r15, r4
+	mov	r15, r5
+	xor.b	r14, r5
+	xor	r14, r5
+	; chacha20.ae:23: c = c + d
+	mov	r8, 16(sp)
+	mov	r9, 14(sp)
+	add	r5, 16(sp)
+	addc	r4, 14(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	16(sp), r10
+	xor	14(sp), r11
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	r10, r13
-	and	#65408, r13
+	mov	r10, r14
+	and	#65408, r14
 	mov	r11, r15
 	and	#127, r15
-	mov	r13, 126(sp)
-	bis	r15, 126(sp)
+	mov	r14, 36(sp)
+	bis	r15, 36(sp)
 	and	#65408, r11
 	and	#127, r10
-	mov	r11, 122(sp)
-	bis	r10, 122(sp)
+	mov	r11, 34(sp)
+	bis	r10, 34(sp)
 	; chacha20.ae:17: a = a + b
-	mov	76(sp), r6
-	mov	66(sp), r15
-	add	48(sp), r6
-	addc	38(sp), r15
+	mov	96(sp), r6
+	mov	92(sp), r7
+	add	148(sp), r6
+	addc	144(sp), r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r9, r10
-	xor	r6, r10
-	mov	r8, r7
-	xor	r15, r7
-	; chacha20.ae:19: c = c + d
-	mov	2(sp), r8
-	mov	@sp, r13
-	add	r7, r8
-	addc	r10, r13
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	48(sp), r9
-	xor	r8, r9
-	mov	38(sp), r11
-	xor	r13, r11
-	bit	#1, r9
-	rrc	r11
-	rrc	r9
-	bit	#1, r9
-	rrc	r11
-	rrc	r9
-	bit	#1, r9
-	rrc	r11
-	rrc	r9
-	bit	#1, r9
-	rrc	r11
-	rrc	r9
-	; chacha20.ae:21: a = a + b
-	mov	r6, 70(sp)
-	mov	r15, 64(sp)
-	add	r11, 70(sp)
-	addc	r9, 64(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	70(sp), r7
-	xor	64(sp), r10
-	swpb	r7
-	swpb	r10
-	mov	r7, 4(sp)
-	mov	4(sp), r15
-	xor.b	r10, r15
-	mov	r15, 4(sp)
-	xor	r10, 4(sp)
-	xor.b	r7, r10
-	xor	r7, r10
-	; chacha20.ae:23: c = c + d
-	mov	r8, 60(sp)
-	mov	r13, 58(sp)
-	add	r10, 60(sp)
-	addc	4(sp), 58(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	60(sp), r11
-	xor	58(sp), r9
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	mov	r11, r13
-	and	#65408, r13
-	mov	r9, r15
-	and	#127, r15
-	mov	r13, 84(sp)
-	bis	r15, 84(sp)
-	and	#65408, r9
-	and	#127, r11
-	mov	r9, 80(sp)
-	bis	r11, 80(sp)
-	; chacha20.ae:17: a = a + b
-	mov	90(sp), r6
-	mov	88(sp), r7
-	add	22(sp), r6
-	addc	r12, r7
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	26(sp), r8
+	mov	68(sp), r8
 	xor	r6, r8
-	mov	44(sp), r15
+	mov	72(sp), r15
 	xor	r7, r15
 	; chacha20.ae:19: c = c + d
-	mov	136(sp), r9
-	mov	134(sp), r13
+	mov	124(sp), r9
+	mov	122(sp), r10
 	add	r15, r9
-	addc	r8, r13
+	addc	r8, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	22(sp), r11
+	mov	148(sp), r11
 	xor	r9, r11
-	xor	r13, r12
+	mov	144(sp), r14
+	xor	r10, r14
 	bit	#1, r11
-	rrc	r12
+	rrc	r14
 	rrc	r11
 	bit	#1, r11
-	rrc	r12
+	rrc	r14
 	rrc	r11
 	bit	#1, r11
-	rrc	r12
+	rrc	r14
 	rrc	r11
 	bit	#1, r11
-	rrc	r12
+	rrc	r14
 	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r6, 32(sp)
-	mov	r7, 24(sp)
-	add	r12, 32(sp)
-	addc	r11, 24(sp)
+	mov	r6, 18(sp)
+	mov	r7, r6
+	add	r14, 18(sp)
+	addc	r11, r6
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	32(sp), r15
-	xor	24(sp), r8
+	xor	18(sp), r15
+	xor	r6, r8
 	swpb	r15
-	swpb	r8
-	mov	r15, r4
-	xor.b	r8, r4
-	xor	r8, r4
-	mov	r8, r5
-	xor.b	r15, r5
-	xor	r15, r5
-	; chacha20.ae:23: c = c + d
-	mov	r9, 14(sp)
-	mov	r13, 12(sp)
-	add	r5, 14(sp)
-	addc	r4, 12(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	14(sp), r12
-	xor	12(sp), r11
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r12, r13
-	and	#65408, r13
-	mov	r11, r15
-	and	#127, r15
-	mov	r13, 46(sp)
-	bis	r15, 46(sp)
-	and	#65408, r11
-	and	#127, r12
-	mov	r11, 34(sp)
-	bis	r12, 34(sp)
-	; chacha20.ae:17: a = a + b
-	mov	102(sp), r6
-	mov	100(sp), r13
-	add	156(sp), r6
-	addc	150(sp), r13
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	62(sp), r7
-	xor	r6, r7
-	mov	74(sp), r15
-	xor	r13, r15
-	; chacha20.ae:19: c = c + d
-	mov	132(sp), r8
-	mov	130(sp), r9
-	add	r15, r8
-	addc	r7, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	156(sp), r12
-	xor	r8, r12
-	mov	150(sp), r11
-	xor	r9, r11
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	; chacha20.ae:21: a = a + b
-	mov	r6, 16(sp)
-	mov	r13, 10(sp)
-	add	r11, 16(sp)
-	addc	r12, 10(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r13
-	xor	16(sp), r13
-	mov	r7, r15
-	xor	10(sp), r15
-	swpb	r13
-	swpb	r15
-	mov	r13, r6
-	xor.b	r15, r6
-	xor	r15, r6
 	mov	r15, r7
-	xor.b	r13, r7
-	xor	r13, r7
+	swpb	r8
+	xor.b	r8, r7
+	xor	r8, r7
+	xor.b	r15, r8
+	xor	r15, r8
 	; chacha20.ae:23: c = c + d
-	mov	r9, r15
-	add	r7, r8
-	addc	r6, r15
+	add	r8, r9
+	addc	r7, r10
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r11, r9
-	xor	r8, r9
-	mov	r12, r11
-	xor	r15, r11
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r9, r12
-	and	#65408, r12
-	mov	r11, r13
-	and	#127, r13
-	bis	r13, r12
+	xor	r9, r14
+	mov	r11, r15
+	xor	r10, r15
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r14, r11
 	and	#65408, r11
-	and	#127, r9
-	bis	r9, r11
-	mov	98(sp), 28(sp)
-	mov	94(sp), 42(sp)
-	mov	r12, 20(sp)
-	mov	r11, r13
+	mov	r15, 4(sp)
+	and	#127, 4(sp)
+	bis	4(sp), r11
+	and	#65408, r15
+	and	#127, r14
+	bis	r14, r15
+	mov	88(sp), 32(sp)
+	mov	86(sp), 46(sp)
+	mov	r11, 8(sp)
+	mov	r15, r14
+	mov	16(sp), 42(sp)
 	mov	14(sp), 40(sp)
-	mov	12(sp), 36(sp)
-	mov	r10, r9
-	mov	4(sp), r10
-	mov	70(sp), 114(sp)
-	mov	64(sp), 112(sp)
-	mov	126(sp), r11
-	mov	122(sp), r12
-	mov	r8, 120(sp)
-	mov	r15, 118(sp)
-	mov	r5, 82(sp)
-	mov	r4, 72(sp)
-	mov	32(sp), 166(sp)
-	mov	24(sp), 170(sp)
-	mov	84(sp), 104(sp)
-	mov	80(sp), 96(sp)
-	mov	110(sp), 164(sp)
-	mov	108(sp), 160(sp)
-	mov	r7, 152(sp)
-	mov	r6, 148(sp)
-	mov	16(sp), 194(sp)
-	mov	10(sp), 198(sp)
-	mov	46(sp), 140(sp)
-	mov	34(sp), 138(sp)
-	mov	60(sp), 192(sp)
-	mov	58(sp), 190(sp)
-	mov	50(sp), 186(sp)
-	mov	56(sp), 182(sp)
-	dec	278(sp)
-	jnz	.Lchacha20_xor_stream_loop69
-.Lchacha20_xor_stream_done70:
+	mov	r13, 10(sp)
+	mov	r12, r11
+	mov	64(sp), 106(sp)
+	mov	62(sp), 98(sp)
+	mov	118(sp), r12
+	mov	114(sp), r13
+	mov	r9, 112(sp)
+	mov	r10, 108(sp)
+	mov	r5, 70(sp)
+	mov	r4, 22(sp)
+	mov	28(sp), 158(sp)
+	mov	24(sp), 156(sp)
+	mov	76(sp), 90(sp)
+	mov	74(sp), 84(sp)
+	mov	102(sp), 154(sp)
+	mov	100(sp), 152(sp)
+	mov	r8, 142(sp)
+	mov	r7, 140(sp)
+	mov	18(sp), 174(sp)
+	mov	r6, 176(sp)
+	mov	36(sp), 134(sp)
+	mov	34(sp), 132(sp)
+	mov	58(sp), 170(sp)
+	mov	56(sp), 168(sp)
+	mov	48(sp), 166(sp)
+	mov	52(sp), 164(sp)
+	dec	206(sp)
+	jz	.Lchacha20_xor_stream_near15
+	br	#.Lchacha20_xor_stream_loop8
+.Lchacha20_xor_stream_near15:
+.Lchacha20_xor_stream_done9:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	186(sp), 362(sp)
-	mov	182(sp), 360(sp)
-	mov	364(sp), r15
-	add	8(r15), 362(sp)
-	mov	364(sp), r15
-	addc	10(r15), 360(sp)
-	mov	152(sp), 358(sp)
-	mov	148(sp), 354(sp)
-	mov	364(sp), r15
-	add	4(r15), 358(sp)
-	mov	364(sp), r15
-	addc	6(r15), 354(sp)
-	mov	82(sp), 346(sp)
-	mov	72(sp), 342(sp)
-	mov	364(sp), r15
-	add	@r15, 346(sp)
-	mov	364(sp), r15
-	addc	2(r15), 342(sp)
-	mov	r9, 332(sp)
-	mov	r10, 328(sp)
-	add	432(sp), 332(sp)
-	addc	430(sp), 328(sp)
-	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	192(sp), 320(sp)
-	mov	190(sp), 316(sp)
-	mov	266(sp), r15
-	add	28(r15), 320(sp)
-	mov	266(sp), r15
-	addc	30(r15), 316(sp)
-	mov	164(sp), 306(sp)
-	mov	160(sp), 302(sp)
-	mov	266(sp), r15
-	add	24(r15), 306(sp)
-	mov	266(sp), r15
-	addc	26(r15), 302(sp)
-	mov	120(sp), 294(sp)
-	mov	118(sp), 290(sp)
-	mov	266(sp), r15
-	add	20(r15), 294(sp)
-	mov	266(sp), r15
-	addc	22(r15), 290(sp)
-	mov	40(sp), 280(sp)
-	mov	36(sp), 274(sp)
-	mov	266(sp), r15
-	add	16(r15), 280(sp)
-	mov	266(sp), r15
-	addc	18(r15), 274(sp)
-	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	mov	140(sp), 264(sp)
-	mov	138(sp), 260(sp)
-	mov	266(sp), r15
-	add	12(r15), 264(sp)
-	mov	266(sp), r15
-	addc	14(r15), 260(sp)
-	mov	104(sp), 250(sp)
-	mov	96(sp), 248(sp)
-	mov	266(sp), r15
-	add	8(r15), 250(sp)
-	mov	266(sp), r15
-	addc	10(r15), 248(sp)
-	mov	r11, 234(sp)
-	mov	r12, 228(sp)
-	mov	266(sp), r15
-	add	4(r15), 234(sp)
-	mov	266(sp), r15
+	mov	166(sp), 234(sp)
+	mov	164(sp), 232(sp)
+	mov	236(sp), r15
+	add	8(r15), 234(sp)
+	mov	236(sp), r15
+	addc	10(r15), 232(sp)
+	mov	142(sp), 230(sp)
+	mov	140(sp), 228(sp)
+	mov	236(sp), r15
+	add	4(r15), 230(sp)
+	mov	236(sp), r15
 	addc	6(r15), 228(sp)
-	mov	20(sp), r8
-	mov	r13, r7
-	mov	266(sp), r15
-	add	@r15, r8
-	mov	266(sp), r15
-	addc	2(r15), r7
+	mov	70(sp), 226(sp)
+	mov	22(sp), 224(sp)
+	mov	236(sp), r15
+	add	@r15, 226(sp)
+	mov	236(sp), r15
+	addc	2(r15), 224(sp)
+	mov	10(sp), 222(sp)
+	mov	r11, 220(sp)
+	add	244(sp), 222(sp)
+	addc	242(sp), 220(sp)
+	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	mov	170(sp), 218(sp)
+	mov	168(sp), 216(sp)
+	mov	196(sp), r15
+	add	28(r15), 218(sp)
+	mov	196(sp), r15
+	addc	30(r15), 216(sp)
+	mov	154(sp), 214(sp)
+	mov	152(sp), 212(sp)
+	mov	196(sp), r15
+	add	24(r15), 214(sp)
+	mov	196(sp), r15
+	addc	26(r15), 212(sp)
+	mov	112(sp), 210(sp)
+	mov	108(sp), 208(sp)
+	mov	196(sp), r15
+	add	20(r15), 210(sp)
+	mov	196(sp), r15
+	addc	22(r15), 208(sp)
+	mov	42(sp), 204(sp)
+	mov	40(sp), 202(sp)
+	mov	196(sp), r15
+	add	16(r15), 204(sp)
+	mov	196(sp), r15
+	addc	18(r15), 202(sp)
+	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	mov	134(sp), 200(sp)
+	mov	132(sp), 198(sp)
+	mov	196(sp), r15
+	add	12(r15), 200(sp)
+	mov	196(sp), r15
+	addc	14(r15), 198(sp)
+	mov	90(sp), 194(sp)
+	mov	84(sp), 192(sp)
+	mov	196(sp), r15
+	add	8(r15), 194(sp)
+	mov	196(sp), r15
+	addc	10(r15), 192(sp)
+	mov	r12, r10
+	mov	r13, r9
+	mov	196(sp), r15
+	add	4(r15), r10
+	mov	196(sp), r15
+	addc	6(r15), r9
+	mov	8(sp), r7
+	mov	r14, r6
+	mov	196(sp), r15
+	add	@r15, r7
+	mov	196(sp), r15
+	addc	2(r15), r6
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	194(sp), r5
-	mov	198(sp), r6
-	add	#25972, r5
-	addc	#27424, r6
-	mov	166(sp), r9
-	mov	170(sp), r10
-	add	#11570, r9
-	addc	#31074, r10
-	mov	114(sp), r11
-	mov	112(sp), r12
-	add	#25710, r11
-	addc	#13088, r12
-	mov	28(sp), r13
-	mov	42(sp), r15
-	add	#30821, r13
+	mov	174(sp), r4
+	mov	176(sp), r5
+	add	#25972, r4
+	addc	#27424, r5
+	mov	158(sp), r8
+	mov	156(sp), r11
+	add	#11570, r8
+	addc	#31074, r11
+	mov	106(sp), r12
+	mov	98(sp), r13
+	add	#25710, r12
+	addc	#13088, r13
+	mov	32(sp), r14
+	mov	46(sp), r15
+	add	#30821, r14
 	addc	#24944, r15
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	428(sp), 106(sp)
-	xor	r13, 106(sp)
-	mov	426(sp), 92(sp)
-	xor	r15, 92(sp)
-	mov	424(sp), 86(sp)
-	xor	r11, 86(sp)
-	mov	422(sp), 78(sp)
-	xor	r12, 78(sp)
-	mov	420(sp), 68(sp)
-	xor	r9, 68(sp)
-	mov	418(sp), r15
-	xor	r10, r15
-	mov	416(sp), 116(sp)
-	xor	r5, 116(sp)
-	mov	414(sp), 128(sp)
-	xor	r6, 128(sp)
-	mov	412(sp), 144(sp)
-	xor	r8, 144(sp)
-	mov	410(sp), 162(sp)
+	mov	250(sp), 190(sp)
+	xor	r14, 190(sp)
+	mov	252(sp), 188(sp)
+	xor	r15, 188(sp)
+	mov	254(sp), 186(sp)
+	xor	r12, 186(sp)
+	mov	256(sp), 184(sp)
+	xor	r13, 184(sp)
+	mov	258(sp), 182(sp)
+	xor	r8, 182(sp)
+	mov	260(sp), 180(sp)
+	xor	r11, 180(sp)
+	mov	262(sp), 178(sp)
+	xor	r4, 178(sp)
+	mov	264(sp), 172(sp)
+	xor	r5, 172(sp)
+	mov	266(sp), 162(sp)
 	xor	r7, 162(sp)
-	mov	408(sp), 174(sp)
-	xor	234(sp), 174(sp)
-	mov	406(sp), 184(sp)
-	xor	228(sp), 184(sp)
-	mov	404(sp), 196(sp)
-	xor	250(sp), 196(sp)
-	mov	402(sp), 202(sp)
-	xor	248(sp), 202(sp)
-	mov	400(sp), 206(sp)
-	xor	264(sp), 206(sp)
-	mov	398(sp), 210(sp)
-	xor	260(sp), 210(sp)
-	mov	396(sp), 214(sp)
-	xor	280(sp), 214(sp)
-	mov	394(sp), 218(sp)
-	xor	274(sp), 218(sp)
-	mov	392(sp), 222(sp)
-	xor	294(sp), 222(sp)
-	mov	390(sp), 226(sp)
-	xor	290(sp), 226(sp)
-	mov	388(sp), 232(sp)
-	xor	306(sp), 232(sp)
-	mov	386(sp), 238(sp)
-	xor	302(sp), 238(sp)
-	mov	384(sp), 242(sp)
-	xor	320(sp), 242(sp)
-	mov	382(sp), r4
-	xor	316(sp), r4
-	mov	380(sp), r5
-	xor	332(sp), r5
-	mov	378(sp), r6
-	xor	328(sp), r6
-	mov	376(sp), r7
-	xor	346(sp), r7
-	mov	374(sp), r8
-	xor	342(sp), r8
-	mov	372(sp), r9
-	xor	358(sp), r9
-	mov	370(sp), r10
-	xor	354(sp), r10
-	mov	368(sp), r11
-	xor	362(sp), r11
-	mov	366(sp), r12
-	xor	360(sp), r12
+	mov	268(sp), 160(sp)
+	xor	r6, 160(sp)
+	mov	270(sp), 150(sp)
+	xor	r10, 150(sp)
+	mov	272(sp), 146(sp)
+	xor	r9, 146(sp)
+	mov	274(sp), 138(sp)
+	xor	194(sp), 138(sp)
+	mov	276(sp), 136(sp)
+	xor	192(sp), 136(sp)
+	mov	278(sp), 128(sp)
+	xor	200(sp), 128(sp)
+	mov	280(sp), 120(sp)
+	xor	198(sp), 120(sp)
+	mov	282(sp), 116(sp)
+	xor	204(sp), 116(sp)
+	mov	284(sp), 110(sp)
+	xor	202(sp), 110(sp)
+	mov	286(sp), 104(sp)
+	xor	210(sp), 104(sp)
+	mov	288(sp), 94(sp)
+	xor	208(sp), 94(sp)
+	mov	290(sp), 82(sp)
+	xor	214(sp), 82(sp)
+	mov	292(sp), r4
+	xor	212(sp), r4
+	mov	294(sp), r5
+	xor	218(sp), r5
+	mov	298(sp), r6
+	xor	216(sp), r6
+	mov	300(sp), r7
+	xor	222(sp), r7
+	mov	302(sp), r8
+	xor	220(sp), r8
+	mov	304(sp), r9
+	xor	226(sp), r9
+	mov	306(sp), r10
+	xor	224(sp), r10
+	mov	308(sp), r11
+	xor	230(sp), r11
+	mov	310(sp), r12
+	xor	228(sp), r12
+	mov	314(sp), r14
+	xor	234(sp), r14
+	mov	312(sp), r15
+	xor	232(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
-	mov	434(sp), r13
-	add	448(sp), r13
-	cmp	#64, r14
-	jnc	.Lchacha20_xor_stream_bytes71
+	mov	240(sp), r13
+	add	322(sp), r13
+	cmp	#64, 238(sp)
+	jnc	.Lchacha20_xor_stream_bytes10
 	bit	#1, r13
-	jnz	.Lchacha20_xor_stream_bytes71
-	mov	106(sp), 0(r13)
-	mov	92(sp), 2(r13)
-	mov	86(sp), 4(r13)
-	mov	78(sp), 6(r13)
-	mov	68(sp), 8(r13)
-	mov	r15, 10(r13)
-	mov	116(sp), 12(r13)
-	mov	128(sp), 14(r13)
-	mov	144(sp), 16(r13)
-	mov	162(sp), 18(r13)
-	mov	174(sp), 20(r13)
-	mov	184(sp), 22(r13)
-	mov	196(sp), 24(r13)
-	mov	202(sp), 26(r13)
-	mov	206(sp), 28(r13)
-	mov	210(sp), 30(r13)
-	mov	214(sp), 32(r13)
-	mov	218(sp), 34(r13)
-	mov	222(sp), 36(r13)
-	mov	226(sp), 38(r13)
-	mov	232(sp), 40(r13)
-	mov	238(sp), 42(r13)
-	mov	242(sp), 44(r13)
-	mov	r4, 46(r13)
-	mov	r5, 48(r13)
-	mov	r6, 50(r13)
-	mov	r7, 52(r13)
-	mov	r8, 54(r13)
-	mov	r9, 56(r13)
-	mov	r10, 58(r13)
-	mov	r11, 60(r13)
-	mov	r12, 62(r13)
-	jmp	.Lchacha20_xor_stream_words72
-.Lchacha20_xor_stream_bytes71:
-	cmp	#1, r14
-	jnc	.Lchacha20_xor_stream_nost73
-	mov.b	106(sp), 0(r13)
-.Lchacha20_xor_stream_nost73:
-	mov	106(sp), 178(sp)
-	swpb	178(sp)
-	cmp	#2, r14
-	jnc	.Lchacha20_xor_stream_nost74
-	mov.b	178(sp), 1(r13)
-.Lchacha20_xor_stream_nost74:
-	cmp	#3, r14
-	jnc	.Lchacha20_xor_stream_nost75
-	mov.b	92(sp), 2(r13)
-.Lchacha20_xor_stream_nost75:
-	mov	92(sp), 172(sp)
-	swpb	172(sp)
-	cmp	#4, r14
-	jnc	.Lchacha20_xor_stream_nost76
-	mov.b	172(sp), 3(r13)
-.Lchacha20_xor_stream_nost76:
-	cmp	#5, r14
-	jnc	.Lchacha20_xor_stream_nost77
-	mov.b	86(sp), 4(r13)
-.Lchacha20_xor_stream_nost77:
-	mov	86(sp), 154(sp)
-	swpb	154(sp)
-	cmp	#6, r14
-	jnc	.Lchacha20_xor_stream_nost78
-	mov.b	154(sp), 5(r13)
-.Lchacha20_xor_stream_nost78:
-	cmp	#7, r14
-	jnc	.Lchacha20_xor_stream_nost79
-	mov.b	78(sp), 6(r13)
-.Lchacha20_xor_stream_nost79:
-	mov	78(sp), 142(sp)
-	swpb	142(sp)
-	cmp	#8, r14
-	jnc	.Lchacha20_xor_stream_nost80
-	mov.b	142(sp), 7(r13)
-.Lchacha20_xor_stream_nost80:
-	cmp	#9, r14
-	jnc	.Lchacha20_xor_stream_nost81
-	mov.b	68(sp), 8(r13)
-.Lchacha20_xor_stream_nost81:
-	mov	68(sp), 124(sp)
-	swpb	124(sp)
-	cmp	#10, r14
-	jnc	.Lchacha20_xor_stream_nost82
-	mov.b	124(sp), 9(r13)
-.Lchacha20_xor_stream_nost82:
-	cmp	#11, r14
-	jnc	.Lchacha20_xor_stream_nost83
-	mov.b	r15, 10(r13)
-.Lchacha20_xor_stream_nost83:
-	swpb	r15
-	cmp	#12, r14
-	jnc	.Lchacha20_xor_stream_nost84
-	mov.b	r15, 11(r13)
-.Lchacha20_xor_stream_nost84:
-	cmp	#13, r14
-	jnc	.Lchacha20_xor_stream_nost85
-	mov.b	116(sp), 12(r13)
-.Lchacha20_xor_stream_nost85:
-	mov	116(sp), r15
-	swpb	r15
-	cmp	#14, r14
-	jnc	.Lchacha20_xor_stream_nost86
-	mov.b	r15, 13(r13)
-.Lchacha20_xor_stream_nost86:
-	cmp	#15, r14
-	jnc	.Lchacha20_xor_stream_nost87
-	mov.b	128(sp), 14(r13)
-.Lchacha20_xor_stream_nost87:
-	mov	128(sp), r15
-	swpb	r15
-	cmp	#16, r14
-	jnc	.Lchacha20_xor_stream_nost88
-	mov.b	r15, 15(r13)
-.Lchacha20_xor_stream_nost88:
-	cmp	#17, r14
-	jnc	.Lchacha20_xor_stream_nost89
-	mov.b	144(sp), 16(r13)
-.Lchacha20_xor_stream_nost89:
-	mov	144(sp), r15
-	swpb	r15
-	cmp	#18, r14
-	jnc	.Lchacha20_xor_stream_nost90
-	mov.b	r15, 17(r13)
-.Lchacha20_xor_stream_nost90:
-	cmp	#19, r14
-	jnc	.Lchacha20_xor_stream_nost91
-	mov.b	162(sp), 18(r13)
-.Lchacha20_xor_stream_nost91:
-	mov	162(sp), r15
-	swpb	r15
-	cmp	#20, r14
-	jnc	.Lchacha20_xor_stream_nost92
-	mov.b	r15, 19(r13)
-.Lchacha20_xor_stream_nost92:
-	cmp	#21, r14
-	jnc	.Lchacha20_xor_stream_nost93
-	mov.b	174(sp), 20(r13)
-.Lchacha20_xor_stream_nost93:
-	mov	174(sp), r15
-	swpb	r15
-	cmp	#22, r14
-	jnc	.Lchacha20_xor_stream_nost94
-	mov.b	r15, 21(r13)
-.Lchacha20_xor_stream_nost94:
-	cmp	#23, r14
-	jnc	.Lchacha20_xor_stream_nost95
-	mov.b	184(sp), 22(r13)
-.Lchacha20_xor_stream_nost95:
-	mov	184(sp), r15
-	swpb	r15
-	cmp	#24, r14
-	jnc	.Lchacha20_xor_stream_nost96
-	mov.b	r15, 23(r13)
-.Lchacha20_xor_stream_nost96:
-	cmp	#25, r14
-	jnc	.Lchacha20_xor_stream_nost97
-	mov.b	196(sp), 24(r13)
-.Lchacha20_xor_stream_nost97:
-	mov	196(sp), r15
-	swpb	r15
-	cmp	#26, r14
-	jnc	.Lchacha20_xor_stream_nost98
-	mov.b	r15, 25(r13)
-.Lchacha20_xor_stream_nost98:
-	cmp	#27, r14
-	jnc	.Lchacha20_xor_stream_nost99
-	mov.b	202(sp), 26(r13)
-.Lchacha20_xor_stream_nost99:
-	mov	202(sp), r15
-	swpb	r15
-	cmp	#28, r14
-	jnc	.Lchacha20_xor_stream_nost100
-	mov.b	r15, 27(r13)
-.Lchacha20_xor_stream_nost100:
-	cmp	#29, r14
-	jnc	.Lchacha20_xor_stream_nost101
-	mov.b	206(sp), 28(r13)
-.Lchacha20_xor_stream_nost101:
-	mov	206(sp), r15
-	swpb	r15
-	cmp	#30, r14
-	jnc	.Lchacha20_xor_stream_nost102
-	mov.b	r15, 29(r13)
-.Lchacha20_xor_stream_nost102:
-	cmp	#31, r14
-	jnc	.Lchacha20_xor_stream_nost103
-	mov.b	210(sp), 30(r13)
-.Lchacha20_xor_stream_nost103:
-	mov	210(sp), r15
-	swpb	r15
-	cmp	#32, r14
-	jnc	.Lchacha20_xor_stream_nost104
-	mov.b	r15, 31(r13)
-.Lchacha20_xor_stream_nost104:
-	cmp	#33, r14
-	jnc	.Lchacha20_xor_stream_nost105
-	mov.b	214(sp), 32(r13)
-.Lchacha20_xor_stream_nost105:
-	mov	214(sp), r15
-	swpb	r15
-	cmp	#34, r14
-	jnc	.Lchacha20_xor_stream_nost106
-	mov.b	r15, 33(r13)
-.Lchacha20_xor_stream_nost106:
-	cmp	#35, r14
-	jnc	.Lchacha20_xor_stream_nost107
-	mov.b	218(sp), 34(r13)
-.Lchacha20_xor_stream_nost107:
-	mov	218(sp), r15
-	swpb	r15
-	cmp	#36, r14
-	jnc	.Lchacha20_xor_stream_nost108
-	mov.b	r15, 35(r13)
-.Lchacha20_xor_stream_nost108:
-	cmp	#37, r14
-	jnc	.Lchacha20_xor_stream_nost109
-	mov.b	222(sp), 36(r13)
-.Lchacha20_xor_stream_nost109:
-	mov	222(sp), r15
-	swpb	r15
-	cmp	#38, r14
-	jnc	.Lchacha20_xor_stream_nost110
-	mov.b	r15, 37(r13)
-.Lchacha20_xor_stream_nost110:
-	cmp	#39, r14
-	jnc	.Lchacha20_xor_stream_nost111
-	mov.b	226(sp), 38(r13)
-.Lchacha20_xor_stream_nost111:
-	mov	226(sp), r15
-	swpb	r15
-	cmp	#40, r14
-	jnc	.Lchacha20_xor_stream_nost112
-	mov.b	r15, 39(r13)
-.Lchacha20_xor_stream_nost112:
-	cmp	#41, r14
-	jnc	.Lchacha20_xor_stream_nost113
-	mov.b	232(sp), 40(r13)
-.Lchacha20_xor_stream_nost113:
-	mov	232(sp), r15
-	swpb	r15
-	cmp	#42, r14
-	jnc	.Lchacha20_xor_stream_nost114
-	mov.b	r15, 41(r13)
-.Lchacha20_xor_stream_nost114:
-	cmp	#43, r14
-	jnc	.Lchacha20_xor_stream_nost115
-	mov.b	238(sp), 42(r13)
-.Lchacha20_xor_stream_nost115:
+	jnz	.Lchacha20_xor_stream_bytes10
+	mov	190(sp), 0(r13)
+	mov	188(sp), 2(r13)
+	mov	186(sp), 4(r13)
+	mov	184(sp), 6(r13)
+	mov	182(sp), 8(r13)
+	mov	180(sp), 10(r13)
+	mov	178(sp), 12(r13)
+	mov	172(sp), 14(r13)
+	mov	162(sp), 16(r13)
+	mov	160(sp), 18(r13)
+	mov	150(sp), 20(r13)
+	mov	146(sp), 22(r13)
+	mov	138(sp), 24(r13)
+	mov	136(sp), 26(r13)
+	mov	128(sp), 28(r13)
+	mov	120(sp), 30(r13)
+	mov	116(sp), 32(r13)
+	mov	110(sp), 34(r13)
+	mov	104(sp), 36(r13)
+	mov	94(sp), 38(r13)
+	mov	82(sp), 40(r13)
+	mov	r4, 42(r13)
+	mov	r5, 44(r13)
+	mov	r6, 46(r13)
+	mov	r7, 48(r13)
+	mov	r8, 50(r13)
+	mov	r9, 52(r13)
+	mov	r10, 54(r13)
+	mov	r11, 56(r13)
+	mov	r12, 58(r13)
+	mov	r14, 60(r13)
+	mov	r15, 62(r13)
+	jmp	.Lchacha20_xor_stream_stored11
+.Lchacha20_xor_stream_bytes10:
+	mov	190(sp), 326(sp)
+	mov	188(sp), 328(sp)
+	mov	186(sp), 330(sp)
+	mov	184(sp), 332(sp)
+	mov	182(sp), 334(sp)
+	mov	180(sp), 336(sp)
+	mov	178(sp), 338(sp)
+	mov	172(sp), 340(sp)
+	mov	162(sp), 342(sp)
+	mov	160(sp), 344(sp)
+	mov	150(sp), 346(sp)
+	mov	146(sp), 348(sp)
+	mov	138(sp), 350(sp)
+	mov	136(sp), 352(sp)
+	mov	128(sp), 354(sp)
+	mov	120(sp), 356(sp)
+	mov	116(sp), 358(sp)
+	mov	110(sp), 360(sp)
+	mov	104(sp), 362(sp)
+	mov	94(sp), 364(sp)
+	mov	82(sp), 366(sp)
+	mov	r4, 368(sp)
+	mov	r5, 370(sp)
+	mov	r6, 372(sp)
+	mov	r7, 374(sp)
+	mov	r8, 376(sp)
+	mov	r9, 378(sp)
+	mov	r10, 380(sp)
+	mov	r11, 382(sp)
+	mov	r12, 384(sp)
+	mov	r14, 386(sp)
+	mov	r15, 388(sp)
+	mov	sp, r14
+	add	#326, r14
 	mov	238(sp), r15
-	swpb	r15
-	cmp	#44, r14
-	jnc	.Lchacha20_xor_stream_nost116
-	mov.b	r15, 43(r13)
-.Lchacha20_xor_stream_nost116:
-	cmp	#45, r14
-	jnc	.Lchacha20_xor_stream_nost117
-	mov.b	242(sp), 44(r13)
-.Lchacha20_xor_stream_nost117:
-	mov	242(sp), r15
-	swpb	r15
-	cmp	#46, r14
-	jnc	.Lchacha20_xor_stream_nost118
-	mov.b	r15, 45(r13)
-.Lchacha20_xor_stream_nost118:
-	cmp	#47, r14
-	jnc	.Lchacha20_xor_stream_nost119
-	mov.b	r4, 46(r13)
-.Lchacha20_xor_stream_nost119:
-	swpb	r4
-	cmp	#48, r14
-	jnc	.Lchacha20_xor_stream_nost120
-	mov.b	r4, 47(r13)
-.Lchacha20_xor_stream_nost120:
-	cmp	#49, r14
-	jnc	.Lchacha20_xor_stream_nost121
-	mov.b	r5, 48(r13)
-.Lchacha20_xor_stream_nost121:
-	swpb	r5
-	cmp	#50, r14
-	jnc	.Lchacha20_xor_stream_nost122
-	mov.b	r5, 49(r13)
-.Lchacha20_xor_stream_nost122:
-	cmp	#51, r14
-	jnc	.Lchacha20_xor_stream_nost123
-	mov.b	r6, 50(r13)
-.Lchacha20_xor_stream_nost123:
-	swpb	r6
-	cmp	#52, r14
-	jnc	.Lchacha20_xor_stream_nost124
-	mov.b	r6, 51(r13)
-.Lchacha20_xor_stream_nost124:
-	cmp	#53, r14
-	jnc	.Lchacha20_xor_stream_nost125
-	mov.b	r7, 52(r13)
-.Lchacha20_xor_stream_nost125:
-	swpb	r7
-	cmp	#54, r14
-	jnc	.Lchacha20_xor_stream_nost126
-	mov.b	r7, 53(r13)
-.Lchacha20_xor_stream_nost126:
-	cmp	#55, r14
-	jnc	.Lchacha20_xor_stream_nost127
-	mov.b	r8, 54(r13)
-.Lchacha20_xor_stream_nost127:
-	swpb	r8
-	cmp	#56, r14
-	jnc	.Lchacha20_xor_stream_nost128
-	mov.b	r8, 55(r13)
-.Lchacha20_xor_stream_nost128:
-	cmp	#57, r14
-	jnc	.Lchacha20_xor_stream_nost129
-	mov.b	r9, 56(r13)
-.Lchacha20_xor_stream_nost129:
-	swpb	r9
-	cmp	#58, r14
-	jnc	.Lchacha20_xor_stream_nost130
-	mov.b	r9, 57(r13)
-.Lchacha20_xor_stream_nost130:
-	cmp	#59, r14
-	jnc	.Lchacha20_xor_stream_nost131
-	mov.b	r10, 58(r13)
-.Lchacha20_xor_stream_nost131:
-	swpb	r10
-	cmp	#60, r14
-	jnc	.Lchacha20_xor_stream_nost132
-	mov.b	r10, 59(r13)
-.Lchacha20_xor_stream_nost132:
-	cmp	#61, r14
-	jnc	.Lchacha20_xor_stream_nost133
-	mov.b	r11, 60(r13)
-.Lchacha20_xor_stream_nost133:
-	swpb	r11
-	cmp	#62, r14
-	jnc	.Lchacha20_xor_stream_nost134
-	mov.b	r11, 61(r13)
-.Lchacha20_xor_stream_nost134:
-	cmp	#63, r14
-	jnc	.Lchacha20_xor_stream_nost135
-	mov.b	r12, 62(r13)
-.Lchacha20_xor_stream_nost135:
-	swpb	r12
-	cmp	#64, r14
-	jnc	.Lchacha20_xor_stream_nost136
-	mov.b	r12, 63(r13)
-.Lchacha20_xor_stream_nost136:
-.Lchacha20_xor_stream_words72:
-	add	#1, 436(sp)
-	addc	#0, 438(sp)
-	cmp	444(sp), 436(sp)
-	mov	438(sp), r15
-	subc	442(sp), r15
-	jnc	.Lchacha20_xor_stream_loop1
+	cmp	#64, r15
+	jnc	.Lchacha20_xor_stream_cnt12
+	mov	#64, r15
+.Lchacha20_xor_stream_cnt12:
+	tst	r15
+	jz	.Lchacha20_xor_stream_stored11
+.Lchacha20_xor_stream_cpy13:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lchacha20_xor_stream_cpy13
+.Lchacha20_xor_stream_stored11:
+	add	#1, 246(sp)
+	addc	#0, 248(sp)
+	cmp	318(sp), 246(sp)
+	mov	248(sp), r15
+	subc	316(sp), r15
+	jc	.Lchacha20_xor_stream_near16
+	br	#.Lchacha20_xor_stream_loop1
+.Lchacha20_xor_stream_near16:
 .Lchacha20_xor_stream_done2:
-	add	#452, sp
+	add	#390, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_xor_stream, .-chacha20_xor_stream

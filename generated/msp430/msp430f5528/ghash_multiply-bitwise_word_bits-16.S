@@ -5,19 +5,20 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ghash_mul: ghash.mul
-;     frame 44 bytes (22 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 650 bytes of code
+;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 540 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
 	.balign 2
 ghash_mul:
 	pushm.w	#7, r10
-	sub	#44, sp
+	sub	#46, sp
 	mov	r12, r6
-	mov	r14, 42(sp)
-	; ghash.ae:27: for i in 0..128 {
-	mov	#0, 20(sp)
+	mov	r14, 44(sp)
+	; ghash.ae:35: for i in 0..128 {
+	mov	#0, r4
+	mov	#0, 42(sp)
 	mov	#0, 40(sp)
 	mov	#0, 38(sp)
 	mov	#0, 36(sp)
@@ -25,30 +26,29 @@ ghash_mul:
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	@r13, 16(sp)
-	mov	2(r13), r8
-	mov	4(r13), r14
-	mov	6(r13), 12(sp)
-	mov	8(r13), 18(sp)
-	mov	10(r13), 22(sp)
-	mov	12(r13), 24(sp)
+	mov	@r13, r14
+	mov	2(r13), 26(sp)
+	mov	4(r13), 24(sp)
+	mov	6(r13), 22(sp)
+	mov	8(r13), 20(sp)
+	mov	10(r13), 18(sp)
+	mov	12(r13), 16(sp)
 	mov	14(r13), 14(sp)
 .Lghash_mul_loop1:
-	; ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
-	mov	#127, r4
-	sub	20(sp), r4
-	mov	@r6, r5
-	mov	2(r6), r7
+	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
+	mov	#127, r5
+	sub	r4, r5
+	mov	@r6, r7
+	mov	2(r6), r8
 	mov	4(r6), r9
 	mov	6(r6), r10
 	mov	8(r6), r11
 	mov	10(r6), r12
 	mov	12(r6), r13
 	mov	14(r6), r15
-	cmp	#128, r4
+	cmp	#128, r5
 	jc	.Lghash_mul_shbig3
-	tst	r4
+	tst	r5
 	jz	.Lghash_mul_shend4
 .Lghash_mul_sh5:
 	clrc
@@ -58,115 +58,72 @@ ghash_mul:
 	rrc	r11
 	rrc	r10
 	rrc	r9
+	rrc	r8
 	rrc	r7
-	rrc	r5
-	dec	r4
+	dec	r5
 	jnz	.Lghash_mul_sh5
 	jmp	.Lghash_mul_shend4
 .Lghash_mul_shbig3:
-	clr	r5
+	clr	r7
 .Lghash_mul_shend4:
-	and	#1, r5
+	and	#1, r7
+	xor	#1, r7
+	sub	#1, r7
+	clr	r5
+	adc	r5
 	xor	#1, r5
-	sub	#1, r5
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	inv	r4
-	inc	r4
-	mov	16(sp), r5
-	and	r4, r5
-	mov	r8, r7
-	and	r4, r7
-	mov	r14, r9
-	and	r4, r9
-	mov	12(sp), r10
-	and	r4, r10
-	mov	18(sp), r11
-	and	r4, r11
-	mov	22(sp), r12
-	and	r4, r12
-	mov	24(sp), r13
-	and	r4, r13
+	inv	r5
+	inc	r5
+	mov	r14, r7
+	and	r5, r7
+	mov	26(sp), r8
+	and	r5, r8
+	mov	24(sp), r9
+	and	r5, r9
+	mov	22(sp), r10
+	and	r5, r10
+	mov	20(sp), r11
+	and	r5, r11
+	mov	18(sp), r12
+	and	r5, r12
+	mov	16(sp), r13
+	and	r5, r13
 	mov	14(sp), r15
-	and	r4, r15
+	and	r5, r15
+	mov	42(sp), 12(sp)
+	xor	r7, 12(sp)
 	mov	40(sp), 10(sp)
-	xor	r5, 10(sp)
+	xor	r8, 10(sp)
 	mov	38(sp), 8(sp)
-	xor	r7, 8(sp)
+	xor	r9, 8(sp)
 	mov	36(sp), 6(sp)
-	xor	r9, 6(sp)
+	xor	r10, 6(sp)
 	mov	34(sp), 4(sp)
-	xor	r10, 4(sp)
+	xor	r11, 4(sp)
 	mov	32(sp), 2(sp)
-	xor	r11, 2(sp)
+	xor	r12, 2(sp)
 	mov	30(sp), 0(sp)
-	xor	r12, 0(sp)
-	mov	28(sp), r4
-	xor	r13, r4
-	mov	26(sp), r5
+	xor	r13, 0(sp)
+	mov	28(sp), r5
 	xor	r15, r5
-	; ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	16(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r12, r7
-	bis	r15, r7
-	and	#32767, r13
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r8
-	bis	r15, r8
-	and	#32767, r14
-	mov	12(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r9
-	bis	r15, r9
-	and	#32767, r13
-	mov	18(sp), r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r10
-	bis	r15, r10
-	and	#32767, r14
-	mov	22(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r11
-	bis	r15, r11
-	and	#32767, r13
-	mov	24(sp), r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r12
-	bis	r15, r12
-	and	#32767, r14
+	; ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r14, r7
+	mov	26(sp), r8
+	mov	24(sp), r9
+	mov	22(sp), r10
+	mov	20(sp), r11
+	mov	18(sp), r12
+	mov	16(sp), r13
 	mov	14(sp), r15
-	bit	#1, r15
+	clrc
 	rrc	r15
-	and	#32768, r15
-	mov	r14, r13
-	bis	r15, r13
-	mov	14(sp), r15
-	rrum.w	#1, r15
-	mov	16(sp), r14
+	rrc	r13
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	rrc	r8
+	rrc	r7
 	and	#1, r14
 	xor	#1, r14
 	sub	#1, r14
@@ -177,42 +134,43 @@ ghash_mul:
 	inc	r14
 	and	#57600, r14
 	xor	r14, r15
+	mov	12(sp), 42(sp)
 	mov	10(sp), 40(sp)
 	mov	8(sp), 38(sp)
 	mov	6(sp), 36(sp)
 	mov	4(sp), 34(sp)
 	mov	2(sp), 32(sp)
 	mov	@sp, 30(sp)
-	mov	r4, 28(sp)
-	mov	r5, 26(sp)
-	mov	r7, 16(sp)
-	mov	r9, r14
-	mov	r10, 12(sp)
-	mov	r11, 18(sp)
-	mov	r12, 22(sp)
-	mov	r13, 24(sp)
+	mov	r5, 28(sp)
+	mov	r7, r14
+	mov	r8, 26(sp)
+	mov	r9, 24(sp)
+	mov	r10, 22(sp)
+	mov	r11, 20(sp)
+	mov	r12, 18(sp)
+	mov	r13, 16(sp)
 	mov	r15, 14(sp)
-	add	#1, 20(sp)
-	cmp	#128, 20(sp)
+	add	#1, r4
+	cmp	#128, r4
 	jnc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	mov	42(sp), r15
-	mov	40(sp), 0(r15)
-	mov	42(sp), r15
-	mov	38(sp), 2(r15)
-	mov	42(sp), r15
-	mov	36(sp), 4(r15)
-	mov	42(sp), r15
-	mov	34(sp), 6(r15)
-	mov	42(sp), r15
-	mov	32(sp), 8(r15)
-	mov	42(sp), r15
-	mov	30(sp), 10(r15)
-	mov	42(sp), r15
-	mov	28(sp), 12(r15)
-	mov	42(sp), r15
-	mov	26(sp), 14(r15)
-	add	#44, sp
+	mov	44(sp), r15
+	mov	42(sp), 0(r15)
+	mov	44(sp), r15
+	mov	40(sp), 2(r15)
+	mov	44(sp), r15
+	mov	38(sp), 4(r15)
+	mov	44(sp), r15
+	mov	36(sp), 6(r15)
+	mov	44(sp), r15
+	mov	34(sp), 8(r15)
+	mov	44(sp), r15
+	mov	32(sp), 10(r15)
+	mov	44(sp), r15
+	mov	30(sp), 12(r15)
+	mov	44(sp), r15
+	mov	28(sp), 14(r15)
+	add	#46, sp
 	popm.w	#7, r10
 	ret
 	.size ghash_mul, .-ghash_mul
@@ -226,7 +184,7 @@ ghash_mul:
 	.type ghash_init, @function
 	.balign 2
 ghash_init:
-	; ghash.ae:38: tab[0] = h
+	; ghash.ae:46: tab[0] = h
 	mov	@r12, 0(r13)
 	mov	2(r12), 2(r13)
 	mov	4(r12), 4(r13)
@@ -240,19 +198,20 @@ ghash_init:
 
 
 ; --- ghash_mul_h: ghash.mul_h
-;     frame 44 bytes (22 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 650 bytes of code
+;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 540 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
 	.balign 2
 ghash_mul_h:
 	pushm.w	#7, r10
-	sub	#44, sp
+	sub	#46, sp
 	mov	r12, r6
-	mov	r14, 42(sp)
-	; ghash.ae:27: for i in 0..128 {
-	mov	#0, 20(sp)
+	mov	r14, 44(sp)
+	; ghash.ae:35: for i in 0..128 {
+	mov	#0, r4
+	mov	#0, 42(sp)
 	mov	#0, 40(sp)
 	mov	#0, 38(sp)
 	mov	#0, 36(sp)
@@ -260,30 +219,29 @@ ghash_mul_h:
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	@r13, 16(sp)
-	mov	2(r13), r8
-	mov	4(r13), r14
-	mov	6(r13), 12(sp)
-	mov	8(r13), 18(sp)
-	mov	10(r13), 22(sp)
-	mov	12(r13), 24(sp)
+	mov	@r13, r14
+	mov	2(r13), 26(sp)
+	mov	4(r13), 24(sp)
+	mov	6(r13), 22(sp)
+	mov	8(r13), 20(sp)
+	mov	10(r13), 18(sp)
+	mov	12(r13), 16(sp)
 	mov	14(r13), 14(sp)
 .Lghash_mul_h_loop1:
-	; ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
-	mov	#127, r4
-	sub	20(sp), r4
-	mov	@r6, r5
-	mov	2(r6), r7
+	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
+	mov	#127, r5
+	sub	r4, r5
+	mov	@r6, r7
+	mov	2(r6), r8
 	mov	4(r6), r9
 	mov	6(r6), r10
 	mov	8(r6), r11
 	mov	10(r6), r12
 	mov	12(r6), r13
 	mov	14(r6), r15
-	cmp	#128, r4
+	cmp	#128, r5
 	jc	.Lghash_mul_h_shbig3
-	tst	r4
+	tst	r5
 	jz	.Lghash_mul_h_shend4
 .Lghash_mul_h_sh5:
 	clrc
@@ -293,115 +251,72 @@ ghash_mul_h:
 	rrc	r11
 	rrc	r10
 	rrc	r9
+	rrc	r8
 	rrc	r7
-	rrc	r5
-	dec	r4
+	dec	r5
 	jnz	.Lghash_mul_h_sh5
 	jmp	.Lghash_mul_h_shend4
 .Lghash_mul_h_shbig3:
-	clr	r5
+	clr	r7
 .Lghash_mul_h_shend4:
-	and	#1, r5
+	and	#1, r7
+	xor	#1, r7
+	sub	#1, r7
+	clr	r5
+	adc	r5
 	xor	#1, r5
-	sub	#1, r5
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	inv	r4
-	inc	r4
-	mov	16(sp), r5
-	and	r4, r5
-	mov	r8, r7
-	and	r4, r7
-	mov	r14, r9
-	and	r4, r9
-	mov	12(sp), r10
-	and	r4, r10
-	mov	18(sp), r11
-	and	r4, r11
-	mov	22(sp), r12
-	and	r4, r12
-	mov	24(sp), r13
-	and	r4, r13
+	inv	r5
+	inc	r5
+	mov	r14, r7
+	and	r5, r7
+	mov	26(sp), r8
+	and	r5, r8
+	mov	24(sp), r9
+	and	r5, r9
+	mov	22(sp), r10
+	and	r5, r10
+	mov	20(sp), r11
+	and	r5, r11
+	mov	18(sp), r12
+	and	r5, r12
+	mov	16(sp), r13
+	and	r5, r13
 	mov	14(sp), r15
-	and	r4, r15
+	and	r5, r15
+	mov	42(sp), 12(sp)
+	xor	r7, 12(sp)
 	mov	40(sp), 10(sp)
-	xor	r5, 10(sp)
+	xor	r8, 10(sp)
 	mov	38(sp), 8(sp)
-	xor	r7, 8(sp)
+	xor	r9, 8(sp)
 	mov	36(sp), 6(sp)
-	xor	r9, 6(sp)
+	xor	r10, 6(sp)
 	mov	34(sp), 4(sp)
-	xor	r10, 4(sp)
+	xor	r11, 4(sp)
 	mov	32(sp), 2(sp)
-	xor	r11, 2(sp)
+	xor	r12, 2(sp)
 	mov	30(sp), 0(sp)
-	xor	r12, 0(sp)
-	mov	28(sp), r4
-	xor	r13, r4
-	mov	26(sp), r5
+	xor	r13, 0(sp)
+	mov	28(sp), r5
 	xor	r15, r5
-	; ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	16(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r12, r7
-	bis	r15, r7
-	and	#32767, r13
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r8
-	bis	r15, r8
-	and	#32767, r14
-	mov	12(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r9
-	bis	r15, r9
-	and	#32767, r13
-	mov	18(sp), r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r10
-	bis	r15, r10
-	and	#32767, r14
-	mov	22(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r11
-	bis	r15, r11
-	and	#32767, r13
-	mov	24(sp), r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r12
-	bis	r15, r12
-	and	#32767, r14
+	; ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r14, r7
+	mov	26(sp), r8
+	mov	24(sp), r9
+	mov	22(sp), r10
+	mov	20(sp), r11
+	mov	18(sp), r12
+	mov	16(sp), r13
 	mov	14(sp), r15
-	bit	#1, r15
+	clrc
 	rrc	r15
-	and	#32768, r15
-	mov	r14, r13
-	bis	r15, r13
-	mov	14(sp), r15
-	rrum.w	#1, r15
-	mov	16(sp), r14
+	rrc	r13
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	rrc	r8
+	rrc	r7
 	and	#1, r14
 	xor	#1, r14
 	sub	#1, r14
@@ -412,63 +327,64 @@ ghash_mul_h:
 	inc	r14
 	and	#57600, r14
 	xor	r14, r15
+	mov	12(sp), 42(sp)
 	mov	10(sp), 40(sp)
 	mov	8(sp), 38(sp)
 	mov	6(sp), 36(sp)
 	mov	4(sp), 34(sp)
 	mov	2(sp), 32(sp)
 	mov	@sp, 30(sp)
-	mov	r4, 28(sp)
-	mov	r5, 26(sp)
-	mov	r7, 16(sp)
-	mov	r9, r14
-	mov	r10, 12(sp)
-	mov	r11, 18(sp)
-	mov	r12, 22(sp)
-	mov	r13, 24(sp)
+	mov	r5, 28(sp)
+	mov	r7, r14
+	mov	r8, 26(sp)
+	mov	r9, 24(sp)
+	mov	r10, 22(sp)
+	mov	r11, 20(sp)
+	mov	r12, 18(sp)
+	mov	r13, 16(sp)
 	mov	r15, 14(sp)
-	add	#1, 20(sp)
-	cmp	#128, 20(sp)
+	add	#1, r4
+	cmp	#128, r4
 	jnc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	42(sp), r15
-	mov	40(sp), 0(r15)
-	mov	42(sp), r15
-	mov	38(sp), 2(r15)
-	mov	42(sp), r15
-	mov	36(sp), 4(r15)
-	mov	42(sp), r15
-	mov	34(sp), 6(r15)
-	mov	42(sp), r15
-	mov	32(sp), 8(r15)
-	mov	42(sp), r15
-	mov	30(sp), 10(r15)
-	mov	42(sp), r15
-	mov	28(sp), 12(r15)
-	mov	42(sp), r15
-	mov	26(sp), 14(r15)
-	add	#44, sp
+	mov	44(sp), r15
+	mov	42(sp), 0(r15)
+	mov	44(sp), r15
+	mov	40(sp), 2(r15)
+	mov	44(sp), r15
+	mov	38(sp), 4(r15)
+	mov	44(sp), r15
+	mov	36(sp), 6(r15)
+	mov	44(sp), r15
+	mov	34(sp), 8(r15)
+	mov	44(sp), r15
+	mov	32(sp), 10(r15)
+	mov	44(sp), r15
+	mov	30(sp), 12(r15)
+	mov	44(sp), r15
+	mov	28(sp), 14(r15)
+	add	#46, sp
 	popm.w	#7, r10
 	ret
 	.size ghash_mul_h, .-ghash_mul_h
 
 
 ; --- ghash_absorb: ghash.absorb
-;     frame 98 bytes (49 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1336 bytes of code
+;     frame 96 bytes (40 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 964 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
 	.balign 2
 ghash_absorb:
 	pushm.w	#7, r10
-	sub	#98, sp
-	mov	r12, 68(sp)
-	mov	r14, 94(sp)
-	mov	r15, 92(sp)
-	mov	114(sp), 96(sp)
-	; ghash.ae:99: for i in 0..(n + 15) / 16 {
-	mov	92(sp), r12
+	sub	#96, sp
+	mov	r12, 58(sp)
+	mov	r14, 76(sp)
+	mov	r15, 74(sp)
+	mov	112(sp), 78(sp)
+	; ghash.ae:184: for i in 0..(n + 15) / 16 {
+	mov	74(sp), r12
 	mov	#0, r14
 	add	#15, r12
 	addc	#0, r14
@@ -491,188 +407,103 @@ ghash_absorb:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	mov	r12, 90(sp)
-	bis	r15, 90(sp)
-	mov	r14, 88(sp)
-	mov	88(sp), r15
+	mov	r12, 72(sp)
+	bis	r15, 72(sp)
+	mov	r14, 70(sp)
+	mov	70(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 88(sp)
-	mov	#0, 84(sp)
-	mov	#0, 86(sp)
-	mov	@r13, 82(sp)
-	mov	2(r13), 80(sp)
-	mov	4(r13), 78(sp)
-	mov	6(r13), 76(sp)
-	mov	8(r13), 74(sp)
-	mov	10(r13), 72(sp)
-	mov	12(r13), 70(sp)
-	mov	14(r13), 66(sp)
-	cmp	90(sp), 84(sp)
-	mov	86(sp), r15
-	subc	88(sp), r15
+	mov	r15, 70(sp)
+	mov	#0, 66(sp)
+	mov	#0, 68(sp)
+	mov	@r13, 64(sp)
+	mov	2(r13), 62(sp)
+	mov	4(r13), 60(sp)
+	mov	6(r13), 56(sp)
+	mov	8(r13), r10
+	mov	10(r13), r11
+	mov	12(r13), r12
+	mov	14(r13), r14
+	cmp	72(sp), 66(sp)
+	mov	68(sp), r15
+	subc	70(sp), r15
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
-	; ghash.ae:100: off = i * 16
-	mov	84(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	; ghash.ae:101: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	92(sp), r10
-	sub	r15, r10
-	mov	r15, r11
-	add	94(sp), r11
-	cmp	#16, r10
+	; ghash.ae:185: off = i * 16
+	mov	66(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#65520, r7
+	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	mov	74(sp), r6
+	sub	r7, r6
+	add	76(sp), r7
+	cmp	#16, r6
 	jnc	.Lghash_absorb_bytes3
-	bit	#1, r11
+	bit	#1, r7
 	jnz	.Lghash_absorb_bytes3
-	mov	@r11, r10
-	mov	2(r11), r7
-	mov	4(r11), r6
-	mov	6(r11), r5
-	mov	8(r11), r9
-	mov	10(r11), r13
-	mov	12(r11), r12
-	mov	14(r11), r15
-	jmp	.Lghash_absorb_words4
-.Lghash_absorb_bytes3:
-	clr	40(sp)
-	cmp	#1, r10
-	jnc	.Lghash_absorb_nob5
-	mov.b	@r11, r15
-	mov	r15, 40(sp)
-.Lghash_absorb_nob5:
-	clr	38(sp)
-	cmp	#2, r10
-	jnc	.Lghash_absorb_nob6
-	mov.b	1(r11), r15
-	mov	r15, 38(sp)
-.Lghash_absorb_nob6:
-	clr	42(sp)
-	cmp	#3, r10
-	jnc	.Lghash_absorb_nob7
-	mov.b	2(r11), r15
-	mov	r15, 42(sp)
-.Lghash_absorb_nob7:
-	clr	r7
-	cmp	#4, r10
-	jnc	.Lghash_absorb_nob8
-	mov.b	3(r11), r7
-.Lghash_absorb_nob8:
-	clr	44(sp)
-	cmp	#5, r10
-	jnc	.Lghash_absorb_nob9
-	mov.b	4(r11), r15
-	mov	r15, 44(sp)
-.Lghash_absorb_nob9:
-	clr	r6
-	cmp	#6, r10
-	jnc	.Lghash_absorb_nob10
-	mov.b	5(r11), r6
-.Lghash_absorb_nob10:
-	clr	48(sp)
-	cmp	#7, r10
-	jnc	.Lghash_absorb_nob11
-	mov.b	6(r11), r15
-	mov	r15, 48(sp)
-.Lghash_absorb_nob11:
-	clr	r5
-	cmp	#8, r10
-	jnc	.Lghash_absorb_nob12
-	mov.b	7(r11), r5
-.Lghash_absorb_nob12:
-	clr	r8
-	cmp	#9, r10
-	jnc	.Lghash_absorb_nob13
-	mov.b	8(r11), r8
-.Lghash_absorb_nob13:
-	clr	r9
-	cmp	#10, r10
-	jnc	.Lghash_absorb_nob14
-	mov.b	9(r11), r9
-.Lghash_absorb_nob14:
-	clr	r12
-	cmp	#11, r10
-	jnc	.Lghash_absorb_nob15
-	mov.b	10(r11), r12
-.Lghash_absorb_nob15:
-	clr	r13
-	cmp	#12, r10
-	jnc	.Lghash_absorb_nob16
-	mov.b	11(r11), r13
-.Lghash_absorb_nob16:
-	clr	64(sp)
-	cmp	#13, r10
-	jnc	.Lghash_absorb_nob17
-	mov.b	12(r11), r15
-	mov	r15, 64(sp)
-.Lghash_absorb_nob17:
-	clr	r4
-	cmp	#14, r10
-	jnc	.Lghash_absorb_nob18
-	mov.b	13(r11), r4
-.Lghash_absorb_nob18:
-	clr	r14
-	cmp	#15, r10
-	jnc	.Lghash_absorb_nob19
-	mov.b	14(r11), r14
-.Lghash_absorb_nob19:
-	clr	r15
-	cmp	#16, r10
-	jnc	.Lghash_absorb_nob20
-	mov.b	15(r11), r15
-.Lghash_absorb_nob20:
-	mov	38(sp), r10
-	swpb	r10
-	bis	40(sp), r10
-	swpb	r7
-	bis	42(sp), r7
-	swpb	r6
-	bis	44(sp), r6
-	swpb	r5
-	bis	48(sp), r5
-	swpb	r9
-	bis	r8, r9
-	swpb	r13
-	bis	r12, r13
-	mov	r4, r12
-	swpb	r12
-	bis	64(sp), r12
-	swpb	r15
-	bis	r14, r15
 .Lghash_absorb_words4:
-	swpb	r15
-	swpb	r12
-	swpb	r13
-	swpb	r9
-	swpb	r5
-	swpb	r6
+	mov	@r7, r4
+	mov	2(r7), r5
+	mov	4(r7), r6
+	mov	6(r7), r8
+	mov	8(r7), r9
+	mov	10(r7), r13
+	mov	12(r7), r15
+	mov	14(r7), r7
+	jmp	.Lghash_absorb_join5
+.Lghash_absorb_bytes3:
+	mov	sp, r8
+	add	#80, r8
+	mov	r8, r9
+	mov	#16, r13
+.Lghash_absorb_cpy6:
+	clr	r15
+	tst	r6
+	jz	.Lghash_absorb_pad7
+	mov.b	@r7, r15
+	inc	r7
+	dec	r6
+.Lghash_absorb_pad7:
+	mov.b	r15, 0(r9)
+	inc	r9
+	dec	r13
+	jnz	.Lghash_absorb_cpy6
+	mov	r8, r7
+	jmp	.Lghash_absorb_words4
+.Lghash_absorb_join5:
+	mov	64(sp), 54(sp)
 	swpb	r7
-	swpb	r10
-	mov	82(sp), 62(sp)
-	xor	r15, 62(sp)
-	mov	80(sp), 60(sp)
-	xor	r12, 60(sp)
-	mov	78(sp), 58(sp)
-	xor	r13, 58(sp)
-	mov	76(sp), 56(sp)
-	xor	r9, 56(sp)
-	mov	74(sp), 54(sp)
-	xor	r5, 54(sp)
-	mov	72(sp), 52(sp)
-	xor	r6, 52(sp)
-	mov	70(sp), 50(sp)
-	xor	r7, 50(sp)
-	mov	66(sp), 46(sp)
-	xor	r10, 46(sp)
-	; ghash.ae:27: for i in 0..128 {
-	mov	#0, 16(sp)
+	xor	r7, 54(sp)
+	mov	62(sp), 52(sp)
+	swpb	r15
+	xor	r15, 52(sp)
+	mov	60(sp), 50(sp)
+	swpb	r13
+	xor	r13, 50(sp)
+	mov	56(sp), 48(sp)
+	swpb	r9
+	xor	r9, 48(sp)
+	mov	r10, 46(sp)
+	swpb	r8
+	xor	r8, 46(sp)
+	mov	r11, 44(sp)
+	swpb	r6
+	xor	r6, 44(sp)
+	mov	r12, 42(sp)
+	swpb	r5
+	xor	r5, 42(sp)
+	mov	r14, 40(sp)
+	swpb	r4
+	xor	r4, 40(sp)
+	; ghash.ae:35: for i in 0..128 {
+	mov	#0, r5
+	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
@@ -680,215 +511,172 @@ ghash_absorb:
 	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 22(sp)
-	mov	68(sp), r15
-	mov	@r15, 12(sp)
-	mov	68(sp), r15
-	mov	2(r15), r10
-	mov	68(sp), r15
-	mov	4(r15), r9
-	mov	68(sp), r15
-	mov	6(r15), r11
-	mov	68(sp), r15
-	mov	8(r15), 14(sp)
-	mov	68(sp), r15
-	mov	10(r15), 18(sp)
-	mov	68(sp), r15
-	mov	12(r15), 20(sp)
-	mov	68(sp), r15
-	mov	14(r15), 10(sp)
-.Lghash_absorb_loop21:
-	; ghash.ae:28: z = z ^ (if x[127 - i] == 1 then v else 0)
+	mov	58(sp), r15
+	mov	@r15, r14
+	mov	58(sp), r15
+	mov	2(r15), 22(sp)
+	mov	58(sp), r15
+	mov	4(r15), 20(sp)
+	mov	58(sp), r15
+	mov	6(r15), 18(sp)
+	mov	58(sp), r15
+	mov	8(r15), 16(sp)
+	mov	58(sp), r15
+	mov	10(r15), 14(sp)
+	mov	58(sp), r15
+	mov	12(r15), 12(sp)
+	mov	58(sp), r15
+	mov	14(r15), r15
+.Lghash_absorb_loop8:
+	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	mov	#127, r4
-	sub	16(sp), r4
-	mov	62(sp), r5
-	mov	60(sp), r6
-	mov	58(sp), r7
-	mov	56(sp), r8
-	mov	54(sp), r12
-	mov	52(sp), r13
-	mov	50(sp), r14
-	mov	46(sp), r15
+	sub	r5, r4
+	mov	54(sp), r6
+	mov	52(sp), r7
+	mov	50(sp), r8
+	mov	48(sp), r9
+	mov	46(sp), r10
+	mov	44(sp), r11
+	mov	42(sp), r12
+	mov	40(sp), r13
 	cmp	#128, r4
-	jc	.Lghash_absorb_shbig23
+	jc	.Lghash_absorb_shbig10
 	tst	r4
-	jz	.Lghash_absorb_shend24
-.Lghash_absorb_sh25:
+	jz	.Lghash_absorb_shend11
+.Lghash_absorb_sh12:
 	clrc
-	rrc	r15
-	rrc	r14
 	rrc	r13
 	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
 	rrc	r8
 	rrc	r7
 	rrc	r6
-	rrc	r5
 	dec	r4
-	jnz	.Lghash_absorb_sh25
-	jmp	.Lghash_absorb_shend24
-.Lghash_absorb_shbig23:
-	clr	r5
-.Lghash_absorb_shend24:
-	and	#1, r5
-	xor	#1, r5
-	sub	#1, r5
+	jnz	.Lghash_absorb_sh12
+	jmp	.Lghash_absorb_shend11
+.Lghash_absorb_shbig10:
+	clr	r6
+.Lghash_absorb_shend11:
+	and	#1, r6
+	xor	#1, r6
+	sub	#1, r6
 	clr	r4
 	adc	r4
 	xor	#1, r4
 	inv	r4
 	inc	r4
-	mov	12(sp), r5
-	and	r4, r5
-	mov	r10, r6
+	mov	r14, r6
 	and	r4, r6
-	mov	r9, r7
+	mov	22(sp), r7
 	and	r4, r7
-	mov	r11, r8
+	mov	20(sp), r8
 	and	r4, r8
-	mov	14(sp), r12
+	mov	18(sp), r9
+	and	r4, r9
+	mov	16(sp), r10
+	and	r4, r10
+	mov	14(sp), r11
+	and	r4, r11
+	mov	12(sp), r12
 	and	r4, r12
-	mov	18(sp), r13
+	mov	r15, r13
 	and	r4, r13
-	mov	20(sp), r14
-	and	r4, r14
-	mov	10(sp), r15
-	and	r4, r15
+	mov	38(sp), 10(sp)
+	xor	r6, 10(sp)
 	mov	36(sp), 8(sp)
-	xor	r5, 8(sp)
+	xor	r7, 8(sp)
 	mov	34(sp), 6(sp)
-	xor	r6, 6(sp)
+	xor	r8, 6(sp)
 	mov	32(sp), 4(sp)
-	xor	r7, 4(sp)
+	xor	r9, 4(sp)
 	mov	30(sp), 2(sp)
-	xor	r8, 2(sp)
+	xor	r10, 2(sp)
 	mov	28(sp), 0(sp)
-	xor	r12, 0(sp)
-	mov	26(sp), r6
+	xor	r11, 0(sp)
+	mov	26(sp), r4
+	xor	r12, r4
+	mov	24(sp), r6
 	xor	r13, r6
-	mov	24(sp), r7
-	xor	r14, r7
+	; ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r14, r7
 	mov	22(sp), r8
-	xor	r15, r8
-	; ghash.ae:29: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	12(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	r10, r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r10
-	bis	r15, r10
-	and	#32767, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r5
-	bis	r15, r5
-	and	#32767, r14
-	mov	r11, r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r9
-	bis	r15, r9
-	and	#32767, r13
-	mov	14(sp), r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, r11
-	bis	r15, r11
-	and	#32767, r14
-	mov	18(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#32768, r15
-	mov	r14, r12
-	bis	r15, r12
-	and	#32767, r13
-	mov	20(sp), r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	bis	r15, r13
-	and	#32767, r14
-	mov	10(sp), r15
-	bit	#1, r15
+	mov	20(sp), r9
+	mov	18(sp), r10
+	mov	16(sp), r11
+	mov	14(sp), r12
+	mov	12(sp), r13
+	clrc
 	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	mov	10(sp), r15
-	rrum.w	#1, r15
-	mov	12(sp), r4
-	and	#1, r4
-	xor	#1, r4
-	sub	#1, r4
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	inv	r4
-	inc	r4
-	and	#57600, r4
-	xor	r4, r15
+	rrc	r13
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	rrc	r8
+	rrc	r7
+	and	#1, r14
+	xor	#1, r14
+	sub	#1, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	and	#57600, r14
+	xor	r14, r15
+	mov	10(sp), 38(sp)
 	mov	8(sp), 36(sp)
 	mov	6(sp), 34(sp)
 	mov	4(sp), 32(sp)
 	mov	2(sp), 30(sp)
 	mov	@sp, 28(sp)
-	mov	r6, 26(sp)
-	mov	r7, 24(sp)
+	mov	r4, 26(sp)
+	mov	r6, 24(sp)
+	mov	r7, r14
 	mov	r8, 22(sp)
-	mov	r10, 12(sp)
-	mov	r5, r10
+	mov	r9, 20(sp)
+	mov	r10, 18(sp)
+	mov	r11, 16(sp)
 	mov	r12, 14(sp)
-	mov	r13, 18(sp)
-	mov	r14, 20(sp)
-	mov	r15, 10(sp)
-	add	#1, 16(sp)
-	cmp	#128, 16(sp)
-	jnc	.Lghash_absorb_loop21
-.Lghash_absorb_done22:
-	mov	36(sp), 82(sp)
-	mov	34(sp), 80(sp)
-	mov	32(sp), 78(sp)
-	mov	30(sp), 76(sp)
-	mov	28(sp), 74(sp)
-	mov	26(sp), 72(sp)
-	mov	24(sp), 70(sp)
-	mov	22(sp), 66(sp)
-	add	#1, 84(sp)
-	addc	#0, 86(sp)
-	cmp	90(sp), 84(sp)
-	mov	86(sp), r15
-	subc	88(sp), r15
+	mov	r13, 12(sp)
+	add	#1, r5
+	cmp	#128, r5
+	jnc	.Lghash_absorb_loop8
+.Lghash_absorb_done9:
+	mov	38(sp), 64(sp)
+	mov	36(sp), 62(sp)
+	mov	34(sp), 60(sp)
+	mov	32(sp), 56(sp)
+	mov	30(sp), r10
+	mov	28(sp), r11
+	mov	26(sp), r12
+	mov	24(sp), r14
+	add	#1, 66(sp)
+	addc	#0, 68(sp)
+	cmp	72(sp), 66(sp)
+	mov	68(sp), r15
+	subc	70(sp), r15
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
-	mov	96(sp), r15
-	mov	82(sp), 0(r15)
-	mov	96(sp), r15
-	mov	80(sp), 2(r15)
-	mov	96(sp), r15
-	mov	78(sp), 4(r15)
-	mov	96(sp), r15
-	mov	76(sp), 6(r15)
-	mov	96(sp), r15
-	mov	74(sp), 8(r15)
-	mov	96(sp), r15
-	mov	72(sp), 10(r15)
-	mov	96(sp), r15
-	mov	70(sp), 12(r15)
-	mov	96(sp), r15
-	mov	66(sp), 14(r15)
-	add	#98, sp
+	mov	78(sp), r15
+	mov	64(sp), 0(r15)
+	mov	78(sp), r15
+	mov	62(sp), 2(r15)
+	mov	78(sp), r15
+	mov	60(sp), 4(r15)
+	mov	78(sp), r15
+	mov	56(sp), 6(r15)
+	mov	78(sp), r15
+	mov	r10, 8(r15)
+	mov	78(sp), r15
+	mov	r11, 10(r15)
+	mov	78(sp), r15
+	mov	r12, 12(r15)
+	mov	78(sp), r15
+	mov	r14, 14(r15)
+	add	#96, sp
 	popm.w	#7, r10
 	ret
 	.size ghash_absorb, .-ghash_absorb

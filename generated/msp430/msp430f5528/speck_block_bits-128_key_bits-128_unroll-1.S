@@ -24,26 +24,22 @@ speck_key_schedule:
 	jnz	.Lspeck_key_schedule_zero1
 	; speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
 	mov	6(r12), r11
-	swpb	r11
 	mov	4(r12), r13
-	swpb	r13
 	mov	2(r12), r14
-	swpb	r14
 	mov	@r12, r15
-	swpb	r15
+	swpb	r11
 	mov	r11, 8(sp)
+	swpb	r13
 	mov	r13, 10(sp)
+	swpb	r14
 	mov	r14, 12(sp)
+	swpb	r15
 	mov	r15, 14(sp)
 	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
 	mov	14(r12), r11
-	swpb	r11
 	mov	12(r12), r13
-	swpb	r13
 	mov	10(r12), r14
-	swpb	r14
 	mov	8(r12), r15
-	swpb	r15
 	; speck.ae:33: @unroll(unroll)
 	mov	#0, r8
 	mov	r11, r12
@@ -52,6 +48,10 @@ speck_key_schedule:
 	mov	6(sp), r10
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	sp, r11
+	swpb	r12
+	swpb	r13
+	swpb	r14
+	swpb	r9
 	; speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	; speck.ae:35: rk[i] = k
@@ -61,18 +61,18 @@ speck_key_schedule:
 	mov	r9, 6(r10)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	10(r11), r7
-	swpb	r7
 	mov	12(r11), r5
-	swpb	r5
 	mov	14(r11), r6
-	swpb	r6
 	mov	8(r11), r15
-	swpb	r15
+	swpb	r7
 	mov	r7, r4
+	swpb	r5
 	xor.b	r5, r4
 	xor	r5, r4
+	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
+	swpb	r15
 	xor.b	r15, r6
 	xor	r15, r6
 	xor.b	r7, r15
@@ -147,22 +147,14 @@ speck_encrypt_block:
 	mov	r14, r4
 	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
 	mov	14(r13), r12
-	swpb	r12
 	mov	12(r13), r6
-	swpb	r6
 	mov	10(r13), r14
-	swpb	r14
 	mov	8(r13), r15
-	swpb	r15
 	; speck.ae:44: x = rev8(b[n - 1 : 0])
 	mov	6(r13), r9
-	swpb	r9
 	mov	4(r13), r10
-	swpb	r10
 	mov	2(r13), r11
-	swpb	r11
 	mov	@r13, r13
-	swpb	r13
 	; speck.ae:45: @unroll(unroll)
 	mov	#32, r5
 	mov	r9, r8
@@ -170,18 +162,28 @@ speck_encrypt_block:
 	mov	r11, r10
 	mov	r13, r11
 	mov	r6, r13
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
+	swpb	r8
+	swpb	r9
+	swpb	r10
+	swpb	r11
+	swpb	r12
+	swpb	r13
+	swpb	r14
+	swpb	r15
+	; speck.ae:45: @unroll(unroll)
 .Lspeck_encrypt_block_loop1:
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	mov	r9, r6
 	swpb	r6
-	swpb	r10
-	swpb	r11
-	swpb	r8
 	mov	r6, r9
+	swpb	r10
 	xor.b	r10, r9
 	xor	r10, r9
+	swpb	r11
 	xor.b	r11, r10
 	xor	r11, r10
+	swpb	r8
 	xor.b	r8, r11
 	xor	r8, r11
 	xor.b	r6, r8
@@ -219,26 +221,26 @@ speck_encrypt_block:
 .Lspeck_encrypt_block_done2:
 	; speck.ae:50: return cat(rev8(y), rev8(x))
 	mov	r15, r7
-	swpb	r7
 	mov	r14, r6
-	swpb	r6
 	mov	r13, r5
-	swpb	r5
-	swpb	r12
-	swpb	r11
 	mov	r10, r13
-	swpb	r13
 	mov	r9, r14
-	swpb	r14
 	mov	r8, r15
-	swpb	r15
+	swpb	r11
 	mov	r11, 0(r4)
+	swpb	r13
 	mov	r13, 2(r4)
+	swpb	r14
 	mov	r14, 4(r4)
+	swpb	r15
 	mov	r15, 6(r4)
+	swpb	r7
 	mov	r7, 8(r4)
+	swpb	r6
 	mov	r6, 10(r4)
+	swpb	r5
 	mov	r5, 12(r4)
+	swpb	r12
 	mov	r12, 14(r4)
 	popm.w	#7, r10
 	ret
@@ -259,27 +261,29 @@ speck_decrypt_block:
 	mov	r14, 0(sp)
 	; speck.ae:54: y = rev8(b[2 * n - 1 : n])
 	mov	14(r13), r6
-	swpb	r6
 	mov	12(r13), r10
-	swpb	r10
 	mov	10(r13), r8
-	swpb	r8
 	mov	8(r13), r9
-	swpb	r9
 	; speck.ae:55: x = rev8(b[n - 1 : 0])
 	mov	6(r13), r7
-	swpb	r7
 	mov	4(r13), r12
-	swpb	r12
 	mov	2(r13), r14
-	swpb	r14
 	mov	@r13, r15
-	swpb	r15
 	; speck.ae:56: @unroll(unroll)
 	mov	#32, r4
 	mov	r6, r5
 	mov	r7, r6
 	mov	r14, r13
+	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	swpb	r5
+	swpb	r10
+	swpb	r8
+	swpb	r9
+	swpb	r6
+	swpb	r12
+	swpb	r13
+	swpb	r15
+	; speck.ae:56: @unroll(unroll)
 .Lspeck_decrypt_block_loop1:
 	; speck.ae:58: y = (y ^ x) >>> beta
 	mov	r5, r14
@@ -322,14 +326,14 @@ speck_decrypt_block:
 	subc	r9, r15
 	mov	r12, r6
 	swpb	r6
-	swpb	r13
-	swpb	r14
-	swpb	r15
 	mov	r6, r12
+	swpb	r13
 	xor.b	r13, r12
 	xor	r13, r12
+	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
+	swpb	r15
 	xor.b	r15, r14
 	xor	r15, r14
 	xor.b	r6, r15
@@ -344,34 +348,34 @@ speck_decrypt_block:
 .Lspeck_decrypt_block_done2:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
 	mov	r9, r7
-	swpb	r7
 	mov	r8, r9
-	swpb	r9
 	mov	r10, r11
-	swpb	r11
 	mov	r5, r14
-	swpb	r14
 	mov	r15, r8
-	swpb	r8
 	mov	r13, r10
-	swpb	r10
-	swpb	r12
 	mov	r6, r13
-	swpb	r13
+	swpb	r8
 	mov	@sp, r15
 	mov	r8, 0(r15)
+	swpb	r10
 	mov	@sp, r15
 	mov	r10, 2(r15)
+	swpb	r12
 	mov	@sp, r15
 	mov	r12, 4(r15)
+	swpb	r13
 	mov	@sp, r15
 	mov	r13, 6(r15)
+	swpb	r7
 	mov	@sp, r15
 	mov	r7, 8(r15)
+	swpb	r9
 	mov	@sp, r15
 	mov	r9, 10(r15)
+	swpb	r11
 	mov	@sp, r15
 	mov	r11, 12(r15)
+	swpb	r14
 	mov	@sp, r15
 	mov	r14, 14(r15)
 	add	#2, sp

@@ -23,34 +23,34 @@ speck_key_schedule:
 	jnz	.Lspeck_key_schedule_zero1
 	; speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
 	mov	10(r12), r14
-	swpb	r14
 	mov	8(r12), r15
-	swpb	r15
+	swpb	r14
 	mov	r14, 0(sp)
+	swpb	r15
 	mov	r15, 2(sp)
 	mov	6(r12), r14
-	swpb	r14
 	mov	4(r12), r15
-	swpb	r15
+	swpb	r14
 	mov	r14, 4(sp)
+	swpb	r15
 	mov	r15, 6(sp)
 	mov	2(r12), r14
-	swpb	r14
 	mov	@r12, r15
-	swpb	r15
+	swpb	r14
 	mov	r14, 8(sp)
+	swpb	r15
 	mov	r15, 10(sp)
 	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
 	mov	14(r12), r14
-	swpb	r14
 	mov	12(r12), r15
-	swpb	r15
 	; speck.ae:33: @unroll(unroll)
 	mov	#0, r6
 	; speck.ae:35: rk[i] = k
 	mov	r13, r7
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	sp, r8
+	swpb	r14
+	swpb	r15
 	; speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	; speck.ae:35: rk[i] = k
@@ -58,10 +58,10 @@ speck_key_schedule:
 	mov	r15, 2(r7)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	2(r8), r12
-	swpb	r12
 	mov	@r8, r9
-	swpb	r9
+	swpb	r12
 	mov	r12, r10
+	swpb	r9
 	xor.b	r9, r10
 	xor	r9, r10
 	xor.b	r12, r9
@@ -111,22 +111,24 @@ speck_encrypt_block:
 	pushm.w	#3, r10
 	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
 	mov	6(r13), r11
-	swpb	r11
 	mov	4(r13), r15
-	swpb	r15
 	; speck.ae:44: x = rev8(b[n - 1 : 0])
 	mov	2(r13), r10
-	swpb	r10
 	mov	@r13, r13
-	swpb	r13
 	; speck.ae:45: @unroll(unroll)
 	mov	#27, r8
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
+	swpb	r10
+	swpb	r13
+	swpb	r11
+	swpb	r15
+	; speck.ae:45: @unroll(unroll)
 .Lspeck_encrypt_block_loop1:
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	mov	r13, r9
 	swpb	r9
-	swpb	r10
 	mov	r9, r13
+	swpb	r10
 	xor.b	r10, r13
 	xor	r10, r13
 	xor.b	r9, r10
@@ -151,13 +153,13 @@ speck_encrypt_block:
 	jnz	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	; speck.ae:50: return cat(rev8(y), rev8(x))
-	swpb	r15
-	swpb	r11
 	swpb	r13
-	swpb	r10
 	mov	r13, 0(r14)
+	swpb	r10
 	mov	r10, 2(r14)
+	swpb	r15
 	mov	r15, 4(r14)
+	swpb	r11
 	mov	r11, 6(r14)
 	popm.w	#3, r10
 	ret
@@ -175,16 +177,18 @@ speck_decrypt_block:
 	pushm.w	#3, r10
 	; speck.ae:54: y = rev8(b[2 * n - 1 : n])
 	mov	6(r13), r9
-	swpb	r9
 	mov	4(r13), r10
-	swpb	r10
 	; speck.ae:55: x = rev8(b[n - 1 : 0])
 	mov	2(r13), r11
-	swpb	r11
 	mov	@r13, r15
-	swpb	r15
 	; speck.ae:56: @unroll(unroll)
 	mov	#27, r8
+	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	swpb	r9
+	swpb	r10
+	swpb	r11
+	swpb	r15
+	; speck.ae:56: @unroll(unroll)
 .Lspeck_decrypt_block_loop1:
 	; speck.ae:58: y = (y ^ x) >>> beta
 	xor	r11, r9
@@ -206,8 +210,8 @@ speck_decrypt_block:
 	sub	r9, r13
 	subc	r10, r11
 	swpb	r13
-	swpb	r11
 	mov	r13, r15
+	swpb	r11
 	xor.b	r11, r15
 	xor	r11, r15
 	xor.b	r13, r11
@@ -217,13 +221,13 @@ speck_decrypt_block:
 	jnz	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
-	swpb	r10
-	swpb	r9
 	swpb	r15
-	swpb	r11
 	mov	r15, 0(r14)
+	swpb	r11
 	mov	r11, 2(r14)
+	swpb	r10
 	mov	r10, 4(r14)
+	swpb	r9
 	mov	r9, 6(r14)
 	popm.w	#3, r10
 	ret
