@@ -32,7 +32,7 @@ def gf_mul(x: int, y: int) -> int:
 
 
 def program(multiply, word_bits):
-    module = load_module(GHASH, {"multiply": multiply, "word_bits": str(word_bits)})
+    module = load_module(GHASH, {"multiply": multiply, "step_bits": str(word_bits)})
     return module, compile_module(module)
 
 

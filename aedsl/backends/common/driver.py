@@ -117,6 +117,12 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     # them; a backend may translate its own knobs into pass knobs (`pass_knobs`)
     own = set(PASS_KNOBS) | set(getattr(backend, "BACKEND_KNOBS", {}))
     module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own})
+    clash = sorted(own & set(module.knobs))
+    if clash:
+        # `-k NAME=...` would silently go to the pass instead of the spec
+        from aedsl.frontend.diagnostics import SpecError
+        raise SpecError(f"spec knob(s) {', '.join(clash)} share a name with a pass or backend knob; "
+                        f"rename them in the spec", str(spec_path))
     extra = {k: v for k, v in knobs.items() if k in own}
     if hasattr(backend, "pass_knobs"):
         knobs = backend.pass_knobs(module, chip, knobs)
