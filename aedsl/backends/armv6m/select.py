@@ -805,24 +805,6 @@ class ArmSelector(SelectorBase):
         self.compare_carry(a, b)                            # C = a >= b
         self.put(op.results[0], [self.carry_bit(invert=(kind == "ult"))])
 
-    def op_eq(self, op):
-        self._compare(op, "eq")
-
-    def op_ne(self, op):
-        self._compare(op, "ne")
-
-    def op_ult(self, op):
-        self._compare(op, "ult")
-
-    def op_ule(self, op):
-        self._compare(op, "ule")
-
-    def op_ugt(self, op):
-        self._compare(op, "ugt")
-
-    def op_uge(self, op):
-        self._compare(op, "uge")
-
     def op_select(self, op):
         c, a, b = self.args(op)
         m = self.fresh()                               # 0 or 1 -> mask 0 or all ones, branch-free

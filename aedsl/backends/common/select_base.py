@@ -58,6 +58,9 @@ class LoopInfo:
     extra: dict = field(default_factory=dict)
 
 
+COMPARISONS = frozenset({"eq", "ne", "ult", "ule", "ugt", "uge"})
+
+
 class SelectError(Exception):
     pass
 
@@ -224,6 +227,12 @@ class SelectorBase:
                 if r is not None:
                     self.put(op.results[0], self.imm_limbs(r, op.results[0].width))
                     return
+        if code in COMPARISONS:
+            # one target hook for the six unsigned comparisons: `_compare(op, kind)`
+            handler = getattr(self, "_compare", None)
+            if handler is not None:
+                handler(op, code)
+                return
         handler = getattr(self, "op_" + code, None)
         if handler is None:
             raise SelectError(f"{self.mf.name}: the {self.__class__.__name__} cannot select op {code!r} yet")

@@ -976,24 +976,6 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         self.carry_of_sub(a, b)                 # C = a >= b
         self.put(op.results[0], [self.carry_to_bit(invert=(kind == "ult"))])
 
-    def op_eq(self, op):
-        self._compare(op, "eq")
-
-    def op_ne(self, op):
-        self._compare(op, "ne")
-
-    def op_ult(self, op):
-        self._compare(op, "ult")
-
-    def op_ule(self, op):
-        self._compare(op, "ule")
-
-    def op_ugt(self, op):
-        self._compare(op, "ugt")
-
-    def op_uge(self, op):
-        self._compare(op, "uge")
-
     def op_select(self, op):
         c, a, b = self.args(op)
         m = self.copy(c[0])                  # 0 or 1 -> mask 0 or 0xFFFF, branch-free
