@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aedsl import toolchain
-from aedsl.backends.common.driver import Compiled
+from aedsl.backends.common.driver import KEY_SETUP_ENTRIES, Compiled
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 RUNTIME_FILES = ("aead.c", "bench.c")
-KEY_SETUP_ENTRIES = ("key_setup", "encrypt_with", "decrypt_with")
 GLUE_NAME = "aedsl_glue.h"
 GLUE_VERSION = "1"          # part of the build cache key: bump when the glue text changes
 

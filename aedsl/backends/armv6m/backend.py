@@ -24,7 +24,7 @@ from pathlib import Path
 from aedsl.ir.nodes import Memory, Module
 
 from ..common import dce, regalloc
-from ..common.driver import AEAD_ENTRIES, BLOCK_ENTRIES, Compiled, Entry, Param, variant_stem
+from ..common.driver import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
 from ..common.emit import SpecLines, render
 from ..common.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from ..common.select_base import MemBind, nlimbs
@@ -40,25 +40,6 @@ VERSION = "0.1"
 BCC_REACH = 250          # B<cond>: -256..+254 bytes from PC+4; keep a margin
 B_REACH = 2040           # B: +-2 KB
 POOL_REACH = 900         # LDR literal: 1020 bytes forward; the pool itself and relaxation need room
-
-
-# A scheme's key-setup stage: the IR keeps it as roots (call_policy), the backend exports it and
-# the C runtime expands the key once (aedsl/aead_runtime.py).
-KEY_SETUP_ENTRIES = ("key_setup", "encrypt_with", "decrypt_with")
-
-
-def exported(module: Module) -> list[str]:
-    """A scheme with the key-setup stage exports only the stage: the C runtime composes
-    crypto_aead_encrypt/decrypt from it (aedsl/aead_runtime.py), so the IR's `encrypt`/`decrypt`
-    (state locals + two calls) would be dead code in flash."""
-    names = [f.name for f in module.functions]
-    if all(n in names for n in BLOCK_ENTRIES):
-        return list(BLOCK_ENTRIES)
-    if all(n in names for n in KEY_SETUP_ENTRIES):
-        return list(KEY_SETUP_ENTRIES)
-    if all(n in names for n in AEAD_ENTRIES):
-        return list(AEAD_ENTRIES)
-    return [n for n in names if "." not in n]
 
 
 def call_symbol(module: Module, fname: str) -> str:
@@ -565,8 +546,7 @@ def compile_module(module: Module, chip, spec_path: str) -> Compiled:
     ctx = dict(version=VERSION, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
                knobs=knob_text, header=f"{stem}.h")
     asm = render(TEMPLATES, "file.S.j2", functions=functions, tables=table_info, **ctx)
-    kind = "block" if all(n in entries for n in BLOCK_ENTRIES) else "aead" if (all(n in entries for n in AEAD_ENTRIES)
-                                                                     or all(n in entries for n in KEY_SETUP_ENTRIES)) else ""
+    kind = unit_kind(entries)
     consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
               if isinstance(v, int)]
     header = render(TEMPLATES, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H", consts=consts,

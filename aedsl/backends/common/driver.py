@@ -13,11 +13,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aedsl import chips as chips_mod
+from aedsl.ir.passes.common import KEY_SETUP_NAMES
 
 BACKENDS = {"msp430": "aedsl.backends.msp430.backend", "armv6m": "aedsl.backends.armv6m.backend"}
 
 BLOCK_ENTRIES = ("key_schedule", "encrypt_block", "decrypt_block")
 AEAD_ENTRIES = ("encrypt", "decrypt")
+# A scheme's key-setup stage: the IR keeps it as roots (call_policy), the backends export it and
+# the C runtime expands the key once and runs `encrypt_with` per message (aedsl/aead_runtime.py).
+KEY_SETUP_ENTRIES = KEY_SETUP_NAMES
+
+
+def exported(module) -> list[str]:
+    """The functions a compiled unit exports. A scheme with the key-setup stage exports only the
+    stage: the C runtime composes crypto_aead_encrypt/decrypt from it, so the IR's
+    `encrypt`/`decrypt` (state locals + two calls) would be dead code in flash."""
+    names = [f.name for f in module.functions]
+    for entries in (BLOCK_ENTRIES, KEY_SETUP_ENTRIES, AEAD_ENTRIES):
+        if all(n in names for n in entries):
+            return list(entries)
+    return [n for n in names if "." not in n]
+
+
+def unit_kind(entries) -> str:
+    """"block" (a block cipher), "aead" (a scheme, staged or not) or "" for other units."""
+    if all(n in entries for n in BLOCK_ENTRIES):
+        return "block"
+    if all(n in entries for n in AEAD_ENTRIES) or all(n in entries for n in KEY_SETUP_ENTRIES):
+        return "aead"
+    return ""
 
 
 @dataclass
