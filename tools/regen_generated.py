@@ -112,7 +112,9 @@ def main(argv=None) -> int:
             f.unlink()
     for f in differ:
         print(f"DIFFERS {f.relative_to(ROOT)}")
-    return 1 if differ else 0
+    # with --check a committed file that no variant produces any more (it stopped compiling, or
+    # its name changed) is a difference too
+    return 1 if differ or (args.check and stale) else 0
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ def _is_zero(x) -> bool:
 
 class ArmSelector(SelectorBase):
     LIMB = LIMB
+    BITWISE = {"xor": "eors", "and": "ands", "or": "orrs"}
 
     def __init__(self, module, mf, prefix):
         super().__init__(module, mf, prefix)
@@ -79,7 +80,7 @@ class ArmSelector(SelectorBase):
             self.put(op.results[0], [_Deferred(op, self.vals, self.mems)])
             self.pending.append((self.vals, op.results[0], 0))
             return
-        handler = getattr(self, "op_" + op.opcode, None)
+        handler = self.handler_for(op.opcode)
         if op.opcode in ("concat", "xor", "or", "and") and any(
                 isinstance(x, _Deferred) for a in op.args for x in self.vals.get(a, ())):
             # not constant: skip the shared constant folding, which would select every
@@ -480,22 +481,6 @@ class ArmSelector(SelectorBase):
         return r
 
     # --- op handlers -------------------------------------------------------------------------
-    def args(self, op: Op) -> list[list]:
-        return [self.get(a) for a in op.args]
-
-    def _bitwise(self, op, mn):
-        a, b = self.args(op)
-        self.put(op.results[0], [self.bitop(mn, x, y) for x, y in zip(a, b)])
-
-    def op_xor(self, op):
-        self._bitwise(op, "eors")
-
-    def op_and(self, op):
-        self._bitwise(op, "ands")
-
-    def op_or(self, op):
-        self._bitwise(op, "orrs")
-
     def op_not(self, op):
         (a,) = self.args(op)
         out = []

@@ -132,6 +132,8 @@ def fold(opcode: str, args: list[int], widths: list[int], w: int, attrs: dict) -
 
 class SelectorBase:
     LIMB = 16
+    # Target data: the mnemonic of the limb-wise xor / and / or (selected through `bitop`).
+    BITWISE: dict[str, str] = {}
 
     def __init__(self, module: Module, mf: MFunction, symbol_prefix: str, spec_lines: list[str] | None = None):
         self.module = module
@@ -227,16 +229,28 @@ class SelectorBase:
                 if r is not None:
                     self.put(op.results[0], self.imm_limbs(r, op.results[0].width))
                     return
-        if code in COMPARISONS:
-            # one target hook for the six unsigned comparisons: `_compare(op, kind)`
-            handler = getattr(self, "_compare", None)
-            if handler is not None:
-                handler(op, code)
-                return
-        handler = getattr(self, "op_" + code, None)
+        handler = self.handler_for(code)
         if handler is None:
             raise SelectError(f"{self.mf.name}: the {self.__class__.__name__} cannot select op {code!r} yet")
         handler(op)
+
+    def handler_for(self, code: str):
+        """The selection routine of an opcode: limb-wise bitwise ops through the target's
+        `BITWISE` mnemonics, the six unsigned comparisons through one target hook
+        `_compare(op, kind)`, every other op through the target's `op_<code>` method."""
+        if code in self.BITWISE:
+            return lambda op: self._bitwise(op, self.BITWISE[code])
+        if code in COMPARISONS and hasattr(self, "_compare"):
+            return lambda op: self._compare(op, code)
+        return getattr(self, "op_" + code, None)
+
+    def _bitwise(self, op: Op, mn: str) -> None:
+        a, b = self.args(op)
+        self.put(op.results[0], [self.bitop(mn, x, y) for x, y in zip(a, b)])
+
+    def args(self, op: Op) -> list[list]:
+        """Each operand of `op` as its limbs."""
+        return [self.get(a) for a in op.args]
 
     def select_call(self, op: Op) -> None:
         callee = self.module.function(op.attrs["callee"])

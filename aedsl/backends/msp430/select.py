@@ -14,7 +14,7 @@ see `common/select_base.py`). What makes MSP430 code fast, and where it is used 
 """
 from __future__ import annotations
 
-from aedsl.ir.nodes import Memory, Op, Value
+from aedsl.ir.nodes import Memory, Value
 
 from ..common.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
 from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
@@ -33,6 +33,7 @@ def _top_mask(width: int) -> int | None:
 
 class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
     LIMB = 16
+    BITWISE = {"xor": "xor", "and": "and", "or": "bis"}
 
     def __init__(self, module, mf, prefix, cpux: bool):
         super().__init__(module, mf, prefix)
@@ -558,22 +559,6 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         return r
 
     # --- op handlers -------------------------------------------------------------------------
-    def args(self, op: Op) -> list[list]:
-        return [self.get(a) for a in op.args]
-
-    def _bitwise(self, op: Op, mn: str) -> None:
-        a, b = self.args(op)
-        self.put(op.results[0], [self.bitop(mn, x, y) for x, y in zip(a, b)])
-
-    def op_xor(self, op):
-        self._bitwise(op, "xor")
-
-    def op_and(self, op):
-        self._bitwise(op, "and")
-
-    def op_or(self, op):
-        self._bitwise(op, "bis")
-
     def op_not(self, op):
         (a,) = self.args(op)
         out = []
