@@ -1,7 +1,10 @@
 """The `aes_tables` strategies (seed 003's AES variants via the IR's table_fusion pass) x `unroll`
 in the simulator: FIPS-197 Appendix C plus the CAVP ECB MMT file and a random block against
-pycryptodome. Sampled to keep the runtime modest: every strategy rolled (key size rotating over
-128/192/256), two strategies fully unrolled, the 16-bit T-tables also on the original CPU."""
+pycryptodome. Sampled to keep the runtime modest: every strategy with the round loop (key size
+rotating over 128/192/256) and looped (seed 003's 8-BIT-LOOPED shape: loops inside the round), three
+strategies fully unrolled (the S-box-only one at 128 and 256 bits: it must fit cc430f6137's 32 KB),
+the 16-bit T-tables and the S-box also on the original CPU. tools/verify_all.py runs every
+combination on cc430f6137 (docs/VERIFICATION.md)."""
 import pytest
 
 from aedsl import refengines, vectors
@@ -19,7 +22,15 @@ CASES = [
     ("cc430f6137", "t32x1", "1", 192),
     ("cc430f6137", "t16x4", "full", 128),
     ("cc430f6137", "sbox2", "full", 256),
+    ("cc430f6137", "sbox", "full", 128),
+    ("cc430f6137", "sbox", "full", 256),
+    ("cc430f6137", "sbox", "looped", 256),
+    ("cc430f6137", "sbox2", "looped", 128),
+    ("cc430f6137", "t16x4", "looped", 192),
+    ("cc430f6137", "t32x4", "looped", 256),
+    ("cc430f6137", "t32x1", "looped", 128),
     ("msp430f1611", "t16x4", "1", 128),
+    ("msp430f1611", "sbox", "looped", 128),
 ]
 
 
@@ -44,3 +55,24 @@ def test_t16_tables_are_four_u16_tables():
     used = {t for t in ("aes_tf0", "aes_tf1", "aes_tf2", "aes_tf3") if f"{t}(" in enc}
     assert len(used) == 4 and "256 x u16 (512 bytes)" in unit.asm
     assert "@r" in enc and "+," in enc          # round keys walked with @Rn+
+
+
+def test_sbox_strategy_implies_the_plain_inverse_cipher():
+    """Without table fusion there are no inverse T-tables, so aes_tables=sbox makes the plain
+    inverse cipher the default (backend IMPLIED_SPEC_KNOBS); an explicit -k still wins."""
+    from aedsl.backends.common.driver import compile_spec
+    assert compile_spec(SPEC, "cc430f6137", {"aes_tables": "sbox"}).knobs["inv_cipher"] == "plain"
+    assert compile_spec(SPEC, "cc430f6137", {}).knobs["inv_cipher"] == "plain"
+    assert compile_spec(SPEC, "cc430f6137", {"aes_tables": "t16x4"}).knobs["inv_cipher"] == "equivalent"
+    forced = compile_spec(SPEC, "cc430f6137", {"aes_tables": "sbox", "inv_cipher": "equivalent"})
+    assert forced.knobs["inv_cipher"] == "equivalent"
+
+
+def test_xtime_selects_to_byte_shift_and_sign_smear():
+    """xtime(a) = (a << 1) ^ ((0 - (a >> 7)) & 0x1b) becomes rla.b (shift and byte mask in one)
+    plus sxt/swpb (bit 7 smeared over the byte), not a shift pair and a subtraction."""
+    from aedsl.backends.common.driver import compile_spec
+    enc = compile_spec(SPEC, "cc430f6137", {"aes_tables": "sbox"}).asm.split("\naes_encrypt_block:\n")[1]
+    enc = enc.split(".size")[0]
+    assert enc.count("rla.b") >= 4 and enc.count("sxt") >= 4
+    assert "rrum" not in enc and "\tsub\tr" not in enc          # (`sub #n, sp` is the frame)

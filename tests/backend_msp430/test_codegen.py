@@ -87,7 +87,9 @@ BUDGETS = [
     ("specs/primitives/speck.ae", {"block_bits": 32, "key_bits": 64}, 329),
     ("specs/primitives/speck.ae", SPECK64, 803),
     ("specs/primitives/speck.ae", {"block_bits": 128, "key_bits": 128}, 1636),
-    ("specs/primitives/aes.ae", {"key_bits": 128}, 7572),
+    # S-box only (the block cipher's default on MSP430): 7572 before xtime's masked reduction
+    # was selected as rla.b + sxt/swpb (now 4402)
+    ("specs/primitives/aes.ae", {"key_bits": 128}, 4402),
     ("specs/primitives/aes.ae", {"key_bits": 128, "aes_tables": "t16x4"}, 2024),
 ]
 

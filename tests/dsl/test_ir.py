@@ -33,10 +33,30 @@ def test_printing_is_deterministic():
     assert a == b
 
 
+def _loops(module, fn):
+    return [op.attrs["unroll"] for op in walk_ops(module.function(fn).body) if op.opcode == "for"]
+
+
 def test_unroll_knob_reaches_the_loop_attribute():
     m = load_module(ROOT / "specs/primitives/aes.ae", {"unroll": "full"})
-    loops = [op for f in m.functions for op in walk_ops(f.body) if op.opcode == "for"]
-    assert {op.attrs["unroll"] for op in loops} == {0}
+    assert _loops(m, "encrypt_block") == [0] and _loops(m, "decrypt_block") == [0]
+    # the key expansion is unrolled; the equivalent inverse cipher's InvMixColumns of the round
+    # keys (run once per key, the largest part of the key schedule) stays two loops
+    assert _loops(m, "key_schedule") == [0, 1, 1]
+    assert _loops(load_module(ROOT / "specs/primitives/aes.ae", {"unroll": "1"}), "encrypt_block") == [1]
+
+
+def test_looped_aes_keeps_the_state_in_memory_and_loops_over_columns():
+    """unroll=looped (seed 003's 8-BIT-LOOPED): the round loop holds a loop over the four columns
+    (SubBytes/ShiftRows/MixColumns) and one over the state words (AddRoundKey), on local arrays."""
+    m = load_module(ROOT / "specs/primitives/aes.ae", {"unroll": "looped", "inv_cipher": "plain"})
+    for fn in ("encrypt_block", "decrypt_block"):
+        f = m.function(fn)
+        assert [x.name for x in f.locals] == ["s", "t"] and [x.length for x in f.locals] == [4, 4]
+        rounds = [op for op in f.body.ops if op.opcode == "for"]
+        assert len(rounds) == 2                     # the rounds, then the final round's columns
+        inner = [op for op in rounds[0].regions[0].ops if op.opcode == "for"]
+        assert len(inner) == 2 and all(op.attrs["unroll"] == 1 for op in inner)
 
 
 def test_accelerator_binding_gives_async_ops():

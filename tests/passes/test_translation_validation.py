@@ -88,7 +88,8 @@ def test_whole_pipeline_at_32_bits_preserves_behaviour(path, knobs):
 
 
 @pytest.mark.parametrize("spec,knobs", [
-    ("primitives/aes.ae", {"unroll": "full"}),
+    # (the equivalent inverse cipher keeps its once-per-key InvMixColumns loops of the round keys)
+    ("primitives/aes.ae", {"unroll": "full", "inv_cipher": "plain"}),
     ("primitives/speck.ae", {"block_bits": "64", "key_bits": "96", "unroll": "full"}),
 ])
 def test_full_unroll_leaves_no_loop(spec, knobs):

@@ -147,6 +147,13 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
         from aedsl.frontend.diagnostics import SpecError
         raise SpecError(f"spec knob(s) {', '.join(clash)} share a name with a pass or backend knob; "
                         f"rename them in the spec", str(spec_path))
+    implied = {k: v for k, v in getattr(backend, "implied_spec_knobs", lambda *_: {})(module, chip, knobs).items()
+               if k in module.knobs and k not in knobs}
+    if implied:
+        # a backend choice that makes another value of a spec knob the better default (the
+        # S-box-only AES has no inverse T-tables, so the plain inverse cipher wins): reload
+        # with it; an explicit -k still overrides it
+        module = load_module(spec_path, {**{k: v for k, v in knobs.items() if k not in own}, **implied})
     extra = {k: v for k, v in knobs.items() if k in own}
     if hasattr(backend, "pass_knobs"):
         knobs = backend.pass_knobs(module, chip, knobs)

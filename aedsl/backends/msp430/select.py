@@ -42,6 +42,8 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         self.affine: dict = {}            # vreg -> (loop, a, c): a * index + c
         self.walk_regs: set = set()       # walking pointers (candidates for @Rn+)
         self.counted: list = []           # loops whose index may become a down-counter
+        self.top_bit_of: dict = {}        # vreg holding (y >> 7) of a byte y -> y's limb
+        self.unmasked_of: dict = {}       # byte vreg -> the same value before its `mov.b` mask
 
     # --- small helpers ---------------------------------------------------------------------
     def stride(self, elem_width: int) -> int:
@@ -96,6 +98,8 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
             if mn in ("xor", "bis") and v == 0:
                 return a
             if mn == "and":
+                if v <= 0xFF and isinstance(a, R) and a.reg in self.unmasked_of:
+                    a = self.unmasked_of[a.reg]      # the mask drops the upper byte anyway
                 return self.and_imm(a, v)
             if mn == "bis" and v == M16:
                 return Imm(M16)
@@ -571,7 +575,21 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
     def op_neg(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
-        self.put(op.results[0], self.addsub(self.imm_limbs(0, w), a, w, "sub"))
+        smear = self.byte_sign_smear(a, w)
+        self.put(op.results[0], smear or self.addsub(self.imm_limbs(0, w), a, w, "sub"))
+
+    def byte_sign_smear(self, b: list, w: int) -> list | None:
+        """0 - (y >> 7) for a byte y (xtime's reduction mask, 0xFF or 0): `sxt` copies bit 7 into
+        the upper byte and `swpb` brings it down, 4 one-cycle words instead of the shift pair and
+        the subtraction. None if b is not such a top bit."""
+        if w != 8 or len(b) != 1 or not isinstance(b[0], R) or b[0].reg not in self.top_bit_of:
+            return None
+        d = self.copy(self.top_bit_of[b[0].reg])
+        self.emit("sxt", d)
+        self.emit("swpb", d)
+        out = self.mask([d], 8)
+        self.unmasked_of[out[0].reg] = d
+        return out
 
     def op_add(self, op):
         a, b = self.args(op)
@@ -584,6 +602,11 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
 
     def op_sub(self, op):
         a, b = self.args(op)
+        if self.const_of(a) == 0:
+            smear = self.byte_sign_smear(b, op.results[0].width)
+            if smear is not None:
+                self.put(op.results[0], smear)
+                return
         out = self.addsub(a, b, op.results[0].width, "sub")
         if self.const_of(b) is not None:
             self.note_affine(out, a, 1, -self.const_of(b))
@@ -753,6 +776,11 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
     def op_shl(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
+        if w == 8 and op.attrs["by"] == 1 and isinstance(a[0], (R, Mem)):
+            d = self.copy(a[0])
+            self.emit("rla.b", d)            # add.b d, d: the shift and the byte mask in one
+            self.put(op.results[0], [d])
+            return
         out = self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, 16)), w)
         self.note_affine(out, a, 1 << op.attrs["by"], 0)
         self.put(op.results[0], out)
@@ -760,7 +788,10 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
     def op_shr(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
-        self.put(op.results[0], self.shr_multi(a, op.attrs["by"], nlimbs(w, 16)))
+        out = self.shr_multi(a, op.attrs["by"], nlimbs(w, 16))
+        if op.args[0].width == 8 and op.attrs["by"] == 7 and isinstance(out[0], R) and isinstance(a[0], R):
+            self.top_bit_of[out[0].reg] = a[0]
+        self.put(op.results[0], out)
 
     def op_rotl(self, op):
         (a,) = self.args(op)

@@ -47,7 +47,9 @@ INSTRS: dict[str, InstrDesc] = {
     # the byte store (mov.b to memory; renamed to mov.b at emission)
     "movb.st": InstrDesc(reads=(0,), writes=(1,)),
     "rra": _U1, "rrc": _U1C, "swpb": InstrDesc(reads=(0,), writes=(0,)), "sxt": _U1,
-    "rla": _U1, "rlc": _U1C, "adc": _U1C, "inv": _U1, "inc": _U1, "incd": _U1, "dec": _U1,
+    "rla": _U1, "rlc": _U1C,
+    # rla.b (add.b Rn, Rn) on a register: shifts the low byte and clears the upper one
+    "rla.b": InstrDesc(reads=(0,), writes=(0,), reg_only=(0,), flags_out=True), "adc": _U1C, "inv": _U1, "inc": _U1, "incd": _U1, "dec": _U1,
     "clr": InstrDesc(writes=(0,)), "tst": InstrDesc(reads=(0,), flags_out=True),
     "clrc": InstrDesc(flags_out=True), "setc": InstrDesc(flags_out=True),
     "rlam": InstrDesc(reads=(1,), writes=(1,), reg_only=(1,), flags_out=True),

@@ -22,7 +22,7 @@ aes_key_schedule:
 	ldr	r4, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
-	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r12
 	str	r1, [r0]
 	mov	r0, r12
@@ -31,20 +31,20 @@ aes_key_schedule:
 	str	r4, [r0, #8]
 	mov	r0, r12
 	str	r3, [r0, #12]
-	@ aes.ae:211: @unroll(unroll)
+	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
-	@ aes.ae:213: temp = w[i - 1]
+	@ aes.ae:275: temp = w[i - 1]
 	mov	r5, r12
 	adds	r5, #12
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =aes_sbox
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =aes_rcon
-	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	mov	r1, r12
-	@ aes.ae:211: @unroll(unroll)
+	@ aes.ae:273: @unroll(round_unroll)
 .Laes_key_schedule_loop1:
-	@ aes.ae:214: if i % nk == 0 {
+	@ aes.ae:276: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
@@ -55,11 +55,11 @@ aes_key_schedule:
 	ldr	r4, [r5]
 	cmp	r7, #0
 	beq	.Laes_key_schedule_else3
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r4
 	rors	r7, r0
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #24
@@ -76,7 +76,7 @@ aes_key_schedule:
 	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
@@ -86,7 +86,7 @@ aes_key_schedule:
 	b	.Laes_key_schedule_endif4
 .Laes_key_schedule_else3:
 .Laes_key_schedule_endif4:
-	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
 	eors	r0, r4
 	str	r0, [r5, #4]
@@ -96,19 +96,19 @@ aes_key_schedule:
 	cmp	r6, #44
 	bcc	.Laes_key_schedule_loop1
 .Laes_key_schedule_done2:
-	@ aes.ae:226: @unroll(unroll)
+	@ aes.ae:288: for r in 1..nr {
 	movs	r5, #1
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r4, r12
 	adds	r4, #144
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =aes_sbox
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r2, r12
 	adds	r2, #176
-	@ aes.ae:226: @unroll(unroll)
+	@ aes.ae:288: for r in 1..nr {
 .Laes_key_schedule_loop5:
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -126,9 +126,9 @@ aes_key_schedule:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2]
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #4]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -146,9 +146,9 @@ aes_key_schedule:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #4]
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #8]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -166,9 +166,9 @@ aes_key_schedule:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #8]
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #12]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -186,7 +186,7 @@ aes_key_schedule:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #12]
 	subs	r4, #16
 	adds	r2, #16
@@ -194,9 +194,9 @@ aes_key_schedule:
 	cmp	r5, #10
 	bcc	.Laes_key_schedule_loop5
 .Laes_key_schedule_done6:
-	@ aes.ae:232: @unroll(unroll)
+	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 	movs	r4, #44
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	mov	r3, r12
 	adds	r3, #176
 	ldr	r0, =aes_tf4
@@ -204,36 +204,36 @@ aes_key_schedule:
 	ldr	r5, =aes_tf5
 	ldr	r2, =aes_tf6
 	ldr	r1, =aes_tf7
-	@ aes.ae:232: @unroll(unroll)
+	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 .Laes_key_schedule_loop7:
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	ldr	r7, [r3]
 	lsrs	r0, r7, #24
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r6, [r0, r6]
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r5, r0]
 	eors	r6, r0
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r2, r0]
 	eors	r6, r0
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	uxtb	r0, r7
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r1, r0]
 	eors	r6, r0
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	str	r6, [r3]
 	adds	r3, #4
 	adds	r4, #1
@@ -269,27 +269,27 @@ aes_encrypt_block:
 	ldr	r3, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
 	eors	r1, r0
-	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
 	eors	r3, r0
-	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
 	eors	r2, r0
-	@ aes.ae:102: @unroll(unroll)
+	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r5, r1
-	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r1, [sp, #8]
 	adds	r1, #16
 	ldr	r0, =aes_tf0
@@ -300,9 +300,9 @@ aes_encrypt_block:
 	mov	r12, r0
 	ldr	r0, =aes_tf3
 	mov	r10, r0
-	@ aes.ae:102: @unroll(unroll)
+	@ aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
-	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r5, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -328,7 +328,7 @@ aes_encrypt_block:
 	mov	r0, r7
 	eors	r0, r6
 	str	r0, [sp]
-	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -354,7 +354,7 @@ aes_encrypt_block:
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
-	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -378,7 +378,7 @@ aes_encrypt_block:
 	eors	r6, r0
 	ldr	r0, [r1, #8]
 	eors	r6, r0
-	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r2, #24
 	lsls	r2, r0, #2
 	mov	r0, r9
@@ -412,7 +412,7 @@ aes_encrypt_block:
 	cmp	r0, #10
 	bcc	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r5, #24
 	ldr	r1, =aes_sbox
 	ldrb	r0, [r1, r0]
@@ -430,14 +430,14 @@ aes_encrypt_block:
 	uxtb	r0, r2
 	ldrb	r0, [r1, r0]
 	orrs	r7, r0
-	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r12, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r4, #24
 	ldrb	r0, [r1, r0]
 	lsls	r7, r0, #24
@@ -454,14 +454,14 @@ aes_encrypt_block:
 	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
 	orrs	r7, r0
-	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
 	mov	r0, r7
 	eors	r0, r6
 	str	r0, [sp]
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r1, r0]
 	lsls	r6, r0, #24
@@ -478,14 +478,14 @@ aes_encrypt_block:
 	uxtb	r0, r4
 	ldrb	r0, [r1, r0]
 	orrs	r6, r0
-	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r0, #168
 	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
 	ldr	r0, [sp, #4]
 	ldr	r0, [r7, r0]
 	eors	r6, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r1, r0]
 	lsls	r2, r0, #24
@@ -502,12 +502,12 @@ aes_encrypt_block:
 	uxtb	r0, r3
 	ldrb	r0, [r1, r0]
 	orrs	r2, r0
-	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r1, #172
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r1]
 	eors	r2, r0
-	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
 	str	r2, [r0]
 	ldr	r0, [sp, #12]
@@ -553,35 +553,35 @@ aes_decrypt_block:
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:159: s0 = b[127:96] ^ w[4 * nr]
+	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r5, #160
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r5]
 	eors	r1, r0
-	@ aes.ae:160: s1 = b[95:64] ^ w[4 * nr + 1]
+	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r5, #164
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r5]
 	eors	r3, r0
-	@ aes.ae:161: s2 = b[63:32] ^ w[4 * nr + 2]
+	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r5, #168
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r5]
 	eors	r2, r0
-	@ aes.ae:162: s3 = b[31:0] ^ w[4 * nr + 3]
+	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r5, #172
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r5]
 	mov	r6, r4
 	eors	r6, r0
-	@ aes.ae:163: @unroll(unroll)
+	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r5, r1
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r6
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	ldr	r1, [sp, #8]
 	adds	r1, #176
 	ldr	r0, =aes_tf4
@@ -592,33 +592,33 @@ aes_decrypt_block:
 	mov	r12, r0
 	ldr	r0, =aes_tf7
 	mov	r10, r0
-	@ aes.ae:163: @unroll(unroll)
+	@ aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #24
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r7, [r0, r6]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r4
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
@@ -627,31 +627,31 @@ aes_decrypt_block:
 	mov	r0, r7
 	eors	r0, r6
 	str	r0, [sp]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #24
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r7, [r0, r6]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r3
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
@@ -660,62 +660,62 @@ aes_decrypt_block:
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #24
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r6, [r0, r6]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r7, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r7, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r2
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r7, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r1, #8]
 	eors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #24
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r2, r0, #2
 	mov	r0, r9
 	ldr	r2, [r0, r2]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r3]
 	eors	r2, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r3]
 	eors	r2, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r5
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r3]
@@ -732,7 +732,7 @@ aes_decrypt_block:
 	cmp	r0, #10
 	bcc	.Laes_decrypt_block_loop1
 .Laes_decrypt_block_done2:
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r5, #24
 	ldr	r0, =aes_inv_sbox
 	ldrb	r1, [r0, r1]
@@ -750,13 +750,13 @@ aes_decrypt_block:
 	uxtb	r1, r4
 	ldrb	r1, [r0, r1]
 	orrs	r7, r1
-	@ aes.ae:175: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r1, [sp, #8]
 	ldr	r6, [r1]
 	mov	r1, r7
 	eors	r1, r6
 	mov	r12, r1
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r1, [r0, r1]
 	lsls	r7, r1, #24
@@ -773,12 +773,12 @@ aes_decrypt_block:
 	uxtb	r1, r3
 	ldrb	r1, [r0, r1]
 	orrs	r7, r1
-	@ aes.ae:176: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
+	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	ldr	r1, [sp, #8]
 	ldr	r6, [r1, #4]
 	mov	r1, r7
 	eors	r1, r6
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r6, r3, #24
 	ldrb	r6, [r0, r6]
 	lsls	r6, r6, #24
@@ -795,11 +795,11 @@ aes_decrypt_block:
 	uxtb	r7, r2
 	ldrb	r7, [r0, r7]
 	orrs	r6, r7
-	@ aes.ae:177: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	ldr	r7, [sp, #8]
 	ldr	r7, [r7, #8]
 	eors	r6, r7
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r2, r2, #24
 	ldrb	r2, [r0, r2]
 	lsls	r2, r2, #24
@@ -816,11 +816,11 @@ aes_decrypt_block:
 	uxtb	r3, r5
 	ldrb	r0, [r0, r3]
 	orrs	r2, r0
-	@ aes.ae:178: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
+	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
 	eors	r2, r0
-	@ aes.ae:175: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #12]
 	str	r2, [r0]
 	ldr	r0, [sp, #12]

@@ -14,6 +14,7 @@
 #define AES_KEY_BITS 128
 #define AES_NK 4
 #define AES_NR 10
+#define AES_ROUND_UNROLL 1
 #define AES_UNROLL 1
 
 /* aes.key_schedule */

@@ -42,25 +42,25 @@ ccm_key_setup:
 	rev	r1, r1
 	ldr	r0, [r0]
 	rev	r0, r0
-	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	str	r0, [r2]
 	str	r1, [r2, #4]
 	str	r3, [r2, #8]
 	str	r4, [r2, #12]
-	@ aes.ae:211: @unroll(unroll)
+	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
-	@ aes.ae:213: temp = w[i - 1]
+	@ aes.ae:275: temp = w[i - 1]
 	mov	r5, r2
 	adds	r5, #12
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r4, =ccm_E.sbox
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r3, =ccm_E.rcon
-	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	mov	r1, r2
-	@ aes.ae:211: @unroll(unroll)
+	@ aes.ae:273: @unroll(round_unroll)
 .Lccm_key_setup_loop5:
-	@ aes.ae:214: if i % nk == 0 {
+	@ aes.ae:276: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
@@ -71,11 +71,11 @@ ccm_key_setup:
 	ldr	r2, [r5]
 	cmp	r7, #0
 	beq	.Lccm_key_setup_else7
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r2
 	rors	r7, r0
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r4, r0]
 	lsls	r2, r0, #24
@@ -92,7 +92,7 @@ ccm_key_setup:
 	uxtb	r0, r7
 	ldrb	r0, [r4, r0]
 	orrs	r2, r0
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
@@ -102,7 +102,7 @@ ccm_key_setup:
 	b	.Lccm_key_setup_endif8
 .Lccm_key_setup_else7:
 .Lccm_key_setup_endif8:
-	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
 	eors	r0, r2
 	str	r0, [r5, #4]
@@ -1010,27 +1010,27 @@ ccm_E_encrypt_block:
 	ldr	r3, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
 	eors	r1, r0
-	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
 	eors	r3, r0
-	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
 	eors	r2, r0
-	@ aes.ae:102: @unroll(unroll)
+	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r5, r1
-	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r1, [sp, #8]
 	adds	r1, #16
 	ldr	r0, =ccm_tf0
@@ -1041,9 +1041,9 @@ ccm_E_encrypt_block:
 	mov	r12, r0
 	ldr	r0, =ccm_tf3
 	mov	r10, r0
-	@ aes.ae:102: @unroll(unroll)
+	@ aes.ae:135: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
-	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r5, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -1069,7 +1069,7 @@ ccm_E_encrypt_block:
 	mov	r0, r7
 	eors	r0, r6
 	str	r0, [sp]
-	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -1095,7 +1095,7 @@ ccm_E_encrypt_block:
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
-	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -1119,7 +1119,7 @@ ccm_E_encrypt_block:
 	eors	r6, r0
 	ldr	r0, [r1, #8]
 	eors	r6, r0
-	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r2, #24
 	lsls	r2, r0, #2
 	mov	r0, r9
@@ -1153,7 +1153,7 @@ ccm_E_encrypt_block:
 	cmp	r0, #10
 	bcc	.Lccm_E_encrypt_block_loop1
 .Lccm_E_encrypt_block_done2:
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r5, #24
 	ldr	r1, =ccm_E.sbox
 	ldrb	r0, [r1, r0]
@@ -1171,14 +1171,14 @@ ccm_E_encrypt_block:
 	uxtb	r0, r2
 	ldrb	r0, [r1, r0]
 	orrs	r7, r0
-	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r12, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r4, #24
 	ldrb	r0, [r1, r0]
 	lsls	r7, r0, #24
@@ -1195,14 +1195,14 @@ ccm_E_encrypt_block:
 	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
 	orrs	r7, r0
-	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
 	mov	r0, r7
 	eors	r0, r6
 	str	r0, [sp]
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r1, r0]
 	lsls	r6, r0, #24
@@ -1219,14 +1219,14 @@ ccm_E_encrypt_block:
 	uxtb	r0, r4
 	ldrb	r0, [r1, r0]
 	orrs	r6, r0
-	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r0, #168
 	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
 	ldr	r0, [sp, #4]
 	ldr	r0, [r7, r0]
 	eors	r6, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r1, r0]
 	lsls	r2, r0, #24
@@ -1243,12 +1243,12 @@ ccm_E_encrypt_block:
 	uxtb	r0, r3
 	ldrb	r0, [r1, r0]
 	orrs	r2, r0
-	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r1, #172
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r1]
 	eors	r2, r0
-	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
 	str	r2, [r0]
 	ldr	r0, [sp, #12]

@@ -51,7 +51,7 @@ ocb3_key_setup:
 	rev	r4, r1
 	ldr	r0, [r0]
 	rev	r1, r0
-	@ aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r8
 	str	r1, [r0]
 	mov	r0, r8
@@ -60,20 +60,20 @@ ocb3_key_setup:
 	str	r3, [r0, #8]
 	mov	r0, r8
 	str	r2, [r0, #12]
-	@ aes.ae:211: @unroll(unroll)
+	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
-	@ aes.ae:213: temp = w[i - 1]
+	@ aes.ae:275: temp = w[i - 1]
 	mov	r5, r8
 	adds	r5, #12
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =ocb3_E.sbox
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =ocb3_E.rcon
-	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	mov	r1, r8
-	@ aes.ae:211: @unroll(unroll)
+	@ aes.ae:273: @unroll(round_unroll)
 .Locb3_key_setup_loop5:
-	@ aes.ae:214: if i % nk == 0 {
+	@ aes.ae:276: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
@@ -84,11 +84,11 @@ ocb3_key_setup:
 	ldr	r4, [r5]
 	cmp	r7, #0
 	beq	.Locb3_key_setup_else7
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r4
 	rors	r7, r0
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #24
@@ -105,7 +105,7 @@ ocb3_key_setup:
 	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
-	@ aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
@@ -115,7 +115,7 @@ ocb3_key_setup:
 	b	.Locb3_key_setup_endif8
 .Locb3_key_setup_else7:
 .Locb3_key_setup_endif8:
-	@ aes.ae:219: w[i] = w[i - nk] ^ temp
+	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
 	eors	r0, r4
 	str	r0, [r5, #4]
@@ -125,19 +125,19 @@ ocb3_key_setup:
 	cmp	r6, #44
 	bcc	.Locb3_key_setup_loop5
 .Locb3_key_setup_done6:
-	@ aes.ae:226: @unroll(unroll)
+	@ aes.ae:288: for r in 1..nr {
 	movs	r5, #1
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r4, r8
 	adds	r4, #144
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =ocb3_E.sbox
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r2, r8
 	adds	r2, #176
-	@ aes.ae:226: @unroll(unroll)
+	@ aes.ae:288: for r in 1..nr {
 .Locb3_key_setup_loop9:
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -155,9 +155,9 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2]
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #4]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -175,9 +175,9 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #4]
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #8]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -195,9 +195,9 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #8]
-	@ aes.ae:81: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #12]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -215,7 +215,7 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #12]
 	subs	r4, #16
 	adds	r2, #16
@@ -223,47 +223,47 @@ ocb3_key_setup:
 	cmp	r5, #10
 	bcc	.Locb3_key_setup_loop9
 .Locb3_key_setup_done10:
-	@ aes.ae:232: @unroll(unroll)
+	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 	movs	r6, #44
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	mov	r5, r8
 	adds	r5, #176
 	ldr	r3, =ocb3_tf1
-	@ aes.ae:232: @unroll(unroll)
+	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 .Locb3_key_setup_loop11:
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	ldr	r7, [r5]
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r4, [r3, r0]
 	movs	r0, #8
 	rors	r4, r0
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r2, [r3, r0]
 	movs	r0, #16
 	rors	r2, r0
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	uxtb	r0, r7
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r1, [r3, r0]
 	movs	r0, #24
 	rors	r1, r0
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	@ aes.ae:234: x = w[i]
+	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r3, r0]
 	eors	r0, r4
 	eors	r0, r2
 	eors	r0, r1
-	@ aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	str	r0, [r5]
 	adds	r5, #4
 	adds	r6, #1
@@ -1264,9 +1264,9 @@ ocb3_decrypt_with:
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	ldr	r4, =ocb3_tf1
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #20]
 	@ ocb3.ae:51: if v[7:0] == 0 {
@@ -1338,69 +1338,69 @@ ocb3_decrypt_with:
 	eors	r3, r0
 	ldr	r0, [sp, #32]
 	eors	r5, r0
-	@ aes.ae:159: s0 = b[127:96] ^ w[4 * nr]
+	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r6, #160
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r6]
 	eors	r5, r0
-	@ aes.ae:160: s1 = b[95:64] ^ w[4 * nr + 1]
+	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r6, #164
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r6]
 	eors	r3, r0
-	@ aes.ae:161: s2 = b[63:32] ^ w[4 * nr + 2]
+	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r6, #168
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r6]
 	eors	r2, r0
-	@ aes.ae:162: s3 = b[31:0] ^ w[4 * nr + 3]
+	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r6, #172
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r6]
 	eors	r1, r0
-	@ aes.ae:163: @unroll(unroll)
+	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #16]
 	mov	r0, r5
 	mov	r9, r0
 	mov	r0, r3
 	mov	r8, r0
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	ldr	r3, [sp, #24]
 	adds	r3, #176
-	@ aes.ae:163: @unroll(unroll)
+	@ aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop7:
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r0, r0, #2
 	ldr	r7, [r4, r0]
 	movs	r0, #8
 	mov	r10, r0
 	rors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r0, r0, #2
 	ldr	r6, [r4, r0]
 	movs	r0, #16
 	mov	r11, r0
 	rors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	uxtb	r0, r0
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r0, r0, #2
 	ldr	r5, [r4, r0]
 	movs	r0, #24
 	str	r0, [sp, #4]
 	rors	r5, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r9
 	lsrs	r0, r0, #24
-	@ aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r0, r0, #2
 	ldr	r0, [r4, r0]
 	eors	r0, r7
@@ -1409,34 +1409,34 @@ ocb3_decrypt_with:
 	ldr	r5, [r3]
 	eors	r0, r5
 	str	r0, [sp, #12]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r9
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r0, r0, #2
 	ldr	r7, [r4, r0]
 	mov	r0, r10
 	rors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r0, r0, #2
 	ldr	r6, [r4, r0]
 	mov	r0, r11
 	rors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r2
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r0, r0, #2
 	ldr	r5, [r4, r0]
 	ldr	r0, [sp, #4]
 	rors	r5, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r0, r0, #24
-	@ aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r0, r0, #2
 	ldr	r0, [r4, r0]
 	eors	r0, r7
@@ -1445,34 +1445,34 @@ ocb3_decrypt_with:
 	ldr	r5, [r3, #4]
 	eors	r0, r5
 	str	r0, [sp, #8]
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
 	ldr	r5, [r4, r0]
 	mov	r0, r10
 	rors	r5, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r9
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
 	ldr	r6, [r4, r0]
 	mov	r0, r11
 	rors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r1
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
 	ldr	r7, [r4, r0]
 	ldr	r0, [sp, #4]
 	rors	r7, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #24
-	@ aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
 	ldr	r0, [r4, r0]
 	eors	r0, r5
@@ -1481,34 +1481,34 @@ ocb3_decrypt_with:
 	ldr	r6, [r3, #8]
 	mov	r5, r0
 	eors	r5, r6
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
 	ldr	r6, [r4, r0]
 	mov	r0, r10
 	rors	r6, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
 	ldr	r2, [r4, r0]
 	mov	r0, r11
 	rors	r2, r0
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r9
 	uxtb	r0, r0
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
 	ldr	r0, [r4, r0]
 	ldr	r7, [sp, #4]
 	rors	r0, r7
-	@ aes.ae:154: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r1, #24
-	@ aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r1, r1, #2
 	ldr	r1, [r4, r1]
 	eors	r1, r6
@@ -1530,7 +1530,7 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_loop7
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done8:
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r9
 	lsrs	r3, r0, #24
 	ldr	r0, [sp, #20]
@@ -1553,13 +1553,13 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r5]
 	orrs	r3, r0
-	@ aes.ae:175: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #24]
 	ldr	r5, [r0]
 	mov	r0, r3
 	eors	r0, r5
 	str	r0, [sp, #56]
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r3, r0, #24
 	ldr	r0, [sp, #20]
@@ -1582,13 +1582,13 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r5]
 	orrs	r3, r0
-	@ aes.ae:176: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
+	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	ldr	r0, [sp, #24]
 	ldr	r5, [r0, #4]
 	mov	r0, r3
 	eors	r0, r5
 	str	r0, [sp, #52]
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r3, r2, #24
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r3]
@@ -1611,13 +1611,13 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r5]
 	orrs	r3, r0
-	@ aes.ae:177: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	ldr	r0, [sp, #24]
 	ldr	r5, [r0, #8]
 	mov	r0, r3
 	eors	r0, r5
 	str	r0, [sp, #16]
-	@ aes.ae:147: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r1, #24
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r1]
@@ -1640,7 +1640,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #20]
 	ldrb	r0, [r0, r2]
 	orrs	r1, r0
-	@ aes.ae:178: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
+	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #24]
 	ldr	r2, [r0, #12]
 	mov	r0, r1
@@ -2411,23 +2411,23 @@ ocb3_E_encrypt_block:
 	ldr	r3, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r1, [r1, #12]
-	@ aes.ae:98: s0 = b[127:96] ^ w[0]
+	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0]
 	eors	r1, r0
-	@ aes.ae:99: s1 = b[95:64] ^ w[1]
+	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #4]
 	eors	r4, r0
-	@ aes.ae:100: s2 = b[63:32] ^ w[2]
+	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #8]
 	eors	r3, r0
-	@ aes.ae:101: s3 = b[31:0] ^ w[3]
+	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #12]
 	eors	r2, r0
-	@ aes.ae:102: @unroll(unroll)
+	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #8]
 	mov	r0, r1
@@ -2436,13 +2436,13 @@ ocb3_E_encrypt_block:
 	mov	r12, r0
 	mov	r6, r3
 	mov	r4, r2
-	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r2, [sp, #12]
 	adds	r2, #16
 	ldr	r1, =ocb3_tf0
-	@ aes.ae:102: @unroll(unroll)
+	@ aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	@ aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
@@ -2474,7 +2474,7 @@ ocb3_E_encrypt_block:
 	ldr	r3, [r2]
 	eors	r0, r3
 	str	r0, [sp, #4]
-	@ aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
@@ -2503,7 +2503,7 @@ ocb3_E_encrypt_block:
 	ldr	r3, [r2, #4]
 	eors	r0, r3
 	str	r0, [sp]
-	@ aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
@@ -2532,7 +2532,7 @@ ocb3_E_encrypt_block:
 	ldr	r3, [r2, #8]
 	mov	r5, r0
 	eors	r5, r3
-	@ aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
@@ -2576,7 +2576,7 @@ ocb3_E_encrypt_block:
 	b	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_far1:
 .Locb3_E_encrypt_block_done2:
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov	r0, r8
 	lsrs	r0, r0, #24
 	ldr	r5, =ocb3_E.sbox
@@ -2596,12 +2596,12 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
-	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r2, #160
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, r2]
 	eors	r1, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov	r0, r12
 	lsrs	r0, r0, #24
 	ldrb	r0, [r5, r0]
@@ -2620,12 +2620,12 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r2, r0
-	@ aes.ae:114: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r3, #164
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, r3]
 	eors	r2, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r6, #24
 	ldrb	r0, [r5, r0]
 	lsls	r3, r0, #24
@@ -2644,12 +2644,12 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r3, r0
-	@ aes.ae:115: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r7, #168
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, r7]
 	eors	r3, r0
-	@ aes.ae:94: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r4, #24
 	ldrb	r0, [r5, r0]
 	lsls	r4, r0, #24
@@ -2668,12 +2668,12 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r6
 	ldrb	r0, [r5, r0]
 	orrs	r4, r0
-	@ aes.ae:116: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r5, #172
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, r5]
 	eors	r4, r0
-	@ aes.ae:113: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #16]
 	str	r4, [r0]
 	ldr	r0, [sp, #16]

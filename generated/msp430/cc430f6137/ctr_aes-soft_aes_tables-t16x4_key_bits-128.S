@@ -45,7 +45,7 @@ ctr_key_setup:
 	mov.b	1(r12), r15
 	swpb	r13
 	bis	r15, r13
-	; aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r11, 0(r14)
 	mov	r13, 2(r14)
 	mov	r9, 4(r14)
@@ -54,14 +54,14 @@ ctr_key_setup:
 	mov	r8, 10(r14)
 	mov	r5, 12(r14)
 	mov	r6, 14(r14)
-	; aes.ae:211: @unroll(unroll)
+	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r10
-	; aes.ae:213: temp = w[i - 1]
+	; aes.ae:275: temp = w[i - 1]
 	mov	r14, r9
 	add	#16, r9
-	; aes.ae:211: @unroll(unroll)
+	; aes.ae:273: @unroll(round_unroll)
 .Lctr_key_setup_loop1:
-	; aes.ae:214: if i % nk == 0 {
+	; aes.ae:276: if i % nk == 0 {
 	mov	r10, r15
 	and	#3, r15
 	sub	#1, r15
@@ -88,7 +88,7 @@ ctr_key_setup:
 	bis	r15, r11
 	swpb	r12
 	bis	r14, r12
-	; aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r10, r15
 	rrum.w	#2, r15
 	sub	#1, r15
@@ -98,7 +98,7 @@ ctr_key_setup:
 	jmp	.Lctr_key_setup_endif4
 .Lctr_key_setup_else3:
 .Lctr_key_setup_endif4:
-	; aes.ae:219: w[i] = w[i - nk] ^ temp
+	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r9), r11
 	xor	-14(r9), r12
 	mov	r11, 0(r9)
@@ -641,17 +641,17 @@ ctr_xor_stream:
 	xor	12(r15), r12
 	mov	10(sp), r15
 	xor	14(r15), r14
-	; aes.ae:102: @unroll(unroll)
+	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r7, r5
 	mov	r8, 2(sp)
 	mov	r9, 0(sp)
 	mov	r10, r6
 	mov	r14, r15
-	; aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	10(sp), r7
 	add	#16, r7
-	; aes.ae:102: @unroll(unroll)
+	; aes.ae:135: @unroll(round_unroll)
 .Lctr_xor_stream_loop19:
 	mov.b	3(sp), r14
 	mov	r11, r8
@@ -661,7 +661,7 @@ ctr_xor_stream:
 	mov.b	r9, r9
 	mov	r12, r10
 	mov.b	r10, r10
-	; aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r14
 	mov	r8, r4
 	rla	r4
@@ -688,7 +688,7 @@ ctr_xor_stream:
 	mov.b	r11, r11
 	mov	r5, r12
 	mov.b	r12, r12
-	; aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r14
 	mov	r10, r4
 	rla	r4
@@ -715,7 +715,7 @@ ctr_xor_stream:
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
-	; aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r14
 	rla	r4
 	mov	r12, r5
@@ -741,7 +741,7 @@ ctr_xor_stream:
 	mov.b	r5, r5
 	mov	r6, r14
 	mov.b	r14, r14
-	; aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5

@@ -14,7 +14,7 @@
 cmac_key_schedule:
 	push	r10
 	push	r9
-	; aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	12(r12), 0(r13)
 	mov	14(r12), 2(r13)
 	mov	8(r12), 4(r13)
@@ -23,13 +23,13 @@ cmac_key_schedule:
 	mov	6(r12), 10(r13)
 	mov	@r12, 12(r13)
 	mov	2(r12), 14(r13)
-	; aes.ae:211: @unroll(unroll)
+	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r9
-	; aes.ae:213: temp = w[i - 1]
+	; aes.ae:275: temp = w[i - 1]
 	add	#16, r13
-	; aes.ae:211: @unroll(unroll)
+	; aes.ae:273: @unroll(round_unroll)
 .Lcmac_key_schedule_loop1:
-	; aes.ae:214: if i % nk == 0 {
+	; aes.ae:276: if i % nk == 0 {
 	mov	r9, r15
 	and	#3, r15
 	sub	#1, r15
@@ -56,7 +56,7 @@ cmac_key_schedule:
 	bis	r15, r10
 	swpb	r11
 	bis	r14, r11
-	; aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r9, r15
 	clrc
 	rrc	r15
@@ -68,7 +68,7 @@ cmac_key_schedule:
 	jmp	.Lcmac_key_schedule_endif4
 .Lcmac_key_schedule_else3:
 .Lcmac_key_schedule_endif4:
-	; aes.ae:219: w[i] = w[i - nk] ^ temp
+	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r13), r10
 	xor	-14(r13), r11
 	mov	r10, 0(r13)
@@ -102,7 +102,7 @@ cmac_encrypt_block:
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
-	; aes.ae:98: s0 = b[127:96] ^ w[0]
+	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r6
 	mov	6(sp), r15
 	xor	@r15, r6
@@ -127,7 +127,7 @@ cmac_encrypt_block:
 	mov	2(r13), r14
 	mov	6(sp), r15
 	xor	14(r15), r14
-	; aes.ae:102: @unroll(unroll)
+	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r6, r5
 	mov	r7, 2(sp)
@@ -136,10 +136,10 @@ cmac_encrypt_block:
 	mov	r10, r13
 	mov	r12, r10
 	mov	r14, r15
-	; aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	6(sp), r7
 	add	#16, r7
-	; aes.ae:102: @unroll(unroll)
+	; aes.ae:135: @unroll(round_unroll)
 .Lcmac_encrypt_block_loop1:
 	mov.b	3(sp), r14
 	mov	r11, r8
@@ -149,7 +149,7 @@ cmac_encrypt_block:
 	mov.b	r9, r9
 	mov	r10, r12
 	mov.b	r12, r12
-	; aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r14
 	mov	r8, r4
 	rla	r4
@@ -177,7 +177,7 @@ cmac_encrypt_block:
 	mov.b	r11, r11
 	mov	r5, r12
 	mov.b	r12, r12
-	; aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r14
 	rla	r4
 	rla	r11
@@ -203,7 +203,7 @@ cmac_encrypt_block:
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
-	; aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r14
 	rla	r4
 	mov	r12, r5
@@ -229,7 +229,7 @@ cmac_encrypt_block:
 	mov.b	r5, r5
 	mov	r6, r14
 	mov.b	r14, r14
-	; aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5

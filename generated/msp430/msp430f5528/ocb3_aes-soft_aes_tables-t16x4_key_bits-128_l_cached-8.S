@@ -48,7 +48,7 @@ ocb3_key_setup:
 	mov.b	1(r12), r15
 	swpb	r14
 	bis	r15, r14
-	; aes.ae:209: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r13, 0(r9)
 	mov	r14, 2(r9)
 	mov	r10, 4(r9)
@@ -57,14 +57,14 @@ ocb3_key_setup:
 	mov	r8, 10(r9)
 	mov	r5, 12(r9)
 	mov	r6, 14(r9)
-	; aes.ae:211: @unroll(unroll)
+	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r8
-	; aes.ae:213: temp = w[i - 1]
+	; aes.ae:275: temp = w[i - 1]
 	mov	r9, r10
 	add	#16, r10
-	; aes.ae:211: @unroll(unroll)
+	; aes.ae:273: @unroll(round_unroll)
 .Locb3_key_setup_loop1:
-	; aes.ae:214: if i % nk == 0 {
+	; aes.ae:276: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
 	sub	#1, r15
@@ -91,7 +91,7 @@ ocb3_key_setup:
 	bis	r15, r11
 	swpb	r12
 	bis	r14, r12
-	; aes.ae:215: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r8, r15
 	rrum.w	#2, r15
 	sub	#1, r15
@@ -101,7 +101,7 @@ ocb3_key_setup:
 	jmp	.Locb3_key_setup_endif4
 .Locb3_key_setup_else3:
 .Locb3_key_setup_endif4:
-	; aes.ae:219: w[i] = w[i - nk] ^ temp
+	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r10), r11
 	xor	-14(r10), r12
 	mov	r11, 0(r10)
@@ -111,16 +111,16 @@ ocb3_key_setup:
 	cmp	#44, r8
 	jnc	.Locb3_key_setup_loop1
 .Locb3_key_setup_done2:
-	; aes.ae:226: @unroll(unroll)
+	; aes.ae:288: for r in 1..nr {
 	mov	#9, r8
-	; aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r9, r10
 	add	#65520, r10
 	mov	r9, r11
 	add	#16, r11
-	; aes.ae:226: @unroll(unroll)
+	; aes.ae:288: for r in 1..nr {
 .Locb3_key_setup_loop5:
-	; aes.ae:229: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov.b	163(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
 	mov.b	162(r10), r15
@@ -182,7 +182,7 @@ ocb3_key_setup:
 	dec	r8
 	jnz	.Locb3_key_setup_loop5
 .Locb3_key_setup_done6:
-	; aes.ae:232: @unroll(unroll)
+	; aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 	mov	#36, r8
 	mov	r9, r10
 	add	#176, r10
@@ -203,7 +203,7 @@ ocb3_key_setup:
 	xor	ocb3_tf7(r11), r15
 	xor	ocb3_tf4(r12), r15
 	xor	ocb3_tf5(r13), r15
-	; aes.ae:235: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	; aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	mov	r14, 0(r10)
 	mov	r15, 2(r10)
 	add	#4, r10
@@ -2312,7 +2312,7 @@ ocb3_decrypt_with:
 	xor	172(r15), r14
 	mov	38(sp), r15
 	xor	174(r15), r12
-	; aes.ae:163: @unroll(unroll)
+	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 20(sp)
 	mov	r7, 14(sp)
 	mov	r8, r5
@@ -2320,10 +2320,10 @@ ocb3_decrypt_with:
 	mov	r10, r6
 	mov	r11, r8
 	mov	r12, r7
-	; aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	38(sp), r9
 	add	#16, r9
-	; aes.ae:163: @unroll(unroll)
+	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop3:
 	mov	r5, r15
 	swpb	r15
@@ -2334,7 +2334,7 @@ ocb3_decrypt_with:
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	12(sp), r12
-	; aes.ae:166: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	rla	r15
 	mov	r10, r4
 	rla	r4
@@ -2359,7 +2359,7 @@ ocb3_decrypt_with:
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	r13, r13
-	; aes.ae:167: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	rla	r15
 	rla	r5
 	mov	r12, r4
@@ -2383,7 +2383,7 @@ ocb3_decrypt_with:
 	mov.b	r5, r5
 	mov.b	15(sp), r6
 	mov.b	r14, r14
-	; aes.ae:168: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	rla	r15
 	rla	r5
 	rla	r6
@@ -2409,7 +2409,7 @@ ocb3_decrypt_with:
 	swpb	r7
 	mov.b	r7, r7
 	mov.b	14(sp), r8
-	; aes.ae:169: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	rla	r15
 	mov	r6, r5
 	rla	r5
@@ -4359,7 +4359,7 @@ ocb3_E_encrypt_block:
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
-	; aes.ae:98: s0 = b[127:96] ^ w[0]
+	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r6
 	mov	6(sp), r15
 	xor	@r15, r6
@@ -4384,7 +4384,7 @@ ocb3_E_encrypt_block:
 	mov	2(r13), r14
 	mov	6(sp), r15
 	xor	14(r15), r14
-	; aes.ae:102: @unroll(unroll)
+	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r6, r5
 	mov	r7, 2(sp)
@@ -4393,10 +4393,10 @@ ocb3_E_encrypt_block:
 	mov	r10, r13
 	mov	r12, r10
 	mov	r14, r15
-	; aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	6(sp), r7
 	add	#16, r7
-	; aes.ae:102: @unroll(unroll)
+	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
 	mov.b	3(sp), r14
 	mov	r11, r8
@@ -4406,7 +4406,7 @@ ocb3_E_encrypt_block:
 	mov.b	r9, r9
 	mov	r10, r12
 	mov.b	r12, r12
-	; aes.ae:104: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r14
 	mov	r8, r4
 	rla	r4
@@ -4434,7 +4434,7 @@ ocb3_E_encrypt_block:
 	mov.b	r11, r11
 	mov	r5, r12
 	mov.b	r12, r12
-	; aes.ae:105: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r14
 	rla	r4
 	rla	r11
@@ -4460,7 +4460,7 @@ ocb3_E_encrypt_block:
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
-	; aes.ae:106: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r14
 	rla	r4
 	mov	r12, r5
@@ -4486,7 +4486,7 @@ ocb3_E_encrypt_block:
 	mov.b	r5, r5
 	mov	r6, r14
 	mov.b	r14, r14
-	; aes.ae:107: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5
