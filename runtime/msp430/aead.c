@@ -51,6 +51,14 @@ static int release(unsigned char *m, aedsl_word_t n, aedsl_word_t ok)
 }
 
 #if AEDSL_HAS_KEY_SETUP
+/* The expanded key (round keys, GHASH tables) must not outlive the call on the stack: zero it
+ * word-wise, then tell the compiler the memory is read, so the dead stores are not removed. */
+static void wipe_state(aedsl_state_t *st)
+{
+    mask_bytes((unsigned char *)st, sizeof *st, 0);
+    __asm__ volatile("" : : "r"(st) : "memory");
+}
+
 void aedsl_aead_key_setup(aedsl_state_t *st, const unsigned char *k)
 {
     aedsl_gen_key_setup(k, st);
@@ -91,7 +99,9 @@ int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
     aedsl_state_t st;
     (void)nsec;
     aedsl_aead_key_setup(&st, k);
-    return aedsl_aead_encrypt_with(&st, c, clen, m, mlen, ad, adlen, npub);
+    int r = aedsl_aead_encrypt_with(&st, c, clen, m, mlen, ad, adlen, npub);
+    wipe_state(&st);
+    return r;
 }
 
 int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen, unsigned char *nsec,
@@ -102,7 +112,9 @@ int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen, unsigned cha
     aedsl_state_t st;
     (void)nsec;
     aedsl_aead_key_setup(&st, k);
-    return aedsl_aead_decrypt_with(&st, m, mlen, c, clen, ad, adlen, npub);
+    int r = aedsl_aead_decrypt_with(&st, m, mlen, c, clen, ad, adlen, npub);
+    wipe_state(&st);
+    return r;
 }
 
 #else  /* no key-setup stage: the generated encrypt/decrypt expand the key themselves */

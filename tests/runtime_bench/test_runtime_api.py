@@ -89,6 +89,28 @@ def test_wrong_tag_zeroes_output_in_the_same_time(ccm):
         assert r.stats.mnemonics == runs["good"].stats.mnemonics
 
 
+def _round_key_10_words():
+    """AES-128 round key 10 of the key 00 01 .. 0f (FIPS-197 Appendix C.1, round[10].k_sch)."""
+    k = bytes.fromhex("13111d7fe3944a17f307a78b4d2b30c5")
+    return [k[i:i + 4] for i in range(0, 16, 4)]
+
+
+@needs_tools
+@pytest.mark.parametrize("op", ["encrypt", "decrypt"])
+def test_expanded_key_is_wiped_from_the_stack(ccm, op):
+    """crypto_aead_* keep the key-setup state (round keys) on the stack: it is zeroed before they
+    return, so no round-key word is left anywhere in RAM (searched in both byte orders)."""
+    _, prog, api = ccm
+    chip = chips.load(CHIP)
+    key, nonce = bytes(range(16)), bytes(range(12))
+    ct = reference(key, nonce, b"", bytes(20), 16)
+    r = encrypt(prog, api, key, nonce, b"", bytes(20)) if op == "encrypt" else decrypt(prog, api, key, nonce, b"", ct)
+    assert r.return_value == 0
+    ram = prog.read(chip.ram.origin, chip.ram.length)
+    left = [w.hex() for w in _round_key_10_words() if w in ram or w[::-1] in ram]
+    assert left == [], f"round-key words left in RAM after crypto_aead_{op}: {left}"
+
+
 @needs_tools
 def test_short_ciphertext_is_rejected(ccm):
     _, prog, api = ccm
