@@ -169,6 +169,7 @@ SEED000_DELAY_SLOT = {"ccm": 24, "gcm": 12, "ocb3": 12}
 # seed 003 (MSP430F5528, AES-128 encryption cpb): the variants its text quantifies; the rest are
 # charts (Fig. 1, Fig. 3) whose values the text does not state. ROM: charts only.
 AES_TABLES = ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")
+AES_UNROLLS = ("looped", "1", "full")      # seed 003: loops inside a round / per round / (ours) all rounds
 SEED003_AES = {"sbox": ("8-BIT-UNROLL / 8-BIT-LOOPED", None),
                "sbox2": ("8-BIT-2SBOX", 194),
                "t16x4": ("16-BIT-4T (C 152; ASM record 132)", 132),
@@ -229,14 +230,21 @@ def aes_tradeoff(out: list[str]) -> None:
             "+ decrypt code + tables (the whole ELF's symbol sizes); RAM = static data; stack = deepest stack of the "
             "encryption; the round keys live in the caller's buffer, as in seed 003 (RAM there). AES-128 only. "
             "Seed 003's column: AES-128 encryption cpb its text states for the matching strategy "
-            "(its ROM values are in charts only). ★ = on the Pareto front (ROM, encryption cpb) of that chip.", "",
+            "(its ROM values are in charts only). ★ = on the Pareto front (ROM, encryption cpb) of that chip. "
+            "`unroll`: `looped` = seed 003's 8-BIT-LOOPED shape (the state in memory; inside every round a loop "
+            "over the four columns for SubBytes+ShiftRows+MixColumns and one over the state for AddRoundKey — "
+            "over four 32-bit words here, over 16 bytes in seed 003), `1` = a loop over straight-line rounds "
+            "(8-BIT-UNROLL, and the table variants' shape), `full` = every round straight-line (not in seed 003). "
+            "`aes_tables=sbox` decrypts with the plain inverse cipher (the default it implies: no inverse T-tables "
+            "to gain, and its InvMixColumns is factored into MixColumns plus a pre-step); the others with the "
+            "equivalent inverse cipher.", "",
             "| chip | aes_tables | unroll | seed 003 variant | paper cpb | cpb enc | cpb dec | key schedule cycles | "
             "ROM B | RAM B | stack B | Pareto | command |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for chip in ("cc430f6137", "msp430f5528"):
         rows, pts = [], {}
         for tables in AES_TABLES:
-            for unroll in ("1", "full"):
+            for unroll in AES_UNROLLS:
                 knobs = {"key_bits": 128, "aes_tables": tables, "unroll": unroll}
                 recs, err = measure("aes.ae", chip, knobs)
                 r = {x.op: x for x in recs} if recs else None
@@ -245,6 +253,8 @@ def aes_tradeoff(out: list[str]) -> None:
         front = pareto(pts)
         for tables, unroll, knobs, r, err in rows:
             label, paper = SEED003_AES[tables]
+            if tables == "sbox":            # seed 003's two S-box-only variants differ in the unroll
+                label = {"looped": "8-BIT-LOOPED", "1": "8-BIT-UNROLL"}.get(unroll, "– (all rounds unrolled)")
             head = f"| {chip} | {tables} | {unroll} | {label} | {fmt(paper)} | "
             if r is None:
                 out.append(head + f"{err} | | | | | | | {cmd('aes.ae', chip, knobs)} |")

@@ -39,6 +39,7 @@ CTR, CCM, GCM, OCB3, EAX = (f"specs/schemes/{n}.ae" for n in ("ctr", "ccm", "gcm
 CHACHA = "specs/schemes/chacha20_poly1305.ae"
 KEY_SIZES = (128, 192, 256)
 AES_TABLES = ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")   # aedsl/backends/msp430/backend.py
+AES_UNROLLS = ("looped", "1", "full")                        # specs/primitives/aes.ae
 SPECK_SETS = ((32, 64), (48, 72), (48, 96), (64, 96), (64, 128), (96, 96), (96, 144),
               (128, 128), (128, 192), (128, 256))
 ECB_KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
@@ -140,7 +141,7 @@ def matrix() -> list[Row]:
     # issue 4, cc430f6137: AES every aes_tables x unroll, every key size
     for bits in KEY_SIZES:
         for tables in AES_TABLES:
-            for unroll in ("1", "full"):
+            for unroll in AES_UNROLLS:
                 knobs = {"key_bits": bits, "aes_tables": tables, "unroll": unroll}
                 rows += [Row("sim", "cc430f6137", AES, knobs, s) for s in _aes_sources(bits)]
     # the modes: soft at every key size, accel (AES-128 module) with and without delay-slot scheduling
@@ -156,6 +157,10 @@ def matrix() -> list[Row]:
                      for s in ("speck-paper", "cryptopp:speck")]
         for bits in KEY_SIZES:
             rows += [Row("sim", chip, AES, {"key_bits": bits}, s) for s in _aes_sources(bits)]
+        for tables in AES_TABLES:                 # every strategy and shape too, AES-128
+            for unroll in AES_UNROLLS:
+                knobs = {"key_bits": 128, "aes_tables": tables, "unroll": unroll}
+                rows += [Row("sim", chip, AES, knobs, s) for s in _aes_sources(128)]
     # issue 5, stm32f030
     arm = "stm32f030"
     for bits in (128, 256):

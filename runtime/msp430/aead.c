@@ -52,11 +52,14 @@ static int release(unsigned char *m, aedsl_word_t n, aedsl_word_t ok)
 
 #if AEDSL_HAS_KEY_SETUP
 /* The expanded key (round keys, GHASH tables) must not outlive the call on the stack: zero it
- * word-wise, then tell the compiler the memory is read, so the dead stores are not removed. */
+ * with word stores (volatile: dead stores to a dying object are otherwise removed, and the loop
+ * is not turned into a memset call the bare-metal link has no library for). The state is
+ * 4-byte aligned and a multiple of 4 bytes (aead_runtime.glue_header). */
 static void wipe_state(aedsl_state_t *st)
 {
-    mask_bytes((unsigned char *)st, sizeof *st, 0);
-    __asm__ volatile("" : : "r"(st) : "memory");
+    volatile aedsl_word_t *p = (volatile aedsl_word_t *)st;
+    for (aedsl_word_t n = sizeof *st / sizeof(aedsl_word_t); n != 0; n--)
+        *p++ = 0;
 }
 
 void aedsl_aead_key_setup(aedsl_state_t *st, const unsigned char *k)

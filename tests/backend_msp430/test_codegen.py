@@ -117,6 +117,9 @@ fn mix(a: u48, b: u48, s: u16) -> (u48, u48, u32, u8) {
 fn shv(a: u64, s: u8) -> (u64, u64) {
     return a << (s as u64), a >> (s as u64)
 }
+fn shw(a: u128, b: u48, s: u16) -> (u128, u128, u48, u48) {
+    return a << (s as u128), a >> (s as u128), b << (s as u48), b >> (s as u48)
+}
 """
 
 
@@ -137,6 +140,8 @@ def test_ops_against_interpreter(tmp_path, chip):
                 vals[1] = vals[0]
             if name == "shv":
                 vals[1] = rnd.choice([0, 1, 7, 16, 33, 63, 64, 200])
+            if name == "shw":            # whole-limb steps, then bits; and amounts >= the width
+                vals[2] = [0, 15, 16, 17, 31, 32, 47, 48, 49, 96, 120, 127, 128, 300][t % 12 + (t >= 10) * 2]
             args = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little")) for p, v in zip(e.params, vals)]
             args += [Buffer(2 * (-(-w // 16))) for w in e.results]
             r = prog.call(e.symbol, args)

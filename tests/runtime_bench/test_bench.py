@@ -63,10 +63,13 @@ def test_aead_records_match_the_harness_and_the_generated_code(capsys):
                                                Buffer(ad, region="bench"), 5, Buffer(b.nonce, region="bench"),
                                                Buffer(b.key, region="bench")])
     assert r.cycles == recs[2]["cycles"]
-    # the runtime's cost on top of the generated function: positive and small
+    # the runtime's cost on top of the generated function: positive and small, plus wiping the
+    # key-setup state (a word-wise loop, < 6 cycles per byte)
     gen = sim_engine(CCM, {}, "cc430f6137")
     gen.encrypt(b.key, b.nonce, ad, msg, 16)
-    assert 0 < recs[2]["cycles"] - gen.last.cycles < 400
+    state = rt.api_params(unit).state_bytes
+    assert state >= 176                               # at least the AES-128 round keys
+    assert 0 < recs[2]["cycles"] - gen.last.cycles < 400 + 6 * state
     # ROM counts the generated encrypt/decrypt, the tables and the API, not the bench wrappers
     sizes = Program(rt.build_with_runtime(unit, chip), chip).elf.symbol_sizes()
     gen_rom = sum(unit.function_bytes.values())      # the exported functions and their subroutines

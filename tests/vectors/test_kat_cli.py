@@ -85,3 +85,21 @@ def test_kat_list(capsys):
     rc, lines, _ = _run(capsys, "--list")
     assert rc == 0 and len(lines) == len(sources.SOURCES)
     assert any(line.startswith("cavp:gcm:decrypt128 ") for line in lines)
+
+
+def test_kat_default_engine_follows_the_arguments(capsys, monkeypatch):
+    """--chip means the simulator, a spec alone the interpreter, neither the reference library;
+    --chip with another engine is a usage error (it would silently test nothing of ours)."""
+    from aedsl.commands import kat
+    seen = []
+
+    def fake(name, spec, knobs, chip, source=None):
+        seen.append((name, spec, chip))
+        raise ValueError("stop here")
+    monkeypatch.setattr(kat, "make_engine", fake)
+    _run(capsys, "s.ae", "--chip", "cc430f6137", "--vectors", "rfc7253")
+    _run(capsys, "s.ae", "--vectors", "rfc7253")
+    _run(capsys, "--vectors", "rfc7253")
+    assert seen == [("sim", "s.ae", "cc430f6137"), ("interp", "s.ae", None), ("ref", None, None)]
+    rc, _, err = _run(capsys, "s.ae", "--chip", "cc430f6137", "--engine", "interp", "--vectors", "rfc7253")
+    assert rc == 2 and "--chip is for the sim engine" in err

@@ -803,7 +803,9 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         self.put(op.results[0], self.rotl_multi(a, w, (w - op.attrs["by"] % w) % w))
 
     def _shift_var(self, op, left: bool):
-        """Shift by a run-time amount: one bit per loop iteration (a >= width gives 0)."""
+        """Shift by a run-time amount (a >= width gives 0): on a multi-limb value first whole
+        limbs while 16 or more remain (n moves per step instead of 16 bit-steps of n rotates:
+        OCB3's nonce and Stretch shifts by up to 120 bits), then one bit per loop iteration."""
         a, amt = self.args(op)
         w = op.results[0].width
         self.materialize_pending()
@@ -818,6 +820,18 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
             self.emit("jnz", Lbl(big))
         self.emit("cmp", Imm(w), c)
         self.emit("jc", Lbl(big))
+        if len(d) > 1:
+            limbs, bits = self.mf.label("shlimb"), self.mf.label("shbits")
+            self.label(limbs)
+            self.emit("cmp", Imm(16), c)
+            self.emit("jnc", Lbl(bits))          # c < 16
+            order = range(len(d) - 1, 0, -1) if left else range(len(d) - 1)
+            for j in order:
+                self.emit("mov", d[j - 1] if left else d[j + 1], d[j])
+            self.emit("clr", d[0] if left else d[-1])
+            self.emit("sub", Imm(16), c)
+            self.emit("jmp", Lbl(limbs))
+            self.label(bits)
         self.emit("tst", c)
         self.emit("jz", Lbl(end))
         self.label(top)

@@ -6,7 +6,7 @@
 
 ; --- ghash_mul: ghash.mul
 ;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 540 bytes of code
+;     estimated 568 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -48,6 +48,20 @@ ghash_mul:
 	mov	14(r6), r15
 	cmp	#128, r5
 	jc	.Lghash_mul_shbig3
+.Lghash_mul_shlimb6:
+	cmp	#16, r5
+	jnc	.Lghash_mul_shbits7
+	mov	r8, r7
+	mov	r9, r8
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r15, r13
+	clr	r15
+	sub	#16, r5
+	jmp	.Lghash_mul_shlimb6
+.Lghash_mul_shbits7:
 	tst	r5
 	jz	.Lghash_mul_shend4
 .Lghash_mul_sh5:
@@ -199,7 +213,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 540 bytes of code
+;     estimated 568 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -241,6 +255,20 @@ ghash_mul_h:
 	mov	14(r6), r15
 	cmp	#128, r5
 	jc	.Lghash_mul_h_shbig3
+.Lghash_mul_h_shlimb6:
+	cmp	#16, r5
+	jnc	.Lghash_mul_h_shbits7
+	mov	r8, r7
+	mov	r9, r8
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r15, r13
+	clr	r15
+	sub	#16, r5
+	jmp	.Lghash_mul_h_shlimb6
+.Lghash_mul_h_shbits7:
 	tst	r5
 	jz	.Lghash_mul_h_shend4
 .Lghash_mul_h_sh5:
@@ -371,7 +399,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 96 bytes (40 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 964 bytes of code
+;     estimated 992 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -541,6 +569,20 @@ ghash_absorb:
 	mov	40(sp), r13
 	cmp	#128, r4
 	jc	.Lghash_absorb_shbig10
+.Lghash_absorb_shlimb13:
+	cmp	#16, r4
+	jnc	.Lghash_absorb_shbits14
+	mov	r7, r6
+	mov	r8, r7
+	mov	r9, r8
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	clr	r13
+	sub	#16, r4
+	jmp	.Lghash_absorb_shlimb13
+.Lghash_absorb_shbits14:
 	tst	r4
 	jz	.Lghash_absorb_shend11
 .Lghash_absorb_sh12:

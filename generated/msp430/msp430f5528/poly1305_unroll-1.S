@@ -1318,7 +1318,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 202 bytes (54 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2480 bytes of code
+;     estimated 2510 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1699,6 +1699,21 @@ poly1305_mac:
 	jnz	.Lpoly1305_mac_shbig9
 	cmp	#130, r15
 	jc	.Lpoly1305_mac_shbig9
+.Lpoly1305_mac_shlimb12:
+	cmp	#16, r15
+	jnc	.Lpoly1305_mac_shbits13
+	mov	r13, r5
+	mov	r14, r13
+	mov	r12, r14
+	mov	r11, r12
+	mov	r9, r11
+	mov	r8, r9
+	mov	r7, r8
+	mov	r6, r7
+	clr	r6
+	sub	#16, r15
+	jmp	.Lpoly1305_mac_shlimb12
+.Lpoly1305_mac_shbits13:
 	tst	r15
 	jz	.Lpoly1305_mac_shend10
 .Lpoly1305_mac_sh11:
