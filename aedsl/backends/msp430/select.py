@@ -44,6 +44,7 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         self.counted: list = []           # loops whose index may become a down-counter
         self.top_bit_of: dict = {}        # vreg holding (y >> 7) of a byte y -> y's limb
         self.unmasked_of: dict = {}       # byte vreg -> the same value before its `mov.b` mask
+        self.offset_of: dict = {}         # vreg = x + c (a 16-bit add of a constant) -> (x, c)
 
     # --- small helpers ---------------------------------------------------------------------
     def stride(self, elem_width: int) -> int:
@@ -598,6 +599,8 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         out = self.addsub(a, b, op.results[0].width, "add")
         if self.const_of(b) is not None:
             self.note_affine(out, a, 1, self.const_of(b))
+            if len(out) == 1 and isinstance(out[0], R) and isinstance(a[0], R) and out[0] != a[0]:
+                self.offset_of[out[0].reg] = (a[0], self.const_of(b))   # for elem_addr
         self.put(op.results[0], out)
 
     def op_sub(self, op):
@@ -1053,15 +1056,27 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
             if b.kind == "table":
                 return Mem(p.reg, f"{b.name}+{off}" if off else b.name)
             return Mem(p.reg, Frame("local", b.name, off))
+        # index = x + c (word j of a wide element u: 8*u + j): the address of element x, shared
+        # by the words, and c in the displacement (`xor 2j(rb), z` instead of an address each)
+        idx, extra = index[0], 0
+        if isinstance(idx, R) and idx.reg in self.offset_of:
+            idx, extra = self.offset_of[idx.reg]
+        off = extra * b.stride + limb_off
         # a table's scaled index is only read (shared); ptr/local ones get the base added
-        t = self.scaled(index[0], b.stride) if b.kind == "table" else self._scaled(index[0], b.stride)
-        if b.kind == "ptr":
-            self.emit("add", R(b.base), t)
-            return Mem(t.reg, limb_off)
         if b.kind == "table":
-            return Mem(t.reg, f"{b.name}+{limb_off}" if limb_off else b.name)
-        self.emit("add", R(SP), t)
-        return Mem(t.reg, Frame("local", b.name, limb_off))
+            t = self.scaled(idx, b.stride)
+            return Mem(t.reg, f"{b.name}+{off}" if off else b.name)
+        memo = self.__dict__.setdefault("scaled_memo", {})
+        key = (idx.reg, b.stride, id(b)) if isinstance(idx, R) else None
+        t = memo.get(key) if key is not None else None
+        if t is None:
+            t = self._scaled(idx, b.stride)
+            self.emit("add", R(b.base) if b.kind == "ptr" else R(SP), t)
+            if key is not None:
+                memo[key] = t
+        if b.kind == "ptr":
+            return Mem(t.reg, off)
+        return Mem(t.reg, Frame("local", b.name, off))
 
     def label(self, name: str) -> None:
         self.scaled_memo = {}               # a value may change across a block boundary

@@ -28,7 +28,8 @@ Knob `table_fusion` (the table budget):
            1 KB; at 16 bits AES's four tables are not rotations of each other, so nothing changes).
 Tables are at most `word_bits` wide (64 without legalization).
 Knob `fusion_min_bits` (default 4): roots narrower than this are not fused (a 2-entry table
-replacing a select is no gain).
+replacing a select is no gain). A value used only as the index of memory accesses is not a
+sink: it is an address, whose shift-and-add the backends fold into pointer arithmetic.
 
 Preserves: every function's results and memory effects (tables are read-only).
 Assumes: tables' contents are fixed (the IR's rule), so a table load is a pure function.
@@ -255,6 +256,8 @@ class _Fuser:
                 continue
             if self.uses.get(id(y), 0) <= absorbed.get(id(y), 0):
                 continue                    # only feeds the XOR structure of a bigger sink
+            if self.index_only.get(id(y)):
+                continue                    # an address: index arithmetic stays arithmetic
             terms: dict = {}
             resid: list = []
             self.decompose(y, defs, src, 0, y.width, terms, resid)
@@ -290,6 +293,48 @@ class _Fuser:
         block.yields = [resolve(self.subst, v) for v in block.yields]
 
 
+def _index_only(fn: Function) -> dict[int, bool]:
+    """id(value) -> True if the value is only address arithmetic: every use is as the element
+    index of a memory access, or feeds a shift, add or multiply by a constant (or a zext) whose
+    result is itself only address arithmetic. After legalization word j of a wide table line u
+    is read at `8*u + j`: fusing that would replace a shift and an add, which the backends fold
+    into one base register and displacements, by a lookup per word (GHASH's 4-bit tables: 15
+    such tables, 14 % slower)."""
+    from ..nodes import walk_ops
+    ops = list(walk_ops(fn.body))
+    consts = const_defs(fn)
+    uses: dict[int, list] = {}
+    escapes: set[int] = {id(y) for y in fn.body.yields}
+    for op in ops:
+        for k, a in enumerate(op.args):
+            if isinstance(a, Value):
+                uses.setdefault(id(a), []).append((op, k))
+        for r in op.regions:
+            escapes.update(id(y) for y in r.yields)
+    ok: dict[int, bool] = {}
+
+    def address(v) -> bool:
+        if id(v) in ok:
+            return ok[id(v)]
+        ok[id(v)] = False                   # (no cycles in SSA; a guard all the same)
+        res = id(v) not in escapes and bool(uses.get(id(v)))
+        for op, k in uses.get(id(v), []):
+            if not res:
+                break
+            if op.opcode in ("load", "store") and k == 1:
+                continue
+            arith = op.opcode in ("shl", "zext") or (
+                op.opcode in ("add", "mul") and any(id(a) in consts for a in op.args if a is not v))
+            res = arith and len(op.results) == 1 and address(op.results[0])
+        ok[id(v)] = res
+        return res
+
+    for op in ops:
+        for r in op.results:
+            address(r)
+    return ok
+
+
 def run(module: Module, knobs: dict) -> Module:
     mode = str((knobs or {}).get("table_fusion", "full"))
     if mode not in ("none", "byte", "full", "rotate"):
@@ -304,6 +349,7 @@ def run(module: Module, knobs: dict) -> Module:
     for fn in module.functions:
         f = _Fuser(module, fn, mode, min_bits, registry)
         f.uses = use_counts(fn)
+        f.index_only = _index_only(fn)
         f.cache = cache
         f.max_width = 8 if mode == "byte" else knob_int(knobs, "word_bits", 64)
         f.block(fn.body)

@@ -508,8 +508,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 168 bytes (40 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1046 bytes of code and literals
+@     frame 168 bytes (39 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1034 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -888,9 +888,6 @@ gcm_encrypt_with:
 	mov	r10, r0
 	@ ghash.ae:123: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #8]
-	@ ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, =gcm_tf4
 	str	r0, [sp, #4]
 	@ ghash.ae:120: for i in 0..128 / w {
 .Lgcm_encrypt_with_loop16:
@@ -914,7 +911,7 @@ gcm_encrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r3
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r7, r1
@@ -940,9 +937,9 @@ gcm_encrypt_with:
 	eors	r5, r0
 	mov	r0, r8
 	lsls	r0, r0, #28
-	lsrs	r1, r0, #28
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r1]
+	lsrs	r0, r0, #28
+	adds	r0, #16
+	uxtb	r0, r0
 	lsls	r1, r0, #4
 	mov	r0, r9
 	adds	r0, r0, r1
@@ -971,7 +968,7 @@ gcm_encrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r6
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r6, r1
@@ -996,9 +993,9 @@ gcm_encrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #8
 	lsls	r0, r0, #28
-	lsrs	r1, r0, #28
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r1]
+	lsrs	r0, r0, #28
+	adds	r0, #16
+	uxtb	r0, r0
 	lsls	r1, r0, #4
 	mov	r0, r9
 	adds	r0, r0, r1
@@ -1081,8 +1078,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 176 bytes (51 spill slots, 27 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1098 bytes of code and literals
+@     frame 176 bytes (50 spill slots, 27 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1086 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1406,9 +1403,6 @@ gcm_decrypt_with:
 	mov	r10, r0
 	@ ghash.ae:123: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp, #8]
-	@ ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, =gcm_tf4
 	str	r0, [sp, #4]
 	@ ghash.ae:120: for i in 0..128 / w {
 .Lgcm_decrypt_with_loop12:
@@ -1429,7 +1423,7 @@ gcm_decrypt_with:
 	lsrs	r2, r2, #8
 	uxtb	r0, r1
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	mov	r7, r2
@@ -1454,9 +1448,9 @@ gcm_decrypt_with:
 	eors	r6, r0
 	mov	r0, r9
 	lsls	r0, r0, #28
-	lsrs	r1, r0, #28
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r1]
+	lsrs	r0, r0, #28
+	adds	r0, #16
+	uxtb	r0, r0
 	lsls	r1, r0, #4
 	mov	r0, r8
 	adds	r0, r0, r1
@@ -1485,7 +1479,7 @@ gcm_decrypt_with:
 	lsrs	r1, r1, #8
 	uxtb	r0, r5
 	lsls	r2, r0, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r5, r1
@@ -1509,9 +1503,9 @@ gcm_decrypt_with:
 	mov	r0, r9
 	lsrs	r0, r0, #8
 	lsls	r0, r0, #28
-	lsrs	r1, r0, #28
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r1]
+	lsrs	r0, r0, #28
+	adds	r0, #16
+	uxtb	r0, r0
 	lsls	r1, r0, #4
 	mov	r0, r8
 	adds	r0, r0, r1
@@ -2089,8 +2083,8 @@ gcm_G_absorb:
 
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
-@     frame 24 bytes (7 spill slots, 2 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 372 bytes of code and literals
+@     frame 20 bytes (6 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 364 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
 	.type gcm_G_mul_h, %function
@@ -2103,22 +2097,22 @@ gcm_G_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
+	sub	sp, #20
 	mov	r8, r1
 	mov	r1, r2
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	ldr	r5, [r0]
 	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
 	ldr	r2, [r0, #12]
 	movs	r0, #0
+	str	r0, [sp, #4]
 	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	str	r0, [sp, #20]
 	@ ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #8
+	add	r1, sp, #4
 	strh	r0, [r1]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
@@ -2142,13 +2136,10 @@ gcm_G_mul_h:
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:121: xw = xs[i]
-	add	r0, sp, #8
+	add	r0, sp, #4
 	mov	r9, r0
 	@ ghash.ae:123: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp]
-	@ ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, =gcm_tf4
 	mov	r11, r0
 	@ ghash.ae:120: for i in 0..128 / w {
 .Lgcm_G_mul_h_loop1:
@@ -2170,7 +2161,7 @@ gcm_G_mul_h:
 	lsrs	r1, r1, #8
 	uxtb	r0, r5
 	lsls	r2, r0, #1
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r7, r1
@@ -2195,9 +2186,9 @@ gcm_G_mul_h:
 	eors	r6, r0
 	mov	r0, r12
 	lsls	r0, r0, #28
-	lsrs	r1, r0, #28
-	mov	r0, r11
-	ldrb	r0, [r0, r1]
+	lsrs	r0, r0, #28
+	adds	r0, #16
+	uxtb	r0, r0
 	lsls	r1, r0, #4
 	mov	r0, r8
 	adds	r0, r0, r1
@@ -2226,7 +2217,7 @@ gcm_G_mul_h:
 	lsrs	r1, r1, #8
 	uxtb	r0, r3
 	lsls	r2, r0, #1
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	mov	r7, r1
@@ -2251,9 +2242,9 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsrs	r0, r0, #8
 	lsls	r0, r0, #28
-	lsrs	r1, r0, #28
-	mov	r0, r11
-	ldrb	r0, [r0, r1]
+	lsrs	r0, r0, #28
+	adds	r0, #16
+	uxtb	r0, r0
 	lsls	r1, r0, #4
 	mov	r0, r8
 	adds	r0, r0, r1
@@ -2277,15 +2268,15 @@ gcm_G_mul_h:
 	cmp	r0, #8
 	bcc	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r5, [r0]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r4, [r0, #4]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r2, [r0, #8]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r1, [r0, #12]
-	add	sp, #24
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2649,16 +2640,5 @@ gcm_tf3:
 	.word 0x8c8c8f03, 0xa1a1f859, 0x89898009, 0x0d0d171a, 0xbfbfda65, 0xe6e631d7, 0x4242c684, 0x6868b8d0
 	.word 0x4141c382, 0x9999b029, 0x2d2d775a, 0x0f0f111e, 0xb0b0cb7b, 0x5454fca8, 0xbbbbd66d, 0x16163a2c
 	.size gcm_tf3, .-gcm_tf3
-
-
-@ table tf4: 16 x u8 (16 bytes)
-	.section .rodata.gcm_tf4,"a",%progbits
-	.balign 4
-	.global gcm_tf4
-	.type gcm_tf4, %object
-gcm_tf4:
-	.byte 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17
-	.byte 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f
-	.size gcm_tf4, .-gcm_tf4
 
 

@@ -2778,7 +2778,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 1026 bytes of code
+;     estimated 1024 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -3134,11 +3134,10 @@ chacha20_poly1305_P_block:
 	; poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
 	mov	r7, r15
 	sub	r6, r15
-	add	#10, r15
 	rla	r15
 	add	r13, r15
 	mov	@r8+, &0x0130
-	mov	@r15, &0x0138
+	mov	20(r15), &0x0138
 	mov	&0x013a, r9
 	mov	&0x013c, r15
 	add	r9, r10

@@ -2677,8 +2677,8 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 284 bytes (118 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3298 bytes of code
+;     frame 290 bytes (121 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3288 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -2691,442 +2691,431 @@ eax_omac:
 	push	r6
 	push	r5
 	push	r4
-	sub	#284, sp
-	mov	r12, 184(sp)
-	mov	r13, 164(sp)
-	mov	r14, 202(sp)
+	sub	#290, sp
+	mov	r12, 190(sp)
+	mov	r13, 184(sp)
+	mov	r14, 208(sp)
 	mov	r15, r10
-	mov	300(sp), 128(sp)
-	mov	302(sp), 204(sp)
+	mov	306(sp), 128(sp)
+	mov	308(sp), 210(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	mov	202(sp), r15
-	rla	r15
-	mov	eax_tf4(r15), r4
-	rla	r4
-	add	164(sp), r4
-	mov	eax_tf5(r15), r5
-	rla	r5
-	add	164(sp), r5
-	mov	eax_tf6(r15), r6
-	rla	r6
-	add	164(sp), r6
-	mov	eax_tf7(r15), r7
-	rla	r7
-	add	164(sp), r7
-	mov	eax_tf8(r15), r9
+	mov	208(sp), r9
+	add	#2, r9
+	mov.b	r9, r9
 	rla	r9
-	add	164(sp), r9
-	mov	eax_tf9(r15), r11
-	rla	r11
-	add	164(sp), r11
-	mov	eax_tf10(r15), r12
-	rla	r12
-	add	164(sp), r12
-	mov	eax_tf11(r15), r13
-	rla	r13
-	add	164(sp), r13
+	rla	r9
+	rla	r9
+	rla	r9
+	add	184(sp), r9
 	mov	128(sp), r15
 	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r4, r15
-	mov	r15, 200(sp)
-	xor	@r4, 200(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r5, r15
-	mov	r15, 198(sp)
-	xor	@r5, 198(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r6, r15
-	mov	r15, 196(sp)
-	xor	@r6, 196(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r7, r15
-	mov	r15, 194(sp)
-	xor	@r7, 194(sp)
-	mov	r8, r15
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	@r9, r15
-	mov	r15, 192(sp)
-	xor	@r9, 192(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r11, r15
-	mov	r15, 190(sp)
-	xor	@r11, 190(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r12, r15
-	mov	r15, 188(sp)
-	xor	@r12, 188(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	@r13, r15
-	mov	r15, 186(sp)
-	xor	@r13, 186(sp)
-	mov	#14, r15
-	cmp	128(sp), r15
-	clr	r11
-	adc	r11
-	mov	128(sp), r12
-	sub	#14, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
+	mov	r15, 206(sp)
+	xor	@r9, 206(sp)
 	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
-	inv	r11
-	inc	r11
-	and	#14, r11
-	xor	#14, r11
-	clr	r13
-	cmp	#1, r12
-	jnc	.Leax_omac_nob1
-	mov	r11, r14
-	add	r10, r14
-	mov.b	@r14, r13
-.Leax_omac_nob1:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Leax_omac_nob2
-	mov.b	1(r14), r15
-.Leax_omac_nob2:
-	mov	r13, r6
-	swpb	r6
-	bis	r15, r6
-	mov	#12, r15
-	cmp	128(sp), r15
-	clr	r12
-	adc	r12
-	mov	128(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob3
-	mov	r12, 152(sp)
-	add	r10, 152(sp)
-	mov	152(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob3:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob4
-	mov	152(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob4:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	#10, r15
-	cmp	128(sp), r15
-	clr	r12
-	adc	r12
-	mov	128(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob5
-	mov	r12, 166(sp)
-	add	r10, 166(sp)
-	mov	166(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob5:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob6
-	mov	166(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob6:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	#8, r15
-	cmp	128(sp), r15
-	clr	r9
-	adc	r9
-	mov	128(sp), r13
-	sub	#8, r13
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r9
-	inc	r9
-	and	#8, r9
-	xor	#8, r9
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob7
-	mov	r9, 174(sp)
-	add	r10, 174(sp)
-	mov	174(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob7:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob8
-	mov	174(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob8:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#6, r15
+	inv	r15
+	inc	r15
+	and	2(r9), r15
+	mov	r15, 204(sp)
+	xor	2(r9), 204(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	4(r9), r15
+	mov	r15, 202(sp)
+	xor	4(r9), 202(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	6(r9), r15
+	mov	r15, 200(sp)
+	xor	6(r9), 200(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	8(r9), r15
+	mov	r15, 198(sp)
+	xor	8(r9), 198(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	10(r9), r15
+	mov	r15, 196(sp)
+	xor	10(r9), 196(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	12(r9), r15
+	mov	r15, 194(sp)
+	xor	12(r9), 194(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	14(r9), r15
+	mov	r15, 192(sp)
+	xor	14(r9), 192(sp)
+	mov	#14, r15
 	cmp	128(sp), r15
 	clr	r7
 	adc	r7
-	mov	128(sp), r9
-	sub	#6, r9
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	xor	r15, r9
+	mov	128(sp), r8
+	sub	#14, r8
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
 	inv	r7
 	inc	r7
-	and	#6, r7
-	xor	#6, r7
-	clr	r14
-	cmp	#1, r9
-	jnc	.Leax_omac_nob9
-	mov	r7, 178(sp)
-	add	r10, 178(sp)
-	mov	178(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob9:
+	and	#14, r7
+	xor	#14, r7
+	clr	r9
+	cmp	#1, r8
+	jnc	.Leax_omac_nob1
+	mov	r7, r11
+	add	r10, r11
+	mov.b	@r11, r9
+.Leax_omac_nob1:
 	clr	r15
-	cmp	#2, r9
-	jnc	.Leax_omac_nob10
-	mov	178(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob10:
+	cmp	#2, r8
+	jnc	.Leax_omac_nob2
+	mov.b	1(r11), r15
+.Leax_omac_nob2:
+	mov	r9, r11
+	swpb	r11
+	bis	r15, r11
+	mov	#12, r15
+	cmp	128(sp), r15
+	clr	r7
+	adc	r7
+	mov	128(sp), r8
+	sub	#12, r8
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
+	inv	r7
+	inc	r7
+	and	#12, r7
+	xor	#12, r7
+	clr	r9
+	cmp	#1, r8
+	jnc	.Leax_omac_nob3
+	mov	r7, r13
+	add	r10, r13
+	mov.b	@r13, r9
+.Leax_omac_nob3:
+	clr	r15
+	cmp	#2, r8
+	jnc	.Leax_omac_nob4
+	mov.b	1(r13), r15
+.Leax_omac_nob4:
+	mov	r9, r13
+	swpb	r13
+	bis	r15, r13
+	mov	#10, r15
+	cmp	128(sp), r15
+	clr	r7
+	adc	r7
+	mov	128(sp), r8
+	sub	#10, r8
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
+	inv	r7
+	inc	r7
+	and	#10, r7
+	xor	#10, r7
+	clr	r9
+	cmp	#1, r8
+	jnc	.Leax_omac_nob5
+	mov	r7, r14
+	add	r10, r14
+	mov.b	@r14, r9
+.Leax_omac_nob5:
+	clr	r15
+	cmp	#2, r8
+	jnc	.Leax_omac_nob6
+	mov.b	1(r14), r15
+.Leax_omac_nob6:
+	mov	r9, r14
 	swpb	r14
 	bis	r15, r14
+	mov	#8, r15
+	cmp	128(sp), r15
+	clr	r7
+	adc	r7
+	mov	128(sp), r8
+	sub	#8, r8
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
+	inv	r7
+	inc	r7
+	and	#8, r7
+	xor	#8, r7
+	clr	r9
+	cmp	#1, r8
+	jnc	.Leax_omac_nob7
+	mov	r7, 176(sp)
+	add	r10, 176(sp)
+	mov	176(sp), r15
+	mov.b	@r15, r9
+.Leax_omac_nob7:
+	clr	r15
+	cmp	#2, r8
+	jnc	.Leax_omac_nob8
+	mov	176(sp), r15
+	mov.b	1(r15), r15
+.Leax_omac_nob8:
+	swpb	r9
+	bis	r15, r9
+	mov	#6, r15
+	cmp	128(sp), r15
+	clr	r6
+	adc	r6
+	mov	128(sp), r7
+	sub	#6, r7
+	mov	r6, r8
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	xor	r15, r7
+	inv	r6
+	inc	r6
+	and	#6, r6
+	xor	#6, r6
+	clr	r8
+	cmp	#1, r7
+	jnc	.Leax_omac_nob9
+	mov	r6, 182(sp)
+	add	r10, 182(sp)
+	mov	182(sp), r15
+	mov.b	@r15, r8
+.Leax_omac_nob9:
+	clr	r15
+	cmp	#2, r7
+	jnc	.Leax_omac_nob10
+	mov	182(sp), r15
+	mov.b	1(r15), r15
+.Leax_omac_nob10:
+	mov	r8, r7
+	swpb	r7
+	bis	r15, r7
 	mov	#4, r15
 	cmp	128(sp), r15
 	clr	r5
 	adc	r5
-	mov	128(sp), r7
-	sub	#4, r7
-	mov	r5, r9
-	inv	r9
-	inc	r9
-	mov	r7, r15
-	and	r9, r15
-	xor	r15, r7
+	mov	128(sp), r6
+	sub	#4, r6
+	mov	r5, r8
+	inv	r8
+	inc	r8
+	mov	r6, r15
+	and	r8, r15
+	xor	r15, r6
 	inv	r5
 	inc	r5
 	and	#4, r5
 	xor	#4, r5
-	clr	r9
-	cmp	#1, r7
+	clr	r8
+	cmp	#1, r6
 	jnc	.Leax_omac_nob11
-	mov	r5, 180(sp)
-	add	r10, 180(sp)
-	mov	180(sp), r15
-	mov.b	@r15, r9
+	mov	r5, 186(sp)
+	add	r10, 186(sp)
+	mov	186(sp), r15
+	mov.b	@r15, r8
 .Leax_omac_nob11:
 	clr	r15
-	cmp	#2, r7
+	cmp	#2, r6
 	jnc	.Leax_omac_nob12
-	mov	180(sp), r15
+	mov	186(sp), r15
 	mov.b	1(r15), r15
 .Leax_omac_nob12:
-	mov	r9, r7
-	swpb	r7
-	bis	r15, r7
+	mov	r8, r5
+	swpb	r5
+	bis	r15, r5
 	mov	#2, r15
 	cmp	128(sp), r15
 	clr	r4
 	adc	r4
-	mov	128(sp), r5
-	sub	#2, r5
-	mov	r4, r9
-	inv	r9
-	inc	r9
-	mov	r5, r15
-	and	r9, r15
-	xor	r15, r5
+	mov	128(sp), r6
+	sub	#2, r6
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r6, r15
+	and	r8, r15
+	xor	r15, r6
 	inv	r4
 	inc	r4
 	and	#2, r4
 	xor	#2, r4
-	clr	r9
-	cmp	#1, r5
+	clr	r8
+	cmp	#1, r6
 	jnc	.Leax_omac_nob13
-	mov	r4, 182(sp)
-	add	r10, 182(sp)
-	mov	182(sp), r15
-	mov.b	@r15, r9
+	mov	r4, 188(sp)
+	add	r10, 188(sp)
+	mov	188(sp), r15
+	mov.b	@r15, r8
 .Leax_omac_nob13:
 	clr	r15
-	cmp	#2, r5
+	cmp	#2, r6
 	jnc	.Leax_omac_nob14
-	mov	182(sp), r15
+	mov	188(sp), r15
 	mov.b	1(r15), r15
 .Leax_omac_nob14:
-	swpb	r9
-	bis	r15, r9
-	clr	r15
+	mov	r8, r6
+	swpb	r6
+	bis	r15, r6
+	clr	r8
 	cmp	#1, 128(sp)
 	jnc	.Leax_omac_nob15
-	mov.b	@r10, r15
+	mov.b	@r10, r8
 .Leax_omac_nob15:
-	clr	r5
+	clr	r15
 	cmp	#2, 128(sp)
 	jnc	.Leax_omac_nob16
-	mov.b	1(r10), r5
+	mov.b	1(r10), r15
 .Leax_omac_nob16:
-	swpb	r15
-	bis	r5, r15
-	mov	r8, r4
+	swpb	r8
+	bis	r15, r8
+	mov	r12, r4
 	inv	r4
 	inc	r4
-	mov	202(sp), r5
-	xor	r6, r5
-	and	r4, r5
-	mov	r6, 158(sp)
-	xor	r5, 158(sp)
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r11, r6
-	and	r5, r6
-	xor	r6, r11
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r12, r6
-	and	r5, r6
-	xor	r6, r12
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r13, r6
-	and	r5, r6
-	xor	r6, r13
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r14, r6
-	and	r5, r6
-	xor	r6, r14
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r7, r6
-	and	r5, r6
-	xor	r6, r7
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	mov	r9, r5
-	and	r6, r5
-	mov	r9, r6
-	xor	r5, r6
-	inv	r8
-	inc	r8
-	mov	r15, r9
-	and	r8, r9
-	mov	r15, r4
-	xor	r9, r4
-	mov	128(sp), r9
-	add	#15, r9
+	mov	208(sp), r15
+	xor	r11, r15
+	and	r4, r15
+	mov	r11, 166(sp)
+	xor	r15, 166(sp)
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	mov	r13, r15
+	and	r11, r15
+	mov	r13, 164(sp)
+	xor	r15, 164(sp)
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r14, r15
+	and	r13, r15
+	mov	r14, 160(sp)
+	xor	r15, 160(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r9, r15
+	and	r14, r15
+	mov	r9, 152(sp)
+	xor	r15, 152(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, 140(sp)
+	xor	r15, 140(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	and	r14, r15
+	mov	r5, 130(sp)
+	xor	r15, 130(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	xor	r15, r6
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	and	r14, r15
+	mov	r8, r4
+	xor	r15, r4
+	mov	128(sp), r14
+	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
 	and	#15, r15
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 142(sp)
-	bis	r9, 142(sp)
+	mov	r15, 146(sp)
+	bis	r14, 146(sp)
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	164(sp), r15
-	mov	2(r15), 206(sp)
-	mov	164(sp), r15
-	mov	4(r15), 208(sp)
-	mov	164(sp), r15
-	mov	6(r15), 210(sp)
-	mov	164(sp), r15
-	mov	8(r15), 212(sp)
-	mov	164(sp), r15
-	mov	10(r15), 214(sp)
-	mov	164(sp), r15
-	mov	12(r15), 216(sp)
-	mov	164(sp), r15
-	mov	14(r15), 218(sp)
-	mov	164(sp), r15
-	mov	16(r15), 220(sp)
-	mov	164(sp), r15
-	mov	18(r15), 222(sp)
-	mov	164(sp), r15
-	mov	20(r15), 224(sp)
-	mov	164(sp), r15
-	mov	22(r15), 226(sp)
-	mov	164(sp), r15
-	mov	24(r15), 228(sp)
-	mov	164(sp), r15
-	mov	26(r15), 230(sp)
-	mov	164(sp), r15
-	mov	28(r15), 232(sp)
-	mov	164(sp), r15
-	mov	30(r15), 234(sp)
-	mov	#1, 62(sp)
-	mov	200(sp), r5
-	mov	198(sp), r8
-	mov	196(sp), 44(sp)
-	mov	194(sp), 46(sp)
-	mov	192(sp), 48(sp)
-	mov	190(sp), 52(sp)
-	mov	188(sp), 60(sp)
-	mov	186(sp), 86(sp)
-	mov	158(sp), r9
-	cmp	142(sp), 62(sp)
+	mov	184(sp), r15
+	mov	2(r15), 212(sp)
+	mov	184(sp), r15
+	mov	4(r15), 214(sp)
+	mov	184(sp), r15
+	mov	6(r15), 216(sp)
+	mov	184(sp), r15
+	mov	8(r15), 218(sp)
+	mov	184(sp), r15
+	mov	10(r15), 220(sp)
+	mov	184(sp), r15
+	mov	12(r15), 222(sp)
+	mov	184(sp), r15
+	mov	14(r15), 224(sp)
+	mov	184(sp), r15
+	mov	16(r15), 226(sp)
+	mov	184(sp), r15
+	mov	18(r15), 228(sp)
+	mov	184(sp), r15
+	mov	20(r15), 230(sp)
+	mov	184(sp), r15
+	mov	22(r15), 232(sp)
+	mov	184(sp), r15
+	mov	24(r15), 234(sp)
+	mov	184(sp), r15
+	mov	26(r15), 236(sp)
+	mov	184(sp), r15
+	mov	28(r15), 238(sp)
+	mov	184(sp), r15
+	mov	30(r15), 240(sp)
+	mov	#1, 58(sp)
+	mov	206(sp), r5
+	mov	204(sp), r8
+	mov	202(sp), 44(sp)
+	mov	200(sp), 48(sp)
+	mov	198(sp), 52(sp)
+	mov	196(sp), 54(sp)
+	mov	194(sp), 60(sp)
+	mov	192(sp), 86(sp)
+	mov	166(sp), r9
+	mov	164(sp), r11
+	mov	160(sp), r12
+	mov	152(sp), r13
+	mov	140(sp), r14
+	mov	130(sp), r7
+	cmp	146(sp), 58(sp)
 	jc	.Leax_omac_done18
 .Leax_omac_loop17:
 	xor	r9, r5
@@ -3134,32 +3123,32 @@ eax_omac:
 	xor	r11, r9
 	mov	44(sp), r11
 	xor	r12, r11
-	mov	46(sp), r12
+	mov	48(sp), r12
 	xor	r13, r12
-	mov	48(sp), r13
+	mov	52(sp), r13
 	xor	r14, r13
-	mov	52(sp), r8
+	mov	54(sp), r8
 	xor	r7, r8
 	mov	60(sp), r14
 	xor	r6, r14
 	mov	86(sp), r15
 	xor	r4, r15
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 236(sp)
-	mov	r9, 238(sp)
-	mov	r11, 240(sp)
-	mov	r12, 242(sp)
-	mov	r13, 244(sp)
-	mov	r8, 246(sp)
-	mov	r14, 248(sp)
-	mov	r15, 250(sp)
+	mov	r5, 242(sp)
+	mov	r9, 244(sp)
+	mov	r11, 246(sp)
+	mov	r12, 248(sp)
+	mov	r13, 250(sp)
+	mov	r8, 252(sp)
+	mov	r14, 254(sp)
+	mov	r15, 256(sp)
 	mov	sp, r13
-	add	#236, r13
+	add	#242, r13
 	mov	sp, r14
-	add	#252, r14
-	mov	184(sp), r12
+	add	#258, r14
+	mov	190(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	62(sp), r15
+	mov	58(sp), r15
 	and	#4095, r15
 	mov	r15, r8
 	rla	r8
@@ -3191,15 +3180,15 @@ eax_omac:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Leax_omac_nob19
-	mov	r11, 74(sp)
-	add	r10, 74(sp)
-	mov	74(sp), r15
+	mov	r11, 84(sp)
+	add	r10, 84(sp)
+	mov	84(sp), r15
 	mov.b	@r15, r14
 .Leax_omac_nob19:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Leax_omac_nob20
-	mov	74(sp), r15
+	mov	84(sp), r15
 	mov.b	1(r15), r15
 .Leax_omac_nob20:
 	mov	r14, 2(sp)
@@ -3228,15 +3217,15 @@ eax_omac:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Leax_omac_nob21
-	mov	r11, 58(sp)
-	add	r10, 58(sp)
-	mov	58(sp), r15
+	mov	r11, 66(sp)
+	add	r10, 66(sp)
+	mov	66(sp), r15
 	mov.b	@r15, r14
 .Leax_omac_nob21:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Leax_omac_nob22
-	mov	58(sp), r15
+	mov	66(sp), r15
 	mov.b	1(r15), r15
 .Leax_omac_nob22:
 	mov	r14, r11
@@ -3265,15 +3254,15 @@ eax_omac:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Leax_omac_nob23
-	mov	r7, 56(sp)
-	add	r10, 56(sp)
-	mov	56(sp), r15
+	mov	r7, 50(sp)
+	add	r10, 50(sp)
+	mov	50(sp), r15
 	mov.b	@r15, r14
 .Leax_omac_nob23:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Leax_omac_nob24
-	mov	56(sp), r15
+	mov	50(sp), r15
 	mov.b	1(r15), r15
 .Leax_omac_nob24:
 	mov	r14, r12
@@ -3302,15 +3291,15 @@ eax_omac:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Leax_omac_nob25
-	mov	r6, 50(sp)
-	add	r10, 50(sp)
-	mov	50(sp), r15
+	mov	r6, 46(sp)
+	add	r10, 46(sp)
+	mov	46(sp), r15
 	mov.b	@r15, r14
 .Leax_omac_nob25:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Leax_omac_nob26
-	mov	50(sp), r15
+	mov	46(sp), r15
 	mov.b	1(r15), r15
 .Leax_omac_nob26:
 	mov	r14, r13
@@ -3442,27 +3431,27 @@ eax_omac:
 	mov	r5, r15
 	swpb	r15
 	bis	r8, r15
-	mov	252(sp), r5
-	mov	254(sp), r8
-	mov	256(sp), 44(sp)
-	mov	258(sp), 46(sp)
-	mov	260(sp), 48(sp)
-	mov	262(sp), 52(sp)
-	mov	264(sp), 60(sp)
-	mov	266(sp), 86(sp)
+	mov	258(sp), r5
+	mov	260(sp), r8
+	mov	262(sp), 44(sp)
+	mov	264(sp), 48(sp)
+	mov	266(sp), 52(sp)
+	mov	268(sp), 54(sp)
+	mov	270(sp), 60(sp)
+	mov	272(sp), 86(sp)
 	mov	2(sp), r9
 	mov	r15, r4
-	add	#1, 62(sp)
-	cmp	142(sp), 62(sp)
+	add	#1, 58(sp)
+	cmp	146(sp), 58(sp)
 	jnc	.Leax_omac_loop17
 .Leax_omac_done18:
 	mov	128(sp), r15
 	and	#15, r15
 	mov	r15, r10
 	sub	#1, r10
-	clr	160(sp)
-	adc	160(sp)
-	xor	#1, 160(sp)
+	clr	168(sp)
+	adc	168(sp)
+	xor	#1, 168(sp)
 	mov	r15, r10
 	and	#8191, r10
 	mov	r10, 106(sp)
@@ -3485,25 +3474,25 @@ eax_omac:
 	inc	34(sp)
 	mov	34(sp), 70(sp)
 	and	#32896, 70(sp)
-	mov	70(sp), 54(sp)
-	xor	#32768, 54(sp)
-	mov	r15, 84(sp)
+	mov	70(sp), 56(sp)
+	xor	#32768, 56(sp)
+	mov	r15, 82(sp)
 	clrc
-	rrc	84(sp)
-	mov	84(sp), 64(sp)
-	and	#1, 64(sp)
-	mov	64(sp), 32(sp)
+	rrc	82(sp)
+	mov	82(sp), 62(sp)
+	and	#1, 62(sp)
+	mov	62(sp), 32(sp)
 	inv	32(sp)
 	inc	32(sp)
-	mov	54(sp), 82(sp)
-	and	32(sp), 82(sp)
-	mov	64(sp), 30(sp)
+	mov	56(sp), 80(sp)
+	and	32(sp), 80(sp)
+	mov	62(sp), 30(sp)
 	inv	30(sp)
 	inc	30(sp)
-	mov	54(sp), 96(sp)
+	mov	56(sp), 96(sp)
 	and	30(sp), 96(sp)
-	mov	54(sp), 66(sp)
-	xor	96(sp), 66(sp)
+	mov	56(sp), 64(sp)
+	xor	96(sp), 64(sp)
 	mov	r15, 28(sp)
 	clrc
 	rrc	28(sp)
@@ -3513,26 +3502,26 @@ eax_omac:
 	mov	8(sp), 40(sp)
 	inv	40(sp)
 	inc	40(sp)
-	mov	82(sp), 102(sp)
+	mov	80(sp), 102(sp)
 	and	40(sp), 102(sp)
 	mov	8(sp), 38(sp)
 	inv	38(sp)
 	inc	38(sp)
-	mov	66(sp), 104(sp)
+	mov	64(sp), 104(sp)
 	and	38(sp), 104(sp)
 	mov	8(sp), 36(sp)
 	inv	36(sp)
 	inc	36(sp)
-	mov	82(sp), 94(sp)
+	mov	80(sp), 94(sp)
 	and	36(sp), 94(sp)
-	mov	82(sp), 100(sp)
+	mov	80(sp), 100(sp)
 	xor	94(sp), 100(sp)
 	mov	8(sp), 26(sp)
 	inv	26(sp)
 	inc	26(sp)
-	mov	66(sp), 88(sp)
+	mov	64(sp), 88(sp)
 	and	26(sp), 88(sp)
-	mov	66(sp), 92(sp)
+	mov	64(sp), 92(sp)
 	xor	88(sp), 92(sp)
 	clrc
 	rrc	r15
@@ -3542,44 +3531,44 @@ eax_omac:
 	mov	r15, 24(sp)
 	inv	24(sp)
 	inc	24(sp)
-	mov	102(sp), 132(sp)
-	and	24(sp), 132(sp)
+	mov	102(sp), 134(sp)
+	and	24(sp), 134(sp)
 	mov	r15, 22(sp)
 	inv	22(sp)
 	inc	22(sp)
-	mov	104(sp), 140(sp)
-	and	22(sp), 140(sp)
+	mov	104(sp), 144(sp)
+	and	22(sp), 144(sp)
 	mov	r15, 20(sp)
 	inv	20(sp)
 	inc	20(sp)
-	mov	100(sp), 150(sp)
-	and	20(sp), 150(sp)
+	mov	100(sp), 156(sp)
+	and	20(sp), 156(sp)
 	mov	r15, 18(sp)
 	inv	18(sp)
 	inc	18(sp)
-	mov	92(sp), 154(sp)
-	and	18(sp), 154(sp)
+	mov	92(sp), 158(sp)
+	and	18(sp), 158(sp)
 	mov	r15, 16(sp)
 	inv	16(sp)
 	inc	16(sp)
-	mov	102(sp), 80(sp)
-	and	16(sp), 80(sp)
-	mov	102(sp), 146(sp)
-	xor	80(sp), 146(sp)
+	mov	102(sp), 78(sp)
+	and	16(sp), 78(sp)
+	mov	102(sp), 150(sp)
+	xor	78(sp), 150(sp)
 	mov	r15, 14(sp)
 	inv	14(sp)
 	inc	14(sp)
-	mov	104(sp), 78(sp)
-	and	14(sp), 78(sp)
-	mov	104(sp), 138(sp)
-	xor	78(sp), 138(sp)
+	mov	104(sp), 76(sp)
+	and	14(sp), 76(sp)
+	mov	104(sp), 142(sp)
+	xor	76(sp), 142(sp)
 	mov	r15, 12(sp)
 	inv	12(sp)
 	inc	12(sp)
-	mov	100(sp), 76(sp)
-	and	12(sp), 76(sp)
-	mov	100(sp), 130(sp)
-	xor	76(sp), 130(sp)
+	mov	100(sp), 74(sp)
+	and	12(sp), 74(sp)
+	mov	100(sp), 132(sp)
+	xor	74(sp), 132(sp)
 	inv	r15
 	inc	r15
 	mov	92(sp), 68(sp)
@@ -3595,66 +3584,66 @@ eax_omac:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	132(sp), 124(sp)
+	mov	134(sp), 124(sp)
 	and	r15, 124(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	140(sp), 120(sp)
+	mov	144(sp), 120(sp)
 	and	r15, 120(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	150(sp), 118(sp)
+	mov	156(sp), 118(sp)
 	and	r15, 118(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	154(sp), 116(sp)
+	mov	158(sp), 116(sp)
 	and	r15, 116(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	146(sp), 114(sp)
+	mov	150(sp), 114(sp)
 	and	r15, 114(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	138(sp), 112(sp)
+	mov	142(sp), 112(sp)
 	and	r15, 112(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	130(sp), 110(sp)
+	mov	132(sp), 110(sp)
 	and	r15, 110(sp)
 	inv	r10
 	inc	r10
 	mov	126(sp), 108(sp)
 	and	r10, 108(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	160(sp), r15
+	mov	168(sp), r15
 	xor	#1, r15
 	sub	#1, r15
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r9, 136(sp)
-	mov	164(sp), r15
-	xor	@r15, 136(sp)
-	mov	r11, 148(sp)
-	xor	206(sp), 148(sp)
-	mov	r12, 156(sp)
-	xor	208(sp), 156(sp)
-	mov	r13, 162(sp)
-	xor	210(sp), 162(sp)
-	mov	r14, 168(sp)
-	xor	212(sp), 168(sp)
-	mov	r7, 170(sp)
-	xor	214(sp), 170(sp)
-	mov	r6, 172(sp)
-	xor	216(sp), 172(sp)
-	mov	r4, 176(sp)
-	xor	218(sp), 176(sp)
+	mov	r9, 138(sp)
+	mov	184(sp), r15
+	xor	@r15, 138(sp)
+	mov	r11, 154(sp)
+	xor	212(sp), 154(sp)
+	mov	r12, 162(sp)
+	xor	214(sp), 162(sp)
+	mov	r13, 170(sp)
+	xor	216(sp), 170(sp)
+	mov	r14, 172(sp)
+	xor	218(sp), 172(sp)
+	mov	r7, 174(sp)
+	xor	220(sp), 174(sp)
+	mov	r6, 178(sp)
+	xor	222(sp), 178(sp)
+	mov	r4, 180(sp)
+	xor	224(sp), 180(sp)
 	mov	r9, 98(sp)
 	xor	124(sp), 98(sp)
 	mov	r11, 90(sp)
@@ -3670,38 +3659,38 @@ eax_omac:
 	mov	r4, r12
 	xor	108(sp), r12
 	mov	98(sp), r13
-	xor	220(sp), r13
+	xor	226(sp), r13
 	mov	90(sp), r14
-	xor	222(sp), r14
+	xor	228(sp), r14
 	mov	r15, r4
-	xor	224(sp), r4
-	xor	226(sp), r11
-	xor	228(sp), r9
-	xor	230(sp), r7
+	xor	230(sp), r4
+	xor	232(sp), r11
+	xor	234(sp), r9
+	xor	236(sp), r7
 	mov	r6, r15
-	xor	232(sp), r15
+	xor	238(sp), r15
 	mov	r12, 122(sp)
-	xor	234(sp), 122(sp)
+	xor	240(sp), 122(sp)
 	mov	r10, r6
 	inv	r6
 	inc	r6
-	mov	136(sp), r12
+	mov	138(sp), r12
 	xor	r13, r12
 	and	r6, r12
-	mov	r13, 144(sp)
-	xor	r12, 144(sp)
+	mov	r13, 148(sp)
+	xor	r12, 148(sp)
 	mov	r10, r12
 	inv	r12
 	inc	r12
-	mov	148(sp), r13
+	mov	154(sp), r13
 	xor	r14, r13
 	and	r12, r13
-	mov	r14, 134(sp)
-	xor	r13, 134(sp)
+	mov	r14, 136(sp)
+	xor	r13, 136(sp)
 	mov	r10, r13
 	inv	r13
 	inc	r13
-	mov	156(sp), r14
+	mov	162(sp), r14
 	xor	r4, r14
 	and	r13, r14
 	mov	r4, r13
@@ -3709,7 +3698,7 @@ eax_omac:
 	mov	r10, r12
 	inv	r12
 	inc	r12
-	mov	162(sp), r14
+	mov	170(sp), r14
 	xor	r11, r14
 	and	r12, r14
 	mov	r11, r6
@@ -3717,14 +3706,14 @@ eax_omac:
 	mov	r10, r12
 	inv	r12
 	inc	r12
-	mov	168(sp), r14
+	mov	172(sp), r14
 	xor	r9, r14
 	and	r12, r14
 	xor	r14, r9
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	170(sp), r12
+	mov	174(sp), r12
 	xor	r7, r12
 	and	r14, r12
 	mov	r7, r14
@@ -3732,65 +3721,65 @@ eax_omac:
 	mov	r10, r11
 	inv	r11
 	inc	r11
-	mov	172(sp), r12
+	mov	178(sp), r12
 	xor	r15, r12
 	and	r11, r12
 	xor	r12, r15
 	mov	r10, r11
 	inv	r11
 	inc	r11
-	mov	176(sp), r12
+	mov	180(sp), r12
 	xor	122(sp), r12
 	and	r11, r12
 	mov	122(sp), r11
 	xor	r12, r11
 	mov	r5, r10
-	xor	144(sp), r10
-	xor	134(sp), r8
+	xor	148(sp), r10
+	xor	136(sp), r8
 	mov	44(sp), r12
 	xor	r13, r12
-	mov	46(sp), r7
+	mov	48(sp), r7
 	xor	r6, r7
-	mov	48(sp), r6
+	mov	52(sp), r6
 	xor	r9, r6
-	mov	52(sp), r13
+	mov	54(sp), r13
 	xor	r14, r13
 	mov	60(sp), r14
 	xor	r15, r14
 	mov	86(sp), r15
 	xor	r11, r15
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r10, 236(sp)
-	mov	r8, 238(sp)
-	mov	r12, 240(sp)
-	mov	r7, 242(sp)
-	mov	r6, 244(sp)
-	mov	r13, 246(sp)
-	mov	r14, 248(sp)
-	mov	r15, 250(sp)
+	mov	r10, 242(sp)
+	mov	r8, 244(sp)
+	mov	r12, 246(sp)
+	mov	r7, 248(sp)
+	mov	r6, 250(sp)
+	mov	r13, 252(sp)
+	mov	r14, 254(sp)
+	mov	r15, 256(sp)
 	mov	sp, r13
-	add	#236, r13
+	add	#242, r13
 	mov	sp, r14
-	add	#268, r14
-	mov	184(sp), r12
+	add	#274, r14
+	mov	190(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	204(sp), r15
-	mov	268(sp), 0(r15)
-	mov	204(sp), r15
-	mov	270(sp), 2(r15)
-	mov	204(sp), r15
-	mov	272(sp), 4(r15)
-	mov	204(sp), r15
-	mov	274(sp), 6(r15)
-	mov	204(sp), r15
-	mov	276(sp), 8(r15)
-	mov	204(sp), r15
-	mov	278(sp), 10(r15)
-	mov	204(sp), r15
-	mov	280(sp), 12(r15)
-	mov	204(sp), r15
-	mov	282(sp), 14(r15)
-	add	#284, sp
+	mov	210(sp), r15
+	mov	274(sp), 0(r15)
+	mov	210(sp), r15
+	mov	276(sp), 2(r15)
+	mov	210(sp), r15
+	mov	278(sp), 4(r15)
+	mov	210(sp), r15
+	mov	280(sp), 6(r15)
+	mov	210(sp), r15
+	mov	282(sp), 8(r15)
+	mov	210(sp), r15
+	mov	284(sp), 10(r15)
+	mov	210(sp), r15
+	mov	286(sp), 12(r15)
+	mov	210(sp), r15
+	mov	288(sp), 14(r15)
+	add	#290, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -4017,333 +4006,5 @@ eax_tf3:
 	.word 0x8f03, 0xf859, 0x8009, 0x171a, 0xda65, 0x31d7, 0xc684, 0xb8d0
 	.word 0xc382, 0xb029, 0x775a, 0x111e, 0xcb7b, 0xfca8, 0xd66d, 0x3a2c
 	.size eax_tf3, .-eax_tf3
-
-
-; table tf4: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf4,"a",@progbits
-	.balign 2
-	.global eax_tf4
-	.type eax_tf4, @object
-eax_tf4:
-	.word 0x0010, 0x0018, 0x0020, 0x0028, 0x0030, 0x0038, 0x0040, 0x0048
-	.word 0x0050, 0x0058, 0x0060, 0x0068, 0x0070, 0x0078, 0x0080, 0x0088
-	.word 0x0090, 0x0098, 0x00a0, 0x00a8, 0x00b0, 0x00b8, 0x00c0, 0x00c8
-	.word 0x00d0, 0x00d8, 0x00e0, 0x00e8, 0x00f0, 0x00f8, 0x0100, 0x0108
-	.word 0x0110, 0x0118, 0x0120, 0x0128, 0x0130, 0x0138, 0x0140, 0x0148
-	.word 0x0150, 0x0158, 0x0160, 0x0168, 0x0170, 0x0178, 0x0180, 0x0188
-	.word 0x0190, 0x0198, 0x01a0, 0x01a8, 0x01b0, 0x01b8, 0x01c0, 0x01c8
-	.word 0x01d0, 0x01d8, 0x01e0, 0x01e8, 0x01f0, 0x01f8, 0x0200, 0x0208
-	.word 0x0210, 0x0218, 0x0220, 0x0228, 0x0230, 0x0238, 0x0240, 0x0248
-	.word 0x0250, 0x0258, 0x0260, 0x0268, 0x0270, 0x0278, 0x0280, 0x0288
-	.word 0x0290, 0x0298, 0x02a0, 0x02a8, 0x02b0, 0x02b8, 0x02c0, 0x02c8
-	.word 0x02d0, 0x02d8, 0x02e0, 0x02e8, 0x02f0, 0x02f8, 0x0300, 0x0308
-	.word 0x0310, 0x0318, 0x0320, 0x0328, 0x0330, 0x0338, 0x0340, 0x0348
-	.word 0x0350, 0x0358, 0x0360, 0x0368, 0x0370, 0x0378, 0x0380, 0x0388
-	.word 0x0390, 0x0398, 0x03a0, 0x03a8, 0x03b0, 0x03b8, 0x03c0, 0x03c8
-	.word 0x03d0, 0x03d8, 0x03e0, 0x03e8, 0x03f0, 0x03f8, 0x0400, 0x0408
-	.word 0x0410, 0x0418, 0x0420, 0x0428, 0x0430, 0x0438, 0x0440, 0x0448
-	.word 0x0450, 0x0458, 0x0460, 0x0468, 0x0470, 0x0478, 0x0480, 0x0488
-	.word 0x0490, 0x0498, 0x04a0, 0x04a8, 0x04b0, 0x04b8, 0x04c0, 0x04c8
-	.word 0x04d0, 0x04d8, 0x04e0, 0x04e8, 0x04f0, 0x04f8, 0x0500, 0x0508
-	.word 0x0510, 0x0518, 0x0520, 0x0528, 0x0530, 0x0538, 0x0540, 0x0548
-	.word 0x0550, 0x0558, 0x0560, 0x0568, 0x0570, 0x0578, 0x0580, 0x0588
-	.word 0x0590, 0x0598, 0x05a0, 0x05a8, 0x05b0, 0x05b8, 0x05c0, 0x05c8
-	.word 0x05d0, 0x05d8, 0x05e0, 0x05e8, 0x05f0, 0x05f8, 0x0600, 0x0608
-	.word 0x0610, 0x0618, 0x0620, 0x0628, 0x0630, 0x0638, 0x0640, 0x0648
-	.word 0x0650, 0x0658, 0x0660, 0x0668, 0x0670, 0x0678, 0x0680, 0x0688
-	.word 0x0690, 0x0698, 0x06a0, 0x06a8, 0x06b0, 0x06b8, 0x06c0, 0x06c8
-	.word 0x06d0, 0x06d8, 0x06e0, 0x06e8, 0x06f0, 0x06f8, 0x0700, 0x0708
-	.word 0x0710, 0x0718, 0x0720, 0x0728, 0x0730, 0x0738, 0x0740, 0x0748
-	.word 0x0750, 0x0758, 0x0760, 0x0768, 0x0770, 0x0778, 0x0780, 0x0788
-	.word 0x0790, 0x0798, 0x07a0, 0x07a8, 0x07b0, 0x07b8, 0x07c0, 0x07c8
-	.word 0x07d0, 0x07d8, 0x07e0, 0x07e8, 0x07f0, 0x07f8, 0x0000, 0x0008
-	.size eax_tf4, .-eax_tf4
-
-
-; table tf5: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf5,"a",@progbits
-	.balign 2
-	.global eax_tf5
-	.type eax_tf5, @object
-eax_tf5:
-	.word 0x0011, 0x0019, 0x0021, 0x0029, 0x0031, 0x0039, 0x0041, 0x0049
-	.word 0x0051, 0x0059, 0x0061, 0x0069, 0x0071, 0x0079, 0x0081, 0x0089
-	.word 0x0091, 0x0099, 0x00a1, 0x00a9, 0x00b1, 0x00b9, 0x00c1, 0x00c9
-	.word 0x00d1, 0x00d9, 0x00e1, 0x00e9, 0x00f1, 0x00f9, 0x0101, 0x0109
-	.word 0x0111, 0x0119, 0x0121, 0x0129, 0x0131, 0x0139, 0x0141, 0x0149
-	.word 0x0151, 0x0159, 0x0161, 0x0169, 0x0171, 0x0179, 0x0181, 0x0189
-	.word 0x0191, 0x0199, 0x01a1, 0x01a9, 0x01b1, 0x01b9, 0x01c1, 0x01c9
-	.word 0x01d1, 0x01d9, 0x01e1, 0x01e9, 0x01f1, 0x01f9, 0x0201, 0x0209
-	.word 0x0211, 0x0219, 0x0221, 0x0229, 0x0231, 0x0239, 0x0241, 0x0249
-	.word 0x0251, 0x0259, 0x0261, 0x0269, 0x0271, 0x0279, 0x0281, 0x0289
-	.word 0x0291, 0x0299, 0x02a1, 0x02a9, 0x02b1, 0x02b9, 0x02c1, 0x02c9
-	.word 0x02d1, 0x02d9, 0x02e1, 0x02e9, 0x02f1, 0x02f9, 0x0301, 0x0309
-	.word 0x0311, 0x0319, 0x0321, 0x0329, 0x0331, 0x0339, 0x0341, 0x0349
-	.word 0x0351, 0x0359, 0x0361, 0x0369, 0x0371, 0x0379, 0x0381, 0x0389
-	.word 0x0391, 0x0399, 0x03a1, 0x03a9, 0x03b1, 0x03b9, 0x03c1, 0x03c9
-	.word 0x03d1, 0x03d9, 0x03e1, 0x03e9, 0x03f1, 0x03f9, 0x0401, 0x0409
-	.word 0x0411, 0x0419, 0x0421, 0x0429, 0x0431, 0x0439, 0x0441, 0x0449
-	.word 0x0451, 0x0459, 0x0461, 0x0469, 0x0471, 0x0479, 0x0481, 0x0489
-	.word 0x0491, 0x0499, 0x04a1, 0x04a9, 0x04b1, 0x04b9, 0x04c1, 0x04c9
-	.word 0x04d1, 0x04d9, 0x04e1, 0x04e9, 0x04f1, 0x04f9, 0x0501, 0x0509
-	.word 0x0511, 0x0519, 0x0521, 0x0529, 0x0531, 0x0539, 0x0541, 0x0549
-	.word 0x0551, 0x0559, 0x0561, 0x0569, 0x0571, 0x0579, 0x0581, 0x0589
-	.word 0x0591, 0x0599, 0x05a1, 0x05a9, 0x05b1, 0x05b9, 0x05c1, 0x05c9
-	.word 0x05d1, 0x05d9, 0x05e1, 0x05e9, 0x05f1, 0x05f9, 0x0601, 0x0609
-	.word 0x0611, 0x0619, 0x0621, 0x0629, 0x0631, 0x0639, 0x0641, 0x0649
-	.word 0x0651, 0x0659, 0x0661, 0x0669, 0x0671, 0x0679, 0x0681, 0x0689
-	.word 0x0691, 0x0699, 0x06a1, 0x06a9, 0x06b1, 0x06b9, 0x06c1, 0x06c9
-	.word 0x06d1, 0x06d9, 0x06e1, 0x06e9, 0x06f1, 0x06f9, 0x0701, 0x0709
-	.word 0x0711, 0x0719, 0x0721, 0x0729, 0x0731, 0x0739, 0x0741, 0x0749
-	.word 0x0751, 0x0759, 0x0761, 0x0769, 0x0771, 0x0779, 0x0781, 0x0789
-	.word 0x0791, 0x0799, 0x07a1, 0x07a9, 0x07b1, 0x07b9, 0x07c1, 0x07c9
-	.word 0x07d1, 0x07d9, 0x07e1, 0x07e9, 0x07f1, 0x07f9, 0x0001, 0x0009
-	.size eax_tf5, .-eax_tf5
-
-
-; table tf6: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf6,"a",@progbits
-	.balign 2
-	.global eax_tf6
-	.type eax_tf6, @object
-eax_tf6:
-	.word 0x0012, 0x001a, 0x0022, 0x002a, 0x0032, 0x003a, 0x0042, 0x004a
-	.word 0x0052, 0x005a, 0x0062, 0x006a, 0x0072, 0x007a, 0x0082, 0x008a
-	.word 0x0092, 0x009a, 0x00a2, 0x00aa, 0x00b2, 0x00ba, 0x00c2, 0x00ca
-	.word 0x00d2, 0x00da, 0x00e2, 0x00ea, 0x00f2, 0x00fa, 0x0102, 0x010a
-	.word 0x0112, 0x011a, 0x0122, 0x012a, 0x0132, 0x013a, 0x0142, 0x014a
-	.word 0x0152, 0x015a, 0x0162, 0x016a, 0x0172, 0x017a, 0x0182, 0x018a
-	.word 0x0192, 0x019a, 0x01a2, 0x01aa, 0x01b2, 0x01ba, 0x01c2, 0x01ca
-	.word 0x01d2, 0x01da, 0x01e2, 0x01ea, 0x01f2, 0x01fa, 0x0202, 0x020a
-	.word 0x0212, 0x021a, 0x0222, 0x022a, 0x0232, 0x023a, 0x0242, 0x024a
-	.word 0x0252, 0x025a, 0x0262, 0x026a, 0x0272, 0x027a, 0x0282, 0x028a
-	.word 0x0292, 0x029a, 0x02a2, 0x02aa, 0x02b2, 0x02ba, 0x02c2, 0x02ca
-	.word 0x02d2, 0x02da, 0x02e2, 0x02ea, 0x02f2, 0x02fa, 0x0302, 0x030a
-	.word 0x0312, 0x031a, 0x0322, 0x032a, 0x0332, 0x033a, 0x0342, 0x034a
-	.word 0x0352, 0x035a, 0x0362, 0x036a, 0x0372, 0x037a, 0x0382, 0x038a
-	.word 0x0392, 0x039a, 0x03a2, 0x03aa, 0x03b2, 0x03ba, 0x03c2, 0x03ca
-	.word 0x03d2, 0x03da, 0x03e2, 0x03ea, 0x03f2, 0x03fa, 0x0402, 0x040a
-	.word 0x0412, 0x041a, 0x0422, 0x042a, 0x0432, 0x043a, 0x0442, 0x044a
-	.word 0x0452, 0x045a, 0x0462, 0x046a, 0x0472, 0x047a, 0x0482, 0x048a
-	.word 0x0492, 0x049a, 0x04a2, 0x04aa, 0x04b2, 0x04ba, 0x04c2, 0x04ca
-	.word 0x04d2, 0x04da, 0x04e2, 0x04ea, 0x04f2, 0x04fa, 0x0502, 0x050a
-	.word 0x0512, 0x051a, 0x0522, 0x052a, 0x0532, 0x053a, 0x0542, 0x054a
-	.word 0x0552, 0x055a, 0x0562, 0x056a, 0x0572, 0x057a, 0x0582, 0x058a
-	.word 0x0592, 0x059a, 0x05a2, 0x05aa, 0x05b2, 0x05ba, 0x05c2, 0x05ca
-	.word 0x05d2, 0x05da, 0x05e2, 0x05ea, 0x05f2, 0x05fa, 0x0602, 0x060a
-	.word 0x0612, 0x061a, 0x0622, 0x062a, 0x0632, 0x063a, 0x0642, 0x064a
-	.word 0x0652, 0x065a, 0x0662, 0x066a, 0x0672, 0x067a, 0x0682, 0x068a
-	.word 0x0692, 0x069a, 0x06a2, 0x06aa, 0x06b2, 0x06ba, 0x06c2, 0x06ca
-	.word 0x06d2, 0x06da, 0x06e2, 0x06ea, 0x06f2, 0x06fa, 0x0702, 0x070a
-	.word 0x0712, 0x071a, 0x0722, 0x072a, 0x0732, 0x073a, 0x0742, 0x074a
-	.word 0x0752, 0x075a, 0x0762, 0x076a, 0x0772, 0x077a, 0x0782, 0x078a
-	.word 0x0792, 0x079a, 0x07a2, 0x07aa, 0x07b2, 0x07ba, 0x07c2, 0x07ca
-	.word 0x07d2, 0x07da, 0x07e2, 0x07ea, 0x07f2, 0x07fa, 0x0002, 0x000a
-	.size eax_tf6, .-eax_tf6
-
-
-; table tf7: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf7,"a",@progbits
-	.balign 2
-	.global eax_tf7
-	.type eax_tf7, @object
-eax_tf7:
-	.word 0x0013, 0x001b, 0x0023, 0x002b, 0x0033, 0x003b, 0x0043, 0x004b
-	.word 0x0053, 0x005b, 0x0063, 0x006b, 0x0073, 0x007b, 0x0083, 0x008b
-	.word 0x0093, 0x009b, 0x00a3, 0x00ab, 0x00b3, 0x00bb, 0x00c3, 0x00cb
-	.word 0x00d3, 0x00db, 0x00e3, 0x00eb, 0x00f3, 0x00fb, 0x0103, 0x010b
-	.word 0x0113, 0x011b, 0x0123, 0x012b, 0x0133, 0x013b, 0x0143, 0x014b
-	.word 0x0153, 0x015b, 0x0163, 0x016b, 0x0173, 0x017b, 0x0183, 0x018b
-	.word 0x0193, 0x019b, 0x01a3, 0x01ab, 0x01b3, 0x01bb, 0x01c3, 0x01cb
-	.word 0x01d3, 0x01db, 0x01e3, 0x01eb, 0x01f3, 0x01fb, 0x0203, 0x020b
-	.word 0x0213, 0x021b, 0x0223, 0x022b, 0x0233, 0x023b, 0x0243, 0x024b
-	.word 0x0253, 0x025b, 0x0263, 0x026b, 0x0273, 0x027b, 0x0283, 0x028b
-	.word 0x0293, 0x029b, 0x02a3, 0x02ab, 0x02b3, 0x02bb, 0x02c3, 0x02cb
-	.word 0x02d3, 0x02db, 0x02e3, 0x02eb, 0x02f3, 0x02fb, 0x0303, 0x030b
-	.word 0x0313, 0x031b, 0x0323, 0x032b, 0x0333, 0x033b, 0x0343, 0x034b
-	.word 0x0353, 0x035b, 0x0363, 0x036b, 0x0373, 0x037b, 0x0383, 0x038b
-	.word 0x0393, 0x039b, 0x03a3, 0x03ab, 0x03b3, 0x03bb, 0x03c3, 0x03cb
-	.word 0x03d3, 0x03db, 0x03e3, 0x03eb, 0x03f3, 0x03fb, 0x0403, 0x040b
-	.word 0x0413, 0x041b, 0x0423, 0x042b, 0x0433, 0x043b, 0x0443, 0x044b
-	.word 0x0453, 0x045b, 0x0463, 0x046b, 0x0473, 0x047b, 0x0483, 0x048b
-	.word 0x0493, 0x049b, 0x04a3, 0x04ab, 0x04b3, 0x04bb, 0x04c3, 0x04cb
-	.word 0x04d3, 0x04db, 0x04e3, 0x04eb, 0x04f3, 0x04fb, 0x0503, 0x050b
-	.word 0x0513, 0x051b, 0x0523, 0x052b, 0x0533, 0x053b, 0x0543, 0x054b
-	.word 0x0553, 0x055b, 0x0563, 0x056b, 0x0573, 0x057b, 0x0583, 0x058b
-	.word 0x0593, 0x059b, 0x05a3, 0x05ab, 0x05b3, 0x05bb, 0x05c3, 0x05cb
-	.word 0x05d3, 0x05db, 0x05e3, 0x05eb, 0x05f3, 0x05fb, 0x0603, 0x060b
-	.word 0x0613, 0x061b, 0x0623, 0x062b, 0x0633, 0x063b, 0x0643, 0x064b
-	.word 0x0653, 0x065b, 0x0663, 0x066b, 0x0673, 0x067b, 0x0683, 0x068b
-	.word 0x0693, 0x069b, 0x06a3, 0x06ab, 0x06b3, 0x06bb, 0x06c3, 0x06cb
-	.word 0x06d3, 0x06db, 0x06e3, 0x06eb, 0x06f3, 0x06fb, 0x0703, 0x070b
-	.word 0x0713, 0x071b, 0x0723, 0x072b, 0x0733, 0x073b, 0x0743, 0x074b
-	.word 0x0753, 0x075b, 0x0763, 0x076b, 0x0773, 0x077b, 0x0783, 0x078b
-	.word 0x0793, 0x079b, 0x07a3, 0x07ab, 0x07b3, 0x07bb, 0x07c3, 0x07cb
-	.word 0x07d3, 0x07db, 0x07e3, 0x07eb, 0x07f3, 0x07fb, 0x0003, 0x000b
-	.size eax_tf7, .-eax_tf7
-
-
-; table tf8: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf8,"a",@progbits
-	.balign 2
-	.global eax_tf8
-	.type eax_tf8, @object
-eax_tf8:
-	.word 0x0014, 0x001c, 0x0024, 0x002c, 0x0034, 0x003c, 0x0044, 0x004c
-	.word 0x0054, 0x005c, 0x0064, 0x006c, 0x0074, 0x007c, 0x0084, 0x008c
-	.word 0x0094, 0x009c, 0x00a4, 0x00ac, 0x00b4, 0x00bc, 0x00c4, 0x00cc
-	.word 0x00d4, 0x00dc, 0x00e4, 0x00ec, 0x00f4, 0x00fc, 0x0104, 0x010c
-	.word 0x0114, 0x011c, 0x0124, 0x012c, 0x0134, 0x013c, 0x0144, 0x014c
-	.word 0x0154, 0x015c, 0x0164, 0x016c, 0x0174, 0x017c, 0x0184, 0x018c
-	.word 0x0194, 0x019c, 0x01a4, 0x01ac, 0x01b4, 0x01bc, 0x01c4, 0x01cc
-	.word 0x01d4, 0x01dc, 0x01e4, 0x01ec, 0x01f4, 0x01fc, 0x0204, 0x020c
-	.word 0x0214, 0x021c, 0x0224, 0x022c, 0x0234, 0x023c, 0x0244, 0x024c
-	.word 0x0254, 0x025c, 0x0264, 0x026c, 0x0274, 0x027c, 0x0284, 0x028c
-	.word 0x0294, 0x029c, 0x02a4, 0x02ac, 0x02b4, 0x02bc, 0x02c4, 0x02cc
-	.word 0x02d4, 0x02dc, 0x02e4, 0x02ec, 0x02f4, 0x02fc, 0x0304, 0x030c
-	.word 0x0314, 0x031c, 0x0324, 0x032c, 0x0334, 0x033c, 0x0344, 0x034c
-	.word 0x0354, 0x035c, 0x0364, 0x036c, 0x0374, 0x037c, 0x0384, 0x038c
-	.word 0x0394, 0x039c, 0x03a4, 0x03ac, 0x03b4, 0x03bc, 0x03c4, 0x03cc
-	.word 0x03d4, 0x03dc, 0x03e4, 0x03ec, 0x03f4, 0x03fc, 0x0404, 0x040c
-	.word 0x0414, 0x041c, 0x0424, 0x042c, 0x0434, 0x043c, 0x0444, 0x044c
-	.word 0x0454, 0x045c, 0x0464, 0x046c, 0x0474, 0x047c, 0x0484, 0x048c
-	.word 0x0494, 0x049c, 0x04a4, 0x04ac, 0x04b4, 0x04bc, 0x04c4, 0x04cc
-	.word 0x04d4, 0x04dc, 0x04e4, 0x04ec, 0x04f4, 0x04fc, 0x0504, 0x050c
-	.word 0x0514, 0x051c, 0x0524, 0x052c, 0x0534, 0x053c, 0x0544, 0x054c
-	.word 0x0554, 0x055c, 0x0564, 0x056c, 0x0574, 0x057c, 0x0584, 0x058c
-	.word 0x0594, 0x059c, 0x05a4, 0x05ac, 0x05b4, 0x05bc, 0x05c4, 0x05cc
-	.word 0x05d4, 0x05dc, 0x05e4, 0x05ec, 0x05f4, 0x05fc, 0x0604, 0x060c
-	.word 0x0614, 0x061c, 0x0624, 0x062c, 0x0634, 0x063c, 0x0644, 0x064c
-	.word 0x0654, 0x065c, 0x0664, 0x066c, 0x0674, 0x067c, 0x0684, 0x068c
-	.word 0x0694, 0x069c, 0x06a4, 0x06ac, 0x06b4, 0x06bc, 0x06c4, 0x06cc
-	.word 0x06d4, 0x06dc, 0x06e4, 0x06ec, 0x06f4, 0x06fc, 0x0704, 0x070c
-	.word 0x0714, 0x071c, 0x0724, 0x072c, 0x0734, 0x073c, 0x0744, 0x074c
-	.word 0x0754, 0x075c, 0x0764, 0x076c, 0x0774, 0x077c, 0x0784, 0x078c
-	.word 0x0794, 0x079c, 0x07a4, 0x07ac, 0x07b4, 0x07bc, 0x07c4, 0x07cc
-	.word 0x07d4, 0x07dc, 0x07e4, 0x07ec, 0x07f4, 0x07fc, 0x0004, 0x000c
-	.size eax_tf8, .-eax_tf8
-
-
-; table tf9: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf9,"a",@progbits
-	.balign 2
-	.global eax_tf9
-	.type eax_tf9, @object
-eax_tf9:
-	.word 0x0015, 0x001d, 0x0025, 0x002d, 0x0035, 0x003d, 0x0045, 0x004d
-	.word 0x0055, 0x005d, 0x0065, 0x006d, 0x0075, 0x007d, 0x0085, 0x008d
-	.word 0x0095, 0x009d, 0x00a5, 0x00ad, 0x00b5, 0x00bd, 0x00c5, 0x00cd
-	.word 0x00d5, 0x00dd, 0x00e5, 0x00ed, 0x00f5, 0x00fd, 0x0105, 0x010d
-	.word 0x0115, 0x011d, 0x0125, 0x012d, 0x0135, 0x013d, 0x0145, 0x014d
-	.word 0x0155, 0x015d, 0x0165, 0x016d, 0x0175, 0x017d, 0x0185, 0x018d
-	.word 0x0195, 0x019d, 0x01a5, 0x01ad, 0x01b5, 0x01bd, 0x01c5, 0x01cd
-	.word 0x01d5, 0x01dd, 0x01e5, 0x01ed, 0x01f5, 0x01fd, 0x0205, 0x020d
-	.word 0x0215, 0x021d, 0x0225, 0x022d, 0x0235, 0x023d, 0x0245, 0x024d
-	.word 0x0255, 0x025d, 0x0265, 0x026d, 0x0275, 0x027d, 0x0285, 0x028d
-	.word 0x0295, 0x029d, 0x02a5, 0x02ad, 0x02b5, 0x02bd, 0x02c5, 0x02cd
-	.word 0x02d5, 0x02dd, 0x02e5, 0x02ed, 0x02f5, 0x02fd, 0x0305, 0x030d
-	.word 0x0315, 0x031d, 0x0325, 0x032d, 0x0335, 0x033d, 0x0345, 0x034d
-	.word 0x0355, 0x035d, 0x0365, 0x036d, 0x0375, 0x037d, 0x0385, 0x038d
-	.word 0x0395, 0x039d, 0x03a5, 0x03ad, 0x03b5, 0x03bd, 0x03c5, 0x03cd
-	.word 0x03d5, 0x03dd, 0x03e5, 0x03ed, 0x03f5, 0x03fd, 0x0405, 0x040d
-	.word 0x0415, 0x041d, 0x0425, 0x042d, 0x0435, 0x043d, 0x0445, 0x044d
-	.word 0x0455, 0x045d, 0x0465, 0x046d, 0x0475, 0x047d, 0x0485, 0x048d
-	.word 0x0495, 0x049d, 0x04a5, 0x04ad, 0x04b5, 0x04bd, 0x04c5, 0x04cd
-	.word 0x04d5, 0x04dd, 0x04e5, 0x04ed, 0x04f5, 0x04fd, 0x0505, 0x050d
-	.word 0x0515, 0x051d, 0x0525, 0x052d, 0x0535, 0x053d, 0x0545, 0x054d
-	.word 0x0555, 0x055d, 0x0565, 0x056d, 0x0575, 0x057d, 0x0585, 0x058d
-	.word 0x0595, 0x059d, 0x05a5, 0x05ad, 0x05b5, 0x05bd, 0x05c5, 0x05cd
-	.word 0x05d5, 0x05dd, 0x05e5, 0x05ed, 0x05f5, 0x05fd, 0x0605, 0x060d
-	.word 0x0615, 0x061d, 0x0625, 0x062d, 0x0635, 0x063d, 0x0645, 0x064d
-	.word 0x0655, 0x065d, 0x0665, 0x066d, 0x0675, 0x067d, 0x0685, 0x068d
-	.word 0x0695, 0x069d, 0x06a5, 0x06ad, 0x06b5, 0x06bd, 0x06c5, 0x06cd
-	.word 0x06d5, 0x06dd, 0x06e5, 0x06ed, 0x06f5, 0x06fd, 0x0705, 0x070d
-	.word 0x0715, 0x071d, 0x0725, 0x072d, 0x0735, 0x073d, 0x0745, 0x074d
-	.word 0x0755, 0x075d, 0x0765, 0x076d, 0x0775, 0x077d, 0x0785, 0x078d
-	.word 0x0795, 0x079d, 0x07a5, 0x07ad, 0x07b5, 0x07bd, 0x07c5, 0x07cd
-	.word 0x07d5, 0x07dd, 0x07e5, 0x07ed, 0x07f5, 0x07fd, 0x0005, 0x000d
-	.size eax_tf9, .-eax_tf9
-
-
-; table tf10: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf10,"a",@progbits
-	.balign 2
-	.global eax_tf10
-	.type eax_tf10, @object
-eax_tf10:
-	.word 0x0016, 0x001e, 0x0026, 0x002e, 0x0036, 0x003e, 0x0046, 0x004e
-	.word 0x0056, 0x005e, 0x0066, 0x006e, 0x0076, 0x007e, 0x0086, 0x008e
-	.word 0x0096, 0x009e, 0x00a6, 0x00ae, 0x00b6, 0x00be, 0x00c6, 0x00ce
-	.word 0x00d6, 0x00de, 0x00e6, 0x00ee, 0x00f6, 0x00fe, 0x0106, 0x010e
-	.word 0x0116, 0x011e, 0x0126, 0x012e, 0x0136, 0x013e, 0x0146, 0x014e
-	.word 0x0156, 0x015e, 0x0166, 0x016e, 0x0176, 0x017e, 0x0186, 0x018e
-	.word 0x0196, 0x019e, 0x01a6, 0x01ae, 0x01b6, 0x01be, 0x01c6, 0x01ce
-	.word 0x01d6, 0x01de, 0x01e6, 0x01ee, 0x01f6, 0x01fe, 0x0206, 0x020e
-	.word 0x0216, 0x021e, 0x0226, 0x022e, 0x0236, 0x023e, 0x0246, 0x024e
-	.word 0x0256, 0x025e, 0x0266, 0x026e, 0x0276, 0x027e, 0x0286, 0x028e
-	.word 0x0296, 0x029e, 0x02a6, 0x02ae, 0x02b6, 0x02be, 0x02c6, 0x02ce
-	.word 0x02d6, 0x02de, 0x02e6, 0x02ee, 0x02f6, 0x02fe, 0x0306, 0x030e
-	.word 0x0316, 0x031e, 0x0326, 0x032e, 0x0336, 0x033e, 0x0346, 0x034e
-	.word 0x0356, 0x035e, 0x0366, 0x036e, 0x0376, 0x037e, 0x0386, 0x038e
-	.word 0x0396, 0x039e, 0x03a6, 0x03ae, 0x03b6, 0x03be, 0x03c6, 0x03ce
-	.word 0x03d6, 0x03de, 0x03e6, 0x03ee, 0x03f6, 0x03fe, 0x0406, 0x040e
-	.word 0x0416, 0x041e, 0x0426, 0x042e, 0x0436, 0x043e, 0x0446, 0x044e
-	.word 0x0456, 0x045e, 0x0466, 0x046e, 0x0476, 0x047e, 0x0486, 0x048e
-	.word 0x0496, 0x049e, 0x04a6, 0x04ae, 0x04b6, 0x04be, 0x04c6, 0x04ce
-	.word 0x04d6, 0x04de, 0x04e6, 0x04ee, 0x04f6, 0x04fe, 0x0506, 0x050e
-	.word 0x0516, 0x051e, 0x0526, 0x052e, 0x0536, 0x053e, 0x0546, 0x054e
-	.word 0x0556, 0x055e, 0x0566, 0x056e, 0x0576, 0x057e, 0x0586, 0x058e
-	.word 0x0596, 0x059e, 0x05a6, 0x05ae, 0x05b6, 0x05be, 0x05c6, 0x05ce
-	.word 0x05d6, 0x05de, 0x05e6, 0x05ee, 0x05f6, 0x05fe, 0x0606, 0x060e
-	.word 0x0616, 0x061e, 0x0626, 0x062e, 0x0636, 0x063e, 0x0646, 0x064e
-	.word 0x0656, 0x065e, 0x0666, 0x066e, 0x0676, 0x067e, 0x0686, 0x068e
-	.word 0x0696, 0x069e, 0x06a6, 0x06ae, 0x06b6, 0x06be, 0x06c6, 0x06ce
-	.word 0x06d6, 0x06de, 0x06e6, 0x06ee, 0x06f6, 0x06fe, 0x0706, 0x070e
-	.word 0x0716, 0x071e, 0x0726, 0x072e, 0x0736, 0x073e, 0x0746, 0x074e
-	.word 0x0756, 0x075e, 0x0766, 0x076e, 0x0776, 0x077e, 0x0786, 0x078e
-	.word 0x0796, 0x079e, 0x07a6, 0x07ae, 0x07b6, 0x07be, 0x07c6, 0x07ce
-	.word 0x07d6, 0x07de, 0x07e6, 0x07ee, 0x07f6, 0x07fe, 0x0006, 0x000e
-	.size eax_tf10, .-eax_tf10
-
-
-; table tf11: 256 x u16 (512 bytes)
-	.section .rodata.eax_tf11,"a",@progbits
-	.balign 2
-	.global eax_tf11
-	.type eax_tf11, @object
-eax_tf11:
-	.word 0x0017, 0x001f, 0x0027, 0x002f, 0x0037, 0x003f, 0x0047, 0x004f
-	.word 0x0057, 0x005f, 0x0067, 0x006f, 0x0077, 0x007f, 0x0087, 0x008f
-	.word 0x0097, 0x009f, 0x00a7, 0x00af, 0x00b7, 0x00bf, 0x00c7, 0x00cf
-	.word 0x00d7, 0x00df, 0x00e7, 0x00ef, 0x00f7, 0x00ff, 0x0107, 0x010f
-	.word 0x0117, 0x011f, 0x0127, 0x012f, 0x0137, 0x013f, 0x0147, 0x014f
-	.word 0x0157, 0x015f, 0x0167, 0x016f, 0x0177, 0x017f, 0x0187, 0x018f
-	.word 0x0197, 0x019f, 0x01a7, 0x01af, 0x01b7, 0x01bf, 0x01c7, 0x01cf
-	.word 0x01d7, 0x01df, 0x01e7, 0x01ef, 0x01f7, 0x01ff, 0x0207, 0x020f
-	.word 0x0217, 0x021f, 0x0227, 0x022f, 0x0237, 0x023f, 0x0247, 0x024f
-	.word 0x0257, 0x025f, 0x0267, 0x026f, 0x0277, 0x027f, 0x0287, 0x028f
-	.word 0x0297, 0x029f, 0x02a7, 0x02af, 0x02b7, 0x02bf, 0x02c7, 0x02cf
-	.word 0x02d7, 0x02df, 0x02e7, 0x02ef, 0x02f7, 0x02ff, 0x0307, 0x030f
-	.word 0x0317, 0x031f, 0x0327, 0x032f, 0x0337, 0x033f, 0x0347, 0x034f
-	.word 0x0357, 0x035f, 0x0367, 0x036f, 0x0377, 0x037f, 0x0387, 0x038f
-	.word 0x0397, 0x039f, 0x03a7, 0x03af, 0x03b7, 0x03bf, 0x03c7, 0x03cf
-	.word 0x03d7, 0x03df, 0x03e7, 0x03ef, 0x03f7, 0x03ff, 0x0407, 0x040f
-	.word 0x0417, 0x041f, 0x0427, 0x042f, 0x0437, 0x043f, 0x0447, 0x044f
-	.word 0x0457, 0x045f, 0x0467, 0x046f, 0x0477, 0x047f, 0x0487, 0x048f
-	.word 0x0497, 0x049f, 0x04a7, 0x04af, 0x04b7, 0x04bf, 0x04c7, 0x04cf
-	.word 0x04d7, 0x04df, 0x04e7, 0x04ef, 0x04f7, 0x04ff, 0x0507, 0x050f
-	.word 0x0517, 0x051f, 0x0527, 0x052f, 0x0537, 0x053f, 0x0547, 0x054f
-	.word 0x0557, 0x055f, 0x0567, 0x056f, 0x0577, 0x057f, 0x0587, 0x058f
-	.word 0x0597, 0x059f, 0x05a7, 0x05af, 0x05b7, 0x05bf, 0x05c7, 0x05cf
-	.word 0x05d7, 0x05df, 0x05e7, 0x05ef, 0x05f7, 0x05ff, 0x0607, 0x060f
-	.word 0x0617, 0x061f, 0x0627, 0x062f, 0x0637, 0x063f, 0x0647, 0x064f
-	.word 0x0657, 0x065f, 0x0667, 0x066f, 0x0677, 0x067f, 0x0687, 0x068f
-	.word 0x0697, 0x069f, 0x06a7, 0x06af, 0x06b7, 0x06bf, 0x06c7, 0x06cf
-	.word 0x06d7, 0x06df, 0x06e7, 0x06ef, 0x06f7, 0x06ff, 0x0707, 0x070f
-	.word 0x0717, 0x071f, 0x0727, 0x072f, 0x0737, 0x073f, 0x0747, 0x074f
-	.word 0x0757, 0x075f, 0x0767, 0x076f, 0x0777, 0x077f, 0x0787, 0x078f
-	.word 0x0797, 0x079f, 0x07a7, 0x07af, 0x07b7, 0x07bf, 0x07c7, 0x07cf
-	.word 0x07d7, 0x07df, 0x07e7, 0x07ef, 0x07f7, 0x07ff, 0x0007, 0x000f
-	.size eax_tf11, .-eax_tf11
 
 

@@ -5684,8 +5684,8 @@ gcm_E_encrypt_block:
 
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
-;     frame 66 bytes (25 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1110 bytes of code
+;     frame 28 bytes (6 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 704 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -5698,382 +5698,247 @@ gcm_G_mul_h:
 	push	r6
 	push	r5
 	push	r4
-	sub	#66, sp
-	mov	r14, 48(sp)
-	clr	50(sp)
-	clr	52(sp)
-	clr	54(sp)
-	clr	56(sp)
-	clr	58(sp)
-	clr	60(sp)
-	clr	62(sp)
-	clr	64(sp)
+	sub	#28, sp
+	mov	r13, 6(sp)
+	mov	r14, 10(sp)
+	clr	12(sp)
+	clr	14(sp)
+	clr	16(sp)
+	clr	18(sp)
+	clr	20(sp)
+	clr	22(sp)
+	clr	24(sp)
+	clr	26(sp)
 	; ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
-	mov	@r12, 50(sp)
-	mov	2(r12), 52(sp)
-	mov	4(r12), 54(sp)
-	mov	6(r12), 56(sp)
-	mov	8(r12), 58(sp)
-	mov	10(r12), 60(sp)
-	mov	12(r12), 62(sp)
-	mov	14(r12), 64(sp)
+	mov	@r12, 12(sp)
+	mov	2(r12), 14(sp)
+	mov	4(r12), 16(sp)
+	mov	6(r12), 18(sp)
+	mov	8(r12), 20(sp)
+	mov	10(r12), 22(sp)
+	mov	12(r12), 24(sp)
+	mov	14(r12), 26(sp)
 	; ghash.ae:120: for i in 0..128 / w {
-	mov	#8, 46(sp)
-	mov	#0, r7
+	mov	#8, 8(sp)
+	mov	#0, 2(sp)
+	mov	#0, 0(sp)
+	mov	#0, r4
+	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r8
 	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	sp, 44(sp)
+	mov	#0, r15
+	mov	sp, 4(sp)
 .Lgcm_G_mul_h_loop1:
-	mov	r6, r4
-	swpb	r4
-	mov	r4, 14(sp)
-	mov	r7, r5
-	swpb	r5
-	mov	14(sp), r15
-	xor.b	r5, r15
-	mov	r15, 14(sp)
-	xor	r4, 14(sp)
-	mov	r8, r5
-	swpb	r5
-	mov	r5, 10(sp)
-	swpb	r6
-	mov	10(sp), r15
-	xor.b	r6, r15
-	mov	r15, 10(sp)
-	xor	r5, 10(sp)
-	mov	r9, r6
-	swpb	r6
-	mov	r6, 6(sp)
-	swpb	r8
-	mov	6(sp), r15
-	xor.b	r8, r15
-	mov	r15, 6(sp)
-	xor	r6, 6(sp)
-	mov	r10, r8
-	swpb	r8
-	mov	r8, 2(sp)
-	swpb	r9
-	mov	2(sp), r15
-	xor.b	r9, r15
-	mov	r15, 2(sp)
-	xor	r8, 2(sp)
-	mov	r11, r8
-	swpb	r8
-	mov	r8, r9
-	mov	r10, r15
-	swpb	r15
-	xor.b	r15, r9
-	xor	r8, r9
-	mov	r12, r8
-	swpb	r8
-	mov	r8, r10
-	mov	r11, r15
-	swpb	r15
-	xor.b	r15, r10
-	xor	r8, r10
-	mov	r14, r11
-	swpb	r11
-	mov	r11, r8
-	mov	r12, r15
-	swpb	r15
-	xor.b	r15, r8
-	xor	r11, r8
+	mov	@sp, r13
+	swpb	r13
+	mov	r13, r7
+	mov	2(sp), r14
 	swpb	r14
-	mov.b	r14, r14
-	mov	r7, r15
-	mov.b	r15, r15
-	rla	r15
-	mov	r14, 18(sp)
-	xor	gcm_G.R8(r15), 18(sp)
-	; ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	44(sp), r15
-	mov	50(r15), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov	r15, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	r14, r4
-	rla	r4
-	add	r13, r4
-	rla	r15
-	mov	gcm_tf4(r15), r5
-	rla	r5
-	add	r13, r5
-	mov	gcm_tf5(r15), r6
-	rla	r6
-	add	r13, r6
-	mov	gcm_tf6(r15), r7
-	rla	r7
-	add	r13, r7
-	mov	gcm_tf7(r15), r11
-	rla	r11
-	add	r13, r11
-	mov	gcm_tf8(r15), r12
-	rla	r12
-	add	r13, r12
-	mov	gcm_tf9(r15), r14
-	rla	r14
-	add	r13, r14
-	mov	gcm_tf10(r15), r15
-	rla	r15
-	add	r13, r15
-	mov	14(sp), 42(sp)
-	xor	@r4, 42(sp)
-	mov	10(sp), 38(sp)
-	xor	@r5, 38(sp)
-	mov	6(sp), 34(sp)
-	xor	@r6, 34(sp)
-	mov	2(sp), 30(sp)
-	xor	@r7, 30(sp)
-	mov	r9, 26(sp)
-	xor	@r11, 26(sp)
-	mov	r10, 22(sp)
-	xor	@r12, 22(sp)
-	mov	r8, r10
-	xor	@r14, r10
-	mov	18(sp), r11
-	xor	@r15, r11
-	mov	44(sp), r15
-	mov	50(r15), r15
-	and	#15, r15
-	rla	r15
-	mov	gcm_tf11(r15), r4
-	rla	r4
-	add	r13, r4
-	mov	gcm_tf12(r15), r5
-	rla	r5
-	add	r13, r5
-	mov	gcm_tf13(r15), r6
-	rla	r6
-	add	r13, r6
-	mov	gcm_tf14(r15), r8
-	rla	r8
-	add	r13, r8
-	mov	gcm_tf15(r15), r9
-	rla	r9
-	add	r13, r9
-	mov	gcm_tf16(r15), r7
-	rla	r7
-	add	r13, r7
-	mov	gcm_tf17(r15), r14
-	rla	r14
-	add	r13, r14
-	mov	gcm_tf18(r15), r15
-	rla	r15
-	add	r13, r15
-	mov	42(sp), r12
-	xor	@r4, r12
-	mov	38(sp), r4
-	xor	@r5, r4
-	mov	34(sp), r5
-	xor	@r6, r5
-	mov	30(sp), r6
-	xor	@r8, r6
-	mov	26(sp), r8
-	xor	@r9, r8
-	mov	22(sp), r9
-	xor	@r7, r9
-	xor	@r14, r10
-	xor	@r15, r11
-	mov	r4, r7
-	swpb	r7
-	mov	r7, 12(sp)
-	mov	r12, r14
+	xor.b	r14, r7
+	xor	r13, r7
+	mov	r4, r13
+	swpb	r13
+	mov	r13, r10
+	mov	@sp, r14
 	swpb	r14
-	mov	12(sp), r15
-	xor.b	r14, r15
-	mov	r15, 12(sp)
-	xor	r7, 12(sp)
-	mov	r5, r7
-	swpb	r7
-	mov	r7, 8(sp)
+	xor.b	r14, r10
+	xor	r13, r10
+	mov	r5, r13
+	swpb	r13
+	mov	r13, r11
 	mov	r4, r14
 	swpb	r14
-	mov	8(sp), r15
-	xor.b	r14, r15
-	mov	r15, 8(sp)
-	xor	r7, 8(sp)
-	mov	r6, r7
-	swpb	r7
-	mov	r7, 4(sp)
+	xor.b	r14, r11
+	xor	r13, r11
+	mov	r6, r13
+	swpb	r13
+	mov	r13, r12
 	mov	r5, r14
 	swpb	r14
-	mov	4(sp), r15
-	xor.b	r14, r15
-	mov	r15, 4(sp)
-	xor	r7, 4(sp)
-	mov	r8, r7
-	swpb	r7
-	mov	r7, 0(sp)
+	xor.b	r14, r12
+	xor	r13, r12
+	mov	r8, r5
+	swpb	r5
+	mov	r5, r13
 	mov	r6, r14
 	swpb	r14
-	mov	@sp, r15
-	xor.b	r14, r15
-	mov	r15, 0(sp)
-	xor	r7, 0(sp)
-	mov	r9, r14
-	swpb	r14
-	mov	r14, r5
-	mov	r8, r15
+	xor.b	r14, r13
+	xor	r5, r13
+	mov	r9, r6
+	swpb	r6
+	mov	r6, r14
+	swpb	r8
+	xor.b	r8, r14
+	xor	r6, r14
+	mov	r15, r6
+	swpb	r6
+	mov	r6, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r6, r8
 	swpb	r15
-	xor.b	r15, r5
-	xor	r14, r5
-	mov	r10, r14
-	swpb	r14
-	mov	r14, r6
-	mov	r9, r15
-	swpb	r15
-	xor.b	r15, r6
-	xor	r14, r6
-	mov	r11, r14
-	swpb	r14
-	mov	r14, r7
-	mov	r10, r15
-	swpb	r15
-	xor.b	r15, r7
-	xor	r14, r7
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r14
-	mov	r12, r15
 	mov.b	r15, r15
-	rla	r15
-	mov	r14, 16(sp)
-	xor	gcm_G.R8(r15), 16(sp)
-	mov	44(sp), r15
-	mov.b	51(r15), r15
+	mov.b	2(sp), r9
+	rla	r9
+	xor	gcm_G.R8(r9), r15
+	; ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	mov	4(sp), r9
+	mov	12(r9), r9
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	r14, r4
-	rla	r4
-	add	r13, r4
-	rla	r15
-	mov	gcm_tf4(r15), r8
-	rla	r8
-	add	r13, r8
-	mov	gcm_tf5(r15), r9
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	and	#15, r9
 	rla	r9
-	add	r13, r9
-	mov	gcm_tf6(r15), r10
-	rla	r10
-	add	r13, r10
-	mov	gcm_tf7(r15), r11
-	rla	r11
-	add	r13, r11
-	mov	gcm_tf8(r15), r14
-	rla	r14
-	add	r13, r14
-	mov	gcm_tf9(r15), r12
-	rla	r12
-	add	r13, r12
-	mov	gcm_tf10(r15), r15
-	rla	r15
-	add	r13, r15
-	mov	12(sp), 40(sp)
-	xor	@r4, 40(sp)
-	mov	8(sp), 36(sp)
-	xor	@r8, 36(sp)
-	mov	4(sp), 32(sp)
-	xor	@r9, 32(sp)
-	mov	@sp, 28(sp)
-	xor	@r10, 28(sp)
-	mov	r5, 24(sp)
-	xor	@r11, 24(sp)
-	mov	r6, 20(sp)
-	xor	@r14, 20(sp)
-	mov	r7, r14
-	xor	@r12, r14
-	mov	16(sp), r5
-	xor	@r15, r5
-	mov	44(sp), r15
-	mov.b	51(r15), r7
-	and	#15, r7
+	rla	r9
+	rla	r9
+	rla	r9
+	add	6(sp), r9
+	xor	@r9, r7
+	xor	2(r9), r10
+	xor	4(r9), r11
+	xor	6(r9), r12
+	xor	8(r9), r13
+	xor	10(r9), r14
+	xor	12(r9), r8
+	xor	14(r9), r15
+	mov	4(sp), r9
+	mov	12(r9), r9
+	and	#15, r9
+	add	#16, r9
+	mov.b	r9, r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	add	6(sp), r9
+	mov	r7, r6
+	xor	@r9, r6
+	xor	2(r9), r10
+	xor	4(r9), r11
+	xor	6(r9), r12
+	xor	8(r9), r13
+	xor	10(r9), r14
+	mov	r8, r7
+	xor	12(r9), r7
+	xor	14(r9), r15
+	mov	r10, r5
+	swpb	r5
+	mov	r5, r8
+	mov	r6, r9
+	swpb	r9
+	xor.b	r9, r8
+	xor	r5, r8
+	mov	r11, r5
+	swpb	r5
+	mov	r5, r9
+	swpb	r10
+	xor.b	r10, r9
+	xor	r5, r9
+	mov	r12, r5
+	swpb	r5
+	mov	r5, r10
+	swpb	r11
+	xor.b	r11, r10
+	xor	r5, r10
+	mov	r13, r5
+	swpb	r5
+	mov	r5, r11
+	swpb	r12
+	xor.b	r12, r11
+	xor	r5, r11
+	mov	r14, r5
+	swpb	r5
+	mov	r5, r12
+	swpb	r13
+	xor.b	r13, r12
+	xor	r5, r12
+	mov	r7, r5
+	swpb	r5
+	mov	r5, r13
+	swpb	r14
+	xor.b	r14, r13
+	xor	r5, r13
+	mov	r15, r5
+	swpb	r5
+	mov	r5, r14
+	swpb	r7
+	xor.b	r7, r14
+	xor	r5, r14
+	swpb	r15
+	mov.b	r15, r15
+	mov	r6, r7
+	mov.b	r7, r7
 	rla	r7
-	mov	gcm_tf11(r7), r8
-	rla	r8
-	add	r13, r8
-	mov	gcm_tf12(r7), r9
-	rla	r9
-	add	r13, r9
-	mov	gcm_tf13(r7), r10
-	rla	r10
-	add	r13, r10
-	mov	gcm_tf14(r7), r11
-	rla	r11
-	add	r13, r11
-	mov	gcm_tf15(r7), r12
-	rla	r12
-	add	r13, r12
-	mov	gcm_tf16(r7), r4
-	rla	r4
-	add	r13, r4
-	mov	gcm_tf17(r7), r15
-	rla	r15
-	add	r13, r15
-	mov	gcm_tf18(r7), r6
-	rla	r6
-	add	r13, r6
-	mov	40(sp), r7
-	xor	@r8, r7
-	mov	36(sp), r8
-	xor	@r9, r8
-	mov	32(sp), r9
-	xor	@r10, r9
-	mov	28(sp), r10
-	xor	@r11, r10
-	mov	24(sp), r11
-	xor	@r12, r11
-	mov	20(sp), r12
-	xor	@r4, r12
-	xor	@r15, r14
-	mov	r5, r15
-	xor	@r6, r15
-	add	#2, 44(sp)
-	mov	r8, r6
-	mov	r9, r8
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r14, r12
-	mov	r15, r14
-	dec	46(sp)
+	xor	gcm_G.R8(r7), r15
+	mov	4(sp), r7
+	mov.b	13(r7), r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	add	6(sp), r7
+	xor	@r7, r8
+	xor	2(r7), r9
+	xor	4(r7), r10
+	xor	6(r7), r11
+	xor	8(r7), r12
+	xor	10(r7), r13
+	xor	12(r7), r14
+	xor	14(r7), r15
+	mov	4(sp), r7
+	mov.b	13(r7), r7
+	and	#15, r7
+	add	#16, r7
+	mov.b	r7, r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	add	6(sp), r7
+	xor	@r7, r8
+	xor	2(r7), r9
+	xor	4(r7), r10
+	xor	6(r7), r11
+	xor	8(r7), r12
+	xor	10(r7), r13
+	xor	12(r7), r14
+	xor	14(r7), r15
+	add	#2, 4(sp)
+	mov	r8, 2(sp)
+	mov	r9, 0(sp)
+	mov	r10, r4
+	mov	r11, r5
+	mov	r12, r6
+	mov	r13, r8
+	mov	r14, r9
+	dec	8(sp)
 	jnz	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	mov	48(sp), r15
-	mov	r7, 0(r15)
-	mov	48(sp), r15
-	mov	r6, 2(r15)
-	mov	48(sp), r15
-	mov	r8, 4(r15)
-	mov	48(sp), r15
-	mov	r9, 6(r15)
-	mov	48(sp), r15
-	mov	r10, 8(r15)
-	mov	48(sp), r15
-	mov	r11, 10(r15)
-	mov	48(sp), r15
-	mov	r12, 12(r15)
-	mov	48(sp), r15
-	mov	r14, 14(r15)
-	add	#66, sp
+	mov	10(sp), r14
+	mov	2(sp), 0(r14)
+	mov	10(sp), r14
+	mov	@sp, 2(r14)
+	mov	10(sp), r14
+	mov	r4, 4(r14)
+	mov	10(sp), r14
+	mov	r5, 6(r14)
+	mov	10(sp), r14
+	mov	r6, 8(r14)
+	mov	10(sp), r14
+	mov	r8, 10(r14)
+	mov	10(sp), r14
+	mov	r9, 12(r14)
+	mov	10(sp), r14
+	mov	r15, 14(r14)
+	add	#28, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -6341,170 +6206,5 @@ gcm_tf3:
 	.word 0x8f03, 0xf859, 0x8009, 0x171a, 0xda65, 0x31d7, 0xc684, 0xb8d0
 	.word 0xc382, 0xb029, 0x775a, 0x111e, 0xcb7b, 0xfca8, 0xd66d, 0x3a2c
 	.size gcm_tf3, .-gcm_tf3
-
-
-; table tf4: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf4,"a",@progbits
-	.balign 2
-	.global gcm_tf4
-	.type gcm_tf4, @object
-gcm_tf4:
-	.word 0x0001, 0x0009, 0x0011, 0x0019, 0x0021, 0x0029, 0x0031, 0x0039
-	.word 0x0041, 0x0049, 0x0051, 0x0059, 0x0061, 0x0069, 0x0071, 0x0079
-	.size gcm_tf4, .-gcm_tf4
-
-
-; table tf5: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf5,"a",@progbits
-	.balign 2
-	.global gcm_tf5
-	.type gcm_tf5, @object
-gcm_tf5:
-	.word 0x0002, 0x000a, 0x0012, 0x001a, 0x0022, 0x002a, 0x0032, 0x003a
-	.word 0x0042, 0x004a, 0x0052, 0x005a, 0x0062, 0x006a, 0x0072, 0x007a
-	.size gcm_tf5, .-gcm_tf5
-
-
-; table tf6: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf6,"a",@progbits
-	.balign 2
-	.global gcm_tf6
-	.type gcm_tf6, @object
-gcm_tf6:
-	.word 0x0003, 0x000b, 0x0013, 0x001b, 0x0023, 0x002b, 0x0033, 0x003b
-	.word 0x0043, 0x004b, 0x0053, 0x005b, 0x0063, 0x006b, 0x0073, 0x007b
-	.size gcm_tf6, .-gcm_tf6
-
-
-; table tf7: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf7,"a",@progbits
-	.balign 2
-	.global gcm_tf7
-	.type gcm_tf7, @object
-gcm_tf7:
-	.word 0x0004, 0x000c, 0x0014, 0x001c, 0x0024, 0x002c, 0x0034, 0x003c
-	.word 0x0044, 0x004c, 0x0054, 0x005c, 0x0064, 0x006c, 0x0074, 0x007c
-	.size gcm_tf7, .-gcm_tf7
-
-
-; table tf8: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf8,"a",@progbits
-	.balign 2
-	.global gcm_tf8
-	.type gcm_tf8, @object
-gcm_tf8:
-	.word 0x0005, 0x000d, 0x0015, 0x001d, 0x0025, 0x002d, 0x0035, 0x003d
-	.word 0x0045, 0x004d, 0x0055, 0x005d, 0x0065, 0x006d, 0x0075, 0x007d
-	.size gcm_tf8, .-gcm_tf8
-
-
-; table tf9: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf9,"a",@progbits
-	.balign 2
-	.global gcm_tf9
-	.type gcm_tf9, @object
-gcm_tf9:
-	.word 0x0006, 0x000e, 0x0016, 0x001e, 0x0026, 0x002e, 0x0036, 0x003e
-	.word 0x0046, 0x004e, 0x0056, 0x005e, 0x0066, 0x006e, 0x0076, 0x007e
-	.size gcm_tf9, .-gcm_tf9
-
-
-; table tf10: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf10,"a",@progbits
-	.balign 2
-	.global gcm_tf10
-	.type gcm_tf10, @object
-gcm_tf10:
-	.word 0x0007, 0x000f, 0x0017, 0x001f, 0x0027, 0x002f, 0x0037, 0x003f
-	.word 0x0047, 0x004f, 0x0057, 0x005f, 0x0067, 0x006f, 0x0077, 0x007f
-	.size gcm_tf10, .-gcm_tf10
-
-
-; table tf11: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf11,"a",@progbits
-	.balign 2
-	.global gcm_tf11
-	.type gcm_tf11, @object
-gcm_tf11:
-	.word 0x0080, 0x0088, 0x0090, 0x0098, 0x00a0, 0x00a8, 0x00b0, 0x00b8
-	.word 0x00c0, 0x00c8, 0x00d0, 0x00d8, 0x00e0, 0x00e8, 0x00f0, 0x00f8
-	.size gcm_tf11, .-gcm_tf11
-
-
-; table tf12: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf12,"a",@progbits
-	.balign 2
-	.global gcm_tf12
-	.type gcm_tf12, @object
-gcm_tf12:
-	.word 0x0081, 0x0089, 0x0091, 0x0099, 0x00a1, 0x00a9, 0x00b1, 0x00b9
-	.word 0x00c1, 0x00c9, 0x00d1, 0x00d9, 0x00e1, 0x00e9, 0x00f1, 0x00f9
-	.size gcm_tf12, .-gcm_tf12
-
-
-; table tf13: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf13,"a",@progbits
-	.balign 2
-	.global gcm_tf13
-	.type gcm_tf13, @object
-gcm_tf13:
-	.word 0x0082, 0x008a, 0x0092, 0x009a, 0x00a2, 0x00aa, 0x00b2, 0x00ba
-	.word 0x00c2, 0x00ca, 0x00d2, 0x00da, 0x00e2, 0x00ea, 0x00f2, 0x00fa
-	.size gcm_tf13, .-gcm_tf13
-
-
-; table tf14: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf14,"a",@progbits
-	.balign 2
-	.global gcm_tf14
-	.type gcm_tf14, @object
-gcm_tf14:
-	.word 0x0083, 0x008b, 0x0093, 0x009b, 0x00a3, 0x00ab, 0x00b3, 0x00bb
-	.word 0x00c3, 0x00cb, 0x00d3, 0x00db, 0x00e3, 0x00eb, 0x00f3, 0x00fb
-	.size gcm_tf14, .-gcm_tf14
-
-
-; table tf15: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf15,"a",@progbits
-	.balign 2
-	.global gcm_tf15
-	.type gcm_tf15, @object
-gcm_tf15:
-	.word 0x0084, 0x008c, 0x0094, 0x009c, 0x00a4, 0x00ac, 0x00b4, 0x00bc
-	.word 0x00c4, 0x00cc, 0x00d4, 0x00dc, 0x00e4, 0x00ec, 0x00f4, 0x00fc
-	.size gcm_tf15, .-gcm_tf15
-
-
-; table tf16: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf16,"a",@progbits
-	.balign 2
-	.global gcm_tf16
-	.type gcm_tf16, @object
-gcm_tf16:
-	.word 0x0085, 0x008d, 0x0095, 0x009d, 0x00a5, 0x00ad, 0x00b5, 0x00bd
-	.word 0x00c5, 0x00cd, 0x00d5, 0x00dd, 0x00e5, 0x00ed, 0x00f5, 0x00fd
-	.size gcm_tf16, .-gcm_tf16
-
-
-; table tf17: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf17,"a",@progbits
-	.balign 2
-	.global gcm_tf17
-	.type gcm_tf17, @object
-gcm_tf17:
-	.word 0x0086, 0x008e, 0x0096, 0x009e, 0x00a6, 0x00ae, 0x00b6, 0x00be
-	.word 0x00c6, 0x00ce, 0x00d6, 0x00de, 0x00e6, 0x00ee, 0x00f6, 0x00fe
-	.size gcm_tf17, .-gcm_tf17
-
-
-; table tf18: 16 x u16 (32 bytes)
-	.section .rodata.gcm_tf18,"a",@progbits
-	.balign 2
-	.global gcm_tf18
-	.type gcm_tf18, @object
-gcm_tf18:
-	.word 0x0087, 0x008f, 0x0097, 0x009f, 0x00a7, 0x00af, 0x00b7, 0x00bf
-	.word 0x00c7, 0x00cf, 0x00d7, 0x00df, 0x00e7, 0x00ef, 0x00f7, 0x00ff
-	.size gcm_tf18, .-gcm_tf18
 
 

@@ -700,8 +700,8 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 366 bytes (134 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4932 bytes of code
+;     frame 364 bytes (133 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4874 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -714,210 +714,210 @@ ocb3_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#366, sp
-	mov	r12, 188(sp)
-	mov	r13, 16(sp)
+	sub	#364, sp
+	mov	r12, 186(sp)
+	mov	r13, 30(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	382(sp), 266(sp)
-	mov	384(sp), 264(sp)
-	mov	386(sp), 44(sp)
-	mov	388(sp), 232(sp)
-	mov	390(sp), 42(sp)
-	mov	394(sp), 214(sp)
-	mov	396(sp), 180(sp)
+	mov	380(sp), 264(sp)
+	mov	382(sp), 262(sp)
+	mov	384(sp), 42(sp)
+	mov	386(sp), 230(sp)
+	mov	388(sp), 40(sp)
+	mov	392(sp), 212(sp)
+	mov	394(sp), 178(sp)
 	; ocb3.ae:143: offset = initial_offset(ks, nonce, len(tag))
-	mov	180(sp), 270(sp)
-	mov	#0, 272(sp)
+	mov	178(sp), 268(sp)
+	mov	#0, 270(sp)
 	mov	sp, r11
-	add	#270, r11
+	add	#268, r11
 	mov	sp, r15
-	add	#286, r15
+	add	#284, r15
 	mov	r15, 0(sp)
-	mov	188(sp), r12
+	mov	186(sp), r12
 	mov	r11, r15
 	call	#ocb3_initial_offset
-	mov	232(sp), 140(sp)
+	mov	230(sp), 136(sp)
 	clrc
-	rrc	140(sp)
-	rra	140(sp)
-	rra	140(sp)
-	rra	140(sp)
+	rrc	136(sp)
+	rra	136(sp)
+	rra	136(sp)
+	rra	136(sp)
 	; ocb3.ae:150: for i in 0..full {
-	mov	#0, 94(sp)
-	mov	286(sp), 34(sp)
-	mov	288(sp), 32(sp)
-	mov	290(sp), 30(sp)
-	mov	292(sp), 28(sp)
-	mov	294(sp), r11
-	mov	296(sp), r12
-	mov	298(sp), r13
-	mov	300(sp), r14
-	mov	#0, 116(sp)
-	mov	#0, 112(sp)
+	mov	#0, 96(sp)
+	mov	284(sp), 34(sp)
+	mov	286(sp), 32(sp)
+	mov	288(sp), 28(sp)
+	mov	290(sp), r8
+	mov	292(sp), r11
+	mov	294(sp), r12
+	mov	296(sp), r13
+	mov	298(sp), r14
+	mov	#0, 114(sp)
+	mov	#0, 110(sp)
+	mov	#0, 120(sp)
 	mov	#0, 122(sp)
-	mov	#0, 124(sp)
-	mov	#0, 132(sp)
+	mov	#0, 128(sp)
+	mov	#0, 138(sp)
+	mov	#0, 140(sp)
 	mov	#0, 142(sp)
-	mov	#0, 144(sp)
-	mov	#0, 146(sp)
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	32(r15), 26(sp)
-	mov	16(sp), r15
-	mov	34(r15), r9
-	mov	16(sp), r15
-	mov	36(r15), r8
-	mov	16(sp), r15
+	mov	30(sp), r15
+	mov	34(r15), 24(sp)
+	mov	30(sp), r15
+	mov	36(r15), r9
+	mov	30(sp), r15
 	mov	38(r15), r7
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	40(r15), r6
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	42(r15), r5
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	44(r15), r4
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	46(r15), r10
-	cmp	140(sp), 94(sp)
+	cmp	136(sp), 96(sp)
 	jnc	.Locb3_encrypt_with_near67
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near67:
 .Locb3_encrypt_with_loop1:
-	mov	94(sp), r15
+	mov	96(sp), r15
 	and	#4095, r15
-	mov	r15, 18(sp)
-	rla	18(sp)
-	rla	18(sp)
-	rla	18(sp)
-	rla	18(sp)
+	mov	r15, 16(sp)
+	rla	16(sp)
+	rla	16(sp)
+	rla	16(sp)
+	rla	16(sp)
 	mov	34(sp), 70(sp)
 	xor	26(sp), 70(sp)
-	mov	32(sp), 68(sp)
-	xor	r9, 68(sp)
-	mov	30(sp), 64(sp)
-	xor	r8, 64(sp)
+	mov	32(sp), 66(sp)
+	xor	24(sp), 66(sp)
 	mov	28(sp), 62(sp)
-	xor	r7, 62(sp)
-	mov	r11, 60(sp)
-	xor	r6, 60(sp)
-	mov	r12, 58(sp)
-	xor	r5, 58(sp)
-	mov	r13, 56(sp)
-	xor	r4, 56(sp)
-	mov	r14, 54(sp)
-	xor	r10, 54(sp)
-	mov	18(sp), 82(sp)
-	add	#14, 82(sp)
-	mov	82(sp), r15
-	add	44(sp), r15
+	xor	r9, 62(sp)
+	mov	r8, 60(sp)
+	xor	r7, 60(sp)
+	mov	r11, 58(sp)
+	xor	r6, 58(sp)
+	mov	r12, 56(sp)
+	xor	r5, 56(sp)
+	mov	r13, 54(sp)
+	xor	r4, 54(sp)
+	mov	r14, 52(sp)
+	xor	r10, 52(sp)
+	mov	16(sp), 80(sp)
+	add	#14, 80(sp)
+	mov	80(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, 12(sp)
 	swpb	12(sp)
 	bis	r15, 12(sp)
-	mov	18(sp), 80(sp)
-	add	#12, 80(sp)
-	mov	80(sp), r15
-	add	44(sp), r15
+	mov	16(sp), 78(sp)
+	add	#12, 78(sp)
+	mov	78(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r4
 	mov.b	1(r15), r15
 	swpb	r4
 	bis	r15, r4
-	mov	18(sp), 78(sp)
-	add	#10, 78(sp)
-	mov	78(sp), r15
-	add	44(sp), r15
+	mov	16(sp), 76(sp)
+	add	#10, 76(sp)
+	mov	76(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r5
 	mov.b	1(r15), r15
 	swpb	r5
 	bis	r15, r5
-	mov	18(sp), 76(sp)
-	add	#8, 76(sp)
-	mov	76(sp), r15
-	add	44(sp), r15
+	mov	16(sp), 74(sp)
+	add	#8, 74(sp)
+	mov	74(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r6
 	mov.b	1(r15), r15
 	swpb	r6
 	bis	r15, r6
-	mov	18(sp), 74(sp)
-	add	#6, 74(sp)
-	mov	74(sp), r15
-	add	44(sp), r15
+	mov	16(sp), 72(sp)
+	add	#6, 72(sp)
+	mov	72(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r7
 	mov.b	1(r15), r15
 	swpb	r7
 	bis	r15, r7
-	mov	18(sp), 72(sp)
-	add	#4, 72(sp)
-	mov	72(sp), r15
-	add	44(sp), r15
+	mov	16(sp), 68(sp)
+	add	#4, 68(sp)
+	mov	68(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r8
 	mov.b	1(r15), r15
 	swpb	r8
 	bis	r15, r8
-	mov	18(sp), 66(sp)
-	add	#2, 66(sp)
-	mov	66(sp), r15
-	add	44(sp), r15
+	mov	16(sp), 64(sp)
+	add	#2, 64(sp)
+	mov	64(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r9
 	mov.b	1(r15), r15
 	swpb	r9
 	bis	r15, r9
-	mov	18(sp), r15
-	add	44(sp), r15
+	mov	16(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r10
 	mov.b	1(r15), r15
 	swpb	r10
 	bis	r15, r10
-	mov	12(sp), 24(sp)
-	xor	70(sp), 24(sp)
-	mov	r4, 22(sp)
-	xor	68(sp), 22(sp)
-	mov	r5, 20(sp)
-	xor	64(sp), 20(sp)
+	mov	12(sp), 22(sp)
+	xor	70(sp), 22(sp)
+	mov	r4, 20(sp)
+	xor	66(sp), 20(sp)
+	mov	r5, 18(sp)
+	xor	62(sp), 18(sp)
 	mov	r6, r11
-	xor	62(sp), r11
+	xor	60(sp), r11
 	mov	r7, r12
-	xor	60(sp), r12
+	xor	58(sp), r12
 	mov	r8, r13
-	xor	58(sp), r13
+	xor	56(sp), r13
 	mov	r9, r14
-	xor	56(sp), r14
+	xor	54(sp), r14
 	mov	r10, r15
-	xor	54(sp), r15
+	xor	52(sp), r15
 	; ocb3.ae:154: u = E.encrypt_block(ks, p ^ offset)
-	mov	24(sp), 270(sp)
-	mov	22(sp), 272(sp)
-	mov	20(sp), 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r14, 282(sp)
-	mov	r15, 284(sp)
+	mov	22(sp), 268(sp)
+	mov	20(sp), 270(sp)
+	mov	18(sp), 272(sp)
+	mov	r11, 274(sp)
+	mov	r12, 276(sp)
+	mov	r13, 278(sp)
+	mov	r14, 280(sp)
+	mov	r15, 282(sp)
 	mov	sp, r14
-	add	#270, r14
+	add	#268, r14
 	mov	sp, r15
-	add	#302, r15
-	mov	188(sp), r12
+	add	#300, r15
+	mov	186(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ocb3_E_encrypt_block
-	mov	116(sp), 102(sp)
-	xor	12(sp), 102(sp)
-	mov	112(sp), 100(sp)
-	xor	r4, 100(sp)
-	mov	122(sp), 98(sp)
-	xor	r5, 98(sp)
-	mov	124(sp), 96(sp)
-	xor	r6, 96(sp)
-	mov	132(sp), 92(sp)
-	xor	r7, 92(sp)
-	mov	142(sp), 90(sp)
-	xor	r8, 90(sp)
-	mov	144(sp), 88(sp)
-	xor	r9, 88(sp)
-	mov	146(sp), 86(sp)
-	xor	r10, 86(sp)
-	mov	94(sp), r14
+	mov	114(sp), 100(sp)
+	xor	12(sp), 100(sp)
+	mov	110(sp), 98(sp)
+	xor	r4, 98(sp)
+	mov	120(sp), 94(sp)
+	xor	r5, 94(sp)
+	mov	122(sp), 92(sp)
+	xor	r6, 92(sp)
+	mov	128(sp), 90(sp)
+	xor	r7, 90(sp)
+	mov	138(sp), 88(sp)
+	xor	r8, 88(sp)
+	mov	140(sp), 86(sp)
+	xor	r9, 86(sp)
+	mov	142(sp), 84(sp)
+	xor	r10, 84(sp)
+	mov	96(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -1037,21 +1037,21 @@ ocb3_encrypt_with:
 	adc	r12
 	xor	#1, r12
 	; ocb3.ae:98: if k < l_cached {
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	144(r15), r11
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	146(r15), r10
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	148(r15), r9
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	150(r15), r8
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	152(r15), r7
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	154(r15), r13
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	156(r15), r14
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	158(r15), r15
 	tst	r12
 	jz	.Locb3_encrypt_with_else13
@@ -1060,44 +1060,23 @@ ocb3_encrypt_with:
 	rla	r8
 	rla	r8
 	rla	r8
-	mov	r8, r9
-	rla	r9
-	add	16(sp), r9
-	mov	r8, r10
-	add	#1, r10
-	rla	r10
-	add	16(sp), r10
-	mov	r8, r11
-	add	#2, r11
-	rla	r11
-	add	16(sp), r11
-	mov	r8, r12
-	add	#3, r12
-	rla	r12
-	add	16(sp), r12
-	mov	r8, r13
-	add	#4, r13
-	rla	r13
-	add	16(sp), r13
-	mov	r8, r14
-	add	#5, r14
-	rla	r14
-	add	16(sp), r14
-	mov	r8, r15
-	add	#6, r15
-	rla	r15
-	add	16(sp), r15
-	add	#7, r8
 	rla	r8
-	add	16(sp), r8
-	mov	@r9, 52(sp)
-	mov	@r10, 50(sp)
-	mov	@r11, 48(sp)
-	mov	@r12, 46(sp)
-	mov	@r13, 40(sp)
-	mov	@r14, 38(sp)
-	mov	@r15, 36(sp)
-	mov	@r8, r10
+	add	30(sp), r8
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
+	mov	@r8, 50(sp)
+	mov	r9, 48(sp)
+	mov	r10, 46(sp)
+	mov	r11, 44(sp)
+	mov	r12, 38(sp)
+	mov	r13, 36(sp)
+	mov	r14, r4
+	mov	r15, r10
 	jmp	.Locb3_encrypt_with_endif14
 .Locb3_encrypt_with_else13:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
@@ -1241,123 +1220,122 @@ ocb3_encrypt_with:
 	cmp	14(sp), 10(sp)
 	jnc	.Locb3_encrypt_with_loop15
 .Locb3_encrypt_with_done16:
-	mov	8(sp), 52(sp)
-	mov	6(sp), 50(sp)
-	mov	4(sp), 48(sp)
-	mov	2(sp), 46(sp)
-	mov	r4, 40(sp)
-	mov	r5, 38(sp)
-	mov	r6, 36(sp)
+	mov	8(sp), 50(sp)
+	mov	6(sp), 48(sp)
+	mov	4(sp), 46(sp)
+	mov	2(sp), 44(sp)
+	mov	r4, 38(sp)
+	mov	r5, 36(sp)
+	mov	r6, r4
 	mov	r15, r10
 .Locb3_encrypt_with_endif14:
 	mov	70(sp), r5
-	xor	302(sp), r5
-	mov	68(sp), r6
-	xor	304(sp), r6
-	mov	64(sp), r7
-	xor	306(sp), r7
-	mov	62(sp), r8
-	xor	308(sp), r8
-	mov	60(sp), r9
-	xor	310(sp), r9
-	mov	58(sp), r11
-	xor	312(sp), r11
-	mov	56(sp), r12
-	xor	314(sp), r12
-	mov	54(sp), r13
-	xor	316(sp), r13
+	xor	300(sp), r5
+	mov	66(sp), r6
+	xor	302(sp), r6
+	mov	62(sp), r7
+	xor	304(sp), r7
+	mov	60(sp), r8
+	xor	306(sp), r8
+	mov	58(sp), r9
+	xor	308(sp), r9
+	mov	56(sp), r11
+	xor	310(sp), r11
+	mov	54(sp), r12
+	xor	312(sp), r12
+	mov	52(sp), r13
+	xor	314(sp), r13
 	; ocb3.ae:157: store_be(ct, off, u ^ offset)
 	mov	r5, r14
-	mov	82(sp), r15
-	add	42(sp), r15
+	mov	80(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r5, 1(r15)
 	mov	r6, r14
-	mov	80(sp), r15
-	add	42(sp), r15
+	mov	78(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r6, 1(r15)
 	mov	r7, r14
-	mov	78(sp), r15
-	add	42(sp), r15
+	mov	76(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r7, 1(r15)
 	mov	r8, r14
-	mov	76(sp), r15
-	add	42(sp), r15
+	mov	74(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r8, 1(r15)
 	mov	r9, r14
-	mov	74(sp), r15
-	add	42(sp), r15
+	mov	72(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r9, 1(r15)
 	mov	r11, r14
-	mov	72(sp), r15
-	add	42(sp), r15
+	mov	68(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r11, 1(r15)
 	mov	r12, r14
-	mov	66(sp), r15
-	add	42(sp), r15
+	mov	64(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r12, 1(r15)
 	mov	r13, r14
-	mov	18(sp), r15
-	add	42(sp), r15
+	mov	16(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r13, 1(r15)
 	mov	70(sp), 34(sp)
-	mov	68(sp), 32(sp)
-	mov	64(sp), 30(sp)
+	mov	66(sp), 32(sp)
 	mov	62(sp), 28(sp)
-	mov	60(sp), r11
-	mov	58(sp), r12
-	mov	56(sp), r13
-	mov	54(sp), r14
-	mov	102(sp), 116(sp)
-	mov	100(sp), 112(sp)
-	mov	98(sp), 122(sp)
-	mov	96(sp), 124(sp)
-	mov	92(sp), 132(sp)
-	mov	90(sp), 142(sp)
-	mov	88(sp), 144(sp)
-	mov	86(sp), 146(sp)
-	mov	52(sp), 26(sp)
-	mov	50(sp), r9
-	mov	48(sp), r8
-	mov	46(sp), r7
-	mov	40(sp), r6
-	mov	38(sp), r5
-	mov	36(sp), r4
-	add	#1, 94(sp)
-	cmp	140(sp), 94(sp)
+	mov	60(sp), r8
+	mov	58(sp), r11
+	mov	56(sp), r12
+	mov	54(sp), r13
+	mov	52(sp), r14
+	mov	100(sp), 114(sp)
+	mov	98(sp), 110(sp)
+	mov	94(sp), 120(sp)
+	mov	92(sp), 122(sp)
+	mov	90(sp), 128(sp)
+	mov	88(sp), 138(sp)
+	mov	86(sp), 140(sp)
+	mov	84(sp), 142(sp)
+	mov	50(sp), 26(sp)
+	mov	48(sp), 24(sp)
+	mov	46(sp), r9
+	mov	44(sp), r7
+	mov	38(sp), r6
+	mov	36(sp), r5
+	add	#1, 96(sp)
+	cmp	136(sp), 96(sp)
 	jc	.Locb3_encrypt_with_near68
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near68:
 .Locb3_encrypt_with_done2:
-	mov	140(sp), r9
+	mov	136(sp), r9
 	rla	r9
 	rla	r9
 	rla	r9
 	rla	r9
-	mov	232(sp), r10
+	mov	230(sp), r10
 	sub	r9, r10
-	mov	#0, r8
-	subc	#0, r8
+	mov	#0, 170(sp)
+	subc	#0, 170(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r7
 	adc	r7
-	mov	r8, r15
+	mov	170(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1367,44 +1345,44 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_near69
 	br	#.Locb3_encrypt_with_else17
 .Locb3_encrypt_with_near69:
-	mov	34(sp), 212(sp)
-	mov	16(sp), r15
-	xor	@r15, 212(sp)
-	mov	32(sp), 210(sp)
-	mov	16(sp), r15
-	xor	2(r15), 210(sp)
-	mov	30(sp), 208(sp)
-	mov	16(sp), r15
-	xor	4(r15), 208(sp)
+	mov	34(sp), 210(sp)
+	mov	30(sp), r15
+	xor	@r15, 210(sp)
+	mov	32(sp), 208(sp)
+	mov	30(sp), r15
+	xor	2(r15), 208(sp)
 	mov	28(sp), 206(sp)
-	mov	16(sp), r15
-	xor	6(r15), 206(sp)
-	mov	r11, 204(sp)
-	mov	16(sp), r15
-	xor	8(r15), 204(sp)
-	mov	r12, 202(sp)
-	mov	16(sp), r15
-	xor	10(r15), 202(sp)
-	mov	r13, 200(sp)
-	mov	16(sp), r15
-	xor	12(r15), 200(sp)
-	mov	r14, 198(sp)
-	mov	16(sp), r15
-	xor	14(r15), 198(sp)
+	mov	30(sp), r15
+	xor	4(r15), 206(sp)
+	mov	r8, 204(sp)
+	mov	30(sp), r15
+	xor	6(r15), 204(sp)
+	mov	r11, 202(sp)
+	mov	30(sp), r15
+	xor	8(r15), 202(sp)
+	mov	r12, 200(sp)
+	mov	30(sp), r15
+	xor	10(r15), 200(sp)
+	mov	r13, 198(sp)
+	mov	30(sp), r15
+	xor	12(r15), 198(sp)
+	mov	r14, 196(sp)
+	mov	30(sp), r15
+	xor	14(r15), 196(sp)
 	; ocb3.ae:162: pad = E.encrypt_block(ks, offset)
-	mov	212(sp), 270(sp)
-	mov	210(sp), 272(sp)
-	mov	208(sp), 274(sp)
-	mov	206(sp), 276(sp)
-	mov	204(sp), 278(sp)
-	mov	202(sp), 280(sp)
-	mov	200(sp), 282(sp)
-	mov	198(sp), 284(sp)
+	mov	210(sp), 268(sp)
+	mov	208(sp), 270(sp)
+	mov	206(sp), 272(sp)
+	mov	204(sp), 274(sp)
+	mov	202(sp), 276(sp)
+	mov	200(sp), 278(sp)
+	mov	198(sp), 280(sp)
+	mov	196(sp), 282(sp)
 	mov	sp, r14
-	add	#270, r14
+	add	#268, r14
 	mov	sp, r15
-	add	#318, r15
-	mov	188(sp), r12
+	add	#316, r15
+	mov	186(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ocb3_E_encrypt_block
@@ -1421,32 +1399,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 182(sp)
-	xor	r15, 182(sp)
+	mov	r13, 180(sp)
+	xor	r15, 180(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 196(sp)
-	xor	r15, 196(sp)
+	mov	r11, 194(sp)
+	xor	r15, 194(sp)
 	clr	r14
-	cmp	#1, 182(sp)
+	cmp	#1, 180(sp)
 	jnc	.Locb3_encrypt_with_nob19
-	mov	196(sp), 216(sp)
-	add	44(sp), 216(sp)
-	mov	216(sp), r15
+	mov	194(sp), 214(sp)
+	add	42(sp), 214(sp)
+	mov	214(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob19:
 	clr	r15
-	cmp	#2, 182(sp)
+	cmp	#2, 180(sp)
 	jnc	.Locb3_encrypt_with_nob20
-	mov	216(sp), r15
+	mov	214(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob20:
-	mov	r14, 174(sp)
-	swpb	174(sp)
-	bis	r15, 174(sp)
+	mov	r14, 172(sp)
+	swpb	172(sp)
+	bis	r15, 172(sp)
 	mov	r9, r11
 	add	#12, r11
 	mov	#12, r15
@@ -1460,47 +1438,8 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 178(sp)
-	xor	r15, 178(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 194(sp)
-	xor	r15, 194(sp)
-	clr	r14
-	cmp	#1, 178(sp)
-	jnc	.Locb3_encrypt_with_nob21
-	mov	194(sp), 218(sp)
-	add	44(sp), 218(sp)
-	mov	218(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob21:
-	clr	r15
-	cmp	#2, 178(sp)
-	jnc	.Locb3_encrypt_with_nob22
-	mov	218(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob22:
-	mov	r14, 170(sp)
-	swpb	170(sp)
-	bis	r15, 170(sp)
-	mov	r9, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 172(sp)
-	xor	r15, 172(sp)
+	mov	r13, 176(sp)
+	xor	r15, 176(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
@@ -1509,30 +1448,30 @@ ocb3_encrypt_with:
 	mov	r11, 192(sp)
 	xor	r15, 192(sp)
 	clr	r14
-	cmp	#1, 172(sp)
-	jnc	.Locb3_encrypt_with_nob23
-	mov	192(sp), 220(sp)
-	add	44(sp), 220(sp)
-	mov	220(sp), r15
+	cmp	#1, 176(sp)
+	jnc	.Locb3_encrypt_with_nob21
+	mov	192(sp), 216(sp)
+	add	42(sp), 216(sp)
+	mov	216(sp), r15
 	mov.b	@r15, r14
-.Locb3_encrypt_with_nob23:
+.Locb3_encrypt_with_nob21:
 	clr	r15
-	cmp	#2, 172(sp)
-	jnc	.Locb3_encrypt_with_nob24
-	mov	220(sp), r15
+	cmp	#2, 176(sp)
+	jnc	.Locb3_encrypt_with_nob22
+	mov	216(sp), r15
 	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob24:
+.Locb3_encrypt_with_nob22:
 	mov	r14, 166(sp)
 	swpb	166(sp)
 	bis	r15, 166(sp)
 	mov	r9, r11
-	add	#8, r11
-	mov	#8, r15
+	add	#10, r11
+	mov	#10, r15
 	cmp	r10, r15
 	clr	r12
 	adc	r12
 	mov	r10, r13
-	sub	#8, r13
+	sub	#10, r13
 	mov	r12, r14
 	inv	r14
 	inc	r14
@@ -1549,29 +1488,29 @@ ocb3_encrypt_with:
 	xor	r15, 190(sp)
 	clr	r14
 	cmp	#1, 168(sp)
-	jnc	.Locb3_encrypt_with_nob25
-	mov	190(sp), 222(sp)
-	add	44(sp), 222(sp)
-	mov	222(sp), r15
+	jnc	.Locb3_encrypt_with_nob23
+	mov	190(sp), 218(sp)
+	add	42(sp), 218(sp)
+	mov	218(sp), r15
 	mov.b	@r15, r14
-.Locb3_encrypt_with_nob25:
+.Locb3_encrypt_with_nob23:
 	clr	r15
 	cmp	#2, 168(sp)
-	jnc	.Locb3_encrypt_with_nob26
-	mov	222(sp), r15
+	jnc	.Locb3_encrypt_with_nob24
+	mov	218(sp), r15
 	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob26:
+.Locb3_encrypt_with_nob24:
 	mov	r14, 162(sp)
 	swpb	162(sp)
 	bis	r15, 162(sp)
 	mov	r9, r11
-	add	#6, r11
-	mov	#6, r15
+	add	#8, r11
+	mov	#8, r15
 	cmp	r10, r15
 	clr	r12
 	adc	r12
 	mov	r10, r13
-	sub	#6, r13
+	sub	#8, r13
 	mov	r12, r14
 	inv	r14
 	inc	r14
@@ -1584,33 +1523,33 @@ ocb3_encrypt_with:
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 186(sp)
-	xor	r15, 186(sp)
+	mov	r11, 188(sp)
+	xor	r15, 188(sp)
 	clr	r14
 	cmp	#1, 164(sp)
-	jnc	.Locb3_encrypt_with_nob27
-	mov	186(sp), 224(sp)
-	add	44(sp), 224(sp)
-	mov	224(sp), r15
+	jnc	.Locb3_encrypt_with_nob25
+	mov	188(sp), 220(sp)
+	add	42(sp), 220(sp)
+	mov	220(sp), r15
 	mov.b	@r15, r14
-.Locb3_encrypt_with_nob27:
+.Locb3_encrypt_with_nob25:
 	clr	r15
 	cmp	#2, 164(sp)
-	jnc	.Locb3_encrypt_with_nob28
-	mov	224(sp), r15
+	jnc	.Locb3_encrypt_with_nob26
+	mov	220(sp), r15
 	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob28:
+.Locb3_encrypt_with_nob26:
 	mov	r14, 158(sp)
 	swpb	158(sp)
 	bis	r15, 158(sp)
 	mov	r9, r11
-	add	#4, r11
-	mov	#4, r15
+	add	#6, r11
+	mov	#6, r15
 	cmp	r10, r15
 	clr	r12
 	adc	r12
 	mov	r10, r13
-	sub	#4, r13
+	sub	#6, r13
 	mov	r12, r14
 	inv	r14
 	inc	r14
@@ -1627,21 +1566,60 @@ ocb3_encrypt_with:
 	xor	r15, 184(sp)
 	clr	r14
 	cmp	#1, 160(sp)
-	jnc	.Locb3_encrypt_with_nob29
-	mov	184(sp), 226(sp)
-	add	44(sp), 226(sp)
-	mov	226(sp), r15
+	jnc	.Locb3_encrypt_with_nob27
+	mov	184(sp), 222(sp)
+	add	42(sp), 222(sp)
+	mov	222(sp), r15
 	mov.b	@r15, r14
-.Locb3_encrypt_with_nob29:
+.Locb3_encrypt_with_nob27:
 	clr	r15
 	cmp	#2, 160(sp)
-	jnc	.Locb3_encrypt_with_nob30
-	mov	226(sp), r15
+	jnc	.Locb3_encrypt_with_nob28
+	mov	222(sp), r15
 	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob30:
+.Locb3_encrypt_with_nob28:
 	mov	r14, 154(sp)
 	swpb	154(sp)
 	bis	r15, 154(sp)
+	mov	r9, r11
+	add	#4, r11
+	mov	#4, r15
+	cmp	r10, r15
+	clr	r12
+	adc	r12
+	mov	r10, r13
+	sub	#4, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	mov	r13, 156(sp)
+	xor	r15, 156(sp)
+	inv	r12
+	inc	r12
+	mov	r9, r15
+	xor	r11, r15
+	and	r12, r15
+	mov	r11, 182(sp)
+	xor	r15, 182(sp)
+	clr	r14
+	cmp	#1, 156(sp)
+	jnc	.Locb3_encrypt_with_nob29
+	mov	182(sp), 224(sp)
+	add	42(sp), 224(sp)
+	mov	224(sp), r15
+	mov.b	@r15, r14
+.Locb3_encrypt_with_nob29:
+	clr	r15
+	cmp	#2, 156(sp)
+	jnc	.Locb3_encrypt_with_nob30
+	mov	224(sp), r15
+	mov.b	1(r15), r15
+.Locb3_encrypt_with_nob30:
+	mov	r14, 150(sp)
+	swpb	150(sp)
+	bis	r15, 150(sp)
 	mov	r9, r11
 	add	#2, r11
 	mov	#2, r15
@@ -1655,61 +1633,61 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 156(sp)
-	xor	r15, 156(sp)
+	mov	r13, 152(sp)
+	xor	r15, 152(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 176(sp)
-	xor	r15, 176(sp)
+	mov	r11, 174(sp)
+	xor	r15, 174(sp)
 	clr	r14
-	cmp	#1, 156(sp)
+	cmp	#1, 152(sp)
 	jnc	.Locb3_encrypt_with_nob31
-	mov	176(sp), 228(sp)
-	add	44(sp), 228(sp)
-	mov	228(sp), r15
+	mov	174(sp), 226(sp)
+	add	42(sp), 226(sp)
+	mov	226(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob31:
 	clr	r15
-	cmp	#2, 156(sp)
+	cmp	#2, 152(sp)
 	jnc	.Locb3_encrypt_with_nob32
-	mov	228(sp), r15
+	mov	226(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob32:
-	mov	r14, 152(sp)
-	swpb	152(sp)
-	bis	r15, 152(sp)
+	mov	r14, 148(sp)
+	swpb	148(sp)
+	bis	r15, 148(sp)
 	clr	r14
 	cmp	#1, r10
 	jnc	.Locb3_encrypt_with_nob33
-	mov	r9, 230(sp)
-	add	44(sp), 230(sp)
-	mov	230(sp), r15
+	mov	r9, 228(sp)
+	add	42(sp), 228(sp)
+	mov	228(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob33:
 	clr	r15
 	cmp	#2, r10
 	jnc	.Locb3_encrypt_with_nob34
-	mov	230(sp), r15
+	mov	228(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob34:
-	mov	r14, 148(sp)
-	swpb	148(sp)
-	bis	r15, 148(sp)
-	mov	#15, r12
-	sub	r10, r12
+	mov	r14, 144(sp)
+	swpb	144(sp)
+	bis	r15, 144(sp)
+	mov	#15, r11
+	sub	r10, r11
 	mov	#0, r14
-	subc	r8, r14
-	mov	r12, r15
+	subc	170(sp), r14
+	mov	r11, r15
 	and	#8191, r15
 	mov	r15, r8
 	rla	r8
 	rla	r8
 	rla	r8
 	and	#8191, r14
-	mov	r12, r15
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -1721,15 +1699,15 @@ ocb3_encrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 150(sp)
-	bis	r15, 150(sp)
-	mov	r12, r7
+	mov	r14, 146(sp)
+	bis	r15, 146(sp)
+	mov	r11, r7
 	and	#1, r7
 	inv	r7
 	inc	r7
 	and	#32896, r7
 	xor	#128, r7
-	mov	r12, r13
+	mov	r11, r13
 	clrc
 	rrc	r13
 	and	#1, r13
@@ -1743,46 +1721,46 @@ ocb3_encrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r7
-	mov	r12, r11
+	mov	r11, r12
 	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	r11, r14
+	rrc	r12
+	rra	r12
+	and	#1, r12
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r6, r15
 	and	r14, r15
 	mov	r6, r13
 	xor	r15, r13
-	mov	r11, r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	and	r14, r15
 	mov	r7, r14
 	xor	r15, r14
-	mov	r11, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	mov	r6, r5
 	and	r15, r5
-	inv	r11
-	inc	r11
-	and	r11, r7
+	inv	r12
+	inc	r12
+	and	r12, r7
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	mov	r12, r6
+	rrc	r11
+	rra	r11
+	rra	r11
+	mov	r11, r6
 	and	#1, r6
 	mov	r6, r12
 	inv	r12
 	inc	r12
 	mov	r13, r15
 	and	r12, r15
-	mov	r13, 118(sp)
-	xor	r15, 118(sp)
+	mov	r13, 116(sp)
+	xor	r15, 116(sp)
 	mov	r6, r12
 	inv	r12
 	inc	r12
@@ -1822,7 +1800,7 @@ ocb3_encrypt_with:
 	and	r15, r7
 	mov	r8, r15
 	sub	#128, r15
-	mov	150(sp), r15
+	mov	146(sp), r15
 	subc	#0, r15
 	clr	r6
 	adc	r6
@@ -1830,13 +1808,13 @@ ocb3_encrypt_with:
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	118(sp), r8
+	mov	116(sp), r8
 	and	r15, r8
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r4, 108(sp)
-	and	r15, 108(sp)
+	mov	r4, 106(sp)
+	and	r15, 106(sp)
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -1863,275 +1841,276 @@ ocb3_encrypt_with:
 	inc	r15
 	mov	r7, r5
 	and	r15, r5
-	mov	174(sp), r6
+	mov	172(sp), r6
 	bis	r8, r6
-	mov	170(sp), r7
-	bis	108(sp), r7
-	mov	166(sp), r8
-	bis	r11, r8
-	mov	162(sp), r11
-	bis	r12, r11
-	mov	158(sp), r12
-	bis	r13, r12
-	mov	154(sp), r13
-	bis	r14, r13
-	mov	152(sp), r14
-	bis	r4, r14
-	mov	148(sp), r15
-	bis	r5, r15
-	mov	116(sp), 126(sp)
-	xor	r6, 126(sp)
-	mov	112(sp), 120(sp)
-	xor	r7, 120(sp)
-	mov	122(sp), 114(sp)
-	xor	r8, 114(sp)
-	mov	124(sp), 110(sp)
-	xor	r11, 110(sp)
-	mov	132(sp), 106(sp)
-	xor	r12, 106(sp)
-	mov	142(sp), 104(sp)
-	xor	r13, 104(sp)
-	mov	144(sp), 84(sp)
-	xor	r14, 84(sp)
-	mov	146(sp), 268(sp)
-	xor	r15, 268(sp)
-	mov	174(sp), r5
-	xor	318(sp), r5
-	mov	170(sp), r6
-	xor	320(sp), r6
 	mov	166(sp), r7
-	xor	322(sp), r7
+	bis	106(sp), r7
 	mov	162(sp), r8
-	xor	324(sp), r8
+	bis	r11, r8
 	mov	158(sp), r11
-	xor	326(sp), r11
+	bis	r12, r11
 	mov	154(sp), r12
-	xor	328(sp), r12
-	mov	152(sp), r13
-	xor	330(sp), r13
+	bis	r13, r12
+	mov	150(sp), r13
+	bis	r14, r13
 	mov	148(sp), r14
-	xor	332(sp), r14
+	bis	r4, r14
+	mov	144(sp), r15
+	bis	r5, r15
+	mov	114(sp), 124(sp)
+	xor	r6, 124(sp)
+	mov	110(sp), 118(sp)
+	xor	r7, 118(sp)
+	mov	120(sp), 112(sp)
+	xor	r8, 112(sp)
+	mov	122(sp), 108(sp)
+	xor	r11, 108(sp)
+	mov	128(sp), 104(sp)
+	xor	r12, 104(sp)
+	mov	138(sp), 102(sp)
+	xor	r13, 102(sp)
+	mov	140(sp), 82(sp)
+	xor	r14, 82(sp)
+	mov	142(sp), 266(sp)
+	xor	r15, 266(sp)
+	mov	172(sp), r5
+	xor	316(sp), r5
+	mov	166(sp), r6
+	xor	318(sp), r6
+	mov	162(sp), r7
+	xor	320(sp), r7
+	mov	158(sp), r8
+	xor	322(sp), r8
+	mov	154(sp), r11
+	xor	324(sp), r11
+	mov	150(sp), r12
+	xor	326(sp), r12
+	mov	148(sp), r13
+	xor	328(sp), r13
+	mov	144(sp), r14
+	xor	330(sp), r14
 	; ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r5, r4
-	cmp	#1, 182(sp)
+	cmp	#1, 180(sp)
 	jnc	.Locb3_encrypt_with_nost35
-	mov	196(sp), 234(sp)
-	add	42(sp), 234(sp)
+	mov	194(sp), 232(sp)
+	add	40(sp), 232(sp)
 	swpb	r4
-	mov	234(sp), r15
+	mov	232(sp), r15
 	mov.b	r4, 0(r15)
 .Locb3_encrypt_with_nost35:
-	cmp	#2, 182(sp)
+	cmp	#2, 180(sp)
 	jnc	.Locb3_encrypt_with_nost36
-	mov	234(sp), r15
+	mov	232(sp), r15
 	mov.b	r5, 1(r15)
 .Locb3_encrypt_with_nost36:
 	mov	r6, r5
-	cmp	#1, 178(sp)
+	cmp	#1, 176(sp)
 	swpb	r5
 	jnc	.Locb3_encrypt_with_nost37
-	mov	194(sp), 236(sp)
-	add	42(sp), 236(sp)
-	mov	236(sp), r15
+	mov	192(sp), 234(sp)
+	add	40(sp), 234(sp)
+	mov	234(sp), r15
 	mov.b	r5, 0(r15)
 .Locb3_encrypt_with_nost37:
-	cmp	#2, 178(sp)
+	cmp	#2, 176(sp)
 	jnc	.Locb3_encrypt_with_nost38
-	mov	236(sp), r15
+	mov	234(sp), r15
 	mov.b	r6, 1(r15)
 .Locb3_encrypt_with_nost38:
 	mov	r7, r6
-	cmp	#1, 172(sp)
+	cmp	#1, 168(sp)
 	swpb	r6
 	jnc	.Locb3_encrypt_with_nost39
-	mov	192(sp), 238(sp)
-	add	42(sp), 238(sp)
-	mov	238(sp), r15
+	mov	190(sp), 236(sp)
+	add	40(sp), 236(sp)
+	mov	236(sp), r15
 	mov.b	r6, 0(r15)
 .Locb3_encrypt_with_nost39:
-	cmp	#2, 172(sp)
+	cmp	#2, 168(sp)
 	jnc	.Locb3_encrypt_with_nost40
-	mov	238(sp), r15
+	mov	236(sp), r15
 	mov.b	r7, 1(r15)
 .Locb3_encrypt_with_nost40:
 	mov	r8, r7
-	cmp	#1, 168(sp)
+	cmp	#1, 164(sp)
 	swpb	r7
 	jnc	.Locb3_encrypt_with_nost41
-	mov	190(sp), 240(sp)
-	add	42(sp), 240(sp)
-	mov	240(sp), r15
+	mov	188(sp), 238(sp)
+	add	40(sp), 238(sp)
+	mov	238(sp), r15
 	mov.b	r7, 0(r15)
 .Locb3_encrypt_with_nost41:
-	cmp	#2, 168(sp)
+	cmp	#2, 164(sp)
 	jnc	.Locb3_encrypt_with_nost42
-	mov	240(sp), r15
+	mov	238(sp), r15
 	mov.b	r8, 1(r15)
 .Locb3_encrypt_with_nost42:
 	mov	r11, r8
-	cmp	#1, 164(sp)
+	cmp	#1, 160(sp)
 	swpb	r8
 	jnc	.Locb3_encrypt_with_nost43
-	mov	186(sp), 242(sp)
-	add	42(sp), 242(sp)
-	mov	242(sp), r15
+	mov	184(sp), 240(sp)
+	add	40(sp), 240(sp)
+	mov	240(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost43:
-	cmp	#2, 164(sp)
+	cmp	#2, 160(sp)
 	jnc	.Locb3_encrypt_with_nost44
-	mov	242(sp), r15
+	mov	240(sp), r15
 	mov.b	r11, 1(r15)
 .Locb3_encrypt_with_nost44:
 	mov	r12, r11
-	cmp	#1, 160(sp)
+	cmp	#1, 156(sp)
 	swpb	r11
 	jnc	.Locb3_encrypt_with_nost45
-	mov	184(sp), 244(sp)
-	add	42(sp), 244(sp)
-	mov	244(sp), r15
+	mov	182(sp), 242(sp)
+	add	40(sp), 242(sp)
+	mov	242(sp), r15
 	mov.b	r11, 0(r15)
 .Locb3_encrypt_with_nost45:
-	cmp	#2, 160(sp)
+	cmp	#2, 156(sp)
 	jnc	.Locb3_encrypt_with_nost46
-	mov	244(sp), r15
+	mov	242(sp), r15
 	mov.b	r12, 1(r15)
 .Locb3_encrypt_with_nost46:
 	mov	r13, r12
-	cmp	#1, 156(sp)
+	cmp	#1, 152(sp)
 	swpb	r12
 	jnc	.Locb3_encrypt_with_nost47
-	mov	176(sp), 246(sp)
-	add	42(sp), 246(sp)
-	mov	246(sp), r15
+	mov	174(sp), 244(sp)
+	add	40(sp), 244(sp)
+	mov	244(sp), r15
 	mov.b	r12, 0(r15)
 .Locb3_encrypt_with_nost47:
-	cmp	#2, 156(sp)
+	cmp	#2, 152(sp)
 	jnc	.Locb3_encrypt_with_nost48
-	mov	246(sp), r15
+	mov	244(sp), r15
 	mov.b	r13, 1(r15)
 .Locb3_encrypt_with_nost48:
 	mov	r14, r13
 	cmp	#1, r10
 	swpb	r13
 	jnc	.Locb3_encrypt_with_nost49
-	mov	r9, 248(sp)
-	add	42(sp), 248(sp)
-	mov	248(sp), r15
+	mov	r9, 246(sp)
+	add	40(sp), 246(sp)
+	mov	246(sp), r15
 	mov.b	r13, 0(r15)
 .Locb3_encrypt_with_nost49:
 	cmp	#2, r10
 	jnc	.Locb3_encrypt_with_nost50
-	mov	248(sp), r15
+	mov	246(sp), r15
 	mov.b	r14, 1(r15)
 .Locb3_encrypt_with_nost50:
-	mov	212(sp), 138(sp)
-	mov	210(sp), 136(sp)
-	mov	208(sp), 134(sp)
+	mov	210(sp), 134(sp)
+	mov	208(sp), 132(sp)
 	mov	206(sp), 130(sp)
-	mov	204(sp), 128(sp)
-	mov	202(sp), r9
-	mov	200(sp), r10
-	mov	198(sp), r6
-	mov	126(sp), r15
-	mov	120(sp), r12
-	mov	114(sp), r13
-	mov	110(sp), r14
-	mov	106(sp), r7
-	mov	104(sp), r8
-	mov	84(sp), r5
-	mov	268(sp), r11
+	mov	204(sp), 126(sp)
+	mov	202(sp), r8
+	mov	200(sp), r9
+	mov	198(sp), r10
+	mov	196(sp), r11
+	mov	124(sp), r15
+	mov	118(sp), r12
+	mov	112(sp), r13
+	mov	108(sp), r14
+	mov	104(sp), r7
+	mov	102(sp), r4
+	mov	82(sp), r5
+	mov	266(sp), r6
 	jmp	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	mov	34(sp), 138(sp)
-	mov	32(sp), 136(sp)
-	mov	30(sp), 134(sp)
+	mov	34(sp), 134(sp)
+	mov	32(sp), 132(sp)
 	mov	28(sp), 130(sp)
-	mov	r11, 128(sp)
+	mov	r8, 126(sp)
+	mov	r11, r8
 	mov	r12, r9
 	mov	r13, r10
-	mov	r14, r6
-	mov	116(sp), r15
-	mov	112(sp), r12
-	mov	122(sp), r13
-	mov	124(sp), r14
-	mov	132(sp), r7
-	mov	142(sp), r8
-	mov	144(sp), r5
-	mov	146(sp), r11
+	mov	r14, r11
+	mov	114(sp), r15
+	mov	110(sp), r12
+	mov	120(sp), r13
+	mov	122(sp), r14
+	mov	128(sp), r7
+	mov	138(sp), r4
+	mov	140(sp), r5
+	mov	142(sp), r6
 .Locb3_encrypt_with_endif18:
-	xor	138(sp), r15
-	xor	136(sp), r12
-	xor	134(sp), r13
-	xor	130(sp), r14
-	xor	128(sp), r7
+	xor	134(sp), r15
+	xor	132(sp), r12
+	xor	130(sp), r13
+	xor	126(sp), r14
+	xor	r8, r7
+	mov	r4, r8
 	xor	r9, r8
 	mov	r5, r9
 	xor	r10, r9
-	mov	r11, r10
-	xor	r6, r10
+	mov	r6, r10
+	xor	r11, r10
 	mov	r15, r11
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	16(r15), r11
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	18(r15), r12
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	20(r15), r13
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	22(r15), r14
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	24(r15), r7
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	26(r15), r8
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	28(r15), r9
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:167: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 270(sp)
-	mov	r12, 272(sp)
-	mov	r13, 274(sp)
-	mov	r14, 276(sp)
-	mov	r7, 278(sp)
-	mov	r8, 280(sp)
-	mov	r9, 282(sp)
-	mov	r10, 284(sp)
+	mov	r11, 268(sp)
+	mov	r12, 270(sp)
+	mov	r13, 272(sp)
+	mov	r14, 274(sp)
+	mov	r7, 276(sp)
+	mov	r8, 278(sp)
+	mov	r9, 280(sp)
+	mov	r10, 282(sp)
 	mov	sp, r14
-	add	#270, r14
+	add	#268, r14
 	mov	sp, r15
-	add	#334, r15
-	mov	188(sp), r12
+	add	#332, r15
+	mov	186(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#350, r15
+	add	#348, r15
 	mov	r15, 0(sp)
-	mov	188(sp), r12
-	mov	16(sp), r13
-	mov	266(sp), r14
-	mov	264(sp), r15
+	mov	186(sp), r12
+	mov	30(sp), r13
+	mov	264(sp), r14
+	mov	262(sp), r15
 	call	#ocb3_hash
-	mov	334(sp), r6
-	xor	350(sp), r6
-	mov	336(sp), r7
-	xor	352(sp), r7
-	mov	338(sp), r9
-	xor	354(sp), r9
-	mov	340(sp), r10
-	xor	356(sp), r10
-	mov	342(sp), r11
-	xor	358(sp), r11
-	mov	344(sp), r12
-	xor	360(sp), r12
-	mov	346(sp), r13
-	xor	362(sp), r13
-	mov	348(sp), r14
-	xor	364(sp), r14
+	mov	332(sp), r6
+	xor	348(sp), r6
+	mov	334(sp), r7
+	xor	350(sp), r7
+	mov	336(sp), r9
+	xor	352(sp), r9
+	mov	338(sp), r10
+	xor	354(sp), r10
+	mov	340(sp), r11
+	xor	356(sp), r11
+	mov	342(sp), r12
+	xor	358(sp), r12
+	mov	344(sp), r13
+	xor	360(sp), r13
+	mov	346(sp), r14
+	xor	362(sp), r14
 	mov	#14, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r4
 	adc	r4
-	mov	180(sp), r5
+	mov	178(sp), r5
 	sub	#14, r5
 	mov	r4, r8
 	inv	r8
@@ -2147,22 +2126,22 @@ ocb3_encrypt_with:
 	mov	r6, r8
 	cmp	#1, r5
 	jnc	.Locb3_encrypt_with_nost51
-	mov	r4, 250(sp)
-	add	214(sp), 250(sp)
+	mov	r4, 248(sp)
+	add	212(sp), 248(sp)
 	swpb	r8
-	mov	250(sp), r15
+	mov	248(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost51:
 	cmp	#2, r5
 	jnc	.Locb3_encrypt_with_nost52
-	mov	250(sp), r15
+	mov	248(sp), r15
 	mov.b	r6, 1(r15)
 .Locb3_encrypt_with_nost52:
 	mov	#12, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r5
 	adc	r5
-	mov	180(sp), r6
+	mov	178(sp), r6
 	sub	#12, r6
 	mov	r5, r8
 	inv	r8
@@ -2178,21 +2157,21 @@ ocb3_encrypt_with:
 	cmp	#1, r6
 	swpb	r8
 	jnc	.Locb3_encrypt_with_nost53
-	mov	r5, 252(sp)
-	add	214(sp), 252(sp)
-	mov	252(sp), r15
+	mov	r5, 250(sp)
+	add	212(sp), 250(sp)
+	mov	250(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost53:
 	cmp	#2, r6
 	jnc	.Locb3_encrypt_with_nost54
-	mov	252(sp), r15
+	mov	250(sp), r15
 	mov.b	r7, 1(r15)
 .Locb3_encrypt_with_nost54:
 	mov	#10, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r6
 	adc	r6
-	mov	180(sp), r7
+	mov	178(sp), r7
 	sub	#10, r7
 	mov	r6, r8
 	inv	r8
@@ -2208,21 +2187,21 @@ ocb3_encrypt_with:
 	cmp	#1, r7
 	swpb	r8
 	jnc	.Locb3_encrypt_with_nost55
-	mov	r6, 256(sp)
-	add	214(sp), 256(sp)
-	mov	256(sp), r15
+	mov	r6, 254(sp)
+	add	212(sp), 254(sp)
+	mov	254(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost55:
 	cmp	#2, r7
 	jnc	.Locb3_encrypt_with_nost56
-	mov	256(sp), r15
+	mov	254(sp), r15
 	mov.b	r9, 1(r15)
 .Locb3_encrypt_with_nost56:
 	mov	#8, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r7
 	adc	r7
-	mov	180(sp), r8
+	mov	178(sp), r8
 	sub	#8, r8
 	mov	r7, r9
 	inv	r9
@@ -2238,21 +2217,21 @@ ocb3_encrypt_with:
 	cmp	#1, r8
 	swpb	r9
 	jnc	.Locb3_encrypt_with_nost57
-	mov	r7, 260(sp)
-	add	214(sp), 260(sp)
-	mov	260(sp), r15
+	mov	r7, 258(sp)
+	add	212(sp), 258(sp)
+	mov	258(sp), r15
 	mov.b	r9, 0(r15)
 .Locb3_encrypt_with_nost57:
 	cmp	#2, r8
 	jnc	.Locb3_encrypt_with_nost58
-	mov	260(sp), r15
+	mov	258(sp), r15
 	mov.b	r10, 1(r15)
 .Locb3_encrypt_with_nost58:
 	mov	#6, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r8
 	adc	r8
-	mov	180(sp), r9
+	mov	178(sp), r9
 	sub	#6, r9
 	mov	r8, r10
 	inv	r10
@@ -2268,21 +2247,21 @@ ocb3_encrypt_with:
 	cmp	#1, r9
 	swpb	r10
 	jnc	.Locb3_encrypt_with_nost59
-	mov	r8, 262(sp)
-	add	214(sp), 262(sp)
-	mov	262(sp), r15
+	mov	r8, 260(sp)
+	add	212(sp), 260(sp)
+	mov	260(sp), r15
 	mov.b	r10, 0(r15)
 .Locb3_encrypt_with_nost59:
 	cmp	#2, r9
 	jnc	.Locb3_encrypt_with_nost60
-	mov	262(sp), r15
+	mov	260(sp), r15
 	mov.b	r11, 1(r15)
 .Locb3_encrypt_with_nost60:
 	mov	#4, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r9
 	adc	r9
-	mov	180(sp), r10
+	mov	178(sp), r10
 	sub	#4, r10
 	mov	r9, r11
 	inv	r11
@@ -2298,21 +2277,21 @@ ocb3_encrypt_with:
 	cmp	#1, r10
 	swpb	r11
 	jnc	.Locb3_encrypt_with_nost61
-	mov	r9, 258(sp)
-	add	214(sp), 258(sp)
-	mov	258(sp), r15
+	mov	r9, 256(sp)
+	add	212(sp), 256(sp)
+	mov	256(sp), r15
 	mov.b	r11, 0(r15)
 .Locb3_encrypt_with_nost61:
 	cmp	#2, r10
 	jnc	.Locb3_encrypt_with_nost62
-	mov	258(sp), r15
+	mov	256(sp), r15
 	mov.b	r12, 1(r15)
 .Locb3_encrypt_with_nost62:
 	mov	#2, r15
-	cmp	180(sp), r15
+	cmp	178(sp), r15
 	clr	r10
 	adc	r10
-	mov	180(sp), r11
+	mov	178(sp), r11
 	sub	#2, r11
 	mov	r10, r12
 	inv	r12
@@ -2328,29 +2307,29 @@ ocb3_encrypt_with:
 	cmp	#1, r11
 	swpb	r12
 	jnc	.Locb3_encrypt_with_nost63
-	mov	r10, 254(sp)
-	add	214(sp), 254(sp)
-	mov	254(sp), r15
+	mov	r10, 252(sp)
+	add	212(sp), 252(sp)
+	mov	252(sp), r15
 	mov.b	r12, 0(r15)
 .Locb3_encrypt_with_nost63:
 	cmp	#2, r11
 	jnc	.Locb3_encrypt_with_nost64
-	mov	254(sp), r15
+	mov	252(sp), r15
 	mov.b	r13, 1(r15)
 .Locb3_encrypt_with_nost64:
 	mov	r14, r13
-	cmp	#1, 180(sp)
+	cmp	#1, 178(sp)
 	swpb	r13
 	jnc	.Locb3_encrypt_with_nost65
-	mov	214(sp), r15
+	mov	212(sp), r15
 	mov.b	r13, 0(r15)
 .Locb3_encrypt_with_nost65:
-	cmp	#2, 180(sp)
+	cmp	#2, 178(sp)
 	jnc	.Locb3_encrypt_with_nost66
-	mov	214(sp), r15
+	mov	212(sp), r15
 	mov.b	r14, 1(r15)
 .Locb3_encrypt_with_nost66:
-	add	#366, sp
+	add	#364, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2363,8 +2342,8 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 418 bytes (168 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6680 bytes of code
+;     frame 416 bytes (167 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6628 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2377,61 +2356,62 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#418, sp
-	mov	r12, 46(sp)
-	mov	r13, 34(sp)
+	sub	#416, sp
+	mov	r12, 38(sp)
+	mov	r13, 64(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	434(sp), 334(sp)
-	mov	436(sp), 332(sp)
-	mov	438(sp), 76(sp)
-	mov	440(sp), 300(sp)
-	mov	442(sp), 282(sp)
-	mov	444(sp), 228(sp)
-	mov	446(sp), 86(sp)
-	mov	450(sp), 336(sp)
+	mov	432(sp), 332(sp)
+	mov	434(sp), 330(sp)
+	mov	436(sp), 78(sp)
+	mov	438(sp), 298(sp)
+	mov	440(sp), 280(sp)
+	mov	442(sp), 226(sp)
+	mov	444(sp), 86(sp)
+	mov	448(sp), 334(sp)
 	; ocb3.ae:175: offset = initial_offset(ks, nonce, len(tag))
-	mov	228(sp), 338(sp)
-	mov	#0, 340(sp)
+	mov	226(sp), 336(sp)
+	mov	#0, 338(sp)
 	mov	sp, r15
-	add	#338, r15
+	add	#336, r15
 	mov	sp, r12
-	add	#354, r12
+	add	#352, r12
 	mov	r12, 0(sp)
-	mov	46(sp), r12
+	mov	38(sp), r12
 	call	#ocb3_initial_offset
-	mov	300(sp), 184(sp)
+	mov	298(sp), 182(sp)
 	clrc
-	rrc	184(sp)
-	rra	184(sp)
-	rra	184(sp)
-	rra	184(sp)
+	rrc	182(sp)
+	rra	182(sp)
+	rra	182(sp)
+	rra	182(sp)
 	; ocb3.ae:180: for i in 0..full {
-	mov	#0, 132(sp)
-	mov	354(sp), 36(sp)
-	mov	356(sp), 32(sp)
-	mov	358(sp), 26(sp)
-	mov	360(sp), r8
-	mov	362(sp), r11
-	mov	364(sp), r12
-	mov	366(sp), r13
-	mov	368(sp), r14
-	mov	34(sp), r15
-	mov	32(r15), 48(sp)
-	mov	34(sp), r15
+	mov	#0, 130(sp)
+	mov	352(sp), 36(sp)
+	mov	354(sp), 32(sp)
+	mov	356(sp), 26(sp)
+	mov	358(sp), r8
+	mov	360(sp), r11
+	mov	362(sp), r12
+	mov	364(sp), r13
+	mov	366(sp), r14
+	mov	64(sp), r15
+	mov	32(r15), 46(sp)
+	mov	64(sp), r15
 	mov	34(r15), 44(sp)
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	36(r15), 42(sp)
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	38(r15), r7
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	40(r15), r6
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	42(r15), r5
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	44(r15), r4
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	46(r15), r15
+	mov	#0, 206(sp)
 	mov	#0, 210(sp)
 	mov	#0, 212(sp)
 	mov	#0, 214(sp)
@@ -2439,95 +2419,94 @@ ocb3_decrypt_with:
 	mov	#0, 218(sp)
 	mov	#0, 220(sp)
 	mov	#0, 222(sp)
-	mov	#0, 224(sp)
-	cmp	184(sp), 132(sp)
+	cmp	182(sp), 130(sp)
 	jnc	.Locb3_decrypt_with_near69
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near69:
 .Locb3_decrypt_with_loop1:
-	mov	132(sp), r10
+	mov	130(sp), r10
 	and	#4095, r10
-	mov	r10, 28(sp)
-	rla	28(sp)
-	rla	28(sp)
-	rla	28(sp)
-	rla	28(sp)
+	mov	r10, 30(sp)
+	rla	30(sp)
+	rla	30(sp)
+	rla	30(sp)
+	rla	30(sp)
 	mov	36(sp), 110(sp)
-	xor	48(sp), 110(sp)
+	xor	46(sp), 110(sp)
 	mov	32(sp), 108(sp)
 	xor	44(sp), 108(sp)
-	mov	26(sp), 106(sp)
-	xor	42(sp), 106(sp)
+	mov	26(sp), 104(sp)
+	xor	42(sp), 104(sp)
 	mov	r8, 102(sp)
 	xor	r7, 102(sp)
 	mov	r11, 100(sp)
 	xor	r6, 100(sp)
-	mov	r12, 98(sp)
-	xor	r5, 98(sp)
+	mov	r12, 94(sp)
+	xor	r5, 94(sp)
 	mov	r13, 92(sp)
 	xor	r4, 92(sp)
-	mov	r14, 90(sp)
-	xor	r15, 90(sp)
-	mov	28(sp), 128(sp)
-	add	#14, 128(sp)
-	mov	128(sp), r15
-	add	76(sp), r15
+	mov	r14, 88(sp)
+	xor	r15, 88(sp)
+	mov	30(sp), 124(sp)
+	add	#14, 124(sp)
+	mov	124(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r6
 	mov.b	1(r15), r15
 	swpb	r6
 	bis	r15, r6
-	mov	28(sp), 126(sp)
-	add	#12, 126(sp)
-	mov	126(sp), r15
-	add	76(sp), r15
+	mov	30(sp), 122(sp)
+	add	#12, 122(sp)
+	mov	122(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r12
 	mov.b	1(r15), r15
 	swpb	r12
 	bis	r15, r12
-	mov	28(sp), 120(sp)
+	mov	30(sp), 120(sp)
 	add	#10, 120(sp)
 	mov	120(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r13
 	mov.b	1(r15), r15
 	swpb	r13
 	bis	r15, r13
-	mov	28(sp), 118(sp)
+	mov	30(sp), 118(sp)
 	add	#8, 118(sp)
 	mov	118(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r11
 	mov.b	1(r15), r15
 	swpb	r11
 	bis	r15, r11
-	mov	28(sp), 116(sp)
+	mov	30(sp), 116(sp)
 	add	#6, 116(sp)
 	mov	116(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r9
 	mov.b	1(r15), r15
 	swpb	r9
 	bis	r15, r9
-	mov	28(sp), 114(sp)
+	mov	30(sp), 114(sp)
 	add	#4, 114(sp)
 	mov	114(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, r7
 	swpb	r7
 	bis	r15, r7
-	mov	28(sp), 112(sp)
+	mov	30(sp), 112(sp)
 	add	#2, 112(sp)
 	mov	112(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, r8
 	swpb	r8
 	bis	r15, r8
-	mov	28(sp), r15
-	add	76(sp), r15
+	mov	30(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, r10
@@ -2536,32 +2515,32 @@ ocb3_decrypt_with:
 	mov	r6, r14
 	xor	110(sp), r14
 	xor	108(sp), r12
-	xor	106(sp), r13
+	xor	104(sp), r13
 	xor	102(sp), r11
 	xor	100(sp), r9
 	mov	r7, r6
-	xor	98(sp), r6
+	xor	94(sp), r6
 	mov	r8, r15
 	xor	92(sp), r15
-	xor	90(sp), r10
+	xor	88(sp), r10
 	mov	r15, r7
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	160(r15), r7
 	mov	r10, r8
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	162(r15), r8
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	164(r15), r9
 	mov	r6, r10
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	166(r15), r10
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	168(r15), r13
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	170(r15), r11
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	172(r15), r14
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	174(r15), r12
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 20(sp)
@@ -2572,7 +2551,7 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	mov	r12, r7
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	46(sp), r9
+	mov	38(sp), r9
 	add	#16, r9
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop3:
@@ -2707,10 +2686,10 @@ ocb3_decrypt_with:
 	swpb	r11
 	bis	r10, r11
 	mov	r12, 84(sp)
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	@r15, 84(sp)
 	mov	r11, 82(sp)
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	2(r15), 82(sp)
 	mov	r6, r15
 	swpb	r15
@@ -2730,11 +2709,11 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 78(sp)
-	mov	46(sp), r15
-	xor	4(r15), 78(sp)
+	mov	r12, 76(sp)
+	mov	38(sp), r15
+	xor	4(r15), 76(sp)
 	mov	r11, 74(sp)
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	6(r15), 74(sp)
 	mov	r8, r15
 	swpb	r15
@@ -2752,11 +2731,11 @@ ocb3_decrypt_with:
 	bis	r15, r13
 	swpb	r11
 	bis	r12, r11
-	mov	r13, 66(sp)
-	mov	46(sp), r15
-	xor	8(r15), 66(sp)
+	mov	r13, 60(sp)
+	mov	38(sp), r15
+	xor	8(r15), 60(sp)
 	mov	r11, 72(sp)
-	mov	46(sp), r15
+	mov	38(sp), r15
 	xor	10(r15), 72(sp)
 	mov	r7, r15
 	swpb	r15
@@ -2773,13 +2752,13 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	swpb	r12
 	bis	r13, r12
-	mov	r14, 50(sp)
-	mov	46(sp), r15
-	xor	12(r15), 50(sp)
-	mov	r12, 58(sp)
-	mov	46(sp), r15
-	xor	14(r15), 58(sp)
-	mov	132(sp), r14
+	mov	r14, 48(sp)
+	mov	38(sp), r15
+	xor	12(r15), 48(sp)
+	mov	r12, 50(sp)
+	mov	38(sp), r15
+	xor	14(r15), 50(sp)
+	mov	130(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2899,21 +2878,21 @@ ocb3_decrypt_with:
 	adc	r12
 	xor	#1, r12
 	; ocb3.ae:98: if k < l_cached {
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	144(r15), r11
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	146(r15), r10
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	148(r15), r9
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	150(r15), r8
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	152(r15), r7
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	154(r15), r13
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	156(r15), r14
-	mov	34(sp), r15
+	mov	64(sp), r15
 	mov	158(r15), r15
 	tst	r12
 	jz	.Locb3_decrypt_with_else15
@@ -2922,44 +2901,23 @@ ocb3_decrypt_with:
 	rla	r8
 	rla	r8
 	rla	r8
-	mov	r8, r9
-	rla	r9
-	add	34(sp), r9
-	mov	r8, r10
-	add	#1, r10
-	rla	r10
-	add	34(sp), r10
-	mov	r8, r11
-	add	#2, r11
-	rla	r11
-	add	34(sp), r11
-	mov	r8, r12
-	add	#3, r12
-	rla	r12
-	add	34(sp), r12
-	mov	r8, r13
-	add	#4, r13
-	rla	r13
-	add	34(sp), r13
-	mov	r8, r14
-	add	#5, r14
-	rla	r14
-	add	34(sp), r14
-	mov	r8, r15
-	add	#6, r15
-	rla	r15
-	add	34(sp), r15
-	add	#7, r8
 	rla	r8
-	add	34(sp), r8
-	mov	@r9, 70(sp)
-	mov	@r10, 68(sp)
-	mov	@r11, 64(sp)
-	mov	@r12, 62(sp)
-	mov	@r13, 60(sp)
-	mov	@r14, 56(sp)
-	mov	@r15, 54(sp)
-	mov	@r8, 52(sp)
+	add	64(sp), r8
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
+	mov	@r8, 70(sp)
+	mov	r9, 68(sp)
+	mov	r10, 66(sp)
+	mov	r11, 62(sp)
+	mov	r12, 58(sp)
+	mov	r13, 56(sp)
+	mov	r14, 54(sp)
+	mov	r15, 52(sp)
 	jmp	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
@@ -3105,54 +3063,54 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_done18:
 	mov	8(sp), 70(sp)
 	mov	6(sp), 68(sp)
-	mov	4(sp), 64(sp)
+	mov	4(sp), 66(sp)
 	mov	2(sp), 62(sp)
-	mov	r4, 60(sp)
+	mov	r4, 58(sp)
 	mov	r5, 56(sp)
 	mov	r6, 54(sp)
 	mov	r15, 52(sp)
 .Locb3_decrypt_with_endif16:
-	mov	50(sp), r4
+	mov	48(sp), r4
 	xor	110(sp), r4
-	mov	58(sp), r5
+	mov	50(sp), r5
 	xor	108(sp), r5
-	mov	66(sp), r6
-	xor	106(sp), r6
+	mov	60(sp), r6
+	xor	104(sp), r6
 	mov	72(sp), r7
 	xor	102(sp), r7
-	mov	78(sp), r8
+	mov	76(sp), r8
 	xor	100(sp), r8
 	mov	74(sp), r11
-	xor	98(sp), r11
+	xor	94(sp), r11
 	mov	84(sp), r12
 	xor	92(sp), r12
 	mov	82(sp), r13
-	xor	90(sp), r13
-	mov	210(sp), 40(sp)
+	xor	88(sp), r13
+	mov	206(sp), 40(sp)
 	xor	r4, 40(sp)
-	mov	212(sp), 38(sp)
-	xor	r5, 38(sp)
-	mov	214(sp), 30(sp)
-	xor	r6, 30(sp)
-	mov	216(sp), 24(sp)
+	mov	210(sp), 34(sp)
+	xor	r5, 34(sp)
+	mov	212(sp), 28(sp)
+	xor	r6, 28(sp)
+	mov	214(sp), 24(sp)
 	xor	r7, 24(sp)
-	mov	218(sp), 22(sp)
+	mov	216(sp), 22(sp)
 	xor	r8, 22(sp)
-	mov	220(sp), 18(sp)
+	mov	218(sp), 18(sp)
 	xor	r11, 18(sp)
-	mov	222(sp), r9
+	mov	220(sp), r9
 	xor	r12, r9
-	mov	224(sp), r10
+	mov	222(sp), r10
 	xor	r13, r10
 	; ocb3.ae:187: store_be(msg, off, p)
 	mov	r4, r14
-	mov	128(sp), r15
+	mov	124(sp), r15
 	add	86(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r4, 1(r15)
 	mov	r5, r14
-	mov	126(sp), r15
+	mov	122(sp), r15
 	add	86(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
@@ -3188,55 +3146,55 @@ ocb3_decrypt_with:
 	mov.b	r14, 0(r15)
 	mov.b	r12, 1(r15)
 	mov	r13, r14
-	mov	28(sp), r15
+	mov	30(sp), r15
 	add	86(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r13, 1(r15)
 	mov	110(sp), 36(sp)
 	mov	108(sp), 32(sp)
-	mov	106(sp), 26(sp)
+	mov	104(sp), 26(sp)
 	mov	102(sp), r8
 	mov	100(sp), r11
-	mov	98(sp), r12
+	mov	94(sp), r12
 	mov	92(sp), r13
-	mov	90(sp), r14
-	mov	70(sp), 48(sp)
+	mov	88(sp), r14
+	mov	70(sp), 46(sp)
 	mov	68(sp), 44(sp)
-	mov	64(sp), 42(sp)
+	mov	66(sp), 42(sp)
 	mov	62(sp), r7
-	mov	60(sp), r6
+	mov	58(sp), r6
 	mov	56(sp), r5
 	mov	54(sp), r4
 	mov	52(sp), r15
-	mov	40(sp), 210(sp)
-	mov	38(sp), 212(sp)
-	mov	30(sp), 214(sp)
-	mov	24(sp), 216(sp)
-	mov	22(sp), 218(sp)
-	mov	18(sp), 220(sp)
-	mov	r9, 222(sp)
-	mov	r10, 224(sp)
-	add	#1, 132(sp)
-	cmp	184(sp), 132(sp)
+	mov	40(sp), 206(sp)
+	mov	34(sp), 210(sp)
+	mov	28(sp), 212(sp)
+	mov	24(sp), 214(sp)
+	mov	22(sp), 216(sp)
+	mov	18(sp), 218(sp)
+	mov	r9, 220(sp)
+	mov	r10, 222(sp)
+	add	#1, 130(sp)
+	cmp	182(sp), 130(sp)
 	jc	.Locb3_decrypt_with_near70
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near70:
 .Locb3_decrypt_with_done2:
-	mov	184(sp), r9
+	mov	182(sp), r9
 	rla	r9
 	rla	r9
 	rla	r9
 	rla	r9
-	mov	300(sp), r10
+	mov	298(sp), r10
 	sub	r9, r10
-	mov	#0, 240(sp)
-	subc	#0, 240(sp)
+	mov	#0, 238(sp)
+	subc	#0, 238(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r7
 	adc	r7
-	mov	240(sp), r15
+	mov	238(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -3246,44 +3204,44 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near71
 	br	#.Locb3_decrypt_with_else19
 .Locb3_decrypt_with_near71:
-	mov	36(sp), 280(sp)
-	mov	34(sp), r15
-	xor	@r15, 280(sp)
-	mov	32(sp), 278(sp)
-	mov	34(sp), r15
-	xor	2(r15), 278(sp)
-	mov	26(sp), 276(sp)
-	mov	34(sp), r15
-	xor	4(r15), 276(sp)
-	mov	r8, 274(sp)
-	mov	34(sp), r15
-	xor	6(r15), 274(sp)
-	mov	r11, 272(sp)
-	mov	34(sp), r15
-	xor	8(r15), 272(sp)
-	mov	r12, 270(sp)
-	mov	34(sp), r15
-	xor	10(r15), 270(sp)
-	mov	r13, 268(sp)
-	mov	34(sp), r15
-	xor	12(r15), 268(sp)
-	mov	r14, 266(sp)
-	mov	34(sp), r15
-	xor	14(r15), 266(sp)
+	mov	36(sp), 278(sp)
+	mov	64(sp), r15
+	xor	@r15, 278(sp)
+	mov	32(sp), 276(sp)
+	mov	64(sp), r15
+	xor	2(r15), 276(sp)
+	mov	26(sp), 274(sp)
+	mov	64(sp), r15
+	xor	4(r15), 274(sp)
+	mov	r8, 272(sp)
+	mov	64(sp), r15
+	xor	6(r15), 272(sp)
+	mov	r11, 270(sp)
+	mov	64(sp), r15
+	xor	8(r15), 270(sp)
+	mov	r12, 268(sp)
+	mov	64(sp), r15
+	xor	10(r15), 268(sp)
+	mov	r13, 266(sp)
+	mov	64(sp), r15
+	xor	12(r15), 266(sp)
+	mov	r14, 264(sp)
+	mov	64(sp), r15
+	xor	14(r15), 264(sp)
 	; ocb3.ae:192: pad = E.encrypt_block(ks, offset)
-	mov	280(sp), 338(sp)
-	mov	278(sp), 340(sp)
-	mov	276(sp), 342(sp)
-	mov	274(sp), 344(sp)
-	mov	272(sp), 346(sp)
-	mov	270(sp), 348(sp)
-	mov	268(sp), 350(sp)
-	mov	266(sp), 352(sp)
+	mov	278(sp), 336(sp)
+	mov	276(sp), 338(sp)
+	mov	274(sp), 340(sp)
+	mov	272(sp), 342(sp)
+	mov	270(sp), 344(sp)
+	mov	268(sp), 346(sp)
+	mov	266(sp), 348(sp)
+	mov	264(sp), 350(sp)
 	mov	sp, r13
-	add	#338, r13
+	add	#336, r13
 	mov	sp, r14
-	add	#370, r14
-	mov	46(sp), r12
+	add	#368, r14
+	mov	38(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	r9, r11
 	add	#14, r11
@@ -3298,32 +3256,32 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 248(sp)
-	xor	r15, 248(sp)
+	mov	r13, 246(sp)
+	xor	r15, 246(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 264(sp)
-	xor	r15, 264(sp)
+	mov	r11, 262(sp)
+	xor	r15, 262(sp)
 	clr	r14
-	cmp	#1, 248(sp)
+	cmp	#1, 246(sp)
 	jnc	.Locb3_decrypt_with_nob21
-	mov	264(sp), 284(sp)
-	add	76(sp), 284(sp)
-	mov	284(sp), r15
+	mov	262(sp), 282(sp)
+	add	78(sp), 282(sp)
+	mov	282(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob21:
 	clr	r15
-	cmp	#2, 248(sp)
+	cmp	#2, 246(sp)
 	jnc	.Locb3_decrypt_with_nob22
-	mov	284(sp), r15
+	mov	282(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob22:
-	mov	r14, 142(sp)
-	swpb	142(sp)
-	bis	r15, 142(sp)
+	mov	r14, 140(sp)
+	swpb	140(sp)
+	bis	r15, 140(sp)
 	mov	r9, r11
 	add	#12, r11
 	mov	#12, r15
@@ -3337,27 +3295,27 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 244(sp)
-	xor	r15, 244(sp)
+	mov	r13, 242(sp)
+	xor	r15, 242(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 262(sp)
-	xor	r15, 262(sp)
+	mov	r11, 260(sp)
+	xor	r15, 260(sp)
 	clr	r11
-	cmp	#1, 244(sp)
+	cmp	#1, 242(sp)
 	jnc	.Locb3_decrypt_with_nob23
-	mov	262(sp), 286(sp)
-	add	76(sp), 286(sp)
-	mov	286(sp), r15
+	mov	260(sp), 284(sp)
+	add	78(sp), 284(sp)
+	mov	284(sp), r15
 	mov.b	@r15, r11
 .Locb3_decrypt_with_nob23:
 	clr	r15
-	cmp	#2, 244(sp)
+	cmp	#2, 242(sp)
 	jnc	.Locb3_decrypt_with_nob24
-	mov	286(sp), r15
+	mov	284(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob24:
 	swpb	r11
@@ -3375,27 +3333,27 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 242(sp)
-	xor	r15, 242(sp)
+	mov	r13, 240(sp)
+	xor	r15, 240(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r8, r15
 	and	r12, r15
-	mov	r8, 260(sp)
-	xor	r15, 260(sp)
+	mov	r8, 258(sp)
+	xor	r15, 258(sp)
 	clr	r12
-	cmp	#1, 242(sp)
+	cmp	#1, 240(sp)
 	jnc	.Locb3_decrypt_with_nob25
-	mov	260(sp), 288(sp)
-	add	76(sp), 288(sp)
-	mov	288(sp), r15
+	mov	258(sp), 286(sp)
+	add	78(sp), 286(sp)
+	mov	286(sp), r15
 	mov.b	@r15, r12
 .Locb3_decrypt_with_nob25:
 	clr	r15
-	cmp	#2, 242(sp)
+	cmp	#2, 240(sp)
 	jnc	.Locb3_decrypt_with_nob26
-	mov	288(sp), r15
+	mov	286(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob26:
 	swpb	r12
@@ -3413,27 +3371,27 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 236(sp)
-	xor	r15, 236(sp)
+	mov	r13, 234(sp)
+	xor	r15, 234(sp)
 	inv	r8
 	inc	r8
 	mov	r9, r15
 	xor	r7, r15
 	and	r8, r15
-	mov	r7, 258(sp)
-	xor	r15, 258(sp)
+	mov	r7, 256(sp)
+	xor	r15, 256(sp)
 	clr	r13
-	cmp	#1, 236(sp)
+	cmp	#1, 234(sp)
 	jnc	.Locb3_decrypt_with_nob27
-	mov	258(sp), 290(sp)
-	add	76(sp), 290(sp)
-	mov	290(sp), r15
+	mov	256(sp), 288(sp)
+	add	78(sp), 288(sp)
+	mov	288(sp), r15
 	mov.b	@r15, r13
 .Locb3_decrypt_with_nob27:
 	clr	r15
-	cmp	#2, 236(sp)
+	cmp	#2, 234(sp)
 	jnc	.Locb3_decrypt_with_nob28
-	mov	290(sp), r15
+	mov	288(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob28:
 	swpb	r13
@@ -3451,27 +3409,27 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r8, r15
 	and	r14, r15
-	mov	r8, 234(sp)
-	xor	r15, 234(sp)
+	mov	r8, 232(sp)
+	xor	r15, 232(sp)
 	inv	r7
 	inc	r7
 	mov	r9, r15
 	xor	r6, r15
 	and	r7, r15
-	mov	r6, 256(sp)
-	xor	r15, 256(sp)
+	mov	r6, 254(sp)
+	xor	r15, 254(sp)
 	clr	r14
-	cmp	#1, 234(sp)
+	cmp	#1, 232(sp)
 	jnc	.Locb3_decrypt_with_nob29
-	mov	256(sp), 292(sp)
-	add	76(sp), 292(sp)
-	mov	292(sp), r15
+	mov	254(sp), 290(sp)
+	add	78(sp), 290(sp)
+	mov	290(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob29:
 	clr	r15
-	cmp	#2, 234(sp)
+	cmp	#2, 232(sp)
 	jnc	.Locb3_decrypt_with_nob30
-	mov	292(sp), r15
+	mov	290(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob30:
 	swpb	r14
@@ -3489,27 +3447,27 @@ ocb3_decrypt_with:
 	inc	r8
 	mov	r7, r15
 	and	r8, r15
-	mov	r7, 230(sp)
-	xor	r15, 230(sp)
+	mov	r7, 228(sp)
+	xor	r15, 228(sp)
 	inv	r6
 	inc	r6
 	mov	r9, r15
 	xor	r5, r15
 	and	r6, r15
-	mov	r5, 254(sp)
-	xor	r15, 254(sp)
+	mov	r5, 252(sp)
+	xor	r15, 252(sp)
 	clr	r8
-	cmp	#1, 230(sp)
+	cmp	#1, 228(sp)
 	jnc	.Locb3_decrypt_with_nob31
-	mov	254(sp), 294(sp)
-	add	76(sp), 294(sp)
-	mov	294(sp), r15
+	mov	252(sp), 292(sp)
+	add	78(sp), 292(sp)
+	mov	292(sp), r15
 	mov.b	@r15, r8
 .Locb3_decrypt_with_nob31:
 	clr	r15
-	cmp	#2, 230(sp)
+	cmp	#2, 228(sp)
 	jnc	.Locb3_decrypt_with_nob32
-	mov	294(sp), r15
+	mov	292(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob32:
 	swpb	r8
@@ -3527,27 +3485,27 @@ ocb3_decrypt_with:
 	inc	r7
 	mov	r4, r15
 	and	r7, r15
-	mov	r4, 226(sp)
-	xor	r15, 226(sp)
+	mov	r4, 224(sp)
+	xor	r15, 224(sp)
 	inv	r6
 	inc	r6
 	mov	r9, r15
 	xor	r5, r15
 	and	r6, r15
-	mov	r5, 252(sp)
-	xor	r15, 252(sp)
+	mov	r5, 250(sp)
+	xor	r15, 250(sp)
 	clr	r7
-	cmp	#1, 226(sp)
+	cmp	#1, 224(sp)
 	jnc	.Locb3_decrypt_with_nob33
-	mov	252(sp), 296(sp)
-	add	76(sp), 296(sp)
-	mov	296(sp), r15
+	mov	250(sp), 294(sp)
+	add	78(sp), 294(sp)
+	mov	294(sp), r15
 	mov.b	@r15, r7
 .Locb3_decrypt_with_nob33:
 	clr	r15
-	cmp	#2, 226(sp)
+	cmp	#2, 224(sp)
 	jnc	.Locb3_decrypt_with_nob34
-	mov	296(sp), r15
+	mov	294(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob34:
 	swpb	r7
@@ -3555,42 +3513,42 @@ ocb3_decrypt_with:
 	clr	r6
 	cmp	#1, r10
 	jnc	.Locb3_decrypt_with_nob35
-	mov	r9, 298(sp)
-	add	76(sp), 298(sp)
-	mov	298(sp), r15
+	mov	r9, 296(sp)
+	add	78(sp), 296(sp)
+	mov	296(sp), r15
 	mov.b	@r15, r6
 .Locb3_decrypt_with_nob35:
 	clr	r15
 	cmp	#2, r10
 	jnc	.Locb3_decrypt_with_nob36
-	mov	298(sp), r15
+	mov	296(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob36:
 	swpb	r6
 	bis	r15, r6
-	mov	142(sp), 206(sp)
-	xor	370(sp), 206(sp)
-	mov	r11, 204(sp)
-	xor	372(sp), 204(sp)
-	mov	r12, 202(sp)
-	xor	374(sp), 202(sp)
-	mov	r13, 200(sp)
-	xor	376(sp), 200(sp)
-	mov	r14, 196(sp)
-	xor	378(sp), 196(sp)
-	mov	r8, 194(sp)
-	xor	380(sp), 194(sp)
-	mov	r7, 190(sp)
-	xor	382(sp), 190(sp)
-	mov	r6, 186(sp)
-	xor	384(sp), 186(sp)
+	mov	140(sp), 204(sp)
+	xor	368(sp), 204(sp)
+	mov	r11, 202(sp)
+	xor	370(sp), 202(sp)
+	mov	r12, 200(sp)
+	xor	372(sp), 200(sp)
+	mov	r13, 198(sp)
+	xor	374(sp), 198(sp)
+	mov	r14, 194(sp)
+	xor	376(sp), 194(sp)
+	mov	r8, 192(sp)
+	xor	378(sp), 192(sp)
+	mov	r7, 188(sp)
+	xor	380(sp), 188(sp)
+	mov	r6, 184(sp)
+	xor	382(sp), 184(sp)
 	mov	r10, r15
 	and	#8191, r15
-	mov	r15, r8
-	rla	r8
-	rla	r8
-	rla	r8
-	mov	240(sp), r14
+	mov	r15, r7
+	rla	r7
+	rla	r7
+	rla	r7
+	mov	238(sp), r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -3604,8 +3562,8 @@ ocb3_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 156(sp)
-	bis	r15, 156(sp)
+	mov	r14, 154(sp)
+	bis	r15, 154(sp)
 	mov	r10, r11
 	and	#1, r11
 	inv	r11
@@ -3619,10 +3577,10 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r11, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
+	mov	r11, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
 	inv	r14
 	inc	r14
 	mov	r11, r15
@@ -3633,55 +3591,66 @@ ocb3_decrypt_with:
 	rrc	r12
 	rra	r12
 	and	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r6, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r11, r13
-	xor	#-1, r13
-	and	r15, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r4
+	xor	#-1, r4
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r13
 	xor	#-1, r13
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r8, r15
 	and	r14, r15
-	xor	r15, r6
+	mov	r8, r5
+	xor	r15, r5
 	inv	r12
 	inc	r12
 	mov	r11, r15
 	and	r12, r15
-	mov	r11, r7
-	xor	r15, r7
-	mov	r10, r11
+	mov	r11, r6
+	xor	r15, r6
+	mov	r10, r8
 	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	r11, r14
+	rrc	r8
+	rra	r8
+	rra	r8
+	and	#1, r8
+	mov	r8, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r4, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 144(sp)
-	xor	#-1, 144(sp)
-	mov	r11, r14
+	mov	r15, 142(sp)
+	xor	#-1, 142(sp)
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 140(sp)
-	xor	#-1, 140(sp)
-	mov	r11, r14
+	mov	r15, 138(sp)
+	xor	#-1, 138(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	mov	r6, r15
@@ -3689,43 +3658,34 @@ ocb3_decrypt_with:
 	and	r14, r15
 	mov	r15, r12
 	xor	#-1, r12
-	mov	r11, r14
+	mov	r8, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
+	mov	r4, r15
 	and	r14, r15
-	mov	r15, 124(sp)
-	xor	#-1, 124(sp)
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	mov	r5, 104(sp)
-	xor	r15, 104(sp)
-	mov	r11, r14
+	mov	r4, 106(sp)
+	xor	r15, 106(sp)
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
 	xor	r15, r13
-	mov	r11, r14
+	mov	r8, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r5, r15
 	and	r14, r15
-	mov	r6, r5
 	xor	r15, r5
-	inv	r11
-	inc	r11
-	mov	r7, r15
-	and	r11, r15
-	mov	r7, r4
+	inv	r8
+	inc	r8
+	mov	r6, r15
+	and	r8, r15
+	mov	r6, r4
 	xor	r15, r4
-	mov	r8, r15
+	mov	r7, r15
 	sub	#128, r15
-	mov	156(sp), r15
+	mov	154(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -3733,27 +3693,27 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	144(sp), r6
+	mov	142(sp), r6
 	and	r15, r6
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	140(sp), r7
+	mov	138(sp), r7
 	and	r15, r7
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r12, r8
+	mov	r11, r8
 	and	r15, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	124(sp), r11
+	mov	r12, r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	104(sp), r12
+	mov	106(sp), r12
 	and	r15, r12
 	mov	r14, r15
 	inv	r15
@@ -3776,26 +3736,26 @@ ocb3_decrypt_with:
 	mov	r5, r14
 	inv	r14
 	inv	r15
-	mov	206(sp), 182(sp)
-	and	r6, 182(sp)
 	mov	204(sp), 180(sp)
-	and	r7, 180(sp)
+	and	r6, 180(sp)
 	mov	202(sp), 178(sp)
-	and	r8, 178(sp)
+	and	r7, 178(sp)
 	mov	200(sp), 176(sp)
-	and	r11, 176(sp)
-	mov	196(sp), 174(sp)
-	and	r12, 174(sp)
-	mov	194(sp), 168(sp)
-	and	r13, 168(sp)
-	mov	190(sp), 166(sp)
-	and	r14, 166(sp)
-	mov	186(sp), 164(sp)
-	and	r15, 164(sp)
+	and	r8, 176(sp)
+	mov	198(sp), 174(sp)
+	and	r11, 174(sp)
+	mov	194(sp), 172(sp)
+	and	r12, 172(sp)
+	mov	192(sp), 166(sp)
+	and	r13, 166(sp)
+	mov	188(sp), 164(sp)
+	and	r14, 164(sp)
+	mov	184(sp), 162(sp)
+	and	r15, 162(sp)
 	mov	#15, r5
 	sub	r10, r5
 	mov	#0, r14
-	subc	240(sp), r14
+	subc	238(sp), r14
 	mov	r5, r15
 	and	#8191, r15
 	mov	r15, r12
@@ -3815,8 +3775,8 @@ ocb3_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 150(sp)
-	bis	r15, 150(sp)
+	mov	r14, 148(sp)
+	bis	r15, 148(sp)
 	mov	r5, r11
 	and	#1, r11
 	inv	r11
@@ -3874,15 +3834,15 @@ ocb3_decrypt_with:
 	inc	r13
 	mov	r14, r15
 	and	r13, r15
-	mov	r14, 134(sp)
-	xor	r15, 134(sp)
+	mov	r14, 132(sp)
+	xor	r15, 132(sp)
 	mov	r8, r13
 	inv	r13
 	inc	r13
 	mov	r6, r15
 	and	r13, r15
-	mov	r6, 130(sp)
-	xor	r15, 130(sp)
+	mov	r6, 128(sp)
+	xor	r15, 128(sp)
 	mov	r8, r13
 	inv	r13
 	inc	r13
@@ -3915,7 +3875,7 @@ ocb3_decrypt_with:
 	and	r15, r11
 	mov	r12, r15
 	sub	#128, r15
-	mov	150(sp), r15
+	mov	148(sp), r15
 	subc	#0, r15
 	clr	r8
 	adc	r8
@@ -3923,18 +3883,18 @@ ocb3_decrypt_with:
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	mov	134(sp), r12
+	mov	132(sp), r12
 	and	r15, r12
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	mov	130(sp), 96(sp)
-	and	r15, 96(sp)
+	mov	128(sp), 98(sp)
+	and	r15, 98(sp)
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	mov	r5, 88(sp)
-	and	r15, 88(sp)
+	mov	r5, 90(sp)
+	and	r15, 90(sp)
 	mov	r8, r15
 	inv	r15
 	inc	r15
@@ -3958,250 +3918,250 @@ ocb3_decrypt_with:
 	inc	r15
 	mov	r11, r6
 	and	r15, r6
-	mov	182(sp), r7
+	mov	180(sp), r7
 	bis	r12, r7
-	mov	180(sp), r8
-	bis	96(sp), r8
-	mov	178(sp), r11
-	bis	88(sp), r11
-	mov	176(sp), r12
+	mov	178(sp), r8
+	bis	98(sp), r8
+	mov	176(sp), r11
+	bis	90(sp), r11
+	mov	174(sp), r12
 	bis	r13, r12
-	mov	174(sp), r13
+	mov	172(sp), r13
 	bis	r14, r13
-	mov	168(sp), r14
+	mov	166(sp), r14
 	bis	r4, r14
-	mov	166(sp), r15
+	mov	164(sp), r15
 	bis	r5, r15
-	mov	164(sp), r5
+	mov	162(sp), r5
 	bis	r6, r5
-	mov	210(sp), r6
+	mov	206(sp), r6
 	xor	r7, r6
-	mov	212(sp), r7
+	mov	210(sp), r7
 	xor	r8, r7
-	mov	214(sp), r8
+	mov	212(sp), r8
 	xor	r11, r8
-	mov	216(sp), r11
+	mov	214(sp), r11
 	xor	r12, r11
-	mov	218(sp), r12
+	mov	216(sp), r12
 	xor	r13, r12
-	mov	220(sp), r13
+	mov	218(sp), r13
 	xor	r14, r13
-	mov	222(sp), r14
+	mov	220(sp), r14
 	xor	r15, r14
-	mov	224(sp), r15
+	mov	222(sp), r15
 	xor	r5, r15
 	; ocb3.ae:195: store_be(msg, 16 * full, p, r)
-	mov	182(sp), r4
-	cmp	#1, 248(sp)
+	mov	180(sp), r4
+	cmp	#1, 246(sp)
 	jnc	.Locb3_decrypt_with_nost37
-	mov	264(sp), 302(sp)
-	add	86(sp), 302(sp)
+	mov	262(sp), 300(sp)
+	add	86(sp), 300(sp)
 	swpb	r4
-	mov	302(sp), r5
+	mov	300(sp), r5
 	mov.b	r4, 0(r5)
 .Locb3_decrypt_with_nost37:
-	cmp	#2, 248(sp)
+	cmp	#2, 246(sp)
 	jnc	.Locb3_decrypt_with_nost38
-	mov	302(sp), r5
-	mov.b	182(sp), 1(r5)
-.Locb3_decrypt_with_nost38:
-	mov	180(sp), r4
-	cmp	#1, 244(sp)
-	swpb	r4
-	jnc	.Locb3_decrypt_with_nost39
-	mov	262(sp), 304(sp)
-	add	86(sp), 304(sp)
-	mov	304(sp), r5
-	mov.b	r4, 0(r5)
-.Locb3_decrypt_with_nost39:
-	cmp	#2, 244(sp)
-	jnc	.Locb3_decrypt_with_nost40
-	mov	304(sp), r5
+	mov	300(sp), r5
 	mov.b	180(sp), 1(r5)
-.Locb3_decrypt_with_nost40:
+.Locb3_decrypt_with_nost38:
 	mov	178(sp), r4
 	cmp	#1, 242(sp)
 	swpb	r4
+	jnc	.Locb3_decrypt_with_nost39
+	mov	260(sp), 302(sp)
+	add	86(sp), 302(sp)
+	mov	302(sp), r5
+	mov.b	r4, 0(r5)
+.Locb3_decrypt_with_nost39:
+	cmp	#2, 242(sp)
+	jnc	.Locb3_decrypt_with_nost40
+	mov	302(sp), r5
+	mov.b	178(sp), 1(r5)
+.Locb3_decrypt_with_nost40:
+	mov	176(sp), r4
+	cmp	#1, 240(sp)
+	swpb	r4
 	jnc	.Locb3_decrypt_with_nost41
-	mov	260(sp), 306(sp)
-	add	86(sp), 306(sp)
-	mov	306(sp), r5
+	mov	258(sp), 304(sp)
+	add	86(sp), 304(sp)
+	mov	304(sp), r5
 	mov.b	r4, 0(r5)
 .Locb3_decrypt_with_nost41:
-	cmp	#2, 242(sp)
+	cmp	#2, 240(sp)
 	jnc	.Locb3_decrypt_with_nost42
-	mov	306(sp), r5
-	mov.b	178(sp), 1(r5)
-.Locb3_decrypt_with_nost42:
-	mov	176(sp), r4
-	cmp	#1, 236(sp)
-	swpb	r4
-	jnc	.Locb3_decrypt_with_nost43
-	mov	258(sp), 308(sp)
-	add	86(sp), 308(sp)
-	mov	308(sp), r5
-	mov.b	r4, 0(r5)
-.Locb3_decrypt_with_nost43:
-	cmp	#2, 236(sp)
-	jnc	.Locb3_decrypt_with_nost44
-	mov	308(sp), r5
+	mov	304(sp), r5
 	mov.b	176(sp), 1(r5)
-.Locb3_decrypt_with_nost44:
+.Locb3_decrypt_with_nost42:
 	mov	174(sp), r4
 	cmp	#1, 234(sp)
 	swpb	r4
+	jnc	.Locb3_decrypt_with_nost43
+	mov	256(sp), 306(sp)
+	add	86(sp), 306(sp)
+	mov	306(sp), r5
+	mov.b	r4, 0(r5)
+.Locb3_decrypt_with_nost43:
+	cmp	#2, 234(sp)
+	jnc	.Locb3_decrypt_with_nost44
+	mov	306(sp), r5
+	mov.b	174(sp), 1(r5)
+.Locb3_decrypt_with_nost44:
+	mov	172(sp), r4
+	cmp	#1, 232(sp)
+	swpb	r4
 	jnc	.Locb3_decrypt_with_nost45
-	mov	256(sp), 310(sp)
+	mov	254(sp), 308(sp)
+	add	86(sp), 308(sp)
+	mov	308(sp), r5
+	mov.b	r4, 0(r5)
+.Locb3_decrypt_with_nost45:
+	cmp	#2, 232(sp)
+	jnc	.Locb3_decrypt_with_nost46
+	mov	308(sp), r5
+	mov.b	172(sp), 1(r5)
+.Locb3_decrypt_with_nost46:
+	mov	166(sp), r4
+	cmp	#1, 228(sp)
+	swpb	r4
+	jnc	.Locb3_decrypt_with_nost47
+	mov	252(sp), 310(sp)
 	add	86(sp), 310(sp)
 	mov	310(sp), r5
 	mov.b	r4, 0(r5)
-.Locb3_decrypt_with_nost45:
-	cmp	#2, 234(sp)
-	jnc	.Locb3_decrypt_with_nost46
+.Locb3_decrypt_with_nost47:
+	cmp	#2, 228(sp)
+	jnc	.Locb3_decrypt_with_nost48
 	mov	310(sp), r5
-	mov.b	174(sp), 1(r5)
-.Locb3_decrypt_with_nost46:
-	mov	168(sp), r4
-	cmp	#1, 230(sp)
+	mov.b	166(sp), 1(r5)
+.Locb3_decrypt_with_nost48:
+	mov	164(sp), r4
+	cmp	#1, 224(sp)
 	swpb	r4
-	jnc	.Locb3_decrypt_with_nost47
-	mov	254(sp), 312(sp)
+	jnc	.Locb3_decrypt_with_nost49
+	mov	250(sp), 312(sp)
 	add	86(sp), 312(sp)
 	mov	312(sp), r5
 	mov.b	r4, 0(r5)
-.Locb3_decrypt_with_nost47:
-	cmp	#2, 230(sp)
-	jnc	.Locb3_decrypt_with_nost48
-	mov	312(sp), r5
-	mov.b	168(sp), 1(r5)
-.Locb3_decrypt_with_nost48:
-	mov	166(sp), r4
-	cmp	#1, 226(sp)
-	swpb	r4
-	jnc	.Locb3_decrypt_with_nost49
-	mov	252(sp), 314(sp)
-	add	86(sp), 314(sp)
-	mov	314(sp), r5
-	mov.b	r4, 0(r5)
 .Locb3_decrypt_with_nost49:
-	cmp	#2, 226(sp)
+	cmp	#2, 224(sp)
 	jnc	.Locb3_decrypt_with_nost50
-	mov	314(sp), r5
-	mov.b	166(sp), 1(r5)
+	mov	312(sp), r5
+	mov.b	164(sp), 1(r5)
 .Locb3_decrypt_with_nost50:
-	mov	164(sp), r5
+	mov	162(sp), r5
 	cmp	#1, r10
 	swpb	r5
 	jnc	.Locb3_decrypt_with_nost51
-	mov	r9, 316(sp)
-	add	86(sp), 316(sp)
-	mov	316(sp), r9
+	mov	r9, 314(sp)
+	add	86(sp), 314(sp)
+	mov	314(sp), r9
 	mov.b	r5, 0(r9)
 .Locb3_decrypt_with_nost51:
 	cmp	#2, r10
 	jnc	.Locb3_decrypt_with_nost52
-	mov	316(sp), r10
-	mov.b	164(sp), 1(r10)
+	mov	314(sp), r10
+	mov.b	162(sp), 1(r10)
 .Locb3_decrypt_with_nost52:
-	mov	280(sp), 154(sp)
 	mov	278(sp), 152(sp)
-	mov	276(sp), 148(sp)
+	mov	276(sp), 150(sp)
 	mov	274(sp), 146(sp)
-	mov	272(sp), r4
-	mov	270(sp), r5
-	mov	268(sp), r9
-	mov	266(sp), r10
+	mov	272(sp), 144(sp)
+	mov	270(sp), r4
+	mov	268(sp), r5
+	mov	266(sp), r9
+	mov	264(sp), r10
 	jmp	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
-	mov	36(sp), 154(sp)
-	mov	32(sp), 152(sp)
-	mov	26(sp), 148(sp)
-	mov	r8, 146(sp)
+	mov	36(sp), 152(sp)
+	mov	32(sp), 150(sp)
+	mov	26(sp), 146(sp)
+	mov	r8, 144(sp)
 	mov	r11, r4
 	mov	r12, r5
 	mov	r13, r9
 	mov	r14, r10
-	mov	210(sp), r6
-	mov	212(sp), r7
-	mov	214(sp), r8
-	mov	216(sp), r11
-	mov	218(sp), r12
-	mov	220(sp), r13
-	mov	222(sp), r14
-	mov	224(sp), r15
+	mov	206(sp), r6
+	mov	210(sp), r7
+	mov	212(sp), r8
+	mov	214(sp), r11
+	mov	216(sp), r12
+	mov	218(sp), r13
+	mov	220(sp), r14
+	mov	222(sp), r15
 .Locb3_decrypt_with_endif20:
-	xor	154(sp), r6
-	xor	152(sp), r7
-	xor	148(sp), r8
-	xor	146(sp), r11
+	xor	152(sp), r6
+	xor	150(sp), r7
+	xor	146(sp), r8
+	xor	144(sp), r11
 	xor	r4, r12
 	xor	r5, r13
 	xor	r9, r14
 	mov	r15, r9
 	xor	r10, r9
 	mov	r6, r10
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	16(r15), r10
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	18(r15), r7
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	20(r15), r8
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	22(r15), r11
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	24(r15), r12
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	26(r15), r13
 	mov	r14, r6
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	28(r15), r6
 	mov	r9, r14
-	mov	34(sp), r15
+	mov	64(sp), r15
 	xor	30(r15), r14
 	; ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r10, 338(sp)
-	mov	r7, 340(sp)
-	mov	r8, 342(sp)
-	mov	r11, 344(sp)
-	mov	r12, 346(sp)
-	mov	r13, 348(sp)
-	mov	r6, 350(sp)
-	mov	r14, 352(sp)
+	mov	r10, 336(sp)
+	mov	r7, 338(sp)
+	mov	r8, 340(sp)
+	mov	r11, 342(sp)
+	mov	r12, 344(sp)
+	mov	r13, 346(sp)
+	mov	r6, 348(sp)
+	mov	r14, 350(sp)
 	mov	sp, r13
-	add	#338, r13
+	add	#336, r13
 	mov	sp, r14
-	add	#386, r14
-	mov	46(sp), r12
+	add	#384, r14
+	mov	38(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#402, r15
+	add	#400, r15
 	mov	r15, 0(sp)
-	mov	46(sp), r12
-	mov	34(sp), r13
-	mov	334(sp), r14
-	mov	332(sp), r15
+	mov	38(sp), r12
+	mov	64(sp), r13
+	mov	332(sp), r14
+	mov	330(sp), r15
 	call	#ocb3_hash
-	mov	386(sp), 188(sp)
-	xor	402(sp), 188(sp)
-	mov	388(sp), 192(sp)
-	xor	404(sp), 192(sp)
-	mov	390(sp), 198(sp)
-	xor	406(sp), 198(sp)
-	mov	392(sp), 208(sp)
-	xor	408(sp), 208(sp)
-	mov	394(sp), 232(sp)
-	xor	410(sp), 232(sp)
-	mov	396(sp), 238(sp)
-	xor	412(sp), 238(sp)
-	mov	398(sp), 246(sp)
-	xor	414(sp), 246(sp)
-	mov	400(sp), 250(sp)
-	xor	416(sp), 250(sp)
+	mov	384(sp), 186(sp)
+	xor	400(sp), 186(sp)
+	mov	386(sp), 190(sp)
+	xor	402(sp), 190(sp)
+	mov	388(sp), 196(sp)
+	xor	404(sp), 196(sp)
+	mov	390(sp), 208(sp)
+	xor	406(sp), 208(sp)
+	mov	392(sp), 230(sp)
+	xor	408(sp), 230(sp)
+	mov	394(sp), 236(sp)
+	xor	410(sp), 236(sp)
+	mov	396(sp), 244(sp)
+	xor	412(sp), 244(sp)
+	mov	398(sp), 248(sp)
+	xor	414(sp), 248(sp)
 	mov	#14, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r12
 	adc	r12
-	mov	228(sp), r13
+	mov	226(sp), r13
 	sub	#14, r13
 	mov	r12, r14
 	inv	r14
@@ -4216,25 +4176,25 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Locb3_decrypt_with_nob53
-	mov	r12, 318(sp)
-	add	282(sp), 318(sp)
-	mov	318(sp), r15
+	mov	r12, 316(sp)
+	add	280(sp), 316(sp)
+	mov	316(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob53:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Locb3_decrypt_with_nob54
-	mov	318(sp), r15
+	mov	316(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob54:
-	mov	r14, 158(sp)
-	swpb	158(sp)
-	bis	r15, 158(sp)
+	mov	r14, 156(sp)
+	swpb	156(sp)
+	bis	r15, 156(sp)
 	mov	#12, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r12
 	adc	r12
-	mov	228(sp), r13
+	mov	226(sp), r13
 	sub	#12, r13
 	mov	r12, r14
 	inv	r14
@@ -4249,25 +4209,25 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Locb3_decrypt_with_nob55
-	mov	r12, 320(sp)
-	add	282(sp), 320(sp)
-	mov	320(sp), r15
+	mov	r12, 318(sp)
+	add	280(sp), 318(sp)
+	mov	318(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob55:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Locb3_decrypt_with_nob56
-	mov	320(sp), r15
+	mov	318(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob56:
-	mov	r14, 160(sp)
-	swpb	160(sp)
-	bis	r15, 160(sp)
+	mov	r14, 158(sp)
+	swpb	158(sp)
+	bis	r15, 158(sp)
 	mov	#10, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r12
 	adc	r12
-	mov	228(sp), r13
+	mov	226(sp), r13
 	sub	#10, r13
 	mov	r12, r14
 	inv	r14
@@ -4282,25 +4242,25 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Locb3_decrypt_with_nob57
-	mov	r12, 322(sp)
-	add	282(sp), 322(sp)
-	mov	322(sp), r15
+	mov	r12, 320(sp)
+	add	280(sp), 320(sp)
+	mov	320(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob57:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Locb3_decrypt_with_nob58
-	mov	322(sp), r15
+	mov	320(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob58:
-	mov	r14, 162(sp)
-	swpb	162(sp)
-	bis	r15, 162(sp)
+	mov	r14, 160(sp)
+	swpb	160(sp)
+	bis	r15, 160(sp)
 	mov	#8, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r12
 	adc	r12
-	mov	228(sp), r13
+	mov	226(sp), r13
 	sub	#8, r13
 	mov	r12, r14
 	inv	r14
@@ -4315,25 +4275,25 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Locb3_decrypt_with_nob59
-	mov	r12, 324(sp)
-	add	282(sp), 324(sp)
-	mov	324(sp), r15
+	mov	r12, 322(sp)
+	add	280(sp), 322(sp)
+	mov	322(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob59:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Locb3_decrypt_with_nob60
-	mov	324(sp), r15
+	mov	322(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob60:
-	mov	r14, 170(sp)
-	swpb	170(sp)
-	bis	r15, 170(sp)
+	mov	r14, 168(sp)
+	swpb	168(sp)
+	bis	r15, 168(sp)
 	mov	#6, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r12
 	adc	r12
-	mov	228(sp), r13
+	mov	226(sp), r13
 	sub	#6, r13
 	mov	r12, r14
 	inv	r14
@@ -4348,25 +4308,25 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Locb3_decrypt_with_nob61
-	mov	r12, 326(sp)
-	add	282(sp), 326(sp)
-	mov	326(sp), r15
+	mov	r12, 324(sp)
+	add	280(sp), 324(sp)
+	mov	324(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob61:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Locb3_decrypt_with_nob62
-	mov	326(sp), r15
+	mov	324(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob62:
-	mov	r14, 172(sp)
-	swpb	172(sp)
-	bis	r15, 172(sp)
+	mov	r14, 170(sp)
+	swpb	170(sp)
+	bis	r15, 170(sp)
 	mov	#4, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r12
 	adc	r12
-	mov	228(sp), r13
+	mov	226(sp), r13
 	sub	#4, r13
 	mov	r12, r14
 	inv	r14
@@ -4381,25 +4341,25 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r13
 	jnc	.Locb3_decrypt_with_nob63
-	mov	r12, 328(sp)
-	add	282(sp), 328(sp)
-	mov	328(sp), r15
+	mov	r12, 326(sp)
+	add	280(sp), 326(sp)
+	mov	326(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob63:
 	clr	r15
 	cmp	#2, r13
 	jnc	.Locb3_decrypt_with_nob64
-	mov	328(sp), r15
+	mov	326(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob64:
 	mov	r14, r13
 	swpb	r13
 	bis	r15, r13
 	mov	#2, r15
-	cmp	228(sp), r15
+	cmp	226(sp), r15
 	clr	r11
 	adc	r11
-	mov	228(sp), r12
+	mov	226(sp), r12
 	sub	#2, r12
 	mov	r11, r14
 	inv	r14
@@ -4414,55 +4374,55 @@ ocb3_decrypt_with:
 	clr	r14
 	cmp	#1, r12
 	jnc	.Locb3_decrypt_with_nob65
-	mov	r11, 330(sp)
-	add	282(sp), 330(sp)
-	mov	330(sp), r15
+	mov	r11, 328(sp)
+	add	280(sp), 328(sp)
+	mov	328(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob65:
 	clr	r15
 	cmp	#2, r12
 	jnc	.Locb3_decrypt_with_nob66
-	mov	330(sp), r15
+	mov	328(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob66:
 	mov	r14, r6
 	swpb	r6
 	bis	r15, r6
 	clr	r14
-	cmp	#1, 228(sp)
+	cmp	#1, 226(sp)
 	jnc	.Locb3_decrypt_with_nob67
-	mov	282(sp), r15
+	mov	280(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob67:
 	clr	r15
-	cmp	#2, 228(sp)
+	cmp	#2, 226(sp)
 	jnc	.Locb3_decrypt_with_nob68
-	mov	282(sp), r15
+	mov	280(sp), r15
 	mov.b	1(r15), r15
 .Locb3_decrypt_with_nob68:
 	mov	r14, r5
 	swpb	r5
 	bis	r15, r5
-	mov	228(sp), r15
+	mov	226(sp), r15
 	and	#8191, r15
 	mov	r15, r10
 	rla	r10
 	rla	r10
 	rla	r10
-	mov.b	229(sp), r11
+	mov.b	227(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
-	mov	228(sp), r12
+	mov	226(sp), r12
 	and	#1, r12
 	inv	r12
 	inc	r12
 	and	#65280, r12
 	xor	#-1, r12
-	mov	228(sp), r14
+	mov	226(sp), r14
 	clrc
 	rrc	r14
 	and	#1, r14
@@ -4478,7 +4438,7 @@ ocb3_decrypt_with:
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	228(sp), r14
+	mov	226(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -4510,7 +4470,7 @@ ocb3_decrypt_with:
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	228(sp), r15
+	mov	226(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -4523,32 +4483,32 @@ ocb3_decrypt_with:
 	mov	r4, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 138(sp)
-	xor	#-1, 138(sp)
+	mov	r15, 136(sp)
+	xor	#-1, 136(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 136(sp)
-	xor	#-1, 136(sp)
+	mov	r15, 134(sp)
+	xor	#-1, 134(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 122(sp)
-	xor	#-1, 122(sp)
+	mov	r15, 126(sp)
+	xor	#-1, 126(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 94(sp)
-	xor	#-1, 94(sp)
+	mov	r15, 96(sp)
+	xor	#-1, 96(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
@@ -4584,22 +4544,22 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	138(sp), r9
+	mov	136(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	136(sp), r10
+	mov	134(sp), r10
 	and	r15, r10
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	122(sp), r11
+	mov	126(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	94(sp), r12
+	mov	96(sp), r12
 	and	r15, r12
 	mov	r14, r15
 	inv	r15
@@ -4626,31 +4586,31 @@ ocb3_decrypt_with:
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	188(sp), r8
+	mov	186(sp), r8
 	and	r9, r8
-	mov	192(sp), r9
+	mov	190(sp), r9
 	and	r10, r9
-	mov	198(sp), r10
+	mov	196(sp), r10
 	and	r11, r10
 	mov	208(sp), r11
 	and	r12, r11
-	mov	232(sp), r12
+	mov	230(sp), r12
 	and	r4, r12
-	mov	238(sp), r4
+	mov	236(sp), r4
 	and	r7, r4
-	mov	246(sp), r7
+	mov	244(sp), r7
 	and	r14, r7
-	mov	250(sp), r14
+	mov	248(sp), r14
 	and	r15, r14
-	mov	158(sp), r15
+	mov	156(sp), r15
 	xor	r8, r15
-	mov	160(sp), r8
+	mov	158(sp), r8
 	xor	r9, r8
-	mov	162(sp), r9
+	mov	160(sp), r9
 	xor	r10, r9
-	mov	170(sp), r10
+	mov	168(sp), r10
 	xor	r11, r10
-	mov	172(sp), r11
+	mov	170(sp), r11
 	xor	r12, r11
 	mov	r13, r12
 	xor	r4, r12
@@ -4704,9 +4664,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	336(sp), r15
+	mov	334(sp), r15
 	mov	r14, 0(r15)
-	add	#418, sp
+	add	#416, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -4999,7 +4959,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 168 bytes (60 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2936 bytes of code
+;     estimated 2860 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -5018,19 +4978,19 @@ ocb3_hash:
 	mov	r14, 22(sp)
 	mov	r15, 118(sp)
 	mov	184(sp), 84(sp)
-	mov	118(sp), 54(sp)
+	mov	118(sp), 52(sp)
 	clrc
-	rrc	54(sp)
-	rra	54(sp)
-	rra	54(sp)
-	rra	54(sp)
+	rrc	52(sp)
+	rra	52(sp)
+	rra	52(sp)
+	rra	52(sp)
 	; ocb3.ae:128: for i in 0..full {
 	mov	#0, 30(sp)
 	mov	#0, 50(sp)
 	mov	#0, 48(sp)
+	mov	#0, 46(sp)
 	mov	#0, 44(sp)
 	mov	#0, 40(sp)
-	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
@@ -5038,11 +4998,11 @@ ocb3_hash:
 	mov	#0, 68(sp)
 	mov	#0, 66(sp)
 	mov	#0, 64(sp)
-	mov	#0, 62(sp)
 	mov	#0, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
-	cmp	54(sp), 30(sp)
+	mov	#0, 54(sp)
+	cmp	52(sp), 30(sp)
 	jnc	.Locb3_hash_near35
 	br	#.Locb3_hash_done2
 .Locb3_hash_near35:
@@ -5185,53 +5145,21 @@ ocb3_hash:
 	mov	158(r15), r14
 	tst	r11
 	jz	.Locb3_hash_else13
-	mov	#2, r7
-	add	10(sp), r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	r7, r8
+	mov	#2, r8
+	add	10(sp), r8
+	rla	r8
+	rla	r8
+	rla	r8
 	rla	r8
 	add	12(sp), r8
-	mov	r7, r9
-	add	#1, r9
-	rla	r9
-	add	12(sp), r9
-	mov	r7, r10
-	add	#2, r10
-	rla	r10
-	add	12(sp), r10
-	mov	r7, r11
-	add	#3, r11
-	rla	r11
-	add	12(sp), r11
-	mov	r7, r15
-	add	#4, r15
-	mov	r15, r12
-	rla	r12
-	add	12(sp), r12
-	mov	r7, r15
-	add	#5, r15
-	mov	r15, r13
-	rla	r13
-	add	12(sp), r13
-	mov	r7, r15
-	add	#6, r15
-	mov	r15, r14
-	rla	r14
-	add	12(sp), r14
-	add	#7, r7
-	mov	r7, r15
-	rla	r15
-	add	12(sp), r15
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
 	mov	@r8, r8
-	mov	@r9, r9
-	mov	@r10, r10
-	mov	@r11, r11
-	mov	@r12, r12
-	mov	@r13, r13
-	mov	@r14, r14
-	mov	@r15, r15
 	jmp	.Locb3_hash_endif14
 .Locb3_hash_else13:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
@@ -5392,11 +5320,11 @@ ocb3_hash:
 	xor	r8, 28(sp)
 	mov	48(sp), 26(sp)
 	xor	r9, 26(sp)
-	mov	44(sp), 24(sp)
+	mov	46(sp), 24(sp)
 	xor	r10, 24(sp)
-	mov	40(sp), 20(sp)
+	mov	44(sp), 20(sp)
 	xor	r11, 20(sp)
-	mov	38(sp), 18(sp)
+	mov	40(sp), 18(sp)
 	xor	r12, 18(sp)
 	mov	36(sp), r8
 	xor	r13, r8
@@ -5504,19 +5432,19 @@ ocb3_hash:
 	xor	140(sp), r7
 	mov	64(sp), r11
 	xor	142(sp), r11
-	mov	62(sp), r12
+	mov	60(sp), r12
 	xor	144(sp), r12
-	mov	60(sp), r13
+	mov	58(sp), r13
 	xor	146(sp), r13
-	mov	58(sp), r14
+	mov	56(sp), r14
 	xor	148(sp), r14
-	mov	56(sp), r15
+	mov	54(sp), r15
 	xor	150(sp), r15
 	mov	28(sp), 50(sp)
 	mov	26(sp), 48(sp)
-	mov	24(sp), 44(sp)
-	mov	20(sp), 40(sp)
-	mov	18(sp), 38(sp)
+	mov	24(sp), 46(sp)
+	mov	20(sp), 44(sp)
+	mov	18(sp), 40(sp)
 	mov	r8, 36(sp)
 	mov	r9, 34(sp)
 	mov	r10, 32(sp)
@@ -5524,17 +5452,17 @@ ocb3_hash:
 	mov	r6, 68(sp)
 	mov	r7, 66(sp)
 	mov	r11, 64(sp)
-	mov	r12, 62(sp)
-	mov	r13, 60(sp)
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
+	mov	r12, 60(sp)
+	mov	r13, 58(sp)
+	mov	r14, 56(sp)
+	mov	r15, 54(sp)
 	add	#1, 30(sp)
-	cmp	54(sp), 30(sp)
+	cmp	52(sp), 30(sp)
 	jc	.Locb3_hash_near36
 	br	#.Locb3_hash_loop1
 .Locb3_hash_near36:
 .Locb3_hash_done2:
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	rla	r12
 	rla	r12
@@ -5563,13 +5491,13 @@ ocb3_hash:
 	mov	48(sp), 100(sp)
 	mov	12(sp), r15
 	xor	2(r15), 100(sp)
-	mov	44(sp), 98(sp)
+	mov	46(sp), 98(sp)
 	mov	12(sp), r15
 	xor	4(r15), 98(sp)
-	mov	40(sp), 96(sp)
+	mov	44(sp), 96(sp)
 	mov	12(sp), r15
 	xor	6(r15), 96(sp)
-	mov	38(sp), 94(sp)
+	mov	40(sp), 94(sp)
 	mov	12(sp), r15
 	xor	8(r15), 94(sp)
 	mov	36(sp), 92(sp)
@@ -5800,9 +5728,9 @@ ocb3_hash:
 	mov	112(sp), r15
 	mov.b	1(r15), r15
 .Locb3_hash_nob30:
-	mov	r11, 42(sp)
-	swpb	42(sp)
-	bis	r15, 42(sp)
+	mov	r11, 62(sp)
+	swpb	62(sp)
+	bis	r15, 62(sp)
 	mov	r12, r8
 	add	#2, r8
 	mov	#2, r15
@@ -5880,8 +5808,8 @@ ocb3_hash:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, r11
-	bis	r15, r11
+	mov	r13, 42(sp)
+	bis	r15, 42(sp)
 	mov	r12, r9
 	and	#1, r9
 	inv	r9
@@ -5902,33 +5830,33 @@ ocb3_hash:
 	inv	r13
 	inc	r13
 	and	r13, r9
-	mov	r12, r13
+	mov	r12, r11
 	clrc
-	rrc	r13
-	rra	r13
-	and	#1, r13
-	mov	r13, r14
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	r11, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	and	r14, r15
 	mov	r7, r14
 	xor	r15, r14
-	mov	r13, r5
-	inv	r5
-	inc	r5
+	mov	r11, r13
+	inv	r13
+	inc	r13
 	mov	r9, r15
-	and	r5, r15
+	and	r13, r15
 	mov	r9, r4
 	xor	r15, r4
-	mov	r13, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	mov	r7, r5
 	and	r15, r5
-	inv	r13
-	inc	r13
-	and	r13, r9
+	inv	r11
+	inc	r11
+	and	r11, r9
 	mov	r12, r15
 	clrc
 	rrc	r15
@@ -5941,22 +5869,22 @@ ocb3_hash:
 	inc	r13
 	mov	r14, r15
 	and	r13, r15
-	mov	r14, r12
-	xor	r15, r12
+	mov	r14, 38(sp)
+	xor	r15, 38(sp)
 	mov	r7, r13
 	inv	r13
 	inc	r13
 	mov	r4, r15
 	and	r13, r15
-	mov	r4, 52(sp)
-	xor	r15, 52(sp)
+	mov	r4, r11
+	xor	r15, r11
 	mov	r7, r13
 	inv	r13
 	inc	r13
 	mov	r5, r15
 	and	r13, r15
-	mov	r5, 46(sp)
-	xor	r15, 46(sp)
+	mov	r5, r12
+	xor	r15, r12
 	mov	r7, r13
 	inv	r13
 	inc	r13
@@ -5982,7 +5910,7 @@ ocb3_hash:
 	and	r15, r9
 	mov	r10, r15
 	sub	#128, r15
-	mov	r11, r15
+	mov	42(sp), r15
 	subc	#0, r15
 	clr	r7
 	adc	r7
@@ -5990,17 +5918,15 @@ ocb3_hash:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r12, r10
+	mov	38(sp), r10
 	and	r15, r10
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	52(sp), r11
 	and	r15, r11
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	46(sp), r12
 	and	r15, r12
 	mov	r7, r15
 	inv	r15
@@ -6033,7 +5959,7 @@ ocb3_hash:
 	bis	r13, r12
 	mov	72(sp), r13
 	bis	r14, r13
-	mov	42(sp), r14
+	mov	62(sp), r14
 	bis	r4, r14
 	mov	r8, r15
 	bis	r5, r15
@@ -6070,13 +5996,13 @@ ocb3_hash:
 	xor	156(sp), r9
 	mov	64(sp), r10
 	xor	158(sp), r10
-	mov	62(sp), r11
+	mov	60(sp), r11
 	xor	160(sp), r11
-	mov	60(sp), r12
+	mov	58(sp), r12
 	xor	162(sp), r12
-	mov	58(sp), r13
+	mov	56(sp), r13
 	xor	164(sp), r13
-	mov	56(sp), r14
+	mov	54(sp), r14
 	xor	166(sp), r14
 	jmp	.Locb3_hash_endif18
 .Locb3_hash_else17:
@@ -6084,10 +6010,10 @@ ocb3_hash:
 	mov	68(sp), r8
 	mov	66(sp), r9
 	mov	64(sp), r10
-	mov	62(sp), r11
-	mov	60(sp), r12
-	mov	58(sp), r13
-	mov	56(sp), r14
+	mov	60(sp), r11
+	mov	58(sp), r12
+	mov	56(sp), r13
+	mov	54(sp), r14
 .Locb3_hash_endif18:
 	mov	84(sp), r15
 	mov	r7, 0(r15)

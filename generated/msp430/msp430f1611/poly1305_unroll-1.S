@@ -255,7 +255,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 1026 bytes of code
+;     estimated 1024 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -611,11 +611,10 @@ poly1305_block:
 	; poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
 	mov	r7, r15
 	sub	r6, r15
-	add	#10, r15
 	rla	r15
 	add	r13, r15
 	mov	@r8+, &0x0130
-	mov	@r15, &0x0138
+	mov	20(r15), &0x0138
 	mov	&0x013a, r9
 	mov	&0x013c, r15
 	add	r9, r10

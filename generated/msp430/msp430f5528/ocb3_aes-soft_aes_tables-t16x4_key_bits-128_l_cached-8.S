@@ -554,214 +554,214 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 370 bytes (136 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4738 bytes of code
+;     frame 366 bytes (134 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4672 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#370, sp
-	mov	r12, 192(sp)
-	mov	r13, 16(sp)
+	sub	#366, sp
+	mov	r12, 188(sp)
+	mov	r13, 30(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	386(sp), 270(sp)
-	mov	388(sp), 268(sp)
-	mov	390(sp), 46(sp)
-	mov	392(sp), 236(sp)
-	mov	394(sp), 44(sp)
-	mov	398(sp), 218(sp)
-	mov	400(sp), 184(sp)
+	mov	382(sp), 266(sp)
+	mov	384(sp), 264(sp)
+	mov	386(sp), 42(sp)
+	mov	388(sp), 232(sp)
+	mov	390(sp), 40(sp)
+	mov	394(sp), 214(sp)
+	mov	396(sp), 180(sp)
 	; ocb3.ae:143: offset = initial_offset(ks, nonce, len(tag))
-	mov	184(sp), 274(sp)
-	mov	#0, 276(sp)
+	mov	180(sp), 270(sp)
+	mov	#0, 272(sp)
 	mov	sp, r11
-	add	#274, r11
+	add	#270, r11
 	mov	sp, r15
-	add	#290, r15
+	add	#286, r15
 	mov	r15, 0(sp)
-	mov	192(sp), r12
+	mov	188(sp), r12
 	mov	r11, r15
 	call	#ocb3_initial_offset
-	mov	236(sp), 158(sp)
-	mov	158(sp), r15
+	mov	232(sp), 150(sp)
+	mov	150(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 158(sp)
+	mov	r15, 150(sp)
 	; ocb3.ae:150: for i in 0..full {
 	mov	#0, 96(sp)
-	mov	290(sp), 36(sp)
-	mov	292(sp), 34(sp)
-	mov	294(sp), 30(sp)
-	mov	296(sp), 28(sp)
-	mov	298(sp), r11
-	mov	300(sp), r12
-	mov	302(sp), r13
-	mov	304(sp), r14
-	mov	#0, 118(sp)
-	mov	#0, 108(sp)
-	mov	#0, 124(sp)
+	mov	286(sp), 34(sp)
+	mov	288(sp), 32(sp)
+	mov	290(sp), 28(sp)
+	mov	292(sp), r8
+	mov	294(sp), r11
+	mov	296(sp), r12
+	mov	298(sp), r13
+	mov	300(sp), r14
+	mov	#0, 114(sp)
+	mov	#0, 104(sp)
+	mov	#0, 120(sp)
+	mov	#0, 122(sp)
 	mov	#0, 126(sp)
-	mov	#0, 132(sp)
-	mov	#0, 142(sp)
-	mov	#0, 144(sp)
-	mov	#0, 146(sp)
-	mov	16(sp), r15
-	mov	32(r15), 24(sp)
-	mov	16(sp), r15
-	mov	34(r15), r10
-	mov	16(sp), r15
-	mov	36(r15), r9
-	mov	16(sp), r15
-	mov	38(r15), r8
-	mov	16(sp), r15
+	mov	#0, 136(sp)
+	mov	#0, 138(sp)
+	mov	#0, 140(sp)
+	mov	30(sp), r15
+	mov	32(r15), 26(sp)
+	mov	30(sp), r15
+	mov	34(r15), 24(sp)
+	mov	30(sp), r15
+	mov	36(r15), r10
+	mov	30(sp), r15
+	mov	38(r15), r9
+	mov	30(sp), r15
 	mov	40(r15), r7
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	42(r15), r6
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	44(r15), r5
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	46(r15), r4
-	cmp	158(sp), 96(sp)
+	cmp	150(sp), 96(sp)
 	jnc	.Locb3_encrypt_with_near67
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near67:
 .Locb3_encrypt_with_loop1:
 	mov	96(sp), r15
 	and	#4095, r15
-	mov	r15, 26(sp)
-	mov	26(sp), r15
+	mov	r15, 22(sp)
+	mov	22(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 26(sp)
-	mov	36(sp), 72(sp)
-	xor	24(sp), 72(sp)
+	mov	r15, 22(sp)
 	mov	34(sp), 70(sp)
-	xor	r10, 70(sp)
-	mov	30(sp), 66(sp)
-	xor	r9, 66(sp)
-	mov	28(sp), 64(sp)
-	xor	r8, 64(sp)
-	mov	r11, 62(sp)
-	xor	r7, 62(sp)
-	mov	r12, 60(sp)
-	xor	r6, 60(sp)
-	mov	r13, 58(sp)
-	xor	r5, 58(sp)
-	mov	r14, 56(sp)
-	xor	r4, 56(sp)
-	mov	26(sp), 84(sp)
-	add	#14, 84(sp)
-	mov	84(sp), r15
-	add	46(sp), r15
+	xor	26(sp), 70(sp)
+	mov	32(sp), 66(sp)
+	xor	24(sp), 66(sp)
+	mov	28(sp), 62(sp)
+	xor	r10, 62(sp)
+	mov	r8, 60(sp)
+	xor	r9, 60(sp)
+	mov	r11, 58(sp)
+	xor	r7, 58(sp)
+	mov	r12, 56(sp)
+	xor	r6, 56(sp)
+	mov	r13, 54(sp)
+	xor	r5, 54(sp)
+	mov	r14, 52(sp)
+	xor	r4, 52(sp)
+	mov	22(sp), 80(sp)
+	add	#14, 80(sp)
+	mov	80(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, 12(sp)
 	swpb	12(sp)
 	bis	r15, 12(sp)
-	mov	26(sp), 82(sp)
-	add	#12, 82(sp)
-	mov	82(sp), r15
-	add	46(sp), r15
+	mov	22(sp), 78(sp)
+	add	#12, 78(sp)
+	mov	78(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r4
 	mov.b	1(r15), r15
 	swpb	r4
 	bis	r15, r4
-	mov	26(sp), 80(sp)
-	add	#10, 80(sp)
-	mov	80(sp), r15
-	add	46(sp), r15
+	mov	22(sp), 76(sp)
+	add	#10, 76(sp)
+	mov	76(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r5
 	mov.b	1(r15), r15
 	swpb	r5
 	bis	r15, r5
-	mov	26(sp), 78(sp)
-	add	#8, 78(sp)
-	mov	78(sp), r15
-	add	46(sp), r15
+	mov	22(sp), 74(sp)
+	add	#8, 74(sp)
+	mov	74(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r6
 	mov.b	1(r15), r15
 	swpb	r6
 	bis	r15, r6
-	mov	26(sp), 76(sp)
-	add	#6, 76(sp)
-	mov	76(sp), r15
-	add	46(sp), r15
+	mov	22(sp), 72(sp)
+	add	#6, 72(sp)
+	mov	72(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r7
 	mov.b	1(r15), r15
 	swpb	r7
 	bis	r15, r7
-	mov	26(sp), 74(sp)
-	add	#4, 74(sp)
-	mov	74(sp), r15
-	add	46(sp), r15
+	mov	22(sp), 68(sp)
+	add	#4, 68(sp)
+	mov	68(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r8
 	mov.b	1(r15), r15
 	swpb	r8
 	bis	r15, r8
-	mov	26(sp), 68(sp)
-	add	#2, 68(sp)
-	mov	68(sp), r15
-	add	46(sp), r15
+	mov	22(sp), 64(sp)
+	add	#2, 64(sp)
+	mov	64(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r9
 	mov.b	1(r15), r15
 	swpb	r9
 	bis	r15, r9
-	mov	26(sp), r15
-	add	46(sp), r15
+	mov	22(sp), r15
+	add	42(sp), r15
 	mov.b	@r15, r10
 	mov.b	1(r15), r15
 	swpb	r10
 	bis	r15, r10
-	mov	12(sp), 22(sp)
-	xor	72(sp), 22(sp)
-	mov	r4, 20(sp)
+	mov	12(sp), 20(sp)
 	xor	70(sp), 20(sp)
-	mov	r5, 18(sp)
+	mov	r4, 18(sp)
 	xor	66(sp), 18(sp)
+	mov	r5, 16(sp)
+	xor	62(sp), 16(sp)
 	mov	r6, r11
-	xor	64(sp), r11
+	xor	60(sp), r11
 	mov	r7, r12
-	xor	62(sp), r12
+	xor	58(sp), r12
 	mov	r8, r13
-	xor	60(sp), r13
+	xor	56(sp), r13
 	mov	r9, r14
-	xor	58(sp), r14
+	xor	54(sp), r14
 	mov	r10, r15
-	xor	56(sp), r15
+	xor	52(sp), r15
 	; ocb3.ae:154: u = E.encrypt_block(ks, p ^ offset)
-	mov	22(sp), 274(sp)
-	mov	20(sp), 276(sp)
-	mov	18(sp), 278(sp)
-	mov	r11, 280(sp)
-	mov	r12, 282(sp)
-	mov	r13, 284(sp)
-	mov	r14, 286(sp)
-	mov	r15, 288(sp)
+	mov	20(sp), 270(sp)
+	mov	18(sp), 272(sp)
+	mov	16(sp), 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r14, 282(sp)
+	mov	r15, 284(sp)
 	mov	sp, r14
-	add	#274, r14
+	add	#270, r14
 	mov	sp, r15
-	add	#306, r15
-	mov	192(sp), r12
+	add	#302, r15
+	mov	188(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ocb3_E_encrypt_block
-	mov	118(sp), 104(sp)
-	xor	12(sp), 104(sp)
-	mov	108(sp), 102(sp)
-	xor	r4, 102(sp)
-	mov	124(sp), 100(sp)
-	xor	r5, 100(sp)
-	mov	126(sp), 98(sp)
-	xor	r6, 98(sp)
-	mov	132(sp), 94(sp)
-	xor	r7, 94(sp)
-	mov	142(sp), 92(sp)
-	xor	r8, 92(sp)
-	mov	144(sp), 90(sp)
-	xor	r9, 90(sp)
-	mov	146(sp), 88(sp)
-	xor	r10, 88(sp)
+	mov	114(sp), 100(sp)
+	xor	12(sp), 100(sp)
+	mov	104(sp), 98(sp)
+	xor	r4, 98(sp)
+	mov	120(sp), 94(sp)
+	xor	r5, 94(sp)
+	mov	122(sp), 92(sp)
+	xor	r6, 92(sp)
+	mov	126(sp), 90(sp)
+	xor	r7, 90(sp)
+	mov	136(sp), 88(sp)
+	xor	r8, 88(sp)
+	mov	138(sp), 86(sp)
+	xor	r9, 86(sp)
+	mov	140(sp), 84(sp)
+	xor	r10, 84(sp)
 	mov	96(sp), r14
 	add	#2, r14
 	mov	#0, r10
@@ -865,65 +865,44 @@ ocb3_encrypt_with:
 	adc	r12
 	xor	#1, r12
 	; ocb3.ae:98: if k < l_cached {
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	144(r15), r11
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	146(r15), r10
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	148(r15), r9
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	150(r15), r8
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	152(r15), r7
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	154(r15), r13
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	156(r15), r14
-	mov	16(sp), r15
+	mov	30(sp), r15
 	mov	158(r15), r15
 	tst	r12
 	jz	.Locb3_encrypt_with_else13
 	mov	#2, r8
 	add	14(sp), r8
 	rlam.w	#3, r8
-	mov	r8, r9
-	rla	r9
-	add	16(sp), r9
-	mov	r8, r10
-	add	#1, r10
-	rla	r10
-	add	16(sp), r10
-	mov	r8, r11
-	add	#2, r11
-	rla	r11
-	add	16(sp), r11
-	mov	r8, r12
-	add	#3, r12
-	rla	r12
-	add	16(sp), r12
-	mov	r8, r13
-	add	#4, r13
-	rla	r13
-	add	16(sp), r13
-	mov	r8, r14
-	add	#5, r14
-	rla	r14
-	add	16(sp), r14
-	mov	r8, r15
-	add	#6, r15
-	rla	r15
-	add	16(sp), r15
-	add	#7, r8
 	rla	r8
-	add	16(sp), r8
-	mov	@r9, 54(sp)
-	mov	@r10, 52(sp)
-	mov	@r11, 50(sp)
-	mov	@r12, 48(sp)
-	mov	@r13, 42(sp)
-	mov	@r14, 40(sp)
-	mov	@r15, 38(sp)
-	mov	@r8, 32(sp)
+	add	30(sp), r8
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
+	mov	@r8, 50(sp)
+	mov	r9, 48(sp)
+	mov	r10, 46(sp)
+	mov	r11, 44(sp)
+	mov	r12, 38(sp)
+	mov	r13, 36(sp)
+	mov	r14, r5
+	mov	r15, r4
 	jmp	.Locb3_encrypt_with_endif14
 .Locb3_encrypt_with_else13:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
@@ -1019,121 +998,119 @@ ocb3_encrypt_with:
 	cmp	14(sp), 10(sp)
 	jnc	.Locb3_encrypt_with_loop15
 .Locb3_encrypt_with_done16:
-	mov	8(sp), 54(sp)
-	mov	6(sp), 52(sp)
-	mov	4(sp), 50(sp)
-	mov	2(sp), 48(sp)
-	mov	r4, 42(sp)
-	mov	r5, 40(sp)
-	mov	r6, 38(sp)
-	mov	r15, 32(sp)
+	mov	8(sp), 50(sp)
+	mov	6(sp), 48(sp)
+	mov	4(sp), 46(sp)
+	mov	2(sp), 44(sp)
+	mov	r4, 38(sp)
+	mov	r5, 36(sp)
+	mov	r6, r5
+	mov	r15, r4
 .Locb3_encrypt_with_endif14:
-	mov	72(sp), r6
-	xor	306(sp), r6
-	mov	70(sp), r7
-	xor	308(sp), r7
-	mov	66(sp), r8
-	xor	310(sp), r8
-	mov	64(sp), r9
-	xor	312(sp), r9
-	mov	62(sp), r10
-	xor	314(sp), r10
-	mov	60(sp), r11
-	xor	316(sp), r11
-	mov	58(sp), r12
-	xor	318(sp), r12
-	mov	56(sp), r13
-	xor	320(sp), r13
+	mov	70(sp), r6
+	xor	302(sp), r6
+	mov	66(sp), r7
+	xor	304(sp), r7
+	mov	62(sp), r8
+	xor	306(sp), r8
+	mov	60(sp), r9
+	xor	308(sp), r9
+	mov	58(sp), r10
+	xor	310(sp), r10
+	mov	56(sp), r11
+	xor	312(sp), r11
+	mov	54(sp), r12
+	xor	314(sp), r12
+	mov	52(sp), r13
+	xor	316(sp), r13
 	; ocb3.ae:157: store_be(ct, off, u ^ offset)
 	mov	r6, r14
-	mov	84(sp), r15
-	add	44(sp), r15
+	mov	80(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r6, 1(r15)
 	mov	r7, r14
-	mov	82(sp), r15
-	add	44(sp), r15
+	mov	78(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r7, 1(r15)
 	mov	r8, r14
-	mov	80(sp), r15
-	add	44(sp), r15
+	mov	76(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r8, 1(r15)
 	mov	r9, r14
-	mov	78(sp), r15
-	add	44(sp), r15
+	mov	74(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r9, 1(r15)
 	mov	r10, r14
-	mov	76(sp), r15
-	add	44(sp), r15
+	mov	72(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r10, 1(r15)
 	mov	r11, r14
-	mov	74(sp), r15
-	add	44(sp), r15
+	mov	68(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r11, 1(r15)
 	mov	r12, r14
-	mov	68(sp), r15
-	add	44(sp), r15
+	mov	64(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r12, 1(r15)
 	mov	r13, r14
-	mov	26(sp), r15
-	add	44(sp), r15
+	mov	22(sp), r15
+	add	40(sp), r15
 	swpb	r14
 	mov.b	r14, 0(r15)
 	mov.b	r13, 1(r15)
-	mov	72(sp), 36(sp)
 	mov	70(sp), 34(sp)
-	mov	66(sp), 30(sp)
-	mov	64(sp), 28(sp)
-	mov	62(sp), r11
-	mov	60(sp), r12
-	mov	58(sp), r13
-	mov	56(sp), r14
-	mov	104(sp), 118(sp)
-	mov	102(sp), 108(sp)
-	mov	100(sp), 124(sp)
-	mov	98(sp), 126(sp)
-	mov	94(sp), 132(sp)
-	mov	92(sp), 142(sp)
-	mov	90(sp), 144(sp)
-	mov	88(sp), 146(sp)
-	mov	54(sp), 24(sp)
-	mov	52(sp), r10
-	mov	50(sp), r9
-	mov	48(sp), r8
-	mov	42(sp), r7
-	mov	40(sp), r6
-	mov	38(sp), r5
-	mov	32(sp), r4
+	mov	66(sp), 32(sp)
+	mov	62(sp), 28(sp)
+	mov	60(sp), r8
+	mov	58(sp), r11
+	mov	56(sp), r12
+	mov	54(sp), r13
+	mov	52(sp), r14
+	mov	100(sp), 114(sp)
+	mov	98(sp), 104(sp)
+	mov	94(sp), 120(sp)
+	mov	92(sp), 122(sp)
+	mov	90(sp), 126(sp)
+	mov	88(sp), 136(sp)
+	mov	86(sp), 138(sp)
+	mov	84(sp), 140(sp)
+	mov	50(sp), 26(sp)
+	mov	48(sp), 24(sp)
+	mov	46(sp), r10
+	mov	44(sp), r9
+	mov	38(sp), r7
+	mov	36(sp), r6
 	add	#1, 96(sp)
-	cmp	158(sp), 96(sp)
+	cmp	150(sp), 96(sp)
 	jc	.Locb3_encrypt_with_near68
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near68:
 .Locb3_encrypt_with_done2:
-	mov	158(sp), r9
+	mov	150(sp), r9
 	rlam.w	#4, r9
-	mov	236(sp), r10
+	mov	232(sp), r10
 	sub	r9, r10
-	mov	#0, r8
-	subc	#0, r8
+	mov	#0, 172(sp)
+	subc	#0, 172(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r7
 	adc	r7
-	mov	r8, r15
+	mov	172(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1143,44 +1120,44 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_near69
 	br	#.Locb3_encrypt_with_else17
 .Locb3_encrypt_with_near69:
-	mov	36(sp), 216(sp)
-	mov	16(sp), r15
-	xor	@r15, 216(sp)
-	mov	34(sp), 214(sp)
-	mov	16(sp), r15
-	xor	2(r15), 214(sp)
-	mov	30(sp), 212(sp)
-	mov	16(sp), r15
-	xor	4(r15), 212(sp)
-	mov	28(sp), 210(sp)
-	mov	16(sp), r15
-	xor	6(r15), 210(sp)
-	mov	r11, 208(sp)
-	mov	16(sp), r15
-	xor	8(r15), 208(sp)
-	mov	r12, 206(sp)
-	mov	16(sp), r15
-	xor	10(r15), 206(sp)
-	mov	r13, 204(sp)
-	mov	16(sp), r15
-	xor	12(r15), 204(sp)
-	mov	r14, 202(sp)
-	mov	16(sp), r15
-	xor	14(r15), 202(sp)
+	mov	34(sp), 212(sp)
+	mov	30(sp), r15
+	xor	@r15, 212(sp)
+	mov	32(sp), 210(sp)
+	mov	30(sp), r15
+	xor	2(r15), 210(sp)
+	mov	28(sp), 208(sp)
+	mov	30(sp), r15
+	xor	4(r15), 208(sp)
+	mov	r8, 206(sp)
+	mov	30(sp), r15
+	xor	6(r15), 206(sp)
+	mov	r11, 204(sp)
+	mov	30(sp), r15
+	xor	8(r15), 204(sp)
+	mov	r12, 202(sp)
+	mov	30(sp), r15
+	xor	10(r15), 202(sp)
+	mov	r13, 200(sp)
+	mov	30(sp), r15
+	xor	12(r15), 200(sp)
+	mov	r14, 198(sp)
+	mov	30(sp), r15
+	xor	14(r15), 198(sp)
 	; ocb3.ae:162: pad = E.encrypt_block(ks, offset)
-	mov	216(sp), 274(sp)
-	mov	214(sp), 276(sp)
-	mov	212(sp), 278(sp)
-	mov	210(sp), 280(sp)
-	mov	208(sp), 282(sp)
-	mov	206(sp), 284(sp)
-	mov	204(sp), 286(sp)
-	mov	202(sp), 288(sp)
+	mov	212(sp), 270(sp)
+	mov	210(sp), 272(sp)
+	mov	208(sp), 274(sp)
+	mov	206(sp), 276(sp)
+	mov	204(sp), 278(sp)
+	mov	202(sp), 280(sp)
+	mov	200(sp), 282(sp)
+	mov	198(sp), 284(sp)
 	mov	sp, r14
-	add	#274, r14
+	add	#270, r14
 	mov	sp, r15
-	add	#322, r15
-	mov	192(sp), r12
+	add	#318, r15
+	mov	188(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ocb3_E_encrypt_block
@@ -1197,32 +1174,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 186(sp)
-	xor	r15, 186(sp)
+	mov	r13, 182(sp)
+	xor	r15, 182(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 200(sp)
-	xor	r15, 200(sp)
+	mov	r11, 196(sp)
+	xor	r15, 196(sp)
 	clr	r14
-	cmp	#1, 186(sp)
+	cmp	#1, 182(sp)
 	jnc	.Locb3_encrypt_with_nob19
-	mov	200(sp), 220(sp)
-	add	46(sp), 220(sp)
-	mov	220(sp), r15
+	mov	196(sp), 216(sp)
+	add	42(sp), 216(sp)
+	mov	216(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob19:
 	clr	r15
-	cmp	#2, 186(sp)
+	cmp	#2, 182(sp)
 	jnc	.Locb3_encrypt_with_nob20
-	mov	220(sp), r15
+	mov	216(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob20:
-	mov	r14, 178(sp)
-	swpb	178(sp)
-	bis	r15, 178(sp)
+	mov	r14, 174(sp)
+	swpb	174(sp)
+	bis	r15, 174(sp)
 	mov	r9, r11
 	add	#12, r11
 	mov	#12, r15
@@ -1236,32 +1213,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 182(sp)
-	xor	r15, 182(sp)
+	mov	r13, 178(sp)
+	xor	r15, 178(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 198(sp)
-	xor	r15, 198(sp)
+	mov	r11, 194(sp)
+	xor	r15, 194(sp)
 	clr	r14
-	cmp	#1, 182(sp)
+	cmp	#1, 178(sp)
 	jnc	.Locb3_encrypt_with_nob21
-	mov	198(sp), 222(sp)
-	add	46(sp), 222(sp)
-	mov	222(sp), r15
+	mov	194(sp), 218(sp)
+	add	42(sp), 218(sp)
+	mov	218(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob21:
 	clr	r15
-	cmp	#2, 182(sp)
+	cmp	#2, 178(sp)
 	jnc	.Locb3_encrypt_with_nob22
-	mov	222(sp), r15
+	mov	218(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob22:
-	mov	r14, 174(sp)
-	swpb	174(sp)
-	bis	r15, 174(sp)
+	mov	r14, 168(sp)
+	swpb	168(sp)
+	bis	r15, 168(sp)
 	mov	r9, r11
 	add	#10, r11
 	mov	#10, r15
@@ -1275,32 +1252,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 176(sp)
-	xor	r15, 176(sp)
+	mov	r13, 170(sp)
+	xor	r15, 170(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 196(sp)
-	xor	r15, 196(sp)
+	mov	r11, 192(sp)
+	xor	r15, 192(sp)
 	clr	r14
-	cmp	#1, 176(sp)
+	cmp	#1, 170(sp)
 	jnc	.Locb3_encrypt_with_nob23
-	mov	196(sp), 224(sp)
-	add	46(sp), 224(sp)
-	mov	224(sp), r15
+	mov	192(sp), 220(sp)
+	add	42(sp), 220(sp)
+	mov	220(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob23:
 	clr	r15
-	cmp	#2, 176(sp)
+	cmp	#2, 170(sp)
 	jnc	.Locb3_encrypt_with_nob24
-	mov	224(sp), r15
+	mov	220(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob24:
-	mov	r14, 170(sp)
-	swpb	170(sp)
-	bis	r15, 170(sp)
+	mov	r14, 164(sp)
+	swpb	164(sp)
+	bis	r15, 164(sp)
 	mov	r9, r11
 	add	#8, r11
 	mov	#8, r15
@@ -1314,32 +1291,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 172(sp)
-	xor	r15, 172(sp)
+	mov	r13, 166(sp)
+	xor	r15, 166(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 194(sp)
-	xor	r15, 194(sp)
+	mov	r11, 190(sp)
+	xor	r15, 190(sp)
 	clr	r14
-	cmp	#1, 172(sp)
+	cmp	#1, 166(sp)
 	jnc	.Locb3_encrypt_with_nob25
-	mov	194(sp), 226(sp)
-	add	46(sp), 226(sp)
-	mov	226(sp), r15
+	mov	190(sp), 222(sp)
+	add	42(sp), 222(sp)
+	mov	222(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob25:
 	clr	r15
-	cmp	#2, 172(sp)
+	cmp	#2, 166(sp)
 	jnc	.Locb3_encrypt_with_nob26
-	mov	226(sp), r15
+	mov	222(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob26:
-	mov	r14, 166(sp)
-	swpb	166(sp)
-	bis	r15, 166(sp)
+	mov	r14, 160(sp)
+	swpb	160(sp)
+	bis	r15, 160(sp)
 	mov	r9, r11
 	add	#6, r11
 	mov	#6, r15
@@ -1353,32 +1330,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 168(sp)
-	xor	r15, 168(sp)
+	mov	r13, 162(sp)
+	xor	r15, 162(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 190(sp)
-	xor	r15, 190(sp)
+	mov	r11, 186(sp)
+	xor	r15, 186(sp)
 	clr	r14
-	cmp	#1, 168(sp)
+	cmp	#1, 162(sp)
 	jnc	.Locb3_encrypt_with_nob27
-	mov	190(sp), 228(sp)
-	add	46(sp), 228(sp)
-	mov	228(sp), r15
+	mov	186(sp), 224(sp)
+	add	42(sp), 224(sp)
+	mov	224(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob27:
 	clr	r15
-	cmp	#2, 168(sp)
+	cmp	#2, 162(sp)
 	jnc	.Locb3_encrypt_with_nob28
-	mov	228(sp), r15
+	mov	224(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob28:
-	mov	r14, 162(sp)
-	swpb	162(sp)
-	bis	r15, 162(sp)
+	mov	r14, 156(sp)
+	swpb	156(sp)
+	bis	r15, 156(sp)
 	mov	r9, r11
 	add	#4, r11
 	mov	#4, r15
@@ -1392,32 +1369,32 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 164(sp)
-	xor	r15, 164(sp)
+	mov	r13, 158(sp)
+	xor	r15, 158(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 188(sp)
-	xor	r15, 188(sp)
+	mov	r11, 184(sp)
+	xor	r15, 184(sp)
 	clr	r14
-	cmp	#1, 164(sp)
+	cmp	#1, 158(sp)
 	jnc	.Locb3_encrypt_with_nob29
-	mov	188(sp), 230(sp)
-	add	46(sp), 230(sp)
-	mov	230(sp), r15
+	mov	184(sp), 226(sp)
+	add	42(sp), 226(sp)
+	mov	226(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob29:
 	clr	r15
-	cmp	#2, 164(sp)
+	cmp	#2, 158(sp)
 	jnc	.Locb3_encrypt_with_nob30
-	mov	230(sp), r15
+	mov	226(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob30:
-	mov	r14, 156(sp)
-	swpb	156(sp)
-	bis	r15, 156(sp)
+	mov	r14, 152(sp)
+	swpb	152(sp)
+	bis	r15, 152(sp)
 	mov	r9, r11
 	add	#2, r11
 	mov	#2, r15
@@ -1431,59 +1408,59 @@ ocb3_encrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, 160(sp)
-	xor	r15, 160(sp)
+	mov	r13, 154(sp)
+	xor	r15, 154(sp)
 	inv	r12
 	inc	r12
 	mov	r9, r15
 	xor	r11, r15
 	and	r12, r15
-	mov	r11, 180(sp)
-	xor	r15, 180(sp)
+	mov	r11, 176(sp)
+	xor	r15, 176(sp)
 	clr	r14
-	cmp	#1, 160(sp)
+	cmp	#1, 154(sp)
 	jnc	.Locb3_encrypt_with_nob31
-	mov	180(sp), 232(sp)
-	add	46(sp), 232(sp)
-	mov	232(sp), r15
+	mov	176(sp), 228(sp)
+	add	42(sp), 228(sp)
+	mov	228(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob31:
 	clr	r15
-	cmp	#2, 160(sp)
+	cmp	#2, 154(sp)
 	jnc	.Locb3_encrypt_with_nob32
-	mov	232(sp), r15
+	mov	228(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob32:
-	mov	r14, 152(sp)
-	swpb	152(sp)
-	bis	r15, 152(sp)
+	mov	r14, 146(sp)
+	swpb	146(sp)
+	bis	r15, 146(sp)
 	clr	r14
 	cmp	#1, r10
 	jnc	.Locb3_encrypt_with_nob33
-	mov	r9, 234(sp)
-	add	46(sp), 234(sp)
-	mov	234(sp), r15
+	mov	r9, 230(sp)
+	add	42(sp), 230(sp)
+	mov	230(sp), r15
 	mov.b	@r15, r14
 .Locb3_encrypt_with_nob33:
 	clr	r15
 	cmp	#2, r10
 	jnc	.Locb3_encrypt_with_nob34
-	mov	234(sp), r15
+	mov	230(sp), r15
 	mov.b	1(r15), r15
 .Locb3_encrypt_with_nob34:
-	mov	r14, 150(sp)
-	swpb	150(sp)
-	bis	r15, 150(sp)
+	mov	r14, 144(sp)
+	swpb	144(sp)
+	bis	r15, 144(sp)
 	mov	#15, r12
 	sub	r10, r12
 	mov	#0, r14
-	subc	r8, r14
+	subc	172(sp), r14
 	mov	r12, r15
 	and	#8191, r15
-	mov	r15, 154(sp)
-	mov	154(sp), r15
+	mov	r15, 148(sp)
+	mov	148(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 154(sp)
+	mov	r15, 148(sp)
 	and	#8191, r14
 	mov	r12, r15
 	swpb	r15
@@ -1491,8 +1468,8 @@ ocb3_encrypt_with:
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 148(sp)
-	bis	r15, 148(sp)
+	mov	r14, 142(sp)
+	bis	r15, 142(sp)
 	mov	r12, r8
 	and	#1, r8
 	inv	r8
@@ -1584,9 +1561,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r8
-	mov	154(sp), r15
-	sub	#128, r15
 	mov	148(sp), r15
+	sub	#128, r15
+	mov	142(sp), r15
 	subc	#0, r15
 	clr	r7
 	adc	r7
@@ -1594,13 +1571,13 @@ ocb3_encrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r4, 116(sp)
-	and	r15, 116(sp)
+	mov	r4, 112(sp)
+	and	r15, 112(sp)
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r5, 112(sp)
-	and	r15, 112(sp)
+	mov	r5, 108(sp)
+	and	r15, 108(sp)
 	mov	r7, r15
 	inv	r15
 	inc	r15
@@ -1627,275 +1604,276 @@ ocb3_encrypt_with:
 	inc	r15
 	mov	r8, r5
 	and	r15, r5
-	mov	178(sp), r6
-	bis	116(sp), r6
-	mov	174(sp), r7
-	bis	112(sp), r7
-	mov	170(sp), r8
-	bis	r11, r8
-	mov	166(sp), r11
-	bis	r12, r11
-	mov	162(sp), r12
-	bis	r13, r12
-	mov	156(sp), r13
-	bis	r14, r13
-	mov	152(sp), r14
-	bis	r4, r14
-	mov	150(sp), r15
-	bis	r5, r15
-	mov	118(sp), 128(sp)
-	xor	r6, 128(sp)
-	mov	108(sp), 122(sp)
-	xor	r7, 122(sp)
-	mov	124(sp), 120(sp)
-	xor	r8, 120(sp)
-	mov	126(sp), 114(sp)
-	xor	r11, 114(sp)
-	mov	132(sp), 110(sp)
-	xor	r12, 110(sp)
-	mov	142(sp), 106(sp)
-	xor	r13, 106(sp)
-	mov	144(sp), 86(sp)
-	xor	r14, 86(sp)
-	mov	146(sp), 272(sp)
-	xor	r15, 272(sp)
-	mov	178(sp), r5
-	xor	322(sp), r5
 	mov	174(sp), r6
-	xor	324(sp), r6
-	mov	170(sp), r7
-	xor	326(sp), r7
-	mov	166(sp), r8
-	xor	328(sp), r8
-	mov	162(sp), r11
-	xor	330(sp), r11
+	bis	112(sp), r6
+	mov	168(sp), r7
+	bis	108(sp), r7
+	mov	164(sp), r8
+	bis	r11, r8
+	mov	160(sp), r11
+	bis	r12, r11
 	mov	156(sp), r12
-	xor	332(sp), r12
+	bis	r13, r12
 	mov	152(sp), r13
-	xor	334(sp), r13
-	mov	150(sp), r14
-	xor	336(sp), r14
+	bis	r14, r13
+	mov	146(sp), r14
+	bis	r4, r14
+	mov	144(sp), r15
+	bis	r5, r15
+	mov	114(sp), 124(sp)
+	xor	r6, 124(sp)
+	mov	104(sp), 118(sp)
+	xor	r7, 118(sp)
+	mov	120(sp), 116(sp)
+	xor	r8, 116(sp)
+	mov	122(sp), 110(sp)
+	xor	r11, 110(sp)
+	mov	126(sp), 106(sp)
+	xor	r12, 106(sp)
+	mov	136(sp), 102(sp)
+	xor	r13, 102(sp)
+	mov	138(sp), 82(sp)
+	xor	r14, 82(sp)
+	mov	140(sp), 268(sp)
+	xor	r15, 268(sp)
+	mov	174(sp), r5
+	xor	318(sp), r5
+	mov	168(sp), r6
+	xor	320(sp), r6
+	mov	164(sp), r7
+	xor	322(sp), r7
+	mov	160(sp), r8
+	xor	324(sp), r8
+	mov	156(sp), r11
+	xor	326(sp), r11
+	mov	152(sp), r12
+	xor	328(sp), r12
+	mov	146(sp), r13
+	xor	330(sp), r13
+	mov	144(sp), r14
+	xor	332(sp), r14
 	; ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r5, r4
-	cmp	#1, 186(sp)
+	cmp	#1, 182(sp)
 	jnc	.Locb3_encrypt_with_nost35
-	mov	200(sp), 238(sp)
-	add	44(sp), 238(sp)
+	mov	196(sp), 234(sp)
+	add	40(sp), 234(sp)
 	swpb	r4
-	mov	238(sp), r15
+	mov	234(sp), r15
 	mov.b	r4, 0(r15)
 .Locb3_encrypt_with_nost35:
-	cmp	#2, 186(sp)
+	cmp	#2, 182(sp)
 	jnc	.Locb3_encrypt_with_nost36
-	mov	238(sp), r15
+	mov	234(sp), r15
 	mov.b	r5, 1(r15)
 .Locb3_encrypt_with_nost36:
 	mov	r6, r5
-	cmp	#1, 182(sp)
+	cmp	#1, 178(sp)
 	swpb	r5
 	jnc	.Locb3_encrypt_with_nost37
-	mov	198(sp), 240(sp)
-	add	44(sp), 240(sp)
-	mov	240(sp), r15
+	mov	194(sp), 236(sp)
+	add	40(sp), 236(sp)
+	mov	236(sp), r15
 	mov.b	r5, 0(r15)
 .Locb3_encrypt_with_nost37:
-	cmp	#2, 182(sp)
+	cmp	#2, 178(sp)
 	jnc	.Locb3_encrypt_with_nost38
-	mov	240(sp), r15
+	mov	236(sp), r15
 	mov.b	r6, 1(r15)
 .Locb3_encrypt_with_nost38:
 	mov	r7, r6
-	cmp	#1, 176(sp)
+	cmp	#1, 170(sp)
 	swpb	r6
 	jnc	.Locb3_encrypt_with_nost39
-	mov	196(sp), 242(sp)
-	add	44(sp), 242(sp)
-	mov	242(sp), r15
+	mov	192(sp), 238(sp)
+	add	40(sp), 238(sp)
+	mov	238(sp), r15
 	mov.b	r6, 0(r15)
 .Locb3_encrypt_with_nost39:
-	cmp	#2, 176(sp)
+	cmp	#2, 170(sp)
 	jnc	.Locb3_encrypt_with_nost40
-	mov	242(sp), r15
+	mov	238(sp), r15
 	mov.b	r7, 1(r15)
 .Locb3_encrypt_with_nost40:
 	mov	r8, r7
-	cmp	#1, 172(sp)
+	cmp	#1, 166(sp)
 	swpb	r7
 	jnc	.Locb3_encrypt_with_nost41
-	mov	194(sp), 244(sp)
-	add	44(sp), 244(sp)
-	mov	244(sp), r15
+	mov	190(sp), 240(sp)
+	add	40(sp), 240(sp)
+	mov	240(sp), r15
 	mov.b	r7, 0(r15)
 .Locb3_encrypt_with_nost41:
-	cmp	#2, 172(sp)
+	cmp	#2, 166(sp)
 	jnc	.Locb3_encrypt_with_nost42
-	mov	244(sp), r15
+	mov	240(sp), r15
 	mov.b	r8, 1(r15)
 .Locb3_encrypt_with_nost42:
 	mov	r11, r8
-	cmp	#1, 168(sp)
+	cmp	#1, 162(sp)
 	swpb	r8
 	jnc	.Locb3_encrypt_with_nost43
-	mov	190(sp), 246(sp)
-	add	44(sp), 246(sp)
-	mov	246(sp), r15
+	mov	186(sp), 242(sp)
+	add	40(sp), 242(sp)
+	mov	242(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost43:
-	cmp	#2, 168(sp)
+	cmp	#2, 162(sp)
 	jnc	.Locb3_encrypt_with_nost44
-	mov	246(sp), r15
+	mov	242(sp), r15
 	mov.b	r11, 1(r15)
 .Locb3_encrypt_with_nost44:
 	mov	r12, r11
-	cmp	#1, 164(sp)
+	cmp	#1, 158(sp)
 	swpb	r11
 	jnc	.Locb3_encrypt_with_nost45
-	mov	188(sp), 248(sp)
-	add	44(sp), 248(sp)
-	mov	248(sp), r15
+	mov	184(sp), 244(sp)
+	add	40(sp), 244(sp)
+	mov	244(sp), r15
 	mov.b	r11, 0(r15)
 .Locb3_encrypt_with_nost45:
-	cmp	#2, 164(sp)
+	cmp	#2, 158(sp)
 	jnc	.Locb3_encrypt_with_nost46
-	mov	248(sp), r15
+	mov	244(sp), r15
 	mov.b	r12, 1(r15)
 .Locb3_encrypt_with_nost46:
 	mov	r13, r12
-	cmp	#1, 160(sp)
+	cmp	#1, 154(sp)
 	swpb	r12
 	jnc	.Locb3_encrypt_with_nost47
-	mov	180(sp), 250(sp)
-	add	44(sp), 250(sp)
-	mov	250(sp), r15
+	mov	176(sp), 246(sp)
+	add	40(sp), 246(sp)
+	mov	246(sp), r15
 	mov.b	r12, 0(r15)
 .Locb3_encrypt_with_nost47:
-	cmp	#2, 160(sp)
+	cmp	#2, 154(sp)
 	jnc	.Locb3_encrypt_with_nost48
-	mov	250(sp), r15
+	mov	246(sp), r15
 	mov.b	r13, 1(r15)
 .Locb3_encrypt_with_nost48:
 	mov	r14, r13
 	cmp	#1, r10
 	swpb	r13
 	jnc	.Locb3_encrypt_with_nost49
-	mov	r9, 252(sp)
-	add	44(sp), 252(sp)
-	mov	252(sp), r15
+	mov	r9, 248(sp)
+	add	40(sp), 248(sp)
+	mov	248(sp), r15
 	mov.b	r13, 0(r15)
 .Locb3_encrypt_with_nost49:
 	cmp	#2, r10
 	jnc	.Locb3_encrypt_with_nost50
-	mov	252(sp), r15
+	mov	248(sp), r15
 	mov.b	r14, 1(r15)
 .Locb3_encrypt_with_nost50:
-	mov	216(sp), 140(sp)
-	mov	214(sp), 138(sp)
-	mov	212(sp), 136(sp)
-	mov	210(sp), 134(sp)
+	mov	212(sp), 134(sp)
+	mov	210(sp), 132(sp)
 	mov	208(sp), 130(sp)
-	mov	206(sp), r9
-	mov	204(sp), r10
-	mov	202(sp), r6
-	mov	128(sp), r15
-	mov	122(sp), r12
-	mov	120(sp), r13
-	mov	114(sp), r14
-	mov	110(sp), r7
-	mov	106(sp), r8
-	mov	86(sp), r5
-	mov	272(sp), r11
+	mov	206(sp), 128(sp)
+	mov	204(sp), r8
+	mov	202(sp), r9
+	mov	200(sp), r10
+	mov	198(sp), r11
+	mov	124(sp), r15
+	mov	118(sp), r12
+	mov	116(sp), r13
+	mov	110(sp), r14
+	mov	106(sp), r7
+	mov	102(sp), r4
+	mov	82(sp), r5
+	mov	268(sp), r6
 	jmp	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	mov	36(sp), 140(sp)
-	mov	34(sp), 138(sp)
-	mov	30(sp), 136(sp)
-	mov	28(sp), 134(sp)
-	mov	r11, 130(sp)
+	mov	34(sp), 134(sp)
+	mov	32(sp), 132(sp)
+	mov	28(sp), 130(sp)
+	mov	r8, 128(sp)
+	mov	r11, r8
 	mov	r12, r9
 	mov	r13, r10
-	mov	r14, r6
-	mov	118(sp), r15
-	mov	108(sp), r12
-	mov	124(sp), r13
-	mov	126(sp), r14
-	mov	132(sp), r7
-	mov	142(sp), r8
-	mov	144(sp), r5
-	mov	146(sp), r11
+	mov	r14, r11
+	mov	114(sp), r15
+	mov	104(sp), r12
+	mov	120(sp), r13
+	mov	122(sp), r14
+	mov	126(sp), r7
+	mov	136(sp), r4
+	mov	138(sp), r5
+	mov	140(sp), r6
 .Locb3_encrypt_with_endif18:
-	xor	140(sp), r15
-	xor	138(sp), r12
-	xor	136(sp), r13
-	xor	134(sp), r14
-	xor	130(sp), r7
+	xor	134(sp), r15
+	xor	132(sp), r12
+	xor	130(sp), r13
+	xor	128(sp), r14
+	xor	r8, r7
+	mov	r4, r8
 	xor	r9, r8
 	mov	r5, r9
 	xor	r10, r9
-	mov	r11, r10
-	xor	r6, r10
+	mov	r6, r10
+	xor	r11, r10
 	mov	r15, r11
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	16(r15), r11
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	18(r15), r12
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	20(r15), r13
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	22(r15), r14
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	24(r15), r7
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	26(r15), r8
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	28(r15), r9
-	mov	16(sp), r15
+	mov	30(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:167: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 274(sp)
-	mov	r12, 276(sp)
-	mov	r13, 278(sp)
-	mov	r14, 280(sp)
-	mov	r7, 282(sp)
-	mov	r8, 284(sp)
-	mov	r9, 286(sp)
-	mov	r10, 288(sp)
+	mov	r11, 270(sp)
+	mov	r12, 272(sp)
+	mov	r13, 274(sp)
+	mov	r14, 276(sp)
+	mov	r7, 278(sp)
+	mov	r8, 280(sp)
+	mov	r9, 282(sp)
+	mov	r10, 284(sp)
 	mov	sp, r14
-	add	#274, r14
+	add	#270, r14
 	mov	sp, r15
-	add	#338, r15
-	mov	192(sp), r12
+	add	#334, r15
+	mov	188(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#354, r15
+	add	#350, r15
 	mov	r15, 0(sp)
-	mov	192(sp), r12
-	mov	16(sp), r13
-	mov	270(sp), r14
-	mov	268(sp), r15
+	mov	188(sp), r12
+	mov	30(sp), r13
+	mov	266(sp), r14
+	mov	264(sp), r15
 	call	#ocb3_hash
-	mov	338(sp), r6
-	xor	354(sp), r6
-	mov	340(sp), r7
-	xor	356(sp), r7
-	mov	342(sp), r9
-	xor	358(sp), r9
-	mov	344(sp), r10
-	xor	360(sp), r10
-	mov	346(sp), r11
-	xor	362(sp), r11
-	mov	348(sp), r12
-	xor	364(sp), r12
-	mov	350(sp), r13
-	xor	366(sp), r13
-	mov	352(sp), r14
-	xor	368(sp), r14
+	mov	334(sp), r6
+	xor	350(sp), r6
+	mov	336(sp), r7
+	xor	352(sp), r7
+	mov	338(sp), r9
+	xor	354(sp), r9
+	mov	340(sp), r10
+	xor	356(sp), r10
+	mov	342(sp), r11
+	xor	358(sp), r11
+	mov	344(sp), r12
+	xor	360(sp), r12
+	mov	346(sp), r13
+	xor	362(sp), r13
+	mov	348(sp), r14
+	xor	364(sp), r14
 	mov	#14, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r4
 	adc	r4
-	mov	184(sp), r5
+	mov	180(sp), r5
 	sub	#14, r5
 	mov	r4, r8
 	inv	r8
@@ -1911,22 +1889,22 @@ ocb3_encrypt_with:
 	mov	r6, r8
 	cmp	#1, r5
 	jnc	.Locb3_encrypt_with_nost51
-	mov	r4, 254(sp)
-	add	218(sp), 254(sp)
+	mov	r4, 250(sp)
+	add	214(sp), 250(sp)
 	swpb	r8
-	mov	254(sp), r15
+	mov	250(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost51:
 	cmp	#2, r5
 	jnc	.Locb3_encrypt_with_nost52
-	mov	254(sp), r15
+	mov	250(sp), r15
 	mov.b	r6, 1(r15)
 .Locb3_encrypt_with_nost52:
 	mov	#12, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r5
 	adc	r5
-	mov	184(sp), r6
+	mov	180(sp), r6
 	sub	#12, r6
 	mov	r5, r8
 	inv	r8
@@ -1942,21 +1920,21 @@ ocb3_encrypt_with:
 	cmp	#1, r6
 	swpb	r8
 	jnc	.Locb3_encrypt_with_nost53
-	mov	r5, 256(sp)
-	add	218(sp), 256(sp)
-	mov	256(sp), r15
+	mov	r5, 252(sp)
+	add	214(sp), 252(sp)
+	mov	252(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost53:
 	cmp	#2, r6
 	jnc	.Locb3_encrypt_with_nost54
-	mov	256(sp), r15
+	mov	252(sp), r15
 	mov.b	r7, 1(r15)
 .Locb3_encrypt_with_nost54:
 	mov	#10, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r6
 	adc	r6
-	mov	184(sp), r7
+	mov	180(sp), r7
 	sub	#10, r7
 	mov	r6, r8
 	inv	r8
@@ -1972,21 +1950,21 @@ ocb3_encrypt_with:
 	cmp	#1, r7
 	swpb	r8
 	jnc	.Locb3_encrypt_with_nost55
-	mov	r6, 260(sp)
-	add	218(sp), 260(sp)
-	mov	260(sp), r15
+	mov	r6, 256(sp)
+	add	214(sp), 256(sp)
+	mov	256(sp), r15
 	mov.b	r8, 0(r15)
 .Locb3_encrypt_with_nost55:
 	cmp	#2, r7
 	jnc	.Locb3_encrypt_with_nost56
-	mov	260(sp), r15
+	mov	256(sp), r15
 	mov.b	r9, 1(r15)
 .Locb3_encrypt_with_nost56:
 	mov	#8, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r7
 	adc	r7
-	mov	184(sp), r8
+	mov	180(sp), r8
 	sub	#8, r8
 	mov	r7, r9
 	inv	r9
@@ -2002,21 +1980,21 @@ ocb3_encrypt_with:
 	cmp	#1, r8
 	swpb	r9
 	jnc	.Locb3_encrypt_with_nost57
-	mov	r7, 264(sp)
-	add	218(sp), 264(sp)
-	mov	264(sp), r15
+	mov	r7, 260(sp)
+	add	214(sp), 260(sp)
+	mov	260(sp), r15
 	mov.b	r9, 0(r15)
 .Locb3_encrypt_with_nost57:
 	cmp	#2, r8
 	jnc	.Locb3_encrypt_with_nost58
-	mov	264(sp), r15
+	mov	260(sp), r15
 	mov.b	r10, 1(r15)
 .Locb3_encrypt_with_nost58:
 	mov	#6, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r8
 	adc	r8
-	mov	184(sp), r9
+	mov	180(sp), r9
 	sub	#6, r9
 	mov	r8, r10
 	inv	r10
@@ -2032,21 +2010,21 @@ ocb3_encrypt_with:
 	cmp	#1, r9
 	swpb	r10
 	jnc	.Locb3_encrypt_with_nost59
-	mov	r8, 266(sp)
-	add	218(sp), 266(sp)
-	mov	266(sp), r15
+	mov	r8, 262(sp)
+	add	214(sp), 262(sp)
+	mov	262(sp), r15
 	mov.b	r10, 0(r15)
 .Locb3_encrypt_with_nost59:
 	cmp	#2, r9
 	jnc	.Locb3_encrypt_with_nost60
-	mov	266(sp), r15
+	mov	262(sp), r15
 	mov.b	r11, 1(r15)
 .Locb3_encrypt_with_nost60:
 	mov	#4, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r9
 	adc	r9
-	mov	184(sp), r10
+	mov	180(sp), r10
 	sub	#4, r10
 	mov	r9, r11
 	inv	r11
@@ -2062,21 +2040,21 @@ ocb3_encrypt_with:
 	cmp	#1, r10
 	swpb	r11
 	jnc	.Locb3_encrypt_with_nost61
-	mov	r9, 262(sp)
-	add	218(sp), 262(sp)
-	mov	262(sp), r15
+	mov	r9, 258(sp)
+	add	214(sp), 258(sp)
+	mov	258(sp), r15
 	mov.b	r11, 0(r15)
 .Locb3_encrypt_with_nost61:
 	cmp	#2, r10
 	jnc	.Locb3_encrypt_with_nost62
-	mov	262(sp), r15
+	mov	258(sp), r15
 	mov.b	r12, 1(r15)
 .Locb3_encrypt_with_nost62:
 	mov	#2, r15
-	cmp	184(sp), r15
+	cmp	180(sp), r15
 	clr	r10
 	adc	r10
-	mov	184(sp), r11
+	mov	180(sp), r11
 	sub	#2, r11
 	mov	r10, r12
 	inv	r12
@@ -2092,29 +2070,29 @@ ocb3_encrypt_with:
 	cmp	#1, r11
 	swpb	r12
 	jnc	.Locb3_encrypt_with_nost63
-	mov	r10, 258(sp)
-	add	218(sp), 258(sp)
-	mov	258(sp), r15
+	mov	r10, 254(sp)
+	add	214(sp), 254(sp)
+	mov	254(sp), r15
 	mov.b	r12, 0(r15)
 .Locb3_encrypt_with_nost63:
 	cmp	#2, r11
 	jnc	.Locb3_encrypt_with_nost64
-	mov	258(sp), r15
+	mov	254(sp), r15
 	mov.b	r13, 1(r15)
 .Locb3_encrypt_with_nost64:
 	mov	r14, r13
-	cmp	#1, 184(sp)
+	cmp	#1, 180(sp)
 	swpb	r13
 	jnc	.Locb3_encrypt_with_nost65
-	mov	218(sp), r15
+	mov	214(sp), r15
 	mov.b	r13, 0(r15)
 .Locb3_encrypt_with_nost65:
-	cmp	#2, 184(sp)
+	cmp	#2, 180(sp)
 	jnc	.Locb3_encrypt_with_nost66
-	mov	218(sp), r15
+	mov	214(sp), r15
 	mov.b	r14, 1(r15)
 .Locb3_encrypt_with_nost66:
-	add	#370, sp
+	add	#366, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
@@ -2122,7 +2100,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 408 bytes (163 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6396 bytes of code
+;     estimated 6346 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2130,13 +2108,13 @@ ocb3_encrypt_with:
 ocb3_decrypt_with:
 	pushm.w	#7, r10
 	sub	#408, sp
-	mov	r12, 38(sp)
-	mov	r13, 32(sp)
+	mov	r12, 34(sp)
+	mov	r13, 64(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	424(sp), 324(sp)
 	mov	426(sp), 322(sp)
-	mov	428(sp), 76(sp)
+	mov	428(sp), 78(sp)
 	mov	430(sp), 290(sp)
 	mov	432(sp), 272(sp)
 	mov	434(sp), 218(sp)
@@ -2150,7 +2128,7 @@ ocb3_decrypt_with:
 	mov	sp, r12
 	add	#344, r12
 	mov	r12, 0(sp)
-	mov	38(sp), r12
+	mov	34(sp), r12
 	call	#ocb3_initial_offset
 	mov	290(sp), 196(sp)
 	mov	196(sp), r15
@@ -2166,23 +2144,23 @@ ocb3_decrypt_with:
 	mov	354(sp), r12
 	mov	356(sp), r13
 	mov	358(sp), r14
-	mov	32(sp), r15
-	mov	32(r15), 46(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
+	mov	32(r15), 44(sp)
+	mov	64(sp), r15
 	mov	34(r15), 42(sp)
-	mov	32(sp), r15
-	mov	36(r15), 36(sp)
-	mov	32(sp), r15
-	mov	38(r15), 34(sp)
-	mov	32(sp), r15
-	mov	40(r15), 30(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
+	mov	36(r15), 38(sp)
+	mov	64(sp), r15
+	mov	38(r15), 36(sp)
+	mov	64(sp), r15
+	mov	40(r15), 32(sp)
+	mov	64(sp), r15
 	mov	42(r15), 24(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	44(r15), r9
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	46(r15), r5
-	mov	#0, 200(sp)
+	mov	#0, 198(sp)
 	mov	#0, 202(sp)
 	mov	#0, 204(sp)
 	mov	#0, 206(sp)
@@ -2197,86 +2175,86 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_loop1:
 	mov	126(sp), r15
 	and	#4095, r15
-	mov	r15, 58(sp)
-	mov	58(sp), r15
+	mov	r15, 50(sp)
+	mov	50(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 58(sp)
+	mov	r15, 50(sp)
 	mov	r6, 104(sp)
-	xor	46(sp), 104(sp)
+	xor	44(sp), 104(sp)
 	mov	r7, 102(sp)
 	xor	42(sp), 102(sp)
 	mov	r8, 100(sp)
-	xor	36(sp), 100(sp)
+	xor	38(sp), 100(sp)
 	mov	r10, 98(sp)
-	xor	34(sp), 98(sp)
+	xor	36(sp), 98(sp)
 	mov	r11, 96(sp)
-	xor	30(sp), 96(sp)
-	mov	r12, 94(sp)
-	xor	24(sp), 94(sp)
+	xor	32(sp), 96(sp)
+	mov	r12, 92(sp)
+	xor	24(sp), 92(sp)
 	mov	r13, 90(sp)
 	xor	r9, 90(sp)
 	mov	r14, 88(sp)
 	xor	r5, 88(sp)
-	mov	58(sp), 120(sp)
-	add	#14, 120(sp)
-	mov	120(sp), r15
-	add	76(sp), r15
+	mov	50(sp), 118(sp)
+	add	#14, 118(sp)
+	mov	118(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r6
 	mov.b	1(r15), r15
 	swpb	r6
 	bis	r15, r6
-	mov	58(sp), 118(sp)
-	add	#12, 118(sp)
-	mov	118(sp), r15
-	add	76(sp), r15
+	mov	50(sp), 116(sp)
+	add	#12, 116(sp)
+	mov	116(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r12
 	mov.b	1(r15), r15
 	swpb	r12
 	bis	r15, r12
-	mov	58(sp), 114(sp)
+	mov	50(sp), 114(sp)
 	add	#10, 114(sp)
 	mov	114(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r13
 	mov.b	1(r15), r15
 	swpb	r13
 	bis	r15, r13
-	mov	58(sp), 112(sp)
+	mov	50(sp), 112(sp)
 	add	#8, 112(sp)
 	mov	112(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r11
 	mov.b	1(r15), r15
 	swpb	r11
 	bis	r15, r11
-	mov	58(sp), 110(sp)
+	mov	50(sp), 110(sp)
 	add	#6, 110(sp)
 	mov	110(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r9
 	mov.b	1(r15), r15
 	swpb	r9
 	bis	r15, r9
-	mov	58(sp), 108(sp)
+	mov	50(sp), 108(sp)
 	add	#4, 108(sp)
 	mov	108(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, r7
 	swpb	r7
 	bis	r15, r7
-	mov	58(sp), 106(sp)
+	mov	50(sp), 106(sp)
 	add	#2, 106(sp)
 	mov	106(sp), r15
-	add	76(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, r8
 	swpb	r8
 	bis	r15, r8
-	mov	58(sp), r15
-	add	76(sp), r15
+	mov	50(sp), r15
+	add	78(sp), r15
 	mov.b	@r15, r14
 	mov.b	1(r15), r15
 	mov	r14, r10
@@ -2289,28 +2267,28 @@ ocb3_decrypt_with:
 	xor	98(sp), r11
 	xor	96(sp), r9
 	mov	r7, r6
-	xor	94(sp), r6
+	xor	92(sp), r6
 	mov	r8, r15
 	xor	90(sp), r15
 	xor	88(sp), r10
 	mov	r15, r7
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	160(r15), r7
 	mov	r10, r8
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	162(r15), r8
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	164(r15), r9
 	mov	r6, r10
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	166(r15), r10
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	168(r15), r13
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	170(r15), r11
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	172(r15), r14
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	174(r15), r12
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 20(sp)
@@ -2321,7 +2299,7 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	mov	r12, r7
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	38(sp), r9
+	mov	34(sp), r9
 	add	#16, r9
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop3:
@@ -2456,10 +2434,10 @@ ocb3_decrypt_with:
 	swpb	r11
 	bis	r10, r11
 	mov	r12, 86(sp)
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	@r15, 86(sp)
 	mov	r11, 84(sp)
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	2(r15), 84(sp)
 	mov	r6, r15
 	swpb	r15
@@ -2479,11 +2457,11 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 78(sp)
-	mov	38(sp), r15
-	xor	4(r15), 78(sp)
+	mov	r12, 76(sp)
+	mov	34(sp), r15
+	xor	4(r15), 76(sp)
 	mov	r11, 74(sp)
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	6(r15), 74(sp)
 	mov	r8, r15
 	swpb	r15
@@ -2501,11 +2479,11 @@ ocb3_decrypt_with:
 	bis	r15, r13
 	swpb	r11
 	bis	r12, r11
-	mov	r13, 66(sp)
-	mov	38(sp), r15
-	xor	8(r15), 66(sp)
+	mov	r13, 60(sp)
+	mov	34(sp), r15
+	xor	8(r15), 60(sp)
 	mov	r11, 72(sp)
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	10(r15), 72(sp)
 	mov	r7, r15
 	swpb	r15
@@ -2522,12 +2500,12 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	swpb	r12
 	bis	r13, r12
-	mov	r14, 48(sp)
-	mov	38(sp), r15
-	xor	12(r15), 48(sp)
-	mov	r12, 50(sp)
-	mov	38(sp), r15
-	xor	14(r15), 50(sp)
+	mov	r14, 46(sp)
+	mov	34(sp), r15
+	xor	12(r15), 46(sp)
+	mov	r12, 48(sp)
+	mov	34(sp), r15
+	xor	14(r15), 48(sp)
 	mov	126(sp), r14
 	add	#2, r14
 	mov	#0, r10
@@ -2631,65 +2609,44 @@ ocb3_decrypt_with:
 	adc	r12
 	xor	#1, r12
 	; ocb3.ae:98: if k < l_cached {
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	144(r15), r11
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	146(r15), r10
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	148(r15), r9
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	150(r15), r8
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	152(r15), r7
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	154(r15), r13
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	156(r15), r14
-	mov	32(sp), r15
+	mov	64(sp), r15
 	mov	158(r15), r15
 	tst	r12
 	jz	.Locb3_decrypt_with_else15
 	mov	#2, r8
 	add	16(sp), r8
 	rlam.w	#3, r8
-	mov	r8, r9
-	rla	r9
-	add	32(sp), r9
-	mov	r8, r10
-	add	#1, r10
-	rla	r10
-	add	32(sp), r10
-	mov	r8, r11
-	add	#2, r11
-	rla	r11
-	add	32(sp), r11
-	mov	r8, r12
-	add	#3, r12
-	rla	r12
-	add	32(sp), r12
-	mov	r8, r13
-	add	#4, r13
-	rla	r13
-	add	32(sp), r13
-	mov	r8, r14
-	add	#5, r14
-	rla	r14
-	add	32(sp), r14
-	mov	r8, r15
-	add	#6, r15
-	rla	r15
-	add	32(sp), r15
-	add	#7, r8
 	rla	r8
-	add	32(sp), r8
-	mov	@r9, 70(sp)
-	mov	@r10, 68(sp)
-	mov	@r11, 64(sp)
-	mov	@r12, 62(sp)
-	mov	@r13, 60(sp)
-	mov	@r14, 56(sp)
-	mov	@r15, 54(sp)
-	mov	@r8, 52(sp)
+	add	64(sp), r8
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
+	mov	@r8, 70(sp)
+	mov	r9, 68(sp)
+	mov	r10, 66(sp)
+	mov	r11, 62(sp)
+	mov	r12, 58(sp)
+	mov	r13, 56(sp)
+	mov	r14, 54(sp)
+	mov	r15, 52(sp)
 	jmp	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
@@ -2787,33 +2744,33 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_done18:
 	mov	8(sp), 70(sp)
 	mov	6(sp), 68(sp)
-	mov	4(sp), 64(sp)
+	mov	4(sp), 66(sp)
 	mov	2(sp), 62(sp)
-	mov	r4, 60(sp)
+	mov	r4, 58(sp)
 	mov	r5, 56(sp)
 	mov	r6, 54(sp)
 	mov	r15, 52(sp)
 .Locb3_decrypt_with_endif16:
-	mov	48(sp), r5
+	mov	46(sp), r5
 	xor	104(sp), r5
-	mov	50(sp), r6
+	mov	48(sp), r6
 	xor	102(sp), r6
-	mov	66(sp), r7
+	mov	60(sp), r7
 	xor	100(sp), r7
 	mov	72(sp), r8
 	xor	98(sp), r8
-	mov	78(sp), r9
+	mov	76(sp), r9
 	xor	96(sp), r9
 	mov	74(sp), r10
-	xor	94(sp), r10
+	xor	92(sp), r10
 	mov	86(sp), r11
 	xor	90(sp), r11
 	mov	84(sp), r12
 	xor	88(sp), r12
-	mov	200(sp), 44(sp)
-	xor	r5, 44(sp)
-	mov	202(sp), 40(sp)
-	xor	r6, 40(sp)
+	mov	198(sp), 40(sp)
+	xor	r5, 40(sp)
+	mov	202(sp), 30(sp)
+	xor	r6, 30(sp)
 	mov	204(sp), 28(sp)
 	xor	r7, 28(sp)
 	mov	206(sp), 26(sp)
@@ -2828,13 +2785,13 @@ ocb3_decrypt_with:
 	xor	r12, r15
 	; ocb3.ae:187: store_be(msg, off, p)
 	mov	r5, r13
-	mov	120(sp), r14
+	mov	118(sp), r14
 	add	82(sp), r14
 	swpb	r13
 	mov.b	r13, 0(r14)
 	mov.b	r5, 1(r14)
 	mov	r6, r13
-	mov	118(sp), r14
+	mov	116(sp), r14
 	add	82(sp), r14
 	swpb	r13
 	mov.b	r13, 0(r14)
@@ -2870,7 +2827,7 @@ ocb3_decrypt_with:
 	mov.b	r13, 0(r14)
 	mov.b	r11, 1(r14)
 	mov	r12, r13
-	mov	58(sp), r14
+	mov	50(sp), r14
 	add	82(sp), r14
 	swpb	r13
 	mov.b	r13, 0(r14)
@@ -2880,19 +2837,19 @@ ocb3_decrypt_with:
 	mov	100(sp), r8
 	mov	98(sp), r10
 	mov	96(sp), r11
-	mov	94(sp), r12
+	mov	92(sp), r12
 	mov	90(sp), r13
 	mov	88(sp), r14
-	mov	70(sp), 46(sp)
+	mov	70(sp), 44(sp)
 	mov	68(sp), 42(sp)
-	mov	64(sp), 36(sp)
-	mov	62(sp), 34(sp)
-	mov	60(sp), 30(sp)
+	mov	66(sp), 38(sp)
+	mov	62(sp), 36(sp)
+	mov	58(sp), 32(sp)
 	mov	56(sp), 24(sp)
 	mov	54(sp), r9
 	mov	52(sp), r5
-	mov	44(sp), 200(sp)
-	mov	40(sp), 202(sp)
+	mov	40(sp), 198(sp)
+	mov	30(sp), 202(sp)
 	mov	28(sp), 204(sp)
 	mov	26(sp), 206(sp)
 	mov	22(sp), 208(sp)
@@ -2928,28 +2885,28 @@ ocb3_decrypt_with:
 	br	#.Locb3_decrypt_with_else19
 .Locb3_decrypt_with_near71:
 	mov	r6, 270(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	@r15, 270(sp)
 	mov	r7, 268(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	2(r15), 268(sp)
 	mov	r8, 266(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	4(r15), 266(sp)
 	mov	r10, 264(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	6(r15), 264(sp)
 	mov	r11, 262(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	8(r15), 262(sp)
 	mov	r12, 260(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	10(r15), 260(sp)
 	mov	r13, 258(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	12(r15), 258(sp)
 	mov	r14, 256(sp)
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	14(r15), 256(sp)
 	; ocb3.ae:192: pad = E.encrypt_block(ks, offset)
 	mov	270(sp), 328(sp)
@@ -2964,7 +2921,7 @@ ocb3_decrypt_with:
 	add	#328, r13
 	mov	sp, r14
 	add	#360, r14
-	mov	38(sp), r12
+	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	144(sp), r11
 	add	#14, r11
@@ -2992,7 +2949,7 @@ ocb3_decrypt_with:
 	cmp	#1, 238(sp)
 	jnc	.Locb3_decrypt_with_nob21
 	mov	254(sp), 274(sp)
-	add	76(sp), 274(sp)
+	add	78(sp), 274(sp)
 	mov	274(sp), r15
 	mov.b	@r15, r10
 .Locb3_decrypt_with_nob21:
@@ -3030,7 +2987,7 @@ ocb3_decrypt_with:
 	cmp	#1, 234(sp)
 	jnc	.Locb3_decrypt_with_nob23
 	mov	252(sp), 276(sp)
-	add	76(sp), 276(sp)
+	add	78(sp), 276(sp)
 	mov	276(sp), r15
 	mov.b	@r15, r11
 .Locb3_decrypt_with_nob23:
@@ -3068,7 +3025,7 @@ ocb3_decrypt_with:
 	cmp	#1, 232(sp)
 	jnc	.Locb3_decrypt_with_nob25
 	mov	250(sp), 278(sp)
-	add	76(sp), 278(sp)
+	add	78(sp), 278(sp)
 	mov	278(sp), r15
 	mov.b	@r15, r12
 .Locb3_decrypt_with_nob25:
@@ -3106,7 +3063,7 @@ ocb3_decrypt_with:
 	cmp	#1, 226(sp)
 	jnc	.Locb3_decrypt_with_nob27
 	mov	248(sp), 280(sp)
-	add	76(sp), 280(sp)
+	add	78(sp), 280(sp)
 	mov	280(sp), r15
 	mov.b	@r15, r13
 .Locb3_decrypt_with_nob27:
@@ -3144,7 +3101,7 @@ ocb3_decrypt_with:
 	cmp	#1, 224(sp)
 	jnc	.Locb3_decrypt_with_nob29
 	mov	246(sp), 282(sp)
-	add	76(sp), 282(sp)
+	add	78(sp), 282(sp)
 	mov	282(sp), r15
 	mov.b	@r15, r14
 .Locb3_decrypt_with_nob29:
@@ -3182,7 +3139,7 @@ ocb3_decrypt_with:
 	cmp	#1, 220(sp)
 	jnc	.Locb3_decrypt_with_nob31
 	mov	244(sp), 284(sp)
-	add	76(sp), 284(sp)
+	add	78(sp), 284(sp)
 	mov	284(sp), r15
 	mov.b	@r15, r8
 .Locb3_decrypt_with_nob31:
@@ -3220,7 +3177,7 @@ ocb3_decrypt_with:
 	cmp	#1, 216(sp)
 	jnc	.Locb3_decrypt_with_nob33
 	mov	242(sp), 286(sp)
-	add	76(sp), 286(sp)
+	add	78(sp), 286(sp)
 	mov	286(sp), r15
 	mov.b	@r15, r7
 .Locb3_decrypt_with_nob33:
@@ -3236,7 +3193,7 @@ ocb3_decrypt_with:
 	cmp	#1, r9
 	jnc	.Locb3_decrypt_with_nob35
 	mov	144(sp), 288(sp)
-	add	76(sp), 288(sp)
+	add	78(sp), 288(sp)
 	mov	288(sp), r15
 	mov.b	@r15, r6
 .Locb3_decrypt_with_nob35:
@@ -3621,7 +3578,7 @@ ocb3_decrypt_with:
 	bis	r6, r15
 	mov	154(sp), r6
 	bis	r7, r6
-	mov	200(sp), r7
+	mov	198(sp), r7
 	xor	r8, r7
 	mov	202(sp), r8
 	xor	r10, r8
@@ -3768,7 +3725,7 @@ ocb3_decrypt_with:
 	mov	r12, r5
 	mov	r13, r6
 	mov	r14, r9
-	mov	200(sp), r7
+	mov	198(sp), r7
 	mov	202(sp), r8
 	mov	204(sp), r10
 	mov	206(sp), r11
@@ -3787,23 +3744,23 @@ ocb3_decrypt_with:
 	mov	r15, r6
 	xor	r9, r6
 	mov	r7, r9
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	16(r15), r9
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	18(r15), r8
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	20(r15), r10
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	22(r15), r11
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	24(r15), r12
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	26(r15), r13
 	mov	r14, r7
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	28(r15), r7
 	mov	r6, r14
-	mov	32(sp), r15
+	mov	64(sp), r15
 	xor	30(r15), r14
 	; ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r9, 328(sp)
@@ -3818,13 +3775,13 @@ ocb3_decrypt_with:
 	add	#328, r13
 	mov	sp, r14
 	add	#376, r14
-	mov	38(sp), r12
+	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
 	add	#392, r15
 	mov	r15, 0(sp)
-	mov	38(sp), r12
-	mov	32(sp), r13
+	mov	34(sp), r12
+	mov	64(sp), r13
 	mov	324(sp), r14
 	mov	322(sp), r15
 	call	#ocb3_hash
@@ -3834,8 +3791,8 @@ ocb3_decrypt_with:
 	xor	394(sp), 180(sp)
 	mov	380(sp), 186(sp)
 	xor	396(sp), 186(sp)
-	mov	382(sp), 198(sp)
-	xor	398(sp), 198(sp)
+	mov	382(sp), 200(sp)
+	xor	398(sp), 200(sp)
 	mov	384(sp), 222(sp)
 	xor	400(sp), 222(sp)
 	mov	386(sp), 228(sp)
@@ -4174,16 +4131,16 @@ ocb3_decrypt_with:
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 116(sp)
-	xor	#-1, 116(sp)
+	mov	r15, 120(sp)
+	xor	#-1, 120(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 92(sp)
-	xor	#-1, 92(sp)
+	mov	r15, 94(sp)
+	xor	#-1, 94(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
@@ -4229,12 +4186,12 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	116(sp), r11
+	mov	120(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	92(sp), r12
+	mov	94(sp), r12
 	and	r15, r12
 	mov	r14, r15
 	inv	r15
@@ -4267,7 +4224,7 @@ ocb3_decrypt_with:
 	and	r10, r9
 	mov	186(sp), r10
 	and	r11, r10
-	mov	198(sp), r11
+	mov	200(sp), r11
 	and	r12, r11
 	mov	222(sp), r12
 	and	r4, r12
@@ -4616,7 +4573,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 168 bytes (60 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2730 bytes of code
+;     estimated 2658 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -4637,9 +4594,9 @@ ocb3_hash:
 	mov	#0, 30(sp)
 	mov	#0, 50(sp)
 	mov	#0, 48(sp)
+	mov	#0, 46(sp)
 	mov	#0, 44(sp)
 	mov	#0, 40(sp)
-	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
@@ -4647,10 +4604,10 @@ ocb3_hash:
 	mov	#0, 68(sp)
 	mov	#0, 66(sp)
 	mov	#0, 64(sp)
-	mov	#0, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
+	mov	#0, 52(sp)
 	cmp	62(sp), 30(sp)
 	jnc	.Locb3_hash_near35
 	br	#.Locb3_hash_done2
@@ -4777,51 +4734,19 @@ ocb3_hash:
 	mov	158(r15), r14
 	tst	r11
 	jz	.Locb3_hash_else13
-	mov	#2, r7
-	add	10(sp), r7
-	rlam.w	#3, r7
-	mov	r7, r8
+	mov	#2, r8
+	add	10(sp), r8
+	rlam.w	#3, r8
 	rla	r8
 	add	12(sp), r8
-	mov	r7, r9
-	add	#1, r9
-	rla	r9
-	add	12(sp), r9
-	mov	r7, r10
-	add	#2, r10
-	rla	r10
-	add	12(sp), r10
-	mov	r7, r11
-	add	#3, r11
-	rla	r11
-	add	12(sp), r11
-	mov	r7, r15
-	add	#4, r15
-	mov	r15, r12
-	rla	r12
-	add	12(sp), r12
-	mov	r7, r15
-	add	#5, r15
-	mov	r15, r13
-	rla	r13
-	add	12(sp), r13
-	mov	r7, r15
-	add	#6, r15
-	mov	r15, r14
-	rla	r14
-	add	12(sp), r14
-	add	#7, r7
-	mov	r7, r15
-	rla	r15
-	add	12(sp), r15
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
 	mov	@r8, r8
-	mov	@r9, r9
-	mov	@r10, r10
-	mov	@r11, r11
-	mov	@r12, r12
-	mov	@r13, r13
-	mov	@r14, r14
-	mov	@r15, r15
 	jmp	.Locb3_hash_endif14
 .Locb3_hash_else13:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
@@ -4934,11 +4859,11 @@ ocb3_hash:
 	xor	r8, 28(sp)
 	mov	48(sp), 26(sp)
 	xor	r9, 26(sp)
-	mov	44(sp), 24(sp)
+	mov	46(sp), 24(sp)
 	xor	r10, 24(sp)
-	mov	40(sp), 20(sp)
+	mov	44(sp), 20(sp)
 	xor	r11, 20(sp)
-	mov	38(sp), 18(sp)
+	mov	40(sp), 18(sp)
 	xor	r12, 18(sp)
 	mov	36(sp), r8
 	xor	r13, r8
@@ -5043,19 +4968,19 @@ ocb3_hash:
 	xor	140(sp), r7
 	mov	64(sp), r11
 	xor	142(sp), r11
-	mov	60(sp), r12
+	mov	58(sp), r12
 	xor	144(sp), r12
-	mov	58(sp), r13
+	mov	56(sp), r13
 	xor	146(sp), r13
-	mov	56(sp), r14
+	mov	54(sp), r14
 	xor	148(sp), r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	xor	150(sp), r15
 	mov	28(sp), 50(sp)
 	mov	26(sp), 48(sp)
-	mov	24(sp), 44(sp)
-	mov	20(sp), 40(sp)
-	mov	18(sp), 38(sp)
+	mov	24(sp), 46(sp)
+	mov	20(sp), 44(sp)
+	mov	18(sp), 40(sp)
 	mov	r8, 36(sp)
 	mov	r9, 34(sp)
 	mov	r10, 32(sp)
@@ -5063,10 +4988,10 @@ ocb3_hash:
 	mov	r6, 68(sp)
 	mov	r7, 66(sp)
 	mov	r11, 64(sp)
-	mov	r12, 60(sp)
-	mov	r13, 58(sp)
-	mov	r14, 56(sp)
-	mov	r15, 54(sp)
+	mov	r12, 58(sp)
+	mov	r13, 56(sp)
+	mov	r14, 54(sp)
+	mov	r15, 52(sp)
 	add	#1, 30(sp)
 	cmp	62(sp), 30(sp)
 	jc	.Locb3_hash_near36
@@ -5099,13 +5024,13 @@ ocb3_hash:
 	mov	48(sp), 100(sp)
 	mov	12(sp), r15
 	xor	2(r15), 100(sp)
-	mov	44(sp), 98(sp)
+	mov	46(sp), 98(sp)
 	mov	12(sp), r15
 	xor	4(r15), 98(sp)
-	mov	40(sp), 96(sp)
+	mov	44(sp), 96(sp)
 	mov	12(sp), r15
 	xor	6(r15), 96(sp)
-	mov	38(sp), 94(sp)
+	mov	40(sp), 94(sp)
 	mov	12(sp), r15
 	xor	8(r15), 94(sp)
 	mov	36(sp), 92(sp)
@@ -5336,9 +5261,9 @@ ocb3_hash:
 	mov	112(sp), r15
 	mov.b	1(r15), r15
 .Locb3_hash_nob30:
-	mov	r11, 42(sp)
-	swpb	42(sp)
-	bis	r15, 42(sp)
+	mov	r11, 60(sp)
+	swpb	60(sp)
+	bis	r15, 60(sp)
 	mov	r12, r8
 	add	#2, r8
 	mov	#2, r15
@@ -5373,9 +5298,9 @@ ocb3_hash:
 	mov	114(sp), r15
 	mov.b	1(r15), r15
 .Locb3_hash_nob32:
-	mov	r11, r8
-	swpb	r8
-	bis	r15, r8
+	mov	r11, r9
+	swpb	r9
+	bis	r15, r9
 	clr	r11
 	cmp	#1, r13
 	jnc	.Locb3_hash_nob33
@@ -5390,17 +5315,19 @@ ocb3_hash:
 	mov	116(sp), r15
 	mov.b	1(r15), r15
 .Locb3_hash_nob34:
-	mov	r11, r6
-	swpb	r6
-	bis	r15, r6
+	mov	r11, r8
+	swpb	r8
+	bis	r15, r8
 	mov	#15, r12
 	sub	r13, r12
 	mov	#0, r13
 	subc	r14, r13
 	mov	r12, r15
 	and	#8191, r15
-	mov	r15, r10
-	rlam.w	#3, r10
+	mov	r15, 42(sp)
+	mov	42(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 42(sp)
 	and	#8191, r13
 	mov	r12, r15
 	swpb	r15
@@ -5408,145 +5335,142 @@ ocb3_hash:
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r13
-	mov	r13, r11
-	bis	r15, r11
-	mov	r12, r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#32896, r9
-	xor	#128, r9
+	mov	r13, 38(sp)
+	bis	r15, 38(sp)
+	mov	r12, r10
+	and	#1, r10
+	inv	r10
+	inc	r10
+	and	#32896, r10
+	xor	#128, r10
 	mov	r12, r13
 	rrum.w	#1, r13
 	and	#1, r13
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r9, r15
+	mov	r10, r15
 	and	r14, r15
-	mov	r9, r7
+	mov	r10, r7
 	xor	r15, r7
 	inv	r13
 	inc	r13
-	and	r13, r9
-	mov	r12, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	r13, r14
+	and	r13, r10
+	mov	r12, r11
+	rrum.w	#2, r11
+	and	#1, r11
+	mov	r11, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	and	r14, r15
 	mov	r7, r14
 	xor	r15, r14
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	mov	r9, r15
-	and	r5, r15
-	mov	r9, r4
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	and	r13, r15
+	mov	r10, r4
 	xor	r15, r4
-	mov	r13, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	mov	r7, r5
 	and	r15, r5
-	inv	r13
-	inc	r13
-	and	r13, r9
-	mov	r12, r15
-	rrum.w	#3, r15
-	mov	r15, r7
-	and	#1, r7
-	mov	r7, r13
+	inv	r11
+	inc	r11
+	mov	r10, r7
+	and	r11, r7
+	rrum.w	#3, r12
+	mov	r12, r6
+	and	#1, r6
+	mov	r6, r13
 	inv	r13
 	inc	r13
 	mov	r14, r15
 	and	r13, r15
-	mov	r14, r12
-	xor	r15, r12
-	mov	r7, r13
+	mov	r14, r10
+	xor	r15, r10
+	mov	r6, r13
 	inv	r13
 	inc	r13
 	mov	r4, r15
 	and	r13, r15
-	mov	r4, 52(sp)
-	xor	r15, 52(sp)
-	mov	r7, r13
+	mov	r4, r11
+	xor	r15, r11
+	mov	r6, r13
 	inv	r13
 	inc	r13
 	mov	r5, r15
 	and	r13, r15
-	mov	r5, 46(sp)
-	xor	r15, 46(sp)
-	mov	r7, r13
+	mov	r5, r12
+	xor	r15, r12
+	mov	r6, r13
 	inv	r13
 	inc	r13
-	mov	r9, r15
-	and	r13, r15
-	mov	r9, r13
-	xor	r15, r13
 	mov	r7, r15
+	and	r13, r15
+	mov	r7, r13
+	xor	r15, r13
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	mov	r10, r15
+	and	r15, r7
+	mov	42(sp), r15
 	sub	#128, r15
-	mov	r11, r15
+	mov	38(sp), r15
 	subc	#0, r15
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r7, r15
+	clr	r6
+	adc	r6
+	xor	#1, r6
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r12, r10
 	and	r15, r10
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	52(sp), r11
 	and	r15, r11
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	46(sp), r12
 	and	r15, r12
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	r7, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r9, r7
-	and	r15, r7
-	mov	80(sp), r9
-	bis	r10, r9
+	mov	r7, r6
+	and	r15, r6
+	mov	80(sp), r7
+	bis	r10, r7
 	mov	78(sp), r10
 	bis	r11, r10
 	mov	76(sp), r11
@@ -5555,12 +5479,12 @@ ocb3_hash:
 	bis	r13, r12
 	mov	72(sp), r13
 	bis	r14, r13
-	mov	42(sp), r14
+	mov	60(sp), r14
 	bis	r4, r14
-	mov	r8, r15
+	mov	r9, r15
 	bis	r5, r15
-	mov	r6, r8
-	bis	r7, r8
+	bis	r6, r8
+	mov	r7, r9
 	xor	102(sp), r9
 	xor	100(sp), r10
 	xor	98(sp), r11
@@ -5592,13 +5516,13 @@ ocb3_hash:
 	xor	156(sp), r9
 	mov	64(sp), r10
 	xor	158(sp), r10
-	mov	60(sp), r11
+	mov	58(sp), r11
 	xor	160(sp), r11
-	mov	58(sp), r12
+	mov	56(sp), r12
 	xor	162(sp), r12
-	mov	56(sp), r13
+	mov	54(sp), r13
 	xor	164(sp), r13
-	mov	54(sp), r14
+	mov	52(sp), r14
 	xor	166(sp), r14
 	jmp	.Locb3_hash_endif18
 .Locb3_hash_else17:
@@ -5606,10 +5530,10 @@ ocb3_hash:
 	mov	68(sp), r8
 	mov	66(sp), r9
 	mov	64(sp), r10
-	mov	60(sp), r11
-	mov	58(sp), r12
-	mov	56(sp), r13
-	mov	54(sp), r14
+	mov	58(sp), r11
+	mov	56(sp), r12
+	mov	54(sp), r13
+	mov	52(sp), r14
 .Locb3_hash_endif18:
 	mov	84(sp), r15
 	mov	r7, 0(r15)
