@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .nodes import Block, Function, Memory, Module, Op, Value
+from .nodes import Block, Function, Memory, Module, Op
 
 
 class InterpError(Exception):

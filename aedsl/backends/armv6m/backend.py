@@ -393,7 +393,6 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     # items: ("inst", (lines, literal, inst), size) | ("label", name, 0) | ("comment", text, 0)
     items = []
     last_loc = None
-    cycles_est = 0
     for inst in insts:
         if inst.loc and inst.loc[:2] != last_loc:
             last_loc = inst.loc[:2]
