@@ -27,3 +27,15 @@ def test_gcm_shoup_tables_keep_their_index_arithmetic():
 def test_aes_t_tables_still_fused():
     _, tf = fused_tables("specs/primitives/aes.ae", {}, {"table_fusion": "full", "word_bits": "16"})
     assert sorted((t.elem_width, t.length) for t in tf) == [(16, 256)] * 8   # enc and inverse
+
+
+def test_legalize_keeps_a_block_access_whole():
+    """A 16-byte partial load/store of a byte buffer stays one access at W=16 (a wide load read
+    by slices, a store of a concat), so the backends' block path (one alignment and count test,
+    then word moves) applies; before, each word was its own access with a share of the count."""
+    m = pipeline.run(load_module(ROOT / "specs/schemes/ctr.ae", {}), {"table_fusion": "full", "word_bits": "16"})
+    f = m.function("xor_stream")                 # the keystream loop, kept as a call
+    loads = [op for op in walk_ops(f.body) if op.opcode == "load_be" and len(op.args) == 3]
+    stores = [op for op in walk_ops(f.body) if op.opcode == "store_be" and len(op.args) == 4]
+    assert [(op.attrs["bytes"], op.results[0].width) for op in loads] == [(16, 128)]
+    assert [op.attrs["bytes"] for op in stores] == [16]

@@ -5,288 +5,285 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ctr_key_setup: ctr.key_setup
-;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
-;     estimated 248 bytes of code
+;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
+;     estimated 238 bytes of code
 	.section .text.ctr_key_setup,"ax",@progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, @function
 	.balign 2
 ctr_key_setup:
-	pushm.w	#6, r10
-	mov.b	14(r12), r5
-	mov.b	15(r12), r15
-	swpb	r5
-	bis	r15, r5
-	mov.b	12(r12), r6
-	mov.b	13(r12), r15
-	swpb	r6
-	bis	r15, r6
-	mov.b	10(r12), r7
-	mov.b	11(r12), r15
-	swpb	r7
-	bis	r15, r7
-	mov.b	8(r12), r8
-	mov.b	9(r12), r15
-	swpb	r8
-	bis	r15, r8
-	mov.b	6(r12), r9
-	mov.b	7(r12), r15
-	swpb	r9
-	bis	r15, r9
-	mov.b	4(r12), r10
-	mov.b	5(r12), r15
-	swpb	r10
-	bis	r15, r10
-	mov.b	2(r12), r11
-	mov.b	3(r12), r15
-	swpb	r11
-	bis	r15, r11
-	mov.b	@r12, r13
-	mov.b	1(r12), r15
-	swpb	r13
-	bis	r15, r13
+	pushm.w	#5, r10
+	sub	#16, sp
+	bit	#1, r12
+	jnz	.Lctr_key_setup_bytes1
+.Lctr_key_setup_words2:
+	mov	@r12, r6
+	mov	2(r12), r7
+	mov	4(r12), r8
+	mov	6(r12), r9
+	mov	8(r12), r10
+	mov	10(r12), r11
+	mov	12(r12), r13
+	mov	14(r12), r15
+	jmp	.Lctr_key_setup_join3
+.Lctr_key_setup_bytes1:
+	mov	sp, r10
+	mov	r10, r11
+	mov	#16, r13
+.Lctr_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
+	jnz	.Lctr_key_setup_cpy4
+	mov	r10, r12
+	jmp	.Lctr_key_setup_words2
+.Lctr_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r11, 0(r14)
-	mov	r13, 2(r14)
+	swpb	r7
+	mov	r7, 0(r14)
+	swpb	r6
+	mov	r6, 2(r14)
+	swpb	r9
 	mov	r9, 4(r14)
-	mov	r10, 6(r14)
-	mov	r7, 8(r14)
-	mov	r8, 10(r14)
-	mov	r5, 12(r14)
-	mov	r6, 14(r14)
+	swpb	r8
+	mov	r8, 6(r14)
+	swpb	r11
+	mov	r11, 8(r14)
+	swpb	r10
+	mov	r10, 10(r14)
+	swpb	r15
+	mov	r15, 12(r14)
+	swpb	r13
+	mov	r13, 14(r14)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r10
+	mov	#4, r9
 	; aes.ae:275: temp = w[i - 1]
-	mov	r14, r9
-	add	#16, r9
+	add	#16, r14
 	; aes.ae:273: @unroll(round_unroll)
-.Lctr_key_setup_loop1:
+.Lctr_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r10, r15
+	mov	r9, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r9), r11
-	mov	-2(r9), r12
+	mov	-4(r14), r10
+	mov	-2(r14), r11
 	tst	r15
-	jz	.Lctr_key_setup_else3
-	mov	r11, r13
-	mov.b	r13, r13
-	mov	r12, r15
+	jz	.Lctr_key_setup_else8
+	mov	r10, r12
+	mov.b	r12, r12
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r12, r12
-	swpb	r11
 	mov.b	r11, r11
-	mov.b	ctr_E.sbox(r12), r12
-	mov.b	ctr_E.sbox(r11), r14
-	mov.b	ctr_E.sbox(r13), r11
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	ctr_E.sbox(r11), r11
+	mov.b	ctr_E.sbox(r10), r13
+	mov.b	ctr_E.sbox(r12), r10
 	mov.b	ctr_E.sbox(r15), r15
+	swpb	r10
+	bis	r15, r10
 	swpb	r11
-	bis	r15, r11
-	swpb	r12
-	bis	r14, r12
+	bis	r13, r11
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r10, r15
+	mov	r9, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	ctr_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
-	jmp	.Lctr_key_setup_endif4
-.Lctr_key_setup_else3:
-.Lctr_key_setup_endif4:
+	xor	r15, r11
+	jmp	.Lctr_key_setup_endif9
+.Lctr_key_setup_else8:
+.Lctr_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r11
-	xor	-14(r9), r12
-	mov	r11, 0(r9)
-	mov	r12, 2(r9)
-	add	#4, r9
-	add	#1, r10
-	cmp	#44, r10
-	jnc	.Lctr_key_setup_loop1
-.Lctr_key_setup_done2:
-	popm.w	#6, r10
+	xor	-16(r14), r10
+	xor	-14(r14), r11
+	mov	r10, 0(r14)
+	mov	r11, 2(r14)
+	add	#4, r14
+	add	#1, r9
+	cmp	#44, r9
+	jnc	.Lctr_key_setup_loop6
+.Lctr_key_setup_done7:
+	add	#16, sp
+	popm.w	#5, r10
 	ret
 	.size ctr_key_setup, .-ctr_key_setup
 
 
 ; --- ctr_encrypt_with: ctr.encrypt_with
-;     frame 24 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 202 bytes of code
+;     frame 38 bytes (1 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 176 bytes of code
 	.section .text.ctr_encrypt_with,"ax",@progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, @function
 	.balign 2
 ctr_encrypt_with:
 	pushm.w	#7, r10
-	sub	#24, sp
-	mov	r12, r5
-	mov	r13, r14
-	mov	42(sp), 4(sp)
-	mov	44(sp), 6(sp)
-	mov	46(sp), r6
-	mov	48(sp), r7
-	mov.b	14(r14), r13
-	mov.b	15(r14), r15
-	mov	r13, r4
-	swpb	r4
-	bis	r15, r4
-	mov.b	12(r14), r13
-	mov.b	13(r14), r15
-	mov	r13, r8
-	swpb	r8
-	bis	r15, r8
-	mov.b	10(r14), r13
-	mov.b	11(r14), r15
-	mov	r13, r9
-	swpb	r9
-	bis	r15, r9
-	mov.b	8(r14), r13
-	mov.b	9(r14), r15
-	mov	r13, r10
-	swpb	r10
-	bis	r15, r10
-	mov.b	6(r14), r13
-	mov.b	7(r14), r15
-	mov	r13, r11
-	swpb	r11
-	bis	r15, r11
-	mov.b	4(r14), r13
-	mov.b	5(r14), r15
-	mov	r13, r12
-	swpb	r12
-	bis	r15, r12
-	mov.b	2(r14), r13
-	mov.b	3(r14), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	@r14, r15
-	mov.b	1(r14), r14
-	swpb	r15
-	bis	r14, r15
+	sub	#38, sp
+	mov	r12, r8
+	mov	56(sp), r9
+	mov	58(sp), 4(sp)
+	mov	60(sp), r10
+	mov	62(sp), r11
+	mov	r13, r7
+	bit	#1, r7
+	jnz	.Lctr_encrypt_with_bytes1
+.Lctr_encrypt_with_words2:
+	mov	@r7, r4
+	mov	2(r7), r5
+	mov	4(r7), r6
+	mov	6(r7), r12
+	mov	8(r7), r13
+	mov	10(r7), r14
+	mov	12(r7), r15
+	mov	14(r7), r7
+	jmp	.Lctr_encrypt_with_join3
+.Lctr_encrypt_with_bytes1:
+	mov	sp, r12
+	add	#6, r12
+	mov	r12, r13
+	mov	#16, r14
+.Lctr_encrypt_with_cpy4:
+	mov.b	@r7, r15
+	inc	r7
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lctr_encrypt_with_cpy4
+	mov	r12, r7
+	jmp	.Lctr_encrypt_with_words2
+.Lctr_encrypt_with_join3:
 	; ctr.ae:38: xor_stream(ks, load_be(nonce, 0, 16), msg, ct)
-	mov	r4, 8(sp)
-	mov	r8, 10(sp)
-	mov	r9, 12(sp)
-	mov	r10, 14(sp)
-	mov	r11, 16(sp)
-	mov	r12, 18(sp)
-	mov	r13, 20(sp)
-	mov	r15, 22(sp)
+	swpb	r7
+	mov	r7, 22(sp)
+	swpb	r15
+	mov	r15, 24(sp)
+	swpb	r14
+	mov	r14, 26(sp)
+	swpb	r13
+	mov	r13, 28(sp)
+	swpb	r12
+	mov	r12, 30(sp)
+	swpb	r6
+	mov	r6, 32(sp)
+	swpb	r5
+	mov	r5, 34(sp)
+	swpb	r4
+	mov	r4, 36(sp)
 	mov	sp, r13
-	add	#8, r13
-	mov	r6, 0(sp)
-	mov	r7, 2(sp)
-	mov	r5, r12
-	mov	4(sp), r14
-	mov	6(sp), r15
+	add	#22, r13
+	mov	r10, 0(sp)
+	mov	r11, 2(sp)
+	mov	r8, r12
+	mov	r9, r14
+	mov	4(sp), r15
 	call	#ctr_xor_stream
-	add	#24, sp
+	add	#38, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 ; --- ctr_decrypt_with: ctr.decrypt_with
-;     frame 26 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 218 bytes of code
+;     frame 40 bytes (2 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 188 bytes of code
 	.section .text.ctr_decrypt_with,"ax",@progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, @function
 	.balign 2
 ctr_decrypt_with:
 	pushm.w	#7, r10
-	sub	#26, sp
-	mov	r12, r5
-	mov	r13, r14
-	mov	44(sp), 4(sp)
-	mov	46(sp), 6(sp)
-	mov	52(sp), r6
-	mov	54(sp), r7
-	mov	56(sp), 8(sp)
-	mov.b	14(r14), r13
-	mov.b	15(r14), r15
-	mov	r13, r4
-	swpb	r4
-	bis	r15, r4
-	mov.b	12(r14), r13
-	mov.b	13(r14), r15
-	mov	r13, r8
-	swpb	r8
-	bis	r15, r8
-	mov.b	10(r14), r13
-	mov.b	11(r14), r15
-	mov	r13, r9
-	swpb	r9
-	bis	r15, r9
-	mov.b	8(r14), r13
-	mov.b	9(r14), r15
-	mov	r13, r10
-	swpb	r10
-	bis	r15, r10
-	mov.b	6(r14), r13
-	mov.b	7(r14), r15
-	mov	r13, r11
-	swpb	r11
-	bis	r15, r11
-	mov.b	4(r14), r13
-	mov.b	5(r14), r15
-	mov	r13, r12
-	swpb	r12
-	bis	r15, r12
-	mov.b	2(r14), r13
-	mov.b	3(r14), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	@r14, r15
-	mov.b	1(r14), r14
-	swpb	r15
-	bis	r14, r15
+	sub	#40, sp
+	mov	r12, r8
+	mov	58(sp), r9
+	mov	60(sp), 4(sp)
+	mov	66(sp), r10
+	mov	68(sp), r11
+	mov	70(sp), 6(sp)
+	mov	r13, r7
+	bit	#1, r7
+	jnz	.Lctr_decrypt_with_bytes1
+.Lctr_decrypt_with_words2:
+	mov	@r7, r4
+	mov	2(r7), r5
+	mov	4(r7), r6
+	mov	6(r7), r12
+	mov	8(r7), r13
+	mov	10(r7), r14
+	mov	12(r7), r15
+	mov	14(r7), r7
+	jmp	.Lctr_decrypt_with_join3
+.Lctr_decrypt_with_bytes1:
+	mov	sp, r12
+	add	#8, r12
+	mov	r12, r13
+	mov	#16, r14
+.Lctr_decrypt_with_cpy4:
+	mov.b	@r7, r15
+	inc	r7
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lctr_decrypt_with_cpy4
+	mov	r12, r7
+	jmp	.Lctr_decrypt_with_words2
+.Lctr_decrypt_with_join3:
 	; ctr.ae:42: xor_stream(ks, load_be(nonce, 0, 16), ct, msg)
-	mov	r4, 10(sp)
-	mov	r8, 12(sp)
-	mov	r9, 14(sp)
-	mov	r10, 16(sp)
-	mov	r11, 18(sp)
-	mov	r12, 20(sp)
-	mov	r13, 22(sp)
-	mov	r15, 24(sp)
+	swpb	r7
+	mov	r7, 24(sp)
+	swpb	r15
+	mov	r15, 26(sp)
+	swpb	r14
+	mov	r14, 28(sp)
+	swpb	r13
+	mov	r13, 30(sp)
+	swpb	r12
+	mov	r12, 32(sp)
+	swpb	r6
+	mov	r6, 34(sp)
+	swpb	r5
+	mov	r5, 36(sp)
+	swpb	r4
+	mov	r4, 38(sp)
 	mov	sp, r13
-	add	#10, r13
-	mov	r6, 0(sp)
-	mov	r7, 2(sp)
-	mov	r5, r12
-	mov	4(sp), r14
-	mov	6(sp), r15
+	add	#24, r13
+	mov	r10, 0(sp)
+	mov	r11, 2(sp)
+	mov	r8, r12
+	mov	r9, r14
+	mov	4(sp), r15
 	call	#ctr_xor_stream
 	; ctr.ae:43: return 1
-	mov	8(sp), r15
+	mov	6(sp), r15
 	mov	#1, 0(r15)
-	add	#26, sp
+	add	#40, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_decrypt_with, .-ctr_decrypt_with
 
 
 ; --- ctr_xor_stream: ctr.xor_stream
-;     frame 102 bytes (51 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2110 bytes of code
+;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1182 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
 	.balign 2
 ctr_xor_stream:
 	pushm.w	#7, r10
-	sub	#102, sp
-	mov	r12, 10(sp)
-	mov	r13, 18(sp)
-	mov	r14, 16(sp)
-	mov	r15, 100(sp)
-	mov	118(sp), 14(sp)
-	mov	100(sp), r14
+	sub	#56, sp
+	mov	r12, 6(sp)
+	mov	r13, 8(sp)
+	mov	r14, 38(sp)
+	mov	r15, 34(sp)
+	mov	72(sp), 36(sp)
+	mov	34(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -294,697 +291,401 @@ ctr_xor_stream:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 98(sp)
-	bis	r14, 98(sp)
+	mov	r15, 32(sp)
+	bis	r14, 32(sp)
 	; ctr.ae:25: for i in 0..(n + 15) / 16 {
-	mov	#0, 60(sp)
-	cmp	98(sp), 60(sp)
-	jnc	.Lctr_xor_stream_near37
+	mov	#0, 14(sp)
+	cmp	32(sp), 14(sp)
+	jnc	.Lctr_xor_stream_near14
 	br	#.Lctr_xor_stream_done2
-.Lctr_xor_stream_near37:
+.Lctr_xor_stream_near14:
 .Lctr_xor_stream_loop1:
-	mov	60(sp), r15
+	mov	14(sp), r15
 	and	#4095, r15
-	mov	r15, 8(sp)
-	mov	8(sp), r15
+	mov	r15, 12(sp)
+	mov	12(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 8(sp)
-	mov	100(sp), 6(sp)
-	sub	8(sp), 6(sp)
-	mov	8(sp), r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 20(sp)
-	xor	r15, 20(sp)
-	inv	r12
+	mov	r15, 12(sp)
+	mov	34(sp), 10(sp)
+	sub	12(sp), 10(sp)
+	mov	12(sp), r10
+	add	38(sp), r10
+	cmp	#16, 10(sp)
+	jnc	.Lctr_xor_stream_bytes3
+	bit	#1, r10
+	jnz	.Lctr_xor_stream_bytes3
+.Lctr_xor_stream_words4:
+	mov	@r10, 30(sp)
+	mov	2(r10), 28(sp)
+	mov	4(r10), 26(sp)
+	mov	6(r10), 24(sp)
+	mov	8(r10), 22(sp)
+	mov	10(r10), 20(sp)
+	mov	12(r10), 18(sp)
+	mov	14(r10), 16(sp)
+	jmp	.Lctr_xor_stream_join5
+.Lctr_xor_stream_bytes3:
+	mov	sp, r11
+	add	#40, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	10(sp), r15
+.Lctr_xor_stream_cpy6:
+	clr	r14
+	tst	r15
+	jz	.Lctr_xor_stream_pad7
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lctr_xor_stream_pad7:
+	mov.b	r14, 0(r12)
 	inc	r12
+	dec	r13
+	jnz	.Lctr_xor_stream_cpy6
+	mov	r11, r10
+	jmp	.Lctr_xor_stream_words4
+.Lctr_xor_stream_join5:
 	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 64(sp)
-	xor	r15, 64(sp)
-	clr	r14
-	cmp	#1, 20(sp)
-	jnc	.Lctr_xor_stream_nob3
-	mov	64(sp), 96(sp)
-	add	16(sp), 96(sp)
-	mov	96(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob3:
-	clr	r15
-	cmp	#2, 20(sp)
-	jnc	.Lctr_xor_stream_nob4
-	mov	96(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob4:
-	mov	r14, 50(sp)
-	swpb	50(sp)
-	bis	r15, 50(sp)
-	mov	8(sp), r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 38(sp)
-	xor	r15, 38(sp)
-	inv	r12
-	inc	r12
+	mov	@r15, r14
+	add	14(sp), r14
 	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 62(sp)
-	xor	r15, 62(sp)
-	clr	r14
-	cmp	#1, 38(sp)
-	jnc	.Lctr_xor_stream_nob5
-	mov	62(sp), 94(sp)
-	add	16(sp), 94(sp)
-	mov	94(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob5:
-	clr	r15
-	cmp	#2, 38(sp)
-	jnc	.Lctr_xor_stream_nob6
-	mov	94(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob6:
-	mov	r14, 46(sp)
-	swpb	46(sp)
-	bis	r15, 46(sp)
-	mov	8(sp), r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 34(sp)
-	xor	r15, 34(sp)
-	inv	r12
-	inc	r12
+	mov	2(r15), r12
+	addc	#0, r12
 	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 58(sp)
-	xor	r15, 58(sp)
-	clr	r14
-	cmp	#1, 34(sp)
-	jnc	.Lctr_xor_stream_nob7
-	mov	58(sp), 92(sp)
-	add	16(sp), 92(sp)
-	mov	92(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob7:
-	clr	r15
-	cmp	#2, 34(sp)
-	jnc	.Lctr_xor_stream_nob8
-	mov	92(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob8:
-	mov	r14, 44(sp)
-	swpb	44(sp)
-	bis	r15, 44(sp)
-	mov	8(sp), r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
-	inc	r12
-	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 56(sp)
-	xor	r15, 56(sp)
-	clr	r14
-	cmp	#1, 28(sp)
-	jnc	.Lctr_xor_stream_nob9
-	mov	56(sp), 90(sp)
-	add	16(sp), 90(sp)
-	mov	90(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob9:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Lctr_xor_stream_nob10
-	mov	90(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob10:
-	mov	r14, 42(sp)
-	swpb	42(sp)
-	bis	r15, 42(sp)
-	mov	8(sp), r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 26(sp)
-	xor	r15, 26(sp)
-	inv	r12
-	inc	r12
-	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 54(sp)
-	xor	r15, 54(sp)
-	clr	r14
-	cmp	#1, 26(sp)
-	jnc	.Lctr_xor_stream_nob11
-	mov	54(sp), 88(sp)
-	add	16(sp), 88(sp)
-	mov	88(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob11:
-	clr	r15
-	cmp	#2, 26(sp)
-	jnc	.Lctr_xor_stream_nob12
-	mov	88(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob12:
-	mov	r14, 40(sp)
-	swpb	40(sp)
-	bis	r15, 40(sp)
-	mov	8(sp), r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 24(sp)
-	xor	r15, 24(sp)
-	inv	r12
-	inc	r12
-	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 52(sp)
-	xor	r15, 52(sp)
-	clr	r14
-	cmp	#1, 24(sp)
-	jnc	.Lctr_xor_stream_nob13
-	mov	52(sp), 86(sp)
-	add	16(sp), 86(sp)
-	mov	86(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob13:
-	clr	r15
-	cmp	#2, 24(sp)
-	jnc	.Lctr_xor_stream_nob14
-	mov	86(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob14:
-	mov	r14, 36(sp)
-	swpb	36(sp)
-	bis	r15, 36(sp)
-	mov	8(sp), r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	6(sp), r15
-	clr	r12
-	adc	r12
-	mov	6(sp), r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 22(sp)
-	xor	r15, 22(sp)
-	inv	r12
-	inc	r12
-	mov	8(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 48(sp)
-	xor	r15, 48(sp)
-	clr	r14
-	cmp	#1, 22(sp)
-	jnc	.Lctr_xor_stream_nob15
-	mov	48(sp), 84(sp)
-	add	16(sp), 84(sp)
-	mov	84(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob15:
-	clr	r15
-	cmp	#2, 22(sp)
-	jnc	.Lctr_xor_stream_nob16
-	mov	84(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob16:
-	mov	r14, 32(sp)
-	swpb	32(sp)
-	bis	r15, 32(sp)
-	clr	r14
-	cmp	#1, 6(sp)
-	jnc	.Lctr_xor_stream_nob17
-	mov	8(sp), 82(sp)
-	add	16(sp), 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Lctr_xor_stream_nob17:
-	clr	r15
-	cmp	#2, 6(sp)
-	jnc	.Lctr_xor_stream_nob18
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Lctr_xor_stream_nob18:
-	mov	r14, 30(sp)
-	swpb	30(sp)
-	bis	r15, 30(sp)
-	mov	18(sp), r15
-	mov	@r15, r12
-	add	60(sp), r12
-	mov	18(sp), r15
-	mov	2(r15), r14
-	addc	#0, r14
-	mov	18(sp), r15
 	mov	4(r15), r10
 	addc	#0, r10
-	mov	18(sp), r15
+	mov	8(sp), r15
 	mov	6(r15), r13
 	addc	#0, r13
-	mov	18(sp), r15
+	mov	8(sp), r15
 	mov	8(r15), r9
 	addc	#0, r9
-	mov	18(sp), r15
+	mov	8(sp), r15
 	mov	10(r15), r11
 	addc	#0, r11
-	mov	18(sp), r15
+	mov	8(sp), r15
 	mov	12(r15), r7
 	addc	#0, r7
-	mov	18(sp), r15
+	mov	8(sp), r15
 	mov	14(r15), r8
 	addc	#0, r8
-	mov	10(sp), r15
+	mov	6(sp), r15
 	xor	@r15, r7
-	mov	10(sp), r15
+	mov	6(sp), r15
 	xor	2(r15), r8
-	mov	10(sp), r15
+	mov	6(sp), r15
 	xor	4(r15), r9
-	mov	10(sp), r15
+	mov	6(sp), r15
 	xor	6(r15), r11
-	mov	10(sp), r15
+	mov	6(sp), r15
 	xor	8(r15), r10
-	mov	10(sp), r15
+	mov	6(sp), r15
 	xor	10(r15), r13
-	mov	10(sp), r15
-	xor	12(r15), r12
-	mov	10(sp), r15
-	xor	14(r15), r14
+	mov	6(sp), r15
+	xor	12(r15), r14
+	mov	6(sp), r15
+	xor	14(r15), r12
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r7, r5
 	mov	r8, 2(sp)
 	mov	r9, 0(sp)
-	mov	r10, r6
-	mov	r14, r15
+	mov	r10, r7
+	mov	r12, r6
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	10(sp), r7
-	add	#16, r7
+	mov	6(sp), r4
+	add	#16, r4
+	swpb	30(sp)
+	swpb	28(sp)
+	swpb	26(sp)
+	swpb	24(sp)
+	swpb	22(sp)
+	swpb	20(sp)
+	swpb	18(sp)
+	swpb	16(sp)
 	; aes.ae:135: @unroll(round_unroll)
-.Lctr_xor_stream_loop19:
-	mov.b	3(sp), r14
-	mov	r11, r8
-	mov.b	r8, r8
-	mov	r6, r9
-	swpb	r9
+.Lctr_xor_stream_loop8:
+	mov.b	3(sp), r15
+	mov	r11, r9
 	mov.b	r9, r9
-	mov	r12, r10
+	mov	r7, r10
+	swpb	r10
 	mov.b	r10, r10
+	mov	r14, r12
+	mov.b	r12, r12
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r14
-	mov	r8, r4
-	rla	r4
+	rla	r15
 	rla	r9
 	rla	r10
-	mov	ctr_tf0(r14), r8
-	xor	ctr_tf1(r4), r8
-	xor	ctr_tf2(r9), r8
-	xor	ctr_tf3(r10), r8
-	xor	@r7+, r8
-	mov	ctr_tf2(r14), r14
-	xor	ctr_tf3(r4), r14
-	xor	ctr_tf0(r9), r14
-	xor	ctr_tf1(r10), r14
-	mov	r14, r9
-	xor	@r7+, r9
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r13, r10
-	mov.b	r10, r10
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r5, r12
-	mov.b	r12, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	rla	r14
-	mov	r10, r4
-	rla	r4
-	rla	r11
 	rla	r12
-	mov	ctr_tf0(r14), r10
-	xor	ctr_tf1(r4), r10
-	xor	ctr_tf2(r11), r10
-	xor	ctr_tf3(r12), r10
-	xor	@r7+, r10
-	mov	ctr_tf2(r14), r14
-	xor	ctr_tf3(r4), r14
-	xor	ctr_tf0(r11), r14
-	xor	ctr_tf1(r12), r14
-	mov	r14, r11
-	xor	@r7+, r11
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	ctr_tf0(r15), r8
+	xor	ctr_tf1(r9), r8
+	xor	ctr_tf2(r10), r8
+	xor	ctr_tf3(r12), r8
+	xor	@r4+, r8
+	mov	ctr_tf2(r15), r15
+	xor	ctr_tf3(r9), r15
+	xor	ctr_tf0(r10), r15
+	xor	ctr_tf1(r12), r15
+	mov	r15, r9
+	xor	@r4+, r9
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r13, r11
+	mov.b	r11, r11
+	mov	r14, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	@sp, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov	r5, r14
+	mov.b	r14, r14
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	rla	r15
+	rla	r11
+	rla	r12
 	rla	r14
-	rla	r4
+	mov	ctr_tf0(r15), r10
+	xor	ctr_tf1(r11), r10
+	xor	ctr_tf2(r12), r10
+	xor	ctr_tf3(r14), r10
+	xor	@r4+, r10
+	mov	ctr_tf2(r15), r15
+	xor	ctr_tf3(r11), r15
+	xor	ctr_tf0(r12), r15
+	xor	ctr_tf1(r14), r15
+	mov	r15, r11
+	xor	@r4+, r11
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r6, r12
+	mov.b	r12, r12
+	mov	r5, r14
+	mov	r14, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	@sp, r14
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	rla	r15
 	mov	r12, r5
 	rla	r5
 	rla	r13
-	mov	ctr_tf0(r14), r12
-	xor	ctr_tf1(r4), r12
-	xor	ctr_tf2(r5), r12
-	xor	ctr_tf3(r13), r12
-	xor	@r7+, r12
-	mov	ctr_tf2(r14), r14
-	xor	ctr_tf3(r4), r14
-	xor	ctr_tf0(r5), r14
-	xor	ctr_tf1(r13), r14
-	mov	r14, r13
-	xor	@r7+, r13
+	rla	r14
+	mov	ctr_tf0(r15), r12
+	xor	ctr_tf1(r5), r12
+	xor	ctr_tf2(r13), r12
+	xor	ctr_tf3(r14), r12
+	xor	@r4+, r12
+	mov	ctr_tf2(r15), r15
+	xor	ctr_tf3(r5), r15
+	xor	ctr_tf0(r13), r15
+	xor	ctr_tf1(r14), r15
+	mov	r15, r13
+	xor	@r4+, r13
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	2(sp), r4
+	mov.b	2(sp), r5
 	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov	r6, r14
+	mov	r14, r6
+	swpb	r6
+	mov.b	r6, r6
+	mov	r7, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
-	rla	r4
 	rla	r5
-	mov	r14, r6
 	rla	r6
+	mov	r14, r7
+	rla	r7
 	mov	ctr_tf0(r15), r14
-	xor	ctr_tf1(r4), r14
-	xor	ctr_tf2(r5), r14
-	xor	ctr_tf3(r6), r14
-	xor	@r7+, r14
+	xor	ctr_tf1(r5), r14
+	xor	ctr_tf2(r6), r14
+	xor	ctr_tf3(r7), r14
+	xor	@r4+, r14
 	mov	ctr_tf2(r15), r15
-	xor	ctr_tf3(r4), r15
-	xor	ctr_tf0(r5), r15
-	xor	ctr_tf1(r6), r15
-	xor	@r7+, r15
+	xor	ctr_tf3(r5), r15
+	xor	ctr_tf0(r6), r15
+	xor	ctr_tf1(r7), r15
+	xor	@r4+, r15
 	mov	r8, r5
 	mov	r9, 2(sp)
 	mov	r10, 0(sp)
-	mov	r12, r6
-	mov	r14, r12
+	mov	r12, r7
+	mov	r15, r6
 	dec	4(sp)
-	jnz	.Lctr_xor_stream_loop19
-.Lctr_xor_stream_done20:
-	mov.b	3(sp), r14
-	mov.b	ctr_E.sbox(r14), r9
-	mov	r11, r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r8
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r10
-	mov	r12, r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r14
-	swpb	r10
-	bis	r14, r10
-	swpb	r9
-	bis	r8, r9
-	mov	r10, 12(sp)
-	mov	10(sp), r14
-	xor	160(r14), 12(sp)
-	mov	r9, r8
-	mov	10(sp), r14
-	xor	162(r14), r8
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r11
-	mov	r13, r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r10
-	mov	r12, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r12
-	mov	r5, r14
-	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r14
-	swpb	r12
-	bis	r14, r12
-	swpb	r11
-	bis	r10, r11
-	mov	10(sp), r14
-	xor	164(r14), r12
-	mov	r11, r14
-	mov	10(sp), r11
-	xor	166(r11), r14
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	ctr_E.sbox(r13), r10
-	mov	r15, r13
-	mov.b	r13, r13
-	mov.b	ctr_E.sbox(r13), r9
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	ctr_E.sbox(r13), r11
-	mov.b	@sp, r13
-	mov.b	ctr_E.sbox(r13), r13
-	swpb	r11
-	bis	r13, r11
-	swpb	r10
-	bis	r9, r10
-	mov	10(sp), r13
-	xor	168(r13), r11
-	mov	r10, r13
-	mov	10(sp), r10
-	xor	170(r10), r13
-	swpb	r15
+	jnz	.Lctr_xor_stream_loop8
+.Lctr_xor_stream_done9:
+	mov.b	3(sp), r15
+	mov.b	ctr_E.sbox(r15), r9
+	mov	r11, r15
 	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r10
-	mov.b	2(sp), r15
-	mov.b	ctr_E.sbox(r15), r7
-	mov.b	1(sp), r15
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r12
+	mov	r14, r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r15
+	swpb	r12
+	bis	r15, r12
+	swpb	r9
+	bis	r10, r9
+	mov	r12, r10
+	mov	6(sp), r15
+	xor	160(r15), r10
+	mov	r9, r12
+	mov	6(sp), r15
+	xor	162(r15), r12
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r9
+	mov	r13, r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r11
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r14
+	mov	r5, r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r15
+	swpb	r14
+	bis	r15, r14
+	swpb	r9
+	bis	r11, r9
+	mov	r14, r11
+	mov	6(sp), r15
+	xor	164(r15), r11
+	mov	r9, r14
+	mov	6(sp), r15
+	xor	166(r15), r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r9
 	mov	r6, r15
 	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r8
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r13
+	mov.b	@sp, r15
 	mov.b	ctr_E.sbox(r15), r15
-	swpb	r9
-	bis	r15, r9
-	swpb	r10
-	bis	r7, r10
-	mov	10(sp), r15
-	xor	172(r15), r9
-	mov	10(sp), r15
-	xor	174(r15), r10
-	mov	50(sp), r6
-	xor	r9, r6
-	mov	46(sp), r7
-	xor	r10, r7
-	mov	44(sp), r9
-	xor	r11, r9
-	mov	42(sp), r10
-	xor	r13, r10
-	mov	40(sp), r11
-	xor	r12, r11
-	mov	36(sp), r12
-	xor	r14, r12
-	mov	32(sp), r13
-	xor	12(sp), r13
-	mov	30(sp), r14
-	xor	r8, r14
-	; ctr.ae:28: store_be(dst, off, x, n - off)
-	mov	r6, r8
-	cmp	#1, 20(sp)
-	jnc	.Lctr_xor_stream_nost21
-	mov	64(sp), 80(sp)
-	add	14(sp), 80(sp)
-	swpb	r8
-	mov	80(sp), r15
-	mov.b	r8, 0(r15)
-.Lctr_xor_stream_nost21:
-	cmp	#2, 20(sp)
-	jnc	.Lctr_xor_stream_nost22
-	mov	80(sp), r15
-	mov.b	r6, 1(r15)
-.Lctr_xor_stream_nost22:
-	mov	r7, r8
-	cmp	#1, 38(sp)
-	swpb	r8
-	jnc	.Lctr_xor_stream_nost23
-	mov	62(sp), 78(sp)
-	add	14(sp), 78(sp)
-	mov	78(sp), r15
-	mov.b	r8, 0(r15)
-.Lctr_xor_stream_nost23:
-	cmp	#2, 38(sp)
-	jnc	.Lctr_xor_stream_nost24
-	mov	78(sp), r15
-	mov.b	r7, 1(r15)
-.Lctr_xor_stream_nost24:
-	mov	r9, r8
-	cmp	#1, 34(sp)
-	swpb	r8
-	jnc	.Lctr_xor_stream_nost25
-	mov	58(sp), 76(sp)
-	add	14(sp), 76(sp)
-	mov	76(sp), r15
-	mov.b	r8, 0(r15)
-.Lctr_xor_stream_nost25:
-	cmp	#2, 34(sp)
-	jnc	.Lctr_xor_stream_nost26
-	mov	76(sp), r15
-	mov.b	r9, 1(r15)
-.Lctr_xor_stream_nost26:
-	mov	r10, r9
-	cmp	#1, 28(sp)
-	swpb	r9
-	jnc	.Lctr_xor_stream_nost27
-	mov	56(sp), 74(sp)
-	add	14(sp), 74(sp)
-	mov	74(sp), r15
-	mov.b	r9, 0(r15)
-.Lctr_xor_stream_nost27:
-	cmp	#2, 28(sp)
-	jnc	.Lctr_xor_stream_nost28
-	mov	74(sp), r15
-	mov.b	r10, 1(r15)
-.Lctr_xor_stream_nost28:
-	mov	r11, r10
-	cmp	#1, 26(sp)
-	swpb	r10
-	jnc	.Lctr_xor_stream_nost29
-	mov	54(sp), 72(sp)
-	add	14(sp), 72(sp)
-	mov	72(sp), r15
-	mov.b	r10, 0(r15)
-.Lctr_xor_stream_nost29:
-	cmp	#2, 26(sp)
-	jnc	.Lctr_xor_stream_nost30
-	mov	72(sp), r15
-	mov.b	r11, 1(r15)
-.Lctr_xor_stream_nost30:
-	mov	r12, r11
-	cmp	#1, 24(sp)
-	swpb	r11
-	jnc	.Lctr_xor_stream_nost31
-	mov	52(sp), 70(sp)
-	add	14(sp), 70(sp)
-	mov	70(sp), r15
-	mov.b	r11, 0(r15)
-.Lctr_xor_stream_nost31:
-	cmp	#2, 24(sp)
-	jnc	.Lctr_xor_stream_nost32
-	mov	70(sp), r15
-	mov.b	r12, 1(r15)
-.Lctr_xor_stream_nost32:
-	mov	r13, r12
-	cmp	#1, 22(sp)
-	swpb	r12
-	jnc	.Lctr_xor_stream_nost33
-	mov	48(sp), 68(sp)
-	add	14(sp), 68(sp)
-	mov	68(sp), r15
-	mov.b	r12, 0(r15)
-.Lctr_xor_stream_nost33:
-	cmp	#2, 22(sp)
-	jnc	.Lctr_xor_stream_nost34
-	mov	68(sp), r15
-	mov.b	r13, 1(r15)
-.Lctr_xor_stream_nost34:
-	mov	r14, r13
-	cmp	#1, 6(sp)
 	swpb	r13
-	jnc	.Lctr_xor_stream_nost35
-	mov	8(sp), 66(sp)
-	add	14(sp), 66(sp)
-	mov	66(sp), r15
-	mov.b	r13, 0(r15)
-.Lctr_xor_stream_nost35:
-	cmp	#2, 6(sp)
-	jnc	.Lctr_xor_stream_nost36
-	mov	66(sp), r15
-	mov.b	r14, 1(r15)
-.Lctr_xor_stream_nost36:
-	add	#1, 60(sp)
-	cmp	98(sp), 60(sp)
-	jc	.Lctr_xor_stream_near38
+	bis	r15, r13
+	swpb	r9
+	bis	r8, r9
+	mov	6(sp), r15
+	xor	168(r15), r13
+	mov	6(sp), r15
+	xor	170(r15), r9
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r8
+	mov.b	2(sp), r15
+	mov.b	ctr_E.sbox(r15), r5
+	mov.b	1(sp), r15
+	mov.b	ctr_E.sbox(r15), r6
+	mov	r7, r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r15
+	swpb	r6
+	bis	r15, r6
+	swpb	r8
+	bis	r5, r8
+	mov	6(sp), r15
+	xor	172(r15), r6
+	mov	6(sp), r15
+	xor	174(r15), r8
+	mov	16(sp), r15
+	xor	r6, r15
+	mov	18(sp), r7
+	xor	r8, r7
+	mov	20(sp), r6
+	xor	r13, r6
+	mov	22(sp), r13
+	xor	r9, r13
+	mov	24(sp), r5
+	xor	r11, r5
+	mov	26(sp), r8
+	xor	r14, r8
+	mov	28(sp), r9
+	xor	r10, r9
+	mov	30(sp), r11
+	xor	r12, r11
+	; ctr.ae:28: store_be(dst, off, x, n - off)
+	mov	r5, r10
+	mov	r13, r5
+	mov	r6, r12
+	mov	r7, r14
+	mov	12(sp), r13
+	add	36(sp), r13
+	cmp	#16, 10(sp)
+	jnc	.Lctr_xor_stream_bytes10
+	bit	#1, r13
+	jnz	.Lctr_xor_stream_bytes10
+	swpb	r11
+	mov	r11, 0(r13)
+	swpb	r9
+	mov	r9, 2(r13)
+	swpb	r8
+	mov	r8, 4(r13)
+	swpb	r10
+	mov	r10, 6(r13)
+	swpb	r5
+	mov	r5, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Lctr_xor_stream_stored11
+.Lctr_xor_stream_bytes10:
+	swpb	r11
+	mov	r11, 40(sp)
+	swpb	r9
+	mov	r9, 42(sp)
+	swpb	r8
+	mov	r8, 44(sp)
+	swpb	r10
+	mov	r10, 46(sp)
+	swpb	r5
+	mov	r5, 48(sp)
+	swpb	r12
+	mov	r12, 50(sp)
+	swpb	r14
+	mov	r14, 52(sp)
+	swpb	r15
+	mov	r15, 54(sp)
+	mov	sp, r14
+	add	#40, r14
+	mov	10(sp), r15
+	cmp	#16, r15
+	jnc	.Lctr_xor_stream_cnt12
+	mov	#16, r15
+.Lctr_xor_stream_cnt12:
+	tst	r15
+	jz	.Lctr_xor_stream_stored11
+.Lctr_xor_stream_cpy13:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lctr_xor_stream_cpy13
+.Lctr_xor_stream_stored11:
+	add	#1, 14(sp)
+	cmp	32(sp), 14(sp)
+	jc	.Lctr_xor_stream_near15
 	br	#.Lctr_xor_stream_loop1
-.Lctr_xor_stream_near38:
+.Lctr_xor_stream_near15:
 .Lctr_xor_stream_done2:
-	add	#102, sp
+	add	#56, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_xor_stream, .-ctr_xor_stream

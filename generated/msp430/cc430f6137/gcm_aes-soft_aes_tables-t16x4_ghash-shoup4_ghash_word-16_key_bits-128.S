@@ -5,65 +5,68 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- gcm_key_setup: gcm.key_setup
-;     frame 168 bytes (68 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2736 bytes of code
+;     frame 184 bytes (68 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2724 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
 	.balign 2
 gcm_key_setup:
 	pushm.w	#7, r10
-	sub	#168, sp
+	sub	#184, sp
 	mov	r14, r11
 	mov	r15, 134(sp)
-	mov.b	14(r12), r5
-	mov.b	15(r12), r15
-	swpb	r5
-	bis	r15, r5
-	mov.b	12(r12), r6
-	mov.b	13(r12), r15
-	swpb	r6
-	bis	r15, r6
-	mov.b	10(r12), r7
-	mov.b	11(r12), r15
-	swpb	r7
-	bis	r15, r7
-	mov.b	8(r12), r8
-	mov.b	9(r12), r15
-	swpb	r8
-	bis	r15, r8
-	mov.b	6(r12), r9
-	mov.b	7(r12), r15
-	swpb	r9
-	bis	r15, r9
-	mov.b	4(r12), r10
-	mov.b	5(r12), r15
-	swpb	r10
-	bis	r15, r10
-	mov.b	2(r12), r13
-	mov.b	3(r12), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	@r12, r14
-	mov.b	1(r12), r15
-	swpb	r14
-	bis	r15, r14
+	bit	#1, r12
+	jnz	.Lgcm_key_setup_bytes1
+.Lgcm_key_setup_words2:
+	mov	@r12, r6
+	mov	2(r12), r7
+	mov	4(r12), r8
+	mov	6(r12), r9
+	mov	8(r12), r10
+	mov	10(r12), r13
+	mov	12(r12), r14
+	mov	14(r12), r15
+	jmp	.Lgcm_key_setup_join3
+.Lgcm_key_setup_bytes1:
+	mov	sp, r10
+	add	#136, r10
+	mov	r10, r13
+	mov	#16, r14
+.Lgcm_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_key_setup_cpy4
+	mov	r10, r12
+	jmp	.Lgcm_key_setup_words2
+.Lgcm_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r13, 0(r11)
-	mov	r14, 2(r11)
+	swpb	r7
+	mov	r7, 0(r11)
+	swpb	r6
+	mov	r6, 2(r11)
+	swpb	r9
 	mov	r9, 4(r11)
-	mov	r10, 6(r11)
-	mov	r7, 8(r11)
-	mov	r8, 10(r11)
-	mov	r5, 12(r11)
-	mov	r6, 14(r11)
+	swpb	r8
+	mov	r8, 6(r11)
+	swpb	r13
+	mov	r13, 8(r11)
+	swpb	r10
+	mov	r10, 10(r11)
+	swpb	r15
+	mov	r15, 12(r11)
+	swpb	r14
+	mov	r14, 14(r11)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r8
 	; aes.ae:275: temp = w[i - 1]
 	mov	r11, r9
 	add	#16, r9
 	; aes.ae:273: @unroll(round_unroll)
-.Lgcm_key_setup_loop1:
+.Lgcm_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
@@ -74,7 +77,7 @@ gcm_key_setup:
 	mov	-4(r9), r10
 	mov	-2(r9), r12
 	tst	r15
-	jz	.Lgcm_key_setup_else3
+	jz	.Lgcm_key_setup_else8
 	mov	r10, r13
 	mov.b	r13, r13
 	mov	r12, r15
@@ -98,9 +101,9 @@ gcm_key_setup:
 	mov.b	gcm_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r12
-	jmp	.Lgcm_key_setup_endif4
-.Lgcm_key_setup_else3:
-.Lgcm_key_setup_endif4:
+	jmp	.Lgcm_key_setup_endif9
+.Lgcm_key_setup_else8:
+.Lgcm_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r9), r10
 	xor	-14(r9), r12
@@ -109,26 +112,26 @@ gcm_key_setup:
 	add	#4, r9
 	add	#1, r8
 	cmp	#44, r8
-	jnc	.Lgcm_key_setup_loop1
-.Lgcm_key_setup_done2:
+	jnc	.Lgcm_key_setup_loop6
+.Lgcm_key_setup_done7:
 	; gcm.ae:62: G.init(E.encrypt_block(ks, 0 as u128), tab)
-	mov	#0, 136(sp)
-	mov	#0, 138(sp)
-	mov	#0, 140(sp)
-	mov	#0, 142(sp)
-	mov	#0, 144(sp)
-	mov	#0, 146(sp)
-	mov	#0, 148(sp)
-	mov	#0, 150(sp)
+	mov	#0, 152(sp)
+	mov	#0, 154(sp)
+	mov	#0, 156(sp)
+	mov	#0, 158(sp)
+	mov	#0, 160(sp)
+	mov	#0, 162(sp)
+	mov	#0, 164(sp)
+	mov	#0, 166(sp)
 	mov	sp, r13
-	add	#136, r13
+	add	#152, r13
 	mov	sp, r14
-	add	#152, r14
+	add	#168, r14
 	mov	r11, r12
 	call	#gcm_E_encrypt_block
-	mov	154(sp), r15
+	mov	170(sp), r15
 	and	#1, r15
-	mov	152(sp), r13
+	mov	168(sp), r13
 	rrum.w	#1, r13
 	mov	r15, r14
 	swpb	r14
@@ -136,9 +139,9 @@ gcm_key_setup:
 	rlam.w	#3, r14
 	mov	r14, 132(sp)
 	bis	r13, 132(sp)
-	mov	156(sp), r14
+	mov	172(sp), r14
 	and	#1, r14
-	mov	154(sp), r12
+	mov	170(sp), r12
 	rrum.w	#1, r12
 	mov	r14, r13
 	swpb	r13
@@ -146,9 +149,9 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 130(sp)
 	bis	r12, 130(sp)
-	mov	158(sp), r5
+	mov	174(sp), r5
 	and	#1, r5
-	mov	156(sp), r12
+	mov	172(sp), r12
 	rrum.w	#1, r12
 	mov	r5, r13
 	swpb	r13
@@ -156,9 +159,9 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 128(sp)
 	bis	r12, 128(sp)
-	mov	160(sp), r6
+	mov	176(sp), r6
 	and	#1, r6
-	mov	158(sp), r12
+	mov	174(sp), r12
 	rrum.w	#1, r12
 	mov	r6, r13
 	swpb	r13
@@ -166,9 +169,9 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 126(sp)
 	bis	r12, 126(sp)
-	mov	162(sp), r7
+	mov	178(sp), r7
 	and	#1, r7
-	mov	160(sp), r12
+	mov	176(sp), r12
 	rrum.w	#1, r12
 	mov	r7, r13
 	swpb	r13
@@ -176,9 +179,9 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 124(sp)
 	bis	r12, 124(sp)
-	mov	164(sp), r9
+	mov	180(sp), r9
 	and	#1, r9
-	mov	162(sp), r12
+	mov	178(sp), r12
 	rrum.w	#1, r12
 	mov	r9, r13
 	swpb	r13
@@ -186,9 +189,9 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 122(sp)
 	bis	r12, 122(sp)
-	mov	166(sp), r11
+	mov	182(sp), r11
 	and	#1, r11
-	mov	164(sp), r12
+	mov	180(sp), r12
 	rrum.w	#1, r12
 	mov	r11, r13
 	swpb	r13
@@ -196,9 +199,9 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 120(sp)
 	bis	r12, 120(sp)
-	mov	166(sp), r12
+	mov	182(sp), r12
 	rrum.w	#1, r12
-	mov	152(sp), r13
+	mov	168(sp), r13
 	and	#1, r13
 	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	xor	#1, r13
@@ -211,11 +214,11 @@ gcm_key_setup:
 	and	#57600, r13
 	mov	r12, 102(sp)
 	xor	r13, 102(sp)
-	mov	154(sp), r13
+	mov	170(sp), r13
 	rrum.w	#1, r13
 	mov	r13, 78(sp)
 	and	#1, 78(sp)
-	mov	152(sp), r13
+	mov	168(sp), r13
 	rrum.w	#2, r13
 	mov	r15, r12
 	swpb	r12
@@ -228,11 +231,11 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 118(sp)
 	bis	r12, 118(sp)
-	mov	156(sp), r13
+	mov	172(sp), r13
 	rrum.w	#1, r13
 	mov	r13, 82(sp)
 	and	#1, 82(sp)
-	mov	154(sp), r13
+	mov	170(sp), r13
 	rrum.w	#2, r13
 	mov	r14, r12
 	swpb	r12
@@ -245,11 +248,11 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 116(sp)
 	bis	r12, 116(sp)
-	mov	158(sp), r13
+	mov	174(sp), r13
 	rrum.w	#1, r13
 	mov	r13, 84(sp)
 	and	#1, 84(sp)
-	mov	156(sp), r13
+	mov	172(sp), r13
 	rrum.w	#2, r13
 	mov	r5, r12
 	swpb	r12
@@ -262,11 +265,11 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 114(sp)
 	bis	r12, 114(sp)
-	mov	160(sp), r13
+	mov	176(sp), r13
 	rrum.w	#1, r13
 	mov	r13, 80(sp)
 	and	#1, 80(sp)
-	mov	158(sp), r13
+	mov	174(sp), r13
 	rrum.w	#2, r13
 	mov	r6, r12
 	swpb	r12
@@ -279,11 +282,11 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 112(sp)
 	bis	r12, 112(sp)
-	mov	162(sp), r13
+	mov	178(sp), r13
 	rrum.w	#1, r13
 	mov	r13, r8
 	and	#1, r8
-	mov	160(sp), r13
+	mov	176(sp), r13
 	rrum.w	#2, r13
 	mov	r7, r12
 	swpb	r12
@@ -296,11 +299,11 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 110(sp)
 	bis	r12, 110(sp)
-	mov	164(sp), r13
+	mov	180(sp), r13
 	rrum.w	#1, r13
 	mov	r13, r10
 	and	#1, r10
-	mov	162(sp), r13
+	mov	178(sp), r13
 	rrum.w	#2, r13
 	mov	r9, r12
 	swpb	r12
@@ -315,7 +318,7 @@ gcm_key_setup:
 	bis	r12, 108(sp)
 	mov	102(sp), r12
 	and	#1, r12
-	mov	164(sp), r13
+	mov	180(sp), r13
 	rrum.w	#2, r13
 	mov	r11, r4
 	swpb	r4
@@ -330,7 +333,7 @@ gcm_key_setup:
 	bis	r4, 106(sp)
 	mov	102(sp), r4
 	rrum.w	#1, r4
-	mov	152(sp), r13
+	mov	168(sp), r13
 	rrum.w	#1, r13
 	and	#1, r13
 	xor	#1, r13
@@ -343,11 +346,11 @@ gcm_key_setup:
 	and	#57600, r13
 	mov	r4, 86(sp)
 	xor	r13, 86(sp)
-	mov	154(sp), r13
+	mov	170(sp), r13
 	rrum.w	#2, r13
 	mov	r13, r4
 	and	#1, r4
-	mov	152(sp), r13
+	mov	168(sp), r13
 	rrum.w	#3, r13
 	swpb	r15
 	rlam.w	#4, r15
@@ -364,10 +367,10 @@ gcm_key_setup:
 	rlam.w	#3, r15
 	mov	r15, 104(sp)
 	bis	r13, 104(sp)
-	mov	156(sp), r13
+	mov	172(sp), r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	154(sp), r15
+	mov	170(sp), r15
 	rrum.w	#3, r15
 	swpb	r14
 	rlam.w	#4, r14
@@ -383,10 +386,10 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 100(sp)
 	bis	r15, 100(sp)
-	mov	158(sp), r13
+	mov	174(sp), r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	156(sp), r15
+	mov	172(sp), r15
 	rrum.w	#3, r15
 	mov	r5, r14
 	swpb	r14
@@ -403,10 +406,10 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 98(sp)
 	bis	r15, 98(sp)
-	mov	160(sp), r13
+	mov	176(sp), r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	158(sp), r15
+	mov	174(sp), r15
 	rrum.w	#3, r15
 	mov	r6, r14
 	swpb	r14
@@ -423,10 +426,10 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 96(sp)
 	bis	r15, 96(sp)
-	mov	162(sp), r13
+	mov	178(sp), r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	160(sp), r15
+	mov	176(sp), r15
 	rrum.w	#3, r15
 	mov	r7, r14
 	swpb	r14
@@ -443,10 +446,10 @@ gcm_key_setup:
 	rlam.w	#3, r13
 	mov	r13, 94(sp)
 	bis	r15, 94(sp)
-	mov	164(sp), r13
+	mov	180(sp), r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	162(sp), r15
+	mov	178(sp), r15
 	rrum.w	#3, r15
 	mov	r9, r14
 	swpb	r14
@@ -465,7 +468,7 @@ gcm_key_setup:
 	bis	r15, 92(sp)
 	mov	86(sp), r13
 	and	#1, r13
-	mov	164(sp), r15
+	mov	180(sp), r15
 	rrum.w	#3, r15
 	mov	r11, r14
 	swpb	r14
@@ -484,7 +487,7 @@ gcm_key_setup:
 	bis	r15, 90(sp)
 	mov	86(sp), r14
 	rrum.w	#1, r14
-	mov	152(sp), r15
+	mov	168(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
 	xor	#1, r15
@@ -502,7 +505,7 @@ gcm_key_setup:
 	; ghash.ae:106: tab[u] = t
 	mov	134(sp), r6
 	; ghash.ae:103: for u in 0..16 {
-.Lgcm_key_setup_loop5:
+.Lgcm_key_setup_loop10:
 	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
 	mov	70(sp), r15
 	rrum.w	#3, r15
@@ -516,41 +519,41 @@ gcm_key_setup:
 	inv	r15
 	inc	r15
 	mov	r15, 8(sp)
-	and	152(sp), 8(sp)
+	and	168(sp), 8(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r4
-	and	154(sp), r4
+	and	170(sp), r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r5
-	and	156(sp), r5
+	and	172(sp), r5
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r7
-	and	158(sp), r7
+	and	174(sp), r7
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r8
-	and	160(sp), r8
+	and	176(sp), r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, 12(sp)
-	and	162(sp), 12(sp)
+	and	178(sp), 12(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, 16(sp)
-	and	164(sp), 16(sp)
+	and	180(sp), 16(sp)
 	inv	r14
 	inc	r14
 	mov	r14, 22(sp)
-	and	166(sp), 22(sp)
+	and	182(sp), 22(sp)
 	mov	70(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
@@ -1055,38 +1058,38 @@ gcm_key_setup:
 	add	#16, r6
 	add	#1, 70(sp)
 	cmp	#16, 70(sp)
-	jc	.Lgcm_key_setup_near7
-	br	#.Lgcm_key_setup_loop5
-.Lgcm_key_setup_near7:
-.Lgcm_key_setup_done6:
-	add	#168, sp
+	jc	.Lgcm_key_setup_near12
+	br	#.Lgcm_key_setup_loop10
+.Lgcm_key_setup_near12:
+.Lgcm_key_setup_done11:
+	add	#184, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_key_setup, .-gcm_key_setup
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 364 bytes (118 spill slots, locals 128), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5026 bytes of code
+;     frame 266 bytes (61 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2632 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#364, sp
-	mov	r12, 218(sp)
-	mov	r13, 194(sp)
-	mov	r14, 14(sp)
-	mov	r15, 198(sp)
-	mov	380(sp), r10
-	mov	382(sp), 214(sp)
-	mov	384(sp), 124(sp)
-	mov	386(sp), 216(sp)
-	mov	388(sp), 122(sp)
-	mov	392(sp), 220(sp)
-	mov	394(sp), 212(sp)
-	mov	214(sp), r14
+	sub	#266, sp
+	mov	r12, 112(sp)
+	mov	r13, 90(sp)
+	mov	r14, 72(sp)
+	mov	r15, 70(sp)
+	mov	282(sp), r8
+	mov	284(sp), 108(sp)
+	mov	286(sp), 116(sp)
+	mov	288(sp), 110(sp)
+	mov	290(sp), 114(sp)
+	mov	294(sp), 120(sp)
+	mov	296(sp), 118(sp)
+	mov	108(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1094,346 +1097,115 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 128(sp)
-	bis	r14, 128(sp)
+	mov	r15, r9
+	bis	r14, r9
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
-	mov	#0, 70(sp)
-	mov	#0, 178(sp)
-	mov	#0, 180(sp)
-	mov	#0, 182(sp)
-	mov	#0, 184(sp)
-	mov	#0, 186(sp)
-	mov	#0, 188(sp)
-	mov	#0, 190(sp)
-	mov	#0, 192(sp)
-	cmp	128(sp), 70(sp)
+	mov	#0, r10
+	mov	#0, 38(sp)
+	mov	#0, 48(sp)
+	mov	#0, 50(sp)
+	mov	#0, 54(sp)
+	mov	#0, 56(sp)
+	mov	#0, 62(sp)
+	mov	#0, 64(sp)
+	mov	#0, 66(sp)
+	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
-	mov	70(sp), r15
-	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	214(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob3
-	mov	r11, 50(sp)
-	add	r10, 50(sp)
-	mov	50(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob3:
+	mov	r10, r6
+	and	#4095, r6
+	rlam.w	#4, r6
+	mov	108(sp), r11
+	sub	r6, r11
+	add	r8, r6
+	cmp	#16, r11
+	jnc	.Lgcm_encrypt_with_bytes3
+	bit	#1, r6
+	jnz	.Lgcm_encrypt_with_bytes3
+.Lgcm_encrypt_with_words4:
+	mov	@r6, r4
+	mov	2(r6), r15
+	mov	4(r6), r14
+	mov	6(r6), r13
+	mov	8(r6), r12
+	mov	10(r6), r11
+	mov	12(r6), r7
+	mov	14(r6), r6
+	jmp	.Lgcm_encrypt_with_join5
+.Lgcm_encrypt_with_bytes3:
+	mov	sp, r12
+	add	#122, r12
+	mov	r12, r13
+	mov	#16, r14
+.Lgcm_encrypt_with_cpy6:
 	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob4
-	mov	50(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob4:
-	mov	r14, 6(sp)
-	swpb	6(sp)
-	bis	r15, 6(sp)
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob5
-	mov	r11, 48(sp)
-	add	r10, 48(sp)
-	mov	48(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob5:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob6
-	mov	48(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob6:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r8, r7
-	add	#10, r7
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob7
-	mov	r7, 44(sp)
-	add	r10, 44(sp)
-	mov	44(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob7:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob8
-	mov	44(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob8:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r8, r6
-	add	#8, r6
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r13
-	sub	#8, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob9
-	mov	r6, 42(sp)
-	add	r10, 42(sp)
-	mov	42(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob9:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob10
-	mov	42(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob10:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r8, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r5
-	adc	r5
-	mov	r9, r7
-	sub	#6, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r5
-	inc	r5
-	mov	r8, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lgcm_encrypt_with_nob11
-	mov	r6, 40(sp)
-	add	r10, 40(sp)
-	mov	40(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob11:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lgcm_encrypt_with_nob12
-	mov	40(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob12:
-	swpb	r14
-	bis	r15, r14
-	mov	r8, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r6
-	sub	#4, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r5, r15
-	and	r7, r15
-	xor	r15, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Lgcm_encrypt_with_nob13
-	mov	r5, 32(sp)
-	add	r10, 32(sp)
-	mov	32(sp), r15
-	mov.b	@r15, r7
-.Lgcm_encrypt_with_nob13:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lgcm_encrypt_with_nob14
-	mov	32(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob14:
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r15
-	adc	r15
-	mov	r9, r5
-	sub	#2, r5
-	mov	r15, r6
-	inv	r6
+	tst	r11
+	jz	.Lgcm_encrypt_with_pad7
+	mov.b	@r6, r15
 	inc	r6
-	mov	r5, 4(sp)
-	and	r6, 4(sp)
-	xor	4(sp), r5
-	inv	r15
-	inc	r15
-	mov	r8, r6
-	xor	r4, r6
-	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	clr	r6
-	cmp	#1, r5
-	jnc	.Lgcm_encrypt_with_nob15
-	mov	r15, 26(sp)
-	add	r10, 26(sp)
-	mov	26(sp), r15
-	mov.b	@r15, r6
-.Lgcm_encrypt_with_nob15:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Lgcm_encrypt_with_nob16
-	mov	26(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob16:
+	dec	r11
+.Lgcm_encrypt_with_pad7:
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_encrypt_with_cpy6
+	mov	r12, r6
+	jmp	.Lgcm_encrypt_with_words4
+.Lgcm_encrypt_with_join5:
+	mov	38(sp), r5
 	swpb	r6
-	bis	r15, r6
-	clr	r5
-	cmp	#1, r9
-	jnc	.Lgcm_encrypt_with_nob17
-	mov	r8, 22(sp)
-	add	r10, 22(sp)
-	mov	22(sp), r15
-	mov.b	@r15, r5
-.Lgcm_encrypt_with_nob17:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lgcm_encrypt_with_nob18
-	mov	22(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob18:
-	swpb	r5
-	bis	r15, r5
-	mov	178(sp), r8
-	xor	6(sp), r8
-	mov	180(sp), r9
-	xor	r11, r9
-	mov	182(sp), r11
+	xor	r6, r5
+	mov	48(sp), r6
+	swpb	r7
+	xor	r7, r6
+	mov	50(sp), r7
+	swpb	r11
+	xor	r11, r7
+	mov	54(sp), r11
+	swpb	r12
 	xor	r12, r11
-	mov	184(sp), r12
+	mov	56(sp), r12
+	swpb	r13
 	xor	r13, r12
-	mov	186(sp), r13
+	mov	62(sp), r13
+	swpb	r14
 	xor	r14, r13
-	mov	188(sp), r4
-	xor	r7, r4
-	mov	190(sp), r14
-	xor	r6, r14
-	mov	192(sp), r15
-	xor	r5, r15
+	mov	64(sp), r14
+	swpb	r15
+	xor	r15, r14
+	mov	66(sp), r15
+	swpb	r4
+	xor	r4, r15
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r8, 236(sp)
-	mov	r9, 238(sp)
-	mov	r11, 240(sp)
-	mov	r12, 242(sp)
-	mov	r13, 244(sp)
-	mov	r4, 246(sp)
-	mov	r14, 248(sp)
-	mov	r15, 250(sp)
+	mov	r5, 138(sp)
+	mov	r6, 140(sp)
+	mov	r7, 142(sp)
+	mov	r11, 144(sp)
+	mov	r12, 146(sp)
+	mov	r13, 148(sp)
+	mov	r14, 150(sp)
+	mov	r15, 152(sp)
 	mov	sp, r14
-	add	#236, r14
+	add	#138, r14
 	mov	sp, r15
-	add	#252, r15
+	add	#154, r15
 	mov	r14, r12
-	mov	194(sp), r13
+	mov	90(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	252(sp), 178(sp)
-	mov	254(sp), 180(sp)
-	mov	256(sp), 182(sp)
-	mov	258(sp), 184(sp)
-	mov	260(sp), 186(sp)
-	mov	262(sp), 188(sp)
-	mov	264(sp), 190(sp)
-	mov	266(sp), 192(sp)
-	add	#1, 70(sp)
-	cmp	128(sp), 70(sp)
+	mov	154(sp), 38(sp)
+	mov	156(sp), 48(sp)
+	mov	158(sp), 50(sp)
+	mov	160(sp), 54(sp)
+	mov	162(sp), 56(sp)
+	mov	164(sp), 62(sp)
+	mov	166(sp), 64(sp)
+	mov	168(sp), 66(sp)
+	add	#1, r10
+	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	198(sp), r15
+	mov	70(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -1441,54 +1213,50 @@ gcm_encrypt_with:
 	xor	#1, r15
 	; gcm.ae:42: if len(nonce) == 12 {
 	tst	r15
-	jz	.Lgcm_encrypt_with_else19
-	mov	14(sp), r15
-	mov.b	10(r15), r7
-	mov	14(sp), r15
-	mov.b	11(r15), r15
-	swpb	r7
-	bis	r15, r7
-	mov	14(sp), r15
-	mov.b	8(r15), r9
-	mov	14(sp), r15
-	mov.b	9(r15), r15
-	swpb	r9
-	bis	r15, r9
-	mov	14(sp), r15
-	mov.b	6(r15), r11
-	mov	14(sp), r15
-	mov.b	7(r15), r15
-	swpb	r11
-	bis	r15, r11
-	mov	14(sp), r15
-	mov.b	4(r15), r12
-	mov	14(sp), r15
-	mov.b	5(r15), r15
-	swpb	r12
-	bis	r15, r12
-	mov	14(sp), r15
-	mov.b	2(r15), r13
-	mov	14(sp), r15
-	mov.b	3(r15), r15
-	swpb	r13
-	bis	r15, r13
-	mov	14(sp), r15
-	mov.b	@r15, r14
-	mov	14(sp), r15
-	mov.b	1(r15), r15
-	swpb	r14
-	bis	r15, r14
-	mov	#1, r8
-	mov	#0, r10
-	mov	r7, 74(sp)
-	mov	r9, r4
-	mov	r11, r5
+	jz	.Lgcm_encrypt_with_else8
+	mov	72(sp), r10
+	bit	#1, r10
+	jnz	.Lgcm_encrypt_with_bytes10
+.Lgcm_encrypt_with_words11:
+	mov	@r10, 92(sp)
+	mov	2(r10), r11
+	mov	4(r10), r12
+	mov	6(r10), r13
+	mov	8(r10), r14
+	mov	10(r10), r15
+	jmp	.Lgcm_encrypt_with_join12
+.Lgcm_encrypt_with_bytes10:
+	mov	sp, r12
+	add	#122, r12
+	mov	r12, r13
+	mov	#12, r14
+.Lgcm_encrypt_with_cpy13:
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_encrypt_with_cpy13
+	mov	r12, r10
+	jmp	.Lgcm_encrypt_with_words11
+.Lgcm_encrypt_with_join12:
+	mov	#1, r10
+	mov	#0, r8
+	mov	r15, 68(sp)
+	mov	r14, r4
+	mov	r13, r5
 	mov	r12, r6
-	mov	r13, r7
-	mov	r14, r9
-	br	#.Lgcm_encrypt_with_endif20
-.Lgcm_encrypt_with_else19:
-	mov	198(sp), r14
+	mov	r11, r7
+	mov	92(sp), r9
+	swpb	68(sp)
+	swpb	r4
+	swpb	r5
+	swpb	r6
+	swpb	r7
+	swpb	r9
+	jmp	.Lgcm_encrypt_with_endif9
+.Lgcm_encrypt_with_else8:
+	mov	70(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1496,404 +1264,168 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 126(sp)
-	bis	r14, 126(sp)
+	mov	r15, 52(sp)
+	bis	r14, 52(sp)
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
-	mov	#0, 20(sp)
-	mov	#0, 104(sp)
-	mov	#0, 108(sp)
-	mov	#0, 110(sp)
-	mov	#0, 112(sp)
-	mov	#0, 114(sp)
-	mov	#0, 116(sp)
-	mov	#0, 118(sp)
-	mov	#0, 120(sp)
-	cmp	126(sp), 20(sp)
-	jc	.Lgcm_encrypt_with_done22
-.Lgcm_encrypt_with_loop21:
-	mov	20(sp), r15
+	mov	#0, r10
+	mov	#0, r6
+	mov	#0, 14(sp)
+	mov	#0, 16(sp)
+	mov	#0, 22(sp)
+	mov	#0, 26(sp)
+	mov	#0, 30(sp)
+	mov	#0, r8
+	mov	#0, r9
+	cmp	52(sp), r10
+	jc	.Lgcm_encrypt_with_done16
+.Lgcm_encrypt_with_loop15:
+	mov	r10, r15
 	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	198(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
+	rlam.w	#4, r15
+	mov	70(sp), r7
+	sub	r15, r7
+	add	72(sp), r15
+	cmp	#16, r7
+	jnc	.Lgcm_encrypt_with_bytes17
+	bit	#1, r15
+	jnz	.Lgcm_encrypt_with_bytes17
+.Lgcm_encrypt_with_words18:
+	mov	@r15, r4
+	mov	2(r15), r5
+	mov	4(r15), r7
+	mov	6(r15), r11
+	mov	8(r15), r12
+	mov	10(r15), r13
+	mov	12(r15), r14
+	mov	14(r15), r15
+	jmp	.Lgcm_encrypt_with_join19
+.Lgcm_encrypt_with_bytes17:
+	mov	sp, r11
+	add	#122, r11
+	mov	r11, r12
+	mov	#16, r13
+.Lgcm_encrypt_with_cpy20:
 	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob23
-	mov	r11, 100(sp)
-	add	14(sp), 100(sp)
-	mov	100(sp), r15
+	tst	r7
+	jz	.Lgcm_encrypt_with_pad21
 	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob23:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob24
-	mov	100(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob24:
-	mov	r14, r10
-	swpb	r10
-	bis	r15, r10
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob25
-	mov	r11, 98(sp)
-	add	14(sp), 98(sp)
-	mov	98(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob25:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob26
-	mov	98(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob26:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r8, r7
-	add	#10, r7
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob27
-	mov	r7, 96(sp)
-	add	14(sp), 96(sp)
-	mov	96(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob27:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob28
-	mov	96(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob28:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r8, r6
-	add	#8, r6
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r13
-	sub	#8, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_encrypt_with_nob29
-	mov	r6, 94(sp)
-	add	14(sp), 94(sp)
-	mov	94(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob29:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_encrypt_with_nob30
-	mov	94(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob30:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r8, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r5
-	adc	r5
-	mov	r9, r7
-	sub	#6, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r5
-	inc	r5
-	mov	r8, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lgcm_encrypt_with_nob31
-	mov	r6, 92(sp)
-	add	14(sp), 92(sp)
-	mov	92(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob31:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lgcm_encrypt_with_nob32
-	mov	92(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob32:
-	swpb	r14
-	bis	r15, r14
-	mov	r8, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r6
-	sub	#4, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r5, r15
-	and	r7, r15
-	xor	r15, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Lgcm_encrypt_with_nob33
-	mov	r5, 90(sp)
-	add	14(sp), 90(sp)
-	mov	90(sp), r15
-	mov.b	@r15, r7
-.Lgcm_encrypt_with_nob33:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lgcm_encrypt_with_nob34
-	mov	90(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob34:
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r15
-	adc	r15
-	mov	r9, r5
-	sub	#2, r5
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	mov	r5, 2(sp)
-	and	r6, 2(sp)
-	xor	2(sp), r5
-	inv	r15
 	inc	r15
-	mov	r8, r6
-	xor	r4, r6
-	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	clr	r6
-	cmp	#1, r5
-	jnc	.Lgcm_encrypt_with_nob35
-	mov	r15, 88(sp)
-	add	14(sp), 88(sp)
-	mov	88(sp), r15
-	mov.b	@r15, r6
-.Lgcm_encrypt_with_nob35:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Lgcm_encrypt_with_nob36
-	mov	88(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob36:
-	swpb	r6
-	bis	r15, r6
-	clr	r5
-	cmp	#1, r9
-	jnc	.Lgcm_encrypt_with_nob37
-	mov	r8, 84(sp)
-	add	14(sp), 84(sp)
-	mov	84(sp), r15
-	mov.b	@r15, r5
-.Lgcm_encrypt_with_nob37:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lgcm_encrypt_with_nob38
-	mov	84(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob38:
-	mov	r5, r8
-	swpb	r8
-	bis	r15, r8
-	mov	104(sp), r9
-	xor	r10, r9
-	mov	108(sp), r10
-	xor	r11, r10
-	mov	110(sp), r11
-	xor	r12, r11
-	mov	112(sp), r12
-	xor	r13, r12
-	mov	114(sp), r5
-	xor	r14, r5
-	mov	116(sp), r13
-	xor	r7, r13
-	mov	118(sp), r14
-	xor	r6, r14
-	mov	120(sp), r15
-	xor	r8, r15
+	dec	r7
+.Lgcm_encrypt_with_pad21:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lgcm_encrypt_with_cpy20
+	mov	r11, r15
+	jmp	.Lgcm_encrypt_with_words18
+.Lgcm_encrypt_with_join19:
+	swpb	r15
+	xor	r15, r6
+	mov	14(sp), r15
+	swpb	r14
+	xor	r14, r15
+	mov	16(sp), r14
+	swpb	r13
+	xor	r13, r14
+	mov	22(sp), r13
+	swpb	r12
+	xor	r12, r13
+	mov	26(sp), r12
+	swpb	r11
+	xor	r11, r12
+	mov	30(sp), r11
+	swpb	r7
+	xor	r7, r11
+	swpb	r5
+	xor	r5, r8
+	swpb	r4
+	xor	r4, r9
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r9, 236(sp)
-	mov	r10, 238(sp)
-	mov	r11, 240(sp)
-	mov	r12, 242(sp)
-	mov	r5, 244(sp)
-	mov	r13, 246(sp)
-	mov	r14, 248(sp)
-	mov	r15, 250(sp)
+	mov	r6, 138(sp)
+	mov	r15, 140(sp)
+	mov	r14, 142(sp)
+	mov	r13, 144(sp)
+	mov	r12, 146(sp)
+	mov	r11, 148(sp)
+	mov	r8, 150(sp)
+	mov	r9, 152(sp)
 	mov	sp, r14
-	add	#236, r14
+	add	#138, r14
 	mov	sp, r15
-	add	#268, r15
+	add	#170, r15
 	mov	r14, r12
-	mov	194(sp), r13
+	mov	90(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	268(sp), 104(sp)
-	mov	270(sp), 108(sp)
-	mov	272(sp), 110(sp)
-	mov	274(sp), 112(sp)
-	mov	276(sp), 114(sp)
-	mov	278(sp), 116(sp)
-	mov	280(sp), 118(sp)
-	mov	282(sp), 120(sp)
-	add	#1, 20(sp)
-	cmp	126(sp), 20(sp)
-	jnc	.Lgcm_encrypt_with_loop21
-.Lgcm_encrypt_with_done22:
-	mov	198(sp), r15
+	mov	170(sp), r6
+	mov	172(sp), 14(sp)
+	mov	174(sp), 16(sp)
+	mov	176(sp), 22(sp)
+	mov	178(sp), 26(sp)
+	mov	180(sp), 30(sp)
+	mov	182(sp), r8
+	mov	184(sp), r9
+	add	#1, r10
+	cmp	52(sp), r10
+	jnc	.Lgcm_encrypt_with_loop15
+.Lgcm_encrypt_with_done16:
+	mov	70(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	mov.b	199(sp), r13
+	mov.b	71(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#1, r13
-	mov	104(sp), r14
+	mov	r6, r14
 	xor	r15, r14
-	mov	108(sp), r15
+	mov	14(sp), r15
 	xor	r13, r15
 	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 236(sp)
-	mov	r15, 238(sp)
-	mov	110(sp), 240(sp)
-	mov	112(sp), 242(sp)
-	mov	114(sp), 244(sp)
-	mov	116(sp), 246(sp)
-	mov	118(sp), 248(sp)
-	mov	120(sp), 250(sp)
+	mov	r14, 138(sp)
+	mov	r15, 140(sp)
+	mov	16(sp), 142(sp)
+	mov	22(sp), 144(sp)
+	mov	26(sp), 146(sp)
+	mov	30(sp), 148(sp)
+	mov	r8, 150(sp)
+	mov	r9, 152(sp)
 	mov	sp, r14
-	add	#236, r14
+	add	#138, r14
 	mov	sp, r15
-	add	#284, r15
+	add	#186, r15
 	mov	r14, r12
-	mov	194(sp), r13
+	mov	90(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	284(sp), r8
-	mov	286(sp), r10
-	mov	288(sp), 74(sp)
-	mov	290(sp), r4
-	mov	292(sp), r5
-	mov	294(sp), r6
-	mov	296(sp), r7
-	mov	298(sp), r9
-.Lgcm_encrypt_with_endif20:
+	mov	186(sp), r10
+	mov	188(sp), r8
+	mov	190(sp), 68(sp)
+	mov	192(sp), r4
+	mov	194(sp), r5
+	mov	196(sp), r6
+	mov	198(sp), r7
+	mov	200(sp), r9
+.Lgcm_encrypt_with_endif9:
 	; gcm.ae:70: s0 = E.encrypt_block(ks, j0)
-	mov	r8, 236(sp)
-	mov	r10, 238(sp)
-	mov	74(sp), 240(sp)
-	mov	r4, 242(sp)
-	mov	r5, 244(sp)
-	mov	r6, 246(sp)
-	mov	r7, 248(sp)
-	mov	r9, 250(sp)
+	mov	r10, 138(sp)
+	mov	r8, 140(sp)
+	mov	68(sp), 142(sp)
+	mov	r4, 144(sp)
+	mov	r5, 146(sp)
+	mov	r6, 148(sp)
+	mov	r7, 150(sp)
+	mov	r9, 152(sp)
 	mov	sp, r14
-	add	#236, r14
+	add	#138, r14
 	mov	sp, r15
-	add	#300, r15
-	mov	218(sp), r12
+	add	#202, r15
+	mov	112(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	mov	r8, r12
-	add	#1, r12
-	mov	r10, r13
+	add	#1, r10
+	mov	r8, r13
 	addc	#0, r13
-	mov	216(sp), r14
+	mov	110(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1901,381 +1433,138 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 196(sp)
-	bis	r14, 196(sp)
+	mov	r15, 94(sp)
+	bis	r14, 94(sp)
 	; gcm.ae:73: for i in 0..(n + 15) / 16 {
-	mov	#0, 86(sp)
-	mov	r12, r8
+	mov	#0, 46(sp)
+	mov	r10, r8
 	mov	r13, r10
-	mov	74(sp), 210(sp)
-	mov	r4, 208(sp)
-	mov	r5, 206(sp)
-	mov	r6, 204(sp)
-	mov	r7, 202(sp)
-	mov	r9, 200(sp)
-	mov	178(sp), 130(sp)
-	mov	180(sp), 134(sp)
-	mov	182(sp), 142(sp)
-	mov	184(sp), 168(sp)
-	mov	186(sp), 170(sp)
-	mov	188(sp), 172(sp)
-	mov	190(sp), 174(sp)
-	mov	192(sp), 176(sp)
-	cmp	196(sp), 86(sp)
-	jnc	.Lgcm_encrypt_with_near89
-	br	#.Lgcm_encrypt_with_done40
-.Lgcm_encrypt_with_near89:
-.Lgcm_encrypt_with_loop39:
-	mov	86(sp), r15
+	mov	68(sp), 106(sp)
+	mov	r4, 104(sp)
+	mov	r5, 102(sp)
+	mov	r6, 100(sp)
+	mov	r7, 98(sp)
+	mov	r9, 96(sp)
+	mov	38(sp), 88(sp)
+	mov	48(sp), 86(sp)
+	mov	50(sp), 84(sp)
+	mov	54(sp), 82(sp)
+	mov	56(sp), 80(sp)
+	mov	62(sp), 78(sp)
+	mov	64(sp), 76(sp)
+	mov	66(sp), 74(sp)
+	cmp	94(sp), 46(sp)
+	jnc	.Lgcm_encrypt_with_near37
+	br	#.Lgcm_encrypt_with_done23
+.Lgcm_encrypt_with_near37:
+.Lgcm_encrypt_with_loop22:
+	mov	46(sp), r15
 	and	#4095, r15
-	mov	r15, r9
-	rlam.w	#4, r9
-	mov.b	87(sp), r7
-	rrum.w	#4, r7
+	mov	r15, 44(sp)
+	mov	44(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 44(sp)
+	mov.b	47(sp), r9
+	rrum.w	#4, r9
 	; gcm.ae:75: u = E.encrypt_block(ks, j)
-	mov	r8, 236(sp)
-	mov	r10, 238(sp)
-	mov	210(sp), 240(sp)
-	mov	208(sp), 242(sp)
-	mov	206(sp), 244(sp)
-	mov	204(sp), 246(sp)
-	mov	202(sp), 248(sp)
-	mov	200(sp), 250(sp)
+	mov	r8, 138(sp)
+	mov	r10, 140(sp)
+	mov	106(sp), 142(sp)
+	mov	104(sp), 144(sp)
+	mov	102(sp), 146(sp)
+	mov	100(sp), 148(sp)
+	mov	98(sp), 150(sp)
+	mov	96(sp), 152(sp)
 	mov	sp, r14
-	add	#236, r14
+	add	#138, r14
 	mov	sp, r15
-	add	#316, r15
-	mov	218(sp), r12
+	add	#218, r15
+	mov	112(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	mov	r8, 106(sp)
-	add	#1, 106(sp)
-	mov	r10, 102(sp)
-	addc	#0, 102(sp)
-	mov	216(sp), r5
-	sub	r9, r5
-	mov	#0, 10(sp)
-	subc	r7, 10(sp)
-	mov	r9, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r5, r15
-	clr	r12
-	adc	r12
-	mov	r5, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
+	mov	r8, 60(sp)
+	add	#1, 60(sp)
+	mov	r10, 58(sp)
+	addc	#0, 58(sp)
+	mov	110(sp), r5
+	sub	44(sp), r5
+	mov	#0, r10
+	subc	r9, r10
+	mov	44(sp), r9
+	add	116(sp), r9
+	cmp	#16, r5
+	jnc	.Lgcm_encrypt_with_bytes24
+	bit	#1, r9
+	jnz	.Lgcm_encrypt_with_bytes24
+.Lgcm_encrypt_with_words25:
+	mov	@r9, r6
+	mov	2(r9), r7
+	mov	4(r9), r8
+	mov	6(r9), r11
+	mov	8(r9), r12
+	mov	10(r9), r13
+	mov	12(r9), r14
+	mov	14(r9), r15
+	jmp	.Lgcm_encrypt_with_join26
+.Lgcm_encrypt_with_bytes24:
+	mov	sp, r11
+	add	#122, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r5, r15
+.Lgcm_encrypt_with_cpy27:
+	clr	r14
+	tst	r15
+	jz	.Lgcm_encrypt_with_pad28
+	mov.b	@r9, r14
+	inc	r9
+	dec	r15
+.Lgcm_encrypt_with_pad28:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 80(sp)
-	xor	r15, 80(sp)
-	clr	r14
-	cmp	#1, 28(sp)
-	jnc	.Lgcm_encrypt_with_nob41
-	mov	80(sp), 166(sp)
-	add	124(sp), 166(sp)
-	mov	166(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob41:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Lgcm_encrypt_with_nob42
-	mov	166(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob42:
-	mov	r14, r8
-	swpb	r8
-	bis	r15, r8
-	mov	r9, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r5, r15
-	clr	r12
-	adc	r12
-	mov	r5, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 36(sp)
-	xor	r15, 36(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 82(sp)
-	xor	r15, 82(sp)
-	clr	r14
-	cmp	#1, 36(sp)
-	jnc	.Lgcm_encrypt_with_nob43
-	mov	82(sp), 164(sp)
-	add	124(sp), 164(sp)
-	mov	164(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob43:
-	clr	r15
-	cmp	#2, 36(sp)
-	jnc	.Lgcm_encrypt_with_nob44
-	mov	164(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob44:
-	mov	r14, r10
-	swpb	r10
-	bis	r15, r10
-	mov	r9, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r5, r15
-	clr	r12
-	adc	r12
-	mov	r5, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 38(sp)
-	xor	r15, 38(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 78(sp)
-	xor	r15, 78(sp)
-	clr	r14
-	cmp	#1, 38(sp)
-	jnc	.Lgcm_encrypt_with_nob45
-	mov	78(sp), 162(sp)
-	add	124(sp), 162(sp)
-	mov	162(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob45:
-	clr	r15
-	cmp	#2, 38(sp)
-	jnc	.Lgcm_encrypt_with_nob46
-	mov	162(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob46:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r9, r7
-	add	#8, r7
-	mov	#8, r15
-	cmp	r5, r15
-	clr	r12
-	adc	r12
-	mov	r5, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 34(sp)
-	xor	r15, 34(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r7, r15
-	and	r12, r15
-	mov	r7, 76(sp)
-	xor	r15, 76(sp)
-	clr	r14
-	cmp	#1, 34(sp)
-	jnc	.Lgcm_encrypt_with_nob47
-	mov	76(sp), 160(sp)
-	add	124(sp), 160(sp)
-	mov	160(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob47:
-	clr	r15
-	cmp	#2, 34(sp)
-	jnc	.Lgcm_encrypt_with_nob48
-	mov	160(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob48:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r9, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r5, r15
-	clr	r7
-	adc	r7
-	mov	r5, r13
-	sub	#6, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 30(sp)
-	xor	r15, 30(sp)
-	inv	r7
-	inc	r7
-	mov	r9, r15
-	xor	r6, r15
-	and	r7, r15
-	mov	r6, 72(sp)
-	xor	r15, 72(sp)
-	clr	r14
-	cmp	#1, 30(sp)
-	jnc	.Lgcm_encrypt_with_nob49
-	mov	72(sp), 158(sp)
-	add	124(sp), 158(sp)
-	mov	158(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob49:
-	clr	r15
-	cmp	#2, 30(sp)
-	jnc	.Lgcm_encrypt_with_nob50
-	mov	158(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob50:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r9, r6
-	add	#4, r6
-	mov	#4, r15
-	cmp	r5, r15
-	clr	r7
-	adc	r7
-	mov	r5, r4
-	sub	#4, r4
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	mov	r4, 24(sp)
-	xor	r15, 24(sp)
-	inv	r7
-	inc	r7
-	mov	r9, r15
-	xor	r6, r15
-	and	r7, r15
-	mov	r6, 68(sp)
-	xor	r15, 68(sp)
-	clr	r14
-	cmp	#1, 24(sp)
-	jnc	.Lgcm_encrypt_with_nob51
-	mov	68(sp), 156(sp)
-	add	124(sp), 156(sp)
-	mov	156(sp), r15
-	mov.b	@r15, r14
-.Lgcm_encrypt_with_nob51:
-	clr	r15
-	cmp	#2, 24(sp)
-	jnc	.Lgcm_encrypt_with_nob52
-	mov	156(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob52:
-	swpb	r14
-	bis	r15, r14
-	mov	r9, r6
-	add	#2, r6
-	mov	#2, r15
-	cmp	r5, r15
-	clr	r7
-	adc	r7
-	mov	r5, r4
-	sub	#2, r4
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r4, 0(sp)
-	and	r15, 0(sp)
-	mov	r4, 18(sp)
-	xor	@sp, 18(sp)
-	inv	r7
-	inc	r7
-	mov	r9, r15
-	xor	r6, r15
-	and	r7, r15
-	mov	r6, 46(sp)
-	xor	r15, 46(sp)
-	clr	r7
-	cmp	#1, 18(sp)
-	jnc	.Lgcm_encrypt_with_nob53
-	mov	46(sp), 154(sp)
-	add	124(sp), 154(sp)
-	mov	154(sp), r15
-	mov.b	@r15, r7
-.Lgcm_encrypt_with_nob53:
-	clr	r15
-	cmp	#2, 18(sp)
-	jnc	.Lgcm_encrypt_with_nob54
-	mov	154(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob54:
-	swpb	r7
-	bis	r15, r7
-	clr	r6
-	cmp	#1, r5
-	jnc	.Lgcm_encrypt_with_nob55
-	mov	r9, 152(sp)
-	add	124(sp), 152(sp)
-	mov	152(sp), r15
-	mov.b	@r15, r6
-.Lgcm_encrypt_with_nob55:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Lgcm_encrypt_with_nob56
-	mov	152(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_encrypt_with_nob56:
-	swpb	r6
-	bis	r15, r6
-	mov	r8, 66(sp)
-	xor	316(sp), 66(sp)
-	mov	r10, 64(sp)
-	xor	318(sp), 64(sp)
-	mov	r11, 62(sp)
-	xor	320(sp), 62(sp)
-	mov	r12, 60(sp)
-	xor	322(sp), 60(sp)
-	mov	r13, 58(sp)
-	xor	324(sp), 58(sp)
-	mov	r14, 56(sp)
-	xor	326(sp), 56(sp)
-	mov	r7, 54(sp)
-	xor	328(sp), 54(sp)
-	mov	r6, 52(sp)
-	xor	330(sp), 52(sp)
+	dec	r13
+	jnz	.Lgcm_encrypt_with_cpy27
+	mov	r11, r9
+	jmp	.Lgcm_encrypt_with_words25
+.Lgcm_encrypt_with_join26:
+	mov	r15, 18(sp)
+	swpb	18(sp)
+	xor	218(sp), 18(sp)
+	mov	r14, 20(sp)
+	swpb	20(sp)
+	xor	220(sp), 20(sp)
+	mov	r13, 24(sp)
+	swpb	24(sp)
+	xor	222(sp), 24(sp)
+	mov	r12, 28(sp)
+	swpb	28(sp)
+	xor	224(sp), 28(sp)
+	mov	r11, 32(sp)
+	swpb	32(sp)
+	xor	226(sp), 32(sp)
+	mov	r8, 34(sp)
+	swpb	34(sp)
+	xor	228(sp), 34(sp)
+	mov	r7, 36(sp)
+	swpb	36(sp)
+	xor	230(sp), 36(sp)
+	mov	r6, 40(sp)
+	swpb	40(sp)
+	xor	232(sp), 40(sp)
 	mov	r5, r15
 	and	#8191, r15
-	mov	r15, 16(sp)
-	mov	16(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 16(sp)
-	mov	10(sp), r14
-	and	#8191, r14
+	mov	r15, r8
+	rlam.w	#3, r8
+	and	#8191, r10
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	mov	r14, 12(sp)
-	bis	r15, 12(sp)
+	rlam.w	#3, r10
+	mov	r10, 42(sp)
+	bis	r15, 42(sp)
 	mov	r5, r10
 	and	#1, r10
 	inv	r10
@@ -2288,10 +1577,10 @@ gcm_encrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
+	mov	r10, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
 	inv	r14
 	inc	r14
 	mov	r10, r15
@@ -2303,7 +1592,7 @@ gcm_encrypt_with:
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r9, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r12
@@ -2319,16 +1608,16 @@ gcm_encrypt_with:
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r9, r15
 	and	r14, r15
-	mov	r8, r6
-	xor	r15, r6
+	mov	r9, r7
+	xor	r15, r7
 	inv	r11
 	inc	r11
 	mov	r10, r15
 	and	r11, r15
-	mov	r10, r7
-	xor	r15, r7
+	mov	r10, r6
+	xor	r15, r6
 	mov	r5, r15
 	rrum.w	#3, r15
 	mov	r15, r4
@@ -2339,20 +1628,12 @@ gcm_encrypt_with:
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 8(sp)
-	xor	#-1, 8(sp)
+	mov	r15, r9
+	xor	#-1, r9
 	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r8
-	xor	#-1, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r10
@@ -2368,6 +1649,14 @@ gcm_encrypt_with:
 	mov	r4, r14
 	inv	r14
 	inc	r14
+	mov	r6, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, 12(sp)
+	xor	#-1, 12(sp)
+	mov	r4, r14
+	inv	r14
+	inc	r14
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
@@ -2380,19 +1669,18 @@ gcm_encrypt_with:
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r7, r15
 	and	r14, r15
-	xor	r15, r6
+	xor	r15, r7
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
+	mov	r6, r15
 	and	r14, r15
-	mov	r7, r4
-	xor	r15, r4
-	mov	16(sp), r15
+	xor	r15, r6
+	mov	r8, r15
 	sub	#128, r15
-	mov	12(sp), r15
+	mov	42(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -2400,12 +1688,1096 @@ gcm_encrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	8(sp), r7
-	and	r15, r7
+	mov	r9, r8
+	and	r15, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r8
+	mov	r10, r9
+	and	r15, r9
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r11, r10
+	and	r15, r10
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	12(sp), r11
+	and	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	inv	r8
+	inv	r9
+	inv	r10
+	inv	r11
+	inv	r12
+	inv	r13
+	mov	r7, r14
+	inv	r14
+	inv	r15
+	mov	18(sp), 10(sp)
+	and	r8, 10(sp)
+	mov	20(sp), 8(sp)
+	and	r9, 8(sp)
+	mov	24(sp), 6(sp)
+	and	r10, 6(sp)
+	mov	28(sp), 4(sp)
+	and	r11, 4(sp)
+	mov	32(sp), 2(sp)
+	and	r12, 2(sp)
+	mov	34(sp), 0(sp)
+	and	r13, 0(sp)
+	mov	36(sp), r6
+	and	r14, r6
+	mov	40(sp), r7
+	and	r15, r7
+	; gcm.ae:78: store_be(ct, off, c, n - off)
+	mov	r7, r4
+	mov	r6, r8
+	mov	@sp, r9
+	mov	2(sp), r10
+	mov	4(sp), r11
+	mov	6(sp), r12
+	mov	8(sp), r14
+	mov	10(sp), r15
+	mov	44(sp), r13
+	add	114(sp), r13
+	cmp	#16, r5
+	jnc	.Lgcm_encrypt_with_bytes29
+	bit	#1, r13
+	jnz	.Lgcm_encrypt_with_bytes29
+	swpb	r4
+	mov	r4, 0(r13)
+	swpb	r8
+	mov	r8, 2(r13)
+	swpb	r9
+	mov	r9, 4(r13)
+	swpb	r10
+	mov	r10, 6(r13)
+	swpb	r11
+	mov	r11, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Lgcm_encrypt_with_stored30
+.Lgcm_encrypt_with_bytes29:
+	swpb	r4
+	mov	r4, 122(sp)
+	swpb	r8
+	mov	r8, 124(sp)
+	swpb	r9
+	mov	r9, 126(sp)
+	swpb	r10
+	mov	r10, 128(sp)
+	swpb	r11
+	mov	r11, 130(sp)
+	swpb	r12
+	mov	r12, 132(sp)
+	swpb	r14
+	mov	r14, 134(sp)
+	swpb	r15
+	mov	r15, 136(sp)
+	mov	sp, r14
+	add	#122, r14
+	mov	r5, r15
+	cmp	#16, r15
+	jnc	.Lgcm_encrypt_with_cnt31
+	mov	#16, r15
+.Lgcm_encrypt_with_cnt31:
+	tst	r15
+	jz	.Lgcm_encrypt_with_stored30
+.Lgcm_encrypt_with_cpy32:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lgcm_encrypt_with_cpy32
+.Lgcm_encrypt_with_stored30:
+	mov	88(sp), r8
+	xor	10(sp), r8
+	mov	86(sp), r9
+	xor	8(sp), r9
+	mov	84(sp), r10
+	xor	6(sp), r10
+	mov	82(sp), r11
+	xor	4(sp), r11
+	mov	80(sp), r12
+	xor	2(sp), r12
+	mov	78(sp), r13
+	xor	@sp, r13
+	mov	76(sp), r14
+	xor	r6, r14
+	mov	74(sp), r15
+	xor	r7, r15
+	; gcm.ae:79: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
+	mov	r8, 138(sp)
+	mov	r9, 140(sp)
+	mov	r10, 142(sp)
+	mov	r11, 144(sp)
+	mov	r12, 146(sp)
+	mov	r13, 148(sp)
+	mov	r14, 150(sp)
+	mov	r15, 152(sp)
+	mov	sp, r14
+	add	#138, r14
+	mov	sp, r15
+	add	#234, r15
+	mov	r14, r12
+	mov	90(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	60(sp), r8
+	mov	58(sp), r10
+	mov	234(sp), 88(sp)
+	mov	236(sp), 86(sp)
+	mov	238(sp), 84(sp)
+	mov	240(sp), 82(sp)
+	mov	242(sp), 80(sp)
+	mov	244(sp), 78(sp)
+	mov	246(sp), 76(sp)
+	mov	248(sp), 74(sp)
+	add	#1, 46(sp)
+	cmp	94(sp), 46(sp)
+	jc	.Lgcm_encrypt_with_near38
+	br	#.Lgcm_encrypt_with_loop22
+.Lgcm_encrypt_with_near38:
+.Lgcm_encrypt_with_done23:
+	mov	108(sp), r10
+	and	#8191, r10
+	rlam.w	#3, r10
+	mov.b	109(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	mov	110(sp), r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	mov.b	111(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	mov	88(sp), r12
+	xor	r14, r12
+	mov	86(sp), r13
+	xor	r15, r13
+	mov	80(sp), r14
+	xor	r10, r14
+	mov	78(sp), r15
+	xor	r11, r15
+	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r12, 138(sp)
+	mov	r13, 140(sp)
+	mov	84(sp), 142(sp)
+	mov	82(sp), 144(sp)
+	mov	r14, 146(sp)
+	mov	r15, 148(sp)
+	mov	76(sp), 150(sp)
+	mov	74(sp), 152(sp)
+	mov	sp, r14
+	add	#138, r14
+	mov	sp, r15
+	add	#250, r15
+	mov	r14, r12
+	mov	90(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	250(sp), r7
+	xor	202(sp), r7
+	mov	252(sp), r8
+	xor	204(sp), r8
+	mov	254(sp), r9
+	xor	206(sp), r9
+	mov	256(sp), r10
+	xor	208(sp), r10
+	mov	258(sp), r11
+	xor	210(sp), r11
+	mov	260(sp), r12
+	xor	212(sp), r12
+	mov	262(sp), r14
+	xor	214(sp), r14
+	mov	264(sp), r15
+	xor	216(sp), r15
+	; gcm.ae:81: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
+	mov	120(sp), r13
+	cmp	#16, 118(sp)
+	jnc	.Lgcm_encrypt_with_bytes33
+	bit	#1, r13
+	jnz	.Lgcm_encrypt_with_bytes33
+	swpb	r15
+	mov	r15, 0(r13)
+	swpb	r14
+	mov	r14, 2(r13)
+	swpb	r12
+	mov	r12, 4(r13)
+	swpb	r11
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
+	swpb	r7
+	mov	r7, 14(r13)
+	jmp	.Lgcm_encrypt_with_stored34
+.Lgcm_encrypt_with_bytes33:
+	swpb	r15
+	mov	r15, 122(sp)
+	swpb	r14
+	mov	r14, 124(sp)
+	swpb	r12
+	mov	r12, 126(sp)
+	swpb	r11
+	mov	r11, 128(sp)
+	swpb	r10
+	mov	r10, 130(sp)
+	swpb	r9
+	mov	r9, 132(sp)
+	swpb	r8
+	mov	r8, 134(sp)
+	swpb	r7
+	mov	r7, 136(sp)
+	mov	sp, r14
+	add	#122, r14
+	mov	118(sp), r15
+	cmp	#16, r15
+	jnc	.Lgcm_encrypt_with_cnt35
+	mov	#16, r15
+.Lgcm_encrypt_with_cnt35:
+	tst	r15
+	jz	.Lgcm_encrypt_with_stored34
+.Lgcm_encrypt_with_cpy36:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lgcm_encrypt_with_cpy36
+.Lgcm_encrypt_with_stored34:
+	add	#266, sp
+	popm.w	#7, r10
+	ret
+	.size gcm_encrypt_with, .-gcm_encrypt_with
+
+
+; --- gcm_decrypt_with: gcm.decrypt_with
+;     frame 278 bytes (67 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2674 bytes of code
+	.section .text.gcm_decrypt_with,"ax",@progbits
+	.global gcm_decrypt_with
+	.type gcm_decrypt_with, @function
+	.balign 2
+gcm_decrypt_with:
+	pushm.w	#7, r10
+	sub	#278, sp
+	mov	r12, 98(sp)
+	mov	r13, 64(sp)
+	mov	r14, 76(sp)
+	mov	r15, 66(sp)
+	mov	294(sp), r8
+	mov	296(sp), 92(sp)
+	mov	298(sp), 102(sp)
+	mov	300(sp), 94(sp)
+	mov	302(sp), 130(sp)
+	mov	304(sp), 112(sp)
+	mov	306(sp), 100(sp)
+	mov	310(sp), 132(sp)
+	mov	92(sp), r14
+	add	#15, r14
+	mov	#0, r15
+	addc	#0, r15
+	and	#15, r15
+	rrum.w	#4, r14
+	swpb	r15
+	rlam.w	#4, r15
+	mov	r15, r9
+	bis	r14, r9
+	; ghash.ae:184: for i in 0..(n + 15) / 16 {
+	mov	#0, r10
+	mov	#0, 38(sp)
+	mov	#0, 46(sp)
+	mov	#0, 50(sp)
+	mov	#0, 52(sp)
+	mov	#0, 54(sp)
+	mov	#0, 56(sp)
+	mov	#0, 58(sp)
+	mov	#0, 62(sp)
+	cmp	r9, r10
+	jc	.Lgcm_decrypt_with_done2
+.Lgcm_decrypt_with_loop1:
+	mov	r10, r6
+	and	#4095, r6
+	rlam.w	#4, r6
+	mov	92(sp), r11
+	sub	r6, r11
+	add	r8, r6
+	cmp	#16, r11
+	jnc	.Lgcm_decrypt_with_bytes3
+	bit	#1, r6
+	jnz	.Lgcm_decrypt_with_bytes3
+.Lgcm_decrypt_with_words4:
+	mov	@r6, r4
+	mov	2(r6), r15
+	mov	4(r6), r14
+	mov	6(r6), r13
+	mov	8(r6), r12
+	mov	10(r6), r11
+	mov	12(r6), r7
+	mov	14(r6), r6
+	jmp	.Lgcm_decrypt_with_join5
+.Lgcm_decrypt_with_bytes3:
+	mov	sp, r12
+	add	#134, r12
+	mov	r12, r13
+	mov	#16, r14
+.Lgcm_decrypt_with_cpy6:
+	clr	r15
+	tst	r11
+	jz	.Lgcm_decrypt_with_pad7
+	mov.b	@r6, r15
+	inc	r6
+	dec	r11
+.Lgcm_decrypt_with_pad7:
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_decrypt_with_cpy6
+	mov	r12, r6
+	jmp	.Lgcm_decrypt_with_words4
+.Lgcm_decrypt_with_join5:
+	mov	38(sp), r5
+	swpb	r6
+	xor	r6, r5
+	mov	46(sp), r6
+	swpb	r7
+	xor	r7, r6
+	mov	50(sp), r7
+	swpb	r11
+	xor	r11, r7
+	mov	52(sp), r11
+	swpb	r12
+	xor	r12, r11
+	mov	54(sp), r12
+	swpb	r13
+	xor	r13, r12
+	mov	56(sp), r13
+	swpb	r14
+	xor	r14, r13
+	mov	58(sp), r14
+	swpb	r15
+	xor	r15, r14
+	mov	62(sp), r15
+	swpb	r4
+	xor	r4, r15
+	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	mov	r5, 150(sp)
+	mov	r6, 152(sp)
+	mov	r7, 154(sp)
+	mov	r11, 156(sp)
+	mov	r12, 158(sp)
+	mov	r13, 160(sp)
+	mov	r14, 162(sp)
+	mov	r15, 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#166, r15
+	mov	r14, r12
+	mov	64(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	166(sp), 38(sp)
+	mov	168(sp), 46(sp)
+	mov	170(sp), 50(sp)
+	mov	172(sp), 52(sp)
+	mov	174(sp), 54(sp)
+	mov	176(sp), 56(sp)
+	mov	178(sp), 58(sp)
+	mov	180(sp), 62(sp)
+	add	#1, r10
+	cmp	r9, r10
+	jnc	.Lgcm_decrypt_with_loop1
+.Lgcm_decrypt_with_done2:
+	mov	66(sp), r15
+	xor	#12, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; gcm.ae:42: if len(nonce) == 12 {
+	tst	r15
+	jz	.Lgcm_decrypt_with_else8
+	mov	76(sp), r10
+	bit	#1, r10
+	jnz	.Lgcm_decrypt_with_bytes10
+.Lgcm_decrypt_with_words11:
+	mov	@r10, 88(sp)
+	mov	2(r10), r11
+	mov	4(r10), r12
+	mov	6(r10), r13
+	mov	8(r10), r14
+	mov	10(r10), r15
+	jmp	.Lgcm_decrypt_with_join12
+.Lgcm_decrypt_with_bytes10:
+	mov	sp, r12
+	add	#134, r12
+	mov	r12, r13
+	mov	#12, r14
+.Lgcm_decrypt_with_cpy13:
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgcm_decrypt_with_cpy13
+	mov	r12, r10
+	jmp	.Lgcm_decrypt_with_words11
+.Lgcm_decrypt_with_join12:
+	mov	#1, r5
+	mov	#0, r4
+	mov	r15, 44(sp)
+	mov	r14, r6
+	mov	r13, r7
+	mov	r12, r8
+	mov	r11, r9
+	mov	88(sp), r10
+	swpb	44(sp)
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r9
+	swpb	r10
+	jmp	.Lgcm_decrypt_with_endif9
+.Lgcm_decrypt_with_else8:
+	mov	66(sp), r14
+	add	#15, r14
+	mov	#0, r15
+	addc	#0, r15
+	and	#15, r15
+	rrum.w	#4, r14
+	swpb	r15
+	rlam.w	#4, r15
+	mov	r15, 48(sp)
+	bis	r14, 48(sp)
+	; ghash.ae:184: for i in 0..(n + 15) / 16 {
+	mov	#0, r10
+	mov	#0, r6
+	mov	#0, 14(sp)
+	mov	#0, 18(sp)
+	mov	#0, 20(sp)
+	mov	#0, 22(sp)
+	mov	#0, 26(sp)
+	mov	#0, r8
+	mov	#0, r9
+	cmp	48(sp), r10
+	jc	.Lgcm_decrypt_with_done16
+.Lgcm_decrypt_with_loop15:
+	mov	r10, r15
+	and	#4095, r15
+	rlam.w	#4, r15
+	mov	66(sp), r7
+	sub	r15, r7
+	add	76(sp), r15
+	cmp	#16, r7
+	jnc	.Lgcm_decrypt_with_bytes17
+	bit	#1, r15
+	jnz	.Lgcm_decrypt_with_bytes17
+.Lgcm_decrypt_with_words18:
+	mov	@r15, r4
+	mov	2(r15), r5
+	mov	4(r15), r7
+	mov	6(r15), r11
+	mov	8(r15), r12
+	mov	10(r15), r13
+	mov	12(r15), r14
+	mov	14(r15), r15
+	jmp	.Lgcm_decrypt_with_join19
+.Lgcm_decrypt_with_bytes17:
+	mov	sp, r11
+	add	#134, r11
+	mov	r11, r12
+	mov	#16, r13
+.Lgcm_decrypt_with_cpy20:
+	clr	r14
+	tst	r7
+	jz	.Lgcm_decrypt_with_pad21
+	mov.b	@r15, r14
+	inc	r15
+	dec	r7
+.Lgcm_decrypt_with_pad21:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lgcm_decrypt_with_cpy20
+	mov	r11, r15
+	jmp	.Lgcm_decrypt_with_words18
+.Lgcm_decrypt_with_join19:
+	swpb	r15
+	xor	r15, r6
+	mov	14(sp), r15
+	swpb	r14
+	xor	r14, r15
+	mov	18(sp), r14
+	swpb	r13
+	xor	r13, r14
+	mov	20(sp), r13
+	swpb	r12
+	xor	r12, r13
+	mov	22(sp), r12
+	swpb	r11
+	xor	r11, r12
+	mov	26(sp), r11
+	swpb	r7
+	xor	r7, r11
+	swpb	r5
+	xor	r5, r8
+	swpb	r4
+	xor	r4, r9
+	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	mov	r6, 150(sp)
+	mov	r15, 152(sp)
+	mov	r14, 154(sp)
+	mov	r13, 156(sp)
+	mov	r12, 158(sp)
+	mov	r11, 160(sp)
+	mov	r8, 162(sp)
+	mov	r9, 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#182, r15
+	mov	r14, r12
+	mov	64(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	182(sp), r6
+	mov	184(sp), 14(sp)
+	mov	186(sp), 18(sp)
+	mov	188(sp), 20(sp)
+	mov	190(sp), 22(sp)
+	mov	192(sp), 26(sp)
+	mov	194(sp), r8
+	mov	196(sp), r9
+	add	#1, r10
+	cmp	48(sp), r10
+	jnc	.Lgcm_decrypt_with_loop15
+.Lgcm_decrypt_with_done16:
+	mov	66(sp), r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	mov.b	67(sp), r13
+	rrum.w	#4, r13
+	rrum.w	#1, r13
+	mov	r6, r14
+	xor	r15, r14
+	mov	14(sp), r15
+	xor	r13, r15
+	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	mov	r14, 150(sp)
+	mov	r15, 152(sp)
+	mov	18(sp), 154(sp)
+	mov	20(sp), 156(sp)
+	mov	22(sp), 158(sp)
+	mov	26(sp), 160(sp)
+	mov	r8, 162(sp)
+	mov	r9, 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#198, r15
+	mov	r14, r12
+	mov	64(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	198(sp), r5
+	mov	200(sp), r4
+	mov	202(sp), 44(sp)
+	mov	204(sp), r6
+	mov	206(sp), r7
+	mov	208(sp), r8
+	mov	210(sp), r9
+	mov	212(sp), r10
+.Lgcm_decrypt_with_endif9:
+	; gcm.ae:90: s0 = E.encrypt_block(ks, j0)
+	mov	r5, 150(sp)
+	mov	r4, 152(sp)
+	mov	44(sp), 154(sp)
+	mov	r6, 156(sp)
+	mov	r7, 158(sp)
+	mov	r8, 160(sp)
+	mov	r9, 162(sp)
+	mov	r10, 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#214, r15
+	mov	98(sp), r12
+	mov	r14, r13
+	mov	r15, r14
+	call	#gcm_E_encrypt_block
+	add	#1, r5
+	mov	r4, r13
+	addc	#0, r13
+	mov	94(sp), r14
+	add	#15, r14
+	mov	#0, r15
+	addc	#0, r15
+	and	#15, r15
+	rrum.w	#4, r14
+	swpb	r15
+	rlam.w	#4, r15
+	mov	r15, 68(sp)
+	bis	r14, 68(sp)
+	; gcm.ae:93: for i in 0..(n + 15) / 16 {
+	mov	#0, 24(sp)
+	mov	r5, r4
+	mov	r13, r5
+	mov	44(sp), 86(sp)
+	mov	r6, 84(sp)
+	mov	r7, 80(sp)
+	mov	r8, 78(sp)
+	mov	r9, 74(sp)
+	mov	r10, 72(sp)
+	mov	38(sp), r10
+	mov	46(sp), 28(sp)
+	mov	50(sp), 30(sp)
+	mov	52(sp), 32(sp)
+	mov	54(sp), 34(sp)
+	mov	56(sp), 36(sp)
+	mov	58(sp), 40(sp)
+	mov	62(sp), 42(sp)
+	cmp	68(sp), 24(sp)
+	jc	.Lgcm_decrypt_with_done23
+.Lgcm_decrypt_with_loop22:
+	mov	24(sp), r15
+	and	#4095, r15
+	mov	r15, r8
+	rlam.w	#4, r8
+	mov	94(sp), r9
+	sub	r8, r9
+	mov	r8, r6
+	add	102(sp), r6
+	cmp	#16, r9
+	jnc	.Lgcm_decrypt_with_bytes24
+	bit	#1, r6
+	jnz	.Lgcm_decrypt_with_bytes24
+.Lgcm_decrypt_with_words25:
+	mov	@r6, 10(sp)
+	mov	2(r6), 8(sp)
+	mov	4(r6), 6(sp)
+	mov	6(r6), 4(sp)
+	mov	8(r6), 2(sp)
+	mov	10(r6), 0(sp)
+	mov	12(r6), r7
+	mov	14(r6), r6
+	jmp	.Lgcm_decrypt_with_join26
+.Lgcm_decrypt_with_bytes24:
+	mov	sp, r11
+	add	#134, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r9, r15
+.Lgcm_decrypt_with_cpy27:
+	clr	r14
+	tst	r15
+	jz	.Lgcm_decrypt_with_pad28
+	mov.b	@r6, r14
+	inc	r6
+	dec	r15
+.Lgcm_decrypt_with_pad28:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lgcm_decrypt_with_cpy27
+	mov	r11, r6
+	jmp	.Lgcm_decrypt_with_words25
+.Lgcm_decrypt_with_join26:
+	; gcm.ae:96: u = E.encrypt_block(ks, j)
+	mov	r4, 150(sp)
+	mov	r5, 152(sp)
+	mov	86(sp), 154(sp)
+	mov	84(sp), 156(sp)
+	mov	80(sp), 158(sp)
+	mov	78(sp), 160(sp)
+	mov	74(sp), 162(sp)
+	mov	72(sp), 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#230, r15
+	mov	98(sp), r12
+	mov	r14, r13
+	mov	r15, r14
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
+	swpb	4(sp)
+	swpb	2(sp)
+	swpb	0(sp)
+	swpb	r7
+	swpb	r6
+	call	#gcm_E_encrypt_block
+	mov	r4, 16(sp)
+	add	#1, 16(sp)
+	mov	r5, 12(sp)
+	addc	#0, 12(sp)
+	xor	r6, r10
+	mov	28(sp), r4
+	xor	r7, r4
+	mov	30(sp), r5
+	xor	@sp, r5
+	mov	32(sp), r11
+	xor	2(sp), r11
+	mov	34(sp), r12
+	xor	4(sp), r12
+	mov	36(sp), r13
+	xor	6(sp), r13
+	mov	40(sp), r14
+	xor	8(sp), r14
+	mov	42(sp), r15
+	xor	10(sp), r15
+	; gcm.ae:98: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	mov	r10, 150(sp)
+	mov	r4, 152(sp)
+	mov	r5, 154(sp)
+	mov	r11, 156(sp)
+	mov	r12, 158(sp)
+	mov	r13, 160(sp)
+	mov	r14, 162(sp)
+	mov	r15, 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#246, r15
+	mov	r14, r12
+	mov	64(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	r6, r13
+	xor	230(sp), r13
+	mov	r7, r15
+	xor	232(sp), r15
+	mov	@sp, r5
+	xor	234(sp), r5
+	mov	2(sp), r6
+	xor	236(sp), r6
+	mov	4(sp), r7
+	xor	238(sp), r7
+	mov	6(sp), r10
+	xor	240(sp), r10
+	mov	8(sp), r11
+	xor	242(sp), r11
+	mov	10(sp), r12
+	xor	244(sp), r12
+	; gcm.ae:99: store_be(msg, off, c ^ u, n - off)
+	mov	r15, r14
+	mov	r13, r15
+	mov	r8, r13
+	add	100(sp), r13
+	cmp	#16, r9
+	jnc	.Lgcm_decrypt_with_bytes29
+	bit	#1, r13
+	jnz	.Lgcm_decrypt_with_bytes29
+	swpb	r12
+	mov	r12, 0(r13)
+	swpb	r11
+	mov	r11, 2(r13)
+	swpb	r10
+	mov	r10, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
+	swpb	r6
+	mov	r6, 8(r13)
+	swpb	r5
+	mov	r5, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Lgcm_decrypt_with_stored30
+.Lgcm_decrypt_with_bytes29:
+	swpb	r12
+	mov	r12, 134(sp)
+	swpb	r11
+	mov	r11, 136(sp)
+	swpb	r10
+	mov	r10, 138(sp)
+	swpb	r7
+	mov	r7, 140(sp)
+	swpb	r6
+	mov	r6, 142(sp)
+	swpb	r5
+	mov	r5, 144(sp)
+	swpb	r14
+	mov	r14, 146(sp)
+	swpb	r15
+	mov	r15, 148(sp)
+	mov	sp, r14
+	add	#134, r14
+	mov	r9, r15
+	cmp	#16, r15
+	jnc	.Lgcm_decrypt_with_cnt31
+	mov	#16, r15
+.Lgcm_decrypt_with_cnt31:
+	tst	r15
+	jz	.Lgcm_decrypt_with_stored30
+.Lgcm_decrypt_with_cpy32:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lgcm_decrypt_with_cpy32
+.Lgcm_decrypt_with_stored30:
+	mov	16(sp), r4
+	mov	12(sp), r5
+	mov	246(sp), r10
+	mov	248(sp), 28(sp)
+	mov	250(sp), 30(sp)
+	mov	252(sp), 32(sp)
+	mov	254(sp), 34(sp)
+	mov	256(sp), 36(sp)
+	mov	258(sp), 40(sp)
+	mov	260(sp), 42(sp)
+	add	#1, 24(sp)
+	cmp	68(sp), 24(sp)
+	jnc	.Lgcm_decrypt_with_loop22
+.Lgcm_decrypt_with_done23:
+	mov	92(sp), r11
+	and	#8191, r11
+	rlam.w	#3, r11
+	mov.b	93(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
+	mov	94(sp), r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	mov.b	95(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	xor	r14, r10
+	mov	28(sp), r13
+	xor	r15, r13
+	mov	34(sp), r14
+	xor	r11, r14
+	mov	36(sp), r15
+	xor	r12, r15
+	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r10, 150(sp)
+	mov	r13, 152(sp)
+	mov	30(sp), 154(sp)
+	mov	32(sp), 156(sp)
+	mov	r14, 158(sp)
+	mov	r15, 160(sp)
+	mov	40(sp), 162(sp)
+	mov	42(sp), 164(sp)
+	mov	sp, r14
+	add	#150, r14
+	mov	sp, r15
+	add	#262, r15
+	mov	r14, r12
+	mov	64(sp), r13
+	mov	r15, r14
+	call	#gcm_G_mul_h
+	mov	262(sp), 96(sp)
+	xor	214(sp), 96(sp)
+	mov	264(sp), 104(sp)
+	xor	216(sp), 104(sp)
+	mov	266(sp), 106(sp)
+	xor	218(sp), 106(sp)
+	mov	268(sp), 108(sp)
+	xor	220(sp), 108(sp)
+	mov	270(sp), 110(sp)
+	xor	222(sp), 110(sp)
+	mov	272(sp), 90(sp)
+	xor	224(sp), 90(sp)
+	mov	274(sp), 82(sp)
+	xor	226(sp), 82(sp)
+	mov	276(sp), 70(sp)
+	xor	228(sp), 70(sp)
+	mov	130(sp), r10
+	cmp	#16, 112(sp)
+	jnc	.Lgcm_decrypt_with_bytes33
+	bit	#1, r10
+	jnz	.Lgcm_decrypt_with_bytes33
+.Lgcm_decrypt_with_words34:
+	mov	@r10, 128(sp)
+	mov	2(r10), 126(sp)
+	mov	4(r10), 124(sp)
+	mov	6(r10), 122(sp)
+	mov	8(r10), 120(sp)
+	mov	10(r10), 118(sp)
+	mov	12(r10), 116(sp)
+	mov	14(r10), 114(sp)
+	jmp	.Lgcm_decrypt_with_join35
+.Lgcm_decrypt_with_bytes33:
+	mov	sp, r11
+	add	#134, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	112(sp), r15
+.Lgcm_decrypt_with_cpy36:
+	clr	r14
+	tst	r15
+	jz	.Lgcm_decrypt_with_pad37
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lgcm_decrypt_with_pad37:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lgcm_decrypt_with_cpy36
+	mov	r11, r10
+	jmp	.Lgcm_decrypt_with_words34
+.Lgcm_decrypt_with_join35:
+	mov	112(sp), r15
+	and	#8191, r15
+	mov	r15, 60(sp)
+	mov	60(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 60(sp)
+	mov.b	113(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	mov	112(sp), r11
+	and	#1, r11
+	inv	r11
+	inc	r11
+	and	#65280, r11
+	xor	#-1, r11
+	mov	112(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r11, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	112(sp), r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r13
+	xor	#-1, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r7
+	xor	#-1, r7
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	and	r14, r15
+	mov	r10, r8
+	xor	r15, r8
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	112(sp), r15
+	rrum.w	#3, r15
+	mov	r15, r4
+	and	#1, r4
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r12
+	xor	#-1, r12
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	xor	r15, r6
+	mov	60(sp), r15
+	sub	#128, r15
+	mov	r5, r15
+	subc	#0, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -2425,2285 +2797,6 @@ gcm_encrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	inv	r7
-	inv	r8
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	mov	r6, r14
-	inv	r14
-	inv	r15
-	mov	66(sp), r6
-	and	r7, r6
-	mov	64(sp), r7
-	and	r8, r7
-	mov	62(sp), r8
-	and	r10, r8
-	mov	60(sp), r10
-	and	r11, r10
-	mov	58(sp), r11
-	and	r12, r11
-	mov	56(sp), r12
-	and	r13, r12
-	mov	54(sp), r13
-	and	r14, r13
-	mov	52(sp), r14
-	and	r15, r14
-	; gcm.ae:78: store_be(ct, off, c, n - off)
-	mov	r6, r4
-	cmp	#1, 28(sp)
-	jnc	.Lgcm_encrypt_with_nost57
-	mov	80(sp), 150(sp)
-	add	122(sp), 150(sp)
-	swpb	r4
-	mov	150(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost57:
-	cmp	#2, 28(sp)
-	jnc	.Lgcm_encrypt_with_nost58
-	mov	150(sp), r15
-	mov.b	r6, 1(r15)
-.Lgcm_encrypt_with_nost58:
-	mov	r7, r4
-	cmp	#1, 36(sp)
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost59
-	mov	82(sp), 148(sp)
-	add	122(sp), 148(sp)
-	mov	148(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost59:
-	cmp	#2, 36(sp)
-	jnc	.Lgcm_encrypt_with_nost60
-	mov	148(sp), r15
-	mov.b	r7, 1(r15)
-.Lgcm_encrypt_with_nost60:
-	mov	r8, r4
-	cmp	#1, 38(sp)
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost61
-	mov	78(sp), 146(sp)
-	add	122(sp), 146(sp)
-	mov	146(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost61:
-	cmp	#2, 38(sp)
-	jnc	.Lgcm_encrypt_with_nost62
-	mov	146(sp), r15
-	mov.b	r8, 1(r15)
-.Lgcm_encrypt_with_nost62:
-	mov	r10, r4
-	cmp	#1, 34(sp)
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost63
-	mov	76(sp), 144(sp)
-	add	122(sp), 144(sp)
-	mov	144(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost63:
-	cmp	#2, 34(sp)
-	jnc	.Lgcm_encrypt_with_nost64
-	mov	144(sp), r15
-	mov.b	r10, 1(r15)
-.Lgcm_encrypt_with_nost64:
-	mov	r11, r4
-	cmp	#1, 30(sp)
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost65
-	mov	72(sp), 140(sp)
-	add	122(sp), 140(sp)
-	mov	140(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost65:
-	cmp	#2, 30(sp)
-	jnc	.Lgcm_encrypt_with_nost66
-	mov	140(sp), r15
-	mov.b	r11, 1(r15)
-.Lgcm_encrypt_with_nost66:
-	mov	r12, r4
-	cmp	#1, 24(sp)
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost67
-	mov	68(sp), 138(sp)
-	add	122(sp), 138(sp)
-	mov	138(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost67:
-	cmp	#2, 24(sp)
-	jnc	.Lgcm_encrypt_with_nost68
-	mov	138(sp), r15
-	mov.b	r12, 1(r15)
-.Lgcm_encrypt_with_nost68:
-	mov	r13, r4
-	cmp	#1, 18(sp)
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost69
-	mov	46(sp), 136(sp)
-	add	122(sp), 136(sp)
-	mov	136(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost69:
-	cmp	#2, 18(sp)
-	jnc	.Lgcm_encrypt_with_nost70
-	mov	136(sp), r15
-	mov.b	r13, 1(r15)
-.Lgcm_encrypt_with_nost70:
-	mov	r14, r4
-	cmp	#1, r5
-	swpb	r4
-	jnc	.Lgcm_encrypt_with_nost71
-	mov	r9, 132(sp)
-	add	122(sp), 132(sp)
-	mov	132(sp), r15
-	mov.b	r4, 0(r15)
-.Lgcm_encrypt_with_nost71:
-	cmp	#2, r5
-	jnc	.Lgcm_encrypt_with_nost72
-	mov	132(sp), r15
-	mov.b	r14, 1(r15)
-.Lgcm_encrypt_with_nost72:
-	mov	130(sp), r9
-	xor	r6, r9
-	mov	134(sp), r6
-	xor	r7, r6
-	mov	142(sp), r7
-	xor	r8, r7
-	mov	168(sp), r8
-	xor	r10, r8
-	mov	170(sp), r10
-	xor	r11, r10
-	mov	172(sp), r11
-	xor	r12, r11
-	mov	174(sp), r12
-	xor	r13, r12
-	mov	176(sp), r15
-	xor	r14, r15
-	; gcm.ae:79: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r9, 236(sp)
-	mov	r6, 238(sp)
-	mov	r7, 240(sp)
-	mov	r8, 242(sp)
-	mov	r10, 244(sp)
-	mov	r11, 246(sp)
-	mov	r12, 248(sp)
-	mov	r15, 250(sp)
-	mov	sp, r14
-	add	#236, r14
-	mov	sp, r15
-	add	#332, r15
-	mov	r14, r12
-	mov	194(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	106(sp), r8
-	mov	102(sp), r10
-	mov	332(sp), 130(sp)
-	mov	334(sp), 134(sp)
-	mov	336(sp), 142(sp)
-	mov	338(sp), 168(sp)
-	mov	340(sp), 170(sp)
-	mov	342(sp), 172(sp)
-	mov	344(sp), 174(sp)
-	mov	346(sp), 176(sp)
-	add	#1, 86(sp)
-	cmp	196(sp), 86(sp)
-	jc	.Lgcm_encrypt_with_near90
-	br	#.Lgcm_encrypt_with_loop39
-.Lgcm_encrypt_with_near90:
-.Lgcm_encrypt_with_done40:
-	mov	214(sp), r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	mov.b	215(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	216(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	217(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	130(sp), r12
-	xor	r14, r12
-	mov	134(sp), r13
-	xor	r15, r13
-	mov	170(sp), r14
-	xor	r10, r14
-	mov	172(sp), r15
-	xor	r11, r15
-	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 236(sp)
-	mov	r13, 238(sp)
-	mov	142(sp), 240(sp)
-	mov	168(sp), 242(sp)
-	mov	r14, 244(sp)
-	mov	r15, 246(sp)
-	mov	174(sp), 248(sp)
-	mov	176(sp), 250(sp)
-	mov	sp, r14
-	add	#236, r14
-	mov	sp, r15
-	add	#348, r15
-	mov	r14, r12
-	mov	194(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	348(sp), r6
-	xor	300(sp), r6
-	mov	350(sp), r7
-	xor	302(sp), r7
-	mov	352(sp), r9
-	xor	304(sp), r9
-	mov	354(sp), r10
-	xor	306(sp), r10
-	mov	356(sp), r11
-	xor	308(sp), r11
-	mov	358(sp), r12
-	xor	310(sp), r12
-	mov	360(sp), r13
-	xor	312(sp), r13
-	mov	362(sp), r14
-	xor	314(sp), r14
-	mov	#14, r15
-	cmp	212(sp), r15
-	clr	r4
-	adc	r4
-	mov	212(sp), r5
-	sub	#14, r5
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r5, r15
-	and	r8, r15
-	xor	r15, r5
-	inv	r4
-	inc	r4
-	and	#14, r4
-	xor	#14, r4
-	; gcm.ae:81: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	r6, r8
-	cmp	#1, r5
-	jnc	.Lgcm_encrypt_with_nost73
-	mov	r4, 222(sp)
-	add	220(sp), 222(sp)
-	swpb	r8
-	mov	222(sp), r15
-	mov.b	r8, 0(r15)
-.Lgcm_encrypt_with_nost73:
-	cmp	#2, r5
-	jnc	.Lgcm_encrypt_with_nost74
-	mov	222(sp), r15
-	mov.b	r6, 1(r15)
-.Lgcm_encrypt_with_nost74:
-	mov	#12, r15
-	cmp	212(sp), r15
-	clr	r5
-	adc	r5
-	mov	212(sp), r6
-	sub	#12, r6
-	mov	r5, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#12, r5
-	xor	#12, r5
-	mov	r7, r8
-	cmp	#1, r6
-	swpb	r8
-	jnc	.Lgcm_encrypt_with_nost75
-	mov	r5, 224(sp)
-	add	220(sp), 224(sp)
-	mov	224(sp), r15
-	mov.b	r8, 0(r15)
-.Lgcm_encrypt_with_nost75:
-	cmp	#2, r6
-	jnc	.Lgcm_encrypt_with_nost76
-	mov	224(sp), r15
-	mov.b	r7, 1(r15)
-.Lgcm_encrypt_with_nost76:
-	mov	#10, r15
-	cmp	212(sp), r15
-	clr	r6
-	adc	r6
-	mov	212(sp), r7
-	sub	#10, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#10, r6
-	xor	#10, r6
-	mov	r9, r8
-	cmp	#1, r7
-	swpb	r8
-	jnc	.Lgcm_encrypt_with_nost77
-	mov	r6, 228(sp)
-	add	220(sp), 228(sp)
-	mov	228(sp), r15
-	mov.b	r8, 0(r15)
-.Lgcm_encrypt_with_nost77:
-	cmp	#2, r7
-	jnc	.Lgcm_encrypt_with_nost78
-	mov	228(sp), r15
-	mov.b	r9, 1(r15)
-.Lgcm_encrypt_with_nost78:
-	mov	#8, r15
-	cmp	212(sp), r15
-	clr	r7
-	adc	r7
-	mov	212(sp), r8
-	sub	#8, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	mov	r10, r9
-	cmp	#1, r8
-	swpb	r9
-	jnc	.Lgcm_encrypt_with_nost79
-	mov	r7, 232(sp)
-	add	220(sp), 232(sp)
-	mov	232(sp), r15
-	mov.b	r9, 0(r15)
-.Lgcm_encrypt_with_nost79:
-	cmp	#2, r8
-	jnc	.Lgcm_encrypt_with_nost80
-	mov	232(sp), r15
-	mov.b	r10, 1(r15)
-.Lgcm_encrypt_with_nost80:
-	mov	#6, r15
-	cmp	212(sp), r15
-	clr	r8
-	adc	r8
-	mov	212(sp), r9
-	sub	#6, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r8
-	inc	r8
-	and	#6, r8
-	xor	#6, r8
-	mov	r11, r10
-	cmp	#1, r9
-	swpb	r10
-	jnc	.Lgcm_encrypt_with_nost81
-	mov	r8, 234(sp)
-	add	220(sp), 234(sp)
-	mov	234(sp), r15
-	mov.b	r10, 0(r15)
-.Lgcm_encrypt_with_nost81:
-	cmp	#2, r9
-	jnc	.Lgcm_encrypt_with_nost82
-	mov	234(sp), r15
-	mov.b	r11, 1(r15)
-.Lgcm_encrypt_with_nost82:
-	mov	#4, r15
-	cmp	212(sp), r15
-	clr	r9
-	adc	r9
-	mov	212(sp), r10
-	sub	#4, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	and	#4, r9
-	xor	#4, r9
-	mov	r12, r11
-	cmp	#1, r10
-	swpb	r11
-	jnc	.Lgcm_encrypt_with_nost83
-	mov	r9, 230(sp)
-	add	220(sp), 230(sp)
-	mov	230(sp), r15
-	mov.b	r11, 0(r15)
-.Lgcm_encrypt_with_nost83:
-	cmp	#2, r10
-	jnc	.Lgcm_encrypt_with_nost84
-	mov	230(sp), r15
-	mov.b	r12, 1(r15)
-.Lgcm_encrypt_with_nost84:
-	mov	#2, r15
-	cmp	212(sp), r15
-	clr	r10
-	adc	r10
-	mov	212(sp), r11
-	sub	#2, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#2, r10
-	xor	#2, r10
-	mov	r13, r12
-	cmp	#1, r11
-	swpb	r12
-	jnc	.Lgcm_encrypt_with_nost85
-	mov	r10, 226(sp)
-	add	220(sp), 226(sp)
-	mov	226(sp), r15
-	mov.b	r12, 0(r15)
-.Lgcm_encrypt_with_nost85:
-	cmp	#2, r11
-	jnc	.Lgcm_encrypt_with_nost86
-	mov	226(sp), r15
-	mov.b	r13, 1(r15)
-.Lgcm_encrypt_with_nost86:
-	mov	r14, r13
-	cmp	#1, 212(sp)
-	swpb	r13
-	jnc	.Lgcm_encrypt_with_nost87
-	mov	220(sp), r15
-	mov.b	r13, 0(r15)
-.Lgcm_encrypt_with_nost87:
-	cmp	#2, 212(sp)
-	jnc	.Lgcm_encrypt_with_nost88
-	mov	220(sp), r15
-	mov.b	r14, 1(r15)
-.Lgcm_encrypt_with_nost88:
-	add	#364, sp
-	popm.w	#7, r10
-	ret
-	.size gcm_encrypt_with, .-gcm_encrypt_with
-
-
-; --- gcm_decrypt_with: gcm.decrypt_with
-;     frame 394 bytes (133 spill slots, locals 128), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5284 bytes of code
-	.section .text.gcm_decrypt_with,"ax",@progbits
-	.global gcm_decrypt_with
-	.type gcm_decrypt_with, @function
-	.balign 2
-gcm_decrypt_with:
-	pushm.w	#7, r10
-	sub	#394, sp
-	mov	r12, 242(sp)
-	mov	r13, 186(sp)
-	mov	r14, 22(sp)
-	mov	r15, 220(sp)
-	mov	410(sp), r10
-	mov	412(sp), 234(sp)
-	mov	414(sp), 80(sp)
-	mov	416(sp), 236(sp)
-	mov	418(sp), 246(sp)
-	mov	420(sp), 224(sp)
-	mov	422(sp), 78(sp)
-	mov	426(sp), 262(sp)
-	mov	234(sp), r14
-	add	#15, r14
-	mov	#0, r15
-	addc	#0, r15
-	and	#15, r15
-	rrum.w	#4, r14
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r15, 176(sp)
-	bis	r14, 176(sp)
-	; ghash.ae:184: for i in 0..(n + 15) / 16 {
-	mov	#0, 74(sp)
-	mov	#0, 188(sp)
-	mov	#0, 190(sp)
-	mov	#0, 192(sp)
-	mov	#0, 194(sp)
-	mov	#0, 196(sp)
-	mov	#0, 198(sp)
-	mov	#0, 200(sp)
-	mov	#0, 202(sp)
-	cmp	176(sp), 74(sp)
-	jc	.Lgcm_decrypt_with_done2
-.Lgcm_decrypt_with_loop1:
-	mov	74(sp), r15
-	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	234(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob3
-	mov	r11, 68(sp)
-	add	r10, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob3:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob4
-	mov	68(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob4:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob5
-	mov	r11, 66(sp)
-	add	r10, 66(sp)
-	mov	66(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob5:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob6
-	mov	66(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob6:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r8, r7
-	add	#10, r7
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob7
-	mov	r7, 64(sp)
-	add	r10, 64(sp)
-	mov	64(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob7:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob8
-	mov	64(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob8:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r8, r6
-	add	#8, r6
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r13
-	sub	#8, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob9
-	mov	r6, 62(sp)
-	add	r10, 62(sp)
-	mov	62(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob9:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob10
-	mov	62(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob10:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r8, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r5
-	adc	r5
-	mov	r9, r7
-	sub	#6, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r5
-	inc	r5
-	mov	r8, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lgcm_decrypt_with_nob11
-	mov	r6, 60(sp)
-	add	r10, 60(sp)
-	mov	60(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob11:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lgcm_decrypt_with_nob12
-	mov	60(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob12:
-	swpb	r14
-	bis	r15, r14
-	mov	r8, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r6
-	sub	#4, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r5, r15
-	and	r7, r15
-	xor	r15, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Lgcm_decrypt_with_nob13
-	mov	r5, 54(sp)
-	add	r10, 54(sp)
-	mov	54(sp), r15
-	mov.b	@r15, r7
-.Lgcm_decrypt_with_nob13:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lgcm_decrypt_with_nob14
-	mov	54(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob14:
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r15
-	adc	r15
-	mov	r9, r5
-	sub	#2, r5
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	mov	r5, 8(sp)
-	and	r6, 8(sp)
-	xor	8(sp), r5
-	inv	r15
-	inc	r15
-	mov	r8, r6
-	xor	r4, r6
-	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	clr	r6
-	cmp	#1, r5
-	jnc	.Lgcm_decrypt_with_nob15
-	mov	r15, 48(sp)
-	add	r10, 48(sp)
-	mov	48(sp), r15
-	mov.b	@r15, r6
-.Lgcm_decrypt_with_nob15:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Lgcm_decrypt_with_nob16
-	mov	48(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob16:
-	swpb	r6
-	bis	r15, r6
-	clr	r5
-	cmp	#1, r9
-	jnc	.Lgcm_decrypt_with_nob17
-	mov	r8, 40(sp)
-	add	r10, 40(sp)
-	mov	40(sp), r15
-	mov.b	@r15, r5
-.Lgcm_decrypt_with_nob17:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lgcm_decrypt_with_nob18
-	mov	40(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob18:
-	swpb	r5
-	bis	r15, r5
-	mov	188(sp), r8
-	xor	12(sp), r8
-	mov	190(sp), r9
-	xor	r11, r9
-	mov	192(sp), r11
-	xor	r12, r11
-	mov	194(sp), r12
-	xor	r13, r12
-	mov	196(sp), r13
-	xor	r14, r13
-	mov	198(sp), r4
-	xor	r7, r4
-	mov	200(sp), r14
-	xor	r6, r14
-	mov	202(sp), r15
-	xor	r5, r15
-	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r8, 266(sp)
-	mov	r9, 268(sp)
-	mov	r11, 270(sp)
-	mov	r12, 272(sp)
-	mov	r13, 274(sp)
-	mov	r4, 276(sp)
-	mov	r14, 278(sp)
-	mov	r15, 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#282, r15
-	mov	r14, r12
-	mov	186(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	282(sp), 188(sp)
-	mov	284(sp), 190(sp)
-	mov	286(sp), 192(sp)
-	mov	288(sp), 194(sp)
-	mov	290(sp), 196(sp)
-	mov	292(sp), 198(sp)
-	mov	294(sp), 200(sp)
-	mov	296(sp), 202(sp)
-	add	#1, 74(sp)
-	cmp	176(sp), 74(sp)
-	jnc	.Lgcm_decrypt_with_loop1
-.Lgcm_decrypt_with_done2:
-	mov	220(sp), r15
-	xor	#12, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	; gcm.ae:42: if len(nonce) == 12 {
-	tst	r15
-	jz	.Lgcm_decrypt_with_else19
-	mov	22(sp), r15
-	mov.b	10(r15), r14
-	mov	22(sp), r15
-	mov.b	11(r15), r15
-	swpb	r14
-	bis	r15, r14
-	mov	22(sp), r15
-	mov.b	8(r15), r12
-	mov	22(sp), r15
-	mov.b	9(r15), r15
-	swpb	r12
-	bis	r15, r12
-	mov	22(sp), r15
-	mov.b	6(r15), r10
-	mov	22(sp), r15
-	mov.b	7(r15), r15
-	swpb	r10
-	bis	r15, r10
-	mov	22(sp), r15
-	mov.b	4(r15), r11
-	mov	22(sp), r15
-	mov.b	5(r15), r15
-	swpb	r11
-	bis	r15, r11
-	mov	22(sp), r15
-	mov.b	2(r15), r7
-	mov	22(sp), r15
-	mov.b	3(r15), r15
-	swpb	r7
-	bis	r15, r7
-	mov	22(sp), r15
-	mov.b	@r15, r13
-	mov	22(sp), r15
-	mov.b	1(r15), r15
-	swpb	r13
-	bis	r15, r13
-	mov	#1, r8
-	mov	#0, r9
-	mov	r14, 172(sp)
-	mov	r12, r6
-	mov	r11, r5
-	mov	r13, r4
-	br	#.Lgcm_decrypt_with_endif20
-.Lgcm_decrypt_with_else19:
-	mov	220(sp), r14
-	add	#15, r14
-	mov	#0, r15
-	addc	#0, r15
-	and	#15, r15
-	rrum.w	#4, r14
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r15, 174(sp)
-	bis	r14, 174(sp)
-	; ghash.ae:184: for i in 0..(n + 15) / 16 {
-	mov	#0, 30(sp)
-	mov	#0, 102(sp)
-	mov	#0, 106(sp)
-	mov	#0, 110(sp)
-	mov	#0, 112(sp)
-	mov	#0, 116(sp)
-	mov	#0, 120(sp)
-	mov	#0, 124(sp)
-	mov	#0, 128(sp)
-	cmp	174(sp), 30(sp)
-	jc	.Lgcm_decrypt_with_done22
-.Lgcm_decrypt_with_loop21:
-	mov	30(sp), r15
-	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	220(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob23
-	mov	r11, 100(sp)
-	add	22(sp), 100(sp)
-	mov	100(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob23:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob24
-	mov	100(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob24:
-	mov	r14, r10
-	swpb	r10
-	bis	r15, r10
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob25
-	mov	r11, 98(sp)
-	add	22(sp), 98(sp)
-	mov	98(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob25:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob26
-	mov	98(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob26:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r8, r7
-	add	#10, r7
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob27
-	mov	r7, 96(sp)
-	add	22(sp), 96(sp)
-	mov	96(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob27:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob28
-	mov	96(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob28:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r8, r6
-	add	#8, r6
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r13
-	sub	#8, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob29
-	mov	r6, 94(sp)
-	add	22(sp), 94(sp)
-	mov	94(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob29:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob30
-	mov	94(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob30:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r8, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r5
-	adc	r5
-	mov	r9, r7
-	sub	#6, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r5
-	inc	r5
-	mov	r8, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lgcm_decrypt_with_nob31
-	mov	r6, 90(sp)
-	add	22(sp), 90(sp)
-	mov	90(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob31:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lgcm_decrypt_with_nob32
-	mov	90(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob32:
-	swpb	r14
-	bis	r15, r14
-	mov	r8, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r6
-	sub	#4, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r5, r15
-	and	r7, r15
-	xor	r15, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Lgcm_decrypt_with_nob33
-	mov	r5, 88(sp)
-	add	22(sp), 88(sp)
-	mov	88(sp), r15
-	mov.b	@r15, r7
-.Lgcm_decrypt_with_nob33:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lgcm_decrypt_with_nob34
-	mov	88(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob34:
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r15
-	adc	r15
-	mov	r9, r5
-	sub	#2, r5
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	mov	r5, 6(sp)
-	and	r6, 6(sp)
-	xor	6(sp), r5
-	inv	r15
-	inc	r15
-	mov	r8, r6
-	xor	r4, r6
-	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	clr	r6
-	cmp	#1, r5
-	jnc	.Lgcm_decrypt_with_nob35
-	mov	r15, 86(sp)
-	add	22(sp), 86(sp)
-	mov	86(sp), r15
-	mov.b	@r15, r6
-.Lgcm_decrypt_with_nob35:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Lgcm_decrypt_with_nob36
-	mov	86(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob36:
-	swpb	r6
-	bis	r15, r6
-	clr	r5
-	cmp	#1, r9
-	jnc	.Lgcm_decrypt_with_nob37
-	mov	r8, 84(sp)
-	add	22(sp), 84(sp)
-	mov	84(sp), r15
-	mov.b	@r15, r5
-.Lgcm_decrypt_with_nob37:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lgcm_decrypt_with_nob38
-	mov	84(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob38:
-	mov	r5, r8
-	swpb	r8
-	bis	r15, r8
-	mov	102(sp), r9
-	xor	r10, r9
-	mov	106(sp), r10
-	xor	r11, r10
-	mov	110(sp), r11
-	xor	r12, r11
-	mov	112(sp), r12
-	xor	r13, r12
-	mov	116(sp), r5
-	xor	r14, r5
-	mov	120(sp), r13
-	xor	r7, r13
-	mov	124(sp), r14
-	xor	r6, r14
-	mov	128(sp), r15
-	xor	r8, r15
-	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r9, 266(sp)
-	mov	r10, 268(sp)
-	mov	r11, 270(sp)
-	mov	r12, 272(sp)
-	mov	r5, 274(sp)
-	mov	r13, 276(sp)
-	mov	r14, 278(sp)
-	mov	r15, 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#298, r15
-	mov	r14, r12
-	mov	186(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	298(sp), 102(sp)
-	mov	300(sp), 106(sp)
-	mov	302(sp), 110(sp)
-	mov	304(sp), 112(sp)
-	mov	306(sp), 116(sp)
-	mov	308(sp), 120(sp)
-	mov	310(sp), 124(sp)
-	mov	312(sp), 128(sp)
-	add	#1, 30(sp)
-	cmp	174(sp), 30(sp)
-	jnc	.Lgcm_decrypt_with_loop21
-.Lgcm_decrypt_with_done22:
-	mov	220(sp), r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	mov.b	221(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	mov	102(sp), r14
-	xor	r15, r14
-	mov	106(sp), r15
-	xor	r13, r15
-	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 266(sp)
-	mov	r15, 268(sp)
-	mov	110(sp), 270(sp)
-	mov	112(sp), 272(sp)
-	mov	116(sp), 274(sp)
-	mov	120(sp), 276(sp)
-	mov	124(sp), 278(sp)
-	mov	128(sp), 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#314, r15
-	mov	r14, r12
-	mov	186(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	314(sp), r8
-	mov	316(sp), r9
-	mov	318(sp), 172(sp)
-	mov	320(sp), r6
-	mov	322(sp), r10
-	mov	324(sp), r5
-	mov	326(sp), r7
-	mov	328(sp), r4
-.Lgcm_decrypt_with_endif20:
-	; gcm.ae:90: s0 = E.encrypt_block(ks, j0)
-	mov	r8, 266(sp)
-	mov	r9, 268(sp)
-	mov	172(sp), 270(sp)
-	mov	r6, 272(sp)
-	mov	r10, 274(sp)
-	mov	r5, 276(sp)
-	mov	r7, 278(sp)
-	mov	r4, 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#330, r15
-	mov	242(sp), r12
-	mov	r14, r13
-	mov	r15, r14
-	call	#gcm_E_encrypt_block
-	mov	r8, r12
-	add	#1, r12
-	mov	r9, r13
-	addc	#0, r13
-	mov	236(sp), r14
-	add	#15, r14
-	mov	#0, r15
-	addc	#0, r15
-	and	#15, r15
-	rrum.w	#4, r14
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r15, 180(sp)
-	bis	r14, 180(sp)
-	; gcm.ae:93: for i in 0..(n + 15) / 16 {
-	mov	#0, 70(sp)
-	mov	r12, 76(sp)
-	mov	r13, 72(sp)
-	mov	172(sp), 218(sp)
-	mov	r6, 216(sp)
-	mov	r10, 214(sp)
-	mov	r5, 212(sp)
-	mov	r7, 208(sp)
-	mov	r4, 206(sp)
-	mov	188(sp), 92(sp)
-	mov	190(sp), 104(sp)
-	mov	192(sp), 108(sp)
-	mov	194(sp), 114(sp)
-	mov	196(sp), 118(sp)
-	mov	198(sp), 122(sp)
-	mov	200(sp), 126(sp)
-	mov	202(sp), 130(sp)
-	cmp	180(sp), 70(sp)
-	jnc	.Lgcm_decrypt_with_near89
-	br	#.Lgcm_decrypt_with_done40
-.Lgcm_decrypt_with_near89:
-.Lgcm_decrypt_with_loop39:
-	mov	70(sp), r15
-	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	236(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 24(sp)
-	xor	r15, 24(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 52(sp)
-	xor	r15, 52(sp)
-	clr	r14
-	cmp	#1, 24(sp)
-	jnc	.Lgcm_decrypt_with_nob41
-	mov	52(sp), 170(sp)
-	add	80(sp), 170(sp)
-	mov	170(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob41:
-	clr	r15
-	cmp	#2, 24(sp)
-	jnc	.Lgcm_decrypt_with_nob42
-	mov	170(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob42:
-	mov	r14, 10(sp)
-	swpb	10(sp)
-	bis	r15, 10(sp)
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 32(sp)
-	xor	r15, 32(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 58(sp)
-	xor	r15, 58(sp)
-	clr	r14
-	cmp	#1, 32(sp)
-	jnc	.Lgcm_decrypt_with_nob43
-	mov	58(sp), 168(sp)
-	add	80(sp), 168(sp)
-	mov	168(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob43:
-	clr	r15
-	cmp	#2, 32(sp)
-	jnc	.Lgcm_decrypt_with_nob44
-	mov	168(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob44:
-	mov	r14, 4(sp)
-	swpb	4(sp)
-	bis	r15, 4(sp)
-	mov	r8, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 42(sp)
-	xor	r15, 42(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 56(sp)
-	xor	r15, 56(sp)
-	clr	r14
-	cmp	#1, 42(sp)
-	jnc	.Lgcm_decrypt_with_nob45
-	mov	56(sp), 166(sp)
-	add	80(sp), 166(sp)
-	mov	166(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob45:
-	clr	r15
-	cmp	#2, 42(sp)
-	jnc	.Lgcm_decrypt_with_nob46
-	mov	166(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob46:
-	mov	r14, 2(sp)
-	swpb	2(sp)
-	bis	r15, 2(sp)
-	mov	r8, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 38(sp)
-	xor	r15, 38(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 50(sp)
-	xor	r15, 50(sp)
-	clr	r14
-	cmp	#1, 38(sp)
-	jnc	.Lgcm_decrypt_with_nob47
-	mov	50(sp), 164(sp)
-	add	80(sp), 164(sp)
-	mov	164(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob47:
-	clr	r15
-	cmp	#2, 38(sp)
-	jnc	.Lgcm_decrypt_with_nob48
-	mov	164(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob48:
-	mov	r14, 0(sp)
-	swpb	0(sp)
-	bis	r15, 0(sp)
-	mov	r8, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 26(sp)
-	xor	r15, 26(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 46(sp)
-	xor	r15, 46(sp)
-	clr	r14
-	cmp	#1, 26(sp)
-	jnc	.Lgcm_decrypt_with_nob49
-	mov	46(sp), 162(sp)
-	add	80(sp), 162(sp)
-	mov	162(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob49:
-	clr	r15
-	cmp	#2, 26(sp)
-	jnc	.Lgcm_decrypt_with_nob50
-	mov	162(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob50:
-	mov	r14, r4
-	swpb	r4
-	bis	r15, r4
-	mov	r8, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 20(sp)
-	xor	r15, 20(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
-	clr	r14
-	cmp	#1, 20(sp)
-	jnc	.Lgcm_decrypt_with_nob51
-	mov	44(sp), 160(sp)
-	add	80(sp), 160(sp)
-	mov	160(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob51:
-	clr	r15
-	cmp	#2, 20(sp)
-	jnc	.Lgcm_decrypt_with_nob52
-	mov	160(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob52:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	r8, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r7
-	xor	r15, r7
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 28(sp)
-	xor	r15, 28(sp)
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lgcm_decrypt_with_nob53
-	mov	28(sp), 158(sp)
-	add	80(sp), 158(sp)
-	mov	158(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob53:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lgcm_decrypt_with_nob54
-	mov	158(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob54:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r14
-	cmp	#1, r9
-	jnc	.Lgcm_decrypt_with_nob55
-	mov	r8, 156(sp)
-	add	80(sp), 156(sp)
-	mov	156(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob55:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lgcm_decrypt_with_nob56
-	mov	156(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob56:
-	mov	r14, r10
-	swpb	r10
-	bis	r15, r10
-	; gcm.ae:96: u = E.encrypt_block(ks, j)
-	mov	76(sp), 266(sp)
-	mov	72(sp), 268(sp)
-	mov	218(sp), 270(sp)
-	mov	216(sp), 272(sp)
-	mov	214(sp), 274(sp)
-	mov	212(sp), 276(sp)
-	mov	208(sp), 278(sp)
-	mov	206(sp), 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#346, r15
-	mov	242(sp), r12
-	mov	r14, r13
-	mov	r15, r14
-	call	#gcm_E_encrypt_block
-	mov	76(sp), 36(sp)
-	add	#1, 36(sp)
-	mov	72(sp), 34(sp)
-	addc	#0, 34(sp)
-	mov	92(sp), 18(sp)
-	xor	10(sp), 18(sp)
-	mov	104(sp), 16(sp)
-	xor	4(sp), 16(sp)
-	mov	108(sp), 14(sp)
-	xor	2(sp), 14(sp)
-	mov	114(sp), r11
-	xor	@sp, r11
-	mov	118(sp), r12
-	xor	r4, r12
-	mov	122(sp), r13
-	xor	r5, r13
-	mov	126(sp), r14
-	xor	r6, r14
-	mov	130(sp), r15
-	xor	r10, r15
-	; gcm.ae:98: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	18(sp), 266(sp)
-	mov	16(sp), 268(sp)
-	mov	14(sp), 270(sp)
-	mov	r11, 272(sp)
-	mov	r12, 274(sp)
-	mov	r13, 276(sp)
-	mov	r14, 278(sp)
-	mov	r15, 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#362, r15
-	mov	r14, r12
-	mov	186(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	10(sp), 264(sp)
-	xor	346(sp), 264(sp)
-	mov	4(sp), r11
-	xor	348(sp), r11
-	mov	2(sp), r12
-	xor	350(sp), r12
-	mov	@sp, r15
-	xor	352(sp), r15
-	xor	354(sp), r4
-	xor	356(sp), r5
-	mov	r6, r13
-	xor	358(sp), r13
-	mov	r10, r14
-	xor	360(sp), r14
-	; gcm.ae:99: store_be(msg, off, c ^ u, n - off)
-	mov	264(sp), r6
-	cmp	#1, 24(sp)
-	jnc	.Lgcm_decrypt_with_nost57
-	mov	52(sp), 154(sp)
-	add	78(sp), 154(sp)
-	swpb	r6
-	mov	154(sp), r10
-	mov.b	r6, 0(r10)
-.Lgcm_decrypt_with_nost57:
-	cmp	#2, 24(sp)
-	jnc	.Lgcm_decrypt_with_nost58
-	mov	154(sp), r10
-	mov.b	264(sp), 1(r10)
-.Lgcm_decrypt_with_nost58:
-	mov	r11, r6
-	cmp	#1, 32(sp)
-	swpb	r6
-	jnc	.Lgcm_decrypt_with_nost59
-	mov	58(sp), 152(sp)
-	add	78(sp), 152(sp)
-	mov	152(sp), r10
-	mov.b	r6, 0(r10)
-.Lgcm_decrypt_with_nost59:
-	cmp	#2, 32(sp)
-	jnc	.Lgcm_decrypt_with_nost60
-	mov	152(sp), r10
-	mov.b	r11, 1(r10)
-.Lgcm_decrypt_with_nost60:
-	mov	r12, r10
-	cmp	#1, 42(sp)
-	swpb	r10
-	jnc	.Lgcm_decrypt_with_nost61
-	mov	56(sp), 150(sp)
-	add	78(sp), 150(sp)
-	mov	150(sp), r11
-	mov.b	r10, 0(r11)
-.Lgcm_decrypt_with_nost61:
-	cmp	#2, 42(sp)
-	jnc	.Lgcm_decrypt_with_nost62
-	mov	150(sp), r11
-	mov.b	r12, 1(r11)
-.Lgcm_decrypt_with_nost62:
-	mov	r15, r11
-	cmp	#1, 38(sp)
-	swpb	r11
-	jnc	.Lgcm_decrypt_with_nost63
-	mov	50(sp), 148(sp)
-	add	78(sp), 148(sp)
-	mov	148(sp), r12
-	mov.b	r11, 0(r12)
-.Lgcm_decrypt_with_nost63:
-	cmp	#2, 38(sp)
-	jnc	.Lgcm_decrypt_with_nost64
-	mov	148(sp), r12
-	mov.b	r15, 1(r12)
-.Lgcm_decrypt_with_nost64:
-	mov	r4, r12
-	cmp	#1, 26(sp)
-	swpb	r12
-	jnc	.Lgcm_decrypt_with_nost65
-	mov	46(sp), 146(sp)
-	add	78(sp), 146(sp)
-	mov	146(sp), r15
-	mov.b	r12, 0(r15)
-.Lgcm_decrypt_with_nost65:
-	cmp	#2, 26(sp)
-	jnc	.Lgcm_decrypt_with_nost66
-	mov	146(sp), r15
-	mov.b	r4, 1(r15)
-.Lgcm_decrypt_with_nost66:
-	mov	r5, r12
-	cmp	#1, 20(sp)
-	swpb	r12
-	jnc	.Lgcm_decrypt_with_nost67
-	mov	44(sp), 142(sp)
-	add	78(sp), 142(sp)
-	mov	142(sp), r15
-	mov.b	r12, 0(r15)
-.Lgcm_decrypt_with_nost67:
-	cmp	#2, 20(sp)
-	jnc	.Lgcm_decrypt_with_nost68
-	mov	142(sp), r15
-	mov.b	r5, 1(r15)
-.Lgcm_decrypt_with_nost68:
-	mov	r13, r12
-	cmp	#1, r7
-	swpb	r12
-	jnc	.Lgcm_decrypt_with_nost69
-	mov	28(sp), 140(sp)
-	add	78(sp), 140(sp)
-	mov	140(sp), r15
-	mov.b	r12, 0(r15)
-.Lgcm_decrypt_with_nost69:
-	cmp	#2, r7
-	jnc	.Lgcm_decrypt_with_nost70
-	mov	140(sp), r15
-	mov.b	r13, 1(r15)
-.Lgcm_decrypt_with_nost70:
-	mov	r14, r13
-	cmp	#1, r9
-	swpb	r13
-	jnc	.Lgcm_decrypt_with_nost71
-	mov	r8, 138(sp)
-	add	78(sp), 138(sp)
-	mov	138(sp), r15
-	mov.b	r13, 0(r15)
-.Lgcm_decrypt_with_nost71:
-	cmp	#2, r9
-	jnc	.Lgcm_decrypt_with_nost72
-	mov	138(sp), r15
-	mov.b	r14, 1(r15)
-.Lgcm_decrypt_with_nost72:
-	mov	36(sp), 76(sp)
-	mov	34(sp), 72(sp)
-	mov	362(sp), 92(sp)
-	mov	364(sp), 104(sp)
-	mov	366(sp), 108(sp)
-	mov	368(sp), 114(sp)
-	mov	370(sp), 118(sp)
-	mov	372(sp), 122(sp)
-	mov	374(sp), 126(sp)
-	mov	376(sp), 130(sp)
-	add	#1, 70(sp)
-	cmp	180(sp), 70(sp)
-	jc	.Lgcm_decrypt_with_near90
-	br	#.Lgcm_decrypt_with_loop39
-.Lgcm_decrypt_with_near90:
-.Lgcm_decrypt_with_done40:
-	mov	234(sp), r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	mov.b	235(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	236(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	237(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	92(sp), r12
-	xor	r14, r12
-	mov	104(sp), r13
-	xor	r15, r13
-	mov	118(sp), r14
-	xor	r10, r14
-	mov	122(sp), r15
-	xor	r11, r15
-	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 266(sp)
-	mov	r13, 268(sp)
-	mov	108(sp), 270(sp)
-	mov	114(sp), 272(sp)
-	mov	r14, 274(sp)
-	mov	r15, 276(sp)
-	mov	126(sp), 278(sp)
-	mov	130(sp), 280(sp)
-	mov	sp, r14
-	add	#266, r14
-	mov	sp, r15
-	add	#378, r15
-	mov	r14, r12
-	mov	186(sp), r13
-	mov	r15, r14
-	call	#gcm_G_mul_h
-	mov	378(sp), 222(sp)
-	xor	330(sp), 222(sp)
-	mov	380(sp), 226(sp)
-	xor	332(sp), 226(sp)
-	mov	382(sp), 228(sp)
-	xor	334(sp), 228(sp)
-	mov	384(sp), 230(sp)
-	xor	336(sp), 230(sp)
-	mov	386(sp), 232(sp)
-	xor	338(sp), 232(sp)
-	mov	388(sp), 238(sp)
-	xor	340(sp), 238(sp)
-	mov	390(sp), 240(sp)
-	xor	342(sp), 240(sp)
-	mov	392(sp), 244(sp)
-	xor	344(sp), 244(sp)
-	mov	#14, r15
-	cmp	224(sp), r15
-	clr	r12
-	adc	r12
-	mov	224(sp), r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#14, r12
-	xor	#14, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob73
-	mov	r12, 248(sp)
-	add	246(sp), 248(sp)
-	mov	248(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob73:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob74
-	mov	248(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob74:
-	mov	r14, 178(sp)
-	swpb	178(sp)
-	bis	r15, 178(sp)
-	mov	#12, r15
-	cmp	224(sp), r15
-	clr	r12
-	adc	r12
-	mov	224(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob75
-	mov	r12, 250(sp)
-	add	246(sp), 250(sp)
-	mov	250(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob75:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob76
-	mov	250(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob76:
-	mov	r14, 182(sp)
-	swpb	182(sp)
-	bis	r15, 182(sp)
-	mov	#10, r15
-	cmp	224(sp), r15
-	clr	r12
-	adc	r12
-	mov	224(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob77
-	mov	r12, 252(sp)
-	add	246(sp), 252(sp)
-	mov	252(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob77:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob78
-	mov	252(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob78:
-	mov	r14, 184(sp)
-	swpb	184(sp)
-	bis	r15, 184(sp)
-	mov	#8, r15
-	cmp	224(sp), r15
-	clr	r12
-	adc	r12
-	mov	224(sp), r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#8, r12
-	xor	#8, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob79
-	mov	r12, 254(sp)
-	add	246(sp), 254(sp)
-	mov	254(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob79:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob80
-	mov	254(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob80:
-	mov	r14, 204(sp)
-	swpb	204(sp)
-	bis	r15, 204(sp)
-	mov	#6, r15
-	cmp	224(sp), r15
-	clr	r12
-	adc	r12
-	mov	224(sp), r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#6, r12
-	xor	#6, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob81
-	mov	r12, 256(sp)
-	add	246(sp), 256(sp)
-	mov	256(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob81:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob82
-	mov	256(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob82:
-	mov	r14, 210(sp)
-	swpb	210(sp)
-	bis	r15, 210(sp)
-	mov	#4, r15
-	cmp	224(sp), r15
-	clr	r12
-	adc	r12
-	mov	224(sp), r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#4, r12
-	xor	#4, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lgcm_decrypt_with_nob83
-	mov	r12, 258(sp)
-	add	246(sp), 258(sp)
-	mov	258(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob83:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lgcm_decrypt_with_nob84
-	mov	258(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob84:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#2, r15
-	cmp	224(sp), r15
-	clr	r11
-	adc	r11
-	mov	224(sp), r12
-	sub	#2, r12
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	inv	r11
-	inc	r11
-	and	#2, r11
-	xor	#2, r11
-	clr	r14
-	cmp	#1, r12
-	jnc	.Lgcm_decrypt_with_nob85
-	mov	r11, 260(sp)
-	add	246(sp), 260(sp)
-	mov	260(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob85:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Lgcm_decrypt_with_nob86
-	mov	260(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob86:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r14
-	cmp	#1, 224(sp)
-	jnc	.Lgcm_decrypt_with_nob87
-	mov	246(sp), r15
-	mov.b	@r15, r14
-.Lgcm_decrypt_with_nob87:
-	clr	r15
-	cmp	#2, 224(sp)
-	jnc	.Lgcm_decrypt_with_nob88
-	mov	246(sp), r15
-	mov.b	1(r15), r15
-.Lgcm_decrypt_with_nob88:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	224(sp), r15
-	and	#8191, r15
-	mov	r15, r10
-	rlam.w	#3, r10
-	mov.b	225(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	224(sp), r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#65280, r12
-	xor	#-1, r12
-	mov	224(sp), r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r12, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	224(sp), r14
-	rrum.w	#2, r14
-	and	#1, r14
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	xor	#-1, r15
-	and	r9, r15
-	mov	r15, r4
-	xor	#-1, r4
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	#-1, r15
-	and	r9, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	224(sp), r15
-	rrum.w	#3, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 144(sp)
-	xor	#-1, 144(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 136(sp)
-	xor	#-1, 136(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 134(sp)
-	xor	#-1, 134(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 132(sp)
-	xor	#-1, 132(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, 82(sp)
-	xor	r15, 82(sp)
-	mov	r10, r15
-	sub	#128, r15
-	mov	r11, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	144(sp), r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	136(sp), r10
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	134(sp), r11
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	132(sp), r12
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
 	and	r15, r7
 	mov	r14, r15
 	inv	r15
@@ -4711,48 +2804,56 @@ gcm_decrypt_with:
 	and	r15, r8
 	inv	r14
 	inc	r14
-	mov	82(sp), r15
+	mov	r6, r15
 	and	r14, r15
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
-	inv	r4
+	inv	r13
 	inv	r7
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	222(sp), r8
+	mov	96(sp), r8
 	and	r9, r8
-	mov	226(sp), r9
+	mov	104(sp), r9
 	and	r10, r9
-	mov	228(sp), r10
+	mov	106(sp), r10
 	and	r11, r10
-	mov	230(sp), r11
+	mov	108(sp), r11
 	and	r12, r11
-	mov	232(sp), r12
-	and	r4, r12
-	mov	238(sp), r4
-	and	r7, r4
-	mov	240(sp), r7
+	mov	110(sp), r12
+	and	r13, r12
+	mov	90(sp), r13
+	and	r7, r13
+	mov	82(sp), r7
 	and	r14, r7
-	mov	244(sp), r14
+	mov	70(sp), r14
 	and	r15, r14
-	mov	178(sp), r15
+	mov	114(sp), r15
+	swpb	r15
 	xor	r8, r15
-	mov	182(sp), r8
+	mov	116(sp), r8
+	swpb	r8
 	xor	r9, r8
-	mov	184(sp), r9
+	mov	118(sp), r9
+	swpb	r9
 	xor	r10, r9
-	mov	204(sp), r10
+	mov	120(sp), r10
+	swpb	r10
 	xor	r11, r10
-	mov	210(sp), r11
+	mov	122(sp), r11
+	swpb	r11
 	xor	r12, r11
-	mov	r13, r12
-	xor	r4, r12
-	mov	r6, r13
+	mov	124(sp), r12
+	swpb	r12
+	xor	r13, r12
+	mov	126(sp), r13
+	swpb	r13
 	xor	r7, r13
-	mov	r5, r7
+	mov	128(sp), r7
+	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -4800,9 +2901,9 @@ gcm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	262(sp), r15
+	mov	132(sp), r15
 	mov	r14, 0(r15)
-	add	#394, sp
+	add	#278, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_decrypt_with, .-gcm_decrypt_with

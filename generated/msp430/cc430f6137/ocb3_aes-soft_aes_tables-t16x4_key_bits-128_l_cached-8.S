@@ -5,65 +5,68 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ocb3_key_setup: ocb3.key_setup
-;     frame 54 bytes (11 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1504 bytes of code
+;     frame 70 bytes (11 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1492 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
 	.balign 2
 ocb3_key_setup:
 	pushm.w	#7, r10
-	sub	#54, sp
+	sub	#70, sp
 	mov	r14, r9
 	mov	r15, 10(sp)
-	mov.b	14(r12), r5
-	mov.b	15(r12), r15
-	swpb	r5
-	bis	r15, r5
-	mov.b	12(r12), r6
-	mov.b	13(r12), r15
-	swpb	r6
-	bis	r15, r6
-	mov.b	10(r12), r7
-	mov.b	11(r12), r15
-	swpb	r7
-	bis	r15, r7
-	mov.b	8(r12), r8
-	mov.b	9(r12), r15
-	swpb	r8
-	bis	r15, r8
-	mov.b	6(r12), r10
-	mov.b	7(r12), r15
-	swpb	r10
-	bis	r15, r10
-	mov.b	4(r12), r11
-	mov.b	5(r12), r15
-	swpb	r11
-	bis	r15, r11
-	mov.b	2(r12), r13
-	mov.b	3(r12), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	@r12, r14
-	mov.b	1(r12), r15
-	swpb	r14
-	bis	r15, r14
+	bit	#1, r12
+	jnz	.Locb3_key_setup_bytes1
+.Locb3_key_setup_words2:
+	mov	@r12, r6
+	mov	2(r12), r7
+	mov	4(r12), r8
+	mov	6(r12), r10
+	mov	8(r12), r11
+	mov	10(r12), r13
+	mov	12(r12), r14
+	mov	14(r12), r15
+	jmp	.Locb3_key_setup_join3
+.Locb3_key_setup_bytes1:
+	mov	sp, r11
+	add	#22, r11
+	mov	r11, r13
+	mov	#16, r14
+.Locb3_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_key_setup_cpy4
+	mov	r11, r12
+	jmp	.Locb3_key_setup_words2
+.Locb3_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r13, 0(r9)
-	mov	r14, 2(r9)
+	swpb	r7
+	mov	r7, 0(r9)
+	swpb	r6
+	mov	r6, 2(r9)
+	swpb	r10
 	mov	r10, 4(r9)
-	mov	r11, 6(r9)
-	mov	r7, 8(r9)
-	mov	r8, 10(r9)
-	mov	r5, 12(r9)
-	mov	r6, 14(r9)
+	swpb	r8
+	mov	r8, 6(r9)
+	swpb	r13
+	mov	r13, 8(r9)
+	swpb	r11
+	mov	r11, 10(r9)
+	swpb	r15
+	mov	r15, 12(r9)
+	swpb	r14
+	mov	r14, 14(r9)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r8
 	; aes.ae:275: temp = w[i - 1]
 	mov	r9, r10
 	add	#16, r10
 	; aes.ae:273: @unroll(round_unroll)
-.Locb3_key_setup_loop1:
+.Locb3_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
 	mov	r8, r15
 	and	#3, r15
@@ -74,7 +77,7 @@ ocb3_key_setup:
 	mov	-4(r10), r11
 	mov	-2(r10), r12
 	tst	r15
-	jz	.Locb3_key_setup_else3
+	jz	.Locb3_key_setup_else8
 	mov	r11, r13
 	mov.b	r13, r13
 	mov	r12, r15
@@ -98,9 +101,9 @@ ocb3_key_setup:
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r12
-	jmp	.Locb3_key_setup_endif4
-.Locb3_key_setup_else3:
-.Locb3_key_setup_endif4:
+	jmp	.Locb3_key_setup_endif9
+.Locb3_key_setup_else8:
+.Locb3_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r10), r11
 	xor	-14(r10), r12
@@ -109,8 +112,8 @@ ocb3_key_setup:
 	add	#4, r10
 	add	#1, r8
 	cmp	#44, r8
-	jnc	.Locb3_key_setup_loop1
-.Locb3_key_setup_done2:
+	jnc	.Locb3_key_setup_loop6
+.Locb3_key_setup_done7:
 	; aes.ae:288: for r in 1..nr {
 	mov	#9, r8
 	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
@@ -119,7 +122,7 @@ ocb3_key_setup:
 	mov	r9, r11
 	add	#16, r11
 	; aes.ae:288: for r in 1..nr {
-.Locb3_key_setup_loop5:
+.Locb3_key_setup_loop10:
 	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov.b	163(r10), r15
 	mov.b	ocb3_E.sbox(r15), r12
@@ -180,13 +183,13 @@ ocb3_key_setup:
 	add	#65520, r10
 	add	#16, r11
 	dec	r8
-	jnz	.Locb3_key_setup_loop5
-.Locb3_key_setup_done6:
+	jnz	.Locb3_key_setup_loop10
+.Locb3_key_setup_done11:
 	; aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 	mov	#36, r8
 	mov	r9, r10
 	add	#176, r10
-.Locb3_key_setup_loop7:
+.Locb3_key_setup_loop12:
 	mov.b	3(r10), r15
 	mov.b	2(r10), r11
 	mov.b	1(r10), r12
@@ -208,83 +211,83 @@ ocb3_key_setup:
 	mov	r15, 2(r10)
 	add	#4, r10
 	dec	r8
-	jnz	.Locb3_key_setup_loop7
-.Locb3_key_setup_done8:
+	jnz	.Locb3_key_setup_loop12
+.Locb3_key_setup_done13:
 	; ocb3.ae:84: l_star = E.encrypt_block(ks, 0 as u128)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
-	mov	#0, 30(sp)
-	mov	#0, 32(sp)
-	mov	#0, 34(sp)
-	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
+	mov	#0, 46(sp)
+	mov	#0, 48(sp)
+	mov	#0, 50(sp)
+	mov	#0, 52(sp)
 	mov	sp, r13
-	add	#22, r13
+	add	#38, r13
 	mov	sp, r14
-	add	#38, r14
+	add	#54, r14
 	mov	r9, r12
 	call	#ocb3_E_encrypt_block
-	mov	38(sp), r14
+	mov	54(sp), r14
 	and	#32767, r14
 	rlam.w	#1, r14
-	mov	40(sp), r15
+	mov	56(sp), r15
 	and	#32767, r15
-	mov.b	39(sp), r6
+	mov.b	55(sp), r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
 	rlam.w	#1, r15
 	mov	r15, 20(sp)
 	bis	r6, 20(sp)
-	mov	42(sp), r15
+	mov	58(sp), r15
 	and	#32767, r15
-	mov.b	41(sp), r7
+	mov.b	57(sp), r7
 	rrum.w	#4, r7
 	rrum.w	#3, r7
 	rlam.w	#1, r15
 	mov	r15, 18(sp)
 	bis	r7, 18(sp)
-	mov	44(sp), r15
+	mov	60(sp), r15
 	and	#32767, r15
-	mov.b	43(sp), r8
+	mov.b	59(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#3, r8
 	rlam.w	#1, r15
 	mov	r15, 16(sp)
 	bis	r8, 16(sp)
-	mov	46(sp), r15
+	mov	62(sp), r15
 	and	#32767, r15
-	mov.b	45(sp), r9
+	mov.b	61(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#3, r9
 	rlam.w	#1, r15
 	mov	r15, 14(sp)
 	bis	r9, 14(sp)
-	mov	48(sp), r15
+	mov	64(sp), r15
 	and	#32767, r15
-	mov.b	47(sp), r10
+	mov.b	63(sp), r10
 	rrum.w	#4, r10
 	rrum.w	#3, r10
 	rlam.w	#1, r15
 	mov	r15, r4
 	bis	r10, r4
-	mov	50(sp), r15
+	mov	66(sp), r15
 	and	#32767, r15
-	mov.b	49(sp), r11
+	mov.b	65(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#3, r11
 	rlam.w	#1, r15
 	mov	r15, r5
 	bis	r11, r5
-	mov	52(sp), r15
+	mov	68(sp), r15
 	and	#32767, r15
-	mov.b	51(sp), r12
+	mov.b	67(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	rlam.w	#1, r15
 	mov	r15, r13
 	bis	r12, r13
-	mov.b	53(sp), r15
+	mov.b	69(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
@@ -299,21 +302,21 @@ ocb3_key_setup:
 	xor	r15, r14
 	; ocb3.ae:86: l[at_star] = l_star
 	mov	10(sp), r15
-	mov	38(sp), 0(r15)
+	mov	54(sp), 0(r15)
 	mov	10(sp), r15
-	mov	40(sp), 2(r15)
+	mov	56(sp), 2(r15)
 	mov	10(sp), r15
-	mov	42(sp), 4(r15)
+	mov	58(sp), 4(r15)
 	mov	10(sp), r15
-	mov	44(sp), 6(r15)
+	mov	60(sp), 6(r15)
 	mov	10(sp), r15
-	mov	46(sp), 8(r15)
+	mov	62(sp), 8(r15)
 	mov	10(sp), r15
-	mov	48(sp), 10(r15)
+	mov	64(sp), 10(r15)
 	mov	10(sp), r15
-	mov	50(sp), 12(r15)
+	mov	66(sp), 12(r15)
 	mov	10(sp), r15
-	mov	52(sp), 14(r15)
+	mov	68(sp), 14(r15)
 	; ocb3.ae:87: l[at_dollar] = l_dollar
 	mov	10(sp), r15
 	mov	r14, 16(r15)
@@ -335,7 +338,7 @@ ocb3_key_setup:
 	and	#32767, r15
 	mov	r15, r5
 	rlam.w	#1, r5
-	mov	40(sp), r13
+	mov	56(sp), r13
 	and	#16383, r13
 	rlam.w	#1, r13
 	bis	r6, r13
@@ -347,71 +350,71 @@ ocb3_key_setup:
 	rlam.w	#1, r13
 	mov	r13, r6
 	bis	r15, r6
-	mov	42(sp), r14
+	mov	58(sp), r14
 	and	#16383, r14
 	rlam.w	#1, r14
 	bis	r7, r14
-	mov.b	41(sp), r15
+	mov.b	57(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
 	rlam.w	#1, r14
 	mov	r14, r13
 	bis	r15, r13
-	mov	44(sp), r14
+	mov	60(sp), r14
 	and	#16383, r14
 	rlam.w	#1, r14
 	bis	r8, r14
-	mov.b	43(sp), r15
+	mov.b	59(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	46(sp), r15
+	mov	62(sp), r15
 	and	#16383, r15
 	rlam.w	#1, r15
 	bis	r9, r15
-	mov.b	45(sp), r9
+	mov.b	61(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#2, r9
 	and	#1, r9
 	rlam.w	#1, r15
 	bis	r9, r15
-	mov	48(sp), r9
+	mov	64(sp), r9
 	and	#16383, r9
 	rlam.w	#1, r9
 	bis	r10, r9
-	mov.b	47(sp), r10
+	mov.b	63(sp), r10
 	rrum.w	#4, r10
 	rrum.w	#2, r10
 	and	#1, r10
 	rlam.w	#1, r9
 	mov	r9, r8
 	bis	r10, r8
-	mov	50(sp), r10
+	mov	66(sp), r10
 	and	#16383, r10
 	rlam.w	#1, r10
 	bis	r11, r10
-	mov.b	49(sp), r11
+	mov.b	65(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
 	rlam.w	#1, r10
 	mov	r10, r7
 	bis	r11, r7
-	mov	52(sp), r11
+	mov	68(sp), r11
 	and	#16383, r11
 	rlam.w	#1, r11
 	bis	r12, r11
-	mov.b	51(sp), r12
+	mov.b	67(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#2, r12
 	and	#1, r12
 	rlam.w	#1, r11
 	mov	r11, r4
 	bis	r12, r4
-	mov.b	53(sp), r12
+	mov.b	69(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#2, r12
 	and	#1, r12
@@ -437,7 +440,7 @@ ocb3_key_setup:
 	; ocb3.ae:90: l[at_l0 + i] = x
 	mov	10(sp), r13
 	; ocb3.ae:89: for i in 0..l_cached {
-.Locb3_key_setup_loop9:
+.Locb3_key_setup_loop14:
 	; ocb3.ae:90: l[at_l0 + i] = x
 	mov	r9, 32(r13)
 	mov	r10, 34(r13)
@@ -545,224 +548,195 @@ ocb3_key_setup:
 	mov	r14, r7
 	mov	r15, r5
 	dec	12(sp)
-	jnz	.Locb3_key_setup_loop9
-.Locb3_key_setup_done10:
-	add	#54, sp
+	jnz	.Locb3_key_setup_loop14
+.Locb3_key_setup_done15:
+	add	#70, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_key_setup, .-ocb3_key_setup
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 366 bytes (134 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4672 bytes of code
+;     frame 288 bytes (87 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3188 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#366, sp
-	mov	r12, 188(sp)
-	mov	r13, 30(sp)
+	sub	#288, sp
+	mov	r12, 144(sp)
+	mov	r13, 22(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	382(sp), 266(sp)
-	mov	384(sp), 264(sp)
-	mov	386(sp), 42(sp)
-	mov	388(sp), 232(sp)
-	mov	390(sp), 40(sp)
-	mov	394(sp), 214(sp)
-	mov	396(sp), 180(sp)
+	mov	304(sp), 174(sp)
+	mov	306(sp), 172(sp)
+	mov	308(sp), 126(sp)
+	mov	310(sp), 166(sp)
+	mov	312(sp), 148(sp)
+	mov	316(sp), 170(sp)
+	mov	318(sp), 168(sp)
 	; ocb3.ae:143: offset = initial_offset(ks, nonce, len(tag))
-	mov	180(sp), 270(sp)
-	mov	#0, 272(sp)
-	mov	sp, r11
-	add	#270, r11
+	mov	168(sp), 176(sp)
+	mov	#0, 178(sp)
 	mov	sp, r15
-	add	#286, r15
-	mov	r15, 0(sp)
-	mov	188(sp), r12
-	mov	r11, r15
+	add	#176, r15
+	mov	sp, r12
+	add	#192, r12
+	mov	r12, 0(sp)
+	mov	144(sp), r12
 	call	#ocb3_initial_offset
-	mov	232(sp), 150(sp)
-	mov	150(sp), r15
+	mov	166(sp), 120(sp)
+	mov	120(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 150(sp)
+	mov	r15, 120(sp)
 	; ocb3.ae:150: for i in 0..full {
-	mov	#0, 96(sp)
-	mov	286(sp), 34(sp)
-	mov	288(sp), 32(sp)
-	mov	290(sp), 28(sp)
-	mov	292(sp), r8
-	mov	294(sp), r11
-	mov	296(sp), r12
-	mov	298(sp), r13
-	mov	300(sp), r14
-	mov	#0, 114(sp)
-	mov	#0, 104(sp)
-	mov	#0, 120(sp)
-	mov	#0, 122(sp)
-	mov	#0, 126(sp)
-	mov	#0, 136(sp)
-	mov	#0, 138(sp)
-	mov	#0, 140(sp)
-	mov	30(sp), r15
-	mov	32(r15), 26(sp)
-	mov	30(sp), r15
-	mov	34(r15), 24(sp)
-	mov	30(sp), r15
-	mov	36(r15), r10
-	mov	30(sp), r15
-	mov	38(r15), r9
-	mov	30(sp), r15
-	mov	40(r15), r7
-	mov	30(sp), r15
-	mov	42(r15), r6
-	mov	30(sp), r15
+	mov	#0, 68(sp)
+	mov	192(sp), r6
+	mov	194(sp), r7
+	mov	196(sp), r8
+	mov	198(sp), r9
+	mov	200(sp), r11
+	mov	202(sp), r12
+	mov	204(sp), r13
+	mov	206(sp), r14
+	mov	#0, 90(sp)
+	mov	#0, 88(sp)
+	mov	#0, 62(sp)
+	mov	#0, 60(sp)
+	mov	#0, 56(sp)
+	mov	#0, 54(sp)
+	mov	#0, 92(sp)
+	mov	#0, 94(sp)
+	mov	22(sp), r15
+	mov	32(r15), 32(sp)
+	mov	22(sp), r15
+	mov	34(r15), 30(sp)
+	mov	22(sp), r15
+	mov	36(r15), 28(sp)
+	mov	22(sp), r15
+	mov	38(r15), 26(sp)
+	mov	22(sp), r15
+	mov	40(r15), 24(sp)
+	mov	22(sp), r15
+	mov	42(r15), r10
+	mov	22(sp), r15
 	mov	44(r15), r5
-	mov	30(sp), r15
+	mov	22(sp), r15
 	mov	46(r15), r4
-	cmp	150(sp), 96(sp)
-	jnc	.Locb3_encrypt_with_near67
+	cmp	120(sp), 68(sp)
+	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
-.Locb3_encrypt_with_near67:
+.Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	mov	96(sp), r15
-	and	#4095, r15
-	mov	r15, 22(sp)
-	mov	22(sp), r15
-	rlam.w	#4, r15
-	mov	r15, 22(sp)
-	mov	34(sp), 70(sp)
-	xor	26(sp), 70(sp)
-	mov	32(sp), 66(sp)
-	xor	24(sp), 66(sp)
-	mov	28(sp), 62(sp)
-	xor	r10, 62(sp)
-	mov	r8, 60(sp)
-	xor	r9, 60(sp)
-	mov	r11, 58(sp)
-	xor	r7, 58(sp)
-	mov	r12, 56(sp)
-	xor	r6, 56(sp)
-	mov	r13, 54(sp)
-	xor	r5, 54(sp)
-	mov	r14, 52(sp)
-	xor	r4, 52(sp)
-	mov	22(sp), 80(sp)
-	add	#14, 80(sp)
-	mov	80(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r14
-	mov.b	1(r15), r15
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	mov	22(sp), 78(sp)
-	add	#12, 78(sp)
-	mov	78(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r4
-	mov.b	1(r15), r15
-	swpb	r4
-	bis	r15, r4
-	mov	22(sp), 76(sp)
-	add	#10, 76(sp)
-	mov	76(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r5
-	mov.b	1(r15), r15
-	swpb	r5
-	bis	r15, r5
-	mov	22(sp), 74(sp)
-	add	#8, 74(sp)
-	mov	74(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r6
-	mov.b	1(r15), r15
-	swpb	r6
-	bis	r15, r6
-	mov	22(sp), 72(sp)
-	add	#6, 72(sp)
-	mov	72(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r7
-	mov.b	1(r15), r15
-	swpb	r7
-	bis	r15, r7
-	mov	22(sp), 68(sp)
-	add	#4, 68(sp)
 	mov	68(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r8
-	mov.b	1(r15), r15
-	swpb	r8
-	bis	r15, r8
-	mov	22(sp), 64(sp)
-	add	#2, 64(sp)
-	mov	64(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r9
-	mov.b	1(r15), r15
-	swpb	r9
-	bis	r15, r9
-	mov	22(sp), r15
-	add	42(sp), r15
-	mov.b	@r15, r10
-	mov.b	1(r15), r15
+	and	#4095, r15
+	mov	r15, 70(sp)
+	mov	70(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 70(sp)
+	mov	r6, 66(sp)
+	xor	32(sp), 66(sp)
+	mov	r7, 64(sp)
+	xor	30(sp), 64(sp)
+	mov	r8, 58(sp)
+	xor	28(sp), 58(sp)
+	mov	r9, 52(sp)
+	xor	26(sp), 52(sp)
+	mov	r11, 50(sp)
+	xor	24(sp), 50(sp)
+	mov	r12, 48(sp)
+	xor	r10, 48(sp)
+	mov	r13, 46(sp)
+	xor	r5, 46(sp)
+	mov	r14, 44(sp)
+	xor	r4, 44(sp)
+	mov	70(sp), r11
+	add	126(sp), r11
+	bit	#1, r11
+	jnz	.Locb3_encrypt_with_bytes3
+.Locb3_encrypt_with_words4:
+	mov	@r11, 20(sp)
+	mov	2(r11), 18(sp)
+	mov	4(r11), 16(sp)
+	mov	6(r11), 14(sp)
+	mov	8(r11), r7
+	mov	10(r11), r8
+	mov	12(r11), r9
+	mov	14(r11), r10
+	jmp	.Locb3_encrypt_with_join5
+.Locb3_encrypt_with_bytes3:
+	mov	sp, r12
+	add	#208, r12
+	mov	r12, r13
+	mov	#16, r14
+.Locb3_encrypt_with_cpy6:
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_encrypt_with_cpy6
+	mov	r12, r11
+	jmp	.Locb3_encrypt_with_words4
+.Locb3_encrypt_with_join5:
 	swpb	r10
-	bis	r15, r10
-	mov	12(sp), 20(sp)
-	xor	70(sp), 20(sp)
-	mov	r4, 18(sp)
-	xor	66(sp), 18(sp)
-	mov	r5, 16(sp)
-	xor	62(sp), 16(sp)
-	mov	r6, r11
-	xor	60(sp), r11
-	mov	r7, r12
-	xor	58(sp), r12
-	mov	r8, r13
-	xor	56(sp), r13
-	mov	r9, r14
-	xor	54(sp), r14
-	mov	r10, r15
-	xor	52(sp), r15
+	mov	r10, r4
+	xor	66(sp), r4
+	swpb	r9
+	mov	r9, r5
+	xor	64(sp), r5
+	swpb	r8
+	mov	r8, r6
+	xor	58(sp), r6
+	swpb	r7
+	mov	r7, r11
+	xor	52(sp), r11
+	swpb	14(sp)
+	mov	14(sp), r12
+	xor	50(sp), r12
+	swpb	16(sp)
+	mov	16(sp), r13
+	xor	48(sp), r13
+	swpb	18(sp)
+	mov	18(sp), r14
+	xor	46(sp), r14
+	swpb	20(sp)
+	mov	20(sp), r15
+	xor	44(sp), r15
 	; ocb3.ae:154: u = E.encrypt_block(ks, p ^ offset)
-	mov	20(sp), 270(sp)
-	mov	18(sp), 272(sp)
-	mov	16(sp), 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r14, 282(sp)
-	mov	r15, 284(sp)
+	mov	r4, 176(sp)
+	mov	r5, 178(sp)
+	mov	r6, 180(sp)
+	mov	r11, 182(sp)
+	mov	r12, 184(sp)
+	mov	r13, 186(sp)
+	mov	r14, 188(sp)
+	mov	r15, 190(sp)
+	mov	sp, r13
+	add	#176, r13
 	mov	sp, r14
-	add	#270, r14
-	mov	sp, r15
-	add	#302, r15
-	mov	188(sp), r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#224, r14
+	mov	144(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	114(sp), 100(sp)
-	xor	12(sp), 100(sp)
-	mov	104(sp), 98(sp)
-	xor	r4, 98(sp)
-	mov	120(sp), 94(sp)
-	xor	r5, 94(sp)
-	mov	122(sp), 92(sp)
-	xor	r6, 92(sp)
-	mov	126(sp), 90(sp)
-	xor	r7, 90(sp)
-	mov	136(sp), 88(sp)
-	xor	r8, 88(sp)
-	mov	138(sp), 86(sp)
-	xor	r9, 86(sp)
-	mov	140(sp), 84(sp)
-	xor	r10, 84(sp)
-	mov	96(sp), r14
+	mov	90(sp), 86(sp)
+	xor	r10, 86(sp)
+	mov	88(sp), 84(sp)
+	xor	r9, 84(sp)
+	mov	62(sp), 82(sp)
+	xor	r8, 82(sp)
+	mov	60(sp), 80(sp)
+	xor	r7, 80(sp)
+	mov	56(sp), 78(sp)
+	xor	14(sp), 78(sp)
+	mov	54(sp), 76(sp)
+	xor	16(sp), 76(sp)
+	mov	92(sp), 74(sp)
+	xor	18(sp), 74(sp)
+	mov	94(sp), 72(sp)
+	xor	20(sp), 72(sp)
+	mov	68(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -773,22 +747,22 @@ ocb3_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Locb3_encrypt_with_else3
+	jz	.Locb3_encrypt_with_else8
 	mov	#16, r11
 	mov	#0, r12
 	mov	r10, r14
 	mov	#0, r10
-	jmp	.Locb3_encrypt_with_endif4
-.Locb3_encrypt_with_else3:
+	jmp	.Locb3_encrypt_with_endif9
+.Locb3_encrypt_with_else8:
 	mov	#0, r11
 	mov	#0, r12
-.Locb3_encrypt_with_endif4:
+.Locb3_encrypt_with_endif9:
 	mov	r14, r15
 	mov.b	r15, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
 	mov.b	ocb3_tf8(r15), r15
 	tst	r15
-	jz	.Locb3_encrypt_with_else5
+	jz	.Locb3_encrypt_with_else10
 	add	#8, r11
 	addc	#0, r12
 	mov	r10, r15
@@ -799,16 +773,16 @@ ocb3_encrypt_with:
 	xor	r15, r13
 	swpb	r10
 	mov.b	r10, r10
-	jmp	.Locb3_encrypt_with_endif6
-.Locb3_encrypt_with_else5:
+	jmp	.Locb3_encrypt_with_endif11
+.Locb3_encrypt_with_else10:
 	mov	r14, r13
-.Locb3_encrypt_with_endif6:
+.Locb3_encrypt_with_endif11:
 	mov	r13, r15
 	and	#15, r15
 	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
 	tst	r15
-	jz	.Locb3_encrypt_with_else7
+	jz	.Locb3_encrypt_with_else12
 	add	#4, r11
 	addc	#0, r12
 	mov	r10, r14
@@ -818,10 +792,10 @@ ocb3_encrypt_with:
 	rlam.w	#4, r14
 	bis	r13, r14
 	rrum.w	#4, r10
-	jmp	.Locb3_encrypt_with_endif8
-.Locb3_encrypt_with_else7:
+	jmp	.Locb3_encrypt_with_endif13
+.Locb3_encrypt_with_else12:
 	mov	r13, r14
-.Locb3_encrypt_with_endif8:
+.Locb3_encrypt_with_endif13:
 	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:59: if v[1:0] == 0 {
@@ -830,7 +804,7 @@ ocb3_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Locb3_encrypt_with_else9
+	jz	.Locb3_encrypt_with_else14
 	add	#2, r11
 	addc	#0, r12
 	and	#3, r10
@@ -839,10 +813,10 @@ ocb3_encrypt_with:
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
-	jmp	.Locb3_encrypt_with_endif10
-.Locb3_encrypt_with_else9:
+	jmp	.Locb3_encrypt_with_endif15
+.Locb3_encrypt_with_else14:
 	mov	r14, r10
-.Locb3_encrypt_with_endif10:
+.Locb3_encrypt_with_endif15:
 	and	#1, r10
 	; ocb3.ae:63: if v[0] == 0 {
 	sub	#1, r10
@@ -850,44 +824,44 @@ ocb3_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Locb3_encrypt_with_else11
+	jz	.Locb3_encrypt_with_else16
 	add	#1, r11
 	addc	#0, r12
-	mov	r11, 14(sp)
-	jmp	.Locb3_encrypt_with_endif12
-.Locb3_encrypt_with_else11:
-	mov	r11, 14(sp)
-.Locb3_encrypt_with_endif12:
-	mov	14(sp), r15
+	mov	r11, 12(sp)
+	jmp	.Locb3_encrypt_with_endif17
+.Locb3_encrypt_with_else16:
+	mov	r11, 12(sp)
+.Locb3_encrypt_with_endif17:
+	mov	12(sp), r15
 	sub	#8, r15
 	subc	#0, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	clr	r11
+	adc	r11
+	xor	#1, r11
 	; ocb3.ae:98: if k < l_cached {
-	mov	30(sp), r15
-	mov	144(r15), r11
-	mov	30(sp), r15
-	mov	146(r15), r10
-	mov	30(sp), r15
-	mov	148(r15), r9
-	mov	30(sp), r15
-	mov	150(r15), r8
-	mov	30(sp), r15
-	mov	152(r15), r7
-	mov	30(sp), r15
-	mov	154(r15), r13
-	mov	30(sp), r15
-	mov	156(r15), r14
-	mov	30(sp), r15
-	mov	158(r15), r15
-	tst	r12
-	jz	.Locb3_encrypt_with_else13
+	mov	22(sp), r15
+	mov	144(r15), r10
+	mov	22(sp), r15
+	mov	146(r15), r9
+	mov	22(sp), r15
+	mov	148(r15), r8
+	mov	22(sp), r15
+	mov	150(r15), r7
+	mov	22(sp), r15
+	mov	152(r15), r6
+	mov	22(sp), r15
+	mov	154(r15), r12
+	mov	22(sp), r15
+	mov	156(r15), r13
+	mov	22(sp), r15
+	mov	158(r15), r14
+	tst	r11
+	jz	.Locb3_encrypt_with_else18
 	mov	#2, r8
-	add	14(sp), r8
+	add	12(sp), r8
 	rlam.w	#3, r8
 	rla	r8
-	add	30(sp), r8
+	add	22(sp), r8
 	mov	2(r8), r9
 	mov	4(r8), r10
 	mov	6(r8), r11
@@ -895,28 +869,29 @@ ocb3_encrypt_with:
 	mov	10(r8), r13
 	mov	12(r8), r14
 	mov	14(r8), r15
-	mov	@r8, 50(sp)
-	mov	r9, 48(sp)
-	mov	r10, 46(sp)
-	mov	r11, 44(sp)
-	mov	r12, 38(sp)
-	mov	r13, 36(sp)
+	mov	@r8, 42(sp)
+	mov	r9, 40(sp)
+	mov	r10, 38(sp)
+	mov	r11, 36(sp)
+	mov	r12, 34(sp)
+	mov	r13, r10
 	mov	r14, r5
 	mov	r15, r4
-	jmp	.Locb3_encrypt_with_endif14
-.Locb3_encrypt_with_else13:
+	jmp	.Locb3_encrypt_with_endif19
+.Locb3_encrypt_with_else18:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
 	mov	#7, 10(sp)
-	mov	r11, 8(sp)
-	mov	r10, 6(sp)
-	mov	r9, 4(sp)
-	mov	r8, 2(sp)
-	mov	r7, r4
-	mov	r13, r5
+	mov	r10, 8(sp)
+	mov	r9, 6(sp)
+	mov	r8, 4(sp)
+	mov	r7, 2(sp)
+	mov	r6, r4
+	mov	r12, r5
+	mov	r13, r15
 	mov	r14, r6
-	cmp	14(sp), 10(sp)
-	jc	.Locb3_encrypt_with_done16
-.Locb3_encrypt_with_loop15:
+	cmp	12(sp), 10(sp)
+	jc	.Locb3_encrypt_with_done21
+.Locb3_encrypt_with_loop20:
 	mov	8(sp), r7
 	and	#32767, r7
 	rlam.w	#1, r7
@@ -956,7 +931,7 @@ ocb3_encrypt_with:
 	rrum.w	#3, r4
 	rlam.w	#1, r12
 	bis	r4, r12
-	mov	r6, r13
+	mov	r15, r13
 	and	#32767, r13
 	swpb	r5
 	mov.b	r5, r5
@@ -964,14 +939,15 @@ ocb3_encrypt_with:
 	rrum.w	#3, r5
 	rlam.w	#1, r13
 	bis	r5, r13
-	mov	r15, r14
+	mov	r6, r14
 	and	#32767, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	rlam.w	#1, r14
-	bis	r6, r14
+	bis	r15, r14
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -992,562 +968,312 @@ ocb3_encrypt_with:
 	mov	r10, 2(sp)
 	mov	r11, r4
 	mov	r12, r5
-	mov	r13, r6
-	mov	r14, r15
+	mov	r13, r15
+	mov	r14, r6
 	add	#1, 10(sp)
-	cmp	14(sp), 10(sp)
-	jnc	.Locb3_encrypt_with_loop15
-.Locb3_encrypt_with_done16:
-	mov	8(sp), 50(sp)
-	mov	6(sp), 48(sp)
-	mov	4(sp), 46(sp)
-	mov	2(sp), 44(sp)
-	mov	r4, 38(sp)
-	mov	r5, 36(sp)
-	mov	r6, r5
-	mov	r15, r4
-.Locb3_encrypt_with_endif14:
-	mov	70(sp), r6
-	xor	302(sp), r6
-	mov	66(sp), r7
-	xor	304(sp), r7
-	mov	62(sp), r8
-	xor	306(sp), r8
-	mov	60(sp), r9
-	xor	308(sp), r9
-	mov	58(sp), r10
-	xor	310(sp), r10
-	mov	56(sp), r11
-	xor	312(sp), r11
-	mov	54(sp), r12
-	xor	314(sp), r12
-	mov	52(sp), r13
-	xor	316(sp), r13
+	cmp	12(sp), 10(sp)
+	jnc	.Locb3_encrypt_with_loop20
+.Locb3_encrypt_with_done21:
+	mov	8(sp), 42(sp)
+	mov	6(sp), 40(sp)
+	mov	4(sp), 38(sp)
+	mov	2(sp), 36(sp)
+	mov	r4, 34(sp)
+	mov	r5, r10
+	mov	r15, r5
+	mov	r6, r4
+.Locb3_encrypt_with_endif19:
+	mov	66(sp), r13
+	xor	224(sp), r13
+	mov	64(sp), r14
+	xor	226(sp), r14
+	mov	58(sp), r12
+	xor	228(sp), r12
+	mov	52(sp), r11
+	xor	230(sp), r11
+	mov	50(sp), r9
+	xor	232(sp), r9
+	mov	48(sp), r8
+	xor	234(sp), r8
+	mov	46(sp), r7
+	xor	236(sp), r7
+	mov	44(sp), r15
+	xor	238(sp), r15
 	; ocb3.ae:157: store_be(ct, off, u ^ offset)
-	mov	r6, r14
-	mov	80(sp), r15
-	add	40(sp), r15
+	mov	r15, r6
+	mov	r13, r15
+	mov	70(sp), r13
+	add	148(sp), r13
+	bit	#1, r13
+	jnz	.Locb3_encrypt_with_bytes22
+	swpb	r6
+	mov	r6, 0(r13)
+	swpb	r7
+	mov	r7, 2(r13)
+	swpb	r8
+	mov	r8, 4(r13)
+	swpb	r9
+	mov	r9, 6(r13)
+	swpb	r11
+	mov	r11, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
 	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r6, 1(r15)
-	mov	r7, r14
-	mov	78(sp), r15
-	add	40(sp), r15
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Locb3_encrypt_with_stored23
+.Locb3_encrypt_with_bytes22:
+	swpb	r6
+	mov	r6, 208(sp)
+	swpb	r7
+	mov	r7, 210(sp)
+	swpb	r8
+	mov	r8, 212(sp)
+	swpb	r9
+	mov	r9, 214(sp)
+	swpb	r11
+	mov	r11, 216(sp)
+	swpb	r12
+	mov	r12, 218(sp)
 	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r7, 1(r15)
-	mov	r8, r14
-	mov	76(sp), r15
-	add	40(sp), r15
-	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r8, 1(r15)
-	mov	r9, r14
-	mov	74(sp), r15
-	add	40(sp), r15
-	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r9, 1(r15)
-	mov	r10, r14
-	mov	72(sp), r15
-	add	40(sp), r15
-	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r10, 1(r15)
-	mov	r11, r14
-	mov	68(sp), r15
-	add	40(sp), r15
-	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r11, 1(r15)
-	mov	r12, r14
-	mov	64(sp), r15
-	add	40(sp), r15
-	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r12, 1(r15)
-	mov	r13, r14
-	mov	22(sp), r15
-	add	40(sp), r15
-	swpb	r14
-	mov.b	r14, 0(r15)
-	mov.b	r13, 1(r15)
-	mov	70(sp), 34(sp)
-	mov	66(sp), 32(sp)
-	mov	62(sp), 28(sp)
-	mov	60(sp), r8
-	mov	58(sp), r11
-	mov	56(sp), r12
-	mov	54(sp), r13
-	mov	52(sp), r14
-	mov	100(sp), 114(sp)
-	mov	98(sp), 104(sp)
-	mov	94(sp), 120(sp)
-	mov	92(sp), 122(sp)
-	mov	90(sp), 126(sp)
-	mov	88(sp), 136(sp)
-	mov	86(sp), 138(sp)
-	mov	84(sp), 140(sp)
-	mov	50(sp), 26(sp)
-	mov	48(sp), 24(sp)
-	mov	46(sp), r10
-	mov	44(sp), r9
-	mov	38(sp), r7
-	mov	36(sp), r6
-	add	#1, 96(sp)
-	cmp	150(sp), 96(sp)
-	jc	.Locb3_encrypt_with_near68
+	mov	r14, 220(sp)
+	swpb	r15
+	mov	r15, 222(sp)
+	mov	sp, r14
+	add	#208, r14
+	mov	#16, r15
+.Locb3_encrypt_with_cpy24:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Locb3_encrypt_with_cpy24
+.Locb3_encrypt_with_stored23:
+	mov	66(sp), r6
+	mov	64(sp), r7
+	mov	58(sp), r8
+	mov	52(sp), r9
+	mov	50(sp), r11
+	mov	48(sp), r12
+	mov	46(sp), r13
+	mov	44(sp), r14
+	mov	86(sp), 90(sp)
+	mov	84(sp), 88(sp)
+	mov	82(sp), 62(sp)
+	mov	80(sp), 60(sp)
+	mov	78(sp), 56(sp)
+	mov	76(sp), 54(sp)
+	mov	74(sp), 92(sp)
+	mov	72(sp), 94(sp)
+	mov	42(sp), 32(sp)
+	mov	40(sp), 30(sp)
+	mov	38(sp), 28(sp)
+	mov	36(sp), 26(sp)
+	mov	34(sp), 24(sp)
+	add	#1, 68(sp)
+	cmp	120(sp), 68(sp)
+	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
-.Locb3_encrypt_with_near68:
+.Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	150(sp), r9
-	rlam.w	#4, r9
-	mov	232(sp), r10
-	sub	r9, r10
-	mov	#0, 172(sp)
-	subc	#0, 172(sp)
-	mov	r10, r15
+	mov	120(sp), 146(sp)
+	mov	146(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 146(sp)
+	mov	166(sp), 124(sp)
+	sub	146(sp), 124(sp)
+	mov	#0, r10
+	subc	#0, r10
+	mov	124(sp), r15
 	sub	#1, r15
-	clr	r7
-	adc	r7
-	mov	172(sp), r15
+	clr	r5
+	adc	r5
+	mov	r10, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r7
+	bis	r15, r5
 	; ocb3.ae:160: if r != 0 {
-	tst	r7
-	jnz	.Locb3_encrypt_with_near69
-	br	#.Locb3_encrypt_with_else17
-.Locb3_encrypt_with_near69:
-	mov	34(sp), 212(sp)
-	mov	30(sp), r15
-	xor	@r15, 212(sp)
-	mov	32(sp), 210(sp)
-	mov	30(sp), r15
-	xor	2(r15), 210(sp)
-	mov	28(sp), 208(sp)
-	mov	30(sp), r15
-	xor	4(r15), 208(sp)
-	mov	r8, 206(sp)
-	mov	30(sp), r15
-	xor	6(r15), 206(sp)
-	mov	r11, 204(sp)
-	mov	30(sp), r15
-	xor	8(r15), 204(sp)
-	mov	r12, 202(sp)
-	mov	30(sp), r15
-	xor	10(r15), 202(sp)
-	mov	r13, 200(sp)
-	mov	30(sp), r15
-	xor	12(r15), 200(sp)
-	mov	r14, 198(sp)
-	mov	30(sp), r15
-	xor	14(r15), 198(sp)
+	tst	r5
+	jnz	.Locb3_encrypt_with_near42
+	br	#.Locb3_encrypt_with_else25
+.Locb3_encrypt_with_near42:
+	mov	r6, 164(sp)
+	mov	22(sp), r15
+	xor	@r15, 164(sp)
+	mov	r7, 162(sp)
+	mov	22(sp), r15
+	xor	2(r15), 162(sp)
+	mov	r8, 160(sp)
+	mov	22(sp), r15
+	xor	4(r15), 160(sp)
+	mov	r9, 158(sp)
+	mov	22(sp), r15
+	xor	6(r15), 158(sp)
+	mov	r11, 156(sp)
+	mov	22(sp), r15
+	xor	8(r15), 156(sp)
+	mov	r12, 154(sp)
+	mov	22(sp), r15
+	xor	10(r15), 154(sp)
+	mov	r13, 152(sp)
+	mov	22(sp), r15
+	xor	12(r15), 152(sp)
+	mov	r14, 150(sp)
+	mov	22(sp), r15
+	xor	14(r15), 150(sp)
 	; ocb3.ae:162: pad = E.encrypt_block(ks, offset)
-	mov	212(sp), 270(sp)
-	mov	210(sp), 272(sp)
-	mov	208(sp), 274(sp)
-	mov	206(sp), 276(sp)
-	mov	204(sp), 278(sp)
-	mov	202(sp), 280(sp)
-	mov	200(sp), 282(sp)
-	mov	198(sp), 284(sp)
+	mov	164(sp), 176(sp)
+	mov	162(sp), 178(sp)
+	mov	160(sp), 180(sp)
+	mov	158(sp), 182(sp)
+	mov	156(sp), 184(sp)
+	mov	154(sp), 186(sp)
+	mov	152(sp), 188(sp)
+	mov	150(sp), 190(sp)
+	mov	sp, r13
+	add	#176, r13
 	mov	sp, r14
-	add	#270, r14
-	mov	sp, r15
-	add	#318, r15
-	mov	188(sp), r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#240, r14
+	mov	144(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	r9, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 182(sp)
-	xor	r15, 182(sp)
-	inv	r12
+	mov	146(sp), r9
+	add	126(sp), r9
+	cmp	#16, 124(sp)
+	jnc	.Locb3_encrypt_with_bytes27
+	bit	#1, r9
+	jnz	.Locb3_encrypt_with_bytes27
+.Locb3_encrypt_with_words28:
+	mov	@r9, 142(sp)
+	mov	2(r9), 140(sp)
+	mov	4(r9), 138(sp)
+	mov	6(r9), 136(sp)
+	mov	8(r9), 134(sp)
+	mov	10(r9), 132(sp)
+	mov	12(r9), 130(sp)
+	mov	14(r9), 128(sp)
+	jmp	.Locb3_encrypt_with_join29
+.Locb3_encrypt_with_bytes27:
+	mov	sp, r11
+	add	#208, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	124(sp), r15
+.Locb3_encrypt_with_cpy30:
+	clr	r14
+	tst	r15
+	jz	.Locb3_encrypt_with_pad31
+	mov.b	@r9, r14
+	inc	r9
+	dec	r15
+.Locb3_encrypt_with_pad31:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 196(sp)
-	xor	r15, 196(sp)
-	clr	r14
-	cmp	#1, 182(sp)
-	jnc	.Locb3_encrypt_with_nob19
-	mov	196(sp), 216(sp)
-	add	42(sp), 216(sp)
-	mov	216(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob19:
-	clr	r15
-	cmp	#2, 182(sp)
-	jnc	.Locb3_encrypt_with_nob20
-	mov	216(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob20:
-	mov	r14, 174(sp)
-	swpb	174(sp)
-	bis	r15, 174(sp)
-	mov	r9, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 178(sp)
-	xor	r15, 178(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 194(sp)
-	xor	r15, 194(sp)
-	clr	r14
-	cmp	#1, 178(sp)
-	jnc	.Locb3_encrypt_with_nob21
-	mov	194(sp), 218(sp)
-	add	42(sp), 218(sp)
-	mov	218(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob21:
-	clr	r15
-	cmp	#2, 178(sp)
-	jnc	.Locb3_encrypt_with_nob22
-	mov	218(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob22:
-	mov	r14, 168(sp)
-	swpb	168(sp)
-	bis	r15, 168(sp)
-	mov	r9, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 170(sp)
-	xor	r15, 170(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 192(sp)
-	xor	r15, 192(sp)
-	clr	r14
-	cmp	#1, 170(sp)
-	jnc	.Locb3_encrypt_with_nob23
-	mov	192(sp), 220(sp)
-	add	42(sp), 220(sp)
-	mov	220(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob23:
-	clr	r15
-	cmp	#2, 170(sp)
-	jnc	.Locb3_encrypt_with_nob24
-	mov	220(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob24:
-	mov	r14, 164(sp)
-	swpb	164(sp)
-	bis	r15, 164(sp)
-	mov	r9, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 166(sp)
-	xor	r15, 166(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 190(sp)
-	xor	r15, 190(sp)
-	clr	r14
-	cmp	#1, 166(sp)
-	jnc	.Locb3_encrypt_with_nob25
-	mov	190(sp), 222(sp)
-	add	42(sp), 222(sp)
-	mov	222(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob25:
-	clr	r15
-	cmp	#2, 166(sp)
-	jnc	.Locb3_encrypt_with_nob26
-	mov	222(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob26:
-	mov	r14, 160(sp)
-	swpb	160(sp)
-	bis	r15, 160(sp)
-	mov	r9, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 162(sp)
-	xor	r15, 162(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 186(sp)
-	xor	r15, 186(sp)
-	clr	r14
-	cmp	#1, 162(sp)
-	jnc	.Locb3_encrypt_with_nob27
-	mov	186(sp), 224(sp)
-	add	42(sp), 224(sp)
-	mov	224(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob27:
-	clr	r15
-	cmp	#2, 162(sp)
-	jnc	.Locb3_encrypt_with_nob28
-	mov	224(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob28:
-	mov	r14, 156(sp)
-	swpb	156(sp)
-	bis	r15, 156(sp)
-	mov	r9, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 158(sp)
-	xor	r15, 158(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 184(sp)
-	xor	r15, 184(sp)
-	clr	r14
-	cmp	#1, 158(sp)
-	jnc	.Locb3_encrypt_with_nob29
-	mov	184(sp), 226(sp)
-	add	42(sp), 226(sp)
-	mov	226(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob29:
-	clr	r15
-	cmp	#2, 158(sp)
-	jnc	.Locb3_encrypt_with_nob30
-	mov	226(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob30:
-	mov	r14, 152(sp)
-	swpb	152(sp)
-	bis	r15, 152(sp)
-	mov	r9, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r10, r15
-	clr	r12
-	adc	r12
-	mov	r10, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 154(sp)
-	xor	r15, 154(sp)
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 176(sp)
-	xor	r15, 176(sp)
-	clr	r14
-	cmp	#1, 154(sp)
-	jnc	.Locb3_encrypt_with_nob31
-	mov	176(sp), 228(sp)
-	add	42(sp), 228(sp)
-	mov	228(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob31:
-	clr	r15
-	cmp	#2, 154(sp)
-	jnc	.Locb3_encrypt_with_nob32
-	mov	228(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob32:
-	mov	r14, 146(sp)
-	swpb	146(sp)
-	bis	r15, 146(sp)
-	clr	r14
-	cmp	#1, r10
-	jnc	.Locb3_encrypt_with_nob33
-	mov	r9, 230(sp)
-	add	42(sp), 230(sp)
-	mov	230(sp), r15
-	mov.b	@r15, r14
-.Locb3_encrypt_with_nob33:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_encrypt_with_nob34
-	mov	230(sp), r15
-	mov.b	1(r15), r15
-.Locb3_encrypt_with_nob34:
-	mov	r14, 144(sp)
-	swpb	144(sp)
-	bis	r15, 144(sp)
-	mov	#15, r12
-	sub	r10, r12
+	dec	r13
+	jnz	.Locb3_encrypt_with_cpy30
+	mov	r11, r9
+	jmp	.Locb3_encrypt_with_words28
+.Locb3_encrypt_with_join29:
+	mov	#15, r13
+	sub	124(sp), r13
 	mov	#0, r14
-	subc	172(sp), r14
-	mov	r12, r15
+	subc	r10, r14
+	mov	r13, r15
 	and	#8191, r15
-	mov	r15, 148(sp)
-	mov	148(sp), r15
+	mov	r15, 122(sp)
+	mov	122(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 148(sp)
+	mov	r15, 122(sp)
 	and	#8191, r14
-	mov	r12, r15
+	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 142(sp)
-	bis	r15, 142(sp)
-	mov	r12, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#32896, r8
-	xor	#128, r8
-	mov	r12, r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r14
+	mov	r14, 116(sp)
+	bis	r15, 116(sp)
+	mov	r13, r10
+	and	#1, r10
+	inv	r10
+	inc	r10
+	and	#32896, r10
+	xor	#128, r10
+	mov	r13, r12
+	rrum.w	#1, r12
+	and	#1, r12
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r10, r15
 	and	r14, r15
-	mov	r8, r7
-	xor	r15, r7
-	inv	r13
-	inc	r13
-	and	r13, r8
-	mov	r12, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	r11, r14
+	mov	r10, r11
+	xor	r15, r11
+	inv	r12
+	inc	r12
+	and	r12, r10
+	mov	r13, r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r13
-	xor	r15, r13
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	mov	r8, r14
-	xor	r15, r14
 	mov	r11, r15
+	and	r14, r15
+	mov	r11, r5
+	xor	r15, r5
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	and	r14, r15
+	mov	r10, r14
+	xor	r15, r14
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r7, r6
+	mov	r11, r6
 	and	r15, r6
-	inv	r11
-	inc	r11
-	and	r11, r8
-	rrum.w	#3, r12
-	mov	r12, r7
+	inv	r12
+	inc	r12
+	mov	r10, r8
+	and	r12, r8
+	mov	r13, r7
+	rrum.w	#3, r7
 	and	#1, r7
-	mov	r7, r12
-	inv	r12
-	inc	r12
-	mov	r13, r15
-	and	r12, r15
-	mov	r13, r4
-	xor	r15, r4
-	mov	r7, r12
-	inv	r12
-	inc	r12
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	and	r13, r15
+	mov	r5, r9
+	xor	r15, r9
+	mov	r7, r13
+	inv	r13
+	inc	r13
 	mov	r14, r15
-	and	r12, r15
-	mov	r14, r5
-	xor	r15, r5
-	mov	r7, r12
-	inv	r12
-	inc	r12
+	and	r13, r15
+	mov	r14, r10
+	xor	r15, r10
+	mov	r7, r13
+	inv	r13
+	inc	r13
 	mov	r6, r15
-	and	r12, r15
+	and	r13, r15
 	mov	r6, r11
 	xor	r15, r11
-	mov	r7, r12
-	inv	r12
-	inc	r12
+	mov	r7, r13
+	inv	r13
+	inc	r13
 	mov	r8, r15
-	and	r12, r15
+	and	r13, r15
 	mov	r8, r12
 	xor	r15, r12
 	mov	r7, r15
 	inv	r15
 	inc	r15
+	mov	r5, r13
 	and	r15, r13
 	mov	r7, r15
 	inv	r15
@@ -1561,9 +1287,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r8
-	mov	148(sp), r15
+	mov	122(sp), r15
 	sub	#128, r15
-	mov	142(sp), r15
+	mov	116(sp), r15
 	subc	#0, r15
 	clr	r7
 	adc	r7
@@ -1571,13 +1297,11 @@ ocb3_encrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r4, 112(sp)
-	and	r15, 112(sp)
+	and	r15, r9
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r5, 108(sp)
-	and	r15, 108(sp)
+	and	r15, r10
 	mov	r7, r15
 	inv	r15
 	inc	r15
@@ -1597,689 +1321,440 @@ ocb3_encrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r6, r4
-	and	r15, r4
+	and	r15, r6
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r8, r5
-	and	r15, r5
-	mov	174(sp), r6
-	bis	112(sp), r6
-	mov	168(sp), r7
-	bis	108(sp), r7
-	mov	164(sp), r8
-	bis	r11, r8
-	mov	160(sp), r11
-	bis	r12, r11
-	mov	156(sp), r12
-	bis	r13, r12
-	mov	152(sp), r13
-	bis	r14, r13
-	mov	146(sp), r14
-	bis	r4, r14
-	mov	144(sp), r15
-	bis	r5, r15
-	mov	114(sp), 124(sp)
-	xor	r6, 124(sp)
-	mov	104(sp), 118(sp)
-	xor	r7, 118(sp)
-	mov	120(sp), 116(sp)
-	xor	r8, 116(sp)
-	mov	122(sp), 110(sp)
-	xor	r11, 110(sp)
-	mov	126(sp), 106(sp)
-	xor	r12, 106(sp)
-	mov	136(sp), 102(sp)
-	xor	r13, 102(sp)
-	mov	138(sp), 82(sp)
-	xor	r14, 82(sp)
-	mov	140(sp), 268(sp)
-	xor	r15, 268(sp)
-	mov	174(sp), r5
-	xor	318(sp), r5
-	mov	168(sp), r6
-	xor	320(sp), r6
-	mov	164(sp), r7
-	xor	322(sp), r7
-	mov	160(sp), r8
-	xor	324(sp), r8
-	mov	156(sp), r11
-	xor	326(sp), r11
-	mov	152(sp), r12
-	xor	328(sp), r12
-	mov	146(sp), r13
-	xor	330(sp), r13
-	mov	144(sp), r14
-	xor	332(sp), r14
-	; ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r5, r4
-	cmp	#1, 182(sp)
-	jnc	.Locb3_encrypt_with_nost35
-	mov	196(sp), 234(sp)
-	add	40(sp), 234(sp)
-	swpb	r4
-	mov	234(sp), r15
-	mov.b	r4, 0(r15)
-.Locb3_encrypt_with_nost35:
-	cmp	#2, 182(sp)
-	jnc	.Locb3_encrypt_with_nost36
-	mov	234(sp), r15
-	mov.b	r5, 1(r15)
-.Locb3_encrypt_with_nost36:
-	mov	r6, r5
-	cmp	#1, 178(sp)
-	swpb	r5
-	jnc	.Locb3_encrypt_with_nost37
-	mov	194(sp), 236(sp)
-	add	40(sp), 236(sp)
-	mov	236(sp), r15
-	mov.b	r5, 0(r15)
-.Locb3_encrypt_with_nost37:
-	cmp	#2, 178(sp)
-	jnc	.Locb3_encrypt_with_nost38
-	mov	236(sp), r15
-	mov.b	r6, 1(r15)
-.Locb3_encrypt_with_nost38:
-	mov	r7, r6
-	cmp	#1, 170(sp)
-	swpb	r6
-	jnc	.Locb3_encrypt_with_nost39
-	mov	192(sp), 238(sp)
-	add	40(sp), 238(sp)
-	mov	238(sp), r15
-	mov.b	r6, 0(r15)
-.Locb3_encrypt_with_nost39:
-	cmp	#2, 170(sp)
-	jnc	.Locb3_encrypt_with_nost40
-	mov	238(sp), r15
-	mov.b	r7, 1(r15)
-.Locb3_encrypt_with_nost40:
 	mov	r8, r7
-	cmp	#1, 166(sp)
+	and	r15, r7
+	swpb	128(sp)
+	mov	128(sp), r8
+	bis	r9, r8
+	swpb	130(sp)
+	mov	130(sp), r9
+	bis	r10, r9
+	swpb	132(sp)
+	mov	132(sp), r10
+	bis	r11, r10
+	swpb	134(sp)
+	mov	134(sp), r11
+	bis	r12, r11
+	swpb	136(sp)
+	mov	136(sp), r12
+	bis	r13, r12
+	swpb	138(sp)
+	mov	138(sp), r13
+	bis	r14, r13
+	swpb	140(sp)
+	mov	140(sp), r14
+	bis	r6, r14
+	swpb	142(sp)
+	mov	142(sp), r15
+	bis	r7, r15
+	mov	90(sp), 106(sp)
+	xor	r8, 106(sp)
+	mov	88(sp), 104(sp)
+	xor	r9, 104(sp)
+	mov	62(sp), 102(sp)
+	xor	r10, 102(sp)
+	mov	60(sp), 100(sp)
+	xor	r11, 100(sp)
+	mov	56(sp), 98(sp)
+	xor	r12, 98(sp)
+	mov	54(sp), r9
+	xor	r13, r9
+	mov	92(sp), r12
+	xor	r14, r12
+	mov	94(sp), r13
+	xor	r15, r13
+	mov	128(sp), r11
+	xor	240(sp), r11
+	mov	130(sp), r14
+	xor	242(sp), r14
+	mov	132(sp), r10
+	xor	244(sp), r10
+	mov	134(sp), r8
+	xor	246(sp), r8
+	mov	136(sp), r7
+	xor	248(sp), r7
+	mov	138(sp), r6
+	xor	250(sp), r6
+	mov	140(sp), r5
+	xor	252(sp), r5
+	mov	142(sp), r15
+	xor	254(sp), r15
+	; ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
+	mov	r15, r4
+	mov	r11, r15
+	mov	146(sp), r11
+	add	148(sp), r11
+	cmp	#16, 124(sp)
+	jnc	.Locb3_encrypt_with_bytes32
+	bit	#1, r11
+	jnz	.Locb3_encrypt_with_bytes32
+	swpb	r4
+	mov	r4, 0(r11)
+	swpb	r5
+	mov	r5, 2(r11)
+	swpb	r6
+	mov	r6, 4(r11)
 	swpb	r7
-	jnc	.Locb3_encrypt_with_nost41
-	mov	190(sp), 240(sp)
-	add	40(sp), 240(sp)
-	mov	240(sp), r15
-	mov.b	r7, 0(r15)
-.Locb3_encrypt_with_nost41:
-	cmp	#2, 166(sp)
-	jnc	.Locb3_encrypt_with_nost42
-	mov	240(sp), r15
-	mov.b	r8, 1(r15)
-.Locb3_encrypt_with_nost42:
-	mov	r11, r8
-	cmp	#1, 162(sp)
+	mov	r7, 6(r11)
 	swpb	r8
-	jnc	.Locb3_encrypt_with_nost43
-	mov	186(sp), 242(sp)
-	add	40(sp), 242(sp)
-	mov	242(sp), r15
-	mov.b	r8, 0(r15)
-.Locb3_encrypt_with_nost43:
-	cmp	#2, 162(sp)
-	jnc	.Locb3_encrypt_with_nost44
-	mov	242(sp), r15
-	mov.b	r11, 1(r15)
-.Locb3_encrypt_with_nost44:
-	mov	r12, r11
-	cmp	#1, 158(sp)
-	swpb	r11
-	jnc	.Locb3_encrypt_with_nost45
-	mov	184(sp), 244(sp)
-	add	40(sp), 244(sp)
-	mov	244(sp), r15
-	mov.b	r11, 0(r15)
-.Locb3_encrypt_with_nost45:
-	cmp	#2, 158(sp)
-	jnc	.Locb3_encrypt_with_nost46
-	mov	244(sp), r15
-	mov.b	r12, 1(r15)
-.Locb3_encrypt_with_nost46:
-	mov	r13, r12
-	cmp	#1, 154(sp)
-	swpb	r12
-	jnc	.Locb3_encrypt_with_nost47
-	mov	176(sp), 246(sp)
-	add	40(sp), 246(sp)
-	mov	246(sp), r15
-	mov.b	r12, 0(r15)
-.Locb3_encrypt_with_nost47:
-	cmp	#2, 154(sp)
-	jnc	.Locb3_encrypt_with_nost48
-	mov	246(sp), r15
-	mov.b	r13, 1(r15)
-.Locb3_encrypt_with_nost48:
-	mov	r14, r13
-	cmp	#1, r10
-	swpb	r13
-	jnc	.Locb3_encrypt_with_nost49
-	mov	r9, 248(sp)
-	add	40(sp), 248(sp)
-	mov	248(sp), r15
-	mov.b	r13, 0(r15)
-.Locb3_encrypt_with_nost49:
-	cmp	#2, r10
-	jnc	.Locb3_encrypt_with_nost50
-	mov	248(sp), r15
-	mov.b	r14, 1(r15)
-.Locb3_encrypt_with_nost50:
-	mov	212(sp), 134(sp)
-	mov	210(sp), 132(sp)
-	mov	208(sp), 130(sp)
-	mov	206(sp), 128(sp)
-	mov	204(sp), r8
-	mov	202(sp), r9
-	mov	200(sp), r10
-	mov	198(sp), r11
+	mov	r8, 8(r11)
+	swpb	r10
+	mov	r10, 10(r11)
+	swpb	r14
+	mov	r14, 12(r11)
+	swpb	r15
+	mov	r15, 14(r11)
+	jmp	.Locb3_encrypt_with_stored33
+.Locb3_encrypt_with_bytes32:
+	swpb	r4
+	mov	r4, 208(sp)
+	swpb	r5
+	mov	r5, 210(sp)
+	swpb	r6
+	mov	r6, 212(sp)
+	swpb	r7
+	mov	r7, 214(sp)
+	swpb	r8
+	mov	r8, 216(sp)
+	swpb	r10
+	mov	r10, 218(sp)
+	swpb	r14
+	mov	r14, 220(sp)
+	swpb	r15
+	mov	r15, 222(sp)
+	mov	sp, r14
+	add	#208, r14
 	mov	124(sp), r15
-	mov	118(sp), r12
-	mov	116(sp), r13
-	mov	110(sp), r14
-	mov	106(sp), r7
-	mov	102(sp), r4
-	mov	82(sp), r5
-	mov	268(sp), r6
-	jmp	.Locb3_encrypt_with_endif18
-.Locb3_encrypt_with_else17:
-	mov	34(sp), 134(sp)
-	mov	32(sp), 132(sp)
-	mov	28(sp), 130(sp)
-	mov	r8, 128(sp)
-	mov	r11, r8
+	cmp	#16, r15
+	jnc	.Locb3_encrypt_with_cnt34
+	mov	#16, r15
+.Locb3_encrypt_with_cnt34:
+	tst	r15
+	jz	.Locb3_encrypt_with_stored33
+.Locb3_encrypt_with_cpy35:
+	mov.b	@r14, 0(r11)
+	inc	r14
+	inc	r11
+	dec	r15
+	jnz	.Locb3_encrypt_with_cpy35
+.Locb3_encrypt_with_stored33:
+	mov	164(sp), 118(sp)
+	mov	162(sp), 114(sp)
+	mov	160(sp), 112(sp)
+	mov	158(sp), 110(sp)
+	mov	156(sp), 108(sp)
+	mov	154(sp), 96(sp)
+	mov	152(sp), r10
+	mov	150(sp), r11
+	mov	106(sp), r15
+	mov	104(sp), r4
+	mov	102(sp), r5
+	mov	100(sp), r14
+	mov	98(sp), r7
+	mov	r9, r8
 	mov	r12, r9
+	mov	r13, r6
+	jmp	.Locb3_encrypt_with_endif26
+.Locb3_encrypt_with_else25:
+	mov	r6, 118(sp)
+	mov	r7, 114(sp)
+	mov	r8, 112(sp)
+	mov	r9, 110(sp)
+	mov	r11, 108(sp)
+	mov	r12, 96(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	114(sp), r15
-	mov	104(sp), r12
-	mov	120(sp), r13
-	mov	122(sp), r14
-	mov	126(sp), r7
-	mov	136(sp), r4
-	mov	138(sp), r5
-	mov	140(sp), r6
-.Locb3_encrypt_with_endif18:
-	xor	134(sp), r15
-	xor	132(sp), r12
-	xor	130(sp), r13
-	xor	128(sp), r14
-	xor	r8, r7
-	mov	r4, r8
-	xor	r9, r8
-	mov	r5, r9
+	mov	90(sp), r15
+	mov	88(sp), r4
+	mov	62(sp), r5
+	mov	60(sp), r14
+	mov	56(sp), r7
+	mov	54(sp), r8
+	mov	92(sp), r9
+	mov	94(sp), r6
+.Locb3_encrypt_with_endif26:
+	xor	118(sp), r15
+	mov	r4, r12
+	xor	114(sp), r12
+	mov	r5, r13
+	xor	112(sp), r13
+	xor	110(sp), r14
+	xor	108(sp), r7
+	xor	96(sp), r8
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	16(r15), r11
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	18(r15), r12
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	20(r15), r13
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	22(r15), r14
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	24(r15), r7
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	26(r15), r8
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	28(r15), r9
-	mov	30(sp), r15
+	mov	22(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:167: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 270(sp)
-	mov	r12, 272(sp)
-	mov	r13, 274(sp)
-	mov	r14, 276(sp)
-	mov	r7, 278(sp)
-	mov	r8, 280(sp)
-	mov	r9, 282(sp)
-	mov	r10, 284(sp)
+	mov	r11, 176(sp)
+	mov	r12, 178(sp)
+	mov	r13, 180(sp)
+	mov	r14, 182(sp)
+	mov	r7, 184(sp)
+	mov	r8, 186(sp)
+	mov	r9, 188(sp)
+	mov	r10, 190(sp)
+	mov	sp, r13
+	add	#176, r13
 	mov	sp, r14
-	add	#270, r14
-	mov	sp, r15
-	add	#334, r15
-	mov	188(sp), r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#256, r14
+	mov	144(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#350, r15
+	add	#272, r15
 	mov	r15, 0(sp)
-	mov	188(sp), r12
-	mov	30(sp), r13
-	mov	266(sp), r14
-	mov	264(sp), r15
+	mov	144(sp), r12
+	mov	22(sp), r13
+	mov	174(sp), r14
+	mov	172(sp), r15
 	call	#ocb3_hash
-	mov	334(sp), r6
-	xor	350(sp), r6
-	mov	336(sp), r7
-	xor	352(sp), r7
-	mov	338(sp), r9
-	xor	354(sp), r9
-	mov	340(sp), r10
-	xor	356(sp), r10
-	mov	342(sp), r11
-	xor	358(sp), r11
-	mov	344(sp), r12
-	xor	360(sp), r12
-	mov	346(sp), r13
-	xor	362(sp), r13
-	mov	348(sp), r14
-	xor	364(sp), r14
-	mov	#14, r15
-	cmp	180(sp), r15
-	clr	r4
-	adc	r4
-	mov	180(sp), r5
-	sub	#14, r5
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r5, r15
-	and	r8, r15
-	xor	r15, r5
-	inv	r4
-	inc	r4
-	and	#14, r4
-	xor	#14, r4
+	mov	256(sp), r7
+	xor	272(sp), r7
+	mov	258(sp), r8
+	xor	274(sp), r8
+	mov	260(sp), r9
+	xor	276(sp), r9
+	mov	262(sp), r10
+	xor	278(sp), r10
+	mov	264(sp), r11
+	xor	280(sp), r11
+	mov	266(sp), r12
+	xor	282(sp), r12
+	mov	268(sp), r14
+	xor	284(sp), r14
+	mov	270(sp), r15
+	xor	286(sp), r15
 	; ocb3.ae:168: store_be(tag, 0, t, len(tag))
-	mov	r6, r8
-	cmp	#1, r5
-	jnc	.Locb3_encrypt_with_nost51
-	mov	r4, 250(sp)
-	add	214(sp), 250(sp)
-	swpb	r8
-	mov	250(sp), r15
-	mov.b	r8, 0(r15)
-.Locb3_encrypt_with_nost51:
-	cmp	#2, r5
-	jnc	.Locb3_encrypt_with_nost52
-	mov	250(sp), r15
-	mov.b	r6, 1(r15)
-.Locb3_encrypt_with_nost52:
-	mov	#12, r15
-	cmp	180(sp), r15
-	clr	r5
-	adc	r5
-	mov	180(sp), r6
-	sub	#12, r6
-	mov	r5, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#12, r5
-	xor	#12, r5
-	mov	r7, r8
-	cmp	#1, r6
-	swpb	r8
-	jnc	.Locb3_encrypt_with_nost53
-	mov	r5, 252(sp)
-	add	214(sp), 252(sp)
-	mov	252(sp), r15
-	mov.b	r8, 0(r15)
-.Locb3_encrypt_with_nost53:
-	cmp	#2, r6
-	jnc	.Locb3_encrypt_with_nost54
-	mov	252(sp), r15
-	mov.b	r7, 1(r15)
-.Locb3_encrypt_with_nost54:
-	mov	#10, r15
-	cmp	180(sp), r15
-	clr	r6
-	adc	r6
-	mov	180(sp), r7
-	sub	#10, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#10, r6
-	xor	#10, r6
-	mov	r9, r8
-	cmp	#1, r7
-	swpb	r8
-	jnc	.Locb3_encrypt_with_nost55
-	mov	r6, 256(sp)
-	add	214(sp), 256(sp)
-	mov	256(sp), r15
-	mov.b	r8, 0(r15)
-.Locb3_encrypt_with_nost55:
-	cmp	#2, r7
-	jnc	.Locb3_encrypt_with_nost56
-	mov	256(sp), r15
-	mov.b	r9, 1(r15)
-.Locb3_encrypt_with_nost56:
-	mov	#8, r15
-	cmp	180(sp), r15
-	clr	r7
-	adc	r7
-	mov	180(sp), r8
-	sub	#8, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	mov	r10, r9
-	cmp	#1, r8
-	swpb	r9
-	jnc	.Locb3_encrypt_with_nost57
-	mov	r7, 260(sp)
-	add	214(sp), 260(sp)
-	mov	260(sp), r15
-	mov.b	r9, 0(r15)
-.Locb3_encrypt_with_nost57:
-	cmp	#2, r8
-	jnc	.Locb3_encrypt_with_nost58
-	mov	260(sp), r15
-	mov.b	r10, 1(r15)
-.Locb3_encrypt_with_nost58:
-	mov	#6, r15
-	cmp	180(sp), r15
-	clr	r8
-	adc	r8
-	mov	180(sp), r9
-	sub	#6, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r8
-	inc	r8
-	and	#6, r8
-	xor	#6, r8
-	mov	r11, r10
-	cmp	#1, r9
-	swpb	r10
-	jnc	.Locb3_encrypt_with_nost59
-	mov	r8, 262(sp)
-	add	214(sp), 262(sp)
-	mov	262(sp), r15
-	mov.b	r10, 0(r15)
-.Locb3_encrypt_with_nost59:
-	cmp	#2, r9
-	jnc	.Locb3_encrypt_with_nost60
-	mov	262(sp), r15
-	mov.b	r11, 1(r15)
-.Locb3_encrypt_with_nost60:
-	mov	#4, r15
-	cmp	180(sp), r15
-	clr	r9
-	adc	r9
-	mov	180(sp), r10
-	sub	#4, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	and	#4, r9
-	xor	#4, r9
-	mov	r12, r11
-	cmp	#1, r10
-	swpb	r11
-	jnc	.Locb3_encrypt_with_nost61
-	mov	r9, 258(sp)
-	add	214(sp), 258(sp)
-	mov	258(sp), r15
-	mov.b	r11, 0(r15)
-.Locb3_encrypt_with_nost61:
-	cmp	#2, r10
-	jnc	.Locb3_encrypt_with_nost62
-	mov	258(sp), r15
-	mov.b	r12, 1(r15)
-.Locb3_encrypt_with_nost62:
-	mov	#2, r15
-	cmp	180(sp), r15
-	clr	r10
-	adc	r10
-	mov	180(sp), r11
-	sub	#2, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#2, r10
-	xor	#2, r10
-	mov	r13, r12
-	cmp	#1, r11
+	mov	170(sp), r13
+	cmp	#16, 168(sp)
+	jnc	.Locb3_encrypt_with_bytes36
+	bit	#1, r13
+	jnz	.Locb3_encrypt_with_bytes36
+	swpb	r15
+	mov	r15, 0(r13)
+	swpb	r14
+	mov	r14, 2(r13)
 	swpb	r12
-	jnc	.Locb3_encrypt_with_nost63
-	mov	r10, 254(sp)
-	add	214(sp), 254(sp)
-	mov	254(sp), r15
-	mov.b	r12, 0(r15)
-.Locb3_encrypt_with_nost63:
-	cmp	#2, r11
-	jnc	.Locb3_encrypt_with_nost64
-	mov	254(sp), r15
-	mov.b	r13, 1(r15)
-.Locb3_encrypt_with_nost64:
-	mov	r14, r13
-	cmp	#1, 180(sp)
-	swpb	r13
-	jnc	.Locb3_encrypt_with_nost65
-	mov	214(sp), r15
-	mov.b	r13, 0(r15)
-.Locb3_encrypt_with_nost65:
-	cmp	#2, 180(sp)
-	jnc	.Locb3_encrypt_with_nost66
-	mov	214(sp), r15
-	mov.b	r14, 1(r15)
-.Locb3_encrypt_with_nost66:
-	add	#366, sp
+	mov	r12, 4(r13)
+	swpb	r11
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
+	swpb	r7
+	mov	r7, 14(r13)
+	jmp	.Locb3_encrypt_with_stored37
+.Locb3_encrypt_with_bytes36:
+	swpb	r15
+	mov	r15, 208(sp)
+	swpb	r14
+	mov	r14, 210(sp)
+	swpb	r12
+	mov	r12, 212(sp)
+	swpb	r11
+	mov	r11, 214(sp)
+	swpb	r10
+	mov	r10, 216(sp)
+	swpb	r9
+	mov	r9, 218(sp)
+	swpb	r8
+	mov	r8, 220(sp)
+	swpb	r7
+	mov	r7, 222(sp)
+	mov	sp, r14
+	add	#208, r14
+	mov	168(sp), r15
+	cmp	#16, r15
+	jnc	.Locb3_encrypt_with_cnt38
+	mov	#16, r15
+.Locb3_encrypt_with_cnt38:
+	tst	r15
+	jz	.Locb3_encrypt_with_stored37
+.Locb3_encrypt_with_cpy39:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Locb3_encrypt_with_cpy39
+.Locb3_encrypt_with_stored37:
+	add	#288, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 408 bytes (163 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6346 bytes of code
+;     frame 344 bytes (123 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4828 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#408, sp
+	sub	#344, sp
 	mov	r12, 34(sp)
-	mov	r13, 64(sp)
+	mov	r13, 66(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	424(sp), 324(sp)
-	mov	426(sp), 322(sp)
-	mov	428(sp), 78(sp)
-	mov	430(sp), 290(sp)
-	mov	432(sp), 272(sp)
-	mov	434(sp), 218(sp)
-	mov	436(sp), 82(sp)
-	mov	440(sp), 326(sp)
+	mov	360(sp), 242(sp)
+	mov	362(sp), 240(sp)
+	mov	364(sp), 198(sp)
+	mov	366(sp), 238(sp)
+	mov	368(sp), 244(sp)
+	mov	370(sp), 236(sp)
+	mov	372(sp), 222(sp)
+	mov	376(sp), 246(sp)
 	; ocb3.ae:175: offset = initial_offset(ks, nonce, len(tag))
-	mov	218(sp), 328(sp)
-	mov	#0, 330(sp)
+	mov	236(sp), 248(sp)
+	mov	#0, 250(sp)
 	mov	sp, r15
-	add	#328, r15
+	add	#248, r15
 	mov	sp, r12
-	add	#344, r12
+	add	#264, r12
 	mov	r12, 0(sp)
 	mov	34(sp), r12
 	call	#ocb3_initial_offset
-	mov	290(sp), 196(sp)
-	mov	196(sp), r15
+	mov	238(sp), 178(sp)
+	mov	178(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 196(sp)
+	mov	r15, 178(sp)
 	; ocb3.ae:180: for i in 0..full {
-	mov	#0, 126(sp)
-	mov	344(sp), r6
-	mov	346(sp), r7
-	mov	348(sp), r8
-	mov	350(sp), r10
-	mov	352(sp), r11
-	mov	354(sp), r12
-	mov	356(sp), r13
-	mov	358(sp), r14
-	mov	64(sp), r15
+	mov	#0, 110(sp)
+	mov	264(sp), r7
+	mov	266(sp), r8
+	mov	268(sp), r9
+	mov	270(sp), r10
+	mov	272(sp), r11
+	mov	274(sp), r12
+	mov	276(sp), r13
+	mov	278(sp), r14
+	mov	66(sp), r15
 	mov	32(r15), 44(sp)
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	34(r15), 42(sp)
-	mov	64(sp), r15
-	mov	36(r15), 38(sp)
-	mov	64(sp), r15
-	mov	38(r15), 36(sp)
-	mov	64(sp), r15
-	mov	40(r15), 32(sp)
-	mov	64(sp), r15
+	mov	66(sp), r15
+	mov	36(r15), 40(sp)
+	mov	66(sp), r15
+	mov	38(r15), 38(sp)
+	mov	66(sp), r15
+	mov	40(r15), 36(sp)
+	mov	66(sp), r15
 	mov	42(r15), 24(sp)
-	mov	64(sp), r15
-	mov	44(r15), r9
-	mov	64(sp), r15
+	mov	66(sp), r15
+	mov	44(r15), 22(sp)
+	mov	66(sp), r15
 	mov	46(r15), r5
-	mov	#0, 198(sp)
-	mov	#0, 202(sp)
-	mov	#0, 204(sp)
-	mov	#0, 206(sp)
-	mov	#0, 208(sp)
-	mov	#0, 210(sp)
-	mov	#0, 212(sp)
-	mov	#0, 214(sp)
-	cmp	196(sp), 126(sp)
-	jnc	.Locb3_decrypt_with_near69
+	mov	#0, 182(sp)
+	mov	#0, 184(sp)
+	mov	#0, 186(sp)
+	mov	#0, 188(sp)
+	mov	#0, 190(sp)
+	mov	#0, 192(sp)
+	mov	#0, 194(sp)
+	mov	#0, 196(sp)
+	cmp	178(sp), 110(sp)
+	jnc	.Locb3_decrypt_with_near43
 	br	#.Locb3_decrypt_with_done2
-.Locb3_decrypt_with_near69:
+.Locb3_decrypt_with_near43:
 .Locb3_decrypt_with_loop1:
-	mov	126(sp), r15
-	and	#4095, r15
-	mov	r15, 50(sp)
-	mov	50(sp), r15
-	rlam.w	#4, r15
-	mov	r15, 50(sp)
-	mov	r6, 104(sp)
-	xor	44(sp), 104(sp)
-	mov	r7, 102(sp)
-	xor	42(sp), 102(sp)
-	mov	r8, 100(sp)
-	xor	38(sp), 100(sp)
-	mov	r10, 98(sp)
-	xor	36(sp), 98(sp)
-	mov	r11, 96(sp)
-	xor	32(sp), 96(sp)
-	mov	r12, 92(sp)
-	xor	24(sp), 92(sp)
-	mov	r13, 90(sp)
-	xor	r9, 90(sp)
-	mov	r14, 88(sp)
-	xor	r5, 88(sp)
-	mov	50(sp), 118(sp)
-	add	#14, 118(sp)
-	mov	118(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r6
-	mov.b	1(r15), r15
-	swpb	r6
-	bis	r15, r6
-	mov	50(sp), 116(sp)
-	add	#12, 116(sp)
-	mov	116(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r12
-	mov.b	1(r15), r15
-	swpb	r12
-	bis	r15, r12
-	mov	50(sp), 114(sp)
-	add	#10, 114(sp)
-	mov	114(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	swpb	r13
-	bis	r15, r13
-	mov	50(sp), 112(sp)
-	add	#8, 112(sp)
-	mov	112(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r11
-	mov.b	1(r15), r15
-	swpb	r11
-	bis	r15, r11
-	mov	50(sp), 110(sp)
-	add	#6, 110(sp)
 	mov	110(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r9
-	mov.b	1(r15), r15
-	swpb	r9
-	bis	r15, r9
-	mov	50(sp), 108(sp)
-	add	#4, 108(sp)
-	mov	108(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r14
-	mov.b	1(r15), r15
-	mov	r14, r7
-	swpb	r7
-	bis	r15, r7
-	mov	50(sp), 106(sp)
-	add	#2, 106(sp)
-	mov	106(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r14
-	mov.b	1(r15), r15
-	mov	r14, r8
-	swpb	r8
-	bis	r15, r8
-	mov	50(sp), r15
-	add	78(sp), r15
-	mov.b	@r15, r14
-	mov.b	1(r15), r15
-	mov	r14, r10
-	swpb	r10
-	bis	r15, r10
-	mov	r6, r14
+	and	#4095, r15
+	mov	r15, 112(sp)
+	mov	112(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 112(sp)
+	mov	r7, 104(sp)
+	xor	44(sp), 104(sp)
+	mov	r8, 102(sp)
+	xor	42(sp), 102(sp)
+	mov	r9, 100(sp)
+	xor	40(sp), 100(sp)
+	mov	r10, 98(sp)
+	xor	38(sp), 98(sp)
+	mov	r11, 96(sp)
+	xor	36(sp), 96(sp)
+	mov	r12, 94(sp)
+	xor	24(sp), 94(sp)
+	mov	r13, 92(sp)
+	xor	22(sp), 92(sp)
+	mov	r14, 90(sp)
+	xor	r5, 90(sp)
+	mov	112(sp), r6
+	add	198(sp), r6
+	bit	#1, r6
+	jnz	.Locb3_decrypt_with_bytes3
+.Locb3_decrypt_with_words4:
+	mov	@r6, r8
+	mov	2(r6), r7
+	mov	4(r6), r10
+	mov	6(r6), r9
+	mov	8(r6), r11
+	mov	10(r6), r13
+	mov	12(r6), r12
+	mov	14(r6), r15
+	jmp	.Locb3_decrypt_with_join5
+.Locb3_decrypt_with_bytes3:
+	mov	sp, r12
+	add	#280, r12
+	mov	r12, r13
+	mov	#16, r14
+.Locb3_decrypt_with_cpy6:
+	mov.b	@r6, r15
+	inc	r6
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_decrypt_with_cpy6
+	mov	r12, r6
+	jmp	.Locb3_decrypt_with_words4
+.Locb3_decrypt_with_join5:
+	mov	r15, r14
+	swpb	r14
 	xor	104(sp), r14
+	swpb	r12
 	xor	102(sp), r12
+	swpb	r13
 	xor	100(sp), r13
+	swpb	r11
 	xor	98(sp), r11
+	swpb	r9
 	xor	96(sp), r9
-	mov	r7, r6
-	xor	92(sp), r6
-	mov	r8, r15
-	xor	90(sp), r15
-	xor	88(sp), r10
-	mov	r15, r7
+	swpb	r10
+	xor	94(sp), r10
+	swpb	r7
+	xor	92(sp), r7
+	swpb	r8
+	xor	90(sp), r8
 	mov	34(sp), r15
 	xor	160(r15), r7
-	mov	r10, r8
 	mov	34(sp), r15
 	xor	162(r15), r8
 	mov	34(sp), r15
 	xor	164(r15), r9
-	mov	r6, r10
 	mov	34(sp), r15
 	xor	166(r15), r10
 	mov	34(sp), r15
@@ -2302,7 +1777,7 @@ ocb3_decrypt_with:
 	mov	34(sp), r9
 	add	#16, r9
 	; aes.ae:238: @unroll(round_unroll)
-.Locb3_decrypt_with_loop3:
+.Locb3_decrypt_with_loop8:
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2414,8 +1889,8 @@ ocb3_decrypt_with:
 	mov	r7, r14
 	mov	r15, r7
 	dec	20(sp)
-	jnz	.Locb3_decrypt_with_loop3
-.Locb3_decrypt_with_done4:
+	jnz	.Locb3_decrypt_with_loop8
+.Locb3_decrypt_with_done9:
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2433,12 +1908,12 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 86(sp)
+	mov	r12, 88(sp)
 	mov	34(sp), r15
-	xor	@r15, 86(sp)
-	mov	r11, 84(sp)
+	xor	@r15, 88(sp)
+	mov	r11, 82(sp)
 	mov	34(sp), r15
-	xor	2(r15), 84(sp)
+	xor	2(r15), 82(sp)
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2457,9 +1932,9 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 76(sp)
+	mov	r12, 72(sp)
 	mov	34(sp), r15
-	xor	4(r15), 76(sp)
+	xor	4(r15), 72(sp)
 	mov	r11, 74(sp)
 	mov	34(sp), r15
 	xor	6(r15), 74(sp)
@@ -2479,12 +1954,12 @@ ocb3_decrypt_with:
 	bis	r15, r13
 	swpb	r11
 	bis	r12, r11
-	mov	r13, 60(sp)
+	mov	r13, 68(sp)
 	mov	34(sp), r15
-	xor	8(r15), 60(sp)
-	mov	r11, 72(sp)
+	xor	8(r15), 68(sp)
+	mov	r11, 70(sp)
 	mov	34(sp), r15
-	xor	10(r15), 72(sp)
+	xor	10(r15), 70(sp)
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2503,10 +1978,10 @@ ocb3_decrypt_with:
 	mov	r14, 46(sp)
 	mov	34(sp), r15
 	xor	12(r15), 46(sp)
-	mov	r12, 48(sp)
+	mov	r12, 50(sp)
 	mov	34(sp), r15
-	xor	14(r15), 48(sp)
-	mov	126(sp), r14
+	xor	14(r15), 50(sp)
+	mov	110(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2517,22 +1992,22 @@ ocb3_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Locb3_decrypt_with_else5
+	jz	.Locb3_decrypt_with_else10
 	mov	#16, r11
 	mov	#0, r12
 	mov	r10, r14
 	mov	#0, r10
-	jmp	.Locb3_decrypt_with_endif6
-.Locb3_decrypt_with_else5:
+	jmp	.Locb3_decrypt_with_endif11
+.Locb3_decrypt_with_else10:
 	mov	#0, r11
 	mov	#0, r12
-.Locb3_decrypt_with_endif6:
+.Locb3_decrypt_with_endif11:
 	mov	r14, r15
 	mov.b	r15, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
 	mov.b	ocb3_tf8(r15), r15
 	tst	r15
-	jz	.Locb3_decrypt_with_else7
+	jz	.Locb3_decrypt_with_else12
 	add	#8, r11
 	addc	#0, r12
 	mov	r10, r15
@@ -2543,16 +2018,16 @@ ocb3_decrypt_with:
 	xor	r15, r13
 	swpb	r10
 	mov.b	r10, r10
-	jmp	.Locb3_decrypt_with_endif8
-.Locb3_decrypt_with_else7:
+	jmp	.Locb3_decrypt_with_endif13
+.Locb3_decrypt_with_else12:
 	mov	r14, r13
-.Locb3_decrypt_with_endif8:
+.Locb3_decrypt_with_endif13:
 	mov	r13, r15
 	and	#15, r15
 	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
 	tst	r15
-	jz	.Locb3_decrypt_with_else9
+	jz	.Locb3_decrypt_with_else14
 	add	#4, r11
 	addc	#0, r12
 	mov	r10, r14
@@ -2562,10 +2037,10 @@ ocb3_decrypt_with:
 	rlam.w	#4, r14
 	bis	r13, r14
 	rrum.w	#4, r10
-	jmp	.Locb3_decrypt_with_endif10
-.Locb3_decrypt_with_else9:
+	jmp	.Locb3_decrypt_with_endif15
+.Locb3_decrypt_with_else14:
 	mov	r13, r14
-.Locb3_decrypt_with_endif10:
+.Locb3_decrypt_with_endif15:
 	mov	r14, r15
 	and	#3, r15
 	; ocb3.ae:59: if v[1:0] == 0 {
@@ -2574,7 +2049,7 @@ ocb3_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Locb3_decrypt_with_else11
+	jz	.Locb3_decrypt_with_else16
 	add	#2, r11
 	addc	#0, r12
 	and	#3, r10
@@ -2583,10 +2058,10 @@ ocb3_decrypt_with:
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
-	jmp	.Locb3_decrypt_with_endif12
-.Locb3_decrypt_with_else11:
+	jmp	.Locb3_decrypt_with_endif17
+.Locb3_decrypt_with_else16:
 	mov	r14, r10
-.Locb3_decrypt_with_endif12:
+.Locb3_decrypt_with_endif17:
 	and	#1, r10
 	; ocb3.ae:63: if v[0] == 0 {
 	sub	#1, r10
@@ -2594,14 +2069,14 @@ ocb3_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Locb3_decrypt_with_else13
+	jz	.Locb3_decrypt_with_else18
 	add	#1, r11
 	addc	#0, r12
 	mov	r11, 16(sp)
-	jmp	.Locb3_decrypt_with_endif14
-.Locb3_decrypt_with_else13:
+	jmp	.Locb3_decrypt_with_endif19
+.Locb3_decrypt_with_else18:
 	mov	r11, 16(sp)
-.Locb3_decrypt_with_endif14:
+.Locb3_decrypt_with_endif19:
 	mov	16(sp), r15
 	sub	#8, r15
 	subc	#0, r12
@@ -2609,29 +2084,29 @@ ocb3_decrypt_with:
 	adc	r12
 	xor	#1, r12
 	; ocb3.ae:98: if k < l_cached {
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	144(r15), r11
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	146(r15), r10
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	148(r15), r9
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	150(r15), r8
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	152(r15), r7
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	154(r15), r13
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	156(r15), r14
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov	158(r15), r15
 	tst	r12
-	jz	.Locb3_decrypt_with_else15
+	jz	.Locb3_decrypt_with_else20
 	mov	#2, r8
 	add	16(sp), r8
 	rlam.w	#3, r8
 	rla	r8
-	add	64(sp), r8
+	add	66(sp), r8
 	mov	2(r8), r9
 	mov	4(r8), r10
 	mov	6(r8), r11
@@ -2639,16 +2114,16 @@ ocb3_decrypt_with:
 	mov	10(r8), r13
 	mov	12(r8), r14
 	mov	14(r8), r15
-	mov	@r8, 70(sp)
-	mov	r9, 68(sp)
-	mov	r10, 66(sp)
-	mov	r11, 62(sp)
-	mov	r12, 58(sp)
-	mov	r13, 56(sp)
-	mov	r14, 54(sp)
-	mov	r15, 52(sp)
-	jmp	.Locb3_decrypt_with_endif16
-.Locb3_decrypt_with_else15:
+	mov	@r8, 64(sp)
+	mov	r9, 62(sp)
+	mov	r10, 60(sp)
+	mov	r11, 58(sp)
+	mov	r12, 56(sp)
+	mov	r13, 54(sp)
+	mov	r14, 52(sp)
+	mov	r15, 48(sp)
+	jmp	.Locb3_decrypt_with_endif21
+.Locb3_decrypt_with_else20:
 	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
 	mov	#7, 10(sp)
 	mov	r11, 8(sp)
@@ -2659,8 +2134,8 @@ ocb3_decrypt_with:
 	mov	r13, r5
 	mov	r14, r6
 	cmp	16(sp), 10(sp)
-	jc	.Locb3_decrypt_with_done18
-.Locb3_decrypt_with_loop17:
+	jc	.Locb3_decrypt_with_done23
+.Locb3_decrypt_with_loop22:
 	mov	8(sp), r7
 	and	#32767, r7
 	rlam.w	#1, r7
@@ -2740,529 +2215,286 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	add	#1, 10(sp)
 	cmp	16(sp), 10(sp)
-	jnc	.Locb3_decrypt_with_loop17
-.Locb3_decrypt_with_done18:
-	mov	8(sp), 70(sp)
-	mov	6(sp), 68(sp)
-	mov	4(sp), 66(sp)
-	mov	2(sp), 62(sp)
-	mov	r4, 58(sp)
-	mov	r5, 56(sp)
-	mov	r6, 54(sp)
-	mov	r15, 52(sp)
-.Locb3_decrypt_with_endif16:
-	mov	46(sp), r5
-	xor	104(sp), r5
-	mov	48(sp), r6
-	xor	102(sp), r6
-	mov	60(sp), r7
-	xor	100(sp), r7
-	mov	72(sp), r8
-	xor	98(sp), r8
-	mov	76(sp), r9
+	jnc	.Locb3_decrypt_with_loop22
+.Locb3_decrypt_with_done23:
+	mov	8(sp), 64(sp)
+	mov	6(sp), 62(sp)
+	mov	4(sp), 60(sp)
+	mov	2(sp), 58(sp)
+	mov	r4, 56(sp)
+	mov	r5, 54(sp)
+	mov	r6, 52(sp)
+	mov	r15, 48(sp)
+.Locb3_decrypt_with_endif21:
+	mov	46(sp), r12
+	xor	104(sp), r12
+	mov	50(sp), r13
+	xor	102(sp), r13
+	mov	68(sp), r11
+	xor	100(sp), r11
+	mov	70(sp), r10
+	xor	98(sp), r10
+	mov	72(sp), r9
 	xor	96(sp), r9
-	mov	74(sp), r10
-	xor	92(sp), r10
-	mov	86(sp), r11
-	xor	90(sp), r11
-	mov	84(sp), r12
-	xor	88(sp), r12
-	mov	198(sp), 40(sp)
-	xor	r5, 40(sp)
-	mov	202(sp), 30(sp)
-	xor	r6, 30(sp)
-	mov	204(sp), 28(sp)
-	xor	r7, 28(sp)
-	mov	206(sp), 26(sp)
-	xor	r8, 26(sp)
-	mov	208(sp), 22(sp)
-	xor	r9, 22(sp)
-	mov	210(sp), 18(sp)
-	xor	r10, 18(sp)
-	mov	212(sp), r4
-	xor	r11, r4
-	mov	214(sp), r15
-	xor	r12, r15
+	mov	74(sp), r8
+	xor	94(sp), r8
+	mov	88(sp), r7
+	xor	92(sp), r7
+	mov	82(sp), r14
+	xor	90(sp), r14
+	mov	182(sp), 32(sp)
+	xor	r12, 32(sp)
+	mov	184(sp), 30(sp)
+	xor	r13, 30(sp)
+	mov	186(sp), 28(sp)
+	xor	r11, 28(sp)
+	mov	188(sp), 26(sp)
+	xor	r10, 26(sp)
+	mov	190(sp), 18(sp)
+	xor	r9, 18(sp)
+	mov	192(sp), r4
+	xor	r8, r4
+	mov	194(sp), r6
+	xor	r7, r6
+	mov	196(sp), r15
+	xor	r14, r15
 	; ocb3.ae:187: store_be(msg, off, p)
-	mov	r5, r13
-	mov	118(sp), r14
-	add	82(sp), r14
+	mov	r14, r5
+	mov	r12, r14
+	mov	112(sp), r12
+	add	222(sp), r12
+	bit	#1, r12
+	swpb	r5
+	swpb	r7
+	swpb	r8
+	swpb	r9
+	swpb	r10
+	swpb	r11
 	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r5, 1(r14)
-	mov	r6, r13
-	mov	116(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r6, 1(r14)
-	mov	r7, r13
-	mov	114(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r7, 1(r14)
-	mov	r8, r13
-	mov	112(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r8, 1(r14)
-	mov	r9, r13
-	mov	110(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r9, 1(r14)
-	mov	r10, r13
-	mov	108(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r10, 1(r14)
-	mov	r11, r13
-	mov	106(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r11, 1(r14)
-	mov	r12, r13
-	mov	50(sp), r14
-	add	82(sp), r14
-	swpb	r13
-	mov.b	r13, 0(r14)
-	mov.b	r12, 1(r14)
-	mov	104(sp), r6
-	mov	102(sp), r7
-	mov	100(sp), r8
+	swpb	r14
+	jnz	.Locb3_decrypt_with_bytes24
+	mov	r5, 0(r12)
+	mov	r7, 2(r12)
+	mov	r8, 4(r12)
+	mov	r9, 6(r12)
+	mov	r10, 8(r12)
+	mov	r11, 10(r12)
+	mov	r13, 12(r12)
+	mov	r14, 14(r12)
+	jmp	.Locb3_decrypt_with_stored25
+.Locb3_decrypt_with_bytes24:
+	mov	r5, 280(sp)
+	mov	r7, 282(sp)
+	mov	r8, 284(sp)
+	mov	r9, 286(sp)
+	mov	r10, 288(sp)
+	mov	r11, 290(sp)
+	mov	r13, 292(sp)
+	mov	r14, 294(sp)
+	mov	sp, r13
+	add	#280, r13
+	mov	#16, r14
+.Locb3_decrypt_with_cpy26:
+	mov.b	@r13, 0(r12)
+	inc	r13
+	inc	r12
+	dec	r14
+	jnz	.Locb3_decrypt_with_cpy26
+.Locb3_decrypt_with_stored25:
+	mov	104(sp), r7
+	mov	102(sp), r8
+	mov	100(sp), r9
 	mov	98(sp), r10
 	mov	96(sp), r11
-	mov	92(sp), r12
-	mov	90(sp), r13
-	mov	88(sp), r14
-	mov	70(sp), 44(sp)
-	mov	68(sp), 42(sp)
-	mov	66(sp), 38(sp)
-	mov	62(sp), 36(sp)
-	mov	58(sp), 32(sp)
-	mov	56(sp), 24(sp)
-	mov	54(sp), r9
-	mov	52(sp), r5
-	mov	40(sp), 198(sp)
-	mov	30(sp), 202(sp)
-	mov	28(sp), 204(sp)
-	mov	26(sp), 206(sp)
-	mov	22(sp), 208(sp)
-	mov	18(sp), 210(sp)
-	mov	r4, 212(sp)
-	mov	r15, 214(sp)
-	add	#1, 126(sp)
-	cmp	196(sp), 126(sp)
-	jc	.Locb3_decrypt_with_near70
+	mov	94(sp), r12
+	mov	92(sp), r13
+	mov	90(sp), r14
+	mov	64(sp), 44(sp)
+	mov	62(sp), 42(sp)
+	mov	60(sp), 40(sp)
+	mov	58(sp), 38(sp)
+	mov	56(sp), 36(sp)
+	mov	54(sp), 24(sp)
+	mov	52(sp), 22(sp)
+	mov	48(sp), r5
+	mov	32(sp), 182(sp)
+	mov	30(sp), 184(sp)
+	mov	28(sp), 186(sp)
+	mov	26(sp), 188(sp)
+	mov	18(sp), 190(sp)
+	mov	r4, 192(sp)
+	mov	r6, 194(sp)
+	mov	r15, 196(sp)
+	add	#1, 110(sp)
+	cmp	178(sp), 110(sp)
+	jc	.Locb3_decrypt_with_near44
 	br	#.Locb3_decrypt_with_loop1
-.Locb3_decrypt_with_near70:
+.Locb3_decrypt_with_near44:
 .Locb3_decrypt_with_done2:
-	mov	196(sp), 144(sp)
-	mov	144(sp), r15
+	mov	178(sp), 200(sp)
+	mov	200(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 144(sp)
-	mov	290(sp), r9
-	sub	144(sp), r9
-	mov	#0, 230(sp)
-	subc	#0, 230(sp)
-	mov	r9, r15
+	mov	r15, 200(sp)
+	mov	238(sp), 118(sp)
+	sub	200(sp), 118(sp)
+	mov	#0, 168(sp)
+	subc	#0, 168(sp)
+	mov	118(sp), r15
 	sub	#1, r15
-	clr	r5
-	adc	r5
-	mov	230(sp), r15
+	clr	r6
+	adc	r6
+	mov	168(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r5
+	bis	r15, r6
 	; ocb3.ae:190: if r != 0 {
-	tst	r5
-	jnz	.Locb3_decrypt_with_near71
-	br	#.Locb3_decrypt_with_else19
-.Locb3_decrypt_with_near71:
-	mov	r6, 270(sp)
-	mov	64(sp), r15
-	xor	@r15, 270(sp)
-	mov	r7, 268(sp)
-	mov	64(sp), r15
-	xor	2(r15), 268(sp)
-	mov	r8, 266(sp)
-	mov	64(sp), r15
-	xor	4(r15), 266(sp)
-	mov	r10, 264(sp)
-	mov	64(sp), r15
-	xor	6(r15), 264(sp)
-	mov	r11, 262(sp)
-	mov	64(sp), r15
-	xor	8(r15), 262(sp)
-	mov	r12, 260(sp)
-	mov	64(sp), r15
-	xor	10(r15), 260(sp)
-	mov	r13, 258(sp)
-	mov	64(sp), r15
-	xor	12(r15), 258(sp)
-	mov	r14, 256(sp)
-	mov	64(sp), r15
-	xor	14(r15), 256(sp)
+	tst	r6
+	jnz	.Locb3_decrypt_with_near45
+	br	#.Locb3_decrypt_with_else27
+.Locb3_decrypt_with_near45:
+	mov	r7, 218(sp)
+	mov	66(sp), r15
+	xor	@r15, 218(sp)
+	mov	r8, 216(sp)
+	mov	66(sp), r15
+	xor	2(r15), 216(sp)
+	mov	r9, 214(sp)
+	mov	66(sp), r15
+	xor	4(r15), 214(sp)
+	mov	r10, 212(sp)
+	mov	66(sp), r15
+	xor	6(r15), 212(sp)
+	mov	r11, 210(sp)
+	mov	66(sp), r15
+	xor	8(r15), 210(sp)
+	mov	r12, 208(sp)
+	mov	66(sp), r15
+	xor	10(r15), 208(sp)
+	mov	r13, 206(sp)
+	mov	66(sp), r15
+	xor	12(r15), 206(sp)
+	mov	r14, 204(sp)
+	mov	66(sp), r15
+	xor	14(r15), 204(sp)
 	; ocb3.ae:192: pad = E.encrypt_block(ks, offset)
-	mov	270(sp), 328(sp)
-	mov	268(sp), 330(sp)
-	mov	266(sp), 332(sp)
-	mov	264(sp), 334(sp)
-	mov	262(sp), 336(sp)
-	mov	260(sp), 338(sp)
-	mov	258(sp), 340(sp)
-	mov	256(sp), 342(sp)
+	mov	218(sp), 248(sp)
+	mov	216(sp), 250(sp)
+	mov	214(sp), 252(sp)
+	mov	212(sp), 254(sp)
+	mov	210(sp), 256(sp)
+	mov	208(sp), 258(sp)
+	mov	206(sp), 260(sp)
+	mov	204(sp), 262(sp)
 	mov	sp, r13
-	add	#328, r13
+	add	#248, r13
 	mov	sp, r14
-	add	#360, r14
+	add	#296, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	144(sp), r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 238(sp)
-	xor	r15, 238(sp)
-	inv	r12
-	inc	r12
-	mov	144(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 254(sp)
-	xor	r15, 254(sp)
-	clr	r10
-	cmp	#1, 238(sp)
-	jnc	.Locb3_decrypt_with_nob21
-	mov	254(sp), 274(sp)
-	add	78(sp), 274(sp)
-	mov	274(sp), r15
-	mov.b	@r15, r10
-.Locb3_decrypt_with_nob21:
-	clr	r15
-	cmp	#2, 238(sp)
-	jnc	.Locb3_decrypt_with_nob22
-	mov	274(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob22:
-	swpb	r10
-	bis	r15, r10
-	mov	144(sp), r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 234(sp)
-	xor	r15, 234(sp)
-	inv	r12
-	inc	r12
-	mov	144(sp), r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 252(sp)
-	xor	r15, 252(sp)
-	clr	r11
-	cmp	#1, 234(sp)
-	jnc	.Locb3_decrypt_with_nob23
-	mov	252(sp), 276(sp)
-	add	78(sp), 276(sp)
-	mov	276(sp), r15
-	mov.b	@r15, r11
-.Locb3_decrypt_with_nob23:
-	clr	r15
-	cmp	#2, 234(sp)
-	jnc	.Locb3_decrypt_with_nob24
-	mov	276(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob24:
-	swpb	r11
-	bis	r15, r11
-	mov	144(sp), r8
-	add	#10, r8
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 232(sp)
-	xor	r15, 232(sp)
-	inv	r12
-	inc	r12
-	mov	144(sp), r15
-	xor	r8, r15
-	and	r12, r15
-	mov	r8, 250(sp)
-	xor	r15, 250(sp)
-	clr	r12
-	cmp	#1, 232(sp)
-	jnc	.Locb3_decrypt_with_nob25
-	mov	250(sp), 278(sp)
-	add	78(sp), 278(sp)
-	mov	278(sp), r15
-	mov.b	@r15, r12
-.Locb3_decrypt_with_nob25:
-	clr	r15
-	cmp	#2, 232(sp)
-	jnc	.Locb3_decrypt_with_nob26
-	mov	278(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob26:
-	swpb	r12
-	bis	r15, r12
-	mov	144(sp), r7
-	add	#8, r7
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r8
-	adc	r8
-	mov	r9, r13
-	sub	#8, r13
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 226(sp)
-	xor	r15, 226(sp)
-	inv	r8
-	inc	r8
-	mov	144(sp), r15
-	xor	r7, r15
-	and	r8, r15
-	mov	r7, 248(sp)
-	xor	r15, 248(sp)
-	clr	r13
-	cmp	#1, 226(sp)
-	jnc	.Locb3_decrypt_with_nob27
-	mov	248(sp), 280(sp)
-	add	78(sp), 280(sp)
-	mov	280(sp), r15
-	mov.b	@r15, r13
-.Locb3_decrypt_with_nob27:
-	clr	r15
-	cmp	#2, 226(sp)
-	jnc	.Locb3_decrypt_with_nob28
-	mov	280(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob28:
-	swpb	r13
-	bis	r15, r13
-	mov	144(sp), r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r8
-	sub	#6, r8
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	mov	r8, 224(sp)
-	xor	r15, 224(sp)
-	inv	r7
-	inc	r7
-	mov	144(sp), r15
-	xor	r6, r15
-	and	r7, r15
-	mov	r6, 246(sp)
-	xor	r15, 246(sp)
+	mov	200(sp), r8
+	add	198(sp), r8
+	cmp	#16, 118(sp)
+	jnc	.Locb3_decrypt_with_bytes29
+	bit	#1, r8
+	jnz	.Locb3_decrypt_with_bytes29
+.Locb3_decrypt_with_words30:
+	mov	@r8, r6
+	mov	2(r8), r9
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r14
+	mov	14(r8), r15
+	jmp	.Locb3_decrypt_with_join31
+.Locb3_decrypt_with_bytes29:
+	mov	sp, r11
+	add	#280, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	118(sp), r15
+.Locb3_decrypt_with_cpy32:
 	clr	r14
-	cmp	#1, 224(sp)
-	jnc	.Locb3_decrypt_with_nob29
-	mov	246(sp), 282(sp)
-	add	78(sp), 282(sp)
-	mov	282(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob29:
-	clr	r15
-	cmp	#2, 224(sp)
-	jnc	.Locb3_decrypt_with_nob30
-	mov	282(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob30:
-	swpb	r14
-	bis	r15, r14
-	mov	144(sp), r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r6
-	adc	r6
-	mov	r9, r7
-	sub	#4, r7
-	mov	r6, r8
-	inv	r8
+	tst	r15
+	jz	.Locb3_decrypt_with_pad33
+	mov.b	@r8, r14
 	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	mov	r7, 220(sp)
-	xor	r15, 220(sp)
-	inv	r6
-	inc	r6
-	mov	144(sp), r15
-	xor	r5, r15
-	and	r6, r15
-	mov	r5, 244(sp)
-	xor	r15, 244(sp)
-	clr	r8
-	cmp	#1, 220(sp)
-	jnc	.Locb3_decrypt_with_nob31
-	mov	244(sp), 284(sp)
-	add	78(sp), 284(sp)
-	mov	284(sp), r15
-	mov.b	@r15, r8
-.Locb3_decrypt_with_nob31:
-	clr	r15
-	cmp	#2, 220(sp)
-	jnc	.Locb3_decrypt_with_nob32
-	mov	284(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob32:
-	swpb	r8
-	bis	r15, r8
-	mov	144(sp), r5
-	add	#2, r5
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r6
-	adc	r6
-	mov	r9, r4
-	sub	#2, r4
-	mov	r6, r7
-	inv	r7
-	inc	r7
-	mov	r4, r15
-	and	r7, r15
-	mov	r4, 216(sp)
-	xor	r15, 216(sp)
-	inv	r6
-	inc	r6
-	mov	144(sp), r15
-	xor	r5, r15
-	and	r6, r15
-	mov	r5, 242(sp)
-	xor	r15, 242(sp)
-	clr	r7
-	cmp	#1, 216(sp)
-	jnc	.Locb3_decrypt_with_nob33
-	mov	242(sp), 286(sp)
-	add	78(sp), 286(sp)
-	mov	286(sp), r15
-	mov.b	@r15, r7
-.Locb3_decrypt_with_nob33:
-	clr	r15
-	cmp	#2, 216(sp)
-	jnc	.Locb3_decrypt_with_nob34
-	mov	286(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob34:
+	dec	r15
+.Locb3_decrypt_with_pad33:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Locb3_decrypt_with_cpy32
+	mov	r11, r8
+	jmp	.Locb3_decrypt_with_words30
+.Locb3_decrypt_with_join31:
+	mov	r15, 146(sp)
+	swpb	146(sp)
+	xor	296(sp), 146(sp)
+	mov	r14, 144(sp)
+	swpb	144(sp)
+	xor	298(sp), 144(sp)
+	mov	r13, 140(sp)
+	swpb	140(sp)
+	xor	300(sp), 140(sp)
+	mov	r12, 138(sp)
+	swpb	138(sp)
+	xor	302(sp), 138(sp)
+	mov	r11, 134(sp)
+	swpb	134(sp)
+	xor	304(sp), 134(sp)
+	mov	r10, 126(sp)
+	swpb	126(sp)
+	xor	306(sp), 126(sp)
+	mov	r9, r7
 	swpb	r7
-	bis	r15, r7
-	clr	r6
-	cmp	#1, r9
-	jnc	.Locb3_decrypt_with_nob35
-	mov	144(sp), 288(sp)
-	add	78(sp), 288(sp)
-	mov	288(sp), r15
-	mov.b	@r15, r6
-.Locb3_decrypt_with_nob35:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Locb3_decrypt_with_nob36
-	mov	288(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob36:
-	swpb	r6
-	bis	r15, r6
-	mov	r10, 194(sp)
-	xor	360(sp), 194(sp)
-	mov	r11, 192(sp)
-	xor	362(sp), 192(sp)
-	mov	r12, 190(sp)
-	xor	364(sp), 190(sp)
-	mov	r13, 188(sp)
-	xor	366(sp), 188(sp)
-	mov	r14, 184(sp)
-	xor	368(sp), 184(sp)
-	mov	r8, 182(sp)
-	xor	370(sp), 182(sp)
-	mov	r7, 178(sp)
-	xor	372(sp), 178(sp)
-	mov	r6, 174(sp)
-	xor	374(sp), 174(sp)
-	mov	r9, r15
+	xor	308(sp), r7
+	mov	r6, 152(sp)
+	swpb	152(sp)
+	xor	310(sp), 152(sp)
+	mov	118(sp), r15
 	and	#8191, r15
-	mov	r15, r7
-	rlam.w	#3, r7
-	mov	230(sp), r14
+	mov	r15, 158(sp)
+	mov	158(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 158(sp)
+	mov	168(sp), r14
 	and	#8191, r14
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	119(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 146(sp)
-	bis	r15, 146(sp)
-	mov	r9, r10
+	mov	r14, 156(sp)
+	bis	r15, 156(sp)
+	mov	118(sp), r10
 	and	#1, r10
 	inv	r10
 	inc	r10
 	and	#65280, r10
 	xor	#-1, r10
-	mov	r9, r14
+	mov	118(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
+	mov	r10, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
 	inv	r14
 	inc	r14
 	mov	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	r9, r11
+	mov	118(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r8, r12
+	mov	r9, r12
 	xor	#-1, r12
 	and	r15, r12
 	xor	#-1, r12
@@ -3277,9 +2509,9 @@ ocb3_decrypt_with:
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r9, r15
 	and	r14, r15
-	mov	r8, r6
+	mov	r9, r6
 	xor	r15, r6
 	inv	r11
 	inc	r11
@@ -3287,7 +2519,7 @@ ocb3_decrypt_with:
 	and	r11, r15
 	mov	r10, r5
 	xor	r15, r5
-	mov	r9, r8
+	mov	118(sp), r8
 	rrum.w	#3, r8
 	and	#1, r8
 	mov	r8, r14
@@ -3296,24 +2528,24 @@ ocb3_decrypt_with:
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
+	mov	r15, r9
+	xor	#-1, r9
 	mov	r8, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 130(sp)
-	xor	#-1, 130(sp)
+	mov	r15, r10
+	xor	#-1, r10
 	mov	r8, r14
 	inv	r14
 	inc	r14
 	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 124(sp)
-	xor	#-1, 124(sp)
+	mov	r15, 116(sp)
+	xor	#-1, 116(sp)
 	mov	r8, r14
 	inv	r14
 	inc	r14
@@ -3345,9 +2577,9 @@ ocb3_decrypt_with:
 	mov	r5, r15
 	and	r8, r15
 	xor	r15, r5
-	mov	r7, r15
+	mov	158(sp), r15
 	sub	#128, r15
-	mov	146(sp), r15
+	mov	156(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -3355,17 +2587,17 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r7
-	and	r15, r7
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	130(sp), r8
+	mov	r9, r8
 	and	r15, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	124(sp), r10
+	mov	r10, r9
+	and	r15, r9
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	116(sp), r10
 	and	r15, r10
 	mov	r14, r15
 	inv	r15
@@ -3387,8 +2619,8 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r5, r15
 	and	r14, r15
-	inv	r7
 	inv	r8
+	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
@@ -3396,30 +2628,30 @@ ocb3_decrypt_with:
 	mov	r6, r14
 	inv	r14
 	inv	r15
-	mov	194(sp), 172(sp)
-	and	r7, 172(sp)
-	mov	192(sp), 170(sp)
-	and	r8, 170(sp)
-	mov	190(sp), 168(sp)
-	and	r10, 168(sp)
-	mov	188(sp), 166(sp)
-	and	r11, 166(sp)
-	mov	184(sp), 164(sp)
-	and	r12, 164(sp)
-	mov	182(sp), 158(sp)
-	and	r13, 158(sp)
-	mov	178(sp), 156(sp)
-	and	r14, 156(sp)
-	mov	174(sp), 154(sp)
-	and	r15, 154(sp)
+	mov	146(sp), 174(sp)
+	and	r8, 174(sp)
+	mov	144(sp), 172(sp)
+	and	r9, 172(sp)
+	mov	140(sp), 170(sp)
+	and	r10, 170(sp)
+	mov	138(sp), 164(sp)
+	and	r11, 164(sp)
+	mov	134(sp), 160(sp)
+	and	r12, 160(sp)
+	mov	126(sp), 154(sp)
+	and	r13, 154(sp)
+	mov	r7, 150(sp)
+	and	r14, 150(sp)
+	mov	152(sp), 142(sp)
+	and	r15, 142(sp)
 	mov	#15, r11
-	sub	r9, r11
+	sub	118(sp), r11
 	mov	#0, r14
-	subc	230(sp), r14
+	subc	168(sp), r14
 	mov	r11, r15
 	and	#8191, r15
-	mov	r15, r10
-	rlam.w	#3, r10
+	mov	r15, r5
+	rlam.w	#3, r5
 	and	#8191, r14
 	mov	r11, r15
 	swpb	r15
@@ -3427,102 +2659,103 @@ ocb3_decrypt_with:
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 134(sp)
-	bis	r15, 134(sp)
-	mov	r11, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#32896, r8
-	xor	#128, r8
+	mov	r14, r7
+	bis	r15, r7
+	mov	r11, r10
+	and	#1, r10
+	inv	r10
+	inc	r10
+	and	#32896, r10
+	xor	#128, r10
 	mov	r11, r13
 	rrum.w	#1, r13
 	and	#1, r13
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r10, r15
 	and	r14, r15
-	mov	r8, r7
-	xor	r15, r7
+	mov	r10, r9
+	xor	r15, r9
 	inv	r13
 	inc	r13
-	and	r13, r8
+	and	r13, r10
 	mov	r11, r12
 	rrum.w	#2, r12
 	and	#1, r12
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
+	mov	r9, r15
 	and	r14, r15
-	mov	r7, r14
+	mov	r9, r13
+	xor	r15, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	and	r14, r15
+	mov	r10, r14
 	xor	r15, r14
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	and	r13, r15
-	mov	r8, r5
-	xor	r15, r5
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r7, r6
+	mov	r9, r6
 	and	r15, r6
 	inv	r12
 	inc	r12
+	mov	r10, r8
 	and	r12, r8
 	rrum.w	#3, r11
-	mov	r11, r7
-	and	#1, r7
-	mov	r7, r13
-	inv	r13
-	inc	r13
+	mov	r11, r4
+	and	#1, r4
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r13, r15
+	and	r12, r15
+	mov	r13, r9
+	xor	r15, r9
+	mov	r4, r12
+	inv	r12
+	inc	r12
 	mov	r14, r15
-	and	r13, r15
-	mov	r14, r11
-	xor	r15, r11
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	and	r13, r15
-	mov	r5, 122(sp)
-	xor	r15, 122(sp)
-	mov	r7, r13
-	inv	r13
-	inc	r13
+	and	r12, r15
+	mov	r14, r10
+	xor	r15, r10
+	mov	r4, r12
+	inv	r12
+	inc	r12
 	mov	r6, r15
-	and	r13, r15
-	mov	r6, r12
-	xor	r15, r12
-	mov	r7, r13
-	inv	r13
-	inc	r13
+	and	r12, r15
+	mov	r6, r11
+	xor	r15, r11
+	mov	r4, r12
+	inv	r12
+	inc	r12
 	mov	r8, r15
-	and	r13, r15
-	mov	r8, r13
-	xor	r15, r13
-	mov	r7, r15
+	and	r12, r15
+	mov	r8, r12
+	xor	r15, r12
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	r7, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	r7, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
-	mov	r10, r15
+	mov	r5, r15
 	sub	#128, r15
-	mov	134(sp), r15
+	mov	r7, r15
 	subc	#0, r15
 	clr	r7
 	adc	r7
@@ -3530,12 +2763,14 @@ ocb3_decrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r11, r10
+	and	r15, r9
+	mov	r7, r15
+	inv	r15
+	inc	r15
 	and	r15, r10
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	122(sp), r11
 	and	r15, r11
 	mov	r7, r15
 	inv	r15
@@ -3552,623 +2787,372 @@ ocb3_decrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	mov	r7, r15
-	inv	r15
-	inc	r15
 	and	r15, r6
 	mov	r7, r15
 	inv	r15
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	mov	172(sp), r8
-	bis	r10, r8
+	mov	174(sp), r8
+	bis	r9, r8
+	mov	172(sp), r9
+	bis	r10, r9
 	mov	170(sp), r10
 	bis	r11, r10
-	mov	168(sp), r11
+	mov	164(sp), r11
 	bis	r12, r11
-	mov	166(sp), r12
+	mov	160(sp), r12
 	bis	r13, r12
-	mov	164(sp), r13
+	mov	154(sp), r13
 	bis	r14, r13
-	mov	158(sp), r14
-	bis	r5, r14
-	mov	156(sp), r15
-	bis	r6, r15
-	mov	154(sp), r6
-	bis	r7, r6
-	mov	198(sp), r7
-	xor	r8, r7
-	mov	202(sp), r8
-	xor	r10, r8
-	mov	204(sp), r10
-	xor	r11, r10
-	mov	206(sp), r11
-	xor	r12, r11
-	mov	208(sp), r12
-	xor	r13, r12
-	mov	210(sp), r13
-	xor	r14, r13
-	mov	212(sp), r14
-	xor	r15, r14
-	mov	214(sp), r15
-	xor	r6, r15
+	mov	150(sp), r14
+	bis	r6, r14
+	mov	142(sp), r15
+	bis	r7, r15
+	mov	182(sp), 108(sp)
+	xor	r8, 108(sp)
+	mov	184(sp), 84(sp)
+	xor	r9, 84(sp)
+	mov	186(sp), 80(sp)
+	xor	r10, 80(sp)
+	mov	188(sp), 78(sp)
+	xor	r11, 78(sp)
+	mov	190(sp), 76(sp)
+	xor	r12, 76(sp)
+	mov	192(sp), r9
+	xor	r13, r9
+	mov	194(sp), r12
+	xor	r14, r12
+	mov	196(sp), r13
+	xor	r15, r13
 	; ocb3.ae:195: store_be(msg, 16 * full, p, r)
-	mov	172(sp), r5
-	cmp	#1, 238(sp)
-	jnc	.Locb3_decrypt_with_nost37
-	mov	254(sp), 292(sp)
-	add	82(sp), 292(sp)
+	mov	142(sp), r4
+	mov	150(sp), r5
+	mov	154(sp), r6
+	mov	160(sp), r7
+	mov	164(sp), r8
+	mov	170(sp), r10
+	mov	172(sp), r14
+	mov	174(sp), r15
+	mov	200(sp), r11
+	add	222(sp), r11
+	cmp	#16, 118(sp)
+	jnc	.Locb3_decrypt_with_bytes34
+	bit	#1, r11
+	jnz	.Locb3_decrypt_with_bytes34
+	swpb	r4
+	mov	r4, 0(r11)
 	swpb	r5
-	mov	292(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost37:
-	cmp	#2, 238(sp)
-	jnc	.Locb3_decrypt_with_nost38
-	mov	292(sp), r6
-	mov.b	172(sp), 1(r6)
-.Locb3_decrypt_with_nost38:
-	mov	170(sp), r5
-	cmp	#1, 234(sp)
+	mov	r5, 2(r11)
+	swpb	r6
+	mov	r6, 4(r11)
+	swpb	r7
+	mov	r7, 6(r11)
+	swpb	r8
+	mov	r8, 8(r11)
+	swpb	r10
+	mov	r10, 10(r11)
+	swpb	r14
+	mov	r14, 12(r11)
+	swpb	r15
+	mov	r15, 14(r11)
+	jmp	.Locb3_decrypt_with_stored35
+.Locb3_decrypt_with_bytes34:
+	swpb	r4
+	mov	r4, 280(sp)
 	swpb	r5
-	jnc	.Locb3_decrypt_with_nost39
-	mov	252(sp), 294(sp)
-	add	82(sp), 294(sp)
-	mov	294(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost39:
-	cmp	#2, 234(sp)
-	jnc	.Locb3_decrypt_with_nost40
-	mov	294(sp), r6
-	mov.b	170(sp), 1(r6)
-.Locb3_decrypt_with_nost40:
-	mov	168(sp), r5
-	cmp	#1, 232(sp)
-	swpb	r5
-	jnc	.Locb3_decrypt_with_nost41
-	mov	250(sp), 296(sp)
-	add	82(sp), 296(sp)
-	mov	296(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost41:
-	cmp	#2, 232(sp)
-	jnc	.Locb3_decrypt_with_nost42
-	mov	296(sp), r6
-	mov.b	168(sp), 1(r6)
-.Locb3_decrypt_with_nost42:
-	mov	166(sp), r5
-	cmp	#1, 226(sp)
-	swpb	r5
-	jnc	.Locb3_decrypt_with_nost43
-	mov	248(sp), 298(sp)
-	add	82(sp), 298(sp)
-	mov	298(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost43:
-	cmp	#2, 226(sp)
-	jnc	.Locb3_decrypt_with_nost44
-	mov	298(sp), r6
-	mov.b	166(sp), 1(r6)
-.Locb3_decrypt_with_nost44:
-	mov	164(sp), r5
-	cmp	#1, 224(sp)
-	swpb	r5
-	jnc	.Locb3_decrypt_with_nost45
-	mov	246(sp), 300(sp)
-	add	82(sp), 300(sp)
-	mov	300(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost45:
-	cmp	#2, 224(sp)
-	jnc	.Locb3_decrypt_with_nost46
-	mov	300(sp), r6
-	mov.b	164(sp), 1(r6)
-.Locb3_decrypt_with_nost46:
-	mov	158(sp), r5
-	cmp	#1, 220(sp)
-	swpb	r5
-	jnc	.Locb3_decrypt_with_nost47
-	mov	244(sp), 302(sp)
-	add	82(sp), 302(sp)
-	mov	302(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost47:
-	cmp	#2, 220(sp)
-	jnc	.Locb3_decrypt_with_nost48
-	mov	302(sp), r6
-	mov.b	158(sp), 1(r6)
-.Locb3_decrypt_with_nost48:
-	mov	156(sp), r5
-	cmp	#1, 216(sp)
-	swpb	r5
-	jnc	.Locb3_decrypt_with_nost49
-	mov	242(sp), 304(sp)
-	add	82(sp), 304(sp)
-	mov	304(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost49:
-	cmp	#2, 216(sp)
-	jnc	.Locb3_decrypt_with_nost50
-	mov	304(sp), r6
-	mov.b	156(sp), 1(r6)
-.Locb3_decrypt_with_nost50:
-	mov	154(sp), r5
-	cmp	#1, r9
-	swpb	r5
-	jnc	.Locb3_decrypt_with_nost51
-	mov	144(sp), 306(sp)
-	add	82(sp), 306(sp)
-	mov	306(sp), r6
-	mov.b	r5, 0(r6)
-.Locb3_decrypt_with_nost51:
-	cmp	#2, r9
-	jnc	.Locb3_decrypt_with_nost52
-	mov	306(sp), r9
-	mov.b	154(sp), 1(r9)
-.Locb3_decrypt_with_nost52:
-	mov	270(sp), 142(sp)
-	mov	268(sp), 140(sp)
-	mov	266(sp), 138(sp)
-	mov	264(sp), 136(sp)
-	mov	262(sp), r4
-	mov	260(sp), r5
-	mov	258(sp), r6
-	mov	256(sp), r9
-	jmp	.Locb3_decrypt_with_endif20
-.Locb3_decrypt_with_else19:
-	mov	r6, 142(sp)
-	mov	r7, 140(sp)
-	mov	r8, 138(sp)
-	mov	r10, 136(sp)
-	mov	r11, r4
-	mov	r12, r5
-	mov	r13, r6
-	mov	r14, r9
-	mov	198(sp), r7
-	mov	202(sp), r8
-	mov	204(sp), r10
-	mov	206(sp), r11
-	mov	208(sp), r12
-	mov	210(sp), r13
-	mov	212(sp), r14
-	mov	214(sp), r15
-.Locb3_decrypt_with_endif20:
-	xor	142(sp), r7
-	xor	140(sp), r8
-	xor	138(sp), r10
-	xor	136(sp), r11
-	xor	r4, r12
-	xor	r5, r13
-	xor	r6, r14
-	mov	r15, r6
-	xor	r9, r6
-	mov	r7, r9
-	mov	64(sp), r15
-	xor	16(r15), r9
-	mov	64(sp), r15
-	xor	18(r15), r8
-	mov	64(sp), r15
-	xor	20(r15), r10
-	mov	64(sp), r15
-	xor	22(r15), r11
-	mov	64(sp), r15
-	xor	24(r15), r12
-	mov	64(sp), r15
-	xor	26(r15), r13
-	mov	r14, r7
-	mov	64(sp), r15
-	xor	28(r15), r7
-	mov	r6, r14
-	mov	64(sp), r15
-	xor	30(r15), r14
-	; ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r9, 328(sp)
-	mov	r8, 330(sp)
-	mov	r10, 332(sp)
-	mov	r11, 334(sp)
-	mov	r12, 336(sp)
-	mov	r13, 338(sp)
-	mov	r7, 340(sp)
-	mov	r14, 342(sp)
-	mov	sp, r13
-	add	#328, r13
+	mov	r5, 282(sp)
+	swpb	r6
+	mov	r6, 284(sp)
+	swpb	r7
+	mov	r7, 286(sp)
+	swpb	r8
+	mov	r8, 288(sp)
+	swpb	r10
+	mov	r10, 290(sp)
+	swpb	r14
+	mov	r14, 292(sp)
+	swpb	r15
+	mov	r15, 294(sp)
 	mov	sp, r14
-	add	#376, r14
+	add	#280, r14
+	mov	118(sp), r15
+	cmp	#16, r15
+	jnc	.Locb3_decrypt_with_cnt36
+	mov	#16, r15
+.Locb3_decrypt_with_cnt36:
+	tst	r15
+	jz	.Locb3_decrypt_with_stored35
+.Locb3_decrypt_with_cpy37:
+	mov.b	@r14, 0(r11)
+	inc	r14
+	inc	r11
+	dec	r15
+	jnz	.Locb3_decrypt_with_cpy37
+.Locb3_decrypt_with_stored35:
+	mov	218(sp), 132(sp)
+	mov	216(sp), 130(sp)
+	mov	214(sp), 128(sp)
+	mov	212(sp), 124(sp)
+	mov	210(sp), 122(sp)
+	mov	208(sp), 120(sp)
+	mov	206(sp), r10
+	mov	204(sp), r11
+	mov	108(sp), r15
+	mov	84(sp), r4
+	mov	80(sp), r5
+	mov	78(sp), r14
+	mov	76(sp), r7
+	mov	r9, r8
+	mov	r12, r9
+	mov	r13, r6
+	jmp	.Locb3_decrypt_with_endif28
+.Locb3_decrypt_with_else27:
+	mov	r7, 132(sp)
+	mov	r8, 130(sp)
+	mov	r9, 128(sp)
+	mov	r10, 124(sp)
+	mov	r11, 122(sp)
+	mov	r12, 120(sp)
+	mov	r13, r10
+	mov	r14, r11
+	mov	182(sp), r15
+	mov	184(sp), r4
+	mov	186(sp), r5
+	mov	188(sp), r14
+	mov	190(sp), r7
+	mov	192(sp), r8
+	mov	194(sp), r9
+	mov	196(sp), r6
+.Locb3_decrypt_with_endif28:
+	xor	132(sp), r15
+	mov	r4, r12
+	xor	130(sp), r12
+	mov	r5, r13
+	xor	128(sp), r13
+	xor	124(sp), r14
+	xor	122(sp), r7
+	xor	120(sp), r8
+	xor	r10, r9
+	mov	r6, r10
+	xor	r11, r10
+	mov	r15, r11
+	mov	66(sp), r15
+	xor	16(r15), r11
+	mov	66(sp), r15
+	xor	18(r15), r12
+	mov	66(sp), r15
+	xor	20(r15), r13
+	mov	66(sp), r15
+	xor	22(r15), r14
+	mov	66(sp), r15
+	xor	24(r15), r7
+	mov	66(sp), r15
+	xor	26(r15), r8
+	mov	66(sp), r15
+	xor	28(r15), r9
+	mov	66(sp), r15
+	xor	30(r15), r10
+	; ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	mov	r11, 248(sp)
+	mov	r12, 250(sp)
+	mov	r13, 252(sp)
+	mov	r14, 254(sp)
+	mov	r7, 256(sp)
+	mov	r8, 258(sp)
+	mov	r9, 260(sp)
+	mov	r10, 262(sp)
+	mov	sp, r13
+	add	#248, r13
+	mov	sp, r14
+	add	#312, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#392, r15
+	add	#328, r15
 	mov	r15, 0(sp)
 	mov	34(sp), r12
-	mov	64(sp), r13
-	mov	324(sp), r14
-	mov	322(sp), r15
+	mov	66(sp), r13
+	mov	242(sp), r14
+	mov	240(sp), r15
 	call	#ocb3_hash
-	mov	376(sp), 176(sp)
-	xor	392(sp), 176(sp)
-	mov	378(sp), 180(sp)
-	xor	394(sp), 180(sp)
-	mov	380(sp), 186(sp)
-	xor	396(sp), 186(sp)
-	mov	382(sp), 200(sp)
-	xor	398(sp), 200(sp)
-	mov	384(sp), 222(sp)
-	xor	400(sp), 222(sp)
-	mov	386(sp), 228(sp)
-	xor	402(sp), 228(sp)
-	mov	388(sp), 236(sp)
-	xor	404(sp), 236(sp)
-	mov	390(sp), 240(sp)
-	xor	406(sp), 240(sp)
-	mov	#14, r15
-	cmp	218(sp), r15
-	clr	r12
-	adc	r12
-	mov	218(sp), r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#14, r12
-	xor	#14, r12
+	mov	312(sp), 148(sp)
+	xor	328(sp), 148(sp)
+	mov	314(sp), 162(sp)
+	xor	330(sp), 162(sp)
+	mov	316(sp), 166(sp)
+	xor	332(sp), 166(sp)
+	mov	318(sp), 176(sp)
+	xor	334(sp), 176(sp)
+	mov	320(sp), 180(sp)
+	xor	336(sp), 180(sp)
+	mov	322(sp), 136(sp)
+	xor	338(sp), 136(sp)
+	mov	324(sp), 114(sp)
+	xor	340(sp), 114(sp)
+	mov	326(sp), 106(sp)
+	xor	342(sp), 106(sp)
+	mov	244(sp), r10
+	cmp	#16, 236(sp)
+	jnc	.Locb3_decrypt_with_bytes38
+	bit	#1, r10
+	jnz	.Locb3_decrypt_with_bytes38
+.Locb3_decrypt_with_words39:
+	mov	@r10, 234(sp)
+	mov	2(r10), 232(sp)
+	mov	4(r10), 230(sp)
+	mov	6(r10), 228(sp)
+	mov	8(r10), 226(sp)
+	mov	10(r10), 224(sp)
+	mov	12(r10), 220(sp)
+	mov	14(r10), 202(sp)
+	jmp	.Locb3_decrypt_with_join40
+.Locb3_decrypt_with_bytes38:
+	mov	sp, r11
+	add	#280, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	236(sp), r15
+.Locb3_decrypt_with_cpy41:
 	clr	r14
-	cmp	#1, r13
-	jnc	.Locb3_decrypt_with_nob53
-	mov	r12, 308(sp)
-	add	272(sp), 308(sp)
-	mov	308(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob53:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_decrypt_with_nob54
-	mov	308(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob54:
-	mov	r14, 148(sp)
-	swpb	148(sp)
-	bis	r15, 148(sp)
-	mov	#12, r15
-	cmp	218(sp), r15
-	clr	r12
-	adc	r12
-	mov	218(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
+	tst	r15
+	jz	.Locb3_decrypt_with_pad42
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Locb3_decrypt_with_pad42:
+	mov.b	r14, 0(r12)
 	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Locb3_decrypt_with_nob55
-	mov	r12, 310(sp)
-	add	272(sp), 310(sp)
-	mov	310(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob55:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_decrypt_with_nob56
-	mov	310(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob56:
-	mov	r14, 150(sp)
-	swpb	150(sp)
-	bis	r15, 150(sp)
-	mov	#10, r15
-	cmp	218(sp), r15
-	clr	r12
-	adc	r12
-	mov	218(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Locb3_decrypt_with_nob57
-	mov	r12, 312(sp)
-	add	272(sp), 312(sp)
-	mov	312(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob57:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_decrypt_with_nob58
-	mov	312(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob58:
-	mov	r14, 152(sp)
-	swpb	152(sp)
-	bis	r15, 152(sp)
-	mov	#8, r15
-	cmp	218(sp), r15
-	clr	r12
-	adc	r12
-	mov	218(sp), r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#8, r12
-	xor	#8, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Locb3_decrypt_with_nob59
-	mov	r12, 314(sp)
-	add	272(sp), 314(sp)
-	mov	314(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob59:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_decrypt_with_nob60
-	mov	314(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob60:
-	mov	r14, 160(sp)
-	swpb	160(sp)
-	bis	r15, 160(sp)
-	mov	#6, r15
-	cmp	218(sp), r15
-	clr	r12
-	adc	r12
-	mov	218(sp), r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#6, r12
-	xor	#6, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Locb3_decrypt_with_nob61
-	mov	r12, 316(sp)
-	add	272(sp), 316(sp)
-	mov	316(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob61:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_decrypt_with_nob62
-	mov	316(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob62:
-	mov	r14, 162(sp)
-	swpb	162(sp)
-	bis	r15, 162(sp)
-	mov	#4, r15
-	cmp	218(sp), r15
-	clr	r12
-	adc	r12
-	mov	218(sp), r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#4, r12
-	xor	#4, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Locb3_decrypt_with_nob63
-	mov	r12, 318(sp)
-	add	272(sp), 318(sp)
-	mov	318(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob63:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_decrypt_with_nob64
-	mov	318(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob64:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#2, r15
-	cmp	218(sp), r15
-	clr	r11
-	adc	r11
-	mov	218(sp), r12
-	sub	#2, r12
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
+	dec	r13
+	jnz	.Locb3_decrypt_with_cpy41
+	mov	r11, r10
+	jmp	.Locb3_decrypt_with_words39
+.Locb3_decrypt_with_join40:
+	mov	236(sp), r15
+	and	#8191, r15
+	mov	r15, 86(sp)
+	mov	86(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 86(sp)
+	mov.b	237(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	mov	236(sp), r11
+	and	#1, r11
 	inv	r11
 	inc	r11
-	and	#2, r11
-	xor	#2, r11
-	clr	r14
-	cmp	#1, r12
-	jnc	.Locb3_decrypt_with_nob65
-	mov	r11, 320(sp)
-	add	272(sp), 320(sp)
-	mov	320(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob65:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Locb3_decrypt_with_nob66
-	mov	320(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob66:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r14
-	cmp	#1, 218(sp)
-	jnc	.Locb3_decrypt_with_nob67
-	mov	272(sp), r15
-	mov.b	@r15, r14
-.Locb3_decrypt_with_nob67:
-	clr	r15
-	cmp	#2, 218(sp)
-	jnc	.Locb3_decrypt_with_nob68
-	mov	272(sp), r15
-	mov.b	1(r15), r15
-.Locb3_decrypt_with_nob68:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	218(sp), r15
-	and	#8191, r15
-	mov	r15, r10
-	rlam.w	#3, r10
-	mov.b	219(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	218(sp), r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#65280, r12
-	xor	#-1, r12
-	mov	218(sp), r14
+	and	#65280, r11
+	xor	#-1, r11
+	mov	236(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r12, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
+	mov	r11, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
 	inv	r14
 	inc	r14
-	mov	r12, r15
+	mov	r11, r15
 	and	r14, r15
-	xor	r15, r12
-	mov	218(sp), r14
-	rrum.w	#2, r14
-	and	#1, r14
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
+	xor	r15, r11
+	mov	236(sp), r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
 	xor	#-1, r15
-	and	r9, r15
-	mov	r15, r4
-	xor	#-1, r4
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r12, r15
+	and	r14, r15
+	mov	r15, r13
+	xor	#-1, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
 	xor	#-1, r15
-	and	r9, r15
+	and	r14, r15
 	mov	r15, r7
 	xor	#-1, r7
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r12, r15
+	mov	r10, r15
 	and	r14, r15
-	xor	r15, r12
-	mov	218(sp), r15
+	mov	r10, r8
+	xor	r15, r8
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	236(sp), r15
 	rrum.w	#3, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r14
+	mov	r15, r4
+	and	#1, r4
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r4, r15
+	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 132(sp)
-	xor	#-1, 132(sp)
-	mov	r9, r14
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 128(sp)
-	xor	#-1, 128(sp)
-	mov	r9, r14
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 120(sp)
-	xor	#-1, 120(sp)
-	mov	r9, r14
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r12, r15
+	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 94(sp)
-	xor	#-1, 94(sp)
-	mov	r9, r14
+	mov	r15, r12
+	xor	#-1, r12
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r4, r15
+	mov	r13, r15
 	and	r14, r15
-	xor	r15, r4
-	mov	r9, r14
+	xor	r15, r13
+	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	and	r14, r15
 	xor	r15, r7
-	mov	r9, r14
+	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	r9, r14
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r12, r15
+	mov	r6, r15
 	and	r14, r15
-	mov	r12, 80(sp)
-	xor	r15, 80(sp)
-	mov	r10, r15
+	xor	r15, r6
+	mov	86(sp), r15
 	sub	#128, r15
-	mov	r11, r15
+	mov	r5, r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -4176,27 +3160,23 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	132(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	128(sp), r10
 	and	r15, r10
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	120(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	94(sp), r12
 	and	r15, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r4
+	and	r15, r13
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -4207,48 +3187,56 @@ ocb3_decrypt_with:
 	and	r15, r8
 	inv	r14
 	inc	r14
-	mov	80(sp), r15
+	mov	r6, r15
 	and	r14, r15
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
-	inv	r4
+	inv	r13
 	inv	r7
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	176(sp), r8
+	mov	148(sp), r8
 	and	r9, r8
-	mov	180(sp), r9
+	mov	162(sp), r9
 	and	r10, r9
-	mov	186(sp), r10
+	mov	166(sp), r10
 	and	r11, r10
-	mov	200(sp), r11
+	mov	176(sp), r11
 	and	r12, r11
-	mov	222(sp), r12
-	and	r4, r12
-	mov	228(sp), r4
-	and	r7, r4
-	mov	236(sp), r7
+	mov	180(sp), r12
+	and	r13, r12
+	mov	136(sp), r13
+	and	r7, r13
+	mov	114(sp), r7
 	and	r14, r7
-	mov	240(sp), r14
+	mov	106(sp), r14
 	and	r15, r14
-	mov	148(sp), r15
+	mov	202(sp), r15
+	swpb	r15
 	xor	r8, r15
-	mov	150(sp), r8
+	mov	220(sp), r8
+	swpb	r8
 	xor	r9, r8
-	mov	152(sp), r9
+	mov	224(sp), r9
+	swpb	r9
 	xor	r10, r9
-	mov	160(sp), r10
+	mov	226(sp), r10
+	swpb	r10
 	xor	r11, r10
-	mov	162(sp), r11
+	mov	228(sp), r11
+	swpb	r11
 	xor	r12, r11
-	mov	r13, r12
-	xor	r4, r12
-	mov	r6, r13
+	mov	230(sp), r12
+	swpb	r12
+	xor	r13, r12
+	mov	232(sp), r13
+	swpb	r13
 	xor	r7, r13
-	mov	r5, r7
+	mov	234(sp), r7
+	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -4296,9 +3284,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	326(sp), r15
+	mov	246(sp), r15
 	mov	r14, 0(r15)
-	add	#408, sp
+	add	#344, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -4572,8 +3560,8 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 168 bytes (60 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2658 bytes of code
+;     frame 168 bytes (52 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1992 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -4581,39 +3569,37 @@ ocb3_E_encrypt_block:
 ocb3_hash:
 	pushm.w	#7, r10
 	sub	#168, sp
-	mov	r12, 82(sp)
-	mov	r13, 12(sp)
-	mov	r14, 22(sp)
-	mov	r15, 118(sp)
+	mov	r12, 66(sp)
+	mov	r13, 16(sp)
+	mov	r14, 64(sp)
+	mov	r15, 102(sp)
 	mov	184(sp), 84(sp)
-	mov	118(sp), 62(sp)
+	mov	102(sp), 62(sp)
 	mov	62(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 62(sp)
 	; ocb3.ae:128: for i in 0..full {
-	mov	#0, 30(sp)
-	mov	#0, 50(sp)
-	mov	#0, 48(sp)
-	mov	#0, 46(sp)
+	mov	#0, 28(sp)
 	mov	#0, 44(sp)
+	mov	#0, 42(sp)
 	mov	#0, 40(sp)
+	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	mov	#0, 70(sp)
-	mov	#0, 68(sp)
-	mov	#0, 66(sp)
-	mov	#0, 64(sp)
+	mov	#0, 30(sp)
+	mov	#0, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
 	mov	#0, 52(sp)
-	cmp	62(sp), 30(sp)
-	jnc	.Locb3_hash_near35
-	br	#.Locb3_hash_done2
-.Locb3_hash_near35:
+	mov	#0, 50(sp)
+	mov	#0, 48(sp)
+	mov	#0, 46(sp)
+	cmp	62(sp), 28(sp)
+	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	30(sp), r14
+	mov	28(sp), r14
 	add	#1, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -4716,21 +3702,21 @@ ocb3_hash:
 	adc	r11
 	xor	#1, r11
 	; ocb3.ae:98: if k < l_cached {
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	144(r15), r10
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	146(r15), r9
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	148(r15), r8
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	150(r15), r7
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	152(r15), r6
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	154(r15), r12
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	156(r15), r13
-	mov	12(sp), r15
+	mov	16(sp), r15
 	mov	158(r15), r14
 	tst	r11
 	jz	.Locb3_hash_else13
@@ -4738,7 +3724,7 @@ ocb3_hash:
 	add	10(sp), r8
 	rlam.w	#3, r8
 	rla	r8
-	add	12(sp), r8
+	add	16(sp), r8
 	mov	2(r8), r9
 	mov	4(r8), r10
 	mov	6(r8), r11
@@ -4855,686 +3841,422 @@ ocb3_hash:
 	mov	r5, r14
 	mov	r6, r15
 .Locb3_hash_endif14:
-	mov	50(sp), 28(sp)
-	xor	r8, 28(sp)
-	mov	48(sp), 26(sp)
-	xor	r9, 26(sp)
-	mov	46(sp), 24(sp)
-	xor	r10, 24(sp)
 	mov	44(sp), 20(sp)
-	xor	r11, 20(sp)
-	mov	40(sp), 18(sp)
-	xor	r12, 18(sp)
-	mov	36(sp), r8
+	xor	r8, 20(sp)
+	mov	42(sp), 18(sp)
+	xor	r9, 18(sp)
+	mov	40(sp), 14(sp)
+	xor	r10, 14(sp)
+	mov	38(sp), 12(sp)
+	xor	r11, 12(sp)
+	mov	36(sp), r7
+	xor	r12, r7
+	mov	34(sp), r8
 	xor	r13, r8
-	mov	34(sp), r9
+	mov	32(sp), r9
 	xor	r14, r9
-	mov	32(sp), r10
+	mov	30(sp), r10
 	xor	r15, r10
-	mov	30(sp), r4
-	and	#4095, r4
-	rlam.w	#4, r4
-	mov	r4, r15
-	add	#14, r15
-	add	22(sp), r15
-	mov.b	@r15, r14
-	mov.b	1(r15), r15
-	swpb	r14
-	bis	r15, r14
-	mov	r4, r15
-	add	#12, r15
-	add	22(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	mov	r13, r5
+	mov	28(sp), r5
+	and	#4095, r5
+	rlam.w	#4, r5
+	add	64(sp), r5
+	bit	#1, r5
+	jnz	.Locb3_hash_bytes17
+.Locb3_hash_words18:
+	mov	@r5, 26(sp)
+	mov	2(r5), 24(sp)
+	mov	4(r5), 22(sp)
+	mov	6(r5), r4
+	mov	8(r5), r6
+	mov	10(r5), r11
+	mov	12(r5), r12
+	mov	14(r5), r5
+	jmp	.Locb3_hash_join19
+.Locb3_hash_bytes17:
+	mov	sp, r12
+	add	#104, r12
+	mov	r12, r13
+	mov	#16, r14
+.Locb3_hash_cpy20:
+	mov.b	@r5, r15
+	inc	r5
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Locb3_hash_cpy20
+	mov	r12, r5
+	jmp	.Locb3_hash_words18
+.Locb3_hash_join19:
 	swpb	r5
-	bis	r15, r5
-	mov	r4, r15
-	add	#10, r15
-	add	22(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	mov	r13, r6
-	swpb	r6
-	bis	r15, r6
-	mov	r4, r15
-	add	#8, r15
-	add	22(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	mov	r13, r7
-	swpb	r7
-	bis	r15, r7
-	mov	r4, r15
-	add	#6, r15
-	add	22(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	mov	r13, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r4, r15
-	add	#4, r15
-	add	22(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	mov	r13, r12
+	xor	20(sp), r5
 	swpb	r12
-	bis	r15, r12
-	mov	r4, r15
-	add	#2, r15
-	add	22(sp), r15
-	mov.b	@r15, r13
-	mov.b	1(r15), r15
-	mov	r15, 16(sp)
+	xor	18(sp), r12
+	swpb	r11
+	xor	14(sp), r11
+	swpb	r6
+	xor	12(sp), r6
+	swpb	r4
+	xor	r7, r4
+	mov	22(sp), r13
 	swpb	r13
-	bis	16(sp), r13
-	mov	r4, r15
-	add	22(sp), r15
-	mov.b	@r15, r4
-	mov.b	1(r15), r15
-	mov	r15, 14(sp)
-	mov	r4, r15
+	xor	r8, r13
+	mov	24(sp), r14
+	swpb	r14
+	xor	r9, r14
+	mov	26(sp), r15
 	swpb	r15
-	bis	14(sp), r15
-	xor	28(sp), r14
-	xor	26(sp), r5
-	xor	24(sp), r6
-	xor	20(sp), r7
-	xor	18(sp), r11
-	xor	r8, r12
-	xor	r9, r13
 	xor	r10, r15
 	; ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r14, 120(sp)
-	mov	r5, 122(sp)
-	mov	r6, 124(sp)
-	mov	r7, 126(sp)
-	mov	r11, 128(sp)
-	mov	r12, 130(sp)
-	mov	r13, 132(sp)
+	mov	r5, 120(sp)
+	mov	r12, 122(sp)
+	mov	r11, 124(sp)
+	mov	r6, 126(sp)
+	mov	r4, 128(sp)
+	mov	r13, 130(sp)
+	mov	r14, 132(sp)
 	mov	r15, 134(sp)
 	mov	sp, r13
 	add	#120, r13
 	mov	sp, r14
 	add	#136, r14
-	mov	82(sp), r12
+	mov	66(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	70(sp), r5
-	xor	136(sp), r5
-	mov	68(sp), r6
-	xor	138(sp), r6
-	mov	66(sp), r7
-	xor	140(sp), r7
-	mov	64(sp), r11
+	mov	60(sp), r4
+	xor	136(sp), r4
+	mov	58(sp), r5
+	xor	138(sp), r5
+	mov	56(sp), r6
+	xor	140(sp), r6
+	mov	54(sp), r11
 	xor	142(sp), r11
-	mov	58(sp), r12
+	mov	52(sp), r12
 	xor	144(sp), r12
-	mov	56(sp), r13
+	mov	50(sp), r13
 	xor	146(sp), r13
-	mov	54(sp), r14
+	mov	48(sp), r14
 	xor	148(sp), r14
-	mov	52(sp), r15
+	mov	46(sp), r15
 	xor	150(sp), r15
-	mov	28(sp), 50(sp)
-	mov	26(sp), 48(sp)
-	mov	24(sp), 46(sp)
 	mov	20(sp), 44(sp)
-	mov	18(sp), 40(sp)
-	mov	r8, 36(sp)
-	mov	r9, 34(sp)
-	mov	r10, 32(sp)
-	mov	r5, 70(sp)
-	mov	r6, 68(sp)
-	mov	r7, 66(sp)
-	mov	r11, 64(sp)
-	mov	r12, 58(sp)
-	mov	r13, 56(sp)
-	mov	r14, 54(sp)
-	mov	r15, 52(sp)
-	add	#1, 30(sp)
-	cmp	62(sp), 30(sp)
-	jc	.Locb3_hash_near36
-	br	#.Locb3_hash_loop1
-.Locb3_hash_near36:
+	mov	18(sp), 42(sp)
+	mov	14(sp), 40(sp)
+	mov	12(sp), 38(sp)
+	mov	r7, 36(sp)
+	mov	r8, 34(sp)
+	mov	r9, 32(sp)
+	mov	r10, 30(sp)
+	mov	r4, 60(sp)
+	mov	r5, 58(sp)
+	mov	r6, 56(sp)
+	mov	r11, 54(sp)
+	mov	r12, 52(sp)
+	mov	r13, 50(sp)
+	mov	r14, 48(sp)
+	mov	r15, 46(sp)
+	add	#1, 28(sp)
+	cmp	62(sp), 28(sp)
+	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
 	mov	62(sp), r12
 	rlam.w	#4, r12
-	mov	118(sp), r13
-	sub	r12, r13
-	mov	#0, r14
-	subc	#0, r14
-	mov	r13, r15
+	mov	102(sp), r14
+	sub	r12, r14
+	mov	#0, r13
+	subc	#0, r13
+	mov	r14, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
-	mov	r14, r15
+	mov	r13, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	bis	r15, r11
 	; ocb3.ae:133: if r != 0 {
 	tst	r11
-	jnz	.Locb3_hash_near37
-	br	#.Locb3_hash_else17
-.Locb3_hash_near37:
-	mov	50(sp), 102(sp)
-	mov	12(sp), r15
-	xor	@r15, 102(sp)
-	mov	48(sp), 100(sp)
-	mov	12(sp), r15
-	xor	2(r15), 100(sp)
-	mov	46(sp), 98(sp)
-	mov	12(sp), r15
-	xor	4(r15), 98(sp)
-	mov	44(sp), 96(sp)
-	mov	12(sp), r15
-	xor	6(r15), 96(sp)
-	mov	40(sp), 94(sp)
-	mov	12(sp), r15
-	xor	8(r15), 94(sp)
-	mov	36(sp), 92(sp)
-	mov	12(sp), r15
-	xor	10(r15), 92(sp)
-	mov	34(sp), 90(sp)
-	mov	12(sp), r15
-	xor	12(r15), 90(sp)
-	mov	32(sp), 88(sp)
-	mov	12(sp), r15
-	xor	14(r15), 88(sp)
-	mov	r12, r8
-	add	#14, r8
-	mov	#14, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#14, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
+	jz	.Locb3_hash_else22
+	mov	44(sp), 82(sp)
+	mov	16(sp), r15
+	xor	@r15, 82(sp)
+	mov	42(sp), 80(sp)
+	mov	16(sp), r15
+	xor	2(r15), 80(sp)
+	mov	40(sp), 78(sp)
+	mov	16(sp), r15
+	xor	4(r15), 78(sp)
+	mov	38(sp), 76(sp)
+	mov	16(sp), r15
+	xor	6(r15), 76(sp)
+	mov	36(sp), 74(sp)
+	mov	16(sp), r15
+	xor	8(r15), 74(sp)
+	mov	34(sp), 72(sp)
+	mov	16(sp), r15
+	xor	10(r15), 72(sp)
+	mov	32(sp), 70(sp)
+	mov	16(sp), r15
+	xor	12(r15), 70(sp)
+	mov	30(sp), 68(sp)
+	mov	16(sp), r15
+	xor	14(r15), 68(sp)
+	add	64(sp), r12
+	cmp	#16, r14
+	jnc	.Locb3_hash_bytes24
+	bit	#1, r12
+	jnz	.Locb3_hash_bytes24
+.Locb3_hash_words25:
+	mov	@r12, 100(sp)
+	mov	2(r12), 98(sp)
+	mov	4(r12), 96(sp)
+	mov	6(r12), 94(sp)
+	mov	8(r12), 92(sp)
+	mov	10(r12), 90(sp)
+	mov	12(r12), 88(sp)
+	mov	14(r12), 86(sp)
+	jmp	.Locb3_hash_join26
+.Locb3_hash_bytes24:
+	mov	sp, r8
+	add	#104, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	r14, r15
+.Locb3_hash_cpy27:
+	clr	r11
+	tst	r15
+	jz	.Locb3_hash_pad28
+	mov.b	@r12, r11
+	inc	r12
+	dec	r15
+.Locb3_hash_pad28:
+	mov.b	r11, 0(r9)
 	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob19
-	mov	r8, 86(sp)
-	add	22(sp), 86(sp)
-	mov	86(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob19:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob20
-	mov	86(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob20:
-	mov	r11, 80(sp)
-	swpb	80(sp)
-	bis	r15, 80(sp)
-	mov	r12, r8
-	add	#12, r8
-	mov	#12, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#12, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob21
-	mov	r8, 104(sp)
-	add	22(sp), 104(sp)
-	mov	104(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob21:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob22
-	mov	104(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob22:
-	mov	r11, 78(sp)
-	swpb	78(sp)
-	bis	r15, 78(sp)
-	mov	r12, r8
-	add	#10, r8
-	mov	#10, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#10, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob23
-	mov	r8, 106(sp)
-	add	22(sp), 106(sp)
-	mov	106(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob23:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob24
-	mov	106(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob24:
-	mov	r11, 76(sp)
-	swpb	76(sp)
-	bis	r15, 76(sp)
-	mov	r12, r8
-	add	#8, r8
-	mov	#8, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#8, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob25
-	mov	r8, 108(sp)
-	add	22(sp), 108(sp)
-	mov	108(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob25:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob26
-	mov	108(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob26:
-	mov	r11, 74(sp)
-	swpb	74(sp)
-	bis	r15, 74(sp)
-	mov	r12, r8
-	add	#6, r8
-	mov	#6, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#6, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob27
-	mov	r8, 110(sp)
-	add	22(sp), 110(sp)
-	mov	110(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob27:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob28
-	mov	110(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob28:
-	mov	r11, 72(sp)
-	swpb	72(sp)
-	bis	r15, 72(sp)
-	mov	r12, r8
-	add	#4, r8
-	mov	#4, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#4, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob29
-	mov	r8, 112(sp)
-	add	22(sp), 112(sp)
-	mov	112(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob29:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob30
-	mov	112(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob30:
-	mov	r11, 60(sp)
-	swpb	60(sp)
-	bis	r15, 60(sp)
-	mov	r12, r8
-	add	#2, r8
-	mov	#2, r15
-	cmp	r13, r15
-	clr	r9
-	adc	r9
-	mov	r13, r10
-	sub	#2, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r11
-	cmp	#1, r10
-	jnc	.Locb3_hash_nob31
-	mov	r8, 114(sp)
-	add	22(sp), 114(sp)
-	mov	114(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob31:
-	clr	r15
-	cmp	#2, r10
-	jnc	.Locb3_hash_nob32
-	mov	114(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob32:
-	mov	r11, r9
-	swpb	r9
-	bis	r15, r9
-	clr	r11
-	cmp	#1, r13
-	jnc	.Locb3_hash_nob33
-	mov	r12, 116(sp)
-	add	22(sp), 116(sp)
-	mov	116(sp), r15
-	mov.b	@r15, r11
-.Locb3_hash_nob33:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Locb3_hash_nob34
-	mov	116(sp), r15
-	mov.b	1(r15), r15
-.Locb3_hash_nob34:
-	mov	r11, r8
-	swpb	r8
-	bis	r15, r8
-	mov	#15, r12
-	sub	r13, r12
-	mov	#0, r13
-	subc	r14, r13
-	mov	r12, r15
+	dec	r10
+	jnz	.Locb3_hash_cpy27
+	mov	r8, r12
+	jmp	.Locb3_hash_words25
+.Locb3_hash_join26:
+	mov	#15, r8
+	sub	r14, r8
+	mov	#0, r14
+	subc	r13, r14
+	mov	r8, r15
 	and	#8191, r15
-	mov	r15, 42(sp)
-	mov	42(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 42(sp)
-	and	#8191, r13
-	mov	r12, r15
+	mov	r15, r5
+	rlam.w	#3, r5
+	and	#8191, r14
+	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r13
-	mov	r13, 38(sp)
-	bis	r15, 38(sp)
-	mov	r12, r10
-	and	#1, r10
-	inv	r10
-	inc	r10
-	and	#32896, r10
-	xor	#128, r10
-	mov	r12, r13
+	rlam.w	#3, r14
+	mov	r14, r7
+	bis	r15, r7
+	mov	r8, r12
+	and	#1, r12
+	inv	r12
+	inc	r12
+	and	#32896, r12
+	xor	#128, r12
+	mov	r8, r13
 	rrum.w	#1, r13
 	and	#1, r13
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r10, r15
+	mov	r12, r15
 	and	r14, r15
-	mov	r10, r7
-	xor	r15, r7
+	mov	r12, r11
+	xor	r15, r11
 	inv	r13
 	inc	r13
-	and	r13, r10
-	mov	r12, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	r11, r14
+	and	r13, r12
+	mov	r8, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r14
-	xor	r15, r14
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r10, r15
-	and	r13, r15
-	mov	r10, r4
-	xor	r15, r4
 	mov	r11, r15
-	inv	r15
-	inc	r15
-	mov	r7, r5
-	and	r15, r5
-	inv	r11
-	inc	r11
-	mov	r10, r7
-	and	r11, r7
-	rrum.w	#3, r12
-	mov	r12, r6
-	and	#1, r6
-	mov	r6, r13
-	inv	r13
-	inc	r13
-	mov	r14, r15
-	and	r13, r15
-	mov	r14, r10
+	and	r14, r15
+	mov	r11, r9
+	xor	r15, r9
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	and	r14, r15
+	mov	r12, r10
 	xor	r15, r10
-	mov	r6, r13
-	inv	r13
-	inc	r13
-	mov	r4, r15
-	and	r13, r15
-	mov	r4, r11
-	xor	r15, r11
-	mov	r6, r13
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	and	r13, r15
-	mov	r5, r12
-	xor	r15, r12
-	mov	r6, r13
-	inv	r13
-	inc	r13
-	mov	r7, r15
-	and	r13, r15
-	mov	r7, r13
-	xor	r15, r13
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	42(sp), r15
-	sub	#128, r15
-	mov	38(sp), r15
-	subc	#0, r15
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r6, r15
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r6, r15
+	inv	r13
+	inc	r13
+	and	r13, r12
+	rrum.w	#3, r8
+	mov	r8, r4
+	and	#1, r4
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r9, r15
+	and	r14, r15
+	mov	r9, r13
+	xor	r15, r13
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	and	r14, r15
+	mov	r10, r14
+	xor	r15, r14
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r11, r15
+	and	r8, r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r12, r15
+	and	r8, r15
+	mov	r12, r8
+	xor	r15, r8
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r6, r15
+	mov	r5, r15
+	sub	#128, r15
+	mov	r7, r15
+	subc	#0, r15
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r6, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r4
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	mov	r7, r6
 	and	r15, r6
-	mov	80(sp), r7
-	bis	r10, r7
-	mov	78(sp), r10
-	bis	r11, r10
-	mov	76(sp), r11
-	bis	r12, r11
-	mov	74(sp), r12
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r12, r7
+	and	r15, r7
+	mov	86(sp), r12
+	swpb	r12
 	bis	r13, r12
-	mov	72(sp), r13
+	mov	88(sp), r13
+	swpb	r13
 	bis	r14, r13
-	mov	60(sp), r14
-	bis	r4, r14
-	mov	r9, r15
-	bis	r5, r15
-	bis	r6, r8
-	mov	r7, r9
-	xor	102(sp), r9
-	xor	100(sp), r10
-	xor	98(sp), r11
-	xor	96(sp), r12
-	xor	94(sp), r13
-	xor	92(sp), r14
-	xor	90(sp), r15
-	xor	88(sp), r8
+	mov	90(sp), r14
+	swpb	r14
+	bis	r6, r14
+	mov	92(sp), r15
+	swpb	r15
+	bis	r8, r15
+	mov	94(sp), r8
+	swpb	r8
+	bis	r9, r8
+	mov	96(sp), r9
+	swpb	r9
+	bis	r10, r9
+	mov	98(sp), r10
+	swpb	r10
+	bis	r11, r10
+	mov	100(sp), r11
+	swpb	r11
+	bis	r7, r11
+	xor	82(sp), r12
+	xor	80(sp), r13
+	xor	78(sp), r14
+	xor	76(sp), r15
+	xor	74(sp), r8
+	xor	72(sp), r9
+	xor	70(sp), r10
+	xor	68(sp), r11
 	; ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r9, 120(sp)
-	mov	r10, 122(sp)
-	mov	r11, 124(sp)
-	mov	r12, 126(sp)
-	mov	r13, 128(sp)
-	mov	r14, 130(sp)
-	mov	r15, 132(sp)
-	mov	r8, 134(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
+	mov	r8, 128(sp)
+	mov	r9, 130(sp)
+	mov	r10, 132(sp)
+	mov	r11, 134(sp)
 	mov	sp, r13
 	add	#120, r13
 	mov	sp, r14
 	add	#152, r14
-	mov	82(sp), r12
+	mov	66(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	70(sp), r7
+	mov	60(sp), r7
 	xor	152(sp), r7
-	mov	68(sp), r8
+	mov	58(sp), r8
 	xor	154(sp), r8
-	mov	66(sp), r9
+	mov	56(sp), r9
 	xor	156(sp), r9
-	mov	64(sp), r10
+	mov	54(sp), r10
 	xor	158(sp), r10
-	mov	58(sp), r11
+	mov	52(sp), r11
 	xor	160(sp), r11
-	mov	56(sp), r12
+	mov	50(sp), r12
 	xor	162(sp), r12
-	mov	54(sp), r13
+	mov	48(sp), r13
 	xor	164(sp), r13
-	mov	52(sp), r14
+	mov	46(sp), r14
 	xor	166(sp), r14
-	jmp	.Locb3_hash_endif18
-.Locb3_hash_else17:
-	mov	70(sp), r7
-	mov	68(sp), r8
-	mov	66(sp), r9
-	mov	64(sp), r10
-	mov	58(sp), r11
-	mov	56(sp), r12
-	mov	54(sp), r13
-	mov	52(sp), r14
-.Locb3_hash_endif18:
+	jmp	.Locb3_hash_endif23
+.Locb3_hash_else22:
+	mov	60(sp), r7
+	mov	58(sp), r8
+	mov	56(sp), r9
+	mov	54(sp), r10
+	mov	52(sp), r11
+	mov	50(sp), r12
+	mov	48(sp), r13
+	mov	46(sp), r14
+.Locb3_hash_endif23:
 	mov	84(sp), r15
 	mov	r7, 0(r15)
 	mov	84(sp), r15

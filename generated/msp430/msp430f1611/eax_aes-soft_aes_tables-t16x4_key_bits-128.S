@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- eax_key_setup: eax.key_setup
-;     frame 94 bytes (7 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1330 bytes of code
+;     frame 110 bytes (7 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1316 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -19,58 +19,60 @@ eax_key_setup:
 	push	r6
 	push	r5
 	push	r4
-	sub	#94, sp
-	mov	r12, r5
+	sub	#110, sp
 	mov	r14, r9
 	mov	r15, r10
-	mov.b	14(r5), r4
-	mov.b	15(r5), r15
-	swpb	r4
-	bis	r15, r4
-	mov.b	12(r5), r6
-	mov.b	13(r5), r15
-	swpb	r6
-	bis	r15, r6
-	mov.b	10(r5), r7
-	mov.b	11(r5), r15
-	swpb	r7
-	bis	r15, r7
-	mov.b	8(r5), r8
-	mov.b	9(r5), r15
-	swpb	r8
-	bis	r15, r8
-	mov.b	6(r5), r11
-	mov.b	7(r5), r15
-	swpb	r11
-	bis	r15, r11
-	mov.b	4(r5), r12
-	mov.b	5(r5), r15
-	swpb	r12
-	bis	r15, r12
-	mov.b	2(r5), r13
-	mov.b	3(r5), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	@r5, r14
-	mov.b	1(r5), r15
-	swpb	r14
-	bis	r15, r14
+	bit	#1, r12
+	jnz	.Leax_key_setup_bytes1
+.Leax_key_setup_words2:
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r7
+	mov	6(r12), r8
+	mov	8(r12), r11
+	mov	10(r12), r13
+	mov	12(r12), r14
+	mov	14(r12), r15
+	jmp	.Leax_key_setup_join3
+.Leax_key_setup_bytes1:
+	mov	sp, r11
+	add	#14, r11
+	mov	r11, r13
+	mov	#16, r14
+.Leax_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_key_setup_cpy4
+	mov	r11, r12
+	jmp	.Leax_key_setup_words2
+.Leax_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r13, 0(r9)
-	mov	r14, 2(r9)
-	mov	r11, 4(r9)
-	mov	r12, 6(r9)
-	mov	r7, 8(r9)
-	mov	r8, 10(r9)
-	mov	r4, 12(r9)
-	mov	r6, 14(r9)
+	swpb	r6
+	mov	r6, 0(r9)
+	swpb	r5
+	mov	r5, 2(r9)
+	swpb	r8
+	mov	r8, 4(r9)
+	swpb	r7
+	mov	r7, 6(r9)
+	swpb	r13
+	mov	r13, 8(r9)
+	swpb	r11
+	mov	r11, 10(r9)
+	swpb	r15
+	mov	r15, 12(r9)
+	swpb	r14
+	mov	r14, 14(r9)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r7
 	; aes.ae:275: temp = w[i - 1]
 	mov	r9, r8
 	add	#16, r8
 	; aes.ae:273: @unroll(round_unroll)
-.Leax_key_setup_loop1:
+.Leax_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
@@ -81,7 +83,7 @@ eax_key_setup:
 	mov	-4(r8), r11
 	mov	-2(r8), r12
 	tst	r15
-	jz	.Leax_key_setup_else3
+	jz	.Leax_key_setup_else8
 	mov	r11, r13
 	mov.b	r13, r13
 	mov	r12, r15
@@ -107,9 +109,9 @@ eax_key_setup:
 	mov.b	eax_M.E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r12
-	jmp	.Leax_key_setup_endif4
-.Leax_key_setup_else3:
-.Leax_key_setup_endif4:
+	jmp	.Leax_key_setup_endif9
+.Leax_key_setup_else8:
+.Leax_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r11
 	xor	-14(r8), r12
@@ -118,29 +120,29 @@ eax_key_setup:
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
-	jnc	.Leax_key_setup_loop1
-.Leax_key_setup_done2:
+	jnc	.Leax_key_setup_loop6
+.Leax_key_setup_done7:
 	; cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#14, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#30, r14
+	add	#46, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
-	mov	30(sp), r5
+	mov	46(sp), r5
 	and	#32767, r5
 	rla	r5
-	mov	32(sp), r15
+	mov	48(sp), r15
 	and	#32767, r15
-	mov.b	31(sp), r6
+	mov.b	47(sp), r6
 	clrc
 	rrc	r6
 	rra	r6
@@ -152,9 +154,9 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 12(sp)
 	bis	r6, 12(sp)
-	mov	34(sp), r15
+	mov	50(sp), r15
 	and	#32767, r15
-	mov.b	33(sp), r7
+	mov.b	49(sp), r7
 	clrc
 	rrc	r7
 	rra	r7
@@ -166,9 +168,9 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 10(sp)
 	bis	r7, 10(sp)
-	mov	36(sp), r15
+	mov	52(sp), r15
 	and	#32767, r15
-	mov.b	35(sp), r8
+	mov.b	51(sp), r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -180,9 +182,9 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 8(sp)
 	bis	r8, 8(sp)
-	mov	38(sp), r15
+	mov	54(sp), r15
 	and	#32767, r15
-	mov.b	37(sp), r11
+	mov.b	53(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -194,9 +196,9 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 6(sp)
 	bis	r11, 6(sp)
-	mov	40(sp), r15
+	mov	56(sp), r15
 	and	#32767, r15
-	mov.b	39(sp), r12
+	mov.b	55(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -208,9 +210,9 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 4(sp)
 	bis	r12, 4(sp)
-	mov	42(sp), r15
+	mov	58(sp), r15
 	and	#32767, r15
-	mov.b	41(sp), r13
+	mov.b	57(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -222,9 +224,9 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 2(sp)
 	bis	r13, 2(sp)
-	mov	44(sp), r15
+	mov	60(sp), r15
 	and	#32767, r15
-	mov.b	43(sp), r14
+	mov.b	59(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -236,7 +238,7 @@ eax_key_setup:
 	rla	r15
 	mov	r15, 0(sp)
 	bis	r14, 0(sp)
-	mov.b	45(sp), r15
+	mov.b	61(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -259,7 +261,7 @@ eax_key_setup:
 	mov	r4, r15
 	and	#32767, r15
 	rla	r15
-	mov	32(sp), r5
+	mov	48(sp), r5
 	and	#16383, r5
 	rla	r5
 	bis	r6, r5
@@ -276,11 +278,11 @@ eax_key_setup:
 	rra	r6
 	rla	r5
 	bis	r6, r5
-	mov	34(sp), r6
+	mov	50(sp), r6
 	and	#16383, r6
 	rla	r6
 	bis	r7, r6
-	mov.b	33(sp), r7
+	mov.b	49(sp), r7
 	clrc
 	rrc	r7
 	rra	r7
@@ -291,11 +293,11 @@ eax_key_setup:
 	and	#1, r7
 	rla	r6
 	bis	r7, r6
-	mov	36(sp), r7
+	mov	52(sp), r7
 	and	#16383, r7
 	rla	r7
 	bis	r8, r7
-	mov.b	35(sp), r8
+	mov.b	51(sp), r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -306,11 +308,11 @@ eax_key_setup:
 	and	#1, r8
 	rla	r7
 	bis	r8, r7
-	mov	38(sp), r8
+	mov	54(sp), r8
 	and	#16383, r8
 	rla	r8
 	bis	r11, r8
-	mov.b	37(sp), r11
+	mov.b	53(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -321,11 +323,11 @@ eax_key_setup:
 	and	#1, r11
 	rla	r8
 	bis	r11, r8
-	mov	40(sp), r11
+	mov	56(sp), r11
 	and	#16383, r11
 	rla	r11
 	bis	r12, r11
-	mov.b	39(sp), r12
+	mov.b	55(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -336,11 +338,11 @@ eax_key_setup:
 	and	#1, r12
 	rla	r11
 	bis	r12, r11
-	mov	42(sp), r12
+	mov	58(sp), r12
 	and	#16383, r12
 	rla	r12
 	bis	r13, r12
-	mov.b	41(sp), r13
+	mov.b	57(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -351,11 +353,11 @@ eax_key_setup:
 	and	#1, r13
 	rla	r12
 	bis	r13, r12
-	mov	44(sp), r13
+	mov	60(sp), r13
 	and	#16383, r13
 	rla	r13
 	bis	r14, r13
-	mov.b	43(sp), r14
+	mov.b	59(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -366,7 +368,7 @@ eax_key_setup:
 	and	#1, r14
 	rla	r13
 	bis	r14, r13
-	mov.b	45(sp), r14
+	mov.b	61(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -403,78 +405,78 @@ eax_key_setup:
 	mov	r12, 28(r10)
 	mov	r13, 30(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#14, r13
-	mov	sp, r14
-	add	#46, r14
-	mov	r9, r12
-	call	#eax_M_E_encrypt_block
-	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	46(sp), 32(r10)
-	mov	48(sp), 34(r10)
-	mov	50(sp), 36(r10)
-	mov	52(sp), 38(r10)
-	mov	54(sp), 40(r10)
-	mov	56(sp), 42(r10)
-	mov	58(sp), 44(r10)
-	mov	60(sp), 46(r10)
-	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#1, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
-	mov	sp, r13
-	add	#14, r13
+	add	#30, r13
 	mov	sp, r14
 	add	#62, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	62(sp), 48(r10)
-	mov	64(sp), 50(r10)
-	mov	66(sp), 52(r10)
-	mov	68(sp), 54(r10)
-	mov	70(sp), 56(r10)
-	mov	72(sp), 58(r10)
-	mov	74(sp), 60(r10)
-	mov	76(sp), 62(r10)
+	mov	62(sp), 32(r10)
+	mov	64(sp), 34(r10)
+	mov	66(sp), 36(r10)
+	mov	68(sp), 38(r10)
+	mov	70(sp), 40(r10)
+	mov	72(sp), 42(r10)
+	mov	74(sp), 44(r10)
+	mov	76(sp), 46(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#2, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#1, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#14, r13
+	add	#30, r13
 	mov	sp, r14
 	add	#78, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	78(sp), 64(r10)
-	mov	80(sp), 66(r10)
-	mov	82(sp), 68(r10)
-	mov	84(sp), 70(r10)
-	mov	86(sp), 72(r10)
-	mov	88(sp), 74(r10)
-	mov	90(sp), 76(r10)
-	mov	92(sp), 78(r10)
-	add	#94, sp
+	mov	78(sp), 48(r10)
+	mov	80(sp), 50(r10)
+	mov	82(sp), 52(r10)
+	mov	84(sp), 54(r10)
+	mov	86(sp), 56(r10)
+	mov	88(sp), 58(r10)
+	mov	90(sp), 60(r10)
+	mov	92(sp), 62(r10)
+	; cmac.ae:24: return E.encrypt_block(ks, b)
+	mov	#2, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
+	mov	sp, r13
+	add	#30, r13
+	mov	sp, r14
+	add	#94, r14
+	mov	r9, r12
+	call	#eax_M_E_encrypt_block
+	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
+	mov	94(sp), 64(r10)
+	mov	96(sp), 66(r10)
+	mov	98(sp), 68(r10)
+	mov	100(sp), 70(r10)
+	mov	102(sp), 72(r10)
+	mov	104(sp), 74(r10)
+	mov	106(sp), 76(r10)
+	mov	108(sp), 78(r10)
+	add	#110, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -487,8 +489,8 @@ eax_key_setup:
 
 
 ; --- eax_encrypt_with: eax.encrypt_with
-;     frame 194 bytes (55 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2282 bytes of code
+;     frame 132 bytes (16 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 960 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -501,39 +503,39 @@ eax_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#194, sp
-	mov	r12, 88(sp)
-	mov	r13, 102(sp)
+	sub	#132, sp
+	mov	r12, 20(sp)
+	mov	r13, 28(sp)
 	mov	r14, r11
-	mov	210(sp), r7
-	mov	212(sp), r8
-	mov	214(sp), r9
-	mov	216(sp), 90(sp)
-	mov	218(sp), r10
-	mov	220(sp), 110(sp)
-	mov	222(sp), 92(sp)
-	mov	224(sp), 84(sp)
+	mov	148(sp), r9
+	mov	150(sp), r10
+	mov	152(sp), 26(sp)
+	mov	154(sp), 24(sp)
+	mov	156(sp), 22(sp)
+	mov	158(sp), 34(sp)
+	mov	160(sp), 32(sp)
+	mov	162(sp), 30(sp)
 	; eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r14
-	add	#114, r14
+	add	#36, r14
 	mov	r15, 0(sp)
 	mov	r14, 2(sp)
-	mov	88(sp), r12
-	mov	102(sp), r13
+	mov	20(sp), r12
+	mov	28(sp), r13
 	mov	#0, r14
 	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:51: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#130, r15
-	mov	r8, 0(sp)
+	add	#52, r15
+	mov	r10, 0(sp)
 	mov	r15, 2(sp)
-	mov	88(sp), r12
-	mov	102(sp), r13
+	mov	20(sp), r12
+	mov	28(sp), r13
 	mov	#1, r14
-	mov	r7, r15
+	mov	r9, r15
 	call	#eax_omac
-	mov	90(sp), r14
+	mov	24(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -548,746 +550,268 @@ eax_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 86(sp)
-	bis	r14, 86(sp)
+	mov	r15, 18(sp)
+	bis	r14, 18(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
-	mov	#0, 50(sp)
-	cmp	86(sp), 50(sp)
-	jnc	.Leax_encrypt_with_near51
-	br	#.Leax_encrypt_with_done2
-.Leax_encrypt_with_near51:
+	mov	#0, r10
+	cmp	18(sp), r10
+	jc	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
-	mov	50(sp), r15
+	mov	r10, r15
 	and	#4095, r15
-	mov	r15, r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	90(sp), r8
-	sub	r7, r8
-	mov	r7, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 6(sp)
-	xor	r15, 6(sp)
-	inv	r12
+	mov	r15, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	mov	24(sp), r9
+	sub	r8, r9
+	mov	r8, r7
+	add	26(sp), r7
+	cmp	#16, r9
+	jnc	.Leax_encrypt_with_bytes3
+	bit	#1, r7
+	jnz	.Leax_encrypt_with_bytes3
+.Leax_encrypt_with_words4:
+	mov	@r7, 16(sp)
+	mov	2(r7), 14(sp)
+	mov	4(r7), 12(sp)
+	mov	6(r7), 10(sp)
+	mov	8(r7), 8(sp)
+	mov	10(r7), 6(sp)
+	mov	12(r7), 4(sp)
+	mov	14(r7), r7
+	jmp	.Leax_encrypt_with_join5
+.Leax_encrypt_with_bytes3:
+	mov	sp, r11
+	add	#68, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r9, r15
+.Leax_encrypt_with_cpy6:
+	clr	r14
+	tst	r15
+	jz	.Leax_encrypt_with_pad7
+	mov.b	@r7, r14
+	inc	r7
+	dec	r15
+.Leax_encrypt_with_pad7:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 46(sp)
-	xor	r15, 46(sp)
-	clr	r14
-	cmp	#1, 6(sp)
-	jnc	.Leax_encrypt_with_nob3
-	mov	46(sp), 82(sp)
-	add	r9, 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob3:
-	clr	r15
-	cmp	#2, 6(sp)
-	jnc	.Leax_encrypt_with_nob4
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob4:
-	mov	r14, 32(sp)
-	swpb	32(sp)
-	bis	r15, 32(sp)
-	mov	r7, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 10(sp)
-	xor	r15, 10(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 48(sp)
-	xor	r15, 48(sp)
-	clr	r14
-	cmp	#1, 10(sp)
-	jnc	.Leax_encrypt_with_nob5
-	mov	48(sp), 80(sp)
-	add	r9, 80(sp)
-	mov	80(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob5:
-	clr	r15
-	cmp	#2, 10(sp)
-	jnc	.Leax_encrypt_with_nob6
-	mov	80(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob6:
-	mov	r14, 38(sp)
-	swpb	38(sp)
-	bis	r15, 38(sp)
-	mov	r7, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 18(sp)
-	xor	r15, 18(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
-	clr	r14
-	cmp	#1, 18(sp)
-	jnc	.Leax_encrypt_with_nob7
-	mov	44(sp), 78(sp)
-	add	r9, 78(sp)
-	mov	78(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob7:
-	clr	r15
-	cmp	#2, 18(sp)
-	jnc	.Leax_encrypt_with_nob8
-	mov	78(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob8:
-	mov	r14, 36(sp)
-	swpb	36(sp)
-	bis	r15, 36(sp)
-	mov	r7, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 42(sp)
-	xor	r15, 42(sp)
-	clr	r14
-	cmp	#1, 28(sp)
-	jnc	.Leax_encrypt_with_nob9
-	mov	42(sp), 76(sp)
-	add	r9, 76(sp)
-	mov	76(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob9:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Leax_encrypt_with_nob10
-	mov	76(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob10:
-	mov	r14, 30(sp)
-	swpb	30(sp)
-	bis	r15, 30(sp)
-	mov	r7, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 22(sp)
-	xor	r15, 22(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 40(sp)
-	xor	r15, 40(sp)
-	clr	r14
-	cmp	#1, 22(sp)
-	jnc	.Leax_encrypt_with_nob11
-	mov	40(sp), 74(sp)
-	add	r9, 74(sp)
-	mov	74(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob11:
-	clr	r15
-	cmp	#2, 22(sp)
-	jnc	.Leax_encrypt_with_nob12
-	mov	74(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob12:
-	mov	r14, 24(sp)
-	swpb	24(sp)
-	bis	r15, 24(sp)
-	mov	r7, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 14(sp)
-	xor	r15, 14(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 34(sp)
-	xor	r15, 34(sp)
-	clr	r14
-	cmp	#1, 14(sp)
-	jnc	.Leax_encrypt_with_nob13
-	mov	34(sp), 72(sp)
-	add	r9, 72(sp)
-	mov	72(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob13:
-	clr	r15
-	cmp	#2, 14(sp)
-	jnc	.Leax_encrypt_with_nob14
-	mov	72(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob14:
-	mov	r14, 20(sp)
-	swpb	20(sp)
-	bis	r15, 20(sp)
-	mov	r7, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 8(sp)
-	xor	r15, 8(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 26(sp)
-	xor	r15, 26(sp)
-	clr	r14
-	cmp	#1, 8(sp)
-	jnc	.Leax_encrypt_with_nob15
-	mov	26(sp), 70(sp)
-	add	r9, 70(sp)
-	mov	70(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob15:
-	clr	r15
-	cmp	#2, 8(sp)
-	jnc	.Leax_encrypt_with_nob16
-	mov	70(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob16:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	clr	r14
-	cmp	#1, r8
-	jnc	.Leax_encrypt_with_nob17
-	mov	r7, 68(sp)
-	add	r9, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob17:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_encrypt_with_nob18
-	mov	68(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob18:
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
-	mov	114(sp), r4
-	add	50(sp), r4
-	mov	116(sp), r5
+	dec	r13
+	jnz	.Leax_encrypt_with_cpy6
+	mov	r11, r7
+	jmp	.Leax_encrypt_with_words4
+.Leax_encrypt_with_join5:
+	mov	36(sp), r4
+	add	r10, r4
+	mov	38(sp), r5
 	addc	#0, r5
-	mov	118(sp), r6
+	mov	40(sp), r6
 	addc	#0, r6
-	mov	120(sp), r11
+	mov	42(sp), r11
 	addc	#0, r11
-	mov	122(sp), r12
+	mov	44(sp), r12
 	addc	#0, r12
-	mov	124(sp), r13
+	mov	46(sp), r13
 	addc	#0, r13
-	mov	126(sp), r14
+	mov	48(sp), r14
 	addc	#0, r14
-	mov	128(sp), r15
+	mov	50(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 146(sp)
-	mov	r5, 148(sp)
-	mov	r6, 150(sp)
-	mov	r11, 152(sp)
-	mov	r12, 154(sp)
-	mov	r13, 156(sp)
-	mov	r14, 158(sp)
-	mov	r15, 160(sp)
+	mov	r4, 84(sp)
+	mov	r5, 86(sp)
+	mov	r6, 88(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	mov	sp, r13
-	add	#146, r13
+	add	#84, r13
 	mov	sp, r14
-	add	#162, r14
-	mov	88(sp), r12
-	call	#eax_M_E_encrypt_block
-	mov	32(sp), r4
-	xor	162(sp), r4
-	mov	38(sp), 112(sp)
-	xor	164(sp), 112(sp)
-	mov	36(sp), r5
-	xor	166(sp), r5
-	mov	30(sp), r6
-	xor	168(sp), r6
-	mov	24(sp), r11
-	xor	170(sp), r11
+	add	#100, r14
 	mov	20(sp), r12
-	xor	172(sp), r12
-	mov	12(sp), r13
-	xor	174(sp), r13
-	mov	16(sp), r14
-	xor	176(sp), r14
-	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r4, 4(sp)
-	cmp	#1, 6(sp)
-	jnc	.Leax_encrypt_with_nost19
-	mov	46(sp), 66(sp)
-	add	r10, 66(sp)
+	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
 	swpb	4(sp)
-	mov	66(sp), r15
-	mov.b	4(sp), 0(r15)
-.Leax_encrypt_with_nost19:
-	cmp	#2, 6(sp)
-	jnc	.Leax_encrypt_with_nost20
-	mov	66(sp), r15
-	mov.b	r4, 1(r15)
-.Leax_encrypt_with_nost20:
-	mov	112(sp), r4
-	cmp	#1, 10(sp)
+	swpb	r7
+	call	#eax_M_E_encrypt_block
+	mov	r7, r13
+	xor	100(sp), r13
+	mov	4(sp), r14
+	xor	102(sp), r14
+	mov	6(sp), r12
+	xor	104(sp), r12
+	mov	8(sp), r11
+	xor	106(sp), r11
+	mov	10(sp), r7
+	xor	108(sp), r7
+	mov	12(sp), r6
+	xor	110(sp), r6
+	mov	14(sp), r5
+	xor	112(sp), r5
+	mov	16(sp), r15
+	xor	114(sp), r15
+	; eax.ae:20: store_be(dst, off, x, n - off)
+	mov	r15, r4
+	mov	r13, r15
+	mov	r8, r13
+	add	22(sp), r13
+	cmp	#16, r9
+	jnc	.Leax_encrypt_with_bytes8
+	bit	#1, r13
+	jnz	.Leax_encrypt_with_bytes8
 	swpb	r4
-	jnc	.Leax_encrypt_with_nost21
-	mov	48(sp), 64(sp)
-	add	r10, 64(sp)
-	mov	64(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_encrypt_with_nost21:
-	cmp	#2, 10(sp)
-	jnc	.Leax_encrypt_with_nost22
-	mov	64(sp), r15
-	mov.b	112(sp), 1(r15)
-.Leax_encrypt_with_nost22:
-	mov	r5, r4
-	cmp	#1, 18(sp)
-	swpb	r4
-	jnc	.Leax_encrypt_with_nost23
-	mov	44(sp), 62(sp)
-	add	r10, 62(sp)
-	mov	62(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_encrypt_with_nost23:
-	cmp	#2, 18(sp)
-	jnc	.Leax_encrypt_with_nost24
-	mov	62(sp), r15
-	mov.b	r5, 1(r15)
-.Leax_encrypt_with_nost24:
-	mov	r6, r5
-	cmp	#1, 28(sp)
+	mov	r4, 0(r13)
 	swpb	r5
-	jnc	.Leax_encrypt_with_nost25
-	mov	42(sp), 60(sp)
-	add	r10, 60(sp)
-	mov	60(sp), r15
-	mov.b	r5, 0(r15)
-.Leax_encrypt_with_nost25:
-	cmp	#2, 28(sp)
-	jnc	.Leax_encrypt_with_nost26
-	mov	60(sp), r15
-	mov.b	r6, 1(r15)
-.Leax_encrypt_with_nost26:
-	mov	r11, r6
-	cmp	#1, 22(sp)
+	mov	r5, 2(r13)
 	swpb	r6
-	jnc	.Leax_encrypt_with_nost27
-	mov	40(sp), 58(sp)
-	add	r10, 58(sp)
-	mov	58(sp), r15
-	mov.b	r6, 0(r15)
-.Leax_encrypt_with_nost27:
-	cmp	#2, 22(sp)
-	jnc	.Leax_encrypt_with_nost28
-	mov	58(sp), r15
-	mov.b	r11, 1(r15)
-.Leax_encrypt_with_nost28:
-	mov	r12, r11
-	cmp	#1, 14(sp)
+	mov	r6, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
 	swpb	r11
-	jnc	.Leax_encrypt_with_nost29
-	mov	34(sp), 56(sp)
-	add	r10, 56(sp)
-	mov	56(sp), r15
-	mov.b	r11, 0(r15)
-.Leax_encrypt_with_nost29:
-	cmp	#2, 14(sp)
-	jnc	.Leax_encrypt_with_nost30
-	mov	56(sp), r15
-	mov.b	r12, 1(r15)
-.Leax_encrypt_with_nost30:
-	mov	r13, r12
-	cmp	#1, 8(sp)
+	mov	r11, 8(r13)
 	swpb	r12
-	jnc	.Leax_encrypt_with_nost31
-	mov	26(sp), 54(sp)
-	add	r10, 54(sp)
-	mov	54(sp), r15
-	mov.b	r12, 0(r15)
-.Leax_encrypt_with_nost31:
-	cmp	#2, 8(sp)
-	jnc	.Leax_encrypt_with_nost32
-	mov	54(sp), r15
-	mov.b	r13, 1(r15)
-.Leax_encrypt_with_nost32:
-	mov	r14, r13
-	cmp	#1, r8
-	swpb	r13
-	jnc	.Leax_encrypt_with_nost33
-	mov	r7, 52(sp)
-	add	r10, 52(sp)
-	mov	52(sp), r15
-	mov.b	r13, 0(r15)
-.Leax_encrypt_with_nost33:
-	cmp	#2, r8
-	jnc	.Leax_encrypt_with_nost34
-	mov	52(sp), r15
-	mov.b	r14, 1(r15)
-.Leax_encrypt_with_nost34:
-	add	#1, 50(sp)
-	cmp	86(sp), 50(sp)
-	jc	.Leax_encrypt_with_near52
-	br	#.Leax_encrypt_with_loop1
-.Leax_encrypt_with_near52:
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Leax_encrypt_with_stored9
+.Leax_encrypt_with_bytes8:
+	swpb	r4
+	mov	r4, 68(sp)
+	swpb	r5
+	mov	r5, 70(sp)
+	swpb	r6
+	mov	r6, 72(sp)
+	swpb	r7
+	mov	r7, 74(sp)
+	swpb	r11
+	mov	r11, 76(sp)
+	swpb	r12
+	mov	r12, 78(sp)
+	swpb	r14
+	mov	r14, 80(sp)
+	swpb	r15
+	mov	r15, 82(sp)
+	mov	sp, r14
+	add	#68, r14
+	mov	r9, r15
+	cmp	#16, r15
+	jnc	.Leax_encrypt_with_cnt10
+	mov	#16, r15
+.Leax_encrypt_with_cnt10:
+	tst	r15
+	jz	.Leax_encrypt_with_stored9
+.Leax_encrypt_with_cpy11:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Leax_encrypt_with_cpy11
+.Leax_encrypt_with_stored9:
+	add	#1, r10
+	cmp	18(sp), r10
+	jnc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	; eax.ae:53: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#178, r15
-	mov	110(sp), 0(sp)
+	add	#116, r15
+	mov	34(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	88(sp), r12
-	mov	102(sp), r13
+	mov	20(sp), r12
+	mov	28(sp), r13
 	mov	#2, r14
-	mov	r10, r15
+	mov	22(sp), r15
 	call	#eax_omac
-	mov	114(sp), r8
-	xor	130(sp), r8
-	mov	116(sp), r9
-	xor	132(sp), r9
-	mov	118(sp), r10
-	xor	134(sp), r10
-	mov	120(sp), r11
-	xor	136(sp), r11
-	mov	122(sp), r12
-	xor	138(sp), r12
-	mov	124(sp), r13
-	xor	140(sp), r13
-	mov	126(sp), r14
-	xor	142(sp), r14
-	mov	128(sp), r15
-	xor	144(sp), r15
-	mov	r8, r6
-	xor	178(sp), r6
-	mov	r9, r7
-	xor	180(sp), r7
-	mov	r10, r9
-	xor	182(sp), r9
-	mov	r11, r10
-	xor	184(sp), r10
-	mov	r12, r11
-	xor	186(sp), r11
-	mov	r13, r12
-	xor	188(sp), r12
-	mov	r14, r13
-	xor	190(sp), r13
-	mov	r15, r14
-	xor	192(sp), r14
-	mov	#14, r15
-	cmp	84(sp), r15
-	clr	r4
-	adc	r4
-	mov	84(sp), r5
-	sub	#14, r5
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r5, r15
-	and	r8, r15
-	xor	r15, r5
-	inv	r4
-	inc	r4
-	and	#14, r4
-	xor	#14, r4
+	mov	36(sp), r7
+	xor	52(sp), r7
+	mov	38(sp), r8
+	xor	54(sp), r8
+	mov	40(sp), r9
+	xor	56(sp), r9
+	mov	42(sp), r10
+	xor	58(sp), r10
+	mov	44(sp), r11
+	xor	60(sp), r11
+	mov	46(sp), r12
+	xor	62(sp), r12
+	mov	48(sp), r14
+	xor	64(sp), r14
+	mov	50(sp), r15
+	xor	66(sp), r15
+	xor	116(sp), r7
+	xor	118(sp), r8
+	xor	120(sp), r9
+	xor	122(sp), r10
+	xor	124(sp), r11
+	xor	126(sp), r12
+	xor	128(sp), r14
+	xor	130(sp), r15
 	; eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	mov	r6, r8
-	cmp	#1, r5
-	jnc	.Leax_encrypt_with_nost35
-	mov	r4, 94(sp)
-	add	92(sp), 94(sp)
-	swpb	r8
-	mov	94(sp), r15
-	mov.b	r8, 0(r15)
-.Leax_encrypt_with_nost35:
-	cmp	#2, r5
-	jnc	.Leax_encrypt_with_nost36
-	mov	94(sp), r15
-	mov.b	r6, 1(r15)
-.Leax_encrypt_with_nost36:
-	mov	#12, r15
-	cmp	84(sp), r15
-	clr	r5
-	adc	r5
-	mov	84(sp), r6
-	sub	#12, r6
-	mov	r5, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#12, r5
-	xor	#12, r5
-	mov	r7, r8
-	cmp	#1, r6
-	swpb	r8
-	jnc	.Leax_encrypt_with_nost37
-	mov	r5, 96(sp)
-	add	92(sp), 96(sp)
-	mov	96(sp), r15
-	mov.b	r8, 0(r15)
-.Leax_encrypt_with_nost37:
-	cmp	#2, r6
-	jnc	.Leax_encrypt_with_nost38
-	mov	96(sp), r15
-	mov.b	r7, 1(r15)
-.Leax_encrypt_with_nost38:
-	mov	#10, r15
-	cmp	84(sp), r15
-	clr	r6
-	adc	r6
-	mov	84(sp), r7
-	sub	#10, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#10, r6
-	xor	#10, r6
-	mov	r9, r8
-	cmp	#1, r7
-	swpb	r8
-	jnc	.Leax_encrypt_with_nost39
-	mov	r6, 100(sp)
-	add	92(sp), 100(sp)
-	mov	100(sp), r15
-	mov.b	r8, 0(r15)
-.Leax_encrypt_with_nost39:
-	cmp	#2, r7
-	jnc	.Leax_encrypt_with_nost40
-	mov	100(sp), r15
-	mov.b	r9, 1(r15)
-.Leax_encrypt_with_nost40:
-	mov	#8, r15
-	cmp	84(sp), r15
-	clr	r7
-	adc	r7
-	mov	84(sp), r8
-	sub	#8, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	mov	r10, r9
-	cmp	#1, r8
-	swpb	r9
-	jnc	.Leax_encrypt_with_nost41
-	mov	r7, 106(sp)
-	add	92(sp), 106(sp)
-	mov	106(sp), r15
-	mov.b	r9, 0(r15)
-.Leax_encrypt_with_nost41:
-	cmp	#2, r8
-	jnc	.Leax_encrypt_with_nost42
-	mov	106(sp), r15
-	mov.b	r10, 1(r15)
-.Leax_encrypt_with_nost42:
-	mov	#6, r15
-	cmp	84(sp), r15
-	clr	r8
-	adc	r8
-	mov	84(sp), r9
-	sub	#6, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r8
-	inc	r8
-	and	#6, r8
-	xor	#6, r8
-	mov	r11, r10
-	cmp	#1, r9
-	swpb	r10
-	jnc	.Leax_encrypt_with_nost43
-	mov	r8, 108(sp)
-	add	92(sp), 108(sp)
-	mov	108(sp), r15
-	mov.b	r10, 0(r15)
-.Leax_encrypt_with_nost43:
-	cmp	#2, r9
-	jnc	.Leax_encrypt_with_nost44
-	mov	108(sp), r15
-	mov.b	r11, 1(r15)
-.Leax_encrypt_with_nost44:
-	mov	#4, r15
-	cmp	84(sp), r15
-	clr	r9
-	adc	r9
-	mov	84(sp), r10
-	sub	#4, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	and	#4, r9
-	xor	#4, r9
-	mov	r12, r11
-	cmp	#1, r10
-	swpb	r11
-	jnc	.Leax_encrypt_with_nost45
-	mov	r9, 104(sp)
-	add	92(sp), 104(sp)
-	mov	104(sp), r15
-	mov.b	r11, 0(r15)
-.Leax_encrypt_with_nost45:
-	cmp	#2, r10
-	jnc	.Leax_encrypt_with_nost46
-	mov	104(sp), r15
-	mov.b	r12, 1(r15)
-.Leax_encrypt_with_nost46:
-	mov	#2, r15
-	cmp	84(sp), r15
-	clr	r10
-	adc	r10
-	mov	84(sp), r11
-	sub	#2, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#2, r10
-	xor	#2, r10
-	mov	r13, r12
-	cmp	#1, r11
+	mov	32(sp), r13
+	cmp	#16, 30(sp)
+	jnc	.Leax_encrypt_with_bytes12
+	bit	#1, r13
+	jnz	.Leax_encrypt_with_bytes12
+	swpb	r15
+	mov	r15, 0(r13)
+	swpb	r14
+	mov	r14, 2(r13)
 	swpb	r12
-	jnc	.Leax_encrypt_with_nost47
-	mov	r10, 98(sp)
-	add	92(sp), 98(sp)
-	mov	98(sp), r15
-	mov.b	r12, 0(r15)
-.Leax_encrypt_with_nost47:
-	cmp	#2, r11
-	jnc	.Leax_encrypt_with_nost48
-	mov	98(sp), r15
-	mov.b	r13, 1(r15)
-.Leax_encrypt_with_nost48:
-	mov	r14, r13
-	cmp	#1, 84(sp)
-	swpb	r13
-	jnc	.Leax_encrypt_with_nost49
-	mov	92(sp), r15
-	mov.b	r13, 0(r15)
-.Leax_encrypt_with_nost49:
-	cmp	#2, 84(sp)
-	jnc	.Leax_encrypt_with_nost50
-	mov	92(sp), r15
-	mov.b	r14, 1(r15)
-.Leax_encrypt_with_nost50:
-	add	#194, sp
+	mov	r12, 4(r13)
+	swpb	r11
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
+	swpb	r7
+	mov	r7, 14(r13)
+	jmp	.Leax_encrypt_with_stored13
+.Leax_encrypt_with_bytes12:
+	swpb	r15
+	mov	r15, 68(sp)
+	swpb	r14
+	mov	r14, 70(sp)
+	swpb	r12
+	mov	r12, 72(sp)
+	swpb	r11
+	mov	r11, 74(sp)
+	swpb	r10
+	mov	r10, 76(sp)
+	swpb	r9
+	mov	r9, 78(sp)
+	swpb	r8
+	mov	r8, 80(sp)
+	swpb	r7
+	mov	r7, 82(sp)
+	mov	sp, r14
+	add	#68, r14
+	mov	30(sp), r15
+	cmp	#16, r15
+	jnc	.Leax_encrypt_with_cnt14
+	mov	#16, r15
+.Leax_encrypt_with_cnt14:
+	tst	r15
+	jz	.Leax_encrypt_with_stored13
+.Leax_encrypt_with_cpy15:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Leax_encrypt_with_cpy15
+.Leax_encrypt_with_stored13:
+	add	#132, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1300,8 +824,8 @@ eax_encrypt_with:
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 226 bytes (71 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2966 bytes of code
+;     frame 164 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1554 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -1314,49 +838,49 @@ eax_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#226, sp
-	mov	r12, 96(sp)
-	mov	r13, r7
+	sub	#164, sp
+	mov	r12, 20(sp)
+	mov	r13, r8
 	mov	r14, r11
-	mov	242(sp), r6
-	mov	244(sp), r8
-	mov	246(sp), r9
-	mov	248(sp), 98(sp)
-	mov	250(sp), 108(sp)
-	mov	252(sp), 90(sp)
-	mov	254(sp), r10
-	mov	258(sp), 142(sp)
+	mov	180(sp), r9
+	mov	182(sp), r10
+	mov	184(sp), 24(sp)
+	mov	186(sp), 22(sp)
+	mov	188(sp), 48(sp)
+	mov	190(sp), 32(sp)
+	mov	192(sp), 28(sp)
+	mov	196(sp), 66(sp)
 	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r14
-	add	#146, r14
+	add	#68, r14
 	mov	r15, 0(sp)
 	mov	r14, 2(sp)
-	mov	96(sp), r12
-	mov	r7, r13
+	mov	20(sp), r12
+	mov	r8, r13
 	mov	#0, r14
 	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#162, r15
-	mov	r8, 0(sp)
+	add	#84, r15
+	mov	r10, 0(sp)
 	mov	r15, 2(sp)
-	mov	96(sp), r12
-	mov	r7, r13
+	mov	20(sp), r12
+	mov	r8, r13
 	mov	#1, r14
-	mov	r6, r15
+	mov	r9, r15
 	call	#eax_omac
 	; eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#178, r15
-	mov	98(sp), 0(sp)
+	add	#100, r15
+	mov	22(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	96(sp), r12
-	mov	r7, r13
+	mov	20(sp), r12
+	mov	r8, r13
 	mov	#2, r14
-	mov	r9, r15
+	mov	24(sp), r15
 	call	#eax_omac
-	mov	98(sp), r14
+	mov	22(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1371,794 +895,281 @@ eax_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 94(sp)
-	bis	r14, 94(sp)
+	mov	r15, 18(sp)
+	bis	r14, 18(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
-	mov	#0, 50(sp)
-	cmp	94(sp), 50(sp)
-	jnc	.Leax_decrypt_with_near51
-	br	#.Leax_decrypt_with_done2
-.Leax_decrypt_with_near51:
+	mov	#0, r10
+	cmp	18(sp), r10
+	jc	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
-	mov	50(sp), r15
+	mov	r10, r15
 	and	#4095, r15
-	mov	r15, r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	98(sp), r8
-	sub	r7, r8
-	mov	r7, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 6(sp)
-	xor	r15, 6(sp)
-	inv	r12
+	mov	r15, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	mov	22(sp), r9
+	sub	r8, r9
+	mov	r8, r7
+	add	24(sp), r7
+	cmp	#16, r9
+	jnc	.Leax_decrypt_with_bytes3
+	bit	#1, r7
+	jnz	.Leax_decrypt_with_bytes3
+.Leax_decrypt_with_words4:
+	mov	@r7, 16(sp)
+	mov	2(r7), 14(sp)
+	mov	4(r7), 12(sp)
+	mov	6(r7), 10(sp)
+	mov	8(r7), 8(sp)
+	mov	10(r7), 6(sp)
+	mov	12(r7), 4(sp)
+	mov	14(r7), r7
+	jmp	.Leax_decrypt_with_join5
+.Leax_decrypt_with_bytes3:
+	mov	sp, r11
+	add	#116, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r9, r15
+.Leax_decrypt_with_cpy6:
+	clr	r14
+	tst	r15
+	jz	.Leax_decrypt_with_pad7
+	mov.b	@r7, r14
+	inc	r7
+	dec	r15
+.Leax_decrypt_with_pad7:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 46(sp)
-	xor	r15, 46(sp)
-	clr	r14
-	cmp	#1, 6(sp)
-	jnc	.Leax_decrypt_with_nob3
-	mov	46(sp), 82(sp)
-	add	r9, 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob3:
-	clr	r15
-	cmp	#2, 6(sp)
-	jnc	.Leax_decrypt_with_nob4
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob4:
-	mov	r14, 32(sp)
-	swpb	32(sp)
-	bis	r15, 32(sp)
-	mov	r7, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 10(sp)
-	xor	r15, 10(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 48(sp)
-	xor	r15, 48(sp)
-	clr	r14
-	cmp	#1, 10(sp)
-	jnc	.Leax_decrypt_with_nob5
-	mov	48(sp), 80(sp)
-	add	r9, 80(sp)
-	mov	80(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob5:
-	clr	r15
-	cmp	#2, 10(sp)
-	jnc	.Leax_decrypt_with_nob6
-	mov	80(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob6:
-	mov	r14, 38(sp)
-	swpb	38(sp)
-	bis	r15, 38(sp)
-	mov	r7, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 18(sp)
-	xor	r15, 18(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
-	clr	r14
-	cmp	#1, 18(sp)
-	jnc	.Leax_decrypt_with_nob7
-	mov	44(sp), 78(sp)
-	add	r9, 78(sp)
-	mov	78(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob7:
-	clr	r15
-	cmp	#2, 18(sp)
-	jnc	.Leax_decrypt_with_nob8
-	mov	78(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob8:
-	mov	r14, 36(sp)
-	swpb	36(sp)
-	bis	r15, 36(sp)
-	mov	r7, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 42(sp)
-	xor	r15, 42(sp)
-	clr	r14
-	cmp	#1, 28(sp)
-	jnc	.Leax_decrypt_with_nob9
-	mov	42(sp), 76(sp)
-	add	r9, 76(sp)
-	mov	76(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob9:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Leax_decrypt_with_nob10
-	mov	76(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob10:
-	mov	r14, 30(sp)
-	swpb	30(sp)
-	bis	r15, 30(sp)
-	mov	r7, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 22(sp)
-	xor	r15, 22(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 40(sp)
-	xor	r15, 40(sp)
-	clr	r14
-	cmp	#1, 22(sp)
-	jnc	.Leax_decrypt_with_nob11
-	mov	40(sp), 74(sp)
-	add	r9, 74(sp)
-	mov	74(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob11:
-	clr	r15
-	cmp	#2, 22(sp)
-	jnc	.Leax_decrypt_with_nob12
-	mov	74(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob12:
-	mov	r14, 24(sp)
-	swpb	24(sp)
-	bis	r15, 24(sp)
-	mov	r7, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 14(sp)
-	xor	r15, 14(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 34(sp)
-	xor	r15, 34(sp)
-	clr	r14
-	cmp	#1, 14(sp)
-	jnc	.Leax_decrypt_with_nob13
-	mov	34(sp), 72(sp)
-	add	r9, 72(sp)
-	mov	72(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob13:
-	clr	r15
-	cmp	#2, 14(sp)
-	jnc	.Leax_decrypt_with_nob14
-	mov	72(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob14:
-	mov	r14, 20(sp)
-	swpb	20(sp)
-	bis	r15, 20(sp)
-	mov	r7, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 8(sp)
-	xor	r15, 8(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 26(sp)
-	xor	r15, 26(sp)
-	clr	r14
-	cmp	#1, 8(sp)
-	jnc	.Leax_decrypt_with_nob15
-	mov	26(sp), 70(sp)
-	add	r9, 70(sp)
-	mov	70(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob15:
-	clr	r15
-	cmp	#2, 8(sp)
-	jnc	.Leax_decrypt_with_nob16
-	mov	70(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob16:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	clr	r14
-	cmp	#1, r8
-	jnc	.Leax_decrypt_with_nob17
-	mov	r7, 68(sp)
-	add	r9, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob17:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_decrypt_with_nob18
-	mov	68(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob18:
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
-	mov	146(sp), r4
-	add	50(sp), r4
-	mov	148(sp), r5
+	dec	r13
+	jnz	.Leax_decrypt_with_cpy6
+	mov	r11, r7
+	jmp	.Leax_decrypt_with_words4
+.Leax_decrypt_with_join5:
+	mov	68(sp), r4
+	add	r10, r4
+	mov	70(sp), r5
 	addc	#0, r5
-	mov	150(sp), r6
+	mov	72(sp), r6
 	addc	#0, r6
-	mov	152(sp), r11
+	mov	74(sp), r11
 	addc	#0, r11
-	mov	154(sp), r12
+	mov	76(sp), r12
 	addc	#0, r12
-	mov	156(sp), r13
+	mov	78(sp), r13
 	addc	#0, r13
-	mov	158(sp), r14
+	mov	80(sp), r14
 	addc	#0, r14
-	mov	160(sp), r15
+	mov	82(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 194(sp)
-	mov	r5, 196(sp)
-	mov	r6, 198(sp)
-	mov	r11, 200(sp)
-	mov	r12, 202(sp)
-	mov	r13, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
-	mov	sp, r13
-	add	#194, r13
-	mov	sp, r14
-	add	#210, r14
-	mov	96(sp), r12
-	call	#eax_M_E_encrypt_block
-	mov	32(sp), r4
-	xor	210(sp), r4
-	mov	38(sp), 144(sp)
-	xor	212(sp), 144(sp)
-	mov	36(sp), r5
-	xor	214(sp), r5
-	mov	30(sp), r6
-	xor	216(sp), r6
-	mov	24(sp), r11
-	xor	218(sp), r11
-	mov	20(sp), r12
-	xor	220(sp), r12
-	mov	12(sp), r13
-	xor	222(sp), r13
-	mov	16(sp), r14
-	xor	224(sp), r14
-	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r4, 4(sp)
-	cmp	#1, 6(sp)
-	jnc	.Leax_decrypt_with_nost19
-	mov	46(sp), 66(sp)
-	add	r10, 66(sp)
-	swpb	4(sp)
-	mov	66(sp), r15
-	mov.b	4(sp), 0(r15)
-.Leax_decrypt_with_nost19:
-	cmp	#2, 6(sp)
-	jnc	.Leax_decrypt_with_nost20
-	mov	66(sp), r15
-	mov.b	r4, 1(r15)
-.Leax_decrypt_with_nost20:
-	mov	144(sp), r4
-	cmp	#1, 10(sp)
-	swpb	r4
-	jnc	.Leax_decrypt_with_nost21
-	mov	48(sp), 64(sp)
-	add	r10, 64(sp)
-	mov	64(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_decrypt_with_nost21:
-	cmp	#2, 10(sp)
-	jnc	.Leax_decrypt_with_nost22
-	mov	64(sp), r15
-	mov.b	144(sp), 1(r15)
-.Leax_decrypt_with_nost22:
-	mov	r5, r4
-	cmp	#1, 18(sp)
-	swpb	r4
-	jnc	.Leax_decrypt_with_nost23
-	mov	44(sp), 62(sp)
-	add	r10, 62(sp)
-	mov	62(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_decrypt_with_nost23:
-	cmp	#2, 18(sp)
-	jnc	.Leax_decrypt_with_nost24
-	mov	62(sp), r15
-	mov.b	r5, 1(r15)
-.Leax_decrypt_with_nost24:
-	mov	r6, r5
-	cmp	#1, 28(sp)
-	swpb	r5
-	jnc	.Leax_decrypt_with_nost25
-	mov	42(sp), 60(sp)
-	add	r10, 60(sp)
-	mov	60(sp), r15
-	mov.b	r5, 0(r15)
-.Leax_decrypt_with_nost25:
-	cmp	#2, 28(sp)
-	jnc	.Leax_decrypt_with_nost26
-	mov	60(sp), r15
-	mov.b	r6, 1(r15)
-.Leax_decrypt_with_nost26:
-	mov	r11, r6
-	cmp	#1, 22(sp)
-	swpb	r6
-	jnc	.Leax_decrypt_with_nost27
-	mov	40(sp), 58(sp)
-	add	r10, 58(sp)
-	mov	58(sp), r15
-	mov.b	r6, 0(r15)
-.Leax_decrypt_with_nost27:
-	cmp	#2, 22(sp)
-	jnc	.Leax_decrypt_with_nost28
-	mov	58(sp), r15
-	mov.b	r11, 1(r15)
-.Leax_decrypt_with_nost28:
-	mov	r12, r11
-	cmp	#1, 14(sp)
-	swpb	r11
-	jnc	.Leax_decrypt_with_nost29
-	mov	34(sp), 56(sp)
-	add	r10, 56(sp)
-	mov	56(sp), r15
-	mov.b	r11, 0(r15)
-.Leax_decrypt_with_nost29:
-	cmp	#2, 14(sp)
-	jnc	.Leax_decrypt_with_nost30
-	mov	56(sp), r15
-	mov.b	r12, 1(r15)
-.Leax_decrypt_with_nost30:
-	mov	r13, r12
-	cmp	#1, 8(sp)
-	swpb	r12
-	jnc	.Leax_decrypt_with_nost31
-	mov	26(sp), 54(sp)
-	add	r10, 54(sp)
-	mov	54(sp), r15
-	mov.b	r12, 0(r15)
-.Leax_decrypt_with_nost31:
-	cmp	#2, 8(sp)
-	jnc	.Leax_decrypt_with_nost32
-	mov	54(sp), r15
-	mov.b	r13, 1(r15)
-.Leax_decrypt_with_nost32:
-	mov	r14, r13
-	cmp	#1, r8
-	swpb	r13
-	jnc	.Leax_decrypt_with_nost33
-	mov	r7, 52(sp)
-	add	r10, 52(sp)
-	mov	52(sp), r15
-	mov.b	r13, 0(r15)
-.Leax_decrypt_with_nost33:
-	cmp	#2, r8
-	jnc	.Leax_decrypt_with_nost34
-	mov	52(sp), r15
-	mov.b	r14, 1(r15)
-.Leax_decrypt_with_nost34:
-	add	#1, 50(sp)
-	cmp	94(sp), 50(sp)
-	jc	.Leax_decrypt_with_near52
-	br	#.Leax_decrypt_with_loop1
-.Leax_decrypt_with_near52:
-.Leax_decrypt_with_done2:
-	mov	#14, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#14, r12
-	xor	#14, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob35
-	mov	r12, 128(sp)
-	add	108(sp), 128(sp)
-	mov	128(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob35:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob36
-	mov	128(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob36:
-	mov	r14, 100(sp)
-	swpb	100(sp)
-	bis	r15, 100(sp)
-	mov	#12, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob37
-	mov	r12, 130(sp)
-	add	108(sp), 130(sp)
-	mov	130(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob37:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob38
-	mov	130(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob38:
-	mov	r14, 102(sp)
-	swpb	102(sp)
-	bis	r15, 102(sp)
-	mov	#10, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob39
-	mov	r12, 132(sp)
-	add	108(sp), 132(sp)
-	mov	132(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob39:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob40
-	mov	132(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob40:
-	mov	r14, 104(sp)
-	swpb	104(sp)
-	bis	r15, 104(sp)
-	mov	#8, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#8, r12
-	xor	#8, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob41
-	mov	r12, 134(sp)
-	add	108(sp), 134(sp)
-	mov	134(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob41:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob42
-	mov	134(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob42:
-	mov	r14, 106(sp)
-	swpb	106(sp)
-	bis	r15, 106(sp)
-	mov	#6, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#6, r12
-	xor	#6, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob43
-	mov	r12, 136(sp)
-	add	108(sp), 136(sp)
-	mov	136(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob43:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob44
-	mov	136(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob44:
-	mov	r14, 110(sp)
-	swpb	110(sp)
-	bis	r15, 110(sp)
-	mov	#4, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#4, r12
-	xor	#4, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob45
-	mov	r12, 138(sp)
-	add	108(sp), 138(sp)
-	mov	138(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob45:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob46
-	mov	138(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob46:
-	mov	r14, 92(sp)
-	swpb	92(sp)
-	bis	r15, 92(sp)
-	mov	#2, r15
-	cmp	90(sp), r15
-	clr	r12
-	adc	r12
-	mov	90(sp), r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#2, r12
-	xor	#2, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob47
+	mov	r4, 132(sp)
+	mov	r5, 134(sp)
+	mov	r6, 136(sp)
+	mov	r11, 138(sp)
 	mov	r12, 140(sp)
-	add	108(sp), 140(sp)
-	mov	140(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob47:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob48
-	mov	140(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob48:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r14
-	cmp	#1, 90(sp)
-	jnc	.Leax_decrypt_with_nob49
-	mov	108(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob49:
-	clr	r15
-	cmp	#2, 90(sp)
-	jnc	.Leax_decrypt_with_nob50
-	mov	108(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob50:
-	mov	r14, r5
+	mov	r13, 142(sp)
+	mov	r14, 144(sp)
+	mov	r15, 146(sp)
+	mov	sp, r13
+	add	#132, r13
+	mov	sp, r14
+	add	#148, r14
+	mov	20(sp), r12
+	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
+	swpb	4(sp)
+	swpb	r7
+	call	#eax_M_E_encrypt_block
+	mov	r7, r13
+	xor	148(sp), r13
+	mov	4(sp), r14
+	xor	150(sp), r14
+	mov	6(sp), r12
+	xor	152(sp), r12
+	mov	8(sp), r11
+	xor	154(sp), r11
+	mov	10(sp), r7
+	xor	156(sp), r7
+	mov	12(sp), r6
+	xor	158(sp), r6
+	mov	14(sp), r5
+	xor	160(sp), r5
+	mov	16(sp), r15
+	xor	162(sp), r15
+	; eax.ae:20: store_be(dst, off, x, n - off)
+	mov	r15, r4
+	mov	r13, r15
+	mov	r8, r13
+	add	28(sp), r13
+	cmp	#16, r9
+	jnc	.Leax_decrypt_with_bytes8
+	bit	#1, r13
+	jnz	.Leax_decrypt_with_bytes8
+	swpb	r4
+	mov	r4, 0(r13)
 	swpb	r5
-	bis	r15, r5
-	mov	146(sp), r8
-	xor	162(sp), r8
-	mov	148(sp), r9
-	xor	164(sp), r9
-	mov	150(sp), r10
-	xor	166(sp), r10
-	mov	152(sp), r11
-	xor	168(sp), r11
-	mov	154(sp), r12
-	xor	170(sp), r12
-	mov	156(sp), r13
-	xor	172(sp), r13
-	mov	158(sp), r14
-	xor	174(sp), r14
-	mov	160(sp), r15
-	xor	176(sp), r15
-	mov	r8, 126(sp)
-	xor	178(sp), 126(sp)
-	mov	r9, 124(sp)
-	xor	180(sp), 124(sp)
-	mov	r10, 122(sp)
-	xor	182(sp), 122(sp)
-	mov	r11, 120(sp)
-	xor	184(sp), 120(sp)
-	mov	r12, 118(sp)
-	xor	186(sp), 118(sp)
-	mov	r13, 116(sp)
-	xor	188(sp), 116(sp)
-	mov	r14, 114(sp)
-	xor	190(sp), 114(sp)
-	mov	r15, 112(sp)
-	xor	192(sp), 112(sp)
-	mov	90(sp), r15
+	mov	r5, 2(r13)
+	swpb	r6
+	mov	r6, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
+	swpb	r11
+	mov	r11, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Leax_decrypt_with_stored9
+.Leax_decrypt_with_bytes8:
+	swpb	r4
+	mov	r4, 116(sp)
+	swpb	r5
+	mov	r5, 118(sp)
+	swpb	r6
+	mov	r6, 120(sp)
+	swpb	r7
+	mov	r7, 122(sp)
+	swpb	r11
+	mov	r11, 124(sp)
+	swpb	r12
+	mov	r12, 126(sp)
+	swpb	r14
+	mov	r14, 128(sp)
+	swpb	r15
+	mov	r15, 130(sp)
+	mov	sp, r14
+	add	#116, r14
+	mov	r9, r15
+	cmp	#16, r15
+	jnc	.Leax_decrypt_with_cnt10
+	mov	#16, r15
+.Leax_decrypt_with_cnt10:
+	tst	r15
+	jz	.Leax_decrypt_with_stored9
+.Leax_decrypt_with_cpy11:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Leax_decrypt_with_cpy11
+.Leax_decrypt_with_stored9:
+	add	#1, r10
+	cmp	18(sp), r10
+	jnc	.Leax_decrypt_with_loop1
+.Leax_decrypt_with_done2:
+	mov	48(sp), r10
+	cmp	#16, 32(sp)
+	jnc	.Leax_decrypt_with_bytes12
+	bit	#1, r10
+	jnz	.Leax_decrypt_with_bytes12
+.Leax_decrypt_with_words13:
+	mov	@r10, 64(sp)
+	mov	2(r10), 62(sp)
+	mov	4(r10), 60(sp)
+	mov	6(r10), 58(sp)
+	mov	8(r10), 56(sp)
+	mov	10(r10), 54(sp)
+	mov	12(r10), 52(sp)
+	mov	14(r10), 50(sp)
+	jmp	.Leax_decrypt_with_join14
+.Leax_decrypt_with_bytes12:
+	mov	sp, r11
+	add	#116, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	32(sp), r15
+.Leax_decrypt_with_cpy15:
+	clr	r14
+	tst	r15
+	jz	.Leax_decrypt_with_pad16
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Leax_decrypt_with_pad16:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Leax_decrypt_with_cpy15
+	mov	r11, r10
+	jmp	.Leax_decrypt_with_words13
+.Leax_decrypt_with_join14:
+	mov	68(sp), r8
+	xor	84(sp), r8
+	mov	70(sp), r9
+	xor	86(sp), r9
+	mov	72(sp), r10
+	xor	88(sp), r10
+	mov	74(sp), r11
+	xor	90(sp), r11
+	mov	76(sp), r12
+	xor	92(sp), r12
+	mov	78(sp), r13
+	xor	94(sp), r13
+	mov	80(sp), r14
+	xor	96(sp), r14
+	mov	82(sp), r15
+	xor	98(sp), r15
+	mov	r8, 38(sp)
+	xor	100(sp), 38(sp)
+	mov	r9, 40(sp)
+	xor	102(sp), 40(sp)
+	mov	r10, 42(sp)
+	xor	104(sp), 42(sp)
+	mov	r11, 44(sp)
+	xor	106(sp), 44(sp)
+	mov	r12, 46(sp)
+	xor	108(sp), 46(sp)
+	mov	r13, 36(sp)
+	xor	110(sp), 36(sp)
+	mov	r14, 34(sp)
+	xor	112(sp), 34(sp)
+	mov	r15, 30(sp)
+	xor	114(sp), 30(sp)
+	mov	32(sp), r15
 	and	#8191, r15
-	mov	r15, r10
-	rla	r10
-	rla	r10
-	rla	r10
-	mov.b	91(sp), r11
+	mov	r15, r5
+	rla	r5
+	rla	r5
+	rla	r5
+	mov.b	33(sp), r9
 	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	mov	90(sp), r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#65280, r9
-	xor	#-1, r9
-	mov	90(sp), r14
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	mov	32(sp), r11
+	and	#1, r11
+	inv	r11
+	inc	r11
+	and	#65280, r11
+	xor	#-1, r11
+	mov	32(sp), r14
 	clrc
 	rrc	r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r9, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
+	mov	r11, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
 	inv	r14
 	inc	r14
-	mov	r9, r15
+	mov	r11, r15
 	and	r14, r15
-	xor	r15, r9
-	mov	90(sp), r12
+	xor	r15, r11
+	mov	32(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -2166,7 +1177,7 @@ eax_decrypt_with:
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r10, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r13
@@ -2174,7 +1185,7 @@ eax_decrypt_with:
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r9, r15
+	mov	r11, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r7
@@ -2182,15 +1193,17 @@ eax_decrypt_with:
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r10, r15
 	and	r14, r15
+	mov	r10, r8
 	xor	r15, r8
 	inv	r12
 	inc	r12
-	mov	r9, r15
+	mov	r11, r15
 	and	r12, r15
-	xor	r15, r9
-	mov	90(sp), r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	32(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -2203,28 +1216,28 @@ eax_decrypt_with:
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 88(sp)
-	xor	#-1, 88(sp)
+	mov	r15, 26(sp)
+	xor	#-1, 26(sp)
 	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 86(sp)
-	xor	#-1, 86(sp)
+	mov	r15, r10
+	xor	#-1, r10
 	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 84(sp)
-	xor	#-1, 84(sp)
+	mov	r15, r11
+	xor	#-1, r11
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r9, r15
+	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r12
@@ -2250,13 +1263,12 @@ eax_decrypt_with:
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r14, r15
-	mov	r9, r4
-	xor	r15, r4
-	mov	r10, r15
+	xor	r15, r6
+	mov	r5, r15
 	sub	#128, r15
-	mov	r11, r15
+	mov	r9, r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -2264,17 +1276,15 @@ eax_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	88(sp), r9
+	mov	26(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	86(sp), r10
 	and	r15, r10
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	84(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -2294,7 +1304,7 @@ eax_decrypt_with:
 	and	r15, r8
 	inv	r14
 	inc	r14
-	mov	r4, r15
+	mov	r6, r15
 	and	r14, r15
 	inv	r9
 	inv	r10
@@ -2305,37 +1315,45 @@ eax_decrypt_with:
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	126(sp), r8
+	mov	38(sp), r8
 	and	r9, r8
-	mov	124(sp), r9
+	mov	40(sp), r9
 	and	r10, r9
-	mov	122(sp), r10
+	mov	42(sp), r10
 	and	r11, r10
-	mov	120(sp), r11
+	mov	44(sp), r11
 	and	r12, r11
-	mov	118(sp), r12
+	mov	46(sp), r12
 	and	r13, r12
-	mov	116(sp), r13
+	mov	36(sp), r13
 	and	r7, r13
-	mov	114(sp), r7
+	mov	34(sp), r7
 	and	r14, r7
-	mov	112(sp), r14
+	mov	30(sp), r14
 	and	r15, r14
-	mov	100(sp), r15
+	mov	50(sp), r15
+	swpb	r15
 	xor	r8, r15
-	mov	102(sp), r8
+	mov	52(sp), r8
+	swpb	r8
 	xor	r9, r8
-	mov	104(sp), r9
+	mov	54(sp), r9
+	swpb	r9
 	xor	r10, r9
-	mov	106(sp), r10
+	mov	56(sp), r10
+	swpb	r10
 	xor	r11, r10
-	mov	110(sp), r11
+	mov	58(sp), r11
+	swpb	r11
 	xor	r12, r11
-	mov	92(sp), r12
+	mov	60(sp), r12
+	swpb	r12
 	xor	r13, r12
-	mov	r6, r13
+	mov	62(sp), r13
+	swpb	r13
 	xor	r7, r13
-	mov	r5, r7
+	mov	64(sp), r7
+	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -2383,9 +1401,9 @@ eax_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	142(sp), r15
+	mov	66(sp), r15
 	mov	r14, 0(r15)
-	add	#226, sp
+	add	#164, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2677,8 +1695,8 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 290 bytes (121 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3288 bytes of code
+;     frame 298 bytes (117 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2406 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -2691,1095 +1709,666 @@ eax_omac:
 	push	r6
 	push	r5
 	push	r4
-	sub	#290, sp
-	mov	r12, 190(sp)
-	mov	r13, 184(sp)
-	mov	r14, 208(sp)
-	mov	r15, r10
-	mov	306(sp), 128(sp)
-	mov	308(sp), 210(sp)
+	sub	#298, sp
+	mov	r12, 198(sp)
+	mov	r13, 116(sp)
+	mov	r15, 74(sp)
+	mov	314(sp), 14(sp)
+	mov	316(sp), 200(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	mov	208(sp), r9
-	add	#2, r9
-	mov.b	r9, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	add	184(sp), r9
-	mov	128(sp), r15
-	sub	#1, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	@r9, r15
-	mov	r15, 206(sp)
-	xor	@r9, 206(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	2(r9), r15
-	mov	r15, 204(sp)
-	xor	2(r9), 204(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	4(r9), r15
-	mov	r15, 202(sp)
-	xor	4(r9), 202(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	6(r9), r15
-	mov	r15, 200(sp)
-	xor	6(r9), 200(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	8(r9), r15
-	mov	r15, 198(sp)
-	xor	8(r9), 198(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	10(r9), r15
-	mov	r15, 196(sp)
-	xor	10(r9), 196(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	12(r9), r15
-	mov	r15, 194(sp)
-	xor	12(r9), 194(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	14(r9), r15
-	mov	r15, 192(sp)
-	xor	14(r9), 192(sp)
-	mov	#14, r15
-	cmp	128(sp), r15
-	clr	r7
-	adc	r7
-	mov	128(sp), r8
-	sub	#14, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#14, r7
-	xor	#14, r7
-	clr	r9
-	cmp	#1, r8
-	jnc	.Leax_omac_nob1
-	mov	r7, r11
-	add	r10, r11
-	mov.b	@r11, r9
-.Leax_omac_nob1:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_omac_nob2
-	mov.b	1(r11), r15
-.Leax_omac_nob2:
-	mov	r9, r11
-	swpb	r11
-	bis	r15, r11
-	mov	#12, r15
-	cmp	128(sp), r15
-	clr	r7
-	adc	r7
-	mov	128(sp), r8
-	sub	#12, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#12, r7
-	xor	#12, r7
-	clr	r9
-	cmp	#1, r8
-	jnc	.Leax_omac_nob3
-	mov	r7, r13
-	add	r10, r13
-	mov.b	@r13, r9
-.Leax_omac_nob3:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_omac_nob4
-	mov.b	1(r13), r15
-.Leax_omac_nob4:
-	mov	r9, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#10, r15
-	cmp	128(sp), r15
-	clr	r7
-	adc	r7
-	mov	128(sp), r8
-	sub	#10, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#10, r7
-	xor	#10, r7
-	clr	r9
-	cmp	#1, r8
-	jnc	.Leax_omac_nob5
-	mov	r7, r14
-	add	r10, r14
-	mov.b	@r14, r9
-.Leax_omac_nob5:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_omac_nob6
-	mov.b	1(r14), r15
-.Leax_omac_nob6:
-	mov	r9, r14
-	swpb	r14
-	bis	r15, r14
-	mov	#8, r15
-	cmp	128(sp), r15
-	clr	r7
-	adc	r7
-	mov	128(sp), r8
-	sub	#8, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	clr	r9
-	cmp	#1, r8
-	jnc	.Leax_omac_nob7
-	mov	r7, 176(sp)
-	add	r10, 176(sp)
-	mov	176(sp), r15
-	mov.b	@r15, r9
-.Leax_omac_nob7:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_omac_nob8
-	mov	176(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob8:
-	swpb	r9
-	bis	r15, r9
-	mov	#6, r15
-	cmp	128(sp), r15
-	clr	r6
-	adc	r6
-	mov	128(sp), r7
-	sub	#6, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#6, r6
-	xor	#6, r6
-	clr	r8
-	cmp	#1, r7
-	jnc	.Leax_omac_nob9
-	mov	r6, 182(sp)
-	add	r10, 182(sp)
-	mov	182(sp), r15
-	mov.b	@r15, r8
-.Leax_omac_nob9:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Leax_omac_nob10
-	mov	182(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob10:
-	mov	r8, r7
-	swpb	r7
-	bis	r15, r7
-	mov	#4, r15
-	cmp	128(sp), r15
-	clr	r5
-	adc	r5
-	mov	128(sp), r6
-	sub	#4, r6
-	mov	r5, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#4, r5
-	xor	#4, r5
-	clr	r8
-	cmp	#1, r6
-	jnc	.Leax_omac_nob11
-	mov	r5, 186(sp)
-	add	r10, 186(sp)
-	mov	186(sp), r15
-	mov.b	@r15, r8
-.Leax_omac_nob11:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Leax_omac_nob12
-	mov	186(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob12:
-	mov	r8, r5
-	swpb	r5
-	bis	r15, r5
-	mov	#2, r15
-	cmp	128(sp), r15
-	clr	r4
-	adc	r4
-	mov	128(sp), r6
-	sub	#2, r6
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r4
-	inc	r4
-	and	#2, r4
-	xor	#2, r4
-	clr	r8
-	cmp	#1, r6
-	jnc	.Leax_omac_nob13
-	mov	r4, 188(sp)
-	add	r10, 188(sp)
-	mov	188(sp), r15
-	mov.b	@r15, r8
-.Leax_omac_nob13:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Leax_omac_nob14
-	mov	188(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob14:
-	mov	r8, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r8
-	cmp	#1, 128(sp)
-	jnc	.Leax_omac_nob15
-	mov.b	@r10, r8
-.Leax_omac_nob15:
-	clr	r15
-	cmp	#2, 128(sp)
-	jnc	.Leax_omac_nob16
-	mov.b	1(r10), r15
-.Leax_omac_nob16:
-	swpb	r8
-	bis	r15, r8
-	mov	r12, r4
-	inv	r4
-	inc	r4
-	mov	208(sp), r15
-	xor	r11, r15
-	and	r4, r15
-	mov	r11, 166(sp)
-	xor	r15, 166(sp)
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	mov	r13, r15
-	and	r11, r15
-	mov	r13, 164(sp)
-	xor	r15, 164(sp)
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r14, r15
-	and	r13, r15
-	mov	r14, 160(sp)
-	xor	r15, 160(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, 152(sp)
-	xor	r15, 152(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, 140(sp)
-	xor	r15, 140(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	mov	r5, 130(sp)
-	xor	r15, 130(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	mov	r8, r4
-	xor	r15, r4
-	mov	128(sp), r14
-	add	#15, r14
-	mov	#0, r15
-	addc	#0, r15
-	and	#15, r15
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r15, 146(sp)
-	bis	r14, 146(sp)
-	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	184(sp), r15
-	mov	2(r15), 212(sp)
-	mov	184(sp), r15
-	mov	4(r15), 214(sp)
-	mov	184(sp), r15
-	mov	6(r15), 216(sp)
-	mov	184(sp), r15
-	mov	8(r15), 218(sp)
-	mov	184(sp), r15
-	mov	10(r15), 220(sp)
-	mov	184(sp), r15
-	mov	12(r15), 222(sp)
-	mov	184(sp), r15
-	mov	14(r15), 224(sp)
-	mov	184(sp), r15
-	mov	16(r15), 226(sp)
-	mov	184(sp), r15
-	mov	18(r15), 228(sp)
-	mov	184(sp), r15
-	mov	20(r15), 230(sp)
-	mov	184(sp), r15
-	mov	22(r15), 232(sp)
-	mov	184(sp), r15
-	mov	24(r15), 234(sp)
-	mov	184(sp), r15
-	mov	26(r15), 236(sp)
-	mov	184(sp), r15
-	mov	28(r15), 238(sp)
-	mov	184(sp), r15
-	mov	30(r15), 240(sp)
-	mov	#1, 58(sp)
-	mov	206(sp), r5
-	mov	204(sp), r8
-	mov	202(sp), 44(sp)
-	mov	200(sp), 48(sp)
-	mov	198(sp), 52(sp)
-	mov	196(sp), 54(sp)
-	mov	194(sp), 60(sp)
-	mov	192(sp), 86(sp)
-	mov	166(sp), r9
-	mov	164(sp), r11
-	mov	160(sp), r12
-	mov	152(sp), r13
-	mov	140(sp), r14
-	mov	130(sp), r7
-	cmp	146(sp), 58(sp)
-	jc	.Leax_omac_done18
-.Leax_omac_loop17:
-	xor	r9, r5
-	mov	r8, r9
-	xor	r11, r9
-	mov	44(sp), r11
-	xor	r12, r11
-	mov	48(sp), r12
-	xor	r13, r12
-	mov	52(sp), r13
-	xor	r14, r13
-	mov	54(sp), r8
-	xor	r7, r8
-	mov	60(sp), r14
-	xor	r6, r14
-	mov	86(sp), r15
-	xor	r4, r15
-	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 242(sp)
-	mov	r9, 244(sp)
-	mov	r11, 246(sp)
-	mov	r12, 248(sp)
-	mov	r13, 250(sp)
-	mov	r8, 252(sp)
-	mov	r14, 254(sp)
-	mov	r15, 256(sp)
-	mov	sp, r13
-	add	#242, r13
-	mov	sp, r14
-	add	#258, r14
-	mov	190(sp), r12
-	call	#eax_M_E_encrypt_block
-	mov	58(sp), r15
-	and	#4095, r15
-	mov	r15, r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	mov	128(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob19
-	mov	r11, 84(sp)
-	add	r10, 84(sp)
-	mov	84(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob19:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob20
-	mov	84(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob20:
-	mov	r14, 2(sp)
-	swpb	2(sp)
-	bis	r15, 2(sp)
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob21
-	mov	r11, 66(sp)
-	add	r10, 66(sp)
-	mov	66(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob21:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob22
-	mov	66(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob22:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r8, r7
-	add	#10, r7
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob23
-	mov	r7, 50(sp)
-	add	r10, 50(sp)
-	mov	50(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob23:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob24
-	mov	50(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob24:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r8, r6
-	add	#8, r6
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r13
-	sub	#8, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob25
-	mov	r6, 46(sp)
-	add	r10, 46(sp)
-	mov	46(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob25:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob26
-	mov	46(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob26:
 	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r8, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r5
-	adc	r5
-	mov	r9, r7
-	sub	#6, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r5
-	inc	r5
-	mov	r8, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Leax_omac_nob27
-	mov	r6, 42(sp)
-	add	r10, 42(sp)
-	mov	42(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob27:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Leax_omac_nob28
-	mov	42(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob28:
-	swpb	r14
-	bis	r15, r14
-	mov	r8, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r6
-	sub	#4, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r5, r15
-	and	r7, r15
-	xor	r15, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Leax_omac_nob29
-	mov	r5, 10(sp)
-	add	r10, 10(sp)
-	mov	10(sp), r15
-	mov.b	@r15, r7
-.Leax_omac_nob29:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Leax_omac_nob30
-	mov	10(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob30:
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r15
-	adc	r15
-	mov	r9, r5
-	sub	#2, r5
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	mov	r5, 0(sp)
-	and	r6, 0(sp)
-	xor	@sp, r5
-	inv	r15
-	inc	r15
-	mov	r8, r6
-	xor	r4, r6
-	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	clr	r6
-	cmp	#1, r5
-	jnc	.Leax_omac_nob31
-	mov	r15, 6(sp)
-	add	r10, 6(sp)
-	mov	6(sp), r15
-	mov.b	@r15, r6
-.Leax_omac_nob31:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Leax_omac_nob32
-	mov	6(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob32:
-	swpb	r6
-	bis	r15, r6
-	clr	r5
-	cmp	#1, r9
-	jnc	.Leax_omac_nob33
-	mov	r8, 4(sp)
-	add	r10, 4(sp)
-	mov	4(sp), r15
-	mov.b	@r15, r5
-.Leax_omac_nob33:
-	clr	r8
-	cmp	#2, r9
-	jnc	.Leax_omac_nob34
-	mov	4(sp), r15
-	mov.b	1(r15), r8
-.Leax_omac_nob34:
-	mov	r5, r15
-	swpb	r15
-	bis	r8, r15
-	mov	258(sp), r5
-	mov	260(sp), r8
-	mov	262(sp), 44(sp)
-	mov	264(sp), 48(sp)
-	mov	266(sp), 52(sp)
-	mov	268(sp), 54(sp)
-	mov	270(sp), 60(sp)
-	mov	272(sp), 86(sp)
-	mov	2(sp), r9
-	mov	r15, r4
-	add	#1, 58(sp)
-	cmp	146(sp), 58(sp)
-	jnc	.Leax_omac_loop17
-.Leax_omac_done18:
-	mov	128(sp), r15
-	and	#15, r15
-	mov	r15, r10
-	sub	#1, r10
-	clr	168(sp)
-	adc	168(sp)
-	xor	#1, 168(sp)
-	mov	r15, r10
-	and	#8191, r10
-	mov	r10, 106(sp)
-	rla	106(sp)
-	rla	106(sp)
-	rla	106(sp)
-	mov	r15, r10
-	swpb	r10
-	mov.b	r10, r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	mov	r15, 72(sp)
-	and	#1, 72(sp)
-	mov	72(sp), 34(sp)
-	inv	34(sp)
-	inc	34(sp)
-	mov	34(sp), 70(sp)
-	and	#32896, 70(sp)
-	mov	70(sp), 56(sp)
-	xor	#32768, 56(sp)
-	mov	r15, 82(sp)
-	clrc
-	rrc	82(sp)
-	mov	82(sp), 62(sp)
-	and	#1, 62(sp)
-	mov	62(sp), 32(sp)
-	inv	32(sp)
-	inc	32(sp)
-	mov	56(sp), 80(sp)
-	and	32(sp), 80(sp)
-	mov	62(sp), 30(sp)
-	inv	30(sp)
-	inc	30(sp)
-	mov	56(sp), 96(sp)
-	and	30(sp), 96(sp)
-	mov	56(sp), 64(sp)
-	xor	96(sp), 64(sp)
-	mov	r15, 28(sp)
-	clrc
-	rrc	28(sp)
-	rra	28(sp)
-	mov	28(sp), 8(sp)
-	and	#1, 8(sp)
-	mov	8(sp), 40(sp)
-	inv	40(sp)
-	inc	40(sp)
-	mov	80(sp), 102(sp)
-	and	40(sp), 102(sp)
-	mov	8(sp), 38(sp)
-	inv	38(sp)
-	inc	38(sp)
-	mov	64(sp), 104(sp)
-	and	38(sp), 104(sp)
-	mov	8(sp), 36(sp)
-	inv	36(sp)
-	inc	36(sp)
-	mov	80(sp), 94(sp)
-	and	36(sp), 94(sp)
-	mov	80(sp), 100(sp)
-	xor	94(sp), 100(sp)
-	mov	8(sp), 26(sp)
-	inv	26(sp)
-	inc	26(sp)
-	mov	64(sp), 88(sp)
-	and	26(sp), 88(sp)
-	mov	64(sp), 92(sp)
-	xor	88(sp), 92(sp)
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#1, r15
-	mov	r15, 24(sp)
-	inv	24(sp)
-	inc	24(sp)
-	mov	102(sp), 134(sp)
-	and	24(sp), 134(sp)
-	mov	r15, 22(sp)
-	inv	22(sp)
-	inc	22(sp)
-	mov	104(sp), 144(sp)
-	and	22(sp), 144(sp)
-	mov	r15, 20(sp)
-	inv	20(sp)
-	inc	20(sp)
-	mov	100(sp), 156(sp)
-	and	20(sp), 156(sp)
-	mov	r15, 18(sp)
-	inv	18(sp)
-	inc	18(sp)
-	mov	92(sp), 158(sp)
-	and	18(sp), 158(sp)
-	mov	r15, 16(sp)
-	inv	16(sp)
-	inc	16(sp)
-	mov	102(sp), 78(sp)
-	and	16(sp), 78(sp)
-	mov	102(sp), 150(sp)
-	xor	78(sp), 150(sp)
-	mov	r15, 14(sp)
-	inv	14(sp)
-	inc	14(sp)
-	mov	104(sp), 76(sp)
-	and	14(sp), 76(sp)
-	mov	104(sp), 142(sp)
-	xor	76(sp), 142(sp)
-	mov	r15, 12(sp)
-	inv	12(sp)
-	inc	12(sp)
-	mov	100(sp), 74(sp)
-	and	12(sp), 74(sp)
-	mov	100(sp), 132(sp)
-	xor	74(sp), 132(sp)
-	inv	r15
-	inc	r15
-	mov	92(sp), 68(sp)
-	and	r15, 68(sp)
-	mov	92(sp), 126(sp)
-	xor	68(sp), 126(sp)
-	mov	106(sp), r15
-	sub	#128, r15
-	subc	#0, r10
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	134(sp), 124(sp)
-	and	r15, 124(sp)
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	144(sp), 120(sp)
-	and	r15, 120(sp)
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	156(sp), 118(sp)
-	and	r15, 118(sp)
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	158(sp), 116(sp)
-	and	r15, 116(sp)
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	150(sp), 114(sp)
-	and	r15, 114(sp)
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	142(sp), 112(sp)
-	and	r15, 112(sp)
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	132(sp), 110(sp)
-	and	r15, 110(sp)
-	inv	r10
-	inc	r10
-	mov	126(sp), 108(sp)
-	and	r10, 108(sp)
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	168(sp), r15
-	xor	#1, r15
+	add	#2, r13
+	mov.b	r13, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	add	116(sp), r13
+	mov	14(sp), r15
 	sub	#1, r15
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r9, 138(sp)
-	mov	184(sp), r15
-	xor	@r15, 138(sp)
-	mov	r11, 154(sp)
-	xor	212(sp), 154(sp)
-	mov	r12, 162(sp)
-	xor	214(sp), 162(sp)
-	mov	r13, 170(sp)
-	xor	216(sp), 170(sp)
-	mov	r14, 172(sp)
-	xor	218(sp), 172(sp)
-	mov	r7, 174(sp)
-	xor	220(sp), 174(sp)
-	mov	r6, 178(sp)
-	xor	222(sp), 178(sp)
-	mov	r4, 180(sp)
-	xor	224(sp), 180(sp)
-	mov	r9, 98(sp)
-	xor	124(sp), 98(sp)
-	mov	r11, 90(sp)
-	xor	120(sp), 90(sp)
-	mov	r12, r15
-	xor	118(sp), r15
-	mov	r13, r11
-	xor	116(sp), r11
-	mov	r14, r9
-	xor	114(sp), r9
-	xor	112(sp), r7
-	xor	110(sp), r6
-	mov	r4, r12
-	xor	108(sp), r12
-	mov	98(sp), r13
-	xor	226(sp), r13
-	mov	90(sp), r14
-	xor	228(sp), r14
-	mov	r15, r4
-	xor	230(sp), r4
-	xor	232(sp), r11
-	xor	234(sp), r9
-	xor	236(sp), r7
-	mov	r6, r15
-	xor	238(sp), r15
-	mov	r12, 122(sp)
-	xor	240(sp), 122(sp)
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	138(sp), r12
-	xor	r13, r12
-	and	r6, r12
-	mov	r13, 148(sp)
-	xor	r12, 148(sp)
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	154(sp), r13
-	xor	r14, r13
-	and	r12, r13
-	mov	r14, 136(sp)
-	xor	r13, 136(sp)
-	mov	r10, r13
-	inv	r13
-	inc	r13
-	mov	162(sp), r14
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	@r13, r15
+	mov	r15, r8
+	xor	@r13, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	2(r13), r15
+	mov	r15, 172(sp)
+	xor	2(r13), 172(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	4(r13), r15
+	mov	r15, 174(sp)
+	xor	4(r13), 174(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	6(r13), r15
+	mov	r15, 180(sp)
+	xor	6(r13), 180(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	8(r13), r15
+	mov	r15, 182(sp)
+	xor	8(r13), 182(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	10(r13), r15
+	mov	r15, 192(sp)
+	xor	10(r13), 192(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	12(r13), r15
+	mov	r15, 188(sp)
+	xor	12(r13), 188(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	14(r13), r15
+	mov	r15, 186(sp)
+	xor	14(r13), 186(sp)
+	mov	74(sp), r4
+	cmp	#16, 14(sp)
+	jnc	.Leax_omac_bytes1
+	bit	#1, r4
+	jnz	.Leax_omac_bytes1
+.Leax_omac_words2:
+	mov	@r4, r9
+	mov	2(r4), r7
+	mov	4(r4), r13
+	mov	6(r4), r12
+	mov	8(r4), r11
+	mov	10(r4), r6
+	mov	12(r4), r5
+	mov	14(r4), r4
+	jmp	.Leax_omac_join3
+.Leax_omac_bytes1:
+	mov	sp, r9
+	add	#234, r9
+	mov	r9, r11
+	mov	#16, r12
+	mov	14(sp), r15
+.Leax_omac_cpy4:
+	clr	r13
+	tst	r15
+	jz	.Leax_omac_pad5
+	mov.b	@r4, r13
+	inc	r4
+	dec	r15
+.Leax_omac_pad5:
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
+	jnz	.Leax_omac_cpy4
+	mov	r9, r4
+	jmp	.Leax_omac_words2
+.Leax_omac_join3:
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	swpb	r4
 	xor	r4, r14
-	and	r13, r14
-	mov	r4, r13
-	xor	r14, r13
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	170(sp), r14
-	xor	r11, r14
-	and	r12, r14
-	mov	r11, r6
-	xor	r14, r6
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	172(sp), r14
-	xor	r9, r14
-	and	r12, r14
-	xor	r14, r9
+	and	r15, r14
+	mov	r4, 166(sp)
+	xor	r14, 166(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	174(sp), r12
-	xor	r7, r12
-	and	r14, r12
-	mov	r7, r14
-	xor	r12, r14
-	mov	r10, r11
-	inv	r11
-	inc	r11
-	mov	178(sp), r12
+	swpb	r5
+	mov	r5, r15
+	and	r14, r15
+	mov	r5, 158(sp)
+	xor	r15, 158(sp)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r6
+	mov	r6, r15
+	and	r14, r15
+	mov	r6, 114(sp)
+	xor	r15, 114(sp)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r11
+	mov	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r12
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r12
-	and	r11, r12
-	xor	r12, r15
-	mov	r10, r11
-	inv	r11
-	inc	r11
-	mov	180(sp), r12
-	xor	122(sp), r12
-	and	r11, r12
-	mov	122(sp), r11
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r13
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r7
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, r14
+	xor	r15, r14
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	swpb	r9
+	mov	r9, r10
+	and	r15, r10
+	mov	r9, r15
+	xor	r10, r15
+	mov	14(sp), r9
+	add	#15, r9
+	mov	#0, r10
+	addc	#0, r10
+	and	#15, r10
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	swpb	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	mov	r10, 18(sp)
+	bis	r9, 18(sp)
+	; cmac.ae:79: for i in 1..(n + 15) / 16 {
+	mov	116(sp), r10
+	mov	2(r10), 202(sp)
+	mov	116(sp), r10
+	mov	4(r10), 204(sp)
+	mov	116(sp), r10
+	mov	6(r10), 206(sp)
+	mov	116(sp), r10
+	mov	8(r10), 208(sp)
+	mov	116(sp), r10
+	mov	10(r10), 210(sp)
+	mov	116(sp), r10
+	mov	12(r10), 212(sp)
+	mov	116(sp), r10
+	mov	14(r10), 214(sp)
+	mov	116(sp), r10
+	mov	16(r10), 216(sp)
+	mov	116(sp), r10
+	mov	18(r10), 218(sp)
+	mov	116(sp), r10
+	mov	20(r10), 220(sp)
+	mov	116(sp), r10
+	mov	22(r10), 222(sp)
+	mov	116(sp), r10
+	mov	24(r10), 224(sp)
+	mov	116(sp), r10
+	mov	26(r10), 226(sp)
+	mov	116(sp), r10
+	mov	28(r10), 228(sp)
+	mov	116(sp), r10
+	mov	30(r10), 230(sp)
+	mov	#1, r9
+	mov	r8, r4
+	mov	172(sp), 0(sp)
+	mov	174(sp), 2(sp)
+	mov	180(sp), 4(sp)
+	mov	182(sp), 6(sp)
+	mov	192(sp), r5
+	mov	188(sp), r6
+	mov	186(sp), 60(sp)
+	mov	166(sp), r7
+	mov	158(sp), r8
+	mov	114(sp), r10
+	cmp	18(sp), r9
+	jc	.Leax_omac_done7
+.Leax_omac_loop6:
+	xor	r7, r4
+	mov	@sp, r7
+	xor	r8, r7
+	mov	2(sp), r8
+	xor	r10, r8
+	mov	4(sp), r10
+	xor	r11, r10
+	mov	6(sp), r11
 	xor	r12, r11
-	mov	r5, r10
-	xor	148(sp), r10
-	xor	136(sp), r8
-	mov	44(sp), r12
+	mov	r5, r12
 	xor	r13, r12
-	mov	48(sp), r7
-	xor	r6, r7
-	mov	52(sp), r6
-	xor	r9, r6
-	mov	54(sp), r13
+	mov	r6, r13
 	xor	r14, r13
 	mov	60(sp), r14
 	xor	r15, r14
-	mov	86(sp), r15
-	xor	r11, r15
-	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r10, 242(sp)
-	mov	r8, 244(sp)
-	mov	r12, 246(sp)
-	mov	r7, 248(sp)
-	mov	r6, 250(sp)
-	mov	r13, 252(sp)
-	mov	r14, 254(sp)
-	mov	r15, 256(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	r4, 250(sp)
+	mov	r7, 252(sp)
+	mov	r8, 254(sp)
+	mov	r10, 256(sp)
+	mov	r11, 258(sp)
+	mov	r12, 260(sp)
+	mov	r13, 262(sp)
+	mov	r14, 264(sp)
 	mov	sp, r13
-	add	#242, r13
+	add	#250, r13
 	mov	sp, r14
-	add	#274, r14
-	mov	190(sp), r12
+	add	#266, r14
+	mov	198(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	210(sp), r15
-	mov	274(sp), 0(r15)
-	mov	210(sp), r15
-	mov	276(sp), 2(r15)
-	mov	210(sp), r15
-	mov	278(sp), 4(r15)
-	mov	210(sp), r15
-	mov	280(sp), 6(r15)
-	mov	210(sp), r15
-	mov	282(sp), 8(r15)
-	mov	210(sp), r15
-	mov	284(sp), 10(r15)
-	mov	210(sp), r15
-	mov	286(sp), 12(r15)
-	mov	210(sp), r15
-	mov	288(sp), 14(r15)
-	add	#290, sp
+	mov	r9, r7
+	and	#4095, r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	mov	14(sp), r11
+	sub	r7, r11
+	add	74(sp), r7
+	cmp	#16, r11
+	jnc	.Leax_omac_bytes8
+	bit	#1, r7
+	jnz	.Leax_omac_bytes8
+.Leax_omac_words9:
+	mov	@r7, r15
+	mov	2(r7), r14
+	mov	4(r7), r13
+	mov	6(r7), r12
+	mov	8(r7), r11
+	mov	10(r7), r10
+	mov	12(r7), r8
+	mov	14(r7), r7
+	jmp	.Leax_omac_join10
+.Leax_omac_bytes8:
+	mov	sp, r12
+	add	#234, r12
+	mov	r12, r13
+	mov	#16, r14
+.Leax_omac_cpy11:
+	clr	r15
+	tst	r11
+	jz	.Leax_omac_pad12
+	mov.b	@r7, r15
+	inc	r7
+	dec	r11
+.Leax_omac_pad12:
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_omac_cpy11
+	mov	r12, r7
+	jmp	.Leax_omac_words9
+.Leax_omac_join10:
+	mov	266(sp), r4
+	mov	268(sp), 0(sp)
+	mov	270(sp), 2(sp)
+	mov	272(sp), 4(sp)
+	mov	274(sp), 6(sp)
+	mov	276(sp), r5
+	mov	278(sp), r6
+	mov	280(sp), 60(sp)
+	add	#1, r9
+	cmp	18(sp), r9
+	swpb	r7
+	swpb	r8
+	swpb	r10
+	swpb	r11
+	swpb	r12
+	swpb	r13
+	swpb	r14
+	swpb	r15
+	jnc	.Leax_omac_loop6
+.Leax_omac_done7:
+	mov	14(sp), 10(sp)
+	and	#15, 10(sp)
+	mov	10(sp), r9
+	sub	#1, r9
+	clr	176(sp)
+	adc	176(sp)
+	xor	#1, 176(sp)
+	mov	10(sp), r9
+	and	#8191, r9
+	mov	r9, 120(sp)
+	rla	120(sp)
+	rla	120(sp)
+	rla	120(sp)
+	mov.b	11(sp), r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	mov	10(sp), 80(sp)
+	and	#1, 80(sp)
+	mov	80(sp), 58(sp)
+	inv	58(sp)
+	inc	58(sp)
+	mov	58(sp), 78(sp)
+	and	#32896, 78(sp)
+	mov	78(sp), 68(sp)
+	xor	#32768, 68(sp)
+	mov	10(sp), 90(sp)
+	clrc
+	rrc	90(sp)
+	mov	90(sp), 72(sp)
+	and	#1, 72(sp)
+	mov	72(sp), 56(sp)
+	inv	56(sp)
+	inc	56(sp)
+	mov	68(sp), 82(sp)
+	and	56(sp), 82(sp)
+	mov	72(sp), 54(sp)
+	inv	54(sp)
+	inc	54(sp)
+	mov	68(sp), 104(sp)
+	and	54(sp), 104(sp)
+	mov	68(sp), 70(sp)
+	xor	104(sp), 70(sp)
+	mov	10(sp), 52(sp)
+	clrc
+	rrc	52(sp)
+	rra	52(sp)
+	mov	52(sp), 16(sp)
+	and	#1, 16(sp)
+	mov	16(sp), 66(sp)
+	inv	66(sp)
+	inc	66(sp)
+	mov	82(sp), 112(sp)
+	and	66(sp), 112(sp)
+	mov	16(sp), 64(sp)
+	inv	64(sp)
+	inc	64(sp)
+	mov	70(sp), 118(sp)
+	and	64(sp), 118(sp)
+	mov	16(sp), 62(sp)
+	inv	62(sp)
+	inc	62(sp)
+	mov	82(sp), 102(sp)
+	and	62(sp), 102(sp)
+	mov	82(sp), 110(sp)
+	xor	102(sp), 110(sp)
+	mov	16(sp), 50(sp)
+	inv	50(sp)
+	inc	50(sp)
+	mov	70(sp), 92(sp)
+	and	50(sp), 92(sp)
+	mov	70(sp), 100(sp)
+	xor	92(sp), 100(sp)
+	mov	10(sp), 12(sp)
+	clrc
+	rrc	12(sp)
+	rra	12(sp)
+	rra	12(sp)
+	mov	12(sp), 8(sp)
+	and	#1, 8(sp)
+	mov	8(sp), 48(sp)
+	inv	48(sp)
+	inc	48(sp)
+	mov	112(sp), 148(sp)
+	and	48(sp), 148(sp)
+	mov	8(sp), 46(sp)
+	inv	46(sp)
+	inc	46(sp)
+	mov	118(sp), 154(sp)
+	and	46(sp), 154(sp)
+	mov	8(sp), 44(sp)
+	inv	44(sp)
+	inc	44(sp)
+	mov	110(sp), 164(sp)
+	and	44(sp), 164(sp)
+	mov	8(sp), 42(sp)
+	inv	42(sp)
+	inc	42(sp)
+	mov	100(sp), 168(sp)
+	and	42(sp), 168(sp)
+	mov	8(sp), 40(sp)
+	inv	40(sp)
+	inc	40(sp)
+	mov	112(sp), 88(sp)
+	and	40(sp), 88(sp)
+	mov	112(sp), 162(sp)
+	xor	88(sp), 162(sp)
+	mov	8(sp), 38(sp)
+	inv	38(sp)
+	inc	38(sp)
+	mov	118(sp), 86(sp)
+	and	38(sp), 86(sp)
+	mov	118(sp), 152(sp)
+	xor	86(sp), 152(sp)
+	mov	8(sp), 36(sp)
+	inv	36(sp)
+	inc	36(sp)
+	mov	110(sp), 84(sp)
+	and	36(sp), 84(sp)
+	mov	110(sp), 144(sp)
+	xor	84(sp), 144(sp)
+	mov	8(sp), 34(sp)
+	inv	34(sp)
+	inc	34(sp)
+	mov	100(sp), 76(sp)
+	and	34(sp), 76(sp)
+	mov	100(sp), 142(sp)
+	xor	76(sp), 142(sp)
+	mov	120(sp), 106(sp)
+	sub	#128, 106(sp)
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, 32(sp)
+	inv	32(sp)
+	inc	32(sp)
+	mov	148(sp), 138(sp)
+	and	32(sp), 138(sp)
+	mov	r9, 30(sp)
+	inv	30(sp)
+	inc	30(sp)
+	mov	154(sp), 136(sp)
+	and	30(sp), 136(sp)
+	mov	r9, 28(sp)
+	inv	28(sp)
+	inc	28(sp)
+	mov	164(sp), 132(sp)
+	and	28(sp), 132(sp)
+	mov	r9, 26(sp)
+	inv	26(sp)
+	inc	26(sp)
+	mov	168(sp), 130(sp)
+	and	26(sp), 130(sp)
+	mov	r9, 24(sp)
+	inv	24(sp)
+	inc	24(sp)
+	mov	162(sp), 128(sp)
+	and	24(sp), 128(sp)
+	mov	r9, 22(sp)
+	inv	22(sp)
+	inc	22(sp)
+	mov	152(sp), 126(sp)
+	and	22(sp), 126(sp)
+	mov	r9, 20(sp)
+	inv	20(sp)
+	inc	20(sp)
+	mov	144(sp), 124(sp)
+	and	20(sp), 124(sp)
+	inv	r9
+	inc	r9
+	mov	142(sp), 122(sp)
+	and	r9, 122(sp)
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	176(sp), r9
+	xor	#1, r9
+	sub	#1, r9
+	clr	232(sp)
+	adc	232(sp)
+	xor	#1, 232(sp)
+	mov	r7, 150(sp)
+	mov	116(sp), r9
+	xor	@r9, 150(sp)
+	mov	r8, 160(sp)
+	xor	202(sp), 160(sp)
+	mov	r10, 170(sp)
+	xor	204(sp), 170(sp)
+	mov	r11, 178(sp)
+	xor	206(sp), 178(sp)
+	mov	r12, 184(sp)
+	xor	208(sp), 184(sp)
+	mov	r13, 190(sp)
+	xor	210(sp), 190(sp)
+	mov	r14, 194(sp)
+	xor	212(sp), 194(sp)
+	mov	r15, 196(sp)
+	xor	214(sp), 196(sp)
+	mov	r7, 108(sp)
+	xor	138(sp), 108(sp)
+	mov	r8, 98(sp)
+	xor	136(sp), 98(sp)
+	mov	r10, 96(sp)
+	xor	132(sp), 96(sp)
+	mov	r11, r9
+	xor	130(sp), r9
+	mov	r12, r8
+	xor	128(sp), r8
+	mov	r13, r10
+	xor	126(sp), r10
+	mov	r14, r11
+	xor	124(sp), r11
+	mov	r15, r7
+	xor	122(sp), r7
+	mov	108(sp), r12
+	xor	216(sp), r12
+	mov	98(sp), r13
+	xor	218(sp), r13
+	mov	96(sp), 94(sp)
+	xor	220(sp), 94(sp)
+	xor	222(sp), r9
+	mov	r8, r15
+	xor	224(sp), r15
+	mov	r10, r14
+	xor	226(sp), r14
+	xor	228(sp), r11
+	mov	r7, 134(sp)
+	xor	230(sp), 134(sp)
+	mov	232(sp), r8
+	inv	r8
+	inc	r8
+	mov	150(sp), r10
+	xor	r12, r10
+	and	r8, r10
+	mov	r12, 156(sp)
+	xor	r10, 156(sp)
+	mov	232(sp), r10
+	inv	r10
+	inc	r10
+	mov	160(sp), r12
+	xor	r13, r12
+	and	r10, r12
+	mov	r13, 146(sp)
+	xor	r12, 146(sp)
+	mov	232(sp), r12
+	inv	r12
+	inc	r12
+	mov	170(sp), r13
+	xor	94(sp), r13
+	and	r12, r13
+	mov	94(sp), 140(sp)
+	xor	r13, 140(sp)
+	mov	232(sp), r12
+	inv	r12
+	inc	r12
+	mov	178(sp), r13
+	xor	r9, r13
+	and	r12, r13
+	xor	r13, r9
+	mov	232(sp), r12
+	inv	r12
+	inc	r12
+	mov	184(sp), r13
+	xor	r15, r13
+	and	r12, r13
+	xor	r13, r15
+	mov	232(sp), r12
+	inv	r12
+	inc	r12
+	mov	190(sp), r13
+	xor	r14, r13
+	and	r12, r13
+	mov	r14, r8
+	xor	r13, r8
+	mov	232(sp), r13
+	inv	r13
+	inc	r13
+	mov	194(sp), r14
+	xor	r11, r14
+	and	r13, r14
+	mov	r11, r7
+	xor	r14, r7
+	mov	232(sp), r13
+	inv	r13
+	inc	r13
+	mov	196(sp), r14
+	xor	134(sp), r14
+	and	r13, r14
+	mov	134(sp), r10
+	xor	r14, r10
+	mov	r4, r11
+	xor	156(sp), r11
+	mov	@sp, r12
+	xor	146(sp), r12
+	mov	2(sp), r13
+	xor	140(sp), r13
+	mov	4(sp), r14
+	xor	r9, r14
+	mov	6(sp), r9
+	xor	r15, r9
+	xor	r8, r5
+	mov	r6, r8
+	xor	r7, r8
+	mov	60(sp), r15
+	xor	r10, r15
+	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	mov	r11, 250(sp)
+	mov	r12, 252(sp)
+	mov	r13, 254(sp)
+	mov	r14, 256(sp)
+	mov	r9, 258(sp)
+	mov	r5, 260(sp)
+	mov	r8, 262(sp)
+	mov	r15, 264(sp)
+	mov	sp, r13
+	add	#250, r13
+	mov	sp, r14
+	add	#282, r14
+	mov	198(sp), r12
+	call	#eax_M_E_encrypt_block
+	mov	200(sp), r15
+	mov	282(sp), 0(r15)
+	mov	200(sp), r15
+	mov	284(sp), 2(r15)
+	mov	200(sp), r15
+	mov	286(sp), 4(r15)
+	mov	200(sp), r15
+	mov	288(sp), 6(r15)
+	mov	200(sp), r15
+	mov	290(sp), 8(r15)
+	mov	200(sp), r15
+	mov	292(sp), 10(r15)
+	mov	200(sp), r15
+	mov	294(sp), 12(r15)
+	mov	200(sp), r15
+	mov	296(sp), 14(r15)
+	add	#298, sp
 	pop	r4
 	pop	r5
 	pop	r6

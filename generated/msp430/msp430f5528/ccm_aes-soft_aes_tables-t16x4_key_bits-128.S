@@ -5,150 +5,153 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ccm_key_setup: ccm.key_setup
-;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
-;     estimated 248 bytes of code
+;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
+;     estimated 238 bytes of code
 	.section .text.ccm_key_setup,"ax",@progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, @function
 	.balign 2
 ccm_key_setup:
-	pushm.w	#6, r10
-	mov.b	14(r12), r5
-	mov.b	15(r12), r15
-	swpb	r5
-	bis	r15, r5
-	mov.b	12(r12), r6
-	mov.b	13(r12), r15
-	swpb	r6
-	bis	r15, r6
-	mov.b	10(r12), r7
-	mov.b	11(r12), r15
-	swpb	r7
-	bis	r15, r7
-	mov.b	8(r12), r8
-	mov.b	9(r12), r15
-	swpb	r8
-	bis	r15, r8
-	mov.b	6(r12), r9
-	mov.b	7(r12), r15
-	swpb	r9
-	bis	r15, r9
-	mov.b	4(r12), r10
-	mov.b	5(r12), r15
-	swpb	r10
-	bis	r15, r10
-	mov.b	2(r12), r11
-	mov.b	3(r12), r15
-	swpb	r11
-	bis	r15, r11
-	mov.b	@r12, r13
-	mov.b	1(r12), r15
-	swpb	r13
-	bis	r15, r13
+	pushm.w	#5, r10
+	sub	#16, sp
+	bit	#1, r12
+	jnz	.Lccm_key_setup_bytes1
+.Lccm_key_setup_words2:
+	mov	@r12, r6
+	mov	2(r12), r7
+	mov	4(r12), r8
+	mov	6(r12), r9
+	mov	8(r12), r10
+	mov	10(r12), r11
+	mov	12(r12), r13
+	mov	14(r12), r15
+	jmp	.Lccm_key_setup_join3
+.Lccm_key_setup_bytes1:
+	mov	sp, r10
+	mov	r10, r11
+	mov	#16, r13
+.Lccm_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
+	jnz	.Lccm_key_setup_cpy4
+	mov	r10, r12
+	jmp	.Lccm_key_setup_words2
+.Lccm_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r11, 0(r14)
-	mov	r13, 2(r14)
+	swpb	r7
+	mov	r7, 0(r14)
+	swpb	r6
+	mov	r6, 2(r14)
+	swpb	r9
 	mov	r9, 4(r14)
-	mov	r10, 6(r14)
-	mov	r7, 8(r14)
-	mov	r8, 10(r14)
-	mov	r5, 12(r14)
-	mov	r6, 14(r14)
+	swpb	r8
+	mov	r8, 6(r14)
+	swpb	r11
+	mov	r11, 8(r14)
+	swpb	r10
+	mov	r10, 10(r14)
+	swpb	r15
+	mov	r15, 12(r14)
+	swpb	r13
+	mov	r13, 14(r14)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r10
+	mov	#4, r9
 	; aes.ae:275: temp = w[i - 1]
-	mov	r14, r9
-	add	#16, r9
+	add	#16, r14
 	; aes.ae:273: @unroll(round_unroll)
-.Lccm_key_setup_loop1:
+.Lccm_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r10, r15
+	mov	r9, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r9), r11
-	mov	-2(r9), r12
+	mov	-4(r14), r10
+	mov	-2(r14), r11
 	tst	r15
-	jz	.Lccm_key_setup_else3
-	mov	r11, r13
-	mov.b	r13, r13
-	mov	r12, r15
+	jz	.Lccm_key_setup_else8
+	mov	r10, r12
+	mov.b	r12, r12
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r12, r12
-	swpb	r11
 	mov.b	r11, r11
-	mov.b	ccm_E.sbox(r12), r12
-	mov.b	ccm_E.sbox(r11), r14
-	mov.b	ccm_E.sbox(r13), r11
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	ccm_E.sbox(r11), r11
+	mov.b	ccm_E.sbox(r10), r13
+	mov.b	ccm_E.sbox(r12), r10
 	mov.b	ccm_E.sbox(r15), r15
+	swpb	r10
+	bis	r15, r10
 	swpb	r11
-	bis	r15, r11
-	swpb	r12
-	bis	r14, r12
+	bis	r13, r11
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r10, r15
+	mov	r9, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	ccm_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
-	jmp	.Lccm_key_setup_endif4
-.Lccm_key_setup_else3:
-.Lccm_key_setup_endif4:
+	xor	r15, r11
+	jmp	.Lccm_key_setup_endif9
+.Lccm_key_setup_else8:
+.Lccm_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r11
-	xor	-14(r9), r12
-	mov	r11, 0(r9)
-	mov	r12, 2(r9)
-	add	#4, r9
-	add	#1, r10
-	cmp	#44, r10
-	jnc	.Lccm_key_setup_loop1
-.Lccm_key_setup_done2:
-	popm.w	#6, r10
+	xor	-16(r14), r10
+	xor	-14(r14), r11
+	mov	r10, 0(r14)
+	mov	r11, 2(r14)
+	add	#4, r14
+	add	#1, r9
+	cmp	#44, r9
+	jnc	.Lccm_key_setup_loop6
+.Lccm_key_setup_done7:
+	add	#16, sp
+	popm.w	#5, r10
 	ret
 	.size ccm_key_setup, .-ccm_key_setup
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 238 bytes (75 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3010 bytes of code
+;     frame 172 bytes (34 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1682 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#238, sp
-	mov	r12, 108(sp)
+	sub	#172, sp
+	mov	r12, 46(sp)
 	mov	r13, r4
 	mov	r14, r5
 	mov	r15, r11
-	mov	254(sp), r12
-	mov	256(sp), 10(sp)
-	mov	258(sp), 136(sp)
-	mov	260(sp), r10
-	mov	264(sp), 140(sp)
-	mov	266(sp), 130(sp)
+	mov	188(sp), r12
+	mov	190(sp), 66(sp)
+	mov	192(sp), 62(sp)
+	mov	194(sp), 64(sp)
+	mov	198(sp), 74(sp)
+	mov	200(sp), 72(sp)
 	; ccm.ae:85: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	136(sp), 158(sp)
-	mov	#0, 160(sp)
+	mov	62(sp), 76(sp)
+	mov	#0, 78(sp)
 	mov	sp, r13
-	add	#158, r13
-	mov	130(sp), 162(sp)
-	mov	#0, 164(sp)
+	add	#76, r13
+	mov	72(sp), 80(sp)
+	mov	#0, 82(sp)
 	mov	sp, r14
-	add	#162, r14
+	add	#80, r14
 	mov	sp, r15
-	add	#174, r15
+	add	#92, r15
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, 6(sp)
-	mov	108(sp), r12
+	mov	46(sp), r12
 	mov	r4, r13
 	mov	r5, r14
 	mov	r11, r15
@@ -183,9 +186,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob2
 	mov.b	1(r6), r14
 .Lccm_encrypt_with_nob2:
-	mov	r13, 116(sp)
-	swpb	116(sp)
-	bis	r14, 116(sp)
+	mov	r13, r6
+	swpb	r6
+	bis	r14, r6
 	mov	#11, r14
 	cmp	r5, r14
 	clr	r11
@@ -214,9 +217,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob4
 	mov.b	1(r7), r14
 .Lccm_encrypt_with_nob4:
-	mov	r13, 114(sp)
-	swpb	114(sp)
-	bis	r14, 114(sp)
+	mov	r13, r7
+	swpb	r7
+	bis	r14, r7
 	mov	#9, r14
 	cmp	r5, r14
 	clr	r11
@@ -245,9 +248,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob6
 	mov.b	1(r8), r14
 .Lccm_encrypt_with_nob6:
-	mov	r13, 112(sp)
-	swpb	112(sp)
-	bis	r14, 112(sp)
+	mov	r13, 44(sp)
+	swpb	44(sp)
+	bis	r14, 44(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -276,9 +279,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob8
 	mov.b	1(r9), r14
 .Lccm_encrypt_with_nob8:
-	mov	r13, r6
-	swpb	r6
-	bis	r14, r6
+	mov	r13, 42(sp)
+	swpb	42(sp)
+	bis	r14, 42(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -298,20 +301,18 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob9
-	mov	r11, 132(sp)
-	add	r4, 132(sp)
-	mov	132(sp), r14
-	mov.b	@r14, r13
+	mov	r11, r10
+	add	r4, r10
+	mov.b	@r10, r13
 .Lccm_encrypt_with_nob9:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob10
-	mov	132(sp), r14
-	mov.b	1(r14), r14
+	mov.b	1(r10), r14
 .Lccm_encrypt_with_nob10:
-	mov	r13, r7
-	swpb	r7
-	bis	r14, r7
+	mov	r13, r8
+	swpb	r8
+	bis	r14, r8
 	mov	#3, r14
 	cmp	r5, r14
 	clr	r11
@@ -331,20 +332,20 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob11
-	mov	r11, 134(sp)
-	add	r4, 134(sp)
-	mov	134(sp), r14
+	mov	r11, 68(sp)
+	add	r4, 68(sp)
+	mov	68(sp), r14
 	mov.b	@r14, r13
 .Lccm_encrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob12
-	mov	134(sp), r14
+	mov	68(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob12:
-	mov	r13, r8
-	swpb	r8
-	bis	r14, r8
+	mov	r13, r9
+	swpb	r9
+	bis	r14, r9
 	mov	#1, r14
 	cmp	r5, r14
 	clr	r11
@@ -364,20 +365,20 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob13
-	mov	r11, 138(sp)
-	add	r4, 138(sp)
-	mov	138(sp), r14
+	mov	r11, 70(sp)
+	add	r4, 70(sp)
+	mov	70(sp), r14
 	mov.b	@r14, r13
 .Lccm_encrypt_with_nob13:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob14
-	mov	138(sp), r14
+	mov	70(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob14:
-	mov	r13, r9
-	swpb	r9
-	bis	r14, r9
+	mov	r13, r10
+	swpb	r10
+	bis	r14, r10
 	clr	r14
 	cmp	#1, r5
 	jnc	.Lccm_encrypt_with_nob15
@@ -388,27 +389,27 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:87: s0 = E.encrypt_block(ks, j0)
-	mov	116(sp), 158(sp)
-	mov	114(sp), 160(sp)
-	mov	112(sp), 162(sp)
-	mov	r6, 164(sp)
-	mov	r7, 166(sp)
-	mov	r8, 168(sp)
-	mov	r9, 170(sp)
-	mov	r5, 172(sp)
+	mov	r6, 76(sp)
+	mov	r7, 78(sp)
+	mov	44(sp), 80(sp)
+	mov	42(sp), 82(sp)
+	mov	r8, 84(sp)
+	mov	r9, 86(sp)
+	mov	r10, 88(sp)
+	mov	r5, 90(sp)
 	mov	sp, r14
-	add	#158, r14
+	add	#76, r14
 	mov	sp, r15
-	add	#190, r15
-	mov	108(sp), r12
+	add	#108, r15
+	mov	46(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
-	mov	116(sp), r12
+	mov	r6, r12
 	add	#1, r12
-	mov	114(sp), r13
+	mov	r7, r13
 	addc	#0, r13
-	mov	136(sp), r14
+	mov	62(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -416,826 +417,356 @@ ccm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 110(sp)
-	bis	r14, 110(sp)
+	mov	r15, 48(sp)
+	bis	r14, 48(sp)
 	; ccm.ae:89: for i in 0..(n + 15) / 16 {
-	mov	#0, 88(sp)
-	mov	r12, 90(sp)
-	mov	r13, r4
-	mov	112(sp), 128(sp)
-	mov	r6, 126(sp)
-	mov	r7, 124(sp)
-	mov	r8, 122(sp)
-	mov	r9, 120(sp)
-	mov	r5, 118(sp)
-	mov	174(sp), 92(sp)
-	mov	176(sp), 94(sp)
-	mov	178(sp), 96(sp)
-	mov	180(sp), 98(sp)
-	mov	182(sp), 100(sp)
-	mov	184(sp), 102(sp)
-	mov	186(sp), 104(sp)
-	mov	188(sp), 106(sp)
-	cmp	110(sp), 88(sp)
-	jnc	.Lccm_encrypt_with_near66
-	br	#.Lccm_encrypt_with_done17
-.Lccm_encrypt_with_near66:
-.Lccm_encrypt_with_loop16:
-	mov	88(sp), r15
-	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	136(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 36(sp)
-	xor	r15, 36(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 52(sp)
-	xor	r15, 52(sp)
-	clr	r14
-	cmp	#1, 36(sp)
-	jnc	.Lccm_encrypt_with_nob18
-	mov	52(sp), 86(sp)
-	add	10(sp), 86(sp)
-	mov	86(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob18:
-	clr	r15
-	cmp	#2, 36(sp)
-	jnc	.Lccm_encrypt_with_nob19
-	mov	86(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob19:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 44(sp)
-	xor	r15, 44(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 54(sp)
-	xor	r15, 54(sp)
-	clr	r14
-	cmp	#1, 44(sp)
-	jnc	.Lccm_encrypt_with_nob20
-	mov	54(sp), 84(sp)
-	add	10(sp), 84(sp)
-	mov	84(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob20:
-	clr	r15
-	cmp	#2, 44(sp)
-	jnc	.Lccm_encrypt_with_nob21
-	mov	84(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob21:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	mov	r8, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 40(sp)
-	xor	r15, 40(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 50(sp)
-	xor	r15, 50(sp)
-	clr	r14
-	cmp	#1, 40(sp)
-	jnc	.Lccm_encrypt_with_nob22
-	mov	50(sp), 82(sp)
-	add	10(sp), 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob22:
-	clr	r15
-	cmp	#2, 40(sp)
-	jnc	.Lccm_encrypt_with_nob23
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob23:
-	mov	r14, r7
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r12
-	add	#8, r12
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r13
-	adc	r13
-	mov	r9, r11
-	sub	#8, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, 38(sp)
-	xor	r15, 38(sp)
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	xor	r12, r15
-	and	r13, r15
-	mov	r12, 48(sp)
-	xor	r15, 48(sp)
-	clr	r14
-	cmp	#1, 38(sp)
-	jnc	.Lccm_encrypt_with_nob24
-	mov	48(sp), 80(sp)
-	add	10(sp), 80(sp)
-	mov	80(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob24:
-	clr	r15
-	cmp	#2, 38(sp)
-	jnc	.Lccm_encrypt_with_nob25
-	mov	80(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob25:
-	mov	r14, 24(sp)
-	swpb	24(sp)
-	bis	r15, 24(sp)
-	mov	r8, r12
-	add	#6, r12
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r13
-	adc	r13
-	mov	r9, r11
-	sub	#6, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, 30(sp)
-	xor	r15, 30(sp)
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	xor	r12, r15
-	and	r13, r15
-	mov	r12, 46(sp)
-	xor	r15, 46(sp)
-	clr	r14
-	cmp	#1, 30(sp)
-	jnc	.Lccm_encrypt_with_nob26
-	mov	46(sp), 78(sp)
-	add	10(sp), 78(sp)
-	mov	78(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob26:
-	clr	r15
-	cmp	#2, 30(sp)
-	jnc	.Lccm_encrypt_with_nob27
-	mov	78(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob27:
-	mov	r14, 22(sp)
-	swpb	22(sp)
-	bis	r15, 22(sp)
-	mov	r8, r12
-	add	#4, r12
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r13
-	adc	r13
-	mov	r9, r11
-	sub	#4, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, 26(sp)
-	xor	r15, 26(sp)
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	xor	r12, r15
-	and	r13, r15
-	mov	r12, 42(sp)
-	xor	r15, 42(sp)
-	clr	r14
-	cmp	#1, 26(sp)
-	jnc	.Lccm_encrypt_with_nob28
-	mov	42(sp), 76(sp)
-	add	10(sp), 76(sp)
-	mov	76(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob28:
-	clr	r15
-	cmp	#2, 26(sp)
-	jnc	.Lccm_encrypt_with_nob29
-	mov	76(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob29:
-	mov	r14, 18(sp)
-	swpb	18(sp)
-	bis	r15, 18(sp)
-	mov	r8, r12
-	add	#2, r12
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r13
-	adc	r13
-	mov	r9, r11
-	sub	#2, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, 20(sp)
-	xor	r15, 20(sp)
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	xor	r12, r15
-	and	r13, r15
-	mov	r12, 28(sp)
-	xor	r15, 28(sp)
-	clr	r14
-	cmp	#1, 20(sp)
-	jnc	.Lccm_encrypt_with_nob30
-	mov	28(sp), 74(sp)
-	add	10(sp), 74(sp)
-	mov	74(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob30:
-	clr	r15
-	cmp	#2, 20(sp)
-	jnc	.Lccm_encrypt_with_nob31
-	mov	74(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob31:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	clr	r14
-	cmp	#1, r9
-	jnc	.Lccm_encrypt_with_nob32
-	mov	r8, 72(sp)
-	add	10(sp), 72(sp)
-	mov	72(sp), r15
-	mov.b	@r15, r14
-.Lccm_encrypt_with_nob32:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lccm_encrypt_with_nob33
-	mov	72(sp), r15
-	mov.b	1(r15), r15
-.Lccm_encrypt_with_nob33:
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
-	; ccm.ae:92: u = E.encrypt_block(ks, j)
-	mov	90(sp), 158(sp)
-	mov	r4, 160(sp)
-	mov	128(sp), 162(sp)
-	mov	126(sp), 164(sp)
-	mov	124(sp), 166(sp)
-	mov	122(sp), 168(sp)
-	mov	120(sp), 170(sp)
-	mov	118(sp), 172(sp)
-	mov	sp, r14
-	add	#158, r14
-	mov	sp, r15
-	add	#206, r15
-	mov	108(sp), r12
-	mov	r14, r13
-	mov	r15, r14
-	call	#ccm_E_encrypt_block
-	mov	90(sp), 34(sp)
-	add	#1, 34(sp)
-	mov	r4, 32(sp)
-	addc	#0, 32(sp)
-	mov	r5, 14(sp)
-	xor	92(sp), 14(sp)
-	mov	r6, 8(sp)
-	xor	94(sp), 8(sp)
-	mov	r7, r4
-	xor	96(sp), r4
-	mov	24(sp), r11
-	xor	98(sp), r11
-	mov	22(sp), r12
-	xor	100(sp), r12
-	mov	18(sp), r13
-	xor	102(sp), r13
-	mov	12(sp), r14
-	xor	104(sp), r14
-	mov	16(sp), r15
-	xor	106(sp), r15
-	; ccm.ae:95: y = E.encrypt_block(ks, s)
-	mov	14(sp), 158(sp)
-	mov	8(sp), 160(sp)
-	mov	r4, 162(sp)
-	mov	r11, 164(sp)
-	mov	r12, 166(sp)
-	mov	r13, 168(sp)
-	mov	r14, 170(sp)
-	mov	r15, 172(sp)
-	mov	sp, r14
-	add	#158, r14
-	mov	sp, r15
-	add	#222, r15
-	mov	108(sp), r12
-	mov	r14, r13
-	mov	r15, r14
-	call	#ccm_E_encrypt_block
-	mov	r5, r4
-	xor	206(sp), r4
-	mov	r6, r5
-	xor	208(sp), r5
-	mov	r7, r6
-	xor	210(sp), r6
-	mov	24(sp), r7
-	xor	212(sp), r7
-	mov	22(sp), r11
-	xor	214(sp), r11
-	mov	18(sp), r12
-	xor	216(sp), r12
-	mov	12(sp), r13
-	xor	218(sp), r13
-	mov	16(sp), r14
-	xor	220(sp), r14
-	; ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r4, 156(sp)
-	cmp	#1, 36(sp)
-	jnc	.Lccm_encrypt_with_nost34
-	mov	52(sp), 70(sp)
-	add	r10, 70(sp)
-	swpb	156(sp)
-	mov	70(sp), r15
-	mov.b	156(sp), 0(r15)
-.Lccm_encrypt_with_nost34:
-	cmp	#2, 36(sp)
-	jnc	.Lccm_encrypt_with_nost35
-	mov	70(sp), r15
-	mov.b	r4, 1(r15)
-.Lccm_encrypt_with_nost35:
-	mov	r5, r4
-	cmp	#1, 44(sp)
-	swpb	r4
-	jnc	.Lccm_encrypt_with_nost36
-	mov	54(sp), 68(sp)
-	add	r10, 68(sp)
-	mov	68(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_encrypt_with_nost36:
-	cmp	#2, 44(sp)
-	jnc	.Lccm_encrypt_with_nost37
-	mov	68(sp), r15
-	mov.b	r5, 1(r15)
-.Lccm_encrypt_with_nost37:
-	mov	r6, r5
-	cmp	#1, 40(sp)
-	swpb	r5
-	jnc	.Lccm_encrypt_with_nost38
-	mov	50(sp), 66(sp)
-	add	r10, 66(sp)
-	mov	66(sp), r15
-	mov.b	r5, 0(r15)
-.Lccm_encrypt_with_nost38:
-	cmp	#2, 40(sp)
-	jnc	.Lccm_encrypt_with_nost39
-	mov	66(sp), r15
-	mov.b	r6, 1(r15)
-.Lccm_encrypt_with_nost39:
-	mov	r7, r6
-	cmp	#1, 38(sp)
-	swpb	r6
-	jnc	.Lccm_encrypt_with_nost40
-	mov	48(sp), 64(sp)
-	add	r10, 64(sp)
-	mov	64(sp), r15
-	mov.b	r6, 0(r15)
-.Lccm_encrypt_with_nost40:
-	cmp	#2, 38(sp)
-	jnc	.Lccm_encrypt_with_nost41
-	mov	64(sp), r15
-	mov.b	r7, 1(r15)
-.Lccm_encrypt_with_nost41:
-	mov	r11, r7
-	cmp	#1, 30(sp)
-	swpb	r7
-	jnc	.Lccm_encrypt_with_nost42
-	mov	46(sp), 62(sp)
-	add	r10, 62(sp)
-	mov	62(sp), r15
-	mov.b	r7, 0(r15)
-.Lccm_encrypt_with_nost42:
-	cmp	#2, 30(sp)
-	jnc	.Lccm_encrypt_with_nost43
-	mov	62(sp), r15
-	mov.b	r11, 1(r15)
-.Lccm_encrypt_with_nost43:
-	mov	r12, r11
-	cmp	#1, 26(sp)
-	swpb	r11
-	jnc	.Lccm_encrypt_with_nost44
-	mov	42(sp), 60(sp)
-	add	r10, 60(sp)
-	mov	60(sp), r15
-	mov.b	r11, 0(r15)
-.Lccm_encrypt_with_nost44:
-	cmp	#2, 26(sp)
-	jnc	.Lccm_encrypt_with_nost45
-	mov	60(sp), r15
-	mov.b	r12, 1(r15)
-.Lccm_encrypt_with_nost45:
-	mov	r13, r12
-	cmp	#1, 20(sp)
-	swpb	r12
-	jnc	.Lccm_encrypt_with_nost46
-	mov	28(sp), 58(sp)
-	add	r10, 58(sp)
-	mov	58(sp), r15
-	mov.b	r12, 0(r15)
-.Lccm_encrypt_with_nost46:
-	cmp	#2, 20(sp)
-	jnc	.Lccm_encrypt_with_nost47
-	mov	58(sp), r15
-	mov.b	r13, 1(r15)
-.Lccm_encrypt_with_nost47:
-	mov	r14, r13
-	cmp	#1, r9
-	swpb	r13
-	jnc	.Lccm_encrypt_with_nost48
+	mov	#0, 26(sp)
+	mov	r12, r6
+	mov	r13, r7
+	mov	44(sp), 60(sp)
+	mov	42(sp), 58(sp)
 	mov	r8, 56(sp)
-	add	r10, 56(sp)
-	mov	56(sp), r15
-	mov.b	r13, 0(r15)
-.Lccm_encrypt_with_nost48:
-	cmp	#2, r9
-	jnc	.Lccm_encrypt_with_nost49
-	mov	56(sp), r15
-	mov.b	r14, 1(r15)
-.Lccm_encrypt_with_nost49:
-	mov	34(sp), 90(sp)
-	mov	32(sp), r4
-	mov	222(sp), 92(sp)
-	mov	224(sp), 94(sp)
-	mov	226(sp), 96(sp)
-	mov	228(sp), 98(sp)
-	mov	230(sp), 100(sp)
-	mov	232(sp), 102(sp)
-	mov	234(sp), 104(sp)
-	mov	236(sp), 106(sp)
-	add	#1, 88(sp)
-	cmp	110(sp), 88(sp)
-	jc	.Lccm_encrypt_with_near67
-	br	#.Lccm_encrypt_with_loop16
-.Lccm_encrypt_with_near67:
-.Lccm_encrypt_with_done17:
-	mov	92(sp), r6
-	xor	190(sp), r6
-	mov	94(sp), r7
-	xor	192(sp), r7
-	mov	96(sp), r9
-	xor	194(sp), r9
-	mov	98(sp), r10
-	xor	196(sp), r10
-	mov	100(sp), r11
-	xor	198(sp), r11
-	mov	102(sp), r12
-	xor	200(sp), r12
-	mov	104(sp), r13
-	xor	202(sp), r13
-	mov	106(sp), r14
-	xor	204(sp), r14
-	mov	#14, r15
-	cmp	130(sp), r15
-	clr	r4
-	adc	r4
-	mov	130(sp), r5
-	sub	#14, r5
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r5, r15
-	and	r8, r15
-	xor	r15, r5
-	inv	r4
-	inc	r4
-	and	#14, r4
-	xor	#14, r4
-	; ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
-	mov	r6, r8
-	cmp	#1, r5
-	jnc	.Lccm_encrypt_with_nost50
-	mov	r4, 142(sp)
-	add	140(sp), 142(sp)
-	swpb	r8
-	mov	142(sp), r15
-	mov.b	r8, 0(r15)
-.Lccm_encrypt_with_nost50:
-	cmp	#2, r5
-	jnc	.Lccm_encrypt_with_nost51
-	mov	142(sp), r15
-	mov.b	r6, 1(r15)
-.Lccm_encrypt_with_nost51:
-	mov	#12, r15
-	cmp	130(sp), r15
-	clr	r5
-	adc	r5
-	mov	130(sp), r6
-	sub	#12, r6
-	mov	r5, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#12, r5
-	xor	#12, r5
-	mov	r7, r8
-	cmp	#1, r6
-	swpb	r8
-	jnc	.Lccm_encrypt_with_nost52
-	mov	r5, 144(sp)
-	add	140(sp), 144(sp)
-	mov	144(sp), r15
-	mov.b	r8, 0(r15)
-.Lccm_encrypt_with_nost52:
-	cmp	#2, r6
-	jnc	.Lccm_encrypt_with_nost53
-	mov	144(sp), r15
-	mov.b	r7, 1(r15)
-.Lccm_encrypt_with_nost53:
-	mov	#10, r15
-	cmp	130(sp), r15
-	clr	r6
-	adc	r6
-	mov	130(sp), r7
-	sub	#10, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#10, r6
-	xor	#10, r6
-	mov	r9, r8
-	cmp	#1, r7
-	swpb	r8
-	jnc	.Lccm_encrypt_with_nost54
-	mov	r6, 148(sp)
-	add	140(sp), 148(sp)
-	mov	148(sp), r15
-	mov.b	r8, 0(r15)
-.Lccm_encrypt_with_nost54:
-	cmp	#2, r7
-	jnc	.Lccm_encrypt_with_nost55
-	mov	148(sp), r15
-	mov.b	r9, 1(r15)
-.Lccm_encrypt_with_nost55:
-	mov	#8, r15
-	cmp	130(sp), r15
-	clr	r7
-	adc	r7
-	mov	130(sp), r8
-	sub	#8, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	mov	r10, r9
-	cmp	#1, r8
-	swpb	r9
-	jnc	.Lccm_encrypt_with_nost56
-	mov	r7, 152(sp)
-	add	140(sp), 152(sp)
-	mov	152(sp), r15
-	mov.b	r9, 0(r15)
-.Lccm_encrypt_with_nost56:
-	cmp	#2, r8
-	jnc	.Lccm_encrypt_with_nost57
-	mov	152(sp), r15
-	mov.b	r10, 1(r15)
-.Lccm_encrypt_with_nost57:
-	mov	#6, r15
-	cmp	130(sp), r15
-	clr	r8
-	adc	r8
-	mov	130(sp), r9
-	sub	#6, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r8
-	inc	r8
-	and	#6, r8
-	xor	#6, r8
-	mov	r11, r10
-	cmp	#1, r9
-	swpb	r10
-	jnc	.Lccm_encrypt_with_nost58
-	mov	r8, 154(sp)
-	add	140(sp), 154(sp)
-	mov	154(sp), r15
-	mov.b	r10, 0(r15)
-.Lccm_encrypt_with_nost58:
-	cmp	#2, r9
-	jnc	.Lccm_encrypt_with_nost59
-	mov	154(sp), r15
-	mov.b	r11, 1(r15)
-.Lccm_encrypt_with_nost59:
-	mov	#4, r15
-	cmp	130(sp), r15
-	clr	r9
-	adc	r9
-	mov	130(sp), r10
-	sub	#4, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
+	mov	r9, 54(sp)
+	mov	r10, 52(sp)
+	mov	r5, 50(sp)
+	mov	92(sp), 24(sp)
+	mov	94(sp), 28(sp)
+	mov	96(sp), 30(sp)
+	mov	98(sp), 32(sp)
+	mov	100(sp), 34(sp)
+	mov	102(sp), 36(sp)
+	mov	104(sp), 38(sp)
+	mov	106(sp), 40(sp)
+	cmp	48(sp), 26(sp)
+	jc	.Lccm_encrypt_with_done17
+.Lccm_encrypt_with_loop16:
+	mov	26(sp), r15
+	and	#4095, r15
+	mov	r15, r9
+	rlam.w	#4, r9
+	mov	62(sp), r10
+	sub	r9, r10
+	mov	r9, r5
+	add	66(sp), r5
+	cmp	#16, r10
+	jnc	.Lccm_encrypt_with_bytes18
+	bit	#1, r5
+	jnz	.Lccm_encrypt_with_bytes18
+.Lccm_encrypt_with_words19:
+	mov	@r5, 18(sp)
+	mov	2(r5), 16(sp)
+	mov	4(r5), 14(sp)
+	mov	6(r5), 12(sp)
+	mov	8(r5), 10(sp)
+	mov	10(r5), 8(sp)
+	mov	12(r5), r8
+	mov	14(r5), r5
+	jmp	.Lccm_encrypt_with_join20
+.Lccm_encrypt_with_bytes18:
+	mov	sp, r11
+	add	#124, r11
+	mov	r11, r12
+	mov	#16, r13
 	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	and	#4, r9
-	xor	#4, r9
-	mov	r12, r11
-	cmp	#1, r10
-	swpb	r11
-	jnc	.Lccm_encrypt_with_nost60
-	mov	r9, 150(sp)
-	add	140(sp), 150(sp)
-	mov	150(sp), r15
-	mov.b	r11, 0(r15)
-.Lccm_encrypt_with_nost60:
-	cmp	#2, r10
-	jnc	.Lccm_encrypt_with_nost61
-	mov	150(sp), r15
-	mov.b	r12, 1(r15)
-.Lccm_encrypt_with_nost61:
-	mov	#2, r15
-	cmp	130(sp), r15
-	clr	r10
-	adc	r10
-	mov	130(sp), r11
-	sub	#2, r11
-	mov	r10, r12
-	inv	r12
+.Lccm_encrypt_with_cpy21:
+	clr	r14
+	tst	r15
+	jz	.Lccm_encrypt_with_pad22
+	mov.b	@r5, r14
+	inc	r5
+	dec	r15
+.Lccm_encrypt_with_pad22:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#2, r10
-	xor	#2, r10
-	mov	r13, r12
-	cmp	#1, r11
-	swpb	r12
-	jnc	.Lccm_encrypt_with_nost62
-	mov	r10, 146(sp)
-	add	140(sp), 146(sp)
-	mov	146(sp), r15
-	mov.b	r12, 0(r15)
-.Lccm_encrypt_with_nost62:
-	cmp	#2, r11
-	jnc	.Lccm_encrypt_with_nost63
-	mov	146(sp), r15
-	mov.b	r13, 1(r15)
-.Lccm_encrypt_with_nost63:
+	dec	r13
+	jnz	.Lccm_encrypt_with_cpy21
+	mov	r11, r5
+	jmp	.Lccm_encrypt_with_words19
+.Lccm_encrypt_with_join20:
+	; ccm.ae:92: u = E.encrypt_block(ks, j)
+	mov	r6, 76(sp)
+	mov	r7, 78(sp)
+	mov	60(sp), 80(sp)
+	mov	58(sp), 82(sp)
+	mov	56(sp), 84(sp)
+	mov	54(sp), 86(sp)
+	mov	52(sp), 88(sp)
+	mov	50(sp), 90(sp)
+	mov	sp, r14
+	add	#76, r14
+	mov	sp, r15
+	add	#140, r15
+	mov	46(sp), r12
 	mov	r14, r13
-	cmp	#1, 130(sp)
-	swpb	r13
-	jnc	.Lccm_encrypt_with_nost64
-	mov	140(sp), r15
-	mov.b	r13, 0(r15)
-.Lccm_encrypt_with_nost64:
-	cmp	#2, 130(sp)
-	jnc	.Lccm_encrypt_with_nost65
-	mov	140(sp), r15
-	mov.b	r14, 1(r15)
-.Lccm_encrypt_with_nost65:
-	add	#238, sp
+	mov	r15, r14
+	swpb	18(sp)
+	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	r8
+	swpb	r5
+	call	#ccm_E_encrypt_block
+	mov	r6, 22(sp)
+	add	#1, 22(sp)
+	mov	r7, 20(sp)
+	addc	#0, 20(sp)
+	mov	r5, r4
+	xor	24(sp), r4
+	mov	r8, r6
+	xor	28(sp), r6
+	mov	8(sp), r7
+	xor	30(sp), r7
+	mov	10(sp), r11
+	xor	32(sp), r11
+	mov	12(sp), r12
+	xor	34(sp), r12
+	mov	14(sp), r13
+	xor	36(sp), r13
+	mov	16(sp), r14
+	xor	38(sp), r14
+	mov	18(sp), r15
+	xor	40(sp), r15
+	; ccm.ae:95: y = E.encrypt_block(ks, s)
+	mov	r4, 76(sp)
+	mov	r6, 78(sp)
+	mov	r7, 80(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
+	mov	r15, 90(sp)
+	mov	sp, r14
+	add	#76, r14
+	mov	sp, r15
+	add	#156, r15
+	mov	46(sp), r12
+	mov	r14, r13
+	mov	r15, r14
+	call	#ccm_E_encrypt_block
+	mov	r5, r13
+	xor	140(sp), r13
+	mov	r8, r15
+	xor	142(sp), r15
+	mov	8(sp), r5
+	xor	144(sp), r5
+	mov	10(sp), r6
+	xor	146(sp), r6
+	mov	12(sp), r7
+	xor	148(sp), r7
+	mov	14(sp), r8
+	xor	150(sp), r8
+	mov	16(sp), r11
+	xor	152(sp), r11
+	mov	18(sp), r12
+	xor	154(sp), r12
+	; ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	mov	r15, r14
+	mov	r13, r15
+	mov	r9, r13
+	add	64(sp), r13
+	cmp	#16, r10
+	jnc	.Lccm_encrypt_with_bytes23
+	bit	#1, r13
+	jnz	.Lccm_encrypt_with_bytes23
+	swpb	r12
+	mov	r12, 0(r13)
+	swpb	r11
+	mov	r11, 2(r13)
+	swpb	r8
+	mov	r8, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
+	swpb	r6
+	mov	r6, 8(r13)
+	swpb	r5
+	mov	r5, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Lccm_encrypt_with_stored24
+.Lccm_encrypt_with_bytes23:
+	swpb	r12
+	mov	r12, 124(sp)
+	swpb	r11
+	mov	r11, 126(sp)
+	swpb	r8
+	mov	r8, 128(sp)
+	swpb	r7
+	mov	r7, 130(sp)
+	swpb	r6
+	mov	r6, 132(sp)
+	swpb	r5
+	mov	r5, 134(sp)
+	swpb	r14
+	mov	r14, 136(sp)
+	swpb	r15
+	mov	r15, 138(sp)
+	mov	sp, r14
+	add	#124, r14
+	mov	r10, r15
+	cmp	#16, r15
+	jnc	.Lccm_encrypt_with_cnt25
+	mov	#16, r15
+.Lccm_encrypt_with_cnt25:
+	tst	r15
+	jz	.Lccm_encrypt_with_stored24
+.Lccm_encrypt_with_cpy26:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lccm_encrypt_with_cpy26
+.Lccm_encrypt_with_stored24:
+	mov	22(sp), r6
+	mov	20(sp), r7
+	mov	156(sp), 24(sp)
+	mov	158(sp), 28(sp)
+	mov	160(sp), 30(sp)
+	mov	162(sp), 32(sp)
+	mov	164(sp), 34(sp)
+	mov	166(sp), 36(sp)
+	mov	168(sp), 38(sp)
+	mov	170(sp), 40(sp)
+	add	#1, 26(sp)
+	cmp	48(sp), 26(sp)
+	jnc	.Lccm_encrypt_with_loop16
+.Lccm_encrypt_with_done17:
+	mov	24(sp), r7
+	xor	108(sp), r7
+	mov	28(sp), r8
+	xor	110(sp), r8
+	mov	30(sp), r9
+	xor	112(sp), r9
+	mov	32(sp), r10
+	xor	114(sp), r10
+	mov	34(sp), r11
+	xor	116(sp), r11
+	mov	36(sp), r12
+	xor	118(sp), r12
+	mov	38(sp), r14
+	xor	120(sp), r14
+	mov	40(sp), r15
+	xor	122(sp), r15
+	; ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
+	mov	74(sp), r13
+	cmp	#16, 72(sp)
+	jnc	.Lccm_encrypt_with_bytes27
+	bit	#1, r13
+	jnz	.Lccm_encrypt_with_bytes27
+	swpb	r15
+	mov	r15, 0(r13)
+	swpb	r14
+	mov	r14, 2(r13)
+	swpb	r12
+	mov	r12, 4(r13)
+	swpb	r11
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
+	swpb	r7
+	mov	r7, 14(r13)
+	jmp	.Lccm_encrypt_with_stored28
+.Lccm_encrypt_with_bytes27:
+	swpb	r15
+	mov	r15, 124(sp)
+	swpb	r14
+	mov	r14, 126(sp)
+	swpb	r12
+	mov	r12, 128(sp)
+	swpb	r11
+	mov	r11, 130(sp)
+	swpb	r10
+	mov	r10, 132(sp)
+	swpb	r9
+	mov	r9, 134(sp)
+	swpb	r8
+	mov	r8, 136(sp)
+	swpb	r7
+	mov	r7, 138(sp)
+	mov	sp, r14
+	add	#124, r14
+	mov	72(sp), r15
+	cmp	#16, r15
+	jnc	.Lccm_encrypt_with_cnt29
+	mov	#16, r15
+.Lccm_encrypt_with_cnt29:
+	tst	r15
+	jz	.Lccm_encrypt_with_stored28
+.Lccm_encrypt_with_cpy30:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lccm_encrypt_with_cpy30
+.Lccm_encrypt_with_stored28:
+	add	#172, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 292 bytes (102 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4130 bytes of code
+;     frame 240 bytes (68 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2786 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#292, sp
-	mov	r12, 142(sp)
-	mov	r13, r5
-	mov	r14, r6
+	sub	#240, sp
+	mov	r12, 84(sp)
+	mov	r13, r4
+	mov	r14, r5
 	mov	r15, r11
-	mov	308(sp), r12
-	mov	310(sp), 26(sp)
-	mov	312(sp), 190(sp)
-	mov	314(sp), 194(sp)
-	mov	316(sp), 144(sp)
-	mov	318(sp), 22(sp)
-	mov	322(sp), 210(sp)
+	mov	256(sp), r12
+	mov	258(sp), 120(sp)
+	mov	260(sp), 110(sp)
+	mov	262(sp), 140(sp)
+	mov	264(sp), 122(sp)
+	mov	266(sp), 118(sp)
+	mov	270(sp), 142(sp)
 	; ccm.ae:106: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	190(sp), 212(sp)
-	mov	#0, 214(sp)
+	mov	110(sp), 144(sp)
+	mov	#0, 146(sp)
 	mov	sp, r13
-	add	#212, r13
-	mov	144(sp), 216(sp)
-	mov	#0, 218(sp)
+	add	#144, r13
+	mov	122(sp), 148(sp)
+	mov	#0, 150(sp)
 	mov	sp, r14
-	add	#216, r14
+	add	#148, r14
 	mov	sp, r15
-	add	#228, r15
+	add	#160, r15
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, 6(sp)
-	mov	142(sp), r12
-	mov	r5, r13
-	mov	r6, r14
+	mov	84(sp), r12
+	mov	r4, r13
+	mov	r5, r14
 	mov	r11, r15
 	call	#ccm_mac_header
-	mov	#14, r14
-	sub	r6, r14
-	mov	#13, r15
-	cmp	r6, r15
+	mov	#14, r15
+	sub	r5, r15
+	mov	#13, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#13, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#13, r11
@@ -1243,30 +774,30 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob1
-	mov	r11, r7
-	add	r5, r7
-	mov.b	@r7, r13
+	mov	r11, r6
+	add	r4, r6
+	mov.b	@r6, r13
 .Lccm_decrypt_with_nob1:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob2
-	mov.b	1(r7), r15
+	mov.b	1(r6), r14
 .Lccm_decrypt_with_nob2:
-	mov	r13, 140(sp)
-	swpb	140(sp)
-	bis	r15, 140(sp)
-	mov	#11, r15
-	cmp	r6, r15
+	mov	r13, r6
+	swpb	r6
+	bis	r14, r6
+	mov	#11, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#11, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#11, r11
@@ -1274,30 +805,30 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob3
-	mov	r11, r8
-	add	r5, r8
-	mov.b	@r8, r13
+	mov	r11, r7
+	add	r4, r7
+	mov.b	@r7, r13
 .Lccm_decrypt_with_nob3:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob4
-	mov.b	1(r8), r15
+	mov.b	1(r7), r14
 .Lccm_decrypt_with_nob4:
-	mov	r13, 138(sp)
-	swpb	138(sp)
-	bis	r15, 138(sp)
-	mov	#9, r15
-	cmp	r6, r15
+	mov	r13, r7
+	swpb	r7
+	bis	r14, r7
+	mov	#9, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#9, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#9, r11
@@ -1305,30 +836,30 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob5
-	mov	r11, r9
-	add	r5, r9
-	mov.b	@r9, r13
+	mov	r11, r8
+	add	r4, r8
+	mov.b	@r8, r13
 .Lccm_decrypt_with_nob5:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob6
-	mov.b	1(r9), r15
+	mov.b	1(r8), r14
 .Lccm_decrypt_with_nob6:
-	mov	r13, r7
-	swpb	r7
-	bis	r15, r7
-	mov	#7, r15
-	cmp	r6, r15
+	mov	r13, 46(sp)
+	swpb	46(sp)
+	bis	r14, 46(sp)
+	mov	#7, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#7, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#7, r11
@@ -1336,30 +867,30 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob7
-	mov	r11, r10
-	add	r5, r10
-	mov.b	@r10, r13
+	mov	r11, r9
+	add	r4, r9
+	mov.b	@r9, r13
 .Lccm_decrypt_with_nob7:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob8
-	mov.b	1(r10), r15
+	mov.b	1(r9), r14
 .Lccm_decrypt_with_nob8:
-	mov	r13, r8
-	swpb	r8
-	bis	r15, r8
-	mov	#5, r15
-	cmp	r6, r15
+	mov	r13, 42(sp)
+	swpb	42(sp)
+	bis	r14, 42(sp)
+	mov	#5, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#5, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#5, r11
@@ -1367,32 +898,30 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob9
-	mov	r11, 148(sp)
-	add	r5, 148(sp)
-	mov	148(sp), r15
-	mov.b	@r15, r13
+	mov	r11, r10
+	add	r4, r10
+	mov.b	@r10, r13
 .Lccm_decrypt_with_nob9:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob10
-	mov	148(sp), r15
-	mov.b	1(r15), r15
+	mov.b	1(r10), r14
 .Lccm_decrypt_with_nob10:
-	mov	r13, r9
-	swpb	r9
-	bis	r15, r9
-	mov	#3, r15
-	cmp	r6, r15
+	mov	r13, r8
+	swpb	r8
+	bis	r14, r8
+	mov	#3, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#3, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#3, r11
@@ -1400,32 +929,32 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob11
-	mov	r11, 154(sp)
-	add	r5, 154(sp)
-	mov	154(sp), r15
-	mov.b	@r15, r13
+	mov	r11, 86(sp)
+	add	r4, 86(sp)
+	mov	86(sp), r14
+	mov.b	@r14, r13
 .Lccm_decrypt_with_nob11:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob12
-	mov	154(sp), r15
-	mov.b	1(r15), r15
+	mov	86(sp), r14
+	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob12:
-	mov	r13, r10
-	swpb	r10
-	bis	r15, r10
-	mov	#1, r15
-	cmp	r6, r15
+	mov	r13, r9
+	swpb	r9
+	bis	r14, r9
+	mov	#1, r14
+	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r6, r12
+	mov	r5, r12
 	sub	#1, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
 	inv	r11
 	inc	r11
 	and	#1, r11
@@ -1433,52 +962,51 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob13
-	mov	r11, 162(sp)
-	add	r5, 162(sp)
-	mov	162(sp), r15
-	mov.b	@r15, r13
+	mov	r11, 102(sp)
+	add	r4, 102(sp)
+	mov	102(sp), r14
+	mov.b	@r14, r13
 .Lccm_decrypt_with_nob13:
-	clr	r15
+	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob14
-	mov	162(sp), r15
-	mov.b	1(r15), r15
+	mov	102(sp), r14
+	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
-	mov	r13, r4
-	swpb	r4
-	bis	r15, r4
-	clr	r13
-	cmp	#1, r6
+	mov	r13, r10
+	swpb	r10
+	bis	r14, r10
+	clr	r14
+	cmp	#1, r5
 	jnc	.Lccm_decrypt_with_nob15
-	mov.b	@r5, r13
+	mov.b	@r4, r14
 .Lccm_decrypt_with_nob15:
-	mov	r14, r15
 	swpb	r15
-	mov	r15, r6
-	xor.b	r13, r6
-	xor	r15, r6
+	mov	r15, r5
+	xor.b	r14, r5
+	xor	r15, r5
 	; ccm.ae:108: s0 = E.encrypt_block(ks, j0)
-	mov	140(sp), 212(sp)
-	mov	138(sp), 214(sp)
-	mov	r7, 216(sp)
-	mov	r8, 218(sp)
-	mov	r9, 220(sp)
-	mov	r10, 222(sp)
-	mov	r4, 224(sp)
-	mov	r6, 226(sp)
+	mov	r6, 144(sp)
+	mov	r7, 146(sp)
+	mov	46(sp), 148(sp)
+	mov	42(sp), 150(sp)
+	mov	r8, 152(sp)
+	mov	r9, 154(sp)
+	mov	r10, 156(sp)
+	mov	r5, 158(sp)
 	mov	sp, r14
-	add	#212, r14
+	add	#144, r14
 	mov	sp, r15
-	add	#244, r15
-	mov	142(sp), r12
+	add	#176, r15
+	mov	84(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
-	mov	140(sp), r12
+	mov	r6, r12
 	add	#1, r12
-	mov	138(sp), r13
+	mov	r7, r13
 	addc	#0, r13
-	mov	190(sp), r14
+	mov	110(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1486,409 +1014,167 @@ ccm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 150(sp)
-	bis	r14, 150(sp)
+	mov	r15, 88(sp)
+	bis	r14, 88(sp)
 	; ccm.ae:110: for i in 0..(n + 15) / 16 {
-	mov	#0, 80(sp)
-	mov	r12, 60(sp)
-	mov	r13, 58(sp)
-	mov	r7, 178(sp)
-	mov	r8, 176(sp)
-	mov	r9, 172(sp)
-	mov	r10, 168(sp)
-	mov	r4, 166(sp)
-	mov	r6, 164(sp)
-	mov	228(sp), 122(sp)
-	mov	230(sp), 124(sp)
-	mov	232(sp), 126(sp)
-	mov	234(sp), 128(sp)
-	mov	236(sp), 130(sp)
-	mov	238(sp), 132(sp)
-	mov	240(sp), 134(sp)
-	mov	242(sp), 136(sp)
-	cmp	150(sp), 80(sp)
-	jnc	.Lccm_decrypt_with_near66
+	mov	#0, 56(sp)
+	mov	r12, 28(sp)
+	mov	r13, 26(sp)
+	mov	46(sp), 104(sp)
+	mov	42(sp), 100(sp)
+	mov	r8, 98(sp)
+	mov	r9, 96(sp)
+	mov	r10, 94(sp)
+	mov	r5, 92(sp)
+	mov	160(sp), 68(sp)
+	mov	162(sp), 70(sp)
+	mov	164(sp), 72(sp)
+	mov	166(sp), 74(sp)
+	mov	168(sp), 76(sp)
+	mov	170(sp), 78(sp)
+	mov	172(sp), 80(sp)
+	mov	174(sp), 66(sp)
+	cmp	88(sp), 56(sp)
+	jnc	.Lccm_decrypt_with_near32
 	br	#.Lccm_decrypt_with_done17
-.Lccm_decrypt_with_near66:
+.Lccm_decrypt_with_near32:
 .Lccm_decrypt_with_loop16:
-	mov	80(sp), r15
+	mov	56(sp), r15
 	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov.b	81(sp), r15
+	mov	r15, 34(sp)
+	mov	34(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 34(sp)
+	mov.b	57(sp), r15
 	rrum.w	#4, r15
-	mov	190(sp), r9
-	sub	r8, r9
-	mov	#0, 18(sp)
-	subc	r15, 18(sp)
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 36(sp)
-	xor	r15, 36(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 76(sp)
-	xor	r15, 76(sp)
+	mov	110(sp), r10
+	sub	34(sp), r10
+	mov	#0, 24(sp)
+	subc	r15, 24(sp)
+	mov	34(sp), r9
+	add	120(sp), r9
+	cmp	#16, r10
+	jnc	.Lccm_decrypt_with_bytes18
+	bit	#1, r9
+	jnz	.Lccm_decrypt_with_bytes18
+.Lccm_decrypt_with_words19:
+	mov	@r9, 20(sp)
+	mov	2(r9), 16(sp)
+	mov	4(r9), r4
+	mov	6(r9), r5
+	mov	8(r9), r6
+	mov	10(r9), r7
+	mov	12(r9), r8
+	mov	14(r9), r9
+	jmp	.Lccm_decrypt_with_join20
+.Lccm_decrypt_with_bytes18:
+	mov	sp, r11
+	add	#192, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r10, r15
+.Lccm_decrypt_with_cpy21:
 	clr	r14
-	cmp	#1, 36(sp)
-	jnc	.Lccm_decrypt_with_nob18
-	mov	76(sp), 114(sp)
-	add	26(sp), 114(sp)
-	mov	114(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob18:
-	clr	r15
-	cmp	#2, 36(sp)
-	jnc	.Lccm_decrypt_with_nob19
-	mov	114(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob19:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 38(sp)
-	xor	r15, 38(sp)
-	inv	r12
+	tst	r15
+	jz	.Lccm_decrypt_with_pad22
+	mov.b	@r9, r14
+	inc	r9
+	dec	r15
+.Lccm_decrypt_with_pad22:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 74(sp)
-	xor	r15, 74(sp)
-	clr	r14
-	cmp	#1, 38(sp)
-	jnc	.Lccm_decrypt_with_nob20
-	mov	74(sp), 112(sp)
-	add	26(sp), 112(sp)
-	mov	112(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob20:
-	clr	r15
-	cmp	#2, 38(sp)
-	jnc	.Lccm_decrypt_with_nob21
-	mov	112(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob21:
-	mov	r14, 10(sp)
-	swpb	10(sp)
-	bis	r15, 10(sp)
-	mov	r8, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 34(sp)
-	xor	r15, 34(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 72(sp)
-	xor	r15, 72(sp)
-	clr	r14
-	cmp	#1, 34(sp)
-	jnc	.Lccm_decrypt_with_nob22
-	mov	72(sp), 110(sp)
-	add	26(sp), 110(sp)
-	mov	110(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob22:
-	clr	r15
-	cmp	#2, 34(sp)
-	jnc	.Lccm_decrypt_with_nob23
-	mov	110(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob23:
-	mov	r14, 8(sp)
-	swpb	8(sp)
-	bis	r15, 8(sp)
-	mov	r8, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 32(sp)
-	xor	r15, 32(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 70(sp)
-	xor	r15, 70(sp)
-	clr	r14
-	cmp	#1, 32(sp)
-	jnc	.Lccm_decrypt_with_nob24
-	mov	70(sp), 108(sp)
-	add	26(sp), 108(sp)
-	mov	108(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob24:
-	clr	r15
-	cmp	#2, 32(sp)
-	jnc	.Lccm_decrypt_with_nob25
-	mov	108(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob25:
-	mov	r14, r4
-	swpb	r4
-	bis	r15, r4
-	mov	r8, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 30(sp)
-	xor	r15, 30(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 64(sp)
-	xor	r15, 64(sp)
-	clr	r14
-	cmp	#1, 30(sp)
-	jnc	.Lccm_decrypt_with_nob26
-	mov	64(sp), 106(sp)
-	add	26(sp), 106(sp)
-	mov	106(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob26:
-	clr	r15
-	cmp	#2, 30(sp)
-	jnc	.Lccm_decrypt_with_nob27
-	mov	106(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob27:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	r8, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 62(sp)
-	xor	r15, 62(sp)
-	clr	r6
-	cmp	#1, 28(sp)
-	jnc	.Lccm_decrypt_with_nob28
-	mov	62(sp), 104(sp)
-	add	26(sp), 104(sp)
-	mov	104(sp), r15
-	mov.b	@r15, r6
-.Lccm_decrypt_with_nob28:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Lccm_decrypt_with_nob29
-	mov	104(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob29:
-	swpb	r6
-	bis	r15, r6
-	mov	r8, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 24(sp)
-	xor	r15, 24(sp)
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 56(sp)
-	xor	r15, 56(sp)
-	clr	r7
-	cmp	#1, 24(sp)
-	jnc	.Lccm_decrypt_with_nob30
-	mov	56(sp), 102(sp)
-	add	26(sp), 102(sp)
-	mov	102(sp), r15
-	mov.b	@r15, r7
-.Lccm_decrypt_with_nob30:
-	clr	r15
-	cmp	#2, 24(sp)
-	jnc	.Lccm_decrypt_with_nob31
-	mov	102(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob31:
-	swpb	r7
-	bis	r15, r7
-	clr	r10
-	cmp	#1, r9
-	jnc	.Lccm_decrypt_with_nob32
-	mov	r8, 100(sp)
-	add	26(sp), 100(sp)
-	mov	100(sp), r15
-	mov.b	@r15, r10
-.Lccm_decrypt_with_nob32:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lccm_decrypt_with_nob33
-	mov	100(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob33:
-	swpb	r10
-	bis	r15, r10
+	dec	r13
+	jnz	.Lccm_decrypt_with_cpy21
+	mov	r11, r9
+	jmp	.Lccm_decrypt_with_words19
+.Lccm_decrypt_with_join20:
 	; ccm.ae:113: u = E.encrypt_block(ks, j)
-	mov	60(sp), 212(sp)
-	mov	58(sp), 214(sp)
-	mov	178(sp), 216(sp)
-	mov	176(sp), 218(sp)
-	mov	172(sp), 220(sp)
-	mov	168(sp), 222(sp)
-	mov	166(sp), 224(sp)
-	mov	164(sp), 226(sp)
+	mov	28(sp), 144(sp)
+	mov	26(sp), 146(sp)
+	mov	104(sp), 148(sp)
+	mov	100(sp), 150(sp)
+	mov	98(sp), 152(sp)
+	mov	96(sp), 154(sp)
+	mov	94(sp), 156(sp)
+	mov	92(sp), 158(sp)
 	mov	sp, r14
-	add	#212, r14
+	add	#144, r14
 	mov	sp, r15
-	add	#260, r15
-	mov	142(sp), r12
+	add	#208, r15
+	mov	84(sp), r12
 	mov	r14, r13
 	mov	r15, r14
+	swpb	20(sp)
+	swpb	16(sp)
+	swpb	r4
+	swpb	r5
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r9
 	call	#ccm_E_encrypt_block
-	mov	60(sp), 68(sp)
-	add	#1, 68(sp)
-	mov	58(sp), 66(sp)
-	addc	#0, 66(sp)
-	mov	12(sp), 54(sp)
-	xor	260(sp), 54(sp)
-	mov	10(sp), 52(sp)
-	xor	262(sp), 52(sp)
-	mov	8(sp), 50(sp)
-	xor	264(sp), 50(sp)
-	mov	r4, 48(sp)
-	xor	266(sp), 48(sp)
-	mov	r5, 46(sp)
-	xor	268(sp), 46(sp)
-	mov	r6, 44(sp)
-	xor	270(sp), 44(sp)
-	mov	r7, 42(sp)
-	xor	272(sp), 42(sp)
-	mov	r10, 40(sp)
-	xor	274(sp), 40(sp)
-	mov	r9, r15
+	mov	28(sp), 60(sp)
+	add	#1, 60(sp)
+	mov	26(sp), 58(sp)
+	addc	#0, 58(sp)
+	mov	r9, 54(sp)
+	xor	208(sp), 54(sp)
+	mov	r8, 52(sp)
+	xor	210(sp), 52(sp)
+	mov	r7, 50(sp)
+	xor	212(sp), 50(sp)
+	mov	r6, 48(sp)
+	xor	214(sp), 48(sp)
+	mov	r5, 44(sp)
+	xor	216(sp), 44(sp)
+	mov	r4, 40(sp)
+	xor	218(sp), 40(sp)
+	mov	16(sp), 38(sp)
+	xor	220(sp), 38(sp)
+	mov	20(sp), 36(sp)
+	xor	222(sp), 36(sp)
+	mov	r10, r15
 	and	#8191, r15
-	mov	r15, 20(sp)
-	mov	20(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 20(sp)
-	mov	18(sp), r14
+	mov	r15, r7
+	rlam.w	#3, r7
+	mov	24(sp), r14
 	and	#8191, r14
-	mov	r9, r15
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 16(sp)
-	bis	r15, 16(sp)
-	mov	r9, r10
-	and	#1, r10
-	inv	r10
-	inc	r10
-	and	#65280, r10
-	xor	#-1, r10
-	mov	r9, r14
+	mov	r14, r8
+	bis	r15, r8
+	mov	r10, r9
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#65280, r9
+	xor	#-1, r9
+	mov	r10, r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r7
-	xor	#-1, r7
-	and	r15, r7
-	xor	#-1, r7
+	mov	r9, r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
 	inv	r14
 	inc	r14
-	mov	r10, r15
+	mov	r9, r15
 	and	r14, r15
-	xor	r15, r10
-	mov	r9, r11
+	xor	r15, r9
+	mov	r10, r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
+	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r12
@@ -1896,7 +1182,7 @@ ccm_decrypt_with:
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r10, r15
+	mov	r9, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r13
@@ -1904,17 +1190,16 @@ ccm_decrypt_with:
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
+	mov	r6, r15
 	and	r14, r15
-	mov	r7, r5
-	xor	r15, r5
+	xor	r15, r6
 	inv	r11
 	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	mov	r10, r6
-	xor	r15, r6
 	mov	r9, r15
+	and	r11, r15
+	mov	r9, r5
+	xor	r15, r5
+	mov	r10, r15
 	rrum.w	#3, r15
 	mov	r15, r4
 	and	#1, r4
@@ -1924,32 +1209,32 @@ ccm_decrypt_with:
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 14(sp)
-	xor	#-1, 14(sp)
+	mov	r15, r9
+	xor	#-1, r9
 	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
+	mov	r15, r11
+	xor	#-1, r11
 	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
+	mov	r15, 32(sp)
+	xor	#-1, 32(sp)
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, 30(sp)
+	xor	#-1, 30(sp)
 	mov	r4, r14
 	inv	r14
 	inc	r14
@@ -1965,19 +1250,18 @@ ccm_decrypt_with:
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r6, r15
 	and	r14, r15
-	xor	r15, r5
+	xor	r15, r6
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r5, r15
 	and	r14, r15
-	mov	r6, r4
-	xor	r15, r4
-	mov	20(sp), r15
+	xor	r15, r5
+	mov	r7, r15
 	sub	#128, r15
-	mov	16(sp), r15
+	mov	r8, r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -1985,12 +1269,361 @@ ccm_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	14(sp), r6
-	and	r15, r6
+	mov	r9, r7
+	and	r15, r7
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r7
+	mov	r11, r8
+	and	r15, r8
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	32(sp), r9
+	and	r15, r9
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	30(sp), r11
+	and	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	and	r14, r15
+	inv	r7
+	inv	r8
+	inv	r9
+	inv	r11
+	inv	r12
+	inv	r13
+	mov	r6, r14
+	inv	r14
+	inv	r15
+	mov	54(sp), 22(sp)
+	and	r7, 22(sp)
+	mov	52(sp), 18(sp)
+	and	r8, 18(sp)
+	mov	50(sp), 14(sp)
+	and	r9, 14(sp)
+	mov	48(sp), 12(sp)
+	and	r11, 12(sp)
+	mov	44(sp), 10(sp)
+	and	r12, 10(sp)
+	mov	40(sp), 8(sp)
+	and	r13, 8(sp)
+	mov	38(sp), r8
+	and	r14, r8
+	mov	36(sp), r9
+	and	r15, r9
+	; ccm.ae:116: store_be(msg, off, m, n - off)
+	mov	r9, r4
+	mov	r8, r5
+	mov	8(sp), r6
+	mov	10(sp), r7
+	mov	12(sp), r11
+	mov	14(sp), r12
+	mov	18(sp), r14
+	mov	22(sp), r15
+	mov	34(sp), r13
+	add	118(sp), r13
+	cmp	#16, r10
+	jnc	.Lccm_decrypt_with_bytes23
+	bit	#1, r13
+	jnz	.Lccm_decrypt_with_bytes23
+	swpb	r4
+	mov	r4, 0(r13)
+	swpb	r5
+	mov	r5, 2(r13)
+	swpb	r6
+	mov	r6, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
+	swpb	r11
+	mov	r11, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Lccm_decrypt_with_stored24
+.Lccm_decrypt_with_bytes23:
+	swpb	r4
+	mov	r4, 192(sp)
+	swpb	r5
+	mov	r5, 194(sp)
+	swpb	r6
+	mov	r6, 196(sp)
+	swpb	r7
+	mov	r7, 198(sp)
+	swpb	r11
+	mov	r11, 200(sp)
+	swpb	r12
+	mov	r12, 202(sp)
+	swpb	r14
+	mov	r14, 204(sp)
+	swpb	r15
+	mov	r15, 206(sp)
+	mov	sp, r14
+	add	#192, r14
+	mov	r10, r15
+	cmp	#16, r15
+	jnc	.Lccm_decrypt_with_cnt25
+	mov	#16, r15
+.Lccm_decrypt_with_cnt25:
+	tst	r15
+	jz	.Lccm_decrypt_with_stored24
+.Lccm_decrypt_with_cpy26:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lccm_decrypt_with_cpy26
+.Lccm_decrypt_with_stored24:
+	mov	22(sp), r10
+	xor	68(sp), r10
+	mov	18(sp), r11
+	xor	70(sp), r11
+	mov	14(sp), r12
+	xor	72(sp), r12
+	mov	12(sp), r13
+	xor	74(sp), r13
+	mov	10(sp), r14
+	xor	76(sp), r14
+	mov	8(sp), r15
+	xor	78(sp), r15
+	xor	80(sp), r8
+	xor	66(sp), r9
+	; ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
+	mov	r10, 144(sp)
+	mov	r11, 146(sp)
+	mov	r12, 148(sp)
+	mov	r13, 150(sp)
+	mov	r14, 152(sp)
+	mov	r15, 154(sp)
+	mov	r8, 156(sp)
+	mov	r9, 158(sp)
+	mov	sp, r14
+	add	#144, r14
+	mov	sp, r15
+	add	#224, r15
+	mov	84(sp), r12
+	mov	r14, r13
+	mov	r15, r14
+	call	#ccm_E_encrypt_block
+	mov	60(sp), 28(sp)
+	mov	58(sp), 26(sp)
+	mov	224(sp), 68(sp)
+	mov	226(sp), 70(sp)
+	mov	228(sp), 72(sp)
+	mov	230(sp), 74(sp)
+	mov	232(sp), 76(sp)
+	mov	234(sp), 78(sp)
+	mov	236(sp), 80(sp)
+	mov	238(sp), 66(sp)
+	add	#1, 56(sp)
+	cmp	88(sp), 56(sp)
+	jc	.Lccm_decrypt_with_near33
+	br	#.Lccm_decrypt_with_loop16
+.Lccm_decrypt_with_near33:
+.Lccm_decrypt_with_done17:
+	mov	140(sp), r10
+	cmp	#16, 122(sp)
+	jnc	.Lccm_decrypt_with_bytes27
+	bit	#1, r10
+	jnz	.Lccm_decrypt_with_bytes27
+.Lccm_decrypt_with_words28:
+	mov	@r10, 138(sp)
+	mov	2(r10), 136(sp)
+	mov	4(r10), 134(sp)
+	mov	6(r10), 132(sp)
+	mov	8(r10), 130(sp)
+	mov	10(r10), 128(sp)
+	mov	12(r10), 126(sp)
+	mov	14(r10), 124(sp)
+	jmp	.Lccm_decrypt_with_join29
+.Lccm_decrypt_with_bytes27:
+	mov	sp, r11
+	add	#192, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	122(sp), r15
+.Lccm_decrypt_with_cpy30:
+	clr	r14
+	tst	r15
+	jz	.Lccm_decrypt_with_pad31
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lccm_decrypt_with_pad31:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lccm_decrypt_with_cpy30
+	mov	r11, r10
+	jmp	.Lccm_decrypt_with_words28
+.Lccm_decrypt_with_join29:
+	mov	68(sp), 116(sp)
+	xor	176(sp), 116(sp)
+	mov	70(sp), 114(sp)
+	xor	178(sp), 114(sp)
+	mov	72(sp), 112(sp)
+	xor	180(sp), 112(sp)
+	mov	74(sp), 108(sp)
+	xor	182(sp), 108(sp)
+	mov	76(sp), 106(sp)
+	xor	184(sp), 106(sp)
+	mov	78(sp), 90(sp)
+	xor	186(sp), 90(sp)
+	mov	80(sp), 82(sp)
+	xor	188(sp), 82(sp)
+	mov	66(sp), 64(sp)
+	xor	190(sp), 64(sp)
+	mov	122(sp), r15
+	and	#8191, r15
+	mov	r15, 62(sp)
+	mov	62(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 62(sp)
+	mov.b	123(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	mov	122(sp), r11
+	and	#1, r11
+	inv	r11
+	inc	r11
+	and	#65280, r11
+	xor	#-1, r11
+	mov	122(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r11, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	122(sp), r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r13
+	xor	#-1, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r7
+	xor	#-1, r7
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	and	r14, r15
+	mov	r10, r8
+	xor	r15, r8
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	122(sp), r15
+	rrum.w	#3, r15
+	mov	r15, r4
+	and	#1, r4
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r12
+	xor	#-1, r12
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	xor	r15, r6
+	mov	62(sp), r15
+	sub	#128, r15
+	mov	r5, r15
+	subc	#0, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -2010,608 +1643,6 @@ ccm_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	inv	r6
-	inv	r7
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	mov	r5, r14
-	inv	r14
-	inv	r15
-	mov	54(sp), r5
-	and	r6, r5
-	mov	52(sp), r6
-	and	r7, r6
-	mov	50(sp), r7
-	and	r10, r7
-	mov	48(sp), r10
-	and	r11, r10
-	mov	46(sp), r11
-	and	r12, r11
-	mov	44(sp), r12
-	and	r13, r12
-	mov	42(sp), r13
-	and	r14, r13
-	mov	40(sp), r14
-	and	r15, r14
-	; ccm.ae:116: store_be(msg, off, m, n - off)
-	mov	r5, r4
-	cmp	#1, 36(sp)
-	jnc	.Lccm_decrypt_with_nost34
-	mov	76(sp), 98(sp)
-	add	22(sp), 98(sp)
-	swpb	r4
-	mov	98(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost34:
-	cmp	#2, 36(sp)
-	jnc	.Lccm_decrypt_with_nost35
-	mov	98(sp), r15
-	mov.b	r5, 1(r15)
-.Lccm_decrypt_with_nost35:
-	mov	r6, r4
-	cmp	#1, 38(sp)
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost36
-	mov	74(sp), 94(sp)
-	add	22(sp), 94(sp)
-	mov	94(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost36:
-	cmp	#2, 38(sp)
-	jnc	.Lccm_decrypt_with_nost37
-	mov	94(sp), r15
-	mov.b	r6, 1(r15)
-.Lccm_decrypt_with_nost37:
-	mov	r7, r4
-	cmp	#1, 34(sp)
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost38
-	mov	72(sp), 92(sp)
-	add	22(sp), 92(sp)
-	mov	92(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost38:
-	cmp	#2, 34(sp)
-	jnc	.Lccm_decrypt_with_nost39
-	mov	92(sp), r15
-	mov.b	r7, 1(r15)
-.Lccm_decrypt_with_nost39:
-	mov	r10, r4
-	cmp	#1, 32(sp)
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost40
-	mov	70(sp), 90(sp)
-	add	22(sp), 90(sp)
-	mov	90(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost40:
-	cmp	#2, 32(sp)
-	jnc	.Lccm_decrypt_with_nost41
-	mov	90(sp), r15
-	mov.b	r10, 1(r15)
-.Lccm_decrypt_with_nost41:
-	mov	r11, r4
-	cmp	#1, 30(sp)
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost42
-	mov	64(sp), 88(sp)
-	add	22(sp), 88(sp)
-	mov	88(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost42:
-	cmp	#2, 30(sp)
-	jnc	.Lccm_decrypt_with_nost43
-	mov	88(sp), r15
-	mov.b	r11, 1(r15)
-.Lccm_decrypt_with_nost43:
-	mov	r12, r4
-	cmp	#1, 28(sp)
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost44
-	mov	62(sp), 86(sp)
-	add	22(sp), 86(sp)
-	mov	86(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost44:
-	cmp	#2, 28(sp)
-	jnc	.Lccm_decrypt_with_nost45
-	mov	86(sp), r15
-	mov.b	r12, 1(r15)
-.Lccm_decrypt_with_nost45:
-	mov	r13, r4
-	cmp	#1, 24(sp)
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost46
-	mov	56(sp), 84(sp)
-	add	22(sp), 84(sp)
-	mov	84(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost46:
-	cmp	#2, 24(sp)
-	jnc	.Lccm_decrypt_with_nost47
-	mov	84(sp), r15
-	mov.b	r13, 1(r15)
-.Lccm_decrypt_with_nost47:
-	mov	r14, r4
-	cmp	#1, r9
-	swpb	r4
-	jnc	.Lccm_decrypt_with_nost48
-	mov	r8, 82(sp)
-	add	22(sp), 82(sp)
-	mov	82(sp), r15
-	mov.b	r4, 0(r15)
-.Lccm_decrypt_with_nost48:
-	cmp	#2, r9
-	jnc	.Lccm_decrypt_with_nost49
-	mov	82(sp), r15
-	mov.b	r14, 1(r15)
-.Lccm_decrypt_with_nost49:
-	mov	r5, r9
-	xor	122(sp), r9
-	mov	r6, r8
-	xor	124(sp), r8
-	xor	126(sp), r7
-	xor	128(sp), r10
-	xor	130(sp), r11
-	xor	132(sp), r12
-	xor	134(sp), r13
-	mov	r14, r15
-	xor	136(sp), r15
-	; ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
-	mov	r9, 212(sp)
-	mov	r8, 214(sp)
-	mov	r7, 216(sp)
-	mov	r10, 218(sp)
-	mov	r11, 220(sp)
-	mov	r12, 222(sp)
-	mov	r13, 224(sp)
-	mov	r15, 226(sp)
-	mov	sp, r14
-	add	#212, r14
-	mov	sp, r15
-	add	#276, r15
-	mov	142(sp), r12
-	mov	r14, r13
-	mov	r15, r14
-	call	#ccm_E_encrypt_block
-	mov	68(sp), 60(sp)
-	mov	66(sp), 58(sp)
-	mov	276(sp), 122(sp)
-	mov	278(sp), 124(sp)
-	mov	280(sp), 126(sp)
-	mov	282(sp), 128(sp)
-	mov	284(sp), 130(sp)
-	mov	286(sp), 132(sp)
-	mov	288(sp), 134(sp)
-	mov	290(sp), 136(sp)
-	add	#1, 80(sp)
-	cmp	150(sp), 80(sp)
-	jc	.Lccm_decrypt_with_near67
-	br	#.Lccm_decrypt_with_loop16
-.Lccm_decrypt_with_near67:
-.Lccm_decrypt_with_done17:
-	mov	#14, r15
-	cmp	144(sp), r15
-	clr	r12
-	adc	r12
-	mov	144(sp), r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#14, r12
-	xor	#14, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob50
-	mov	r12, 196(sp)
-	add	194(sp), 196(sp)
-	mov	196(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob50:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob51
-	mov	196(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob51:
-	mov	r14, 192(sp)
-	swpb	192(sp)
-	bis	r15, 192(sp)
-	mov	#12, r15
-	cmp	144(sp), r15
-	clr	r12
-	adc	r12
-	mov	144(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob52
-	mov	r12, 198(sp)
-	add	194(sp), 198(sp)
-	mov	198(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob52:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob53
-	mov	198(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob53:
-	mov	r14, 188(sp)
-	swpb	188(sp)
-	bis	r15, 188(sp)
-	mov	#10, r15
-	cmp	144(sp), r15
-	clr	r12
-	adc	r12
-	mov	144(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob54
-	mov	r12, 200(sp)
-	add	194(sp), 200(sp)
-	mov	200(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob54:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob55
-	mov	200(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob55:
-	mov	r14, 186(sp)
-	swpb	186(sp)
-	bis	r15, 186(sp)
-	mov	#8, r15
-	cmp	144(sp), r15
-	clr	r12
-	adc	r12
-	mov	144(sp), r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#8, r12
-	xor	#8, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob56
-	mov	r12, 202(sp)
-	add	194(sp), 202(sp)
-	mov	202(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob56:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob57
-	mov	202(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob57:
-	mov	r14, 152(sp)
-	swpb	152(sp)
-	bis	r15, 152(sp)
-	mov	#6, r15
-	cmp	144(sp), r15
-	clr	r12
-	adc	r12
-	mov	144(sp), r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#6, r12
-	xor	#6, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob58
-	mov	r12, 204(sp)
-	add	194(sp), 204(sp)
-	mov	204(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob58:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob59
-	mov	204(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob59:
-	mov	r14, 146(sp)
-	swpb	146(sp)
-	bis	r15, 146(sp)
-	mov	#4, r15
-	cmp	144(sp), r15
-	clr	r12
-	adc	r12
-	mov	144(sp), r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#4, r12
-	xor	#4, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_decrypt_with_nob60
-	mov	r12, 206(sp)
-	add	194(sp), 206(sp)
-	mov	206(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob60:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_decrypt_with_nob61
-	mov	206(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob61:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#2, r15
-	cmp	144(sp), r15
-	clr	r11
-	adc	r11
-	mov	144(sp), r12
-	sub	#2, r12
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	inv	r11
-	inc	r11
-	and	#2, r11
-	xor	#2, r11
-	clr	r14
-	cmp	#1, r12
-	jnc	.Lccm_decrypt_with_nob62
-	mov	r11, 208(sp)
-	add	194(sp), 208(sp)
-	mov	208(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob62:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Lccm_decrypt_with_nob63
-	mov	208(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob63:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r14
-	cmp	#1, 144(sp)
-	jnc	.Lccm_decrypt_with_nob64
-	mov	194(sp), r15
-	mov.b	@r15, r14
-.Lccm_decrypt_with_nob64:
-	clr	r15
-	cmp	#2, 144(sp)
-	jnc	.Lccm_decrypt_with_nob65
-	mov	194(sp), r15
-	mov.b	1(r15), r15
-.Lccm_decrypt_with_nob65:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	122(sp), 184(sp)
-	xor	244(sp), 184(sp)
-	mov	124(sp), 182(sp)
-	xor	246(sp), 182(sp)
-	mov	126(sp), 180(sp)
-	xor	248(sp), 180(sp)
-	mov	128(sp), 174(sp)
-	xor	250(sp), 174(sp)
-	mov	130(sp), 170(sp)
-	xor	252(sp), 170(sp)
-	mov	132(sp), 160(sp)
-	xor	254(sp), 160(sp)
-	mov	134(sp), 158(sp)
-	xor	256(sp), 158(sp)
-	mov	136(sp), 156(sp)
-	xor	258(sp), 156(sp)
-	mov	144(sp), r15
-	and	#8191, r15
-	mov	r15, r10
-	rlam.w	#3, r10
-	mov.b	145(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	144(sp), r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#65280, r12
-	xor	#-1, r12
-	mov	144(sp), r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r12, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	144(sp), r14
-	rrum.w	#2, r14
-	and	#1, r14
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	xor	#-1, r15
-	and	r9, r15
-	mov	r15, r4
-	xor	#-1, r4
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r12, r15
-	xor	#-1, r15
-	and	r9, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r14, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	144(sp), r15
-	rrum.w	#3, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 120(sp)
-	xor	#-1, 120(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 118(sp)
-	xor	#-1, 118(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 116(sp)
-	xor	#-1, 116(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 96(sp)
-	xor	#-1, 96(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, 78(sp)
-	xor	r15, 78(sp)
-	mov	r10, r15
-	sub	#128, r15
-	mov	r11, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	120(sp), r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	118(sp), r10
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	116(sp), r11
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	96(sp), r12
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
 	and	r15, r7
 	mov	r14, r15
 	inv	r15
@@ -2619,48 +1650,56 @@ ccm_decrypt_with:
 	and	r15, r8
 	inv	r14
 	inc	r14
-	mov	78(sp), r15
+	mov	r6, r15
 	and	r14, r15
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
-	inv	r4
+	inv	r13
 	inv	r7
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	184(sp), r8
+	mov	116(sp), r8
 	and	r9, r8
-	mov	182(sp), r9
+	mov	114(sp), r9
 	and	r10, r9
-	mov	180(sp), r10
+	mov	112(sp), r10
 	and	r11, r10
-	mov	174(sp), r11
+	mov	108(sp), r11
 	and	r12, r11
-	mov	170(sp), r12
-	and	r4, r12
-	mov	160(sp), r4
-	and	r7, r4
-	mov	158(sp), r7
+	mov	106(sp), r12
+	and	r13, r12
+	mov	90(sp), r13
+	and	r7, r13
+	mov	82(sp), r7
 	and	r14, r7
-	mov	156(sp), r14
+	mov	64(sp), r14
 	and	r15, r14
-	mov	192(sp), r15
+	mov	124(sp), r15
+	swpb	r15
 	xor	r8, r15
-	mov	188(sp), r8
+	mov	126(sp), r8
+	swpb	r8
 	xor	r9, r8
-	mov	186(sp), r9
+	mov	128(sp), r9
+	swpb	r9
 	xor	r10, r9
-	mov	152(sp), r10
+	mov	130(sp), r10
+	swpb	r10
 	xor	r11, r10
-	mov	146(sp), r11
+	mov	132(sp), r11
+	swpb	r11
 	xor	r12, r11
-	mov	r13, r12
-	xor	r4, r12
-	mov	r6, r13
+	mov	134(sp), r12
+	swpb	r12
+	xor	r13, r12
+	mov	136(sp), r13
+	swpb	r13
 	xor	r7, r13
-	mov	r5, r7
+	mov	138(sp), r7
+	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -2708,9 +1747,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	210(sp), r15
+	mov	142(sp), r15
 	mov	r14, 0(r15)
-	add	#292, sp
+	add	#240, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with
@@ -2984,206 +2023,48 @@ ccm_E_encrypt_block:
 
 
 ; --- ccm_mac_header: ccm.mac_header
-;     frame 166 bytes (51 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2722 bytes of code
+;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1526 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
 	.balign 2
 ccm_mac_header:
 	pushm.w	#7, r10
-	sub	#166, sp
-	mov	r12, 78(sp)
+	sub	#112, sp
+	mov	r12, 18(sp)
 	mov	r13, r9
 	mov	r14, r8
-	mov	r15, r10
-	mov	182(sp), 54(sp)
-	mov	184(sp), 90(sp)
-	mov	186(sp), r6
-	mov	188(sp), 94(sp)
-	mov	#15, r7
-	sub	r8, r7
-	mov	54(sp), r15
+	mov	r15, 16(sp)
+	mov	128(sp), 10(sp)
+	mov	130(sp), 30(sp)
+	mov	132(sp), r5
+	mov	134(sp), 20(sp)
+	mov	#15, r6
+	sub	r8, r6
+	mov	10(sp), r15
 	sub	#1, r15
-	clr	72(sp)
-	adc	72(sp)
-	mov	72(sp), r11
-	inv	r11
-	inc	r11
-	and	#64, r11
-	mov	@r6, r15
+	clr	26(sp)
+	adc	26(sp)
+	mov	26(sp), r7
+	inv	r7
+	inc	r7
+	and	#64, r7
+	mov	@r5, r15
 	sub	#2, r15
 	rrum.w	#1, r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	bis	r15, r11
-	sub	#1, r7
-	mov	r11, 74(sp)
-	bis	r7, 74(sp)
+	bis	r15, r7
+	sub	#1, r6
+	mov	r7, 28(sp)
+	bis	r6, 28(sp)
 	mov	#13, r15
-	cmp	r8, r15
-	clr	r6
-	adc	r6
-	mov	r8, r7
-	sub	#13, r7
-	mov	r6, r11
-	inv	r11
-	inc	r11
-	mov	r7, r15
-	and	r11, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#13, r6
-	xor	#13, r6
-	clr	r11
-	cmp	#1, r7
-	jnc	.Lccm_mac_header_nob1
-	mov	r6, r12
-	add	r9, r12
-	mov.b	@r12, r11
-.Lccm_mac_header_nob1:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lccm_mac_header_nob2
-	mov.b	1(r12), r15
-.Lccm_mac_header_nob2:
-	mov	r11, 64(sp)
-	swpb	64(sp)
-	bis	r15, 64(sp)
-	mov	#11, r15
-	cmp	r8, r15
-	clr	r7
-	adc	r7
-	mov	r8, r11
-	sub	#11, r11
-	mov	r7, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r7
-	inc	r7
-	and	#11, r7
-	xor	#11, r7
-	clr	r12
-	cmp	#1, r11
-	jnc	.Lccm_mac_header_nob3
-	mov	r7, r13
-	add	r9, r13
-	mov.b	@r13, r12
-.Lccm_mac_header_nob3:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Lccm_mac_header_nob4
-	mov.b	1(r13), r15
-.Lccm_mac_header_nob4:
-	mov	r12, r11
-	swpb	r11
-	bis	r15, r11
-	mov	#9, r15
-	cmp	r8, r15
-	clr	r7
-	adc	r7
-	mov	r8, r12
-	sub	#9, r12
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
-	inv	r7
-	inc	r7
-	and	#9, r7
-	xor	#9, r7
-	clr	r13
-	cmp	#1, r12
-	jnc	.Lccm_mac_header_nob5
-	mov	r7, r14
-	add	r9, r14
-	mov.b	@r14, r13
-.Lccm_mac_header_nob5:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Lccm_mac_header_nob6
-	mov.b	1(r14), r15
-.Lccm_mac_header_nob6:
-	mov	r13, r12
-	swpb	r12
-	bis	r15, r12
-	mov	#7, r15
-	cmp	r8, r15
-	clr	r7
-	adc	r7
-	mov	r8, r13
-	sub	#7, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	and	#7, r7
-	xor	#7, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob7
-	mov	r7, 62(sp)
-	add	r9, 62(sp)
-	mov	62(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob7:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob8
-	mov	62(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob8:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#5, r15
-	cmp	r8, r15
-	clr	r6
-	adc	r6
-	mov	r8, r7
-	sub	#5, r7
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#5, r6
-	xor	#5, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lccm_mac_header_nob9
-	mov	r6, 66(sp)
-	add	r9, 66(sp)
-	mov	66(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob9:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lccm_mac_header_nob10
-	mov	66(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob10:
-	swpb	r14
-	bis	r15, r14
-	mov	#3, r15
 	cmp	r8, r15
 	clr	r5
 	adc	r5
 	mov	r8, r6
-	sub	#3, r6
+	sub	#13, r6
 	mov	r5, r7
 	inv	r7
 	inc	r7
@@ -3192,24 +2073,174 @@ ccm_mac_header:
 	xor	r15, r6
 	inv	r5
 	inc	r5
-	and	#3, r5
-	xor	#3, r5
+	and	#13, r5
+	xor	#13, r5
 	clr	r7
 	cmp	#1, r6
+	jnc	.Lccm_mac_header_nob1
+	mov	r5, r10
+	add	r9, r10
+	mov.b	@r10, r7
+.Lccm_mac_header_nob1:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Lccm_mac_header_nob2
+	mov.b	1(r10), r15
+.Lccm_mac_header_nob2:
+	swpb	r7
+	bis	r15, r7
+	mov	#11, r15
+	cmp	r8, r15
+	clr	r5
+	adc	r5
+	mov	r8, r6
+	sub	#11, r6
+	mov	r5, r10
+	inv	r10
+	inc	r10
+	mov	r6, r15
+	and	r10, r15
+	xor	r15, r6
+	inv	r5
+	inc	r5
+	and	#11, r5
+	xor	#11, r5
+	clr	r10
+	cmp	#1, r6
+	jnc	.Lccm_mac_header_nob3
+	mov	r5, r11
+	add	r9, r11
+	mov.b	@r11, r10
+.Lccm_mac_header_nob3:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Lccm_mac_header_nob4
+	mov.b	1(r11), r15
+.Lccm_mac_header_nob4:
+	swpb	r10
+	bis	r15, r10
+	mov	#9, r15
+	cmp	r8, r15
+	clr	r5
+	adc	r5
+	mov	r8, r6
+	sub	#9, r6
+	mov	r5, r11
+	inv	r11
+	inc	r11
+	mov	r6, r15
+	and	r11, r15
+	xor	r15, r6
+	inv	r5
+	inc	r5
+	and	#9, r5
+	xor	#9, r5
+	clr	r11
+	cmp	#1, r6
+	jnc	.Lccm_mac_header_nob5
+	mov	r5, r12
+	add	r9, r12
+	mov.b	@r12, r11
+.Lccm_mac_header_nob5:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Lccm_mac_header_nob6
+	mov.b	1(r12), r15
+.Lccm_mac_header_nob6:
+	swpb	r11
+	bis	r15, r11
+	mov	#7, r15
+	cmp	r8, r15
+	clr	r5
+	adc	r5
+	mov	r8, r6
+	sub	#7, r6
+	mov	r5, r12
+	inv	r12
+	inc	r12
+	mov	r6, r15
+	and	r12, r15
+	xor	r15, r6
+	inv	r5
+	inc	r5
+	and	#7, r5
+	xor	#7, r5
+	clr	r12
+	cmp	#1, r6
+	jnc	.Lccm_mac_header_nob7
+	mov	r5, r13
+	add	r9, r13
+	mov.b	@r13, r12
+.Lccm_mac_header_nob7:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Lccm_mac_header_nob8
+	mov.b	1(r13), r15
+.Lccm_mac_header_nob8:
+	swpb	r12
+	bis	r15, r12
+	mov	#5, r15
+	cmp	r8, r15
+	clr	r5
+	adc	r5
+	mov	r8, r6
+	sub	#5, r6
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	mov	r6, r15
+	and	r13, r15
+	xor	r15, r6
+	inv	r5
+	inc	r5
+	and	#5, r5
+	xor	#5, r5
+	clr	r13
+	cmp	#1, r6
+	jnc	.Lccm_mac_header_nob9
+	mov	r5, r14
+	add	r9, r14
+	mov.b	@r14, r13
+.Lccm_mac_header_nob9:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Lccm_mac_header_nob10
+	mov.b	1(r14), r15
+.Lccm_mac_header_nob10:
+	swpb	r13
+	bis	r15, r13
+	mov	#3, r15
+	cmp	r8, r15
+	clr	r5
+	adc	r5
+	mov	r8, r6
+	sub	#3, r6
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	xor	r15, r6
+	inv	r5
+	inc	r5
+	and	#3, r5
+	xor	#3, r5
+	clr	r14
+	cmp	#1, r6
 	jnc	.Lccm_mac_header_nob11
-	mov	r5, 68(sp)
-	add	r9, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r7
+	mov	r5, 22(sp)
+	add	r9, 22(sp)
+	mov	22(sp), r15
+	mov.b	@r15, r14
 .Lccm_mac_header_nob11:
 	clr	r15
 	cmp	#2, r6
 	jnc	.Lccm_mac_header_nob12
-	mov	68(sp), r15
+	mov	22(sp), r15
 	mov.b	1(r15), r15
 .Lccm_mac_header_nob12:
-	swpb	r7
-	bis	r15, r7
+	swpb	r14
+	bis	r15, r14
 	mov	#1, r15
 	cmp	r8, r15
 	clr	r4
@@ -3229,15 +2260,15 @@ ccm_mac_header:
 	clr	r6
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
-	mov	r4, 70(sp)
-	add	r9, 70(sp)
-	mov	70(sp), r15
+	mov	r4, 24(sp)
+	add	r9, 24(sp)
+	mov	24(sp), r15
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
 	cmp	#2, r5
 	jnc	.Lccm_mac_header_nob14
-	mov	70(sp), r15
+	mov	24(sp), r15
 	mov.b	1(r15), r15
 .Lccm_mac_header_nob14:
 	swpb	r6
@@ -3247,399 +2278,182 @@ ccm_mac_header:
 	jnc	.Lccm_mac_header_nob15
 	mov.b	@r9, r5
 .Lccm_mac_header_nob15:
-	mov	74(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	mov	r15, r8
 	xor.b	r5, r8
 	xor	r15, r8
-	mov	64(sp), r9
-	mov	90(sp), r15
+	mov	r7, r9
+	mov	30(sp), r15
 	bis	@r15, r9
-	mov	90(sp), r15
-	bis	2(r15), r11
+	mov	30(sp), r15
+	bis	2(r15), r10
 	; ccm.ae:56: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
-	mov	r9, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	r7, 112(sp)
-	mov	r6, 114(sp)
-	mov	r8, 116(sp)
+	mov	r9, 32(sp)
+	mov	r10, 34(sp)
+	mov	r11, 36(sp)
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
+	mov	r14, 42(sp)
+	mov	r6, 44(sp)
+	mov	r8, 46(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#32, r13
 	mov	sp, r14
-	add	#118, r14
-	mov	78(sp), r12
+	add	#48, r14
+	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:57: if a != 0 {
-	tst	72(sp)
-	jnz	.Lccm_mac_header_near62
-	br	#.Lccm_mac_header_else16
-.Lccm_mac_header_near62:
-	mov	#12, r15
-	cmp	54(sp), r15
-	clr	r12
-	adc	r12
-	mov	54(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
+	tst	26(sp)
+	jz	.Lccm_mac_header_else16
+	mov	16(sp), r7
+	cmp	#14, 10(sp)
+	jnc	.Lccm_mac_header_bytes18
+	bit	#1, r7
+	jnz	.Lccm_mac_header_bytes18
+.Lccm_mac_header_words19:
+	mov	@r7, r10
+	mov	2(r7), r9
+	mov	4(r7), r12
+	mov	6(r7), r11
+	mov	8(r7), r8
+	mov	10(r7), r13
+	mov	12(r7), r14
+	jmp	.Lccm_mac_header_join20
+.Lccm_mac_header_bytes18:
+	mov	sp, r11
+	add	#64, r11
+	mov	r11, r12
+	mov	#14, r13
+	mov	10(sp), r15
+.Lccm_mac_header_cpy21:
+	clr	r14
+	tst	r15
+	jz	.Lccm_mac_header_pad22
+	mov.b	@r7, r14
+	inc	r7
+	dec	r15
+.Lccm_mac_header_pad22:
+	mov.b	r14, 0(r12)
 	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob18
-	mov	r12, 76(sp)
-	add	r10, 76(sp)
-	mov	76(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob18:
+	dec	r13
+	jnz	.Lccm_mac_header_cpy21
+	mov	r11, r7
+	jmp	.Lccm_mac_header_words19
+.Lccm_mac_header_join20:
+	mov	10(sp), r15
+	sub	#65280, r15
+	mov	#0, r15
+	subc	#0, r15
 	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob19
-	mov	76(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob19:
-	mov	r14, 60(sp)
-	swpb	60(sp)
-	bis	r15, 60(sp)
-	mov	#10, r15
-	cmp	54(sp), r15
-	clr	r12
-	adc	r12
-	mov	54(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob20
-	mov	r12, 80(sp)
-	add	r10, 80(sp)
-	mov	80(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob20:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob21
-	mov	80(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob21:
-	mov	r14, 48(sp)
-	swpb	48(sp)
-	bis	r15, 48(sp)
-	mov	#8, r15
-	cmp	54(sp), r15
-	clr	r13
-	adc	r13
-	mov	54(sp), r8
-	sub	#8, r8
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	inv	r13
-	inc	r13
-	and	#8, r13
-	mov	r13, 58(sp)
-	xor	#8, 58(sp)
-	clr	r14
-	cmp	#1, r8
-	jnc	.Lccm_mac_header_nob22
-	mov	58(sp), 82(sp)
-	add	r10, 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob22:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Lccm_mac_header_nob23
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob23:
-	mov	r14, 40(sp)
-	swpb	40(sp)
-	bis	r15, 40(sp)
-	mov	#6, r15
-	cmp	54(sp), r15
-	clr	r13
-	adc	r13
-	mov	54(sp), r9
-	sub	#6, r9
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	xor	r15, r9
-	inv	r13
-	inc	r13
-	and	#6, r13
-	mov	r13, 52(sp)
-	xor	#6, 52(sp)
-	clr	r14
-	cmp	#1, r9
-	jnc	.Lccm_mac_header_nob24
-	mov	52(sp), 84(sp)
-	add	r10, 84(sp)
-	mov	84(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob24:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lccm_mac_header_nob25
-	mov	84(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob25:
-	mov	r14, r7
-	swpb	r7
-	bis	r15, r7
-	mov	#4, r15
-	cmp	54(sp), r15
-	clr	r11
-	adc	r11
-	mov	54(sp), r13
-	sub	#4, r13
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r12
-	xor	r15, r12
-	inv	r11
-	inc	r11
-	and	#4, r11
-	mov	r11, 42(sp)
-	xor	#4, 42(sp)
-	clr	r14
-	cmp	#1, r12
-	jnc	.Lccm_mac_header_nob26
-	mov	42(sp), 86(sp)
-	add	r10, 86(sp)
-	mov	86(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob26:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Lccm_mac_header_nob27
-	mov	86(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob27:
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	mov	#2, r15
-	cmp	54(sp), r15
-	clr	r11
-	adc	r11
-	mov	54(sp), r13
-	sub	#2, r13
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r11
-	inc	r11
-	and	#2, r11
-	mov	r11, r14
-	xor	#2, r14
-	clr	r11
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob28
-	mov	r14, 88(sp)
-	add	r10, 88(sp)
-	mov	88(sp), r15
-	mov.b	@r15, r11
-.Lccm_mac_header_nob28:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob29
-	mov	88(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob29:
-	mov	r11, r4
-	swpb	r4
-	bis	r15, r4
-	clr	r15
-	cmp	#1, 54(sp)
-	jnc	.Lccm_mac_header_nob30
-	mov.b	@r10, r15
-.Lccm_mac_header_nob30:
-	clr	r11
-	cmp	#2, 54(sp)
-	jnc	.Lccm_mac_header_nob31
-	mov.b	1(r10), r11
-.Lccm_mac_header_nob31:
-	swpb	r15
-	bis	r11, r15
-	mov	54(sp), r11
-	sub	#65280, r11
-	mov	#0, r11
-	subc	#0, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	xor	#1, r11
+	adc	r15
+	xor	#1, r15
+	xor	#1, r15
 	; ccm.ae:60: if a >= 0xff00 {
-	tst	r11
-	jz	.Lccm_mac_header_else32
-	; ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	clr	r11
-	cmp	#1, r8
-	jnc	.Lccm_mac_header_nob34
-	mov	58(sp), 92(sp)
-	add	r10, 92(sp)
-	mov	92(sp), r15
-	mov.b	@r15, r11
-.Lccm_mac_header_nob34:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Lccm_mac_header_nob35
-	mov	92(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob35:
-	swpb	r11
-	bis	r15, r11
-	clr	r8
-	cmp	#1, r9
-	jnc	.Lccm_mac_header_nob36
-	mov	52(sp), 96(sp)
-	add	r10, 96(sp)
-	mov	96(sp), r15
-	mov.b	@r15, r8
-.Lccm_mac_header_nob36:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lccm_mac_header_nob37
-	mov	96(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob37:
-	swpb	r8
-	bis	r15, r8
-	clr	r9
-	cmp	#1, r12
-	jnc	.Lccm_mac_header_nob38
-	mov	42(sp), 98(sp)
-	add	r10, 98(sp)
-	mov	98(sp), r15
-	mov.b	@r15, r9
-.Lccm_mac_header_nob38:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Lccm_mac_header_nob39
-	mov	98(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob39:
+	tst	r15
+	swpb	r10
 	swpb	r9
-	bis	r15, r9
-	clr	r12
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob40
-	mov	r14, 100(sp)
-	add	r10, 100(sp)
-	mov	100(sp), r15
-	mov.b	@r15, r12
-.Lccm_mac_header_nob40:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob41
-	mov	100(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob41:
 	swpb	r12
-	bis	r15, r12
-	clr	r14
-	cmp	#1, 54(sp)
-	jnc	.Lccm_mac_header_nob42
-	mov.b	@r10, r14
-.Lccm_mac_header_nob42:
-	clr	r15
-	cmp	#2, 54(sp)
-	jnc	.Lccm_mac_header_nob43
-	mov.b	1(r10), r15
-.Lccm_mac_header_nob43:
+	swpb	r11
+	swpb	r8
+	swpb	r13
 	swpb	r14
-	bis	r15, r14
-	mov	r11, r6
-	mov	r8, 38(sp)
-	mov	r9, r11
-	mov	r12, r9
-	mov	r14, r8
-	mov	54(sp), r12
-	mov	#0, r13
-	mov	#65534, r14
-	mov	#6, 50(sp)
-	mov	#0, 56(sp)
-	jmp	.Lccm_mac_header_endif33
-.Lccm_mac_header_else32:
-	mov	60(sp), r6
-	mov	48(sp), 38(sp)
-	mov	40(sp), r11
-	mov	r7, r9
-	mov	r5, r8
-	mov	r4, r12
-	mov	r15, r13
-	mov	54(sp), r14
-	mov	#2, 50(sp)
-	mov	#0, 56(sp)
-.Lccm_mac_header_endif33:
-	xor	118(sp), r6
-	mov	38(sp), r15
-	xor	120(sp), r15
-	xor	122(sp), r11
-	xor	124(sp), r9
-	xor	126(sp), r8
-	xor	128(sp), r12
-	xor	130(sp), r13
-	xor	132(sp), r14
+	jz	.Lccm_mac_header_else23
+	; ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
+	mov	16(sp), r9
+	cmp	#10, 10(sp)
+	jnc	.Lccm_mac_header_bytes25
+	bit	#1, r9
+	jnz	.Lccm_mac_header_bytes25
+.Lccm_mac_header_words26:
+	mov	@r9, r10
+	mov	2(r9), r12
+	mov	4(r9), r13
+	mov	6(r9), r14
+	mov	8(r9), r15
+	jmp	.Lccm_mac_header_join27
+.Lccm_mac_header_bytes25:
+	mov	sp, r11
+	add	#64, r11
+	mov	r11, r12
+	mov	#10, r13
+	mov	10(sp), r15
+.Lccm_mac_header_cpy28:
+	clr	r14
+	tst	r15
+	jz	.Lccm_mac_header_pad29
+	mov.b	@r9, r14
+	inc	r9
+	dec	r15
+.Lccm_mac_header_pad29:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lccm_mac_header_cpy28
+	mov	r11, r9
+	jmp	.Lccm_mac_header_words26
+.Lccm_mac_header_join27:
+	mov	r15, r6
+	mov	r14, r7
+	mov	r13, r8
+	mov	r12, r11
+	mov	r10, r12
+	mov	10(sp), r13
+	mov	#0, r14
+	mov	#65534, r15
+	mov	#6, r9
+	mov	#0, r10
+	swpb	r6
+	swpb	r7
+	swpb	r8
+	swpb	r11
+	swpb	r12
+	jmp	.Lccm_mac_header_endif24
+.Lccm_mac_header_else23:
+	mov	r14, r6
+	mov	r13, r7
+	mov	r9, r13
+	mov	r10, r14
+	mov	10(sp), r15
+	mov	#2, r9
+	mov	#0, r10
+.Lccm_mac_header_endif24:
+	xor	48(sp), r6
+	xor	50(sp), r7
+	xor	52(sp), r8
+	xor	54(sp), r11
+	xor	56(sp), r12
+	xor	58(sp), r13
+	xor	60(sp), r14
+	xor	62(sp), r15
 	; ccm.ae:64: y = E.encrypt_block(ks, y ^ first)
-	mov	r6, 102(sp)
-	mov	r15, 104(sp)
-	mov	r11, 106(sp)
-	mov	r9, 108(sp)
-	mov	r8, 110(sp)
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	r14, 116(sp)
+	mov	r6, 32(sp)
+	mov	r7, 34(sp)
+	mov	r8, 36(sp)
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
+	mov	r13, 42(sp)
+	mov	r14, 44(sp)
+	mov	r15, 46(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#32, r13
 	mov	sp, r14
-	add	#134, r14
-	mov	78(sp), r12
+	add	#80, r14
+	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	#16, 44(sp)
-	sub	50(sp), 44(sp)
+	mov	#16, 12(sp)
+	sub	r9, 12(sp)
 	mov	#0, r11
-	subc	56(sp), r11
-	mov	44(sp), r15
-	sub	54(sp), r15
+	subc	r10, r11
+	mov	12(sp), r15
+	sub	10(sp), r15
 	mov	r11, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	54(sp), r13
-	sub	44(sp), r13
+	mov	10(sp), r13
+	sub	12(sp), r13
 	mov	#0, r14
 	subc	r11, r14
 	mov	r12, r15
@@ -3655,380 +2469,147 @@ ccm_mac_header:
 	rrum.w	#4, r13
 	swpb	r14
 	rlam.w	#4, r14
-	mov	r14, 46(sp)
-	bis	r13, 46(sp)
+	mov	r14, 14(sp)
+	bis	r13, 14(sp)
 	; ccm.ae:67: for i in 0..(rest + 15) / 16 {
-	mov	#0, 16(sp)
-	mov	134(sp), 20(sp)
-	mov	136(sp), 24(sp)
-	mov	138(sp), 26(sp)
-	mov	140(sp), 28(sp)
-	mov	142(sp), 30(sp)
-	mov	144(sp), 32(sp)
-	mov	146(sp), 34(sp)
-	mov	148(sp), 36(sp)
-	cmp	46(sp), 16(sp)
-	jc	.Lccm_mac_header_done45
-.Lccm_mac_header_loop44:
-	mov	16(sp), r15
+	mov	#0, r9
+	mov	80(sp), r7
+	mov	82(sp), 0(sp)
+	mov	84(sp), 2(sp)
+	mov	86(sp), 4(sp)
+	mov	88(sp), 6(sp)
+	mov	90(sp), 8(sp)
+	mov	92(sp), r14
+	mov	94(sp), r4
+	cmp	14(sp), r9
+	jc	.Lccm_mac_header_done31
+.Lccm_mac_header_loop30:
+	mov	r9, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	44(sp), r8
+	mov	12(sp), r8
 	add	r15, r8
-	mov	54(sp), r9
-	sub	r8, r9
-	mov	r8, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob46
-	mov	r11, 22(sp)
-	add	r10, 22(sp)
-	mov	22(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob46:
+	mov	10(sp), r10
+	sub	r8, r10
+	add	16(sp), r8
+	cmp	#16, r10
+	jnc	.Lccm_mac_header_bytes32
+	bit	#1, r8
+	jnz	.Lccm_mac_header_bytes32
+.Lccm_mac_header_words33:
+	mov	@r8, r5
+	mov	2(r8), r6
+	mov	4(r8), r15
+	mov	6(r8), r13
+	mov	8(r8), r12
+	mov	10(r8), r11
+	mov	12(r8), r10
+	mov	14(r8), r8
+	jmp	.Lccm_mac_header_join34
+.Lccm_mac_header_bytes32:
+	mov	sp, r11
+	add	#64, r11
+	mov	r11, r12
+	mov	#16, r13
+.Lccm_mac_header_cpy35:
 	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob47
-	mov	22(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob47:
-	mov	r14, 2(sp)
-	swpb	2(sp)
-	bis	r15, 2(sp)
-	mov	r8, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
+	tst	r10
+	jz	.Lccm_mac_header_pad36
+	mov.b	@r8, r15
+	inc	r8
+	dec	r10
+.Lccm_mac_header_pad36:
+	mov.b	r15, 0(r12)
 	inc	r12
-	mov	r8, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob48
-	mov	r11, 18(sp)
-	add	r10, 18(sp)
-	mov	18(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob48:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob49
-	mov	18(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob49:
-	mov	r14, r11
+	dec	r13
+	jnz	.Lccm_mac_header_cpy35
+	mov	r11, r8
+	jmp	.Lccm_mac_header_words33
+.Lccm_mac_header_join34:
+	swpb	r8
+	xor	r8, r7
+	mov	@sp, r8
+	swpb	r10
+	xor	r10, r8
+	mov	2(sp), r10
 	swpb	r11
-	bis	r15, r11
-	mov	r8, r7
-	add	#10, r7
-	mov	#10, r15
-	cmp	r9, r15
-	clr	r12
-	adc	r12
-	mov	r9, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob50
-	mov	r7, 14(sp)
-	add	r10, 14(sp)
-	mov	14(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob50:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob51
-	mov	14(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob51:
-	mov	r14, r12
+	xor	r11, r10
+	mov	4(sp), r11
 	swpb	r12
-	bis	r15, r12
-	mov	r8, r6
-	add	#8, r6
-	mov	#8, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r13
-	sub	#8, r13
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r13
-	jnc	.Lccm_mac_header_nob52
-	mov	r6, 12(sp)
-	add	r10, 12(sp)
-	mov	12(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob52:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Lccm_mac_header_nob53
-	mov	12(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob53:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r8, r6
-	add	#6, r6
-	mov	#6, r15
-	cmp	r9, r15
-	clr	r5
-	adc	r5
-	mov	r9, r7
-	sub	#6, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	inv	r5
-	inc	r5
-	mov	r8, r15
-	xor	r6, r15
-	and	r5, r15
-	xor	r15, r6
-	clr	r14
-	cmp	#1, r7
-	jnc	.Lccm_mac_header_nob54
-	mov	r6, 10(sp)
-	add	r10, 10(sp)
-	mov	10(sp), r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob54:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Lccm_mac_header_nob55
-	mov	10(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob55:
-	swpb	r14
-	bis	r15, r14
-	mov	r8, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r9, r15
-	clr	r7
-	adc	r7
-	mov	r9, r6
-	sub	#4, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	mov	r8, r15
-	xor	r5, r15
-	and	r7, r15
-	xor	r15, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob56
-	mov	r5, 8(sp)
-	add	r10, 8(sp)
-	mov	8(sp), r15
-	mov.b	@r15, r7
-.Lccm_mac_header_nob56:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob57
-	mov	8(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob57:
-	swpb	r7
-	bis	r15, r7
-	mov	r8, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r9, r15
-	clr	r15
-	adc	r15
-	mov	r9, r5
-	sub	#2, r5
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	mov	r5, 0(sp)
-	and	r6, 0(sp)
-	xor	@sp, r5
-	inv	r15
-	inc	r15
-	mov	r8, r6
-	xor	r4, r6
-	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	clr	r6
-	cmp	#1, r5
-	jnc	.Lccm_mac_header_nob58
-	mov	r15, 6(sp)
-	add	r10, 6(sp)
-	mov	6(sp), r15
-	mov.b	@r15, r6
-.Lccm_mac_header_nob58:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Lccm_mac_header_nob59
-	mov	6(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob59:
-	swpb	r6
-	bis	r15, r6
-	clr	r5
-	cmp	#1, r9
-	jnc	.Lccm_mac_header_nob60
-	mov	r8, 4(sp)
-	add	r10, 4(sp)
-	mov	4(sp), r15
-	mov.b	@r15, r5
-.Lccm_mac_header_nob60:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Lccm_mac_header_nob61
-	mov	4(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob61:
-	swpb	r5
-	bis	r15, r5
-	mov	20(sp), r8
-	xor	2(sp), r8
-	mov	24(sp), r9
-	xor	r11, r9
-	mov	26(sp), r11
 	xor	r12, r11
-	mov	28(sp), r12
+	mov	6(sp), r12
+	swpb	r13
 	xor	r13, r12
-	mov	30(sp), r13
-	xor	r14, r13
-	mov	32(sp), r4
-	xor	r7, r4
-	mov	34(sp), r14
+	mov	8(sp), r13
+	swpb	r15
+	xor	r15, r13
+	swpb	r6
 	xor	r6, r14
-	mov	36(sp), r15
+	mov	r4, r15
+	swpb	r5
 	xor	r5, r15
 	; ccm.ae:69: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r8, 102(sp)
-	mov	r9, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	r4, 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
+	mov	r7, 32(sp)
+	mov	r8, 34(sp)
+	mov	r10, 36(sp)
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
+	mov	r13, 42(sp)
+	mov	r14, 44(sp)
+	mov	r15, 46(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#32, r13
 	mov	sp, r14
-	add	#150, r14
-	mov	78(sp), r12
+	add	#96, r14
+	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	150(sp), 20(sp)
-	mov	152(sp), 24(sp)
-	mov	154(sp), 26(sp)
-	mov	156(sp), 28(sp)
-	mov	158(sp), 30(sp)
-	mov	160(sp), 32(sp)
-	mov	162(sp), 34(sp)
-	mov	164(sp), 36(sp)
-	add	#1, 16(sp)
-	cmp	46(sp), 16(sp)
-	jnc	.Lccm_mac_header_loop44
-.Lccm_mac_header_done45:
-	mov	20(sp), r7
-	mov	24(sp), r8
-	mov	26(sp), r9
-	mov	28(sp), r10
-	mov	30(sp), r11
-	mov	32(sp), r12
-	mov	34(sp), r13
-	mov	36(sp), r14
+	mov	96(sp), r7
+	mov	98(sp), 0(sp)
+	mov	100(sp), 2(sp)
+	mov	102(sp), 4(sp)
+	mov	104(sp), 6(sp)
+	mov	106(sp), 8(sp)
+	mov	108(sp), r14
+	mov	110(sp), r4
+	add	#1, r9
+	cmp	14(sp), r9
+	jnc	.Lccm_mac_header_loop30
+.Lccm_mac_header_done31:
+	mov	@sp, r8
+	mov	2(sp), r9
+	mov	4(sp), r10
+	mov	6(sp), r11
+	mov	8(sp), r12
+	mov	r14, r13
+	mov	r4, r14
 	jmp	.Lccm_mac_header_endif17
 .Lccm_mac_header_else16:
-	mov	118(sp), r7
-	mov	120(sp), r8
-	mov	122(sp), r9
-	mov	124(sp), r10
-	mov	126(sp), r11
-	mov	128(sp), r12
-	mov	130(sp), r13
-	mov	132(sp), r14
+	mov	48(sp), r7
+	mov	50(sp), r8
+	mov	52(sp), r9
+	mov	54(sp), r10
+	mov	56(sp), r11
+	mov	58(sp), r12
+	mov	60(sp), r13
+	mov	62(sp), r14
 .Lccm_mac_header_endif17:
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r7, 0(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r8, 2(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r9, 4(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r10, 6(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r11, 8(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r12, 10(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r13, 12(r15)
-	mov	94(sp), r15
+	mov	20(sp), r15
 	mov	r14, 14(r15)
-	add	#166, sp
+	add	#112, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_mac_header, .-ccm_mac_header

@@ -5,66 +5,68 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- eax_key_setup: eax.key_setup
-;     frame 94 bytes (7 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1124 bytes of code
+;     frame 110 bytes (7 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1110 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
 	.balign 2
 eax_key_setup:
 	pushm.w	#7, r10
-	sub	#94, sp
-	mov	r12, r5
+	sub	#110, sp
 	mov	r14, r9
 	mov	r15, r10
-	mov.b	14(r5), r4
-	mov.b	15(r5), r15
-	swpb	r4
-	bis	r15, r4
-	mov.b	12(r5), r6
-	mov.b	13(r5), r15
-	swpb	r6
-	bis	r15, r6
-	mov.b	10(r5), r7
-	mov.b	11(r5), r15
-	swpb	r7
-	bis	r15, r7
-	mov.b	8(r5), r8
-	mov.b	9(r5), r15
-	swpb	r8
-	bis	r15, r8
-	mov.b	6(r5), r11
-	mov.b	7(r5), r15
-	swpb	r11
-	bis	r15, r11
-	mov.b	4(r5), r12
-	mov.b	5(r5), r15
-	swpb	r12
-	bis	r15, r12
-	mov.b	2(r5), r13
-	mov.b	3(r5), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	@r5, r14
-	mov.b	1(r5), r15
-	swpb	r14
-	bis	r15, r14
+	bit	#1, r12
+	jnz	.Leax_key_setup_bytes1
+.Leax_key_setup_words2:
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r7
+	mov	6(r12), r8
+	mov	8(r12), r11
+	mov	10(r12), r13
+	mov	12(r12), r14
+	mov	14(r12), r15
+	jmp	.Leax_key_setup_join3
+.Leax_key_setup_bytes1:
+	mov	sp, r11
+	add	#14, r11
+	mov	r11, r13
+	mov	#16, r14
+.Leax_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_key_setup_cpy4
+	mov	r11, r12
+	jmp	.Leax_key_setup_words2
+.Leax_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r13, 0(r9)
-	mov	r14, 2(r9)
-	mov	r11, 4(r9)
-	mov	r12, 6(r9)
-	mov	r7, 8(r9)
-	mov	r8, 10(r9)
-	mov	r4, 12(r9)
-	mov	r6, 14(r9)
+	swpb	r6
+	mov	r6, 0(r9)
+	swpb	r5
+	mov	r5, 2(r9)
+	swpb	r8
+	mov	r8, 4(r9)
+	swpb	r7
+	mov	r7, 6(r9)
+	swpb	r13
+	mov	r13, 8(r9)
+	swpb	r11
+	mov	r11, 10(r9)
+	swpb	r15
+	mov	r15, 12(r9)
+	swpb	r14
+	mov	r14, 14(r9)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r7
 	; aes.ae:275: temp = w[i - 1]
 	mov	r9, r8
 	add	#16, r8
 	; aes.ae:273: @unroll(round_unroll)
-.Leax_key_setup_loop1:
+.Leax_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
@@ -75,7 +77,7 @@ eax_key_setup:
 	mov	-4(r8), r11
 	mov	-2(r8), r12
 	tst	r15
-	jz	.Leax_key_setup_else3
+	jz	.Leax_key_setup_else8
 	mov	r11, r13
 	mov.b	r13, r13
 	mov	r12, r15
@@ -99,9 +101,9 @@ eax_key_setup:
 	mov.b	eax_M.E.rcon(r15), r15
 	swpb	r15
 	xor	r15, r12
-	jmp	.Leax_key_setup_endif4
-.Leax_key_setup_else3:
-.Leax_key_setup_endif4:
+	jmp	.Leax_key_setup_endif9
+.Leax_key_setup_else8:
+.Leax_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r11
 	xor	-14(r8), r12
@@ -110,83 +112,83 @@ eax_key_setup:
 	add	#4, r8
 	add	#1, r7
 	cmp	#44, r7
-	jnc	.Leax_key_setup_loop1
-.Leax_key_setup_done2:
+	jnc	.Leax_key_setup_loop6
+.Leax_key_setup_done7:
 	; cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#14, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#30, r14
+	add	#46, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
-	mov	30(sp), r5
+	mov	46(sp), r5
 	and	#32767, r5
 	rlam.w	#1, r5
-	mov	32(sp), r15
+	mov	48(sp), r15
 	and	#32767, r15
-	mov.b	31(sp), r6
+	mov.b	47(sp), r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
 	rlam.w	#1, r15
 	mov	r15, 12(sp)
 	bis	r6, 12(sp)
-	mov	34(sp), r15
+	mov	50(sp), r15
 	and	#32767, r15
-	mov.b	33(sp), r7
+	mov.b	49(sp), r7
 	rrum.w	#4, r7
 	rrum.w	#3, r7
 	rlam.w	#1, r15
 	mov	r15, 10(sp)
 	bis	r7, 10(sp)
-	mov	36(sp), r15
+	mov	52(sp), r15
 	and	#32767, r15
-	mov.b	35(sp), r8
+	mov.b	51(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#3, r8
 	rlam.w	#1, r15
 	mov	r15, 8(sp)
 	bis	r8, 8(sp)
-	mov	38(sp), r15
+	mov	54(sp), r15
 	and	#32767, r15
-	mov.b	37(sp), r11
+	mov.b	53(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#3, r11
 	rlam.w	#1, r15
 	mov	r15, 6(sp)
 	bis	r11, 6(sp)
-	mov	40(sp), r15
+	mov	56(sp), r15
 	and	#32767, r15
-	mov.b	39(sp), r12
+	mov.b	55(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	rlam.w	#1, r15
 	mov	r15, 4(sp)
 	bis	r12, 4(sp)
-	mov	42(sp), r15
+	mov	58(sp), r15
 	and	#32767, r15
-	mov.b	41(sp), r13
+	mov.b	57(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
 	rlam.w	#1, r15
 	mov	r15, 2(sp)
 	bis	r13, 2(sp)
-	mov	44(sp), r15
+	mov	60(sp), r15
 	and	#32767, r15
-	mov.b	43(sp), r14
+	mov.b	59(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	rlam.w	#1, r15
 	mov	r15, 0(sp)
 	bis	r14, 0(sp)
-	mov.b	45(sp), r15
+	mov.b	61(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
@@ -203,7 +205,7 @@ eax_key_setup:
 	mov	r4, r15
 	and	#32767, r15
 	rlam.w	#1, r15
-	mov	32(sp), r5
+	mov	48(sp), r5
 	and	#16383, r5
 	rlam.w	#1, r5
 	bis	r6, r5
@@ -214,67 +216,67 @@ eax_key_setup:
 	rrum.w	#3, r6
 	rlam.w	#1, r5
 	bis	r6, r5
-	mov	34(sp), r6
+	mov	50(sp), r6
 	and	#16383, r6
 	rlam.w	#1, r6
 	bis	r7, r6
-	mov.b	33(sp), r7
+	mov.b	49(sp), r7
 	rrum.w	#4, r7
 	rrum.w	#2, r7
 	and	#1, r7
 	rlam.w	#1, r6
 	bis	r7, r6
-	mov	36(sp), r7
+	mov	52(sp), r7
 	and	#16383, r7
 	rlam.w	#1, r7
 	bis	r8, r7
-	mov.b	35(sp), r8
+	mov.b	51(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#2, r8
 	and	#1, r8
 	rlam.w	#1, r7
 	bis	r8, r7
-	mov	38(sp), r8
+	mov	54(sp), r8
 	and	#16383, r8
 	rlam.w	#1, r8
 	bis	r11, r8
-	mov.b	37(sp), r11
+	mov.b	53(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
 	rlam.w	#1, r8
 	bis	r11, r8
-	mov	40(sp), r11
+	mov	56(sp), r11
 	and	#16383, r11
 	rlam.w	#1, r11
 	bis	r12, r11
-	mov.b	39(sp), r12
+	mov.b	55(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#2, r12
 	and	#1, r12
 	rlam.w	#1, r11
 	bis	r12, r11
-	mov	42(sp), r12
+	mov	58(sp), r12
 	and	#16383, r12
 	rlam.w	#1, r12
 	bis	r13, r12
-	mov.b	41(sp), r13
+	mov.b	57(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#2, r13
 	and	#1, r13
 	rlam.w	#1, r12
 	bis	r13, r12
-	mov	44(sp), r13
+	mov	60(sp), r13
 	and	#16383, r13
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov.b	43(sp), r14
+	mov.b	59(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
 	and	#1, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov.b	45(sp), r14
+	mov.b	61(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
 	and	#1, r14
@@ -306,125 +308,125 @@ eax_key_setup:
 	mov	r12, 28(r10)
 	mov	r13, 30(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#14, r13
-	mov	sp, r14
-	add	#46, r14
-	mov	r9, r12
-	call	#eax_M_E_encrypt_block
-	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	46(sp), 32(r10)
-	mov	48(sp), 34(r10)
-	mov	50(sp), 36(r10)
-	mov	52(sp), 38(r10)
-	mov	54(sp), 40(r10)
-	mov	56(sp), 42(r10)
-	mov	58(sp), 44(r10)
-	mov	60(sp), 46(r10)
-	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#1, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
-	mov	sp, r13
-	add	#14, r13
+	add	#30, r13
 	mov	sp, r14
 	add	#62, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	62(sp), 48(r10)
-	mov	64(sp), 50(r10)
-	mov	66(sp), 52(r10)
-	mov	68(sp), 54(r10)
-	mov	70(sp), 56(r10)
-	mov	72(sp), 58(r10)
-	mov	74(sp), 60(r10)
-	mov	76(sp), 62(r10)
+	mov	62(sp), 32(r10)
+	mov	64(sp), 34(r10)
+	mov	66(sp), 36(r10)
+	mov	68(sp), 38(r10)
+	mov	70(sp), 40(r10)
+	mov	72(sp), 42(r10)
+	mov	74(sp), 44(r10)
+	mov	76(sp), 46(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#2, 14(sp)
-	mov	#0, 16(sp)
-	mov	#0, 18(sp)
-	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#1, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#14, r13
+	add	#30, r13
 	mov	sp, r14
 	add	#78, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	78(sp), 64(r10)
-	mov	80(sp), 66(r10)
-	mov	82(sp), 68(r10)
-	mov	84(sp), 70(r10)
-	mov	86(sp), 72(r10)
-	mov	88(sp), 74(r10)
-	mov	90(sp), 76(r10)
-	mov	92(sp), 78(r10)
-	add	#94, sp
+	mov	78(sp), 48(r10)
+	mov	80(sp), 50(r10)
+	mov	82(sp), 52(r10)
+	mov	84(sp), 54(r10)
+	mov	86(sp), 56(r10)
+	mov	88(sp), 58(r10)
+	mov	90(sp), 60(r10)
+	mov	92(sp), 62(r10)
+	; cmac.ae:24: return E.encrypt_block(ks, b)
+	mov	#2, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
+	mov	sp, r13
+	add	#30, r13
+	mov	sp, r14
+	add	#94, r14
+	mov	r9, r12
+	call	#eax_M_E_encrypt_block
+	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
+	mov	94(sp), 64(r10)
+	mov	96(sp), 66(r10)
+	mov	98(sp), 68(r10)
+	mov	100(sp), 70(r10)
+	mov	102(sp), 72(r10)
+	mov	104(sp), 74(r10)
+	mov	106(sp), 76(r10)
+	mov	108(sp), 78(r10)
+	add	#110, sp
 	popm.w	#7, r10
 	ret
 	.size eax_key_setup, .-eax_key_setup
 
 
 ; --- eax_encrypt_with: eax.encrypt_with
-;     frame 194 bytes (55 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2238 bytes of code
+;     frame 132 bytes (16 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 916 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
 	.balign 2
 eax_encrypt_with:
 	pushm.w	#7, r10
-	sub	#194, sp
-	mov	r12, 88(sp)
-	mov	r13, 102(sp)
+	sub	#132, sp
+	mov	r12, 20(sp)
+	mov	r13, 28(sp)
 	mov	r14, r11
-	mov	210(sp), r7
-	mov	212(sp), r8
-	mov	214(sp), r9
-	mov	216(sp), 90(sp)
-	mov	218(sp), r10
-	mov	220(sp), 110(sp)
-	mov	222(sp), 92(sp)
-	mov	224(sp), 84(sp)
+	mov	148(sp), r9
+	mov	150(sp), r10
+	mov	152(sp), 26(sp)
+	mov	154(sp), 24(sp)
+	mov	156(sp), 22(sp)
+	mov	158(sp), 34(sp)
+	mov	160(sp), 32(sp)
+	mov	162(sp), 30(sp)
 	; eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r14
-	add	#114, r14
+	add	#36, r14
 	mov	r15, 0(sp)
 	mov	r14, 2(sp)
-	mov	88(sp), r12
-	mov	102(sp), r13
+	mov	20(sp), r12
+	mov	28(sp), r13
 	mov	#0, r14
 	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:51: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#130, r15
-	mov	r8, 0(sp)
+	add	#52, r15
+	mov	r10, 0(sp)
 	mov	r15, 2(sp)
-	mov	88(sp), r12
-	mov	102(sp), r13
+	mov	20(sp), r12
+	mov	28(sp), r13
 	mov	#1, r14
-	mov	r7, r15
+	mov	r9, r15
 	call	#eax_omac
-	mov	90(sp), r14
+	mov	24(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -432,800 +434,322 @@ eax_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 86(sp)
-	bis	r14, 86(sp)
+	mov	r15, 18(sp)
+	bis	r14, 18(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
-	mov	#0, 50(sp)
-	cmp	86(sp), 50(sp)
-	jnc	.Leax_encrypt_with_near51
-	br	#.Leax_encrypt_with_done2
-.Leax_encrypt_with_near51:
+	mov	#0, r10
+	cmp	18(sp), r10
+	jc	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
-	mov	50(sp), r15
+	mov	r10, r15
 	and	#4095, r15
-	mov	r15, r7
-	rlam.w	#4, r7
-	mov	90(sp), r8
-	sub	r7, r8
-	mov	r7, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 6(sp)
-	xor	r15, 6(sp)
-	inv	r12
+	mov	r15, r8
+	rlam.w	#4, r8
+	mov	24(sp), r9
+	sub	r8, r9
+	mov	r8, r7
+	add	26(sp), r7
+	cmp	#16, r9
+	jnc	.Leax_encrypt_with_bytes3
+	bit	#1, r7
+	jnz	.Leax_encrypt_with_bytes3
+.Leax_encrypt_with_words4:
+	mov	@r7, 16(sp)
+	mov	2(r7), 14(sp)
+	mov	4(r7), 12(sp)
+	mov	6(r7), 10(sp)
+	mov	8(r7), 8(sp)
+	mov	10(r7), 6(sp)
+	mov	12(r7), 4(sp)
+	mov	14(r7), r7
+	jmp	.Leax_encrypt_with_join5
+.Leax_encrypt_with_bytes3:
+	mov	sp, r11
+	add	#68, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r9, r15
+.Leax_encrypt_with_cpy6:
+	clr	r14
+	tst	r15
+	jz	.Leax_encrypt_with_pad7
+	mov.b	@r7, r14
+	inc	r7
+	dec	r15
+.Leax_encrypt_with_pad7:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 46(sp)
-	xor	r15, 46(sp)
-	clr	r14
-	cmp	#1, 6(sp)
-	jnc	.Leax_encrypt_with_nob3
-	mov	46(sp), 82(sp)
-	add	r9, 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob3:
-	clr	r15
-	cmp	#2, 6(sp)
-	jnc	.Leax_encrypt_with_nob4
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob4:
-	mov	r14, 32(sp)
-	swpb	32(sp)
-	bis	r15, 32(sp)
-	mov	r7, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 10(sp)
-	xor	r15, 10(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 48(sp)
-	xor	r15, 48(sp)
-	clr	r14
-	cmp	#1, 10(sp)
-	jnc	.Leax_encrypt_with_nob5
-	mov	48(sp), 80(sp)
-	add	r9, 80(sp)
-	mov	80(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob5:
-	clr	r15
-	cmp	#2, 10(sp)
-	jnc	.Leax_encrypt_with_nob6
-	mov	80(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob6:
-	mov	r14, 38(sp)
-	swpb	38(sp)
-	bis	r15, 38(sp)
-	mov	r7, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 18(sp)
-	xor	r15, 18(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
-	clr	r14
-	cmp	#1, 18(sp)
-	jnc	.Leax_encrypt_with_nob7
-	mov	44(sp), 78(sp)
-	add	r9, 78(sp)
-	mov	78(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob7:
-	clr	r15
-	cmp	#2, 18(sp)
-	jnc	.Leax_encrypt_with_nob8
-	mov	78(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob8:
-	mov	r14, 36(sp)
-	swpb	36(sp)
-	bis	r15, 36(sp)
-	mov	r7, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 42(sp)
-	xor	r15, 42(sp)
-	clr	r14
-	cmp	#1, 28(sp)
-	jnc	.Leax_encrypt_with_nob9
-	mov	42(sp), 76(sp)
-	add	r9, 76(sp)
-	mov	76(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob9:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Leax_encrypt_with_nob10
-	mov	76(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob10:
-	mov	r14, 30(sp)
-	swpb	30(sp)
-	bis	r15, 30(sp)
-	mov	r7, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 22(sp)
-	xor	r15, 22(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 40(sp)
-	xor	r15, 40(sp)
-	clr	r14
-	cmp	#1, 22(sp)
-	jnc	.Leax_encrypt_with_nob11
-	mov	40(sp), 74(sp)
-	add	r9, 74(sp)
-	mov	74(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob11:
-	clr	r15
-	cmp	#2, 22(sp)
-	jnc	.Leax_encrypt_with_nob12
-	mov	74(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob12:
-	mov	r14, 24(sp)
-	swpb	24(sp)
-	bis	r15, 24(sp)
-	mov	r7, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 14(sp)
-	xor	r15, 14(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 34(sp)
-	xor	r15, 34(sp)
-	clr	r14
-	cmp	#1, 14(sp)
-	jnc	.Leax_encrypt_with_nob13
-	mov	34(sp), 72(sp)
-	add	r9, 72(sp)
-	mov	72(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob13:
-	clr	r15
-	cmp	#2, 14(sp)
-	jnc	.Leax_encrypt_with_nob14
-	mov	72(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob14:
-	mov	r14, 20(sp)
-	swpb	20(sp)
-	bis	r15, 20(sp)
-	mov	r7, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 8(sp)
-	xor	r15, 8(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 26(sp)
-	xor	r15, 26(sp)
-	clr	r14
-	cmp	#1, 8(sp)
-	jnc	.Leax_encrypt_with_nob15
-	mov	26(sp), 70(sp)
-	add	r9, 70(sp)
-	mov	70(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob15:
-	clr	r15
-	cmp	#2, 8(sp)
-	jnc	.Leax_encrypt_with_nob16
-	mov	70(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob16:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	clr	r14
-	cmp	#1, r8
-	jnc	.Leax_encrypt_with_nob17
-	mov	r7, 68(sp)
-	add	r9, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r14
-.Leax_encrypt_with_nob17:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_encrypt_with_nob18
-	mov	68(sp), r15
-	mov.b	1(r15), r15
-.Leax_encrypt_with_nob18:
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
-	mov	114(sp), r4
-	add	50(sp), r4
-	mov	116(sp), r5
+	dec	r13
+	jnz	.Leax_encrypt_with_cpy6
+	mov	r11, r7
+	jmp	.Leax_encrypt_with_words4
+.Leax_encrypt_with_join5:
+	mov	36(sp), r4
+	add	r10, r4
+	mov	38(sp), r5
 	addc	#0, r5
-	mov	118(sp), r6
+	mov	40(sp), r6
 	addc	#0, r6
-	mov	120(sp), r11
+	mov	42(sp), r11
 	addc	#0, r11
-	mov	122(sp), r12
+	mov	44(sp), r12
 	addc	#0, r12
-	mov	124(sp), r13
+	mov	46(sp), r13
 	addc	#0, r13
-	mov	126(sp), r14
+	mov	48(sp), r14
 	addc	#0, r14
-	mov	128(sp), r15
+	mov	50(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 146(sp)
-	mov	r5, 148(sp)
-	mov	r6, 150(sp)
-	mov	r11, 152(sp)
-	mov	r12, 154(sp)
-	mov	r13, 156(sp)
-	mov	r14, 158(sp)
-	mov	r15, 160(sp)
+	mov	r4, 84(sp)
+	mov	r5, 86(sp)
+	mov	r6, 88(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	mov	sp, r13
-	add	#146, r13
+	add	#84, r13
 	mov	sp, r14
-	add	#162, r14
-	mov	88(sp), r12
-	call	#eax_M_E_encrypt_block
-	mov	32(sp), r4
-	xor	162(sp), r4
-	mov	38(sp), 112(sp)
-	xor	164(sp), 112(sp)
-	mov	36(sp), r5
-	xor	166(sp), r5
-	mov	30(sp), r6
-	xor	168(sp), r6
-	mov	24(sp), r11
-	xor	170(sp), r11
+	add	#100, r14
 	mov	20(sp), r12
-	xor	172(sp), r12
-	mov	12(sp), r13
-	xor	174(sp), r13
-	mov	16(sp), r14
-	xor	176(sp), r14
-	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r4, 4(sp)
-	cmp	#1, 6(sp)
-	jnc	.Leax_encrypt_with_nost19
-	mov	46(sp), 66(sp)
-	add	r10, 66(sp)
+	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
 	swpb	4(sp)
-	mov	66(sp), r15
-	mov.b	4(sp), 0(r15)
-.Leax_encrypt_with_nost19:
-	cmp	#2, 6(sp)
-	jnc	.Leax_encrypt_with_nost20
-	mov	66(sp), r15
-	mov.b	r4, 1(r15)
-.Leax_encrypt_with_nost20:
-	mov	112(sp), r4
-	cmp	#1, 10(sp)
+	swpb	r7
+	call	#eax_M_E_encrypt_block
+	mov	r7, r13
+	xor	100(sp), r13
+	mov	4(sp), r14
+	xor	102(sp), r14
+	mov	6(sp), r12
+	xor	104(sp), r12
+	mov	8(sp), r11
+	xor	106(sp), r11
+	mov	10(sp), r7
+	xor	108(sp), r7
+	mov	12(sp), r6
+	xor	110(sp), r6
+	mov	14(sp), r5
+	xor	112(sp), r5
+	mov	16(sp), r15
+	xor	114(sp), r15
+	; eax.ae:20: store_be(dst, off, x, n - off)
+	mov	r15, r4
+	mov	r13, r15
+	mov	r8, r13
+	add	22(sp), r13
+	cmp	#16, r9
+	jnc	.Leax_encrypt_with_bytes8
+	bit	#1, r13
+	jnz	.Leax_encrypt_with_bytes8
 	swpb	r4
-	jnc	.Leax_encrypt_with_nost21
-	mov	48(sp), 64(sp)
-	add	r10, 64(sp)
-	mov	64(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_encrypt_with_nost21:
-	cmp	#2, 10(sp)
-	jnc	.Leax_encrypt_with_nost22
-	mov	64(sp), r15
-	mov.b	112(sp), 1(r15)
-.Leax_encrypt_with_nost22:
-	mov	r5, r4
-	cmp	#1, 18(sp)
-	swpb	r4
-	jnc	.Leax_encrypt_with_nost23
-	mov	44(sp), 62(sp)
-	add	r10, 62(sp)
-	mov	62(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_encrypt_with_nost23:
-	cmp	#2, 18(sp)
-	jnc	.Leax_encrypt_with_nost24
-	mov	62(sp), r15
-	mov.b	r5, 1(r15)
-.Leax_encrypt_with_nost24:
-	mov	r6, r5
-	cmp	#1, 28(sp)
+	mov	r4, 0(r13)
 	swpb	r5
-	jnc	.Leax_encrypt_with_nost25
-	mov	42(sp), 60(sp)
-	add	r10, 60(sp)
-	mov	60(sp), r15
-	mov.b	r5, 0(r15)
-.Leax_encrypt_with_nost25:
-	cmp	#2, 28(sp)
-	jnc	.Leax_encrypt_with_nost26
-	mov	60(sp), r15
-	mov.b	r6, 1(r15)
-.Leax_encrypt_with_nost26:
-	mov	r11, r6
-	cmp	#1, 22(sp)
+	mov	r5, 2(r13)
 	swpb	r6
-	jnc	.Leax_encrypt_with_nost27
-	mov	40(sp), 58(sp)
-	add	r10, 58(sp)
-	mov	58(sp), r15
-	mov.b	r6, 0(r15)
-.Leax_encrypt_with_nost27:
-	cmp	#2, 22(sp)
-	jnc	.Leax_encrypt_with_nost28
-	mov	58(sp), r15
-	mov.b	r11, 1(r15)
-.Leax_encrypt_with_nost28:
-	mov	r12, r11
-	cmp	#1, 14(sp)
+	mov	r6, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
 	swpb	r11
-	jnc	.Leax_encrypt_with_nost29
-	mov	34(sp), 56(sp)
-	add	r10, 56(sp)
-	mov	56(sp), r15
-	mov.b	r11, 0(r15)
-.Leax_encrypt_with_nost29:
-	cmp	#2, 14(sp)
-	jnc	.Leax_encrypt_with_nost30
-	mov	56(sp), r15
-	mov.b	r12, 1(r15)
-.Leax_encrypt_with_nost30:
-	mov	r13, r12
-	cmp	#1, 8(sp)
+	mov	r11, 8(r13)
 	swpb	r12
-	jnc	.Leax_encrypt_with_nost31
-	mov	26(sp), 54(sp)
-	add	r10, 54(sp)
-	mov	54(sp), r15
-	mov.b	r12, 0(r15)
-.Leax_encrypt_with_nost31:
-	cmp	#2, 8(sp)
-	jnc	.Leax_encrypt_with_nost32
-	mov	54(sp), r15
-	mov.b	r13, 1(r15)
-.Leax_encrypt_with_nost32:
-	mov	r14, r13
-	cmp	#1, r8
-	swpb	r13
-	jnc	.Leax_encrypt_with_nost33
-	mov	r7, 52(sp)
-	add	r10, 52(sp)
-	mov	52(sp), r15
-	mov.b	r13, 0(r15)
-.Leax_encrypt_with_nost33:
-	cmp	#2, r8
-	jnc	.Leax_encrypt_with_nost34
-	mov	52(sp), r15
-	mov.b	r14, 1(r15)
-.Leax_encrypt_with_nost34:
-	add	#1, 50(sp)
-	cmp	86(sp), 50(sp)
-	jc	.Leax_encrypt_with_near52
-	br	#.Leax_encrypt_with_loop1
-.Leax_encrypt_with_near52:
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Leax_encrypt_with_stored9
+.Leax_encrypt_with_bytes8:
+	swpb	r4
+	mov	r4, 68(sp)
+	swpb	r5
+	mov	r5, 70(sp)
+	swpb	r6
+	mov	r6, 72(sp)
+	swpb	r7
+	mov	r7, 74(sp)
+	swpb	r11
+	mov	r11, 76(sp)
+	swpb	r12
+	mov	r12, 78(sp)
+	swpb	r14
+	mov	r14, 80(sp)
+	swpb	r15
+	mov	r15, 82(sp)
+	mov	sp, r14
+	add	#68, r14
+	mov	r9, r15
+	cmp	#16, r15
+	jnc	.Leax_encrypt_with_cnt10
+	mov	#16, r15
+.Leax_encrypt_with_cnt10:
+	tst	r15
+	jz	.Leax_encrypt_with_stored9
+.Leax_encrypt_with_cpy11:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Leax_encrypt_with_cpy11
+.Leax_encrypt_with_stored9:
+	add	#1, r10
+	cmp	18(sp), r10
+	jnc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	; eax.ae:53: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#178, r15
-	mov	110(sp), 0(sp)
+	add	#116, r15
+	mov	34(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	88(sp), r12
-	mov	102(sp), r13
+	mov	20(sp), r12
+	mov	28(sp), r13
 	mov	#2, r14
-	mov	r10, r15
+	mov	22(sp), r15
 	call	#eax_omac
-	mov	114(sp), r8
-	xor	130(sp), r8
-	mov	116(sp), r9
-	xor	132(sp), r9
-	mov	118(sp), r10
-	xor	134(sp), r10
-	mov	120(sp), r11
-	xor	136(sp), r11
-	mov	122(sp), r12
-	xor	138(sp), r12
-	mov	124(sp), r13
-	xor	140(sp), r13
-	mov	126(sp), r14
-	xor	142(sp), r14
-	mov	128(sp), r15
-	xor	144(sp), r15
-	mov	r8, r6
-	xor	178(sp), r6
-	mov	r9, r7
-	xor	180(sp), r7
-	mov	r10, r9
-	xor	182(sp), r9
-	mov	r11, r10
-	xor	184(sp), r10
-	mov	r12, r11
-	xor	186(sp), r11
-	mov	r13, r12
-	xor	188(sp), r12
-	mov	r14, r13
-	xor	190(sp), r13
-	mov	r15, r14
-	xor	192(sp), r14
-	mov	#14, r15
-	cmp	84(sp), r15
-	clr	r4
-	adc	r4
-	mov	84(sp), r5
-	sub	#14, r5
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r5, r15
-	and	r8, r15
-	xor	r15, r5
-	inv	r4
-	inc	r4
-	and	#14, r4
-	xor	#14, r4
+	mov	36(sp), r7
+	xor	52(sp), r7
+	mov	38(sp), r8
+	xor	54(sp), r8
+	mov	40(sp), r9
+	xor	56(sp), r9
+	mov	42(sp), r10
+	xor	58(sp), r10
+	mov	44(sp), r11
+	xor	60(sp), r11
+	mov	46(sp), r12
+	xor	62(sp), r12
+	mov	48(sp), r14
+	xor	64(sp), r14
+	mov	50(sp), r15
+	xor	66(sp), r15
+	xor	116(sp), r7
+	xor	118(sp), r8
+	xor	120(sp), r9
+	xor	122(sp), r10
+	xor	124(sp), r11
+	xor	126(sp), r12
+	xor	128(sp), r14
+	xor	130(sp), r15
 	; eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	mov	r6, r8
-	cmp	#1, r5
-	jnc	.Leax_encrypt_with_nost35
-	mov	r4, 94(sp)
-	add	92(sp), 94(sp)
-	swpb	r8
-	mov	94(sp), r15
-	mov.b	r8, 0(r15)
-.Leax_encrypt_with_nost35:
-	cmp	#2, r5
-	jnc	.Leax_encrypt_with_nost36
-	mov	94(sp), r15
-	mov.b	r6, 1(r15)
-.Leax_encrypt_with_nost36:
-	mov	#12, r15
-	cmp	84(sp), r15
-	clr	r5
-	adc	r5
-	mov	84(sp), r6
-	sub	#12, r6
-	mov	r5, r8
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#12, r5
-	xor	#12, r5
-	mov	r7, r8
-	cmp	#1, r6
-	swpb	r8
-	jnc	.Leax_encrypt_with_nost37
-	mov	r5, 96(sp)
-	add	92(sp), 96(sp)
-	mov	96(sp), r15
-	mov.b	r8, 0(r15)
-.Leax_encrypt_with_nost37:
-	cmp	#2, r6
-	jnc	.Leax_encrypt_with_nost38
-	mov	96(sp), r15
-	mov.b	r7, 1(r15)
-.Leax_encrypt_with_nost38:
-	mov	#10, r15
-	cmp	84(sp), r15
-	clr	r6
-	adc	r6
-	mov	84(sp), r7
-	sub	#10, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#10, r6
-	xor	#10, r6
-	mov	r9, r8
-	cmp	#1, r7
-	swpb	r8
-	jnc	.Leax_encrypt_with_nost39
-	mov	r6, 100(sp)
-	add	92(sp), 100(sp)
-	mov	100(sp), r15
-	mov.b	r8, 0(r15)
-.Leax_encrypt_with_nost39:
-	cmp	#2, r7
-	jnc	.Leax_encrypt_with_nost40
-	mov	100(sp), r15
-	mov.b	r9, 1(r15)
-.Leax_encrypt_with_nost40:
-	mov	#8, r15
-	cmp	84(sp), r15
-	clr	r7
-	adc	r7
-	mov	84(sp), r8
-	sub	#8, r8
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	mov	r10, r9
-	cmp	#1, r8
-	swpb	r9
-	jnc	.Leax_encrypt_with_nost41
-	mov	r7, 106(sp)
-	add	92(sp), 106(sp)
-	mov	106(sp), r15
-	mov.b	r9, 0(r15)
-.Leax_encrypt_with_nost41:
-	cmp	#2, r8
-	jnc	.Leax_encrypt_with_nost42
-	mov	106(sp), r15
-	mov.b	r10, 1(r15)
-.Leax_encrypt_with_nost42:
-	mov	#6, r15
-	cmp	84(sp), r15
-	clr	r8
-	adc	r8
-	mov	84(sp), r9
-	sub	#6, r9
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r8
-	inc	r8
-	and	#6, r8
-	xor	#6, r8
-	mov	r11, r10
-	cmp	#1, r9
-	swpb	r10
-	jnc	.Leax_encrypt_with_nost43
-	mov	r8, 108(sp)
-	add	92(sp), 108(sp)
-	mov	108(sp), r15
-	mov.b	r10, 0(r15)
-.Leax_encrypt_with_nost43:
-	cmp	#2, r9
-	jnc	.Leax_encrypt_with_nost44
-	mov	108(sp), r15
-	mov.b	r11, 1(r15)
-.Leax_encrypt_with_nost44:
-	mov	#4, r15
-	cmp	84(sp), r15
-	clr	r9
-	adc	r9
-	mov	84(sp), r10
-	sub	#4, r10
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	xor	r15, r10
-	inv	r9
-	inc	r9
-	and	#4, r9
-	xor	#4, r9
-	mov	r12, r11
-	cmp	#1, r10
-	swpb	r11
-	jnc	.Leax_encrypt_with_nost45
-	mov	r9, 104(sp)
-	add	92(sp), 104(sp)
-	mov	104(sp), r15
-	mov.b	r11, 0(r15)
-.Leax_encrypt_with_nost45:
-	cmp	#2, r10
-	jnc	.Leax_encrypt_with_nost46
-	mov	104(sp), r15
-	mov.b	r12, 1(r15)
-.Leax_encrypt_with_nost46:
-	mov	#2, r15
-	cmp	84(sp), r15
-	clr	r10
-	adc	r10
-	mov	84(sp), r11
-	sub	#2, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#2, r10
-	xor	#2, r10
-	mov	r13, r12
-	cmp	#1, r11
+	mov	32(sp), r13
+	cmp	#16, 30(sp)
+	jnc	.Leax_encrypt_with_bytes12
+	bit	#1, r13
+	jnz	.Leax_encrypt_with_bytes12
+	swpb	r15
+	mov	r15, 0(r13)
+	swpb	r14
+	mov	r14, 2(r13)
 	swpb	r12
-	jnc	.Leax_encrypt_with_nost47
-	mov	r10, 98(sp)
-	add	92(sp), 98(sp)
-	mov	98(sp), r15
-	mov.b	r12, 0(r15)
-.Leax_encrypt_with_nost47:
-	cmp	#2, r11
-	jnc	.Leax_encrypt_with_nost48
-	mov	98(sp), r15
-	mov.b	r13, 1(r15)
-.Leax_encrypt_with_nost48:
-	mov	r14, r13
-	cmp	#1, 84(sp)
-	swpb	r13
-	jnc	.Leax_encrypt_with_nost49
-	mov	92(sp), r15
-	mov.b	r13, 0(r15)
-.Leax_encrypt_with_nost49:
-	cmp	#2, 84(sp)
-	jnc	.Leax_encrypt_with_nost50
-	mov	92(sp), r15
-	mov.b	r14, 1(r15)
-.Leax_encrypt_with_nost50:
-	add	#194, sp
+	mov	r12, 4(r13)
+	swpb	r11
+	mov	r11, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r8
+	mov	r8, 12(r13)
+	swpb	r7
+	mov	r7, 14(r13)
+	jmp	.Leax_encrypt_with_stored13
+.Leax_encrypt_with_bytes12:
+	swpb	r15
+	mov	r15, 68(sp)
+	swpb	r14
+	mov	r14, 70(sp)
+	swpb	r12
+	mov	r12, 72(sp)
+	swpb	r11
+	mov	r11, 74(sp)
+	swpb	r10
+	mov	r10, 76(sp)
+	swpb	r9
+	mov	r9, 78(sp)
+	swpb	r8
+	mov	r8, 80(sp)
+	swpb	r7
+	mov	r7, 82(sp)
+	mov	sp, r14
+	add	#68, r14
+	mov	30(sp), r15
+	cmp	#16, r15
+	jnc	.Leax_encrypt_with_cnt14
+	mov	#16, r15
+.Leax_encrypt_with_cnt14:
+	tst	r15
+	jz	.Leax_encrypt_with_stored13
+.Leax_encrypt_with_cpy15:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Leax_encrypt_with_cpy15
+.Leax_encrypt_with_stored13:
+	add	#132, sp
 	popm.w	#7, r10
 	ret
 	.size eax_encrypt_with, .-eax_encrypt_with
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 228 bytes (72 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2912 bytes of code
+;     frame 164 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1490 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
 	.balign 2
 eax_decrypt_with:
 	pushm.w	#7, r10
-	sub	#228, sp
-	mov	r12, 98(sp)
-	mov	r13, r7
+	sub	#164, sp
+	mov	r12, 20(sp)
+	mov	r13, r8
 	mov	r14, r11
-	mov	244(sp), r6
-	mov	246(sp), r8
-	mov	248(sp), r9
-	mov	250(sp), 100(sp)
-	mov	252(sp), 110(sp)
-	mov	254(sp), 88(sp)
-	mov	256(sp), r10
-	mov	260(sp), 144(sp)
+	mov	180(sp), r9
+	mov	182(sp), r10
+	mov	184(sp), 24(sp)
+	mov	186(sp), 22(sp)
+	mov	188(sp), 48(sp)
+	mov	190(sp), 32(sp)
+	mov	192(sp), 28(sp)
+	mov	196(sp), 66(sp)
 	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r14
-	add	#148, r14
+	add	#68, r14
 	mov	r15, 0(sp)
 	mov	r14, 2(sp)
-	mov	98(sp), r12
-	mov	r7, r13
+	mov	20(sp), r12
+	mov	r8, r13
 	mov	#0, r14
 	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#164, r15
-	mov	r8, 0(sp)
+	add	#84, r15
+	mov	r10, 0(sp)
 	mov	r15, 2(sp)
-	mov	98(sp), r12
-	mov	r7, r13
+	mov	20(sp), r12
+	mov	r8, r13
 	mov	#1, r14
-	mov	r6, r15
+	mov	r9, r15
 	call	#eax_omac
 	; eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#180, r15
-	mov	100(sp), 0(sp)
+	add	#100, r15
+	mov	22(sp), 0(sp)
 	mov	r15, 2(sp)
-	mov	98(sp), r12
-	mov	r7, r13
+	mov	20(sp), r12
+	mov	r8, r13
 	mov	#2, r14
-	mov	r9, r15
+	mov	24(sp), r15
 	call	#eax_omac
-	mov	100(sp), r14
+	mov	22(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1233,880 +757,367 @@ eax_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 96(sp)
-	bis	r14, 96(sp)
+	mov	r15, 18(sp)
+	bis	r14, 18(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
-	mov	#0, 50(sp)
-	cmp	96(sp), 50(sp)
-	jnc	.Leax_decrypt_with_near51
-	br	#.Leax_decrypt_with_done2
-.Leax_decrypt_with_near51:
+	mov	#0, r10
+	cmp	18(sp), r10
+	jc	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
-	mov	50(sp), r15
+	mov	r10, r15
 	and	#4095, r15
-	mov	r15, r7
-	rlam.w	#4, r7
-	mov	100(sp), r8
-	sub	r7, r8
-	mov	r7, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 6(sp)
-	xor	r15, 6(sp)
-	inv	r12
+	mov	r15, r8
+	rlam.w	#4, r8
+	mov	22(sp), r9
+	sub	r8, r9
+	mov	r8, r7
+	add	24(sp), r7
+	cmp	#16, r9
+	jnc	.Leax_decrypt_with_bytes3
+	bit	#1, r7
+	jnz	.Leax_decrypt_with_bytes3
+.Leax_decrypt_with_words4:
+	mov	@r7, 16(sp)
+	mov	2(r7), 14(sp)
+	mov	4(r7), 12(sp)
+	mov	6(r7), 10(sp)
+	mov	8(r7), 8(sp)
+	mov	10(r7), 6(sp)
+	mov	12(r7), 4(sp)
+	mov	14(r7), r7
+	jmp	.Leax_decrypt_with_join5
+.Leax_decrypt_with_bytes3:
+	mov	sp, r11
+	add	#116, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r9, r15
+.Leax_decrypt_with_cpy6:
+	clr	r14
+	tst	r15
+	jz	.Leax_decrypt_with_pad7
+	mov.b	@r7, r14
+	inc	r7
+	dec	r15
+.Leax_decrypt_with_pad7:
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 46(sp)
-	xor	r15, 46(sp)
-	clr	r14
-	cmp	#1, 6(sp)
-	jnc	.Leax_decrypt_with_nob3
-	mov	46(sp), 82(sp)
-	add	r9, 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob3:
-	clr	r15
-	cmp	#2, 6(sp)
-	jnc	.Leax_decrypt_with_nob4
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob4:
-	mov	r14, 32(sp)
-	swpb	32(sp)
-	bis	r15, 32(sp)
-	mov	r7, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 10(sp)
-	xor	r15, 10(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 48(sp)
-	xor	r15, 48(sp)
-	clr	r14
-	cmp	#1, 10(sp)
-	jnc	.Leax_decrypt_with_nob5
-	mov	48(sp), 80(sp)
-	add	r9, 80(sp)
-	mov	80(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob5:
-	clr	r15
-	cmp	#2, 10(sp)
-	jnc	.Leax_decrypt_with_nob6
-	mov	80(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob6:
-	mov	r14, 38(sp)
-	swpb	38(sp)
-	bis	r15, 38(sp)
-	mov	r7, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 18(sp)
-	xor	r15, 18(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
-	clr	r14
-	cmp	#1, 18(sp)
-	jnc	.Leax_decrypt_with_nob7
-	mov	44(sp), 78(sp)
-	add	r9, 78(sp)
-	mov	78(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob7:
-	clr	r15
-	cmp	#2, 18(sp)
-	jnc	.Leax_decrypt_with_nob8
-	mov	78(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob8:
-	mov	r14, 36(sp)
-	swpb	36(sp)
-	bis	r15, 36(sp)
-	mov	r7, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 28(sp)
-	xor	r15, 28(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 42(sp)
-	xor	r15, 42(sp)
-	clr	r14
-	cmp	#1, 28(sp)
-	jnc	.Leax_decrypt_with_nob9
-	mov	42(sp), 76(sp)
-	add	r9, 76(sp)
-	mov	76(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob9:
-	clr	r15
-	cmp	#2, 28(sp)
-	jnc	.Leax_decrypt_with_nob10
-	mov	76(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob10:
-	mov	r14, 30(sp)
-	swpb	30(sp)
-	bis	r15, 30(sp)
-	mov	r7, r11
-	add	#6, r11
-	mov	#6, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 22(sp)
-	xor	r15, 22(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 40(sp)
-	xor	r15, 40(sp)
-	clr	r14
-	cmp	#1, 22(sp)
-	jnc	.Leax_decrypt_with_nob11
-	mov	40(sp), 74(sp)
-	add	r9, 74(sp)
-	mov	74(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob11:
-	clr	r15
-	cmp	#2, 22(sp)
-	jnc	.Leax_decrypt_with_nob12
-	mov	74(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob12:
-	mov	r14, 24(sp)
-	swpb	24(sp)
-	bis	r15, 24(sp)
-	mov	r7, r11
-	add	#4, r11
-	mov	#4, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 14(sp)
-	xor	r15, 14(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 34(sp)
-	xor	r15, 34(sp)
-	clr	r14
-	cmp	#1, 14(sp)
-	jnc	.Leax_decrypt_with_nob13
-	mov	34(sp), 72(sp)
-	add	r9, 72(sp)
-	mov	72(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob13:
-	clr	r15
-	cmp	#2, 14(sp)
-	jnc	.Leax_decrypt_with_nob14
-	mov	72(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob14:
-	mov	r14, 20(sp)
-	swpb	20(sp)
-	bis	r15, 20(sp)
-	mov	r7, r11
-	add	#2, r11
-	mov	#2, r15
-	cmp	r8, r15
-	clr	r12
-	adc	r12
-	mov	r8, r13
-	sub	#2, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, 8(sp)
-	xor	r15, 8(sp)
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r11, r15
-	and	r12, r15
-	mov	r11, 26(sp)
-	xor	r15, 26(sp)
-	clr	r14
-	cmp	#1, 8(sp)
-	jnc	.Leax_decrypt_with_nob15
-	mov	26(sp), 70(sp)
-	add	r9, 70(sp)
-	mov	70(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob15:
-	clr	r15
-	cmp	#2, 8(sp)
-	jnc	.Leax_decrypt_with_nob16
-	mov	70(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob16:
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
-	clr	r14
-	cmp	#1, r8
-	jnc	.Leax_decrypt_with_nob17
-	mov	r7, 68(sp)
-	add	r9, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob17:
-	clr	r15
-	cmp	#2, r8
-	jnc	.Leax_decrypt_with_nob18
-	mov	68(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob18:
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
-	mov	148(sp), r4
-	add	50(sp), r4
-	mov	150(sp), r5
+	dec	r13
+	jnz	.Leax_decrypt_with_cpy6
+	mov	r11, r7
+	jmp	.Leax_decrypt_with_words4
+.Leax_decrypt_with_join5:
+	mov	68(sp), r4
+	add	r10, r4
+	mov	70(sp), r5
 	addc	#0, r5
-	mov	152(sp), r6
+	mov	72(sp), r6
 	addc	#0, r6
-	mov	154(sp), r11
+	mov	74(sp), r11
 	addc	#0, r11
-	mov	156(sp), r12
+	mov	76(sp), r12
 	addc	#0, r12
-	mov	158(sp), r13
+	mov	78(sp), r13
 	addc	#0, r13
-	mov	160(sp), r14
+	mov	80(sp), r14
 	addc	#0, r14
-	mov	162(sp), r15
+	mov	82(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 196(sp)
-	mov	r5, 198(sp)
-	mov	r6, 200(sp)
-	mov	r11, 202(sp)
-	mov	r12, 204(sp)
-	mov	r13, 206(sp)
-	mov	r14, 208(sp)
-	mov	r15, 210(sp)
-	mov	sp, r13
-	add	#196, r13
-	mov	sp, r14
-	add	#212, r14
-	mov	98(sp), r12
-	call	#eax_M_E_encrypt_block
-	mov	32(sp), r4
-	xor	212(sp), r4
-	mov	38(sp), 146(sp)
-	xor	214(sp), 146(sp)
-	mov	36(sp), r5
-	xor	216(sp), r5
-	mov	30(sp), r6
-	xor	218(sp), r6
-	mov	24(sp), r11
-	xor	220(sp), r11
-	mov	20(sp), r12
-	xor	222(sp), r12
-	mov	12(sp), r13
-	xor	224(sp), r13
-	mov	16(sp), r14
-	xor	226(sp), r14
-	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r4, 4(sp)
-	cmp	#1, 6(sp)
-	jnc	.Leax_decrypt_with_nost19
-	mov	46(sp), 66(sp)
-	add	r10, 66(sp)
-	swpb	4(sp)
-	mov	66(sp), r15
-	mov.b	4(sp), 0(r15)
-.Leax_decrypt_with_nost19:
-	cmp	#2, 6(sp)
-	jnc	.Leax_decrypt_with_nost20
-	mov	66(sp), r15
-	mov.b	r4, 1(r15)
-.Leax_decrypt_with_nost20:
-	mov	146(sp), r4
-	cmp	#1, 10(sp)
-	swpb	r4
-	jnc	.Leax_decrypt_with_nost21
-	mov	48(sp), 64(sp)
-	add	r10, 64(sp)
-	mov	64(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_decrypt_with_nost21:
-	cmp	#2, 10(sp)
-	jnc	.Leax_decrypt_with_nost22
-	mov	64(sp), r15
-	mov.b	146(sp), 1(r15)
-.Leax_decrypt_with_nost22:
-	mov	r5, r4
-	cmp	#1, 18(sp)
-	swpb	r4
-	jnc	.Leax_decrypt_with_nost23
-	mov	44(sp), 62(sp)
-	add	r10, 62(sp)
-	mov	62(sp), r15
-	mov.b	r4, 0(r15)
-.Leax_decrypt_with_nost23:
-	cmp	#2, 18(sp)
-	jnc	.Leax_decrypt_with_nost24
-	mov	62(sp), r15
-	mov.b	r5, 1(r15)
-.Leax_decrypt_with_nost24:
-	mov	r6, r5
-	cmp	#1, 28(sp)
-	swpb	r5
-	jnc	.Leax_decrypt_with_nost25
-	mov	42(sp), 60(sp)
-	add	r10, 60(sp)
-	mov	60(sp), r15
-	mov.b	r5, 0(r15)
-.Leax_decrypt_with_nost25:
-	cmp	#2, 28(sp)
-	jnc	.Leax_decrypt_with_nost26
-	mov	60(sp), r15
-	mov.b	r6, 1(r15)
-.Leax_decrypt_with_nost26:
-	mov	r11, r6
-	cmp	#1, 22(sp)
-	swpb	r6
-	jnc	.Leax_decrypt_with_nost27
-	mov	40(sp), 58(sp)
-	add	r10, 58(sp)
-	mov	58(sp), r15
-	mov.b	r6, 0(r15)
-.Leax_decrypt_with_nost27:
-	cmp	#2, 22(sp)
-	jnc	.Leax_decrypt_with_nost28
-	mov	58(sp), r15
-	mov.b	r11, 1(r15)
-.Leax_decrypt_with_nost28:
-	mov	r12, r11
-	cmp	#1, 14(sp)
-	swpb	r11
-	jnc	.Leax_decrypt_with_nost29
-	mov	34(sp), 56(sp)
-	add	r10, 56(sp)
-	mov	56(sp), r15
-	mov.b	r11, 0(r15)
-.Leax_decrypt_with_nost29:
-	cmp	#2, 14(sp)
-	jnc	.Leax_decrypt_with_nost30
-	mov	56(sp), r15
-	mov.b	r12, 1(r15)
-.Leax_decrypt_with_nost30:
-	mov	r13, r12
-	cmp	#1, 8(sp)
-	swpb	r12
-	jnc	.Leax_decrypt_with_nost31
-	mov	26(sp), 54(sp)
-	add	r10, 54(sp)
-	mov	54(sp), r15
-	mov.b	r12, 0(r15)
-.Leax_decrypt_with_nost31:
-	cmp	#2, 8(sp)
-	jnc	.Leax_decrypt_with_nost32
-	mov	54(sp), r15
-	mov.b	r13, 1(r15)
-.Leax_decrypt_with_nost32:
-	mov	r14, r13
-	cmp	#1, r8
-	swpb	r13
-	jnc	.Leax_decrypt_with_nost33
-	mov	r7, 52(sp)
-	add	r10, 52(sp)
-	mov	52(sp), r15
-	mov.b	r13, 0(r15)
-.Leax_decrypt_with_nost33:
-	cmp	#2, r8
-	jnc	.Leax_decrypt_with_nost34
-	mov	52(sp), r15
-	mov.b	r14, 1(r15)
-.Leax_decrypt_with_nost34:
-	add	#1, 50(sp)
-	cmp	96(sp), 50(sp)
-	jc	.Leax_decrypt_with_near52
-	br	#.Leax_decrypt_with_loop1
-.Leax_decrypt_with_near52:
-.Leax_decrypt_with_done2:
-	mov	#14, r15
-	cmp	88(sp), r15
-	clr	r12
-	adc	r12
-	mov	88(sp), r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#14, r12
-	xor	#14, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob35
-	mov	r12, 130(sp)
-	add	110(sp), 130(sp)
-	mov	130(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob35:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob36
-	mov	130(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob36:
-	mov	r14, 102(sp)
-	swpb	102(sp)
-	bis	r15, 102(sp)
-	mov	#12, r15
-	cmp	88(sp), r15
-	clr	r12
-	adc	r12
-	mov	88(sp), r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#12, r12
-	xor	#12, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob37
-	mov	r12, 132(sp)
-	add	110(sp), 132(sp)
-	mov	132(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob37:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob38
-	mov	132(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob38:
-	mov	r14, 104(sp)
-	swpb	104(sp)
-	bis	r15, 104(sp)
-	mov	#10, r15
-	cmp	88(sp), r15
-	clr	r12
-	adc	r12
-	mov	88(sp), r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#10, r12
-	xor	#10, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob39
-	mov	r12, 134(sp)
-	add	110(sp), 134(sp)
-	mov	134(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob39:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob40
-	mov	134(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob40:
-	mov	r14, 106(sp)
-	swpb	106(sp)
-	bis	r15, 106(sp)
-	mov	#8, r15
-	cmp	88(sp), r15
-	clr	r12
-	adc	r12
-	mov	88(sp), r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#8, r12
-	xor	#8, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob41
-	mov	r12, 136(sp)
-	add	110(sp), 136(sp)
-	mov	136(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob41:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob42
-	mov	136(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob42:
-	mov	r14, 108(sp)
-	swpb	108(sp)
-	bis	r15, 108(sp)
-	mov	#6, r15
-	cmp	88(sp), r15
-	clr	r12
-	adc	r12
-	mov	88(sp), r13
-	sub	#6, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#6, r12
-	xor	#6, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob43
-	mov	r12, 138(sp)
-	add	110(sp), 138(sp)
-	mov	138(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob43:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob44
-	mov	138(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob44:
-	mov	r14, 112(sp)
-	swpb	112(sp)
-	bis	r15, 112(sp)
-	mov	#4, r15
-	cmp	88(sp), r15
-	clr	r12
-	adc	r12
-	mov	88(sp), r13
-	sub	#4, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	and	#4, r12
-	xor	#4, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_decrypt_with_nob45
+	mov	r4, 132(sp)
+	mov	r5, 134(sp)
+	mov	r6, 136(sp)
+	mov	r11, 138(sp)
 	mov	r12, 140(sp)
-	add	110(sp), 140(sp)
-	mov	140(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob45:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_decrypt_with_nob46
-	mov	140(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob46:
-	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#2, r15
-	cmp	88(sp), r15
-	clr	r11
-	adc	r11
-	mov	88(sp), r12
-	sub	#2, r12
-	mov	r11, r14
-	inv	r14
+	mov	r13, 142(sp)
+	mov	r14, 144(sp)
+	mov	r15, 146(sp)
+	mov	sp, r13
+	add	#132, r13
+	mov	sp, r14
+	add	#148, r14
+	mov	20(sp), r12
+	swpb	16(sp)
+	swpb	14(sp)
+	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
+	swpb	4(sp)
+	swpb	r7
+	call	#eax_M_E_encrypt_block
+	mov	r7, r13
+	xor	148(sp), r13
+	mov	4(sp), r14
+	xor	150(sp), r14
+	mov	6(sp), r12
+	xor	152(sp), r12
+	mov	8(sp), r11
+	xor	154(sp), r11
+	mov	10(sp), r7
+	xor	156(sp), r7
+	mov	12(sp), r6
+	xor	158(sp), r6
+	mov	14(sp), r5
+	xor	160(sp), r5
+	mov	16(sp), r15
+	xor	162(sp), r15
+	; eax.ae:20: store_be(dst, off, x, n - off)
+	mov	r15, r4
+	mov	r13, r15
+	mov	r8, r13
+	add	28(sp), r13
+	cmp	#16, r9
+	jnc	.Leax_decrypt_with_bytes8
+	bit	#1, r13
+	jnz	.Leax_decrypt_with_bytes8
+	swpb	r4
+	mov	r4, 0(r13)
+	swpb	r5
+	mov	r5, 2(r13)
+	swpb	r6
+	mov	r6, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
+	swpb	r11
+	mov	r11, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
+	jmp	.Leax_decrypt_with_stored9
+.Leax_decrypt_with_bytes8:
+	swpb	r4
+	mov	r4, 116(sp)
+	swpb	r5
+	mov	r5, 118(sp)
+	swpb	r6
+	mov	r6, 120(sp)
+	swpb	r7
+	mov	r7, 122(sp)
+	swpb	r11
+	mov	r11, 124(sp)
+	swpb	r12
+	mov	r12, 126(sp)
+	swpb	r14
+	mov	r14, 128(sp)
+	swpb	r15
+	mov	r15, 130(sp)
+	mov	sp, r14
+	add	#116, r14
+	mov	r9, r15
+	cmp	#16, r15
+	jnc	.Leax_decrypt_with_cnt10
+	mov	#16, r15
+.Leax_decrypt_with_cnt10:
+	tst	r15
+	jz	.Leax_decrypt_with_stored9
+.Leax_decrypt_with_cpy11:
+	mov.b	@r14, 0(r13)
 	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
+	inc	r13
+	dec	r15
+	jnz	.Leax_decrypt_with_cpy11
+.Leax_decrypt_with_stored9:
+	add	#1, r10
+	cmp	18(sp), r10
+	jnc	.Leax_decrypt_with_loop1
+.Leax_decrypt_with_done2:
+	mov	48(sp), r10
+	cmp	#16, 32(sp)
+	jnc	.Leax_decrypt_with_bytes12
+	bit	#1, r10
+	jnz	.Leax_decrypt_with_bytes12
+.Leax_decrypt_with_words13:
+	mov	@r10, 64(sp)
+	mov	2(r10), 62(sp)
+	mov	4(r10), 60(sp)
+	mov	6(r10), 58(sp)
+	mov	8(r10), 56(sp)
+	mov	10(r10), 54(sp)
+	mov	12(r10), 52(sp)
+	mov	14(r10), 50(sp)
+	jmp	.Leax_decrypt_with_join14
+.Leax_decrypt_with_bytes12:
+	mov	sp, r11
+	add	#116, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	32(sp), r15
+.Leax_decrypt_with_cpy15:
+	clr	r14
+	tst	r15
+	jz	.Leax_decrypt_with_pad16
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Leax_decrypt_with_pad16:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Leax_decrypt_with_cpy15
+	mov	r11, r10
+	jmp	.Leax_decrypt_with_words13
+.Leax_decrypt_with_join14:
+	mov	68(sp), r8
+	xor	84(sp), r8
+	mov	70(sp), r9
+	xor	86(sp), r9
+	mov	72(sp), r10
+	xor	88(sp), r10
+	mov	74(sp), r11
+	xor	90(sp), r11
+	mov	76(sp), r12
+	xor	92(sp), r12
+	mov	78(sp), r13
+	xor	94(sp), r13
+	mov	80(sp), r14
+	xor	96(sp), r14
+	mov	82(sp), r15
+	xor	98(sp), r15
+	mov	r8, 38(sp)
+	xor	100(sp), 38(sp)
+	mov	r9, 40(sp)
+	xor	102(sp), 40(sp)
+	mov	r10, 42(sp)
+	xor	104(sp), 42(sp)
+	mov	r11, 44(sp)
+	xor	106(sp), 44(sp)
+	mov	r12, 46(sp)
+	xor	108(sp), 46(sp)
+	mov	r13, 36(sp)
+	xor	110(sp), 36(sp)
+	mov	r14, 34(sp)
+	xor	112(sp), 34(sp)
+	mov	r15, 30(sp)
+	xor	114(sp), 30(sp)
+	mov	32(sp), r15
+	and	#8191, r15
+	mov	r15, 26(sp)
+	mov	26(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 26(sp)
+	mov.b	33(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	mov	32(sp), r11
+	and	#1, r11
 	inv	r11
 	inc	r11
-	and	#2, r11
-	xor	#2, r11
-	clr	r14
-	cmp	#1, r12
-	jnc	.Leax_decrypt_with_nob47
-	mov	r11, 142(sp)
-	add	110(sp), 142(sp)
-	mov	142(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob47:
-	clr	r15
-	cmp	#2, r12
-	jnc	.Leax_decrypt_with_nob48
-	mov	142(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob48:
-	mov	r14, r7
-	swpb	r7
-	bis	r15, r7
-	clr	r14
-	cmp	#1, 88(sp)
-	jnc	.Leax_decrypt_with_nob49
-	mov	110(sp), r15
-	mov.b	@r15, r14
-.Leax_decrypt_with_nob49:
-	clr	r15
-	cmp	#2, 88(sp)
-	jnc	.Leax_decrypt_with_nob50
-	mov	110(sp), r15
-	mov.b	1(r15), r15
-.Leax_decrypt_with_nob50:
-	mov	r14, r6
-	swpb	r6
-	bis	r15, r6
-	mov	148(sp), r5
-	xor	164(sp), r5
-	mov	150(sp), r8
-	xor	166(sp), r8
-	mov	152(sp), r9
-	xor	168(sp), r9
-	mov	154(sp), r10
-	xor	170(sp), r10
-	mov	156(sp), r11
-	xor	172(sp), r11
-	mov	158(sp), r12
-	xor	174(sp), r12
-	mov	160(sp), r14
-	xor	176(sp), r14
-	mov	162(sp), r15
-	xor	178(sp), r15
-	mov	r5, 128(sp)
-	xor	180(sp), 128(sp)
-	mov	r8, 126(sp)
-	xor	182(sp), 126(sp)
-	mov	r9, 124(sp)
-	xor	184(sp), 124(sp)
-	mov	r10, 122(sp)
-	xor	186(sp), 122(sp)
-	mov	r11, 120(sp)
-	xor	188(sp), 120(sp)
-	mov	r12, 118(sp)
-	xor	190(sp), 118(sp)
-	mov	r14, 116(sp)
-	xor	192(sp), 116(sp)
-	mov	r15, 114(sp)
-	xor	194(sp), 114(sp)
-	mov	88(sp), r15
-	and	#8191, r15
-	mov	r15, 94(sp)
-	mov	94(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 94(sp)
-	mov.b	89(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	88(sp), r10
-	and	#1, r10
-	inv	r10
-	inc	r10
-	and	#65280, r10
-	xor	#-1, r10
-	mov	88(sp), r14
+	and	#65280, r11
+	xor	#-1, r11
+	mov	32(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r9
-	xor	#-1, r9
-	and	r15, r9
-	xor	#-1, r9
+	mov	r11, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
 	inv	r14
 	inc	r14
-	mov	r10, r15
+	mov	r11, r15
 	and	r14, r15
-	xor	r15, r10
-	mov	88(sp), r12
+	xor	r15, r11
+	mov	32(sp), r12
 	rrum.w	#2, r12
 	and	#1, r12
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r9, r15
+	mov	r10, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r4
-	xor	#-1, r4
+	mov	r15, r13
+	xor	#-1, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r7
+	xor	#-1, r7
 	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r10, r15
-	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r5
-	xor	#-1, r5
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r8
+	mov	r10, r8
 	xor	r15, r8
 	inv	r12
 	inc	r12
-	mov	r10, r15
+	mov	r11, r15
 	and	r12, r15
-	xor	r15, r10
-	mov	88(sp), r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	32(sp), r15
 	rrum.w	#3, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r14
+	mov	r15, r4
+	and	#1, r4
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r4, r15
+	mov	r13, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, r12
 	xor	#-1, r12
-	mov	r9, r14
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
-	xor	#-1, r15
+	mov	r13, r15
 	and	r14, r15
-	mov	r15, 92(sp)
-	xor	#-1, 92(sp)
-	mov	r9, r14
+	xor	r15, r13
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
+	mov	r7, r15
 	and	r14, r15
-	mov	r15, 90(sp)
-	xor	#-1, 90(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 86(sp)
-	xor	#-1, 86(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r9, r14
+	xor	r15, r7
+	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	r9, r14
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r10, r15
+	mov	r6, r15
 	and	r14, r15
-	mov	r10, 84(sp)
-	xor	r15, 84(sp)
-	mov	94(sp), r15
+	xor	r15, r6
+	mov	26(sp), r15
 	sub	#128, r15
-	mov	r11, r15
+	mov	r5, r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -2114,79 +1125,83 @@ eax_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r12, r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	92(sp), r10
 	and	r15, r10
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	90(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	86(sp), r12
 	and	r15, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r4
+	and	r15, r13
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
+	and	r15, r7
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
 	inv	r14
 	inc	r14
-	mov	84(sp), r15
+	mov	r6, r15
 	and	r14, r15
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
-	inv	r4
-	inv	r5
+	inv	r13
+	inv	r7
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	128(sp), r8
+	mov	38(sp), r8
 	and	r9, r8
-	mov	126(sp), r9
+	mov	40(sp), r9
 	and	r10, r9
-	mov	124(sp), r10
+	mov	42(sp), r10
 	and	r11, r10
-	mov	122(sp), r11
+	mov	44(sp), r11
 	and	r12, r11
-	mov	120(sp), r12
-	and	r4, r12
-	mov	118(sp), r4
-	and	r5, r4
-	mov	116(sp), r5
-	and	r14, r5
-	mov	114(sp), r14
+	mov	46(sp), r12
+	and	r13, r12
+	mov	36(sp), r13
+	and	r7, r13
+	mov	34(sp), r7
+	and	r14, r7
+	mov	30(sp), r14
 	and	r15, r14
-	mov	102(sp), r15
+	mov	50(sp), r15
+	swpb	r15
 	xor	r8, r15
-	mov	104(sp), r8
+	mov	52(sp), r8
+	swpb	r8
 	xor	r9, r8
-	mov	106(sp), r9
+	mov	54(sp), r9
+	swpb	r9
 	xor	r10, r9
-	mov	108(sp), r10
+	mov	56(sp), r10
+	swpb	r10
 	xor	r11, r10
-	mov	112(sp), r11
+	mov	58(sp), r11
+	swpb	r11
 	xor	r12, r11
-	mov	r13, r12
-	xor	r4, r12
-	mov	r7, r13
-	xor	r5, r13
-	mov	r6, r7
+	mov	60(sp), r12
+	swpb	r12
+	xor	r13, r12
+	mov	62(sp), r13
+	swpb	r13
+	xor	r7, r13
+	mov	64(sp), r7
+	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -2234,9 +1249,9 @@ eax_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	144(sp), r15
+	mov	66(sp), r15
 	mov	r14, 0(r15)
-	add	#228, sp
+	add	#164, sp
 	popm.w	#7, r10
 	ret
 	.size eax_decrypt_with, .-eax_decrypt_with
@@ -2510,1095 +1525,662 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 254 bytes (103 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3114 bytes of code
+;     frame 296 bytes (116 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2338 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#254, sp
-	mov	r12, 154(sp)
-	mov	r13, 148(sp)
-	mov	r14, 172(sp)
-	mov	r15, r8
-	mov	270(sp), 90(sp)
-	mov	272(sp), 174(sp)
+	sub	#296, sp
+	mov	r12, 194(sp)
+	mov	r13, 112(sp)
+	mov	r15, 68(sp)
+	mov	312(sp), 8(sp)
+	mov	314(sp), 196(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	mov	172(sp), r10
-	add	#2, r10
-	mov.b	r10, r10
-	rlam.w	#3, r10
-	rla	r10
-	add	148(sp), r10
-	mov	90(sp), r15
-	sub	#1, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	@r10, r15
-	mov	r15, 170(sp)
-	xor	@r10, 170(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	2(r10), r15
-	mov	r15, 168(sp)
-	xor	2(r10), 168(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	4(r10), r15
-	mov	r15, 166(sp)
-	xor	4(r10), 166(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	6(r10), r15
-	mov	r15, 164(sp)
-	xor	6(r10), 164(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	8(r10), r15
-	mov	r15, 162(sp)
-	xor	8(r10), 162(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	10(r10), r15
-	mov	r15, 160(sp)
-	xor	10(r10), 160(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	12(r10), r15
-	mov	r15, 158(sp)
-	xor	12(r10), 158(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	14(r10), r15
-	mov	r15, 156(sp)
-	xor	14(r10), 156(sp)
-	mov	#14, r15
-	cmp	90(sp), r15
-	clr	r7
-	adc	r7
-	mov	90(sp), r9
-	sub	#14, r9
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r7
-	inc	r7
-	and	#14, r7
-	xor	#14, r7
-	clr	r10
-	cmp	#1, r9
-	jnc	.Leax_omac_nob1
-	mov	r7, r11
-	add	r8, r11
-	mov.b	@r11, r10
-.Leax_omac_nob1:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Leax_omac_nob2
-	mov.b	1(r11), r15
-.Leax_omac_nob2:
-	mov	r10, r11
-	swpb	r11
-	bis	r15, r11
-	mov	#12, r15
-	cmp	90(sp), r15
-	clr	r7
-	adc	r7
-	mov	90(sp), r9
-	sub	#12, r9
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r7
-	inc	r7
-	and	#12, r7
-	xor	#12, r7
-	clr	r10
-	cmp	#1, r9
-	jnc	.Leax_omac_nob3
-	mov	r7, r13
-	add	r8, r13
-	mov.b	@r13, r10
-.Leax_omac_nob3:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Leax_omac_nob4
-	mov.b	1(r13), r15
-.Leax_omac_nob4:
-	mov	r10, r13
-	swpb	r13
-	bis	r15, r13
-	mov	#10, r15
-	cmp	90(sp), r15
-	clr	r7
-	adc	r7
-	mov	90(sp), r9
-	sub	#10, r9
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r7
-	inc	r7
-	and	#10, r7
-	xor	#10, r7
-	clr	r10
-	cmp	#1, r9
-	jnc	.Leax_omac_nob5
-	mov	r7, r14
-	add	r8, r14
-	mov.b	@r14, r10
-.Leax_omac_nob5:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Leax_omac_nob6
-	mov.b	1(r14), r15
-.Leax_omac_nob6:
-	mov	r10, r14
-	swpb	r14
-	bis	r15, r14
-	mov	#8, r15
-	cmp	90(sp), r15
-	clr	r7
-	adc	r7
-	mov	90(sp), r9
-	sub	#8, r9
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
-	inv	r7
-	inc	r7
-	and	#8, r7
-	xor	#8, r7
-	clr	r10
-	cmp	#1, r9
-	jnc	.Leax_omac_nob7
-	mov	r7, 140(sp)
-	add	r8, 140(sp)
-	mov	140(sp), r15
-	mov.b	@r15, r10
-.Leax_omac_nob7:
-	clr	r15
-	cmp	#2, r9
-	jnc	.Leax_omac_nob8
-	mov	140(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob8:
-	swpb	r10
-	bis	r15, r10
-	mov	#6, r15
-	cmp	90(sp), r15
-	clr	r6
-	adc	r6
-	mov	90(sp), r7
-	sub	#6, r7
-	mov	r6, r9
-	inv	r9
-	inc	r9
-	mov	r7, r15
-	and	r9, r15
-	xor	r15, r7
-	inv	r6
-	inc	r6
-	and	#6, r6
-	xor	#6, r6
-	clr	r9
-	cmp	#1, r7
-	jnc	.Leax_omac_nob9
-	mov	r6, 146(sp)
-	add	r8, 146(sp)
-	mov	146(sp), r15
-	mov.b	@r15, r9
-.Leax_omac_nob9:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Leax_omac_nob10
-	mov	146(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob10:
-	mov	r9, r7
-	swpb	r7
-	bis	r15, r7
-	mov	#4, r15
-	cmp	90(sp), r15
-	clr	r5
-	adc	r5
-	mov	90(sp), r6
-	sub	#4, r6
-	mov	r5, r9
-	inv	r9
-	inc	r9
-	mov	r6, r15
-	and	r9, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#4, r5
-	xor	#4, r5
-	clr	r9
-	cmp	#1, r6
-	jnc	.Leax_omac_nob11
-	mov	r5, 150(sp)
-	add	r8, 150(sp)
-	mov	150(sp), r15
-	mov.b	@r15, r9
-.Leax_omac_nob11:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Leax_omac_nob12
-	mov	150(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob12:
-	mov	r9, r5
-	swpb	r5
-	bis	r15, r5
-	mov	#2, r15
-	cmp	90(sp), r15
-	clr	r4
-	adc	r4
-	mov	90(sp), r6
-	sub	#2, r6
-	mov	r4, r9
-	inv	r9
-	inc	r9
-	mov	r6, r15
-	and	r9, r15
-	xor	r15, r6
-	inv	r4
-	inc	r4
-	and	#2, r4
-	xor	#2, r4
-	clr	r9
-	cmp	#1, r6
-	jnc	.Leax_omac_nob13
-	mov	r4, 152(sp)
-	add	r8, 152(sp)
-	mov	152(sp), r15
-	mov.b	@r15, r9
-.Leax_omac_nob13:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Leax_omac_nob14
-	mov	152(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob14:
-	mov	r9, r6
-	swpb	r6
-	bis	r15, r6
-	clr	r9
-	cmp	#1, 90(sp)
-	jnc	.Leax_omac_nob15
-	mov.b	@r8, r9
-.Leax_omac_nob15:
-	clr	r15
-	cmp	#2, 90(sp)
-	jnc	.Leax_omac_nob16
-	mov.b	1(r8), r15
-.Leax_omac_nob16:
-	swpb	r9
-	bis	r15, r9
-	mov	r12, r4
-	inv	r4
-	inc	r4
-	mov	172(sp), r15
-	xor	r11, r15
-	and	r4, r15
-	mov	r11, 128(sp)
-	xor	r15, 128(sp)
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	mov	r13, r15
-	and	r11, r15
-	mov	r13, 126(sp)
-	xor	r15, 126(sp)
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r14, r15
-	and	r13, r15
-	mov	r14, 122(sp)
-	xor	r15, 122(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, 116(sp)
-	xor	r15, 116(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, 104(sp)
-	xor	r15, 104(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	mov	r5, 94(sp)
-	xor	r15, 94(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	mov	r6, r13
-	xor	r15, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r14
-	xor	r15, r14
-	mov	90(sp), r12
-	add	#15, r12
-	mov	#0, r15
-	addc	#0, r15
-	and	#15, r15
-	rrum.w	#4, r12
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r15, 110(sp)
-	bis	r12, 110(sp)
-	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	148(sp), r15
-	mov	2(r15), 176(sp)
-	mov	148(sp), r15
-	mov	4(r15), 178(sp)
-	mov	148(sp), r15
-	mov	6(r15), 180(sp)
-	mov	148(sp), r15
-	mov	8(r15), 182(sp)
-	mov	148(sp), r15
-	mov	10(r15), 184(sp)
-	mov	148(sp), r15
-	mov	12(r15), 186(sp)
-	mov	148(sp), r15
-	mov	14(r15), 188(sp)
-	mov	148(sp), r15
-	mov	16(r15), 190(sp)
-	mov	148(sp), r15
-	mov	18(r15), 192(sp)
-	mov	148(sp), r15
-	mov	20(r15), 194(sp)
-	mov	148(sp), r15
-	mov	22(r15), 196(sp)
-	mov	148(sp), r15
-	mov	24(r15), 198(sp)
-	mov	148(sp), r15
-	mov	26(r15), 200(sp)
-	mov	148(sp), r15
-	mov	28(r15), 202(sp)
-	mov	148(sp), r15
-	mov	30(r15), 204(sp)
-	mov	#1, 30(sp)
-	mov	170(sp), r4
-	mov	168(sp), r5
-	mov	166(sp), 14(sp)
-	mov	164(sp), 16(sp)
-	mov	162(sp), 20(sp)
-	mov	160(sp), 22(sp)
-	mov	158(sp), 28(sp)
-	mov	156(sp), 50(sp)
-	mov	128(sp), r6
-	mov	126(sp), r7
-	mov	122(sp), r9
-	mov	116(sp), r10
-	mov	104(sp), r11
-	mov	94(sp), r12
-	cmp	110(sp), 30(sp)
-	jc	.Leax_omac_done18
-.Leax_omac_loop17:
-	xor	r6, r4
-	mov	r5, r6
-	xor	r7, r6
-	mov	14(sp), r7
-	xor	r9, r7
-	mov	16(sp), r9
-	xor	r10, r9
-	mov	20(sp), r10
-	xor	r11, r10
-	mov	22(sp), r11
-	xor	r12, r11
-	mov	28(sp), r12
-	xor	r13, r12
-	mov	50(sp), r15
-	xor	r14, r15
-	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, 206(sp)
-	mov	r6, 208(sp)
-	mov	r7, 210(sp)
-	mov	r9, 212(sp)
-	mov	r10, 214(sp)
-	mov	r11, 216(sp)
-	mov	r12, 218(sp)
-	mov	r15, 220(sp)
-	mov	sp, r13
-	add	#206, r13
-	mov	sp, r14
-	add	#222, r14
-	mov	154(sp), r12
-	call	#eax_M_E_encrypt_block
-	mov	30(sp), r15
-	and	#4095, r15
-	mov	r15, r6
-	rlam.w	#4, r6
-	mov	90(sp), r7
-	sub	r6, r7
-	mov	r6, r11
-	add	#14, r11
-	mov	#14, r15
-	cmp	r7, r15
-	clr	r12
-	adc	r12
-	mov	r7, r13
-	sub	#14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob19
-	mov	r11, 48(sp)
-	add	r8, 48(sp)
-	mov	48(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob19:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob20
-	mov	48(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob20:
-	mov	r14, 2(sp)
-	swpb	2(sp)
-	bis	r15, 2(sp)
-	mov	r6, r11
-	add	#12, r11
-	mov	#12, r15
-	cmp	r7, r15
-	clr	r12
-	adc	r12
-	mov	r7, r13
-	sub	#12, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob21
-	mov	r11, 36(sp)
-	add	r8, 36(sp)
-	mov	36(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob21:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob22
-	mov	36(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob22:
-	mov	r14, r9
-	swpb	r9
-	bis	r15, r9
-	mov	r6, r11
-	add	#10, r11
-	mov	#10, r15
-	cmp	r7, r15
-	clr	r12
-	adc	r12
-	mov	r7, r13
-	sub	#10, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob23
-	mov	r11, 24(sp)
-	add	r8, 24(sp)
-	mov	24(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob23:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob24
-	mov	24(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob24:
-	mov	r14, r10
-	swpb	r10
-	bis	r15, r10
-	mov	r6, r11
-	add	#8, r11
-	mov	#8, r15
-	cmp	r7, r15
-	clr	r12
-	adc	r12
-	mov	r7, r13
-	sub	#8, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	xor	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob25
-	mov	r11, 18(sp)
-	add	r8, 18(sp)
-	mov	18(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob25:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob26
-	mov	18(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob26:
-	mov	r14, r11
-	swpb	r11
-	bis	r15, r11
-	mov	r6, r12
-	add	#6, r12
-	mov	#6, r15
-	cmp	r7, r15
-	clr	r5
-	adc	r5
-	mov	r7, r13
-	sub	#6, r13
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	inv	r5
-	inc	r5
-	mov	r6, r15
-	xor	r12, r15
-	and	r5, r15
-	xor	r15, r12
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob27
-	mov	r12, 12(sp)
-	add	r8, 12(sp)
-	mov	12(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob27:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob28
-	mov	12(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob28:
-	mov	r14, r12
-	swpb	r12
-	bis	r15, r12
-	mov	r6, r5
-	add	#4, r5
-	mov	#4, r15
-	cmp	r7, r15
-	clr	r14
-	adc	r14
-	mov	r7, r13
-	sub	#4, r13
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r13
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	clr	r14
-	cmp	#1, r13
-	jnc	.Leax_omac_nob29
-	mov	r5, 8(sp)
-	add	r8, 8(sp)
-	mov	8(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob29:
-	clr	r15
-	cmp	#2, r13
-	jnc	.Leax_omac_nob30
-	mov	8(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob30:
 	mov	r14, r13
-	swpb	r13
-	bis	r15, r13
-	mov	r6, r4
-	add	#2, r4
-	mov	#2, r15
-	cmp	r7, r15
-	clr	r15
-	adc	r15
-	mov	r7, r5
-	sub	#2, r5
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	mov	r5, 0(sp)
-	and	r14, 0(sp)
-	xor	@sp, r5
+	add	#2, r13
+	mov.b	r13, r13
+	rlam.w	#3, r13
+	rla	r13
+	add	112(sp), r13
+	mov	8(sp), r15
+	sub	#1, r15
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	r6, r14
+	and	@r13, r15
+	mov	r15, r8
+	xor	@r13, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	2(r13), r15
+	mov	r15, 166(sp)
+	xor	2(r13), 166(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	4(r13), r15
+	mov	r15, 168(sp)
+	xor	4(r13), 168(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	6(r13), r15
+	mov	r15, 174(sp)
+	xor	6(r13), 174(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	8(r13), r15
+	mov	r15, 176(sp)
+	xor	8(r13), 176(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	10(r13), r15
+	mov	r15, 188(sp)
+	xor	10(r13), 188(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	12(r13), r15
+	mov	r15, 184(sp)
+	xor	12(r13), 184(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	14(r13), r15
+	mov	r15, 180(sp)
+	xor	14(r13), 180(sp)
+	mov	68(sp), r4
+	cmp	#16, 8(sp)
+	jnc	.Leax_omac_bytes1
+	bit	#1, r4
+	jnz	.Leax_omac_bytes1
+.Leax_omac_words2:
+	mov	@r4, r9
+	mov	2(r4), r7
+	mov	4(r4), r13
+	mov	6(r4), r12
+	mov	8(r4), r11
+	mov	10(r4), r6
+	mov	12(r4), r5
+	mov	14(r4), r4
+	jmp	.Leax_omac_join3
+.Leax_omac_bytes1:
+	mov	sp, r9
+	add	#232, r9
+	mov	r9, r11
+	mov	#16, r12
+	mov	8(sp), r15
+.Leax_omac_cpy4:
+	clr	r13
+	tst	r15
+	jz	.Leax_omac_pad5
+	mov.b	@r4, r13
+	inc	r4
+	dec	r15
+.Leax_omac_pad5:
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
+	jnz	.Leax_omac_cpy4
+	mov	r9, r4
+	jmp	.Leax_omac_words2
+.Leax_omac_join3:
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	swpb	r4
 	xor	r4, r14
 	and	r15, r14
-	mov	r4, r15
-	xor	r14, r15
-	clr	r14
-	cmp	#1, r5
-	jnc	.Leax_omac_nob31
-	mov	r15, 6(sp)
-	add	r8, 6(sp)
-	mov	6(sp), r15
-	mov.b	@r15, r14
-.Leax_omac_nob31:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Leax_omac_nob32
-	mov	6(sp), r15
-	mov.b	1(r15), r15
-.Leax_omac_nob32:
-	swpb	r14
-	bis	r15, r14
-	clr	r5
-	cmp	#1, r7
-	jnc	.Leax_omac_nob33
-	mov	r6, 4(sp)
-	add	r8, 4(sp)
-	mov	4(sp), r15
-	mov.b	@r15, r5
-.Leax_omac_nob33:
-	clr	r6
-	cmp	#2, r7
-	jnc	.Leax_omac_nob34
-	mov	4(sp), r15
-	mov.b	1(r15), r6
-.Leax_omac_nob34:
-	mov	r5, r15
-	swpb	r15
-	bis	r6, r15
-	mov	222(sp), r4
-	mov	224(sp), r5
-	mov	226(sp), 14(sp)
-	mov	228(sp), 16(sp)
-	mov	230(sp), 20(sp)
-	mov	232(sp), 22(sp)
-	mov	234(sp), 28(sp)
-	mov	236(sp), 50(sp)
-	mov	2(sp), r6
-	mov	r9, r7
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
-	add	#1, 30(sp)
-	cmp	110(sp), 30(sp)
-	jnc	.Leax_omac_loop17
-.Leax_omac_done18:
-	mov	90(sp), r8
-	and	#15, r8
-	mov	r8, r15
-	sub	#1, r15
-	clr	130(sp)
-	adc	130(sp)
-	xor	#1, 130(sp)
-	mov	r8, r15
-	and	#8191, r15
-	mov	r15, 136(sp)
-	mov	136(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 136(sp)
-	mov	r8, 46(sp)
-	swpb	46(sp)
-	mov.b	46(sp), r15
-	mov	r15, 46(sp)
-	mov	46(sp), r15
-	rrum.w	#4, r15
-	mov	r15, 46(sp)
-	mov	46(sp), r15
-	rrum.w	#1, r15
-	mov	r15, 46(sp)
-	mov	r8, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#32896, r15
-	mov	r15, 26(sp)
-	xor	#32768, 26(sp)
-	mov	r8, r15
-	rrum.w	#1, r15
-	mov	r15, 34(sp)
-	and	#1, 34(sp)
-	mov	34(sp), r15
-	inv	r15
-	inc	r15
-	mov	26(sp), 38(sp)
-	and	r15, 38(sp)
-	mov	34(sp), r15
-	inv	r15
-	inc	r15
-	mov	26(sp), 60(sp)
-	and	r15, 60(sp)
-	mov	26(sp), 32(sp)
-	xor	60(sp), 32(sp)
-	mov	r8, r15
-	rrum.w	#2, r15
-	mov	r15, 10(sp)
-	and	#1, 10(sp)
-	mov	10(sp), r15
-	inv	r15
-	inc	r15
-	mov	38(sp), 66(sp)
-	and	r15, 66(sp)
-	mov	10(sp), r15
-	inv	r15
-	inc	r15
-	mov	32(sp), 68(sp)
-	and	r15, 68(sp)
-	mov	10(sp), r15
-	inv	r15
-	inc	r15
-	mov	38(sp), 58(sp)
-	and	r15, 58(sp)
-	mov	38(sp), 64(sp)
-	xor	58(sp), 64(sp)
-	mov	10(sp), r15
-	inv	r15
-	inc	r15
-	mov	32(sp), 52(sp)
-	and	r15, 52(sp)
-	mov	32(sp), 56(sp)
-	xor	52(sp), 56(sp)
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	66(sp), 96(sp)
-	and	r15, 96(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	68(sp), 106(sp)
-	and	r15, 106(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	64(sp), 114(sp)
-	and	r15, 114(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	56(sp), 120(sp)
-	and	r15, 120(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	66(sp), 44(sp)
-	and	r15, 44(sp)
-	mov	66(sp), 108(sp)
-	xor	44(sp), 108(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	68(sp), 42(sp)
-	and	r15, 42(sp)
-	mov	68(sp), 102(sp)
-	xor	42(sp), 102(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	64(sp), 40(sp)
-	and	r15, 40(sp)
-	mov	64(sp), 92(sp)
-	xor	40(sp), 92(sp)
-	inv	r8
-	inc	r8
-	mov	56(sp), r15
-	and	r8, r15
-	mov	56(sp), 72(sp)
-	xor	r15, 72(sp)
-	mov	136(sp), r15
-	sub	#128, r15
-	mov	46(sp), r15
-	subc	#0, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	96(sp), 88(sp)
-	and	r15, 88(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	106(sp), 86(sp)
-	and	r15, 86(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	114(sp), 82(sp)
-	and	r15, 82(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	120(sp), 80(sp)
-	and	r15, 80(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	108(sp), 78(sp)
-	and	r15, 78(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	102(sp), 76(sp)
-	and	r15, 76(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	92(sp), 74(sp)
-	and	r15, 74(sp)
-	inv	r8
-	inc	r8
-	mov	72(sp), 70(sp)
-	and	r8, 70(sp)
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	130(sp), r15
-	xor	#1, r15
-	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r6, 100(sp)
-	mov	148(sp), r15
-	xor	@r15, 100(sp)
-	mov	r7, 118(sp)
-	xor	176(sp), 118(sp)
-	mov	r9, 124(sp)
-	xor	178(sp), 124(sp)
-	mov	r10, 132(sp)
-	xor	180(sp), 132(sp)
-	mov	r11, 134(sp)
-	xor	182(sp), 134(sp)
-	mov	r12, 138(sp)
-	xor	184(sp), 138(sp)
-	mov	r13, 142(sp)
-	xor	186(sp), 142(sp)
-	mov	r14, 144(sp)
-	xor	188(sp), 144(sp)
-	mov	r6, 62(sp)
-	xor	88(sp), 62(sp)
-	mov	r7, 54(sp)
-	xor	86(sp), 54(sp)
-	mov	r9, r15
-	xor	82(sp), r15
-	xor	80(sp), r10
-	xor	78(sp), r11
-	mov	r12, r9
-	xor	76(sp), r9
-	mov	r13, r7
-	xor	74(sp), r7
-	mov	r14, r12
-	xor	70(sp), r12
-	mov	62(sp), r13
-	xor	190(sp), r13
-	mov	54(sp), r14
-	xor	192(sp), r14
-	mov	r15, r6
-	xor	194(sp), r6
-	xor	196(sp), r10
-	xor	198(sp), r11
-	xor	200(sp), r9
-	mov	r7, r15
-	xor	202(sp), r15
-	mov	r12, 84(sp)
-	xor	204(sp), 84(sp)
-	mov	r8, r7
-	inv	r7
-	inc	r7
-	mov	100(sp), r12
-	xor	r13, r12
-	and	r7, r12
-	mov	r13, 112(sp)
-	xor	r12, 112(sp)
-	mov	r8, r12
-	inv	r12
-	inc	r12
-	mov	118(sp), r13
-	xor	r14, r13
-	and	r12, r13
-	mov	r14, 98(sp)
-	xor	r13, 98(sp)
-	mov	r8, r13
-	inv	r13
-	inc	r13
-	mov	124(sp), r14
-	xor	r6, r14
-	and	r13, r14
-	mov	r6, r13
-	xor	r14, r13
-	mov	r8, r12
-	inv	r12
-	inc	r12
-	mov	132(sp), r14
-	xor	r10, r14
-	and	r12, r14
-	xor	r14, r10
-	mov	r8, r12
-	inv	r12
-	inc	r12
-	mov	134(sp), r14
-	xor	r11, r14
-	and	r12, r14
-	mov	r11, r7
-	xor	r14, r7
-	mov	r8, r14
+	mov	r4, 162(sp)
+	xor	r14, 162(sp)
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	138(sp), r12
-	xor	r9, r12
-	and	r14, r12
-	mov	r9, r14
-	xor	r12, r14
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	142(sp), r12
+	swpb	r5
+	mov	r5, r15
+	and	r14, r15
+	mov	r5, 154(sp)
+	xor	r15, 154(sp)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r6
+	mov	r6, r15
+	and	r14, r15
+	mov	r6, 110(sp)
+	xor	r15, 110(sp)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r11
+	mov	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r12
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r12
-	and	r11, r12
-	xor	r12, r15
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	144(sp), r12
-	xor	84(sp), r12
-	and	r11, r12
-	mov	84(sp), r11
-	xor	r12, r11
-	mov	r4, r9
-	xor	112(sp), r9
-	mov	r5, r8
-	xor	98(sp), r8
-	mov	14(sp), r12
-	xor	r13, r12
-	mov	16(sp), r6
-	xor	r10, r6
-	mov	20(sp), r10
-	xor	r7, r10
-	mov	22(sp), r13
-	xor	r14, r13
-	mov	28(sp), r14
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r13
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	swpb	r7
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, r14
 	xor	r15, r14
-	mov	50(sp), r15
-	xor	r11, r15
-	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r9, 206(sp)
-	mov	r8, 208(sp)
-	mov	r12, 210(sp)
-	mov	r6, 212(sp)
-	mov	r10, 214(sp)
-	mov	r13, 216(sp)
-	mov	r14, 218(sp)
-	mov	r15, 220(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	swpb	r9
+	mov	r9, r10
+	and	r15, r10
+	mov	r9, r15
+	xor	r10, r15
+	mov	8(sp), r9
+	add	#15, r9
+	mov	#0, r10
+	addc	#0, r10
+	and	#15, r10
+	rrum.w	#4, r9
+	swpb	r10
+	rlam.w	#4, r10
+	mov	r10, 12(sp)
+	bis	r9, 12(sp)
+	; cmac.ae:79: for i in 1..(n + 15) / 16 {
+	mov	112(sp), r10
+	mov	2(r10), 198(sp)
+	mov	112(sp), r10
+	mov	4(r10), 200(sp)
+	mov	112(sp), r10
+	mov	6(r10), 202(sp)
+	mov	112(sp), r10
+	mov	8(r10), 204(sp)
+	mov	112(sp), r10
+	mov	10(r10), 206(sp)
+	mov	112(sp), r10
+	mov	12(r10), 208(sp)
+	mov	112(sp), r10
+	mov	14(r10), 210(sp)
+	mov	112(sp), r10
+	mov	16(r10), 212(sp)
+	mov	112(sp), r10
+	mov	18(r10), 214(sp)
+	mov	112(sp), r10
+	mov	20(r10), 216(sp)
+	mov	112(sp), r10
+	mov	22(r10), 218(sp)
+	mov	112(sp), r10
+	mov	24(r10), 220(sp)
+	mov	112(sp), r10
+	mov	26(r10), 222(sp)
+	mov	112(sp), r10
+	mov	28(r10), 224(sp)
+	mov	112(sp), r10
+	mov	30(r10), 226(sp)
+	mov	#1, r9
+	mov	r8, r4
+	mov	166(sp), 0(sp)
+	mov	168(sp), 2(sp)
+	mov	174(sp), 4(sp)
+	mov	176(sp), 6(sp)
+	mov	188(sp), r5
+	mov	184(sp), r6
+	mov	180(sp), 56(sp)
+	mov	162(sp), r7
+	mov	154(sp), r8
+	mov	110(sp), r10
+	cmp	12(sp), r9
+	jc	.Leax_omac_done7
+.Leax_omac_loop6:
+	xor	r7, r4
+	mov	@sp, r7
+	xor	r8, r7
+	mov	2(sp), r8
+	xor	r10, r8
+	mov	4(sp), r10
+	xor	r11, r10
+	mov	6(sp), r11
+	xor	r12, r11
+	mov	r5, r12
+	xor	r13, r12
+	mov	r6, r13
+	xor	r14, r13
+	mov	56(sp), r14
+	xor	r15, r14
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	r4, 248(sp)
+	mov	r7, 250(sp)
+	mov	r8, 252(sp)
+	mov	r10, 254(sp)
+	mov	r11, 256(sp)
+	mov	r12, 258(sp)
+	mov	r13, 260(sp)
+	mov	r14, 262(sp)
 	mov	sp, r13
-	add	#206, r13
+	add	#248, r13
 	mov	sp, r14
-	add	#238, r14
-	mov	154(sp), r12
+	add	#264, r14
+	mov	194(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	174(sp), r15
-	mov	238(sp), 0(r15)
-	mov	174(sp), r15
-	mov	240(sp), 2(r15)
-	mov	174(sp), r15
-	mov	242(sp), 4(r15)
-	mov	174(sp), r15
-	mov	244(sp), 6(r15)
-	mov	174(sp), r15
-	mov	246(sp), 8(r15)
-	mov	174(sp), r15
-	mov	248(sp), 10(r15)
-	mov	174(sp), r15
-	mov	250(sp), 12(r15)
-	mov	174(sp), r15
-	mov	252(sp), 14(r15)
-	add	#254, sp
+	mov	r9, r7
+	and	#4095, r7
+	rlam.w	#4, r7
+	mov	8(sp), r11
+	sub	r7, r11
+	add	68(sp), r7
+	cmp	#16, r11
+	jnc	.Leax_omac_bytes8
+	bit	#1, r7
+	jnz	.Leax_omac_bytes8
+.Leax_omac_words9:
+	mov	@r7, r15
+	mov	2(r7), r14
+	mov	4(r7), r13
+	mov	6(r7), r12
+	mov	8(r7), r11
+	mov	10(r7), r10
+	mov	12(r7), r8
+	mov	14(r7), r7
+	jmp	.Leax_omac_join10
+.Leax_omac_bytes8:
+	mov	sp, r12
+	add	#232, r12
+	mov	r12, r13
+	mov	#16, r14
+.Leax_omac_cpy11:
+	clr	r15
+	tst	r11
+	jz	.Leax_omac_pad12
+	mov.b	@r7, r15
+	inc	r7
+	dec	r11
+.Leax_omac_pad12:
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Leax_omac_cpy11
+	mov	r12, r7
+	jmp	.Leax_omac_words9
+.Leax_omac_join10:
+	mov	264(sp), r4
+	mov	266(sp), 0(sp)
+	mov	268(sp), 2(sp)
+	mov	270(sp), 4(sp)
+	mov	272(sp), 6(sp)
+	mov	274(sp), r5
+	mov	276(sp), r6
+	mov	278(sp), 56(sp)
+	add	#1, r9
+	cmp	12(sp), r9
+	swpb	r7
+	swpb	r8
+	swpb	r10
+	swpb	r11
+	swpb	r12
+	swpb	r13
+	swpb	r14
+	swpb	r15
+	jnc	.Leax_omac_loop6
+.Leax_omac_done7:
+	mov	8(sp), 230(sp)
+	and	#15, 230(sp)
+	mov	230(sp), 102(sp)
+	sub	#1, 102(sp)
+	clr	170(sp)
+	adc	170(sp)
+	xor	#1, 170(sp)
+	mov	230(sp), 66(sp)
+	and	#8191, 66(sp)
+	mov	66(sp), 182(sp)
+	mov	182(sp), r9
+	rlam.w	#3, r9
+	mov	r9, 182(sp)
+	mov	230(sp), 60(sp)
+	swpb	60(sp)
+	mov.b	60(sp), r9
+	mov	r9, 60(sp)
+	mov	60(sp), r9
+	rrum.w	#4, r9
+	mov	r9, 60(sp)
+	mov	60(sp), r9
+	rrum.w	#1, r9
+	mov	r9, 60(sp)
+	mov	230(sp), 76(sp)
+	and	#1, 76(sp)
+	mov	76(sp), 48(sp)
+	inv	48(sp)
+	inc	48(sp)
+	mov	48(sp), 74(sp)
+	and	#32896, 74(sp)
+	mov	74(sp), 58(sp)
+	xor	#32768, 58(sp)
+	mov	230(sp), 84(sp)
+	mov	84(sp), r9
+	rrum.w	#1, r9
+	mov	r9, 84(sp)
+	mov	84(sp), 64(sp)
+	and	#1, 64(sp)
+	mov	64(sp), 46(sp)
+	inv	46(sp)
+	inc	46(sp)
+	mov	58(sp), 72(sp)
+	and	46(sp), 72(sp)
+	mov	64(sp), 44(sp)
+	inv	44(sp)
+	inc	44(sp)
+	mov	58(sp), 100(sp)
+	and	44(sp), 100(sp)
+	mov	58(sp), 62(sp)
+	xor	100(sp), 62(sp)
+	mov	230(sp), 88(sp)
+	mov	88(sp), r9
+	rrum.w	#2, r9
+	mov	r9, 88(sp)
+	mov	88(sp), 10(sp)
+	and	#1, 10(sp)
+	mov	10(sp), 54(sp)
+	inv	54(sp)
+	inc	54(sp)
+	mov	72(sp), 108(sp)
+	and	54(sp), 108(sp)
+	mov	10(sp), 52(sp)
+	inv	52(sp)
+	inc	52(sp)
+	mov	62(sp), 114(sp)
+	and	52(sp), 114(sp)
+	mov	10(sp), 50(sp)
+	inv	50(sp)
+	inc	50(sp)
+	mov	72(sp), 98(sp)
+	and	50(sp), 98(sp)
+	mov	72(sp), 106(sp)
+	xor	98(sp), 106(sp)
+	mov	10(sp), 42(sp)
+	inv	42(sp)
+	inc	42(sp)
+	mov	62(sp), 86(sp)
+	and	42(sp), 86(sp)
+	mov	62(sp), 96(sp)
+	xor	86(sp), 96(sp)
+	mov	230(sp), r9
+	rrum.w	#3, r9
+	and	#1, r9
+	mov	r9, 40(sp)
+	inv	40(sp)
+	inc	40(sp)
+	mov	108(sp), 140(sp)
+	and	40(sp), 140(sp)
+	mov	r9, 38(sp)
+	inv	38(sp)
+	inc	38(sp)
+	mov	114(sp), 148(sp)
+	and	38(sp), 148(sp)
+	mov	r9, 36(sp)
+	inv	36(sp)
+	inc	36(sp)
+	mov	106(sp), 158(sp)
+	and	36(sp), 158(sp)
+	mov	r9, 34(sp)
+	inv	34(sp)
+	inc	34(sp)
+	mov	96(sp), 160(sp)
+	and	34(sp), 160(sp)
+	mov	r9, 32(sp)
+	inv	32(sp)
+	inc	32(sp)
+	mov	108(sp), 82(sp)
+	and	32(sp), 82(sp)
+	mov	108(sp), 152(sp)
+	xor	82(sp), 152(sp)
+	mov	r9, 30(sp)
+	inv	30(sp)
+	inc	30(sp)
+	mov	114(sp), 80(sp)
+	and	30(sp), 80(sp)
+	mov	114(sp), 146(sp)
+	xor	80(sp), 146(sp)
+	mov	r9, 28(sp)
+	inv	28(sp)
+	inc	28(sp)
+	mov	106(sp), 78(sp)
+	and	28(sp), 78(sp)
+	mov	106(sp), 138(sp)
+	xor	78(sp), 138(sp)
+	inv	r9
+	inc	r9
+	mov	96(sp), 70(sp)
+	and	r9, 70(sp)
+	mov	96(sp), 118(sp)
+	xor	70(sp), 118(sp)
+	mov	182(sp), r9
+	sub	#128, r9
+	mov	60(sp), r9
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, 26(sp)
+	inv	26(sp)
+	inc	26(sp)
+	mov	140(sp), 136(sp)
+	and	26(sp), 136(sp)
+	mov	r9, 24(sp)
+	inv	24(sp)
+	inc	24(sp)
+	mov	148(sp), 132(sp)
+	and	24(sp), 132(sp)
+	mov	r9, 22(sp)
+	inv	22(sp)
+	inc	22(sp)
+	mov	158(sp), 130(sp)
+	and	22(sp), 130(sp)
+	mov	r9, 20(sp)
+	inv	20(sp)
+	inc	20(sp)
+	mov	160(sp), 126(sp)
+	and	20(sp), 126(sp)
+	mov	r9, 18(sp)
+	inv	18(sp)
+	inc	18(sp)
+	mov	152(sp), 124(sp)
+	and	18(sp), 124(sp)
+	mov	r9, 16(sp)
+	inv	16(sp)
+	inc	16(sp)
+	mov	146(sp), 122(sp)
+	and	16(sp), 122(sp)
+	mov	r9, 14(sp)
+	inv	14(sp)
+	inc	14(sp)
+	mov	138(sp), 120(sp)
+	and	14(sp), 120(sp)
+	inv	r9
+	inc	r9
+	mov	118(sp), 116(sp)
+	and	r9, 116(sp)
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	170(sp), r9
+	xor	#1, r9
+	sub	#1, r9
+	clr	228(sp)
+	adc	228(sp)
+	xor	#1, 228(sp)
+	mov	r7, 144(sp)
+	mov	112(sp), r9
+	xor	@r9, 144(sp)
+	mov	r8, 156(sp)
+	xor	198(sp), 156(sp)
+	mov	r10, 164(sp)
+	xor	200(sp), 164(sp)
+	mov	r11, 172(sp)
+	xor	202(sp), 172(sp)
+	mov	r12, 178(sp)
+	xor	204(sp), 178(sp)
+	mov	r13, 186(sp)
+	xor	206(sp), 186(sp)
+	mov	r14, 190(sp)
+	xor	208(sp), 190(sp)
+	mov	r15, 192(sp)
+	xor	210(sp), 192(sp)
+	mov	r7, 104(sp)
+	xor	136(sp), 104(sp)
+	mov	r8, 94(sp)
+	xor	132(sp), 94(sp)
+	mov	r10, 92(sp)
+	xor	130(sp), 92(sp)
+	mov	r11, r9
+	xor	126(sp), r9
+	mov	r12, r8
+	xor	124(sp), r8
+	mov	r13, r10
+	xor	122(sp), r10
+	mov	r14, r11
+	xor	120(sp), r11
+	mov	r15, r7
+	xor	116(sp), r7
+	mov	104(sp), r12
+	xor	212(sp), r12
+	mov	94(sp), r13
+	xor	214(sp), r13
+	mov	92(sp), 90(sp)
+	xor	216(sp), 90(sp)
+	xor	218(sp), r9
+	mov	r8, r15
+	xor	220(sp), r15
+	mov	r10, r14
+	xor	222(sp), r14
+	xor	224(sp), r11
+	mov	r7, 128(sp)
+	xor	226(sp), 128(sp)
+	mov	228(sp), r8
+	inv	r8
+	inc	r8
+	mov	144(sp), r10
+	xor	r12, r10
+	and	r8, r10
+	mov	r12, 150(sp)
+	xor	r10, 150(sp)
+	mov	228(sp), r10
+	inv	r10
+	inc	r10
+	mov	156(sp), r12
+	xor	r13, r12
+	and	r10, r12
+	mov	r13, 142(sp)
+	xor	r12, 142(sp)
+	mov	228(sp), r12
+	inv	r12
+	inc	r12
+	mov	164(sp), r13
+	xor	90(sp), r13
+	and	r12, r13
+	mov	90(sp), 134(sp)
+	xor	r13, 134(sp)
+	mov	228(sp), r12
+	inv	r12
+	inc	r12
+	mov	172(sp), r13
+	xor	r9, r13
+	and	r12, r13
+	xor	r13, r9
+	mov	228(sp), r12
+	inv	r12
+	inc	r12
+	mov	178(sp), r13
+	xor	r15, r13
+	and	r12, r13
+	xor	r13, r15
+	mov	228(sp), r12
+	inv	r12
+	inc	r12
+	mov	186(sp), r13
+	xor	r14, r13
+	and	r12, r13
+	mov	r14, r8
+	xor	r13, r8
+	mov	228(sp), r13
+	inv	r13
+	inc	r13
+	mov	190(sp), r14
+	xor	r11, r14
+	and	r13, r14
+	mov	r11, r7
+	xor	r14, r7
+	mov	228(sp), r13
+	inv	r13
+	inc	r13
+	mov	192(sp), r14
+	xor	128(sp), r14
+	and	r13, r14
+	mov	128(sp), r10
+	xor	r14, r10
+	mov	r4, r11
+	xor	150(sp), r11
+	mov	@sp, r12
+	xor	142(sp), r12
+	mov	2(sp), r13
+	xor	134(sp), r13
+	mov	4(sp), r14
+	xor	r9, r14
+	mov	6(sp), r9
+	xor	r15, r9
+	xor	r8, r5
+	mov	r6, r8
+	xor	r7, r8
+	mov	56(sp), r15
+	xor	r10, r15
+	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	mov	r11, 248(sp)
+	mov	r12, 250(sp)
+	mov	r13, 252(sp)
+	mov	r14, 254(sp)
+	mov	r9, 256(sp)
+	mov	r5, 258(sp)
+	mov	r8, 260(sp)
+	mov	r15, 262(sp)
+	mov	sp, r13
+	add	#248, r13
+	mov	sp, r14
+	add	#280, r14
+	mov	194(sp), r12
+	call	#eax_M_E_encrypt_block
+	mov	196(sp), r15
+	mov	280(sp), 0(r15)
+	mov	196(sp), r15
+	mov	282(sp), 2(r15)
+	mov	196(sp), r15
+	mov	284(sp), 4(r15)
+	mov	196(sp), r15
+	mov	286(sp), 6(r15)
+	mov	196(sp), r15
+	mov	288(sp), 8(r15)
+	mov	196(sp), r15
+	mov	290(sp), 10(r15)
+	mov	196(sp), r15
+	mov	292(sp), 12(r15)
+	mov	196(sp), r15
+	mov	294(sp), 14(r15)
+	add	#296, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac
