@@ -429,8 +429,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 152 bytes (57 spill slots, 25 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1332 bytes of code and literals
+@     frame 148 bytes (54 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1308 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -443,104 +443,104 @@ ocb3_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #152
+	sub	sp, #148
 	str	r0, [sp, #60]
 	mov	r0, r1
-	mov	r11, r0
+	str	r0, [sp, #40]
 	mov	r1, r2
 	mov	r2, r3
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #192]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #196]
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #200]
 	str	r0, [sp, #72]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #216]
 	str	r0, [sp, #76]
-	@ ocb3.ae:143: offset = initial_offset(ks, nonce, len(tag))
-	add	r0, sp, #104
+	@ ocb3.ae:142: offset = initial_offset(ks, nonce, len(tag))
+	add	r0, sp, #100
 	str	r0, [sp]
 	ldr	r0, [sp, #60]
 	ldr	r3, [sp, #76]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #104]
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
-	@ ocb3.ae:146: full = n / 16
+	ldr	r4, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r1, [sp, #112]
+	@ ocb3.ae:145: full = n / 16
 	ldr	r0, [sp, #80]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #64]
-	@ ocb3.ae:149: delta = l[at_l0]
-	mov	r0, r11
+	@ ocb3.ae:148: delta = l[at_l0]
+	ldr	r0, [sp, #40]
 	ldr	r7, [r0, #32]
-	mov	r0, r11
+	ldr	r0, [sp, #40]
 	ldr	r6, [r0, #36]
-	mov	r0, r11
+	ldr	r0, [sp, #40]
 	ldr	r5, [r0, #40]
-	mov	r0, r11
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #44]
-	str	r0, [sp, #8]
-	@ ocb3.ae:150: for i in 0..full {
+	str	r0, [sp, #4]
+	@ ocb3.ae:149: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #20]
-	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #16]
 	movs	r0, #0
 	str	r0, [sp, #32]
 	movs	r0, #0
 	str	r0, [sp, #28]
 	movs	r0, #0
+	str	r0, [sp, #24]
+	movs	r0, #0
 	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #4]
+	mov	r11, r0
 	mov	r0, r6
 	mov	r8, r0
 	mov	r6, r5
-	ldr	r5, [sp, #8]
-	ldr	r7, [sp, #20]
+	ldr	r5, [sp, #4]
+	ldr	r7, [sp, #16]
 	ldr	r0, [sp, #64]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
-	@ ocb3.ae:151: off = 16 * i
-	ldr	r0, [sp, #20]
+	@ ocb3.ae:150: off = 16 * i
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #4
-	str	r0, [sp, #40]
-	@ ocb3.ae:152: offset = offset ^ delta
+	str	r0, [sp, #36]
+	@ ocb3.ae:151: offset = offset ^ delta
 	mov	r0, r4
 	mov	r4, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	eors	r4, r0
-	str	r4, [sp, #16]
+	str	r4, [sp, #12]
 	mov	r0, r3
 	mov	r3, r0
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #12]
+	str	r3, [sp, #8]
 	mov	r0, r2
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	mov	r0, r1
 	eors	r0, r5
-	str	r0, [sp, #4]
-	@ ocb3.ae:153: p = load_be(msg, off, 16)
+	mov	r11, r0
+	@ ocb3.ae:152: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
-	add	r3, sp, #136
+	add	r3, sp, #132
 	movs	r2, #16
 .Locb3_encrypt_with_cpy6:
 	subs	r2, #1
@@ -560,52 +560,52 @@ ocb3_encrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r4, r0
-	@ ocb3.ae:154: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r8
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	mov	r2, r6
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
 	mov	r3, r5
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	eors	r3, r0
 	mov	r7, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	eors	r7, r0
-	str	r1, [sp, #104]
-	str	r2, [sp, #108]
-	str	r3, [sp, #112]
-	str	r7, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	str	r1, [sp, #100]
+	str	r2, [sp, #104]
+	str	r3, [sp, #108]
+	str	r7, [sp, #112]
+	add	r1, sp, #100
+	add	r2, sp, #116
 	ldr	r0, [sp, #60]
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #128]
 	str	r0, [sp, #56]
-	@ ocb3.ae:155: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #36]
+	@ ocb3.ae:154: checksum = checksum ^ p                       // delay slot
+	ldr	r0, [sp, #32]
 	mov	r1, r0
 	mov	r0, r8
 	eors	r1, r0
-	str	r1, [sp, #36]
-	ldr	r0, [sp, #32]
-	eors	r0, r6
-	str	r0, [sp, #32]
+	str	r1, [sp, #32]
 	ldr	r0, [sp, #28]
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	eors	r0, r5
+	str	r0, [sp, #24]
 	mov	r0, r10
 	eors	r0, r4
-	str	r0, [sp, #24]
-	@ ocb3.ae:156: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #20]
+	@ ocb3.ae:155: delta = get_l(l, ntz(i + 2))                  // delay slot
+	ldr	r0, [sp, #16]
 	adds	r3, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
@@ -686,48 +686,38 @@ ocb3_encrypt_with:
 	mov	r0, r2
 	mov	r10, r0
 .Locb3_encrypt_with_endif16:
-	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
-	movs	r1, #144
-	mov	r0, r11
-	ldr	r4, [r0, r1]
-	movs	r1, #148
-	mov	r0, r11
-	ldr	r3, [r0, r1]
-	movs	r1, #152
-	mov	r0, r11
-	ldr	r2, [r0, r1]
-	movs	r1, #156
-	mov	r0, r11
-	ldr	r1, [r0, r1]
-	@ ocb3.ae:98: if k < l_cached {
+	@ ocb3.ae:98: x = l[at_l0 + (if k < l_cached then k else last)]
 	mov	r0, r10
 	cmp	r0, #8
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r1, #0
+	adcs	r1, r1
 	mov	r0, r8
-	eors	r5, r0
-	cmp	r5, #0
-	beq	.Locb3_encrypt_with_else17
-	@ ocb3.ae:99: x = l[at_l0 + k]
+	eors	r1, r0
+	rsbs	r1, r1, #0
+	movs	r4, #7
 	mov	r0, r10
+	eors	r0, r4
+	ands	r0, r1
+	eors	r0, r4
 	adds	r0, r0, #2
 	lsls	r1, r0, #4
-	mov	r0, r11
-	adds	r1, r0, r1
-	ldr	r0, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
-	mov	r8, r0
-	mov	r0, r3
-	mov	r9, r0
-	mov	r6, r2
-	mov	r5, r1
-	b	.Locb3_encrypt_with_endif18
-.Locb3_encrypt_with_else17:
-	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	ldr	r0, [sp, #40]
+	adds	r0, r0, r1
+	ldr	r5, [r0]
+	ldr	r3, [r0, #4]
+	ldr	r2, [r0, #8]
+	ldr	r1, [r0, #12]
+	@ ocb3.ae:99: if k > last {
+	mov	r0, r10
+	cmp	r4, r0
+	movs	r4, #0
+	adcs	r4, r4
+	mov	r0, r8
+	eors	r4, r0
+	cmp	r4, #0
+	beq	.Locb3_encrypt_with_else17
+	@ ocb3.ae:100: for j in last..k {
 	movs	r6, #7
-	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
@@ -775,26 +765,34 @@ ocb3_encrypt_with:
 	mov	r9, r0
 	mov	r6, r3
 	mov	r5, r2
+	b	.Locb3_encrypt_with_endif18
+.Locb3_encrypt_with_else17:
+	mov	r0, r5
+	mov	r8, r0
+	mov	r0, r3
+	mov	r9, r0
+	mov	r6, r2
+	mov	r5, r1
 .Locb3_encrypt_with_endif18:
-	@ ocb3.ae:157: store_be(ct, off, u ^ offset)
+	@ ocb3.ae:156: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	ldr	r2, [sp, #48]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
 	ldr	r3, [sp, #52]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	eors	r3, r0
 	ldr	r4, [sp, #56]
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	eors	r4, r0
 	rev	r7, r4
 	rev	r4, r3
 	rev	r3, r2
 	rev	r2, r1
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
@@ -806,11 +804,11 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_stored22
 	.ltorg
 .Locb3_encrypt_with_bytes21:
-	str	r7, [sp, #136]
-	str	r4, [sp, #140]
-	str	r3, [sp, #144]
-	str	r2, [sp, #148]
-	add	r3, sp, #136
+	str	r7, [sp, #132]
+	str	r4, [sp, #136]
+	str	r3, [sp, #140]
+	str	r2, [sp, #144]
+	add	r3, sp, #132
 	movs	r2, #16
 .Locb3_encrypt_with_cpy23:
 	subs	r2, #1
@@ -819,25 +817,25 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	mov	r1, r11
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #24]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	mov	r10, r0
 	mov	r0, r8
-	str	r0, [sp, #4]
+	mov	r11, r0
 	mov	r0, r9
 	mov	r8, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	adds	r0, #1
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	mov	r7, r0
 	ldr	r0, [sp, #64]
 	cmp	r7, r0
@@ -845,7 +843,7 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done2:
-	@ ocb3.ae:159: r = n - 16 * full
+	@ ocb3.ae:158: r = n - 16 * full
 	ldr	r0, [sp, #64]
 	lsls	r0, r0, #4
 	str	r0, [sp, #20]
@@ -853,7 +851,7 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #20]
 	subs	r0, r5, r0
 	mov	r8, r0
-	@ ocb3.ae:160: if r != 0 {
+	@ ocb3.ae:159: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -861,14 +859,14 @@ ocb3_encrypt_with:
 	bne	.Locb3_encrypt_with_far3
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
-	@ ocb3.ae:161: offset = offset ^ l[at_star]                  // Offset_*
-	mov	r0, r11
+	@ ocb3.ae:160: offset = offset ^ l[at_star]                  // Offset_*
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0]
-	mov	r5, r11
+	ldr	r5, [sp, #40]
 	ldr	r7, [r5, #4]
-	mov	r5, r11
+	ldr	r5, [sp, #40]
 	ldr	r6, [r5, #8]
-	mov	r5, r11
+	ldr	r5, [sp, #40]
 	ldr	r5, [r5, #12]
 	eors	r4, r0
 	str	r4, [sp, #16]
@@ -881,46 +879,46 @@ ocb3_encrypt_with:
 	mov	r0, r1
 	eors	r0, r5
 	str	r0, [sp, #4]
-	@ ocb3.ae:162: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:161: pad = E.encrypt_block(ks, offset)
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #104]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #112]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	str	r0, [sp, #112]
+	add	r1, sp, #100
+	add	r2, sp, #116
 	ldr	r0, [sp, #60]
 	bl	ocb3_E_encrypt_block
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #88]
-	@ ocb3.ae:163: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:162: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #20]
 	adds	r1, r1, r0
 	movs	r0, #3
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes26
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	tst	r1, r0
 	beq	.Locb3_encrypt_with_words27
 .Locb3_encrypt_with_bytes26:
 	movs	r0, #0
+	str	r0, [sp, #132]
 	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	add	r3, sp, #136
+	add	r3, sp, #132
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt29
@@ -937,92 +935,91 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_words27:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #40]
+	rev	r4, r0
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
 	mov	r0, r8
 	subs	r0, r1, r0
-	lsls	r4, r0, #3
+	lsls	r5, r0, #3
 	movs	r3, #128
-	movs	r2, #0
-	mov	r6, r2
-	mov	r5, r2
-	cmp	r4, #128
+	movs	r0, #0
+	mov	r2, r0
+	mov	r7, r0
+	mov	r6, r0
+	cmp	r5, #128
 	bcs	.Locb3_encrypt_with_shz31
 .Locb3_encrypt_with_shl33:
-	cmp	r4, #32
+	cmp	r5, #32
 	bcc	.Locb3_encrypt_with_shf32
-	mov	r5, r6
-	mov	r6, r2
+	mov	r6, r7
+	mov	r7, r2
 	mov	r2, r3
 	movs	r3, #0
-	subs	r4, #32
+	subs	r5, #32
 	b	.Locb3_encrypt_with_shl33
 .Locb3_encrypt_with_shf32:
 	movs	r1, #32
-	subs	r1, r1, r4
-	lsls	r5, r4
-	mov	r0, r6
-	lsrs	r0, r1
-	orrs	r5, r0
-	lsls	r6, r4
-	mov	r0, r2
+	subs	r1, r1, r5
+	lsls	r6, r5
+	mov	r0, r7
 	lsrs	r0, r1
 	orrs	r6, r0
-	lsls	r2, r4
+	lsls	r7, r5
+	mov	r0, r2
+	lsrs	r0, r1
+	orrs	r7, r0
+	lsls	r2, r5
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
-	lsls	r3, r4
+	lsls	r3, r5
 	b	.Locb3_encrypt_with_she34
 .Locb3_encrypt_with_shz31:
 	movs	r3, #0
 	movs	r2, #0
+	movs	r7, #0
 	movs	r6, #0
-	movs	r5, #0
 .Locb3_encrypt_with_she34:
-	ldr	r4, [sp, #52]
-	orrs	r4, r3
-	ldr	r3, [sp, #48]
+	ldr	r5, [sp, #48]
+	orrs	r5, r3
+	ldr	r3, [sp, #44]
 	orrs	r3, r2
-	ldr	r2, [sp, #44]
-	orrs	r2, r6
-	ldr	r1, [sp, #40]
-	orrs	r1, r5
-	@ ocb3.ae:164: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r0, [sp, #36]
-	eors	r0, r4
-	str	r0, [sp, #24]
-	ldr	r7, [sp, #32]
+	ldr	r2, [sp, #36]
+	orrs	r2, r7
+	mov	r1, r4
+	orrs	r1, r6
+	@ ocb3.ae:163: checksum = checksum ^ pad10(p, r)             // delay slot
+	ldr	r0, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #32]
+	ldr	r7, [sp, #28]
 	eors	r7, r3
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	eors	r6, r2
 	mov	r5, r10
 	eors	r5, r1
-	@ ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #64]
+	@ ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
-	ldr	r2, [sp, #48]
-	ldr	r0, [sp, #80]
+	ldr	r2, [sp, #44]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
-	ldr	r3, [sp, #44]
-	ldr	r0, [sp, #84]
+	ldr	r3, [sp, #36]
+	ldr	r0, [sp, #80]
 	eors	r3, r0
-	ldr	r4, [sp, #40]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r4, r0
 	rev	r0, r4
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	rev	r4, r3
 	rev	r3, r2
 	rev	r2, r1
@@ -1032,22 +1029,22 @@ ocb3_encrypt_with:
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes35
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	tst	r1, r0
 	bne	.Locb3_encrypt_with_bytes35
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_encrypt_with_stored36
 .Locb3_encrypt_with_bytes35:
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #136]
-	str	r4, [sp, #140]
-	str	r3, [sp, #144]
-	str	r2, [sp, #148]
-	add	r3, sp, #136
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #132]
+	str	r4, [sp, #136]
+	str	r3, [sp, #140]
+	str	r2, [sp, #144]
+	add	r3, sp, #132
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt37
@@ -1060,71 +1057,61 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy38
 .Locb3_encrypt_with_stored36:
-	ldr	r0, [sp, #16]
-	ldr	r1, [sp, #12]
-	str	r1, [sp, #12]
-	ldr	r3, [sp, #8]
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #8]
 	ldr	r1, [sp, #4]
-	str	r1, [sp, #4]
-	ldr	r2, [sp, #24]
-	mov	r1, r7
-	mov	r4, r6
+	ldr	r0, [sp, #32]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
-	mov	r0, r4
-	str	r3, [sp, #12]
-	mov	r3, r2
-	str	r1, [sp, #4]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #32]
-	ldr	r4, [sp, #28]
+	ldr	r0, [sp, #32]
+	ldr	r7, [sp, #28]
+	ldr	r6, [sp, #24]
 	mov	r5, r10
 .Locb3_encrypt_with_endif25:
-	@ ocb3.ae:167: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r2, r0
-	ldr	r0, [sp, #12]
-	eors	r1, r0
+	@ ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	eors	r0, r4
+	mov	r4, r7
 	eors	r4, r3
-	mov	r3, r5
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	mov	r0, r11
-	ldr	r5, [r0, #16]
-	mov	r0, r11
-	ldr	r6, [r0, #20]
-	mov	r0, r11
-	ldr	r7, [r0, #24]
-	mov	r0, r11
-	ldr	r0, [r0, #28]
-	eors	r2, r5
-	mov	r5, r1
-	eors	r5, r6
-	eors	r4, r7
-	mov	r1, r3
-	eors	r1, r0
-	str	r2, [sp, #104]
-	str	r5, [sp, #108]
-	str	r4, [sp, #112]
-	str	r1, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	mov	r3, r6
+	eors	r3, r2
+	mov	r2, r5
+	eors	r2, r1
+	ldr	r1, [sp, #40]
+	ldr	r5, [r1, #16]
+	ldr	r1, [sp, #40]
+	ldr	r6, [r1, #20]
+	ldr	r1, [sp, #40]
+	ldr	r7, [r1, #24]
+	ldr	r1, [sp, #40]
+	ldr	r1, [r1, #28]
+	eors	r0, r5
+	eors	r4, r6
+	eors	r3, r7
+	eors	r2, r1
+	str	r0, [sp, #100]
+	str	r4, [sp, #104]
+	str	r3, [sp, #108]
+	str	r2, [sp, #112]
+	add	r1, sp, #100
+	add	r2, sp, #116
 	ldr	r0, [sp, #60]
 	bl	ocb3_E_encrypt_block
-	ldr	r7, [sp, #120]
-	ldr	r6, [sp, #124]
-	ldr	r5, [sp, #128]
-	ldr	r4, [sp, #132]
-	add	r0, sp, #104
+	ldr	r7, [sp, #116]
+	ldr	r6, [sp, #120]
+	ldr	r5, [sp, #124]
+	ldr	r4, [sp, #128]
+	add	r0, sp, #100
 	str	r0, [sp]
 	ldr	r0, [sp, #60]
-	mov	r1, r11
-	ldr	r2, [sp, #96]
-	ldr	r3, [sp, #92]
+	ldr	r1, [sp, #40]
+	ldr	r2, [sp, #92]
+	ldr	r3, [sp, #88]
 	bl	ocb3_hash
-	ldr	r3, [sp, #104]
-	ldr	r2, [sp, #108]
-	ldr	r1, [sp, #112]
-	ldr	r0, [sp, #116]
+	ldr	r3, [sp, #100]
+	ldr	r2, [sp, #104]
+	ldr	r1, [sp, #108]
+	ldr	r0, [sp, #112]
 	eors	r7, r3
 	mov	r3, r6
 	eors	r3, r2
@@ -1132,12 +1119,12 @@ ocb3_encrypt_with:
 	eors	r2, r1
 	mov	r1, r4
 	eors	r1, r0
-	@ ocb3.ae:168: store_be(tag, 0, t, len(tag))
+	@ ocb3.ae:167: store_be(tag, 0, t, len(tag))
 	rev	r5, r1
 	rev	r4, r2
 	rev	r6, r3
 	rev	r2, r7
-	ldr	r3, [sp, #100]
+	ldr	r3, [sp, #96]
 	movs	r1, #3
 	ldr	r0, [sp, #76]
 	cmp	r0, #16
@@ -1150,11 +1137,11 @@ ocb3_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Locb3_encrypt_with_stored40
 .Locb3_encrypt_with_bytes39:
-	str	r5, [sp, #136]
-	str	r4, [sp, #140]
-	str	r6, [sp, #144]
-	str	r2, [sp, #148]
-	add	r2, sp, #136
+	str	r5, [sp, #132]
+	str	r4, [sp, #136]
+	str	r6, [sp, #140]
+	str	r2, [sp, #144]
+	add	r2, sp, #132
 	ldr	r1, [sp, #76]
 	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt41
@@ -1167,7 +1154,7 @@ ocb3_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy42
 .Locb3_encrypt_with_stored40:
-	add	sp, #152
+	add	sp, #148
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1196,7 +1183,7 @@ ocb3_decrypt_with:
 	sub	sp, #176
 	str	r0, [sp, #24]
 	mov	r0, r1
-	str	r0, [sp, #28]
+	str	r0, [sp, #60]
 	mov	r1, r2
 	mov	r2, r3
 	ldr	r0, [sp, #212]
@@ -1215,7 +1202,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #244]
 	str	r0, [sp, #124]
-	@ ocb3.ae:175: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
 	add	r0, sp, #128
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
@@ -1225,23 +1212,23 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #132]
 	ldr	r3, [sp, #136]
 	ldr	r2, [sp, #140]
-	@ ocb3.ae:178: full = n / 16
+	@ ocb3.ae:177: full = n / 16
 	ldr	r0, [sp, #108]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #84]
-	@ ocb3.ae:179: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r0, [sp, #28]
+	@ ocb3.ae:178: delta = l[at_l0]                                  // as in encrypt_with
+	ldr	r0, [sp, #60]
 	ldr	r0, [r0, #32]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r6, [r0, #36]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r4, [r0, #40]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r1, [r0, #44]
-	@ ocb3.ae:180: for i in 0..full {
+	@ ocb3.ae:179: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #12]
 	mov	r0, r6
@@ -1258,7 +1245,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #72]
 	movs	r0, #0
 	str	r0, [sp, #76]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #84]
 	cmp	r1, r0
 	bcc	.Locb3_decrypt_with_far1
@@ -1275,36 +1262,36 @@ ocb3_decrypt_with:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	ldr	r0, =ocb3_tf3
 	str	r0, [sp, #96]
-	@ ocb3.ae:180: for i in 0..full {
+	@ ocb3.ae:179: for i in 0..full {
 .Locb3_decrypt_with_loop1:
-	@ ocb3.ae:181: off = 16 * i
-	ldr	r0, [sp, #48]
+	@ ocb3.ae:180: off = 16 * i
+	ldr	r0, [sp, #44]
 	lsls	r0, r0, #4
-	str	r0, [sp, #60]
-	@ ocb3.ae:182: offset = offset ^ delta
+	str	r0, [sp, #56]
+	@ ocb3.ae:181: offset = offset ^ delta
 	mov	r0, r7
 	mov	r1, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	mov	r0, r5
 	mov	r1, r0
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	mov	r0, r3
 	mov	r1, r0
 	mov	r0, r11
 	eors	r1, r0
-	str	r1, [sp, #36]
+	str	r1, [sp, #32]
 	mov	r0, r2
 	mov	r1, r0
 	mov	r0, r8
 	eors	r1, r0
-	str	r1, [sp, #32]
-	@ ocb3.ae:183: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	str	r1, [sp, #28]
+	@ ocb3.ae:182: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	adds	r5, r1, r0
 	movs	r0, #3
 	str	r0, [sp, #80]
@@ -1330,13 +1317,13 @@ ocb3_decrypt_with:
 	rev	r3, r0
 	ldr	r0, [r5]
 	rev	r5, r0
-	ldr	r0, [sp, #44]
-	eors	r1, r0
 	ldr	r0, [sp, #40]
-	eors	r2, r0
+	eors	r1, r0
 	ldr	r0, [sp, #36]
-	eors	r3, r0
+	eors	r2, r0
 	ldr	r0, [sp, #32]
+	eors	r3, r0
+	ldr	r0, [sp, #28]
 	eors	r5, r0
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r6, #160
@@ -1558,7 +1545,7 @@ ocb3_decrypt_with:
 	ldr	r5, [r0]
 	mov	r0, r3
 	eors	r0, r5
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r3, r0, #24
@@ -1587,7 +1574,7 @@ ocb3_decrypt_with:
 	ldr	r5, [r0, #4]
 	mov	r0, r3
 	eors	r0, r5
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r3, r2, #24
 	ldr	r0, [sp, #20]
@@ -1646,8 +1633,8 @@ ocb3_decrypt_with:
 	mov	r0, r1
 	eors	r0, r2
 	str	r0, [sp, #4]
-	@ ocb3.ae:184: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r0, [sp, #48]
+	@ ocb3.ae:183: delta = get_l(l, ntz(i + 2))                  // delay slot
+	ldr	r0, [sp, #44]
 	adds	r1, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r1
@@ -1729,48 +1716,37 @@ ocb3_decrypt_with:
 	mov	r0, r2
 	mov	r11, r0
 .Locb3_decrypt_with_endif18:
-	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
-	movs	r1, #144
-	ldr	r0, [sp, #28]
-	ldr	r5, [r0, r1]
-	movs	r1, #148
-	ldr	r0, [sp, #28]
-	ldr	r3, [r0, r1]
-	movs	r1, #152
-	ldr	r0, [sp, #28]
-	ldr	r2, [r0, r1]
-	movs	r1, #156
-	ldr	r0, [sp, #28]
-	ldr	r1, [r0, r1]
-	@ ocb3.ae:98: if k < l_cached {
+	@ ocb3.ae:98: x = l[at_l0 + (if k < l_cached then k else last)]
 	mov	r0, r11
 	cmp	r0, #8
+	movs	r1, #0
+	adcs	r1, r1
+	mov	r0, r8
+	eors	r1, r0
+	rsbs	r1, r1, #0
+	movs	r6, #7
+	mov	r0, r11
+	eors	r0, r6
+	ands	r0, r1
+	eors	r0, r6
+	adds	r0, r0, #2
+	lsls	r1, r0, #4
+	ldr	r0, [sp, #60]
+	adds	r0, r0, r1
+	ldr	r5, [r0]
+	ldr	r3, [r0, #4]
+	ldr	r2, [r0, #8]
+	ldr	r1, [r0, #12]
+	@ ocb3.ae:99: if k > last {
+	mov	r0, r11
+	cmp	r6, r0
 	movs	r6, #0
 	adcs	r6, r6
 	mov	r0, r8
 	eors	r6, r0
 	cmp	r6, #0
 	beq	.Locb3_decrypt_with_else19
-	@ ocb3.ae:99: x = l[at_l0 + k]
-	mov	r0, r11
-	adds	r0, r0, #2
-	lsls	r1, r0, #4
-	ldr	r0, [sp, #28]
-	adds	r1, r0, r1
-	ldr	r0, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
-	str	r0, [sp, #12]
-	mov	r0, r3
-	str	r0, [sp, #8]
-	mov	r0, r2
-	mov	r11, r0
-	mov	r0, r1
-	mov	r10, r0
-	b	.Locb3_decrypt_with_endif20
-.Locb3_decrypt_with_else19:
-	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	@ ocb3.ae:100: for j in last..k {
 	movs	r0, #7
 	mov	r9, r0
 	mov	r6, r5
@@ -1827,21 +1803,31 @@ ocb3_decrypt_with:
 	mov	r11, r0
 	mov	r0, r2
 	mov	r10, r0
+	b	.Locb3_decrypt_with_endif20
+.Locb3_decrypt_with_else19:
+	mov	r0, r5
+	str	r0, [sp, #12]
+	mov	r0, r3
+	str	r0, [sp, #8]
+	mov	r0, r2
+	mov	r11, r0
+	mov	r0, r1
+	mov	r10, r0
 .Locb3_decrypt_with_endif20:
-	@ ocb3.ae:185: p = u ^ offset
+	@ ocb3.ae:184: p = u ^ offset
 	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r5, r0
 	ldr	r3, [sp, #16]
-	ldr	r0, [sp, #40]
-	eors	r3, r0
-	ldr	r2, [sp, #52]
 	ldr	r0, [sp, #36]
-	eors	r2, r0
-	ldr	r1, [sp, #56]
+	eors	r3, r0
+	ldr	r2, [sp, #48]
 	ldr	r0, [sp, #32]
+	eors	r2, r0
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
-	@ ocb3.ae:186: checksum = checksum ^ p
+	@ ocb3.ae:185: checksum = checksum ^ p
 	ldr	r0, [sp, #64]
 	eors	r0, r5
 	mov	r9, r0
@@ -1852,14 +1838,14 @@ ocb3_decrypt_with:
 	eors	r6, r2
 	ldr	r0, [sp, #76]
 	eors	r0, r1
-	@ ocb3.ae:187: store_be(msg, off, p)
+	@ ocb3.ae:186: store_be(msg, off, p)
 	rev	r1, r1
 	mov	r8, r1
 	rev	r7, r2
 	rev	r3, r3
 	rev	r5, r5
 	ldr	r2, [sp, #92]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	adds	r2, r2, r1
 	ldr	r1, [sp, #80]
 	tst	r2, r1
@@ -1885,10 +1871,10 @@ ocb3_decrypt_with:
 	strb	r1, [r2, r3]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r7, [sp, #44]
-	ldr	r5, [sp, #40]
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #32]
+	ldr	r7, [sp, #40]
+	ldr	r5, [sp, #36]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #28]
 	ldr	r1, [sp, #12]
 	str	r1, [sp, #12]
 	ldr	r1, [sp, #8]
@@ -1904,9 +1890,9 @@ ocb3_decrypt_with:
 	mov	r1, r6
 	str	r1, [sp, #72]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	mov	r1, r0
 	ldr	r0, [sp, #84]
 	cmp	r1, r0
@@ -1914,15 +1900,15 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far3:
 .Locb3_decrypt_with_done2:
-	@ ocb3.ae:189: r = n - 16 * full
+	@ ocb3.ae:188: r = n - 16 * full
 	ldr	r0, [sp, #84]
 	lsls	r0, r0, #4
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	subs	r0, r1, r0
 	mov	r8, r0
-	@ ocb3.ae:190: if r != 0 {
+	@ ocb3.ae:189: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1930,32 +1916,32 @@ ocb3_decrypt_with:
 	bne	.Locb3_decrypt_with_far4
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far4:
-	@ ocb3.ae:191: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #28]
+	@ ocb3.ae:190: offset = offset ^ l[at_star]
+	ldr	r0, [sp, #60]
 	ldr	r0, [r0]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #60]
 	ldr	r6, [r1, #4]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #60]
 	ldr	r4, [r1, #8]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #60]
 	ldr	r1, [r1, #12]
 	eors	r7, r0
-	str	r7, [sp, #40]
+	str	r7, [sp, #36]
 	mov	r0, r5
 	eors	r0, r6
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	mov	r0, r3
 	eors	r0, r4
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	mov	r0, r2
 	eors	r0, r1
 	str	r0, [sp, #20]
-	@ ocb3.ae:192: pad = E.encrypt_block(ks, offset)
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #128]
+	@ ocb3.ae:191: pad = E.encrypt_block(ks, offset)
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #132]
+	str	r0, [sp, #128]
 	ldr	r0, [sp, #32]
+	str	r0, [sp, #132]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #136]
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #140]
@@ -1968,16 +1954,16 @@ ocb3_decrypt_with:
 	ldr	r2, [sp, #152]
 	ldr	r0, [sp, #156]
 	str	r0, [sp, #12]
-	@ ocb3.ae:193: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
+	@ ocb3.ae:192: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
 	movs	r0, #3
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
@@ -2020,7 +2006,7 @@ ocb3_decrypt_with:
 	mov	r1, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
 	mov	r0, r8
 	lsls	r5, r0, #3
@@ -2076,7 +2062,7 @@ ocb3_decrypt_with:
 	mov	r0, r3
 	ands	r0, r2
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	ands	r0, r1
 	str	r0, [sp, #4]
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
@@ -2130,17 +2116,17 @@ ocb3_decrypt_with:
 	orrs	r2, r6
 	ldr	r1, [sp, #4]
 	orrs	r1, r5
-	@ ocb3.ae:194: checksum = checksum ^ pad10(p, r)
+	@ ocb3.ae:193: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #64]
 	eors	r0, r4
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r7, [sp, #68]
 	eors	r7, r3
 	ldr	r6, [sp, #72]
 	eors	r6, r2
 	ldr	r5, [sp, #76]
 	eors	r5, r1
-	@ ocb3.ae:195: store_be(msg, 16 * full, p, r)
+	@ ocb3.ae:194: store_be(msg, 16 * full, p, r)
 	ldr	r0, [sp, #4]
 	rev	r0, r0
 	str	r0, [sp, #4]
@@ -2151,12 +2137,12 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #16]
 	rev	r2, r0
 	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes41
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes41
 	ldr	r0, [sp, #4]
@@ -2184,13 +2170,13 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy44
 .Locb3_decrypt_with_stored42:
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #8]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #4]
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #44]
 	mov	r1, r7
 	mov	r0, r6
 	b	.Locb3_decrypt_with_endif27
@@ -2206,7 +2192,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #72]
 	ldr	r5, [sp, #76]
 .Locb3_decrypt_with_endif27:
-	@ ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	ldr	r6, [sp, #8]
 	eors	r2, r6
 	ldr	r6, [sp, #4]
@@ -2215,13 +2201,13 @@ ocb3_decrypt_with:
 	eors	r6, r4
 	mov	r4, r5
 	eors	r4, r3
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r3, [r0, #16]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r5, [r0, #20]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r7, [r0, #24]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	ldr	r0, [r0, #28]
 	eors	r2, r3
 	mov	r3, r1
@@ -2245,7 +2231,7 @@ ocb3_decrypt_with:
 	add	r0, sp, #128
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #60]
 	ldr	r2, [sp, #116]
 	ldr	r3, [sp, #112]
 	bl	ocb3_hash
@@ -2263,7 +2249,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #4]
 	mov	r2, r4
 	eors	r2, r1
-	@ ocb3.ae:199: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:198: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #120]
 	movs	r3, #3
 	ldr	r0, [sp, #104]
@@ -2358,7 +2344,7 @@ ocb3_decrypt_with:
 	ands	r0, r4
 	mov	r4, r2
 	ands	r4, r3
-	@ ocb3.ae:199: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:198: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #28]
 	eors	r3, r5
 	ldr	r2, [sp, #24]
@@ -2696,7 +2682,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 104 bytes (27 spill slots, 14 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 848 bytes of code and literals
+@     estimated 850 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2712,22 +2698,20 @@ ocb3_hash:
 	sub	sp, #104
 	str	r0, [sp, #44]
 	mov	r0, r1
-	mov	r11, r0
+	str	r0, [sp, #32]
 	mov	r0, r2
 	str	r0, [sp, #40]
 	mov	r0, r3
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #48]
-	@ ocb3.ae:125: full = a / 16
+	@ ocb3.ae:124: full = a / 16
 	ldr	r0, [sp, #52]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
-	@ ocb3.ae:128: for i in 0..full {
+	@ ocb3.ae:127: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp]
-	movs	r0, #0
-	str	r0, [sp, #32]
+	mov	r11, r0
 	movs	r0, #0
 	str	r0, [sp, #28]
 	movs	r0, #0
@@ -2742,15 +2726,17 @@ ocb3_hash:
 	str	r0, [sp, #8]
 	movs	r0, #0
 	str	r0, [sp, #4]
-	ldr	r1, [sp]
+	movs	r0, #0
+	str	r0, [sp]
+	mov	r1, r11
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
-	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp]
+	@ ocb3.ae:128: offset = offset ^ get_l(l, ntz(i + 1))
+	mov	r0, r11
 	adds	r3, r0, #1
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
@@ -2831,46 +2817,41 @@ ocb3_hash:
 	mov	r0, r2
 	mov	r10, r0
 .Locb3_hash_endif12:
-	@ ocb3.ae:97: x = l[at_l0 + l_cached - 1]
-	movs	r1, #144
-	mov	r0, r11
-	ldr	r4, [r0, r1]
-	movs	r1, #148
-	mov	r0, r11
-	ldr	r3, [r0, r1]
-	movs	r1, #152
-	mov	r0, r11
-	ldr	r2, [r0, r1]
-	movs	r1, #156
-	mov	r0, r11
-	ldr	r1, [r0, r1]
-	@ ocb3.ae:98: if k < l_cached {
+	@ ocb3.ae:98: x = l[at_l0 + (if k < l_cached then k else last)]
 	mov	r0, r10
 	cmp	r0, #8
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r1, #0
+	adcs	r1, r1
 	mov	r0, r8
-	eors	r5, r0
-	cmp	r5, #0
-	beq	.Locb3_hash_else13
-	@ ocb3.ae:99: x = l[at_l0 + k]
+	eors	r1, r0
+	rsbs	r1, r1, #0
+	movs	r4, #7
 	mov	r0, r10
+	eors	r0, r4
+	ands	r0, r1
+	eors	r0, r4
 	adds	r0, r0, #2
 	lsls	r1, r0, #4
-	mov	r0, r11
+	ldr	r0, [sp, #32]
 	adds	r0, r0, r1
 	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r1, [r0, #12]
-	b	.Locb3_hash_endif14
-.Locb3_hash_else13:
-	@ ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	ldr	r3, [r0, #4]
+	ldr	r2, [r0, #8]
+	ldr	r0, [r0, #12]
+	@ ocb3.ae:99: if k > last {
+	mov	r1, r10
+	cmp	r4, r1
+	movs	r4, #0
+	adcs	r4, r4
+	mov	r1, r8
+	eors	r4, r1
+	cmp	r4, #0
+	beq	.Locb3_hash_else13
+	@ ocb3.ae:100: for j in last..k {
 	movs	r6, #7
-	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
-	mov	r2, r1
+	mov	r2, r0
 	mov	r0, r10
 	cmp	r6, r0
 	bcs	.Locb3_hash_done16
@@ -2910,19 +2891,24 @@ ocb3_hash:
 	bcc	.Locb3_hash_loop15
 .Locb3_hash_done16:
 	mov	r1, r2
+	b	.Locb3_hash_endif14
+.Locb3_hash_else13:
+	mov	r4, r3
+	mov	r3, r2
+	mov	r1, r0
 .Locb3_hash_endif14:
-	@ ocb3.ae:129: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #32]
+	@ ocb3.ae:128: offset = offset ^ get_l(l, ntz(i + 1))
+	ldr	r0, [sp, #28]
 	eors	r0, r5
 	mov	r8, r0
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	eors	r6, r4
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r3
-	ldr	r4, [sp, #20]
+	ldr	r4, [sp, #16]
 	eors	r4, r1
-	@ ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	ldr	r0, [sp]
+	@ ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	mov	r0, r11
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #40]
 	adds	r7, r0, r1
@@ -2968,34 +2954,34 @@ ocb3_hash:
 	ldr	r1, [sp, #96]
 	ldr	r0, [sp, #100]
 	mov	r9, r0
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r3
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r1
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	mov	r0, r9
 	eors	r1, r0
 	mov	r0, r8
-	str	r0, [sp, #32]
-	mov	r0, r6
 	str	r0, [sp, #28]
-	mov	r0, r5
+	mov	r0, r6
 	str	r0, [sp, #24]
-	mov	r0, r4
+	mov	r0, r5
 	str	r0, [sp, #20]
-	mov	r0, r7
+	mov	r0, r4
 	str	r0, [sp, #16]
-	mov	r0, r3
+	mov	r0, r7
 	str	r0, [sp, #12]
-	mov	r0, r2
+	mov	r0, r3
 	str	r0, [sp, #8]
-	mov	r0, r1
+	mov	r0, r2
 	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	adds	r0, #1
+	mov	r0, r1
 	str	r0, [sp]
+	mov	r0, r11
+	adds	r0, #1
+	mov	r11, r0
 	mov	r1, r0
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
@@ -3003,12 +2989,12 @@ ocb3_hash:
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
-	@ ocb3.ae:132: r = a - 16 * full
+	@ ocb3.ae:131: r = a - 16 * full
 	ldr	r0, [sp, #36]
 	lsls	r3, r0, #4
 	ldr	r0, [sp, #52]
 	subs	r2, r0, r3
-	@ ocb3.ae:133: if r != 0 {
+	@ ocb3.ae:132: if r != 0 {
 	subs	r0, r2, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -3016,27 +3002,27 @@ ocb3_hash:
 	bne	.Locb3_hash_far3
 	b	.Locb3_hash_else21
 .Locb3_hash_far3:
-	@ ocb3.ae:134: offset = offset ^ l[at_star]
-	mov	r0, r11
-	ldr	r6, [r0]
-	mov	r0, r11
-	ldr	r5, [r0, #4]
-	mov	r0, r11
-	ldr	r1, [r0, #8]
-	mov	r0, r11
-	ldr	r4, [r0, #12]
+	@ ocb3.ae:133: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #32]
-	eors	r0, r6
-	str	r0, [sp, #32]
+	ldr	r6, [r0]
+	ldr	r0, [sp, #32]
+	ldr	r5, [r0, #4]
+	ldr	r0, [sp, #32]
+	ldr	r1, [r0, #8]
+	ldr	r0, [sp, #32]
+	ldr	r4, [r0, #12]
 	ldr	r0, [sp, #28]
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #24]
+	eors	r0, r5
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r1
-	str	r0, [sp]
-	ldr	r1, [sp, #20]
+	str	r0, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r1, r4
-	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #40]
 	adds	r3, r0, r3
 	movs	r0, #3
@@ -3074,10 +3060,10 @@ ocb3_hash:
 	str	r0, [sp, #36]
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	ldr	r0, [r3]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
@@ -3125,17 +3111,17 @@ ocb3_hash:
 	orrs	r0, r6
 	ldr	r2, [sp, #36]
 	orrs	r2, r5
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #32]
 	orrs	r5, r4
-	ldr	r4, [sp, #20]
+	ldr	r4, [sp, #16]
 	orrs	r4, r3
-	@ ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r3, r0
-	ldr	r0, [sp, #32]
-	eors	r3, r0
 	ldr	r0, [sp, #28]
+	eors	r3, r0
+	ldr	r0, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	eors	r4, r1
 	str	r3, [sp, #72]
@@ -3150,20 +3136,20 @@ ocb3_hash:
 	ldr	r2, [sp, #92]
 	ldr	r1, [sp, #96]
 	ldr	r0, [sp, #100]
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #12]
 	eors	r4, r3
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r1
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	eors	r1, r0
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	ldr	r1, [sp]
 .Locb3_hash_endif22:
 	ldr	r0, [sp, #48]
 	str	r4, [r0]
@@ -3206,7 +3192,7 @@ ocb3_initial_offset:
 	mov	r1, r2
 	ldr	r0, [sp, #100]
 	mov	r11, r0
-	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:112: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r0, r3, #3
 	lsls	r0, r0, #25
 	lsrs	r0, r0, #25
@@ -3259,7 +3245,7 @@ ocb3_initial_offset:
 	ldr	r0, [sp]
 	orrs	r0, r2
 	str	r0, [sp]
-	@ ocb3.ae:114: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
+	@ ocb3.ae:113: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 	ldr	r6, [sp, #4]
 .Locb3_initial_offset_bytes5:
 	movs	r0, #0
@@ -3352,7 +3338,7 @@ ocb3_initial_offset:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_initial_offset_she13:
-	@ ocb3.ae:113: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:112: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	mov	r7, r9
 	mov	r0, r8
 	orrs	r7, r0
@@ -3361,14 +3347,14 @@ ocb3_initial_offset:
 	orrs	r3, r2
 	ldr	r2, [sp]
 	orrs	r2, r1
-	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	@ ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	movs	r0, #63
 	mov	r1, r7
 	bics	r1, r0
-	@ ocb3.ae:115: bottom = n[5:0]
+	@ ocb3.ae:114: bottom = n[5:0]
 	lsls	r0, r7, #26
 	lsrs	r4, r0, #26
-	@ ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	@ ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	str	r1, [sp, #32]
 	str	r6, [sp, #36]
 	str	r3, [sp, #40]
@@ -3381,7 +3367,7 @@ ocb3_initial_offset:
 	ldr	r3, [sp, #52]
 	ldr	r2, [sp, #56]
 	ldr	r7, [sp, #60]
-	@ ocb3.ae:117: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	@ ocb3.ae:116: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r1, r3, #24
 	lsls	r0, r2, #8
 	orrs	r1, r0
@@ -3392,7 +3378,7 @@ ocb3_initial_offset:
 	eors	r0, r1
 	mov	r1, r7
 	eors	r1, r6
-	@ ocb3.ae:118: return (stretch << bottom)[191:64]
+	@ ocb3.ae:117: return (stretch << bottom)[191:64]
 	mov	r6, r1
 	mov	r1, r7
 	mov	r7, r4

@@ -557,103 +557,103 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 288 bytes (87 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3188 bytes of code
+;     frame 286 bytes (86 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3152 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#288, sp
-	mov	r12, 144(sp)
-	mov	r13, 22(sp)
+	sub	#286, sp
+	mov	r12, 142(sp)
+	mov	r13, 98(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	304(sp), 174(sp)
-	mov	306(sp), 172(sp)
-	mov	308(sp), 126(sp)
-	mov	310(sp), 166(sp)
-	mov	312(sp), 148(sp)
-	mov	316(sp), 170(sp)
-	mov	318(sp), 168(sp)
-	; ocb3.ae:143: offset = initial_offset(ks, nonce, len(tag))
-	mov	168(sp), 176(sp)
-	mov	#0, 178(sp)
+	mov	302(sp), 172(sp)
+	mov	304(sp), 170(sp)
+	mov	306(sp), 124(sp)
+	mov	308(sp), 164(sp)
+	mov	310(sp), 146(sp)
+	mov	314(sp), 168(sp)
+	mov	316(sp), 166(sp)
+	; ocb3.ae:142: offset = initial_offset(ks, nonce, len(tag))
+	mov	166(sp), 174(sp)
+	mov	#0, 176(sp)
 	mov	sp, r15
-	add	#176, r15
+	add	#174, r15
 	mov	sp, r12
-	add	#192, r12
+	add	#190, r12
 	mov	r12, 0(sp)
-	mov	144(sp), r12
+	mov	142(sp), r12
 	call	#ocb3_initial_offset
-	mov	166(sp), 120(sp)
-	mov	120(sp), r15
+	mov	164(sp), 118(sp)
+	mov	118(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 120(sp)
-	; ocb3.ae:150: for i in 0..full {
-	mov	#0, 68(sp)
-	mov	192(sp), r6
-	mov	194(sp), r7
-	mov	196(sp), r8
-	mov	198(sp), r9
-	mov	200(sp), r11
-	mov	202(sp), r12
-	mov	204(sp), r13
-	mov	206(sp), r14
-	mov	#0, 90(sp)
-	mov	#0, 88(sp)
+	mov	r15, 118(sp)
+	; ocb3.ae:149: for i in 0..full {
+	mov	#0, 70(sp)
+	mov	190(sp), r6
+	mov	192(sp), r7
+	mov	194(sp), r8
+	mov	196(sp), r9
+	mov	198(sp), r11
+	mov	200(sp), r12
+	mov	202(sp), r13
+	mov	204(sp), r14
+	mov	#0, 64(sp)
 	mov	#0, 62(sp)
 	mov	#0, 60(sp)
+	mov	#0, 58(sp)
 	mov	#0, 56(sp)
-	mov	#0, 54(sp)
+	mov	#0, 90(sp)
 	mov	#0, 92(sp)
 	mov	#0, 94(sp)
-	mov	22(sp), r15
+	mov	98(sp), r15
 	mov	32(r15), 32(sp)
-	mov	22(sp), r15
+	mov	98(sp), r15
 	mov	34(r15), 30(sp)
-	mov	22(sp), r15
-	mov	36(r15), 28(sp)
-	mov	22(sp), r15
-	mov	38(r15), 26(sp)
-	mov	22(sp), r15
-	mov	40(r15), 24(sp)
-	mov	22(sp), r15
+	mov	98(sp), r15
+	mov	36(r15), 26(sp)
+	mov	98(sp), r15
+	mov	38(r15), 24(sp)
+	mov	98(sp), r15
+	mov	40(r15), 22(sp)
+	mov	98(sp), r15
 	mov	42(r15), r10
-	mov	22(sp), r15
+	mov	98(sp), r15
 	mov	44(r15), r5
-	mov	22(sp), r15
+	mov	98(sp), r15
 	mov	46(r15), r4
-	cmp	120(sp), 68(sp)
+	cmp	118(sp), 70(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	mov	68(sp), r15
-	and	#4095, r15
-	mov	r15, 70(sp)
 	mov	70(sp), r15
+	and	#4095, r15
+	mov	r15, 72(sp)
+	mov	72(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 70(sp)
+	mov	r15, 72(sp)
 	mov	r6, 66(sp)
 	xor	32(sp), 66(sp)
-	mov	r7, 64(sp)
-	xor	30(sp), 64(sp)
-	mov	r8, 58(sp)
-	xor	28(sp), 58(sp)
-	mov	r9, 52(sp)
+	mov	r7, 54(sp)
+	xor	30(sp), 54(sp)
+	mov	r8, 52(sp)
 	xor	26(sp), 52(sp)
-	mov	r11, 50(sp)
+	mov	r9, 50(sp)
 	xor	24(sp), 50(sp)
-	mov	r12, 48(sp)
-	xor	r10, 48(sp)
-	mov	r13, 46(sp)
-	xor	r5, 46(sp)
-	mov	r14, 44(sp)
-	xor	r4, 44(sp)
-	mov	70(sp), r11
-	add	126(sp), r11
+	mov	r11, 48(sp)
+	xor	22(sp), 48(sp)
+	mov	r12, 46(sp)
+	xor	r10, 46(sp)
+	mov	r13, 44(sp)
+	xor	r5, 44(sp)
+	mov	r14, 42(sp)
+	xor	r4, 42(sp)
+	mov	72(sp), r11
+	add	124(sp), r11
 	bit	#1, r11
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -668,7 +668,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#208, r12
+	add	#206, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -686,57 +686,57 @@ ocb3_encrypt_with:
 	xor	66(sp), r4
 	swpb	r9
 	mov	r9, r5
-	xor	64(sp), r5
+	xor	54(sp), r5
 	swpb	r8
 	mov	r8, r6
-	xor	58(sp), r6
+	xor	52(sp), r6
 	swpb	r7
 	mov	r7, r11
-	xor	52(sp), r11
+	xor	50(sp), r11
 	swpb	14(sp)
 	mov	14(sp), r12
-	xor	50(sp), r12
+	xor	48(sp), r12
 	swpb	16(sp)
 	mov	16(sp), r13
-	xor	48(sp), r13
+	xor	46(sp), r13
 	swpb	18(sp)
 	mov	18(sp), r14
-	xor	46(sp), r14
+	xor	44(sp), r14
 	swpb	20(sp)
 	mov	20(sp), r15
-	xor	44(sp), r15
-	; ocb3.ae:154: u = E.encrypt_block(ks, p ^ offset)
-	mov	r4, 176(sp)
-	mov	r5, 178(sp)
-	mov	r6, 180(sp)
-	mov	r11, 182(sp)
-	mov	r12, 184(sp)
-	mov	r13, 186(sp)
-	mov	r14, 188(sp)
-	mov	r15, 190(sp)
+	xor	42(sp), r15
+	; ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
+	mov	r4, 174(sp)
+	mov	r5, 176(sp)
+	mov	r6, 178(sp)
+	mov	r11, 180(sp)
+	mov	r12, 182(sp)
+	mov	r13, 184(sp)
+	mov	r14, 186(sp)
+	mov	r15, 188(sp)
 	mov	sp, r13
-	add	#176, r13
+	add	#174, r13
 	mov	sp, r14
-	add	#224, r14
-	mov	144(sp), r12
+	add	#222, r14
+	mov	142(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	90(sp), 86(sp)
-	xor	r10, 86(sp)
-	mov	88(sp), 84(sp)
-	xor	r9, 84(sp)
-	mov	62(sp), 82(sp)
-	xor	r8, 82(sp)
-	mov	60(sp), 80(sp)
-	xor	r7, 80(sp)
-	mov	56(sp), 78(sp)
-	xor	14(sp), 78(sp)
-	mov	54(sp), 76(sp)
-	xor	16(sp), 76(sp)
-	mov	92(sp), 74(sp)
-	xor	18(sp), 74(sp)
-	mov	94(sp), 72(sp)
-	xor	20(sp), 72(sp)
-	mov	68(sp), r14
+	mov	64(sp), 88(sp)
+	xor	r10, 88(sp)
+	mov	62(sp), 86(sp)
+	xor	r9, 86(sp)
+	mov	60(sp), 84(sp)
+	xor	r8, 84(sp)
+	mov	58(sp), 82(sp)
+	xor	r7, 82(sp)
+	mov	56(sp), 80(sp)
+	xor	14(sp), 80(sp)
+	mov	90(sp), 78(sp)
+	xor	16(sp), 78(sp)
+	mov	92(sp), 76(sp)
+	xor	18(sp), 76(sp)
+	mov	94(sp), 74(sp)
+	xor	20(sp), 74(sp)
+	mov	70(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -749,13 +749,13 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_else8
 	mov	#16, r11
-	mov	#0, r12
+	mov	#0, r13
 	mov	r10, r14
 	mov	#0, r10
 	jmp	.Locb3_encrypt_with_endif9
 .Locb3_encrypt_with_else8:
 	mov	#0, r11
-	mov	#0, r12
+	mov	#0, r13
 .Locb3_encrypt_with_endif9:
 	mov	r14, r15
 	mov.b	r15, r15
@@ -764,37 +764,37 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
 	add	#8, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r10, r15
 	swpb	r15
-	mov	r15, r13
+	mov	r15, r12
 	swpb	r14
-	xor.b	r14, r13
-	xor	r15, r13
+	xor.b	r14, r12
+	xor	r15, r12
 	swpb	r10
 	mov.b	r10, r10
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r14, r13
+	mov	r14, r12
 .Locb3_encrypt_with_endif11:
-	mov	r13, r15
+	mov	r12, r15
 	and	#15, r15
 	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
 	tst	r15
 	jz	.Locb3_encrypt_with_else12
 	add	#4, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r10, r14
 	and	#15, r14
-	rrum.w	#4, r13
+	rrum.w	#4, r12
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r13, r14
+	bis	r12, r14
 	rrum.w	#4, r10
 	jmp	.Locb3_encrypt_with_endif13
 .Locb3_encrypt_with_else12:
-	mov	r13, r14
+	mov	r12, r14
 .Locb3_encrypt_with_endif13:
 	mov	r14, r15
 	and	#3, r15
@@ -806,7 +806,7 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_else14
 	add	#2, r11
-	addc	#0, r12
+	addc	#0, r13
 	and	#3, r10
 	rrum.w	#2, r14
 	swpb	r10
@@ -826,7 +826,7 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_else16
 	add	#1, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r11, 12(sp)
 	jmp	.Locb3_encrypt_with_endif17
 .Locb3_encrypt_with_else16:
@@ -834,60 +834,47 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif17:
 	mov	12(sp), r15
 	sub	#8, r15
-	subc	#0, r12
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	; ocb3.ae:98: if k < l_cached {
-	mov	22(sp), r15
-	mov	144(r15), r10
-	mov	22(sp), r15
-	mov	146(r15), r9
-	mov	22(sp), r15
-	mov	148(r15), r8
-	mov	22(sp), r15
-	mov	150(r15), r7
-	mov	22(sp), r15
-	mov	152(r15), r6
-	mov	22(sp), r15
-	mov	154(r15), r12
-	mov	22(sp), r15
-	mov	156(r15), r13
-	mov	22(sp), r15
-	mov	158(r15), r14
-	tst	r11
-	jz	.Locb3_encrypt_with_else18
-	mov	#2, r8
-	add	12(sp), r8
-	rlam.w	#3, r8
-	rla	r8
-	add	22(sp), r8
-	mov	2(r8), r9
-	mov	4(r8), r10
-	mov	6(r8), r11
-	mov	8(r8), r12
-	mov	10(r8), r13
-	mov	12(r8), r14
-	mov	14(r8), r15
-	mov	@r8, 42(sp)
-	mov	r9, 40(sp)
-	mov	r10, 38(sp)
-	mov	r11, 36(sp)
-	mov	r12, 34(sp)
-	mov	r13, r10
-	mov	r14, r5
-	mov	r15, r4
-	jmp	.Locb3_encrypt_with_endif19
-.Locb3_encrypt_with_else18:
-	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
-	mov	#7, 10(sp)
-	mov	r10, 8(sp)
-	mov	r9, 6(sp)
-	mov	r8, 4(sp)
-	mov	r7, 2(sp)
-	mov	r6, r4
-	mov	r12, r5
 	mov	r13, r15
+	subc	#0, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	mov	12(sp), r15
+	xor	#7, r15
+	and	r14, r15
+	xor	#7, r15
+	mov	#2, r7
+	add	r15, r7
+	rlam.w	#3, r7
+	rla	r7
+	add	98(sp), r7
+	mov	#7, r15
+	sub	12(sp), r15
+	mov	#0, r15
+	subc	r13, r15
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	; ocb3.ae:99: if k > last {
+	mov	2(r7), r9
+	mov	4(r7), r10
+	mov	6(r7), r11
+	mov	8(r7), r15
+	mov	10(r7), r12
+	mov	12(r7), r13
+	mov	14(r7), r14
+	tst	r8
+	jz	.Locb3_encrypt_with_else18
+	; ocb3.ae:100: for j in last..k {
+	mov	#7, 10(sp)
+	mov	@r7, 8(sp)
+	mov	r9, 6(sp)
+	mov	r10, 4(sp)
+	mov	r11, 2(sp)
+	mov	r12, r4
+	mov	r13, r5
 	mov	r14, r6
 	cmp	12(sp), 10(sp)
 	jc	.Locb3_encrypt_with_done21
@@ -916,31 +903,33 @@ ocb3_encrypt_with:
 	rrum.w	#3, r14
 	rlam.w	#1, r10
 	bis	r14, r10
-	mov	r4, r11
+	mov	r15, r11
 	and	#32767, r11
 	mov.b	3(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	rlam.w	#1, r11
 	bis	r14, r11
-	mov	r5, r12
+	mov	r4, r12
 	and	#32767, r12
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	rlam.w	#1, r12
-	bis	r4, r12
-	mov	r15, r13
+	bis	r15, r12
+	mov	r5, r13
 	and	#32767, r13
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	rlam.w	#1, r13
-	bis	r5, r13
+	bis	r15, r13
 	mov	r6, r14
 	and	#32767, r14
+	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -966,44 +955,53 @@ ocb3_encrypt_with:
 	mov	r8, 6(sp)
 	mov	r9, 4(sp)
 	mov	r10, 2(sp)
-	mov	r11, r4
-	mov	r12, r5
-	mov	r13, r15
+	mov	r11, r15
+	mov	r12, r4
+	mov	r13, r5
 	mov	r14, r6
 	add	#1, 10(sp)
 	cmp	12(sp), 10(sp)
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	8(sp), 42(sp)
-	mov	6(sp), 40(sp)
-	mov	4(sp), 38(sp)
-	mov	2(sp), 36(sp)
-	mov	r4, 34(sp)
-	mov	r5, r10
-	mov	r15, r5
+	mov	8(sp), 40(sp)
+	mov	6(sp), 38(sp)
+	mov	4(sp), 36(sp)
+	mov	2(sp), 34(sp)
+	mov	r15, 28(sp)
+	mov	r4, r10
 	mov	r6, r4
+	jmp	.Locb3_encrypt_with_endif19
+.Locb3_encrypt_with_else18:
+	mov	@r7, 40(sp)
+	mov	r9, 38(sp)
+	mov	r10, 36(sp)
+	mov	r11, 34(sp)
+	mov	r15, 28(sp)
+	mov	r12, r10
+	mov	r13, r5
+	mov	r14, r4
 .Locb3_encrypt_with_endif19:
 	mov	66(sp), r13
-	xor	224(sp), r13
-	mov	64(sp), r14
-	xor	226(sp), r14
-	mov	58(sp), r12
-	xor	228(sp), r12
-	mov	52(sp), r11
-	xor	230(sp), r11
-	mov	50(sp), r9
-	xor	232(sp), r9
-	mov	48(sp), r8
-	xor	234(sp), r8
-	mov	46(sp), r7
-	xor	236(sp), r7
-	mov	44(sp), r15
-	xor	238(sp), r15
-	; ocb3.ae:157: store_be(ct, off, u ^ offset)
+	xor	222(sp), r13
+	mov	54(sp), r14
+	xor	224(sp), r14
+	mov	52(sp), r12
+	xor	226(sp), r12
+	mov	50(sp), r11
+	xor	228(sp), r11
+	mov	48(sp), r9
+	xor	230(sp), r9
+	mov	46(sp), r8
+	xor	232(sp), r8
+	mov	44(sp), r7
+	xor	234(sp), r7
+	mov	42(sp), r15
+	xor	236(sp), r15
+	; ocb3.ae:156: store_be(ct, off, u ^ offset)
 	mov	r15, r6
 	mov	r13, r15
-	mov	70(sp), r13
-	add	148(sp), r13
+	mov	72(sp), r13
+	add	146(sp), r13
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes22
 	swpb	r6
@@ -1025,23 +1023,23 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
 	swpb	r6
-	mov	r6, 208(sp)
+	mov	r6, 206(sp)
 	swpb	r7
-	mov	r7, 210(sp)
+	mov	r7, 208(sp)
 	swpb	r8
-	mov	r8, 212(sp)
+	mov	r8, 210(sp)
 	swpb	r9
-	mov	r9, 214(sp)
+	mov	r9, 212(sp)
 	swpb	r11
-	mov	r11, 216(sp)
+	mov	r11, 214(sp)
 	swpb	r12
-	mov	r12, 218(sp)
+	mov	r12, 216(sp)
 	swpb	r14
-	mov	r14, 220(sp)
+	mov	r14, 218(sp)
 	swpb	r15
-	mov	r15, 222(sp)
+	mov	r15, 220(sp)
 	mov	sp, r14
-	add	#208, r14
+	add	#206, r14
 	mov	#16, r15
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
@@ -1051,41 +1049,41 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
 	mov	66(sp), r6
-	mov	64(sp), r7
-	mov	58(sp), r8
-	mov	52(sp), r9
-	mov	50(sp), r11
-	mov	48(sp), r12
-	mov	46(sp), r13
-	mov	44(sp), r14
-	mov	86(sp), 90(sp)
-	mov	84(sp), 88(sp)
-	mov	82(sp), 62(sp)
-	mov	80(sp), 60(sp)
-	mov	78(sp), 56(sp)
-	mov	76(sp), 54(sp)
-	mov	74(sp), 92(sp)
-	mov	72(sp), 94(sp)
-	mov	42(sp), 32(sp)
-	mov	40(sp), 30(sp)
-	mov	38(sp), 28(sp)
+	mov	54(sp), r7
+	mov	52(sp), r8
+	mov	50(sp), r9
+	mov	48(sp), r11
+	mov	46(sp), r12
+	mov	44(sp), r13
+	mov	42(sp), r14
+	mov	88(sp), 64(sp)
+	mov	86(sp), 62(sp)
+	mov	84(sp), 60(sp)
+	mov	82(sp), 58(sp)
+	mov	80(sp), 56(sp)
+	mov	78(sp), 90(sp)
+	mov	76(sp), 92(sp)
+	mov	74(sp), 94(sp)
+	mov	40(sp), 32(sp)
+	mov	38(sp), 30(sp)
 	mov	36(sp), 26(sp)
 	mov	34(sp), 24(sp)
-	add	#1, 68(sp)
-	cmp	120(sp), 68(sp)
+	mov	28(sp), 22(sp)
+	add	#1, 70(sp)
+	cmp	118(sp), 70(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	120(sp), 146(sp)
-	mov	146(sp), r15
+	mov	118(sp), 144(sp)
+	mov	144(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 146(sp)
-	mov	166(sp), 124(sp)
-	sub	146(sp), 124(sp)
+	mov	r15, 144(sp)
+	mov	164(sp), 122(sp)
+	sub	144(sp), 122(sp)
 	mov	#0, r10
 	subc	#0, r10
-	mov	124(sp), r15
+	mov	122(sp), r15
 	sub	#1, r15
 	clr	r5
 	adc	r5
@@ -1094,72 +1092,72 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r5
-	; ocb3.ae:160: if r != 0 {
+	; ocb3.ae:159: if r != 0 {
 	tst	r5
 	jnz	.Locb3_encrypt_with_near42
 	br	#.Locb3_encrypt_with_else25
 .Locb3_encrypt_with_near42:
-	mov	r6, 164(sp)
-	mov	22(sp), r15
-	xor	@r15, 164(sp)
-	mov	r7, 162(sp)
-	mov	22(sp), r15
-	xor	2(r15), 162(sp)
-	mov	r8, 160(sp)
-	mov	22(sp), r15
-	xor	4(r15), 160(sp)
-	mov	r9, 158(sp)
-	mov	22(sp), r15
-	xor	6(r15), 158(sp)
-	mov	r11, 156(sp)
-	mov	22(sp), r15
-	xor	8(r15), 156(sp)
-	mov	r12, 154(sp)
-	mov	22(sp), r15
-	xor	10(r15), 154(sp)
-	mov	r13, 152(sp)
-	mov	22(sp), r15
-	xor	12(r15), 152(sp)
-	mov	r14, 150(sp)
-	mov	22(sp), r15
-	xor	14(r15), 150(sp)
-	; ocb3.ae:162: pad = E.encrypt_block(ks, offset)
-	mov	164(sp), 176(sp)
-	mov	162(sp), 178(sp)
-	mov	160(sp), 180(sp)
-	mov	158(sp), 182(sp)
-	mov	156(sp), 184(sp)
-	mov	154(sp), 186(sp)
-	mov	152(sp), 188(sp)
-	mov	150(sp), 190(sp)
+	mov	r6, 162(sp)
+	mov	98(sp), r15
+	xor	@r15, 162(sp)
+	mov	r7, 160(sp)
+	mov	98(sp), r15
+	xor	2(r15), 160(sp)
+	mov	r8, 158(sp)
+	mov	98(sp), r15
+	xor	4(r15), 158(sp)
+	mov	r9, 156(sp)
+	mov	98(sp), r15
+	xor	6(r15), 156(sp)
+	mov	r11, 154(sp)
+	mov	98(sp), r15
+	xor	8(r15), 154(sp)
+	mov	r12, 152(sp)
+	mov	98(sp), r15
+	xor	10(r15), 152(sp)
+	mov	r13, 150(sp)
+	mov	98(sp), r15
+	xor	12(r15), 150(sp)
+	mov	r14, 148(sp)
+	mov	98(sp), r15
+	xor	14(r15), 148(sp)
+	; ocb3.ae:161: pad = E.encrypt_block(ks, offset)
+	mov	162(sp), 174(sp)
+	mov	160(sp), 176(sp)
+	mov	158(sp), 178(sp)
+	mov	156(sp), 180(sp)
+	mov	154(sp), 182(sp)
+	mov	152(sp), 184(sp)
+	mov	150(sp), 186(sp)
+	mov	148(sp), 188(sp)
 	mov	sp, r13
-	add	#176, r13
+	add	#174, r13
 	mov	sp, r14
-	add	#240, r14
-	mov	144(sp), r12
+	add	#238, r14
+	mov	142(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	146(sp), r9
-	add	126(sp), r9
-	cmp	#16, 124(sp)
+	mov	144(sp), r9
+	add	124(sp), r9
+	cmp	#16, 122(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r9
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r9, 142(sp)
-	mov	2(r9), 140(sp)
-	mov	4(r9), 138(sp)
-	mov	6(r9), 136(sp)
-	mov	8(r9), 134(sp)
-	mov	10(r9), 132(sp)
-	mov	12(r9), 130(sp)
-	mov	14(r9), 128(sp)
+	mov	@r9, 140(sp)
+	mov	2(r9), 138(sp)
+	mov	4(r9), 136(sp)
+	mov	6(r9), 134(sp)
+	mov	8(r9), 132(sp)
+	mov	10(r9), 130(sp)
+	mov	12(r9), 128(sp)
+	mov	14(r9), 126(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
-	add	#208, r11
+	add	#206, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	124(sp), r15
+	mov	122(sp), r15
 .Locb3_encrypt_with_cpy30:
 	clr	r14
 	tst	r15
@@ -1176,15 +1174,15 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	mov	#15, r13
-	sub	124(sp), r13
+	sub	122(sp), r13
 	mov	#0, r14
 	subc	r10, r14
 	mov	r13, r15
 	and	#8191, r15
-	mov	r15, 122(sp)
-	mov	122(sp), r15
+	mov	r15, 120(sp)
+	mov	120(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 122(sp)
+	mov	r15, 120(sp)
 	and	#8191, r14
 	mov	r13, r15
 	swpb	r15
@@ -1192,8 +1190,8 @@ ocb3_encrypt_with:
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 116(sp)
-	bis	r15, 116(sp)
+	mov	r14, 114(sp)
+	bis	r15, 114(sp)
 	mov	r13, r10
 	and	#1, r10
 	inv	r10
@@ -1287,9 +1285,9 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r8
-	mov	122(sp), r15
+	mov	120(sp), r15
 	sub	#128, r15
-	mov	116(sp), r15
+	mov	114(sp), r15
 	subc	#0, r15
 	clr	r7
 	adc	r7
@@ -1327,108 +1325,108 @@ ocb3_encrypt_with:
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	swpb	128(sp)
-	mov	128(sp), r8
+	swpb	126(sp)
+	mov	126(sp), r8
 	bis	r9, r8
-	swpb	130(sp)
-	mov	130(sp), r9
+	swpb	128(sp)
+	mov	128(sp), r9
 	bis	r10, r9
-	swpb	132(sp)
-	mov	132(sp), r10
+	swpb	130(sp)
+	mov	130(sp), r10
 	bis	r11, r10
-	swpb	134(sp)
-	mov	134(sp), r11
+	swpb	132(sp)
+	mov	132(sp), r11
 	bis	r12, r11
-	swpb	136(sp)
-	mov	136(sp), r12
+	swpb	134(sp)
+	mov	134(sp), r12
 	bis	r13, r12
-	swpb	138(sp)
-	mov	138(sp), r13
+	swpb	136(sp)
+	mov	136(sp), r13
 	bis	r14, r13
-	swpb	140(sp)
-	mov	140(sp), r14
+	swpb	138(sp)
+	mov	138(sp), r14
 	bis	r6, r14
-	swpb	142(sp)
-	mov	142(sp), r15
+	swpb	140(sp)
+	mov	140(sp), r15
 	bis	r7, r15
-	mov	90(sp), 106(sp)
-	xor	r8, 106(sp)
-	mov	88(sp), 104(sp)
-	xor	r9, 104(sp)
+	mov	64(sp), 104(sp)
+	xor	r8, 104(sp)
 	mov	62(sp), 102(sp)
-	xor	r10, 102(sp)
+	xor	r9, 102(sp)
 	mov	60(sp), 100(sp)
-	xor	r11, 100(sp)
-	mov	56(sp), 98(sp)
-	xor	r12, 98(sp)
-	mov	54(sp), r9
-	xor	r13, r9
-	mov	92(sp), r12
-	xor	r14, r12
-	mov	94(sp), r13
-	xor	r15, r13
-	mov	128(sp), r11
-	xor	240(sp), r11
-	mov	130(sp), r14
-	xor	242(sp), r14
+	xor	r10, 100(sp)
+	mov	58(sp), 96(sp)
+	xor	r11, 96(sp)
+	mov	56(sp), 68(sp)
+	xor	r12, 68(sp)
+	mov	90(sp), r8
+	xor	r13, r8
+	mov	92(sp), r6
+	xor	r14, r6
+	mov	94(sp), r14
+	xor	r15, r14
+	mov	126(sp), r12
+	xor	238(sp), r12
+	mov	128(sp), r13
+	xor	240(sp), r13
+	mov	130(sp), r11
+	xor	242(sp), r11
 	mov	132(sp), r10
 	xor	244(sp), r10
-	mov	134(sp), r8
-	xor	246(sp), r8
+	mov	134(sp), r9
+	xor	246(sp), r9
 	mov	136(sp), r7
 	xor	248(sp), r7
-	mov	138(sp), r6
-	xor	250(sp), r6
-	mov	140(sp), r5
-	xor	252(sp), r5
-	mov	142(sp), r15
-	xor	254(sp), r15
-	; ocb3.ae:165: store_be(ct, 16 * full, p ^ pad, r)
+	mov	138(sp), r5
+	xor	250(sp), r5
+	mov	140(sp), r15
+	xor	252(sp), r15
+	; ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r15, r4
-	mov	r11, r15
-	mov	146(sp), r11
-	add	148(sp), r11
-	cmp	#16, 124(sp)
+	mov	r12, r15
+	mov	144(sp), r12
+	add	146(sp), r12
+	cmp	#16, 122(sp)
 	jnc	.Locb3_encrypt_with_bytes32
-	bit	#1, r11
+	bit	#1, r12
 	jnz	.Locb3_encrypt_with_bytes32
 	swpb	r4
-	mov	r4, 0(r11)
+	mov	r4, 0(r12)
 	swpb	r5
-	mov	r5, 2(r11)
-	swpb	r6
-	mov	r6, 4(r11)
+	mov	r5, 2(r12)
 	swpb	r7
-	mov	r7, 6(r11)
-	swpb	r8
-	mov	r8, 8(r11)
+	mov	r7, 4(r12)
+	swpb	r9
+	mov	r9, 6(r12)
 	swpb	r10
-	mov	r10, 10(r11)
-	swpb	r14
-	mov	r14, 12(r11)
+	mov	r10, 8(r12)
+	swpb	r11
+	mov	r11, 10(r12)
+	swpb	r13
+	mov	r13, 12(r12)
 	swpb	r15
-	mov	r15, 14(r11)
+	mov	r15, 14(r12)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
 	swpb	r4
-	mov	r4, 208(sp)
+	mov	r4, 206(sp)
 	swpb	r5
-	mov	r5, 210(sp)
-	swpb	r6
-	mov	r6, 212(sp)
+	mov	r5, 208(sp)
 	swpb	r7
-	mov	r7, 214(sp)
-	swpb	r8
-	mov	r8, 216(sp)
+	mov	r7, 210(sp)
+	swpb	r9
+	mov	r9, 212(sp)
 	swpb	r10
-	mov	r10, 218(sp)
-	swpb	r14
-	mov	r14, 220(sp)
+	mov	r10, 214(sp)
+	swpb	r11
+	mov	r11, 216(sp)
+	swpb	r13
+	mov	r13, 218(sp)
 	swpb	r15
-	mov	r15, 222(sp)
-	mov	sp, r14
-	add	#208, r14
-	mov	124(sp), r15
+	mov	r15, 220(sp)
+	mov	sp, r13
+	add	#206, r13
+	mov	122(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1436,117 +1434,116 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_cpy35:
-	mov.b	@r14, 0(r11)
-	inc	r14
-	inc	r11
+	mov.b	@r13, 0(r12)
+	inc	r13
+	inc	r12
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
-	mov	164(sp), 118(sp)
-	mov	162(sp), 114(sp)
+	mov	162(sp), 116(sp)
 	mov	160(sp), 112(sp)
 	mov	158(sp), 110(sp)
 	mov	156(sp), 108(sp)
-	mov	154(sp), 96(sp)
-	mov	152(sp), r10
-	mov	150(sp), r11
-	mov	106(sp), r15
-	mov	104(sp), r4
-	mov	102(sp), r5
-	mov	100(sp), r14
-	mov	98(sp), r7
-	mov	r9, r8
-	mov	r12, r9
-	mov	r13, r6
+	mov	154(sp), 106(sp)
+	mov	152(sp), r9
+	mov	150(sp), r10
+	mov	148(sp), r11
+	mov	104(sp), r15
+	mov	102(sp), r12
+	mov	100(sp), r13
+	mov	96(sp), r4
+	mov	68(sp), r7
+	mov	r6, r5
+	mov	r14, r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	r6, 118(sp)
-	mov	r7, 114(sp)
-	mov	r8, 112(sp)
-	mov	r9, 110(sp)
-	mov	r11, 108(sp)
-	mov	r12, 96(sp)
+	mov	r6, 116(sp)
+	mov	r7, 112(sp)
+	mov	r8, 110(sp)
+	mov	r9, 108(sp)
+	mov	r11, 106(sp)
+	mov	r12, r9
 	mov	r13, r10
 	mov	r14, r11
-	mov	90(sp), r15
-	mov	88(sp), r4
-	mov	62(sp), r5
-	mov	60(sp), r14
+	mov	64(sp), r15
+	mov	62(sp), r12
+	mov	60(sp), r13
+	mov	58(sp), r4
 	mov	56(sp), r7
-	mov	54(sp), r8
-	mov	92(sp), r9
+	mov	90(sp), r8
+	mov	92(sp), r5
 	mov	94(sp), r6
 .Locb3_encrypt_with_endif26:
-	xor	118(sp), r15
-	mov	r4, r12
-	xor	114(sp), r12
-	mov	r5, r13
-	xor	112(sp), r13
-	xor	110(sp), r14
-	xor	108(sp), r7
-	xor	96(sp), r8
+	xor	116(sp), r15
+	xor	112(sp), r12
+	xor	110(sp), r13
+	mov	r4, r14
+	xor	108(sp), r14
+	xor	106(sp), r7
+	xor	r9, r8
+	mov	r5, r9
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	16(r15), r11
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	18(r15), r12
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	20(r15), r13
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	22(r15), r14
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	24(r15), r7
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	26(r15), r8
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	28(r15), r9
-	mov	22(sp), r15
+	mov	98(sp), r15
 	xor	30(r15), r10
-	; ocb3.ae:167: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 176(sp)
-	mov	r12, 178(sp)
-	mov	r13, 180(sp)
-	mov	r14, 182(sp)
-	mov	r7, 184(sp)
-	mov	r8, 186(sp)
-	mov	r9, 188(sp)
-	mov	r10, 190(sp)
+	; ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	mov	r11, 174(sp)
+	mov	r12, 176(sp)
+	mov	r13, 178(sp)
+	mov	r14, 180(sp)
+	mov	r7, 182(sp)
+	mov	r8, 184(sp)
+	mov	r9, 186(sp)
+	mov	r10, 188(sp)
 	mov	sp, r13
-	add	#176, r13
+	add	#174, r13
 	mov	sp, r14
-	add	#256, r14
-	mov	144(sp), r12
+	add	#254, r14
+	mov	142(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#272, r15
+	add	#270, r15
 	mov	r15, 0(sp)
-	mov	144(sp), r12
-	mov	22(sp), r13
-	mov	174(sp), r14
-	mov	172(sp), r15
+	mov	142(sp), r12
+	mov	98(sp), r13
+	mov	172(sp), r14
+	mov	170(sp), r15
 	call	#ocb3_hash
-	mov	256(sp), r7
-	xor	272(sp), r7
-	mov	258(sp), r8
-	xor	274(sp), r8
-	mov	260(sp), r9
-	xor	276(sp), r9
-	mov	262(sp), r10
-	xor	278(sp), r10
-	mov	264(sp), r11
-	xor	280(sp), r11
-	mov	266(sp), r12
-	xor	282(sp), r12
-	mov	268(sp), r14
-	xor	284(sp), r14
-	mov	270(sp), r15
-	xor	286(sp), r15
-	; ocb3.ae:168: store_be(tag, 0, t, len(tag))
-	mov	170(sp), r13
-	cmp	#16, 168(sp)
+	mov	254(sp), r7
+	xor	270(sp), r7
+	mov	256(sp), r8
+	xor	272(sp), r8
+	mov	258(sp), r9
+	xor	274(sp), r9
+	mov	260(sp), r10
+	xor	276(sp), r10
+	mov	262(sp), r11
+	xor	278(sp), r11
+	mov	264(sp), r12
+	xor	280(sp), r12
+	mov	266(sp), r14
+	xor	282(sp), r14
+	mov	268(sp), r15
+	xor	284(sp), r15
+	; ocb3.ae:167: store_be(tag, 0, t, len(tag))
+	mov	168(sp), r13
+	cmp	#16, 166(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1569,24 +1566,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 208(sp)
+	mov	r15, 206(sp)
 	swpb	r14
-	mov	r14, 210(sp)
+	mov	r14, 208(sp)
 	swpb	r12
-	mov	r12, 212(sp)
+	mov	r12, 210(sp)
 	swpb	r11
-	mov	r11, 214(sp)
+	mov	r11, 212(sp)
 	swpb	r10
-	mov	r10, 216(sp)
+	mov	r10, 214(sp)
 	swpb	r9
-	mov	r9, 218(sp)
+	mov	r9, 216(sp)
 	swpb	r8
-	mov	r8, 220(sp)
+	mov	r8, 218(sp)
 	swpb	r7
-	mov	r7, 222(sp)
+	mov	r7, 220(sp)
 	mov	sp, r14
-	add	#208, r14
-	mov	168(sp), r15
+	add	#206, r14
+	mov	166(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1600,74 +1597,75 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#288, sp
+	add	#286, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 344 bytes (123 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4828 bytes of code
+;     frame 342 bytes (122 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4792 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#344, sp
+	sub	#342, sp
 	mov	r12, 34(sp)
-	mov	r13, 66(sp)
+	mov	r13, 150(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	360(sp), 242(sp)
-	mov	362(sp), 240(sp)
-	mov	364(sp), 198(sp)
-	mov	366(sp), 238(sp)
-	mov	368(sp), 244(sp)
-	mov	370(sp), 236(sp)
-	mov	372(sp), 222(sp)
-	mov	376(sp), 246(sp)
-	; ocb3.ae:175: offset = initial_offset(ks, nonce, len(tag))
-	mov	236(sp), 248(sp)
-	mov	#0, 250(sp)
+	mov	358(sp), 240(sp)
+	mov	360(sp), 238(sp)
+	mov	362(sp), 196(sp)
+	mov	364(sp), 236(sp)
+	mov	366(sp), 242(sp)
+	mov	368(sp), 234(sp)
+	mov	370(sp), 220(sp)
+	mov	374(sp), 244(sp)
+	; ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
+	mov	234(sp), 246(sp)
+	mov	#0, 248(sp)
 	mov	sp, r15
-	add	#248, r15
+	add	#246, r15
 	mov	sp, r12
-	add	#264, r12
+	add	#262, r12
 	mov	r12, 0(sp)
 	mov	34(sp), r12
 	call	#ocb3_initial_offset
-	mov	238(sp), 178(sp)
-	mov	178(sp), r15
+	mov	236(sp), 176(sp)
+	mov	176(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 178(sp)
-	; ocb3.ae:180: for i in 0..full {
+	mov	r15, 176(sp)
+	; ocb3.ae:179: for i in 0..full {
 	mov	#0, 110(sp)
-	mov	264(sp), r7
-	mov	266(sp), r8
-	mov	268(sp), r9
-	mov	270(sp), r10
-	mov	272(sp), r11
-	mov	274(sp), r12
-	mov	276(sp), r13
-	mov	278(sp), r14
-	mov	66(sp), r15
+	mov	262(sp), r7
+	mov	264(sp), r8
+	mov	266(sp), r9
+	mov	268(sp), r10
+	mov	270(sp), r11
+	mov	272(sp), r12
+	mov	274(sp), r13
+	mov	276(sp), r14
+	mov	150(sp), r15
 	mov	32(r15), 44(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	34(r15), 42(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	36(r15), 40(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	38(r15), 38(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	40(r15), 36(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	42(r15), 24(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	44(r15), 22(sp)
-	mov	66(sp), r15
+	mov	150(sp), r15
 	mov	46(r15), r5
+	mov	#0, 180(sp)
 	mov	#0, 182(sp)
 	mov	#0, 184(sp)
 	mov	#0, 186(sp)
@@ -1675,8 +1673,7 @@ ocb3_decrypt_with:
 	mov	#0, 190(sp)
 	mov	#0, 192(sp)
 	mov	#0, 194(sp)
-	mov	#0, 196(sp)
-	cmp	178(sp), 110(sp)
+	cmp	176(sp), 110(sp)
 	jnc	.Locb3_decrypt_with_near43
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near43:
@@ -1687,24 +1684,24 @@ ocb3_decrypt_with:
 	mov	112(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 112(sp)
-	mov	r7, 104(sp)
-	xor	44(sp), 104(sp)
-	mov	r8, 102(sp)
-	xor	42(sp), 102(sp)
-	mov	r9, 100(sp)
-	xor	40(sp), 100(sp)
-	mov	r10, 98(sp)
-	xor	38(sp), 98(sp)
-	mov	r11, 96(sp)
-	xor	36(sp), 96(sp)
-	mov	r12, 94(sp)
-	xor	24(sp), 94(sp)
-	mov	r13, 92(sp)
-	xor	22(sp), 92(sp)
-	mov	r14, 90(sp)
-	xor	r5, 90(sp)
+	mov	r7, 102(sp)
+	xor	44(sp), 102(sp)
+	mov	r8, 100(sp)
+	xor	42(sp), 100(sp)
+	mov	r9, 98(sp)
+	xor	40(sp), 98(sp)
+	mov	r10, 96(sp)
+	xor	38(sp), 96(sp)
+	mov	r11, 94(sp)
+	xor	36(sp), 94(sp)
+	mov	r12, 92(sp)
+	xor	24(sp), 92(sp)
+	mov	r13, 90(sp)
+	xor	22(sp), 90(sp)
+	mov	r14, 88(sp)
+	xor	r5, 88(sp)
 	mov	112(sp), r6
-	add	198(sp), r6
+	add	196(sp), r6
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1719,7 +1716,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#280, r12
+	add	#278, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1734,21 +1731,21 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_join5:
 	mov	r15, r14
 	swpb	r14
-	xor	104(sp), r14
+	xor	102(sp), r14
 	swpb	r12
-	xor	102(sp), r12
+	xor	100(sp), r12
 	swpb	r13
-	xor	100(sp), r13
+	xor	98(sp), r13
 	swpb	r11
-	xor	98(sp), r11
+	xor	96(sp), r11
 	swpb	r9
-	xor	96(sp), r9
+	xor	94(sp), r9
 	swpb	r10
-	xor	94(sp), r10
+	xor	92(sp), r10
 	swpb	r7
-	xor	92(sp), r7
+	xor	90(sp), r7
 	swpb	r8
-	xor	90(sp), r8
+	xor	88(sp), r8
 	mov	34(sp), r15
 	xor	160(r15), r7
 	mov	34(sp), r15
@@ -1908,12 +1905,12 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 88(sp)
+	mov	r12, 84(sp)
 	mov	34(sp), r15
-	xor	@r15, 88(sp)
-	mov	r11, 82(sp)
+	xor	@r15, 84(sp)
+	mov	r11, 74(sp)
 	mov	34(sp), r15
-	xor	2(r15), 82(sp)
+	xor	2(r15), 74(sp)
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1932,12 +1929,12 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 72(sp)
+	mov	r12, 64(sp)
 	mov	34(sp), r15
-	xor	4(r15), 72(sp)
-	mov	r11, 74(sp)
+	xor	4(r15), 64(sp)
+	mov	r11, 72(sp)
 	mov	34(sp), r15
-	xor	6(r15), 74(sp)
+	xor	6(r15), 72(sp)
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1954,12 +1951,12 @@ ocb3_decrypt_with:
 	bis	r15, r13
 	swpb	r11
 	bis	r12, r11
-	mov	r13, 68(sp)
+	mov	r13, 56(sp)
 	mov	34(sp), r15
-	xor	8(r15), 68(sp)
-	mov	r11, 70(sp)
+	xor	8(r15), 56(sp)
+	mov	r11, 60(sp)
 	mov	34(sp), r15
-	xor	10(r15), 70(sp)
+	xor	10(r15), 60(sp)
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1994,13 +1991,13 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_else10
 	mov	#16, r11
-	mov	#0, r12
+	mov	#0, r13
 	mov	r10, r14
 	mov	#0, r10
 	jmp	.Locb3_decrypt_with_endif11
 .Locb3_decrypt_with_else10:
 	mov	#0, r11
-	mov	#0, r12
+	mov	#0, r13
 .Locb3_decrypt_with_endif11:
 	mov	r14, r15
 	mov.b	r15, r15
@@ -2009,37 +2006,37 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_else12
 	add	#8, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r10, r15
 	swpb	r15
-	mov	r15, r13
+	mov	r15, r12
 	swpb	r14
-	xor.b	r14, r13
-	xor	r15, r13
+	xor.b	r14, r12
+	xor	r15, r12
 	swpb	r10
 	mov.b	r10, r10
 	jmp	.Locb3_decrypt_with_endif13
 .Locb3_decrypt_with_else12:
-	mov	r14, r13
+	mov	r14, r12
 .Locb3_decrypt_with_endif13:
-	mov	r13, r15
+	mov	r12, r15
 	and	#15, r15
 	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
 	tst	r15
 	jz	.Locb3_decrypt_with_else14
 	add	#4, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r10, r14
 	and	#15, r14
-	rrum.w	#4, r13
+	rrum.w	#4, r12
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r13, r14
+	bis	r12, r14
 	rrum.w	#4, r10
 	jmp	.Locb3_decrypt_with_endif15
 .Locb3_decrypt_with_else14:
-	mov	r13, r14
+	mov	r12, r14
 .Locb3_decrypt_with_endif15:
 	mov	r14, r15
 	and	#3, r15
@@ -2051,7 +2048,7 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_else16
 	add	#2, r11
-	addc	#0, r12
+	addc	#0, r13
 	and	#3, r10
 	rrum.w	#2, r14
 	swpb	r10
@@ -2071,7 +2068,7 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_else18
 	add	#1, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r11, 16(sp)
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
@@ -2079,58 +2076,46 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif19:
 	mov	16(sp), r15
 	sub	#8, r15
-	subc	#0, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	; ocb3.ae:98: if k < l_cached {
-	mov	66(sp), r15
-	mov	144(r15), r11
-	mov	66(sp), r15
-	mov	146(r15), r10
-	mov	66(sp), r15
-	mov	148(r15), r9
-	mov	66(sp), r15
-	mov	150(r15), r8
-	mov	66(sp), r15
-	mov	152(r15), r7
-	mov	66(sp), r15
-	mov	154(r15), r13
-	mov	66(sp), r15
-	mov	156(r15), r14
-	mov	66(sp), r15
-	mov	158(r15), r15
-	tst	r12
+	mov	r13, r15
+	subc	#0, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	mov	16(sp), r15
+	xor	#7, r15
+	and	r14, r15
+	xor	#7, r15
+	mov	#2, r7
+	add	r15, r7
+	rlam.w	#3, r7
+	rla	r7
+	add	150(sp), r7
+	mov	#7, r15
+	sub	16(sp), r15
+	mov	#0, r15
+	subc	r13, r15
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	; ocb3.ae:99: if k > last {
+	mov	2(r7), r9
+	mov	4(r7), r10
+	mov	6(r7), r11
+	mov	8(r7), r12
+	mov	10(r7), r13
+	mov	12(r7), r14
+	mov	14(r7), r15
+	tst	r8
 	jz	.Locb3_decrypt_with_else20
-	mov	#2, r8
-	add	16(sp), r8
-	rlam.w	#3, r8
-	rla	r8
-	add	66(sp), r8
-	mov	2(r8), r9
-	mov	4(r8), r10
-	mov	6(r8), r11
-	mov	8(r8), r12
-	mov	10(r8), r13
-	mov	12(r8), r14
-	mov	14(r8), r15
-	mov	@r8, 64(sp)
-	mov	r9, 62(sp)
-	mov	r10, 60(sp)
-	mov	r11, 58(sp)
-	mov	r12, 56(sp)
-	mov	r13, 54(sp)
-	mov	r14, 52(sp)
-	mov	r15, 48(sp)
-	jmp	.Locb3_decrypt_with_endif21
-.Locb3_decrypt_with_else20:
-	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	; ocb3.ae:100: for j in last..k {
 	mov	#7, 10(sp)
-	mov	r11, 8(sp)
-	mov	r10, 6(sp)
-	mov	r9, 4(sp)
-	mov	r8, 2(sp)
-	mov	r7, r4
+	mov	@r7, 8(sp)
+	mov	r9, 6(sp)
+	mov	r10, 4(sp)
+	mov	r11, 2(sp)
+	mov	r12, r4
 	mov	r13, r5
 	mov	r14, r6
 	cmp	16(sp), 10(sp)
@@ -2217,52 +2202,62 @@ ocb3_decrypt_with:
 	cmp	16(sp), 10(sp)
 	jnc	.Locb3_decrypt_with_loop22
 .Locb3_decrypt_with_done23:
-	mov	8(sp), 64(sp)
-	mov	6(sp), 62(sp)
-	mov	4(sp), 60(sp)
-	mov	2(sp), 58(sp)
-	mov	r4, 56(sp)
+	mov	8(sp), 70(sp)
+	mov	6(sp), 68(sp)
+	mov	4(sp), 66(sp)
+	mov	2(sp), 62(sp)
+	mov	r4, 58(sp)
 	mov	r5, 54(sp)
 	mov	r6, 52(sp)
 	mov	r15, 48(sp)
+	jmp	.Locb3_decrypt_with_endif21
+.Locb3_decrypt_with_else20:
+	mov	@r7, 70(sp)
+	mov	r9, 68(sp)
+	mov	r10, 66(sp)
+	mov	r11, 62(sp)
+	mov	r12, 58(sp)
+	mov	r13, 54(sp)
+	mov	r14, 52(sp)
+	mov	r15, 48(sp)
 .Locb3_decrypt_with_endif21:
 	mov	46(sp), r12
-	xor	104(sp), r12
+	xor	102(sp), r12
 	mov	50(sp), r13
-	xor	102(sp), r13
-	mov	68(sp), r11
-	xor	100(sp), r11
-	mov	70(sp), r10
-	xor	98(sp), r10
-	mov	72(sp), r9
-	xor	96(sp), r9
-	mov	74(sp), r8
-	xor	94(sp), r8
-	mov	88(sp), r7
-	xor	92(sp), r7
-	mov	82(sp), r14
-	xor	90(sp), r14
-	mov	182(sp), 32(sp)
+	xor	100(sp), r13
+	mov	56(sp), r11
+	xor	98(sp), r11
+	mov	60(sp), r10
+	xor	96(sp), r10
+	mov	64(sp), r9
+	xor	94(sp), r9
+	mov	72(sp), r8
+	xor	92(sp), r8
+	mov	84(sp), r7
+	xor	90(sp), r7
+	mov	74(sp), r14
+	xor	88(sp), r14
+	mov	180(sp), 32(sp)
 	xor	r12, 32(sp)
-	mov	184(sp), 30(sp)
+	mov	182(sp), 30(sp)
 	xor	r13, 30(sp)
-	mov	186(sp), 28(sp)
+	mov	184(sp), 28(sp)
 	xor	r11, 28(sp)
-	mov	188(sp), 26(sp)
+	mov	186(sp), 26(sp)
 	xor	r10, 26(sp)
-	mov	190(sp), 18(sp)
+	mov	188(sp), 18(sp)
 	xor	r9, 18(sp)
-	mov	192(sp), r4
+	mov	190(sp), r4
 	xor	r8, r4
-	mov	194(sp), r6
+	mov	192(sp), r6
 	xor	r7, r6
-	mov	196(sp), r15
+	mov	194(sp), r15
 	xor	r14, r15
-	; ocb3.ae:187: store_be(msg, off, p)
+	; ocb3.ae:186: store_be(msg, off, p)
 	mov	r14, r5
 	mov	r12, r14
 	mov	112(sp), r12
-	add	222(sp), r12
+	add	220(sp), r12
 	bit	#1, r12
 	swpb	r5
 	swpb	r7
@@ -2283,16 +2278,16 @@ ocb3_decrypt_with:
 	mov	r14, 14(r12)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r5, 280(sp)
-	mov	r7, 282(sp)
-	mov	r8, 284(sp)
-	mov	r9, 286(sp)
-	mov	r10, 288(sp)
-	mov	r11, 290(sp)
-	mov	r13, 292(sp)
-	mov	r14, 294(sp)
+	mov	r5, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
+	mov	r9, 284(sp)
+	mov	r10, 286(sp)
+	mov	r11, 288(sp)
+	mov	r13, 290(sp)
+	mov	r14, 292(sp)
 	mov	sp, r13
-	add	#280, r13
+	add	#278, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r13, 0(r12)
@@ -2301,105 +2296,105 @@ ocb3_decrypt_with:
 	dec	r14
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	104(sp), r7
-	mov	102(sp), r8
-	mov	100(sp), r9
-	mov	98(sp), r10
-	mov	96(sp), r11
-	mov	94(sp), r12
-	mov	92(sp), r13
-	mov	90(sp), r14
-	mov	64(sp), 44(sp)
-	mov	62(sp), 42(sp)
-	mov	60(sp), 40(sp)
-	mov	58(sp), 38(sp)
-	mov	56(sp), 36(sp)
+	mov	102(sp), r7
+	mov	100(sp), r8
+	mov	98(sp), r9
+	mov	96(sp), r10
+	mov	94(sp), r11
+	mov	92(sp), r12
+	mov	90(sp), r13
+	mov	88(sp), r14
+	mov	70(sp), 44(sp)
+	mov	68(sp), 42(sp)
+	mov	66(sp), 40(sp)
+	mov	62(sp), 38(sp)
+	mov	58(sp), 36(sp)
 	mov	54(sp), 24(sp)
 	mov	52(sp), 22(sp)
 	mov	48(sp), r5
-	mov	32(sp), 182(sp)
-	mov	30(sp), 184(sp)
-	mov	28(sp), 186(sp)
-	mov	26(sp), 188(sp)
-	mov	18(sp), 190(sp)
-	mov	r4, 192(sp)
-	mov	r6, 194(sp)
-	mov	r15, 196(sp)
+	mov	32(sp), 180(sp)
+	mov	30(sp), 182(sp)
+	mov	28(sp), 184(sp)
+	mov	26(sp), 186(sp)
+	mov	18(sp), 188(sp)
+	mov	r4, 190(sp)
+	mov	r6, 192(sp)
+	mov	r15, 194(sp)
 	add	#1, 110(sp)
-	cmp	178(sp), 110(sp)
+	cmp	176(sp), 110(sp)
 	jc	.Locb3_decrypt_with_near44
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near44:
 .Locb3_decrypt_with_done2:
-	mov	178(sp), 200(sp)
-	mov	200(sp), r15
+	mov	176(sp), 198(sp)
+	mov	198(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 200(sp)
-	mov	238(sp), 118(sp)
-	sub	200(sp), 118(sp)
-	mov	#0, 168(sp)
-	subc	#0, 168(sp)
-	mov	118(sp), r15
+	mov	r15, 198(sp)
+	mov	236(sp), 116(sp)
+	sub	198(sp), 116(sp)
+	mov	#0, 166(sp)
+	subc	#0, 166(sp)
+	mov	116(sp), r15
 	sub	#1, r15
 	clr	r6
 	adc	r6
-	mov	168(sp), r15
+	mov	166(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	bis	r15, r6
-	; ocb3.ae:190: if r != 0 {
+	; ocb3.ae:189: if r != 0 {
 	tst	r6
 	jnz	.Locb3_decrypt_with_near45
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near45:
-	mov	r7, 218(sp)
-	mov	66(sp), r15
-	xor	@r15, 218(sp)
-	mov	r8, 216(sp)
-	mov	66(sp), r15
-	xor	2(r15), 216(sp)
-	mov	r9, 214(sp)
-	mov	66(sp), r15
-	xor	4(r15), 214(sp)
-	mov	r10, 212(sp)
-	mov	66(sp), r15
-	xor	6(r15), 212(sp)
-	mov	r11, 210(sp)
-	mov	66(sp), r15
-	xor	8(r15), 210(sp)
-	mov	r12, 208(sp)
-	mov	66(sp), r15
-	xor	10(r15), 208(sp)
-	mov	r13, 206(sp)
-	mov	66(sp), r15
-	xor	12(r15), 206(sp)
-	mov	r14, 204(sp)
-	mov	66(sp), r15
-	xor	14(r15), 204(sp)
-	; ocb3.ae:192: pad = E.encrypt_block(ks, offset)
-	mov	218(sp), 248(sp)
-	mov	216(sp), 250(sp)
-	mov	214(sp), 252(sp)
-	mov	212(sp), 254(sp)
-	mov	210(sp), 256(sp)
-	mov	208(sp), 258(sp)
-	mov	206(sp), 260(sp)
-	mov	204(sp), 262(sp)
+	mov	r7, 216(sp)
+	mov	150(sp), r15
+	xor	@r15, 216(sp)
+	mov	r8, 214(sp)
+	mov	150(sp), r15
+	xor	2(r15), 214(sp)
+	mov	r9, 212(sp)
+	mov	150(sp), r15
+	xor	4(r15), 212(sp)
+	mov	r10, 210(sp)
+	mov	150(sp), r15
+	xor	6(r15), 210(sp)
+	mov	r11, 208(sp)
+	mov	150(sp), r15
+	xor	8(r15), 208(sp)
+	mov	r12, 206(sp)
+	mov	150(sp), r15
+	xor	10(r15), 206(sp)
+	mov	r13, 204(sp)
+	mov	150(sp), r15
+	xor	12(r15), 204(sp)
+	mov	r14, 202(sp)
+	mov	150(sp), r15
+	xor	14(r15), 202(sp)
+	; ocb3.ae:191: pad = E.encrypt_block(ks, offset)
+	mov	216(sp), 246(sp)
+	mov	214(sp), 248(sp)
+	mov	212(sp), 250(sp)
+	mov	210(sp), 252(sp)
+	mov	208(sp), 254(sp)
+	mov	206(sp), 256(sp)
+	mov	204(sp), 258(sp)
+	mov	202(sp), 260(sp)
 	mov	sp, r13
-	add	#248, r13
+	add	#246, r13
 	mov	sp, r14
-	add	#296, r14
+	add	#294, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	200(sp), r8
-	add	198(sp), r8
-	cmp	#16, 118(sp)
+	mov	198(sp), r8
+	add	196(sp), r8
+	cmp	#16, 116(sp)
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r8, r6
+	mov	@r8, r7
 	mov	2(r8), r9
 	mov	4(r8), r10
 	mov	6(r8), r11
@@ -2410,10 +2405,10 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#280, r11
+	add	#278, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	118(sp), r15
+	mov	116(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -2429,51 +2424,50 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	mov	r15, 146(sp)
-	swpb	146(sp)
-	xor	296(sp), 146(sp)
-	mov	r14, 144(sp)
+	mov	r15, 144(sp)
 	swpb	144(sp)
-	xor	298(sp), 144(sp)
+	xor	294(sp), 144(sp)
+	mov	r14, 142(sp)
+	swpb	142(sp)
+	xor	296(sp), 142(sp)
 	mov	r13, 140(sp)
 	swpb	140(sp)
-	xor	300(sp), 140(sp)
+	xor	298(sp), 140(sp)
 	mov	r12, 138(sp)
 	swpb	138(sp)
-	xor	302(sp), 138(sp)
-	mov	r11, 134(sp)
-	swpb	134(sp)
-	xor	304(sp), 134(sp)
+	xor	300(sp), 138(sp)
+	mov	r11, 132(sp)
+	swpb	132(sp)
+	xor	302(sp), 132(sp)
 	mov	r10, 126(sp)
 	swpb	126(sp)
-	xor	306(sp), 126(sp)
-	mov	r9, r7
+	xor	304(sp), 126(sp)
+	mov	r9, r6
+	swpb	r6
+	xor	306(sp), r6
 	swpb	r7
 	xor	308(sp), r7
-	mov	r6, 152(sp)
-	swpb	152(sp)
-	xor	310(sp), 152(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	and	#8191, r15
-	mov	r15, 158(sp)
-	mov	158(sp), r15
+	mov	r15, 156(sp)
+	mov	156(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 158(sp)
-	mov	168(sp), r14
+	mov	r15, 156(sp)
+	mov	166(sp), r14
 	and	#8191, r14
-	mov.b	119(sp), r15
+	mov.b	117(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, 156(sp)
-	bis	r15, 156(sp)
-	mov	118(sp), r10
+	mov	r14, 154(sp)
+	bis	r15, 154(sp)
+	mov	116(sp), r10
 	and	#1, r10
 	inv	r10
 	inc	r10
 	and	#65280, r10
 	xor	#-1, r10
-	mov	118(sp), r14
+	mov	116(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
@@ -2488,7 +2482,7 @@ ocb3_decrypt_with:
 	mov	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	118(sp), r11
+	mov	116(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	r11, r15
@@ -2511,42 +2505,34 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r9, r15
 	and	r14, r15
-	mov	r9, r6
-	xor	r15, r6
+	mov	r9, r5
+	xor	r15, r5
 	inv	r11
 	inc	r11
 	mov	r10, r15
 	and	r11, r15
-	mov	r10, r5
-	xor	r15, r5
-	mov	118(sp), r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	r8, r14
+	mov	r10, r8
+	xor	r15, r8
+	mov	116(sp), r9
+	rrum.w	#3, r9
+	and	#1, r9
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r8, r14
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 116(sp)
-	xor	#-1, 116(sp)
-	mov	r8, r14
+	mov	r15, 118(sp)
+	xor	#-1, 118(sp)
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r5, r15
@@ -2554,32 +2540,41 @@ ocb3_decrypt_with:
 	and	r14, r15
 	mov	r15, r11
 	xor	#-1, r11
-	mov	r8, r14
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, 108(sp)
+	xor	#-1, 108(sp)
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	r8, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
 	xor	r15, r13
-	mov	r8, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	inv	r8
-	inc	r8
 	mov	r5, r15
-	and	r8, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	158(sp), r15
-	sub	#128, r15
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	mov	r8, r4
+	xor	r15, r4
 	mov	156(sp), r15
+	sub	#128, r15
+	mov	154(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -2587,21 +2582,22 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r9, r8
+	mov	r10, r8
 	and	r15, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r9
+	mov	118(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	116(sp), r10
+	mov	r11, r10
 	and	r15, r10
 	mov	r14, r15
 	inv	r15
 	inc	r15
+	mov	108(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -2614,10 +2610,10 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
+	and	r15, r5
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r4, r15
 	and	r14, r15
 	inv	r8
 	inv	r9
@@ -2625,29 +2621,29 @@ ocb3_decrypt_with:
 	inv	r11
 	inv	r12
 	inv	r13
-	mov	r6, r14
+	mov	r5, r14
 	inv	r14
 	inv	r15
-	mov	146(sp), 174(sp)
-	and	r8, 174(sp)
 	mov	144(sp), 172(sp)
-	and	r9, 172(sp)
-	mov	140(sp), 170(sp)
-	and	r10, 170(sp)
-	mov	138(sp), 164(sp)
-	and	r11, 164(sp)
-	mov	134(sp), 160(sp)
-	and	r12, 160(sp)
-	mov	126(sp), 154(sp)
-	and	r13, 154(sp)
-	mov	r7, 150(sp)
-	and	r14, 150(sp)
-	mov	152(sp), 142(sp)
-	and	r15, 142(sp)
+	and	r8, 172(sp)
+	mov	142(sp), 170(sp)
+	and	r9, 170(sp)
+	mov	140(sp), 168(sp)
+	and	r10, 168(sp)
+	mov	138(sp), 162(sp)
+	and	r11, 162(sp)
+	mov	132(sp), 158(sp)
+	and	r12, 158(sp)
+	mov	126(sp), 152(sp)
+	and	r13, 152(sp)
+	mov	r6, 146(sp)
+	and	r14, 146(sp)
+	mov	r7, 134(sp)
+	and	r15, 134(sp)
 	mov	#15, r11
-	sub	118(sp), r11
+	sub	116(sp), r11
 	mov	#0, r14
-	subc	168(sp), r14
+	subc	166(sp), r14
 	mov	r11, r15
 	and	#8191, r15
 	mov	r15, r5
@@ -2793,90 +2789,90 @@ ocb3_decrypt_with:
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	mov	174(sp), r8
+	mov	172(sp), r8
 	bis	r9, r8
-	mov	172(sp), r9
+	mov	170(sp), r9
 	bis	r10, r9
-	mov	170(sp), r10
+	mov	168(sp), r10
 	bis	r11, r10
-	mov	164(sp), r11
+	mov	162(sp), r11
 	bis	r12, r11
-	mov	160(sp), r12
+	mov	158(sp), r12
 	bis	r13, r12
-	mov	154(sp), r13
+	mov	152(sp), r13
 	bis	r14, r13
-	mov	150(sp), r14
+	mov	146(sp), r14
 	bis	r6, r14
-	mov	142(sp), r15
+	mov	134(sp), r15
 	bis	r7, r15
-	mov	182(sp), 108(sp)
-	xor	r8, 108(sp)
-	mov	184(sp), 84(sp)
-	xor	r9, 84(sp)
-	mov	186(sp), 80(sp)
+	mov	180(sp), 106(sp)
+	xor	r8, 106(sp)
+	mov	182(sp), 82(sp)
+	xor	r9, 82(sp)
+	mov	184(sp), 80(sp)
 	xor	r10, 80(sp)
-	mov	188(sp), 78(sp)
+	mov	186(sp), 78(sp)
 	xor	r11, 78(sp)
-	mov	190(sp), 76(sp)
+	mov	188(sp), 76(sp)
 	xor	r12, 76(sp)
-	mov	192(sp), r9
-	xor	r13, r9
-	mov	194(sp), r12
-	xor	r14, r12
-	mov	196(sp), r13
-	xor	r15, r13
-	; ocb3.ae:195: store_be(msg, 16 * full, p, r)
-	mov	142(sp), r4
-	mov	150(sp), r5
-	mov	154(sp), r6
-	mov	160(sp), r7
-	mov	164(sp), r8
-	mov	170(sp), r10
-	mov	172(sp), r14
-	mov	174(sp), r15
-	mov	200(sp), r11
-	add	222(sp), r11
-	cmp	#16, 118(sp)
+	mov	190(sp), r8
+	xor	r13, r8
+	mov	192(sp), r6
+	xor	r14, r6
+	mov	194(sp), r14
+	xor	r15, r14
+	; ocb3.ae:194: store_be(msg, 16 * full, p, r)
+	mov	134(sp), r4
+	mov	146(sp), r5
+	mov	152(sp), r7
+	mov	158(sp), r9
+	mov	162(sp), r10
+	mov	168(sp), r11
+	mov	170(sp), r13
+	mov	172(sp), r15
+	mov	198(sp), r12
+	add	220(sp), r12
+	cmp	#16, 116(sp)
 	jnc	.Locb3_decrypt_with_bytes34
-	bit	#1, r11
+	bit	#1, r12
 	jnz	.Locb3_decrypt_with_bytes34
 	swpb	r4
-	mov	r4, 0(r11)
+	mov	r4, 0(r12)
 	swpb	r5
-	mov	r5, 2(r11)
-	swpb	r6
-	mov	r6, 4(r11)
+	mov	r5, 2(r12)
 	swpb	r7
-	mov	r7, 6(r11)
-	swpb	r8
-	mov	r8, 8(r11)
+	mov	r7, 4(r12)
+	swpb	r9
+	mov	r9, 6(r12)
 	swpb	r10
-	mov	r10, 10(r11)
-	swpb	r14
-	mov	r14, 12(r11)
+	mov	r10, 8(r12)
+	swpb	r11
+	mov	r11, 10(r12)
+	swpb	r13
+	mov	r13, 12(r12)
 	swpb	r15
-	mov	r15, 14(r11)
+	mov	r15, 14(r12)
 	jmp	.Locb3_decrypt_with_stored35
 .Locb3_decrypt_with_bytes34:
 	swpb	r4
-	mov	r4, 280(sp)
+	mov	r4, 278(sp)
 	swpb	r5
-	mov	r5, 282(sp)
-	swpb	r6
-	mov	r6, 284(sp)
+	mov	r5, 280(sp)
 	swpb	r7
-	mov	r7, 286(sp)
-	swpb	r8
-	mov	r8, 288(sp)
+	mov	r7, 282(sp)
+	swpb	r9
+	mov	r9, 284(sp)
 	swpb	r10
-	mov	r10, 290(sp)
-	swpb	r14
-	mov	r14, 292(sp)
+	mov	r10, 286(sp)
+	swpb	r11
+	mov	r11, 288(sp)
+	swpb	r13
+	mov	r13, 290(sp)
 	swpb	r15
-	mov	r15, 294(sp)
-	mov	sp, r14
-	add	#280, r14
-	mov	118(sp), r15
+	mov	r15, 292(sp)
+	mov	sp, r13
+	add	#278, r13
+	mov	116(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt36
 	mov	#16, r15
@@ -2884,135 +2880,134 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_stored35
 .Locb3_decrypt_with_cpy37:
-	mov.b	@r14, 0(r11)
-	inc	r14
-	inc	r11
+	mov.b	@r13, 0(r12)
+	inc	r13
+	inc	r12
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy37
 .Locb3_decrypt_with_stored35:
-	mov	218(sp), 132(sp)
 	mov	216(sp), 130(sp)
 	mov	214(sp), 128(sp)
 	mov	212(sp), 124(sp)
 	mov	210(sp), 122(sp)
 	mov	208(sp), 120(sp)
-	mov	206(sp), r10
-	mov	204(sp), r11
-	mov	108(sp), r15
-	mov	84(sp), r4
-	mov	80(sp), r5
-	mov	78(sp), r14
+	mov	206(sp), r9
+	mov	204(sp), r10
+	mov	202(sp), r11
+	mov	106(sp), r15
+	mov	82(sp), r12
+	mov	80(sp), r13
+	mov	78(sp), r4
 	mov	76(sp), r7
-	mov	r9, r8
-	mov	r12, r9
-	mov	r13, r6
+	mov	r6, r5
+	mov	r14, r6
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r7, 132(sp)
-	mov	r8, 130(sp)
-	mov	r9, 128(sp)
-	mov	r10, 124(sp)
-	mov	r11, 122(sp)
-	mov	r12, 120(sp)
+	mov	r7, 130(sp)
+	mov	r8, 128(sp)
+	mov	r9, 124(sp)
+	mov	r10, 122(sp)
+	mov	r11, 120(sp)
+	mov	r12, r9
 	mov	r13, r10
 	mov	r14, r11
-	mov	182(sp), r15
-	mov	184(sp), r4
-	mov	186(sp), r5
-	mov	188(sp), r14
-	mov	190(sp), r7
-	mov	192(sp), r8
-	mov	194(sp), r9
-	mov	196(sp), r6
+	mov	180(sp), r15
+	mov	182(sp), r12
+	mov	184(sp), r13
+	mov	186(sp), r4
+	mov	188(sp), r7
+	mov	190(sp), r8
+	mov	192(sp), r5
+	mov	194(sp), r6
 .Locb3_decrypt_with_endif28:
-	xor	132(sp), r15
-	mov	r4, r12
-	xor	130(sp), r12
-	mov	r5, r13
-	xor	128(sp), r13
-	xor	124(sp), r14
-	xor	122(sp), r7
-	xor	120(sp), r8
+	xor	130(sp), r15
+	xor	128(sp), r12
+	xor	124(sp), r13
+	mov	r4, r14
+	xor	122(sp), r14
+	xor	120(sp), r7
+	xor	r9, r8
+	mov	r5, r9
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	16(r15), r11
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	18(r15), r12
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	20(r15), r13
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	22(r15), r14
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	24(r15), r7
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	26(r15), r8
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	28(r15), r9
-	mov	66(sp), r15
+	mov	150(sp), r15
 	xor	30(r15), r10
-	; ocb3.ae:197: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 248(sp)
-	mov	r12, 250(sp)
-	mov	r13, 252(sp)
-	mov	r14, 254(sp)
-	mov	r7, 256(sp)
-	mov	r8, 258(sp)
-	mov	r9, 260(sp)
-	mov	r10, 262(sp)
+	; ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	mov	r11, 246(sp)
+	mov	r12, 248(sp)
+	mov	r13, 250(sp)
+	mov	r14, 252(sp)
+	mov	r7, 254(sp)
+	mov	r8, 256(sp)
+	mov	r9, 258(sp)
+	mov	r10, 260(sp)
 	mov	sp, r13
-	add	#248, r13
+	add	#246, r13
 	mov	sp, r14
-	add	#312, r14
+	add	#310, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#328, r15
+	add	#326, r15
 	mov	r15, 0(sp)
 	mov	34(sp), r12
-	mov	66(sp), r13
-	mov	242(sp), r14
-	mov	240(sp), r15
+	mov	150(sp), r13
+	mov	240(sp), r14
+	mov	238(sp), r15
 	call	#ocb3_hash
-	mov	312(sp), 148(sp)
-	xor	328(sp), 148(sp)
-	mov	314(sp), 162(sp)
-	xor	330(sp), 162(sp)
-	mov	316(sp), 166(sp)
-	xor	332(sp), 166(sp)
-	mov	318(sp), 176(sp)
-	xor	334(sp), 176(sp)
-	mov	320(sp), 180(sp)
-	xor	336(sp), 180(sp)
-	mov	322(sp), 136(sp)
-	xor	338(sp), 136(sp)
-	mov	324(sp), 114(sp)
-	xor	340(sp), 114(sp)
-	mov	326(sp), 106(sp)
-	xor	342(sp), 106(sp)
-	mov	244(sp), r10
-	cmp	#16, 236(sp)
+	mov	310(sp), 148(sp)
+	xor	326(sp), 148(sp)
+	mov	312(sp), 160(sp)
+	xor	328(sp), 160(sp)
+	mov	314(sp), 164(sp)
+	xor	330(sp), 164(sp)
+	mov	316(sp), 174(sp)
+	xor	332(sp), 174(sp)
+	mov	318(sp), 178(sp)
+	xor	334(sp), 178(sp)
+	mov	320(sp), 136(sp)
+	xor	336(sp), 136(sp)
+	mov	322(sp), 114(sp)
+	xor	338(sp), 114(sp)
+	mov	324(sp), 104(sp)
+	xor	340(sp), 104(sp)
+	mov	242(sp), r10
+	cmp	#16, 234(sp)
 	jnc	.Locb3_decrypt_with_bytes38
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes38
 .Locb3_decrypt_with_words39:
-	mov	@r10, 234(sp)
-	mov	2(r10), 232(sp)
-	mov	4(r10), 230(sp)
-	mov	6(r10), 228(sp)
-	mov	8(r10), 226(sp)
-	mov	10(r10), 224(sp)
-	mov	12(r10), 220(sp)
-	mov	14(r10), 202(sp)
+	mov	@r10, 232(sp)
+	mov	2(r10), 230(sp)
+	mov	4(r10), 228(sp)
+	mov	6(r10), 226(sp)
+	mov	8(r10), 224(sp)
+	mov	10(r10), 222(sp)
+	mov	12(r10), 218(sp)
+	mov	14(r10), 200(sp)
 	jmp	.Locb3_decrypt_with_join40
 .Locb3_decrypt_with_bytes38:
 	mov	sp, r11
-	add	#280, r11
+	add	#278, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	236(sp), r15
+	mov	234(sp), r15
 .Locb3_decrypt_with_cpy41:
 	clr	r14
 	tst	r15
@@ -3028,22 +3023,22 @@ ocb3_decrypt_with:
 	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words39
 .Locb3_decrypt_with_join40:
-	mov	236(sp), r15
+	mov	234(sp), r15
 	and	#8191, r15
 	mov	r15, 86(sp)
 	mov	86(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 86(sp)
-	mov.b	237(sp), r5
+	mov.b	235(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#1, r5
-	mov	236(sp), r11
+	mov	234(sp), r11
 	and	#1, r11
 	inv	r11
 	inc	r11
 	and	#65280, r11
 	xor	#-1, r11
-	mov	236(sp), r14
+	mov	234(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
@@ -3058,7 +3053,7 @@ ocb3_decrypt_with:
 	mov	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	236(sp), r12
+	mov	234(sp), r12
 	rrum.w	#2, r12
 	and	#1, r12
 	mov	r12, r14
@@ -3090,7 +3085,7 @@ ocb3_decrypt_with:
 	and	r12, r15
 	mov	r11, r6
 	xor	r15, r6
-	mov	236(sp), r15
+	mov	234(sp), r15
 	rrum.w	#3, r15
 	mov	r15, r4
 	and	#1, r4
@@ -3200,42 +3195,42 @@ ocb3_decrypt_with:
 	inv	r15
 	mov	148(sp), r8
 	and	r9, r8
-	mov	162(sp), r9
+	mov	160(sp), r9
 	and	r10, r9
-	mov	166(sp), r10
+	mov	164(sp), r10
 	and	r11, r10
-	mov	176(sp), r11
+	mov	174(sp), r11
 	and	r12, r11
-	mov	180(sp), r12
+	mov	178(sp), r12
 	and	r13, r12
 	mov	136(sp), r13
 	and	r7, r13
 	mov	114(sp), r7
 	and	r14, r7
-	mov	106(sp), r14
+	mov	104(sp), r14
 	and	r15, r14
-	mov	202(sp), r15
+	mov	200(sp), r15
 	swpb	r15
 	xor	r8, r15
-	mov	220(sp), r8
+	mov	218(sp), r8
 	swpb	r8
 	xor	r9, r8
-	mov	224(sp), r9
+	mov	222(sp), r9
 	swpb	r9
 	xor	r10, r9
-	mov	226(sp), r10
+	mov	224(sp), r10
 	swpb	r10
 	xor	r11, r10
-	mov	228(sp), r11
+	mov	226(sp), r11
 	swpb	r11
 	xor	r12, r11
-	mov	230(sp), r12
+	mov	228(sp), r12
 	swpb	r12
 	xor	r13, r12
-	mov	232(sp), r13
+	mov	230(sp), r13
 	swpb	r13
 	xor	r7, r13
-	mov	234(sp), r7
+	mov	232(sp), r7
 	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
@@ -3284,9 +3279,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	246(sp), r15
+	mov	244(sp), r15
 	mov	r14, 0(r15)
-	add	#344, sp
+	add	#342, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3561,7 +3556,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 168 bytes (52 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1992 bytes of code
+;     estimated 1972 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3570,7 +3565,7 @@ ocb3_hash:
 	pushm.w	#7, r10
 	sub	#168, sp
 	mov	r12, 66(sp)
-	mov	r13, 16(sp)
+	mov	r13, 50(sp)
 	mov	r14, 64(sp)
 	mov	r15, 102(sp)
 	mov	184(sp), 84(sp)
@@ -3578,9 +3573,8 @@ ocb3_hash:
 	mov	62(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 62(sp)
-	; ocb3.ae:128: for i in 0..full {
-	mov	#0, 28(sp)
-	mov	#0, 44(sp)
+	; ocb3.ae:127: for i in 0..full {
+	mov	#0, 26(sp)
 	mov	#0, 42(sp)
 	mov	#0, 40(sp)
 	mov	#0, 38(sp)
@@ -3588,18 +3582,19 @@ ocb3_hash:
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
 	mov	#0, 52(sp)
-	mov	#0, 50(sp)
 	mov	#0, 48(sp)
 	mov	#0, 46(sp)
-	cmp	62(sp), 28(sp)
+	mov	#0, 44(sp)
+	cmp	62(sp), 26(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	28(sp), r14
+	mov	26(sp), r14
 	add	#1, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -3612,13 +3607,13 @@ ocb3_hash:
 	tst	r15
 	jz	.Locb3_hash_else3
 	mov	#16, r11
-	mov	#0, r12
+	mov	#0, r13
 	mov	r10, r14
 	mov	#0, r10
 	jmp	.Locb3_hash_endif4
 .Locb3_hash_else3:
 	mov	#0, r11
-	mov	#0, r12
+	mov	#0, r13
 .Locb3_hash_endif4:
 	mov	r14, r15
 	mov.b	r15, r15
@@ -3627,37 +3622,37 @@ ocb3_hash:
 	tst	r15
 	jz	.Locb3_hash_else5
 	add	#8, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r10, r15
 	swpb	r15
-	mov	r15, r13
+	mov	r15, r12
 	swpb	r14
-	xor.b	r14, r13
-	xor	r15, r13
+	xor.b	r14, r12
+	xor	r15, r12
 	swpb	r10
 	mov.b	r10, r10
 	jmp	.Locb3_hash_endif6
 .Locb3_hash_else5:
-	mov	r14, r13
+	mov	r14, r12
 .Locb3_hash_endif6:
-	mov	r13, r15
+	mov	r12, r15
 	and	#15, r15
 	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
 	tst	r15
 	jz	.Locb3_hash_else7
 	add	#4, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r10, r14
 	and	#15, r14
-	rrum.w	#4, r13
+	rrum.w	#4, r12
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r13, r14
+	bis	r12, r14
 	rrum.w	#4, r10
 	jmp	.Locb3_hash_endif8
 .Locb3_hash_else7:
-	mov	r13, r14
+	mov	r12, r14
 .Locb3_hash_endif8:
 	mov	r14, r15
 	and	#3, r15
@@ -3669,7 +3664,7 @@ ocb3_hash:
 	tst	r15
 	jz	.Locb3_hash_else9
 	add	#2, r11
-	addc	#0, r12
+	addc	#0, r13
 	and	#3, r10
 	rrum.w	#2, r14
 	swpb	r10
@@ -3689,7 +3684,7 @@ ocb3_hash:
 	tst	r15
 	jz	.Locb3_hash_else11
 	add	#1, r11
-	addc	#0, r12
+	addc	#0, r13
 	mov	r11, 10(sp)
 	jmp	.Locb3_hash_endif12
 .Locb3_hash_else11:
@@ -3697,54 +3692,48 @@ ocb3_hash:
 .Locb3_hash_endif12:
 	mov	10(sp), r15
 	sub	#8, r15
-	subc	#0, r12
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	; ocb3.ae:98: if k < l_cached {
-	mov	16(sp), r15
-	mov	144(r15), r10
-	mov	16(sp), r15
-	mov	146(r15), r9
-	mov	16(sp), r15
-	mov	148(r15), r8
-	mov	16(sp), r15
-	mov	150(r15), r7
-	mov	16(sp), r15
-	mov	152(r15), r6
-	mov	16(sp), r15
-	mov	154(r15), r12
-	mov	16(sp), r15
-	mov	156(r15), r13
-	mov	16(sp), r15
-	mov	158(r15), r14
-	tst	r11
-	jz	.Locb3_hash_else13
+	mov	r13, r15
+	subc	#0, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	mov	10(sp), r15
+	xor	#7, r15
+	and	r14, r15
+	xor	#7, r15
 	mov	#2, r8
-	add	10(sp), r8
+	add	r15, r8
 	rlam.w	#3, r8
 	rla	r8
-	add	16(sp), r8
-	mov	2(r8), r9
-	mov	4(r8), r10
-	mov	6(r8), r11
-	mov	8(r8), r12
+	add	50(sp), r8
+	mov	#7, r15
+	sub	10(sp), r15
+	mov	#0, r15
+	subc	r13, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	; ocb3.ae:99: if k > last {
+	mov	2(r8), r10
+	mov	4(r8), r11
+	mov	6(r8), r12
+	mov	8(r8), r15
 	mov	10(r8), r13
 	mov	12(r8), r14
-	mov	14(r8), r15
-	mov	@r8, r8
-	jmp	.Locb3_hash_endif14
-.Locb3_hash_else13:
-	; ocb3.ae:101: for j in (l_cached - 1) as u32..k {
+	mov	14(r8), r7
+	tst	r9
+	jz	.Locb3_hash_else13
+	; ocb3.ae:100: for j in last..k {
 	mov	#7, 8(sp)
-	mov	r10, 6(sp)
-	mov	r9, 4(sp)
-	mov	r8, 2(sp)
-	mov	r7, 0(sp)
-	mov	r6, r15
-	mov	r12, r4
-	mov	r13, r5
-	mov	r14, r6
+	mov	@r8, 6(sp)
+	mov	r10, 4(sp)
+	mov	r11, 2(sp)
+	mov	r12, 0(sp)
+	mov	r13, r4
+	mov	r14, r5
+	mov	r7, r6
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -3840,33 +3829,41 @@ ocb3_hash:
 	mov	r4, r13
 	mov	r5, r14
 	mov	r6, r15
+	jmp	.Locb3_hash_endif14
+.Locb3_hash_else13:
+	mov	@r8, r8
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r15, r12
+	mov	r7, r15
 .Locb3_hash_endif14:
-	mov	44(sp), 20(sp)
-	xor	r8, 20(sp)
 	mov	42(sp), 18(sp)
-	xor	r9, 18(sp)
-	mov	40(sp), 14(sp)
+	xor	r8, 18(sp)
+	mov	40(sp), 16(sp)
+	xor	r9, 16(sp)
+	mov	38(sp), 14(sp)
 	xor	r10, 14(sp)
-	mov	38(sp), 12(sp)
+	mov	36(sp), 12(sp)
 	xor	r11, 12(sp)
-	mov	36(sp), r7
+	mov	34(sp), r7
 	xor	r12, r7
-	mov	34(sp), r8
+	mov	32(sp), r8
 	xor	r13, r8
-	mov	32(sp), r9
+	mov	30(sp), r9
 	xor	r14, r9
-	mov	30(sp), r10
+	mov	28(sp), r10
 	xor	r15, r10
-	mov	28(sp), r5
+	mov	26(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
 	add	64(sp), r5
 	bit	#1, r5
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	@r5, 26(sp)
-	mov	2(r5), 24(sp)
-	mov	4(r5), 22(sp)
+	mov	@r5, 24(sp)
+	mov	2(r5), 22(sp)
+	mov	4(r5), 20(sp)
 	mov	6(r5), r4
 	mov	8(r5), r6
 	mov	10(r5), r11
@@ -3889,25 +3886,25 @@ ocb3_hash:
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
 	swpb	r5
-	xor	20(sp), r5
+	xor	18(sp), r5
 	swpb	r12
-	xor	18(sp), r12
+	xor	16(sp), r12
 	swpb	r11
 	xor	14(sp), r11
 	swpb	r6
 	xor	12(sp), r6
 	swpb	r4
 	xor	r7, r4
-	mov	22(sp), r13
+	mov	20(sp), r13
 	swpb	r13
 	xor	r8, r13
-	mov	24(sp), r14
+	mov	22(sp), r14
 	swpb	r14
 	xor	r9, r14
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	xor	r10, r15
-	; ocb3.ae:130: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	; ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r5, 120(sp)
 	mov	r12, 122(sp)
 	mov	r11, 124(sp)
@@ -3932,30 +3929,30 @@ ocb3_hash:
 	xor	142(sp), r11
 	mov	52(sp), r12
 	xor	144(sp), r12
-	mov	50(sp), r13
+	mov	48(sp), r13
 	xor	146(sp), r13
-	mov	48(sp), r14
+	mov	46(sp), r14
 	xor	148(sp), r14
-	mov	46(sp), r15
+	mov	44(sp), r15
 	xor	150(sp), r15
-	mov	20(sp), 44(sp)
 	mov	18(sp), 42(sp)
-	mov	14(sp), 40(sp)
-	mov	12(sp), 38(sp)
-	mov	r7, 36(sp)
-	mov	r8, 34(sp)
-	mov	r9, 32(sp)
-	mov	r10, 30(sp)
+	mov	16(sp), 40(sp)
+	mov	14(sp), 38(sp)
+	mov	12(sp), 36(sp)
+	mov	r7, 34(sp)
+	mov	r8, 32(sp)
+	mov	r9, 30(sp)
+	mov	r10, 28(sp)
 	mov	r4, 60(sp)
 	mov	r5, 58(sp)
 	mov	r6, 56(sp)
 	mov	r11, 54(sp)
 	mov	r12, 52(sp)
-	mov	r13, 50(sp)
-	mov	r14, 48(sp)
-	mov	r15, 46(sp)
-	add	#1, 28(sp)
-	cmp	62(sp), 28(sp)
+	mov	r13, 48(sp)
+	mov	r14, 46(sp)
+	mov	r15, 44(sp)
+	add	#1, 26(sp)
+	cmp	62(sp), 26(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
 	mov	62(sp), r12
@@ -3973,32 +3970,32 @@ ocb3_hash:
 	clr	r15
 	adc	r15
 	bis	r15, r11
-	; ocb3.ae:133: if r != 0 {
+	; ocb3.ae:132: if r != 0 {
 	tst	r11
 	jz	.Locb3_hash_else22
-	mov	44(sp), 82(sp)
-	mov	16(sp), r15
+	mov	42(sp), 82(sp)
+	mov	50(sp), r15
 	xor	@r15, 82(sp)
-	mov	42(sp), 80(sp)
-	mov	16(sp), r15
+	mov	40(sp), 80(sp)
+	mov	50(sp), r15
 	xor	2(r15), 80(sp)
-	mov	40(sp), 78(sp)
-	mov	16(sp), r15
+	mov	38(sp), 78(sp)
+	mov	50(sp), r15
 	xor	4(r15), 78(sp)
-	mov	38(sp), 76(sp)
-	mov	16(sp), r15
+	mov	36(sp), 76(sp)
+	mov	50(sp), r15
 	xor	6(r15), 76(sp)
-	mov	36(sp), 74(sp)
-	mov	16(sp), r15
+	mov	34(sp), 74(sp)
+	mov	50(sp), r15
 	xor	8(r15), 74(sp)
-	mov	34(sp), 72(sp)
-	mov	16(sp), r15
+	mov	32(sp), 72(sp)
+	mov	50(sp), r15
 	xor	10(r15), 72(sp)
-	mov	32(sp), 70(sp)
-	mov	16(sp), r15
+	mov	30(sp), 70(sp)
+	mov	50(sp), r15
 	xor	12(r15), 70(sp)
-	mov	30(sp), 68(sp)
-	mov	16(sp), r15
+	mov	28(sp), 68(sp)
+	mov	50(sp), r15
 	xor	14(r15), 68(sp)
 	add	64(sp), r12
 	cmp	#16, r14
@@ -4215,7 +4212,7 @@ ocb3_hash:
 	xor	72(sp), r9
 	xor	70(sp), r10
 	xor	68(sp), r11
-	; ocb3.ae:135: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	; ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r12, 120(sp)
 	mov	r13, 122(sp)
 	mov	r14, 124(sp)
@@ -4240,11 +4237,11 @@ ocb3_hash:
 	xor	158(sp), r10
 	mov	52(sp), r11
 	xor	160(sp), r11
-	mov	50(sp), r12
+	mov	48(sp), r12
 	xor	162(sp), r12
-	mov	48(sp), r13
+	mov	46(sp), r13
 	xor	164(sp), r13
-	mov	46(sp), r14
+	mov	44(sp), r14
 	xor	166(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
@@ -4253,9 +4250,9 @@ ocb3_hash:
 	mov	56(sp), r9
 	mov	54(sp), r10
 	mov	52(sp), r11
-	mov	50(sp), r12
-	mov	48(sp), r13
-	mov	46(sp), r14
+	mov	48(sp), r12
+	mov	46(sp), r13
+	mov	44(sp), r14
 .Locb3_hash_endif23:
 	mov	84(sp), r15
 	mov	r7, 0(r15)
@@ -5066,7 +5063,7 @@ ocb3_initial_offset:
 	bis	r10, r14
 	mov	146(sp), r15
 	and	#65472, r15
-	; ocb3.ae:116: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	; ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 172(sp)
 	mov	r11, 174(sp)
 	mov	r9, 176(sp)
