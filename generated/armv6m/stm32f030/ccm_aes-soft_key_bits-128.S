@@ -119,7 +119,7 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 160 bytes (37 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 156 bytes (27 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 628 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
@@ -133,41 +133,41 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #160
-	str	r0, [sp, #16]
+	sub	sp, #156
+	str	r0, [sp, #32]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r1, [sp, #196]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #208]
+	ldr	r1, [sp, #192]
+	ldr	r0, [sp, #196]
 	str	r0, [sp, #80]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #216]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	@ ccm.ae:85: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r2, sp, #112
+	add	r2, sp, #108
 	str	r1, [sp]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	str	r0, [sp, #8]
 	str	r2, [sp, #12]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #32]
 	mov	r1, r5
 	mov	r2, r4
 	bl	ccm_mac_header
+	ldr	r0, [sp, #108]
+	mov	r10, r0
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #28]
+	mov	r9, r0
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #36]
+	mov	r8, r0
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #44]
+	mov	r11, r0
 	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
@@ -175,11 +175,11 @@ ccm_encrypt_with:
 	mov	r2, r5
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
 	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	add	r6, sp, #144
+	add	r6, sp, #140
 	adds	r5, r6, #1
 	mov	r3, r4
 	cmp	r3, #15
@@ -199,10 +199,10 @@ ccm_encrypt_with:
 	rev	r6, r0
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #56]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #60]
 	ldr	r0, [r2]
 	rev	r5, r0
 	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
@@ -211,50 +211,50 @@ ccm_encrypt_with:
 	lsls	r1, r4, #24
 	orrs	r1, r5
 	@ ccm.ae:87: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #112]
-	ldr	r0, [sp, #20]
+	str	r6, [sp, #108]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #120]
-	str	r1, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
-	ldr	r0, [sp, #16]
+	str	r1, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
+	ldr	r0, [sp, #32]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #124]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #128]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	str	r0, [sp, #92]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #88]
 	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
 	orrs	r1, r5
 	adds	r2, r6, #1
 	@ ccm.ae:89: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #64]
+	str	r0, [sp, #68]
 	movs	r5, #0
 	mov	r4, r2
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #72]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #60]
 	mov	r0, r1
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #64]
+	str	r0, [sp, #72]
+	mov	r0, r10
+	mov	r10, r0
+	mov	r0, r9
+	mov	r9, r0
+	mov	r0, r8
+	mov	r8, r0
+	mov	r0, r11
+	mov	r11, r0
+	ldr	r0, [sp, #68]
 	cmp	r5, r0
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
@@ -263,9 +263,9 @@ ccm_encrypt_with:
 	@ ccm.ae:90: off = 16 * i
 	lsls	r7, r5, #4
 	@ ccm.ae:91: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	subs	r6, r0, r7
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	adds	r1, r0, r7
 	movs	r0, #3
 	cmp	r6, #16
@@ -274,11 +274,11 @@ ccm_encrypt_with:
 	beq	.Lccm_encrypt_with_words9
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
 	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	add	r3, sp, #144
+	add	r3, sp, #140
 	mov	r2, r6
 	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_cnt11
@@ -295,87 +295,87 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_words9:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	mov	r11, r0
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	mov	r10, r0
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	mov	r9, r0
+	str	r0, [sp, #20]
 	ldr	r0, [r1]
 	rev	r0, r0
-	mov	r8, r0
+	str	r0, [sp, #16]
 	@ ccm.ae:92: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #112]
-	ldr	r0, [sp, #76]
+	str	r4, [sp, #108]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #120]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
-	ldr	r0, [sp, #16]
+	add	r1, sp, #108
+	add	r2, sp, #124
+	ldr	r0, [sp, #32]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	str	r0, [sp, #36]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #132]
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #52]
 	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r4, #1
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ ccm.ae:94: s = m ^ y                                    // delay slot
-	mov	r1, r11
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #28]
+	mov	r0, r10
 	eors	r1, r0
-	mov	r2, r10
-	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #24]
+	mov	r0, r9
 	eors	r2, r0
-	mov	r3, r9
-	ldr	r0, [sp, #20]
+	ldr	r3, [sp, #20]
+	mov	r0, r8
 	eors	r3, r0
-	mov	r4, r8
-	ldr	r0, [sp, #24]
+	ldr	r4, [sp, #16]
+	mov	r0, r11
 	eors	r4, r0
 	@ ccm.ae:95: y = E.encrypt_block(ks, s)
-	str	r1, [sp, #112]
-	str	r2, [sp, #116]
-	str	r3, [sp, #120]
-	str	r4, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
-	ldr	r0, [sp, #16]
+	str	r1, [sp, #108]
+	str	r2, [sp, #112]
+	str	r3, [sp, #116]
+	str	r4, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
+	ldr	r0, [sp, #32]
 	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #124]
+	mov	r10, r0
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #28]
+	mov	r9, r0
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #24]
+	mov	r8, r0
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #40]
+	mov	r11, r0
 	@ ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r1, r11
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	mov	r2, r10
-	ldr	r0, [sp, #44]
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #40]
 	eors	r2, r0
-	mov	r3, r9
-	ldr	r0, [sp, #48]
+	ldr	r3, [sp, #20]
+	ldr	r0, [sp, #44]
 	eors	r3, r0
-	mov	r4, r8
-	ldr	r0, [sp, #52]
+	ldr	r4, [sp, #16]
+	ldr	r0, [sp, #48]
 	eors	r4, r0
 	rev	r4, r4
 	rev	r3, r3
 	rev	r2, r2
 	rev	r1, r1
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	adds	r7, r0, r7
 	movs	r0, #3
 	cmp	r6, #16
@@ -388,11 +388,11 @@ ccm_encrypt_with:
 	str	r1, [r7, #12]
 	b	.Lccm_encrypt_with_stored14
 .Lccm_encrypt_with_bytes13:
-	str	r4, [sp, #144]
-	str	r3, [sp, #148]
-	str	r2, [sp, #152]
-	str	r1, [sp, #156]
-	add	r2, sp, #144
+	str	r4, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
+	str	r1, [sp, #152]
+	add	r2, sp, #140
 	mov	r1, r6
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt15
@@ -405,42 +405,42 @@ ccm_encrypt_with:
 	strb	r0, [r7, r1]
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
-	ldr	r4, [sp, #56]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #24]
+	ldr	r4, [sp, #52]
+	mov	r0, r10
+	mov	r10, r0
+	mov	r0, r9
+	mov	r9, r0
+	mov	r0, r8
+	mov	r8, r0
+	mov	r0, r11
+	mov	r11, r0
 	adds	r5, #1
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #68]
 	cmp	r5, r0
 	bcs	.Lccm_encrypt_with_far2
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #104]
-	eors	r1, r0
-	ldr	r3, [sp, #28]
+	mov	r1, r10
 	ldr	r0, [sp, #100]
-	eors	r3, r0
-	ldr	r4, [sp, #20]
+	eors	r1, r0
+	mov	r3, r9
 	ldr	r0, [sp, #96]
-	eors	r4, r0
-	ldr	r2, [sp, #24]
+	eors	r3, r0
+	mov	r4, r8
 	ldr	r0, [sp, #92]
+	eors	r4, r0
+	mov	r2, r11
+	ldr	r0, [sp, #88]
 	eors	r2, r0
 	rev	r6, r2
 	rev	r5, r4
 	rev	r4, r3
 	rev	r2, r1
-	ldr	r3, [sp, #108]
+	ldr	r3, [sp, #104]
 	movs	r1, #3
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
@@ -451,12 +451,12 @@ ccm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r6, [sp, #144]
-	str	r5, [sp, #148]
-	str	r4, [sp, #152]
-	str	r2, [sp, #156]
-	add	r2, sp, #144
-	ldr	r1, [sp, #88]
+	str	r6, [sp, #140]
+	str	r5, [sp, #144]
+	str	r4, [sp, #148]
+	str	r2, [sp, #152]
+	add	r2, sp, #140
+	ldr	r1, [sp, #84]
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt19
 	movs	r1, #16
@@ -468,7 +468,7 @@ ccm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lccm_encrypt_with_cpy20
 .Lccm_encrypt_with_stored18:
-	add	sp, #160
+	add	sp, #156
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -480,7 +480,7 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 152 bytes (43 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 152 bytes (33 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 898 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
@@ -495,14 +495,14 @@ ccm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #152
-	str	r0, [sp, #24]
+	str	r0, [sp, #40]
 	mov	r5, r1
 	mov	r4, r2
 	ldr	r1, [sp, #188]
 	ldr	r0, [sp, #192]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #196]
-	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #200]
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #204]
@@ -514,23 +514,23 @@ ccm_decrypt_with:
 	@ ccm.ae:106: y = mac_header(ks, nonce, ad, n, len(tag))
 	add	r2, sp, #104
 	str	r1, [sp]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #8]
 	str	r2, [sp, #12]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	mov	r1, r5
 	mov	r2, r4
 	bl	ccm_mac_header
 	ldr	r0, [sp, #104]
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #36]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
@@ -562,7 +562,7 @@ ccm_decrypt_with:
 	rev	r6, r0
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #48]
 	ldr	r0, [r2, #4]
 	rev	r5, r0
 	ldr	r0, [r2]
@@ -574,13 +574,13 @@ ccm_decrypt_with:
 	orrs	r1, r4
 	@ ccm.ae:108: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #104]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #108]
 	str	r5, [sp, #112]
 	str	r1, [sp, #116]
 	add	r1, sp, #104
 	add	r2, sp, #120
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #80]
@@ -595,45 +595,45 @@ ccm_decrypt_with:
 	orrs	r1, r4
 	adds	r2, r6, #1
 	@ ccm.ae:110: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #52]
-	movs	r0, #0
-	mov	r10, r0
-	mov	r4, r2
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
-	mov	r0, r5
-	str	r0, [sp, #60]
-	mov	r0, r1
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #20]
+	movs	r0, #0
+	str	r0, [sp, #16]
+	mov	r4, r2
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #48]
+	mov	r0, r5
+	str	r0, [sp, #64]
+	mov	r0, r1
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #36]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #40]
-	mov	r1, r10
-	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
 	@ ccm.ae:111: off = 16 * i
-	mov	r0, r10
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #4
-	mov	r9, r0
+	mov	r11, r0
 	@ ccm.ae:112: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #48]
-	mov	r0, r9
+	ldr	r1, [sp, #52]
+	mov	r0, r11
 	subs	r0, r1, r0
 	mov	r8, r0
 	ldr	r1, [sp, #72]
-	mov	r0, r9
+	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r2, #3
 	mov	r0, r8
@@ -668,21 +668,21 @@ ccm_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	mov	r9, r0
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	mov	r10, r0
 	@ ccm.ae:113: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #104]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
 	add	r1, sp, #104
 	add	r2, sp, #120
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
 	ldr	r0, [sp, #120]
 	ldr	r7, [sp, #124]
@@ -696,13 +696,13 @@ ccm_decrypt_with:
 	eors	r1, r0
 	mov	r0, r5
 	eors	r0, r7
-	mov	r11, r0
-	ldr	r0, [sp, #16]
-	eors	r0, r3
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
-	eors	r0, r2
 	str	r0, [sp, #20]
+	mov	r0, r9
+	eors	r0, r3
+	mov	r9, r0
+	mov	r0, r10
+	eors	r0, r2
+	mov	r10, r0
 	@ ccm.ae:26: return x & ~(~(0 as u128) >> (8 * count))
 	mov	r0, r8
 	lsls	r4, r0, #3
@@ -751,41 +751,41 @@ ccm_decrypt_with:
 	mvns	r0, r5
 	mov	r7, r1
 	ands	r7, r4
-	mov	r6, r11
+	ldr	r6, [sp, #20]
 	ands	r6, r3
-	ldr	r5, [sp, #16]
+	mov	r5, r9
 	ands	r5, r2
-	ldr	r4, [sp, #20]
+	mov	r4, r10
 	ands	r4, r0
 	@ ccm.ae:116: store_be(msg, off, m, n - off)
 	rev	r0, r4
-	mov	r11, r0
+	mov	r9, r0
 	rev	r0, r5
-	str	r0, [sp, #16]
+	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
 	ldr	r1, [sp, #68]
-	mov	r0, r9
+	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r0, #3
-	mov	r9, r0
+	mov	r11, r0
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes17
-	mov	r0, r9
+	mov	r0, r11
 	tst	r1, r0
 	bne	.Lccm_decrypt_with_bytes17
-	mov	r0, r11
+	mov	r0, r9
 	str	r0, [r1]
-	ldr	r0, [sp, #16]
+	mov	r0, r10
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lccm_decrypt_with_stored18
 .Lccm_decrypt_with_bytes17:
-	mov	r0, r11
+	mov	r0, r9
 	str	r0, [sp, #136]
-	ldr	r0, [sp, #16]
+	mov	r0, r10
 	str	r0, [sp, #140]
 	str	r3, [sp, #144]
 	str	r2, [sp, #148]
@@ -809,10 +809,10 @@ ccm_decrypt_with:
 	mov	r3, r6
 	ldr	r0, [sp, #28]
 	eors	r3, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #24]
 	eors	r5, r0
 	mov	r2, r4
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	str	r1, [sp, #104]
 	str	r3, [sp, #108]
@@ -820,7 +820,7 @@ ccm_decrypt_with:
 	str	r2, [sp, #116]
 	add	r1, sp, #104
 	add	r2, sp, #120
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
 	ldr	r0, [sp, #120]
 	ldr	r3, [sp, #124]
@@ -831,14 +831,14 @@ ccm_decrypt_with:
 	mov	r0, r3
 	str	r0, [sp, #28]
 	mov	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #24]
 	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r0, r10
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #16]
 	adds	r0, #1
-	mov	r10, r0
+	str	r0, [sp, #16]
 	mov	r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
@@ -875,32 +875,32 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_words22:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #56]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #20]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #44]
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #32]
 	mov	r1, r0
 	ldr	r0, [sp, #80]
 	eors	r1, r0
-	str	r1, [sp, #24]
+	str	r1, [sp, #32]
 	ldr	r0, [sp, #28]
 	mov	r1, r0
 	ldr	r0, [sp, #84]
 	eors	r1, r0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #28]
+	ldr	r0, [sp, #24]
 	mov	r1, r0
 	ldr	r0, [sp, #88]
 	eors	r1, r0
-	str	r1, [sp, #16]
-	ldr	r5, [sp, #40]
+	str	r1, [sp, #24]
+	ldr	r5, [sp, #36]
 	ldr	r0, [sp, #92]
 	eors	r5, r0
 	@ ccm.ae:26: return x & ~(~(0 as u128) >> (8 * count))
@@ -949,22 +949,22 @@ ccm_decrypt_with:
 	mvns	r0, r6
 	mvns	r4, r3
 	mvns	r3, r2
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #32]
 	ands	r2, r1
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #28]
 	ands	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	ands	r0, r4
 	mov	r4, r5
 	ands	r4, r3
 	@ ccm.ae:120: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r3, [sp, #56]
+	ldr	r3, [sp, #44]
 	eors	r3, r2
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #40]
 	eors	r2, r1
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #16]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1

@@ -1194,7 +1194,7 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 120 bytes (42 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 116 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 822 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
@@ -1208,33 +1208,33 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #116
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp]
 	mov	r0, r3
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #152]
 	mov	r11, r0
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #20]
 	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #16]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #20]
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	ldr	r0, [r1, #24]
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	ldr	r0, [r1, #28]
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	ldr	r0, [sp]
 	adds	r0, r0, #2
 	uxtb	r0, r0
@@ -1260,7 +1260,7 @@ eax_omac:
 	ands	r6, r4
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #36]
+	mov	r8, r0
 	mov	r6, r5
 	ands	r6, r4
 	mov	r0, r5
@@ -1281,11 +1281,11 @@ eax_omac:
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	add	r5, sp, #72
+	add	r5, sp, #68
 	mov	r2, r11
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
@@ -1334,7 +1334,7 @@ eax_omac:
 	movs	r4, #1
 	mov	r0, r3
 	mov	r9, r0
-	ldr	r0, [sp, #36]
+	mov	r0, r8
 	mov	r8, r0
 	ldr	r6, [sp, #32]
 	ldr	r5, [sp, #28]
@@ -1355,18 +1355,18 @@ eax_omac:
 	eors	r3, r2
 	mov	r2, r5
 	eors	r2, r1
-	str	r0, [sp, #88]
-	str	r7, [sp, #92]
-	str	r3, [sp, #96]
-	str	r2, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
+	str	r0, [sp, #84]
+	str	r7, [sp, #88]
+	str	r3, [sp, #92]
+	str	r2, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #104]
-	ldr	r6, [sp, #108]
-	ldr	r5, [sp, #112]
-	ldr	r1, [sp, #116]
+	ldr	r0, [sp, #100]
+	ldr	r6, [sp, #104]
+	ldr	r5, [sp, #108]
+	ldr	r1, [sp, #112]
 	mov	r10, r1
 	@ cmac.ae:81: off = i * 16
 	lsls	r2, r4, #4
@@ -1382,11 +1382,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
+	str	r2, [sp, #68]
 	str	r2, [sp, #72]
 	str	r2, [sp, #76]
 	str	r2, [sp, #80]
-	str	r2, [sp, #84]
-	add	r7, sp, #72
+	add	r7, sp, #68
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1535,22 +1535,22 @@ eax_omac:
 	str	r0, [sp, #16]
 	mov	r0, r7
 	mov	r4, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	str	r4, [sp, #24]
 	mov	r0, r3
 	mov	r4, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r4, r0
 	str	r4, [sp, #28]
 	mov	r0, r2
 	mov	r4, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	str	r4, [sp, #32]
 	mov	r0, r1
 	mov	r4, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r4, r0
 	str	r4, [sp, #36]
 	mov	r4, r7
@@ -1565,17 +1565,17 @@ eax_omac:
 	ldr	r1, [sp, #4]
 	eors	r7, r1
 	mov	r2, r4
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #52]
 	eors	r2, r1
 	mov	r1, r3
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #56]
 	eors	r1, r3
 	mov	r3, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r3, r0
 	mov	r0, r7
 	mov	r4, r0
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	eors	r4, r0
 	str	r4, [sp]
 	ldr	r0, [sp, #16]
@@ -1611,18 +1611,18 @@ eax_omac:
 	eors	r2, r3
 	mov	r0, r5
 	eors	r0, r4
-	str	r1, [sp, #88]
-	str	r7, [sp, #92]
-	str	r2, [sp, #96]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
+	str	r1, [sp, #84]
+	str	r7, [sp, #88]
+	str	r2, [sp, #92]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #104]
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
+	ldr	r4, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r1, [sp, #112]
 	ldr	r0, [sp, #20]
 	str	r4, [r0]
 	ldr	r0, [sp, #20]
@@ -1631,7 +1631,7 @@ eax_omac:
 	str	r2, [r0, #8]
 	ldr	r0, [sp, #20]
 	str	r1, [r0, #12]
-	add	sp, #120
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

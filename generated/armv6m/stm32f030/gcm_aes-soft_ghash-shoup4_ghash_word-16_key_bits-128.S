@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 120 bytes (28 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 120 bytes (23 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 922 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
@@ -26,7 +26,7 @@ gcm_key_setup:
 	mov	r1, r2
 	mov	r8, r1
 	mov	r1, r3
-	str	r1, [sp]
+	mov	r10, r1
 	@ gcm.ae:61: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
@@ -179,7 +179,7 @@ gcm_key_setup:
 	rsbs	r2, r0, #0
 	movs	r0, #225
 	lsls	r0, r0, #24
-	mov	r11, r0
+	str	r0, [sp, #4]
 	ands	r2, r0
 	mov	r0, r3
 	eors	r0, r2
@@ -216,7 +216,7 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r2, r0
 	mov	r0, r3
 	eors	r0, r2
@@ -253,29 +253,29 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r2, r0
 	mov	r0, r3
 	eors	r0, r2
 	str	r0, [sp, #56]
 	@ ghash.ae:103: for u in 0..16 {
 	movs	r0, #0
-	mov	r9, r0
+	mov	r11, r0
 	@ ghash.ae:106: tab[u] = t
-	ldr	r0, [sp]
-	mov	r10, r0
+	mov	r0, r10
+	str	r0, [sp]
 	@ ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
-	ldr	r0, [sp]
-	mov	r8, r0
+	mov	r0, r10
+	mov	r10, r0
 	movs	r2, #1
 	lsls	r2, r2, #8
-	mov	r0, r8
+	mov	r0, r10
 	adds	r0, r0, r2
-	mov	r8, r0
+	mov	r10, r0
 	@ ghash.ae:103: for u in 0..16 {
 .Lgcm_key_setup_loop9:
 	@ ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
-	mov	r0, r9
+	mov	r0, r11
 	lsrs	r0, r0, #3
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -287,15 +287,15 @@ gcm_key_setup:
 	rsbs	r2, r0, #0
 	ldr	r0, [sp, #52]
 	ands	r0, r2
-	str	r0, [sp, #4]
+	mov	r9, r0
 	ldr	r0, [sp, #48]
 	ands	r0, r2
-	str	r0, [sp]
+	mov	r8, r0
 	ldr	r6, [sp, #44]
 	ands	r6, r2
 	ldr	r5, [sp, #40]
 	ands	r5, r2
-	mov	r0, r9
+	mov	r0, r11
 	lsrs	r0, r0, #2
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -313,16 +313,16 @@ gcm_key_setup:
 	ands	r3, r0
 	ldr	r2, [sp, #24]
 	ands	r2, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r7
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	eors	r0, r4
-	str	r0, [sp]
+	mov	r8, r0
 	eors	r6, r3
 	eors	r5, r2
 	@ ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
-	mov	r0, r9
+	mov	r0, r11
 	lsrs	r0, r0, #1
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -340,16 +340,16 @@ gcm_key_setup:
 	ands	r3, r0
 	ldr	r2, [sp, #8]
 	ands	r2, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	eors	r0, r7
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	mov	r9, r0
+	mov	r0, r8
 	eors	r0, r4
-	str	r0, [sp]
+	mov	r8, r0
 	eors	r6, r3
 	mov	r7, r5
 	eors	r7, r2
-	mov	r0, r9
+	mov	r0, r11
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	eors	r0, r1
@@ -366,22 +366,22 @@ gcm_key_setup:
 	ands	r2, r5
 	ldr	r0, [sp, #56]
 	ands	r0, r5
-	ldr	r5, [sp, #4]
+	mov	r5, r9
 	eors	r5, r4
-	ldr	r4, [sp]
+	mov	r4, r8
 	eors	r4, r3
 	mov	r3, r6
 	eors	r3, r2
 	mov	r2, r7
 	eors	r2, r0
 	@ ghash.ae:106: tab[u] = t
-	mov	r0, r10
+	ldr	r0, [sp]
 	str	r5, [r0]
-	mov	r0, r10
+	ldr	r0, [sp]
 	str	r4, [r0, #4]
-	mov	r0, r10
+	ldr	r0, [sp]
 	str	r3, [r0, #8]
-	mov	r0, r10
+	ldr	r0, [sp]
 	str	r2, [r0, #12]
 	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsrs	r6, r5, #1
@@ -403,7 +403,7 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r2, r0
 	mov	r0, r6
 	eors	r0, r2
@@ -426,7 +426,7 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r2, r0
 	mov	r0, r5
 	eors	r0, r2
@@ -448,7 +448,7 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r6, r0, #0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r6, r0
 	eors	r3, r6
 	lsrs	r6, r2, #1
@@ -469,27 +469,27 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r2, r0
 	eors	r3, r2
 	@ ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
-	mov	r0, r8
+	mov	r0, r10
 	str	r6, [r0]
-	mov	r0, r8
+	mov	r0, r10
 	str	r5, [r0, #4]
-	mov	r0, r8
+	mov	r0, r10
 	str	r4, [r0, #8]
-	mov	r0, r8
+	mov	r0, r10
 	str	r3, [r0, #12]
+	ldr	r0, [sp]
+	adds	r0, #16
+	str	r0, [sp]
 	mov	r0, r10
 	adds	r0, #16
 	mov	r10, r0
-	mov	r0, r8
-	adds	r0, #16
-	mov	r8, r0
-	mov	r0, r9
+	mov	r0, r11
 	adds	r0, #1
-	mov	r9, r0
+	mov	r11, r0
 	cmp	r0, #16
 	bcs	.Lgcm_key_setup_far1
 	b	.Lgcm_key_setup_loop9
@@ -508,7 +508,7 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 168 bytes (39 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 168 bytes (35 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1034 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
@@ -558,13 +558,13 @@ gcm_encrypt_with:
 	ldr	r3, [sp, #76]
 	bl	gcm_G_absorb
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #4]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #140]
-	str	r0, [sp, #8]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #12]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ gcm.ae:69: j0 = counter0(tab, nonce)
 	add	r3, sp, #120
 	mov	r0, r9
@@ -608,13 +608,13 @@ gcm_encrypt_with:
 	str	r0, [sp, #60]
 	mov	r0, r5
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #20]
 	mov	r1, r11
 	ldr	r0, [sp, #48]
@@ -1078,7 +1078,7 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 176 bytes (50 spill slots, 27 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 172 bytes (41 spill slots, 26 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1086 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
@@ -1092,103 +1092,103 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #176
+	sub	sp, #172
 	str	r0, [sp, #56]
 	mov	r0, r1
 	mov	r8, r0
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r2, [sp, #212]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #220]
+	ldr	r2, [sp, #208]
+	ldr	r0, [sp, #212]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #236]
+	ldr	r0, [sp, #216]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #108]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #228]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #232]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #240]
+	str	r0, [sp, #104]
 	movs	r0, #0
+	str	r0, [sp, #108]
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
-	str	r0, [sp, #124]
 	@ gcm.ae:88: y = G.absorb(tab, 0 as u128, ad)
+	str	r0, [sp, #124]
 	str	r0, [sp, #128]
 	str	r0, [sp, #132]
 	str	r0, [sp, #136]
-	str	r0, [sp, #140]
-	add	r1, sp, #128
-	add	r0, sp, #144
+	add	r1, sp, #124
+	add	r0, sp, #140
 	str	r0, [sp]
 	mov	r0, r8
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #76]
 	bl	gcm_G_absorb
+	ldr	r0, [sp, #140]
+	mov	r11, r0
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #8]
+	mov	r10, r0
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #12]
+	mov	r9, r0
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #28]
+	str	r0, [sp, #4]
 	@ gcm.ae:89: j0 = counter0(tab, nonce)
-	add	r3, sp, #128
+	add	r3, sp, #124
 	mov	r0, r8
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r4, [sp, #128]
-	ldr	r7, [sp, #132]
-	ldr	r6, [sp, #136]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #4]
+	ldr	r4, [sp, #124]
+	ldr	r7, [sp, #128]
+	ldr	r6, [sp, #132]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #48]
 	@ gcm.ae:90: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #128]
-	str	r7, [sp, #132]
-	str	r6, [sp, #136]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #140]
-	add	r1, sp, #128
-	add	r2, sp, #144
+	str	r4, [sp, #124]
+	str	r7, [sp, #128]
+	str	r6, [sp, #132]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #136]
+	add	r1, sp, #124
+	add	r2, sp, #140
 	ldr	r0, [sp, #56]
 	bl	gcm_E_encrypt_block
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #100]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r1, r4, #1
 	@ gcm.ae:93: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #52]
 	movs	r5, #0
 	mov	r4, r1
 	mov	r0, r7
-	str	r0, [sp, #68]
-	mov	r0, r6
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #4]
+	mov	r0, r6
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #12]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #48]
+	mov	r0, r11
+	mov	r11, r0
+	mov	r0, r10
+	mov	r10, r0
+	mov	r0, r9
+	mov	r9, r0
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #52]
 	cmp	r5, r0
 	bcc	.Lgcm_decrypt_with_far1
@@ -1198,9 +1198,9 @@ gcm_decrypt_with:
 	@ gcm.ae:94: off = 16 * i
 	lsls	r7, r5, #4
 	@ gcm.ae:95: c = load_be(ct, off, 16, n - off)
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	subs	r6, r0, r7
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	adds	r1, r0, r7
 	movs	r0, #3
 	cmp	r6, #16
@@ -1209,11 +1209,11 @@ gcm_decrypt_with:
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
 	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r3, sp, #160
+	add	r3, sp, #156
 	mov	r2, r6
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
@@ -1230,86 +1230,86 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #4]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	mov	r11, r0
+	str	r0, [sp, #16]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	mov	r10, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r1]
 	rev	r0, r0
-	mov	r9, r0
+	str	r0, [sp, #8]
 	@ gcm.ae:96: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #128]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #132]
+	str	r4, [sp, #124]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #136]
+	str	r0, [sp, #128]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #140]
-	add	r1, sp, #128
-	add	r2, sp, #144
+	str	r0, [sp, #132]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #136]
+	add	r1, sp, #124
+	add	r2, sp, #140
 	ldr	r0, [sp, #56]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #140]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #40]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	@ gcm.ae:98: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #4]
+	mov	r1, r11
+	ldr	r0, [sp, #20]
 	eors	r1, r0
-	ldr	r2, [sp, #16]
-	mov	r0, r11
+	mov	r2, r10
+	ldr	r0, [sp, #16]
 	eors	r2, r0
-	ldr	r3, [sp, #8]
-	mov	r0, r10
+	mov	r3, r9
+	ldr	r0, [sp, #12]
 	eors	r3, r0
-	ldr	r4, [sp, #12]
-	mov	r0, r9
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r4, r0
-	str	r1, [sp, #128]
-	str	r2, [sp, #132]
-	str	r3, [sp, #136]
-	str	r4, [sp, #140]
-	add	r0, sp, #128
-	add	r2, sp, #144
+	str	r1, [sp, #124]
+	str	r2, [sp, #128]
+	str	r3, [sp, #132]
+	str	r4, [sp, #136]
+	add	r0, sp, #124
+	add	r2, sp, #140
 	mov	r1, r8
 	bl	gcm_G_mul_h
+	ldr	r0, [sp, #140]
+	mov	r11, r0
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #16]
+	mov	r10, r0
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #12]
+	mov	r9, r0
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #28]
+	str	r0, [sp, #4]
 	@ gcm.ae:99: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #24]
 	eors	r1, r0
-	mov	r2, r11
-	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #28]
 	eors	r2, r0
-	mov	r3, r10
-	ldr	r0, [sp, #36]
+	ldr	r3, [sp, #12]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
-	mov	r4, r9
-	ldr	r0, [sp, #40]
+	ldr	r4, [sp, #8]
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	rev	r4, r4
 	rev	r3, r3
 	rev	r2, r2
 	rev	r1, r1
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #68]
 	adds	r7, r0, r7
 	movs	r0, #3
 	cmp	r6, #16
@@ -1322,11 +1322,11 @@ gcm_decrypt_with:
 	str	r1, [r7, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r4, [sp, #160]
-	str	r3, [sp, #164]
-	str	r2, [sp, #168]
-	str	r1, [sp, #172]
-	add	r2, sp, #160
+	str	r4, [sp, #156]
+	str	r3, [sp, #160]
+	str	r2, [sp, #164]
+	str	r1, [sp, #168]
+	add	r2, sp, #156
 	mov	r1, r6
 	cmp	r1, #16
 	bcc	.Lgcm_decrypt_with_cnt10
@@ -1339,15 +1339,15 @@ gcm_decrypt_with:
 	strb	r0, [r7, r1]
 	b	.Lgcm_decrypt_with_cpy11
 .Lgcm_decrypt_with_stored9:
-	ldr	r4, [sp, #44]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #40]
+	mov	r0, r11
+	mov	r11, r0
+	mov	r0, r10
+	mov	r10, r0
+	mov	r0, r9
+	mov	r9, r0
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
 	adds	r5, #1
 	ldr	r0, [sp, #52]
 	cmp	r5, r0
@@ -1356,26 +1356,26 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:53: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	lsls	r2, r0, #3
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	lsrs	r1, r0, #29
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	lsls	r3, r0, #3
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	lsrs	r0, r0, #29
 	@ gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #20]
+	mov	r5, r11
 	eors	r5, r3
-	ldr	r4, [sp, #16]
+	mov	r4, r10
 	eors	r4, r0
-	ldr	r3, [sp, #8]
+	mov	r3, r9
 	eors	r3, r2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #4]
 	eors	r2, r1
 	@ ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #112
+	add	r1, sp, #108
 	strh	r0, [r1]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
@@ -1399,7 +1399,7 @@ gcm_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:121: xw = xs[i]
-	add	r0, sp, #112
+	add	r0, sp, #108
 	mov	r10, r0
 	@ ghash.ae:123: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
@@ -1533,38 +1533,38 @@ gcm_decrypt_with:
 	@ gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r0, r1
 	mov	r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r1, r0
 	str	r1, [sp, #12]
 	mov	r0, r4
 	mov	r1, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	eors	r1, r0
 	str	r1, [sp, #8]
 	mov	r0, r3
 	mov	r1, r0
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #92]
 	eors	r1, r0
 	str	r1, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #96]
 	eors	r1, r0
 	@ gcm.ae:103: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #104]
+	ldr	r2, [sp, #100]
 	movs	r3, #3
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
+	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
 	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r4, sp, #160
-	ldr	r3, [sp, #84]
+	add	r4, sp, #156
+	ldr	r3, [sp, #80]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1592,7 +1592,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:36: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	lsls	r7, r0, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -1662,9 +1662,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #104]
 	strh	r1, [r0]
-	add	sp, #176
+	add	sp, #172
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

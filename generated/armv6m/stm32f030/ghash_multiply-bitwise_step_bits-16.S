@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- ghash_mul: ghash.mul
-@     frame 28 bytes (14 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 28 bytes (13 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 290 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
@@ -38,9 +38,9 @@ ghash_mul:
 	ldr	r3, [r1, #12]
 	@ ghash.ae:35: for i in 0..128 {
 	movs	r0, #0
-	mov	r9, r0
-	movs	r0, #0
 	mov	r10, r0
+	movs	r0, #0
+	mov	r12, r0
 	movs	r0, #0
 	str	r0, [sp, #4]
 	movs	r0, #0
@@ -48,14 +48,14 @@ ghash_mul:
 	movs	r0, #0
 	mov	r11, r0
 	mov	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	mov	r1, r4
 	mov	r0, r3
-	mov	r12, r0
+	mov	r8, r0
 .Lghash_mul_loop1:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
-	mov	r0, r9
+	mov	r0, r10
 	subs	r0, r3, r0
 	uxth	r6, r0
 	ldr	r5, [sp, #20]
@@ -92,17 +92,17 @@ ghash_mul:
 	adcs	r3, r3
 	eors	r3, r0
 	rsbs	r3, r3, #0
-	mov	r6, r8
+	mov	r6, r9
 	ands	r6, r3
 	mov	r5, r2
 	ands	r5, r3
 	mov	r4, r1
 	ands	r4, r3
-	mov	r7, r12
+	mov	r7, r8
 	ands	r7, r3
-	mov	r3, r10
+	mov	r3, r12
 	eors	r3, r6
-	mov	r10, r3
+	mov	r12, r3
 	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp]
@@ -110,7 +110,7 @@ ghash_mul:
 	mov	r4, r11
 	eors	r4, r7
 	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r3, r8
+	mov	r3, r9
 	lsrs	r3, r3, #1
 	lsls	r7, r2, #31
 	orrs	r3, r7
@@ -118,13 +118,13 @@ ghash_mul:
 	lsls	r7, r1, #31
 	orrs	r2, r7
 	lsrs	r1, r1, #1
-	mov	r7, r12
+	mov	r7, r8
 	lsls	r7, r7, #31
 	orrs	r1, r7
-	mov	r7, r12
-	lsrs	r7, r7, #1
-	mov	r12, r7
 	mov	r7, r8
+	lsrs	r7, r7, #1
+	mov	r8, r7
+	mov	r7, r9
 	lsls	r7, r7, #31
 	lsrs	r7, r7, #31
 	eors	r7, r0
@@ -136,22 +136,22 @@ ghash_mul:
 	movs	r0, #225
 	lsls	r0, r0, #24
 	ands	r7, r0
-	mov	r0, r12
+	mov	r0, r8
 	eors	r0, r7
-	mov	r7, r10
-	mov	r10, r7
+	mov	r7, r12
+	mov	r12, r7
 	str	r6, [sp, #4]
 	str	r5, [sp]
 	mov	r11, r4
-	mov	r8, r3
-	mov	r12, r0
-	mov	r0, r9
+	mov	r9, r3
+	mov	r8, r0
+	mov	r0, r10
 	adds	r0, #1
-	mov	r9, r0
+	mov	r10, r0
 	cmp	r0, #128
 	bcc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	mov	r1, r10
+	mov	r1, r12
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
 	ldr	r1, [sp, #4]
@@ -199,7 +199,7 @@ ghash_init:
 
 
 @ --- ghash_mul_h: ghash.mul_h
-@     frame 28 bytes (14 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 28 bytes (13 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 290 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
@@ -230,9 +230,9 @@ ghash_mul_h:
 	ldr	r3, [r1, #12]
 	@ ghash.ae:35: for i in 0..128 {
 	movs	r0, #0
-	mov	r9, r0
-	movs	r0, #0
 	mov	r10, r0
+	movs	r0, #0
+	mov	r12, r0
 	movs	r0, #0
 	str	r0, [sp, #4]
 	movs	r0, #0
@@ -240,14 +240,14 @@ ghash_mul_h:
 	movs	r0, #0
 	mov	r11, r0
 	mov	r0, r5
-	mov	r8, r0
+	mov	r9, r0
 	mov	r1, r4
 	mov	r0, r3
-	mov	r12, r0
+	mov	r8, r0
 .Lghash_mul_h_loop1:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
-	mov	r0, r9
+	mov	r0, r10
 	subs	r0, r3, r0
 	uxth	r6, r0
 	ldr	r5, [sp, #20]
@@ -284,17 +284,17 @@ ghash_mul_h:
 	adcs	r3, r3
 	eors	r3, r0
 	rsbs	r3, r3, #0
-	mov	r6, r8
+	mov	r6, r9
 	ands	r6, r3
 	mov	r5, r2
 	ands	r5, r3
 	mov	r4, r1
 	ands	r4, r3
-	mov	r7, r12
+	mov	r7, r8
 	ands	r7, r3
-	mov	r3, r10
+	mov	r3, r12
 	eors	r3, r6
-	mov	r10, r3
+	mov	r12, r3
 	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp]
@@ -302,7 +302,7 @@ ghash_mul_h:
 	mov	r4, r11
 	eors	r4, r7
 	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r3, r8
+	mov	r3, r9
 	lsrs	r3, r3, #1
 	lsls	r7, r2, #31
 	orrs	r3, r7
@@ -310,13 +310,13 @@ ghash_mul_h:
 	lsls	r7, r1, #31
 	orrs	r2, r7
 	lsrs	r1, r1, #1
-	mov	r7, r12
+	mov	r7, r8
 	lsls	r7, r7, #31
 	orrs	r1, r7
-	mov	r7, r12
-	lsrs	r7, r7, #1
-	mov	r12, r7
 	mov	r7, r8
+	lsrs	r7, r7, #1
+	mov	r8, r7
+	mov	r7, r9
 	lsls	r7, r7, #31
 	lsrs	r7, r7, #31
 	eors	r7, r0
@@ -328,22 +328,22 @@ ghash_mul_h:
 	movs	r0, #225
 	lsls	r0, r0, #24
 	ands	r7, r0
-	mov	r0, r12
+	mov	r0, r8
 	eors	r0, r7
-	mov	r7, r10
-	mov	r10, r7
+	mov	r7, r12
+	mov	r12, r7
 	str	r6, [sp, #4]
 	str	r5, [sp]
 	mov	r11, r4
-	mov	r8, r3
-	mov	r12, r0
-	mov	r0, r9
+	mov	r9, r3
+	mov	r8, r0
+	mov	r0, r10
 	adds	r0, #1
-	mov	r9, r0
+	mov	r10, r0
 	cmp	r0, #128
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	r1, r10
+	mov	r1, r12
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
 	ldr	r1, [sp, #4]
@@ -367,7 +367,7 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 64 bytes (19 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 64 bytes (18 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 436 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
@@ -474,9 +474,9 @@ ghash_absorb:
 	ldr	r3, [r0, #12]
 	@ ghash.ae:35: for i in 0..128 {
 	movs	r0, #0
-	mov	r9, r0
-	movs	r0, #0
 	mov	r10, r0
+	movs	r0, #0
+	mov	r12, r0
 	movs	r0, #0
 	str	r0, [sp, #4]
 	movs	r0, #0
@@ -484,13 +484,13 @@ ghash_absorb:
 	movs	r0, #0
 	mov	r11, r0
 	mov	r0, r4
-	mov	r8, r0
+	mov	r9, r0
 	mov	r0, r3
-	mov	r12, r0
+	mov	r8, r0
 .Lghash_absorb_loop8:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
-	mov	r0, r9
+	mov	r0, r10
 	subs	r0, r3, r0
 	uxth	r6, r0
 	ldr	r5, [sp, #20]
@@ -527,17 +527,17 @@ ghash_absorb:
 	adcs	r3, r3
 	eors	r3, r0
 	rsbs	r3, r3, #0
-	mov	r6, r8
+	mov	r6, r9
 	ands	r6, r3
 	mov	r5, r2
 	ands	r5, r3
 	mov	r4, r1
 	ands	r4, r3
-	mov	r7, r12
+	mov	r7, r8
 	ands	r7, r3
-	mov	r3, r10
+	mov	r3, r12
 	eors	r3, r6
-	mov	r10, r3
+	mov	r12, r3
 	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp]
@@ -545,7 +545,7 @@ ghash_absorb:
 	mov	r4, r11
 	eors	r4, r7
 	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r3, r8
+	mov	r3, r9
 	lsrs	r3, r3, #1
 	lsls	r7, r2, #31
 	orrs	r3, r7
@@ -553,13 +553,13 @@ ghash_absorb:
 	lsls	r7, r1, #31
 	orrs	r2, r7
 	lsrs	r1, r1, #1
-	mov	r7, r12
+	mov	r7, r8
 	lsls	r7, r7, #31
 	orrs	r1, r7
-	mov	r7, r12
-	lsrs	r7, r7, #1
-	mov	r12, r7
 	mov	r7, r8
+	lsrs	r7, r7, #1
+	mov	r8, r7
+	mov	r7, r9
 	lsls	r7, r7, #31
 	lsrs	r7, r7, #31
 	eors	r7, r0
@@ -571,22 +571,22 @@ ghash_absorb:
 	movs	r0, #225
 	lsls	r0, r0, #24
 	ands	r7, r0
-	mov	r0, r12
+	mov	r0, r8
 	eors	r0, r7
-	mov	r7, r10
-	mov	r10, r7
+	mov	r7, r12
+	mov	r12, r7
 	str	r6, [sp, #4]
 	str	r5, [sp]
 	mov	r11, r4
-	mov	r8, r3
-	mov	r12, r0
-	mov	r0, r9
+	mov	r9, r3
+	mov	r8, r0
+	mov	r0, r10
 	adds	r0, #1
-	mov	r9, r0
+	mov	r10, r0
 	cmp	r0, #128
 	bcc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	r5, r10
+	mov	r5, r12
 	ldr	r4, [sp, #4]
 	ldr	r3, [sp]
 	mov	r2, r11

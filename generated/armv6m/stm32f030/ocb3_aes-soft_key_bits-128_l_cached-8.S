@@ -429,7 +429,7 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 148 bytes (54 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 148 bytes (48 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1308 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
@@ -486,25 +486,25 @@ ocb3_encrypt_with:
 	ldr	r5, [r0, #40]
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #44]
-	str	r0, [sp, #4]
-	@ ocb3.ae:149: for i in 0..full {
-	movs	r0, #0
 	str	r0, [sp, #16]
+	@ ocb3.ae:149: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #32]
 	movs	r0, #0
-	str	r0, [sp, #28]
-	movs	r0, #0
-	str	r0, [sp, #24]
-	movs	r0, #0
-	mov	r10, r0
-	mov	r0, r7
 	mov	r11, r0
+	movs	r0, #0
+	str	r0, [sp, #12]
+	movs	r0, #0
+	str	r0, [sp, #8]
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r0, r7
+	mov	r9, r0
 	mov	r0, r6
 	mov	r8, r0
 	mov	r6, r5
-	ldr	r5, [sp, #4]
-	ldr	r7, [sp, #16]
+	ldr	r5, [sp, #16]
+	ldr	r7, [sp, #32]
 	ldr	r0, [sp, #64]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
@@ -512,26 +512,26 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
 	@ ocb3.ae:150: off = 16 * i
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #32]
 	lsls	r0, r0, #4
 	str	r0, [sp, #36]
 	@ ocb3.ae:151: offset = offset ^ delta
 	mov	r0, r4
 	mov	r4, r0
-	mov	r0, r11
+	mov	r0, r9
 	eors	r4, r0
-	str	r4, [sp, #12]
+	str	r4, [sp, #28]
 	mov	r0, r3
 	mov	r3, r0
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #8]
+	str	r3, [sp, #24]
 	mov	r0, r2
 	eors	r0, r6
-	str	r0, [sp, #4]
+	str	r0, [sp, #20]
 	mov	r0, r1
 	eors	r0, r5
-	mov	r11, r0
+	str	r0, [sp, #16]
 	@ ocb3.ae:152: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #36]
@@ -562,16 +562,16 @@ ocb3_encrypt_with:
 	rev	r4, r0
 	@ ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r8
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
 	mov	r2, r6
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	eors	r2, r0
 	mov	r3, r5
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #20]
 	eors	r3, r0
 	mov	r7, r4
-	mov	r0, r11
+	ldr	r0, [sp, #16]
 	eors	r7, r0
 	str	r1, [sp, #100]
 	str	r2, [sp, #104]
@@ -590,22 +590,22 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #56]
 	@ ocb3.ae:154: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #32]
+	mov	r0, r11
 	mov	r1, r0
 	mov	r0, r8
 	eors	r1, r0
-	str	r1, [sp, #32]
-	ldr	r0, [sp, #28]
+	mov	r11, r1
+	ldr	r0, [sp, #12]
 	eors	r0, r6
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r0, r5
-	str	r0, [sp, #24]
-	mov	r0, r10
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	eors	r0, r4
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ ocb3.ae:155: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #32]
 	adds	r3, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
@@ -760,32 +760,32 @@ ocb3_encrypt_with:
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
 	mov	r0, r5
-	mov	r8, r0
-	mov	r0, r4
 	mov	r9, r0
+	mov	r0, r4
+	mov	r8, r0
 	mov	r6, r3
 	mov	r5, r2
 	b	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
 	mov	r0, r5
-	mov	r8, r0
-	mov	r0, r3
 	mov	r9, r0
+	mov	r0, r3
+	mov	r8, r0
 	mov	r6, r2
 	mov	r5, r1
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:156: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
 	ldr	r2, [sp, #48]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	eors	r2, r0
 	ldr	r3, [sp, #52]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #20]
 	eors	r3, r0
 	ldr	r4, [sp, #56]
-	mov	r0, r11
+	ldr	r0, [sp, #16]
 	eors	r4, r0
 	rev	r7, r4
 	rev	r4, r3
@@ -817,25 +817,25 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
 .Locb3_encrypt_with_stored22:
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #4]
-	mov	r1, r11
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #20]
-	mov	r10, r0
-	mov	r0, r8
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #20]
+	ldr	r1, [sp, #16]
+	mov	r0, r11
 	mov	r11, r0
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
 	mov	r0, r9
+	mov	r9, r0
+	mov	r0, r8
 	mov	r8, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #32]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #32]
 	mov	r7, r0
 	ldr	r0, [sp, #64]
 	cmp	r7, r0
@@ -846,9 +846,9 @@ ocb3_encrypt_with:
 	@ ocb3.ae:158: r = n - 16 * full
 	ldr	r0, [sp, #64]
 	lsls	r0, r0, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
 	ldr	r5, [sp, #80]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	subs	r0, r5, r0
 	mov	r8, r0
 	@ ocb3.ae:159: if r != 0 {
@@ -869,24 +869,24 @@ ocb3_encrypt_with:
 	ldr	r5, [sp, #40]
 	ldr	r5, [r5, #12]
 	eors	r4, r0
-	str	r4, [sp, #16]
+	str	r4, [sp, #28]
 	mov	r0, r3
 	eors	r0, r7
-	str	r0, [sp, #12]
+	str	r0, [sp, #24]
 	mov	r0, r2
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	mov	r0, r1
 	eors	r0, r5
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	@ ocb3.ae:161: pad = E.encrypt_block(ks, offset)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #104]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #112]
 	add	r1, sp, #100
 	add	r2, sp, #116
@@ -902,7 +902,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #84]
 	@ ocb3.ae:162: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	movs	r0, #3
 	str	r0, [sp, #52]
@@ -997,14 +997,14 @@ ocb3_encrypt_with:
 	mov	r1, r4
 	orrs	r1, r6
 	@ ocb3.ae:163: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r0, [sp, #32]
+	mov	r0, r11
 	eors	r0, r5
-	str	r0, [sp, #32]
-	ldr	r7, [sp, #28]
+	mov	r11, r0
+	ldr	r7, [sp, #12]
 	eors	r7, r3
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #8]
 	eors	r6, r2
-	mov	r5, r10
+	ldr	r5, [sp, #4]
 	eors	r5, r1
 	@ ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #48]
@@ -1019,12 +1019,12 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #84]
 	eors	r4, r0
 	rev	r0, r4
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	rev	r4, r3
 	rev	r3, r2
 	rev	r2, r1
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -1032,14 +1032,14 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #52]
 	tst	r1, r0
 	bne	.Locb3_encrypt_with_bytes35
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_encrypt_with_stored36
 .Locb3_encrypt_with_bytes35:
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #132]
 	str	r4, [sp, #136]
 	str	r3, [sp, #140]
@@ -1057,17 +1057,17 @@ ocb3_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy38
 .Locb3_encrypt_with_stored36:
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #20]
+	ldr	r1, [sp, #16]
+	mov	r0, r11
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
-	ldr	r0, [sp, #32]
-	ldr	r7, [sp, #28]
-	ldr	r6, [sp, #24]
-	mov	r5, r10
+	mov	r0, r11
+	ldr	r7, [sp, #12]
+	ldr	r6, [sp, #8]
+	ldr	r5, [sp, #4]
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
@@ -1166,7 +1166,7 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 176 bytes (79 spill slots, 31 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 168 bytes (68 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 2132 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
@@ -1180,73 +1180,73 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #176
+	sub	sp, #168
 	str	r0, [sp, #24]
 	mov	r0, r1
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	mov	r1, r2
 	mov	r2, r3
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #224]
+	ldr	r0, [sp, #204]
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #232]
+	ldr	r0, [sp, #208]
 	str	r0, [sp, #104]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #228]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #236]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #124]
+	str	r0, [sp, #116]
 	@ ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
-	add	r0, sp, #128
+	add	r0, sp, #120
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
-	ldr	r3, [sp, #104]
+	ldr	r3, [sp, #96]
 	bl	ocb3_initial_offset
-	ldr	r7, [sp, #128]
-	ldr	r5, [sp, #132]
-	ldr	r3, [sp, #136]
-	ldr	r2, [sp, #140]
+	ldr	r7, [sp, #120]
+	ldr	r5, [sp, #124]
+	ldr	r3, [sp, #128]
+	ldr	r2, [sp, #132]
 	@ ocb3.ae:177: full = n / 16
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #100]
 	lsrs	r0, r0, #4
-	str	r0, [sp, #84]
+	str	r0, [sp, #76]
 	@ ocb3.ae:178: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r0, [r0, #32]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r6, [r0, #36]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r4, [r0, #40]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r1, [r0, #44]
 	@ ocb3.ae:179: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #12]
-	mov	r0, r6
-	str	r0, [sp, #8]
-	mov	r0, r4
 	mov	r11, r0
+	mov	r0, r6
+	mov	r10, r0
+	mov	r0, r4
+	mov	r9, r0
 	mov	r0, r1
 	mov	r8, r0
+	movs	r0, #0
+	str	r0, [sp, #28]
+	movs	r0, #0
+	str	r0, [sp, #60]
 	movs	r0, #0
 	str	r0, [sp, #64]
 	movs	r0, #0
 	str	r0, [sp, #68]
-	movs	r0, #0
-	str	r0, [sp, #72]
-	movs	r0, #0
-	str	r0, [sp, #76]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
@@ -1258,47 +1258,47 @@ ocb3_decrypt_with:
 	str	r0, [sp, #20]
 	@ ocb3.ae:51: if v[7:0] == 0 {
 	ldr	r0, =ocb3_tf2
-	str	r0, [sp, #100]
+	str	r0, [sp, #92]
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	ldr	r0, =ocb3_tf3
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	@ ocb3.ae:179: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:180: off = 16 * i
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	lsls	r0, r0, #4
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ ocb3.ae:181: offset = offset ^ delta
 	mov	r0, r7
 	mov	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	str	r1, [sp, #40]
-	mov	r0, r5
-	mov	r1, r0
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #36]
-	mov	r0, r3
-	mov	r1, r0
 	mov	r0, r11
 	eors	r1, r0
-	str	r1, [sp, #32]
+	str	r1, [sp, #44]
+	mov	r0, r5
+	mov	r1, r0
+	mov	r0, r10
+	eors	r1, r0
+	str	r1, [sp, #40]
+	mov	r0, r3
+	mov	r1, r0
+	mov	r0, r9
+	eors	r1, r0
+	str	r1, [sp, #36]
 	mov	r0, r2
 	mov	r1, r0
 	mov	r0, r8
 	eors	r1, r0
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	@ ocb3.ae:182: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #80]
+	ldr	r0, [sp, #52]
 	adds	r5, r1, r0
 	movs	r0, #3
-	str	r0, [sp, #80]
+	str	r0, [sp, #72]
 	tst	r5, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r2, sp, #160
+	add	r2, sp, #152
 	movs	r1, #16
 .Locb3_decrypt_with_cpy6:
 	subs	r1, #1
@@ -1317,13 +1317,13 @@ ocb3_decrypt_with:
 	rev	r3, r0
 	ldr	r0, [r5]
 	rev	r5, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	eors	r1, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	eors	r2, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r3, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r5, r0
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r6, #160
@@ -1545,7 +1545,7 @@ ocb3_decrypt_with:
 	ldr	r5, [r0]
 	mov	r0, r3
 	eors	r0, r5
-	str	r0, [sp, #52]
+	str	r0, [sp, #16]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r3, r0, #24
@@ -1574,7 +1574,7 @@ ocb3_decrypt_with:
 	ldr	r5, [r0, #4]
 	mov	r0, r3
 	eors	r0, r5
-	str	r0, [sp, #48]
+	str	r0, [sp, #12]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r3, r2, #24
 	ldr	r0, [sp, #20]
@@ -1603,7 +1603,7 @@ ocb3_decrypt_with:
 	ldr	r5, [r0, #8]
 	mov	r0, r3
 	eors	r0, r5
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r1, #24
 	ldr	r0, [sp, #20]
@@ -1634,7 +1634,7 @@ ocb3_decrypt_with:
 	eors	r0, r2
 	str	r0, [sp, #4]
 	@ ocb3.ae:183: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	adds	r1, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r1
@@ -1656,7 +1656,7 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:51: if v[7:0] == 0 {
 	uxtb	r3, r1
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #92]
 	ldrb	r0, [r0, r3]
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
@@ -1670,7 +1670,7 @@ ocb3_decrypt_with:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r1, #28
 	lsrs	r3, r0, #28
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #88]
 	ldrb	r0, [r0, r3]
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
@@ -1731,7 +1731,7 @@ ocb3_decrypt_with:
 	eors	r0, r6
 	adds	r0, r0, #2
 	lsls	r1, r0, #4
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	adds	r0, r0, r1
 	ldr	r5, [r0]
 	ldr	r3, [r0, #4]
@@ -1796,73 +1796,73 @@ ocb3_decrypt_with:
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
 	mov	r0, r6
-	str	r0, [sp, #12]
-	mov	r0, r5
-	str	r0, [sp, #8]
-	mov	r0, r3
 	mov	r11, r0
-	mov	r0, r2
+	mov	r0, r5
 	mov	r10, r0
+	mov	r0, r3
+	mov	r9, r0
+	mov	r0, r2
+	mov	r8, r0
 	b	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
 	mov	r0, r5
-	str	r0, [sp, #12]
-	mov	r0, r3
-	str	r0, [sp, #8]
-	mov	r0, r2
 	mov	r11, r0
-	mov	r0, r1
+	mov	r0, r3
 	mov	r10, r0
+	mov	r0, r2
+	mov	r9, r0
+	mov	r0, r1
+	mov	r8, r0
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:184: p = u ^ offset
 	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	eors	r5, r0
-	ldr	r3, [sp, #16]
-	ldr	r0, [sp, #36]
+	ldr	r3, [sp, #8]
+	ldr	r0, [sp, #40]
 	eors	r3, r0
-	ldr	r2, [sp, #48]
-	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #12]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #28]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	@ ocb3.ae:185: checksum = checksum ^ p
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #28]
 	eors	r0, r5
-	mov	r9, r0
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #60]
 	eors	r0, r3
-	str	r0, [sp, #4]
-	ldr	r6, [sp, #72]
+	str	r0, [sp, #8]
+	ldr	r6, [sp, #64]
 	eors	r6, r2
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	eors	r0, r1
 	@ ocb3.ae:186: store_be(msg, off, p)
 	rev	r1, r1
-	mov	r8, r1
+	str	r1, [sp, #4]
 	rev	r7, r2
 	rev	r3, r3
 	rev	r5, r5
-	ldr	r2, [sp, #92]
-	ldr	r1, [sp, #56]
+	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #52]
 	adds	r2, r2, r1
-	ldr	r1, [sp, #80]
+	ldr	r1, [sp, #72]
 	tst	r2, r1
 	bne	.Locb3_decrypt_with_bytes23
-	mov	r1, r8
+	ldr	r1, [sp, #4]
 	str	r1, [r2]
 	str	r7, [r2, #4]
 	str	r3, [r2, #8]
 	str	r5, [r2, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	mov	r1, r8
-	str	r1, [sp, #160]
-	str	r7, [sp, #164]
-	str	r3, [sp, #168]
-	str	r5, [sp, #172]
-	add	r5, sp, #160
+	ldr	r1, [sp, #4]
+	str	r1, [sp, #152]
+	str	r7, [sp, #156]
+	str	r3, [sp, #160]
+	str	r5, [sp, #164]
+	add	r5, sp, #152
 	movs	r3, #16
 .Locb3_decrypt_with_cpy25:
 	subs	r3, #1
@@ -1871,43 +1871,43 @@ ocb3_decrypt_with:
 	strb	r1, [r2, r3]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r7, [sp, #40]
-	ldr	r5, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #12]
-	str	r1, [sp, #12]
-	ldr	r1, [sp, #8]
-	str	r1, [sp, #8]
+	ldr	r7, [sp, #44]
+	ldr	r5, [sp, #40]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #32]
 	mov	r1, r11
 	mov	r11, r1
 	mov	r1, r10
-	mov	r8, r1
+	mov	r10, r1
 	mov	r1, r9
-	str	r1, [sp, #64]
-	ldr	r1, [sp, #4]
-	str	r1, [sp, #68]
+	mov	r9, r1
+	mov	r1, r8
+	mov	r8, r1
+	ldr	r1, [sp, #28]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #8]
+	str	r1, [sp, #60]
 	mov	r1, r6
-	str	r1, [sp, #72]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #44]
+	str	r1, [sp, #64]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #48]
 	mov	r1, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Locb3_decrypt_with_far3
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far3:
 .Locb3_decrypt_with_done2:
 	@ ocb3.ae:188: r = n - 16 * full
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #76]
 	lsls	r0, r0, #4
-	str	r0, [sp, #40]
-	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #40]
+	str	r0, [sp, #32]
+	ldr	r1, [sp, #100]
+	ldr	r0, [sp, #32]
 	subs	r0, r1, r0
-	mov	r8, r0
+	str	r0, [sp, #8]
 	@ ocb3.ae:189: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
@@ -1917,63 +1917,63 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far4:
 	@ ocb3.ae:190: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r0, [r0]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	ldr	r6, [r1, #4]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	ldr	r4, [r1, #8]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	ldr	r1, [r1, #12]
 	eors	r7, r0
-	str	r7, [sp, #36]
+	str	r7, [sp, #4]
 	mov	r0, r5
 	eors	r0, r6
-	str	r0, [sp, #32]
+	mov	r11, r0
 	mov	r0, r3
 	eors	r0, r4
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	mov	r0, r2
 	eors	r0, r1
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ocb3.ae:191: pad = E.encrypt_block(ks, offset)
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #132]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #136]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #120]
+	mov	r0, r11
+	str	r0, [sp, #124]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #140]
-	add	r1, sp, #128
-	add	r2, sp, #144
+	str	r0, [sp, #128]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #132]
+	add	r1, sp, #120
+	add	r2, sp, #136
 	ldr	r0, [sp, #24]
 	bl	ocb3_E_encrypt_block
-	ldr	r5, [sp, #144]
-	ldr	r3, [sp, #148]
-	ldr	r2, [sp, #152]
-	ldr	r0, [sp, #156]
+	ldr	r5, [sp, #136]
+	ldr	r3, [sp, #140]
+	ldr	r2, [sp, #144]
+	ldr	r0, [sp, #148]
 	str	r0, [sp, #12]
 	@ ocb3.ae:192: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #80]
+	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	movs	r0, #3
-	str	r0, [sp, #48]
-	mov	r0, r8
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #36]
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r6, sp, #160
-	mov	r4, r8
+	add	r6, sp, #152
+	ldr	r4, [sp, #8]
 	cmp	r4, #16
 	bcc	.Locb3_decrypt_with_cnt31
 	movs	r4, #16
@@ -1996,19 +1996,19 @@ ocb3_decrypt_with:
 	ldr	r1, [r1]
 	rev	r1, r1
 	eors	r0, r5
-	str	r0, [sp, #8]
+	mov	r9, r0
 	mov	r0, r6
 	eors	r0, r3
-	str	r0, [sp, #4]
+	mov	r8, r0
 	mov	r3, r4
 	eors	r3, r2
 	mov	r0, r1
 	mov	r1, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #44]
+	mov	r10, r1
 	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
-	mov	r0, r8
+	ldr	r0, [sp, #8]
 	lsls	r5, r0, #3
 	movs	r7, #0
 	mvns	r7, r7
@@ -2053,21 +2053,21 @@ ocb3_decrypt_with:
 	mvns	r4, r7
 	mvns	r2, r2
 	mvns	r1, r6
-	ldr	r0, [sp, #8]
+	mov	r0, r9
 	ands	r0, r5
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #4]
+	mov	r9, r0
+	mov	r0, r8
 	ands	r0, r4
-	str	r0, [sp, #12]
+	mov	r8, r0
 	mov	r0, r3
 	ands	r0, r2
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #12]
+	mov	r0, r10
 	ands	r0, r1
-	str	r0, [sp, #4]
+	mov	r10, r0
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
-	mov	r0, r8
+	ldr	r0, [sp, #8]
 	subs	r0, r1, r0
 	lsls	r4, r0, #3
 	movs	r3, #128
@@ -2108,57 +2108,57 @@ ocb3_decrypt_with:
 	movs	r6, #0
 	movs	r5, #0
 .Locb3_decrypt_with_she40:
-	ldr	r4, [sp, #16]
+	mov	r4, r9
 	orrs	r4, r3
-	ldr	r3, [sp, #12]
+	mov	r3, r8
 	orrs	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #12]
 	orrs	r2, r6
-	ldr	r1, [sp, #4]
+	mov	r1, r10
 	orrs	r1, r5
 	@ ocb3.ae:193: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #28]
 	eors	r0, r4
-	str	r0, [sp, #44]
-	ldr	r7, [sp, #68]
+	str	r0, [sp, #28]
+	ldr	r7, [sp, #60]
 	eors	r7, r3
-	ldr	r6, [sp, #72]
+	ldr	r6, [sp, #64]
 	eors	r6, r2
-	ldr	r5, [sp, #76]
+	ldr	r5, [sp, #68]
 	eors	r5, r1
 	@ ocb3.ae:194: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #4]
+	mov	r0, r10
 	rev	r0, r0
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
-	rev	r4, r0
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #12]
-	rev	r3, r0
-	ldr	r0, [sp, #16]
-	rev	r2, r0
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #40]
-	adds	r1, r1, r0
+	rev	r4, r0
 	mov	r0, r8
+	rev	r3, r0
+	mov	r0, r9
+	rev	r2, r0
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #32]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes41
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #36]
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes41
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #40]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored42
 .Locb3_decrypt_with_bytes41:
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #160]
-	str	r4, [sp, #164]
-	str	r3, [sp, #168]
-	str	r2, [sp, #172]
-	add	r3, sp, #160
-	mov	r2, r8
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #152]
+	str	r4, [sp, #156]
+	str	r3, [sp, #160]
+	str	r2, [sp, #164]
+	add	r3, sp, #152
+	ldr	r2, [sp, #8]
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt43
 	movs	r2, #16
@@ -2170,44 +2170,44 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy44
 .Locb3_decrypt_with_stored42:
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #4]
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #44]
+	mov	r0, r11
+	mov	r11, r0
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #16]
+	ldr	r2, [sp, #28]
 	mov	r1, r7
 	mov	r0, r6
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
 	mov	r0, r7
-	str	r0, [sp, #8]
-	mov	r0, r5
 	str	r0, [sp, #4]
+	mov	r0, r5
+	mov	r11, r0
 	mov	r4, r3
 	mov	r3, r2
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #72]
-	ldr	r5, [sp, #76]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #64]
+	ldr	r5, [sp, #68]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	ldr	r6, [sp, #8]
-	eors	r2, r6
 	ldr	r6, [sp, #4]
+	eors	r2, r6
+	mov	r6, r11
 	eors	r1, r6
 	mov	r6, r0
 	eors	r6, r4
 	mov	r4, r5
 	eors	r4, r3
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r3, [r0, #16]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r5, [r0, #20]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r7, [r0, #24]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r0, [r0, #28]
 	eors	r2, r3
 	mov	r3, r1
@@ -2216,29 +2216,29 @@ ocb3_decrypt_with:
 	eors	r5, r7
 	mov	r1, r4
 	eors	r1, r0
-	str	r2, [sp, #128]
-	str	r3, [sp, #132]
-	str	r5, [sp, #136]
-	str	r1, [sp, #140]
-	add	r1, sp, #128
-	add	r2, sp, #144
+	str	r2, [sp, #120]
+	str	r3, [sp, #124]
+	str	r5, [sp, #128]
+	str	r1, [sp, #132]
+	add	r1, sp, #120
+	add	r2, sp, #136
 	ldr	r0, [sp, #24]
 	bl	ocb3_E_encrypt_block
-	ldr	r7, [sp, #144]
-	ldr	r6, [sp, #148]
-	ldr	r5, [sp, #152]
-	ldr	r4, [sp, #156]
-	add	r0, sp, #128
+	ldr	r7, [sp, #136]
+	ldr	r6, [sp, #140]
+	ldr	r5, [sp, #144]
+	ldr	r4, [sp, #148]
+	add	r0, sp, #120
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
-	ldr	r1, [sp, #60]
-	ldr	r2, [sp, #116]
-	ldr	r3, [sp, #112]
+	ldr	r1, [sp, #56]
+	ldr	r2, [sp, #108]
+	ldr	r3, [sp, #104]
 	bl	ocb3_hash
-	ldr	r0, [sp, #128]
-	ldr	r3, [sp, #132]
-	ldr	r2, [sp, #136]
-	ldr	r1, [sp, #140]
+	ldr	r0, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #132]
 	eors	r7, r0
 	str	r7, [sp, #12]
 	mov	r0, r6
@@ -2250,21 +2250,21 @@ ocb3_decrypt_with:
 	mov	r2, r4
 	eors	r2, r1
 	@ ocb3.ae:198: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #112]
 	movs	r3, #3
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes45
 	tst	r1, r3
 	beq	.Locb3_decrypt_with_words46
 .Locb3_decrypt_with_bytes45:
 	movs	r0, #0
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r4, sp, #160
-	ldr	r3, [sp, #104]
+	add	r4, sp, #152
+	ldr	r3, [sp, #96]
 	cmp	r3, #16
 	bcc	.Locb3_decrypt_with_cnt48
 	movs	r3, #16
@@ -2291,7 +2291,7 @@ ocb3_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	lsls	r7, r0, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -2361,9 +2361,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #116]
 	strh	r1, [r0]
-	add	sp, #176
+	add	sp, #168
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2681,7 +2681,7 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 104 bytes (27 spill slots, 14 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 104 bytes (24 spill slots, 14 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 850 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
@@ -2713,6 +2713,12 @@ ocb3_hash:
 	movs	r0, #0
 	mov	r11, r0
 	movs	r0, #0
+	str	r0, [sp, #8]
+	movs	r0, #0
+	str	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp]
+	movs	r0, #0
 	str	r0, [sp, #28]
 	movs	r0, #0
 	str	r0, [sp, #24]
@@ -2722,12 +2728,6 @@ ocb3_hash:
 	str	r0, [sp, #16]
 	movs	r0, #0
 	str	r0, [sp, #12]
-	movs	r0, #0
-	str	r0, [sp, #8]
-	movs	r0, #0
-	str	r0, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp]
 	mov	r1, r11
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
@@ -2898,14 +2898,14 @@ ocb3_hash:
 	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:128: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #8]
 	eors	r0, r5
 	mov	r8, r0
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp]
 	eors	r5, r3
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #28]
 	eors	r4, r1
 	@ ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r0, r11
@@ -2954,31 +2954,31 @@ ocb3_hash:
 	ldr	r1, [sp, #96]
 	ldr	r0, [sp, #100]
 	mov	r9, r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #24]
 	eors	r7, r3
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #20]
 	eors	r3, r2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #16]
 	eors	r2, r1
-	ldr	r1, [sp]
+	ldr	r1, [sp, #12]
 	mov	r0, r9
 	eors	r1, r0
 	mov	r0, r8
-	str	r0, [sp, #28]
-	mov	r0, r6
-	str	r0, [sp, #24]
-	mov	r0, r5
-	str	r0, [sp, #20]
-	mov	r0, r4
-	str	r0, [sp, #16]
-	mov	r0, r7
-	str	r0, [sp, #12]
-	mov	r0, r3
 	str	r0, [sp, #8]
-	mov	r0, r2
+	mov	r0, r6
 	str	r0, [sp, #4]
-	mov	r0, r1
+	mov	r0, r5
 	str	r0, [sp]
+	mov	r0, r4
+	str	r0, [sp, #28]
+	mov	r0, r7
+	str	r0, [sp, #24]
+	mov	r0, r3
+	str	r0, [sp, #20]
+	mov	r0, r2
+	str	r0, [sp, #16]
+	mov	r0, r1
+	str	r0, [sp, #12]
 	mov	r0, r11
 	adds	r0, #1
 	mov	r11, r0
@@ -3011,16 +3011,16 @@ ocb3_hash:
 	ldr	r1, [r0, #8]
 	ldr	r0, [sp, #32]
 	ldr	r4, [r0, #12]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #8]
 	eors	r0, r6
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	eors	r0, r5
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
 	eors	r0, r1
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #16]
+	str	r0, [sp]
+	ldr	r1, [sp, #28]
 	eors	r1, r4
 	@ ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #40]
@@ -3063,7 +3063,7 @@ ocb3_hash:
 	str	r0, [sp, #32]
 	ldr	r0, [r3]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #28]
 	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
@@ -3113,15 +3113,15 @@ ocb3_hash:
 	orrs	r2, r5
 	ldr	r5, [sp, #32]
 	orrs	r5, r4
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #28]
 	orrs	r4, r3
 	@ ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r3, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #8]
 	eors	r3, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp]
 	eors	r5, r0
 	eors	r4, r1
 	str	r3, [sp, #72]
@@ -3136,20 +3136,20 @@ ocb3_hash:
 	ldr	r2, [sp, #92]
 	ldr	r1, [sp, #96]
 	ldr	r0, [sp, #100]
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #24]
 	eors	r4, r3
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #20]
 	eors	r3, r2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp, #16]
 	eors	r2, r1
-	ldr	r1, [sp]
+	ldr	r1, [sp, #12]
 	eors	r1, r0
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #4]
-	ldr	r1, [sp]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #16]
+	ldr	r1, [sp, #12]
 .Locb3_hash_endif22:
 	ldr	r0, [sp, #48]
 	str	r4, [r0]
@@ -3171,7 +3171,7 @@ ocb3_hash:
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 64 bytes (14 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 64 bytes (13 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 466 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
@@ -3191,13 +3191,13 @@ ocb3_initial_offset:
 	str	r0, [sp, #4]
 	mov	r1, r2
 	ldr	r0, [sp, #100]
-	mov	r11, r0
+	str	r0, [sp]
 	@ ocb3.ae:112: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r0, r3, #3
 	lsls	r0, r0, #25
 	lsrs	r0, r0, #25
 	lsls	r0, r0, #25
-	str	r0, [sp]
+	mov	r11, r0
 	lsls	r5, r1, #3
 	movs	r0, #1
 	mov	r9, r0
@@ -3242,9 +3242,9 @@ ocb3_initial_offset:
 	movs	r3, #0
 	movs	r2, #0
 .Locb3_initial_offset_she4:
-	ldr	r0, [sp]
+	mov	r0, r11
 	orrs	r0, r2
-	str	r0, [sp]
+	mov	r11, r0
 	@ ocb3.ae:113: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 	ldr	r6, [sp, #4]
 .Locb3_initial_offset_bytes5:
@@ -3345,7 +3345,7 @@ ocb3_initial_offset:
 	mov	r6, r4
 	orrs	r6, r5
 	orrs	r3, r2
-	ldr	r2, [sp]
+	mov	r2, r11
 	orrs	r2, r1
 	@ ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	movs	r0, #63
@@ -3421,13 +3421,13 @@ ocb3_initial_offset:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_initial_offset_she17:
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r5, [r0]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r3, [r0, #4]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r2, [r0, #8]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r1, [r0, #12]
 	add	sp, #64
 	pop	{r4, r5, r6, r7}

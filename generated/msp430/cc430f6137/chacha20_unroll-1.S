@@ -105,81 +105,81 @@ chacha20_quarter_round:
 
 
 ; --- chacha20_block: chacha20.block
-;     frame 202 bytes (101 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2716 bytes of code
+;     frame 124 bytes (62 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2482 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
 	.balign 2
 chacha20_block:
 	pushm.w	#7, r10
-	sub	#202, sp
-	mov	r12, 160(sp)
-	mov	r13, 198(sp)
-	mov	r14, 196(sp)
-	mov	r15, 162(sp)
+	sub	#124, sp
+	mov	r12, 110(sp)
+	mov	r13, 120(sp)
+	mov	r14, 118(sp)
+	mov	r15, 112(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 182(sp)
-	mov	#30821, 32(sp)
-	mov	#24944, 46(sp)
-	mov	160(sp), r15
+	mov	#10, 116(sp)
+	mov	#30821, 30(sp)
+	mov	#24944, 40(sp)
+	mov	110(sp), r15
 	mov	@r15, 8(sp)
-	mov	160(sp), r15
+	mov	110(sp), r15
 	mov	2(r15), r13
-	mov	160(sp), r15
-	mov	16(r15), 42(sp)
-	mov	160(sp), r15
-	mov	18(r15), 40(sp)
-	mov	198(sp), r15
+	mov	110(sp), r15
+	mov	16(r15), 16(sp)
+	mov	110(sp), r15
+	mov	18(r15), 14(sp)
+	mov	120(sp), r15
 	mov	@r15, 10(sp)
-	mov	198(sp), r15
+	mov	120(sp), r15
 	mov	2(r15), r11
-	mov	#25710, 100(sp)
-	mov	#13088, 94(sp)
-	mov	160(sp), r15
+	mov	#25710, 58(sp)
+	mov	#13088, 56(sp)
+	mov	110(sp), r15
 	mov	4(r15), r12
-	mov	160(sp), r15
+	mov	110(sp), r15
 	mov	6(r15), r14
-	mov	160(sp), r15
-	mov	20(r15), 104(sp)
-	mov	160(sp), r15
-	mov	22(r15), 102(sp)
-	mov	196(sp), r15
-	mov	@r15, 70(sp)
-	mov	196(sp), r15
+	mov	110(sp), r15
+	mov	20(r15), 86(sp)
+	mov	110(sp), r15
+	mov	22(r15), 84(sp)
+	mov	118(sp), r15
+	mov	@r15, 64(sp)
+	mov	118(sp), r15
 	mov	2(r15), 22(sp)
-	mov	#11570, 136(sp)
-	mov	#31074, 134(sp)
-	mov	160(sp), r15
-	mov	8(r15), 88(sp)
-	mov	160(sp), r15
-	mov	10(r15), 82(sp)
-	mov	160(sp), r15
-	mov	24(r15), 132(sp)
-	mov	160(sp), r15
-	mov	26(r15), 130(sp)
-	mov	196(sp), r15
-	mov	4(r15), 124(sp)
-	mov	196(sp), r15
-	mov	6(r15), 122(sp)
-	mov	#25972, 148(sp)
-	mov	#27424, 150(sp)
-	mov	160(sp), r15
-	mov	12(r15), 120(sp)
-	mov	160(sp), r15
-	mov	14(r15), 118(sp)
-	mov	160(sp), r15
-	mov	28(r15), 146(sp)
-	mov	160(sp), r15
-	mov	30(r15), 144(sp)
-	mov	196(sp), r15
-	mov	8(r15), 140(sp)
-	mov	196(sp), r15
-	mov	10(r15), 138(sp)
+	mov	#11570, 28(sp)
+	mov	#31074, 24(sp)
+	mov	110(sp), r15
+	mov	8(r15), 70(sp)
+	mov	110(sp), r15
+	mov	10(r15), 68(sp)
+	mov	110(sp), r15
+	mov	24(r15), 82(sp)
+	mov	110(sp), r15
+	mov	26(r15), 80(sp)
+	mov	118(sp), r15
+	mov	4(r15), 102(sp)
+	mov	118(sp), r15
+	mov	6(r15), 100(sp)
+	mov	#25972, 18(sp)
+	mov	#27424, 108(sp)
+	mov	110(sp), r15
+	mov	12(r15), 34(sp)
+	mov	110(sp), r15
+	mov	14(r15), 32(sp)
+	mov	110(sp), r15
+	mov	28(r15), 52(sp)
+	mov	110(sp), r15
+	mov	30(r15), 50(sp)
+	mov	118(sp), r15
+	mov	8(r15), 42(sp)
+	mov	118(sp), r15
+	mov	10(r15), 46(sp)
 .Lchacha20_block_loop1:
 	; chacha20.ae:17: a = a + b
-	mov	32(sp), r4
-	mov	46(sp), r5
+	mov	30(sp), r4
+	mov	40(sp), r5
 	add	8(sp), r4
 	addc	r13, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -188,8 +188,8 @@ chacha20_block:
 	mov	r11, r6
 	xor	r5, r6
 	; chacha20.ae:19: c = c + d
-	mov	42(sp), r7
-	mov	40(sp), r15
+	mov	16(sp), r7
+	mov	14(sp), r15
 	add	r6, r7
 	addc	r9, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -210,13 +210,13 @@ chacha20_block:
 	rrc	r10
 	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r4, 54(sp)
-	mov	r5, 50(sp)
-	add	r10, 54(sp)
-	addc	r8, 50(sp)
+	mov	r4, 48(sp)
+	mov	r5, 44(sp)
+	add	r10, 48(sp)
+	addc	r8, 44(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	54(sp), r6
-	xor	50(sp), r9
+	xor	48(sp), r6
+	xor	44(sp), r9
 	swpb	r6
 	mov	r6, r11
 	swpb	r9
@@ -225,13 +225,13 @@ chacha20_block:
 	xor.b	r6, r9
 	xor	r6, r9
 	; chacha20.ae:23: c = c + d
-	mov	r7, 116(sp)
-	mov	r15, 114(sp)
-	add	r9, 116(sp)
-	addc	r11, 114(sp)
+	mov	r7, 98(sp)
+	mov	r15, 96(sp)
+	add	r9, 98(sp)
+	addc	r11, 96(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	116(sp), r10
-	xor	114(sp), r8
+	xor	98(sp), r10
+	xor	96(sp), r8
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -242,25 +242,25 @@ chacha20_block:
 	and	#65408, r13
 	mov	r8, r15
 	and	#127, r15
-	mov	r13, 128(sp)
-	bis	r15, 128(sp)
+	mov	r13, 106(sp)
+	bis	r15, 106(sp)
 	and	#65408, r8
 	and	#127, r10
-	mov	r8, 126(sp)
-	bis	r10, 126(sp)
+	mov	r8, 104(sp)
+	bis	r10, 104(sp)
 	; chacha20.ae:17: a = a + b
-	mov	100(sp), r5
-	mov	94(sp), r15
+	mov	58(sp), r5
+	mov	56(sp), r15
 	add	r12, r5
 	addc	r14, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	70(sp), r6
+	mov	64(sp), r6
 	xor	r5, r6
 	mov	22(sp), r7
 	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	104(sp), r8
-	mov	102(sp), r10
+	mov	86(sp), r8
+	mov	84(sp), r10
 	add	r7, r8
 	addc	r6, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -280,13 +280,13 @@ chacha20_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 66(sp)
-	mov	r15, 60(sp)
-	add	r13, 66(sp)
-	addc	r12, 60(sp)
+	mov	r5, 60(sp)
+	mov	r15, 54(sp)
+	add	r13, 60(sp)
+	addc	r12, 54(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	66(sp), r7
-	xor	60(sp), r6
+	xor	60(sp), r7
+	xor	54(sp), r6
 	swpb	r7
 	mov	r7, 26(sp)
 	swpb	r6
@@ -300,13 +300,13 @@ chacha20_block:
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r8, 112(sp)
-	mov	r10, 110(sp)
-	add	20(sp), 112(sp)
-	addc	26(sp), 110(sp)
+	mov	r8, 94(sp)
+	mov	r10, 92(sp)
+	add	20(sp), 94(sp)
+	addc	26(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	112(sp), r13
-	xor	110(sp), r12
+	xor	94(sp), r13
+	xor	92(sp), r12
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -321,27 +321,27 @@ chacha20_block:
 	bis	r15, 12(sp)
 	and	#65408, r12
 	and	#127, r13
-	mov	r12, 30(sp)
-	bis	r13, 30(sp)
+	mov	r12, 6(sp)
+	bis	r13, 6(sp)
 	; chacha20.ae:17: a = a + b
-	mov	136(sp), r6
-	mov	134(sp), r15
-	add	88(sp), r6
-	addc	82(sp), r15
+	mov	28(sp), r6
+	mov	24(sp), r15
+	add	70(sp), r6
+	addc	68(sp), r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	124(sp), r7
+	mov	102(sp), r7
 	xor	r6, r7
-	mov	122(sp), r8
+	mov	100(sp), r8
 	xor	r15, r8
 	; chacha20.ae:19: c = c + d
-	mov	132(sp), r10
-	mov	130(sp), r14
+	mov	82(sp), r10
+	mov	80(sp), r14
 	add	r8, r10
 	addc	r7, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	88(sp), r12
+	mov	70(sp), r12
 	xor	r10, r12
-	mov	82(sp), r13
+	mov	68(sp), r13
 	xor	r14, r13
 	bit	#1, r12
 	rrc	r13
@@ -356,30 +356,30 @@ chacha20_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r6, 80(sp)
-	mov	r15, 78(sp)
-	add	r13, 80(sp)
-	addc	r12, 78(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	80(sp), r8
-	xor	78(sp), r7
-	swpb	r8
-	mov	r8, 72(sp)
-	swpb	r7
-	mov	72(sp), r15
-	xor.b	r7, r15
+	mov	r6, 74(sp)
 	mov	r15, 72(sp)
-	xor	r7, 72(sp)
-	mov	r7, 68(sp)
-	mov	68(sp), r15
+	add	r13, 74(sp)
+	addc	r12, 72(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	74(sp), r8
+	xor	72(sp), r7
+	swpb	r8
+	mov	r8, 66(sp)
+	swpb	r7
+	mov	66(sp), r15
+	xor.b	r7, r15
+	mov	r15, 66(sp)
+	xor	r7, 66(sp)
+	mov	r7, 62(sp)
+	mov	62(sp), r15
 	xor.b	r8, r15
-	mov	r15, 68(sp)
-	xor	r8, 68(sp)
+	mov	r15, 62(sp)
+	xor	r8, 62(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r10, r7
 	mov	r14, r8
-	add	68(sp), r7
-	addc	72(sp), r8
+	add	62(sp), r7
+	addc	66(sp), r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r7, r13
 	xor	r8, r12
@@ -393,31 +393,31 @@ chacha20_block:
 	and	#65408, r14
 	mov	r12, r15
 	and	#127, r15
-	mov	r14, 38(sp)
-	bis	r15, 38(sp)
+	mov	r14, 36(sp)
+	bis	r15, 36(sp)
 	and	#65408, r12
 	and	#127, r13
-	mov	r12, 44(sp)
-	bis	r13, 44(sp)
+	mov	r12, 38(sp)
+	bis	r13, 38(sp)
 	; chacha20.ae:17: a = a + b
-	mov	148(sp), r5
-	mov	150(sp), r14
-	add	120(sp), r5
-	addc	118(sp), r14
+	mov	18(sp), r5
+	mov	108(sp), r14
+	add	34(sp), r5
+	addc	32(sp), r14
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	140(sp), r6
+	mov	42(sp), r6
 	xor	r5, r6
-	mov	138(sp), r15
+	mov	46(sp), r15
 	xor	r14, r15
 	; chacha20.ae:19: c = c + d
-	mov	146(sp), r4
-	mov	144(sp), r12
+	mov	52(sp), r4
+	mov	50(sp), r12
 	add	r15, r4
 	addc	r6, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	120(sp), r10
+	mov	34(sp), r10
 	xor	r4, r10
-	mov	118(sp), r13
+	mov	32(sp), r13
 	xor	r12, r13
 	bit	#1, r10
 	rrc	r13
@@ -432,15 +432,15 @@ chacha20_block:
 	rrc	r13
 	rrc	r10
 	; chacha20.ae:21: a = a + b
-	mov	r5, 92(sp)
-	mov	r14, 90(sp)
-	add	r13, 92(sp)
-	addc	r10, 90(sp)
+	mov	r5, 78(sp)
+	mov	r14, 76(sp)
+	add	r13, 78(sp)
+	addc	r10, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r14
-	xor	92(sp), r14
+	xor	78(sp), r14
 	mov	r6, r15
-	xor	90(sp), r15
+	xor	76(sp), r15
 	swpb	r14
 	mov	r14, r6
 	swpb	r15
@@ -475,10 +475,10 @@ chacha20_block:
 	and	#127, r12
 	bis	r12, r13
 	; chacha20.ae:17: a = a + b
-	mov	54(sp), r4
-	mov	50(sp), r12
+	mov	48(sp), r4
+	mov	44(sp), r12
 	add	12(sp), r4
-	addc	30(sp), r12
+	addc	6(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r5, r14
 	xor	r4, r14
@@ -492,7 +492,6 @@ chacha20_block:
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	12(sp), r8
 	xor	r5, r8
-	mov	30(sp), 6(sp)
 	xor	r6, 6(sp)
 	mov	r8, r7
 	mov	6(sp), r8
@@ -509,35 +508,35 @@ chacha20_block:
 	rrc	r8
 	rrc	r7
 	; chacha20.ae:21: a = a + b
-	mov	r4, 86(sp)
-	mov	r12, 84(sp)
-	add	r8, 86(sp)
-	addc	r7, 84(sp)
+	mov	r4, 30(sp)
+	mov	r12, 40(sp)
+	add	r8, 30(sp)
+	addc	r7, 40(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r12
-	xor	86(sp), r12
-	xor	84(sp), r14
+	xor	30(sp), r12
+	xor	40(sp), r14
 	swpb	r12
-	mov	r12, 52(sp)
+	mov	r12, 46(sp)
 	swpb	r14
-	mov	52(sp), r15
+	mov	46(sp), r15
 	xor.b	r14, r15
-	mov	r15, 52(sp)
-	xor	r14, 52(sp)
-	mov	r14, 48(sp)
-	mov	48(sp), r15
+	mov	r15, 46(sp)
+	xor	r14, 46(sp)
+	mov	r14, 42(sp)
+	mov	42(sp), r15
 	xor.b	r12, r15
-	mov	r15, 48(sp)
-	xor	r12, 48(sp)
+	mov	r15, 42(sp)
+	xor	r12, 42(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r5, 98(sp)
-	mov	r6, 96(sp)
-	add	48(sp), 98(sp)
-	addc	52(sp), 96(sp)
+	mov	r5, 82(sp)
+	mov	r6, 80(sp)
+	add	42(sp), 82(sp)
+	addc	46(sp), 80(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	98(sp), r8
+	xor	82(sp), r8
 	mov	r7, r12
-	xor	96(sp), r12
+	xor	80(sp), r12
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -548,17 +547,17 @@ chacha20_block:
 	and	#65408, r14
 	mov	r12, r15
 	and	#127, r15
-	mov	r14, 108(sp)
-	bis	r15, 108(sp)
+	mov	r14, 90(sp)
+	bis	r15, 90(sp)
 	and	#65408, r12
 	and	#127, r8
-	mov	r12, 106(sp)
-	bis	r8, 106(sp)
+	mov	r12, 88(sp)
+	bis	r8, 88(sp)
 	; chacha20.ae:17: a = a + b
-	mov	66(sp), r5
-	mov	60(sp), r6
-	add	38(sp), r5
-	addc	44(sp), r6
+	mov	60(sp), r5
+	mov	54(sp), r6
+	add	36(sp), r5
+	addc	38(sp), r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r9, r12
 	xor	r5, r12
@@ -570,9 +569,9 @@ chacha20_block:
 	add	r7, r14
 	addc	r12, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	38(sp), r8
+	mov	36(sp), r8
 	xor	r14, r8
-	mov	44(sp), r9
+	mov	38(sp), r9
 	xor	r15, r9
 	bit	#1, r8
 	rrc	r9
@@ -587,13 +586,13 @@ chacha20_block:
 	rrc	r9
 	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r5, 64(sp)
-	mov	r6, 62(sp)
-	add	r9, 64(sp)
-	addc	r8, 62(sp)
+	mov	r5, 58(sp)
+	mov	r6, 56(sp)
+	add	r9, 58(sp)
+	addc	r8, 56(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	64(sp), r7
-	xor	62(sp), r12
+	xor	58(sp), r7
+	xor	56(sp), r12
 	swpb	r7
 	mov	r7, r11
 	swpb	r12
@@ -602,13 +601,13 @@ chacha20_block:
 	xor.b	r7, r12
 	xor	r7, r12
 	; chacha20.ae:23: c = c + d
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
-	add	r12, 58(sp)
-	addc	r11, 56(sp)
+	mov	r14, 52(sp)
+	mov	r15, 50(sp)
+	add	r12, 52(sp)
+	addc	r11, 50(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	58(sp), r9
-	xor	56(sp), r8
+	xor	52(sp), r9
+	xor	50(sp), r8
 	swpb	r9
 	bit	#1, r9
 	rrc	r9
@@ -619,15 +618,15 @@ chacha20_block:
 	and	#65408, r14
 	mov	r8, r15
 	and	#127, r15
-	mov	r14, 76(sp)
-	bis	r15, 76(sp)
+	mov	r14, 70(sp)
+	bis	r15, 70(sp)
 	and	#65408, r8
 	and	#127, r9
-	mov	r8, 74(sp)
-	bis	r9, 74(sp)
+	mov	r8, 68(sp)
+	bis	r9, 68(sp)
 	; chacha20.ae:17: a = a + b
-	mov	80(sp), r5
-	mov	78(sp), r6
+	mov	74(sp), r5
+	mov	72(sp), r6
 	add	r10, r5
 	addc	r13, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -636,8 +635,8 @@ chacha20_block:
 	mov	26(sp), r14
 	xor	r6, r14
 	; chacha20.ae:19: c = c + d
-	mov	116(sp), r8
-	mov	114(sp), r9
+	mov	98(sp), r8
+	mov	96(sp), r9
 	add	r14, r8
 	addc	r7, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -693,31 +692,31 @@ chacha20_block:
 	and	#65408, r14
 	mov	r13, r15
 	and	#127, r15
-	mov	r14, 36(sp)
-	bis	r15, 36(sp)
+	mov	r14, 34(sp)
+	bis	r15, 34(sp)
 	and	#65408, r13
 	and	#127, r10
-	mov	r13, 34(sp)
-	bis	r10, 34(sp)
+	mov	r13, 32(sp)
+	bis	r10, 32(sp)
 	; chacha20.ae:17: a = a + b
-	mov	92(sp), r6
-	mov	90(sp), r7
-	add	128(sp), r6
-	addc	126(sp), r7
+	mov	78(sp), r6
+	mov	76(sp), r7
+	add	106(sp), r6
+	addc	104(sp), r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	68(sp), r8
+	mov	62(sp), r8
 	xor	r6, r8
-	mov	72(sp), r15
+	mov	66(sp), r15
 	xor	r7, r15
 	; chacha20.ae:19: c = c + d
-	mov	112(sp), r9
-	mov	110(sp), r10
+	mov	94(sp), r9
+	mov	92(sp), r10
 	add	r15, r9
 	addc	r8, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	128(sp), r13
+	mov	106(sp), r13
 	xor	r9, r13
-	mov	126(sp), r14
+	mov	104(sp), r14
 	xor	r10, r14
 	bit	#1, r13
 	rrc	r14
@@ -767,221 +766,183 @@ chacha20_block:
 	and	#65408, r15
 	and	#127, r14
 	bis	r14, r15
-	mov	86(sp), 32(sp)
-	mov	84(sp), 46(sp)
 	mov	r13, 8(sp)
 	mov	r15, r13
-	mov	16(sp), 42(sp)
-	mov	14(sp), 40(sp)
 	mov	r12, 10(sp)
-	mov	64(sp), 100(sp)
-	mov	62(sp), 94(sp)
-	mov	108(sp), r12
-	mov	106(sp), r14
-	mov	r9, 104(sp)
-	mov	r10, 102(sp)
-	mov	r5, 70(sp)
+	mov	90(sp), r12
+	mov	88(sp), r14
+	mov	r9, 86(sp)
+	mov	r10, 84(sp)
+	mov	r5, 64(sp)
 	mov	r4, 22(sp)
-	mov	28(sp), 136(sp)
-	mov	24(sp), 134(sp)
-	mov	76(sp), 88(sp)
-	mov	74(sp), 82(sp)
-	mov	98(sp), 132(sp)
-	mov	96(sp), 130(sp)
-	mov	r8, 124(sp)
-	mov	r7, 122(sp)
-	mov	18(sp), 148(sp)
-	mov	r6, 150(sp)
-	mov	36(sp), 120(sp)
-	mov	34(sp), 118(sp)
-	mov	58(sp), 146(sp)
-	mov	56(sp), 144(sp)
-	mov	48(sp), 140(sp)
-	mov	52(sp), 138(sp)
-	dec	182(sp)
+	mov	r8, 102(sp)
+	mov	r7, 100(sp)
+	mov	r6, 108(sp)
+	dec	116(sp)
 	jz	.Lchacha20_block_near3
 	br	#.Lchacha20_block_loop1
 .Lchacha20_block_near3:
 .Lchacha20_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	140(sp), 194(sp)
-	mov	138(sp), 192(sp)
-	mov	196(sp), r15
-	add	8(r15), 194(sp)
-	mov	196(sp), r15
-	addc	10(r15), 192(sp)
-	mov	124(sp), 190(sp)
-	mov	122(sp), 188(sp)
-	mov	196(sp), r15
-	add	4(r15), 190(sp)
-	mov	196(sp), r15
-	addc	6(r15), 188(sp)
-	mov	70(sp), 186(sp)
-	mov	22(sp), 184(sp)
-	mov	196(sp), r15
-	add	@r15, 186(sp)
-	mov	196(sp), r15
-	addc	2(r15), 184(sp)
-	mov	10(sp), 180(sp)
-	mov	r11, 178(sp)
-	mov	198(sp), r15
-	add	@r15, 180(sp)
-	mov	198(sp), r15
-	addc	2(r15), 178(sp)
+	mov	118(sp), r15
+	add	8(r15), 42(sp)
+	mov	118(sp), r15
+	addc	10(r15), 46(sp)
+	mov	118(sp), r15
+	add	4(r15), 102(sp)
+	mov	118(sp), r15
+	addc	6(r15), 100(sp)
+	mov	118(sp), r15
+	add	@r15, 64(sp)
+	mov	118(sp), r15
+	addc	2(r15), 22(sp)
+	mov	r11, 114(sp)
+	mov	120(sp), r15
+	add	@r15, 10(sp)
+	mov	120(sp), r15
+	addc	2(r15), 114(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	146(sp), 176(sp)
-	mov	144(sp), 174(sp)
-	mov	160(sp), r15
-	add	28(r15), 176(sp)
-	mov	160(sp), r15
-	addc	30(r15), 174(sp)
-	mov	132(sp), 172(sp)
-	mov	130(sp), 170(sp)
-	mov	160(sp), r15
-	add	24(r15), 172(sp)
-	mov	160(sp), r15
-	addc	26(r15), 170(sp)
-	mov	104(sp), 168(sp)
-	mov	102(sp), 166(sp)
-	mov	160(sp), r15
-	add	20(r15), 168(sp)
-	mov	160(sp), r15
-	addc	22(r15), 166(sp)
-	mov	42(sp), 164(sp)
-	mov	40(sp), 158(sp)
-	mov	160(sp), r15
-	add	16(r15), 164(sp)
-	mov	160(sp), r15
-	addc	18(r15), 158(sp)
+	mov	110(sp), r15
+	add	28(r15), 52(sp)
+	mov	110(sp), r15
+	addc	30(r15), 50(sp)
+	mov	110(sp), r15
+	add	24(r15), 82(sp)
+	mov	110(sp), r15
+	addc	26(r15), 80(sp)
+	mov	110(sp), r15
+	add	20(r15), 86(sp)
+	mov	110(sp), r15
+	addc	22(r15), 84(sp)
+	mov	110(sp), r15
+	add	16(r15), 16(sp)
+	mov	110(sp), r15
+	addc	18(r15), 14(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	mov	120(sp), 156(sp)
-	mov	118(sp), 154(sp)
-	mov	160(sp), r15
-	add	12(r15), 156(sp)
-	mov	160(sp), r15
-	addc	14(r15), 154(sp)
-	mov	88(sp), 152(sp)
-	mov	82(sp), 142(sp)
-	mov	160(sp), r15
-	add	8(r15), 152(sp)
-	mov	160(sp), r15
-	addc	10(r15), 142(sp)
-	mov	r12, 200(sp)
-	mov	160(sp), r15
-	add	4(r15), 200(sp)
-	mov	160(sp), r15
+	mov	110(sp), r15
+	add	12(r15), 34(sp)
+	mov	110(sp), r15
+	addc	14(r15), 32(sp)
+	mov	110(sp), r15
+	add	8(r15), 70(sp)
+	mov	110(sp), r15
+	addc	10(r15), 68(sp)
+	mov	r12, 122(sp)
+	mov	110(sp), r15
+	add	4(r15), 122(sp)
+	mov	110(sp), r15
 	addc	6(r15), r14
 	mov	8(sp), r12
-	mov	160(sp), r15
+	mov	110(sp), r15
 	add	@r15, r12
-	mov	160(sp), r15
+	mov	110(sp), r15
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	148(sp), r10
-	mov	150(sp), r11
+	mov	18(sp), r10
+	mov	108(sp), r11
 	add	#25972, r10
 	addc	#27424, r11
-	mov	136(sp), r8
-	mov	134(sp), r9
+	mov	28(sp), r8
+	mov	24(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
-	mov	100(sp), r6
-	mov	94(sp), r7
+	mov	58(sp), r6
+	mov	56(sp), r7
 	add	#25710, r6
 	addc	#13088, r7
-	mov	32(sp), r4
-	mov	46(sp), r5
+	mov	30(sp), r4
+	mov	40(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r4, 0(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r5, 2(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r6, 4(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r7, 6(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r8, 8(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r9, 10(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r10, 12(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r11, 14(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r12, 16(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r13, 18(r15)
-	mov	162(sp), r15
-	mov	200(sp), 20(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
+	mov	122(sp), 20(r15)
+	mov	112(sp), r15
 	mov	r14, 22(r15)
-	mov	162(sp), r15
-	mov	152(sp), 24(r15)
-	mov	162(sp), r15
-	mov	142(sp), 26(r15)
-	mov	162(sp), r15
-	mov	156(sp), 28(r15)
-	mov	162(sp), r15
-	mov	154(sp), 30(r15)
-	mov	162(sp), r15
-	mov	164(sp), 32(r15)
-	mov	162(sp), r15
-	mov	158(sp), 34(r15)
-	mov	162(sp), r15
-	mov	168(sp), 36(r15)
-	mov	162(sp), r15
-	mov	166(sp), 38(r15)
-	mov	162(sp), r15
-	mov	172(sp), 40(r15)
-	mov	162(sp), r15
-	mov	170(sp), 42(r15)
-	mov	162(sp), r15
-	mov	176(sp), 44(r15)
-	mov	162(sp), r15
-	mov	174(sp), 46(r15)
-	mov	162(sp), r15
-	mov	180(sp), 48(r15)
-	mov	162(sp), r15
-	mov	178(sp), 50(r15)
-	mov	162(sp), r15
-	mov	186(sp), 52(r15)
-	mov	162(sp), r15
-	mov	184(sp), 54(r15)
-	mov	162(sp), r15
-	mov	190(sp), 56(r15)
-	mov	162(sp), r15
-	mov	188(sp), 58(r15)
-	mov	162(sp), r15
-	mov	194(sp), 60(r15)
-	mov	162(sp), r15
-	mov	192(sp), 62(r15)
-	add	#202, sp
+	mov	112(sp), r15
+	mov	70(sp), 24(r15)
+	mov	112(sp), r15
+	mov	68(sp), 26(r15)
+	mov	112(sp), r15
+	mov	34(sp), 28(r15)
+	mov	112(sp), r15
+	mov	32(sp), 30(r15)
+	mov	112(sp), r15
+	mov	16(sp), 32(r15)
+	mov	112(sp), r15
+	mov	14(sp), 34(r15)
+	mov	112(sp), r15
+	mov	86(sp), 36(r15)
+	mov	112(sp), r15
+	mov	84(sp), 38(r15)
+	mov	112(sp), r15
+	mov	82(sp), 40(r15)
+	mov	112(sp), r15
+	mov	80(sp), 42(r15)
+	mov	112(sp), r15
+	mov	52(sp), 44(r15)
+	mov	112(sp), r15
+	mov	50(sp), 46(r15)
+	mov	112(sp), r15
+	mov	10(sp), 48(r15)
+	mov	112(sp), r15
+	mov	114(sp), 50(r15)
+	mov	112(sp), r15
+	mov	64(sp), 52(r15)
+	mov	112(sp), r15
+	mov	22(sp), 54(r15)
+	mov	112(sp), r15
+	mov	102(sp), 56(r15)
+	mov	112(sp), r15
+	mov	100(sp), 58(r15)
+	mov	112(sp), r15
+	mov	42(sp), 60(r15)
+	mov	112(sp), r15
+	mov	46(sp), 62(r15)
+	add	#124, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_block, .-chacha20_block
 
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
-;     frame 390 bytes (163 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3594 bytes of code
+;     frame 270 bytes (103 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3234 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
 	.balign 2
 chacha20_xor_stream:
 	pushm.w	#7, r10
-	sub	#390, sp
-	mov	r12, 196(sp)
-	mov	r13, 296(sp)
-	mov	r14, 236(sp)
-	mov	r15, 324(sp)
-	mov	406(sp), 320(sp)
-	mov	408(sp), 322(sp)
+	sub	#270, sp
+	mov	r12, 152(sp)
+	mov	r13, 176(sp)
+	mov	r14, 158(sp)
+	mov	r15, 204(sp)
+	mov	286(sp), 200(sp)
+	mov	288(sp), 202(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	320(sp), r13
+	mov	200(sp), r13
 	mov	#0, r14
 	add	#63, r13
 	addc	#0, r14
@@ -998,82 +959,82 @@ chacha20_xor_stream:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	mov	r13, 318(sp)
-	bis	r15, 318(sp)
-	mov	r14, 316(sp)
-	mov	316(sp), r15
+	mov	r13, 198(sp)
+	bis	r15, 198(sp)
+	mov	r14, 196(sp)
+	mov	196(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 316(sp)
-	mov	316(sp), r15
+	mov	r15, 196(sp)
+	mov	196(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 316(sp)
-	mov	#0, 246(sp)
-	mov	#0, 248(sp)
-	cmp	318(sp), 246(sp)
-	mov	248(sp), r15
-	subc	316(sp), r15
+	mov	r15, 196(sp)
+	mov	#0, 168(sp)
+	mov	#0, 170(sp)
+	cmp	198(sp), 168(sp)
+	mov	170(sp), r15
+	subc	196(sp), r15
 	jnc	.Lchacha20_xor_stream_near14
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
 .Lchacha20_xor_stream_loop1:
 	; chacha20.ae:75: off = i * 64
-	mov	246(sp), r15
+	mov	168(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, 240(sp)
-	and	#65472, 240(sp)
+	mov	r15, 162(sp)
+	and	#65472, 162(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	320(sp), 238(sp)
-	sub	240(sp), 238(sp)
-	mov	240(sp), r10
-	add	324(sp), r10
-	cmp	#64, 238(sp)
+	mov	200(sp), 160(sp)
+	sub	162(sp), 160(sp)
+	mov	162(sp), r10
+	add	204(sp), r10
+	cmp	#64, 160(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lchacha20_xor_stream_bytes3
 .Lchacha20_xor_stream_words4:
-	mov	@r10, 250(sp)
-	mov	2(r10), 252(sp)
-	mov	4(r10), 254(sp)
-	mov	6(r10), 256(sp)
-	mov	8(r10), 258(sp)
-	mov	10(r10), 260(sp)
-	mov	12(r10), 262(sp)
-	mov	14(r10), 264(sp)
-	mov	16(r10), 266(sp)
-	mov	18(r10), 268(sp)
-	mov	20(r10), 270(sp)
-	mov	22(r10), 272(sp)
-	mov	24(r10), 274(sp)
-	mov	26(r10), 276(sp)
-	mov	28(r10), 278(sp)
-	mov	30(r10), 280(sp)
-	mov	32(r10), 282(sp)
-	mov	34(r10), 284(sp)
-	mov	36(r10), 286(sp)
-	mov	38(r10), 288(sp)
-	mov	40(r10), 290(sp)
-	mov	42(r10), 292(sp)
-	mov	44(r10), 294(sp)
-	mov	46(r10), 298(sp)
-	mov	48(r10), 300(sp)
-	mov	50(r10), 302(sp)
-	mov	52(r10), 304(sp)
-	mov	54(r10), 306(sp)
-	mov	56(r10), 308(sp)
-	mov	58(r10), 310(sp)
-	mov	60(r10), 314(sp)
-	mov	62(r10), 312(sp)
+	mov	@r10, 150(sp)
+	mov	2(r10), 148(sp)
+	mov	4(r10), 146(sp)
+	mov	6(r10), 144(sp)
+	mov	8(r10), 142(sp)
+	mov	10(r10), 140(sp)
+	mov	12(r10), 138(sp)
+	mov	14(r10), 134(sp)
+	mov	16(r10), 132(sp)
+	mov	18(r10), 130(sp)
+	mov	20(r10), 128(sp)
+	mov	22(r10), 124(sp)
+	mov	24(r10), 116(sp)
+	mov	26(r10), 114(sp)
+	mov	28(r10), 110(sp)
+	mov	30(r10), 102(sp)
+	mov	32(r10), 98(sp)
+	mov	34(r10), 92(sp)
+	mov	36(r10), 88(sp)
+	mov	38(r10), 80(sp)
+	mov	40(r10), 76(sp)
+	mov	42(r10), 172(sp)
+	mov	44(r10), 174(sp)
+	mov	46(r10), 178(sp)
+	mov	48(r10), 180(sp)
+	mov	50(r10), 182(sp)
+	mov	52(r10), 184(sp)
+	mov	54(r10), 186(sp)
+	mov	56(r10), 188(sp)
+	mov	58(r10), 190(sp)
+	mov	60(r10), 194(sp)
+	mov	62(r10), 192(sp)
 	jmp	.Lchacha20_xor_stream_join5
 .Lchacha20_xor_stream_bytes3:
 	mov	sp, r11
-	add	#326, r11
+	add	#206, r11
 	mov	r11, r12
 	mov	#64, r13
-	mov	238(sp), r15
+	mov	160(sp), r15
 .Lchacha20_xor_stream_cpy6:
 	clr	r14
 	tst	r15
@@ -1089,72 +1050,72 @@ chacha20_xor_stream:
 	mov	r11, r10
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
-	mov	296(sp), r15
-	mov	@r15, 244(sp)
-	mov	296(sp), r15
-	mov	2(r15), 242(sp)
-	add	246(sp), 244(sp)
-	addc	248(sp), 242(sp)
+	mov	176(sp), r15
+	mov	@r15, 166(sp)
+	mov	176(sp), r15
+	mov	2(r15), 164(sp)
+	add	168(sp), 166(sp)
+	addc	170(sp), 164(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 206(sp)
-	mov	#30821, 32(sp)
-	mov	#24944, 46(sp)
-	mov	196(sp), r15
+	mov	#10, 154(sp)
+	mov	#30821, 30(sp)
+	mov	#24944, 40(sp)
+	mov	152(sp), r15
 	mov	@r15, 8(sp)
-	mov	196(sp), r15
+	mov	152(sp), r15
 	mov	2(r15), r14
-	mov	196(sp), r15
-	mov	16(r15), 42(sp)
-	mov	196(sp), r15
-	mov	18(r15), 40(sp)
-	mov	244(sp), 10(sp)
-	mov	242(sp), r11
-	mov	#25710, 106(sp)
-	mov	#13088, 98(sp)
-	mov	196(sp), r15
+	mov	152(sp), r15
+	mov	16(r15), 16(sp)
+	mov	152(sp), r15
+	mov	18(r15), 14(sp)
+	mov	166(sp), 10(sp)
+	mov	164(sp), r11
+	mov	#25710, 58(sp)
+	mov	#13088, 56(sp)
+	mov	152(sp), r15
 	mov	4(r15), r12
-	mov	196(sp), r15
+	mov	152(sp), r15
 	mov	6(r15), r13
-	mov	196(sp), r15
-	mov	20(r15), 112(sp)
-	mov	196(sp), r15
-	mov	22(r15), 108(sp)
-	mov	236(sp), r15
-	mov	@r15, 70(sp)
-	mov	236(sp), r15
+	mov	152(sp), r15
+	mov	20(r15), 94(sp)
+	mov	152(sp), r15
+	mov	22(r15), 90(sp)
+	mov	158(sp), r15
+	mov	@r15, 64(sp)
+	mov	158(sp), r15
 	mov	2(r15), 22(sp)
-	mov	#11570, 158(sp)
-	mov	#31074, 156(sp)
-	mov	196(sp), r15
-	mov	8(r15), 90(sp)
-	mov	196(sp), r15
-	mov	10(r15), 84(sp)
-	mov	196(sp), r15
-	mov	24(r15), 154(sp)
-	mov	196(sp), r15
-	mov	26(r15), 152(sp)
-	mov	236(sp), r15
-	mov	4(r15), 142(sp)
-	mov	236(sp), r15
-	mov	6(r15), 140(sp)
-	mov	#25972, 174(sp)
-	mov	#27424, 176(sp)
-	mov	196(sp), r15
-	mov	12(r15), 134(sp)
-	mov	196(sp), r15
-	mov	14(r15), 132(sp)
-	mov	196(sp), r15
-	mov	28(r15), 170(sp)
-	mov	196(sp), r15
-	mov	30(r15), 168(sp)
-	mov	236(sp), r15
-	mov	8(r15), 166(sp)
-	mov	236(sp), r15
-	mov	10(r15), 164(sp)
+	mov	#11570, 28(sp)
+	mov	#31074, 24(sp)
+	mov	152(sp), r15
+	mov	8(r15), 70(sp)
+	mov	152(sp), r15
+	mov	10(r15), 68(sp)
+	mov	152(sp), r15
+	mov	24(r15), 86(sp)
+	mov	152(sp), r15
+	mov	26(r15), 84(sp)
+	mov	158(sp), r15
+	mov	4(r15), 120(sp)
+	mov	158(sp), r15
+	mov	6(r15), 118(sp)
+	mov	#25972, 18(sp)
+	mov	#27424, 136(sp)
+	mov	152(sp), r15
+	mov	12(r15), 34(sp)
+	mov	152(sp), r15
+	mov	14(r15), 32(sp)
+	mov	152(sp), r15
+	mov	28(r15), 52(sp)
+	mov	152(sp), r15
+	mov	30(r15), 50(sp)
+	mov	158(sp), r15
+	mov	8(r15), 42(sp)
+	mov	158(sp), r15
+	mov	10(r15), 46(sp)
 .Lchacha20_xor_stream_loop8:
 	; chacha20.ae:17: a = a + b
-	mov	32(sp), r4
-	mov	46(sp), r5
+	mov	30(sp), r4
+	mov	40(sp), r5
 	add	8(sp), r4
 	addc	r14, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1163,8 +1124,8 @@ chacha20_xor_stream:
 	mov	r11, r15
 	xor	r5, r15
 	; chacha20.ae:19: c = c + d
-	mov	42(sp), r6
-	mov	40(sp), r7
+	mov	16(sp), r6
+	mov	14(sp), r7
 	add	r15, r6
 	addc	r9, r7
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1185,15 +1146,15 @@ chacha20_xor_stream:
 	rrc	r10
 	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r4, 54(sp)
-	mov	r5, 50(sp)
-	add	r10, 54(sp)
-	addc	r8, 50(sp)
+	mov	r4, 48(sp)
+	mov	r5, 44(sp)
+	add	r10, 48(sp)
+	addc	r8, 44(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r11
-	xor	54(sp), r11
+	xor	48(sp), r11
 	mov	r9, r15
-	xor	50(sp), r15
+	xor	44(sp), r15
 	swpb	r11
 	mov	r11, r14
 	swpb	r15
@@ -1203,13 +1164,13 @@ chacha20_xor_stream:
 	xor.b	r11, r9
 	xor	r11, r9
 	; chacha20.ae:23: c = c + d
-	mov	r6, 130(sp)
-	mov	r7, 126(sp)
-	add	r9, 130(sp)
-	addc	r14, 126(sp)
+	mov	r6, 112(sp)
+	mov	r7, 108(sp)
+	add	r9, 112(sp)
+	addc	r14, 108(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	130(sp), r10
-	xor	126(sp), r8
+	xor	112(sp), r10
+	xor	108(sp), r8
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -1220,25 +1181,25 @@ chacha20_xor_stream:
 	and	#65408, r11
 	mov	r8, r15
 	and	#127, r15
-	mov	r11, 148(sp)
-	bis	r15, 148(sp)
+	mov	r11, 126(sp)
+	bis	r15, 126(sp)
 	and	#65408, r8
 	and	#127, r10
-	mov	r8, 144(sp)
-	bis	r10, 144(sp)
+	mov	r8, 122(sp)
+	bis	r10, 122(sp)
 	; chacha20.ae:17: a = a + b
-	mov	106(sp), r5
-	mov	98(sp), r15
+	mov	58(sp), r5
+	mov	56(sp), r15
 	add	r12, r5
 	addc	r13, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	70(sp), r6
+	mov	64(sp), r6
 	xor	r5, r6
 	mov	22(sp), r7
 	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	112(sp), r8
-	mov	108(sp), r10
+	mov	94(sp), r8
+	mov	90(sp), r10
 	add	r7, r8
 	addc	r6, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1259,13 +1220,13 @@ chacha20_xor_stream:
 	rrc	r12
 	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r5, 66(sp)
-	mov	r15, 60(sp)
-	add	r12, 66(sp)
-	addc	r11, 60(sp)
+	mov	r5, 60(sp)
+	mov	r15, 54(sp)
+	add	r12, 60(sp)
+	addc	r11, 54(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	66(sp), r7
-	xor	60(sp), r6
+	xor	60(sp), r7
+	xor	54(sp), r6
 	swpb	r7
 	mov	r7, 26(sp)
 	swpb	r6
@@ -1279,13 +1240,13 @@ chacha20_xor_stream:
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r8, 124(sp)
-	mov	r10, 122(sp)
-	add	20(sp), 124(sp)
-	addc	26(sp), 122(sp)
+	mov	r8, 106(sp)
+	mov	r10, 104(sp)
+	add	20(sp), 106(sp)
+	addc	26(sp), 104(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	124(sp), r12
-	xor	122(sp), r11
+	xor	106(sp), r12
+	xor	104(sp), r11
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -1300,27 +1261,27 @@ chacha20_xor_stream:
 	bis	r15, 12(sp)
 	and	#65408, r11
 	and	#127, r12
-	mov	r11, 30(sp)
-	bis	r12, 30(sp)
+	mov	r11, 6(sp)
+	bis	r12, 6(sp)
 	; chacha20.ae:17: a = a + b
-	mov	158(sp), r6
-	mov	156(sp), r15
-	add	90(sp), r6
-	addc	84(sp), r15
+	mov	28(sp), r6
+	mov	24(sp), r15
+	add	70(sp), r6
+	addc	68(sp), r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	142(sp), r7
+	mov	120(sp), r7
 	xor	r6, r7
-	mov	140(sp), r8
+	mov	118(sp), r8
 	xor	r15, r8
 	; chacha20.ae:19: c = c + d
-	mov	154(sp), r10
-	mov	152(sp), r13
+	mov	86(sp), r10
+	mov	84(sp), r13
 	add	r8, r10
 	addc	r7, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	90(sp), r11
+	mov	70(sp), r11
 	xor	r10, r11
-	mov	84(sp), r12
+	mov	68(sp), r12
 	xor	r13, r12
 	bit	#1, r11
 	rrc	r12
@@ -1335,30 +1296,30 @@ chacha20_xor_stream:
 	rrc	r12
 	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r6, 80(sp)
-	mov	r15, 78(sp)
-	add	r12, 80(sp)
-	addc	r11, 78(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	80(sp), r8
-	xor	78(sp), r7
-	swpb	r8
-	mov	r8, 72(sp)
-	swpb	r7
-	mov	72(sp), r15
-	xor.b	r7, r15
+	mov	r6, 74(sp)
 	mov	r15, 72(sp)
-	xor	r7, 72(sp)
-	mov	r7, 68(sp)
-	mov	68(sp), r15
+	add	r12, 74(sp)
+	addc	r11, 72(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	74(sp), r8
+	xor	72(sp), r7
+	swpb	r8
+	mov	r8, 66(sp)
+	swpb	r7
+	mov	66(sp), r15
+	xor.b	r7, r15
+	mov	r15, 66(sp)
+	xor	r7, 66(sp)
+	mov	r7, 62(sp)
+	mov	62(sp), r15
 	xor.b	r8, r15
-	mov	r15, 68(sp)
-	xor	r8, 68(sp)
+	mov	r15, 62(sp)
+	xor	r8, 62(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r10, r7
 	mov	r13, r8
-	add	68(sp), r7
-	addc	72(sp), r8
+	add	62(sp), r7
+	addc	66(sp), r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r7, r12
 	xor	r8, r11
@@ -1372,31 +1333,31 @@ chacha20_xor_stream:
 	and	#65408, r13
 	mov	r11, r15
 	and	#127, r15
-	mov	r13, 38(sp)
-	bis	r15, 38(sp)
+	mov	r13, 36(sp)
+	bis	r15, 36(sp)
 	and	#65408, r11
 	and	#127, r12
-	mov	r11, 44(sp)
-	bis	r12, 44(sp)
+	mov	r11, 38(sp)
+	bis	r12, 38(sp)
 	; chacha20.ae:17: a = a + b
-	mov	174(sp), r5
-	mov	176(sp), r13
-	add	134(sp), r5
-	addc	132(sp), r13
+	mov	18(sp), r5
+	mov	136(sp), r13
+	add	34(sp), r5
+	addc	32(sp), r13
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	166(sp), r6
+	mov	42(sp), r6
 	xor	r5, r6
-	mov	164(sp), r15
+	mov	46(sp), r15
 	xor	r13, r15
 	; chacha20.ae:19: c = c + d
-	mov	170(sp), r4
-	mov	168(sp), r10
+	mov	52(sp), r4
+	mov	50(sp), r10
 	add	r15, r4
 	addc	r6, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	134(sp), r11
+	mov	34(sp), r11
 	xor	r4, r11
-	mov	132(sp), r12
+	mov	32(sp), r12
 	xor	r10, r12
 	bit	#1, r11
 	rrc	r12
@@ -1411,15 +1372,15 @@ chacha20_xor_stream:
 	rrc	r12
 	rrc	r11
 	; chacha20.ae:21: a = a + b
-	mov	r5, 96(sp)
-	mov	r13, 92(sp)
-	add	r12, 96(sp)
-	addc	r11, 92(sp)
+	mov	r5, 82(sp)
+	mov	r13, 78(sp)
+	add	r12, 82(sp)
+	addc	r11, 78(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r13
-	xor	96(sp), r13
+	xor	82(sp), r13
 	mov	r6, r15
-	xor	92(sp), r15
+	xor	78(sp), r15
 	swpb	r13
 	mov	r13, r6
 	swpb	r15
@@ -1455,10 +1416,10 @@ chacha20_xor_stream:
 	mov	r12, r11
 	bis	r4, r11
 	; chacha20.ae:17: a = a + b
-	mov	54(sp), r4
-	mov	50(sp), r12
+	mov	48(sp), r4
+	mov	44(sp), r12
 	add	12(sp), r4
-	addc	30(sp), r12
+	addc	6(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r5, r13
 	xor	r4, r13
@@ -1472,7 +1433,6 @@ chacha20_xor_stream:
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	12(sp), r8
 	xor	r5, r8
-	mov	30(sp), 6(sp)
 	xor	r6, 6(sp)
 	mov	r8, r7
 	mov	6(sp), r8
@@ -1489,35 +1449,35 @@ chacha20_xor_stream:
 	rrc	r8
 	rrc	r7
 	; chacha20.ae:21: a = a + b
-	mov	r4, 88(sp)
-	mov	r12, 86(sp)
-	add	r8, 88(sp)
-	addc	r7, 86(sp)
+	mov	r4, 30(sp)
+	mov	r12, 40(sp)
+	add	r8, 30(sp)
+	addc	r7, 40(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r12
-	xor	88(sp), r12
-	xor	86(sp), r13
+	xor	30(sp), r12
+	xor	40(sp), r13
 	swpb	r12
-	mov	r12, 52(sp)
+	mov	r12, 46(sp)
 	swpb	r13
-	mov	52(sp), r15
+	mov	46(sp), r15
 	xor.b	r13, r15
-	mov	r15, 52(sp)
-	xor	r13, 52(sp)
-	mov	r13, 48(sp)
-	mov	48(sp), r15
+	mov	r15, 46(sp)
+	xor	r13, 46(sp)
+	mov	r13, 42(sp)
+	mov	42(sp), r15
 	xor.b	r12, r15
-	mov	r15, 48(sp)
-	xor	r12, 48(sp)
+	mov	r15, 42(sp)
+	xor	r12, 42(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r5, 102(sp)
-	mov	r6, 100(sp)
-	add	48(sp), 102(sp)
-	addc	52(sp), 100(sp)
+	mov	r5, 86(sp)
+	mov	r6, 84(sp)
+	add	42(sp), 86(sp)
+	addc	46(sp), 84(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	102(sp), r8
+	xor	86(sp), r8
 	mov	r7, r12
-	xor	100(sp), r12
+	xor	84(sp), r12
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -1528,17 +1488,17 @@ chacha20_xor_stream:
 	and	#65408, r13
 	mov	r12, r15
 	and	#127, r15
-	mov	r13, 118(sp)
-	bis	r15, 118(sp)
+	mov	r13, 100(sp)
+	bis	r15, 100(sp)
 	and	#65408, r12
 	and	#127, r8
-	mov	r12, 114(sp)
-	bis	r8, 114(sp)
+	mov	r12, 96(sp)
+	bis	r8, 96(sp)
 	; chacha20.ae:17: a = a + b
-	mov	66(sp), r6
-	mov	60(sp), r12
-	add	38(sp), r6
-	addc	44(sp), r12
+	mov	60(sp), r6
+	mov	54(sp), r12
+	add	36(sp), r6
+	addc	38(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r9, r13
 	xor	r6, r13
@@ -1550,9 +1510,9 @@ chacha20_xor_stream:
 	add	r7, r14
 	addc	r13, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	38(sp), r8
+	mov	36(sp), r8
 	xor	r14, r8
-	mov	44(sp), r9
+	mov	38(sp), r9
 	xor	r15, r9
 	bit	#1, r8
 	rrc	r9
@@ -1567,13 +1527,13 @@ chacha20_xor_stream:
 	rrc	r9
 	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r6, 64(sp)
-	mov	r12, 62(sp)
-	add	r9, 64(sp)
-	addc	r8, 62(sp)
+	mov	r6, 58(sp)
+	mov	r12, 56(sp)
+	add	r9, 58(sp)
+	addc	r8, 56(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	64(sp), r7
-	xor	62(sp), r13
+	xor	58(sp), r7
+	xor	56(sp), r13
 	swpb	r7
 	mov	r7, r12
 	swpb	r13
@@ -1582,13 +1542,13 @@ chacha20_xor_stream:
 	xor.b	r7, r13
 	xor	r7, r13
 	; chacha20.ae:23: c = c + d
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
-	add	r13, 58(sp)
-	addc	r12, 56(sp)
+	mov	r14, 52(sp)
+	mov	r15, 50(sp)
+	add	r13, 52(sp)
+	addc	r12, 50(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	58(sp), r9
-	xor	56(sp), r8
+	xor	52(sp), r9
+	xor	50(sp), r8
 	swpb	r9
 	bit	#1, r9
 	rrc	r9
@@ -1599,15 +1559,15 @@ chacha20_xor_stream:
 	and	#65408, r14
 	mov	r8, r15
 	and	#127, r15
-	mov	r14, 76(sp)
-	bis	r15, 76(sp)
+	mov	r14, 70(sp)
+	bis	r15, 70(sp)
 	and	#65408, r8
 	and	#127, r9
-	mov	r8, 74(sp)
-	bis	r9, 74(sp)
+	mov	r8, 68(sp)
+	bis	r9, 68(sp)
 	; chacha20.ae:17: a = a + b
-	mov	80(sp), r5
-	mov	78(sp), r6
+	mov	74(sp), r5
+	mov	72(sp), r6
 	add	r10, r5
 	addc	r11, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1616,8 +1576,8 @@ chacha20_xor_stream:
 	mov	26(sp), r14
 	xor	r6, r14
 	; chacha20.ae:19: c = c + d
-	mov	130(sp), r8
-	mov	126(sp), r9
+	mov	112(sp), r8
+	mov	108(sp), r9
 	add	r14, r8
 	addc	r7, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1673,31 +1633,31 @@ chacha20_xor_stream:
 	and	#65408, r14
 	mov	r11, r15
 	and	#127, r15
-	mov	r14, 36(sp)
-	bis	r15, 36(sp)
+	mov	r14, 34(sp)
+	bis	r15, 34(sp)
 	and	#65408, r11
 	and	#127, r10
-	mov	r11, 34(sp)
-	bis	r10, 34(sp)
+	mov	r11, 32(sp)
+	bis	r10, 32(sp)
 	; chacha20.ae:17: a = a + b
-	mov	96(sp), r6
-	mov	92(sp), r7
-	add	148(sp), r6
-	addc	144(sp), r7
+	mov	82(sp), r6
+	mov	78(sp), r7
+	add	126(sp), r6
+	addc	122(sp), r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	68(sp), r8
+	mov	62(sp), r8
 	xor	r6, r8
-	mov	72(sp), r15
+	mov	66(sp), r15
 	xor	r7, r15
 	; chacha20.ae:19: c = c + d
-	mov	124(sp), r9
-	mov	122(sp), r10
+	mov	106(sp), r9
+	mov	104(sp), r10
 	add	r15, r9
 	addc	r8, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	148(sp), r11
+	mov	126(sp), r11
 	xor	r9, r11
-	mov	144(sp), r14
+	mov	122(sp), r14
 	xor	r10, r14
 	bit	#1, r11
 	rrc	r14
@@ -1747,226 +1707,167 @@ chacha20_xor_stream:
 	and	#65408, r15
 	and	#127, r14
 	bis	r14, r15
-	mov	88(sp), 32(sp)
-	mov	86(sp), 46(sp)
 	mov	r11, 8(sp)
 	mov	r15, r14
-	mov	16(sp), 42(sp)
-	mov	14(sp), 40(sp)
 	mov	r13, 10(sp)
 	mov	r12, r11
-	mov	64(sp), 106(sp)
-	mov	62(sp), 98(sp)
-	mov	118(sp), r12
-	mov	114(sp), r13
-	mov	r9, 112(sp)
-	mov	r10, 108(sp)
-	mov	r5, 70(sp)
+	mov	100(sp), r12
+	mov	96(sp), r13
+	mov	r9, 94(sp)
+	mov	r10, 90(sp)
+	mov	r5, 64(sp)
 	mov	r4, 22(sp)
-	mov	28(sp), 158(sp)
-	mov	24(sp), 156(sp)
-	mov	76(sp), 90(sp)
-	mov	74(sp), 84(sp)
-	mov	102(sp), 154(sp)
-	mov	100(sp), 152(sp)
-	mov	r8, 142(sp)
-	mov	r7, 140(sp)
-	mov	18(sp), 174(sp)
-	mov	r6, 176(sp)
-	mov	36(sp), 134(sp)
-	mov	34(sp), 132(sp)
-	mov	58(sp), 170(sp)
-	mov	56(sp), 168(sp)
-	mov	48(sp), 166(sp)
-	mov	52(sp), 164(sp)
-	dec	206(sp)
+	mov	r8, 120(sp)
+	mov	r7, 118(sp)
+	mov	r6, 136(sp)
+	dec	154(sp)
 	jz	.Lchacha20_xor_stream_near15
 	br	#.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_near15:
 .Lchacha20_xor_stream_done9:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	166(sp), 234(sp)
-	mov	164(sp), 232(sp)
-	mov	236(sp), r15
-	add	8(r15), 234(sp)
-	mov	236(sp), r15
-	addc	10(r15), 232(sp)
-	mov	142(sp), 230(sp)
-	mov	140(sp), 228(sp)
-	mov	236(sp), r15
-	add	4(r15), 230(sp)
-	mov	236(sp), r15
-	addc	6(r15), 228(sp)
-	mov	70(sp), 226(sp)
-	mov	22(sp), 224(sp)
-	mov	236(sp), r15
-	add	@r15, 226(sp)
-	mov	236(sp), r15
-	addc	2(r15), 224(sp)
-	mov	10(sp), 222(sp)
-	mov	r11, 220(sp)
-	add	244(sp), 222(sp)
-	addc	242(sp), 220(sp)
+	mov	158(sp), r15
+	add	8(r15), 42(sp)
+	mov	158(sp), r15
+	addc	10(r15), 46(sp)
+	mov	158(sp), r15
+	add	4(r15), 120(sp)
+	mov	158(sp), r15
+	addc	6(r15), 118(sp)
+	mov	158(sp), r15
+	add	@r15, 64(sp)
+	mov	158(sp), r15
+	addc	2(r15), 22(sp)
+	mov	r11, 156(sp)
+	add	166(sp), 10(sp)
+	addc	164(sp), 156(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	170(sp), 218(sp)
-	mov	168(sp), 216(sp)
-	mov	196(sp), r15
-	add	28(r15), 218(sp)
-	mov	196(sp), r15
-	addc	30(r15), 216(sp)
-	mov	154(sp), 214(sp)
-	mov	152(sp), 212(sp)
-	mov	196(sp), r15
-	add	24(r15), 214(sp)
-	mov	196(sp), r15
-	addc	26(r15), 212(sp)
-	mov	112(sp), 210(sp)
-	mov	108(sp), 208(sp)
-	mov	196(sp), r15
-	add	20(r15), 210(sp)
-	mov	196(sp), r15
-	addc	22(r15), 208(sp)
-	mov	42(sp), 204(sp)
-	mov	40(sp), 202(sp)
-	mov	196(sp), r15
-	add	16(r15), 204(sp)
-	mov	196(sp), r15
-	addc	18(r15), 202(sp)
+	mov	152(sp), r15
+	add	28(r15), 52(sp)
+	mov	152(sp), r15
+	addc	30(r15), 50(sp)
+	mov	152(sp), r15
+	add	24(r15), 86(sp)
+	mov	152(sp), r15
+	addc	26(r15), 84(sp)
+	mov	152(sp), r15
+	add	20(r15), 94(sp)
+	mov	152(sp), r15
+	addc	22(r15), 90(sp)
+	mov	152(sp), r15
+	add	16(r15), 16(sp)
+	mov	152(sp), r15
+	addc	18(r15), 14(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	mov	134(sp), 200(sp)
-	mov	132(sp), 198(sp)
-	mov	196(sp), r15
-	add	12(r15), 200(sp)
-	mov	196(sp), r15
-	addc	14(r15), 198(sp)
-	mov	90(sp), 194(sp)
-	mov	84(sp), 192(sp)
-	mov	196(sp), r15
-	add	8(r15), 194(sp)
-	mov	196(sp), r15
-	addc	10(r15), 192(sp)
+	mov	152(sp), r15
+	add	12(r15), 34(sp)
+	mov	152(sp), r15
+	addc	14(r15), 32(sp)
+	mov	152(sp), r15
+	add	8(r15), 70(sp)
+	mov	152(sp), r15
+	addc	10(r15), 68(sp)
 	mov	r12, r10
 	mov	r13, r9
-	mov	196(sp), r15
+	mov	152(sp), r15
 	add	4(r15), r10
-	mov	196(sp), r15
+	mov	152(sp), r15
 	addc	6(r15), r9
 	mov	8(sp), r7
 	mov	r14, r6
-	mov	196(sp), r15
+	mov	152(sp), r15
 	add	@r15, r7
-	mov	196(sp), r15
+	mov	152(sp), r15
 	addc	2(r15), r6
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	174(sp), r4
-	mov	176(sp), r5
+	mov	18(sp), r4
+	mov	136(sp), r5
 	add	#25972, r4
 	addc	#27424, r5
-	mov	158(sp), r8
-	mov	156(sp), r11
+	mov	28(sp), r8
+	mov	24(sp), r11
 	add	#11570, r8
 	addc	#31074, r11
-	mov	106(sp), r12
-	mov	98(sp), r13
+	mov	58(sp), r12
+	mov	56(sp), r13
 	add	#25710, r12
 	addc	#13088, r13
-	mov	32(sp), r14
-	mov	46(sp), r15
+	mov	30(sp), r14
+	mov	40(sp), r15
 	add	#30821, r14
 	addc	#24944, r15
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	250(sp), 190(sp)
-	xor	r14, 190(sp)
-	mov	252(sp), 188(sp)
-	xor	r15, 188(sp)
-	mov	254(sp), 186(sp)
-	xor	r12, 186(sp)
-	mov	256(sp), 184(sp)
-	xor	r13, 184(sp)
-	mov	258(sp), 182(sp)
-	xor	r8, 182(sp)
-	mov	260(sp), 180(sp)
-	xor	r11, 180(sp)
-	mov	262(sp), 178(sp)
-	xor	r4, 178(sp)
-	mov	264(sp), 172(sp)
-	xor	r5, 172(sp)
-	mov	266(sp), 162(sp)
-	xor	r7, 162(sp)
-	mov	268(sp), 160(sp)
-	xor	r6, 160(sp)
-	mov	270(sp), 150(sp)
-	xor	r10, 150(sp)
-	mov	272(sp), 146(sp)
-	xor	r9, 146(sp)
-	mov	274(sp), 138(sp)
-	xor	194(sp), 138(sp)
-	mov	276(sp), 136(sp)
-	xor	192(sp), 136(sp)
-	mov	278(sp), 128(sp)
-	xor	200(sp), 128(sp)
-	mov	280(sp), 120(sp)
-	xor	198(sp), 120(sp)
-	mov	282(sp), 116(sp)
-	xor	204(sp), 116(sp)
-	mov	284(sp), 110(sp)
-	xor	202(sp), 110(sp)
-	mov	286(sp), 104(sp)
-	xor	210(sp), 104(sp)
-	mov	288(sp), 94(sp)
-	xor	208(sp), 94(sp)
-	mov	290(sp), 82(sp)
-	xor	214(sp), 82(sp)
-	mov	292(sp), r4
-	xor	212(sp), r4
-	mov	294(sp), r5
-	xor	218(sp), r5
-	mov	298(sp), r6
-	xor	216(sp), r6
-	mov	300(sp), r7
-	xor	222(sp), r7
-	mov	302(sp), r8
-	xor	220(sp), r8
-	mov	304(sp), r9
-	xor	226(sp), r9
-	mov	306(sp), r10
-	xor	224(sp), r10
-	mov	308(sp), r11
-	xor	230(sp), r11
-	mov	310(sp), r12
-	xor	228(sp), r12
-	mov	314(sp), r14
-	xor	234(sp), r14
-	mov	312(sp), r15
-	xor	232(sp), r15
+	xor	r14, 150(sp)
+	xor	r15, 148(sp)
+	xor	r12, 146(sp)
+	xor	r13, 144(sp)
+	xor	r8, 142(sp)
+	xor	r11, 140(sp)
+	xor	r4, 138(sp)
+	xor	r5, 134(sp)
+	xor	r7, 132(sp)
+	xor	r6, 130(sp)
+	xor	r10, 128(sp)
+	xor	r9, 124(sp)
+	xor	70(sp), 116(sp)
+	xor	68(sp), 114(sp)
+	xor	34(sp), 110(sp)
+	xor	32(sp), 102(sp)
+	xor	16(sp), 98(sp)
+	xor	14(sp), 92(sp)
+	xor	94(sp), 88(sp)
+	xor	90(sp), 80(sp)
+	xor	86(sp), 76(sp)
+	mov	172(sp), r4
+	xor	84(sp), r4
+	mov	174(sp), r5
+	xor	52(sp), r5
+	mov	178(sp), r6
+	xor	50(sp), r6
+	mov	180(sp), r7
+	xor	10(sp), r7
+	mov	182(sp), r8
+	xor	156(sp), r8
+	mov	184(sp), r9
+	xor	64(sp), r9
+	mov	186(sp), r10
+	xor	22(sp), r10
+	mov	188(sp), r11
+	xor	120(sp), r11
+	mov	190(sp), r12
+	xor	118(sp), r12
+	mov	194(sp), r14
+	xor	42(sp), r14
+	mov	192(sp), r15
+	xor	46(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
-	mov	240(sp), r13
-	add	322(sp), r13
-	cmp	#64, 238(sp)
+	mov	162(sp), r13
+	add	202(sp), r13
+	cmp	#64, 160(sp)
 	jnc	.Lchacha20_xor_stream_bytes10
 	bit	#1, r13
 	jnz	.Lchacha20_xor_stream_bytes10
-	mov	190(sp), 0(r13)
-	mov	188(sp), 2(r13)
-	mov	186(sp), 4(r13)
-	mov	184(sp), 6(r13)
-	mov	182(sp), 8(r13)
-	mov	180(sp), 10(r13)
-	mov	178(sp), 12(r13)
-	mov	172(sp), 14(r13)
-	mov	162(sp), 16(r13)
-	mov	160(sp), 18(r13)
-	mov	150(sp), 20(r13)
-	mov	146(sp), 22(r13)
-	mov	138(sp), 24(r13)
-	mov	136(sp), 26(r13)
-	mov	128(sp), 28(r13)
-	mov	120(sp), 30(r13)
-	mov	116(sp), 32(r13)
-	mov	110(sp), 34(r13)
-	mov	104(sp), 36(r13)
-	mov	94(sp), 38(r13)
-	mov	82(sp), 40(r13)
+	mov	150(sp), 0(r13)
+	mov	148(sp), 2(r13)
+	mov	146(sp), 4(r13)
+	mov	144(sp), 6(r13)
+	mov	142(sp), 8(r13)
+	mov	140(sp), 10(r13)
+	mov	138(sp), 12(r13)
+	mov	134(sp), 14(r13)
+	mov	132(sp), 16(r13)
+	mov	130(sp), 18(r13)
+	mov	128(sp), 20(r13)
+	mov	124(sp), 22(r13)
+	mov	116(sp), 24(r13)
+	mov	114(sp), 26(r13)
+	mov	110(sp), 28(r13)
+	mov	102(sp), 30(r13)
+	mov	98(sp), 32(r13)
+	mov	92(sp), 34(r13)
+	mov	88(sp), 36(r13)
+	mov	80(sp), 38(r13)
+	mov	76(sp), 40(r13)
 	mov	r4, 42(r13)
 	mov	r5, 44(r13)
 	mov	r6, 46(r13)
@@ -1980,41 +1881,41 @@ chacha20_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_xor_stream_stored11
 .Lchacha20_xor_stream_bytes10:
-	mov	190(sp), 326(sp)
-	mov	188(sp), 328(sp)
-	mov	186(sp), 330(sp)
-	mov	184(sp), 332(sp)
-	mov	182(sp), 334(sp)
-	mov	180(sp), 336(sp)
-	mov	178(sp), 338(sp)
-	mov	172(sp), 340(sp)
-	mov	162(sp), 342(sp)
-	mov	160(sp), 344(sp)
-	mov	150(sp), 346(sp)
-	mov	146(sp), 348(sp)
-	mov	138(sp), 350(sp)
-	mov	136(sp), 352(sp)
-	mov	128(sp), 354(sp)
-	mov	120(sp), 356(sp)
-	mov	116(sp), 358(sp)
-	mov	110(sp), 360(sp)
-	mov	104(sp), 362(sp)
-	mov	94(sp), 364(sp)
-	mov	82(sp), 366(sp)
-	mov	r4, 368(sp)
-	mov	r5, 370(sp)
-	mov	r6, 372(sp)
-	mov	r7, 374(sp)
-	mov	r8, 376(sp)
-	mov	r9, 378(sp)
-	mov	r10, 380(sp)
-	mov	r11, 382(sp)
-	mov	r12, 384(sp)
-	mov	r14, 386(sp)
-	mov	r15, 388(sp)
+	mov	150(sp), 206(sp)
+	mov	148(sp), 208(sp)
+	mov	146(sp), 210(sp)
+	mov	144(sp), 212(sp)
+	mov	142(sp), 214(sp)
+	mov	140(sp), 216(sp)
+	mov	138(sp), 218(sp)
+	mov	134(sp), 220(sp)
+	mov	132(sp), 222(sp)
+	mov	130(sp), 224(sp)
+	mov	128(sp), 226(sp)
+	mov	124(sp), 228(sp)
+	mov	116(sp), 230(sp)
+	mov	114(sp), 232(sp)
+	mov	110(sp), 234(sp)
+	mov	102(sp), 236(sp)
+	mov	98(sp), 238(sp)
+	mov	92(sp), 240(sp)
+	mov	88(sp), 242(sp)
+	mov	80(sp), 244(sp)
+	mov	76(sp), 246(sp)
+	mov	r4, 248(sp)
+	mov	r5, 250(sp)
+	mov	r6, 252(sp)
+	mov	r7, 254(sp)
+	mov	r8, 256(sp)
+	mov	r9, 258(sp)
+	mov	r10, 260(sp)
+	mov	r11, 262(sp)
+	mov	r12, 264(sp)
+	mov	r14, 266(sp)
+	mov	r15, 268(sp)
 	mov	sp, r14
-	add	#326, r14
-	mov	238(sp), r15
+	add	#206, r14
+	mov	160(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_xor_stream_cnt12
 	mov	#64, r15
@@ -2028,16 +1929,16 @@ chacha20_xor_stream:
 	dec	r15
 	jnz	.Lchacha20_xor_stream_cpy13
 .Lchacha20_xor_stream_stored11:
-	add	#1, 246(sp)
-	addc	#0, 248(sp)
-	cmp	318(sp), 246(sp)
-	mov	248(sp), r15
-	subc	316(sp), r15
+	add	#1, 168(sp)
+	addc	#0, 170(sp)
+	cmp	198(sp), 168(sp)
+	mov	170(sp), r15
+	subc	196(sp), r15
 	jc	.Lchacha20_xor_stream_near16
 	br	#.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_near16:
 .Lchacha20_xor_stream_done2:
-	add	#390, sp
+	add	#270, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_xor_stream, .-chacha20_xor_stream

@@ -648,20 +648,20 @@ poly1305_block:
 
 
 ; --- poly1305_finish: poly1305.finish
-;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1420 bytes of code
+;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1354 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
 	.balign 2
 poly1305_finish:
 	pushm.w	#7, r10
-	sub	#84, sp
-	mov	r12, 72(sp)
-	mov	r13, 82(sp)
-	mov	r14, 80(sp)
+	sub	#62, sp
+	mov	r12, 50(sp)
+	mov	r13, 60(sp)
+	mov	r14, 58(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	2(r15), r13
 	bit	#1, r13
 	rrc	r13
@@ -672,7 +672,7 @@ poly1305_finish:
 	mov	r13, r14
 	and	#57344, r14
 	and	#8191, r13
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	@r15, r4
 	mov	#0, r5
 	mov	#0, r6
@@ -693,7 +693,7 @@ poly1305_finish:
 	addc	#0, r15
 	mov	r15, r12
 	mov.b	r12, r12
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	4(r15), r15
 	swpb	r15
 	rla	r15
@@ -724,7 +724,7 @@ poly1305_finish:
 	addc	#0, r15
 	mov	r15, r9
 	mov.b	r9, r9
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	6(r15), r4
 	mov	#0, r10
 	mov	#0, r11
@@ -782,24 +782,20 @@ poly1305_finish:
 	rlc	r14
 	rlc	r15
 	mov.b	r15, r15
-	mov	12(sp), 58(sp)
-	mov	10(sp), 54(sp)
-	mov	8(sp), 52(sp)
-	mov	4(sp), 38(sp)
-	mov	r5, 24(sp)
+	mov	r5, 20(sp)
 	mov	r6, 14(sp)
-	add	#0, 58(sp)
-	addc	#0, 54(sp)
-	addc	r4, 52(sp)
-	addc	r10, 38(sp)
-	addc	r11, 24(sp)
+	add	#0, 12(sp)
+	addc	#0, 10(sp)
+	addc	r4, 8(sp)
+	addc	r10, 4(sp)
+	addc	r11, 20(sp)
 	addc	r12, 14(sp)
 	addc	r13, r7
 	addc	r14, r8
 	addc	r15, r9
 	mov	r9, r5
 	mov.b	r5, r5
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	8(r15), r4
 	mov	#0, r6
 	mov	#0, r9
@@ -831,26 +827,22 @@ poly1305_finish:
 	rlc	r13
 	rlc	r15
 	mov.b	r15, r15
-	mov	58(sp), r11
-	mov	54(sp), r12
-	mov	52(sp), 50(sp)
-	mov	38(sp), 46(sp)
-	mov	24(sp), 36(sp)
-	mov	14(sp), 30(sp)
+	mov	12(sp), r11
+	mov	10(sp), r12
 	mov	r7, 16(sp)
 	mov	r8, r14
 	add	#0, r11
 	addc	#0, r12
-	addc	#0, 50(sp)
-	addc	r4, 46(sp)
-	addc	r6, 36(sp)
-	addc	r9, 30(sp)
+	addc	#0, 8(sp)
+	addc	r4, 4(sp)
+	addc	r6, 20(sp)
+	addc	r9, 14(sp)
 	addc	r10, 16(sp)
 	addc	r13, r14
 	addc	r15, r5
 	mov	r5, r4
 	mov.b	r4, r4
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	10(r15), r5
 	mov	#0, r6
 	mov	#0, r7
@@ -864,23 +856,21 @@ poly1305_finish:
 	mov.b	r15, r15
 	mov	r11, r8
 	mov	r12, r9
-	mov	50(sp), r10
-	mov	46(sp), r11
-	mov	36(sp), r12
-	mov	30(sp), 28(sp)
-	mov	16(sp), 22(sp)
+	mov	8(sp), r10
+	mov	4(sp), r11
+	mov	20(sp), r12
 	add	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	r5, r12
-	addc	r6, 28(sp)
-	addc	r7, 22(sp)
+	addc	r6, 14(sp)
+	addc	r7, 16(sp)
 	addc	r13, r14
 	addc	r15, r4
 	mov	r4, r6
 	mov.b	r6, r6
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	12(r15), r15
 	bit	#1, r15
 	rrc	r15
@@ -894,20 +884,19 @@ poly1305_finish:
 	mov	r10, r9
 	mov	r11, r10
 	mov	r12, r11
-	mov	28(sp), r12
-	mov	22(sp), 20(sp)
+	mov	14(sp), r12
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	r13, r11
 	addc	r15, r12
-	addc	#0, 20(sp)
+	addc	#0, 16(sp)
 	addc	#0, r14
 	addc	#0, r6
 	mov	r6, r4
 	mov.b	r4, r4
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	14(r15), r5
 	mov	#0, r6
 	mov	#0, r15
@@ -959,7 +948,7 @@ poly1305_finish:
 	mov	r13, 6(sp)
 	mov.b	6(sp), r13
 	mov	r13, 6(sp)
-	mov	20(sp), r13
+	mov	16(sp), r13
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
@@ -971,7 +960,7 @@ poly1305_finish:
 	addc	6(sp), r4
 	mov	r4, r6
 	mov.b	r6, r6
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	16(r15), r15
 	swpb	r15
 	mov	r15, r5
@@ -987,7 +976,7 @@ poly1305_finish:
 	addc	r15, r14
 	addc	#0, r6
 	mov.b	r6, r6
-	mov	72(sp), r15
+	mov	50(sp), r15
 	mov	18(r15), r4
 	swpb	r4
 	bit	#1, r4
@@ -1000,22 +989,22 @@ poly1305_finish:
 	and	#65504, r5
 	and	#31, r4
 	mov.b	r4, r4
-	mov	r7, 76(sp)
-	mov	r8, 74(sp)
-	mov	r9, 70(sp)
-	mov	r10, 68(sp)
-	mov	r11, 64(sp)
-	mov	r12, 62(sp)
-	mov	r13, 60(sp)
+	mov	r7, 54(sp)
+	mov	r8, 52(sp)
+	mov	r9, 48(sp)
+	mov	r10, 46(sp)
+	mov	r11, 42(sp)
+	mov	r12, 40(sp)
+	mov	r13, 38(sp)
 	mov	r14, 2(sp)
 	mov	r6, r15
-	add	#0, 76(sp)
-	addc	#0, 74(sp)
-	addc	#0, 70(sp)
-	addc	#0, 68(sp)
-	addc	#0, 64(sp)
-	addc	#0, 62(sp)
-	addc	#0, 60(sp)
+	add	#0, 54(sp)
+	addc	#0, 52(sp)
+	addc	#0, 48(sp)
+	addc	#0, 46(sp)
+	addc	#0, 42(sp)
+	addc	#0, 40(sp)
+	addc	#0, 38(sp)
 	addc	r5, 2(sp)
 	addc	r4, r15
 	mov.b	r15, r15
@@ -1050,41 +1039,41 @@ poly1305_finish:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	mov	r15, 48(sp)
-	mov	#0, 44(sp)
-	mov	#0, 42(sp)
-	mov	#0, 34(sp)
+	mov	r15, 34(sp)
 	mov	#0, 32(sp)
+	mov	#0, 30(sp)
 	mov	#0, 26(sp)
+	mov	#0, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, r4
 	mov	#0, r6
 	mov	#0, r15
-	add	r5, 48(sp)
-	addc	r7, 44(sp)
-	addc	r8, 42(sp)
-	addc	r9, 34(sp)
-	addc	r10, 32(sp)
-	addc	r11, 26(sp)
+	add	r5, 34(sp)
+	addc	r7, 32(sp)
+	addc	r8, 30(sp)
+	addc	r9, 26(sp)
+	addc	r10, 24(sp)
+	addc	r11, 22(sp)
 	addc	r12, r4
 	addc	r13, r6
 	addc	r14, r15
 	mov	r15, r14
 	mov.b	r14, r14
-	mov	76(sp), r7
-	mov	74(sp), r8
-	mov	70(sp), r9
-	mov	68(sp), r10
-	mov	64(sp), r11
-	mov	62(sp), r12
-	mov	60(sp), r13
+	mov	54(sp), r7
+	mov	52(sp), r8
+	mov	48(sp), r9
+	mov	46(sp), r10
+	mov	42(sp), r11
+	mov	40(sp), r12
+	mov	38(sp), r13
 	mov	2(sp), r5
 	mov	@sp, r15
-	add	48(sp), r7
-	addc	44(sp), r8
-	addc	42(sp), r9
-	addc	34(sp), r10
-	addc	32(sp), r11
-	addc	26(sp), r12
+	add	34(sp), r7
+	addc	32(sp), r8
+	addc	30(sp), r9
+	addc	26(sp), r10
+	addc	24(sp), r11
+	addc	22(sp), r12
 	addc	r4, r13
 	addc	r6, r5
 	addc	r14, r15
@@ -1093,18 +1082,18 @@ poly1305_finish:
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, 18(sp)
-	mov	r9, 40(sp)
-	mov	r10, 56(sp)
-	mov	r11, 66(sp)
-	mov	r12, 78(sp)
+	mov	r9, 28(sp)
+	mov	r10, 36(sp)
+	mov	r11, 44(sp)
+	mov	r12, 56(sp)
 	mov	r13, r4
 	mov	r5, r14
 	add	#5, r15
 	addc	#0, 18(sp)
-	addc	#0, 40(sp)
+	addc	#0, 28(sp)
+	addc	#0, 36(sp)
+	addc	#0, 44(sp)
 	addc	#0, 56(sp)
-	addc	#0, 66(sp)
-	addc	#0, 78(sp)
 	addc	#0, r4
 	addc	#0, r14
 	addc	#0, r6
@@ -1126,19 +1115,19 @@ poly1305_finish:
 	xor	r8, r15
 	and	r6, r15
 	xor	r15, r8
-	mov	40(sp), r15
+	mov	28(sp), r15
 	xor	r9, r15
 	and	r6, r15
 	xor	r15, r9
-	mov	56(sp), r15
+	mov	36(sp), r15
 	xor	r10, r15
 	and	r6, r15
 	xor	r15, r10
-	mov	66(sp), r15
+	mov	44(sp), r15
 	xor	r11, r15
 	and	r6, r15
 	xor	r15, r11
-	mov	78(sp), r15
+	mov	56(sp), r15
 	xor	r12, r15
 	and	r6, r15
 	xor	r15, r12
@@ -1152,39 +1141,39 @@ poly1305_finish:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	mov	82(sp), r15
+	mov	60(sp), r15
 	add	@r15, r7
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	2(r15), r8
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	4(r15), r9
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	6(r15), r10
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	8(r15), r11
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	10(r15), r12
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	12(r15), r13
-	mov	82(sp), r15
+	mov	60(sp), r15
 	addc	14(r15), r14
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r7, 0(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r8, 2(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r9, 4(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r10, 6(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r11, 8(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r12, 10(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r13, 12(r15)
-	mov	80(sp), r15
+	mov	58(sp), r15
 	mov	r14, 14(r15)
-	add	#84, sp
+	add	#62, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_finish, .-poly1305_finish
@@ -1316,71 +1305,71 @@ poly1305_absorb_padded:
 
 
 ; --- poly1305_mac: poly1305.mac
-;     frame 202 bytes (54 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2510 bytes of code
+;     frame 180 bytes (43 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2444 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
 	.balign 2
 poly1305_mac:
 	pushm.w	#7, r10
-	sub	#202, sp
-	mov	r12, 104(sp)
+	sub	#180, sp
+	mov	r12, 82(sp)
 	mov	r13, 38(sp)
 	mov	r14, 36(sp)
-	mov	r15, 106(sp)
-	clr	108(sp)
-	clr	110(sp)
-	clr	112(sp)
-	clr	114(sp)
-	clr	116(sp)
-	clr	118(sp)
-	clr	120(sp)
-	clr	122(sp)
-	clr	124(sp)
-	clr	126(sp)
+	mov	r15, 84(sp)
+	clr	86(sp)
+	clr	88(sp)
+	clr	90(sp)
+	clr	92(sp)
+	clr	94(sp)
+	clr	96(sp)
+	clr	98(sp)
+	clr	100(sp)
+	clr	102(sp)
+	clr	104(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lpoly1305_mac_zero1:
-	clr	128(r14)
+	clr	106(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lpoly1305_mac_zero1
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	2(r15), r11
 	and	#4095, r11
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	4(r15), r10
 	and	#65532, r10
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	6(r15), r9
 	and	#4095, r9
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	8(r15), r8
 	and	#65532, r8
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	10(r15), r12
 	and	#4095, r12
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	12(r15), r13
 	and	#65532, r13
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	14(r15), r14
 	and	#4095, r14
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	@r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 148(sp)
+	mov	r7, 126(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 128(sp)
+	mov	r7, 106(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	104(sp), r15
+	mov	82(sp), r15
 	mov	@r15, r7
 	rla	r7
 	adc	r7
@@ -1400,12 +1389,12 @@ poly1305_mac:
 	bis	r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 150(sp)
+	mov	r7, 128(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 130(sp)
+	mov	r7, 108(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r11
 	bit	#1, r11
@@ -1423,12 +1412,12 @@ poly1305_mac:
 	bis	r15, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 152(sp)
+	mov	r11, 130(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 132(sp)
+	mov	r11, 110(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r10
 	rla	r10
@@ -1442,12 +1431,12 @@ poly1305_mac:
 	bis	r15, r10
 	and	#8191, r10
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 154(sp)
+	mov	r10, 132(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r10, r15
 	rlam.w	#2, r15
 	add	r15, r10
-	mov	r10, 134(sp)
+	mov	r10, 112(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	bit	#1, r9
 	rrc	r9
@@ -1471,12 +1460,12 @@ poly1305_mac:
 	bis	r15, r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 156(sp)
+	mov	r9, 134(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 136(sp)
+	mov	r9, 114(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r11
 	bit	#1, r11
@@ -1489,12 +1478,12 @@ poly1305_mac:
 	bis	r15, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 158(sp)
+	mov	r11, 136(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 138(sp)
+	mov	r11, 116(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	rla	r8
 	adc	r8
@@ -1510,12 +1499,12 @@ poly1305_mac:
 	bis	r15, r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 160(sp)
+	mov	r8, 138(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 140(sp)
+	mov	r8, 118(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r12
 	bit	#1, r12
@@ -1537,12 +1526,12 @@ poly1305_mac:
 	bis	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 162(sp)
+	mov	r12, 140(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 142(sp)
+	mov	r12, 120(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r14, r15
 	swpb	r15
@@ -1551,21 +1540,21 @@ poly1305_mac:
 	xor	r15, r13
 	and	#8191, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 164(sp)
+	mov	r13, 142(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 144(sp)
+	mov	r13, 122(sp)
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 166(sp)
+	mov	r14, 144(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 146(sp)
+	mov	r14, 124(sp)
 	; poly1305.ae:99: for i in 0..(n + 15) / 16 {
 	mov	36(sp), r13
 	mov	#0, r14
@@ -1654,7 +1643,7 @@ poly1305_mac:
 	jmp	.Lpoly1305_mac_join6
 .Lpoly1305_mac_bytes4:
 	mov	sp, r11
-	add	#168, r11
+	add	#146, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r8, r15
@@ -1758,20 +1747,20 @@ poly1305_mac:
 	mov	16(sp), r14
 	bis	r13, r14
 	mov	sp, r13
-	add	#108, r13
+	add	#86, r13
 	mov	sp, r15
-	add	#128, r15
-	mov	r5, 184(sp)
-	mov	r6, 186(sp)
-	mov	r7, 188(sp)
-	mov	r8, 190(sp)
-	mov	r9, 192(sp)
-	mov	r11, 194(sp)
-	mov	r12, 196(sp)
-	mov	r14, 198(sp)
-	mov	r4, 200(sp)
+	add	#106, r15
+	mov	r5, 162(sp)
+	mov	r6, 164(sp)
+	mov	r7, 166(sp)
+	mov	r8, 168(sp)
+	mov	r9, 170(sp)
+	mov	r11, 172(sp)
+	mov	r12, 174(sp)
+	mov	r14, 176(sp)
+	mov	r4, 178(sp)
 	mov	sp, r14
-	add	#184, r14
+	add	#162, r14
 	mov	r13, r12
 	mov	r15, r13
 	call	#poly1305_block
@@ -1783,7 +1772,7 @@ poly1305_mac:
 	jnc	.Lpoly1305_mac_loop2
 .Lpoly1305_mac_done3:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	110(sp), r13
+	mov	88(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -1793,7 +1782,7 @@ poly1305_mac:
 	mov	r13, r14
 	and	#57344, r14
 	and	#8191, r13
-	mov	108(sp), r4
+	mov	86(sp), r4
 	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
@@ -1813,7 +1802,7 @@ poly1305_mac:
 	addc	#0, r15
 	mov	r15, r12
 	mov.b	r12, r12
-	mov	112(sp), r15
+	mov	90(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1842,7 +1831,7 @@ poly1305_mac:
 	addc	#0, r7
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	114(sp), r8
+	mov	92(sp), r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -1899,26 +1888,22 @@ poly1305_mac:
 	rlc	r13
 	rlc	r14
 	mov.b	r14, r14
-	mov	34(sp), 84(sp)
-	mov	32(sp), 80(sp)
-	mov	30(sp), 78(sp)
-	mov	26(sp), 64(sp)
-	mov	r4, 50(sp)
+	mov	r4, 46(sp)
 	mov	r5, 40(sp)
 	mov	r6, r5
 	mov	r7, r6
-	add	#0, 84(sp)
-	addc	#0, 80(sp)
-	addc	r8, 78(sp)
-	addc	r9, 64(sp)
-	addc	r10, 50(sp)
+	add	#0, 34(sp)
+	addc	#0, 32(sp)
+	addc	r8, 30(sp)
+	addc	r9, 26(sp)
+	addc	r10, 46(sp)
 	addc	r11, 40(sp)
 	addc	r12, r5
 	addc	r13, r6
 	addc	r14, r15
 	mov	r15, r7
 	mov.b	r7, r7
-	mov	116(sp), r8
+	mov	94(sp), r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -1949,25 +1934,21 @@ poly1305_mac:
 	rlc	r14
 	rlc	r15
 	mov.b	r15, r15
-	mov	84(sp), r12
-	mov	80(sp), r13
-	mov	78(sp), 76(sp)
-	mov	64(sp), 72(sp)
-	mov	50(sp), 62(sp)
-	mov	40(sp), 56(sp)
+	mov	34(sp), r12
+	mov	32(sp), r13
 	mov	r5, 42(sp)
 	add	#0, r12
 	addc	#0, r13
-	addc	#0, 76(sp)
-	addc	r8, 72(sp)
-	addc	r9, 62(sp)
-	addc	r10, 56(sp)
+	addc	#0, 30(sp)
+	addc	r8, 26(sp)
+	addc	r9, 46(sp)
+	addc	r10, 40(sp)
 	addc	r11, 42(sp)
 	addc	r14, r6
 	addc	r15, r7
 	mov	r7, r15
 	mov.b	r15, r15
-	mov	118(sp), r4
+	mov	96(sp), r4
 	mov	#0, r5
 	mov	#0, r7
 	mov	#0, r8
@@ -1981,23 +1962,21 @@ poly1305_mac:
 	mov.b	r9, r9
 	mov	r12, r10
 	mov	r13, r11
-	mov	76(sp), r12
-	mov	72(sp), r13
-	mov	62(sp), r14
-	mov	56(sp), 54(sp)
-	mov	42(sp), 48(sp)
+	mov	30(sp), r12
+	mov	26(sp), r13
+	mov	46(sp), r14
 	add	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	r4, r14
-	addc	r5, 54(sp)
-	addc	r7, 48(sp)
+	addc	r5, 40(sp)
+	addc	r7, 42(sp)
 	addc	r8, r6
 	addc	r9, r15
 	mov	r15, r7
 	mov.b	r7, r7
-	mov	120(sp), r15
+	mov	98(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2011,8 +1990,7 @@ poly1305_mac:
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
-	mov	54(sp), r14
-	mov	48(sp), 46(sp)
+	mov	40(sp), r14
 	mov	r6, r5
 	mov	r7, r15
 	add	#0, r4
@@ -2021,12 +1999,12 @@ poly1305_mac:
 	addc	#0, r12
 	addc	r8, r13
 	addc	r9, r14
-	addc	#0, 46(sp)
+	addc	#0, 42(sp)
 	addc	#0, r5
 	addc	#0, r15
 	mov	r15, r6
 	mov.b	r6, r6
-	mov	122(sp), r7
+	mov	100(sp), r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r15
@@ -2077,7 +2055,7 @@ poly1305_mac:
 	mov	r15, 28(sp)
 	mov.b	28(sp), r15
 	mov	r15, 28(sp)
-	mov	46(sp), r15
+	mov	42(sp), r15
 	add	#0, r4
 	addc	#0, r10
 	addc	#0, r11
@@ -2088,7 +2066,7 @@ poly1305_mac:
 	addc	r9, r5
 	addc	28(sp), r6
 	mov.b	r6, r6
-	mov	124(sp), r9
+	mov	102(sp), r9
 	swpb	r9
 	mov	r9, r7
 	and	#65280, r7
@@ -2106,7 +2084,7 @@ poly1305_mac:
 	addc	r8, r5
 	addc	#0, r6
 	mov.b	r6, r6
-	mov	126(sp), r8
+	mov	104(sp), r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -2118,22 +2096,22 @@ poly1305_mac:
 	and	#65504, r14
 	and	#31, r8
 	mov.b	r8, r8
-	mov	r9, 100(sp)
-	mov	r10, 98(sp)
-	mov	r11, 96(sp)
-	mov	r12, 94(sp)
-	mov	r13, 90(sp)
-	mov	r4, 88(sp)
-	mov	r15, 86(sp)
+	mov	r9, 78(sp)
+	mov	r10, 76(sp)
+	mov	r11, 74(sp)
+	mov	r12, 72(sp)
+	mov	r13, 68(sp)
+	mov	r4, 66(sp)
+	mov	r15, 64(sp)
 	mov	r5, 24(sp)
 	mov	r6, r15
-	add	#0, 100(sp)
-	addc	#0, 98(sp)
-	addc	#0, 96(sp)
-	addc	#0, 94(sp)
-	addc	#0, 90(sp)
-	addc	#0, 88(sp)
-	addc	#0, 86(sp)
+	add	#0, 78(sp)
+	addc	#0, 76(sp)
+	addc	#0, 74(sp)
+	addc	#0, 72(sp)
+	addc	#0, 68(sp)
+	addc	#0, 66(sp)
+	addc	#0, 64(sp)
 	addc	r14, 24(sp)
 	addc	r8, r15
 	mov.b	r15, r15
@@ -2168,41 +2146,41 @@ poly1305_mac:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	mov	r15, 74(sp)
-	mov	#0, 70(sp)
-	mov	#0, 68(sp)
-	mov	#0, 60(sp)
+	mov	r15, 60(sp)
 	mov	#0, 58(sp)
+	mov	#0, 56(sp)
 	mov	#0, 52(sp)
+	mov	#0, 50(sp)
+	mov	#0, 48(sp)
 	mov	#0, r4
 	mov	#0, r6
 	mov	#0, r15
-	add	r5, 74(sp)
-	addc	r7, 70(sp)
-	addc	r8, 68(sp)
-	addc	r9, 60(sp)
-	addc	r10, 58(sp)
-	addc	r11, 52(sp)
+	add	r5, 60(sp)
+	addc	r7, 58(sp)
+	addc	r8, 56(sp)
+	addc	r9, 52(sp)
+	addc	r10, 50(sp)
+	addc	r11, 48(sp)
 	addc	r12, r4
 	addc	r13, r6
 	addc	r14, r15
 	mov	r15, r14
 	mov.b	r14, r14
-	mov	100(sp), r7
-	mov	98(sp), r8
-	mov	96(sp), r9
-	mov	94(sp), r10
-	mov	90(sp), r11
-	mov	88(sp), r12
-	mov	86(sp), r13
+	mov	78(sp), r7
+	mov	76(sp), r8
+	mov	74(sp), r9
+	mov	72(sp), r10
+	mov	68(sp), r11
+	mov	66(sp), r12
+	mov	64(sp), r13
 	mov	24(sp), r5
 	mov	18(sp), r15
-	add	74(sp), r7
-	addc	70(sp), r8
-	addc	68(sp), r9
-	addc	60(sp), r10
-	addc	58(sp), r11
-	addc	52(sp), r12
+	add	60(sp), r7
+	addc	58(sp), r8
+	addc	56(sp), r9
+	addc	52(sp), r10
+	addc	50(sp), r11
+	addc	48(sp), r12
 	addc	r4, r13
 	addc	r6, r5
 	addc	r14, r15
@@ -2211,18 +2189,18 @@ poly1305_mac:
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, 44(sp)
-	mov	r9, 66(sp)
-	mov	r10, 82(sp)
-	mov	r11, 92(sp)
-	mov	r12, 102(sp)
+	mov	r9, 54(sp)
+	mov	r10, 62(sp)
+	mov	r11, 70(sp)
+	mov	r12, 80(sp)
 	mov	r13, r4
 	mov	r5, r14
 	add	#5, r15
 	addc	#0, 44(sp)
-	addc	#0, 66(sp)
-	addc	#0, 82(sp)
-	addc	#0, 92(sp)
-	addc	#0, 102(sp)
+	addc	#0, 54(sp)
+	addc	#0, 62(sp)
+	addc	#0, 70(sp)
+	addc	#0, 80(sp)
 	addc	#0, r4
 	addc	#0, r14
 	addc	#0, r6
@@ -2244,19 +2222,19 @@ poly1305_mac:
 	xor	r8, r15
 	and	r6, r15
 	xor	r15, r8
-	mov	66(sp), r15
+	mov	54(sp), r15
 	xor	r9, r15
 	and	r6, r15
 	xor	r15, r9
-	mov	82(sp), r15
+	mov	62(sp), r15
 	xor	r10, r15
 	and	r6, r15
 	xor	r15, r10
-	mov	92(sp), r15
+	mov	70(sp), r15
 	xor	r11, r15
 	and	r6, r15
 	xor	r15, r11
-	mov	102(sp), r15
+	mov	80(sp), r15
 	xor	r12, r15
 	and	r6, r15
 	xor	r15, r12
@@ -2270,39 +2248,39 @@ poly1305_mac:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	mov	104(sp), r15
+	mov	82(sp), r15
 	add	16(r15), r7
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	18(r15), r8
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	20(r15), r9
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	22(r15), r10
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	24(r15), r11
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	26(r15), r12
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	28(r15), r13
-	mov	104(sp), r15
+	mov	82(sp), r15
 	addc	30(r15), r14
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r7, 0(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r8, 2(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r9, 4(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r10, 6(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r11, 8(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r12, 10(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r13, 12(r15)
-	mov	106(sp), r15
+	mov	84(sp), r15
 	mov	r14, 14(r15)
-	add	#202, sp
+	add	#180, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_mac, .-poly1305_mac

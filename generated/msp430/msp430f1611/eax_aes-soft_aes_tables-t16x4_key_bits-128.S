@@ -1695,8 +1695,8 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 298 bytes (117 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2406 bytes of code
+;     frame 230 bytes (83 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2202 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1709,12 +1709,12 @@ eax_omac:
 	push	r6
 	push	r5
 	push	r4
-	sub	#298, sp
-	mov	r12, 198(sp)
-	mov	r13, 116(sp)
-	mov	r15, 74(sp)
-	mov	314(sp), 14(sp)
-	mov	316(sp), 200(sp)
+	sub	#230, sp
+	mov	r12, 130(sp)
+	mov	r13, 86(sp)
+	mov	r15, 56(sp)
+	mov	246(sp), 8(sp)
+	mov	248(sp), 132(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r13
 	add	#2, r13
@@ -1723,8 +1723,8 @@ eax_omac:
 	rla	r13
 	rla	r13
 	rla	r13
-	add	116(sp), r13
-	mov	14(sp), r15
+	add	86(sp), r13
+	mov	8(sp), r15
 	sub	#1, r15
 	clr	r10
 	adc	r10
@@ -1739,46 +1739,46 @@ eax_omac:
 	inv	r15
 	inc	r15
 	and	2(r13), r15
-	mov	r15, 172(sp)
-	xor	2(r13), 172(sp)
+	mov	r15, 0(sp)
+	xor	2(r13), 0(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	4(r13), r15
-	mov	r15, 174(sp)
-	xor	4(r13), 174(sp)
+	mov	r15, 2(sp)
+	xor	4(r13), 2(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	6(r13), r15
-	mov	r15, 180(sp)
-	xor	6(r13), 180(sp)
+	mov	r15, 4(sp)
+	xor	6(r13), 4(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	8(r13), r15
-	mov	r15, 182(sp)
-	xor	8(r13), 182(sp)
+	mov	r15, 6(sp)
+	xor	8(r13), 6(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	10(r13), r15
-	mov	r15, 192(sp)
-	xor	10(r13), 192(sp)
+	mov	r15, 124(sp)
+	xor	10(r13), 124(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	12(r13), r15
-	mov	r15, 188(sp)
-	xor	12(r13), 188(sp)
+	mov	r15, 120(sp)
+	xor	12(r13), 120(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	14(r13), r15
-	mov	r15, 186(sp)
-	xor	14(r13), 186(sp)
-	mov	74(sp), r4
-	cmp	#16, 14(sp)
+	mov	r15, 48(sp)
+	xor	14(r13), 48(sp)
+	mov	56(sp), r4
+	cmp	#16, 8(sp)
 	jnc	.Leax_omac_bytes1
 	bit	#1, r4
 	jnz	.Leax_omac_bytes1
@@ -1794,10 +1794,10 @@ eax_omac:
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
 	mov	sp, r9
-	add	#234, r9
+	add	#166, r9
 	mov	r9, r11
 	mov	#16, r12
-	mov	14(sp), r15
+	mov	8(sp), r15
 .Leax_omac_cpy4:
 	clr	r13
 	tst	r15
@@ -1819,24 +1819,24 @@ eax_omac:
 	swpb	r4
 	xor	r4, r14
 	and	r15, r14
-	mov	r4, 166(sp)
-	xor	r14, 166(sp)
+	mov	r4, 110(sp)
+	xor	r14, 110(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	swpb	r5
 	mov	r5, r15
 	and	r14, r15
-	mov	r5, 158(sp)
-	xor	r15, 158(sp)
+	mov	r5, 106(sp)
+	xor	r15, 106(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	swpb	r6
 	mov	r6, r15
 	and	r14, r15
-	mov	r6, 114(sp)
-	xor	r15, 114(sp)
+	mov	r6, 84(sp)
+	xor	r15, 84(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -1874,7 +1874,7 @@ eax_omac:
 	and	r15, r10
 	mov	r9, r15
 	xor	r10, r15
-	mov	14(sp), r9
+	mov	8(sp), r9
 	add	#15, r9
 	mov	#0, r10
 	addc	#0, r10
@@ -1889,52 +1889,47 @@ eax_omac:
 	rla	r10
 	rla	r10
 	rla	r10
-	mov	r10, 18(sp)
-	bis	r9, 18(sp)
+	mov	r10, 12(sp)
+	bis	r9, 12(sp)
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	116(sp), r10
-	mov	2(r10), 202(sp)
-	mov	116(sp), r10
-	mov	4(r10), 204(sp)
-	mov	116(sp), r10
-	mov	6(r10), 206(sp)
-	mov	116(sp), r10
-	mov	8(r10), 208(sp)
-	mov	116(sp), r10
-	mov	10(r10), 210(sp)
-	mov	116(sp), r10
-	mov	12(r10), 212(sp)
-	mov	116(sp), r10
-	mov	14(r10), 214(sp)
-	mov	116(sp), r10
-	mov	16(r10), 216(sp)
-	mov	116(sp), r10
-	mov	18(r10), 218(sp)
-	mov	116(sp), r10
-	mov	20(r10), 220(sp)
-	mov	116(sp), r10
-	mov	22(r10), 222(sp)
-	mov	116(sp), r10
-	mov	24(r10), 224(sp)
-	mov	116(sp), r10
-	mov	26(r10), 226(sp)
-	mov	116(sp), r10
-	mov	28(r10), 228(sp)
-	mov	116(sp), r10
-	mov	30(r10), 230(sp)
+	mov	86(sp), r10
+	mov	2(r10), 134(sp)
+	mov	86(sp), r10
+	mov	4(r10), 136(sp)
+	mov	86(sp), r10
+	mov	6(r10), 138(sp)
+	mov	86(sp), r10
+	mov	8(r10), 140(sp)
+	mov	86(sp), r10
+	mov	10(r10), 142(sp)
+	mov	86(sp), r10
+	mov	12(r10), 144(sp)
+	mov	86(sp), r10
+	mov	14(r10), 146(sp)
+	mov	86(sp), r10
+	mov	16(r10), 148(sp)
+	mov	86(sp), r10
+	mov	18(r10), 150(sp)
+	mov	86(sp), r10
+	mov	20(r10), 152(sp)
+	mov	86(sp), r10
+	mov	22(r10), 154(sp)
+	mov	86(sp), r10
+	mov	24(r10), 156(sp)
+	mov	86(sp), r10
+	mov	26(r10), 158(sp)
+	mov	86(sp), r10
+	mov	28(r10), 160(sp)
+	mov	86(sp), r10
+	mov	30(r10), 162(sp)
 	mov	#1, r9
 	mov	r8, r4
-	mov	172(sp), 0(sp)
-	mov	174(sp), 2(sp)
-	mov	180(sp), 4(sp)
-	mov	182(sp), 6(sp)
-	mov	192(sp), r5
-	mov	188(sp), r6
-	mov	186(sp), 60(sp)
-	mov	166(sp), r7
-	mov	158(sp), r8
-	mov	114(sp), r10
-	cmp	18(sp), r9
+	mov	124(sp), r5
+	mov	120(sp), r6
+	mov	110(sp), r7
+	mov	106(sp), r8
+	mov	84(sp), r10
+	cmp	12(sp), r9
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
 	xor	r7, r4
@@ -1950,22 +1945,22 @@ eax_omac:
 	xor	r13, r12
 	mov	r6, r13
 	xor	r14, r13
-	mov	60(sp), r14
+	mov	48(sp), r14
 	xor	r15, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, 250(sp)
-	mov	r7, 252(sp)
-	mov	r8, 254(sp)
-	mov	r10, 256(sp)
-	mov	r11, 258(sp)
-	mov	r12, 260(sp)
-	mov	r13, 262(sp)
-	mov	r14, 264(sp)
+	mov	r4, 182(sp)
+	mov	r7, 184(sp)
+	mov	r8, 186(sp)
+	mov	r10, 188(sp)
+	mov	r11, 190(sp)
+	mov	r12, 192(sp)
+	mov	r13, 194(sp)
+	mov	r14, 196(sp)
 	mov	sp, r13
-	add	#250, r13
+	add	#182, r13
 	mov	sp, r14
-	add	#266, r14
-	mov	198(sp), r12
+	add	#198, r14
+	mov	130(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
@@ -1973,9 +1968,9 @@ eax_omac:
 	rla	r7
 	rla	r7
 	rla	r7
-	mov	14(sp), r11
+	mov	8(sp), r11
 	sub	r7, r11
-	add	74(sp), r7
+	add	56(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1992,7 +1987,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#234, r12
+	add	#166, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -2010,16 +2005,16 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	266(sp), r4
-	mov	268(sp), 0(sp)
-	mov	270(sp), 2(sp)
-	mov	272(sp), 4(sp)
-	mov	274(sp), 6(sp)
-	mov	276(sp), r5
-	mov	278(sp), r6
-	mov	280(sp), 60(sp)
+	mov	198(sp), r4
+	mov	200(sp), 0(sp)
+	mov	202(sp), 2(sp)
+	mov	204(sp), 4(sp)
+	mov	206(sp), 6(sp)
+	mov	208(sp), r5
+	mov	210(sp), r6
+	mov	212(sp), 48(sp)
 	add	#1, r9
-	cmp	18(sp), r9
+	cmp	12(sp), r9
 	swpb	r7
 	swpb	r8
 	swpb	r10
@@ -2030,304 +2025,275 @@ eax_omac:
 	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	mov	14(sp), 10(sp)
-	and	#15, 10(sp)
-	mov	10(sp), r9
+	and	#15, 8(sp)
+	mov	8(sp), r9
 	sub	#1, r9
-	clr	176(sp)
-	adc	176(sp)
-	xor	#1, 176(sp)
-	mov	10(sp), r9
+	clr	114(sp)
+	adc	114(sp)
+	xor	#1, 114(sp)
+	mov	8(sp), r9
 	and	#8191, r9
-	mov	r9, 120(sp)
-	rla	120(sp)
-	rla	120(sp)
-	rla	120(sp)
-	mov.b	11(sp), r9
+	mov	r9, 78(sp)
+	rla	78(sp)
+	rla	78(sp)
+	rla	78(sp)
+	mov.b	9(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	10(sp), 80(sp)
-	and	#1, 80(sp)
-	mov	80(sp), 58(sp)
-	inv	58(sp)
-	inc	58(sp)
-	mov	58(sp), 78(sp)
-	and	#32896, 78(sp)
-	mov	78(sp), 68(sp)
-	xor	#32768, 68(sp)
-	mov	10(sp), 90(sp)
-	clrc
-	rrc	90(sp)
-	mov	90(sp), 72(sp)
-	and	#1, 72(sp)
-	mov	72(sp), 56(sp)
-	inv	56(sp)
-	inc	56(sp)
-	mov	68(sp), 82(sp)
-	and	56(sp), 82(sp)
-	mov	72(sp), 54(sp)
-	inv	54(sp)
-	inc	54(sp)
-	mov	68(sp), 104(sp)
-	and	54(sp), 104(sp)
-	mov	68(sp), 70(sp)
-	xor	104(sp), 70(sp)
-	mov	10(sp), 52(sp)
-	clrc
-	rrc	52(sp)
-	rra	52(sp)
-	mov	52(sp), 16(sp)
-	and	#1, 16(sp)
-	mov	16(sp), 66(sp)
-	inv	66(sp)
-	inc	66(sp)
-	mov	82(sp), 112(sp)
-	and	66(sp), 112(sp)
-	mov	16(sp), 64(sp)
-	inv	64(sp)
-	inc	64(sp)
-	mov	70(sp), 118(sp)
-	and	64(sp), 118(sp)
-	mov	16(sp), 62(sp)
-	inv	62(sp)
-	inc	62(sp)
-	mov	82(sp), 102(sp)
-	and	62(sp), 102(sp)
-	mov	82(sp), 110(sp)
-	xor	102(sp), 110(sp)
-	mov	16(sp), 50(sp)
-	inv	50(sp)
-	inc	50(sp)
-	mov	70(sp), 92(sp)
-	and	50(sp), 92(sp)
-	mov	70(sp), 100(sp)
-	xor	92(sp), 100(sp)
-	mov	10(sp), 12(sp)
-	clrc
-	rrc	12(sp)
-	rra	12(sp)
-	rra	12(sp)
-	mov	12(sp), 8(sp)
-	and	#1, 8(sp)
-	mov	8(sp), 48(sp)
-	inv	48(sp)
-	inc	48(sp)
-	mov	112(sp), 148(sp)
-	and	48(sp), 148(sp)
 	mov	8(sp), 46(sp)
+	and	#1, 46(sp)
 	inv	46(sp)
 	inc	46(sp)
-	mov	118(sp), 154(sp)
-	and	46(sp), 154(sp)
-	mov	8(sp), 44(sp)
+	and	#32896, 46(sp)
+	xor	#32768, 46(sp)
+	mov	8(sp), 42(sp)
+	clrc
+	rrc	42(sp)
+	and	#1, 42(sp)
+	mov	42(sp), 44(sp)
 	inv	44(sp)
 	inc	44(sp)
-	mov	110(sp), 164(sp)
-	and	44(sp), 164(sp)
-	mov	8(sp), 42(sp)
+	mov	46(sp), 60(sp)
+	and	44(sp), 60(sp)
 	inv	42(sp)
 	inc	42(sp)
-	mov	100(sp), 168(sp)
-	and	42(sp), 168(sp)
+	mov	46(sp), 76(sp)
+	and	42(sp), 76(sp)
+	xor	76(sp), 46(sp)
+	mov	8(sp), 10(sp)
+	clrc
+	rrc	10(sp)
+	rra	10(sp)
+	and	#1, 10(sp)
+	mov	10(sp), 54(sp)
+	inv	54(sp)
+	inc	54(sp)
+	mov	60(sp), 82(sp)
+	and	54(sp), 82(sp)
+	mov	10(sp), 52(sp)
+	inv	52(sp)
+	inc	52(sp)
+	mov	46(sp), 88(sp)
+	and	52(sp), 88(sp)
+	mov	10(sp), 50(sp)
+	inv	50(sp)
+	inc	50(sp)
+	mov	60(sp), 74(sp)
+	and	50(sp), 74(sp)
+	xor	74(sp), 60(sp)
+	inv	10(sp)
+	inc	10(sp)
+	mov	46(sp), 68(sp)
+	and	10(sp), 68(sp)
+	xor	68(sp), 46(sp)
+	clrc
+	rrc	8(sp)
+	rra	8(sp)
+	rra	8(sp)
+	and	#1, 8(sp)
 	mov	8(sp), 40(sp)
 	inv	40(sp)
 	inc	40(sp)
-	mov	112(sp), 88(sp)
-	and	40(sp), 88(sp)
-	mov	112(sp), 162(sp)
-	xor	88(sp), 162(sp)
+	mov	82(sp), 98(sp)
+	and	40(sp), 98(sp)
 	mov	8(sp), 38(sp)
 	inv	38(sp)
 	inc	38(sp)
-	mov	118(sp), 86(sp)
-	and	38(sp), 86(sp)
-	mov	118(sp), 152(sp)
-	xor	86(sp), 152(sp)
+	mov	88(sp), 96(sp)
+	and	38(sp), 96(sp)
 	mov	8(sp), 36(sp)
 	inv	36(sp)
 	inc	36(sp)
-	mov	110(sp), 84(sp)
-	and	36(sp), 84(sp)
-	mov	110(sp), 144(sp)
-	xor	84(sp), 144(sp)
+	mov	60(sp), 92(sp)
+	and	36(sp), 92(sp)
 	mov	8(sp), 34(sp)
 	inv	34(sp)
 	inc	34(sp)
-	mov	100(sp), 76(sp)
-	and	34(sp), 76(sp)
-	mov	100(sp), 142(sp)
-	xor	76(sp), 142(sp)
-	mov	120(sp), 106(sp)
-	sub	#128, 106(sp)
+	mov	46(sp), 90(sp)
+	and	34(sp), 90(sp)
+	mov	8(sp), 32(sp)
+	inv	32(sp)
+	inc	32(sp)
+	mov	82(sp), 66(sp)
+	and	32(sp), 66(sp)
+	xor	66(sp), 82(sp)
+	mov	8(sp), 30(sp)
+	inv	30(sp)
+	inc	30(sp)
+	mov	88(sp), 64(sp)
+	and	30(sp), 64(sp)
+	xor	64(sp), 88(sp)
+	mov	8(sp), 28(sp)
+	inv	28(sp)
+	inc	28(sp)
+	mov	60(sp), 62(sp)
+	and	28(sp), 62(sp)
+	xor	62(sp), 60(sp)
+	inv	8(sp)
+	inc	8(sp)
+	mov	46(sp), 58(sp)
+	and	8(sp), 58(sp)
+	xor	58(sp), 46(sp)
+	sub	#128, 78(sp)
 	subc	#0, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r9, 32(sp)
-	inv	32(sp)
-	inc	32(sp)
-	mov	148(sp), 138(sp)
-	and	32(sp), 138(sp)
-	mov	r9, 30(sp)
-	inv	30(sp)
-	inc	30(sp)
-	mov	154(sp), 136(sp)
-	and	30(sp), 136(sp)
-	mov	r9, 28(sp)
-	inv	28(sp)
-	inc	28(sp)
-	mov	164(sp), 132(sp)
-	and	28(sp), 132(sp)
 	mov	r9, 26(sp)
 	inv	26(sp)
 	inc	26(sp)
-	mov	168(sp), 130(sp)
-	and	26(sp), 130(sp)
+	and	26(sp), 98(sp)
 	mov	r9, 24(sp)
 	inv	24(sp)
 	inc	24(sp)
-	mov	162(sp), 128(sp)
-	and	24(sp), 128(sp)
+	and	24(sp), 96(sp)
 	mov	r9, 22(sp)
 	inv	22(sp)
 	inc	22(sp)
-	mov	152(sp), 126(sp)
-	and	22(sp), 126(sp)
+	and	22(sp), 92(sp)
 	mov	r9, 20(sp)
 	inv	20(sp)
 	inc	20(sp)
-	mov	144(sp), 124(sp)
-	and	20(sp), 124(sp)
+	and	20(sp), 90(sp)
+	mov	r9, 18(sp)
+	inv	18(sp)
+	inc	18(sp)
+	and	18(sp), 82(sp)
+	mov	r9, 16(sp)
+	inv	16(sp)
+	inc	16(sp)
+	and	16(sp), 88(sp)
+	mov	r9, 14(sp)
+	inv	14(sp)
+	inc	14(sp)
+	and	14(sp), 60(sp)
 	inv	r9
 	inc	r9
-	mov	142(sp), 122(sp)
-	and	r9, 122(sp)
+	and	r9, 46(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	176(sp), r9
+	mov	114(sp), r9
 	xor	#1, r9
 	sub	#1, r9
-	clr	232(sp)
-	adc	232(sp)
-	xor	#1, 232(sp)
-	mov	r7, 150(sp)
-	mov	116(sp), r9
-	xor	@r9, 150(sp)
-	mov	r8, 160(sp)
-	xor	202(sp), 160(sp)
-	mov	r10, 170(sp)
-	xor	204(sp), 170(sp)
-	mov	r11, 178(sp)
-	xor	206(sp), 178(sp)
-	mov	r12, 184(sp)
-	xor	208(sp), 184(sp)
-	mov	r13, 190(sp)
-	xor	210(sp), 190(sp)
-	mov	r14, 194(sp)
-	xor	212(sp), 194(sp)
-	mov	r15, 196(sp)
-	xor	214(sp), 196(sp)
-	mov	r7, 108(sp)
-	xor	138(sp), 108(sp)
-	mov	r8, 98(sp)
-	xor	136(sp), 98(sp)
-	mov	r10, 96(sp)
-	xor	132(sp), 96(sp)
+	clr	164(sp)
+	adc	164(sp)
+	xor	#1, 164(sp)
+	mov	r7, 102(sp)
+	mov	86(sp), r9
+	xor	@r9, 102(sp)
+	mov	r8, 108(sp)
+	xor	134(sp), 108(sp)
+	mov	r10, 112(sp)
+	xor	136(sp), 112(sp)
+	mov	r11, 116(sp)
+	xor	138(sp), 116(sp)
+	mov	r12, 118(sp)
+	xor	140(sp), 118(sp)
+	mov	r13, 122(sp)
+	xor	142(sp), 122(sp)
+	mov	r14, 126(sp)
+	xor	144(sp), 126(sp)
+	mov	r15, 128(sp)
+	xor	146(sp), 128(sp)
+	mov	r7, 80(sp)
+	xor	98(sp), 80(sp)
+	mov	r8, 72(sp)
+	xor	96(sp), 72(sp)
+	mov	r10, 70(sp)
+	xor	92(sp), 70(sp)
 	mov	r11, r9
-	xor	130(sp), r9
+	xor	90(sp), r9
 	mov	r12, r8
-	xor	128(sp), r8
+	xor	82(sp), r8
 	mov	r13, r10
-	xor	126(sp), r10
+	xor	88(sp), r10
 	mov	r14, r11
-	xor	124(sp), r11
+	xor	60(sp), r11
 	mov	r15, r7
-	xor	122(sp), r7
-	mov	108(sp), r12
-	xor	216(sp), r12
-	mov	98(sp), r13
-	xor	218(sp), r13
-	mov	96(sp), 94(sp)
-	xor	220(sp), 94(sp)
-	xor	222(sp), r9
+	xor	46(sp), r7
+	mov	80(sp), r12
+	xor	148(sp), r12
+	mov	72(sp), r13
+	xor	150(sp), r13
+	xor	152(sp), 70(sp)
+	xor	154(sp), r9
 	mov	r8, r15
-	xor	224(sp), r15
+	xor	156(sp), r15
 	mov	r10, r14
-	xor	226(sp), r14
-	xor	228(sp), r11
-	mov	r7, 134(sp)
-	xor	230(sp), 134(sp)
-	mov	232(sp), r8
+	xor	158(sp), r14
+	xor	160(sp), r11
+	mov	r7, 94(sp)
+	xor	162(sp), 94(sp)
+	mov	164(sp), r8
 	inv	r8
 	inc	r8
-	mov	150(sp), r10
+	mov	102(sp), r10
 	xor	r12, r10
 	and	r8, r10
-	mov	r12, 156(sp)
-	xor	r10, 156(sp)
-	mov	232(sp), r10
+	mov	r12, 104(sp)
+	xor	r10, 104(sp)
+	mov	164(sp), r10
 	inv	r10
 	inc	r10
-	mov	160(sp), r12
+	mov	108(sp), r12
 	xor	r13, r12
 	and	r10, r12
-	mov	r13, 146(sp)
-	xor	r12, 146(sp)
-	mov	232(sp), r12
+	mov	r13, 100(sp)
+	xor	r12, 100(sp)
+	mov	164(sp), r12
 	inv	r12
 	inc	r12
-	mov	170(sp), r13
-	xor	94(sp), r13
+	mov	112(sp), r13
+	xor	70(sp), r13
 	and	r12, r13
-	mov	94(sp), 140(sp)
-	xor	r13, 140(sp)
-	mov	232(sp), r12
+	xor	r13, 70(sp)
+	mov	164(sp), r12
 	inv	r12
 	inc	r12
-	mov	178(sp), r13
+	mov	116(sp), r13
 	xor	r9, r13
 	and	r12, r13
 	xor	r13, r9
-	mov	232(sp), r12
+	mov	164(sp), r12
 	inv	r12
 	inc	r12
-	mov	184(sp), r13
+	mov	118(sp), r13
 	xor	r15, r13
 	and	r12, r13
 	xor	r13, r15
-	mov	232(sp), r12
+	mov	164(sp), r12
 	inv	r12
 	inc	r12
-	mov	190(sp), r13
+	mov	122(sp), r13
 	xor	r14, r13
 	and	r12, r13
 	mov	r14, r8
 	xor	r13, r8
-	mov	232(sp), r13
+	mov	164(sp), r13
 	inv	r13
 	inc	r13
-	mov	194(sp), r14
+	mov	126(sp), r14
 	xor	r11, r14
 	and	r13, r14
 	mov	r11, r7
 	xor	r14, r7
-	mov	232(sp), r13
+	mov	164(sp), r13
 	inv	r13
 	inc	r13
-	mov	196(sp), r14
-	xor	134(sp), r14
+	mov	128(sp), r14
+	xor	94(sp), r14
 	and	r13, r14
-	mov	134(sp), r10
+	mov	94(sp), r10
 	xor	r14, r10
 	mov	r4, r11
-	xor	156(sp), r11
+	xor	104(sp), r11
 	mov	@sp, r12
-	xor	146(sp), r12
+	xor	100(sp), r12
 	mov	2(sp), r13
-	xor	140(sp), r13
+	xor	70(sp), r13
 	mov	4(sp), r14
 	xor	r9, r14
 	mov	6(sp), r9
@@ -2335,40 +2301,40 @@ eax_omac:
 	xor	r8, r5
 	mov	r6, r8
 	xor	r7, r8
-	mov	60(sp), r15
+	mov	48(sp), r15
 	xor	r10, r15
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r11, 250(sp)
-	mov	r12, 252(sp)
-	mov	r13, 254(sp)
-	mov	r14, 256(sp)
-	mov	r9, 258(sp)
-	mov	r5, 260(sp)
-	mov	r8, 262(sp)
-	mov	r15, 264(sp)
+	mov	r11, 182(sp)
+	mov	r12, 184(sp)
+	mov	r13, 186(sp)
+	mov	r14, 188(sp)
+	mov	r9, 190(sp)
+	mov	r5, 192(sp)
+	mov	r8, 194(sp)
+	mov	r15, 196(sp)
 	mov	sp, r13
-	add	#250, r13
+	add	#182, r13
 	mov	sp, r14
-	add	#282, r14
-	mov	198(sp), r12
+	add	#214, r14
+	mov	130(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	200(sp), r15
-	mov	282(sp), 0(r15)
-	mov	200(sp), r15
-	mov	284(sp), 2(r15)
-	mov	200(sp), r15
-	mov	286(sp), 4(r15)
-	mov	200(sp), r15
-	mov	288(sp), 6(r15)
-	mov	200(sp), r15
-	mov	290(sp), 8(r15)
-	mov	200(sp), r15
-	mov	292(sp), 10(r15)
-	mov	200(sp), r15
-	mov	294(sp), 12(r15)
-	mov	200(sp), r15
-	mov	296(sp), 14(r15)
-	add	#298, sp
+	mov	132(sp), r15
+	mov	214(sp), 0(r15)
+	mov	132(sp), r15
+	mov	216(sp), 2(r15)
+	mov	132(sp), r15
+	mov	218(sp), 4(r15)
+	mov	132(sp), r15
+	mov	220(sp), 6(r15)
+	mov	132(sp), r15
+	mov	222(sp), 8(r15)
+	mov	132(sp), r15
+	mov	224(sp), 10(r15)
+	mov	132(sp), r15
+	mov	226(sp), 12(r15)
+	mov	132(sp), r15
+	mov	228(sp), 14(r15)
+	add	#230, sp
 	pop	r4
 	pop	r5
 	pop	r6

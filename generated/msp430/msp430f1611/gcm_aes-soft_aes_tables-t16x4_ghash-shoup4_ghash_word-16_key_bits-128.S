@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- gcm_key_setup: gcm.key_setup
-;     frame 184 bytes (68 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3618 bytes of code
+;     frame 168 bytes (60 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3570 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -19,9 +19,9 @@ gcm_key_setup:
 	push	r6
 	push	r5
 	push	r4
-	sub	#184, sp
+	sub	#168, sp
 	mov	r14, r11
-	mov	r15, 134(sp)
+	mov	r15, 118(sp)
 	bit	#1, r12
 	jnz	.Lgcm_key_setup_bytes1
 .Lgcm_key_setup_words2:
@@ -36,7 +36,7 @@ gcm_key_setup:
 	jmp	.Lgcm_key_setup_join3
 .Lgcm_key_setup_bytes1:
 	mov	sp, r10
-	add	#136, r10
+	add	#120, r10
 	mov	r10, r13
 	mov	#16, r14
 .Lgcm_key_setup_cpy4:
@@ -123,23 +123,23 @@ gcm_key_setup:
 	jnc	.Lgcm_key_setup_loop6
 .Lgcm_key_setup_done7:
 	; gcm.ae:62: G.init(E.encrypt_block(ks, 0 as u128), tab)
-	mov	#0, 152(sp)
-	mov	#0, 154(sp)
-	mov	#0, 156(sp)
-	mov	#0, 158(sp)
-	mov	#0, 160(sp)
-	mov	#0, 162(sp)
-	mov	#0, 164(sp)
-	mov	#0, 166(sp)
+	mov	#0, 136(sp)
+	mov	#0, 138(sp)
+	mov	#0, 140(sp)
+	mov	#0, 142(sp)
+	mov	#0, 144(sp)
+	mov	#0, 146(sp)
+	mov	#0, 148(sp)
+	mov	#0, 150(sp)
 	mov	sp, r13
-	add	#152, r13
+	add	#136, r13
 	mov	sp, r14
-	add	#168, r14
+	add	#152, r14
 	mov	r11, r12
 	call	#gcm_E_encrypt_block
-	mov	170(sp), r15
+	mov	154(sp), r15
 	and	#1, r15
-	mov	168(sp), r13
+	mov	152(sp), r13
 	clrc
 	rrc	r13
 	mov	r15, r14
@@ -151,11 +151,11 @@ gcm_key_setup:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 132(sp)
-	bis	r13, 132(sp)
-	mov	172(sp), r14
+	mov	r14, 116(sp)
+	bis	r13, 116(sp)
+	mov	156(sp), r14
 	and	#1, r14
-	mov	170(sp), r12
+	mov	154(sp), r12
 	clrc
 	rrc	r12
 	mov	r14, r13
@@ -167,11 +167,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 130(sp)
-	bis	r12, 130(sp)
-	mov	174(sp), r5
+	mov	r13, 114(sp)
+	bis	r12, 114(sp)
+	mov	158(sp), r5
 	and	#1, r5
-	mov	172(sp), r12
+	mov	156(sp), r12
 	clrc
 	rrc	r12
 	mov	r5, r13
@@ -183,11 +183,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 128(sp)
-	bis	r12, 128(sp)
-	mov	176(sp), r6
+	mov	r13, 112(sp)
+	bis	r12, 112(sp)
+	mov	160(sp), r6
 	and	#1, r6
-	mov	174(sp), r12
+	mov	158(sp), r12
 	clrc
 	rrc	r12
 	mov	r6, r13
@@ -199,11 +199,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 126(sp)
-	bis	r12, 126(sp)
-	mov	178(sp), r7
+	mov	r13, 110(sp)
+	bis	r12, 110(sp)
+	mov	162(sp), r7
 	and	#1, r7
-	mov	176(sp), r12
+	mov	160(sp), r12
 	clrc
 	rrc	r12
 	mov	r7, r13
@@ -215,11 +215,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 124(sp)
-	bis	r12, 124(sp)
-	mov	180(sp), r9
+	mov	r13, 108(sp)
+	bis	r12, 108(sp)
+	mov	164(sp), r9
 	and	#1, r9
-	mov	178(sp), r12
+	mov	162(sp), r12
 	clrc
 	rrc	r12
 	mov	r9, r13
@@ -231,11 +231,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 122(sp)
-	bis	r12, 122(sp)
-	mov	182(sp), r11
+	mov	r13, 106(sp)
+	bis	r12, 106(sp)
+	mov	166(sp), r11
 	and	#1, r11
-	mov	180(sp), r12
+	mov	164(sp), r12
 	clrc
 	rrc	r12
 	mov	r11, r13
@@ -247,12 +247,12 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 120(sp)
-	bis	r12, 120(sp)
-	mov	182(sp), r12
+	mov	r13, 104(sp)
+	bis	r12, 104(sp)
+	mov	166(sp), r12
 	clrc
 	rrc	r12
-	mov	168(sp), r13
+	mov	152(sp), r13
 	and	#1, r13
 	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	xor	#1, r13
@@ -263,14 +263,14 @@ gcm_key_setup:
 	inv	r13
 	inc	r13
 	and	#57600, r13
-	mov	r12, 102(sp)
-	xor	r13, 102(sp)
-	mov	170(sp), r13
+	mov	r12, 86(sp)
+	xor	r13, 86(sp)
+	mov	154(sp), r13
 	clrc
 	rrc	r13
-	mov	r13, 78(sp)
-	and	#1, 78(sp)
-	mov	168(sp), r13
+	mov	r13, 62(sp)
+	and	#1, 62(sp)
+	mov	152(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -283,7 +283,7 @@ gcm_key_setup:
 	rla	r12
 	rla	r12
 	bis	r13, r12
-	mov	78(sp), r13
+	mov	62(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -292,14 +292,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 118(sp)
-	bis	r12, 118(sp)
-	mov	172(sp), r13
+	mov	r13, 102(sp)
+	bis	r12, 102(sp)
+	mov	156(sp), r13
 	clrc
 	rrc	r13
-	mov	r13, 82(sp)
-	and	#1, 82(sp)
-	mov	170(sp), r13
+	mov	r13, 66(sp)
+	and	#1, 66(sp)
+	mov	154(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -312,7 +312,7 @@ gcm_key_setup:
 	rla	r12
 	rla	r12
 	bis	r13, r12
-	mov	82(sp), r13
+	mov	66(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -321,14 +321,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 116(sp)
-	bis	r12, 116(sp)
-	mov	174(sp), r13
+	mov	r13, 100(sp)
+	bis	r12, 100(sp)
+	mov	158(sp), r13
 	clrc
 	rrc	r13
-	mov	r13, 84(sp)
-	and	#1, 84(sp)
-	mov	172(sp), r13
+	mov	r13, 68(sp)
+	and	#1, 68(sp)
+	mov	156(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -341,7 +341,7 @@ gcm_key_setup:
 	rla	r12
 	rla	r12
 	bis	r13, r12
-	mov	84(sp), r13
+	mov	68(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -350,14 +350,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 114(sp)
-	bis	r12, 114(sp)
-	mov	176(sp), r13
+	mov	r13, 98(sp)
+	bis	r12, 98(sp)
+	mov	160(sp), r13
 	clrc
 	rrc	r13
-	mov	r13, 80(sp)
-	and	#1, 80(sp)
-	mov	174(sp), r13
+	mov	r13, 64(sp)
+	and	#1, 64(sp)
+	mov	158(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -370,7 +370,7 @@ gcm_key_setup:
 	rla	r12
 	rla	r12
 	bis	r13, r12
-	mov	80(sp), r13
+	mov	64(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -379,14 +379,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 112(sp)
-	bis	r12, 112(sp)
-	mov	178(sp), r13
+	mov	r13, 96(sp)
+	bis	r12, 96(sp)
+	mov	162(sp), r13
 	clrc
 	rrc	r13
 	mov	r13, r8
 	and	#1, r8
-	mov	176(sp), r13
+	mov	160(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -408,14 +408,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 110(sp)
-	bis	r12, 110(sp)
-	mov	180(sp), r13
+	mov	r13, 94(sp)
+	bis	r12, 94(sp)
+	mov	164(sp), r13
 	clrc
 	rrc	r13
 	mov	r13, r10
 	and	#1, r10
-	mov	178(sp), r13
+	mov	162(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -437,11 +437,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 108(sp)
-	bis	r12, 108(sp)
-	mov	102(sp), r12
+	mov	r13, 92(sp)
+	bis	r12, 92(sp)
+	mov	86(sp), r12
 	and	#1, r12
-	mov	180(sp), r13
+	mov	164(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -463,12 +463,12 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 106(sp)
-	bis	r4, 106(sp)
-	mov	102(sp), r4
+	mov	r13, 90(sp)
+	bis	r4, 90(sp)
+	mov	86(sp), r4
 	clrc
 	rrc	r4
-	mov	168(sp), r13
+	mov	152(sp), r13
 	clrc
 	rrc	r13
 	and	#1, r13
@@ -480,15 +480,15 @@ gcm_key_setup:
 	inv	r13
 	inc	r13
 	and	#57600, r13
-	mov	r4, 86(sp)
-	xor	r13, 86(sp)
-	mov	170(sp), r13
+	mov	r4, 70(sp)
+	xor	r13, 70(sp)
+	mov	154(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
 	mov	r13, r4
 	and	#1, r4
-	mov	168(sp), r13
+	mov	152(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -500,7 +500,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r13, r15
-	mov	78(sp), r13
+	mov	62(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -518,14 +518,14 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 104(sp)
-	bis	r13, 104(sp)
-	mov	172(sp), r13
+	mov	r15, 88(sp)
+	bis	r13, 88(sp)
+	mov	156(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
 	and	#1, r13
-	mov	170(sp), r15
+	mov	154(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -537,7 +537,7 @@ gcm_key_setup:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	82(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -554,14 +554,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 100(sp)
-	bis	r15, 100(sp)
-	mov	174(sp), r13
+	mov	r13, 84(sp)
+	bis	r15, 84(sp)
+	mov	158(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
 	and	#1, r13
-	mov	172(sp), r15
+	mov	156(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -574,7 +574,7 @@ gcm_key_setup:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	84(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -591,14 +591,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 98(sp)
-	bis	r15, 98(sp)
-	mov	176(sp), r13
+	mov	r13, 82(sp)
+	bis	r15, 82(sp)
+	mov	160(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
 	and	#1, r13
-	mov	174(sp), r15
+	mov	158(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -611,7 +611,7 @@ gcm_key_setup:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	80(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -628,14 +628,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 96(sp)
-	bis	r15, 96(sp)
-	mov	178(sp), r13
+	mov	r13, 80(sp)
+	bis	r15, 80(sp)
+	mov	162(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
 	and	#1, r13
-	mov	176(sp), r15
+	mov	160(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -665,14 +665,14 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 94(sp)
-	bis	r15, 94(sp)
-	mov	180(sp), r13
+	mov	r13, 78(sp)
+	bis	r15, 78(sp)
+	mov	164(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
 	and	#1, r13
-	mov	178(sp), r15
+	mov	162(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -702,11 +702,11 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 92(sp)
-	bis	r15, 92(sp)
-	mov	86(sp), r13
+	mov	r13, 76(sp)
+	bis	r15, 76(sp)
+	mov	70(sp), r13
 	and	#1, r13
-	mov	180(sp), r15
+	mov	164(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -736,12 +736,12 @@ gcm_key_setup:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 90(sp)
-	bis	r15, 90(sp)
-	mov	86(sp), r14
+	mov	r13, 74(sp)
+	bis	r15, 74(sp)
+	mov	70(sp), r14
 	clrc
 	rrc	r14
-	mov	168(sp), r15
+	mov	152(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -754,16 +754,16 @@ gcm_key_setup:
 	inv	r15
 	inc	r15
 	and	#57600, r15
-	mov	r14, 88(sp)
-	xor	r15, 88(sp)
+	mov	r14, 72(sp)
+	xor	r15, 72(sp)
 	; ghash.ae:103: for u in 0..16 {
-	mov	#0, 70(sp)
+	mov	#0, 54(sp)
 	; ghash.ae:106: tab[u] = t
-	mov	134(sp), r6
+	mov	118(sp), r6
 	; ghash.ae:103: for u in 0..16 {
 .Lgcm_key_setup_loop10:
 	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
-	mov	70(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -778,42 +778,42 @@ gcm_key_setup:
 	inv	r15
 	inc	r15
 	mov	r15, 8(sp)
-	and	168(sp), 8(sp)
+	and	152(sp), 8(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r4
-	and	170(sp), r4
+	and	154(sp), r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r5
-	and	172(sp), r5
+	and	156(sp), r5
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r7
-	and	174(sp), r7
+	and	158(sp), r7
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, r8
-	and	176(sp), r8
+	and	160(sp), r8
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r15, 2(sp)
+	and	162(sp), 2(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r15, 12(sp)
-	and	178(sp), 12(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, 16(sp)
-	and	180(sp), 16(sp)
+	and	164(sp), 12(sp)
 	inv	r14
 	inc	r14
-	mov	r14, 22(sp)
-	and	182(sp), 22(sp)
-	mov	70(sp), r15
+	mov	r14, 16(sp)
+	and	166(sp), 16(sp)
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -826,60 +826,58 @@ gcm_key_setup:
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	132(sp), r10
+	mov	116(sp), r10
 	and	r15, r10
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	130(sp), r11
+	mov	114(sp), r11
 	and	r15, r11
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	128(sp), r12
+	mov	112(sp), r12
 	and	r15, r12
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	126(sp), r13
+	mov	110(sp), r13
 	and	r15, r13
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	124(sp), r14
+	mov	108(sp), r14
 	and	r15, r14
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	122(sp), 6(sp)
+	mov	106(sp), 6(sp)
 	and	r15, 6(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	120(sp), 4(sp)
+	mov	104(sp), 4(sp)
 	and	r15, 4(sp)
 	inv	r9
 	inc	r9
-	mov	102(sp), r15
+	mov	86(sp), r15
 	and	r9, r15
-	mov	8(sp), 38(sp)
-	xor	r10, 38(sp)
-	mov	r4, 32(sp)
-	xor	r11, 32(sp)
-	mov	r5, 26(sp)
-	xor	r12, 26(sp)
-	mov	r7, 18(sp)
-	xor	r13, 18(sp)
+	xor	r10, 8(sp)
+	mov	r4, 22(sp)
+	xor	r11, 22(sp)
+	mov	r5, 18(sp)
+	xor	r12, 18(sp)
+	mov	r7, 14(sp)
+	xor	r13, 14(sp)
 	mov	r8, 10(sp)
 	xor	r14, 10(sp)
-	mov	12(sp), 2(sp)
 	xor	6(sp), 2(sp)
-	mov	16(sp), r4
+	mov	12(sp), r4
 	xor	4(sp), r4
-	mov	22(sp), r5
+	mov	16(sp), r5
 	xor	r15, r5
 	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
-	mov	70(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	and	#1, r15
@@ -891,58 +889,52 @@ gcm_key_setup:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	118(sp), r8
+	mov	102(sp), r8
 	and	r15, r8
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	116(sp), r9
+	mov	100(sp), r9
 	and	r15, r9
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	114(sp), r10
+	mov	98(sp), r10
 	and	r15, r10
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	112(sp), r11
+	mov	96(sp), r11
 	and	r15, r11
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	110(sp), r12
+	mov	94(sp), r12
 	and	r15, r12
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	108(sp), r13
+	mov	92(sp), r13
 	and	r15, r13
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	106(sp), r14
+	mov	90(sp), r14
 	and	r15, r14
 	inv	r7
 	inc	r7
-	mov	86(sp), r15
+	mov	70(sp), r15
 	and	r7, r15
-	mov	38(sp), 36(sp)
-	xor	r8, 36(sp)
-	mov	32(sp), 34(sp)
-	xor	r9, 34(sp)
-	mov	26(sp), 30(sp)
-	xor	r10, 30(sp)
-	mov	18(sp), 24(sp)
-	xor	r11, 24(sp)
-	mov	10(sp), 20(sp)
-	xor	r12, 20(sp)
-	mov	2(sp), 14(sp)
-	xor	r13, 14(sp)
+	xor	r8, 8(sp)
+	xor	r9, 22(sp)
+	xor	r10, 18(sp)
+	xor	r11, 14(sp)
+	xor	r12, 10(sp)
+	xor	r13, 2(sp)
 	xor	r14, r4
 	mov	r5, r7
 	xor	r15, r7
-	mov	70(sp), r15
+	mov	54(sp), r15
 	and	#1, r15
 	xor	#1, r15
 	sub	#1, r15
@@ -952,53 +944,53 @@ gcm_key_setup:
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	104(sp), r9
+	mov	88(sp), r9
 	and	r15, r9
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	100(sp), r10
+	mov	84(sp), r10
 	and	r15, r10
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	98(sp), r11
+	mov	82(sp), r11
 	and	r15, r11
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	96(sp), r12
+	mov	80(sp), r12
 	and	r15, r12
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	94(sp), r13
+	mov	78(sp), r13
 	and	r15, r13
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	92(sp), r14
+	mov	76(sp), r14
 	and	r15, r14
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	90(sp), r8
+	mov	74(sp), r8
 	and	r15, r8
 	inv	r5
 	inc	r5
-	mov	88(sp), r15
+	mov	72(sp), r15
 	and	r5, r15
-	mov	36(sp), r5
+	mov	8(sp), r5
 	xor	r9, r5
-	mov	34(sp), r9
+	mov	22(sp), r9
 	xor	r10, r9
-	mov	30(sp), r10
+	mov	18(sp), r10
 	xor	r11, r10
-	mov	24(sp), r11
+	mov	14(sp), r11
 	xor	r12, r11
-	mov	20(sp), r12
+	mov	10(sp), r12
 	xor	r13, r12
-	mov	14(sp), r13
+	mov	2(sp), r13
 	xor	r14, r13
 	mov	r4, r14
 	xor	r8, r14
@@ -1014,18 +1006,18 @@ gcm_key_setup:
 	mov	r7, 14(r6)
 	mov	r9, r8
 	and	#1, r8
-	mov	r10, 44(sp)
-	and	#1, 44(sp)
-	mov	r11, 54(sp)
-	and	#1, 54(sp)
-	mov	r12, 62(sp)
-	and	#1, 62(sp)
-	mov	r13, 68(sp)
-	and	#1, 68(sp)
-	mov	r14, 74(sp)
-	and	#1, 74(sp)
-	mov	r7, 76(sp)
-	and	#1, 76(sp)
+	mov	r10, 28(sp)
+	and	#1, 28(sp)
+	mov	r11, 38(sp)
+	and	#1, 38(sp)
+	mov	r12, 46(sp)
+	and	#1, 46(sp)
+	mov	r13, 52(sp)
+	and	#1, 52(sp)
+	mov	r14, 58(sp)
+	and	#1, 58(sp)
+	mov	r7, 60(sp)
+	and	#1, 60(sp)
 	clrc
 	rrc	r7
 	mov	r5, r15
@@ -1048,30 +1040,30 @@ gcm_key_setup:
 	mov	r10, r15
 	clrc
 	rrc	r15
-	mov	r15, 46(sp)
-	and	#1, 46(sp)
+	mov	r15, 30(sp)
+	and	#1, 30(sp)
 	mov	r11, r15
+	clrc
+	rrc	r15
+	mov	r15, 34(sp)
+	and	#1, 34(sp)
+	mov	r12, r15
+	clrc
+	rrc	r15
+	mov	r15, 40(sp)
+	and	#1, 40(sp)
+	mov	r13, r15
+	clrc
+	rrc	r15
+	mov	r15, 44(sp)
+	and	#1, 44(sp)
+	mov	r14, r15
 	clrc
 	rrc	r15
 	mov	r15, 50(sp)
 	and	#1, 50(sp)
-	mov	r12, r15
-	clrc
-	rrc	r15
-	mov	r15, 56(sp)
+	mov	r7, 56(sp)
 	and	#1, 56(sp)
-	mov	r13, r15
-	clrc
-	rrc	r15
-	mov	r15, 60(sp)
-	and	#1, 60(sp)
-	mov	r14, r15
-	clrc
-	rrc	r15
-	mov	r15, 66(sp)
-	and	#1, 66(sp)
-	mov	r7, 72(sp)
-	and	#1, 72(sp)
 	clrc
 	rrc	r7
 	mov	r5, r15
@@ -1091,40 +1083,40 @@ gcm_key_setup:
 	clrc
 	rrc	r15
 	rra	r15
-	mov	r15, 28(sp)
-	and	#1, 28(sp)
+	mov	r15, 20(sp)
+	and	#1, 20(sp)
 	mov	r10, r15
 	clrc
 	rrc	r15
 	rra	r15
-	mov	r15, 40(sp)
-	and	#1, 40(sp)
+	mov	r15, 24(sp)
+	and	#1, 24(sp)
 	mov	r11, r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 26(sp)
+	and	#1, 26(sp)
+	mov	r12, r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 32(sp)
+	and	#1, 32(sp)
+	mov	r13, r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
+	mov	r14, r15
 	clrc
 	rrc	r15
 	rra	r15
 	mov	r15, 42(sp)
 	and	#1, 42(sp)
-	mov	r12, r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 48(sp)
+	mov	r7, 48(sp)
 	and	#1, 48(sp)
-	mov	r13, r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 52(sp)
-	and	#1, 52(sp)
-	mov	r14, r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 58(sp)
-	and	#1, 58(sp)
-	mov	r7, 64(sp)
-	and	#1, 64(sp)
 	clrc
 	rrc	r7
 	mov	r5, r15
@@ -1169,7 +1161,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r8, r15
-	mov	28(sp), r8
+	mov	20(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -1202,14 +1194,14 @@ gcm_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	44(sp), r9
+	mov	28(sp), r9
 	swpb	r9
 	rla	r9
 	rla	r9
 	rla	r9
 	rla	r9
 	bis	r15, r9
-	mov	46(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1217,7 +1209,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r9, r15
-	mov	40(sp), r9
+	mov	24(sp), r9
 	swpb	r9
 	rla	r9
 	rla	r9
@@ -1250,14 +1242,14 @@ gcm_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	54(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	rla	r10
 	rla	r10
 	rla	r10
 	rla	r10
 	bis	r15, r10
-	mov	50(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1265,7 +1257,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r10, r15
-	mov	42(sp), r10
+	mov	26(sp), r10
 	swpb	r10
 	rla	r10
 	rla	r10
@@ -1298,14 +1290,14 @@ gcm_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	62(sp), r11
+	mov	46(sp), r11
 	swpb	r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
 	bis	r15, r11
-	mov	56(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1313,7 +1305,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r11, r15
-	mov	48(sp), r11
+	mov	32(sp), r11
 	swpb	r11
 	rla	r11
 	rla	r11
@@ -1346,14 +1338,14 @@ gcm_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	68(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	bis	r15, r12
-	mov	60(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1361,7 +1353,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r12, r15
-	mov	52(sp), r12
+	mov	36(sp), r12
 	swpb	r12
 	rla	r12
 	rla	r12
@@ -1394,14 +1386,14 @@ gcm_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	74(sp), r13
+	mov	58(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
 	rla	r13
 	rla	r13
 	bis	r15, r13
-	mov	66(sp), r15
+	mov	50(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1409,7 +1401,7 @@ gcm_key_setup:
 	rla	r15
 	rla	r15
 	bis	r13, r15
-	mov	58(sp), r13
+	mov	42(sp), r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -1436,14 +1428,14 @@ gcm_key_setup:
 	rra	r14
 	rra	r14
 	rra	r14
-	mov	76(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	72(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -1451,7 +1443,7 @@ gcm_key_setup:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	64(sp), r15
+	mov	48(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1497,13 +1489,13 @@ gcm_key_setup:
 	mov	r13, 268(r6)
 	mov	r14, 270(r6)
 	add	#16, r6
-	add	#1, 70(sp)
-	cmp	#16, 70(sp)
+	add	#1, 54(sp)
+	cmp	#16, 54(sp)
 	jc	.Lgcm_key_setup_near12
 	br	#.Lgcm_key_setup_loop10
 .Lgcm_key_setup_near12:
 .Lgcm_key_setup_done11:
-	add	#184, sp
+	add	#168, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1516,8 +1508,8 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 266 bytes (61 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2778 bytes of code
+;     frame 236 bytes (46 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2688 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -1530,19 +1522,19 @@ gcm_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#266, sp
-	mov	r12, 112(sp)
-	mov	r13, 90(sp)
-	mov	r14, 72(sp)
-	mov	r15, 70(sp)
-	mov	282(sp), r8
-	mov	284(sp), 108(sp)
-	mov	286(sp), 116(sp)
-	mov	288(sp), 110(sp)
-	mov	290(sp), 114(sp)
-	mov	294(sp), 120(sp)
-	mov	296(sp), 118(sp)
-	mov	108(sp), r14
+	sub	#236, sp
+	mov	r12, 82(sp)
+	mov	r13, 62(sp)
+	mov	r14, 60(sp)
+	mov	r15, 58(sp)
+	mov	252(sp), r8
+	mov	254(sp), 78(sp)
+	mov	256(sp), 86(sp)
+	mov	258(sp), 80(sp)
+	mov	260(sp), 84(sp)
+	mov	264(sp), 90(sp)
+	mov	266(sp), 88(sp)
+	mov	78(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1561,14 +1553,14 @@ gcm_encrypt_with:
 	bis	r14, r9
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
+	mov	#0, 26(sp)
+	mov	#0, 36(sp)
 	mov	#0, 38(sp)
+	mov	#0, 42(sp)
 	mov	#0, 48(sp)
 	mov	#0, 50(sp)
+	mov	#0, 52(sp)
 	mov	#0, 54(sp)
-	mov	#0, 60(sp)
-	mov	#0, 62(sp)
-	mov	#0, 64(sp)
-	mov	#0, 66(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
@@ -1578,7 +1570,7 @@ gcm_encrypt_with:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	108(sp), r11
+	mov	78(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -1597,7 +1589,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#122, r12
+	add	#92, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -1615,60 +1607,60 @@ gcm_encrypt_with:
 	mov	r12, r6
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
-	mov	38(sp), r5
+	mov	26(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	48(sp), r6
+	mov	36(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	50(sp), r7
+	mov	38(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	54(sp), r11
+	mov	42(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	60(sp), r12
+	mov	48(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	62(sp), r13
+	mov	50(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	64(sp), r14
+	mov	52(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	66(sp), r15
+	mov	54(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 138(sp)
-	mov	r6, 140(sp)
-	mov	r7, 142(sp)
-	mov	r11, 144(sp)
-	mov	r12, 146(sp)
-	mov	r13, 148(sp)
-	mov	r14, 150(sp)
-	mov	r15, 152(sp)
+	mov	r5, 108(sp)
+	mov	r6, 110(sp)
+	mov	r7, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#154, r15
+	add	#124, r15
 	mov	r14, r12
-	mov	90(sp), r13
+	mov	62(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	154(sp), 38(sp)
-	mov	156(sp), 48(sp)
-	mov	158(sp), 50(sp)
-	mov	160(sp), 54(sp)
-	mov	162(sp), 60(sp)
-	mov	164(sp), 62(sp)
-	mov	166(sp), 64(sp)
-	mov	168(sp), 66(sp)
+	mov	124(sp), 26(sp)
+	mov	126(sp), 36(sp)
+	mov	128(sp), 38(sp)
+	mov	130(sp), 42(sp)
+	mov	132(sp), 48(sp)
+	mov	134(sp), 50(sp)
+	mov	136(sp), 52(sp)
+	mov	138(sp), 54(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	70(sp), r15
+	mov	58(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -1677,11 +1669,11 @@ gcm_encrypt_with:
 	; gcm.ae:42: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_encrypt_with_else8
-	mov	72(sp), r10
+	mov	60(sp), r10
 	bit	#1, r10
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
-	mov	@r10, 92(sp)
+	mov	@r10, 64(sp)
 	mov	2(r10), r11
 	mov	4(r10), r12
 	mov	6(r10), r13
@@ -1690,7 +1682,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#122, r12
+	add	#92, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -1705,13 +1697,13 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_join12:
 	mov	#1, r9
 	mov	#0, r7
-	mov	r15, 68(sp)
+	mov	r15, 56(sp)
 	mov	r14, r4
 	mov	r13, r5
 	mov	r12, r6
 	mov	r11, r8
-	mov	92(sp), r10
-	swpb	68(sp)
+	mov	64(sp), r10
+	swpb	56(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
@@ -1719,7 +1711,7 @@ gcm_encrypt_with:
 	swpb	r10
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	mov	70(sp), r14
+	mov	58(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1734,19 +1726,19 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 52(sp)
-	bis	r14, 52(sp)
+	mov	r15, 40(sp)
+	bis	r14, 40(sp)
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 14(sp)
 	mov	#0, 16(sp)
+	mov	#0, 20(sp)
+	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 26(sp)
-	mov	#0, 30(sp)
 	mov	#0, r8
 	mov	#0, r9
-	cmp	52(sp), r10
+	cmp	40(sp), r10
 	jc	.Lgcm_encrypt_with_done16
 .Lgcm_encrypt_with_loop15:
 	mov	r10, r15
@@ -1755,9 +1747,9 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	70(sp), r7
+	mov	58(sp), r7
 	sub	r15, r7
-	add	72(sp), r15
+	add	60(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes17
 	bit	#1, r15
@@ -1774,7 +1766,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#122, r11
+	add	#92, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -1800,13 +1792,13 @@ gcm_encrypt_with:
 	mov	16(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	24(sp), r13
+	mov	20(sp), r13
 	swpb	r12
 	xor	r12, r13
-	mov	26(sp), r12
+	mov	22(sp), r12
 	swpb	r11
 	xor	r11, r12
-	mov	30(sp), r11
+	mov	24(sp), r11
 	swpb	r7
 	xor	r7, r11
 	swpb	r5
@@ -1814,40 +1806,40 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 138(sp)
-	mov	r15, 140(sp)
-	mov	r14, 142(sp)
-	mov	r13, 144(sp)
-	mov	r12, 146(sp)
-	mov	r11, 148(sp)
-	mov	r8, 150(sp)
-	mov	r9, 152(sp)
+	mov	r6, 108(sp)
+	mov	r15, 110(sp)
+	mov	r14, 112(sp)
+	mov	r13, 114(sp)
+	mov	r12, 116(sp)
+	mov	r11, 118(sp)
+	mov	r8, 120(sp)
+	mov	r9, 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#170, r15
+	add	#140, r15
 	mov	r14, r12
-	mov	90(sp), r13
+	mov	62(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	170(sp), r6
-	mov	172(sp), 14(sp)
-	mov	174(sp), 16(sp)
-	mov	176(sp), 24(sp)
-	mov	178(sp), 26(sp)
-	mov	180(sp), 30(sp)
-	mov	182(sp), r8
-	mov	184(sp), r9
+	mov	140(sp), r6
+	mov	142(sp), 14(sp)
+	mov	144(sp), 16(sp)
+	mov	146(sp), 20(sp)
+	mov	148(sp), 22(sp)
+	mov	150(sp), 24(sp)
+	mov	152(sp), r8
+	mov	154(sp), r9
 	add	#1, r10
-	cmp	52(sp), r10
+	cmp	40(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
 .Lgcm_encrypt_with_done16:
-	mov	70(sp), r15
+	mov	58(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov.b	71(sp), r13
+	mov.b	59(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -1859,52 +1851,52 @@ gcm_encrypt_with:
 	mov	14(sp), r15
 	xor	r13, r15
 	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 138(sp)
-	mov	r15, 140(sp)
-	mov	16(sp), 142(sp)
-	mov	24(sp), 144(sp)
-	mov	26(sp), 146(sp)
-	mov	30(sp), 148(sp)
-	mov	r8, 150(sp)
-	mov	r9, 152(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
+	mov	16(sp), 112(sp)
+	mov	20(sp), 114(sp)
+	mov	22(sp), 116(sp)
+	mov	24(sp), 118(sp)
+	mov	r8, 120(sp)
+	mov	r9, 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#186, r15
+	add	#156, r15
 	mov	r14, r12
-	mov	90(sp), r13
+	mov	62(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	186(sp), r9
-	mov	188(sp), r7
-	mov	190(sp), 68(sp)
-	mov	192(sp), r4
-	mov	194(sp), r5
-	mov	196(sp), r6
-	mov	198(sp), r8
-	mov	200(sp), r10
+	mov	156(sp), r9
+	mov	158(sp), r7
+	mov	160(sp), 56(sp)
+	mov	162(sp), r4
+	mov	164(sp), r5
+	mov	166(sp), r6
+	mov	168(sp), r8
+	mov	170(sp), r10
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:70: s0 = E.encrypt_block(ks, j0)
-	mov	r9, 138(sp)
-	mov	r7, 140(sp)
-	mov	68(sp), 142(sp)
-	mov	r4, 144(sp)
-	mov	r5, 146(sp)
-	mov	r6, 148(sp)
-	mov	r8, 150(sp)
-	mov	r10, 152(sp)
+	mov	r9, 108(sp)
+	mov	r7, 110(sp)
+	mov	56(sp), 112(sp)
+	mov	r4, 114(sp)
+	mov	r5, 116(sp)
+	mov	r6, 118(sp)
+	mov	r8, 120(sp)
+	mov	r10, 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#202, r15
-	mov	112(sp), r12
+	add	#172, r15
+	mov	82(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	mov	r7, r13
 	addc	#0, r13
-	mov	110(sp), r14
+	mov	80(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1919,71 +1911,62 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 94(sp)
-	bis	r14, 94(sp)
+	mov	r15, 66(sp)
+	bis	r14, 66(sp)
 	; gcm.ae:73: for i in 0..(n + 15) / 16 {
-	mov	#0, 46(sp)
+	mov	#0, 34(sp)
 	mov	r9, r7
 	mov	r13, r9
-	mov	68(sp), 106(sp)
-	mov	r4, 104(sp)
-	mov	r5, 102(sp)
-	mov	r6, 100(sp)
-	mov	r8, 98(sp)
-	mov	r10, 96(sp)
-	mov	38(sp), 88(sp)
-	mov	48(sp), 86(sp)
-	mov	50(sp), 84(sp)
-	mov	54(sp), 82(sp)
-	mov	60(sp), 80(sp)
-	mov	62(sp), 78(sp)
-	mov	64(sp), 76(sp)
-	mov	66(sp), 74(sp)
-	cmp	94(sp), 46(sp)
+	mov	r4, 76(sp)
+	mov	r5, 74(sp)
+	mov	r6, 72(sp)
+	mov	r8, 70(sp)
+	mov	r10, 68(sp)
+	cmp	66(sp), 34(sp)
 	jnc	.Lgcm_encrypt_with_near37
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near37:
 .Lgcm_encrypt_with_loop22:
-	mov	46(sp), r15
+	mov	34(sp), r15
 	and	#4095, r15
 	mov	r15, r10
 	rla	r10
 	rla	r10
 	rla	r10
 	rla	r10
-	mov.b	47(sp), r8
+	mov.b	35(sp), r8
 	clrc
 	rrc	r8
 	rra	r8
 	rra	r8
 	rra	r8
 	; gcm.ae:75: u = E.encrypt_block(ks, j)
-	mov	r7, 138(sp)
-	mov	r9, 140(sp)
-	mov	106(sp), 142(sp)
-	mov	104(sp), 144(sp)
-	mov	102(sp), 146(sp)
-	mov	100(sp), 148(sp)
-	mov	98(sp), 150(sp)
-	mov	96(sp), 152(sp)
+	mov	r7, 108(sp)
+	mov	r9, 110(sp)
+	mov	56(sp), 112(sp)
+	mov	76(sp), 114(sp)
+	mov	74(sp), 116(sp)
+	mov	72(sp), 118(sp)
+	mov	70(sp), 120(sp)
+	mov	68(sp), 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#218, r15
-	mov	112(sp), r12
+	add	#188, r15
+	mov	82(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	mov	r7, 58(sp)
-	add	#1, 58(sp)
-	mov	r9, 56(sp)
-	addc	#0, 56(sp)
-	mov	110(sp), r4
+	mov	r7, 46(sp)
+	add	#1, 46(sp)
+	mov	r9, 44(sp)
+	addc	#0, 44(sp)
+	mov	80(sp), r4
 	sub	r10, r4
 	mov	#0, r9
 	subc	r8, r9
 	mov	r10, r8
-	add	116(sp), r8
+	add	86(sp), r8
 	cmp	#16, r4
 	jnc	.Lgcm_encrypt_with_bytes24
 	bit	#1, r8
@@ -2000,7 +1983,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r11
-	add	#122, r11
+	add	#92, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r4, r15
@@ -2019,30 +2002,30 @@ gcm_encrypt_with:
 	mov	r11, r8
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
-	mov	r15, 20(sp)
-	swpb	20(sp)
-	xor	218(sp), 20(sp)
-	mov	r14, 22(sp)
-	swpb	22(sp)
-	xor	220(sp), 22(sp)
-	mov	r13, 28(sp)
+	mov	r15, 10(sp)
+	swpb	10(sp)
+	xor	188(sp), 10(sp)
+	mov	r14, 8(sp)
+	swpb	8(sp)
+	xor	190(sp), 8(sp)
+	mov	r13, 6(sp)
+	swpb	6(sp)
+	xor	192(sp), 6(sp)
+	mov	r12, 4(sp)
+	swpb	4(sp)
+	xor	194(sp), 4(sp)
+	mov	r11, 2(sp)
+	swpb	2(sp)
+	xor	196(sp), 2(sp)
+	mov	r7, 0(sp)
+	swpb	0(sp)
+	xor	198(sp), 0(sp)
+	mov	r6, 28(sp)
 	swpb	28(sp)
-	xor	222(sp), 28(sp)
-	mov	r12, 32(sp)
-	swpb	32(sp)
-	xor	224(sp), 32(sp)
-	mov	r11, 34(sp)
-	swpb	34(sp)
-	xor	226(sp), 34(sp)
-	mov	r7, 36(sp)
-	swpb	36(sp)
-	xor	228(sp), 36(sp)
-	mov	r6, 40(sp)
-	swpb	40(sp)
-	xor	230(sp), 40(sp)
-	mov	r5, 42(sp)
-	swpb	42(sp)
-	xor	232(sp), 42(sp)
+	xor	200(sp), 28(sp)
+	mov	r5, 30(sp)
+	swpb	30(sp)
+	xor	202(sp), 30(sp)
 	mov	r4, r15
 	and	#8191, r15
 	mov	r15, r8
@@ -2062,8 +2045,8 @@ gcm_encrypt_with:
 	rla	r9
 	rla	r9
 	rla	r9
-	mov	r9, 44(sp)
-	bis	r15, 44(sp)
+	mov	r9, 32(sp)
+	bis	r15, 32(sp)
 	mov	r4, r9
 	and	#1, r9
 	inv	r9
@@ -2186,7 +2169,7 @@ gcm_encrypt_with:
 	xor	r15, r5
 	mov	r8, r15
 	sub	#128, r15
-	mov	44(sp), r15
+	mov	32(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -2236,21 +2219,15 @@ gcm_encrypt_with:
 	mov	r6, r14
 	inv	r14
 	inv	r15
-	mov	20(sp), 10(sp)
 	and	r7, 10(sp)
-	mov	22(sp), 8(sp)
 	and	r8, 8(sp)
-	mov	28(sp), 6(sp)
 	and	r9, 6(sp)
-	mov	32(sp), 4(sp)
 	and	r11, 4(sp)
-	mov	34(sp), 2(sp)
 	and	r12, 2(sp)
-	mov	36(sp), 0(sp)
 	and	r13, 0(sp)
-	mov	40(sp), r6
+	mov	28(sp), r6
 	and	r14, r6
-	mov	42(sp), r7
+	mov	30(sp), r7
 	and	r15, r7
 	; gcm.ae:78: store_be(ct, off, c, n - off)
 	mov	r7, r5
@@ -2261,7 +2238,7 @@ gcm_encrypt_with:
 	mov	6(sp), r13
 	mov	8(sp), r14
 	mov	10(sp), r15
-	add	114(sp), r10
+	add	84(sp), r10
 	cmp	#16, r4
 	jnc	.Lgcm_encrypt_with_bytes29
 	bit	#1, r10
@@ -2285,23 +2262,23 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored30
 .Lgcm_encrypt_with_bytes29:
 	swpb	r5
-	mov	r5, 122(sp)
+	mov	r5, 92(sp)
 	swpb	r8
-	mov	r8, 124(sp)
+	mov	r8, 94(sp)
 	swpb	r9
-	mov	r9, 126(sp)
+	mov	r9, 96(sp)
 	swpb	r11
-	mov	r11, 128(sp)
+	mov	r11, 98(sp)
 	swpb	r12
-	mov	r12, 130(sp)
+	mov	r12, 100(sp)
 	swpb	r13
-	mov	r13, 132(sp)
+	mov	r13, 102(sp)
 	swpb	r14
-	mov	r14, 134(sp)
+	mov	r14, 104(sp)
 	swpb	r15
-	mov	r15, 136(sp)
+	mov	r15, 106(sp)
 	mov	sp, r14
-	add	#122, r14
+	add	#92, r14
 	mov	r4, r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt31
@@ -2316,123 +2293,123 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy32
 .Lgcm_encrypt_with_stored30:
-	mov	88(sp), r8
+	mov	26(sp), r8
 	xor	10(sp), r8
-	mov	86(sp), r9
+	mov	36(sp), r9
 	xor	8(sp), r9
-	mov	84(sp), r10
+	mov	38(sp), r10
 	xor	6(sp), r10
-	mov	82(sp), r11
+	mov	42(sp), r11
 	xor	4(sp), r11
-	mov	80(sp), r12
+	mov	48(sp), r12
 	xor	2(sp), r12
-	mov	78(sp), r13
+	mov	50(sp), r13
 	xor	@sp, r13
-	mov	76(sp), r14
+	mov	52(sp), r14
 	xor	r6, r14
-	mov	74(sp), r15
+	mov	54(sp), r15
 	xor	r7, r15
 	; gcm.ae:79: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 138(sp)
-	mov	r9, 140(sp)
-	mov	r10, 142(sp)
-	mov	r11, 144(sp)
-	mov	r12, 146(sp)
-	mov	r13, 148(sp)
-	mov	r14, 150(sp)
-	mov	r15, 152(sp)
+	mov	r8, 108(sp)
+	mov	r9, 110(sp)
+	mov	r10, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#234, r15
+	add	#204, r15
 	mov	r14, r12
-	mov	90(sp), r13
+	mov	62(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	58(sp), r7
-	mov	56(sp), r9
-	mov	234(sp), 88(sp)
-	mov	236(sp), 86(sp)
-	mov	238(sp), 84(sp)
-	mov	240(sp), 82(sp)
-	mov	242(sp), 80(sp)
-	mov	244(sp), 78(sp)
-	mov	246(sp), 76(sp)
-	mov	248(sp), 74(sp)
-	add	#1, 46(sp)
-	cmp	94(sp), 46(sp)
+	mov	46(sp), r7
+	mov	44(sp), r9
+	mov	204(sp), 26(sp)
+	mov	206(sp), 36(sp)
+	mov	208(sp), 38(sp)
+	mov	210(sp), 42(sp)
+	mov	212(sp), 48(sp)
+	mov	214(sp), 50(sp)
+	mov	216(sp), 52(sp)
+	mov	218(sp), 54(sp)
+	add	#1, 34(sp)
+	cmp	66(sp), 34(sp)
 	jc	.Lgcm_encrypt_with_near38
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near38:
 .Lgcm_encrypt_with_done23:
-	mov	108(sp), r10
+	mov	78(sp), r10
 	and	#8191, r10
 	rla	r10
 	rla	r10
 	rla	r10
-	mov.b	109(sp), r11
+	mov.b	79(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
-	mov	110(sp), r14
+	mov	80(sp), r14
 	and	#8191, r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov.b	111(sp), r15
+	mov.b	81(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	88(sp), r12
+	mov	26(sp), r12
 	xor	r14, r12
-	mov	86(sp), r13
+	mov	36(sp), r13
 	xor	r15, r13
-	mov	80(sp), r14
+	mov	48(sp), r14
 	xor	r10, r14
-	mov	78(sp), r15
+	mov	50(sp), r15
 	xor	r11, r15
 	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 138(sp)
-	mov	r13, 140(sp)
-	mov	84(sp), 142(sp)
-	mov	82(sp), 144(sp)
-	mov	r14, 146(sp)
-	mov	r15, 148(sp)
-	mov	76(sp), 150(sp)
-	mov	74(sp), 152(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	38(sp), 112(sp)
+	mov	42(sp), 114(sp)
+	mov	r14, 116(sp)
+	mov	r15, 118(sp)
+	mov	52(sp), 120(sp)
+	mov	54(sp), 122(sp)
 	mov	sp, r14
-	add	#138, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#250, r15
+	add	#220, r15
 	mov	r14, r12
-	mov	90(sp), r13
+	mov	62(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	250(sp), r7
-	xor	202(sp), r7
-	mov	252(sp), r8
-	xor	204(sp), r8
-	mov	254(sp), r9
-	xor	206(sp), r9
-	mov	256(sp), r10
-	xor	208(sp), r10
-	mov	258(sp), r11
-	xor	210(sp), r11
-	mov	260(sp), r12
-	xor	212(sp), r12
-	mov	262(sp), r14
-	xor	214(sp), r14
-	mov	264(sp), r15
-	xor	216(sp), r15
+	mov	220(sp), r7
+	xor	172(sp), r7
+	mov	222(sp), r8
+	xor	174(sp), r8
+	mov	224(sp), r9
+	xor	176(sp), r9
+	mov	226(sp), r10
+	xor	178(sp), r10
+	mov	228(sp), r11
+	xor	180(sp), r11
+	mov	230(sp), r12
+	xor	182(sp), r12
+	mov	232(sp), r14
+	xor	184(sp), r14
+	mov	234(sp), r15
+	xor	186(sp), r15
 	; gcm.ae:81: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	120(sp), r13
-	cmp	#16, 118(sp)
+	mov	90(sp), r13
+	cmp	#16, 88(sp)
 	jnc	.Lgcm_encrypt_with_bytes33
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes33
@@ -2455,24 +2432,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored34
 .Lgcm_encrypt_with_bytes33:
 	swpb	r15
-	mov	r15, 122(sp)
+	mov	r15, 92(sp)
 	swpb	r14
-	mov	r14, 124(sp)
+	mov	r14, 94(sp)
 	swpb	r12
-	mov	r12, 126(sp)
+	mov	r12, 96(sp)
 	swpb	r11
-	mov	r11, 128(sp)
+	mov	r11, 98(sp)
 	swpb	r10
-	mov	r10, 130(sp)
+	mov	r10, 100(sp)
 	swpb	r9
-	mov	r9, 132(sp)
+	mov	r9, 102(sp)
 	swpb	r8
-	mov	r8, 134(sp)
+	mov	r8, 104(sp)
 	swpb	r7
-	mov	r7, 136(sp)
+	mov	r7, 106(sp)
 	mov	sp, r14
-	add	#122, r14
-	mov	118(sp), r15
+	add	#92, r14
+	mov	88(sp), r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt35
 	mov	#16, r15
@@ -2486,7 +2463,7 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy36
 .Lgcm_encrypt_with_stored34:
-	add	#266, sp
+	add	#236, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2499,8 +2476,8 @@ gcm_encrypt_with:
 
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
-;     frame 278 bytes (67 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2814 bytes of code
+;     frame 262 bytes (59 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2766 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -2513,20 +2490,20 @@ gcm_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#278, sp
-	mov	r12, 98(sp)
-	mov	r13, 64(sp)
-	mov	r14, 76(sp)
-	mov	r15, 66(sp)
-	mov	294(sp), r8
-	mov	296(sp), 92(sp)
-	mov	298(sp), 102(sp)
-	mov	300(sp), 94(sp)
-	mov	302(sp), 130(sp)
-	mov	304(sp), 112(sp)
-	mov	306(sp), 100(sp)
-	mov	310(sp), 132(sp)
-	mov	92(sp), r14
+	sub	#262, sp
+	mov	r12, 82(sp)
+	mov	r13, 50(sp)
+	mov	r14, 62(sp)
+	mov	r15, 52(sp)
+	mov	278(sp), r8
+	mov	280(sp), 76(sp)
+	mov	282(sp), 86(sp)
+	mov	284(sp), 78(sp)
+	mov	286(sp), 114(sp)
+	mov	288(sp), 96(sp)
+	mov	290(sp), 84(sp)
+	mov	294(sp), 116(sp)
+	mov	76(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2546,13 +2523,13 @@ gcm_decrypt_with:
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 38(sp)
-	mov	#0, 46(sp)
-	mov	#0, 50(sp)
-	mov	#0, 52(sp)
-	mov	#0, 54(sp)
-	mov	#0, 56(sp)
-	mov	#0, 58(sp)
-	mov	#0, 62(sp)
+	mov	#0, 28(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 40(sp)
+	mov	#0, 42(sp)
 	cmp	r9, r10
 	jc	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_loop1:
@@ -2562,7 +2539,7 @@ gcm_decrypt_with:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	92(sp), r11
+	mov	76(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -2581,7 +2558,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join5
 .Lgcm_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#134, r12
+	add	#118, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_decrypt_with_cpy6:
@@ -2602,57 +2579,57 @@ gcm_decrypt_with:
 	mov	38(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	46(sp), r6
+	mov	28(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	50(sp), r7
+	mov	30(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	52(sp), r11
+	mov	32(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	54(sp), r12
+	mov	34(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	56(sp), r13
+	mov	36(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	58(sp), r14
+	mov	40(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	62(sp), r15
+	mov	42(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 150(sp)
-	mov	r6, 152(sp)
-	mov	r7, 154(sp)
-	mov	r11, 156(sp)
-	mov	r12, 158(sp)
-	mov	r13, 160(sp)
-	mov	r14, 162(sp)
-	mov	r15, 164(sp)
+	mov	r5, 134(sp)
+	mov	r6, 136(sp)
+	mov	r7, 138(sp)
+	mov	r11, 140(sp)
+	mov	r12, 142(sp)
+	mov	r13, 144(sp)
+	mov	r14, 146(sp)
+	mov	r15, 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#166, r15
+	add	#150, r15
 	mov	r14, r12
-	mov	64(sp), r13
+	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	166(sp), 38(sp)
-	mov	168(sp), 46(sp)
-	mov	170(sp), 50(sp)
-	mov	172(sp), 52(sp)
-	mov	174(sp), 54(sp)
-	mov	176(sp), 56(sp)
-	mov	178(sp), 58(sp)
-	mov	180(sp), 62(sp)
+	mov	150(sp), 38(sp)
+	mov	152(sp), 28(sp)
+	mov	154(sp), 30(sp)
+	mov	156(sp), 32(sp)
+	mov	158(sp), 34(sp)
+	mov	160(sp), 36(sp)
+	mov	162(sp), 40(sp)
+	mov	164(sp), 42(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_done2:
-	mov	66(sp), r15
+	mov	52(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -2661,11 +2638,11 @@ gcm_decrypt_with:
 	; gcm.ae:42: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
-	mov	76(sp), r10
+	mov	62(sp), r10
 	bit	#1, r10
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
-	mov	@r10, 88(sp)
+	mov	@r10, 72(sp)
 	mov	2(r10), r11
 	mov	4(r10), r12
 	mov	6(r10), r13
@@ -2674,7 +2651,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join12
 .Lgcm_decrypt_with_bytes10:
 	mov	sp, r12
-	add	#134, r12
+	add	#118, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_decrypt_with_cpy13:
@@ -2694,7 +2671,7 @@ gcm_decrypt_with:
 	mov	r13, r7
 	mov	r12, r8
 	mov	r11, r9
-	mov	88(sp), r10
+	mov	72(sp), r10
 	swpb	44(sp)
 	swpb	r6
 	swpb	r7
@@ -2703,7 +2680,7 @@ gcm_decrypt_with:
 	swpb	r10
 	jmp	.Lgcm_decrypt_with_endif9
 .Lgcm_decrypt_with_else8:
-	mov	66(sp), r14
+	mov	52(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2718,8 +2695,8 @@ gcm_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 48(sp)
-	bis	r14, 48(sp)
+	mov	r15, 46(sp)
+	bis	r14, 46(sp)
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
@@ -2730,7 +2707,7 @@ gcm_decrypt_with:
 	mov	#0, 26(sp)
 	mov	#0, r8
 	mov	#0, r9
-	cmp	48(sp), r10
+	cmp	46(sp), r10
 	jc	.Lgcm_decrypt_with_done16
 .Lgcm_decrypt_with_loop15:
 	mov	r10, r15
@@ -2739,9 +2716,9 @@ gcm_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	66(sp), r7
+	mov	52(sp), r7
 	sub	r15, r7
-	add	76(sp), r15
+	add	62(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_decrypt_with_bytes17
 	bit	#1, r15
@@ -2758,7 +2735,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join19
 .Lgcm_decrypt_with_bytes17:
 	mov	sp, r11
-	add	#134, r11
+	add	#118, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_decrypt_with_cpy20:
@@ -2798,40 +2775,40 @@ gcm_decrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 150(sp)
-	mov	r15, 152(sp)
-	mov	r14, 154(sp)
-	mov	r13, 156(sp)
-	mov	r12, 158(sp)
-	mov	r11, 160(sp)
-	mov	r8, 162(sp)
-	mov	r9, 164(sp)
+	mov	r6, 134(sp)
+	mov	r15, 136(sp)
+	mov	r14, 138(sp)
+	mov	r13, 140(sp)
+	mov	r12, 142(sp)
+	mov	r11, 144(sp)
+	mov	r8, 146(sp)
+	mov	r9, 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#182, r15
+	add	#166, r15
 	mov	r14, r12
-	mov	64(sp), r13
+	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	182(sp), r6
-	mov	184(sp), 14(sp)
-	mov	186(sp), 18(sp)
-	mov	188(sp), 20(sp)
-	mov	190(sp), 22(sp)
-	mov	192(sp), 26(sp)
-	mov	194(sp), r8
-	mov	196(sp), r9
+	mov	166(sp), r6
+	mov	168(sp), 14(sp)
+	mov	170(sp), 18(sp)
+	mov	172(sp), 20(sp)
+	mov	174(sp), 22(sp)
+	mov	176(sp), 26(sp)
+	mov	178(sp), r8
+	mov	180(sp), r9
 	add	#1, r10
-	cmp	48(sp), r10
+	cmp	46(sp), r10
 	jnc	.Lgcm_decrypt_with_loop15
 .Lgcm_decrypt_with_done16:
-	mov	66(sp), r15
+	mov	52(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov.b	67(sp), r13
+	mov.b	53(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -2843,52 +2820,52 @@ gcm_decrypt_with:
 	mov	14(sp), r15
 	xor	r13, r15
 	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 150(sp)
-	mov	r15, 152(sp)
-	mov	18(sp), 154(sp)
-	mov	20(sp), 156(sp)
-	mov	22(sp), 158(sp)
-	mov	26(sp), 160(sp)
-	mov	r8, 162(sp)
-	mov	r9, 164(sp)
+	mov	r14, 134(sp)
+	mov	r15, 136(sp)
+	mov	18(sp), 138(sp)
+	mov	20(sp), 140(sp)
+	mov	22(sp), 142(sp)
+	mov	26(sp), 144(sp)
+	mov	r8, 146(sp)
+	mov	r9, 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#198, r15
+	add	#182, r15
 	mov	r14, r12
-	mov	64(sp), r13
+	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	198(sp), r5
-	mov	200(sp), r4
-	mov	202(sp), 44(sp)
-	mov	204(sp), r6
-	mov	206(sp), r7
-	mov	208(sp), r8
-	mov	210(sp), r9
-	mov	212(sp), r10
+	mov	182(sp), r5
+	mov	184(sp), r4
+	mov	186(sp), 44(sp)
+	mov	188(sp), r6
+	mov	190(sp), r7
+	mov	192(sp), r8
+	mov	194(sp), r9
+	mov	196(sp), r10
 .Lgcm_decrypt_with_endif9:
 	; gcm.ae:90: s0 = E.encrypt_block(ks, j0)
-	mov	r5, 150(sp)
-	mov	r4, 152(sp)
-	mov	44(sp), 154(sp)
-	mov	r6, 156(sp)
-	mov	r7, 158(sp)
-	mov	r8, 160(sp)
-	mov	r9, 162(sp)
-	mov	r10, 164(sp)
+	mov	r5, 134(sp)
+	mov	r4, 136(sp)
+	mov	44(sp), 138(sp)
+	mov	r6, 140(sp)
+	mov	r7, 142(sp)
+	mov	r8, 144(sp)
+	mov	r9, 146(sp)
+	mov	r10, 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#214, r15
-	mov	98(sp), r12
+	add	#198, r15
+	mov	82(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
 	add	#1, r5
 	mov	r4, r13
 	addc	#0, r13
-	mov	94(sp), r14
+	mov	78(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2903,27 +2880,19 @@ gcm_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 68(sp)
-	bis	r14, 68(sp)
+	mov	r15, 54(sp)
+	bis	r14, 54(sp)
 	; gcm.ae:93: for i in 0..(n + 15) / 16 {
 	mov	#0, 24(sp)
 	mov	r5, r4
 	mov	r13, r5
-	mov	44(sp), 86(sp)
-	mov	r6, 84(sp)
-	mov	r7, 80(sp)
-	mov	r8, 78(sp)
-	mov	r9, 74(sp)
-	mov	r10, 72(sp)
+	mov	r6, 70(sp)
+	mov	r7, 66(sp)
+	mov	r8, 64(sp)
+	mov	r9, 60(sp)
+	mov	r10, 58(sp)
 	mov	38(sp), r10
-	mov	46(sp), 28(sp)
-	mov	50(sp), 30(sp)
-	mov	52(sp), 32(sp)
-	mov	54(sp), 34(sp)
-	mov	56(sp), 36(sp)
-	mov	58(sp), 40(sp)
-	mov	62(sp), 42(sp)
-	cmp	68(sp), 24(sp)
+	cmp	54(sp), 24(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
 	mov	24(sp), r15
@@ -2933,10 +2902,10 @@ gcm_decrypt_with:
 	rla	r8
 	rla	r8
 	rla	r8
-	mov	94(sp), r9
+	mov	78(sp), r9
 	sub	r8, r9
 	mov	r8, r6
-	add	102(sp), r6
+	add	86(sp), r6
 	cmp	#16, r9
 	jnc	.Lgcm_decrypt_with_bytes24
 	bit	#1, r6
@@ -2953,7 +2922,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join26
 .Lgcm_decrypt_with_bytes24:
 	mov	sp, r11
-	add	#134, r11
+	add	#118, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -2973,19 +2942,19 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_words25
 .Lgcm_decrypt_with_join26:
 	; gcm.ae:96: u = E.encrypt_block(ks, j)
-	mov	r4, 150(sp)
-	mov	r5, 152(sp)
-	mov	86(sp), 154(sp)
-	mov	84(sp), 156(sp)
-	mov	80(sp), 158(sp)
-	mov	78(sp), 160(sp)
-	mov	74(sp), 162(sp)
-	mov	72(sp), 164(sp)
+	mov	r4, 134(sp)
+	mov	r5, 136(sp)
+	mov	44(sp), 138(sp)
+	mov	70(sp), 140(sp)
+	mov	66(sp), 142(sp)
+	mov	64(sp), 144(sp)
+	mov	60(sp), 146(sp)
+	mov	58(sp), 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#230, r15
-	mov	98(sp), r12
+	add	#214, r15
+	mov	82(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	swpb	10(sp)
@@ -3017,43 +2986,43 @@ gcm_decrypt_with:
 	mov	42(sp), r15
 	xor	10(sp), r15
 	; gcm.ae:98: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r10, 150(sp)
-	mov	r4, 152(sp)
-	mov	r5, 154(sp)
-	mov	r11, 156(sp)
-	mov	r12, 158(sp)
-	mov	r13, 160(sp)
-	mov	r14, 162(sp)
-	mov	r15, 164(sp)
+	mov	r10, 134(sp)
+	mov	r4, 136(sp)
+	mov	r5, 138(sp)
+	mov	r11, 140(sp)
+	mov	r12, 142(sp)
+	mov	r13, 144(sp)
+	mov	r14, 146(sp)
+	mov	r15, 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#246, r15
+	add	#230, r15
 	mov	r14, r12
-	mov	64(sp), r13
+	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
 	mov	r6, r13
-	xor	230(sp), r13
+	xor	214(sp), r13
 	mov	r7, r15
-	xor	232(sp), r15
+	xor	216(sp), r15
 	mov	@sp, r5
-	xor	234(sp), r5
+	xor	218(sp), r5
 	mov	2(sp), r6
-	xor	236(sp), r6
+	xor	220(sp), r6
 	mov	4(sp), r7
-	xor	238(sp), r7
+	xor	222(sp), r7
 	mov	6(sp), r10
-	xor	240(sp), r10
+	xor	224(sp), r10
 	mov	8(sp), r11
-	xor	242(sp), r11
+	xor	226(sp), r11
 	mov	10(sp), r12
-	xor	244(sp), r12
+	xor	228(sp), r12
 	; gcm.ae:99: store_be(msg, off, c ^ u, n - off)
 	mov	r15, r14
 	mov	r13, r15
 	mov	r8, r13
-	add	100(sp), r13
+	add	84(sp), r13
 	cmp	#16, r9
 	jnc	.Lgcm_decrypt_with_bytes29
 	bit	#1, r13
@@ -3077,23 +3046,23 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_stored30
 .Lgcm_decrypt_with_bytes29:
 	swpb	r12
-	mov	r12, 134(sp)
+	mov	r12, 118(sp)
 	swpb	r11
-	mov	r11, 136(sp)
+	mov	r11, 120(sp)
 	swpb	r10
-	mov	r10, 138(sp)
+	mov	r10, 122(sp)
 	swpb	r7
-	mov	r7, 140(sp)
+	mov	r7, 124(sp)
 	swpb	r6
-	mov	r6, 142(sp)
+	mov	r6, 126(sp)
 	swpb	r5
-	mov	r5, 144(sp)
+	mov	r5, 128(sp)
 	swpb	r14
-	mov	r14, 146(sp)
+	mov	r14, 130(sp)
 	swpb	r15
-	mov	r15, 148(sp)
+	mov	r15, 132(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#118, r14
 	mov	r9, r15
 	cmp	#16, r15
 	jnc	.Lgcm_decrypt_with_cnt31
@@ -3110,36 +3079,36 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_stored30:
 	mov	16(sp), r4
 	mov	12(sp), r5
-	mov	246(sp), r10
-	mov	248(sp), 28(sp)
-	mov	250(sp), 30(sp)
-	mov	252(sp), 32(sp)
-	mov	254(sp), 34(sp)
-	mov	256(sp), 36(sp)
-	mov	258(sp), 40(sp)
-	mov	260(sp), 42(sp)
+	mov	230(sp), r10
+	mov	232(sp), 28(sp)
+	mov	234(sp), 30(sp)
+	mov	236(sp), 32(sp)
+	mov	238(sp), 34(sp)
+	mov	240(sp), 36(sp)
+	mov	242(sp), 40(sp)
+	mov	244(sp), 42(sp)
 	add	#1, 24(sp)
-	cmp	68(sp), 24(sp)
+	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov	92(sp), r11
+	mov	76(sp), r11
 	and	#8191, r11
 	rla	r11
 	rla	r11
 	rla	r11
-	mov.b	93(sp), r12
+	mov.b	77(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
 	rra	r12
 	rra	r12
 	rra	r12
-	mov	94(sp), r14
+	mov	78(sp), r14
 	and	#8191, r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov.b	95(sp), r15
+	mov.b	79(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -3154,59 +3123,59 @@ gcm_decrypt_with:
 	mov	36(sp), r15
 	xor	r12, r15
 	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r10, 150(sp)
-	mov	r13, 152(sp)
-	mov	30(sp), 154(sp)
-	mov	32(sp), 156(sp)
-	mov	r14, 158(sp)
-	mov	r15, 160(sp)
-	mov	40(sp), 162(sp)
-	mov	42(sp), 164(sp)
+	mov	r10, 134(sp)
+	mov	r13, 136(sp)
+	mov	30(sp), 138(sp)
+	mov	32(sp), 140(sp)
+	mov	r14, 142(sp)
+	mov	r15, 144(sp)
+	mov	40(sp), 146(sp)
+	mov	42(sp), 148(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#262, r15
+	add	#246, r15
 	mov	r14, r12
-	mov	64(sp), r13
+	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	262(sp), 96(sp)
-	xor	214(sp), 96(sp)
-	mov	264(sp), 104(sp)
-	xor	216(sp), 104(sp)
-	mov	266(sp), 106(sp)
-	xor	218(sp), 106(sp)
-	mov	268(sp), 108(sp)
-	xor	220(sp), 108(sp)
-	mov	270(sp), 110(sp)
-	xor	222(sp), 110(sp)
-	mov	272(sp), 90(sp)
-	xor	224(sp), 90(sp)
-	mov	274(sp), 82(sp)
-	xor	226(sp), 82(sp)
-	mov	276(sp), 70(sp)
-	xor	228(sp), 70(sp)
-	mov	130(sp), r10
-	cmp	#16, 112(sp)
+	mov	246(sp), 80(sp)
+	xor	198(sp), 80(sp)
+	mov	248(sp), 88(sp)
+	xor	200(sp), 88(sp)
+	mov	250(sp), 90(sp)
+	xor	202(sp), 90(sp)
+	mov	252(sp), 92(sp)
+	xor	204(sp), 92(sp)
+	mov	254(sp), 94(sp)
+	xor	206(sp), 94(sp)
+	mov	256(sp), 74(sp)
+	xor	208(sp), 74(sp)
+	mov	258(sp), 68(sp)
+	xor	210(sp), 68(sp)
+	mov	260(sp), 56(sp)
+	xor	212(sp), 56(sp)
+	mov	114(sp), r10
+	cmp	#16, 96(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
 	bit	#1, r10
 	jnz	.Lgcm_decrypt_with_bytes33
 .Lgcm_decrypt_with_words34:
-	mov	@r10, 128(sp)
-	mov	2(r10), 126(sp)
-	mov	4(r10), 124(sp)
-	mov	6(r10), 122(sp)
-	mov	8(r10), 120(sp)
-	mov	10(r10), 118(sp)
-	mov	12(r10), 116(sp)
-	mov	14(r10), 114(sp)
+	mov	@r10, 112(sp)
+	mov	2(r10), 110(sp)
+	mov	4(r10), 108(sp)
+	mov	6(r10), 106(sp)
+	mov	8(r10), 104(sp)
+	mov	10(r10), 102(sp)
+	mov	12(r10), 100(sp)
+	mov	14(r10), 98(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
 	mov	sp, r11
-	add	#134, r11
+	add	#118, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	112(sp), r15
+	mov	96(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
@@ -3222,26 +3191,26 @@ gcm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	112(sp), r15
+	mov	96(sp), r15
 	and	#8191, r15
 	mov	r15, r5
 	rla	r5
 	rla	r5
 	rla	r5
-	mov.b	113(sp), r9
+	mov.b	97(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	112(sp), r11
+	mov	96(sp), r11
 	and	#1, r11
 	inv	r11
 	inc	r11
 	and	#65280, r11
 	xor	#-1, r11
-	mov	112(sp), r14
+	mov	96(sp), r14
 	clrc
 	rrc	r14
 	and	#1, r14
@@ -3257,7 +3226,7 @@ gcm_decrypt_with:
 	mov	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	112(sp), r12
+	mov	96(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -3291,7 +3260,7 @@ gcm_decrypt_with:
 	and	r12, r15
 	mov	r11, r6
 	xor	r15, r6
-	mov	112(sp), r15
+	mov	96(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -3304,8 +3273,8 @@ gcm_decrypt_with:
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 60(sp)
-	xor	#-1, 60(sp)
+	mov	r15, 48(sp)
+	xor	#-1, 48(sp)
 	mov	r4, r14
 	inv	r14
 	inc	r14
@@ -3364,7 +3333,7 @@ gcm_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	60(sp), r9
+	mov	48(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
@@ -3403,44 +3372,44 @@ gcm_decrypt_with:
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	96(sp), r8
+	mov	80(sp), r8
 	and	r9, r8
-	mov	104(sp), r9
+	mov	88(sp), r9
 	and	r10, r9
-	mov	106(sp), r10
+	mov	90(sp), r10
 	and	r11, r10
-	mov	108(sp), r11
+	mov	92(sp), r11
 	and	r12, r11
-	mov	110(sp), r12
+	mov	94(sp), r12
 	and	r13, r12
-	mov	90(sp), r13
+	mov	74(sp), r13
 	and	r7, r13
-	mov	82(sp), r7
+	mov	68(sp), r7
 	and	r14, r7
-	mov	70(sp), r14
+	mov	56(sp), r14
 	and	r15, r14
-	mov	114(sp), r15
+	mov	98(sp), r15
 	swpb	r15
 	xor	r8, r15
-	mov	116(sp), r8
+	mov	100(sp), r8
 	swpb	r8
 	xor	r9, r8
-	mov	118(sp), r9
+	mov	102(sp), r9
 	swpb	r9
 	xor	r10, r9
-	mov	120(sp), r10
+	mov	104(sp), r10
 	swpb	r10
 	xor	r11, r10
-	mov	122(sp), r11
+	mov	106(sp), r11
 	swpb	r11
 	xor	r12, r11
-	mov	124(sp), r12
+	mov	108(sp), r12
 	swpb	r12
 	xor	r13, r12
-	mov	126(sp), r13
+	mov	110(sp), r13
 	swpb	r13
 	xor	r7, r13
-	mov	128(sp), r7
+	mov	112(sp), r7
 	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
@@ -3489,9 +3458,9 @@ gcm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	132(sp), r15
+	mov	116(sp), r15
 	mov	r14, 0(r15)
-	add	#278, sp
+	add	#262, sp
 	pop	r4
 	pop	r5
 	pop	r6

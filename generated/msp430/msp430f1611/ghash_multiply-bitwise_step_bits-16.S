@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ghash_mul: ghash.mul
-;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 592 bytes of code
+;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 508 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -19,18 +19,18 @@ ghash_mul:
 	push	r6
 	push	r5
 	push	r4
-	sub	#46, sp
+	sub	#32, sp
 	mov	r12, r6
-	mov	r14, 44(sp)
+	mov	r14, 30(sp)
 	; ghash.ae:35: for i in 0..128 {
 	mov	#0, r4
-	mov	#0, 42(sp)
-	mov	#0, 40(sp)
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
+	mov	#0, 12(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	mov	#0, 6(sp)
+	mov	#0, 4(sp)
+	mov	#0, 2(sp)
+	mov	#0, 0(sp)
 	mov	#0, 28(sp)
 	mov	@r13, r14
 	mov	2(r13), 26(sp)
@@ -110,19 +110,12 @@ ghash_mul:
 	and	r5, r13
 	mov	14(sp), r15
 	and	r5, r15
-	mov	42(sp), 12(sp)
 	xor	r7, 12(sp)
-	mov	40(sp), 10(sp)
 	xor	r8, 10(sp)
-	mov	38(sp), 8(sp)
 	xor	r9, 8(sp)
-	mov	36(sp), 6(sp)
 	xor	r10, 6(sp)
-	mov	34(sp), 4(sp)
 	xor	r11, 4(sp)
-	mov	32(sp), 2(sp)
 	xor	r12, 2(sp)
-	mov	30(sp), 0(sp)
 	xor	r13, 0(sp)
 	mov	28(sp), r5
 	xor	r15, r5
@@ -154,13 +147,6 @@ ghash_mul:
 	inc	r14
 	and	#57600, r14
 	xor	r14, r15
-	mov	12(sp), 42(sp)
-	mov	10(sp), 40(sp)
-	mov	8(sp), 38(sp)
-	mov	6(sp), 36(sp)
-	mov	4(sp), 34(sp)
-	mov	2(sp), 32(sp)
-	mov	@sp, 30(sp)
 	mov	r5, 28(sp)
 	mov	r7, r14
 	mov	r8, 26(sp)
@@ -174,23 +160,23 @@ ghash_mul:
 	cmp	#128, r4
 	jnc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	mov	44(sp), r15
-	mov	42(sp), 0(r15)
-	mov	44(sp), r15
-	mov	40(sp), 2(r15)
-	mov	44(sp), r15
-	mov	38(sp), 4(r15)
-	mov	44(sp), r15
-	mov	36(sp), 6(r15)
-	mov	44(sp), r15
-	mov	34(sp), 8(r15)
-	mov	44(sp), r15
-	mov	32(sp), 10(r15)
-	mov	44(sp), r15
-	mov	30(sp), 12(r15)
-	mov	44(sp), r15
+	mov	30(sp), r15
+	mov	12(sp), 0(r15)
+	mov	30(sp), r15
+	mov	10(sp), 2(r15)
+	mov	30(sp), r15
+	mov	8(sp), 4(r15)
+	mov	30(sp), r15
+	mov	6(sp), 6(r15)
+	mov	30(sp), r15
+	mov	4(sp), 8(r15)
+	mov	30(sp), r15
+	mov	2(sp), 10(r15)
+	mov	30(sp), r15
+	mov	@sp, 12(r15)
+	mov	30(sp), r15
 	mov	28(sp), 14(r15)
-	add	#46, sp
+	add	#32, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -224,8 +210,8 @@ ghash_init:
 
 
 ; --- ghash_mul_h: ghash.mul_h
-;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 592 bytes of code
+;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 508 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -238,18 +224,18 @@ ghash_mul_h:
 	push	r6
 	push	r5
 	push	r4
-	sub	#46, sp
+	sub	#32, sp
 	mov	r12, r6
-	mov	r14, 44(sp)
+	mov	r14, 30(sp)
 	; ghash.ae:35: for i in 0..128 {
 	mov	#0, r4
-	mov	#0, 42(sp)
-	mov	#0, 40(sp)
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
+	mov	#0, 12(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	mov	#0, 6(sp)
+	mov	#0, 4(sp)
+	mov	#0, 2(sp)
+	mov	#0, 0(sp)
 	mov	#0, 28(sp)
 	mov	@r13, r14
 	mov	2(r13), 26(sp)
@@ -329,19 +315,12 @@ ghash_mul_h:
 	and	r5, r13
 	mov	14(sp), r15
 	and	r5, r15
-	mov	42(sp), 12(sp)
 	xor	r7, 12(sp)
-	mov	40(sp), 10(sp)
 	xor	r8, 10(sp)
-	mov	38(sp), 8(sp)
 	xor	r9, 8(sp)
-	mov	36(sp), 6(sp)
 	xor	r10, 6(sp)
-	mov	34(sp), 4(sp)
 	xor	r11, 4(sp)
-	mov	32(sp), 2(sp)
 	xor	r12, 2(sp)
-	mov	30(sp), 0(sp)
 	xor	r13, 0(sp)
 	mov	28(sp), r5
 	xor	r15, r5
@@ -373,13 +352,6 @@ ghash_mul_h:
 	inc	r14
 	and	#57600, r14
 	xor	r14, r15
-	mov	12(sp), 42(sp)
-	mov	10(sp), 40(sp)
-	mov	8(sp), 38(sp)
-	mov	6(sp), 36(sp)
-	mov	4(sp), 34(sp)
-	mov	2(sp), 32(sp)
-	mov	@sp, 30(sp)
 	mov	r5, 28(sp)
 	mov	r7, r14
 	mov	r8, 26(sp)
@@ -393,23 +365,23 @@ ghash_mul_h:
 	cmp	#128, r4
 	jnc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	44(sp), r15
-	mov	42(sp), 0(r15)
-	mov	44(sp), r15
-	mov	40(sp), 2(r15)
-	mov	44(sp), r15
-	mov	38(sp), 4(r15)
-	mov	44(sp), r15
-	mov	36(sp), 6(r15)
-	mov	44(sp), r15
-	mov	34(sp), 8(r15)
-	mov	44(sp), r15
-	mov	32(sp), 10(r15)
-	mov	44(sp), r15
-	mov	30(sp), 12(r15)
-	mov	44(sp), r15
+	mov	30(sp), r15
+	mov	12(sp), 0(r15)
+	mov	30(sp), r15
+	mov	10(sp), 2(r15)
+	mov	30(sp), r15
+	mov	8(sp), 4(r15)
+	mov	30(sp), r15
+	mov	6(sp), 6(r15)
+	mov	30(sp), r15
+	mov	4(sp), 8(r15)
+	mov	30(sp), r15
+	mov	2(sp), 10(r15)
+	mov	30(sp), r15
+	mov	@sp, 12(r15)
+	mov	30(sp), r15
 	mov	28(sp), 14(r15)
-	add	#46, sp
+	add	#32, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -422,8 +394,8 @@ ghash_mul_h:
 
 
 ; --- ghash_absorb: ghash.absorb
-;     frame 96 bytes (40 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1024 bytes of code
+;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 928 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -436,13 +408,13 @@ ghash_absorb:
 	push	r6
 	push	r5
 	push	r4
-	sub	#96, sp
-	mov	r12, 58(sp)
-	mov	r14, 76(sp)
-	mov	r15, 74(sp)
-	mov	112(sp), 78(sp)
+	sub	#76, sp
+	mov	r12, 44(sp)
+	mov	r14, 56(sp)
+	mov	r15, 54(sp)
+	mov	92(sp), 58(sp)
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
-	mov	74(sp), r12
+	mov	54(sp), r12
 	mov	#0, r14
 	add	#15, r12
 	addc	#0, r14
@@ -465,31 +437,31 @@ ghash_absorb:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	mov	r12, 72(sp)
-	bis	r15, 72(sp)
-	mov	r14, 70(sp)
+	mov	r12, 52(sp)
+	bis	r15, 52(sp)
+	mov	r14, 50(sp)
 	clrc
-	rrc	70(sp)
-	rra	70(sp)
-	rra	70(sp)
-	rra	70(sp)
-	mov	#0, 66(sp)
-	mov	#0, 68(sp)
-	mov	@r13, 64(sp)
-	mov	2(r13), 62(sp)
-	mov	4(r13), 60(sp)
-	mov	6(r13), 56(sp)
+	rrc	50(sp)
+	rra	50(sp)
+	rra	50(sp)
+	rra	50(sp)
+	mov	#0, 46(sp)
+	mov	#0, 48(sp)
+	mov	@r13, 42(sp)
+	mov	2(r13), 40(sp)
+	mov	4(r13), 38(sp)
+	mov	6(r13), 36(sp)
 	mov	8(r13), r10
 	mov	10(r13), r11
 	mov	12(r13), r12
 	mov	14(r13), r14
-	cmp	72(sp), 66(sp)
-	mov	68(sp), r15
-	subc	70(sp), r15
+	cmp	52(sp), 46(sp)
+	mov	48(sp), r15
+	subc	50(sp), r15
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
 	; ghash.ae:185: off = i * 16
-	mov	66(sp), r7
+	mov	46(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -500,9 +472,9 @@ ghash_absorb:
 	adc	r7
 	and	#65520, r7
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	74(sp), r6
+	mov	54(sp), r6
 	sub	r7, r6
-	add	76(sp), r7
+	add	56(sp), r7
 	cmp	#16, r6
 	jnc	.Lghash_absorb_bytes3
 	bit	#1, r7
@@ -519,7 +491,7 @@ ghash_absorb:
 	jmp	.Lghash_absorb_join5
 .Lghash_absorb_bytes3:
 	mov	sp, r8
-	add	#80, r8
+	add	#60, r8
 	mov	r8, r9
 	mov	#16, r13
 .Lghash_absorb_cpy6:
@@ -537,68 +509,64 @@ ghash_absorb:
 	mov	r8, r7
 	jmp	.Lghash_absorb_words4
 .Lghash_absorb_join5:
-	mov	64(sp), 54(sp)
 	swpb	r7
-	xor	r7, 54(sp)
-	mov	62(sp), 52(sp)
+	xor	r7, 42(sp)
 	swpb	r15
-	xor	r15, 52(sp)
-	mov	60(sp), 50(sp)
+	xor	r15, 40(sp)
 	swpb	r13
-	xor	r13, 50(sp)
-	mov	56(sp), 48(sp)
+	xor	r13, 38(sp)
 	swpb	r9
-	xor	r9, 48(sp)
-	mov	r10, 46(sp)
+	xor	r9, 36(sp)
+	mov	r10, 34(sp)
 	swpb	r8
-	xor	r8, 46(sp)
-	mov	r11, 44(sp)
+	xor	r8, 34(sp)
+	mov	r11, 32(sp)
 	swpb	r6
-	xor	r6, 44(sp)
-	mov	r12, 42(sp)
+	xor	r6, 32(sp)
+	mov	r12, 30(sp)
 	swpb	r5
-	xor	r5, 42(sp)
-	mov	r14, 40(sp)
+	xor	r5, 30(sp)
+	mov	r14, 28(sp)
 	swpb	r4
-	xor	r4, 40(sp)
+	xor	r4, 28(sp)
 	; ghash.ae:35: for i in 0..128 {
 	mov	#0, r5
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	#0, 28(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	mov	#0, 6(sp)
+	mov	#0, 4(sp)
+	mov	#0, 2(sp)
+	mov	#0, 0(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	@r15, r14
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	2(r15), 22(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	4(r15), 20(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	6(r15), 18(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	8(r15), 16(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	10(r15), 14(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	12(r15), 12(sp)
-	mov	58(sp), r15
+	mov	44(sp), r15
 	mov	14(r15), r15
 .Lghash_absorb_loop8:
 	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	mov	#127, r4
 	sub	r5, r4
-	mov	54(sp), r6
-	mov	52(sp), r7
-	mov	50(sp), r8
-	mov	48(sp), r9
-	mov	46(sp), r10
-	mov	44(sp), r11
-	mov	42(sp), r12
-	mov	40(sp), r13
+	mov	42(sp), r6
+	mov	40(sp), r7
+	mov	38(sp), r8
+	mov	36(sp), r9
+	mov	34(sp), r10
+	mov	32(sp), r11
+	mov	30(sp), r12
+	mov	28(sp), r13
 	cmp	#128, r4
 	jc	.Lghash_absorb_shbig10
 .Lghash_absorb_shlimb13:
@@ -657,17 +625,11 @@ ghash_absorb:
 	and	r4, r12
 	mov	r15, r13
 	and	r4, r13
-	mov	38(sp), 10(sp)
 	xor	r6, 10(sp)
-	mov	36(sp), 8(sp)
 	xor	r7, 8(sp)
-	mov	34(sp), 6(sp)
 	xor	r8, 6(sp)
-	mov	32(sp), 4(sp)
 	xor	r9, 4(sp)
-	mov	30(sp), 2(sp)
 	xor	r10, 2(sp)
-	mov	28(sp), 0(sp)
 	xor	r11, 0(sp)
 	mov	26(sp), r4
 	xor	r12, r4
@@ -700,12 +662,6 @@ ghash_absorb:
 	inc	r14
 	and	#57600, r14
 	xor	r14, r15
-	mov	10(sp), 38(sp)
-	mov	8(sp), 36(sp)
-	mov	6(sp), 34(sp)
-	mov	4(sp), 32(sp)
-	mov	2(sp), 30(sp)
-	mov	@sp, 28(sp)
 	mov	r4, 26(sp)
 	mov	r6, 24(sp)
 	mov	r7, r14
@@ -719,38 +675,38 @@ ghash_absorb:
 	cmp	#128, r5
 	jnc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	38(sp), 64(sp)
-	mov	36(sp), 62(sp)
-	mov	34(sp), 60(sp)
-	mov	32(sp), 56(sp)
-	mov	30(sp), r10
-	mov	28(sp), r11
+	mov	10(sp), 42(sp)
+	mov	8(sp), 40(sp)
+	mov	6(sp), 38(sp)
+	mov	4(sp), 36(sp)
+	mov	2(sp), r10
+	mov	@sp, r11
 	mov	26(sp), r12
 	mov	24(sp), r14
-	add	#1, 66(sp)
-	addc	#0, 68(sp)
-	cmp	72(sp), 66(sp)
-	mov	68(sp), r15
-	subc	70(sp), r15
+	add	#1, 46(sp)
+	addc	#0, 48(sp)
+	cmp	52(sp), 46(sp)
+	mov	48(sp), r15
+	subc	50(sp), r15
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
-	mov	78(sp), r15
-	mov	64(sp), 0(r15)
-	mov	78(sp), r15
-	mov	62(sp), 2(r15)
-	mov	78(sp), r15
-	mov	60(sp), 4(r15)
-	mov	78(sp), r15
-	mov	56(sp), 6(r15)
-	mov	78(sp), r15
+	mov	58(sp), r15
+	mov	42(sp), 0(r15)
+	mov	58(sp), r15
+	mov	40(sp), 2(r15)
+	mov	58(sp), r15
+	mov	38(sp), 4(r15)
+	mov	58(sp), r15
+	mov	36(sp), 6(r15)
+	mov	58(sp), r15
 	mov	r10, 8(r15)
-	mov	78(sp), r15
+	mov	58(sp), r15
 	mov	r11, 10(r15)
-	mov	78(sp), r15
+	mov	58(sp), r15
 	mov	r12, 12(r15)
-	mov	78(sp), r15
+	mov	58(sp), r15
 	mov	r14, 14(r15)
-	add	#96, sp
+	add	#76, sp
 	pop	r4
 	pop	r5
 	pop	r6

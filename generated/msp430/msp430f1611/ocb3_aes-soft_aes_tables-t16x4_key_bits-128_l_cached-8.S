@@ -703,8 +703,8 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 286 bytes (86 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3368 bytes of code
+;     frame 228 bytes (57 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3142 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -717,98 +717,98 @@ ocb3_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#286, sp
-	mov	r12, 144(sp)
-	mov	r13, 100(sp)
+	sub	#228, sp
+	mov	r12, 98(sp)
+	mov	r13, 62(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	302(sp), 172(sp)
-	mov	304(sp), 170(sp)
-	mov	306(sp), 126(sp)
-	mov	308(sp), 164(sp)
-	mov	310(sp), 146(sp)
-	mov	314(sp), 168(sp)
-	mov	316(sp), 166(sp)
+	mov	244(sp), 114(sp)
+	mov	246(sp), 112(sp)
+	mov	248(sp), 80(sp)
+	mov	250(sp), 78(sp)
+	mov	252(sp), 100(sp)
+	mov	256(sp), 110(sp)
+	mov	258(sp), 108(sp)
 	; ocb3.ae:142: offset = initial_offset(ks, nonce, len(tag))
-	mov	166(sp), 174(sp)
-	mov	#0, 176(sp)
+	mov	108(sp), 116(sp)
+	mov	#0, 118(sp)
 	mov	sp, r15
-	add	#174, r15
+	add	#116, r15
 	mov	sp, r12
-	add	#190, r12
+	add	#132, r12
 	mov	r12, 0(sp)
-	mov	144(sp), r12
+	mov	98(sp), r12
 	call	#ocb3_initial_offset
-	mov	164(sp), 106(sp)
+	mov	78(sp), 64(sp)
 	clrc
-	rrc	106(sp)
-	rra	106(sp)
-	rra	106(sp)
-	rra	106(sp)
+	rrc	64(sp)
+	rra	64(sp)
+	rra	64(sp)
+	rra	64(sp)
 	; ocb3.ae:149: for i in 0..full {
-	mov	#0, 70(sp)
-	mov	190(sp), r6
-	mov	192(sp), r7
-	mov	194(sp), r8
-	mov	196(sp), r9
-	mov	198(sp), r11
-	mov	200(sp), r12
-	mov	202(sp), r13
-	mov	204(sp), r14
-	mov	#0, 88(sp)
-	mov	#0, 62(sp)
-	mov	#0, 60(sp)
+	mov	#0, 50(sp)
+	mov	132(sp), r6
+	mov	134(sp), r7
+	mov	136(sp), r8
+	mov	138(sp), r9
+	mov	140(sp), r11
+	mov	142(sp), r12
+	mov	144(sp), r13
+	mov	146(sp), r14
 	mov	#0, 58(sp)
+	mov	#0, 44(sp)
+	mov	#0, 42(sp)
+	mov	#0, 40(sp)
+	mov	#0, 38(sp)
 	mov	#0, 56(sp)
-	mov	#0, 90(sp)
-	mov	#0, 92(sp)
-	mov	#0, 94(sp)
-	mov	100(sp), r15
-	mov	32(r15), 32(sp)
-	mov	100(sp), r15
-	mov	34(r15), 30(sp)
-	mov	100(sp), r15
-	mov	36(r15), 28(sp)
-	mov	100(sp), r15
-	mov	38(r15), 26(sp)
-	mov	100(sp), r15
+	mov	#0, 54(sp)
+	mov	#0, 52(sp)
+	mov	62(sp), r15
+	mov	32(r15), 8(sp)
+	mov	62(sp), r15
+	mov	34(r15), 6(sp)
+	mov	62(sp), r15
+	mov	36(r15), 4(sp)
+	mov	62(sp), r15
+	mov	38(r15), 2(sp)
+	mov	62(sp), r15
 	mov	40(r15), 24(sp)
-	mov	100(sp), r15
+	mov	62(sp), r15
 	mov	42(r15), r5
-	mov	100(sp), r15
+	mov	62(sp), r15
 	mov	44(r15), r4
-	mov	100(sp), r15
+	mov	62(sp), r15
 	mov	46(r15), r10
-	cmp	106(sp), 70(sp)
+	cmp	64(sp), 50(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	mov	70(sp), r15
+	mov	50(sp), r15
 	and	#4095, r15
 	mov	r15, 22(sp)
 	rla	22(sp)
 	rla	22(sp)
 	rla	22(sp)
 	rla	22(sp)
-	mov	r6, 68(sp)
-	xor	32(sp), 68(sp)
-	mov	r7, 64(sp)
-	xor	30(sp), 64(sp)
-	mov	r8, 54(sp)
-	xor	28(sp), 54(sp)
-	mov	r9, 52(sp)
-	xor	26(sp), 52(sp)
-	mov	r11, 50(sp)
-	xor	24(sp), 50(sp)
-	mov	r12, 48(sp)
-	xor	r5, 48(sp)
-	mov	r13, 46(sp)
-	xor	r4, 46(sp)
-	mov	r14, 44(sp)
-	xor	r10, 44(sp)
+	mov	r6, 48(sp)
+	xor	8(sp), 48(sp)
+	mov	r7, 46(sp)
+	xor	6(sp), 46(sp)
+	mov	r8, 36(sp)
+	xor	4(sp), 36(sp)
+	mov	r9, 34(sp)
+	xor	2(sp), 34(sp)
+	mov	r11, 32(sp)
+	xor	24(sp), 32(sp)
+	mov	r12, 30(sp)
+	xor	r5, 30(sp)
+	mov	r13, 28(sp)
+	xor	r4, 28(sp)
+	mov	r14, 26(sp)
+	xor	r10, 26(sp)
 	mov	22(sp), r11
-	add	126(sp), r11
+	add	80(sp), r11
 	bit	#1, r11
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -823,7 +823,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#206, r12
+	add	#148, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -838,60 +838,52 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_join5:
 	swpb	r10
 	mov	r10, r4
-	xor	68(sp), r4
+	xor	48(sp), r4
 	swpb	r9
 	mov	r9, r5
-	xor	64(sp), r5
+	xor	46(sp), r5
 	swpb	r8
 	mov	r8, r6
-	xor	54(sp), r6
+	xor	36(sp), r6
 	swpb	r7
 	mov	r7, r11
-	xor	52(sp), r11
+	xor	34(sp), r11
 	swpb	14(sp)
 	mov	14(sp), r12
-	xor	50(sp), r12
+	xor	32(sp), r12
 	swpb	16(sp)
 	mov	16(sp), r13
-	xor	48(sp), r13
+	xor	30(sp), r13
 	swpb	18(sp)
 	mov	18(sp), r14
-	xor	46(sp), r14
+	xor	28(sp), r14
 	swpb	20(sp)
 	mov	20(sp), r15
-	xor	44(sp), r15
+	xor	26(sp), r15
 	; ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
-	mov	r4, 174(sp)
-	mov	r5, 176(sp)
-	mov	r6, 178(sp)
-	mov	r11, 180(sp)
-	mov	r12, 182(sp)
-	mov	r13, 184(sp)
-	mov	r14, 186(sp)
-	mov	r15, 188(sp)
+	mov	r4, 116(sp)
+	mov	r5, 118(sp)
+	mov	r6, 120(sp)
+	mov	r11, 122(sp)
+	mov	r12, 124(sp)
+	mov	r13, 126(sp)
+	mov	r14, 128(sp)
+	mov	r15, 130(sp)
 	mov	sp, r13
-	add	#174, r13
+	add	#116, r13
 	mov	sp, r14
-	add	#222, r14
-	mov	144(sp), r12
+	add	#164, r14
+	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	88(sp), 86(sp)
-	xor	r10, 86(sp)
-	mov	62(sp), 84(sp)
-	xor	r9, 84(sp)
-	mov	60(sp), 82(sp)
-	xor	r8, 82(sp)
-	mov	58(sp), 80(sp)
-	xor	r7, 80(sp)
-	mov	56(sp), 78(sp)
-	xor	14(sp), 78(sp)
-	mov	90(sp), 76(sp)
-	xor	16(sp), 76(sp)
-	mov	92(sp), 74(sp)
-	xor	18(sp), 74(sp)
-	mov	94(sp), 72(sp)
-	xor	20(sp), 72(sp)
-	mov	70(sp), r14
+	xor	r10, 58(sp)
+	xor	r9, 44(sp)
+	xor	r8, 42(sp)
+	xor	r7, 40(sp)
+	xor	14(sp), 38(sp)
+	xor	16(sp), 56(sp)
+	xor	18(sp), 54(sp)
+	xor	20(sp), 52(sp)
+	mov	50(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -1023,7 +1015,7 @@ ocb3_encrypt_with:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	100(sp), r7
+	add	62(sp), r7
 	mov	#7, r15
 	sub	12(sp), r15
 	mov	#0, r15
@@ -1185,44 +1177,40 @@ ocb3_encrypt_with:
 	cmp	12(sp), 10(sp)
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	8(sp), 42(sp)
-	mov	6(sp), 40(sp)
-	mov	4(sp), 38(sp)
-	mov	2(sp), 36(sp)
-	mov	r15, 34(sp)
+	mov	r15, 24(sp)
 	mov	r6, r10
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
-	mov	@r7, 42(sp)
-	mov	r9, 40(sp)
-	mov	r10, 38(sp)
-	mov	r11, 36(sp)
-	mov	r15, 34(sp)
+	mov	@r7, 8(sp)
+	mov	r9, 6(sp)
+	mov	r10, 4(sp)
+	mov	r11, 2(sp)
+	mov	r15, 24(sp)
 	mov	r12, r5
 	mov	r13, r4
 	mov	r14, r10
 .Locb3_encrypt_with_endif19:
-	mov	68(sp), r13
-	xor	222(sp), r13
-	mov	64(sp), r14
-	xor	224(sp), r14
-	mov	54(sp), r12
-	xor	226(sp), r12
-	mov	52(sp), r11
-	xor	228(sp), r11
-	mov	50(sp), r9
-	xor	230(sp), r9
-	mov	48(sp), r8
-	xor	232(sp), r8
-	mov	46(sp), r7
-	xor	234(sp), r7
-	mov	44(sp), r15
-	xor	236(sp), r15
+	mov	48(sp), r13
+	xor	164(sp), r13
+	mov	46(sp), r14
+	xor	166(sp), r14
+	mov	36(sp), r12
+	xor	168(sp), r12
+	mov	34(sp), r11
+	xor	170(sp), r11
+	mov	32(sp), r9
+	xor	172(sp), r9
+	mov	30(sp), r8
+	xor	174(sp), r8
+	mov	28(sp), r7
+	xor	176(sp), r7
+	mov	26(sp), r15
+	xor	178(sp), r15
 	; ocb3.ae:156: store_be(ct, off, u ^ offset)
 	mov	r15, r6
 	mov	r13, r15
 	mov	22(sp), r13
-	add	146(sp), r13
+	add	100(sp), r13
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes22
 	swpb	r6
@@ -1244,23 +1232,23 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
 	swpb	r6
-	mov	r6, 206(sp)
+	mov	r6, 148(sp)
 	swpb	r7
-	mov	r7, 208(sp)
+	mov	r7, 150(sp)
 	swpb	r8
-	mov	r8, 210(sp)
+	mov	r8, 152(sp)
 	swpb	r9
-	mov	r9, 212(sp)
+	mov	r9, 154(sp)
 	swpb	r11
-	mov	r11, 214(sp)
+	mov	r11, 156(sp)
 	swpb	r12
-	mov	r12, 216(sp)
+	mov	r12, 158(sp)
 	swpb	r14
-	mov	r14, 218(sp)
+	mov	r14, 160(sp)
 	swpb	r15
-	mov	r15, 220(sp)
+	mov	r15, 162(sp)
 	mov	sp, r14
-	add	#206, r14
+	add	#148, r14
 	mov	#16, r15
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
@@ -1269,43 +1257,28 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	mov	68(sp), r6
-	mov	64(sp), r7
-	mov	54(sp), r8
-	mov	52(sp), r9
-	mov	50(sp), r11
-	mov	48(sp), r12
-	mov	46(sp), r13
-	mov	44(sp), r14
-	mov	86(sp), 88(sp)
-	mov	84(sp), 62(sp)
-	mov	82(sp), 60(sp)
-	mov	80(sp), 58(sp)
-	mov	78(sp), 56(sp)
-	mov	76(sp), 90(sp)
-	mov	74(sp), 92(sp)
-	mov	72(sp), 94(sp)
-	mov	42(sp), 32(sp)
-	mov	40(sp), 30(sp)
-	mov	38(sp), 28(sp)
-	mov	36(sp), 26(sp)
-	mov	34(sp), 24(sp)
-	add	#1, 70(sp)
-	cmp	106(sp), 70(sp)
+	mov	48(sp), r6
+	mov	46(sp), r7
+	mov	36(sp), r8
+	mov	34(sp), r9
+	mov	32(sp), r11
+	mov	30(sp), r12
+	mov	28(sp), r13
+	mov	26(sp), r14
+	add	#1, 50(sp)
+	cmp	64(sp), 50(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	106(sp), 110(sp)
-	rla	110(sp)
-	rla	110(sp)
-	rla	110(sp)
-	rla	110(sp)
-	mov	164(sp), 124(sp)
-	sub	110(sp), 124(sp)
+	rla	64(sp)
+	rla	64(sp)
+	rla	64(sp)
+	rla	64(sp)
+	sub	64(sp), 78(sp)
 	mov	#0, r10
 	subc	#0, r10
-	mov	124(sp), r15
+	mov	78(sp), r15
 	sub	#1, r15
 	clr	r5
 	adc	r5
@@ -1316,70 +1289,68 @@ ocb3_encrypt_with:
 	bis	r15, r5
 	; ocb3.ae:159: if r != 0 {
 	tst	r5
-	jnz	.Locb3_encrypt_with_near42
-	br	#.Locb3_encrypt_with_else25
-.Locb3_encrypt_with_near42:
-	mov	r6, 162(sp)
-	mov	100(sp), r15
-	xor	@r15, 162(sp)
-	mov	r7, 160(sp)
-	mov	100(sp), r15
-	xor	2(r15), 160(sp)
-	mov	r8, 158(sp)
-	mov	100(sp), r15
-	xor	4(r15), 158(sp)
-	mov	r9, 156(sp)
-	mov	100(sp), r15
-	xor	6(r15), 156(sp)
-	mov	r11, 154(sp)
-	mov	100(sp), r15
-	xor	8(r15), 154(sp)
-	mov	r12, 152(sp)
-	mov	100(sp), r15
-	xor	10(r15), 152(sp)
-	mov	r13, 150(sp)
-	mov	100(sp), r15
-	xor	12(r15), 150(sp)
-	mov	r14, 148(sp)
-	mov	100(sp), r15
-	xor	14(r15), 148(sp)
+	jz	.Locb3_encrypt_with_else25
+	mov	r6, 74(sp)
+	mov	62(sp), r15
+	xor	@r15, 74(sp)
+	mov	r7, 72(sp)
+	mov	62(sp), r15
+	xor	2(r15), 72(sp)
+	mov	r8, 70(sp)
+	mov	62(sp), r15
+	xor	4(r15), 70(sp)
+	mov	r9, 68(sp)
+	mov	62(sp), r15
+	xor	6(r15), 68(sp)
+	mov	r11, 66(sp)
+	mov	62(sp), r15
+	xor	8(r15), 66(sp)
+	mov	r12, 106(sp)
+	mov	62(sp), r15
+	xor	10(r15), 106(sp)
+	mov	r13, 104(sp)
+	mov	62(sp), r15
+	xor	12(r15), 104(sp)
+	mov	r14, 102(sp)
+	mov	62(sp), r15
+	xor	14(r15), 102(sp)
 	; ocb3.ae:161: pad = E.encrypt_block(ks, offset)
-	mov	162(sp), 174(sp)
-	mov	160(sp), 176(sp)
-	mov	158(sp), 178(sp)
-	mov	156(sp), 180(sp)
-	mov	154(sp), 182(sp)
-	mov	152(sp), 184(sp)
-	mov	150(sp), 186(sp)
-	mov	148(sp), 188(sp)
+	mov	74(sp), 116(sp)
+	mov	72(sp), 118(sp)
+	mov	70(sp), 120(sp)
+	mov	68(sp), 122(sp)
+	mov	66(sp), 124(sp)
+	mov	106(sp), 126(sp)
+	mov	104(sp), 128(sp)
+	mov	102(sp), 130(sp)
 	mov	sp, r13
-	add	#174, r13
+	add	#116, r13
 	mov	sp, r14
-	add	#238, r14
-	mov	144(sp), r12
+	add	#180, r14
+	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	110(sp), r9
-	add	126(sp), r9
-	cmp	#16, 124(sp)
+	mov	64(sp), r9
+	add	80(sp), r9
+	cmp	#16, 78(sp)
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r9
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r9, 142(sp)
-	mov	2(r9), 140(sp)
-	mov	4(r9), 138(sp)
-	mov	6(r9), 136(sp)
-	mov	8(r9), 134(sp)
-	mov	10(r9), 132(sp)
-	mov	12(r9), 130(sp)
-	mov	14(r9), 128(sp)
+	mov	@r9, 96(sp)
+	mov	2(r9), 94(sp)
+	mov	4(r9), 92(sp)
+	mov	6(r9), 90(sp)
+	mov	8(r9), 88(sp)
+	mov	10(r9), 86(sp)
+	mov	12(r9), 84(sp)
+	mov	14(r9), 82(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
-	add	#206, r11
+	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	124(sp), r15
+	mov	78(sp), r15
 .Locb3_encrypt_with_cpy30:
 	clr	r14
 	tst	r15
@@ -1396,7 +1367,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	mov	#15, r13
-	sub	124(sp), r13
+	sub	78(sp), r13
 	mov	#0, r14
 	subc	r10, r14
 	mov	r13, r15
@@ -1418,8 +1389,8 @@ ocb3_encrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 122(sp)
-	bis	r15, 122(sp)
+	mov	r14, 76(sp)
+	bis	r15, 76(sp)
 	mov	r13, r11
 	and	#1, r11
 	inv	r11
@@ -1479,8 +1450,8 @@ ocb3_encrypt_with:
 	inc	r13
 	mov	r5, r15
 	and	r13, r15
-	mov	r5, 98(sp)
-	xor	r15, 98(sp)
+	mov	r5, 60(sp)
+	xor	r15, 60(sp)
 	mov	r7, r13
 	inv	r13
 	inc	r13
@@ -1521,7 +1492,7 @@ ocb3_encrypt_with:
 	and	r15, r8
 	mov	r9, r15
 	sub	#128, r15
-	mov	122(sp), r15
+	mov	76(sp), r15
 	subc	#0, r15
 	clr	r7
 	adc	r7
@@ -1529,7 +1500,7 @@ ocb3_encrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	98(sp), r9
+	mov	60(sp), r9
 	and	r15, r9
 	mov	r7, r15
 	inv	r15
@@ -1560,68 +1531,63 @@ ocb3_encrypt_with:
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	swpb	128(sp)
-	mov	128(sp), r8
+	swpb	82(sp)
+	mov	82(sp), r8
 	bis	r9, r8
-	swpb	130(sp)
-	mov	130(sp), r9
+	swpb	84(sp)
+	mov	84(sp), r9
 	bis	r10, r9
-	swpb	132(sp)
-	mov	132(sp), r10
+	swpb	86(sp)
+	mov	86(sp), r10
 	bis	r11, r10
-	swpb	134(sp)
-	mov	134(sp), r11
+	swpb	88(sp)
+	mov	88(sp), r11
 	bis	r12, r11
-	swpb	136(sp)
-	mov	136(sp), r12
+	swpb	90(sp)
+	mov	90(sp), r12
 	bis	r13, r12
-	swpb	138(sp)
-	mov	138(sp), r13
+	swpb	92(sp)
+	mov	92(sp), r13
 	bis	r14, r13
-	swpb	140(sp)
-	mov	140(sp), r14
-	bis	r6, r14
-	swpb	142(sp)
-	mov	142(sp), r15
-	bis	r7, r15
-	mov	88(sp), 108(sp)
-	xor	r8, 108(sp)
-	mov	62(sp), 104(sp)
-	xor	r9, 104(sp)
-	mov	60(sp), 102(sp)
-	xor	r10, 102(sp)
-	mov	58(sp), 96(sp)
-	xor	r11, 96(sp)
-	mov	56(sp), 66(sp)
-	xor	r12, 66(sp)
-	mov	90(sp), r8
-	xor	r13, r8
-	mov	92(sp), r6
-	xor	r14, r6
+	swpb	94(sp)
 	mov	94(sp), r14
+	bis	r6, r14
+	swpb	96(sp)
+	mov	96(sp), r15
+	bis	r7, r15
+	xor	r8, 58(sp)
+	xor	r9, 44(sp)
+	xor	r10, 42(sp)
+	xor	r11, 40(sp)
+	xor	r12, 38(sp)
+	mov	56(sp), r8
+	xor	r13, r8
+	mov	54(sp), r6
+	xor	r14, r6
+	mov	52(sp), r14
 	xor	r15, r14
-	mov	128(sp), r12
-	xor	238(sp), r12
-	mov	130(sp), r13
-	xor	240(sp), r13
-	mov	132(sp), r11
-	xor	242(sp), r11
-	mov	134(sp), r10
-	xor	244(sp), r10
-	mov	136(sp), r9
-	xor	246(sp), r9
-	mov	138(sp), r7
-	xor	248(sp), r7
-	mov	140(sp), r5
-	xor	250(sp), r5
-	mov	142(sp), r15
-	xor	252(sp), r15
+	mov	82(sp), r12
+	xor	180(sp), r12
+	mov	84(sp), r13
+	xor	182(sp), r13
+	mov	86(sp), r11
+	xor	184(sp), r11
+	mov	88(sp), r10
+	xor	186(sp), r10
+	mov	90(sp), r9
+	xor	188(sp), r9
+	mov	92(sp), r7
+	xor	190(sp), r7
+	mov	94(sp), r5
+	xor	192(sp), r5
+	mov	96(sp), r15
+	xor	194(sp), r15
 	; ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r15, r4
 	mov	r12, r15
-	mov	110(sp), r12
-	add	146(sp), r12
-	cmp	#16, 124(sp)
+	mov	64(sp), r12
+	add	100(sp), r12
+	cmp	#16, 78(sp)
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r12
 	jnz	.Locb3_encrypt_with_bytes32
@@ -1644,24 +1610,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
 	swpb	r4
-	mov	r4, 206(sp)
+	mov	r4, 148(sp)
 	swpb	r5
-	mov	r5, 208(sp)
+	mov	r5, 150(sp)
 	swpb	r7
-	mov	r7, 210(sp)
+	mov	r7, 152(sp)
 	swpb	r9
-	mov	r9, 212(sp)
+	mov	r9, 154(sp)
 	swpb	r10
-	mov	r10, 214(sp)
+	mov	r10, 156(sp)
 	swpb	r11
-	mov	r11, 216(sp)
+	mov	r11, 158(sp)
 	swpb	r13
-	mov	r13, 218(sp)
+	mov	r13, 160(sp)
 	swpb	r15
-	mov	r15, 220(sp)
+	mov	r15, 162(sp)
 	mov	sp, r13
-	add	#206, r13
-	mov	124(sp), r15
+	add	#148, r13
+	mov	78(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1675,110 +1641,105 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
-	mov	162(sp), 120(sp)
-	mov	160(sp), 118(sp)
-	mov	158(sp), 116(sp)
-	mov	156(sp), 114(sp)
-	mov	154(sp), 112(sp)
-	mov	152(sp), r9
-	mov	150(sp), r10
-	mov	148(sp), r11
-	mov	108(sp), r15
-	mov	104(sp), r12
-	mov	102(sp), r13
-	mov	96(sp), r4
-	mov	66(sp), r7
+	mov	106(sp), r9
+	mov	104(sp), r10
+	mov	102(sp), r11
+	mov	58(sp), r15
+	mov	44(sp), r12
+	mov	42(sp), r13
+	mov	40(sp), r4
+	mov	38(sp), r7
 	mov	r6, r5
 	mov	r14, r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	r6, 120(sp)
-	mov	r7, 118(sp)
-	mov	r8, 116(sp)
-	mov	r9, 114(sp)
-	mov	r11, 112(sp)
+	mov	r6, 74(sp)
+	mov	r7, 72(sp)
+	mov	r8, 70(sp)
+	mov	r9, 68(sp)
+	mov	r11, 66(sp)
 	mov	r12, r9
 	mov	r13, r10
 	mov	r14, r11
-	mov	88(sp), r15
-	mov	62(sp), r12
-	mov	60(sp), r13
-	mov	58(sp), r4
-	mov	56(sp), r7
-	mov	90(sp), r8
-	mov	92(sp), r5
-	mov	94(sp), r6
+	mov	58(sp), r15
+	mov	44(sp), r12
+	mov	42(sp), r13
+	mov	40(sp), r4
+	mov	38(sp), r7
+	mov	56(sp), r8
+	mov	54(sp), r5
+	mov	52(sp), r6
 .Locb3_encrypt_with_endif26:
-	xor	120(sp), r15
-	xor	118(sp), r12
-	xor	116(sp), r13
+	xor	74(sp), r15
+	xor	72(sp), r12
+	xor	70(sp), r13
 	mov	r4, r14
-	xor	114(sp), r14
-	xor	112(sp), r7
+	xor	68(sp), r14
+	xor	66(sp), r7
 	xor	r9, r8
 	mov	r5, r9
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	16(r15), r11
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	18(r15), r12
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	20(r15), r13
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	22(r15), r14
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	24(r15), r7
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	26(r15), r8
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	28(r15), r9
-	mov	100(sp), r15
+	mov	62(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 174(sp)
-	mov	r12, 176(sp)
-	mov	r13, 178(sp)
-	mov	r14, 180(sp)
-	mov	r7, 182(sp)
-	mov	r8, 184(sp)
-	mov	r9, 186(sp)
-	mov	r10, 188(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r7, 124(sp)
+	mov	r8, 126(sp)
+	mov	r9, 128(sp)
+	mov	r10, 130(sp)
 	mov	sp, r13
-	add	#174, r13
+	add	#116, r13
 	mov	sp, r14
-	add	#254, r14
-	mov	144(sp), r12
+	add	#196, r14
+	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#270, r15
+	add	#212, r15
 	mov	r15, 0(sp)
-	mov	144(sp), r12
-	mov	100(sp), r13
-	mov	172(sp), r14
-	mov	170(sp), r15
+	mov	98(sp), r12
+	mov	62(sp), r13
+	mov	114(sp), r14
+	mov	112(sp), r15
 	call	#ocb3_hash
-	mov	254(sp), r7
-	xor	270(sp), r7
-	mov	256(sp), r8
-	xor	272(sp), r8
-	mov	258(sp), r9
-	xor	274(sp), r9
-	mov	260(sp), r10
-	xor	276(sp), r10
-	mov	262(sp), r11
-	xor	278(sp), r11
-	mov	264(sp), r12
-	xor	280(sp), r12
-	mov	266(sp), r14
-	xor	282(sp), r14
-	mov	268(sp), r15
-	xor	284(sp), r15
+	mov	196(sp), r7
+	xor	212(sp), r7
+	mov	198(sp), r8
+	xor	214(sp), r8
+	mov	200(sp), r9
+	xor	216(sp), r9
+	mov	202(sp), r10
+	xor	218(sp), r10
+	mov	204(sp), r11
+	xor	220(sp), r11
+	mov	206(sp), r12
+	xor	222(sp), r12
+	mov	208(sp), r14
+	xor	224(sp), r14
+	mov	210(sp), r15
+	xor	226(sp), r15
 	; ocb3.ae:167: store_be(tag, 0, t, len(tag))
-	mov	168(sp), r13
-	cmp	#16, 166(sp)
+	mov	110(sp), r13
+	cmp	#16, 108(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1801,24 +1762,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 206(sp)
+	mov	r15, 148(sp)
 	swpb	r14
-	mov	r14, 208(sp)
+	mov	r14, 150(sp)
 	swpb	r12
-	mov	r12, 210(sp)
+	mov	r12, 152(sp)
 	swpb	r11
-	mov	r11, 212(sp)
+	mov	r11, 154(sp)
 	swpb	r10
-	mov	r10, 214(sp)
+	mov	r10, 156(sp)
 	swpb	r9
-	mov	r9, 216(sp)
+	mov	r9, 158(sp)
 	swpb	r8
-	mov	r8, 218(sp)
+	mov	r8, 160(sp)
 	swpb	r7
-	mov	r7, 220(sp)
+	mov	r7, 162(sp)
 	mov	sp, r14
-	add	#206, r14
-	mov	166(sp), r15
+	add	#148, r14
+	mov	108(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1832,7 +1793,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#286, sp
+	add	#228, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1845,8 +1806,8 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 342 bytes (122 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5056 bytes of code
+;     frame 274 bytes (88 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4822 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1859,99 +1820,99 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#342, sp
+	sub	#274, sp
 	mov	r12, 34(sp)
-	mov	r13, 148(sp)
+	mov	r13, 116(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	358(sp), 240(sp)
-	mov	360(sp), 238(sp)
-	mov	362(sp), 198(sp)
-	mov	364(sp), 236(sp)
-	mov	366(sp), 242(sp)
-	mov	368(sp), 234(sp)
-	mov	370(sp), 220(sp)
-	mov	374(sp), 244(sp)
+	mov	290(sp), 172(sp)
+	mov	292(sp), 170(sp)
+	mov	294(sp), 142(sp)
+	mov	296(sp), 84(sp)
+	mov	298(sp), 174(sp)
+	mov	300(sp), 168(sp)
+	mov	302(sp), 154(sp)
+	mov	306(sp), 176(sp)
 	; ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
-	mov	234(sp), 246(sp)
-	mov	#0, 248(sp)
+	mov	168(sp), 178(sp)
+	mov	#0, 180(sp)
 	mov	sp, r15
-	add	#246, r15
+	add	#178, r15
 	mov	sp, r12
-	add	#262, r12
+	add	#194, r12
 	mov	r12, 0(sp)
 	mov	34(sp), r12
 	call	#ocb3_initial_offset
-	mov	236(sp), 156(sp)
+	mov	84(sp), 114(sp)
 	clrc
-	rrc	156(sp)
-	rra	156(sp)
-	rra	156(sp)
-	rra	156(sp)
+	rrc	114(sp)
+	rra	114(sp)
+	rra	114(sp)
+	rra	114(sp)
 	; ocb3.ae:179: for i in 0..full {
-	mov	#0, 112(sp)
-	mov	262(sp), r7
-	mov	264(sp), r8
-	mov	266(sp), r9
-	mov	268(sp), r10
-	mov	270(sp), r11
-	mov	272(sp), r12
-	mov	274(sp), r13
-	mov	276(sp), r14
-	mov	148(sp), r15
-	mov	32(r15), 44(sp)
-	mov	148(sp), r15
-	mov	34(r15), 42(sp)
-	mov	148(sp), r15
-	mov	36(r15), 40(sp)
-	mov	148(sp), r15
-	mov	38(r15), 38(sp)
-	mov	148(sp), r15
+	mov	#0, 80(sp)
+	mov	194(sp), r7
+	mov	196(sp), r8
+	mov	198(sp), r9
+	mov	200(sp), r10
+	mov	202(sp), r11
+	mov	204(sp), r12
+	mov	206(sp), r13
+	mov	208(sp), r14
+	mov	116(sp), r15
+	mov	32(r15), 8(sp)
+	mov	116(sp), r15
+	mov	34(r15), 6(sp)
+	mov	116(sp), r15
+	mov	36(r15), 4(sp)
+	mov	116(sp), r15
+	mov	38(r15), 2(sp)
+	mov	116(sp), r15
 	mov	40(r15), 36(sp)
-	mov	148(sp), r15
+	mov	116(sp), r15
 	mov	42(r15), 24(sp)
-	mov	148(sp), r15
+	mov	116(sp), r15
 	mov	44(r15), 22(sp)
-	mov	148(sp), r15
+	mov	116(sp), r15
 	mov	46(r15), r15
-	mov	#0, 182(sp)
-	mov	#0, 184(sp)
-	mov	#0, 186(sp)
-	mov	#0, 188(sp)
-	mov	#0, 190(sp)
-	mov	#0, 192(sp)
-	mov	#0, 194(sp)
-	mov	#0, 196(sp)
-	cmp	156(sp), 112(sp)
+	mov	#0, 32(sp)
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	mov	#0, 18(sp)
+	mov	#0, 136(sp)
+	mov	#0, 138(sp)
+	mov	#0, 140(sp)
+	cmp	114(sp), 80(sp)
 	jnc	.Locb3_decrypt_with_near43
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near43:
 .Locb3_decrypt_with_loop1:
-	mov	112(sp), r6
+	mov	80(sp), r6
 	and	#4095, r6
-	mov	r6, 62(sp)
-	rla	62(sp)
-	rla	62(sp)
-	rla	62(sp)
-	rla	62(sp)
-	mov	r7, 104(sp)
-	xor	44(sp), 104(sp)
-	mov	r8, 102(sp)
-	xor	42(sp), 102(sp)
-	mov	r9, 100(sp)
-	xor	40(sp), 100(sp)
-	mov	r10, 98(sp)
-	xor	38(sp), 98(sp)
-	mov	r11, 96(sp)
-	xor	36(sp), 96(sp)
-	mov	r12, 94(sp)
-	xor	24(sp), 94(sp)
-	mov	r13, 92(sp)
-	xor	22(sp), 92(sp)
-	mov	r14, 90(sp)
-	xor	r15, 90(sp)
-	mov	62(sp), r6
-	add	198(sp), r6
+	mov	r6, 48(sp)
+	rla	48(sp)
+	rla	48(sp)
+	rla	48(sp)
+	rla	48(sp)
+	mov	r7, 74(sp)
+	xor	8(sp), 74(sp)
+	mov	r8, 72(sp)
+	xor	6(sp), 72(sp)
+	mov	r9, 70(sp)
+	xor	4(sp), 70(sp)
+	mov	r10, 68(sp)
+	xor	2(sp), 68(sp)
+	mov	r11, 66(sp)
+	xor	36(sp), 66(sp)
+	mov	r12, 64(sp)
+	xor	24(sp), 64(sp)
+	mov	r13, 62(sp)
+	xor	22(sp), 62(sp)
+	mov	r14, 60(sp)
+	xor	r15, 60(sp)
+	mov	48(sp), r6
+	add	142(sp), r6
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1966,7 +1927,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#278, r12
+	add	#210, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1981,21 +1942,21 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_join5:
 	mov	r15, r14
 	swpb	r14
-	xor	104(sp), r14
+	xor	74(sp), r14
 	swpb	r12
-	xor	102(sp), r12
+	xor	72(sp), r12
 	swpb	r13
-	xor	100(sp), r13
+	xor	70(sp), r13
 	swpb	r11
-	xor	98(sp), r11
+	xor	68(sp), r11
 	swpb	r9
-	xor	96(sp), r9
+	xor	66(sp), r9
 	swpb	r10
-	xor	94(sp), r10
+	xor	64(sp), r10
 	swpb	r7
-	xor	92(sp), r7
+	xor	62(sp), r7
 	swpb	r8
-	xor	90(sp), r8
+	xor	60(sp), r8
 	mov	34(sp), r15
 	xor	160(r15), r7
 	mov	34(sp), r15
@@ -2155,12 +2116,12 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 88(sp)
+	mov	r12, 58(sp)
 	mov	34(sp), r15
-	xor	@r15, 88(sp)
-	mov	r11, 84(sp)
+	xor	@r15, 58(sp)
+	mov	r11, 54(sp)
 	mov	34(sp), r15
-	xor	2(r15), 84(sp)
+	xor	2(r15), 54(sp)
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2179,12 +2140,12 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r11
 	bis	r10, r11
-	mov	r12, 72(sp)
+	mov	r12, 50(sp)
 	mov	34(sp), r15
-	xor	4(r15), 72(sp)
-	mov	r11, 74(sp)
+	xor	4(r15), 50(sp)
+	mov	r11, 52(sp)
 	mov	34(sp), r15
-	xor	6(r15), 74(sp)
+	xor	6(r15), 52(sp)
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2201,12 +2162,12 @@ ocb3_decrypt_with:
 	bis	r15, r13
 	swpb	r11
 	bis	r12, r11
-	mov	r13, 56(sp)
+	mov	r13, 44(sp)
 	mov	34(sp), r15
-	xor	8(r15), 56(sp)
-	mov	r11, 60(sp)
+	xor	8(r15), 44(sp)
+	mov	r11, 46(sp)
 	mov	34(sp), r15
-	xor	10(r15), 60(sp)
+	xor	10(r15), 46(sp)
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -2222,13 +2183,13 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	swpb	r12
 	bis	r13, r12
-	mov	r14, 46(sp)
+	mov	r14, 38(sp)
 	mov	34(sp), r15
-	xor	12(r15), 46(sp)
-	mov	r12, 50(sp)
+	xor	12(r15), 38(sp)
+	mov	r12, 42(sp)
 	mov	34(sp), r15
-	xor	14(r15), 50(sp)
-	mov	112(sp), r14
+	xor	14(r15), 42(sp)
+	mov	80(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2360,7 +2321,7 @@ ocb3_decrypt_with:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	148(sp), r7
+	add	116(sp), r7
 	mov	#7, r15
 	sub	16(sp), r15
 	mov	#0, r15
@@ -2519,62 +2480,53 @@ ocb3_decrypt_with:
 	cmp	16(sp), 10(sp)
 	jnc	.Locb3_decrypt_with_loop22
 .Locb3_decrypt_with_done23:
-	mov	8(sp), 70(sp)
-	mov	6(sp), 68(sp)
-	mov	4(sp), 66(sp)
-	mov	2(sp), 64(sp)
-	mov	r4, 58(sp)
-	mov	r5, 54(sp)
-	mov	r6, 52(sp)
-	mov	r15, 48(sp)
+	mov	r4, 36(sp)
+	mov	r5, 24(sp)
+	mov	r6, 22(sp)
+	mov	r15, 40(sp)
 	jmp	.Locb3_decrypt_with_endif21
 .Locb3_decrypt_with_else20:
-	mov	@r7, 70(sp)
-	mov	r9, 68(sp)
-	mov	r10, 66(sp)
-	mov	r11, 64(sp)
-	mov	r12, 58(sp)
-	mov	r13, 54(sp)
-	mov	r14, 52(sp)
-	mov	r15, 48(sp)
+	mov	@r7, 8(sp)
+	mov	r9, 6(sp)
+	mov	r10, 4(sp)
+	mov	r11, 2(sp)
+	mov	r12, 36(sp)
+	mov	r13, 24(sp)
+	mov	r14, 22(sp)
+	mov	r15, 40(sp)
 .Locb3_decrypt_with_endif21:
-	mov	46(sp), r13
-	xor	104(sp), r13
-	mov	50(sp), r14
-	xor	102(sp), r14
-	mov	56(sp), r12
-	xor	100(sp), r12
-	mov	60(sp), r11
-	xor	98(sp), r11
-	mov	72(sp), r10
-	xor	96(sp), r10
-	mov	74(sp), r9
-	xor	94(sp), r9
-	mov	88(sp), r8
-	xor	92(sp), r8
-	mov	84(sp), r15
-	xor	90(sp), r15
-	mov	182(sp), 32(sp)
+	mov	38(sp), r13
+	xor	74(sp), r13
+	mov	42(sp), r14
+	xor	72(sp), r14
+	mov	44(sp), r12
+	xor	70(sp), r12
+	mov	46(sp), r11
+	xor	68(sp), r11
+	mov	50(sp), r10
+	xor	66(sp), r10
+	mov	52(sp), r9
+	xor	64(sp), r9
+	mov	58(sp), r8
+	xor	62(sp), r8
+	mov	54(sp), r15
+	xor	60(sp), r15
 	xor	r13, 32(sp)
-	mov	184(sp), 30(sp)
 	xor	r14, 30(sp)
-	mov	186(sp), 28(sp)
 	xor	r12, 28(sp)
-	mov	188(sp), 26(sp)
 	xor	r11, 26(sp)
-	mov	190(sp), 18(sp)
 	xor	r10, 18(sp)
-	mov	192(sp), r4
+	mov	136(sp), r4
 	xor	r9, r4
-	mov	194(sp), r5
+	mov	138(sp), r5
 	xor	r8, r5
-	mov	196(sp), r6
+	mov	140(sp), r6
 	xor	r15, r6
 	; ocb3.ae:186: store_be(msg, off, p)
 	mov	r15, r7
 	mov	r13, r15
-	mov	62(sp), r13
-	add	220(sp), r13
+	mov	48(sp), r13
+	add	154(sp), r13
 	bit	#1, r13
 	swpb	r7
 	swpb	r8
@@ -2595,16 +2547,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r7, 278(sp)
-	mov	r8, 280(sp)
-	mov	r9, 282(sp)
-	mov	r10, 284(sp)
-	mov	r11, 286(sp)
-	mov	r12, 288(sp)
-	mov	r14, 290(sp)
-	mov	r15, 292(sp)
+	mov	r7, 210(sp)
+	mov	r8, 212(sp)
+	mov	r9, 214(sp)
+	mov	r10, 216(sp)
+	mov	r11, 218(sp)
+	mov	r12, 220(sp)
+	mov	r14, 222(sp)
+	mov	r15, 224(sp)
 	mov	sp, r14
-	add	#278, r14
+	add	#210, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2613,50 +2565,36 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	104(sp), r7
-	mov	102(sp), r8
-	mov	100(sp), r9
-	mov	98(sp), r10
-	mov	96(sp), r11
-	mov	94(sp), r12
-	mov	92(sp), r13
-	mov	90(sp), r14
-	mov	70(sp), 44(sp)
-	mov	68(sp), 42(sp)
-	mov	66(sp), 40(sp)
-	mov	64(sp), 38(sp)
-	mov	58(sp), 36(sp)
-	mov	54(sp), 24(sp)
-	mov	52(sp), 22(sp)
-	mov	48(sp), r15
-	mov	32(sp), 182(sp)
-	mov	30(sp), 184(sp)
-	mov	28(sp), 186(sp)
-	mov	26(sp), 188(sp)
-	mov	18(sp), 190(sp)
-	mov	r4, 192(sp)
-	mov	r5, 194(sp)
-	mov	r6, 196(sp)
-	add	#1, 112(sp)
-	cmp	156(sp), 112(sp)
+	mov	74(sp), r7
+	mov	72(sp), r8
+	mov	70(sp), r9
+	mov	68(sp), r10
+	mov	66(sp), r11
+	mov	64(sp), r12
+	mov	62(sp), r13
+	mov	60(sp), r14
+	mov	40(sp), r15
+	mov	r4, 136(sp)
+	mov	r5, 138(sp)
+	mov	r6, 140(sp)
+	add	#1, 80(sp)
+	cmp	114(sp), 80(sp)
 	jc	.Locb3_decrypt_with_near44
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near44:
 .Locb3_decrypt_with_done2:
-	mov	156(sp), 146(sp)
-	rla	146(sp)
-	rla	146(sp)
-	rla	146(sp)
-	rla	146(sp)
-	mov	236(sp), 116(sp)
-	sub	146(sp), 116(sp)
-	mov	#0, 172(sp)
-	subc	#0, 172(sp)
-	mov	116(sp), r15
+	rla	114(sp)
+	rla	114(sp)
+	rla	114(sp)
+	rla	114(sp)
+	sub	114(sp), 84(sp)
+	mov	#0, 130(sp)
+	subc	#0, 130(sp)
+	mov	84(sp), r15
 	sub	#1, r15
 	clr	r6
 	adc	r6
-	mov	172(sp), r15
+	mov	130(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2666,48 +2604,48 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near45
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near45:
-	mov	r7, 216(sp)
-	mov	148(sp), r15
-	xor	@r15, 216(sp)
-	mov	r8, 214(sp)
-	mov	148(sp), r15
-	xor	2(r15), 214(sp)
-	mov	r9, 212(sp)
-	mov	148(sp), r15
-	xor	4(r15), 212(sp)
-	mov	r10, 210(sp)
-	mov	148(sp), r15
-	xor	6(r15), 210(sp)
-	mov	r11, 208(sp)
-	mov	148(sp), r15
-	xor	8(r15), 208(sp)
-	mov	r12, 206(sp)
-	mov	148(sp), r15
-	xor	10(r15), 206(sp)
-	mov	r13, 204(sp)
-	mov	148(sp), r15
-	xor	12(r15), 204(sp)
-	mov	r14, 202(sp)
-	mov	148(sp), r15
-	xor	14(r15), 202(sp)
+	mov	r7, 98(sp)
+	mov	116(sp), r15
+	xor	@r15, 98(sp)
+	mov	r8, 96(sp)
+	mov	116(sp), r15
+	xor	2(r15), 96(sp)
+	mov	r9, 94(sp)
+	mov	116(sp), r15
+	xor	4(r15), 94(sp)
+	mov	r10, 92(sp)
+	mov	116(sp), r15
+	xor	6(r15), 92(sp)
+	mov	r11, 88(sp)
+	mov	116(sp), r15
+	xor	8(r15), 88(sp)
+	mov	r12, 150(sp)
+	mov	116(sp), r15
+	xor	10(r15), 150(sp)
+	mov	r13, 148(sp)
+	mov	116(sp), r15
+	xor	12(r15), 148(sp)
+	mov	r14, 146(sp)
+	mov	116(sp), r15
+	xor	14(r15), 146(sp)
 	; ocb3.ae:191: pad = E.encrypt_block(ks, offset)
-	mov	216(sp), 246(sp)
-	mov	214(sp), 248(sp)
-	mov	212(sp), 250(sp)
-	mov	210(sp), 252(sp)
-	mov	208(sp), 254(sp)
-	mov	206(sp), 256(sp)
-	mov	204(sp), 258(sp)
-	mov	202(sp), 260(sp)
+	mov	98(sp), 178(sp)
+	mov	96(sp), 180(sp)
+	mov	94(sp), 182(sp)
+	mov	92(sp), 184(sp)
+	mov	88(sp), 186(sp)
+	mov	150(sp), 188(sp)
+	mov	148(sp), 190(sp)
+	mov	146(sp), 192(sp)
 	mov	sp, r13
-	add	#246, r13
+	add	#178, r13
 	mov	sp, r14
-	add	#294, r14
+	add	#226, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	146(sp), r8
-	add	198(sp), r8
-	cmp	#16, 116(sp)
+	mov	114(sp), r8
+	add	142(sp), r8
+	cmp	#16, 84(sp)
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
@@ -2723,10 +2661,10 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#278, r11
+	add	#210, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	116(sp), r15
+	mov	84(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -2742,38 +2680,38 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	mov	r15, 152(sp)
-	swpb	152(sp)
-	xor	294(sp), 152(sp)
-	mov	r14, 150(sp)
-	swpb	150(sp)
-	xor	296(sp), 150(sp)
-	mov	r13, 142(sp)
-	swpb	142(sp)
-	xor	298(sp), 142(sp)
-	mov	r12, 140(sp)
-	swpb	140(sp)
-	xor	300(sp), 140(sp)
-	mov	r11, 138(sp)
-	swpb	138(sp)
-	xor	302(sp), 138(sp)
-	mov	r10, 132(sp)
-	swpb	132(sp)
-	xor	304(sp), 132(sp)
+	mov	r15, 120(sp)
+	swpb	120(sp)
+	xor	226(sp), 120(sp)
+	mov	r14, 118(sp)
+	swpb	118(sp)
+	xor	228(sp), 118(sp)
+	mov	r13, 110(sp)
+	swpb	110(sp)
+	xor	230(sp), 110(sp)
+	mov	r12, 108(sp)
+	swpb	108(sp)
+	xor	232(sp), 108(sp)
+	mov	r11, 106(sp)
+	swpb	106(sp)
+	xor	234(sp), 106(sp)
+	mov	r10, 100(sp)
+	swpb	100(sp)
+	xor	236(sp), 100(sp)
 	mov	r9, r6
 	swpb	r6
-	xor	306(sp), r6
+	xor	238(sp), r6
 	swpb	r7
-	xor	308(sp), r7
-	mov	116(sp), r15
+	xor	240(sp), r7
+	mov	84(sp), r15
 	and	#8191, r15
 	mov	r15, r9
 	rla	r9
 	rla	r9
 	rla	r9
-	mov	172(sp), r14
+	mov	130(sp), r14
 	and	#8191, r14
-	mov.b	117(sp), r15
+	mov.b	85(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -2783,15 +2721,15 @@ ocb3_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 160(sp)
-	bis	r15, 160(sp)
-	mov	116(sp), r10
+	mov	r14, 124(sp)
+	bis	r15, 124(sp)
+	mov	84(sp), r10
 	and	#1, r10
 	inv	r10
 	inc	r10
 	and	#65280, r10
 	xor	#-1, r10
-	mov	116(sp), r14
+	mov	84(sp), r14
 	clrc
 	rrc	r14
 	and	#1, r14
@@ -2807,7 +2745,7 @@ ocb3_decrypt_with:
 	mov	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	116(sp), r11
+	mov	84(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -2840,7 +2778,7 @@ ocb3_decrypt_with:
 	and	r11, r15
 	mov	r10, r8
 	xor	r15, r8
-	mov	116(sp), r10
+	mov	84(sp), r10
 	clrc
 	rrc	r10
 	rra	r10
@@ -2852,16 +2790,16 @@ ocb3_decrypt_with:
 	mov	r12, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 122(sp)
-	xor	#-1, 122(sp)
+	mov	r15, 90(sp)
+	xor	#-1, 90(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 118(sp)
-	xor	#-1, 118(sp)
+	mov	r15, 86(sp)
+	xor	#-1, 86(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -2876,8 +2814,8 @@ ocb3_decrypt_with:
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 110(sp)
-	xor	#-1, 110(sp)
+	mov	r15, 78(sp)
+	xor	#-1, 78(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -2904,7 +2842,7 @@ ocb3_decrypt_with:
 	xor	r15, r4
 	mov	r9, r15
 	sub	#128, r15
-	mov	160(sp), r15
+	mov	124(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -2912,12 +2850,12 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	122(sp), r8
+	mov	90(sp), r8
 	and	r15, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	118(sp), r9
+	mov	86(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
@@ -2927,7 +2865,7 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	110(sp), r11
+	mov	78(sp), r11
 	and	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -2954,26 +2892,20 @@ ocb3_decrypt_with:
 	mov	r5, r14
 	inv	r14
 	inv	r15
-	mov	152(sp), 176(sp)
-	and	r8, 176(sp)
-	mov	150(sp), 174(sp)
-	and	r9, 174(sp)
-	mov	142(sp), 170(sp)
-	and	r10, 170(sp)
-	mov	140(sp), 168(sp)
-	and	r11, 168(sp)
-	mov	138(sp), 164(sp)
-	and	r12, 164(sp)
-	mov	132(sp), 158(sp)
-	and	r13, 158(sp)
-	mov	r6, 154(sp)
-	and	r14, 154(sp)
-	mov	r7, 134(sp)
-	and	r15, 134(sp)
+	and	r8, 120(sp)
+	and	r9, 118(sp)
+	and	r10, 110(sp)
+	and	r11, 108(sp)
+	and	r12, 106(sp)
+	and	r13, 100(sp)
+	mov	r6, 122(sp)
+	and	r14, 122(sp)
+	mov	r7, 102(sp)
+	and	r15, 102(sp)
 	mov	#15, r11
-	sub	116(sp), r11
+	sub	84(sp), r11
 	mov	#0, r14
-	subc	172(sp), r14
+	subc	130(sp), r14
 	mov	r11, r15
 	and	#8191, r15
 	mov	r15, r5
@@ -3133,50 +3065,45 @@ ocb3_decrypt_with:
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	mov	176(sp), r8
+	mov	120(sp), r8
 	bis	r9, r8
-	mov	174(sp), r9
+	mov	118(sp), r9
 	bis	r10, r9
-	mov	170(sp), r10
+	mov	110(sp), r10
 	bis	r11, r10
-	mov	168(sp), r11
+	mov	108(sp), r11
 	bis	r12, r11
-	mov	164(sp), r12
+	mov	106(sp), r12
 	bis	r13, r12
-	mov	158(sp), r13
+	mov	100(sp), r13
 	bis	r14, r13
-	mov	154(sp), r14
+	mov	122(sp), r14
 	bis	r6, r14
-	mov	134(sp), r15
+	mov	102(sp), r15
 	bis	r7, r15
-	mov	182(sp), 108(sp)
-	xor	r8, 108(sp)
-	mov	184(sp), 82(sp)
-	xor	r9, 82(sp)
-	mov	186(sp), 80(sp)
-	xor	r10, 80(sp)
-	mov	188(sp), 78(sp)
-	xor	r11, 78(sp)
-	mov	190(sp), 76(sp)
-	xor	r12, 76(sp)
-	mov	192(sp), r8
+	xor	r8, 32(sp)
+	xor	r9, 30(sp)
+	xor	r10, 28(sp)
+	xor	r11, 26(sp)
+	xor	r12, 18(sp)
+	mov	136(sp), r8
 	xor	r13, r8
-	mov	194(sp), r6
+	mov	138(sp), r6
 	xor	r14, r6
-	mov	196(sp), r14
+	mov	140(sp), r14
 	xor	r15, r14
 	; ocb3.ae:194: store_be(msg, 16 * full, p, r)
-	mov	134(sp), r4
-	mov	154(sp), r5
-	mov	158(sp), r7
-	mov	164(sp), r9
-	mov	168(sp), r10
-	mov	170(sp), r11
-	mov	174(sp), r13
-	mov	176(sp), r15
-	mov	146(sp), r12
-	add	220(sp), r12
-	cmp	#16, 116(sp)
+	mov	102(sp), r4
+	mov	122(sp), r5
+	mov	100(sp), r7
+	mov	106(sp), r9
+	mov	108(sp), r10
+	mov	110(sp), r11
+	mov	118(sp), r13
+	mov	120(sp), r15
+	mov	114(sp), r12
+	add	154(sp), r12
+	cmp	#16, 84(sp)
 	jnc	.Locb3_decrypt_with_bytes34
 	bit	#1, r12
 	jnz	.Locb3_decrypt_with_bytes34
@@ -3199,24 +3126,24 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_stored35
 .Locb3_decrypt_with_bytes34:
 	swpb	r4
-	mov	r4, 278(sp)
+	mov	r4, 210(sp)
 	swpb	r5
-	mov	r5, 280(sp)
+	mov	r5, 212(sp)
 	swpb	r7
-	mov	r7, 282(sp)
+	mov	r7, 214(sp)
 	swpb	r9
-	mov	r9, 284(sp)
+	mov	r9, 216(sp)
 	swpb	r10
-	mov	r10, 286(sp)
+	mov	r10, 218(sp)
 	swpb	r11
-	mov	r11, 288(sp)
+	mov	r11, 220(sp)
 	swpb	r13
-	mov	r13, 290(sp)
+	mov	r13, 222(sp)
 	swpb	r15
-	mov	r15, 292(sp)
+	mov	r15, 224(sp)
 	mov	sp, r13
-	add	#278, r13
-	mov	116(sp), r15
+	add	#210, r13
+	mov	84(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt36
 	mov	#16, r15
@@ -3230,128 +3157,123 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy37
 .Locb3_decrypt_with_stored35:
-	mov	216(sp), 130(sp)
-	mov	214(sp), 128(sp)
-	mov	212(sp), 126(sp)
-	mov	210(sp), 124(sp)
-	mov	208(sp), 120(sp)
-	mov	206(sp), r9
-	mov	204(sp), r10
-	mov	202(sp), r11
-	mov	108(sp), r15
-	mov	82(sp), r12
-	mov	80(sp), r13
-	mov	78(sp), r4
-	mov	76(sp), r7
+	mov	150(sp), r9
+	mov	148(sp), r10
+	mov	146(sp), r11
+	mov	32(sp), r15
+	mov	30(sp), r12
+	mov	28(sp), r13
+	mov	26(sp), r4
+	mov	18(sp), r7
 	mov	r6, r5
 	mov	r14, r6
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r7, 130(sp)
-	mov	r8, 128(sp)
-	mov	r9, 126(sp)
-	mov	r10, 124(sp)
-	mov	r11, 120(sp)
+	mov	r7, 98(sp)
+	mov	r8, 96(sp)
+	mov	r9, 94(sp)
+	mov	r10, 92(sp)
+	mov	r11, 88(sp)
 	mov	r12, r9
 	mov	r13, r10
 	mov	r14, r11
-	mov	182(sp), r15
-	mov	184(sp), r12
-	mov	186(sp), r13
-	mov	188(sp), r4
-	mov	190(sp), r7
-	mov	192(sp), r8
-	mov	194(sp), r5
-	mov	196(sp), r6
+	mov	32(sp), r15
+	mov	30(sp), r12
+	mov	28(sp), r13
+	mov	26(sp), r4
+	mov	18(sp), r7
+	mov	136(sp), r8
+	mov	138(sp), r5
+	mov	140(sp), r6
 .Locb3_decrypt_with_endif28:
-	xor	130(sp), r15
-	xor	128(sp), r12
-	xor	126(sp), r13
+	xor	98(sp), r15
+	xor	96(sp), r12
+	xor	94(sp), r13
 	mov	r4, r14
-	xor	124(sp), r14
-	xor	120(sp), r7
+	xor	92(sp), r14
+	xor	88(sp), r7
 	xor	r9, r8
 	mov	r5, r9
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	16(r15), r11
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	18(r15), r12
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	20(r15), r13
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	22(r15), r14
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	24(r15), r7
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	26(r15), r8
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	28(r15), r9
-	mov	148(sp), r15
+	mov	116(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 246(sp)
-	mov	r12, 248(sp)
-	mov	r13, 250(sp)
-	mov	r14, 252(sp)
-	mov	r7, 254(sp)
-	mov	r8, 256(sp)
-	mov	r9, 258(sp)
-	mov	r10, 260(sp)
+	mov	r11, 178(sp)
+	mov	r12, 180(sp)
+	mov	r13, 182(sp)
+	mov	r14, 184(sp)
+	mov	r7, 186(sp)
+	mov	r8, 188(sp)
+	mov	r9, 190(sp)
+	mov	r10, 192(sp)
 	mov	sp, r13
-	add	#246, r13
+	add	#178, r13
 	mov	sp, r14
-	add	#310, r14
+	add	#242, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#326, r15
+	add	#258, r15
 	mov	r15, 0(sp)
 	mov	34(sp), r12
-	mov	148(sp), r13
-	mov	240(sp), r14
-	mov	238(sp), r15
+	mov	116(sp), r13
+	mov	172(sp), r14
+	mov	170(sp), r15
 	call	#ocb3_hash
-	mov	310(sp), 144(sp)
-	xor	326(sp), 144(sp)
-	mov	312(sp), 162(sp)
-	xor	328(sp), 162(sp)
-	mov	314(sp), 166(sp)
-	xor	330(sp), 166(sp)
-	mov	316(sp), 178(sp)
-	xor	332(sp), 178(sp)
-	mov	318(sp), 180(sp)
-	xor	334(sp), 180(sp)
-	mov	320(sp), 136(sp)
-	xor	336(sp), 136(sp)
-	mov	322(sp), 114(sp)
-	xor	338(sp), 114(sp)
-	mov	324(sp), 106(sp)
-	xor	340(sp), 106(sp)
-	mov	242(sp), r10
-	cmp	#16, 234(sp)
+	mov	242(sp), 112(sp)
+	xor	258(sp), 112(sp)
+	mov	244(sp), 126(sp)
+	xor	260(sp), 126(sp)
+	mov	246(sp), 128(sp)
+	xor	262(sp), 128(sp)
+	mov	248(sp), 132(sp)
+	xor	264(sp), 132(sp)
+	mov	250(sp), 134(sp)
+	xor	266(sp), 134(sp)
+	mov	252(sp), 104(sp)
+	xor	268(sp), 104(sp)
+	mov	254(sp), 82(sp)
+	xor	270(sp), 82(sp)
+	mov	256(sp), 76(sp)
+	xor	272(sp), 76(sp)
+	mov	174(sp), r10
+	cmp	#16, 168(sp)
 	jnc	.Locb3_decrypt_with_bytes38
 	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes38
 .Locb3_decrypt_with_words39:
-	mov	@r10, 232(sp)
-	mov	2(r10), 230(sp)
-	mov	4(r10), 228(sp)
-	mov	6(r10), 226(sp)
-	mov	8(r10), 224(sp)
-	mov	10(r10), 222(sp)
-	mov	12(r10), 218(sp)
-	mov	14(r10), 200(sp)
+	mov	@r10, 166(sp)
+	mov	2(r10), 164(sp)
+	mov	4(r10), 162(sp)
+	mov	6(r10), 160(sp)
+	mov	8(r10), 158(sp)
+	mov	10(r10), 156(sp)
+	mov	12(r10), 152(sp)
+	mov	14(r10), 144(sp)
 	jmp	.Locb3_decrypt_with_join40
 .Locb3_decrypt_with_bytes38:
 	mov	sp, r11
-	add	#278, r11
+	add	#210, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	234(sp), r15
+	mov	168(sp), r15
 .Locb3_decrypt_with_cpy41:
 	clr	r14
 	tst	r15
@@ -3367,26 +3289,26 @@ ocb3_decrypt_with:
 	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words39
 .Locb3_decrypt_with_join40:
-	mov	234(sp), r15
+	mov	168(sp), r15
 	and	#8191, r15
 	mov	r15, r5
 	rla	r5
 	rla	r5
 	rla	r5
-	mov.b	235(sp), r9
+	mov.b	169(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	234(sp), r11
+	mov	168(sp), r11
 	and	#1, r11
 	inv	r11
 	inc	r11
 	and	#65280, r11
 	xor	#-1, r11
-	mov	234(sp), r14
+	mov	168(sp), r14
 	clrc
 	rrc	r14
 	and	#1, r14
@@ -3402,7 +3324,7 @@ ocb3_decrypt_with:
 	mov	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	234(sp), r12
+	mov	168(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -3436,7 +3358,7 @@ ocb3_decrypt_with:
 	and	r12, r15
 	mov	r11, r6
 	xor	r15, r6
-	mov	234(sp), r15
+	mov	168(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -3449,8 +3371,8 @@ ocb3_decrypt_with:
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 86(sp)
-	xor	#-1, 86(sp)
+	mov	r15, 56(sp)
+	xor	#-1, 56(sp)
 	mov	r4, r14
 	inv	r14
 	inc	r14
@@ -3509,7 +3431,7 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	86(sp), r9
+	mov	56(sp), r9
 	and	r15, r9
 	mov	r14, r15
 	inv	r15
@@ -3548,44 +3470,44 @@ ocb3_decrypt_with:
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	144(sp), r8
+	mov	112(sp), r8
 	and	r9, r8
-	mov	162(sp), r9
+	mov	126(sp), r9
 	and	r10, r9
-	mov	166(sp), r10
+	mov	128(sp), r10
 	and	r11, r10
-	mov	178(sp), r11
+	mov	132(sp), r11
 	and	r12, r11
-	mov	180(sp), r12
+	mov	134(sp), r12
 	and	r13, r12
-	mov	136(sp), r13
+	mov	104(sp), r13
 	and	r7, r13
-	mov	114(sp), r7
+	mov	82(sp), r7
 	and	r14, r7
-	mov	106(sp), r14
+	mov	76(sp), r14
 	and	r15, r14
-	mov	200(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	xor	r8, r15
-	mov	218(sp), r8
+	mov	152(sp), r8
 	swpb	r8
 	xor	r9, r8
-	mov	222(sp), r9
+	mov	156(sp), r9
 	swpb	r9
 	xor	r10, r9
-	mov	224(sp), r10
+	mov	158(sp), r10
 	swpb	r10
 	xor	r11, r10
-	mov	226(sp), r11
+	mov	160(sp), r11
 	swpb	r11
 	xor	r12, r11
-	mov	228(sp), r12
+	mov	162(sp), r12
 	swpb	r12
 	xor	r13, r12
-	mov	230(sp), r13
+	mov	164(sp), r13
 	swpb	r13
 	xor	r7, r13
-	mov	232(sp), r7
+	mov	166(sp), r7
 	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
@@ -3634,9 +3556,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	244(sp), r15
+	mov	176(sp), r15
 	mov	r14, 0(r15)
-	add	#342, sp
+	add	#274, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3928,8 +3850,8 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 168 bytes (52 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2186 bytes of code
+;     frame 144 bytes (40 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2090 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3942,37 +3864,37 @@ ocb3_hash:
 	push	r6
 	push	r5
 	push	r4
-	sub	#168, sp
-	mov	r12, 66(sp)
-	mov	r13, 52(sp)
-	mov	r14, 64(sp)
-	mov	r15, 102(sp)
-	mov	184(sp), 84(sp)
-	mov	102(sp), 46(sp)
+	sub	#144, sp
+	mov	r12, 58(sp)
+	mov	r13, 44(sp)
+	mov	r14, 56(sp)
+	mov	r15, 78(sp)
+	mov	160(sp), 60(sp)
+	mov	78(sp), 38(sp)
 	clrc
-	rrc	46(sp)
-	rra	46(sp)
-	rra	46(sp)
-	rra	46(sp)
+	rrc	38(sp)
+	rra	38(sp)
+	rra	38(sp)
+	rra	38(sp)
 	; ocb3.ae:127: for i in 0..full {
 	mov	#0, 26(sp)
-	mov	#0, 42(sp)
-	mov	#0, 40(sp)
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
+	mov	#0, 18(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
+	mov	#0, 12(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, 62(sp)
-	mov	#0, 60(sp)
-	mov	#0, 58(sp)
-	mov	#0, 56(sp)
 	mov	#0, 54(sp)
+	mov	#0, 52(sp)
 	mov	#0, 50(sp)
 	mov	#0, 48(sp)
-	mov	#0, 44(sp)
-	cmp	46(sp), 26(sp)
+	mov	#0, 46(sp)
+	mov	#0, 42(sp)
+	mov	#0, 40(sp)
+	mov	#0, 36(sp)
+	cmp	38(sp), 26(sp)
 	jnc	.Locb3_hash_near29
 	br	#.Locb3_hash_done2
 .Locb3_hash_near29:
@@ -4109,7 +4031,7 @@ ocb3_hash:
 	rla	r8
 	rla	r8
 	rla	r8
-	add	52(sp), r8
+	add	44(sp), r8
 	mov	#7, r15
 	sub	10(sp), r15
 	mov	#0, r15
@@ -4288,13 +4210,9 @@ ocb3_hash:
 	mov	r15, r12
 	mov	r7, r15
 .Locb3_hash_endif14:
-	mov	42(sp), 18(sp)
 	xor	r8, 18(sp)
-	mov	40(sp), 16(sp)
 	xor	r9, 16(sp)
-	mov	38(sp), 14(sp)
 	xor	r10, 14(sp)
-	mov	36(sp), 12(sp)
 	xor	r11, 12(sp)
 	mov	34(sp), r7
 	xor	r12, r7
@@ -4310,7 +4228,7 @@ ocb3_hash:
 	rla	r5
 	rla	r5
 	rla	r5
-	add	64(sp), r5
+	add	56(sp), r5
 	bit	#1, r5
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
@@ -4325,7 +4243,7 @@ ocb3_hash:
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#104, r12
+	add	#80, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
@@ -4358,64 +4276,60 @@ ocb3_hash:
 	swpb	r15
 	xor	r10, r15
 	; ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r5, 120(sp)
-	mov	r12, 122(sp)
-	mov	r11, 124(sp)
-	mov	r6, 126(sp)
-	mov	r4, 128(sp)
-	mov	r13, 130(sp)
-	mov	r14, 132(sp)
-	mov	r15, 134(sp)
+	mov	r5, 96(sp)
+	mov	r12, 98(sp)
+	mov	r11, 100(sp)
+	mov	r6, 102(sp)
+	mov	r4, 104(sp)
+	mov	r13, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
 	mov	sp, r13
-	add	#120, r13
+	add	#96, r13
 	mov	sp, r14
-	add	#136, r14
-	mov	66(sp), r12
+	add	#112, r14
+	mov	58(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	62(sp), r4
-	xor	136(sp), r4
-	mov	60(sp), r5
-	xor	138(sp), r5
-	mov	58(sp), r6
-	xor	140(sp), r6
-	mov	56(sp), r11
-	xor	142(sp), r11
-	mov	54(sp), r12
-	xor	144(sp), r12
-	mov	50(sp), r13
-	xor	146(sp), r13
-	mov	48(sp), r14
-	xor	148(sp), r14
-	mov	44(sp), r15
-	xor	150(sp), r15
-	mov	18(sp), 42(sp)
-	mov	16(sp), 40(sp)
-	mov	14(sp), 38(sp)
-	mov	12(sp), 36(sp)
+	mov	54(sp), r4
+	xor	112(sp), r4
+	mov	52(sp), r5
+	xor	114(sp), r5
+	mov	50(sp), r6
+	xor	116(sp), r6
+	mov	48(sp), r11
+	xor	118(sp), r11
+	mov	46(sp), r12
+	xor	120(sp), r12
+	mov	42(sp), r13
+	xor	122(sp), r13
+	mov	40(sp), r14
+	xor	124(sp), r14
+	mov	36(sp), r15
+	xor	126(sp), r15
 	mov	r7, 34(sp)
 	mov	r8, 32(sp)
 	mov	r9, 30(sp)
 	mov	r10, 28(sp)
-	mov	r4, 62(sp)
-	mov	r5, 60(sp)
-	mov	r6, 58(sp)
-	mov	r11, 56(sp)
-	mov	r12, 54(sp)
-	mov	r13, 50(sp)
-	mov	r14, 48(sp)
-	mov	r15, 44(sp)
+	mov	r4, 54(sp)
+	mov	r5, 52(sp)
+	mov	r6, 50(sp)
+	mov	r11, 48(sp)
+	mov	r12, 46(sp)
+	mov	r13, 42(sp)
+	mov	r14, 40(sp)
+	mov	r15, 36(sp)
 	add	#1, 26(sp)
-	cmp	46(sp), 26(sp)
+	cmp	38(sp), 26(sp)
 	jc	.Locb3_hash_near30
 	br	#.Locb3_hash_loop1
 .Locb3_hash_near30:
 .Locb3_hash_done2:
-	mov	46(sp), r12
+	mov	38(sp), r12
 	rla	r12
 	rla	r12
 	rla	r12
 	rla	r12
-	mov	102(sp), r14
+	mov	78(sp), r14
 	sub	r12, r14
 	mov	#0, r13
 	subc	#0, r13
@@ -4431,48 +4345,40 @@ ocb3_hash:
 	; ocb3.ae:132: if r != 0 {
 	tst	r11
 	jz	.Locb3_hash_else22
-	mov	42(sp), 82(sp)
-	mov	52(sp), r15
-	xor	@r15, 82(sp)
-	mov	40(sp), 80(sp)
-	mov	52(sp), r15
-	xor	2(r15), 80(sp)
-	mov	38(sp), 78(sp)
-	mov	52(sp), r15
-	xor	4(r15), 78(sp)
-	mov	36(sp), 76(sp)
-	mov	52(sp), r15
-	xor	6(r15), 76(sp)
-	mov	34(sp), 74(sp)
-	mov	52(sp), r15
-	xor	8(r15), 74(sp)
-	mov	32(sp), 72(sp)
-	mov	52(sp), r15
-	xor	10(r15), 72(sp)
-	mov	30(sp), 70(sp)
-	mov	52(sp), r15
-	xor	12(r15), 70(sp)
-	mov	28(sp), 68(sp)
-	mov	52(sp), r15
-	xor	14(r15), 68(sp)
-	add	64(sp), r12
+	mov	44(sp), r15
+	xor	@r15, 18(sp)
+	mov	44(sp), r15
+	xor	2(r15), 16(sp)
+	mov	44(sp), r15
+	xor	4(r15), 14(sp)
+	mov	44(sp), r15
+	xor	6(r15), 12(sp)
+	mov	44(sp), r15
+	xor	8(r15), 34(sp)
+	mov	44(sp), r15
+	xor	10(r15), 32(sp)
+	mov	44(sp), r15
+	xor	12(r15), 30(sp)
+	mov	44(sp), r15
+	xor	14(r15), 28(sp)
+	add	56(sp), r12
 	cmp	#16, r14
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r12
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r12, 100(sp)
-	mov	2(r12), 98(sp)
-	mov	4(r12), 96(sp)
-	mov	6(r12), 94(sp)
-	mov	8(r12), 92(sp)
-	mov	10(r12), 90(sp)
-	mov	12(r12), 88(sp)
-	mov	14(r12), 86(sp)
+	mov	@r12, 76(sp)
+	mov	2(r12), 74(sp)
+	mov	4(r12), 72(sp)
+	mov	6(r12), 70(sp)
+	mov	8(r12), 68(sp)
+	mov	10(r12), 66(sp)
+	mov	12(r12), 64(sp)
+	mov	14(r12), 62(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	sp, r8
-	add	#104, r8
+	add	#80, r8
 	mov	r8, r9
 	mov	#16, r10
 	mov	r14, r15
@@ -4652,97 +4558,97 @@ ocb3_hash:
 	inc	r15
 	mov	r12, r7
 	and	r15, r7
-	mov	86(sp), r12
+	mov	62(sp), r12
 	swpb	r12
 	bis	r13, r12
-	mov	88(sp), r13
+	mov	64(sp), r13
 	swpb	r13
 	bis	r14, r13
-	mov	90(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	bis	r6, r14
-	mov	92(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	bis	r8, r15
-	mov	94(sp), r8
+	mov	70(sp), r8
 	swpb	r8
 	bis	r9, r8
-	mov	96(sp), r9
+	mov	72(sp), r9
 	swpb	r9
 	bis	r10, r9
-	mov	98(sp), r10
+	mov	74(sp), r10
 	swpb	r10
 	bis	r11, r10
-	mov	100(sp), r11
+	mov	76(sp), r11
 	swpb	r11
 	bis	r7, r11
-	xor	82(sp), r12
-	xor	80(sp), r13
-	xor	78(sp), r14
-	xor	76(sp), r15
-	xor	74(sp), r8
-	xor	72(sp), r9
-	xor	70(sp), r10
-	xor	68(sp), r11
+	xor	18(sp), r12
+	xor	16(sp), r13
+	xor	14(sp), r14
+	xor	12(sp), r15
+	xor	34(sp), r8
+	xor	32(sp), r9
+	xor	30(sp), r10
+	xor	28(sp), r11
 	; ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
-	mov	r8, 128(sp)
-	mov	r9, 130(sp)
-	mov	r10, 132(sp)
-	mov	r11, 134(sp)
+	mov	r12, 96(sp)
+	mov	r13, 98(sp)
+	mov	r14, 100(sp)
+	mov	r15, 102(sp)
+	mov	r8, 104(sp)
+	mov	r9, 106(sp)
+	mov	r10, 108(sp)
+	mov	r11, 110(sp)
 	mov	sp, r13
-	add	#120, r13
+	add	#96, r13
 	mov	sp, r14
-	add	#152, r14
-	mov	66(sp), r12
+	add	#128, r14
+	mov	58(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	62(sp), r7
-	xor	152(sp), r7
-	mov	60(sp), r8
-	xor	154(sp), r8
-	mov	58(sp), r9
-	xor	156(sp), r9
-	mov	56(sp), r10
-	xor	158(sp), r10
-	mov	54(sp), r11
-	xor	160(sp), r11
-	mov	50(sp), r12
-	xor	162(sp), r12
-	mov	48(sp), r13
-	xor	164(sp), r13
-	mov	44(sp), r14
-	xor	166(sp), r14
+	mov	54(sp), r7
+	xor	128(sp), r7
+	mov	52(sp), r8
+	xor	130(sp), r8
+	mov	50(sp), r9
+	xor	132(sp), r9
+	mov	48(sp), r10
+	xor	134(sp), r10
+	mov	46(sp), r11
+	xor	136(sp), r11
+	mov	42(sp), r12
+	xor	138(sp), r12
+	mov	40(sp), r13
+	xor	140(sp), r13
+	mov	36(sp), r14
+	xor	142(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
-	mov	62(sp), r7
-	mov	60(sp), r8
-	mov	58(sp), r9
-	mov	56(sp), r10
-	mov	54(sp), r11
-	mov	50(sp), r12
-	mov	48(sp), r13
-	mov	44(sp), r14
+	mov	54(sp), r7
+	mov	52(sp), r8
+	mov	50(sp), r9
+	mov	48(sp), r10
+	mov	46(sp), r11
+	mov	42(sp), r12
+	mov	40(sp), r13
+	mov	36(sp), r14
 .Locb3_hash_endif23:
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r7, 0(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r8, 2(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r9, 4(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r10, 6(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r11, 8(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r12, 10(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r13, 12(r15)
-	mov	84(sp), r15
+	mov	60(sp), r15
 	mov	r14, 14(r15)
-	add	#168, sp
+	add	#144, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -4755,8 +4661,8 @@ ocb3_hash:
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 204 bytes (86 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4956 bytes of code
+;     frame 180 bytes (74 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4884 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4769,9 +4675,9 @@ ocb3_initial_offset:
 	push	r6
 	push	r5
 	push	r4
-	sub	#204, sp
-	mov	r12, 166(sp)
-	mov	220(sp), 164(sp)
+	sub	#180, sp
+	mov	r12, 142(sp)
+	mov	196(sp), 140(sp)
 	mov	@r15, r15
 	and	#8191, r15
 	rla	r15
@@ -4855,22 +4761,22 @@ ocb3_initial_offset:
 	inc	r6
 	mov	r7, r15
 	and	r6, r15
-	mov	r7, 42(sp)
-	xor	r15, 42(sp)
+	mov	r7, 40(sp)
+	xor	r15, 40(sp)
 	mov	r4, r6
 	inv	r6
 	inc	r6
 	mov	r8, r15
 	and	r6, r15
-	mov	r8, 38(sp)
-	xor	r15, 38(sp)
+	mov	r8, 36(sp)
+	xor	r15, 36(sp)
 	mov	r4, r6
 	inv	r6
 	inc	r6
 	mov	r10, r15
 	and	r6, r15
-	mov	r10, 20(sp)
-	xor	r15, 20(sp)
+	mov	r10, 18(sp)
+	xor	r15, 18(sp)
 	mov	r4, r6
 	inv	r6
 	inc	r6
@@ -4904,43 +4810,40 @@ ocb3_initial_offset:
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	42(sp), 162(sp)
-	and	r15, 162(sp)
+	and	r15, 40(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	38(sp), 160(sp)
-	and	r15, 160(sp)
+	and	r15, 36(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	20(sp), 158(sp)
-	and	r15, 158(sp)
+	and	r15, 18(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r6, 156(sp)
-	and	r15, 156(sp)
+	mov	r6, 138(sp)
+	and	r15, 138(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r7, 154(sp)
-	and	r15, 154(sp)
+	mov	r7, 136(sp)
+	and	r15, 136(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r8, 152(sp)
-	and	r15, 152(sp)
+	mov	r8, 134(sp)
+	and	r15, 134(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r10, 150(sp)
-	and	r15, 150(sp)
+	mov	r10, 132(sp)
+	and	r15, 132(sp)
 	inv	r12
 	inc	r12
 	and	r12, r11
-	mov	r9, 148(sp)
-	bis	r11, 148(sp)
+	mov	r9, 130(sp)
+	bis	r11, 130(sp)
 	mov	#13, r15
 	cmp	r14, r15
 	clr	r10
@@ -4960,15 +4863,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob1
-	mov	r10, 12(sp)
-	add	r13, 12(sp)
-	mov	12(sp), r15
+	mov	r10, 10(sp)
+	add	r13, 10(sp)
+	mov	10(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob1:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob2
-	mov	12(sp), r15
+	mov	10(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob2:
 	mov	r12, r6
@@ -4993,15 +4896,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob3
-	mov	r10, 48(sp)
-	add	r13, 48(sp)
-	mov	48(sp), r15
+	mov	r10, 46(sp)
+	add	r13, 46(sp)
+	mov	46(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob3:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob4
-	mov	48(sp), r15
+	mov	46(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob4:
 	mov	r12, r7
@@ -5026,15 +4929,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob5
-	mov	r10, 56(sp)
-	add	r13, 56(sp)
-	mov	56(sp), r15
+	mov	r10, 54(sp)
+	add	r13, 54(sp)
+	mov	54(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob5:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob6
-	mov	56(sp), r15
+	mov	54(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob6:
 	mov	r12, r8
@@ -5059,15 +4962,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob7
-	mov	r10, 72(sp)
-	add	r13, 72(sp)
-	mov	72(sp), r15
+	mov	r10, 70(sp)
+	add	r13, 70(sp)
+	mov	70(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob8
-	mov	72(sp), r15
+	mov	70(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
 	mov	r12, r9
@@ -5092,15 +4995,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob9
-	mov	r10, 82(sp)
-	add	r13, 82(sp)
-	mov	82(sp), r15
+	mov	r10, 80(sp)
+	add	r13, 80(sp)
+	mov	80(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob10
-	mov	82(sp), r15
+	mov	80(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
 	mov	r12, r10
@@ -5125,15 +5028,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob11
-	mov	r5, 92(sp)
-	add	r13, 92(sp)
-	mov	92(sp), r15
+	mov	r5, 88(sp)
+	add	r13, 88(sp)
+	mov	88(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob11:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob12
-	mov	92(sp), r15
+	mov	88(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
 	mov	r12, r11
@@ -5158,24 +5061,24 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r5
 	jnc	.Locb3_initial_offset_nob13
-	mov	r4, 142(sp)
-	add	r13, 142(sp)
-	mov	142(sp), r15
+	mov	r4, 126(sp)
+	add	r13, 126(sp)
+	mov	126(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob13:
 	clr	r15
 	cmp	#2, r5
 	jnc	.Locb3_initial_offset_nob14
-	mov	142(sp), r15
+	mov	126(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob14:
 	swpb	r12
 	bis	r15, r12
-	clr	62(sp)
+	clr	60(sp)
 	cmp	#1, r14
 	jnc	.Locb3_initial_offset_nob15
 	mov.b	@r13, r15
-	mov	r15, 62(sp)
+	mov	r15, 60(sp)
 .Locb3_initial_offset_nob15:
 	mov	#15, r13
 	sub	r14, r13
@@ -5183,10 +5086,10 @@ ocb3_initial_offset:
 	subc	#0, r14
 	mov	r13, r15
 	and	#8191, r15
-	mov	r15, 106(sp)
-	rla	106(sp)
-	rla	106(sp)
-	rla	106(sp)
+	mov	r15, 100(sp)
+	rla	100(sp)
+	rla	100(sp)
+	rla	100(sp)
 	and	#8191, r14
 	mov	r13, r15
 	swpb	r15
@@ -5200,65 +5103,65 @@ ocb3_initial_offset:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 144(sp)
-	bis	r15, 144(sp)
+	mov	r14, 128(sp)
+	bis	r15, 128(sp)
 	mov	r13, r14
 	and	#1, r14
 	mov	r7, r4
 	swpb	r4
-	mov	r4, 168(sp)
+	mov	r4, 144(sp)
 	mov	r6, r5
 	swpb	r5
-	mov	168(sp), r15
+	mov	144(sp), r15
 	xor.b	r5, r15
-	mov	r15, 168(sp)
-	xor	r4, 168(sp)
+	mov	r15, 144(sp)
+	xor	r4, 144(sp)
 	mov	r8, r4
 	swpb	r4
-	mov	r4, 6(sp)
+	mov	r4, 4(sp)
 	mov	r7, r5
 	swpb	r5
-	mov	6(sp), r15
+	mov	4(sp), r15
 	xor.b	r5, r15
-	mov	r15, 6(sp)
-	xor	r4, 6(sp)
+	mov	r15, 4(sp)
+	xor	r4, 4(sp)
 	mov	r9, r4
 	swpb	r4
-	mov	r4, 16(sp)
+	mov	r4, 14(sp)
 	mov	r8, r5
 	swpb	r5
-	mov	16(sp), r15
+	mov	14(sp), r15
 	xor.b	r5, r15
-	mov	r15, 16(sp)
-	xor	r4, 16(sp)
+	mov	r15, 14(sp)
+	xor	r4, 14(sp)
 	mov	r10, r4
 	swpb	r4
-	mov	r4, 10(sp)
+	mov	r4, 8(sp)
 	mov	r9, r5
 	swpb	r5
-	mov	10(sp), r15
+	mov	8(sp), r15
 	xor.b	r5, r15
-	mov	r15, 10(sp)
-	xor	r4, 10(sp)
+	mov	r15, 8(sp)
+	xor	r4, 8(sp)
 	mov	r11, r4
 	swpb	r4
-	mov	r4, 26(sp)
-	mov	r10, r5
-	swpb	r5
-	mov	26(sp), r15
-	xor.b	r5, r15
-	mov	r15, 26(sp)
-	xor	r4, 26(sp)
-	mov	r12, r4
-	swpb	r4
 	mov	r4, 24(sp)
-	mov	r11, r5
+	mov	r10, r5
 	swpb	r5
 	mov	24(sp), r15
 	xor.b	r5, r15
 	mov	r15, 24(sp)
 	xor	r4, 24(sp)
-	mov	62(sp), r15
+	mov	r12, r4
+	swpb	r4
+	mov	r4, 22(sp)
+	mov	r11, r5
+	swpb	r5
+	mov	22(sp), r15
+	xor.b	r5, r15
+	mov	r15, 22(sp)
+	xor	r4, 22(sp)
+	mov	60(sp), r15
 	mov	r12, r5
 	swpb	r5
 	mov.b	r5, r5
@@ -5267,42 +5170,42 @@ ocb3_initial_offset:
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	168(sp), r5
+	mov	144(sp), r5
 	xor	r6, r5
 	and	r4, r5
 	xor	r5, r6
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	6(sp), r5
+	mov	4(sp), r5
 	xor	r7, r5
 	and	r4, r5
 	xor	r5, r7
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	16(sp), r5
+	mov	14(sp), r5
 	xor	r8, r5
 	and	r4, r5
 	xor	r5, r8
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	10(sp), r5
+	mov	8(sp), r5
 	xor	r9, r5
 	and	r4, r5
 	xor	r5, r9
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	26(sp), r5
+	mov	24(sp), r5
 	xor	r10, r5
 	and	r4, r5
 	xor	r5, r10
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	24(sp), r5
+	mov	22(sp), r5
 	xor	r11, r5
 	and	r4, r5
 	xor	r5, r11
@@ -5315,9 +5218,9 @@ ocb3_initial_offset:
 	xor	r15, r5
 	inv	r14
 	inc	r14
-	mov	62(sp), r15
+	mov	60(sp), r15
 	and	r14, r15
-	mov	62(sp), r4
+	mov	60(sp), r4
 	xor	r15, r4
 	mov	r13, r15
 	clrc
@@ -5512,9 +5415,9 @@ ocb3_initial_offset:
 	and	r10, r12
 	mov	r9, r10
 	xor	r12, r10
-	mov	106(sp), r12
+	mov	100(sp), r12
 	sub	#128, r12
-	mov	144(sp), r12
+	mov	128(sp), r12
 	subc	#0, r12
 	clr	r12
 	adc	r12
@@ -5555,64 +5458,63 @@ ocb3_initial_offset:
 	inv	r12
 	inc	r12
 	and	r12, r10
-	mov	162(sp), 146(sp)
-	bis	r9, 146(sp)
-	mov	160(sp), r11
+	bis	r9, 40(sp)
+	mov	36(sp), r11
 	bis	r13, r11
-	mov	158(sp), r9
+	mov	18(sp), r9
 	bis	r8, r9
-	mov	156(sp), r8
+	mov	138(sp), r8
 	bis	r7, r8
-	mov	154(sp), r7
+	mov	136(sp), r7
 	bis	r6, r7
-	mov	152(sp), r12
+	mov	134(sp), r12
 	bis	r14, r12
-	mov	150(sp), r13
+	mov	132(sp), r13
 	bis	r15, r13
-	mov	148(sp), r14
+	mov	130(sp), r14
 	bis	r10, r14
-	mov	146(sp), r15
+	mov	40(sp), r15
 	and	#65472, r15
 	; ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r15, 172(sp)
-	mov	r11, 174(sp)
-	mov	r9, 176(sp)
-	mov	r8, 178(sp)
-	mov	r7, 180(sp)
-	mov	r12, 182(sp)
-	mov	r13, 184(sp)
-	mov	r14, 186(sp)
+	mov	r15, 148(sp)
+	mov	r11, 150(sp)
+	mov	r9, 152(sp)
+	mov	r8, 154(sp)
+	mov	r7, 156(sp)
+	mov	r12, 158(sp)
+	mov	r13, 160(sp)
+	mov	r14, 162(sp)
 	mov	sp, r13
-	add	#172, r13
+	add	#148, r13
 	mov	sp, r14
-	add	#188, r14
-	mov	166(sp), r12
+	add	#164, r14
+	mov	142(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	196(sp), r15
+	mov	172(sp), r15
 	swpb	r15
 	mov	r15, r5
-	xor.b	195(sp), r5
+	xor.b	171(sp), r5
 	xor	r15, r5
-	mov	198(sp), r15
+	mov	174(sp), r15
 	swpb	r15
 	mov	r15, r6
-	xor.b	197(sp), r6
+	xor.b	173(sp), r6
 	xor	r15, r6
-	mov	200(sp), r15
+	mov	176(sp), r15
 	swpb	r15
 	mov	r15, r8
-	xor.b	199(sp), r8
+	xor.b	175(sp), r8
 	xor	r15, r8
-	mov	202(sp), r15
+	mov	178(sp), r15
 	swpb	r15
 	mov	r15, r9
-	xor.b	201(sp), r9
+	xor.b	177(sp), r9
 	xor	r15, r9
-	xor	196(sp), r5
-	xor	198(sp), r6
-	xor	200(sp), r8
-	xor	202(sp), r9
-	mov	146(sp), r13
+	xor	172(sp), r5
+	xor	174(sp), r6
+	xor	176(sp), r8
+	xor	178(sp), r9
+	mov	40(sp), r13
 	and	#1, r13
 	mov	r5, r7
 	and	#32767, r7
@@ -5662,7 +5564,7 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r11
 	bis	r15, r11
-	mov	188(sp), r12
+	mov	164(sp), r12
 	and	#32767, r12
 	mov	r9, r15
 	swpb	r15
@@ -5677,9 +5579,9 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r12
 	bis	r15, r12
-	mov	190(sp), r4
+	mov	166(sp), r4
 	and	#32767, r4
-	mov.b	189(sp), r15
+	mov.b	165(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5689,11 +5591,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 78(sp)
-	bis	r15, 78(sp)
-	mov	192(sp), r4
+	mov	r4, 76(sp)
+	bis	r15, 76(sp)
+	mov	168(sp), r4
 	and	#32767, r4
-	mov.b	191(sp), r15
+	mov.b	167(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5703,11 +5605,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 64(sp)
-	bis	r15, 64(sp)
-	mov	194(sp), r4
+	mov	r4, 62(sp)
+	bis	r15, 62(sp)
+	mov	170(sp), r4
 	and	#32767, r4
-	mov.b	193(sp), r15
+	mov.b	169(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5717,11 +5619,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 52(sp)
-	bis	r15, 52(sp)
-	mov	196(sp), r4
+	mov	r4, 50(sp)
+	bis	r15, 50(sp)
+	mov	172(sp), r4
 	and	#32767, r4
-	mov.b	195(sp), r15
+	mov.b	171(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5731,11 +5633,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 36(sp)
-	bis	r15, 36(sp)
-	mov	198(sp), r4
+	mov	r4, 34(sp)
+	bis	r15, 34(sp)
+	mov	174(sp), r4
 	and	#32767, r4
-	mov.b	197(sp), r15
+	mov.b	173(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5745,11 +5647,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 18(sp)
-	bis	r15, 18(sp)
-	mov	200(sp), r4
+	mov	r4, 16(sp)
+	bis	r15, 16(sp)
+	mov	176(sp), r4
 	and	#32767, r4
-	mov.b	199(sp), r15
+	mov.b	175(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5759,11 +5661,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 112(sp)
-	bis	r15, 112(sp)
-	mov	202(sp), r4
+	mov	r4, 106(sp)
+	bis	r15, 106(sp)
+	mov	178(sp), r4
 	and	#32767, r4
-	mov.b	201(sp), r15
+	mov.b	177(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5773,15 +5675,15 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r4
-	mov	r4, 116(sp)
-	bis	r15, 116(sp)
+	mov	r4, 110(sp)
+	bis	r15, 110(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
 	xor	r5, r7
 	and	r15, r7
-	mov	r5, 46(sp)
-	xor	r7, 46(sp)
+	mov	r5, 44(sp)
+	xor	r7, 44(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -5808,78 +5710,78 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	mov	r12, r15
-	xor	188(sp), r15
+	xor	164(sp), r15
 	and	r14, r15
 	mov	r15, r7
-	xor	188(sp), r7
+	xor	164(sp), r7
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	78(sp), r15
-	xor	190(sp), r15
+	mov	76(sp), r15
+	xor	166(sp), r15
 	and	r14, r15
 	mov	r15, r8
-	xor	190(sp), r8
+	xor	166(sp), r8
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	64(sp), r15
-	xor	192(sp), r15
+	mov	62(sp), r15
+	xor	168(sp), r15
 	and	r14, r15
 	mov	r15, r6
-	xor	192(sp), r6
+	xor	168(sp), r6
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	52(sp), r15
-	xor	194(sp), r15
+	mov	50(sp), r15
+	xor	170(sp), r15
 	and	r14, r15
 	mov	r15, r9
-	xor	194(sp), r9
+	xor	170(sp), r9
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	36(sp), r15
-	xor	196(sp), r15
+	mov	34(sp), r15
+	xor	172(sp), r15
 	and	r14, r15
-	mov	r15, 32(sp)
-	xor	196(sp), 32(sp)
+	mov	r15, 30(sp)
+	xor	172(sp), 30(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	18(sp), r15
-	xor	198(sp), r15
+	mov	16(sp), r15
+	xor	174(sp), r15
 	and	r14, r15
 	mov	r15, r12
-	xor	198(sp), r12
+	xor	174(sp), r12
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	112(sp), r15
-	xor	200(sp), r15
+	mov	106(sp), r15
+	xor	176(sp), r15
+	and	r14, r15
+	mov	r15, 66(sp)
+	xor	176(sp), 66(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	110(sp), r15
+	xor	178(sp), r15
 	and	r14, r15
 	mov	r15, 94(sp)
-	xor	200(sp), 94(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	116(sp), r15
-	xor	202(sp), r15
-	and	r14, r15
-	mov	r15, 138(sp)
-	xor	202(sp), 138(sp)
-	mov	146(sp), r15
+	xor	178(sp), 94(sp)
+	mov	40(sp), r15
 	clrc
 	rrc	r15
 	mov	r15, r13
 	and	#1, r13
-	mov	46(sp), r14
+	mov	44(sp), r14
 	and	#16383, r14
 	rla	r14
 	rla	r14
 	mov	r5, r4
 	and	#16383, r4
-	mov.b	47(sp), r15
+	mov.b	45(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5889,8 +5791,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 70(sp)
-	bis	r15, 70(sp)
+	mov	r4, 68(sp)
+	bis	r15, 68(sp)
 	mov	r10, r4
 	and	#16383, r4
 	mov	r5, r15
@@ -5905,8 +5807,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 76(sp)
-	bis	r15, 76(sp)
+	mov	r4, 74(sp)
+	bis	r15, 74(sp)
 	mov	r11, r4
 	and	#16383, r4
 	mov	r10, r15
@@ -5921,8 +5823,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 84(sp)
-	bis	r15, 84(sp)
+	mov	r4, 82(sp)
+	bis	r15, 82(sp)
 	mov	r7, r4
 	and	#16383, r4
 	mov	r11, r15
@@ -5937,8 +5839,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 90(sp)
-	bis	r15, 90(sp)
+	mov	r4, 86(sp)
+	bis	r15, 86(sp)
 	mov	r8, r4
 	and	#16383, r4
 	mov	r7, r15
@@ -5953,8 +5855,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 98(sp)
-	bis	r15, 98(sp)
+	mov	r4, 92(sp)
+	bis	r15, 92(sp)
 	mov	r6, r4
 	and	#16383, r4
 	mov	r8, r15
@@ -5969,8 +5871,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 104(sp)
-	bis	r15, 104(sp)
+	mov	r4, 98(sp)
+	bis	r15, 98(sp)
 	mov	r9, r4
 	and	#16383, r4
 	mov	r6, r15
@@ -5985,9 +5887,9 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 110(sp)
-	bis	r15, 110(sp)
-	mov	32(sp), r4
+	mov	r4, 104(sp)
+	bis	r15, 104(sp)
+	mov	30(sp), r4
 	and	#16383, r4
 	mov	r9, r15
 	swpb	r15
@@ -6001,11 +5903,11 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 120(sp)
-	bis	r15, 120(sp)
+	mov	r4, 112(sp)
+	bis	r15, 112(sp)
 	mov	r12, r4
 	and	#16383, r4
-	mov.b	33(sp), r15
+	mov.b	31(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6015,9 +5917,9 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 126(sp)
-	bis	r15, 126(sp)
-	mov	94(sp), r4
+	mov	r4, 116(sp)
+	bis	r15, 116(sp)
+	mov	66(sp), r4
 	and	#16383, r4
 	mov	r12, r15
 	swpb	r15
@@ -6031,11 +5933,11 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 130(sp)
-	bis	r15, 130(sp)
-	mov	138(sp), r4
+	mov	r4, 120(sp)
+	bis	r15, 120(sp)
+	mov	94(sp), r4
 	and	#16383, r4
-	mov.b	95(sp), r15
+	mov.b	67(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6045,55 +5947,54 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 134(sp)
-	bis	r15, 134(sp)
+	mov	r4, 124(sp)
+	bis	r15, 124(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	46(sp), r14
+	xor	44(sp), r14
 	and	r15, r14
-	mov	46(sp), 118(sp)
-	xor	r14, 118(sp)
+	xor	r14, 44(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	70(sp), r15
+	mov	68(sp), r15
 	xor	r5, r15
 	and	r14, r15
-	mov	r5, 30(sp)
-	xor	r15, 30(sp)
+	mov	r5, 28(sp)
+	xor	r15, 28(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	76(sp), r15
+	mov	74(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	84(sp), r15
+	mov	82(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	90(sp), r15
+	mov	86(sp), r15
 	xor	r7, r15
 	and	r14, r15
 	xor	r15, r7
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	98(sp), r15
+	mov	92(sp), r15
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	104(sp), r15
+	mov	98(sp), r15
 	xor	r6, r15
 	and	r14, r15
 	mov	r6, r4
@@ -6101,7 +6002,7 @@ ocb3_initial_offset:
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	110(sp), r15
+	mov	104(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	mov	r9, r5
@@ -6109,49 +6010,47 @@ ocb3_initial_offset:
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	120(sp), r15
-	xor	32(sp), r15
+	mov	112(sp), r15
+	xor	30(sp), r15
 	and	r14, r15
-	mov	32(sp), r9
+	mov	30(sp), r9
 	xor	r15, r9
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	126(sp), r15
+	mov	116(sp), r15
 	xor	r12, r15
 	and	r14, r15
 	xor	r15, r12
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	130(sp), r15
-	xor	94(sp), r15
+	mov	120(sp), r15
+	xor	66(sp), r15
 	and	r14, r15
-	mov	94(sp), 86(sp)
-	xor	r15, 86(sp)
+	xor	r15, 66(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	134(sp), r15
-	xor	138(sp), r15
+	mov	124(sp), r15
+	xor	94(sp), r15
 	and	r14, r15
-	mov	138(sp), 136(sp)
-	xor	r15, 136(sp)
-	mov	146(sp), r15
+	xor	r15, 94(sp)
+	mov	40(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	mov	r15, r13
 	and	#1, r13
-	mov	118(sp), r14
+	mov	44(sp), r14
 	and	#4095, r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	30(sp), r6
+	mov	28(sp), r6
 	and	#4095, r6
-	mov.b	119(sp), r15
+	mov.b	45(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6161,11 +6060,11 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 66(sp)
-	bis	r15, 66(sp)
+	mov	r6, 64(sp)
+	bis	r15, 64(sp)
 	mov	r10, r6
 	and	#4095, r6
-	mov.b	31(sp), r15
+	mov.b	29(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6175,8 +6074,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 74(sp)
-	bis	r15, 74(sp)
+	mov	r6, 72(sp)
+	bis	r15, 72(sp)
 	mov	r11, r6
 	and	#4095, r6
 	mov	r10, r15
@@ -6191,8 +6090,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 80(sp)
-	bis	r15, 80(sp)
+	mov	r6, 78(sp)
+	bis	r15, 78(sp)
 	mov	r7, r6
 	and	#4095, r6
 	mov	r11, r15
@@ -6207,8 +6106,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 88(sp)
-	bis	r15, 88(sp)
+	mov	r6, 84(sp)
+	bis	r15, 84(sp)
 	mov	r8, r6
 	and	#4095, r6
 	mov	r7, r15
@@ -6223,8 +6122,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 96(sp)
-	bis	r15, 96(sp)
+	mov	r6, 90(sp)
+	bis	r15, 90(sp)
 	mov	r4, r6
 	and	#4095, r6
 	mov	r8, r15
@@ -6239,8 +6138,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 102(sp)
-	bis	r15, 102(sp)
+	mov	r6, 96(sp)
+	bis	r15, 96(sp)
 	mov	r5, r6
 	and	#4095, r6
 	mov	r4, r15
@@ -6255,8 +6154,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 108(sp)
-	bis	r15, 108(sp)
+	mov	r6, 102(sp)
+	bis	r15, 102(sp)
 	mov	r9, r6
 	and	#4095, r6
 	mov	r5, r15
@@ -6271,8 +6170,8 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 114(sp)
-	bis	r15, 114(sp)
+	mov	r6, 108(sp)
+	bis	r15, 108(sp)
 	mov	r12, r6
 	and	#4095, r6
 	mov	r9, r15
@@ -6287,9 +6186,9 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 124(sp)
-	bis	r15, 124(sp)
-	mov	86(sp), r6
+	mov	r6, 114(sp)
+	bis	r15, 114(sp)
+	mov	66(sp), r6
 	and	#4095, r6
 	mov	r12, r15
 	swpb	r15
@@ -6303,11 +6202,11 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 128(sp)
-	bis	r15, 128(sp)
-	mov	136(sp), r6
+	mov	r6, 118(sp)
+	bis	r15, 118(sp)
+	mov	94(sp), r6
 	and	#4095, r6
-	mov.b	87(sp), r15
+	mov.b	67(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6317,100 +6216,97 @@ ocb3_initial_offset:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	r6, 132(sp)
-	bis	r15, 132(sp)
+	mov	r6, 122(sp)
+	bis	r15, 122(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	118(sp), r14
+	xor	44(sp), r14
 	and	r15, r14
-	mov	118(sp), 140(sp)
-	xor	r14, 140(sp)
+	xor	r14, 44(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	66(sp), r15
-	xor	30(sp), r15
+	mov	64(sp), r15
+	xor	28(sp), r15
 	and	r14, r15
-	mov	30(sp), r6
+	mov	28(sp), r6
 	xor	r15, r6
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	74(sp), r15
+	mov	72(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	80(sp), r15
+	mov	78(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	88(sp), r15
+	mov	84(sp), r15
 	xor	r7, r15
 	and	r14, r15
 	xor	r15, r7
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	96(sp), r15
+	mov	90(sp), r15
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	102(sp), r15
+	mov	96(sp), r15
 	xor	r4, r15
 	and	r14, r15
-	mov	r4, 40(sp)
-	xor	r15, 40(sp)
+	mov	r4, 38(sp)
+	xor	r15, 38(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	102(sp), r15
+	xor	r5, r15
+	and	r14, r15
+	mov	r5, 42(sp)
+	xor	r15, 42(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	108(sp), r15
-	xor	r5, r15
+	xor	r9, r15
 	and	r14, r15
-	mov	r5, 44(sp)
-	xor	r15, 44(sp)
+	mov	r9, 52(sp)
+	xor	r15, 52(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	114(sp), r15
-	xor	r9, r15
-	and	r14, r15
-	mov	r9, 54(sp)
-	xor	r15, 54(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	124(sp), r15
 	xor	r12, r15
 	and	r14, r15
-	mov	r12, 60(sp)
-	xor	r15, 60(sp)
+	mov	r12, 58(sp)
+	xor	r15, 58(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	128(sp), r15
-	xor	86(sp), r15
+	mov	118(sp), r15
+	xor	66(sp), r15
 	and	r14, r15
-	mov	86(sp), 68(sp)
-	xor	r15, 68(sp)
+	xor	r15, 66(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	132(sp), r15
-	xor	136(sp), r15
+	mov	122(sp), r15
+	xor	94(sp), r15
 	and	r14, r15
-	mov	136(sp), 100(sp)
-	xor	r15, 100(sp)
-	mov	146(sp), r15
+	xor	r15, 94(sp)
+	mov	40(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6419,13 +6315,13 @@ ocb3_initial_offset:
 	and	#1, r9
 	mov	r6, r13
 	swpb	r13
-	mov	r13, 170(sp)
-	mov	140(sp), r14
+	mov	r13, 146(sp)
+	mov	44(sp), r14
 	swpb	r14
-	mov	170(sp), r15
+	mov	146(sp), r15
 	xor.b	r14, r15
-	mov	r15, 170(sp)
-	xor	r13, 170(sp)
+	mov	r15, 146(sp)
+	xor	r13, 146(sp)
 	mov	r10, r14
 	swpb	r14
 	mov	r14, r12
@@ -6449,75 +6345,75 @@ ocb3_initial_offset:
 	xor	r5, r14
 	mov	r8, r4
 	swpb	r4
-	mov	r4, 34(sp)
+	mov	r4, 32(sp)
 	mov	r7, r5
 	swpb	r5
-	mov	34(sp), r15
+	mov	32(sp), r15
 	xor.b	r5, r15
-	mov	r15, 34(sp)
-	xor	r4, 34(sp)
-	mov	40(sp), r4
+	mov	r15, 32(sp)
+	xor	r4, 32(sp)
+	mov	38(sp), r4
 	swpb	r4
-	mov	r4, 28(sp)
+	mov	r4, 26(sp)
 	mov	r8, r5
 	swpb	r5
-	mov	28(sp), r15
+	mov	26(sp), r15
 	xor.b	r5, r15
-	mov	r15, 28(sp)
-	xor	r4, 28(sp)
-	mov	44(sp), r4
+	mov	r15, 26(sp)
+	xor	r4, 26(sp)
+	mov	42(sp), r4
 	swpb	r4
-	mov	r4, 22(sp)
-	mov	40(sp), r5
+	mov	r4, 20(sp)
+	mov	38(sp), r5
 	swpb	r5
-	mov	22(sp), r15
+	mov	20(sp), r15
 	xor.b	r5, r15
-	mov	r15, 22(sp)
-	xor	r4, 22(sp)
-	mov	54(sp), r4
+	mov	r15, 20(sp)
+	xor	r4, 20(sp)
+	mov	52(sp), r4
 	swpb	r4
-	mov	r4, 14(sp)
-	mov	44(sp), r5
+	mov	r4, 12(sp)
+	mov	42(sp), r5
 	swpb	r5
-	mov	14(sp), r15
+	mov	12(sp), r15
 	xor.b	r5, r15
-	mov	r15, 14(sp)
-	xor	r4, 14(sp)
-	mov	60(sp), r4
+	mov	r15, 12(sp)
+	xor	r4, 12(sp)
+	mov	58(sp), r4
 	swpb	r4
-	mov	r4, 8(sp)
-	mov	54(sp), r5
+	mov	r4, 6(sp)
+	mov	52(sp), r5
 	swpb	r5
-	mov	8(sp), r15
+	mov	6(sp), r15
 	xor.b	r5, r15
-	mov	r15, 8(sp)
-	xor	r4, 8(sp)
-	mov	68(sp), r4
+	mov	r15, 6(sp)
+	xor	r4, 6(sp)
+	mov	66(sp), r4
 	swpb	r4
-	mov	r4, 50(sp)
-	mov	60(sp), r5
+	mov	r4, 48(sp)
+	mov	58(sp), r5
 	swpb	r5
-	mov	50(sp), r15
+	mov	48(sp), r15
 	xor.b	r5, r15
-	mov	r15, 50(sp)
-	xor	r4, 50(sp)
-	mov	100(sp), r4
+	mov	r15, 48(sp)
+	xor	r4, 48(sp)
+	mov	94(sp), r4
 	swpb	r4
-	mov	r4, 4(sp)
-	mov	68(sp), r5
+	mov	r4, 2(sp)
+	mov	66(sp), r5
 	swpb	r5
-	mov	4(sp), r15
+	mov	2(sp), r15
 	xor.b	r5, r15
-	mov	r15, 4(sp)
-	xor	r4, 4(sp)
+	mov	r15, 2(sp)
+	xor	r4, 2(sp)
 	mov	r9, r5
 	inv	r5
 	inc	r5
-	mov	170(sp), r15
+	mov	146(sp), r15
 	xor	r6, r15
 	and	r5, r15
-	mov	r6, 122(sp)
-	xor	r15, 122(sp)
+	mov	r6, 0(sp)
+	xor	r15, 0(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
@@ -6540,7 +6436,7 @@ ocb3_initial_offset:
 	mov	r9, r14
 	inv	r14
 	inc	r14
-	mov	34(sp), r15
+	mov	32(sp), r15
 	xor	r8, r15
 	and	r14, r15
 	mov	r8, r14
@@ -6548,52 +6444,52 @@ ocb3_initial_offset:
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	28(sp), r13
-	xor	40(sp), r13
+	mov	26(sp), r13
+	xor	38(sp), r13
 	and	r15, r13
-	mov	40(sp), r15
+	mov	38(sp), r15
 	xor	r13, r15
 	mov	r9, r8
 	inv	r8
 	inc	r8
-	mov	22(sp), r13
-	xor	44(sp), r13
+	mov	20(sp), r13
+	xor	42(sp), r13
 	and	r8, r13
-	mov	44(sp), r4
+	mov	42(sp), r4
 	xor	r13, r4
 	mov	r9, r13
 	inv	r13
 	inc	r13
-	mov	14(sp), r8
-	xor	54(sp), r8
+	mov	12(sp), r8
+	xor	52(sp), r8
 	and	r13, r8
-	mov	54(sp), r13
+	mov	52(sp), r13
 	xor	r8, r13
 	mov	r9, r8
 	inv	r8
 	inc	r8
-	mov	8(sp), r7
-	xor	60(sp), r7
+	mov	6(sp), r7
+	xor	58(sp), r7
 	and	r8, r7
-	mov	60(sp), r8
+	mov	58(sp), r8
 	xor	r7, r8
 	mov	r9, r6
 	inv	r6
 	inc	r6
-	mov	50(sp), r7
-	xor	68(sp), r7
+	mov	48(sp), r7
+	xor	66(sp), r7
 	and	r6, r7
-	mov	68(sp), r5
+	mov	66(sp), r5
 	xor	r7, r5
 	mov	r9, r7
 	inv	r7
 	inc	r7
-	mov	4(sp), r9
-	xor	100(sp), r9
+	mov	2(sp), r9
+	xor	94(sp), r9
 	and	r7, r9
-	mov	100(sp), r6
+	mov	94(sp), r6
 	xor	r9, r6
-	mov	146(sp), r9
+	mov	40(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
@@ -6604,12 +6500,10 @@ ocb3_initial_offset:
 	mov	r7, r9
 	inv	r9
 	inc	r9
-	mov	122(sp), 2(sp)
-	xor	r10, 2(sp)
-	mov	2(sp), 0(sp)
+	xor	r10, 0(sp)
 	and	r9, 0(sp)
-	mov	r10, 58(sp)
-	xor	@sp, 58(sp)
+	mov	r10, 56(sp)
+	xor	@sp, 56(sp)
 	mov	r7, r9
 	inv	r9
 	inc	r9
@@ -6673,7 +6567,7 @@ ocb3_initial_offset:
 	and	r7, r8
 	mov	r6, r5
 	xor	r8, r5
-	mov	146(sp), r8
+	mov	40(sp), r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -6685,7 +6579,7 @@ ocb3_initial_offset:
 	mov	r6, r7
 	inv	r7
 	inc	r7
-	mov	58(sp), r8
+	mov	56(sp), r8
 	xor	r10, r8
 	and	r7, r8
 	mov	r10, r7
@@ -6739,23 +6633,23 @@ ocb3_initial_offset:
 	and	r14, r15
 	mov	r5, r14
 	xor	r15, r14
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r7, 0(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r8, 2(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r9, 4(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r10, 6(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r11, 8(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r12, 10(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r13, 12(r15)
-	mov	164(sp), r15
+	mov	140(sp), r15
 	mov	r14, 14(r15)
-	add	#204, sp
+	add	#180, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -117,36 +117,36 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 172 bytes (34 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1682 bytes of code
+;     frame 168 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1670 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#172, sp
+	sub	#168, sp
 	mov	r12, 46(sp)
 	mov	r13, r4
 	mov	r14, r5
 	mov	r15, r11
-	mov	188(sp), r12
-	mov	190(sp), 66(sp)
-	mov	192(sp), 62(sp)
-	mov	194(sp), 64(sp)
-	mov	198(sp), 74(sp)
-	mov	200(sp), 72(sp)
+	mov	184(sp), r12
+	mov	186(sp), 62(sp)
+	mov	188(sp), 58(sp)
+	mov	190(sp), 60(sp)
+	mov	194(sp), 70(sp)
+	mov	196(sp), 68(sp)
 	; ccm.ae:85: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	62(sp), 76(sp)
-	mov	#0, 78(sp)
+	mov	58(sp), 72(sp)
+	mov	#0, 74(sp)
 	mov	sp, r13
-	add	#76, r13
-	mov	72(sp), 80(sp)
-	mov	#0, 82(sp)
+	add	#72, r13
+	mov	68(sp), 76(sp)
+	mov	#0, 78(sp)
 	mov	sp, r14
-	add	#80, r14
+	add	#76, r14
 	mov	sp, r15
-	add	#92, r15
+	add	#88, r15
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, 4(sp)
@@ -332,15 +332,15 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob11
-	mov	r11, 68(sp)
-	add	r4, 68(sp)
-	mov	68(sp), r14
+	mov	r11, 64(sp)
+	add	r4, 64(sp)
+	mov	64(sp), r14
 	mov.b	@r14, r13
 .Lccm_encrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob12
-	mov	68(sp), r14
+	mov	64(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob12:
 	mov	r13, r9
@@ -365,15 +365,15 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob13
-	mov	r11, 70(sp)
-	add	r4, 70(sp)
-	mov	70(sp), r14
+	mov	r11, 66(sp)
+	add	r4, 66(sp)
+	mov	66(sp), r14
 	mov.b	@r14, r13
 .Lccm_encrypt_with_nob13:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob14
-	mov	70(sp), r14
+	mov	66(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob14:
 	mov	r13, r10
@@ -389,18 +389,18 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:87: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 76(sp)
-	mov	r7, 78(sp)
-	mov	44(sp), 80(sp)
-	mov	42(sp), 82(sp)
-	mov	r8, 84(sp)
-	mov	r9, 86(sp)
-	mov	r10, 88(sp)
-	mov	r5, 90(sp)
+	mov	r6, 72(sp)
+	mov	r7, 74(sp)
+	mov	44(sp), 76(sp)
+	mov	42(sp), 78(sp)
+	mov	r8, 80(sp)
+	mov	r9, 82(sp)
+	mov	r10, 84(sp)
+	mov	r5, 86(sp)
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
 	mov	sp, r15
-	add	#108, r15
+	add	#104, r15
 	mov	46(sp), r12
 	mov	r14, r13
 	mov	r15, r14
@@ -409,7 +409,7 @@ ccm_encrypt_with:
 	add	#1, r12
 	mov	r7, r13
 	addc	#0, r13
-	mov	62(sp), r14
+	mov	58(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -423,20 +423,18 @@ ccm_encrypt_with:
 	mov	#0, 26(sp)
 	mov	r12, r6
 	mov	r13, r7
-	mov	44(sp), 60(sp)
-	mov	42(sp), 58(sp)
 	mov	r8, 56(sp)
 	mov	r9, 54(sp)
 	mov	r10, 52(sp)
 	mov	r5, 50(sp)
-	mov	92(sp), 24(sp)
-	mov	94(sp), 28(sp)
-	mov	96(sp), 30(sp)
-	mov	98(sp), 32(sp)
-	mov	100(sp), 34(sp)
-	mov	102(sp), 36(sp)
-	mov	104(sp), 38(sp)
-	mov	106(sp), 40(sp)
+	mov	88(sp), 24(sp)
+	mov	90(sp), 28(sp)
+	mov	92(sp), 30(sp)
+	mov	94(sp), 32(sp)
+	mov	96(sp), 34(sp)
+	mov	98(sp), 36(sp)
+	mov	100(sp), 38(sp)
+	mov	102(sp), 40(sp)
 	cmp	48(sp), 26(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
@@ -444,10 +442,10 @@ ccm_encrypt_with:
 	and	#4095, r15
 	mov	r15, r9
 	rlam.w	#4, r9
-	mov	62(sp), r10
+	mov	58(sp), r10
 	sub	r9, r10
 	mov	r9, r5
-	add	66(sp), r5
+	add	62(sp), r5
 	cmp	#16, r10
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r5
@@ -464,7 +462,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#124, r11
+	add	#120, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -484,18 +482,18 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:92: u = E.encrypt_block(ks, j)
-	mov	r6, 76(sp)
-	mov	r7, 78(sp)
-	mov	60(sp), 80(sp)
-	mov	58(sp), 82(sp)
-	mov	56(sp), 84(sp)
-	mov	54(sp), 86(sp)
-	mov	52(sp), 88(sp)
-	mov	50(sp), 90(sp)
+	mov	r6, 72(sp)
+	mov	r7, 74(sp)
+	mov	44(sp), 76(sp)
+	mov	42(sp), 78(sp)
+	mov	56(sp), 80(sp)
+	mov	54(sp), 82(sp)
+	mov	52(sp), 84(sp)
+	mov	50(sp), 86(sp)
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
 	mov	sp, r15
-	add	#140, r15
+	add	#136, r15
 	mov	46(sp), r12
 	mov	r14, r13
 	mov	r15, r14
@@ -529,43 +527,43 @@ ccm_encrypt_with:
 	mov	18(sp), r15
 	xor	40(sp), r15
 	; ccm.ae:95: y = E.encrypt_block(ks, s)
-	mov	r4, 76(sp)
-	mov	r6, 78(sp)
-	mov	r7, 80(sp)
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
+	mov	r4, 72(sp)
+	mov	r6, 74(sp)
+	mov	r7, 76(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r13, 82(sp)
+	mov	r14, 84(sp)
+	mov	r15, 86(sp)
 	mov	sp, r14
-	add	#76, r14
+	add	#72, r14
 	mov	sp, r15
-	add	#156, r15
+	add	#152, r15
 	mov	46(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
 	mov	r5, r13
-	xor	140(sp), r13
+	xor	136(sp), r13
 	mov	r8, r15
-	xor	142(sp), r15
+	xor	138(sp), r15
 	mov	8(sp), r5
-	xor	144(sp), r5
+	xor	140(sp), r5
 	mov	10(sp), r6
-	xor	146(sp), r6
+	xor	142(sp), r6
 	mov	12(sp), r7
-	xor	148(sp), r7
+	xor	144(sp), r7
 	mov	14(sp), r8
-	xor	150(sp), r8
+	xor	146(sp), r8
 	mov	16(sp), r11
-	xor	152(sp), r11
+	xor	148(sp), r11
 	mov	18(sp), r12
-	xor	154(sp), r12
+	xor	150(sp), r12
 	; ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	r15, r14
 	mov	r13, r15
 	mov	r9, r13
-	add	64(sp), r13
+	add	60(sp), r13
 	cmp	#16, r10
 	jnc	.Lccm_encrypt_with_bytes23
 	bit	#1, r13
@@ -589,23 +587,23 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
 	swpb	r12
-	mov	r12, 124(sp)
+	mov	r12, 120(sp)
 	swpb	r11
-	mov	r11, 126(sp)
+	mov	r11, 122(sp)
 	swpb	r8
-	mov	r8, 128(sp)
+	mov	r8, 124(sp)
 	swpb	r7
-	mov	r7, 130(sp)
+	mov	r7, 126(sp)
 	swpb	r6
-	mov	r6, 132(sp)
+	mov	r6, 128(sp)
 	swpb	r5
-	mov	r5, 134(sp)
+	mov	r5, 130(sp)
 	swpb	r14
-	mov	r14, 136(sp)
+	mov	r14, 132(sp)
 	swpb	r15
-	mov	r15, 138(sp)
+	mov	r15, 134(sp)
 	mov	sp, r14
-	add	#124, r14
+	add	#120, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt25
@@ -622,37 +620,37 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_stored24:
 	mov	22(sp), r6
 	mov	20(sp), r7
-	mov	156(sp), 24(sp)
-	mov	158(sp), 28(sp)
-	mov	160(sp), 30(sp)
-	mov	162(sp), 32(sp)
-	mov	164(sp), 34(sp)
-	mov	166(sp), 36(sp)
-	mov	168(sp), 38(sp)
-	mov	170(sp), 40(sp)
+	mov	152(sp), 24(sp)
+	mov	154(sp), 28(sp)
+	mov	156(sp), 30(sp)
+	mov	158(sp), 32(sp)
+	mov	160(sp), 34(sp)
+	mov	162(sp), 36(sp)
+	mov	164(sp), 38(sp)
+	mov	166(sp), 40(sp)
 	add	#1, 26(sp)
 	cmp	48(sp), 26(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
 	mov	24(sp), r7
-	xor	108(sp), r7
+	xor	104(sp), r7
 	mov	28(sp), r8
-	xor	110(sp), r8
+	xor	106(sp), r8
 	mov	30(sp), r9
-	xor	112(sp), r9
+	xor	108(sp), r9
 	mov	32(sp), r10
-	xor	114(sp), r10
+	xor	110(sp), r10
 	mov	34(sp), r11
-	xor	116(sp), r11
+	xor	112(sp), r11
 	mov	36(sp), r12
-	xor	118(sp), r12
+	xor	114(sp), r12
 	mov	38(sp), r14
-	xor	120(sp), r14
+	xor	116(sp), r14
 	mov	40(sp), r15
-	xor	122(sp), r15
+	xor	118(sp), r15
 	; ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
-	mov	74(sp), r13
-	cmp	#16, 72(sp)
+	mov	70(sp), r13
+	cmp	#16, 68(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -675,24 +673,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 124(sp)
+	mov	r15, 120(sp)
 	swpb	r14
-	mov	r14, 126(sp)
+	mov	r14, 122(sp)
 	swpb	r12
-	mov	r12, 128(sp)
+	mov	r12, 124(sp)
 	swpb	r11
-	mov	r11, 130(sp)
+	mov	r11, 126(sp)
 	swpb	r10
-	mov	r10, 132(sp)
+	mov	r10, 128(sp)
 	swpb	r9
-	mov	r9, 134(sp)
+	mov	r9, 130(sp)
 	swpb	r8
-	mov	r8, 136(sp)
+	mov	r8, 132(sp)
 	swpb	r7
-	mov	r7, 138(sp)
+	mov	r7, 134(sp)
 	mov	sp, r14
-	add	#124, r14
-	mov	72(sp), r15
+	add	#120, r14
+	mov	68(sp), r15
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -706,49 +704,49 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#172, sp
+	add	#168, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 240 bytes (68 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2786 bytes of code
+;     frame 200 bytes (48 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2654 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#240, sp
-	mov	r12, 84(sp)
+	sub	#200, sp
+	mov	r12, 60(sp)
 	mov	r13, r4
 	mov	r14, r5
 	mov	r15, r11
-	mov	256(sp), r12
-	mov	258(sp), 120(sp)
-	mov	260(sp), 110(sp)
-	mov	262(sp), 140(sp)
-	mov	264(sp), 122(sp)
-	mov	266(sp), 118(sp)
-	mov	270(sp), 142(sp)
+	mov	216(sp), r12
+	mov	218(sp), 80(sp)
+	mov	220(sp), 76(sp)
+	mov	222(sp), 100(sp)
+	mov	224(sp), 82(sp)
+	mov	226(sp), 78(sp)
+	mov	230(sp), 102(sp)
 	; ccm.ae:106: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	110(sp), 144(sp)
-	mov	#0, 146(sp)
+	mov	76(sp), 104(sp)
+	mov	#0, 106(sp)
 	mov	sp, r13
-	add	#144, r13
-	mov	122(sp), 148(sp)
-	mov	#0, 150(sp)
+	add	#104, r13
+	mov	82(sp), 108(sp)
+	mov	#0, 110(sp)
 	mov	sp, r14
-	add	#148, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#160, r15
+	add	#120, r15
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, 6(sp)
-	mov	84(sp), r12
+	mov	60(sp), r12
 	mov	r4, r13
 	mov	r5, r14
 	mov	r11, r15
@@ -845,9 +843,9 @@ ccm_decrypt_with:
 	jnc	.Lccm_decrypt_with_nob6
 	mov.b	1(r8), r14
 .Lccm_decrypt_with_nob6:
-	mov	r13, 46(sp)
-	swpb	46(sp)
-	bis	r14, 46(sp)
+	mov	r13, 38(sp)
+	swpb	38(sp)
+	bis	r14, 38(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -876,9 +874,9 @@ ccm_decrypt_with:
 	jnc	.Lccm_decrypt_with_nob8
 	mov.b	1(r9), r14
 .Lccm_decrypt_with_nob8:
-	mov	r13, 42(sp)
-	swpb	42(sp)
-	bis	r14, 42(sp)
+	mov	r13, 36(sp)
+	swpb	36(sp)
+	bis	r14, 36(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -929,15 +927,15 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob11
-	mov	r11, 86(sp)
-	add	r4, 86(sp)
-	mov	86(sp), r14
+	mov	r11, 62(sp)
+	add	r4, 62(sp)
+	mov	62(sp), r14
 	mov.b	@r14, r13
 .Lccm_decrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob12
-	mov	86(sp), r14
+	mov	62(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob12:
 	mov	r13, r9
@@ -962,15 +960,15 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob13
-	mov	r11, 102(sp)
-	add	r4, 102(sp)
-	mov	102(sp), r14
+	mov	r11, 74(sp)
+	add	r4, 74(sp)
+	mov	74(sp), r14
 	mov.b	@r14, r13
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob14
-	mov	102(sp), r14
+	mov	74(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	mov	r13, r10
@@ -986,19 +984,19 @@ ccm_decrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:108: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 144(sp)
-	mov	r7, 146(sp)
-	mov	46(sp), 148(sp)
-	mov	42(sp), 150(sp)
-	mov	r8, 152(sp)
-	mov	r9, 154(sp)
-	mov	r10, 156(sp)
-	mov	r5, 158(sp)
+	mov	r6, 104(sp)
+	mov	r7, 106(sp)
+	mov	38(sp), 108(sp)
+	mov	36(sp), 110(sp)
+	mov	r8, 112(sp)
+	mov	r9, 114(sp)
+	mov	r10, 116(sp)
+	mov	r5, 118(sp)
 	mov	sp, r14
-	add	#144, r14
+	add	#104, r14
 	mov	sp, r15
-	add	#176, r15
-	mov	84(sp), r12
+	add	#136, r15
+	mov	60(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
@@ -1006,7 +1004,7 @@ ccm_decrypt_with:
 	add	#1, r12
 	mov	r7, r13
 	addc	#0, r13
-	mov	110(sp), r14
+	mov	76(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1014,45 +1012,43 @@ ccm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 88(sp)
-	bis	r14, 88(sp)
+	mov	r15, 64(sp)
+	bis	r14, 64(sp)
 	; ccm.ae:110: for i in 0..(n + 15) / 16 {
-	mov	#0, 56(sp)
+	mov	#0, 40(sp)
 	mov	r12, 28(sp)
 	mov	r13, 26(sp)
-	mov	46(sp), 104(sp)
-	mov	42(sp), 100(sp)
-	mov	r8, 98(sp)
-	mov	r9, 96(sp)
-	mov	r10, 94(sp)
-	mov	r5, 92(sp)
-	mov	160(sp), 68(sp)
-	mov	162(sp), 70(sp)
-	mov	164(sp), 72(sp)
-	mov	166(sp), 74(sp)
-	mov	168(sp), 76(sp)
-	mov	170(sp), 78(sp)
-	mov	172(sp), 80(sp)
-	mov	174(sp), 66(sp)
-	cmp	88(sp), 56(sp)
+	mov	r8, 72(sp)
+	mov	r9, 70(sp)
+	mov	r10, 68(sp)
+	mov	r5, 66(sp)
+	mov	120(sp), 46(sp)
+	mov	122(sp), 48(sp)
+	mov	124(sp), 50(sp)
+	mov	126(sp), 52(sp)
+	mov	128(sp), 54(sp)
+	mov	130(sp), 56(sp)
+	mov	132(sp), 58(sp)
+	mov	134(sp), 44(sp)
+	cmp	64(sp), 40(sp)
 	jnc	.Lccm_decrypt_with_near32
 	br	#.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_near32:
 .Lccm_decrypt_with_loop16:
-	mov	56(sp), r15
+	mov	40(sp), r15
 	and	#4095, r15
 	mov	r15, 34(sp)
 	mov	34(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 34(sp)
-	mov.b	57(sp), r15
+	mov.b	41(sp), r15
 	rrum.w	#4, r15
-	mov	110(sp), r10
+	mov	76(sp), r10
 	sub	34(sp), r10
 	mov	#0, 24(sp)
 	subc	r15, 24(sp)
 	mov	34(sp), r9
-	add	120(sp), r9
+	add	80(sp), r9
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r9
@@ -1069,7 +1065,7 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#192, r11
+	add	#152, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1089,19 +1085,19 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:113: u = E.encrypt_block(ks, j)
-	mov	28(sp), 144(sp)
-	mov	26(sp), 146(sp)
-	mov	104(sp), 148(sp)
-	mov	100(sp), 150(sp)
-	mov	98(sp), 152(sp)
-	mov	96(sp), 154(sp)
-	mov	94(sp), 156(sp)
-	mov	92(sp), 158(sp)
+	mov	28(sp), 104(sp)
+	mov	26(sp), 106(sp)
+	mov	38(sp), 108(sp)
+	mov	36(sp), 110(sp)
+	mov	72(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	66(sp), 118(sp)
 	mov	sp, r14
-	add	#144, r14
+	add	#104, r14
 	mov	sp, r15
-	add	#208, r15
-	mov	84(sp), r12
+	add	#168, r15
+	mov	60(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	swpb	20(sp)
@@ -1113,26 +1109,22 @@ ccm_decrypt_with:
 	swpb	r8
 	swpb	r9
 	call	#ccm_E_encrypt_block
-	mov	28(sp), 60(sp)
-	add	#1, 60(sp)
-	mov	26(sp), 58(sp)
-	addc	#0, 58(sp)
-	mov	r9, 54(sp)
-	xor	208(sp), 54(sp)
-	mov	r8, 52(sp)
-	xor	210(sp), 52(sp)
-	mov	r7, 50(sp)
-	xor	212(sp), 50(sp)
-	mov	r6, 48(sp)
-	xor	214(sp), 48(sp)
-	mov	r5, 44(sp)
-	xor	216(sp), 44(sp)
-	mov	r4, 40(sp)
-	xor	218(sp), 40(sp)
-	mov	16(sp), 38(sp)
-	xor	220(sp), 38(sp)
-	mov	20(sp), 36(sp)
-	xor	222(sp), 36(sp)
+	add	#1, 28(sp)
+	addc	#0, 26(sp)
+	mov	r9, 22(sp)
+	xor	168(sp), 22(sp)
+	mov	r8, 18(sp)
+	xor	170(sp), 18(sp)
+	mov	r7, 14(sp)
+	xor	172(sp), 14(sp)
+	mov	r6, 12(sp)
+	xor	174(sp), 12(sp)
+	mov	r5, 10(sp)
+	xor	176(sp), 10(sp)
+	mov	r4, 8(sp)
+	xor	178(sp), 8(sp)
+	xor	180(sp), 16(sp)
+	xor	182(sp), 20(sp)
 	mov	r10, r15
 	and	#8191, r15
 	mov	r15, r7
@@ -1311,21 +1303,15 @@ ccm_decrypt_with:
 	mov	r6, r14
 	inv	r14
 	inv	r15
-	mov	54(sp), 22(sp)
 	and	r7, 22(sp)
-	mov	52(sp), 18(sp)
 	and	r8, 18(sp)
-	mov	50(sp), 14(sp)
 	and	r9, 14(sp)
-	mov	48(sp), 12(sp)
 	and	r11, 12(sp)
-	mov	44(sp), 10(sp)
 	and	r12, 10(sp)
-	mov	40(sp), 8(sp)
 	and	r13, 8(sp)
-	mov	38(sp), r8
+	mov	16(sp), r8
 	and	r14, r8
-	mov	36(sp), r9
+	mov	20(sp), r9
 	and	r15, r9
 	; ccm.ae:116: store_be(msg, off, m, n - off)
 	mov	r9, r4
@@ -1337,7 +1323,7 @@ ccm_decrypt_with:
 	mov	18(sp), r14
 	mov	22(sp), r15
 	mov	34(sp), r13
-	add	118(sp), r13
+	add	78(sp), r13
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes23
 	bit	#1, r13
@@ -1361,23 +1347,23 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_stored24
 .Lccm_decrypt_with_bytes23:
 	swpb	r4
-	mov	r4, 192(sp)
+	mov	r4, 152(sp)
 	swpb	r5
-	mov	r5, 194(sp)
+	mov	r5, 154(sp)
 	swpb	r6
-	mov	r6, 196(sp)
+	mov	r6, 156(sp)
 	swpb	r7
-	mov	r7, 198(sp)
+	mov	r7, 158(sp)
 	swpb	r11
-	mov	r11, 200(sp)
+	mov	r11, 160(sp)
 	swpb	r12
-	mov	r12, 202(sp)
+	mov	r12, 162(sp)
 	swpb	r14
-	mov	r14, 204(sp)
+	mov	r14, 164(sp)
 	swpb	r15
-	mov	r15, 206(sp)
+	mov	r15, 166(sp)
 	mov	sp, r14
-	add	#192, r14
+	add	#152, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lccm_decrypt_with_cnt25
@@ -1393,73 +1379,71 @@ ccm_decrypt_with:
 	jnz	.Lccm_decrypt_with_cpy26
 .Lccm_decrypt_with_stored24:
 	mov	22(sp), r10
-	xor	68(sp), r10
+	xor	46(sp), r10
 	mov	18(sp), r11
-	xor	70(sp), r11
+	xor	48(sp), r11
 	mov	14(sp), r12
-	xor	72(sp), r12
+	xor	50(sp), r12
 	mov	12(sp), r13
-	xor	74(sp), r13
+	xor	52(sp), r13
 	mov	10(sp), r14
-	xor	76(sp), r14
+	xor	54(sp), r14
 	mov	8(sp), r15
-	xor	78(sp), r15
-	xor	80(sp), r8
-	xor	66(sp), r9
+	xor	56(sp), r15
+	xor	58(sp), r8
+	xor	44(sp), r9
 	; ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 144(sp)
-	mov	r11, 146(sp)
-	mov	r12, 148(sp)
-	mov	r13, 150(sp)
-	mov	r14, 152(sp)
-	mov	r15, 154(sp)
-	mov	r8, 156(sp)
-	mov	r9, 158(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	r14, 112(sp)
+	mov	r15, 114(sp)
+	mov	r8, 116(sp)
+	mov	r9, 118(sp)
 	mov	sp, r14
-	add	#144, r14
+	add	#104, r14
 	mov	sp, r15
-	add	#224, r15
-	mov	84(sp), r12
+	add	#184, r15
+	mov	60(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
-	mov	60(sp), 28(sp)
-	mov	58(sp), 26(sp)
-	mov	224(sp), 68(sp)
-	mov	226(sp), 70(sp)
-	mov	228(sp), 72(sp)
-	mov	230(sp), 74(sp)
-	mov	232(sp), 76(sp)
-	mov	234(sp), 78(sp)
-	mov	236(sp), 80(sp)
-	mov	238(sp), 66(sp)
-	add	#1, 56(sp)
-	cmp	88(sp), 56(sp)
+	mov	184(sp), 46(sp)
+	mov	186(sp), 48(sp)
+	mov	188(sp), 50(sp)
+	mov	190(sp), 52(sp)
+	mov	192(sp), 54(sp)
+	mov	194(sp), 56(sp)
+	mov	196(sp), 58(sp)
+	mov	198(sp), 44(sp)
+	add	#1, 40(sp)
+	cmp	64(sp), 40(sp)
 	jc	.Lccm_decrypt_with_near33
 	br	#.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_near33:
 .Lccm_decrypt_with_done17:
-	mov	140(sp), r10
-	cmp	#16, 122(sp)
+	mov	100(sp), r10
+	cmp	#16, 82(sp)
 	jnc	.Lccm_decrypt_with_bytes27
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes27
 .Lccm_decrypt_with_words28:
-	mov	@r10, 138(sp)
-	mov	2(r10), 136(sp)
-	mov	4(r10), 134(sp)
-	mov	6(r10), 132(sp)
-	mov	8(r10), 130(sp)
-	mov	10(r10), 128(sp)
-	mov	12(r10), 126(sp)
-	mov	14(r10), 124(sp)
+	mov	@r10, 98(sp)
+	mov	2(r10), 96(sp)
+	mov	4(r10), 94(sp)
+	mov	6(r10), 92(sp)
+	mov	8(r10), 90(sp)
+	mov	10(r10), 88(sp)
+	mov	12(r10), 86(sp)
+	mov	14(r10), 84(sp)
 	jmp	.Lccm_decrypt_with_join29
 .Lccm_decrypt_with_bytes27:
 	mov	sp, r11
-	add	#192, r11
+	add	#152, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	122(sp), r15
+	mov	82(sp), r15
 .Lccm_decrypt_with_cpy30:
 	clr	r14
 	tst	r15
@@ -1475,38 +1459,30 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words28
 .Lccm_decrypt_with_join29:
-	mov	68(sp), 116(sp)
-	xor	176(sp), 116(sp)
-	mov	70(sp), 114(sp)
-	xor	178(sp), 114(sp)
-	mov	72(sp), 112(sp)
-	xor	180(sp), 112(sp)
-	mov	74(sp), 108(sp)
-	xor	182(sp), 108(sp)
-	mov	76(sp), 106(sp)
-	xor	184(sp), 106(sp)
-	mov	78(sp), 90(sp)
-	xor	186(sp), 90(sp)
-	mov	80(sp), 82(sp)
-	xor	188(sp), 82(sp)
-	mov	66(sp), 64(sp)
-	xor	190(sp), 64(sp)
-	mov	122(sp), r15
+	xor	136(sp), 46(sp)
+	xor	138(sp), 48(sp)
+	xor	140(sp), 50(sp)
+	xor	142(sp), 52(sp)
+	xor	144(sp), 54(sp)
+	xor	146(sp), 56(sp)
+	xor	148(sp), 58(sp)
+	xor	150(sp), 44(sp)
+	mov	82(sp), r15
 	and	#8191, r15
-	mov	r15, 62(sp)
-	mov	62(sp), r15
+	mov	r15, 42(sp)
+	mov	42(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 62(sp)
-	mov.b	123(sp), r5
+	mov	r15, 42(sp)
+	mov.b	83(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#1, r5
-	mov	122(sp), r11
+	mov	82(sp), r11
 	and	#1, r11
 	inv	r11
 	inc	r11
 	and	#65280, r11
 	xor	#-1, r11
-	mov	122(sp), r14
+	mov	82(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
@@ -1521,7 +1497,7 @@ ccm_decrypt_with:
 	mov	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	122(sp), r12
+	mov	82(sp), r12
 	rrum.w	#2, r12
 	and	#1, r12
 	mov	r12, r14
@@ -1553,7 +1529,7 @@ ccm_decrypt_with:
 	and	r12, r15
 	mov	r11, r6
 	xor	r15, r6
-	mov	122(sp), r15
+	mov	82(sp), r15
 	rrum.w	#3, r15
 	mov	r15, r4
 	and	#1, r4
@@ -1613,7 +1589,7 @@ ccm_decrypt_with:
 	mov	r6, r15
 	and	r14, r15
 	xor	r15, r6
-	mov	62(sp), r15
+	mov	42(sp), r15
 	sub	#128, r15
 	mov	r5, r15
 	subc	#0, r15
@@ -1661,44 +1637,44 @@ ccm_decrypt_with:
 	mov	r8, r14
 	inv	r14
 	inv	r15
-	mov	116(sp), r8
+	mov	46(sp), r8
 	and	r9, r8
-	mov	114(sp), r9
+	mov	48(sp), r9
 	and	r10, r9
-	mov	112(sp), r10
+	mov	50(sp), r10
 	and	r11, r10
-	mov	108(sp), r11
+	mov	52(sp), r11
 	and	r12, r11
-	mov	106(sp), r12
+	mov	54(sp), r12
 	and	r13, r12
-	mov	90(sp), r13
+	mov	56(sp), r13
 	and	r7, r13
-	mov	82(sp), r7
+	mov	58(sp), r7
 	and	r14, r7
-	mov	64(sp), r14
+	mov	44(sp), r14
 	and	r15, r14
-	mov	124(sp), r15
+	mov	84(sp), r15
 	swpb	r15
 	xor	r8, r15
-	mov	126(sp), r8
+	mov	86(sp), r8
 	swpb	r8
 	xor	r9, r8
-	mov	128(sp), r9
+	mov	88(sp), r9
 	swpb	r9
 	xor	r10, r9
-	mov	130(sp), r10
+	mov	90(sp), r10
 	swpb	r10
 	xor	r11, r10
-	mov	132(sp), r11
+	mov	92(sp), r11
 	swpb	r11
 	xor	r12, r11
-	mov	134(sp), r12
+	mov	94(sp), r12
 	swpb	r12
 	xor	r13, r12
-	mov	136(sp), r13
+	mov	96(sp), r13
 	swpb	r13
 	xor	r7, r13
-	mov	138(sp), r7
+	mov	98(sp), r7
 	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
@@ -1747,9 +1723,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	142(sp), r15
+	mov	102(sp), r15
 	mov	r14, 0(r15)
-	add	#240, sp
+	add	#200, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with

@@ -448,23 +448,23 @@ chacha20_poly1305_decrypt_with:
 
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-;     frame 294 bytes (59 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1388 bytes of code
+;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1292 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
 	.balign 2
 chacha20_poly1305_C_xor_stream:
 	pushm.w	#7, r10
-	sub	#294, sp
+	sub	#262, sp
 	mov	r12, r4
-	mov	r13, 106(sp)
+	mov	r13, 74(sp)
 	mov	r14, 20(sp)
-	mov	r15, 116(sp)
-	mov	310(sp), 112(sp)
-	mov	312(sp), 114(sp)
+	mov	r15, 84(sp)
+	mov	278(sp), 80(sp)
+	mov	280(sp), 82(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	112(sp), r13
+	mov	80(sp), r13
 	mov	#0, r14
 	add	#63, r13
 	addc	#0, r14
@@ -481,20 +481,20 @@ chacha20_poly1305_C_xor_stream:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	mov	r13, 110(sp)
-	bis	r15, 110(sp)
-	mov	r14, 108(sp)
-	mov	108(sp), r15
+	mov	r13, 78(sp)
+	bis	r15, 78(sp)
+	mov	r14, 76(sp)
+	mov	76(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 108(sp)
-	mov	108(sp), r15
+	mov	r15, 76(sp)
+	mov	76(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 108(sp)
+	mov	r15, 76(sp)
 	mov	#0, 50(sp)
 	mov	#0, 52(sp)
-	cmp	110(sp), 50(sp)
+	cmp	78(sp), 50(sp)
 	mov	52(sp), r15
-	subc	108(sp), r15
+	subc	76(sp), r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_near12
 	br	#.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_near12:
@@ -509,10 +509,10 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 16(sp)
 	and	#65472, 16(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	112(sp), 0(sp)
+	mov	80(sp), 0(sp)
 	sub	16(sp), 0(sp)
 	mov	16(sp), r11
-	add	116(sp), r11
+	add	84(sp), r11
 	cmp	#64, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
 	bit	#1, r11
@@ -524,36 +524,36 @@ chacha20_poly1305_C_xor_stream:
 	mov	6(r11), r8
 	mov	8(r11), r9
 	mov	10(r11), r10
-	mov	12(r11), 54(sp)
-	mov	14(r11), 56(sp)
-	mov	16(r11), 58(sp)
-	mov	18(r11), 60(sp)
-	mov	20(r11), 62(sp)
-	mov	22(r11), 64(sp)
-	mov	24(r11), 66(sp)
-	mov	26(r11), 68(sp)
-	mov	28(r11), 70(sp)
-	mov	30(r11), 72(sp)
-	mov	32(r11), 74(sp)
-	mov	34(r11), 76(sp)
-	mov	36(r11), 78(sp)
-	mov	38(r11), 80(sp)
-	mov	40(r11), 82(sp)
-	mov	42(r11), 84(sp)
-	mov	44(r11), 86(sp)
-	mov	46(r11), 88(sp)
-	mov	48(r11), 90(sp)
-	mov	50(r11), 92(sp)
-	mov	52(r11), 94(sp)
-	mov	54(r11), 96(sp)
-	mov	56(r11), 98(sp)
-	mov	58(r11), 100(sp)
-	mov	60(r11), 104(sp)
-	mov	62(r11), 102(sp)
+	mov	12(r11), 36(sp)
+	mov	14(r11), 34(sp)
+	mov	16(r11), 32(sp)
+	mov	18(r11), 30(sp)
+	mov	20(r11), 28(sp)
+	mov	22(r11), 26(sp)
+	mov	24(r11), 24(sp)
+	mov	26(r11), 22(sp)
+	mov	28(r11), 18(sp)
+	mov	30(r11), 14(sp)
+	mov	32(r11), 12(sp)
+	mov	34(r11), 10(sp)
+	mov	36(r11), 8(sp)
+	mov	38(r11), 6(sp)
+	mov	40(r11), 4(sp)
+	mov	42(r11), 2(sp)
+	mov	44(r11), 54(sp)
+	mov	46(r11), 56(sp)
+	mov	48(r11), 58(sp)
+	mov	50(r11), 60(sp)
+	mov	52(r11), 62(sp)
+	mov	54(r11), 64(sp)
+	mov	56(r11), 66(sp)
+	mov	58(r11), 68(sp)
+	mov	60(r11), 72(sp)
+	mov	62(r11), 70(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
 	mov	sp, r10
-	add	#118, r10
+	add	#86, r10
 	mov	r10, r12
 	mov	#64, r13
 	mov	@sp, r15
@@ -572,118 +572,102 @@ chacha20_poly1305_C_xor_stream:
 	mov	r10, r11
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
-	mov	106(sp), r15
+	mov	74(sp), r15
 	mov	@r15, r14
-	mov	106(sp), r15
+	mov	74(sp), r15
 	mov	2(r15), r15
 	add	50(sp), r14
 	addc	52(sp), r15
-	mov	@r4, 182(sp)
-	mov	2(r4), 184(sp)
-	mov	4(r4), 186(sp)
-	mov	6(r4), 188(sp)
-	mov	8(r4), 190(sp)
-	mov	10(r4), 192(sp)
-	mov	12(r4), 194(sp)
-	mov	14(r4), 196(sp)
-	mov	16(r4), 198(sp)
-	mov	18(r4), 200(sp)
-	mov	20(r4), 202(sp)
-	mov	22(r4), 204(sp)
-	mov	24(r4), 206(sp)
-	mov	26(r4), 208(sp)
-	mov	28(r4), 210(sp)
-	mov	30(r4), 212(sp)
+	mov	@r4, 150(sp)
+	mov	2(r4), 152(sp)
+	mov	4(r4), 154(sp)
+	mov	6(r4), 156(sp)
+	mov	8(r4), 158(sp)
+	mov	10(r4), 160(sp)
+	mov	12(r4), 162(sp)
+	mov	14(r4), 164(sp)
+	mov	16(r4), 166(sp)
+	mov	18(r4), 168(sp)
+	mov	20(r4), 170(sp)
+	mov	22(r4), 172(sp)
+	mov	24(r4), 174(sp)
+	mov	26(r4), 176(sp)
+	mov	28(r4), 178(sp)
+	mov	30(r4), 180(sp)
 	mov	sp, r12
-	add	#182, r12
-	mov	r14, 214(sp)
-	mov	r15, 216(sp)
+	add	#150, r12
+	mov	r14, 182(sp)
+	mov	r15, 184(sp)
 	mov	sp, r13
-	add	#214, r13
+	add	#182, r13
 	mov	20(sp), r15
-	mov	@r15, 218(sp)
+	mov	@r15, 186(sp)
 	mov	20(sp), r15
-	mov	2(r15), 220(sp)
+	mov	2(r15), 188(sp)
 	mov	20(sp), r15
-	mov	4(r15), 222(sp)
+	mov	4(r15), 190(sp)
 	mov	20(sp), r15
-	mov	6(r15), 224(sp)
+	mov	6(r15), 192(sp)
 	mov	20(sp), r15
-	mov	8(r15), 226(sp)
+	mov	8(r15), 194(sp)
 	mov	20(sp), r15
-	mov	10(r15), 228(sp)
+	mov	10(r15), 196(sp)
 	mov	sp, r14
-	add	#218, r14
+	add	#186, r14
 	mov	sp, r15
-	add	#230, r15
+	add	#198, r15
 	call	#chacha20_poly1305_C_block
 	mov	r5, 48(sp)
-	xor	230(sp), 48(sp)
+	xor	198(sp), 48(sp)
 	mov	r6, 46(sp)
-	xor	232(sp), 46(sp)
+	xor	200(sp), 46(sp)
 	mov	r7, 44(sp)
-	xor	234(sp), 44(sp)
+	xor	202(sp), 44(sp)
 	mov	r8, 42(sp)
-	xor	236(sp), 42(sp)
+	xor	204(sp), 42(sp)
 	mov	r9, 40(sp)
-	xor	238(sp), 40(sp)
+	xor	206(sp), 40(sp)
 	mov	r10, 38(sp)
-	xor	240(sp), 38(sp)
-	mov	54(sp), 36(sp)
-	xor	242(sp), 36(sp)
-	mov	56(sp), 34(sp)
-	xor	244(sp), 34(sp)
-	mov	58(sp), 32(sp)
-	xor	246(sp), 32(sp)
-	mov	60(sp), 30(sp)
-	xor	248(sp), 30(sp)
-	mov	62(sp), 28(sp)
-	xor	250(sp), 28(sp)
-	mov	64(sp), 26(sp)
-	xor	252(sp), 26(sp)
-	mov	66(sp), 24(sp)
-	xor	254(sp), 24(sp)
-	mov	68(sp), 22(sp)
-	xor	256(sp), 22(sp)
-	mov	70(sp), 18(sp)
-	xor	258(sp), 18(sp)
-	mov	72(sp), 14(sp)
-	xor	260(sp), 14(sp)
-	mov	74(sp), 12(sp)
-	xor	262(sp), 12(sp)
-	mov	76(sp), 10(sp)
-	xor	264(sp), 10(sp)
-	mov	78(sp), 8(sp)
-	xor	266(sp), 8(sp)
-	mov	80(sp), 6(sp)
-	xor	268(sp), 6(sp)
-	mov	82(sp), 4(sp)
-	xor	270(sp), 4(sp)
-	mov	84(sp), 2(sp)
-	xor	272(sp), 2(sp)
-	mov	86(sp), r5
-	xor	274(sp), r5
-	mov	88(sp), r6
-	xor	276(sp), r6
-	mov	90(sp), r7
-	xor	278(sp), r7
-	mov	92(sp), r8
-	xor	280(sp), r8
-	mov	94(sp), r9
-	xor	282(sp), r9
-	mov	96(sp), r10
-	xor	284(sp), r10
-	mov	98(sp), r11
-	xor	286(sp), r11
-	mov	100(sp), r12
-	xor	288(sp), r12
-	mov	104(sp), r14
-	xor	290(sp), r14
-	mov	102(sp), r15
-	xor	292(sp), r15
+	xor	208(sp), 38(sp)
+	xor	210(sp), 36(sp)
+	xor	212(sp), 34(sp)
+	xor	214(sp), 32(sp)
+	xor	216(sp), 30(sp)
+	xor	218(sp), 28(sp)
+	xor	220(sp), 26(sp)
+	xor	222(sp), 24(sp)
+	xor	224(sp), 22(sp)
+	xor	226(sp), 18(sp)
+	xor	228(sp), 14(sp)
+	xor	230(sp), 12(sp)
+	xor	232(sp), 10(sp)
+	xor	234(sp), 8(sp)
+	xor	236(sp), 6(sp)
+	xor	238(sp), 4(sp)
+	xor	240(sp), 2(sp)
+	mov	54(sp), r5
+	xor	242(sp), r5
+	mov	56(sp), r6
+	xor	244(sp), r6
+	mov	58(sp), r7
+	xor	246(sp), r7
+	mov	60(sp), r8
+	xor	248(sp), r8
+	mov	62(sp), r9
+	xor	250(sp), r9
+	mov	64(sp), r10
+	xor	252(sp), r10
+	mov	66(sp), r11
+	xor	254(sp), r11
+	mov	68(sp), r12
+	xor	256(sp), r12
+	mov	72(sp), r14
+	xor	258(sp), r14
+	mov	70(sp), r15
+	xor	260(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
 	mov	16(sp), r13
-	add	114(sp), r13
+	add	82(sp), r13
 	cmp	#64, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes8
 	bit	#1, r13
@@ -722,40 +706,40 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_poly1305_C_xor_stream_stored9
 .Lchacha20_poly1305_C_xor_stream_bytes8:
-	mov	48(sp), 118(sp)
-	mov	46(sp), 120(sp)
-	mov	44(sp), 122(sp)
-	mov	42(sp), 124(sp)
-	mov	40(sp), 126(sp)
-	mov	38(sp), 128(sp)
-	mov	36(sp), 130(sp)
-	mov	34(sp), 132(sp)
-	mov	32(sp), 134(sp)
-	mov	30(sp), 136(sp)
-	mov	28(sp), 138(sp)
-	mov	26(sp), 140(sp)
-	mov	24(sp), 142(sp)
-	mov	22(sp), 144(sp)
-	mov	18(sp), 146(sp)
-	mov	14(sp), 148(sp)
-	mov	12(sp), 150(sp)
-	mov	10(sp), 152(sp)
-	mov	8(sp), 154(sp)
-	mov	6(sp), 156(sp)
-	mov	4(sp), 158(sp)
-	mov	2(sp), 160(sp)
-	mov	r5, 162(sp)
-	mov	r6, 164(sp)
-	mov	r7, 166(sp)
-	mov	r8, 168(sp)
-	mov	r9, 170(sp)
-	mov	r10, 172(sp)
-	mov	r11, 174(sp)
-	mov	r12, 176(sp)
-	mov	r14, 178(sp)
-	mov	r15, 180(sp)
+	mov	48(sp), 86(sp)
+	mov	46(sp), 88(sp)
+	mov	44(sp), 90(sp)
+	mov	42(sp), 92(sp)
+	mov	40(sp), 94(sp)
+	mov	38(sp), 96(sp)
+	mov	36(sp), 98(sp)
+	mov	34(sp), 100(sp)
+	mov	32(sp), 102(sp)
+	mov	30(sp), 104(sp)
+	mov	28(sp), 106(sp)
+	mov	26(sp), 108(sp)
+	mov	24(sp), 110(sp)
+	mov	22(sp), 112(sp)
+	mov	18(sp), 114(sp)
+	mov	14(sp), 116(sp)
+	mov	12(sp), 118(sp)
+	mov	10(sp), 120(sp)
+	mov	8(sp), 122(sp)
+	mov	6(sp), 124(sp)
+	mov	4(sp), 126(sp)
+	mov	2(sp), 128(sp)
+	mov	r5, 130(sp)
+	mov	r6, 132(sp)
+	mov	r7, 134(sp)
+	mov	r8, 136(sp)
+	mov	r9, 138(sp)
+	mov	r10, 140(sp)
+	mov	r11, 142(sp)
+	mov	r12, 144(sp)
+	mov	r14, 146(sp)
+	mov	r15, 148(sp)
 	mov	sp, r14
-	add	#118, r14
+	add	#86, r14
 	mov	@sp, r15
 	cmp	#64, r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_cnt10
@@ -772,113 +756,113 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_stored9:
 	add	#1, 50(sp)
 	addc	#0, 52(sp)
-	cmp	110(sp), 50(sp)
+	cmp	78(sp), 50(sp)
 	mov	52(sp), r15
-	subc	108(sp), r15
+	subc	76(sp), r15
 	jc	.Lchacha20_poly1305_C_xor_stream_near13
 	br	#.Lchacha20_poly1305_C_xor_stream_loop1
 .Lchacha20_poly1305_C_xor_stream_near13:
 .Lchacha20_poly1305_C_xor_stream_done2:
-	add	#294, sp
+	add	#262, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_C_xor_stream, .-chacha20_poly1305_C_xor_stream
 
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-;     frame 284 bytes (48 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2704 bytes of code
+;     frame 262 bytes (37 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2638 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
 	.balign 2
 chacha20_poly1305_tag_of:
 	pushm.w	#7, r10
-	sub	#284, sp
+	sub	#262, sp
 	mov	r14, 8(sp)
 	mov	r15, 14(sp)
-	mov	300(sp), 46(sp)
-	mov	302(sp), 10(sp)
-	mov	304(sp), 94(sp)
-	clr	96(sp)
-	clr	98(sp)
-	clr	100(sp)
-	clr	102(sp)
-	clr	104(sp)
-	clr	106(sp)
-	clr	108(sp)
-	clr	110(sp)
-	clr	112(sp)
-	clr	114(sp)
+	mov	278(sp), 38(sp)
+	mov	280(sp), 10(sp)
+	mov	282(sp), 72(sp)
+	clr	74(sp)
+	clr	76(sp)
+	clr	78(sp)
+	clr	80(sp)
+	clr	82(sp)
+	clr	84(sp)
+	clr	86(sp)
+	clr	88(sp)
+	clr	90(sp)
+	clr	92(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lchacha20_poly1305_tag_of_zero1:
-	clr	116(r14)
+	clr	94(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lchacha20_poly1305_tag_of_zero1
 	; chacha20_poly1305.ae:16: otk = C.block(k, 0 as u32, n)[255:0]
-	mov	@r12, 156(sp)
-	mov	2(r12), 158(sp)
-	mov	4(r12), 160(sp)
-	mov	6(r12), 162(sp)
-	mov	8(r12), 164(sp)
-	mov	10(r12), 166(sp)
-	mov	12(r12), 168(sp)
-	mov	14(r12), 170(sp)
-	mov	16(r12), 172(sp)
-	mov	18(r12), 174(sp)
-	mov	20(r12), 176(sp)
-	mov	22(r12), 178(sp)
-	mov	24(r12), 180(sp)
-	mov	26(r12), 182(sp)
-	mov	28(r12), 184(sp)
-	mov	30(r12), 186(sp)
+	mov	@r12, 134(sp)
+	mov	2(r12), 136(sp)
+	mov	4(r12), 138(sp)
+	mov	6(r12), 140(sp)
+	mov	8(r12), 142(sp)
+	mov	10(r12), 144(sp)
+	mov	12(r12), 146(sp)
+	mov	14(r12), 148(sp)
+	mov	16(r12), 150(sp)
+	mov	18(r12), 152(sp)
+	mov	20(r12), 154(sp)
+	mov	22(r12), 156(sp)
+	mov	24(r12), 158(sp)
+	mov	26(r12), 160(sp)
+	mov	28(r12), 162(sp)
+	mov	30(r12), 164(sp)
 	mov	sp, r12
-	add	#156, r12
-	mov	#0, 188(sp)
-	mov	#0, 190(sp)
+	add	#134, r12
+	mov	#0, 166(sp)
+	mov	#0, 168(sp)
 	mov	sp, r11
-	add	#188, r11
-	mov	@r13, 192(sp)
-	mov	2(r13), 194(sp)
-	mov	4(r13), 196(sp)
-	mov	6(r13), 198(sp)
-	mov	8(r13), 200(sp)
-	mov	10(r13), 202(sp)
+	add	#166, r11
+	mov	@r13, 170(sp)
+	mov	2(r13), 172(sp)
+	mov	4(r13), 174(sp)
+	mov	6(r13), 176(sp)
+	mov	8(r13), 178(sp)
+	mov	10(r13), 180(sp)
 	mov	sp, r14
-	add	#192, r14
+	add	#170, r14
 	mov	sp, r15
-	add	#204, r15
+	add	#182, r15
 	mov	r11, r13
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	206(sp), r7
+	mov	184(sp), r7
 	and	#4095, r7
-	mov	208(sp), r9
+	mov	186(sp), r9
 	and	#65532, r9
-	mov	210(sp), r14
+	mov	188(sp), r14
 	and	#4095, r14
-	mov	212(sp), r10
+	mov	190(sp), r10
 	and	#65532, r10
-	mov	214(sp), r11
+	mov	192(sp), r11
 	and	#4095, r11
-	mov	216(sp), r12
+	mov	194(sp), r12
 	and	#65532, r12
-	mov	218(sp), r13
+	mov	196(sp), r13
 	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	204(sp), r8
+	mov	182(sp), r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 136(sp)
+	mov	r8, 114(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 116(sp)
+	mov	r8, 94(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	204(sp), r8
+	mov	182(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -897,12 +881,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 138(sp)
+	mov	r8, 116(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 118(sp)
+	mov	r8, 96(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r7
 	bit	#1, r7
@@ -920,12 +904,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 140(sp)
+	mov	r7, 118(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 120(sp)
+	mov	r7, 98(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r9
 	rla	r9
@@ -939,12 +923,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 142(sp)
+	mov	r9, 120(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 122(sp)
+	mov	r9, 100(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	bit	#1, r14
 	rrc	r14
@@ -968,12 +952,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 144(sp)
+	mov	r14, 122(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 124(sp)
+	mov	r14, 102(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
 	bit	#1, r14
@@ -986,12 +970,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 146(sp)
+	mov	r14, 124(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 126(sp)
+	mov	r14, 104(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	rla	r10
 	adc	r10
@@ -1007,12 +991,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r10
 	and	#8191, r10
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 148(sp)
+	mov	r10, 126(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r10, r15
 	rlam.w	#2, r15
 	add	r15, r10
-	mov	r10, 128(sp)
+	mov	r10, 106(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r11
 	bit	#1, r11
@@ -1034,12 +1018,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 150(sp)
+	mov	r11, 128(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 130(sp)
+	mov	r11, 108(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1048,21 +1032,21 @@ chacha20_poly1305_tag_of:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 152(sp)
+	mov	r12, 130(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 132(sp)
+	mov	r12, 110(sp)
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 154(sp)
+	mov	r13, 132(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 134(sp)
+	mov	r13, 112(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
 	mov	14(sp), r13
 	mov	#0, r14
@@ -1131,7 +1115,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join6
 .Lchacha20_poly1305_tag_of_bytes4:
 	mov	sp, r12
-	add	#268, r12
+	add	#246, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy7:
@@ -1150,20 +1134,20 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words5
 .Lchacha20_poly1305_tag_of_join6:
 	mov	sp, r13
-	add	#96, r13
+	add	#74, r13
 	mov	sp, r15
-	add	#116, r15
-	mov	r4, 156(sp)
-	mov	r5, 158(sp)
-	mov	r7, 160(sp)
-	mov	r8, 162(sp)
-	mov	r11, 164(sp)
-	mov	r12, 166(sp)
-	mov	r14, 168(sp)
-	mov	r6, 170(sp)
-	mov	#1, 172(sp)
+	add	#94, r15
+	mov	r4, 134(sp)
+	mov	r5, 136(sp)
+	mov	r7, 138(sp)
+	mov	r8, 140(sp)
+	mov	r11, 142(sp)
+	mov	r12, 144(sp)
+	mov	r14, 146(sp)
+	mov	r6, 148(sp)
+	mov	#1, 150(sp)
 	mov	sp, r14
-	add	#156, r14
+	add	#134, r14
 	mov	r13, r12
 	mov	r15, r13
 	call	#chacha20_poly1305_P_block
@@ -1225,7 +1209,7 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	10(sp), r11
 	sub	r6, r11
-	add	46(sp), r6
+	add	38(sp), r6
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes11
 	bit	#1, r6
@@ -1242,7 +1226,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join13
 .Lchacha20_poly1305_tag_of_bytes11:
 	mov	sp, r12
-	add	#268, r12
+	add	#246, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy14:
@@ -1261,20 +1245,20 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words12
 .Lchacha20_poly1305_tag_of_join13:
 	mov	sp, r13
-	add	#96, r13
+	add	#74, r13
 	mov	sp, r14
-	add	#116, r14
-	mov	r4, 156(sp)
-	mov	r5, 158(sp)
-	mov	r7, 160(sp)
-	mov	r8, 162(sp)
-	mov	r11, 164(sp)
-	mov	r12, 166(sp)
-	mov	r15, 168(sp)
-	mov	r6, 170(sp)
-	mov	#1, 172(sp)
+	add	#94, r14
+	mov	r4, 134(sp)
+	mov	r5, 136(sp)
+	mov	r7, 138(sp)
+	mov	r8, 140(sp)
+	mov	r11, 142(sp)
+	mov	r12, 144(sp)
+	mov	r15, 146(sp)
+	mov	r6, 148(sp)
+	mov	#1, 150(sp)
 	mov	sp, r15
-	add	#156, r15
+	add	#134, r15
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
@@ -1288,23 +1272,23 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_done10:
 	; chacha20_poly1305.ae:23: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
-	add	#96, r12
+	add	#74, r12
 	mov	sp, r13
-	add	#116, r13
-	mov	14(sp), 156(sp)
-	mov	#0, 158(sp)
-	mov	#0, 160(sp)
-	mov	#0, 162(sp)
-	mov	10(sp), 164(sp)
-	mov	#0, 166(sp)
-	mov	#0, 168(sp)
-	mov	#0, 170(sp)
-	mov	#1, 172(sp)
+	add	#94, r13
+	mov	14(sp), 134(sp)
+	mov	#0, 136(sp)
+	mov	#0, 138(sp)
+	mov	#0, 140(sp)
+	mov	10(sp), 142(sp)
+	mov	#0, 144(sp)
+	mov	#0, 146(sp)
+	mov	#0, 148(sp)
+	mov	#1, 150(sp)
 	mov	sp, r14
-	add	#156, r14
+	add	#134, r14
 	call	#chacha20_poly1305_P_block
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	98(sp), r13
+	mov	76(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -1314,7 +1298,7 @@ chacha20_poly1305_tag_of:
 	mov	r13, r14
 	and	#57344, r14
 	and	#8191, r13
-	mov	96(sp), r4
+	mov	74(sp), r4
 	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
@@ -1334,7 +1318,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r15
 	mov	r15, r12
 	mov.b	r12, r12
-	mov	100(sp), r15
+	mov	78(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1363,7 +1347,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r7
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	102(sp), r8
+	mov	80(sp), r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -1420,26 +1404,22 @@ chacha20_poly1305_tag_of:
 	rlc	r13
 	rlc	r14
 	mov.b	r14, r14
-	mov	26(sp), 74(sp)
-	mov	24(sp), 70(sp)
-	mov	22(sp), 68(sp)
-	mov	18(sp), 54(sp)
-	mov	r4, 38(sp)
+	mov	r4, 34(sp)
 	mov	r5, 28(sp)
 	mov	r6, r5
 	mov	r7, r6
-	add	#0, 74(sp)
-	addc	#0, 70(sp)
-	addc	r8, 68(sp)
-	addc	r9, 54(sp)
-	addc	r10, 38(sp)
+	add	#0, 26(sp)
+	addc	#0, 24(sp)
+	addc	r8, 22(sp)
+	addc	r9, 18(sp)
+	addc	r10, 34(sp)
 	addc	r11, 28(sp)
 	addc	r12, r5
 	addc	r13, r6
 	addc	r14, r15
 	mov	r15, r7
 	mov.b	r7, r7
-	mov	104(sp), r8
+	mov	82(sp), r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -1470,25 +1450,21 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	rlc	r15
 	mov.b	r15, r15
-	mov	74(sp), r12
-	mov	70(sp), r13
-	mov	68(sp), 66(sp)
-	mov	54(sp), 62(sp)
-	mov	38(sp), 52(sp)
-	mov	28(sp), 44(sp)
+	mov	26(sp), r12
+	mov	24(sp), r13
 	mov	r5, 30(sp)
 	add	#0, r12
 	addc	#0, r13
-	addc	#0, 66(sp)
-	addc	r8, 62(sp)
-	addc	r9, 52(sp)
-	addc	r10, 44(sp)
+	addc	#0, 22(sp)
+	addc	r8, 18(sp)
+	addc	r9, 34(sp)
+	addc	r10, 28(sp)
 	addc	r11, 30(sp)
 	addc	r14, r6
 	addc	r15, r7
 	mov	r7, r15
 	mov.b	r15, r15
-	mov	106(sp), r4
+	mov	84(sp), r4
 	mov	#0, r5
 	mov	#0, r7
 	mov	#0, r8
@@ -1502,23 +1478,21 @@ chacha20_poly1305_tag_of:
 	mov.b	r9, r9
 	mov	r12, r10
 	mov	r13, r11
-	mov	66(sp), r12
-	mov	62(sp), r13
-	mov	52(sp), r14
-	mov	44(sp), 42(sp)
-	mov	30(sp), 36(sp)
+	mov	22(sp), r12
+	mov	18(sp), r13
+	mov	34(sp), r14
 	add	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	r4, r14
-	addc	r5, 42(sp)
-	addc	r7, 36(sp)
+	addc	r5, 28(sp)
+	addc	r7, 30(sp)
 	addc	r8, r6
 	addc	r9, r15
 	mov	r15, r7
 	mov.b	r7, r7
-	mov	108(sp), r15
+	mov	86(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1532,8 +1506,7 @@ chacha20_poly1305_tag_of:
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
-	mov	42(sp), r14
-	mov	36(sp), 34(sp)
+	mov	28(sp), r14
 	mov	r6, r5
 	mov	r7, r15
 	add	#0, r4
@@ -1542,12 +1515,12 @@ chacha20_poly1305_tag_of:
 	addc	#0, r12
 	addc	r8, r13
 	addc	r9, r14
-	addc	#0, 34(sp)
+	addc	#0, 30(sp)
 	addc	#0, r5
 	addc	#0, r15
 	mov	r15, r6
 	mov.b	r6, r6
-	mov	110(sp), r7
+	mov	88(sp), r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r15
@@ -1598,7 +1571,7 @@ chacha20_poly1305_tag_of:
 	mov	r15, 20(sp)
 	mov.b	20(sp), r15
 	mov	r15, 20(sp)
-	mov	34(sp), r15
+	mov	30(sp), r15
 	add	#0, r4
 	addc	#0, r10
 	addc	#0, r11
@@ -1609,7 +1582,7 @@ chacha20_poly1305_tag_of:
 	addc	r9, r5
 	addc	20(sp), r6
 	mov.b	r6, r6
-	mov	112(sp), r9
+	mov	90(sp), r9
 	swpb	r9
 	mov	r9, r7
 	and	#65280, r7
@@ -1627,7 +1600,7 @@ chacha20_poly1305_tag_of:
 	addc	r8, r5
 	addc	#0, r6
 	mov.b	r6, r6
-	mov	114(sp), r8
+	mov	92(sp), r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -1639,22 +1612,22 @@ chacha20_poly1305_tag_of:
 	and	#65504, r14
 	and	#31, r8
 	mov.b	r8, r8
-	mov	r9, 90(sp)
-	mov	r10, 88(sp)
-	mov	r11, 86(sp)
-	mov	r12, 84(sp)
-	mov	r13, 80(sp)
-	mov	r4, 78(sp)
-	mov	r15, 76(sp)
+	mov	r9, 68(sp)
+	mov	r10, 66(sp)
+	mov	r11, 64(sp)
+	mov	r12, 62(sp)
+	mov	r13, 58(sp)
+	mov	r4, 56(sp)
+	mov	r15, 54(sp)
 	mov	r5, 16(sp)
 	mov	r6, r15
-	add	#0, 90(sp)
-	addc	#0, 88(sp)
-	addc	#0, 86(sp)
-	addc	#0, 84(sp)
-	addc	#0, 80(sp)
-	addc	#0, 78(sp)
-	addc	#0, 76(sp)
+	add	#0, 68(sp)
+	addc	#0, 66(sp)
+	addc	#0, 64(sp)
+	addc	#0, 62(sp)
+	addc	#0, 58(sp)
+	addc	#0, 56(sp)
+	addc	#0, 54(sp)
 	addc	r14, 16(sp)
 	addc	r8, r15
 	mov.b	r15, r15
@@ -1689,41 +1662,41 @@ chacha20_poly1305_tag_of:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	mov	r15, 64(sp)
-	mov	#0, 60(sp)
-	mov	#0, 58(sp)
-	mov	#0, 50(sp)
+	mov	r15, 50(sp)
 	mov	#0, 48(sp)
+	mov	#0, 46(sp)
+	mov	#0, 42(sp)
 	mov	#0, 40(sp)
+	mov	#0, 36(sp)
 	mov	#0, r4
 	mov	#0, r6
 	mov	#0, r15
-	add	r5, 64(sp)
-	addc	r7, 60(sp)
-	addc	r8, 58(sp)
-	addc	r9, 50(sp)
-	addc	r10, 48(sp)
-	addc	r11, 40(sp)
+	add	r5, 50(sp)
+	addc	r7, 48(sp)
+	addc	r8, 46(sp)
+	addc	r9, 42(sp)
+	addc	r10, 40(sp)
+	addc	r11, 36(sp)
 	addc	r12, r4
 	addc	r13, r6
 	addc	r14, r15
 	mov	r15, r14
 	mov.b	r14, r14
-	mov	90(sp), r7
-	mov	88(sp), r8
-	mov	86(sp), r9
-	mov	84(sp), r10
-	mov	80(sp), r11
-	mov	78(sp), r12
-	mov	76(sp), r13
+	mov	68(sp), r7
+	mov	66(sp), r8
+	mov	64(sp), r9
+	mov	62(sp), r10
+	mov	58(sp), r11
+	mov	56(sp), r12
+	mov	54(sp), r13
 	mov	16(sp), r5
 	mov	12(sp), r15
-	add	64(sp), r7
-	addc	60(sp), r8
-	addc	58(sp), r9
-	addc	50(sp), r10
-	addc	48(sp), r11
-	addc	40(sp), r12
+	add	50(sp), r7
+	addc	48(sp), r8
+	addc	46(sp), r9
+	addc	42(sp), r10
+	addc	40(sp), r11
+	addc	36(sp), r12
 	addc	r4, r13
 	addc	r6, r5
 	addc	r14, r15
@@ -1732,18 +1705,18 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, 32(sp)
-	mov	r9, 56(sp)
-	mov	r10, 72(sp)
-	mov	r11, 82(sp)
-	mov	r12, 92(sp)
+	mov	r9, 44(sp)
+	mov	r10, 52(sp)
+	mov	r11, 60(sp)
+	mov	r12, 70(sp)
 	mov	r13, r4
 	mov	r5, r14
 	add	#5, r15
 	addc	#0, 32(sp)
-	addc	#0, 56(sp)
-	addc	#0, 72(sp)
-	addc	#0, 82(sp)
-	addc	#0, 92(sp)
+	addc	#0, 44(sp)
+	addc	#0, 52(sp)
+	addc	#0, 60(sp)
+	addc	#0, 70(sp)
 	addc	#0, r4
 	addc	#0, r14
 	addc	#0, r6
@@ -1765,19 +1738,19 @@ chacha20_poly1305_tag_of:
 	xor	r8, r15
 	and	r6, r15
 	xor	r15, r8
-	mov	56(sp), r15
+	mov	44(sp), r15
 	xor	r9, r15
 	and	r6, r15
 	xor	r15, r9
-	mov	72(sp), r15
+	mov	52(sp), r15
 	xor	r10, r15
 	and	r6, r15
 	xor	r15, r10
-	mov	82(sp), r15
+	mov	60(sp), r15
 	xor	r11, r15
 	and	r6, r15
 	xor	r15, r11
-	mov	92(sp), r15
+	mov	70(sp), r15
 	xor	r12, r15
 	and	r6, r15
 	xor	r15, r12
@@ -1791,112 +1764,112 @@ chacha20_poly1305_tag_of:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	add	220(sp), r7
-	addc	222(sp), r8
-	addc	224(sp), r9
-	addc	226(sp), r10
-	addc	228(sp), r11
-	addc	230(sp), r12
-	addc	232(sp), r13
-	addc	234(sp), r14
-	mov	94(sp), r15
+	add	198(sp), r7
+	addc	200(sp), r8
+	addc	202(sp), r9
+	addc	204(sp), r10
+	addc	206(sp), r11
+	addc	208(sp), r12
+	addc	210(sp), r13
+	addc	212(sp), r14
+	mov	72(sp), r15
 	mov	r7, 0(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r8, 2(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r9, 4(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r10, 6(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r11, 8(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r12, 10(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r13, 12(r15)
-	mov	94(sp), r15
+	mov	72(sp), r15
 	mov	r14, 14(r15)
-	add	#284, sp
+	add	#262, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
 
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
-;     frame 202 bytes (101 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2716 bytes of code
+;     frame 124 bytes (62 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2482 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
 	.balign 2
 chacha20_poly1305_C_block:
 	pushm.w	#7, r10
-	sub	#202, sp
-	mov	r12, 160(sp)
-	mov	r13, 198(sp)
-	mov	r14, 196(sp)
-	mov	r15, 162(sp)
+	sub	#124, sp
+	mov	r12, 110(sp)
+	mov	r13, 120(sp)
+	mov	r14, 118(sp)
+	mov	r15, 112(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 182(sp)
-	mov	#30821, 32(sp)
-	mov	#24944, 46(sp)
-	mov	160(sp), r15
+	mov	#10, 116(sp)
+	mov	#30821, 30(sp)
+	mov	#24944, 40(sp)
+	mov	110(sp), r15
 	mov	@r15, 8(sp)
-	mov	160(sp), r15
+	mov	110(sp), r15
 	mov	2(r15), r13
-	mov	160(sp), r15
-	mov	16(r15), 42(sp)
-	mov	160(sp), r15
-	mov	18(r15), 40(sp)
-	mov	198(sp), r15
+	mov	110(sp), r15
+	mov	16(r15), 16(sp)
+	mov	110(sp), r15
+	mov	18(r15), 14(sp)
+	mov	120(sp), r15
 	mov	@r15, 10(sp)
-	mov	198(sp), r15
+	mov	120(sp), r15
 	mov	2(r15), r11
-	mov	#25710, 100(sp)
-	mov	#13088, 94(sp)
-	mov	160(sp), r15
+	mov	#25710, 58(sp)
+	mov	#13088, 56(sp)
+	mov	110(sp), r15
 	mov	4(r15), r12
-	mov	160(sp), r15
+	mov	110(sp), r15
 	mov	6(r15), r14
-	mov	160(sp), r15
-	mov	20(r15), 104(sp)
-	mov	160(sp), r15
-	mov	22(r15), 102(sp)
-	mov	196(sp), r15
-	mov	@r15, 70(sp)
-	mov	196(sp), r15
+	mov	110(sp), r15
+	mov	20(r15), 86(sp)
+	mov	110(sp), r15
+	mov	22(r15), 84(sp)
+	mov	118(sp), r15
+	mov	@r15, 64(sp)
+	mov	118(sp), r15
 	mov	2(r15), 22(sp)
-	mov	#11570, 136(sp)
-	mov	#31074, 134(sp)
-	mov	160(sp), r15
-	mov	8(r15), 88(sp)
-	mov	160(sp), r15
-	mov	10(r15), 82(sp)
-	mov	160(sp), r15
-	mov	24(r15), 132(sp)
-	mov	160(sp), r15
-	mov	26(r15), 130(sp)
-	mov	196(sp), r15
-	mov	4(r15), 124(sp)
-	mov	196(sp), r15
-	mov	6(r15), 122(sp)
-	mov	#25972, 148(sp)
-	mov	#27424, 150(sp)
-	mov	160(sp), r15
-	mov	12(r15), 120(sp)
-	mov	160(sp), r15
-	mov	14(r15), 118(sp)
-	mov	160(sp), r15
-	mov	28(r15), 146(sp)
-	mov	160(sp), r15
-	mov	30(r15), 144(sp)
-	mov	196(sp), r15
-	mov	8(r15), 140(sp)
-	mov	196(sp), r15
-	mov	10(r15), 138(sp)
+	mov	#11570, 28(sp)
+	mov	#31074, 24(sp)
+	mov	110(sp), r15
+	mov	8(r15), 70(sp)
+	mov	110(sp), r15
+	mov	10(r15), 68(sp)
+	mov	110(sp), r15
+	mov	24(r15), 82(sp)
+	mov	110(sp), r15
+	mov	26(r15), 80(sp)
+	mov	118(sp), r15
+	mov	4(r15), 102(sp)
+	mov	118(sp), r15
+	mov	6(r15), 100(sp)
+	mov	#25972, 18(sp)
+	mov	#27424, 108(sp)
+	mov	110(sp), r15
+	mov	12(r15), 34(sp)
+	mov	110(sp), r15
+	mov	14(r15), 32(sp)
+	mov	110(sp), r15
+	mov	28(r15), 52(sp)
+	mov	110(sp), r15
+	mov	30(r15), 50(sp)
+	mov	118(sp), r15
+	mov	8(r15), 42(sp)
+	mov	118(sp), r15
+	mov	10(r15), 46(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:17: a = a + b
-	mov	32(sp), r4
-	mov	46(sp), r5
+	mov	30(sp), r4
+	mov	40(sp), r5
 	add	8(sp), r4
 	addc	r13, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1905,8 +1878,8 @@ chacha20_poly1305_C_block:
 	mov	r11, r6
 	xor	r5, r6
 	; chacha20.ae:19: c = c + d
-	mov	42(sp), r7
-	mov	40(sp), r15
+	mov	16(sp), r7
+	mov	14(sp), r15
 	add	r6, r7
 	addc	r9, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1927,13 +1900,13 @@ chacha20_poly1305_C_block:
 	rrc	r10
 	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r4, 54(sp)
-	mov	r5, 50(sp)
-	add	r10, 54(sp)
-	addc	r8, 50(sp)
+	mov	r4, 48(sp)
+	mov	r5, 44(sp)
+	add	r10, 48(sp)
+	addc	r8, 44(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	54(sp), r6
-	xor	50(sp), r9
+	xor	48(sp), r6
+	xor	44(sp), r9
 	swpb	r6
 	mov	r6, r11
 	swpb	r9
@@ -1942,13 +1915,13 @@ chacha20_poly1305_C_block:
 	xor.b	r6, r9
 	xor	r6, r9
 	; chacha20.ae:23: c = c + d
-	mov	r7, 116(sp)
-	mov	r15, 114(sp)
-	add	r9, 116(sp)
-	addc	r11, 114(sp)
+	mov	r7, 98(sp)
+	mov	r15, 96(sp)
+	add	r9, 98(sp)
+	addc	r11, 96(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	116(sp), r10
-	xor	114(sp), r8
+	xor	98(sp), r10
+	xor	96(sp), r8
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -1959,25 +1932,25 @@ chacha20_poly1305_C_block:
 	and	#65408, r13
 	mov	r8, r15
 	and	#127, r15
-	mov	r13, 128(sp)
-	bis	r15, 128(sp)
+	mov	r13, 106(sp)
+	bis	r15, 106(sp)
 	and	#65408, r8
 	and	#127, r10
-	mov	r8, 126(sp)
-	bis	r10, 126(sp)
+	mov	r8, 104(sp)
+	bis	r10, 104(sp)
 	; chacha20.ae:17: a = a + b
-	mov	100(sp), r5
-	mov	94(sp), r15
+	mov	58(sp), r5
+	mov	56(sp), r15
 	add	r12, r5
 	addc	r14, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	70(sp), r6
+	mov	64(sp), r6
 	xor	r5, r6
 	mov	22(sp), r7
 	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	104(sp), r8
-	mov	102(sp), r10
+	mov	86(sp), r8
+	mov	84(sp), r10
 	add	r7, r8
 	addc	r6, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1997,13 +1970,13 @@ chacha20_poly1305_C_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 66(sp)
-	mov	r15, 60(sp)
-	add	r13, 66(sp)
-	addc	r12, 60(sp)
+	mov	r5, 60(sp)
+	mov	r15, 54(sp)
+	add	r13, 60(sp)
+	addc	r12, 54(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	66(sp), r7
-	xor	60(sp), r6
+	xor	60(sp), r7
+	xor	54(sp), r6
 	swpb	r7
 	mov	r7, 26(sp)
 	swpb	r6
@@ -2017,13 +1990,13 @@ chacha20_poly1305_C_block:
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r8, 112(sp)
-	mov	r10, 110(sp)
-	add	20(sp), 112(sp)
-	addc	26(sp), 110(sp)
+	mov	r8, 94(sp)
+	mov	r10, 92(sp)
+	add	20(sp), 94(sp)
+	addc	26(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	112(sp), r13
-	xor	110(sp), r12
+	xor	94(sp), r13
+	xor	92(sp), r12
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -2038,27 +2011,27 @@ chacha20_poly1305_C_block:
 	bis	r15, 12(sp)
 	and	#65408, r12
 	and	#127, r13
-	mov	r12, 30(sp)
-	bis	r13, 30(sp)
+	mov	r12, 6(sp)
+	bis	r13, 6(sp)
 	; chacha20.ae:17: a = a + b
-	mov	136(sp), r6
-	mov	134(sp), r15
-	add	88(sp), r6
-	addc	82(sp), r15
+	mov	28(sp), r6
+	mov	24(sp), r15
+	add	70(sp), r6
+	addc	68(sp), r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	124(sp), r7
+	mov	102(sp), r7
 	xor	r6, r7
-	mov	122(sp), r8
+	mov	100(sp), r8
 	xor	r15, r8
 	; chacha20.ae:19: c = c + d
-	mov	132(sp), r10
-	mov	130(sp), r14
+	mov	82(sp), r10
+	mov	80(sp), r14
 	add	r8, r10
 	addc	r7, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	88(sp), r12
+	mov	70(sp), r12
 	xor	r10, r12
-	mov	82(sp), r13
+	mov	68(sp), r13
 	xor	r14, r13
 	bit	#1, r12
 	rrc	r13
@@ -2073,30 +2046,30 @@ chacha20_poly1305_C_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r6, 80(sp)
-	mov	r15, 78(sp)
-	add	r13, 80(sp)
-	addc	r12, 78(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	80(sp), r8
-	xor	78(sp), r7
-	swpb	r8
-	mov	r8, 72(sp)
-	swpb	r7
-	mov	72(sp), r15
-	xor.b	r7, r15
+	mov	r6, 74(sp)
 	mov	r15, 72(sp)
-	xor	r7, 72(sp)
-	mov	r7, 68(sp)
-	mov	68(sp), r15
+	add	r13, 74(sp)
+	addc	r12, 72(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	74(sp), r8
+	xor	72(sp), r7
+	swpb	r8
+	mov	r8, 66(sp)
+	swpb	r7
+	mov	66(sp), r15
+	xor.b	r7, r15
+	mov	r15, 66(sp)
+	xor	r7, 66(sp)
+	mov	r7, 62(sp)
+	mov	62(sp), r15
 	xor.b	r8, r15
-	mov	r15, 68(sp)
-	xor	r8, 68(sp)
+	mov	r15, 62(sp)
+	xor	r8, 62(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r10, r7
 	mov	r14, r8
-	add	68(sp), r7
-	addc	72(sp), r8
+	add	62(sp), r7
+	addc	66(sp), r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r7, r13
 	xor	r8, r12
@@ -2110,31 +2083,31 @@ chacha20_poly1305_C_block:
 	and	#65408, r14
 	mov	r12, r15
 	and	#127, r15
-	mov	r14, 38(sp)
-	bis	r15, 38(sp)
+	mov	r14, 36(sp)
+	bis	r15, 36(sp)
 	and	#65408, r12
 	and	#127, r13
-	mov	r12, 44(sp)
-	bis	r13, 44(sp)
+	mov	r12, 38(sp)
+	bis	r13, 38(sp)
 	; chacha20.ae:17: a = a + b
-	mov	148(sp), r5
-	mov	150(sp), r14
-	add	120(sp), r5
-	addc	118(sp), r14
+	mov	18(sp), r5
+	mov	108(sp), r14
+	add	34(sp), r5
+	addc	32(sp), r14
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	140(sp), r6
+	mov	42(sp), r6
 	xor	r5, r6
-	mov	138(sp), r15
+	mov	46(sp), r15
 	xor	r14, r15
 	; chacha20.ae:19: c = c + d
-	mov	146(sp), r4
-	mov	144(sp), r12
+	mov	52(sp), r4
+	mov	50(sp), r12
 	add	r15, r4
 	addc	r6, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	120(sp), r10
+	mov	34(sp), r10
 	xor	r4, r10
-	mov	118(sp), r13
+	mov	32(sp), r13
 	xor	r12, r13
 	bit	#1, r10
 	rrc	r13
@@ -2149,15 +2122,15 @@ chacha20_poly1305_C_block:
 	rrc	r13
 	rrc	r10
 	; chacha20.ae:21: a = a + b
-	mov	r5, 92(sp)
-	mov	r14, 90(sp)
-	add	r13, 92(sp)
-	addc	r10, 90(sp)
+	mov	r5, 78(sp)
+	mov	r14, 76(sp)
+	add	r13, 78(sp)
+	addc	r10, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r14
-	xor	92(sp), r14
+	xor	78(sp), r14
 	mov	r6, r15
-	xor	90(sp), r15
+	xor	76(sp), r15
 	swpb	r14
 	mov	r14, r6
 	swpb	r15
@@ -2192,10 +2165,10 @@ chacha20_poly1305_C_block:
 	and	#127, r12
 	bis	r12, r13
 	; chacha20.ae:17: a = a + b
-	mov	54(sp), r4
-	mov	50(sp), r12
+	mov	48(sp), r4
+	mov	44(sp), r12
 	add	12(sp), r4
-	addc	30(sp), r12
+	addc	6(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r5, r14
 	xor	r4, r14
@@ -2209,7 +2182,6 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	12(sp), r8
 	xor	r5, r8
-	mov	30(sp), 6(sp)
 	xor	r6, 6(sp)
 	mov	r8, r7
 	mov	6(sp), r8
@@ -2226,35 +2198,35 @@ chacha20_poly1305_C_block:
 	rrc	r8
 	rrc	r7
 	; chacha20.ae:21: a = a + b
-	mov	r4, 86(sp)
-	mov	r12, 84(sp)
-	add	r8, 86(sp)
-	addc	r7, 84(sp)
+	mov	r4, 30(sp)
+	mov	r12, 40(sp)
+	add	r8, 30(sp)
+	addc	r7, 40(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r12
-	xor	86(sp), r12
-	xor	84(sp), r14
+	xor	30(sp), r12
+	xor	40(sp), r14
 	swpb	r12
-	mov	r12, 52(sp)
+	mov	r12, 46(sp)
 	swpb	r14
-	mov	52(sp), r15
+	mov	46(sp), r15
 	xor.b	r14, r15
-	mov	r15, 52(sp)
-	xor	r14, 52(sp)
-	mov	r14, 48(sp)
-	mov	48(sp), r15
+	mov	r15, 46(sp)
+	xor	r14, 46(sp)
+	mov	r14, 42(sp)
+	mov	42(sp), r15
 	xor.b	r12, r15
-	mov	r15, 48(sp)
-	xor	r12, 48(sp)
+	mov	r15, 42(sp)
+	xor	r12, 42(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r5, 98(sp)
-	mov	r6, 96(sp)
-	add	48(sp), 98(sp)
-	addc	52(sp), 96(sp)
+	mov	r5, 82(sp)
+	mov	r6, 80(sp)
+	add	42(sp), 82(sp)
+	addc	46(sp), 80(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	98(sp), r8
+	xor	82(sp), r8
 	mov	r7, r12
-	xor	96(sp), r12
+	xor	80(sp), r12
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -2265,17 +2237,17 @@ chacha20_poly1305_C_block:
 	and	#65408, r14
 	mov	r12, r15
 	and	#127, r15
-	mov	r14, 108(sp)
-	bis	r15, 108(sp)
+	mov	r14, 90(sp)
+	bis	r15, 90(sp)
 	and	#65408, r12
 	and	#127, r8
-	mov	r12, 106(sp)
-	bis	r8, 106(sp)
+	mov	r12, 88(sp)
+	bis	r8, 88(sp)
 	; chacha20.ae:17: a = a + b
-	mov	66(sp), r5
-	mov	60(sp), r6
-	add	38(sp), r5
-	addc	44(sp), r6
+	mov	60(sp), r5
+	mov	54(sp), r6
+	add	36(sp), r5
+	addc	38(sp), r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r9, r12
 	xor	r5, r12
@@ -2287,9 +2259,9 @@ chacha20_poly1305_C_block:
 	add	r7, r14
 	addc	r12, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	38(sp), r8
+	mov	36(sp), r8
 	xor	r14, r8
-	mov	44(sp), r9
+	mov	38(sp), r9
 	xor	r15, r9
 	bit	#1, r8
 	rrc	r9
@@ -2304,13 +2276,13 @@ chacha20_poly1305_C_block:
 	rrc	r9
 	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r5, 64(sp)
-	mov	r6, 62(sp)
-	add	r9, 64(sp)
-	addc	r8, 62(sp)
+	mov	r5, 58(sp)
+	mov	r6, 56(sp)
+	add	r9, 58(sp)
+	addc	r8, 56(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	64(sp), r7
-	xor	62(sp), r12
+	xor	58(sp), r7
+	xor	56(sp), r12
 	swpb	r7
 	mov	r7, r11
 	swpb	r12
@@ -2319,13 +2291,13 @@ chacha20_poly1305_C_block:
 	xor.b	r7, r12
 	xor	r7, r12
 	; chacha20.ae:23: c = c + d
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
-	add	r12, 58(sp)
-	addc	r11, 56(sp)
+	mov	r14, 52(sp)
+	mov	r15, 50(sp)
+	add	r12, 52(sp)
+	addc	r11, 50(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	58(sp), r9
-	xor	56(sp), r8
+	xor	52(sp), r9
+	xor	50(sp), r8
 	swpb	r9
 	bit	#1, r9
 	rrc	r9
@@ -2336,15 +2308,15 @@ chacha20_poly1305_C_block:
 	and	#65408, r14
 	mov	r8, r15
 	and	#127, r15
-	mov	r14, 76(sp)
-	bis	r15, 76(sp)
+	mov	r14, 70(sp)
+	bis	r15, 70(sp)
 	and	#65408, r8
 	and	#127, r9
-	mov	r8, 74(sp)
-	bis	r9, 74(sp)
+	mov	r8, 68(sp)
+	bis	r9, 68(sp)
 	; chacha20.ae:17: a = a + b
-	mov	80(sp), r5
-	mov	78(sp), r6
+	mov	74(sp), r5
+	mov	72(sp), r6
 	add	r10, r5
 	addc	r13, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -2353,8 +2325,8 @@ chacha20_poly1305_C_block:
 	mov	26(sp), r14
 	xor	r6, r14
 	; chacha20.ae:19: c = c + d
-	mov	116(sp), r8
-	mov	114(sp), r9
+	mov	98(sp), r8
+	mov	96(sp), r9
 	add	r14, r8
 	addc	r7, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -2410,31 +2382,31 @@ chacha20_poly1305_C_block:
 	and	#65408, r14
 	mov	r13, r15
 	and	#127, r15
-	mov	r14, 36(sp)
-	bis	r15, 36(sp)
+	mov	r14, 34(sp)
+	bis	r15, 34(sp)
 	and	#65408, r13
 	and	#127, r10
-	mov	r13, 34(sp)
-	bis	r10, 34(sp)
+	mov	r13, 32(sp)
+	bis	r10, 32(sp)
 	; chacha20.ae:17: a = a + b
-	mov	92(sp), r6
-	mov	90(sp), r7
-	add	128(sp), r6
-	addc	126(sp), r7
+	mov	78(sp), r6
+	mov	76(sp), r7
+	add	106(sp), r6
+	addc	104(sp), r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	68(sp), r8
+	mov	62(sp), r8
 	xor	r6, r8
-	mov	72(sp), r15
+	mov	66(sp), r15
 	xor	r7, r15
 	; chacha20.ae:19: c = c + d
-	mov	112(sp), r9
-	mov	110(sp), r10
+	mov	94(sp), r9
+	mov	92(sp), r10
 	add	r15, r9
 	addc	r8, r10
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	128(sp), r13
+	mov	106(sp), r13
 	xor	r9, r13
-	mov	126(sp), r14
+	mov	104(sp), r14
 	xor	r10, r14
 	bit	#1, r13
 	rrc	r14
@@ -2484,198 +2456,160 @@ chacha20_poly1305_C_block:
 	and	#65408, r15
 	and	#127, r14
 	bis	r14, r15
-	mov	86(sp), 32(sp)
-	mov	84(sp), 46(sp)
 	mov	r13, 8(sp)
 	mov	r15, r13
-	mov	16(sp), 42(sp)
-	mov	14(sp), 40(sp)
 	mov	r12, 10(sp)
-	mov	64(sp), 100(sp)
-	mov	62(sp), 94(sp)
-	mov	108(sp), r12
-	mov	106(sp), r14
-	mov	r9, 104(sp)
-	mov	r10, 102(sp)
-	mov	r5, 70(sp)
+	mov	90(sp), r12
+	mov	88(sp), r14
+	mov	r9, 86(sp)
+	mov	r10, 84(sp)
+	mov	r5, 64(sp)
 	mov	r4, 22(sp)
-	mov	28(sp), 136(sp)
-	mov	24(sp), 134(sp)
-	mov	76(sp), 88(sp)
-	mov	74(sp), 82(sp)
-	mov	98(sp), 132(sp)
-	mov	96(sp), 130(sp)
-	mov	r8, 124(sp)
-	mov	r7, 122(sp)
-	mov	18(sp), 148(sp)
-	mov	r6, 150(sp)
-	mov	36(sp), 120(sp)
-	mov	34(sp), 118(sp)
-	mov	58(sp), 146(sp)
-	mov	56(sp), 144(sp)
-	mov	48(sp), 140(sp)
-	mov	52(sp), 138(sp)
-	dec	182(sp)
+	mov	r8, 102(sp)
+	mov	r7, 100(sp)
+	mov	r6, 108(sp)
+	dec	116(sp)
 	jz	.Lchacha20_poly1305_C_block_near3
 	br	#.Lchacha20_poly1305_C_block_loop1
 .Lchacha20_poly1305_C_block_near3:
 .Lchacha20_poly1305_C_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	140(sp), 194(sp)
-	mov	138(sp), 192(sp)
-	mov	196(sp), r15
-	add	8(r15), 194(sp)
-	mov	196(sp), r15
-	addc	10(r15), 192(sp)
-	mov	124(sp), 190(sp)
-	mov	122(sp), 188(sp)
-	mov	196(sp), r15
-	add	4(r15), 190(sp)
-	mov	196(sp), r15
-	addc	6(r15), 188(sp)
-	mov	70(sp), 186(sp)
-	mov	22(sp), 184(sp)
-	mov	196(sp), r15
-	add	@r15, 186(sp)
-	mov	196(sp), r15
-	addc	2(r15), 184(sp)
-	mov	10(sp), 180(sp)
-	mov	r11, 178(sp)
-	mov	198(sp), r15
-	add	@r15, 180(sp)
-	mov	198(sp), r15
-	addc	2(r15), 178(sp)
+	mov	118(sp), r15
+	add	8(r15), 42(sp)
+	mov	118(sp), r15
+	addc	10(r15), 46(sp)
+	mov	118(sp), r15
+	add	4(r15), 102(sp)
+	mov	118(sp), r15
+	addc	6(r15), 100(sp)
+	mov	118(sp), r15
+	add	@r15, 64(sp)
+	mov	118(sp), r15
+	addc	2(r15), 22(sp)
+	mov	r11, 114(sp)
+	mov	120(sp), r15
+	add	@r15, 10(sp)
+	mov	120(sp), r15
+	addc	2(r15), 114(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	146(sp), 176(sp)
-	mov	144(sp), 174(sp)
-	mov	160(sp), r15
-	add	28(r15), 176(sp)
-	mov	160(sp), r15
-	addc	30(r15), 174(sp)
-	mov	132(sp), 172(sp)
-	mov	130(sp), 170(sp)
-	mov	160(sp), r15
-	add	24(r15), 172(sp)
-	mov	160(sp), r15
-	addc	26(r15), 170(sp)
-	mov	104(sp), 168(sp)
-	mov	102(sp), 166(sp)
-	mov	160(sp), r15
-	add	20(r15), 168(sp)
-	mov	160(sp), r15
-	addc	22(r15), 166(sp)
-	mov	42(sp), 164(sp)
-	mov	40(sp), 158(sp)
-	mov	160(sp), r15
-	add	16(r15), 164(sp)
-	mov	160(sp), r15
-	addc	18(r15), 158(sp)
+	mov	110(sp), r15
+	add	28(r15), 52(sp)
+	mov	110(sp), r15
+	addc	30(r15), 50(sp)
+	mov	110(sp), r15
+	add	24(r15), 82(sp)
+	mov	110(sp), r15
+	addc	26(r15), 80(sp)
+	mov	110(sp), r15
+	add	20(r15), 86(sp)
+	mov	110(sp), r15
+	addc	22(r15), 84(sp)
+	mov	110(sp), r15
+	add	16(r15), 16(sp)
+	mov	110(sp), r15
+	addc	18(r15), 14(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	mov	120(sp), 156(sp)
-	mov	118(sp), 154(sp)
-	mov	160(sp), r15
-	add	12(r15), 156(sp)
-	mov	160(sp), r15
-	addc	14(r15), 154(sp)
-	mov	88(sp), 152(sp)
-	mov	82(sp), 142(sp)
-	mov	160(sp), r15
-	add	8(r15), 152(sp)
-	mov	160(sp), r15
-	addc	10(r15), 142(sp)
-	mov	r12, 200(sp)
-	mov	160(sp), r15
-	add	4(r15), 200(sp)
-	mov	160(sp), r15
+	mov	110(sp), r15
+	add	12(r15), 34(sp)
+	mov	110(sp), r15
+	addc	14(r15), 32(sp)
+	mov	110(sp), r15
+	add	8(r15), 70(sp)
+	mov	110(sp), r15
+	addc	10(r15), 68(sp)
+	mov	r12, 122(sp)
+	mov	110(sp), r15
+	add	4(r15), 122(sp)
+	mov	110(sp), r15
 	addc	6(r15), r14
 	mov	8(sp), r12
-	mov	160(sp), r15
+	mov	110(sp), r15
 	add	@r15, r12
-	mov	160(sp), r15
+	mov	110(sp), r15
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	148(sp), r10
-	mov	150(sp), r11
+	mov	18(sp), r10
+	mov	108(sp), r11
 	add	#25972, r10
 	addc	#27424, r11
-	mov	136(sp), r8
-	mov	134(sp), r9
+	mov	28(sp), r8
+	mov	24(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
-	mov	100(sp), r6
-	mov	94(sp), r7
+	mov	58(sp), r6
+	mov	56(sp), r7
 	add	#25710, r6
 	addc	#13088, r7
-	mov	32(sp), r4
-	mov	46(sp), r5
+	mov	30(sp), r4
+	mov	40(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r4, 0(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r5, 2(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r6, 4(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r7, 6(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r8, 8(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r9, 10(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r10, 12(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r11, 14(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r12, 16(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
 	mov	r13, 18(r15)
-	mov	162(sp), r15
-	mov	200(sp), 20(r15)
-	mov	162(sp), r15
+	mov	112(sp), r15
+	mov	122(sp), 20(r15)
+	mov	112(sp), r15
 	mov	r14, 22(r15)
-	mov	162(sp), r15
-	mov	152(sp), 24(r15)
-	mov	162(sp), r15
-	mov	142(sp), 26(r15)
-	mov	162(sp), r15
-	mov	156(sp), 28(r15)
-	mov	162(sp), r15
-	mov	154(sp), 30(r15)
-	mov	162(sp), r15
-	mov	164(sp), 32(r15)
-	mov	162(sp), r15
-	mov	158(sp), 34(r15)
-	mov	162(sp), r15
-	mov	168(sp), 36(r15)
-	mov	162(sp), r15
-	mov	166(sp), 38(r15)
-	mov	162(sp), r15
-	mov	172(sp), 40(r15)
-	mov	162(sp), r15
-	mov	170(sp), 42(r15)
-	mov	162(sp), r15
-	mov	176(sp), 44(r15)
-	mov	162(sp), r15
-	mov	174(sp), 46(r15)
-	mov	162(sp), r15
-	mov	180(sp), 48(r15)
-	mov	162(sp), r15
-	mov	178(sp), 50(r15)
-	mov	162(sp), r15
-	mov	186(sp), 52(r15)
-	mov	162(sp), r15
-	mov	184(sp), 54(r15)
-	mov	162(sp), r15
-	mov	190(sp), 56(r15)
-	mov	162(sp), r15
-	mov	188(sp), 58(r15)
-	mov	162(sp), r15
-	mov	194(sp), 60(r15)
-	mov	162(sp), r15
-	mov	192(sp), 62(r15)
-	add	#202, sp
+	mov	112(sp), r15
+	mov	70(sp), 24(r15)
+	mov	112(sp), r15
+	mov	68(sp), 26(r15)
+	mov	112(sp), r15
+	mov	34(sp), 28(r15)
+	mov	112(sp), r15
+	mov	32(sp), 30(r15)
+	mov	112(sp), r15
+	mov	16(sp), 32(r15)
+	mov	112(sp), r15
+	mov	14(sp), 34(r15)
+	mov	112(sp), r15
+	mov	86(sp), 36(r15)
+	mov	112(sp), r15
+	mov	84(sp), 38(r15)
+	mov	112(sp), r15
+	mov	82(sp), 40(r15)
+	mov	112(sp), r15
+	mov	80(sp), 42(r15)
+	mov	112(sp), r15
+	mov	52(sp), 44(r15)
+	mov	112(sp), r15
+	mov	50(sp), 46(r15)
+	mov	112(sp), r15
+	mov	10(sp), 48(r15)
+	mov	112(sp), r15
+	mov	114(sp), 50(r15)
+	mov	112(sp), r15
+	mov	64(sp), 52(r15)
+	mov	112(sp), r15
+	mov	22(sp), 54(r15)
+	mov	112(sp), r15
+	mov	102(sp), 56(r15)
+	mov	112(sp), r15
+	mov	100(sp), 58(r15)
+	mov	112(sp), r15
+	mov	42(sp), 60(r15)
+	mov	112(sp), r15
+	mov	46(sp), 62(r15)
+	add	#124, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_C_block, .-chacha20_poly1305_C_block

@@ -1525,27 +1525,27 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 296 bytes (116 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2338 bytes of code
+;     frame 236 bytes (86 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2158 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#296, sp
-	mov	r12, 194(sp)
-	mov	r13, 112(sp)
-	mov	r15, 68(sp)
-	mov	312(sp), 8(sp)
-	mov	314(sp), 196(sp)
+	sub	#236, sp
+	mov	r12, 134(sp)
+	mov	r13, 90(sp)
+	mov	r15, 60(sp)
+	mov	252(sp), 8(sp)
+	mov	254(sp), 136(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r13
 	add	#2, r13
 	mov.b	r13, r13
 	rlam.w	#3, r13
 	rla	r13
-	add	112(sp), r13
+	add	90(sp), r13
 	mov	8(sp), r15
 	sub	#1, r15
 	clr	r10
@@ -1561,45 +1561,45 @@ eax_omac:
 	inv	r15
 	inc	r15
 	and	2(r13), r15
-	mov	r15, 166(sp)
-	xor	2(r13), 166(sp)
+	mov	r15, 0(sp)
+	xor	2(r13), 0(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	4(r13), r15
-	mov	r15, 168(sp)
-	xor	4(r13), 168(sp)
+	mov	r15, 2(sp)
+	xor	4(r13), 2(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	6(r13), r15
-	mov	r15, 174(sp)
-	xor	6(r13), 174(sp)
+	mov	r15, 4(sp)
+	xor	6(r13), 4(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	8(r13), r15
-	mov	r15, 176(sp)
-	xor	8(r13), 176(sp)
+	mov	r15, 6(sp)
+	xor	8(r13), 6(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	10(r13), r15
-	mov	r15, 188(sp)
-	xor	10(r13), 188(sp)
+	mov	r15, 128(sp)
+	xor	10(r13), 128(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	12(r13), r15
-	mov	r15, 184(sp)
-	xor	12(r13), 184(sp)
+	mov	r15, 124(sp)
+	xor	12(r13), 124(sp)
 	mov	r10, r15
 	inv	r15
 	inc	r15
 	and	14(r13), r15
-	mov	r15, 180(sp)
-	xor	14(r13), 180(sp)
-	mov	68(sp), r4
+	mov	r15, 54(sp)
+	xor	14(r13), 54(sp)
+	mov	60(sp), r4
 	cmp	#16, 8(sp)
 	jnc	.Leax_omac_bytes1
 	bit	#1, r4
@@ -1616,7 +1616,7 @@ eax_omac:
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
 	mov	sp, r9
-	add	#232, r9
+	add	#172, r9
 	mov	r9, r11
 	mov	#16, r12
 	mov	8(sp), r15
@@ -1641,24 +1641,24 @@ eax_omac:
 	swpb	r4
 	xor	r4, r14
 	and	r15, r14
-	mov	r4, 162(sp)
-	xor	r14, 162(sp)
+	mov	r4, 114(sp)
+	xor	r14, 114(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	swpb	r5
 	mov	r5, r15
 	and	r14, r15
-	mov	r5, 154(sp)
-	xor	r15, 154(sp)
+	mov	r5, 110(sp)
+	xor	r15, 110(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	swpb	r6
 	mov	r6, r15
 	and	r14, r15
-	mov	r6, 110(sp)
-	xor	r15, 110(sp)
+	mov	r6, 88(sp)
+	xor	r15, 88(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -1707,48 +1707,43 @@ eax_omac:
 	mov	r10, 12(sp)
 	bis	r9, 12(sp)
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	112(sp), r10
-	mov	2(r10), 198(sp)
-	mov	112(sp), r10
-	mov	4(r10), 200(sp)
-	mov	112(sp), r10
-	mov	6(r10), 202(sp)
-	mov	112(sp), r10
-	mov	8(r10), 204(sp)
-	mov	112(sp), r10
-	mov	10(r10), 206(sp)
-	mov	112(sp), r10
-	mov	12(r10), 208(sp)
-	mov	112(sp), r10
-	mov	14(r10), 210(sp)
-	mov	112(sp), r10
-	mov	16(r10), 212(sp)
-	mov	112(sp), r10
-	mov	18(r10), 214(sp)
-	mov	112(sp), r10
-	mov	20(r10), 216(sp)
-	mov	112(sp), r10
-	mov	22(r10), 218(sp)
-	mov	112(sp), r10
-	mov	24(r10), 220(sp)
-	mov	112(sp), r10
-	mov	26(r10), 222(sp)
-	mov	112(sp), r10
-	mov	28(r10), 224(sp)
-	mov	112(sp), r10
-	mov	30(r10), 226(sp)
+	mov	90(sp), r10
+	mov	2(r10), 138(sp)
+	mov	90(sp), r10
+	mov	4(r10), 140(sp)
+	mov	90(sp), r10
+	mov	6(r10), 142(sp)
+	mov	90(sp), r10
+	mov	8(r10), 144(sp)
+	mov	90(sp), r10
+	mov	10(r10), 146(sp)
+	mov	90(sp), r10
+	mov	12(r10), 148(sp)
+	mov	90(sp), r10
+	mov	14(r10), 150(sp)
+	mov	90(sp), r10
+	mov	16(r10), 152(sp)
+	mov	90(sp), r10
+	mov	18(r10), 154(sp)
+	mov	90(sp), r10
+	mov	20(r10), 156(sp)
+	mov	90(sp), r10
+	mov	22(r10), 158(sp)
+	mov	90(sp), r10
+	mov	24(r10), 160(sp)
+	mov	90(sp), r10
+	mov	26(r10), 162(sp)
+	mov	90(sp), r10
+	mov	28(r10), 164(sp)
+	mov	90(sp), r10
+	mov	30(r10), 166(sp)
 	mov	#1, r9
 	mov	r8, r4
-	mov	166(sp), 0(sp)
-	mov	168(sp), 2(sp)
-	mov	174(sp), 4(sp)
-	mov	176(sp), 6(sp)
-	mov	188(sp), r5
-	mov	184(sp), r6
-	mov	180(sp), 56(sp)
-	mov	162(sp), r7
-	mov	154(sp), r8
-	mov	110(sp), r10
+	mov	128(sp), r5
+	mov	124(sp), r6
+	mov	114(sp), r7
+	mov	110(sp), r8
+	mov	88(sp), r10
 	cmp	12(sp), r9
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
@@ -1765,29 +1760,29 @@ eax_omac:
 	xor	r13, r12
 	mov	r6, r13
 	xor	r14, r13
-	mov	56(sp), r14
+	mov	54(sp), r14
 	xor	r15, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, 248(sp)
-	mov	r7, 250(sp)
-	mov	r8, 252(sp)
-	mov	r10, 254(sp)
-	mov	r11, 256(sp)
-	mov	r12, 258(sp)
-	mov	r13, 260(sp)
-	mov	r14, 262(sp)
+	mov	r4, 188(sp)
+	mov	r7, 190(sp)
+	mov	r8, 192(sp)
+	mov	r10, 194(sp)
+	mov	r11, 196(sp)
+	mov	r12, 198(sp)
+	mov	r13, 200(sp)
+	mov	r14, 202(sp)
 	mov	sp, r13
-	add	#248, r13
+	add	#188, r13
 	mov	sp, r14
-	add	#264, r14
-	mov	194(sp), r12
+	add	#204, r14
+	mov	134(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
 	rlam.w	#4, r7
 	mov	8(sp), r11
 	sub	r7, r11
-	add	68(sp), r7
+	add	60(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1804,7 +1799,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#232, r12
+	add	#172, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1822,14 +1817,14 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	264(sp), r4
-	mov	266(sp), 0(sp)
-	mov	268(sp), 2(sp)
-	mov	270(sp), 4(sp)
-	mov	272(sp), 6(sp)
-	mov	274(sp), r5
-	mov	276(sp), r6
-	mov	278(sp), 56(sp)
+	mov	204(sp), r4
+	mov	206(sp), 0(sp)
+	mov	208(sp), 2(sp)
+	mov	210(sp), 4(sp)
+	mov	212(sp), 6(sp)
+	mov	214(sp), r5
+	mov	216(sp), r6
+	mov	218(sp), 54(sp)
 	add	#1, r9
 	cmp	12(sp), r9
 	swpb	r7
@@ -1842,139 +1837,124 @@ eax_omac:
 	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	mov	8(sp), 230(sp)
-	and	#15, 230(sp)
-	mov	230(sp), 102(sp)
-	sub	#1, 102(sp)
-	clr	170(sp)
-	adc	170(sp)
-	xor	#1, 170(sp)
-	mov	230(sp), 66(sp)
-	and	#8191, 66(sp)
-	mov	66(sp), 182(sp)
-	mov	182(sp), r9
+	mov	8(sp), 170(sp)
+	and	#15, 170(sp)
+	mov	170(sp), 82(sp)
+	sub	#1, 82(sp)
+	clr	118(sp)
+	adc	118(sp)
+	xor	#1, 118(sp)
+	mov	170(sp), 58(sp)
+	and	#8191, 58(sp)
+	mov	58(sp), r9
 	rlam.w	#3, r9
-	mov	r9, 182(sp)
-	mov	230(sp), 60(sp)
-	swpb	60(sp)
-	mov.b	60(sp), r9
-	mov	r9, 60(sp)
-	mov	60(sp), r9
+	mov	r9, 58(sp)
+	mov	170(sp), 56(sp)
+	swpb	56(sp)
+	mov.b	56(sp), r9
+	mov	r9, 56(sp)
+	mov	56(sp), r9
 	rrum.w	#4, r9
-	mov	r9, 60(sp)
-	mov	60(sp), r9
+	mov	r9, 56(sp)
+	mov	56(sp), r9
 	rrum.w	#1, r9
-	mov	r9, 60(sp)
-	mov	230(sp), 76(sp)
-	and	#1, 76(sp)
-	mov	76(sp), 48(sp)
-	inv	48(sp)
-	inc	48(sp)
-	mov	48(sp), 74(sp)
-	and	#32896, 74(sp)
-	mov	74(sp), 58(sp)
-	xor	#32768, 58(sp)
-	mov	230(sp), 84(sp)
-	mov	84(sp), r9
-	rrum.w	#1, r9
-	mov	r9, 84(sp)
-	mov	84(sp), 64(sp)
-	and	#1, 64(sp)
-	mov	64(sp), 46(sp)
+	mov	r9, 56(sp)
+	mov	170(sp), 46(sp)
+	and	#1, 46(sp)
 	inv	46(sp)
 	inc	46(sp)
-	mov	58(sp), 72(sp)
-	and	46(sp), 72(sp)
-	mov	64(sp), 44(sp)
+	and	#32896, 46(sp)
+	xor	#32768, 46(sp)
+	mov	170(sp), 42(sp)
+	mov	42(sp), r9
+	rrum.w	#1, r9
+	mov	r9, 42(sp)
+	and	#1, 42(sp)
+	mov	42(sp), 44(sp)
 	inv	44(sp)
 	inc	44(sp)
-	mov	58(sp), 100(sp)
-	and	44(sp), 100(sp)
-	mov	58(sp), 62(sp)
-	xor	100(sp), 62(sp)
-	mov	230(sp), 88(sp)
-	mov	88(sp), r9
+	mov	46(sp), 64(sp)
+	and	44(sp), 64(sp)
+	inv	42(sp)
+	inc	42(sp)
+	mov	46(sp), 80(sp)
+	and	42(sp), 80(sp)
+	xor	80(sp), 46(sp)
+	mov	170(sp), 10(sp)
+	mov	10(sp), r9
 	rrum.w	#2, r9
-	mov	r9, 88(sp)
-	mov	88(sp), 10(sp)
+	mov	r9, 10(sp)
 	and	#1, 10(sp)
-	mov	10(sp), 54(sp)
-	inv	54(sp)
-	inc	54(sp)
-	mov	72(sp), 108(sp)
-	and	54(sp), 108(sp)
 	mov	10(sp), 52(sp)
 	inv	52(sp)
 	inc	52(sp)
-	mov	62(sp), 114(sp)
-	and	52(sp), 114(sp)
+	mov	64(sp), 86(sp)
+	and	52(sp), 86(sp)
 	mov	10(sp), 50(sp)
 	inv	50(sp)
 	inc	50(sp)
-	mov	72(sp), 98(sp)
-	and	50(sp), 98(sp)
-	mov	72(sp), 106(sp)
-	xor	98(sp), 106(sp)
-	mov	10(sp), 42(sp)
-	inv	42(sp)
-	inc	42(sp)
-	mov	62(sp), 86(sp)
-	and	42(sp), 86(sp)
-	mov	62(sp), 96(sp)
-	xor	86(sp), 96(sp)
-	mov	230(sp), r9
+	mov	46(sp), 92(sp)
+	and	50(sp), 92(sp)
+	mov	10(sp), 48(sp)
+	inv	48(sp)
+	inc	48(sp)
+	mov	64(sp), 78(sp)
+	and	48(sp), 78(sp)
+	xor	78(sp), 64(sp)
+	inv	10(sp)
+	inc	10(sp)
+	mov	46(sp), 72(sp)
+	and	10(sp), 72(sp)
+	xor	72(sp), 46(sp)
+	mov	170(sp), r9
 	rrum.w	#3, r9
 	and	#1, r9
 	mov	r9, 40(sp)
 	inv	40(sp)
 	inc	40(sp)
-	mov	108(sp), 140(sp)
-	and	40(sp), 140(sp)
+	mov	86(sp), 102(sp)
+	and	40(sp), 102(sp)
 	mov	r9, 38(sp)
 	inv	38(sp)
 	inc	38(sp)
-	mov	114(sp), 148(sp)
-	and	38(sp), 148(sp)
+	mov	92(sp), 100(sp)
+	and	38(sp), 100(sp)
 	mov	r9, 36(sp)
 	inv	36(sp)
 	inc	36(sp)
-	mov	106(sp), 158(sp)
-	and	36(sp), 158(sp)
+	mov	64(sp), 98(sp)
+	and	36(sp), 98(sp)
 	mov	r9, 34(sp)
 	inv	34(sp)
 	inc	34(sp)
-	mov	96(sp), 160(sp)
-	and	34(sp), 160(sp)
+	mov	46(sp), 94(sp)
+	and	34(sp), 94(sp)
 	mov	r9, 32(sp)
 	inv	32(sp)
 	inc	32(sp)
-	mov	108(sp), 82(sp)
-	and	32(sp), 82(sp)
-	mov	108(sp), 152(sp)
-	xor	82(sp), 152(sp)
+	mov	86(sp), 70(sp)
+	and	32(sp), 70(sp)
+	xor	70(sp), 86(sp)
 	mov	r9, 30(sp)
 	inv	30(sp)
 	inc	30(sp)
-	mov	114(sp), 80(sp)
-	and	30(sp), 80(sp)
-	mov	114(sp), 146(sp)
-	xor	80(sp), 146(sp)
+	mov	92(sp), 68(sp)
+	and	30(sp), 68(sp)
+	xor	68(sp), 92(sp)
 	mov	r9, 28(sp)
 	inv	28(sp)
 	inc	28(sp)
-	mov	106(sp), 78(sp)
-	and	28(sp), 78(sp)
-	mov	106(sp), 138(sp)
-	xor	78(sp), 138(sp)
+	mov	64(sp), 66(sp)
+	and	28(sp), 66(sp)
+	xor	66(sp), 64(sp)
 	inv	r9
 	inc	r9
-	mov	96(sp), 70(sp)
-	and	r9, 70(sp)
-	mov	96(sp), 118(sp)
-	xor	70(sp), 118(sp)
-	mov	182(sp), r9
+	mov	46(sp), 62(sp)
+	and	r9, 62(sp)
+	xor	62(sp), 46(sp)
+	mov	58(sp), r9
 	sub	#128, r9
-	mov	60(sp), r9
+	mov	56(sp), r9
 	subc	#0, r9
 	clr	r9
 	adc	r9
@@ -1982,164 +1962,154 @@ eax_omac:
 	mov	r9, 26(sp)
 	inv	26(sp)
 	inc	26(sp)
-	mov	140(sp), 136(sp)
-	and	26(sp), 136(sp)
+	and	26(sp), 102(sp)
 	mov	r9, 24(sp)
 	inv	24(sp)
 	inc	24(sp)
-	mov	148(sp), 132(sp)
-	and	24(sp), 132(sp)
+	and	24(sp), 100(sp)
 	mov	r9, 22(sp)
 	inv	22(sp)
 	inc	22(sp)
-	mov	158(sp), 130(sp)
-	and	22(sp), 130(sp)
+	and	22(sp), 98(sp)
 	mov	r9, 20(sp)
 	inv	20(sp)
 	inc	20(sp)
-	mov	160(sp), 126(sp)
-	and	20(sp), 126(sp)
+	and	20(sp), 94(sp)
 	mov	r9, 18(sp)
 	inv	18(sp)
 	inc	18(sp)
-	mov	152(sp), 124(sp)
-	and	18(sp), 124(sp)
+	and	18(sp), 86(sp)
 	mov	r9, 16(sp)
 	inv	16(sp)
 	inc	16(sp)
-	mov	146(sp), 122(sp)
-	and	16(sp), 122(sp)
+	and	16(sp), 92(sp)
 	mov	r9, 14(sp)
 	inv	14(sp)
 	inc	14(sp)
-	mov	138(sp), 120(sp)
-	and	14(sp), 120(sp)
+	and	14(sp), 64(sp)
 	inv	r9
 	inc	r9
-	mov	118(sp), 116(sp)
-	and	r9, 116(sp)
+	and	r9, 46(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	170(sp), r9
+	mov	118(sp), r9
 	xor	#1, r9
 	sub	#1, r9
-	clr	228(sp)
-	adc	228(sp)
-	xor	#1, 228(sp)
-	mov	r7, 144(sp)
-	mov	112(sp), r9
-	xor	@r9, 144(sp)
-	mov	r8, 156(sp)
-	xor	198(sp), 156(sp)
-	mov	r10, 164(sp)
-	xor	200(sp), 164(sp)
-	mov	r11, 172(sp)
-	xor	202(sp), 172(sp)
-	mov	r12, 178(sp)
-	xor	204(sp), 178(sp)
-	mov	r13, 186(sp)
-	xor	206(sp), 186(sp)
-	mov	r14, 190(sp)
-	xor	208(sp), 190(sp)
-	mov	r15, 192(sp)
-	xor	210(sp), 192(sp)
-	mov	r7, 104(sp)
-	xor	136(sp), 104(sp)
-	mov	r8, 94(sp)
-	xor	132(sp), 94(sp)
-	mov	r10, 92(sp)
-	xor	130(sp), 92(sp)
+	clr	168(sp)
+	adc	168(sp)
+	xor	#1, 168(sp)
+	mov	r7, 106(sp)
+	mov	90(sp), r9
+	xor	@r9, 106(sp)
+	mov	r8, 112(sp)
+	xor	138(sp), 112(sp)
+	mov	r10, 116(sp)
+	xor	140(sp), 116(sp)
+	mov	r11, 120(sp)
+	xor	142(sp), 120(sp)
+	mov	r12, 122(sp)
+	xor	144(sp), 122(sp)
+	mov	r13, 126(sp)
+	xor	146(sp), 126(sp)
+	mov	r14, 130(sp)
+	xor	148(sp), 130(sp)
+	mov	r15, 132(sp)
+	xor	150(sp), 132(sp)
+	mov	r7, 84(sp)
+	xor	102(sp), 84(sp)
+	mov	r8, 76(sp)
+	xor	100(sp), 76(sp)
+	mov	r10, 74(sp)
+	xor	98(sp), 74(sp)
 	mov	r11, r9
-	xor	126(sp), r9
+	xor	94(sp), r9
 	mov	r12, r8
-	xor	124(sp), r8
+	xor	86(sp), r8
 	mov	r13, r10
-	xor	122(sp), r10
+	xor	92(sp), r10
 	mov	r14, r11
-	xor	120(sp), r11
+	xor	64(sp), r11
 	mov	r15, r7
-	xor	116(sp), r7
-	mov	104(sp), r12
-	xor	212(sp), r12
-	mov	94(sp), r13
-	xor	214(sp), r13
-	mov	92(sp), 90(sp)
-	xor	216(sp), 90(sp)
-	xor	218(sp), r9
+	xor	46(sp), r7
+	mov	84(sp), r12
+	xor	152(sp), r12
+	mov	76(sp), r13
+	xor	154(sp), r13
+	xor	156(sp), 74(sp)
+	xor	158(sp), r9
 	mov	r8, r15
-	xor	220(sp), r15
+	xor	160(sp), r15
 	mov	r10, r14
-	xor	222(sp), r14
-	xor	224(sp), r11
-	mov	r7, 128(sp)
-	xor	226(sp), 128(sp)
-	mov	228(sp), r8
+	xor	162(sp), r14
+	xor	164(sp), r11
+	mov	r7, 96(sp)
+	xor	166(sp), 96(sp)
+	mov	168(sp), r8
 	inv	r8
 	inc	r8
-	mov	144(sp), r10
+	mov	106(sp), r10
 	xor	r12, r10
 	and	r8, r10
-	mov	r12, 150(sp)
-	xor	r10, 150(sp)
-	mov	228(sp), r10
+	mov	r12, 108(sp)
+	xor	r10, 108(sp)
+	mov	168(sp), r10
 	inv	r10
 	inc	r10
-	mov	156(sp), r12
+	mov	112(sp), r12
 	xor	r13, r12
 	and	r10, r12
-	mov	r13, 142(sp)
-	xor	r12, 142(sp)
-	mov	228(sp), r12
+	mov	r13, 104(sp)
+	xor	r12, 104(sp)
+	mov	168(sp), r12
 	inv	r12
 	inc	r12
-	mov	164(sp), r13
-	xor	90(sp), r13
+	mov	116(sp), r13
+	xor	74(sp), r13
 	and	r12, r13
-	mov	90(sp), 134(sp)
-	xor	r13, 134(sp)
-	mov	228(sp), r12
+	xor	r13, 74(sp)
+	mov	168(sp), r12
 	inv	r12
 	inc	r12
-	mov	172(sp), r13
+	mov	120(sp), r13
 	xor	r9, r13
 	and	r12, r13
 	xor	r13, r9
-	mov	228(sp), r12
+	mov	168(sp), r12
 	inv	r12
 	inc	r12
-	mov	178(sp), r13
+	mov	122(sp), r13
 	xor	r15, r13
 	and	r12, r13
 	xor	r13, r15
-	mov	228(sp), r12
+	mov	168(sp), r12
 	inv	r12
 	inc	r12
-	mov	186(sp), r13
+	mov	126(sp), r13
 	xor	r14, r13
 	and	r12, r13
 	mov	r14, r8
 	xor	r13, r8
-	mov	228(sp), r13
+	mov	168(sp), r13
 	inv	r13
 	inc	r13
-	mov	190(sp), r14
+	mov	130(sp), r14
 	xor	r11, r14
 	and	r13, r14
 	mov	r11, r7
 	xor	r14, r7
-	mov	228(sp), r13
+	mov	168(sp), r13
 	inv	r13
 	inc	r13
-	mov	192(sp), r14
-	xor	128(sp), r14
+	mov	132(sp), r14
+	xor	96(sp), r14
 	and	r13, r14
-	mov	128(sp), r10
+	mov	96(sp), r10
 	xor	r14, r10
 	mov	r4, r11
-	xor	150(sp), r11
+	xor	108(sp), r11
 	mov	@sp, r12
-	xor	142(sp), r12
+	xor	104(sp), r12
 	mov	2(sp), r13
-	xor	134(sp), r13
+	xor	74(sp), r13
 	mov	4(sp), r14
 	xor	r9, r14
 	mov	6(sp), r9
@@ -2147,40 +2117,40 @@ eax_omac:
 	xor	r8, r5
 	mov	r6, r8
 	xor	r7, r8
-	mov	56(sp), r15
+	mov	54(sp), r15
 	xor	r10, r15
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r11, 248(sp)
-	mov	r12, 250(sp)
-	mov	r13, 252(sp)
-	mov	r14, 254(sp)
-	mov	r9, 256(sp)
-	mov	r5, 258(sp)
-	mov	r8, 260(sp)
-	mov	r15, 262(sp)
+	mov	r11, 188(sp)
+	mov	r12, 190(sp)
+	mov	r13, 192(sp)
+	mov	r14, 194(sp)
+	mov	r9, 196(sp)
+	mov	r5, 198(sp)
+	mov	r8, 200(sp)
+	mov	r15, 202(sp)
 	mov	sp, r13
-	add	#248, r13
+	add	#188, r13
 	mov	sp, r14
-	add	#280, r14
-	mov	194(sp), r12
+	add	#220, r14
+	mov	134(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	196(sp), r15
-	mov	280(sp), 0(r15)
-	mov	196(sp), r15
-	mov	282(sp), 2(r15)
-	mov	196(sp), r15
-	mov	284(sp), 4(r15)
-	mov	196(sp), r15
-	mov	286(sp), 6(r15)
-	mov	196(sp), r15
-	mov	288(sp), 8(r15)
-	mov	196(sp), r15
-	mov	290(sp), 10(r15)
-	mov	196(sp), r15
-	mov	292(sp), 12(r15)
-	mov	196(sp), r15
-	mov	294(sp), 14(r15)
-	add	#296, sp
+	mov	136(sp), r15
+	mov	220(sp), 0(r15)
+	mov	136(sp), r15
+	mov	222(sp), 2(r15)
+	mov	136(sp), r15
+	mov	224(sp), 4(r15)
+	mov	136(sp), r15
+	mov	226(sp), 6(r15)
+	mov	136(sp), r15
+	mov	228(sp), 8(r15)
+	mov	136(sp), r15
+	mov	230(sp), 10(r15)
+	mov	136(sp), r15
+	mov	232(sp), 12(r15)
+	mov	136(sp), r15
+	mov	234(sp), 14(r15)
+	add	#236, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac
