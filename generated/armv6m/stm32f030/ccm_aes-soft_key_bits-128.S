@@ -18,7 +18,7 @@
 ccm_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	@ ccm.ae:79: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
+	@ ccm.ae:83: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lccm_key_setup_words2
@@ -148,7 +148,7 @@ ccm_encrypt_with:
 	str	r0, [sp, #104]
 	ldr	r0, [sp, #216]
 	str	r0, [sp, #84]
-	@ ccm.ae:85: y = mac_header(ks, nonce, ad, n, len(tag))
+	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
 	add	r2, sp, #108
 	str	r1, [sp]
 	ldr	r0, [sp, #64]
@@ -168,10 +168,10 @@ ccm_encrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #120]
 	mov	r11, r0
-	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	mov	r2, r5
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
@@ -205,12 +205,12 @@ ccm_encrypt_with:
 	str	r0, [sp, #60]
 	ldr	r0, [r2]
 	rev	r5, r0
-	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	uxtb	r4, r1
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	lsls	r1, r4, #24
 	orrs	r1, r5
-	@ ccm.ae:87: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:91: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #108]
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #112]
@@ -229,11 +229,11 @@ ccm_encrypt_with:
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #88]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
 	orrs	r1, r5
 	adds	r2, r6, #1
-	@ ccm.ae:89: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #64]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -260,9 +260,9 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
-	@ ccm.ae:90: off = 16 * i
+	@ ccm.ae:94: off = 16 * i
 	lsls	r7, r5, #4
-	@ ccm.ae:91: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
+	@ ccm.ae:95: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
 	ldr	r0, [sp, #64]
 	subs	r6, r0, r7
 	ldr	r0, [sp, #80]
@@ -305,7 +305,7 @@ ccm_encrypt_with:
 	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #16]
-	@ ccm.ae:92: u = E.encrypt_block(ks, j)
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #108]
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #112]
@@ -325,10 +325,10 @@ ccm_encrypt_with:
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #48]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #52]
-	@ ccm.ae:94: s = m ^ y                                    // delay slot
+	@ ccm.ae:98: s = m ^ y                                    // delay slot
 	ldr	r1, [sp, #28]
 	mov	r0, r10
 	eors	r1, r0
@@ -341,7 +341,7 @@ ccm_encrypt_with:
 	ldr	r4, [sp, #16]
 	mov	r0, r11
 	eors	r4, r0
-	@ ccm.ae:95: y = E.encrypt_block(ks, s)
+	@ ccm.ae:99: y = E.encrypt_block(ks, s)
 	str	r1, [sp, #108]
 	str	r2, [sp, #112]
 	str	r3, [sp, #116]
@@ -358,7 +358,7 @@ ccm_encrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #136]
 	mov	r11, r0
-	@ ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #36]
 	eors	r1, r0
@@ -421,7 +421,7 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
-	@ ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
+	@ ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
 	mov	r1, r10
 	ldr	r0, [sp, #100]
 	eors	r1, r0
@@ -480,8 +480,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 152 bytes (33 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 898 bytes of code and literals
+@     frame 156 bytes (42 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 960 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -494,55 +494,55 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #152
+	sub	sp, #156
 	str	r0, [sp, #40]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #72]
+	ldr	r1, [sp, #192]
 	ldr	r0, [sp, #196]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #204]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #216]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #204]
 	str	r0, [sp, #100]
-	@ ccm.ae:106: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r2, sp, #104
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #104]
+	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	add	r2, sp, #108
 	str	r1, [sp]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #80]
 	str	r0, [sp, #8]
 	str	r2, [sp, #12]
 	ldr	r0, [sp, #40]
 	mov	r1, r5
 	mov	r2, r4
 	bl	ccm_mac_header
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #32]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #116]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #36]
-	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	mov	r2, r5
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	add	r6, sp, #136
+	str	r0, [sp, #152]
+	add	r6, sp, #140
 	adds	r5, r6, #1
 	mov	r3, r4
 	cmp	r3, #15
@@ -562,77 +562,77 @@ ccm_decrypt_with:
 	rev	r6, r0
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	ldr	r0, [r2, #4]
 	rev	r5, r0
 	ldr	r0, [r2]
 	rev	r4, r0
-	@ ccm.ae:43: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
+	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	uxtb	r7, r1
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	lsls	r1, r7, #24
 	orrs	r1, r4
-	@ ccm.ae:108: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #108]
-	str	r5, [sp, #112]
-	str	r1, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
+	str	r6, [sp, #108]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #112]
+	str	r5, [sp, #116]
+	str	r1, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
 	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #80]
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #132]
 	str	r0, [sp, #92]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #96]
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r7, #24
 	orrs	r1, r4
 	adds	r2, r6, #1
-	@ ccm.ae:110: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #52]
+	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #56]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #56]
-	movs	r0, #0
-	str	r0, [sp, #16]
-	mov	r4, r2
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	mov	r0, r5
-	str	r0, [sp, #64]
-	mov	r0, r1
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
+	movs	r0, #0
+	str	r0, [sp, #20]
+	mov	r4, r2
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #52]
+	mov	r0, r5
+	str	r0, [sp, #68]
+	mov	r0, r1
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #36]
 	str	r0, [sp, #36]
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
-	@ ccm.ae:111: off = 16 * i
-	ldr	r0, [sp, #16]
+	@ ccm.ae:115: off = 16 * i
+	ldr	r0, [sp, #20]
 	lsls	r0, r0, #4
 	mov	r11, r0
-	@ ccm.ae:112: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #52]
+	@ ccm.ae:116: c = load_be(ct, off, 16, n - off)
+	ldr	r1, [sp, #56]
 	mov	r0, r11
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #76]
 	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r2, #3
@@ -643,11 +643,11 @@ ccm_decrypt_with:
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	add	r3, sp, #136
+	str	r0, [sp, #152]
+	add	r3, sp, #140
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
@@ -668,228 +668,242 @@ ccm_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	mov	r9, r0
+	str	r0, [sp, #44]
 	ldr	r0, [r1]
 	rev	r0, r0
-	mov	r10, r0
-	@ ccm.ae:113: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
+	mov	r9, r0
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	str	r4, [sp, #108]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
 	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
 	ldr	r7, [sp, #124]
 	ldr	r3, [sp, #128]
 	ldr	r2, [sp, #132]
-	@ ccm.ae:49: return cat(j[127:32], j[31:0] + 1)
-	adds	r1, r4, #1
-	str	r1, [sp, #44]
-	@ ccm.ae:115: m = first_bytes(c ^ u, n - off)
-	mov	r1, r6
-	eors	r1, r0
-	mov	r0, r5
-	eors	r0, r7
-	str	r0, [sp, #20]
-	mov	r0, r9
-	eors	r0, r3
-	mov	r9, r0
-	mov	r0, r10
-	eors	r0, r2
-	mov	r10, r0
-	@ ccm.ae:26: return x & ~(~(0 as u128) >> (8 * count))
-	mov	r0, r8
-	lsls	r4, r0, #3
-	movs	r7, #0
-	mvns	r7, r7
-	mov	r3, r7
-	mov	r6, r7
-	mov	r5, r7
-	cmp	r4, #128
-	bcs	.Lccm_decrypt_with_shz13
-.Lccm_decrypt_with_shl15:
-	cmp	r4, #32
-	bcc	.Lccm_decrypt_with_shf14
-	mov	r3, r7
-	mov	r7, r6
-	mov	r6, r5
-	movs	r5, #0
-	subs	r4, #32
-	b	.Lccm_decrypt_with_shl15
-.Lccm_decrypt_with_shf14:
-	movs	r2, #32
-	subs	r2, r2, r4
-	lsrs	r3, r4
-	mov	r0, r7
-	lsls	r0, r2
-	orrs	r3, r0
-	lsrs	r7, r4
+	ldr	r1, [sp, #136]
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r4, #1
+	str	r0, [sp, #48]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
 	mov	r0, r6
-	lsls	r0, r2
-	orrs	r7, r0
-	lsrs	r6, r4
+	eors	r0, r7
+	mov	r10, r0
 	mov	r0, r5
-	lsls	r0, r2
-	orrs	r6, r0
-	lsrs	r5, r4
-	b	.Lccm_decrypt_with_she16
-.Lccm_decrypt_with_shz13:
-	movs	r3, #0
-	movs	r7, #0
-	movs	r6, #0
+	eors	r0, r3
+	str	r0, [sp, #16]
+	ldr	r4, [sp, #44]
+	eors	r4, r2
+	mov	r0, r9
+	eors	r0, r1
+	mov	r9, r0
+	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	mov	r0, r8
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Lccm_decrypt_with_else13
+	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
+	mov	r0, r8
+	lsls	r6, r0, #3
 	movs	r5, #0
-.Lccm_decrypt_with_she16:
-	mvns	r4, r3
-	mvns	r3, r7
-	mvns	r2, r6
+	mvns	r5, r5
+	mov	r3, r5
+	mov	r2, r5
+	mov	r1, r5
+	cmp	r6, #128
+	bcs	.Lccm_decrypt_with_shz15
+.Lccm_decrypt_with_shl17:
+	cmp	r6, #32
+	bcc	.Lccm_decrypt_with_shf16
+	mov	r3, r5
+	mov	r5, r2
+	mov	r2, r1
+	movs	r1, #0
+	subs	r6, #32
+	b	.Lccm_decrypt_with_shl17
+.Lccm_decrypt_with_shf16:
+	movs	r7, #32
+	subs	r7, r7, r6
+	lsrs	r3, r6
+	mov	r0, r5
+	lsls	r0, r7
+	orrs	r3, r0
+	lsrs	r5, r6
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r5, r0
+	lsrs	r2, r6
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
+	lsrs	r1, r6
+	b	.Lccm_decrypt_with_she18
+.Lccm_decrypt_with_shz15:
+	movs	r3, #0
+	movs	r5, #0
+	movs	r2, #0
+	movs	r1, #0
+.Lccm_decrypt_with_she18:
+	mvns	r6, r3
 	mvns	r0, r5
-	mov	r7, r1
-	ands	r7, r4
-	ldr	r6, [sp, #20]
-	ands	r6, r3
-	mov	r5, r9
-	ands	r5, r2
-	mov	r4, r10
-	ands	r4, r0
-	@ ccm.ae:116: store_be(msg, off, m, n - off)
+	mvns	r5, r2
+	mvns	r3, r1
+	mov	r2, r10
+	ands	r2, r6
+	ldr	r1, [sp, #16]
+	ands	r1, r0
+	ands	r4, r5
+	mov	r0, r9
+	ands	r0, r3
+	mov	r7, r2
+	mov	r6, r1
+	mov	r5, r4
+	mov	r4, r0
+	b	.Lccm_decrypt_with_endif14
+.Lccm_decrypt_with_else13:
+	mov	r7, r10
+	ldr	r6, [sp, #16]
+	mov	r5, r4
+	mov	r4, r9
+.Lccm_decrypt_with_endif14:
+	@ ccm.ae:120: store_be(msg, off, m, n - off)
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
 	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #72]
 	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r0, #3
 	mov	r11, r0
 	mov	r0, r8
 	cmp	r0, #16
-	bcc	.Lccm_decrypt_with_bytes17
+	bcc	.Lccm_decrypt_with_bytes19
 	mov	r0, r11
 	tst	r1, r0
-	bne	.Lccm_decrypt_with_bytes17
+	bne	.Lccm_decrypt_with_bytes19
 	mov	r0, r9
 	str	r0, [r1]
 	mov	r0, r10
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lccm_decrypt_with_stored18
-.Lccm_decrypt_with_bytes17:
+	b	.Lccm_decrypt_with_stored20
+.Lccm_decrypt_with_bytes19:
 	mov	r0, r9
-	str	r0, [sp, #136]
-	mov	r0, r10
 	str	r0, [sp, #140]
-	str	r3, [sp, #144]
-	str	r2, [sp, #148]
-	add	r3, sp, #136
+	mov	r0, r10
+	str	r0, [sp, #144]
+	str	r3, [sp, #148]
+	str	r2, [sp, #152]
+	add	r3, sp, #140
 	mov	r2, r8
 	cmp	r2, #16
-	bcc	.Lccm_decrypt_with_cnt19
+	bcc	.Lccm_decrypt_with_cnt21
 	movs	r2, #16
-.Lccm_decrypt_with_cnt19:
-.Lccm_decrypt_with_cpy20:
+.Lccm_decrypt_with_cnt21:
+.Lccm_decrypt_with_cpy22:
 	subs	r2, #1
-	bcc	.Lccm_decrypt_with_stored18
+	bcc	.Lccm_decrypt_with_stored20
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lccm_decrypt_with_cpy20
-.Lccm_decrypt_with_stored18:
-	@ ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
+	b	.Lccm_decrypt_with_cpy22
+.Lccm_decrypt_with_stored20:
+	@ ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
 	mov	r1, r7
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
 	mov	r3, r6
-	ldr	r0, [sp, #28]
-	eors	r3, r0
 	ldr	r0, [sp, #24]
+	eors	r3, r0
+	ldr	r0, [sp, #32]
 	eors	r5, r0
 	mov	r2, r4
 	ldr	r0, [sp, #36]
 	eors	r2, r0
-	str	r1, [sp, #104]
-	str	r3, [sp, #108]
-	str	r5, [sp, #112]
-	str	r2, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	str	r1, [sp, #108]
+	str	r3, [sp, #112]
+	str	r5, [sp, #116]
+	str	r2, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
 	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
-	ldr	r4, [sp, #44]
-	str	r0, [sp, #32]
-	mov	r0, r3
+	ldr	r0, [sp, #124]
+	ldr	r3, [sp, #128]
+	ldr	r2, [sp, #132]
+	ldr	r1, [sp, #136]
+	ldr	r4, [sp, #48]
 	str	r0, [sp, #28]
-	mov	r0, r2
+	mov	r0, r3
 	str	r0, [sp, #24]
+	mov	r0, r2
+	str	r0, [sp, #32]
 	mov	r0, r1
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	mov	r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
-	@ ccm.ae:120: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #96]
+	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	ldr	r1, [sp, #100]
 	movs	r2, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #80]
 	cmp	r0, #16
-	bcc	.Lccm_decrypt_with_bytes21
+	bcc	.Lccm_decrypt_with_bytes23
 	tst	r1, r2
-	beq	.Lccm_decrypt_with_words22
-.Lccm_decrypt_with_bytes21:
+	beq	.Lccm_decrypt_with_words24
+.Lccm_decrypt_with_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	add	r3, sp, #136
-	ldr	r2, [sp, #76]
+	str	r0, [sp, #152]
+	add	r3, sp, #140
+	ldr	r2, [sp, #80]
 	cmp	r2, #16
-	bcc	.Lccm_decrypt_with_cnt24
+	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
-.Lccm_decrypt_with_cnt24:
-.Lccm_decrypt_with_cpy25:
+.Lccm_decrypt_with_cnt26:
+.Lccm_decrypt_with_cpy27:
 	subs	r2, #1
-	bcc	.Lccm_decrypt_with_cpyd23
+	bcc	.Lccm_decrypt_with_cpyd25
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lccm_decrypt_with_cpy25
-.Lccm_decrypt_with_cpyd23:
+	b	.Lccm_decrypt_with_cpy27
+.Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
-.Lccm_decrypt_with_words22:
+.Lccm_decrypt_with_words24:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #44]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #40]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #32]
-	mov	r1, r0
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	str	r1, [sp, #32]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #28]
 	mov	r1, r0
 	ldr	r0, [sp, #84]
@@ -900,83 +914,106 @@ ccm_decrypt_with:
 	ldr	r0, [sp, #88]
 	eors	r1, r0
 	str	r1, [sp, #24]
-	ldr	r5, [sp, #36]
-	ldr	r0, [sp, #92]
-	eors	r5, r0
-	@ ccm.ae:26: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #76]
-	lsls	r7, r0, #3
-	movs	r6, #0
-	mvns	r6, r6
-	mov	r4, r6
-	mov	r3, r6
-	mov	r2, r6
-	cmp	r7, #128
-	bcs	.Lccm_decrypt_with_shz26
-.Lccm_decrypt_with_shl28:
-	cmp	r7, #32
-	bcc	.Lccm_decrypt_with_shf27
-	mov	r4, r6
-	mov	r6, r3
-	mov	r3, r2
-	movs	r2, #0
-	subs	r7, #32
-	b	.Lccm_decrypt_with_shl28
-.Lccm_decrypt_with_shf27:
-	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r4, r7
-	mov	r0, r6
-	lsls	r0, r1
-	orrs	r4, r0
-	lsrs	r6, r7
-	mov	r0, r3
-	lsls	r0, r1
-	orrs	r6, r0
-	lsrs	r3, r7
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r7
-	b	.Lccm_decrypt_with_she29
-.Lccm_decrypt_with_shz26:
-	movs	r4, #0
-	movs	r6, #0
-	movs	r3, #0
-	movs	r2, #0
-.Lccm_decrypt_with_she29:
-	mvns	r1, r4
-	mvns	r0, r6
-	mvns	r4, r3
-	mvns	r3, r2
-	ldr	r2, [sp, #32]
-	ands	r2, r1
-	ldr	r1, [sp, #28]
-	ands	r1, r0
-	ldr	r0, [sp, #24]
-	ands	r0, r4
-	mov	r4, r5
-	ands	r4, r3
-	@ ccm.ae:120: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r3, [sp, #44]
-	eors	r3, r2
-	ldr	r2, [sp, #40]
-	eors	r2, r1
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r0, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	ldr	r0, [sp, #32]
+	mov	r8, r0
+	ldr	r1, [sp, #92]
+	mov	r0, r8
+	eors	r0, r1
+	mov	r8, r0
+	ldr	r6, [sp, #36]
+	ldr	r0, [sp, #96]
+	eors	r6, r0
+	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	ldr	r0, [sp, #80]
+	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
+	str	r0, [sp, #16]
 	eors	r1, r0
-	ldr	r0, [sp, #100]
+	cmp	r1, #0
+	beq	.Lccm_decrypt_with_else28
+	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
+	ldr	r0, [sp, #80]
+	lsls	r5, r0, #3
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	cmp	r5, #128
+	bcs	.Lccm_decrypt_with_shz30
+.Lccm_decrypt_with_shl32:
+	cmp	r5, #32
+	bcc	.Lccm_decrypt_with_shf31
+	mov	r3, r4
+	mov	r4, r2
+	mov	r2, r1
+	movs	r1, #0
+	subs	r5, #32
+	b	.Lccm_decrypt_with_shl32
+.Lccm_decrypt_with_shf31:
+	movs	r7, #32
+	subs	r7, r7, r5
+	lsrs	r3, r5
+	mov	r0, r4
+	lsls	r0, r7
+	orrs	r3, r0
+	lsrs	r4, r5
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r4, r0
+	lsrs	r2, r5
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
+	lsrs	r1, r5
+	b	.Lccm_decrypt_with_she33
+.Lccm_decrypt_with_shz30:
+	movs	r3, #0
+	movs	r4, #0
+	movs	r2, #0
+	movs	r1, #0
+.Lccm_decrypt_with_she33:
+	mvns	r5, r3
+	mvns	r0, r4
+	mvns	r3, r2
+	mvns	r4, r1
+	ldr	r2, [sp, #28]
+	ands	r2, r5
+	ldr	r1, [sp, #24]
+	ands	r1, r0
+	mov	r0, r8
+	ands	r0, r3
+	mov	r3, r6
+	ands	r3, r4
+	b	.Lccm_decrypt_with_endif29
+.Lccm_decrypt_with_else28:
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
+	mov	r0, r8
+	mov	r3, r6
+.Lccm_decrypt_with_endif29:
+	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	ldr	r4, [sp, #44]
+	eors	r4, r2
+	ldr	r2, [sp, #48]
+	eors	r2, r1
+	ldr	r1, [sp, #40]
+	eors	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r0, r3
+	orrs	r4, r2
+	orrs	r4, r1
+	orrs	r4, r0
+	subs	r0, r4, #1
+	movs	r1, #0
+	adcs	r1, r1
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	ldr	r0, [sp, #104]
 	strh	r1, [r0]
-	add	sp, #152
+	add	sp, #156
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1296,10 +1333,10 @@ ccm_mac_header:
 	ldr	r5, [sp, #104]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #8]
-	@ ccm.ae:36: q = 15 - len(nonce)
+	@ ccm.ae:40: q = 15 - len(nonce)
 	movs	r0, #15
 	subs	r6, r0, r2
-	@ ccm.ae:37: adata = if ad_len != 0 then 64 else 0 as u32
+	@ ccm.ae:41: adata = if ad_len != 0 then 64 else 0 as u32
 	mov	r0, r9
 	subs	r0, r0, #1
 	movs	r4, #0
@@ -1307,14 +1344,14 @@ ccm_mac_header:
 	rsbs	r0, r4, #0
 	movs	r7, #64
 	ands	r0, r7
-	@ ccm.ae:38: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
+	@ ccm.ae:42: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
 	subs	r5, r5, #2
 	lsrs	r5, r5, #1
 	lsls	r5, r5, #3
 	orrs	r0, r5
 	subs	r5, r6, #1
 	orrs	r0, r5
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 .Lccm_mac_header_bytes1:
 	movs	r5, #0
 	str	r5, [sp, #12]
@@ -1345,13 +1382,13 @@ ccm_mac_header:
 	rev	r2, r2
 	ldr	r1, [r1]
 	rev	r1, r1
-	@ ccm.ae:38: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
+	@ ccm.ae:42: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, nonce, msg_len)
 	uxtb	r0, r0
-	@ ccm.ae:31: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	lsls	r0, r0, #24
 	orrs	r0, r1
 	orrs	r6, r3
-	@ ccm.ae:56: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
+	@ ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
 	str	r6, [sp, #28]
 	str	r5, [sp, #32]
 	str	r2, [sp, #36]
@@ -1366,12 +1403,12 @@ ccm_mac_header:
 	str	r0, [sp]
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #4]
-	@ ccm.ae:57: if a != 0 {
+	@ ccm.ae:61: if a != 0 {
 	cmp	r4, #0
 	bne	.Lccm_mac_header_far1
 	b	.Lccm_mac_header_else6
 .Lccm_mac_header_far1:
-	@ ccm.ae:58: first = cat(a as u16, load_be(ad, 0, 14, a))
+	@ ccm.ae:62: first = cat(a as u16, load_be(ad, 0, 14, a))
 	mov	r3, r10
 .Lccm_mac_header_bytes8:
 	movs	r0, #0
@@ -1408,7 +1445,7 @@ ccm_mac_header:
 	lsls	r0, r0, #16
 	mov	r3, r0
 	orrs	r3, r7
-	@ ccm.ae:60: if a >= 0xff00 {
+	@ ccm.ae:64: if a >= 0xff00 {
 	movs	r7, #255
 	lsls	r7, r7, #8
 	mov	r0, r9
@@ -1417,7 +1454,7 @@ ccm_mac_header:
 	adcs	r0, r0
 	cmp	r0, #0
 	beq	.Lccm_mac_header_else13
-	@ ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
+	@ ccm.ae:65: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
 	mov	r3, r10
 .Lccm_mac_header_bytes15:
 	movs	r0, #0
@@ -1454,7 +1491,7 @@ ccm_mac_header:
 	orrs	r6, r0
 	mov	r0, r7
 	orrs	r0, r3
-	@ ccm.ae:62: header = 6 as u32
+	@ ccm.ae:66: header = 6 as u32
 	mov	r7, r4
 	mov	r3, r6
 	movs	r4, #6
@@ -1464,7 +1501,7 @@ ccm_mac_header:
 	mov	r0, r4
 	movs	r4, #2
 .Lccm_mac_header_endif14:
-	@ ccm.ae:64: y = E.encrypt_block(ks, y ^ first)
+	@ ccm.ae:68: y = E.encrypt_block(ks, y ^ first)
 	eors	r2, r5
 	mov	r5, r1
 	eors	r5, r7
@@ -1484,11 +1521,11 @@ ccm_mac_header:
 	ldr	r5, [sp, #48]
 	ldr	r3, [sp, #52]
 	ldr	r1, [sp, #56]
-	@ ccm.ae:65: taken = 16 - header
+	@ ccm.ae:69: taken = 16 - header
 	movs	r0, #16
 	subs	r0, r0, r4
 	str	r0, [sp]
-	@ ccm.ae:66: rest = if a > taken then a - taken else 0
+	@ ccm.ae:70: rest = if a > taken then a - taken else 0
 	mov	r4, r0
 	mov	r0, r9
 	cmp	r4, r0
@@ -1501,7 +1538,7 @@ ccm_mac_header:
 	subs	r4, r4, r0
 	rsbs	r0, r6, #0
 	ands	r4, r0
-	@ ccm.ae:67: for i in 0..(rest + 15) / 16 {
+	@ ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	adds	r4, #15
 	lsrs	r0, r4, #4
 	str	r0, [sp, #4]
@@ -1512,11 +1549,11 @@ ccm_mac_header:
 	cmp	r4, r0
 	bcs	.Lccm_mac_header_done21
 .Lccm_mac_header_loop20:
-	@ ccm.ae:68: off = taken + 16 * i
+	@ ccm.ae:72: off = taken + 16 * i
 	lsls	r5, r4, #4
 	ldr	r0, [sp]
 	adds	r5, r0, r5
-	@ ccm.ae:69: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
+	@ ccm.ae:73: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	mov	r0, r9
 	subs	r6, r0, r5
 	mov	r0, r10

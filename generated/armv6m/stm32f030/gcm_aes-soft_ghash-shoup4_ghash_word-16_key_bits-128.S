@@ -27,7 +27,7 @@ gcm_key_setup:
 	mov	r8, r1
 	mov	r1, r3
 	mov	r10, r1
-	@ gcm.ae:61: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
+	@ gcm.ae:65: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lgcm_key_setup_words2
@@ -125,7 +125,7 @@ gcm_key_setup:
 	cmp	r6, #44
 	bcc	.Lgcm_key_setup_loop5
 .Lgcm_key_setup_done6:
-	@ gcm.ae:62: G.init(E.encrypt_block(ks, 0 as u128), tab)
+	@ gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	movs	r0, #0
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
@@ -508,8 +508,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 168 bytes (35 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1034 bytes of code and literals
+@     frame 168 bytes (38 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1064 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -546,7 +546,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #108]
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
-	@ gcm.ae:68: y = G.absorb(tab, 0 as u128, ad)
+	@ gcm.ae:72: y = G.absorb(tab, 0 as u128, ad)
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
 	str	r0, [sp, #128]
@@ -565,7 +565,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #20]
-	@ gcm.ae:69: j0 = counter0(tab, nonce)
+	@ gcm.ae:73: j0 = counter0(tab, nonce)
 	add	r3, sp, #120
 	mov	r0, r9
 	mov	r1, r5
@@ -575,7 +575,7 @@ gcm_encrypt_with:
 	ldr	r7, [sp, #124]
 	ldr	r6, [sp, #128]
 	ldr	r5, [sp, #132]
-	@ gcm.ae:70: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:74: s0 = E.encrypt_block(ks, j0)
 	str	r4, [sp, #120]
 	str	r7, [sp, #124]
 	str	r6, [sp, #128]
@@ -594,13 +594,13 @@ gcm_encrypt_with:
 	str	r0, [sp, #84]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r1, r4, #1
-	@ gcm.ae:73: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:77: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #48]
 	movs	r0, #0
-	mov	r11, r0
+	str	r0, [sp, #12]
 	mov	r4, r1
 	mov	r0, r7
 	str	r0, [sp, #64]
@@ -616,18 +616,18 @@ gcm_encrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #20]
-	mov	r1, r11
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
-	@ gcm.ae:74: off = 16 * i
-	mov	r0, r11
+	@ gcm.ae:78: off = 16 * i
+	ldr	r0, [sp, #12]
 	lsls	r0, r0, #4
-	mov	r10, r0
-	@ gcm.ae:75: u = E.encrypt_block(ks, j)
+	str	r0, [sp, #4]
+	@ gcm.ae:79: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #120]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #124]
@@ -641,27 +641,27 @@ gcm_encrypt_with:
 	bl	gcm_E_encrypt_block
 	ldr	r5, [sp, #136]
 	ldr	r3, [sp, #140]
-	ldr	r1, [sp, #144]
+	ldr	r2, [sp, #144]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #36]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #40]
-	@ gcm.ae:77: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
-	ldr	r2, [sp, #44]
-	mov	r0, r10
-	subs	r0, r2, r0
+	@ gcm.ae:81: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #4]
+	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r2, [sp, #72]
-	mov	r0, r10
-	adds	r2, r2, r0
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #4]
+	adds	r1, r1, r0
 	movs	r0, #3
 	str	r0, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes3
 	ldr	r0, [sp, #16]
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_bytes3:
 	movs	r0, #0
@@ -678,130 +678,148 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_cpy7:
 	subs	r4, #1
 	bcc	.Lgcm_encrypt_with_cpyd5
-	ldrb	r0, [r2, r4]
+	ldrb	r0, [r1, r4]
 	strb	r0, [r6, r4]
 	b	.Lgcm_encrypt_with_cpy7
 .Lgcm_encrypt_with_cpyd5:
-	mov	r2, r6
+	mov	r1, r6
 .Lgcm_encrypt_with_words4:
-	ldr	r0, [r2, #12]
-	rev	r7, r0
-	ldr	r0, [r2, #8]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
-	ldr	r4, [r2, #4]
+	ldr	r4, [r1, #8]
 	rev	r6, r4
-	ldr	r2, [r2]
-	rev	r4, r2
-	mov	r2, r7
-	eors	r2, r5
-	eors	r0, r3
-	str	r0, [sp, #4]
+	ldr	r4, [r1, #4]
+	rev	r4, r4
+	ldr	r1, [r1]
+	rev	r1, r1
+	eors	r0, r5
+	mov	r10, r0
 	mov	r0, r6
-	eors	r0, r1
+	eors	r0, r3
 	str	r0, [sp, #8]
-	mov	r0, r4
+	eors	r4, r2
+	mov	r0, r1
 	mov	r1, r0
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	str	r1, [sp, #12]
-	@ gcm.ae:36: return x & ~(~(0 as u128) >> (8 * count))
+	mov	r11, r1
+	@ gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r8
-	lsls	r4, r0, #3
-	movs	r7, #0
-	mvns	r7, r7
-	mov	r3, r7
-	mov	r6, r7
-	mov	r5, r7
-	cmp	r4, #128
-	bcs	.Lgcm_encrypt_with_shz8
-.Lgcm_encrypt_with_shl10:
-	cmp	r4, #32
-	bcc	.Lgcm_encrypt_with_shf9
-	mov	r3, r7
-	mov	r7, r6
-	mov	r6, r5
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Lgcm_encrypt_with_else8
+	@ gcm.ae:38: y = x & ~(~(0 as u128) >> (8 * count))
+	mov	r0, r8
+	lsls	r6, r0, #3
 	movs	r5, #0
-	subs	r4, #32
-	b	.Lgcm_encrypt_with_shl10
-.Lgcm_encrypt_with_shf9:
-	movs	r1, #32
-	subs	r1, r1, r4
-	lsrs	r3, r4
-	mov	r0, r7
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r7, r4
-	mov	r0, r6
-	lsls	r0, r1
-	orrs	r7, r0
-	lsrs	r6, r4
+	mvns	r5, r5
+	mov	r3, r5
+	mov	r2, r5
+	mov	r1, r5
+	cmp	r6, #128
+	bcs	.Lgcm_encrypt_with_shz10
+.Lgcm_encrypt_with_shl12:
+	cmp	r6, #32
+	bcc	.Lgcm_encrypt_with_shf11
+	mov	r3, r5
+	mov	r5, r2
+	mov	r2, r1
+	movs	r1, #0
+	subs	r6, #32
+	b	.Lgcm_encrypt_with_shl12
+.Lgcm_encrypt_with_shf11:
+	movs	r7, #32
+	subs	r7, r7, r6
+	lsrs	r3, r6
 	mov	r0, r5
-	lsls	r0, r1
-	orrs	r6, r0
-	lsrs	r5, r4
-	b	.Lgcm_encrypt_with_she11
-.Lgcm_encrypt_with_shz8:
+	lsls	r0, r7
+	orrs	r3, r0
+	lsrs	r5, r6
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r5, r0
+	lsrs	r2, r6
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
+	lsrs	r1, r6
+	b	.Lgcm_encrypt_with_she13
+.Lgcm_encrypt_with_shz10:
 	movs	r3, #0
-	movs	r7, #0
-	movs	r6, #0
 	movs	r5, #0
-.Lgcm_encrypt_with_she11:
-	mvns	r4, r3
-	mvns	r3, r7
-	mvns	r1, r6
+	movs	r2, #0
+	movs	r1, #0
+.Lgcm_encrypt_with_she13:
+	mvns	r6, r3
 	mvns	r0, r5
+	mvns	r5, r2
+	mvns	r3, r1
+	mov	r2, r10
+	ands	r2, r6
+	ldr	r1, [sp, #8]
+	ands	r1, r0
+	ands	r4, r5
+	mov	r0, r11
+	ands	r0, r3
 	mov	r7, r2
-	ands	r7, r4
-	ldr	r6, [sp, #4]
-	ands	r6, r3
-	ldr	r5, [sp, #8]
-	ands	r5, r1
-	ldr	r4, [sp, #12]
-	ands	r4, r0
-	@ gcm.ae:78: store_be(ct, off, c, n - off)
+	mov	r6, r1
+	mov	r5, r4
+	mov	r4, r0
+	b	.Lgcm_encrypt_with_endif9
+.Lgcm_encrypt_with_else8:
+	mov	r7, r10
+	ldr	r6, [sp, #8]
+	mov	r5, r4
+	mov	r4, r11
+.Lgcm_encrypt_with_endif9:
+	@ gcm.ae:82: store_be(ct, off, c, n - off)
 	rev	r0, r4
-	str	r0, [sp, #4]
+	mov	r10, r0
 	rev	r0, r5
-	str	r0, [sp, #8]
+	mov	r11, r0
 	rev	r3, r6
 	rev	r2, r7
 	ldr	r1, [sp, #68]
-	mov	r0, r10
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
-	bcc	.Lgcm_encrypt_with_bytes12
+	bcc	.Lgcm_encrypt_with_bytes14
 	ldr	r0, [sp, #16]
 	tst	r1, r0
-	bne	.Lgcm_encrypt_with_bytes12
-	ldr	r0, [sp, #4]
+	bne	.Lgcm_encrypt_with_bytes14
+	mov	r0, r10
 	str	r0, [r1]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lgcm_encrypt_with_stored13
-.Lgcm_encrypt_with_bytes12:
-	ldr	r0, [sp, #4]
+	b	.Lgcm_encrypt_with_stored15
+.Lgcm_encrypt_with_bytes14:
+	mov	r0, r10
 	str	r0, [sp, #152]
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	str	r0, [sp, #156]
 	str	r3, [sp, #160]
 	str	r2, [sp, #164]
 	add	r3, sp, #152
 	mov	r2, r8
 	cmp	r2, #16
-	bcc	.Lgcm_encrypt_with_cnt14
+	bcc	.Lgcm_encrypt_with_cnt16
 	movs	r2, #16
-.Lgcm_encrypt_with_cnt14:
-.Lgcm_encrypt_with_cpy15:
+.Lgcm_encrypt_with_cnt16:
+.Lgcm_encrypt_with_cpy17:
 	subs	r2, #1
-	bcc	.Lgcm_encrypt_with_stored13
+	bcc	.Lgcm_encrypt_with_stored15
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lgcm_encrypt_with_cpy15
-.Lgcm_encrypt_with_stored13:
-	@ gcm.ae:79: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
+	b	.Lgcm_encrypt_with_cpy17
+.Lgcm_encrypt_with_stored15:
+	@ gcm.ae:83: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
 	ldr	r3, [sp, #24]
 	eors	r3, r7
 	ldr	r2, [sp, #28]
@@ -830,9 +848,9 @@ gcm_encrypt_with:
 	str	r0, [sp, #32]
 	mov	r0, r1
 	str	r0, [sp, #20]
-	mov	r0, r11
+	ldr	r0, [sp, #12]
 	adds	r0, #1
-	mov	r11, r0
+	str	r0, [sp, #12]
 	mov	r1, r0
 	ldr	r0, [sp, #48]
 	cmp	r1, r0
@@ -840,7 +858,7 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_far2:
 .Lgcm_encrypt_with_done2:
-	@ gcm.ae:53: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #76]
 	lsls	r2, r0, #3
 	ldr	r0, [sp, #76]
@@ -849,7 +867,7 @@ gcm_encrypt_with:
 	lsls	r3, r0, #3
 	ldr	r0, [sp, #44]
 	lsrs	r0, r0, #29
-	@ gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	ldr	r5, [sp, #24]
 	eors	r5, r3
 	ldr	r4, [sp, #28]
@@ -890,7 +908,7 @@ gcm_encrypt_with:
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
 	@ ghash.ae:120: for i in 0..128 / w {
-.Lgcm_encrypt_with_loop16:
+.Lgcm_encrypt_with_loop18:
 	@ ghash.ae:121: xw = xs[i]
 	mov	r0, r10
 	ldrh	r0, [r0]
@@ -1018,9 +1036,9 @@ gcm_encrypt_with:
 	adds	r0, #1
 	mov	r11, r0
 	cmp	r0, #8
-	bcc	.Lgcm_encrypt_with_loop16
-.Lgcm_encrypt_with_done17:
-	@ gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	bcc	.Lgcm_encrypt_with_loop18
+.Lgcm_encrypt_with_done19:
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	ldr	r0, [sp, #96]
 	eors	r3, r0
 	mov	r5, r4
@@ -1030,7 +1048,7 @@ gcm_encrypt_with:
 	eors	r2, r0
 	ldr	r0, [sp, #84]
 	eors	r1, r0
-	@ gcm.ae:81: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
+	@ gcm.ae:85: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
@@ -1039,16 +1057,16 @@ gcm_encrypt_with:
 	movs	r1, #3
 	ldr	r0, [sp, #80]
 	cmp	r0, #16
-	bcc	.Lgcm_encrypt_with_bytes18
+	bcc	.Lgcm_encrypt_with_bytes20
 	tst	r3, r1
-	bne	.Lgcm_encrypt_with_bytes18
+	bne	.Lgcm_encrypt_with_bytes20
 	str	r6, [r3]
 	str	r4, [r3, #4]
 	str	r5, [r3, #8]
 	str	r2, [r3, #12]
-	b	.Lgcm_encrypt_with_stored19
+	b	.Lgcm_encrypt_with_stored21
 	.ltorg
-.Lgcm_encrypt_with_bytes18:
+.Lgcm_encrypt_with_bytes20:
 	str	r6, [sp, #152]
 	str	r4, [sp, #156]
 	str	r5, [sp, #160]
@@ -1056,16 +1074,16 @@ gcm_encrypt_with:
 	add	r2, sp, #152
 	ldr	r1, [sp, #80]
 	cmp	r1, #16
-	bcc	.Lgcm_encrypt_with_cnt20
+	bcc	.Lgcm_encrypt_with_cnt22
 	movs	r1, #16
-.Lgcm_encrypt_with_cnt20:
-.Lgcm_encrypt_with_cpy21:
+.Lgcm_encrypt_with_cnt22:
+.Lgcm_encrypt_with_cpy23:
 	subs	r1, #1
-	bcc	.Lgcm_encrypt_with_stored19
+	bcc	.Lgcm_encrypt_with_stored21
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lgcm_encrypt_with_cpy21
-.Lgcm_encrypt_with_stored19:
+	b	.Lgcm_encrypt_with_cpy23
+.Lgcm_encrypt_with_stored21:
 	add	sp, #168
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1078,8 +1096,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 172 bytes (41 spill slots, 26 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1086 bytes of code and literals
+@     frame 172 bytes (42 spill slots, 26 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1114 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1100,7 +1118,7 @@ gcm_decrypt_with:
 	mov	r4, r3
 	ldr	r2, [sp, #208]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #76]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #216]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #220]
@@ -1108,7 +1126,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #224]
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #228]
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #232]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #240]
@@ -1118,7 +1136,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
-	@ gcm.ae:88: y = G.absorb(tab, 0 as u128, ad)
+	@ gcm.ae:92: y = G.absorb(tab, 0 as u128, ad)
 	str	r0, [sp, #124]
 	str	r0, [sp, #128]
 	str	r0, [sp, #132]
@@ -1127,7 +1145,7 @@ gcm_decrypt_with:
 	add	r0, sp, #140
 	str	r0, [sp]
 	mov	r0, r8
-	ldr	r3, [sp, #76]
+	ldr	r3, [sp, #80]
 	bl	gcm_G_absorb
 	ldr	r0, [sp, #140]
 	mov	r11, r0
@@ -1137,7 +1155,7 @@ gcm_decrypt_with:
 	mov	r9, r0
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #4]
-	@ gcm.ae:89: j0 = counter0(tab, nonce)
+	@ gcm.ae:93: j0 = counter0(tab, nonce)
 	add	r3, sp, #124
 	mov	r0, r8
 	mov	r1, r5
@@ -1148,7 +1166,7 @@ gcm_decrypt_with:
 	ldr	r6, [sp, #132]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #48]
-	@ gcm.ae:90: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:94: s0 = E.encrypt_block(ks, j0)
 	str	r4, [sp, #124]
 	str	r7, [sp, #128]
 	str	r6, [sp, #132]
@@ -1168,7 +1186,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #96]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r1, r4, #1
-	@ gcm.ae:93: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:97: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -1195,9 +1213,9 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
-	@ gcm.ae:94: off = 16 * i
+	@ gcm.ae:98: off = 16 * i
 	lsls	r7, r5, #4
-	@ gcm.ae:95: c = load_be(ct, off, 16, n - off)
+	@ gcm.ae:99: c = load_be(ct, off, 16, n - off)
 	ldr	r0, [sp, #44]
 	subs	r6, r0, r7
 	ldr	r0, [sp, #72]
@@ -1240,7 +1258,7 @@ gcm_decrypt_with:
 	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #8]
-	@ gcm.ae:96: u = E.encrypt_block(ks, j)
+	@ gcm.ae:100: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #124]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #128]
@@ -1263,7 +1281,7 @@ gcm_decrypt_with:
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #40]
-	@ gcm.ae:98: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r1, r11
 	ldr	r0, [sp, #20]
 	eors	r1, r0
@@ -1292,7 +1310,7 @@ gcm_decrypt_with:
 	mov	r9, r0
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #4]
-	@ gcm.ae:99: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:103: store_be(msg, off, c ^ u, n - off)
 	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #24]
 	eors	r1, r0
@@ -1355,16 +1373,16 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
-	@ gcm.ae:53: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #76]
+	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #80]
 	lsls	r2, r0, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #80]
 	lsrs	r1, r0, #29
 	ldr	r0, [sp, #44]
 	lsls	r3, r0, #3
 	ldr	r0, [sp, #44]
 	lsrs	r0, r0, #29
-	@ gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r5, r11
 	eors	r5, r3
 	mov	r4, r10
@@ -1530,7 +1548,7 @@ gcm_decrypt_with:
 	cmp	r0, #8
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
-	@ gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r0, r1
 	mov	r1, r0
 	ldr	r0, [sp, #84]
@@ -1549,10 +1567,10 @@ gcm_decrypt_with:
 	mov	r1, r2
 	ldr	r0, [sp, #96]
 	eors	r1, r0
-	@ gcm.ae:103: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ gcm.ae:107: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r2, [sp, #100]
 	movs	r3, #3
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
@@ -1564,7 +1582,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	add	r4, sp, #156
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #76]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1584,15 +1602,25 @@ gcm_decrypt_with:
 	str	r0, [sp, #28]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [r2]
 	rev	r0, r0
+	str	r0, [sp, #20]
+	@ gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	ldr	r0, [sp, #76]
+	cmp	r0, #16
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
 	str	r0, [sp, #16]
-	@ gcm.ae:36: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #80]
+	eors	r2, r0
+	cmp	r2, #0
+	beq	.Lgcm_decrypt_with_else19
+	@ gcm.ae:38: y = x & ~(~(0 as u128) >> (8 * count))
+	ldr	r0, [sp, #76]
 	lsls	r7, r0, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -1600,17 +1628,17 @@ gcm_decrypt_with:
 	mov	r4, r6
 	mov	r3, r6
 	cmp	r7, #128
-	bcs	.Lgcm_decrypt_with_shz19
-.Lgcm_decrypt_with_shl21:
+	bcs	.Lgcm_decrypt_with_shz21
+.Lgcm_decrypt_with_shl23:
 	cmp	r7, #32
-	bcc	.Lgcm_decrypt_with_shf20
+	bcc	.Lgcm_decrypt_with_shf22
 	mov	r5, r6
 	mov	r6, r4
 	mov	r4, r3
 	movs	r3, #0
 	subs	r7, #32
-	b	.Lgcm_decrypt_with_shl21
-.Lgcm_decrypt_with_shf20:
+	b	.Lgcm_decrypt_with_shl23
+.Lgcm_decrypt_with_shf22:
 	movs	r2, #32
 	subs	r2, r2, r7
 	lsrs	r5, r7
@@ -1626,13 +1654,13 @@ gcm_decrypt_with:
 	lsls	r0, r2
 	orrs	r4, r0
 	lsrs	r3, r7
-	b	.Lgcm_decrypt_with_she22
-.Lgcm_decrypt_with_shz19:
+	b	.Lgcm_decrypt_with_she24
+.Lgcm_decrypt_with_shz21:
 	movs	r5, #0
 	movs	r6, #0
 	movs	r4, #0
 	movs	r3, #0
-.Lgcm_decrypt_with_she22:
+.Lgcm_decrypt_with_she24:
 	mvns	r5, r5
 	mvns	r0, r6
 	mvns	r4, r4
@@ -1645,14 +1673,21 @@ gcm_decrypt_with:
 	ands	r0, r4
 	mov	r4, r1
 	ands	r4, r3
-	@ gcm.ae:103: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	b	.Lgcm_decrypt_with_endif20
+.Lgcm_decrypt_with_else19:
+	ldr	r2, [sp, #12]
+	ldr	r5, [sp, #8]
+	ldr	r0, [sp, #4]
+	mov	r4, r1
+.Lgcm_decrypt_with_endif20:
+	@ gcm.ae:107: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #28]
 	eors	r3, r2
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #32]
 	eors	r2, r5
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	eors	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -1660,7 +1695,7 @@ gcm_decrypt_with:
 	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
-	movs	r0, #1
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	ldr	r0, [sp, #104]
 	strh	r1, [r0]
@@ -2302,7 +2337,7 @@ gcm_counter0:
 	mov	r5, r1
 	mov	r6, r2
 	mov	r4, r3
-	@ gcm.ae:42: if len(nonce) == 12 {
+	@ gcm.ae:46: if len(nonce) == 12 {
 	movs	r1, #12
 	mov	r0, r6
 	eors	r0, r1
@@ -2313,7 +2348,7 @@ gcm_counter0:
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lgcm_counter0_else1
-	@ gcm.ae:43: j = cat(load_be(nonce, 0, 12), 1 as u32)
+	@ gcm.ae:47: j = cat(load_be(nonce, 0, 12), 1 as u32)
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Lgcm_counter0_words4
@@ -2338,7 +2373,7 @@ gcm_counter0:
 	movs	r3, #1
 	b	.Lgcm_counter0_endif2
 .Lgcm_counter0_else1:
-	@ gcm.ae:45: j = G.absorb(tab, 0 as u128, nonce)
+	@ gcm.ae:49: j = G.absorb(tab, 0 as u128, nonce)
 	movs	r0, #0
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
@@ -2355,7 +2390,7 @@ gcm_counter0:
 	ldr	r3, [sp, #36]
 	ldr	r2, [sp, #40]
 	ldr	r1, [sp, #44]
-	@ gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	@ gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
 	lsls	r0, r6, #3
 	lsrs	r6, r6, #29
 	eors	r5, r0

@@ -27,7 +27,7 @@ ocb3_key_setup:
 	mov	r8, r1
 	mov	r1, r3
 	mov	r10, r1
-	@ ocb3.ae:83: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
+	@ ocb3.ae:87: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Locb3_key_setup_words2
@@ -270,7 +270,7 @@ ocb3_key_setup:
 	cmp	r6, #80
 	bcc	.Locb3_key_setup_loop11
 .Locb3_key_setup_done12:
-	@ ocb3.ae:84: l_star = E.encrypt_block(ks, 0 as u128)
+	@ ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
@@ -318,7 +318,7 @@ ocb3_key_setup:
 	ands	r7, r0
 	ldr	r6, [sp, #8]
 	eors	r6, r7
-	@ ocb3.ae:86: l[at_star] = l_star
+	@ ocb3.ae:90: l[at_star] = l_star
 	ldr	r7, [sp]
 	mov	r0, r10
 	str	r7, [r0]
@@ -329,7 +329,7 @@ ocb3_key_setup:
 	str	r4, [r0, #8]
 	mov	r0, r10
 	str	r3, [r0, #12]
-	@ ocb3.ae:87: l[at_dollar] = l_dollar
+	@ ocb3.ae:91: l[at_dollar] = l_dollar
 	mov	r0, r10
 	str	r6, [r0, #16]
 	mov	r0, r10
@@ -363,19 +363,19 @@ ocb3_key_setup:
 	mov	r0, r11
 	ands	r5, r0
 	eors	r4, r5
-	@ ocb3.ae:89: for i in 0..l_cached {
+	@ ocb3.ae:93: for i in 0..l_cached {
 	movs	r0, #0
 	mov	r9, r0
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	@ ocb3.ae:90: l[at_l0 + i] = x
+	@ ocb3.ae:94: l[at_l0 + i] = x
 	mov	r1, r10
 	adds	r1, #32
-	@ ocb3.ae:89: for i in 0..l_cached {
+	@ ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop13:
-	@ ocb3.ae:90: l[at_l0 + i] = x
+	@ ocb3.ae:94: l[at_l0 + i] = x
 	str	r5, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
@@ -463,7 +463,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #212]
 	str	r0, [sp, #76]
-	@ ocb3.ae:142: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
 	add	r0, sp, #100
 	str	r0, [sp]
 	ldr	r0, [sp, #60]
@@ -473,11 +473,11 @@ ocb3_encrypt_with:
 	ldr	r3, [sp, #104]
 	ldr	r2, [sp, #108]
 	ldr	r1, [sp, #112]
-	@ ocb3.ae:145: full = n / 16
+	@ ocb3.ae:149: full = n / 16
 	ldr	r0, [sp, #80]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #64]
-	@ ocb3.ae:148: delta = l[at_l0]
+	@ ocb3.ae:152: delta = l[at_l0]
 	ldr	r0, [sp, #40]
 	ldr	r7, [r0, #32]
 	ldr	r0, [sp, #40]
@@ -487,7 +487,7 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #44]
 	str	r0, [sp, #16]
-	@ ocb3.ae:149: for i in 0..full {
+	@ ocb3.ae:153: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #32]
 	movs	r0, #0
@@ -511,11 +511,11 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
-	@ ocb3.ae:150: off = 16 * i
+	@ ocb3.ae:154: off = 16 * i
 	ldr	r0, [sp, #32]
 	lsls	r0, r0, #4
 	str	r0, [sp, #36]
-	@ ocb3.ae:151: offset = offset ^ delta
+	@ ocb3.ae:155: offset = offset ^ delta
 	mov	r0, r4
 	mov	r4, r0
 	mov	r0, r9
@@ -532,7 +532,7 @@ ocb3_encrypt_with:
 	mov	r0, r1
 	eors	r0, r5
 	str	r0, [sp, #16]
-	@ ocb3.ae:152: p = load_be(msg, off, 16)
+	@ ocb3.ae:156: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #36]
 	adds	r1, r1, r0
@@ -560,7 +560,7 @@ ocb3_encrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r4, r0
-	@ ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r8
 	ldr	r0, [sp, #28]
 	eors	r1, r0
@@ -589,7 +589,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #56]
-	@ ocb3.ae:154: checksum = checksum ^ p                       // delay slot
+	@ ocb3.ae:158: checksum = checksum ^ p                       // delay slot
 	mov	r0, r11
 	mov	r1, r0
 	mov	r0, r8
@@ -604,7 +604,7 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #4]
 	eors	r0, r4
 	str	r0, [sp, #4]
-	@ ocb3.ae:155: delta = get_l(l, ntz(i + 2))                  // delay slot
+	@ ocb3.ae:159: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r0, [sp, #32]
 	adds	r3, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
@@ -686,7 +686,7 @@ ocb3_encrypt_with:
 	mov	r0, r2
 	mov	r10, r0
 .Locb3_encrypt_with_endif16:
-	@ ocb3.ae:98: x = l[at_l0 + (if k < l_cached then k else last)]
+	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
 	mov	r0, r10
 	cmp	r0, #8
 	movs	r1, #0
@@ -707,7 +707,7 @@ ocb3_encrypt_with:
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
-	@ ocb3.ae:99: if k > last {
+	@ ocb3.ae:103: if k > last {
 	mov	r0, r10
 	cmp	r4, r0
 	movs	r4, #0
@@ -716,7 +716,7 @@ ocb3_encrypt_with:
 	eors	r4, r0
 	cmp	r4, #0
 	beq	.Locb3_encrypt_with_else17
-	@ ocb3.ae:100: for j in last..k {
+	@ ocb3.ae:104: for j in last..k {
 	movs	r6, #7
 	mov	r4, r3
 	mov	r3, r2
@@ -774,7 +774,7 @@ ocb3_encrypt_with:
 	mov	r6, r2
 	mov	r5, r1
 .Locb3_encrypt_with_endif18:
-	@ ocb3.ae:156: store_be(ct, off, u ^ offset)
+	@ ocb3.ae:160: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #28]
 	eors	r1, r0
@@ -843,7 +843,7 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done2:
-	@ ocb3.ae:158: r = n - 16 * full
+	@ ocb3.ae:162: r = n - 16 * full
 	ldr	r0, [sp, #64]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
@@ -851,7 +851,7 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #32]
 	subs	r0, r5, r0
 	mov	r8, r0
-	@ ocb3.ae:159: if r != 0 {
+	@ ocb3.ae:163: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -859,7 +859,7 @@ ocb3_encrypt_with:
 	bne	.Locb3_encrypt_with_far3
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
-	@ ocb3.ae:160: offset = offset ^ l[at_star]                  // Offset_*
+	@ ocb3.ae:164: offset = offset ^ l[at_star]                  // Offset_*
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0]
 	ldr	r5, [sp, #40]
@@ -879,7 +879,7 @@ ocb3_encrypt_with:
 	mov	r0, r1
 	eors	r0, r5
 	str	r0, [sp, #16]
-	@ ocb3.ae:161: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #24]
@@ -900,7 +900,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #84]
-	@ ocb3.ae:162: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
@@ -944,7 +944,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #36]
 	ldr	r0, [r1]
 	rev	r4, r0
-	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
+	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
 	mov	r0, r8
 	subs	r0, r1, r0
@@ -996,7 +996,7 @@ ocb3_encrypt_with:
 	orrs	r2, r7
 	mov	r1, r4
 	orrs	r1, r6
-	@ ocb3.ae:163: checksum = checksum ^ pad10(p, r)             // delay slot
+	@ ocb3.ae:167: checksum = checksum ^ pad10(p, r)             // delay slot
 	mov	r0, r11
 	eors	r0, r5
 	mov	r11, r0
@@ -1006,7 +1006,7 @@ ocb3_encrypt_with:
 	eors	r6, r2
 	ldr	r5, [sp, #4]
 	eors	r5, r1
-	@ ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #56]
 	eors	r1, r0
@@ -1069,7 +1069,7 @@ ocb3_encrypt_with:
 	ldr	r6, [sp, #8]
 	ldr	r5, [sp, #4]
 .Locb3_encrypt_with_endif25:
-	@ ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
 	mov	r4, r7
 	eors	r4, r3
@@ -1119,7 +1119,7 @@ ocb3_encrypt_with:
 	eors	r2, r1
 	mov	r1, r4
 	eors	r1, r0
-	@ ocb3.ae:167: store_be(tag, 0, t, len(tag))
+	@ ocb3.ae:171: store_be(tag, 0, t, len(tag))
 	rev	r5, r1
 	rev	r4, r2
 	rev	r6, r3
@@ -1166,8 +1166,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 168 bytes (68 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2132 bytes of code and literals
+@     frame 168 bytes (77 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2200 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1202,7 +1202,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #236]
 	str	r0, [sp, #116]
-	@ ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
 	add	r0, sp, #120
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
@@ -1212,11 +1212,11 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #124]
 	ldr	r3, [sp, #128]
 	ldr	r2, [sp, #132]
-	@ ocb3.ae:177: full = n / 16
+	@ ocb3.ae:181: full = n / 16
 	ldr	r0, [sp, #100]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #76]
-	@ ocb3.ae:178: delta = l[at_l0]                                  // as in encrypt_with
+	@ ocb3.ae:182: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r0, [sp, #56]
 	ldr	r0, [r0, #32]
 	str	r0, [sp, #4]
@@ -1226,7 +1226,7 @@ ocb3_decrypt_with:
 	ldr	r4, [r0, #40]
 	ldr	r0, [sp, #56]
 	ldr	r1, [r0, #44]
-	@ ocb3.ae:179: for i in 0..full {
+	@ ocb3.ae:183: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #4]
@@ -1262,13 +1262,13 @@ ocb3_decrypt_with:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	ldr	r0, =ocb3_tf3
 	str	r0, [sp, #88]
-	@ ocb3.ae:179: for i in 0..full {
+	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
-	@ ocb3.ae:180: off = 16 * i
+	@ ocb3.ae:184: off = 16 * i
 	ldr	r0, [sp, #48]
 	lsls	r0, r0, #4
 	str	r0, [sp, #52]
-	@ ocb3.ae:181: offset = offset ^ delta
+	@ ocb3.ae:185: offset = offset ^ delta
 	mov	r0, r7
 	mov	r1, r0
 	mov	r0, r11
@@ -1289,7 +1289,7 @@ ocb3_decrypt_with:
 	mov	r0, r8
 	eors	r1, r0
 	str	r1, [sp, #32]
-	@ ocb3.ae:182: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #52]
 	adds	r5, r1, r0
@@ -1633,7 +1633,7 @@ ocb3_decrypt_with:
 	mov	r0, r1
 	eors	r0, r2
 	str	r0, [sp, #4]
-	@ ocb3.ae:183: delta = get_l(l, ntz(i + 2))                  // delay slot
+	@ ocb3.ae:187: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r0, [sp, #48]
 	adds	r1, r0, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
@@ -1716,7 +1716,7 @@ ocb3_decrypt_with:
 	mov	r0, r2
 	mov	r11, r0
 .Locb3_decrypt_with_endif18:
-	@ ocb3.ae:98: x = l[at_l0 + (if k < l_cached then k else last)]
+	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
 	mov	r0, r11
 	cmp	r0, #8
 	movs	r1, #0
@@ -1737,7 +1737,7 @@ ocb3_decrypt_with:
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
-	@ ocb3.ae:99: if k > last {
+	@ ocb3.ae:103: if k > last {
 	mov	r0, r11
 	cmp	r6, r0
 	movs	r6, #0
@@ -1746,7 +1746,7 @@ ocb3_decrypt_with:
 	eors	r6, r0
 	cmp	r6, #0
 	beq	.Locb3_decrypt_with_else19
-	@ ocb3.ae:100: for j in last..k {
+	@ ocb3.ae:104: for j in last..k {
 	movs	r0, #7
 	mov	r9, r0
 	mov	r6, r5
@@ -1814,7 +1814,7 @@ ocb3_decrypt_with:
 	mov	r0, r1
 	mov	r8, r0
 .Locb3_decrypt_with_endif20:
-	@ ocb3.ae:184: p = u ^ offset
+	@ ocb3.ae:188: p = u ^ offset
 	ldr	r5, [sp, #4]
 	ldr	r0, [sp, #44]
 	eors	r5, r0
@@ -1827,7 +1827,7 @@ ocb3_decrypt_with:
 	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #32]
 	eors	r1, r0
-	@ ocb3.ae:185: checksum = checksum ^ p
+	@ ocb3.ae:189: checksum = checksum ^ p
 	ldr	r0, [sp, #28]
 	eors	r0, r5
 	str	r0, [sp, #28]
@@ -1838,7 +1838,7 @@ ocb3_decrypt_with:
 	eors	r6, r2
 	ldr	r0, [sp, #68]
 	eors	r0, r1
-	@ ocb3.ae:186: store_be(msg, off, p)
+	@ ocb3.ae:190: store_be(msg, off, p)
 	rev	r1, r1
 	str	r1, [sp, #4]
 	rev	r7, r2
@@ -1900,15 +1900,15 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far3:
 .Locb3_decrypt_with_done2:
-	@ ocb3.ae:188: r = n - 16 * full
+	@ ocb3.ae:192: r = n - 16 * full
 	ldr	r0, [sp, #76]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
 	ldr	r1, [sp, #100]
 	ldr	r0, [sp, #32]
 	subs	r0, r1, r0
-	str	r0, [sp, #8]
-	@ ocb3.ae:189: if r != 0 {
+	mov	r10, r0
+	@ ocb3.ae:193: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1916,7 +1916,7 @@ ocb3_decrypt_with:
 	bne	.Locb3_decrypt_with_far4
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far4:
-	@ ocb3.ae:190: offset = offset ^ l[at_star]
+	@ ocb3.ae:194: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #56]
 	ldr	r0, [r0]
 	ldr	r1, [sp, #56]
@@ -1936,7 +1936,7 @@ ocb3_decrypt_with:
 	mov	r0, r2
 	eors	r0, r1
 	str	r0, [sp, #16]
-	@ ocb3.ae:191: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #120]
 	mov	r0, r11
@@ -1951,20 +1951,20 @@ ocb3_decrypt_with:
 	bl	ocb3_E_encrypt_block
 	ldr	r5, [sp, #136]
 	ldr	r3, [sp, #140]
-	ldr	r2, [sp, #144]
+	ldr	r1, [sp, #144]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #12]
-	@ ocb3.ae:192: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #80]
+	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
+	ldr	r2, [sp, #80]
 	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
+	adds	r2, r2, r0
 	movs	r0, #3
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
 	ldr	r0, [sp, #36]
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
@@ -1973,7 +1973,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
 	add	r6, sp, #152
-	ldr	r4, [sp, #8]
+	mov	r4, r10
 	cmp	r4, #16
 	bcc	.Locb3_decrypt_with_cnt31
 	movs	r4, #16
@@ -1981,93 +1981,114 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_cpy32:
 	subs	r4, #1
 	bcc	.Locb3_decrypt_with_cpyd30
-	ldrb	r0, [r1, r4]
+	ldrb	r0, [r2, r4]
 	strb	r0, [r6, r4]
 	b	.Locb3_decrypt_with_cpy32
 .Locb3_decrypt_with_cpyd30:
-	mov	r1, r6
+	mov	r2, r6
 .Locb3_decrypt_with_words29:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	rev	r0, r0
-	ldr	r4, [r1, #8]
+	ldr	r4, [r2, #8]
 	rev	r6, r4
-	ldr	r4, [r1, #4]
+	ldr	r4, [r2, #4]
 	rev	r4, r4
-	ldr	r1, [r1]
-	rev	r1, r1
+	ldr	r2, [r2]
+	rev	r2, r2
 	eors	r0, r5
 	mov	r9, r0
 	mov	r0, r6
 	eors	r0, r3
 	mov	r8, r0
-	mov	r3, r4
-	eors	r3, r2
-	mov	r0, r1
-	mov	r1, r0
+	mov	r0, r4
+	eors	r0, r1
+	str	r0, [sp, #8]
+	mov	r3, r2
 	ldr	r0, [sp, #12]
+	eors	r3, r0
+	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	mov	r0, r10
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
 	eors	r1, r0
-	mov	r10, r1
-	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #8]
-	lsls	r5, r0, #3
-	movs	r7, #0
-	mvns	r7, r7
-	mov	r4, r7
-	mov	r2, r7
-	mov	r6, r7
-	cmp	r5, #128
-	bcs	.Locb3_decrypt_with_shz33
-.Locb3_decrypt_with_shl35:
-	cmp	r5, #32
-	bcc	.Locb3_decrypt_with_shf34
-	mov	r4, r7
-	mov	r7, r2
-	mov	r2, r6
-	movs	r6, #0
-	subs	r5, #32
-	b	.Locb3_decrypt_with_shl35
-.Locb3_decrypt_with_shf34:
-	movs	r1, #32
-	subs	r1, r1, r5
-	lsrs	r4, r5
-	mov	r0, r7
-	lsls	r0, r1
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else33
+	@ ocb3.ae:73: y = x & ~(~(0 as u128) >> (8 * count))
+	mov	r0, r10
+	lsls	r6, r0, #3
+	movs	r5, #0
+	mvns	r5, r5
+	mov	r4, r5
+	mov	r2, r5
+	mov	r1, r5
+	cmp	r6, #128
+	bcs	.Locb3_decrypt_with_shz35
+.Locb3_decrypt_with_shl37:
+	cmp	r6, #32
+	bcc	.Locb3_decrypt_with_shf36
+	mov	r4, r5
+	mov	r5, r2
+	mov	r2, r1
+	movs	r1, #0
+	subs	r6, #32
+	b	.Locb3_decrypt_with_shl37
+.Locb3_decrypt_with_shf36:
+	movs	r7, #32
+	subs	r7, r7, r6
+	lsrs	r4, r6
+	mov	r0, r5
+	lsls	r0, r7
 	orrs	r4, r0
-	lsrs	r7, r5
+	lsrs	r5, r6
 	mov	r0, r2
-	lsls	r0, r1
-	orrs	r7, r0
-	lsrs	r2, r5
-	mov	r0, r6
-	lsls	r0, r1
+	lsls	r0, r7
+	orrs	r5, r0
+	lsrs	r2, r6
+	mov	r0, r1
+	lsls	r0, r7
 	orrs	r2, r0
-	lsrs	r6, r5
-	b	.Locb3_decrypt_with_she36
-.Locb3_decrypt_with_shz33:
+	lsrs	r1, r6
+	b	.Locb3_decrypt_with_she38
+.Locb3_decrypt_with_shz35:
 	movs	r4, #0
-	movs	r7, #0
+	movs	r5, #0
 	movs	r2, #0
-	movs	r6, #0
-.Locb3_decrypt_with_she36:
-	mvns	r5, r4
-	mvns	r4, r7
-	mvns	r2, r2
-	mvns	r1, r6
+	movs	r1, #0
+.Locb3_decrypt_with_she38:
+	mvns	r6, r4
+	mvns	r5, r5
+	mvns	r4, r2
+	mvns	r7, r1
 	mov	r0, r9
-	ands	r0, r5
+	ands	r0, r6
+	mov	r2, r8
+	ands	r2, r5
+	ldr	r1, [sp, #8]
+	ands	r1, r4
+	ands	r3, r7
+	mov	r9, r0
+	mov	r0, r2
+	mov	r8, r0
+	mov	r0, r1
+	str	r0, [sp, #12]
+	mov	r0, r3
+	str	r0, [sp, #8]
+	b	.Locb3_decrypt_with_endif34
+.Locb3_decrypt_with_else33:
+	mov	r0, r9
 	mov	r9, r0
 	mov	r0, r8
-	ands	r0, r4
 	mov	r8, r0
-	mov	r0, r3
-	ands	r0, r2
-	str	r0, [sp, #12]
-	mov	r0, r10
-	ands	r0, r1
-	mov	r10, r0
-	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r1, #15
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #12]
+	mov	r0, r3
+	str	r0, [sp, #8]
+.Locb3_decrypt_with_endif34:
+	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
+	movs	r1, #15
+	mov	r0, r10
 	subs	r0, r1, r0
 	lsls	r4, r0, #3
 	movs	r3, #128
@@ -2075,17 +2096,17 @@ ocb3_decrypt_with:
 	mov	r6, r2
 	mov	r5, r2
 	cmp	r4, #128
-	bcs	.Locb3_decrypt_with_shz37
-.Locb3_decrypt_with_shl39:
+	bcs	.Locb3_decrypt_with_shz39
+.Locb3_decrypt_with_shl41:
 	cmp	r4, #32
-	bcc	.Locb3_decrypt_with_shf38
+	bcc	.Locb3_decrypt_with_shf40
 	mov	r5, r6
 	mov	r6, r2
 	mov	r2, r3
 	movs	r3, #0
 	subs	r4, #32
-	b	.Locb3_decrypt_with_shl39
-.Locb3_decrypt_with_shf38:
+	b	.Locb3_decrypt_with_shl41
+.Locb3_decrypt_with_shf40:
 	movs	r1, #32
 	subs	r1, r1, r4
 	lsls	r5, r4
@@ -2101,22 +2122,22 @@ ocb3_decrypt_with:
 	lsrs	r0, r1
 	orrs	r2, r0
 	lsls	r3, r4
-	b	.Locb3_decrypt_with_she40
-.Locb3_decrypt_with_shz37:
+	b	.Locb3_decrypt_with_she42
+.Locb3_decrypt_with_shz39:
 	movs	r3, #0
 	movs	r2, #0
 	movs	r6, #0
 	movs	r5, #0
-.Locb3_decrypt_with_she40:
+.Locb3_decrypt_with_she42:
 	mov	r4, r9
 	orrs	r4, r3
 	mov	r3, r8
 	orrs	r3, r2
 	ldr	r2, [sp, #12]
 	orrs	r2, r6
-	mov	r1, r10
+	ldr	r1, [sp, #8]
 	orrs	r1, r5
-	@ ocb3.ae:193: checksum = checksum ^ pad10(p, r)
+	@ ocb3.ae:197: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #28]
 	eors	r0, r4
 	str	r0, [sp, #28]
@@ -2126,10 +2147,10 @@ ocb3_decrypt_with:
 	eors	r6, r2
 	ldr	r5, [sp, #68]
 	eors	r5, r1
-	@ ocb3.ae:194: store_be(msg, 16 * full, p, r)
-	mov	r0, r10
+	@ ocb3.ae:198: store_be(msg, 16 * full, p, r)
+	ldr	r0, [sp, #8]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #12]
 	rev	r4, r0
 	mov	r0, r8
@@ -2139,37 +2160,37 @@ ocb3_decrypt_with:
 	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes41
+	bcc	.Locb3_decrypt_with_bytes43
 	ldr	r0, [sp, #36]
 	tst	r1, r0
-	bne	.Locb3_decrypt_with_bytes41
-	ldr	r0, [sp, #40]
+	bne	.Locb3_decrypt_with_bytes43
+	ldr	r0, [sp, #8]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Locb3_decrypt_with_stored42
-.Locb3_decrypt_with_bytes41:
-	ldr	r0, [sp, #40]
+	b	.Locb3_decrypt_with_stored44
+.Locb3_decrypt_with_bytes43:
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #152]
 	str	r4, [sp, #156]
 	str	r3, [sp, #160]
 	str	r2, [sp, #164]
 	add	r3, sp, #152
-	ldr	r2, [sp, #8]
+	mov	r2, r10
 	cmp	r2, #16
-	bcc	.Locb3_decrypt_with_cnt43
+	bcc	.Locb3_decrypt_with_cnt45
 	movs	r2, #16
-.Locb3_decrypt_with_cnt43:
-.Locb3_decrypt_with_cpy44:
+.Locb3_decrypt_with_cnt45:
+.Locb3_decrypt_with_cpy46:
 	subs	r2, #1
-	bcc	.Locb3_decrypt_with_stored42
+	bcc	.Locb3_decrypt_with_stored44
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Locb3_decrypt_with_cpy44
-.Locb3_decrypt_with_stored42:
+	b	.Locb3_decrypt_with_cpy46
+.Locb3_decrypt_with_stored44:
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #4]
 	mov	r0, r11
@@ -2192,7 +2213,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #64]
 	ldr	r5, [sp, #68]
 .Locb3_decrypt_with_endif27:
-	@ ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	ldr	r6, [sp, #4]
 	eors	r2, r6
 	mov	r6, r11
@@ -2224,10 +2245,11 @@ ocb3_decrypt_with:
 	add	r2, sp, #136
 	ldr	r0, [sp, #24]
 	bl	ocb3_E_encrypt_block
-	ldr	r7, [sp, #136]
-	ldr	r6, [sp, #140]
-	ldr	r5, [sp, #144]
-	ldr	r4, [sp, #148]
+	ldr	r6, [sp, #136]
+	ldr	r5, [sp, #140]
+	ldr	r4, [sp, #144]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #16]
 	add	r0, sp, #120
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
@@ -2235,131 +2257,149 @@ ocb3_decrypt_with:
 	ldr	r2, [sp, #108]
 	ldr	r3, [sp, #104]
 	bl	ocb3_hash
-	ldr	r0, [sp, #120]
+	ldr	r7, [sp, #120]
 	ldr	r3, [sp, #124]
 	ldr	r2, [sp, #128]
 	ldr	r1, [sp, #132]
-	eors	r7, r0
-	str	r7, [sp, #12]
 	mov	r0, r6
-	eors	r0, r3
+	eors	r0, r7
 	str	r0, [sp, #8]
 	mov	r0, r5
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #4]
-	mov	r2, r4
-	eors	r2, r1
-	@ ocb3.ae:198: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	mov	r0, r4
+	eors	r0, r2
+	str	r0, [sp, #12]
+	ldr	r6, [sp, #16]
+	eors	r6, r1
+	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #112]
-	movs	r3, #3
+	movs	r2, #3
 	ldr	r0, [sp, #96]
 	cmp	r0, #16
-	bcc	.Locb3_decrypt_with_bytes45
-	tst	r1, r3
-	beq	.Locb3_decrypt_with_words46
-.Locb3_decrypt_with_bytes45:
+	bcc	.Locb3_decrypt_with_bytes47
+	tst	r1, r2
+	beq	.Locb3_decrypt_with_words48
+.Locb3_decrypt_with_bytes47:
 	movs	r0, #0
 	str	r0, [sp, #152]
 	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
-	add	r4, sp, #152
-	ldr	r3, [sp, #96]
-	cmp	r3, #16
-	bcc	.Locb3_decrypt_with_cnt48
-	movs	r3, #16
-.Locb3_decrypt_with_cnt48:
-.Locb3_decrypt_with_cpy49:
-	subs	r3, #1
-	bcc	.Locb3_decrypt_with_cpyd47
-	ldrb	r0, [r1, r3]
-	strb	r0, [r4, r3]
-	b	.Locb3_decrypt_with_cpy49
-.Locb3_decrypt_with_cpyd47:
-	mov	r1, r4
-.Locb3_decrypt_with_words46:
+	add	r3, sp, #152
+	ldr	r2, [sp, #96]
+	cmp	r2, #16
+	bcc	.Locb3_decrypt_with_cnt50
+	movs	r2, #16
+.Locb3_decrypt_with_cnt50:
+.Locb3_decrypt_with_cpy51:
+	subs	r2, #1
+	bcc	.Locb3_decrypt_with_cpyd49
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Locb3_decrypt_with_cpy51
+.Locb3_decrypt_with_cpyd49:
+	mov	r1, r3
+.Locb3_decrypt_with_words48:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #16]
-	@ ocb3.ae:71: return x & ~(~(0 as u128) >> (8 * count))
+	str	r0, [sp, #20]
+	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #96]
-	lsls	r7, r0, #3
-	movs	r6, #0
-	mvns	r6, r6
-	mov	r5, r6
-	mov	r4, r6
-	mov	r3, r6
-	cmp	r7, #128
-	bcs	.Locb3_decrypt_with_shz50
-.Locb3_decrypt_with_shl52:
-	cmp	r7, #32
-	bcc	.Locb3_decrypt_with_shf51
-	mov	r5, r6
-	mov	r6, r4
-	mov	r4, r3
-	movs	r3, #0
-	subs	r7, #32
-	b	.Locb3_decrypt_with_shl52
-.Locb3_decrypt_with_shf51:
-	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r5, r7
-	mov	r0, r6
-	lsls	r0, r1
-	orrs	r5, r0
-	lsrs	r6, r7
-	mov	r0, r4
-	lsls	r0, r1
-	orrs	r6, r0
-	lsrs	r4, r7
-	mov	r0, r3
-	lsls	r0, r1
-	orrs	r4, r0
-	lsrs	r3, r7
-	b	.Locb3_decrypt_with_she53
-.Locb3_decrypt_with_shz50:
-	movs	r5, #0
-	movs	r6, #0
-	movs	r4, #0
-	movs	r3, #0
-.Locb3_decrypt_with_she53:
-	mvns	r1, r5
-	mvns	r0, r6
-	mvns	r4, r4
-	mvns	r3, r3
-	ldr	r5, [sp, #12]
-	ands	r5, r1
-	ldr	r1, [sp, #8]
-	ands	r1, r0
-	ldr	r0, [sp, #4]
-	ands	r0, r4
-	mov	r4, r2
-	ands	r4, r3
-	@ ocb3.ae:198: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r3, [sp, #28]
-	eors	r3, r5
-	ldr	r2, [sp, #24]
-	eors	r2, r1
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r0, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
+	str	r0, [sp, #16]
+	eors	r1, r0
+	cmp	r1, #0
+	beq	.Locb3_decrypt_with_else52
+	@ ocb3.ae:73: y = x & ~(~(0 as u128) >> (8 * count))
+	ldr	r0, [sp, #96]
+	lsls	r5, r0, #3
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	cmp	r5, #128
+	bcs	.Locb3_decrypt_with_shz54
+.Locb3_decrypt_with_shl56:
+	cmp	r5, #32
+	bcc	.Locb3_decrypt_with_shf55
+	mov	r3, r4
+	mov	r4, r2
+	mov	r2, r1
+	movs	r1, #0
+	subs	r5, #32
+	b	.Locb3_decrypt_with_shl56
+.Locb3_decrypt_with_shf55:
+	movs	r7, #32
+	subs	r7, r7, r5
+	lsrs	r3, r5
+	mov	r0, r4
+	lsls	r0, r7
+	orrs	r3, r0
+	lsrs	r4, r5
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r4, r0
+	lsrs	r2, r5
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
+	lsrs	r1, r5
+	b	.Locb3_decrypt_with_she57
+.Locb3_decrypt_with_shz54:
+	movs	r3, #0
+	movs	r4, #0
+	movs	r2, #0
+	movs	r1, #0
+.Locb3_decrypt_with_she57:
+	mvns	r5, r3
+	mvns	r0, r4
+	mvns	r3, r2
+	mvns	r4, r1
+	ldr	r2, [sp, #8]
+	ands	r2, r5
+	ldr	r1, [sp, #4]
+	ands	r1, r0
+	ldr	r0, [sp, #12]
+	ands	r0, r3
+	mov	r3, r6
+	ands	r3, r4
+	b	.Locb3_decrypt_with_endif53
+.Locb3_decrypt_with_else52:
+	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #12]
+	mov	r3, r6
+.Locb3_decrypt_with_endif53:
+	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	ldr	r4, [sp, #28]
+	eors	r4, r2
+	ldr	r2, [sp, #32]
+	eors	r2, r1
+	ldr	r1, [sp, #24]
+	eors	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r0, r3
+	orrs	r4, r2
+	orrs	r4, r1
+	orrs	r4, r0
+	subs	r0, r4, #1
+	movs	r1, #0
+	adcs	r1, r1
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	ldr	r0, [sp, #116]
 	strh	r1, [r0]
@@ -2705,11 +2745,11 @@ ocb3_hash:
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #48]
-	@ ocb3.ae:124: full = a / 16
+	@ ocb3.ae:128: full = a / 16
 	ldr	r0, [sp, #52]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
-	@ ocb3.ae:127: for i in 0..full {
+	@ ocb3.ae:131: for i in 0..full {
 	movs	r0, #0
 	mov	r11, r0
 	movs	r0, #0
@@ -2735,7 +2775,7 @@ ocb3_hash:
 	b	.Locb3_hash_done2
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
-	@ ocb3.ae:128: offset = offset ^ get_l(l, ntz(i + 1))
+	@ ocb3.ae:132: offset = offset ^ get_l(l, ntz(i + 1))
 	mov	r0, r11
 	adds	r3, r0, #1
 	@ ocb3.ae:47: if v[15:0] == 0 {
@@ -2817,7 +2857,7 @@ ocb3_hash:
 	mov	r0, r2
 	mov	r10, r0
 .Locb3_hash_endif12:
-	@ ocb3.ae:98: x = l[at_l0 + (if k < l_cached then k else last)]
+	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
 	mov	r0, r10
 	cmp	r0, #8
 	movs	r1, #0
@@ -2838,7 +2878,7 @@ ocb3_hash:
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r0, [r0, #12]
-	@ ocb3.ae:99: if k > last {
+	@ ocb3.ae:103: if k > last {
 	mov	r1, r10
 	cmp	r4, r1
 	movs	r4, #0
@@ -2847,7 +2887,7 @@ ocb3_hash:
 	eors	r4, r1
 	cmp	r4, #0
 	beq	.Locb3_hash_else13
-	@ ocb3.ae:100: for j in last..k {
+	@ ocb3.ae:104: for j in last..k {
 	movs	r6, #7
 	mov	r4, r3
 	mov	r3, r2
@@ -2897,7 +2937,7 @@ ocb3_hash:
 	mov	r3, r2
 	mov	r1, r0
 .Locb3_hash_endif14:
-	@ ocb3.ae:128: offset = offset ^ get_l(l, ntz(i + 1))
+	@ ocb3.ae:132: offset = offset ^ get_l(l, ntz(i + 1))
 	ldr	r0, [sp, #8]
 	eors	r0, r5
 	mov	r8, r0
@@ -2907,7 +2947,7 @@ ocb3_hash:
 	eors	r5, r3
 	ldr	r4, [sp, #28]
 	eors	r4, r1
-	@ ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	@ ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r0, r11
 	lsls	r1, r0, #4
 	ldr	r0, [sp, #40]
@@ -2989,12 +3029,12 @@ ocb3_hash:
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
-	@ ocb3.ae:131: r = a - 16 * full
+	@ ocb3.ae:135: r = a - 16 * full
 	ldr	r0, [sp, #36]
 	lsls	r3, r0, #4
 	ldr	r0, [sp, #52]
 	subs	r2, r0, r3
-	@ ocb3.ae:132: if r != 0 {
+	@ ocb3.ae:136: if r != 0 {
 	subs	r0, r2, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -3002,7 +3042,7 @@ ocb3_hash:
 	bne	.Locb3_hash_far3
 	b	.Locb3_hash_else21
 .Locb3_hash_far3:
-	@ ocb3.ae:133: offset = offset ^ l[at_star]
+	@ ocb3.ae:137: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #32]
 	ldr	r6, [r0]
 	ldr	r0, [sp, #32]
@@ -3022,7 +3062,7 @@ ocb3_hash:
 	str	r0, [sp]
 	ldr	r1, [sp, #28]
 	eors	r1, r4
-	@ ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	ldr	r0, [sp, #40]
 	adds	r3, r0, r3
 	movs	r0, #3
@@ -3064,7 +3104,7 @@ ocb3_hash:
 	ldr	r0, [r3]
 	rev	r0, r0
 	str	r0, [sp, #28]
-	@ ocb3.ae:76: return x | ((0x80 as u128) << (8 * (15 - count)))
+	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
 	lsls	r7, r0, #3
@@ -3115,7 +3155,7 @@ ocb3_hash:
 	orrs	r5, r4
 	ldr	r4, [sp, #28]
 	orrs	r4, r3
-	@ ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r3, r0
 	ldr	r0, [sp, #8]
 	eors	r3, r0
@@ -3192,7 +3232,7 @@ ocb3_initial_offset:
 	mov	r1, r2
 	ldr	r0, [sp, #100]
 	str	r0, [sp]
-	@ ocb3.ae:112: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:116: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r0, r3, #3
 	lsls	r0, r0, #25
 	lsrs	r0, r0, #25
@@ -3245,7 +3285,7 @@ ocb3_initial_offset:
 	mov	r0, r11
 	orrs	r0, r2
 	mov	r11, r0
-	@ ocb3.ae:113: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
+	@ ocb3.ae:117: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 	ldr	r6, [sp, #4]
 .Locb3_initial_offset_bytes5:
 	movs	r0, #0
@@ -3338,7 +3378,7 @@ ocb3_initial_offset:
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_initial_offset_she13:
-	@ ocb3.ae:112: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
+	@ ocb3.ae:116: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	mov	r7, r9
 	mov	r0, r8
 	orrs	r7, r0
@@ -3347,14 +3387,14 @@ ocb3_initial_offset:
 	orrs	r3, r2
 	mov	r2, r11
 	orrs	r2, r1
-	@ ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	movs	r0, #63
 	mov	r1, r7
 	bics	r1, r0
-	@ ocb3.ae:114: bottom = n[5:0]
+	@ ocb3.ae:118: bottom = n[5:0]
 	lsls	r0, r7, #26
 	lsrs	r4, r0, #26
-	@ ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	str	r1, [sp, #32]
 	str	r6, [sp, #36]
 	str	r3, [sp, #40]
@@ -3367,7 +3407,7 @@ ocb3_initial_offset:
 	ldr	r3, [sp, #52]
 	ldr	r2, [sp, #56]
 	ldr	r7, [sp, #60]
-	@ ocb3.ae:116: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r1, r3, #24
 	lsls	r0, r2, #8
 	orrs	r1, r0
@@ -3378,7 +3418,7 @@ ocb3_initial_offset:
 	eors	r0, r1
 	mov	r1, r7
 	eors	r1, r6
-	@ ocb3.ae:117: return (stretch << bottom)[191:64]
+	@ ocb3.ae:121: return (stretch << bottom)[191:64]
 	mov	r6, r1
 	mov	r1, r7
 	mov	r7, r4

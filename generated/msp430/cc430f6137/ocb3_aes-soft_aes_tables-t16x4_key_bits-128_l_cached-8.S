@@ -213,7 +213,7 @@ ocb3_key_setup:
 	dec	r8
 	jnz	.Locb3_key_setup_loop12
 .Locb3_key_setup_done13:
-	; ocb3.ae:84: l_star = E.encrypt_block(ks, 0 as u128)
+	; ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
@@ -300,7 +300,7 @@ ocb3_key_setup:
 	inc	r15
 	and	#135, r15
 	xor	r15, r14
-	; ocb3.ae:86: l[at_star] = l_star
+	; ocb3.ae:90: l[at_star] = l_star
 	mov	10(sp), r15
 	mov	54(sp), 0(r15)
 	mov	10(sp), r15
@@ -317,7 +317,7 @@ ocb3_key_setup:
 	mov	66(sp), 12(r15)
 	mov	10(sp), r15
 	mov	68(sp), 14(r15)
-	; ocb3.ae:87: l[at_dollar] = l_dollar
+	; ocb3.ae:91: l[at_dollar] = l_dollar
 	mov	10(sp), r15
 	mov	r14, 16(r15)
 	mov	10(sp), r15
@@ -429,7 +429,7 @@ ocb3_key_setup:
 	and	#135, r11
 	mov	r5, r12
 	xor	r11, r12
-	; ocb3.ae:89: for i in 0..l_cached {
+	; ocb3.ae:93: for i in 0..l_cached {
 	mov	#8, 12(sp)
 	mov	r12, r9
 	mov	r6, r10
@@ -437,11 +437,11 @@ ocb3_key_setup:
 	mov	r14, r12
 	mov	r15, r6
 	mov	r4, r5
-	; ocb3.ae:90: l[at_l0 + i] = x
+	; ocb3.ae:94: l[at_l0 + i] = x
 	mov	10(sp), r13
-	; ocb3.ae:89: for i in 0..l_cached {
+	; ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop14:
-	; ocb3.ae:90: l[at_l0 + i] = x
+	; ocb3.ae:94: l[at_l0 + i] = x
 	mov	r9, 32(r13)
 	mov	r10, 34(r13)
 	mov	r11, 36(r13)
@@ -577,7 +577,7 @@ ocb3_encrypt_with:
 	mov	252(sp), 100(sp)
 	mov	256(sp), 110(sp)
 	mov	258(sp), 108(sp)
-	; ocb3.ae:142: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
 	mov	108(sp), 116(sp)
 	mov	#0, 118(sp)
 	mov	sp, r15
@@ -591,7 +591,7 @@ ocb3_encrypt_with:
 	mov	74(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 74(sp)
-	; ocb3.ae:149: for i in 0..full {
+	; ocb3.ae:153: for i in 0..full {
 	mov	#0, 50(sp)
 	mov	132(sp), r6
 	mov	134(sp), r7
@@ -705,7 +705,7 @@ ocb3_encrypt_with:
 	swpb	20(sp)
 	mov	20(sp), r15
 	xor	24(sp), r15
-	; ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
+	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	r4, 116(sp)
 	mov	r5, 118(sp)
 	mov	r6, 120(sp)
@@ -849,7 +849,7 @@ ocb3_encrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	; ocb3.ae:99: if k > last {
+	; ocb3.ae:103: if k > last {
 	mov	2(r7), r9
 	mov	4(r7), r10
 	mov	6(r7), r11
@@ -859,7 +859,7 @@ ocb3_encrypt_with:
 	mov	14(r7), r14
 	tst	r8
 	jz	.Locb3_encrypt_with_else18
-	; ocb3.ae:100: for j in last..k {
+	; ocb3.ae:104: for j in last..k {
 	mov	#7, 10(sp)
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
@@ -985,7 +985,7 @@ ocb3_encrypt_with:
 	xor	176(sp), r7
 	mov	24(sp), r15
 	xor	178(sp), r15
-	; ocb3.ae:156: store_be(ct, off, u ^ offset)
+	; ocb3.ae:160: store_be(ct, off, u ^ offset)
 	mov	r15, r6
 	mov	r13, r15
 	mov	52(sp), r13
@@ -1065,7 +1065,7 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r5
-	; ocb3.ae:159: if r != 0 {
+	; ocb3.ae:163: if r != 0 {
 	tst	r5
 	jz	.Locb3_encrypt_with_else25
 	mov	r6, 72(sp)
@@ -1092,7 +1092,7 @@ ocb3_encrypt_with:
 	mov	r14, 102(sp)
 	mov	60(sp), r15
 	xor	14(r15), 102(sp)
-	; ocb3.ae:161: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	mov	72(sp), 116(sp)
 	mov	68(sp), 118(sp)
 	mov	66(sp), 120(sp)
@@ -1347,7 +1347,7 @@ ocb3_encrypt_with:
 	xor	192(sp), r5
 	mov	96(sp), r15
 	xor	194(sp), r15
-	; ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
+	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r15, r4
 	mov	r12, r15
 	mov	74(sp), r12
@@ -1463,7 +1463,7 @@ ocb3_encrypt_with:
 	xor	28(r15), r9
 	mov	60(sp), r15
 	xor	30(r15), r10
-	; ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 116(sp)
 	mov	r12, 118(sp)
 	mov	r13, 120(sp)
@@ -1502,7 +1502,7 @@ ocb3_encrypt_with:
 	xor	224(sp), r14
 	mov	210(sp), r15
 	xor	226(sp), r15
-	; ocb3.ae:167: store_be(tag, 0, t, len(tag))
+	; ocb3.ae:171: store_be(tag, 0, t, len(tag))
 	mov	110(sp), r13
 	cmp	#16, 108(sp)
 	jnc	.Locb3_encrypt_with_bytes36
@@ -1565,66 +1565,66 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 274 bytes (88 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4558 bytes of code
+;     frame 276 bytes (89 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4714 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#274, sp
+	sub	#276, sp
 	mov	r12, 34(sp)
-	mov	r13, 118(sp)
+	mov	r13, 116(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	290(sp), 172(sp)
-	mov	292(sp), 170(sp)
-	mov	294(sp), 142(sp)
-	mov	296(sp), 84(sp)
-	mov	298(sp), 174(sp)
-	mov	300(sp), 168(sp)
-	mov	302(sp), 154(sp)
-	mov	306(sp), 176(sp)
-	; ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
-	mov	168(sp), 178(sp)
-	mov	#0, 180(sp)
+	mov	292(sp), 174(sp)
+	mov	294(sp), 172(sp)
+	mov	296(sp), 160(sp)
+	mov	298(sp), 86(sp)
+	mov	300(sp), 176(sp)
+	mov	302(sp), 170(sp)
+	mov	304(sp), 168(sp)
+	mov	308(sp), 178(sp)
+	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
+	mov	170(sp), 180(sp)
+	mov	#0, 182(sp)
 	mov	sp, r15
-	add	#178, r15
+	add	#180, r15
 	mov	sp, r12
-	add	#194, r12
+	add	#196, r12
 	mov	r12, 0(sp)
 	mov	34(sp), r12
 	call	#ocb3_initial_offset
-	mov	84(sp), 132(sp)
+	mov	86(sp), 132(sp)
 	mov	132(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 132(sp)
-	; ocb3.ae:179: for i in 0..full {
-	mov	#0, 78(sp)
-	mov	194(sp), r7
-	mov	196(sp), r8
-	mov	198(sp), r9
-	mov	200(sp), r10
-	mov	202(sp), r11
-	mov	204(sp), r12
-	mov	206(sp), r13
-	mov	208(sp), r14
-	mov	118(sp), r15
+	; ocb3.ae:183: for i in 0..full {
+	mov	#0, 80(sp)
+	mov	196(sp), r7
+	mov	198(sp), r8
+	mov	200(sp), r9
+	mov	202(sp), r10
+	mov	204(sp), r11
+	mov	206(sp), r12
+	mov	208(sp), r13
+	mov	210(sp), r14
+	mov	116(sp), r15
 	mov	32(r15), 8(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	34(r15), 6(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	36(r15), 4(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	38(r15), 2(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	40(r15), 36(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	42(r15), 24(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	44(r15), 22(sp)
-	mov	118(sp), r15
+	mov	116(sp), r15
 	mov	46(r15), r5
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
@@ -1634,25 +1634,25 @@ ocb3_decrypt_with:
 	mov	#0, 136(sp)
 	mov	#0, 138(sp)
 	mov	#0, 140(sp)
-	cmp	132(sp), 78(sp)
-	jnc	.Locb3_decrypt_with_near43
+	cmp	132(sp), 80(sp)
+	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
-.Locb3_decrypt_with_near43:
+.Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
-	mov	78(sp), r15
-	and	#4095, r15
-	mov	r15, 80(sp)
 	mov	80(sp), r15
+	and	#4095, r15
+	mov	r15, 82(sp)
+	mov	82(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 80(sp)
-	mov	r7, 72(sp)
-	xor	8(sp), 72(sp)
-	mov	r8, 70(sp)
-	xor	6(sp), 70(sp)
-	mov	r9, 68(sp)
-	xor	4(sp), 68(sp)
-	mov	r10, 66(sp)
-	xor	2(sp), 66(sp)
+	mov	r15, 82(sp)
+	mov	r7, 74(sp)
+	xor	8(sp), 74(sp)
+	mov	r8, 72(sp)
+	xor	6(sp), 72(sp)
+	mov	r9, 70(sp)
+	xor	4(sp), 70(sp)
+	mov	r10, 68(sp)
+	xor	2(sp), 68(sp)
 	mov	r11, 64(sp)
 	xor	36(sp), 64(sp)
 	mov	r12, 62(sp)
@@ -1661,8 +1661,8 @@ ocb3_decrypt_with:
 	xor	22(sp), 60(sp)
 	mov	r14, 58(sp)
 	xor	r5, 58(sp)
-	mov	80(sp), r6
-	add	142(sp), r6
+	mov	82(sp), r6
+	add	160(sp), r6
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1677,7 +1677,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#210, r12
+	add	#212, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1692,13 +1692,13 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_join5:
 	mov	r15, r14
 	swpb	r14
-	xor	72(sp), r14
+	xor	74(sp), r14
 	swpb	r12
-	xor	70(sp), r12
+	xor	72(sp), r12
 	swpb	r13
-	xor	68(sp), r13
+	xor	70(sp), r13
 	swpb	r11
-	xor	66(sp), r11
+	xor	68(sp), r11
 	swpb	r9
 	xor	64(sp), r9
 	swpb	r10
@@ -1939,7 +1939,7 @@ ocb3_decrypt_with:
 	mov	r12, 42(sp)
 	mov	34(sp), r15
 	xor	14(r15), 42(sp)
-	mov	78(sp), r14
+	mov	80(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2052,7 +2052,7 @@ ocb3_decrypt_with:
 	add	r15, r7
 	rlam.w	#3, r7
 	rla	r7
-	add	118(sp), r7
+	add	116(sp), r7
 	mov	#7, r15
 	sub	16(sp), r15
 	mov	#0, r15
@@ -2060,7 +2060,7 @@ ocb3_decrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	; ocb3.ae:99: if k > last {
+	; ocb3.ae:103: if k > last {
 	mov	2(r7), r9
 	mov	4(r7), r10
 	mov	6(r7), r11
@@ -2070,7 +2070,7 @@ ocb3_decrypt_with:
 	mov	14(r7), r15
 	tst	r8
 	jz	.Locb3_decrypt_with_else20
-	; ocb3.ae:100: for j in last..k {
+	; ocb3.ae:104: for j in last..k {
 	mov	#7, 10(sp)
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
@@ -2179,13 +2179,13 @@ ocb3_decrypt_with:
 	mov	r15, 40(sp)
 .Locb3_decrypt_with_endif21:
 	mov	38(sp), r12
-	xor	72(sp), r12
+	xor	74(sp), r12
 	mov	42(sp), r13
-	xor	70(sp), r13
+	xor	72(sp), r13
 	mov	44(sp), r11
-	xor	68(sp), r11
+	xor	70(sp), r11
 	mov	46(sp), r10
-	xor	66(sp), r10
+	xor	68(sp), r10
 	mov	48(sp), r9
 	xor	64(sp), r9
 	mov	50(sp), r8
@@ -2205,11 +2205,11 @@ ocb3_decrypt_with:
 	xor	r7, r6
 	mov	140(sp), r15
 	xor	r14, r15
-	; ocb3.ae:186: store_be(msg, off, p)
+	; ocb3.ae:190: store_be(msg, off, p)
 	mov	r14, r5
 	mov	r12, r14
-	mov	80(sp), r12
-	add	154(sp), r12
+	mov	82(sp), r12
+	add	168(sp), r12
 	bit	#1, r12
 	swpb	r5
 	swpb	r7
@@ -2230,16 +2230,16 @@ ocb3_decrypt_with:
 	mov	r14, 14(r12)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r5, 210(sp)
-	mov	r7, 212(sp)
-	mov	r8, 214(sp)
-	mov	r9, 216(sp)
-	mov	r10, 218(sp)
-	mov	r11, 220(sp)
-	mov	r13, 222(sp)
-	mov	r14, 224(sp)
+	mov	r5, 212(sp)
+	mov	r7, 214(sp)
+	mov	r8, 216(sp)
+	mov	r9, 218(sp)
+	mov	r10, 220(sp)
+	mov	r11, 222(sp)
+	mov	r13, 224(sp)
+	mov	r14, 226(sp)
 	mov	sp, r13
-	add	#210, r13
+	add	#212, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r13, 0(r12)
@@ -2248,10 +2248,10 @@ ocb3_decrypt_with:
 	dec	r14
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	72(sp), r7
-	mov	70(sp), r8
-	mov	68(sp), r9
-	mov	66(sp), r10
+	mov	74(sp), r7
+	mov	72(sp), r8
+	mov	70(sp), r9
+	mov	68(sp), r10
 	mov	64(sp), r11
 	mov	62(sp), r12
 	mov	60(sp), r13
@@ -2260,74 +2260,74 @@ ocb3_decrypt_with:
 	mov	r4, 136(sp)
 	mov	r6, 138(sp)
 	mov	r15, 140(sp)
-	add	#1, 78(sp)
-	cmp	132(sp), 78(sp)
-	jc	.Locb3_decrypt_with_near44
+	add	#1, 80(sp)
+	cmp	132(sp), 80(sp)
+	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
-.Locb3_decrypt_with_near44:
+.Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
 	mov	132(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 132(sp)
-	sub	132(sp), 84(sp)
-	mov	#0, 128(sp)
-	subc	#0, 128(sp)
-	mov	84(sp), r15
+	sub	132(sp), 86(sp)
+	mov	#0, 126(sp)
+	subc	#0, 126(sp)
+	mov	86(sp), r15
 	sub	#1, r15
 	clr	r6
 	adc	r6
-	mov	128(sp), r15
+	mov	126(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	bis	r15, r6
-	; ocb3.ae:189: if r != 0 {
+	; ocb3.ae:193: if r != 0 {
 	tst	r6
-	jnz	.Locb3_decrypt_with_near45
+	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
-.Locb3_decrypt_with_near45:
-	mov	r7, 98(sp)
-	mov	118(sp), r15
-	xor	@r15, 98(sp)
-	mov	r8, 96(sp)
-	mov	118(sp), r15
-	xor	2(r15), 96(sp)
-	mov	r9, 92(sp)
-	mov	118(sp), r15
-	xor	4(r15), 92(sp)
-	mov	r10, 90(sp)
-	mov	118(sp), r15
-	xor	6(r15), 90(sp)
-	mov	r11, 88(sp)
-	mov	118(sp), r15
-	xor	8(r15), 88(sp)
-	mov	r12, 150(sp)
-	mov	118(sp), r15
-	xor	10(r15), 150(sp)
-	mov	r13, 148(sp)
-	mov	118(sp), r15
-	xor	12(r15), 148(sp)
-	mov	r14, 146(sp)
-	mov	118(sp), r15
-	xor	14(r15), 146(sp)
-	; ocb3.ae:191: pad = E.encrypt_block(ks, offset)
-	mov	98(sp), 178(sp)
-	mov	96(sp), 180(sp)
-	mov	92(sp), 182(sp)
-	mov	90(sp), 184(sp)
-	mov	88(sp), 186(sp)
-	mov	150(sp), 188(sp)
-	mov	148(sp), 190(sp)
-	mov	146(sp), 192(sp)
+.Locb3_decrypt_with_near49:
+	mov	r7, 102(sp)
+	mov	116(sp), r15
+	xor	@r15, 102(sp)
+	mov	r8, 100(sp)
+	mov	116(sp), r15
+	xor	2(r15), 100(sp)
+	mov	r9, 96(sp)
+	mov	116(sp), r15
+	xor	4(r15), 96(sp)
+	mov	r10, 92(sp)
+	mov	116(sp), r15
+	xor	6(r15), 92(sp)
+	mov	r11, 90(sp)
+	mov	116(sp), r15
+	xor	8(r15), 90(sp)
+	mov	r12, 166(sp)
+	mov	116(sp), r15
+	xor	10(r15), 166(sp)
+	mov	r13, 164(sp)
+	mov	116(sp), r15
+	xor	12(r15), 164(sp)
+	mov	r14, 162(sp)
+	mov	116(sp), r15
+	xor	14(r15), 162(sp)
+	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
+	mov	102(sp), 180(sp)
+	mov	100(sp), 182(sp)
+	mov	96(sp), 184(sp)
+	mov	92(sp), 186(sp)
+	mov	90(sp), 188(sp)
+	mov	166(sp), 190(sp)
+	mov	164(sp), 192(sp)
+	mov	162(sp), 194(sp)
 	mov	sp, r13
-	add	#178, r13
+	add	#180, r13
 	mov	sp, r14
-	add	#226, r14
+	add	#228, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	132(sp), r8
-	add	142(sp), r8
-	cmp	#16, 84(sp)
+	add	160(sp), r8
+	cmp	#16, 86(sp)
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
@@ -2343,10 +2343,10 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#210, r11
+	add	#212, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	84(sp), r15
+	mov	86(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -2362,50 +2362,61 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	mov	r15, 112(sp)
-	swpb	112(sp)
-	xor	226(sp), 112(sp)
-	mov	r14, 110(sp)
-	swpb	110(sp)
-	xor	228(sp), 110(sp)
-	mov	r13, 108(sp)
-	swpb	108(sp)
-	xor	230(sp), 108(sp)
-	mov	r12, 106(sp)
+	mov	r15, r8
+	swpb	r8
+	xor	228(sp), r8
+	mov	r14, r5
+	swpb	r5
+	xor	230(sp), r5
+	mov	r13, 98(sp)
+	swpb	98(sp)
+	xor	232(sp), 98(sp)
+	mov	r12, 104(sp)
+	swpb	104(sp)
+	xor	234(sp), 104(sp)
+	mov	r11, 106(sp)
 	swpb	106(sp)
-	xor	232(sp), 106(sp)
-	mov	r11, 100(sp)
-	swpb	100(sp)
-	xor	234(sp), 100(sp)
-	mov	r10, 94(sp)
-	swpb	94(sp)
-	xor	236(sp), 94(sp)
-	mov	r9, r6
+	xor	236(sp), 106(sp)
+	mov	r10, 110(sp)
+	swpb	110(sp)
+	xor	238(sp), 110(sp)
+	mov	r9, 112(sp)
+	swpb	112(sp)
+	xor	240(sp), 112(sp)
+	mov	r7, r6
 	swpb	r6
-	xor	238(sp), r6
-	swpb	r7
-	xor	240(sp), r7
-	mov	84(sp), r15
+	xor	242(sp), r6
+	mov	86(sp), r15
+	sub	#16, r15
+	mov	126(sp), r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	jz	.Locb3_decrypt_with_else34
+	mov	86(sp), r15
 	and	#8191, r15
-	mov	r15, 122(sp)
-	mov	122(sp), r15
+	mov	r15, 124(sp)
+	mov	124(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 122(sp)
-	mov	128(sp), r14
+	mov	r15, 124(sp)
+	mov	126(sp), r14
 	and	#8191, r14
-	mov.b	85(sp), r15
+	mov.b	87(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	mov	r14, 120(sp)
 	bis	r15, 120(sp)
-	mov	84(sp), r10
+	mov	86(sp), r10
 	and	#1, r10
 	inv	r10
 	inc	r10
 	and	#65280, r10
 	xor	#-1, r10
-	mov	84(sp), r14
+	mov	86(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
@@ -2420,162 +2431,183 @@ ocb3_decrypt_with:
 	mov	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	84(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	r11, r15
+	mov	86(sp), r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r9, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r11, r14
+	mov	r9, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r10, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r11, r14
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r9, r15
 	and	r14, r15
-	mov	r9, r5
-	xor	r15, r5
-	inv	r11
-	inc	r11
+	mov	r9, r7
+	xor	r15, r7
+	inv	r12
+	inc	r12
 	mov	r10, r15
-	and	r11, r15
-	mov	r10, r8
-	xor	r15, r8
-	mov	84(sp), r9
-	rrum.w	#3, r9
-	and	#1, r9
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r9, r14
+	and	r12, r15
+	mov	r10, r9
+	xor	r15, r9
+	mov	86(sp), r10
+	rrum.w	#3, r10
+	and	#1, r10
+	mov	r10, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 86(sp)
-	xor	#-1, 86(sp)
-	mov	r9, r14
+	mov	r15, 66(sp)
+	xor	#-1, 66(sp)
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r11, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
-	mov	r9, r14
+	mov	r15, 88(sp)
+	xor	#-1, 88(sp)
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r8, r15
+	mov	r7, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 76(sp)
-	xor	#-1, 76(sp)
-	mov	r9, r14
+	mov	r15, r12
+	xor	#-1, r12
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r12, r15
+	mov	r9, r15
+	xor	#-1, r15
 	and	r14, r15
-	xor	r15, r12
-	mov	r9, r14
+	mov	r15, 78(sp)
+	xor	#-1, 78(sp)
+	mov	r10, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
 	xor	r15, r13
-	mov	r9, r14
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r11, r15
 	and	r14, r15
-	xor	r15, r5
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	mov	r8, r4
+	mov	r11, r14
+	xor	r15, r14
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	mov	r7, r15
+	and	r11, r15
+	mov	r7, r4
 	xor	r15, r4
-	mov	122(sp), r15
+	inv	r10
+	inc	r10
+	mov	r9, r15
+	and	r10, r15
+	xor	r15, r9
+	mov	124(sp), r15
 	sub	#128, r15
 	mov	120(sp), r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r10, r8
-	and	r15, r8
-	mov	r14, r15
+	and	r15, 66(sp)
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	86(sp), r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r10
+	mov	88(sp), r10
 	and	r15, r10
-	mov	r14, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	76(sp), r11
+	mov	r12, r11
 	and	r15, r11
-	mov	r14, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
+	mov	78(sp), r12
 	and	r15, r12
-	mov	r14, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r14, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	inv	r8
+	and	r15, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r9, r7
+	and	r15, r7
+	mov	66(sp), r9
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
 	inv	r13
-	mov	r5, r14
 	inv	r14
+	mov	r4, r15
 	inv	r15
-	and	r8, 112(sp)
-	and	r9, 110(sp)
-	and	r10, 108(sp)
-	and	r11, 106(sp)
-	and	r12, 100(sp)
-	and	r13, 94(sp)
-	mov	r6, 114(sp)
-	and	r14, 114(sp)
-	mov	r7, 102(sp)
-	and	r15, 102(sp)
+	inv	r7
+	and	r9, r8
+	mov	r5, r9
+	and	r10, r9
+	mov	98(sp), r10
+	and	r11, r10
+	mov	104(sp), r11
+	and	r12, r11
+	mov	106(sp), r12
+	and	r13, r12
+	mov	110(sp), r13
+	and	r14, r13
+	mov	112(sp), r14
+	and	r15, r14
+	mov	r6, r15
+	and	r7, r15
+	mov	r8, 158(sp)
+	mov	r9, 152(sp)
+	mov	r10, 98(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 110(sp)
+	mov	r14, 112(sp)
+	mov	r15, 122(sp)
+	jmp	.Locb3_decrypt_with_endif35
+.Locb3_decrypt_with_else34:
+	mov	r8, 158(sp)
+	mov	r5, 152(sp)
+	mov	r6, 122(sp)
+.Locb3_decrypt_with_endif35:
 	mov	#15, r11
-	sub	84(sp), r11
+	sub	86(sp), r11
 	mov	#0, r14
-	subc	128(sp), r14
+	subc	126(sp), r14
 	mov	r11, r15
 	and	#8191, r15
 	mov	r15, r5
@@ -2721,21 +2753,21 @@ ocb3_decrypt_with:
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	mov	112(sp), r8
+	mov	158(sp), r8
 	bis	r9, r8
-	mov	110(sp), r9
+	mov	152(sp), r9
 	bis	r10, r9
-	mov	108(sp), r10
+	mov	98(sp), r10
 	bis	r11, r10
-	mov	106(sp), r11
+	mov	104(sp), r11
 	bis	r12, r11
-	mov	100(sp), r12
+	mov	106(sp), r12
 	bis	r13, r12
-	mov	94(sp), r13
+	mov	110(sp), r13
 	bis	r14, r13
-	mov	114(sp), r14
+	mov	112(sp), r14
 	bis	r6, r14
-	mov	102(sp), r15
+	mov	122(sp), r15
 	bis	r7, r15
 	xor	r8, 32(sp)
 	xor	r9, 30(sp)
@@ -2748,21 +2780,21 @@ ocb3_decrypt_with:
 	xor	r14, r6
 	mov	140(sp), r14
 	xor	r15, r14
-	; ocb3.ae:194: store_be(msg, 16 * full, p, r)
-	mov	102(sp), r4
-	mov	114(sp), r5
-	mov	94(sp), r7
-	mov	100(sp), r9
-	mov	106(sp), r10
-	mov	108(sp), r11
-	mov	110(sp), r13
-	mov	112(sp), r15
+	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
+	mov	122(sp), r4
+	mov	112(sp), r5
+	mov	110(sp), r7
+	mov	106(sp), r9
+	mov	104(sp), r10
+	mov	98(sp), r11
+	mov	152(sp), r13
+	mov	158(sp), r15
 	mov	132(sp), r12
-	add	154(sp), r12
-	cmp	#16, 84(sp)
-	jnc	.Locb3_decrypt_with_bytes34
+	add	168(sp), r12
+	cmp	#16, 86(sp)
+	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r12
-	jnz	.Locb3_decrypt_with_bytes34
+	jnz	.Locb3_decrypt_with_bytes36
 	swpb	r4
 	mov	r4, 0(r12)
 	swpb	r5
@@ -2779,43 +2811,43 @@ ocb3_decrypt_with:
 	mov	r13, 12(r12)
 	swpb	r15
 	mov	r15, 14(r12)
-	jmp	.Locb3_decrypt_with_stored35
-.Locb3_decrypt_with_bytes34:
+	jmp	.Locb3_decrypt_with_stored37
+.Locb3_decrypt_with_bytes36:
 	swpb	r4
-	mov	r4, 210(sp)
+	mov	r4, 212(sp)
 	swpb	r5
-	mov	r5, 212(sp)
+	mov	r5, 214(sp)
 	swpb	r7
-	mov	r7, 214(sp)
+	mov	r7, 216(sp)
 	swpb	r9
-	mov	r9, 216(sp)
+	mov	r9, 218(sp)
 	swpb	r10
-	mov	r10, 218(sp)
+	mov	r10, 220(sp)
 	swpb	r11
-	mov	r11, 220(sp)
+	mov	r11, 222(sp)
 	swpb	r13
-	mov	r13, 222(sp)
+	mov	r13, 224(sp)
 	swpb	r15
-	mov	r15, 224(sp)
+	mov	r15, 226(sp)
 	mov	sp, r13
-	add	#210, r13
-	mov	84(sp), r15
+	add	#212, r13
+	mov	86(sp), r15
 	cmp	#16, r15
-	jnc	.Locb3_decrypt_with_cnt36
+	jnc	.Locb3_decrypt_with_cnt38
 	mov	#16, r15
-.Locb3_decrypt_with_cnt36:
+.Locb3_decrypt_with_cnt38:
 	tst	r15
-	jz	.Locb3_decrypt_with_stored35
-.Locb3_decrypt_with_cpy37:
+	jz	.Locb3_decrypt_with_stored37
+.Locb3_decrypt_with_cpy39:
 	mov.b	@r13, 0(r12)
 	inc	r13
 	inc	r12
 	dec	r15
-	jnz	.Locb3_decrypt_with_cpy37
-.Locb3_decrypt_with_stored35:
-	mov	150(sp), r9
-	mov	148(sp), r10
-	mov	146(sp), r11
+	jnz	.Locb3_decrypt_with_cpy39
+.Locb3_decrypt_with_stored37:
+	mov	166(sp), r9
+	mov	164(sp), r10
+	mov	162(sp), r11
 	mov	32(sp), r15
 	mov	30(sp), r12
 	mov	28(sp), r13
@@ -2825,11 +2857,11 @@ ocb3_decrypt_with:
 	mov	r14, r6
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r7, 98(sp)
-	mov	r8, 96(sp)
-	mov	r9, 92(sp)
-	mov	r10, 90(sp)
-	mov	r11, 88(sp)
+	mov	r7, 102(sp)
+	mov	r8, 100(sp)
+	mov	r9, 96(sp)
+	mov	r10, 92(sp)
+	mov	r11, 90(sp)
 	mov	r12, r9
 	mov	r13, r10
 	mov	r14, r11
@@ -2842,318 +2874,344 @@ ocb3_decrypt_with:
 	mov	138(sp), r5
 	mov	140(sp), r6
 .Locb3_decrypt_with_endif28:
-	xor	98(sp), r15
-	xor	96(sp), r12
-	xor	92(sp), r13
+	xor	102(sp), r15
+	xor	100(sp), r12
+	xor	96(sp), r13
 	mov	r4, r14
-	xor	90(sp), r14
-	xor	88(sp), r7
+	xor	92(sp), r14
+	xor	90(sp), r7
 	xor	r9, r8
 	mov	r5, r9
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	16(r15), r11
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	18(r15), r12
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	20(r15), r13
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	22(r15), r14
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	24(r15), r7
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	26(r15), r8
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	28(r15), r9
-	mov	118(sp), r15
+	mov	116(sp), r15
 	xor	30(r15), r10
-	; ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 178(sp)
-	mov	r12, 180(sp)
-	mov	r13, 182(sp)
-	mov	r14, 184(sp)
-	mov	r7, 186(sp)
-	mov	r8, 188(sp)
-	mov	r9, 190(sp)
-	mov	r10, 192(sp)
+	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	mov	r11, 180(sp)
+	mov	r12, 182(sp)
+	mov	r13, 184(sp)
+	mov	r14, 186(sp)
+	mov	r7, 188(sp)
+	mov	r8, 190(sp)
+	mov	r9, 192(sp)
+	mov	r10, 194(sp)
 	mov	sp, r13
-	add	#178, r13
+	add	#180, r13
 	mov	sp, r14
-	add	#242, r14
+	add	#244, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#258, r15
+	add	#260, r15
 	mov	r15, 0(sp)
 	mov	34(sp), r12
-	mov	118(sp), r13
-	mov	172(sp), r14
-	mov	170(sp), r15
+	mov	116(sp), r13
+	mov	174(sp), r14
+	mov	172(sp), r15
 	call	#ocb3_hash
-	mov	242(sp), 116(sp)
-	xor	258(sp), 116(sp)
-	mov	244(sp), 124(sp)
-	xor	260(sp), 124(sp)
-	mov	246(sp), 126(sp)
-	xor	262(sp), 126(sp)
-	mov	248(sp), 130(sp)
-	xor	264(sp), 130(sp)
-	mov	250(sp), 134(sp)
-	xor	266(sp), 134(sp)
-	mov	252(sp), 104(sp)
-	xor	268(sp), 104(sp)
-	mov	254(sp), 82(sp)
-	xor	270(sp), 82(sp)
-	mov	256(sp), 74(sp)
-	xor	272(sp), 74(sp)
-	mov	174(sp), r10
-	cmp	#16, 168(sp)
-	jnc	.Locb3_decrypt_with_bytes38
-	bit	#1, r10
-	jnz	.Locb3_decrypt_with_bytes38
-.Locb3_decrypt_with_words39:
-	mov	@r10, 166(sp)
-	mov	2(r10), 164(sp)
-	mov	4(r10), 162(sp)
-	mov	6(r10), 160(sp)
-	mov	8(r10), 158(sp)
-	mov	10(r10), 156(sp)
-	mov	12(r10), 152(sp)
-	mov	14(r10), 144(sp)
-	jmp	.Locb3_decrypt_with_join40
-.Locb3_decrypt_with_bytes38:
-	mov	sp, r11
-	add	#210, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	168(sp), r15
-.Locb3_decrypt_with_cpy41:
-	clr	r14
+	mov	244(sp), 108(sp)
+	xor	260(sp), 108(sp)
+	mov	246(sp), 114(sp)
+	xor	262(sp), 114(sp)
+	mov	248(sp), 118(sp)
+	xor	264(sp), 118(sp)
+	mov	250(sp), 128(sp)
+	xor	266(sp), 128(sp)
+	mov	252(sp), 130(sp)
+	xor	268(sp), 130(sp)
+	mov	254(sp), 94(sp)
+	xor	270(sp), 94(sp)
+	mov	256(sp), r14
+	xor	272(sp), r14
+	mov	258(sp), r6
+	xor	274(sp), r6
+	mov	176(sp), r9
+	cmp	#16, 170(sp)
+	jnc	.Locb3_decrypt_with_bytes40
+	bit	#1, r9
+	jnz	.Locb3_decrypt_with_bytes40
+.Locb3_decrypt_with_words41:
+	mov	@r9, 156(sp)
+	mov	2(r9), 154(sp)
+	mov	4(r9), 150(sp)
+	mov	6(r9), 148(sp)
+	mov	8(r9), 146(sp)
+	mov	10(r9), 144(sp)
+	mov	12(r9), 142(sp)
+	mov	14(r9), 134(sp)
+	jmp	.Locb3_decrypt_with_join42
+.Locb3_decrypt_with_bytes40:
+	mov	sp, r10
+	add	#212, r10
+	mov	r10, r11
+	mov	#16, r12
+	mov	170(sp), r15
+.Locb3_decrypt_with_cpy43:
+	clr	r13
 	tst	r15
-	jz	.Locb3_decrypt_with_pad42
-	mov.b	@r10, r14
-	inc	r10
+	jz	.Locb3_decrypt_with_pad44
+	mov.b	@r9, r13
+	inc	r9
 	dec	r15
-.Locb3_decrypt_with_pad42:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Locb3_decrypt_with_cpy41
-	mov	r11, r10
-	jmp	.Locb3_decrypt_with_words39
-.Locb3_decrypt_with_join40:
-	mov	168(sp), r15
+.Locb3_decrypt_with_pad44:
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
+	jnz	.Locb3_decrypt_with_cpy43
+	mov	r10, r9
+	jmp	.Locb3_decrypt_with_words41
+.Locb3_decrypt_with_join42:
+	mov	170(sp), r15
+	sub	#16, r15
+	mov	#0, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	swpb	156(sp)
+	swpb	154(sp)
+	swpb	150(sp)
+	swpb	148(sp)
+	swpb	146(sp)
+	swpb	144(sp)
+	swpb	142(sp)
+	swpb	134(sp)
+	jz	.Locb3_decrypt_with_else45
+	mov	170(sp), r15
 	and	#8191, r15
-	mov	r15, 56(sp)
-	mov	56(sp), r15
+	mov	r15, 84(sp)
+	mov	84(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 56(sp)
-	mov.b	169(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	mov	168(sp), r11
+	mov	r15, 84(sp)
+	mov.b	171(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
+	mov	170(sp), r11
 	and	#1, r11
 	inv	r11
 	inc	r11
 	and	#65280, r11
 	xor	#-1, r11
-	mov	168(sp), r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
+	mov	170(sp), r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r11, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	inv	r14
-	inc	r14
+	mov	r11, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	inv	r13
+	inc	r13
 	mov	r11, r15
-	and	r14, r15
+	and	r13, r15
 	xor	r15, r11
-	mov	168(sp), r12
+	mov	170(sp), r12
 	rrum.w	#2, r12
 	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	and	r13, r15
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r12, r13
+	inv	r13
+	inc	r13
 	mov	r11, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r8
-	xor	r15, r8
+	and	r13, r15
+	mov	r15, r5
+	xor	#-1, r5
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	mov	r8, r7
+	xor	r15, r7
 	inv	r12
 	inc	r12
 	mov	r11, r15
 	and	r12, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	168(sp), r15
+	mov	r11, r8
+	xor	r15, r8
+	mov	170(sp), r15
 	rrum.w	#3, r15
 	mov	r15, r4
 	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	and	r13, r15
+	mov	r15, 76(sp)
+	xor	#-1, 76(sp)
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 56(sp)
+	xor	#-1, 56(sp)
+	mov	r4, r13
+	inv	r13
+	inc	r13
 	mov	r7, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
+	and	r13, r15
 	mov	r15, r11
 	xor	#-1, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
 	xor	#-1, r15
-	and	r14, r15
+	and	r13, r15
 	mov	r15, r12
 	xor	#-1, r12
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	and	r13, r15
+	mov	r10, r13
 	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	56(sp), r15
-	sub	#128, r15
+	mov	r4, r10
+	inv	r10
+	inc	r10
 	mov	r5, r15
+	and	r10, r15
+	xor	r15, r5
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r7, r15
+	and	r10, r15
+	xor	r15, r7
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r8, r15
+	and	r10, r15
+	xor	r15, r8
+	mov	84(sp), r15
+	sub	#128, r15
+	mov	r9, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	r4, r15
 	inv	r15
 	inc	r15
+	mov	76(sp), r9
 	and	r15, r9
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
+	mov	56(sp), r10
 	and	r15, r10
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r14, r15
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r7
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
 	inv	r13
-	inv	r7
-	mov	r8, r14
-	inv	r14
+	inv	r5
+	mov	r7, r15
 	inv	r15
-	mov	116(sp), r8
+	mov	r8, r7
+	inv	r7
+	mov	108(sp), r8
 	and	r9, r8
-	mov	124(sp), r9
+	mov	114(sp), r9
 	and	r10, r9
-	mov	126(sp), r10
+	mov	118(sp), r10
 	and	r11, r10
-	mov	130(sp), r11
+	mov	128(sp), r11
 	and	r12, r11
-	mov	134(sp), r12
+	mov	130(sp), r12
 	and	r13, r12
-	mov	104(sp), r13
-	and	r7, r13
-	mov	82(sp), r7
-	and	r14, r7
-	mov	74(sp), r14
+	mov	94(sp), r13
+	and	r5, r13
 	and	r15, r14
-	mov	144(sp), r15
-	swpb	r15
+	mov	r6, r15
+	and	r7, r15
+	mov	r14, r7
+	mov	r15, r14
+	jmp	.Locb3_decrypt_with_endif46
+.Locb3_decrypt_with_else45:
+	mov	108(sp), r8
+	mov	114(sp), r9
+	mov	118(sp), r10
+	mov	128(sp), r11
+	mov	130(sp), r12
+	mov	94(sp), r13
+	mov	r14, r7
+	mov	r6, r14
+.Locb3_decrypt_with_endif46:
+	mov	134(sp), r15
 	xor	r8, r15
-	mov	152(sp), r8
-	swpb	r8
+	mov	142(sp), r8
 	xor	r9, r8
-	mov	156(sp), r9
-	swpb	r9
+	mov	144(sp), r9
 	xor	r10, r9
-	mov	158(sp), r10
-	swpb	r10
+	mov	146(sp), r10
 	xor	r11, r10
-	mov	160(sp), r11
-	swpb	r11
+	mov	148(sp), r11
 	xor	r12, r11
-	mov	162(sp), r12
-	swpb	r12
+	mov	150(sp), r12
 	xor	r13, r12
-	mov	164(sp), r13
-	swpb	r13
+	mov	154(sp), r13
 	xor	r7, r13
-	mov	166(sp), r7
-	swpb	r7
+	mov	156(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -3201,9 +3259,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	176(sp), r15
+	mov	178(sp), r15
 	mov	r14, 0(r15)
-	add	#274, sp
+	add	#276, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3495,7 +3553,7 @@ ocb3_hash:
 	mov	54(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 54(sp)
-	; ocb3.ae:127: for i in 0..full {
+	; ocb3.ae:131: for i in 0..full {
 	mov	#0, 26(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
@@ -3637,7 +3695,7 @@ ocb3_hash:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	; ocb3.ae:99: if k > last {
+	; ocb3.ae:103: if k > last {
 	mov	2(r8), r10
 	mov	4(r8), r11
 	mov	6(r8), r12
@@ -3647,7 +3705,7 @@ ocb3_hash:
 	mov	14(r8), r7
 	tst	r9
 	jz	.Locb3_hash_else13
-	; ocb3.ae:100: for j in last..k {
+	; ocb3.ae:104: for j in last..k {
 	mov	#7, 8(sp)
 	mov	@r8, 6(sp)
 	mov	r10, 4(sp)
@@ -3822,7 +3880,7 @@ ocb3_hash:
 	mov	24(sp), r15
 	swpb	r15
 	xor	r10, r15
-	; ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r5, 96(sp)
 	mov	r12, 98(sp)
 	mov	r11, 100(sp)
@@ -3884,7 +3942,7 @@ ocb3_hash:
 	clr	r15
 	adc	r15
 	bis	r15, r11
-	; ocb3.ae:132: if r != 0 {
+	; ocb3.ae:136: if r != 0 {
 	tst	r11
 	jz	.Locb3_hash_else22
 	mov	42(sp), r15
@@ -4118,7 +4176,7 @@ ocb3_hash:
 	xor	32(sp), r9
 	xor	30(sp), r10
 	xor	28(sp), r11
-	; ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r12, 96(sp)
 	mov	r13, 98(sp)
 	mov	r14, 100(sp)
@@ -4965,7 +5023,7 @@ ocb3_initial_offset:
 	bis	r10, r14
 	mov	36(sp), r15
 	and	#65472, r15
-	; ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 148(sp)
 	mov	r11, 150(sp)
 	mov	r9, 152(sp)

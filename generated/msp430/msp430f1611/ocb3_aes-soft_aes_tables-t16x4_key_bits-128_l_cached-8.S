@@ -221,7 +221,7 @@ ocb3_key_setup:
 	dec	r8
 	jnz	.Locb3_key_setup_loop12
 .Locb3_key_setup_done13:
-	; ocb3.ae:84: l_star = E.encrypt_block(ks, 0 as u128)
+	; ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
@@ -356,7 +356,7 @@ ocb3_key_setup:
 	inc	r15
 	and	#135, r15
 	xor	r15, r14
-	; ocb3.ae:86: l[at_star] = l_star
+	; ocb3.ae:90: l[at_star] = l_star
 	mov	10(sp), r15
 	mov	54(sp), 0(r15)
 	mov	10(sp), r15
@@ -373,7 +373,7 @@ ocb3_key_setup:
 	mov	66(sp), 12(r15)
 	mov	10(sp), r15
 	mov	68(sp), 14(r15)
-	; ocb3.ae:87: l[at_dollar] = l_dollar
+	; ocb3.ae:91: l[at_dollar] = l_dollar
 	mov	10(sp), r15
 	mov	r14, 16(r15)
 	mov	10(sp), r15
@@ -525,7 +525,7 @@ ocb3_key_setup:
 	and	#135, r8
 	mov	r5, r9
 	xor	r8, r9
-	; ocb3.ae:89: for i in 0..l_cached {
+	; ocb3.ae:93: for i in 0..l_cached {
 	mov	#8, 12(sp)
 	mov	r9, r8
 	mov	r6, r9
@@ -533,11 +533,11 @@ ocb3_key_setup:
 	mov	r10, r6
 	mov	r11, r5
 	mov	r12, r4
-	; ocb3.ae:90: l[at_l0 + i] = x
+	; ocb3.ae:94: l[at_l0 + i] = x
 	mov	10(sp), r10
-	; ocb3.ae:89: for i in 0..l_cached {
+	; ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop14:
-	; ocb3.ae:90: l[at_l0 + i] = x
+	; ocb3.ae:94: l[at_l0 + i] = x
 	mov	r8, 32(r10)
 	mov	r9, 34(r10)
 	mov	r14, 36(r10)
@@ -729,7 +729,7 @@ ocb3_encrypt_with:
 	mov	252(sp), 100(sp)
 	mov	256(sp), 110(sp)
 	mov	258(sp), 108(sp)
-	; ocb3.ae:142: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
 	mov	108(sp), 116(sp)
 	mov	#0, 118(sp)
 	mov	sp, r15
@@ -745,7 +745,7 @@ ocb3_encrypt_with:
 	rra	64(sp)
 	rra	64(sp)
 	rra	64(sp)
-	; ocb3.ae:149: for i in 0..full {
+	; ocb3.ae:153: for i in 0..full {
 	mov	#0, 50(sp)
 	mov	132(sp), r6
 	mov	134(sp), r7
@@ -860,7 +860,7 @@ ocb3_encrypt_with:
 	swpb	20(sp)
 	mov	20(sp), r15
 	xor	26(sp), r15
-	; ocb3.ae:153: u = E.encrypt_block(ks, p ^ offset)
+	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	r4, 116(sp)
 	mov	r5, 118(sp)
 	mov	r6, 120(sp)
@@ -1023,7 +1023,7 @@ ocb3_encrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	; ocb3.ae:99: if k > last {
+	; ocb3.ae:103: if k > last {
 	mov	2(r7), r9
 	mov	4(r7), r10
 	mov	6(r7), r11
@@ -1033,7 +1033,7 @@ ocb3_encrypt_with:
 	mov	14(r7), r14
 	tst	r8
 	jz	.Locb3_encrypt_with_else18
-	; ocb3.ae:100: for j in last..k {
+	; ocb3.ae:104: for j in last..k {
 	mov	#7, 10(sp)
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
@@ -1206,7 +1206,7 @@ ocb3_encrypt_with:
 	xor	176(sp), r7
 	mov	26(sp), r15
 	xor	178(sp), r15
-	; ocb3.ae:156: store_be(ct, off, u ^ offset)
+	; ocb3.ae:160: store_be(ct, off, u ^ offset)
 	mov	r15, r6
 	mov	r13, r15
 	mov	22(sp), r13
@@ -1287,7 +1287,7 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r5
-	; ocb3.ae:159: if r != 0 {
+	; ocb3.ae:163: if r != 0 {
 	tst	r5
 	jz	.Locb3_encrypt_with_else25
 	mov	r6, 74(sp)
@@ -1314,7 +1314,7 @@ ocb3_encrypt_with:
 	mov	r14, 102(sp)
 	mov	62(sp), r15
 	xor	14(r15), 102(sp)
-	; ocb3.ae:161: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	mov	74(sp), 116(sp)
 	mov	72(sp), 118(sp)
 	mov	70(sp), 120(sp)
@@ -1582,7 +1582,7 @@ ocb3_encrypt_with:
 	xor	192(sp), r5
 	mov	96(sp), r15
 	xor	194(sp), r15
-	; ocb3.ae:164: store_be(ct, 16 * full, p ^ pad, r)
+	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r15, r4
 	mov	r12, r15
 	mov	64(sp), r12
@@ -1698,7 +1698,7 @@ ocb3_encrypt_with:
 	xor	28(r15), r9
 	mov	62(sp), r15
 	xor	30(r15), r10
-	; ocb3.ae:166: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 116(sp)
 	mov	r12, 118(sp)
 	mov	r13, 120(sp)
@@ -1737,7 +1737,7 @@ ocb3_encrypt_with:
 	xor	224(sp), r14
 	mov	210(sp), r15
 	xor	226(sp), r15
-	; ocb3.ae:167: store_be(tag, 0, t, len(tag))
+	; ocb3.ae:171: store_be(tag, 0, t, len(tag))
 	mov	110(sp), r13
 	cmp	#16, 108(sp)
 	jnc	.Locb3_encrypt_with_bytes36
@@ -1807,7 +1807,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 274 bytes (88 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4822 bytes of code
+;     estimated 4968 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1822,18 +1822,18 @@ ocb3_decrypt_with:
 	push	r4
 	sub	#274, sp
 	mov	r12, 34(sp)
-	mov	r13, 116(sp)
+	mov	r13, 118(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	290(sp), 172(sp)
 	mov	292(sp), 170(sp)
-	mov	294(sp), 142(sp)
-	mov	296(sp), 84(sp)
+	mov	294(sp), 158(sp)
+	mov	296(sp), 78(sp)
 	mov	298(sp), 174(sp)
 	mov	300(sp), 168(sp)
-	mov	302(sp), 154(sp)
+	mov	302(sp), 166(sp)
 	mov	306(sp), 176(sp)
-	; ocb3.ae:174: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
 	mov	168(sp), 178(sp)
 	mov	#0, 180(sp)
 	mov	sp, r15
@@ -1843,13 +1843,13 @@ ocb3_decrypt_with:
 	mov	r12, 0(sp)
 	mov	34(sp), r12
 	call	#ocb3_initial_offset
-	mov	84(sp), 114(sp)
+	mov	78(sp), 122(sp)
 	clrc
-	rrc	114(sp)
-	rra	114(sp)
-	rra	114(sp)
-	rra	114(sp)
-	; ocb3.ae:179: for i in 0..full {
+	rrc	122(sp)
+	rra	122(sp)
+	rra	122(sp)
+	rra	122(sp)
+	; ocb3.ae:183: for i in 0..full {
 	mov	#0, 80(sp)
 	mov	194(sp), r7
 	mov	196(sp), r8
@@ -1859,21 +1859,21 @@ ocb3_decrypt_with:
 	mov	204(sp), r12
 	mov	206(sp), r13
 	mov	208(sp), r14
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	32(r15), 8(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	34(r15), 6(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	36(r15), 4(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	38(r15), 2(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	40(r15), 36(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	42(r15), 24(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	44(r15), 22(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	mov	46(r15), r15
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
@@ -1883,10 +1883,10 @@ ocb3_decrypt_with:
 	mov	#0, 136(sp)
 	mov	#0, 138(sp)
 	mov	#0, 140(sp)
-	cmp	114(sp), 80(sp)
-	jnc	.Locb3_decrypt_with_near43
+	cmp	122(sp), 80(sp)
+	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
-.Locb3_decrypt_with_near43:
+.Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
 	mov	80(sp), r6
 	and	#4095, r6
@@ -1912,7 +1912,7 @@ ocb3_decrypt_with:
 	mov	r14, 60(sp)
 	xor	r15, 60(sp)
 	mov	48(sp), r6
-	add	142(sp), r6
+	add	158(sp), r6
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -2321,7 +2321,7 @@ ocb3_decrypt_with:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	116(sp), r7
+	add	118(sp), r7
 	mov	#7, r15
 	sub	16(sp), r15
 	mov	#0, r15
@@ -2329,7 +2329,7 @@ ocb3_decrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	; ocb3.ae:99: if k > last {
+	; ocb3.ae:103: if k > last {
 	mov	2(r7), r9
 	mov	4(r7), r10
 	mov	6(r7), r11
@@ -2339,7 +2339,7 @@ ocb3_decrypt_with:
 	mov	14(r7), r15
 	tst	r8
 	jz	.Locb3_decrypt_with_else20
-	; ocb3.ae:100: for j in last..k {
+	; ocb3.ae:104: for j in last..k {
 	mov	#7, 10(sp)
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
@@ -2522,11 +2522,11 @@ ocb3_decrypt_with:
 	xor	r8, r5
 	mov	140(sp), r6
 	xor	r15, r6
-	; ocb3.ae:186: store_be(msg, off, p)
+	; ocb3.ae:190: store_be(msg, off, p)
 	mov	r15, r7
 	mov	r13, r15
 	mov	48(sp), r13
-	add	154(sp), r13
+	add	166(sp), r13
 	bit	#1, r13
 	swpb	r7
 	swpb	r8
@@ -2578,74 +2578,74 @@ ocb3_decrypt_with:
 	mov	r5, 138(sp)
 	mov	r6, 140(sp)
 	add	#1, 80(sp)
-	cmp	114(sp), 80(sp)
-	jc	.Locb3_decrypt_with_near44
+	cmp	122(sp), 80(sp)
+	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
-.Locb3_decrypt_with_near44:
+.Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	rla	114(sp)
-	rla	114(sp)
-	rla	114(sp)
-	rla	114(sp)
-	sub	114(sp), 84(sp)
-	mov	#0, 130(sp)
-	subc	#0, 130(sp)
-	mov	84(sp), r15
+	rla	122(sp)
+	rla	122(sp)
+	rla	122(sp)
+	rla	122(sp)
+	sub	122(sp), 78(sp)
+	mov	#0, 132(sp)
+	subc	#0, 132(sp)
+	mov	78(sp), r15
 	sub	#1, r15
 	clr	r6
 	adc	r6
-	mov	130(sp), r15
+	mov	132(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	bis	r15, r6
-	; ocb3.ae:189: if r != 0 {
+	; ocb3.ae:193: if r != 0 {
 	tst	r6
-	jnz	.Locb3_decrypt_with_near45
+	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
-.Locb3_decrypt_with_near45:
-	mov	r7, 98(sp)
-	mov	116(sp), r15
-	xor	@r15, 98(sp)
-	mov	r8, 96(sp)
-	mov	116(sp), r15
-	xor	2(r15), 96(sp)
-	mov	r9, 94(sp)
-	mov	116(sp), r15
-	xor	4(r15), 94(sp)
+.Locb3_decrypt_with_near49:
+	mov	r7, 102(sp)
+	mov	118(sp), r15
+	xor	@r15, 102(sp)
+	mov	r8, 100(sp)
+	mov	118(sp), r15
+	xor	2(r15), 100(sp)
+	mov	r9, 96(sp)
+	mov	118(sp), r15
+	xor	4(r15), 96(sp)
 	mov	r10, 92(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	6(r15), 92(sp)
 	mov	r11, 88(sp)
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	8(r15), 88(sp)
-	mov	r12, 150(sp)
-	mov	116(sp), r15
-	xor	10(r15), 150(sp)
-	mov	r13, 148(sp)
-	mov	116(sp), r15
-	xor	12(r15), 148(sp)
-	mov	r14, 146(sp)
-	mov	116(sp), r15
-	xor	14(r15), 146(sp)
-	; ocb3.ae:191: pad = E.encrypt_block(ks, offset)
-	mov	98(sp), 178(sp)
-	mov	96(sp), 180(sp)
-	mov	94(sp), 182(sp)
+	mov	r12, 164(sp)
+	mov	118(sp), r15
+	xor	10(r15), 164(sp)
+	mov	r13, 162(sp)
+	mov	118(sp), r15
+	xor	12(r15), 162(sp)
+	mov	r14, 160(sp)
+	mov	118(sp), r15
+	xor	14(r15), 160(sp)
+	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
+	mov	102(sp), 178(sp)
+	mov	100(sp), 180(sp)
+	mov	96(sp), 182(sp)
 	mov	92(sp), 184(sp)
 	mov	88(sp), 186(sp)
-	mov	150(sp), 188(sp)
-	mov	148(sp), 190(sp)
-	mov	146(sp), 192(sp)
+	mov	164(sp), 188(sp)
+	mov	162(sp), 190(sp)
+	mov	160(sp), 192(sp)
 	mov	sp, r13
 	add	#178, r13
 	mov	sp, r14
 	add	#226, r14
 	mov	34(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	114(sp), r8
-	add	142(sp), r8
-	cmp	#16, 84(sp)
+	mov	122(sp), r8
+	add	158(sp), r8
+	cmp	#16, 78(sp)
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
@@ -2664,7 +2664,7 @@ ocb3_decrypt_with:
 	add	#210, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	84(sp), r15
+	mov	78(sp), r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -2680,38 +2680,49 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	mov	r15, 120(sp)
-	swpb	120(sp)
-	xor	226(sp), 120(sp)
-	mov	r14, 118(sp)
-	swpb	118(sp)
-	xor	228(sp), 118(sp)
-	mov	r13, 110(sp)
-	swpb	110(sp)
-	xor	230(sp), 110(sp)
-	mov	r12, 108(sp)
-	swpb	108(sp)
-	xor	232(sp), 108(sp)
-	mov	r11, 106(sp)
+	mov	r15, r5
+	swpb	r5
+	xor	226(sp), r5
+	mov	r14, 98(sp)
+	swpb	98(sp)
+	xor	228(sp), 98(sp)
+	mov	r13, 104(sp)
+	swpb	104(sp)
+	xor	230(sp), 104(sp)
+	mov	r12, 106(sp)
 	swpb	106(sp)
-	xor	234(sp), 106(sp)
-	mov	r10, 100(sp)
-	swpb	100(sp)
-	xor	236(sp), 100(sp)
-	mov	r9, r6
+	xor	232(sp), 106(sp)
+	mov	r11, 110(sp)
+	swpb	110(sp)
+	xor	234(sp), 110(sp)
+	mov	r10, 112(sp)
+	swpb	112(sp)
+	xor	236(sp), 112(sp)
+	mov	r9, 114(sp)
+	swpb	114(sp)
+	xor	238(sp), 114(sp)
+	mov	r7, r6
 	swpb	r6
-	xor	238(sp), r6
-	swpb	r7
-	xor	240(sp), r7
-	mov	84(sp), r15
+	xor	240(sp), r6
+	mov	78(sp), r15
+	sub	#16, r15
+	mov	132(sp), r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	jz	.Locb3_decrypt_with_else34
+	mov	78(sp), r15
 	and	#8191, r15
 	mov	r15, r9
 	rla	r9
 	rla	r9
 	rla	r9
-	mov	130(sp), r14
+	mov	132(sp), r14
 	and	#8191, r14
-	mov.b	85(sp), r15
+	mov.b	79(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -2723,13 +2734,13 @@ ocb3_decrypt_with:
 	rla	r14
 	mov	r14, 124(sp)
 	bis	r15, 124(sp)
-	mov	84(sp), r10
+	mov	78(sp), r10
 	and	#1, r10
 	inv	r10
 	inc	r10
 	and	#65280, r10
 	xor	#-1, r10
-	mov	84(sp), r14
+	mov	78(sp), r14
 	clrc
 	rrc	r14
 	and	#1, r14
@@ -2745,40 +2756,40 @@ ocb3_decrypt_with:
 	mov	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	84(sp), r11
+	mov	78(sp), r12
 	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	r11, r15
+	rrc	r12
+	rra	r12
+	and	#1, r12
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r8, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r11, r14
+	mov	r8, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r10, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r11, r14
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	and	r14, r15
-	mov	r8, r5
-	xor	r15, r5
-	inv	r11
-	inc	r11
+	mov	r8, r7
+	xor	r15, r7
+	inv	r12
+	inc	r12
 	mov	r10, r15
-	and	r11, r15
+	and	r12, r15
 	mov	r10, r8
 	xor	r15, r8
-	mov	84(sp), r10
+	mov	78(sp), r10
 	clrc
 	rrc	r10
 	rra	r10
@@ -2787,7 +2798,7 @@ ocb3_decrypt_with:
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r12, r15
+	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, 90(sp)
@@ -2795,7 +2806,7 @@ ocb3_decrypt_with:
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r13, r15
+	mov	r11, r15
 	xor	#-1, r15
 	and	r14, r15
 	mov	r15, 86(sp)
@@ -2803,25 +2814,19 @@ ocb3_decrypt_with:
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r7, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
+	mov	r15, 84(sp)
+	xor	#-1, 84(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 78(sp)
-	xor	#-1, 78(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
+	mov	r15, r12
+	xor	#-1, r12
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -2831,81 +2836,106 @@ ocb3_decrypt_with:
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r11, r15
 	and	r14, r15
-	xor	r15, r5
+	mov	r11, r14
+	xor	r15, r14
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	mov	r7, r15
+	and	r11, r15
+	xor	r15, r7
 	inv	r10
 	inc	r10
 	mov	r8, r15
 	and	r10, r15
-	mov	r8, r4
-	xor	r15, r4
+	xor	r15, r8
 	mov	r9, r15
 	sub	#128, r15
 	mov	124(sp), r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	r4, r15
 	inv	r15
 	inc	r15
-	mov	90(sp), r8
-	and	r15, r8
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	86(sp), r9
+	mov	90(sp), r9
 	and	r15, r9
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
-	mov	r11, r10
+	mov	86(sp), r10
 	and	r15, r10
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
-	mov	78(sp), r11
+	mov	84(sp), r11
 	and	r15, r11
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	inv	r14
-	inc	r14
+	and	r15, r14
 	mov	r4, r15
-	and	r14, r15
-	inv	r8
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
 	inv	r13
-	mov	r5, r14
 	inv	r14
+	mov	r7, r15
 	inv	r15
-	and	r8, 120(sp)
-	and	r9, 118(sp)
-	and	r10, 110(sp)
-	and	r11, 108(sp)
-	and	r12, 106(sp)
-	and	r13, 100(sp)
-	mov	r6, 122(sp)
-	and	r14, 122(sp)
-	mov	r7, 102(sp)
-	and	r15, 102(sp)
+	mov	r8, r7
+	inv	r7
+	mov	r5, r8
+	and	r9, r8
+	mov	98(sp), r9
+	and	r10, r9
+	mov	104(sp), r10
+	and	r11, r10
+	mov	106(sp), r11
+	and	r12, r11
+	mov	110(sp), r12
+	and	r13, r12
+	mov	112(sp), r13
+	and	r14, r13
+	mov	114(sp), r14
+	and	r15, r14
+	mov	r6, r15
+	and	r7, r15
+	mov	r8, 156(sp)
+	mov	r9, 98(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 126(sp)
+	jmp	.Locb3_decrypt_with_endif35
+.Locb3_decrypt_with_else34:
+	mov	r5, 156(sp)
+	mov	r6, 126(sp)
+.Locb3_decrypt_with_endif35:
 	mov	#15, r11
-	sub	84(sp), r11
+	sub	78(sp), r11
 	mov	#0, r14
-	subc	130(sp), r14
+	subc	132(sp), r14
 	mov	r11, r15
 	and	#8191, r15
 	mov	r15, r5
@@ -3065,21 +3095,21 @@ ocb3_decrypt_with:
 	inc	r15
 	mov	r8, r7
 	and	r15, r7
-	mov	120(sp), r8
+	mov	156(sp), r8
 	bis	r9, r8
-	mov	118(sp), r9
+	mov	98(sp), r9
 	bis	r10, r9
-	mov	110(sp), r10
+	mov	104(sp), r10
 	bis	r11, r10
-	mov	108(sp), r11
+	mov	106(sp), r11
 	bis	r12, r11
-	mov	106(sp), r12
+	mov	110(sp), r12
 	bis	r13, r12
-	mov	100(sp), r13
+	mov	112(sp), r13
 	bis	r14, r13
-	mov	122(sp), r14
+	mov	114(sp), r14
 	bis	r6, r14
-	mov	102(sp), r15
+	mov	126(sp), r15
 	bis	r7, r15
 	xor	r8, 32(sp)
 	xor	r9, 30(sp)
@@ -3092,21 +3122,21 @@ ocb3_decrypt_with:
 	xor	r14, r6
 	mov	140(sp), r14
 	xor	r15, r14
-	; ocb3.ae:194: store_be(msg, 16 * full, p, r)
-	mov	102(sp), r4
-	mov	122(sp), r5
-	mov	100(sp), r7
-	mov	106(sp), r9
-	mov	108(sp), r10
-	mov	110(sp), r11
-	mov	118(sp), r13
-	mov	120(sp), r15
-	mov	114(sp), r12
-	add	154(sp), r12
-	cmp	#16, 84(sp)
-	jnc	.Locb3_decrypt_with_bytes34
+	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
+	mov	126(sp), r4
+	mov	114(sp), r5
+	mov	112(sp), r7
+	mov	110(sp), r9
+	mov	106(sp), r10
+	mov	104(sp), r11
+	mov	98(sp), r13
+	mov	156(sp), r15
+	mov	122(sp), r12
+	add	166(sp), r12
+	cmp	#16, 78(sp)
+	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r12
-	jnz	.Locb3_decrypt_with_bytes34
+	jnz	.Locb3_decrypt_with_bytes36
 	swpb	r4
 	mov	r4, 0(r12)
 	swpb	r5
@@ -3123,8 +3153,8 @@ ocb3_decrypt_with:
 	mov	r13, 12(r12)
 	swpb	r15
 	mov	r15, 14(r12)
-	jmp	.Locb3_decrypt_with_stored35
-.Locb3_decrypt_with_bytes34:
+	jmp	.Locb3_decrypt_with_stored37
+.Locb3_decrypt_with_bytes36:
 	swpb	r4
 	mov	r4, 210(sp)
 	swpb	r5
@@ -3143,23 +3173,23 @@ ocb3_decrypt_with:
 	mov	r15, 224(sp)
 	mov	sp, r13
 	add	#210, r13
-	mov	84(sp), r15
+	mov	78(sp), r15
 	cmp	#16, r15
-	jnc	.Locb3_decrypt_with_cnt36
+	jnc	.Locb3_decrypt_with_cnt38
 	mov	#16, r15
-.Locb3_decrypt_with_cnt36:
+.Locb3_decrypt_with_cnt38:
 	tst	r15
-	jz	.Locb3_decrypt_with_stored35
-.Locb3_decrypt_with_cpy37:
+	jz	.Locb3_decrypt_with_stored37
+.Locb3_decrypt_with_cpy39:
 	mov.b	@r13, 0(r12)
 	inc	r13
 	inc	r12
 	dec	r15
-	jnz	.Locb3_decrypt_with_cpy37
-.Locb3_decrypt_with_stored35:
-	mov	150(sp), r9
-	mov	148(sp), r10
-	mov	146(sp), r11
+	jnz	.Locb3_decrypt_with_cpy39
+.Locb3_decrypt_with_stored37:
+	mov	164(sp), r9
+	mov	162(sp), r10
+	mov	160(sp), r11
 	mov	32(sp), r15
 	mov	30(sp), r12
 	mov	28(sp), r13
@@ -3169,9 +3199,9 @@ ocb3_decrypt_with:
 	mov	r14, r6
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r7, 98(sp)
-	mov	r8, 96(sp)
-	mov	r9, 94(sp)
+	mov	r7, 102(sp)
+	mov	r8, 100(sp)
+	mov	r9, 96(sp)
 	mov	r10, 92(sp)
 	mov	r11, 88(sp)
 	mov	r12, r9
@@ -3186,9 +3216,9 @@ ocb3_decrypt_with:
 	mov	138(sp), r5
 	mov	140(sp), r6
 .Locb3_decrypt_with_endif28:
-	xor	98(sp), r15
-	xor	96(sp), r12
-	xor	94(sp), r13
+	xor	102(sp), r15
+	xor	100(sp), r12
+	xor	96(sp), r13
 	mov	r4, r14
 	xor	92(sp), r14
 	xor	88(sp), r7
@@ -3198,23 +3228,23 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	16(r15), r11
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	18(r15), r12
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	20(r15), r13
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	22(r15), r14
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	24(r15), r7
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	26(r15), r8
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	28(r15), r9
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	30(r15), r10
-	; ocb3.ae:196: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 178(sp)
 	mov	r12, 180(sp)
 	mov	r13, 182(sp)
@@ -3233,282 +3263,306 @@ ocb3_decrypt_with:
 	add	#258, r15
 	mov	r15, 0(sp)
 	mov	34(sp), r12
-	mov	116(sp), r13
+	mov	118(sp), r13
 	mov	172(sp), r14
 	mov	170(sp), r15
 	call	#ocb3_hash
-	mov	242(sp), 112(sp)
-	xor	258(sp), 112(sp)
-	mov	244(sp), 126(sp)
-	xor	260(sp), 126(sp)
-	mov	246(sp), 128(sp)
-	xor	262(sp), 128(sp)
-	mov	248(sp), 132(sp)
-	xor	264(sp), 132(sp)
-	mov	250(sp), 134(sp)
-	xor	266(sp), 134(sp)
-	mov	252(sp), 104(sp)
-	xor	268(sp), 104(sp)
-	mov	254(sp), 82(sp)
-	xor	270(sp), 82(sp)
-	mov	256(sp), 76(sp)
-	xor	272(sp), 76(sp)
-	mov	174(sp), r10
+	mov	242(sp), 108(sp)
+	xor	258(sp), 108(sp)
+	mov	244(sp), 116(sp)
+	xor	260(sp), 116(sp)
+	mov	246(sp), 120(sp)
+	xor	262(sp), 120(sp)
+	mov	248(sp), 128(sp)
+	xor	264(sp), 128(sp)
+	mov	250(sp), 130(sp)
+	xor	266(sp), 130(sp)
+	mov	252(sp), 94(sp)
+	xor	268(sp), 94(sp)
+	mov	254(sp), r14
+	xor	270(sp), r14
+	mov	256(sp), r15
+	xor	272(sp), r15
+	mov	174(sp), r8
 	cmp	#16, 168(sp)
-	jnc	.Locb3_decrypt_with_bytes38
-	bit	#1, r10
-	jnz	.Locb3_decrypt_with_bytes38
-.Locb3_decrypt_with_words39:
-	mov	@r10, 166(sp)
-	mov	2(r10), 164(sp)
-	mov	4(r10), 162(sp)
-	mov	6(r10), 160(sp)
-	mov	8(r10), 158(sp)
-	mov	10(r10), 156(sp)
-	mov	12(r10), 152(sp)
-	mov	14(r10), 144(sp)
-	jmp	.Locb3_decrypt_with_join40
-.Locb3_decrypt_with_bytes38:
-	mov	sp, r11
-	add	#210, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	168(sp), r15
-.Locb3_decrypt_with_cpy41:
-	clr	r14
-	tst	r15
-	jz	.Locb3_decrypt_with_pad42
-	mov.b	@r10, r14
-	inc	r10
-	dec	r15
-.Locb3_decrypt_with_pad42:
-	mov.b	r14, 0(r12)
-	inc	r12
+	jnc	.Locb3_decrypt_with_bytes40
+	bit	#1, r8
+	jnz	.Locb3_decrypt_with_bytes40
+.Locb3_decrypt_with_words41:
+	mov	@r8, 154(sp)
+	mov	2(r8), 152(sp)
+	mov	4(r8), 150(sp)
+	mov	6(r8), 148(sp)
+	mov	8(r8), 146(sp)
+	mov	10(r8), 144(sp)
+	mov	12(r8), 142(sp)
+	mov	14(r8), 134(sp)
+	jmp	.Locb3_decrypt_with_join42
+.Locb3_decrypt_with_bytes40:
+	mov	sp, r9
+	add	#210, r9
+	mov	r9, r10
+	mov	#16, r11
+	mov	168(sp), r13
+.Locb3_decrypt_with_cpy43:
+	clr	r12
+	tst	r13
+	jz	.Locb3_decrypt_with_pad44
+	mov.b	@r8, r12
+	inc	r8
 	dec	r13
-	jnz	.Locb3_decrypt_with_cpy41
-	mov	r11, r10
-	jmp	.Locb3_decrypt_with_words39
-.Locb3_decrypt_with_join40:
-	mov	168(sp), r15
-	and	#8191, r15
-	mov	r15, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	mov.b	169(sp), r9
+.Locb3_decrypt_with_pad44:
+	mov.b	r12, 0(r10)
+	inc	r10
+	dec	r11
+	jnz	.Locb3_decrypt_with_cpy43
+	mov	r9, r8
+	jmp	.Locb3_decrypt_with_words41
+.Locb3_decrypt_with_join42:
+	mov	168(sp), r13
+	sub	#16, r13
+	mov	#0, r13
+	subc	#0, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r13
+	swpb	154(sp)
+	swpb	152(sp)
+	swpb	150(sp)
+	swpb	148(sp)
+	swpb	146(sp)
+	swpb	144(sp)
+	swpb	142(sp)
+	swpb	134(sp)
+	jz	.Locb3_decrypt_with_else45
+	mov	168(sp), r13
+	and	#8191, r13
+	mov	r13, r9
+	rla	r9
+	rla	r9
+	rla	r9
+	mov.b	169(sp), r10
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	mov	168(sp), r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
-	xor	#-1, r11
-	mov	168(sp), r14
-	clrc
-	rrc	r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	mov	168(sp), r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#65280, r8
+	xor	#-1, r8
 	mov	168(sp), r12
 	clrc
 	rrc	r12
-	rra	r12
 	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r7
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r7
 	xor	#-1, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r8
-	xor	r15, r8
+	and	r13, r7
+	xor	#-1, r7
 	inv	r12
 	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	168(sp), r15
+	mov	r8, r13
+	and	r12, r13
+	xor	r13, r8
+	mov	168(sp), r11
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, r4
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r7, r13
+	xor	#-1, r13
+	and	r12, r13
+	mov	r13, r5
+	xor	#-1, r5
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r8, r13
+	xor	#-1, r13
+	and	r12, r13
+	mov	r13, r6
+	xor	#-1, r6
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r7, r13
+	and	r12, r13
+	xor	r13, r7
+	inv	r11
+	inc	r11
+	mov	r8, r13
+	and	r11, r13
+	xor	r13, r8
+	mov	168(sp), r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	mov	r13, r4
 	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 56(sp)
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r5, r13
+	xor	#-1, r13
+	and	r12, r13
+	mov	r13, 82(sp)
+	xor	#-1, 82(sp)
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r6, r13
+	xor	#-1, r13
+	and	r12, r13
+	mov	r13, 76(sp)
+	xor	#-1, 76(sp)
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r7, r13
+	xor	#-1, r13
+	and	r12, r13
+	mov	r13, 56(sp)
 	xor	#-1, 56(sp)
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r12
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r8, r13
+	xor	#-1, r13
+	and	r12, r13
+	mov	r13, r12
 	xor	#-1, r12
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r5, r15
-	sub	#128, r15
-	mov	r9, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	56(sp), r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
+	mov	r4, r11
+	inv	r11
+	inc	r11
+	mov	r5, r13
+	and	r11, r13
+	xor	r13, r5
+	mov	r4, r11
+	inv	r11
+	inc	r11
+	mov	r6, r13
+	and	r11, r13
+	xor	r13, r6
+	mov	r4, r11
+	inv	r11
+	inc	r11
+	mov	r7, r13
+	and	r11, r13
+	xor	r13, r7
+	mov	r4, r11
+	inv	r11
+	inc	r11
+	mov	r8, r13
+	and	r11, r13
+	xor	r13, r8
+	mov	r9, r13
+	sub	#128, r13
+	mov	r10, r13
+	subc	#0, r13
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	82(sp), r9
+	and	r13, r9
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	76(sp), r10
+	and	r13, r10
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	56(sp), r11
+	and	r13, r11
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	and	r13, r12
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	and	r13, r5
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	and	r13, r7
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	and	r13, r8
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
+	mov	r5, r13
 	inv	r13
+	mov	r6, r5
+	inv	r5
+	mov	r7, r6
+	inv	r6
+	mov	r8, r7
 	inv	r7
-	mov	r8, r14
-	inv	r14
-	inv	r15
-	mov	112(sp), r8
+	mov	108(sp), r8
 	and	r9, r8
-	mov	126(sp), r9
+	mov	116(sp), r9
 	and	r10, r9
-	mov	128(sp), r10
+	mov	120(sp), r10
 	and	r11, r10
-	mov	132(sp), r11
+	mov	128(sp), r11
 	and	r12, r11
-	mov	134(sp), r12
+	mov	130(sp), r12
 	and	r13, r12
-	mov	104(sp), r13
-	and	r7, r13
-	mov	82(sp), r7
-	and	r14, r7
-	mov	76(sp), r14
-	and	r15, r14
-	mov	144(sp), r15
-	swpb	r15
+	mov	94(sp), r13
+	and	r5, r13
+	and	r6, r14
+	and	r7, r15
+	mov	r14, r7
+	mov	r15, r14
+	jmp	.Locb3_decrypt_with_endif46
+.Locb3_decrypt_with_else45:
+	mov	108(sp), r8
+	mov	116(sp), r9
+	mov	120(sp), r10
+	mov	128(sp), r11
+	mov	130(sp), r12
+	mov	94(sp), r13
+	mov	r14, r7
+	mov	r15, r14
+.Locb3_decrypt_with_endif46:
+	mov	134(sp), r15
 	xor	r8, r15
-	mov	152(sp), r8
-	swpb	r8
+	mov	142(sp), r8
 	xor	r9, r8
-	mov	156(sp), r9
-	swpb	r9
+	mov	144(sp), r9
 	xor	r10, r9
-	mov	158(sp), r10
-	swpb	r10
+	mov	146(sp), r10
 	xor	r11, r10
-	mov	160(sp), r11
-	swpb	r11
+	mov	148(sp), r11
 	xor	r12, r11
-	mov	162(sp), r12
-	swpb	r12
+	mov	150(sp), r12
 	xor	r13, r12
-	mov	164(sp), r13
-	swpb	r13
+	mov	152(sp), r13
 	xor	r7, r13
-	mov	166(sp), r7
-	swpb	r7
+	mov	154(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -3876,7 +3930,7 @@ ocb3_hash:
 	rra	38(sp)
 	rra	38(sp)
 	rra	38(sp)
-	; ocb3.ae:127: for i in 0..full {
+	; ocb3.ae:131: for i in 0..full {
 	mov	#0, 26(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
@@ -4039,7 +4093,7 @@ ocb3_hash:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	; ocb3.ae:99: if k > last {
+	; ocb3.ae:103: if k > last {
 	mov	2(r8), r10
 	mov	4(r8), r11
 	mov	6(r8), r12
@@ -4049,7 +4103,7 @@ ocb3_hash:
 	mov	14(r8), r7
 	tst	r9
 	jz	.Locb3_hash_else13
-	; ocb3.ae:100: for j in last..k {
+	; ocb3.ae:104: for j in last..k {
 	mov	#7, 8(sp)
 	mov	@r8, 6(sp)
 	mov	r10, 4(sp)
@@ -4275,7 +4329,7 @@ ocb3_hash:
 	mov	24(sp), r15
 	swpb	r15
 	xor	r10, r15
-	; ocb3.ae:129: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
+	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r5, 96(sp)
 	mov	r12, 98(sp)
 	mov	r11, 100(sp)
@@ -4342,7 +4396,7 @@ ocb3_hash:
 	clr	r15
 	adc	r15
 	bis	r15, r11
-	; ocb3.ae:132: if r != 0 {
+	; ocb3.ae:136: if r != 0 {
 	tst	r11
 	jz	.Locb3_hash_else22
 	mov	44(sp), r15
@@ -4590,7 +4644,7 @@ ocb3_hash:
 	xor	32(sp), r9
 	xor	30(sp), r10
 	xor	28(sp), r11
-	; ocb3.ae:134: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r12, 96(sp)
 	mov	r13, 98(sp)
 	mov	r14, 100(sp)
@@ -5475,7 +5529,7 @@ ocb3_initial_offset:
 	bis	r10, r14
 	mov	40(sp), r15
 	and	#65472, r15
-	; ocb3.ae:115: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 148(sp)
 	mov	r11, 150(sp)
 	mov	r9, 152(sp)

@@ -136,7 +136,7 @@ ccm_encrypt_with:
 	mov	190(sp), 60(sp)
 	mov	194(sp), 70(sp)
 	mov	196(sp), 68(sp)
-	; ccm.ae:85: y = mac_header(ks, nonce, ad, n, len(tag))
+	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
 	mov	58(sp), 72(sp)
 	mov	#0, 74(sp)
 	mov	sp, r13
@@ -388,7 +388,7 @@ ccm_encrypt_with:
 	mov	r15, r5
 	xor.b	r14, r5
 	xor	r15, r5
-	; ccm.ae:87: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
 	mov	r6, 72(sp)
 	mov	r7, 74(sp)
 	mov	44(sp), 76(sp)
@@ -419,7 +419,7 @@ ccm_encrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 48(sp)
 	bis	r14, 48(sp)
-	; ccm.ae:89: for i in 0..(n + 15) / 16 {
+	; ccm.ae:93: for i in 0..(n + 15) / 16 {
 	mov	#0, 26(sp)
 	mov	r12, r6
 	mov	r13, r7
@@ -481,7 +481,7 @@ ccm_encrypt_with:
 	mov	r11, r5
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
-	; ccm.ae:92: u = E.encrypt_block(ks, j)
+	; ccm.ae:96: u = E.encrypt_block(ks, j)
 	mov	r6, 72(sp)
 	mov	r7, 74(sp)
 	mov	44(sp), 76(sp)
@@ -526,7 +526,7 @@ ccm_encrypt_with:
 	xor	38(sp), r14
 	mov	18(sp), r15
 	xor	40(sp), r15
-	; ccm.ae:95: y = E.encrypt_block(ks, s)
+	; ccm.ae:99: y = E.encrypt_block(ks, s)
 	mov	r4, 72(sp)
 	mov	r6, 74(sp)
 	mov	r7, 76(sp)
@@ -559,7 +559,7 @@ ccm_encrypt_with:
 	xor	148(sp), r11
 	mov	18(sp), r12
 	xor	150(sp), r12
-	; ccm.ae:96: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	r15, r14
 	mov	r13, r15
 	mov	r9, r13
@@ -648,7 +648,7 @@ ccm_encrypt_with:
 	xor	116(sp), r14
 	mov	40(sp), r15
 	xor	118(sp), r15
-	; ccm.ae:98: store_be(tag, 0, y ^ s0, len(tag))
+	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
 	mov	70(sp), r13
 	cmp	#16, 68(sp)
 	jnc	.Lccm_encrypt_with_bytes27
@@ -711,42 +711,42 @@ ccm_encrypt_with:
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 200 bytes (48 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2654 bytes of code
+;     frame 202 bytes (49 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2790 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#200, sp
-	mov	r12, 60(sp)
+	sub	#202, sp
+	mov	r12, 64(sp)
 	mov	r13, r4
 	mov	r14, r5
 	mov	r15, r11
-	mov	216(sp), r12
-	mov	218(sp), 80(sp)
-	mov	220(sp), 76(sp)
-	mov	222(sp), 100(sp)
-	mov	224(sp), 82(sp)
-	mov	226(sp), 78(sp)
-	mov	230(sp), 102(sp)
-	; ccm.ae:106: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	76(sp), 104(sp)
-	mov	#0, 106(sp)
+	mov	218(sp), r12
+	mov	220(sp), 82(sp)
+	mov	222(sp), 78(sp)
+	mov	224(sp), 102(sp)
+	mov	226(sp), 94(sp)
+	mov	228(sp), 80(sp)
+	mov	232(sp), 104(sp)
+	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	mov	78(sp), 106(sp)
+	mov	#0, 108(sp)
 	mov	sp, r13
-	add	#104, r13
-	mov	82(sp), 108(sp)
-	mov	#0, 110(sp)
+	add	#106, r13
+	mov	94(sp), 110(sp)
+	mov	#0, 112(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#120, r15
+	add	#122, r15
 	mov	r12, 0(sp)
 	mov	r13, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, 6(sp)
-	mov	60(sp), r12
+	mov	64(sp), r12
 	mov	r4, r13
 	mov	r5, r14
 	mov	r11, r15
@@ -843,9 +843,9 @@ ccm_decrypt_with:
 	jnc	.Lccm_decrypt_with_nob6
 	mov.b	1(r8), r14
 .Lccm_decrypt_with_nob6:
-	mov	r13, 38(sp)
-	swpb	38(sp)
-	bis	r14, 38(sp)
+	mov	r13, 34(sp)
+	swpb	34(sp)
+	bis	r14, 34(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -874,9 +874,9 @@ ccm_decrypt_with:
 	jnc	.Lccm_decrypt_with_nob8
 	mov.b	1(r9), r14
 .Lccm_decrypt_with_nob8:
-	mov	r13, 36(sp)
-	swpb	36(sp)
-	bis	r14, 36(sp)
+	mov	r13, 32(sp)
+	swpb	32(sp)
+	bis	r14, 32(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -927,15 +927,15 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob11
-	mov	r11, 62(sp)
-	add	r4, 62(sp)
-	mov	62(sp), r14
+	mov	r11, 40(sp)
+	add	r4, 40(sp)
+	mov	40(sp), r14
 	mov.b	@r14, r13
 .Lccm_decrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob12
-	mov	62(sp), r14
+	mov	40(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob12:
 	mov	r13, r9
@@ -960,15 +960,15 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob13
-	mov	r11, 74(sp)
-	add	r4, 74(sp)
-	mov	74(sp), r14
+	mov	r11, 68(sp)
+	add	r4, 68(sp)
+	mov	68(sp), r14
 	mov.b	@r14, r13
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob14
-	mov	74(sp), r14
+	mov	68(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	mov	r13, r10
@@ -983,20 +983,20 @@ ccm_decrypt_with:
 	mov	r15, r5
 	xor.b	r14, r5
 	xor	r15, r5
-	; ccm.ae:108: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 104(sp)
-	mov	r7, 106(sp)
-	mov	38(sp), 108(sp)
-	mov	36(sp), 110(sp)
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
-	mov	r10, 116(sp)
-	mov	r5, 118(sp)
+	; ccm.ae:112: s0 = E.encrypt_block(ks, j0)
+	mov	r6, 106(sp)
+	mov	r7, 108(sp)
+	mov	34(sp), 110(sp)
+	mov	32(sp), 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
+	mov	r5, 120(sp)
 	mov	sp, r14
-	add	#104, r14
+	add	#106, r14
 	mov	sp, r15
-	add	#136, r15
-	mov	60(sp), r12
+	add	#138, r15
+	mov	64(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
@@ -1004,7 +1004,7 @@ ccm_decrypt_with:
 	add	#1, r12
 	mov	r7, r13
 	addc	#0, r13
-	mov	76(sp), r14
+	mov	78(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1012,60 +1012,60 @@ ccm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 64(sp)
-	bis	r14, 64(sp)
-	; ccm.ae:110: for i in 0..(n + 15) / 16 {
-	mov	#0, 40(sp)
-	mov	r12, 28(sp)
-	mov	r13, 26(sp)
-	mov	r8, 72(sp)
-	mov	r9, 70(sp)
-	mov	r10, 68(sp)
-	mov	r5, 66(sp)
-	mov	120(sp), 46(sp)
+	mov	r15, 66(sp)
+	bis	r14, 66(sp)
+	; ccm.ae:114: for i in 0..(n + 15) / 16 {
+	mov	#0, 38(sp)
+	mov	r12, 24(sp)
+	mov	r13, 22(sp)
+	mov	r8, 76(sp)
+	mov	r9, 74(sp)
+	mov	r10, 72(sp)
+	mov	r5, 70(sp)
 	mov	122(sp), 48(sp)
 	mov	124(sp), 50(sp)
-	mov	126(sp), 52(sp)
-	mov	128(sp), 54(sp)
-	mov	130(sp), 56(sp)
-	mov	132(sp), 58(sp)
-	mov	134(sp), 44(sp)
-	cmp	64(sp), 40(sp)
-	jnc	.Lccm_decrypt_with_near32
+	mov	126(sp), 54(sp)
+	mov	128(sp), 56(sp)
+	mov	130(sp), 58(sp)
+	mov	132(sp), 60(sp)
+	mov	134(sp), 46(sp)
+	mov	136(sp), 62(sp)
+	cmp	66(sp), 38(sp)
+	jnc	.Lccm_decrypt_with_near36
 	br	#.Lccm_decrypt_with_done17
-.Lccm_decrypt_with_near32:
+.Lccm_decrypt_with_near36:
 .Lccm_decrypt_with_loop16:
-	mov	40(sp), r15
+	mov	38(sp), r15
 	and	#4095, r15
-	mov	r15, 34(sp)
-	mov	34(sp), r15
+	mov	r15, 36(sp)
+	mov	36(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 34(sp)
-	mov.b	41(sp), r15
+	mov	r15, 36(sp)
+	mov.b	39(sp), r15
 	rrum.w	#4, r15
-	mov	76(sp), r10
-	sub	34(sp), r10
-	mov	#0, 24(sp)
-	subc	r15, 24(sp)
-	mov	34(sp), r9
-	add	80(sp), r9
+	mov	78(sp), r10
+	sub	36(sp), r10
+	mov	#0, r9
+	subc	r15, r9
+	mov	36(sp), r8
+	add	82(sp), r8
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	@r9, 20(sp)
-	mov	2(r9), 16(sp)
-	mov	4(r9), r4
-	mov	6(r9), r5
-	mov	8(r9), r6
-	mov	10(r9), r7
-	mov	12(r9), r8
-	mov	14(r9), r9
+	mov	@r8, 16(sp)
+	mov	2(r8), 12(sp)
+	mov	4(r8), 8(sp)
+	mov	6(r8), r4
+	mov	8(r8), r5
+	mov	10(r8), r6
+	mov	12(r8), r7
+	mov	14(r8), r8
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#152, r11
+	add	#154, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1073,63 +1073,72 @@ ccm_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lccm_decrypt_with_pad22
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lccm_decrypt_with_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_decrypt_with_cpy21
-	mov	r11, r9
+	mov	r11, r8
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
-	; ccm.ae:113: u = E.encrypt_block(ks, j)
-	mov	28(sp), 104(sp)
-	mov	26(sp), 106(sp)
-	mov	38(sp), 108(sp)
-	mov	36(sp), 110(sp)
-	mov	72(sp), 112(sp)
-	mov	70(sp), 114(sp)
-	mov	68(sp), 116(sp)
-	mov	66(sp), 118(sp)
+	; ccm.ae:117: u = E.encrypt_block(ks, j)
+	mov	24(sp), 106(sp)
+	mov	22(sp), 108(sp)
+	mov	34(sp), 110(sp)
+	mov	32(sp), 112(sp)
+	mov	76(sp), 114(sp)
+	mov	74(sp), 116(sp)
+	mov	72(sp), 118(sp)
+	mov	70(sp), 120(sp)
 	mov	sp, r14
-	add	#104, r14
+	add	#106, r14
 	mov	sp, r15
-	add	#168, r15
-	mov	60(sp), r12
+	add	#170, r15
+	mov	64(sp), r12
 	mov	r14, r13
 	mov	r15, r14
-	swpb	20(sp)
 	swpb	16(sp)
+	swpb	12(sp)
+	swpb	8(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
 	swpb	r7
 	swpb	r8
-	swpb	r9
 	call	#ccm_E_encrypt_block
-	add	#1, 28(sp)
-	addc	#0, 26(sp)
-	mov	r9, 22(sp)
-	xor	168(sp), 22(sp)
-	mov	r8, 18(sp)
-	xor	170(sp), 18(sp)
-	mov	r7, 14(sp)
-	xor	172(sp), 14(sp)
-	mov	r6, 12(sp)
-	xor	174(sp), 12(sp)
-	mov	r5, 10(sp)
-	xor	176(sp), 10(sp)
-	mov	r4, 8(sp)
-	xor	178(sp), 8(sp)
-	xor	180(sp), 16(sp)
-	xor	182(sp), 20(sp)
+	add	#1, 24(sp)
+	addc	#0, 22(sp)
+	mov	r8, 28(sp)
+	xor	170(sp), 28(sp)
+	mov	r7, 20(sp)
+	xor	172(sp), 20(sp)
+	mov	r6, 18(sp)
+	xor	174(sp), 18(sp)
+	mov	r5, 14(sp)
+	xor	176(sp), 14(sp)
+	mov	r4, 10(sp)
+	xor	178(sp), 10(sp)
+	xor	180(sp), 8(sp)
+	xor	182(sp), 12(sp)
+	xor	184(sp), 16(sp)
+	mov	r10, r15
+	sub	#16, r15
+	mov	r9, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	jz	.Lccm_decrypt_with_else23
 	mov	r10, r15
 	and	#8191, r15
-	mov	r15, r7
-	rlam.w	#3, r7
-	mov	24(sp), r14
+	mov	r15, r5
+	rlam.w	#3, r5
+	mov	r9, r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -1137,545 +1146,583 @@ ccm_decrypt_with:
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
-	mov	r14, r8
-	bis	r15, r8
-	mov	r10, r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#65280, r9
-	xor	#-1, r9
+	mov	r14, r11
+	bis	r15, r11
+	mov	r10, r12
+	and	#1, r12
+	inv	r12
+	inc	r12
+	and	#65280, r12
+	xor	#-1, r12
 	mov	r10, r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r9, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	xor	r15, r9
-	mov	r10, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	mov	r9, r5
-	xor	r15, r5
-	mov	r10, r15
-	rrum.w	#3, r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r9
+	mov	r12, r9
 	xor	#-1, r9
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 32(sp)
-	xor	#-1, 32(sp)
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 30(sp)
-	xor	#-1, 30(sp)
-	mov	r4, r14
+	and	r15, r9
+	xor	#-1, r9
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	r4, r14
+	mov	r10, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r13, r15
+	mov	r9, r15
+	xor	#-1, r15
 	and	r14, r15
-	xor	r15, r13
-	mov	r4, r14
+	mov	r15, r6
+	xor	#-1, r6
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r12, r15
+	xor	#-1, r15
 	and	r14, r15
-	xor	r15, r6
-	mov	r4, r14
+	mov	r15, r8
+	xor	#-1, r8
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
+	mov	r9, r15
 	and	r14, r15
-	xor	r15, r5
-	mov	r7, r15
-	sub	#128, r15
-	mov	r8, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r9, r7
-	and	r15, r7
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r8
-	and	r15, r8
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	32(sp), r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	30(sp), r11
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	inv	r7
-	inv	r8
-	inv	r9
-	inv	r11
-	inv	r12
+	xor	r15, r9
 	inv	r13
-	mov	r6, r14
-	inv	r14
-	inv	r15
-	and	r7, 22(sp)
-	and	r8, 18(sp)
-	and	r9, 14(sp)
-	and	r11, 12(sp)
-	and	r12, 10(sp)
-	and	r13, 8(sp)
-	mov	16(sp), r8
-	and	r14, r8
-	mov	20(sp), r9
-	and	r15, r9
-	; ccm.ae:116: store_be(msg, off, m, n - off)
-	mov	r9, r4
-	mov	r8, r5
-	mov	8(sp), r6
-	mov	10(sp), r7
-	mov	12(sp), r11
-	mov	14(sp), r12
-	mov	18(sp), r14
-	mov	22(sp), r15
-	mov	34(sp), r13
-	add	78(sp), r13
-	cmp	#16, r10
-	jnc	.Lccm_decrypt_with_bytes23
-	bit	#1, r13
-	jnz	.Lccm_decrypt_with_bytes23
-	swpb	r4
-	mov	r4, 0(r13)
-	swpb	r5
-	mov	r5, 2(r13)
-	swpb	r6
-	mov	r6, 4(r13)
-	swpb	r7
-	mov	r7, 6(r13)
-	swpb	r11
-	mov	r11, 8(r13)
-	swpb	r12
-	mov	r12, 10(r13)
-	swpb	r14
-	mov	r14, 12(r13)
-	swpb	r15
-	mov	r15, 14(r13)
-	jmp	.Lccm_decrypt_with_stored24
-.Lccm_decrypt_with_bytes23:
-	swpb	r4
-	mov	r4, 152(sp)
-	swpb	r5
-	mov	r5, 154(sp)
-	swpb	r6
-	mov	r6, 156(sp)
-	swpb	r7
-	mov	r7, 158(sp)
-	swpb	r11
-	mov	r11, 160(sp)
-	swpb	r12
-	mov	r12, 162(sp)
-	swpb	r14
-	mov	r14, 164(sp)
-	swpb	r15
-	mov	r15, 166(sp)
-	mov	sp, r14
-	add	#152, r14
-	mov	r10, r15
-	cmp	#16, r15
-	jnc	.Lccm_decrypt_with_cnt25
-	mov	#16, r15
-.Lccm_decrypt_with_cnt25:
-	tst	r15
-	jz	.Lccm_decrypt_with_stored24
-.Lccm_decrypt_with_cpy26:
-	mov.b	@r14, 0(r13)
-	inc	r14
 	inc	r13
-	dec	r15
-	jnz	.Lccm_decrypt_with_cpy26
-.Lccm_decrypt_with_stored24:
-	mov	22(sp), r10
-	xor	46(sp), r10
-	mov	18(sp), r11
-	xor	48(sp), r11
-	mov	14(sp), r12
-	xor	50(sp), r12
-	mov	12(sp), r13
-	xor	52(sp), r13
-	mov	10(sp), r14
-	xor	54(sp), r14
-	mov	8(sp), r15
-	xor	56(sp), r15
-	xor	58(sp), r8
-	xor	44(sp), r9
-	; ccm.ae:117: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	r14, 112(sp)
-	mov	r15, 114(sp)
-	mov	r8, 116(sp)
-	mov	r9, 118(sp)
-	mov	sp, r14
-	add	#104, r14
-	mov	sp, r15
-	add	#184, r15
-	mov	60(sp), r12
-	mov	r14, r13
-	mov	r15, r14
-	call	#ccm_E_encrypt_block
-	mov	184(sp), 46(sp)
-	mov	186(sp), 48(sp)
-	mov	188(sp), 50(sp)
-	mov	190(sp), 52(sp)
-	mov	192(sp), 54(sp)
-	mov	194(sp), 56(sp)
-	mov	196(sp), 58(sp)
-	mov	198(sp), 44(sp)
-	add	#1, 40(sp)
-	cmp	64(sp), 40(sp)
-	jc	.Lccm_decrypt_with_near33
-	br	#.Lccm_decrypt_with_loop16
-.Lccm_decrypt_with_near33:
-.Lccm_decrypt_with_done17:
-	mov	100(sp), r10
-	cmp	#16, 82(sp)
-	jnc	.Lccm_decrypt_with_bytes27
-	bit	#1, r10
-	jnz	.Lccm_decrypt_with_bytes27
-.Lccm_decrypt_with_words28:
-	mov	@r10, 98(sp)
-	mov	2(r10), 96(sp)
-	mov	4(r10), 94(sp)
-	mov	6(r10), 92(sp)
-	mov	8(r10), 90(sp)
-	mov	10(r10), 88(sp)
-	mov	12(r10), 86(sp)
-	mov	14(r10), 84(sp)
-	jmp	.Lccm_decrypt_with_join29
-.Lccm_decrypt_with_bytes27:
-	mov	sp, r11
-	add	#152, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	82(sp), r15
-.Lccm_decrypt_with_cpy30:
-	clr	r14
-	tst	r15
-	jz	.Lccm_decrypt_with_pad31
-	mov.b	@r10, r14
-	inc	r10
-	dec	r15
-.Lccm_decrypt_with_pad31:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lccm_decrypt_with_cpy30
-	mov	r11, r10
-	jmp	.Lccm_decrypt_with_words28
-.Lccm_decrypt_with_join29:
-	xor	136(sp), 46(sp)
-	xor	138(sp), 48(sp)
-	xor	140(sp), 50(sp)
-	xor	142(sp), 52(sp)
-	xor	144(sp), 54(sp)
-	xor	146(sp), 56(sp)
-	xor	148(sp), 58(sp)
-	xor	150(sp), 44(sp)
-	mov	82(sp), r15
-	and	#8191, r15
-	mov	r15, 42(sp)
-	mov	42(sp), r15
-	rlam.w	#3, r15
-	mov	r15, 42(sp)
-	mov.b	83(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	mov	82(sp), r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
-	xor	#-1, r11
-	mov	82(sp), r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	82(sp), r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	mov	r12, r15
+	and	r13, r15
+	mov	r12, r7
+	xor	r15, r7
 	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r8
-	xor	r15, r8
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	82(sp), r15
 	rrum.w	#3, r15
 	mov	r15, r4
 	and	#1, r4
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r13, r15
+	mov	r6, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
+	mov	r15, r13
+	xor	#-1, r13
 	mov	r4, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
+	mov	r15, r14
+	xor	#-1, r14
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r9, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	and	r12, r15
+	mov	r15, 30(sp)
+	xor	#-1, 30(sp)
+	mov	r4, r12
+	inv	r12
+	inc	r12
 	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	xor	#-1, r15
+	and	r12, r15
+	mov	r15, 26(sp)
+	xor	#-1, 26(sp)
+	mov	r4, r12
+	inv	r12
+	inc	r12
 	mov	r6, r15
-	and	r14, r15
+	and	r12, r15
 	xor	r15, r6
-	mov	42(sp), r15
-	sub	#128, r15
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r8, r15
+	and	r12, r15
+	xor	r15, r8
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r9, r15
+	and	r12, r15
+	xor	r15, r9
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	r7, r15
+	and	r12, r15
+	xor	r15, r7
 	mov	r5, r15
+	sub	#128, r15
+	mov	r11, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	mov	r5, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
+	mov	r13, r11
 	and	r15, r11
-	mov	r14, r15
+	mov	r5, r15
 	inv	r15
 	inc	r15
+	mov	r14, r12
 	and	r15, r12
-	mov	r14, r15
+	mov	r5, r15
 	inv	r15
 	inc	r15
+	mov	30(sp), r13
 	and	r15, r13
-	mov	r14, r15
+	mov	r5, r15
 	inv	r15
 	inc	r15
-	and	r15, r7
-	mov	r14, r15
+	mov	26(sp), r14
+	and	r15, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r5, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	inv	r11
+	inv	r12
+	inv	r13
 	inv	r14
-	inc	r14
 	mov	r6, r15
-	and	r14, r15
+	inv	r15
+	inv	r8
+	inv	r9
+	mov	r7, r6
+	inv	r6
+	mov	28(sp), r7
+	and	r11, r7
+	mov	20(sp), r11
+	and	r12, r11
+	mov	18(sp), r12
+	and	r13, r12
+	mov	14(sp), r13
+	and	r14, r13
+	mov	10(sp), r14
+	and	r15, r14
+	mov	8(sp), r15
+	and	r8, r15
+	mov	12(sp), r8
+	and	r9, r8
+	mov	16(sp), r9
+	and	r6, r9
+	mov	r7, 28(sp)
+	mov	r11, 20(sp)
+	mov	r12, 18(sp)
+	mov	r13, 14(sp)
+	mov	r14, 10(sp)
+	mov	r15, 8(sp)
+	jmp	.Lccm_decrypt_with_endif24
+.Lccm_decrypt_with_else23:
+	mov	12(sp), r8
+	mov	16(sp), r9
+.Lccm_decrypt_with_endif24:
+	; ccm.ae:120: store_be(msg, off, m, n - off)
+	mov	r9, r4
+	mov	r8, r5
+	mov	8(sp), r6
+	mov	10(sp), r7
+	mov	14(sp), r11
+	mov	18(sp), r12
+	mov	20(sp), r14
+	mov	28(sp), r15
+	mov	36(sp), r13
+	add	80(sp), r13
+	cmp	#16, r10
+	swpb	r4
+	swpb	r5
+	swpb	r6
+	swpb	r7
+	swpb	r11
+	swpb	r12
+	swpb	r14
+	swpb	r15
+	jnc	.Lccm_decrypt_with_bytes25
+	bit	#1, r13
+	jnz	.Lccm_decrypt_with_bytes25
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
+	jmp	.Lccm_decrypt_with_stored26
+.Lccm_decrypt_with_bytes25:
+	mov	r4, 154(sp)
+	mov	r5, 156(sp)
+	mov	r6, 158(sp)
+	mov	r7, 160(sp)
+	mov	r11, 162(sp)
+	mov	r12, 164(sp)
+	mov	r14, 166(sp)
+	mov	r15, 168(sp)
+	mov	sp, r14
+	add	#154, r14
+	mov	r10, r15
+	cmp	#16, r15
+	jnc	.Lccm_decrypt_with_cnt27
+	mov	#16, r15
+.Lccm_decrypt_with_cnt27:
+	tst	r15
+	jz	.Lccm_decrypt_with_stored26
+.Lccm_decrypt_with_cpy28:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lccm_decrypt_with_cpy28
+.Lccm_decrypt_with_stored26:
+	mov	28(sp), r10
+	xor	48(sp), r10
+	mov	20(sp), r11
+	xor	50(sp), r11
+	mov	18(sp), r12
+	xor	54(sp), r12
+	mov	14(sp), r13
+	xor	56(sp), r13
+	mov	10(sp), r14
+	xor	58(sp), r14
+	mov	8(sp), r15
+	xor	60(sp), r15
+	xor	46(sp), r8
+	xor	62(sp), r9
+	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
+	mov	r10, 106(sp)
+	mov	r11, 108(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	r8, 118(sp)
+	mov	r9, 120(sp)
+	mov	sp, r14
+	add	#106, r14
+	mov	sp, r15
+	add	#186, r15
+	mov	64(sp), r12
+	mov	r14, r13
+	mov	r15, r14
+	call	#ccm_E_encrypt_block
+	mov	186(sp), 48(sp)
+	mov	188(sp), 50(sp)
+	mov	190(sp), 54(sp)
+	mov	192(sp), 56(sp)
+	mov	194(sp), 58(sp)
+	mov	196(sp), 60(sp)
+	mov	198(sp), 46(sp)
+	mov	200(sp), 62(sp)
+	add	#1, 38(sp)
+	cmp	66(sp), 38(sp)
+	jc	.Lccm_decrypt_with_near37
+	br	#.Lccm_decrypt_with_loop16
+.Lccm_decrypt_with_near37:
+.Lccm_decrypt_with_done17:
+	mov	102(sp), r10
+	cmp	#16, 94(sp)
+	jnc	.Lccm_decrypt_with_bytes29
+	bit	#1, r10
+	jnz	.Lccm_decrypt_with_bytes29
+.Lccm_decrypt_with_words30:
+	mov	@r10, 100(sp)
+	mov	2(r10), 98(sp)
+	mov	4(r10), 96(sp)
+	mov	6(r10), 92(sp)
+	mov	8(r10), 90(sp)
+	mov	10(r10), 88(sp)
+	mov	12(r10), 86(sp)
+	mov	14(r10), 84(sp)
+	jmp	.Lccm_decrypt_with_join31
+.Lccm_decrypt_with_bytes29:
+	mov	sp, r11
+	add	#154, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	94(sp), r15
+.Lccm_decrypt_with_cpy32:
+	clr	r14
+	tst	r15
+	jz	.Lccm_decrypt_with_pad33
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lccm_decrypt_with_pad33:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lccm_decrypt_with_cpy32
+	mov	r11, r10
+	jmp	.Lccm_decrypt_with_words30
+.Lccm_decrypt_with_join31:
+	xor	138(sp), 48(sp)
+	xor	140(sp), 50(sp)
+	xor	142(sp), 54(sp)
+	xor	144(sp), 56(sp)
+	xor	146(sp), 58(sp)
+	xor	148(sp), 60(sp)
+	mov	46(sp), r14
+	xor	150(sp), r14
+	mov	62(sp), r6
+	xor	152(sp), r6
+	mov	94(sp), r15
+	sub	#16, r15
+	mov	#0, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	swpb	100(sp)
+	swpb	98(sp)
+	swpb	96(sp)
+	swpb	92(sp)
+	swpb	90(sp)
+	swpb	88(sp)
+	swpb	86(sp)
+	swpb	84(sp)
+	jz	.Lccm_decrypt_with_else34
+	mov	94(sp), r15
+	and	#8191, r15
+	mov	r15, 52(sp)
+	mov	52(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 52(sp)
+	mov.b	95(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
+	mov	94(sp), r11
+	and	#1, r11
+	inv	r11
+	inc	r11
+	and	#65280, r11
+	xor	#-1, r11
+	mov	94(sp), r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r11, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	inv	r13
+	inc	r13
+	mov	r11, r15
+	and	r13, r15
+	xor	r15, r11
+	mov	94(sp), r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r11, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r5
+	xor	#-1, r5
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	mov	r8, r7
+	xor	r15, r7
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	mov	r11, r8
+	xor	r15, r8
+	mov	94(sp), r15
+	rrum.w	#3, r15
+	mov	r15, r4
+	and	#1, r4
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 44(sp)
+	xor	#-1, 44(sp)
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 42(sp)
+	xor	#-1, 42(sp)
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r7, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r11
+	xor	#-1, r11
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r12
+	xor	#-1, r12
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	and	r13, r15
+	mov	r10, r13
+	xor	r15, r13
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r5, r15
+	and	r10, r15
+	xor	r15, r5
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r7, r15
+	and	r10, r15
+	xor	r15, r7
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r8, r15
+	and	r10, r15
+	xor	r15, r8
+	mov	52(sp), r15
+	sub	#128, r15
+	mov	r9, r15
+	subc	#0, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	mov	44(sp), r9
+	and	r15, r9
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	mov	42(sp), r10
+	and	r15, r10
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
 	inv	r13
-	inv	r7
-	mov	r8, r14
-	inv	r14
+	inv	r5
+	mov	r7, r15
 	inv	r15
-	mov	46(sp), r8
+	mov	r8, r7
+	inv	r7
+	mov	48(sp), r8
 	and	r9, r8
-	mov	48(sp), r9
+	mov	50(sp), r9
 	and	r10, r9
-	mov	50(sp), r10
+	mov	54(sp), r10
 	and	r11, r10
-	mov	52(sp), r11
+	mov	56(sp), r11
 	and	r12, r11
-	mov	54(sp), r12
+	mov	58(sp), r12
 	and	r13, r12
-	mov	56(sp), r13
-	and	r7, r13
-	mov	58(sp), r7
-	and	r14, r7
-	mov	44(sp), r14
+	mov	60(sp), r13
+	and	r5, r13
 	and	r15, r14
+	mov	r6, r15
+	and	r7, r15
+	mov	r14, r7
+	mov	r15, r14
+	jmp	.Lccm_decrypt_with_endif35
+.Lccm_decrypt_with_else34:
+	mov	48(sp), r8
+	mov	50(sp), r9
+	mov	54(sp), r10
+	mov	56(sp), r11
+	mov	58(sp), r12
+	mov	60(sp), r13
+	mov	r14, r7
+	mov	r6, r14
+.Lccm_decrypt_with_endif35:
 	mov	84(sp), r15
-	swpb	r15
 	xor	r8, r15
 	mov	86(sp), r8
-	swpb	r8
 	xor	r9, r8
 	mov	88(sp), r9
-	swpb	r9
 	xor	r10, r9
 	mov	90(sp), r10
-	swpb	r10
 	xor	r11, r10
 	mov	92(sp), r11
-	swpb	r11
 	xor	r12, r11
-	mov	94(sp), r12
-	swpb	r12
+	mov	96(sp), r12
 	xor	r13, r12
-	mov	96(sp), r13
-	swpb	r13
+	mov	98(sp), r13
 	xor	r7, r13
-	mov	98(sp), r7
-	swpb	r7
+	mov	100(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -1723,9 +1770,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	102(sp), r15
+	mov	104(sp), r15
 	mov	r14, 0(r15)
-	add	#200, sp
+	add	#202, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with
@@ -2264,7 +2311,7 @@ ccm_mac_header:
 	bis	@r15, r9
 	mov	30(sp), r15
 	bis	2(r15), r10
-	; ccm.ae:56: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
+	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
 	mov	r9, 32(sp)
 	mov	r10, 34(sp)
 	mov	r11, 36(sp)
@@ -2279,7 +2326,7 @@ ccm_mac_header:
 	add	#48, r14
 	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	; ccm.ae:57: if a != 0 {
+	; ccm.ae:61: if a != 0 {
 	tst	26(sp)
 	jz	.Lccm_mac_header_else16
 	mov	16(sp), r7
@@ -2325,7 +2372,7 @@ ccm_mac_header:
 	adc	r15
 	xor	#1, r15
 	xor	#1, r15
-	; ccm.ae:60: if a >= 0xff00 {
+	; ccm.ae:64: if a >= 0xff00 {
 	tst	r15
 	swpb	r10
 	swpb	r9
@@ -2335,7 +2382,7 @@ ccm_mac_header:
 	swpb	r13
 	swpb	r14
 	jz	.Lccm_mac_header_else23
-	; ccm.ae:61: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
+	; ccm.ae:65: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
 	mov	16(sp), r9
 	cmp	#10, 10(sp)
 	jnc	.Lccm_mac_header_bytes25
@@ -2402,7 +2449,7 @@ ccm_mac_header:
 	xor	58(sp), r13
 	xor	60(sp), r14
 	xor	62(sp), r15
-	; ccm.ae:64: y = E.encrypt_block(ks, y ^ first)
+	; ccm.ae:68: y = E.encrypt_block(ks, y ^ first)
 	mov	r6, 32(sp)
 	mov	r7, 34(sp)
 	mov	r8, 36(sp)
@@ -2447,7 +2494,7 @@ ccm_mac_header:
 	rlam.w	#4, r14
 	mov	r14, 14(sp)
 	bis	r13, 14(sp)
-	; ccm.ae:67: for i in 0..(rest + 15) / 16 {
+	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
 	mov	80(sp), r7
 	mov	82(sp), 0(sp)
@@ -2524,7 +2571,7 @@ ccm_mac_header:
 	mov	r4, r15
 	swpb	r5
 	xor	r5, r15
-	; ccm.ae:69: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
+	; ccm.ae:73: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	mov	r7, 32(sp)
 	mov	r8, 34(sp)
 	mov	r10, 36(sp)

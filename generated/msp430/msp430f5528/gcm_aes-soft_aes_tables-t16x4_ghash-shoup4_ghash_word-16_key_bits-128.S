@@ -114,7 +114,7 @@ gcm_key_setup:
 	cmp	#44, r8
 	jnc	.Lgcm_key_setup_loop6
 .Lgcm_key_setup_done7:
-	; gcm.ae:62: G.init(E.encrypt_block(ks, 0 as u128), tab)
+	; gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	mov	#0, 136(sp)
 	mov	#0, 138(sp)
 	mov	#0, 140(sp)
@@ -1061,27 +1061,27 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 236 bytes (46 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2542 bytes of code
+;     frame 240 bytes (48 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2602 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#236, sp
-	mov	r12, 82(sp)
-	mov	r13, 62(sp)
-	mov	r14, 60(sp)
-	mov	r15, 58(sp)
-	mov	252(sp), r8
-	mov	254(sp), 78(sp)
-	mov	256(sp), 86(sp)
-	mov	258(sp), 80(sp)
-	mov	260(sp), 84(sp)
-	mov	264(sp), 90(sp)
-	mov	266(sp), 88(sp)
-	mov	78(sp), r14
+	sub	#240, sp
+	mov	r12, 86(sp)
+	mov	r13, 66(sp)
+	mov	r14, 64(sp)
+	mov	r15, 62(sp)
+	mov	256(sp), r8
+	mov	258(sp), 82(sp)
+	mov	260(sp), 90(sp)
+	mov	262(sp), 84(sp)
+	mov	264(sp), 88(sp)
+	mov	268(sp), 94(sp)
+	mov	270(sp), 92(sp)
+	mov	82(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1093,21 +1093,21 @@ gcm_encrypt_with:
 	bis	r14, r9
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
-	mov	#0, 26(sp)
-	mov	#0, 36(sp)
+	mov	#0, 30(sp)
 	mov	#0, 38(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
+	mov	#0, 46(sp)
+	mov	#0, 48(sp)
 	mov	#0, 50(sp)
-	mov	#0, 52(sp)
-	mov	#0, 54(sp)
+	mov	#0, 56(sp)
+	mov	#0, 58(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	78(sp), r11
+	mov	82(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -1126,7 +1126,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#92, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -1144,73 +1144,73 @@ gcm_encrypt_with:
 	mov	r12, r6
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
-	mov	26(sp), r5
+	mov	30(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	36(sp), r6
+	mov	38(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	38(sp), r7
+	mov	42(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	42(sp), r11
+	mov	46(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	44(sp), r12
+	mov	48(sp), r12
 	swpb	r13
 	xor	r13, r12
 	mov	50(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	52(sp), r14
+	mov	56(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	54(sp), r15
+	mov	58(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 108(sp)
-	mov	r6, 110(sp)
-	mov	r7, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	mov	r5, 112(sp)
+	mov	r6, 114(sp)
+	mov	r7, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#124, r15
+	add	#128, r15
 	mov	r14, r12
-	mov	62(sp), r13
+	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	124(sp), 26(sp)
-	mov	126(sp), 36(sp)
-	mov	128(sp), 38(sp)
-	mov	130(sp), 42(sp)
-	mov	132(sp), 44(sp)
-	mov	134(sp), 50(sp)
-	mov	136(sp), 52(sp)
-	mov	138(sp), 54(sp)
+	mov	128(sp), 30(sp)
+	mov	130(sp), 38(sp)
+	mov	132(sp), 42(sp)
+	mov	134(sp), 46(sp)
+	mov	136(sp), 48(sp)
+	mov	138(sp), 50(sp)
+	mov	140(sp), 56(sp)
+	mov	142(sp), 58(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	58(sp), r15
+	mov	62(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	; gcm.ae:42: if len(nonce) == 12 {
+	; gcm.ae:46: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_encrypt_with_else8
-	mov	60(sp), r10
+	mov	64(sp), r10
 	bit	#1, r10
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
-	mov	@r10, 64(sp)
+	mov	@r10, 68(sp)
 	mov	2(r10), r11
 	mov	4(r10), r12
 	mov	6(r10), r13
@@ -1219,7 +1219,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#92, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -1232,23 +1232,23 @@ gcm_encrypt_with:
 	mov	r12, r10
 	jmp	.Lgcm_encrypt_with_words11
 .Lgcm_encrypt_with_join12:
-	mov	#1, r10
+	mov	#1, r9
 	mov	#0, r8
-	mov	r15, 56(sp)
+	mov	r15, 60(sp)
 	mov	r14, r4
 	mov	r13, r5
 	mov	r12, r6
 	mov	r11, r7
-	mov	64(sp), r9
-	swpb	56(sp)
+	mov	68(sp), r10
+	swpb	60(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
 	swpb	r7
-	swpb	r9
+	swpb	r10
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	mov	58(sp), r14
+	mov	62(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1256,27 +1256,27 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 40(sp)
-	bis	r14, 40(sp)
+	mov	r15, 44(sp)
+	bis	r14, 44(sp)
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 14(sp)
 	mov	#0, 16(sp)
-	mov	#0, 18(sp)
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
+	mov	#0, 24(sp)
 	mov	#0, r8
 	mov	#0, r9
-	cmp	40(sp), r10
+	cmp	44(sp), r10
 	jc	.Lgcm_encrypt_with_done16
 .Lgcm_encrypt_with_loop15:
 	mov	r10, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	58(sp), r7
+	mov	62(sp), r7
 	sub	r15, r7
-	add	60(sp), r15
+	add	64(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes17
 	bit	#1, r15
@@ -1293,7 +1293,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#92, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -1319,13 +1319,13 @@ gcm_encrypt_with:
 	mov	16(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	18(sp), r13
+	mov	20(sp), r13
 	swpb	r12
 	xor	r12, r13
-	mov	20(sp), r12
+	mov	22(sp), r12
 	swpb	r11
 	xor	r11, r12
-	mov	22(sp), r11
+	mov	24(sp), r11
 	swpb	r7
 	xor	r7, r11
 	swpb	r5
@@ -1333,91 +1333,91 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 108(sp)
-	mov	r15, 110(sp)
-	mov	r14, 112(sp)
-	mov	r13, 114(sp)
-	mov	r12, 116(sp)
-	mov	r11, 118(sp)
-	mov	r8, 120(sp)
-	mov	r9, 122(sp)
+	mov	r6, 112(sp)
+	mov	r15, 114(sp)
+	mov	r14, 116(sp)
+	mov	r13, 118(sp)
+	mov	r12, 120(sp)
+	mov	r11, 122(sp)
+	mov	r8, 124(sp)
+	mov	r9, 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#140, r15
+	add	#144, r15
 	mov	r14, r12
-	mov	62(sp), r13
+	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	140(sp), r6
-	mov	142(sp), 14(sp)
-	mov	144(sp), 16(sp)
-	mov	146(sp), 18(sp)
-	mov	148(sp), 20(sp)
-	mov	150(sp), 22(sp)
-	mov	152(sp), r8
-	mov	154(sp), r9
+	mov	144(sp), r6
+	mov	146(sp), 14(sp)
+	mov	148(sp), 16(sp)
+	mov	150(sp), 20(sp)
+	mov	152(sp), 22(sp)
+	mov	154(sp), 24(sp)
+	mov	156(sp), r8
+	mov	158(sp), r9
 	add	#1, r10
-	cmp	40(sp), r10
+	cmp	44(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
 .Lgcm_encrypt_with_done16:
-	mov	58(sp), r15
+	mov	62(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	mov.b	59(sp), r13
+	mov.b	63(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	mov	r6, r14
 	xor	r15, r14
 	mov	14(sp), r15
 	xor	r13, r15
-	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
-	mov	16(sp), 112(sp)
-	mov	18(sp), 114(sp)
-	mov	20(sp), 116(sp)
-	mov	22(sp), 118(sp)
-	mov	r8, 120(sp)
-	mov	r9, 122(sp)
+	; gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	mov	r14, 112(sp)
+	mov	r15, 114(sp)
+	mov	16(sp), 116(sp)
+	mov	20(sp), 118(sp)
+	mov	22(sp), 120(sp)
+	mov	24(sp), 122(sp)
+	mov	r8, 124(sp)
+	mov	r9, 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#156, r15
+	add	#160, r15
 	mov	r14, r12
-	mov	62(sp), r13
+	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	156(sp), r10
-	mov	158(sp), r8
-	mov	160(sp), 56(sp)
-	mov	162(sp), r4
-	mov	164(sp), r5
-	mov	166(sp), r6
-	mov	168(sp), r7
-	mov	170(sp), r9
+	mov	160(sp), r9
+	mov	162(sp), r8
+	mov	164(sp), 60(sp)
+	mov	166(sp), r4
+	mov	168(sp), r5
+	mov	170(sp), r6
+	mov	172(sp), r7
+	mov	174(sp), r10
 .Lgcm_encrypt_with_endif9:
-	; gcm.ae:70: s0 = E.encrypt_block(ks, j0)
-	mov	r10, 108(sp)
-	mov	r8, 110(sp)
-	mov	56(sp), 112(sp)
-	mov	r4, 114(sp)
-	mov	r5, 116(sp)
-	mov	r6, 118(sp)
-	mov	r7, 120(sp)
-	mov	r9, 122(sp)
+	; gcm.ae:74: s0 = E.encrypt_block(ks, j0)
+	mov	r9, 112(sp)
+	mov	r8, 114(sp)
+	mov	60(sp), 116(sp)
+	mov	r4, 118(sp)
+	mov	r5, 120(sp)
+	mov	r6, 122(sp)
+	mov	r7, 124(sp)
+	mov	r10, 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#172, r15
-	mov	82(sp), r12
+	add	#176, r15
+	mov	86(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	add	#1, r10
+	add	#1, r9
 	mov	r8, r13
 	addc	#0, r13
-	mov	80(sp), r14
+	mov	84(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1425,477 +1425,500 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 66(sp)
-	bis	r14, 66(sp)
-	; gcm.ae:73: for i in 0..(n + 15) / 16 {
-	mov	#0, 34(sp)
-	mov	r10, r8
-	mov	r13, r10
-	mov	r4, 76(sp)
-	mov	r5, 74(sp)
-	mov	r6, 72(sp)
-	mov	r7, 70(sp)
-	mov	r9, 68(sp)
-	cmp	66(sp), 34(sp)
-	jnc	.Lgcm_encrypt_with_near37
+	mov	r15, 70(sp)
+	bis	r14, 70(sp)
+	; gcm.ae:77: for i in 0..(n + 15) / 16 {
+	mov	#0, 40(sp)
+	mov	r9, r8
+	mov	r13, r9
+	mov	r4, 80(sp)
+	mov	r5, 78(sp)
+	mov	r6, 76(sp)
+	mov	r7, 74(sp)
+	mov	r10, 72(sp)
+	cmp	70(sp), 40(sp)
+	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
-.Lgcm_encrypt_with_near37:
+.Lgcm_encrypt_with_near39:
 .Lgcm_encrypt_with_loop22:
-	mov	34(sp), r15
+	mov	40(sp), r15
 	and	#4095, r15
-	mov	r15, 32(sp)
-	mov	32(sp), r15
+	mov	r15, 36(sp)
+	mov	36(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 32(sp)
-	mov.b	35(sp), r9
-	rrum.w	#4, r9
-	; gcm.ae:75: u = E.encrypt_block(ks, j)
-	mov	r8, 108(sp)
-	mov	r10, 110(sp)
-	mov	56(sp), 112(sp)
-	mov	76(sp), 114(sp)
-	mov	74(sp), 116(sp)
-	mov	72(sp), 118(sp)
-	mov	70(sp), 120(sp)
-	mov	68(sp), 122(sp)
+	mov	r15, 36(sp)
+	mov.b	41(sp), r10
+	rrum.w	#4, r10
+	; gcm.ae:79: u = E.encrypt_block(ks, j)
+	mov	r8, 112(sp)
+	mov	r9, 114(sp)
+	mov	60(sp), 116(sp)
+	mov	80(sp), 118(sp)
+	mov	78(sp), 120(sp)
+	mov	76(sp), 122(sp)
+	mov	74(sp), 124(sp)
+	mov	72(sp), 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#188, r15
-	mov	82(sp), r12
+	add	#192, r15
+	mov	86(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	mov	r8, 48(sp)
-	add	#1, 48(sp)
-	mov	r10, 46(sp)
-	addc	#0, 46(sp)
-	mov	80(sp), r5
-	sub	32(sp), r5
-	mov	#0, r10
-	subc	r9, r10
-	mov	32(sp), r9
-	add	86(sp), r9
-	cmp	#16, r5
+	mov	r8, 54(sp)
+	add	#1, 54(sp)
+	mov	r9, 52(sp)
+	addc	#0, 52(sp)
+	mov	84(sp), r8
+	sub	36(sp), r8
+	mov	#0, r13
+	subc	r10, r13
+	mov	36(sp), r7
+	add	90(sp), r7
+	cmp	#16, r8
 	jnc	.Lgcm_encrypt_with_bytes24
-	bit	#1, r9
+	bit	#1, r7
 	jnz	.Lgcm_encrypt_with_bytes24
 .Lgcm_encrypt_with_words25:
-	mov	@r9, r6
-	mov	2(r9), r7
-	mov	4(r9), r8
-	mov	6(r9), r11
-	mov	8(r9), r12
-	mov	10(r9), r13
-	mov	12(r9), r14
-	mov	14(r9), r15
+	mov	@r7, r4
+	mov	2(r7), r6
+	mov	4(r7), r9
+	mov	6(r7), r11
+	mov	8(r7), r12
+	mov	10(r7), r14
+	mov	12(r7), r5
+	mov	14(r7), r15
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
-	mov	sp, r11
-	add	#92, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r5, r15
+	mov	sp, r10
+	add	#96, r10
+	mov	r10, r11
+	mov	#16, r12
+	mov	r8, r15
 .Lgcm_encrypt_with_cpy27:
 	clr	r14
 	tst	r15
 	jz	.Lgcm_encrypt_with_pad28
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r7, r14
+	inc	r7
 	dec	r15
 .Lgcm_encrypt_with_pad28:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lgcm_encrypt_with_cpy27
-	mov	r11, r9
+	mov	r10, r7
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
-	mov	r15, 10(sp)
-	swpb	10(sp)
-	xor	188(sp), 10(sp)
-	mov	r14, 8(sp)
-	swpb	8(sp)
-	xor	190(sp), 8(sp)
-	mov	r13, 6(sp)
+	mov	r15, r10
+	swpb	r10
+	xor	192(sp), r10
+	swpb	r5
+	xor	194(sp), r5
+	mov	r14, 6(sp)
 	swpb	6(sp)
-	xor	192(sp), 6(sp)
+	xor	196(sp), 6(sp)
 	mov	r12, 4(sp)
 	swpb	4(sp)
-	xor	194(sp), 4(sp)
+	xor	198(sp), 4(sp)
 	mov	r11, 2(sp)
 	swpb	2(sp)
-	xor	196(sp), 2(sp)
-	mov	r8, 0(sp)
+	xor	200(sp), 2(sp)
+	mov	r9, 0(sp)
 	swpb	0(sp)
-	xor	198(sp), 0(sp)
-	mov	r7, 24(sp)
-	swpb	24(sp)
-	xor	200(sp), 24(sp)
-	mov	r6, 28(sp)
+	xor	202(sp), 0(sp)
+	mov	r6, 26(sp)
+	swpb	26(sp)
+	xor	204(sp), 26(sp)
+	mov	r4, 28(sp)
 	swpb	28(sp)
-	xor	202(sp), 28(sp)
-	mov	r5, r15
+	xor	206(sp), 28(sp)
+	mov	r8, r15
+	sub	#16, r15
+	mov	r13, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	jz	.Lgcm_encrypt_with_else29
+	mov	r8, r15
 	and	#8191, r15
-	mov	r15, r8
-	rlam.w	#3, r8
-	and	#8191, r10
-	mov	r5, r15
+	mov	r15, 32(sp)
+	mov	32(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 32(sp)
+	and	#8191, r13
+	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r10
-	mov	r10, 30(sp)
-	bis	r15, 30(sp)
-	mov	r5, r10
-	and	#1, r10
-	inv	r10
-	inc	r10
-	and	#65280, r10
-	xor	#-1, r10
-	mov	r5, r14
+	rlam.w	#3, r13
+	mov	r13, 34(sp)
+	bis	r15, 34(sp)
+	mov	r8, r12
+	and	#1, r12
+	inv	r12
+	inc	r12
+	and	#65280, r12
+	xor	#-1, r12
+	mov	r8, r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r10, r9
-	xor	#-1, r9
-	and	r15, r9
-	xor	#-1, r9
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	r5, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r7
-	xor	r15, r7
-	inv	r11
-	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	mov	r10, r6
-	xor	r15, r6
-	mov	r5, r15
-	rrum.w	#3, r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r11
+	mov	r12, r11
 	xor	#-1, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 12(sp)
-	xor	#-1, 12(sp)
-	mov	r4, r14
+	and	r15, r11
+	xor	#-1, r11
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	r4, r14
+	mov	r8, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r13, r15
+	mov	r11, r15
+	xor	#-1, r15
 	and	r14, r15
-	xor	r15, r13
-	mov	r4, r14
+	mov	r15, r4
+	xor	#-1, r4
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r6
+	xor	#-1, r6
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	mov	r11, r7
+	xor	r15, r7
+	inv	r13
+	inc	r13
+	mov	r12, r15
+	and	r13, r15
+	mov	r12, r11
+	xor	r15, r11
+	mov	r8, r15
+	rrum.w	#3, r15
+	mov	r15, r9
+	and	#1, r9
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r4, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, r13
+	xor	#-1, r13
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, 18(sp)
+	xor	#-1, 18(sp)
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
+	xor	#-1, r15
 	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
+	mov	r15, 10(sp)
+	xor	#-1, 10(sp)
+	mov	r9, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r11, r15
+	xor	#-1, r15
 	and	r14, r15
-	xor	r15, r6
-	mov	r8, r15
-	sub	#128, r15
-	mov	30(sp), r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r9, r8
-	and	r15, r8
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r10, r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r10
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	12(sp), r11
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	inv	r8
-	inv	r9
-	inv	r10
-	inv	r11
+	mov	r15, r14
+	xor	#-1, r14
+	mov	r9, r12
 	inv	r12
-	inv	r13
-	mov	r7, r14
-	inv	r14
+	inc	r12
+	mov	r4, r15
+	and	r12, r15
+	xor	r15, r4
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	mov	r6, r15
+	and	r12, r15
+	xor	r15, r6
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	mov	r7, r15
+	and	r12, r15
+	xor	r15, r7
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	xor	r15, r11
+	mov	32(sp), r15
+	sub	#128, r15
+	mov	34(sp), r15
+	subc	#0, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, r15
 	inv	r15
-	and	r8, 10(sp)
-	and	r9, 8(sp)
-	and	r10, 6(sp)
-	and	r11, 4(sp)
-	and	r12, 2(sp)
-	and	r13, 0(sp)
-	mov	24(sp), r6
-	and	r14, r6
-	mov	28(sp), r7
+	inc	r15
+	mov	r13, r12
+	and	r15, r12
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	mov	18(sp), r13
+	and	r15, r13
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, 10(sp)
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r9, r15
+	inv	r15
+	inc	r15
 	and	r15, r7
-	; gcm.ae:78: store_be(ct, off, c, n - off)
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	mov	r11, r9
+	and	r15, r9
+	mov	r12, r11
+	inv	r11
+	mov	r13, r12
+	inv	r12
+	mov	10(sp), r13
+	inv	r13
+	inv	r14
+	mov	r4, r15
+	inv	r15
+	inv	r6
+	inv	r7
+	inv	r9
+	and	r11, r10
+	mov	r5, r11
+	and	r12, r11
+	mov	6(sp), r12
+	and	r13, r12
+	mov	4(sp), r13
+	and	r14, r13
+	mov	2(sp), r14
+	and	r15, r14
+	mov	@sp, r15
+	and	r6, r15
+	mov	26(sp), r6
+	and	r7, r6
+	mov	28(sp), r7
+	and	r9, r7
+	mov	r10, 12(sp)
+	mov	r11, 8(sp)
+	mov	r12, 6(sp)
+	mov	r13, 4(sp)
+	mov	r14, 2(sp)
+	mov	r15, 0(sp)
+	jmp	.Lgcm_encrypt_with_endif30
+.Lgcm_encrypt_with_else29:
+	mov	r10, 12(sp)
+	mov	r5, 8(sp)
+	mov	26(sp), r6
+	mov	28(sp), r7
+.Lgcm_encrypt_with_endif30:
+	; gcm.ae:82: store_be(ct, off, c, n - off)
 	mov	r7, r4
-	mov	r6, r8
+	mov	r6, r5
 	mov	@sp, r9
 	mov	2(sp), r10
 	mov	4(sp), r11
 	mov	6(sp), r12
 	mov	8(sp), r14
-	mov	10(sp), r15
-	mov	32(sp), r13
-	add	84(sp), r13
-	cmp	#16, r5
-	jnc	.Lgcm_encrypt_with_bytes29
+	mov	12(sp), r15
+	mov	36(sp), r13
+	add	88(sp), r13
+	cmp	#16, r8
+	swpb	r4
+	swpb	r5
+	swpb	r9
+	swpb	r10
+	swpb	r11
+	swpb	r12
+	swpb	r14
+	swpb	r15
+	jnc	.Lgcm_encrypt_with_bytes31
 	bit	#1, r13
-	jnz	.Lgcm_encrypt_with_bytes29
-	swpb	r4
+	jnz	.Lgcm_encrypt_with_bytes31
 	mov	r4, 0(r13)
-	swpb	r8
-	mov	r8, 2(r13)
-	swpb	r9
+	mov	r5, 2(r13)
 	mov	r9, 4(r13)
-	swpb	r10
 	mov	r10, 6(r13)
-	swpb	r11
 	mov	r11, 8(r13)
-	swpb	r12
 	mov	r12, 10(r13)
-	swpb	r14
 	mov	r14, 12(r13)
-	swpb	r15
 	mov	r15, 14(r13)
-	jmp	.Lgcm_encrypt_with_stored30
-.Lgcm_encrypt_with_bytes29:
-	swpb	r4
-	mov	r4, 92(sp)
-	swpb	r8
-	mov	r8, 94(sp)
-	swpb	r9
-	mov	r9, 96(sp)
-	swpb	r10
-	mov	r10, 98(sp)
-	swpb	r11
-	mov	r11, 100(sp)
-	swpb	r12
-	mov	r12, 102(sp)
-	swpb	r14
-	mov	r14, 104(sp)
-	swpb	r15
-	mov	r15, 106(sp)
+	jmp	.Lgcm_encrypt_with_stored32
+.Lgcm_encrypt_with_bytes31:
+	mov	r4, 96(sp)
+	mov	r5, 98(sp)
+	mov	r9, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
 	mov	sp, r14
-	add	#92, r14
-	mov	r5, r15
+	add	#96, r14
+	mov	r8, r15
 	cmp	#16, r15
-	jnc	.Lgcm_encrypt_with_cnt31
+	jnc	.Lgcm_encrypt_with_cnt33
 	mov	#16, r15
-.Lgcm_encrypt_with_cnt31:
+.Lgcm_encrypt_with_cnt33:
 	tst	r15
-	jz	.Lgcm_encrypt_with_stored30
-.Lgcm_encrypt_with_cpy32:
+	jz	.Lgcm_encrypt_with_stored32
+.Lgcm_encrypt_with_cpy34:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_encrypt_with_cpy32
-.Lgcm_encrypt_with_stored30:
-	mov	26(sp), r8
-	xor	10(sp), r8
-	mov	36(sp), r9
+	jnz	.Lgcm_encrypt_with_cpy34
+.Lgcm_encrypt_with_stored32:
+	mov	30(sp), r8
+	xor	12(sp), r8
+	mov	38(sp), r9
 	xor	8(sp), r9
-	mov	38(sp), r10
+	mov	42(sp), r10
 	xor	6(sp), r10
-	mov	42(sp), r11
+	mov	46(sp), r11
 	xor	4(sp), r11
-	mov	44(sp), r12
+	mov	48(sp), r12
 	xor	2(sp), r12
 	mov	50(sp), r13
 	xor	@sp, r13
-	mov	52(sp), r14
+	mov	56(sp), r14
 	xor	r6, r14
-	mov	54(sp), r15
+	mov	58(sp), r15
 	xor	r7, r15
-	; gcm.ae:79: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	; gcm.ae:83: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
+	mov	r8, 112(sp)
+	mov	r9, 114(sp)
+	mov	r10, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#204, r15
+	add	#208, r15
 	mov	r14, r12
-	mov	62(sp), r13
+	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	48(sp), r8
-	mov	46(sp), r10
-	mov	204(sp), 26(sp)
-	mov	206(sp), 36(sp)
-	mov	208(sp), 38(sp)
-	mov	210(sp), 42(sp)
-	mov	212(sp), 44(sp)
-	mov	214(sp), 50(sp)
-	mov	216(sp), 52(sp)
-	mov	218(sp), 54(sp)
-	add	#1, 34(sp)
-	cmp	66(sp), 34(sp)
-	jc	.Lgcm_encrypt_with_near38
+	mov	54(sp), r8
+	mov	52(sp), r9
+	mov	208(sp), 30(sp)
+	mov	210(sp), 38(sp)
+	mov	212(sp), 42(sp)
+	mov	214(sp), 46(sp)
+	mov	216(sp), 48(sp)
+	mov	218(sp), 50(sp)
+	mov	220(sp), 56(sp)
+	mov	222(sp), 58(sp)
+	add	#1, 40(sp)
+	cmp	70(sp), 40(sp)
+	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
-.Lgcm_encrypt_with_near38:
+.Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov	78(sp), r10
+	mov	82(sp), r10
 	and	#8191, r10
 	rlam.w	#3, r10
-	mov.b	79(sp), r11
+	mov.b	83(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
-	mov	80(sp), r14
+	mov	84(sp), r14
 	and	#8191, r14
 	rlam.w	#3, r14
-	mov.b	81(sp), r15
+	mov.b	85(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	26(sp), r12
+	mov	30(sp), r12
 	xor	r14, r12
-	mov	36(sp), r13
+	mov	38(sp), r13
 	xor	r15, r13
-	mov	44(sp), r14
+	mov	48(sp), r14
 	xor	r10, r14
 	mov	50(sp), r15
 	xor	r11, r15
-	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	38(sp), 112(sp)
-	mov	42(sp), 114(sp)
-	mov	r14, 116(sp)
-	mov	r15, 118(sp)
-	mov	52(sp), 120(sp)
-	mov	54(sp), 122(sp)
+	; gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r12, 112(sp)
+	mov	r13, 114(sp)
+	mov	42(sp), 116(sp)
+	mov	46(sp), 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
+	mov	56(sp), 124(sp)
+	mov	58(sp), 126(sp)
 	mov	sp, r14
-	add	#108, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#220, r15
+	add	#224, r15
 	mov	r14, r12
-	mov	62(sp), r13
+	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	220(sp), r7
-	xor	172(sp), r7
-	mov	222(sp), r8
-	xor	174(sp), r8
-	mov	224(sp), r9
-	xor	176(sp), r9
-	mov	226(sp), r10
-	xor	178(sp), r10
-	mov	228(sp), r11
-	xor	180(sp), r11
-	mov	230(sp), r12
-	xor	182(sp), r12
-	mov	232(sp), r14
-	xor	184(sp), r14
-	mov	234(sp), r15
-	xor	186(sp), r15
-	; gcm.ae:81: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	90(sp), r13
-	cmp	#16, 88(sp)
-	jnc	.Lgcm_encrypt_with_bytes33
+	mov	224(sp), r7
+	xor	176(sp), r7
+	mov	226(sp), r8
+	xor	178(sp), r8
+	mov	228(sp), r9
+	xor	180(sp), r9
+	mov	230(sp), r10
+	xor	182(sp), r10
+	mov	232(sp), r11
+	xor	184(sp), r11
+	mov	234(sp), r12
+	xor	186(sp), r12
+	mov	236(sp), r14
+	xor	188(sp), r14
+	mov	238(sp), r15
+	xor	190(sp), r15
+	; gcm.ae:85: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
+	mov	94(sp), r13
+	cmp	#16, 92(sp)
+	jnc	.Lgcm_encrypt_with_bytes35
 	bit	#1, r13
-	jnz	.Lgcm_encrypt_with_bytes33
+	jnz	.Lgcm_encrypt_with_bytes35
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -1912,41 +1935,41 @@ gcm_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Lgcm_encrypt_with_stored34
-.Lgcm_encrypt_with_bytes33:
+	jmp	.Lgcm_encrypt_with_stored36
+.Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 92(sp)
+	mov	r15, 96(sp)
 	swpb	r14
-	mov	r14, 94(sp)
+	mov	r14, 98(sp)
 	swpb	r12
-	mov	r12, 96(sp)
+	mov	r12, 100(sp)
 	swpb	r11
-	mov	r11, 98(sp)
+	mov	r11, 102(sp)
 	swpb	r10
-	mov	r10, 100(sp)
+	mov	r10, 104(sp)
 	swpb	r9
-	mov	r9, 102(sp)
+	mov	r9, 106(sp)
 	swpb	r8
-	mov	r8, 104(sp)
+	mov	r8, 108(sp)
 	swpb	r7
-	mov	r7, 106(sp)
+	mov	r7, 110(sp)
 	mov	sp, r14
-	add	#92, r14
-	mov	88(sp), r15
+	add	#96, r14
+	mov	92(sp), r15
 	cmp	#16, r15
-	jnc	.Lgcm_encrypt_with_cnt35
+	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
-.Lgcm_encrypt_with_cnt35:
+.Lgcm_encrypt_with_cnt37:
 	tst	r15
-	jz	.Lgcm_encrypt_with_stored34
-.Lgcm_encrypt_with_cpy36:
+	jz	.Lgcm_encrypt_with_stored36
+.Lgcm_encrypt_with_cpy38:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgcm_encrypt_with_cpy36
-.Lgcm_encrypt_with_stored34:
-	add	#236, sp
+	jnz	.Lgcm_encrypt_with_cpy38
+.Lgcm_encrypt_with_stored36:
+	add	#240, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
@@ -1954,7 +1977,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 262 bytes (59 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2626 bytes of code
+;     estimated 2704 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1962,19 +1985,19 @@ gcm_encrypt_with:
 gcm_decrypt_with:
 	pushm.w	#7, r10
 	sub	#262, sp
-	mov	r12, 82(sp)
+	mov	r12, 84(sp)
 	mov	r13, 50(sp)
 	mov	r14, 62(sp)
 	mov	r15, 52(sp)
 	mov	278(sp), r8
-	mov	280(sp), 76(sp)
-	mov	282(sp), 86(sp)
-	mov	284(sp), 78(sp)
+	mov	280(sp), 78(sp)
+	mov	282(sp), 90(sp)
+	mov	284(sp), 80(sp)
 	mov	286(sp), 114(sp)
 	mov	288(sp), 96(sp)
-	mov	290(sp), 84(sp)
+	mov	290(sp), 88(sp)
 	mov	294(sp), 116(sp)
-	mov	76(sp), r14
+	mov	78(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2000,7 +2023,7 @@ gcm_decrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	76(sp), r11
+	mov	78(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -2096,14 +2119,14 @@ gcm_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	; gcm.ae:42: if len(nonce) == 12 {
+	; gcm.ae:46: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
 	mov	62(sp), r10
 	bit	#1, r10
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
-	mov	@r10, 72(sp)
+	mov	@r10, 74(sp)
 	mov	2(r10), r11
 	mov	4(r10), r12
 	mov	6(r10), r13
@@ -2132,7 +2155,7 @@ gcm_decrypt_with:
 	mov	r13, r7
 	mov	r12, r8
 	mov	r11, r9
-	mov	72(sp), r10
+	mov	74(sp), r10
 	swpb	44(sp)
 	swpb	r6
 	swpb	r7
@@ -2264,7 +2287,7 @@ gcm_decrypt_with:
 	xor	r15, r14
 	mov	14(sp), r15
 	xor	r13, r15
-	; gcm.ae:46: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	; gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
 	mov	r14, 134(sp)
 	mov	r15, 136(sp)
 	mov	18(sp), 138(sp)
@@ -2290,7 +2313,7 @@ gcm_decrypt_with:
 	mov	194(sp), r9
 	mov	196(sp), r10
 .Lgcm_decrypt_with_endif9:
-	; gcm.ae:90: s0 = E.encrypt_block(ks, j0)
+	; gcm.ae:94: s0 = E.encrypt_block(ks, j0)
 	mov	r5, 134(sp)
 	mov	r4, 136(sp)
 	mov	44(sp), 138(sp)
@@ -2303,14 +2326,14 @@ gcm_decrypt_with:
 	add	#134, r14
 	mov	sp, r15
 	add	#198, r15
-	mov	82(sp), r12
+	mov	84(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
 	add	#1, r5
 	mov	r4, r13
 	addc	#0, r13
-	mov	78(sp), r14
+	mov	80(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2320,7 +2343,7 @@ gcm_decrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 54(sp)
 	bis	r14, 54(sp)
-	; gcm.ae:93: for i in 0..(n + 15) / 16 {
+	; gcm.ae:97: for i in 0..(n + 15) / 16 {
 	mov	#0, 24(sp)
 	mov	r5, r4
 	mov	r13, r5
@@ -2337,10 +2360,10 @@ gcm_decrypt_with:
 	and	#4095, r15
 	mov	r15, r8
 	rlam.w	#4, r8
-	mov	78(sp), r9
+	mov	80(sp), r9
 	sub	r8, r9
 	mov	r8, r6
-	add	86(sp), r6
+	add	90(sp), r6
 	cmp	#16, r9
 	jnc	.Lgcm_decrypt_with_bytes24
 	bit	#1, r6
@@ -2376,7 +2399,7 @@ gcm_decrypt_with:
 	mov	r11, r6
 	jmp	.Lgcm_decrypt_with_words25
 .Lgcm_decrypt_with_join26:
-	; gcm.ae:96: u = E.encrypt_block(ks, j)
+	; gcm.ae:100: u = E.encrypt_block(ks, j)
 	mov	r4, 134(sp)
 	mov	r5, 136(sp)
 	mov	44(sp), 138(sp)
@@ -2389,7 +2412,7 @@ gcm_decrypt_with:
 	add	#134, r14
 	mov	sp, r15
 	add	#214, r15
-	mov	82(sp), r12
+	mov	84(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	swpb	10(sp)
@@ -2420,7 +2443,7 @@ gcm_decrypt_with:
 	xor	8(sp), r14
 	mov	42(sp), r15
 	xor	10(sp), r15
-	; gcm.ae:98: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	; gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r10, 134(sp)
 	mov	r4, 136(sp)
 	mov	r5, 138(sp)
@@ -2453,11 +2476,11 @@ gcm_decrypt_with:
 	xor	226(sp), r11
 	mov	10(sp), r12
 	xor	228(sp), r12
-	; gcm.ae:99: store_be(msg, off, c ^ u, n - off)
+	; gcm.ae:103: store_be(msg, off, c ^ u, n - off)
 	mov	r15, r14
 	mov	r13, r15
 	mov	r8, r13
-	add	84(sp), r13
+	add	88(sp), r13
 	cmp	#16, r9
 	jnc	.Lgcm_decrypt_with_bytes29
 	bit	#1, r13
@@ -2526,16 +2549,16 @@ gcm_decrypt_with:
 	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov	76(sp), r11
+	mov	78(sp), r11
 	and	#8191, r11
 	rlam.w	#3, r11
-	mov.b	77(sp), r12
+	mov.b	79(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
-	mov	78(sp), r14
+	mov	80(sp), r14
 	and	#8191, r14
 	rlam.w	#3, r14
-	mov.b	79(sp), r15
+	mov.b	81(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	xor	r14, r10
@@ -2545,7 +2568,7 @@ gcm_decrypt_with:
 	xor	r11, r14
 	mov	36(sp), r15
 	xor	r12, r15
-	; gcm.ae:54: return G.mul_h(y ^ lengths, tab) ^ s0
+	; gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r10, 134(sp)
 	mov	r13, 136(sp)
 	mov	30(sp), 138(sp)
@@ -2562,267 +2585,293 @@ gcm_decrypt_with:
 	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	246(sp), 80(sp)
-	xor	198(sp), 80(sp)
-	mov	248(sp), 88(sp)
-	xor	200(sp), 88(sp)
-	mov	250(sp), 90(sp)
-	xor	202(sp), 90(sp)
+	mov	246(sp), 76(sp)
+	xor	198(sp), 76(sp)
+	mov	248(sp), 82(sp)
+	xor	200(sp), 82(sp)
+	mov	250(sp), 86(sp)
+	xor	202(sp), 86(sp)
 	mov	252(sp), 92(sp)
 	xor	204(sp), 92(sp)
 	mov	254(sp), 94(sp)
 	xor	206(sp), 94(sp)
-	mov	256(sp), 74(sp)
-	xor	208(sp), 74(sp)
-	mov	258(sp), 68(sp)
-	xor	210(sp), 68(sp)
-	mov	260(sp), 56(sp)
-	xor	212(sp), 56(sp)
-	mov	114(sp), r10
+	mov	256(sp), 72(sp)
+	xor	208(sp), 72(sp)
+	mov	258(sp), r14
+	xor	210(sp), r14
+	mov	260(sp), r6
+	xor	212(sp), r6
+	mov	114(sp), r9
 	cmp	#16, 96(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
-	bit	#1, r10
+	bit	#1, r9
 	jnz	.Lgcm_decrypt_with_bytes33
 .Lgcm_decrypt_with_words34:
-	mov	@r10, 112(sp)
-	mov	2(r10), 110(sp)
-	mov	4(r10), 108(sp)
-	mov	6(r10), 106(sp)
-	mov	8(r10), 104(sp)
-	mov	10(r10), 102(sp)
-	mov	12(r10), 100(sp)
-	mov	14(r10), 98(sp)
+	mov	@r9, 112(sp)
+	mov	2(r9), 110(sp)
+	mov	4(r9), 108(sp)
+	mov	6(r9), 106(sp)
+	mov	8(r9), 104(sp)
+	mov	10(r9), 102(sp)
+	mov	12(r9), 100(sp)
+	mov	14(r9), 98(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
-	mov	sp, r11
-	add	#118, r11
-	mov	r11, r12
-	mov	#16, r13
+	mov	sp, r10
+	add	#118, r10
+	mov	r10, r11
+	mov	#16, r12
 	mov	96(sp), r15
 .Lgcm_decrypt_with_cpy36:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lgcm_decrypt_with_pad37
-	mov.b	@r10, r14
-	inc	r10
+	mov.b	@r9, r13
+	inc	r9
 	dec	r15
 .Lgcm_decrypt_with_pad37:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lgcm_decrypt_with_cpy36
-	mov	r11, r10
+	mov	r10, r9
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
 	mov	96(sp), r15
+	sub	#16, r15
+	mov	#0, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	tst	r15
+	swpb	112(sp)
+	swpb	110(sp)
+	swpb	108(sp)
+	swpb	106(sp)
+	swpb	104(sp)
+	swpb	102(sp)
+	swpb	100(sp)
+	swpb	98(sp)
+	jz	.Lgcm_decrypt_with_else38
+	mov	96(sp), r15
 	and	#8191, r15
-	mov	r15, 48(sp)
-	mov	48(sp), r15
+	mov	r15, 68(sp)
+	mov	68(sp), r15
 	rlam.w	#3, r15
-	mov	r15, 48(sp)
-	mov.b	97(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
+	mov	r15, 68(sp)
+	mov.b	97(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
 	mov	96(sp), r11
 	and	#1, r11
 	inv	r11
 	inc	r11
 	and	#65280, r11
 	xor	#-1, r11
-	mov	96(sp), r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
+	mov	96(sp), r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r11, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	inv	r14
-	inc	r14
+	mov	r11, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	inv	r13
+	inc	r13
 	mov	r11, r15
-	and	r14, r15
+	and	r13, r15
 	xor	r15, r11
 	mov	96(sp), r12
 	rrum.w	#2, r12
 	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
+	and	r13, r15
+	mov	r15, r10
+	xor	#-1, r10
+	mov	r12, r13
+	inv	r13
+	inc	r13
 	mov	r11, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r8
-	xor	r15, r8
+	and	r13, r15
+	mov	r15, r5
+	xor	#-1, r5
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	mov	r8, r7
+	xor	r15, r7
 	inv	r12
 	inc	r12
 	mov	r11, r15
 	and	r12, r15
-	mov	r11, r6
-	xor	r15, r6
+	mov	r11, r8
+	xor	r15, r8
 	mov	96(sp), r15
 	rrum.w	#3, r15
 	mov	r15, r4
 	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	and	r13, r15
+	mov	r15, 56(sp)
+	xor	#-1, 56(sp)
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 48(sp)
+	xor	#-1, 48(sp)
+	mov	r4, r13
+	inv	r13
+	inc	r13
 	mov	r7, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
+	and	r13, r15
 	mov	r15, r11
 	xor	#-1, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
 	xor	#-1, r15
-	and	r14, r15
+	and	r13, r15
 	mov	r15, r12
 	xor	#-1, r12
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	and	r13, r15
+	mov	r10, r13
 	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	48(sp), r15
-	sub	#128, r15
+	mov	r4, r10
+	inv	r10
+	inc	r10
 	mov	r5, r15
+	and	r10, r15
+	xor	r15, r5
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r7, r15
+	and	r10, r15
+	xor	r15, r7
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	mov	r8, r15
+	and	r10, r15
+	xor	r15, r8
+	mov	68(sp), r15
+	sub	#128, r15
+	mov	r9, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	r4, r15
 	inv	r15
 	inc	r15
+	mov	56(sp), r9
 	and	r15, r9
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
+	mov	48(sp), r10
 	and	r15, r10
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r14, r15
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r7
-	mov	r14, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
 	inv	r13
-	inv	r7
-	mov	r8, r14
-	inv	r14
+	inv	r5
+	mov	r7, r15
 	inv	r15
-	mov	80(sp), r8
+	mov	r8, r7
+	inv	r7
+	mov	76(sp), r8
 	and	r9, r8
-	mov	88(sp), r9
+	mov	82(sp), r9
 	and	r10, r9
-	mov	90(sp), r10
+	mov	86(sp), r10
 	and	r11, r10
 	mov	92(sp), r11
 	and	r12, r11
 	mov	94(sp), r12
 	and	r13, r12
-	mov	74(sp), r13
-	and	r7, r13
-	mov	68(sp), r7
-	and	r14, r7
-	mov	56(sp), r14
+	mov	72(sp), r13
+	and	r5, r13
 	and	r15, r14
+	mov	r6, r15
+	and	r7, r15
+	mov	r14, r7
+	mov	r15, r14
+	jmp	.Lgcm_decrypt_with_endif39
+.Lgcm_decrypt_with_else38:
+	mov	76(sp), r8
+	mov	82(sp), r9
+	mov	86(sp), r10
+	mov	92(sp), r11
+	mov	94(sp), r12
+	mov	72(sp), r13
+	mov	r14, r7
+	mov	r6, r14
+.Lgcm_decrypt_with_endif39:
 	mov	98(sp), r15
-	swpb	r15
 	xor	r8, r15
 	mov	100(sp), r8
-	swpb	r8
 	xor	r9, r8
 	mov	102(sp), r9
-	swpb	r9
 	xor	r10, r9
 	mov	104(sp), r10
-	swpb	r10
 	xor	r11, r10
 	mov	106(sp), r11
-	swpb	r11
 	xor	r12, r11
 	mov	108(sp), r12
-	swpb	r12
 	xor	r13, r12
 	mov	110(sp), r13
-	swpb	r13
 	xor	r7, r13
 	mov	112(sp), r7
-	swpb	r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
