@@ -245,6 +245,7 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
     if peephole.autoincrement(mf, getattr(mf, "walk_regs", set())):
         dce.eliminate(mf, target)
     peephole.count_down(mf, getattr(mf, "counted", []))
+    peephole.autoincrement_straight(mf)     # unrolled reads 0(p), 2(p), ... -> @p+
     if swap.cancel_swaps(mf, target):       # byte-order swaps that cancel (bytewise data paths)
         dce.eliminate(mf, target)
     ports = getattr(mf, "accel_ports", None)

@@ -6,21 +6,21 @@
 
 ; --- accel_aes128_key_schedule: accel_aes128.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves nothing
-;     estimated 48 bytes of code
+;     estimated 34 bytes of code
 	.section .text.accel_aes128_key_schedule,"ax",@progbits
 	.global accel_aes128_key_schedule
 	.type accel_aes128_key_schedule, @function
 	.balign 2
 accel_aes128_key_schedule:
 	; accel_aes128.ae:11: ks[0] = key
-	mov	@r12, 0(r13)
-	mov	2(r12), 2(r13)
-	mov	4(r12), 4(r13)
-	mov	6(r12), 6(r13)
-	mov	8(r12), 8(r13)
-	mov	10(r12), 10(r13)
-	mov	12(r12), 12(r13)
-	mov	14(r12), 14(r13)
+	mov	@r12+, 0(r13)
+	mov	@r12+, 2(r13)
+	mov	@r12+, 4(r13)
+	mov	@r12+, 6(r13)
+	mov	@r12+, 8(r13)
+	mov	@r12+, 10(r13)
+	mov	@r12+, 12(r13)
+	mov	@r12+, 14(r13)
 	ret
 	.size accel_aes128_key_schedule, .-accel_aes128_key_schedule
 

@@ -6,7 +6,7 @@
 
 ; --- chacha20_quarter_round: chacha20.quarter_round
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 236 bytes of code
+;     estimated 230 bytes of code
 	.section .text.chacha20_quarter_round,"ax",@progbits
 	.global chacha20_quarter_round
 	.type chacha20_quarter_round, @function
@@ -25,20 +25,20 @@ chacha20_quarter_round:
 	mov	24(sp), r10
 	mov	26(sp), r11
 	; chacha20.ae:17: a = a + b
-	mov	@r12, r6
-	mov	2(r12), r5
+	mov	@r12+, r6
+	mov	@r12+, r7
 	add	@r13, r6
-	addc	2(r13), r5
+	addc	2(r13), r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r6, r7
-	xor	@r15, r7
-	mov	r5, r8
-	xor	2(r15), r8
+	mov	r6, r5
+	xor	@r15+, r5
+	mov	r7, r8
+	xor	@r15+, r8
 	; chacha20.ae:19: c = c + d
-	mov	@r14, r9
-	mov	2(r14), r12
+	mov	@r14+, r9
+	mov	@r14+, r12
 	add	r8, r9
-	addc	r7, r12
+	addc	r5, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r9, r14
 	xor	@r13, r14
@@ -59,11 +59,11 @@ chacha20_quarter_round:
 	rrc	r4
 	; chacha20.ae:21: a = a + b
 	add	r15, r6
-	addc	r4, r5
+	addc	r4, r7
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	r6, r8
-	mov	r7, r14
-	xor	r5, r14
+	mov	r5, r14
+	xor	r7, r14
 	swpb	r8
 	mov	r8, r13
 	swpb	r14
@@ -84,20 +84,20 @@ chacha20_quarter_round:
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
-	mov	r15, r7
-	and	#65408, r7
+	mov	r15, r5
+	and	#65408, r5
 	mov	r8, r4
 	and	#127, r4
-	bis	r4, r7
+	bis	r4, r5
 	and	#65408, r8
 	and	#127, r15
 	bis	r15, r8
 	mov	2(sp), r15
 	mov	r6, 0(r15)
 	mov	2(sp), r15
-	mov	r5, 2(r15)
+	mov	r7, 2(r15)
 	mov	@sp, r15
-	mov	r7, 0(r15)
+	mov	r5, 0(r15)
 	mov	@sp, r15
 	mov	r8, 2(r15)
 	mov	r9, 0(r10)

@@ -3800,7 +3800,7 @@ gcm_E_encrypt_block:
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
 ;     frame 28 bytes (6 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 704 bytes of code
+;     estimated 690 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -3825,14 +3825,14 @@ gcm_G_mul_h:
 	clr	24(sp)
 	clr	26(sp)
 	; ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
-	mov	@r12, 12(sp)
-	mov	2(r12), 14(sp)
-	mov	4(r12), 16(sp)
-	mov	6(r12), 18(sp)
-	mov	8(r12), 20(sp)
-	mov	10(r12), 22(sp)
-	mov	12(r12), 24(sp)
-	mov	14(r12), 26(sp)
+	mov	@r12+, 12(sp)
+	mov	@r12+, 14(sp)
+	mov	@r12+, 16(sp)
+	mov	@r12+, 18(sp)
+	mov	@r12+, 20(sp)
+	mov	@r12+, 22(sp)
+	mov	@r12+, 24(sp)
+	mov	@r12+, 26(sp)
 	; ghash.ae:120: for i in 0..128 / w {
 	mov	#8, 8(sp)
 	mov	#0, 2(sp)

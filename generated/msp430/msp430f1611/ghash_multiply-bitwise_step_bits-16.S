@@ -6,7 +6,7 @@
 
 ; --- ghash_mul: ghash.mul
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 508 bytes of code
+;     estimated 494 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -32,14 +32,14 @@ ghash_mul:
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, 28(sp)
-	mov	@r13, r14
-	mov	2(r13), 26(sp)
-	mov	4(r13), 24(sp)
-	mov	6(r13), 22(sp)
-	mov	8(r13), 20(sp)
-	mov	10(r13), 18(sp)
-	mov	12(r13), 16(sp)
-	mov	14(r13), 14(sp)
+	mov	@r13+, r14
+	mov	@r13+, 26(sp)
+	mov	@r13+, 24(sp)
+	mov	@r13+, 22(sp)
+	mov	@r13+, 20(sp)
+	mov	@r13+, 18(sp)
+	mov	@r13+, 16(sp)
+	mov	@r13+, 14(sp)
 .Lghash_mul_loop1:
 	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	mov	#127, r5
@@ -190,28 +190,28 @@ ghash_mul:
 
 ; --- ghash_init: ghash.init
 ;     frame 0 bytes (0 spill slots, locals 0), saves nothing
-;     estimated 48 bytes of code
+;     estimated 34 bytes of code
 	.section .text.ghash_init,"ax",@progbits
 	.global ghash_init
 	.type ghash_init, @function
 	.balign 2
 ghash_init:
 	; ghash.ae:46: tab[0] = h
-	mov	@r12, 0(r13)
-	mov	2(r12), 2(r13)
-	mov	4(r12), 4(r13)
-	mov	6(r12), 6(r13)
-	mov	8(r12), 8(r13)
-	mov	10(r12), 10(r13)
-	mov	12(r12), 12(r13)
-	mov	14(r12), 14(r13)
+	mov	@r12+, 0(r13)
+	mov	@r12+, 2(r13)
+	mov	@r12+, 4(r13)
+	mov	@r12+, 6(r13)
+	mov	@r12+, 8(r13)
+	mov	@r12+, 10(r13)
+	mov	@r12+, 12(r13)
+	mov	@r12+, 14(r13)
 	ret
 	.size ghash_init, .-ghash_init
 
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 508 bytes of code
+;     estimated 494 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -237,14 +237,14 @@ ghash_mul_h:
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, 28(sp)
-	mov	@r13, r14
-	mov	2(r13), 26(sp)
-	mov	4(r13), 24(sp)
-	mov	6(r13), 22(sp)
-	mov	8(r13), 20(sp)
-	mov	10(r13), 18(sp)
-	mov	12(r13), 16(sp)
-	mov	14(r13), 14(sp)
+	mov	@r13+, r14
+	mov	@r13+, 26(sp)
+	mov	@r13+, 24(sp)
+	mov	@r13+, 22(sp)
+	mov	@r13+, 20(sp)
+	mov	@r13+, 18(sp)
+	mov	@r13+, 16(sp)
+	mov	@r13+, 14(sp)
 .Lghash_mul_h_loop1:
 	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	mov	#127, r5
@@ -395,7 +395,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 928 bytes of code
+;     estimated 914 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -447,14 +447,14 @@ ghash_absorb:
 	rra	50(sp)
 	mov	#0, 46(sp)
 	mov	#0, 48(sp)
-	mov	@r13, 42(sp)
-	mov	2(r13), 40(sp)
-	mov	4(r13), 38(sp)
-	mov	6(r13), 36(sp)
-	mov	8(r13), r10
-	mov	10(r13), r11
-	mov	12(r13), r12
-	mov	14(r13), r14
+	mov	@r13+, 42(sp)
+	mov	@r13+, 40(sp)
+	mov	@r13+, 38(sp)
+	mov	@r13+, 36(sp)
+	mov	@r13+, r10
+	mov	@r13+, r11
+	mov	@r13+, r12
+	mov	@r13+, r14
 	cmp	52(sp), 46(sp)
 	mov	48(sp), r15
 	subc	50(sp), r15

@@ -649,7 +649,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1354 bytes of code
+;     estimated 1372 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -658,8 +658,8 @@ poly1305_finish:
 	pushm.w	#7, r10
 	sub	#62, sp
 	mov	r12, 50(sp)
-	mov	r13, 60(sp)
-	mov	r14, 58(sp)
+	mov	r13, 58(sp)
+	mov	r14, 60(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	mov	50(sp), r15
 	mov	2(r15), r13
@@ -1141,37 +1141,45 @@ poly1305_finish:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	mov	60(sp), r15
-	add	@r15, r7
-	mov	60(sp), r15
-	addc	2(r15), r8
-	mov	60(sp), r15
-	addc	4(r15), r9
-	mov	60(sp), r15
-	addc	6(r15), r10
-	mov	60(sp), r15
-	addc	8(r15), r11
-	mov	60(sp), r15
-	addc	10(r15), r12
-	mov	60(sp), r15
-	addc	12(r15), r13
-	mov	60(sp), r15
-	addc	14(r15), r14
 	mov	58(sp), r15
+	add	@r15+, r7
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r8
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r9
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r10
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r11
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r12
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r13
+	mov	r15, 58(sp)
+	mov	58(sp), r15
+	addc	@r15+, r14
+	mov	r15, 58(sp)
+	mov	60(sp), r15
 	mov	r7, 0(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r8, 2(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r9, 4(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r10, 6(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r11, 8(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r12, 10(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r13, 12(r15)
-	mov	58(sp), r15
+	mov	60(sp), r15
 	mov	r14, 14(r15)
 	add	#62, sp
 	popm.w	#7, r10
