@@ -919,16 +919,25 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
         def operand(s):
             return s[0][s[1]] if s[1] < len(s[0]) else Imm(0)
 
+        # a register's swapped copy is also shared with the other gathers of the basic block
+        # (legalized code builds each word of `z >> 8` by its own concat: one swpb per limb,
+        # not two); reset at labels, like the scaled indices
+        block_swaps = self.__dict__.setdefault("swap_memo", {})
+
         def swap(s):
             key = (id(s[0]), s[1])
             if key not in swapped:
                 x = operand(s)
                 if isinstance(x, Imm):
                     swapped[key] = Imm(((x.value >> 8) | (x.value << 8)) & M16)
+                elif isinstance(x, R) and x.reg in block_swaps:
+                    swapped[key] = block_swaps[x.reg]
                 else:
                     t = self.copy(x)
                     self.emit("swpb", t)
                     swapped[key] = t
+                    if isinstance(x, R):
+                        block_swaps[x.reg] = t
             return swapped[key]
 
         def in_place(s, pos):
@@ -1080,6 +1089,7 @@ class Msp430Selector(Msp430Calls, Msp430Accel, Msp430Multiplier, SelectorBase):
 
     def label(self, name: str) -> None:
         self.scaled_memo = {}               # a value may change across a block boundary
+        self.swap_memo = {}
         super().label(name)
 
     def scaled(self, limb, stride: int) -> R:

@@ -3799,8 +3799,8 @@ gcm_E_encrypt_block:
 
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
-;     frame 28 bytes (6 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 690 bytes of code
+;     frame 22 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 588 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -3813,183 +3813,157 @@ gcm_G_mul_h:
 	push	r6
 	push	r5
 	push	r4
-	sub	#28, sp
-	mov	r13, 6(sp)
-	mov	r14, 10(sp)
+	sub	#22, sp
+	mov	r13, 0(sp)
+	mov	r14, 4(sp)
+	clr	6(sp)
+	clr	8(sp)
+	clr	10(sp)
 	clr	12(sp)
 	clr	14(sp)
 	clr	16(sp)
 	clr	18(sp)
 	clr	20(sp)
-	clr	22(sp)
-	clr	24(sp)
-	clr	26(sp)
 	; ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
+	mov	@r12+, 6(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 10(sp)
 	mov	@r12+, 12(sp)
 	mov	@r12+, 14(sp)
 	mov	@r12+, 16(sp)
 	mov	@r12+, 18(sp)
 	mov	@r12+, 20(sp)
-	mov	@r12+, 22(sp)
-	mov	@r12+, 24(sp)
-	mov	@r12+, 26(sp)
 	; ghash.ae:120: for i in 0..128 / w {
-	mov	#8, 8(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r5
-	mov	#0, r6
+	mov	#8, 2(sp)
 	mov	#0, r8
 	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
 	mov	#0, r15
-	mov	sp, 4(sp)
+	mov	sp, r6
 .Lgcm_G_mul_h_loop1:
-	mov	@sp, r13
-	swpb	r13
-	mov	r13, r7
-	mov	2(sp), r14
-	swpb	r14
-	xor.b	r14, r7
-	xor	r13, r7
-	mov	r4, r13
-	swpb	r13
-	mov	r13, r10
-	mov	@sp, r14
-	swpb	r14
-	xor.b	r14, r10
-	xor	r13, r10
-	mov	r5, r13
-	swpb	r13
-	mov	r13, r11
-	mov	r4, r14
-	swpb	r14
-	xor.b	r14, r11
-	xor	r13, r11
-	mov	r6, r13
-	swpb	r13
-	mov	r13, r12
-	mov	r5, r14
-	swpb	r14
-	xor.b	r14, r12
-	xor	r13, r12
-	mov	r8, r5
-	swpb	r5
-	mov	r5, r13
-	mov	r6, r14
-	swpb	r14
-	xor.b	r14, r13
-	xor	r5, r13
-	mov	r9, r6
-	swpb	r6
-	mov	r6, r14
-	swpb	r8
-	xor.b	r8, r14
-	xor	r6, r14
-	mov	r15, r6
-	swpb	r6
-	mov	r6, r8
+	mov	r9, r4
+	swpb	r4
+	mov	r4, r7
+	mov	r8, r9
 	swpb	r9
-	xor.b	r9, r8
-	xor	r6, r8
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	2(sp), r9
-	rla	r9
-	xor	gcm_G.R8(r9), r15
-	; ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	4(sp), r9
-	mov	12(r9), r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#15, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	add	6(sp), r9
-	xor	@r9, r7
-	xor	2(r9), r10
-	xor	4(r9), r11
-	xor	6(r9), r12
-	xor	8(r9), r13
-	xor	10(r9), r14
-	xor	12(r9), r8
-	xor	14(r9), r15
-	mov	4(sp), r9
-	mov	12(r9), r9
-	and	#15, r9
-	add	#16, r9
-	mov.b	r9, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	add	6(sp), r9
-	mov	r7, r6
-	xor	@r9, r6
-	xor	2(r9), r10
-	xor	4(r9), r11
-	xor	6(r9), r12
-	xor	8(r9), r13
-	xor	10(r9), r14
-	mov	r8, r7
-	xor	12(r9), r7
-	xor	14(r9), r15
+	xor.b	r9, r7
+	xor	r4, r7
 	mov	r10, r5
 	swpb	r5
-	mov	r5, r8
-	mov	r6, r9
-	swpb	r9
-	xor.b	r9, r8
-	xor	r5, r8
-	mov	r11, r5
-	swpb	r5
 	mov	r5, r9
-	swpb	r10
-	xor.b	r10, r9
+	xor.b	r4, r9
 	xor	r5, r9
+	mov	r11, r4
+	swpb	r4
+	mov	r4, r10
+	xor.b	r5, r10
+	xor	r4, r10
 	mov	r12, r5
 	swpb	r5
-	mov	r5, r10
-	swpb	r11
-	xor.b	r11, r10
-	xor	r5, r10
-	mov	r13, r5
-	swpb	r5
 	mov	r5, r11
-	swpb	r12
-	xor.b	r12, r11
+	xor.b	r4, r11
 	xor	r5, r11
+	mov	r13, r4
+	swpb	r4
+	mov	r4, r12
+	xor.b	r5, r12
+	xor	r4, r12
 	mov	r14, r5
 	swpb	r5
-	mov	r5, r12
-	swpb	r13
-	xor.b	r13, r12
-	xor	r5, r12
-	mov	r7, r5
+	mov	r5, r13
+	xor.b	r4, r13
+	xor	r5, r13
+	swpb	r15
+	mov	r15, r14
+	xor.b	r5, r14
+	xor	r15, r14
+	mov.b	r15, r15
+	mov.b	r8, r8
+	rla	r8
+	xor	gcm_G.R8(r8), r15
+	; ghash.ae:124: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	mov	6(r6), r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	and	#15, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	add	@sp, r8
+	xor	@r8, r7
+	xor	2(r8), r9
+	xor	4(r8), r10
+	xor	6(r8), r11
+	xor	8(r8), r12
+	xor	10(r8), r13
+	xor	12(r8), r14
+	xor	14(r8), r15
+	mov	6(r6), r8
+	and	#15, r8
+	add	#16, r8
+	mov.b	r8, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	add	@sp, r8
+	xor	@r8, r7
+	xor	2(r8), r9
+	xor	4(r8), r10
+	xor	6(r8), r11
+	xor	8(r8), r12
+	xor	10(r8), r13
+	xor	12(r8), r14
+	xor	14(r8), r15
+	mov	r9, r4
+	swpb	r4
+	mov	r4, r8
+	mov	r7, r9
+	swpb	r9
+	xor.b	r9, r8
+	xor	r4, r8
+	mov	r10, r5
+	swpb	r5
+	mov	r5, r9
+	xor.b	r4, r9
+	xor	r5, r9
+	mov	r11, r4
+	swpb	r4
+	mov	r4, r10
+	xor.b	r5, r10
+	xor	r4, r10
+	mov	r12, r5
+	swpb	r5
+	mov	r5, r11
+	xor.b	r4, r11
+	xor	r5, r11
+	mov	r13, r4
+	swpb	r4
+	mov	r4, r12
+	xor.b	r5, r12
+	xor	r4, r12
+	mov	r14, r5
 	swpb	r5
 	mov	r5, r13
-	swpb	r14
-	xor.b	r14, r13
+	xor.b	r4, r13
 	xor	r5, r13
-	mov	r15, r5
-	swpb	r5
-	mov	r5, r14
-	swpb	r7
-	xor.b	r7, r14
-	xor	r5, r14
 	swpb	r15
+	mov	r15, r14
+	xor.b	r5, r14
+	xor	r15, r14
 	mov.b	r15, r15
-	mov	r6, r7
 	mov.b	r7, r7
 	rla	r7
 	xor	gcm_G.R8(r7), r15
-	mov	4(sp), r7
-	mov.b	13(r7), r7
+	mov.b	7(r6), r7
 	clrc
 	rrc	r7
 	rra	r7
@@ -3999,7 +3973,7 @@ gcm_G_mul_h:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	6(sp), r7
+	add	@sp, r7
 	xor	@r7, r8
 	xor	2(r7), r9
 	xor	4(r7), r10
@@ -4008,8 +3982,7 @@ gcm_G_mul_h:
 	xor	10(r7), r13
 	xor	12(r7), r14
 	xor	14(r7), r15
-	mov	4(sp), r7
-	mov.b	13(r7), r7
+	mov.b	7(r6), r7
 	and	#15, r7
 	add	#16, r7
 	mov.b	r7, r7
@@ -4017,7 +3990,7 @@ gcm_G_mul_h:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	6(sp), r7
+	add	@sp, r7
 	xor	@r7, r8
 	xor	2(r7), r9
 	xor	4(r7), r10
@@ -4026,34 +3999,27 @@ gcm_G_mul_h:
 	xor	10(r7), r13
 	xor	12(r7), r14
 	xor	14(r7), r15
-	add	#2, 4(sp)
-	mov	r8, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r4
-	mov	r11, r5
-	mov	r12, r6
-	mov	r13, r8
-	mov	r14, r9
-	dec	8(sp)
+	add	#2, r6
+	dec	2(sp)
 	jnz	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	mov	10(sp), r14
-	mov	2(sp), 0(r14)
-	mov	10(sp), r14
-	mov	@sp, 2(r14)
-	mov	10(sp), r14
-	mov	r4, 4(r14)
-	mov	10(sp), r14
-	mov	r5, 6(r14)
-	mov	10(sp), r14
-	mov	r6, 8(r14)
-	mov	10(sp), r14
-	mov	r8, 10(r14)
-	mov	10(sp), r14
-	mov	r9, 12(r14)
-	mov	10(sp), r14
+	mov	4(sp), r7
+	mov	r8, 0(r7)
+	mov	4(sp), r8
+	mov	r9, 2(r8)
+	mov	4(sp), r9
+	mov	r10, 4(r9)
+	mov	4(sp), r10
+	mov	r11, 6(r10)
+	mov	4(sp), r11
+	mov	r12, 8(r11)
+	mov	4(sp), r12
+	mov	r13, 10(r12)
+	mov	4(sp), r13
+	mov	r14, 12(r13)
+	mov	4(sp), r14
 	mov	r15, 14(r14)
-	add	#28, sp
+	add	#22, sp
 	pop	r4
 	pop	r5
 	pop	r6

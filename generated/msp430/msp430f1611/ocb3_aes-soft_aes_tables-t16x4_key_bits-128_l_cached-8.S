@@ -704,7 +704,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 228 bytes (57 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3142 bytes of code
+;     estimated 3138 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -912,13 +912,11 @@ ocb3_encrypt_with:
 	jz	.Locb3_encrypt_with_else10
 	add	#8, r11
 	addc	#0, r13
-	mov	r10, r15
-	swpb	r15
-	mov	r15, r12
+	swpb	r10
+	mov	r10, r12
 	swpb	r14
 	xor.b	r14, r12
-	xor	r15, r12
-	swpb	r10
+	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
@@ -1807,7 +1805,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 274 bytes (88 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4968 bytes of code
+;     estimated 4964 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2218,13 +2216,11 @@ ocb3_decrypt_with:
 	jz	.Locb3_decrypt_with_else12
 	add	#8, r11
 	addc	#0, r13
-	mov	r10, r15
-	swpb	r15
-	mov	r15, r12
+	swpb	r10
+	mov	r10, r12
 	swpb	r14
 	xor.b	r14, r12
-	xor	r15, r12
-	swpb	r10
+	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_decrypt_with_endif13
 .Locb3_decrypt_with_else12:
@@ -3905,7 +3901,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 144 bytes (40 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2090 bytes of code
+;     estimated 2086 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3982,13 +3978,11 @@ ocb3_hash:
 	jz	.Locb3_hash_else5
 	add	#8, r11
 	addc	#0, r13
-	mov	r10, r15
-	swpb	r15
-	mov	r15, r12
+	swpb	r10
+	mov	r10, r12
 	swpb	r14
 	xor.b	r14, r12
-	xor	r15, r12
-	swpb	r10
+	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_hash_endif6
 .Locb3_hash_else5:
@@ -4716,7 +4710,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 180 bytes (74 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4884 bytes of code
+;     estimated 4820 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4815,8 +4809,8 @@ ocb3_initial_offset:
 	inc	r6
 	mov	r7, r15
 	and	r6, r15
-	mov	r7, 40(sp)
-	xor	r15, 40(sp)
+	mov	r7, 38(sp)
+	xor	r15, 38(sp)
 	mov	r4, r6
 	inv	r6
 	inc	r6
@@ -4829,8 +4823,8 @@ ocb3_initial_offset:
 	inc	r6
 	mov	r10, r15
 	and	r6, r15
-	mov	r10, 18(sp)
-	xor	r15, 18(sp)
+	mov	r10, 22(sp)
+	xor	r15, 22(sp)
 	mov	r4, r6
 	inv	r6
 	inc	r6
@@ -4864,7 +4858,7 @@ ocb3_initial_offset:
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, 40(sp)
+	and	r15, 38(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -4872,7 +4866,7 @@ ocb3_initial_offset:
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, 18(sp)
+	and	r15, 22(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -4917,15 +4911,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob1
-	mov	r10, 10(sp)
-	add	r13, 10(sp)
-	mov	10(sp), r15
+	mov	r10, 16(sp)
+	add	r13, 16(sp)
+	mov	16(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob1:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob2
-	mov	10(sp), r15
+	mov	16(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob2:
 	mov	r12, r6
@@ -5016,15 +5010,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob7
-	mov	r10, 70(sp)
-	add	r13, 70(sp)
-	mov	70(sp), r15
+	mov	r10, 68(sp)
+	add	r13, 68(sp)
+	mov	68(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob8
-	mov	70(sp), r15
+	mov	68(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
 	mov	r12, r9
@@ -5049,15 +5043,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob9
-	mov	r10, 80(sp)
-	add	r13, 80(sp)
-	mov	80(sp), r15
+	mov	r10, 82(sp)
+	add	r13, 82(sp)
+	mov	82(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob10
-	mov	80(sp), r15
+	mov	82(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
 	mov	r12, r10
@@ -5082,15 +5076,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob11
-	mov	r5, 88(sp)
-	add	r13, 88(sp)
-	mov	88(sp), r15
+	mov	r5, 90(sp)
+	add	r13, 90(sp)
+	mov	90(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob11:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob12
-	mov	88(sp), r15
+	mov	90(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
 	mov	r12, r11
@@ -5128,11 +5122,11 @@ ocb3_initial_offset:
 .Locb3_initial_offset_nob14:
 	swpb	r12
 	bis	r15, r12
-	clr	60(sp)
+	clr	52(sp)
 	cmp	#1, r14
 	jnc	.Locb3_initial_offset_nob15
 	mov.b	@r13, r15
-	mov	r15, 60(sp)
+	mov	r15, 52(sp)
 .Locb3_initial_offset_nob15:
 	mov	#15, r13
 	sub	r14, r13
@@ -5140,10 +5134,10 @@ ocb3_initial_offset:
 	subc	#0, r14
 	mov	r13, r15
 	and	#8191, r15
-	mov	r15, 100(sp)
-	rla	100(sp)
-	rla	100(sp)
-	rla	100(sp)
+	mov	r15, 94(sp)
+	rla	94(sp)
+	rla	94(sp)
+	rla	94(sp)
 	and	#8191, r14
 	mov	r13, r15
 	swpb	r15
@@ -5161,105 +5155,93 @@ ocb3_initial_offset:
 	bis	r15, 128(sp)
 	mov	r13, r14
 	and	#1, r14
-	mov	r7, r4
-	swpb	r4
-	mov	r4, 144(sp)
-	mov	r6, r5
-	swpb	r5
-	mov	144(sp), r15
-	xor.b	r5, r15
-	mov	r15, 144(sp)
-	xor	r4, 144(sp)
-	mov	r8, r4
-	swpb	r4
-	mov	r4, 4(sp)
 	mov	r7, r5
 	swpb	r5
-	mov	4(sp), r15
+	mov	r5, 146(sp)
+	mov	r6, r4
+	swpb	r4
+	mov	146(sp), r15
+	xor.b	r4, r15
+	mov	r15, 146(sp)
+	xor	r5, 146(sp)
+	mov	r8, r4
+	swpb	r4
+	mov	r4, 2(sp)
+	mov	2(sp), r15
 	xor.b	r5, r15
-	mov	r15, 4(sp)
-	xor	r4, 4(sp)
-	mov	r9, r4
+	mov	r15, 2(sp)
+	xor	r4, 2(sp)
+	mov	r9, r5
+	swpb	r5
+	mov	r5, 8(sp)
+	mov	8(sp), r15
+	xor.b	r4, r15
+	mov	r15, 8(sp)
+	xor	r5, 8(sp)
+	mov	r10, r4
 	swpb	r4
 	mov	r4, 14(sp)
-	mov	r8, r5
-	swpb	r5
 	mov	14(sp), r15
 	xor.b	r5, r15
 	mov	r15, 14(sp)
 	xor	r4, 14(sp)
-	mov	r10, r4
-	swpb	r4
-	mov	r4, 8(sp)
-	mov	r9, r5
+	mov	r11, r5
 	swpb	r5
-	mov	8(sp), r15
-	xor.b	r5, r15
-	mov	r15, 8(sp)
-	xor	r4, 8(sp)
-	mov	r11, r4
+	mov	r5, 20(sp)
+	mov	20(sp), r15
+	xor.b	r4, r15
+	mov	r15, 20(sp)
+	xor	r5, 20(sp)
+	mov	r12, r4
 	swpb	r4
 	mov	r4, 24(sp)
-	mov	r10, r5
-	swpb	r5
 	mov	24(sp), r15
 	xor.b	r5, r15
 	mov	r15, 24(sp)
 	xor	r4, 24(sp)
-	mov	r12, r4
-	swpb	r4
-	mov	r4, 22(sp)
-	mov	r11, r5
-	swpb	r5
-	mov	22(sp), r15
-	xor.b	r5, r15
-	mov	r15, 22(sp)
-	xor	r4, 22(sp)
-	mov	60(sp), r15
-	mov	r12, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov	52(sp), r15
+	mov.b	r4, r5
 	swpb	r15
 	bis	r5, r15
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	144(sp), r5
+	mov	146(sp), r5
 	xor	r6, r5
 	and	r4, r5
 	xor	r5, r6
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	4(sp), r5
+	mov	2(sp), r5
 	xor	r7, r5
 	and	r4, r5
 	xor	r5, r7
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	14(sp), r5
+	mov	8(sp), r5
 	xor	r8, r5
 	and	r4, r5
 	xor	r5, r8
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	8(sp), r5
+	mov	14(sp), r5
 	xor	r9, r5
 	and	r4, r5
 	xor	r5, r9
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	24(sp), r5
+	mov	20(sp), r5
 	xor	r10, r5
 	and	r4, r5
 	xor	r5, r10
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	22(sp), r5
+	mov	24(sp), r5
 	xor	r11, r5
 	and	r4, r5
 	xor	r5, r11
@@ -5272,9 +5254,9 @@ ocb3_initial_offset:
 	xor	r15, r5
 	inv	r14
 	inc	r14
-	mov	60(sp), r15
+	mov	52(sp), r15
 	and	r14, r15
-	mov	60(sp), r4
+	mov	52(sp), r4
 	xor	r15, r4
 	mov	r13, r15
 	clrc
@@ -5469,7 +5451,7 @@ ocb3_initial_offset:
 	and	r10, r12
 	mov	r9, r10
 	xor	r12, r10
-	mov	100(sp), r12
+	mov	94(sp), r12
 	sub	#128, r12
 	mov	128(sp), r12
 	subc	#0, r12
@@ -5512,10 +5494,10 @@ ocb3_initial_offset:
 	inv	r12
 	inc	r12
 	and	r12, r10
-	bis	r9, 40(sp)
+	bis	r9, 38(sp)
 	mov	36(sp), r11
 	bis	r13, r11
-	mov	18(sp), r9
+	mov	22(sp), r9
 	bis	r8, r9
 	mov	138(sp), r8
 	bis	r7, r8
@@ -5527,7 +5509,7 @@ ocb3_initial_offset:
 	bis	r15, r13
 	mov	130(sp), r14
 	bis	r10, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	and	#65472, r15
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 148(sp)
@@ -5546,35 +5528,51 @@ ocb3_initial_offset:
 	call	#ocb3_E_encrypt_block
 	mov	172(sp), r15
 	swpb	r15
-	mov	r15, r5
-	xor.b	171(sp), r5
-	xor	r15, r5
+	mov	r15, r4
+	xor.b	171(sp), r4
+	xor	r15, r4
 	mov	174(sp), r15
 	swpb	r15
-	mov	r15, r6
-	xor.b	173(sp), r6
-	xor	r15, r6
+	mov	r15, r5
+	xor.b	173(sp), r5
+	xor	r15, r5
 	mov	176(sp), r15
 	swpb	r15
-	mov	r15, r8
-	xor.b	175(sp), r8
-	xor	r15, r8
+	mov	r15, r7
+	xor.b	175(sp), r7
+	xor	r15, r7
 	mov	178(sp), r15
 	swpb	r15
-	mov	r15, r9
-	xor.b	177(sp), r9
-	xor	r15, r9
-	xor	172(sp), r5
-	xor	174(sp), r6
-	xor	176(sp), r8
-	xor	178(sp), r9
-	mov	40(sp), r13
+	mov	r15, r10
+	xor.b	177(sp), r10
+	xor	r15, r10
+	xor	172(sp), r4
+	xor	174(sp), r5
+	xor	176(sp), r7
+	xor	178(sp), r10
+	mov	38(sp), r13
 	and	#1, r13
-	mov	r5, r7
-	and	#32767, r7
-	rla	r7
-	mov	r6, r10
-	and	#32767, r10
+	mov	r4, r15
+	and	#32767, r15
+	mov	r15, 6(sp)
+	rla	6(sp)
+	mov	r5, r6
+	and	#32767, r6
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r6
+	bis	r15, r6
+	mov	r7, r8
+	and	#32767, r8
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -5586,11 +5584,26 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r10
-	bis	r15, r10
-	mov	r8, r14
+	rla	r8
+	bis	r15, r8
+	mov	r10, r9
+	and	#32767, r9
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r9
+	bis	r15, r9
+	mov	164(sp), r14
 	and	#32767, r14
-	mov	r6, r15
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -5602,39 +5615,10 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rla	r14
-	bis	r15, r14
-	mov	r9, r11
-	and	#32767, r11
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r11
+	mov	r14, r11
 	bis	r15, r11
-	mov	164(sp), r12
-	and	#32767, r12
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r12
-	bis	r15, r12
-	mov	166(sp), r4
-	and	#32767, r4
+	mov	166(sp), r14
+	and	#32767, r14
 	mov.b	165(sp), r15
 	clrc
 	rrc	r15
@@ -5644,11 +5628,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 76(sp)
+	rla	r14
+	mov	r14, 76(sp)
 	bis	r15, 76(sp)
-	mov	168(sp), r4
-	and	#32767, r4
+	mov	168(sp), r14
+	and	#32767, r14
 	mov.b	167(sp), r15
 	clrc
 	rrc	r15
@@ -5658,11 +5642,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 62(sp)
+	rla	r14
+	mov	r14, 62(sp)
 	bis	r15, 62(sp)
-	mov	170(sp), r4
-	and	#32767, r4
+	mov	170(sp), r14
+	and	#32767, r14
 	mov.b	169(sp), r15
 	clrc
 	rrc	r15
@@ -5672,11 +5656,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 50(sp)
+	rla	r14
+	mov	r14, 50(sp)
 	bis	r15, 50(sp)
-	mov	172(sp), r4
-	and	#32767, r4
+	mov	172(sp), r14
+	and	#32767, r14
 	mov.b	171(sp), r15
 	clrc
 	rrc	r15
@@ -5686,11 +5670,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 34(sp)
+	rla	r14
+	mov	r14, 34(sp)
 	bis	r15, 34(sp)
-	mov	174(sp), r4
-	and	#32767, r4
+	mov	174(sp), r14
+	and	#32767, r14
 	mov.b	173(sp), r15
 	clrc
 	rrc	r15
@@ -5700,11 +5684,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 16(sp)
-	bis	r15, 16(sp)
-	mov	176(sp), r4
-	and	#32767, r4
+	rla	r14
+	mov	r14, r12
+	bis	r15, r12
+	mov	176(sp), r14
+	and	#32767, r14
 	mov.b	175(sp), r15
 	clrc
 	rrc	r15
@@ -5714,11 +5698,11 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 106(sp)
+	rla	r14
+	mov	r14, 106(sp)
 	bis	r15, 106(sp)
-	mov	178(sp), r4
-	and	#32767, r4
+	mov	178(sp), r14
+	and	#32767, r14
 	mov.b	177(sp), r15
 	clrc
 	rrc	r15
@@ -5728,70 +5712,70 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	mov	r4, 110(sp)
+	rla	r14
+	mov	r14, 110(sp)
 	bis	r15, 110(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	6(sp), r15
+	xor	r4, r15
+	and	r14, r15
+	mov	r4, 44(sp)
+	xor	r15, 44(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r5, r7
-	and	r15, r7
-	mov	r5, 44(sp)
-	xor	r7, 44(sp)
+	xor	r5, r6
+	and	r15, r6
+	xor	r6, r5
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r6, r10
-	and	r15, r10
-	mov	r6, r5
-	xor	r10, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r8, r14
-	and	r15, r14
-	mov	r8, r10
-	xor	r14, r10
+	xor	r7, r8
+	and	r15, r8
+	mov	r7, r6
+	xor	r8, r6
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r9, r15
+	xor	r10, r15
+	and	r14, r15
+	mov	r10, r7
+	xor	r15, r7
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	r11, r15
-	xor	r9, r15
-	and	r14, r15
-	mov	r9, r11
-	xor	r15, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
 	xor	164(sp), r15
 	and	r14, r15
-	mov	r15, r7
-	xor	164(sp), r7
+	mov	r15, r8
+	xor	164(sp), r8
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	76(sp), r15
 	xor	166(sp), r15
 	and	r14, r15
-	mov	r15, r8
-	xor	166(sp), r8
+	mov	r15, r9
+	xor	166(sp), r9
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	62(sp), r15
 	xor	168(sp), r15
 	and	r14, r15
-	mov	r15, r6
-	xor	168(sp), r6
+	mov	r15, r10
+	xor	168(sp), r10
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	50(sp), r15
 	xor	170(sp), r15
 	and	r14, r15
-	mov	r15, r9
-	xor	170(sp), r9
+	mov	r15, r11
+	xor	170(sp), r11
 	mov	r13, r14
 	inv	r14
 	inc	r14
@@ -5803,7 +5787,7 @@ ocb3_initial_offset:
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	16(sp), r15
+	mov	r12, r15
 	xor	174(sp), r15
 	and	r14, r15
 	mov	r15, r12
@@ -5814,17 +5798,17 @@ ocb3_initial_offset:
 	mov	106(sp), r15
 	xor	176(sp), r15
 	and	r14, r15
-	mov	r15, 66(sp)
-	xor	176(sp), 66(sp)
+	mov	r15, 70(sp)
+	xor	176(sp), 70(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	110(sp), r15
 	xor	178(sp), r15
 	and	r14, r15
-	mov	r15, 94(sp)
-	xor	178(sp), 94(sp)
-	mov	40(sp), r15
+	mov	r15, 78(sp)
+	xor	178(sp), 78(sp)
+	mov	38(sp), r15
 	clrc
 	rrc	r15
 	mov	r15, r13
@@ -5845,9 +5829,9 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 68(sp)
-	bis	r15, 68(sp)
-	mov	r10, r4
+	mov	r4, 66(sp)
+	bis	r15, 66(sp)
+	mov	r6, r4
 	and	#16383, r4
 	mov	r5, r15
 	swpb	r15
@@ -5863,25 +5847,9 @@ ocb3_initial_offset:
 	rla	r4
 	mov	r4, 74(sp)
 	bis	r15, 74(sp)
-	mov	r11, r4
-	and	#16383, r4
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 82(sp)
-	bis	r15, 82(sp)
 	mov	r7, r4
 	and	#16383, r4
-	mov	r11, r15
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -5893,8 +5861,8 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 86(sp)
-	bis	r15, 86(sp)
+	mov	r4, 84(sp)
+	bis	r15, 84(sp)
 	mov	r8, r4
 	and	#16383, r4
 	mov	r7, r15
@@ -5909,9 +5877,9 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 92(sp)
-	bis	r15, 92(sp)
-	mov	r6, r4
+	mov	r4, 88(sp)
+	bis	r15, 88(sp)
+	mov	r9, r4
 	and	#16383, r4
 	mov	r8, r15
 	swpb	r15
@@ -5925,11 +5893,27 @@ ocb3_initial_offset:
 	rra	r15
 	rla	r4
 	rla	r4
-	mov	r4, 98(sp)
-	bis	r15, 98(sp)
-	mov	r9, r4
+	mov	r4, 96(sp)
+	bis	r15, 96(sp)
+	mov	r10, r4
 	and	#16383, r4
-	mov	r6, r15
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r4
+	rla	r4
+	mov	r4, 100(sp)
+	bis	r15, 100(sp)
+	mov	r11, r4
+	and	#16383, r4
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -5945,7 +5929,7 @@ ocb3_initial_offset:
 	bis	r15, 104(sp)
 	mov	30(sp), r4
 	and	#16383, r4
-	mov	r9, r15
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -5973,7 +5957,7 @@ ocb3_initial_offset:
 	rla	r4
 	mov	r4, 116(sp)
 	bis	r15, 116(sp)
-	mov	66(sp), r4
+	mov	70(sp), r4
 	and	#16383, r4
 	mov	r12, r15
 	swpb	r15
@@ -5989,9 +5973,9 @@ ocb3_initial_offset:
 	rla	r4
 	mov	r4, 120(sp)
 	bis	r15, 120(sp)
-	mov	94(sp), r4
+	mov	78(sp), r4
 	and	#16383, r4
-	mov.b	67(sp), r15
+	mov.b	71(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6012,7 +5996,7 @@ ocb3_initial_offset:
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	68(sp), r15
+	mov	66(sp), r15
 	xor	r5, r15
 	and	r14, r15
 	mov	r5, 28(sp)
@@ -6021,54 +6005,58 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	mov	74(sp), r15
-	xor	r10, r15
+	xor	r6, r15
 	and	r14, r15
-	xor	r15, r10
+	mov	r6, r5
+	xor	r15, r5
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	82(sp), r15
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	86(sp), r15
+	mov	84(sp), r15
 	xor	r7, r15
 	and	r14, r15
+	mov	r7, r6
+	xor	r15, r6
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	88(sp), r15
+	xor	r8, r15
+	and	r14, r15
+	mov	r8, r7
 	xor	r15, r7
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	92(sp), r15
-	xor	r8, r15
+	mov	96(sp), r15
+	xor	r9, r15
 	and	r14, r15
+	mov	r9, r8
 	xor	r15, r8
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	98(sp), r15
-	xor	r6, r15
+	mov	100(sp), r15
+	xor	r10, r15
 	and	r14, r15
-	mov	r6, r4
-	xor	r15, r4
+	mov	r10, r9
+	xor	r15, r9
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	104(sp), r15
-	xor	r9, r15
+	xor	r11, r15
 	and	r14, r15
-	mov	r9, r5
-	xor	r15, r5
+	mov	r11, r10
+	xor	r15, r10
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	112(sp), r15
 	xor	30(sp), r15
 	and	r14, r15
-	mov	30(sp), r9
-	xor	r15, r9
+	mov	30(sp), r11
+	xor	r15, r11
 	mov	r13, r14
 	inv	r14
 	inc	r14
@@ -6080,21 +6068,20 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	mov	120(sp), r15
-	xor	66(sp), r15
+	xor	70(sp), r15
 	and	r14, r15
-	xor	r15, 66(sp)
+	xor	r15, 70(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	124(sp), r15
-	xor	94(sp), r15
+	xor	78(sp), r15
 	and	r14, r15
-	xor	r15, 94(sp)
-	mov	40(sp), r15
+	xor	r15, 78(sp)
+	mov	38(sp), r13
 	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, r13
+	rrc	r13
+	rra	r13
 	and	#1, r13
 	mov	44(sp), r14
 	and	#4095, r14
@@ -6102,116 +6089,36 @@ ocb3_initial_offset:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	28(sp), r6
-	and	#4095, r6
+	mov	28(sp), r4
+	and	#4095, r4
 	mov.b	45(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 64(sp)
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 64(sp)
 	bis	r15, 64(sp)
-	mov	r10, r6
-	and	#4095, r6
+	mov	r5, r4
+	and	#4095, r4
 	mov.b	29(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 72(sp)
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 72(sp)
 	bis	r15, 72(sp)
-	mov	r11, r6
-	and	#4095, r6
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 78(sp)
-	bis	r15, 78(sp)
-	mov	r7, r6
-	and	#4095, r6
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 84(sp)
-	bis	r15, 84(sp)
-	mov	r8, r6
-	and	#4095, r6
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 90(sp)
-	bis	r15, 90(sp)
-	mov	r4, r6
-	and	#4095, r6
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 96(sp)
-	bis	r15, 96(sp)
-	mov	r5, r6
-	and	#4095, r6
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 102(sp)
-	bis	r15, 102(sp)
-	mov	r9, r6
-	and	#4095, r6
+	mov	r6, r4
+	and	#4095, r4
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -6220,14 +6127,62 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 108(sp)
-	bis	r15, 108(sp)
-	mov	r12, r6
-	and	#4095, r6
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 80(sp)
+	bis	r15, 80(sp)
+	mov	r7, r4
+	and	#4095, r4
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 86(sp)
+	bis	r15, 86(sp)
+	mov	r8, r4
+	and	#4095, r4
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 92(sp)
+	bis	r15, 92(sp)
+	mov	r9, r4
+	and	#4095, r4
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 98(sp)
+	bis	r15, 98(sp)
+	mov	r10, r4
+	and	#4095, r4
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -6236,14 +6191,46 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 114(sp)
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 102(sp)
+	bis	r15, 102(sp)
+	mov	r11, r4
+	and	#4095, r4
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 108(sp)
+	bis	r15, 108(sp)
+	mov	r12, r4
+	and	#4095, r4
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 114(sp)
 	bis	r15, 114(sp)
-	mov	66(sp), r6
-	and	#4095, r6
+	mov	70(sp), r4
+	and	#4095, r4
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -6252,25 +6239,25 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 118(sp)
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 118(sp)
 	bis	r15, 118(sp)
-	mov	94(sp), r6
-	and	#4095, r6
-	mov.b	67(sp), r15
+	mov	78(sp), r4
+	and	#4095, r4
+	mov.b	71(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	mov	r6, 122(sp)
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	mov	r4, 122(sp)
 	bis	r15, 122(sp)
 	mov	r13, r15
 	inv	r15
@@ -6284,266 +6271,245 @@ ocb3_initial_offset:
 	mov	64(sp), r15
 	xor	28(sp), r15
 	and	r14, r15
-	mov	28(sp), r6
-	xor	r15, r6
+	mov	28(sp), 144(sp)
+	xor	r15, 144(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	72(sp), r15
-	xor	r10, r15
+	xor	r5, r15
 	and	r14, r15
-	xor	r15, r10
+	xor	r15, r5
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	78(sp), r15
-	xor	r11, r15
+	mov	80(sp), r15
+	xor	r6, r15
 	and	r14, r15
-	xor	r15, r11
+	xor	r15, r6
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	84(sp), r15
+	mov	86(sp), r15
 	xor	r7, r15
 	and	r14, r15
-	xor	r15, r7
+	mov	r7, 26(sp)
+	xor	r15, 26(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	90(sp), r15
+	mov	92(sp), r15
 	xor	r8, r15
 	and	r14, r15
-	xor	r15, r8
+	mov	r8, 32(sp)
+	xor	r15, 32(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	96(sp), r15
-	xor	r4, r15
+	mov	98(sp), r15
+	xor	r9, r15
 	and	r14, r15
-	mov	r4, 38(sp)
-	xor	r15, 38(sp)
+	mov	r9, 40(sp)
+	xor	r15, 40(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	102(sp), r15
-	xor	r5, r15
+	xor	r10, r15
 	and	r14, r15
-	mov	r5, 42(sp)
-	xor	r15, 42(sp)
+	mov	r10, 48(sp)
+	xor	r15, 48(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	108(sp), r15
-	xor	r9, r15
+	xor	r11, r15
 	and	r14, r15
-	mov	r9, 52(sp)
-	xor	r15, 52(sp)
+	mov	r11, 56(sp)
+	xor	r15, 56(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	114(sp), r15
 	xor	r12, r15
 	and	r14, r15
-	mov	r12, 58(sp)
-	xor	r15, 58(sp)
+	mov	r12, 60(sp)
+	xor	r15, 60(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	118(sp), r15
-	xor	66(sp), r15
+	xor	70(sp), r15
 	and	r14, r15
-	xor	r15, 66(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
+	xor	r15, 70(sp)
+	inv	r13
+	inc	r13
 	mov	122(sp), r15
-	xor	94(sp), r15
-	and	r14, r15
-	xor	r15, 94(sp)
-	mov	40(sp), r15
+	xor	78(sp), r15
+	and	r13, r15
+	xor	r15, 78(sp)
+	mov	38(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	mov	r15, r9
 	and	#1, r9
-	mov	r6, r13
+	mov	144(sp), r13
 	swpb	r13
-	mov	r13, 146(sp)
-	mov	44(sp), r14
+	mov	r13, r7
+	mov	44(sp), r15
+	swpb	r15
+	xor.b	r15, r7
+	xor	r13, r7
+	mov	r5, r14
 	swpb	r14
-	mov	146(sp), r15
-	xor.b	r14, r15
-	mov	r15, 146(sp)
-	xor	r13, 146(sp)
-	mov	r10, r14
-	swpb	r14
-	mov	r14, r12
+	mov	r14, r10
+	xor.b	r13, r10
+	xor	r14, r10
 	mov	r6, r15
 	swpb	r15
+	mov	r15, r11
+	xor.b	r14, r11
+	xor	r15, r11
+	mov	26(sp), r14
+	swpb	r14
+	mov	r14, r12
 	xor.b	r15, r12
 	xor	r14, r12
-	mov	r11, r14
+	mov	32(sp), r15
+	swpb	r15
+	mov	r15, r8
+	xor.b	r14, r8
+	xor	r15, r8
+	mov	40(sp), r14
 	swpb	r14
 	mov	r14, r13
-	mov	r10, r15
-	swpb	r15
 	xor.b	r15, r13
 	xor	r14, r13
-	mov	r7, r5
-	swpb	r5
-	mov	r5, r14
-	mov	r11, r15
-	swpb	r15
-	xor.b	r15, r14
-	xor	r5, r14
-	mov	r8, r4
+	mov	48(sp), r4
 	swpb	r4
-	mov	r4, 32(sp)
-	mov	r7, r5
-	swpb	r5
-	mov	32(sp), r15
-	xor.b	r5, r15
-	mov	r15, 32(sp)
-	xor	r4, 32(sp)
-	mov	38(sp), r4
-	swpb	r4
-	mov	r4, 26(sp)
-	mov	r8, r5
-	swpb	r5
-	mov	26(sp), r15
-	xor.b	r5, r15
-	mov	r15, 26(sp)
-	xor	r4, 26(sp)
-	mov	42(sp), r4
-	swpb	r4
-	mov	r4, 20(sp)
-	mov	38(sp), r5
-	swpb	r5
-	mov	20(sp), r15
-	xor.b	r5, r15
-	mov	r15, 20(sp)
-	xor	r4, 20(sp)
-	mov	52(sp), r4
-	swpb	r4
-	mov	r4, 12(sp)
-	mov	42(sp), r5
-	swpb	r5
+	mov	r4, 18(sp)
+	mov	18(sp), r15
+	xor.b	r14, r15
+	mov	r15, 18(sp)
+	xor	r4, 18(sp)
+	mov	56(sp), r14
+	swpb	r14
+	mov	r14, 12(sp)
 	mov	12(sp), r15
-	xor.b	r5, r15
+	xor.b	r4, r15
 	mov	r15, 12(sp)
-	xor	r4, 12(sp)
-	mov	58(sp), r4
+	xor	r14, 12(sp)
+	mov	60(sp), r4
 	swpb	r4
-	mov	r4, 6(sp)
-	mov	52(sp), r5
-	swpb	r5
-	mov	6(sp), r15
-	xor.b	r5, r15
-	mov	r15, 6(sp)
-	xor	r4, 6(sp)
-	mov	66(sp), r4
+	mov	r4, 10(sp)
+	mov	10(sp), r15
+	xor.b	r14, r15
+	mov	r15, 10(sp)
+	xor	r4, 10(sp)
+	mov	70(sp), r14
+	swpb	r14
+	mov	r14, 4(sp)
+	mov	4(sp), r15
+	xor.b	r4, r15
+	mov	r15, 4(sp)
+	xor	r14, 4(sp)
+	mov	78(sp), r4
 	swpb	r4
-	mov	r4, 48(sp)
-	mov	58(sp), r5
-	swpb	r5
-	mov	48(sp), r15
-	xor.b	r5, r15
-	mov	r15, 48(sp)
-	xor	r4, 48(sp)
-	mov	94(sp), r4
-	swpb	r4
-	mov	r4, 2(sp)
-	mov	66(sp), r5
-	swpb	r5
-	mov	2(sp), r15
-	xor.b	r5, r15
-	mov	r15, 2(sp)
-	xor	r4, 2(sp)
-	mov	r9, r5
-	inv	r5
-	inc	r5
-	mov	146(sp), r15
-	xor	r6, r15
-	and	r5, r15
-	mov	r6, 0(sp)
-	xor	r15, 0(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r10, r12
-	and	r15, r12
-	xor	r12, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r11, r13
-	and	r15, r13
-	xor	r13, r11
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r7, r14
-	and	r15, r14
-	mov	r7, r12
-	xor	r14, r12
+	mov	r4, 42(sp)
+	mov	42(sp), r15
+	xor.b	r14, r15
+	mov	r15, 42(sp)
+	xor	r4, 42(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
-	mov	32(sp), r15
-	xor	r8, r15
+	mov	r7, r15
+	xor	144(sp), r15
 	and	r14, r15
-	mov	r8, r14
+	mov	144(sp), 0(sp)
+	xor	r15, 0(sp)
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	xor	r5, r15
+	and	r14, r15
+	mov	r5, r10
+	xor	r15, r10
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r11
+	xor	r15, r11
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	xor	26(sp), r15
+	and	r14, r15
+	mov	26(sp), r12
+	xor	r15, r12
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	32(sp), r15
+	and	r14, r15
+	mov	32(sp), r14
 	xor	r15, r14
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	26(sp), r13
-	xor	38(sp), r13
+	xor	40(sp), r13
 	and	r15, r13
-	mov	38(sp), r15
+	mov	40(sp), r15
 	xor	r13, r15
 	mov	r9, r8
 	inv	r8
 	inc	r8
-	mov	20(sp), r13
-	xor	42(sp), r13
+	mov	18(sp), r13
+	xor	48(sp), r13
 	and	r8, r13
-	mov	42(sp), r4
+	mov	48(sp), r4
 	xor	r13, r4
 	mov	r9, r13
 	inv	r13
 	inc	r13
 	mov	12(sp), r8
-	xor	52(sp), r8
+	xor	56(sp), r8
 	and	r13, r8
-	mov	52(sp), r13
+	mov	56(sp), r13
 	xor	r8, r13
 	mov	r9, r8
 	inv	r8
 	inc	r8
-	mov	6(sp), r7
-	xor	58(sp), r7
+	mov	10(sp), r7
+	xor	60(sp), r7
 	and	r8, r7
-	mov	58(sp), r8
+	mov	60(sp), r8
 	xor	r7, r8
 	mov	r9, r6
 	inv	r6
 	inc	r6
-	mov	48(sp), r7
-	xor	66(sp), r7
+	mov	4(sp), r7
+	xor	70(sp), r7
 	and	r6, r7
-	mov	66(sp), r5
+	mov	70(sp), r5
 	xor	r7, r5
 	mov	r9, r7
 	inv	r7
 	inc	r7
-	mov	2(sp), r9
-	xor	94(sp), r9
+	mov	42(sp), r9
+	xor	78(sp), r9
 	and	r7, r9
-	mov	94(sp), r6
+	mov	78(sp), r6
 	xor	r9, r6
-	mov	40(sp), r9
+	mov	38(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
@@ -6556,8 +6522,8 @@ ocb3_initial_offset:
 	inc	r9
 	xor	r10, 0(sp)
 	and	r9, 0(sp)
-	mov	r10, 56(sp)
-	xor	@sp, 56(sp)
+	mov	r10, 58(sp)
+	xor	@sp, 58(sp)
 	mov	r7, r9
 	inv	r9
 	inc	r9
@@ -6621,7 +6587,7 @@ ocb3_initial_offset:
 	and	r7, r8
 	mov	r6, r5
 	xor	r8, r5
-	mov	40(sp), r8
+	mov	38(sp), r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -6633,7 +6599,7 @@ ocb3_initial_offset:
 	mov	r6, r7
 	inv	r7
 	inc	r7
-	mov	56(sp), r8
+	mov	58(sp), r8
 	xor	r10, r8
 	and	r7, r8
 	mov	r10, r7

@@ -558,7 +558,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 228 bytes (57 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2926 bytes of code
+;     estimated 2922 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -757,13 +757,11 @@ ocb3_encrypt_with:
 	jz	.Locb3_encrypt_with_else10
 	add	#8, r11
 	addc	#0, r13
-	mov	r10, r15
-	swpb	r15
-	mov	r15, r12
+	swpb	r10
+	mov	r10, r12
 	swpb	r14
 	xor.b	r14, r12
-	xor	r15, r12
-	swpb	r10
+	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
@@ -1566,7 +1564,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 276 bytes (89 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4714 bytes of code
+;     estimated 4710 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1651,8 +1649,8 @@ ocb3_decrypt_with:
 	xor	6(sp), 72(sp)
 	mov	r9, 70(sp)
 	xor	4(sp), 70(sp)
-	mov	r10, 68(sp)
-	xor	2(sp), 68(sp)
+	mov	r10, 66(sp)
+	xor	2(sp), 66(sp)
 	mov	r11, 64(sp)
 	xor	36(sp), 64(sp)
 	mov	r12, 62(sp)
@@ -1698,7 +1696,7 @@ ocb3_decrypt_with:
 	swpb	r13
 	xor	70(sp), r13
 	swpb	r11
-	xor	68(sp), r11
+	xor	66(sp), r11
 	swpb	r9
 	xor	64(sp), r9
 	swpb	r10
@@ -1968,13 +1966,11 @@ ocb3_decrypt_with:
 	jz	.Locb3_decrypt_with_else12
 	add	#8, r11
 	addc	#0, r13
-	mov	r10, r15
-	swpb	r15
-	mov	r15, r12
+	swpb	r10
+	mov	r10, r12
 	swpb	r14
 	xor.b	r14, r12
-	xor	r15, r12
-	swpb	r10
+	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_decrypt_with_endif13
 .Locb3_decrypt_with_else12:
@@ -2185,7 +2181,7 @@ ocb3_decrypt_with:
 	mov	44(sp), r11
 	xor	70(sp), r11
 	mov	46(sp), r10
-	xor	68(sp), r10
+	xor	66(sp), r10
 	mov	48(sp), r9
 	xor	64(sp), r9
 	mov	50(sp), r8
@@ -2251,7 +2247,7 @@ ocb3_decrypt_with:
 	mov	74(sp), r7
 	mov	72(sp), r8
 	mov	70(sp), r9
-	mov	68(sp), r10
+	mov	66(sp), r10
 	mov	64(sp), r11
 	mov	62(sp), r12
 	mov	60(sp), r13
@@ -2471,8 +2467,8 @@ ocb3_decrypt_with:
 	mov	r13, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, 66(sp)
-	xor	#-1, 66(sp)
+	mov	r15, 68(sp)
+	xor	#-1, 68(sp)
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -2532,7 +2528,7 @@ ocb3_decrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, 66(sp)
+	and	r15, 68(sp)
 	mov	r7, r15
 	inv	r15
 	inc	r15
@@ -2565,7 +2561,7 @@ ocb3_decrypt_with:
 	inc	r15
 	mov	r9, r7
 	and	r15, r7
-	mov	66(sp), r9
+	mov	68(sp), r9
 	inv	r9
 	inv	r10
 	inv	r11
@@ -3536,7 +3532,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 144 bytes (40 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1876 bytes of code
+;     estimated 1872 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3603,13 +3599,11 @@ ocb3_hash:
 	jz	.Locb3_hash_else5
 	add	#8, r11
 	addc	#0, r13
-	mov	r10, r15
-	swpb	r15
-	mov	r15, r12
+	swpb	r10
+	mov	r10, r12
 	swpb	r14
 	xor.b	r14, r12
-	xor	r15, r12
-	swpb	r10
+	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_hash_endif6
 .Locb3_hash_else5:
@@ -4242,7 +4236,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 180 bytes (74 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4348 bytes of code
+;     estimated 4276 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4323,8 +4317,8 @@ ocb3_initial_offset:
 	inc	r5
 	mov	r6, r15
 	and	r5, r15
-	mov	r6, 36(sp)
-	xor	r15, 36(sp)
+	mov	r6, 34(sp)
+	xor	r15, 34(sp)
 	mov	r4, r5
 	inv	r5
 	inc	r5
@@ -4372,7 +4366,7 @@ ocb3_initial_offset:
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, 36(sp)
+	and	r15, 34(sp)
 	mov	r11, r15
 	inv	r15
 	inc	r15
@@ -4489,15 +4483,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob5
-	mov	r10, 44(sp)
-	add	r13, 44(sp)
-	mov	44(sp), r15
+	mov	r10, 42(sp)
+	add	r13, 42(sp)
+	mov	42(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob5:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob6
-	mov	44(sp), r15
+	mov	42(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob6:
 	mov	r12, r8
@@ -4522,15 +4516,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob7
-	mov	r10, 50(sp)
-	add	r13, 50(sp)
-	mov	50(sp), r15
+	mov	r10, 52(sp)
+	add	r13, 52(sp)
+	mov	52(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob8
-	mov	50(sp), r15
+	mov	52(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
 	mov	r12, r9
@@ -4555,15 +4549,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob9
-	mov	r10, 80(sp)
-	add	r13, 80(sp)
-	mov	80(sp), r15
+	mov	r10, 82(sp)
+	add	r13, 82(sp)
+	mov	82(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob10
-	mov	80(sp), r15
+	mov	82(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
 	mov	r12, r10
@@ -4588,15 +4582,15 @@ ocb3_initial_offset:
 	clr	r12
 	cmp	#1, r11
 	jnc	.Locb3_initial_offset_nob11
-	mov	r5, 88(sp)
-	add	r13, 88(sp)
-	mov	88(sp), r15
+	mov	r5, 90(sp)
+	add	r13, 90(sp)
+	mov	90(sp), r15
 	mov.b	@r15, r12
 .Locb3_initial_offset_nob11:
 	clr	r15
 	cmp	#2, r11
 	jnc	.Locb3_initial_offset_nob12
-	mov	88(sp), r15
+	mov	90(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
 	mov	r12, r11
@@ -4634,11 +4628,11 @@ ocb3_initial_offset:
 .Locb3_initial_offset_nob14:
 	swpb	r12
 	bis	r15, r12
-	clr	58(sp)
+	clr	48(sp)
 	cmp	#1, r14
 	jnc	.Locb3_initial_offset_nob15
 	mov.b	@r13, r15
-	mov	r15, 58(sp)
+	mov	r15, 48(sp)
 .Locb3_initial_offset_nob15:
 	mov	#15, r13
 	sub	r14, r13
@@ -4661,105 +4655,93 @@ ocb3_initial_offset:
 	bis	r15, 126(sp)
 	mov	r13, r14
 	and	#1, r14
-	mov	r7, r4
-	swpb	r4
-	mov	r4, 144(sp)
-	mov	r6, r5
-	swpb	r5
-	mov	144(sp), r15
-	xor.b	r5, r15
-	mov	r15, 144(sp)
-	xor	r4, 144(sp)
-	mov	r8, r4
-	swpb	r4
-	mov	r4, 4(sp)
 	mov	r7, r5
 	swpb	r5
-	mov	4(sp), r15
+	mov	r5, 146(sp)
+	mov	r6, r4
+	swpb	r4
+	mov	146(sp), r15
+	xor.b	r4, r15
+	mov	r15, 146(sp)
+	xor	r5, 146(sp)
+	mov	r8, r4
+	swpb	r4
+	mov	r4, 2(sp)
+	mov	2(sp), r15
 	xor.b	r5, r15
-	mov	r15, 4(sp)
-	xor	r4, 4(sp)
-	mov	r9, r4
+	mov	r15, 2(sp)
+	xor	r4, 2(sp)
+	mov	r9, r5
+	swpb	r5
+	mov	r5, 6(sp)
+	mov	6(sp), r15
+	xor.b	r4, r15
+	mov	r15, 6(sp)
+	xor	r5, 6(sp)
+	mov	r10, r4
 	swpb	r4
 	mov	r4, 12(sp)
-	mov	r8, r5
-	swpb	r5
 	mov	12(sp), r15
 	xor.b	r5, r15
 	mov	r15, 12(sp)
 	xor	r4, 12(sp)
-	mov	r10, r4
-	swpb	r4
-	mov	r4, 8(sp)
-	mov	r9, r5
+	mov	r11, r5
 	swpb	r5
-	mov	8(sp), r15
-	xor.b	r5, r15
-	mov	r15, 8(sp)
-	xor	r4, 8(sp)
-	mov	r11, r4
+	mov	r5, 18(sp)
+	mov	18(sp), r15
+	xor.b	r4, r15
+	mov	r15, 18(sp)
+	xor	r5, 18(sp)
+	mov	r12, r4
 	swpb	r4
 	mov	r4, 22(sp)
-	mov	r10, r5
-	swpb	r5
 	mov	22(sp), r15
 	xor.b	r5, r15
 	mov	r15, 22(sp)
 	xor	r4, 22(sp)
-	mov	r12, r4
-	swpb	r4
-	mov	r4, 20(sp)
-	mov	r11, r5
-	swpb	r5
-	mov	20(sp), r15
-	xor.b	r5, r15
-	mov	r15, 20(sp)
-	xor	r4, 20(sp)
-	mov	58(sp), r15
-	mov	r12, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov	48(sp), r15
+	mov.b	r4, r5
 	swpb	r15
 	bis	r5, r15
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	144(sp), r5
+	mov	146(sp), r5
 	xor	r6, r5
 	and	r4, r5
 	xor	r5, r6
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	4(sp), r5
+	mov	2(sp), r5
 	xor	r7, r5
 	and	r4, r5
 	xor	r5, r7
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	12(sp), r5
+	mov	6(sp), r5
 	xor	r8, r5
 	and	r4, r5
 	xor	r5, r8
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	8(sp), r5
+	mov	12(sp), r5
 	xor	r9, r5
 	and	r4, r5
 	xor	r5, r9
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	22(sp), r5
+	mov	18(sp), r5
 	xor	r10, r5
 	and	r4, r5
 	xor	r5, r10
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	20(sp), r5
+	mov	22(sp), r5
 	xor	r11, r5
 	and	r4, r5
 	xor	r5, r11
@@ -4772,9 +4754,9 @@ ocb3_initial_offset:
 	xor	r15, r5
 	inv	r14
 	inc	r14
-	mov	58(sp), r15
+	mov	48(sp), r15
 	and	r14, r15
-	mov	58(sp), r4
+	mov	48(sp), r4
 	xor	r15, r4
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -5006,7 +4988,7 @@ ocb3_initial_offset:
 	inv	r12
 	inc	r12
 	and	r12, r10
-	bis	r9, 36(sp)
+	bis	r9, 34(sp)
 	mov	32(sp), r11
 	bis	r13, r11
 	mov	26(sp), r9
@@ -5021,7 +5003,7 @@ ocb3_initial_offset:
 	bis	r15, r13
 	mov	130(sp), r14
 	bis	r10, r14
-	mov	36(sp), r15
+	mov	34(sp), r15
 	and	#65472, r15
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 148(sp)
@@ -5050,59 +5032,59 @@ ocb3_initial_offset:
 	xor	r15, r7
 	mov	176(sp), r15
 	swpb	r15
-	mov	r15, r9
-	xor.b	175(sp), r9
-	xor	r15, r9
+	mov	r15, r8
+	xor.b	175(sp), r8
+	xor	r15, r8
 	mov	178(sp), r15
 	swpb	r15
-	mov	r15, r11
-	xor.b	177(sp), r11
-	xor	r15, r11
+	mov	r15, r10
+	xor.b	177(sp), r10
+	xor	r15, r10
 	xor	172(sp), r6
 	xor	174(sp), r7
-	xor	176(sp), r9
-	xor	178(sp), r11
-	mov	36(sp), r4
+	xor	176(sp), r8
+	xor	178(sp), r10
+	mov	34(sp), r4
 	and	#1, r4
-	mov	r6, r8
-	and	#32767, r8
-	rlam.w	#1, r8
-	mov	r7, r10
-	and	#32767, r10
+	mov	r6, r14
+	and	#32767, r14
+	rlam.w	#1, r14
+	mov	r7, r9
+	and	#32767, r9
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r10
-	bis	r15, r10
-	mov	r9, r14
-	and	#32767, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	r11, r12
-	and	#32767, r12
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r12
-	bis	r15, r12
-	mov	164(sp), r13
+	rlam.w	#1, r9
+	bis	r15, r9
+	mov	r8, r13
 	and	#32767, r13
-	mov	r11, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r13
 	bis	r15, r13
+	mov	r10, r11
+	and	#32767, r11
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	164(sp), r12
+	and	#32767, r12
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r12
+	bis	r15, r12
 	mov	166(sp), r5
 	and	#32767, r5
 	mov.b	165(sp), r15
@@ -5141,8 +5123,8 @@ ocb3_initial_offset:
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r5
-	mov	r5, 18(sp)
-	bis	r15, 18(sp)
+	mov	r5, 20(sp)
+	bis	r15, 20(sp)
 	mov	176(sp), r5
 	and	#32767, r5
 	mov.b	175(sp), r15
@@ -5162,75 +5144,76 @@ ocb3_initial_offset:
 	mov	r4, r15
 	inv	r15
 	inc	r15
-	xor	r6, r8
-	and	r15, r8
-	mov	r6, 38(sp)
-	xor	r8, 38(sp)
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r7, r10
-	and	r15, r10
-	mov	r7, r6
-	xor	r10, r6
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r9, r14
+	xor	r6, r14
 	and	r15, r14
-	mov	r9, r10
-	xor	r14, r10
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	mov	r6, 38(sp)
+	xor	r14, 38(sp)
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r7, r9
+	and	r15, r9
+	mov	r7, r14
+	xor	r9, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r8, r13
+	and	r15, r13
+	mov	r8, r5
+	xor	r13, r5
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r11, r15
+	xor	r10, r15
+	and	r13, r15
+	mov	r10, r6
+	xor	r15, r6
+	mov	r4, r13
+	inv	r13
+	inc	r13
 	mov	r12, r15
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
 	xor	164(sp), r15
-	and	r14, r15
+	and	r13, r15
 	mov	r15, r7
 	xor	164(sp), r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	mov	r4, r13
+	inv	r13
+	inc	r13
 	mov	76(sp), r15
 	xor	166(sp), r15
-	and	r14, r15
+	and	r13, r15
 	mov	r15, r8
 	xor	166(sp), r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	mov	r4, r13
+	inv	r13
+	inc	r13
 	mov	62(sp), r15
 	xor	168(sp), r15
-	and	r14, r15
-	mov	r15, r14
-	xor	168(sp), r14
+	and	r13, r15
+	mov	r15, r9
+	xor	168(sp), r9
 	mov	r4, r13
 	inv	r13
 	inc	r13
 	mov	46(sp), r15
 	xor	170(sp), r15
 	and	r13, r15
-	mov	r15, r5
-	xor	170(sp), r5
+	mov	r15, r10
+	xor	170(sp), r10
 	mov	r4, r13
 	inv	r13
 	inc	r13
 	mov	30(sp), r15
 	xor	172(sp), r15
 	and	r13, r15
-	mov	r15, r9
-	xor	172(sp), r9
+	mov	r15, r11
+	xor	172(sp), r11
 	mov	r4, r13
 	inv	r13
 	inc	r13
-	mov	18(sp), r15
+	mov	20(sp), r15
 	xor	174(sp), r15
 	and	r13, r15
 	mov	r15, r12
@@ -5241,17 +5224,17 @@ ocb3_initial_offset:
 	mov	104(sp), r15
 	xor	176(sp), r15
 	and	r13, r15
-	mov	r15, 66(sp)
-	xor	176(sp), 66(sp)
+	mov	r15, 68(sp)
+	xor	176(sp), 68(sp)
 	mov	r4, r13
 	inv	r13
 	inc	r13
 	mov	108(sp), r15
 	xor	178(sp), r15
 	and	r13, r15
-	mov	r15, 94(sp)
-	xor	178(sp), 94(sp)
-	mov	36(sp), r15
+	mov	r15, 78(sp)
+	xor	178(sp), 78(sp)
+	mov	34(sp), r15
 	rrum.w	#1, r15
 	mov	r15, r13
 	and	#1, r13
@@ -5261,17 +5244,17 @@ ocb3_initial_offset:
 	mov	60(sp), r15
 	rlam.w	#2, r15
 	mov	r15, 60(sp)
-	mov	r6, r4
+	mov	r14, r4
 	and	#16383, r4
 	mov.b	39(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r4
-	mov	r4, 68(sp)
-	bis	r15, 68(sp)
-	mov	r10, r4
+	mov	r4, 66(sp)
+	bis	r15, 66(sp)
+	mov	r5, r4
 	and	#16383, r4
-	mov	r6, r15
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -5279,26 +5262,26 @@ ocb3_initial_offset:
 	rlam.w	#2, r4
 	mov	r4, 74(sp)
 	bis	r15, 74(sp)
-	mov	r11, r4
+	mov	r6, r4
 	and	#16383, r4
-	mov	r10, r15
+	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r4
-	mov	r4, 82(sp)
-	bis	r15, 82(sp)
+	mov	r4, 84(sp)
+	bis	r15, 84(sp)
 	mov	r7, r4
 	and	#16383, r4
-	mov	r11, r15
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r4
-	mov	r4, 86(sp)
-	bis	r15, 86(sp)
+	mov	r4, 88(sp)
+	bis	r15, 88(sp)
 	mov	r8, r4
 	and	#16383, r4
 	mov	r7, r15
@@ -5307,9 +5290,9 @@ ocb3_initial_offset:
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r4
-	mov	r4, 92(sp)
-	bis	r15, 92(sp)
-	mov	r14, r4
+	mov	r4, 94(sp)
+	bis	r15, 94(sp)
+	mov	r9, r4
 	and	#16383, r4
 	mov	r8, r15
 	swpb	r15
@@ -5319,9 +5302,9 @@ ocb3_initial_offset:
 	rlam.w	#2, r4
 	mov	r4, 98(sp)
 	bis	r15, 98(sp)
-	mov	r5, r4
+	mov	r10, r4
 	and	#16383, r4
-	mov	r14, r15
+	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -5329,9 +5312,9 @@ ocb3_initial_offset:
 	rlam.w	#2, r4
 	mov	r4, 102(sp)
 	bis	r15, 102(sp)
-	mov	r9, r4
+	mov	r11, r4
 	and	#16383, r4
-	mov	r5, r15
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -5341,7 +5324,7 @@ ocb3_initial_offset:
 	bis	r15, 110(sp)
 	mov	r12, r4
 	and	#16383, r4
-	mov	r9, r15
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -5349,7 +5332,7 @@ ocb3_initial_offset:
 	rlam.w	#2, r4
 	mov	r4, 114(sp)
 	bis	r15, 114(sp)
-	mov	66(sp), r4
+	mov	68(sp), r4
 	and	#16383, r4
 	mov	r12, r15
 	swpb	r15
@@ -5359,9 +5342,9 @@ ocb3_initial_offset:
 	rlam.w	#2, r4
 	mov	r4, 118(sp)
 	bis	r15, 118(sp)
-	mov	94(sp), r4
+	mov	78(sp), r4
 	and	#16383, r4
-	mov.b	67(sp), r15
+	mov.b	69(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r4
@@ -5377,35 +5360,35 @@ ocb3_initial_offset:
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	68(sp), r15
+	mov	66(sp), r15
+	xor	r14, r15
+	and	r4, r15
+	xor	r15, r14
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	74(sp), r15
+	xor	r5, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	84(sp), r15
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	74(sp), r15
-	xor	r10, r15
-	and	r4, r15
-	xor	r15, r10
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	82(sp), r15
-	xor	r11, r15
-	and	r4, r15
-	xor	r15, r11
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	86(sp), r15
+	mov	88(sp), r15
 	xor	r7, r15
 	and	r4, r15
 	xor	r15, r7
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	92(sp), r15
+	mov	94(sp), r15
 	xor	r8, r15
 	and	r4, r15
 	xor	r15, r8
@@ -5413,23 +5396,23 @@ ocb3_initial_offset:
 	inv	r4
 	inc	r4
 	mov	98(sp), r15
-	xor	r14, r15
+	xor	r9, r15
 	and	r4, r15
-	xor	r15, r14
+	xor	r15, r9
 	mov	r13, r4
 	inv	r4
 	inc	r4
 	mov	102(sp), r15
-	xor	r5, r15
+	xor	r10, r15
 	and	r4, r15
-	xor	r15, r5
+	xor	r15, r10
 	mov	r13, r4
 	inv	r4
 	inc	r4
 	mov	110(sp), r15
-	xor	r9, r15
+	xor	r11, r15
 	and	r4, r15
-	xor	r15, r9
+	xor	r15, r11
 	mov	r13, r4
 	inv	r4
 	inc	r4
@@ -5441,59 +5424,58 @@ ocb3_initial_offset:
 	inv	r4
 	inc	r4
 	mov	118(sp), r15
-	xor	66(sp), r15
+	xor	68(sp), r15
 	and	r4, r15
-	xor	r15, 66(sp)
+	xor	r15, 68(sp)
 	inv	r13
 	inc	r13
 	mov	122(sp), r15
-	xor	94(sp), r15
+	xor	78(sp), r15
 	and	r13, r15
-	xor	r15, 94(sp)
-	mov	36(sp), r15
-	rrum.w	#2, r15
-	mov	r15, r13
+	xor	r15, 78(sp)
+	mov	34(sp), r13
+	rrum.w	#2, r13
 	and	#1, r13
 	mov	38(sp), r15
 	and	#4095, r15
-	mov	r15, 52(sp)
-	mov	52(sp), r15
+	mov	r15, 54(sp)
+	mov	54(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 52(sp)
-	mov	r6, r4
+	mov	r15, 54(sp)
+	mov	r14, r4
 	and	#4095, r4
 	mov.b	39(sp), r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
 	mov	r4, 64(sp)
 	bis	r15, 64(sp)
-	mov	r10, r4
+	mov	r5, r4
 	and	#4095, r4
-	mov	r6, r15
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
 	mov	r4, 70(sp)
 	bis	r15, 70(sp)
-	mov	r11, r4
+	mov	r6, r4
 	and	#4095, r4
-	mov	r10, r15
+	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
-	mov	r4, 78(sp)
-	bis	r15, 78(sp)
+	mov	r4, 80(sp)
+	bis	r15, 80(sp)
 	mov	r7, r4
 	and	#4095, r4
-	mov	r11, r15
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
-	mov	r4, 84(sp)
-	bis	r15, 84(sp)
+	mov	r4, 86(sp)
+	bis	r15, 86(sp)
 	mov	r8, r4
 	and	#4095, r4
 	mov	r7, r15
@@ -5501,9 +5483,9 @@ ocb3_initial_offset:
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
-	mov	r4, 90(sp)
-	bis	r15, 90(sp)
-	mov	r14, r4
+	mov	r4, 92(sp)
+	bis	r15, 92(sp)
+	mov	r9, r4
 	and	#4095, r4
 	mov	r8, r15
 	swpb	r15
@@ -5512,18 +5494,18 @@ ocb3_initial_offset:
 	rlam.w	#4, r4
 	mov	r4, 96(sp)
 	bis	r15, 96(sp)
-	mov	r5, r4
+	mov	r10, r4
 	and	#4095, r4
-	mov	r14, r15
+	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
 	mov	r4, 100(sp)
 	bis	r15, 100(sp)
-	mov	r9, r4
+	mov	r11, r4
 	and	#4095, r4
-	mov	r5, r15
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -5532,14 +5514,14 @@ ocb3_initial_offset:
 	bis	r15, 106(sp)
 	mov	r12, r4
 	and	#4095, r4
-	mov	r9, r15
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
 	mov	r4, 112(sp)
 	bis	r15, 112(sp)
-	mov	66(sp), r4
+	mov	68(sp), r4
 	and	#4095, r4
 	mov	r12, r15
 	swpb	r15
@@ -5548,9 +5530,9 @@ ocb3_initial_offset:
 	rlam.w	#4, r4
 	mov	r4, 116(sp)
 	bis	r15, 116(sp)
-	mov	94(sp), r4
+	mov	78(sp), r4
 	and	#4095, r4
-	mov.b	67(sp), r15
+	mov.b	69(sp), r15
 	rrum.w	#4, r15
 	rlam.w	#4, r4
 	mov	r4, 120(sp)
@@ -5558,7 +5540,7 @@ ocb3_initial_offset:
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	52(sp), r15
+	mov	54(sp), r15
 	xor	38(sp), r15
 	and	r4, r15
 	xor	r15, 38(sp)
@@ -5566,264 +5548,245 @@ ocb3_initial_offset:
 	inv	r4
 	inc	r4
 	mov	64(sp), r15
-	xor	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	70(sp), r15
-	xor	r10, r15
-	and	r4, r15
-	xor	r15, r10
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	78(sp), r15
-	xor	r11, r15
-	and	r4, r15
-	xor	r15, r11
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	84(sp), r15
-	xor	r7, r15
-	and	r4, r15
-	xor	r15, r7
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	90(sp), r15
-	xor	r8, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	96(sp), r15
 	xor	r14, r15
 	and	r4, r15
-	mov	r14, 34(sp)
-	xor	r15, 34(sp)
+	mov	r14, 144(sp)
+	xor	r15, 144(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	70(sp), r15
+	xor	r5, r15
+	and	r14, r15
+	xor	r15, r5
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	80(sp), r15
+	xor	r6, r15
+	and	r14, r15
+	xor	r15, r6
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	86(sp), r15
+	xor	r7, r15
+	and	r14, r15
+	mov	r7, 24(sp)
+	xor	r15, 24(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	92(sp), r15
+	xor	r8, r15
+	and	r14, r15
+	mov	r8, 28(sp)
+	xor	r15, 28(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	96(sp), r15
+	xor	r9, r15
+	and	r14, r15
+	mov	r9, 36(sp)
+	xor	r15, 36(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	100(sp), r15
-	xor	r5, r15
+	xor	r10, r15
 	and	r14, r15
-	mov	r5, 40(sp)
-	xor	r15, 40(sp)
+	mov	r10, 44(sp)
+	xor	r15, 44(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	106(sp), r15
-	xor	r9, r15
+	xor	r11, r15
 	and	r14, r15
-	mov	r9, 48(sp)
-	xor	r15, 48(sp)
+	mov	r11, 50(sp)
+	xor	r15, 50(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	112(sp), r15
 	xor	r12, r15
 	and	r14, r15
-	mov	r12, 56(sp)
-	xor	r15, 56(sp)
+	mov	r12, 58(sp)
+	xor	r15, 58(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	116(sp), r15
-	xor	66(sp), r15
+	xor	68(sp), r15
 	and	r14, r15
-	xor	r15, 66(sp)
+	xor	r15, 68(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	120(sp), r15
-	xor	94(sp), r15
+	xor	78(sp), r15
 	and	r14, r15
-	xor	r15, 94(sp)
-	mov	36(sp), r15
+	xor	r15, 78(sp)
+	mov	34(sp), r15
 	rrum.w	#3, r15
 	mov	r15, r9
 	and	#1, r9
-	mov	r6, r13
+	mov	144(sp), r13
 	swpb	r13
-	mov	r13, 146(sp)
-	mov	38(sp), r14
+	mov	r13, r7
+	mov	38(sp), r15
+	swpb	r15
+	xor.b	r15, r7
+	xor	r13, r7
+	mov	r5, r14
 	swpb	r14
-	mov	146(sp), r15
-	xor.b	r14, r15
-	mov	r15, 146(sp)
-	xor	r13, 146(sp)
-	mov	r10, r14
-	swpb	r14
-	mov	r14, r12
+	mov	r14, r10
+	xor.b	r13, r10
+	xor	r14, r10
 	mov	r6, r15
 	swpb	r15
+	mov	r15, r11
+	xor.b	r14, r11
+	xor	r15, r11
+	mov	24(sp), r14
+	swpb	r14
+	mov	r14, r12
 	xor.b	r15, r12
 	xor	r14, r12
-	mov	r11, r14
+	mov	28(sp), r15
+	swpb	r15
+	mov	r15, r8
+	xor.b	r14, r8
+	xor	r15, r8
+	mov	36(sp), r14
 	swpb	r14
 	mov	r14, r13
-	mov	r10, r15
-	swpb	r15
 	xor.b	r15, r13
 	xor	r14, r13
-	mov	r7, r5
-	swpb	r5
-	mov	r5, r14
-	mov	r11, r15
-	swpb	r15
-	xor.b	r15, r14
-	xor	r5, r14
-	mov	r8, r4
-	swpb	r4
-	mov	r4, 28(sp)
-	mov	r7, r5
-	swpb	r5
-	mov	28(sp), r15
-	xor.b	r5, r15
-	mov	r15, 28(sp)
-	xor	r4, 28(sp)
-	mov	34(sp), r4
-	swpb	r4
-	mov	r4, 24(sp)
-	mov	r8, r5
-	swpb	r5
-	mov	24(sp), r15
-	xor.b	r5, r15
-	mov	r15, 24(sp)
-	xor	r4, 24(sp)
-	mov	40(sp), r4
+	mov	44(sp), r4
 	swpb	r4
 	mov	r4, 16(sp)
-	mov	34(sp), r5
-	swpb	r5
 	mov	16(sp), r15
-	xor.b	r5, r15
+	xor.b	r14, r15
 	mov	r15, 16(sp)
 	xor	r4, 16(sp)
-	mov	48(sp), r4
-	swpb	r4
-	mov	r4, 10(sp)
-	mov	40(sp), r5
-	swpb	r5
+	mov	50(sp), r14
+	swpb	r14
+	mov	r14, 10(sp)
 	mov	10(sp), r15
-	xor.b	r5, r15
+	xor.b	r4, r15
 	mov	r15, 10(sp)
-	xor	r4, 10(sp)
-	mov	56(sp), r4
+	xor	r14, 10(sp)
+	mov	58(sp), r4
 	swpb	r4
-	mov	r4, 6(sp)
-	mov	48(sp), r5
-	swpb	r5
-	mov	6(sp), r15
-	xor.b	r5, r15
-	mov	r15, 6(sp)
-	xor	r4, 6(sp)
-	mov	66(sp), r4
+	mov	r4, 8(sp)
+	mov	8(sp), r15
+	xor.b	r14, r15
+	mov	r15, 8(sp)
+	xor	r4, 8(sp)
+	mov	68(sp), r14
+	swpb	r14
+	mov	r14, 4(sp)
+	mov	4(sp), r15
+	xor.b	r4, r15
+	mov	r15, 4(sp)
+	xor	r14, 4(sp)
+	mov	78(sp), r4
 	swpb	r4
-	mov	r4, 42(sp)
-	mov	56(sp), r5
-	swpb	r5
-	mov	42(sp), r15
-	xor.b	r5, r15
-	mov	r15, 42(sp)
-	xor	r4, 42(sp)
-	mov	94(sp), r4
-	swpb	r4
-	mov	r4, 2(sp)
-	mov	66(sp), r5
-	swpb	r5
-	mov	2(sp), r15
-	xor.b	r5, r15
-	mov	r15, 2(sp)
-	xor	r4, 2(sp)
-	mov	r9, r5
-	inv	r5
-	inc	r5
-	mov	146(sp), r15
-	xor	r6, r15
-	and	r5, r15
-	mov	r6, 0(sp)
-	xor	r15, 0(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r10, r12
-	and	r15, r12
-	xor	r12, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r11, r13
-	and	r15, r13
-	xor	r13, r11
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r7, r14
-	and	r15, r14
-	mov	r7, r12
-	xor	r14, r12
+	mov	r4, 40(sp)
+	mov	40(sp), r15
+	xor.b	r14, r15
+	mov	r15, 40(sp)
+	xor	r4, 40(sp)
 	mov	r9, r14
 	inv	r14
 	inc	r14
-	mov	28(sp), r15
-	xor	r8, r15
+	mov	r7, r15
+	xor	144(sp), r15
 	and	r14, r15
-	mov	r8, r14
+	mov	144(sp), 0(sp)
+	xor	r15, 0(sp)
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	xor	r5, r15
+	and	r14, r15
+	mov	r5, r10
+	xor	r15, r10
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r11
+	xor	r15, r11
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	xor	24(sp), r15
+	and	r14, r15
+	mov	24(sp), r12
+	xor	r15, r12
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	xor	28(sp), r15
+	and	r14, r15
+	mov	28(sp), r14
 	xor	r15, r14
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	24(sp), r13
-	xor	34(sp), r13
+	xor	36(sp), r13
 	and	r15, r13
-	mov	34(sp), r15
+	mov	36(sp), r15
 	xor	r13, r15
 	mov	r9, r8
 	inv	r8
 	inc	r8
 	mov	16(sp), r13
-	xor	40(sp), r13
+	xor	44(sp), r13
 	and	r8, r13
-	mov	40(sp), r4
+	mov	44(sp), r4
 	xor	r13, r4
 	mov	r9, r13
 	inv	r13
 	inc	r13
 	mov	10(sp), r8
-	xor	48(sp), r8
+	xor	50(sp), r8
 	and	r13, r8
-	mov	48(sp), r13
+	mov	50(sp), r13
 	xor	r8, r13
 	mov	r9, r8
 	inv	r8
 	inc	r8
-	mov	6(sp), r7
-	xor	56(sp), r7
+	mov	8(sp), r7
+	xor	58(sp), r7
 	and	r8, r7
-	mov	56(sp), r8
+	mov	58(sp), r8
 	xor	r7, r8
 	mov	r9, r6
 	inv	r6
 	inc	r6
-	mov	42(sp), r7
-	xor	66(sp), r7
+	mov	4(sp), r7
+	xor	68(sp), r7
 	and	r6, r7
-	mov	66(sp), r5
+	mov	68(sp), r5
 	xor	r7, r5
 	mov	r9, r7
 	inv	r7
 	inc	r7
-	mov	2(sp), r9
-	xor	94(sp), r9
+	mov	40(sp), r9
+	xor	78(sp), r9
 	and	r7, r9
-	mov	94(sp), r6
+	mov	78(sp), r6
 	xor	r9, r6
-	mov	36(sp), r9
+	mov	34(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r7
 	and	#1, r7
@@ -5832,8 +5795,8 @@ ocb3_initial_offset:
 	inc	r9
 	xor	r10, 0(sp)
 	and	r9, 0(sp)
-	mov	r10, 54(sp)
-	xor	@sp, 54(sp)
+	mov	r10, 56(sp)
+	xor	@sp, 56(sp)
 	mov	r7, r9
 	inv	r9
 	inc	r9
@@ -5897,7 +5860,7 @@ ocb3_initial_offset:
 	and	r7, r8
 	mov	r6, r5
 	xor	r8, r5
-	mov	36(sp), r8
+	mov	34(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#1, r8
 	mov	r8, r6
@@ -5905,7 +5868,7 @@ ocb3_initial_offset:
 	mov	r6, r7
 	inv	r7
 	inc	r7
-	mov	54(sp), r8
+	mov	56(sp), r8
 	xor	r10, r8
 	and	r7, r8
 	mov	r10, r7
