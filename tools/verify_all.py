@@ -33,12 +33,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from aedsl.backends.msp430.backend import BACKEND_KNOBS  # noqa: E402
 
 AES, SPECK = "specs/primitives/aes.ae", "specs/primitives/speck.ae"
 CTR, CCM, GCM, OCB3, EAX = (f"specs/schemes/{n}.ae" for n in ("ctr", "ccm", "gcm", "ocb3", "eax"))
 CHACHA = "specs/schemes/chacha20_poly1305.ae"
 KEY_SIZES = (128, 192, 256)
-AES_TABLES = ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")   # aedsl/backends/msp430/backend.py
+AES_TABLES = BACKEND_KNOBS["aes_tables"]                   # the MSP430 backend's strategies
 AES_UNROLLS = ("looped", "1", "full")                        # specs/primitives/aes.ae
 SPECK_SETS = ((32, 64), (48, 72), (48, 96), (64, 96), (64, 128), (96, 96), (96, 144),
               (128, 128), (128, 192), (128, 256))

@@ -61,15 +61,8 @@ IMPLIED_SPEC_KNOBS = {"aes_tables": {"sbox": {"inv_cipher": "plain"}}}
 
 
 def implied_spec_knobs(module, chip, knobs: dict) -> dict:
-    """The spec knob values IMPLIED_SPEC_KNOBS gives the variant's effective `aes_tables`
-    (no aes_tables / table_fusion knob and no default_aes_tables: S-box only, `sbox`)."""
-    k = dict(knobs)
-    if "aes_tables" not in k and "table_fusion" not in k and "word_bits" not in k:
-        k["aes_tables"] = default_aes_tables(module, chip) or "sbox"
-    out: dict = {}
-    for name, by_value in IMPLIED_SPEC_KNOBS.items():
-        out.update(by_value.get(str(k.get(name)), {}))
-    return out
+    """The spec knob values IMPLIED_SPEC_KNOBS gives the variant's table strategy."""
+    return IMPLIED_SPEC_KNOBS["aes_tables"].get(str(variant_aes_tables(module, chip, knobs)), {})
 
 
 # table_fusion runs only when asked for (aes_tables or table_fusion knob): see pass_knobs
@@ -94,16 +87,26 @@ def default_aes_tables(module, chip) -> str | None:
     return "t16x4"
 
 
+def variant_aes_tables(module, chip, knobs: dict) -> str | None:
+    """The table strategy a variant gets: `-k aes_tables`; None when `table_fusion` or
+    `word_bits` are given directly instead; otherwise `default_aes_tables`, or `sbox` (no
+    fusion: the S-box-only strategy) where there is no default."""
+    if "aes_tables" in knobs:
+        return knobs["aes_tables"]
+    if "table_fusion" in knobs or "word_bits" in knobs:
+        return None
+    return default_aes_tables(module, chip) or "sbox"
+
+
 def pass_knobs(module, chip, knobs: dict) -> dict:
     """The IR pass knobs of a variant: `aes_tables` selects table_fusion's mode (and word
     legalization at 16 bits for the 16-bit T-tables); without it, `default_aes_tables`, which
     also names the variant (module.knobs) so that its files and bench rows say what was built."""
     k = dict(knobs)
-    if "aes_tables" not in k and "table_fusion" not in k and "word_bits" not in k:
-        default = default_aes_tables(module, chip)
-        if default is not None:
-            k["aes_tables"] = default
-            module.knobs["aes_tables"] = default
+    tables = variant_aes_tables(module, chip, k)
+    if "aes_tables" not in k and tables not in (None, "sbox"):    # `sbox` = no fusion, the pass default
+        k["aes_tables"] = tables
+        module.knobs["aes_tables"] = tables
     if "aes_tables" in k:
         if k["aes_tables"] not in AES_TABLES:
             raise ValueError(f"knob aes_tables={k['aes_tables']!r}: expected one of {', '.join(AES_TABLES)}")

@@ -14,6 +14,19 @@ def _refs(inst, reg: int) -> bool:
     return any(reg in regs_in(o) for o in inst.ops if not isinstance(o, Lbl))
 
 
+def _read_disp(inst, p: int) -> int | None:
+    """The displacement of `inst`'s source read through p (`@p` = 0, `k(p)` = k), if it is a
+    word read that an `@p+` can replace: a two-operand, non-byte instruction whose destination
+    does not mention p. None otherwise."""
+    src = inst.ops[0] if inst.ops else None
+    disp = 0 if isinstance(src, Ind) and src.reg == p else (
+        src.disp if isinstance(src, Mem) and src.base == p and isinstance(src.disp, int) else None)
+    if (disp is None or len(inst.ops) != 2 or inst.mn.endswith(".b") or inst.mn.startswith("movb")
+            or any(p in regs_in(o) for o in inst.ops[1:])):
+        return None
+    return disp
+
+
 def autoincrement(mf: MFunction, pointers: set[int]) -> int:
     """Rewrite in place; returns the number of `add`s removed."""
     insts = mf.insts
@@ -35,11 +48,8 @@ def autoincrement(mf: MFunction, pointers: set[int]) -> int:
             if x.mn == "label" or (x.mn not in ("comment",) and x.mn.startswith("j")) or x.mn == "ret":
                 break                  # block start: only straight-line code
             if _refs(x, p):
-                src = x.ops[0] if x.ops else None
-                disp = 0 if isinstance(src, Ind) and src.reg == p else (
-                    src.disp if isinstance(src, Mem) and src.base == p and isinstance(src.disp, int) else None)
-                if (disp is None or len(x.ops) != 2 or x.mn.endswith(".b") or x.mn.startswith("movb")
-                        or any(p in regs_in(o) for o in x.ops[1:])):
+                disp = _read_disp(x, p)
+                if disp is None:
                     ok = False
                     break
                 uses.append((j, disp))
@@ -132,7 +142,8 @@ def autoincrement_straight(mf: MFunction) -> int:
     `mov X, p` before them, reads `@p+` instead: 2 cycles and one word per read where `k(p)` costs
     3 and two (SPECK-128/128 and AES round keys with `unroll=full`). p's value after the reads
     changes, so no other reference may exist; and no label, jump or call may lie between the
-    definition and the last read (each read must run exactly once, in order, after it). Returns the number of reads rewritten."""
+    definition and the last read (each read must run exactly once, in order, after it).
+    Returns the number of reads rewritten."""
     insts = mf.insts
     refs: dict[int, list] = {}
     for i, inst in enumerate(insts):
@@ -150,16 +161,7 @@ def autoincrement_straight(mf: MFunction) -> int:
         (d0, k0, o0), reads = uses[0], uses[1:]
         if not (insts[d0].mn == "mov" and k0 == 1 and o0 == R(p)):
             continue
-        ok = True
-        for n, (i, k, o) in enumerate(reads):
-            inst = insts[i]
-            disp = 0 if isinstance(o, Ind) else (o.disp if isinstance(o, Mem) else None)
-            if not (k == 0 and len(inst.ops) == 2 and disp == 2 * n
-                    and not inst.mn.endswith(".b") and not inst.mn.startswith("movb")
-                    and p not in regs_in(inst.ops[1]) and i > d0):
-                ok = False
-                break
-        if not ok:
+        if any(k != 0 or i <= d0 or _read_disp(insts[i], p) != 2 * n for n, (i, k, _) in enumerate(reads)):
             continue
         # from the definition on: a label between would let a loop run the reads again
         last = reads[-1][0]

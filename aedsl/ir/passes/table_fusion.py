@@ -37,7 +37,7 @@ Assumes: tables' contents are fixed (the IR's rule), so a table load is a pure f
 from __future__ import annotations
 
 from ..interp import compile_module
-from ..nodes import Block, Function, Memory, Module, Op, Value
+from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
 from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, mask, resolve, substitute
 
 NAME = "table_fusion"
@@ -300,7 +300,6 @@ def _index_only(fn: Function) -> dict[int, bool]:
     is read at `8*u + j`: fusing that would replace a shift and an add, which the backends fold
     into one base register and displacements, by a lookup per word (GHASH's 4-bit tables: 15
     such tables, 14 % slower)."""
-    from ..nodes import walk_ops
     ops = list(walk_ops(fn.body))
     consts = const_defs(fn)
     uses: dict[int, list] = {}
