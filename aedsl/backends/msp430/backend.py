@@ -56,7 +56,7 @@ AES_TABLES = {
 # spec has the knob and -k does not set it). Without table fusion the equivalent inverse cipher
 # gains nothing (no inverse T-tables) and costs InvMixColumns in the key schedule; the plain one
 # with the factored InvMixColumns is faster and smaller (AES-128 per round on cc430f6137:
-# decrypt 418 vs 717 cycles/byte, key schedule 1 916 vs 14 247 cycles, ROM 3 720 vs 5 218 B).
+# decrypt 418 vs 703 cycles/byte, key schedule 1 916 vs 14 067 cycles, ROM 3 720 vs 5 182 B).
 IMPLIED_SPEC_KNOBS = {"aes_tables": {"sbox": {"inv_cipher": "plain"}}}
 
 
