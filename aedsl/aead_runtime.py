@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aedsl import toolchain
-from aedsl.backends.common.driver import KEY_SETUP_ENTRIES, Compiled
+from aedsl.codegen.unit import KEY_SETUP_ENTRIES, Compiled
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 RUNTIME_FILES = ("aead.c", "bench.c")

@@ -240,7 +240,7 @@ def _block_records(unit, chip, elf) -> list[Record]:
 
 def compile_unit(spec, chip, knobs: dict | None):
     """Compile (the in-process cache of sim_engine) and label the unit with its spec's name."""
-    from aedsl.backends.sim_engine import compiled
+    from aedsl.engines.sim import compiled
     unit, elf = compiled(spec, chip.name, knobs or {})
     unit.spec_name = Path(spec).stem
     return unit, elf

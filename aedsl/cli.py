@@ -44,8 +44,8 @@ def _user_errors() -> tuple[type[Exception], ...]:
 def _compiler_limits() -> tuple[type[Exception], ...]:
     """Valid input the compiler cannot (yet) translate for this target: a clear one-line message
     naming the reason and exit code 1, so a user can tell it from a mistake in the spec."""
-    from aedsl.backends.common.regalloc import RegAllocError
-    from aedsl.backends.common.select_base import SelectError
+    from aedsl.codegen.regalloc import RegAllocError
+    from aedsl.codegen.select_base import SelectError
     from aedsl.ir.passes.legalize import LegalizeError
     return (SelectError, RegAllocError, LegalizeError)
 

@@ -49,7 +49,7 @@ def speck_vector(name: str = "Speck64/128", path: Path | None = None) -> dict[st
 
 
 def demo_chips() -> list:
-    from aedsl.backends.common.driver import BACKENDS
+    from aedsl.driver import BACKENDS
     return [c for c in map(chips.load, DEMO_CHIPS) if c.target in BACKENDS]
 
 
@@ -64,7 +64,7 @@ def build_speck(chip, workdir: Path) -> Path:
 
 
 def run_speck(chip, vec) -> bool:
-    from aedsl.backends.sim_engine import compiled, sim_engine
+    from aedsl.engines.sim import compiled, sim_engine
     eng = sim_engine(SPECK, {"block_bits": 64, "key_bits": 128}, chip.name)
     # the vector file's byte form is what engines take (aedsl/vectors/speck_paper.py)
     ct = eng.encrypt_block(vec["KeyBytes"], vec["PTBytes"])
@@ -79,7 +79,7 @@ def run_speck(chip, vec) -> bool:
 
 def run_ccm(chip) -> bool:
     from aedsl import bench, vectors
-    from aedsl.backends.sim_engine import sim_engine
+    from aedsl.engines.sim import sim_engine
     from aedsl.toolchain import ToolchainError
     from aedsl.vectors import runner
     eng = sim_engine(CCM, {}, chip.name)

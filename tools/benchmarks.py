@@ -141,7 +141,7 @@ def seed003(out: list[str]) -> None:
 
 
 def seed001(out: list[str]) -> None:
-    from aedsl.backends.common.driver import BACKENDS
+    from aedsl.driver import BACKENDS
     out += ["## Seed 001 (Cifra), STM32F030: 256-byte message + 16-byte AAD, key setup included", "",
             "Cycles / stack / code size, Cifra's beside ours. Ours through `crypto_aead_encrypt` (runtime C "
             "compiled with arm-none-eabi-gcc -Os); code size = generated functions + tables + runtime API.", "",

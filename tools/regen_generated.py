@@ -56,7 +56,7 @@ def spec_path(name: str) -> Path:
 def build_one(spec: Path, chip, knobs: dict):
     """The Compiled unit if it compiles and links for `chip`, else (None, reason)."""
     from aedsl import toolchain
-    from aedsl.backends.common.driver import compile_spec
+    from aedsl.driver import compile_spec
     try:
         unit = compile_spec(spec, chip, knobs)
     except Exception as e:                              # a spec the backend cannot compile yet
@@ -76,7 +76,7 @@ def build_one(spec: Path, chip, knobs: dict):
 
 def main(argv=None) -> int:
     from aedsl import chips
-    from aedsl.backends.common.driver import BACKENDS
+    from aedsl.driver import BACKENDS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
     ap.add_argument("--prune", action="store_true", help="delete generated files no variant produced")

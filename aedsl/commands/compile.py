@@ -16,7 +16,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from aedsl.backends.common.driver import compile_spec
+    from aedsl.driver import compile_spec
     from aedsl.commands.kat import parse_knobs
     from aedsl.frontend.diagnostics import SpecError
 

@@ -49,7 +49,7 @@ def parse_knobs(items: list[str]) -> dict[str, int | str]:
 def make_engine(name: str, spec: str | None, knobs: dict, chip: str | None, source=None):
     """The engine object for `--engine` (see ENGINE_FORMS)."""
     if name == "ref" or name.startswith("ref:"):
-        from aedsl import refengines
+        from aedsl.engines import reference as refengines
         ref = name[4:] if name.startswith("ref:") else (source.engine if source else "")
         if not ref:
             raise ValueError("plain `ref` needs a named vector source with a reference engine; use ref:<name>")
@@ -58,14 +58,14 @@ def make_engine(name: str, spec: str | None, knobs: dict, chip: str | None, sour
         if not spec:
             raise ValueError("engine interp needs a SPEC argument")
         try:
-            from aedsl.ir.engines import interp_engine
+            from aedsl.engines.interp import interp_engine
         except ImportError as e:
-            raise ValueError(f"engine interp is not available yet (aedsl.ir.engines.interp_engine: {e})") from None
+            raise ValueError(f"engine interp is not available yet (aedsl.engines.interp.interp_engine: {e})") from None
         return interp_engine(spec, knobs)
     if name == "sim":
         if not spec or not chip:
             raise ValueError("engine sim needs a SPEC argument and --chip")
-        from aedsl.backends.sim_engine import sim_engine
+        from aedsl.engines.sim import sim_engine
         return sim_engine(spec, knobs, chip)
     raise ValueError(f"unknown engine {name!r}; forms: {ENGINE_FORMS}")
 

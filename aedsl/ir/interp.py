@@ -73,11 +73,24 @@ def _umod(x, y):
     return x % y if y else x
 
 
+# What the accelerator operations compute: installed by the layer that knows the specs
+# (`aedsl.engines.accel_model.install()`: the software spec each accelerator replaces). The IR
+# itself does not know what an accelerator computes.
+ACCEL_MODEL: list = []
+
+
+def install_accel_model(run) -> None:
+    """Make `run(op_name, args) -> int` the semantics of `accel_start`/`accel_result`."""
+    ACCEL_MODEL[:] = [run]
+
+
 def _accel(token):
-    """Run an accelerator operation: its semantics are those of the software spec it replaces."""
+    """Run an accelerator operation through the installed model."""
     op, args = token
-    from . import accel_model
-    return accel_model.run(op, args)
+    if not ACCEL_MODEL:
+        raise InterpError(f"accelerator operation {op!r}: no accelerator model is installed "
+                          "(aedsl.engines.accel_model.install())")
+    return ACCEL_MODEL[0](op, args)
 
 
 def _join_words(words, counts, word_bits):

@@ -1,7 +1,7 @@
 """ARMv6-M (Cortex-M0) simulator: a thin ctypes wrapper over `aedsl/sim/native/armv6m.c`.
 
 The C core decodes, executes and counts cycles; this class only moves data. Cycle numbers come
-from `aedsl.sim.armv6m_timing` (DDI 0432C Table 3-1) and are handed to the core here.
+from `aedsl.timing.armv6m` (DDI 0432C Table 3-1) and are handed to the core here.
 Registers: 0..12 general, 13 = SP (the active one; MSP unless CONTROL.SPSEL), 14 = LR,
 15 = PC as the address of the next instruction to execute (no Thumb bit).
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 import ctypes as C
 from typing import Sequence
 
-from aedsl.sim import armv6m_timing, native
+from aedsl.sim import native
+from aedsl.timing import armv6m as armv6m_timing
 from aedsl.sim.base import SimError, Simulator, Stats, StopInfo
 
 _STATUS = {0: "stop_pc", 1: "step_limit", 2: "halt", 3: "fault"}

@@ -1,6 +1,6 @@
 """MSP430 / MSP430X simulator: a ctypes wrapper over aedsl/sim/native/msp430.c.
 
-The C core decodes, executes, counts cycles (tables from `aedsl.sim.msp430_timing`) and models the
+The C core decodes, executes, counts cycles (tables from `aedsl.timing.msp430`) and models the
 chip's peripherals (MPY16/MPY32, AES128, WDTCTL). This class only moves data in and out.
 
 Timing contract for peripherals (relied on by the code generator): every data access of an
@@ -13,7 +13,8 @@ from __future__ import annotations
 import ctypes
 from typing import Iterable, Sequence
 
-from aedsl.sim import msp430_timing, native
+from aedsl.sim import native
+from aedsl.timing import msp430 as msp430_timing
 from aedsl.sim.base import SimError, Simulator, Stats, StopInfo
 
 _STATUS = {0: "stop_pc", 1: "step_limit", 2: "fault", 3: "halt"}

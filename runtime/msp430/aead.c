@@ -1,6 +1,6 @@
 /* crypto_aead_encrypt / crypto_aead_decrypt over the generated functions (see aedsl_runtime.h).
  *
- * Without AEDSL_GLUE this file compiles to nothing: aedsl/backends/sim_engine.py links every
+ * Without AEDSL_GLUE this file compiles to nothing: aedsl/engines/sim.py links every
  * runtime/msp430/*.c into its test ELFs without a glue header, and those call the generated
  * functions directly.
  */

@@ -1,5 +1,5 @@
 """Shared helpers of the accelerator tests: compiled variants are cached per session by
-aedsl.backends.sim_engine (in-process lru_cache + on-disk build cache)."""
+aedsl.engines.sim (in-process lru_cache + on-disk build cache)."""
 import pytest
 
 from aedsl.toolchain import ToolchainError, find_tool

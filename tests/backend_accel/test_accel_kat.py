@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from aedsl import vectors
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 from aedsl.vectors.nist_blocks import read_blocks
 from aedsl.vectors.sources import package_dir

@@ -1,4 +1,4 @@
-"""Delay-slot scheduling around the AES128 module (aedsl/backends/common/schedule.py):
+"""Delay-slot scheduling around the AES128 module (aedsl/codegen/schedule.py):
 the scheduler finds the seed's delay-slot work by itself (CCM: the counter increment and M ^ Y
 while the counter is encrypted), removes the BUSY poll where the work provably covers the
 latency, keeps the key in the module, and pins cycle budgets as regression guards."""
@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from aedsl.backends.common.driver import compile_spec
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.driver import compile_spec
+from aedsl.engines.sim import sim_engine
 
 from .conftest import CHIP, needs_tools
 

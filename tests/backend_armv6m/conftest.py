@@ -1,5 +1,5 @@
 """Shared fixtures for the ARMv6-M backend tests. Compiled variants are cached per session by
-aedsl.backends.sim_engine (in-process lru_cache + on-disk build cache keyed by the assembly).
+aedsl.engines.sim (in-process lru_cache + on-disk build cache keyed by the assembly).
 Everything runs on the real STM32F030F4 (16 KB flash): AES is a subroutine (the call policy, inline=auto), so
 every mode fits."""
 import random
@@ -28,9 +28,9 @@ def rng():
 
 @lru_cache(maxsize=None)
 def aead_engine(spec: str, **knobs):
-    from aedsl.backends.common.driver import compile_spec
-    from aedsl.backends.sim_aead import SimAead
-    from aedsl.backends.sim_engine import build_elf
+    from aedsl.driver import compile_spec
+    from aedsl.engines.sim_aead import SimAead
+    from aedsl.engines.sim import build_elf
     chip = chips.load(CHIP)
     unit = compile_spec(spec, chip, knobs)
     return SimAead(unit, chip, build_elf(unit, chip))

@@ -6,7 +6,7 @@ import pytest
 from Crypto.Cipher import AES
 
 from aedsl import vectors
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
 from .conftest import CHIP, needs_tools
@@ -81,7 +81,7 @@ def test_round_keys_walked_and_table_bases_hoisted():
     """The selection the budget depends on: round keys read as `ldr rX, [rP, #imm]` through a
     pointer advanced once per round, no table address loaded inside the round loop."""
     import re
-    from aedsl.backends.common.driver import compile_spec
+    from aedsl.driver import compile_spec
     asm = compile_spec(SPEC, CHIP, {"key_bits": 128}).asm
     enc = asm.split("\naes_encrypt_block:\n")[1].split(".size")[0]
     loop = enc.split(".Laes_encrypt_block_loop1:")[1].split(".Laes_encrypt_block_done")[0]

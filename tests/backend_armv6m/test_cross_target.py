@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from aedsl.backends.common.driver import compile_spec
+from aedsl.driver import compile_spec
 
 SPECS = [("specs/primitives/speck.ae", {"block_bits": 64, "key_bits": 128}), ("specs/primitives/aes.ae", {}),
          ("specs/schemes/ccm.ae", {})]

@@ -2,8 +2,9 @@
 the paper's vectors plus random differential tests against the reference implementation."""
 import pytest
 
-from aedsl import refengines, vectors
-from aedsl.backends.sim_engine import sim_engine
+from aedsl import vectors
+from aedsl.engines import reference as refengines
+from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
 from .conftest import CHIP, needs_tools

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from aedsl import chips
-from aedsl.backends.sim_aead import SimAead
-from aedsl.backends.sim_engine import compiled
+from aedsl.engines.sim_aead import SimAead
+from aedsl.engines.sim import compiled
 from aedsl.sim.harness import Buffer, Program
 from aedsl.toolchain import ToolchainError, find_tool
 

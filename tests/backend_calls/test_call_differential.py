@@ -12,8 +12,8 @@ import pytest
 
 from aedsl import chips
 from aedsl.backends.armv6m import backend as arm_backend
-from aedsl.backends.common.driver import compile_spec
-from aedsl.backends.sim_engine import build_elf
+from aedsl.driver import compile_spec
+from aedsl.engines.sim import build_elf
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.ir.passes.call_policy import MIN_WORK, decide

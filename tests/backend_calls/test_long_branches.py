@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from aedsl import chips
-from aedsl.backends.common.driver import compile_spec
-from aedsl.backends.sim_engine import build_elf
+from aedsl.driver import compile_spec
+from aedsl.engines.sim import build_elf
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.sim.harness import Buffer, Program

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from aedsl import vectors
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
 from .conftest import skip_without_tools

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 
 from .conftest import skip_without_tools
 

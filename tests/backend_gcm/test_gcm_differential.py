@@ -4,7 +4,7 @@ tags, and a flipped tag bit that decryption must reject."""
 import pytest
 from Crypto.Cipher import AES
 
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 
 from .conftest import CONFIGS, config_id, skip_without_tools
 

@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from aedsl import vectors
-from aedsl.backends.sim_engine import sim_engine
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.sim import sim_engine
+from aedsl.engines.interp import interp_engine
 from aedsl.vectors import runner
 
 from .conftest import CONFIGS, config_id, skip_without_tools

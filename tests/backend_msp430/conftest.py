@@ -1,4 +1,4 @@
-"""Shared fixtures: compiled variants are cached per session by aedsl.backends.sim_engine
+"""Shared fixtures: compiled variants are cached per session by aedsl.engines.sim
 (in-process lru_cache + on-disk build cache keyed by the generated assembly)."""
 import random
 

@@ -2,8 +2,9 @@
 FIPS-197 Appendix C, the CAVP ECB MMT and GFSbox files, and random tests against pycryptodome."""
 import pytest
 
-from aedsl import refengines, vectors
-from aedsl.backends.sim_engine import sim_engine
+from aedsl import vectors
+from aedsl.engines import reference as refengines
+from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
 from .conftest import CHIPS, needs_tools

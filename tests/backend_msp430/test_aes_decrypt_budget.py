@@ -4,7 +4,7 @@ decryption now costs about what encryption costs (the plain inverse cipher took 
 with t16x4, 40 913 with t32x4, 42 173 with t32x1, 6 067 with sbox2)."""
 import pytest
 
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 
 from .conftest import needs_tools
 

@@ -7,8 +7,9 @@ the 16-bit T-tables and the S-box also on the original CPU. tools/verify_all.py 
 combination on cc430f6137 (docs/VERIFICATION.md)."""
 import pytest
 
-from aedsl import refengines, vectors
-from aedsl.backends.sim_engine import sim_engine
+from aedsl import vectors
+from aedsl.engines import reference as refengines
+from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
 from .conftest import needs_tools
@@ -49,7 +50,7 @@ def test_aes_table_variant(chip, tables, unroll, key_bits, rng):
 
 
 def test_t16_tables_are_four_u16_tables():
-    from aedsl.backends.common.driver import compile_spec
+    from aedsl.driver import compile_spec
     unit = compile_spec(SPEC, "cc430f6137", {"key_bits": 128, "aes_tables": "t16x4"})
     enc = unit.asm.split("\naes_encrypt_block:\n")[1].split(".size")[0]
     used = {t for t in ("aes_tf0", "aes_tf1", "aes_tf2", "aes_tf3") if f"{t}(" in enc}
@@ -60,7 +61,7 @@ def test_t16_tables_are_four_u16_tables():
 def test_sbox_strategy_implies_the_plain_inverse_cipher():
     """Without table fusion there are no inverse T-tables, so aes_tables=sbox makes the plain
     inverse cipher the default (backend IMPLIED_SPEC_KNOBS); an explicit -k still wins."""
-    from aedsl.backends.common.driver import compile_spec
+    from aedsl.driver import compile_spec
     assert compile_spec(SPEC, "cc430f6137", {"aes_tables": "sbox"}).knobs["inv_cipher"] == "plain"
     assert compile_spec(SPEC, "cc430f6137", {}).knobs["inv_cipher"] == "plain"
     assert compile_spec(SPEC, "cc430f6137", {"aes_tables": "t16x4"}).knobs["inv_cipher"] == "equivalent"
@@ -71,7 +72,7 @@ def test_sbox_strategy_implies_the_plain_inverse_cipher():
 def test_xtime_selects_to_byte_shift_and_sign_smear():
     """xtime(a) = (a << 1) ^ ((0 - (a >> 7)) & 0x1b) becomes rla.b (shift and byte mask in one)
     plus sxt/swpb (bit 7 smeared over the byte), not a shift pair and a subtraction."""
-    from aedsl.backends.common.driver import compile_spec
+    from aedsl.driver import compile_spec
     enc = compile_spec(SPEC, "cc430f6137", {"aes_tables": "sbox"}).asm.split("\naes_encrypt_block:\n")[1]
     enc = enc.split(".size")[0]
     assert enc.count("rla.b") >= 4 and enc.count("sxt") >= 4

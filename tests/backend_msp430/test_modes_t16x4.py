@@ -12,9 +12,9 @@ import pytest
 
 from aedsl import chips, vectors
 from aedsl.backends.msp430.backend import default_aes_tables
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 from aedsl.frontend.elaborate import load_module
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.interp import interp_engine
 from aedsl.vectors import runner
 
 from .conftest import CHIPS, needs_tools

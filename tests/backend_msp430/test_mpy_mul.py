@@ -8,8 +8,8 @@ import random
 import pytest
 
 from aedsl import chips, vectors
-from aedsl.backends.common.driver import compile_spec
-from aedsl.backends.sim_engine import build_elf, sim_engine
+from aedsl.driver import compile_spec
+from aedsl.engines.sim import build_elf, sim_engine
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.sim.harness import Buffer, Program

@@ -6,7 +6,7 @@ import random
 import pytest
 from Crypto.Cipher import AES
 
-from aedsl.backends.sim_engine import sim_engine
+from aedsl.engines.sim import sim_engine
 
 from .conftest import needs_tools
 

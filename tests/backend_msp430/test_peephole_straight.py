@@ -4,7 +4,7 @@ reads @p+ (2 cycles and one word each instead of 3 and two). SPECK-128/128 unrol
 touch reads that a loop repeats (ChaCha20-Poly1305's vectors in test_mpy_mul caught that)."""
 import re
 
-from aedsl.backends.common.driver import compile_spec
+from aedsl.driver import compile_spec
 
 
 def _body(asm, fn):

@@ -2,8 +2,8 @@
 a copy that are both spilled and do not interfere share one slot, so the copy (a memory-to-memory
 move) disappears. It matters for loop-carried 128-bit values: OCB3's offset and checksum."""
 from aedsl import bench, chips
-from aedsl.backends.common.regalloc import _share_slots
-from aedsl.backends.sim_engine import compiled
+from aedsl.codegen.regalloc import _share_slots
+from aedsl.engines.sim import compiled
 
 from .conftest import needs_tools
 

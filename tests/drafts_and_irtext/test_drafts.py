@@ -8,7 +8,7 @@ import pytest
 from aedsl import vectors
 from aedsl.cli import main
 from aedsl.frontend.elaborate import load_module
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.interp import interp_engine
 from aedsl.ir.interp import compile_module
 from aedsl.ir.nodes import walk_ops
 from aedsl.vectors.runner import run_aead, run_block

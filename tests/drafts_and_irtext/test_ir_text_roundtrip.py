@@ -7,7 +7,7 @@ import pytest
 
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir import pipeline
-from aedsl.ir.engines import InterpAead, InterpBlockCipher
+from aedsl.engines.interp import InterpAead, InterpBlockCipher
 from aedsl.ir.interp import compile_module
 from aedsl.ir.nodes import Memory, walk_ops
 from aedsl.ir.parser import IRSyntaxError, parse_module

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.interp import interp_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECK = ROOT / "specs/primitives/speck.ae"

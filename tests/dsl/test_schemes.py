@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from Crypto.Cipher import AES
 
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.interp import interp_engine
 
 SCHEMES = Path(__file__).resolve().parents[2] / "specs/schemes"
 CONFIGS = [("soft", 128), ("soft", 192), ("soft", 256), ("accel", 128)]

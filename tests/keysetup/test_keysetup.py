@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from aedsl import refengines
+from aedsl.engines import reference as refengines
 from aedsl.frontend.diagnostics import SpecError
-from aedsl.ir import accel_model
-from aedsl.ir.engines import interp_engine, key_setup_of
+from aedsl.engines import accel_model
+from aedsl.engines.interp import interp_engine, key_setup_of
 from aedsl.ir.interp import InterpError
 
 SCHEMES = Path(__file__).resolve().parents[2] / "specs" / "schemes"

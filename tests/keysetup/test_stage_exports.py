@@ -8,7 +8,7 @@ import pytest
 
 from aedsl import chips
 from aedsl.backends.armv6m import backend as arm
-from aedsl.backends.common.driver import compile_spec
+from aedsl.driver import compile_spec
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.nodes import walk_ops
 from aedsl.ir.passes import call_policy, inline

@@ -6,7 +6,7 @@ import pytest
 
 from aedsl import aead_runtime as rt
 from aedsl import bench, chips, cli
-from aedsl.backends.sim_engine import compiled, sim_engine
+from aedsl.engines.sim import compiled, sim_engine
 from aedsl.sim.harness import Buffer, Program
 
 from .conftest import ROOT, needs_tools

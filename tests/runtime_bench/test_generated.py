@@ -5,7 +5,7 @@ import importlib.util
 
 import pytest
 
-from aedsl.backends.common.driver import BACKENDS, compile_spec
+from aedsl.driver import BACKENDS, compile_spec
 
 from .conftest import ROOT
 

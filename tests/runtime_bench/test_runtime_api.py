@@ -9,8 +9,8 @@ from Crypto.Cipher import AES
 
 from aedsl import aead_runtime as rt
 from aedsl import chips, toolchain
-from aedsl.backends.common.driver import compile_spec
-from aedsl.backends.sim_engine import compiled
+from aedsl.driver import compile_spec
+from aedsl.engines.sim import compiled
 from aedsl.sim.harness import Buffer, Program
 
 from .conftest import ROOT, needs_tools

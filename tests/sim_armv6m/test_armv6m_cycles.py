@@ -9,7 +9,7 @@ from armv6m_asm import load, needs_binutils
 
 from aedsl.chips import load as load_chip
 from aedsl.sim.armv6m import ArmV6MSim
-from aedsl.sim.armv6m_timing import cycles as rule_cycles
+from aedsl.timing.armv6m import cycles as rule_cycles
 
 pytestmark = needs_binutils
 

@@ -2,7 +2,7 @@
 
 Each case assembles one instruction, runs it once on the CC430F6137 model and checks its cycles.
 The expected numbers are written out here from the manual's tables, independently of
-aedsl/sim/msp430_timing.py, so a wrong table entry or a wrong mode decode fails a test.
+aedsl/timing/msp430.py, so a wrong table entry or a wrong mode decode fails a test.
 """
 import pytest
 

@@ -1,6 +1,6 @@
 """The original MSP430 CPU cycle tables (TI SLAU144 §3.4.4 / SLAU049), executed on the MSP430F1611
 model, and the rule that this CPU rejects every MSP430X instruction. Expected numbers are written
-out from the manual's tables (TARGETS.md), independently of aedsl/sim/msp430_timing.py."""
+out from the manual's tables (TARGETS.md), independently of aedsl/timing/msp430.py."""
 import pytest
 
 from aedsl.sim.base import SimError

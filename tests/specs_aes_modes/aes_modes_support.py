@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from aedsl import vectors
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.interp import interp_engine
 from aedsl.vectors.runner import run_aead
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"

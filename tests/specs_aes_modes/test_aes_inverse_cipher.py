@@ -10,7 +10,7 @@ import pytest
 from aedsl import vectors
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir import pipeline
-from aedsl.ir.engines import interp_engine
+from aedsl.engines.interp import interp_engine
 from aedsl.ir.interp import compile_module
 from aedsl.vectors import runner
 

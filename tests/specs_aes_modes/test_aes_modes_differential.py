@@ -1,4 +1,4 @@
-"""GCM, CCM and OCB3 specs against pycryptodome (aedsl.refengines) on random keys, nonces, tag
+"""GCM, CCM and OCB3 specs against pycryptodome (aedsl.engines.reference) on random keys, nonces, tag
 lengths and message/AD lengths 0..600 bytes, for every AES key size and the accelerator model
 (30 seeded cases per mode and configuration). Each case also checks that decryption rejects a
 flipped tag bit, a flipped ciphertext bit and a flipped AD bit."""
@@ -8,7 +8,7 @@ import pytest
 from Crypto.Cipher import AES
 
 from aes_modes_support import RFC7253_ITERATED, mode_engine, rfc7253_iterated
-from aedsl import refengines
+from aedsl.engines import reference as refengines
 
 CASES = 30
 # (aes, key_bits, extra knobs): the non-default knobs ride along so each variant meets random data.

@@ -5,8 +5,8 @@ import random
 import pytest
 from cryptography.hazmat.primitives.poly1305 import Poly1305
 
-from aedsl import refengines
-from aedsl.ir.engines import interp_engine
+from aedsl.engines import reference as refengines
+from aedsl.engines.interp import interp_engine
 from aedsl.vectors import load
 from aedsl.vectors.runner import run_aead
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from aedsl import refengines
-from aedsl.ir.engines import interp_engine
+from aedsl.engines import reference as refengines
+from aedsl.engines.interp import interp_engine
 from aedsl.vectors.nist_blocks import read_blocks
 from aedsl.vectors.sources import package_dir
 

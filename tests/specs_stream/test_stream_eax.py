@@ -6,8 +6,8 @@ import pytest
 from Crypto.Cipher import AES
 from Crypto.Hash import CMAC
 
-from aedsl import refengines
-from aedsl.ir.engines import interp_engine
+from aedsl.engines import reference as refengines
+from aedsl.engines.interp import interp_engine
 from aedsl.vectors import load
 from aedsl.vectors.runner import run_aead
 

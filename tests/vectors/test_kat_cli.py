@@ -51,7 +51,7 @@ def test_kat_gcm_sampling_option(capsys):
 
 
 def test_kat_interp_without_dsl_is_a_clear_error(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "aedsl.ir.engines", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "aedsl.engines.interp", None)  # makes the import fail
     rc, _, err = _run(capsys, "spec.ae", "--vectors", "rfc7253", "--engine", "interp", "-k", "unroll=2")
     assert rc == 2 and "engine interp is not available" in err
 
@@ -59,14 +59,14 @@ def test_kat_interp_without_dsl_is_a_clear_error(capsys, monkeypatch):
 def test_kat_interp_receives_spec_and_knobs(capsys, monkeypatch):
     import types
 
-    from aedsl import refengines
+    from aedsl.engines import reference as refengines
     seen = {}
 
     def interp_engine(spec, knobs):
         seen.update(spec=spec, knobs=knobs)
         return refengines.AesOcb3()
 
-    monkeypatch.setitem(sys.modules, "aedsl.ir.engines", types.SimpleNamespace(interp_engine=interp_engine))
+    monkeypatch.setitem(sys.modules, "aedsl.engines.interp", types.SimpleNamespace(interp_engine=interp_engine))
     rc, lines, _ = _run(capsys, "ocb3.ae", "-k", "unroll=4", "-k", "tables=ttable",
                         "--vectors", "rfc7253", "--engine", "interp")
     assert (rc, lines[-1]) == (0, "16 passed, 0 failed")

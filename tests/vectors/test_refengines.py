@@ -9,7 +9,7 @@ import pytest
 from Crypto.Cipher import AES
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
-from aedsl import refengines
+from aedsl.engines import reference as refengines
 from aedsl.vectors import sources
 from aedsl.vectors.nist_blocks import read_blocks
 

@@ -31,7 +31,7 @@ def test_cryptopp_fields_persist_and_continue(tmp_path):
     a, b = vectors.load(f)
     assert a.nonce.hex() == "62ec67f9c3a4a407fcb2a8c49031a8b3" and a.valid and a.origin.line == 9
     assert b.key == a.key and b.nonce == a.nonce and not b.valid and b.tag[0] == 0xE1
-    from aedsl import refengines
+    from aedsl.engines import reference as refengines
     from aedsl.vectors import runner
     assert runner.run(refengines.AesEax(), [a, b]).summary() == "2 passed, 0 failed"
 

@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from aedsl import refengines, vectors
+from aedsl import vectors
+from aedsl.engines import reference as refengines
 from aedsl.vectors import runner
 
 

@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from aedsl import refengines, vectors
+from aedsl import vectors
+from aedsl.engines import reference as refengines
 from aedsl.vectors import detect_format, runner, sources
 
 # source -> (vectors read, passed, skipped) through the source's reference engine

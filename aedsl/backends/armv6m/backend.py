@@ -23,11 +23,11 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from ..common import dce, regalloc
-from ..common.driver import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
-from ..common.emit import SpecLines, render
-from ..common.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
-from ..common.select_base import MemBind, nlimbs
+from aedsl.codegen import dce, regalloc
+from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
+from aedsl.codegen.emit import SpecLines, render
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.select_base import MemBind, nlimbs
 from .select import ArmSelector, LOAD, STORE
 from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
                      _shifted8, make_target, reg_name)
@@ -271,7 +271,7 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
     2-cycle LDR/STR), the rest in stack words; slots whose live ranges do not overlap share a
     register or word. Liveness of slots is computed like that of registers: a store defines, a
     load uses. Returns (stack words needed, high registers used)."""
-    from ..common.liveness import Cfg, block_liveness
+    from aedsl.codegen.liveness import Cfg, block_liveness
     insts = mf.insts
     du = []
     weight: dict[int, float] = {}

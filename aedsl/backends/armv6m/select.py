@@ -27,8 +27,8 @@ from __future__ import annotations
 from aedsl.ir.nodes import Memory, Op
 from aedsl.ir.nodes import walk_ops as _walk
 
-from ..common.mir import Frame, Imm, Lbl, Mem, MInst, R
-from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R
+from aedsl.codegen.select_base import MemBind, SelectError, SelectorBase, nlimbs
 from .target import SP, offset_ok
 
 M32 = 0xFFFFFFFF

@@ -2,7 +2,7 @@
 table with operand constraints, sizes, and costs read from the simulator's timing rules.
 
 Cycle counts are not copied here: `cost()` maps each instruction to a timing class of
-`aedsl.sim.armv6m_timing` (ARM DDI 0432C Table 3-1), so the code generator's model and the
+`aedsl.timing.armv6m` (ARM DDI 0432C Table 3-1), so the code generator's model and the
 measuring instrument agree by construction.
 
 Registers: r0–r7 (low) are the allocatable class — nearly every Thumb-1 data-processing,
@@ -22,10 +22,10 @@ pseudo, which the target-neutral code writes as `mov src, dst` (see common/selec
 """
 from __future__ import annotations
 
-from aedsl.sim import armv6m_timing as T
+from aedsl.timing import armv6m as T
 
-from ..common.mir import Frame, Imm, Lbl, Mem, MInst, R, is_vreg
-from ..common.target import InstrDesc, Target
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R, is_vreg
+from aedsl.codegen.target import InstrDesc, Target
 
 SP, LR, PC, IP = 13, 14, 15, 12
 ARG_REGS = (0, 1, 2, 3)

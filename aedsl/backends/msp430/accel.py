@@ -19,8 +19,8 @@ by `common/schedule.AccelSelection` from the loop's dataflow (one key, decryptio
 """
 from __future__ import annotations
 
-from ..common.mir import Frame, Imm, Lbl, Mem, MInst, R
-from ..common.schedule import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R
+from aedsl.codegen.schedule import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
 
 AES128_REGS = {"AESACTL0": 0x0, "AESASTAT": 0x4, "AESAKEY": 0x6, "AESADIN": 0x8, "AESADOUT": 0xA}
 AES128_OP = {"encrypt": 0, "decrypt": 1, "keygen": 2, "decrypt_generated_key": 3}

@@ -26,11 +26,11 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from ..common import dce, regalloc, schedule
-from ..common.driver import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
-from ..common.emit import SpecLines, render
-from ..common.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
-from ..common.select_base import MemBind, nlimbs
+from aedsl.codegen import dce, regalloc, schedule
+from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
+from aedsl.codegen.emit import SpecLines, render
+from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.select_base import MemBind, nlimbs
 from . import peephole, swap
 from .accel import make_ports
 from .calls import call_symbol

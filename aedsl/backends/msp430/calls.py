@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from aedsl.ir.nodes import Memory, Op
 
-from ..common.mir import Frame, Imm, Lbl, Mem, R
-from ..common.select_base import nlimbs
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, R
+from aedsl.codegen.select_base import nlimbs
 from .target import ARG_REGS, CALL_CLOBBERS, SP
 
 ARGS_AREA = "call.args"

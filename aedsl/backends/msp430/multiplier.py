@@ -19,10 +19,10 @@ needs no save/restore of the multiplier state around it.
 """
 from __future__ import annotations
 
-from aedsl.sim.msp430_timing import format1_cycles
+from aedsl.timing.msp430 import format1_cycles
 
-from ..common.mir import Imm, Mem, R
-from ..common.select_base import SelectError
+from aedsl.codegen.mir import Imm, Mem, R
+from aedsl.codegen.select_base import SelectError
 
 MPY_REGS = {"MPY": 0x00, "OP2": 0x08, "RESLO": 0x0A, "RESHI": 0x0C}
 # 16x16 result latency (cycles after the OP2 write) by multiplier kind.

@@ -7,7 +7,7 @@ reference to p in between, becomes `@p+` in each of those reads and the `add` di
 """
 from __future__ import annotations
 
-from ..common.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, R, is_vreg, regs_in
+from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, R, is_vreg, regs_in
 
 
 def _refs(inst, reg: int) -> bool:

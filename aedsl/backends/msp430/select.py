@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from aedsl.ir.nodes import Memory, Value
 
-from ..common.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
-from ..common.select_base import MemBind, SelectError, SelectorBase, nlimbs
+from aedsl.codegen.mir import Frame, Imm, Ind, Lbl, Mem, MInst, R
+from aedsl.codegen.select_base import MemBind, SelectError, SelectorBase, nlimbs
 from .calls import Msp430Calls
 from .accel import Msp430Accel            # accel_start / accel_result (the AES128 module)
 from .multiplier import Msp430Multiplier  # MPY16 / MPY32 16x16 -> 32 products

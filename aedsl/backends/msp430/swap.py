@@ -19,8 +19,8 @@ pending, so no path executes more swaps than before; cancelled pairs are the sav
 """
 from __future__ import annotations
 
-from ..common.liveness import FLAGS, Cfg, block_liveness, defs_uses
-from ..common.mir import FIRST_VREG, Imm, MFunction, MInst, R
+from aedsl.codegen.liveness import FLAGS, Cfg, block_liveness, defs_uses
+from aedsl.codegen.mir import FIRST_VREG, Imm, MFunction, MInst, R
 
 BYTEWISE = ("xor", "and", "bis", "bic")      # commute with a byte swap of both operands
 

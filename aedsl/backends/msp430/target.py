@@ -1,7 +1,7 @@
 """The MSP430 / MSP430X target as data: registers, calling convention, instruction table, costs.
 
 Cycle counts are not copied here: `cost()` reads the simulator's tables in
-`aedsl.sim.msp430_timing` (SLAU208 CPUXV2 / SLAU144 original CPU), so the code generator's cost
+`aedsl.timing.msp430` (SLAU208 CPUXV2 / SLAU144 original CPU), so the code generator's cost
 model and the measuring instrument agree by construction (the delay-slot scheduler relies on it).
 
 Calling convention (MSP430 EABI, SLAA534): arguments in R12, R13, R14, R15, further words on the
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from aedsl.sim import msp430_timing as T
+from aedsl.timing import msp430 as T
 
-from ..common.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MInst, R, is_vreg
-from ..common.target import InstrDesc, Target
+from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MInst, R, is_vreg
+from aedsl.codegen.target import InstrDesc, Target
 
 PC, SP, SR, CG = 0, 1, 2, 3
 ARG_REGS = (12, 13, 14, 15)

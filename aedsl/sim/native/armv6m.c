@@ -3,7 +3,7 @@
  * Semantics follow the ARMv6-M Architecture Reference Manual (ARM DDI 0419, "ARM ARM"); section
  * numbers below refer to it.  Cycle counts follow the Cortex-M0 TRM (ARM DDI 0432C) Table 3-1
  * "Cortex-M0 instruction summary"; the numbers themselves are NOT in this file: they come from
- * aedsl/sim/armv6m_timing.py through armv6m_set_timing(), so the code generator and the simulator
+ * aedsl/timing/armv6m.py through armv6m_set_timing(), so the code generator and the simulator
  * read one table.  This file only says which table row (timing class) each instruction charges.
  *
  * Model (what is and is not simulated):

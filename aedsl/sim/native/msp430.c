@@ -2,7 +2,7 @@
  *
  * Decode, execute, cycle accounting and the chip's peripherals (MPY16/MPY32, AES128, WDTCTL) all
  * live here; aedsl/sim/msp430.py is a thin ctypes wrapper.  The cycle numbers themselves are NOT in
- * this file: they live once, as data, in aedsl/sim/msp430_timing.py (each entry citing its manual
+ * this file: they live once, as data, in aedsl/timing/msp430.py (each entry citing its manual
  * table) and are handed to msp_new() as a flat int array laid out exactly like `timing_t` below.
  * This file holds the *rules* that index those tables; every rule cites its table.
  *

@@ -5,7 +5,7 @@ AEAD modes and AES wrap the `pycryptodome` and `cryptography` libraries (ChaCha2
 no library, so `Speck` below is written from the paper (Beaulieu et al., ePrint 2013/404, §4 and
 Appendix C) for all 10 parameter sets, using the Implementation Guide's byte order.
 
-Each engine satisfies `aedsl.engine.AeadEngine` or `BlockCipherEngine`; `get(name)` builds one
+Each engine satisfies `aedsl.engines.base.AeadEngine` or `BlockCipherEngine`; `get(name)` builds one
 by the short name used on the command line (`aedsl kat --engine ref:aes-gcm`)."""
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from aedsl import chips as chips_mod
 from aedsl import toolchain
-from aedsl.backends.common.driver import Compiled, compile_spec
+from aedsl.codegen.unit import Compiled
+from aedsl.driver import compile_spec
 from aedsl.sim.harness import Buffer, Program
 
 RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
@@ -130,6 +131,6 @@ def sim_engine(spec, knobs: dict | None, chip_name: str):
     if unit.kind == "block":
         return SimBlockCipher(unit, chip, elf)
     if unit.kind == "aead":
-        from .sim_aead import SimAead
+        from aedsl.engines.sim_aead import SimAead
         return SimAead(unit, chip, elf)
     raise ValueError(f"{spec}: neither a block cipher nor an AEAD scheme")

@@ -15,11 +15,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import AeadEngine, BlockCipherEngine
-from ..frontend.diagnostics import SpecError
-from ..frontend.elaborate import load_module
-from .interp import InterpError, compile_module
-from .nodes import Memory, Module
+from aedsl.engines import accel_model  # noqa: F401  (installs the accelerator semantics)
+from aedsl.engines.base import AeadEngine, BlockCipherEngine
+from aedsl.frontend.diagnostics import SpecError
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir.interp import InterpError, compile_module
+from aedsl.ir.nodes import Memory, Module
 
 
 def _label(module: Module) -> str:
