@@ -20,10 +20,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from aedsl import toolchain
+from aedsl import resources, toolchain
+from aedsl.backends.registry import target_for
 from aedsl.codegen.unit import KEY_SETUP_ENTRIES, Compiled
 
-RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 RUNTIME_FILES = ("aead.c", "bench.c")
 GLUE_NAME = "aedsl_glue.h"
 GLUE_VERSION = "1"          # part of the build cache key: bump when the glue text changes
@@ -39,13 +39,12 @@ class ApiParams:
 
 
 def runtime_dir(chip) -> Path:
-    if chip.target == "armv6m" and (RUNTIME_DIR / "armv6m" / "aead.c").exists():
-        return RUNTIME_DIR / "armv6m"
-    return RUNTIME_DIR / "msp430"
+    """The C runtime folder of the chip's target."""
+    return resources.runtime_dir() / target_for(chip).runtime
 
 
 def word_bits(chip) -> int:
-    return 32 if chip.target == "armv6m" else 16
+    return target_for(chip).word_bits
 
 
 def _pick(domain, preferred: int) -> int:
@@ -171,7 +170,7 @@ def build_with_runtime(unit: Compiled, chip) -> Path:
     sources = [rdir / f for f in RUNTIME_FILES] + sorted(p for p in rdir.glob("*.c") if p.name not in RUNTIME_FILES)
     h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode())
     # every runtime file, not only this target's (runtime/armv6m includes the portable C of runtime/msp430)
-    for s in sorted(RUNTIME_DIR.glob("*/*.[ch]")):
+    for s in sorted(resources.runtime_dir().glob("*/*.[ch]")):
         h.update(s.read_bytes())
     out = _cache_dir() / f"{unit.stem}-{chip.name}-rt-{h.hexdigest()[:20]}"
     elf = out / f"{unit.stem}.elf"

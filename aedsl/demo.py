@@ -13,54 +13,21 @@ fails), 0 otherwise. Every number comes from the simulators (aedsl/sim/harness.p
 from __future__ import annotations
 
 import itertools
-import os
 import sys
-from pathlib import Path
 
 from aedsl import chips
+from aedsl.backends.registry import has_target
+from aedsl.resources import spec_path, specs_dir
+from aedsl.samples import speck_vector, vectors_file
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SPECK = REPO_ROOT / "specs" / "primitives" / "speck.ae"
-CCM = REPO_ROOT / "specs" / "schemes" / "ccm.ae"
+SPECK = spec_path("primitives/speck.ae")
+CCM = spec_path("schemes/ccm.ae")
 DEMO_CHIPS = ("cc430f6137", "msp430f1611", "stm32f030")
 CCM_SAMPLE = 16          # Wycheproof vectors run per chip (the first applicable ones, in file order)
 
 
-def vectors_file() -> Path:
-    base = os.environ.get("AEDSL_SHARED_VECTORS")
-    root = Path(base) if base else REPO_ROOT.parent / "shared" / "vectors"
-    return root / "speck" / "speck_paper_test_vectors.txt"
-
-
-def speck_vector(name: str = "Speck64/128", path: Path | None = None) -> dict[str, bytes]:
-    """KeyBytes/PTBytes/CTBytes of one [section] of the paper's vector file (byte form)."""
-    path = path or vectors_file()
-    section, fields = None, {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line[1:-1]
-        elif section == name and "=" in line and not line.startswith("#"):
-            k, v = (s.strip() for s in line.split("=", 1))
-            fields[k] = v
-    if not fields:
-        raise ValueError(f"{path}: no [{name}] section")
-    return {k: bytes.fromhex(fields[k]) for k in ("KeyBytes", "PTBytes", "CTBytes")}
-
-
 def demo_chips() -> list:
-    from aedsl.driver import BACKENDS
-    return [c for c in map(chips.load, DEMO_CHIPS) if c.target in BACKENDS]
-
-
-SAMPLES = REPO_ROOT / "runtime" / "samples"
-SPECK_SOURCE = {"msp430": SAMPLES / "speck64_msp430.s", "armv6m": SAMPLES / "speck64_armv6m.s"}
-
-
-def build_speck(chip, workdir: Path) -> Path:
-    """The hand-written SPECK-64/128 sample of runtime/samples/ (the simulators' own test)."""
-    from aedsl.toolchain import build
-    return build([SPECK_SOURCE[chip.target]], workdir / chip.name / "speck64.elf", chip)
+    return [c for c in map(chips.load, DEMO_CHIPS) if has_target(c)]
 
 
 def run_speck(chip, vec) -> bool:
@@ -105,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     targets = demo_chips()
     vec = speck_vector()
-    print(f"SPECK-64/128 compiled from {SPECK.relative_to(REPO_ROOT)}; test vector from {vectors_file().name}")
+    print(f"SPECK-64/128 compiled from specs/{SPECK.relative_to(specs_dir())}; test vector from {vectors_file().name}")
     print(f"  {'chip':<12} {'isa':<8} {'cycles':>8} {'cyc/byte':>9} {'stack B':>8} {'code B':>7}  result")
     for chip in targets:
         try:
@@ -113,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as e:                     # report every chip, then fail
             failed += 1
             print(f"  {chip.name:<12} ERROR: {str(e).splitlines()[0]}")
-    print(f"AES-128-CCM (software AES) compiled from {CCM.relative_to(REPO_ROOT)}")
+    print(f"AES-128-CCM (software AES) compiled from specs/{CCM.relative_to(specs_dir())}")
     for chip in targets:
         try:
             failed += not run_ccm(chip)

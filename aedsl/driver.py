@@ -4,18 +4,18 @@
     unit.asm, unit.header, unit.entries["encrypt_block"].symbol
 
 Steps: frontend (`load_module`), the IR pass pipeline (`aedsl.ir.pipeline.run`), then the
-chip's backend (chosen by the chip's target: `BACKENDS`), which selects, allocates and emits.
+chip's target (`aedsl.backends.registry.target_for`), which selects, allocates and emits.
 """
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from aedsl import chips as chips_mod
+from aedsl.backends import registry
 from aedsl.codegen.unit import Compiled
-
-BACKENDS = {"msp430": "aedsl.backends.msp430.backend", "armv6m": "aedsl.backends.armv6m.backend"}
+from aedsl.frontend.diagnostics import SpecError
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir import pipeline
 
 # Passes of the IR pipeline the backends do not run yet: table_fusion changes results on
 # specs/primitives/aes.ae's mix_column (found by translation validation while writing this
@@ -28,7 +28,6 @@ PASS_KNOBS = ("table_fusion", "fusion_min_bits", "word_bits", "inline", "unroll_
 
 
 def run_passes(module, knobs: dict, skip=SKIP_PASSES):
-    from aedsl.ir import pipeline
     for p in pipeline.passes():
         if p.NAME not in skip:
             module = p.run(module, knobs)
@@ -36,40 +35,34 @@ def run_passes(module, knobs: dict, skip=SKIP_PASSES):
 
 
 def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None) -> Compiled:
-    """skip_passes None: the backend's own `SKIP_PASSES` if it declares one, else SKIP_PASSES."""
-    from aedsl.frontend.elaborate import load_module
-
+    """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
+    `skip_passes`."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     knobs = {k: str(v) for k, v in (knobs or {}).items()}
-    try:
-        backend = importlib.import_module(BACKENDS[chip.target])
-    except KeyError:
-        raise ValueError(f"no backend for target {chip.target!r} (chip {chip.name})") from None
+    backend = registry.target_for(chip)
     if skip_passes is None:
-        skip_passes = getattr(backend, "SKIP_PASSES", SKIP_PASSES)
-    # knobs of the IR passes and of the backend are not the spec's: the frontend does not see
-    # them; a backend may translate its own knobs into pass knobs (`pass_knobs`)
-    own = set(PASS_KNOBS) | set(getattr(backend, "BACKEND_KNOBS", {}))
+        skip_passes = backend.skip_passes
+    # knobs of the IR passes and of the target are not the spec's: the frontend does not see
+    # them; a target may translate its own knobs into pass knobs (`pass_knobs`)
+    own = set(PASS_KNOBS) | set(backend.knobs)
     module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own})
     clash = sorted(own & set(module.knobs))
     if clash:
         # `-k NAME=...` would silently go to the pass instead of the spec
-        from aedsl.frontend.diagnostics import SpecError
         raise SpecError(f"spec knob(s) {', '.join(clash)} share a name with a pass or backend knob; "
                         f"rename them in the spec", str(spec_path))
-    implied = {k: v for k, v in getattr(backend, "implied_spec_knobs", lambda *_: {})(module, chip, knobs).items()
+    implied = {k: v for k, v in backend.implied_spec_knobs(module, chip, knobs).items()
                if k in module.knobs and k not in knobs}
     if implied:
-        # a backend choice that makes another value of a spec knob the better default (the
+        # a target choice that makes another value of a spec knob the better default (the
         # S-box-only AES has no inverse T-tables, so the plain inverse cipher wins): reload
         # with it; an explicit -k still overrides it
         module = load_module(spec_path, {**{k: v for k, v in knobs.items() if k not in own}, **implied})
     extra = {k: v for k, v in knobs.items() if k in own}
-    if hasattr(backend, "pass_knobs"):
-        knobs = backend.pass_knobs(module, chip, knobs)
-    original = {f.name: f for f in module.functions}
+    knobs = backend.pass_knobs(module, chip, knobs)
+    # exported functions keep their pre-pass interface (word legalization splits parameters)
+    interfaces = {f.name: f for f in module.functions}
     module = run_passes(module, knobs, skip_passes)
     module.knobs.update(extra)           # they name the variant (stem, file header)
-    # exported functions keep their pre-pass interface (word legalization splits parameters)
-    module.original_functions = original
+    module.interfaces = interfaces
     return backend.compile_module(module, chip, str(spec_path))

@@ -76,7 +76,7 @@ def build_one(spec: Path, chip, knobs: dict):
 
 def main(argv=None) -> int:
     from aedsl import chips
-    from aedsl.driver import BACKENDS
+    from aedsl.backends.registry import has_target, target_for
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
     ap.add_argument("--prune", action="store_true", help="delete generated files no variant produced")
@@ -86,15 +86,16 @@ def main(argv=None) -> int:
     produced, differ = set(), []
     for chip_name in args.chip or chips.names():
         chip = chips.load(chip_name)
-        if chip.target not in BACKENDS:
+        if not has_target(chip):
             continue
+        target = target_for(chip).name
         for spec, knobs in variants():
             unit, why = build_one(spec, chip, knobs)
-            rel = f"{chip.target}/{chip.name}"
+            rel = f"{target}/{chip.name}"
             if unit is None:
                 print(f"skip  {rel}/{spec.stem} {knobs or ''}: {why}")
                 continue
-            d = out_root / chip.target / chip.name
+            d = out_root / target / chip.name
             for suffix, text in ((".S", unit.asm), (".h", unit.header)):
                 f = d / f"{unit.stem}{suffix}"
                 produced.add(f)

@@ -1,6 +1,8 @@
 """Chip descriptions: one small TOML file per chip, data only.
 
 The simulators and the backends read the same `Chip` object, so "a new chip" is a new file here.
+Which code generator and which simulator serve a chip follows from its `isa`
+(`aedsl.backends.target_for`, `aedsl.sim.cores.simulator_class`).
 """
 from __future__ import annotations
 
@@ -32,11 +34,7 @@ class Chip:
     multiplier: dict = field(default_factory=dict)
     accelerator: dict = field(default_factory=dict)
     flash_wait_states: int = 0
-
-    @property
-    def target(self) -> str:
-        """Backend family: "msp430" (both MSP430 ISAs) or "armv6m"."""
-        return "armv6m" if self.isa == "armv6m" else "msp430"
+    vectors: Region | None = None   # the interrupt vector table (inside flash on Cortex-M)
 
     @property
     def has_aes(self) -> bool:
@@ -58,4 +56,5 @@ def load(name: str) -> Chip:
         flash=Region(**mem["flash"]), ram=Region(**mem["ram"]),
         multiplier=dict(d.get("multiplier", {})), accelerator=dict(d.get("accelerator", {})),
         flash_wait_states=d.get("flash", {}).get("wait_states", 0),
+        vectors=Region(**mem["vectors"]) if "vectors" in mem else None,
     )

@@ -110,6 +110,13 @@ class MFunction:
     next_vreg: int = FIRST_VREG
     next_label: int = 0
     doc: str = ""
+    # facts selection hands to the later stages
+    calls: set = field(default_factory=set)        # functions called as subroutines
+    n_out: int = 0                                 # outgoing stack-argument words of those calls
+    walk_regs: set = field(default_factory=set)    # pointers walked in loops (post-increment candidates)
+    counted: list = field(default_factory=list)    # loops whose index may count down
+    accel_ports: object = None                     # the accelerator's I/O ports, if the chip has one
+    accel_report: list = field(default_factory=list)   # what wait finalisation did, per wait
 
     def vreg(self) -> int:
         v = self.next_vreg

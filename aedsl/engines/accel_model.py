@@ -6,12 +6,12 @@ specs/primitives/aes.ae run by the interpreter: one definition of AES in the pro
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir import interp
+from aedsl.resources import spec_path
 
-AES_SPEC = Path(__file__).resolve().parents[2] / "specs" / "primitives" / "aes.ae"
+AES_SPEC = spec_path("primitives/aes.ae")
 
 
 @lru_cache(maxsize=1)

@@ -17,11 +17,12 @@ from pathlib import Path
 
 from aedsl import chips as chips_mod
 from aedsl import toolchain
+from aedsl.backends.registry import target_for
 from aedsl.codegen.unit import Compiled
+from aedsl.resources import runtime_dir
 from aedsl.driver import compile_spec
 from aedsl.sim.harness import Buffer, Program
 
-RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
 
 
 def _cache_dir() -> Path:
@@ -29,8 +30,11 @@ def _cache_dir() -> Path:
 
 
 def _runtime_sources(chip) -> list[Path]:
-    d = RUNTIME_DIR / ("armv6m" if chip.target == "armv6m" else "msp430")
-    return sorted(d.glob("*.c"))
+    return sorted(_runtime_of(chip).glob("*.c"))
+
+
+def _runtime_of(chip) -> Path:
+    return runtime_dir() / target_for(chip).runtime
 
 
 def build_elf(unit: Compiled, chip, with_runtime: bool = True) -> Path:
@@ -39,7 +43,7 @@ def build_elf(unit: Compiled, chip, with_runtime: bool = True) -> Path:
     h = hashlib.sha256(unit.asm.encode() + unit.header.encode())
     for s in rt:
         h.update(s.read_bytes())
-    for s in sorted((RUNTIME_DIR / "msp430").glob("*.h")):
+    for s in sorted(_runtime_of(chip).glob("*.h")):   # the headers the runtime C includes
         h.update(s.read_bytes())
     key = h.hexdigest()[:20]
     out = _cache_dir() / f"{unit.stem}-{chip.name}-{key}"

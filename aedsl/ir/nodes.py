@@ -136,6 +136,9 @@ class Module:
     consts: dict[str, int] = field(default_factory=dict)
     domains: dict[str, tuple[int, ...]] = field(default_factory=dict)
     memory_types: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+    # the functions as the user calls them, before any pass (word legalization splits wide
+    # parameters; the exported interface keeps the original ones): set by the compile driver
+    interfaces: dict[str, "Function"] = field(default_factory=dict)
 
     def function(self, name: str) -> Function:
         for f in self.functions:

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from aedsl.sim import native
 from aedsl.timing import armv6m as armv6m_timing
-from aedsl.sim.base import SimError, Simulator, Stats, StopInfo
+from aedsl.sim.base import BenchSpace, CallConv, SimError, Simulator, Stats, StopInfo
 
 _STATUS = {0: "stop_pc", 1: "step_limit", 2: "halt", 3: "fault"}
 _P = C.c_void_p
@@ -66,9 +66,17 @@ class ArmV6MSim(Simulator):
     """
 
     SPECIAL = {"msp": 8, "psp": 9, "primask": 16, "control": 20}
+    ISAS = {"armv6m": 0}
+    ELF_MACHINE = "EM_ARM"
+    # AAPCS (ARM IHI 0042 5.5, 5.2.1.2): r0-r3, then the stack, SP 8-byte aligned at a public
+    # interface; result in r0; return address in LR with the Thumb bit set.
+    CALLS = CallConv(word_bytes=4, arg_regs=(0, 1, 2, 3), ret_reg=0, sp_reg=13, pc_reg=15, link_reg=14,
+                     return_address_bytes=0, stack_align=8, code_space_top=1 << 32, code_address_bit=1)
+    # 64 KB just after RAM, 4 KB aligned (the SRAM alias space is otherwise empty on small parts)
+    BENCH = BenchSpace(low="ram_end", top=1 << 32, align=0x1000)
 
     def __init__(self, chip, extra_regions: Sequence[tuple[int, int]] = ()):
-        if chip.isa != "armv6m":
+        if chip.isa not in self.ISAS:
             raise ValueError(f"chip {chip.name} has isa {chip.isa!r}, not armv6m")
         self.chip = chip
         self._lib = lib = _lib()

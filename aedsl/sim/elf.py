@@ -9,7 +9,7 @@ Sizes (per section and per symbol):
 - ROM = bytes stored in flash: .text, .rodata, vectors and the initial image of .data.
 - RAM = bytes reserved in RAM: .data and .bss/.noinit. The stack is not included; the harness
   measures it per call.
-- bench = sections in the simulator-only benchmark region (`aedsl.toolchain.bench_region`),
+- bench = sections in the simulator-only benchmark region (`aedsl.sim.cores.bench_region`),
   reported apart because they do not exist on the chip.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 from aedsl.chips import Chip, Region
+from aedsl.sim.cores import simulator_class
 
 
 class ElfError(Exception):
@@ -161,7 +162,8 @@ def read_elf(path: str | Path, chip: Chip, bench: Region | None = None) -> ElfIm
         except Exception as e:  # pyelftools raises its own error types for non-ELF input
             raise ElfError(f"{path} is not an ELF file ({e})") from None
         machine = elf["e_machine"]
-        want = "EM_ARM" if chip.target == "armv6m" else "EM_MSP430"
+        core = simulator_class(chip)
+        want = core.ELF_MACHINE
         if machine != want:
             raise ElfError(f"{path.name} is for {machine}, but chip {chip.name} needs {want}")
         img = ElfImage(path=path, machine=machine, entry=elf["e_entry"])
@@ -173,7 +175,7 @@ def read_elf(path: str | Path, chip: Chip, bench: Region | None = None) -> ElfIm
                         if s["sh_flags"] & SH_FLAGS.SHF_ALLOC]
         symtab = elf.get_section_by_name(".symtab")
         if symtab is not None:
-            _read_symbols(elf, symtab, img, thumb_target=chip.target == "armv6m")
+            _read_symbols(elf, symtab, img, thumb_target=bool(core.CALLS.code_address_bit))
     return img
 
 

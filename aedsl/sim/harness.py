@@ -12,7 +12,7 @@ Calling convention (what `call` sets up):
 - AAPCS (ARMv6-M): r0–r3, then the stack at 0(SP), 4(SP), … at entry, SP 8-byte aligned; result
   in r0 (r1:r0 for 64 bits). The return address is LR = sentinel | 1.
 - A `bytes`/`bytearray`/`Buffer` argument is copied into free RAM above .data/.bss (or into the
-  simulator-only benchmark region, `aedsl.toolchain.bench_region`) and passed as a pointer; every
+  simulator-only benchmark region, `aedsl.sim.cores.bench_region`) and passed as a pointer; every
   buffer is read back after the call (``RunResult.buffers``, in argument order).
 
 The return address is a sentinel: MSP430 pushes a 16-bit return address (what CALL pushes; with
@@ -39,7 +39,7 @@ from aedsl import chips as chips_mod
 from aedsl.chips import Chip, Region
 from aedsl.sim.base import SimError, Stats, StopInfo
 from aedsl.sim.elf import ElfError, ElfImage, read_elf  # noqa: F401  (ElfError re-exported)
-from aedsl.toolchain import MSP430_ADDRESS_TOP, bench_region
+from aedsl.sim.cores import bench_region, return_sentinel, simulator_class, simulator_for
 
 DEFAULT_MAX_STEPS = 50_000_000
 
@@ -47,19 +47,6 @@ DEFAULT_MAX_STEPS = 50_000_000
 class CallArgumentError(SimError, ValueError):
     """The call itself is wrong (argument type or width, buffers that do not fit), not the code."""
 STACK_RESERVE = 256     # bytes kept free for the stack when placing buffers in RAM
-
-
-def simulator_for(chip: Chip, extra_regions=()):
-    """A fresh simulator for `chip` (by its ISA), with `extra_regions` (Regions or (origin, length)
-    pairs) mapped as RAM."""
-    extra_regions = tuple((r.origin, r.length) if isinstance(r, Region) else tuple(r) for r in extra_regions)
-    if chip.isa == "armv6m":
-        from aedsl.sim.armv6m import ArmV6MSim
-        return ArmV6MSim(chip, extra_regions=extra_regions)
-    if chip.isa in ("msp430", "msp430x"):
-        from aedsl.sim.msp430 import Msp430Sim
-        return Msp430Sim(chip, extra_regions=extra_regions)
-    raise SimError(f"no simulator for ISA {chip.isa!r} (chip {chip.name})")
 
 
 @dataclass
@@ -113,9 +100,9 @@ class Program:
         self.elf: ElfImage = read_elf(elf_path, self.chip, self.bench)
         self.bench_mapped = bool(bench) or self.elf.sizes().bench > 0
         self.sim = simulator_for(self.chip, (self.bench,) if self.bench_mapped else ())
-        self.is_arm = self.chip.target == "armv6m"
-        self.word_bytes = 4 if self.is_arm else 2
-        self.sp_reg, self.pc_reg = (13, 15) if self.is_arm else (1, 0)
+        self.conv = simulator_class(self.chip).CALLS       # the C calling convention of the core
+        self.word_bytes = self.conv.word_bytes
+        self.sp_reg, self.pc_reg = self.conv.sp_reg, self.conv.pc_reg
         self.load()
 
     # --- memory and symbols ---------------------------------------------------------------
@@ -135,18 +122,13 @@ class Program:
     def sizes(self) -> dict:
         return self.elf.sizes().as_dict()
 
-    def _sentinel(self) -> int:
-        if self.is_arm:
-            return self.chip.flash.end - 2
-        return min(self.chip.flash.end, MSP430_ADDRESS_TOP) - 2
-
     # --- calls ----------------------------------------------------------------------------
     def call(self, symbol: str | int, args=(), stop: str | int | None = None,
              max_steps: int = DEFAULT_MAX_STEPS, stats: bool = False, buffer_region: str = "ram",
              ret20: bool = False, reload: bool = True) -> RunResult:
         """Call `symbol` with `args` (ints, bytes/bytearray, or `Buffer`) and run until it returns
         (or reaches `stop`). Raises SimError on a fault or when `max_steps` instructions pass."""
-        if ret20 and self.is_arm:
+        if ret20 and not self.conv.return_address_bytes:
             raise CallArgumentError("ret20 is an MSP430X option")
         entry = self.address(symbol)
         stop_addr = self.address(stop) if stop is not None else None
@@ -187,26 +169,23 @@ class Program:
                 raise CallArgumentError(f"argument {i} = {w:#x} does not fit a {8 * self.word_bytes}-bit word")
         words = [w & mask for w in words]
 
-        reg_args, stack_args = words[:4], words[4:]
-        sentinel = self._sentinel()
-        top = self.chip.ram.end
-        if self.is_arm:
-            sp = (top - 4 * len(stack_args)) & ~7
-            for j, w in enumerate(stack_args):
-                self.sim.write(sp + 4 * j, w.to_bytes(4, "little"))
-            for j, w in enumerate(reg_args):
-                self.sim.set_reg(j, w)
-            self.sim.set_reg(14, sentinel | 1)
-        else:
-            ret_size = 4 if ret20 else 2
-            sp = top - 2 * len(stack_args) - ret_size
-            sp &= ~1
-            ret = sentinel.to_bytes(4, "little") if ret20 else sentinel.to_bytes(2, "little")
-            self.sim.write(sp, ret)
-            for j, w in enumerate(stack_args):
-                self.sim.write(sp + ret_size + 2 * j, w.to_bytes(2, "little"))
-            for j, w in enumerate(reg_args):
-                self.sim.set_reg(12 + j, w)
+        conv = self.conv
+        n_reg = len(conv.arg_regs)
+        reg_args, stack_args = words[:n_reg], words[n_reg:]
+        sentinel = return_sentinel(self.chip)
+        wb = conv.word_bytes
+        # the return address: pushed below the stack arguments (MSP430 CALL: 2 bytes, CALLA: 4)
+        # or held in the link register (with the Thumb bit)
+        ret_size = (4 if ret20 else conv.return_address_bytes) if conv.return_address_bytes else 0
+        sp = (self.chip.ram.end - wb * len(stack_args) - ret_size) & ~(conv.stack_align - 1)
+        if ret_size:
+            self.sim.write(sp, sentinel.to_bytes(ret_size, "little"))
+        for j, w in enumerate(stack_args):
+            self.sim.write(sp + ret_size + wb * j, w.to_bytes(wb, "little"))
+        for r, w in zip(conv.arg_regs, reg_args):
+            self.sim.set_reg(r, w)
+        if conv.link_reg is not None:
+            self.sim.set_reg(conv.link_reg, sentinel | conv.code_address_bit)
         if cursor["ram"] + STACK_RESERVE > sp:
             raise CallArgumentError(f"buffers need RAM up to {cursor['ram']:#x}, leaving less than {STACK_RESERVE} "
                            f"bytes of stack below {sp:#x}; pass buffer_region='bench'")
@@ -244,9 +223,8 @@ class Program:
                            f"pass buffer_region='bench'")
         regs = [self.sim.get_reg(i) for i in range(16)]
         out = [self.sim.read(a, n) for a, n in zip(buf_addrs, buf_lens)]
-        ret_reg = 0 if self.is_arm else 12
         return RunResult(cycles=cycles, instructions=instructions, stack_bytes=stack_bytes,
-                         return_value=regs[ret_reg], registers=regs, buffers=out, buffer_addrs=buf_addrs,
+                         return_value=regs[conv.ret_reg], registers=regs, buffers=out, buffer_addrs=buf_addrs,
                          stopped_at=stopped_at, pc=info.pc, stats=run_stats)
 
 

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 from aedsl.sim import native
 from aedsl.timing import msp430 as msp430_timing
-from aedsl.sim.base import SimError, Simulator, Stats, StopInfo
+from aedsl.sim.base import BenchSpace, CallConv, SimError, Simulator, Stats, StopInfo
 
 _STATUS = {0: "stop_pc", 1: "step_limit", 2: "fault", 3: "halt"}
 _K_RAM, _K_FLASH = 1, 2
@@ -71,15 +71,24 @@ class Msp430Sim(Simulator):
     """
 
     DST_CLASSES = ("Rm", "PC", "x(Rm)", "EDE", "&EDE")
+    # chip ISA -> the C core's extension flag (MSP430X instructions and 20-bit registers)
+    ISAS = {"msp430": 0, "msp430x": 1}
+    ELF_MACHINE = "EM_MSP430"
+    # MSP430 EABI (SLAA534 4.2/4.3): R12-R15, then the stack above the return address that CALL
+    # pushes (2 bytes; CALLA: 4); result in R12. Small code model: code below 64 KB.
+    CALLS = CallConv(word_bytes=2, arg_regs=(12, 13, 14, 15), ret_reg=12, sp_reg=1, pc_reg=0, link_reg=None,
+                     return_address_bytes=2, stack_align=2, code_space_top=0x10000)
+    # the peripheral space ends at 0x1000 (SLAU208 1.4); 16-bit pointers must reach the region
+    BENCH = BenchSpace(low=0x1000, top=0x10000)
 
     def __init__(self, chip, extra_regions: Iterable[tuple[int, int]] = ()):
-        if chip.isa not in ("msp430", "msp430x"):
+        if chip.isa not in self.ISAS:
             raise ValueError(f"chip {chip.name} has isa {chip.isa!r}, not an MSP430")
         self.chip = chip
         self._lib = lib = _lib()
         table = msp430_timing.flat(chip.cpu)
         arr = (ctypes.c_int32 * len(table))(*table)
-        self._h = lib.msp_new(1 if chip.isa == "msp430x" else 0, arr, len(table))
+        self._h = lib.msp_new(self.ISAS[chip.isa], arr, len(table))
         if not self._h:
             raise RuntimeError(f"msp430 core rejected the timing table ({len(table)} words, "
                                f"core expects {lib.msp_timing_words()})")

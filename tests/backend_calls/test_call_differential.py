@@ -18,6 +18,7 @@ from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.ir.passes.call_policy import MIN_WORK, decide
 from aedsl.sim.harness import Buffer, Program
+from aedsl.backends.registry import target_for
 
 from .conftest import skip_without_tools
 
@@ -38,14 +39,14 @@ def test_calls_match_the_interpreter(chip, policy):
     skip_without_tools(chip)
     c = chips.load(chip)
     unit = compile_spec(SPEC, c, {"inline": policy})
-    called = set(CALL_RE[c.target].findall(unit.asm))
+    called = set(CALL_RE[target_for(c).name].findall(unit.asm))
     # with_local (a local array, called in a loop) stays a call under every policy
     if policy == "all":
         assert called == {"calls_with_local"}
     elif policy == "auto":
         # mixer is kept where its work passes the target's threshold (ARM's is higher: cheaper
         # word ops, armv6m/backend.py CALL_MIN_WORK)
-        min_work = arm_backend.CALL_MIN_WORK if c.target == "armv6m" else MIN_WORK
+        min_work = arm_backend.CALL_MIN_WORK if target_for(c).name == "armv6m" else MIN_WORK
         mixer = decide(load_module(SPEC, {}), min_work)["mixer"]["keep"]
         assert called == ({"calls_mixer"} if mixer else set()) | {"calls_with_local"}
     else:

@@ -15,6 +15,7 @@ from aedsl.engines.sim import build_elf
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.sim.harness import Buffer, Program
+from aedsl.backends.registry import target_for
 
 from .conftest import skip_without_tools
 
@@ -34,10 +35,10 @@ ROUNDS = {"msp430": 24, "armv6m": 48}
 def test_long_loop_body_and_if(chip):
     skip_without_tools(chip)
     c = chips.load(chip)
-    knobs = {"n_rounds": ROUNDS[c.target]}
+    knobs = {"n_rounds": ROUNDS[target_for(c).name]}
     unit = compile_spec(SPEC, c, {"inline": "all", **knobs})
     e = unit.entries["run"]
-    targets = {t for _, t in LONG[c.target].findall(unit.asm)}
+    targets = {t for _, t in LONG[target_for(c).name].findall(unit.asm)}
     # the loop's exit test, its back edge, the jump over the `then` part
     assert {re.sub(r"\d+$", "", t).rsplit("_", 1)[-1] for t in targets} >= {"loop", "done"}, targets
     assert len(targets) >= 2

@@ -6,13 +6,14 @@ from pathlib import Path
 import pytest
 
 from aedsl import chips, toolchain
+from aedsl.backends.registry import target_for
 
 ASM = Path(__file__).parent / "asm"
 ALL_CHIPS = ("cc430f6137", "msp430f1611", "msp430f5528", "stm32f030")
 
 
 def harness_source(chip) -> Path:
-    return ASM / ("harness_armv6m.s" if chip.target == "armv6m" else "harness_msp430.s")
+    return ASM / ("harness_armv6m.s" if target_for(chip).name == "armv6m" else "harness_msp430.s")
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import pytest
 from aedsl import chips, toolchain
 from aedsl.sim.base import SimError
 from aedsl.sim.harness import Buffer, Program
+from aedsl.backends.registry import target_for
 
 from .conftest import ALL_CHIPS, ASM
 
@@ -93,7 +94,7 @@ def test_step_limit_is_an_error(name, programs):
 @pytest.mark.parametrize("name", ["cc430f6137", "msp430f1611", "stm32f030"])
 def test_buffers_in_the_bench_region(name, harness_elf):
     p = Program(harness_elf(name), name, bench=True)
-    n = 1200 if p.chip.target == "armv6m" else 360   # msp430f1611's bench hole: 1792 bytes, 1024 for `big`
+    n = 1200 if target_for(p.chip).name == "armv6m" else 360   # msp430f1611's bench hole: 1792 bytes, 1024 for `big`
     dst, src = bytes(i & 0xFF for i in range(n)), bytes((7 * i) & 0xFF for i in range(n))
     r = p.call("xor_into", [Buffer(dst, region="bench"), Buffer(src, region="bench"), n])
     region = toolchain.bench_region(p.chip)

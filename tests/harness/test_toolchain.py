@@ -5,6 +5,7 @@ import pytest
 
 from aedsl import chips, toolchain
 from aedsl.sim.elf import read_elf
+from aedsl.backends.registry import target_for
 
 from .conftest import ALL_CHIPS
 
@@ -21,7 +22,7 @@ def test_tools_found_for_both_targets():
     for name in ("cc430f6137", "stm32f030"):
         chip = chips.load(name)
         for t in ("as", "ld", "objdump"):
-            assert toolchain.tool(chip, t).endswith(("msp430-elf-" if chip.target == "msp430" else "arm-none-eabi-") + t)
+            assert toolchain.tool(chip, t).endswith(("msp430-elf-" if target_for(chip).name == "msp430" else "arm-none-eabi-") + t)
 
 
 def test_assembler_error_is_reported(tmp_path):
@@ -38,8 +39,8 @@ def test_bench_region_is_outside_the_chip(name):
     assert b.length >= 1024
     for r in (chip.flash, chip.ram):
         assert b.end <= r.origin or b.origin >= r.end
-    if chip.target == "msp430":
-        assert 0x1000 <= b.origin and b.end <= toolchain.msp430_vector_table(chip).origin
+    assert 0x1000 <= b.origin
+    assert b.end <= chip.vectors.origin or b.origin >= chip.vectors.end
 
 
 @pytest.mark.parametrize("name", ALL_CHIPS)

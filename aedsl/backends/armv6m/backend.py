@@ -24,13 +24,15 @@ from pathlib import Path
 from aedsl.ir.nodes import Memory, Module
 
 from aedsl.codegen import dce, regalloc
-from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
-from aedsl.codegen.emit import SpecLines, render
+from aedsl.codegen.emit import SpecLines
+from aedsl.codegen.interface import Backend, MirContext, MirPass
+from aedsl.codegen.unit import BLOCK_ENTRIES, Entry, Param
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .select import ArmSelector, LOAD, STORE
 from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
                      _shifted8, make_target, reg_name)
+from .toolchain import TOOLCHAIN, linker_script
 
 TEMPLATES = Path(__file__).parent / "templates"
 # Every IR pass runs, table fusion included (it turns AES's S-box + xtime MixColumns into
@@ -112,6 +114,8 @@ def _wide_access(sel: ArmSelector, store: bool, base: int, width: int, limbs=Non
 
 
 def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction, Entry, set]:
+    """Selection of one function; its interface is its IR signature (no word legalization on
+    a 32-bit target)."""
     fn = module.function(fname)
     params, results = entry_params(fn)
     mf = MFunction(symbol, doc=f"{module.name}.{fname}")
@@ -250,15 +254,26 @@ def _layout(items) -> tuple[dict, list[int]]:
     return labels, pos
 
 
-def finish_function(mf: MFunction, target, lines_src: SpecLines, force_lr: bool = False) -> dict:
-    """DCE, register allocation, frame layout and the assembly lines of one function."""
-    if getattr(mf, "calls", None):
-        force_lr = True
-    dce.eliminate(mf, target)
-    alloc = regalloc.allocate(mf, target)
-    dce.eliminate(mf, target)
-    peephole(mf)
-    return _emit(mf, target, alloc, lines_src, force_lr)
+def _dce(mf: MFunction, ctx: MirContext) -> None:
+    dce.eliminate(mf, ctx.machine)
+
+
+def _regalloc(mf: MFunction, ctx: MirContext) -> None:
+    ctx.alloc = regalloc.allocate(mf, ctx.machine)
+
+
+MIR_PIPELINE = [
+    MirPass("dce", _dce),
+    MirPass("regalloc", _regalloc),
+    MirPass("dce", _dce),
+    MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
+]
+
+
+def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
+    """Spill slots placed (high registers, stack words), frame, literal pools, long branches and
+    the assembly lines of an allocated function. A function that calls saves LR."""
+    return _emit(mf, ctx.machine, ctx.alloc, lines_src, force_lr=bool(mf.calls))
 
 
 def _slot_of(op):
@@ -350,10 +365,10 @@ def peephole(mf: MFunction) -> None:
 
 def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
-    high = CALLER_HIGH_SLOTS if getattr(mf, "calls", None) else HIGH_SLOTS
+    high = CALLER_HIGH_SLOTS if mf.calls else HIGH_SLOTS
     stack_slots, high_regs = place_slots(mf, target, high)
     high_used = [r for r in high_regs if r in target.callee_saved]
-    n_out = getattr(mf, "n_out", 0)
+    n_out = mf.n_out
     if high_used:
         low_saved = sorted(set(low_saved) | set(range(4, 4 + len(high_used))))
     push_lr = bool(low_saved) or force_lr
@@ -518,38 +533,47 @@ def _c_params(e: Entry) -> str:
     return ", ".join(out) or "void"
 
 
-def compile_module(module: Module, chip, spec_path: str) -> Compiled:
-    spec_lines = SpecLines()
-    functions, entries, tables = [], {}, set()
-    public = exported(module)
-    todo, done = list(public), set()
-    while todo:                 # the exported functions, then the subroutines they call
-        fname = todo.pop(0)
-        if fname in done:
-            continue
-        done.add(fname)
-        symbol = call_symbol(module, fname)
-        mf, entry, used = select_function(module, fname, symbol)
-        tables |= used
-        info = finish_function(mf, make_target(chip, calls=bool(mf.calls)), spec_lines)
-        info["global"] = fname in public
-        entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
-        functions.append(info)
-        if fname in public:
-            entries[fname] = entry
-        todo.extend(sorted(mf.calls - done))
-    table_info = [_table(module, t.name, module.name) for t in module.tables if t.name in tables]
-    knobs = dict(module.knobs)
-    knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"
-    stem = variant_stem(module.name, dict(knobs))
-    ctx = dict(version=VERSION, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
-               knobs=knob_text, header=f"{stem}.h")
-    asm = render(TEMPLATES, "file.S.j2", functions=functions, tables=table_info, **ctx)
-    kind = unit_kind(entries)
-    consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
-              if isinstance(v, int)]
-    header = render(TEMPLATES, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H", consts=consts,
-                    functions=[{"symbol": e.symbol, "doc": f"{module.name}.{e.name}", "c_params": _c_params(e)}
-                               for e in entries.values()], **ctx)
-    return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
-                    kind=kind, consts=dict(module.consts), stem=stem, domains=dict(module.domains))
+class ArmV6MBackend(Backend):
+    """ARMv6-M (Thumb-1, Cortex-M0/M0+), 32-bit words, AAPCS."""
+
+    name = "armv6m"
+    isas = ("armv6m",)
+    word_bits = 32
+    version = VERSION
+    skip_passes = SKIP_PASSES
+    templates = TEMPLATES
+    runtime = "armv6m"
+    toolchain = TOOLCHAIN
+
+    def pass_knobs(self, module, chip, knobs):
+        return pass_knobs(module, chip, knobs)
+
+    def entry_params(self, fn):
+        return entry_params(fn)
+
+    def c_params(self, entry):
+        return _c_params(entry)
+
+    def machine(self, chip, mf):
+        return make_target(chip, calls=bool(mf.calls))
+
+    def call_symbol(self, module, fname):
+        return call_symbol(module, fname)
+
+    def select_function(self, module, fname, symbol, chip):
+        return select_function(module, fname, symbol)
+
+    def mir_pipeline(self, chip, knobs):
+        return MIR_PIPELINE
+
+    def emit_function(self, mf, ctx, spec_lines):
+        return emit_function(mf, ctx, spec_lines)
+
+    def table(self, module, name, prefix):
+        return _table(module, name, prefix)
+
+    def linker_script(self, chip, bench):
+        return linker_script(chip, bench)
+
+
+ARMV6M = ArmV6MBackend()

@@ -27,8 +27,9 @@ from pathlib import Path
 from aedsl.ir.nodes import Memory, Module
 
 from aedsl.codegen import dce, regalloc, schedule
-from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
-from aedsl.codegen.emit import SpecLines, render
+from aedsl.codegen.emit import SpecLines
+from aedsl.codegen.interface import Backend, MirContext, MirPass
+from aedsl.codegen.unit import BLOCK_ENTRIES, Entry, Param
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from . import peephole, swap
@@ -36,6 +37,7 @@ from .accel import make_ports
 from .calls import call_symbol
 from .select import Msp430Selector
 from .target import ARG_REGS, SP, make_target, reg_name
+from .toolchain import TOOLCHAIN, linker_script
 
 TEMPLATES = Path(__file__).parent / "templates"
 VERSION = "0.1"
@@ -134,12 +136,14 @@ def _signature(fn) -> tuple:
         tuple(fn.result_widths)
 
 
-def select_function(module: Module, fname: str, symbol: str, cpux: bool, chip=None) -> tuple[MFunction, Entry, set]:
+def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFunction, Entry, set]:
+    """The interface is the function's before the passes (`module.interfaces`): a legalized
+    function (word_bits=16) takes each wide scalar as several u16 parameters and returns several
+    u16 results, bound here to the words of the original pointer / out-pointer (the memory layout
+    is the same)."""
     fn = module.function(fname)
-    # the interface is the function's before the passes: a legalized function (word_bits=16)
-    # takes each wide scalar as several u16 parameters and returns several u16 results, bound
-    # here to the words of the original pointer / out-pointer (the memory layout is the same)
-    ofn = getattr(module, "original_functions", {}).get(fname, fn)
+    ofn = module.interfaces.get(fname, fn)
+    cpux = chip.isa == "msp430x"
     params, results = entry_params(ofn)
     legal = list(fn.params)
     legalized = _signature(fn) != _signature(ofn)
@@ -199,6 +203,7 @@ def select_function(module: Module, fname: str, symbol: str, cpux: bool, chip=No
     mf.walk_regs = sel.walk_regs            # pointers the @Rn+ peephole may rewrite
     mf.counted = sel.counted                # loops whose index may count down
     mf.calls = set(getattr(sel, "calls", ()))   # functions called as subroutines
+    mf.accel_ports = make_ports(chip, make_target(chip).cost)
     entry = Entry(fname, symbol, params, results)
     return mf, entry, sel.used_tables
 
@@ -242,25 +247,52 @@ def resolve(op, frame: dict):
     return op
 
 
-def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> dict:
-    """DCE, register allocation, frame layout and the assembly lines of one function."""
-    dce.eliminate(mf, target)
-    if peephole.autoincrement(mf, getattr(mf, "walk_regs", set())):
-        dce.eliminate(mf, target)
-    peephole.count_down(mf, getattr(mf, "counted", []))
-    peephole.autoincrement_straight(mf)     # unrolled reads 0(p), 2(p), ... -> @p+
-    if swap.cancel_swaps(mf, target):       # byte-order swaps that cancel (bytewise data paths)
-        dce.eliminate(mf, target)
-    ports = getattr(mf, "accel_ports", None)
-    if ports is not None and getattr(mf, "schedule", "delay_slot") == "delay_slot":
-        schedule.schedule_function(mf, target, ports)       # delay slots of the accelerator
-    alloc = regalloc.allocate(mf, target)
-    dce.eliminate(mf, target)
-    peephole.byte_loads(mf)                 # bytes of spilled words read in place
+def _dce(mf: MFunction, ctx: MirContext) -> None:
+    dce.eliminate(mf, ctx.machine)
+
+
+def _autoincrement(mf: MFunction, ctx: MirContext) -> None:
+    if peephole.autoincrement(mf, mf.walk_regs):
+        dce.eliminate(mf, ctx.machine)
+
+
+def _cancel_swaps(mf: MFunction, ctx: MirContext) -> None:
+    """Byte-order swaps that cancel (bytewise data paths)."""
+    if swap.cancel_swaps(mf, ctx.machine):
+        dce.eliminate(mf, ctx.machine)
+
+
+def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
+    """Independent work moved into the accelerator's delay slots (knob schedule=delay_slot)."""
+    if mf.accel_ports is not None and str(ctx.knobs.get("schedule", "delay_slot")) == "delay_slot":
+        schedule.schedule_function(mf, ctx.machine, mf.accel_ports)
+
+
+def _regalloc(mf: MFunction, ctx: MirContext) -> None:
+    ctx.alloc = regalloc.allocate(mf, ctx.machine)
+
+
+MIR_PIPELINE = [
+    MirPass("dce", _dce),
+    MirPass("autoincrement", _autoincrement),                   # loop pointers -> @Rn+
+    MirPass("count_down", lambda mf, ctx: peephole.count_down(mf, mf.counted)),
+    MirPass("autoincrement_straight", lambda mf, ctx: peephole.autoincrement_straight(mf)),  # 0(p), 2(p) -> @p+
+    MirPass("cancel_swaps", _cancel_swaps),
+    MirPass("delay_slots", _delay_slots),
+    MirPass("regalloc", _regalloc),
+    MirPass("dce", _dce),
+    MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place
+]
+
+
+def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
+    """Frame layout, prologue/epilogue, accelerator waits, long branches and the assembly lines of
+    an allocated function."""
+    target, alloc, cpux = ctx.machine, ctx.alloc, ctx.chip.isa == "msp430x"
     saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
     if saved and cpux:
         saved = list(range(min(saved), 11))          # pushm saves a contiguous range r10 down
-    n_out = getattr(mf, "n_out", 0)
+    n_out = mf.n_out
     local_off, off = {}, 2 * (n_out + alloc.n_slots)
     for name, size in mf.locals.items():
         local_off[name] = off
@@ -294,6 +326,7 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
             r = resolve(inst.ops[0], frame)
             if r.disp == 0:
                 inst.ops[0] = Ind(r.base)
+    ports = mf.accel_ports
     if ports is not None:
         # waits covered by the scheduled cycles vanish, the others become BUSY polls
         insts, mf.accel_report = schedule.finalize_waits(
@@ -324,7 +357,7 @@ def finish_function(mf: MFunction, target, cpux: bool, lines_src: SpecLines) -> 
     return {"symbol": mf.name, "doc": mf.doc, "lines": lines, "frame": frame_size, "slots": alloc.n_slots,
             "locals_bytes": frame_size - 2 * (alloc.n_slots + n_out), "saved": ", ".join(reg_name(r) for r in saved),
             "size": size, "n_insts": sum(1 for i in insts if i.mn != "label"),
-            "accel": getattr(mf, "accel_report", [])}
+            "accel": mf.accel_report}
 
 
 def _expand_lea(insts: list[MInst], frame: dict) -> list[MInst]:
@@ -420,43 +453,51 @@ def _c_params(e: Entry) -> str:
     return ", ".join(out) or "void"
 
 
-def compile_module(module: Module, chip, spec_path: str) -> Compiled:
-    cpux = chip.isa == "msp430x"
-    target = make_target(chip)
-    spec_lines = SpecLines()
-    functions, entries, tables = [], {}, set()
-    public = exported(module)
-    todo, done = list(public), set()
-    while todo:                 # the exported functions, then the subroutines they call
-        fname = todo.pop(0)
-        if fname in done:
-            continue
-        done.add(fname)
-        symbol = call_symbol(module, fname)
-        mf, entry, used = select_function(module, fname, symbol, cpux, chip=chip)
-        mf.accel_ports = make_ports(chip, target.cost)
-        mf.schedule = str(module.knobs.get("schedule", "delay_slot"))
-        tables |= used
-        info = finish_function(mf, target, cpux, spec_lines)
-        info["global"] = fname in public
-        entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
-        functions.append(info)
-        if fname in public:
-            entries[fname] = entry
-        todo.extend(sorted(mf.calls - done))
-    table_info = [_table(module, t.name, module.name) for t in module.tables if t.name in tables]
-    knobs = dict(module.knobs)
-    knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"
-    stem = variant_stem(module.name, {k: v for k, v in knobs.items()})
-    ctx = dict(version=VERSION, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
-               knobs=knob_text, header=f"{stem}.h")
-    asm = render(TEMPLATES, "file.S.j2", functions=functions, tables=table_info, **ctx)
-    kind = unit_kind(entries)
-    consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
-              if isinstance(v, int)]
-    header = render(TEMPLATES, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H", consts=consts,
-                    functions=[{"symbol": e.symbol, "doc": f"{module.name}.{e.name}", "c_params": _c_params(e)}
-                               for e in entries.values()], **ctx)
-    return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
-                    kind=kind, consts=dict(module.consts), stem=stem,
-                    domains=dict(module.domains), function_bytes={f["symbol"]: f["size"] for f in functions})
+class Msp430Backend(Backend):
+    """MSP430 and MSP430X (CPUXV2), 16-bit words, MSP430 EABI."""
+
+    name = "msp430"
+    isas = ("msp430", "msp430x")
+    word_bits = 16
+    version = VERSION
+    knobs = BACKEND_KNOBS
+    skip_passes = SKIP_PASSES
+    templates = TEMPLATES
+    runtime = "msp430"
+    toolchain = TOOLCHAIN
+
+    def implied_spec_knobs(self, module, chip, knobs):
+        return implied_spec_knobs(module, chip, knobs)
+
+    def pass_knobs(self, module, chip, knobs):
+        return pass_knobs(module, chip, knobs)
+
+    def entry_params(self, fn):
+        return entry_params(fn)
+
+    def c_params(self, entry):
+        return _c_params(entry)
+
+    def machine(self, chip, mf):
+        return make_target(chip)
+
+    def call_symbol(self, module, fname):
+        return call_symbol(module, fname)
+
+    def select_function(self, module, fname, symbol, chip):
+        return select_function(module, fname, symbol, chip)
+
+    def mir_pipeline(self, chip, knobs):
+        return MIR_PIPELINE
+
+    def emit_function(self, mf, ctx, spec_lines):
+        return emit_function(mf, ctx, spec_lines)
+
+    def table(self, module, name, prefix):
+        return _table(module, name, prefix)
+
+    def linker_script(self, chip, bench):
+        return linker_script(chip, bench)
+
+
+MSP430 = Msp430Backend()

@@ -65,7 +65,7 @@ class Msp430Calls:
         site = self.call_sites
         # the interface is the callee's before the passes (word legalization splits wide scalar
         # parameters and results into u16 ones; the words are the same)
-        ofn = getattr(self.module, "original_functions", {}).get(callee.name, callee)
+        ofn = self.module.interfaces.get(callee.name, callee)
         params, results = entry_params(ofn)
         mem_args = [a for a in op.args if isinstance(a, Memory)]
         scalar = [limb for a in op.args if not isinstance(a, Memory) for limb in self.get(a)]

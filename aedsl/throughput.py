@@ -1,4 +1,4 @@
-"""`python -m aedsl.sim.throughput`: how many simulated cycles per second each simulator runs.
+"""`python -m aedsl.throughput`: how many simulated cycles per second each simulator runs.
 
 Workload: the hand-written SPECK-64/128 sample (runtime/samples/), `speck64_128_encrypt_n`
 encrypting one block in place n times, so nearly all the time is spent inside the C core's run
@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 from aedsl import chips
-from aedsl.demo import build_speck, speck_vector
+from aedsl.samples import build_speck, speck_vector
+from aedsl.sim.cores import simulator_class
 from aedsl.sim.harness import Program
 
 DEFAULT_CHIPS = ("cc430f6137", "msp430f1611", "stm32f030")
-MAX_N = {"msp430": 0xFFFF, "armv6m": 0xFFFFFFFF}   # n is one machine word
 
 
 def measure(chip_name: str, target_cycles: int, workdir: Path) -> dict:
@@ -43,7 +43,7 @@ def measure(chip_name: str, target_cycles: int, workdir: Path) -> dict:
     cycles = instructions = 0
     seconds = 0.0
     while cycles < target_cycles:
-        n = min(math.ceil((target_cycles - cycles) / per_block) + 1, MAX_N[chip.target])
+        n = min(math.ceil((target_cycles - cycles) / per_block) + 1, (1 << (8 * simulator_class(chip).CALLS.word_bytes)) - 1)   # n is one machine word
         t0 = time.perf_counter()
         r = prog.call("speck64_128_encrypt_n", [key, block, n], max_steps=1 << 62)
         seconds += time.perf_counter() - t0
@@ -56,7 +56,7 @@ def measure(chip_name: str, target_cycles: int, workdir: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m aedsl.sim.throughput", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m aedsl.throughput", description=__doc__.splitlines()[0])
     ap.add_argument("--cycles", type=float, default=50e6, help="simulated cycles per chip (default 50e6)")
     ap.add_argument("--chips", nargs="+", default=list(DEFAULT_CHIPS))
     args = ap.parse_args(argv)

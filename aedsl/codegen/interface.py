@@ -1,0 +1,176 @@
+"""The target interface: everything the driver, the toolchain, the runtime and the engines ask of
+a code generator, declared once (`Backend`), and the one compile loop every target shares.
+
+A target is data plus a little code. Its package (`aedsl/backends/<name>/`) declares a subclass
+of `Backend` with:
+
+- identity and data: `name`, the chip ISAs it compiles for (`isas`), machine word (`word_bits`),
+  `version`, the knobs it owns (`knobs`: name -> allowed values), IR passes it skips
+  (`skip_passes`), its Jinja2 `templates`, its C runtime directory under `runtime/` (`runtime`)
+  and its toolchain description (`toolchain`, a `ToolchainSpec`);
+- the policy hooks `implied_spec_knobs` and `pass_knobs` (defaults: none, unchanged);
+- the ABI: `entry_params` (how each IR parameter of an exported function is passed) and
+  `c_params` (its C prototype);
+- code generation: `select_function` (IR function -> MFunction on virtual registers),
+  `mir_pipeline` (the machine-IR passes, in order, as a list of `MirPass`), `emit_function`
+  (frame, prologue/epilogue and assembly lines of an allocated function) and `table` (a constant
+  table as assembler data).
+
+`Backend.compile_module` then runs the same loop for every target: the exported functions, then
+the subroutines they call, each selected, put through the MIR pipeline and emitted, and the unit
+rendered from the target's templates. `aedsl.backends.registry` maps a chip's ISA to its target.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, ClassVar
+
+from aedsl.codegen.emit import SpecLines, render
+from aedsl.codegen.mir import MFunction
+from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
+
+
+@dataclass
+class MirContext:
+    """What the MIR passes of one function share: the chip, the machine description (`machine`,
+    a `codegen.target.Target`), the unit's knobs, and the allocation once `regalloc` has run."""
+    chip: object
+    machine: object
+    knobs: dict
+    alloc: object = None
+
+
+@dataclass(frozen=True)
+class MirPass:
+    """One step of a target's machine-IR pipeline: `run(mf, ctx)` rewrites `mf` in place."""
+    name: str
+    run: Callable[[MFunction, MirContext], None]
+
+
+def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:
+    for p in passes:
+        p.run(mf, ctx)
+
+
+@dataclass(frozen=True)
+class ToolchainSpec:
+    """How a target's objects are made and linked, as data: the binutils `prefix`, assembler
+    flags, whether `.S` files are preprocessed by the C compiler (`cpp` = "gcc" | "clang"), the C
+    compiler (`cc`: "gcc" = the prefixed gcc, "clang" = clang with `cc_flags`), and per-ISA extra
+    flags for the assembler and the C compiler. The linker script comes from the target's
+    `linker_script(chip, bench)`."""
+    prefix: str
+    as_flags: tuple[str, ...] = ()
+    cc: str = "gcc"
+    cc_flags: tuple[str, ...] = ()
+    cpp: str = "gcc"
+    cpp_flags: tuple[str, ...] = ()
+    isa_as_flags: dict = field(default_factory=dict)
+    isa_cc_flags: dict = field(default_factory=dict)
+
+
+class Backend(ABC):
+    """The target interface (see the module docstring)."""
+
+    name: ClassVar[str]
+    isas: ClassVar[tuple[str, ...]]
+    word_bits: ClassVar[int]
+    version: ClassVar[str] = "0.1"
+    knobs: ClassVar[dict[str, tuple[str, ...]]] = {}
+    skip_passes: ClassVar[frozenset[str]] = frozenset()
+    templates: ClassVar[Path]
+    runtime: ClassVar[str]
+    toolchain: ClassVar[ToolchainSpec]
+
+    # --- policy --------------------------------------------------------------------------------
+    def implied_spec_knobs(self, module, chip, knobs: dict) -> dict:
+        """Spec knob values a target choice implies (applied when the spec has the knob and -k
+        does not set it)."""
+        return {}
+
+    def pass_knobs(self, module, chip, knobs: dict) -> dict:
+        """The IR pass knobs of a variant, from the user's knobs."""
+        return dict(knobs)
+
+    # --- ABI -----------------------------------------------------------------------------------
+    @abstractmethod
+    def entry_params(self, fn) -> tuple[list[Param], list[int]]:
+        """How each parameter of an exported IR function is passed, and its result widths."""
+
+    @abstractmethod
+    def c_params(self, entry: Entry) -> str:
+        """The C parameter list of an exported function."""
+
+    # --- code generation -------------------------------------------------------------------------
+    @abstractmethod
+    def machine(self, chip, mf: MFunction):
+        """The machine description (`codegen.target.Target`) the MIR passes of `mf` use."""
+
+    @abstractmethod
+    def select_function(self, module, fname: str, symbol: str, chip) -> tuple[MFunction, Entry, set]:
+        """Instruction selection of one IR function: the MFunction, its Entry and the tables it
+        reads. `module.interfaces` holds each function as the user sees it (before the passes)."""
+
+    @abstractmethod
+    def mir_pipeline(self, chip, knobs: dict) -> list[MirPass]:
+        """The MIR passes, in order, from selected code to allocated code ready to emit."""
+
+    @abstractmethod
+    def emit_function(self, mf: MFunction, ctx: MirContext, spec_lines: SpecLines) -> dict:
+        """Frame layout and the assembly lines of an allocated function (a dict the templates
+        read: symbol, doc, lines, frame, size, ...)."""
+
+    @abstractmethod
+    def table(self, module, name: str, prefix: str) -> dict:
+        """A constant table as assembler data (name, symbol, rows, directive, bytes, ...)."""
+
+    def linker_script(self, chip, bench) -> str:
+        raise NotImplementedError(f"target {self.name} has no linker script")
+
+    # --- the shared compile loop -----------------------------------------------------------------
+    def call_symbol(self, module, fname: str) -> str:
+        return f"{module.name}_{fname.replace('.', '_')}"
+
+    def compile_module(self, module, chip, spec_path: str) -> Compiled:
+        """The exported functions, then the subroutines they call, each selected, put through the
+        MIR pipeline and emitted; then the unit (assembly + C header) from the templates."""
+        spec_lines = SpecLines()
+        knobs = dict(module.knobs)
+        passes = self.mir_pipeline(chip, knobs)
+        functions, entries, tables = [], {}, set()
+        public = exported(module)
+        todo, done = list(public), set()
+        while todo:
+            fname = todo.pop(0)
+            if fname in done:
+                continue
+            done.add(fname)
+            symbol = self.call_symbol(module, fname)
+            mf, entry, used = self.select_function(module, fname, symbol, chip)
+            tables |= used
+            ctx = MirContext(chip=chip, machine=self.machine(chip, mf), knobs=knobs)
+            run_mir_pipeline(mf, passes, ctx)
+            info = self.emit_function(mf, ctx, spec_lines)
+            info["global"] = fname in public
+            entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
+            functions.append(info)
+            if fname in public:
+                entries[fname] = entry
+            todo.extend(sorted(mf.calls - done))
+        table_info = [self.table(module, t.name, module.name) for t in module.tables if t.name in tables]
+        knob_text = " ".join(f"{k}={v}" for k, v in knobs.items()) or "(defaults)"
+        stem = variant_stem(module.name, dict(knobs))
+        ctx = dict(version=self.version, spec=Path(spec_path).name, chip=chip.name, isa=chip.isa, cpu=chip.cpu,
+                   knobs=knob_text, header=f"{stem}.h")
+        asm = render(self.templates, "file.S.j2", functions=functions, tables=table_info, **ctx)
+        consts = [{"name": f"{module.name.upper()}_{k.upper()}", "value": v} for k, v in sorted(module.consts.items())
+                  if isinstance(v, int)]
+        header = render(self.templates, "header.h.j2", guard=f"AEDSL_{stem.upper().replace('-', '_')}_H",
+                        consts=consts,
+                        functions=[{"symbol": e.symbol, "doc": f"{module.name}.{e.name}", "c_params": self.c_params(e)}
+                                   for e in entries.values()], **ctx)
+        return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
+                        kind=unit_kind(entries), consts=dict(module.consts), stem=stem, domains=dict(module.domains),
+                        function_bytes={f["symbol"]: f["size"] for f in functions})
