@@ -1,0 +1,139 @@
+"""The builtin functions of the spec language and how each lowers to IR ops: `cat`, `rev8`, `len`,
+byte-buffer loads and stores (`load_be`/`load_le`/`store_be`/`store_le`) and the accelerator pair
+`accel_start`/`accel_result`.
+
+Each lowering takes the expression lowering `lw` (for `expr`, `const_int` and its builder `fb`),
+the argument expressions and the call node."""
+from __future__ import annotations
+
+from ..ir.nodes import TOKEN, Memory, Op, Value
+from .types import MAX_WIDTH, CInt
+from .widths import as_value, need_value
+
+# Accelerator operations the IR knows, with their result width.
+ACCEL_OPS = {"aes128.encrypt": 128, "aes128.decrypt": 128}
+
+
+def lower_cat(lw, args, node):
+    if not args:
+        raise lw.fb.error("cat needs at least one argument", node)
+    values = []
+    for a in args:
+        v = lw.expr(a)
+        if isinstance(v, CInt) and v.width is None:
+            raise lw.fb.error("cat needs widths: give constants a type (e.g. `0 as u8`)", a)
+        values.append(need_value(lw.fb, v, a))
+    width = sum(v.width for v in values)
+    if width > MAX_WIDTH:
+        raise lw.fb.error("concatenation too wide", node)
+    return lw.fb.emit("concat", width, values, node=node)
+
+
+def lower_rev8(lw, args, node):
+    fb = lw.fb
+    if len(args) != 1:
+        raise fb.error("rev8 takes one argument", node)
+    v = need_value(fb, lw.expr(args[0]), args[0])
+    if v.width % 8:
+        raise fb.error(f"rev8 reverses bytes; u{v.width} is not a whole number of bytes", args[0])
+    if v.width == 8:
+        return v
+    parts = [fb.emit("slice", 8, [v], {"lo": 8 * k}, node=node) for k in range(v.width // 8)]
+    return fb.emit("concat", v.width, parts, node=node)
+
+
+def lower_len(lw, args, node):
+    if len(args) != 1:
+        raise lw.fb.error("len takes one argument", node)
+    m = lw.expr(args[0])
+    if not isinstance(m, Memory):
+        raise lw.fb.error("len takes an array or buffer", args[0])
+    if m.length is not None:
+        return CInt(m.length)
+    return lw.fb.emit("len", 32, [m], node=node)
+
+
+def byte_memory(lw, arg) -> Memory:
+    m = lw.expr(arg)
+    if not isinstance(m, Memory) or m.elem_width != 8:
+        raise lw.fb.error("expected a byte buffer (bytes or u8[N])", arg)
+    return m
+
+
+def lower_load(lw, args, node, opcode):
+    fb = lw.fb
+    if len(args) not in (3, 4):
+        raise fb.error(f"{opcode}(buffer, offset, nbytes[, count]) takes 3 or 4 arguments", node)
+    mem = byte_memory(lw, args[0])
+    offset = as_value(fb, lw.expr(args[1]), 32, args[1])
+    nbytes = lw.const_int(args[2])
+    if not 1 <= nbytes <= MAX_WIDTH // 8:
+        raise fb.error(f"cannot load {nbytes} bytes as one word", args[2])
+    operands = [mem, offset]
+    if len(args) == 4:
+        operands.append(as_value(fb, lw.expr(args[3]), 32, args[3]))
+    return fb.emit(opcode, 8 * nbytes, operands, {"bytes": nbytes}, node=node)
+
+
+def lower_store(lw, args, node, opcode):
+    fb = lw.fb
+    if len(args) not in (3, 4):
+        raise fb.error(f"{opcode}(buffer, offset, value[, count]) takes 3 or 4 arguments", node)
+    mem = byte_memory(lw, args[0])
+    if mem.kind == "table":
+        raise fb.error(f"table {mem.name} is read-only", args[0])
+    offset = as_value(fb, lw.expr(args[1]), 32, args[1])
+    v = lw.expr(args[2])
+    if isinstance(v, CInt) and v.width is None:
+        raise fb.error("give the stored constant a width (e.g. `0 as u32`)", args[2])
+    value = need_value(fb, v, args[2])
+    if value.width % 8:
+        raise fb.error(f"{opcode} stores whole bytes; u{value.width} is not", args[2])
+    operands = [mem, offset, value]
+    if len(args) == 4:
+        operands.append(as_value(fb, lw.expr(args[3]), 32, args[3]))
+    fb.emit(opcode, None, operands, {"bytes": value.width // 8}, node=node)
+    return None
+
+
+def lower_accel_start(lw, args, node):
+    if not args:
+        raise lw.fb.error("accel_start(\"op\", operands...) needs the operation name", node)
+    op = lw.expr(args[0])
+    if not isinstance(op, str) or op not in ACCEL_OPS:
+        raise lw.fb.error(f"unknown accelerator operation; known: {', '.join(sorted(ACCEL_OPS))}", args[0])
+    values = [need_value(lw.fb, lw.expr(a), a) for a in args[1:]]
+    return lw.fb.emit("accel_start", TOKEN, values, {"op": op}, node=node, hint="tok")
+
+
+def lower_accel_result(lw, args, node):
+    if len(args) != 1:
+        raise lw.fb.error("accel_result takes the token of an accel_start", node)
+    tok = lw.expr(args[0])
+    if not isinstance(tok, Value) or tok.width != TOKEN:
+        raise lw.fb.error("accel_result takes the token of an accel_start", args[0])
+    op = find_start(lw.fb, tok).attrs["op"]
+    return lw.fb.emit("accel_result", ACCEL_OPS[op], [tok], {"op": op}, node=node)
+
+
+def find_start(fb, tok: Value) -> Op:
+    """The accel_start op that made `tok`, in the block being built or one enclosing it."""
+    for block in reversed(fb.blocks):
+        for op in block.ops:
+            if op.results and op.results[0] is tok:
+                return op
+    raise fb.error("the token must come from accel_start in an enclosing block", None)
+
+
+LOWERINGS = {
+    "cat": lower_cat,
+    "rev8": lower_rev8,
+    "len": lower_len,
+    "load_be": lambda lw, args, node: lower_load(lw, args, node, "load_be"),
+    "load_le": lambda lw, args, node: lower_load(lw, args, node, "load_le"),
+    "store_be": lambda lw, args, node: lower_store(lw, args, node, "store_be"),
+    "store_le": lambda lw, args, node: lower_store(lw, args, node, "store_le"),
+    "accel_start": lower_accel_start,
+    "accel_result": lower_accel_result,
+}
+BUILTINS = tuple(LOWERINGS)  # names a spec cannot redefine
