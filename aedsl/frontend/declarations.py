@@ -20,6 +20,7 @@ from .lower import FunctionLowering
 from .parser import parse
 from .syntax import parse_int, pos
 from .types import MAX_ARRAY, MAX_WIDTH, Array, CInt, Word, fits
+from aedsl.resources import specs_dir
 
 
 class SpecElaborator:
@@ -219,13 +220,16 @@ class SpecElaborator:
         self.define(alias, ("use", sub))
 
     def find_spec(self, name: str, node) -> Path:
+        """A used spec: beside this one, in its sibling primitives/ and schemes/ folders, then in
+        the spec library that ships with aedsl (`aedsl.resources.specs_dir`)."""
         here = self.path.parent
-        for d in (here, here.parent / "primitives", here.parent / "schemes"):
+        lib = specs_dir()
+        for d in (here, here.parent / "primitives", here.parent / "schemes", lib / "primitives", lib / "schemes"):
             p = d / f"{name}.ae"
             if p.exists():
                 return p
-        raise self.error(f"no spec named {name} (looked for {name}.ae beside this spec and in "
-                         f"primitives/ and schemes/)", node)
+        raise self.error(f"no spec named {name} (looked for {name}.ae beside this spec, in "
+                         f"primitives/ and schemes/ and in the spec library {lib})", node)
 
     def check_assert(self, stmt: Tree, evaluate) -> None:
         cond, message = stmt.children
