@@ -20,7 +20,8 @@ Assumes: table contents (`Memory.data`) are fixed, as the IR defines.
 from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module, Op, Value
-from .common import Subst, Names, evaluate, is_pure, mask, resolve, substitute
+from ..ops import mask
+from .common import Subst, Names, evaluate, is_pure, resolve, substitute
 
 NAME = "constfold"
 

@@ -36,7 +36,8 @@ Preserves: each function's behaviour under the word-splitting `Interface`.
 from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module, Op, Value
-from .common import Names, knob_int, mask
+from ..ops import mask
+from .common import Names, knob_int
 
 NAME = "legalize"
 

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from ..interp import compile_module
 from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
-from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, mask, resolve, substitute
+from ..ops import mask
+from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, resolve, substitute
 
 NAME = "table_fusion"
 
