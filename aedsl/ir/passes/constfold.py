@@ -295,12 +295,12 @@ class _Folder:
 
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
-    fold_in_place(module)
+    run_in_place(module, knobs)
     return module
 
 
-def fold_in_place(module: Module) -> None:
-    """The pass on a module the caller owns (other passes' clean-up, without another clone)."""
+def run_in_place(module: Module, knobs: dict | None = None) -> None:
+    """The pass on a module the caller owns (the pipeline's later steps: no copy)."""
     for fn in module.functions:
         f = _Folder(fn)
         f.block(fn.body)
