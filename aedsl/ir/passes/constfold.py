@@ -1,6 +1,6 @@
 """Constant folding and algebraic simplification.
 
-Folds every pure op whose operands are all constants (same semantics as interp.py), loads from
+Folds every pure op whose operands are all constants (the op table, ops.py), loads from
 tables at constant indices, and these identities (w = the width, c a constant):
   x^0, x|0, x&~0, x+0, x-0, x*1, shifts/rotates by 0 (rotates mod w), zext to the same width,
   slice of the whole word  -> x
