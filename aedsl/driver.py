@@ -15,23 +15,10 @@ from aedsl.backends import registry
 from aedsl.codegen.unit import Compiled
 from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
-from aedsl.ir import pipeline
-
-# Passes of the IR pipeline the backends do not run yet: table_fusion changes results on
-# specs/primitives/aes.ae's mix_column (found by translation validation while writing this
-# backend); re-enable once its own tests cover that. The selector does the rest of the
-# pipeline's work itself when a pass is skipped (inlining, unrolling, folding, wide values).
-SKIP_PASSES = frozenset({"table_fusion"})
+from aedsl.ir.pipeline import run_passes
 
 # Knobs read by IR passes (not declared by specs).
 PASS_KNOBS = ("table_fusion", "fusion_min_bits", "word_bits", "inline", "unroll_limit", "call_min_work")
-
-
-def run_passes(module, knobs: dict, skip=SKIP_PASSES):
-    for p in pipeline.passes():
-        if p.NAME not in skip:
-            module = p.run(module, knobs)
-    return module
 
 
 def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None) -> Compiled:

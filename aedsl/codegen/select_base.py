@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from aedsl.ir.nodes import Block, Function, Memory, Module, Op, Value
+from aedsl.ir.ops import OPS
 
 from .mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 
@@ -70,64 +71,12 @@ def nlimbs(width: int, limb: int) -> int:
 
 
 def fold(opcode: str, args: list[int], widths: list[int], w: int, attrs: dict) -> int | None:
-    """The value of a pure op on constants (interpreter semantics), or None if not foldable."""
-    m = (1 << w) - 1
-    a = args
-    if opcode == "xor":
-        return a[0] ^ a[1]
-    if opcode == "and":
-        return a[0] & a[1]
-    if opcode == "or":
-        return a[0] | a[1]
-    if opcode == "add":
-        return (a[0] + a[1]) & m
-    if opcode == "sub":
-        return (a[0] - a[1]) & m
-    if opcode == "mul":
-        return (a[0] * a[1]) & m
-    if opcode == "udiv":
-        return a[0] // a[1] if a[1] else 0
-    if opcode == "umod":
-        return a[0] % a[1] if a[1] else a[0]
-    if opcode == "not":
-        return a[0] ^ m
-    if opcode == "neg":
-        return -a[0] & m
-    if opcode == "shl":
-        return (a[0] << attrs["by"]) & m
-    if opcode == "shr":
-        return a[0] >> attrs["by"]
-    if opcode in ("rotl", "rotr"):
-        k = attrs["by"] % w
-        if opcode == "rotr":
-            k = (w - k) % w
-        return ((a[0] << k) | (a[0] >> (w - k))) & m if k else a[0]
-    if opcode == "shl_var":
-        return (a[0] << a[1]) & m if a[1] < w else 0
-    if opcode == "shr_var":
-        return a[0] >> a[1]
-    if opcode in ("eq", "ne", "ult", "ule", "ugt", "uge"):
-        x, y = a
-        return int({"eq": x == y, "ne": x != y, "ult": x < y, "ule": x <= y, "ugt": x > y, "uge": x >= y}[opcode])
-    if opcode == "select":
-        return a[1] if a[0] else a[2]
-    if opcode in ("zext",):
-        return a[0]
-    if opcode == "trunc":
-        return a[0] & m
-    if opcode == "slice":
-        return (a[0] >> attrs["lo"]) & m
-    if opcode == "concat":
-        v = 0
-        for x, xw in zip(a, widths):
-            v = (v << xw) | x
-        return v
-    if opcode == "perm":
-        r = 0
-        for i, dest in enumerate(attrs["table"]):
-            r |= ((a[0] >> i) & 1) << dest
-        return r
-    return None
+    """The value of a pure one-result op on constants (the IR op table, aedsl/ir/ops.py), or
+    None if it is not folded here (ops with effects or memory operands, `addc`/`subb`)."""
+    spec = OPS.get(opcode)
+    if spec is None or not spec.pure or spec.results != 1:
+        return None
+    return spec.bind(tuple(widths), w, attrs)(*args)
 
 
 class SelectorBase:

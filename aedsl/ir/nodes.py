@@ -12,7 +12,7 @@ from bytes of a byte memory). Ops with effects (stores, calls, accelerator ops) 
 
 A pass is a pure function `Module -> Module`; `clone()` gives a pass a copy it may change.
 
-Opcodes (operands in `args`, constants in `attrs`):
+Opcodes (operands in `args`, constants in `attrs`; ops.py holds each one's exact semantics):
   const               attrs value                       -> uW
   not, neg            x                                 -> uW
   xor and or add sub mul udiv umod   x, y (same width)  -> uW   (add/sub/mul mod 2^W)

@@ -1,5 +1,7 @@
 """Helpers shared by the IR passes: purity, constant evaluation, fresh names, cloning, rewriting.
 
+Purity, effects and evaluation come from the op table (aedsl/ir/ops.py).
+
 Not a pass itself (it has no NAME). Everything here works on a module the pass has already
 cloned, so mutating is allowed; passes call `module.clone()` before using any of it.
 """
@@ -7,14 +9,9 @@ from __future__ import annotations
 
 import re
 
+from .. import ops
 from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
-
-# Ops without effects whose results depend only on their operands (and attrs).
-PURE_OPS = frozenset({
-    "const", "not", "neg", "xor", "and", "or", "add", "sub", "mul", "udiv", "umod", "umulh",
-    "shl", "shr", "rotl", "rotr", "shl_var", "shr_var", "eq", "ne", "ult", "ule", "ugt", "uge",
-    "select", "zext", "trunc", "slice", "concat", "perm", "addc", "subb",
-})
+from ..ops import OPS
 
 # Entry points by the conventions of docs/LANGUAGE.md; a module that has none of them keeps all
 # of its own (un-dotted) functions as roots.
@@ -30,7 +27,8 @@ def key_setup_stage(module: Module) -> tuple[str, ...]:
 
 def is_pure(op: Op) -> bool:
     """True if `op` may be removed when unused, duplicated or merged with an equal op."""
-    if op.opcode in PURE_OPS:
+    spec = OPS.get(op.opcode)
+    if spec is not None and spec.pure:
         return True
     # Tables are read-only, so a table load is a pure function of its index.
     return op.opcode == "load" and isinstance(op.args[0], Memory) and op.args[0].kind == "table"
@@ -38,64 +36,15 @@ def is_pure(op: Op) -> bool:
 
 def has_effect(op: Op) -> bool:
     """Ops that must stay even when their results are unused (and keep their order)."""
-    if op.opcode in ("store", "store_be", "store_le", "call", "accel_start", "accel_result"):
+    spec = OPS.get(op.opcode)
+    if spec is not None and spec.has_effect:
         return True
     return any(has_effect(o) for r in op.regions for o in walk_ops(r))
 
 
-def mask(w: int) -> int:
-    return (1 << w) - 1
-
-
 def evaluate(op: Op, vals: list[int]) -> list[int]:
-    """The results of pure scalar op `op` on constant operand values (same rules as interp.py)."""
-    code = op.opcode
-    w = op.results[0].width
-    m = mask(w)
-    a = vals
-    if code == "const":
-        return [op.attrs["value"] & m]
-    if code == "addc":
-        s = a[0] + a[1] + a[2]
-        return [s & m, s >> w]
-    if code == "subb":
-        d = a[0] - a[1] - a[2]
-        return [d & m, int(d < 0)]
-    if code in ("rotl", "rotr"):
-        k = op.attrs["by"] % w if w else 0
-        if code == "rotr":
-            k = (w - k) % w
-        return [((a[0] << k) | (a[0] >> (w - k))) & m if k else a[0]]
-    simple = {
-        "not": lambda: a[0] ^ m, "neg": lambda: -a[0] & m,
-        "xor": lambda: a[0] ^ a[1], "and": lambda: a[0] & a[1], "or": lambda: a[0] | a[1],
-        "add": lambda: (a[0] + a[1]) & m, "sub": lambda: (a[0] - a[1]) & m,
-        "mul": lambda: (a[0] * a[1]) & m,
-        "umulh": lambda: (a[0] * a[1]) >> w,
-        "udiv": lambda: a[0] // a[1] if a[1] else 0, "umod": lambda: a[0] % a[1] if a[1] else a[0],
-        "shl": lambda: (a[0] << op.attrs["by"]) & m, "shr": lambda: a[0] >> op.attrs["by"],
-        "shl_var": lambda: (a[0] << a[1]) & m if a[1] < w else 0,
-        "shr_var": lambda: a[0] >> a[1],
-        "eq": lambda: int(a[0] == a[1]), "ne": lambda: int(a[0] != a[1]),
-        "ult": lambda: int(a[0] < a[1]), "ule": lambda: int(a[0] <= a[1]),
-        "ugt": lambda: int(a[0] > a[1]), "uge": lambda: int(a[0] >= a[1]),
-        "select": lambda: a[1] if a[0] else a[2],
-        "zext": lambda: a[0], "trunc": lambda: a[0] & m,
-        "slice": lambda: (a[0] >> op.attrs["lo"]) & m,
-    }
-    if code in simple:
-        return [simple[code]()]
-    if code == "concat":
-        r = 0
-        for x, v in zip(a, op.args):
-            r = (r << v.width) | x
-        return [r]
-    if code == "perm":
-        r = 0
-        for i, dest in enumerate(op.attrs["table"]):
-            r |= ((a[0] >> i) & 1) << dest
-        return [r]
-    raise ValueError(f"cannot evaluate {code}")
+    """The results of pure scalar op `op` on constant operand values (the op table, ops.py)."""
+    return ops.evaluate(op.opcode, vals, [a.width for a in op.args], op.results[0].width, op.attrs)
 
 
 class Names:

@@ -1,6 +1,6 @@
 """Constant folding and algebraic simplification.
 
-Folds every pure op whose operands are all constants (same semantics as interp.py), loads from
+Folds every pure op whose operands are all constants (the op table, ops.py), loads from
 tables at constant indices, and these identities (w = the width, c a constant):
   x^0, x|0, x&~0, x+0, x-0, x*1, shifts/rotates by 0 (rotates mod w), zext to the same width,
   slice of the whole word  -> x
@@ -20,7 +20,8 @@ Assumes: table contents (`Memory.data`) are fixed, as the IR defines.
 from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module, Op, Value
-from .common import Subst, Names, evaluate, is_pure, mask, resolve, substitute
+from ..ops import mask
+from .common import Subst, Names, evaluate, is_pure, resolve, substitute
 
 NAME = "constfold"
 
@@ -294,12 +295,12 @@ class _Folder:
 
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
-    fold_in_place(module)
+    run_in_place(module, knobs)
     return module
 
 
-def fold_in_place(module: Module) -> None:
-    """The pass on a module the caller owns (other passes' clean-up, without another clone)."""
+def run_in_place(module: Module, knobs: dict | None = None) -> None:
+    """The pass on a module the caller owns (the pipeline's later steps: no copy)."""
     for fn in module.functions:
         f = _Folder(fn)
         f.block(fn.body)

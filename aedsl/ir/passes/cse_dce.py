@@ -104,12 +104,12 @@ def _drop_carried(op: Op, uses: dict[int, int]) -> bool:
 
 def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
-    optimize_in_place(module)
+    run_in_place(module, knobs)
     return module
 
 
-def optimize_in_place(module: Module) -> None:
-    """The pass on a module the caller owns (other passes' clean-up, without another clone)."""
+def run_in_place(module: Module, knobs: dict | None = None) -> None:
+    """The pass on a module the caller owns (the pipeline's later steps: no copy)."""
     for fn in module.functions:
         subst = Subst()
         _cse(fn.body, [], subst)

@@ -24,7 +24,7 @@ Assumes: no recursion (the DSL has none).
 """
 from __future__ import annotations
 
-from ..nodes import Block, Function, Memory, Module
+from ..nodes import Block, Function, Memory, Module, walk_ops
 from .call_policy import MIN_WORK, kept_calls
 from .common import Subst, Names, clone_block, knob_int, reachable_functions, resolve, substitute
 
@@ -79,7 +79,6 @@ def _callees_first(module: Module) -> list[Function]:
         if state.get(f.name) == 1:
             raise ValueError(f"recursive call through {f.name}")
         state[f.name] = 1
-        from ..nodes import walk_ops
         for op in walk_ops(f.body):
             if op.opcode == "call":
                 visit(module.function(op.attrs["callee"]))

@@ -10,7 +10,8 @@ terms do more than place a single table lookup (or r itself) once, the pass eval
 of that root's placed terms for all 2^|r| inputs (with the reference interpreter, so it means
 exactly what the IR means), stores the result as a new module table `tf<k>` of y's width, and
 rewrites y = XOR of the lookups tf<k>[r], the remaining placed terms and the residuals. Equal
-tables are shared. Cleans up with constfold and cse_dce afterwards, removing the dead cones.
+tables are shared. The replaced cones are left dead: the pipeline runs constfold and cse_dce
+after this pass (when `acts`), which remove them.
 
 On AES written with an S-box and xtime (specs/primitives/aes.ae) this yields the T-tables: after
 legalize at W=16, four 256 x u16 tables [2S,S], [3S,2S], [S,3S], [S,S] (Gouvea-Lopez, seed 000
@@ -38,7 +39,8 @@ from __future__ import annotations
 
 from ..interp import compile_module
 from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
-from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, mask, resolve, substitute
+from ..ops import mask
+from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, resolve, substitute, use_counts
 
 NAME = "table_fusion"
 
@@ -334,6 +336,11 @@ def _index_only(fn: Function) -> dict[int, bool]:
     return ok
 
 
+def acts(knobs: dict) -> bool:
+    """Whether the pass may change anything (the pipeline cleans up after it only then)."""
+    return str((knobs or {}).get("table_fusion", "full")) != "none"
+
+
 def run(module: Module, knobs: dict) -> Module:
     mode = str((knobs or {}).get("table_fusion", "full"))
     if mode not in ("none", "byte", "full", "rotate"):
@@ -344,7 +351,6 @@ def run(module: Module, knobs: dict) -> Module:
     min_bits = knob_int(knobs, "fusion_min_bits", 4)
     registry: dict = {}
     cache: dict = {}
-    from .common import use_counts
     for fn in module.functions:
         f = _Fuser(module, fn, mode, min_bits, registry)
         f.uses = use_counts(fn)
@@ -353,7 +359,4 @@ def run(module: Module, knobs: dict) -> Module:
         f.max_width = 8 if mode == "byte" else knob_int(knobs, "word_bits", 64)
         f.block(fn.body)
         substitute(fn.body, f.subst)
-    from . import constfold, cse_dce
-    constfold.fold_in_place(module)
-    cse_dce.optimize_in_place(module)
     return module

@@ -1,0 +1,114 @@
+"""The pass pipeline (aedsl/ir/pipeline.py) is the one place passes are composed: its steps,
+stages, `until` and `skip`, and that no pass module imports or runs another pass."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir import pipeline
+from aedsl.ir.printer import print_module
+
+ROOT = Path(__file__).resolve().parents[3]
+PASSES_DIR = ROOT / "aedsl" / "ir" / "passes"
+SPECK = ROOT / "specs" / "primitives" / "speck.ae"
+SPECK_KNOBS = {"block_bits": "64", "key_bits": "128"}
+
+
+def test_steps_and_stages():
+    assert [s.label for s in pipeline.STEPS] == [
+        "inline", "unroll", "constfold", "cse_dce", "legalize", "legalize.constfold",
+        "legalize.cse_dce", "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce"]
+    assert pipeline.STAGES == ["inline", "unroll", "constfold", "cse_dce", "legalize", "table_fusion"]
+    for step in pipeline.STEPS:
+        assert step.module.NAME == step.NAME
+
+
+def test_clean_up_runs_only_when_the_pass_acts():
+    cleanups = [s for s in pipeline.STEPS if s.NAME != s.stage]
+    assert all(s.applies({"word_bits": "16"}) for s in cleanups)
+    assert not any(s.applies({"word_bits": "16", "table_fusion": "none"})
+                   for s in cleanups if s.stage == "table_fusion")
+    assert not any(s.applies({}) for s in cleanups if s.stage == "legalize")
+
+
+def _ir(knobs, **kw):
+    return print_module(pipeline.run(load_module(SPECK, SPECK_KNOBS), knobs, **kw))
+
+
+def test_until_a_stage_includes_its_clean_up():
+    knobs = {"word_bits": "16"}
+    module = load_module(SPECK, SPECK_KNOBS)
+    by_hand = [module]
+    for step in pipeline.STEPS[:7]:          # through legalize.cse_dce
+        by_hand.append(step.run(by_hand[-1], knobs))
+    assert _ir(knobs, until="legalize") == print_module(by_hand[7])
+    assert _ir(knobs, until="legalize.cse_dce") == print_module(by_hand[7])
+    assert _ir(knobs, until="legalize.constfold") == print_module(by_hand[6])
+    # the bare legalize step leaves work for the clean-up
+    assert print_module(by_hand[5]) != print_module(by_hand[6])
+
+
+def test_the_input_module_is_not_changed():
+    module = load_module(SPECK, SPECK_KNOBS)
+    before = print_module(module)
+    pipeline.run(module, {"word_bits": "16"})
+    assert print_module(module) == before
+
+
+def test_unknown_stage():
+    with pytest.raises(KeyError, match="no pass named 'fold'"):
+        pipeline.run(load_module(SPECK, SPECK_KNOBS), {}, until="fold")
+
+
+def test_run_passes_skips_whole_stages():
+    knobs = {"word_bits": "16"}
+    assert pipeline.SKIP_PASSES == frozenset({"table_fusion"})
+    skipped = print_module(pipeline.run_passes(load_module(SPECK, SPECK_KNOBS), knobs))
+    assert skipped == _ir(knobs, until="legalize")
+    assert print_module(pipeline.run_passes(load_module(SPECK, SPECK_KNOBS), knobs, skip=frozenset())) \
+        == _ir(knobs)
+
+
+def test_pure_step_run_equals_the_pipeline_in_place_runs():
+    """The pipeline runs later clean-up steps in place; the result is the same as pure runs."""
+    knobs = {"word_bits": "32"}
+    module = load_module(ROOT / "specs" / "primitives" / "aes.ae", {"key_bits": "128"})
+    by_hand = module
+    for step in pipeline.STEPS:
+        by_hand = step.run(by_hand, knobs)
+    assert print_module(pipeline.run(module, knobs)) == print_module(by_hand)
+
+
+def _imports(path: Path) -> list[tuple[int, str, list[str]]]:
+    """(level, module, names) of every import in the file, at any depth (function level too)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            out.append((node.level, node.module or "", [a.name for a in node.names]))
+        elif isinstance(node, ast.Import):
+            out.extend((0, a.name, []) for a in node.names)
+    return out
+
+
+def test_passes_do_not_import_passes():
+    """Only pipeline.py composes passes: a pass module imports helpers (common, call_policy),
+    never another pass."""
+    pass_names = {s.NAME for s in pipeline.STEPS}
+    allowed = {"common", "call_policy"}
+    for path in sorted(PASSES_DIR.rglob("*.py")):
+        # the import level that names a module of aedsl/ir/passes itself
+        passes_level = len(path.relative_to(PASSES_DIR).parts)
+        own = path.relative_to(PASSES_DIR).parts[0].removesuffix(".py")
+        for level, module, names in _imports(path):
+            if level == 0 and module.startswith("aedsl.ir.passes."):
+                targets = [module.split(".")[3]]
+            elif level == passes_level:
+                targets = [module.split(".")[0]] if module else names
+            else:
+                targets = []
+            for t in targets:
+                assert t == own or t in allowed or t not in pass_names, f"{path} imports the pass {t}"
+            assert module != "importlib", f"{path} imports modules dynamically"
