@@ -15,23 +15,37 @@ from aedsl.backends import registry
 from aedsl.codegen.unit import Compiled
 from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
+from aedsl.ir import pipeline
 from aedsl.ir.pipeline import run_passes
+from aedsl.knobs import Knob
 
-# Knobs read by IR passes (not declared by specs).
-PASS_KNOBS = ("table_fusion", "fusion_min_bits", "word_bits", "inline", "unroll_limit", "call_min_work")
+def knob_registry(chip) -> dict[str, Knob]:
+    """The knobs of the IR passes and of the chip's target (a spec declares its own), by name."""
+    target = registry.target_for(chip)
+    out = dict(pipeline.knobs())
+    for name, values in target.knobs.items():
+        out[name] = Knob(name, "target", tuple(values), None, doc=f"a knob of the {target.name} target")
+    return out
+
+
+def check_knobs(chip, knobs: dict) -> dict[str, str]:
+    """The pass and target knobs among `knobs` with their values checked (KnobError otherwise);
+    the others are left to the spec (the frontend rejects what it does not declare)."""
+    reg = knob_registry(chip)
+    return {k: (reg[k].check(v) if k in reg else str(v)) for k, v in knobs.items()}
 
 
 def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None) -> Compiled:
     """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
     `skip_passes`."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
-    knobs = {k: str(v) for k, v in (knobs or {}).items()}
+    knobs = check_knobs(chip, knobs or {})
     backend = registry.target_for(chip)
     if skip_passes is None:
         skip_passes = backend.skip_passes
     # knobs of the IR passes and of the target are not the spec's: the frontend does not see
     # them; a target may translate its own knobs into pass knobs (`pass_knobs`)
-    own = set(PASS_KNOBS) | set(backend.knobs)
+    own = set(knob_registry(chip))
     module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own})
     clash = sorted(own & set(module.knobs))
     if clash:

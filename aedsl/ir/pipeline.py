@@ -117,3 +117,12 @@ def run(module: Module, knobs: dict[str, str], until: str | None = None,
 def run_passes(module: Module, knobs: dict, skip=SKIP_PASSES) -> Module:
     """The whole pipeline as the compile driver runs it: without the stages in `skip`."""
     return run(module, knobs, skip=skip)
+
+
+def knobs() -> dict:
+    """Every pass knob (`aedsl.knobs.Knob`) the pipeline's passes declare, by name."""
+    out = {}
+    for step in STEPS:
+        for k in getattr(step.module, "KNOBS", ()):
+            out[k.name] = k
+    return out

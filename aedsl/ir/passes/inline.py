@@ -24,12 +24,20 @@ Assumes: no recursion (the DSL has none).
 """
 from __future__ import annotations
 
+from aedsl.knobs import Knob
+
 from ..nodes import Block, Function, Memory, Module, walk_ops
 from .call_policy import MIN_WORK, kept_calls
 from .common import Subst, Names, clone_block, knob_int, reachable_functions, resolve, substitute
 
 NAME = "inline"
 POLICIES = ("auto", "all", "none", "entries")
+KNOBS = (
+    Knob("inline", "pass", POLICIES, "auto",
+         doc="which calls are inlined: auto (the call policy keeps big multi-site callees), all, none, entries"),
+    Knob("call_min_work", "pass", None, None, minimum=1,
+         doc="the call policy's work threshold for keeping a callee a call (targets set their own)"),
+)
 
 
 # Entry points kept as calls by `inline=entries` (matched on the last dotted component).

@@ -37,12 +37,19 @@ Assumes: tables' contents are fixed (the IR's rule), so a table load is a pure f
 """
 from __future__ import annotations
 
+from aedsl.knobs import Knob
+
 from ..interp import compile_module
 from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
 from ..ops import mask
 from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, resolve, substitute, use_counts
 
 NAME = "table_fusion"
+KNOBS = (
+    Knob("table_fusion", "pass", ("none", "byte", "full", "rotate"), "full",
+         doc="table budget: none, byte (8-bit tables), full (word tables), rotate (one table + rotations)"),
+    Knob("fusion_min_bits", "pass", None, "4", minimum=1, doc="smallest input width worth a fused table"),
+)
 
 # Ops through which the XOR-decomposition looks (they place or combine terms linearly).
 _LINEAR = ("xor", "concat", "zext", "shl")

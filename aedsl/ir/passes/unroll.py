@@ -16,10 +16,14 @@ Assumes: nothing beyond the IR's own rules.
 """
 from __future__ import annotations
 
+from aedsl.knobs import Knob
+
 from ..nodes import Block, Function, Module, Op, Value, walk_ops
 from .common import Subst, Names, clone_block, const_defs, knob_int, resolve, substitute
 
 NAME = "unroll"
+KNOBS = (Knob("unroll_limit", "pass", None, None, minimum=1,
+               doc="largest number of ops a full unrolling may copy (default: no limit)"),)
 
 
 def _const(names: Names, value: int, width: int, out: list[Op]) -> Value:

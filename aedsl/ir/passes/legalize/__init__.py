@@ -24,6 +24,8 @@ Preserves: each function's behaviour under the word-splitting `Interface`.
 """
 from __future__ import annotations
 
+from aedsl.knobs import Knob
+
 from ...nodes import Memory, Module
 from ..common import knob_int
 from .bits import Bits
@@ -35,6 +37,8 @@ from .products import Products
 from .walker import LegalizeError, Walker
 
 NAME = "legalize"
+KNOBS = (Knob("word_bits", "pass", ("16", "32"), None,
+              doc="the target's machine word: wider values become words of this size (targets set it)"),)
 
 __all__ = ["NAME", "Interface", "LegalizeError", "acts", "join_ints", "run", "split_int", "word_widths"]
 
