@@ -26,7 +26,7 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from aedsl.codegen import dce, regalloc, schedule
+from aedsl.codegen import accel as schedule, dce, regalloc
 from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
