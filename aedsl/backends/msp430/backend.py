@@ -27,14 +27,14 @@ from pathlib import Path
 from aedsl.ir.nodes import Memory, Module
 
 from aedsl.codegen import accel as schedule, dce, regalloc
-from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, Param, exported, unit_kind, variant_stem
+from aedsl.codegen.unit import BLOCK_ENTRIES, Compiled, Entry, exported, unit_kind, variant_stem
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from . import peephole, swap
 from .accel import make_ports
-from .calls import call_symbol
 from .select import Msp430Selector
+from .select.calls import call_symbol, entry_params
 from .target import ARG_REGS, SP, make_target, reg_name
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -113,20 +113,6 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
         k.update(AES_TABLES[k["aes_tables"]])
     k.setdefault("table_fusion", "none")
     return k
-
-
-def entry_params(fn) -> tuple[list[Param], list[int]]:
-    params = []
-    for p in fn.params:
-        if isinstance(p, Memory):
-            if p.length is None:
-                params.append(Param(p.name, "bytes", p.elem_width))
-            else:
-                stride = 1 if p.elem_width <= 8 else 2 * nlimbs(p.elem_width, 16)
-                params.append(Param(p.name, "mem", p.elem_width, p.length, stride))
-        else:
-            params.append(Param(p.name, "word" if p.width <= 16 else "wide", p.width))
-    return params, list(fn.result_widths)
 
 
 def _signature(fn) -> tuple:
