@@ -1,7 +1,7 @@
 """Shift, rotation, slice and concat handlers shared by the targets (see the package docstring).
 
 The handlers split an op into the target's multi-limb primitives: `shl_multi(limbs, k, n_out,
-known_bits=None)`, `shr_multi(limbs, k, n_out)`, `rotl_multi(limbs, width, k)` and
+known_bits=None)`, `shr_multi(limbs, k, n_out)`, `rotl_limb(limb, k)`, `rotl_limbs(limbs, s)` and
 `_shift_var(op, left)` (a run-time amount); targets add their special cases by overriding a
 handler and calling this one for the general case.
 """
@@ -13,6 +13,26 @@ from ..select_base import nlimbs
 
 class ShiftOps:
     """Selector mixin: shifts, rotations, slices and concatenations over limbs."""
+
+    def rotl_multi(self, limbs: list, width: int, k: int) -> list:
+        """limbs rotated left by a constant k: a value of no whole number of limbs as two shifts
+        or-ed, one limb by the target's `rotl_limb(limb, k)`, whole limbs by renaming, and the
+        remaining 0 < s < LIMB bits of a multi-limb value by the target's `rotl_limbs(x, s)`."""
+        k %= width
+        if k == 0:
+            return list(limbs)
+        n = len(limbs)
+        if width % self.LIMB:
+            a = self.shl_multi(limbs, k, n)
+            b = self.shr_multi(limbs, width - k, n)
+            return self.mask([self.bitop(self.BITWISE["or"], x, y) for x, y in zip(a, b)], width)
+        if n == 1:
+            return [self.rotl_limb(limbs[0], k)]
+        q, s = divmod(k, self.LIMB)
+        x = [limbs[(j - q) % n] for j in range(n)]
+        if s == 0:
+            return x
+        return self.rotl_limbs(x, s)
 
     def op_shl(self, op):
         (a,) = self.args(op)
