@@ -30,6 +30,8 @@ class Msp430Shifts:
             self.emit("rrc", d)
         return d
 
+    rotl_limb = rotl16
+
     def shl16(self, limb, s: int, known_bits: int = 16):
         if isinstance(limb, Imm):
             return Imm((limb.value << s) & M16)
@@ -203,21 +205,10 @@ class Msp430Shifts:
             out.append(self.bitop("bis", hi, lo))
         return out
 
-    def rotl_multi(self, limbs: list, width: int, k: int) -> list:
-        k %= width
-        if k == 0:
-            return list(limbs)
-        n = len(limbs)
-        if width % 16:
-            a = self.shl_multi(limbs, k, n)
-            b = self.shr_multi(limbs, width - k, n)
-            return self.mask([self.bitop("bis", x, y) for x, y in zip(a, b)], width)
-        if n == 1:
-            return [self.rotl16(limbs[0], k)]
-        q, s = divmod(k, 16)
-        x = [limbs[(j - q) % n] for j in range(n)]
-        if s == 0:
-            return x
+    def rotl_limbs(self, x: list, s: int) -> list:
+        """A multi-limb rotation left by 0 < s < 16 bits: the byte merge for 8, else carry chains
+        or per-limb rotate + masks + merge, whichever is shorter."""
+        n = len(x)
         if s == 8:
             return self.rotl8_limbs(x)
         # carry chains: s steps left of n+1 instructions, or 16-s steps right of n+1
