@@ -242,7 +242,8 @@ class SelectorBase:
         self.local_count += 1
         name = f"{m.name}.{self.local_count}"
         stride = self.stride(m.elem_width)
-        size = (stride * m.length + 1) & ~1
+        wb = self.LIMB // 8                     # word-aligned: the target's word loads and stores
+        size = (stride * m.length + wb - 1) & ~(wb - 1)
         self.mf.locals[name] = size
         self.mems[m] = MemBind("local", stride, m.elem_width, name=name, count=m.length)
         self.zero_local(name, size)

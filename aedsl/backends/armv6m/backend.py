@@ -21,15 +21,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aedsl.ir.nodes import Memory, Module
+from aedsl.ir.nodes import Module
 
 from aedsl.codegen import dce, regalloc
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.interface import Backend, MirContext, MirPass
-from aedsl.codegen.unit import BLOCK_ENTRIES, Entry, Param
+from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .select import ArmSelector, LOAD, STORE
+from .select.calls import call_symbol, entry_params, wide_bytes
 from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
                      _shifted8, make_target, reg_name)
 from .toolchain import TOOLCHAIN, linker_script
@@ -42,10 +43,6 @@ VERSION = "0.1"
 BCC_REACH = 250          # B<cond>: -256..+254 bytes from PC+4; keep a margin
 B_REACH = 2040           # B: +-2 KB
 POOL_REACH = 900         # LDR literal: 1020 bytes forward; the pool itself and relaxation need room
-
-
-def call_symbol(module: Module, fname: str) -> str:
-    return f"{module.name}_{fname.replace('.', '_')}"
 
 
 # Flash below which a spec needing both cipher directions gets the 1-table AES variant.
@@ -76,25 +73,6 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
                 not all(n in names for n in BLOCK_ENTRIES):
             k["table_fusion"] = "rotate"
     return k
-
-
-def wide_bytes(width: int) -> int:
-    """Bytes of a wide scalar parameter or a result: the target-neutral layout (16-bit units)."""
-    return 2 * nlimbs(width, 16)
-
-
-def entry_params(fn) -> tuple[list[Param], list[int]]:
-    params = []
-    for p in fn.params:
-        if isinstance(p, Memory):
-            if p.length is None:
-                params.append(Param(p.name, "bytes", p.elem_width))
-            else:
-                stride = 1 if p.elem_width <= 8 else 2 if p.elem_width <= 16 else 4 * nlimbs(p.elem_width, 32)
-                params.append(Param(p.name, "mem", p.elem_width, p.length, stride))
-        else:
-            params.append(Param(p.name, "word" if p.width <= 32 else "wide", p.width))
-    return params, list(fn.result_widths)
 
 
 def _wide_access(sel: ArmSelector, store: bool, base: int, width: int, limbs=None) -> list:

@@ -15,12 +15,12 @@ decrypts in latency_decrypt_generated_key (167). Repeated decryptions with one k
 the generated key: one key generation (16 key bytes + 52 cycles) and one key reload afterwards
 (the module then holds the last round key, not the cipher key) are repaid after two blocks (47
 cycles saved per block). A single decryption uses OP=01 (no set-up to repay). The choice is made
-by `common/schedule.AccelSelection` from the loop's dataflow (one key, decryptions only).
+by `aedsl/codegen/accel` (`AccelSelection`) from the loop's dataflow (one key, decryptions only).
 """
 from __future__ import annotations
 
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R
-from aedsl.codegen.schedule import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
+from aedsl.codegen.accel import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
 
 AES128_REGS = {"AESACTL0": 0x0, "AESASTAT": 0x4, "AESAKEY": 0x6, "AESADIN": 0x8, "AESADOUT": 0xA}
 AES128_OP = {"encrypt": 0, "decrypt": 1, "keygen": 2, "decrypt_generated_key": 3}
@@ -40,7 +40,7 @@ def latencies(chip) -> dict:
 
 
 def make_ports(chip, cost) -> AccelPorts | None:
-    """The machine-IR view of the module for common/schedule.py (None without the module)."""
+    """The machine-IR view of the module for aedsl/codegen/accel (None without the module)."""
     if chip.accelerator.get("kind") != "aes128":
         return None
     io = {io_operand(chip, r) for r in AES128_REGS}

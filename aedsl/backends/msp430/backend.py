@@ -26,16 +26,16 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from aedsl.codegen import dce, regalloc, schedule
+from aedsl.codegen import accel, dce, regalloc
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.interface import Backend, MirContext, MirPass
-from aedsl.codegen.unit import BLOCK_ENTRIES, Entry, Param
+from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from . import peephole, swap
 from .accel import make_ports
-from .calls import call_symbol
 from .select import Msp430Selector
+from .select.calls import call_symbol, entry_params
 from .target import ARG_REGS, SP, make_target, reg_name
 from .toolchain import TOOLCHAIN, linker_script
 
@@ -43,7 +43,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 VERSION = "0.1"
 ASM_NAME = {"movb.st": "mov.b", "movio": "mov"}
 # knobs of this backend, not of any spec (driver.compile_spec keeps them from the frontend):
-# `schedule` = delay-slot scheduling around the accelerator (common/schedule.py) or none
+# `schedule` = delay-slot scheduling around the accelerator (codegen/accel) or none
 BACKEND_KNOBS = {"schedule": ("none", "delay_slot"),
                  # table strategy of the IR's table_fusion pass (seed 003's AES variants):
                  "aes_tables": ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")}
@@ -115,20 +115,6 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
         k.update(AES_TABLES[k["aes_tables"]])
     k.setdefault("table_fusion", "none")
     return k
-
-
-def entry_params(fn) -> tuple[list[Param], list[int]]:
-    params = []
-    for p in fn.params:
-        if isinstance(p, Memory):
-            if p.length is None:
-                params.append(Param(p.name, "bytes", p.elem_width))
-            else:
-                stride = 1 if p.elem_width <= 8 else 2 * nlimbs(p.elem_width, 16)
-                params.append(Param(p.name, "mem", p.elem_width, p.length, stride))
-        else:
-            params.append(Param(p.name, "word" if p.width <= 16 else "wide", p.width))
-    return params, list(fn.result_widths)
 
 
 def _signature(fn) -> tuple:
@@ -265,7 +251,7 @@ def _cancel_swaps(mf: MFunction, ctx: MirContext) -> None:
 def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
     """Independent work moved into the accelerator's delay slots (knob schedule=delay_slot)."""
     if mf.accel_ports is not None and str(ctx.knobs.get("schedule", "delay_slot")) == "delay_slot":
-        schedule.schedule_function(mf, ctx.machine, mf.accel_ports)
+        accel.schedule_function(mf, ctx.machine, mf.accel_ports)
 
 
 def _regalloc(mf: MFunction, ctx: MirContext) -> None:
@@ -329,10 +315,10 @@ def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
     ports = mf.accel_ports
     if ports is not None:
         # waits covered by the scheduled cycles vanish, the others become BUSY polls
-        insts, mf.accel_report = schedule.finalize_waits(
-            mf.name, insts, target, schedule.AccelPorts(
+        insts, mf.accel_report = accel.finalize_waits(
+            mf.name, insts, target, accel.AccelPorts(
                 ports.is_io, lambda i: target.cost(MInst(i.mn, [resolve(o, frame) for o in i.ops]))[1]
-                if i.mn not in ("label", "comment", schedule.GO, schedule.WAIT) else 0, ports.expand_wait),
+                if i.mn not in ("label", "comment", accel.GO, accel.WAIT) else 0, ports.expand_wait),
             mf.label)
     insts = relax_branches(insts, lambda i: target.cost(MInst(i.mn, [resolve(o, frame) for o in i.ops]))[0],
                            mf.label)

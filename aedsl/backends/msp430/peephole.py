@@ -1,7 +1,7 @@
 """Peephole rewrites on MSP430 machine IR (before register allocation).
 
-`autoincrement`: a walking pointer p (see `Msp430Selector.walker`) read as `0(p), 2(p), ...,
-K-2(p)` in that order by word instructions and then advanced by `add #K, p`, with no other
+`autoincrement`: a walking pointer p (see `walker_setup` in select/memory.py) read as `0(p),
+2(p), ..., K-2(p)` in that order by word instructions and then advanced by `add #K, p`, with no other
 reference to p in between, becomes `@p+` in each of those reads and the `add` disappears:
 `xor @p+, r8` costs 2 cycles and one word where `xor 2(p), r8` costs 3 and two.
 """

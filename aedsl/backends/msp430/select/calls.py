@@ -1,4 +1,5 @@
-"""Subroutine calls on MSP430: a call the IR kept (`inline=auto|none|entries`) becomes `call #f`.
+"""Subroutine calls on MSP430: a call the IR kept (`inline=auto|none|entries`) becomes `call #f`;
+and the interface words of MSP430 functions (`entry_params`).
 
 The callee is compiled once, as a function of its own with a local symbol, and takes its
 parameters exactly like an exported function (docs/BACKENDS.md, "Calls"): a memory is a pointer,
@@ -21,15 +22,23 @@ from __future__ import annotations
 
 from aedsl.ir.nodes import Memory, Op
 
+from aedsl.codegen import calls as interface
+from aedsl.codegen.calls import call_symbol
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, R
 from aedsl.codegen.select_base import nlimbs
-from .target import ARG_REGS, CALL_CLOBBERS, SP
+from ..target import ARG_REGS, CALL_CLOBBERS, SP
 
 ARGS_AREA = "call.args"
 
 
-def call_symbol(module, fname: str) -> str:
-    return f"{module.name}_{fname.replace('.', '_')}"
+def element_stride(elem_width: int) -> int:
+    """Bytes per element of a memory: bytes packed, wider elements in whole 16-bit words."""
+    return 1 if elem_width <= 8 else 2 * nlimbs(elem_width, 16)
+
+
+def entry_params(fn):
+    """The interface words of `fn` (aedsl/codegen/calls.py) with 16-bit words."""
+    return interface.entry_params(fn, 16, element_stride)
 
 
 def _res_area(limbs: list) -> str | None:
@@ -59,7 +68,6 @@ class Msp430Calls:
         return r
 
     def real_call(self, op: Op, callee) -> bool:
-        from .backend import entry_params
         self.calls = getattr(self, "calls", set())
         self.call_sites = getattr(self, "call_sites", 0) + 1
         site = self.call_sites

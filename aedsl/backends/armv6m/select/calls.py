@@ -1,0 +1,109 @@
+"""Subroutine calls on ARMv6-M (BL to a callee compiled once) and the interface words of
+ARMv6-M functions (`entry_params`)."""
+from __future__ import annotations
+
+from aedsl.ir.nodes import Op
+
+from aedsl.codegen import calls as interface
+from aedsl.codegen.calls import call_symbol, wide_bytes
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, R
+from aedsl.codegen.select_base import nlimbs
+from ..target import CALL_CLOBBERS, SP
+from .operands import LIMB, LOAD, STORE
+
+__all__ = ["ArmCalls", "call_symbol", "element_stride", "entry_params", "wide_bytes"]
+
+
+def element_stride(elem_width: int) -> int:
+    """Bytes per element of a memory: bytes, halfwords, or whole 32-bit words."""
+    return 1 if elem_width <= 8 else 2 if elem_width <= 16 else 4 * nlimbs(elem_width, 32)
+
+
+def entry_params(fn):
+    """The interface words of `fn` (aedsl/codegen/calls.py) with 32-bit words."""
+    return interface.entry_params(fn, 32, element_stride)
+
+
+class ArmCalls:
+    """Selector mixin: `real_call` (the SelectorBase hook)."""
+
+    CALL_BUF = "call.buf"
+
+    def real_call(self, op: Op, callee) -> bool:
+        """A call the IR kept (`inline=entries`) becomes BL to the callee compiled once, with the
+        convention of exported functions (docs/BACKENDS.md): memory -> pointer, `bytes` ->
+        pointer and length, a scalar <= 32 bits by value, a wider one by pointer to its words;
+        results through out-pointers. Words go in r0-r3, then the stack (the outgoing-argument
+        area at the bottom of this frame). Wide arguments and results live in one scratch area
+        of the frame (`call.buf`, sized for the largest call, not zeroed: written before read)."""
+        params, results = entry_params(callee)
+        words: list = []
+        buf_off = 0
+        pending_stores = []
+        for p, a, ip in zip(callee.params, op.args, params):
+            if ip.kind in ("mem", "bytes"):
+                b = self.mems[a] if a in self.mems else self.memory(a)
+                words.append(self.base_reg(b))
+                if ip.kind == "bytes":
+                    words.append(self.reg(b.length[0]) if b.length is not None else Imm(b.count))
+            elif ip.kind == "word":
+                words.append(self.get(a)[0])
+            else:
+                pending_stores.append((buf_off, self.get(a), wide_bytes(p.width)))
+                words.append(("buf", buf_off))
+                buf_off += (wide_bytes(p.width) + 3) & ~3
+        res_offs = []
+        for w in results:
+            res_offs.append(buf_off)
+            words.append(("buf", buf_off))
+            buf_off += (wide_bytes(w) + 3) & ~3
+        if buf_off:
+            self.mf.locals[self.CALL_BUF] = max(self.mf.locals.get(self.CALL_BUF, 0), buf_off)
+        for off, limbs, nbytes in pending_stores:
+            for j, x in enumerate(limbs):
+                size = min(4, nbytes - 4 * j)
+                if size == 4:
+                    self.emit("str", self.reg(x), Mem(SP, Frame("local", self.CALL_BUF, off + 4 * j)))
+                else:
+                    a = self.fresh()
+                    self.emit("addsp", a, Mem(SP, Frame("local", self.CALL_BUF, off + 4 * j)))
+                    self.emit(STORE[size], self.reg(x), Mem(a.reg, 0))
+
+        def word_value(x):
+            if isinstance(x, tuple):
+                a = self.fresh()
+                self.emit("addsp", a, Mem(SP, Frame("local", self.CALL_BUF, x[1])))
+                return a
+            return self.reg(x)
+
+        vals = [word_value(x) for x in words]
+        self.mf.n_out = max(getattr(self.mf, "n_out", 0), len(vals) - 4)
+        for k, v in enumerate(vals[4:]):
+            self.emit("str", v, Mem(SP, Frame("out", k)))
+        argregs = [R(k) for k in range(min(4, len(vals)))]
+        for k, v in enumerate(vals[:4]):
+            self.emit("mov", v, argregs[k])
+        ops = [Lbl(call_symbol(self.module, callee.name))] + argregs + [Imm(0)] * (4 - len(argregs))
+        self.emit("bl", *ops, *[R(r) for r in CALL_CLOBBERS])
+        self.calls.add(callee.name)
+        # cached constants and addresses would have to survive the call in r4-r7 or a spill
+        # slot: re-materialising them after it is cheaper
+        self.kcache = {}
+        outs = []
+        for off, w in zip(res_offs, results):
+            nbytes = wide_bytes(w)
+            limbs = []
+            for j in range(nlimbs(w, LIMB)):
+                size = min(4, nbytes - 4 * j)
+                r = self.fresh()
+                if size == 4:
+                    self.emit("ldr", r, Mem(SP, Frame("local", self.CALL_BUF, off + 4 * j)))
+                else:
+                    a = self.fresh()
+                    self.emit("addsp", a, Mem(SP, Frame("local", self.CALL_BUF, off + 4 * j)))
+                    self.emit(LOAD[size], r, Mem(a.reg, 0))
+                limbs.append(r)
+            outs.append(self.mask(limbs, w))
+        for r, limbs in zip(op.results, outs):
+            self.put(r, limbs)
+        return True

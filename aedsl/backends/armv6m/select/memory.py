@@ -1,0 +1,168 @@
+"""ARMv6-M memory access: base registers (hoisted out of loops), immediate or register offsets,
+walking pointers, round keys as lazy loads."""
+from __future__ import annotations
+
+
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R
+from aedsl.codegen.select_base import MemBind, nlimbs
+from ..target import SP, offset_ok
+from .operands import LIMB, LOAD, M32, STORE
+
+
+class ArmMemory:
+    """Selector mixin: addressing, `op_load`, `op_store` and the walking-pointer hooks."""
+
+    def hoist_point(self):
+        """The preheader anchor of the outermost active loop containing no call, or None."""
+        for loop, (_, calls) in zip(self.loops, self.loop_facts):
+            if not calls:
+                return loop.anchor
+        return None
+
+    def base_reg(self, b: MemBind) -> R:
+        """A register holding the address of memory `b`."""
+        if b.kind == "ptr":
+            return R(b.base)
+        key = (b.kind, b.name)
+        if key not in self.kcache:
+            r = self.fresh()
+            inst = (MInst("ldaddr", [r, Lbl(b.name)]) if b.kind == "table" else
+                    MInst("addsp", [r, Mem(SP, Frame("local", b.name, 0))]))
+            inst.loc = self.loc
+            anchor = self.hoist_point()
+            if anchor is not None:          # loop-invariant: once, before the loop
+                inst.depth = anchor.depth
+                self.insert_before(anchor, [inst])
+            else:
+                inst.depth = self.depth
+                self.mf.insts.append(inst)
+            self.kcache[key] = r
+        return self.kcache[key]
+
+    def access(self, mn: str, rt: R, b: MemBind, offset: int | R, extra: int = 0) -> None:
+        """Emit load/store `mn` ("ldr"/"str"/...) of rt at byte `offset` (+ `extra`) of `b`."""
+        if isinstance(offset, int):
+            disp = offset + extra
+            if b.kind == "local" and mn in ("ldr", "str") and disp % 4 == 0:
+                self.emit(mn, rt, Mem(SP, Frame("local", b.name, disp)))
+                return
+            base = self.base_reg(b)
+            if offset_ok(mn, disp):
+                self.emit(mn, rt, Mem(base.reg, disp))
+            else:
+                self.emit(mn + "r", rt, base, self.const_reg(disp))
+            return
+        base = self.base_reg(b)
+        if extra:
+            a = self.fresh()
+            self.emit("adds", a, base, offset)
+            self.emit(mn, rt, Mem(a.reg, extra))
+        else:
+            self.emit(mn + "r", rt, base, offset)
+
+    def scaled_index(self, index: list, stride: int):
+        """index * stride as an int (constant index) or a register."""
+        c = self.const_of(index)
+        if c is not None:
+            return c * stride
+        i = self.reg(index[0])
+        if stride & (stride - 1) == 0:
+            return self.shl1(i, stride.bit_length() - 1)
+        return self.dp2("muls", i, Imm(stride))
+
+    def walked(self, b: MemBind, index: list):
+        """(b', offset) addressing `b[index]` through a loop's walking pointer, or None."""
+        walk = self.walking(b, index)
+        if walk is None:
+            return None
+        p, disp = walk
+        return MemBind("ptr", b.stride, b.elem_width, base=p.reg), disp
+
+    def op_load(self, op):
+        mem, idx = op.args
+        b = self.memory(mem)
+        w = op.results[0].width
+        wk = self.walked(b, self.get(idx))
+        if wk is not None:
+            b, off = wk
+        else:
+            off = self.scaled_index(self.get(idx), b.stride)
+        if b.stride == 4 and isinstance(off, int) and offset_ok("ldr", off) and b.kind != "local":
+            # a lazy load: emitted at the first use (get), so a round key is read where it is
+            # XORed in, not held in a register (or spilled) across the round
+            base = R(b.base) if b.kind == "ptr" else self.base_reg(b)
+            self.put(op.results[0], [Mem(base.reg, off)])
+            # loaded before any store, and before a loop or `if` (where a first use would
+            # leave the register undefined on other paths)
+            self.pending.append((self.vals, op.results[0], 0))
+            return
+        if b.stride <= 4:
+            r = self.fresh()
+            self.access(LOAD[b.stride], r, b, off)
+            self.put(op.results[0], [r])
+            return
+        if not isinstance(off, int):            # one address for all limbs
+            a = self.fresh()
+            self.emit("adds", a, self.base_reg(b), off)
+            b = MemBind("ptr", b.stride, b.elem_width, base=a.reg)
+            off = 0
+        limbs = []
+        for j in range(nlimbs(w, LIMB)):
+            r = self.fresh()
+            self.access("ldr", r, b, off, 4 * j)
+            limbs.append(r)
+        self.put(op.results[0], limbs)
+
+    def op_store(self, op):
+        mem, idx, val = op.args
+        self.materialize_pending()
+        b = self.memory(mem)
+        v = self.get(val)
+        wk = self.walked(b, self.get(idx))
+        if wk is not None:
+            b, off = wk
+        else:
+            off = self.scaled_index(self.get(idx), b.stride)
+        if b.stride <= 4:
+            self.access(STORE[b.stride], self.reg(v[0]), b, off)
+            return
+        if not isinstance(off, int):
+            a = self.fresh()
+            self.emit("adds", a, self.base_reg(b), off)
+            b = MemBind("ptr", b.stride, b.elem_width, base=a.reg)
+            off = 0
+        for j, x in enumerate(v):
+            self.access("str", self.reg(x), b, off, 4 * j)
+
+    def _add_const(self, p: R, k: int, depth: int) -> list:
+        k = ((k + (1 << 31)) & M32) - (1 << 31)
+        if k == 0:
+            return []
+        if 0 < k < 256:
+            return [MInst("adds8", [p, Imm(k)], depth=depth, loc=self.loc)]
+        if -256 < k < 0:
+            return [MInst("subs8", [p, Imm(-k)], depth=depth, loc=self.loc)]
+        t = self.fresh()
+        return [MInst("mov", [Imm(k & M32), t], depth=depth, loc=self.loc),
+                MInst("adds", [p, p, t], depth=depth, loc=self.loc)]
+
+    # --- walking pointers (hooks of codegen/select/loops.py) -------------------------------------
+    # A walker is p = address of element a * index + c0 of a memory (c0 that of its first
+    # access); an access is `ldr rX, [p, #disp]` from any walker of the same memory and
+    # coefficient that reaches it with an immediate offset.
+    def walker_key(self, b: MemBind, a: int):
+        return (b.kind, b.name, b.base, a, b.stride)
+
+    def walker_reaches(self, b: MemBind, disp: int) -> bool:
+        return offset_ok(LOAD[min(b.stride, 4)], disp)
+
+    def walker_setup(self, b: MemBind, p: R, start: int, loop) -> list:
+        d = loop.anchor.depth
+        pre = [MInst("addsp", [p, Mem(SP, Frame("local", b.name, 0))], depth=d, loc=self.loc)
+               if b.kind == "local" else
+               MInst("ldaddr", [p, Lbl(b.name)], depth=d, loc=self.loc) if b.kind == "table" else
+               MInst("mov", [R(b.base), p], depth=d, loc=self.loc)]
+        return pre + self._add_const(p, start, d)
+
+    def walker_advance(self, p: R, delta: int) -> list:
+        return self._add_const(p, delta, self.depth)

@@ -1,0 +1,236 @@
+"""MSP430 byte-order block access (`load_be/le`, `store_be/le`): byte moves, or the word path
+with its scratch fallback (codegen/select/bytes.py describes the shape)."""
+from __future__ import annotations
+
+from aedsl.codegen.mir import Frame, Imm, Ind, Lbl, Mem, R
+from aedsl.codegen.select_base import MemBind, nlimbs
+from ..target import SP
+from .operands import M16, cheap_src
+
+
+class Msp430Buffers:
+    """Selector mixin: `_load_bytes` / `_store_bytes` of the shared byte-block handlers."""
+
+    # The word path (`_load_words`, `_store_words`): a block of an even number >= 8 of bytes of
+    # a pointer buffer at an even (or run-time) offset; an odd-sized partial load of 7 or more
+    # through the scratch area, one zero byte beside it making the block even.
+    WORD_BLOCK_MIN = 8
+    ODD_BLOCK_MIN = 7
+
+    def _word_access(self, b: MemBind, offl: list, nbytes: int) -> bool:
+        if not self.word_block(b, nbytes):
+            return False
+        c = self.const_of(offl)
+        return c is None or c % 2 == 0
+
+    def _load_bytes(self, op, big: bool):
+        mem, off, *cnt = op.args
+        b = self.memory(mem)
+        self._ob_key = None
+        offl = self.get(off)
+        nbytes = op.attrs["bytes"]
+        count, nb = self.block_count(cnt, nbytes)
+        n = nlimbs(8 * nbytes, 16)
+        if nb == nbytes and (self._word_access(b, offl, nbytes) or self.odd_block(b, nbytes, count)):
+            return self._load_words(op, b, offl, nbytes, count, big)
+        bytes_ = []
+        for k in range(nbytes):
+            if k >= nb:
+                bytes_.append(Imm(0))
+                continue
+            r = R(self.vreg())
+            if count is None:
+                self.emit("mov.b", self.byte_addr(b, offl, k), r)
+            else:
+                skip = self.mf.label("nob")
+                self.emit("clr", r)
+                self.emit("cmp", Imm(k + 1), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(skip))
+                self.emit("mov.b", self.byte_addr(b, offl, k), r)
+                self.label(skip)
+            bytes_.append(r)
+        # byte k of the buffer is bits 8*(nbytes-1-k) (BE) or 8*k (LE) of the word
+        out: list = [Imm(0)] * n
+        for k, x in enumerate(bytes_):
+            q, s = divmod(self.byte_position(k, nbytes, big), 16)
+            part = self.shl16(x, s, known_bits=8) if s else x
+            out[q] = self.bitop("bis", out[q], part)
+        self.put(op.results[0], out)
+
+    def _store_bytes(self, op, big: bool):
+        mem, off, val, *cnt = op.args
+        b = self.memory(mem)
+        self.materialize_pending()
+        self._ob_key = None
+        offl = self.get(off)
+        v = self.get(val)
+        nbytes = op.attrs["bytes"]
+        count = self.get(cnt[0]) if cnt else None
+        cc = self.const_of(count) if count is not None else None
+        if (cc is None or cc >= nbytes) and self._word_access(b, offl, nbytes):
+            return self._store_words(b, offl, v, nbytes, big, None if cc is not None else count)
+        swapped: dict = {}
+        for k in range(nbytes):
+            q, s = divmod(self.byte_position(k, nbytes, big), 16)
+            limb = v[q]
+            if s:
+                if q not in swapped:
+                    if isinstance(limb, Imm):
+                        swapped[q] = Imm((limb.value >> 8) & 0xFF)
+                    else:
+                        t = self.copy(limb)
+                        self.emit("swpb", t)
+                        swapped[q] = t
+                src = swapped[q]
+            else:
+                src = limb if not isinstance(limb, Imm) else Imm(limb.value & 0xFF)
+            if count is None:
+                self.emit("movb.st", src, self.byte_addr(b, offl, k))
+            else:
+                skip = self.mf.label("nost")
+                self.emit("cmp", Imm(k + 1), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(skip))
+                self.emit("movb.st", src, self.byte_addr(b, offl, k))
+                self.label(skip)
+
+    # Word path with a scratch fallback (buffers of WORD_BLOCK_MIN+ bytes): the block is read or
+    # written as words at a pointer that is the buffer itself when it is even and the count (if
+    # any) covers the block, else the frame area `bytes.tmp`, which one byte loop fills from the
+    # buffer (load: zero-padded past the count) or drains into it (store). One copy of the word
+    # code and a ~20-byte loop replace a byte sequence with a count test per byte; the steady
+    # state (aligned, full blocks) runs the same word moves as before, without the jump over the
+    # byte code. Partial and odd-addressed blocks pay the loop (~11 cycles a byte).
+    def _addr_reg(self, b: MemBind, offl: list) -> R:
+        """A fresh register holding the address of byte `offl` of pointer buffer `b`."""
+        c = self.const_of(offl)
+        if c is None:
+            p = self._offset_base(b, offl)
+            self._ob_key = None             # redefined below: not to be reused as the base
+            return p
+        p = R(self.vreg())
+        self.emit("mov", R(b.base), p)
+        if c:
+            self.emit("add", Imm(c), p)
+        return p
+
+    def _scratch(self, nbytes: int) -> Mem:
+        self.reserve_scratch(nbytes)
+        return Mem(SP, Frame("local", self.SCRATCH, 0))
+
+    def _load_words(self, op, b: MemBind, offl: list, nbytes: int, count, big: bool) -> None:
+        # Layout: test; words: the word moves; jmp join; the loop; jmp words; join. The fast
+        # path is one straight block ending in a jump (as before the loop existed), so the
+        # delay-slot scheduler still finds the word moves beside an accelerator operation.
+        # An odd size has only the loop: its bytes go to scratch + 1 (big-endian: the zero byte
+        # 0 is then the value's top byte) or scratch + 0 (little-endian: the top byte is last).
+        p = self._addr_reg(b, offl)
+        odd = nbytes % 2
+        slow, words_at, join = self.mf.label("bytes"), self.mf.label("words"), self.mf.label("join")
+        if not odd:
+            if count is not None:
+                self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
+                self.emit("jnc", Lbl(slow))
+            self.emit("bit", Imm(1), p)
+            self.emit("jnz", Lbl(slow))
+        else:
+            self.emit("jmp", Lbl(slow))
+        self.label(words_at)
+        words = [R(self.vreg()) for _ in range((nbytes + 1) // 2)]
+        for i, w in enumerate(words):       # memory order: byte 2i low, byte 2i+1 high
+            self.emit("mov", cheap_src(Mem(p.reg, 2 * i)), w)
+        self.emit("jmp", Lbl(join))
+        self.label(slow)
+        q, s, k, t = (R(self.vreg()) for _ in range(4))
+        area = self._scratch(nbytes + odd)
+        self.emit("lea", area, q)
+        self.emit("mov", q, s)
+        if odd:
+            self.emit("clr", Mem(SP, Frame("local", self.SCRATCH, nbytes - 1 if not big else 0)))
+            if big:
+                self.emit("inc", s)
+        self.emit("mov", Imm(nbytes), k)
+        left = None
+        if count is not None:
+            left = R(self.vreg())
+            self.emit("mov", count[0], left)
+        top, pad = self.mf.label("cpy"), self.mf.label("pad")
+        self.label(top)
+        self.emit("clr", t)
+        if left is not None:                # past the count: zero padding
+            self.emit("tst", left)
+            self.emit("jz", Lbl(pad))
+        self.emit("mov.b", Ind(p.reg), t)
+        self.emit("inc", p)
+        if left is not None:
+            self.emit("dec", left)
+            self.label(pad)
+        self.emit("movb.st", t, Mem(s.reg, 0))
+        self.emit("inc", s)
+        self.emit("dec", k)
+        self.emit("jnz", Lbl(top))
+        self.emit("mov", q, p)
+        self.emit("jmp", Lbl(words_at))
+        self.label(join)
+        n = nlimbs(8 * nbytes, 16)
+        out = []
+        for q_ in range(n):                 # limb q of a big-endian value: word n-1-q, swapped
+            w = words[n - 1 - q_] if big else words[q_]
+            if big:
+                self.emit("swpb", w)
+            out.append(w)
+        self.put(op.results[0], out)
+
+    def _store_words(self, b, offl, v, nbytes, big, count):
+        """Store on the word path (see `_load_words`), through the scratch area when needed."""
+        n = nbytes // 2
+        raw = []                            # memory-order words: byte 2i low, byte 2i+1 high
+        for i in range(n):
+            q = n - 1 - i if big else i
+            limb = v[q] if q < len(v) else Imm(0)
+            if isinstance(limb, Imm):
+                x = limb.value & M16
+                raw.append(Imm(((x << 8) | (x >> 8)) & M16) if big else Imm(x))
+            elif big:
+                t = self.copy(limb)
+                self.emit("swpb", t)
+                raw.append(t)
+            else:
+                raw.append(limb)
+        # Layout: test; the word stores in place; jmp done; the word stores to the scratch
+        # area (SP-relative) and the byte loop; done. The fast path is exactly the word stores
+        # (no extra live register): 4 bytes per word of duplicate code buy that.
+        dst = self._addr_reg(b, offl)
+        slow, done = self.mf.label("bytes"), self.mf.label("stored")
+        if count is not None:
+            self.emit("cmp", Imm(nbytes), self.as_dst(count[0]))
+            self.emit("jnc", Lbl(slow))
+        self.emit("bit", Imm(1), dst)
+        self.emit("jnz", Lbl(slow))
+        for i, w in enumerate(raw):
+            self.emit("mov", w, Mem(dst.reg, 2 * i))
+        self.emit("jmp", Lbl(done))
+        self.label(slow)
+        area = self._scratch(nbytes)
+        for i, w in enumerate(raw):
+            self.emit("mov", w, Mem(SP, Frame("local", self.SCRATCH, 2 * i)))
+        p, k = R(self.vreg()), R(self.vreg())
+        self.emit("lea", area, p)
+        if count is not None:               # min(count, nbytes) bytes (count may cover the block)
+            self.emit("mov", count[0], k)
+            ok = self.mf.label("cnt")
+            self.emit("cmp", Imm(nbytes), k)
+            self.emit("jnc", Lbl(ok))
+            self.emit("mov", Imm(nbytes), k)
+            self.label(ok)
+            self.emit("tst", k)
+            self.emit("jz", Lbl(done))
+        else:
+            self.emit("mov", Imm(nbytes), k)
+        top = self.mf.label("cpy")
+        self.label(top)
+        self.emit("movb.st", Ind(p.reg), Mem(dst.reg, 0))
+        self.emit("inc", p)
+        self.emit("inc", dst)
+        self.emit("dec", k)
+        self.emit("jnz", Lbl(top))
+        self.label(done)

@@ -1,0 +1,332 @@
+"""MSP430 shifts and rotations: 16-bit by `swpb` and 1-bit steps, multi-limb by carry chains
+or per-limb funnels, by a run-time amount in a loop (see the package docstring)."""
+from __future__ import annotations
+
+from aedsl.codegen.mir import Imm, Lbl, Mem, R
+from .operands import M16, is_zero
+
+
+class Msp430Shifts:
+    """Selector mixin: the shift primitives the shared handlers (codegen/select/shifts.py) use."""
+    def rotl16(self, limb, s: int):
+        """16-bit rotate left by s: the cheapest of s `rla; adc` steps, 16-s `bit #1; rrc` steps,
+        or `swpb` and the rest (rotl 8 = swpb)."""
+        s %= 16
+        if isinstance(limb, Imm):
+            v = limb.value
+            return Imm(((v << s) | (v >> (16 - s))) & M16 if s else v)
+        if s == 0:
+            return limb
+        plans = [(2 * s, False, s), (2 * (16 - s), False, -(16 - s)), (1 + 2 * abs(s - 8), True, s - 8)]
+        _, swap, steps = min(plans, key=lambda p: p[0])
+        d = self.copy(limb)
+        if swap:
+            self.emit("swpb", d)
+        for _ in range(max(steps, 0)):
+            self.emit("rla", d)
+            self.emit("adc", d)
+        for _ in range(max(-steps, 0)):
+            self.emit("bit", Imm(1), d)     # C = bit 0
+            self.emit("rrc", d)
+        return d
+
+    rotl_limb = rotl16
+
+    def shl16(self, limb, s: int, known_bits: int = 16):
+        if isinstance(limb, Imm):
+            return Imm((limb.value << s) & M16)
+        if s >= 16:
+            return Imm(0)
+        if s == 0:
+            return limb
+        d = self.copy(limb)
+        if s >= 8:
+            if known_bits + 8 > 16:
+                self.emit("mov.b", d, d)      # drop the byte that would wrap around
+            self.emit("swpb", d)
+            s -= 8
+        self._left(d, s)
+        return d
+
+    def _left(self, d: R, s: int) -> None:
+        if self.cpux:
+            while s > 0:
+                n = min(s, 4)
+                self.emit("rlam", Imm(n), d)
+                s -= n
+        else:
+            for _ in range(s):
+                self.emit("rla", d)
+
+    def shr16(self, limb, s: int):
+        if isinstance(limb, Imm):
+            return Imm((limb.value & M16) >> s)
+        if s >= 16:
+            return Imm(0)
+        if s == 0:
+            return limb
+        d = self.copy(limb)
+        if s >= 8:
+            self.emit("swpb", d)
+            self.emit("mov.b", d, d)
+            s -= 8
+        if s == 0:
+            return d
+        if self.cpux:
+            while s > 0:
+                n = min(s, 4)
+                self.emit("rrum", Imm(n), d)
+                s -= n
+        else:
+            self.emit("clrc")
+            self.emit("rrc", d)
+            for _ in range(s - 1):
+                self.emit("rra", d)        # bit 15 is already 0: arithmetic = logical
+        return d
+
+    def shr_multi(self, limbs: list, k: int, n_out: int) -> list:
+        """limbs >> k, the lowest n_out limbs of the result."""
+        q, s = divmod(k, 16)
+        src = (list(limbs[q:]) + [Imm(0)] * (n_out + 1))[:n_out + 1]
+        if s == 0:
+            return src[:n_out]
+        if s == 8:
+            return self.shr8_limbs(src, n_out)
+        chain = self.shift_chain(src, s, left=False)
+        if chain is not None:
+            return chain[:n_out]
+        m = M16 >> s
+        rot: dict = {}
+
+        def rotated(j):                      # rotr(src_j, s): its low bits belong to out_j,
+            if j not in rot:                 # its high bits to out_{j-1}
+                rot[j] = self.rotl16(src[j], 16 - s)
+            return rot[j]
+        out = []
+        for j in range(n_out):
+            if is_zero(src[j + 1]):
+                out.append(self.shr16(src[j], s))
+                continue
+            lo = Imm(0) if is_zero(src[j]) else self.and_imm(rotated(j), m)
+            hi = self.and_imm(rotated(j + 1), M16 ^ m)
+            out.append(self.bitop("bis", lo, hi))
+        return out
+
+    def shr8_limbs(self, src: list, n_out: int) -> list:
+        """(src >> 8), its lowest n_out limbs: swpb every limb, then out_j takes the low byte of
+        S_j and the high byte of S_{j+1} by the `xor.b` merge of rotl8_limbs (4n-2 one-cycle
+        instructions for n limbs instead of ~7n for per-limb masks). Ascending j, so each copy
+        coalesces with the S_j that dies in it."""
+        sw = []
+        for v in src[:n_out + 1]:
+            if isinstance(v, Imm):
+                sw.append(Imm(((v.value >> 8) | (v.value << 8)) & M16))
+            else:
+                t = self.copy(v)
+                self.emit("swpb", t)
+                sw.append(t)
+        out = []
+        for j in range(n_out):
+            lo, hi = sw[j], sw[j + 1]
+            if is_zero(hi):
+                out.append(self.and_imm(lo, 0x00FF))
+            elif isinstance(hi, Imm) or isinstance(lo, Imm):
+                out.append(self.bitop("bis", self.and_imm(hi, 0xFF00), self.and_imm(lo, 0x00FF)))
+            else:
+                t = self.copy(lo)               # low byte lo ^ hi (xor.b clears the high), then ^ hi
+                self.emit("xor.b", hi, t)
+                self.emit("xor", hi, t)
+                out.append(t)
+        return out
+
+    def shift_chain(self, src: list, s: int, left: bool) -> list | None:
+        """A multi-limb shift by s < 16 bits as s carry chains (`clrc; rrc hi; ...; rrc lo` right,
+        `rla lo; rlc ...; rlc hi` left: one cycle a limb and step), or None when the per-limb
+        funnel (rotate, two masks, merge: ~5 + rotate per limb) is cheaper or the value is short.
+        Zero limbs at the far end (where nothing shifts in from) stay out of the chain."""
+        live = [j for j, v in enumerate(src) if not is_zero(v)]
+        if not live:
+            return list(src)
+        lo, hi = live[0], live[-1]
+        if left:
+            lo, hi = lo, len(src) - 1             # the bits move up into the top limbs
+        n = hi - lo + 1
+        if n < 4:
+            # short values keep the flag-free funnel: a carry chain ties its instructions through
+            # the carry flag, which leaves the delay-slot scheduler less to move (CCM's counters)
+            return None
+        chain = s * (n + (0 if left else 1))
+        funnel = n * (5 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8)))
+        if chain >= funnel:
+            return None
+        d = [self.copy(v) if lo <= j <= hi else v for j, v in enumerate(src)]
+        for _ in range(s):
+            if left:
+                self.emit("rla", d[lo])
+                for j in range(lo + 1, hi + 1):
+                    self.emit("rlc", d[j])
+            else:
+                self.emit("clrc")
+                for j in range(hi, lo - 1, -1):
+                    self.emit("rrc", d[j])
+        return d
+
+    def shl_multi(self, limbs: list, k: int, n_out: int, known_bits: int | None = None) -> list:
+        """(limbs << k), the lowest n_out limbs (bits beyond them are dropped, not masked).
+        known_bits: the value fits in that many bits (lets a shift by 8 be a bare swpb)."""
+        q, s = divmod(k, 16)
+        src = ([Imm(0)] * q + list(limbs) + [Imm(0)] * n_out)[:n_out]
+        if s == 0:
+            return src
+        chain = self.shift_chain(src, s, left=True)
+        if chain is not None:
+            return chain
+        m = (1 << s) - 1                    # the low s bits of rotl(src_j, s) came from its top
+        rot: dict = {}
+
+        def rotated(j):
+            if j not in rot:
+                rot[j] = self.rotl16(src[j], s)
+            return rot[j]
+        out = []
+        for j in range(n_out):
+            carry_in = j > 0 and not is_zero(src[j - 1]) and not (
+                known_bits is not None and j - 1 == q and known_bits + s <= 16)
+            if is_zero(src[j]):
+                hi = Imm(0)
+            elif j == n_out - 1 or not (j + 1 < n_out):
+                kb = known_bits if (known_bits is not None and j == q) else 16
+                hi = self.shl16(src[j], s, kb)
+            elif j + 1 < n_out and not rot.get(j) and known_bits is not None and known_bits + s <= 16 and j == q:
+                hi = self.shl16(src[j], s, known_bits)
+            else:
+                hi = self.and_imm(rotated(j), M16 ^ m)
+            lo = self.and_imm(rotated(j - 1), m) if carry_in else Imm(0)
+            out.append(self.bitop("bis", hi, lo))
+        return out
+
+    def rotl_limbs(self, x: list, s: int) -> list:
+        """A multi-limb rotation left by 0 < s < 16 bits: the byte merge for 8, else carry chains
+        or per-limb rotate + masks + merge, whichever is shorter."""
+        n = len(x)
+        if s == 8:
+            return self.rotl8_limbs(x)
+        # carry chains: s steps left of n+1 instructions, or 16-s steps right of n+1
+        chain_l, chain_r = s * (n + 1), (16 - s) * (n + 1)
+        funnel = n * (3 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8))) + n
+        if min(chain_l, chain_r) <= funnel:
+            d = [self.copy(v) for v in x]
+            if chain_l <= chain_r:
+                for _ in range(s):
+                    self.emit("rla", d[0])
+                    for j in range(1, n):
+                        self.emit("rlc", d[j])
+                    self.emit("adc", d[0])
+            else:
+                # rotate right 16-s, then shift the limbs back by one (rotl s = rotl 16 ∘ rotr (16-s))
+                for _ in range(16 - s):
+                    self.emit("bit", Imm(1), d[0])
+                    for j in reversed(range(n)):
+                        self.emit("rrc", d[j])
+                d = [d[(j - 1) % n] for j in range(n)]
+            return d
+        m = (1 << s) - 1
+        rot = [self.rotl16(v, s) for v in x]
+        out = []
+        for j in range(n):
+            hi = self.and_imm(rot[j], M16 ^ m)
+            lo = self.and_imm(rot[(j - 1) % n], m)
+            out.append(self.bitop("bis", hi, lo))
+        return out
+
+    def rotl8_limbs(self, x: list) -> list:
+        """Rotate a multi-limb value left by 8: swpb every limb, then out_j takes the high byte of
+        S_j and the low byte of S_{j-1} by the `xor.b` merge. Emitted in the order that lets the
+        allocator coalesce each copy with a dying S (3n+1 instructions, as hand-written code)."""
+        n = len(x)
+        sw = []
+        for v in x:
+            if isinstance(v, Imm):
+                sw.append(Imm(((v.value >> 8) | (v.value << 8)) & M16))
+            else:
+                t = self.copy(v)
+                self.emit("swpb", t)
+                sw.append(t)
+        out: list = [None] * n
+        for j in list(range(1, n)) + [0]:
+            hi, lo = sw[j], sw[j - 1]
+            if isinstance(hi, Imm) or isinstance(lo, Imm):
+                a = self.and_imm(hi, 0xFF00)
+                b = self.and_imm(lo, 0x00FF)
+                out[j] = self.bitop("bis", a, b)
+                continue
+            t = self.copy(lo)                   # t = lo ^ low(lo ^ hi) ^ ... : hi's high, lo's low
+            self.emit("xor.b", hi, t)
+            self.emit("xor", hi, t)
+            out[j] = t
+        return out
+
+    def _shift_var(self, op, left: bool):
+        """Shift by a run-time amount (a >= width gives 0): on a multi-limb value first whole
+        limbs while 16 or more remain (n moves per step instead of 16 bit-steps of n rotates:
+        OCB3's nonce and Stretch shifts by up to 120 bits), then one bit per loop iteration."""
+        a, amt = self.args(op)
+        w = op.results[0].width
+        self.materialize_pending()
+        d = [self.copy(x) for x in self.mask(a, w)]
+        c = self.copy(amt[0])
+        big, end, top = self.mf.label("shbig"), self.mf.label("shend"), self.mf.label("sh")
+        hi = Imm(0)
+        for x in amt[1:]:
+            hi = self.bitop("bis", hi, x)
+        if not is_zero(hi):
+            self.emit("tst", self.as_dst(hi))
+            self.emit("jnz", Lbl(big))
+        self.emit("cmp", Imm(w), c)
+        self.emit("jc", Lbl(big))
+        if len(d) > 1:
+            limbs, bits = self.mf.label("shlimb"), self.mf.label("shbits")
+            self.label(limbs)
+            self.emit("cmp", Imm(16), c)
+            self.emit("jnc", Lbl(bits))          # c < 16
+            order = range(len(d) - 1, 0, -1) if left else range(len(d) - 1)
+            for j in order:
+                self.emit("mov", d[j - 1] if left else d[j + 1], d[j])
+            self.emit("clr", d[0] if left else d[-1])
+            self.emit("sub", Imm(16), c)
+            self.emit("jmp", Lbl(limbs))
+            self.label(bits)
+        self.emit("tst", c)
+        self.emit("jz", Lbl(end))
+        self.label(top)
+        if left:
+            self.emit("rla", d[0])
+            for x in d[1:]:
+                self.emit("rlc", x)
+        else:
+            self.emit("clrc")
+            for x in reversed(d):
+                self.emit("rrc", x)
+        self.emit("dec", c)
+        self.emit("jnz", Lbl(top))
+        self.emit("jmp", Lbl(end))
+        self.label(big)
+        for x in d:
+            self.emit("clr", x)
+        self.label(end)
+        self.put(op.results[0], self.mask(d, w))
+
+    def op_shl(self, op):
+        (a,) = self.args(op)
+        if op.results[0].width == 8 and op.attrs["by"] == 1 and isinstance(a[0], (R, Mem)):
+            d = self.copy(a[0])
+            self.emit("rla.b", d)            # add.b d, d: the shift and the byte mask in one
+            self.put(op.results[0], [d])
+            return
+        super().op_shl(op)
+
+    def op_shr(self, op):
+        super().op_shr(op)
+        (a,), out = self.args(op), self.get(op.results[0])
+        if op.args[0].width == 8 and op.attrs["by"] == 7 and isinstance(out[0], R) and isinstance(a[0], R):
+            self.top_bit_of[out[0].reg] = a[0]      # for byte_sign_smear

@@ -1,0 +1,302 @@
+"""Accelerator operations at instruction selection (step 1 of the package docstring).
+
+`AccelSelection` is a mixin of a target's selector: starts rise (through `hoist.hoist_starts`),
+results sink to their first use, and the module's key and mode are tracked so that they are
+written only when they change (a counted loop with one key and mode sets them before the loop).
+It preserves the program's meaning: only pure ops and loads move, and a result is read before
+anything that could observe the module.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aedsl.ir.nodes import Block, Memory, Op, Value
+
+from ..mir import Imm
+from ..select_base import SelectError
+from .hoist import STORES, hoist_starts
+from .ports import GO, WAIT
+
+
+@dataclass
+class _Pending:
+    """A started operation whose result has not been read yet."""
+    op: Op
+    ident: int
+    results: list          # IR result values (one u128, or one per word after legalization)
+
+
+@dataclass
+class AccelConfig:
+    """What the selector needs to know: `latency[kind]` in cycles (kinds: encrypt, decrypt,
+    keygen, decrypt_generated_key) and whether delay-slot scheduling is on."""
+    latency: dict
+    delay_slot: bool = True
+    stats: dict = field(default_factory=lambda: {"starts": 0, "key_loads": 0, "mode_sets": 0})
+
+
+class AccelSelection:
+    """Selector mixin: accelerator ops with rising starts, sinking results and module-state
+    tracking (see the module docstring). The target selector provides the hooks
+    `accel_set_mode(mode)`, `accel_write_key(limbs)`, `accel_write_block(limbs)` (its last write
+    starts the operation), `accel_read(n_limbs) -> limbs`, `accel_key_limbs(membind, index)`
+    (the limbs of a key element read from memory) and `accel_mode(kind) -> mode`; and sets
+    `self.accel` to an `AccelConfig` (None: the chip has no accelerator)."""
+
+    accel: AccelConfig | None = None
+
+    def _accel_init(self):
+        if not hasattr(self, "_acc_pending"):
+            self._acc_pending: _Pending | None = None
+            self._acc_state = (None, None)              # (key signature, mode)
+            self._acc_origin: dict = {}                 # Value -> (memory binding, index, version)
+            self._acc_version: dict = {}                # id(memory binding) -> stores so far
+            self._acc_ids = 0
+
+    # --- IR walk hooks ---------------------------------------------------------------------
+    def select_op(self, op: Op) -> None:
+        self._accel_init()
+        code = op.opcode
+        if code == "accel_start":
+            return self._accel_start(op)
+        if code == "accel_result":
+            return self._accel_result(op)
+        if code in STORES:
+            b = self.memory(op.args[0])
+            self._acc_version[id(b)] = self._acc_version.get(id(b), 0) + 1
+        super().select_op(op)
+        if code == "load" and isinstance(op.args[0], Memory) and op.results:
+            idx = self.const_of(self.get(op.args[1]))
+            if idx is not None:
+                b = self.memory(op.args[0])
+                self._acc_origin[op.results[0]] = (b, idx, self._acc_version.get(id(b), 0))
+
+    def get(self, v: Value) -> list:
+        p = getattr(self, "_acc_pending", None)
+        if p is not None and any(v is r for r in p.results):
+            self.accel_flush()
+        return super().get(v)
+
+    def select_block(self, block: Block) -> list[list]:
+        self._accel_init()
+        if self.accel is None or not self.accel.delay_slot or not any(o.opcode == "accel_start" for o in block.ops):
+            return super().select_block(block)
+        ops = hoist_starts(block.ops)
+        saved = block.ops
+        try:
+            block.ops = ops                     # the IR is not changed: the list is restored
+            return super().select_block(block)
+        finally:
+            block.ops = saved
+
+    def _flush_before_region(self, op: Op) -> None:
+        """A region that neither touches the accelerator nor reads the pending result runs in
+        the operation's delay slot (the wait comes after it; `finalize_waits` counts the
+        region's shortest path); otherwise the result is read before the region is entered."""
+        p = self._acc_pending
+        if p is None:
+            return
+        if _contains_accel(op.regions) or not p.results or _reads_any(op.regions, p.results):
+            self.accel_flush()
+
+    def select_for(self, op: Op) -> None:
+        self._accel_init()
+        self._flush_before_region(op)
+        need = self._loop_need(op) if self.accel is not None else None
+        if need is None and _contains_accel(op.regions):
+            self._acc_state = (None, None)      # unknown at the loop head (the back edge)
+            super().select_for(op)
+            self.accel_flush()
+            self._acc_state = (None, None)
+            return
+        if need is not None:
+            self._accel_ensure(*need)
+        super().select_for(op)
+        if need is not None:
+            self.accel_flush()
+            self._acc_state = (need[0][0], need[1])
+
+    def select_if(self, op: Op) -> None:
+        self._accel_init()
+        self._flush_before_region(op)
+        super().select_if(op)
+        if _contains_accel(op.regions):
+            self.accel_flush()
+            self._acc_state = (None, None)      # the branches may leave different keys/modes
+
+    def select_call(self, op: Op) -> None:
+        self._accel_init()
+        self.accel_flush()
+        super().select_call(op)
+
+    # --- the operations ----------------------------------------------------------------------
+    def _key_sig(self, key_value: Value):
+        o = self._acc_origin.get(key_value)
+        if o is None:
+            return None
+        b, idx, ver = o
+        if self._acc_version.get(id(b), 0) != ver:
+            return None
+        return (id(b), idx, ver), b
+
+    def _split_args(self, op: Op) -> tuple[list, list, Value | None]:
+        limbs = []
+        for a in op.args:
+            limbs.extend(self.get(a))
+        n = len(limbs) // 2
+        key_value = op.args[0] if len(op.args) == 2 else None
+        return limbs[:n], limbs[n:], key_value
+
+    def _accel_start(self, op: Op) -> None:
+        if self.accel is None:
+            raise self._accel_error(op)
+        self.accel_flush()
+        kind = op.attrs["op"].split(".")[-1]          # "encrypt" | "decrypt"
+        key, block, key_value = self._split_args(op)
+        sig = self._key_sig(key_value) if key_value is not None else None
+        form = "cipher"
+        if kind == "decrypt" and self._acc_state[0] is not None and self._acc_state[0][1] == "last" \
+                and sig is not None and self._acc_state[0][0] == sig[0]:
+            form = "last"                               # the loop set up the generated key
+        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind)
+        self._accel_ensure(((sig[0] if sig else None), form), mode, key_limbs=key)
+        self._acc_ids += 1
+        self.accel.stats["starts"] += 1
+        self.accel_write_block(block)
+        lat = self.accel.latency["decrypt_generated_key" if form == "last" else kind]
+        self.emit(GO, Imm(self._acc_ids), Imm(lat))
+        self._acc_pending = _Pending(op, self._acc_ids, [])
+        self._acc_token = op.results[0]
+        if not self.accel.delay_slot:
+            pass                                         # result read at accel_result's place
+
+    def _accel_result(self, op: Op) -> None:
+        p = self._acc_pending
+        if p is None or p.op.results[0] is not op.args[0]:
+            raise self._accel_error(op, "accel_result without its accel_start just before it")
+        p.results = list(op.results)
+        if not self.accel.delay_slot:
+            self.accel_flush()
+
+    def accel_flush(self) -> None:
+        """Read the pending result now (wait, then read the words)."""
+        self._accel_init()
+        p = self._acc_pending
+        if p is None:
+            return
+        self._acc_pending = None
+        self.emit(WAIT, Imm(p.ident))
+        n = sum(-(-r.width // self.LIMB) for r in p.results) if p.results else 128 // self.LIMB
+        limbs = self.accel_read(n)
+        i = 0
+        for r in p.results:
+            k = -(-r.width // self.LIMB)
+            self.put(r, limbs[i:i + k])
+            i += k
+
+    def _accel_ensure(self, key, mode, key_limbs=None) -> None:
+        """Make the module hold `key` = (signature or None, "cipher" | "last") and `mode`."""
+        sig, form = key
+        cur_key, cur_mode = self._acc_state
+        if sig is None or cur_key != (sig, form):
+            if key_limbs is None:
+                key_limbs = self._key_from_sig(sig)
+            if form == "last":
+                # generate the decryption key: OP=10, write the key, wait, then OP=11
+                self.accel_set_mode(self.accel_mode("keygen"))
+                self.accel_write_key(key_limbs)
+                self._acc_ids += 1
+                self.emit(GO, Imm(self._acc_ids), Imm(self.accel.latency["keygen"]))
+                self.emit(WAIT, Imm(self._acc_ids))
+                cur_mode = None
+            else:
+                if cur_mode == self.accel_mode("keygen"):
+                    cur_mode = None
+                self.accel_write_key(key_limbs)
+            self.accel.stats["key_loads"] += 1
+        if cur_mode != mode:
+            self.accel_set_mode(mode)
+            self.accel.stats["mode_sets"] += 1
+        self._acc_state = ((sig, form) if sig is not None else None, mode)
+
+    def _key_from_sig(self, sig):
+        b, idx = self._sig_binding[sig]
+        return self.accel_key_limbs(b, idx)
+
+    def _loop_need(self, op: Op):
+        """((key signature, form), mode) every accelerator op of the loop body uses, if they all
+        use one key element not stored in the body and one kind; else None."""
+        starts = list(_iter_ops(op.regions, "accel_start"))
+        if not starts or any(True for _ in _iter_ops(op.regions, "call")):
+            return None
+        kinds = {s.attrs["op"].split(".")[-1] for s in starts}
+        if len(kinds) != 1:
+            return None
+        defs = {}
+        for o in _iter_ops(op.regions, None):
+            for r in o.results:
+                defs[r] = o
+        origins: dict = {}
+        for s in starts:
+            if len(s.args) != 2:
+                return None
+            k = s.args[0]
+            src = defs.get(k)
+            if src is None:
+                o = self._acc_origin.get(k)      # defined before the loop
+                if o is None:
+                    return None
+                origins[(id(o[0]), o[1])] = o[0]
+                continue
+            if src.opcode != "load" or not isinstance(src.args[0], Memory):
+                return None
+            idx_op = defs.get(src.args[1])
+            idx = self.const_of(self.get(src.args[1])) if idx_op is None else (
+                idx_op.attrs.get("value") if idx_op.opcode == "const" else None)
+            if idx is None:
+                return None
+            b = self.memory(src.args[0])
+            origins[(id(b), idx)] = b
+        if len(origins) != 1:
+            return None
+        (bid, idx), b = origins.popitem()
+        for o in _iter_ops(op.regions, None):
+            if o.opcode in STORES and (not _safe_mem(self, o.args[0]) or id(self.memory(o.args[0])) == bid):
+                return None
+        sig = (bid, idx, self._acc_version.get(bid, 0))
+        if not hasattr(self, "_sig_binding"):
+            self._sig_binding = {}
+        self._sig_binding[sig] = (b, idx)
+        kind = kinds.pop()
+        form = "last" if kind == "decrypt" else "cipher"
+        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind)
+        return (sig, form), mode
+
+    def _accel_error(self, op, why="this chip has no accelerator (choose aes=soft)"):
+        return SelectError(f"{self.mf.name}: {op.opcode}: {why}")
+
+
+def _safe_mem(sel, m):
+    try:
+        sel.memory(m)
+        return True
+    except Exception:
+        return False
+
+
+def _iter_ops(regions, opcode):
+    for blk in regions:
+        for o in blk.ops:
+            if opcode is None or o.opcode == opcode:
+                yield o
+            if o.regions:
+                yield from _iter_ops(o.regions, opcode)
+
+
+def _reads_any(regions, values) -> bool:
+    ids = {id(v) for v in values}
+    return any(id(a) in ids for o in _iter_ops(regions, None) for a in o.args)
+
+
+def _contains_accel(regions) -> bool:
+    return any(True for o in _iter_ops(regions, None) if o.opcode in ("accel_start", "accel_result", "call"))

@@ -1,0 +1,39 @@
+"""The target-neutral parts of the interface of generated functions and of subroutine calls.
+
+An exported function (and a callee compiled as a subroutine, see docs/BACKENDS.md "Calls")
+takes its parameters as words: a memory is a pointer (`mem`), a `bytes` buffer a pointer and a
+length, a scalar of up to one machine word by value (`word`), a wider scalar by pointer to its
+little-endian 16-bit units (`wide`); results go through out-pointers. What differs by target is
+the word size and the element stride of a memory, given by the caller.
+"""
+from __future__ import annotations
+
+from aedsl.ir.nodes import Memory
+
+from .select_base import nlimbs
+from .unit import Param
+
+
+def call_symbol(module, fname: str) -> str:
+    """The assembly symbol of function `fname` of `module` (a callee or an exported function)."""
+    return f"{module.name}_{fname.replace('.', '_')}"
+
+
+def wide_bytes(width: int) -> int:
+    """Bytes of a wide scalar parameter or a result: the target-neutral layout (16-bit units)."""
+    return 2 * nlimbs(width, 16)
+
+
+def entry_params(fn, word_bits: int, stride) -> tuple[list[Param], list[int]]:
+    """The parameters of `fn` as interface words (`word_bits` the machine word, `stride(elem_width)`
+    the bytes per element of a memory) and its result widths."""
+    params = []
+    for p in fn.params:
+        if isinstance(p, Memory):
+            if p.length is None:
+                params.append(Param(p.name, "bytes", p.elem_width))
+            else:
+                params.append(Param(p.name, "mem", p.elem_width, p.length, stride(p.elem_width)))
+        else:
+            params.append(Param(p.name, "word" if p.width <= word_bits else "wide", p.width))
+    return params, list(fn.result_widths)

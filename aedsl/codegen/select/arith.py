@@ -1,0 +1,139 @@
+"""Arithmetic, comparison and selection handlers shared by the targets (see the package docstring).
+
+Each handler is the same sequence of limb operations on every target; what a target's
+instructions look like is in its hooks. Emission order is part of the contract (it fixes the
+virtual register numbering), so a hook is called exactly where the handler needs its result.
+"""
+from __future__ import annotations
+
+from ..mir import Imm
+from ..select_base import SelectError, nlimbs
+
+
+class ArithOps:
+    """Selector mixin: limb-wise arithmetic over the target's hooks."""
+
+    # --- helpers the handlers share ------------------------------------------------------------
+    def add_imm(self, limbs: list, k: int, width: int) -> list:
+        out = self.addsub(list(limbs), self.imm_limbs(k, width), width, False)
+        self.note_affine(out, list(limbs), 1, k, width)
+        return out
+
+    def mul_by_constant(self, a: list, c: int, w: int) -> list:
+        """a * c mod 2^w for a constant c: shift and add over c's set bits."""
+        c &= (1 << w) - 1
+        n = nlimbs(w, self.LIMB)
+        acc = None
+        for bit in range(w):
+            if c >> bit & 1:
+                term = self.shl_multi(a, bit, n)
+                acc = term if acc is None else self.addsub(acc, term, self.LIMB * n, False)
+        return self.mask(acc or self.imm_limbs(0, w), w)
+
+    def note_offset(self, out: list, x: list, c: int) -> None:
+        """Hook: `out` = x + c (a constant); a target may remember it for addressing."""
+
+    def branch_if_zero(self, c: list, target: str) -> None:
+        acc = c[0]
+        for x in c[1:]:
+            acc = self.bitop(self.BITWISE["or"], acc, x)
+        self.branch_zero_limb(acc, target)
+
+    # --- op handlers -------------------------------------------------------------------------
+    def op_not(self, op):
+        (a,) = self.args(op)
+        out = [self.not_limb(x) for x in a]
+        self.put(op.results[0], self.mask(out, op.results[0].width))
+
+    def op_neg(self, op):
+        (a,) = self.args(op)
+        w = op.results[0].width
+        self.put(op.results[0], self.addsub(self.imm_limbs(0, w), a, w, True))
+
+    def op_add(self, op):
+        a, b = self.args(op)
+        w = op.results[0].width
+        if self.const_of(a) is not None:
+            a, b = b, a
+        out = self.addsub(a, b, w, False)
+        c = self.const_of(b)
+        if c is not None:
+            self.note_affine(out, a, 1, c, w)
+            self.note_offset(out, a, c)
+        self.put(op.results[0], out)
+
+    def op_sub(self, op):
+        a, b = self.args(op)
+        w = op.results[0].width
+        out = self.addsub(a, b, w, True)
+        if self.const_of(b) is not None:
+            self.note_affine(out, a, 1, -self.const_of(b), w)
+        elif self.const_of(a) is not None:
+            self.note_affine(out, b, -1, self.const_of(a), w)
+        self.put(op.results[0], out)
+
+    def _divmod(self, op, want_rem: bool):
+        """udiv/umod: a power-of-two divisor is a shift or a mask, any other one (a single
+        limb) goes to the target's `divide(a, b, width) -> (q, r)`."""
+        a, b = self.args(op)
+        w = op.results[0].width
+        c = self.const_of(b)
+        if c is None or c == 0 or c & (c - 1):
+            if w > self.LIMB:
+                raise SelectError(f"division wider than {self.LIMB} bits by a non-power of two is not supported yet")
+            q, r = self.divide(a[0], b[0], w)
+            self.put(op.results[0], [r if want_rem else q])
+            return
+        if want_rem:
+            self.put(op.results[0], self.mask([self.bitop(self.BITWISE["and"], x, y) for x, y in
+                                               zip(a, self.imm_limbs(c - 1, w))], w))
+        else:
+            self.put(op.results[0], self.shr_multi(a, c.bit_length() - 1, nlimbs(w, self.LIMB)))
+
+    def op_udiv(self, op):
+        self._divmod(op, False)
+
+    def op_umod(self, op):
+        self._divmod(op, True)
+
+    def op_zext(self, op):
+        (a,) = self.args(op)
+        n = nlimbs(op.results[0].width, self.LIMB)
+        self.put(op.results[0], (list(a) + [Imm(0)] * n)[:n])
+
+    def op_trunc(self, op):
+        (a,) = self.args(op)
+        self.put(op.results[0], self.mask(a, op.results[0].width))
+
+    def op_len(self, op):
+        b = self.memory(op.args[0])
+        limbs = list(b.length) + [Imm(0)] if b.length is not None else self.imm_limbs(b.count, 32)
+        # u32, or u16 after word legalization (its high word is a separate constant 0)
+        self.put(op.results[0], limbs[:nlimbs(op.results[0].width, self.LIMB)])
+
+    def _compare(self, op, kind: str):
+        """The six unsigned comparisons through the carry flag: C = (acc != 0) for eq/ne,
+        C = (a >= b) for the orderings, then 0/1 from C."""
+        a, b = self.args(op)
+        if kind in ("ugt", "ule"):
+            a, b = b, a
+            kind = {"ugt": "ult", "ule": "uge"}[kind]
+        if kind in ("eq", "ne"):
+            acc = Imm(0)
+            for x, y in zip(a, b):
+                acc = self.bitop(self.BITWISE["or"], acc, self.bitop(self.BITWISE["xor"], x, y))
+            self.carry_if_nonzero(acc)
+            self.put(op.results[0], [self.carry_bit(invert=(kind == "eq"))])
+            return
+        self.carry_if_ge(a, b)
+        self.put(op.results[0], [self.carry_bit(invert=(kind == "ult"))])
+
+    def op_select(self, op):
+        c, a, b = self.args(op)
+        m = self.bit_to_mask(c[0])              # 0 or 1 -> mask 0 or all ones, branch-free
+        xor, and_ = self.BITWISE["xor"], self.BITWISE["and"]
+        out = []
+        for x, y in zip(a, b):
+            diff = self.bitop(xor, x, y)
+            out.append(self.bitop(xor, y, self.bitop(and_, diff, m)))
+        self.put(op.results[0], out)

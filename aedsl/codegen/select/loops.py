@@ -1,0 +1,106 @@
+"""Induction variables and walking pointers in counted loops, shared by the targets.
+
+An *affine* value is a * index + c of an active counted loop (`affine_of`, recorded by the
+arithmetic handlers through `note_affine`). A memory access `mem[a*i + c]` then goes through a
+*walking pointer* (`walker`): a register set up in the loop's preheader to the address of an
+element and advanced by a * step * stride in the latch (`loop_latch`), the access at a constant
+displacement from it. The target decides which walkers can be shared (`walker_key`,
+`walker_reaches`), where a new one starts (`walker_origin`) and emits the set-up and the advance
+(`walker_setup`, `walker_advance`); `affine_ok` decides whether a value is recorded at all.
+"""
+from __future__ import annotations
+
+from aedsl.ir.nodes import Op
+from aedsl.ir.nodes import walk_ops
+
+from ..mir import R
+
+
+class LoopAddressing:
+    """Selector mixin: `affine` (vreg -> (loop, a, c)) and `loop_facts` (per active counted loop:
+    (constant upper bound or None, whether the body makes a call))."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.affine: dict = {}
+        self.loop_facts: list = []
+
+    def select_for(self, op: Op) -> None:
+        lo, hi = (self.const_of(self.get(a)) for a in op.args[:2])
+        unroll = op.attrs.get("unroll", 1)
+        counted = not (lo is not None and hi is not None and (unroll == 0 or hi <= lo))
+        if counted:
+            calls = any(o.opcode == "call" for r in op.regions for o in walk_ops(r))
+            self.loop_facts.append((hi, calls))
+        try:
+            super().select_for(op)
+        finally:
+            if counted:
+                self.loop_facts.pop()
+
+    # --- induction variables -------------------------------------------------------------------
+    def affine_of(self, limbs: list):
+        """(loop, a, c) if the value is a * index + c of an active counted loop."""
+        if len(limbs) != 1 or not isinstance(limbs[0], R):
+            return None
+        for loop in self.loops:
+            if len(loop.idx) == 1 and loop.idx[0] == limbs[0]:
+                return loop, 1, 0
+        a = self.affine.get(limbs[0].reg)
+        return a if a is not None and any(a[0] is loop for loop in self.loops) else None
+
+    def note_affine(self, out: list, x: list, mul: int, c: int, width: int) -> None:
+        """Record out = mul * x + c when x = a * index + c0 of an active loop (and `affine_ok`)."""
+        aff = self.affine_of(x)
+        if aff is None or len(out) != 1 or not isinstance(out[0], R) or out[0] == x[0]:
+            return
+        loop, a0, c0 = aff
+        a, c = a0 * mul, c0 * mul + c
+        if self.affine_ok(loop, a, c, width):
+            self.affine[out[0].reg] = (loop, a, c)
+
+    def affine_ok(self, loop, a: int, c: int, width: int) -> bool:
+        """Whether a * index + c (a `width`-bit IR value) may be recorded: over the loop's whole
+        index range it stays in [0, 2^width), so the wrapped IR value equals the affine one."""
+        k = next(k for k, lp in enumerate(self.loops) if lp is loop)
+        hi = self.loop_facts[k][0]
+        if loop.lo is None or hi is None or hi <= loop.lo:
+            return False
+        ends = (a * loop.lo + c, a * (hi - 1) + c)
+        return min(ends) >= 0 and max(ends) < (1 << min(width, self.LIMB))
+
+    # --- walking pointers ----------------------------------------------------------------------
+    def walking(self, b, index: list):
+        """(p, displacement) addressing element `index` of memory `b` through a walking pointer,
+        or None when the index is no affine value of a loop with a constant start."""
+        aff = self.affine_of(index)
+        if aff is None or aff[0].lo is None or b.kind not in ("ptr", "local", "table"):
+            return None
+        loop, a, c = aff
+        return self.walker(b, loop, a, c)
+
+    def walker(self, b, loop, a: int, c: int):
+        """(p, displacement): p walks element a * index + c0 of `b` (set up in the loop's preheader,
+        advanced in its latch) and element a * index + c is at p + displacement."""
+        walkers = loop.extra.setdefault("walkers", [])
+        key = self.walker_key(b, a)
+        for k, p, c0, _ in walkers:
+            if k == key and self.walker_reaches(b, (c - c0) * b.stride):
+                return p, (c - c0) * b.stride
+        p = R(self.vreg())
+        c0 = self.walker_origin(c)
+        self.insert_before(loop.anchor, self.walker_setup(b, p, (a * loop.lo + c0) * b.stride, loop))
+        walkers.append((key, p, c0, a * loop.step * b.stride))
+        return p, (c - c0) * b.stride
+
+    def loop_latch(self, loop) -> None:
+        for _, p, _, delta in loop.extra.get("walkers", []):
+            self.mf.insts.extend(self.walker_advance(p, delta))
+
+    def walker_reaches(self, b, disp: int) -> bool:
+        """Whether an access at p + disp can be addressed from an existing walker p."""
+        return True
+
+    def walker_origin(self, c: int) -> int:
+        """The element offset c0 a new walker for element a * index + c points at."""
+        return c
