@@ -51,9 +51,7 @@ SMALL_FLASH = 32 * 1024
 
 # The call policy's work threshold here (call_policy.MIN_WORK is 600, for MSP430): a 32-bit word op
 # is about one Cortex-M0 cycle and a call with AAPCS costs some 40-60, so a callee needs more work
-# for the same few per cent. Measured on seed 001's workload: ChaCha20's and Poly1305's block
-# functions (work ~1000-1100) as calls cost ChaCha20-Poly1305 2.3 %, so they are inlined (as is
-# GHASH's mul_h, ~700: +250 bytes, cycles within 0.2 %); AES (~2300) stays a call.
+# for the same few per cent (measurements: docs/BACKENDS.md, "Why the defaults").
 CALL_MIN_WORK = 1200
 
 

@@ -57,8 +57,7 @@ AES_TABLES = {
 # Spec knob defaults that a table strategy implies (driver.compile_spec applies them when the
 # spec has the knob and -k does not set it). Without table fusion the equivalent inverse cipher
 # gains nothing (no inverse T-tables) and costs InvMixColumns in the key schedule; the plain one
-# with the factored InvMixColumns is faster and smaller (AES-128 per round on cc430f6137:
-# decrypt 418 vs 703 cycles/byte, key schedule 1 916 vs 14 067 cycles, ROM 3 720 vs 5 182 B).
+# with the factored InvMixColumns is faster and smaller (docs/BACKENDS.md, "Why the defaults").
 IMPLIED_SPEC_KNOBS = {"aes_tables": {"sbox": {"inv_cipher": "plain"}}}
 
 
@@ -71,9 +70,8 @@ def implied_spec_knobs(module, chip, knobs: dict) -> dict:
 SKIP_PASSES = frozenset()
 
 
-# Flash from which a scheme with a software S-box cipher gets the 16-bit T-tables by default:
-# 2 KB of tables, schemes measured at 14-27 KB ROM with them (OCB3 the largest), 2-3x faster
-# per block than the S-box-only code on cc430f6137 (CCM 4 KB: 329 vs 975 cycles/byte)
+# Flash from which a scheme with a software S-box cipher gets the 16-bit T-tables by default
+# (2 KB of tables; the trade-off measured: docs/BACKENDS.md, "Why the defaults")
 T16_MIN_FLASH = 32 * 1024
 
 

@@ -17,8 +17,7 @@ each op weighs by its width in 32-bit words (a u128 xor is four word ops).
 A callee that loops a run-time number of times (over a message or AD, itself or in a function it
 calls) is also kept when its inlined copies would total >= MIN_COPIES_SIZE ops, however little
 work the estimate gives it: a call costs tens of cycles per message, each copy its whole size
-(EAX's OMAC, six sites: 16 244 -> ~6 300 B with the accelerator on cc430f6137, +12 % at 16 B,
-+0.1 % at 4 KB). Per-block helpers without such a loop never qualify (table fusion needs them
+(the measurements behind this rule: docs/BACKENDS.md, "Why the defaults"). Per-block helpers without such a loop never qualify (table fusion needs them
 inlined: OCB3's InvMixColumns).
 Sites are counted top-down: the copies of a call op in the program = the copies of its caller's
 body times the op's unroll multiplicity; a kept callee has one body, an inlined one as many as
