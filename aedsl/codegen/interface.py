@@ -77,6 +77,7 @@ class Backend(ABC):
     name: ClassVar[str]
     isas: ClassVar[tuple[str, ...]]
     word_bits: ClassVar[int]
+    data_directives: ClassVar[dict[int, str]]       # unit bytes -> assembler data directive
     version: ClassVar[str] = "0.1"
     knobs: ClassVar[dict[str, tuple[str, ...]]] = {}
     skip_passes: ClassVar[frozenset[str]] = frozenset()
@@ -99,9 +100,24 @@ class Backend(ABC):
     def entry_params(self, fn) -> tuple[list[Param], list[int]]:
         """How each parameter of an exported IR function is passed, and its result widths."""
 
-    @abstractmethod
     def c_params(self, entry: Entry) -> str:
-        """The C parameter list of an exported function."""
+        """The C parameter list of an exported function: arrays by their element's C type
+        (elements wider than 16 bits as machine words), a byte buffer and its length, scalars up
+        to a word by value, wider scalars and the results through word pointers."""
+        word = f"uint{self.word_bits}_t"
+        ctype = {1: "uint8_t", 2: "uint16_t"}
+        out = []
+        for p in entry.params:
+            if p.kind == "mem":
+                out.append(f"{ctype.get(p.stride, word)} *{p.name}")
+            elif p.kind == "bytes":
+                out.append(f"uint8_t *{p.name}, {word} {p.name}_len")
+            elif p.kind == "word":
+                out.append(f"{word} {p.name}")
+            else:
+                out.append(f"const {word} *{p.name}")
+        out += [f"{word} *out{i}" for i in range(len(entry.results))]
+        return ", ".join(out) or "void"
 
     # --- code generation -------------------------------------------------------------------------
     @abstractmethod
@@ -122,9 +138,19 @@ class Backend(ABC):
         """Frame layout and the assembly lines of an allocated function (a dict the templates
         read: symbol, doc, lines, frame, size, ...)."""
 
-    @abstractmethod
     def table(self, module, name: str, prefix: str) -> dict:
-        """A constant table as assembler data (name, symbol, rows, directive, bytes, ...)."""
+        """A constant table as assembler data: bytes for elements up to 8 bits, half-words up to
+        16, wider elements as little-endian machine words (`data_directives`: unit bytes ->
+        assembler directive)."""
+        t = next(x for x in module.tables if x.name == name)
+        data = list(t.data or ())
+        unit = 1 if t.elem_width <= 8 else 2 if t.elem_width <= 16 else self.word_bits // 8
+        n = -(-t.elem_width // (8 * unit))
+        mask, digits = (1 << (8 * unit)) - 1, 2 + 2 * unit
+        items = [f"{(v >> (8 * unit * j)) & mask:#0{digits}x}" for v in data for j in range(n)]
+        rows = [", ".join(items[i:i + 8]) for i in range(0, len(items), 8)]
+        return {"name": name, "symbol": f"{prefix}_{name}", "count": len(data), "elem_width": t.elem_width,
+                "bytes": unit * n * len(data), "rows": rows, "directive": self.data_directives[unit]}
 
     def linker_script(self, chip, bench) -> str:
         raise NotImplementedError(f"target {self.name} has no linker script")

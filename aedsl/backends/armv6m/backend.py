@@ -477,44 +477,13 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
             "n_insts": sum(1 for k, _, _ in items if k == "inst")}
 
 
-def _table(module: Module, name: str, prefix: str) -> dict:
-    t = next(x for x in module.tables if x.name == name)
-    data = list(t.data or ())
-    if t.elem_width <= 8:
-        items, directive, stride = [f"{v:#04x}" for v in data], ".byte", 1
-    elif t.elem_width <= 16:
-        items, directive, stride = [f"{v:#06x}" for v in data], ".short", 2
-    else:
-        n = nlimbs(t.elem_width, 32)
-        items = [f"{(v >> (32 * j)) & 0xFFFFFFFF:#010x}" for v in data for j in range(n)]
-        directive, stride = ".word", 4 * n
-    rows = [", ".join(items[i:i + 8]) for i in range(0, len(items), 8)]
-    return {"name": name, "symbol": f"{prefix}_{name}", "count": len(data), "elem_width": t.elem_width,
-            "bytes": stride * len(data), "rows": rows, "directive": directive}
-
-
-def _c_params(e: Entry) -> str:
-    ctype = {1: "uint8_t", 2: "uint16_t"}
-    out = []
-    for p in e.params:
-        if p.kind == "mem":
-            out.append(f"{ctype.get(p.stride, 'uint32_t')} *{p.name}")
-        elif p.kind == "bytes":
-            out.append(f"uint8_t *{p.name}, uint32_t {p.name}_len")
-        elif p.kind == "word":
-            out.append(f"uint32_t {p.name}")
-        else:
-            out.append(f"const uint32_t *{p.name}")
-    out += [f"uint32_t *out{i}" for i in range(len(e.results))]
-    return ", ".join(out) or "void"
-
-
 class ArmV6MBackend(Backend):
     """ARMv6-M (Thumb-1, Cortex-M0/M0+), 32-bit words, AAPCS."""
 
     name = "armv6m"
     isas = ("armv6m",)
     word_bits = 32
+    data_directives = {1: ".byte", 2: ".short", 4: ".word"}
     version = VERSION
     skip_passes = SKIP_PASSES
     templates = TEMPLATES
@@ -527,8 +496,6 @@ class ArmV6MBackend(Backend):
     def entry_params(self, fn):
         return entry_params(fn)
 
-    def c_params(self, entry):
-        return _c_params(entry)
 
     def machine(self, chip, mf):
         return make_target(chip, calls=bool(mf.calls))
@@ -545,8 +512,6 @@ class ArmV6MBackend(Backend):
     def emit_function(self, mf, ctx, spec_lines):
         return emit_function(mf, ctx, spec_lines)
 
-    def table(self, module, name, prefix):
-        return _table(module, name, prefix)
 
     def linker_script(self, chip, bench):
         return linker_script(chip, bench)

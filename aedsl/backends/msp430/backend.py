@@ -407,42 +407,13 @@ def relax_branches(insts: list[MInst], size_of, make_label) -> list[MInst]:
     return out
 
 
-def _table(module: Module, name: str, prefix: str) -> dict:
-    t = next(x for x in module.tables if x.name == name)
-    data = list(t.data or ())
-    if t.elem_width <= 8:
-        items, directive = [f"{v:#04x}" for v in data], ".byte"
-    else:
-        n = nlimbs(t.elem_width, 16)
-        items = [f"{(v >> (16 * j)) & 0xFFFF:#06x}" for v in data for j in range(n)]
-        directive = ".word"
-    rows = [", ".join(items[i:i + 8]) for i in range(0, len(items), 8)]
-    stride = 1 if t.elem_width <= 8 else 2 * nlimbs(t.elem_width, 16)
-    return {"name": name, "symbol": f"{prefix}_{name}", "count": len(data), "elem_width": t.elem_width,
-            "bytes": stride * len(data), "rows": rows, "directive": directive}
-
-
-def _c_params(e: Entry) -> str:
-    out = []
-    for p in e.params:
-        if p.kind == "mem":
-            out.append(f"{'uint8_t' if p.stride == 1 else 'uint16_t'} *{p.name}")
-        elif p.kind == "bytes":
-            out.append(f"uint8_t *{p.name}, uint16_t {p.name}_len")
-        elif p.kind == "word":
-            out.append(f"uint16_t {p.name}")
-        else:
-            out.append(f"const uint16_t *{p.name}")
-    out += [f"uint16_t *out{i}" for i in range(len(e.results))]
-    return ", ".join(out) or "void"
-
-
 class Msp430Backend(Backend):
     """MSP430 and MSP430X (CPUXV2), 16-bit words, MSP430 EABI."""
 
     name = "msp430"
     isas = ("msp430", "msp430x")
     word_bits = 16
+    data_directives = {1: ".byte", 2: ".word"}
     version = VERSION
     knobs = BACKEND_KNOBS
     skip_passes = SKIP_PASSES
@@ -459,8 +430,6 @@ class Msp430Backend(Backend):
     def entry_params(self, fn):
         return entry_params(fn)
 
-    def c_params(self, entry):
-        return _c_params(entry)
 
     def machine(self, chip, mf):
         return make_target(chip)
@@ -477,8 +446,6 @@ class Msp430Backend(Backend):
     def emit_function(self, mf, ctx, spec_lines):
         return emit_function(mf, ctx, spec_lines)
 
-    def table(self, module, name, prefix):
-        return _table(module, name, prefix)
 
     def linker_script(self, chip, bench):
         return linker_script(chip, bench)
