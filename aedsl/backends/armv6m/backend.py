@@ -490,31 +490,20 @@ class ArmV6MBackend(Backend):
     runtime = "armv6m"
     toolchain = TOOLCHAIN
 
-    def pass_knobs(self, module, chip, knobs):
-        return pass_knobs(module, chip, knobs)
-
-    def entry_params(self, fn):
-        return entry_params(fn)
-
+    pass_knobs = staticmethod(pass_knobs)
+    entry_params = staticmethod(entry_params)
+    call_symbol = staticmethod(call_symbol)
+    emit_function = staticmethod(emit_function)
+    linker_script = staticmethod(linker_script)
 
     def machine(self, chip, mf):
         return make_target(chip, calls=bool(mf.calls))
-
-    def call_symbol(self, module, fname):
-        return call_symbol(module, fname)
 
     def select_function(self, module, fname, symbol, chip):
         return select_function(module, fname, symbol)
 
     def mir_pipeline(self, chip, knobs):
         return MIR_PIPELINE
-
-    def emit_function(self, mf, ctx, spec_lines):
-        return emit_function(mf, ctx, spec_lines)
-
-
-    def linker_script(self, chip, bench):
-        return linker_script(chip, bench)
 
 
 ARMV6M = ArmV6MBackend()

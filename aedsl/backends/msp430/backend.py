@@ -421,34 +421,19 @@ class Msp430Backend(Backend):
     runtime = "msp430"
     toolchain = TOOLCHAIN
 
-    def implied_spec_knobs(self, module, chip, knobs):
-        return implied_spec_knobs(module, chip, knobs)
-
-    def pass_knobs(self, module, chip, knobs):
-        return pass_knobs(module, chip, knobs)
-
-    def entry_params(self, fn):
-        return entry_params(fn)
-
+    implied_spec_knobs = staticmethod(implied_spec_knobs)
+    pass_knobs = staticmethod(pass_knobs)
+    entry_params = staticmethod(entry_params)
+    call_symbol = staticmethod(call_symbol)
+    select_function = staticmethod(select_function)
+    emit_function = staticmethod(emit_function)
+    linker_script = staticmethod(linker_script)
 
     def machine(self, chip, mf):
         return make_target(chip)
 
-    def call_symbol(self, module, fname):
-        return call_symbol(module, fname)
-
-    def select_function(self, module, fname, symbol, chip):
-        return select_function(module, fname, symbol, chip)
-
     def mir_pipeline(self, chip, knobs):
         return MIR_PIPELINE
-
-    def emit_function(self, mf, ctx, spec_lines):
-        return emit_function(mf, ctx, spec_lines)
-
-
-    def linker_script(self, chip, bench):
-        return linker_script(chip, bench)
 
 
 MSP430 = Msp430Backend()
