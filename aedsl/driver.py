@@ -19,10 +19,12 @@ from aedsl.ir import pipeline
 from aedsl.ir.pipeline import run_passes
 from aedsl.knobs import Knob
 
-def knob_registry(chip) -> dict[str, Knob]:
-    """The knobs of the IR passes and of the chip's target (a spec declares its own), by name."""
+def knob_registry(chip, module=None) -> dict[str, Knob]:
+    """Every knob of a variant by name: the IR passes', the chip's target's and, given the
+    elaborated `module`, the spec's own (`Module.knob_decls`)."""
     target = registry.target_for(chip)
-    out = dict(pipeline.knobs())
+    out = dict(module.knob_decls) if module is not None else {}
+    out.update(pipeline.knobs())
     for name, values in target.knobs.items():
         out[name] = Knob(name, "target", tuple(values), None, doc=f"a knob of the {target.name} target")
     return out

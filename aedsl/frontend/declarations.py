@@ -20,6 +20,7 @@ from .lower import FunctionLowering
 from .parser import parse
 from .syntax import parse_int, pos
 from .types import MAX_ARRAY, MAX_WIDTH, Array, CInt, Word, fits
+from aedsl.knobs import Knob
 from aedsl.resources import specs_dir
 
 
@@ -151,6 +152,10 @@ class SpecElaborator:
                 f"{allowed[0]}..{allowed[-1]}"
             raise self.error(f"knob {name!s}={value} is not allowed; choose one of {shown}", name)
         self.define(name, ("const", CInt(value) if isinstance(value, int) else value))
+        if not self.prefix:             # the top-level spec's knobs, typed (aedsl.driver.knob_registry)
+            self.module.knob_decls[str(name)] = Knob(
+                str(name), "spec", tuple(str(v) for v in allowed) if len(allowed) <= 256 else None,
+                str(default_value), minimum=min((v for v in allowed if isinstance(v, int)), default=0))
 
     def knob_literal(self, node: Tree) -> int | str:
         tok = node.children[0]

@@ -139,6 +139,8 @@ class Module:
     # the functions as the user calls them, before any pass (word legalization splits wide
     # parameters; the exported interface keeps the original ones): set by the compile driver
     interfaces: dict[str, "Function"] = field(default_factory=dict)
+    # the spec's own knobs as declared (name -> aedsl.knobs.Knob), set by the frontend
+    knob_decls: dict = field(default_factory=dict)
 
     def function(self, name: str) -> Function:
         for f in self.functions:
