@@ -48,7 +48,7 @@ fi
 # --- 3. virtualenv -------------------------------------------------------------------------
 VENV="$ROOT/.venv"
 stamp="$VENV/.aedsl-stamp"
-want=$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)
+want=$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" | sha256sum | cut -d' ' -f1)
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   log "creating virtualenv in $VENV"
   python3 -m venv "$VENV"
