@@ -96,6 +96,8 @@ class SelectorBase:
         self.tables: dict[str, Memory] = {t.name: t for t in module.tables}
         self.used_tables: set[str] = set()
         self.loops: list[LoopInfo] = []
+        self.calls: set[str] = set()        # functions called as subroutines (compiled once each)
+        self.call_sites = 0
 
     # --- emission helpers ------------------------------------------------------------------
     def emit(self, mn: str, *ops) -> MInst:

@@ -186,7 +186,7 @@ def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFun
     mf.n_arg_words = len(words)
     mf.walk_regs = sel.walk_regs            # pointers the @Rn+ peephole may rewrite
     mf.counted = sel.counted                # loops whose index may count down
-    mf.calls = set(getattr(sel, "calls", ()))   # functions called as subroutines
+    mf.calls = set(sel.calls)               # functions called as subroutines
     mf.accel_ports = make_ports(chip, make_target(chip).cost)
     entry = Entry(fname, symbol, params, results)
     return mf, entry, sel.used_tables

@@ -77,7 +77,7 @@ class ArmCalls:
             return self.reg(x)
 
         vals = [word_value(x) for x in words]
-        self.mf.n_out = max(getattr(self.mf, "n_out", 0), len(vals) - 4)
+        self.mf.n_out = max(self.mf.n_out, len(vals) - 4)
         for k, v in enumerate(vals[4:]):
             self.emit("str", v, Mem(SP, Frame("out", k)))
         argregs = [R(k) for k in range(min(4, len(vals)))]

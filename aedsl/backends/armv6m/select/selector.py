@@ -44,7 +44,6 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
         super().__init__(module, mf, prefix)
         self.kcache: dict = {}          # ("k", value) / ("tbl", name) / ("local", name) -> R
         self.defs: dict = {}            # IR value -> defining op (for REV patterns)
-        self.calls: set = set()         # names of the functions called (compiled as subroutines)
 
     def select_block(self, block):
         saved = dict(self.kcache)

@@ -68,8 +68,7 @@ class Msp430Calls:
         return r
 
     def real_call(self, op: Op, callee) -> bool:
-        self.calls = getattr(self, "calls", set())
-        self.call_sites = getattr(self, "call_sites", 0) + 1
+        self.call_sites += 1
         site = self.call_sites
         # the interface is the callee's before the passes (word legalization splits wide scalar
         # parameters and results into u16 ones; the words are the same)
@@ -111,7 +110,7 @@ class Msp430Calls:
             words.append(self.mem_address_local(area))
         # stack words first (they may need registers), then the argument registers
         n_out = max(0, len(words) - len(ARG_REGS))
-        self.mf.n_out = max(getattr(self.mf, "n_out", 0), n_out)
+        self.mf.n_out = max(self.mf.n_out, n_out)
         for k, x in enumerate(words[len(ARG_REGS):]):
             self.emit("mov", x, Mem(SP, Frame("out", k)))
         regs = [R(ARG_REGS[k]) for k in range(min(len(words), len(ARG_REGS)))]
