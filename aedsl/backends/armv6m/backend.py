@@ -346,7 +346,8 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     high = CALLER_HIGH_SLOTS if mf.calls else HIGH_SLOTS
     stack_slots, high_regs = place_slots(mf, target, high)
     if copies.remove_redundant_moves(mf, target):   # slots in high registers are registers now
-        dce.eliminate(mf, target)                   # reloads whose only reader was deleted
+        # reloads whose only reader was deleted, stores to a slot register nothing reads
+        dce.eliminate(mf, target, extra=high_regs)
     high_used = [r for r in high_regs if r in target.callee_saved]
     n_out = mf.n_out
     if high_used:
