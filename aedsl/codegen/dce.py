@@ -8,9 +8,9 @@ from .mir import Inc, Mem, MFunction, is_vreg
 from .target import Target
 
 
-def eliminate(fn: MFunction, target: Target, max_rounds: int = 10) -> int:
+def eliminate(fn: MFunction, target: Target, max_rounds: int = 10, extra=()) -> int:
     removed_total = 0
-    alloc = set(target.allocatable)
+    alloc = set(target.allocatable) | set(extra)
 
     def relevant(r):
         return r == FLAGS or is_vreg(r) or r in alloc

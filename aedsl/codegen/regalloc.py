@@ -22,6 +22,12 @@ The algorithm, in the order it runs (repeated until nothing spills):
    the two ends of a copy and do not interfere share a slot (`_share_slots`), and the copy, now
    `mov slot, slot`, is deleted: a loop-carried value and the value the body yields for it would
    otherwise be copied memory to memory every iteration.
+5. Rematerialisation (targets with `Target.rematerialize`): a spilled register whose only
+   definition is `mov #imm, v` (MIR shape: one def, a move from an `Imm`) gets no slot; its
+   definition is deleted and every use reads a temporary loaded with the constant just before
+   (`movs rT, #imm`: one cycle on Thumb-1 against a store plus a reload per use through a high
+   register or the stack). Typical case: a rotate amount selected once and used by every RORS
+   of a loop body.
 """
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .liveness import Cfg, block_liveness, defs_uses
-from .mir import Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from .mir import Imm, Inc, Ind, Mem, MFunction, MInst, R, is_vreg
 from .target import Target
 
 
@@ -135,7 +141,7 @@ def _coalesce(adj, moves, k, no_spill):
     return {x: find(x) for x in list(alias)}
 
 
-def _colour(adj, cost, target: Target, no_spill):
+def _colour(adj, cost, target: Target, no_spill, hints=None):
     k = len(target.allocatable)
     order = list(target.allocatable)
     vregs = sorted(r for r in adj if is_vreg(r))
@@ -174,6 +180,12 @@ def _colour(adj, cost, target: Target, no_spill):
             else:
                 taken.add(n)
         free = [c for c in order if c not in taken]
+        if free and hints and r in hints:
+            # biased colouring: a temporary of a spilled value takes a register the value's
+            # other temporaries use, so the reload may find the value still there
+            siblings = [colour[s] for s in hints[r] if s in colour and colour[s] in free]
+            if siblings:
+                free.insert(0, max(set(siblings), key=lambda c: (siblings.count(c), -order.index(c))))
         if free:
             colour[r] = free[0]
         else:
@@ -200,7 +212,60 @@ def _rename(fn: MFunction, m: dict[int, int]) -> None:
         inst.ops = [sub(o) for o in inst.ops]
 
 
-def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int]) -> None:
+def _constants(fn: MFunction, target: Target) -> dict[int, Imm]:
+    """Virtual registers whose only definition is a move from an immediate -> that immediate."""
+    mv = target.move(R(0), R(0)).mn
+    ndefs: dict[int, int] = defaultdict(int)
+    imm: dict[int, Imm] = {}
+    for inst in fn.insts:
+        if inst.mn in ("label", "comment"):
+            continue
+        for r in defs_uses(inst, target)[0]:
+            if is_vreg(r):
+                ndefs[r] += 1
+        if inst.mn == mv and len(inst.ops) == 2 and isinstance(inst.ops[0], Imm) and isinstance(inst.ops[1], R):
+            imm[inst.ops[1].reg] = inst.ops[0]
+    return {r: v for r, v in imm.items() if ndefs[r] == 1}
+
+
+def _hint(hints: dict, key, t: int) -> None:
+    """Record temporary `t` as one of the temporaries of spilled value `key` (biased colouring):
+    hints[t] is the list of them all, shared; hints[key] the same list."""
+    group = hints.setdefault(key, [])
+    group.append(t)
+    hints[t] = group
+
+
+def _rematerialize(fn: MFunction, target: Target, consts: dict[int, Imm], hints: dict) -> None:
+    """Delete the definitions of the spilled constants `consts` and load the constant into a
+    fresh temporary before each use."""
+    out: list[MInst] = []
+    for inst in fn.insts:
+        if inst.mn in ("label", "comment"):
+            out.append(inst)
+            continue
+        if len(inst.ops) == 2 and isinstance(inst.ops[1], R) and inst.ops[1].reg in consts \
+                and inst.mn == target.move(R(0), R(0)).mn and isinstance(inst.ops[0], Imm):
+            continue
+        before, new_ops = [], []
+        for op in inst.ops:
+            reg = op.reg if isinstance(op, (R, Ind, Inc)) else op.base if isinstance(op, Mem) else None
+            if reg is not None and reg in consts:
+                t = fn.vreg()
+                fn.no_spill.add(t)
+                before.append(target.move(consts[reg], R(t)))
+                _hint(hints, ("imm", consts[reg].value), t)
+                op = R(t) if isinstance(op, R) else Mem(t, op.disp) if isinstance(op, Mem) else type(op)(t)
+            new_ops.append(op)
+        for x in before:
+            x.depth, x.loc = inst.depth, inst.loc
+        inst.ops = new_ops
+        out.extend(before)
+        out.append(inst)
+    fn.insts = out
+
+
+def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int], hints: dict) -> None:
     out: list[MInst] = []
     for inst in fn.insts:
         if inst.mn in ("label", "comment"):
@@ -215,6 +280,7 @@ def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int]) -> Non
                 if i in d.reg_only:
                     t = fn.vreg()
                     fn.no_spill.add(t)
+                    _hint(hints, ("slot", slots[op.reg]), t)
                     if i in d.reads:
                         before.append(target.move(slot, R(t)))
                     if i in d.writes:
@@ -227,6 +293,7 @@ def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int]) -> Non
                 slot = target.spill_operand(slots[base])
                 t = fn.vreg()
                 fn.no_spill.add(t)
+                _hint(hints, ("slot", slots[base]), t)
                 before.append(target.move(slot, R(t)))
                 if isinstance(op, Mem):
                     new_ops.append(Mem(t, op.disp))
@@ -281,12 +348,13 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
     or a spill slot (`Frame("slot", k)`); self-copies are removed."""
     k = len(target.allocatable)
     slots: dict[int, int] = {}
+    hints: dict = {}            # reload temporary or spilled value -> the value's temporaries
     n_slots = 0
     for rnd in range(1, max_rounds + 1):
         adj, moves, cost = _build(fn, target)
         alias = _coalesce(adj, moves, k, fn.no_spill)
         _rename(fn, alias)
-        colour, spilled = _colour(adj, cost, target, fn.no_spill)
+        colour, spilled = _colour(adj, cost, target, fn.no_spill, hints)
         if not spilled:
             _rename(fn, colour)
             fn.insts = [i for i in fn.insts if not ((c := _is_copy(i, target)) and c[0] == c[1])]
@@ -298,13 +366,21 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
             return Allocation(colour, n_slots, used, rnd)
         if any(s in fn.no_spill for s in spilled):
             raise RegAllocError(f"{fn.name}: out of registers for reload temporaries")
+        if target.rematerialize:
+            consts = _constants(fn, target)
+            reload = target.cost(target.move(target.spill_operand(0), R(0)))[1]
+            remat = {s: consts[s] for s in spilled
+                     if s in consts and target.cost(target.move(consts[s], R(0)))[1] <= reload}
+            if remat:
+                _rematerialize(fn, target, remat, hints)
+                spilled = [s for s in spilled if s not in remat]
         new = {}
         for group in _share_slots(spilled, moves, alias, adj):
             for s in group:
                 new[s] = n_slots
             n_slots += 1
         slots.update(new)
-        _rewrite_spills(fn, target, new)
+        _rewrite_spills(fn, target, new, hints)
         mv = target.move(R(0), R(0)).mn
         fn.insts = [i for i in fn.insts if not (i.mn == mv and len(i.ops) == 2 and isinstance(i.ops[0], Mem)
                                                 and i.ops[0] == i.ops[1])]

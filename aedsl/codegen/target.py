@@ -10,6 +10,9 @@ A target is data plus a little code:
 - `move(src, dst)`: a register/memory copy instruction (spill code), which must not change flags.
 - `spill_operand(slot)`: the operand naming spill slot k (a memory operand, so a target whose
   instructions accept memory operands uses a spilled value in place).
+- `rematerialize`: a spilled register whose only definition is `move(Imm, reg)` is not given a
+  slot; each use gets the constant moved into a temporary instead (worth it where a constant
+  move costs no more than a reload and instructions need registers, as on Thumb-1).
 """
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ class Target:
     move: Callable[[Operand, Operand], MInst]
     spill_operand: Callable[[int], Operand]
     reg_name: Callable[[int], str]
+    rematerialize: bool = False
 
     def desc(self, inst: MInst) -> InstrDesc:
         try:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Module
 
-from aedsl.codegen import dce, regalloc
+from aedsl.codegen import copies, dce, regalloc
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.interface import Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
@@ -343,6 +343,9 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
     high = CALLER_HIGH_SLOTS if mf.calls else HIGH_SLOTS
     stack_slots, high_regs = place_slots(mf, target, high)
+    if copies.remove_redundant_moves(mf, target):   # slots in high registers are registers now
+        # reloads whose only reader was deleted, stores to a slot register nothing reads
+        dce.eliminate(mf, target, extra=high_regs)
     high_used = [r for r in high_regs if r in target.callee_saved]
     n_out = mf.n_out
     if high_used:

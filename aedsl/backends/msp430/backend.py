@@ -26,7 +26,7 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from aedsl.codegen import accel, dce, regalloc
+from aedsl.codegen import accel, copies, dce, regalloc
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.interface import Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
@@ -266,6 +266,8 @@ MIR_PIPELINE = [
     MirPass("regalloc", _regalloc),
     MirPass("dce", _dce),
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place
+    MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
+    MirPass("dce", _dce),                                       # reloads whose only reader was deleted
 ]
 
 

@@ -9,7 +9,7 @@
 
 @ --- aes_key_schedule: aes.key_schedule
 @     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 414 bytes of code and literals
+@     estimated 408 bytes of code and literals
 	.section .text.aes_key_schedule,"ax",%progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, %function
@@ -25,11 +25,8 @@ aes_key_schedule:
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r12
 	str	r1, [r0]
-	mov	r0, r12
 	str	r2, [r0, #4]
-	mov	r0, r12
 	str	r4, [r0, #8]
-	mov	r0, r12
 	str	r3, [r0, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
@@ -247,8 +244,8 @@ aes_key_schedule:
 
 
 @ --- aes_encrypt_block: aes.encrypt_block
-@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 534 bytes of code and literals
 	.section .text.aes_encrypt_block,"ax",%progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, %function
@@ -265,9 +262,9 @@ aes_encrypt_block:
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp, #12]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
+	ldr	r5, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
@@ -276,22 +273,23 @@ aes_encrypt_block:
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
-	eors	r4, r0
+	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r3, r0
+	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
-	eors	r2, r0
+	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r1
+	mov	r4, r1
+	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r1, [sp, #8]
-	adds	r1, #16
+	ldr	r5, [sp, #8]
+	adds	r5, #16
 	ldr	r0, =aes_tf0
 	mov	r9, r0
 	ldr	r0, =aes_tf1
@@ -303,32 +301,6 @@ aes_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r5, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -345,67 +317,93 @@ aes_encrypt_block:
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r1, #4]
+	ldr	r6, [r5]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #4]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r3, #24
+	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
-	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r2, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r5, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r5]
-	eors	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	lsls	r4, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r4]
-	eors	r2, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	uxtb	r0, r3
-	lsls	r3, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #8]
+	eors	r6, r0
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r1, [r0, r1]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r4]
+	eors	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r12
 	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
-	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r6
+	eors	r1, r0
+	uxtb	r0, r2
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r1, r0
+	ldr	r0, [r5, #12]
+	eors	r1, r0
+	adds	r5, #16
+	ldr	r4, [sp]
+	mov	r3, r11
+	mov	r2, r6
 	ldr	r0, [sp, #4]
 	adds	r0, #1
 	str	r0, [sp, #4]
@@ -413,22 +411,22 @@ aes_encrypt_block:
 	bcc	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldr	r1, =aes_sbox
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r4, #24
+	ldr	r5, =aes_sbox
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r2
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -438,21 +436,21 @@ aes_encrypt_block:
 	eors	r0, r6
 	mov	r12, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -462,57 +460,54 @@ aes_encrypt_block:
 	eors	r0, r6
 	str	r0, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r5, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r0, #168
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #4]
+	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r3
-	ldrb	r0, [r1, r0]
-	orrs	r2, r0
+	orrs	r1, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r1]
-	eors	r2, r0
+	movs	r2, #172
+	mov	r0, r7
+	ldr	r0, [r0, r2]
+	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
-	str	r2, [r0]
-	ldr	r0, [sp, #12]
+	str	r1, [r0]
 	str	r6, [r0, #4]
-	ldr	r1, [sp, #12]
+	mov	r1, r0
 	ldr	r0, [sp]
 	str	r0, [r1, #8]
 	mov	r1, r12
@@ -532,7 +527,7 @@ aes_encrypt_block:
 
 @ --- aes_decrypt_block: aes.decrypt_block
 @     frame 16 bytes (10 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     estimated 520 bytes of code and literals
 	.section .text.aes_decrypt_block,"ax",%progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, %function
@@ -546,34 +541,31 @@ aes_decrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
-	str	r0, [sp, #8]
+	mov	r7, r0
+	str	r7, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp, #12]
-	ldr	r4, [r1]
+	ldr	r0, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
-	movs	r5, #160
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r5]
-	eors	r1, r0
+	movs	r4, #160
+	ldr	r4, [r7, r4]
+	eors	r1, r4
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
-	movs	r5, #164
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r5]
-	eors	r3, r0
+	movs	r4, #164
+	ldr	r4, [r7, r4]
+	eors	r3, r4
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
-	movs	r5, #168
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r5]
-	eors	r2, r0
+	movs	r4, #168
+	ldr	r4, [r7, r4]
+	eors	r2, r4
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
-	movs	r5, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r5]
-	mov	r6, r4
-	eors	r6, r0
+	movs	r4, #172
+	ldr	r4, [r7, r4]
+	mov	r6, r0
+	eors	r6, r4
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
@@ -582,7 +574,7 @@ aes_decrypt_block:
 	mov	r3, r2
 	mov	r2, r6
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	ldr	r1, [sp, #8]
+	mov	r1, r7
 	adds	r1, #176
 	ldr	r0, =aes_tf4
 	mov	r9, r0
@@ -736,47 +728,44 @@ aes_decrypt_block:
 	lsrs	r1, r5, #24
 	ldr	r0, =aes_inv_sbox
 	ldrb	r1, [r0, r1]
-	lsls	r7, r1, #24
-	lsrs	r1, r2, #16
-	uxtb	r1, r1
-	ldrb	r1, [r0, r1]
-	lsls	r1, r1, #16
-	orrs	r7, r1
-	lsrs	r1, r3, #8
-	uxtb	r1, r1
-	ldrb	r1, [r0, r1]
-	lsls	r1, r1, #8
-	orrs	r7, r1
-	uxtb	r1, r4
-	ldrb	r1, [r0, r1]
-	orrs	r7, r1
+	lsls	r1, r1, #24
+	lsrs	r6, r2, #16
+	uxtb	r6, r6
+	ldrb	r6, [r0, r6]
+	lsls	r6, r6, #16
+	orrs	r1, r6
+	lsrs	r6, r3, #8
+	uxtb	r6, r6
+	ldrb	r6, [r0, r6]
+	lsls	r6, r6, #8
+	orrs	r1, r6
+	uxtb	r6, r4
+	ldrb	r6, [r0, r6]
+	orrs	r1, r6
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r1, [sp, #8]
-	ldr	r6, [r1]
-	mov	r1, r7
+	ldr	r7, [sp, #8]
+	ldr	r6, [r7]
 	eors	r1, r6
 	mov	r12, r1
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r1, [r0, r1]
-	lsls	r7, r1, #24
-	lsrs	r1, r5, #16
-	uxtb	r1, r1
-	ldrb	r1, [r0, r1]
-	lsls	r1, r1, #16
-	orrs	r7, r1
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	ldrb	r1, [r0, r1]
-	lsls	r1, r1, #8
-	orrs	r7, r1
-	uxtb	r1, r3
-	ldrb	r1, [r0, r1]
-	orrs	r7, r1
+	lsls	r1, r1, #24
+	lsrs	r6, r5, #16
+	uxtb	r6, r6
+	ldrb	r6, [r0, r6]
+	lsls	r6, r6, #16
+	orrs	r1, r6
+	lsrs	r6, r2, #8
+	uxtb	r6, r6
+	ldrb	r6, [r0, r6]
+	lsls	r6, r6, #8
+	orrs	r1, r6
+	uxtb	r6, r3
+	ldrb	r6, [r0, r6]
+	orrs	r1, r6
 	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	ldr	r1, [sp, #8]
-	ldr	r6, [r1, #4]
-	mov	r1, r7
+	ldr	r6, [r7, #4]
 	eors	r1, r6
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r6, r3, #24
@@ -823,12 +812,9 @@ aes_decrypt_block:
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #12]
 	str	r2, [r0]
-	ldr	r0, [sp, #12]
 	str	r6, [r0, #4]
-	ldr	r0, [sp, #12]
 	str	r1, [r0, #8]
 	mov	r1, r12
-	ldr	r0, [sp, #12]
 	str	r1, [r0, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}

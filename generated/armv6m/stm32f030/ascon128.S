@@ -53,8 +53,8 @@ ascon128_key_setup:
 
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
-@     frame 92 bytes (17 spill slots, 9 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 826 bytes of code and literals
+@     frame 84 bytes (14 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 812 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -67,21 +67,21 @@ ascon128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
+	sub	sp, #84
 	mov	r2, r3
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #128]
-	mov	r8, r2
-	ldr	r2, [sp, #132]
 	str	r2, [sp]
-	ldr	r2, [sp, #136]
-	str	r2, [sp, #28]
+	ldr	r2, [sp, #120]
+	mov	r8, r2
+	ldr	r2, [sp, #124]
+	mov	r10, r2
+	ldr	r2, [sp, #128]
+	str	r2, [sp, #20]
+	ldr	r2, [sp, #132]
+	mov	r11, r2
 	ldr	r2, [sp, #140]
-	str	r2, [sp, #4]
-	ldr	r2, [sp, #148]
-	str	r2, [sp, #32]
+	str	r2, [sp, #24]
 	movs	r5, #0
-	add	r3, sp, #36
+	add	r3, sp, #28
 	movs	r2, #10
 .Lascon128_encrypt_with_zero1:
 	str	r5, [r3]
@@ -90,19 +90,19 @@ ascon128_encrypt_with:
 	bne	.Lascon128_encrypt_with_zero1
 	@ ascon128.ae:83: k = kc[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #24]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #20]
-	ldr	r2, [r0, #8]
 	str	r2, [sp, #16]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #12]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #8]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_encrypt_with_words3
 .Lascon128_encrypt_with_bytes2:
-	add	r3, sp, #76
+	add	r3, sp, #68
 	movs	r2, #16
 .Lascon128_encrypt_with_cpy5:
 	subs	r2, #1
@@ -122,30 +122,39 @@ ascon128_encrypt_with:
 	ldr	r0, [r1]
 	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
-	str	r5, [sp, #36]
+	str	r5, [sp, #28]
 	ldr	r0, =0x80400c06
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	@ ascon128.ae:38: s[1] = k[127:64]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #40]
+	@ ascon128.ae:39: s[2] = k[63:0]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #48]
-	@ ascon128.ae:39: s[2] = k[63:0]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #56]
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r4, [sp, #68]
-	str	r3, [sp, #72]
+	str	r4, [sp, #60]
+	str	r3, [sp, #64]
 	@ ascon128.ae:42: P.permute(s, a)
-	add	r0, sp, #36
+	add	r0, sp, #28
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #8]
+	eors	r2, r0
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
+	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
 	ldr	r2, [sp, #60]
 	ldr	r1, [sp, #64]
 	ldr	r0, [sp, #16]
@@ -154,25 +163,12 @@ ascon128_encrypt_with:
 	eors	r1, r0
 	str	r2, [sp, #60]
 	str	r1, [sp, #64]
-	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #24]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
 	@ ascon128.ae:51: if n > 0 {
-	movs	r0, #0
-	mov	r11, r0
-	mov	r1, r0
+	movs	r1, #0
 	mov	r0, r8
 	cmp	r1, r0
-	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
-	mov	r9, r0
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lascon128_encrypt_with_else6
@@ -180,9 +176,8 @@ ascon128_encrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	movs	r4, #0
-	mov	r0, r10
 	cmp	r4, r0
 	bcs	.Lascon128_encrypt_with_done9
 .Lascon128_encrypt_with_loop8:
@@ -194,7 +189,7 @@ ascon128_encrypt_with:
 	cmp	r3, #8
 	movs	r2, #0
 	adcs	r2, r2
-	mov	r0, r9
+	movs	r0, #1
 	eors	r2, r0
 	rsbs	r2, r2, #0
 	movs	r0, #8
@@ -203,9 +198,9 @@ ascon128_encrypt_with:
 	mov	r2, r3
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r0, [sp, #8]
+	ldr	r5, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r0, [sp]
 	adds	r6, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
@@ -214,9 +209,9 @@ ascon128_encrypt_with:
 	beq	.Lascon128_encrypt_with_words11
 .Lascon128_encrypt_with_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r7, sp, #76
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r7, sp, #68
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt13
@@ -235,48 +230,50 @@ ascon128_encrypt_with:
 	rev	r1, r0
 	ldr	r0, [r6]
 	rev	r0, r0
-	mov	r7, r5
-	eors	r7, r1
-	mov	r6, r3
-	eors	r6, r0
+	mov	r6, r5
+	eors	r6, r1
+	mov	r5, r3
+	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r5, r2, #3
-	mov	r3, r11
-	movs	r2, #1
-	lsls	r2, r2, #31
-	cmp	r5, #64
+	lsls	r3, r2, #3
+	movs	r0, #0
+	mov	r2, r0
+	movs	r1, #1
+	lsls	r1, r1, #31
+	cmp	r3, #64
 	bcs	.Lascon128_encrypt_with_shz15
 .Lascon128_encrypt_with_shl17:
-	cmp	r5, #32
+	cmp	r3, #32
 	bcc	.Lascon128_encrypt_with_shf16
-	mov	r3, r2
-	movs	r2, #0
-	subs	r5, #32
+	mov	r2, r1
+	movs	r1, #0
+	subs	r3, #32
 	b	.Lascon128_encrypt_with_shl17
 .Lascon128_encrypt_with_shf16:
-	movs	r1, #32
-	subs	r1, r1, r5
-	lsrs	r3, r5
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r5
+	movs	r7, #32
+	subs	r7, r7, r3
+	lsrs	r2, r3
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
+	lsrs	r1, r3
 	b	.Lascon128_encrypt_with_she18
 .Lascon128_encrypt_with_shz15:
-	movs	r3, #0
 	movs	r2, #0
+	movs	r1, #0
 .Lascon128_encrypt_with_she18:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r7, r3
-	eors	r6, r2
-	str	r7, [sp, #36]
-	str	r6, [sp, #40]
+	mov	r0, r6
+	eors	r0, r2
+	eors	r5, r1
+	str	r0, [sp, #28]
+	str	r5, [sp, #32]
 	@ ascon128.ae:56: P.permute(s, b)
-	add	r0, sp, #36
+	add	r0, sp, #28
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
-	mov	r0, r10
+	mov	r0, r9
 	cmp	r4, r0
 	bcc	.Lascon128_encrypt_with_loop8
 .Lascon128_encrypt_with_done9:
@@ -284,35 +281,34 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_else6:
 .Lascon128_encrypt_with_endif7:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
-	mov	r0, r9
+	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #64]
+	movs	r0, #1
 	eors	r2, r0
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
+	str	r2, [sp, #60]
+	str	r1, [sp, #64]
 	@ ascon128.ae:87: full = m / rate
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #3
+	ldr	r1, [sp, #20]
+	lsrs	r0, r1, #3
 	mov	r9, r0
 	@ ascon128.ae:88: for i in 0..full {
 	movs	r4, #0
-	mov	r0, r9
 	cmp	r4, r0
 	bcs	.Lascon128_encrypt_with_done20
 .Lascon128_encrypt_with_loop19:
 	@ ascon128.ae:89: off = rate * i
 	lsls	r3, r4, #3
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	mov	r8, r0
-	ldr	r2, [sp, #40]
-	ldr	r0, [sp]
-	adds	r1, r0, r3
+	ldr	r2, [sp, #32]
+	mov	r1, r10
+	adds	r1, r1, r3
 	movs	r5, #3
 	tst	r1, r5
 	beq	.Lascon128_encrypt_with_words22
 .Lascon128_encrypt_with_bytes21:
-	add	r7, sp, #76
+	add	r7, sp, #68
 	movs	r6, #8
 .Lascon128_encrypt_with_cpy24:
 	subs	r6, #1
@@ -331,24 +327,24 @@ ascon128_encrypt_with:
 	mov	r0, r8
 	eors	r0, r6
 	eors	r2, r1
-	str	r0, [sp, #36]
-	str	r2, [sp, #40]
+	str	r0, [sp, #28]
+	str	r2, [sp, #32]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 	rev	r2, r0
-	rev	r1, r1
-	ldr	r0, [sp, #4]
-	adds	r3, r0, r3
+	rev	r0, r1
+	mov	r1, r11
+	adds	r3, r1, r3
 	tst	r3, r5
 	bne	.Lascon128_encrypt_with_bytes25
 	str	r2, [r3]
-	str	r1, [r3, #4]
+	str	r0, [r3, #4]
 	b	.Lascon128_encrypt_with_stored26
 .Lascon128_encrypt_with_bytes25:
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
-	add	r2, sp, #76
+	str	r2, [sp, #68]
+	str	r0, [sp, #72]
+	add	r2, sp, #68
 	movs	r1, #8
 .Lascon128_encrypt_with_cpy27:
 	subs	r1, #1
@@ -358,7 +354,7 @@ ascon128_encrypt_with:
 	b	.Lascon128_encrypt_with_cpy27
 .Lascon128_encrypt_with_stored26:
 	@ ascon128.ae:92: P.permute(s, b)
-	add	r0, sp, #36
+	add	r0, sp, #28
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
@@ -369,29 +365,25 @@ ascon128_encrypt_with:
 	@ ascon128.ae:94: off = rate * full
 	mov	r0, r9
 	lsls	r0, r0, #3
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ ascon128.ae:95: last = m - off
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #20]
 	subs	r2, r1, r0
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r1, [sp]
-	ldr	r0, [sp, #8]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
+	mov	r1, r10
 	adds	r5, r1, r0
-	movs	r0, #3
-	str	r0, [sp]
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes28
-	ldr	r0, [sp]
+	movs	r0, #3
 	tst	r5, r0
 	beq	.Lascon128_encrypt_with_words29
 .Lascon128_encrypt_with_bytes28:
 	movs	r0, #0
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r6, sp, #76
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r6, sp, #68
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt31
@@ -413,57 +405,58 @@ ascon128_encrypt_with:
 	eors	r4, r1
 	eors	r3, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r7, r2, #3
-	mov	r6, r11
+	lsls	r6, r2, #3
+	movs	r0, #0
+	mov	r7, r0
 	movs	r5, #1
 	lsls	r5, r5, #31
-	cmp	r7, #64
+	cmp	r6, #64
 	bcs	.Lascon128_encrypt_with_shz33
 .Lascon128_encrypt_with_shl35:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lascon128_encrypt_with_shf34
-	mov	r6, r5
+	mov	r7, r5
 	movs	r5, #0
-	subs	r7, #32
+	subs	r6, #32
 	b	.Lascon128_encrypt_with_shl35
 .Lascon128_encrypt_with_shf34:
 	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r6, r7
+	subs	r1, r1, r6
+	lsrs	r7, r6
 	mov	r0, r5
 	lsls	r0, r1
-	orrs	r6, r0
-	lsrs	r5, r7
+	orrs	r7, r0
+	lsrs	r5, r6
 	b	.Lascon128_encrypt_with_she36
 .Lascon128_encrypt_with_shz33:
-	movs	r6, #0
+	movs	r7, #0
 	movs	r5, #0
 .Lascon128_encrypt_with_she36:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r4, r6
+	eors	r4, r7
 	eors	r3, r5
-	str	r4, [sp, #36]
-	str	r3, [sp, #40]
+	str	r4, [sp, #28]
+	str	r3, [sp, #32]
 	@ ascon128.ae:97: store_be(ct, off, s[0], last)
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 	rev	r5, r0
 	rev	r4, r1
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #8]
+	mov	r1, r11
+	ldr	r0, [sp]
 	adds	r3, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes37
-	ldr	r0, [sp]
+	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon128_encrypt_with_bytes37
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	b	.Lascon128_encrypt_with_stored38
 .Lascon128_encrypt_with_bytes37:
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	add	r1, sp, #76
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	add	r1, sp, #68
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_cnt39
 	movs	r2, #8
@@ -476,6 +469,15 @@ ascon128_encrypt_with:
 	b	.Lascon128_encrypt_with_cpy40
 .Lascon128_encrypt_with_stored38:
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #8]
+	eors	r2, r0
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	str	r2, [sp, #36]
+	str	r1, [sp, #40]
+	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
 	ldr	r2, [sp, #44]
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #16]
@@ -484,38 +486,29 @@ ascon128_encrypt_with:
 	eors	r1, r0
 	str	r2, [sp, #44]
 	str	r1, [sp, #48]
-	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #24]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
 	@ ascon128.ae:66: P.permute(s, a)
-	add	r0, sp, #36
+	add	r0, sp, #28
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r3, [sp, #60]
-	ldr	r4, [sp, #64]
-	ldr	r1, [sp, #68]
-	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r2, r0
+	ldr	r3, [sp, #52]
+	ldr	r4, [sp, #56]
+	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #16]
-	eors	r3, r0
+	eors	r1, r0
 	ldr	r0, [sp, #12]
+	eors	r2, r0
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	ldr	r0, [sp, #4]
 	eors	r4, r0
 	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
 	rev	r5, r4
 	rev	r4, r3
 	rev	r2, r2
 	rev	r1, r1
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #24]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon128_encrypt_with_bytes41
@@ -525,11 +518,11 @@ ascon128_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lascon128_encrypt_with_stored42
 .Lascon128_encrypt_with_bytes41:
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
-	add	r2, sp, #76
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	str	r2, [sp, #76]
+	str	r1, [sp, #80]
+	add	r2, sp, #68
 	movs	r1, #16
 .Lascon128_encrypt_with_cpy43:
 	subs	r1, #1
@@ -538,7 +531,7 @@ ascon128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lascon128_encrypt_with_cpy43
 .Lascon128_encrypt_with_stored42:
-	add	sp, #92
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -550,8 +543,8 @@ ascon128_encrypt_with:
 
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
-@     frame 100 bytes (19 spill slots, 11 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 912 bytes of code and literals
+@     frame 88 bytes (16 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 902 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -564,24 +557,24 @@ ascon128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #100
+	sub	sp, #88
 	mov	r2, r0
 	mov	r0, r3
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #136]
+	str	r0, [sp]
+	ldr	r0, [sp, #124]
 	mov	r8, r0
-	ldr	r0, [sp, #140]
-	mov	r11, r0
+	ldr	r0, [sp, #128]
+	mov	r10, r0
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #144]
+	mov	r11, r0
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #40]
 	movs	r5, #0
-	add	r3, sp, #44
+	add	r3, sp, #32
 	movs	r0, #10
 .Lascon128_decrypt_with_zero1:
 	str	r5, [r3]
@@ -590,19 +583,19 @@ ascon128_decrypt_with:
 	bne	.Lascon128_decrypt_with_zero1
 	@ ascon128.ae:105: k = kc[0]
 	ldr	r0, [r2]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #20]
+	str	r0, [sp, #12]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words3
 .Lascon128_decrypt_with_bytes2:
-	add	r3, sp, #84
+	add	r3, sp, #72
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy5:
 	subs	r2, #1
@@ -622,57 +615,53 @@ ascon128_decrypt_with:
 	ldr	r0, [r1]
 	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
-	str	r5, [sp, #44]
+	str	r5, [sp, #32]
 	ldr	r0, =0x80400c06
-	str	r0, [sp, #48]
+	str	r0, [sp, #36]
 	@ ascon128.ae:38: s[1] = k[127:64]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #56]
-	@ ascon128.ae:39: s[2] = k[63:0]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #44]
+	@ ascon128.ae:39: s[2] = k[63:0]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #52]
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r4, [sp, #76]
-	str	r3, [sp, #80]
+	str	r4, [sp, #64]
+	str	r3, [sp, #68]
 	@ ascon128.ae:42: P.permute(s, a)
-	add	r0, sp, #44
+	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #24]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
-	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #16]
+	eors	r2, r0
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
+	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon128.ae:51: if n > 0 {
-	movs	r0, #0
-	str	r0, [sp]
-	mov	r1, r0
+	movs	r1, #0
 	mov	r0, r8
 	cmp	r1, r0
-	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
-	mov	r9, r0
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lascon128_decrypt_with_else6
@@ -680,9 +669,8 @@ ascon128_decrypt_with:
 	mov	r0, r8
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	movs	r4, #0
-	mov	r0, r10
 	cmp	r4, r0
 	bcs	.Lascon128_decrypt_with_done9
 .Lascon128_decrypt_with_loop8:
@@ -694,7 +682,7 @@ ascon128_decrypt_with:
 	cmp	r3, #8
 	movs	r2, #0
 	adcs	r2, r2
-	mov	r0, r9
+	movs	r0, #1
 	eors	r2, r0
 	rsbs	r2, r2, #0
 	movs	r0, #8
@@ -703,20 +691,20 @@ ascon128_decrypt_with:
 	mov	r2, r3
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #44]
-	ldr	r5, [sp, #48]
-	ldr	r0, [sp, #8]
-	adds	r3, r0, r1
+	ldr	r5, [sp, #32]
+	ldr	r3, [sp, #36]
+	ldr	r0, [sp]
+	adds	r6, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes10
-	tst	r3, r0
+	tst	r6, r0
 	beq	.Lascon128_decrypt_with_words11
 .Lascon128_decrypt_with_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r7, sp, #84
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	add	r7, sp, #72
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt13
@@ -725,56 +713,60 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_cpy14:
 	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_cpyd12
-	ldrb	r0, [r3, r1]
+	ldrb	r0, [r6, r1]
 	strb	r0, [r7, r1]
 	b	.Lascon128_decrypt_with_cpy14
 .Lascon128_decrypt_with_cpyd12:
-	mov	r3, r7
+	mov	r6, r7
 .Lascon128_decrypt_with_words11:
-	ldr	r0, [r3, #4]
+	ldr	r0, [r6, #4]
 	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r6]
 	rev	r0, r0
+	mov	r6, r5
 	eors	r6, r1
+	mov	r5, r3
 	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r7, r2, #3
-	ldr	r3, [sp]
-	movs	r2, #1
-	lsls	r2, r2, #31
-	cmp	r7, #64
+	lsls	r3, r2, #3
+	movs	r0, #0
+	mov	r2, r0
+	movs	r1, #1
+	lsls	r1, r1, #31
+	cmp	r3, #64
 	bcs	.Lascon128_decrypt_with_shz15
 .Lascon128_decrypt_with_shl17:
-	cmp	r7, #32
+	cmp	r3, #32
 	bcc	.Lascon128_decrypt_with_shf16
-	mov	r3, r2
-	movs	r2, #0
-	subs	r7, #32
+	mov	r2, r1
+	movs	r1, #0
+	subs	r3, #32
 	b	.Lascon128_decrypt_with_shl17
 .Lascon128_decrypt_with_shf16:
-	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r3, r7
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r7
+	movs	r7, #32
+	subs	r7, r7, r3
+	lsrs	r2, r3
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
+	lsrs	r1, r3
 	b	.Lascon128_decrypt_with_she18
 .Lascon128_decrypt_with_shz15:
-	movs	r3, #0
 	movs	r2, #0
+	movs	r1, #0
 .Lascon128_decrypt_with_she18:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r6, r3
-	eors	r5, r2
-	str	r6, [sp, #44]
-	str	r5, [sp, #48]
+	mov	r0, r6
+	eors	r0, r2
+	eors	r5, r1
+	str	r0, [sp, #32]
+	str	r5, [sp, #36]
 	@ ascon128.ae:56: P.permute(s, b)
-	add	r0, sp, #44
+	add	r0, sp, #32
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
-	mov	r0, r10
+	mov	r0, r9
 	cmp	r4, r0
 	bcc	.Lascon128_decrypt_with_loop8
 .Lascon128_decrypt_with_done9:
@@ -782,32 +774,31 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else6:
 .Lascon128_decrypt_with_endif7:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
-	mov	r0, r9
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
+	movs	r0, #1
 	eors	r2, r0
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon128.ae:109: full = m / rate
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #3
+	ldr	r1, [sp, #20]
+	lsrs	r0, r1, #3
 	mov	r8, r0
 	@ ascon128.ae:110: for i in 0..full {
 	movs	r4, #0
-	mov	r0, r8
 	cmp	r4, r0
 	bcs	.Lascon128_decrypt_with_done20
 .Lascon128_decrypt_with_loop19:
 	@ ascon128.ae:111: off = rate * i
 	lsls	r6, r4, #3
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
-	mov	r0, r11
-	adds	r2, r0, r6
+	mov	r1, r10
+	adds	r2, r1, r6
 	movs	r7, #3
 	tst	r2, r7
 	beq	.Lascon128_decrypt_with_words22
 .Lascon128_decrypt_with_bytes21:
-	add	r3, sp, #84
+	add	r3, sp, #72
 	movs	r1, #8
 .Lascon128_decrypt_with_cpy24:
 	subs	r1, #1
@@ -824,36 +815,36 @@ ascon128_decrypt_with:
 	ldr	r0, [r2]
 	rev	r3, r0
 	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r1, r5
 	eors	r0, r3
 	rev	r2, r0
-	rev	r1, r1
-	ldr	r0, [sp, #4]
-	adds	r6, r0, r6
-	tst	r6, r7
+	rev	r0, r1
+	mov	r1, r11
+	adds	r1, r1, r6
+	tst	r1, r7
 	bne	.Lascon128_decrypt_with_bytes25
-	str	r2, [r6]
-	str	r1, [r6, #4]
+	str	r2, [r1]
+	str	r0, [r1, #4]
 	b	.Lascon128_decrypt_with_stored26
 .Lascon128_decrypt_with_bytes25:
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
-	add	r2, sp, #84
-	movs	r1, #8
+	str	r2, [sp, #72]
+	str	r0, [sp, #76]
+	add	r6, sp, #72
+	movs	r2, #8
 .Lascon128_decrypt_with_cpy27:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_stored26
-	ldrb	r0, [r2, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r6, r2]
+	strb	r0, [r1, r2]
 	b	.Lascon128_decrypt_with_cpy27
 .Lascon128_decrypt_with_stored26:
 	@ ascon128.ae:114: s[0] = c
-	str	r5, [sp, #44]
-	str	r3, [sp, #48]
+	str	r5, [sp, #32]
+	str	r3, [sp, #36]
 	@ ascon128.ae:115: P.permute(s, b)
-	add	r0, sp, #44
+	add	r0, sp, #32
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
@@ -864,29 +855,25 @@ ascon128_decrypt_with:
 	@ ascon128.ae:117: off = rate * full
 	mov	r0, r8
 	lsls	r0, r0, #3
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ ascon128.ae:118: last = m - off
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #20]
 	subs	r2, r1, r0
 	@ ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	ldr	r4, [sp, #44]
-	ldr	r3, [sp, #48]
-	mov	r1, r11
-	ldr	r0, [sp, #8]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
+	mov	r1, r10
 	adds	r5, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #28]
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes28
-	ldr	r0, [sp, #28]
+	movs	r0, #3
 	tst	r5, r0
 	beq	.Lascon128_decrypt_with_words29
 .Lascon128_decrypt_with_bytes28:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r6, sp, #84
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	add	r6, sp, #72
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt31
@@ -909,11 +896,11 @@ ascon128_decrypt_with:
 	eors	r3, r0
 	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	lsls	r0, r2, #3
-	str	r0, [sp, #32]
+	str	r0, [sp, #20]
 	movs	r6, #0
 	mvns	r6, r6
 	mov	r7, r6
-	ldr	r5, [sp, #32]
+	mov	r5, r0
 	cmp	r5, #64
 	bcs	.Lascon128_decrypt_with_shz33
 .Lascon128_decrypt_with_shl35:
@@ -943,21 +930,21 @@ ascon128_decrypt_with:
 	@ ascon128.ae:120: store_be(msg, off, p, last)
 	rev	r6, r3
 	rev	r5, r4
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #8]
+	mov	r1, r11
+	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes37
-	ldr	r0, [sp, #28]
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lascon128_decrypt_with_bytes37
 	str	r6, [r1]
 	str	r5, [r1, #4]
 	b	.Lascon128_decrypt_with_stored38
 .Lascon128_decrypt_with_bytes37:
-	str	r6, [sp, #84]
-	str	r5, [sp, #88]
-	add	r5, sp, #84
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	add	r5, sp, #72
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_cnt39
 	movs	r2, #8
@@ -970,15 +957,16 @@ ascon128_decrypt_with:
 	b	.Lascon128_decrypt_with_cpy40
 .Lascon128_decrypt_with_stored38:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	ldr	r6, [sp, #44]
-	ldr	r5, [sp, #48]
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #36]
 	eors	r6, r4
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	ldr	r4, [sp]
+	movs	r0, #0
+	mov	r4, r0
 	movs	r3, #1
 	lsls	r3, r3, #31
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #20]
 	cmp	r2, #64
 	bcs	.Lascon128_decrypt_with_shz41
 .Lascon128_decrypt_with_shl43:
@@ -1004,15 +992,15 @@ ascon128_decrypt_with:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	eors	r6, r4
 	eors	r5, r3
-	str	r6, [sp, #44]
-	str	r5, [sp, #48]
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #28]
+	ldr	r1, [sp, #24]
+	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words46
 .Lascon128_decrypt_with_bytes45:
-	add	r3, sp, #84
+	add	r3, sp, #72
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy48:
 	subs	r2, #1
@@ -1033,40 +1021,40 @@ ascon128_decrypt_with:
 	ldr	r0, [r1]
 	rev	r4, r0
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #24]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
-	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #16]
+	eors	r2, r0
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
+	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
 	@ ascon128.ae:66: P.permute(s, a)
-	add	r0, sp, #44
+	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #68]
-	ldr	r7, [sp, #72]
-	ldr	r0, [sp, #76]
-	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #56]
+	ldr	r7, [sp, #60]
+	ldr	r0, [sp, #64]
+	ldr	r2, [sp, #68]
 	mov	r3, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r3, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	ldr	r0, [sp]
@@ -1085,9 +1073,9 @@ ascon128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #28]
 	strh	r1, [r0]
-	add	sp, #100
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1100,7 +1088,7 @@ ascon128_decrypt_with:
 
 @ --- ascon128_P_permute: ascon128.P.permute
 @     frame 32 bytes (30 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 706 bytes of code and literals
+@     estimated 638 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1117,20 +1105,14 @@ ascon128_P_permute:
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
 	ldr	r5, [r0]
-	ldr	r0, [sp, #24]
 	ldr	r7, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #8]
-	ldr	r0, [sp, #24]
 	ldr	r4, [r0, #12]
 	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #16]
-	ldr	r0, [sp, #24]
 	ldr	r2, [r0, #20]
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #24]
 	mov	r12, r0
 	ldr	r0, [sp, #24]
@@ -1153,12 +1135,8 @@ ascon128_P_permute:
 	mov	r0, r4
 	mov	r9, r0
 	mov	r4, r3
-	mov	r0, r2
-	str	r0, [sp]
-	mov	r0, r12
-	mov	r12, r0
-	mov	r0, r10
-	mov	r10, r0
+	mov	r6, r2
+	str	r6, [sp]
 	ldr	r3, [sp, #4]
 	ldr	r2, [sp, #8]
 	ldr	r0, [sp, #12]
@@ -1167,8 +1145,8 @@ ascon128_P_permute:
 	b	.Lascon128_P_permute_done2
 .Lascon128_P_permute_far1:
 	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r0, =ascon128_P.rc
-	str	r0, [sp, #28]
+	ldr	r6, =ascon128_P.rc
+	str	r6, [sp, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 .Lascon128_P_permute_loop1:
 	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
@@ -1185,68 +1163,66 @@ ascon128_P_permute:
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r0, r12
-	eors	r3, r0
-	mov	r0, r10
-	eors	r2, r0
+	mov	r1, r12
+	eors	r3, r1
+	mov	r1, r10
+	eors	r2, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r7, r6
-	mov	r0, r8
-	eors	r7, r0
+	mov	r0, r6
+	mov	r1, r8
+	eors	r0, r1
 	ldr	r6, [sp]
-	mov	r0, r9
-	eors	r6, r0
+	mov	r1, r9
+	eors	r6, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r8
-	mvns	r5, r0
-	mov	r0, r9
-	mvns	r1, r0
-	ands	r5, r7
-	ands	r1, r6
-	mov	r0, r11
-	eors	r0, r5
-	str	r0, [sp, #8]
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #4]
+	mov	r1, r8
+	mvns	r7, r1
+	mov	r1, r9
+	mvns	r5, r1
+	ands	r7, r0
+	ands	r5, r6
+	mov	r1, r11
+	eors	r1, r7
+	str	r1, [sp, #8]
+	mov	r1, r4
+	eors	r1, r5
+	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r5, r7
-	mvns	r1, r6
-	mov	r0, r12
-	ands	r5, r0
-	mov	r0, r10
-	ands	r1, r0
-	mov	r0, r8
-	eors	r0, r5
-	str	r0, [sp, #20]
-	mov	r0, r9
-	eors	r0, r1
-	str	r0, [sp, #16]
+	mvns	r7, r0
+	mvns	r5, r6
+	mov	r1, r12
+	ands	r7, r1
+	mov	r1, r10
+	ands	r5, r1
+	mov	r1, r8
+	eors	r1, r7
+	str	r1, [sp, #20]
+	mov	r1, r9
+	eors	r1, r5
+	str	r1, [sp, #16]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r5, r0
-	mov	r0, r10
-	mvns	r1, r0
+	mov	r1, r12
+	mvns	r5, r1
+	mov	r1, r10
+	mvns	r1, r1
 	ands	r5, r3
 	ands	r1, r2
-	mov	r0, r7
 	eors	r0, r5
 	str	r0, [sp]
 	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r3
+	mvns	r6, r3
 	mvns	r5, r2
 	mov	r0, r11
-	ands	r1, r0
+	ands	r6, r0
 	ands	r5, r4
-	mov	r0, r12
-	eors	r0, r1
-	mov	r12, r0
+	mov	r1, r12
+	eors	r1, r6
+	mov	r12, r1
 	mov	r1, r10
 	eors	r1, r5
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r11
 	mvns	r5, r0
 	mvns	r4, r4
 	mov	r0, r8
@@ -1260,16 +1236,14 @@ ascon128_P_permute:
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	ldr	r0, [sp, #20]
-	mov	r8, r0
 	ldr	r2, [sp, #8]
-	mov	r0, r8
 	eors	r0, r2
 	mov	r8, r0
 	ldr	r4, [sp, #16]
 	ldr	r0, [sp, #4]
 	eors	r4, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	ldr	r6, [sp, #8]
+	mov	r6, r2
 	mov	r0, r10
 	eors	r6, r0
 	ldr	r5, [sp, #4]
@@ -1280,19 +1254,13 @@ ascon128_P_permute:
 	eors	r2, r0
 	eors	r1, r7
 	@ ascon_p.ae:35: t2 = ~t2
-	ldr	r0, [sp]
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	mvns	r0, r7
 	str	r0, [sp]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r5, #13
-	lsrs	r0, r6, #19
-	mov	r9, r0
-	mov	r0, r7
-	mov	r12, r0
-	mov	r7, r9
-	mov	r0, r12
+	lsls	r0, r5, #13
+	lsrs	r7, r6, #19
 	orrs	r0, r7
 	mov	r12, r0
 	lsls	r0, r6, #13
@@ -1304,8 +1272,7 @@ ascon128_P_permute:
 	mov	r0, r11
 	orrs	r7, r0
 	mov	r9, r7
-	mov	r0, r6
-	mov	r7, r0
+	mov	r7, r6
 	mov	r0, r12
 	eors	r7, r0
 	mov	r11, r7
@@ -1432,10 +1399,6 @@ ascon128_P_permute:
 	eors	r0, r1
 	mov	r5, r11
 	mov	r1, r12
-	mov	r4, r8
-	mov	r8, r4
-	mov	r4, r9
-	mov	r9, r4
 	ldr	r4, [sp]
 	str	r6, [sp]
 	mov	r6, r7
@@ -1453,32 +1416,23 @@ ascon128_P_permute:
 	@ ascon_p.ae:54: s[0] = x0
 	ldr	r0, [sp, #24]
 	str	r5, [r0]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
 	@ ascon_p.ae:55: s[1] = x1
 	mov	r1, r8
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
 	mov	r1, r9
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
 	@ ascon_p.ae:56: s[2] = x2
-	ldr	r0, [sp, #24]
 	str	r4, [r0, #16]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #20]
 	@ ascon_p.ae:57: s[3] = x3
 	mov	r1, r12
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #24]
 	mov	r1, r10
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #28]
 	@ ascon_p.ae:58: s[4] = x4
-	ldr	r0, [sp, #24]
 	str	r3, [r0, #32]
-	ldr	r0, [sp, #24]
 	str	r2, [r0, #36]
 	add	sp, #32
 	pop	{r4, r5, r6, r7}

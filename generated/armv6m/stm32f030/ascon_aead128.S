@@ -49,8 +49,8 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 100 bytes (19 spill slots, 11 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 728 bytes of code and literals
+@     frame 96 bytes (18 spill slots, 10 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 720 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -63,19 +63,19 @@ ascon_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #100
+	sub	sp, #96
 	mov	r5, r3
-	ldr	r4, [sp, #136]
+	ldr	r4, [sp, #132]
+	ldr	r3, [sp, #136]
+	str	r3, [sp]
 	ldr	r2, [sp, #140]
-	str	r2, [sp]
-	ldr	r2, [sp, #144]
 	str	r2, [sp, #28]
-	ldr	r2, [sp, #148]
+	ldr	r2, [sp, #144]
 	str	r2, [sp, #4]
-	ldr	r2, [sp, #156]
-	str	r2, [sp, #40]
+	ldr	r2, [sp, #152]
+	str	r2, [sp, #36]
 	movs	r6, #0
-	add	r3, sp, #44
+	add	r3, sp, #40
 	movs	r2, #10
 .Lascon_aead128_encrypt_with_zero1:
 	str	r6, [r3]
@@ -94,27 +94,27 @@ ascon_aead128_encrypt_with:
 	str	r0, [sp, #8]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	movs	r0, #1
 	lsls	r0, r0, #12
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ascon_aead128.ae:48: s[1] = k0
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ ascon_aead128.ae:49: s[2] = k1
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #60]
+	mov	r0, r2
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
 	beq	.Lascon_aead128_encrypt_with_words3
 .Lascon_aead128_encrypt_with_bytes2:
-	add	r7, sp, #84
+	add	r7, sp, #80
 	movs	r2, #8
 .Lascon_aead128_encrypt_with_cpy5:
 	subs	r2, #1
@@ -127,14 +127,14 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_words3:
 	ldr	r2, [r6]
 	ldr	r0, [r6, #4]
-	str	r2, [sp, #68]
-	str	r0, [sp, #72]
+	str	r2, [sp, #64]
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
 	beq	.Lascon_aead128_encrypt_with_words7
 .Lascon_aead128_encrypt_with_bytes6:
-	add	r3, sp, #84
+	add	r3, sp, #80
 	movs	r2, #8
 .Lascon_aead128_encrypt_with_cpy9:
 	subs	r2, #1
@@ -147,100 +147,99 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_words7:
 	ldr	r2, [r1]
 	ldr	r0, [r1, #4]
-	str	r2, [sp, #76]
-	str	r0, [sp, #80]
+	str	r2, [sp, #72]
+	str	r0, [sp, #76]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #44
+	add	r0, sp, #40
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #20]
 	eors	r2, r0
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
-	add	r0, sp, #44
+	add	r0, sp, #40
 	mov	r1, r5
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:98: full = m / rate
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #4
+	ldr	r1, [sp, #28]
+	lsrs	r0, r1, #4
 	mov	r11, r0
 	@ ascon_aead128.ae:99: for i in 0..full {
 	movs	r4, #0
-	mov	r0, r11
 	cmp	r4, r0
 	bcs	.Lascon_aead128_encrypt_with_done11
 .Lascon_aead128_encrypt_with_loop10:
 	@ ascon_aead128.ae:100: off = rate * i
-	lsls	r6, r4, #4
+	lsls	r7, r4, #4
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #52]
-	mov	r9, r0
-	ldr	r0, [sp, #56]
-	mov	r10, r0
-	ldr	r5, [sp, #44]
 	ldr	r0, [sp, #48]
+	mov	r9, r0
+	ldr	r0, [sp, #52]
+	mov	r10, r0
+	ldr	r6, [sp, #40]
+	ldr	r0, [sp, #44]
 	mov	r8, r0
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	ldr	r0, [sp]
-	adds	r0, r0, r6
-	movs	r7, #3
-	tst	r0, r7
+	ldr	r3, [sp]
+	adds	r1, r3, r7
+	movs	r0, #3
+	tst	r1, r0
 	beq	.Lascon_aead128_encrypt_with_words13
 .Lascon_aead128_encrypt_with_bytes12:
-	add	r3, sp, #84
-	movs	r2, #16
+	add	r5, sp, #80
+	movs	r3, #16
 .Lascon_aead128_encrypt_with_cpy15:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd14
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r2, [r1, r3]
+	strb	r2, [r5, r3]
 	b	.Lascon_aead128_encrypt_with_cpy15
 .Lascon_aead128_encrypt_with_cpyd14:
-	mov	r0, r3
+	mov	r1, r5
 .Lascon_aead128_encrypt_with_words13:
-	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
+	ldr	r5, [r1]
+	ldr	r3, [r1, #4]
+	ldr	r2, [r1, #8]
+	ldr	r1, [r1, #12]
+	eors	r6, r5
+	mov	r5, r8
 	eors	r5, r3
-	mov	r3, r8
+	mov	r3, r9
 	eors	r3, r2
-	mov	r2, r9
+	mov	r2, r10
 	eors	r2, r1
-	mov	r1, r10
-	eors	r1, r0
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	ldr	r0, [sp, #4]
-	adds	r6, r0, r6
-	tst	r6, r7
+	ldr	r1, [sp, #4]
+	adds	r1, r1, r7
+	tst	r1, r0
 	bne	.Lascon_aead128_encrypt_with_bytes16
-	str	r5, [r6]
-	str	r3, [r6, #4]
-	str	r2, [r6, #8]
-	str	r1, [r6, #12]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Lascon_aead128_encrypt_with_stored17
 .Lascon_aead128_encrypt_with_bytes16:
+	str	r6, [sp, #80]
 	str	r5, [sp, #84]
 	str	r3, [sp, #88]
 	str	r2, [sp, #92]
-	str	r1, [sp, #96]
-	add	r0, sp, #84
+	add	r0, sp, #80
 	mov	r8, r0
 	movs	r7, #16
 .Lascon_aead128_encrypt_with_cpy18:
@@ -248,17 +247,17 @@ ascon_aead128_encrypt_with:
 	bcc	.Lascon_aead128_encrypt_with_stored17
 	mov	r0, r8
 	ldrb	r0, [r0, r7]
-	strb	r0, [r6, r7]
+	strb	r0, [r1, r7]
 	b	.Lascon_aead128_encrypt_with_cpy18
 .Lascon_aead128_encrypt_with_stored17:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r6, [sp, #40]
 	str	r5, [sp, #44]
-	str	r3, [sp, #48]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
+	str	r3, [sp, #48]
 	str	r2, [sp, #52]
-	str	r1, [sp, #56]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
-	add	r0, sp, #44
+	add	r0, sp, #40
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
 	adds	r4, #1
@@ -272,32 +271,29 @@ ascon_aead128_encrypt_with:
 	str	r0, [sp, #24]
 	@ ascon_aead128.ae:107: last = m - off
 	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #24]
 	subs	r2, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r5, [sp, #52]
-	ldr	r0, [sp, #56]
+	ldr	r5, [sp, #48]
+	ldr	r0, [sp, #52]
 	mov	r8, r0
-	ldr	r0, [sp, #44]
-	ldr	r7, [sp, #48]
+	ldr	r0, [sp, #40]
+	ldr	r7, [sp, #44]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	ldr	r3, [sp]
 	ldr	r1, [sp, #24]
 	adds	r1, r3, r1
-	movs	r3, #3
-	str	r3, [sp, #36]
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes19
-	ldr	r3, [sp, #36]
+	movs	r3, #3
 	tst	r1, r3
 	beq	.Lascon_aead128_encrypt_with_words20
 .Lascon_aead128_encrypt_with_bytes19:
 	movs	r3, #0
+	str	r3, [sp, #80]
 	str	r3, [sp, #84]
 	str	r3, [sp, #88]
 	str	r3, [sp, #92]
-	str	r3, [sp, #96]
-	add	r6, sp, #84
+	add	r6, sp, #80
 	mov	r4, r2
 	cmp	r4, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt22
@@ -384,7 +380,7 @@ ascon_aead128_encrypt_with:
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes28
-	ldr	r0, [sp, #36]
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lascon_aead128_encrypt_with_bytes28
 	str	r6, [r1]
@@ -393,11 +389,11 @@ ascon_aead128_encrypt_with:
 	str	r3, [r1, #12]
 	b	.Lascon_aead128_encrypt_with_stored29
 .Lascon_aead128_encrypt_with_bytes28:
-	str	r6, [sp, #84]
-	str	r5, [sp, #88]
-	str	r4, [sp, #92]
-	str	r3, [sp, #96]
-	add	r7, sp, #84
+	str	r6, [sp, #80]
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
+	str	r3, [sp, #92]
+	add	r7, sp, #80
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt30
 	movs	r2, #16
@@ -410,48 +406,48 @@ ascon_aead128_encrypt_with:
 	b	.Lascon_aead128_encrypt_with_cpy31
 .Lascon_aead128_encrypt_with_stored29:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #44]
-	str	r5, [sp, #48]
+	str	r6, [sp, #40]
+	str	r5, [sp, #44]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #52]
-	str	r3, [sp, #56]
+	str	r4, [sp, #48]
+	str	r3, [sp, #52]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #20]
 	eors	r2, r0
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #44
+	add	r0, sp, #40
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	ldr	r5, [sp, #68]
-	ldr	r4, [sp, #72]
+	ldr	r5, [sp, #64]
+	ldr	r4, [sp, #68]
 	ldr	r0, [sp, #20]
 	eors	r5, r0
 	ldr	r0, [sp, #16]
 	eors	r4, r0
 	@ ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #36]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon_aead128_encrypt_with_bytes32
@@ -461,11 +457,11 @@ ascon_aead128_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lascon_aead128_encrypt_with_stored33
 .Lascon_aead128_encrypt_with_bytes32:
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	str	r2, [sp, #92]
-	str	r1, [sp, #96]
-	add	r2, sp, #84
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	str	r2, [sp, #88]
+	str	r1, [sp, #92]
+	add	r2, sp, #80
 	movs	r1, #16
 .Lascon_aead128_encrypt_with_cpy34:
 	subs	r1, #1
@@ -474,7 +470,7 @@ ascon_aead128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored33:
-	add	sp, #100
+	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -486,8 +482,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 116 bytes (28 spill slots, 15 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 914 bytes of code and literals
+@     frame 112 bytes (26 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 900 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -500,22 +496,22 @@ ascon_aead128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #112
 	mov	r2, r0
 	mov	r5, r3
-	ldr	r4, [sp, #152]
+	ldr	r4, [sp, #148]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #12]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #164]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #176]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #56]
 	movs	r6, #0
-	add	r3, sp, #60
+	add	r3, sp, #56
 	movs	r0, #10
 .Lascon_aead128_decrypt_with_zero1:
 	str	r6, [r3]
@@ -524,37 +520,37 @@ ascon_aead128_decrypt_with:
 	bne	.Lascon_aead128_decrypt_with_zero1
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r0, [r2]
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #12]
 	str	r0, [sp, #20]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #16]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	movs	r0, #1
 	lsls	r0, r0, #12
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:48: s[1] = k0
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #72]
 	@ ascon_aead128.ae:49: s[2] = k1
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #76]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #80]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #76]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
 	beq	.Lascon_aead128_decrypt_with_words3
 .Lascon_aead128_decrypt_with_bytes2:
-	add	r7, sp, #100
+	add	r7, sp, #96
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy5:
 	subs	r2, #1
@@ -567,14 +563,14 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_words3:
 	ldr	r2, [r6]
 	ldr	r0, [r6, #4]
-	str	r2, [sp, #84]
-	str	r0, [sp, #88]
+	str	r2, [sp, #80]
+	str	r0, [sp, #84]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
 	beq	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_bytes6:
-	add	r3, sp, #100
+	add	r3, sp, #96
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy9:
 	subs	r2, #1
@@ -587,210 +583,203 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_words7:
 	ldr	r2, [r1]
 	ldr	r0, [r1, #4]
-	str	r2, [sp, #92]
-	str	r0, [sp, #96]
+	str	r2, [sp, #88]
+	str	r0, [sp, #92]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #60
+	add	r0, sp, #56
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r2, [sp, #84]
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #28]
-	eors	r2, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r2, [sp, #92]
-	ldr	r1, [sp, #96]
+	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
-	str	r2, [sp, #92]
-	str	r1, [sp, #96]
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
+	ldr	r2, [sp, #88]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #20]
+	eors	r2, r0
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r2, [sp, #88]
+	str	r1, [sp, #92]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
-	add	r0, sp, #60
+	add	r0, sp, #56
 	mov	r1, r5
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:123: full = m / rate
-	ldr	r0, [sp, #36]
-	lsrs	r0, r0, #4
-	str	r0, [sp, #8]
+	ldr	r1, [sp, #32]
+	lsrs	r0, r1, #4
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:124: for i in 0..full {
-	movs	r0, #0
-	mov	r8, r0
-	mov	r1, r0
-	ldr	r0, [sp, #8]
+	movs	r1, #0
+	mov	r8, r1
 	cmp	r1, r0
 	bcs	.Lascon_aead128_decrypt_with_done11
 .Lascon_aead128_decrypt_with_loop10:
 	@ ascon_aead128.ae:125: off = rate * i
-	mov	r0, r8
-	lsls	r6, r0, #4
+	mov	r1, r8
+	lsls	r3, r1, #4
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r0, [sp, #12]
-	adds	r1, r0, r6
+	ldr	r1, [sp, #8]
+	adds	r4, r1, r3
 	movs	r0, #3
-	mov	r11, r0
-	tst	r1, r0
+	tst	r4, r0
 	beq	.Lascon_aead128_decrypt_with_words13
 .Lascon_aead128_decrypt_with_bytes12:
-	add	r3, sp, #100
-	movs	r2, #16
+	add	r2, sp, #96
+	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy15:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd14
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon_aead128_decrypt_with_cpy15
 .Lascon_aead128_decrypt_with_cpyd14:
-	mov	r1, r3
+	mov	r4, r2
 .Lascon_aead128_decrypt_with_words13:
-	ldr	r0, [r1]
+	ldr	r0, [r4]
 	mov	r9, r0
-	ldr	r0, [r1, #4]
+	ldr	r0, [r4, #4]
 	mov	r10, r0
-	ldr	r4, [r1, #8]
-	ldr	r3, [r1, #12]
+	ldr	r2, [r4, #8]
+	ldr	r1, [r4, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r0, [sp, #64]
+	mov	r11, r0
 	ldr	r0, [sp, #68]
 	str	r0, [sp]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #4]
+	ldr	r6, [sp, #56]
 	ldr	r5, [sp, #60]
-	ldr	r2, [sp, #64]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	r0, r9
-	eors	r5, r0
+	eors	r6, r0
 	mov	r0, r10
-	eors	r2, r0
-	ldr	r7, [sp]
-	eors	r7, r4
-	ldr	r1, [sp, #4]
-	eors	r1, r3
-	ldr	r0, [sp, #16]
-	adds	r6, r0, r6
-	mov	r0, r11
-	tst	r6, r0
+	eors	r5, r0
+	mov	r7, r11
+	eors	r7, r2
+	ldr	r0, [sp]
+	eors	r0, r1
+	ldr	r4, [sp, #12]
+	adds	r4, r4, r3
+	movs	r3, #3
+	tst	r4, r3
 	bne	.Lascon_aead128_decrypt_with_bytes16
-	str	r5, [r6]
-	str	r2, [r6, #4]
-	str	r7, [r6, #8]
-	str	r1, [r6, #12]
+	str	r6, [r4]
+	str	r5, [r4, #4]
+	str	r7, [r4, #8]
+	str	r0, [r4, #12]
 	b	.Lascon_aead128_decrypt_with_stored17
 .Lascon_aead128_decrypt_with_bytes16:
+	str	r6, [sp, #96]
 	str	r5, [sp, #100]
-	str	r2, [sp, #104]
-	str	r7, [sp, #108]
-	str	r1, [sp, #112]
-	add	r2, sp, #100
-	movs	r1, #16
+	str	r7, [sp, #104]
+	str	r0, [sp, #108]
+	add	r5, sp, #96
+	movs	r3, #16
 .Lascon_aead128_decrypt_with_cpy18:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lascon_aead128_decrypt_with_stored17
-	ldrb	r0, [r2, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r5, r3]
+	strb	r0, [r4, r3]
 	b	.Lascon_aead128_decrypt_with_cpy18
 .Lascon_aead128_decrypt_with_stored17:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r0, r9
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	mov	r0, r10
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #68]
-	str	r3, [sp, #72]
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
-	add	r0, sp, #60
+	add	r0, sp, #56
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
-	mov	r0, r8
-	adds	r0, #1
-	mov	r8, r0
-	mov	r1, r0
-	ldr	r0, [sp, #8]
+	mov	r1, r8
+	adds	r1, #1
+	mov	r8, r1
+	ldr	r0, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lascon_aead128_decrypt_with_loop10
 .Lascon_aead128_decrypt_with_done11:
 	@ ascon_aead128.ae:131: off = rate * full
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #4
 	str	r0, [sp]
 	@ ascon_aead128.ae:132: last = m - off
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #32]
 	subs	r6, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #68]
-	mov	r8, r0
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #60]
-	mov	r10, r0
 	ldr	r0, [sp, #64]
+	mov	r8, r0
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #56]
+	mov	r10, r0
+	ldr	r0, [sp, #60]
 	mov	r9, r0
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	ldr	r0, [sp]
-	adds	r1, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #4]
+	adds	r5, r1, r0
 	cmp	r6, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes19
-	ldr	r0, [sp, #4]
-	tst	r1, r0
+	movs	r0, #3
+	tst	r5, r0
 	beq	.Lascon_aead128_decrypt_with_words20
 .Lascon_aead128_decrypt_with_bytes19:
 	movs	r0, #0
+	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
 	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	add	r3, sp, #100
-	mov	r2, r6
-	cmp	r2, #16
+	add	r2, sp, #96
+	mov	r1, r6
+	cmp	r1, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt22
-	movs	r2, #16
+	movs	r1, #16
 .Lascon_aead128_decrypt_with_cnt22:
 .Lascon_aead128_decrypt_with_cpy23:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd21
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon_aead128_decrypt_with_cpy23
 	.ltorg
 .Lascon_aead128_decrypt_with_cpyd21:
-	mov	r1, r3
+	mov	r5, r2
 .Lascon_aead128_decrypt_with_words20:
-	ldr	r4, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldr	r4, [r5]
+	ldr	r3, [r5, #4]
+	ldr	r2, [r5, #8]
+	ldr	r1, [r5, #12]
 	mov	r0, r10
 	eors	r0, r4
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	mov	r0, r9
 	eors	r0, r3
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	mov	r0, r8
 	eors	r0, r2
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #48]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #44]
 	eors	r0, r1
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	lsls	r0, r6, #3
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	movs	r7, #0
 	mvns	r7, r7
 	mov	r3, r7
 	mov	r5, r7
 	mov	r4, r7
-	ldr	r2, [sp, #44]
+	mov	r2, r0
 	cmp	r2, #128
 	bcs	.Lascon_aead128_decrypt_with_shz24
 .Lascon_aead128_decrypt_with_shl26:
@@ -829,34 +818,34 @@ ascon_aead128_decrypt_with:
 	mvns	r2, r7
 	mvns	r1, r5
 	mvns	r0, r4
-	ldr	r4, [sp, #36]
-	ands	r4, r3
-	ldr	r3, [sp, #12]
+	ldr	r5, [sp, #32]
+	ands	r5, r3
+	ldr	r3, [sp, #8]
 	ands	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	ands	r2, r1
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ands	r1, r0
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
-	ldr	r5, [sp, #16]
+	ldr	r4, [sp, #12]
 	ldr	r0, [sp]
-	adds	r5, r5, r0
+	adds	r4, r4, r0
 	cmp	r6, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes28
-	ldr	r0, [sp, #4]
-	tst	r5, r0
+	movs	r0, #3
+	tst	r4, r0
 	bne	.Lascon_aead128_decrypt_with_bytes28
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
+	str	r5, [r4]
+	str	r3, [r4, #4]
+	str	r2, [r4, #8]
+	str	r1, [r4, #12]
 	b	.Lascon_aead128_decrypt_with_stored29
 .Lascon_aead128_decrypt_with_bytes28:
-	str	r4, [sp, #100]
-	str	r3, [sp, #104]
-	str	r2, [sp, #108]
-	str	r1, [sp, #112]
-	add	r7, sp, #100
+	str	r5, [sp, #96]
+	str	r3, [sp, #100]
+	str	r2, [sp, #104]
+	str	r1, [sp, #108]
+	add	r7, sp, #96
 	cmp	r6, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt30
 	movs	r6, #16
@@ -865,12 +854,12 @@ ascon_aead128_decrypt_with:
 	subs	r6, #1
 	bcc	.Lascon_aead128_decrypt_with_stored29
 	ldrb	r0, [r7, r6]
-	strb	r0, [r5, r6]
+	strb	r0, [r4, r6]
 	b	.Lascon_aead128_decrypt_with_cpy31
 .Lascon_aead128_decrypt_with_stored29:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	mov	r0, r10
-	eors	r0, r4
+	eors	r0, r5
 	mov	r10, r0
 	mov	r0, r9
 	eors	r0, r3
@@ -878,14 +867,14 @@ ascon_aead128_decrypt_with:
 	mov	r0, r8
 	eors	r0, r2
 	mov	r8, r0
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #44]
 	eors	r5, r1
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	movs	r2, #1
 	movs	r4, #0
 	mov	r7, r4
 	mov	r6, r4
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	cmp	r3, #128
 	bcs	.Lascon_aead128_decrypt_with_shz32
 .Lascon_aead128_decrypt_with_shl34:
@@ -930,18 +919,18 @@ ascon_aead128_decrypt_with:
 	mov	r0, r5
 	eors	r0, r4
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r3, [sp, #60]
-	str	r2, [sp, #64]
+	str	r3, [sp, #56]
+	str	r2, [sp, #60]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r1, [sp, #68]
-	str	r0, [sp, #72]
+	str	r1, [sp, #64]
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r3, [sp, #52]
-	ldr	r0, [sp, #4]
+	ldr	r3, [sp, #48]
+	movs	r0, #3
 	tst	r3, r0
 	beq	.Lascon_aead128_decrypt_with_words37
 .Lascon_aead128_decrypt_with_bytes36:
-	add	r2, sp, #100
+	add	r2, sp, #96
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy39:
 	subs	r1, #1
@@ -958,41 +947,41 @@ ascon_aead128_decrypt_with:
 	ldr	r5, [r3, #8]
 	ldr	r4, [r3, #12]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #28]
-	eors	r2, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
-	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #84]
-	ldr	r1, [sp, #88]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
+	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
+	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #20]
+	eors	r2, r0
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #60
+	add	r0, sp, #56
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r0, [sp, #92]
-	ldr	r2, [sp, #96]
+	ldr	r0, [sp, #88]
+	ldr	r2, [sp, #92]
 	mov	r1, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
 	ldr	r0, [sp, #20]
+	eors	r1, r0
+	ldr	r0, [sp, #16]
 	eors	r2, r0
-	ldr	r0, [sp, #84]
-	ldr	r7, [sp, #88]
+	ldr	r0, [sp, #80]
+	ldr	r7, [sp, #84]
 	mov	r3, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r3, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	eors	r7, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	ldr	r0, [sp]
@@ -1010,9 +999,9 @@ ascon_aead128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	strh	r1, [r0]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1025,7 +1014,7 @@ ascon_aead128_decrypt_with:
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
 @     frame 32 bytes (30 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 706 bytes of code and literals
+@     estimated 638 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1042,20 +1031,14 @@ ascon_aead128_P_permute:
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
 	ldr	r5, [r0]
-	ldr	r0, [sp, #24]
 	ldr	r7, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #8]
-	ldr	r0, [sp, #24]
 	ldr	r4, [r0, #12]
 	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #16]
-	ldr	r0, [sp, #24]
 	ldr	r2, [r0, #20]
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #24]
 	mov	r12, r0
 	ldr	r0, [sp, #24]
@@ -1078,12 +1061,8 @@ ascon_aead128_P_permute:
 	mov	r0, r4
 	mov	r9, r0
 	mov	r4, r3
-	mov	r0, r2
-	str	r0, [sp]
-	mov	r0, r12
-	mov	r12, r0
-	mov	r0, r10
-	mov	r10, r0
+	mov	r6, r2
+	str	r6, [sp]
 	ldr	r3, [sp, #4]
 	ldr	r2, [sp, #8]
 	ldr	r0, [sp, #12]
@@ -1092,8 +1071,8 @@ ascon_aead128_P_permute:
 	b	.Lascon_aead128_P_permute_done2
 .Lascon_aead128_P_permute_far1:
 	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r0, =ascon_aead128_P.rc
-	str	r0, [sp, #28]
+	ldr	r6, =ascon_aead128_P.rc
+	str	r6, [sp, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 .Lascon_aead128_P_permute_loop1:
 	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
@@ -1110,68 +1089,66 @@ ascon_aead128_P_permute:
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r0, r12
-	eors	r3, r0
-	mov	r0, r10
-	eors	r2, r0
+	mov	r1, r12
+	eors	r3, r1
+	mov	r1, r10
+	eors	r2, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r7, r6
-	mov	r0, r8
-	eors	r7, r0
+	mov	r0, r6
+	mov	r1, r8
+	eors	r0, r1
 	ldr	r6, [sp]
-	mov	r0, r9
-	eors	r6, r0
+	mov	r1, r9
+	eors	r6, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r8
-	mvns	r5, r0
-	mov	r0, r9
-	mvns	r1, r0
-	ands	r5, r7
-	ands	r1, r6
-	mov	r0, r11
-	eors	r0, r5
-	str	r0, [sp, #8]
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #4]
+	mov	r1, r8
+	mvns	r7, r1
+	mov	r1, r9
+	mvns	r5, r1
+	ands	r7, r0
+	ands	r5, r6
+	mov	r1, r11
+	eors	r1, r7
+	str	r1, [sp, #8]
+	mov	r1, r4
+	eors	r1, r5
+	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r5, r7
-	mvns	r1, r6
-	mov	r0, r12
-	ands	r5, r0
-	mov	r0, r10
-	ands	r1, r0
-	mov	r0, r8
-	eors	r0, r5
-	str	r0, [sp, #20]
-	mov	r0, r9
-	eors	r0, r1
-	str	r0, [sp, #16]
+	mvns	r7, r0
+	mvns	r5, r6
+	mov	r1, r12
+	ands	r7, r1
+	mov	r1, r10
+	ands	r5, r1
+	mov	r1, r8
+	eors	r1, r7
+	str	r1, [sp, #20]
+	mov	r1, r9
+	eors	r1, r5
+	str	r1, [sp, #16]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r5, r0
-	mov	r0, r10
-	mvns	r1, r0
+	mov	r1, r12
+	mvns	r5, r1
+	mov	r1, r10
+	mvns	r1, r1
 	ands	r5, r3
 	ands	r1, r2
-	mov	r0, r7
 	eors	r0, r5
 	str	r0, [sp]
 	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r3
+	mvns	r6, r3
 	mvns	r5, r2
 	mov	r0, r11
-	ands	r1, r0
+	ands	r6, r0
 	ands	r5, r4
-	mov	r0, r12
-	eors	r0, r1
-	mov	r12, r0
+	mov	r1, r12
+	eors	r1, r6
+	mov	r12, r1
 	mov	r1, r10
 	eors	r1, r5
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r11
 	mvns	r5, r0
 	mvns	r4, r4
 	mov	r0, r8
@@ -1185,16 +1162,14 @@ ascon_aead128_P_permute:
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	ldr	r0, [sp, #20]
-	mov	r8, r0
 	ldr	r2, [sp, #8]
-	mov	r0, r8
 	eors	r0, r2
 	mov	r8, r0
 	ldr	r4, [sp, #16]
 	ldr	r0, [sp, #4]
 	eors	r4, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	ldr	r6, [sp, #8]
+	mov	r6, r2
 	mov	r0, r10
 	eors	r6, r0
 	ldr	r5, [sp, #4]
@@ -1205,19 +1180,13 @@ ascon_aead128_P_permute:
 	eors	r2, r0
 	eors	r1, r7
 	@ ascon_p.ae:35: t2 = ~t2
-	ldr	r0, [sp]
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	mvns	r0, r7
 	str	r0, [sp]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r5, #13
-	lsrs	r0, r6, #19
-	mov	r9, r0
-	mov	r0, r7
-	mov	r12, r0
-	mov	r7, r9
-	mov	r0, r12
+	lsls	r0, r5, #13
+	lsrs	r7, r6, #19
 	orrs	r0, r7
 	mov	r12, r0
 	lsls	r0, r6, #13
@@ -1229,8 +1198,7 @@ ascon_aead128_P_permute:
 	mov	r0, r11
 	orrs	r7, r0
 	mov	r9, r7
-	mov	r0, r6
-	mov	r7, r0
+	mov	r7, r6
 	mov	r0, r12
 	eors	r7, r0
 	mov	r11, r7
@@ -1357,10 +1325,6 @@ ascon_aead128_P_permute:
 	eors	r0, r1
 	mov	r5, r11
 	mov	r1, r12
-	mov	r4, r8
-	mov	r8, r4
-	mov	r4, r9
-	mov	r9, r4
 	ldr	r4, [sp]
 	str	r6, [sp]
 	mov	r6, r7
@@ -1378,32 +1342,23 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:54: s[0] = x0
 	ldr	r0, [sp, #24]
 	str	r5, [r0]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
 	@ ascon_p.ae:55: s[1] = x1
 	mov	r1, r8
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
 	mov	r1, r9
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
 	@ ascon_p.ae:56: s[2] = x2
-	ldr	r0, [sp, #24]
 	str	r4, [r0, #16]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #20]
 	@ ascon_p.ae:57: s[3] = x3
 	mov	r1, r12
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #24]
 	mov	r1, r10
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #28]
 	@ ascon_p.ae:58: s[4] = x4
-	ldr	r0, [sp, #24]
 	str	r3, [r0, #32]
-	ldr	r0, [sp, #24]
 	str	r2, [r0, #36]
 	add	sp, #32
 	pop	{r4, r5, r6, r7}
@@ -1418,8 +1373,8 @@ ascon_aead128_P_permute:
 
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-@     frame 40 bytes (10 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 332 bytes of code and literals
+@     frame 32 bytes (8 spill slots, 4 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 316 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1432,49 +1387,39 @@ ascon_aead128_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
+	sub	sp, #32
 	mov	r4, r0
-	mov	r0, r1
-	str	r0, [sp, #20]
+	str	r1, [sp, #12]
 	mov	r0, r2
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	@ ascon_aead128.ae:61: if n > 0 {
-	movs	r0, #0
-	mov	r11, r0
-	mov	r1, r0
-	ldr	r0, [sp, #12]
-	cmp	r1, r0
 	movs	r1, #0
+	cmp	r1, r0
 	adcs	r1, r1
 	movs	r0, #1
-	str	r0, [sp, #8]
 	eors	r1, r0
 	cmp	r1, #0
-	bne	.Lascon_aead128_absorb_ad_far1
-	b	.Lascon_aead128_absorb_ad_else1
-.Lascon_aead128_absorb_ad_far1:
+	beq	.Lascon_aead128_absorb_ad_else1
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
-	ldr	r0, [sp, #12]
+	mov	r0, r2
 	lsrs	r0, r0, #4
 	adds	r0, r0, #1
-	str	r0, [sp, #16]
-	movs	r0, #0
-	mov	r10, r0
-	mov	r1, r0
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #8]
+	movs	r1, #0
+	mov	r10, r1
 	cmp	r1, r0
 	bcs	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	@ ascon_aead128.ae:63: off = rate * i
-	mov	r0, r10
-	lsls	r3, r0, #4
+	mov	r1, r10
+	lsls	r3, r1, #4
 	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	subs	r2, r0, r3
 	cmp	r2, #16
 	movs	r1, #0
 	adcs	r1, r1
-	ldr	r0, [sp, #8]
+	movs	r0, #1
 	eors	r1, r0
 	rsbs	r1, r1, #0
 	movs	r0, #16
@@ -1489,7 +1434,7 @@ ascon_aead128_absorb_ad:
 	ldr	r0, [r4]
 	ldr	r7, [r4, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #12]
 	adds	r1, r1, r3
 	movs	r3, #3
 	cmp	r2, #16
@@ -1498,11 +1443,11 @@ ascon_aead128_absorb_ad:
 	beq	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_bytes5:
 	movs	r3, #0
+	str	r3, [sp, #16]
+	str	r3, [sp, #20]
 	str	r3, [sp, #24]
 	str	r3, [sp, #28]
-	str	r3, [sp, #32]
-	str	r3, [sp, #36]
-	add	r6, sp, #24
+	add	r6, sp, #16
 	mov	r5, r2
 	cmp	r5, #16
 	bcc	.Lascon_aead128_absorb_ad_cnt8
@@ -1522,10 +1467,10 @@ ascon_aead128_absorb_ad:
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	eors	r0, r6
-	str	r0, [sp]
+	mov	r11, r0
 	mov	r0, r7
 	eors	r0, r5
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r0, r9
 	eors	r0, r3
 	mov	r9, r0
@@ -1533,57 +1478,59 @@ ascon_aead128_absorb_ad:
 	eors	r0, r1
 	mov	r8, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r3, r2, #3
-	ldr	r2, [sp, #8]
-	mov	r7, r11
-	mov	r6, r11
-	mov	r5, r11
-	cmp	r3, #128
+	lsls	r1, r2, #3
+	movs	r0, #1
+	mov	r5, r0
+	movs	r0, #0
+	mov	r6, r0
+	mov	r3, r0
+	mov	r2, r0
+	cmp	r1, #128
 	bcs	.Lascon_aead128_absorb_ad_shz10
 .Lascon_aead128_absorb_ad_shl12:
-	cmp	r3, #32
+	cmp	r1, #32
 	bcc	.Lascon_aead128_absorb_ad_shf11
-	mov	r5, r6
-	mov	r6, r7
-	mov	r7, r2
-	movs	r2, #0
-	subs	r3, #32
+	mov	r2, r3
+	mov	r3, r6
+	mov	r6, r5
+	movs	r5, #0
+	subs	r1, #32
 	b	.Lascon_aead128_absorb_ad_shl12
 .Lascon_aead128_absorb_ad_shf11:
-	movs	r1, #32
-	subs	r1, r1, r3
-	lsls	r5, r3
+	movs	r7, #32
+	subs	r7, r7, r1
+	lsls	r2, r1
+	mov	r0, r3
+	lsrs	r0, r7
+	orrs	r2, r0
+	lsls	r3, r1
 	mov	r0, r6
-	lsrs	r0, r1
-	orrs	r5, r0
-	lsls	r6, r3
-	mov	r0, r7
-	lsrs	r0, r1
+	lsrs	r0, r7
+	orrs	r3, r0
+	lsls	r6, r1
+	mov	r0, r5
+	lsrs	r0, r7
 	orrs	r6, r0
-	lsls	r7, r3
-	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r7, r0
-	lsls	r2, r3
+	lsls	r5, r1
 	b	.Lascon_aead128_absorb_ad_she13
 .Lascon_aead128_absorb_ad_shz10:
-	movs	r2, #0
-	movs	r7, #0
-	movs	r6, #0
 	movs	r5, #0
+	movs	r6, #0
+	movs	r3, #0
+	movs	r2, #0
 .Lascon_aead128_absorb_ad_she13:
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r3, [sp]
-	eors	r3, r2
-	ldr	r2, [sp, #4]
-	eors	r2, r7
+	mov	r7, r11
+	eors	r7, r5
+	ldr	r5, [sp]
+	eors	r5, r6
 	mov	r1, r9
-	eors	r1, r6
+	eors	r1, r3
 	mov	r0, r8
-	eors	r0, r5
+	eors	r0, r2
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r3, [r4]
-	str	r2, [r4, #4]
+	str	r7, [r4]
+	str	r5, [r4, #4]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r1, [r4, #8]
 	str	r0, [r4, #12]
@@ -1591,11 +1538,10 @@ ascon_aead128_absorb_ad:
 	movs	r1, #8
 	mov	r0, r4
 	bl	ascon_aead128_P_permute
-	mov	r0, r10
-	adds	r0, #1
-	mov	r10, r0
-	mov	r1, r0
-	ldr	r0, [sp, #16]
+	mov	r1, r10
+	adds	r1, #1
+	mov	r10, r1
+	ldr	r0, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
@@ -1610,7 +1556,7 @@ ascon_aead128_absorb_ad:
 	eors	r1, r0
 	str	r2, [r4, #32]
 	str	r1, [r4, #36]
-	add	sp, #40
+	add	sp, #32
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

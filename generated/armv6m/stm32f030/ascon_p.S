@@ -9,7 +9,7 @@
 
 @ --- ascon_p_round: ascon_p.round
 @     frame 36 bytes (32 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 600 bytes of code and literals
+@     estimated 584 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -64,8 +64,8 @@ ascon_p_round:
 	eors	r4, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r3, r5
-	mov	r1, r12
-	eors	r3, r1
+	mov	r2, r12
+	eors	r3, r2
 	mov	r5, r0
 	mov	r0, r8
 	eors	r5, r0
@@ -78,17 +78,17 @@ ascon_p_round:
 	eors	r6, r0
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r0, r10
-	mvns	r2, r0
-	mov	r0, r9
 	mvns	r1, r0
-	ands	r2, r7
-	ands	r1, r6
-	mov	r0, r11
-	eors	r0, r2
-	str	r0, [sp, #4]
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp]
+	mov	r0, r9
+	mvns	r0, r0
+	ands	r1, r7
+	ands	r0, r6
+	mov	r2, r11
+	eors	r2, r1
+	str	r2, [sp, #4]
+	mov	r2, r4
+	eors	r2, r0
+	str	r2, [sp]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mvns	r2, r7
 	mvns	r1, r6
@@ -103,8 +103,8 @@ ascon_p_round:
 	eors	r0, r1
 	str	r0, [sp, #8]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r2, r0
+	mov	r2, r12
+	mvns	r2, r2
 	mov	r0, r8
 	mvns	r0, r0
 	ands	r2, r3
@@ -114,16 +114,16 @@ ascon_p_round:
 	mov	r0, r6
 	eors	r0, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r6, r3
-	mvns	r2, r5
-	mov	r1, r11
-	ands	r6, r1
-	ands	r2, r4
-	mov	r1, r12
-	eors	r1, r6
-	mov	r12, r1
+	mvns	r1, r3
+	mvns	r6, r5
+	mov	r2, r11
+	ands	r1, r2
+	ands	r6, r4
+	mov	r2, r12
+	eors	r2, r1
+	mov	r12, r2
 	mov	r1, r8
-	eors	r1, r2
+	eors	r1, r6
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r2, r11
 	mvns	r2, r2
@@ -161,13 +161,9 @@ ascon_p_round:
 	mvns	r0, r0
 	str	r0, [sp]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r3, #13
-	lsrs	r0, r4, #19
-	str	r0, [sp, #4]
-	mov	r0, r7
-	mov	r12, r0
-	ldr	r7, [sp, #4]
-	mov	r0, r12
+	lsls	r0, r3, #13
+	lsrs	r7, r4, #19
+	str	r7, [sp, #4]
 	orrs	r0, r7
 	mov	r12, r0
 	lsls	r0, r4, #13
@@ -179,8 +175,7 @@ ascon_p_round:
 	ldr	r0, [sp, #8]
 	orrs	r7, r0
 	str	r7, [sp, #4]
-	mov	r0, r4
-	mov	r7, r0
+	mov	r7, r4
 	mov	r0, r12
 	eors	r7, r0
 	mov	r10, r7
@@ -210,21 +205,22 @@ ascon_p_round:
 	lsls	r3, r5, #3
 	lsrs	r0, r6, #29
 	orrs	r3, r0
-	mov	r0, r6
-	eors	r0, r4
-	mov	r7, r5
-	eors	r7, r3
-	lsls	r4, r6, #25
-	lsrs	r3, r5, #7
-	orrs	r4, r3
-	lsls	r3, r5, #25
+	mov	r7, r6
+	eors	r7, r4
+	mov	r4, r5
+	eors	r4, r3
+	lsls	r3, r6, #25
+	lsrs	r0, r5, #7
+	orrs	r3, r0
+	lsls	r0, r5, #25
 	lsrs	r5, r6, #7
-	orrs	r3, r5
-	eors	r0, r4
-	str	r0, [sp, #8]
-	mov	r0, r7
-	eors	r0, r3
-	str	r0, [sp, #4]
+	orrs	r0, r5
+	mov	r6, r7
+	eors	r6, r3
+	str	r6, [sp, #8]
+	mov	r6, r4
+	eors	r6, r0
+	str	r6, [sp, #4]
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp]
 	lsls	r3, r0, #31
@@ -306,26 +302,22 @@ ascon_p_round:
 	ldr	r0, [sp, #32]
 	str	r6, [r0]
 	mov	r6, r12
-	ldr	r0, [sp, #32]
 	str	r6, [r0, #4]
 	ldr	r6, [sp, #8]
 	ldr	r0, [sp, #28]
 	str	r6, [r0]
 	ldr	r6, [sp, #4]
-	ldr	r0, [sp, #28]
 	str	r6, [r0, #4]
 	ldr	r6, [sp, #24]
 	ldr	r0, [sp]
 	str	r0, [r6]
-	ldr	r0, [sp, #24]
+	mov	r0, r6
 	str	r4, [r0, #4]
 	ldr	r0, [sp, #20]
 	str	r5, [r0]
-	ldr	r0, [sp, #20]
 	str	r3, [r0, #4]
 	ldr	r0, [sp, #16]
 	str	r2, [r0]
-	ldr	r0, [sp, #16]
 	str	r1, [r0, #4]
 	add	sp, #36
 	pop	{r4, r5, r6, r7}
@@ -340,7 +332,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 32 bytes (30 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 706 bytes of code and literals
+@     estimated 638 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -357,20 +349,14 @@ ascon_p_permute:
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
 	ldr	r5, [r0]
-	ldr	r0, [sp, #24]
 	ldr	r7, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #8]
-	ldr	r0, [sp, #24]
 	ldr	r4, [r0, #12]
 	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #16]
-	ldr	r0, [sp, #24]
 	ldr	r2, [r0, #20]
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #24]
 	mov	r12, r0
 	ldr	r0, [sp, #24]
@@ -393,12 +379,8 @@ ascon_p_permute:
 	mov	r0, r4
 	mov	r9, r0
 	mov	r4, r3
-	mov	r0, r2
-	str	r0, [sp]
-	mov	r0, r12
-	mov	r12, r0
-	mov	r0, r10
-	mov	r10, r0
+	mov	r6, r2
+	str	r6, [sp]
 	ldr	r3, [sp, #4]
 	ldr	r2, [sp, #8]
 	ldr	r0, [sp, #12]
@@ -407,8 +389,8 @@ ascon_p_permute:
 	b	.Lascon_p_permute_done2
 .Lascon_p_permute_far1:
 	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r0, =ascon_p_rc
-	str	r0, [sp, #28]
+	ldr	r6, =ascon_p_rc
+	str	r6, [sp, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 .Lascon_p_permute_loop1:
 	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
@@ -425,68 +407,66 @@ ascon_p_permute:
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r0, r12
-	eors	r3, r0
-	mov	r0, r10
-	eors	r2, r0
+	mov	r1, r12
+	eors	r3, r1
+	mov	r1, r10
+	eors	r2, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r7, r6
-	mov	r0, r8
-	eors	r7, r0
+	mov	r0, r6
+	mov	r1, r8
+	eors	r0, r1
 	ldr	r6, [sp]
-	mov	r0, r9
-	eors	r6, r0
+	mov	r1, r9
+	eors	r6, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r8
-	mvns	r5, r0
-	mov	r0, r9
-	mvns	r1, r0
-	ands	r5, r7
-	ands	r1, r6
-	mov	r0, r11
-	eors	r0, r5
-	str	r0, [sp, #8]
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #4]
+	mov	r1, r8
+	mvns	r7, r1
+	mov	r1, r9
+	mvns	r5, r1
+	ands	r7, r0
+	ands	r5, r6
+	mov	r1, r11
+	eors	r1, r7
+	str	r1, [sp, #8]
+	mov	r1, r4
+	eors	r1, r5
+	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r5, r7
-	mvns	r1, r6
-	mov	r0, r12
-	ands	r5, r0
-	mov	r0, r10
-	ands	r1, r0
-	mov	r0, r8
-	eors	r0, r5
-	str	r0, [sp, #20]
-	mov	r0, r9
-	eors	r0, r1
-	str	r0, [sp, #16]
+	mvns	r7, r0
+	mvns	r5, r6
+	mov	r1, r12
+	ands	r7, r1
+	mov	r1, r10
+	ands	r5, r1
+	mov	r1, r8
+	eors	r1, r7
+	str	r1, [sp, #20]
+	mov	r1, r9
+	eors	r1, r5
+	str	r1, [sp, #16]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r5, r0
-	mov	r0, r10
-	mvns	r1, r0
+	mov	r1, r12
+	mvns	r5, r1
+	mov	r1, r10
+	mvns	r1, r1
 	ands	r5, r3
 	ands	r1, r2
-	mov	r0, r7
 	eors	r0, r5
 	str	r0, [sp]
 	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r3
+	mvns	r6, r3
 	mvns	r5, r2
 	mov	r0, r11
-	ands	r1, r0
+	ands	r6, r0
 	ands	r5, r4
-	mov	r0, r12
-	eors	r0, r1
-	mov	r12, r0
+	mov	r1, r12
+	eors	r1, r6
+	mov	r12, r1
 	mov	r1, r10
 	eors	r1, r5
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r11
 	mvns	r5, r0
 	mvns	r4, r4
 	mov	r0, r8
@@ -500,16 +480,14 @@ ascon_p_permute:
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	ldr	r0, [sp, #20]
-	mov	r8, r0
 	ldr	r2, [sp, #8]
-	mov	r0, r8
 	eors	r0, r2
 	mov	r8, r0
 	ldr	r4, [sp, #16]
 	ldr	r0, [sp, #4]
 	eors	r4, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	ldr	r6, [sp, #8]
+	mov	r6, r2
 	mov	r0, r10
 	eors	r6, r0
 	ldr	r5, [sp, #4]
@@ -520,19 +498,13 @@ ascon_p_permute:
 	eors	r2, r0
 	eors	r1, r7
 	@ ascon_p.ae:35: t2 = ~t2
-	ldr	r0, [sp]
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	mvns	r0, r7
 	str	r0, [sp]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r5, #13
-	lsrs	r0, r6, #19
-	mov	r9, r0
-	mov	r0, r7
-	mov	r12, r0
-	mov	r7, r9
-	mov	r0, r12
+	lsls	r0, r5, #13
+	lsrs	r7, r6, #19
 	orrs	r0, r7
 	mov	r12, r0
 	lsls	r0, r6, #13
@@ -544,8 +516,7 @@ ascon_p_permute:
 	mov	r0, r11
 	orrs	r7, r0
 	mov	r9, r7
-	mov	r0, r6
-	mov	r7, r0
+	mov	r7, r6
 	mov	r0, r12
 	eors	r7, r0
 	mov	r11, r7
@@ -672,10 +643,6 @@ ascon_p_permute:
 	eors	r0, r1
 	mov	r5, r11
 	mov	r1, r12
-	mov	r4, r8
-	mov	r8, r4
-	mov	r4, r9
-	mov	r9, r4
 	ldr	r4, [sp]
 	str	r6, [sp]
 	mov	r6, r7
@@ -693,32 +660,23 @@ ascon_p_permute:
 	@ ascon_p.ae:54: s[0] = x0
 	ldr	r0, [sp, #24]
 	str	r5, [r0]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
 	@ ascon_p.ae:55: s[1] = x1
 	mov	r1, r8
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
 	mov	r1, r9
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
 	@ ascon_p.ae:56: s[2] = x2
-	ldr	r0, [sp, #24]
 	str	r4, [r0, #16]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #20]
 	@ ascon_p.ae:57: s[3] = x3
 	mov	r1, r12
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #24]
 	mov	r1, r10
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #28]
 	@ ascon_p.ae:58: s[4] = x4
-	ldr	r0, [sp, #24]
 	str	r3, [r0, #32]
-	ldr	r0, [sp, #24]
 	str	r2, [r0, #36]
 	add	sp, #32
 	pop	{r4, r5, r6, r7}

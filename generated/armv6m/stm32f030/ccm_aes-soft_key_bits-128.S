@@ -120,7 +120,7 @@ ccm_key_setup:
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
 @     frame 156 bytes (27 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 628 bytes of code and literals
+@     estimated 588 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -240,20 +240,8 @@ ccm_encrypt_with:
 	str	r0, [sp, #68]
 	movs	r5, #0
 	mov	r4, r2
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #60]
 	mov	r0, r1
 	str	r0, [sp, #72]
-	mov	r0, r10
-	mov	r10, r0
-	mov	r0, r9
-	mov	r9, r0
-	mov	r0, r8
-	mov	r8, r0
-	mov	r0, r11
-	mov	r11, r0
 	ldr	r0, [sp, #68]
 	cmp	r5, r0
 	bcc	.Lccm_encrypt_with_far1
@@ -406,14 +394,6 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
 	ldr	r4, [sp, #52]
-	mov	r0, r10
-	mov	r10, r0
-	mov	r0, r9
-	mov	r9, r0
-	mov	r0, r8
-	mov	r8, r0
-	mov	r0, r11
-	mov	r11, r0
 	adds	r5, #1
 	ldr	r0, [sp, #68]
 	cmp	r5, r0
@@ -480,8 +460,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 156 bytes (42 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 960 bytes of code and literals
+@     frame 156 bytes (40 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 920 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -498,35 +478,35 @@ ccm_decrypt_with:
 	str	r0, [sp, #40]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r1, [sp, #192]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #56]
+	ldr	r2, [sp, #192]
+	ldr	r1, [sp, #196]
+	str	r1, [sp, #76]
+	ldr	r1, [sp, #200]
+	str	r1, [sp, #56]
 	ldr	r0, [sp, #204]
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #208]
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #72]
+	ldr	r1, [sp, #212]
+	str	r1, [sp, #72]
 	ldr	r0, [sp, #220]
 	str	r0, [sp, #104]
 	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r2, sp, #108
-	str	r1, [sp]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #4]
+	add	r6, sp, #108
+	str	r2, [sp]
+	ldr	r1, [sp, #56]
+	str	r1, [sp, #4]
 	ldr	r0, [sp, #80]
 	str	r0, [sp, #8]
-	str	r2, [sp, #12]
+	str	r6, [sp, #12]
 	ldr	r0, [sp, #40]
 	mov	r1, r5
 	mov	r2, r4
 	bl	ccm_mac_header
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #24]
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #24]
 	ldr	r0, [sp, #116]
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #120]
@@ -586,36 +566,26 @@ ccm_decrypt_with:
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #92]
+	ldr	r1, [sp, #132]
+	str	r1, [sp, #92]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #96]
 	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r7, #24
-	orrs	r1, r4
-	adds	r2, r6, #1
+	lsls	r2, r7, #24
+	orrs	r2, r4
+	adds	r3, r6, #1
 	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #56]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r4, r2
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #52]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	mov	r4, r3
 	mov	r0, r5
 	str	r0, [sp, #68]
-	mov	r0, r1
+	mov	r0, r2
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #36]
 	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #60]
 	cmp	r1, r0
@@ -624,12 +594,11 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
 	@ ccm.ae:115: off = 16 * i
-	ldr	r0, [sp, #20]
-	lsls	r0, r0, #4
+	ldr	r1, [sp, #20]
+	lsls	r0, r1, #4
 	mov	r11, r0
 	@ ccm.ae:116: c = load_be(ct, off, 16, n - off)
 	ldr	r1, [sp, #56]
-	mov	r0, r11
 	subs	r0, r1, r0
 	mov	r8, r0
 	ldr	r1, [sp, #76]
@@ -786,12 +755,10 @@ ccm_decrypt_with:
 	ldr	r1, [sp, #72]
 	mov	r0, r11
 	adds	r1, r1, r0
-	movs	r0, #3
-	mov	r11, r0
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes19
-	mov	r0, r11
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lccm_decrypt_with_bytes19
 	mov	r0, r9
@@ -822,41 +789,39 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r1, r7
-	ldr	r0, [sp, #28]
-	eors	r1, r0
+	mov	r2, r7
+	ldr	r1, [sp, #28]
+	eors	r2, r1
 	mov	r3, r6
-	ldr	r0, [sp, #24]
-	eors	r3, r0
+	ldr	r1, [sp, #24]
+	eors	r3, r1
 	ldr	r0, [sp, #32]
 	eors	r5, r0
-	mov	r2, r4
+	mov	r1, r4
 	ldr	r0, [sp, #36]
-	eors	r2, r0
-	str	r1, [sp, #108]
+	eors	r1, r0
+	str	r2, [sp, #108]
 	str	r3, [sp, #112]
 	str	r5, [sp, #116]
-	str	r2, [sp, #120]
+	str	r1, [sp, #120]
 	add	r1, sp, #108
 	add	r2, sp, #124
 	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #124]
+	ldr	r1, [sp, #124]
 	ldr	r3, [sp, #128]
-	ldr	r2, [sp, #132]
-	ldr	r1, [sp, #136]
+	ldr	r0, [sp, #132]
+	ldr	r2, [sp, #136]
 	ldr	r4, [sp, #48]
-	str	r0, [sp, #28]
-	mov	r0, r3
-	str	r0, [sp, #24]
-	mov	r0, r2
+	str	r1, [sp, #28]
+	mov	r1, r3
+	str	r1, [sp, #24]
 	str	r0, [sp, #32]
-	mov	r0, r1
+	mov	r0, r2
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #20]
-	adds	r0, #1
-	str	r0, [sp, #20]
-	mov	r1, r0
+	ldr	r1, [sp, #20]
+	adds	r1, #1
+	str	r1, [sp, #20]
 	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
@@ -894,30 +859,26 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_words24:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #20]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #28]
-	mov	r1, r0
+	str	r0, [sp, #16]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #84]
 	eors	r1, r0
 	str	r1, [sp, #28]
-	ldr	r0, [sp, #24]
-	mov	r1, r0
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #88]
 	eors	r1, r0
 	str	r1, [sp, #24]
 	ldr	r0, [sp, #32]
-	mov	r8, r0
 	ldr	r1, [sp, #92]
-	mov	r0, r8
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r6, [sp, #36]
@@ -929,7 +890,6 @@ ccm_decrypt_with:
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
-	str	r0, [sp, #16]
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else28
@@ -995,13 +955,13 @@ ccm_decrypt_with:
 	mov	r3, r6
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r4, [sp, #44]
+	ldr	r4, [sp, #40]
 	eors	r4, r2
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #44]
 	eors	r2, r1
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r3
 	orrs	r4, r2
 	orrs	r4, r1
@@ -1009,7 +969,7 @@ ccm_decrypt_with:
 	subs	r0, r4, #1
 	movs	r1, #0
 	adcs	r1, r1
-	ldr	r0, [sp, #16]
+	movs	r0, #1
 	eors	r1, r0
 	ldr	r0, [sp, #104]
 	strh	r1, [r0]
@@ -1025,8 +985,8 @@ ccm_decrypt_with:
 
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
-@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 534 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -1043,9 +1003,9 @@ ccm_E_encrypt_block:
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp, #12]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
+	ldr	r5, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
@@ -1054,22 +1014,23 @@ ccm_E_encrypt_block:
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
-	eors	r4, r0
+	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r3, r0
+	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
-	eors	r2, r0
+	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r1
+	mov	r4, r1
+	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r1, [sp, #8]
-	adds	r1, #16
+	ldr	r5, [sp, #8]
+	adds	r5, #16
 	ldr	r0, =ccm_tf0
 	mov	r9, r0
 	ldr	r0, =ccm_tf1
@@ -1081,32 +1042,6 @@ ccm_E_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r5, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -1123,67 +1058,93 @@ ccm_E_encrypt_block:
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r1, #4]
+	ldr	r6, [r5]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #4]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r3, #24
+	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
-	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r2, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r5, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r5]
-	eors	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	lsls	r4, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r4]
-	eors	r2, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	uxtb	r0, r3
-	lsls	r3, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #8]
+	eors	r6, r0
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r1, [r0, r1]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r4]
+	eors	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r12
 	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
-	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r6
+	eors	r1, r0
+	uxtb	r0, r2
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r1, r0
+	ldr	r0, [r5, #12]
+	eors	r1, r0
+	adds	r5, #16
+	ldr	r4, [sp]
+	mov	r3, r11
+	mov	r2, r6
 	ldr	r0, [sp, #4]
 	adds	r0, #1
 	str	r0, [sp, #4]
@@ -1191,22 +1152,22 @@ ccm_E_encrypt_block:
 	bcc	.Lccm_E_encrypt_block_loop1
 .Lccm_E_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldr	r1, =ccm_E.sbox
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r4, #24
+	ldr	r5, =ccm_E.sbox
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r2
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -1216,21 +1177,21 @@ ccm_E_encrypt_block:
 	eors	r0, r6
 	mov	r12, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -1240,57 +1201,54 @@ ccm_E_encrypt_block:
 	eors	r0, r6
 	str	r0, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r5, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r0, #168
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #4]
+	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r3
-	ldrb	r0, [r1, r0]
-	orrs	r2, r0
+	orrs	r1, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r1]
-	eors	r2, r0
+	movs	r2, #172
+	mov	r0, r7
+	ldr	r0, [r0, r2]
+	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
-	str	r2, [r0]
-	ldr	r0, [sp, #12]
+	str	r1, [r0]
 	str	r6, [r0, #4]
-	ldr	r1, [sp, #12]
+	mov	r1, r0
 	ldr	r0, [sp]
 	str	r0, [r1, #8]
 	mov	r1, r12
@@ -1310,7 +1268,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 564 bytes of code and literals
+@     estimated 556 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1485,7 +1443,6 @@ ccm_mac_header:
 	rev	r3, r0
 	mov	r0, r9
 	lsls	r7, r0, #16
-	mov	r0, r9
 	lsrs	r6, r0, #16
 	ldr	r0, =0xfffe0000
 	orrs	r6, r0
@@ -1626,11 +1583,8 @@ ccm_mac_header:
 .Lccm_mac_header_endif7:
 	ldr	r0, [sp, #8]
 	str	r5, [r0]
-	ldr	r0, [sp, #8]
 	str	r4, [r0, #4]
-	ldr	r0, [sp, #8]
 	str	r2, [r0, #8]
-	ldr	r0, [sp, #8]
 	str	r1, [r0, #12]
 	add	sp, #60
 	pop	{r4, r5, r6, r7}

@@ -396,8 +396,8 @@ chacha20_poly1305_decrypt_with:
 
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-@     frame 268 bytes (77 spill slots, 51 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1192 bytes of code and literals
+@     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1132 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -410,72 +410,69 @@ chacha20_poly1305_C_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #268
-	str	r1, [sp, #200]
-	mov	r1, r3
-	str	r1, [sp, #196]
-	ldr	r1, [sp, #304]
-	str	r1, [sp, #188]
-	ldr	r1, [sp, #308]
+	sub	sp, #260
 	str	r1, [sp, #192]
+	mov	r1, r3
+	str	r1, [sp, #188]
+	ldr	r1, [sp, #296]
+	str	r1, [sp, #180]
+	ldr	r1, [sp, #300]
+	str	r1, [sp, #184]
 	ldr	r1, [r0]
-	str	r1, [sp, #152]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #148]
-	ldr	r1, [r0, #8]
 	str	r1, [sp, #144]
-	ldr	r1, [r0, #12]
+	ldr	r1, [r0, #4]
 	str	r1, [sp, #140]
-	ldr	r1, [r0, #16]
+	ldr	r1, [r0, #8]
 	str	r1, [sp, #136]
-	ldr	r1, [r0, #20]
+	ldr	r1, [r0, #12]
 	str	r1, [sp, #132]
-	ldr	r1, [r0, #24]
+	ldr	r1, [r0, #16]
 	str	r1, [sp, #128]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #124]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #120]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #124]
-	ldr	r0, [r2]
-	str	r0, [sp, #120]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #116]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2]
 	str	r0, [sp, #112]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #108]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #104]
 	@ chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #180]
 	adds	r0, #63
 	lsrs	r0, r0, #6
-	str	r0, [sp, #184]
-	movs	r0, #0
-	str	r0, [sp, #96]
-	mov	r1, r0
-	ldr	r0, [sp, #184]
+	str	r0, [sp, #176]
+	movs	r1, #0
+	str	r1, [sp, #92]
 	cmp	r1, r0
 	bcc	.Lchacha20_poly1305_C_xor_stream_far1
 	b	.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_far1:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	@ chacha20.ae:75: off = i * 64
-	ldr	r0, [sp, #96]
-	lsls	r0, r0, #6
-	str	r0, [sp, #100]
+	ldr	r1, [sp, #92]
+	lsls	r0, r1, #6
+	str	r0, [sp, #96]
 	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #100]
+	ldr	r1, [sp, #180]
 	subs	r0, r1, r0
-	str	r0, [sp, #92]
-	ldr	r1, [sp, #196]
-	ldr	r0, [sp, #100]
+	str	r0, [sp, #88]
+	ldr	r1, [sp, #188]
+	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	cmp	r0, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_bytes3
-	ldr	r0, [sp, #108]
+	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
 	str	r0, [sp, #212]
@@ -490,10 +487,8 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #248]
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
-	str	r0, [sp, #260]
-	str	r0, [sp, #264]
-	add	r3, sp, #204
-	ldr	r2, [sp, #92]
+	add	r3, sp, #196
+	ldr	r2, [sp, #88]
 	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_cnt6
 	movs	r2, #64
@@ -508,72 +503,72 @@ chacha20_poly1305_C_xor_stream:
 	mov	r1, r3
 .Lchacha20_poly1305_C_xor_stream_words4:
 	ldr	r0, [r1]
-	str	r0, [sp, #88]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #84]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #80]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #76]
-	ldr	r0, [r1, #16]
+	ldr	r0, [r1, #12]
 	str	r0, [sp, #72]
-	ldr	r0, [r1, #20]
+	ldr	r0, [r1, #16]
 	str	r0, [sp, #68]
-	ldr	r0, [r1, #24]
+	ldr	r0, [r1, #20]
 	str	r0, [sp, #64]
-	ldr	r0, [r1, #28]
+	ldr	r0, [r1, #24]
 	str	r0, [sp, #60]
-	ldr	r0, [r1, #32]
+	ldr	r0, [r1, #28]
 	str	r0, [sp, #56]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #36]
-	str	r0, [sp, #156]
+	str	r0, [sp, #148]
 	ldr	r0, [r1, #40]
-	str	r0, [sp, #160]
+	str	r0, [sp, #152]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #164]
+	str	r0, [sp, #156]
 	ldr	r0, [r1, #48]
-	str	r0, [sp, #168]
+	str	r0, [sp, #160]
 	ldr	r0, [r1, #52]
-	str	r0, [sp, #172]
+	str	r0, [sp, #164]
 	ldr	r0, [r1, #56]
-	str	r0, [sp, #180]
+	str	r0, [sp, #172]
 	ldr	r0, [r1, #60]
-	str	r0, [sp, #176]
-	ldr	r1, [sp, #200]
-	ldr	r0, [sp, #96]
-	adds	r0, r1, r0
-	str	r0, [sp, #104]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #192]
+	ldr	r1, [sp, #92]
+	adds	r0, r0, r1
+	str	r0, [sp, #100]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #152]
-	ldr	r0, [sp, #136]
-	mov	r11, r0
-	ldr	r5, [sp, #104]
-	ldr	r0, =0x3320646e
-	str	r0, [sp, #4]
-	ldr	r2, [sp, #148]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #120]
+	ldr	r6, [sp, #144]
+	ldr	r1, [sp, #128]
+	mov	r11, r1
+	ldr	r5, [sp, #100]
+	ldr	r1, =0x3320646e
+	str	r1, [sp, #4]
+	ldr	r2, [sp, #140]
+	ldr	r0, [sp, #124]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #20]
 	ldr	r0, =0x79622d32
 	str	r0, [sp]
-	ldr	r0, [sp, #144]
-	mov	r8, r0
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #32]
+	ldr	r1, [sp, #136]
+	mov	r12, r1
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #28]
 	ldr	r0, =0x6b206574
-	mov	r9, r0
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #112]
-	mov	r10, r0
+	mov	r8, r0
+	ldr	r1, [sp, #132]
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #104]
+	mov	r9, r1
 .Lchacha20_poly1305_C_xor_stream_loop8:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -583,15 +578,15 @@ chacha20_poly1305_C_xor_stream:
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
 	mov	r3, r11
-	adds	r4, r3, r5
+	adds	r3, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r3, r6
-	eors	r3, r4
+	mov	r4, r6
+	eors	r4, r3
 	movs	r7, #20
-	rors	r3, r7
+	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r3
-	str	r1, [sp, #40]
+	adds	r1, r1, r4
+	str	r1, [sp, #36]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
@@ -599,26 +594,23 @@ chacha20_poly1305_C_xor_stream:
 	rors	r1, r6
 	mov	r11, r1
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp, #52]
+	adds	r3, r3, r1
+	str	r3, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r1
-	movs	r1, #25
-	mov	r12, r1
-	mov	r1, r3
-	mov	r3, r1
-	mov	r1, r12
-	rors	r3, r1
-	str	r3, [sp, #16]
+	eors	r4, r3
+	mov	r1, r4
+	movs	r3, #25
+	rors	r1, r3
+	mov	r10, r1
 	@ chacha20.ae:17: a = a + b
 	ldr	r1, [sp, #4]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #20]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
@@ -630,78 +622,78 @@ chacha20_poly1305_C_xor_stream:
 	eors	r4, r1
 	mov	r1, r4
 	rors	r1, r6
-	str	r1, [sp, #24]
+	str	r1, [sp, #20]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r1
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r3, r2
-	mov	r1, r12
-	rors	r3, r1
+	movs	r2, #25
+	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
 	ldr	r2, [sp]
-	mov	r1, r8
+	mov	r1, r12
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r2, [sp, #12]
 	adds	r4, r2, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r8
+	mov	r2, r12
 	eors	r2, r4
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
 	rors	r1, r6
-	str	r1, [sp, #28]
+	str	r1, [sp, #24]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp]
+	adds	r4, r4, r1
+	str	r4, [sp]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
+	eors	r2, r4
 	mov	r1, r2
-	mov	r2, r1
-	mov	r1, r12
-	rors	r2, r1
-	mov	r8, r2
+	movs	r2, #25
+	rors	r1, r2
+	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r9
-	ldr	r1, [sp, #20]
-	adds	r1, r2, r1
+	mov	r2, r8
+	ldr	r1, [sp, #16]
+	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r10
-	eors	r4, r1
+	mov	r4, r9
+	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #8]
-	adds	r5, r2, r4
+	ldr	r1, [sp, #8]
+	adds	r1, r1, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #20]
-	eors	r2, r5
-	rors	r2, r7
+	ldr	r5, [sp, #16]
+	eors	r5, r1
+	rors	r5, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #44]
+	adds	r2, r2, r5
+	str	r2, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
+	eors	r4, r2
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r5, r4
-	mov	r9, r1
+	adds	r1, r1, r4
+	mov	r8, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r2, r5
 	eors	r2, r1
-	mov	r1, r12
+	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
@@ -715,35 +707,35 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
 	rors	r1, r6
-	mov	r10, r1
+	mov	r9, r1
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	mov	r3, r1
-	mov	r1, r12
-	rors	r3, r1
-	str	r3, [sp, #20]
+	str	r1, [sp, #16]
+	movs	r3, #25
+	rors	r1, r3
+	str	r1, [sp, #16]
 	@ chacha20.ae:17: a = a + b
 	ldr	r3, [sp, #4]
-	mov	r1, r8
+	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	r5, r11
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r9
+	mov	r3, r8
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r3, r8
+	mov	r3, r12
 	eors	r3, r4
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
@@ -758,20 +750,19 @@ chacha20_poly1305_C_xor_stream:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	mov	r3, r1
-	mov	r1, r12
-	rors	r3, r1
-	mov	r8, r3
+	movs	r3, #25
+	rors	r1, r3
+	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r1
 	mov	r4, r3
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #52]
+	ldr	r3, [sp, #48]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
@@ -788,33 +779,32 @@ chacha20_poly1305_C_xor_stream:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r3, r2
-	mov	r1, r12
-	rors	r3, r1
+	movs	r2, #25
+	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #16]
+	ldr	r2, [sp, #40]
+	mov	r1, r10
 	adds	r1, r2, r1
-	mov	r9, r1
+	mov	r8, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #28]
-	mov	r1, r9
+	ldr	r2, [sp, #24]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #16]
+	mov	r2, r10
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r9
+	mov	r7, r8
 	adds	r7, r7, r2
-	mov	r9, r7
+	mov	r8, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r9
+	mov	r1, r8
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -823,89 +813,72 @@ chacha20_poly1305_C_xor_stream:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r6, r2
 	eors	r6, r0
-	mov	r2, r12
+	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #40]
-	mov	r2, r11
-	mov	r11, r2
-	ldr	r2, [sp, #4]
-	str	r2, [sp, #4]
-	ldr	r2, [sp, #20]
-	str	r0, [sp, #28]
-	mov	r0, r4
+	ldr	r7, [sp, #36]
+	ldr	r2, [sp, #16]
 	str	r0, [sp, #24]
-	ldr	r0, [sp]
-	str	r0, [sp]
-	mov	r0, r8
-	mov	r8, r0
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	mov	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r9
-	mov	r9, r0
-	mov	r0, r3
+	mov	r0, r4
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	mov	r0, r10
-	mov	r10, r0
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #28]
+	mov	r1, r3
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #32]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	cmp	r0, #10
 	bcs	.Lchacha20_poly1305_C_xor_stream_far2
 	b	.Lchacha20_poly1305_C_xor_stream_loop8
 .Lchacha20_poly1305_C_xor_stream_far2:
 .Lchacha20_poly1305_C_xor_stream_done9:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r10
-	ldr	r0, [sp, #112]
+	mov	r1, r9
+	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #40]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #116]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #108]
 	adds	r0, r1, r0
 	str	r0, [sp, #36]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #120]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #112]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #100]
 	adds	r0, r5, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #116]
 	adds	r0, r1, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	adds	r0, r1, r0
 	str	r0, [sp, #12]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #132]
-	adds	r0, r1, r0
-	str	r0, [sp, #8]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #124]
+	adds	r1, r1, r0
+	str	r1, [sp, #8]
 	mov	r1, r11
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #128]
 	adds	r0, r1, r0
 	mov	r10, r0
 	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #140]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #132]
 	adds	r0, r1, r0
-	mov	r12, r0
-	mov	r1, r8
-	ldr	r0, [sp, #144]
+	mov	r9, r0
+	mov	r1, r12
+	ldr	r0, [sp, #136]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #140]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #144]
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r9
+	mov	r0, r8
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
 	ldr	r0, [sp]
@@ -916,88 +889,86 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r0, [sp, #88]
-	eors	r0, r7
-	str	r0, [sp, #88]
 	ldr	r0, [sp, #84]
-	eors	r0, r6
+	eors	r0, r7
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #80]
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #76]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #72]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #68]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #64]
-	eors	r0, r1
+	eors	r0, r2
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	mov	r1, r0
-	mov	r0, r12
-	eors	r1, r0
-	str	r1, [sp, #60]
+	eors	r0, r1
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
+	mov	r1, r0
+	mov	r0, r9
+	eors	r1, r0
+	str	r1, [sp, #56]
+	ldr	r0, [sp, #52]
 	mov	r1, r0
 	mov	r0, r10
 	eors	r1, r0
-	str	r1, [sp, #56]
-	ldr	r0, [sp, #156]
-	mov	r12, r0
+	str	r1, [sp, #52]
+	ldr	r0, [sp, #148]
 	ldr	r1, [sp, #8]
-	mov	r0, r12
 	eors	r0, r1
 	mov	r12, r0
-	ldr	r7, [sp, #160]
+	ldr	r7, [sp, #152]
 	ldr	r0, [sp, #12]
 	eors	r7, r0
-	ldr	r6, [sp, #164]
-	ldr	r0, [sp, #16]
+	ldr	r6, [sp, #156]
+	ldr	r0, [sp, #20]
 	eors	r6, r0
-	ldr	r5, [sp, #168]
-	ldr	r0, [sp, #24]
+	ldr	r5, [sp, #160]
+	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r4, [sp, #172]
+	ldr	r4, [sp, #164]
 	ldr	r0, [sp, #32]
 	eors	r4, r0
-	ldr	r3, [sp, #180]
+	ldr	r3, [sp, #172]
 	ldr	r0, [sp, #36]
 	eors	r3, r0
-	ldr	r2, [sp, #176]
+	ldr	r2, [sp, #168]
 	ldr	r0, [sp, #40]
 	eors	r2, r0
 	@ chacha20.ae:77: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #192]
-	ldr	r0, [sp, #100]
+	ldr	r1, [sp, #184]
+	ldr	r0, [sp, #96]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	cmp	r0, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_bytes10
-	ldr	r0, [sp, #108]
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lchacha20_poly1305_C_xor_stream_bytes10
-	ldr	r0, [sp, #88]
-	str	r0, [r1]
 	ldr	r0, [sp, #84]
-	str	r0, [r1, #4]
+	str	r0, [r1]
 	ldr	r0, [sp, #80]
-	str	r0, [r1, #8]
+	str	r0, [r1, #4]
 	ldr	r0, [sp, #76]
-	str	r0, [r1, #12]
+	str	r0, [r1, #8]
 	ldr	r0, [sp, #72]
-	str	r0, [r1, #16]
+	str	r0, [r1, #12]
 	ldr	r0, [sp, #68]
-	str	r0, [r1, #20]
+	str	r0, [r1, #16]
 	ldr	r0, [sp, #64]
-	str	r0, [r1, #24]
+	str	r0, [r1, #20]
 	ldr	r0, [sp, #60]
-	str	r0, [r1, #28]
+	str	r0, [r1, #24]
 	ldr	r0, [sp, #56]
+	str	r0, [r1, #28]
+	ldr	r0, [sp, #52]
 	str	r0, [r1, #32]
 	mov	r0, r12
 	str	r0, [r1, #36]
@@ -1010,34 +981,34 @@ chacha20_poly1305_C_xor_stream:
 	b	.Lchacha20_poly1305_C_xor_stream_stored11
 	.ltorg
 .Lchacha20_poly1305_C_xor_stream_bytes10:
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #204]
 	ldr	r0, [sp, #84]
-	str	r0, [sp, #208]
+	str	r0, [sp, #196]
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #212]
+	str	r0, [sp, #200]
 	ldr	r0, [sp, #76]
-	str	r0, [sp, #216]
+	str	r0, [sp, #204]
 	ldr	r0, [sp, #72]
-	str	r0, [sp, #220]
+	str	r0, [sp, #208]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #224]
+	str	r0, [sp, #212]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #228]
+	str	r0, [sp, #216]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #232]
+	str	r0, [sp, #220]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #236]
+	str	r0, [sp, #224]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #228]
 	mov	r0, r12
-	str	r0, [sp, #240]
-	str	r7, [sp, #244]
-	str	r6, [sp, #248]
-	str	r5, [sp, #252]
-	str	r4, [sp, #256]
-	str	r3, [sp, #260]
-	str	r2, [sp, #264]
-	add	r3, sp, #204
-	ldr	r2, [sp, #92]
+	str	r0, [sp, #232]
+	str	r7, [sp, #236]
+	str	r6, [sp, #240]
+	str	r5, [sp, #244]
+	str	r4, [sp, #248]
+	str	r3, [sp, #252]
+	str	r2, [sp, #256]
+	add	r3, sp, #196
+	ldr	r2, [sp, #88]
 	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_cnt12
 	movs	r2, #64
@@ -1049,17 +1020,16 @@ chacha20_poly1305_C_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lchacha20_poly1305_C_xor_stream_cpy13
 .Lchacha20_poly1305_C_xor_stream_stored11:
-	ldr	r0, [sp, #96]
-	adds	r0, #1
-	str	r0, [sp, #96]
-	mov	r1, r0
-	ldr	r0, [sp, #184]
+	ldr	r1, [sp, #92]
+	adds	r1, #1
+	str	r1, [sp, #92]
+	ldr	r0, [sp, #176]
 	cmp	r1, r0
 	bcs	.Lchacha20_poly1305_C_xor_stream_far3
 	b	.Lchacha20_poly1305_C_xor_stream_loop1
 .Lchacha20_poly1305_C_xor_stream_far3:
 .Lchacha20_poly1305_C_xor_stream_done2:
-	add	sp, #268
+	add	sp, #260
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1071,8 +1041,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 176 bytes (67 spill slots, 24 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1700 bytes of code and literals
+@     frame 168 bytes (65 spill slots, 22 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1636 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1085,84 +1055,80 @@ chacha20_poly1305_tag_of:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #176
-	mov	r4, r0
+	sub	sp, #168
+	mov	r7, r0
 	mov	r6, r1
 	mov	r0, r2
-	str	r0, [sp, #88]
-	mov	r0, r3
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #68]
-	ldr	r0, [r4]
-	str	r0, [sp, #84]
-	ldr	r0, [r4, #4]
 	str	r0, [sp, #80]
-	ldr	r0, [r4, #8]
+	mov	r0, r3
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #60]
+	ldr	r0, [r7]
 	str	r0, [sp, #76]
-	ldr	r0, [r4, #12]
+	ldr	r0, [r7, #4]
 	str	r0, [sp, #72]
-	ldr	r5, [r4, #16]
-	ldr	r0, [r4, #20]
-	ldr	r3, [r4, #24]
-	ldr	r1, [r4, #28]
-	str	r1, [sp]
-	ldr	r4, [r6]
-	ldr	r1, [r6, #4]
+	ldr	r0, [r7, #8]
+	str	r0, [sp, #68]
+	ldr	r0, [r7, #12]
+	str	r0, [sp, #64]
+	ldr	r5, [r7, #16]
+	ldr	r0, [r7, #20]
+	ldr	r4, [r7, #24]
+	ldr	r1, [r7, #28]
+	mov	r10, r1
+	ldr	r1, [r6]
+	ldr	r3, [r6, #4]
 	ldr	r2, [r6, #8]
-	mov	r10, r2
+	mov	r9, r2
 	movs	r7, #0
+	str	r7, [sp, #88]
+	str	r7, [sp, #92]
 	str	r7, [sp, #96]
 	str	r7, [sp, #100]
 	str	r7, [sp, #104]
-	str	r7, [sp, #108]
-	str	r7, [sp, #112]
-	add	r6, sp, #116
+	add	r6, sp, #108
 	movs	r2, #10
 .Lchacha20_poly1305_tag_of_zero1:
 	str	r7, [r6]
 	adds	r6, #4
 	subs	r2, #1
 	bne	.Lchacha20_poly1305_tag_of_zero1
+	str	r7, [sp, #148]
+	str	r7, [sp, #152]
 	str	r7, [sp, #156]
 	str	r7, [sp, #160]
 	str	r7, [sp, #164]
-	str	r7, [sp, #168]
-	str	r7, [sp, #172]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r2, #0
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #84]
+	ldr	r6, [sp, #76]
 	mov	r2, r5
-	str	r2, [sp, #12]
+	str	r2, [sp]
 	movs	r5, #0
 	ldr	r2, =0x3320646e
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #80]
-	str	r0, [sp, #32]
-	mov	r0, r4
+	str	r2, [sp, #12]
+	ldr	r2, [sp, #72]
 	str	r0, [sp, #28]
-	ldr	r0, =0x79622d32
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #76]
-	mov	r9, r0
-	mov	r0, r3
-	str	r0, [sp, #16]
 	mov	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #24]
+	ldr	r0, =0x79622d32
+	str	r0, [sp, #8]
+	ldr	r1, [sp, #68]
+	mov	r8, r1
+	mov	r1, r4
+	str	r1, [sp, #16]
+	mov	r0, r3
+	str	r0, [sp, #32]
 	ldr	r0, =0x6b206574
 	mov	r11, r0
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #24]
-	ldr	r0, [sp]
-	str	r0, [sp]
-	mov	r0, r10
-	mov	r10, r0
+	ldr	r1, [sp, #64]
+	str	r1, [sp, #20]
 .Lchacha20_poly1305_tag_of_loop2:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -1171,7 +1137,7 @@ chacha20_poly1305_tag_of:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp]
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r6
@@ -1180,221 +1146,217 @@ chacha20_poly1305_tag_of:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	mov	r1, r5
 	rors	r1, r6
-	str	r1, [sp, #12]
+	str	r1, [sp]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
-	str	r1, [sp, #56]
+	str	r1, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	movs	r1, #25
-	mov	r8, r1
 	mov	r1, r3
-	mov	r3, r1
-	mov	r1, r8
-	rors	r3, r1
-	str	r3, [sp, #20]
+	str	r1, [sp, #4]
+	movs	r3, #25
+	rors	r1, r3
+	str	r1, [sp, #4]
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #24]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	mov	r1, r4
 	rors	r1, r6
-	str	r1, [sp, #28]
+	str	r1, [sp, #24]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r1
-	str	r1, [sp, #52]
+	str	r1, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
-	mov	r3, r2
-	mov	r1, r8
-	rors	r3, r1
+	movs	r1, #25
+	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #4]
-	mov	r1, r9
-	adds	r1, r2, r1
+	ldr	r3, [sp, #8]
+	mov	r1, r8
+	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #16]
-	adds	r4, r2, r5
+	ldr	r3, [sp, #16]
+	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r9
-	eors	r2, r4
-	rors	r2, r7
+	mov	r3, r8
+	eors	r3, r4
+	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #36]
+	adds	r1, r1, r3
+	str	r1, [sp, #32]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
 	rors	r1, r6
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp, #4]
+	adds	r4, r4, r1
+	str	r4, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r1, r2
-	mov	r2, r1
-	mov	r1, r8
-	rors	r2, r1
-	mov	r9, r2
+	eors	r3, r4
+	mov	r1, r3
+	movs	r3, #25
+	rors	r1, r3
+	mov	r8, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r11
-	ldr	r1, [sp, #24]
-	adds	r1, r2, r1
+	mov	r3, r11
+	ldr	r1, [sp, #20]
+	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r10
+	mov	r4, r9
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp]
-	adds	r5, r2, r4
+	mov	r3, r10
+	adds	r5, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #24]
-	eors	r2, r5
-	rors	r2, r7
+	ldr	r3, [sp, #20]
+	eors	r3, r5
+	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #48]
+	adds	r1, r1, r3
+	mov	r11, r1
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r5, r4
-	mov	r11, r1
+	mov	r10, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r1, r8
-	rors	r2, r1
+	eors	r3, r1
+	movs	r1, #25
+	rors	r3, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #44]
-	adds	r1, r1, r3
+	ldr	r1, [sp, #40]
+	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
 	mov	r5, r4
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp, #8]
 	adds	r4, r4, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r4
-	rors	r3, r7
+	eors	r2, r4
+	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r3
-	str	r1, [sp, #44]
+	adds	r1, r1, r2
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	mov	r1, r5
 	rors	r1, r6
-	mov	r10, r1
+	mov	r9, r1
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r1
 	str	r1, [sp, #16]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r1
-	mov	r1, r3
-	mov	r3, r1
-	mov	r1, r8
-	rors	r3, r1
-	str	r3, [sp, #24]
+	eors	r2, r1
+	mov	r1, r2
+	str	r1, [sp, #20]
+	movs	r2, #25
+	rors	r1, r2
+	str	r1, [sp, #20]
 	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #8]
-	mov	r1, r9
-	adds	r1, r3, r1
+	ldr	r2, [sp, #12]
+	mov	r1, r8
+	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #12]
-	eors	r5, r1
+	ldr	r5, [sp]
+	eors	r5, r2
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r11
-	adds	r4, r3, r5
+	mov	r1, r10
+	adds	r1, r1, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r3, r9
-	eors	r3, r4
+	mov	r4, r8
+	eors	r4, r1
+	rors	r4, r7
+	@ chacha20.ae:21: a = a + b
+	adds	r2, r2, r4
+	str	r2, [sp, #12]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r5, r2
+	rors	r5, r6
+	@ chacha20.ae:23: c = c + d
+	adds	r1, r1, r5
+	mov	r10, r1
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r2, r4
+	eors	r2, r1
+	mov	r1, r2
+	movs	r2, #25
+	rors	r1, r2
+	mov	r8, r1
+	@ chacha20.ae:17: a = a + b
+	ldr	r1, [sp, #32]
+	adds	r1, r1, r3
+	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	ldr	r2, [sp, #24]
+	eors	r2, r1
+	mov	r4, r2
+	rors	r4, r0
+	@ chacha20.ae:19: c = c + d
+	ldr	r2, [sp, #48]
+	adds	r2, r2, r4
+	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	eors	r3, r2
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp, #8]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r5
-	str	r1, [sp]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r3, r1
-	mov	r1, r3
-	mov	r3, r1
-	mov	r1, r8
-	rors	r3, r1
-	mov	r9, r3
-	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #36]
-	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #28]
-	eors	r3, r1
-	mov	r4, r3
-	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #56]
-	adds	r3, r3, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r3
-	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #4]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r4
-	str	r1, [sp, #12]
+	adds	r2, r2, r4
+	str	r2, [sp]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r3, r2
-	mov	r1, r8
-	rors	r3, r1
+	mov	r1, r3
+	eors	r1, r2
+	mov	r3, r1
+	movs	r2, #25
+	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #20]
+	mov	r2, r11
+	ldr	r1, [sp, #4]
 	adds	r1, r2, r1
 	mov	r11, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #32]
-	mov	r1, r11
+	ldr	r2, [sp, #28]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #4]
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
@@ -1412,65 +1374,49 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r6, r2
 	eors	r6, r0
-	mov	r2, r8
+	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #44]
-	ldr	r2, [sp, #12]
-	str	r2, [sp, #12]
-	ldr	r2, [sp, #8]
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #24]
-	str	r0, [sp, #32]
-	mov	r0, r4
+	ldr	r7, [sp, #40]
+	ldr	r2, [sp, #20]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
-	mov	r0, r9
-	mov	r9, r0
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	mov	r0, r1
-	str	r0, [sp, #36]
-	mov	r0, r11
-	mov	r11, r0
-	mov	r0, r3
+	mov	r0, r4
 	str	r0, [sp, #24]
-	ldr	r0, [sp]
-	str	r0, [sp]
-	mov	r0, r10
-	mov	r10, r0
-	ldr	r0, [sp, #40]
+	mov	r0, r1
+	str	r0, [sp, #32]
+	mov	r1, r3
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	cmp	r0, #10
 	bcs	.Lchacha20_poly1305_tag_of_far1
 	b	.Lchacha20_poly1305_tag_of_loop2
 .Lchacha20_poly1305_tag_of_far1:
 .Lchacha20_poly1305_tag_of_done3:
 	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #72]
-	adds	r0, r1, r0
-	str	r0, [sp, #32]
-	mov	r1, r9
-	ldr	r0, [sp, #76]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #64]
 	adds	r0, r1, r0
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #80]
-	adds	r0, r2, r0
+	mov	r1, r8
+	ldr	r0, [sp, #68]
+	adds	r0, r1, r0
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #84]
-	adds	r0, r6, r0
-	str	r0, [sp, #20]
+	ldr	r0, [sp, #72]
+	adds	r1, r2, r0
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #76]
+	adds	r4, r6, r0
+	str	r4, [sp, #16]
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r1, =0x6b206574
 	mov	r0, r11
 	adds	r1, r0, r1
 	ldr	r2, =0x79622d32
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r2, r0, r2
 	ldr	r3, =0x3320646e
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	adds	r3, r0, r3
 	ldr	r0, =0x61707865
 	adds	r0, r7, r0
@@ -1488,7 +1434,7 @@ chacha20_poly1305_tag_of:
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r1, sp, #116
+	add	r1, sp, #108
 	strh	r0, [r1, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
@@ -1590,20 +1536,20 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #18]
 	@ chacha20_poly1305.ae:20: P.absorb_padded(h, rt, ad)
-	add	r0, sp, #96
-	ldr	r2, [sp, #88]
-	ldr	r3, [sp, #64]
+	add	r0, sp, #88
+	ldr	r2, [sp, #80]
+	ldr	r3, [sp, #56]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:21: P.absorb_padded(h, rt, ct)
-	add	r0, sp, #96
-	add	r1, sp, #116
-	ldr	r2, [sp, #92]
-	ldr	r3, [sp, #60]
+	add	r0, sp, #88
+	add	r1, sp, #108
+	ldr	r2, [sp, #84]
+	ldr	r3, [sp, #52]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r2, sp, #96
+	add	r2, sp, #88
 	ldrh	r1, [r2]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #56]
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r1, r0
@@ -1616,7 +1562,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r2, #2]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #56]
 	lsrs	r0, r0, #13
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1632,7 +1578,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r2, #4]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #56]
 	lsrs	r0, r0, #26
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1660,7 +1606,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r2, #8]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #52]
 	lsls	r0, r0, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1676,7 +1622,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r2, #10]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #52]
 	lsrs	r0, r0, #1
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1692,15 +1638,12 @@ chacha20_poly1305_tag_of:
 	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r2, #12]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #52]
 	lsrs	r0, r0, #14
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	b	.Lchacha20_poly1305_tag_of_pool1
-	.ltorg
-.Lchacha20_poly1305_tag_of_pool1:
 	adds	r0, r0, r1
 	uxth	r1, r0
 	@ poly1305.ae:44: h[i] = t & mask
@@ -1711,7 +1654,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r1, r1, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r2, #14]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #52]
 	lsrs	r0, r0, #27
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
@@ -1731,6 +1674,9 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	adds	r0, r0, r1
 	uxth	r1, r0
+	b	.Lchacha20_poly1305_tag_of_pool1
+	.ltorg
+.Lchacha20_poly1305_tag_of_pool1:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
@@ -1754,7 +1700,6 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
 	ldrh	r1, [r2]
 	movs	r0, #5
-	str	r0, [sp, #4]
 	muls	r3, r0
 	uxth	r0, r3
 	adds	r0, r1, r0
@@ -1764,16 +1709,16 @@ chacha20_poly1305_tag_of:
 	movs	r3, #0
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r1, sp, #116
+	add	r1, sp, #108
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #156
+	add	r0, sp, #148
 	mov	r8, r0
 	@ poly1305.ae:51: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop4:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r6, sp, #96
+	add	r6, sp, #88
 	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop6:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
@@ -1798,7 +1743,6 @@ chacha20_poly1305_tag_of:
 	strh	r5, [r0]
 	@ poly1305.ae:59: carry = d >> limb_bits
 	lsrs	r4, r4, #13
-	mov	r0, r8
 	adds	r0, #2
 	mov	r8, r0
 	adds	r3, #1
@@ -1806,9 +1750,9 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop4
 .Lchacha20_poly1305_tag_of_done5:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r1, sp, #156
+	add	r1, sp, #148
 	ldrh	r3, [r1]
-	ldr	r0, [sp, #4]
+	movs	r0, #5
 	muls	r4, r0
 	adds	r3, r3, r4
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
@@ -1825,9 +1769,9 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r4, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r3, sp, #156
+	add	r3, sp, #148
 	adds	r3, #4
-	add	r0, sp, #96
+	add	r0, sp, #88
 	adds	r0, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop8:
@@ -1846,95 +1790,93 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r0, #13
 	lsrs	r0, r0, #19
 	movs	r1, #0
-	adds	r7, r4, r3
-	mov	r6, r1
-	adcs	r6, r0
+	adds	r6, r4, r3
 	mov	r5, r1
-	adcs	r5, r1
+	adcs	r5, r0
 	mov	r4, r1
 	adcs	r4, r1
+	mov	r3, r1
+	adcs	r3, r1
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
 	str	r0, [sp]
-	ldrh	r3, [r2, #4]
-	lsls	r0, r3, #26
-	lsrs	r3, r3, #6
-	adds	r0, r7, r0
-	str	r0, [sp, #8]
-	adcs	r6, r3
+	ldrh	r0, [r2, #4]
+	lsls	r7, r0, #26
+	lsrs	r0, r0, #6
+	adds	r7, r6, r7
+	str	r7, [sp, #4]
+	mov	r6, r5
+	adcs	r6, r0
+	mov	r5, r4
 	adcs	r5, r1
+	mov	r4, r3
 	adcs	r4, r1
 	ldr	r0, [sp]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldrh	r0, [r2, #6]
 	lsls	r3, r0, #7
 	lsrs	r0, r0, #25
-	ldr	r7, [sp, #8]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r3
 	adcs	r5, r0
 	adcs	r4, r1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldrh	r0, [r2, #8]
 	lsls	r3, r0, #20
 	lsrs	r0, r0, #12
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r3
 	adcs	r5, r0
 	adcs	r4, r1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldrh	r0, [r2, #10]
 	lsls	r3, r0, #1
 	lsrs	r0, r0, #31
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r3
 	adcs	r4, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldrh	r0, [r2, #12]
 	lsls	r3, r0, #14
 	lsrs	r0, r0, #18
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r3
 	adcs	r4, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldrh	r0, [r2, #14]
 	lsls	r3, r0, #27
 	lsrs	r0, r0, #5
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	mov	r7, r6
 	adcs	r7, r1
 	adcs	r5, r3
 	adcs	r4, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldrh	r0, [r2, #16]
 	lsls	r6, r0, #8
 	lsrs	r0, r0, #24
@@ -1946,7 +1888,7 @@ chacha20_poly1305_tag_of:
 	adcs	r0, r1
 	adcs	r5, r1
 	adcs	r4, r6
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #4]
 	adcs	r6, r3
 	uxtb	r3, r6
 	ldrh	r2, [r2, #18]
@@ -1955,9 +1897,9 @@ chacha20_poly1305_tag_of:
 	uxtb	r2, r2
 	ldr	r7, [sp]
 	adds	r7, r7, r1
-	str	r7, [sp, #16]
+	str	r7, [sp, #12]
 	adcs	r0, r1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	adcs	r5, r1
 	adcs	r4, r6
 	mov	r0, r3
@@ -1966,7 +1908,7 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r2, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	lsrs	r3, r2, #2
 	lsls	r0, r3, #2
 	lsrs	r2, r3, #30
@@ -1981,23 +1923,23 @@ chacha20_poly1305_tag_of:
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
-	str	r0, [sp, #36]
-	ldr	r3, [sp, #16]
+	str	r0, [sp, #32]
+	ldr	r3, [sp, #12]
 	ldr	r0, [sp]
 	adds	r0, r3, r0
 	str	r0, [sp]
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	adcs	r3, r7
 	adcs	r5, r6
 	adcs	r4, r2
-	ldr	r2, [sp, #12]
-	ldr	r0, [sp, #36]
+	ldr	r2, [sp, #8]
+	ldr	r0, [sp, #32]
 	adcs	r2, r0
 	uxtb	r7, r2
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	ldr	r2, [sp]
-	ldr	r0, [sp, #4]
-	adds	r0, r2, r0
+	movs	r2, #5
+	ldr	r0, [sp]
+	adds	r0, r0, r2
 	str	r0, [sp, #8]
 	mov	r0, r3
 	adcs	r0, r1
@@ -2023,7 +1965,6 @@ chacha20_poly1305_tag_of:
 	ldr	r1, [sp]
 	eors	r0, r1
 	ands	r0, r7
-	ldr	r1, [sp]
 	eors	r1, r0
 	ldr	r0, [sp, #4]
 	eors	r0, r3
@@ -2039,24 +1980,21 @@ chacha20_poly1305_tag_of:
 	mov	r2, r4
 	eors	r2, r5
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r4, [sp, #20]
+	ldr	r4, [sp, #16]
 	adds	r4, r1, r4
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	adcs	r3, r1
 	mov	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	adcs	r1, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	adcs	r2, r0
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #60]
 	str	r4, [r0]
-	ldr	r0, [sp, #68]
 	str	r3, [r0, #4]
-	ldr	r0, [sp, #68]
 	str	r1, [r0, #8]
-	ldr	r0, [sp, #68]
 	str	r2, [r0, #12]
-	add	sp, #176
+	add	sp, #168
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2153,8 +2091,8 @@ chacha20_poly1305_P_absorb_padded:
 
 
 @ --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
-@     frame 24 bytes (5 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 418 bytes of code and literals
+@     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
+@     estimated 414 bytes of code and literals
 	.section .text.chacha20_poly1305_P_block,"ax",%progbits
 	.global chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, %function
@@ -2337,7 +2275,6 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
 	ldrh	r2, [r3]
 	movs	r0, #5
-	str	r0, [sp]
 	muls	r4, r0
 	uxth	r0, r4
 	adds	r0, r2, r0
@@ -2379,7 +2316,6 @@ chacha20_poly1305_P_block:
 	strh	r5, [r0]
 	@ poly1305.ae:59: carry = d >> limb_bits
 	lsrs	r2, r2, #13
-	mov	r0, r12
 	adds	r0, #2
 	mov	r12, r0
 	adds	r4, #1
@@ -2389,7 +2325,7 @@ chacha20_poly1305_P_block:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
 	add	r1, sp, #4
 	ldrh	r4, [r1]
-	ldr	r0, [sp]
+	movs	r0, #5
 	muls	r2, r0
 	adds	r2, r4, r2
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16

@@ -95,8 +95,8 @@ cmac_key_schedule:
 
 
 @ --- cmac_encrypt_block: cmac.encrypt_block
-@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 534 bytes of code and literals
 	.section .text.cmac_encrypt_block,"ax",%progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, %function
@@ -113,9 +113,9 @@ cmac_encrypt_block:
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp, #12]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
+	ldr	r5, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
@@ -124,22 +124,23 @@ cmac_encrypt_block:
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
-	eors	r4, r0
+	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r3, r0
+	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
-	eors	r2, r0
+	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r1
+	mov	r4, r1
+	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r1, [sp, #8]
-	adds	r1, #16
+	ldr	r5, [sp, #8]
+	adds	r5, #16
 	ldr	r0, =cmac_tf0
 	mov	r9, r0
 	ldr	r0, =cmac_tf1
@@ -151,32 +152,6 @@ cmac_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 .Lcmac_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r5, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -193,67 +168,93 @@ cmac_encrypt_block:
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r1, #4]
+	ldr	r6, [r5]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #4]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r3, #24
+	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
-	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r2, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r5, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r5]
-	eors	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	lsls	r4, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r4]
-	eors	r2, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	uxtb	r0, r3
-	lsls	r3, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #8]
+	eors	r6, r0
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r1, [r0, r1]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r4]
+	eors	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r12
 	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
-	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r6
+	eors	r1, r0
+	uxtb	r0, r2
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r1, r0
+	ldr	r0, [r5, #12]
+	eors	r1, r0
+	adds	r5, #16
+	ldr	r4, [sp]
+	mov	r3, r11
+	mov	r2, r6
 	ldr	r0, [sp, #4]
 	adds	r0, #1
 	str	r0, [sp, #4]
@@ -261,22 +262,22 @@ cmac_encrypt_block:
 	bcc	.Lcmac_encrypt_block_loop1
 .Lcmac_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldr	r1, =cmac_E.sbox
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r4, #24
+	ldr	r5, =cmac_E.sbox
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r2
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -286,21 +287,21 @@ cmac_encrypt_block:
 	eors	r0, r6
 	mov	r12, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -310,57 +311,54 @@ cmac_encrypt_block:
 	eors	r0, r6
 	str	r0, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r5, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r0, #168
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #4]
+	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r3
-	ldrb	r0, [r1, r0]
-	orrs	r2, r0
+	orrs	r1, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r1]
-	eors	r2, r0
+	movs	r2, #172
+	mov	r0, r7
+	ldr	r0, [r0, r2]
+	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
-	str	r2, [r0]
-	ldr	r0, [sp, #12]
+	str	r1, [r0]
 	str	r6, [r0, #4]
-	ldr	r1, [sp, #12]
+	mov	r1, r0
 	ldr	r0, [sp]
 	str	r0, [r1, #8]
 	mov	r1, r12

@@ -243,8 +243,8 @@ ctr_decrypt_with:
 
 
 @ --- ctr_xor_stream: ctr.xor_stream
-@     frame 96 bytes (27 spill slots, 20 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 804 bytes of code and literals
+@     frame 92 bytes (26 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 792 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -257,31 +257,29 @@ ctr_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #96
+	sub	sp, #92
 	str	r0, [sp, #12]
 	mov	r0, r2
-	str	r0, [sp, #76]
-	mov	r0, r3
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #132]
 	str	r0, [sp, #72]
-	ldr	r0, [r1]
+	mov	r0, r3
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #128]
 	str	r0, [sp, #68]
-	ldr	r0, [r1, #4]
+	ldr	r0, [r1]
 	str	r0, [sp, #64]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #60]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #56]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #52]
 	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #52]
+	mov	r0, r3
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
+	str	r0, [sp, #44]
+	movs	r1, #0
+	str	r1, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
 	b	.Lctr_xor_stream_done2
@@ -301,32 +299,29 @@ ctr_xor_stream:
 	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop1:
 	@ ctr.ae:26: off = i * 16
-	ldr	r0, [sp, #20]
-	lsls	r0, r0, #4
+	ldr	r1, [sp, #20]
+	lsls	r0, r1, #4
 	str	r0, [sp, #24]
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #48]
 	subs	r0, r1, r0
 	str	r0, [sp, #16]
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #28]
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes3
-	ldr	r0, [sp, #28]
+	movs	r0, #3
 	tst	r1, r0
 	beq	.Lctr_xor_stream_words4
 .Lctr_xor_stream_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	add	r3, sp, #80
+	add	r3, sp, #76
 	ldr	r2, [sp, #16]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt6
@@ -343,25 +338,25 @@ ctr_xor_stream:
 .Lctr_xor_stream_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	movs	r5, #0
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #20]
-	adds	r1, r1, r0
-	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #64]
+	ldr	r1, [sp, #20]
+	adds	r1, r0, r1
+	ldr	r2, [sp, #60]
 	adcs	r2, r5
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #56]
 	adcs	r3, r5
-	ldr	r4, [sp, #56]
+	ldr	r4, [sp, #52]
 	adcs	r4, r5
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #12]
@@ -610,14 +605,14 @@ ctr_xor_stream:
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r6, [sp, #44]
+	ldr	r6, [sp, #40]
 	eors	r6, r2
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	eors	r2, r1
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #32]
 	mov	r0, r11
 	eors	r3, r0
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp]
 	eors	r1, r0
 	@ ctr.ae:28: store_be(dst, off, x, n - off)
@@ -625,13 +620,13 @@ ctr_xor_stream:
 	rev	r4, r3
 	rev	r3, r2
 	rev	r2, r6
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes10
-	ldr	r0, [sp, #28]
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lctr_xor_stream_bytes10
 	str	r5, [r1]
@@ -641,11 +636,11 @@ ctr_xor_stream:
 	b	.Lctr_xor_stream_stored11
 	.ltorg
 .Lctr_xor_stream_bytes10:
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	str	r3, [sp, #88]
-	str	r2, [sp, #92]
-	add	r3, sp, #80
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r3, [sp, #84]
+	str	r2, [sp, #88]
+	add	r3, sp, #76
 	ldr	r2, [sp, #16]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt12
@@ -658,17 +653,16 @@ ctr_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lctr_xor_stream_cpy13
 .Lctr_xor_stream_stored11:
-	ldr	r0, [sp, #20]
-	adds	r0, #1
-	str	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #20]
+	adds	r1, #1
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2
 	b	.Lctr_xor_stream_loop1
 .Lctr_xor_stream_far2:
 .Lctr_xor_stream_done2:
-	add	sp, #96
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

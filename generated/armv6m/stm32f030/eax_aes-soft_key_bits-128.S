@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 64 bytes (7 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 460 bytes of code and literals
+@     frame 60 bytes (6 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 452 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -20,7 +20,7 @@ eax_key_setup:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #64
+	sub	sp, #60
 	mov	r1, r2
 	mov	r8, r1
 	mov	r4, r3
@@ -29,7 +29,7 @@ eax_key_setup:
 	tst	r0, r1
 	beq	.Leax_key_setup_words2
 .Leax_key_setup_bytes1:
-	add	r3, sp, #16
+	add	r3, sp, #12
 	movs	r2, #16
 .Leax_key_setup_cpy4:
 	subs	r2, #1
@@ -51,11 +51,8 @@ eax_key_setup:
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r8
 	str	r1, [r0]
-	mov	r0, r8
 	str	r5, [r0, #4]
-	mov	r0, r8
 	str	r3, [r0, #8]
-	mov	r0, r8
 	str	r2, [r0, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r5, #4
@@ -126,73 +123,72 @@ eax_key_setup:
 .Leax_key_setup_done6:
 	@ cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
+	str	r0, [sp, #28]
 	str	r0, [sp, #32]
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	add	r1, sp, #32
-	add	r2, sp, #48
+	add	r1, sp, #28
+	add	r2, sp, #44
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
+	ldr	r6, [sp, #48]
 	ldr	r5, [sp, #52]
 	ldr	r3, [sp, #56]
-	ldr	r7, [sp, #60]
 	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
 	lsls	r2, r0, #1
-	lsls	r1, r5, #1
+	lsls	r1, r6, #1
 	lsrs	r0, r0, #31
+	mov	r7, r1
+	orrs	r7, r0
+	lsls	r1, r5, #1
+	lsrs	r0, r6, #31
 	mov	r6, r1
 	orrs	r6, r0
 	lsls	r1, r3, #1
 	lsrs	r0, r5, #31
 	mov	r5, r1
 	orrs	r5, r0
-	lsls	r1, r7, #1
 	lsrs	r0, r3, #31
-	mov	r3, r1
-	orrs	r3, r0
-	lsrs	r0, r7, #31
-	movs	r7, #1
-	eors	r0, r7
+	movs	r3, #1
+	eors	r0, r3
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r7
+	eors	r0, r3
 	rsbs	r1, r0, #0
 	movs	r0, #135
-	str	r0, [sp, #8]
 	ands	r1, r0
 	eors	r2, r1
 	lsls	r0, r2, #1
-	str	r0, [sp, #12]
-	lsls	r0, r6, #1
+	str	r0, [sp, #8]
+	lsls	r0, r7, #1
 	lsrs	r1, r2, #31
 	orrs	r0, r1
 	str	r0, [sp, #4]
-	lsls	r0, r5, #1
-	lsrs	r1, r6, #31
+	lsls	r0, r6, #1
+	lsrs	r1, r7, #31
 	orrs	r0, r1
 	str	r0, [sp]
-	lsls	r1, r3, #1
-	lsrs	r0, r5, #31
+	lsls	r1, r5, #1
+	lsrs	r0, r6, #31
 	orrs	r1, r0
-	lsrs	r0, r3, #31
-	eors	r0, r7
+	lsrs	r0, r5, #31
+	eors	r0, r3
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r7
-	rsbs	r7, r0, #0
+	eors	r0, r3
+	rsbs	r3, r0, #0
+	movs	r0, #135
+	ands	r3, r0
 	ldr	r0, [sp, #8]
-	ands	r7, r0
-	ldr	r0, [sp, #12]
-	eors	r0, r7
+	eors	r0, r3
 	@ eax.ae:36: o[at_k1] = k1
 	str	r2, [r4]
-	str	r6, [r4, #4]
-	str	r5, [r4, #8]
-	str	r3, [r4, #12]
+	str	r7, [r4, #4]
+	str	r6, [r4, #8]
+	str	r5, [r4, #12]
 	@ eax.ae:37: o[at_k2] = k2
 	str	r0, [r4, #16]
 	ldr	r0, [sp, #4]
@@ -202,18 +198,18 @@ eax_key_setup:
 	str	r1, [r4, #28]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #0
+	str	r0, [sp, #28]
 	str	r0, [sp, #32]
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	add	r1, sp, #32
-	add	r2, sp, #48
+	add	r1, sp, #28
+	add	r2, sp, #44
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #60]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #56]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #32]
 	str	r2, [r4, #36]
@@ -221,19 +217,19 @@ eax_key_setup:
 	str	r0, [r4, #44]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	movs	r0, #0
+	str	r0, [sp, #32]
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	add	r1, sp, #32
-	add	r2, sp, #48
+	add	r1, sp, #28
+	add	r2, sp, #44
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #60]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #56]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #48]
 	str	r2, [r4, #52]
@@ -241,25 +237,25 @@ eax_key_setup:
 	str	r0, [r4, #60]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #2
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	movs	r0, #0
+	str	r0, [sp, #32]
 	str	r0, [sp, #36]
 	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	add	r1, sp, #32
-	add	r2, sp, #48
+	add	r1, sp, #28
+	add	r2, sp, #44
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #60]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #56]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #64]
 	str	r2, [r4, #68]
 	str	r1, [r4, #72]
 	str	r0, [r4, #76]
-	add	sp, #64
+	add	sp, #60
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -271,7 +267,7 @@ eax_key_setup:
 
 @ --- eax_encrypt_with: eax.encrypt_with
 @     frame 124 bytes (22 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 480 bytes of code and literals
+@     estimated 478 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -344,7 +340,6 @@ eax_encrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #12]
 	movs	r5, #0
-	ldr	r0, [sp, #12]
 	cmp	r5, r0
 	bcs	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
@@ -545,7 +540,7 @@ eax_encrypt_with:
 
 @ --- eax_decrypt_with: eax.decrypt_with
 @     frame 140 bytes (31 spill slots, 21 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 652 bytes of code and literals
+@     estimated 642 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -635,7 +630,6 @@ eax_decrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #16]
 	movs	r5, #0
-	ldr	r0, [sp, #16]
 	cmp	r5, r0
 	bcs	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
@@ -808,18 +802,14 @@ eax_decrypt_with:
 	ldr	r2, [sp, #20]
 	ldr	r0, [sp, #80]
 	eors	r2, r0
-	mov	r0, r1
-	mov	r1, r0
 	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [sp, #16]
-	mov	r0, r4
-	mov	r1, r0
+	mov	r1, r4
 	ldr	r0, [sp, #68]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	mov	r0, r3
-	mov	r1, r0
+	mov	r1, r3
 	ldr	r0, [sp, #76]
 	eors	r1, r0
 	str	r1, [sp, #8]
@@ -910,8 +900,8 @@ eax_decrypt_with:
 
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
-@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 534 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -928,9 +918,9 @@ eax_M_E_encrypt_block:
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp, #12]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
+	ldr	r5, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
@@ -939,22 +929,23 @@ eax_M_E_encrypt_block:
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
-	eors	r4, r0
+	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r3, r0
+	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
-	eors	r2, r0
+	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r1
+	mov	r4, r1
+	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r1, [sp, #8]
-	adds	r1, #16
+	ldr	r5, [sp, #8]
+	adds	r5, #16
 	ldr	r0, =eax_tf0
 	mov	r9, r0
 	ldr	r0, =eax_tf1
@@ -966,32 +957,6 @@ eax_M_E_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r5, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -1008,67 +973,93 @@ eax_M_E_encrypt_block:
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r1, #4]
+	ldr	r6, [r5]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #4]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r3, #24
+	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
-	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r2, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r5, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r5]
-	eors	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	lsls	r4, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r4]
-	eors	r2, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	uxtb	r0, r3
-	lsls	r3, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #8]
+	eors	r6, r0
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r1, [r0, r1]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r4]
+	eors	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r12
 	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
-	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r6
+	eors	r1, r0
+	uxtb	r0, r2
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r1, r0
+	ldr	r0, [r5, #12]
+	eors	r1, r0
+	adds	r5, #16
+	ldr	r4, [sp]
+	mov	r3, r11
+	mov	r2, r6
 	ldr	r0, [sp, #4]
 	adds	r0, #1
 	str	r0, [sp, #4]
@@ -1076,22 +1067,22 @@ eax_M_E_encrypt_block:
 	bcc	.Leax_M_E_encrypt_block_loop1
 .Leax_M_E_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldr	r1, =eax_M.E.sbox
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r4, #24
+	ldr	r5, =eax_M.E.sbox
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r2
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -1101,21 +1092,21 @@ eax_M_E_encrypt_block:
 	eors	r0, r6
 	mov	r12, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -1125,57 +1116,54 @@ eax_M_E_encrypt_block:
 	eors	r0, r6
 	str	r0, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r5, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r0, #168
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #4]
+	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r3
-	ldrb	r0, [r1, r0]
-	orrs	r2, r0
+	orrs	r1, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r1]
-	eors	r2, r0
+	movs	r2, #172
+	mov	r0, r7
+	ldr	r0, [r0, r2]
+	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
-	str	r2, [r0]
-	ldr	r0, [sp, #12]
+	str	r1, [r0]
 	str	r6, [r0, #4]
-	ldr	r1, [sp, #12]
+	mov	r1, r0
 	ldr	r0, [sp]
 	str	r0, [r1, #8]
 	mov	r1, r12
@@ -1194,8 +1182,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 116 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 822 bytes of code and literals
+@     frame 112 bytes (40 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 794 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1208,34 +1196,34 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #112
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp]
 	mov	r0, r3
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #148]
 	mov	r11, r0
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #20]
 	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #16]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #56]
+	str	r0, [sp, #48]
+	ldr	r3, [r1, #20]
+	str	r3, [sp, #52]
 	ldr	r0, [r1, #24]
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	ldr	r0, [r1, #28]
-	str	r0, [sp, #64]
-	ldr	r0, [sp]
+	str	r0, [sp, #60]
+	mov	r0, r2
 	adds	r0, r0, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
@@ -1247,11 +1235,11 @@ eax_omac:
 	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
 	mov	r0, r11
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	str	r0, [sp, #24]
-	eors	r1, r0
+	movs	r0, #0
+	adcs	r0, r0
+	mov	r1, r0
+	movs	r4, #1
+	eors	r1, r4
 	rsbs	r4, r1, #0
 	mov	r0, r3
 	ands	r0, r4
@@ -1265,12 +1253,12 @@ eax_omac:
 	ands	r6, r4
 	mov	r0, r5
 	eors	r0, r6
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	mov	r5, r2
 	ands	r5, r4
 	mov	r0, r2
 	eors	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
 	ldr	r4, [sp, #4]
 	movs	r2, #3
@@ -1281,11 +1269,11 @@ eax_omac:
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r5, sp, #68
+	add	r5, sp, #64
 	mov	r2, r11
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
@@ -1334,10 +1322,8 @@ eax_omac:
 	movs	r4, #1
 	mov	r0, r3
 	mov	r9, r0
-	mov	r0, r8
-	mov	r8, r0
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #28]
+	ldr	r6, [sp, #28]
+	ldr	r5, [sp, #24]
 	mov	r7, r2
 	mov	r3, r1
 	ldr	r2, [sp, #12]
@@ -1355,18 +1341,18 @@ eax_omac:
 	eors	r3, r2
 	mov	r2, r5
 	eors	r2, r1
-	str	r0, [sp, #84]
-	str	r7, [sp, #88]
-	str	r3, [sp, #92]
-	str	r2, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
+	str	r0, [sp, #80]
+	str	r7, [sp, #84]
+	str	r3, [sp, #88]
+	str	r2, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #100]
-	ldr	r6, [sp, #104]
-	ldr	r5, [sp, #108]
-	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #96]
+	ldr	r6, [sp, #100]
+	ldr	r5, [sp, #104]
+	ldr	r1, [sp, #108]
 	mov	r10, r1
 	@ cmac.ae:81: off = i * 16
 	lsls	r2, r4, #4
@@ -1382,11 +1368,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
+	str	r2, [sp, #64]
 	str	r2, [sp, #68]
 	str	r2, [sp, #72]
 	str	r2, [sp, #76]
-	str	r2, [sp, #80]
-	add	r7, sp, #68
+	add	r7, sp, #64
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1426,10 +1412,10 @@ eax_omac:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	mov	r4, r0
-	ldr	r0, [sp, #24]
-	eors	r4, r0
-	str	r4, [sp, #32]
+	str	r0, [sp, #24]
+	movs	r4, #1
+	eors	r0, r4
+	str	r0, [sp, #24]
 	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
@@ -1437,12 +1423,12 @@ eax_omac:
 	movs	r0, #0
 	str	r0, [sp, #12]
 	mov	r11, r0
-	mov	r10, r0
+	mov	r4, r0
+	mov	r10, r4
 	movs	r0, #1
 	lsls	r0, r0, #31
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	str	r0, [sp]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
 .Leax_omac_shl15:
@@ -1453,8 +1439,8 @@ eax_omac:
 	str	r0, [sp, #12]
 	mov	r0, r10
 	mov	r11, r0
-	ldr	r0, [sp, #4]
-	mov	r10, r0
+	ldr	r4, [sp, #4]
+	mov	r10, r4
 	movs	r0, #0
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
@@ -1514,43 +1500,34 @@ eax_omac:
 .Leax_omac_shz13:
 	movs	r0, #0
 	str	r0, [sp, #12]
-	movs	r0, #0
 	mov	r11, r0
-	movs	r0, #0
 	mov	r10, r0
-	movs	r0, #0
 	str	r0, [sp, #4]
 .Leax_omac_she16:
 	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r4, [sp, #32]
 	ldr	r0, [sp, #24]
-	eors	r4, r0
-	subs	r0, r4, #1
+	movs	r4, #1
+	eors	r0, r4
+	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
 	str	r0, [sp, #16]
-	ldr	r4, [sp, #24]
-	ldr	r0, [sp, #16]
 	eors	r0, r4
 	str	r0, [sp, #16]
-	mov	r0, r7
-	mov	r4, r0
-	ldr	r0, [sp, #36]
+	mov	r4, r7
+	ldr	r0, [sp, #32]
 	eors	r4, r0
 	str	r4, [sp, #24]
-	mov	r0, r3
-	mov	r4, r0
-	ldr	r0, [sp, #40]
+	mov	r4, r3
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	str	r4, [sp, #28]
-	mov	r0, r2
-	mov	r4, r0
-	ldr	r0, [sp, #44]
+	mov	r4, r2
+	ldr	r0, [sp, #40]
 	eors	r4, r0
 	str	r4, [sp, #32]
-	mov	r0, r1
-	mov	r4, r0
-	ldr	r0, [sp, #48]
+	mov	r4, r1
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	str	r4, [sp, #36]
 	mov	r4, r7
@@ -1565,17 +1542,17 @@ eax_omac:
 	ldr	r1, [sp, #4]
 	eors	r7, r1
 	mov	r2, r4
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #48]
 	eors	r2, r1
 	mov	r1, r3
-	ldr	r3, [sp, #56]
+	ldr	r3, [sp, #52]
 	eors	r1, r3
 	mov	r3, r0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	eors	r3, r0
 	mov	r0, r7
 	mov	r4, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r4, r0
 	str	r4, [sp]
 	ldr	r0, [sp, #16]
@@ -1599,7 +1576,7 @@ eax_omac:
 	ldr	r0, [sp]
 	eors	r1, r0
 	ands	r1, r4
-	ldr	r4, [sp]
+	mov	r4, r0
 	eors	r4, r1
 	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r1, r9
@@ -1611,27 +1588,24 @@ eax_omac:
 	eors	r2, r3
 	mov	r0, r5
 	eors	r0, r4
-	str	r1, [sp, #84]
-	str	r7, [sp, #88]
-	str	r2, [sp, #92]
-	str	r0, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
+	str	r1, [sp, #80]
+	str	r7, [sp, #84]
+	str	r2, [sp, #88]
+	str	r0, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #100]
-	ldr	r3, [sp, #104]
-	ldr	r2, [sp, #108]
-	ldr	r1, [sp, #112]
+	ldr	r4, [sp, #96]
+	ldr	r3, [sp, #100]
+	ldr	r2, [sp, #104]
+	ldr	r1, [sp, #108]
 	ldr	r0, [sp, #20]
 	str	r4, [r0]
-	ldr	r0, [sp, #20]
 	str	r3, [r0, #4]
-	ldr	r0, [sp, #20]
 	str	r2, [r0, #8]
-	ldr	r0, [sp, #20]
 	str	r1, [r0, #12]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

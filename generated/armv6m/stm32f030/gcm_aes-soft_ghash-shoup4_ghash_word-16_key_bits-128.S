@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 120 bytes (23 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 922 bytes of code and literals
+@     frame 116 bytes (22 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 908 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -22,7 +22,7 @@ gcm_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #116
 	mov	r1, r2
 	mov	r8, r1
 	mov	r1, r3
@@ -32,7 +32,7 @@ gcm_key_setup:
 	tst	r0, r1
 	beq	.Lgcm_key_setup_words2
 .Lgcm_key_setup_bytes1:
-	add	r3, sp, #72
+	add	r3, sp, #68
 	movs	r2, #16
 .Lgcm_key_setup_cpy4:
 	subs	r2, #1
@@ -54,11 +54,8 @@ gcm_key_setup:
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r8
 	str	r1, [r0]
-	mov	r0, r8
 	str	r4, [r0, #4]
-	mov	r0, r8
 	str	r3, [r0, #8]
-	mov	r0, r8
 	str	r2, [r0, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
@@ -127,30 +124,23 @@ gcm_key_setup:
 .Lgcm_key_setup_done6:
 	@ gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	movs	r0, #0
+	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	add	r1, sp, #88
-	add	r2, sp, #104
+	add	r1, sp, #84
+	add	r2, sp, #100
 	mov	r0, r8
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #100]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #104]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #40]
-	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	ldr	r0, [sp, #52]
-	lsrs	r2, r0, #1
-	ldr	r0, [sp, #48]
-	lsls	r1, r0, #31
-	mov	r0, r2
-	orrs	r0, r1
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #36]
+	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	ldr	r0, [sp, #48]
 	lsrs	r2, r0, #1
 	ldr	r0, [sp, #44]
@@ -166,8 +156,15 @@ gcm_key_setup:
 	orrs	r0, r1
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #40]
+	lsrs	r2, r0, #1
+	ldr	r0, [sp, #36]
+	lsls	r1, r0, #31
+	mov	r0, r2
+	orrs	r0, r1
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #36]
 	lsrs	r3, r0, #1
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	movs	r1, #1
@@ -179,17 +176,9 @@ gcm_key_setup:
 	rsbs	r2, r0, #0
 	movs	r0, #225
 	lsls	r0, r0, #24
-	str	r0, [sp, #4]
 	ands	r2, r0
 	mov	r0, r3
 	eors	r0, r2
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #36]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #32]
-	lsls	r2, r0, #31
-	mov	r0, r3
-	orrs	r0, r2
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #32]
 	lsrs	r3, r0, #1
@@ -207,7 +196,14 @@ gcm_key_setup:
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #24]
 	lsrs	r3, r0, #1
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
+	lsls	r2, r0, #31
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #20]
+	lsrs	r3, r0, #1
+	ldr	r0, [sp, #32]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	eors	r0, r1
@@ -216,18 +212,12 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #4]
+	movs	r0, #225
+	lsls	r0, r0, #24
 	ands	r2, r0
 	mov	r0, r3
 	eors	r0, r2
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #20]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #16]
-	lsls	r2, r0, #31
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #68]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #16]
 	lsrs	r3, r0, #1
 	ldr	r0, [sp, #12]
@@ -244,7 +234,14 @@ gcm_key_setup:
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #8]
 	lsrs	r3, r0, #1
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
+	lsls	r2, r0, #31
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #4]
+	lsrs	r3, r0, #1
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	eors	r0, r1
@@ -253,11 +250,12 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #4]
+	movs	r0, #225
+	lsls	r0, r0, #24
 	ands	r2, r0
 	mov	r0, r3
 	eors	r0, r2
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ ghash.ae:103: for u in 0..16 {
 	movs	r0, #0
 	mov	r11, r0
@@ -265,11 +263,8 @@ gcm_key_setup:
 	mov	r0, r10
 	str	r0, [sp]
 	@ ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
-	mov	r0, r10
-	mov	r10, r0
 	movs	r2, #1
 	lsls	r2, r2, #8
-	mov	r0, r10
 	adds	r0, r0, r2
 	mov	r10, r0
 	@ ghash.ae:103: for u in 0..16 {
@@ -285,15 +280,15 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #52]
-	ands	r0, r2
-	mov	r9, r0
 	ldr	r0, [sp, #48]
 	ands	r0, r2
+	mov	r9, r0
+	ldr	r0, [sp, #44]
+	ands	r0, r2
 	mov	r8, r0
-	ldr	r6, [sp, #44]
+	ldr	r6, [sp, #40]
 	ands	r6, r2
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	ands	r5, r2
 	mov	r0, r11
 	lsrs	r0, r0, #2
@@ -305,13 +300,13 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r0, r0, #0
-	ldr	r7, [sp, #36]
+	ldr	r7, [sp, #32]
 	ands	r7, r0
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	ands	r4, r0
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	ands	r3, r0
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #20]
 	ands	r2, r0
 	mov	r0, r9
 	eors	r0, r7
@@ -332,13 +327,13 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r0, r0, #0
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #16]
 	ands	r7, r0
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #12]
 	ands	r4, r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	ands	r3, r0
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	ands	r2, r0
 	mov	r0, r9
 	eors	r0, r7
@@ -358,13 +353,13 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r5, r0, #0
-	ldr	r4, [sp, #68]
+	ldr	r4, [sp, #64]
 	ands	r4, r5
-	ldr	r3, [sp, #64]
+	ldr	r3, [sp, #60]
 	ands	r3, r5
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #56]
 	ands	r2, r5
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	ands	r0, r5
 	mov	r5, r9
 	eors	r5, r4
@@ -377,11 +372,8 @@ gcm_key_setup:
 	@ ghash.ae:106: tab[u] = t
 	ldr	r0, [sp]
 	str	r5, [r0]
-	ldr	r0, [sp]
 	str	r4, [r0, #4]
-	ldr	r0, [sp]
 	str	r3, [r0, #8]
-	ldr	r0, [sp]
 	str	r2, [r0, #12]
 	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsrs	r6, r5, #1
@@ -403,7 +395,8 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #4]
+	movs	r0, #225
+	lsls	r0, r0, #24
 	ands	r2, r0
 	mov	r0, r6
 	eors	r0, r2
@@ -426,7 +419,8 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #4]
+	movs	r0, #225
+	lsls	r0, r0, #24
 	ands	r2, r0
 	mov	r0, r5
 	eors	r0, r2
@@ -448,7 +442,8 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r6, r0, #0
-	ldr	r0, [sp, #4]
+	movs	r0, #225
+	lsls	r0, r0, #24
 	ands	r6, r0
 	eors	r3, r6
 	lsrs	r6, r2, #1
@@ -469,17 +464,15 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #4]
+	movs	r0, #225
+	lsls	r0, r0, #24
 	ands	r2, r0
 	eors	r3, r2
 	@ ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
 	mov	r0, r10
 	str	r6, [r0]
-	mov	r0, r10
 	str	r5, [r0, #4]
-	mov	r0, r10
 	str	r4, [r0, #8]
-	mov	r0, r10
 	str	r3, [r0, #12]
 	ldr	r0, [sp]
 	adds	r0, #16
@@ -495,7 +488,7 @@ gcm_key_setup:
 	b	.Lgcm_key_setup_loop9
 .Lgcm_key_setup_far1:
 .Lgcm_key_setup_done10:
-	add	sp, #120
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -508,8 +501,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 168 bytes (38 spill slots, 25 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1064 bytes of code and literals
+@     frame 164 bytes (37 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1032 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -522,154 +515,143 @@ gcm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #168
-	str	r0, [sp, #52]
+	sub	sp, #164
+	str	r0, [sp, #48]
 	mov	r0, r1
 	mov	r9, r0
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r2, [sp, #204]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #212]
+	ldr	r2, [sp, #200]
+	ldr	r0, [sp, #204]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #68]
+	ldr	r1, [sp, #208]
+	str	r1, [sp, #68]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #40]
+	ldr	r1, [sp, #216]
+	str	r1, [sp, #64]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #228]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	movs	r0, #0
+	str	r0, [sp, #100]
 	str	r0, [sp, #104]
 	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	str	r0, [sp, #116]
 	@ gcm.ae:72: y = G.absorb(tab, 0 as u128, ad)
+	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
 	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	add	r1, sp, #120
-	add	r0, sp, #136
+	add	r1, sp, #116
+	add	r0, sp, #132
 	str	r0, [sp]
 	mov	r0, r9
-	ldr	r3, [sp, #76]
+	ldr	r3, [sp, #72]
 	bl	gcm_G_absorb
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ gcm.ae:73: j0 = counter0(tab, nonce)
-	add	r3, sp, #120
+	add	r3, sp, #116
 	mov	r0, r9
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r4, [sp, #120]
-	ldr	r7, [sp, #124]
-	ldr	r6, [sp, #128]
-	ldr	r5, [sp, #132]
+	ldr	r4, [sp, #116]
+	ldr	r7, [sp, #120]
+	ldr	r6, [sp, #124]
+	ldr	r5, [sp, #128]
 	@ gcm.ae:74: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #120]
-	str	r7, [sp, #124]
-	str	r6, [sp, #128]
-	str	r5, [sp, #132]
-	add	r1, sp, #120
-	add	r2, sp, #136
-	ldr	r0, [sp, #52]
+	str	r4, [sp, #116]
+	str	r7, [sp, #120]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	add	r1, sp, #116
+	add	r2, sp, #132
+	ldr	r0, [sp, #48]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #136]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #140]
 	str	r0, [sp, #84]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #80]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
-	adds	r1, r4, #1
+	adds	r2, r4, #1
 	@ gcm.ae:77: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #48]
-	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r4, r1
+	str	r0, [sp, #44]
+	movs	r1, #0
+	str	r1, [sp, #12]
+	mov	r4, r2
 	mov	r0, r7
-	str	r0, [sp, #64]
-	mov	r0, r6
 	str	r0, [sp, #60]
-	mov	r0, r5
+	mov	r0, r6
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #48]
+	mov	r0, r5
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
 	@ gcm.ae:78: off = 16 * i
-	ldr	r0, [sp, #12]
-	lsls	r0, r0, #4
+	ldr	r1, [sp, #12]
+	lsls	r0, r1, #4
 	str	r0, [sp, #4]
 	@ gcm.ae:79: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #120]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #124]
+	str	r4, [sp, #116]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #128]
+	str	r0, [sp, #120]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #132]
-	add	r1, sp, #120
-	add	r2, sp, #136
+	str	r0, [sp, #124]
 	ldr	r0, [sp, #52]
+	str	r0, [sp, #128]
+	add	r1, sp, #116
+	add	r2, sp, #132
+	ldr	r0, [sp, #48]
 	bl	gcm_E_encrypt_block
-	ldr	r5, [sp, #136]
-	ldr	r3, [sp, #140]
-	ldr	r2, [sp, #144]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #36]
+	ldr	r5, [sp, #132]
+	ldr	r3, [sp, #136]
+	ldr	r2, [sp, #140]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #32]
 	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	@ gcm.ae:81: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #4]
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes3
-	ldr	r0, [sp, #16]
+	movs	r0, #3
 	tst	r1, r0
 	beq	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #148]
 	str	r0, [sp, #152]
 	str	r0, [sp, #156]
 	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	add	r6, sp, #152
+	add	r6, sp, #148
 	mov	r4, r8
 	cmp	r4, #16
 	bcc	.Lgcm_encrypt_with_cnt6
@@ -698,9 +680,7 @@ gcm_encrypt_with:
 	eors	r0, r3
 	str	r0, [sp, #8]
 	eors	r4, r2
-	mov	r0, r1
-	mov	r1, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	mov	r11, r1
 	@ gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
@@ -783,13 +763,13 @@ gcm_encrypt_with:
 	mov	r11, r0
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #64]
 	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes14
-	ldr	r0, [sp, #16]
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lgcm_encrypt_with_bytes14
 	mov	r0, r10
@@ -801,12 +781,12 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_stored15
 .Lgcm_encrypt_with_bytes14:
 	mov	r0, r10
-	str	r0, [sp, #152]
+	str	r0, [sp, #148]
 	mov	r0, r11
-	str	r0, [sp, #156]
-	str	r3, [sp, #160]
-	str	r2, [sp, #164]
-	add	r3, sp, #152
+	str	r0, [sp, #152]
+	str	r3, [sp, #156]
+	str	r2, [sp, #160]
+	add	r3, sp, #148
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lgcm_encrypt_with_cnt16
@@ -820,65 +800,62 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_cpy17
 .Lgcm_encrypt_with_stored15:
 	@ gcm.ae:83: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r7
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #24]
 	eors	r2, r6
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	eors	r1, r5
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r4
-	str	r3, [sp, #120]
-	str	r2, [sp, #124]
-	str	r1, [sp, #128]
-	str	r0, [sp, #132]
-	add	r0, sp, #120
-	add	r2, sp, #136
+	str	r3, [sp, #116]
+	str	r2, [sp, #120]
+	str	r1, [sp, #124]
+	str	r0, [sp, #128]
+	add	r0, sp, #116
+	add	r2, sp, #132
 	mov	r1, r9
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #136]
-	ldr	r3, [sp, #140]
-	ldr	r2, [sp, #144]
-	ldr	r1, [sp, #148]
-	ldr	r4, [sp, #40]
-	str	r0, [sp, #24]
-	mov	r0, r3
-	str	r0, [sp, #28]
-	mov	r0, r2
-	str	r0, [sp, #32]
-	mov	r0, r1
+	ldr	r0, [sp, #132]
+	ldr	r3, [sp, #136]
+	ldr	r2, [sp, #140]
+	ldr	r1, [sp, #144]
+	ldr	r4, [sp, #36]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #12]
-	adds	r0, #1
-	str	r0, [sp, #12]
-	mov	r1, r0
-	ldr	r0, [sp, #48]
+	mov	r0, r3
+	str	r0, [sp, #24]
+	mov	r0, r2
+	str	r0, [sp, #28]
+	mov	r0, r1
+	str	r0, [sp, #16]
+	ldr	r1, [sp, #12]
+	adds	r1, #1
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
 	b	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_far2:
 .Lgcm_encrypt_with_done2:
 	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	lsls	r2, r0, #3
-	ldr	r0, [sp, #76]
 	lsrs	r1, r0, #29
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	lsls	r3, r0, #3
-	ldr	r0, [sp, #44]
 	lsrs	r0, r0, #29
 	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r3
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #24]
 	eors	r4, r0
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	eors	r3, r2
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	eors	r2, r1
 	@ ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #104
+	add	r1, sp, #100
 	strh	r0, [r1]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
@@ -902,7 +879,7 @@ gcm_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:121: xw = xs[i]
-	add	r0, sp, #104
+	add	r0, sp, #100
 	mov	r10, r0
 	@ ghash.ae:123: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
@@ -1039,23 +1016,23 @@ gcm_encrypt_with:
 	bcc	.Lgcm_encrypt_with_loop18
 .Lgcm_encrypt_with_done19:
 	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #92]
 	eors	r3, r0
 	mov	r5, r4
-	ldr	r0, [sp, #92]
-	eors	r5, r0
 	ldr	r0, [sp, #88]
-	eors	r2, r0
+	eors	r5, r0
 	ldr	r0, [sp, #84]
+	eors	r2, r0
+	ldr	r0, [sp, #80]
 	eors	r1, r0
 	@ gcm.ae:85: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
 	rev	r2, r3
-	ldr	r3, [sp, #100]
+	ldr	r3, [sp, #96]
 	movs	r1, #3
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes20
 	tst	r3, r1
@@ -1067,12 +1044,12 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_stored21
 	.ltorg
 .Lgcm_encrypt_with_bytes20:
-	str	r6, [sp, #152]
-	str	r4, [sp, #156]
-	str	r5, [sp, #160]
-	str	r2, [sp, #164]
-	add	r2, sp, #152
-	ldr	r1, [sp, #80]
+	str	r6, [sp, #148]
+	str	r4, [sp, #152]
+	str	r5, [sp, #156]
+	str	r2, [sp, #160]
+	add	r2, sp, #148
+	ldr	r1, [sp, #76]
 	cmp	r1, #16
 	bcc	.Lgcm_encrypt_with_cnt22
 	movs	r1, #16
@@ -1084,7 +1061,7 @@ gcm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lgcm_encrypt_with_cpy23
 .Lgcm_encrypt_with_stored21:
-	add	sp, #168
+	add	sp, #164
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1096,8 +1073,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 172 bytes (42 spill slots, 26 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1114 bytes of code and literals
+@     frame 172 bytes (41 spill slots, 26 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1062 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1170,7 +1147,6 @@ gcm_decrypt_with:
 	str	r4, [sp, #124]
 	str	r7, [sp, #128]
 	str	r6, [sp, #132]
-	ldr	r0, [sp, #48]
 	str	r0, [sp, #136]
 	add	r1, sp, #124
 	add	r2, sp, #140
@@ -1197,16 +1173,6 @@ gcm_decrypt_with:
 	str	r0, [sp, #64]
 	mov	r0, r6
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	mov	r0, r11
-	mov	r11, r0
-	mov	r0, r10
-	mov	r10, r0
-	mov	r0, r9
-	mov	r9, r0
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
 	ldr	r0, [sp, #52]
 	cmp	r5, r0
 	bcc	.Lgcm_decrypt_with_far1
@@ -1358,14 +1324,6 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_cpy11
 .Lgcm_decrypt_with_stored9:
 	ldr	r4, [sp, #40]
-	mov	r0, r11
-	mov	r11, r0
-	mov	r0, r10
-	mov	r10, r0
-	mov	r0, r9
-	mov	r9, r0
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
 	adds	r5, #1
 	ldr	r0, [sp, #52]
 	cmp	r5, r0
@@ -1376,11 +1334,9 @@ gcm_decrypt_with:
 	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #80]
 	lsls	r2, r0, #3
-	ldr	r0, [sp, #80]
 	lsrs	r1, r0, #29
 	ldr	r0, [sp, #44]
 	lsls	r3, r0, #3
-	ldr	r0, [sp, #44]
 	lsrs	r0, r0, #29
 	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r5, r11
@@ -1549,18 +1505,14 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r0, r1
-	mov	r1, r0
 	ldr	r0, [sp, #84]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	mov	r0, r4
-	mov	r1, r0
+	mov	r1, r4
 	ldr	r0, [sp, #88]
 	eors	r1, r0
 	str	r1, [sp, #8]
-	mov	r0, r3
-	mov	r1, r0
+	mov	r1, r3
 	ldr	r0, [sp, #92]
 	eors	r1, r0
 	str	r1, [sp, #4]
@@ -1599,23 +1551,22 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words15:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #76]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
-	str	r0, [sp, #16]
 	eors	r2, r0
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
@@ -1681,13 +1632,13 @@ gcm_decrypt_with:
 	mov	r4, r1
 .Lgcm_decrypt_with_endif20:
 	@ gcm.ae:107: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	eors	r3, r2
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	eors	r2, r5
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r4
 	orrs	r3, r2
 	orrs	r3, r1
@@ -1695,7 +1646,7 @@ gcm_decrypt_with:
 	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
-	ldr	r0, [sp, #16]
+	movs	r0, #1
 	eors	r1, r0
 	ldr	r0, [sp, #104]
 	strh	r1, [r0]
@@ -1711,8 +1662,8 @@ gcm_decrypt_with:
 
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
-@     frame 16 bytes (12 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 534 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, %function
@@ -1729,9 +1680,9 @@ gcm_E_encrypt_block:
 	str	r0, [sp, #8]
 	mov	r0, r2
 	str	r0, [sp, #12]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
+	ldr	r5, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #8]
@@ -1740,22 +1691,23 @@ gcm_E_encrypt_block:
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
-	eors	r4, r0
+	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #8]
-	eors	r3, r0
+	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #12]
-	eors	r2, r0
+	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r1
+	mov	r4, r1
+	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r1, [sp, #8]
-	adds	r1, #16
+	ldr	r5, [sp, #8]
+	adds	r5, #16
 	ldr	r0, =gcm_tf0
 	mov	r9, r0
 	ldr	r0, =gcm_tf1
@@ -1767,32 +1719,6 @@ gcm_E_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r5, #24
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r7, [r0, r6]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r2
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
@@ -1809,67 +1735,93 @@ gcm_E_encrypt_block:
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r1, #4]
+	ldr	r6, [r5]
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp]
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r7, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #4]
 	mov	r0, r7
 	eors	r0, r6
 	mov	r11, r0
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	lsrs	r0, r3, #24
+	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r6, [r0, r6]
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	uxtb	r0, r4
-	lsls	r7, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
-	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #2
-	mov	r0, r9
-	ldr	r2, [r0, r2]
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r5, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r5]
-	eors	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	lsls	r4, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r12
-	ldr	r0, [r0, r4]
-	eors	r2, r0
+	ldr	r0, [r0, r7]
+	eors	r6, r0
 	uxtb	r0, r3
-	lsls	r3, r0, #2
+	lsls	r7, r0, #2
 	mov	r0, r10
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	ldr	r0, [r5, #8]
+	eors	r6, r0
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r1, [r0, r1]
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r4, r0, #2
+	mov	r0, r8
+	ldr	r0, [r0, r4]
+	eors	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r3, r0, #2
+	mov	r0, r12
 	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
-	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r6
+	eors	r1, r0
+	uxtb	r0, r2
+	lsls	r2, r0, #2
+	mov	r0, r10
+	ldr	r0, [r0, r2]
+	eors	r1, r0
+	ldr	r0, [r5, #12]
+	eors	r1, r0
+	adds	r5, #16
+	ldr	r4, [sp]
+	mov	r3, r11
+	mov	r2, r6
 	ldr	r0, [sp, #4]
 	adds	r0, #1
 	str	r0, [sp, #4]
@@ -1877,22 +1829,22 @@ gcm_E_encrypt_block:
 	bcc	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r5, #24
-	ldr	r1, =gcm_E.sbox
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r4, #24
+	ldr	r5, =gcm_E.sbox
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r2
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r1
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
@@ -1902,21 +1854,21 @@ gcm_E_encrypt_block:
 	eors	r0, r6
 	mov	r12, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
@@ -1926,57 +1878,54 @@ gcm_E_encrypt_block:
 	eors	r0, r6
 	str	r0, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r5, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	movs	r0, #168
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #4]
+	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r3
-	ldrb	r0, [r1, r0]
-	orrs	r2, r0
+	orrs	r1, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r1, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r1]
-	eors	r2, r0
+	movs	r2, #172
+	mov	r0, r7
+	ldr	r0, [r0, r2]
+	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r0, [sp, #12]
-	str	r2, [r0]
-	ldr	r0, [sp, #12]
+	str	r1, [r0]
 	str	r6, [r0, #4]
-	ldr	r1, [sp, #12]
+	mov	r1, r0
 	ldr	r0, [sp]
 	str	r0, [r1, #8]
 	mov	r1, r12
@@ -1996,7 +1945,7 @@ gcm_E_encrypt_block:
 
 @ --- gcm_G_absorb: gcm.G.absorb
 @     frame 56 bytes (6 spill slots, 2 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 202 bytes of code and literals
+@     estimated 200 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -2017,8 +1966,8 @@ gcm_G_absorb:
 	mov	r10, r0
 	ldr	r0, [sp, #92]
 	str	r0, [sp, #4]
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
+	ldr	r5, [r1]
+	ldr	r6, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r2, [r1, #12]
 	@ ghash.ae:184: for i in 0..(n + 15) / 16 {
@@ -2028,30 +1977,28 @@ gcm_G_absorb:
 	mov	r9, r0
 	movs	r4, #0
 	mov	r1, r6
-	mov	r0, r5
-	mov	r8, r0
-	mov	r0, r9
+	mov	r8, r1
 	cmp	r4, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
 	@ ghash.ae:185: off = i * 16
-	lsls	r5, r4, #4
+	lsls	r1, r4, #4
 	@ ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r0, r10
-	subs	r6, r0, r5
+	subs	r6, r0, r1
 	mov	r0, r11
-	adds	r0, r0, r5
-	movs	r5, #3
+	adds	r0, r0, r1
+	movs	r1, #3
 	cmp	r6, #16
 	bcc	.Lgcm_G_absorb_bytes3
-	tst	r0, r5
+	tst	r0, r1
 	beq	.Lgcm_G_absorb_words4
 .Lgcm_G_absorb_bytes3:
-	movs	r5, #0
-	str	r5, [sp, #8]
-	str	r5, [sp, #12]
-	str	r5, [sp, #16]
-	str	r5, [sp, #20]
+	movs	r1, #0
+	str	r1, [sp, #8]
+	str	r1, [sp, #12]
+	str	r1, [sp, #16]
+	str	r1, [sp, #20]
 	add	r7, sp, #8
 	cmp	r6, #16
 	bcc	.Lgcm_G_absorb_cnt6
@@ -2060,51 +2007,52 @@ gcm_G_absorb:
 .Lgcm_G_absorb_cpy7:
 	subs	r6, #1
 	bcc	.Lgcm_G_absorb_cpyd5
-	ldrb	r5, [r0, r6]
-	strb	r5, [r7, r6]
+	ldrb	r1, [r0, r6]
+	strb	r1, [r7, r6]
 	b	.Lgcm_G_absorb_cpy7
 .Lgcm_G_absorb_cpyd5:
 	mov	r0, r7
 .Lgcm_G_absorb_words4:
-	ldr	r5, [r0, #12]
-	rev	r7, r5
-	ldr	r5, [r0, #8]
-	rev	r6, r5
-	ldr	r5, [r0, #4]
-	rev	r5, r5
+	ldr	r1, [r0, #12]
+	rev	r7, r1
+	ldr	r1, [r0, #8]
+	rev	r6, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
 	ldr	r0, [r0]
 	rev	r0, r0
-	eors	r1, r7
+	eors	r5, r7
 	mov	r7, r8
 	eors	r7, r6
-	eors	r3, r5
-	eors	r2, r0
-	str	r1, [sp, #24]
+	eors	r3, r1
+	mov	r1, r2
+	eors	r1, r0
+	str	r5, [sp, #24]
 	str	r7, [sp, #28]
 	str	r3, [sp, #32]
-	str	r2, [sp, #36]
+	str	r1, [sp, #36]
 	add	r0, sp, #24
 	add	r2, sp, #40
 	ldr	r1, [sp]
 	bl	gcm_G_mul_h
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #52]
-	mov	r8, r0
+	ldr	r3, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r2, [sp, #48]
+	ldr	r0, [sp, #52]
+	mov	r5, r3
+	mov	r8, r1
+	mov	r3, r2
+	mov	r2, r0
 	adds	r4, #1
 	mov	r0, r9
 	cmp	r4, r0
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
 	ldr	r0, [sp, #4]
-	str	r1, [r0]
+	str	r5, [r0]
 	mov	r1, r8
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #4]
 	str	r3, [r0, #8]
-	ldr	r0, [sp, #4]
 	str	r2, [r0, #12]
 	add	sp, #56
 	pop	{r4, r5, r6, r7}
@@ -2119,7 +2067,7 @@ gcm_G_absorb:
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
 @     frame 20 bytes (6 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 364 bytes of code and literals
+@     estimated 358 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
 	.type gcm_G_mul_h, %function
@@ -2305,11 +2253,8 @@ gcm_G_mul_h:
 .Lgcm_G_mul_h_done2:
 	ldr	r0, [sp]
 	str	r5, [r0]
-	ldr	r0, [sp]
 	str	r4, [r0, #4]
-	ldr	r0, [sp]
 	str	r2, [r0, #8]
-	ldr	r0, [sp]
 	str	r1, [r0, #12]
 	add	sp, #20
 	pop	{r4, r5, r6, r7}

@@ -9,7 +9,7 @@
 
 @ --- ghash_mul: ghash.mul
 @     frame 28 bytes (13 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 290 bytes of code and literals
+@     estimated 272 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
 	.type ghash_mul, %function
@@ -32,26 +32,22 @@ ghash_mul:
 	str	r2, [sp, #12]
 	ldr	r0, [r0, #12]
 	str	r0, [sp, #8]
-	ldr	r5, [r1]
+	ldr	r3, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r4, [r1, #8]
-	ldr	r3, [r1, #12]
+	ldr	r0, [r1, #12]
 	@ ghash.ae:35: for i in 0..128 {
-	movs	r0, #0
-	mov	r10, r0
-	movs	r0, #0
-	mov	r12, r0
-	movs	r0, #0
-	str	r0, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp]
-	movs	r0, #0
-	mov	r11, r0
-	mov	r0, r5
-	mov	r9, r0
+	movs	r1, #0
+	mov	r10, r1
+	movs	r7, #0
+	mov	r12, r7
+	str	r1, [sp, #4]
+	str	r1, [sp]
+	mov	r11, r1
+	mov	r9, r3
 	mov	r1, r4
-	mov	r0, r3
-	mov	r8, r0
+	mov	r7, r0
+	mov	r8, r7
 .Lghash_mul_loop1:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
@@ -91,24 +87,24 @@ ghash_mul:
 	movs	r3, #0
 	adcs	r3, r3
 	eors	r3, r0
-	rsbs	r3, r3, #0
+	rsbs	r7, r3, #0
 	mov	r6, r9
-	ands	r6, r3
+	ands	r6, r7
 	mov	r5, r2
-	ands	r5, r3
+	ands	r5, r7
 	mov	r4, r1
-	ands	r4, r3
-	mov	r7, r8
-	ands	r7, r3
-	mov	r3, r12
-	eors	r3, r6
-	mov	r12, r3
+	ands	r4, r7
+	mov	r3, r8
+	ands	r3, r7
+	mov	r7, r12
+	eors	r7, r6
+	mov	r12, r7
 	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp]
 	eors	r5, r4
 	mov	r4, r11
-	eors	r4, r7
+	eors	r4, r3
 	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r3, r9
 	lsrs	r3, r3, #1
@@ -138,8 +134,6 @@ ghash_mul:
 	ands	r7, r0
 	mov	r0, r8
 	eors	r0, r7
-	mov	r7, r12
-	mov	r12, r7
 	str	r6, [sp, #4]
 	str	r5, [sp]
 	mov	r11, r4
@@ -155,13 +149,10 @@ ghash_mul:
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
 	mov	r1, r11
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
 	add	sp, #28
 	pop	{r4, r5, r6, r7}
@@ -200,7 +191,7 @@ ghash_init:
 
 @ --- ghash_mul_h: ghash.mul_h
 @     frame 28 bytes (13 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 290 bytes of code and literals
+@     estimated 272 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -224,26 +215,22 @@ ghash_mul_h:
 	ldr	r0, [r0, #12]
 	str	r0, [sp, #8]
 	@ ghash.ae:50: return mul(x, tab[0])
-	ldr	r5, [r1]
+	ldr	r3, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r4, [r1, #8]
-	ldr	r3, [r1, #12]
+	ldr	r0, [r1, #12]
 	@ ghash.ae:35: for i in 0..128 {
-	movs	r0, #0
-	mov	r10, r0
-	movs	r0, #0
-	mov	r12, r0
-	movs	r0, #0
-	str	r0, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp]
-	movs	r0, #0
-	mov	r11, r0
-	mov	r0, r5
-	mov	r9, r0
+	movs	r1, #0
+	mov	r10, r1
+	movs	r7, #0
+	mov	r12, r7
+	str	r1, [sp, #4]
+	str	r1, [sp]
+	mov	r11, r1
+	mov	r9, r3
 	mov	r1, r4
-	mov	r0, r3
-	mov	r8, r0
+	mov	r7, r0
+	mov	r8, r7
 .Lghash_mul_h_loop1:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
@@ -283,24 +270,24 @@ ghash_mul_h:
 	movs	r3, #0
 	adcs	r3, r3
 	eors	r3, r0
-	rsbs	r3, r3, #0
+	rsbs	r7, r3, #0
 	mov	r6, r9
-	ands	r6, r3
+	ands	r6, r7
 	mov	r5, r2
-	ands	r5, r3
+	ands	r5, r7
 	mov	r4, r1
-	ands	r4, r3
-	mov	r7, r8
-	ands	r7, r3
-	mov	r3, r12
-	eors	r3, r6
-	mov	r12, r3
+	ands	r4, r7
+	mov	r3, r8
+	ands	r3, r7
+	mov	r7, r12
+	eors	r7, r6
+	mov	r12, r7
 	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp]
 	eors	r5, r4
 	mov	r4, r11
-	eors	r4, r7
+	eors	r4, r3
 	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r3, r9
 	lsrs	r3, r3, #1
@@ -330,8 +317,6 @@ ghash_mul_h:
 	ands	r7, r0
 	mov	r0, r8
 	eors	r0, r7
-	mov	r7, r12
-	mov	r12, r7
 	str	r6, [sp, #4]
 	str	r5, [sp]
 	mov	r11, r4
@@ -347,13 +332,10 @@ ghash_mul_h:
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #4]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #8]
 	mov	r1, r11
-	ldr	r0, [sp, #24]
 	str	r1, [r0, #12]
 	add	sp, #28
 	pop	{r4, r5, r6, r7}
@@ -368,7 +350,7 @@ ghash_mul_h:
 
 @ --- ghash_absorb: ghash.absorb
 @     frame 64 bytes (18 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 436 bytes of code and literals
+@     estimated 402 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -389,31 +371,25 @@ ghash_absorb:
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #44]
-	ldr	r4, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r3, [r1, #8]
+	ldr	r2, [r1, #12]
 	@ ghash.ae:184: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #36]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #28]
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
+	movs	r1, #0
+	str	r1, [sp, #28]
 	cmp	r1, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
 	@ ghash.ae:185: off = i * 16
-	ldr	r0, [sp, #28]
-	lsls	r1, r0, #4
+	ldr	r1, [sp, #28]
+	lsls	r1, r1, #4
 	@ ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #36]
 	subs	r6, r0, r1
@@ -465,28 +441,23 @@ ghash_absorb:
 	str	r0, [sp, #8]
 	@ ghash.ae:50: return mul(x, tab[0])
 	ldr	r0, [sp, #24]
-	ldr	r4, [r0]
-	ldr	r0, [sp, #24]
+	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
-	ldr	r0, [sp, #24]
 	ldr	r1, [r0, #8]
-	ldr	r0, [sp, #24]
-	ldr	r3, [r0, #12]
+	ldr	r0, [r0, #12]
 	@ ghash.ae:35: for i in 0..128 {
-	movs	r0, #0
-	mov	r10, r0
-	movs	r0, #0
-	mov	r12, r0
-	movs	r0, #0
-	str	r0, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp]
-	movs	r0, #0
-	mov	r11, r0
-	mov	r0, r4
-	mov	r9, r0
-	mov	r0, r3
-	mov	r8, r0
+	movs	r4, #0
+	mov	r10, r4
+	movs	r7, #0
+	mov	r12, r7
+	movs	r6, #0
+	str	r6, [sp, #4]
+	movs	r5, #0
+	str	r5, [sp]
+	mov	r11, r4
+	mov	r9, r3
+	mov	r7, r0
+	mov	r8, r7
 .Lghash_absorb_loop8:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
@@ -526,24 +497,24 @@ ghash_absorb:
 	movs	r3, #0
 	adcs	r3, r3
 	eors	r3, r0
-	rsbs	r3, r3, #0
+	rsbs	r7, r3, #0
 	mov	r6, r9
-	ands	r6, r3
+	ands	r6, r7
 	mov	r5, r2
-	ands	r5, r3
+	ands	r5, r7
 	mov	r4, r1
-	ands	r4, r3
-	mov	r7, r8
-	ands	r7, r3
-	mov	r3, r12
-	eors	r3, r6
-	mov	r12, r3
+	ands	r4, r7
+	mov	r3, r8
+	ands	r3, r7
+	mov	r7, r12
+	eors	r7, r6
+	mov	r12, r7
 	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp]
 	eors	r5, r4
 	mov	r4, r11
-	eors	r4, r7
+	eors	r4, r3
 	@ ghash.ae:37: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r3, r9
 	lsrs	r3, r3, #1
@@ -573,8 +544,6 @@ ghash_absorb:
 	ands	r7, r0
 	mov	r0, r8
 	eors	r0, r7
-	mov	r7, r12
-	mov	r12, r7
 	str	r6, [sp, #4]
 	str	r5, [sp]
 	mov	r11, r4
@@ -590,10 +559,9 @@ ghash_absorb:
 	ldr	r4, [sp, #4]
 	ldr	r3, [sp]
 	mov	r2, r11
-	ldr	r0, [sp, #28]
-	adds	r0, #1
-	str	r0, [sp, #28]
-	mov	r1, r0
+	ldr	r1, [sp, #28]
+	adds	r1, #1
+	str	r1, [sp, #28]
 	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lghash_absorb_far2
@@ -602,11 +570,8 @@ ghash_absorb:
 .Lghash_absorb_done2:
 	ldr	r0, [sp, #44]
 	str	r5, [r0]
-	ldr	r0, [sp, #44]
 	str	r4, [r0, #4]
-	ldr	r0, [sp, #44]
 	str	r3, [r0, #8]
-	ldr	r0, [sp, #44]
 	str	r2, [r0, #12]
 	add	sp, #64
 	pop	{r4, r5, r6, r7}

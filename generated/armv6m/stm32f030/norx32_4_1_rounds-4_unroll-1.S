@@ -49,8 +49,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 284 bytes (95 spill slots, 35 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2320 bytes of code and literals
+@     frame 272 bytes (88 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2144 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -63,21 +63,21 @@ norx32_4_1_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #284
+	sub	sp, #272
 	mov	r7, r1
 	mov	r6, r2
 	mov	r5, r3
-	ldr	r4, [sp, #320]
-	ldr	r1, [sp, #324]
-	str	r1, [sp, #116]
-	ldr	r1, [sp, #328]
+	ldr	r4, [sp, #308]
+	ldr	r1, [sp, #312]
 	str	r1, [sp, #104]
-	ldr	r1, [sp, #332]
-	str	r1, [sp, #112]
-	ldr	r1, [sp, #340]
-	str	r1, [sp, #136]
+	ldr	r1, [sp, #316]
+	str	r1, [sp, #92]
+	ldr	r1, [sp, #320]
+	str	r1, [sp, #100]
+	ldr	r1, [sp, #328]
+	str	r1, [sp, #124]
 	movs	r3, #0
-	add	r2, sp, #140
+	add	r2, sp, #128
 	movs	r1, #16
 .Lnorx32_4_1_encrypt_with_zero1:
 	str	r3, [r2]
@@ -86,55 +86,53 @@ norx32_4_1_encrypt_with:
 	bne	.Lnorx32_4_1_encrypt_with_zero1
 	@ norx32_4_1.ae:131: k = kc[0]
 	ldr	r1, [r0]
-	str	r1, [sp, #132]
+	str	r1, [sp, #120]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #128]
+	str	r1, [sp, #116]
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #124]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #120]
+	str	r1, [sp, #112]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #108]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
-	add	r0, sp, #140
-	ldr	r1, [sp, #132]
-	str	r1, [sp, #204]
-	ldr	r1, [sp, #128]
-	str	r1, [sp, #208]
-	ldr	r1, [sp, #124]
-	str	r1, [sp, #212]
+	add	r0, sp, #128
 	ldr	r1, [sp, #120]
-	str	r1, [sp, #216]
-	add	r1, sp, #204
+	str	r1, [sp, #192]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #196]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #200]
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #204]
+	add	r1, sp, #192
 	mov	r2, r7
 	mov	r3, r6
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:133: absorb_header(s, ad)
-	add	r0, sp, #140
+	add	r0, sp, #128
 	mov	r1, r5
 	mov	r2, r4
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:135: if m > 0 {
 	movs	r0, #0
-	str	r0, [sp, #72]
-	mov	r1, r0
-	ldr	r0, [sp, #104]
-	cmp	r1, r0
+	ldr	r1, [sp, #92]
+	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
-	str	r0, [sp, #88]
 	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
-	bl	.Lnorx32_4_1_encrypt_with_else2
+	b	.Lnorx32_4_1_encrypt_with_else2
 .Lnorx32_4_1_encrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r0, [sp, #104]
-	lsrs	r4, r0, #4
-	lsls	r1, r4, #1
-	lsrs	r0, r4, #31
-	adds	r2, r4, r1
-	ldr	r3, [sp, #72]
-	adcs	r3, r0
+	ldr	r1, [sp, #92]
+	lsrs	r4, r1, #4
+	lsls	r0, r4, #1
+	lsrs	r1, r4, #31
+	adds	r2, r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	adcs	r3, r1
 	lsls	r1, r4, #3
 	lsrs	r0, r4, #29
 	adds	r2, r2, r1
@@ -198,11 +196,9 @@ norx32_4_1_encrypt_with:
 	lsrs	r0, r3, #1
 	@ norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	adds	r0, r0, #1
-	str	r0, [sp, #108]
-	movs	r0, #0
-	str	r0, [sp, #84]
-	mov	r1, r0
-	ldr	r0, [sp, #108]
+	str	r0, [sp, #96]
+	movs	r1, #0
+	str	r1, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_encrypt_with_far2
 	b	.Lnorx32_4_1_encrypt_with_done5
@@ -210,103 +206,90 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_loop4:
 	@ norx32_4_1.ae:137: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #76]
 	muls	r0, r2
-	str	r0, [sp, #80]
+	str	r0, [sp, #68]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #92]
 	subs	r3, r1, r0
 	cmp	r3, #48
 	movs	r1, #0
 	adcs	r1, r1
-	ldr	r0, [sp, #88]
+	movs	r0, #1
 	eors	r1, r0
 	rsbs	r0, r1, #0
 	eors	r3, r2
 	ands	r3, r0
 	mov	r0, r3
 	eors	r0, r2
-	str	r0, [sp, #76]
+	str	r0, [sp, #52]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #200]
+	ldr	r1, [sp, #188]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #200]
+	str	r1, [sp, #188]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #140]
-	mov	r10, r0
+	ldr	r0, [sp, #128]
+	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r7, [sp, #144]
+	ldr	r7, [sp, #132]
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r6, [sp, #148]
+	ldr	r6, [sp, #136]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r5, [sp, #152]
+	ldr	r5, [sp, #140]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r4, [sp, #156]
+	ldr	r4, [sp, #144]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #160]
+	ldr	r3, [sp, #148]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #164]
+	ldr	r2, [sp, #152]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r1, [sp, #168]
+	ldr	r1, [sp, #156]
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r0, [sp, #172]
-	mov	r8, r0
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #12]
 	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #8]
+	ldr	r0, [sp, #164]
+	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
+	ldr	r0, [sp, #168]
+	str	r0, [sp]
+	@ norx_f.ae:67: s11 = s[11]
+	ldr	r0, [sp, #172]
+	mov	r11, r0
+	@ norx_f.ae:68: s12 = s[12]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #24]
+	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #180]
 	str	r0, [sp, #16]
-	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #12]
-	@ norx_f.ae:68: s12 = s[12]
-	ldr	r0, [sp, #188]
-	mov	r9, r0
-	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #32]
 	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #48]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #32]
 	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #200]
-	str	r0, [sp]
+	ldr	r0, [sp, #188]
+	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #68]
-	mov	r0, r10
-	str	r0, [sp, #24]
+	str	r0, [sp, #48]
+	mov	r0, r9
+	str	r0, [sp, #8]
 	mov	r0, r7
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	mov	r0, r6
-	str	r0, [sp, #36]
+	str	r0, [sp, #20]
 	mov	r0, r5
-	str	r0, [sp, #56]
+	str	r0, [sp, #44]
 	mov	r5, r4
 	mov	r0, r1
-	str	r0, [sp, #4]
-	mov	r4, r8
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	mov	r1, r9
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	ldr	r0, [sp]
-	str	r0, [sp]
+	mov	r9, r0
+	ldr	r4, [sp, #12]
+	ldr	r1, [sp, #24]
 .Lnorx32_4_1_encrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #8]
 	eors	r7, r5
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ands	r0, r5
 	lsls	r6, r0, #1
 	mov	r0, r7
@@ -315,7 +298,6 @@ norx32_4_1_encrypt_with:
 	mov	r6, r0
 	eors	r6, r1
 	movs	r1, #8
-	mov	r11, r1
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r4
@@ -324,11 +306,9 @@ norx32_4_1_encrypt_with:
 	lsls	r4, r4, #1
 	eors	r1, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
-	movs	r4, #11
-	mov	r10, r4
 	mov	r4, r5
-	mov	r5, r10
+	eors	r4, r1
+	movs	r5, #11
 	rors	r4, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -337,62 +317,53 @@ norx32_4_1_encrypt_with:
 	lsls	r5, r0, #1
 	mov	r0, r7
 	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r5, r0
-	eors	r5, r6
-	movs	r0, #16
-	mov	r9, r0
-	mov	r0, r5
-	mov	r5, r0
-	mov	r0, r9
-	rors	r5, r0
-	str	r5, [sp, #28]
+	eors	r0, r6
+	str	r0, [sp, #12]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r1
-	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r0, [sp, #28]
 	ands	r1, r0
 	lsls	r1, r1, #1
 	mov	r0, r5
 	eors	r0, r1
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r4
-	ldr	r0, [sp, #40]
 	eors	r1, r0
-	movs	r0, #31
-	mov	r8, r0
 	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r8
-	rors	r1, r0
-	str	r1, [sp, #44]
+	str	r0, [sp, #24]
+	movs	r1, #31
+	rors	r0, r1
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #4]
 	eors	r6, r3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r6
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	eors	r5, r0
-	mov	r0, r11
+	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #8]
+	mov	r4, r10
 	eors	r4, r5
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r1, r3
 	eors	r1, r4
-	mov	r0, r10
+	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
@@ -400,202 +371,189 @@ norx32_4_1_encrypt_with:
 	ands	r6, r1
 	lsls	r3, r6, #1
 	eors	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	mov	r3, r0
-	mov	r0, r9
-	rors	r3, r0
-	str	r3, [sp, #32]
+	str	r0, [sp, #16]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
-	ldr	r0, [sp, #32]
 	eors	r5, r0
-	ldr	r0, [sp, #32]
 	ands	r4, r0
 	lsls	r3, r4, #1
 	mov	r0, r5
 	eors	r0, r3
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r0, r1
-	mov	r1, r8
+	movs	r1, #31
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
-	eors	r6, r2
-	ldr	r1, [sp, #36]
+	ldr	r5, [sp, #20]
+	eors	r5, r2
+	ldr	r1, [sp, #20]
 	ands	r1, r2
 	lsls	r1, r1, #1
-	eors	r6, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r1, [sp, #48]
 	eors	r5, r1
-	mov	r1, r11
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
-	eors	r4, r5
-	ldr	r1, [sp, #16]
-	ands	r1, r5
-	lsls	r1, r1, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r5
+	ldr	r1, [sp, #32]
 	eors	r4, r1
+	movs	r1, #8
+	rors	r4, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp]
+	eors	r1, r4
+	ldr	r3, [sp]
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r2
-	eors	r3, r4
-	mov	r1, r10
-	rors	r3, r1
+	eors	r3, r1
+	movs	r2, #11
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r3
-	ands	r6, r3
-	lsls	r2, r6, #1
-	eors	r1, r2
-	str	r1, [sp, #48]
+	mov	r2, r5
+	eors	r2, r3
+	ands	r5, r3
+	lsls	r5, r5, #1
+	eors	r2, r5
+	str	r2, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r2, r1
-	mov	r1, r9
-	rors	r2, r1
-	str	r2, [sp, #36]
+	eors	r2, r4
+	str	r2, [sp, #20]
+	rors	r2, r6
+	str	r2, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	ldr	r1, [sp, #36]
-	eors	r5, r1
-	ldr	r1, [sp, #36]
-	ands	r4, r1
-	lsls	r2, r4, #1
-	mov	r1, r5
+	mov	r4, r1
+	eors	r4, r2
+	ands	r1, r2
+	lsls	r2, r1, #1
+	mov	r1, r4
 	eors	r1, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r1
-	mov	r6, r3
-	mov	r2, r8
-	rors	r6, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r2, [sp, #4]
-	eors	r5, r2
-	ldr	r3, [sp, #56]
-	ldr	r2, [sp, #4]
-	ands	r3, r2
-	lsls	r2, r3, #1
-	eors	r5, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	ldr	r2, [sp]
-	eors	r7, r2
-	mov	r2, r11
-	rors	r7, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r7
-	ldr	r2, [sp, #12]
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r3, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r2, [sp, #4]
-	eors	r2, r3
-	mov	r4, r2
-	mov	r2, r10
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
-	eors	r2, r4
-	str	r2, [sp, #8]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r2, [sp, #8]
-	eors	r2, r5
-	str	r2, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r7
-	mov	r5, r2
-	mov	r2, r9
+	mov	r5, r3
+	movs	r2, #31
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r2, r3
-	ands	r2, r5
+	ldr	r3, [sp, #44]
+	mov	r4, r9
+	eors	r3, r4
+	ldr	r2, [sp, #44]
+	ands	r2, r4
 	lsls	r2, r2, #1
-	str	r2, [sp]
+	eors	r3, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r3
+	mov	r2, r8
+	eors	r4, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r11
+	eors	r6, r4
+	mov	r2, r11
+	ands	r2, r4
+	lsls	r2, r2, #1
+	mov	r7, r6
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r9
+	eors	r2, r7
+	mov	r6, r2
+	movs	r2, #11
+	rors	r6, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r10, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r4
+	mov	r4, r2
+	movs	r2, #16
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	ldr	r2, [sp]
+	eors	r3, r4
+	mov	r2, r7
+	ands	r2, r4
+	lsls	r2, r2, #1
 	eors	r3, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r4
+	mov	r2, r6
 	eors	r2, r3
-	mov	r4, r8
-	rors	r2, r4
+	movs	r6, #31
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	ldr	r7, [sp, #24]
+	ldr	r6, [sp, #8]
+	eors	r6, r0
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
-	eors	r7, r5
-	mov	r5, r11
-	rors	r7, r5
+	mov	r7, r6
+	eors	r7, r4
+	movs	r4, #8
+	rors	r7, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r1
-	eors	r5, r7
+	mov	r4, r1
+	eors	r4, r7
 	ands	r1, r7
 	lsls	r1, r1, #1
-	eors	r5, r1
+	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r5
+	eors	r0, r4
 	mov	r1, r0
-	mov	r0, r10
+	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r1
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
+	ands	r6, r1
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r9
-	rors	r4, r0
-	str	r4, [sp]
+	movs	r6, #16
+	rors	r0, r6
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp]
-	eors	r4, r0
-	ldr	r0, [sp]
-	ands	r5, r0
-	lsls	r5, r5, #1
-	mov	r0, r4
-	eors	r0, r5
-	str	r0, [sp, #16]
+	mov	r6, r4
+	eors	r6, r0
+	ands	r4, r0
+	lsls	r4, r4, #1
+	mov	r0, r6
+	eors	r0, r4
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r8
-	rors	r1, r0
-	str	r1, [sp, #64]
+	str	r0, [sp, #36]
+	movs	r1, #31
+	rors	r0, r1
+	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r6
-	ldr	r0, [sp, #20]
-	ands	r0, r6
+	ldr	r6, [sp, #4]
+	eors	r6, r5
+	ldr	r0, [sp, #4]
+	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r5
-	ldr	r0, [sp, #28]
+	mov	r1, r6
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	mov	r0, r11
+	movs	r0, #8
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
@@ -605,21 +563,21 @@ norx32_4_1_encrypt_with:
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
+	mov	r3, r5
 	eors	r3, r4
-	mov	r0, r10
+	movs	r0, #11
 	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
+	ands	r6, r3
+	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	mov	r1, r0
-	mov	r0, r9
+	movs	r0, #16
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r4
@@ -627,50 +585,50 @@ norx32_4_1_encrypt_with:
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r0, r4
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #12]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #32]
 	eors	r5, r2
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #32]
 	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	mov	r0, r11
-	rors	r4, r0
+	mov	r6, r5
+	ldr	r0, [sp, #16]
+	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #40]
-	eors	r3, r4
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ldr	r3, [sp, #28]
+	eors	r3, r6
+	ldr	r0, [sp, #28]
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r2, r3
-	mov	r0, r10
-	rors	r2, r0
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r2
+	mov	r4, r5
+	eors	r4, r2
 	ands	r5, r2
 	lsls	r0, r5, #1
-	mov	r5, r6
+	mov	r5, r4
 	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r5
-	eors	r0, r4
+	eors	r0, r6
 	mov	r7, r0
-	mov	r0, r9
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -678,183 +636,167 @@ norx32_4_1_encrypt_with:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r8
-	rors	r2, r0
-	str	r2, [sp, #4]
+	movs	r2, #31
+	rors	r0, r2
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
-	ldr	r0, [sp, #44]
-	eors	r2, r0
-	ldr	r3, [sp, #8]
-	ldr	r0, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r2, r0
+	mov	r0, r10
+	ldr	r2, [sp, #24]
+	eors	r0, r2
+	mov	r3, r10
+	ands	r3, r2
+	lsls	r2, r3, #1
+	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r2
-	ldr	r0, [sp, #36]
-	eors	r3, r0
+	mov	r3, r0
+	ldr	r2, [sp, #20]
+	eors	r3, r2
 	mov	r6, r3
-	mov	r0, r11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #52]
-	eors	r4, r6
-	ldr	r0, [sp, #52]
-	ands	r0, r6
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	mov	r4, r10
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r4, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r2, r4
-	eors	r2, r6
-	mov	r6, r2
-	mov	r2, r9
+	movs	r2, #8
 	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	eors	r2, r6
-	ands	r0, r6
+	ldr	r4, [sp, #40]
+	eors	r4, r6
+	ldr	r2, [sp, #40]
+	ands	r2, r6
+	lsls	r3, r2, #1
+	mov	r2, r4
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #24]
+	eors	r3, r2
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r9, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r6
+	mov	r6, r0
+	movs	r0, #16
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r2
-	mov	r2, r9
+	eors	r0, r6
+	ands	r2, r6
+	lsls	r2, r2, #1
 	eors	r0, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r2, r8
+	movs	r2, #31
 	rors	r3, r2
-	ldr	r2, [sp, #24]
-	str	r2, [sp, #24]
-	ldr	r2, [sp, #20]
-	str	r2, [sp, #20]
 	mov	r2, r5
-	str	r2, [sp, #36]
+	str	r2, [sp, #20]
 	mov	r2, r4
-	str	r2, [sp, #56]
+	str	r2, [sp, #44]
 	mov	r5, r3
-	ldr	r3, [sp, #64]
-	ldr	r2, [sp, #60]
-	ldr	r4, [sp, #4]
-	str	r4, [sp, #4]
-	ldr	r4, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #12]
+	ldr	r4, [sp, #16]
+	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	mov	r0, r6
-	str	r0, [sp, #48]
-	ldr	r0, [sp]
-	str	r0, [sp]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_encrypt_with_far3
 	b	.Lnorx32_4_1_encrypt_with_loop6
 .Lnorx32_4_1_encrypt_with_far3:
 .Lnorx32_4_1_encrypt_with_done7:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #140]
-	@ norx_f.ae:78: s[1] = s1
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #144]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #148]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #152]
-	@ norx_f.ae:81: s[4] = s4
-	str	r5, [sp, #156]
-	@ norx_f.ae:82: s[5] = s5
-	str	r3, [sp, #160]
-	@ norx_f.ae:83: s[6] = s6
-	str	r2, [sp, #164]
-	@ norx_f.ae:84: s[7] = s7
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #168]
-	@ norx_f.ae:85: s[8] = s8
-	str	r4, [sp, #172]
-	@ norx_f.ae:86: s[9] = s9
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #176]
+	str	r0, [sp, #128]
+	@ norx_f.ae:78: s[1] = s1
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #132]
+	@ norx_f.ae:79: s[2] = s2
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #136]
+	@ norx_f.ae:80: s[3] = s3
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #140]
+	@ norx_f.ae:81: s[4] = s4
+	str	r5, [sp, #144]
+	@ norx_f.ae:82: s[5] = s5
+	str	r3, [sp, #148]
+	@ norx_f.ae:83: s[6] = s6
+	str	r2, [sp, #152]
+	@ norx_f.ae:84: s[7] = s7
+	mov	r0, r9
+	str	r0, [sp, #156]
+	@ norx_f.ae:85: s[8] = s8
+	str	r4, [sp, #160]
+	@ norx_f.ae:86: s[9] = s9
+	mov	r0, r10
+	str	r0, [sp, #164]
 	@ norx_f.ae:87: s[10] = s10
+	ldr	r0, [sp]
+	str	r0, [sp, #168]
+	@ norx_f.ae:88: s[11] = s11
+	mov	r0, r11
+	str	r0, [sp, #172]
+	@ norx_f.ae:89: s[12] = s12
+	str	r1, [sp, #176]
+	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #180]
-	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #184]
-	@ norx_f.ae:89: s[12] = s12
-	str	r1, [sp, #188]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #192]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #196]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #184]
 	@ norx_f.ae:92: s[15] = s15
-	ldr	r0, [sp]
-	str	r0, [sp, #200]
+	mov	r0, r8
+	str	r0, [sp, #188]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #52]
 	ldr	r0, [sp, #172]
-	str	r0, [sp, #48]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #168]
-	str	r0, [sp, #44]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #164]
-	str	r0, [sp, #40]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #36]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #4]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #12]
+	str	r0, [sp, #40]
+	ldr	r7, [sp, #148]
+	str	r7, [sp, #36]
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #140]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #128]
 	str	r0, [sp, #20]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #104]
+	ldr	r0, [sp, #68]
 	adds	r1, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_encrypt_with_bytes8
-	ldr	r0, [sp, #100]
+	movs	r0, #3
 	tst	r1, r0
 	beq	.Lnorx32_4_1_encrypt_with_words9
 .Lnorx32_4_1_encrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #224]
+	str	r0, [sp, #228]
+	str	r0, [sp, #232]
 	str	r0, [sp, #236]
 	str	r0, [sp, #240]
 	str	r0, [sp, #244]
@@ -864,11 +806,8 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #260]
 	str	r0, [sp, #264]
 	str	r0, [sp, #268]
-	str	r0, [sp, #272]
-	str	r0, [sp, #276]
-	str	r0, [sp, #280]
-	add	r3, sp, #236
-	ldr	r2, [sp, #76]
+	add	r3, sp, #224
+	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt11
 	movs	r2, #48
@@ -925,8 +864,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #24]
 	eors	r7, r0
 	str	r7, [sp, #4]
-	ldr	r0, [sp, #36]
-	mov	r7, r0
+	ldr	r7, [sp, #36]
 	ldr	r0, [sp]
 	eors	r7, r0
 	str	r7, [sp, #36]
@@ -939,45 +877,39 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #48]
 	eors	r0, r4
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #52]
-	eors	r0, r3
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #60]
-	eors	r0, r2
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	eors	r0, r1
+	eors	r0, r3
 	str	r0, [sp, #56]
+	ldr	r0, [sp, #64]
+	eors	r0, r2
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #60]
+	eors	r0, r1
+	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
-	mov	r1, r0
-	ldr	r0, [sp, #88]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #76]
+	str	r0, [sp, #72]
+	movs	r1, #1
+	eors	r0, r1
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	lsls	r6, r0, #3
-	ldr	r0, [sp, #88]
+	movs	r0, #1
 	str	r0, [sp]
-	ldr	r0, [sp, #72]
+	movs	r0, #0
 	mov	r11, r0
-	ldr	r0, [sp, #72]
 	mov	r10, r0
-	ldr	r0, [sp, #72]
 	mov	r9, r0
-	ldr	r0, [sp, #72]
 	mov	r8, r0
-	ldr	r0, [sp, #72]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #72]
 	str	r0, [sp, #24]
-	ldr	r5, [sp, #72]
-	ldr	r4, [sp, #72]
-	ldr	r3, [sp, #72]
-	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #72]
+	mov	r5, r0
+	mov	r4, r0
+	mov	r3, r0
+	mov	r2, r0
 	str	r0, [sp, #32]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -1016,9 +948,8 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #32]
 	mov	r0, r2
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #80]
 	ldr	r7, [sp, #32]
-	ldr	r0, [sp, #64]
 	orrs	r7, r0
 	str	r7, [sp, #32]
 	lsls	r2, r6
@@ -1040,19 +971,15 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #24]
 	lsls	r0, r6
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #28]
-	lsrs	r0, r1
-	mov	r7, r0
-	ldr	r0, [sp, #24]
+	ldr	r7, [sp, #28]
+	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #28]
 	lsls	r0, r6
 	str	r0, [sp, #28]
-	mov	r0, r8
-	lsrs	r0, r1
-	mov	r7, r0
-	ldr	r0, [sp, #28]
+	mov	r7, r8
+	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #28]
 	mov	r0, r8
@@ -1060,9 +987,8 @@ norx32_4_1_encrypt_with:
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #80]
 	mov	r7, r8
-	ldr	r0, [sp, #64]
 	orrs	r7, r0
 	mov	r8, r7
 	mov	r0, r9
@@ -1070,9 +996,8 @@ norx32_4_1_encrypt_with:
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #80]
 	mov	r7, r9
-	ldr	r0, [sp, #64]
 	orrs	r7, r0
 	mov	r9, r7
 	mov	r0, r10
@@ -1080,9 +1005,8 @@ norx32_4_1_encrypt_with:
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #80]
 	mov	r7, r10
-	ldr	r0, [sp, #64]
 	orrs	r7, r0
 	mov	r10, r7
 	mov	r0, r11
@@ -1090,9 +1014,8 @@ norx32_4_1_encrypt_with:
 	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #80]
 	mov	r1, r11
-	ldr	r0, [sp, #64]
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -1102,30 +1025,23 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp]
-	movs	r0, #0
 	mov	r11, r0
-	movs	r0, #0
 	mov	r10, r0
-	movs	r0, #0
 	mov	r9, r0
-	movs	r0, #0
 	mov	r8, r0
-	movs	r0, #0
 	str	r0, [sp, #28]
-	movs	r0, #0
 	str	r0, [sp, #24]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r0, #0
 	str	r0, [sp, #32]
 .Lnorx32_4_1_encrypt_with_she16:
 	movs	r0, #1
 	lsls	r0, r0, #31
 	ldr	r6, [sp, #32]
 	orrs	r6, r0
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #72]
 	rsbs	r1, r0, #0
 	ldr	r0, [sp]
 	ands	r0, r1
@@ -1144,16 +1060,16 @@ norx32_4_1_encrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #28]
 	ands	r0, r1
-	str	r0, [sp, #96]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #24]
 	ands	r0, r1
-	str	r0, [sp, #92]
+	str	r0, [sp, #84]
 	mov	r0, r5
 	ands	r0, r1
-	str	r0, [sp, #68]
+	str	r0, [sp, #80]
 	mov	r0, r4
 	ands	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #72]
 	mov	r0, r3
 	ands	r0, r1
 	str	r0, [sp, #32]
@@ -1190,56 +1106,54 @@ norx32_4_1_encrypt_with:
 	eors	r1, r0
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #36]
-	mov	r8, r0
-	ldr	r1, [sp, #96]
-	mov	r0, r8
+	ldr	r1, [sp, #88]
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r7, [sp, #40]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	eors	r7, r0
 	ldr	r6, [sp, #44]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #80]
 	eors	r6, r0
 	ldr	r5, [sp, #48]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #72]
 	eors	r5, r0
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #56]
 	ldr	r0, [sp, #32]
 	eors	r4, r0
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #64]
 	ldr	r0, [sp, #28]
 	eors	r3, r0
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #24]
 	eors	r2, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #140]
+	str	r0, [sp, #128]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #144]
+	str	r0, [sp, #132]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #148]
+	str	r0, [sp, #136]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #152]
+	str	r0, [sp, #140]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #156]
+	str	r0, [sp, #144]
 	mov	r0, r8
-	str	r0, [sp, #160]
-	str	r7, [sp, #164]
-	str	r6, [sp, #168]
-	str	r5, [sp, #172]
-	str	r4, [sp, #176]
-	str	r3, [sp, #180]
-	str	r2, [sp, #184]
+	str	r0, [sp, #148]
+	str	r7, [sp, #152]
+	str	r6, [sp, #156]
+	str	r5, [sp, #160]
+	str	r4, [sp, #164]
+	str	r3, [sp, #168]
+	str	r2, [sp, #172]
 	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
-	ldr	r1, [sp, #112]
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #100]
+	ldr	r0, [sp, #68]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_encrypt_with_bytes17
-	ldr	r0, [sp, #100]
+	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes17
 	ldr	r0, [sp, #20]
@@ -1263,25 +1177,25 @@ norx32_4_1_encrypt_with:
 	b	.Lnorx32_4_1_encrypt_with_stored18
 .Lnorx32_4_1_encrypt_with_bytes17:
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #236]
+	str	r0, [sp, #224]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #240]
+	str	r0, [sp, #228]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #244]
+	str	r0, [sp, #232]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #248]
+	str	r0, [sp, #236]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #252]
+	str	r0, [sp, #240]
 	mov	r0, r8
-	str	r0, [sp, #256]
-	str	r7, [sp, #260]
-	str	r6, [sp, #264]
-	str	r5, [sp, #268]
-	str	r4, [sp, #272]
-	str	r3, [sp, #276]
-	str	r2, [sp, #280]
-	add	r3, sp, #236
-	ldr	r2, [sp, #76]
+	str	r0, [sp, #244]
+	str	r7, [sp, #248]
+	str	r6, [sp, #252]
+	str	r5, [sp, #256]
+	str	r4, [sp, #260]
+	str	r3, [sp, #264]
+	str	r2, [sp, #268]
+	add	r3, sp, #224
+	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt19
 	movs	r2, #48
@@ -1293,11 +1207,10 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lnorx32_4_1_encrypt_with_cpy20
 .Lnorx32_4_1_encrypt_with_stored18:
-	ldr	r0, [sp, #84]
-	adds	r0, #1
-	str	r0, [sp, #84]
-	mov	r1, r0
-	ldr	r0, [sp, #108]
+	ldr	r1, [sp, #76]
+	adds	r1, #1
+	str	r1, [sp, #76]
+	ldr	r0, [sp, #96]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
 	b	.Lnorx32_4_1_encrypt_with_loop4
@@ -1307,23 +1220,23 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else2:
 .Lnorx32_4_1_encrypt_with_endif3:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
-	add	r0, sp, #140
-	ldr	r1, [sp, #132]
-	str	r1, [sp, #204]
-	ldr	r1, [sp, #128]
-	str	r1, [sp, #208]
-	ldr	r1, [sp, #124]
-	str	r1, [sp, #212]
+	add	r0, sp, #128
 	ldr	r1, [sp, #120]
-	str	r1, [sp, #216]
-	add	r1, sp, #204
-	add	r2, sp, #220
+	str	r1, [sp, #192]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #196]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #200]
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #204]
+	add	r1, sp, #192
+	add	r2, sp, #208
 	bl	norx32_4_1_finalize
-	ldr	r5, [sp, #220]
-	ldr	r4, [sp, #224]
-	ldr	r2, [sp, #228]
-	ldr	r1, [sp, #232]
-	ldr	r3, [sp, #136]
+	ldr	r5, [sp, #208]
+	ldr	r4, [sp, #212]
+	ldr	r2, [sp, #216]
+	ldr	r1, [sp, #220]
+	ldr	r3, [sp, #124]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes21
@@ -1333,11 +1246,11 @@ norx32_4_1_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lnorx32_4_1_encrypt_with_stored22
 .Lnorx32_4_1_encrypt_with_bytes21:
-	str	r5, [sp, #236]
-	str	r4, [sp, #240]
-	str	r2, [sp, #244]
-	str	r1, [sp, #248]
-	add	r2, sp, #236
+	str	r5, [sp, #224]
+	str	r4, [sp, #228]
+	str	r2, [sp, #232]
+	str	r1, [sp, #236]
+	add	r2, sp, #224
 	movs	r1, #16
 .Lnorx32_4_1_encrypt_with_cpy23:
 	subs	r1, #1
@@ -1346,7 +1259,7 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lnorx32_4_1_encrypt_with_cpy23
 .Lnorx32_4_1_encrypt_with_stored22:
-	add	sp, #284
+	add	sp, #272
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1358,8 +1271,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 340 bytes (144 spill slots, 49 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2968 bytes of code and literals
+@     frame 324 bytes (136 spill slots, 45 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2724 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1372,23 +1285,23 @@ norx32_4_1_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #340
+	sub	sp, #324
 	mov	r7, r1
 	mov	r6, r2
 	mov	r5, r3
-	ldr	r4, [sp, #376]
+	ldr	r4, [sp, #360]
+	ldr	r1, [sp, #364]
+	str	r1, [sp, #152]
+	ldr	r1, [sp, #368]
+	str	r1, [sp, #140]
+	ldr	r1, [sp, #372]
+	str	r1, [sp, #172]
 	ldr	r1, [sp, #380]
-	str	r1, [sp, #168]
-	ldr	r1, [sp, #384]
-	str	r1, [sp, #156]
+	str	r1, [sp, #148]
 	ldr	r1, [sp, #388]
-	str	r1, [sp, #188]
-	ldr	r1, [sp, #396]
-	str	r1, [sp, #164]
-	ldr	r1, [sp, #404]
-	str	r1, [sp, #192]
+	str	r1, [sp, #176]
 	movs	r3, #0
-	add	r2, sp, #196
+	add	r2, sp, #180
 	movs	r1, #16
 .Lnorx32_4_1_decrypt_with_zero1:
 	str	r3, [r2]
@@ -1397,57 +1310,55 @@ norx32_4_1_decrypt_with:
 	bne	.Lnorx32_4_1_decrypt_with_zero1
 	@ norx32_4_1.ae:153: k = kc[0]
 	ldr	r1, [r0]
-	str	r1, [sp, #184]
+	str	r1, [sp, #168]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #180]
+	str	r1, [sp, #164]
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #176]
+	str	r1, [sp, #160]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #172]
+	str	r0, [sp, #156]
 	@ norx32_4_1.ae:154: initialize(s, k, nonce)
-	add	r1, sp, #196
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #260]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #264]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #268]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #272]
-	add	r2, sp, #260
+	add	r1, sp, #180
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #244]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #248]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #252]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #256]
+	add	r2, sp, #244
 	mov	r0, r1
 	mov	r1, r2
 	mov	r2, r7
 	mov	r3, r6
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:155: absorb_header(s, ad)
-	add	r0, sp, #196
+	add	r0, sp, #180
 	mov	r1, r5
 	mov	r2, r4
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:157: if m > 0 {
 	movs	r0, #0
-	str	r0, [sp, #72]
-	mov	r1, r0
-	ldr	r0, [sp, #156]
-	cmp	r1, r0
+	ldr	r1, [sp, #140]
+	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
-	str	r0, [sp, #100]
 	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_decrypt_with_far1
 	bl	.Lnorx32_4_1_decrypt_with_else2
 .Lnorx32_4_1_decrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r0, [sp, #156]
-	lsrs	r4, r0, #4
-	lsls	r1, r4, #1
-	lsrs	r0, r4, #31
-	adds	r2, r4, r1
-	ldr	r3, [sp, #72]
-	adcs	r3, r0
+	ldr	r1, [sp, #140]
+	lsrs	r4, r1, #4
+	lsls	r0, r4, #1
+	lsrs	r1, r4, #31
+	adds	r2, r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	adcs	r3, r1
 	lsls	r1, r4, #3
 	lsrs	r0, r4, #29
 	adds	r2, r2, r1
@@ -1511,11 +1422,9 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r3, #1
 	@ norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
 	adds	r0, r0, #1
-	str	r0, [sp, #160]
-	movs	r0, #0
-	str	r0, [sp, #96]
-	mov	r1, r0
-	ldr	r0, [sp, #160]
+	str	r0, [sp, #144]
+	movs	r1, #0
+	str	r1, [sp, #92]
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	bl	.Lnorx32_4_1_decrypt_with_done5
@@ -1523,103 +1432,90 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_loop4:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #96]
-	muls	r0, r2
-	str	r0, [sp, #92]
-	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #156]
 	ldr	r0, [sp, #92]
+	muls	r0, r2
+	str	r0, [sp, #88]
+	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
+	ldr	r1, [sp, #140]
 	subs	r3, r1, r0
 	cmp	r3, #48
 	movs	r1, #0
 	adcs	r1, r1
-	ldr	r0, [sp, #100]
+	movs	r0, #1
 	eors	r1, r0
 	rsbs	r0, r1, #0
 	eors	r3, r2
 	ands	r3, r0
 	mov	r0, r3
 	eors	r0, r2
-	str	r0, [sp, #76]
+	str	r0, [sp, #52]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #256]
+	ldr	r1, [sp, #240]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #256]
+	str	r1, [sp, #240]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #196]
-	mov	r10, r0
-	@ norx_f.ae:57: s1 = s[1]
-	ldr	r7, [sp, #200]
-	@ norx_f.ae:58: s2 = s[2]
-	ldr	r6, [sp, #204]
-	@ norx_f.ae:59: s3 = s[3]
-	ldr	r5, [sp, #208]
-	@ norx_f.ae:60: s4 = s[4]
-	ldr	r4, [sp, #212]
-	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #216]
-	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #220]
-	@ norx_f.ae:63: s7 = s[7]
-	ldr	r1, [sp, #224]
-	@ norx_f.ae:64: s8 = s[8]
-	ldr	r0, [sp, #228]
-	mov	r8, r0
-	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #8]
-	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #16]
-	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #12]
-	@ norx_f.ae:68: s12 = s[12]
-	ldr	r0, [sp, #244]
+	ldr	r0, [sp, #180]
 	mov	r9, r0
-	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #248]
-	str	r0, [sp, #32]
-	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #252]
-	str	r0, [sp, #48]
-	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #256]
+	@ norx_f.ae:57: s1 = s[1]
+	ldr	r7, [sp, #184]
+	@ norx_f.ae:58: s2 = s[2]
+	ldr	r6, [sp, #188]
+	@ norx_f.ae:59: s3 = s[3]
+	ldr	r5, [sp, #192]
+	@ norx_f.ae:60: s4 = s[4]
+	ldr	r4, [sp, #196]
+	@ norx_f.ae:61: s5 = s[5]
+	ldr	r3, [sp, #200]
+	@ norx_f.ae:62: s6 = s[6]
+	ldr	r2, [sp, #204]
+	@ norx_f.ae:63: s7 = s[7]
+	ldr	r1, [sp, #208]
+	@ norx_f.ae:64: s8 = s[8]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #12]
+	@ norx_f.ae:65: s9 = s[9]
+	ldr	r0, [sp, #216]
+	mov	r10, r0
+	@ norx_f.ae:66: s10 = s[10]
+	ldr	r0, [sp, #220]
 	str	r0, [sp]
+	@ norx_f.ae:67: s11 = s[11]
+	ldr	r0, [sp, #224]
+	mov	r11, r0
+	@ norx_f.ae:68: s12 = s[12]
+	ldr	r0, [sp, #228]
+	str	r0, [sp, #24]
+	@ norx_f.ae:69: s13 = s[13]
+	ldr	r0, [sp, #232]
+	str	r0, [sp, #16]
+	@ norx_f.ae:70: s14 = s[14]
+	ldr	r0, [sp, #236]
+	str	r0, [sp, #32]
+	@ norx_f.ae:71: s15 = s[15]
+	ldr	r0, [sp, #240]
+	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #68]
-	mov	r0, r10
-	str	r0, [sp, #24]
+	str	r0, [sp, #48]
+	mov	r0, r9
+	str	r0, [sp, #8]
 	mov	r0, r7
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	mov	r0, r6
-	str	r0, [sp, #36]
+	str	r0, [sp, #20]
 	mov	r0, r5
-	str	r0, [sp, #56]
+	str	r0, [sp, #44]
 	mov	r5, r4
 	mov	r0, r1
-	str	r0, [sp, #4]
-	mov	r4, r8
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	mov	r1, r9
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	ldr	r0, [sp]
-	str	r0, [sp]
+	mov	r9, r0
+	ldr	r4, [sp, #12]
+	ldr	r1, [sp, #24]
 .Lnorx32_4_1_decrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #8]
 	eors	r7, r5
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ands	r0, r5
 	lsls	r6, r0, #1
 	mov	r0, r7
@@ -1628,7 +1524,6 @@ norx32_4_1_decrypt_with:
 	mov	r6, r0
 	eors	r6, r1
 	movs	r1, #8
-	mov	r11, r1
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r4
@@ -1637,11 +1532,9 @@ norx32_4_1_decrypt_with:
 	lsls	r4, r4, #1
 	eors	r1, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
-	movs	r4, #11
-	mov	r10, r4
 	mov	r4, r5
-	mov	r5, r10
+	eors	r4, r1
+	movs	r5, #11
 	rors	r4, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -1650,62 +1543,53 @@ norx32_4_1_decrypt_with:
 	lsls	r5, r0, #1
 	mov	r0, r7
 	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r5, r0
-	eors	r5, r6
-	movs	r0, #16
-	mov	r9, r0
-	mov	r0, r5
-	mov	r5, r0
-	mov	r0, r9
-	rors	r5, r0
-	str	r5, [sp, #28]
+	eors	r0, r6
+	str	r0, [sp, #12]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r1
-	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r0, [sp, #28]
 	ands	r1, r0
 	lsls	r1, r1, #1
 	mov	r0, r5
 	eors	r0, r1
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r4
-	ldr	r0, [sp, #40]
 	eors	r1, r0
-	movs	r0, #31
-	mov	r8, r0
 	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r8
-	rors	r1, r0
-	str	r1, [sp, #44]
+	str	r0, [sp, #24]
+	movs	r1, #31
+	rors	r0, r1
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #4]
 	eors	r6, r3
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r6
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	eors	r5, r0
-	mov	r0, r11
+	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #8]
+	mov	r4, r10
 	eors	r4, r5
-	ldr	r0, [sp, #8]
+	mov	r0, r10
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r1, r3
 	eors	r1, r4
-	mov	r0, r10
+	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
@@ -1713,202 +1597,189 @@ norx32_4_1_decrypt_with:
 	ands	r6, r1
 	lsls	r3, r6, #1
 	eors	r0, r3
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	mov	r3, r0
-	mov	r0, r9
-	rors	r3, r0
-	str	r3, [sp, #32]
+	str	r0, [sp, #16]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
-	ldr	r0, [sp, #32]
 	eors	r5, r0
-	ldr	r0, [sp, #32]
 	ands	r4, r0
 	lsls	r3, r4, #1
 	mov	r0, r5
 	eors	r0, r3
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r0, r1
-	mov	r1, r8
+	movs	r1, #31
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
-	eors	r6, r2
-	ldr	r1, [sp, #36]
+	ldr	r5, [sp, #20]
+	eors	r5, r2
+	ldr	r1, [sp, #20]
 	ands	r1, r2
 	lsls	r1, r1, #1
-	eors	r6, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r1, [sp, #48]
 	eors	r5, r1
-	mov	r1, r11
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
-	eors	r4, r5
-	ldr	r1, [sp, #16]
-	ands	r1, r5
-	lsls	r1, r1, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r5
+	ldr	r1, [sp, #32]
 	eors	r4, r1
+	movs	r1, #8
+	rors	r4, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp]
+	eors	r1, r4
+	ldr	r3, [sp]
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r2
-	eors	r3, r4
-	mov	r1, r10
-	rors	r3, r1
+	eors	r3, r1
+	movs	r2, #11
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r3
-	ands	r6, r3
-	lsls	r2, r6, #1
-	eors	r1, r2
-	str	r1, [sp, #48]
+	mov	r2, r5
+	eors	r2, r3
+	ands	r5, r3
+	lsls	r5, r5, #1
+	eors	r2, r5
+	str	r2, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r2, r1
-	mov	r1, r9
-	rors	r2, r1
-	str	r2, [sp, #36]
+	eors	r2, r4
+	str	r2, [sp, #20]
+	rors	r2, r6
+	str	r2, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	ldr	r1, [sp, #36]
-	eors	r5, r1
-	ldr	r1, [sp, #36]
-	ands	r4, r1
-	lsls	r2, r4, #1
-	mov	r1, r5
+	mov	r4, r1
+	eors	r4, r2
+	ands	r1, r2
+	lsls	r2, r1, #1
+	mov	r1, r4
 	eors	r1, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r1
-	mov	r6, r3
-	mov	r2, r8
-	rors	r6, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r2, [sp, #4]
-	eors	r5, r2
-	ldr	r3, [sp, #56]
-	ldr	r2, [sp, #4]
-	ands	r3, r2
-	lsls	r2, r3, #1
-	eors	r5, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	ldr	r2, [sp]
-	eors	r7, r2
-	mov	r2, r11
-	rors	r7, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r7
-	ldr	r2, [sp, #12]
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r3, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r2, [sp, #4]
-	eors	r2, r3
-	mov	r4, r2
-	mov	r2, r10
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
-	eors	r2, r4
-	str	r2, [sp, #8]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r2, [sp, #8]
-	eors	r2, r5
-	str	r2, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r7
-	mov	r5, r2
-	mov	r2, r9
+	mov	r5, r3
+	movs	r2, #31
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r2, r3
-	ands	r2, r5
+	ldr	r3, [sp, #44]
+	mov	r4, r9
+	eors	r3, r4
+	ldr	r2, [sp, #44]
+	ands	r2, r4
 	lsls	r2, r2, #1
-	str	r2, [sp]
+	eors	r3, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r3
+	mov	r2, r8
+	eors	r4, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r11
+	eors	r6, r4
+	mov	r2, r11
+	ands	r2, r4
+	lsls	r2, r2, #1
+	mov	r7, r6
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r9
+	eors	r2, r7
+	mov	r6, r2
+	movs	r2, #11
+	rors	r6, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r10, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r4
+	mov	r4, r2
+	movs	r2, #16
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	ldr	r2, [sp]
+	eors	r3, r4
+	mov	r2, r7
+	ands	r2, r4
+	lsls	r2, r2, #1
 	eors	r3, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r4
+	mov	r2, r6
 	eors	r2, r3
-	mov	r4, r8
-	rors	r2, r4
+	movs	r6, #31
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	ldr	r7, [sp, #24]
+	ldr	r6, [sp, #8]
+	eors	r6, r0
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
-	eors	r7, r5
-	mov	r5, r11
-	rors	r7, r5
+	mov	r7, r6
+	eors	r7, r4
+	movs	r4, #8
+	rors	r7, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r1
-	eors	r5, r7
+	mov	r4, r1
+	eors	r4, r7
 	ands	r1, r7
 	lsls	r1, r1, #1
-	eors	r5, r1
+	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r5
+	eors	r0, r4
 	mov	r1, r0
-	mov	r0, r10
+	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r1
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
+	ands	r6, r1
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r9
-	rors	r4, r0
-	str	r4, [sp]
+	movs	r6, #16
+	rors	r0, r6
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp]
-	eors	r4, r0
-	ldr	r0, [sp]
-	ands	r5, r0
-	lsls	r5, r5, #1
-	mov	r0, r4
-	eors	r0, r5
-	str	r0, [sp, #16]
+	mov	r6, r4
+	eors	r6, r0
+	ands	r4, r0
+	lsls	r4, r4, #1
+	mov	r0, r6
+	eors	r0, r4
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r8
-	rors	r1, r0
-	str	r1, [sp, #64]
+	str	r0, [sp, #36]
+	movs	r1, #31
+	rors	r0, r1
+	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r6
-	ldr	r0, [sp, #20]
-	ands	r0, r6
+	ldr	r6, [sp, #4]
+	eors	r6, r5
+	ldr	r0, [sp, #4]
+	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r5
-	ldr	r0, [sp, #28]
+	mov	r1, r6
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	mov	r0, r11
+	movs	r0, #8
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
@@ -1918,21 +1789,21 @@ norx32_4_1_decrypt_with:
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
+	mov	r3, r5
 	eors	r3, r4
-	mov	r0, r10
+	movs	r0, #11
 	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
+	ands	r6, r3
+	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	mov	r1, r0
-	mov	r0, r9
+	movs	r0, #16
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r4
@@ -1940,50 +1811,50 @@ norx32_4_1_decrypt_with:
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r0, r4
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #12]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #32]
 	eors	r5, r2
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #32]
 	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	mov	r0, r11
-	rors	r4, r0
+	mov	r6, r5
+	ldr	r0, [sp, #16]
+	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #40]
-	eors	r3, r4
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ldr	r3, [sp, #28]
+	eors	r3, r6
+	ldr	r0, [sp, #28]
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r2, r3
-	mov	r0, r10
-	rors	r2, r0
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r2
+	mov	r4, r5
+	eors	r4, r2
 	ands	r5, r2
 	lsls	r0, r5, #1
-	mov	r5, r6
+	mov	r5, r4
 	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r5
-	eors	r0, r4
+	eors	r0, r6
 	mov	r7, r0
-	mov	r0, r9
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -1991,183 +1862,168 @@ norx32_4_1_decrypt_with:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r8
-	rors	r2, r0
-	str	r2, [sp, #4]
+	movs	r2, #31
+	rors	r0, r2
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
-	ldr	r0, [sp, #44]
-	eors	r2, r0
-	ldr	r3, [sp, #8]
-	ldr	r0, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r2, r0
+	mov	r0, r10
+	ldr	r2, [sp, #24]
+	eors	r0, r2
+	mov	r3, r10
+	ands	r3, r2
+	lsls	r2, r3, #1
+	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r2
-	ldr	r0, [sp, #36]
-	eors	r3, r0
+	mov	r3, r0
+	ldr	r2, [sp, #20]
+	eors	r3, r2
 	mov	r6, r3
-	mov	r0, r11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #52]
-	eors	r4, r6
-	ldr	r0, [sp, #52]
-	ands	r0, r6
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	mov	r4, r10
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r4, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r2, r4
-	eors	r2, r6
-	mov	r6, r2
-	mov	r2, r9
+	movs	r2, #8
 	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	eors	r2, r6
-	ands	r0, r6
+	ldr	r4, [sp, #40]
+	eors	r4, r6
+	ldr	r2, [sp, #40]
+	ands	r2, r6
+	lsls	r3, r2, #1
+	mov	r2, r4
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #24]
+	eors	r3, r2
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r9, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r6
+	mov	r6, r0
+	movs	r0, #16
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r2
-	mov	r2, r9
+	eors	r0, r6
+	ands	r2, r6
+	lsls	r2, r2, #1
 	eors	r0, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r2, r8
+	movs	r2, #31
 	rors	r3, r2
-	ldr	r2, [sp, #24]
-	str	r2, [sp, #24]
-	ldr	r2, [sp, #20]
-	str	r2, [sp, #20]
 	mov	r2, r5
-	str	r2, [sp, #36]
+	str	r2, [sp, #20]
 	mov	r2, r4
-	str	r2, [sp, #56]
+	str	r2, [sp, #44]
 	mov	r5, r3
-	ldr	r3, [sp, #64]
-	ldr	r2, [sp, #60]
-	ldr	r4, [sp, #4]
-	str	r4, [sp, #4]
-	ldr	r4, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #12]
+	ldr	r4, [sp, #16]
+	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	mov	r0, r6
-	str	r0, [sp, #48]
-	ldr	r0, [sp]
-	str	r0, [sp]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_decrypt_with_far3
 	b	.Lnorx32_4_1_decrypt_with_loop6
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done7:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #196]
-	@ norx_f.ae:78: s[1] = s1
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #200]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #204]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #208]
-	@ norx_f.ae:81: s[4] = s4
-	str	r5, [sp, #212]
-	@ norx_f.ae:82: s[5] = s5
-	str	r3, [sp, #216]
-	@ norx_f.ae:83: s[6] = s6
-	str	r2, [sp, #220]
-	@ norx_f.ae:84: s[7] = s7
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #224]
-	@ norx_f.ae:85: s[8] = s8
-	str	r4, [sp, #228]
-	@ norx_f.ae:86: s[9] = s9
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #232]
+	str	r0, [sp, #180]
+	@ norx_f.ae:78: s[1] = s1
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #184]
+	@ norx_f.ae:79: s[2] = s2
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #188]
+	@ norx_f.ae:80: s[3] = s3
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #192]
+	@ norx_f.ae:81: s[4] = s4
+	str	r5, [sp, #196]
+	@ norx_f.ae:82: s[5] = s5
+	str	r3, [sp, #200]
+	@ norx_f.ae:83: s[6] = s6
+	str	r2, [sp, #204]
+	@ norx_f.ae:84: s[7] = s7
+	mov	r0, r9
+	str	r0, [sp, #208]
+	@ norx_f.ae:85: s[8] = s8
+	str	r4, [sp, #212]
+	@ norx_f.ae:86: s[9] = s9
+	mov	r0, r10
+	str	r0, [sp, #216]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #236]
-	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #240]
-	@ norx_f.ae:89: s[12] = s12
-	str	r1, [sp, #244]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #248]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #252]
-	@ norx_f.ae:92: s[15] = s15
 	ldr	r0, [sp]
-	str	r0, [sp, #256]
+	str	r0, [sp, #220]
+	@ norx_f.ae:88: s[11] = s11
+	mov	r0, r11
+	str	r0, [sp, #224]
+	@ norx_f.ae:89: s[12] = s12
+	str	r1, [sp, #228]
+	@ norx_f.ae:90: s[13] = s13
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #232]
+	@ norx_f.ae:91: s[14] = s14
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #236]
+	@ norx_f.ae:92: s[15] = s15
+	mov	r0, r8
+	str	r0, [sp, #240]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #64]
 	ldr	r0, [sp, #224]
-	str	r0, [sp, #68]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #220]
-	str	r0, [sp, #80]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #216]
-	str	r0, [sp, #84]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #88]
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #208]
+	str	r0, [sp, #72]
+	ldr	r6, [sp, #204]
+	str	r6, [sp, #76]
+	ldr	r6, [sp, #200]
+	str	r6, [sp, #80]
+	ldr	r6, [sp, #196]
+	str	r6, [sp, #84]
+	ldr	r0, [sp, #192]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #188]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #180]
 	str	r0, [sp, #24]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	ldr	r1, [sp, #168]
-	ldr	r0, [sp, #92]
+	ldr	r1, [sp, #152]
+	ldr	r0, [sp, #88]
 	adds	r1, r1, r0
-	movs	r0, #3
-	str	r0, [sp, #136]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes8
-	ldr	r0, [sp, #136]
+	movs	r0, #3
 	tst	r1, r0
 	beq	.Lnorx32_4_1_decrypt_with_words9
 .Lnorx32_4_1_decrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #276]
+	str	r0, [sp, #280]
+	str	r0, [sp, #284]
+	str	r0, [sp, #288]
 	str	r0, [sp, #292]
 	str	r0, [sp, #296]
 	str	r0, [sp, #300]
@@ -2176,12 +2032,8 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #312]
 	str	r0, [sp, #316]
 	str	r0, [sp, #320]
-	str	r0, [sp, #324]
-	str	r0, [sp, #328]
-	str	r0, [sp, #332]
-	str	r0, [sp, #336]
-	add	r3, sp, #292
-	ldr	r2, [sp, #76]
+	add	r3, sp, #276
+	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt11
 	movs	r2, #48
@@ -2233,63 +2085,54 @@ norx32_4_1_decrypt_with:
 	mov	r0, r8
 	eors	r7, r0
 	str	r7, [sp, #28]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	mov	r7, r0
 	ldr	r0, [sp, #4]
 	eors	r7, r0
 	str	r7, [sp, #8]
-	ldr	r0, [sp, #84]
-	mov	r7, r0
+	ldr	r7, [sp, #80]
 	ldr	r0, [sp]
 	eors	r7, r0
-	str	r7, [sp, #132]
-	ldr	r0, [sp, #80]
-	eors	r0, r6
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #68]
-	eors	r0, r5
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #64]
-	eors	r0, r4
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #60]
-	eors	r0, r3
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #56]
-	eors	r0, r2
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #52]
-	eors	r0, r1
-	str	r0, [sp, #108]
-	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	str	r7, [sp, #124]
 	ldr	r0, [sp, #76]
+	eors	r0, r6
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #72]
+	eors	r0, r5
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #68]
+	eors	r0, r4
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #64]
+	eors	r0, r3
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #60]
+	eors	r0, r2
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #56]
+	eors	r0, r1
+	str	r0, [sp, #100]
+	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	ldr	r0, [sp, #52]
 	lsls	r0, r0, #3
-	str	r0, [sp, #140]
+	str	r0, [sp, #128]
 	movs	r4, #0
 	mvns	r4, r4
 	mov	r0, r4
 	str	r0, [sp, #36]
-	mov	r0, r4
 	mov	r11, r0
-	mov	r0, r4
 	mov	r10, r0
-	mov	r0, r4
 	mov	r9, r0
-	mov	r0, r4
 	mov	r8, r0
-	mov	r0, r4
 	str	r0, [sp, #4]
-	mov	r0, r4
 	str	r0, [sp]
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	mov	r0, r4
 	str	r0, [sp, #32]
-	ldr	r6, [sp, #140]
+	ldr	r6, [sp, #128]
 	movs	r0, #3
 	lsls	r0, r0, #7
-	str	r0, [sp, #152]
 	cmp	r6, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz13
 .Lnorx32_4_1_decrypt_with_shl15:
@@ -2325,9 +2168,8 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #32]
 	mov	r0, r4
 	lsrs	r0, r5
-	str	r0, [sp, #104]
+	str	r0, [sp, #96]
 	ldr	r7, [sp, #32]
-	ldr	r0, [sp, #104]
 	orrs	r7, r0
 	str	r7, [sp, #32]
 	lsls	r4, r6
@@ -2349,19 +2191,15 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	ldr	r0, [sp, #4]
-	lsrs	r0, r5
-	mov	r7, r0
-	ldr	r0, [sp]
+	ldr	r7, [sp, #4]
+	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp]
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	str	r0, [sp, #4]
-	mov	r0, r8
-	lsrs	r0, r5
-	mov	r7, r0
-	ldr	r0, [sp, #4]
+	mov	r7, r8
+	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #4]
 	mov	r0, r8
@@ -2369,9 +2207,8 @@ norx32_4_1_decrypt_with:
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r5
-	str	r0, [sp, #104]
+	str	r0, [sp, #96]
 	mov	r7, r8
-	ldr	r0, [sp, #104]
 	orrs	r7, r0
 	mov	r8, r7
 	mov	r0, r9
@@ -2379,9 +2216,8 @@ norx32_4_1_decrypt_with:
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r5
-	str	r0, [sp, #104]
+	str	r0, [sp, #96]
 	mov	r7, r9
-	ldr	r0, [sp, #104]
 	orrs	r7, r0
 	mov	r9, r7
 	mov	r0, r10
@@ -2389,9 +2225,8 @@ norx32_4_1_decrypt_with:
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r5
-	str	r0, [sp, #104]
+	str	r0, [sp, #96]
 	mov	r7, r10
-	ldr	r0, [sp, #104]
 	orrs	r7, r0
 	mov	r10, r7
 	mov	r0, r11
@@ -2399,9 +2234,8 @@ norx32_4_1_decrypt_with:
 	mov	r11, r0
 	ldr	r0, [sp, #36]
 	lsrs	r0, r5
-	str	r0, [sp, #104]
+	str	r0, [sp, #96]
 	mov	r5, r11
-	ldr	r0, [sp, #104]
 	orrs	r5, r0
 	mov	r11, r5
 	ldr	r0, [sp, #36]
@@ -2411,34 +2245,27 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp, #36]
-	movs	r0, #0
 	mov	r11, r0
-	movs	r0, #0
 	mov	r10, r0
-	movs	r0, #0
 	mov	r9, r0
-	movs	r0, #0
 	mov	r8, r0
-	movs	r0, #0
 	str	r0, [sp, #4]
-	movs	r0, #0
 	str	r0, [sp]
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 	movs	r4, #0
-	movs	r0, #0
 	str	r0, [sp, #32]
 .Lnorx32_4_1_decrypt_with_she16:
 	ldr	r0, [sp, #36]
 	mvns	r0, r0
-	str	r0, [sp, #148]
+	str	r0, [sp, #136]
 	mov	r0, r11
 	mvns	r0, r0
-	str	r0, [sp, #144]
+	str	r0, [sp, #132]
 	mov	r0, r10
 	mvns	r0, r0
-	str	r0, [sp, #104]
+	str	r0, [sp, #96]
 	mov	r0, r9
 	mvns	r0, r0
 	str	r0, [sp, #36]
@@ -2462,17 +2289,17 @@ norx32_4_1_decrypt_with:
 	mvns	r6, r0
 	ldr	r0, [sp, #48]
 	mov	r2, r0
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #136]
 	ands	r2, r0
 	str	r2, [sp, #48]
 	ldr	r0, [sp, #44]
 	mov	r2, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #132]
 	ands	r2, r0
 	str	r2, [sp, #44]
 	ldr	r0, [sp, #40]
 	mov	r2, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	ands	r2, r0
 	str	r2, [sp, #40]
 	ldr	r0, [sp, #28]
@@ -2485,39 +2312,35 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	ands	r2, r0
 	str	r2, [sp, #8]
-	ldr	r0, [sp, #132]
-	mov	r10, r0
+	ldr	r0, [sp, #124]
 	mov	r2, r9
-	mov	r0, r10
 	ands	r0, r2
 	mov	r10, r0
-	ldr	r0, [sp, #128]
-	mov	r9, r0
+	ldr	r0, [sp, #120]
 	ldr	r2, [sp, #4]
-	mov	r0, r9
 	ands	r0, r2
 	mov	r9, r0
-	ldr	r5, [sp, #124]
+	ldr	r5, [sp, #116]
 	ldr	r0, [sp]
 	ands	r5, r0
-	ldr	r4, [sp, #120]
+	ldr	r4, [sp, #112]
 	mov	r0, r11
 	ands	r4, r0
-	ldr	r3, [sp, #116]
+	ldr	r3, [sp, #108]
 	mov	r0, r8
 	ands	r3, r0
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #104]
 	ands	r2, r1
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #100]
 	ands	r1, r6
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
-	ldr	r6, [sp, #164]
-	ldr	r0, [sp, #92]
+	ldr	r6, [sp, #148]
+	ldr	r0, [sp, #88]
 	adds	r6, r6, r0
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes17
-	ldr	r0, [sp, #136]
+	movs	r0, #3
 	tst	r6, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes17
 	ldr	r0, [sp, #48]
@@ -2542,45 +2365,40 @@ norx32_4_1_decrypt_with:
 	b	.Lnorx32_4_1_decrypt_with_stored18
 .Lnorx32_4_1_decrypt_with_bytes17:
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #292]
+	str	r0, [sp, #276]
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #296]
+	str	r0, [sp, #280]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #300]
+	str	r0, [sp, #284]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #304]
+	str	r0, [sp, #288]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #308]
+	str	r0, [sp, #292]
 	mov	r0, r10
-	str	r0, [sp, #312]
+	str	r0, [sp, #296]
 	mov	r0, r9
-	str	r0, [sp, #316]
-	str	r5, [sp, #320]
-	str	r4, [sp, #324]
-	str	r3, [sp, #328]
-	str	r2, [sp, #332]
-	str	r1, [sp, #336]
-	add	r0, sp, #292
-	mov	r11, r0
-	ldr	r0, [sp, #76]
+	str	r0, [sp, #300]
+	str	r5, [sp, #304]
+	str	r4, [sp, #308]
+	str	r3, [sp, #312]
+	str	r2, [sp, #316]
+	str	r1, [sp, #320]
+	add	r7, sp, #276
+	mov	r11, r7
+	ldr	r0, [sp, #52]
 	mov	r8, r0
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt19
 	movs	r0, #48
 	mov	r8, r0
 .Lnorx32_4_1_decrypt_with_cnt19:
-	mov	r0, r8
-	mov	r8, r0
 .Lnorx32_4_1_decrypt_with_cpy20:
 	mov	r0, r8
 	subs	r0, #1
 	mov	r8, r0
 	bcc	.Lnorx32_4_1_decrypt_with_stored18
 	mov	r7, r11
-	mov	r0, r8
-	ldrb	r0, [r7, r0]
-	mov	r7, r0
-	mov	r0, r8
+	ldrb	r7, [r7, r0]
 	strb	r7, [r6, r0]
 	b	.Lnorx32_4_1_decrypt_with_cpy20
 .Lnorx32_4_1_decrypt_with_stored18:
@@ -2605,67 +2423,59 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #28]
 	eors	r6, r0
 	str	r6, [sp, #12]
-	ldr	r0, [sp, #88]
-	mov	r6, r0
+	ldr	r6, [sp, #84]
 	ldr	r0, [sp, #8]
 	eors	r6, r0
-	str	r6, [sp, #88]
-	ldr	r0, [sp, #84]
-	mov	r6, r0
+	str	r6, [sp, #84]
+	ldr	r6, [sp, #80]
 	mov	r0, r10
 	eors	r6, r0
-	str	r6, [sp, #84]
-	ldr	r0, [sp, #80]
-	mov	r6, r0
+	str	r6, [sp, #80]
+	ldr	r6, [sp, #76]
 	mov	r0, r9
 	eors	r6, r0
-	str	r6, [sp, #80]
-	ldr	r0, [sp, #68]
+	str	r6, [sp, #76]
+	ldr	r0, [sp, #72]
 	eors	r0, r5
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #68]
+	eors	r0, r4
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #64]
-	eors	r0, r4
+	eors	r0, r3
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	eors	r0, r3
+	eors	r0, r2
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	eors	r0, r2
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #52]
 	eors	r0, r1
-	str	r0, [sp, #52]
+	str	r0, [sp, #56]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
-	mov	r1, r0
-	ldr	r0, [sp, #100]
-	eors	r1, r0
-	str	r1, [sp, #36]
-	ldr	r0, [sp, #100]
+	str	r0, [sp, #32]
+	movs	r1, #1
+	eors	r0, r1
+	str	r0, [sp, #32]
+	movs	r0, #1
 	str	r0, [sp]
-	ldr	r0, [sp, #72]
+	movs	r0, #0
 	mov	r11, r0
-	ldr	r0, [sp, #72]
 	mov	r10, r0
-	ldr	r0, [sp, #72]
 	mov	r9, r0
-	ldr	r0, [sp, #72]
 	mov	r8, r0
-	ldr	r0, [sp, #72]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #72]
 	str	r0, [sp, #4]
-	ldr	r6, [sp, #72]
-	ldr	r5, [sp, #72]
-	ldr	r4, [sp, #72]
-	ldr	r3, [sp, #72]
-	ldr	r0, [sp, #72]
+	mov	r6, r0
+	mov	r5, r0
+	mov	r4, r0
+	mov	r3, r0
 	str	r0, [sp, #28]
-	ldr	r2, [sp, #140]
-	ldr	r0, [sp, #152]
+	ldr	r2, [sp, #128]
+	movs	r0, #3
+	lsls	r0, r0, #7
 	cmp	r2, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz21
 .Lnorx32_4_1_decrypt_with_shl23:
@@ -2701,9 +2511,8 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #28]
 	mov	r0, r3
 	lsrs	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #32]
 	orrs	r7, r0
 	str	r7, [sp, #28]
 	lsls	r3, r2
@@ -2725,19 +2534,15 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #4]
 	lsls	r0, r2
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
-	lsrs	r0, r1
-	mov	r7, r0
-	ldr	r0, [sp, #4]
+	ldr	r7, [sp, #8]
+	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	lsls	r0, r2
 	str	r0, [sp, #8]
-	mov	r0, r8
-	lsrs	r0, r1
-	mov	r7, r0
-	ldr	r0, [sp, #8]
+	mov	r7, r8
+	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #8]
 	mov	r0, r8
@@ -2745,9 +2550,8 @@ norx32_4_1_decrypt_with:
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	mov	r7, r8
-	ldr	r0, [sp, #32]
 	orrs	r7, r0
 	mov	r8, r7
 	mov	r0, r9
@@ -2755,9 +2559,8 @@ norx32_4_1_decrypt_with:
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	mov	r7, r9
-	ldr	r0, [sp, #32]
 	orrs	r7, r0
 	mov	r9, r7
 	mov	r0, r10
@@ -2765,9 +2568,8 @@ norx32_4_1_decrypt_with:
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	mov	r7, r10
-	ldr	r0, [sp, #32]
 	orrs	r7, r0
 	mov	r10, r7
 	mov	r0, r11
@@ -2775,9 +2577,8 @@ norx32_4_1_decrypt_with:
 	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	mov	r1, r11
-	ldr	r0, [sp, #32]
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -2787,30 +2588,23 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shz21:
 	movs	r0, #0
 	str	r0, [sp]
-	movs	r0, #0
 	mov	r11, r0
-	movs	r0, #0
 	mov	r10, r0
-	movs	r0, #0
 	mov	r9, r0
-	movs	r0, #0
 	mov	r8, r0
-	movs	r0, #0
 	str	r0, [sp, #8]
-	movs	r0, #0
 	str	r0, [sp, #4]
 	movs	r6, #0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	movs	r0, #0
 	str	r0, [sp, #28]
 .Lnorx32_4_1_decrypt_with_she24:
 	movs	r0, #1
 	lsls	r0, r0, #31
 	ldr	r2, [sp, #28]
 	orrs	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	rsbs	r1, r0, #0
 	ldr	r0, [sp]
 	ands	r0, r1
@@ -2869,56 +2663,53 @@ norx32_4_1_decrypt_with:
 	mov	r0, r9
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #88]
-	mov	r9, r0
+	ldr	r0, [sp, #84]
 	mov	r1, r8
-	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r7, [sp, #84]
+	ldr	r7, [sp, #80]
 	ldr	r0, [sp, #44]
 	eors	r7, r0
-	ldr	r6, [sp, #80]
+	ldr	r6, [sp, #76]
 	ldr	r0, [sp, #40]
 	eors	r6, r0
-	ldr	r5, [sp, #68]
+	ldr	r5, [sp, #72]
 	ldr	r0, [sp, #36]
 	eors	r5, r0
-	ldr	r4, [sp, #64]
+	ldr	r4, [sp, #68]
 	ldr	r0, [sp, #32]
 	eors	r4, r0
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #64]
 	ldr	r0, [sp, #28]
 	eors	r3, r0
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #196]
+	str	r0, [sp, #180]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #200]
+	str	r0, [sp, #184]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #204]
+	str	r0, [sp, #188]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #208]
+	str	r0, [sp, #192]
 	mov	r0, r9
-	str	r0, [sp, #212]
-	str	r7, [sp, #216]
-	str	r6, [sp, #220]
-	str	r5, [sp, #224]
-	str	r4, [sp, #228]
-	str	r3, [sp, #232]
-	str	r2, [sp, #236]
-	str	r1, [sp, #240]
-	ldr	r0, [sp, #96]
-	adds	r0, #1
-	str	r0, [sp, #96]
-	mov	r1, r0
-	ldr	r0, [sp, #160]
+	str	r0, [sp, #196]
+	str	r7, [sp, #200]
+	str	r6, [sp, #204]
+	str	r5, [sp, #208]
+	str	r4, [sp, #212]
+	str	r3, [sp, #216]
+	str	r2, [sp, #220]
+	str	r1, [sp, #224]
+	ldr	r1, [sp, #92]
+	adds	r1, #1
+	str	r1, [sp, #92]
+	ldr	r0, [sp, #144]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
 	bl	.Lnorx32_4_1_decrypt_with_loop4
@@ -2928,12 +2719,12 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else2:
 .Lnorx32_4_1_decrypt_with_endif3:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r3, [sp, #188]
+	ldr	r3, [sp, #172]
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lnorx32_4_1_decrypt_with_words26
 .Lnorx32_4_1_decrypt_with_bytes25:
-	add	r2, sp, #292
+	add	r2, sp, #276
 	movs	r1, #16
 .Lnorx32_4_1_decrypt_with_cpy28:
 	subs	r1, #1
@@ -2948,24 +2739,24 @@ norx32_4_1_decrypt_with:
 	ldr	r6, [r3, #4]
 	ldr	r5, [r3, #8]
 	ldr	r4, [r3, #12]
-	add	r1, sp, #196
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #260]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #264]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #268]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #272]
-	add	r3, sp, #260
-	add	r2, sp, #276
+	add	r1, sp, #180
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #244]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #248]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #252]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #256]
+	add	r3, sp, #244
+	add	r2, sp, #260
 	mov	r0, r1
 	mov	r1, r3
 	bl	norx32_4_1_finalize
-	ldr	r3, [sp, #276]
-	ldr	r2, [sp, #280]
-	ldr	r1, [sp, #284]
-	ldr	r0, [sp, #288]
+	ldr	r3, [sp, #260]
+	ldr	r2, [sp, #264]
+	ldr	r1, [sp, #268]
+	ldr	r0, [sp, #272]
 	eors	r7, r3
 	mov	r3, r6
 	eors	r3, r2
@@ -2982,9 +2773,9 @@ norx32_4_1_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #340
+	add	sp, #324
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2996,8 +2787,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 152 bytes (90 spill slots, 26 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2164 bytes of code and literals
+@     frame 144 bytes (84 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1892 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -3010,35 +2801,31 @@ norx32_4_1_absorb_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #152
-	str	r0, [sp]
-	mov	r0, r1
-	str	r0, [sp, #100]
-	mov	r0, r2
-	str	r0, [sp, #92]
+	sub	sp, #144
+	mov	r9, r0
+	str	r1, [sp, #92]
+	mov	r1, r2
+	str	r1, [sp, #84]
 	@ norx32_4_1.ae:96: if n > 0 {
 	movs	r0, #0
-	str	r0, [sp, #72]
-	mov	r1, r0
-	ldr	r0, [sp, #92]
-	cmp	r1, r0
+	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
-	str	r0, [sp, #80]
 	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
-	bl	.Lnorx32_4_1_absorb_header_else1
+	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r0, [sp, #92]
-	lsrs	r4, r0, #4
-	lsls	r1, r4, #1
-	lsrs	r0, r4, #31
-	adds	r2, r4, r1
-	ldr	r3, [sp, #72]
-	adcs	r3, r0
+	mov	r1, r2
+	lsrs	r4, r1, #4
+	lsls	r0, r4, #1
+	lsrs	r1, r4, #31
+	adds	r2, r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	adcs	r3, r1
 	lsls	r1, r4, #3
 	lsrs	r0, r4, #29
 	adds	r2, r2, r1
@@ -3102,11 +2889,9 @@ norx32_4_1_absorb_header:
 	lsrs	r0, r3, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r0, r0, #1
-	str	r0, [sp, #96]
-	movs	r0, #0
 	str	r0, [sp, #88]
-	mov	r1, r0
-	ldr	r0, [sp, #96]
+	movs	r1, #0
+	str	r1, [sp, #72]
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
 	b	.Lnorx32_4_1_absorb_header_done4
@@ -3114,106 +2899,82 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_loop3:
 	@ norx32_4_1.ae:98: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #72]
 	muls	r0, r2
-	str	r0, [sp, #84]
+	str	r0, [sp, #68]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #84]
 	subs	r3, r1, r0
 	cmp	r3, #48
 	movs	r1, #0
 	adcs	r1, r1
-	ldr	r0, [sp, #80]
+	movs	r0, #1
 	eors	r1, r0
 	rsbs	r0, r1, #0
 	eors	r3, r2
 	ands	r3, r0
 	mov	r0, r3
 	eors	r0, r2
-	str	r0, [sp, #76]
+	str	r0, [sp, #52]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	ldr	r0, [sp]
+	mov	r0, r9
 	ldr	r1, [r0, #60]
-	ldr	r0, [sp, #80]
+	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp]
+	mov	r0, r9
 	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [sp]
 	ldr	r0, [r0]
-	mov	r9, r0
-	ldr	r0, [sp]
-	ldr	r7, [r0, #4]
-	ldr	r0, [sp]
-	ldr	r6, [r0, #8]
-	ldr	r0, [sp]
-	ldr	r5, [r0, #12]
-	ldr	r0, [sp]
-	ldr	r4, [r0, #16]
-	ldr	r0, [sp]
-	ldr	r3, [r0, #20]
-	ldr	r0, [sp]
-	ldr	r1, [r0, #24]
-	ldr	r0, [sp]
-	ldr	r2, [r0, #28]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #32]
-	mov	r12, r0
-	ldr	r0, [sp]
-	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #40]
-	str	r0, [sp, #16]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #44]
-	str	r0, [sp, #12]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #48]
 	mov	r8, r0
-	ldr	r0, [sp]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #32]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #48]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #60]
-	mov	r11, r0
-	movs	r0, #0
-	str	r0, [sp, #68]
 	mov	r0, r9
-	str	r0, [sp, #24]
-	mov	r0, r7
-	str	r0, [sp, #20]
-	mov	r0, r6
-	str	r0, [sp, #36]
-	mov	r0, r5
-	str	r0, [sp, #56]
-	mov	r6, r4
-	mov	r4, r3
-	mov	r0, r2
-	str	r0, [sp, #4]
-	mov	r3, r12
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
+	ldr	r5, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r7, [r0, #12]
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r3, [r0, #24]
+	ldr	r2, [r0, #28]
+	ldr	r0, [r0, #32]
 	str	r0, [sp, #12]
-	mov	r2, r8
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	mov	r0, r11
+	mov	r0, r9
+	ldr	r0, [r0, #36]
+	mov	r10, r0
+	mov	r0, r9
+	ldr	r0, [r0, #40]
+	str	r0, [sp]
+	mov	r0, r9
+	ldr	r0, [r0, #44]
 	mov	r11, r0
+	mov	r0, r9
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #24]
+	mov	r0, r9
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #16]
+	mov	r0, r9
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #32]
+	mov	r0, r9
+	ldr	r0, [r0, #60]
+	mov	r12, r0
+	movs	r0, #0
+	str	r0, [sp, #48]
+	mov	r0, r8
+	str	r0, [sp, #8]
+	str	r5, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r1, r7
+	str	r1, [sp, #44]
+	mov	r1, r3
+	mov	r3, r2
+	mov	r8, r3
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #24]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -3222,7 +2983,6 @@ norx32_4_1_absorb_header:
 	mov	r5, r0
 	eors	r5, r2
 	movs	r2, #8
-	mov	r10, r2
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
@@ -3231,11 +2991,9 @@ norx32_4_1_absorb_header:
 	lsls	r3, r3, #1
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r3, #11
-	mov	r9, r3
 	mov	r3, r6
-	mov	r6, r9
+	eors	r3, r2
+	movs	r6, #11
 	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -3244,115 +3002,104 @@ norx32_4_1_absorb_header:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r0
-	eors	r6, r5
-	movs	r0, #16
-	mov	r8, r0
-	mov	r0, r6
-	mov	r5, r0
-	mov	r0, r8
-	rors	r5, r0
-	str	r5, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #12]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
-	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r0, [sp, #28]
 	ands	r2, r0
 	lsls	r2, r2, #1
 	mov	r0, r5
 	eors	r0, r2
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r3
-	ldr	r0, [sp, #40]
 	eors	r2, r0
-	movs	r0, #31
-	mov	r12, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #44]
+	str	r0, [sp, #24]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #8]
-	eors	r5, r3
-	ldr	r0, [sp, #8]
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r5, r6
+	ldr	r0, [sp, #16]
 	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r10
+	eors	r3, r5
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r2, r4
-	eors	r2, r5
-	mov	r0, r9
-	rors	r2, r0
+	eors	r2, r3
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
 	eors	r0, r2
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	str	r3, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #16]
+	movs	r4, #16
+	rors	r0, r4
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #32]
+	mov	r4, r3
 	eors	r4, r0
-	ldr	r0, [sp, #32]
-	ands	r5, r0
-	lsls	r3, r5, #1
+	ands	r3, r0
+	lsls	r3, r3, #1
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r12
+	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r3, [sp, #48]
-	eors	r2, r3
-	mov	r3, r10
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
+	mov	r4, r5
+	ldr	r2, [sp, #32]
 	eors	r4, r2
-	ldr	r3, [sp, #16]
-	ands	r3, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r4
+	ldr	r3, [sp]
+	ands	r3, r4
 	lsls	r3, r3, #1
-	eors	r4, r3
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r1
-	eors	r3, r4
-	mov	r1, r9
+	eors	r3, r2
+	movs	r1, #11
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
@@ -3360,94 +3107,88 @@ norx32_4_1_absorb_header:
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #48]
+	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r2
-	mov	r2, r1
-	mov	r1, r8
-	rors	r2, r1
-	str	r2, [sp, #36]
+	eors	r1, r4
+	str	r1, [sp, #20]
+	movs	r4, #16
+	rors	r1, r4
+	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
 	mov	r2, r4
-	ldr	r1, [sp, #36]
-	eors	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r4, r1
-	lsls	r1, r4, #1
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r2
-	mov	r6, r3
-	mov	r1, r12
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r1, [sp, #4]
-	eors	r5, r1
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp, #4]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	mov	r1, r11
-	eors	r7, r1
-	mov	r1, r10
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r7
-	ldr	r1, [sp, #12]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #4]
-	eors	r1, r3
-	mov	r4, r1
-	mov	r1, r9
+	mov	r4, r3
+	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	str	r1, [sp, #8]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r1, [sp, #8]
-	eors	r1, r5
-	str	r1, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r7
-	mov	r5, r1
+	ldr	r3, [sp, #44]
 	mov	r1, r8
+	eors	r3, r1
+	ldr	r5, [sp, #44]
+	ands	r5, r1
+	lsls	r1, r5, #1
+	eors	r3, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r3
+	mov	r1, r12
+	eors	r5, r1
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r1, r3
+	mov	r6, r11
+	eors	r6, r5
+	mov	r1, r11
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r11, r1
+	mov	r7, r6
+	eors	r7, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r8
+	eors	r1, r7
+	mov	r6, r1
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r3
+	eors	r1, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r1, r3
+	mov	r10, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r5
+	mov	r5, r1
+	movs	r1, #16
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r1, r11
+	eors	r3, r5
+	mov	r1, r7
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
-	mov	r4, r12
-	rors	r1, r4
+	movs	r6, #31
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	ldr	r7, [sp, #24]
+	ldr	r6, [sp, #8]
+	eors	r6, r0
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
+	mov	r7, r6
 	eors	r7, r5
-	mov	r5, r10
+	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
@@ -3458,124 +3199,124 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r0, r5
 	mov	r2, r0
-	mov	r0, r9
+	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r8
-	rors	r4, r0
-	mov	r11, r4
+	movs	r6, #16
+	rors	r0, r6
+	mov	r12, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	mov	r0, r11
-	eors	r4, r0
-	mov	r0, r11
+	mov	r6, r5
+	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #64]
+	str	r0, [sp, #36]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r6
-	ldr	r0, [sp, #20]
-	ands	r0, r6
+	ldr	r5, [sp, #4]
+	eors	r5, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r2, r5
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	mov	r0, r10
+	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r2
 	mov	r0, r3
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
-	eors	r3, r4
-	mov	r0, r9
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r3, r3, #1
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r2
-	mov	r2, r0
-	mov	r0, r8
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r3, r4
+	eors	r3, r0
+	movs	r4, #11
+	rors	r3, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
+	mov	r6, r5
+	eors	r6, r3
+	ands	r5, r3
+	lsls	r4, r5, #1
+	mov	r5, r6
+	eors	r5, r4
+	str	r5, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r4, r5
+	eors	r4, r2
+	mov	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r2
+	ands	r0, r2
+	lsls	r4, r0, #1
+	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #12]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #48]
-	eors	r5, r1
-	ldr	r0, [sp, #48]
+	ldr	r6, [sp, #32]
+	eors	r6, r1
+	ldr	r0, [sp, #32]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	mov	r0, r10
-	rors	r4, r0
+	mov	r5, r6
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #40]
-	eors	r3, r4
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ldr	r3, [sp, #28]
+	eors	r3, r5
+	ldr	r0, [sp, #28]
+	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r1, r3
-	mov	r0, r9
-	rors	r1, r0
+	movs	r4, #11
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
-	lsls	r0, r5, #1
+	mov	r4, r6
+	eors	r4, r1
+	ands	r6, r1
+	lsls	r0, r6, #1
+	mov	r6, r4
 	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r6
-	eors	r0, r4
+	eors	r0, r5
 	mov	r7, r0
-	mov	r0, r8
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -3583,209 +3324,172 @@ norx32_4_1_absorb_header:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r12
+	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp, #4]
+	mov	r8, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	ldr	r3, [sp, #8]
-	ldr	r0, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r1, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r1
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	mov	r5, r3
 	mov	r0, r10
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #52]
-	eors	r4, r5
-	ldr	r0, [sp, #52]
-	ands	r0, r5
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	mov	r4, r9
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r4, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r1, r4
-	eors	r1, r5
-	mov	r5, r1
-	mov	r1, r8
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r3, r10
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r0
+	ldr	r1, [sp, #20]
+	eors	r3, r1
+	mov	r5, r3
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r5
-	ands	r0, r5
+	ldr	r4, [sp, #40]
+	eors	r4, r5
+	ldr	r1, [sp, #40]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r4
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #24]
+	eors	r3, r1
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r8, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r5
+	mov	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r1
-	mov	r1, r8
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r1, r12
+	movs	r1, #31
 	rors	r3, r1
-	ldr	r1, [sp, #24]
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #20]
-	str	r1, [sp, #20]
 	mov	r1, r6
-	str	r1, [sp, #36]
+	str	r1, [sp, #20]
 	mov	r1, r4
-	str	r1, [sp, #56]
+	str	r1, [sp, #44]
 	mov	r6, r3
-	ldr	r4, [sp, #64]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp, #4]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #16]
+	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	mov	r0, r5
-	str	r0, [sp, #48]
-	mov	r0, r11
-	mov	r11, r0
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_absorb_header_far3
 	b	.Lnorx32_4_1_absorb_header_loop5
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #8]
+	mov	r0, r9
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #4]
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #36]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #20]
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #56]
-	ldr	r0, [sp]
+	ldr	r5, [sp, #44]
 	str	r5, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
-	ldr	r0, [sp]
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
-	ldr	r0, [sp]
 	str	r4, [r0, #20]
 	@ norx_f.ae:83: s[6] = s6
-	ldr	r0, [sp]
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp]
+	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	ldr	r0, [sp]
 	str	r3, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp]
+	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp]
+	ldr	r1, [sp]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp]
+	mov	r1, r11
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
-	ldr	r0, [sp]
 	str	r2, [r0, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #32]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r11
-	ldr	r0, [sp]
+	mov	r1, r12
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp]
 	ldr	r0, [r0, #44]
 	str	r0, [sp, #48]
-	ldr	r0, [sp]
+	mov	r0, r9
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #56]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #36]
 	str	r0, [sp, #60]
-	ldr	r0, [sp]
+	mov	r0, r9
+	ldr	r0, [r0, #36]
+	str	r0, [sp, #64]
+	mov	r0, r9
 	ldr	r0, [r0, #32]
-	str	r0, [sp, #52]
-	ldr	r0, [sp]
+	str	r0, [sp, #56]
+	mov	r0, r9
 	ldr	r0, [r0, #28]
 	str	r0, [sp, #44]
-	ldr	r0, [sp]
+	mov	r0, r9
 	ldr	r0, [r0, #24]
 	str	r0, [sp, #40]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #20]
-	str	r0, [sp, #36]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #32]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #16]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #20]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #24]
-	ldr	r0, [sp]
-	ldr	r0, [r0]
-	str	r0, [sp, #28]
+	mov	r0, r9
+	ldr	r7, [r0, #20]
+	str	r7, [sp, #36]
+	ldr	r7, [r0, #16]
+	str	r7, [sp, #32]
+	ldr	r7, [r0, #12]
+	str	r7, [sp, #16]
+	ldr	r7, [r0, #8]
+	str	r7, [sp, #20]
+	ldr	r7, [r0, #4]
+	str	r7, [sp, #24]
+	ldr	r7, [r0]
+	str	r7, [sp, #28]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #84]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #68]
 	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r1, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
 .Lnorx32_4_1_absorb_header_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
 	str	r0, [sp, #104]
 	str	r0, [sp, #108]
 	str	r0, [sp, #112]
@@ -3796,10 +3500,8 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #132]
 	str	r0, [sp, #136]
 	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	add	r3, sp, #104
-	ldr	r2, [sp, #76]
+	add	r3, sp, #96
+	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
 	movs	r2, #48
@@ -3814,9 +3516,9 @@ norx32_4_1_absorb_header:
 	mov	r1, r3
 .Lnorx32_4_1_absorb_header_words8:
 	ldr	r0, [r1]
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r0, [r1, #4]
-	mov	r9, r0
+	mov	r10, r0
 	ldr	r0, [r1, #8]
 	mov	r8, r0
 	ldr	r0, [r1, #12]
@@ -3824,41 +3526,35 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r1, #16]
 	str	r0, [sp, #4]
 	ldr	r0, [r1, #20]
-	mov	r11, r0
+	str	r0, [sp]
 	ldr	r6, [r1, #24]
 	ldr	r5, [r1, #28]
 	ldr	r4, [r1, #32]
 	ldr	r3, [r1, #36]
 	ldr	r2, [r1, #40]
 	ldr	r1, [r1, #44]
-	ldr	r0, [sp, #28]
-	mov	r7, r0
-	mov	r0, r10
+	ldr	r7, [sp, #28]
+	mov	r0, r11
 	eors	r7, r0
 	str	r7, [sp, #28]
-	ldr	r0, [sp, #24]
-	mov	r7, r0
-	mov	r0, r9
+	ldr	r7, [sp, #24]
+	mov	r0, r10
 	eors	r7, r0
 	str	r7, [sp, #24]
-	ldr	r0, [sp, #20]
-	mov	r7, r0
+	ldr	r7, [sp, #20]
 	mov	r0, r8
 	eors	r7, r0
 	str	r7, [sp, #20]
-	ldr	r0, [sp, #16]
-	mov	r7, r0
+	ldr	r7, [sp, #16]
 	mov	r0, r12
 	eors	r7, r0
 	str	r7, [sp, #16]
-	ldr	r0, [sp, #32]
-	mov	r7, r0
+	ldr	r7, [sp, #32]
 	ldr	r0, [sp, #4]
 	eors	r7, r0
 	str	r7, [sp, #32]
-	ldr	r0, [sp, #36]
-	mov	r7, r0
-	mov	r0, r11
+	ldr	r7, [sp, #36]
+	ldr	r0, [sp]
 	eors	r7, r0
 	str	r7, [sp, #36]
 	ldr	r0, [sp, #40]
@@ -3867,48 +3563,42 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #44]
 	eors	r0, r5
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #52]
-	eors	r0, r4
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #60]
-	eors	r0, r3
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	eors	r0, r2
+	eors	r0, r4
 	str	r0, [sp, #56]
+	ldr	r0, [sp, #64]
+	eors	r0, r3
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #60]
+	eors	r0, r2
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #48]
 	eors	r0, r1
 	str	r0, [sp, #48]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
-	mov	r1, r0
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #76]
+	str	r0, [sp, #68]
+	movs	r1, #1
+	eors	r0, r1
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #52]
 	lsls	r6, r0, #3
-	ldr	r0, [sp, #80]
+	movs	r0, #1
+	str	r0, [sp]
+	movs	r0, #0
 	mov	r11, r0
-	ldr	r0, [sp, #72]
 	mov	r10, r0
-	ldr	r0, [sp, #72]
-	mov	r9, r0
-	ldr	r0, [sp, #72]
 	mov	r8, r0
-	ldr	r0, [sp, #72]
 	mov	r12, r0
-	ldr	r0, [sp, #72]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #72]
 	str	r0, [sp, #4]
-	ldr	r5, [sp, #72]
-	ldr	r4, [sp, #72]
-	ldr	r3, [sp, #72]
-	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #72]
+	mov	r5, r0
+	mov	r4, r0
+	mov	r3, r0
+	mov	r2, r0
 	str	r0, [sp, #12]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -3929,14 +3619,14 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #8]
 	mov	r0, r8
 	mov	r12, r0
-	mov	r0, r9
-	mov	r8, r0
 	mov	r0, r10
-	mov	r9, r0
+	mov	r8, r0
 	mov	r0, r11
 	mov	r10, r0
-	movs	r0, #0
+	ldr	r0, [sp]
 	mov	r11, r0
+	movs	r0, #0
+	str	r0, [sp]
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
@@ -3947,9 +3637,8 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #12]
 	mov	r0, r2
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	ldr	r7, [sp, #12]
-	ldr	r0, [sp, #64]
 	orrs	r7, r0
 	str	r7, [sp, #12]
 	lsls	r2, r6
@@ -3971,19 +3660,15 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
-	lsrs	r0, r1
-	mov	r7, r0
-	ldr	r0, [sp, #4]
+	ldr	r7, [sp, #8]
+	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	lsls	r0, r6
 	str	r0, [sp, #8]
-	mov	r0, r12
-	lsrs	r0, r1
-	mov	r7, r0
-	ldr	r0, [sp, #8]
+	mov	r7, r12
+	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #8]
 	mov	r0, r12
@@ -3991,65 +3676,54 @@ norx32_4_1_absorb_header:
 	mov	r12, r0
 	mov	r0, r8
 	lsrs	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	mov	r7, r12
-	ldr	r0, [sp, #64]
 	orrs	r7, r0
 	mov	r12, r7
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
-	mov	r0, r9
-	lsrs	r0, r1
-	str	r0, [sp, #64]
-	mov	r7, r8
-	ldr	r0, [sp, #64]
-	orrs	r7, r0
-	mov	r8, r7
-	mov	r0, r9
-	lsls	r0, r6
-	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	str	r0, [sp, #64]
-	mov	r7, r9
-	ldr	r0, [sp, #64]
+	str	r0, [sp, #52]
+	mov	r7, r8
 	orrs	r7, r0
-	mov	r9, r7
+	mov	r8, r7
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #64]
-	mov	r1, r10
-	ldr	r0, [sp, #64]
-	orrs	r1, r0
-	mov	r10, r1
+	str	r0, [sp, #52]
+	mov	r7, r10
+	orrs	r7, r0
+	mov	r10, r7
 	mov	r0, r11
 	lsls	r0, r6
 	mov	r11, r0
+	ldr	r0, [sp]
+	lsrs	r0, r1
+	str	r0, [sp, #52]
+	mov	r1, r11
+	orrs	r1, r0
+	mov	r11, r1
+	ldr	r0, [sp]
+	lsls	r0, r6
+	str	r0, [sp]
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
+	str	r0, [sp]
 	mov	r11, r0
-	movs	r0, #0
 	mov	r10, r0
-	movs	r0, #0
-	mov	r9, r0
-	movs	r0, #0
 	mov	r8, r0
-	movs	r0, #0
 	mov	r12, r0
-	movs	r0, #0
 	str	r0, [sp, #8]
-	movs	r0, #0
 	str	r0, [sp, #4]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r0, #0
 	str	r0, [sp, #12]
 .Lnorx32_4_1_absorb_header_she15:
 	movs	r0, #1
@@ -4058,15 +3732,15 @@ norx32_4_1_absorb_header:
 	orrs	r6, r0
 	ldr	r0, [sp, #68]
 	rsbs	r1, r0, #0
+	ldr	r0, [sp]
+	ands	r0, r1
+	str	r0, [sp]
 	mov	r0, r11
 	ands	r0, r1
 	mov	r11, r0
 	mov	r0, r10
 	ands	r0, r1
 	mov	r10, r0
-	mov	r0, r9
-	ands	r0, r1
-	mov	r9, r0
 	mov	r0, r8
 	ands	r0, r1
 	mov	r8, r0
@@ -4075,7 +3749,7 @@ norx32_4_1_absorb_header:
 	mov	r12, r0
 	ldr	r0, [sp, #8]
 	ands	r0, r1
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #4]
 	ands	r0, r1
 	str	r0, [sp, #76]
@@ -4084,7 +3758,7 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #68]
 	mov	r0, r4
 	ands	r0, r1
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	mov	r0, r3
 	ands	r0, r1
 	str	r0, [sp, #12]
@@ -4095,36 +3769,28 @@ norx32_4_1_absorb_header:
 	ands	r0, r1
 	str	r0, [sp, #4]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r0, [sp, #28]
-	mov	r1, r0
+	ldr	r7, [sp, #28]
+	ldr	r0, [sp]
+	eors	r7, r0
+	str	r7, [sp, #28]
+	ldr	r7, [sp, #24]
 	mov	r0, r11
-	eors	r1, r0
-	str	r1, [sp, #28]
-	ldr	r0, [sp, #24]
-	mov	r1, r0
+	eors	r7, r0
+	str	r7, [sp, #24]
+	ldr	r7, [sp, #20]
 	mov	r0, r10
-	eors	r1, r0
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #20]
-	mov	r1, r0
-	mov	r0, r9
-	eors	r1, r0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #16]
-	mov	r1, r0
+	eors	r7, r0
+	str	r7, [sp, #20]
+	ldr	r7, [sp, #16]
 	mov	r0, r8
-	eors	r1, r0
-	str	r1, [sp, #16]
+	eors	r7, r0
+	str	r7, [sp, #16]
 	ldr	r0, [sp, #32]
-	mov	r8, r0
 	mov	r1, r12
-	mov	r0, r8
 	eors	r0, r1
 	mov	r8, r0
 	ldr	r0, [sp, #36]
-	mov	r12, r0
-	ldr	r1, [sp, #84]
-	mov	r0, r12
+	ldr	r1, [sp, #80]
 	eors	r0, r1
 	mov	r12, r0
 	ldr	r6, [sp, #40]
@@ -4133,13 +3799,13 @@ norx32_4_1_absorb_header:
 	ldr	r5, [sp, #44]
 	ldr	r0, [sp, #68]
 	eors	r5, r0
-	ldr	r4, [sp, #52]
-	ldr	r0, [sp, #64]
+	ldr	r4, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r4, r0
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #64]
 	ldr	r0, [sp, #12]
 	eors	r3, r0
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
 	ldr	r1, [sp, #48]
@@ -4147,40 +3813,30 @@ norx32_4_1_absorb_header:
 	eors	r1, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r7, [sp, #28]
-	ldr	r0, [sp]
+	mov	r0, r9
 	str	r7, [r0]
 	ldr	r7, [sp, #24]
-	ldr	r0, [sp]
 	str	r7, [r0, #4]
 	ldr	r7, [sp, #20]
-	ldr	r0, [sp]
 	str	r7, [r0, #8]
 	ldr	r7, [sp, #16]
-	ldr	r0, [sp]
 	str	r7, [r0, #12]
-	ldr	r7, [sp]
+	mov	r7, r9
 	mov	r0, r8
 	str	r0, [r7, #16]
-	ldr	r7, [sp]
 	mov	r0, r12
 	str	r0, [r7, #20]
-	ldr	r0, [sp]
+	mov	r0, r9
 	str	r6, [r0, #24]
-	ldr	r0, [sp]
 	str	r5, [r0, #28]
-	ldr	r0, [sp]
 	str	r4, [r0, #32]
-	ldr	r0, [sp]
 	str	r3, [r0, #36]
-	ldr	r0, [sp]
 	str	r2, [r0, #40]
-	ldr	r0, [sp]
 	str	r1, [r0, #44]
+	ldr	r1, [sp, #72]
+	adds	r1, #1
+	str	r1, [sp, #72]
 	ldr	r0, [sp, #88]
-	adds	r0, #1
-	str	r0, [sp, #88]
-	mov	r1, r0
-	ldr	r0, [sp, #96]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
@@ -4189,7 +3845,7 @@ norx32_4_1_absorb_header:
 	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #152
+	add	sp, #144
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -4201,8 +3857,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 92 bytes (71 spill slots, 23 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2244 bytes of code and literals
+@     frame 72 bytes (64 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1912 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -4215,101 +3871,77 @@ norx32_4_1_finalize:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
-	mov	r8, r0
+	sub	sp, #72
+	mov	r12, r0
 	mov	r0, r2
-	str	r0, [sp, #72]
+	str	r0, [sp, #52]
 	ldr	r0, [r1]
-	str	r0, [sp, #88]
+	str	r0, [sp, #68]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #84]
+	str	r0, [sp, #64]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #80]
+	str	r0, [sp, #60]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #76]
+	str	r0, [sp, #56]
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	mov	r0, r8
+	mov	r0, r12
 	ldr	r1, [r0, #60]
 	movs	r0, #8
-	mov	r12, r0
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r0, r8
 	ldr	r7, [r0]
-	mov	r0, r8
-	ldr	r6, [r0, #4]
-	mov	r0, r8
-	ldr	r5, [r0, #8]
-	mov	r0, r8
-	ldr	r4, [r0, #12]
-	mov	r0, r8
-	ldr	r3, [r0, #16]
-	mov	r0, r8
-	ldr	r2, [r0, #20]
-	mov	r0, r8
-	ldr	r1, [r0, #24]
-	mov	r0, r8
+	ldr	r5, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r6, [r0, #12]
+	ldr	r4, [r0, #16]
+	ldr	r3, [r0, #20]
+	ldr	r2, [r0, #24]
 	ldr	r0, [r0, #28]
-	str	r0, [sp]
-	mov	r0, r8
+	mov	r8, r0
+	mov	r0, r12
 	ldr	r0, [r0, #32]
-	str	r0, [sp, #28]
-	mov	r0, r8
+	str	r0, [sp, #12]
+	mov	r0, r12
 	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
-	mov	r0, r8
+	mov	r10, r0
+	mov	r0, r12
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #16]
-	mov	r0, r8
-	ldr	r0, [r0, #44]
-	str	r0, [sp, #12]
-	mov	r0, r8
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #40]
-	mov	r0, r8
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #32]
-	mov	r0, r8
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #48]
-	mov	r0, r8
-	ldr	r0, [r0, #60]
-	str	r0, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp, #68]
-	mov	r0, r7
-	str	r0, [sp, #24]
-	mov	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r5
-	str	r0, [sp, #36]
-	mov	r0, r4
-	str	r0, [sp, #56]
-	mov	r6, r3
-	mov	r4, r2
-	ldr	r0, [sp]
 	str	r0, [sp]
-	ldr	r3, [sp, #28]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
+	mov	r0, r12
+	ldr	r0, [r0, #44]
+	mov	r11, r0
+	mov	r0, r12
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #24]
+	mov	r0, r12
+	ldr	r0, [r0, #52]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #32]
+	mov	r0, r12
+	ldr	r0, [r0, #56]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
+	mov	r0, r12
+	ldr	r0, [r0, #60]
+	mov	r9, r0
+	movs	r0, #0
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
+	mov	r0, r7
+	str	r0, [sp, #8]
+	str	r5, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r1, r6
+	str	r1, [sp, #44]
+	mov	r6, r4
+	mov	r4, r3
+	mov	r1, r2
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #24]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -4317,7 +3949,7 @@ norx32_4_1_finalize:
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r0
 	eors	r5, r2
-	mov	r2, r12
+	movs	r2, #8
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
@@ -4326,11 +3958,9 @@ norx32_4_1_finalize:
 	lsls	r3, r3, #1
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r3, #11
-	mov	r11, r3
 	mov	r3, r6
-	mov	r6, r11
+	eors	r3, r2
+	movs	r6, #11
 	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -4339,115 +3969,104 @@ norx32_4_1_finalize:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r0
-	eors	r6, r5
-	movs	r0, #16
-	mov	r10, r0
-	mov	r0, r6
-	mov	r5, r0
-	mov	r0, r10
-	rors	r5, r0
-	str	r5, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #12]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
-	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r0, [sp, #28]
 	ands	r2, r0
 	lsls	r2, r2, #1
 	mov	r0, r5
 	eors	r0, r2
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r3
-	ldr	r0, [sp, #40]
 	eors	r2, r0
-	movs	r0, #31
-	mov	r9, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r9
-	rors	r2, r0
-	str	r2, [sp, #44]
+	str	r0, [sp, #24]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #8]
-	eors	r5, r3
-	ldr	r0, [sp, #8]
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r5, r6
+	ldr	r0, [sp, #16]
 	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r10
+	eors	r3, r5
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r2, r4
-	eors	r2, r5
-	mov	r0, r11
-	rors	r2, r0
+	eors	r2, r3
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
 	eors	r0, r2
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	str	r3, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #16]
+	movs	r4, #16
+	rors	r0, r4
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #32]
+	mov	r4, r3
 	eors	r4, r0
-	ldr	r0, [sp, #32]
-	ands	r5, r0
-	lsls	r3, r5, #1
+	ands	r3, r0
+	lsls	r3, r3, #1
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r9
+	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r3, [sp, #48]
-	eors	r2, r3
-	mov	r3, r12
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
+	mov	r4, r5
+	ldr	r2, [sp, #32]
 	eors	r4, r2
-	ldr	r3, [sp, #16]
-	ands	r3, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r4
+	ldr	r3, [sp]
+	ands	r3, r4
 	lsls	r3, r3, #1
-	eors	r4, r3
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r1
-	eors	r3, r4
-	mov	r1, r11
+	eors	r3, r2
+	movs	r1, #11
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
@@ -4455,94 +4074,88 @@ norx32_4_1_finalize:
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #48]
+	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r2
-	mov	r2, r1
-	mov	r1, r10
-	rors	r2, r1
-	str	r2, [sp, #36]
+	eors	r1, r4
+	str	r1, [sp, #20]
+	movs	r4, #16
+	rors	r1, r4
+	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
 	mov	r2, r4
-	ldr	r1, [sp, #36]
-	eors	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r4, r1
-	lsls	r1, r4, #1
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r2
-	mov	r6, r3
-	mov	r1, r9
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r1, [sp]
-	eors	r5, r1
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	ldr	r1, [sp, #4]
-	eors	r7, r1
-	mov	r1, r12
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r7
-	ldr	r1, [sp, #12]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp]
-	eors	r1, r3
-	mov	r4, r1
-	mov	r1, r11
+	mov	r4, r3
+	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	str	r1, [sp, #8]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r1, [sp, #8]
-	eors	r1, r5
-	str	r1, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r7
-	mov	r5, r1
-	mov	r1, r10
+	ldr	r3, [sp, #44]
+	mov	r1, r8
+	eors	r3, r1
+	ldr	r5, [sp, #44]
+	ands	r5, r1
+	lsls	r1, r5, #1
+	eors	r3, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r3
+	mov	r1, r9
+	eors	r5, r1
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r1, r3
+	mov	r6, r11
+	eors	r6, r5
+	mov	r1, r11
 	ands	r1, r5
 	lsls	r1, r1, #1
-	str	r1, [sp]
+	mov	r7, r6
+	eors	r7, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r8
+	eors	r1, r7
+	mov	r6, r1
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r3
+	eors	r1, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r1, r3
+	mov	r10, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r5
+	mov	r5, r1
+	movs	r1, #16
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	ldr	r1, [sp]
+	eors	r3, r5
+	mov	r1, r7
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
-	mov	r4, r9
-	rors	r1, r4
+	movs	r6, #31
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	ldr	r7, [sp, #24]
+	ldr	r6, [sp, #8]
+	eors	r6, r0
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
+	mov	r7, r6
 	eors	r7, r5
-	mov	r5, r12
+	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
@@ -4553,124 +4166,124 @@ norx32_4_1_finalize:
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r0, r5
 	mov	r2, r0
-	mov	r0, r11
+	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r10
-	rors	r4, r0
-	str	r4, [sp, #4]
+	movs	r6, #16
+	rors	r0, r6
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	ldr	r0, [sp, #4]
+	mov	r6, r5
+	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r9
-	rors	r2, r0
-	str	r2, [sp, #64]
+	str	r0, [sp, #36]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r6
-	ldr	r0, [sp, #20]
-	ands	r0, r6
+	ldr	r5, [sp, #4]
+	eors	r5, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r2, r5
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	mov	r0, r12
+	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r2
 	mov	r0, r3
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
-	eors	r3, r4
-	mov	r0, r11
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r3, r3, #1
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r2
-	mov	r2, r0
-	mov	r0, r10
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r3, r4
+	eors	r3, r0
+	movs	r4, #11
+	rors	r3, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
+	mov	r6, r5
+	eors	r6, r3
+	ands	r5, r3
+	lsls	r4, r5, #1
+	mov	r5, r6
+	eors	r5, r4
+	str	r5, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r4, r5
+	eors	r4, r2
+	mov	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r2
+	ands	r0, r2
+	lsls	r4, r0, #1
+	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r9
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #12]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #48]
-	eors	r5, r1
-	ldr	r0, [sp, #48]
+	ldr	r6, [sp, #32]
+	eors	r6, r1
+	ldr	r0, [sp, #32]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	mov	r0, r12
-	rors	r4, r0
+	mov	r5, r6
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #40]
-	eors	r3, r4
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ldr	r3, [sp, #28]
+	eors	r3, r5
+	ldr	r0, [sp, #28]
+	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r1, r3
-	mov	r0, r11
-	rors	r1, r0
+	movs	r4, #11
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
-	lsls	r0, r5, #1
+	mov	r4, r6
+	eors	r4, r1
+	ands	r6, r1
+	lsls	r0, r6, #1
+	mov	r6, r4
 	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r6
-	eors	r0, r4
+	eors	r0, r5
 	mov	r7, r0
-	mov	r0, r10
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -4678,260 +4291,200 @@ norx32_4_1_finalize:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r9
+	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp]
+	mov	r8, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	ldr	r3, [sp, #8]
-	ldr	r0, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r1, r0
+	mov	r0, r10
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r3, r10
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r1
-	ldr	r0, [sp, #36]
-	eors	r3, r0
+	mov	r3, r0
+	ldr	r1, [sp, #20]
+	eors	r3, r1
 	mov	r5, r3
-	mov	r0, r12
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #52]
-	eors	r4, r5
-	ldr	r0, [sp, #52]
-	ands	r0, r5
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	mov	r4, r11
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r4, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r1, r4
-	eors	r1, r5
-	mov	r5, r1
-	mov	r1, r10
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r5
-	ands	r0, r5
+	ldr	r4, [sp, #40]
+	eors	r4, r5
+	ldr	r1, [sp, #40]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r4
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #24]
+	eors	r3, r1
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r10, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r5
+	mov	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r1
-	mov	r1, r10
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r1, r9
+	movs	r1, #31
 	rors	r3, r1
-	ldr	r1, [sp, #24]
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #20]
-	str	r1, [sp, #20]
 	mov	r1, r6
-	str	r1, [sp, #36]
+	str	r1, [sp, #20]
 	mov	r1, r4
-	str	r1, [sp, #56]
+	str	r1, [sp, #44]
 	mov	r6, r3
-	ldr	r4, [sp, #64]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp]
-	str	r3, [sp]
-	ldr	r3, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #16]
+	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	mov	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far1
 	b	.Lnorx32_4_1_finalize_loop1
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #24]
-	mov	r0, r8
+	ldr	r5, [sp, #8]
+	mov	r0, r12
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #20]
-	mov	r0, r8
+	ldr	r5, [sp, #4]
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #36]
-	mov	r0, r8
+	ldr	r5, [sp, #20]
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #56]
-	mov	r0, r8
+	ldr	r5, [sp, #44]
 	str	r5, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
-	mov	r0, r8
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
-	mov	r0, r8
 	str	r4, [r0, #20]
 	@ norx_f.ae:83: s[6] = s6
-	mov	r0, r8
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	ldr	r1, [sp]
-	mov	r0, r8
+	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	mov	r0, r8
 	str	r3, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #8]
-	mov	r0, r8
+	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #16]
-	mov	r0, r8
+	ldr	r1, [sp]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp, #12]
-	mov	r0, r8
+	mov	r1, r11
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
-	mov	r0, r8
 	str	r2, [r0, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #32]
-	mov	r0, r8
+	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #48]
-	mov	r0, r8
+	ldr	r1, [sp, #32]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #4]
-	mov	r0, r8
+	mov	r1, r9
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	r0, r8
 	ldr	r1, [r0, #48]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #68]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #48]
-	mov	r0, r8
 	ldr	r1, [r0, #52]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #52]
-	mov	r0, r8
 	ldr	r1, [r0, #56]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #56]
-	mov	r0, r8
 	ldr	r1, [r0, #60]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r0, r8
 	ldr	r7, [r0]
-	mov	r0, r8
-	ldr	r6, [r0, #4]
-	mov	r0, r8
-	ldr	r5, [r0, #8]
-	mov	r0, r8
-	ldr	r4, [r0, #12]
-	mov	r0, r8
-	ldr	r3, [r0, #16]
-	mov	r0, r8
-	ldr	r2, [r0, #20]
-	mov	r0, r8
-	ldr	r1, [r0, #24]
-	mov	r0, r8
+	ldr	r5, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r6, [r0, #12]
+	ldr	r4, [r0, #16]
+	ldr	r3, [r0, #20]
+	ldr	r2, [r0, #24]
 	ldr	r0, [r0, #28]
-	str	r0, [sp]
-	mov	r0, r8
+	mov	r8, r0
+	mov	r0, r12
 	ldr	r0, [r0, #32]
-	str	r0, [sp, #28]
-	mov	r0, r8
+	str	r0, [sp, #12]
+	mov	r0, r12
 	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
-	mov	r0, r8
+	mov	r10, r0
+	mov	r0, r12
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #16]
-	mov	r0, r8
-	ldr	r0, [r0, #44]
-	str	r0, [sp, #12]
-	mov	r0, r8
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #40]
-	mov	r0, r8
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #32]
-	mov	r0, r8
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #48]
-	mov	r0, r8
-	ldr	r0, [r0, #60]
-	str	r0, [sp, #4]
-	movs	r0, #0
-	str	r0, [sp, #68]
-	mov	r0, r7
-	str	r0, [sp, #24]
-	mov	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r5
-	str	r0, [sp, #36]
-	mov	r0, r4
-	str	r0, [sp, #56]
-	mov	r6, r3
-	mov	r4, r2
-	ldr	r0, [sp]
 	str	r0, [sp]
-	ldr	r3, [sp, #28]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
+	mov	r0, r12
+	ldr	r0, [r0, #44]
+	mov	r11, r0
+	mov	r0, r12
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #24]
+	mov	r0, r12
+	ldr	r0, [r0, #52]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #32]
+	mov	r0, r12
+	ldr	r0, [r0, #56]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
+	mov	r0, r12
+	ldr	r0, [r0, #60]
+	mov	r9, r0
+	movs	r0, #0
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
+	mov	r0, r7
+	str	r0, [sp, #8]
+	str	r5, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r1, r6
+	str	r1, [sp, #44]
+	mov	r6, r4
+	mov	r4, r3
+	mov	r1, r2
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #24]
 .Lnorx32_4_1_finalize_loop3:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -4939,7 +4492,7 @@ norx32_4_1_finalize:
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r0
 	eors	r5, r2
-	mov	r2, r12
+	movs	r2, #8
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
@@ -4948,11 +4501,9 @@ norx32_4_1_finalize:
 	lsls	r3, r3, #1
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r3, #11
-	mov	r11, r3
 	mov	r3, r6
-	mov	r6, r11
+	eors	r3, r2
+	movs	r6, #11
 	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -4961,115 +4512,104 @@ norx32_4_1_finalize:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r0
-	eors	r6, r5
-	movs	r0, #16
-	mov	r10, r0
-	mov	r0, r6
-	mov	r5, r0
-	mov	r0, r10
-	rors	r5, r0
-	str	r5, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #12]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
-	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r0, [sp, #28]
 	ands	r2, r0
 	lsls	r2, r2, #1
 	mov	r0, r5
 	eors	r0, r2
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r3
-	ldr	r0, [sp, #40]
 	eors	r2, r0
-	movs	r0, #31
-	mov	r9, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r9
-	rors	r2, r0
-	str	r2, [sp, #44]
+	str	r0, [sp, #24]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #8]
-	eors	r5, r3
-	ldr	r0, [sp, #8]
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r5, r6
+	ldr	r0, [sp, #16]
 	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r10
+	eors	r3, r5
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r2, r4
-	eors	r2, r5
-	mov	r0, r11
-	rors	r2, r0
+	eors	r2, r3
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
 	eors	r0, r2
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	str	r3, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #16]
+	movs	r4, #16
+	rors	r0, r4
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #32]
+	mov	r4, r3
 	eors	r4, r0
-	ldr	r0, [sp, #32]
-	ands	r5, r0
-	lsls	r3, r5, #1
+	ands	r3, r0
+	lsls	r3, r3, #1
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r9
+	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r3, [sp, #48]
-	eors	r2, r3
-	mov	r3, r12
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
+	mov	r4, r5
+	ldr	r2, [sp, #32]
 	eors	r4, r2
-	ldr	r3, [sp, #16]
-	ands	r3, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r4
+	ldr	r3, [sp]
+	ands	r3, r4
 	lsls	r3, r3, #1
-	eors	r4, r3
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r1
-	eors	r3, r4
-	mov	r1, r11
+	eors	r3, r2
+	movs	r1, #11
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
@@ -5077,94 +4617,88 @@ norx32_4_1_finalize:
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #48]
+	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r2
-	mov	r2, r1
-	mov	r1, r10
-	rors	r2, r1
-	str	r2, [sp, #36]
+	eors	r1, r4
+	str	r1, [sp, #20]
+	movs	r4, #16
+	rors	r1, r4
+	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
 	mov	r2, r4
-	ldr	r1, [sp, #36]
-	eors	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r4, r1
-	lsls	r1, r4, #1
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r2
-	mov	r6, r3
-	mov	r1, r9
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r1, [sp]
-	eors	r5, r1
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	ldr	r1, [sp, #4]
-	eors	r7, r1
-	mov	r1, r12
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r7
-	ldr	r1, [sp, #12]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp]
-	eors	r1, r3
-	mov	r4, r1
-	mov	r1, r11
+	mov	r4, r3
+	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	str	r1, [sp, #8]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r1, [sp, #8]
-	eors	r1, r5
-	str	r1, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r7
-	mov	r5, r1
-	mov	r1, r10
+	ldr	r3, [sp, #44]
+	mov	r1, r8
+	eors	r3, r1
+	ldr	r5, [sp, #44]
+	ands	r5, r1
+	lsls	r1, r5, #1
+	eors	r3, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r3
+	mov	r1, r9
+	eors	r5, r1
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r1, r3
+	mov	r6, r11
+	eors	r6, r5
+	mov	r1, r11
 	ands	r1, r5
 	lsls	r1, r1, #1
-	str	r1, [sp]
+	mov	r7, r6
+	eors	r7, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r8
+	eors	r1, r7
+	mov	r6, r1
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r3
+	eors	r1, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r1, r3
+	mov	r10, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r5
+	mov	r5, r1
+	movs	r1, #16
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	ldr	r1, [sp]
+	eors	r3, r5
+	mov	r1, r7
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
-	mov	r4, r9
-	rors	r1, r4
+	movs	r6, #31
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	ldr	r7, [sp, #24]
+	ldr	r6, [sp, #8]
+	eors	r6, r0
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
+	mov	r7, r6
 	eors	r7, r5
-	mov	r5, r12
+	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
@@ -5175,124 +4709,124 @@ norx32_4_1_finalize:
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r0, r5
 	mov	r2, r0
-	mov	r0, r11
+	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r10
-	rors	r4, r0
-	str	r4, [sp, #4]
+	movs	r6, #16
+	rors	r0, r6
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	ldr	r0, [sp, #4]
+	mov	r6, r5
+	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r9
-	rors	r2, r0
-	str	r2, [sp, #64]
+	str	r0, [sp, #36]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r6
-	ldr	r0, [sp, #20]
-	ands	r0, r6
+	ldr	r5, [sp, #4]
+	eors	r5, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r2, r5
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	mov	r0, r12
+	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r2
 	mov	r0, r3
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
-	eors	r3, r4
-	mov	r0, r11
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r3, r3, #1
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r2
-	mov	r2, r0
-	mov	r0, r10
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r3, r4
+	eors	r3, r0
+	movs	r4, #11
+	rors	r3, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
+	mov	r6, r5
+	eors	r6, r3
+	ands	r5, r3
+	lsls	r4, r5, #1
+	mov	r5, r6
+	eors	r5, r4
+	str	r5, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r4, r5
+	eors	r4, r2
+	mov	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r2
+	ands	r0, r2
+	lsls	r4, r0, #1
+	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r9
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #12]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #48]
-	eors	r5, r1
-	ldr	r0, [sp, #48]
+	ldr	r6, [sp, #32]
+	eors	r6, r1
+	ldr	r0, [sp, #32]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	mov	r0, r12
-	rors	r4, r0
+	mov	r5, r6
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #40]
-	eors	r3, r4
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ldr	r3, [sp, #28]
+	eors	r3, r5
+	ldr	r0, [sp, #28]
+	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r1, r3
-	mov	r0, r11
-	rors	r1, r0
+	movs	r4, #11
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
-	lsls	r0, r5, #1
+	mov	r4, r6
+	eors	r4, r1
+	ands	r6, r1
+	lsls	r0, r6, #1
+	mov	r6, r4
 	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r6
-	eors	r0, r4
+	eors	r0, r5
 	mov	r7, r0
-	mov	r0, r10
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -5300,203 +4834,159 @@ norx32_4_1_finalize:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r9
+	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp]
+	mov	r8, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	ldr	r3, [sp, #8]
-	ldr	r0, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r1, r0
+	mov	r0, r10
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r3, r10
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r1
-	ldr	r0, [sp, #36]
-	eors	r3, r0
+	mov	r3, r0
+	ldr	r1, [sp, #20]
+	eors	r3, r1
 	mov	r5, r3
-	mov	r0, r12
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #52]
-	eors	r4, r5
-	ldr	r0, [sp, #52]
-	ands	r0, r5
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	mov	r4, r11
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r4, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r1, r4
-	eors	r1, r5
-	mov	r5, r1
-	mov	r1, r10
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r5
-	ands	r0, r5
+	ldr	r4, [sp, #40]
+	eors	r4, r5
+	ldr	r1, [sp, #40]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r4
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #24]
+	eors	r3, r1
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r10, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r5
+	mov	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r1
-	mov	r1, r10
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r1, r9
+	movs	r1, #31
 	rors	r3, r1
-	ldr	r1, [sp, #24]
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #20]
-	str	r1, [sp, #20]
 	mov	r1, r6
-	str	r1, [sp, #36]
+	str	r1, [sp, #20]
 	mov	r1, r4
-	str	r1, [sp, #56]
+	str	r1, [sp, #44]
 	mov	r6, r3
-	ldr	r4, [sp, #64]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp]
-	str	r3, [sp]
-	ldr	r3, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #16]
+	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	mov	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far2
 	b	.Lnorx32_4_1_finalize_loop3
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #24]
-	mov	r0, r8
+	ldr	r5, [sp, #8]
+	mov	r0, r12
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #20]
-	mov	r0, r8
+	ldr	r5, [sp, #4]
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #36]
-	mov	r0, r8
+	ldr	r5, [sp, #20]
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #56]
-	mov	r0, r8
+	ldr	r5, [sp, #44]
 	str	r5, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
-	mov	r0, r8
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
-	mov	r0, r8
 	str	r4, [r0, #20]
 	@ norx_f.ae:83: s[6] = s6
-	mov	r0, r8
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	ldr	r1, [sp]
-	mov	r0, r8
+	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	mov	r0, r8
 	str	r3, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #8]
-	mov	r0, r8
+	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #16]
-	mov	r0, r8
+	ldr	r1, [sp]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp, #12]
-	mov	r0, r8
+	mov	r1, r11
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
-	mov	r0, r8
 	str	r2, [r0, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #32]
-	mov	r0, r8
+	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #48]
-	mov	r0, r8
+	ldr	r1, [sp, #32]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	ldr	r1, [sp, #4]
-	mov	r0, r8
+	mov	r1, r9
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	mov	r0, r8
 	ldr	r1, [r0, #48]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #68]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #48]
-	mov	r0, r8
 	ldr	r1, [r0, #52]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #52]
-	mov	r0, r8
 	ldr	r1, [r0, #56]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #56]
-	mov	r0, r8
 	ldr	r1, [r0, #60]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, r12
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
-	mov	r0, r8
 	ldr	r1, [r0, #60]
-	mov	r0, r8
 	ldr	r3, [r0, #56]
-	mov	r0, r8
 	ldr	r4, [r0, #52]
-	mov	r0, r8
 	ldr	r2, [r0, #48]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	str	r2, [r0]
-	ldr	r0, [sp, #72]
 	str	r4, [r0, #4]
-	ldr	r0, [sp, #72]
 	str	r3, [r0, #8]
-	ldr	r0, [sp, #72]
 	str	r1, [r0, #12]
-	add	sp, #92
+	add	sp, #72
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -5508,8 +4998,8 @@ norx32_4_1_finalize:
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 104 bytes (39 spill slots, 22 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1308 bytes of code and literals
+@     frame 84 bytes (35 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1118 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -5522,22 +5012,22 @@ norx32_4_1_initialize:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #104
-	str	r0, [sp, #4]
+	sub	sp, #84
+	mov	r9, r0
 	ldr	r0, [r1]
-	str	r0, [sp, #84]
+	str	r0, [sp, #64]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #80]
+	str	r0, [sp, #60]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #76]
+	str	r0, [sp, #56]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #72]
+	str	r0, [sp, #52]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_bytes1:
-	add	r3, sp, #88
+	add	r3, sp, #68
 	movs	r1, #16
 .Lnorx32_4_1_initialize_cpy4:
 	subs	r1, #1
@@ -5553,140 +5043,102 @@ norx32_4_1_initialize:
 	ldr	r3, [r2, #8]
 	ldr	r2, [r2, #12]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	str	r1, [r0]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #64]
 	str	r1, [r0, #16]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #4]
 	str	r4, [r0, #4]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #60]
 	str	r1, [r0, #20]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #4]
 	str	r3, [r0, #8]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #56]
 	str	r1, [r0, #24]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #4]
 	str	r2, [r0, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #52]
 	str	r1, [r0, #28]
 	@ norx32_4_1.ae:73: s[8] = u8
 	ldr	r1, =0xa3d8d930
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #32]
 	@ norx32_4_1.ae:74: s[9] = u9
 	ldr	r1, =0x3fa8b72c
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #36]
 	@ norx32_4_1.ae:75: s[10] = u10
 	ldr	r1, =0xed84eb49
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #40]
 	@ norx32_4_1.ae:76: s[11] = u11
 	ldr	r1, =0xedca4787
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #44]
 	@ norx32_4_1.ae:77: s[12] = u12 ^ w
 	ldr	r1, =0x335463cb
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #48]
 	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
 	ldr	r1, =0xf994220f
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #52]
 	@ norx32_4_1.ae:79: s[14] = u14 ^ p
 	ldr	r1, =0xbe0bf5c8
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #56]
 	@ norx32_4_1.ae:80: s[15] = u15 ^ t
 	ldr	r1, =0xd7c49184
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [sp, #4]
 	ldr	r0, [r0]
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
-	ldr	r7, [r0, #4]
-	ldr	r0, [sp, #4]
-	ldr	r6, [r0, #8]
-	ldr	r0, [sp, #4]
-	ldr	r5, [r0, #12]
-	ldr	r0, [sp, #4]
-	ldr	r4, [r0, #16]
-	ldr	r0, [sp, #4]
-	ldr	r3, [r0, #20]
-	ldr	r0, [sp, #4]
-	ldr	r1, [r0, #24]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #4]
+	mov	r0, r9
+	ldr	r5, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r7, [r0, #12]
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r3, [r0, #24]
 	ldr	r2, [r0, #28]
-	ldr	r0, [sp, #4]
 	ldr	r0, [r0, #32]
-	mov	r12, r0
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #12]
+	mov	r0, r9
 	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
+	mov	r10, r0
+	mov	r0, r9
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #44]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, #60]
-	mov	r11, r0
-	movs	r0, #0
-	str	r0, [sp, #68]
-	ldr	r0, [sp]
-	str	r0, [sp, #24]
-	mov	r0, r7
-	str	r0, [sp, #20]
-	mov	r0, r6
-	str	r0, [sp, #36]
-	mov	r0, r5
-	str	r0, [sp, #56]
-	mov	r6, r4
-	mov	r4, r3
-	mov	r0, r2
 	str	r0, [sp]
-	mov	r3, r12
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #48]
-	mov	r0, r11
+	mov	r0, r9
+	ldr	r0, [r0, #44]
 	mov	r11, r0
+	mov	r0, r9
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #24]
+	mov	r0, r9
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #16]
+	mov	r0, r9
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #32]
+	mov	r0, r9
+	ldr	r0, [r0, #60]
+	mov	r12, r0
+	movs	r0, #0
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r5, [sp, #4]
+	str	r1, [sp, #20]
+	mov	r1, r7
+	str	r1, [sp, #44]
+	mov	r1, r3
+	mov	r3, r2
+	mov	r8, r3
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #24]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -5695,7 +5147,6 @@ norx32_4_1_initialize:
 	mov	r5, r0
 	eors	r5, r2
 	movs	r2, #8
-	mov	r10, r2
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
@@ -5704,11 +5155,9 @@ norx32_4_1_initialize:
 	lsls	r3, r3, #1
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r3, #11
-	mov	r9, r3
 	mov	r3, r6
-	mov	r6, r9
+	eors	r3, r2
+	movs	r6, #11
 	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -5717,115 +5166,104 @@ norx32_4_1_initialize:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r0
-	eors	r6, r5
-	movs	r0, #16
-	mov	r8, r0
-	mov	r0, r6
-	mov	r5, r0
-	mov	r0, r8
-	rors	r5, r0
-	str	r5, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #12]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
-	ldr	r0, [sp, #28]
 	eors	r5, r0
-	ldr	r0, [sp, #28]
 	ands	r2, r0
 	lsls	r2, r2, #1
 	mov	r0, r5
 	eors	r0, r2
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r3
-	ldr	r0, [sp, #40]
 	eors	r2, r0
-	movs	r0, #31
-	mov	r12, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #44]
+	str	r0, [sp, #24]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #8]
-	eors	r5, r3
-	ldr	r0, [sp, #8]
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r5, r6
+	ldr	r0, [sp, #16]
 	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r10
+	eors	r3, r5
+	mov	r0, r10
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r2, r4
-	eors	r2, r5
-	mov	r0, r9
-	rors	r2, r0
+	eors	r2, r3
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
 	eors	r0, r2
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	str	r3, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #16]
+	movs	r4, #16
+	rors	r0, r4
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #32]
+	mov	r4, r3
 	eors	r4, r0
-	ldr	r0, [sp, #32]
-	ands	r5, r0
-	lsls	r3, r5, #1
+	ands	r3, r0
+	lsls	r3, r3, #1
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #52]
+	str	r0, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r12
+	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r3, [sp, #48]
-	eors	r2, r3
-	mov	r3, r10
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #16]
+	mov	r4, r5
+	ldr	r2, [sp, #32]
 	eors	r4, r2
-	ldr	r3, [sp, #16]
-	ands	r3, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r4
+	ldr	r3, [sp]
+	ands	r3, r4
 	lsls	r3, r3, #1
-	eors	r4, r3
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r1
-	eors	r3, r4
-	mov	r1, r9
+	eors	r3, r2
+	movs	r1, #11
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
@@ -5833,94 +5271,88 @@ norx32_4_1_initialize:
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #48]
+	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r2
-	mov	r2, r1
-	mov	r1, r8
-	rors	r2, r1
-	str	r2, [sp, #36]
+	eors	r1, r4
+	str	r1, [sp, #20]
+	movs	r4, #16
+	rors	r1, r4
+	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
 	mov	r2, r4
-	ldr	r1, [sp, #36]
-	eors	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r4, r1
-	lsls	r1, r4, #1
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r2
-	mov	r6, r3
-	mov	r1, r12
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r1, [sp]
-	eors	r5, r1
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	mov	r1, r11
-	eors	r7, r1
-	mov	r1, r10
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r7
-	ldr	r1, [sp, #12]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp]
-	eors	r1, r3
-	mov	r4, r1
-	mov	r1, r9
+	mov	r4, r3
+	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	str	r1, [sp, #8]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r1, [sp, #8]
-	eors	r1, r5
-	str	r1, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r7
-	mov	r5, r1
+	ldr	r3, [sp, #44]
 	mov	r1, r8
+	eors	r3, r1
+	ldr	r5, [sp, #44]
+	ands	r5, r1
+	lsls	r1, r5, #1
+	eors	r3, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r3
+	mov	r1, r12
+	eors	r5, r1
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r1, r3
+	mov	r6, r11
+	eors	r6, r5
+	mov	r1, r11
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r11, r1
+	mov	r7, r6
+	eors	r7, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r8
+	eors	r1, r7
+	mov	r6, r1
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r3
+	eors	r1, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r1, r3
+	mov	r10, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r5
+	mov	r5, r1
+	movs	r1, #16
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r1, r11
+	eors	r3, r5
+	mov	r1, r7
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
-	mov	r4, r12
-	rors	r1, r4
+	movs	r6, #31
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r0
-	ldr	r7, [sp, #24]
+	ldr	r6, [sp, #8]
+	eors	r6, r0
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
+	mov	r7, r6
 	eors	r7, r5
-	mov	r5, r10
+	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
@@ -5931,124 +5363,124 @@ norx32_4_1_initialize:
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r0, r5
 	mov	r2, r0
-	mov	r0, r9
+	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r8
-	rors	r4, r0
-	mov	r11, r4
+	movs	r6, #16
+	rors	r0, r6
+	mov	r12, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	mov	r0, r11
-	eors	r4, r0
-	mov	r0, r11
+	mov	r6, r5
+	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #64]
+	str	r0, [sp, #36]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r6
-	ldr	r0, [sp, #20]
-	ands	r0, r6
+	ldr	r5, [sp, #4]
+	eors	r5, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r2, r5
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	mov	r0, r10
+	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r2
 	mov	r0, r3
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
-	eors	r3, r4
-	mov	r0, r9
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r3, r3, #1
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r2
-	mov	r2, r0
-	mov	r0, r8
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r3, r4
+	eors	r3, r0
+	movs	r4, #11
+	rors	r3, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
+	mov	r6, r5
+	eors	r6, r3
+	ands	r5, r3
+	lsls	r4, r5, #1
+	mov	r5, r6
+	eors	r5, r4
+	str	r5, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r4, r5
+	eors	r4, r2
+	mov	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r2
+	ands	r0, r2
+	lsls	r4, r0, #1
+	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #12]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #48]
-	eors	r5, r1
-	ldr	r0, [sp, #48]
+	ldr	r6, [sp, #32]
+	eors	r6, r1
+	ldr	r0, [sp, #32]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	mov	r0, r10
-	rors	r4, r0
+	mov	r5, r6
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #40]
-	eors	r3, r4
-	ldr	r0, [sp, #40]
-	ands	r0, r4
+	ldr	r3, [sp, #28]
+	eors	r3, r5
+	ldr	r0, [sp, #28]
+	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r1, r3
-	mov	r0, r9
-	rors	r1, r0
+	movs	r4, #11
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
-	lsls	r0, r5, #1
+	mov	r4, r6
+	eors	r4, r1
+	ands	r6, r1
+	lsls	r0, r6, #1
+	mov	r6, r4
 	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r6
-	eors	r0, r4
+	eors	r0, r5
 	mov	r7, r0
-	mov	r0, r8
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -6056,189 +5488,152 @@ norx32_4_1_initialize:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r12
+	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp]
+	mov	r8, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	ldr	r3, [sp, #8]
-	ldr	r0, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r1, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r1
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	mov	r5, r3
 	mov	r0, r10
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #52]
-	eors	r4, r5
-	ldr	r0, [sp, #52]
-	ands	r0, r5
-	b	.Lnorx32_4_1_initialize_pool1
-	.ltorg
-.Lnorx32_4_1_initialize_pool1:
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #44]
-	eors	r3, r0
-	mov	r4, r9
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r4, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r1, r4
-	eors	r1, r5
-	mov	r5, r1
-	mov	r1, r8
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r3, r10
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r0
+	ldr	r1, [sp, #20]
+	eors	r3, r1
+	mov	r5, r3
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r5
-	ands	r0, r5
+	ldr	r4, [sp, #40]
+	eors	r4, r5
+	ldr	r1, [sp, #40]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r4
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #24]
+	eors	r3, r1
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r8, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r5
+	mov	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r1
-	mov	r1, r8
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r1, r12
+	movs	r1, #31
 	rors	r3, r1
-	ldr	r1, [sp, #24]
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #20]
-	str	r1, [sp, #20]
 	mov	r1, r6
-	str	r1, [sp, #36]
+	str	r1, [sp, #20]
 	mov	r1, r4
-	str	r1, [sp, #56]
+	str	r1, [sp, #44]
 	mov	r6, r3
-	ldr	r4, [sp, #64]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp]
-	str	r3, [sp]
-	ldr	r3, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #16]
+	mov	r10, r0
 	mov	r0, r7
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	mov	r0, r5
-	str	r0, [sp, #48]
-	mov	r0, r11
-	mov	r11, r0
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_initialize_far1
 	b	.Lnorx32_4_1_initialize_loop5
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp, #4]
+	ldr	r5, [sp, #8]
+	mov	r0, r9
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp, #4]
+	ldr	r5, [sp, #4]
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #36]
-	ldr	r0, [sp, #4]
+	ldr	r5, [sp, #20]
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #56]
-	ldr	r0, [sp, #4]
+	ldr	r5, [sp, #44]
 	str	r5, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
-	ldr	r0, [sp, #4]
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
-	ldr	r0, [sp, #4]
 	str	r4, [r0, #20]
+	b	.Lnorx32_4_1_initialize_pool1
+	.ltorg
+.Lnorx32_4_1_initialize_pool1:
 	@ norx_f.ae:83: s[6] = s6
-	ldr	r0, [sp, #4]
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	ldr	r1, [sp]
-	ldr	r0, [sp, #4]
+	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	ldr	r0, [sp, #4]
 	str	r3, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #4]
+	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #4]
+	mov	r1, r11
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
-	ldr	r0, [sp, #4]
 	str	r2, [r0, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #4]
+	ldr	r1, [sp, #32]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r11
-	ldr	r0, [sp, #4]
+	mov	r1, r12
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #48]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	str	r1, [r0, #48]
-	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #52]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	str	r1, [r0, #52]
-	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #56]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	str	r1, [r0, #56]
-	ldr	r0, [sp, #4]
 	ldr	r1, [r0, #60]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	str	r1, [r0, #60]
-	add	sp, #104
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -102,8 +102,8 @@ norx_f_g:
 
 
 @ --- norx_f_f: norx_f.f
-@     frame 124 bytes (51 spill slots, 31 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 952 bytes of code and literals
+@     frame 112 bytes (47 spill slots, 28 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 914 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
 	.type norx_f_f, %function
@@ -116,465 +116,448 @@ norx_f_f:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #124
-	str	r1, [sp, #12]
-	mov	r1, r2
-	str	r1, [sp, #20]
-	mov	r1, r3
-	str	r1, [sp, #44]
-	ldr	r3, [sp, #160]
-	ldr	r1, [sp, #164]
-	ldr	r2, [sp, #168]
-	ldr	r4, [sp, #172]
-	str	r4, [sp]
-	ldr	r4, [sp, #176]
+	sub	sp, #112
+	mov	r4, r0
+	mov	r0, r1
+	str	r0, [sp, #8]
+	mov	r0, r2
+	str	r0, [sp, #24]
+	mov	r0, r3
+	str	r0, [sp, #32]
+	ldr	r3, [sp, #148]
+	ldr	r2, [sp, #152]
+	ldr	r1, [sp, #156]
+	ldr	r0, [sp, #160]
+	mov	r12, r0
+	ldr	r6, [sp, #164]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #36]
 	ldr	r5, [sp, #180]
-	str	r5, [sp, #8]
-	ldr	r5, [sp, #184]
-	str	r5, [sp, #40]
-	ldr	r5, [sp, #188]
-	str	r5, [sp, #48]
-	ldr	r7, [sp, #192]
-	ldr	r5, [sp, #196]
-	str	r5, [sp, #24]
-	ldr	r5, [sp, #200]
-	str	r5, [sp, #52]
-	ldr	r5, [sp, #204]
-	str	r5, [sp, #56]
-	ldr	r5, [sp, #208]
-	str	r5, [sp, #120]
-	ldr	r5, [sp, #212]
-	str	r5, [sp, #116]
-	ldr	r5, [sp, #216]
-	str	r5, [sp, #112]
-	ldr	r5, [sp, #220]
-	str	r5, [sp, #108]
-	ldr	r5, [sp, #224]
-	str	r5, [sp, #104]
-	ldr	r5, [sp, #228]
-	str	r5, [sp, #100]
-	ldr	r5, [sp, #232]
-	str	r5, [sp, #96]
-	ldr	r5, [sp, #236]
-	str	r5, [sp, #92]
-	ldr	r5, [sp, #240]
-	str	r5, [sp, #88]
-	ldr	r5, [sp, #244]
-	str	r5, [sp, #84]
-	ldr	r5, [sp, #248]
-	str	r5, [sp, #80]
-	ldr	r5, [sp, #252]
-	str	r5, [sp, #76]
-	ldr	r5, [sp, #256]
-	str	r5, [sp, #72]
-	ldr	r5, [sp, #260]
-	str	r5, [sp, #68]
-	ldr	r5, [sp, #264]
-	str	r5, [sp, #64]
-	ldr	r5, [sp, #268]
-	str	r5, [sp, #60]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #196]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #228]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #232]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #236]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #240]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #244]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #248]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #252]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #256]
+	str	r0, [sp, #48]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r3
-	ands	r0, r3
-	lsls	r0, r0, #1
-	mov	r6, r5
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	eors	r5, r7
-	movs	r0, #8
-	mov	r10, r0
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r4
-	eors	r7, r5
 	mov	r0, r4
-	ands	r0, r5
-	lsls	r0, r0, #1
-	mov	r4, r7
-	eors	r4, r0
+	eors	r0, r3
+	ands	r4, r3
+	lsls	r4, r4, #1
+	eors	r0, r4
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r0
+	eors	r4, r5
+	mov	r5, r4
+	movs	r4, #8
+	rors	r5, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r6
+	eors	r4, r5
+	ands	r6, r5
+	lsls	r6, r6, #1
+	eors	r4, r6
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r3, r4
-	movs	r0, #11
-	mov	r9, r0
-	rors	r3, r0
+	movs	r6, #11
+	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
+	mov	r7, r0
+	eors	r7, r3
+	ands	r0, r3
+	lsls	r6, r0, #1
+	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #36]
+	str	r0, [sp, #12]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r0
-	eors	r6, r5
-	movs	r0, #16
-	mov	r8, r0
-	mov	r0, r6
-	mov	r5, r0
-	mov	r0, r8
-	rors	r5, r0
-	str	r5, [sp, #4]
+	eors	r0, r5
+	movs	r6, #16
+	rors	r0, r6
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
-	ldr	r0, [sp, #4]
 	eors	r5, r0
-	ldr	r0, [sp, #4]
 	ands	r4, r0
 	lsls	r4, r4, #1
 	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	movs	r0, #31
-	mov	r12, r0
-	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	str	r3, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #12]
-	eors	r5, r1
-	ldr	r0, [sp, #12]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r0, [sp, #24]
-	eors	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #8]
-	eors	r4, r3
-	ldr	r0, [sp, #8]
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	mov	r0, r9
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #24]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	str	r3, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	ldr	r0, [sp, #8]
-	eors	r5, r0
-	ldr	r0, [sp, #8]
-	ands	r4, r0
-	lsls	r3, r4, #1
-	mov	r0, r5
-	eors	r0, r3
-	str	r0, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r3, r1
-	mov	r0, r12
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r2
-	ldr	r0, [sp, #20]
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r5
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	mov	r0, r10
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r1
-	ldr	r0, [sp, #40]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r4
-	mov	r0, r9
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r2
-	ands	r5, r2
-	lsls	r5, r5, #1
-	eors	r0, r5
 	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	mov	r1, r0
-	mov	r0, r8
-	rors	r1, r0
-	str	r1, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	ldr	r0, [sp, #12]
-	eors	r5, r0
-	ldr	r0, [sp, #12]
-	ands	r4, r0
-	lsls	r1, r4, #1
-	mov	r0, r5
-	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r6, r2
-	mov	r1, r12
-	rors	r6, r1
+	eors	r3, r0
+	mov	r0, r3
+	str	r0, [sp]
+	movs	r7, #31
+	rors	r0, r7
+	str	r0, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #44]
-	ldr	r1, [sp]
-	eors	r5, r1
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp]
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	ldr	r1, [sp, #56]
-	eors	r7, r1
-	mov	r1, r10
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #48]
-	eors	r2, r7
-	ldr	r1, [sp, #48]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp]
-	eors	r1, r2
-	mov	r4, r1
-	mov	r1, r9
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	mov	r11, r1
-	ands	r5, r4
-	lsls	r5, r5, #1
-	mov	r1, r11
-	eors	r1, r5
-	mov	r11, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r7
-	mov	r5, r1
-	mov	r1, r8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
-	mov	r1, r2
-	ands	r1, r5
-	lsls	r1, r1, #1
-	mov	r2, r7
-	eors	r2, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
-	eors	r1, r2
-	mov	r4, r12
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #36]
-	eors	r4, r3
-	ldr	r7, [sp, #36]
-	ands	r7, r3
-	lsls	r7, r7, #1
-	eors	r4, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
-	eors	r7, r5
-	mov	r5, r10
-	rors	r7, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r7
-	ands	r0, r7
+	ldr	r5, [sp, #8]
+	eors	r5, r2
+	ldr	r0, [sp, #8]
+	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r5, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r0, r3
-	eors	r0, r5
-	mov	r3, r0
-	mov	r0, r9
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #48]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r8
-	rors	r4, r0
-	str	r4, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r5
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	eors	r4, r0
-	ldr	r0, [sp]
-	ands	r5, r0
-	lsls	r5, r5, #1
-	mov	r0, r4
-	eors	r0, r5
-	str	r0, [sp, #44]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	str	r3, [sp, #52]
+	movs	r0, #8
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #24]
-	eors	r5, r6
-	ldr	r0, [sp, #24]
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
+	ldr	r3, [sp, #4]
+	eors	r3, r4
 	ldr	r0, [sp, #4]
-	eors	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r3
-	mov	r0, r2
-	ands	r0, r3
+	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r6
-	eors	r2, r4
-	mov	r0, r9
-	rors	r2, r0
+	eors	r2, r3
+	movs	r6, #11
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r5
 	eors	r0, r2
 	ands	r5, r2
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #36]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #24]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #40]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r1
-	ldr	r0, [sp, #20]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r0, [sp, #8]
-	eors	r2, r0
-	mov	r0, r10
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #32]
-	eors	r4, r2
-	ldr	r0, [sp, #32]
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	mov	r0, r9
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
 	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r4
+	movs	r4, #16
+	rors	r0, r4
+	mov	r10, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r3
+	eors	r4, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	mov	r0, r4
+	eors	r0, r3
+	str	r0, [sp, #16]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r2, r0
+	mov	r7, r2
+	movs	r0, #31
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #24]
+	eors	r4, r1
+	ldr	r0, [sp, #24]
+	ands	r0, r1
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r4
+	ldr	r0, [sp, #40]
+	eors	r3, r0
+	movs	r0, #8
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #28]
+	eors	r2, r3
+	ldr	r0, [sp, #28]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	rors	r1, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r4
+	eors	r0, r1
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r0, r4
+	str	r0, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	movs	r4, #16
+	rors	r0, r4
+	mov	r11, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
+	mov	r2, r3
+	eors	r2, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
+	mov	r5, r1
+	movs	r0, #31
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp, #32]
+	mov	r0, r12
+	eors	r1, r0
+	ldr	r3, [sp, #32]
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r1, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r1
+	ldr	r0, [sp, #44]
+	eors	r3, r0
+	movs	r0, #8
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #36]
+	eors	r4, r3
+	ldr	r0, [sp, #36]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r0, r12
+	eors	r0, r4
+	mov	r6, r0
+	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r6
+	ands	r1, r6
+	lsls	r1, r1, #1
+	eors	r0, r1
+	mov	r12, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	mov	r3, r0
+	movs	r0, #16
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r4
+	eors	r1, r3
+	mov	r0, r4
+	ands	r0, r3
+	lsls	r0, r0, #1
+	mov	r4, r1
+	eors	r4, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r0, r6
+	eors	r0, r4
+	mov	r1, r0
+	movs	r0, #31
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #12]
+	eors	r0, r7
+	ldr	r6, [sp, #12]
+	ands	r6, r7
+	lsls	r6, r6, #1
+	eors	r0, r6
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r0
+	eors	r6, r3
+	movs	r3, #8
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r6
+	ands	r2, r6
+	lsls	r2, r2, #1
+	eors	r3, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r7
+	eors	r2, r3
+	movs	r7, #11
+	rors	r2, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r0
+	eors	r7, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r7, r0
+	str	r7, [sp, #36]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r7
+	eors	r0, r6
+	movs	r6, #16
+	rors	r0, r6
+	mov	r8, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r3
+	eors	r6, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	mov	r0, r6
+	eors	r0, r3
+	str	r0, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r2, r0
+	mov	r6, r2
+	str	r6, [sp, #12]
+	movs	r7, #31
+	rors	r6, r7
+	str	r6, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #8]
+	eors	r6, r5
+	ldr	r0, [sp, #8]
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r6
+	mov	r0, r9
+	eors	r3, r0
+	movs	r0, #8
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r4
+	eors	r2, r3
+	mov	r0, r4
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r0, r5
 	eors	r0, r2
-	mov	r2, r0
-	mov	r0, r8
+	movs	r4, #11
+	rors	r0, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r6
+	eors	r5, r0
+	ands	r6, r0
+	lsls	r4, r6, #1
+	mov	r7, r5
+	eors	r7, r4
+	str	r7, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r4, r7
+	eors	r4, r3
+	mov	r3, r4
+	movs	r4, #16
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r4, r2
+	str	r4, [sp, #24]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r0, r4
+	mov	r6, r0
+	str	r6, [sp, #8]
+	movs	r7, #31
+	rors	r6, r7
+	str	r6, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #4]
+	eors	r4, r1
+	ldr	r0, [sp, #4]
+	ands	r0, r1
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r2, r4
+	mov	r0, r10
+	eors	r2, r0
+	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
+	ldr	r5, [sp, #20]
 	eors	r5, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
+	ldr	r0, [sp, #20]
+	ands	r0, r2
+	lsls	r0, r0, #1
 	eors	r5, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r12
-	rors	r1, r0
-	str	r1, [sp, #20]
+	eors	r0, r5
+	movs	r6, #11
+	rors	r0, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
-	ldr	r0, [sp, #16]
+	mov	r6, r4
+	eors	r6, r0
+	ands	r4, r0
+	lsls	r1, r4, #1
+	mov	r7, r6
+	eors	r7, r1
+	str	r7, [sp, #20]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r1, r7
+	eors	r1, r2
+	mov	r2, r1
+	movs	r4, #16
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r5
+	eors	r4, r2
+	ands	r5, r2
+	lsls	r1, r5, #1
+	mov	r5, r4
+	eors	r5, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r0, r5
+	mov	r6, r0
+	str	r6, [sp, #4]
+	movs	r7, #31
+	rors	r6, r7
+	str	r6, [sp, #4]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r12
+	ldr	r0, [sp]
 	eors	r1, r0
-	mov	r4, r11
-	ldr	r0, [sp, #16]
+	mov	r4, r12
 	ands	r4, r0
 	lsls	r0, r4, #1
 	eors	r1, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r1
-	ldr	r0, [sp, #12]
+	mov	r0, r11
 	eors	r4, r0
-	mov	r0, r10
+	movs	r0, #8
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp, #16]
 	eors	r7, r4
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	ands	r0, r4
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp]
 	eors	r6, r0
 	mov	r7, r6
-	mov	r6, r9
+	movs	r6, #11
 	rors	r7, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r1
@@ -585,7 +568,7 @@ norx_f_f:
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r1, r6
 	eors	r1, r4
-	mov	r4, r8
+	movs	r4, #16
 	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
@@ -596,54 +579,52 @@ norx_f_f:
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r0, r7
 	eors	r0, r4
-	str	r0, [sp, #4]
-	mov	r7, r12
-	ldr	r0, [sp, #4]
+	movs	r7, #31
 	rors	r0, r7
-	str	r0, [sp, #4]
-	ldr	r7, [sp, #48]
-	ldr	r0, [sp, #120]
-	str	r7, [r0]
+	mov	r12, r0
 	ldr	r7, [sp, #36]
-	ldr	r0, [sp, #116]
-	str	r7, [r0]
-	ldr	r7, [sp, #8]
-	ldr	r0, [sp, #112]
-	str	r7, [r0]
 	ldr	r0, [sp, #108]
-	str	r6, [r0]
-	ldr	r6, [sp, #104]
-	ldr	r0, [sp, #4]
-	str	r0, [r6]
-	ldr	r6, [sp, #52]
+	str	r7, [r0]
+	ldr	r7, [sp, #28]
+	ldr	r0, [sp, #104]
+	str	r7, [r0]
+	ldr	r7, [sp, #20]
 	ldr	r0, [sp, #100]
-	str	r6, [r0]
-	ldr	r6, [sp, #40]
+	str	r7, [r0]
 	ldr	r0, [sp, #96]
 	str	r6, [r0]
-	ldr	r6, [sp, #20]
-	ldr	r0, [sp, #92]
-	str	r6, [r0]
+	ldr	r6, [sp, #92]
+	mov	r0, r12
+	str	r0, [r6]
+	ldr	r6, [sp, #12]
 	ldr	r0, [sp, #88]
-	str	r5, [r0]
+	str	r6, [r0]
+	ldr	r6, [sp, #8]
 	ldr	r0, [sp, #84]
-	str	r4, [r0]
-	ldr	r4, [sp, #44]
+	str	r6, [r0]
+	ldr	r6, [sp, #4]
 	ldr	r0, [sp, #80]
+	str	r6, [r0]
+	ldr	r0, [sp, #76]
+	str	r5, [r0]
+	ldr	r0, [sp, #72]
+	str	r4, [r0]
+	ldr	r4, [sp, #32]
+	ldr	r0, [sp, #68]
 	str	r4, [r0]
 	ldr	r4, [sp, #24]
-	ldr	r0, [sp, #76]
-	str	r4, [r0]
-	ldr	r0, [sp, #72]
-	str	r3, [r0]
-	ldr	r0, [sp, #68]
-	str	r2, [r0]
 	ldr	r0, [sp, #64]
-	str	r1, [r0]
-	ldr	r1, [sp]
+	str	r4, [r0]
 	ldr	r0, [sp, #60]
+	str	r3, [r0]
+	ldr	r0, [sp, #56]
+	str	r2, [r0]
+	ldr	r0, [sp, #52]
 	str	r1, [r0]
-	add	sp, #124
+	mov	r1, r8
+	ldr	r0, [sp, #48]
+	str	r1, [r0]
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -655,8 +636,8 @@ norx_f_f:
 
 
 @ --- norx_f_permute: norx_f.permute
-@     frame 72 bytes (35 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1056 bytes of code and literals
+@     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 906 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -669,82 +650,60 @@ norx_f_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #72
-	str	r0, [sp, #52]
+	sub	sp, #52
+	str	r0, [sp, #40]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r0]
 	str	r0, [sp]
-	ldr	r0, [sp, #52]
-	ldr	r7, [r0, #4]
-	ldr	r0, [sp, #52]
-	ldr	r6, [r0, #8]
-	ldr	r0, [sp, #52]
-	ldr	r5, [r0, #12]
-	ldr	r0, [sp, #52]
-	ldr	r4, [r0, #16]
-	ldr	r0, [sp, #52]
-	ldr	r3, [r0, #20]
-	ldr	r0, [sp, #52]
-	ldr	r1, [r0, #24]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #40]
+	ldr	r5, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r7, [r0, #12]
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r3, [r0, #24]
 	ldr	r2, [r0, #28]
-	ldr	r0, [sp, #52]
 	ldr	r0, [r0, #32]
-	mov	r12, r0
-	ldr	r0, [sp, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #36]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #52]
+	mov	r9, r0
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #52]
+	mov	r11, r0
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #44]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #52]
+	mov	r10, r0
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #48]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #52]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #52]
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #52]
-	ldr	r0, [r0, #60]
-	mov	r11, r0
-	movs	r0, #0
-	str	r0, [sp, #68]
-	ldr	r0, [sp]
 	str	r0, [sp, #20]
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r6
-	str	r0, [sp, #32]
-	mov	r0, r5
-	str	r0, [sp, #56]
-	mov	r6, r4
-	mov	r4, r3
-	mov	r0, r2
-	str	r0, [sp]
-	mov	r3, r12
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #52]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #56]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #44]
-	mov	r0, r11
-	mov	r11, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #60]
+	mov	r12, r0
+	movs	r0, #0
+	str	r0, [sp, #48]
+	ldr	r0, [sp]
+	str	r0, [sp, #4]
+	str	r5, [sp]
+	str	r1, [sp, #16]
+	mov	r1, r7
+	str	r1, [sp, #44]
+	mov	r1, r3
+	mov	r3, r2
+	mov	r8, r3
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #20]
 .Lnorx_f_permute_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #20]
+	ldr	r7, [sp, #4]
 	eors	r7, r6
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -753,7 +712,6 @@ norx_f_permute:
 	mov	r5, r0
 	eors	r5, r2
 	movs	r2, #8
-	mov	r10, r2
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
@@ -762,11 +720,9 @@ norx_f_permute:
 	lsls	r3, r3, #1
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r3, #11
-	mov	r9, r3
 	mov	r3, r6
-	mov	r6, r9
+	eors	r3, r2
+	movs	r6, #11
 	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
@@ -775,115 +731,104 @@ norx_f_permute:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r0
-	eors	r6, r5
-	movs	r0, #16
-	mov	r8, r0
-	mov	r0, r6
-	mov	r5, r0
-	mov	r0, r8
-	rors	r5, r0
-	str	r5, [sp, #24]
+	eors	r0, r5
+	str	r0, [sp, #8]
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
-	ldr	r0, [sp, #24]
 	eors	r5, r0
-	ldr	r0, [sp, #24]
 	ands	r2, r0
 	lsls	r2, r2, #1
 	mov	r0, r5
 	eors	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #24]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r3
-	ldr	r0, [sp, #36]
 	eors	r2, r0
-	movs	r0, #31
-	mov	r12, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #40]
+	str	r0, [sp, #20]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp]
 	eors	r6, r4
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	ldr	r0, [sp, #28]
-	eors	r3, r0
-	mov	r0, r10
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
-	eors	r5, r3
-	ldr	r0, [sp, #4]
-	ands	r0, r3
-	lsls	r0, r0, #1
+	mov	r5, r6
+	ldr	r0, [sp, #12]
 	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r9
+	eors	r3, r5
+	mov	r0, r9
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r2, r4
-	eors	r2, r5
-	mov	r0, r9
-	rors	r2, r0
+	eors	r2, r3
+	movs	r4, #11
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
 	eors	r0, r2
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
-	mov	r0, r8
-	rors	r3, r0
-	str	r3, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #12]
+	movs	r4, #16
+	rors	r0, r4
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	ldr	r0, [sp, #28]
+	mov	r4, r3
 	eors	r4, r0
-	ldr	r0, [sp, #28]
-	ands	r5, r0
-	lsls	r3, r5, #1
+	ands	r3, r0
+	lsls	r3, r3, #1
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #48]
+	str	r0, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r12
+	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #16]
 	eors	r5, r1
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r3, [sp, #44]
-	eors	r2, r3
-	mov	r3, r10
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #12]
+	mov	r4, r5
+	ldr	r2, [sp, #28]
 	eors	r4, r2
-	ldr	r3, [sp, #12]
-	ands	r3, r2
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r11
+	eors	r2, r4
+	mov	r3, r11
+	ands	r3, r4
 	lsls	r3, r3, #1
-	eors	r4, r3
+	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r1
-	eors	r3, r4
-	mov	r1, r9
+	eors	r3, r2
+	movs	r1, #11
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
@@ -891,94 +836,88 @@ norx_f_permute:
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #44]
+	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r2
-	mov	r2, r1
-	mov	r1, r8
-	rors	r2, r1
-	str	r2, [sp, #32]
+	eors	r1, r4
+	str	r1, [sp, #16]
+	movs	r4, #16
+	rors	r1, r4
+	str	r1, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
 	mov	r2, r4
-	ldr	r1, [sp, #32]
-	eors	r2, r1
-	ldr	r1, [sp, #32]
-	ands	r4, r1
-	lsls	r1, r4, #1
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r2
-	mov	r6, r3
-	mov	r1, r12
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #56]
-	ldr	r1, [sp]
-	eors	r5, r1
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	mov	r1, r11
-	eors	r7, r1
-	mov	r1, r10
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #8]
-	eors	r3, r7
-	ldr	r1, [sp, #8]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp]
-	eors	r1, r3
-	mov	r4, r1
-	mov	r1, r9
+	mov	r4, r3
+	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	str	r1, [sp, #4]
-	ands	r5, r4
-	lsls	r5, r5, #1
-	ldr	r1, [sp, #4]
-	eors	r1, r5
-	str	r1, [sp, #4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r7
-	mov	r5, r1
+	ldr	r3, [sp, #44]
 	mov	r1, r8
+	eors	r3, r1
+	ldr	r5, [sp, #44]
+	ands	r5, r1
+	lsls	r1, r5, #1
+	eors	r3, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r3
+	mov	r1, r12
+	eors	r5, r1
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
-	eors	r7, r5
-	mov	r1, r3
+	mov	r6, r10
+	eors	r6, r5
+	mov	r1, r10
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r11, r1
+	mov	r7, r6
+	eors	r7, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r8
+	eors	r1, r7
+	mov	r6, r1
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r3
+	eors	r1, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r1, r3
+	mov	r9, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r5
+	mov	r5, r1
+	movs	r1, #16
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
-	mov	r1, r11
+	eors	r3, r5
+	mov	r1, r7
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
-	mov	r4, r12
-	rors	r1, r4
+	movs	r6, #31
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #20]
-	eors	r4, r0
-	ldr	r7, [sp, #20]
+	ldr	r6, [sp, #4]
+	eors	r6, r0
+	ldr	r7, [sp, #4]
 	ands	r7, r0
 	lsls	r7, r7, #1
-	eors	r4, r7
+	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
+	mov	r7, r6
 	eors	r7, r5
-	mov	r5, r10
+	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r2
@@ -989,124 +928,124 @@ norx_f_permute:
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r0, r5
 	mov	r2, r0
-	mov	r0, r9
+	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #20]
+	ands	r6, r2
+	lsls	r6, r6, #1
+	eors	r0, r6
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
-	mov	r4, r0
-	mov	r0, r8
-	rors	r4, r0
-	mov	r11, r4
+	movs	r6, #16
+	rors	r0, r6
+	mov	r12, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	mov	r0, r11
-	eors	r4, r0
-	mov	r0, r11
+	mov	r6, r5
+	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r4
+	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp, #12]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	mov	r2, r0
-	mov	r0, r12
-	rors	r2, r0
-	str	r2, [sp, #64]
+	str	r0, [sp, #32]
+	movs	r2, #31
+	rors	r0, r2
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #16]
-	eors	r5, r6
-	ldr	r0, [sp, #16]
-	ands	r0, r6
+	ldr	r5, [sp]
+	eors	r5, r4
+	ldr	r0, [sp]
+	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r2, r5
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	mov	r0, r10
+	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r2
 	mov	r0, r3
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
-	eors	r3, r4
-	mov	r0, r9
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r3, r3, #1
 	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #16]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r2
-	mov	r2, r0
-	mov	r0, r8
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r3, r4
+	eors	r3, r0
+	movs	r4, #11
+	rors	r3, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
+	mov	r6, r5
+	eors	r6, r3
+	ands	r5, r3
+	lsls	r4, r5, #1
+	mov	r5, r6
+	eors	r5, r4
+	str	r5, [sp]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r4, r5
+	eors	r4, r2
+	mov	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r0
+	eors	r5, r2
+	ands	r0, r2
+	lsls	r4, r0, #1
+	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #8]
+	mov	r10, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	mov	r3, r0
-	mov	r0, r12
-	rors	r3, r0
-	str	r3, [sp, #60]
+	str	r0, [sp, #8]
+	movs	r3, #31
+	rors	r0, r3
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #44]
-	eors	r5, r1
-	ldr	r0, [sp, #44]
+	ldr	r6, [sp, #28]
+	eors	r6, r1
+	ldr	r0, [sp, #28]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #28]
-	eors	r4, r0
-	mov	r0, r10
-	rors	r4, r0
+	mov	r5, r6
+	ldr	r0, [sp, #12]
+	eors	r5, r0
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #36]
-	eors	r3, r4
-	ldr	r0, [sp, #36]
-	ands	r0, r4
+	ldr	r3, [sp, #24]
+	eors	r3, r5
+	ldr	r0, [sp, #24]
+	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r1, r3
-	mov	r0, r9
-	rors	r1, r0
+	movs	r4, #11
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
-	lsls	r0, r5, #1
+	mov	r4, r6
+	eors	r4, r1
+	ands	r6, r1
+	lsls	r0, r6, #1
+	mov	r6, r4
 	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r6
-	eors	r0, r4
+	eors	r0, r5
 	mov	r7, r0
-	mov	r0, r8
+	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -1114,161 +1053,128 @@ norx_f_permute:
 	ands	r3, r7
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	mov	r0, r1
-	mov	r1, r0
-	mov	r0, r12
+	movs	r0, #31
 	rors	r1, r0
-	str	r1, [sp]
+	mov	r8, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	ldr	r3, [sp, #4]
-	ldr	r0, [sp, #40]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r1, r0
+	mov	r0, r9
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	mov	r3, r9
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r1
-	ldr	r0, [sp, #32]
-	eors	r3, r0
+	mov	r3, r0
+	ldr	r1, [sp, #16]
+	eors	r3, r1
 	mov	r5, r3
-	mov	r0, r10
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #48]
-	eors	r4, r5
-	ldr	r0, [sp, #48]
-	ands	r0, r5
-	lsls	r3, r0, #1
-	mov	r0, r4
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #40]
-	eors	r3, r0
-	mov	r4, r9
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r4, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r1, r4
-	eors	r1, r5
-	mov	r5, r1
-	mov	r1, r8
+	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r5
-	ands	r0, r5
+	ldr	r4, [sp, #36]
+	eors	r4, r5
+	ldr	r1, [sp, #36]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r4
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r3, [sp, #20]
+	eors	r3, r1
+	movs	r4, #11
+	rors	r3, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r3
+	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r8, r0
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r0, r4
+	eors	r0, r5
+	mov	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r1
-	mov	r1, r8
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r1, r12
+	movs	r1, #31
 	rors	r3, r1
-	ldr	r1, [sp, #20]
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #16]
-	str	r1, [sp, #16]
 	mov	r1, r6
-	str	r1, [sp, #32]
+	str	r1, [sp, #16]
 	mov	r1, r4
-	str	r1, [sp, #56]
+	str	r1, [sp, #44]
 	mov	r6, r3
-	ldr	r4, [sp, #64]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp]
-	str	r3, [sp]
-	ldr	r3, [sp, #24]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #8]
+	ldr	r4, [sp, #32]
+	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
 	mov	r0, r7
-	str	r0, [sp, #28]
+	str	r0, [sp, #12]
 	mov	r0, r5
-	str	r0, [sp, #44]
-	mov	r0, r11
-	mov	r11, r0
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #48]
 	adds	r0, #1
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx_f_permute_far1
 	b	.Lnorx_f_permute_loop1
 .Lnorx_f_permute_far1:
 .Lnorx_f_permute_done2:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp, #52]
+	ldr	r5, [sp, #4]
+	ldr	r0, [sp, #40]
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #16]
-	ldr	r0, [sp, #52]
+	ldr	r5, [sp]
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #32]
-	ldr	r0, [sp, #52]
+	ldr	r5, [sp, #16]
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #56]
-	ldr	r0, [sp, #52]
+	ldr	r5, [sp, #44]
 	str	r5, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
-	ldr	r0, [sp, #52]
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
-	ldr	r0, [sp, #52]
 	str	r4, [r0, #20]
 	@ norx_f.ae:83: s[6] = s6
-	ldr	r0, [sp, #52]
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	ldr	r1, [sp]
-	ldr	r0, [sp, #52]
+	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	ldr	r0, [sp, #52]
 	str	r3, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #52]
+	mov	r1, r9
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #52]
+	mov	r1, r11
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp, #52]
+	mov	r1, r10
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
-	ldr	r0, [sp, #52]
 	str	r2, [r0, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #28]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r11
-	ldr	r0, [sp, #52]
+	mov	r1, r12
 	str	r1, [r0, #60]
-	add	sp, #72
+	add	sp, #52
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

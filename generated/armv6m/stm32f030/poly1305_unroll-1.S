@@ -141,8 +141,8 @@ poly1305_setup:
 
 
 @ --- poly1305_block: poly1305.block
-@     frame 24 bytes (5 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 418 bytes of code and literals
+@     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
+@     estimated 414 bytes of code and literals
 	.section .text.poly1305_block,"ax",%progbits
 	.global poly1305_block
 	.type poly1305_block, %function
@@ -325,7 +325,6 @@ poly1305_block:
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
 	ldrh	r2, [r3]
 	movs	r0, #5
-	str	r0, [sp]
 	muls	r4, r0
 	uxth	r0, r4
 	adds	r0, r2, r0
@@ -367,7 +366,6 @@ poly1305_block:
 	strh	r5, [r0]
 	@ poly1305.ae:59: carry = d >> limb_bits
 	lsrs	r2, r2, #13
-	mov	r0, r12
 	adds	r0, #2
 	mov	r12, r0
 	adds	r4, #1
@@ -377,7 +375,7 @@ poly1305_block:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
 	add	r1, sp, #4
 	ldrh	r4, [r1]
-	ldr	r0, [sp]
+	movs	r0, #5
 	muls	r2, r0
 	adds	r2, r4, r2
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
@@ -417,7 +415,7 @@ poly1305_block:
 
 @ --- poly1305_finish: poly1305.finish
 @     frame 36 bytes (27 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 458 bytes of code and literals
+@     estimated 446 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -429,8 +427,8 @@ poly1305_finish:
 	mov	r3, r0
 	mov	r0, r2
 	mov	r12, r0
-	ldr	r0, [r1]
-	str	r0, [sp, #28]
+	ldr	r4, [r1]
+	str	r4, [sp, #28]
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #24]
 	ldr	r0, [r1, #8]
@@ -443,24 +441,27 @@ poly1305_finish:
 	lsls	r2, r0, #13
 	lsrs	r0, r0, #19
 	movs	r1, #0
-	adds	r7, r4, r2
-	mov	r6, r1
-	adcs	r6, r0
+	adds	r6, r4, r2
 	mov	r5, r1
-	adcs	r5, r1
+	adcs	r5, r0
 	mov	r4, r1
 	adcs	r4, r1
+	mov	r2, r1
+	adcs	r2, r1
 	mov	r0, r1
 	adcs	r0, r1
 	uxtb	r0, r0
 	str	r0, [sp]
-	ldrh	r2, [r3, #4]
-	lsls	r0, r2, #26
-	lsrs	r2, r2, #6
-	adds	r0, r7, r0
-	str	r0, [sp, #4]
-	adcs	r6, r2
+	ldrh	r0, [r3, #4]
+	lsls	r7, r0, #26
+	lsrs	r0, r0, #6
+	adds	r7, r6, r7
+	str	r7, [sp, #4]
+	mov	r6, r5
+	adcs	r6, r0
+	mov	r5, r4
 	adcs	r5, r1
+	mov	r4, r2
 	adcs	r4, r1
 	ldr	r0, [sp]
 	adcs	r0, r1
@@ -469,7 +470,6 @@ poly1305_finish:
 	ldrh	r0, [r3, #6]
 	lsls	r2, r0, #7
 	lsrs	r0, r0, #25
-	ldr	r7, [sp, #4]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r2
@@ -482,7 +482,6 @@ poly1305_finish:
 	ldrh	r0, [r3, #8]
 	lsls	r2, r0, #20
 	lsrs	r0, r0, #12
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r2
@@ -495,7 +494,6 @@ poly1305_finish:
 	ldrh	r0, [r3, #10]
 	lsls	r2, r0, #1
 	lsrs	r0, r0, #31
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r1
@@ -508,7 +506,6 @@ poly1305_finish:
 	ldrh	r0, [r3, #12]
 	lsls	r2, r0, #14
 	lsrs	r0, r0, #18
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	adcs	r6, r1
@@ -521,7 +518,6 @@ poly1305_finish:
 	ldrh	r0, [r3, #14]
 	lsls	r2, r0, #27
 	lsrs	r0, r0, #5
-	ldr	r7, [sp]
 	adds	r7, r7, r1
 	str	r7, [sp]
 	mov	r7, r6
@@ -623,7 +619,6 @@ poly1305_finish:
 	ldr	r1, [sp]
 	eors	r0, r1
 	ands	r0, r7
-	ldr	r1, [sp]
 	eors	r1, r0
 	ldr	r0, [sp, #4]
 	eors	r0, r3
@@ -650,11 +645,8 @@ poly1305_finish:
 	adcs	r2, r0
 	mov	r0, r12
 	str	r4, [r0]
-	mov	r0, r12
 	str	r3, [r0, #4]
-	mov	r0, r12
 	str	r1, [r0, #8]
-	mov	r0, r12
 	str	r2, [r0, #12]
 	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
@@ -748,8 +740,8 @@ poly1305_absorb_padded:
 
 
 @ --- poly1305_mac: poly1305.mac
-@     frame 144 bytes (41 spill slots, 12 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1072 bytes of code and literals
+@     frame 136 bytes (39 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 948 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -762,39 +754,34 @@ poly1305_mac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #144
-	str	r1, [sp, #24]
+	sub	sp, #136
+	str	r1, [sp, #16]
 	mov	r1, r2
-	str	r1, [sp, #20]
+	str	r1, [sp, #12]
 	mov	r1, r3
-	str	r1, [sp, #28]
+	str	r1, [sp, #20]
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
 	ldr	r5, [r0, #16]
-	str	r5, [sp, #44]
-	ldr	r5, [r0, #20]
-	str	r5, [sp, #40]
-	ldr	r5, [r0, #24]
 	str	r5, [sp, #36]
+	ldr	r5, [r0, #20]
+	str	r5, [sp, #32]
+	ldr	r5, [r0, #24]
+	str	r5, [sp, #28]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	movs	r0, #0
-	mov	r8, r0
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	str	r0, [sp, #48]
-	mov	r0, r8
 	str	r0, [sp, #52]
-	mov	r0, r8
 	str	r0, [sp, #56]
-	mov	r0, r8
-	str	r0, [sp, #60]
-	mov	r0, r8
-	str	r0, [sp, #64]
-	add	r6, sp, #68
+	add	r6, sp, #60
 	movs	r5, #10
 .Lpoly1305_mac_zero1:
-	mov	r0, r8
+	movs	r0, #0
 	str	r0, [r6]
 	adds	r6, #4
 	subs	r5, #1
@@ -808,30 +795,27 @@ poly1305_mac:
 	ands	r1, r0
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsls	r0, r4, #19
-	lsrs	r5, r0, #19
+	lsrs	r6, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r0, sp, #68
-	mov	r9, r0
-	strh	r5, [r0, #20]
+	add	r0, sp, #60
+	mov	r8, r0
+	strh	r6, [r0, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	str	r0, [sp, #12]
-	muls	r5, r0
-	uxth	r5, r5
-	mov	r0, r9
+	movs	r5, #5
+	muls	r6, r5
+	uxth	r5, r6
 	strh	r5, [r0]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r4, #13
 	lsls	r0, r0, #19
-	lsrs	r5, r0, #19
+	lsrs	r6, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
-	strh	r5, [r0, #22]
+	mov	r0, r8
+	strh	r6, [r0, #22]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r5, r0
-	uxth	r5, r5
-	mov	r0, r9
+	movs	r5, #5
+	muls	r6, r5
+	uxth	r5, r6
 	strh	r5, [r0, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r4, r4, #26
@@ -840,26 +824,23 @@ poly1305_mac:
 	lsls	r0, r4, #19
 	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r4, [r0, #24]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r4, r0
+	movs	r5, #5
+	muls	r4, r5
 	uxth	r4, r4
-	mov	r0, r9
 	strh	r4, [r0, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r3, #7
 	lsls	r0, r0, #19
 	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r4, [r0, #26]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r4, r0
+	muls	r4, r5
 	uxth	r4, r4
-	mov	r0, r9
 	strh	r4, [r0, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r3, r3, #20
@@ -868,39 +849,33 @@ poly1305_mac:
 	lsls	r0, r3, #19
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r3, [r0, #28]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r3, r0
+	muls	r3, r5
 	uxth	r3, r3
-	mov	r0, r9
 	strh	r3, [r0, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r2, #1
 	lsls	r0, r0, #19
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r3, [r0, #30]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r3, r0
+	muls	r3, r5
 	uxth	r3, r3
-	mov	r0, r9
 	strh	r3, [r0, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r2, #14
 	lsls	r0, r0, #19
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r3, [r0, #32]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r3, r0
+	muls	r3, r5
 	uxth	r3, r3
-	mov	r0, r9
 	strh	r3, [r0, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r2, r2, #27
@@ -909,55 +884,46 @@ poly1305_mac:
 	lsls	r0, r2, #19
 	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r2, [r0, #34]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r2, r0
+	muls	r2, r5
 	uxth	r2, r2
-	mov	r0, r9
 	strh	r2, [r0, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r0, r1, #8
 	lsls	r0, r0, #19
 	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
+	mov	r0, r8
 	strh	r2, [r0, #36]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r2, r0
+	muls	r2, r5
 	uxth	r2, r2
-	mov	r0, r9
 	strh	r2, [r0, #16]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r1, r1, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r9
 	strh	r1, [r0, #38]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	ldr	r0, [sp, #12]
-	muls	r1, r0
+	muls	r1, r5
 	uxth	r1, r1
-	mov	r0, r9
 	strh	r1, [r0, #18]
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #16]
-	movs	r0, #0
-	mov	r10, r0
-	mov	r1, r0
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #8]
+	movs	r1, #0
+	mov	r9, r1
 	cmp	r1, r0
 	bcs	.Lpoly1305_mac_done3
 .Lpoly1305_mac_loop2:
 	@ poly1305.ae:100: off = i * 16
-	mov	r0, r10
-	lsls	r4, r0, #4
+	mov	r1, r9
+	lsls	r4, r1, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	subs	r2, r0, r4
 	cmp	r2, #16
 	movs	r0, #0
@@ -970,7 +936,7 @@ poly1305_mac:
 	ands	r2, r3
 	eors	r2, r0
 	@ poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	adds	r4, r0, r4
 	movs	r0, #3
 	cmp	r2, #16
@@ -979,11 +945,11 @@ poly1305_mac:
 	beq	.Lpoly1305_mac_words5
 .Lpoly1305_mac_bytes4:
 	movs	r0, #0
+	str	r0, [sp, #100]
+	str	r0, [sp, #104]
 	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	add	r5, sp, #108
+	add	r5, sp, #100
 	mov	r3, r2
 	cmp	r3, #16
 	bcc	.Lpoly1305_mac_cnt7
@@ -995,207 +961,187 @@ poly1305_mac:
 	ldrb	r0, [r4, r3]
 	strb	r0, [r5, r3]
 	b	.Lpoly1305_mac_cpy8
-	.ltorg
 .Lpoly1305_mac_cpyd6:
 	mov	r4, r5
 .Lpoly1305_mac_words5:
 	ldr	r0, [r4]
-	mov	r11, r0
+	mov	r10, r0
 	ldr	r0, [r4, #4]
-	str	r0, [sp]
+	mov	r11, r0
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [r4, #12]
 	str	r0, [sp, #4]
-	lsls	r6, r2, #3
-	mov	r5, r1
-	mov	r4, r8
-	mov	r3, r8
-	mov	r2, r8
-	mov	r1, r8
-	cmp	r6, #130
+	ldr	r0, [r4, #12]
+	str	r0, [sp]
+	lsls	r2, r2, #3
+	movs	r0, #0
+	mov	r3, r0
+	mov	r4, r0
+	mov	r5, r0
+	mov	r6, r0
+	cmp	r2, #130
 	bcs	.Lpoly1305_mac_shz9
 .Lpoly1305_mac_shl11:
-	cmp	r6, #32
+	cmp	r2, #32
 	bcc	.Lpoly1305_mac_shf10
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r5
-	movs	r5, #0
-	subs	r6, #32
+	mov	r6, r5
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r1
+	movs	r1, #0
+	subs	r2, #32
 	b	.Lpoly1305_mac_shl11
+	.ltorg
 .Lpoly1305_mac_shf10:
 	movs	r7, #32
-	subs	r7, r7, r6
-	lsls	r1, r6
-	mov	r0, r2
-	lsrs	r0, r7
-	orrs	r1, r0
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r7
-	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r4, r6
+	subs	r7, r7, r2
+	lsls	r6, r2
 	mov	r0, r5
 	lsrs	r0, r7
+	orrs	r6, r0
+	lsls	r5, r2
+	mov	r0, r4
+	lsrs	r0, r7
+	orrs	r5, r0
+	lsls	r4, r2
+	mov	r0, r3
+	lsrs	r0, r7
 	orrs	r4, r0
-	lsls	r5, r6
+	lsls	r3, r2
+	mov	r0, r1
+	lsrs	r0, r7
+	orrs	r3, r0
+	lsls	r1, r2
 	b	.Lpoly1305_mac_she12
 .Lpoly1305_mac_shz9:
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
 	movs	r1, #0
+	movs	r3, #0
+	movs	r4, #0
+	movs	r5, #0
+	movs	r6, #0
 .Lpoly1305_mac_she12:
-	lsls	r0, r1, #30
-	lsrs	r6, r0, #30
+	lsls	r0, r6, #30
+	lsrs	r2, r0, #30
+	mov	r6, r10
+	orrs	r6, r1
 	mov	r7, r11
-	orrs	r7, r5
-	ldr	r5, [sp]
-	orrs	r5, r4
-	ldr	r4, [sp, #8]
-	orrs	r4, r3
-	ldr	r0, [sp, #4]
-	orrs	r0, r2
-	add	r1, sp, #48
-	str	r7, [sp, #124]
-	str	r5, [sp, #128]
-	str	r4, [sp, #132]
-	str	r0, [sp, #136]
-	add	r0, sp, #140
-	strh	r6, [r0]
-	add	r2, sp, #124
+	orrs	r7, r3
+	ldr	r3, [sp, #4]
+	orrs	r3, r4
+	ldr	r0, [sp]
+	orrs	r0, r5
+	add	r1, sp, #40
+	str	r6, [sp, #116]
+	str	r7, [sp, #120]
+	str	r3, [sp, #124]
+	str	r0, [sp, #128]
+	add	r0, sp, #132
+	strh	r2, [r0]
+	add	r2, sp, #116
 	mov	r0, r1
-	mov	r1, r9
+	mov	r1, r8
 	bl	poly1305_block
-	mov	r0, r10
-	adds	r0, #1
-	mov	r10, r0
-	mov	r1, r0
-	ldr	r0, [sp, #16]
+	mov	r1, r9
+	adds	r1, #1
+	mov	r9, r1
+	ldr	r0, [sp, #8]
 	cmp	r1, r0
 	bcc	.Lpoly1305_mac_loop2
 .Lpoly1305_mac_done3:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	add	r1, sp, #48
+	add	r1, sp, #40
 	ldrh	r3, [r1]
-	ldrh	r0, [r1, #2]
-	lsls	r2, r0, #13
-	lsrs	r0, r0, #19
-	adds	r5, r3, r2
-	mov	r3, r8
-	adcs	r3, r0
-	mov	r4, r8
-	mov	r0, r8
+	ldrh	r2, [r1, #2]
+	lsls	r0, r2, #13
+	lsrs	r2, r2, #19
+	adds	r5, r3, r0
+	movs	r0, #0
+	mov	r3, r0
+	adcs	r3, r2
+	mov	r4, r0
 	adcs	r4, r0
-	mov	r2, r8
-	mov	r0, r8
+	mov	r2, r0
 	adcs	r2, r0
-	mov	r6, r8
-	mov	r0, r8
+	mov	r6, r0
 	adcs	r6, r0
 	uxtb	r0, r6
 	str	r0, [sp]
-	ldrh	r6, [r1, #4]
-	lsls	r0, r6, #26
-	lsrs	r6, r6, #6
-	adds	r0, r5, r0
-	str	r0, [sp, #4]
-	adcs	r3, r6
-	mov	r0, r8
+	ldrh	r0, [r1, #4]
+	lsls	r6, r0, #26
+	lsrs	r0, r0, #6
+	adds	r7, r5, r6
+	str	r7, [sp, #4]
+	adcs	r3, r0
+	movs	r0, #0
 	adcs	r4, r0
-	mov	r0, r8
 	adcs	r2, r0
 	ldr	r5, [sp]
-	mov	r0, r8
 	adcs	r5, r0
 	uxtb	r0, r5
 	str	r0, [sp, #8]
 	ldrh	r0, [r1, #6]
 	lsls	r6, r0, #7
 	lsrs	r5, r0, #25
-	ldr	r7, [sp, #4]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp]
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp]
 	adcs	r3, r6
 	adcs	r4, r5
-	mov	r0, r8
 	adcs	r2, r0
 	ldr	r5, [sp, #8]
-	mov	r0, r8
 	adcs	r5, r0
 	uxtb	r0, r5
 	str	r0, [sp, #4]
 	ldrh	r0, [r1, #8]
 	lsls	r6, r0, #20
 	lsrs	r5, r0, #12
-	ldr	r7, [sp]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp]
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp]
 	adcs	r3, r6
 	mov	r6, r4
 	adcs	r6, r5
 	mov	r5, r2
-	mov	r0, r8
 	adcs	r5, r0
 	ldr	r2, [sp, #4]
-	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
 	str	r0, [sp, #4]
 	ldrh	r0, [r1, #10]
 	lsls	r4, r0, #1
 	lsrs	r2, r0, #31
-	ldr	r7, [sp]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp]
-	mov	r0, r8
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
 	ldr	r2, [sp, #4]
-	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
 	str	r0, [sp, #4]
 	ldrh	r0, [r1, #12]
 	lsls	r4, r0, #14
 	lsrs	r2, r0, #18
-	ldr	r7, [sp]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp]
-	mov	r0, r8
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
 	ldr	r2, [sp, #4]
-	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
 	str	r0, [sp, #4]
 	ldrh	r0, [r1, #14]
 	lsls	r4, r0, #27
 	lsrs	r2, r0, #5
-	ldr	r7, [sp]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp]
-	mov	r0, r8
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
 	ldr	r2, [sp, #4]
-	mov	r0, r8
 	adcs	r2, r0
 	uxtb	r0, r2
 	str	r0, [sp, #4]
@@ -1203,13 +1149,10 @@ poly1305_mac:
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r2, r0
-	ldr	r7, [sp]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp]
-	mov	r0, r8
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp]
 	adcs	r3, r0
-	mov	r0, r8
 	adcs	r6, r0
 	adcs	r5, r4
 	ldr	r0, [sp, #4]
@@ -1219,13 +1162,10 @@ poly1305_mac:
 	lsls	r2, r0, #21
 	lsrs	r0, r0, #11
 	uxtb	r1, r0
-	ldr	r7, [sp]
-	mov	r0, r8
-	adds	r0, r7, r0
-	str	r0, [sp, #8]
-	mov	r0, r8
+	movs	r0, #0
+	adds	r7, r7, r0
+	str	r7, [sp, #8]
 	adcs	r3, r0
-	mov	r0, r8
 	adcs	r6, r0
 	adcs	r5, r2
 	mov	r0, r4
@@ -1240,19 +1180,17 @@ poly1305_mac:
 	lsrs	r1, r2, #30
 	adds	r0, r2, r0
 	str	r0, [sp]
-	mov	r2, r8
+	movs	r0, #0
+	mov	r2, r0
 	adcs	r2, r1
-	mov	r1, r8
-	mov	r0, r8
+	mov	r1, r0
 	adcs	r1, r0
-	mov	r4, r8
-	mov	r0, r8
+	mov	r4, r0
 	adcs	r4, r0
-	mov	r7, r8
-	mov	r0, r8
+	mov	r7, r0
 	adcs	r7, r0
 	uxtb	r0, r7
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r7, [sp, #8]
 	ldr	r0, [sp]
 	adds	r0, r7, r0
@@ -1263,26 +1201,22 @@ poly1305_mac:
 	mov	r1, r5
 	adcs	r1, r4
 	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	adcs	r4, r0
 	uxtb	r4, r4
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	ldr	r5, [sp]
-	ldr	r0, [sp, #12]
-	adds	r0, r5, r0
+	movs	r5, #5
+	ldr	r0, [sp]
+	adds	r0, r0, r5
 	str	r0, [sp, #8]
-	mov	r0, r3
-	mov	r5, r0
-	mov	r0, r8
+	mov	r5, r3
+	movs	r0, #0
 	adcs	r5, r0
 	str	r5, [sp, #4]
 	mov	r5, r2
-	mov	r0, r8
 	adcs	r5, r0
 	mov	r6, r1
-	mov	r0, r8
 	adcs	r6, r0
-	mov	r0, r8
 	adcs	r4, r0
 	uxtb	r0, r4
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
@@ -1300,7 +1234,6 @@ poly1305_mac:
 	ldr	r4, [sp]
 	eors	r0, r4
 	ands	r0, r7
-	ldr	r4, [sp]
 	eors	r4, r0
 	ldr	r0, [sp, #4]
 	eors	r0, r3
@@ -1315,24 +1248,21 @@ poly1305_mac:
 	ands	r2, r7
 	eors	r1, r2
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r2, [sp, #44]
+	ldr	r2, [sp, #36]
 	adds	r4, r4, r2
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #32]
 	adcs	r3, r2
 	mov	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	adcs	r2, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	adcs	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r4, [r0]
-	ldr	r0, [sp, #28]
 	str	r3, [r0, #4]
-	ldr	r0, [sp, #28]
 	str	r2, [r0, #8]
-	ldr	r0, [sp, #28]
 	str	r1, [r0, #12]
-	add	sp, #144
+	add	sp, #136
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -9,7 +9,7 @@
 
 @ --- speck_key_schedule: speck.key_schedule
 @     frame 260 bytes (3 spill slots, 1 on the stack; locals 256), saves r4, r5, r6, r7
-@     estimated 226 bytes of code and literals
+@     estimated 222 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, %function
@@ -101,7 +101,6 @@ speck_key_schedule:
 	mov	r12, r0
 	ldr	r6, [r1, #4]
 	lsls	r7, r6, #24
-	mov	r0, r12
 	lsrs	r0, r0, #8
 	orrs	r7, r0
 	mov	r0, r12
@@ -138,7 +137,6 @@ speck_key_schedule:
 	ldr	r0, [sp]
 	str	r4, [r0, r1]
 	movs	r1, #252
-	ldr	r0, [sp]
 	str	r3, [r0, r1]
 	add	sp, #260
 	pop	{r4, r5, r6, r7, pc}
@@ -148,7 +146,7 @@ speck_key_schedule:
 
 @ --- speck_encrypt_block: speck.encrypt_block
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 286 bytes of code and literals
+@     estimated 280 bytes of code and literals
 	.section .text.speck_encrypt_block,"ax",%progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, %function
@@ -299,11 +297,8 @@ speck_encrypt_block:
 	orrs	r4, r0
 	mov	r0, r12
 	str	r4, [r0]
-	mov	r0, r12
 	str	r3, [r0, #4]
-	mov	r0, r12
 	str	r2, [r0, #8]
-	mov	r0, r12
 	str	r1, [r0, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -312,7 +307,7 @@ speck_encrypt_block:
 
 @ --- speck_decrypt_block: speck.decrypt_block
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 302 bytes of code and literals
+@     estimated 296 bytes of code and literals
 	.section .text.speck_decrypt_block,"ax",%progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, %function
@@ -473,11 +468,8 @@ speck_decrypt_block:
 	orrs	r4, r0
 	mov	r0, r12
 	str	r4, [r0]
-	mov	r0, r12
 	str	r3, [r0, #4]
-	mov	r0, r12
 	str	r2, [r0, #8]
-	mov	r0, r12
 	str	r1, [r0, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg

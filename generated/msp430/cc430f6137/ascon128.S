@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1522 bytes of code
+;     estimated 1492 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -92,21 +92,14 @@ ascon128_encrypt_with:
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	12(sp), r15
 	mov	2(r15), 28(sp)
-	mov	12(sp), r15
 	mov	4(r15), 26(sp)
-	mov	12(sp), r15
 	mov	6(r15), 24(sp)
-	mov	12(sp), r15
 	mov	8(r15), 20(sp)
-	mov	12(sp), r15
 	mov	10(r15), 18(sp)
-	mov	12(sp), r15
 	mov	12(r15), 16(sp)
-	mov	12(sp), r15
 	mov	14(r15), 14(sp)
 	mov	sp, r12
 	add	#32, r12
-	mov	12(sp), r15
 	mov	@r15, 72(sp)
 	mov	28(sp), 74(sp)
 	mov	26(sp), 76(sp)
@@ -123,7 +116,6 @@ ascon128_encrypt_with:
 	; ascon128.ae:51: if n > 0 {
 	mov	#0, r15
 	cmp	4(sp), r15
-	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -678,7 +670,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 116 bytes (22 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1666 bytes of code
+;     estimated 1636 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -706,21 +698,14 @@ ascon128_decrypt_with:
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	22(sp), r15
 	mov	2(r15), 26(sp)
-	mov	22(sp), r15
 	mov	4(r15), 28(sp)
-	mov	22(sp), r15
 	mov	6(r15), 30(sp)
-	mov	22(sp), r15
 	mov	8(r15), 32(sp)
-	mov	22(sp), r15
 	mov	10(r15), 34(sp)
-	mov	22(sp), r15
 	mov	12(r15), 36(sp)
-	mov	22(sp), r15
 	mov	14(r15), 38(sp)
 	mov	sp, r14
 	add	#44, r14
-	mov	22(sp), r15
 	mov	@r15, 84(sp)
 	mov	26(sp), 86(sp)
 	mov	28(sp), 88(sp)
@@ -739,7 +724,6 @@ ascon128_decrypt_with:
 	; ascon128.ae:51: if n > 0 {
 	mov	#0, r15
 	cmp	6(sp), r15
-	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1363,7 +1347,7 @@ ascon128_decrypt_with:
 
 ; --- ascon128_P_permute: ascon128.P.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1752 bytes of code
+;     estimated 1598 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
@@ -1377,45 +1361,26 @@ ascon128_P_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 64(sp)
-	mov	66(sp), r15
+	mov	r12, r15
 	mov	@r15, r7
-	mov	66(sp), r15
 	mov	2(r15), r8
-	mov	66(sp), r15
 	mov	4(r15), r9
-	mov	66(sp), r15
 	mov	6(r15), 20(sp)
-	mov	66(sp), r15
 	mov	8(r15), 52(sp)
-	mov	66(sp), r15
 	mov	10(r15), 54(sp)
-	mov	66(sp), r15
 	mov	12(r15), 56(sp)
-	mov	66(sp), r15
 	mov	14(r15), 58(sp)
-	mov	66(sp), r15
 	mov	16(r15), r10
-	mov	66(sp), r15
 	mov	18(r15), 46(sp)
-	mov	66(sp), r15
 	mov	20(r15), 48(sp)
-	mov	66(sp), r15
 	mov	22(r15), 50(sp)
-	mov	66(sp), r15
 	mov	24(r15), 10(sp)
-	mov	66(sp), r15
 	mov	26(r15), 2(sp)
-	mov	66(sp), r15
 	mov	28(r15), 40(sp)
-	mov	66(sp), r15
 	mov	30(r15), 38(sp)
-	mov	66(sp), r15
 	mov	32(r15), r11
-	mov	66(sp), r15
 	mov	34(r15), r12
-	mov	66(sp), r15
 	mov	36(r15), r13
-	mov	66(sp), r15
 	mov	38(r15), r14
 	cmp	#16, 64(sp)
 	jnc	.Lascon128_P_permute_near3
@@ -1921,47 +1886,28 @@ ascon128_P_permute:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
 	mov	r7, 0(r15)
-	mov	66(sp), r15
 	mov	r8, 2(r15)
-	mov	66(sp), r15
 	mov	r9, 4(r15)
-	mov	66(sp), r15
 	mov	20(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	66(sp), r15
 	mov	52(sp), 8(r15)
-	mov	66(sp), r15
 	mov	54(sp), 10(r15)
-	mov	66(sp), r15
 	mov	56(sp), 12(r15)
-	mov	66(sp), r15
 	mov	58(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
-	mov	66(sp), r15
 	mov	r10, 16(r15)
-	mov	66(sp), r15
 	mov	46(sp), 18(r15)
-	mov	66(sp), r15
 	mov	48(sp), 20(r15)
-	mov	66(sp), r15
 	mov	50(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	66(sp), r15
 	mov	10(sp), 24(r15)
-	mov	66(sp), r15
 	mov	2(sp), 26(r15)
-	mov	66(sp), r15
 	mov	40(sp), 28(r15)
-	mov	66(sp), r15
 	mov	38(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
-	mov	66(sp), r15
 	mov	r11, 32(r15)
-	mov	66(sp), r15
 	mov	r12, 34(r15)
-	mov	66(sp), r15
 	mov	r13, 36(r15)
-	mov	66(sp), r15
 	mov	r14, 38(r15)
 	add	#68, sp
 	popm.w	#7, r10

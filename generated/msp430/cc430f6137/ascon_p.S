@@ -6,7 +6,7 @@
 
 ; --- ascon_p_round: ascon_p.round
 ;     frame 78 bytes (39 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1568 bytes of code
+;     estimated 1508 bytes of code
 	.section .text.ascon_p_round,"ax",@progbits
 	.global ascon_p_round
 	.type ascon_p_round, @function
@@ -511,43 +511,28 @@ ascon_p_round:
 	xor	r15, r14
 	mov	76(sp), r15
 	mov	10(sp), 0(r15)
-	mov	76(sp), r15
 	mov	8(sp), 2(r15)
-	mov	76(sp), r15
 	mov	66(sp), 4(r15)
-	mov	76(sp), r15
 	mov	64(sp), 6(r15)
 	mov	74(sp), r15
 	mov	62(sp), 0(r15)
-	mov	74(sp), r15
 	mov	60(sp), 2(r15)
-	mov	74(sp), r15
 	mov	58(sp), 4(r15)
-	mov	74(sp), r15
 	mov	56(sp), 6(r15)
 	mov	72(sp), r15
 	mov	54(sp), 0(r15)
-	mov	72(sp), r15
 	mov	52(sp), 2(r15)
-	mov	72(sp), r15
 	mov	18(sp), 4(r15)
-	mov	72(sp), r15
 	mov	14(sp), 6(r15)
 	mov	70(sp), r15
 	mov	12(sp), 0(r15)
-	mov	70(sp), r15
 	mov	6(sp), 2(r15)
-	mov	70(sp), r15
 	mov	r9, 4(r15)
-	mov	70(sp), r15
 	mov	r10, 6(r15)
 	mov	68(sp), r15
 	mov	r11, 0(r15)
-	mov	68(sp), r15
 	mov	r12, 2(r15)
-	mov	68(sp), r15
 	mov	r13, 4(r15)
-	mov	68(sp), r15
 	mov	r14, 6(r15)
 	add	#78, sp
 	popm.w	#7, r10
@@ -557,7 +542,7 @@ ascon_p_round:
 
 ; --- ascon_p_permute: ascon_p.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1752 bytes of code
+;     estimated 1598 bytes of code
 	.section .text.ascon_p_permute,"ax",@progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, @function
@@ -571,45 +556,26 @@ ascon_p_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 64(sp)
-	mov	66(sp), r15
+	mov	r12, r15
 	mov	@r15, r7
-	mov	66(sp), r15
 	mov	2(r15), r8
-	mov	66(sp), r15
 	mov	4(r15), r9
-	mov	66(sp), r15
 	mov	6(r15), 20(sp)
-	mov	66(sp), r15
 	mov	8(r15), 52(sp)
-	mov	66(sp), r15
 	mov	10(r15), 54(sp)
-	mov	66(sp), r15
 	mov	12(r15), 56(sp)
-	mov	66(sp), r15
 	mov	14(r15), 58(sp)
-	mov	66(sp), r15
 	mov	16(r15), r10
-	mov	66(sp), r15
 	mov	18(r15), 46(sp)
-	mov	66(sp), r15
 	mov	20(r15), 48(sp)
-	mov	66(sp), r15
 	mov	22(r15), 50(sp)
-	mov	66(sp), r15
 	mov	24(r15), 10(sp)
-	mov	66(sp), r15
 	mov	26(r15), 2(sp)
-	mov	66(sp), r15
 	mov	28(r15), 40(sp)
-	mov	66(sp), r15
 	mov	30(r15), 38(sp)
-	mov	66(sp), r15
 	mov	32(r15), r11
-	mov	66(sp), r15
 	mov	34(r15), r12
-	mov	66(sp), r15
 	mov	36(r15), r13
-	mov	66(sp), r15
 	mov	38(r15), r14
 	cmp	#16, 64(sp)
 	jnc	.Lascon_p_permute_near3
@@ -1115,47 +1081,28 @@ ascon_p_permute:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
 	mov	r7, 0(r15)
-	mov	66(sp), r15
 	mov	r8, 2(r15)
-	mov	66(sp), r15
 	mov	r9, 4(r15)
-	mov	66(sp), r15
 	mov	20(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	66(sp), r15
 	mov	52(sp), 8(r15)
-	mov	66(sp), r15
 	mov	54(sp), 10(r15)
-	mov	66(sp), r15
 	mov	56(sp), 12(r15)
-	mov	66(sp), r15
 	mov	58(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
-	mov	66(sp), r15
 	mov	r10, 16(r15)
-	mov	66(sp), r15
 	mov	46(sp), 18(r15)
-	mov	66(sp), r15
 	mov	48(sp), 20(r15)
-	mov	66(sp), r15
 	mov	50(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	66(sp), r15
 	mov	10(sp), 24(r15)
-	mov	66(sp), r15
 	mov	2(sp), 26(r15)
-	mov	66(sp), r15
 	mov	40(sp), 28(r15)
-	mov	66(sp), r15
 	mov	38(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
-	mov	66(sp), r15
 	mov	r11, 32(r15)
-	mov	66(sp), r15
 	mov	r12, 34(r15)
-	mov	66(sp), r15
 	mov	r13, 36(r15)
-	mov	66(sp), r15
 	mov	r14, 38(r15)
 	add	#68, sp
 	popm.w	#7, r10

@@ -449,7 +449,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1292 bytes of code
+;     estimated 1282 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -484,10 +484,9 @@ chacha20_poly1305_C_xor_stream:
 	mov	r13, 78(sp)
 	bis	r15, 78(sp)
 	mov	r14, 76(sp)
-	mov	76(sp), r15
+	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 76(sp)
-	mov	76(sp), r15
 	rrum.w	#2, r15
 	mov	r15, 76(sp)
 	mov	#0, 50(sp)
@@ -574,7 +573,6 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_join5:
 	mov	74(sp), r15
 	mov	@r15, r14
-	mov	74(sp), r15
 	mov	2(r15), r15
 	add	50(sp), r14
 	addc	52(sp), r15
@@ -771,7 +769,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 262 bytes (37 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2638 bytes of code
+;     estimated 2608 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1074,7 +1072,7 @@ chacha20_poly1305_tag_of:
 	mov	r13, 6(sp)
 	bis	r15, 6(sp)
 	mov	r14, 2(sp)
-	mov	2(sp), r15
+	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 2(sp)
 	mov	#0, r9
@@ -1185,7 +1183,7 @@ chacha20_poly1305_tag_of:
 	mov	r13, 4(sp)
 	bis	r15, 4(sp)
 	mov	r14, 0(sp)
-	mov	@sp, r15
+	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 0(sp)
 	mov	#0, r9
@@ -1774,19 +1772,12 @@ chacha20_poly1305_tag_of:
 	addc	212(sp), r14
 	mov	72(sp), r15
 	mov	r7, 0(r15)
-	mov	72(sp), r15
 	mov	r8, 2(r15)
-	mov	72(sp), r15
 	mov	r9, 4(r15)
-	mov	72(sp), r15
 	mov	r10, 6(r15)
-	mov	72(sp), r15
 	mov	r11, 8(r15)
-	mov	72(sp), r15
 	mov	r12, 10(r15)
-	mov	72(sp), r15
 	mov	r13, 12(r15)
-	mov	72(sp), r15
 	mov	r14, 14(r15)
 	add	#262, sp
 	popm.w	#7, r10
@@ -1796,7 +1787,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 124 bytes (62 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2482 bytes of code
+;     estimated 2194 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1812,59 +1803,43 @@ chacha20_poly1305_C_block:
 	mov	#10, 116(sp)
 	mov	#30821, 30(sp)
 	mov	#24944, 40(sp)
-	mov	110(sp), r15
+	mov	r12, r15
 	mov	@r15, 8(sp)
-	mov	110(sp), r15
 	mov	2(r15), r13
-	mov	110(sp), r15
 	mov	16(r15), 16(sp)
-	mov	110(sp), r15
 	mov	18(r15), 14(sp)
 	mov	120(sp), r15
 	mov	@r15, 10(sp)
-	mov	120(sp), r15
 	mov	2(r15), r11
 	mov	#25710, 58(sp)
 	mov	#13088, 56(sp)
-	mov	110(sp), r15
+	mov	r12, r15
 	mov	4(r15), r12
-	mov	110(sp), r15
 	mov	6(r15), r14
-	mov	110(sp), r15
 	mov	20(r15), 86(sp)
-	mov	110(sp), r15
 	mov	22(r15), 84(sp)
 	mov	118(sp), r15
 	mov	@r15, 64(sp)
-	mov	118(sp), r15
 	mov	2(r15), 22(sp)
 	mov	#11570, 28(sp)
 	mov	#31074, 24(sp)
 	mov	110(sp), r15
 	mov	8(r15), 70(sp)
-	mov	110(sp), r15
 	mov	10(r15), 68(sp)
-	mov	110(sp), r15
 	mov	24(r15), 82(sp)
-	mov	110(sp), r15
 	mov	26(r15), 80(sp)
 	mov	118(sp), r15
 	mov	4(r15), 102(sp)
-	mov	118(sp), r15
 	mov	6(r15), 100(sp)
 	mov	#25972, 18(sp)
 	mov	#27424, 108(sp)
 	mov	110(sp), r15
 	mov	12(r15), 34(sp)
-	mov	110(sp), r15
 	mov	14(r15), 32(sp)
-	mov	110(sp), r15
 	mov	28(r15), 52(sp)
-	mov	110(sp), r15
 	mov	30(r15), 50(sp)
 	mov	118(sp), r15
 	mov	8(r15), 42(sp)
-	mov	118(sp), r15
 	mov	10(r15), 46(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:17: a = a + b
@@ -1980,12 +1955,12 @@ chacha20_poly1305_C_block:
 	swpb	r7
 	mov	r7, 26(sp)
 	swpb	r6
-	mov	26(sp), r15
+	mov	r7, r15
 	xor.b	r6, r15
 	mov	r15, 26(sp)
 	xor	r6, 26(sp)
 	mov	r6, 20(sp)
-	mov	20(sp), r15
+	mov	r6, r15
 	xor.b	r7, r15
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
@@ -2056,12 +2031,12 @@ chacha20_poly1305_C_block:
 	swpb	r8
 	mov	r8, 66(sp)
 	swpb	r7
-	mov	66(sp), r15
+	mov	r8, r15
 	xor.b	r7, r15
 	mov	r15, 66(sp)
 	xor	r7, 66(sp)
 	mov	r7, 62(sp)
-	mov	62(sp), r15
+	mov	r7, r15
 	xor.b	r8, r15
 	mov	r15, 62(sp)
 	xor	r8, 62(sp)
@@ -2209,12 +2184,12 @@ chacha20_poly1305_C_block:
 	swpb	r12
 	mov	r12, 46(sp)
 	swpb	r14
-	mov	46(sp), r15
+	mov	r12, r15
 	xor.b	r14, r15
 	mov	r15, 46(sp)
 	xor	r14, 46(sp)
 	mov	r14, 42(sp)
-	mov	42(sp), r15
+	mov	r14, r15
 	xor.b	r12, r15
 	mov	r15, 42(sp)
 	xor	r12, 42(sp)
@@ -2476,56 +2451,35 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	118(sp), r15
 	add	8(r15), 42(sp)
-	mov	118(sp), r15
 	addc	10(r15), 46(sp)
-	mov	118(sp), r15
 	add	4(r15), 102(sp)
-	mov	118(sp), r15
 	addc	6(r15), 100(sp)
-	mov	118(sp), r15
 	add	@r15, 64(sp)
-	mov	118(sp), r15
 	addc	2(r15), 22(sp)
 	mov	r11, 114(sp)
 	mov	120(sp), r15
 	add	@r15, 10(sp)
-	mov	120(sp), r15
 	addc	2(r15), 114(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	110(sp), r15
 	add	28(r15), 52(sp)
-	mov	110(sp), r15
 	addc	30(r15), 50(sp)
-	mov	110(sp), r15
 	add	24(r15), 82(sp)
-	mov	110(sp), r15
 	addc	26(r15), 80(sp)
-	mov	110(sp), r15
 	add	20(r15), 86(sp)
-	mov	110(sp), r15
 	addc	22(r15), 84(sp)
-	mov	110(sp), r15
 	add	16(r15), 16(sp)
-	mov	110(sp), r15
 	addc	18(r15), 14(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	mov	110(sp), r15
 	add	12(r15), 34(sp)
-	mov	110(sp), r15
 	addc	14(r15), 32(sp)
-	mov	110(sp), r15
 	add	8(r15), 70(sp)
-	mov	110(sp), r15
 	addc	10(r15), 68(sp)
 	mov	r12, 122(sp)
-	mov	110(sp), r15
 	add	4(r15), 122(sp)
-	mov	110(sp), r15
 	addc	6(r15), r14
 	mov	8(sp), r12
-	mov	110(sp), r15
 	add	@r15, r12
-	mov	110(sp), r15
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	18(sp), r10
@@ -2547,67 +2501,36 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	112(sp), r15
 	mov	r4, 0(r15)
-	mov	112(sp), r15
 	mov	r5, 2(r15)
-	mov	112(sp), r15
 	mov	r6, 4(r15)
-	mov	112(sp), r15
 	mov	r7, 6(r15)
-	mov	112(sp), r15
 	mov	r8, 8(r15)
-	mov	112(sp), r15
 	mov	r9, 10(r15)
-	mov	112(sp), r15
 	mov	r10, 12(r15)
-	mov	112(sp), r15
 	mov	r11, 14(r15)
-	mov	112(sp), r15
 	mov	r12, 16(r15)
-	mov	112(sp), r15
 	mov	r13, 18(r15)
-	mov	112(sp), r15
 	mov	122(sp), 20(r15)
-	mov	112(sp), r15
 	mov	r14, 22(r15)
-	mov	112(sp), r15
 	mov	70(sp), 24(r15)
-	mov	112(sp), r15
 	mov	68(sp), 26(r15)
-	mov	112(sp), r15
 	mov	34(sp), 28(r15)
-	mov	112(sp), r15
 	mov	32(sp), 30(r15)
-	mov	112(sp), r15
 	mov	16(sp), 32(r15)
-	mov	112(sp), r15
 	mov	14(sp), 34(r15)
-	mov	112(sp), r15
 	mov	86(sp), 36(r15)
-	mov	112(sp), r15
 	mov	84(sp), 38(r15)
-	mov	112(sp), r15
 	mov	82(sp), 40(r15)
-	mov	112(sp), r15
 	mov	80(sp), 42(r15)
-	mov	112(sp), r15
 	mov	52(sp), 44(r15)
-	mov	112(sp), r15
 	mov	50(sp), 46(r15)
-	mov	112(sp), r15
 	mov	10(sp), 48(r15)
-	mov	112(sp), r15
 	mov	114(sp), 50(r15)
-	mov	112(sp), r15
 	mov	64(sp), 52(r15)
-	mov	112(sp), r15
 	mov	22(sp), 54(r15)
-	mov	112(sp), r15
 	mov	102(sp), 56(r15)
-	mov	112(sp), r15
 	mov	100(sp), 58(r15)
-	mov	112(sp), r15
 	mov	42(sp), 60(r15)
-	mov	112(sp), r15
 	mov	46(sp), 62(r15)
 	add	#124, sp
 	popm.w	#7, r10

@@ -700,7 +700,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 164 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1490 bytes of code
+;     estimated 1484 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -725,7 +725,6 @@ eax_decrypt_with:
 	mov	r15, 0(sp)
 	mov	r14, 2(sp)
 	mov	20(sp), r12
-	mov	r8, r13
 	mov	#0, r14
 	mov	r11, r15
 	call	#eax_omac
@@ -996,7 +995,6 @@ eax_decrypt_with:
 	mov	32(sp), r15
 	and	#8191, r15
 	mov	r15, 26(sp)
-	mov	26(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 26(sp)
 	mov.b	33(sp), r5
@@ -1259,7 +1257,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 732 bytes of code
+;     estimated 654 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1271,40 +1269,32 @@ eax_M_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r6
-	mov	6(sp), r15
-	xor	@r15, r6
+	mov	r12, r8
+	xor	@r8, r6
 	mov	14(r13), r7
-	mov	6(sp), r15
-	xor	2(r15), r7
-	mov	8(r13), r8
-	mov	6(sp), r15
-	xor	4(r15), r8
+	xor	2(r8), r7
+	mov	8(r13), r9
+	xor	4(r8), r9
 	mov	10(r13), r11
-	mov	6(sp), r15
-	xor	6(r15), r11
-	mov	4(r13), r9
-	mov	6(sp), r15
-	xor	8(r15), r9
-	mov	6(r13), r10
-	mov	6(sp), r15
-	xor	10(r15), r10
-	mov	@r13, r12
-	mov	6(sp), r15
-	xor	12(r15), r12
-	mov	2(r13), r14
-	mov	6(sp), r15
-	xor	14(r15), r14
+	xor	6(r8), r11
+	mov	4(r13), r10
+	xor	8(r8), r10
+	mov	6(r13), r12
+	xor	10(r8), r12
+	mov	@r13, r14
+	xor	12(r8), r14
+	mov	2(r13), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r6, r5
 	mov	r7, 2(sp)
-	mov	r8, 0(sp)
-	mov	r9, r6
-	mov	r10, r13
-	mov	r12, r10
-	mov	r14, r15
+	mov	r9, 0(sp)
+	mov	r10, r6
+	mov	r12, r13
+	mov	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	6(sp), r7
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
@@ -1436,11 +1426,10 @@ eax_M_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r14
-	xor	160(r14), r12
+	mov	6(sp), r8
+	xor	160(r8), r12
 	mov	r9, r14
-	mov	6(sp), r9
-	xor	162(r9), r14
+	xor	162(r8), r14
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r9
@@ -1458,11 +1447,10 @@ eax_M_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r11
-	xor	164(r11), r10
+	mov	6(sp), r8
+	xor	164(r8), r10
 	mov	r9, r11
-	mov	6(sp), r9
-	xor	166(r9), r11
+	xor	166(r8), r11
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	eax_M.E.sbox(r13), r7
@@ -1482,7 +1470,6 @@ eax_M_E_encrypt_block:
 	bis	r8, r13
 	mov	6(sp), r8
 	xor	168(r8), r9
-	mov	6(sp), r8
 	xor	170(r8), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -1500,23 +1487,15 @@ eax_M_E_encrypt_block:
 	bis	r5, r8
 	mov	6(sp), r15
 	xor	172(r15), r7
-	mov	6(sp), r15
 	xor	174(r15), r8
 	mov	8(sp), r15
 	mov	r7, 0(r15)
-	mov	8(sp), r15
 	mov	r8, 2(r15)
-	mov	8(sp), r15
 	mov	r9, 4(r15)
-	mov	8(sp), r15
 	mov	r13, 6(r15)
-	mov	8(sp), r15
 	mov	r10, 8(r15)
-	mov	8(sp), r15
 	mov	r11, 10(r15)
-	mov	8(sp), r15
 	mov	r12, 12(r15)
-	mov	8(sp), r15
 	mov	r14, 14(r15)
 	add	#10, sp
 	popm.w	#7, r10
@@ -1526,7 +1505,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 236 bytes (86 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2158 bytes of code
+;     estimated 2066 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1548,52 +1527,52 @@ eax_omac:
 	add	90(sp), r13
 	mov	8(sp), r15
 	sub	#1, r15
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	@r13, r15
-	mov	r15, r8
-	xor	@r13, r8
-	mov	r10, r15
+	mov	r15, r10
+	xor	@r13, r10
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	2(r13), r15
 	mov	r15, 0(sp)
 	xor	2(r13), 0(sp)
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	4(r13), r15
 	mov	r15, 2(sp)
 	xor	4(r13), 2(sp)
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	6(r13), r15
 	mov	r15, 4(sp)
 	xor	6(r13), 4(sp)
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	8(r13), r15
 	mov	r15, 6(sp)
 	xor	8(r13), 6(sp)
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	10(r13), r15
 	mov	r15, 128(sp)
 	xor	10(r13), 128(sp)
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	12(r13), r15
 	mov	r15, 124(sp)
 	xor	12(r13), 124(sp)
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	14(r13), r15
@@ -1605,7 +1584,7 @@ eax_omac:
 	bit	#1, r4
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r4, r9
+	mov	@r4, r8
 	mov	2(r4), r7
 	mov	4(r4), r13
 	mov	6(r4), r12
@@ -1615,9 +1594,9 @@ eax_omac:
 	mov	14(r4), r4
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r9
-	add	#172, r9
-	mov	r9, r11
+	mov	sp, r8
+	add	#172, r8
+	mov	r8, r11
 	mov	#16, r12
 	mov	8(sp), r15
 .Leax_omac_cpy4:
@@ -1632,10 +1611,10 @@ eax_omac:
 	inc	r11
 	dec	r12
 	jnz	.Leax_omac_cpy4
-	mov	r9, r4
+	mov	r8, r4
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	swpb	r4
@@ -1643,7 +1622,7 @@ eax_omac:
 	and	r15, r14
 	mov	r4, 114(sp)
 	xor	r14, 114(sp)
-	mov	r10, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	swpb	r5
@@ -1651,7 +1630,7 @@ eax_omac:
 	and	r14, r15
 	mov	r5, 110(sp)
 	xor	r15, 110(sp)
-	mov	r10, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	swpb	r6
@@ -1659,28 +1638,28 @@ eax_omac:
 	and	r14, r15
 	mov	r6, 88(sp)
 	xor	r15, 88(sp)
-	mov	r10, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	swpb	r11
 	mov	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	r10, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	swpb	r12
 	mov	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	r10, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	swpb	r13
 	mov	r13, r15
 	and	r14, r15
 	xor	r15, r13
-	mov	r10, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	swpb	r7
@@ -1688,57 +1667,43 @@ eax_omac:
 	and	r14, r15
 	mov	r7, r14
 	xor	r15, r14
-	mov	r10, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
+	swpb	r8
+	mov	r8, r9
+	and	r15, r9
+	mov	r8, r15
+	xor	r9, r15
+	mov	8(sp), r8
+	add	#15, r8
+	mov	#0, r9
+	addc	#0, r9
+	and	#15, r9
+	rrum.w	#4, r8
 	swpb	r9
-	mov	r9, r10
-	and	r15, r10
-	mov	r9, r15
-	xor	r10, r15
-	mov	8(sp), r9
-	add	#15, r9
-	mov	#0, r10
-	addc	#0, r10
-	and	#15, r10
-	rrum.w	#4, r9
-	swpb	r10
-	rlam.w	#4, r10
-	mov	r10, 12(sp)
-	bis	r9, 12(sp)
+	rlam.w	#4, r9
+	mov	r9, 12(sp)
+	bis	r8, 12(sp)
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	90(sp), r10
-	mov	2(r10), 138(sp)
-	mov	90(sp), r10
-	mov	4(r10), 140(sp)
-	mov	90(sp), r10
-	mov	6(r10), 142(sp)
-	mov	90(sp), r10
-	mov	8(r10), 144(sp)
-	mov	90(sp), r10
-	mov	10(r10), 146(sp)
-	mov	90(sp), r10
-	mov	12(r10), 148(sp)
-	mov	90(sp), r10
-	mov	14(r10), 150(sp)
-	mov	90(sp), r10
-	mov	16(r10), 152(sp)
-	mov	90(sp), r10
-	mov	18(r10), 154(sp)
-	mov	90(sp), r10
-	mov	20(r10), 156(sp)
-	mov	90(sp), r10
-	mov	22(r10), 158(sp)
-	mov	90(sp), r10
-	mov	24(r10), 160(sp)
-	mov	90(sp), r10
-	mov	26(r10), 162(sp)
-	mov	90(sp), r10
-	mov	28(r10), 164(sp)
-	mov	90(sp), r10
-	mov	30(r10), 166(sp)
+	mov	90(sp), r9
+	mov	2(r9), 138(sp)
+	mov	4(r9), 140(sp)
+	mov	6(r9), 142(sp)
+	mov	8(r9), 144(sp)
+	mov	10(r9), 146(sp)
+	mov	12(r9), 148(sp)
+	mov	14(r9), 150(sp)
+	mov	16(r9), 152(sp)
+	mov	18(r9), 154(sp)
+	mov	20(r9), 156(sp)
+	mov	22(r9), 158(sp)
+	mov	24(r9), 160(sp)
+	mov	26(r9), 162(sp)
+	mov	28(r9), 164(sp)
+	mov	30(r9), 166(sp)
 	mov	#1, r9
-	mov	r8, r4
+	mov	r10, r4
 	mov	128(sp), r5
 	mov	124(sp), r6
 	mov	114(sp), r7
@@ -1853,10 +1818,8 @@ eax_omac:
 	swpb	56(sp)
 	mov.b	56(sp), r9
 	mov	r9, 56(sp)
-	mov	56(sp), r9
 	rrum.w	#4, r9
 	mov	r9, 56(sp)
-	mov	56(sp), r9
 	rrum.w	#1, r9
 	mov	r9, 56(sp)
 	mov	170(sp), 46(sp)
@@ -2136,19 +2099,12 @@ eax_omac:
 	call	#eax_M_E_encrypt_block
 	mov	136(sp), r15
 	mov	220(sp), 0(r15)
-	mov	136(sp), r15
 	mov	222(sp), 2(r15)
-	mov	136(sp), r15
 	mov	224(sp), 4(r15)
-	mov	136(sp), r15
 	mov	226(sp), 6(r15)
-	mov	136(sp), r15
 	mov	228(sp), 8(r15)
-	mov	136(sp), r15
 	mov	230(sp), 10(r15)
-	mov	136(sp), r15
 	mov	232(sp), 12(r15)
-	mov	136(sp), r15
 	mov	234(sp), 14(r15)
 	add	#236, sp
 	popm.w	#7, r10

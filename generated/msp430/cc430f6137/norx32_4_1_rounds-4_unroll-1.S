@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2784 bytes of code
+;     estimated 2754 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -84,21 +84,14 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	96(sp), r15
 	mov	2(r15), 110(sp)
-	mov	96(sp), r15
 	mov	4(r15), 108(sp)
-	mov	96(sp), r15
 	mov	6(r15), 106(sp)
-	mov	96(sp), r15
 	mov	8(r15), 104(sp)
-	mov	96(sp), r15
 	mov	10(r15), 102(sp)
-	mov	96(sp), r15
 	mov	12(r15), 100(sp)
-	mov	96(sp), r15
 	mov	14(r15), 98(sp)
 	mov	sp, r12
 	add	#114, r12
-	mov	96(sp), r15
 	mov	@r15, 178(sp)
 	mov	110(sp), 180(sp)
 	mov	108(sp), 182(sp)
@@ -121,7 +114,6 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:135: if m > 0 {
 	mov	#0, r15
 	cmp	90(sp), r15
-	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -958,7 +950,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3736 bytes of code
+;     estimated 3706 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -986,21 +978,14 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
 	mov	172(sp), r15
 	mov	2(r15), 186(sp)
-	mov	172(sp), r15
 	mov	4(r15), 184(sp)
-	mov	172(sp), r15
 	mov	6(r15), 182(sp)
-	mov	172(sp), r15
 	mov	8(r15), 180(sp)
-	mov	172(sp), r15
 	mov	10(r15), 178(sp)
-	mov	172(sp), r15
 	mov	12(r15), 176(sp)
-	mov	172(sp), r15
 	mov	14(r15), 174(sp)
 	mov	sp, r14
 	add	#194, r14
-	mov	172(sp), r15
 	mov	@r15, 258(sp)
 	mov	186(sp), 260(sp)
 	mov	184(sp), 262(sp)
@@ -1026,7 +1011,6 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:157: if m > 0 {
 	mov	#0, r15
 	cmp	166(sp), r15
-	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2116,7 +2100,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3118 bytes of code
+;     estimated 2868 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -2127,69 +2111,38 @@ norx32_4_1_F_permute:
 	mov	r12, 110(sp)
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	110(sp), r15
+	mov	r12, r15
 	mov	@r15, r6
-	mov	110(sp), r15
 	mov	2(r15), r7
-	mov	110(sp), r15
 	mov	4(r15), 52(sp)
-	mov	110(sp), r15
 	mov	6(r15), 50(sp)
-	mov	110(sp), r15
 	mov	8(r15), 20(sp)
-	mov	110(sp), r15
 	mov	10(r15), 16(sp)
-	mov	110(sp), r15
 	mov	12(r15), 104(sp)
-	mov	110(sp), r15
 	mov	14(r15), 102(sp)
-	mov	110(sp), r15
 	mov	16(r15), r8
-	mov	110(sp), r15
 	mov	18(r15), r9
-	mov	110(sp), r15
 	mov	20(r15), 26(sp)
-	mov	110(sp), r15
 	mov	22(r15), r10
-	mov	110(sp), r15
 	mov	24(r15), 8(sp)
-	mov	110(sp), r15
 	mov	26(r15), 58(sp)
-	mov	110(sp), r15
 	mov	28(r15), 98(sp)
-	mov	110(sp), r15
 	mov	30(r15), 34(sp)
-	mov	110(sp), r15
 	mov	32(r15), r11
-	mov	110(sp), r15
 	mov	34(r15), r12
-	mov	110(sp), r15
 	mov	36(r15), 44(sp)
-	mov	110(sp), r15
 	mov	38(r15), 32(sp)
-	mov	110(sp), r15
 	mov	40(r15), 72(sp)
-	mov	110(sp), r15
 	mov	42(r15), 68(sp)
-	mov	110(sp), r15
 	mov	44(r15), 56(sp)
-	mov	110(sp), r15
 	mov	46(r15), 46(sp)
-	mov	110(sp), r15
 	mov	48(r15), r13
-	mov	110(sp), r15
 	mov	50(r15), r14
-	mov	110(sp), r15
 	mov	52(r15), 4(sp)
-	mov	110(sp), r15
 	mov	54(r15), 12(sp)
-	mov	110(sp), r15
 	mov	56(r15), 108(sp)
-	mov	110(sp), r15
 	mov	58(r15), 106(sp)
-	mov	110(sp), r15
 	mov	60(r15), 64(sp)
-	mov	110(sp), r15
 	mov	62(r15), 66(sp)
 .Lnorx32_4_1_F_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3205,82 +3158,51 @@ norx32_4_1_F_permute:
 	; norx_f.ae:77: s[0] = s0
 	mov	110(sp), r15
 	mov	r6, 0(r15)
-	mov	110(sp), r15
 	mov	r7, 2(r15)
 	; norx_f.ae:78: s[1] = s1
-	mov	110(sp), r15
 	mov	52(sp), 4(r15)
-	mov	110(sp), r15
 	mov	50(sp), 6(r15)
 	; norx_f.ae:79: s[2] = s2
-	mov	110(sp), r15
 	mov	20(sp), 8(r15)
-	mov	110(sp), r15
 	mov	16(sp), 10(r15)
 	; norx_f.ae:80: s[3] = s3
-	mov	110(sp), r15
 	mov	104(sp), 12(r15)
-	mov	110(sp), r15
 	mov	102(sp), 14(r15)
 	; norx_f.ae:81: s[4] = s4
-	mov	110(sp), r15
 	mov	r8, 16(r15)
-	mov	110(sp), r15
 	mov	r9, 18(r15)
 	; norx_f.ae:82: s[5] = s5
-	mov	110(sp), r15
 	mov	26(sp), 20(r15)
-	mov	110(sp), r15
 	mov	r10, 22(r15)
 	; norx_f.ae:83: s[6] = s6
-	mov	110(sp), r15
 	mov	8(sp), 24(r15)
-	mov	110(sp), r15
 	mov	58(sp), 26(r15)
 	; norx_f.ae:84: s[7] = s7
-	mov	110(sp), r15
 	mov	98(sp), 28(r15)
-	mov	110(sp), r15
 	mov	34(sp), 30(r15)
 	; norx_f.ae:85: s[8] = s8
-	mov	110(sp), r15
 	mov	r11, 32(r15)
-	mov	110(sp), r15
 	mov	r12, 34(r15)
 	; norx_f.ae:86: s[9] = s9
-	mov	110(sp), r15
 	mov	44(sp), 36(r15)
-	mov	110(sp), r15
 	mov	32(sp), 38(r15)
 	; norx_f.ae:87: s[10] = s10
-	mov	110(sp), r15
 	mov	72(sp), 40(r15)
-	mov	110(sp), r15
 	mov	68(sp), 42(r15)
 	; norx_f.ae:88: s[11] = s11
-	mov	110(sp), r15
 	mov	56(sp), 44(r15)
-	mov	110(sp), r15
 	mov	46(sp), 46(r15)
 	; norx_f.ae:89: s[12] = s12
-	mov	110(sp), r15
 	mov	r13, 48(r15)
-	mov	110(sp), r15
 	mov	r14, 50(r15)
 	; norx_f.ae:90: s[13] = s13
-	mov	110(sp), r15
 	mov	4(sp), 52(r15)
-	mov	110(sp), r15
 	mov	12(sp), 54(r15)
 	; norx_f.ae:91: s[14] = s14
-	mov	110(sp), r15
 	mov	108(sp), 56(r15)
-	mov	110(sp), r15
 	mov	106(sp), 58(r15)
 	; norx_f.ae:92: s[15] = s15
-	mov	110(sp), r15
 	mov	64(sp), 60(r15)
-	mov	110(sp), r15
 	mov	66(sp), 62(r15)
 	add	#114, sp
 	popm.w	#7, r10
@@ -3290,7 +3212,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2146 bytes of code
+;     estimated 2142 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3304,7 +3226,6 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
 	cmp	108(sp), r15
-	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -3314,7 +3235,7 @@ norx32_4_1_absorb_header:
 	br	#.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_near15:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	108(sp), r8
+	mov	r14, r8
 	rrum.w	#4, r8
 	mov	r8, r6
 	mov	#0, r7
@@ -4025,7 +3946,7 @@ norx32_4_1_absorb_header:
 
 ; --- norx32_4_1_finalize: norx32_4_1.finalize
 ;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 276 bytes of code
+;     estimated 274 bytes of code
 	.section .text.norx32_4_1_finalize,"ax",@progbits
 	.local norx32_4_1_finalize
 	.type norx32_4_1_finalize, @function
@@ -4041,7 +3962,6 @@ norx32_4_1_finalize:
 	mov	r15, 60(r8)
 	mov	62(r8), 62(r8)
 	; norx32_4_1.ae:111: F.permute(s)
-	mov	r8, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	mov	48(r8), r14

@@ -40,7 +40,7 @@ norx_f_h:
 
 ; --- norx_f_g: norx_f.g
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 338 bytes of code
+;     estimated 328 bytes of code
 	.section .text.norx_f_g,"ax",@progbits
 	.global norx_f_g
 	.type norx_f_g, @function
@@ -176,15 +176,12 @@ norx_f_g:
 	adc	r13
 	mov	4(sp), r15
 	mov	r6, 0(r15)
-	mov	4(sp), r15
 	mov	r7, 2(r15)
 	mov	2(sp), r15
 	mov	r13, 0(r15)
-	mov	2(sp), r15
 	mov	r14, 2(r15)
 	mov	@sp, r15
 	mov	r8, 0(r15)
-	mov	@sp, r15
 	mov	r12, 2(r15)
 	mov	r10, 0(r11)
 	mov	r9, 2(r11)
@@ -196,7 +193,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3080 bytes of code
+;     estimated 2940 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -365,13 +362,10 @@ norx_f_f:
 	mov	20(sp), r15
 	mov	@r15, r11
 	xor	@r13, r11
-	mov	20(sp), r15
 	mov	2(r15), r9
 	xor	2(r13), r9
-	mov	20(sp), r15
 	mov	@r15, r12
 	and	@r13, r12
-	mov	20(sp), r15
 	mov	2(r15), r10
 	and	2(r13), r10
 	rla	r12
@@ -390,7 +384,6 @@ norx_f_f:
 	xor	@r15+, r10
 	mov	r15, 12(sp)
 	mov	r12, r9
-	mov	12(sp), r15
 	xor	@r15+, r9
 	mov	r15, 12(sp)
 	swpb	r9
@@ -405,13 +398,10 @@ norx_f_f:
 	mov	14(sp), r15
 	xor	@r15, r8
 	mov	r7, r9
-	mov	14(sp), r15
 	xor	2(r15), r9
 	mov	r10, r6
-	mov	14(sp), r15
 	and	@r15, r6
 	mov	r7, r5
-	mov	14(sp), r15
 	and	2(r15), r5
 	rla	r6
 	adc	r6
@@ -504,13 +494,10 @@ norx_f_f:
 	mov	38(sp), r15
 	mov	@r15, r11
 	xor	@r14, r11
-	mov	38(sp), r15
 	mov	2(r15), r9
 	xor	2(r14), r9
-	mov	38(sp), r15
 	mov	@r15, r12
 	and	@r14, r12
-	mov	38(sp), r15
 	mov	2(r15), r10
 	and	2(r14), r10
 	rla	r12
@@ -529,7 +516,6 @@ norx_f_f:
 	xor	@r15+, r10
 	mov	r15, 40(sp)
 	mov	r12, r9
-	mov	40(sp), r15
 	xor	@r15+, r9
 	mov	r15, 40(sp)
 	swpb	r9
@@ -544,13 +530,10 @@ norx_f_f:
 	mov	50(sp), r15
 	xor	@r15, r8
 	mov	r7, r9
-	mov	50(sp), r15
 	xor	2(r15), r9
 	mov	r10, r6
-	mov	50(sp), r15
 	and	@r15, r6
 	mov	r7, r5
-	mov	50(sp), r15
 	and	2(r15), r5
 	rla	r6
 	adc	r6
@@ -674,7 +657,6 @@ norx_f_f:
 	xor	@r15+, r10
 	mov	r15, 82(sp)
 	mov	r12, r8
-	mov	82(sp), r15
 	xor	@r15+, r8
 	mov	r15, 82(sp)
 	swpb	r8
@@ -689,13 +671,10 @@ norx_f_f:
 	mov	88(sp), r15
 	xor	@r15, r7
 	mov	r9, r8
-	mov	88(sp), r15
 	xor	2(r15), r8
 	mov	r10, r6
-	mov	88(sp), r15
 	and	@r15, r6
 	mov	r9, r5
-	mov	88(sp), r15
 	and	2(r15), r5
 	rla	r6
 	adc	r6
@@ -713,7 +692,6 @@ norx_f_f:
 	mov	48(sp), r15
 	xor	@r15, r8
 	mov	r7, r5
-	mov	48(sp), r15
 	xor	2(r15), r5
 	rla	r5
 	rlc	r8
@@ -1281,67 +1259,51 @@ norx_f_f:
 	adc	r8
 	mov	148(sp), r15
 	mov	4(sp), 0(r15)
-	mov	148(sp), r15
 	mov	90(sp), 2(r15)
 	mov	146(sp), r15
 	mov	64(sp), 0(r15)
-	mov	146(sp), r15
 	mov	60(sp), 2(r15)
 	mov	144(sp), r15
 	mov	32(sp), 0(r15)
-	mov	144(sp), r15
 	mov	28(sp), 2(r15)
 	mov	142(sp), r15
 	mov	r6, 0(r15)
-	mov	142(sp), r15
 	mov	r7, 2(r15)
 	mov	140(sp), r15
 	mov	r8, 0(r15)
-	mov	140(sp), r15
 	mov	r9, 2(r15)
 	mov	138(sp), r15
 	mov	56(sp), 0(r15)
-	mov	138(sp), r15
 	mov	106(sp), 2(r15)
 	mov	136(sp), r15
 	mov	18(sp), 0(r15)
-	mov	136(sp), r15
 	mov	70(sp), 2(r15)
 	mov	134(sp), r15
 	mov	r10, 0(r15)
-	mov	134(sp), r15
 	mov	36(sp), 2(r15)
 	mov	132(sp), r15
 	mov	26(sp), 0(r15)
-	mov	132(sp), r15
 	mov	24(sp), 2(r15)
 	mov	130(sp), r15
 	mov	r11, 0(r15)
-	mov	130(sp), r15
 	mov	r12, 2(r15)
 	mov	128(sp), r15
 	mov	86(sp), 0(r15)
-	mov	128(sp), r15
 	mov	84(sp), 2(r15)
 	mov	126(sp), r15
 	mov	54(sp), 0(r15)
-	mov	126(sp), r15
 	mov	52(sp), 2(r15)
 	mov	124(sp), r15
 	mov	42(sp), 0(r15)
-	mov	124(sp), r15
 	mov	44(sp), 2(r15)
 	mov	122(sp), r15
 	mov	6(sp), 0(r15)
-	mov	122(sp), r15
 	mov	8(sp), 2(r15)
 	mov	120(sp), r15
 	mov	r13, 0(r15)
-	mov	120(sp), r15
 	mov	r14, 2(r15)
 	mov	118(sp), r15
 	mov	74(sp), 0(r15)
-	mov	118(sp), r15
 	mov	76(sp), 2(r15)
 	add	#150, sp
 	popm.w	#7, r10
@@ -1351,7 +1313,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3118 bytes of code
+;     estimated 2868 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1362,69 +1324,38 @@ norx_f_permute:
 	mov	r12, 110(sp)
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	110(sp), r15
+	mov	r12, r15
 	mov	@r15, r6
-	mov	110(sp), r15
 	mov	2(r15), r7
-	mov	110(sp), r15
 	mov	4(r15), 52(sp)
-	mov	110(sp), r15
 	mov	6(r15), 50(sp)
-	mov	110(sp), r15
 	mov	8(r15), 20(sp)
-	mov	110(sp), r15
 	mov	10(r15), 16(sp)
-	mov	110(sp), r15
 	mov	12(r15), 104(sp)
-	mov	110(sp), r15
 	mov	14(r15), 102(sp)
-	mov	110(sp), r15
 	mov	16(r15), r8
-	mov	110(sp), r15
 	mov	18(r15), r9
-	mov	110(sp), r15
 	mov	20(r15), 26(sp)
-	mov	110(sp), r15
 	mov	22(r15), r10
-	mov	110(sp), r15
 	mov	24(r15), 8(sp)
-	mov	110(sp), r15
 	mov	26(r15), 58(sp)
-	mov	110(sp), r15
 	mov	28(r15), 98(sp)
-	mov	110(sp), r15
 	mov	30(r15), 34(sp)
-	mov	110(sp), r15
 	mov	32(r15), r11
-	mov	110(sp), r15
 	mov	34(r15), r12
-	mov	110(sp), r15
 	mov	36(r15), 44(sp)
-	mov	110(sp), r15
 	mov	38(r15), 32(sp)
-	mov	110(sp), r15
 	mov	40(r15), 72(sp)
-	mov	110(sp), r15
 	mov	42(r15), 68(sp)
-	mov	110(sp), r15
 	mov	44(r15), 56(sp)
-	mov	110(sp), r15
 	mov	46(r15), 46(sp)
-	mov	110(sp), r15
 	mov	48(r15), r13
-	mov	110(sp), r15
 	mov	50(r15), r14
-	mov	110(sp), r15
 	mov	52(r15), 4(sp)
-	mov	110(sp), r15
 	mov	54(r15), 12(sp)
-	mov	110(sp), r15
 	mov	56(r15), 108(sp)
-	mov	110(sp), r15
 	mov	58(r15), 106(sp)
-	mov	110(sp), r15
 	mov	60(r15), 64(sp)
-	mov	110(sp), r15
 	mov	62(r15), 66(sp)
 .Lnorx_f_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2440,82 +2371,51 @@ norx_f_permute:
 	; norx_f.ae:77: s[0] = s0
 	mov	110(sp), r15
 	mov	r6, 0(r15)
-	mov	110(sp), r15
 	mov	r7, 2(r15)
 	; norx_f.ae:78: s[1] = s1
-	mov	110(sp), r15
 	mov	52(sp), 4(r15)
-	mov	110(sp), r15
 	mov	50(sp), 6(r15)
 	; norx_f.ae:79: s[2] = s2
-	mov	110(sp), r15
 	mov	20(sp), 8(r15)
-	mov	110(sp), r15
 	mov	16(sp), 10(r15)
 	; norx_f.ae:80: s[3] = s3
-	mov	110(sp), r15
 	mov	104(sp), 12(r15)
-	mov	110(sp), r15
 	mov	102(sp), 14(r15)
 	; norx_f.ae:81: s[4] = s4
-	mov	110(sp), r15
 	mov	r8, 16(r15)
-	mov	110(sp), r15
 	mov	r9, 18(r15)
 	; norx_f.ae:82: s[5] = s5
-	mov	110(sp), r15
 	mov	26(sp), 20(r15)
-	mov	110(sp), r15
 	mov	r10, 22(r15)
 	; norx_f.ae:83: s[6] = s6
-	mov	110(sp), r15
 	mov	8(sp), 24(r15)
-	mov	110(sp), r15
 	mov	58(sp), 26(r15)
 	; norx_f.ae:84: s[7] = s7
-	mov	110(sp), r15
 	mov	98(sp), 28(r15)
-	mov	110(sp), r15
 	mov	34(sp), 30(r15)
 	; norx_f.ae:85: s[8] = s8
-	mov	110(sp), r15
 	mov	r11, 32(r15)
-	mov	110(sp), r15
 	mov	r12, 34(r15)
 	; norx_f.ae:86: s[9] = s9
-	mov	110(sp), r15
 	mov	44(sp), 36(r15)
-	mov	110(sp), r15
 	mov	32(sp), 38(r15)
 	; norx_f.ae:87: s[10] = s10
-	mov	110(sp), r15
 	mov	72(sp), 40(r15)
-	mov	110(sp), r15
 	mov	68(sp), 42(r15)
 	; norx_f.ae:88: s[11] = s11
-	mov	110(sp), r15
 	mov	56(sp), 44(r15)
-	mov	110(sp), r15
 	mov	46(sp), 46(r15)
 	; norx_f.ae:89: s[12] = s12
-	mov	110(sp), r15
 	mov	r13, 48(r15)
-	mov	110(sp), r15
 	mov	r14, 50(r15)
 	; norx_f.ae:90: s[13] = s13
-	mov	110(sp), r15
 	mov	4(sp), 52(r15)
-	mov	110(sp), r15
 	mov	12(sp), 54(r15)
 	; norx_f.ae:91: s[14] = s14
-	mov	110(sp), r15
 	mov	108(sp), 56(r15)
-	mov	110(sp), r15
 	mov	106(sp), 58(r15)
 	; norx_f.ae:92: s[15] = s15
-	mov	110(sp), r15
 	mov	64(sp), 60(r15)
-	mov	110(sp), r15
 	mov	66(sp), 62(r15)
 	add	#114, sp
 	popm.w	#7, r10

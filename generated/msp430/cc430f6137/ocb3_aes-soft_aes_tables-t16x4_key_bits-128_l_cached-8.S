@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 70 bytes (11 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1492 bytes of code
+;     estimated 1428 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -303,36 +303,21 @@ ocb3_key_setup:
 	; ocb3.ae:90: l[at_star] = l_star
 	mov	10(sp), r15
 	mov	54(sp), 0(r15)
-	mov	10(sp), r15
 	mov	56(sp), 2(r15)
-	mov	10(sp), r15
 	mov	58(sp), 4(r15)
-	mov	10(sp), r15
 	mov	60(sp), 6(r15)
-	mov	10(sp), r15
 	mov	62(sp), 8(r15)
-	mov	10(sp), r15
 	mov	64(sp), 10(r15)
-	mov	10(sp), r15
 	mov	66(sp), 12(r15)
-	mov	10(sp), r15
 	mov	68(sp), 14(r15)
 	; ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	10(sp), r15
 	mov	r14, 16(r15)
-	mov	10(sp), r15
 	mov	20(sp), 18(r15)
-	mov	10(sp), r15
 	mov	18(sp), 20(r15)
-	mov	10(sp), r15
 	mov	16(sp), 22(r15)
-	mov	10(sp), r15
 	mov	14(sp), 24(r15)
-	mov	10(sp), r15
 	mov	r4, 26(r15)
-	mov	10(sp), r15
 	mov	r5, 28(r15)
-	mov	10(sp), r15
 	mov	r13, 30(r15)
 	mov	r14, r15
 	and	#32767, r15
@@ -453,7 +438,6 @@ ocb3_key_setup:
 	mov	r9, r15
 	and	#32767, r15
 	mov	r15, 8(sp)
-	mov	8(sp), r15
 	rlam.w	#1, r15
 	mov	r15, 8(sp)
 	mov	r10, r14
@@ -558,7 +542,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 228 bytes (57 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2922 bytes of code
+;     estimated 2828 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -611,19 +595,12 @@ ocb3_encrypt_with:
 	mov	#0, 54(sp)
 	mov	60(sp), r15
 	mov	32(r15), 8(sp)
-	mov	60(sp), r15
 	mov	34(r15), 6(sp)
-	mov	60(sp), r15
 	mov	36(r15), 4(sp)
-	mov	60(sp), r15
 	mov	38(r15), 2(sp)
-	mov	60(sp), r15
 	mov	40(r15), 22(sp)
-	mov	60(sp), r15
 	mov	42(r15), r10
-	mov	60(sp), r15
 	mov	44(r15), r5
-	mov	60(sp), r15
 	mov	46(r15), r4
 	cmp	74(sp), 50(sp)
 	jnc	.Locb3_encrypt_with_near40
@@ -633,7 +610,6 @@ ocb3_encrypt_with:
 	mov	50(sp), r15
 	and	#4095, r15
 	mov	r15, 52(sp)
-	mov	52(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 52(sp)
 	mov	r6, 48(sp)
@@ -652,7 +628,7 @@ ocb3_encrypt_with:
 	xor	r5, 26(sp)
 	mov	r14, 24(sp)
 	xor	r4, 24(sp)
-	mov	52(sp), r11
+	mov	r15, r11
 	add	80(sp), r11
 	bit	#1, r11
 	jnz	.Locb3_encrypt_with_bytes3
@@ -1070,25 +1046,18 @@ ocb3_encrypt_with:
 	mov	60(sp), r15
 	xor	@r15, 72(sp)
 	mov	r7, 68(sp)
-	mov	60(sp), r15
 	xor	2(r15), 68(sp)
 	mov	r8, 66(sp)
-	mov	60(sp), r15
 	xor	4(r15), 66(sp)
 	mov	r9, 64(sp)
-	mov	60(sp), r15
 	xor	6(r15), 64(sp)
 	mov	r11, 62(sp)
-	mov	60(sp), r15
 	xor	8(r15), 62(sp)
 	mov	r12, 106(sp)
-	mov	60(sp), r15
 	xor	10(r15), 106(sp)
 	mov	r13, 104(sp)
-	mov	60(sp), r15
 	xor	12(r15), 104(sp)
 	mov	r14, 102(sp)
-	mov	60(sp), r15
 	xor	14(r15), 102(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	mov	72(sp), 116(sp)
@@ -1149,7 +1118,6 @@ ocb3_encrypt_with:
 	mov	r13, r15
 	and	#8191, r15
 	mov	r15, 76(sp)
-	mov	76(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 76(sp)
 	and	#8191, r14
@@ -1447,19 +1415,12 @@ ocb3_encrypt_with:
 	mov	r15, r11
 	mov	60(sp), r15
 	xor	16(r15), r11
-	mov	60(sp), r15
 	xor	18(r15), r12
-	mov	60(sp), r15
 	xor	20(r15), r13
-	mov	60(sp), r15
 	xor	22(r15), r14
-	mov	60(sp), r15
 	xor	24(r15), r7
-	mov	60(sp), r15
 	xor	26(r15), r8
-	mov	60(sp), r15
 	xor	28(r15), r9
-	mov	60(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 116(sp)
@@ -1564,7 +1525,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 276 bytes (89 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4710 bytes of code
+;     estimated 4566 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1610,19 +1571,12 @@ ocb3_decrypt_with:
 	mov	210(sp), r14
 	mov	116(sp), r15
 	mov	32(r15), 8(sp)
-	mov	116(sp), r15
 	mov	34(r15), 6(sp)
-	mov	116(sp), r15
 	mov	36(r15), 4(sp)
-	mov	116(sp), r15
 	mov	38(r15), 2(sp)
-	mov	116(sp), r15
 	mov	40(r15), 36(sp)
-	mov	116(sp), r15
 	mov	42(r15), 24(sp)
-	mov	116(sp), r15
 	mov	44(r15), 22(sp)
-	mov	116(sp), r15
 	mov	46(r15), r5
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
@@ -1640,7 +1594,6 @@ ocb3_decrypt_with:
 	mov	80(sp), r15
 	and	#4095, r15
 	mov	r15, 82(sp)
-	mov	82(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 82(sp)
 	mov	r7, 74(sp)
@@ -1659,7 +1612,7 @@ ocb3_decrypt_with:
 	xor	22(sp), 60(sp)
 	mov	r14, 58(sp)
 	xor	r5, 58(sp)
-	mov	82(sp), r6
+	mov	r15, r6
 	add	160(sp), r6
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes3
@@ -1707,19 +1660,12 @@ ocb3_decrypt_with:
 	xor	58(sp), r8
 	mov	34(sp), r15
 	xor	160(r15), r7
-	mov	34(sp), r15
 	xor	162(r15), r8
-	mov	34(sp), r15
 	xor	164(r15), r9
-	mov	34(sp), r15
 	xor	166(r15), r10
-	mov	34(sp), r15
 	xor	168(r15), r13
-	mov	34(sp), r15
 	xor	170(r15), r11
-	mov	34(sp), r15
 	xor	172(r15), r14
-	mov	34(sp), r15
 	xor	174(r15), r12
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 20(sp)
@@ -1730,7 +1676,7 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	mov	r12, r7
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	34(sp), r9
+	mov	r15, r9
 	add	#16, r9
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
@@ -1868,7 +1814,6 @@ ocb3_decrypt_with:
 	mov	34(sp), r15
 	xor	@r15, 54(sp)
 	mov	r11, 52(sp)
-	mov	34(sp), r15
 	xor	2(r15), 52(sp)
 	mov	r6, r15
 	swpb	r15
@@ -1892,7 +1837,6 @@ ocb3_decrypt_with:
 	mov	34(sp), r15
 	xor	4(r15), 48(sp)
 	mov	r11, 50(sp)
-	mov	34(sp), r15
 	xor	6(r15), 50(sp)
 	mov	r8, r15
 	swpb	r15
@@ -1914,7 +1858,6 @@ ocb3_decrypt_with:
 	mov	34(sp), r15
 	xor	8(r15), 44(sp)
 	mov	r11, 46(sp)
-	mov	34(sp), r15
 	xor	10(r15), 46(sp)
 	mov	r7, r15
 	swpb	r15
@@ -1935,7 +1878,6 @@ ocb3_decrypt_with:
 	mov	34(sp), r15
 	xor	12(r15), 38(sp)
 	mov	r12, 42(sp)
-	mov	34(sp), r15
 	xor	14(r15), 42(sp)
 	mov	80(sp), r14
 	add	#2, r14
@@ -2286,25 +2228,18 @@ ocb3_decrypt_with:
 	mov	116(sp), r15
 	xor	@r15, 102(sp)
 	mov	r8, 100(sp)
-	mov	116(sp), r15
 	xor	2(r15), 100(sp)
 	mov	r9, 96(sp)
-	mov	116(sp), r15
 	xor	4(r15), 96(sp)
 	mov	r10, 92(sp)
-	mov	116(sp), r15
 	xor	6(r15), 92(sp)
 	mov	r11, 90(sp)
-	mov	116(sp), r15
 	xor	8(r15), 90(sp)
 	mov	r12, 166(sp)
-	mov	116(sp), r15
 	xor	10(r15), 166(sp)
 	mov	r13, 164(sp)
-	mov	116(sp), r15
 	xor	12(r15), 164(sp)
 	mov	r14, 162(sp)
-	mov	116(sp), r15
 	xor	14(r15), 162(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
 	mov	102(sp), 180(sp)
@@ -2395,7 +2330,6 @@ ocb3_decrypt_with:
 	mov	86(sp), r15
 	and	#8191, r15
 	mov	r15, 124(sp)
-	mov	124(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 124(sp)
 	mov	126(sp), r14
@@ -2884,19 +2818,12 @@ ocb3_decrypt_with:
 	mov	r15, r11
 	mov	116(sp), r15
 	xor	16(r15), r11
-	mov	116(sp), r15
 	xor	18(r15), r12
-	mov	116(sp), r15
 	xor	20(r15), r13
-	mov	116(sp), r15
 	xor	22(r15), r14
-	mov	116(sp), r15
 	xor	24(r15), r7
-	mov	116(sp), r15
 	xor	26(r15), r8
-	mov	116(sp), r15
 	xor	28(r15), r9
-	mov	116(sp), r15
 	xor	30(r15), r10
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 180(sp)
@@ -2994,7 +2921,6 @@ ocb3_decrypt_with:
 	mov	170(sp), r15
 	and	#8191, r15
 	mov	r15, 84(sp)
-	mov	84(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 84(sp)
 	mov.b	171(sp), r9
@@ -3265,7 +3191,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 732 bytes of code
+;     estimated 654 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3277,40 +3203,32 @@ ocb3_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r6
-	mov	6(sp), r15
-	xor	@r15, r6
+	mov	r12, r8
+	xor	@r8, r6
 	mov	14(r13), r7
-	mov	6(sp), r15
-	xor	2(r15), r7
-	mov	8(r13), r8
-	mov	6(sp), r15
-	xor	4(r15), r8
+	xor	2(r8), r7
+	mov	8(r13), r9
+	xor	4(r8), r9
 	mov	10(r13), r11
-	mov	6(sp), r15
-	xor	6(r15), r11
-	mov	4(r13), r9
-	mov	6(sp), r15
-	xor	8(r15), r9
-	mov	6(r13), r10
-	mov	6(sp), r15
-	xor	10(r15), r10
-	mov	@r13, r12
-	mov	6(sp), r15
-	xor	12(r15), r12
-	mov	2(r13), r14
-	mov	6(sp), r15
-	xor	14(r15), r14
+	xor	6(r8), r11
+	mov	4(r13), r10
+	xor	8(r8), r10
+	mov	6(r13), r12
+	xor	10(r8), r12
+	mov	@r13, r14
+	xor	12(r8), r14
+	mov	2(r13), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r6, r5
 	mov	r7, 2(sp)
-	mov	r8, 0(sp)
-	mov	r9, r6
-	mov	r10, r13
-	mov	r12, r10
-	mov	r14, r15
+	mov	r9, 0(sp)
+	mov	r10, r6
+	mov	r12, r13
+	mov	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	6(sp), r7
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
@@ -3442,11 +3360,10 @@ ocb3_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r14
-	xor	160(r14), r12
+	mov	6(sp), r8
+	xor	160(r8), r12
 	mov	r9, r14
-	mov	6(sp), r9
-	xor	162(r9), r14
+	xor	162(r8), r14
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	ocb3_E.sbox(r11), r9
@@ -3464,11 +3381,10 @@ ocb3_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r11
-	xor	164(r11), r10
+	mov	6(sp), r8
+	xor	164(r8), r10
 	mov	r9, r11
-	mov	6(sp), r9
-	xor	166(r9), r11
+	xor	166(r8), r11
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ocb3_E.sbox(r13), r7
@@ -3488,7 +3404,6 @@ ocb3_E_encrypt_block:
 	bis	r8, r13
 	mov	6(sp), r8
 	xor	168(r8), r9
-	mov	6(sp), r8
 	xor	170(r8), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -3506,23 +3421,15 @@ ocb3_E_encrypt_block:
 	bis	r5, r8
 	mov	6(sp), r15
 	xor	172(r15), r7
-	mov	6(sp), r15
 	xor	174(r15), r8
 	mov	8(sp), r15
 	mov	r7, 0(r15)
-	mov	8(sp), r15
 	mov	r8, 2(r15)
-	mov	8(sp), r15
 	mov	r9, 4(r15)
-	mov	8(sp), r15
 	mov	r13, 6(r15)
-	mov	8(sp), r15
 	mov	r10, 8(r15)
-	mov	8(sp), r15
 	mov	r11, 10(r15)
-	mov	8(sp), r15
 	mov	r12, 12(r15)
-	mov	8(sp), r15
 	mov	r14, 14(r15)
 	add	#10, sp
 	popm.w	#7, r10
@@ -3532,7 +3439,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 144 bytes (40 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1872 bytes of code
+;     estimated 1812 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3546,7 +3453,6 @@ ocb3_hash:
 	mov	r15, 78(sp)
 	mov	160(sp), 60(sp)
 	mov	78(sp), 54(sp)
-	mov	54(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 54(sp)
 	; ocb3.ae:131: for i in 0..full {
@@ -3941,19 +3847,12 @@ ocb3_hash:
 	jz	.Locb3_hash_else22
 	mov	42(sp), r15
 	xor	@r15, 18(sp)
-	mov	42(sp), r15
 	xor	2(r15), 16(sp)
-	mov	42(sp), r15
 	xor	4(r15), 14(sp)
-	mov	42(sp), r15
 	xor	6(r15), 12(sp)
-	mov	42(sp), r15
 	xor	8(r15), 34(sp)
-	mov	42(sp), r15
 	xor	10(r15), 32(sp)
-	mov	42(sp), r15
 	xor	12(r15), 30(sp)
-	mov	42(sp), r15
 	xor	14(r15), 28(sp)
 	add	56(sp), r12
 	cmp	#16, r14
@@ -4214,19 +4113,12 @@ ocb3_hash:
 .Locb3_hash_endif23:
 	mov	60(sp), r15
 	mov	r7, 0(r15)
-	mov	60(sp), r15
 	mov	r8, 2(r15)
-	mov	60(sp), r15
 	mov	r9, 4(r15)
-	mov	60(sp), r15
 	mov	r10, 6(r15)
-	mov	60(sp), r15
 	mov	r11, 8(r15)
-	mov	60(sp), r15
 	mov	r12, 10(r15)
-	mov	60(sp), r15
 	mov	r13, 12(r15)
-	mov	60(sp), r15
 	mov	r14, 14(r15)
 	add	#144, sp
 	popm.w	#7, r10
@@ -4236,7 +4128,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 180 bytes (74 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4276 bytes of code
+;     estimated 4210 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4257,7 +4149,6 @@ ocb3_initial_offset:
 	mov	r14, r15
 	and	#8191, r15
 	mov	r15, 72(sp)
-	mov	72(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 72(sp)
 	mov	r14, r11
@@ -4641,7 +4532,6 @@ ocb3_initial_offset:
 	mov	r13, r15
 	and	#8191, r15
 	mov	r15, 128(sp)
-	mov	128(sp), r15
 	rlam.w	#3, r15
 	mov	r15, 128(sp)
 	and	#8191, r14
@@ -4660,42 +4550,42 @@ ocb3_initial_offset:
 	mov	r5, 146(sp)
 	mov	r6, r4
 	swpb	r4
-	mov	146(sp), r15
+	mov	r5, r15
 	xor.b	r4, r15
 	mov	r15, 146(sp)
 	xor	r5, 146(sp)
 	mov	r8, r4
 	swpb	r4
 	mov	r4, 2(sp)
-	mov	2(sp), r15
+	mov	r4, r15
 	xor.b	r5, r15
 	mov	r15, 2(sp)
 	xor	r4, 2(sp)
 	mov	r9, r5
 	swpb	r5
 	mov	r5, 6(sp)
-	mov	6(sp), r15
+	mov	r5, r15
 	xor.b	r4, r15
 	mov	r15, 6(sp)
 	xor	r5, 6(sp)
 	mov	r10, r4
 	swpb	r4
 	mov	r4, 12(sp)
-	mov	12(sp), r15
+	mov	r4, r15
 	xor.b	r5, r15
 	mov	r15, 12(sp)
 	xor	r4, 12(sp)
 	mov	r11, r5
 	swpb	r5
 	mov	r5, 18(sp)
-	mov	18(sp), r15
+	mov	r5, r15
 	xor.b	r4, r15
 	mov	r15, 18(sp)
 	xor	r5, 18(sp)
 	mov	r12, r4
 	swpb	r4
 	mov	r4, 22(sp)
-	mov	22(sp), r15
+	mov	r4, r15
 	xor.b	r5, r15
 	mov	r15, 22(sp)
 	xor	r4, 22(sp)
@@ -5241,7 +5131,6 @@ ocb3_initial_offset:
 	mov	38(sp), r15
 	and	#16383, r15
 	mov	r15, 60(sp)
-	mov	60(sp), r15
 	rlam.w	#2, r15
 	mov	r15, 60(sp)
 	mov	r14, r4
@@ -5439,7 +5328,6 @@ ocb3_initial_offset:
 	mov	38(sp), r15
 	and	#4095, r15
 	mov	r15, 54(sp)
-	mov	54(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 54(sp)
 	mov	r14, r4
@@ -5667,35 +5555,35 @@ ocb3_initial_offset:
 	mov	44(sp), r4
 	swpb	r4
 	mov	r4, 16(sp)
-	mov	16(sp), r15
+	mov	r4, r15
 	xor.b	r14, r15
 	mov	r15, 16(sp)
 	xor	r4, 16(sp)
 	mov	50(sp), r14
 	swpb	r14
 	mov	r14, 10(sp)
-	mov	10(sp), r15
+	mov	r14, r15
 	xor.b	r4, r15
 	mov	r15, 10(sp)
 	xor	r14, 10(sp)
 	mov	58(sp), r4
 	swpb	r4
 	mov	r4, 8(sp)
-	mov	8(sp), r15
+	mov	r4, r15
 	xor.b	r14, r15
 	mov	r15, 8(sp)
 	xor	r4, 8(sp)
 	mov	68(sp), r14
 	swpb	r14
 	mov	r14, 4(sp)
-	mov	4(sp), r15
+	mov	r14, r15
 	xor.b	r4, r15
 	mov	r15, 4(sp)
 	xor	r14, 4(sp)
 	mov	78(sp), r4
 	swpb	r4
 	mov	r4, 40(sp)
-	mov	40(sp), r15
+	mov	r4, r15
 	xor.b	r14, r15
 	mov	r15, 40(sp)
 	xor	r4, 40(sp)
@@ -5924,19 +5812,12 @@ ocb3_initial_offset:
 	xor	r15, r14
 	mov	140(sp), r15
 	mov	r7, 0(r15)
-	mov	140(sp), r15
 	mov	r8, 2(r15)
-	mov	140(sp), r15
 	mov	r9, 4(r15)
-	mov	140(sp), r15
 	mov	r10, 6(r15)
-	mov	140(sp), r15
 	mov	r11, 8(r15)
-	mov	140(sp), r15
 	mov	r12, 10(r15)
-	mov	140(sp), r15
 	mov	r13, 12(r15)
-	mov	140(sp), r15
 	mov	r14, 14(r15)
 	add	#180, sp
 	popm.w	#7, r10

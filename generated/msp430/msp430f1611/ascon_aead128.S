@@ -65,7 +65,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1614 bytes of code
+;     estimated 1574 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -184,13 +184,10 @@ ascon_aead128_encrypt_with:
 	mov	@sp, r15
 	xor	@r15, r11
 	mov	56(sp), r12
-	mov	@sp, r15
 	xor	2(r15), r12
 	mov	58(sp), r13
-	mov	@sp, r15
 	xor	4(r15), r13
 	mov	60(sp), r14
-	mov	@sp, r15
 	xor	6(r15), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
@@ -201,13 +198,10 @@ ascon_aead128_encrypt_with:
 	mov	@sp, r15
 	xor	8(r15), r11
 	mov	64(sp), r12
-	mov	@sp, r15
 	xor	10(r15), r12
 	mov	66(sp), r13
-	mov	@sp, r15
 	xor	12(r15), r13
 	mov	68(sp), r14
-	mov	@sp, r15
 	xor	14(r15), r14
 	mov	r11, 62(sp)
 	mov	r12, 64(sp)
@@ -230,7 +224,7 @@ ascon_aead128_encrypt_with:
 	mov	#0, r10
 	mov	#0, 2(sp)
 	cmp	4(sp), r10
-	mov	2(sp), r15
+	mov	r10, r15
 	subc	#0, r15
 	jc	.Lascon_aead128_encrypt_with_done13
 .Lascon_aead128_encrypt_with_loop12:
@@ -556,13 +550,10 @@ ascon_aead128_encrypt_with:
 	mov	@sp, r15
 	xor	@r15, r11
 	mov	48(sp), r12
-	mov	@sp, r15
 	xor	2(r15), r12
 	mov	50(sp), r13
-	mov	@sp, r15
 	xor	4(r15), r13
 	mov	52(sp), r14
-	mov	@sp, r15
 	xor	6(r15), r14
 	mov	r11, 46(sp)
 	mov	r12, 48(sp)
@@ -573,13 +564,10 @@ ascon_aead128_encrypt_with:
 	mov	@sp, r15
 	xor	8(r15), r11
 	mov	56(sp), r12
-	mov	@sp, r15
 	xor	10(r15), r12
 	mov	58(sp), r13
-	mov	@sp, r15
 	xor	12(r15), r13
 	mov	60(sp), r14
-	mov	@sp, r15
 	xor	14(r15), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
@@ -595,25 +583,18 @@ ascon_aead128_encrypt_with:
 	mov	@sp, r15
 	xor	8(r15), r11
 	mov	64(sp), r10
-	mov	@sp, r15
 	xor	10(r15), r10
 	mov	66(sp), r9
-	mov	@sp, r15
 	xor	12(r15), r9
 	mov	68(sp), r8
-	mov	@sp, r15
 	xor	14(r15), r8
 	mov	54(sp), r7
-	mov	@sp, r15
 	xor	@r15, r7
 	mov	56(sp), r6
-	mov	@sp, r15
 	xor	2(r15), r6
 	mov	58(sp), r12
-	mov	@sp, r15
 	xor	4(r15), r12
 	mov	60(sp), r14
-	mov	@sp, r15
 	xor	6(r15), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	mov	28(sp), r13
@@ -661,7 +642,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 122 bytes (33 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2004 bytes of code
+;     estimated 1926 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -781,13 +762,10 @@ ascon_aead128_decrypt_with:
 	mov	12(sp), r15
 	xor	@r15, r11
 	mov	92(sp), r12
-	mov	12(sp), r15
 	xor	2(r15), r12
 	mov	94(sp), r13
-	mov	12(sp), r15
 	xor	4(r15), r13
 	mov	96(sp), r14
-	mov	12(sp), r15
 	xor	6(r15), r14
 	mov	r11, 90(sp)
 	mov	r12, 92(sp)
@@ -798,13 +776,10 @@ ascon_aead128_decrypt_with:
 	mov	12(sp), r15
 	xor	8(r15), r11
 	mov	100(sp), r12
-	mov	12(sp), r15
 	xor	10(r15), r12
 	mov	102(sp), r13
-	mov	12(sp), r15
 	xor	12(r15), r13
 	mov	104(sp), r14
-	mov	12(sp), r15
 	xor	14(r15), r14
 	mov	r11, 98(sp)
 	mov	r12, 100(sp)
@@ -827,7 +802,7 @@ ascon_aead128_decrypt_with:
 	mov	#0, r10
 	mov	#0, 14(sp)
 	cmp	16(sp), r10
-	mov	14(sp), r15
+	mov	r10, r15
 	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done13
 .Lascon_aead128_decrypt_with_loop12:
@@ -1275,13 +1250,10 @@ ascon_aead128_decrypt_with:
 	mov	12(sp), r15
 	xor	@r15, r11
 	mov	84(sp), r12
-	mov	12(sp), r15
 	xor	2(r15), r12
 	mov	86(sp), r13
-	mov	12(sp), r15
 	xor	4(r15), r13
 	mov	88(sp), r14
-	mov	12(sp), r15
 	xor	6(r15), r14
 	mov	r11, 82(sp)
 	mov	r12, 84(sp)
@@ -1292,13 +1264,10 @@ ascon_aead128_decrypt_with:
 	mov	12(sp), r15
 	xor	8(r15), r11
 	mov	92(sp), r12
-	mov	12(sp), r15
 	xor	10(r15), r12
 	mov	94(sp), r13
-	mov	12(sp), r15
 	xor	12(r15), r13
 	mov	96(sp), r14
-	mov	12(sp), r15
 	xor	14(r15), r14
 	mov	r11, 90(sp)
 	mov	r12, 92(sp)
@@ -1314,25 +1283,18 @@ ascon_aead128_decrypt_with:
 	mov	12(sp), r15
 	xor	8(r15), r14
 	mov	100(sp), r13
-	mov	12(sp), r15
 	xor	10(r15), r13
 	mov	102(sp), r12
-	mov	12(sp), r15
 	xor	12(r15), r12
 	mov	104(sp), r11
-	mov	12(sp), r15
 	xor	14(r15), r11
 	mov	90(sp), r7
-	mov	12(sp), r15
 	xor	@r15, r7
 	mov	92(sp), r6
-	mov	12(sp), r15
 	xor	2(r15), r6
 	mov	94(sp), r5
-	mov	12(sp), r15
 	xor	4(r15), r5
 	mov	96(sp), r4
-	mov	12(sp), r15
 	xor	6(r15), r4
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	64(sp), r15
@@ -1377,7 +1339,7 @@ ascon_aead128_decrypt_with:
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1776 bytes of code
+;     estimated 1622 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
@@ -1397,45 +1359,26 @@ ascon_aead128_P_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 64(sp)
-	mov	66(sp), r15
+	mov	r12, r15
 	mov	@r15, r7
-	mov	66(sp), r15
 	mov	2(r15), r8
-	mov	66(sp), r15
 	mov	4(r15), r9
-	mov	66(sp), r15
 	mov	6(r15), 20(sp)
-	mov	66(sp), r15
 	mov	8(r15), 52(sp)
-	mov	66(sp), r15
 	mov	10(r15), 54(sp)
-	mov	66(sp), r15
 	mov	12(r15), 56(sp)
-	mov	66(sp), r15
 	mov	14(r15), 58(sp)
-	mov	66(sp), r15
 	mov	16(r15), r10
-	mov	66(sp), r15
 	mov	18(r15), 46(sp)
-	mov	66(sp), r15
 	mov	20(r15), 48(sp)
-	mov	66(sp), r15
 	mov	22(r15), 50(sp)
-	mov	66(sp), r15
 	mov	24(r15), 10(sp)
-	mov	66(sp), r15
 	mov	26(r15), 2(sp)
-	mov	66(sp), r15
 	mov	28(r15), 40(sp)
-	mov	66(sp), r15
 	mov	30(r15), 38(sp)
-	mov	66(sp), r15
 	mov	32(r15), r11
-	mov	66(sp), r15
 	mov	34(r15), r12
-	mov	66(sp), r15
 	mov	36(r15), r13
-	mov	66(sp), r15
 	mov	38(r15), r14
 	cmp	#16, 64(sp)
 	jnc	.Lascon_aead128_P_permute_near3
@@ -1941,47 +1884,28 @@ ascon_aead128_P_permute:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
 	mov	r7, 0(r15)
-	mov	66(sp), r15
 	mov	r8, 2(r15)
-	mov	66(sp), r15
 	mov	r9, 4(r15)
-	mov	66(sp), r15
 	mov	20(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	66(sp), r15
 	mov	52(sp), 8(r15)
-	mov	66(sp), r15
 	mov	54(sp), 10(r15)
-	mov	66(sp), r15
 	mov	56(sp), 12(r15)
-	mov	66(sp), r15
 	mov	58(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
-	mov	66(sp), r15
 	mov	r10, 16(r15)
-	mov	66(sp), r15
 	mov	46(sp), 18(r15)
-	mov	66(sp), r15
 	mov	48(sp), 20(r15)
-	mov	66(sp), r15
 	mov	50(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	66(sp), r15
 	mov	10(sp), 24(r15)
-	mov	66(sp), r15
 	mov	2(sp), 26(r15)
-	mov	66(sp), r15
 	mov	40(sp), 28(r15)
-	mov	66(sp), r15
 	mov	38(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
-	mov	66(sp), r15
 	mov	r11, 32(r15)
-	mov	66(sp), r15
 	mov	r12, 34(r15)
-	mov	66(sp), r15
 	mov	r13, 36(r15)
-	mov	66(sp), r15
 	mov	r14, 38(r15)
 	add	#68, sp
 	pop	r4
@@ -1997,7 +1921,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 616 bytes of code
+;     estimated 612 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -2017,7 +1941,6 @@ ascon_aead128_absorb_ad:
 	; ascon_aead128.ae:61: if n > 0 {
 	mov	#0, r15
 	cmp	22(sp), r15
-	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2025,7 +1948,7 @@ ascon_aead128_absorb_ad:
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_else1
 	; ascon_aead128.ae:62: for i in 0..n / rate + 1 {
-	mov	22(sp), r15
+	mov	r14, r15
 	clrc
 	rrc	r15
 	rra	r15

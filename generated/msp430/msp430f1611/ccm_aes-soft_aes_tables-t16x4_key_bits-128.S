@@ -1859,7 +1859,7 @@ ccm_decrypt_with:
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 756 bytes of code
+;     estimated 678 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
@@ -1877,40 +1877,32 @@ ccm_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r6
-	mov	6(sp), r15
-	xor	@r15, r6
+	mov	r12, r8
+	xor	@r8, r6
 	mov	14(r13), r7
-	mov	6(sp), r15
-	xor	2(r15), r7
-	mov	8(r13), r8
-	mov	6(sp), r15
-	xor	4(r15), r8
+	xor	2(r8), r7
+	mov	8(r13), r9
+	xor	4(r8), r9
 	mov	10(r13), r11
-	mov	6(sp), r15
-	xor	6(r15), r11
-	mov	4(r13), r9
-	mov	6(sp), r15
-	xor	8(r15), r9
-	mov	6(r13), r10
-	mov	6(sp), r15
-	xor	10(r15), r10
-	mov	@r13, r12
-	mov	6(sp), r15
-	xor	12(r15), r12
-	mov	2(r13), r14
-	mov	6(sp), r15
-	xor	14(r15), r14
+	xor	6(r8), r11
+	mov	4(r13), r10
+	xor	8(r8), r10
+	mov	6(r13), r12
+	xor	10(r8), r12
+	mov	@r13, r14
+	xor	12(r8), r14
+	mov	2(r13), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r6, r5
 	mov	r7, 2(sp)
-	mov	r8, 0(sp)
-	mov	r9, r6
-	mov	r10, r13
-	mov	r12, r10
-	mov	r14, r15
+	mov	r9, 0(sp)
+	mov	r10, r6
+	mov	r12, r13
+	mov	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	6(sp), r7
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
@@ -2042,11 +2034,10 @@ ccm_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r14
-	xor	160(r14), r12
+	mov	6(sp), r8
+	xor	160(r8), r12
 	mov	r9, r14
-	mov	6(sp), r9
-	xor	162(r9), r14
+	xor	162(r8), r14
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	ccm_E.sbox(r11), r9
@@ -2064,11 +2055,10 @@ ccm_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r11
-	xor	164(r11), r10
+	mov	6(sp), r8
+	xor	164(r8), r10
 	mov	r9, r11
-	mov	6(sp), r9
-	xor	166(r9), r11
+	xor	166(r8), r11
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ccm_E.sbox(r13), r7
@@ -2088,7 +2078,6 @@ ccm_E_encrypt_block:
 	bis	r8, r13
 	mov	6(sp), r8
 	xor	168(r8), r9
-	mov	6(sp), r8
 	xor	170(r8), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -2106,23 +2095,15 @@ ccm_E_encrypt_block:
 	bis	r5, r8
 	mov	6(sp), r15
 	xor	172(r15), r7
-	mov	6(sp), r15
 	xor	174(r15), r8
 	mov	8(sp), r15
 	mov	r7, 0(r15)
-	mov	8(sp), r15
 	mov	r8, 2(r15)
-	mov	8(sp), r15
 	mov	r9, 4(r15)
-	mov	8(sp), r15
 	mov	r13, 6(r15)
-	mov	8(sp), r15
 	mov	r10, 8(r15)
-	mov	8(sp), r15
 	mov	r11, 10(r15)
-	mov	8(sp), r15
 	mov	r12, 12(r15)
-	mov	8(sp), r15
 	mov	r14, 14(r15)
 	add	#10, sp
 	pop	r4
@@ -2138,7 +2119,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1576 bytes of code
+;     estimated 1544 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2409,7 +2390,6 @@ ccm_mac_header:
 	mov	r7, r9
 	mov	30(sp), r15
 	bis	@r15, r9
-	mov	30(sp), r15
 	bis	2(r15), r10
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
 	mov	r9, 32(sp)
@@ -2728,19 +2708,12 @@ ccm_mac_header:
 .Lccm_mac_header_endif17:
 	mov	20(sp), r15
 	mov	r7, 0(r15)
-	mov	20(sp), r15
 	mov	r8, 2(r15)
-	mov	20(sp), r15
 	mov	r9, 4(r15)
-	mov	20(sp), r15
 	mov	r10, 6(r15)
-	mov	20(sp), r15
 	mov	r11, 8(r15)
-	mov	20(sp), r15
 	mov	r12, 10(r15)
-	mov	20(sp), r15
 	mov	r13, 12(r15)
-	mov	20(sp), r15
 	mov	r14, 14(r15)
 	add	#112, sp
 	pop	r4

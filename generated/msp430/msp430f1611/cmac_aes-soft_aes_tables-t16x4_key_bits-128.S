@@ -86,7 +86,7 @@ cmac_key_schedule:
 
 ; --- cmac_encrypt_block: cmac.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 756 bytes of code
+;     estimated 678 bytes of code
 	.section .text.cmac_encrypt_block,"ax",@progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, @function
@@ -104,40 +104,32 @@ cmac_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r6
-	mov	6(sp), r15
-	xor	@r15, r6
+	mov	r12, r8
+	xor	@r8, r6
 	mov	14(r13), r7
-	mov	6(sp), r15
-	xor	2(r15), r7
-	mov	8(r13), r8
-	mov	6(sp), r15
-	xor	4(r15), r8
+	xor	2(r8), r7
+	mov	8(r13), r9
+	xor	4(r8), r9
 	mov	10(r13), r11
-	mov	6(sp), r15
-	xor	6(r15), r11
-	mov	4(r13), r9
-	mov	6(sp), r15
-	xor	8(r15), r9
-	mov	6(r13), r10
-	mov	6(sp), r15
-	xor	10(r15), r10
-	mov	@r13, r12
-	mov	6(sp), r15
-	xor	12(r15), r12
-	mov	2(r13), r14
-	mov	6(sp), r15
-	xor	14(r15), r14
+	xor	6(r8), r11
+	mov	4(r13), r10
+	xor	8(r8), r10
+	mov	6(r13), r12
+	xor	10(r8), r12
+	mov	@r13, r14
+	xor	12(r8), r14
+	mov	2(r13), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r6, r5
 	mov	r7, 2(sp)
-	mov	r8, 0(sp)
-	mov	r9, r6
-	mov	r10, r13
-	mov	r12, r10
-	mov	r14, r15
+	mov	r9, 0(sp)
+	mov	r10, r6
+	mov	r12, r13
+	mov	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	6(sp), r7
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lcmac_encrypt_block_loop1:
@@ -269,11 +261,10 @@ cmac_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r14
-	xor	160(r14), r12
+	mov	6(sp), r8
+	xor	160(r8), r12
 	mov	r9, r14
-	mov	6(sp), r9
-	xor	162(r9), r14
+	xor	162(r8), r14
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	cmac_E.sbox(r11), r9
@@ -291,11 +282,10 @@ cmac_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r11
-	xor	164(r11), r10
+	mov	6(sp), r8
+	xor	164(r8), r10
 	mov	r9, r11
-	mov	6(sp), r9
-	xor	166(r9), r11
+	xor	166(r8), r11
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	cmac_E.sbox(r13), r7
@@ -315,7 +305,6 @@ cmac_encrypt_block:
 	bis	r8, r13
 	mov	6(sp), r8
 	xor	168(r8), r9
-	mov	6(sp), r8
 	xor	170(r8), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -333,23 +322,15 @@ cmac_encrypt_block:
 	bis	r5, r8
 	mov	6(sp), r15
 	xor	172(r15), r7
-	mov	6(sp), r15
 	xor	174(r15), r8
 	mov	8(sp), r15
 	mov	r7, 0(r15)
-	mov	8(sp), r15
 	mov	r8, 2(r15)
-	mov	8(sp), r15
 	mov	r9, 4(r15)
-	mov	8(sp), r15
 	mov	r13, 6(r15)
-	mov	8(sp), r15
 	mov	r10, 8(r15)
-	mov	8(sp), r15
 	mov	r11, 10(r15)
-	mov	8(sp), r15
 	mov	r12, 12(r15)
-	mov	8(sp), r15
 	mov	r14, 14(r15)
 	add	#10, sp
 	pop	r4

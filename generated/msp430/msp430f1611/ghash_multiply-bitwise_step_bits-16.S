@@ -6,7 +6,7 @@
 
 ; --- ghash_mul: ghash.mul
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 494 bytes of code
+;     estimated 466 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -162,19 +162,12 @@ ghash_mul:
 .Lghash_mul_done2:
 	mov	30(sp), r15
 	mov	12(sp), 0(r15)
-	mov	30(sp), r15
 	mov	10(sp), 2(r15)
-	mov	30(sp), r15
 	mov	8(sp), 4(r15)
-	mov	30(sp), r15
 	mov	6(sp), 6(r15)
-	mov	30(sp), r15
 	mov	4(sp), 8(r15)
-	mov	30(sp), r15
 	mov	2(sp), 10(r15)
-	mov	30(sp), r15
 	mov	@sp, 12(r15)
-	mov	30(sp), r15
 	mov	28(sp), 14(r15)
 	add	#32, sp
 	pop	r4
@@ -211,7 +204,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 494 bytes of code
+;     estimated 466 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -367,19 +360,12 @@ ghash_mul_h:
 .Lghash_mul_h_done2:
 	mov	30(sp), r15
 	mov	12(sp), 0(r15)
-	mov	30(sp), r15
 	mov	10(sp), 2(r15)
-	mov	30(sp), r15
 	mov	8(sp), 4(r15)
-	mov	30(sp), r15
 	mov	6(sp), 6(r15)
-	mov	30(sp), r15
 	mov	4(sp), 8(r15)
-	mov	30(sp), r15
 	mov	2(sp), 10(r15)
-	mov	30(sp), r15
 	mov	@sp, 12(r15)
-	mov	30(sp), r15
 	mov	28(sp), 14(r15)
 	add	#32, sp
 	pop	r4
@@ -395,7 +381,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 914 bytes of code
+;     estimated 856 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -414,7 +400,7 @@ ghash_absorb:
 	mov	r15, 54(sp)
 	mov	92(sp), 58(sp)
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
-	mov	54(sp), r12
+	mov	r15, r12
 	mov	#0, r14
 	add	#15, r12
 	addc	#0, r14
@@ -541,19 +527,12 @@ ghash_absorb:
 	mov	#0, 24(sp)
 	mov	44(sp), r15
 	mov	@r15, r14
-	mov	44(sp), r15
 	mov	2(r15), 22(sp)
-	mov	44(sp), r15
 	mov	4(r15), 20(sp)
-	mov	44(sp), r15
 	mov	6(r15), 18(sp)
-	mov	44(sp), r15
 	mov	8(r15), 16(sp)
-	mov	44(sp), r15
 	mov	10(r15), 14(sp)
-	mov	44(sp), r15
 	mov	12(r15), 12(sp)
-	mov	44(sp), r15
 	mov	14(r15), r15
 .Lghash_absorb_loop8:
 	; ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
@@ -692,19 +671,12 @@ ghash_absorb:
 .Lghash_absorb_done2:
 	mov	58(sp), r15
 	mov	42(sp), 0(r15)
-	mov	58(sp), r15
 	mov	40(sp), 2(r15)
-	mov	58(sp), r15
 	mov	38(sp), 4(r15)
-	mov	58(sp), r15
 	mov	36(sp), 6(r15)
-	mov	58(sp), r15
 	mov	r10, 8(r15)
-	mov	58(sp), r15
 	mov	r11, 10(r15)
-	mov	58(sp), r15
 	mov	r12, 12(r15)
-	mov	58(sp), r15
 	mov	r14, 14(r15)
 	add	#76, sp
 	pop	r4

@@ -727,7 +727,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1404 bytes of code
+;     estimated 1342 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -745,7 +745,7 @@ poly1305_finish:
 	mov	r13, 58(sp)
 	mov	r14, 60(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	50(sp), r15
+	mov	r12, r15
 	mov	2(r15), r13
 	bit	#1, r13
 	rrc	r13
@@ -756,7 +756,6 @@ poly1305_finish:
 	mov	r13, r14
 	and	#57344, r14
 	and	#8191, r13
-	mov	50(sp), r15
 	mov	@r15, r4
 	mov	#0, r5
 	mov	#0, r6
@@ -1232,42 +1231,28 @@ poly1305_finish:
 	mov	58(sp), r15
 	add	@r15+, r7
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r8
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r9
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r10
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r11
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r12
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r13
 	mov	r15, 58(sp)
-	mov	58(sp), r15
 	addc	@r15+, r14
 	mov	r15, 58(sp)
 	mov	60(sp), r15
 	mov	r7, 0(r15)
-	mov	60(sp), r15
 	mov	r8, 2(r15)
-	mov	60(sp), r15
 	mov	r9, 4(r15)
-	mov	60(sp), r15
 	mov	r10, 6(r15)
-	mov	60(sp), r15
 	mov	r11, 8(r15)
-	mov	60(sp), r15
 	mov	r12, 10(r15)
-	mov	60(sp), r15
 	mov	r13, 12(r15)
-	mov	60(sp), r15
 	mov	r14, 14(r15)
 	add	#62, sp
 	pop	r4
@@ -1302,7 +1287,7 @@ poly1305_absorb_padded:
 	mov	r14, 2(sp)
 	mov	r15, 0(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	@sp, r13
+	mov	r15, r13
 	mov	#0, r14
 	add	#15, r13
 	addc	#0, r14
@@ -1424,7 +1409,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 180 bytes (43 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2522 bytes of code
+;     estimated 2438 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1463,26 +1448,19 @@ poly1305_mac:
 	mov	82(sp), r15
 	mov	2(r15), r11
 	and	#4095, r11
-	mov	82(sp), r15
 	mov	4(r15), r10
 	and	#65532, r10
-	mov	82(sp), r15
 	mov	6(r15), r9
 	and	#4095, r9
-	mov	82(sp), r15
 	mov	8(r15), r8
 	and	#65532, r8
-	mov	82(sp), r15
 	mov	10(r15), r12
 	and	#4095, r12
-	mov	82(sp), r15
 	mov	12(r15), r13
 	and	#65532, r13
-	mov	82(sp), r15
 	mov	14(r15), r14
 	and	#4095, r14
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	82(sp), r15
 	mov	@r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
@@ -2399,35 +2377,21 @@ poly1305_mac:
 	mov	r15, r14
 	mov	82(sp), r15
 	add	16(r15), r7
-	mov	82(sp), r15
 	addc	18(r15), r8
-	mov	82(sp), r15
 	addc	20(r15), r9
-	mov	82(sp), r15
 	addc	22(r15), r10
-	mov	82(sp), r15
 	addc	24(r15), r11
-	mov	82(sp), r15
 	addc	26(r15), r12
-	mov	82(sp), r15
 	addc	28(r15), r13
-	mov	82(sp), r15
 	addc	30(r15), r14
 	mov	84(sp), r15
 	mov	r7, 0(r15)
-	mov	84(sp), r15
 	mov	r8, 2(r15)
-	mov	84(sp), r15
 	mov	r9, 4(r15)
-	mov	84(sp), r15
 	mov	r10, 6(r15)
-	mov	84(sp), r15
 	mov	r11, 8(r15)
-	mov	84(sp), r15
 	mov	r12, 10(r15)
-	mov	84(sp), r15
 	mov	r13, 12(r15)
-	mov	84(sp), r15
 	mov	r14, 14(r15)
 	add	#180, sp
 	pop	r4

@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 264 bytes (4 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 336 bytes of code
+;     estimated 324 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -128,11 +128,8 @@ speck_key_schedule:
 	; speck.ae:39: rk[rounds - 1] = k
 	mov	6(sp), r15
 	mov	r12, 248(r15)
-	mov	6(sp), r15
 	mov	r13, 250(r15)
-	mov	6(sp), r15
 	mov	r14, 252(r15)
-	mov	6(sp), r15
 	mov	r9, 254(r15)
 	add	#264, sp
 	pop	r4
@@ -273,7 +270,7 @@ speck_encrypt_block:
 
 ; --- speck_decrypt_block: speck.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 300 bytes of code
+;     estimated 286 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
@@ -388,25 +385,18 @@ speck_decrypt_block:
 	mov	@sp, r15
 	mov	r8, 0(r15)
 	swpb	r10
-	mov	@sp, r15
 	mov	r10, 2(r15)
 	swpb	r12
-	mov	@sp, r15
 	mov	r12, 4(r15)
 	swpb	r13
-	mov	@sp, r15
 	mov	r13, 6(r15)
 	swpb	r7
-	mov	@sp, r15
 	mov	r7, 8(r15)
 	swpb	r9
-	mov	@sp, r15
 	mov	r9, 10(r15)
 	swpb	r11
-	mov	@sp, r15
 	mov	r11, 12(r15)
 	swpb	r14
-	mov	@sp, r15
 	mov	r14, 14(r15)
 	add	#2, sp
 	pop	r4

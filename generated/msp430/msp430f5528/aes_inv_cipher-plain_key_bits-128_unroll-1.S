@@ -97,7 +97,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1256 bytes of code
+;     estimated 1180 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -109,31 +109,24 @@ aes_encrypt_block:
 	mov	r14, 28(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r11
-	mov	26(sp), r15
+	mov	r12, r15
 	xor	@r15, r11
 	mov	14(r13), r10
-	mov	26(sp), r15
 	xor	2(r15), r10
 	; aes.ae:132: s1 = b[95:64] ^ w[1]
 	mov	8(r13), r9
-	mov	26(sp), r15
 	xor	4(r15), r9
 	mov	10(r13), r8
-	mov	26(sp), r15
 	xor	6(r15), r8
 	; aes.ae:133: s2 = b[63:32] ^ w[2]
 	mov	4(r13), r7
-	mov	26(sp), r15
 	xor	8(r15), r7
 	mov	6(r13), r6
-	mov	26(sp), r15
 	xor	10(r15), r6
 	; aes.ae:134: s3 = b[31:0] ^ w[3]
 	mov	@r13, r12
-	mov	26(sp), r15
 	xor	12(r15), r12
 	mov	2(r13), r14
-	mov	26(sp), r15
 	xor	14(r15), r14
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 24(sp)
@@ -146,7 +139,7 @@ aes_encrypt_block:
 	mov	r12, 2(sp)
 	mov	r14, 8(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	26(sp), r7
+	mov	r15, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
@@ -527,7 +520,6 @@ aes_encrypt_block:
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	mov	26(sp), r15
 	xor	160(r15), r13
-	mov	26(sp), r15
 	xor	162(r15), r14
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov.b	15(sp), r15
@@ -552,7 +544,6 @@ aes_encrypt_block:
 	; aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	mov	26(sp), r15
 	xor	164(r15), r11
-	mov	26(sp), r15
 	xor	166(r15), r12
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov	r10, r15
@@ -578,7 +569,6 @@ aes_encrypt_block:
 	; aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	mov	26(sp), r15
 	xor	168(r15), r9
-	mov	26(sp), r15
 	xor	170(r15), r10
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov.b	9(sp), r15
@@ -602,24 +592,16 @@ aes_encrypt_block:
 	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	mov	26(sp), r15
 	xor	172(r15), r7
-	mov	26(sp), r15
 	xor	174(r15), r8
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	mov	28(sp), r15
 	mov	r7, 0(r15)
-	mov	28(sp), r15
 	mov	r8, 2(r15)
-	mov	28(sp), r15
 	mov	r9, 4(r15)
-	mov	28(sp), r15
 	mov	r10, 6(r15)
-	mov	28(sp), r15
 	mov	r11, 8(r15)
-	mov	28(sp), r15
 	mov	r12, 10(r15)
-	mov	28(sp), r15
 	mov	r13, 12(r15)
-	mov	28(sp), r15
 	mov	r14, 14(r15)
 	add	#30, sp
 	popm.w	#7, r10
@@ -629,7 +611,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1750 bytes of code
+;     estimated 1674 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -641,31 +623,24 @@ aes_decrypt_block:
 	mov	r14, 28(sp)
 	; aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	mov	12(r13), r11
-	mov	26(sp), r15
+	mov	r12, r15
 	xor	160(r15), r11
 	mov	14(r13), r10
-	mov	26(sp), r15
 	xor	162(r15), r10
 	; aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	mov	8(r13), r12
-	mov	26(sp), r15
 	xor	164(r15), r12
 	mov	10(r13), r9
-	mov	26(sp), r15
 	xor	166(r15), r9
 	; aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	mov	4(r13), r8
-	mov	26(sp), r15
 	xor	168(r15), r8
 	mov	6(r13), r6
-	mov	26(sp), r15
 	xor	170(r15), r6
 	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	mov	@r13, r5
-	mov	26(sp), r15
 	xor	172(r15), r5
 	mov	2(r13), r14
-	mov	26(sp), r15
 	xor	174(r15), r14
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 24(sp)
@@ -678,7 +653,7 @@ aes_decrypt_block:
 	mov	r5, 8(sp)
 	mov	r14, 14(sp)
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	mov	26(sp), r6
+	mov	r15, r6
 	add	#65520, r6
 	; aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
@@ -1300,7 +1275,6 @@ aes_decrypt_block:
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	26(sp), r15
 	xor	@r15, r13
-	mov	26(sp), r15
 	xor	2(r15), r14
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	19(sp), r15
@@ -1325,7 +1299,6 @@ aes_decrypt_block:
 	; aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	mov	26(sp), r15
 	xor	4(r15), r11
-	mov	26(sp), r15
 	xor	6(r15), r12
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	17(sp), r15
@@ -1349,7 +1322,6 @@ aes_decrypt_block:
 	; aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	mov	26(sp), r15
 	xor	8(r15), r9
-	mov	26(sp), r15
 	xor	10(r15), r10
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	15(sp), r15
@@ -1373,24 +1345,16 @@ aes_decrypt_block:
 	; aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	mov	26(sp), r15
 	xor	12(r15), r7
-	mov	26(sp), r15
 	xor	14(r15), r8
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	28(sp), r15
 	mov	r7, 0(r15)
-	mov	28(sp), r15
 	mov	r8, 2(r15)
-	mov	28(sp), r15
 	mov	r9, 4(r15)
-	mov	28(sp), r15
 	mov	r10, 6(r15)
-	mov	28(sp), r15
 	mov	r11, 8(r15)
-	mov	28(sp), r15
 	mov	r12, 10(r15)
-	mov	28(sp), r15
 	mov	r13, 12(r15)
-	mov	28(sp), r15
 	mov	r14, 14(r15)
 	add	#30, sp
 	popm.w	#7, r10

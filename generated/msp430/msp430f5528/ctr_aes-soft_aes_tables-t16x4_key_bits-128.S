@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1182 bytes of code
+;     estimated 1092 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -283,7 +283,7 @@ ctr_xor_stream:
 	mov	r14, 38(sp)
 	mov	r15, 34(sp)
 	mov	72(sp), 36(sp)
-	mov	34(sp), r14
+	mov	r15, r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -296,19 +296,16 @@ ctr_xor_stream:
 	; ctr.ae:25: for i in 0..(n + 15) / 16 {
 	mov	#0, 14(sp)
 	cmp	32(sp), 14(sp)
-	jnc	.Lctr_xor_stream_near14
-	br	#.Lctr_xor_stream_done2
-.Lctr_xor_stream_near14:
+	jc	.Lctr_xor_stream_done2
 .Lctr_xor_stream_loop1:
 	mov	14(sp), r15
 	and	#4095, r15
 	mov	r15, 12(sp)
-	mov	12(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 12(sp)
 	mov	34(sp), 10(sp)
 	sub	12(sp), 10(sp)
-	mov	12(sp), r10
+	mov	r15, r10
 	add	38(sp), r10
 	cmp	#16, 10(sp)
 	jnc	.Lctr_xor_stream_bytes3
@@ -348,42 +345,28 @@ ctr_xor_stream:
 	mov	8(sp), r15
 	mov	@r15, r14
 	add	14(sp), r14
-	mov	8(sp), r15
 	mov	2(r15), r12
 	addc	#0, r12
-	mov	8(sp), r15
 	mov	4(r15), r10
 	addc	#0, r10
-	mov	8(sp), r15
 	mov	6(r15), r13
 	addc	#0, r13
-	mov	8(sp), r15
 	mov	8(r15), r9
 	addc	#0, r9
-	mov	8(sp), r15
 	mov	10(r15), r11
 	addc	#0, r11
-	mov	8(sp), r15
 	mov	12(r15), r7
 	addc	#0, r7
-	mov	8(sp), r15
 	mov	14(r15), r8
 	addc	#0, r8
 	mov	6(sp), r15
 	xor	@r15, r7
-	mov	6(sp), r15
 	xor	2(r15), r8
-	mov	6(sp), r15
 	xor	4(r15), r9
-	mov	6(sp), r15
 	xor	6(r15), r11
-	mov	6(sp), r15
 	xor	8(r15), r10
-	mov	6(sp), r15
 	xor	10(r15), r13
-	mov	6(sp), r15
 	xor	12(r15), r14
-	mov	6(sp), r15
 	xor	14(r15), r12
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
@@ -393,7 +376,7 @@ ctr_xor_stream:
 	mov	r10, r7
 	mov	r12, r6
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	6(sp), r4
+	mov	r15, r4
 	add	#16, r4
 	swpb	30(sp)
 	swpb	28(sp)
@@ -536,7 +519,6 @@ ctr_xor_stream:
 	mov	6(sp), r15
 	xor	160(r15), r10
 	mov	r9, r12
-	mov	6(sp), r15
 	xor	162(r15), r12
 	mov	r11, r15
 	swpb	r15
@@ -560,7 +542,6 @@ ctr_xor_stream:
 	mov	6(sp), r15
 	xor	164(r15), r11
 	mov	r9, r14
-	mov	6(sp), r15
 	xor	166(r15), r14
 	mov	r13, r15
 	swpb	r15
@@ -581,7 +562,6 @@ ctr_xor_stream:
 	bis	r8, r9
 	mov	6(sp), r15
 	xor	168(r15), r13
-	mov	6(sp), r15
 	xor	170(r15), r9
 	mov	r6, r15
 	swpb	r15
@@ -600,7 +580,6 @@ ctr_xor_stream:
 	bis	r5, r8
 	mov	6(sp), r15
 	xor	172(r15), r6
-	mov	6(sp), r15
 	xor	174(r15), r8
 	mov	16(sp), r15
 	xor	r6, r15
@@ -681,9 +660,7 @@ ctr_xor_stream:
 .Lctr_xor_stream_stored11:
 	add	#1, 14(sp)
 	cmp	32(sp), 14(sp)
-	jc	.Lctr_xor_stream_near15
-	br	#.Lctr_xor_stream_loop1
-.Lctr_xor_stream_near15:
+	jnc	.Lctr_xor_stream_loop1
 .Lctr_xor_stream_done2:
 	add	#56, sp
 	popm.w	#7, r10
