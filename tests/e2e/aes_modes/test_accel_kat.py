@@ -15,6 +15,8 @@ from aedsl.vectors import runner
 from aedsl.vectors.nist_blocks import read_blocks
 from aedsl.vectors.sources import package_dir
 
+from tests.tiers import tiered
+
 CHIP = "cc430f6137"
 SCHEDULES = ("none", "delay_slot")
 
@@ -27,7 +29,7 @@ def engine(scheme, schedule):
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("schedule", SCHEDULES)
+@pytest.mark.parametrize("schedule", tiered(SCHEDULES, {"delay_slot"}, single=True))
 @pytest.mark.parametrize("scheme,source,limit", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_official_vectors(scheme, source, limit, schedule):
     eng = engine(scheme, schedule)

@@ -12,6 +12,7 @@ from aedsl import vectors
 from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
+from tests.tiers import tiered
 
 CASES = [("cc430f6137", "ocb3", {"aes": "soft"}, "rfc7253", 16),
          ("cc430f6137", "ocb3", {"aes": "accel"}, "rfc7253", 16),
@@ -19,7 +20,7 @@ CASES = [("cc430f6137", "ocb3", {"aes": "soft"}, "rfc7253", 16),
          ("stm32f030", "ocb3", {"table_fusion": "rotate"}, "rfc7253", 16)]
 
 
-@pytest.mark.parametrize("chip,scheme,knobs,vecs,n", CASES)
+@pytest.mark.parametrize("chip,scheme,knobs,vecs,n", tiered(CASES, lambda c: c[2] in ({"aes": "accel"}, {})))
 def test_fits_and_passes(chip, scheme, knobs, vecs, n, require_tools):
     require_tools(chip)
     eng = sim_engine(f"specs/schemes/{scheme}.ae", {"inline": "auto", **knobs}, chip)

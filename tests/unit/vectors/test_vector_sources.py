@@ -55,7 +55,7 @@ def test_source_passes_reference_engine(name):
 
 
 @pytest.mark.parametrize("kind", ["encrypt", "decrypt"])
-@pytest.mark.parametrize("bits", [128, 192, 256])
+@pytest.mark.parametrize("bits", [128, pytest.param(192, marks=pytest.mark.slow), pytest.param(256, marks=pytest.mark.slow)])
 def test_cavp_gcm_full_files(kind, bits):
     """All 7875 cases of each CAVP GCM file (about 1 s per file)."""
     vecs = vectors.load(f"cavp:gcm:{kind}{bits}")

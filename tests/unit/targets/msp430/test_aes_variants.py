@@ -12,6 +12,8 @@ from aedsl.engines import reference as refengines
 from aedsl.engines.sim import sim_engine
 from aedsl.vectors import runner
 
+from tests.tiers import tiered
+
 RNG_SEED = 0xAED5
 
 SPEC = "specs/primitives/aes.ae"
@@ -36,7 +38,7 @@ CASES = [
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("chip,tables,unroll,key_bits", CASES)
+@pytest.mark.parametrize("chip,tables,unroll,key_bits", tiered(CASES, lambda c: c[2] != "full" or c[1] == "t16x4"))
 def test_aes_table_variant(chip, tables, unroll, key_bits, rng):
     eng = sim_engine(SPEC, {"key_bits": key_bits, "aes_tables": tables, "unroll": unroll}, chip)
     vecs = [v for v in vectors.load("fips197") if len(v.key) * 8 == key_bits]
