@@ -85,7 +85,6 @@ def test_ccm_cavp(source):
     assert skipped == 0
 
 
-@pytest.mark.slow
 def test_ccm_cavp_accelerator():
     vecs = load_vectors("cavp:ccm:DVPT128") + load_vectors("cavp:ccm:VADT128")
     assert any(not v.valid for v in vecs)
