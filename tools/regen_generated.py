@@ -7,7 +7,7 @@
 A variant is kept when it compiles, assembles and links into the chip's flash and RAM (the
 toolchain's generated linker script). Extra variants beyond the defaults are listed in EXTRA
 (SPECK's two parameter sets the papers measure). Files of variants that no longer build are
-reported, not deleted (--prune deletes them). tests/runtime_bench/test_generated.py
+reported, not deleted (--prune deletes them). tests/unit/targets/test_generated.py
 regenerates each committed file from the spec and knobs written in its header and diffs it.
 """
 from __future__ import annotations

@@ -8,14 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from aedsl.resources import shared_vectors_dir
 
-ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+from tests.paths import ROOT
+
+pytestmark = [pytest.mark.slow, pytest.mark.needs("msp430")]
 
 
 def _run(cmd, cwd, env=None):

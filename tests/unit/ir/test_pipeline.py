@@ -11,7 +11,7 @@ from aedsl.frontend.elaborate import load_module
 from aedsl.ir import pipeline
 from aedsl.ir.printer import print_module
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.paths import ROOT
 PASSES_DIR = ROOT / "aedsl" / "ir" / "passes"
 SPECK = ROOT / "specs" / "primitives" / "speck.ae"
 SPECK_KNOBS = {"block_bits": "64", "key_bits": "128"}

@@ -1,0 +1,149 @@
+"""Properties of the generated code itself: determinism, the cost model's sizes agree with the
+assembler's, spilling is correct, and cycle budgets of default variants (regression guards)."""
+import random
+
+import pytest
+
+from aedsl import chips
+from aedsl.driver import compile_spec
+from aedsl.engines.sim import build_elf, sim_engine
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir.interp import compile_module
+from aedsl.sim.elf import read_elf
+from aedsl.sim.harness import Buffer, Program
+
+CHIPS = ("cc430f6137", "msp430f1611")
+
+SPECK64 = {"block_bits": 64, "key_bits": 128}
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_compile_is_deterministic(chip):
+    a = compile_spec("specs/primitives/speck.ae", chip, SPECK64)
+    b = compile_spec("specs/primitives/speck.ae", chip, SPECK64)
+    assert a.asm == b.asm and a.header == b.header
+    assert "speck.ae:" in a.asm          # spec-line comments
+
+
+def test_msp430x_forms_only_on_cpux():
+    x = compile_spec("specs/primitives/speck.ae", "cc430f6137", SPECK64).asm
+    plain = compile_spec("specs/primitives/speck.ae", "msp430f1611", SPECK64).asm
+    assert "pushm" in x and "rlam" not in plain and "rrum" not in plain and "pushm" not in plain
+
+
+@pytest.mark.needs("msp430")
+@pytest.mark.parametrize("chip", CHIPS)
+def test_cost_model_sizes_match_assembler(chip):
+    c = chips.load(chip)
+    unit = compile_spec("specs/primitives/speck.ae", c, SPECK64)
+    elf = read_elf(build_elf(unit, c), c)
+    sizes = elf.symbol_sizes()
+    for e in unit.entries.values():
+        assert sizes[e.symbol]["rom"] == e.code_bytes, e.symbol
+
+
+SPILL_SPEC = """spec spill
+fn many(a: u16, b: u16) -> u16 {
+    x0 = a + b
+    x1 = a ^ (b <<< 3)
+    x2 = x0 + x1
+    x3 = x2 ^ (x0 >>> 5)
+    x4 = x3 + a
+    x5 = x4 ^ x1
+    x6 = x5 + x2
+    x7 = x6 ^ x3
+    x8 = x7 + x4
+    x9 = x8 ^ x5
+    x10 = x9 + x6
+    x11 = x10 ^ x7
+    x12 = x11 + x8
+    x13 = x12 ^ x9
+    x14 = x13 + x10
+    return x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7 ^ x8 ^ x9 ^ x10 ^ x11 ^ x12 ^ x13 ^ x14 ^ (x0 + x14) ^ (x1 + x13) ^ (x2 + x12)
+}
+"""
+
+
+@pytest.mark.needs("msp430")
+def test_register_pressure_spills_correctly(tmp_path):
+    spec = tmp_path / "spill.ae"
+    spec.write_text(SPILL_SPEC)
+    c = chips.load("cc430f6137")
+    unit = compile_spec(spec, c)
+    prog = Program(build_elf(unit, c), c)
+    ref = compile_module(load_module(spec, {}))
+    rnd = random.Random(7)
+    for _ in range(20):
+        a, b = rnd.getrandbits(16), rnd.getrandbits(16)
+        r = prog.call(unit.entries["many"].symbol, [a, b, Buffer(2)])
+        assert int.from_bytes(r.buffers[-1], "little") == ref.call("many", [a, b])[0]
+
+
+# Cycle budgets on cc430f6137 (encrypt one block, key schedule done), measured after the
+# instruction-selection work (swpb/xor.b byte moves, walking pointers with @Rn+, down-counting
+# loops, T-tables); lower is fine, higher is a regression. 3 % headroom: the IR passes in front
+# of the backend are still changing. Seed 003: SPECK-128/128 103 cpb (1648), AES-128 132 cpb (2112).
+BUDGETS = [
+    ("specs/primitives/speck.ae", {"block_bits": 32, "key_bits": 64}, 329),
+    ("specs/primitives/speck.ae", SPECK64, 803),
+    ("specs/primitives/speck.ae", {"block_bits": 128, "key_bits": 128}, 1636),
+    # S-box only (the block cipher's default on MSP430): 7572 before xtime's masked reduction
+    # was selected as rla.b + sxt/swpb (now 4402)
+    ("specs/primitives/aes.ae", {"key_bits": 128}, 4402),
+    ("specs/primitives/aes.ae", {"key_bits": 128, "aes_tables": "t16x4"}, 2024),
+]
+
+
+@pytest.mark.needs("msp430")
+@pytest.mark.parametrize("spec,knobs,budget", BUDGETS)
+def test_cycle_budget(spec, knobs, budget):
+    eng = sim_engine(spec, knobs, "cc430f6137")
+    key = bytes(range(eng.key_bits // 8))
+    eng.encrypt_block(key, bytes(eng.block_bytes))
+    assert 0 < eng.last.cycles <= budget * 1.03
+
+
+OPS_SPEC = """spec ops
+perm pp: u32 = {3, 17, 0, 31, 8, 9, 10, 1, 2, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}
+fn rot(x: u64, y: u24) -> (u64, u24) {
+    return (x <<< 3) ^ (x >>> 8) ^ (x <<< 29) ^ (x << 5) ^ (x >> 17), (y <<< 5) + (y >>> 11)
+}
+fn cmp(a: u32, b: u32, c: u16) -> (u1, u1, u1, u32, u16, u16, u16) {
+    return a == b, a < b, a >= b, if a < b then a else b, c * 13, c / 7, c % 5
+}
+fn mix(a: u48, b: u48, s: u16) -> (u48, u48, u32, u8) {
+    return a + b, a - b, pp(a[31:0]), (s as u8) * (b[7:0])
+}
+fn shv(a: u64, s: u8) -> (u64, u64) {
+    return a << (s as u64), a >> (s as u64)
+}
+fn shw(a: u128, b: u48, s: u16) -> (u128, u128, u48, u48) {
+    return a << (s as u128), a >> (s as u128), b << (s as u48), b >> (s as u48)
+}
+"""
+
+
+@pytest.mark.needs("msp430")
+@pytest.mark.parametrize("chip", CHIPS)
+def test_ops_against_interpreter(tmp_path, chip):
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+    c = chips.load(chip)
+    unit = compile_spec(spec, c)
+    prog = Program(build_elf(unit, c), c)
+    ref = compile_module(load_module(spec, {}))
+    rnd = random.Random(11)
+    for name, e in unit.entries.items():
+        for t in range(12):
+            vals = [rnd.getrandbits(p.width) for p in e.params]
+            if name == "cmp" and t % 3 == 0:
+                vals[1] = vals[0]
+            if name == "shv":
+                vals[1] = rnd.choice([0, 1, 7, 16, 33, 63, 64, 200])
+            if name == "shw":            # whole-limb steps, then bits; and amounts >= the width
+                vals[2] = [0, 15, 16, 17, 31, 32, 47, 48, 49, 96, 120, 127, 128, 300][t % 12 + (t >= 10) * 2]
+            args = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little")) for p, v in zip(e.params, vals)]
+            args += [Buffer(2 * (-(-w // 16))) for w in e.results]
+            r = prog.call(e.symbol, args)
+            got = [int.from_bytes(b, "little") for b in r.buffers[-len(e.results):]]
+            assert got == list(ref.call(name, vals)), (name, vals)
