@@ -1,22 +1,16 @@
-"""The draft specs of seeds 000 and 002 (specs/drafts/): each checks, and those with official
-vectors pass them in the interpreter (the reference semantics)."""
+"""The draft specs of seeds 000 and 002 (specs/drafts/): each checks, and those without official
+vectors at least invert and reject a bad tag in the interpreter (the reference semantics)."""
 import random
 
 import pytest
 
-from aedsl import vectors
 from aedsl.cli import main
 from aedsl.frontend.elaborate import load_module
 from aedsl.engines.interp import interp_engine
 from aedsl.ir.interp import compile_module
-from aedsl.ir.nodes import walk_ops
-from aedsl.vectors.runner import run_aead, run_block
-from aedsl.resources import shared_vectors_dir
-from aedsl.vectors.records import BlockVector
 
 from tests.paths import ROOT
 DRAFTS = ROOT / "specs" / "drafts"
-SKINNY_VECTORS = shared_vectors_dir() / "skinny-128-384plus" / "skinny128_384_vectors.txt"
 
 
 @pytest.mark.parametrize("spec", sorted(p.name for p in DRAFTS.glob("*.ae")))
@@ -27,75 +21,9 @@ def test_every_draft_checks(spec, capsys):
 
 def test_the_seed_drafts_are_all_there():
     names = {p.stem for p in DRAFTS.glob("*.ae")}
-    assert {"hummingbird2", "grain128aeadv2", "spongent_pi160", "elephant_dumbo", "sgcm", "masha",
-            "romulus_n", "skinny128_384plus"} <= names
-
-
-def _skinny_vectors():
-    """The two SKINNY-128-384(+) vectors: (rounds, tk, pt, ct)."""
-    out, cur = [], {}
-    for line in SKINNY_VECTORS.read_text().splitlines():
-        if " = " in line and not line.startswith("#"):
-            k, v = line.split(" = ")
-            cur[k.strip()] = v.strip()
-            if k.strip() == "CT":
-                out.append((int(cur["Rounds"]), bytes.fromhex(cur["TK"]), bytes.fromhex(cur["PT"]),
-                            bytes.fromhex(cur["CT"])))
-    return out
-
-
-@pytest.mark.usefixtures("shared_vectors")
-def test_skinny_128_384_plus_vectors():
-    vecs = _skinny_vectors()
-    assert sorted(r for r, *_ in vecs) == [40, 56]
-    for rounds, tk, pt, ct in vecs:
-        engine = interp_engine(DRAFTS / "skinny128_384plus.ae", {"rounds": rounds})
-        report = run_block(engine, [BlockVector(id=f"skinny{rounds}", key=tk, pt=pt, ct=ct)])
-        assert report.passed == 1 and report.failed == 0, str(report)
-
-
-def _lwc(name, step=1):
-    vecs = vectors.load(f"lwc:{name}")
-    assert len(vecs) == 1089
-    return vecs[::step]
-
-
-@pytest.mark.usefixtures("shared_vectors")
-def test_romulus_n_all_lwc_vectors():
-    report = run_aead(interp_engine(DRAFTS / "romulus_n.ae"), _lwc("romulus-n"))
-    assert report.passed == 1089 and report.failed == 0, str(report)
-
-
-@pytest.mark.usefixtures("shared_vectors")
-def test_grain128aeadv2_lwc_vectors_word_parallel():
-    report = run_aead(interp_engine(DRAFTS / "grain128aeadv2.ae"), _lwc("grain-128aeadv2", 3))
-    assert report.passed == 363 and report.failed == 0, str(report)
-
-
-@pytest.mark.usefixtures("shared_vectors")
-@pytest.mark.parametrize("par", [1, 4])
-def test_grain128aeadv2_bit_serial_agrees(par):
-    report = run_aead(interp_engine(DRAFTS / "grain128aeadv2.ae", {"par": par}),
-                      _lwc("grain-128aeadv2", 121))
-    assert report.passed == 9 and report.failed == 0, str(report)
-
-
-@pytest.mark.usefixtures("shared_vectors")
-def test_elephant_dumbo_lwc_vectors_sample():
-    # every 33rd vector covers all AD lengths at varying message lengths (the full set takes ~40 s)
-    report = run_aead(interp_engine(DRAFTS / "elephant_dumbo.ae"), _lwc("elephant-dumbo", 33))
-    assert report.passed == 33 and report.failed == 0, str(report)
-
-
-def test_elephant_dumbo_long_message_crosses_blocks():
-    # a message and AD of several 20-byte blocks: decrypt inverts encrypt, and a flipped tag bit fails
-    engine = interp_engine(DRAFTS / "elephant_dumbo.ae")
-    rng = random.Random(5)
-    k, n = rng.randbytes(16), rng.randbytes(12)
-    ad, msg = rng.randbytes(47), rng.randbytes(61)
-    out = engine.encrypt(k, n, ad, msg, 8)
-    assert engine.decrypt(k, n, ad, out[:61], out[61:]) == msg
-    assert engine.decrypt(k, n, ad, out[:61], bytes([out[61] ^ 1]) + out[62:]) is None
+    # Romulus-N, Grain-128AEADv2 and Elephant-Dumbo (with SKINNY-128-384+, Spongent-pi[160]) were
+    # verified and moved to specs/schemes/ and specs/primitives/ (tests/e2e/lwc/).
+    assert {"hummingbird2", "sgcm", "masha"} <= names
 
 
 @pytest.mark.parametrize("spec,key,nonce,tag", [("hummingbird2.ae", 16, 8, 16), ("sgcm.ae", 16, 12, 16)])
@@ -140,12 +68,3 @@ def test_masha_constant_multiplication(poly):
     for a in range(256):
         want = [_gf_mul(a, c, poly) for c in (2, 3, 29, 255)]
         assert f(a) == (int.from_bytes(bytes(want), "big"),)
-
-
-def test_spongent_player_is_the_specified_bit_permutation():
-    # pLayer: bit j -> j * 40 mod 159 (bit 159 fixed), so bit 1 of the state lands on bit 40.
-    m = load_module(DRAFTS / "spongent_pi160.ae", {})
-    perm = [op for f in m.functions for op in walk_ops(f.body)
-            if op.opcode == "perm" and len(op.attrs["table"]) == 160]
-    assert perm and perm[0].attrs["table"][1] == 40 and perm[0].attrs["table"][159] == 159
-    assert sorted(perm[0].attrs["table"]) == list(range(160))

@@ -21,8 +21,8 @@ KNOBS = [
     ("specs/primitives/aes.ae", {"key_bits": "256"}),
     ("specs/schemes/ccm.ae", {"aes": "accel"}),
     ("specs/schemes/gcm.ae", {"ghash": "ld4"}),
-    ("specs/drafts/grain128aeadv2.ae", {"par": "1"}),
-    ("specs/drafts/skinny128_384plus.ae", {"rounds": "56", "unroll": "full"}),
+    ("specs/schemes/grain128aeadv2.ae", {"par": "1"}),
+    ("specs/primitives/skinny128_384plus.ae", {"rounds": "56", "unroll": "full"}),
 ]
 CASES = [(s, {}) for s in ALL_SPECS] + KNOBS
 
@@ -54,7 +54,7 @@ def test_print_parse_print_is_identical(case):
 
 
 @pytest.mark.parametrize("spec,knobs", [("specs/primitives/speck.ae", {"word_bits": "16"}),
-                                        ("specs/drafts/romulus_n.ae", {"word_bits": "32"})])
+                                        ("specs/schemes/romulus_n.ae", {"word_bits": "32"})])
 def test_round_trip_after_every_pass(spec, knobs):
     module = _modules(spec, {})
     for p in pipeline.passes():
