@@ -137,4 +137,5 @@ def sim_engine(spec, knobs: dict | None, chip_name: str):
     if unit.kind == "aead":
         from aedsl.engines.sim_aead import SimAead
         return SimAead(unit, chip, elf)
-    raise ValueError(f"{spec}: neither a block cipher nor an AEAD scheme")
+    from aedsl.frontend.diagnostics import SpecError
+    raise SpecError("neither a block cipher nor an AEAD scheme (no entry points to run)", str(spec))
