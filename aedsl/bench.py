@@ -262,6 +262,8 @@ def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_le
     unit, elf = compile_unit(spec, chip, knobs)
     from aedsl import aead_runtime as rt
     if unit.kind == "block":
+        from aedsl.engines.sim import check_block_unit
+        check_block_unit(unit, spec)
         return _block_records(unit, chip, elf)
     if not rt.is_aead(unit):
         raise SpecError("neither a block cipher nor an AEAD scheme; nothing to benchmark", str(spec))
