@@ -30,7 +30,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from aedsl import chips as chips_mod
+from aedsl.frontend.diagnostics import SpecError
 from aedsl.sim.harness import Buffer, Program
+
+
+class MeasurementError(RuntimeError):
+    """A measured call gave a wrong result (an AEAD entry returned an error, decryption of the
+    encryption differs), so its cycles mean nothing."""
 
 IPI_MIX = ((44, 0.05), (552, 0.15), (576, 0.20), (1500, 0.60))
 DEFAULT_SIZES = ("16", "ipi", "4096")
@@ -152,7 +158,7 @@ class AeadBench:
                                                           _b(self.nonce), _b(self.key)])
             out = r.buffers[0]
         if r.return_value != 0:
-            raise RuntimeError(f"{self.unit.stem}: crypto_aead_encrypt returned {r.return_value}")
+            raise MeasurementError(f"{self.unit.stem}: crypto_aead_encrypt returned {r.return_value}")
         return r, out
 
     def decrypt(self, ct: bytes, ad: bytes, exclude_key_setup: bool):
@@ -182,7 +188,7 @@ def _aead_records(unit, chip, sizes, ad_len: int, key_setup: str, workload: str 
         re, ct = b.encrypt(msg, ad, exclude)
         rd, back = b.decrypt(ct, ad, exclude)
         if rd.return_value != 0 or back != msg:
-            raise RuntimeError(f"{unit.stem} on {chip.name}: decryption of the encryption of {n} bytes failed "
+            raise MeasurementError(f"{unit.stem} on {chip.name}: decryption of the encryption of {n} bytes failed "
                                f"(returned {rd.return_value})")
         return re, rd
 
@@ -256,9 +262,11 @@ def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_le
     unit, elf = compile_unit(spec, chip, knobs)
     from aedsl import aead_runtime as rt
     if unit.kind == "block":
+        from aedsl.engines.sim import check_block_unit
+        check_block_unit(unit, spec)
         return _block_records(unit, chip, elf)
     if not rt.is_aead(unit):
-        raise ValueError(f"{spec}: neither a block cipher nor an AEAD scheme; nothing to benchmark")
+        raise SpecError("neither a block cipher nor an AEAD scheme; nothing to benchmark", str(spec))
     recs = _aead_records(unit, chip, sizes, ad_len, key_setup)
     if seed001 is None:
         seed001 = chip.cpu in SEED001_CPUS

@@ -41,14 +41,21 @@ class Chip:
         return self.accelerator.get("kind") == "aes128"
 
 
+class UnknownChipError(KeyError):
+    """A chip name with no file in aedsl/chips/ (a KeyError, as for any unknown key)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 def names() -> list[str]:
     return sorted(p.stem for p in CHIP_DIR.glob("*.toml"))
 
 
 def load(name: str) -> Chip:
+    if name not in names():
+        raise UnknownChipError(f"unknown chip {name!r}; known chips: {', '.join(names())}")
     path = CHIP_DIR / f"{name}.toml"
-    if not path.exists():
-        raise KeyError(f"unknown chip {name!r}; known chips: {', '.join(names())}")
     d = tomllib.loads(path.read_text())
     mem = d["memory"]
     return Chip(

@@ -1,27 +1,28 @@
 """`aedsl bench SPEC --chip CHIP [-k knob=value]... [--json] [--key-setup include|exclude]`:
 cycles, cycles/byte, ROM, RAM and stack of a compiled spec in the chip's simulator (aedsl/bench.py
 says exactly what is measured). Exit 0 on success, 1 if a measurement failed (e.g. wrong
-decryption), 2 on a usage or spec error."""
+decryption), 2 on a usage or spec error (`aedsl.cli` reports the errors)."""
 from __future__ import annotations
 
 import argparse
-import sys
+
+from .options import add_knob_argument, byte_count, chip_name, message_sizes, positive_int
 
 HELP = "measure a compiled spec in the simulator: cycles/byte (16 B, IPI, 4 KB), ROM, RAM, stack"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="spec file (.ae)")
-    p.add_argument("--chip", required=True, help="chip name (aedsl/chips/*.toml)")
-    p.add_argument("-k", "--knob", action="append", default=[], metavar="KNOB=VALUE", help="bind a knob (repeatable)")
+    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml)")
+    add_knob_argument(p)
     p.add_argument("--json", action="store_true", help="print the records as JSON")
     p.add_argument("--key-setup", choices=("include", "exclude"), default="exclude",
                    help="AEAD: measure key expansion with every message (Cifra, seed 001) or not (seed 000; "
                         "needs the spec's key-setup stage). Default exclude")
-    p.add_argument("--sizes", default=None, metavar="LIST",
+    p.add_argument("--sizes", type=message_sizes, default=None, metavar="LIST",
                    help="message sizes, comma-separated byte counts or 'ipi' (default 16,ipi,4096)")
-    p.add_argument("--ad-len", type=int, default=0, help="associated data bytes (default 0)")
-    p.add_argument("--sweep", type=int, nargs="?", const=16, default=None, metavar="STEP",
+    p.add_argument("--ad-len", type=byte_count, default=0, help="associated data bytes (default 0)")
+    p.add_argument("--sweep", type=positive_int, nargs="?", const=16, default=None, metavar="STEP",
                    help="AEAD: also cycles vs message length 0..256 every STEP bytes (default 16), key setup included")
     p.add_argument("--seed001", action=argparse.BooleanOptionalAction, default=None,
                    help="AEAD: also seed 001's workload (256 B message, 16 B AD, key setup included); "
@@ -30,25 +31,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from aedsl import bench
-    from aedsl.commands.kat import parse_knobs
-    from aedsl.frontend.diagnostics import SpecError
-    from aedsl.sim.base import SimError
-    from aedsl.toolchain import ToolchainError
+    from aedsl.knobs import parse_knobs
 
-    try:
-        knobs = parse_knobs(args.knob)
-        sizes = bench.parse_sizes(args.sizes)
-        records = bench.bench_spec(args.spec, args.chip, knobs, sizes=sizes, ad_len=args.ad_len,
-                                   key_setup=args.key_setup, sweep=args.sweep, seed001=args.seed001)
-    except SpecError as e:
-        print(e, file=sys.stderr)
-        return 2
-    except (ValueError, KeyError, OSError) as e:
-        print(f"error: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr)
-        return 2
-    except (SimError, ToolchainError, RuntimeError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    knobs = parse_knobs(args.knob)
+    records = bench.bench_spec(args.spec, args.chip, knobs, sizes=args.sizes or bench.DEFAULT_SIZES,
+                               ad_len=args.ad_len, key_setup=args.key_setup, sweep=args.sweep,
+                               seed001=args.seed001)
     if args.json:
         print(bench.to_json(records))
         return 0

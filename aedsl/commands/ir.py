@@ -1,17 +1,16 @@
-"""`aedsl ir SPEC [-k knob=value]... [--after PASS]`: print a spec's IR."""
+"""`aedsl ir SPEC [-k knob=value]... [--after PASS] [-P pass_knob=value]...`: print a spec's IR."""
 from __future__ import annotations
 
 import sys
 
-from ..frontend.diagnostics import SpecError
-from .check import add_knob_arguments, parse_knobs
+from .options import UsageError, add_knob_argument
 
 HELP = "print the IR of a spec (optionally after the pipeline up to a named pass)"
 
 
 def add_arguments(p) -> None:
     p.add_argument("spec", help="path of a .ae spec")
-    add_knob_arguments(p)
+    add_knob_argument(p)
     p.add_argument("--after", metavar="PASS", help="run the pass pipeline up to and including PASS")
     p.add_argument("--word-bits", type=int, choices=(16, 32), help="target word size for legalize "
                    "(16 = MSP430, 32 = ARMv6-M); without it no word legalization")
@@ -19,24 +18,36 @@ def add_arguments(p) -> None:
                    help="a pass knob, e.g. table_fusion=rotate, inline=none (repeatable)")
 
 
+def pass_knobs(items: list[str]) -> dict[str, str]:
+    """`-P` settings checked against the knobs the pipeline's passes declare (KnobError)."""
+    from ..ir import pipeline
+    from ..knobs import KnobError, parse_knobs
+    known = pipeline.knobs()
+    out = {}
+    for name, value in parse_knobs(items).items():
+        if name not in known:
+            raise KnobError(f"unknown pass knob {name!r} (pass knobs: {', '.join(sorted(known))})")
+        out[name] = known[name].check(value)
+    return out
+
+
 def run(args) -> int:
     from ..frontend.elaborate import load_module
     from ..ir import pipeline
     from ..ir.printer import print_module
-    try:
-        knobs = parse_knobs(args.knob)
-        module = load_module(args.spec, knobs)
-    except SpecError as e:
-        print(e.render(), file=sys.stderr)
-        return 2
+    from ..knobs import parse_knobs
+    knobs = parse_knobs(args.knob)
+    extra = pass_knobs(args.pass_knob)
+    if args.word_bits:
+        extra["word_bits"] = str(args.word_bits)
+    if args.after is None and extra:
+        raise UsageError("-P and --word-bits take effect with --after PASS")
+    if args.after is not None:
+        labels = [s.label for s in pipeline.STEPS]
+        if args.after not in pipeline.STAGES and args.after not in labels:
+            raise UsageError(f"--after {args.after!r}: no such pass (passes: {', '.join(pipeline.STAGES)})")
+    module = load_module(args.spec, knobs)
     if args.after:
-        try:
-            pass_knobs = dict(knobs, **parse_knobs(getattr(args, "pass_knob", []) or []))
-            if getattr(args, "word_bits", None):
-                pass_knobs["word_bits"] = str(args.word_bits)
-            module = pipeline.run(module, pass_knobs, until=args.after)
-        except KeyError as e:
-            print(f"aedsl ir: {e.args[0]}", file=sys.stderr)
-            return 2
+        module = pipeline.run(module, dict(knobs, **extra), until=args.after)
     sys.stdout.write(print_module(module))
     return 0

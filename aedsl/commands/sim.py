@@ -1,69 +1,42 @@
-"""`aedsl sim`: run one function of an ELF in the chip's simulator and report what it cost."""
+"""`aedsl sim`: run one function of an ELF in the chip's simulator and report what it cost.
+Exit 0 on success, 2 for a bad ELF, symbol or argument, 1 when the run faults or does not return
+within the step limit (`aedsl.cli` reports the errors)."""
 from __future__ import annotations
 
 import argparse
 import json
-import sys
+
+from .options import call_argument, chip_name, positive_int
 
 HELP = "run a function of an ELF in the cycle-accurate simulator; report cycles, stack and sizes"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("elf", help="linked ELF file")
-    p.add_argument("--chip", required=True, help="chip name (a file in aedsl/chips/)")
+    p.add_argument("--chip", required=True, type=chip_name, help="chip name (a file in aedsl/chips/)")
     p.add_argument("--entry", required=True, help="function symbol to call")
     p.add_argument("--stop", help="stop when the PC reaches this symbol instead of at the return")
-    p.add_argument("--arg", action="append", default=[], metavar="VALUE",
+    p.add_argument("--arg", action="append", default=[], type=call_argument, metavar="VALUE",
                    help="argument, in order: an integer (0x.. allowed), hex:BYTES for a buffer passed by "
                         "pointer, or zeros:N for an N-byte zeroed buffer; buffers are printed after the run")
     p.add_argument("--bench", action="store_true",
                    help="place buffers in the simulator-only benchmark region instead of RAM")
-    p.add_argument("--max-steps", type=int, default=None, help="instruction limit (default 50 million)")
+    p.add_argument("--max-steps", type=positive_int, default=None, help="instruction limit (default 50 million)")
     p.add_argument("--stats", action="store_true", help="also report the instruction mix and memory accesses")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-class _UsageError(Exception):
-    pass
-
-
-def _parse_arg(text: str):
-    from aedsl.sim.harness import Buffer
-    try:
-        if text.startswith("hex:"):
-            return bytes.fromhex(text[4:])
-        if text.startswith("zeros:"):
-            return Buffer(int(text[6:], 0))
-        return int(text, 0)
-    except ValueError:
-        raise _UsageError(f"bad --arg {text!r}: expected an integer, hex:BYTES or zeros:N") from None
-
-
 def run(args) -> int:
     from aedsl import chips
-    from aedsl.sim.base import SimError
-    from aedsl.sim.elf import ElfError
-    from aedsl.sim.harness import DEFAULT_MAX_STEPS, CallArgumentError, Program
-    from aedsl.toolchain import ToolchainError
+    from aedsl.sim.harness import DEFAULT_MAX_STEPS, Program
 
-    try:
-        chip = chips.load(args.chip)
-        call_args = [_parse_arg(a) for a in args.arg]
-        prog = Program(args.elf, chip, bench=args.bench)
-        for sym in [args.entry] + ([args.stop] if args.stop else []):
-            prog.elf.symbol(sym)
-    except KeyError as e:  # unknown chip
-        return _fail(str(e.args[0]), 2)
-    except (_UsageError, ElfError, ToolchainError) as e:
-        return _fail(str(e), 2)
-    try:
-        r = prog.call(args.entry, call_args, stop=args.stop, stats=args.stats,
-                      max_steps=args.max_steps or DEFAULT_MAX_STEPS,
-                      buffer_region="bench" if args.bench else "ram")
-    except CallArgumentError as e:
-        return _fail(str(e), 2)
-    except SimError as e:
-        return _fail(str(e), 1)
+    chip = chips.load(args.chip)
+    prog = Program(args.elf, chip, bench=args.bench)
+    for sym in [args.entry] + ([args.stop] if args.stop else []):
+        prog.elf.symbol(sym)
+    r = prog.call(args.entry, args.arg, stop=args.stop, stats=args.stats,
+                  max_steps=args.max_steps or DEFAULT_MAX_STEPS,
+                  buffer_region="bench" if args.bench else "ram")
 
     out = {"elf": args.elf, "chip": chip.name, "entry": args.entry, "stopped_at": r.stopped_at,
            "cycles": r.cycles, "instructions": r.instructions, "stack_bytes": r.stack_bytes,
@@ -92,7 +65,3 @@ def run(args) -> int:
         print(f"  memory reads {r.stats.mem_reads}, writes {r.stats.mem_writes}")
     return 0
 
-
-def _fail(message: str, code: int) -> int:
-    print(f"aedsl sim: error: {message}", file=sys.stderr)
-    return code

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aedsl.engines import accel_model  # noqa: F401  (installs the accelerator semantics)
-from aedsl.engines.base import AeadEngine, BlockCipherEngine
+from aedsl.engines.base import AeadEngine, BlockCipherEngine, block_signature_error, block_sizes
 from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import InterpError, compile_module
@@ -29,12 +29,14 @@ def _label(module: Module) -> str:
 
 
 class InterpBlockCipher:
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, path: str = "<spec>"):
+        self.block_bits, self.key_bits = block_sizes(module.consts, path)
+        block_signature_error({f.name: (["mem" if isinstance(p, Memory) and p.length is not None else "value"
+                                         for p in f.params], len(f.result_widths))
+                               for f in module.functions}, path)
         self.module = module
         self.program = compile_module(module)
         self.name = _label(module)
-        self.block_bits = module.consts["block_bits"]
-        self.key_bits = module.consts["key_bits"]
         self.block_bytes = self.block_bits // 8
         ks = module.function("key_schedule").params[1]
         self._ks_length = ks.length
@@ -196,7 +198,7 @@ def interp_engine(spec_path: str | Path, knobs: dict[str, str] | None = None, *,
     `use_key_setup=False` makes a scheme engine call encrypt/decrypt even if key_setup exists."""
     module = load_module(spec_path, {k: str(v) for k, v in (knobs or {}).items()})
     if all(module.has_function(f) for f in ("key_schedule", "encrypt_block", "decrypt_block")):
-        return InterpBlockCipher(module)
+        return InterpBlockCipher(module, str(spec_path))
     if module.has_function("encrypt") and module.has_function("decrypt"):
         key_setup_of(module, str(spec_path))        # a malformed key-setup stage is an error either way
         return InterpAead(module, use_key_setup)

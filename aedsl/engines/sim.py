@@ -21,6 +21,7 @@ from aedsl.backends.registry import target_for
 from aedsl.codegen.unit import Compiled
 from aedsl.resources import runtime_dir
 from aedsl.driver import compile_spec
+from aedsl.engines.base import block_signature_error, block_sizes
 from aedsl.sim.harness import Buffer, Program
 
 
@@ -63,12 +64,21 @@ def build_elf(unit: Compiled, chip, with_runtime: bool = True) -> Path:
     return elf
 
 
+def check_block_unit(unit: Compiled, spec) -> tuple[int, int]:
+    """(block_bits, key_bits) of a compiled block cipher; SpecError unless its entries have the
+    block-cipher interface the harness calls."""
+    sizes = block_sizes(unit.consts, str(spec))
+    kinds = {"mem": "mem", "word": "value", "wide": "value"}
+    block_signature_error({name: ([kinds.get(p.kind, p.kind) for p in e.params], len(e.results))
+                           for name, e in unit.entries.items()}, str(spec))
+    return sizes
+
+
 class SimBlockCipher:
     def __init__(self, unit: Compiled, chip, elf: Path):
+        self.block_bits, self.key_bits = check_block_unit(unit, unit.stem)
         self.unit, self.chip = unit, chip
         self.program = Program(elf, chip)
-        self.block_bits = unit.consts["block_bits"]
-        self.key_bits = unit.consts["key_bits"]
         self.block_bytes = self.block_bits // 8
         knobs = ",".join(f"{k}={v}" for k, v in unit.knobs.items())
         self.name = f"sim:{chip.name}:{unit.stem}" + (f"[{knobs}]" if knobs else "")
@@ -137,4 +147,5 @@ def sim_engine(spec, knobs: dict | None, chip_name: str):
     if unit.kind == "aead":
         from aedsl.engines.sim_aead import SimAead
         return SimAead(unit, chip, elf)
-    raise ValueError(f"{spec}: neither a block cipher nor an AEAD scheme")
+    from aedsl.frontend.diagnostics import SpecError
+    raise SpecError("neither a block cipher nor an AEAD scheme (no entry points to run)", str(spec))

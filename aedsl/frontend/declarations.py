@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lark import Token, Tree
 
-from ..ir.nodes import Memory, Module
+from ..ir.nodes import Memory, Module, walk_ops
 from .builtins import BUILTINS
 from .consteval import const_eval
 from .diagnostics import SpecError
@@ -24,6 +24,23 @@ from aedsl.knobs import Knob
 from aedsl.resources import specs_dir
 
 
+def read_source(path: Path) -> str:
+    """The text of a spec file; SpecError if it cannot be read or is not UTF-8 (located at the
+    first bad byte, shown in the line with the bad bytes replaced)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise SpecError(f"cannot read spec: {e.strerror}", str(path)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        start = raw.rfind(b"\n", 0, e.start) + 1
+        column = len(raw[start:e.start].decode("utf-8", errors="replace")) + 1
+        raise SpecError(f"not UTF-8 text (byte 0x{raw[e.start]:02x})", str(path), line, column,
+                        raw.decode("utf-8", errors="replace")) from None
+
+
 class SpecElaborator:
     """One spec file with its knobs bound, emitting into a shared `Module` under `prefix`."""
 
@@ -31,10 +48,7 @@ class SpecElaborator:
                  cache: dict, stack: tuple[str, ...] = ()):
         self.path = path
         self.display = str(path)
-        try:
-            self.source = path.read_text()
-        except OSError as e:
-            raise SpecError(f"cannot read spec: {e.strerror}", str(path)) from None
+        self.source = read_source(path)
         self.knob_values = dict(knob_values)
         self.module = module
         self.prefix = prefix
@@ -42,6 +56,7 @@ class SpecElaborator:
         self.stack = stack + (str(path.resolve()),)
         self.globals: dict[str, tuple] = {}
         self.knob_order: list[str] = []
+        self.knob_choices: dict[str, list] = {}    # knob -> the values it can take
         self.enum_values: set[str] = set()
         self.fn_decls: list[Tree] = []
         self.signatures: dict[str, tuple[list, list]] = {}
@@ -67,6 +82,35 @@ class SpecElaborator:
             self.signatures[str(decl.children[0])] = self.signature(decl)
         for decl in self.fn_decls:
             FunctionLowering(self, decl).run()
+        self.check_no_recursion()
+
+    def check_no_recursion(self) -> None:
+        """A function of this spec that calls itself, directly or through others, is an error at
+        the call that closes the cycle (calls are inlined or made without a stack discipline for
+        recursion; a used spec cannot call back into this one)."""
+        own = {self.prefix + str(d.children[0]) for d in self.fn_decls}
+        calls: dict[str, list] = {f.name: [op for op in walk_ops(f.body) if op.opcode == "call"
+                                           and op.attrs.get("callee") in own]
+                                  for f in self.module.functions if f.name in own}
+        state: dict[str, int] = {}     # 1 on the current path, 2 done
+
+        def visit(name: str, path: list[str]) -> None:
+            state[name] = 1
+            for op in calls.get(name, ()):
+                callee = op.attrs["callee"]
+                if state.get(callee) == 1:
+                    cycle = path[path.index(callee):] + [name, callee] if callee in path else [name, callee]
+                    shown = " -> ".join(c[len(self.prefix):] for c in cycle)
+                    _, line, column = op.loc or (None, 0, 0)
+                    raise SpecError(f"recursive call ({shown}); functions cannot call themselves",
+                                    self.display, line, column, self.source)
+                if callee not in state:
+                    visit(callee, path + [name])
+            state[name] = 2
+
+        for name in (self.prefix + str(d.children[0]) for d in self.fn_decls):
+            if name not in state:
+                visit(name, [])
 
     def declare(self, decl: Tree) -> None:
         kind = decl.data
@@ -137,6 +181,7 @@ class SpecElaborator:
                 self.enum_values.add(v)
         default_value = self.knob_literal(default)
         self.knob_order.append(str(name))
+        self.knob_choices[str(name)] = allowed
         if str(name) in self.knob_values:
             text = self.knob_values[str(name)]
             try:

@@ -36,6 +36,9 @@ def load_module(path: str | Path, knobs: dict[str, str] | None = None) -> Module
         spec.run()
     except RecursionError:
         raise SpecError("spec is nested too deeply", str(path)) from None
+    if not module.functions:
+        # an empty file, or one of knobs and constants only: nothing to check or compile
+        raise SpecError("the spec defines no functions", spec.display, 1, 1, spec.source)
     module.name = spec.spec_name
     module.knobs = {k: _plain(spec.globals[k][1]) for k in spec.knob_order}
     module.consts = {k: e[1].value for k, e in spec.globals.items()

@@ -72,10 +72,40 @@ class ExprEvaluator:
 
     def e_compare(self, node):
         a, op, b = node.children
+        av, bv = self.eval(a), self.eval(b)
+        if str(op) in ("==", "!="):
+            self.check_knob_comparison(a, av, b, bv)
+            self.check_knob_comparison(b, bv, a, av)
+        return self.binary(str(op), av, bv, node)
+
+    def e_shift(self, node):
+        a, op, b = node.children
         return self.binary(str(op), self.eval(a), self.eval(b), node)
 
-    e_shift = e_compare
-    e_arith = e_compare
+    e_arith = e_shift
+
+    def check_knob_comparison(self, knob_node, knob_value, other_node, other_value) -> None:
+        """`knob == X` where X is a literal or a choice name the knob cannot take (`key_bits ==
+        accel`) is always false or always true: a mistake, reported at X."""
+        spec = self.s.spec
+        if getattr(knob_node, "data", None) != "name":
+            return
+        name = str(knob_node.children[0])
+        choices = spec.knob_choices.get(name)
+        entry = spec.globals.get(name)
+        if choices is None or entry is None or entry[1] is not knob_value:
+            return   # not the knob (a local of that name, or not a knob at all)
+        if getattr(other_node, "data", None) == "int_lit" and isinstance(other_value, CInt):
+            value = other_value.value
+        elif (getattr(other_node, "data", None) == "name" and isinstance(other_value, str)
+              and str(other_node.children[0]) not in spec.globals):
+            value = other_value
+        else:
+            return
+        if value not in choices:
+            shown = ", ".join(str(v) for v in choices) if len(choices) <= 16 else f"{choices[0]}..{choices[-1]}"
+            raise self.s.error(f"knob {name} is compared with {value}, a value it cannot take ({shown})",
+                               other_node)
 
     def e_or_(self, node):
         return self.binary("|", self.eval(node.children[0]), self.eval(node.children[1]), node)

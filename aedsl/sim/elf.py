@@ -1,9 +1,12 @@
 """Reading a linked ELF: what to load where, its symbols, and how much ROM and RAM it takes.
 
-Loading follows what a device programmer plus startup code would leave in memory: every PT_LOAD
-segment's file bytes are written at its load address (LMA, the flash image), and, where the run
-address (VMA) differs, as for .data, also at the VMA (the startup copy); the rest of the segment
-up to its memory size (.bss) is zeroed at the VMA.
+Loading follows what a device programmer plus startup code would leave in memory, section by
+section (the bytes a PT_LOAD segment holds outside its sections, such as the ELF headers GNU ld
+puts in the first segment under a plain linker script, are not program content): every
+allocated section's bytes are written at its load address (LMA, the flash image) and, where the
+run address (VMA) differs, as for .data, also at the VMA (the startup copy); a .bss-like section
+in a segment, or named .bss/.sbss, is zeroed at its VMA. Every section must lie in the chip's
+flash, RAM (or the benchmark region); anything else, and any malformed ELF, is an `ElfError`.
 
 Sizes (per section and per symbol):
 - ROM = bytes stored in flash: .text, .rodata, vectors and the initial image of .data.
@@ -14,26 +17,32 @@ Sizes (per section and per symbol):
 """
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from elftools.common.exceptions import ELFError, ELFParseError
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 from aedsl.chips import Chip, Region
-from aedsl.sim.cores import simulator_class
+from aedsl.sim.cores import bench_region, simulator_class
 
 
 class ElfError(Exception):
-    pass
+    """An ELF that cannot be read, parsed, or placed in the chip's memory (the message names the file)."""
+
+
+# What pyelftools (and the struct/construct parsing under it) raises on a malformed file.
+_PARSE_ERRORS = (ELFError, ELFParseError, struct.error, ValueError, KeyError, IndexError, TypeError,
+                 AttributeError, OverflowError, EOFError, UnicodeError)
 
 
 @dataclass(frozen=True)
 class Segment:
     vaddr: int          # run address
     paddr: int          # load address
-    data: bytes         # file bytes (filesz)
-    memsz: int
+    memsz: int          # (only the sections are loaded: see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,8 @@ class Section:
     rom: int            # bytes counted as ROM
     ram: int            # bytes counted as RAM
     bench: int          # bytes in the benchmark region
+    data: bytes = b""   # the file bytes (empty for a nobits section)
+    zeroed: bool = False  # a nobits section the loader zeroes (.bss in a segment or by name)
 
 
 @dataclass(frozen=True)
@@ -129,19 +140,12 @@ class ElfImage:
 
     def load_into(self, write) -> None:
         """Write the memory image with `write(addr, data)` (a simulator's debugger write)."""
-        for seg in self.segments:
-            if seg.memsz == 0:
-                continue
-            if seg.data:
-                write(seg.paddr, seg.data)
-                if seg.vaddr != seg.paddr:
-                    write(seg.vaddr, seg.data)
-            if seg.memsz > len(seg.data):
-                write(seg.vaddr + len(seg.data), bytes(seg.memsz - len(seg.data)))
-        # A .bss made NOLOAD by some other linker script is in no segment: zero it anyway, as
-        # startup code would. (.noinit is left alone on purpose.)
         for sec in self.sections:
-            if sec.nobits and sec.size and sec.name.startswith((".bss", ".sbss")):
+            if sec.data:
+                write(sec.lma, sec.data)
+                if sec.addr != sec.lma:
+                    write(sec.addr, sec.data)
+            elif sec.zeroed and sec.size:
                 write(sec.addr, bytes(sec.size))
 
 
@@ -150,7 +154,9 @@ def _inside(addr: int, size: int, region: Region) -> bool:
 
 
 def read_elf(path: str | Path, chip: Chip, bench: Region | None = None) -> ElfImage:
-    """Read `path`, classifying sections against `chip`'s memory map (and the `bench` region)."""
+    """Read `path`, classifying sections against `chip`'s memory map (and the `bench` region);
+    ElfError for a file that is not a well-formed ELF of the chip's machine, or whose sections do
+    not fit the chip's memory."""
     path = Path(path)
     try:
         f = path.open("rb")
@@ -158,41 +164,66 @@ def read_elf(path: str | Path, chip: Chip, bench: Region | None = None) -> ElfIm
         raise ElfError(f"cannot open {path}: {e.strerror}") from None
     with f:
         try:
-            elf = ELFFile(f)
-        except Exception as e:  # pyelftools raises its own error types for non-ELF input
-            raise ElfError(f"{path} is not an ELF file ({e})") from None
-        machine = elf["e_machine"]
-        core = simulator_class(chip)
-        want = core.ELF_MACHINE
-        if machine != want:
-            raise ElfError(f"{path.name} is for {machine}, but chip {chip.name} needs {want}")
-        img = ElfImage(path=path, machine=machine, entry=elf["e_entry"])
-        for seg in elf.iter_segments():
-            if seg["p_type"] != "PT_LOAD":
-                continue
-            img.segments.append(Segment(seg["p_vaddr"], seg["p_paddr"], seg.data(), seg["p_memsz"]))
-        img.sections = [_section(s, img.segments, chip, bench) for s in elf.iter_sections()
-                        if s["sh_flags"] & SH_FLAGS.SHF_ALLOC]
-        symtab = elf.get_section_by_name(".symtab")
-        if symtab is not None:
-            _read_symbols(elf, symtab, img, thumb_target=bool(core.CALLS.code_address_bit))
+            return _read(path, f, chip, bench)
+        except _PARSE_ERRORS as e:
+            raise ElfError(f"{path}: malformed ELF ({type(e).__name__}: {e})") from None
+
+
+def _read(path: Path, f, chip: Chip, bench: Region | None) -> ElfImage:
+    try:
+        elf = ELFFile(f)
+    except _PARSE_ERRORS as e:
+        raise ElfError(f"{path} is not an ELF file ({e})") from None
+    if elf.elfclass != 32:
+        raise ElfError(f"{path.name} is a {elf.elfclass}-bit ELF; chip {chip.name} needs a 32-bit one")
+    machine = elf["e_machine"]
+    core = simulator_class(chip)
+    want = core.ELF_MACHINE
+    if machine != want:
+        raise ElfError(f"{path.name} is for {machine}, but chip {chip.name} needs {want}")
+    img = ElfImage(path=path, machine=machine, entry=elf["e_entry"])
+    for seg in elf.iter_segments():
+        if seg["p_type"] != "PT_LOAD":
+            continue
+        img.segments.append(Segment(seg["p_vaddr"], seg["p_paddr"], seg["p_memsz"]))
+    img.sections = [_section(path, s, img.segments, chip, bench) for s in elf.iter_sections()
+                    if s["sh_flags"] & SH_FLAGS.SHF_ALLOC and s["sh_size"]]
+    if not any(sec.data for sec in img.sections):
+        raise ElfError(f"{path.name} has no loadable section (no code or data to run)")
+    symtab = elf.get_section_by_name(".symtab")
+    if symtab is not None:
+        _read_symbols(elf, symtab, img, thumb_target=bool(core.CALLS.code_address_bit))
     return img
 
 
-def _section(s, segments: list[Segment], chip: Chip, bench: Region | None) -> Section:
+def _section(path: Path, s, segments: list[Segment], chip: Chip, bench: Region | None) -> Section:
     addr, size = s["sh_addr"], s["sh_size"]
     nobits = s["sh_type"] == "SHT_NOBITS"
     lma = addr
+    in_segment = False
     for seg in segments:
         if seg.vaddr <= addr < seg.vaddr + max(seg.memsz, 1) and seg.memsz:
             lma = seg.paddr + (addr - seg.vaddr)
+            in_segment = True
             break
-    in_bench = bench is not None and size and _inside(addr, size, bench)
+    in_bench = bench is not None and _inside(addr, size, bench)
     in_ram = not in_bench and _inside(addr, size, chip.ram)
     stored_in_flash = not nobits and not in_bench and _inside(lma, size, chip.flash)
+    places = [(addr, "run")] if nobits or lma == addr else [(lma, "load"), (addr, "run")]
+    memory = (chip.flash, chip.ram, chip.vectors, bench or bench_region(chip))
+    for where, what in places:
+        if not any(_inside(where, size, r) for r in memory if r):
+            raise ElfError(f"{path.name}: section {s.name} ({what} address {where:#x}, {size} bytes) lies "
+                           f"outside {chip.name}'s flash and RAM")
+    data = b""
+    if not nobits:
+        data = s.data()
+        if len(data) != size:
+            raise ElfError(f"{path.name}: section {s.name} is cut short ({len(data)} of {size} bytes in the file)")
+    zeroed = nobits and (in_segment or s.name.startswith((".bss", ".sbss")))
     return Section(name=s.name, addr=addr, lma=lma, size=size, nobits=nobits,
                    rom=size if stored_in_flash else 0, ram=size if in_ram else 0,
-                   bench=size if in_bench else 0)
+                   bench=size if in_bench else 0, data=data, zeroed=zeroed)
 
 
 _KINDS = {"STT_FUNC": "func", "STT_OBJECT": "object", "STT_NOTYPE": "notype",

@@ -150,11 +150,14 @@ class Program:
                 if region == "bench" and not self.bench_mapped:
                     raise CallArgumentError("argument %d: the benchmark region is not mapped; use Program(..., bench=True)" % i)
                 addr = _align(cursor[region], a.align)
-                data = a.content
-                cursor[region] = addr + len(data)
+                size = a.data if isinstance(a.data, int) else len(a.data)
+                if size < 0:
+                    raise CallArgumentError(f"argument {i}: a buffer of {size} bytes")
+                cursor[region] = addr + size
                 if cursor[region] > limit[region]:
                     raise CallArgumentError(f"argument {i}: buffers overflow the {region} region "
                                    f"(end {limit[region]:#x}, need {cursor[region]:#x})")
+                data = a.content
                 self.sim.write(addr, data)
                 buf_addrs.append(addr)
                 buf_lens.append(len(data))
@@ -178,6 +181,10 @@ class Program:
         # or held in the link register (with the Thumb bit)
         ret_size = (4 if ret20 else conv.return_address_bytes) if conv.return_address_bytes else 0
         sp = (self.chip.ram.end - wb * len(stack_args) - ret_size) & ~(conv.stack_align - 1)
+        if sp < self.chip.ram.origin + STACK_RESERVE:
+            raise CallArgumentError(f"{len(words)} arguments: the {len(stack_args)} passed on the stack need "
+                                    f"{wb * len(stack_args)} bytes, leaving less than {STACK_RESERVE} bytes of "
+                                    f"{self.chip.name}'s RAM for the stack")
         if ret_size:
             self.sim.write(sp, sentinel.to_bytes(ret_size, "little"))
         for j, w in enumerate(stack_args):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import cavp_block, cavp_ccm, cavp_gcm, cryptopp, fips197, lwc_kat, ocb3_rfc7253, speck_paper, wycheproof
-from .records import AeadVector, BlockVector, Origin, VectorFormatError
+from .records import AeadVector, BlockVector, Origin, VectorFormatError, VectorKindError
 from .sources import SOURCES
 
 READERS = {
@@ -23,7 +23,7 @@ READERS = {
     "fips197": fips197.read,
 }
 
-__all__ = ["AeadVector", "BlockVector", "Origin", "VectorFormatError", "READERS", "SOURCES",
+__all__ = ["AeadVector", "BlockVector", "Origin", "VectorFormatError", "VectorKindError", "READERS", "SOURCES",
            "detect_format", "load"]
 
 
@@ -65,4 +65,12 @@ def load(name_or_path: str | Path, fmt: str | None = None, **options) -> list:
         fmt = fmt or detect_format(path)
     if fmt not in READERS:
         raise VectorFormatError(f"unknown vector format {fmt!r}; one of {', '.join(READERS)}")
-    return list(READERS[fmt](path, **options))
+    try:
+        return list(READERS[fmt](path, **options))
+    except (VectorFormatError, OSError):
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+        # a file of the wrong shape for its format (JSON that is a list, a field that is a
+        # number, a line cut short): the readers index what the format promises
+        what = f"missing field {e.args[0]!r}" if isinstance(e, KeyError) and e.args else str(e)
+        raise VectorFormatError(f"{path}: not a valid {fmt} vector file ({what})") from None

@@ -11,6 +11,10 @@ class VectorFormatError(ValueError):
     """A vector file does not say what its format promises (message names file:line)."""
 
 
+class VectorKindError(TypeError):
+    """Vectors of one kind (AEAD, block cipher) given to an engine of the other."""
+
+
 @dataclass(frozen=True)
 class Origin:
     path: str

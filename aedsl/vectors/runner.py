@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .records import AeadVector, BlockVector
+from .records import AeadVector, BlockVector, VectorKindError
 
 KEEP_FAILURES = 10
 MAX_REASONS = 8  # skip reasons printed; the counter keeps them all
@@ -87,7 +87,7 @@ def run_aead(engine, vectors: Iterable[AeadVector], keep: int = KEEP_FAILURES) -
     rep = Report(getattr(engine, "name", type(engine).__name__))
     for v in vectors:
         if not isinstance(v, AeadVector):
-            raise TypeError(f"{rep.engine} is an AEAD engine; got {type(v).__name__} {v.id}")
+            raise VectorKindError(f"{rep.engine} is an AEAD engine; got {type(v).__name__} {v.id}")
         k, n, t = v.params
         if not engine.supports(k, n, t):
             rep._skip(f"key/nonce/tag = {k}/{n}/{t} bytes not supported by {rep.engine}")
@@ -122,7 +122,7 @@ def run_block(engine, vectors: Iterable[BlockVector], keep: int = KEEP_FAILURES)
     rep = Report("/".join(getattr(e, "name", type(e).__name__) for e in family))
     for v in vectors:
         if not isinstance(v, BlockVector):
-            raise TypeError(f"{rep.engine} is a block cipher engine; got {type(v).__name__} {v.id}")
+            raise VectorKindError(f"{rep.engine} is a block cipher engine; got {type(v).__name__} {v.id}")
         eng = by_size.get(v.block_bytes) if v.block_bytes else family[0]
         bs = eng.block_bytes if eng else 0
         if eng is None or len(v.pt) % bs or len(v.pt) != len(v.ct) or not v.pt:

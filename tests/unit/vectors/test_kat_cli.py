@@ -70,7 +70,7 @@ def test_kat_interp_receives_spec_and_knobs(capsys, monkeypatch):
     rc, lines, _ = _run(capsys, "ocb3.ae", "-k", "unroll=4", "-k", "tables=ttable",
                         "--vectors", "rfc7253", "--engine", "interp")
     assert (rc, lines[-1]) == (0, "16 passed, 0 failed")
-    assert seen == {"spec": "ocb3.ae", "knobs": {"unroll": 4, "tables": "ttable"}}
+    assert seen == {"spec": "ocb3.ae", "knobs": {"unroll": "4", "tables": "ttable"}}
 
 
 def test_kat_bad_arguments(capsys):
@@ -91,11 +91,12 @@ def test_kat_default_engine_follows_the_arguments(capsys, monkeypatch):
     """--chip means the simulator, a spec alone the interpreter, neither the reference library;
     --chip with another engine is a usage error (it would silently test nothing of ours)."""
     from aedsl.commands import kat
+    from aedsl.commands.options import UsageError
     seen = []
 
     def fake(name, spec, knobs, chip, source=None):
         seen.append((name, spec, chip))
-        raise ValueError("stop here")
+        raise UsageError("stop here")
     monkeypatch.setattr(kat, "make_engine", fake)
     _run(capsys, "s.ae", "--chip", "cc430f6137", "--vectors", "rfc7253")
     _run(capsys, "s.ae", "--vectors", "rfc7253")
