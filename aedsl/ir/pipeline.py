@@ -75,6 +75,7 @@ STEPS: list[Step] = [
     Step("inline", "inline"),
     Step("unroll", "unroll"),
     Step("constfold", "constfold"),
+    Step("divconst", "divconst"),      # division by a constant -> multiply (after folding found the constants)
     Step("cse_dce", "cse_dce"),
     *_with_cleanup("legalize"),        # word assembly leaves full-width slices, zero concats, repeated constants
     *_with_cleanup("table_fusion"),    # the fused cones become dead
