@@ -8,6 +8,8 @@ the word size and the element stride of a memory, given by the caller.
 """
 from __future__ import annotations
 
+from aedsl.codegen.mir import Frame, Mem, R
+
 from aedsl.ir.nodes import Memory
 
 from .select_base import nlimbs
@@ -37,3 +39,21 @@ def entry_params(fn, word_bits: int, stride) -> tuple[list[Param], list[int]]:
         else:
             params.append(Param(p.name, "word" if p.width <= word_bits else "wide", p.width))
     return params, list(fn.result_widths)
+
+
+class IncomingWords:
+    """The incoming argument words of an exported function, in order, each copied into a fresh
+    virtual register: the first `len(arg_regs)` from registers, the others from the caller's stack
+    (`Frame("arg", k)`, resolved at emission)."""
+
+    def __init__(self, sel, arg_regs: tuple[int, ...], sp: int):
+        self.sel, self.arg_regs, self.sp = sel, tuple(arg_regs), sp
+        self.regs: list[int] = []
+
+    def next(self) -> int:
+        k, n = len(self.regs), len(self.arg_regs)
+        v = self.sel.mf.vreg()
+        src = R(self.arg_regs[k]) if k < n else Mem(self.sp, Frame("arg", k - n))
+        self.sel.emit("mov", src, R(v))
+        self.regs.append(v)
+        return v

@@ -25,6 +25,7 @@ from aedsl.ir.nodes import Module
 
 from aedsl.codegen import copies, dce, regalloc
 from aedsl.codegen.emit import SpecLines
+from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
@@ -98,15 +99,8 @@ def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction,
     sel = ArmSelector(module, mf, module.name)
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
-    words = []                              # one vreg per incoming word
-
-    def word() -> int:
-        k = len(words)
-        v = mf.vreg()
-        src = R(ARG_REGS[k]) if k < len(ARG_REGS) else Mem(SP, Frame("arg", k - len(ARG_REGS)))
-        sel.emit("mov", src, R(v))
-        words.append(v)
-        return v
+    words = IncomingWords(sel, ARG_REGS, SP)    # one vreg per incoming word
+    word = words.next
 
     wide = []
     for p, ip in zip(fn.params, params):
@@ -132,7 +126,7 @@ def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction,
         else:
             _wide_access(sel, True, o, w, y)
     sel.emit("ret")
-    mf.n_arg_words = len(words)
+    mf.n_arg_words = len(words.regs)
     mf.calls = set(sel.calls)
     return mf, Entry(fname, symbol, params, results), sel.used_tables
 

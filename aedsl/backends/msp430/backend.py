@@ -28,6 +28,7 @@ from aedsl.ir.nodes import Memory, Module
 
 from aedsl.codegen import accel, copies, dce, regalloc
 from aedsl.codegen.emit import SpecLines
+from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
@@ -136,15 +137,8 @@ def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFun
     sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")))   # the AES128 module, if any
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
-    words = []                              # one vreg per incoming word
-
-    def word() -> int:
-        k = len(words)
-        v = mf.vreg()
-        src = R(ARG_REGS[k]) if k < len(ARG_REGS) else Mem(SP, Frame("arg", k - len(ARG_REGS)))
-        sel.emit("mov", src, R(v))
-        words.append(v)
-        return v
+    words = IncomingWords(sel, ARG_REGS, SP)    # one vreg per incoming word
+    word = words.next
 
     li = 0
     for p, ip in zip(ofn.params, params):
@@ -183,7 +177,7 @@ def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFun
         for j, limb in enumerate(y):
             sel.emit("mov", limb, Mem(o, 2 * j))
     sel.emit("ret")
-    mf.n_arg_words = len(words)
+    mf.n_arg_words = len(words.regs)
     mf.walk_regs = sel.walk_regs            # pointers the @Rn+ peephole may rewrite
     mf.counted = sel.counted                # loops whose index may count down
     mf.calls = set(sel.calls)               # functions called as subroutines
