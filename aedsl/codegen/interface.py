@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
+from aedsl.codegen import dce, regalloc
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
@@ -47,6 +48,19 @@ class MirPass:
     """One step of a target's machine-IR pipeline: `run(mf, ctx)` rewrites `mf` in place."""
     name: str
     run: Callable[[MFunction, MirContext], None]
+
+
+def _dce(mf: MFunction, ctx: MirContext) -> None:
+    dce.eliminate(mf, ctx.machine)
+
+
+def _regalloc(mf: MFunction, ctx: MirContext) -> None:
+    ctx.alloc = regalloc.allocate(mf, ctx.machine)
+
+
+# The MIR passes every target's pipeline lists (the target orders them among its own)
+DCE = MirPass("dce", _dce)
+REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 
 
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Module
 
-from aedsl.codegen import copies, dce, regalloc
+from aedsl.codegen import copies, dce
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import Backend, MirContext, MirPass
+from aedsl.codegen.interface import DCE, REGALLOC, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -224,18 +224,10 @@ def _layout(items) -> tuple[dict, list[int]]:
     return labels, pos
 
 
-def _dce(mf: MFunction, ctx: MirContext) -> None:
-    dce.eliminate(mf, ctx.machine)
-
-
-def _regalloc(mf: MFunction, ctx: MirContext) -> None:
-    ctx.alloc = regalloc.allocate(mf, ctx.machine)
-
-
 MIR_PIPELINE = [
-    MirPass("dce", _dce),
-    MirPass("regalloc", _regalloc),
-    MirPass("dce", _dce),
+    DCE,
+    REGALLOC,
+    DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
 ]
 

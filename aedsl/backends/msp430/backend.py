@@ -26,10 +26,10 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 
-from aedsl.codegen import accel, copies, dce, regalloc
+from aedsl.codegen import accel, copies, dce
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import Backend, MirContext, MirPass
+from aedsl.codegen.interface import DCE, REGALLOC, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -225,10 +225,6 @@ def resolve(op, frame: dict):
     return op
 
 
-def _dce(mf: MFunction, ctx: MirContext) -> None:
-    dce.eliminate(mf, ctx.machine)
-
-
 def _autoincrement(mf: MFunction, ctx: MirContext) -> None:
     if peephole.autoincrement(mf, mf.walk_regs):
         dce.eliminate(mf, ctx.machine)
@@ -246,22 +242,18 @@ def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
         accel.schedule_function(mf, ctx.machine, mf.accel_ports)
 
 
-def _regalloc(mf: MFunction, ctx: MirContext) -> None:
-    ctx.alloc = regalloc.allocate(mf, ctx.machine)
-
-
 MIR_PIPELINE = [
-    MirPass("dce", _dce),
+    DCE,
     MirPass("autoincrement", _autoincrement),                   # loop pointers -> @Rn+
     MirPass("count_down", lambda mf, ctx: peephole.count_down(mf, mf.counted)),
     MirPass("autoincrement_straight", lambda mf, ctx: peephole.autoincrement_straight(mf)),  # 0(p), 2(p) -> @p+
     MirPass("cancel_swaps", _cancel_swaps),
     MirPass("delay_slots", _delay_slots),
-    MirPass("regalloc", _regalloc),
-    MirPass("dce", _dce),
+    REGALLOC,
+    DCE,
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place
     MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
-    MirPass("dce", _dce),                                       # reloads whose only reader was deleted
+    DCE,                                       # reloads whose only reader was deleted
 ]
 
 
