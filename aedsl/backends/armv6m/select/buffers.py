@@ -80,6 +80,19 @@ class ArmBuffers:
             self.emit("adds", p, p, self.const_reg(c))
         return p
 
+    def _zero_scratch(self, size: int) -> None:
+        """Zero the first `size` bytes of the frame's scratch area, a word at a time."""
+        z = self.fresh()
+        self.emit("mov", Imm(0), z)
+        for j in range(size // 4):
+            self.emit("str", z, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
+
+    def _scratch_pointer(self) -> R:
+        """A register holding the scratch area's address."""
+        q = self.fresh()
+        self.emit("addsp", q, Mem(SP, Frame("local", self.SCRATCH, 0)))
+        return q
+
     def _copy_loop(self, count: R, src: R, dst: R, done: str) -> None:
         """dst[i] = src[i] for i < count (down-counting index; branches to `done`)."""
         k = self.fresh()
@@ -130,12 +143,8 @@ class ArmBuffers:
             self._in_place_test(p, c, nbytes, slow, words)
         self.label(slow)
         if c is not None:                   # zero padding past the count
-            z = self.fresh()
-            self.emit("mov", Imm(0), z)
-            for j in range(size // 4):
-                self.emit("str", z, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
-        q = self.fresh()
-        self.emit("addsp", q, Mem(SP, Frame("local", self.SCRATCH, 0)))
+            self._zero_scratch(size)
+        q = self._scratch_pointer()
         dst = q
         if lead and big:
             dst = self.fresh()
@@ -192,12 +201,8 @@ class ArmBuffers:
         self.emit("cmpi", c, Imm(nbytes))
         self.emit("bcs", Lbl(full))
         # count < nbytes: the first count bytes into the zeroed scratch area, read from there
-        z = self.fresh()
-        self.emit("mov", Imm(0), z)
-        for j in range(size // 4):
-            self.emit("str", z, Mem(SP, Frame("local", self.SCRATCH, 4 * j)))
-        q = self.fresh()
-        self.emit("addsp", q, Mem(SP, Frame("local", self.SCRATCH, 0)))
+        self._zero_scratch(size)
+        q = self._scratch_pointer()
         done = self.mf.label("cpyd")
         self._copy_loop(c, p, q, done)
         self.label(done)
