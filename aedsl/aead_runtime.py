@@ -16,7 +16,6 @@ ARM chips use runtime/armv6m/ when it holds an aead.c, else these same portable 
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,8 +156,6 @@ def _wrapper(fn: str, first: str, entry, params, vals, names) -> list[str]:
     return [sig, f"{{ uint16_t ok[2] = {{0, 0}}; {entry.symbol}({args}, (void *)ok); return ok[0]; }}", ""]
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl")) / "build"
 
 
 def build_with_runtime(unit: Compiled, chip) -> Path:
@@ -172,7 +169,7 @@ def build_with_runtime(unit: Compiled, chip) -> Path:
     # every runtime file, not only this target's (runtime/armv6m includes the portable C of runtime/msp430)
     for s in sorted(resources.runtime_dir().glob("*/*.[ch]")):
         h.update(s.read_bytes())
-    out = _cache_dir() / f"{unit.stem}-{chip.name}-rt-{h.hexdigest()[:20]}"
+    out = resources.build_cache_dir() / f"{unit.stem}-{chip.name}-rt-{h.hexdigest()[:20]}"
     elf = out / f"{unit.stem}.elf"
     if elf.exists():
         return elf

@@ -26,6 +26,17 @@ def _data_root() -> Path:
     return _CHECKOUT
 
 
+def cache_root() -> Path:
+    """Where built things are kept (`AEDSL_CACHE`, default ~/.cache/aedsl): the msp430 binutils,
+    the simulator cores, and ELFs under `build/`."""
+    return Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl"))
+
+
+def build_cache_dir() -> Path:
+    """The ELF build cache (keyed by a hash of every input)."""
+    return cache_root() / "build"
+
+
 def specs_dir() -> Path:
     """The spec library: `primitives/`, `schemes/`, `drafts/`."""
     return _data_root() / "specs"

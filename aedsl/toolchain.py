@@ -21,6 +21,7 @@ from pathlib import Path
 
 from aedsl.backends.registry import target_for
 from aedsl.chips import Chip, Region
+from aedsl.resources import cache_root
 from aedsl.sim.cores import bench_region
 
 
@@ -31,12 +32,8 @@ class ToolchainError(Exception):
 BOOTSTRAP_HINT = "run ./dev main (or tools/bootstrap.sh) once to install the toolchains"
 
 
-def _cache_root() -> Path:
-    return Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl"))
-
-
 def _search_dirs() -> list[Path]:
-    dirs = [_cache_root() / "msp430-elf-binutils" / "bin",
+    dirs = [cache_root() / "msp430-elf-binutils" / "bin",
             Path.home() / ".cache" / "aedsl" / "msp430-elf-binutils" / "bin"]
     out: list[Path] = []
     for d in dirs:

@@ -362,7 +362,8 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
 
 
 def state_path() -> Path:
-    return Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl")) / "verify_results.json"
+    from aedsl.resources import cache_root
+    return cache_root() / "verify_results.json"
 
 
 def load_state() -> dict[str, Result]:

@@ -11,7 +11,6 @@ the generated assembly and runtime sources), so a test session compiles each var
 from __future__ import annotations
 
 import hashlib
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,15 +18,13 @@ from aedsl import chips as chips_mod
 from aedsl import toolchain
 from aedsl.backends.registry import target_for
 from aedsl.codegen.unit import Compiled
-from aedsl.resources import runtime_dir
+from aedsl.resources import build_cache_dir, runtime_dir
 from aedsl.driver import compile_spec
 from aedsl.engines.base import block_signature_error, block_sizes
 from aedsl.sim.harness import Buffer, Program
 
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl")) / "build"
 
 
 def _runtime_sources(chip) -> list[Path]:
@@ -47,7 +44,7 @@ def build_elf(unit: Compiled, chip, with_runtime: bool = True) -> Path:
     for s in sorted(_runtime_of(chip).glob("*.h")):   # the headers the runtime C includes
         h.update(s.read_bytes())
     key = h.hexdigest()[:20]
-    out = _cache_dir() / f"{unit.stem}-{chip.name}-{key}"
+    out = build_cache_dir() / f"{unit.stem}-{chip.name}-{key}"
     elf = out / f"{unit.stem}.elf"
     if elf.exists():
         return elf

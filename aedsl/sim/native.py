@@ -13,14 +13,14 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from aedsl.resources import cache_root
 
 SRC_DIR = Path(__file__).parent / "native"
 CORES = ("msp430", "armv6m")
 
 
 def cache_dir() -> Path:
-    base = Path(os.environ.get("AEDSL_CACHE", Path.home() / ".cache" / "aedsl"))
-    d = base / "native"
+    d = cache_root() / "native"
     d.mkdir(parents=True, exist_ok=True)
     return d
 
