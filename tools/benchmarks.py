@@ -10,8 +10,8 @@ replaces just that one (appending it if the file does not have it yet).
 
 Each of our cells comes from `aedsl.bench.bench_spec` (the code behind `aedsl bench`); the command
 that reproduces a row is printed beside it. A cell we cannot fill says why (the compile or link
-error, or what is not built yet). The paper figures are copied from the seed texts in
-/work/shared/seeds/ (000 Table 2 and 3, 003 Section 5, 001's 256-byte table).
+error, or what is not built yet). The paper figures come from `aedsl.papers` (the one
+place they are written down: seed 000 Tables 2 and 3, seed 003 Section 5, seed 001's 256-byte table).
 """
 from __future__ import annotations
 
@@ -22,34 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from aedsl.backends.msp430.backend import BACKEND_KNOBS  # noqa: E402
 
-# seed 000 Table 2 (cycles/byte; 16 B, IPI, 4 KB) -- (accelerator, software) per op
-SEED000_T2 = {
-    "ctr": {"encrypt": ((26, 23, 23), (195, 194, 193)), "decrypt": ((26, 23, 23), (195, 194, 193))},
-    "ccm": {"encrypt": ((116, 38, 36), (778, 381, 375)), "decrypt": ((129, 47, 46), (781, 380, 375))},
-    "gcm": {"encrypt": ((426, 183, 180), (696, 320, 314)), "decrypt": ((429, 183, 180), (699, 319, 314))},
-    "ocb3": {"encrypt": ((144, 39, 38), (469, 209, 205)), "decrypt": ((217, 48, 46), (510, 245, 242))},
-}
+from aedsl import papers  # noqa: E402
+
 SEED000_T2_NOT_COMPILED = {"SGCM": "specs/drafts/sgcm.ae (draft, not compiled yet)",
                            "HB2": "specs/drafts/hummingbird2.ae (draft)", "MASHA": "specs/drafts/masha.ae (draft)"}
-# seed 000 Table 3 (ROM, RAM incl. stack) with the accelerator; software AES adds 2904 B (CCM, GCM) / 5860 B (OCB3)
-SEED000_T3 = {"ctr": (130, 100), "ccm": (1094, 258), "gcm": (4680, 886), "ocb3": (1724, 538)}
-SOFT_AES_ROM = {"ctr": 2904, "ccm": 2904, "gcm": 2904, "ocb3": 5860}
-# seed 003 (MSP430F5528, encryption only, cycles/byte): the figures its text states
-# Each paper variant beside ours with the same table strategy (`aes_tables`).
-SEED003 = [("AES-128 16-BIT-4T-ASM (record)", "aes.ae", {"key_bits": 128, "aes_tables": "t16x4"}, 132),
-           ("AES-128 16-BIT-4T in C", "aes.ae", {"key_bits": 128, "aes_tables": "t16x4"}, 152),
-           ("AES-128 8-BIT-2SBOX", "aes.ae", {"key_bits": 128, "aes_tables": "sbox2"}, 194),
-           ("SPECK-128/128 ASM (record)", "speck.ae", {"block_bits": 128, "key_bits": 128}, 103),
-           ("SPECK-64/128", "speck.ae", {"block_bits": 64, "key_bits": 128}, None)]
-# seed 001 (Cifra on STM32F030, 256 B message + 16 B AAD, key setup included): cycles, stack, code
-SEED001 = [("AES-128-CCM", "ccm.ae", {"key_bits": 128}, (200048, 680, 2316)),
-           ("AES-128-EAX", "eax.ae", {"key_bits": 128}, (210087, 800, 2604)),
-           ("AES-128-GCM", "gcm.ae", {"key_bits": 128}, (327313, 700, 2644)),
-           ("AES-256-CCM", "ccm.ae", {"key_bits": 256}, (271787, 744, 2400)),
-           ("AES-256-EAX", "eax.ae", {"key_bits": 256}, (285730, 864, 2684)),
-           ("AES-256-GCM", "gcm.ae", {"key_bits": 256}, (362200, 764, 2728)),
-           ("ChaCha20-Poly1305", "chacha20_poly1305.ae", {}, (163980, 756, 2728)),
-           ("NORX32-4-1", None, {}, (25115, 336, 1808))]
+# seed 003's rows: its figures, then our variants it states no figure for
+SEED003_EXTRA = [("SPECK-64/128", "speck", {"block_bits": 64, "key_bits": 128})]
 
 
 def spec(name: str) -> str:
@@ -92,14 +70,14 @@ def seed000(out: list[str]) -> None:
             "12-byte nonces; through `crypto_aead_encrypt`/`_decrypt`.", "",
             "| scheme | AES | op | 16 B | IPI | 4 KB | ROM B (paper / ours) | RAM+stack B (paper / ours) | key setup | command |",
             "|---|---|---|---|---|---|---|---|---|---|"]
-    for scheme, rows in SEED000_T2.items():
-        for aes, idx in (("accel", 0), ("soft", 1)):
+    for scheme in papers.SEED000_SCHEMES:
+        for aes in ("accel", "soft"):
             knobs = {"aes": aes}
             recs, err = measure(f"{scheme}.ae", "cc430f6137", knobs)
-            prom, pram = SEED000_T3[scheme]
-            prom_txt = f"{prom}" if aes == "accel" else f"{prom + SOFT_AES_ROM[scheme]}"
             for op in ("encrypt", "decrypt"):
-                paper = rows[op][idx]
+                figs = [papers.find("000", scheme, op=op, msg_len=s, aes=aes)[0] for s in papers.SEED000_SIZES]
+                paper = [f.cycles_per_byte for f in figs]
+                prom_txt, pram = figs[0].rom_bytes, figs[0].ram_bytes
                 if recs is None:
                     cells = [f"{p} / {err if i == 0 else '–'}" for i, p in enumerate(paper)]
                     tail = [f"{prom_txt} / –", f"{pram} / –", "–"]
@@ -123,7 +101,9 @@ def seed003(out: list[str]) -> None:
             "| variant (paper) | paper cyc/B | ours: spec | cyc/B enc | cyc/B dec | key schedule cycles | ROM B | stack B | command |",
             "|---|---|---|---|---|---|---|---|---|"]
     cache = {}
-    for label, spec_name, knobs, paper in SEED003:
+    rows = [(f.label, f"{f.spec}.ae", f.knobs, f.cycles_per_byte) for f in papers.SEED003]
+    rows += [(label, f"{spec_name}.ae", knobs, None) for label, spec_name, knobs in SEED003_EXTRA]
+    for label, spec_name, knobs, paper in rows:
         key = (spec_name, tuple(sorted(knobs.items())))
         if key not in cache:
             cache[key] = measure(spec_name, "msp430f5528", knobs)
@@ -146,10 +126,8 @@ def seed001(out: list[str]) -> None:
             "compiled with arm-none-eabi-gcc -Os); code size = generated functions + tables + runtime API.", "",
             "| AEAD | Cifra cycles | ours | Cifra stack B | ours | Cifra code B | ours | command |",
             "|---|---|---|---|---|---|---|---|"]
-    for label, spec_name, knobs, (pc, ps, pz) in SEED001:
-        if spec_name is None:
-            out.append(f"| {label} | {pc} | no NORX spec | {ps} | – | {pz} | – | – |")
-            continue
+    for f in papers.SEED001:
+        label, spec_name, knobs, pc, ps, pz = f.label, f"{f.spec}.ae", f.knobs, f.cycles, f.stack_bytes, f.rom_bytes
         recs, err = measure(spec_name, "stm32f030", knobs, sizes=(), seed001=True)
         c = cmd(spec_name, "stm32f030", knobs, " --sizes 256 --ad-len 16 --key-setup include")
         if recs is None:
@@ -160,21 +138,28 @@ def seed001(out: list[str]) -> None:
     out.append("")
 
 
-# seed 000 §5: "the delay slot optimization improves the encryption speed of GCM, SGCM and OCB3
-# by around 12% and CCM by around 24%" (encryption, with the accelerator)
-SEED000_DELAY_SLOT = {"ccm": 24, "gcm": 12, "ocb3": 12}
-# seed 003 (MSP430F5528, AES-128 encryption cpb): the variants its text quantifies; the rest are
-# charts (Fig. 1, Fig. 3) whose values the text does not state. ROM: charts only.
 AES_TABLES = BACKEND_KNOBS["aes_tables"]                   # the MSP430 backend's strategies
 AES_UNROLLS = ("looped", "1", "full")      # seed 003: loops inside a round / per round / (ours) all rounds
-SEED003_AES = {"sbox": ("8-BIT-UNROLL / 8-BIT-LOOPED", None),
-               "sbox2": ("8-BIT-2SBOX", 194),
-               "t16x4": ("16-BIT-4T (C 152; ASM record 132)", 132),
-               "t32x4": ("32-BIT-4T", None),
-               "t32x1": ("32-BIT-1T", None)}
 SPECK_SETS = ((32, 64), (48, 72), (48, 96), (64, 96), (64, 128), (96, 96), (96, 144),
               (128, 128), (128, 192), (128, 256))
-SEED003_SPECK = {(128, 128): 103}
+
+
+def seed003_aes(tables: str, unroll: str) -> tuple[str, float | None]:
+    """Seed 003's name for an AES-128 variant and the best cycles/byte its text states for that
+    table strategy (None: charts only)."""
+    name = papers.seed003_aes_name(tables, unroll)
+    figs = papers.find("003", "aes", aes_tables=tables, key_bits=128)
+    if tables == "sbox" and name is None:
+        name = "– (all rounds unrolled)"
+    if len(figs) > 1:
+        name += " (" + "; ".join(f"{'ASM record' if 'ASM' in f.label else 'C'} {f.cycles_per_byte:.0f}"
+                                 for f in sorted(figs, key=lambda f: -f.cycles_per_byte)) + ")"
+    return name, min((f.cycles_per_byte for f in figs), default=None)
+
+
+def seed003_speck(b: int, k: int) -> float | None:
+    figs = papers.find("003", "speck", block_bits=b, key_bits=k)
+    return figs[0].cycles_per_byte if figs else None
 
 
 def pct(slow, fast) -> str:
@@ -207,7 +192,7 @@ def delay_slot(out: list[str]) -> None:
                 cells[sched] = (" / ".join(fmt(m.get(s)) for s in (16, "ipi", 4096)), m)
             d, n = cells["delay_slot"][1], cells["none"][1]
             speed = " / ".join(pct(n.get(s), d.get(s)) for s in (16, "ipi", 4096)) if d and n else "–"
-            paper = f"+{SEED000_DELAY_SLOT[scheme]} %" if op == "encrypt" else "–"
+            paper = f"+{papers.SEED000_DELAY_SLOT[scheme]} %" if op == "encrypt" else "–"
             out.append(f"| {scheme.upper()} | {op} | {cells['delay_slot'][0]} | {cells['none'][0]} | {speed} | "
                        f"{paper} | {cmd(scheme + '.ae', 'cc430f6137', {'aes': 'accel', 'schedule': 'delay_slot'})} |")
     out.append("")
@@ -249,9 +234,7 @@ def aes_tradeoff(out: list[str]) -> None:
                 rows.append((tables, unroll, knobs, r, err))
         front = pareto(pts)
         for tables, unroll, knobs, r, err in rows:
-            label, paper = SEED003_AES[tables]
-            if tables == "sbox":            # seed 003's two S-box-only variants differ in the unroll
-                label = {"looped": "8-BIT-LOOPED", "1": "8-BIT-UNROLL"}.get(unroll, "– (all rounds unrolled)")
+            label, paper = seed003_aes(tables, unroll)
             head = f"| {chip} | {tables} | {unroll} | {label} | {fmt(paper)} | "
             if r is None:
                 out.append(head + f"{err} | | | | | | | {cmd('aes.ae', chip, knobs)} |")
@@ -281,7 +264,7 @@ def speck_tradeoff(out: list[str]) -> None:
             rows.append((unroll, knobs, r, err))
         front = pareto(pts)
         for unroll, knobs, r, err in rows:
-            head = f"| {b}/{k} | {unroll} | {fmt(SEED003_SPECK.get((b, k)))} | "
+            head = f"| {b}/{k} | {unroll} | {fmt(seed003_speck(b, k))} | "
             if r is None:
                 out.append(head + f"{err} | | | | | | {cmd('speck.ae', 'msp430f5528', knobs)} |")
                 continue
