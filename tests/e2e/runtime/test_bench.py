@@ -119,3 +119,21 @@ def test_ipi_is_the_weighted_mean(monkeypatch):
 def test_bad_usage_exits_2(capsys):
     assert cli.main(["bench", SPECK, "--chip", "nosuchchip"]) == 2
     assert cli.main(["bench", SPECK, "--chip", "cc430f6137", "--sizes", "big"]) == 2
+
+
+@pytest.mark.needs("stm32f030")
+def test_seed001_workload_is_printed_once(capsys):
+    """On an ARM chip seed 001's workload is on by default; asking for that very workload
+    measures and prints each record once, labelled [seed001]."""
+    spec = str(ROOT / "specs/schemes/chacha20_poly1305.ae")
+    code, out = run_cli(capsys, spec, "--chip", "stm32f030", "--sizes", "256", "--ad-len", "16",
+                        "--key-setup", "include")
+    assert code == 0
+    rows = [ln for ln in out.splitlines() if ln.startswith("chacha20_poly1305")]
+    assert [ln.split()[3] for ln in rows] == ["encrypt", "decrypt"]
+    assert all(ln.endswith("[seed001]") for ln in rows)
+    # another workload still gets seed 001's beside it
+    code, out = run_cli(capsys, spec, "--chip", "stm32f030", "--sizes", "64", "--json")
+    recs = json.loads(out)
+    assert [(r["msg_len"], r["workload"]) for r in recs if r["op"] in ("encrypt", "decrypt")] == \
+        [(64, ""), (64, ""), (256, "seed001"), (256, "seed001")]
