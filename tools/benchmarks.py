@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from aedsl.backends.msp430.backend import BACKEND_KNOBS  # noqa: E402
 
 from aedsl import papers  # noqa: E402
+from aedsl.explore.pareto import front as pareto  # noqa: E402
 
 SEED000_T2_NOT_COMPILED = {"SGCM": "specs/drafts/sgcm.ae (draft, not compiled yet)",
                            "HB2": "specs/drafts/hummingbird2.ae (draft)", "MASHA": "specs/drafts/masha.ae (draft)"}
@@ -196,14 +197,6 @@ def delay_slot(out: list[str]) -> None:
             out.append(f"| {scheme.upper()} | {op} | {cells['delay_slot'][0]} | {cells['none'][0]} | {speed} | "
                        f"{paper} | {cmd(scheme + '.ae', 'cc430f6137', {'aes': 'accel', 'schedule': 'delay_slot'})} |")
     out.append("")
-
-
-def pareto(points: dict) -> set:
-    """Keys of `points` (key -> (rom, cpb), None when not measured) that no other point beats on
-    both ROM and cycles/byte (no worse on both, better on one)."""
-    ok = {k: v for k, v in points.items() if v is not None}
-    return {k for k, (r, c) in ok.items()
-            if not any((r2 <= r and c2 <= c) and (r2 < r or c2 < c) for k2, (r2, c2) in ok.items() if k2 != k)}
 
 
 def aes_tradeoff(out: list[str]) -> None:

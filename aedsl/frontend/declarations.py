@@ -41,6 +41,19 @@ def read_source(path: Path) -> str:
                         raw.decode("utf-8", errors="replace")) from None
 
 
+def find_used_spec(user: Path, name: str) -> Path | None:
+    """The spec `use X = name(...)` in the spec file `user` means: beside it, in its sibling
+    primitives/ and schemes/ folders, then in the spec library that ships with aedsl
+    (`aedsl.resources.specs_dir`). None if there is none."""
+    here = user.parent
+    lib = specs_dir()
+    for d in (here, here.parent / "primitives", here.parent / "schemes", lib / "primitives", lib / "schemes"):
+        p = d / f"{name}.ae"
+        if p.exists():
+            return p
+    return None
+
+
 class SpecElaborator:
     """One spec file with its knobs bound, emitting into a shared `Module` under `prefix`."""
 
@@ -270,16 +283,11 @@ class SpecElaborator:
         self.define(alias, ("use", sub))
 
     def find_spec(self, name: str, node) -> Path:
-        """A used spec: beside this one, in its sibling primitives/ and schemes/ folders, then in
-        the spec library that ships with aedsl (`aedsl.resources.specs_dir`)."""
-        here = self.path.parent
-        lib = specs_dir()
-        for d in (here, here.parent / "primitives", here.parent / "schemes", lib / "primitives", lib / "schemes"):
-            p = d / f"{name}.ae"
-            if p.exists():
-                return p
-        raise self.error(f"no spec named {name} (looked for {name}.ae beside this spec, in "
-                         f"primitives/ and schemes/ and in the spec library {lib})", node)
+        p = find_used_spec(self.path, name)
+        if p is None:
+            raise self.error(f"no spec named {name} (looked for {name}.ae beside this spec, in "
+                             f"primitives/ and schemes/ and in the spec library {specs_dir()})", node)
+        return p
 
     def check_assert(self, stmt: Tree, evaluate) -> None:
         cond, message = stmt.children

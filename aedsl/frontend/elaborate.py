@@ -16,13 +16,16 @@ on the way. The work is split by responsibility:
     syntax.py         parse-tree helpers (positions, integer literals, assigned names)
 
 Entry point: `load_module(path, knobs) -> ir.Module`; raises `SpecError` for every problem.
+`spec_files(path)` lists the files a spec may read (itself and every spec it may `use`), for
+callers that key a cache on a spec's text.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..ir.nodes import Module
-from .declarations import SpecElaborator
+from .declarations import SpecElaborator, find_used_spec
 from .diagnostics import SpecError
 from .types import CInt
 
@@ -49,3 +52,26 @@ def load_module(path: str | Path, knobs: dict[str, str] | None = None) -> Module
 
 def _plain(v):
     return v.value if isinstance(v, CInt) else v
+
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_USE = re.compile(r"\buse\s+[A-Za-z_]\w*\s*=\s*([A-Za-z_]\w*)")
+
+
+def spec_files(path: str | Path) -> list[Path]:
+    """`path` and every spec file it may use, directly or through another, whatever the knobs
+    (a `use` under any branch of an `if` counts), in the order first met; a used spec that cannot
+    be found is left out (elaboration reports it). A scan of the text for `use NAME = SPEC`, not
+    a parse: cheap, and it may only list a file too many."""
+    out: list[Path] = []
+    todo = [Path(path)]
+    while todo:
+        p = todo.pop(0)
+        if p.resolve() in {q.resolve() for q in out}:
+            continue
+        out.append(p)
+        for name in _USE.findall(_COMMENT.sub(" ", p.read_text())):
+            found = find_used_spec(p, name)
+            if found is not None:
+                todo.append(found)
+    return out

@@ -1,0 +1,75 @@
+"""Sweep results kept on disk, so a rerun with nothing changed takes seconds.
+
+One JSON file per variant under `aedsl.resources.cache_root()/explore/`, named by the hash of
+everything that can change its outcome: the spec's text and every spec it may use
+(`aedsl.frontend.elaborate.spec_files`), the chip file's text, the knobs, the measured workload
+(sizes, AD length, key setup, vector sample), aedsl's version and a hash of the compiler itself
+(the aedsl package's sources and the C runtime), so any compiler change starts afresh. Only
+outcomes that depend on the variant alone are stored (`Outcome.cacheable`: not a missing tool).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from aedsl import __version__, chips, resources
+from aedsl.frontend.elaborate import spec_files
+
+SOURCE_SUFFIXES = {".py", ".lark", ".j2", ".toml", ".c", ".h", ".s", ".S", ".ld"}
+
+
+def _tree_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES
+                  and "__pycache__" not in p.parts)
+
+
+@lru_cache(maxsize=1)
+def compiler_hash() -> str:
+    """A hash of aedsl's own sources and the C runtime: what a compiler change changes."""
+    h = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parents[1]
+    for root in (package, resources.runtime_dir()):
+        for p in _tree_files(root):
+            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def chip_file(chip: str) -> Path:
+    """The chip's TOML file: a path to one, or the name of one in aedsl/chips/."""
+    p = Path(chip)
+    return p if p.suffix == ".toml" and p.is_file() else chips.CHIP_DIR / f"{chip}.toml"
+
+
+def task_key(task) -> str:
+    """The cache key of an aedsl.explore.task.Task."""
+    doc = {
+        "specs": [[p.name, p.read_text()] for p in spec_files(task.spec)],
+        "chip": chip_file(task.chip).read_text(),
+        "knobs": sorted(task.knobs), "sizes": list(task.sizes), "ad_len": task.ad_len,
+        "key_setup": task.key_setup, "sample": task.sample, "compiler": compiler_hash(),
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+class Cache:
+    def __init__(self, root: Path | None = None):
+        self.root = root or resources.cache_root() / "explore"
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            return json.loads(self._path(key).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def put(self, key: str, outcome: dict) -> None:
+        p = self._path(key)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(outcome))
+        tmp.replace(p)
