@@ -46,13 +46,15 @@ class Figure:
         """The knobs of our variant to set beside it (the algorithm's and the closest strategy's)."""
         return {**self.params, **self.like}
 
-    def matches(self, rec) -> bool:
+    def matches(self, rec, same_strategy: bool = False) -> bool:
         """Whether `rec` (an aedsl.bench.Record, or anything with its fields) measured the same
-        algorithm on the same chip with the same workload."""
+        algorithm on the same chip with the same workload (and, with `same_strategy`, with the
+        implementation strategy closest to the paper's: the `like` knobs too)."""
+        knobs = self.knobs if same_strategy else self.params
         return (self.spec == rec.spec and self.chip == rec.chip and self.op == rec.op
                 and str(self.msg_len) == str(rec.msg_len) and self.ad_len == rec.ad_len
                 and self.key_setup == rec.key_setup
-                and all(str(rec.knobs.get(k)) == str(v) for k, v in self.params.items()))
+                and all(str(rec.knobs.get(k)) == str(v) for k, v in knobs.items()))
 
 
 # --- seed 000 -----------------------------------------------------------------------------------
@@ -155,11 +157,11 @@ def find(seed: str | None = None, spec: str | None = None, chip: str | None = No
     return out
 
 
-def matching(records) -> list[tuple[Figure, object]]:
+def matching(records, same_strategy: bool = False) -> list[tuple[Figure, object]]:
     """(figure, record) for every figure that one of `records` matches (the first such record)."""
     out = []
     for f in FIGURES:
-        rec = next((r for r in records if f.matches(r)), None)
+        rec = next((r for r in records if f.matches(r, same_strategy)), None)
         if rec is not None:
             out.append((f, rec))
     return out

@@ -40,11 +40,18 @@ def test_demo_main(capsys):
     for name in demo.DEMO_CHIPS:
         assert f"{name} " in out
     assert out.count(" ok") == len(demo.DEMO_CHIPS) and "WRONG" not in out
+    # beside the papers: every run meets at least one of its paper's figures, each printed once
+    papers = out[out.index("Beside the papers"):].splitlines()[2:-2]
+    assert {ln.split()[1] for ln in papers} == {chip for _, chip, _, _ in demo.PAPER_RUNS}
+    assert {ln.split()[0] for ln in papers} == {"000", "001", "003"} and "ERROR" not in out
+    assert any("CCM (accel AES)" in ln and " ipi " in ln and " 38 " in ln for ln in papers)
+    assert any("AES-128-GCM" in ln and " 1279 " in ln for ln in papers)      # 327313 cycles / 256 B
 
 
 def test_demo_reports_a_wrong_result(monkeypatch, capsys):
     good = samples.speck_vector()
     monkeypatch.setattr(demo, "speck_vector", lambda *a, **k: {**good, "CTBytes": bytes(8)})
+    monkeypatch.setattr(demo, "PAPER_RUNS", ())
     assert demo.main([]) == 1
     assert "WRONG" in capsys.readouterr().out
 

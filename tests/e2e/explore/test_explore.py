@@ -1,0 +1,127 @@
+"""`aedsl explore` end to end: small sweeps in the fast tier (a block cipher with its rerun from the
+cache, an AEAD scheme with a variant that cannot compile, usage errors), the issue's AES sweep on
+the MSP430F5528 and a dask LocalCluster in the slow one."""
+import csv
+import json
+import time
+
+import pytest
+
+from aedsl import cli
+from aedsl.explore import cache as cache_mod
+
+from tests.paths import SPECS
+
+SPECK = str(SPECS / "primitives/speck.ae")
+AES = str(SPECS / "primitives/aes.ae")
+CCM = str(SPECS / "schemes/ccm.ae")
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """Results go to a fresh cache folder (the ELF build cache and the simulator cores stay)."""
+    real = cache_mod.Cache
+    monkeypatch.setattr(cache_mod, "Cache", lambda: real(tmp_path / "explore-cache"))
+    return tmp_path
+
+
+def explore(capsys, *argv):
+    code = cli.main(["explore", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.needs("msp430")
+def test_block_cipher_sweep_and_its_rerun_from_the_cache(capsys, own_cache):
+    out_csv, out_png = own_cache / "speck.csv", own_cache / "speck.png"
+    argv = (SPECK, "--chip", "msp430f5528", "--sweep", "unroll=1,full", "-k", "block_bits=64", "-k", "key_bits=128",
+            "--csv", str(out_csv), "--plot", str(out_png), "--jobs", "1")
+    code, out, _ = explore(capsys, *argv)
+    assert code == 0, out
+    assert "2 variants, 2 measured, 0 failed (0 from the cache)" in out
+    rows = read_csv(out_csv)
+    assert [r["unroll"] for r in rows] == ["1", "full"]
+    for r in rows:
+        assert r["block_bits"] == "64" and r["verified"].endswith("passed") and "speck-paper" in r["verified"]
+        assert int(r["rom_bytes"]) > 100 and float(r["enc_cpb"]) > 50 and float(r["dec_cpb"]) > 50 and not r["reason"]
+    # unrolling costs ROM and saves cycles: both variants are on the front
+    assert int(rows[1]["rom_bytes"]) > int(rows[0]["rom_bytes"]) and float(rows[1]["enc_cpb"]) < float(rows[0]["enc_cpb"])
+    assert [r["pareto"] for r in rows] == ["yes", "yes"]
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    first = out_csv.read_text()
+    t0 = time.monotonic()
+    code, out, _ = explore(capsys, *argv)
+    assert code == 0 and "(2 from the cache)" in out and time.monotonic() - t0 < 5
+    assert out_csv.read_text() == first
+    # --no-cache measures again, and gets the same numbers
+    code, out, _ = explore(capsys, *argv, "--no-cache")
+    assert "(0 from the cache)" in out and out_csv.read_text() == first
+
+
+@pytest.mark.needs("msp430")
+def test_aead_sweep_lists_a_variant_that_cannot_compile(capsys, own_cache):
+    code, out, _ = explore(capsys, CCM, "--chip", "msp430f1611", "--sweep", "aes=accel,soft", "--sizes", "16",
+                           "--json", "--jobs", "1")
+    assert code == 0
+    doc = json.loads(out)
+    accel, soft = doc["variants"]
+    assert not accel["ok"] and accel["reason"].startswith("cannot compile:") and "accelerator" in accel["reason"]
+    assert soft["ok"] and soft["pareto"] and soft["verified"].startswith("wycheproof:aes_ccm: 8 passed")
+    assert set(soft["metrics"]) == {"enc_cpb_16", "dec_cpb_16", "key_setup_cycles"}
+    assert doc["metric"] == "enc_cpb_16" and doc["papers"] == []     # seed 000 measured the CC430, not this chip
+
+
+def test_usage_errors_exit_2_before_any_work(capsys, own_cache):
+    for argv, message in (((SPECK, "--chip", "msp430f5528"), "at least one --sweep"),
+                          ((SPECK, "--chip", "msp430f5528", "--sweep", "unrol=1,full"), "unknown knob 'unrol'"),
+                          ((SPECK, "--chip", "msp430f5528", "--sweep", "unroll=1,twice"), "twice"),
+                          ((SPECK, "--chip", "msp430f5528", "--sweep", "unroll=1", "--plot", "x.svg"), "PNG"),
+                          ((SPECK, "--chip", "msp430f5528", "--sweep", "unroll=1", "--jobs", "2", "--dask", "x"),
+                           "exclude each other"),
+                          (("nosuch.ae", "--chip", "msp430f5528", "--sweep", "unroll=1"), "nosuch.ae")):
+        code, out, err = explore(capsys, *argv)
+        assert code == 2 and message in err and "Traceback" not in err, (argv, err)
+    assert not (own_cache / "explore-cache").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.needs("msp430")
+def test_the_issue_aes_sweep_with_seed_003_beside_it(capsys, own_cache):
+    """Every aes_tables x unroll on the MSP430F5528 (15 variants, two workers), seed 003's AES
+    figures drawn beside ours; the rerun comes from the cache in under 5 s."""
+    out_csv, out_png = own_cache / "aes.csv", own_cache / "aes.png"
+    argv = (AES, "--chip", "msp430f5528", "--sweep", "aes_tables=sbox,sbox2,t16x4,t32x4,t32x1",
+            "--sweep", "unroll=looped,1,full", "--csv", str(out_csv), "--plot", str(out_png), "--jobs", "2")
+    code, out, _ = explore(capsys, *argv)
+    assert code == 0 and "15 variants, 15 measured" in out
+    for label in ("16-BIT-4T-ASM (record): 132.0", "16-BIT-4T in C: 152.0", "8-BIT-2SBOX: 194.0"):
+        assert f"seed 003 (Section 5) AES-128 {label} cycles/byte, ROM not stated" in out
+    rows = read_csv(out_csv)
+    assert len(rows) == 15 and all(r["verified"].endswith("passed") for r in rows)
+    best = min(rows, key=lambda r: float(r["enc_cpb"]))
+    assert best["pareto"] == "yes" and best["aes_tables"] == "t16x4"
+    smallest = min(rows, key=lambda r: int(r["rom_bytes"]))
+    assert smallest["pareto"] == "yes" and (smallest["aes_tables"], smallest["unroll"]) == ("sbox", "looped")
+    assert out_png.stat().st_size > 10_000
+    t0 = time.monotonic()
+    assert cli.main(["explore", *argv]) == 0
+    assert time.monotonic() - t0 < 5 and "(15 from the cache)" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.needs("msp430")
+def test_dask_local_cluster_runs_the_same_tasks(capsys, own_cache):
+    import distributed                   # the test extra installs dask[distributed]
+    argv = (SPECK, "--chip", "msp430f1611", "--sweep", "unroll=1,full", "-k", "block_bits=32", "-k", "key_bits=64",
+            "--json", "--no-cache")
+    code, out, _ = explore(capsys, *argv, "--jobs", "1")
+    local = json.loads(out)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as lc:
+        code, out, _ = explore(capsys, *argv, "--dask", lc.scheduler_address)
+    assert code == 0
+    assert json.loads(out)["variants"] == local["variants"]
