@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..ir.nodes import TOKEN, Memory, Op, Value
 from .builtins import LOWERINGS
+from .consteval import call_const_fn, const_fn_of
 from .evaluate import ExprEvaluator
 from .types import Array, CInt, Word
 from .widths import as_value, common_width, need_value
@@ -146,6 +147,10 @@ class ExprLowering:
     def lower_call(self, callee, args: list, node):
         """A call of a function, perm or builtin: its result(s), or None if it returns nothing."""
         parts = [str(c) for c in callee.children if c is not None]
+        if len(parts) == 2 or not self.fb.bound_locally(parts[0]):
+            spec, const_fn = const_fn_of(self.spec, callee)
+            if const_fn is not None:
+                return call_const_fn(self.spec, spec, const_fn, [self.expr(a) for a in args], node)
         if len(parts) == 2:
             sub = self.spec.use_of(parts[0], callee)
             entry = sub.globals.get(parts[1])
