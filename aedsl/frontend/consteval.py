@@ -7,6 +7,7 @@ A comprehension (`[f(j) for j in lo..hi]`) evaluates its formula with a local sc
 it (`rc[i - 1]`, a recurrence such as an LFSR sequence)."""
 from __future__ import annotations
 
+from .builtins import fold_min_max
 from .evaluate import ExprEvaluator
 from .types import MAX_CONST_BITS, CInt
 
@@ -51,6 +52,12 @@ class ConstStrategy:
     def call(self, node):
         callee, *args = node.children
         spec, entry = const_fn_of(self.spec, callee)
+        names = [str(c) for c in callee.children if c is not None]
+        if entry is None and len(names) == 1 and names[0] in ("min", "max") and names[0] not in self.spec.globals:
+            values = [self.eval(a) for a in args if a is not None]
+            if len(values) < 2 or not all(isinstance(v, CInt) for v in values):
+                raise self.error(f"{names[0]} takes two or more compile-time integers here", node)
+            return fold_min_max(self.spec, names[0], values, node)
         if entry is None:
             raise self.error("only compile-time functions (`const f(x) = ...`) can be called here", node)
         return call_const_fn(self.spec, spec, entry, [self.eval(a) for a in args if a is not None], node)
