@@ -1,6 +1,6 @@
 """The builtin functions of the spec language and how each lowers to IR ops: `cat`, `rev8`, `len`,
-byte-buffer loads and stores (`load_be`/`load_le`/`store_be`/`store_le`) and the accelerator pair
-`accel_start`/`accel_result`.
+`min`/`max`, byte-buffer loads and stores (`load_be`/`load_le`/`store_be`/`store_le`) and the
+accelerator pair `accel_start`/`accel_result`.
 
 Each lowering takes the expression lowering `lw` (for `expr`, `const_int` and its builder `fb`),
 the argument expressions and the call node."""
@@ -96,6 +96,40 @@ def lower_store(lw, args, node, opcode):
     return None
 
 
+def fold_min_max(spec, name: str, values: list, node) -> CInt:
+    """min/max of compile-time integers; typed ones must agree, the result takes their width."""
+    widths = {v.width for v in values if v.width is not None}
+    if len(widths) > 1:
+        raise spec.error(f"width mismatch in {name}: " + ", ".join(f"u{w}" for w in sorted(widths)), node)
+    pick = min if name == "min" else max
+    return CInt(pick(v.value for v in values), widths.pop() if widths else None)
+
+
+def lower_min_max(lw, args, node, name):
+    """min(a, b, ...) / max(a, b, ...) of unsigned words: an unsigned compare and a select per
+    extra argument (constant time); folded when every argument is a compile-time integer."""
+    fb = lw.fb
+    if len(args) < 2:
+        raise fb.error(f"{name} takes two or more arguments", node)
+    values = [lw.expr(a) for a in args]
+    if all(isinstance(v, CInt) for v in values):
+        return fold_min_max(lw.spec, name, values, node)
+    width = None
+    for v, a in zip(values, args):
+        if isinstance(v, (Value, CInt)) and v.width is not None:
+            if width is not None and v.width != width:
+                raise fb.error(f"width mismatch in {name}: u{width} and u{v.width} (convert with `as`)", a)
+            width = v.width
+        elif not isinstance(v, CInt):
+            need_value(fb, v, a)                     # the error for an array, a tuple, a name
+    x = as_value(fb, values[0], width, args[0])
+    for v, a in zip(values[1:], args[1:]):
+        y = as_value(fb, v, width, a)
+        less = fb.emit("ult", 1, [x, y], node=node)
+        x = fb.emit("select", width, [less, x, y] if name == "min" else [less, y, x], node=node)
+    return x
+
+
 def lower_accel_start(lw, args, node):
     if not args:
         raise lw.fb.error("accel_start(\"op\", operands...) needs the operation name", node)
@@ -129,6 +163,8 @@ LOWERINGS = {
     "cat": lower_cat,
     "rev8": lower_rev8,
     "len": lower_len,
+    "min": lambda lw, args, node: lower_min_max(lw, args, node, "min"),
+    "max": lambda lw, args, node: lower_min_max(lw, args, node, "max"),
     "load_be": lambda lw, args, node: lower_load(lw, args, node, "load_be"),
     "load_le": lambda lw, args, node: lower_load(lw, args, node, "load_le"),
     "store_be": lambda lw, args, node: lower_store(lw, args, node, "store_be"),

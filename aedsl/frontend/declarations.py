@@ -3,8 +3,8 @@ domains, elaborates the specs it `use`s, checks top-level asserts and `if`s, and
 functions' signatures before lowering each function (`lower.py`).
 
 A spec's names live in `SpecElaborator.globals` as (kind, ...) entries: ("const", value),
-("type", Word | Array), ("mem", Memory) for tables, ("perm", positions, width), ("use", spec),
-("fn", decl)."""
+("constfn", parameter names, body expression) for a compile-time function, ("type", Word | Array),
+("mem", Memory) for tables, ("perm", positions, width), ("use", spec), ("fn", decl)."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,7 @@ from lark import Token, Tree
 
 from ..ir.nodes import Memory, Module, walk_ops
 from .builtins import BUILTINS
-from .consteval import const_eval
+from .consteval import PartialTable, const_eval
 from .diagnostics import SpecError
 from .lower import FunctionLowering
 from .parser import parse
@@ -134,6 +134,14 @@ class SpecElaborator:
         elif kind == "const_decl":
             name, expr = decl.children
             self.define(name, ("const", self.const_eval(expr)))
+        elif kind == "const_fn_decl":
+            name, *params, body = decl.children
+            seen = set()
+            for p in params:
+                if str(p) in seen:
+                    raise self.error(f"parameter {p!s} is listed twice", p)
+                seen.add(str(p))
+            self.define(name, ("constfn", tuple(str(p) for p in params), body))
         elif kind == "type_decl":
             name, t = decl.children
             self.define(name, ("type", self.eval_type(t)))
@@ -236,15 +244,38 @@ class SpecElaborator:
             raise self.error("range too large", choices)
         return list(range(lo, hi))
 
+    def elements(self, name: Token, node: Tree, width: int | None) -> list[tuple[int, Tree]]:
+        """The (value, expression) pairs of a table's or perm's elements: listed, or computed by a
+        comprehension over a compile-time range (its formula sees the index and the elements
+        before the one it computes, as u`width` words; `width` None: untyped integers)."""
+        if node.data == "listed":
+            return [(self.const_int(e), e) for e in node.children]
+        formula, index, lo, hi = node.children
+        a, b = self.const_int(lo), self.const_int(hi)
+        if b - a > MAX_ARRAY:
+            raise self.error(f"comprehension over more than {MAX_ARRAY} values", node)
+        partial = PartialTable(str(name), width)
+        for i in range(a, b):
+            v = const_eval(self, formula, {str(index): CInt(i), str(name): partial})
+            if not isinstance(v, CInt):
+                raise self.error("expected a compile-time integer", formula)
+            if width is not None and not fits(v.value, width):
+                raise self.error(f"element {len(partial.values)} ({index!s} = {i}) is {v.value:#x}, "
+                                 f"which does not fit in u{width}", formula)
+            partial.values.append(v.value)
+        return [(v, formula) for v in partial.values]
+
     def declare_table(self, decl: Tree) -> None:
-        name, t, *items = decl.children
+        name, t, elements = decl.children
         typ = self.eval_type(t)
         if not isinstance(typ, Array) or typ.length is None:
             raise self.error("a table has an array type such as u8[256]", t)
-        values = [self.const_int(e) for e in items]
+        items = self.elements(name, elements, typ.elem_width)
+        values = [v for v, _ in items]
         if len(values) != typ.length:
-            raise self.error(f"table {name!s} declares {typ.length} entries but lists {len(values)}", name)
-        for e, v in zip(items, values):
+            verb = "lists" if elements.data == "listed" else "computes"
+            raise self.error(f"table {name!s} declares {typ.length} entries but {verb} {len(values)}", name)
+        for v, e in items:
             if not fits(v, typ.elem_width):
                 raise self.error(f"table entry {v:#x} does not fit in u{typ.elem_width}", e)
         mem = Memory(self.prefix + str(name), typ.elem_width, typ.length, "table", tuple(values))
@@ -252,12 +283,18 @@ class SpecElaborator:
         self.define(name, ("mem", mem))
 
     def declare_perm(self, decl: Tree) -> None:
-        name, t, *items = decl.children
+        name, t, elements = decl.children
         typ = self.eval_type(t)
         if not isinstance(typ, Word):
             raise self.error("a perm has a word type such as u64", t)
-        values = [self.const_int(e) for e in items]
+        values = [v for v, _ in self.elements(name, elements, None)]
         if len(values) != typ.width or sorted(values) != list(range(typ.width)):
+            if elements.data == "comprehension" and len(values) == typ.width:
+                outside = [v for v in values if not 0 <= v < typ.width]
+                twice = sorted({v for v in values if values.count(v) > 1})
+                bad, what = (outside, f"outside 0..{typ.width - 1}") if outside else (twice, "more than once")
+                shown = ", ".join(str(v) for v in bad[:4]) + (", ..." if len(bad) > 4 else "")
+                raise self.error(f"perm {name!s}: the formula gives position(s) {shown} {what}", elements)
             raise self.error(f"perm {name!s} must list each of the {typ.width} bit positions once", name)
         self.define(name, ("perm", tuple(values), typ.width))
 

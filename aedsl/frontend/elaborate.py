@@ -9,6 +9,8 @@ on the way. The work is split by responsibility:
     evaluate.py       the expression visitor and constant folding both of the above share
     lower.py          one `fn` -> IR Function: parameters and statements
     lower_expr.py     expressions and calls in function bodies -> IR ops
+    lazy_if.py        runtime `if c then a else b`: a select, or a branch when an arm can fault
+    secrecy.py        which values may be secret (a lazy if's condition must be public)
     builtins.py       the builtin functions (cat, rev8, len, loads/stores, accelerator ops)
     widths.py         width checks where a runtime value is needed
     builder.py        the blocks, fresh names and variable scopes of the function being built
@@ -27,6 +29,7 @@ from pathlib import Path
 from ..ir.nodes import Module
 from .declarations import SpecElaborator, find_used_spec
 from .diagnostics import SpecError
+from .lazy_if import resolve as resolve_conditionals
 from .types import CInt
 
 
@@ -37,6 +40,7 @@ def load_module(path: str | Path, knobs: dict[str, str] | None = None) -> Module
     try:
         spec = SpecElaborator(path, dict(knobs or {}), module, "", {})
         spec.run()
+        resolve_conditionals(module)
     except RecursionError:
         raise SpecError("spec is nested too deeply", str(path)) from None
     if not module.functions:

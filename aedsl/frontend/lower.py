@@ -110,7 +110,12 @@ class FunctionLowering:
         fb.scopes[-1][str(name)] = value
 
     def s_assign_stmt(self, stmt):
-        *targets, expr = stmt.children
+        targets = [c for c in stmt.children if c.data in ("lv_name", "lv_index")]
+        exprs = stmt.children[len(targets):]
+        if len(exprs) > 1:
+            self.assign_simultaneously(stmt, targets, exprs)
+            return
+        expr = exprs[0]
         value = self.expr(expr)
         if len(targets) > 1:
             if not isinstance(value, list) or len(value) != len(targets):
@@ -125,6 +130,21 @@ class FunctionLowering:
             values = [value]
         for target, v in zip(targets, values):
             self.assign_target(target, v, expr)
+
+    def assign_simultaneously(self, stmt, targets: list, exprs: list) -> None:
+        """`a, b = b, a ^ b`: every right side is evaluated (left to right) before any target
+        is assigned, so each sees the values from before the statement."""
+        if len(exprs) != len(targets):
+            raise self.error(f"{len(targets)} target(s) but {len(exprs)} values on the right", stmt)
+        values = []
+        for e in exprs:
+            v = self.expr(e)
+            if isinstance(v, list):
+                raise self.error(f"a call returning {len(v)} values in a list of values; "
+                                 f"assign its results on their own (`x, y = f(...)`)", e)
+            values.append(v)
+        for target, v, e in zip(targets, values, exprs):
+            self.assign_target(target, v, e)
 
     def assign_target(self, target: Tree, value, expr) -> None:
         fb = self.fb
@@ -199,7 +219,7 @@ class FunctionLowering:
 
     def s_for_stmt(self, stmt):
         fb = self.fb
-        *pragmas, name, lo, hi, body = stmt.children
+        *pragmas, name, index_type, lo, hi, body = stmt.children
         unroll = 1
         for p in pragmas:
             pname, parg = p.children
@@ -213,7 +233,12 @@ class FunctionLowering:
             else:
                 raise self.error("@unroll takes a count or `full`", p)
         lo_v, hi_v = self.expr(lo), self.expr(hi)
-        if isinstance(lo_v, CInt) and isinstance(hi_v, CInt):
+        if index_type is not None:
+            typ = self.spec.eval_type(index_type)
+            if not isinstance(typ, Word):
+                raise self.error("a loop index is a word, e.g. `for i: u32 in ...`", index_type)
+            width = typ.width
+        elif isinstance(lo_v, CInt) and isinstance(hi_v, CInt):
             width = 16 if max(lo_v.value, hi_v.value) < (1 << 16) else 32
         else:
             width = (hi_v if isinstance(hi_v, Value) else lo_v).width if isinstance(hi_v, Value) or isinstance(lo_v, Value) else 32

@@ -4,9 +4,11 @@ becomes IR ops in the builder's current block. Calls (of functions, perms and bu
 lowered here too, for call expressions and call statements alike."""
 from __future__ import annotations
 
-from ..ir.nodes import TOKEN, Memory, Op, Value
+from ..ir.nodes import TOKEN, Block, Memory, Op, Value
 from .builtins import LOWERINGS
+from .consteval import call_const_fn, const_fn_of
 from .evaluate import ExprEvaluator
+from .lazy_if import PENDING
 from .types import Array, CInt, Word
 from .widths import as_value, common_width, need_value
 
@@ -49,13 +51,26 @@ class ExprLowering:
 
     # -- operations the visitor could not fold
     def select(self, cv, node):
+        """`if c then a else b` on a runtime condition: each arm is lowered into a block of its
+        own and a `PENDING` op holds both; `lazy_if.resolve` makes it a select or an IR `if`
+        once the whole module is lowered."""
+        fb = self.fb
         c, a, b = node.children
         if not isinstance(cv, Value) or cv.width != 1:
             raise self.error("condition must be a bit (u1); compare with != 0", c)
-        av, bv = self.expr(a), self.expr(b)
-        width = common_width(self.fb, av, bv, node, "if/else")
-        return self.fb.emit("select", width, [cv, as_value(self.fb, av, width, a),
-                                              as_value(self.fb, bv, width, b)], node=node)
+        arms = []
+        for arm in (a, b):
+            fb.blocks.append(Block())
+            arms.append((self.expr(arm), fb.blocks.pop()))
+        (av, a_block), (bv, b_block) = arms
+        width = common_width(fb, av, bv, node, "if/else")
+        fb.blocks.append(Block())            # the constants an arm's value may need
+        xa, xb = as_value(fb, av, width, a), as_value(fb, bv, width, b)
+        tail = fb.blocks.pop()
+        result = fb.fresh("t", width)
+        fb.blocks[-1].ops.append(Op(PENDING, [result], [cv, xa, xb], {"spec": self.spec, "cond": c},
+                                    [a_block, b_block, tail], fb.loc(node)))
+        return result
 
     def binop(self, op: str, a, b, node):
         fb = self.fb
@@ -146,6 +161,10 @@ class ExprLowering:
     def lower_call(self, callee, args: list, node):
         """A call of a function, perm or builtin: its result(s), or None if it returns nothing."""
         parts = [str(c) for c in callee.children if c is not None]
+        if len(parts) == 2 or not self.fb.bound_locally(parts[0]):
+            spec, const_fn = const_fn_of(self.spec, callee)
+            if const_fn is not None:
+                return call_const_fn(self.spec, spec, const_fn, [self.expr(a) for a in args], node)
         if len(parts) == 2:
             sub = self.spec.use_of(parts[0], callee)
             entry = sub.globals.get(parts[1])

@@ -1986,13 +1986,13 @@ romulus_n_tbc:
 	orrs	r4, r0
 	lsrs	r0, r7, #16
 	orrs	r4, r0
-	@ skinny128_384plus.ae:96: tk1 = key[383:256]
+	@ skinny128_384plus.ae:92: tk1 = key[383:256]
 	lsls	r3, r4, #8
 	lsls	r2, r2, #8
 	lsrs	r0, r4, #24
 	orrs	r2, r0
 	orrs	r3, r6
-	@ skinny128_384plus.ae:99: @unroll(unroll)
+	@ skinny128_384plus.ae:95: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #40]
 	str	r0, [sp, #4]
@@ -2002,12 +2002,12 @@ romulus_n_tbc:
 	mov	r3, r1
 	ldr	r2, [sp, #12]
 	ldr	r1, [sp, #8]
-	@ skinny128_384plus.ae:101: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	add	r0, sp, #64
 	str	r0, [sp, #8]
-	@ skinny128_384plus.ae:99: @unroll(unroll)
+	@ skinny128_384plus.ae:95: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
-	@ skinny128_384plus.ae:101: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	r7, r5
 	mov	r0, r8
 	eors	r7, r0
@@ -2025,7 +2025,7 @@ romulus_n_tbc:
 	str	r0, [r7]
 	mov	r0, r7
 	str	r6, [r0, #4]
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
@@ -2062,92 +2062,92 @@ romulus_n_tbc:
 	mov	r0, r6
 	orrs	r0, r7
 	str	r0, [sp, #32]
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r6, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r4, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r0, r6
 	orrs	r0, r4
 	mov	r12, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r5, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r6, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r4, r5
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r0, r6
 	orrs	r0, r4
 	str	r0, [sp, #4]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r5, r0, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r3
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r5, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r2, #24
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r5, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #16
 	uxtb	r4, r0
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	mov	r0, r5
 	orrs	r0, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r4, r2, #8
 	uxtb	r4, r4
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r5, r4, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r4, r3, #8
 	uxtb	r4, r4
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r4, r4, #16
 	orrs	r5, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r3, r3, #24
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r3, r3, #8
 	mov	r7, r5
 	orrs	r7, r3
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r2, r2
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r7, r2
-	@ skinny128_384plus.ae:84: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
 	lsls	r4, r7, #1
 	lsls	r3, r0, #1
 	lsrs	r2, r7, #31
@@ -2177,103 +2177,103 @@ romulus_n_tbc:
 	mov	r0, r4
 	orrs	r0, r2
 	str	r0, [sp, #24]
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r1, #24
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r2, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r1, r1
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	mov	r0, r2
 	orrs	r0, r1
 	str	r0, [sp, #20]
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r1, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r1, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r2, r11
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r3, r0, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	ldr	r2, [sp]
 	uxtb	r0, r2
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r3, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r2, r11
 	lsrs	r0, r2, #24
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r3, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	ldr	r2, [sp]
 	lsrs	r0, r2, #16
 	uxtb	r2, r0
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	mov	r0, r3
 	orrs	r0, r2
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r2, r11
 	lsrs	r2, r2, #8
 	uxtb	r2, r2
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r4, r2, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	ldr	r2, [sp]
 	lsrs	r2, r2, #8
 	uxtb	r2, r2
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r2, r2, #16
 	orrs	r4, r2
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	ldr	r2, [sp]
 	lsrs	r2, r2, #24
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r2, r2, #8
 	orrs	r4, r2
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r2, r11
 	uxtb	r3, r2
-	@ skinny128_384plus.ae:89: x = t[127:64]
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	mov	r2, r4
 	orrs	r2, r3
-	@ skinny128_384plus.ae:90: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	lsrs	r5, r2, #1
 	lsls	r3, r0, #31
 	orrs	r5, r3
@@ -2302,53 +2302,53 @@ romulus_n_tbc:
 	mov	r0, r4
 	orrs	r0, r2
 	str	r0, [sp, #12]
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r6, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r6, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r7, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r7, r0
 	ldr	r0, [sp, #8]
 	adds	r0, #8
@@ -2376,60 +2376,60 @@ romulus_n_tbc:
 	b	.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_far1:
 .Lromulus_n_tbc_done3:
-	@ skinny128_384plus.ae:129: @unroll(unroll)
+	@ skinny128_384plus.ae:120: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
 	ldr	r2, [sp, #48]
 	ldr	r7, [sp, #52]
 	ldr	r6, [sp, #56]
 	ldr	r5, [sp, #60]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	add	r4, sp, #64
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r3, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:131: c = rc[i]
+	@ skinny128_384plus.ae:122: c = rc[i]
 	ldr	r0, =romulus_n_E.rc
 	mov	r12, r0
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	ldr	r0, =romulus_n_tf0
 	str	r0, [sp, #16]
 	ldr	r0, =romulus_n_tf1
 	str	r0, [sp, #12]
-	@ skinny128_384plus.ae:129: @unroll(unroll)
+	@ skinny128_384plus.ae:120: @unroll(unroll)
 .Lromulus_n_tbc_loop4:
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	ldr	r0, [r4]
 	str	r0, [sp, #4]
 	ldr	r0, [r4, #4]
 	str	r0, [sp]
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #24
 	mov	r9, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #16
 	mov	r11, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #8
 	mov	r10, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r2
 	ldrb	r0, [r3, r0]
 	str	r0, [sp, #8]
-	@ skinny128_384plus.ae:131: c = rc[i]
+	@ skinny128_384plus.ae:122: c = rc[i]
 	mov	r2, r12
 	ldrb	r2, [r2]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r1, r2, #2
 	ldr	r0, [sp, #16]
 	ldr	r1, [r0, r1]
@@ -2443,30 +2443,30 @@ romulus_n_tbc:
 	eors	r1, r0
 	ldr	r0, [sp]
 	eors	r1, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #24
 	mov	r10, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #16
 	mov	r9, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #8
 	mov	r11, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r7
 	ldrb	r7, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r2, r2, #2
 	ldr	r0, [sp, #12]
 	ldr	r2, [r0, r2]
@@ -2479,11 +2479,11 @@ romulus_n_tbc:
 	eors	r2, r7
 	ldr	r0, [sp, #4]
 	eors	r2, r0
-	@ skinny128_384plus.ae:134: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	@ skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	movs	r7, #8
 	mov	r0, r2
 	rors	r0, r7
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r2, r6, #24
 	ldrb	r2, [r3, r2]
 	lsls	r2, r2, #24
@@ -2500,13 +2500,13 @@ romulus_n_tbc:
 	uxtb	r6, r6
 	ldrb	r6, [r3, r6]
 	orrs	r2, r6
-	@ skinny128_384plus.ae:135: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	@ skinny128_384plus.ae:126: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	movs	r6, #1
 	lsls	r6, r6, #25
 	eors	r2, r6
 	movs	r6, #16
 	rors	r2, r6
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r6, r5, #24
 	ldrb	r6, [r3, r6]
 	lsls	r6, r6, #24
@@ -2524,13 +2524,13 @@ romulus_n_tbc:
 	ldrb	r5, [r3, r5]
 	mov	r7, r6
 	orrs	r7, r5
-	@ skinny128_384plus.ae:136: r3 = sub_cells(r3) >>> 24
+	@ skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
 	movs	r5, #24
 	rors	r7, r5
-	@ skinny128_384plus.ae:120: t = r0 ^ r2
+	@ skinny128_384plus.ae:129: t = r0 ^ r2
 	mov	r5, r1
 	eors	r5, r2
-	@ skinny128_384plus.ae:121: return t ^ r3, r0, r1 ^ r2, t
+	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
 	mov	r6, r5
 	eors	r6, r7
 	eors	r0, r2
@@ -2547,7 +2547,7 @@ romulus_n_tbc:
 	cmp	r0, #40
 	bcc	.Lromulus_n_tbc_loop4
 .Lromulus_n_tbc_done5:
-	@ skinny128_384plus.ae:139: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:132: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp, #44]
 	str	r5, [r0]
 	str	r6, [r0, #4]

@@ -27,7 +27,7 @@ spongent_pi160_sbox_layer:
 	ldr	r4, [r0, #8]
 	ldr	r3, [r0, #12]
 	ldr	r6, [r0, #16]
-	@ spongent_pi160.ae:44: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	lsls	r0, r5, #28
 	lsrs	r0, r0, #28
 	ldr	r2, =spongent_pi160_sbox
@@ -380,22 +380,22 @@ spongent_pi160_permute:
 	ldr	r1, [r0, #8]
 	ldr	r5, [r0, #12]
 	ldr	r2, [r0, #16]
-	@ spongent_pi160.ae:52: @unroll(unroll)
+	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #4]
 	mov	r0, r5
 	mov	r9, r0
 	movs	r0, #117
 	mov	r11, r0
-	@ spongent_pi160.ae:44: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	ldr	r0, =spongent_pi160_sbox
 	mov	r12, r0
-	@ spongent_pi160.ae:56: x = player(sbox_layer(x))
+	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	ldr	r6, =spongent_pi160_tf0
 	str	r6, [sp, #8]
-	@ spongent_pi160.ae:52: @unroll(unroll)
+	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
-	@ spongent_pi160.ae:54: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
+	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	mov	r6, r4
 	mov	r0, r11
 	eors	r6, r0
@@ -445,7 +445,7 @@ spongent_pi160_permute:
 	orrs	r4, r0
 	lsls	r0, r4, #24
 	eors	r2, r0
-	@ spongent_pi160.ae:44: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	lsls	r0, r6, #28
 	lsrs	r4, r0, #28
 	mov	r0, r12
@@ -778,7 +778,7 @@ spongent_pi160_permute:
 	lsls	r0, r0, #28
 	mov	r2, r1
 	orrs	r2, r0
-	@ spongent_pi160.ae:56: x = player(sbox_layer(x))
+	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	lsls	r0, r5, #31
 	lsrs	r7, r0, #31
 	lsrs	r0, r5, #1

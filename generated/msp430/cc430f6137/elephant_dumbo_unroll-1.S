@@ -3277,7 +3277,7 @@ elephant_dumbo_P_permute:
 	pushm.w	#7, r10
 	sub	#254, sp
 	mov	r13, 252(sp)
-	; spongent_pi160.ae:52: @unroll(unroll)
+	; spongent_pi160.ae:41: @unroll(unroll)
 	mov	#80, 250(sp)
 	mov	@r12+, r7
 	mov	@r12+, 200(sp)
@@ -3291,7 +3291,7 @@ elephant_dumbo_P_permute:
 	mov	@r12+, r14
 	mov	#117, r13
 .Lelephant_dumbo_P_permute_loop1:
-	; spongent_pi160.ae:54: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
+	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	xor	r13, r7
 	mov	r13, r12
 	and	#1, r12
@@ -3332,7 +3332,7 @@ elephant_dumbo_P_permute:
 	mov	r14, 220(sp)
 	swpb	r12
 	xor	r12, 220(sp)
-	; spongent_pi160.ae:55: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
+	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
 	mov	r13, r14
 	rla.b	r14
 	mov	r13, r15
@@ -3345,7 +3345,7 @@ elephant_dumbo_P_permute:
 	bis	r15, r14
 	mov	r14, 248(sp)
 	and	#127, 248(sp)
-	; spongent_pi160.ae:44: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	r7, r15
 	and	#15, r15
 	mov.b	elephant_dumbo_P.sbox(r15), r12
@@ -5009,7 +5009,7 @@ elephant_dumbo_P_permute:
 	rlam.w	#4, r15
 	mov	r13, 246(sp)
 	bis	r15, 246(sp)
-	; spongent_pi160.ae:56: x = player(sbox_layer(x))
+	; spongent_pi160.ae:45: x = player(sbox_layer(x))
 	mov	168(sp), r11
 	and	#1, r11
 	mov	168(sp), r15

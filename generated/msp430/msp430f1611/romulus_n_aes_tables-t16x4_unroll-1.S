@@ -3382,7 +3382,7 @@ romulus_n_tbc:
 	mov	4(r12), r10
 	mov	2(r12), r11
 	mov	@r12, r13
-	; skinny128_384plus.ae:99: @unroll(unroll)
+	; skinny128_384plus.ae:95: @unroll(unroll)
 	mov	#40, 72(sp)
 	mov	#0, 78(sp)
 	mov	#0, r8
@@ -3408,12 +3408,12 @@ romulus_n_tbc:
 	mov	10(r15), 10(sp)
 	mov	12(r15), 70(sp)
 	mov	14(r15), 68(sp)
-	; skinny128_384plus.ae:101: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	sp, 58(sp)
 	swpb	66(sp)
 	swpb	64(sp)
 	swpb	62(sp)
-	; skinny128_384plus.ae:99: @unroll(unroll)
+	; skinny128_384plus.ae:95: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
 	mov	6(sp), r4
 	xor	34(sp), r4
@@ -3427,7 +3427,7 @@ romulus_n_tbc:
 	xor	10(sp), r5
 	xor	70(sp), r6
 	xor	68(sp), r14
-	; skinny128_384plus.ae:101: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	58(sp), r15
 	mov	r4, 80(r15)
 	mov	r5, 82(r15)
@@ -3977,7 +3977,7 @@ romulus_n_tbc:
 	br	#.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_near6:
 .Lromulus_n_tbc_done3:
-	; skinny128_384plus.ae:129: @unroll(unroll)
+	; skinny128_384plus.ae:120: @unroll(unroll)
 	mov	#40, 60(sp)
 	mov	74(sp), r15
 	mov	12(r15), r11

@@ -14,7 +14,7 @@
 skinny128_384plus_key_schedule:
 	pushm.w	#7, r10
 	sub	#62, sp
-	; skinny128_384plus.ae:99: @unroll(unroll)
+	; skinny128_384plus.ae:95: @unroll(unroll)
 	mov	#40, 58(sp)
 	mov	32(r12), 60(sp)
 	mov	34(r12), r7
@@ -40,11 +40,11 @@ skinny128_384plus_key_schedule:
 	mov	10(r12), 54(sp)
 	mov	12(r12), 52(sp)
 	mov	14(r12), 50(sp)
-	; skinny128_384plus.ae:101: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	r13, 48(sp)
-	; skinny128_384plus.ae:99: @unroll(unroll)
+	; skinny128_384plus.ae:95: @unroll(unroll)
 .Lskinny128_384plus_key_schedule_loop1:
-	; skinny128_384plus.ae:101: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	44(sp), r4
 	xor	40(sp), r4
 	mov	38(sp), r5
@@ -62,7 +62,7 @@ skinny128_384plus_key_schedule:
 	mov	r5, 2(r15)
 	mov	r12, 4(r15)
 	mov	r13, 6(r15)
-	; skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r7, 32(sp)
 	mov	r7, r15
 	xor.b	r6, r15
@@ -87,7 +87,7 @@ skinny128_384plus_key_schedule:
 	xor.b	60(sp), r15
 	mov	r15, 20(sp)
 	xor	r13, 20(sp)
-	; skinny128_384plus.ae:83: x = t[127:64]
+	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r10, r7
 	xor.b	r11, r7
 	xor	r10, r7
@@ -104,7 +104,7 @@ skinny128_384plus_key_schedule:
 	mov	r15, r5
 	xor.b	r9, r5
 	xor	r15, r5
-	; skinny128_384plus.ae:84: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
 	mov	r7, r12
 	mov	r8, r13
 	mov	r6, r14
@@ -196,7 +196,7 @@ skinny128_384plus_key_schedule:
 	bis	r8, 2(sp)
 	mov	r12, 0(sp)
 	bis	r14, 0(sp)
-	; skinny128_384plus.ae:89: x = t[127:64]
+	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	12(sp), r14
 	xor.b	10(sp), r14
 	xor	12(sp), r14
@@ -213,7 +213,7 @@ skinny128_384plus_key_schedule:
 	mov	r13, r12
 	xor.b	14(sp), r12
 	xor	r13, r12
-	; skinny128_384plus.ae:90: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	mov	r14, r8
 	mov	r15, r9
 	mov	r11, r10
@@ -284,7 +284,7 @@ skinny128_384plus_key_schedule:
 	bis	r15, r13
 	mov	r10, r15
 	bis	r11, r15
-	; skinny128_384plus.ae:91: return cat(x, t[63:0])
+	; skinny128_384plus.ae:87: return cat(x, t[63:0])
 	add	#8, 48(sp)
 	mov	44(sp), r9
 	mov	38(sp), r10
@@ -339,7 +339,7 @@ skinny128_384plus_encrypt_block:
 	pushm.w	#7, r10
 	sub	#10, sp
 	mov	r14, 6(sp)
-	; skinny128_384plus.ae:129: @unroll(unroll)
+	; skinny128_384plus.ae:120: @unroll(unroll)
 	mov	#40, 4(sp)
 	mov	12(r13), 8(sp)
 	mov	14(r13), r5
@@ -349,16 +349,16 @@ skinny128_384plus_encrypt_block:
 	mov	6(r13), r15
 	mov	@r13, r10
 	mov	2(r13), r13
-	; skinny128_384plus.ae:131: c = rc[i]
+	; skinny128_384plus.ae:122: c = rc[i]
 	mov	#0, 2(sp)
-	; skinny128_384plus.ae:132: k = rtk[i]
+	; skinny128_384plus.ae:123: k = rtk[i]
 	mov	r12, r6
-	; skinny128_384plus.ae:129: @unroll(unroll)
+	; skinny128_384plus.ae:120: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
-	; skinny128_384plus.ae:131: c = rc[i]
+	; skinny128_384plus.ae:122: c = rc[i]
 	mov	2(sp), r14
 	mov.b	skinny128_384plus_rc(r14), r11
-	; skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r5, r14
 	swpb	r14
 	mov.b	r14, r14
@@ -380,7 +380,7 @@ skinny128_384plus_encrypt_block:
 	bis	r7, r12
 	swpb	r8
 	bis	r14, r8
-	; skinny128_384plus.ae:133: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	; skinny128_384plus.ae:124: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	mov	r11, r14
 	and	#15, r14
 	mov.b	r14, r14
@@ -390,7 +390,7 @@ skinny128_384plus_encrypt_block:
 	xor	4(r6), r7
 	mov	r12, r8
 	xor	6(r6), r8
-	; skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r9, r14
 	swpb	r14
 	mov.b	r14, r14
@@ -413,7 +413,7 @@ skinny128_384plus_encrypt_block:
 	mov	r9, r14
 	swpb	r14
 	bis	r12, r14
-	; skinny128_384plus.ae:134: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	; skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	rrum.w	#4, r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -428,7 +428,7 @@ skinny128_384plus_encrypt_block:
 	xor	r14, r5
 	xor.b	r12, r14
 	xor	r12, r14
-	; skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r15, r12
 	swpb	r12
 	mov.b	r12, r12
@@ -451,9 +451,9 @@ skinny128_384plus_encrypt_block:
 	mov	r11, r9
 	swpb	r9
 	bis	r12, r9
-	; skinny128_384plus.ae:135: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	; skinny128_384plus.ae:126: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	xor	#512, r15
-	; skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r13, r12
 	swpb	r12
 	mov.b	r12, r12
@@ -477,7 +477,7 @@ skinny128_384plus_encrypt_block:
 	mov	r4, r12
 	swpb	r12
 	bis	r13, r12
-	; skinny128_384plus.ae:136: r3 = sub_cells(r3) >>> 24
+	; skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
 	mov	r11, r13
 	swpb	r12
 	mov	r12, r4
@@ -486,12 +486,12 @@ skinny128_384plus_encrypt_block:
 	xor	r13, r4
 	xor.b	r12, r13
 	xor	r12, r13
-	; skinny128_384plus.ae:120: t = r0 ^ r2
+	; skinny128_384plus.ae:129: t = r0 ^ r2
 	mov	r7, r10
 	xor	r15, r10
 	mov	r8, r11
 	xor	r9, r11
-	; skinny128_384plus.ae:121: return t ^ r3, r0, r1 ^ r2, t
+	; skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
 	mov	r10, r12
 	xor	r13, r12
 	mov	r11, r13
@@ -510,7 +510,7 @@ skinny128_384plus_encrypt_block:
 	dec	4(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
-	; skinny128_384plus.ae:139: return cat(r0, r1, r2, r3)
+	; skinny128_384plus.ae:132: return cat(r0, r1, r2, r3)
 	mov	6(sp), r14
 	mov	r10, 0(r14)
 	mov	r13, 2(r14)
@@ -538,7 +538,7 @@ skinny128_384plus_decrypt_block:
 	pushm.w	#7, r10
 	sub	#12, sp
 	mov	r14, 8(sp)
-	; skinny128_384plus.ae:147: @unroll(unroll)
+	; skinny128_384plus.ae:140: @unroll(unroll)
 	mov	#40, 6(sp)
 	mov	12(r13), 2(sp)
 	mov	14(r13), 10(sp)
@@ -548,29 +548,28 @@ skinny128_384plus_decrypt_block:
 	mov	6(r13), r5
 	mov	@r13, r6
 	mov	2(r13), r7
-	; skinny128_384plus.ae:150: c = rc[i]
+	; skinny128_384plus.ae:143: c = rc[i]
 	mov	#0, 4(sp)
-	; skinny128_384plus.ae:151: k = rtk[i]
+	; skinny128_384plus.ae:144: k = rtk[i]
 	mov	r12, r10
-	; skinny128_384plus.ae:147: @unroll(unroll)
+	; skinny128_384plus.ae:140: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
-	; skinny128_384plus.ae:150: c = rc[i]
+	; skinny128_384plus.ae:143: c = rc[i]
 	mov	4(sp), r15
 	mov.b	skinny128_384plus_rc+39(r15), r4
-	; skinny128_384plus.ae:154: a2 = r3 ^ r1
+	; skinny128_384plus.ae:146: t = r3 ^ r1
 	mov	r6, r11
 	xor	r8, r11
 	mov	r7, r12
 	xor	r9, r12
-	; skinny128_384plus.ae:155: a1 = r2 ^ a2
+	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	xor	r11, r14
 	xor	r12, r5
-	; skinny128_384plus.ae:156: a3 = r0 ^ r3
 	mov	2(sp), r13
 	xor	r6, r13
 	mov	10(sp), r15
 	xor	r7, r15
-	; skinny128_384plus.ae:157: r0 = inv_sub_cells(a0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	; skinny128_384plus.ae:148: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	mov	r4, r7
 	and	#15, r7
 	mov.b	r7, r7
@@ -579,7 +578,7 @@ skinny128_384plus_decrypt_block:
 	mov	r8, r7
 	xor	316(r10), r7
 	xor	318(r10), r9
-	; skinny128_384plus.ae:113: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r9, r8
 	swpb	r8
 	mov.b	r8, r8
@@ -601,7 +600,7 @@ skinny128_384plus_decrypt_block:
 	bis	@sp, r8
 	swpb	r9
 	bis	r7, r9
-	; skinny128_384plus.ae:158: r1 = inv_sub_cells((a1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	; skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	swpb	r14
 	mov	r14, r7
 	swpb	r5
@@ -617,7 +616,7 @@ skinny128_384plus_decrypt_block:
 	xor	r14, r6
 	xor	312(r10), r5
 	xor	314(r10), r6
-	; skinny128_384plus.ae:113: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r6, r14
 	swpb	r14
 	mov.b	r14, r14
@@ -638,9 +637,9 @@ skinny128_384plus_decrypt_block:
 	bis	r4, r7
 	swpb	r6
 	bis	r5, r6
-	; skinny128_384plus.ae:159: r2 = inv_sub_cells((a2 <<< 16) ^ 0x02000000)
+	; skinny128_384plus.ae:150: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	xor	#512, r11
-	; skinny128_384plus.ae:113: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r11, r14
 	swpb	r14
 	mov.b	r14, r14
@@ -662,7 +661,7 @@ skinny128_384plus_decrypt_block:
 	bis	r5, r12
 	swpb	r14
 	bis	r11, r14
-	; skinny128_384plus.ae:160: r3 = inv_sub_cells(a3 <<< 24)
+	; skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
 	mov	r13, r11
 	swpb	r15
 	mov	r15, r13
@@ -671,7 +670,7 @@ skinny128_384plus_decrypt_block:
 	xor	r11, r13
 	xor.b	r15, r11
 	xor	r15, r11
-	; skinny128_384plus.ae:113: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -705,7 +704,7 @@ skinny128_384plus_decrypt_block:
 	dec	6(sp)
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
-	; skinny128_384plus.ae:162: return cat(r0, r1, r2, r3)
+	; skinny128_384plus.ae:153: return cat(r0, r1, r2, r3)
 	mov	8(sp), r15
 	mov	r6, 0(r15)
 	mov	r7, 2(r15)
