@@ -122,10 +122,32 @@ def load(name_or_path: str) -> Chip:
         raise UnknownChipError(f"chip file {path}: missing {e.args[0]!r}") from None
 
 
+AES_KEY_LENGTHS = (128, 192, 256)
+AES_OPS = ("encrypt", "decrypt", "keygen", "decrypt_generated_key")
+
+
+def aes_key_lengths(chip: Chip) -> tuple[int, ...]:
+    """The AES key lengths of the chip's AES module (`[accelerator] key_bits`; AES-128 only by
+    default, as the CC430's AES128 module); () without one."""
+    if not chip.has_aes:
+        return ()
+    return tuple(int(b) for b in chip.accelerator.get("key_bits", [128]))
+
+
+def aes_latencies(acc: dict) -> dict:
+    """{key bits: {op: cycles}} of an AES module's `[accelerator]` table: `latency_<op>` for
+    AES-128, `latency_<op>_<bits>` for each other key length listed in `key_bits`."""
+    out = {128: {op: acc[f"latency_{op}"] for op in AES_OPS}}
+    for bits in acc.get("key_bits", [128]):
+        if bits != 128:
+            out[bits] = {op: acc[f"latency_{op}_{bits}"] for op in AES_OPS}
+    return out
+
+
 def describe(chip: Chip) -> dict:
     """One row of `aedsl chips`: name, ISA, core, clock, memories, multiplier, accelerator, power."""
     acc = chip.accelerator
-    keys = acc.get("key_bits", [128] if acc.get("kind") == "aes128" else [])
+    keys = aes_key_lengths(chip)
     accel = "-" if not acc else f"{acc['kind']} ({'/'.join(str(k) for k in keys)}-bit keys" + \
         (", XOR-in" if acc.get("xor_data_in") else "") + ")"
     mpy = chip.multiplier.get("kind", "-")

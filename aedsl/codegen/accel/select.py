@@ -26,12 +26,24 @@ class _Pending:
     results: list          # IR result values (one u128, or one per word after legalization)
 
 
+def op_parts(op: Op) -> tuple[int, str]:
+    """(key bits, kind) of an accelerator op: "aes256.decrypt" -> (256, "decrypt")."""
+    family, _, kind = op.attrs["op"].partition(".")
+    digits = "".join(ch for ch in family if ch.isdigit())
+    return (int(digits) if digits else 128), kind
+
+
 @dataclass
 class AccelConfig:
     """What the selector needs to know: `latency[kind]` in cycles (kinds: encrypt, decrypt,
-    keygen, decrypt_generated_key) and whether delay-slot scheduling is on."""
+    keygen, decrypt_generated_key) for a 128-bit key, `latency_by_key[bits][kind]` for every key
+    length the module has, and whether delay-slot scheduling is on. `mode_before_key`: the mode
+    register also holds the key length and changing it clears the key, so a mode that changes is
+    written before the key (the AES256 module); otherwise the key goes first."""
     latency: dict
     delay_slot: bool = True
+    latency_by_key: dict = field(default_factory=dict)
+    mode_before_key: bool = False
     stats: dict = field(default_factory=lambda: {"starts": 0, "key_loads": 0, "mode_sets": 0})
 
 
@@ -40,7 +52,7 @@ class AccelSelection:
     tracking (see the module docstring). The target selector provides the hooks
     `accel_set_mode(mode)`, `accel_write_key(limbs)`, `accel_write_block(limbs)` (its last write
     starts the operation), `accel_read(n_limbs) -> limbs`, `accel_key_limbs(membind, index)`
-    (the limbs of a key element read from memory) and `accel_mode(kind) -> mode`; and sets
+    (the limbs of a key element read from memory) and `accel_mode(kind, key_bits) -> mode`; and sets
     `self.accel` to an `AccelConfig` (None: the chip has no accelerator)."""
 
     accel: AccelConfig | None = None
@@ -110,7 +122,7 @@ class AccelSelection:
             self._acc_state = (None, None)
             return
         if need is not None:
-            self._accel_ensure(*need)
+            self._accel_ensure(need[0], need[1], key_bits=need[2])
         super().select_for(op)
         if need is not None:
             self.accel_flush()
@@ -140,30 +152,35 @@ class AccelSelection:
         return (id(b), idx, ver), b
 
     def _split_args(self, op: Op) -> tuple[list, list, Value | None]:
-        limbs = []
-        for a in op.args:
-            limbs.extend(self.get(a))
-        n = len(limbs) // 2
+        """(key limbs, block limbs, the key's IR value if it is one operand): the key is the
+        first logical operand (after legalization, the first `words[0]` word operands)."""
+        nkey = op.attrs["words"][0] if "words" in op.attrs else 1
+        key, block = [], []
+        for i, a in enumerate(op.args):
+            (key if i < nkey else block).extend(self.get(a))
         key_value = op.args[0] if len(op.args) == 2 else None
-        return limbs[:n], limbs[n:], key_value
+        return key, block, key_value
+
+    def _latency(self, bits: int) -> dict:
+        return self.accel.latency_by_key.get(bits, self.accel.latency) if bits != 128 else self.accel.latency
 
     def _accel_start(self, op: Op) -> None:
         if self.accel is None:
             raise self._accel_error(op)
         self.accel_flush()
-        kind = op.attrs["op"].split(".")[-1]          # "encrypt" | "decrypt"
+        bits, kind = op_parts(op)                       # kind: "encrypt" | "decrypt"
         key, block, key_value = self._split_args(op)
         sig = self._key_sig(key_value) if key_value is not None else None
         form = "cipher"
         if kind == "decrypt" and self._acc_state[0] is not None and self._acc_state[0][1] == "last" \
                 and sig is not None and self._acc_state[0][0] == sig[0]:
             form = "last"                               # the loop set up the generated key
-        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind)
-        self._accel_ensure(((sig[0] if sig else None), form), mode, key_limbs=key)
+        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind, bits)
+        self._accel_ensure(((sig[0] if sig else None), form), mode, key_limbs=key, key_bits=bits)
         self._acc_ids += 1
         self.accel.stats["starts"] += 1
         self.accel_write_block(block)
-        lat = self.accel.latency["decrypt_generated_key" if form == "last" else kind]
+        lat = self._latency(bits)["decrypt_generated_key" if form == "last" else kind]
         self.emit(GO, Imm(self._acc_ids), Imm(lat))
         self._acc_pending = _Pending(op, self._acc_ids, [])
         self._acc_token = op.results[0]
@@ -194,7 +211,7 @@ class AccelSelection:
             self.put(r, limbs[i:i + k])
             i += k
 
-    def _accel_ensure(self, key, mode, key_limbs=None) -> None:
+    def _accel_ensure(self, key, mode, key_limbs=None, key_bits: int = 128) -> None:
         """Make the module hold `key` = (signature or None, "cipher" | "last") and `mode`."""
         sig, form = key
         cur_key, cur_mode = self._acc_state
@@ -203,15 +220,19 @@ class AccelSelection:
                 key_limbs = self._key_from_sig(sig)
             if form == "last":
                 # generate the decryption key: OP=10, write the key, wait, then OP=11
-                self.accel_set_mode(self.accel_mode("keygen"))
+                self.accel_set_mode(self.accel_mode("keygen", key_bits))
                 self.accel_write_key(key_limbs)
                 self._acc_ids += 1
-                self.emit(GO, Imm(self._acc_ids), Imm(self.accel.latency["keygen"]))
+                self.emit(GO, Imm(self._acc_ids), Imm(self._latency(key_bits)["keygen"]))
                 self.emit(WAIT, Imm(self._acc_ids))
                 cur_mode = None
             else:
-                if cur_mode == self.accel_mode("keygen"):
+                if cur_mode == self.accel_mode("keygen", key_bits):
                     cur_mode = None
+                if self.accel.mode_before_key and cur_mode != mode:
+                    self.accel_set_mode(mode)           # the key length first: it clears the key
+                    self.accel.stats["mode_sets"] += 1
+                    cur_mode = mode
                 self.accel_write_key(key_limbs)
             self.accel.stats["key_loads"] += 1
         if cur_mode != mode:
@@ -224,13 +245,13 @@ class AccelSelection:
         return self.accel_key_limbs(b, idx)
 
     def _loop_need(self, op: Op):
-        """((key signature, form), mode) every accelerator op of the loop body uses, if they all
-        use one key element not stored in the body and one kind; else None."""
+        """((key signature, form), mode, key bits) every accelerator op of the loop body uses, if
+        they all use one key element not stored in the body and one kind; else None."""
         starts = list(_iter_ops(op.regions, "accel_start"))
         if not starts or any(True for _ in _iter_ops(op.regions, "call")):
             return None
-        kinds = {s.attrs["op"].split(".")[-1] for s in starts}
-        if len(kinds) != 1:
+        parts = {op_parts(s) for s in starts}
+        if len(parts) != 1:
             return None
         defs = {}
         for o in _iter_ops(op.regions, None):
@@ -267,10 +288,10 @@ class AccelSelection:
         if not hasattr(self, "_sig_binding"):
             self._sig_binding = {}
         self._sig_binding[sig] = (b, idx)
-        kind = kinds.pop()
+        bits, kind = parts.pop()
         form = "last" if kind == "decrypt" else "cipher"
-        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind)
-        return (sig, form), mode
+        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind, bits)
+        return (sig, form), mode, bits
 
     def _accel_error(self, op, why="this chip has no accelerator (choose aes=soft)"):
         return SelectError(f"{self.mf.name}: {op.opcode}: {why}")
