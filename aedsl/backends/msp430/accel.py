@@ -84,16 +84,19 @@ def _swap(limb):
 class Msp430Accel(AccelSelection):
     """Selector hooks of `AccelSelection` for the AES128 and AES256 modules."""
 
-    def configure_accel(self, chip, schedule: str) -> None:
+    def configure_accel(self, chip, schedule: str, chain: str = "xor_in") -> None:
         if schedule not in SCHEDULE_VALUES:
             raise ValueError(f"schedule={schedule} is not allowed; choose one of {', '.join(SCHEDULE_VALUES)}")
+        if chain not in ("xor_in", "software"):
+            raise ValueError(f"aes_chain={chain} is not allowed; choose xor_in or software")
         if chip is None or chip.accelerator.get("kind") not in KINDS:
             self.accel = None
             return
         self.accel_chip = chip
         lat = latencies(chip)
         self.accel = AccelConfig(latency=lat[128], delay_slot=(schedule != "none"), latency_by_key=lat,
-                                 mode_before_key=chip.accelerator["kind"] == "aes256")
+                                 mode_before_key=chip.accelerator["kind"] == "aes256",
+                                 xor_in=bool(chip.accelerator.get("xor_data_in")) and chain == "xor_in")
 
     def _io(self, reg: str) -> Mem:
         return io_operand(self.accel_chip, reg)
@@ -122,6 +125,9 @@ class Msp430Accel(AccelSelection):
 
     def accel_write_block(self, limbs: list) -> None:
         self._write_words(limbs, "AESADIN")
+
+    def accel_write_block_xor(self, limbs: list) -> None:
+        self._write_words(limbs, "AESAXDIN")
 
     def accel_read(self, n: int) -> list:
         src = self._io("AESADOUT")
