@@ -328,9 +328,11 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
            "file's sections: 525 of 7875 cases per file, every key/IV/AD/PT/tag length combination). "
            "CTR: RFC 3686's AES-128/192/256 vectors (the `cryptography_vectors` copy, "
            "`ciphers/AES/CTR/aes-*-ctr.txt`) — no named `aedsl kat` source exists for them yet, so their "
-           "command is this script with `--only`. `aes=accel` rows are AES-128 only (the CC430 module is "
-           "AES-128). OCB3 and the EAX paper have AES-128 vectors only; OCB3 with 192/256-bit keys therefore "
-           "has no official vector here (left out, listed below).", "",
+           "command is this script with `--only`. `aes=accel` rows are AES-128 only on cc430f6137 (its AES128 "
+           "module); msp430fr5969's AES256 module runs them at 128, 192 and 256 bits. OCB3 and the EAX paper "
+           "have AES-128 vectors only; OCB3 with 192/256-bit keys therefore has no official vector source here "
+           "(left out, listed below; RFC 7253 Appendix A's iterated check covers them in "
+           "tests/e2e/aes_modes/test_accel_fr5969.py).", "",
            f"**{ok} of {len(rows)} rows pass** ({sum(not results[r.id].date for r in rows)} not run yet). Status: pass = every in-domain vector passed; FAIL = some "
            "failed; ERROR = the variant did not build (reason shown); NONE RAN = every vector skipped.", ""]
     out += ["| part | rows passing | vectors passed | vectors failed | rows with a build error |", "|---|---|---|---|---|"]
