@@ -62,6 +62,8 @@ class Record:
     via: str = ""                # runtime API | generated functions
     workload: str = ""           # "" | seed001 | sweep
     notes: list = field(default_factory=list)
+    energy_uj: float | None = None          # modelled (aedsl.energy), not measured; None: no [power] data
+    energy_nj_per_byte: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -71,11 +73,17 @@ class Record:
         cpb = "-" if self.cycles_per_byte is None else f"{self.cycles_per_byte:.1f}"
         return (f"{self.spec:<18} {self.chip:<11} {knobs:<28} {self.op:<13} {self.ad_len:>5} {str(self.msg_len):>5} "
                 f"{self.cycles:>10.0f} {cpb:>8} {self.rom_bytes:>6} {self.ram_bytes:>5} {self.stack_bytes:>5}"
+                + f" {_num(self.energy_uj, 9, 3)} {_num(self.energy_nj_per_byte, 7, 1)}"
                 + (f"  key setup {self.key_setup}" if self.key_setup else "") + (f" [{self.workload}]" if self.workload else ""))
 
 
+def _num(v: float | None, width: int, digits: int) -> str:
+    return f"{'-':>{width}}" if v is None else f"{v:>{width}.{digits}f}"
+
+
 HEADER = (f"{'spec':<18} {'chip':<11} {'knobs':<28} {'op':<13} {'ad':>5} {'msg':>5} {'cycles':>10} {'cyc/B':>8} "
-          f"{'ROM':>6} {'RAM':>5} {'stack':>5}")
+          f"{'ROM':>6} {'RAM':>5} {'stack':>5} {'uJ':>9} {'nJ/B':>7}")
+ENERGY_NOTE = "uJ, nJ/B: modelled from the chip file's datasheet current and voltage (aedsl.energy), not measured"
 
 
 def parse_sizes(text: str | None) -> tuple[str, ...]:
@@ -248,7 +256,7 @@ def _block_records(unit, chip, elf) -> list[Record]:
 def compile_unit(spec, chip, knobs: dict | None):
     """Compile (the in-process cache of sim_engine) and label the unit with its spec's name."""
     from aedsl.engines.sim import compiled
-    unit, elf = compiled(spec, chip.name, knobs or {})
+    unit, elf = compiled(spec, chip.path or chip.name, knobs or {})
     unit.spec_name = Path(spec).stem
     return unit, elf
 
@@ -264,7 +272,7 @@ def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_le
     if unit.kind == "block":
         from aedsl.engines.sim import check_block_unit
         check_block_unit(unit, spec)
-        return _block_records(unit, chip, elf)
+        return _with_energy(_block_records(unit, chip, elf), chip)
     if not rt.is_aead(unit):
         raise SpecError("neither a block cipher nor an AEAD scheme; nothing to benchmark", str(spec))
     recs = _aead_records(unit, chip, sizes, ad_len, key_setup)
@@ -280,6 +288,20 @@ def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_le
     if sweep:
         recs += _aead_records(unit, chip, tuple(str(n) for n in range(0, 257, sweep)), ad_len, "include",
                               workload="sweep")
+    return _with_energy(recs, chip)
+
+
+def _with_energy(recs: list[Record], chip) -> list[Record]:
+    """Fill in the modelled energy of each record (aedsl.energy; nothing without [power] data):
+    of the whole operation, and per byte from cycles/byte (for IPI, its weighted mean)."""
+    from aedsl.energy import energy
+    if chip.power is None:
+        return recs
+    for r in recs:
+        r.energy_uj = energy(chip, r.cycles).uj
+        if r.cycles_per_byte is not None:
+            r.energy_nj_per_byte = energy(chip, r.cycles_per_byte).uj * 1e3
+        r.notes.append(ENERGY_NOTE)
     return recs
 
 

@@ -162,17 +162,24 @@ def matrix() -> list[Row]:
             for unroll in AES_UNROLLS:
                 knobs = {"key_bits": 128, "aes_tables": tables, "unroll": unroll}
                 rows += [Row("sim", chip, AES, knobs, s) for s in _aes_sources(128)]
-    # issue 5, stm32f030
-    arm = "stm32f030"
-    for bits in (128, 256):
-        rows += [Row("sim", arm, AES, {"key_bits": bits}, s) for s in _aes_sources(bits)]
-        for spec in (CCM, EAX, GCM):
-            rows += _mode_rows(arm, spec, {"key_bits": bits}, bits)
-    rows += [Row("sim", arm, CHACHA, {}, s)
-             for s in ("rfc8439", "cryptopp:chacha20poly1305", "wycheproof:chacha20_poly1305")]
-    for b, k in SPECK_SETS:
-        rows += [Row("sim", arm, SPECK, {"block_bits": b, "key_bits": k}, s) for s in ("speck-paper", "cryptopp:speck")]
-    rows += _mode_rows(arm, CTR, {"key_bits": 128}, 128) + _mode_rows(arm, OCB3, {"key_bits": 128}, 128)
+    # issue 5, stm32f030; issue 12, the same rows on the Cortex-M0+ samd21g18
+    for arm in ("stm32f030", "samd21g18"):
+        for bits in (128, 256):
+            rows += [Row("sim", arm, AES, {"key_bits": bits}, s) for s in _aes_sources(bits)]
+            for spec in (CCM, EAX, GCM):
+                rows += _mode_rows(arm, spec, {"key_bits": bits}, bits)
+        rows += [Row("sim", arm, CHACHA, {}, s)
+                 for s in ("rfc8439", "cryptopp:chacha20poly1305", "wycheproof:chacha20_poly1305")]
+        for b, k in SPECK_SETS:
+            rows += [Row("sim", arm, SPECK, {"block_bits": b, "key_bits": k}, s) for s in ("speck-paper", "cryptopp:speck")]
+        rows += _mode_rows(arm, CTR, {"key_bits": 128}, 128) + _mode_rows(arm, OCB3, {"key_bits": 128}, 128)
+    # issue 12, msp430fr5969: the AES256 module with 128-, 192- and 256-bit keys in every AES mode,
+    # with the AESAXDIN chaining (the default) and without it (aes_chain=software)
+    for spec in (CTR, CCM, GCM, OCB3, EAX):
+        for bits in KEY_SIZES:
+            rows += _mode_rows("msp430fr5969", spec, {"aes": "accel", "key_bits": bits}, bits)
+        if spec in (CCM, EAX):
+            rows += _mode_rows("msp430fr5969", spec, {"aes": "accel", "key_bits": 128, "aes_chain": "software"}, 128)
     # issue 3's list on the IR interpreter (the reference semantics)
     for bits in KEY_SIZES:
         rows += [Row("interp", "-", AES, {"key_bits": bits}, "fips197")]
@@ -297,6 +304,8 @@ def _knobs_text(k: dict) -> str:
 SECTIONS = [("MSP430X, CC430F6137 (issue 4)", lambda r: r.chip == "cc430f6137"),
             ("MSP430, MSP430F1611 — original CPU, no MSP430X instructions (issue 4)", lambda r: r.chip == "msp430f1611"),
             ("ARMv6-M, STM32F030 (issue 5)", lambda r: r.chip == "stm32f030"),
+            ("ARMv6-M Cortex-M0+, SAMD21G18 (issue 12)", lambda r: r.chip == "samd21g18"),
+            ("MSP430X with the AES256 module, MSP430FR5969 (issue 12)", lambda r: r.chip == "msp430fr5969"),
             ("IR interpreter (issue 3's list)", lambda r: r.engine == "interp")]
 
 
@@ -319,9 +328,11 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
            "file's sections: 525 of 7875 cases per file, every key/IV/AD/PT/tag length combination). "
            "CTR: RFC 3686's AES-128/192/256 vectors (the `cryptography_vectors` copy, "
            "`ciphers/AES/CTR/aes-*-ctr.txt`) — no named `aedsl kat` source exists for them yet, so their "
-           "command is this script with `--only`. `aes=accel` rows are AES-128 only (the CC430 module is "
-           "AES-128). OCB3 and the EAX paper have AES-128 vectors only; OCB3 with 192/256-bit keys therefore "
-           "has no official vector here (left out, listed below).", "",
+           "command is this script with `--only`. `aes=accel` rows are AES-128 only on cc430f6137 (its AES128 "
+           "module); msp430fr5969's AES256 module runs them at 128, 192 and 256 bits. OCB3 and the EAX paper "
+           "have AES-128 vectors only; OCB3 with 192/256-bit keys therefore has no official vector source here "
+           "(left out, listed below; RFC 7253 Appendix A's iterated check covers them in "
+           "tests/e2e/aes_modes/test_accel_fr5969.py).", "",
            f"**{ok} of {len(rows)} rows pass** ({sum(not results[r.id].date for r in rows)} not run yet). Status: pass = every in-domain vector passed; FAIL = some "
            "failed; ERROR = the variant did not build (reason shown); NONE RAN = every vector skipped.", ""]
     out += ["| part | rows passing | vectors passed | vectors failed | rows with a build error |", "|---|---|---|---|---|"]

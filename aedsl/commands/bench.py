@@ -13,7 +13,7 @@ HELP = "measure a compiled spec in the simulator: cycles/byte (16 B, IPI, 4 KB),
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="spec file (.ae)")
-    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml)")
+    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml) or path of a chip file")
     add_knob_argument(p)
     p.add_argument("--json", action="store_true", help="print the records as JSON")
     p.add_argument("--key-setup", choices=("include", "exclude"), default="exclude",
@@ -44,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
     for r in records:
         print(r.line())
     notes = sorted({n for r in records for n in r.notes})
+    if any(r.energy_uj is not None for r in records):
+        from aedsl.energy import SEED003_CHIP, SEED003_UJ_PER_BLOCK
+        from aedsl import chips
+        if chips.load(args.chip).name == SEED003_CHIP:
+            print("seed 003 measured on an MSP430F5528 board (a measurement, not our model): " +
+                  ", ".join(f"{k} {v} uJ/block" for k, v in SEED003_UJ_PER_BLOCK.items()))
     via = sorted({r.via for r in records})
     print(f"measured through: {', '.join(via)}; " + "; ".join(notes) if notes else f"measured through: {', '.join(via)}")
     return 0

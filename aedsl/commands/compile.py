@@ -14,7 +14,7 @@ HELP = "compile a spec to assembly (.S) and a C header (.h) for a chip"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="spec file (.ae)")
-    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml)")
+    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml) or path of a chip file")
     add_knob_argument(p)
     p.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
 

@@ -21,7 +21,7 @@ HELP = "sweep knobs of a spec on a chip: compile, verify and measure every varia
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", help="spec file (.ae)")
-    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml)")
+    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml) or path of a chip file")
     p.add_argument("--sweep", action="append", default=[], metavar="KNOB=V1,V2,...",
                    help="a knob and the values to try (repeatable: every combination is compiled)")
     add_knob_argument(p, help="a knob fixed for every variant (repeatable)")

@@ -21,7 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="vector file, or a source name such as cavp:ccm:DVPT128 (see --list)")
     p.add_argument("--engine", default=None,
                    help=ENGINE_FORMS + ". Default: sim with --chip, else interp with a SPEC, else ref")
-    p.add_argument("--chip", type=chip_name, help="chip name, for simulator engines")
+    p.add_argument("--chip", type=chip_name, help="chip name or chip-file path, for simulator engines")
     from aedsl.vectors import READERS
     p.add_argument("--format", dest="fmt", choices=sorted(READERS),
                    help="vector format, when detection from name and content is not wanted")

@@ -44,10 +44,13 @@ def byte_count(text: str) -> int:
 
 
 def chip_name(text: str) -> str:
-    """The name of a chip file in aedsl/chips/."""
+    """The name of a chip file in aedsl/chips/, or the path of a chip's TOML file (read here, so
+    a missing or incomplete file is refused before any work starts)."""
     from aedsl import chips
-    if text not in chips.names():
-        raise argparse.ArgumentTypeError(f"unknown chip {text!r}; known chips: {', '.join(chips.names())}")
+    try:
+        chips.load(text)
+    except chips.UnknownChipError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text
 
 

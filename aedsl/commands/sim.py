@@ -13,7 +13,7 @@ HELP = "run a function of an ELF in the cycle-accurate simulator; report cycles,
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("elf", help="linked ELF file")
-    p.add_argument("--chip", required=True, type=chip_name, help="chip name (a file in aedsl/chips/)")
+    p.add_argument("--chip", required=True, type=chip_name, help="chip name (aedsl/chips/*.toml) or path of a chip file")
     p.add_argument("--entry", required=True, help="function symbol to call")
     p.add_argument("--stop", help="stop when the PC reaches this symbol instead of at the return")
     p.add_argument("--arg", action="append", default=[], type=call_argument, metavar="VALUE",

@@ -10,6 +10,7 @@ the generated assembly and runtime sources), so a test session compiles each var
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +40,7 @@ def build_elf(unit: Compiled, chip, with_runtime: bool = True) -> Path:
     """Assemble the unit (and compile the runtime C, with the unit's header) into an ELF."""
     rt = _runtime_sources(chip) if with_runtime and unit.kind == "aead" else []
     h = hashlib.sha256(unit.asm.encode() + unit.header.encode())
+    h.update(repr(dataclasses.replace(chip, path=None)).encode())   # a chip file outside the package may reuse a name
     for s in rt:
         h.update(s.read_bytes())
     for s in sorted(_runtime_of(chip).glob("*.h")):   # the headers the runtime C includes

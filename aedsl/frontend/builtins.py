@@ -10,8 +10,11 @@ from ..ir.nodes import TOKEN, Memory, Op, Value
 from .types import MAX_WIDTH, CInt
 from .widths import as_value, need_value
 
-# Accelerator operations the IR knows, with their result width.
-ACCEL_OPS = {"aes128.encrypt": 128, "aes128.decrypt": 128}
+# Accelerator operations the IR knows, with their result width: AES with a 128-, 192- or 256-bit
+# key (the key is the first operand, the block the second).
+ACCEL_OPS = {f"aes{bits}.{kind}": 128 for bits in (128, 192, 256) for kind in ("encrypt", "decrypt")}
+# An operation named by its family: `accel_start("aes.encrypt", key, block)` is aes<key width>.encrypt.
+ACCEL_FAMILIES = {"aes.encrypt", "aes.decrypt"}
 
 
 def lower_cat(lw, args, node):
@@ -134,9 +137,15 @@ def lower_accel_start(lw, args, node):
     if not args:
         raise lw.fb.error("accel_start(\"op\", operands...) needs the operation name", node)
     op = lw.expr(args[0])
-    if not isinstance(op, str) or op not in ACCEL_OPS:
-        raise lw.fb.error(f"unknown accelerator operation; known: {', '.join(sorted(ACCEL_OPS))}", args[0])
+    if not isinstance(op, str) or op not in ACCEL_OPS.keys() | ACCEL_FAMILIES:
+        raise lw.fb.error(f"unknown accelerator operation; known: {', '.join(sorted(ACCEL_OPS.keys() | ACCEL_FAMILIES))}",
+                          args[0])
     values = [need_value(lw.fb, lw.expr(a), a) for a in args[1:]]
+    if op in ACCEL_FAMILIES:
+        family, kind = op.split(".")
+        op = f"{family}{values[0].width if values else 0}.{kind}"
+        if op not in ACCEL_OPS:
+            raise lw.fb.error(f"{family}.{kind}: the key must be 128, 192 or 256 bits wide", args[1] if len(args) > 1 else node)
     return lw.fb.emit("accel_start", TOKEN, values, {"op": op}, node=node, hint="tok")
 
 

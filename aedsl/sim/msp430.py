@@ -1,7 +1,7 @@
 """MSP430 / MSP430X simulator: a ctypes wrapper over aedsl/sim/native/msp430.c.
 
 The C core decodes, executes, counts cycles (tables from `aedsl.timing.msp430`) and models the
-chip's peripherals (MPY16/MPY32, AES128, WDTCTL). This class only moves data in and out.
+chip's peripherals (MPY16/MPY32, the AES128 or AES256 module, WDTCTL). This class only moves data in and out.
 
 Timing contract for peripherals (relied on by the code generator): every data access of an
 instruction happens at the END of that instruction; an AES/MPY operation started by a write
@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 from typing import Iterable, Sequence
 
+from aedsl.chips import AES_KEY_LENGTHS as KEY_LENGTHS, AES_OPS, aes_latencies
 from aedsl.sim import native
 from aedsl.timing import msp430 as msp430_timing
 from aedsl.sim.base import BenchSpace, CallConv, SimError, Simulator, Stats, StopInfo
@@ -36,6 +37,8 @@ def _lib() -> ctypes.CDLL:
         "msp_add_region": (ctypes.c_int, [P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int]),
         "msp_set_mpy": (ctypes.c_int, [P, ctypes.c_int, ctypes.c_uint32]),
         "msp_set_aes": (ctypes.c_int, [P, ctypes.c_uint32] + [ctypes.c_uint32] * 4),
+        "msp_set_aes_module": (ctypes.c_int, [P, ctypes.c_uint32, ctypes.c_int, ctypes.c_int,
+                                              ctypes.POINTER(ctypes.c_uint32)]),
         "msp_set_wdt": (ctypes.c_int, [P, ctypes.c_uint32]),
         "msp_reset": (None, [P]),
         "msp_read_mem": (ctypes.c_int, [P, ctypes.c_uint32, ctypes.c_char_p, ctypes.c_uint32]),
@@ -101,9 +104,13 @@ class Msp430Sim(Simulator):
         if mpy.get("kind") in ("mpy16", "mpy32"):
             lib.msp_set_mpy(self._h, 1 if mpy["kind"] == "mpy16" else 2, mpy["base"])
         acc = chip.accelerator
-        if acc.get("kind") == "aes128":
-            lib.msp_set_aes(self._h, acc["base"], acc["latency_encrypt"], acc["latency_decrypt"],
-                            acc["latency_keygen"], acc["latency_decrypt_generated_key"])
+        if acc.get("kind") in ("aes128", "aes256"):
+            lat = aes_latencies(acc)
+            mask = sum(1 << k for k, bits in enumerate(KEY_LENGTHS) if bits in lat)
+            flat = [lat.get(bits, lat[128])[op] for bits in KEY_LENGTHS for op in AES_OPS]
+            if lib.msp_set_aes_module(self._h, acc["base"], mask, int(bool(acc.get("xor_data_in", False))),
+                                      (ctypes.c_uint32 * 12)(*flat)) != 0:
+                raise ValueError(f"chip {chip.name}: the AES module at {acc['base']:#x} does not fit")
         lib.msp_set_wdt(self._h, _WDTCTL[chip.cpu])
         lib.msp_reset(self._h)
 

@@ -1,8 +1,13 @@
-"""Cortex-M0 cycle rules, as data: the single source of the numbers for the simulator's C core
-(passed in at init by `aedsl.sim.armv6m`) and for the ARMv6-M code generator's cost model.
+"""Cortex-M0 and Cortex-M0+ cycle rules, as data: the single source of the numbers for the
+simulator's C core (passed in at init by `aedsl.sim.armv6m`) and for the ARMv6-M code generator's
+cost model. The chip file's `cpu` picks the table ("cortex-m0" or "cortex-m0plus").
 
 Source of every number: ARM DDI 0432C, Cortex-M0 Technical Reference Manual, Table 3-1
-"Cortex-M0 instruction summary" (cycle counts for a zero-wait-state system).
+"Cortex-M0 instruction summary", and ARM DDI 0484C, Cortex-M0+ Technical Reference Manual,
+Table 3-1 "Cortex-M0+ instruction summary" (cycle counts for a zero-wait-state system). The
+Cortex-M0+ has a two-stage pipeline (DDI 0484C 1.2.1), so a taken branch refills one stage less:
+B, B<cc> taken, BX, BLX and the ALU writes to PC take 2 cycles, BL 3, POP with PC 3+N; MRS, MSR,
+ISB, DMB and DSB take 3. Everything else is as on the Cortex-M0.
 
 N in the "1+N" / "4+N" rows is the number of registers in the instruction's register list. For
 POP including PC we read N as counting PC too (POP {pc} = 4+1 = 5, POP {r4,pc} = 6), the same N
@@ -19,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TABLE = "ARM DDI 0432C Table 3-1"
+TABLES = {"cortex-m0": "ARM DDI 0432C Table 3-1", "cortex-m0plus": "ARM DDI 0484C Table 3-1"}
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,24 @@ _RULES: dict[str, CycleRule] = {
 }
 
 
+# DDI 0484C Table 3-1: the rows whose counts differ from the Cortex-M0's (two-stage pipeline).
+_M0PLUS_CHANGES: dict[str, CycleRule] = {
+    "alu_pc": CycleRule(2, 0, "MOV PC,Rm: 2; ADD PC,PC,Rm: 2"),
+    "pop_pc": CycleRule(3, 1, "POP {loregs,pc}: 3+N (N includes PC)"),
+    "b": CycleRule(2, 0, "B label: 2"),
+    "bcc_taken": CycleRule(2, 0, "B<cc> label, taken: 2"),
+    "bl": CycleRule(3, 0, "BL label: 3"),
+    "bx": CycleRule(2, 0, "BX Rm: 2"),
+    "blx": CycleRule(2, 0, "BLX Rm: 2"),
+    "mrs": CycleRule(3, 0, "MRS Rd,<specreg>: 3"),
+    "msr": CycleRule(3, 0, "MSR <specreg>,Rn: 3"),
+    "isb": CycleRule(3, 0, "ISB: 3"),
+    "dmb": CycleRule(3, 0, "DMB: 3"),
+    "dsb": CycleRule(3, 0, "DSB: 3"),
+}
+_CORES: dict[str, dict[str, CycleRule]] = {"cortex-m0": _RULES, "cortex-m0plus": {**_RULES, **_M0PLUS_CHANGES}}
+
+
 def multiplier_cycles(chip) -> int:
     """MULS cycles from the chip file ([multiplier] cycles = 1 or 32); Table 3-1 allows only these."""
     cyc = int(chip.multiplier.get("cycles", 1)) if chip is not None else 1
@@ -75,8 +99,12 @@ def multiplier_cycles(chip) -> int:
 
 
 def rules(chip=None) -> dict[str, CycleRule]:
-    """All cycle rules for `chip` (chip-dependent entries filled in from the chip file)."""
-    out = dict(_RULES)
+    """All cycle rules for `chip`: its core's table (chip.cpu; a Cortex-M0 without a chip), the
+    chip-dependent entries filled in from the chip file."""
+    cpu = chip.cpu if chip is not None else "cortex-m0"
+    if cpu not in _CORES:
+        raise ValueError(f"chip {chip.name}: no ARMv6-M cycle table for core {cpu!r}; known: {', '.join(_CORES)}")
+    out = dict(_CORES[cpu])
     out["muls"] = CycleRule(multiplier_cycles(chip), 0, _RULES["muls"].rows)
     return out
 

@@ -1,8 +1,12 @@
-"""The CC430 AES128 module in MSP430 code: lowering of `accel_start` / `accel_result`.
+"""The MSP430 AES modules in MSP430 code: lowering of `accel_start` / `accel_result`.
 
-The chip file gives the module's base address and latencies (`[accelerator]` of
-aedsl/chips/*.toml); the register offsets are the module's own map (TI SLAU259 AES128 chapter,
-../shared/facts/TARGETS.md), the same for every chip that has it.
+Two modules share the register map (TI SLAU259 AES128 chapter, ../shared/facts/TARGETS.md; SLAU367
+AES256 chapter): the CC430's AES128 (kind "aes128": AES-128 only) and the FR5xx/FR6xx AES256
+(kind "aes256": AESACTL0.AESKLx selects a 128-, 192- or 256-bit key, and AESAXDIN at +0xC takes
+data XORed into the state). The chip file gives the kind, base address, key lengths and
+latencies (`[accelerator]` of aedsl/chips/*.toml). AESACTL0 holds OPx (bits 1:0) and, on the
+AES256 module, KLx (bits 3:2); a new KLx clears the key, so there the mode is written before the
+key (`AccelConfig.mode_before_key`).
 
 Byte order: the module takes and gives bytes in AES order (byte 0 first), two per word access,
 low byte first. A u128 value here is 8 little-endian 16-bit limbs of the big-endian block, so
@@ -19,31 +23,39 @@ by `aedsl/codegen/accel` (`AccelSelection`) from the loop's dataflow (one key, d
 """
 from __future__ import annotations
 
+from aedsl.chips import aes_key_lengths, aes_latencies
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R
+from aedsl.codegen.select_base import SelectError
 from aedsl.codegen.accel import SCHEDULE_VALUES, AccelConfig, AccelPorts, AccelSelection
 
 AES128_REGS = {"AESACTL0": 0x0, "AESASTAT": 0x4, "AESAKEY": 0x6, "AESADIN": 0x8, "AESADOUT": 0xA}
+AES256_REGS = {**AES128_REGS, "AESAXDIN": 0xC}
 AES128_OP = {"encrypt": 0, "decrypt": 1, "keygen": 2, "decrypt_generated_key": 3}
+AES_KL = {128: 0, 192: 1, 256: 2}          # AESACTL0.AESKLx (SLAU367), shifted left by 2
+KINDS = ("aes128", "aes256")
 AESBUSY = 0x1
 M16 = 0xFFFF
 
 
+def _regs(chip) -> dict:
+    return AES256_REGS if chip.accelerator.get("kind") == "aes256" else AES128_REGS
+
+
 def io_operand(chip, reg: str) -> Mem:
     """The absolute operand of accelerator register `reg` on `chip`."""
-    return Mem(None, f"{chip.accelerator['base'] + AES128_REGS[reg]:#06x}")
+    return Mem(None, f"{chip.accelerator['base'] + _regs(chip)[reg]:#06x}")
 
 
 def latencies(chip) -> dict:
-    a = chip.accelerator
-    return {"encrypt": a["latency_encrypt"], "decrypt": a["latency_decrypt"], "keygen": a["latency_keygen"],
-            "decrypt_generated_key": a["latency_decrypt_generated_key"]}
+    """{key bits: {op: cycles}} of the chip's module."""
+    return aes_latencies(chip.accelerator)
 
 
 def make_ports(chip, cost) -> AccelPorts | None:
     """The machine-IR view of the module for aedsl/codegen/accel (None without the module)."""
-    if chip.accelerator.get("kind") != "aes128":
+    if chip.accelerator.get("kind") not in KINDS:
         return None
-    io = {io_operand(chip, r) for r in AES128_REGS}
+    io = {io_operand(chip, r) for r in _regs(chip)}
     stat = io_operand(chip, "AESASTAT")
 
     def is_io(op) -> bool:
@@ -70,22 +82,30 @@ def _swap(limb):
 
 
 class Msp430Accel(AccelSelection):
-    """Selector hooks of `AccelSelection` for the AES128 module."""
+    """Selector hooks of `AccelSelection` for the AES128 and AES256 modules."""
 
-    def configure_accel(self, chip, schedule: str) -> None:
+    def configure_accel(self, chip, schedule: str, chain: str = "xor_in") -> None:
         if schedule not in SCHEDULE_VALUES:
             raise ValueError(f"schedule={schedule} is not allowed; choose one of {', '.join(SCHEDULE_VALUES)}")
-        if chip is None or chip.accelerator.get("kind") != "aes128":
+        if chain not in ("xor_in", "software"):
+            raise ValueError(f"aes_chain={chain} is not allowed; choose xor_in or software")
+        if chip is None or chip.accelerator.get("kind") not in KINDS:
             self.accel = None
             return
         self.accel_chip = chip
-        self.accel = AccelConfig(latency=latencies(chip), delay_slot=(schedule != "none"))
+        lat = latencies(chip)
+        self.accel = AccelConfig(latency=lat[128], delay_slot=(schedule != "none"), latency_by_key=lat,
+                                 mode_before_key=chip.accelerator["kind"] == "aes256",
+                                 xor_in=bool(chip.accelerator.get("xor_data_in")) and chain == "xor_in")
 
     def _io(self, reg: str) -> Mem:
         return io_operand(self.accel_chip, reg)
 
-    def accel_mode(self, kind: str) -> int:
-        return AES128_OP[kind]
+    def accel_mode(self, kind: str, key_bits: int = 128) -> int:
+        if key_bits not in aes_key_lengths(self.accel_chip):
+            raise SelectError(f"{self.mf.name}: AES-{key_bits}: the {self.accel_chip.name} AES module takes "
+                              f"{'/'.join(map(str, aes_key_lengths(self.accel_chip)))}-bit keys only")
+        return AES128_OP[kind] | AES_KL[key_bits] << 2
 
     def accel_set_mode(self, mode: int) -> None:
         self.emit("mov", Imm(mode), self._io("AESACTL0"))
@@ -106,6 +126,9 @@ class Msp430Accel(AccelSelection):
     def accel_write_block(self, limbs: list) -> None:
         self._write_words(limbs, "AESADIN")
 
+    def accel_write_block_xor(self, limbs: list) -> None:
+        self._write_words(limbs, "AESAXDIN")
+
     def accel_read(self, n: int) -> list:
         src = self._io("AESADOUT")
         limbs = [None] * n
@@ -119,7 +142,7 @@ class Msp430Accel(AccelSelection):
     def accel_key_limbs(self, b, idx: int) -> list:
         base = self.elem_addr(b, self.imm_limbs(idx, 16), 0)
         out = []
-        for j in range(8):
+        for j in range(b.elem_width // 16):
             d = base.disp
             if j:
                 d = d + 2 * j if isinstance(d, int) else (

@@ -46,6 +46,9 @@ ASM_NAME = {"movb.st": "mov.b", "movio": "mov"}
 # knobs of this backend, not of any spec (driver.compile_spec keeps them from the frontend):
 # `schedule` = delay-slot scheduling around the accelerator (codegen/accel) or none
 BACKEND_KNOBS = {"schedule": ("none", "delay_slot"),
+                 # CBC-MAC chaining through the AES256 module's AESAXDIN (codegen/accel/select.py),
+                 # or the XOR in software as on a module without it
+                 "aes_chain": ("xor_in", "software"),
                  # table strategy of the IR's table_fusion pass (seed 003's AES variants):
                  "aes_tables": ("sbox", "sbox2", "t16x4", "t32x4", "t32x1")}
 AES_TABLES = {
@@ -134,7 +137,8 @@ def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFun
     legalized = _signature(fn) != _signature(ofn)
     mf = MFunction(symbol, doc=f"{module.name}.{fname}")
     sel = Msp430Selector(module, mf, module.name, cpux)
-    sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")))   # the AES128 module, if any
+    sel.configure_accel(chip, str(module.knobs.get("schedule", "delay_slot")),     # the AES module, if any
+                        str(module.knobs.get("aes_chain", "xor_in")))
     vals, mems = {}, {}
     sel.scopes.append((vals, mems))
     words = IncomingWords(sel, ARG_REGS, SP)    # one vreg per incoming word

@@ -5,6 +5,17 @@ results sink to their first use, and the module's key and mode are tracked so th
 written only when they change (a counted loop with one key and mode sets them before the loop).
 It preserves the program's meaning: only pure ops and loads move, and a result is read before
 anything that could observe the module.
+
+Chaining through a XOR-in register (a module with `AccelConfig.xor_in`, e.g. the AES256 module's
+AESAXDIN): the module keeps the last operation's output as its state, and a block written to the
+XOR-in register is XORed into that state before the operation starts. So `E(y ^ m)`, where `y` is
+known to be the module's state (the previous operation's result, with the same key and mode and
+no other accelerator access in between), is started by writing `m` there: the XOR is not
+computed and `y` is not read unless something else uses it. `y` is known to be the state inside
+a block after its operation, and at the head of a loop body for a loop-carried value whose
+initial value is the state before the loop and whose next value is the body's last result (the
+CBC-MAC loops of CCM and CMAC). The XOR op is selected late (at its start) so that the choice can
+be made there; where the state is not provably `y`, it is selected then as usual.
 """
 from __future__ import annotations
 
@@ -26,13 +37,26 @@ class _Pending:
     results: list          # IR result values (one u128, or one per word after legalization)
 
 
+def op_parts(op: Op) -> tuple[int, str]:
+    """(key bits, kind) of an accelerator op: "aes256.decrypt" -> (256, "decrypt")."""
+    family, _, kind = op.attrs["op"].partition(".")
+    digits = "".join(ch for ch in family if ch.isdigit())
+    return (int(digits) if digits else 128), kind
+
+
 @dataclass
 class AccelConfig:
     """What the selector needs to know: `latency[kind]` in cycles (kinds: encrypt, decrypt,
-    keygen, decrypt_generated_key) and whether delay-slot scheduling is on."""
+    keygen, decrypt_generated_key) for a 128-bit key, `latency_by_key[bits][kind]` for every key
+    length the module has, and whether delay-slot scheduling is on. `mode_before_key`: the mode
+    register also holds the key length and changing it clears the key, so a mode that changes is
+    written before the key (the AES256 module); otherwise the key goes first."""
     latency: dict
     delay_slot: bool = True
-    stats: dict = field(default_factory=lambda: {"starts": 0, "key_loads": 0, "mode_sets": 0})
+    latency_by_key: dict = field(default_factory=dict)
+    mode_before_key: bool = False
+    xor_in: bool = False        # chain E(state ^ m) through the module's XOR-in register
+    stats: dict = field(default_factory=lambda: {"starts": 0, "key_loads": 0, "mode_sets": 0, "chained": 0})
 
 
 class AccelSelection:
@@ -40,8 +64,10 @@ class AccelSelection:
     tracking (see the module docstring). The target selector provides the hooks
     `accel_set_mode(mode)`, `accel_write_key(limbs)`, `accel_write_block(limbs)` (its last write
     starts the operation), `accel_read(n_limbs) -> limbs`, `accel_key_limbs(membind, index)`
-    (the limbs of a key element read from memory) and `accel_mode(kind) -> mode`; and sets
-    `self.accel` to an `AccelConfig` (None: the chip has no accelerator)."""
+    (the limbs of a key element read from memory) and `accel_mode(kind, key_bits) -> mode`, and
+    with `AccelConfig.xor_in` `accel_write_block_xor(limbs)` (the XOR-in register; its last
+    write starts the operation); and sets `self.accel` to an `AccelConfig` (None: the chip has
+    no accelerator)."""
 
     accel: AccelConfig | None = None
 
@@ -52,6 +78,11 @@ class AccelSelection:
             self._acc_origin: dict = {}                 # Value -> (memory binding, index, version)
             self._acc_version: dict = {}                # id(memory binding) -> stores so far
             self._acc_ids = 0
+            self._acc_state_val: Value | None = None    # the IR value the module's output state holds
+            self._acc_head: dict = {}                   # id(block) -> state value at its head
+            self._acc_fusable: set = set()              # id(xor op) that may be chained
+            self._acc_deferred: dict = {}               # xor result Value -> the deferred xor op
+            self._acc_single_use: set = set()           # id(Value) used once (by a fusable xor)
 
     # --- IR walk hooks ---------------------------------------------------------------------
     def select_op(self, op: Op) -> None:
@@ -61,6 +92,9 @@ class AccelSelection:
             return self._accel_start(op)
         if code == "accel_result":
             return self._accel_result(op)
+        if code == "xor" and id(op) in self._acc_fusable:
+            self._acc_deferred[op.results[0]] = op      # selected at its accel_start
+            return
         if code in STORES:
             b = self.memory(op.args[0])
             self._acc_version[id(b)] = self._acc_version.get(id(b), 0) + 1
@@ -79,6 +113,10 @@ class AccelSelection:
 
     def select_block(self, block: Block) -> list[list]:
         self._accel_init()
+        if id(block) in self._acc_head:
+            self._acc_state_val = self._acc_head[id(block)]
+        if self.accel is not None and self.accel.xor_in and self.accel.delay_slot:
+            self._find_fusable(block)
         if self.accel is None or not self.accel.delay_slot or not any(o.opcode == "accel_start" for o in block.ops):
             return super().select_block(block)
         ops = hoist_starts(block.ops)
@@ -105,29 +143,38 @@ class AccelSelection:
         need = self._loop_need(op) if self.accel is not None else None
         if need is None and _contains_accel(op.regions):
             self._acc_state = (None, None)      # unknown at the loop head (the back edge)
+            self._acc_head[id(op.regions[0])] = None
             super().select_for(op)
             self.accel_flush()
             self._acc_state = (None, None)
+            self._acc_state_val = None
             return
         if need is not None:
-            self._accel_ensure(*need)
+            self._accel_ensure(need[0], need[1], key_bits=need[2])
+        head, after = self._loop_state(op)
+        self._acc_head[id(op.regions[0])] = head
         super().select_for(op)
         if need is not None:
             self.accel_flush()
             self._acc_state = (need[0][0], need[1])
+        self._acc_state_val = after
 
     def select_if(self, op: Op) -> None:
         self._accel_init()
         self._flush_before_region(op)
+        for region in op.regions:               # each branch starts from the state before the if
+            self._acc_head[id(region)] = self._acc_state_val
         super().select_if(op)
         if _contains_accel(op.regions):
             self.accel_flush()
             self._acc_state = (None, None)      # the branches may leave different keys/modes
+            self._acc_state_val = None
 
     def select_call(self, op: Op) -> None:
         self._accel_init()
         self.accel_flush()
         super().select_call(op)
+        self._acc_state_val = None
 
     # --- the operations ----------------------------------------------------------------------
     def _key_sig(self, key_value: Value):
@@ -140,30 +187,41 @@ class AccelSelection:
         return (id(b), idx, ver), b
 
     def _split_args(self, op: Op) -> tuple[list, list, Value | None]:
-        limbs = []
-        for a in op.args:
-            limbs.extend(self.get(a))
-        n = len(limbs) // 2
+        """(key limbs, block limbs, the key's IR value if it is one operand): the key is the
+        first logical operand (after legalization, the first `words[0]` word operands)."""
+        nkey = op.attrs["words"][0] if "words" in op.attrs else 1
+        key, block = [], []
+        for i, a in enumerate(op.args):
+            (key if i < nkey else block).extend(self.get(a))
         key_value = op.args[0] if len(op.args) == 2 else None
-        return limbs[:n], limbs[n:], key_value
+        return key, block, key_value
+
+    def _latency(self, bits: int) -> dict:
+        return self.accel.latency_by_key.get(bits, self.accel.latency) if bits != 128 else self.accel.latency
 
     def _accel_start(self, op: Op) -> None:
         if self.accel is None:
             raise self._accel_error(op)
+        deferred = self._acc_deferred.pop(op.args[-1], None) if len(op.args) == 2 else None
+        if deferred is not None:
+            if self._accel_chain(op, deferred):
+                return
+            self.accel_flush()
+            super().select_op(deferred)                 # not provably the state: the XOR as usual
         self.accel_flush()
-        kind = op.attrs["op"].split(".")[-1]          # "encrypt" | "decrypt"
+        bits, kind = op_parts(op)                       # kind: "encrypt" | "decrypt"
         key, block, key_value = self._split_args(op)
         sig = self._key_sig(key_value) if key_value is not None else None
         form = "cipher"
         if kind == "decrypt" and self._acc_state[0] is not None and self._acc_state[0][1] == "last" \
                 and sig is not None and self._acc_state[0][0] == sig[0]:
             form = "last"                               # the loop set up the generated key
-        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind)
-        self._accel_ensure(((sig[0] if sig else None), form), mode, key_limbs=key)
+        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind, bits)
+        self._accel_ensure(((sig[0] if sig else None), form), mode, key_limbs=key, key_bits=bits)
         self._acc_ids += 1
         self.accel.stats["starts"] += 1
         self.accel_write_block(block)
-        lat = self.accel.latency["decrypt_generated_key" if form == "last" else kind]
+        lat = self._latency(bits)["decrypt_generated_key" if form == "last" else kind]
         self.emit(GO, Imm(self._acc_ids), Imm(lat))
         self._acc_pending = _Pending(op, self._acc_ids, [])
         self._acc_token = op.results[0]
@@ -175,6 +233,7 @@ class AccelSelection:
         if p is None or p.op.results[0] is not op.args[0]:
             raise self._accel_error(op, "accel_result without its accel_start just before it")
         p.results = list(op.results)
+        self._acc_state_val = op.results[0] if len(op.results) == 1 else None
         if not self.accel.delay_slot:
             self.accel_flush()
 
@@ -194,24 +253,29 @@ class AccelSelection:
             self.put(r, limbs[i:i + k])
             i += k
 
-    def _accel_ensure(self, key, mode, key_limbs=None) -> None:
+    def _accel_ensure(self, key, mode, key_limbs=None, key_bits: int = 128) -> None:
         """Make the module hold `key` = (signature or None, "cipher" | "last") and `mode`."""
         sig, form = key
         cur_key, cur_mode = self._acc_state
         if sig is None or cur_key != (sig, form):
             if key_limbs is None:
                 key_limbs = self._key_from_sig(sig)
+            self._acc_state_val = None                  # a key write: the state is not relied on
             if form == "last":
                 # generate the decryption key: OP=10, write the key, wait, then OP=11
-                self.accel_set_mode(self.accel_mode("keygen"))
+                self.accel_set_mode(self.accel_mode("keygen", key_bits))
                 self.accel_write_key(key_limbs)
                 self._acc_ids += 1
-                self.emit(GO, Imm(self._acc_ids), Imm(self.accel.latency["keygen"]))
+                self.emit(GO, Imm(self._acc_ids), Imm(self._latency(key_bits)["keygen"]))
                 self.emit(WAIT, Imm(self._acc_ids))
                 cur_mode = None
             else:
-                if cur_mode == self.accel_mode("keygen"):
+                if cur_mode == self.accel_mode("keygen", key_bits):
                     cur_mode = None
+                if self.accel.mode_before_key and cur_mode != mode:
+                    self.accel_set_mode(mode)           # the key length first: it clears the key
+                    self.accel.stats["mode_sets"] += 1
+                    cur_mode = mode
                 self.accel_write_key(key_limbs)
             self.accel.stats["key_loads"] += 1
         if cur_mode != mode:
@@ -219,18 +283,97 @@ class AccelSelection:
             self.accel.stats["mode_sets"] += 1
         self._acc_state = ((sig, form) if sig is not None else None, mode)
 
+    # --- chaining through the XOR-in register -----------------------------------------------
+    def _find_fusable(self, block: Block) -> None:
+        """Mark the XOR ops of `block` to select at their start: those whose one use is the
+        block operand of an encryption start in the same block and one of whose operands is,
+        by the op order, the module's state at that start (the last result before it, or the
+        state at the block's head). Operands used only there are noted: they need no read."""
+        uses: dict = {}
+        for o in _iter_ops([block], None):
+            for a in o.args:
+                if isinstance(a, Value):
+                    uses[id(a)] = uses.get(id(a), 0) + 1
+        for v in block.yields:
+            uses[id(v)] = uses.get(id(v), 0) + 1
+        defs = {id(r): o for o in block.ops for r in o.results}
+        state = self._acc_state_val
+        for o in block.ops:
+            if o.opcode == "accel_result":
+                state = o.results[0] if len(o.results) == 1 else None
+            elif o.opcode == "call" or (o.regions and _contains_accel(o.regions)):
+                state = None
+            elif o.opcode == "accel_start" and len(o.args) == 2 and op_parts(o)[1] == "encrypt":
+                x = defs.get(id(o.args[1]))
+                if x is not None and x.opcode == "xor" and uses.get(id(o.args[1])) == 1 and state is not None \
+                        and any(a is state for a in x.args):
+                    self._acc_fusable.add(id(x))
+                    if uses.get(id(state)) == 1:
+                        self._acc_single_use.add(id(state))
+
+    def _accel_chain(self, op: Op, xor: Op) -> bool:
+        """Start `op` = E(xor's result) through the XOR-in register if one operand of `xor` is the
+        module's state and the key and mode stay; False (nothing emitted) otherwise."""
+        y = self._acc_state_val
+        if y is None or not any(a is y for a in xor.args):
+            return False
+        other = xor.args[1] if xor.args[0] is y else xor.args[0]
+        bits, kind = op_parts(op)
+        sig = self._key_sig(op.args[0])
+        mode = self.accel_mode(kind, bits)
+        if sig is None or self._acc_state != ((sig[0], "cipher"), mode):
+            return False
+        p = self._acc_pending
+        if p is not None and any(r is y for r in p.results) and id(y) not in self._acc_single_use:
+            self.accel_flush()                          # y has other uses: read it before the start
+        m = self.get(other)                             # (reads a pending result if `other` is one)
+        p = self._acc_pending
+        if p is not None:                               # the state itself: wait, but do not read
+            self._acc_pending = None
+            self.emit(WAIT, Imm(p.ident))
+        self._acc_ids += 1
+        self.accel.stats["starts"] += 1
+        self.accel.stats["chained"] += 1
+        self.accel_write_block_xor(m)
+        self.emit(GO, Imm(self._acc_ids), Imm(self._latency(bits)[kind]))
+        self._acc_pending = _Pending(op, self._acc_ids, [])
+        self._acc_token = op.results[0]
+        return True
+
+    def _loop_state(self, op: Op):
+        """(state value at the body's head, state value after the loop) for a loop whose
+        accelerator ops use one key and mode: a loop-carried value whose initial value is the
+        state before the loop and whose next value is the result of the body's last accelerator
+        op is the state at the head and, as the loop's result, after it; a body without
+        accelerator ops keeps the state; otherwise it is unknown (None)."""
+        before = self._acc_state_val
+        body = op.regions[0]
+        if not _contains_accel(op.regions):
+            return before, before
+        last = None
+        for o in body.ops:
+            if o.opcode in ("accel_start", "accel_result", "call") or (o.regions and _contains_accel(o.regions)):
+                last = o
+        if before is None or last is None or last.opcode != "accel_result" or len(last.results) != 1:
+            return None, None
+        inits = op.args[2:]
+        for j, (init, y) in enumerate(zip(inits, body.yields)):
+            if init is before and y is last.results[0]:
+                return body.params[1 + j], op.results[j]
+        return None, None
+
     def _key_from_sig(self, sig):
         b, idx = self._sig_binding[sig]
         return self.accel_key_limbs(b, idx)
 
     def _loop_need(self, op: Op):
-        """((key signature, form), mode) every accelerator op of the loop body uses, if they all
-        use one key element not stored in the body and one kind; else None."""
+        """((key signature, form), mode, key bits) every accelerator op of the loop body uses, if
+        they all use one key element not stored in the body and one kind; else None."""
         starts = list(_iter_ops(op.regions, "accel_start"))
         if not starts or any(True for _ in _iter_ops(op.regions, "call")):
             return None
-        kinds = {s.attrs["op"].split(".")[-1] for s in starts}
-        if len(kinds) != 1:
+        parts = {op_parts(s) for s in starts}
+        if len(parts) != 1:
             return None
         defs = {}
         for o in _iter_ops(op.regions, None):
@@ -267,10 +410,10 @@ class AccelSelection:
         if not hasattr(self, "_sig_binding"):
             self._sig_binding = {}
         self._sig_binding[sig] = (b, idx)
-        kind = kinds.pop()
+        bits, kind = parts.pop()
         form = "last" if kind == "decrypt" else "cipher"
-        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind)
-        return (sig, form), mode
+        mode = self.accel_mode("decrypt_generated_key" if form == "last" else kind, bits)
+        return (sig, form), mode, bits
 
     def _accel_error(self, op, why="this chip has no accelerator (choose aes=soft)"):
         return SelectError(f"{self.mf.name}: {op.opcode}: {why}")

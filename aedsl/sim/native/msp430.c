@@ -1,6 +1,6 @@
 /* MSP430 / MSP430X cycle-accurate instruction-set simulator core.
  *
- * Decode, execute, cycle accounting and the chip's peripherals (MPY16/MPY32, AES128, WDTCTL) all
+ * Decode, execute, cycle accounting and the chip's peripherals (MPY16/MPY32, AES128/AES256, WDTCTL) all
  * live here; aedsl/sim/msp430.py is a thin ctypes wrapper.  The cycle numbers themselves are NOT in
  * this file: they live once, as data, in aedsl/timing/msp430.py (each entry citing its manual
  * table) and are handed to msp_new() as a flat int array laid out exactly like `timing_t` below.
@@ -112,12 +112,14 @@ typedef struct {
     uint64_t res;                  /* RES3:RES0 */
     uint16_t sumext, mpyctl;
     uint64_t ready[4], t_op2l;
-    /* AES128 */
+    /* AES128 / AES256 module */
     int aes_on;
     uint32_t aes_base;
-    uint32_t lat_enc, lat_dec, lat_keygen, lat_decgen;
+    int aes_klmask;                /* key lengths the module has: bit 0 AES-128, 1 AES-192, 2 AES-256 */
+    int aes_xor_in;                /* AESAXDIN (0xC) and AESAXIN (0xE) exist (the AES256 module) */
+    uint32_t lat[3][4];            /* [key length 128/192/256][OP: encrypt, decrypt, keygen, decgen] */
     uint16_t aes_ctl;
-    uint8_t key[16], din[16], dout[16];
+    uint8_t key[32], din[16], dout[16];
     int keycnt, dincnt, doutcnt, key_valid, dout_valid, dout_allread, keygen_pending;
     uint64_t aes_done;
     uint32_t wdt_addr;
@@ -153,43 +155,46 @@ static void aes_tables(void) {
         INV_SBOX[r] = (uint8_t)x;
     }
 }
-static void key_expand(const uint8_t key[16], uint8_t w[176]) {
-    memcpy(w, key, 16);
-    uint8_t rcon = 1;
-    for (int i = 4; i < 44; i++) {
-        uint8_t t[4];
-        memcpy(t, w + 4 * (i - 1), 4);
-        if (i % 4 == 0) {
-            uint8_t u = t[0];
-            t[0] = SBOX[t[1]] ^ rcon; t[1] = SBOX[t[2]]; t[2] = SBOX[t[3]]; t[3] = SBOX[u];
-            rcon = gmul(rcon, 2);
-        }
-        for (int j = 0; j < 4; j++) w[4 * i + j] = w[4 * (i - 4) + j] ^ t[j];
+/* FIPS-197 5.2 KeyExpansion for Nk = 4, 6, 8 words: 4 * (Nk + 7) words into w (at most 240 bytes). */
+static void key_word_f(uint8_t t[4], int i, int nk) {
+    static const uint8_t RC[15] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 0x1B, 0x36, 0x6C, 0xD8, 0xAB, 0x4D};
+    if (i % nk == 0) {
+        uint8_t u = t[0];
+        t[0] = SBOX[t[1]] ^ RC[i / nk]; t[1] = SBOX[t[2]]; t[2] = SBOX[t[3]]; t[3] = SBOX[u];
+    } else if (nk > 6 && i % nk == 4) {
+        for (int j = 0; j < 4; j++) t[j] = SBOX[t[j]];
     }
 }
-/* Run the key schedule backwards from the last round key (what AESAKEY holds for OP=11). */
-static void key_expand_from_last(const uint8_t last[16], uint8_t w[176]) {
-    static const uint8_t RC[11] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 0x1B, 0x36};
-    memcpy(w + 160, last, 16);
-    for (int i = 43; i >= 4; i--) {
+static void key_expand(const uint8_t *key, int nk, uint8_t w[240]) {
+    int total = 4 * (nk + 7);
+    memcpy(w, key, 4 * nk);
+    for (int i = nk; i < total; i++) {
         uint8_t t[4];
         memcpy(t, w + 4 * (i - 1), 4);
-        if (i % 4 == 0) {
-            uint8_t u = t[0];
-            t[0] = SBOX[t[1]] ^ RC[i / 4]; t[1] = SBOX[t[2]]; t[2] = SBOX[t[3]]; t[3] = SBOX[u];
-        }
-        /* w[i-1] is already known for i-1 >= i-4+1; compute w[i-4] */
-        for (int j = 0; j < 4; j++) w[4 * (i - 4) + j] = w[4 * i + j] ^ t[j];
+        key_word_f(t, i, nk);
+        for (int j = 0; j < 4; j++) w[4 * i + j] = w[4 * (i - nk) + j] ^ t[j];
     }
 }
-static void aes_encrypt(const uint8_t w[176], const uint8_t in[16], uint8_t out[16]) {
+/* Run the key schedule backwards from its last Nk words (what the module holds after OP=10, and
+ * what OP=11 starts from): w[i-Nk] = w[i] ^ f(w[i-1]). */
+static void key_expand_from_last(const uint8_t *last, int nk, uint8_t w[240]) {
+    int total = 4 * (nk + 7);
+    memcpy(w + 4 * (total - nk), last, 4 * nk);
+    for (int i = total - 1; i >= nk; i--) {
+        uint8_t t[4];
+        memcpy(t, w + 4 * (i - 1), 4);
+        key_word_f(t, i, nk);
+        for (int j = 0; j < 4; j++) w[4 * (i - nk) + j] = w[4 * i + j] ^ t[j];
+    }
+}
+static void aes_encrypt(const uint8_t *w, int nr, const uint8_t in[16], uint8_t out[16]) {
     uint8_t st[16];
     for (int i = 0; i < 16; i++) st[i] = in[i] ^ w[i];
-    for (int rnd = 1; rnd <= 10; rnd++) {
+    for (int rnd = 1; rnd <= nr; rnd++) {
         uint8_t t[16];
         for (int c = 0; c < 4; c++) for (int r = 0; r < 4; r++)      /* SubBytes + ShiftRows */
             t[4 * c + r] = SBOX[st[4 * ((c + r) % 4) + r]];
-        if (rnd != 10)
+        if (rnd != nr)
             for (int c = 0; c < 4; c++) {                              /* MixColumns */
                 uint8_t *a = t + 4 * c, b0 = a[0], b1 = a[1], b2 = a[2], b3 = a[3];
                 a[0] = gmul(b0, 2) ^ gmul(b1, 3) ^ b2 ^ b3;
@@ -201,10 +206,10 @@ static void aes_encrypt(const uint8_t w[176], const uint8_t in[16], uint8_t out[
     }
     memcpy(out, st, 16);
 }
-static void aes_decrypt(const uint8_t w[176], const uint8_t in[16], uint8_t out[16]) {
+static void aes_decrypt(const uint8_t *w, int nr, const uint8_t in[16], uint8_t out[16]) {
     uint8_t st[16];
-    for (int i = 0; i < 16; i++) st[i] = in[i] ^ w[160 + i];
-    for (int rnd = 9; rnd >= 0; rnd--) {
+    for (int i = 0; i < 16; i++) st[i] = in[i] ^ w[16 * nr + i];
+    for (int rnd = nr - 1; rnd >= 0; rnd--) {
         uint8_t t[16];
         for (int c = 0; c < 4; c++) for (int r = 0; r < 4; r++)      /* InvShiftRows + InvSubBytes */
             t[4 * ((c + r) % 4) + r] = INV_SBOX[st[4 * c + r]];
@@ -222,9 +227,14 @@ static void aes_decrypt(const uint8_t w[176], const uint8_t in[16], uint8_t out[
     memcpy(out, st, 16);
 }
 
-/* ---------------------------------------------------------------- AES128 accelerator ------- */
+/* ---------------------------------------------------------------- AES128 / AES256 accelerator */
 /* Register map per TARGETS.md (SLAU259 AES128 chapter). AESASTAT byte counters are *unconfirmed*
  * (KEYCNT 7:4, DINCNT 11:8, DOUTCNT 15:12); the flag bits BUSY/KEYWR/DINWR/DOUTRD are confirmed.
+ * The AES256 module (SLAU367 "AES256 Accelerator") adds the key length AESACTL0.AESKLx (bits 3:2:
+ * 00 AES-128, 01 AES-192, 10 AES-256; changing it resets the key memory) and AESAXDIN (offset
+ * 0xC: the bytes written are XORed into the state, the previous operation's output, and the 16th
+ * starts the operation as AESADIN's does). AESAXIN (0xE, XOR without a start) is not modelled:
+ * a write to it faults.
  * The result is computed when the operation starts and released at aes_done (see the timing
  * contract at the top); every access that real hardware would answer wrongly while BUSY is a fault. */
 #define AES_BUSY 0x1
@@ -239,8 +249,10 @@ static void aes_reset(sim_t *s) {
     s->keycnt = s->dincnt = s->doutcnt = 0;
     s->key_valid = s->dout_valid = s->dout_allread = s->keygen_pending = 0;
     s->aes_done = 0;
-    memset(s->key, 0, 16); memset(s->din, 0, 16); memset(s->dout, 0, 16);
+    memset(s->key, 0, 32); memset(s->din, 0, 16); memset(s->dout, 0, 16);
 }
+static int aes_kl(sim_t *s) { return (s->aes_ctl >> 2) & 3; }          /* 0, 1, 2: AES-128/192/256 */
+static int aes_nk(sim_t *s) { return 4 + 2 * aes_kl(s); }               /* key words */
 static int aes_busy(sim_t *s) { return s->now < s->aes_done; }
 static uint16_t aes_stat(sim_t *s) {
     uint16_t v = 0;
@@ -260,39 +272,48 @@ static void aes_check_idle(sim_t *s, const char *what) {
               (unsigned long long)s->now, (unsigned long long)(s->aes_done - s->now));
 }
 static void aes_write_byte(sim_t *s, uint32_t off, uint8_t b) {
-    uint8_t w[176];
+    uint8_t w[240];
+    int kl = aes_kl(s), nk = aes_nk(s), nr = nk + 6, kb = 4 * nk;
     switch (off) {
     case 6:  /* AESAKEY */
         aes_check_idle(s, "write to AESAKEY");
-        if (s->keycnt == 16 || s->key_valid) { s->keycnt = 0; s->key_valid = 0; }
+        if (s->keycnt == kb || s->key_valid) { s->keycnt = 0; s->key_valid = 0; }
         s->key[s->keycnt++] = b;
-        if (s->keycnt == 16) {
+        if (s->keycnt == kb) {
             s->key_valid = 1;
             s->keycnt = 0;
-            if ((s->aes_ctl & 3) == 2) {   /* OP=10: the last round key replaces the cipher key */
-                key_expand(s->key, w);
-                memcpy(s->key, w + 160, 16);
-                s->aes_done = s->now + s->lat_keygen;
+            if ((s->aes_ctl & 3) == 2) {   /* OP=10: the schedule's last Nk words replace the cipher key */
+                key_expand(s->key, nk, w);
+                memcpy(s->key, w + 4 * (4 * (nk + 7) - nk), kb);
+                s->aes_done = s->now + s->lat[kl][2];
             }
         }
         return;
-    case 8: { /* AESADIN */
-        aes_check_idle(s, "write to AESADIN");
-        if (!s->key_valid) fault(s, "AES accelerator: AESADIN written before all 16 AESAKEY bytes");
-        s->din[s->dincnt++] = b;
+    case 8: case 0xC: { /* AESADIN; AESAXDIN: the byte XORed into the state (the last output) */
+        aes_check_idle(s, off == 8 ? "write to AESADIN" : "write to AESAXDIN");
+        if (off == 0xC && !s->aes_xor_in)
+            fault(s, "AES accelerator: write to AESAXDIN, which this module (AES128) does not have");
+        if (!s->key_valid) fault(s, "AES accelerator: %s written before all %d AESAKEY bytes",
+                                 off == 8 ? "AESADIN" : "AESAXDIN", kb);
+        if (off == 0xC && !s->dout_valid)
+            fault(s, "AES accelerator: AESAXDIN written before any operation produced a state to XOR into");
+        s->din[s->dincnt] = off == 8 ? b : (uint8_t)(b ^ s->dout[s->dincnt]);
+        s->dincnt++;
         s->dout_allread = 0;
         if (s->dincnt < 16) return;
         s->dincnt = 0;
         uint32_t lat;
         switch (s->aes_ctl & 3) {
-        case 0: key_expand(s->key, w); aes_encrypt(w, s->din, s->dout); lat = s->lat_enc; break;
-        case 1: key_expand(s->key, w); aes_decrypt(w, s->din, s->dout); lat = s->lat_dec; break;
-        case 3: key_expand_from_last(s->key, w); aes_decrypt(w, s->din, s->dout); lat = s->lat_decgen; break;
+        case 0: key_expand(s->key, nk, w); aes_encrypt(w, nr, s->din, s->dout); lat = s->lat[kl][0]; break;
+        case 1: key_expand(s->key, nk, w); aes_decrypt(w, nr, s->din, s->dout); lat = s->lat[kl][1]; break;
+        case 3: key_expand_from_last(s->key, nk, w); aes_decrypt(w, nr, s->din, s->dout); lat = s->lat[kl][3]; break;
         default: fault(s, "AES accelerator: AESADIN written with AESACTL0.OP=10 (key generation takes no data)");
         }
         s->dout_valid = 1; s->doutcnt = 0;
         s->aes_done = s->now + lat;
         return; }
+    case 0xE:
+        fault(s, "AES accelerator: write to AESAXIN (XOR without start) is not modelled");
     default:
         fault(s, "AES accelerator: write to read-only or reserved register at offset 0x%X", off);
     }
@@ -321,7 +342,13 @@ static void aes_write(sim_t *s, uint32_t off, uint32_t v, int byte) {
         aes_check_idle(s, "write to AESACTL0");
         uint16_t nv = byte ? (off ? (uint16_t)((s->aes_ctl & 0xFF) | (v & 0xFF) << 8) : (uint16_t)((s->aes_ctl & 0xFF00) | (v & 0xFF)))
                            : (uint16_t)v;
-        if (nv & AES_SWRST) { aes_reset(s); nv &= (uint16_t)~AES_SWRST; }
+        if (nv & AES_SWRST) {   /* the AES256 module keeps OPx and KLx (SLAU367) */
+            uint16_t keep = s->aes_xor_in ? (uint16_t)(s->aes_ctl & 0xF) : 0; aes_reset(s); s->aes_ctl = keep; nv &= (uint16_t)~AES_SWRST; }
+        int kl = (nv >> 2) & 3;
+        if (kl == 3 || !(s->aes_klmask >> kl & 1))
+            fault(s, "AES accelerator: AESACTL0 key length %s is not supported by this module",
+                  kl == 3 ? "11 (reserved)" : kl == 1 ? "AES-192" : "AES-256");
+        if (kl != aes_kl(s)) { s->keycnt = 0; s->key_valid = 0; }   /* a new key length resets the key memory */
         s->aes_ctl = nv & (uint16_t)~AES_RDYIFG;
         return;
     }
@@ -977,12 +1004,19 @@ int msp_set_mpy(sim_t *s, int kind, uint32_t base) {
     memset(s->kind + base, K_MPY, len);
     return 0;
 }
-int msp_set_aes(sim_t *s, uint32_t base, uint32_t enc, uint32_t dec, uint32_t keygen, uint32_t decgen) {
-    if (base + 0x10 > 0x10000) return -1;
-    s->aes_on = 1; s->aes_base = base;
-    s->lat_enc = enc; s->lat_dec = dec; s->lat_keygen = keygen; s->lat_decgen = decgen;
+/* The AES module at `base`: `klmask` the key lengths it has (bit 0 AES-128, 1 AES-192, 2 AES-256),
+ * `xor_in` whether it has AESAXDIN/AESAXIN, `lat` 12 latencies [key length][encrypt, decrypt,
+ * keygen, decrypt with generated key] (entries of missing key lengths unused). */
+int msp_set_aes_module(sim_t *s, uint32_t base, int klmask, int xor_in, const uint32_t *lat) {
+    if (base + 0x10 > 0x10000 || !(klmask & 1) || klmask > 7) return -1;
+    s->aes_on = 1; s->aes_base = base; s->aes_klmask = klmask; s->aes_xor_in = xor_in;
+    for (int k = 0; k < 3; k++) for (int o = 0; o < 4; o++) s->lat[k][o] = lat[4 * k + o];
     memset(s->kind + base, K_AES, 0x10);
     return 0;
+}
+int msp_set_aes(sim_t *s, uint32_t base, uint32_t enc, uint32_t dec, uint32_t keygen, uint32_t decgen) {
+    uint32_t lat[12] = {enc, dec, keygen, decgen};
+    return msp_set_aes_module(s, base, 1, 0, lat);
 }
 int msp_set_wdt(sim_t *s, uint32_t addr) {
     if (addr & 1 || addr + 2 > 0x10000) return -1;

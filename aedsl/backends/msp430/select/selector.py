@@ -106,9 +106,9 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
         self.emit(mn, b, d)
         return d
 
-    def configure_accel(self, chip, schedule: str) -> None:
+    def configure_accel(self, chip, schedule: str, chain: str = "xor_in") -> None:
         """The backend hands the chip over here; the multiplier is a chip peripheral too."""
-        super().configure_accel(chip, schedule)
+        super().configure_accel(chip, schedule, chain)
         self.configure_multiplier(chip)
 
     # --- hooks of the shared handlers (aedsl/codegen/select) -----------------------------------

@@ -9,7 +9,7 @@ from aedsl import chips, toolchain
 from aedsl.backends.registry import target_for
 
 ASM = Path(__file__).parent / "asm"
-ALL_CHIPS = ("cc430f6137", "msp430f1611", "msp430f5528", "stm32f030")
+ALL_CHIPS = ("cc430f6137", "msp430f1611", "msp430f5528", "msp430fr5969", "stm32f030", "samd21g18")
 
 
 def harness_source(chip) -> Path:
