@@ -12,6 +12,12 @@ What is measured, and how (docs/BENCHMARKS.md repeats this for readers):
   key-setup stage, exported by the backend -- otherwise key setup is included and the record says so.
 - Block ciphers call the generated `key_schedule`, `encrypt_block`, `decrypt_block` directly (seed
   003 reports the cipher alone): cycles/byte of one block, and the key schedule's cycles.
+- One function (`bench_function`, `aedsl bench --function NAME`): the spec compiled with only that
+  function and its callees, called once on random inputs (scalar parameters given by `args`,
+  e.g. an Ascon-p round count) -- a permutation or a keystream step alone, as seed 002 Table 2
+  reports its primitives. rom_bytes: that function's code, the subroutines it calls and the
+  spec's tables (its callees that are exported too are left out: they are inlined or called
+  through their own symbol, which then counts).
 - Message, AD, nonce, key and output buffers live in the simulator-only benchmark region
   (`toolchain.bench_region`), so 4 KB messages fit a 4 KB-RAM chip; code, tables and the stack are
   in the chip's own flash and RAM.
@@ -32,7 +38,7 @@ from pathlib import Path
 from aedsl import chips as chips_mod
 from aedsl.frontend.diagnostics import SpecError
 from aedsl.papers import SEED001_AD, SEED001_MSG
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import DEFAULT_MAX_STEPS, Buffer, Program
 
 
 class MeasurementError(RuntimeError):
@@ -115,9 +121,9 @@ BUFFER_SLACK = 64                  # alignment padding of up to 6 buffers
 class AeadBench:
     """One compiled AEAD variant linked with the runtime, ready to measure."""
 
-    def __init__(self, unit, chip):
+    def __init__(self, unit, chip, max_steps: int = DEFAULT_MAX_STEPS):
         from aedsl import aead_runtime as rt
-        self.unit, self.chip = unit, chip
+        self.unit, self.chip, self.max_steps = unit, chip, max_steps
         self.api = rt.api_params(unit)
         self.elf_path = rt.build_with_runtime(unit, chip)
         self.program = Program(self.elf_path, chip, bench=True)
@@ -134,7 +140,7 @@ class AeadBench:
         need = sum(len(a.content) for a in args if isinstance(a, Buffer)) + BUFFER_SLACK
         region = "bench" if need <= bench_region(self.chip).length else "ram"
         self.regions_used.add(region)
-        return self.program.call(symbol, args, buffer_region=region)
+        return self.program.call(symbol, args, buffer_region=region, max_steps=self.max_steps)
 
     def _footprint(self) -> tuple[int, int]:
         from aedsl import aead_runtime as rt
@@ -182,8 +188,9 @@ class AeadBench:
         return r, out
 
 
-def _aead_records(unit, chip, sizes, ad_len: int, key_setup: str, workload: str = "") -> list[Record]:
-    b = AeadBench(unit, chip)
+def _aead_records(unit, chip, sizes, ad_len: int, key_setup: str, workload: str = "",
+                  max_steps: int = DEFAULT_MAX_STEPS) -> list[Record]:
+    b = AeadBench(unit, chip, max_steps)
     exclude = key_setup == "exclude" and b.api.key_setup
     notes = [BUFFERS_NOTE, f"nonce {b.api.npub_bytes} B, tag {b.api.tag_bytes} B"]
     if key_setup == "exclude" and not b.api.key_setup:
@@ -262,10 +269,12 @@ def compile_unit(spec, chip, knobs: dict | None):
 
 
 def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_len: int = 0,
-               key_setup: str = "exclude", sweep: int | None = None, seed001: bool | None = None) -> list[Record]:
+               key_setup: str = "exclude", sweep: int | None = None, seed001: bool | None = None,
+               max_steps: int = DEFAULT_MAX_STEPS) -> list[Record]:
     """Records for one spec variant on one chip (see the module docstring). `sweep`: also measure
     every `sweep` bytes from 0 to 256 (workload "sweep", key setup included). `seed001`: the
-    256-byte message + 16-byte AD workload with key setup included (default: on ARM chips)."""
+    256-byte message + 16-byte AD workload with key setup included (default: on ARM chips).
+    `max_steps`: the instructions one measured call may take before it counts as hung."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     unit, elf = compile_unit(spec, chip, knobs)
     from aedsl import aead_runtime as rt
@@ -275,7 +284,7 @@ def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_le
         return _with_energy(_block_records(unit, chip, elf), chip)
     if not rt.is_aead(unit):
         raise SpecError("neither a block cipher nor an AEAD scheme; nothing to benchmark", str(spec))
-    recs = _aead_records(unit, chip, sizes, ad_len, key_setup)
+    recs = _aead_records(unit, chip, sizes, ad_len, key_setup, max_steps=max_steps)
     if seed001 is None:
         seed001 = chip.cpu in SEED001_CPUS
     if seed001:
@@ -303,6 +312,43 @@ def _with_energy(recs: list[Record], chip) -> list[Record]:
             r.energy_nj_per_byte = energy(chip, r.cycles_per_byte).uj * 1e3
         r.notes.append(ENERGY_NOTE)
     return recs
+
+
+def bench_function(spec, chip, knobs: dict | None, function: str, args: dict | None = None,
+                   max_steps: int = DEFAULT_MAX_STEPS) -> list[Record]:
+    """One record: function `function` of the spec, compiled alone (with its callees) and called
+    once on random inputs; `args` gives scalar parameters by name (the others are random)."""
+    from aedsl.driver import compile_spec
+    from aedsl.engines.sim import build_elf
+    chip = chips_mod.load(chip) if isinstance(chip, str) else chip
+    unit = compile_spec(spec, chip, knobs or {}, entry=function)
+    elf = build_elf(unit, chip, with_runtime=False)
+    e = unit.entries[function]
+    args = dict(args or {})
+    unknown = sorted(set(args) - {p.name for p in e.params if p.kind == "word"})
+    if unknown:
+        raise SpecError(f"{function}: no scalar parameter {', '.join(unknown)} (its parameters: "
+                        f"{', '.join(f'{p.name} ({p.kind})' for p in e.params)})", str(spec))
+    rng = random.Random(6)
+    argv = []
+    for p in e.params:
+        if p.kind == "word":
+            argv.append(int(args[p.name]) if p.name in args else rng.getrandbits(p.width))
+        elif p.kind in ("mem", "wide"):
+            argv.append(Buffer(rng.randbytes(p.nbytes)))
+        else:
+            raise SpecError(f"{function}: parameter {p.name} is a byte string; measure it through its scheme",
+                            str(spec))
+    argv += [Buffer(2 * (-(-w // 16))) for w in e.results]
+    prog = Program(elf, chip)
+    r = prog.call(e.symbol, argv, max_steps=max_steps)
+    others = {x.symbol for n, x in unit.entries.items() if n != function}
+    rom = sum(s["rom"] for n, s in prog.elf.symbol_sizes().items() if n not in others)
+    given = ", ".join(f"{k}={v}" for k, v in args.items())
+    return [Record(spec=Path(spec).stem, chip=chip.name, knobs=dict(unit.knobs), op=function, ad_len=0, msg_len=0,
+                   cycles=r.cycles, cycles_per_byte=None, rom_bytes=rom, ram_bytes=prog.elf.sizes().ram,
+                   stack_bytes=r.stack_bytes, via="the generated function alone",
+                   notes=[f"random inputs{'; ' + given if given else ''}"])]
 
 
 def to_json(records: list[Record]) -> str:

@@ -16,6 +16,7 @@ from aedsl.codegen.unit import Compiled
 from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir import pipeline
+from aedsl.ir.nodes import walk_ops
 from aedsl.ir.pipeline import run_passes
 from aedsl.knobs import Knob
 
@@ -37,9 +38,26 @@ def check_knobs(chip, knobs: dict) -> dict[str, str]:
     return {k: (reg[k].check(v) if k in reg else str(v)) for k, v in knobs.items()}
 
 
-def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None) -> Compiled:
+def only_function(module, name: str, spec_path) -> None:
+    """Keep in `module` only function `name` of the spec itself and the functions it calls, so the
+    unit exports `name` (and its callees) whatever the spec is: one function of a scheme, e.g.
+    a keystream step, compiled to be measured alone."""
+    if "." in name or not module.has_function(name):
+        own = sorted(f.name for f in module.functions if "." not in f.name)
+        raise SpecError(f"no function {name!r} in the spec (its own functions: {', '.join(own)})", str(spec_path))
+    keep, todo = set(), [name]
+    while todo:
+        fname = todo.pop()
+        if fname not in keep:
+            keep.add(fname)
+            todo += [op.attrs["callee"] for op in walk_ops(module.function(fname).body) if op.opcode == "call"]
+    module.functions = [f for f in module.functions if f.name in keep]
+
+
+def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None,
+                 entry: str | None = None) -> Compiled:
     """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
-    `skip_passes`."""
+    `skip_passes`. `entry`: compile only that function and its callees (`only_function`)."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     knobs = check_knobs(chip, knobs or {})
     backend = registry.target_for(chip)
@@ -61,6 +79,8 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
         # S-box-only AES has no inverse T-tables, so the plain inverse cipher wins): reload
         # with it; an explicit -k still overrides it
         module = load_module(spec_path, {**{k: v for k, v in knobs.items() if k not in own}, **implied})
+    if entry is not None:
+        only_function(module, entry, spec_path)
     extra = {k: v for k, v in knobs.items() if k in own}
     knobs = backend.pass_knobs(module, chip, knobs)
     # exported functions keep their pre-pass interface (word legalization splits parameters)

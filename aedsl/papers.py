@@ -140,6 +140,54 @@ SEED000, SEED001, SEED003 = _seed000(), _seed001(), _seed003()
 FIGURES: tuple[Figure, ...] = tuple(SEED000 + SEED001 + SEED003)
 
 
+# ---- seed 002 and the other references of issue 10 (tables as the benchmark doc renders them) ----
+
+# seed 002 (Franck & Großschädl, MSP430F1611) Table 2: the assembly primitives alone. label, spec,
+# our function, its scalar arguments, paper cycles, paper size (code + tables, bytes), bytes of
+# plaintext one call processes ("Encr. bytes"; Grain: POGen + AUGen together per byte), and what
+# the figure measures (seed 002 §4 text below Table 2).
+SEED002_T2 = [
+    ("Spongent-π[160]", "spongent_pi160.ae", "permute", {}, 40495, 822, 20, "one permutation (80 rounds)"),
+    ("Grain-128A POGen", "grain128aeadv2.ae", "clock16", {}, 584, 916, 1, "16 pre-output bits (8 keystream + 8 MAC bits)"),
+    ("Grain-128A AUGen", "grain128aeadv2.ae", "authenticate", {}, 287, 144, 1, "authentication of 8 message bits"),
+    ("Ascon-p6", "ascon_p.ae", "permute", {"rounds": 6}, 3520, 710, 8, "the permutation with 6 rounds (IsapEnc's)"),
+    ("PHOTON256", "photon256.ae", "permute", {}, 17034, 1612, 16, "one permutation (12 rounds)"),
+    ("SKINNY-128-384+", "skinny128_384plus.ae", "encrypt_block", {}, 5490, 782, 16,
+     "one 16-byte block, the round tweakeys given as input"),
+]
+# The AEAD430 repository's README gives 16 597 cycles for a SKINNY-128-384+ function that also
+# takes the tweakey inputs (schedule + block); ours beside it: key_schedule + encrypt_block.
+AEAD430_SKINNY_WITH_TWEAKEY = 16597
+# seed 002 Table 3: cycles of authenticated encryption with key setup, per (AD, message) bytes.
+SEED002_CELLS = ((16, 0), (128, 0), (1024, 0), (0, 16), (0, 128), (0, 1024), (16, 16), (128, 128), (1024, 1024))
+SEED002_T3 = {
+    "Elephant (Dumbo)": ("elephant_dumbo.ae", (166795, 417230, 2254717, 167203, 668652, 4430480, 208684, 958893, 6545252)),
+    "Grain-128AEADv2": ("grain128aeadv2.ae", (36044, 142203, 984501, 36140, 142007, 988727, 51165, 263164, 1952182)),
+    "ISAP-A-128A": ("isap_a_128a.ae", (157330, 269556, 1167124, 277555, 448833, 1818817, 293583, 577058, 2844610)),
+    "PHOTON-Beetle": ("photon_beetle_aead128.ae", (35494, 157254, 1131094, 36212, 162830, 1175534, 53676, 302025, 2288569)),
+    "Romulus-N": ("romulus_n.ae", (25793, 70171, 381894, 26064, 71706, 436601, 26127, 116118, 792736)),
+}
+SEED001_NORX_CYCLES = next(f.cycles for f in SEED001 if f.label == "NORX32-4-1")
+# Issue 10's other references, key setup included: label, spec, chip, AD bytes, message bytes,
+# reference cycles (and code bytes), where the figure is from, the issue's goal for ours.
+LWC_REFERENCES = [
+    ("Ascon-128 v1.2", "ascon128.ae", "msp430f1611", 1024, 1024, 941924, None,
+     "Alsahli et al. 2022 (hand-written Ascon-p; cited in seed 002 §4)", "≤ reference"),
+    ("Ascon-128 v1.2", "ascon128.ae", "stm32f030", 16, 256, 41829, 2726,
+     "ascon-c `armv6m`, arm-none-eabi-gcc -O2, run in our stm32f030 simulator (issue 10)", "≤ reference, ≤ its size"),
+    ("NORX32-4-1", "norx32_4_1.ae", "stm32f030", 16, 256, SEED001_NORX_CYCLES, None,
+     "Cifra on STM32F030 (seed 001)", "≤ half"),
+    ("Romulus-N", "romulus_n.ae", "stm32f030", 0, 256, 139783, None,
+     "NIST LWC Cortex-M0+ benchmark, `benchmarks/mkrzero-aead-summary.csv`", "≤ half"),
+    ("Grain-128AEADv2", "grain128aeadv2.ae", "stm32f030", 0, 256, 185319, None,
+     "NIST LWC Cortex-M0+ benchmark, `benchmarks/mkrzero-aead-summary.csv`", "≤ half"),
+]
+
+# NIST LWC benchmark (usnistgov/Lightweight-Cryptography-Benchmarking, benchmarks/mkrzero-aead-summary.csv):
+# the Arduino MKR Zero (SAMD21G18, Cortex-M0+ at 48 MHz), `_reference_` aes-gcm, cycles of enc(AD:msg)
+NIST_LWC_MKRZERO = [("AES-128-GCM", "gcm.ae", {"key_bits": 128}, "mbedtls o3", 0, 256, 87249)]
+
+
 def seed003_aes_name(tables: str, unroll: str | None = None) -> str | None:
     """Seed 003's name for our AES variant (`aes_tables`, `unroll`), None if it has none."""
     return SEED003_AES_NAMES.get((tables, unroll), SEED003_AES_NAMES.get((tables, None)))

@@ -1,4 +1,5 @@
-"""`aedsl bench SPEC --chip CHIP [-k knob=value]... [--json] [--key-setup include|exclude]`:
+"""`aedsl bench SPEC --chip CHIP [-k knob=value]... [--json] [--key-setup include|exclude]
+[--function NAME [--arg NAME=VALUE]...]`:
 cycles, cycles/byte, ROM, RAM and stack of a compiled spec in the chip's simulator (aedsl/bench.py
 says exactly what is measured). Exit 0 on success, 1 if a measurement failed (e.g. wrong
 decryption), 2 on a usage or spec error (`aedsl.cli` reports the errors)."""
@@ -6,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_knob_argument, byte_count, chip_name, message_sizes, positive_int
+from .options import UsageError, add_knob_argument, byte_count, chip_name, message_sizes, positive_int
 
 HELP = "measure a compiled spec in the simulator: cycles/byte (16 B, IPI, 4 KB), ROM, RAM, stack"
 
@@ -24,9 +25,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ad-len", type=byte_count, default=0, help="associated data bytes (default 0)")
     p.add_argument("--sweep", type=positive_int, nargs="?", const=16, default=None, metavar="STEP",
                    help="AEAD: also cycles vs message length 0..256 every STEP bytes (default 16), key setup included")
+    p.add_argument("--function", metavar="NAME",
+                   help="measure this one function of the spec alone (compiled with its callees, random inputs), "
+                        "e.g. a permutation or a keystream step")
+    p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                   help="with --function: a scalar parameter's value (repeatable; the others are random)")
+    p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
+                   help="instructions one measured call may run before it counts as hung (default 50 000 000)")
     p.add_argument("--seed001", action=argparse.BooleanOptionalAction, default=None,
                    help="AEAD: also seed 001's workload (256 B message, 16 B AD, key setup included); "
                         "default on for ARM chips")
+
+
+def parse_args(items: list[str]) -> dict[str, int]:
+    """--arg NAME=VALUE items (integers, decimal or 0x hex)."""
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        try:
+            out[name.strip()] = int(value, 0)
+        except ValueError:
+            raise UsageError(f"--arg {item!r}: expected NAME=INTEGER") from None
+        if not eq or not name.strip():
+            raise UsageError(f"--arg {item!r}: expected NAME=INTEGER")
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,9 +56,15 @@ def run(args: argparse.Namespace) -> int:
     from aedsl.knobs import parse_knobs
 
     knobs = parse_knobs(args.knob)
-    records = bench.bench_spec(args.spec, args.chip, knobs, sizes=args.sizes or bench.DEFAULT_SIZES,
-                               ad_len=args.ad_len, key_setup=args.key_setup, sweep=args.sweep,
-                               seed001=args.seed001)
+    steps = args.max_steps or bench.DEFAULT_MAX_STEPS
+    if args.function:
+        records = bench.bench_function(args.spec, args.chip, knobs, args.function, parse_args(args.arg), steps)
+    elif args.arg:
+        raise UsageError("--arg needs --function")
+    else:
+        records = bench.bench_spec(args.spec, args.chip, knobs, sizes=args.sizes or bench.DEFAULT_SIZES,
+                                   ad_len=args.ad_len, key_setup=args.key_setup, sweep=args.sweep,
+                                   seed001=args.seed001, max_steps=steps)
     if args.json:
         print(bench.to_json(records))
         return 0

@@ -28,6 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag-len", type=positive_int, help="tag bytes in CT of LWC-format files (default: inferred)")
     p.add_argument("--per-section", type=positive_int,
                    help="CAVP GCM: keep the first N cases of each section (deterministic sample)")
+    p.add_argument("--every", type=positive_int,
+                   help="keep vectors 0, N, 2N, .. and the last of the file (deterministic sample)")
     p.add_argument("--max-failures", type=byte_count, default=10, help="failures printed in full (default 10)")
     p.add_argument("--list", action="store_true", help="list the vector source names and exit")
 
@@ -76,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         options["tag_len"] = args.tag_len
     if args.per_section is not None:
         options["per_section"] = args.per_section
+    if args.every is not None:
+        options["every"] = args.every
     # `aedsl kat SPEC --chip CHIP` means the generated code in that chip's simulator (it used to
     # fall back to the reference library, which made such a run check nothing of ours)
     engine_name = args.engine or ("sim" if args.chip else "interp" if args.spec else "ref")

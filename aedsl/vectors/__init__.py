@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import cavp_block, cavp_ccm, cavp_gcm, cryptopp, fips197, lwc_kat, ocb3_rfc7253, speck_paper, wycheproof
+from . import (cavp_block, cavp_ccm, cavp_gcm, cryptopp, fips197, lwc_kat, ocb3_rfc7253, skinny_kat, speck_paper,
+               wycheproof)
 from .records import AeadVector, BlockVector, Origin, VectorFormatError, VectorKindError
 from .sources import SOURCES
 
@@ -20,6 +21,7 @@ READERS = {
     "cavp-block": cavp_block.read,
     "cryptopp": cryptopp.read,
     "speck-paper": speck_paper.read,
+    "skinny": skinny_kat.read,
     "fips197": fips197.read,
 }
 
@@ -46,14 +48,25 @@ def detect_format(path: str | Path) -> str:
         return "cryptopp"
     if "[speck" in low:
         return "speck-paper"
+    if "[skinny" in low:
+        return "skinny"
     if "count = " in low and "nonce" in low:
         return "ocb3" if "ciphertext" in low else "lwc"
     raise VectorFormatError(f"{path}: cannot tell the vector format; pass fmt= (one of {', '.join(READERS)})")
 
 
-def load(name_or_path: str | Path, fmt: str | None = None, **options) -> list:
+def load(name_or_path: str | Path, fmt: str | None = None, every: int | None = None, **options) -> list:
     """All records of a named source or a file (options go to the reader, e.g. `per_section`
-    for CAVP GCM, `tag_len` for LWC files)."""
+    for CAVP GCM, `tag_len` for LWC files). `every` N keeps records 0, N, 2N, .. and the last, in
+    file order (a deterministic sample of any source: every 33rd vector of an LWC KAT file covers
+    every AD length 0..32 at varying message lengths)."""
+    recs = _load(name_or_path, fmt, **options)
+    if every and every > 1:
+        recs = [r for i, r in enumerate(recs) if i % every == 0 or i == len(recs) - 1]
+    return recs
+
+
+def _load(name_or_path: str | Path, fmt: str | None = None, **options) -> list:
     if str(name_or_path) in SOURCES:
         src = SOURCES[str(name_or_path)]
         path, fmt = src.path, fmt or src.fmt

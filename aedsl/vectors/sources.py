@@ -86,6 +86,10 @@ def _catalogue() -> dict[str, Source]:
         Source("speck-paper", "shared", "speck/speck_paper_test_vectors.txt", "speck-paper", engine="speck",
                about="SPECK paper Appendix C, all 10 parameter sets"),
         Source("fips197", "", "", "fips197", engine="aes", about="FIPS 197 Appendix C.1-C.3"),
+        Source("skinny:128-384plus", "shared", "skinny-128-384plus/skinny128_384_vectors.txt", "skinny",
+               {"rounds": 40}, about="SKINNY-128-384+ (40 rounds, Romulus v1.3), one block"),
+        Source("skinny:128-384", "shared", "skinny-128-384plus/skinny128_384_vectors.txt", "skinny",
+               {"rounds": 56}, about="SKINNY-128-384 (56 rounds, SKINNY paper), one block"),
     ]
     lwc = {"ascon128": "ascon128", "ascon128a": "ascon128a"}
     shared = shared_vectors_dir()

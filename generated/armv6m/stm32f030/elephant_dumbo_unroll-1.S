@@ -7,142 +7,190 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- elephant_dumbo_encrypt: elephant_dumbo.encrypt
-@     frame 68 bytes (4 spill slots, 4 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 104 bytes of code and literals
-	.section .text.elephant_dumbo_encrypt,"ax",%progbits
-	.global elephant_dumbo_encrypt
-	.type elephant_dumbo_encrypt, %function
+@ --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
+@     frame 56 bytes (0 spill slots, 0 on the stack; locals 56), saves r4, r5
+@     estimated 80 bytes of code and literals
+	.section .text.elephant_dumbo_key_setup,"ax",%progbits
+	.global elephant_dumbo_key_setup
+	.type elephant_dumbo_key_setup, %function
 	.thumb_func
 	.balign 4
-elephant_dumbo_encrypt:
+elephant_dumbo_key_setup:
+	push	{r4, r5, lr}
+	sub	sp, #56
+	mov	r4, r2
+	@ elephant_dumbo.ae:66: lk[0] = P.permute(load_le(key, 0, 16) as u160)
+	movs	r1, #3
+	tst	r0, r1
+	beq	.Lelephant_dumbo_key_setup_words2
+.Lelephant_dumbo_key_setup_bytes1:
+	add	r3, sp, #0
+	movs	r2, #16
+.Lelephant_dumbo_key_setup_cpy4:
+	subs	r2, #1
+	bcc	.Lelephant_dumbo_key_setup_cpyd3
+	ldrb	r1, [r0, r2]
+	strb	r1, [r3, r2]
+	b	.Lelephant_dumbo_key_setup_cpy4
+.Lelephant_dumbo_key_setup_cpyd3:
+	mov	r0, r3
+.Lelephant_dumbo_key_setup_words2:
+	ldr	r3, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r1, [r0, #8]
+	ldr	r0, [r0, #12]
+	str	r3, [sp, #16]
+	str	r2, [sp, #20]
+	str	r1, [sp, #24]
+	str	r0, [sp, #28]
+	movs	r0, #0
+	str	r0, [sp, #32]
+	add	r0, sp, #16
+	add	r1, sp, #36
+	bl	elephant_dumbo_P_permute
+	ldr	r5, [sp, #36]
+	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #52]
+	str	r5, [r4]
+	str	r3, [r4, #4]
+	str	r2, [r4, #8]
+	str	r1, [r4, #12]
+	str	r0, [r4, #16]
+	add	sp, #56
+	pop	{r4, r5, pc}
+	.ltorg
+	.size elephant_dumbo_key_setup, .-elephant_dumbo_key_setup
+
+
+@ --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
+@     frame 60 bytes (3 spill slots, 3 on the stack; locals 16), saves r4, r5, r6, r7
+@     estimated 94 bytes of code and literals
+	.section .text.elephant_dumbo_encrypt_with,"ax",%progbits
+	.global elephant_dumbo_encrypt_with
+	.type elephant_dumbo_encrypt_with, %function
+	.thumb_func
+	.balign 4
+elephant_dumbo_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #68
-	str	r0, [sp, #44]
-	mov	r0, r1
-	str	r0, [sp, #40]
-	mov	r0, r2
+	sub	sp, #60
 	str	r0, [sp, #36]
-	mov	r4, r3
-	ldr	r7, [sp, #88]
-	ldr	r6, [sp, #92]
-	ldr	r5, [sp, #96]
-	ldr	r3, [sp, #100]
-	ldr	r2, [sp, #104]
-	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #48]
-	@ elephant_dumbo.ae:95: store_le(tag, 0, crypt(key, nonce, ad, msg, ct, ct))
-	add	r0, sp, #52
+	mov	r0, r1
+	str	r0, [sp, #32]
+	mov	r4, r2
+	ldr	r7, [sp, #80]
+	ldr	r6, [sp, #84]
+	ldr	r5, [sp, #88]
+	ldr	r2, [sp, #92]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #40]
+	@ elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
+	add	r0, sp, #44
 	str	r7, [sp]
 	str	r6, [sp, #4]
 	str	r5, [sp, #8]
-	str	r3, [sp, #12]
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
-	str	r2, [sp, #24]
-	str	r1, [sp, #28]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #40]
-	ldr	r2, [sp, #36]
-	mov	r3, r4
+	str	r2, [sp, #12]
+	str	r1, [sp, #16]
+	str	r2, [sp, #20]
+	str	r1, [sp, #24]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #32]
+	mov	r2, r4
 	bl	elephant_dumbo_crypt
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #48]
+	ldr	r3, [sp, #40]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lelephant_dumbo_encrypt_bytes1
+	bne	.Lelephant_dumbo_encrypt_with_bytes1
 	str	r2, [r3]
 	str	r1, [r3, #4]
-	b	.Lelephant_dumbo_encrypt_stored2
-.Lelephant_dumbo_encrypt_bytes1:
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
-	add	r2, sp, #60
+	b	.Lelephant_dumbo_encrypt_with_stored2
+.Lelephant_dumbo_encrypt_with_bytes1:
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
+	add	r2, sp, #52
 	movs	r1, #8
-.Lelephant_dumbo_encrypt_cpy3:
+.Lelephant_dumbo_encrypt_with_cpy3:
 	subs	r1, #1
-	bcc	.Lelephant_dumbo_encrypt_stored2
+	bcc	.Lelephant_dumbo_encrypt_with_stored2
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lelephant_dumbo_encrypt_cpy3
-.Lelephant_dumbo_encrypt_stored2:
-	add	sp, #68
+	b	.Lelephant_dumbo_encrypt_with_cpy3
+.Lelephant_dumbo_encrypt_with_stored2:
+	add	sp, #60
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.size elephant_dumbo_encrypt, .-elephant_dumbo_encrypt
+	.size elephant_dumbo_encrypt_with, .-elephant_dumbo_encrypt_with
 
 
-@ --- elephant_dumbo_decrypt: elephant_dumbo.decrypt
-@     frame 84 bytes (8 spill slots, 8 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 136 bytes of code and literals
-	.section .text.elephant_dumbo_decrypt,"ax",%progbits
-	.global elephant_dumbo_decrypt
-	.type elephant_dumbo_decrypt, %function
+@ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
+@     frame 76 bytes (7 spill slots, 7 on the stack; locals 16), saves r4, r5, r6, r7
+@     estimated 128 bytes of code and literals
+	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
+	.global elephant_dumbo_decrypt_with
+	.type elephant_dumbo_decrypt_with, %function
 	.thumb_func
 	.balign 4
-elephant_dumbo_decrypt:
+elephant_dumbo_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #84
-	str	r0, [sp, #60]
-	mov	r0, r1
-	str	r0, [sp, #56]
-	mov	r0, r2
+	sub	sp, #76
 	str	r0, [sp, #52]
-	mov	r0, r3
+	mov	r0, r1
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #104]
+	mov	r0, r2
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #36]
-	ldr	r5, [sp, #112]
-	ldr	r3, [sp, #116]
-	ldr	r4, [sp, #120]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #64]
-	@ elephant_dumbo.ae:99: return (load_le(tag, 0, 8) ^ crypt(key, nonce, ad, ct, msg, ct)) == 0
+	mov	r0, r3
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #32]
+	ldr	r5, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r4, [sp, #108]
+	ldr	r2, [sp, #116]
+	ldr	r1, [sp, #120]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #56]
+	@ elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	movs	r0, #3
 	tst	r4, r0
-	beq	.Lelephant_dumbo_decrypt_words2
-.Lelephant_dumbo_decrypt_bytes1:
-	add	r7, sp, #68
+	beq	.Lelephant_dumbo_decrypt_with_words2
+.Lelephant_dumbo_decrypt_with_bytes1:
+	add	r7, sp, #60
 	movs	r6, #8
-.Lelephant_dumbo_decrypt_cpy4:
+.Lelephant_dumbo_decrypt_with_cpy4:
 	subs	r6, #1
-	bcc	.Lelephant_dumbo_decrypt_cpyd3
+	bcc	.Lelephant_dumbo_decrypt_with_cpyd3
 	ldrb	r0, [r4, r6]
 	strb	r0, [r7, r6]
-	b	.Lelephant_dumbo_decrypt_cpy4
-.Lelephant_dumbo_decrypt_cpyd3:
+	b	.Lelephant_dumbo_decrypt_with_cpy4
+.Lelephant_dumbo_decrypt_with_cpyd3:
 	mov	r4, r7
-.Lelephant_dumbo_decrypt_words2:
+.Lelephant_dumbo_decrypt_with_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r4, [r4, #4]
-	add	r6, sp, #76
-	ldr	r0, [sp, #44]
+	add	r6, sp, #68
+	ldr	r0, [sp, #32]
 	str	r0, [sp]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #4]
-	str	r5, [sp, #8]
-	str	r3, [sp, #12]
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
-	str	r5, [sp, #24]
-	str	r3, [sp, #28]
-	str	r6, [sp, #32]
-	ldr	r0, [sp, #60]
-	ldr	r1, [sp, #56]
-	ldr	r2, [sp, #52]
-	ldr	r3, [sp, #48]
+	str	r5, [sp, #4]
+	str	r3, [sp, #8]
+	str	r2, [sp, #12]
+	str	r1, [sp, #16]
+	str	r5, [sp, #20]
+	str	r3, [sp, #24]
+	str	r6, [sp, #28]
+	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #48]
+	ldr	r2, [sp, #44]
+	ldr	r3, [sp, #40]
 	bl	elephant_dumbo_crypt
-	ldr	r0, [sp, #76]
-	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #68]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #36]
 	eors	r1, r0
 	mov	r0, r4
 	eors	r0, r2
@@ -152,1429 +200,12 @@ elephant_dumbo_decrypt:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #56]
 	strh	r1, [r0]
-	add	sp, #84
+	add	sp, #76
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
-	.size elephant_dumbo_decrypt, .-elephant_dumbo_decrypt
-
-
-@ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 244 bytes (72 spill slots, 46 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2632 bytes of code and literals
-	.section .text.elephant_dumbo_crypt,"ax",%progbits
-	.global elephant_dumbo_crypt
-	.type elephant_dumbo_crypt, %function
-	.thumb_func
-	.balign 4
-elephant_dumbo_crypt:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #244
-	mov	r3, r0
-	mov	r4, r2
-	ldr	r0, [sp, #280]
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #284]
-	str	r0, [sp, #112]
-	ldr	r1, [sp, #288]
-	str	r1, [sp, #156]
-	ldr	r0, [sp, #292]
-	str	r0, [sp, #40]
-	ldr	r7, [sp, #296]
-	str	r7, [sp, #152]
-	ldr	r0, [sp, #304]
-	str	r0, [sp, #148]
-	ldr	r0, [sp, #312]
-	str	r0, [sp, #180]
-	@ elephant_dumbo.ae:63: l = P.permute(load_le(key, 0, 16) as u160)
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lelephant_dumbo_crypt_words2
-.Lelephant_dumbo_crypt_bytes1:
-	add	r2, sp, #184
-	movs	r1, #16
-.Lelephant_dumbo_crypt_cpy4:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd3
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lelephant_dumbo_crypt_cpy4
-.Lelephant_dumbo_crypt_cpyd3:
-	mov	r3, r2
-.Lelephant_dumbo_crypt_words2:
-	ldr	r5, [r3]
-	ldr	r2, [r3, #4]
-	ldr	r1, [r3, #8]
-	ldr	r0, [r3, #12]
-	str	r5, [sp, #204]
-	str	r2, [sp, #208]
-	str	r1, [sp, #212]
-	str	r0, [sp, #216]
-	movs	r0, #0
-	str	r0, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #164]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #160]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #168]
-	@ elephant_dumbo.ae:66: blocks_c = 1 + m / block
-	ldr	r0, [sp, #40]
-	lsls	r3, r0, #1
-	lsrs	r1, r0, #31
-	lsls	r2, r0, #3
-	lsrs	r0, r0, #29
-	adds	r2, r3, r2
-	adcs	r1, r0
-	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #4
-	lsrs	r0, r0, #28
-	adds	r2, r2, r5
-	adcs	r1, r0
-	movs	r0, #0
-	adcs	r3, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #7
-	lsrs	r0, r0, #25
-	adds	r5, r2, r5
-	mov	r2, r1
-	adcs	r2, r0
-	mov	r1, r3
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r3, r0, #8
-	lsrs	r0, r0, #24
-	adds	r3, r5, r3
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #11
-	lsrs	r0, r0, #21
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #12
-	lsrs	r0, r0, #20
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #15
-	lsrs	r0, r0, #17
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #16
-	lsrs	r0, r0, #16
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #19
-	lsrs	r0, r0, #13
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #20
-	lsrs	r0, r0, #12
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #23
-	lsrs	r0, r0, #9
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #24
-	lsrs	r0, r0, #8
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #27
-	lsrs	r0, r0, #5
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #28
-	lsrs	r0, r0, #4
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #31
-	lsrs	r0, r0, #1
-	adds	r3, r3, r5
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	adds	r0, r3, r0
-	ldr	r0, [sp, #40]
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r1, r0
-	lsls	r0, r1, #31
-	lsrs	r0, r0, #31
-	lsrs	r1, r2, #5
-	lsls	r0, r0, #27
-	orrs	r1, r0
-	adds	r0, r1, #1
-	str	r0, [sp, #124]
-	@ elephant_dumbo.ae:67: blocks_m = (m + block - 1) / block
-	ldr	r0, [sp, #40]
-	adds	r0, #20
-	subs	r1, r0, #1
-	lsls	r5, r1, #1
-	lsrs	r3, r1, #31
-	lsls	r2, r1, #3
-	lsrs	r0, r1, #29
-	adds	r5, r5, r2
-	adcs	r3, r0
-	movs	r0, #0
-	mov	r2, r0
-	adcs	r2, r0
-	lsls	r6, r1, #4
-	lsrs	r0, r1, #28
-	adds	r5, r5, r6
-	mov	r6, r3
-	adcs	r6, r0
-	mov	r3, r2
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #7
-	lsrs	r0, r1, #25
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #8
-	lsrs	r0, r1, #24
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #11
-	lsrs	r0, r1, #21
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #12
-	lsrs	r0, r1, #20
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #15
-	lsrs	r0, r1, #17
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #16
-	lsrs	r0, r1, #16
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #19
-	lsrs	r0, r1, #13
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #20
-	lsrs	r0, r1, #12
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #23
-	lsrs	r0, r1, #9
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #24
-	lsrs	r0, r1, #8
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #27
-	lsrs	r0, r1, #5
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #28
-	lsrs	r0, r1, #4
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #31
-	lsrs	r0, r1, #1
-	adds	r5, r5, r2
-	mov	r2, r6
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r3, r0
-	adds	r0, r5, r0
-	adcs	r2, r1
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r0, r3, #31
-	lsrs	r1, r0, #31
-	lsrs	r0, r2, #5
-	lsls	r1, r1, #27
-	orrs	r0, r1
-	str	r0, [sp, #120]
-	@ elephant_dumbo.ae:68: blocks_ad = 1 + (12 + a) / block
-	ldr	r1, [sp, #112]
-	adds	r1, #12
-	lsls	r5, r1, #1
-	lsrs	r3, r1, #31
-	lsls	r2, r1, #3
-	lsrs	r0, r1, #29
-	adds	r5, r5, r2
-	adcs	r3, r0
-	movs	r0, #0
-	mov	r2, r0
-	adcs	r2, r0
-	lsls	r6, r1, #4
-	lsrs	r0, r1, #28
-	adds	r5, r5, r6
-	mov	r6, r3
-	adcs	r6, r0
-	mov	r3, r2
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #7
-	lsrs	r0, r1, #25
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #8
-	lsrs	r0, r1, #24
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #11
-	lsrs	r0, r1, #21
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #12
-	lsrs	r0, r1, #20
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #15
-	lsrs	r0, r1, #17
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #16
-	lsrs	r0, r1, #16
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #19
-	lsrs	r0, r1, #13
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #20
-	lsrs	r0, r1, #12
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #23
-	lsrs	r0, r1, #9
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #24
-	lsrs	r0, r1, #8
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #27
-	lsrs	r0, r1, #5
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #28
-	lsrs	r0, r1, #4
-	adds	r5, r5, r2
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r2, r1, #31
-	lsrs	r0, r1, #1
-	adds	r5, r5, r2
-	mov	r2, r6
-	adcs	r2, r0
-	movs	r0, #0
-	adcs	r3, r0
-	adds	r0, r5, r0
-	adcs	r2, r1
-	movs	r0, #0
-	adcs	r3, r0
-	lsls	r0, r3, #31
-	lsrs	r0, r0, #31
-	lsrs	r1, r2, #5
-	lsls	r0, r0, #27
-	orrs	r1, r0
-	adds	r0, r1, #1
-	str	r0, [sp, #132]
-	@ elephant_dumbo.ae:70: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r3, r0, #1
-	ldr	r0, [sp, #124]
-	adds	r2, r0, #1
-	cmp	r3, r2
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	eors	r2, r3
-	ands	r2, r0
-	mov	r0, r3
-	eors	r0, r2
-	str	r0, [sp, #116]
-	@ elephant_dumbo.ae:71: n = load_le(nonce, 0, 12) as u160
-	mov	r3, r4
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lelephant_dumbo_crypt_words6
-.Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #184
-	movs	r1, #12
-.Lelephant_dumbo_crypt_cpy8:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd7
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lelephant_dumbo_crypt_cpy8
-.Lelephant_dumbo_crypt_cpyd7:
-	mov	r3, r2
-.Lelephant_dumbo_crypt_words6:
-	ldr	r0, [r3]
-	str	r0, [sp, #144]
-	ldr	r0, [r3, #4]
-	str	r0, [sp, #140]
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #136]
-	@ elephant_dumbo.ae:45: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	r3, r4
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lelephant_dumbo_crypt_words10
-.Lelephant_dumbo_crypt_bytes9:
-	add	r2, sp, #184
-	movs	r1, #12
-.Lelephant_dumbo_crypt_cpy12:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd11
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lelephant_dumbo_crypt_cpy12
-.Lelephant_dumbo_crypt_cpyd11:
-	mov	r3, r2
-.Lelephant_dumbo_crypt_words10:
-	ldr	r0, [r3]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #4]
-	str	r0, [sp, #8]
-	ldr	r0, [r3, #8]
-	str	r0, [sp, #20]
-	ldr	r3, [sp, #128]
-	ldr	r0, [sp, #112]
-	cmp	r0, #8
-	bcc	.Lelephant_dumbo_crypt_bytes13
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lelephant_dumbo_crypt_words14
-.Lelephant_dumbo_crypt_bytes13:
-	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	add	r2, sp, #184
-	ldr	r1, [sp, #112]
-	cmp	r1, #8
-	bcc	.Lelephant_dumbo_crypt_cnt16
-	movs	r1, #8
-.Lelephant_dumbo_crypt_cnt16:
-.Lelephant_dumbo_crypt_cpy17:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd15
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lelephant_dumbo_crypt_cpy17
-.Lelephant_dumbo_crypt_cpyd15:
-	mov	r3, r2
-.Lelephant_dumbo_crypt_words14:
-	ldr	r0, [r3]
-	str	r0, [sp, #12]
-	ldr	r0, [r3, #4]
-	str	r0, [sp, #16]
-	@ elephant_dumbo.ae:46: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #112]
-	cmp	r0, #8
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp]
-	movs	r2, #1
-	eors	r0, r2
-	str	r0, [sp]
-	ldr	r0, [sp, #112]
-	adds	r0, #12
-	lsls	r5, r0, #3
-	movs	r0, #1
-	mov	r4, r0
-	movs	r0, #0
-	mov	r3, r0
-	mov	r2, r0
-	mov	r1, r0
-	cmp	r5, #160
-	bcs	.Lelephant_dumbo_crypt_shz18
-.Lelephant_dumbo_crypt_shl20:
-	cmp	r5, #32
-	bcc	.Lelephant_dumbo_crypt_shf19
-	mov	r0, r1
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	movs	r4, #0
-	subs	r5, #32
-	b	.Lelephant_dumbo_crypt_shl20
-.Lelephant_dumbo_crypt_shf19:
-	movs	r7, #32
-	subs	r7, r7, r5
-	lsls	r0, r5
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r1, r5
-	mov	r6, r2
-	lsrs	r6, r7
-	orrs	r1, r6
-	lsls	r2, r5
-	mov	r6, r3
-	lsrs	r6, r7
-	orrs	r2, r6
-	lsls	r3, r5
-	mov	r6, r4
-	lsrs	r6, r7
-	orrs	r3, r6
-	lsls	r4, r5
-	b	.Lelephant_dumbo_crypt_she21
-.Lelephant_dumbo_crypt_shz18:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	movs	r0, #0
-.Lelephant_dumbo_crypt_she21:
-	ldr	r6, [sp, #4]
-	orrs	r6, r4
-	ldr	r5, [sp, #8]
-	orrs	r5, r3
-	ldr	r4, [sp, #20]
-	orrs	r4, r2
-	ldr	r3, [sp, #12]
-	orrs	r3, r1
-	ldr	r2, [sp, #16]
-	orrs	r2, r0
-	ldr	r0, [sp]
-	rsbs	r1, r0, #0
-	mov	r7, r6
-	ldr	r0, [sp, #4]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r6, r0
-	eors	r6, r7
-	mov	r7, r5
-	ldr	r0, [sp, #8]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r5, r0
-	eors	r5, r7
-	mov	r7, r4
-	ldr	r0, [sp, #20]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r4, r0
-	eors	r4, r7
-	mov	r7, r3
-	ldr	r0, [sp, #12]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r3, r0
-	eors	r3, r7
-	mov	r7, r2
-	ldr	r0, [sp, #16]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r2, r0
-	eors	r2, r7
-	@ elephant_dumbo.ae:75: for i in 0..steps {
-	movs	r1, #0
-	str	r1, [sp, #12]
-	mov	r0, r6
-	str	r0, [sp]
-	mov	r0, r5
-	mov	r11, r0
-	mov	r0, r4
-	mov	r10, r0
-	mov	r0, r3
-	mov	r9, r0
-	mov	r0, r2
-	mov	r8, r0
-	movs	r0, #0
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	str	r0, [sp, #92]
-	str	r0, [sp, #88]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #116]
-	cmp	r1, r0
-	bcc	.Lelephant_dumbo_crypt_far1
-	b	.Lelephant_dumbo_crypt_done23
-.Lelephant_dumbo_crypt_far1:
-.Lelephant_dumbo_crypt_loop22:
-	@ elephant_dumbo.ae:32: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	ldr	r0, [sp, #48]
-	uxtb	r0, r0
-	lsls	r1, r0, #3
-	lsrs	r0, r0, #5
-	orrs	r1, r0
-	uxtb	r1, r1
-	ldr	r0, [sp, #48]
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #7
-	uxtb	r0, r0
-	eors	r1, r0
-	ldr	r0, [sp, #44]
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsrs	r0, r0, #7
-	eors	r1, r0
-	@ elephant_dumbo.ae:33: return cat(t, x[159:8])
-	ldr	r0, [sp, #48]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #60]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #60]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #56]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #56]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #44]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #44]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #52]
-	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #52]
-	lsrs	r2, r0, #8
-	lsls	r0, r1, #24
-	orrs	r0, r2
-	str	r0, [sp, #32]
-	@ elephant_dumbo.ae:77: off = block * i
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #36]
-	movs	r1, #20
-	muls	r0, r1
-	str	r0, [sp, #36]
-	@ elephant_dumbo.ae:78: if i < blocks_m {
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #120]
-	cmp	r1, r0
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
-	bne	.Lelephant_dumbo_crypt_far2
-	b	.Lelephant_dumbo_crypt_else24
-.Lelephant_dumbo_crypt_far2:
-	@ elephant_dumbo.ae:79: count = if m - off < block then m - off else block
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #36]
-	subs	r2, r1, r0
-	cmp	r2, #20
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	movs	r0, #20
-	eors	r2, r0
-	ands	r2, r1
-	mov	r4, r2
-	eors	r4, r0
-	@ elephant_dumbo.ae:80: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #36]
-	adds	r1, r1, r0
-	cmp	r4, #20
-	bcc	.Lelephant_dumbo_crypt_bytes26
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lelephant_dumbo_crypt_words27
-.Lelephant_dumbo_crypt_bytes26:
-	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	add	r3, sp, #184
-	mov	r2, r4
-	cmp	r2, #20
-	bcc	.Lelephant_dumbo_crypt_cnt29
-	movs	r2, #20
-.Lelephant_dumbo_crypt_cnt29:
-.Lelephant_dumbo_crypt_cpy30:
-	subs	r2, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd28
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lelephant_dumbo_crypt_cpy30
-.Lelephant_dumbo_crypt_cpyd28:
-	mov	r1, r3
-.Lelephant_dumbo_crypt_words27:
-	ldr	r0, [r1]
-	str	r0, [sp, #80]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #96]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #100]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #104]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #48]
-	mov	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #72]
-	ldr	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #56]
-	mov	r1, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #64]
-	ldr	r6, [sp, #44]
-	ldr	r0, [sp, #28]
-	eors	r6, r0
-	ldr	r5, [sp, #52]
-	ldr	r0, [sp, #32]
-	eors	r5, r0
-	@ elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #144]
-	ldr	r0, [sp, #72]
-	eors	r2, r0
-	ldr	r3, [sp, #140]
-	ldr	r0, [sp, #68]
-	eors	r3, r0
-	ldr	r1, [sp, #136]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	str	r2, [sp, #204]
-	str	r3, [sp, #208]
-	str	r1, [sp, #212]
-	str	r6, [sp, #216]
-	str	r5, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r3, [sp, #224]
-	ldr	r2, [sp, #228]
-	ldr	r1, [sp, #232]
-	ldr	r7, [sp, #236]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #72]
-	eors	r3, r0
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #64]
-	@ elephant_dumbo.ae:80: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #80]
-	eors	r5, r3
-	ldr	r3, [sp, #96]
-	eors	r3, r2
-	ldr	r2, [sp, #100]
-	eors	r2, r1
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	ldr	r6, [sp, #108]
-	ldr	r0, [sp, #64]
-	eors	r6, r0
-	ldr	r7, [sp, #152]
-	ldr	r0, [sp, #36]
-	adds	r7, r7, r0
-	cmp	r4, #20
-	bcc	.Lelephant_dumbo_crypt_bytes31
-	movs	r0, #3
-	tst	r7, r0
-	bne	.Lelephant_dumbo_crypt_bytes31
-	str	r5, [r7]
-	str	r3, [r7, #4]
-	str	r2, [r7, #8]
-	str	r1, [r7, #12]
-	str	r6, [r7, #16]
-	b	.Lelephant_dumbo_crypt_stored32
-.Lelephant_dumbo_crypt_bytes31:
-	str	r5, [sp, #184]
-	str	r3, [sp, #188]
-	str	r2, [sp, #192]
-	str	r1, [sp, #196]
-	str	r6, [sp, #200]
-	add	r2, sp, #184
-	mov	r1, r4
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_cnt33
-	movs	r1, #20
-.Lelephant_dumbo_crypt_cnt33:
-.Lelephant_dumbo_crypt_cpy34:
-	subs	r1, #1
-	bcc	.Lelephant_dumbo_crypt_stored32
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
-	b	.Lelephant_dumbo_crypt_cpy34
-.Lelephant_dumbo_crypt_stored32:
-	b	.Lelephant_dumbo_crypt_endif25
-.Lelephant_dumbo_crypt_else24:
-.Lelephant_dumbo_crypt_endif25:
-	@ elephant_dumbo.ae:82: if (i > 0) & (i <= blocks_c) {
-	movs	r0, #0
-	ldr	r1, [sp, #12]
-	cmp	r0, r1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	ldr	r0, [sp, #124]
-	cmp	r0, r1
-	movs	r0, #0
-	adcs	r0, r0
-	ands	r2, r0
-	cmp	r2, #0
-	bne	.Lelephant_dumbo_crypt_far3
-	b	.Lelephant_dumbo_crypt_else35
-.Lelephant_dumbo_crypt_far3:
-	@ elephant_dumbo.ae:83: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r2, [sp, #36]
-	subs	r2, #20
-	ldr	r0, [sp, #40]
-	subs	r1, r0, r2
-	@ elephant_dumbo.ae:38: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #148]
-	adds	r2, r0, r2
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_bytes37
-	movs	r0, #3
-	tst	r2, r0
-	beq	.Lelephant_dumbo_crypt_words38
-.Lelephant_dumbo_crypt_bytes37:
-	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	add	r4, sp, #184
-	mov	r3, r1
-	cmp	r3, #20
-	bcc	.Lelephant_dumbo_crypt_cnt40
-	movs	r3, #20
-.Lelephant_dumbo_crypt_cnt40:
-.Lelephant_dumbo_crypt_cpy41:
-	subs	r3, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd39
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
-	b	.Lelephant_dumbo_crypt_cpy41
-.Lelephant_dumbo_crypt_cpyd39:
-	mov	r2, r4
-.Lelephant_dumbo_crypt_words38:
-	ldr	r0, [r2]
-	str	r0, [sp, #64]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #68]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #72]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #76]
-	ldr	r0, [r2, #16]
-	str	r0, [sp, #80]
-	@ elephant_dumbo.ae:39: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #20
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #36]
-	movs	r2, #1
-	eors	r0, r2
-	str	r0, [sp, #36]
-	lsls	r5, r1, #3
-	movs	r0, #1
-	mov	r4, r0
-	movs	r0, #0
-	mov	r3, r0
-	mov	r2, r0
-	mov	r1, r0
-	cmp	r5, #160
-	bcs	.Lelephant_dumbo_crypt_shz42
-.Lelephant_dumbo_crypt_shl44:
-	cmp	r5, #32
-	bcc	.Lelephant_dumbo_crypt_shf43
-	mov	r0, r1
-	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r4
-	movs	r4, #0
-	subs	r5, #32
-	b	.Lelephant_dumbo_crypt_shl44
-.Lelephant_dumbo_crypt_shf43:
-	movs	r7, #32
-	subs	r7, r7, r5
-	lsls	r0, r5
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r1, r5
-	mov	r6, r2
-	lsrs	r6, r7
-	orrs	r1, r6
-	lsls	r2, r5
-	mov	r6, r3
-	lsrs	r6, r7
-	orrs	r2, r6
-	lsls	r3, r5
-	mov	r6, r4
-	lsrs	r6, r7
-	orrs	r3, r6
-	lsls	r4, r5
-	b	.Lelephant_dumbo_crypt_she45
-.Lelephant_dumbo_crypt_shz42:
-	movs	r4, #0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-	movs	r0, #0
-.Lelephant_dumbo_crypt_she45:
-	ldr	r6, [sp, #64]
-	orrs	r6, r4
-	ldr	r5, [sp, #68]
-	orrs	r5, r3
-	ldr	r3, [sp, #72]
-	orrs	r3, r2
-	ldr	r2, [sp, #76]
-	orrs	r2, r1
-	ldr	r4, [sp, #80]
-	orrs	r4, r0
-	ldr	r0, [sp, #36]
-	rsbs	r1, r0, #0
-	ldr	r0, [sp, #64]
-	eors	r6, r0
-	ands	r6, r1
-	mov	r7, r0
-	eors	r7, r6
-	ldr	r0, [sp, #68]
-	eors	r5, r0
-	ands	r5, r1
-	mov	r6, r0
-	eors	r6, r5
-	mov	r5, r3
-	ldr	r0, [sp, #72]
-	eors	r5, r0
-	ands	r5, r1
-	mov	r3, r0
-	eors	r3, r5
-	mov	r5, r2
-	ldr	r0, [sp, #76]
-	eors	r5, r0
-	ands	r5, r1
-	mov	r2, r0
-	eors	r2, r5
-	ldr	r0, [sp, #80]
-	eors	r4, r0
-	ands	r4, r1
-	mov	r1, r0
-	eors	r1, r4
-	@ elephant_dumbo.ae:83: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r0, [sp, #8]
-	mov	r4, r0
-	ldr	r0, [sp, #16]
-	eors	r4, r0
-	str	r4, [sp, #8]
-	ldr	r0, [sp, #4]
-	mov	r4, r0
-	ldr	r0, [sp, #20]
-	eors	r4, r0
-	str	r4, [sp, #4]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #36]
-	ldr	r4, [sp, #24]
-	eors	r0, r4
-	str	r0, [sp, #36]
-	ldr	r5, [sp, #88]
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	@ elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #8]
-	eors	r7, r0
-	ldr	r0, [sp, #4]
-	eors	r6, r0
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	eors	r2, r5
-	mov	r0, r1
-	eors	r0, r4
-	str	r7, [sp, #204]
-	str	r6, [sp, #208]
-	str	r3, [sp, #212]
-	str	r2, [sp, #216]
-	str	r0, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #224]
-	ldr	r3, [sp, #228]
-	ldr	r2, [sp, #232]
-	ldr	r1, [sp, #236]
-	ldr	r7, [sp, #240]
-	mov	r6, r0
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ldr	r0, [sp, #36]
-	eors	r2, r0
-	eors	r1, r5
-	mov	r0, r7
-	eors	r0, r4
-	@ elephant_dumbo.ae:83: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r4, [sp]
-	eors	r4, r6
-	mov	r5, r11
-	eors	r5, r3
-	mov	r3, r10
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r8
-	eors	r1, r0
-	mov	r0, r4
-	str	r0, [sp]
-	mov	r0, r5
-	mov	r11, r0
-	mov	r0, r3
-	mov	r10, r0
-	mov	r0, r2
-	mov	r9, r0
-	mov	r0, r1
-	mov	r8, r0
-	b	.Lelephant_dumbo_crypt_endif36
-.Lelephant_dumbo_crypt_else35:
-.Lelephant_dumbo_crypt_endif36:
-	@ elephant_dumbo.ae:85: if i + 1 < blocks_ad {
-	ldr	r1, [sp, #12]
-	adds	r3, r1, #1
-	ldr	r0, [sp, #132]
-	cmp	r3, r0
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
-	bne	.Lelephant_dumbo_crypt_far4
-	b	.Lelephant_dumbo_crypt_else46
-.Lelephant_dumbo_crypt_far4:
-	@ elephant_dumbo.ae:51: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
-	movs	r0, #20
-	muls	r3, r0
-	mov	r2, r3
-	subs	r2, #12
-	ldr	r0, [sp, #112]
-	adds	r0, #12
-	subs	r1, r0, r3
-	@ elephant_dumbo.ae:38: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #128]
-	adds	r2, r0, r2
-	cmp	r1, #20
-	bcc	.Lelephant_dumbo_crypt_bytes48
-	movs	r0, #3
-	tst	r2, r0
-	beq	.Lelephant_dumbo_crypt_words49
-.Lelephant_dumbo_crypt_bytes48:
-	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	add	r4, sp, #184
-	mov	r3, r1
-	cmp	r3, #20
-	bcc	.Lelephant_dumbo_crypt_cnt51
-	movs	r3, #20
-.Lelephant_dumbo_crypt_cnt51:
-.Lelephant_dumbo_crypt_cpy52:
-	subs	r3, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd50
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
-	b	.Lelephant_dumbo_crypt_cpy52
-.Lelephant_dumbo_crypt_cpyd50:
-	mov	r2, r4
-.Lelephant_dumbo_crypt_words49:
-	ldr	r0, [r2]
-	str	r0, [sp, #36]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #64]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #68]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #72]
-	ldr	r0, [r2, #16]
-	str	r0, [sp, #8]
-	@ elephant_dumbo.ae:39: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #20
-	movs	r0, #0
-	adcs	r0, r0
-	str	r0, [sp, #4]
-	movs	r2, #1
-	eors	r0, r2
-	str	r0, [sp, #4]
-	lsls	r2, r1, #3
-	movs	r0, #1
-	mov	r1, r0
-	movs	r0, #0
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
-	cmp	r2, #160
-	bcs	.Lelephant_dumbo_crypt_shz53
-.Lelephant_dumbo_crypt_shl55:
-	cmp	r2, #32
-	bcc	.Lelephant_dumbo_crypt_shf54
-	mov	r0, r3
-	mov	r3, r4
-	mov	r4, r5
-	mov	r5, r1
-	movs	r1, #0
-	subs	r2, #32
-	b	.Lelephant_dumbo_crypt_shl55
-.Lelephant_dumbo_crypt_shf54:
-	movs	r7, #32
-	subs	r7, r7, r2
-	lsls	r0, r2
-	mov	r6, r3
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r3, r2
-	mov	r6, r4
-	lsrs	r6, r7
-	orrs	r3, r6
-	lsls	r4, r2
-	mov	r6, r5
-	lsrs	r6, r7
-	orrs	r4, r6
-	lsls	r5, r2
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r5, r6
-	lsls	r1, r2
-	b	.Lelephant_dumbo_crypt_she56
-.Lelephant_dumbo_crypt_shz53:
-	movs	r1, #0
-	movs	r5, #0
-	movs	r4, #0
-	movs	r3, #0
-	movs	r0, #0
-.Lelephant_dumbo_crypt_she56:
-	ldr	r2, [sp, #36]
-	orrs	r2, r1
-	ldr	r1, [sp, #64]
-	orrs	r1, r5
-	ldr	r5, [sp, #68]
-	orrs	r5, r4
-	ldr	r4, [sp, #72]
-	orrs	r4, r3
-	ldr	r6, [sp, #8]
-	orrs	r6, r0
-	ldr	r0, [sp, #4]
-	rsbs	r3, r0, #0
-	mov	r7, r2
-	ldr	r0, [sp, #36]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r2, r0
-	eors	r2, r7
-	mov	r7, r1
-	ldr	r0, [sp, #64]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r1, r0
-	eors	r1, r7
-	mov	r7, r5
-	ldr	r0, [sp, #68]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r5, r0
-	eors	r5, r7
-	mov	r7, r4
-	ldr	r0, [sp, #72]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r4, r0
-	eors	r4, r7
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	ands	r6, r3
-	mov	r3, r0
-	eors	r3, r6
-	@ elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	ldr	r0, [sp, #24]
-	eors	r5, r0
-	ldr	r0, [sp, #28]
-	eors	r4, r0
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	str	r2, [sp, #204]
-	str	r1, [sp, #208]
-	str	r5, [sp, #212]
-	str	r4, [sp, #216]
-	str	r3, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #224]
-	ldr	r2, [sp, #228]
-	ldr	r1, [sp, #232]
-	ldr	r5, [sp, #236]
-	ldr	r4, [sp, #240]
-	mov	r3, r0
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	ldr	r0, [sp, #20]
-	eors	r2, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	mov	r6, r5
-	ldr	r0, [sp, #28]
-	eors	r6, r0
-	mov	r5, r4
-	ldr	r0, [sp, #32]
-	eors	r5, r0
-	@ elephant_dumbo.ae:86: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r4, [sp]
-	eors	r4, r3
-	mov	r3, r11
-	eors	r3, r2
-	mov	r2, r10
-	eors	r2, r1
-	mov	r1, r9
-	eors	r1, r6
-	mov	r0, r8
-	eors	r0, r5
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r0
-	b	.Lelephant_dumbo_crypt_endif47
-.Lelephant_dumbo_crypt_else46:
-	ldr	r5, [sp]
-	mov	r4, r11
-	mov	r3, r10
-	mov	r2, r9
-	mov	r1, r8
-.Lelephant_dumbo_crypt_endif47:
-	mov	r0, r5
-	str	r0, [sp]
-	mov	r0, r4
-	mov	r11, r0
-	mov	r0, r3
-	mov	r10, r0
-	mov	r0, r2
-	mov	r9, r0
-	mov	r0, r1
-	mov	r8, r0
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #36]
-	ldr	r7, [sp, #44]
-	ldr	r6, [sp, #52]
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #92]
-	mov	r0, r7
-	str	r0, [sp, #88]
-	mov	r0, r6
-	str	r0, [sp, #84]
-	mov	r0, r5
-	str	r0, [sp, #48]
-	mov	r0, r4
-	str	r0, [sp, #60]
-	mov	r0, r3
-	str	r0, [sp, #56]
-	mov	r0, r2
-	str	r0, [sp, #44]
-	mov	r0, r1
-	str	r0, [sp, #52]
-	ldr	r1, [sp, #12]
-	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #116]
-	cmp	r1, r0
-	bcs	.Lelephant_dumbo_crypt_far5
-	b	.Lelephant_dumbo_crypt_loop22
-.Lelephant_dumbo_crypt_far5:
-.Lelephant_dumbo_crypt_done23:
-	@ elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp]
-	ldr	r0, [sp, #164]
-	eors	r3, r0
-	mov	r4, r11
-	ldr	r0, [sp, #160]
-	eors	r4, r0
-	mov	r5, r10
-	ldr	r0, [sp, #172]
-	eors	r5, r0
-	mov	r2, r9
-	ldr	r0, [sp, #176]
-	eors	r2, r0
-	mov	r1, r8
-	ldr	r0, [sp, #168]
-	eors	r1, r0
-	str	r3, [sp, #204]
-	str	r4, [sp, #208]
-	str	r5, [sp, #212]
-	str	r2, [sp, #216]
-	str	r1, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #224]
-	ldr	r1, [sp, #228]
-	ldr	r0, [sp, #164]
-	eors	r2, r0
-	ldr	r0, [sp, #160]
-	eors	r1, r0
-	@ elephant_dumbo.ae:91: return masked(tag, l)[63:0]
-	ldr	r0, [sp, #180]
-	str	r2, [r0]
-	str	r1, [r0, #4]
-	add	sp, #244
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
+	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
@@ -2915,6 +1546,1394 @@ elephant_dumbo_P_permute:
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
+
+
+@ --- elephant_dumbo_crypt: elephant_dumbo.crypt
+@     frame 244 bytes (72 spill slots, 46 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2580 bytes of code and literals
+	.section .text.elephant_dumbo_crypt,"ax",%progbits
+	.global elephant_dumbo_crypt
+	.type elephant_dumbo_crypt, %function
+	.thumb_func
+	.balign 4
+elephant_dumbo_crypt:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #244
+	mov	r2, r0
+	mov	r0, r3
+	str	r0, [sp, #128]
+	ldr	r0, [sp, #280]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #284]
+	str	r0, [sp, #156]
+	ldr	r0, [sp, #288]
+	str	r0, [sp, #40]
+	ldr	r7, [sp, #292]
+	str	r7, [sp, #152]
+	ldr	r0, [sp, #300]
+	str	r0, [sp, #148]
+	ldr	r0, [sp, #308]
+	str	r0, [sp, #180]
+	@ elephant_dumbo.ae:74: l = lk[0]
+	ldr	r0, [r2]
+	str	r0, [sp, #164]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #160]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #172]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #176]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #168]
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	ldr	r0, [sp, #40]
+	lsls	r4, r0, #1
+	lsrs	r2, r0, #31
+	lsls	r3, r0, #3
+	lsrs	r0, r0, #29
+	adds	r3, r4, r3
+	adcs	r2, r0
+	movs	r0, #0
+	mov	r4, r0
+	adcs	r4, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #4
+	lsrs	r0, r0, #28
+	adds	r3, r3, r5
+	adcs	r2, r0
+	movs	r0, #0
+	adcs	r4, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #7
+	lsrs	r0, r0, #25
+	adds	r5, r3, r5
+	mov	r3, r2
+	adcs	r3, r0
+	mov	r2, r4
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r4, r0, #8
+	lsrs	r0, r0, #24
+	adds	r4, r5, r4
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #11
+	lsrs	r0, r0, #21
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #12
+	lsrs	r0, r0, #20
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #15
+	lsrs	r0, r0, #17
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #16
+	lsrs	r0, r0, #16
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #19
+	lsrs	r0, r0, #13
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #20
+	lsrs	r0, r0, #12
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #23
+	lsrs	r0, r0, #9
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #24
+	lsrs	r0, r0, #8
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #27
+	lsrs	r0, r0, #5
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #28
+	lsrs	r0, r0, #4
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	ldr	r0, [sp, #40]
+	lsls	r5, r0, #31
+	lsrs	r0, r0, #1
+	adds	r4, r4, r5
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	adds	r0, r4, r0
+	ldr	r0, [sp, #40]
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r2, r0
+	lsls	r0, r2, #31
+	lsrs	r0, r0, #31
+	lsrs	r2, r3, #5
+	lsls	r0, r0, #27
+	orrs	r2, r0
+	adds	r0, r2, #1
+	str	r0, [sp, #124]
+	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	ldr	r0, [sp, #40]
+	adds	r0, #20
+	subs	r2, r0, #1
+	lsls	r5, r2, #1
+	lsrs	r4, r2, #31
+	lsls	r3, r2, #3
+	lsrs	r0, r2, #29
+	adds	r5, r5, r3
+	adcs	r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	adcs	r3, r0
+	lsls	r6, r2, #4
+	lsrs	r0, r2, #28
+	adds	r5, r5, r6
+	mov	r6, r4
+	adcs	r6, r0
+	mov	r4, r3
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #7
+	lsrs	r0, r2, #25
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #8
+	lsrs	r0, r2, #24
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #11
+	lsrs	r0, r2, #21
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #12
+	lsrs	r0, r2, #20
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #15
+	lsrs	r0, r2, #17
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #16
+	lsrs	r0, r2, #16
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #19
+	lsrs	r0, r2, #13
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #20
+	lsrs	r0, r2, #12
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #23
+	lsrs	r0, r2, #9
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #24
+	lsrs	r0, r2, #8
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #27
+	lsrs	r0, r2, #5
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #28
+	lsrs	r0, r2, #4
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #31
+	lsrs	r0, r2, #1
+	adds	r5, r5, r3
+	mov	r3, r6
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r4, r0
+	adds	r0, r5, r0
+	adcs	r3, r2
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r0, r4, #31
+	lsrs	r2, r0, #31
+	lsrs	r0, r3, #5
+	lsls	r2, r2, #27
+	orrs	r0, r2
+	str	r0, [sp, #120]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	ldr	r2, [sp, #112]
+	adds	r2, #12
+	lsls	r5, r2, #1
+	lsrs	r4, r2, #31
+	lsls	r3, r2, #3
+	lsrs	r0, r2, #29
+	adds	r5, r5, r3
+	adcs	r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	adcs	r3, r0
+	lsls	r6, r2, #4
+	lsrs	r0, r2, #28
+	adds	r5, r5, r6
+	mov	r6, r4
+	adcs	r6, r0
+	mov	r4, r3
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #7
+	lsrs	r0, r2, #25
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #8
+	lsrs	r0, r2, #24
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #11
+	lsrs	r0, r2, #21
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #12
+	lsrs	r0, r2, #20
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #15
+	lsrs	r0, r2, #17
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #16
+	lsrs	r0, r2, #16
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #19
+	lsrs	r0, r2, #13
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #20
+	lsrs	r0, r2, #12
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #23
+	lsrs	r0, r2, #9
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #24
+	lsrs	r0, r2, #8
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #27
+	lsrs	r0, r2, #5
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #28
+	lsrs	r0, r2, #4
+	adds	r5, r5, r3
+	adcs	r6, r0
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r3, r2, #31
+	lsrs	r0, r2, #1
+	adds	r5, r5, r3
+	mov	r3, r6
+	adcs	r3, r0
+	movs	r0, #0
+	adcs	r4, r0
+	adds	r0, r5, r0
+	adcs	r3, r2
+	movs	r0, #0
+	adcs	r4, r0
+	lsls	r0, r4, #31
+	lsrs	r0, r0, #31
+	lsrs	r2, r3, #5
+	lsls	r0, r0, #27
+	orrs	r2, r0
+	adds	r0, r2, #1
+	str	r0, [sp, #132]
+	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	subs	r4, r0, #1
+	ldr	r0, [sp, #124]
+	adds	r3, r0, #1
+	cmp	r4, r3
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	rsbs	r0, r2, #0
+	eors	r3, r4
+	ands	r3, r0
+	mov	r0, r4
+	eors	r0, r3
+	str	r0, [sp, #116]
+	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
+	mov	r4, r1
+	movs	r0, #3
+	tst	r4, r0
+	beq	.Lelephant_dumbo_crypt_words2
+.Lelephant_dumbo_crypt_bytes1:
+	add	r3, sp, #184
+	movs	r2, #12
+.Lelephant_dumbo_crypt_cpy4:
+	subs	r2, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd3
+	ldrb	r0, [r4, r2]
+	strb	r0, [r3, r2]
+	b	.Lelephant_dumbo_crypt_cpy4
+.Lelephant_dumbo_crypt_cpyd3:
+	mov	r4, r3
+.Lelephant_dumbo_crypt_words2:
+	ldr	r0, [r4]
+	str	r0, [sp, #144]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #140]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #136]
+	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
+	mov	r3, r1
+	movs	r0, #3
+	tst	r3, r0
+	beq	.Lelephant_dumbo_crypt_words6
+.Lelephant_dumbo_crypt_bytes5:
+	add	r2, sp, #184
+	movs	r1, #12
+.Lelephant_dumbo_crypt_cpy8:
+	subs	r1, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd7
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
+	b	.Lelephant_dumbo_crypt_cpy8
+.Lelephant_dumbo_crypt_cpyd7:
+	mov	r3, r2
+.Lelephant_dumbo_crypt_words6:
+	ldr	r0, [r3]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #20]
+	ldr	r3, [sp, #128]
+	ldr	r0, [sp, #112]
+	cmp	r0, #8
+	bcc	.Lelephant_dumbo_crypt_bytes9
+	movs	r0, #3
+	tst	r3, r0
+	beq	.Lelephant_dumbo_crypt_words10
+.Lelephant_dumbo_crypt_bytes9:
+	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	add	r2, sp, #184
+	ldr	r1, [sp, #112]
+	cmp	r1, #8
+	bcc	.Lelephant_dumbo_crypt_cnt12
+	movs	r1, #8
+.Lelephant_dumbo_crypt_cnt12:
+.Lelephant_dumbo_crypt_cpy13:
+	subs	r1, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd11
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
+	b	.Lelephant_dumbo_crypt_cpy13
+.Lelephant_dumbo_crypt_cpyd11:
+	mov	r3, r2
+.Lelephant_dumbo_crypt_words10:
+	ldr	r0, [r3]
+	str	r0, [sp, #12]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #16]
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	ldr	r0, [sp, #112]
+	cmp	r0, #8
+	movs	r0, #0
+	adcs	r0, r0
+	str	r0, [sp]
+	movs	r2, #1
+	eors	r0, r2
+	str	r0, [sp]
+	ldr	r0, [sp, #112]
+	adds	r0, #12
+	lsls	r5, r0, #3
+	movs	r0, #1
+	mov	r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	mov	r2, r0
+	mov	r1, r0
+	cmp	r5, #160
+	bcs	.Lelephant_dumbo_crypt_shz14
+.Lelephant_dumbo_crypt_shl16:
+	cmp	r5, #32
+	bcc	.Lelephant_dumbo_crypt_shf15
+	mov	r0, r1
+	mov	r1, r2
+	mov	r2, r3
+	mov	r3, r4
+	movs	r4, #0
+	subs	r5, #32
+	b	.Lelephant_dumbo_crypt_shl16
+.Lelephant_dumbo_crypt_shf15:
+	movs	r7, #32
+	subs	r7, r7, r5
+	lsls	r0, r5
+	mov	r6, r1
+	lsrs	r6, r7
+	orrs	r0, r6
+	lsls	r1, r5
+	mov	r6, r2
+	lsrs	r6, r7
+	orrs	r1, r6
+	lsls	r2, r5
+	mov	r6, r3
+	lsrs	r6, r7
+	orrs	r2, r6
+	lsls	r3, r5
+	mov	r6, r4
+	lsrs	r6, r7
+	orrs	r3, r6
+	lsls	r4, r5
+	b	.Lelephant_dumbo_crypt_she17
+.Lelephant_dumbo_crypt_shz14:
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+	movs	r0, #0
+.Lelephant_dumbo_crypt_she17:
+	ldr	r6, [sp, #4]
+	orrs	r6, r4
+	ldr	r5, [sp, #8]
+	orrs	r5, r3
+	ldr	r4, [sp, #20]
+	orrs	r4, r2
+	ldr	r3, [sp, #12]
+	orrs	r3, r1
+	ldr	r2, [sp, #16]
+	orrs	r2, r0
+	ldr	r0, [sp]
+	rsbs	r1, r0, #0
+	mov	r7, r6
+	ldr	r0, [sp, #4]
+	eors	r7, r0
+	ands	r7, r1
+	mov	r6, r0
+	eors	r6, r7
+	mov	r7, r5
+	ldr	r0, [sp, #8]
+	eors	r7, r0
+	ands	r7, r1
+	mov	r5, r0
+	eors	r5, r7
+	mov	r7, r4
+	ldr	r0, [sp, #20]
+	eors	r7, r0
+	ands	r7, r1
+	mov	r4, r0
+	eors	r4, r7
+	mov	r7, r3
+	ldr	r0, [sp, #12]
+	eors	r7, r0
+	ands	r7, r1
+	mov	r3, r0
+	eors	r3, r7
+	mov	r7, r2
+	ldr	r0, [sp, #16]
+	eors	r7, r0
+	ands	r7, r1
+	mov	r2, r0
+	eors	r2, r7
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	movs	r1, #0
+	str	r1, [sp, #12]
+	mov	r0, r6
+	str	r0, [sp]
+	mov	r0, r5
+	mov	r11, r0
+	mov	r0, r4
+	mov	r10, r0
+	mov	r0, r3
+	mov	r9, r0
+	mov	r0, r2
+	mov	r8, r0
+	movs	r0, #0
+	str	r0, [sp, #8]
+	str	r0, [sp, #4]
+	str	r0, [sp, #92]
+	str	r0, [sp, #88]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #116]
+	cmp	r1, r0
+	bcc	.Lelephant_dumbo_crypt_far1
+	b	.Lelephant_dumbo_crypt_done19
+.Lelephant_dumbo_crypt_far1:
+.Lelephant_dumbo_crypt_loop18:
+	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
+	ldr	r0, [sp, #48]
+	uxtb	r0, r0
+	lsls	r1, r0, #3
+	lsrs	r0, r0, #5
+	orrs	r1, r0
+	uxtb	r1, r1
+	ldr	r0, [sp, #48]
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #7
+	uxtb	r0, r0
+	eors	r1, r0
+	ldr	r0, [sp, #44]
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsrs	r0, r0, #7
+	eors	r1, r0
+	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
+	ldr	r0, [sp, #48]
+	lsrs	r3, r0, #8
+	ldr	r0, [sp, #60]
+	lsls	r2, r0, #24
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #60]
+	lsrs	r3, r0, #8
+	ldr	r0, [sp, #56]
+	lsls	r2, r0, #24
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #56]
+	lsrs	r3, r0, #8
+	ldr	r0, [sp, #44]
+	lsls	r2, r0, #24
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #44]
+	lsrs	r3, r0, #8
+	ldr	r0, [sp, #52]
+	lsls	r2, r0, #24
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #52]
+	lsrs	r2, r0, #8
+	lsls	r0, r1, #24
+	orrs	r0, r2
+	str	r0, [sp, #32]
+	@ elephant_dumbo.ae:88: off = block * i
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #36]
+	movs	r1, #20
+	muls	r0, r1
+	str	r0, [sp, #36]
+	@ elephant_dumbo.ae:89: if i < blocks_m {
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #120]
+	cmp	r1, r0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
+	bne	.Lelephant_dumbo_crypt_far2
+	b	.Lelephant_dumbo_crypt_else20
+.Lelephant_dumbo_crypt_far2:
+	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #36]
+	subs	r2, r1, r0
+	cmp	r2, #20
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	rsbs	r1, r1, #0
+	movs	r0, #20
+	eors	r2, r0
+	ands	r2, r1
+	mov	r4, r2
+	eors	r4, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r1, [sp, #156]
+	ldr	r0, [sp, #36]
+	adds	r1, r1, r0
+	cmp	r4, #20
+	bcc	.Lelephant_dumbo_crypt_bytes22
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Lelephant_dumbo_crypt_words23
+.Lelephant_dumbo_crypt_bytes22:
+	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r3, sp, #184
+	mov	r2, r4
+	cmp	r2, #20
+	bcc	.Lelephant_dumbo_crypt_cnt25
+	movs	r2, #20
+.Lelephant_dumbo_crypt_cnt25:
+.Lelephant_dumbo_crypt_cpy26:
+	subs	r2, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd24
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lelephant_dumbo_crypt_cpy26
+.Lelephant_dumbo_crypt_cpyd24:
+	mov	r1, r3
+.Lelephant_dumbo_crypt_words23:
+	ldr	r0, [r1]
+	str	r0, [sp, #80]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #96]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #100]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #104]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #48]
+	mov	r1, r0
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #60]
+	mov	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r1, [sp, #68]
+	ldr	r0, [sp, #56]
+	mov	r1, r0
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	str	r1, [sp, #64]
+	ldr	r6, [sp, #44]
+	ldr	r0, [sp, #28]
+	eors	r6, r0
+	ldr	r5, [sp, #52]
+	ldr	r0, [sp, #32]
+	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r2, [sp, #144]
+	ldr	r0, [sp, #72]
+	eors	r2, r0
+	ldr	r3, [sp, #140]
+	ldr	r0, [sp, #68]
+	eors	r3, r0
+	ldr	r1, [sp, #136]
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	str	r2, [sp, #204]
+	str	r3, [sp, #208]
+	str	r1, [sp, #212]
+	str	r6, [sp, #216]
+	str	r5, [sp, #220]
+	add	r0, sp, #204
+	add	r1, sp, #224
+	bl	elephant_dumbo_P_permute
+	ldr	r3, [sp, #224]
+	ldr	r2, [sp, #228]
+	ldr	r1, [sp, #232]
+	ldr	r7, [sp, #236]
+	ldr	r0, [sp, #240]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #72]
+	eors	r3, r0
+	ldr	r0, [sp, #68]
+	eors	r2, r0
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	mov	r0, r7
+	eors	r0, r6
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #76]
+	eors	r0, r5
+	str	r0, [sp, #64]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r5, [sp, #80]
+	eors	r5, r3
+	ldr	r3, [sp, #96]
+	eors	r3, r2
+	ldr	r2, [sp, #100]
+	eors	r2, r1
+	ldr	r1, [sp, #104]
+	ldr	r0, [sp, #68]
+	eors	r1, r0
+	ldr	r6, [sp, #108]
+	ldr	r0, [sp, #64]
+	eors	r6, r0
+	ldr	r7, [sp, #152]
+	ldr	r0, [sp, #36]
+	adds	r7, r7, r0
+	cmp	r4, #20
+	bcc	.Lelephant_dumbo_crypt_bytes27
+	movs	r0, #3
+	tst	r7, r0
+	bne	.Lelephant_dumbo_crypt_bytes27
+	str	r5, [r7]
+	str	r3, [r7, #4]
+	str	r2, [r7, #8]
+	str	r1, [r7, #12]
+	str	r6, [r7, #16]
+	b	.Lelephant_dumbo_crypt_stored28
+.Lelephant_dumbo_crypt_bytes27:
+	str	r5, [sp, #184]
+	str	r3, [sp, #188]
+	str	r2, [sp, #192]
+	str	r1, [sp, #196]
+	str	r6, [sp, #200]
+	add	r2, sp, #184
+	mov	r1, r4
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_cnt29
+	movs	r1, #20
+.Lelephant_dumbo_crypt_cnt29:
+.Lelephant_dumbo_crypt_cpy30:
+	subs	r1, #1
+	bcc	.Lelephant_dumbo_crypt_stored28
+	ldrb	r0, [r2, r1]
+	strb	r0, [r7, r1]
+	b	.Lelephant_dumbo_crypt_cpy30
+.Lelephant_dumbo_crypt_stored28:
+	b	.Lelephant_dumbo_crypt_endif21
+.Lelephant_dumbo_crypt_else20:
+.Lelephant_dumbo_crypt_endif21:
+	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
+	movs	r0, #0
+	ldr	r1, [sp, #12]
+	cmp	r0, r1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	ldr	r0, [sp, #124]
+	cmp	r0, r1
+	movs	r0, #0
+	adcs	r0, r0
+	ands	r2, r0
+	cmp	r2, #0
+	bne	.Lelephant_dumbo_crypt_far3
+	b	.Lelephant_dumbo_crypt_else31
+.Lelephant_dumbo_crypt_far3:
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r2, [sp, #36]
+	subs	r2, #20
+	ldr	r0, [sp, #40]
+	subs	r1, r0, r2
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	ldr	r0, [sp, #148]
+	adds	r2, r0, r2
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_bytes33
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lelephant_dumbo_crypt_words34
+.Lelephant_dumbo_crypt_bytes33:
+	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r4, sp, #184
+	mov	r3, r1
+	cmp	r3, #20
+	bcc	.Lelephant_dumbo_crypt_cnt36
+	movs	r3, #20
+.Lelephant_dumbo_crypt_cnt36:
+.Lelephant_dumbo_crypt_cpy37:
+	subs	r3, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd35
+	ldrb	r0, [r2, r3]
+	strb	r0, [r4, r3]
+	b	.Lelephant_dumbo_crypt_cpy37
+.Lelephant_dumbo_crypt_cpyd35:
+	mov	r2, r4
+.Lelephant_dumbo_crypt_words34:
+	ldr	r0, [r2]
+	str	r0, [sp, #64]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #68]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #72]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #76]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #80]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	r1, #20
+	movs	r0, #0
+	adcs	r0, r0
+	str	r0, [sp, #36]
+	movs	r2, #1
+	eors	r0, r2
+	str	r0, [sp, #36]
+	lsls	r5, r1, #3
+	movs	r0, #1
+	mov	r4, r0
+	movs	r0, #0
+	mov	r3, r0
+	mov	r2, r0
+	mov	r1, r0
+	cmp	r5, #160
+	bcs	.Lelephant_dumbo_crypt_shz38
+.Lelephant_dumbo_crypt_shl40:
+	cmp	r5, #32
+	bcc	.Lelephant_dumbo_crypt_shf39
+	mov	r0, r1
+	mov	r1, r2
+	mov	r2, r3
+	mov	r3, r4
+	movs	r4, #0
+	subs	r5, #32
+	b	.Lelephant_dumbo_crypt_shl40
+.Lelephant_dumbo_crypt_shf39:
+	movs	r7, #32
+	subs	r7, r7, r5
+	lsls	r0, r5
+	mov	r6, r1
+	lsrs	r6, r7
+	orrs	r0, r6
+	lsls	r1, r5
+	mov	r6, r2
+	lsrs	r6, r7
+	orrs	r1, r6
+	lsls	r2, r5
+	mov	r6, r3
+	lsrs	r6, r7
+	orrs	r2, r6
+	lsls	r3, r5
+	mov	r6, r4
+	lsrs	r6, r7
+	orrs	r3, r6
+	lsls	r4, r5
+	b	.Lelephant_dumbo_crypt_she41
+.Lelephant_dumbo_crypt_shz38:
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+	movs	r0, #0
+.Lelephant_dumbo_crypt_she41:
+	ldr	r6, [sp, #64]
+	orrs	r6, r4
+	ldr	r5, [sp, #68]
+	orrs	r5, r3
+	ldr	r3, [sp, #72]
+	orrs	r3, r2
+	ldr	r2, [sp, #76]
+	orrs	r2, r1
+	ldr	r4, [sp, #80]
+	orrs	r4, r0
+	ldr	r0, [sp, #36]
+	rsbs	r1, r0, #0
+	ldr	r0, [sp, #64]
+	eors	r6, r0
+	ands	r6, r1
+	mov	r7, r0
+	eors	r7, r6
+	ldr	r0, [sp, #68]
+	eors	r5, r0
+	ands	r5, r1
+	mov	r6, r0
+	eors	r6, r5
+	mov	r5, r3
+	ldr	r0, [sp, #72]
+	eors	r5, r0
+	ands	r5, r1
+	mov	r3, r0
+	eors	r3, r5
+	mov	r5, r2
+	ldr	r0, [sp, #76]
+	eors	r5, r0
+	ands	r5, r1
+	mov	r2, r0
+	eors	r2, r5
+	ldr	r0, [sp, #80]
+	eors	r4, r0
+	ands	r4, r1
+	mov	r1, r0
+	eors	r1, r4
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r0, [sp, #8]
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	eors	r4, r0
+	str	r4, [sp, #8]
+	ldr	r0, [sp, #4]
+	mov	r4, r0
+	ldr	r0, [sp, #20]
+	eors	r4, r0
+	str	r4, [sp, #4]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #36]
+	ldr	r4, [sp, #24]
+	eors	r0, r4
+	str	r0, [sp, #36]
+	ldr	r5, [sp, #88]
+	ldr	r0, [sp, #28]
+	eors	r5, r0
+	ldr	r4, [sp, #84]
+	ldr	r0, [sp, #32]
+	eors	r4, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #8]
+	eors	r7, r0
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	ldr	r0, [sp, #36]
+	eors	r3, r0
+	eors	r2, r5
+	mov	r0, r1
+	eors	r0, r4
+	str	r7, [sp, #204]
+	str	r6, [sp, #208]
+	str	r3, [sp, #212]
+	str	r2, [sp, #216]
+	str	r0, [sp, #220]
+	add	r0, sp, #204
+	add	r1, sp, #224
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #224]
+	ldr	r3, [sp, #228]
+	ldr	r2, [sp, #232]
+	ldr	r1, [sp, #236]
+	ldr	r7, [sp, #240]
+	mov	r6, r0
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	ldr	r0, [sp, #4]
+	eors	r3, r0
+	ldr	r0, [sp, #36]
+	eors	r2, r0
+	eors	r1, r5
+	mov	r0, r7
+	eors	r0, r4
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r4, [sp]
+	eors	r4, r6
+	mov	r5, r11
+	eors	r5, r3
+	mov	r3, r10
+	eors	r3, r2
+	mov	r2, r9
+	eors	r2, r1
+	mov	r1, r8
+	eors	r1, r0
+	mov	r0, r4
+	str	r0, [sp]
+	mov	r0, r5
+	mov	r11, r0
+	mov	r0, r3
+	mov	r10, r0
+	mov	r0, r2
+	mov	r9, r0
+	mov	r0, r1
+	mov	r8, r0
+	b	.Lelephant_dumbo_crypt_endif32
+.Lelephant_dumbo_crypt_else31:
+.Lelephant_dumbo_crypt_endif32:
+	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
+	ldr	r1, [sp, #12]
+	adds	r3, r1, #1
+	ldr	r0, [sp, #132]
+	cmp	r3, r0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
+	bne	.Lelephant_dumbo_crypt_far4
+	b	.Lelephant_dumbo_crypt_else42
+.Lelephant_dumbo_crypt_far4:
+	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
+	movs	r0, #20
+	muls	r3, r0
+	mov	r2, r3
+	subs	r2, #12
+	ldr	r0, [sp, #112]
+	adds	r0, #12
+	subs	r1, r0, r3
+	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	ldr	r0, [sp, #128]
+	adds	r2, r0, r2
+	cmp	r1, #20
+	bcc	.Lelephant_dumbo_crypt_bytes44
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lelephant_dumbo_crypt_words45
+.Lelephant_dumbo_crypt_bytes44:
+	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r4, sp, #184
+	mov	r3, r1
+	cmp	r3, #20
+	bcc	.Lelephant_dumbo_crypt_cnt47
+	movs	r3, #20
+.Lelephant_dumbo_crypt_cnt47:
+.Lelephant_dumbo_crypt_cpy48:
+	subs	r3, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd46
+	ldrb	r0, [r2, r3]
+	strb	r0, [r4, r3]
+	b	.Lelephant_dumbo_crypt_cpy48
+.Lelephant_dumbo_crypt_cpyd46:
+	mov	r2, r4
+.Lelephant_dumbo_crypt_words45:
+	ldr	r0, [r2]
+	str	r0, [sp, #36]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #64]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #68]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #72]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #8]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	r1, #20
+	movs	r0, #0
+	adcs	r0, r0
+	str	r0, [sp, #4]
+	movs	r2, #1
+	eors	r0, r2
+	str	r0, [sp, #4]
+	lsls	r2, r1, #3
+	movs	r0, #1
+	mov	r1, r0
+	movs	r0, #0
+	mov	r5, r0
+	mov	r4, r0
+	mov	r3, r0
+	cmp	r2, #160
+	bcs	.Lelephant_dumbo_crypt_shz49
+.Lelephant_dumbo_crypt_shl51:
+	cmp	r2, #32
+	bcc	.Lelephant_dumbo_crypt_shf50
+	mov	r0, r3
+	mov	r3, r4
+	mov	r4, r5
+	mov	r5, r1
+	movs	r1, #0
+	subs	r2, #32
+	b	.Lelephant_dumbo_crypt_shl51
+.Lelephant_dumbo_crypt_shf50:
+	movs	r7, #32
+	subs	r7, r7, r2
+	lsls	r0, r2
+	mov	r6, r3
+	lsrs	r6, r7
+	orrs	r0, r6
+	lsls	r3, r2
+	mov	r6, r4
+	lsrs	r6, r7
+	orrs	r3, r6
+	lsls	r4, r2
+	mov	r6, r5
+	lsrs	r6, r7
+	orrs	r4, r6
+	lsls	r5, r2
+	mov	r6, r1
+	lsrs	r6, r7
+	orrs	r5, r6
+	lsls	r1, r2
+	b	.Lelephant_dumbo_crypt_she52
+.Lelephant_dumbo_crypt_shz49:
+	movs	r1, #0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r0, #0
+.Lelephant_dumbo_crypt_she52:
+	ldr	r2, [sp, #36]
+	orrs	r2, r1
+	ldr	r1, [sp, #64]
+	orrs	r1, r5
+	ldr	r5, [sp, #68]
+	orrs	r5, r4
+	ldr	r4, [sp, #72]
+	orrs	r4, r3
+	ldr	r6, [sp, #8]
+	orrs	r6, r0
+	ldr	r0, [sp, #4]
+	rsbs	r3, r0, #0
+	mov	r7, r2
+	ldr	r0, [sp, #36]
+	eors	r7, r0
+	ands	r7, r3
+	mov	r2, r0
+	eors	r2, r7
+	mov	r7, r1
+	ldr	r0, [sp, #64]
+	eors	r7, r0
+	ands	r7, r3
+	mov	r1, r0
+	eors	r1, r7
+	mov	r7, r5
+	ldr	r0, [sp, #68]
+	eors	r7, r0
+	ands	r7, r3
+	mov	r5, r0
+	eors	r5, r7
+	mov	r7, r4
+	ldr	r0, [sp, #72]
+	eors	r7, r0
+	ands	r7, r3
+	mov	r4, r0
+	eors	r4, r7
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	ands	r6, r3
+	mov	r3, r0
+	eors	r3, r6
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	ldr	r0, [sp, #28]
+	eors	r4, r0
+	ldr	r0, [sp, #32]
+	eors	r3, r0
+	str	r2, [sp, #204]
+	str	r1, [sp, #208]
+	str	r5, [sp, #212]
+	str	r4, [sp, #216]
+	str	r3, [sp, #220]
+	add	r0, sp, #204
+	add	r1, sp, #224
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #224]
+	ldr	r2, [sp, #228]
+	ldr	r1, [sp, #232]
+	ldr	r5, [sp, #236]
+	ldr	r4, [sp, #240]
+	mov	r3, r0
+	ldr	r0, [sp, #16]
+	eors	r3, r0
+	ldr	r0, [sp, #20]
+	eors	r2, r0
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	mov	r6, r5
+	ldr	r0, [sp, #28]
+	eors	r6, r0
+	mov	r5, r4
+	ldr	r0, [sp, #32]
+	eors	r5, r0
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r4, [sp]
+	eors	r4, r3
+	mov	r3, r11
+	eors	r3, r2
+	mov	r2, r10
+	eors	r2, r1
+	mov	r1, r9
+	eors	r1, r6
+	mov	r0, r8
+	eors	r0, r5
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
+	mov	r1, r0
+	b	.Lelephant_dumbo_crypt_endif43
+.Lelephant_dumbo_crypt_else42:
+	ldr	r5, [sp]
+	mov	r4, r11
+	mov	r3, r10
+	mov	r2, r9
+	mov	r1, r8
+.Lelephant_dumbo_crypt_endif43:
+	mov	r0, r5
+	str	r0, [sp]
+	mov	r0, r4
+	mov	r11, r0
+	mov	r0, r3
+	mov	r10, r0
+	mov	r0, r2
+	mov	r9, r0
+	mov	r0, r1
+	mov	r8, r0
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #36]
+	ldr	r7, [sp, #44]
+	ldr	r6, [sp, #52]
+	ldr	r5, [sp, #16]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #92]
+	mov	r0, r7
+	str	r0, [sp, #88]
+	mov	r0, r6
+	str	r0, [sp, #84]
+	mov	r0, r5
+	str	r0, [sp, #48]
+	mov	r0, r4
+	str	r0, [sp, #60]
+	mov	r0, r3
+	str	r0, [sp, #56]
+	mov	r0, r2
+	str	r0, [sp, #44]
+	mov	r0, r1
+	str	r0, [sp, #52]
+	ldr	r1, [sp, #12]
+	adds	r1, #1
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #116]
+	cmp	r1, r0
+	bcs	.Lelephant_dumbo_crypt_far5
+	b	.Lelephant_dumbo_crypt_loop18
+.Lelephant_dumbo_crypt_far5:
+.Lelephant_dumbo_crypt_done19:
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r3, [sp]
+	ldr	r0, [sp, #164]
+	eors	r3, r0
+	mov	r4, r11
+	ldr	r0, [sp, #160]
+	eors	r4, r0
+	mov	r5, r10
+	ldr	r0, [sp, #172]
+	eors	r5, r0
+	mov	r2, r9
+	ldr	r0, [sp, #176]
+	eors	r2, r0
+	mov	r1, r8
+	ldr	r0, [sp, #168]
+	eors	r1, r0
+	str	r3, [sp, #204]
+	str	r4, [sp, #208]
+	str	r5, [sp, #212]
+	str	r2, [sp, #216]
+	str	r1, [sp, #220]
+	add	r0, sp, #204
+	add	r1, sp, #224
+	bl	elephant_dumbo_P_permute
+	ldr	r2, [sp, #224]
+	ldr	r1, [sp, #228]
+	ldr	r0, [sp, #164]
+	eors	r2, r0
+	ldr	r0, [sp, #160]
+	eors	r1, r0
+	@ elephant_dumbo.ae:102: return masked(tag, l)[63:0]
+	ldr	r0, [sp, #180]
+	str	r2, [r0]
+	str	r1, [r0, #4]
+	add	sp, #244
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 
 
 

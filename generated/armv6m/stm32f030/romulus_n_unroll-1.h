@@ -11,9 +11,11 @@
 #include <stdint.h>
 #define ROMULUS_N_UNROLL 1
 
-/* romulus_n.encrypt */
-void romulus_n_encrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
-/* romulus_n.decrypt */
-void romulus_n_decrypt(uint8_t *key, uint32_t key_len, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
+/* romulus_n.key_setup */
+void romulus_n_key_setup(uint8_t *key, uint32_t key_len, uint32_t *r3);
+/* romulus_n.encrypt_with */
+void romulus_n_encrypt_with(uint32_t *r3, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *msg, uint32_t msg_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len);
+/* romulus_n.decrypt_with */
+void romulus_n_decrypt_with(uint32_t *r3, uint8_t *nonce, uint32_t nonce_len, uint8_t *ad, uint32_t ad_len, uint8_t *ct, uint32_t ct_len, uint8_t *tag, uint32_t tag_len, uint8_t *msg, uint32_t msg_len, uint32_t *out0);
 
 #endif

@@ -4,134 +4,199 @@
 ; Calling convention: see elephant_dumbo_unroll-1.h and docs/BACKENDS.md (MSP430 EABI: words in R12-R15,
 ; then the stack; results through the trailing out-pointers).
 
-; --- elephant_dumbo_encrypt: elephant_dumbo.encrypt
-;     frame 34 bytes (0 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 162 bytes of code
-	.section .text.elephant_dumbo_encrypt,"ax",@progbits
-	.global elephant_dumbo_encrypt
-	.type elephant_dumbo_encrypt, @function
+; --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
+;     frame 56 bytes (0 spill slots, locals 56), saves r6, r7, r8, r9, r10
+;     estimated 194 bytes of code
+	.section .text.elephant_dumbo_key_setup,"ax",@progbits
+	.global elephant_dumbo_key_setup
+	.type elephant_dumbo_key_setup, @function
 	.balign 2
-elephant_dumbo_encrypt:
-	pushm.w	#7, r10
-	sub	#34, sp
-	mov	50(sp), r4
-	mov	52(sp), r5
-	mov	54(sp), r6
-	mov	56(sp), r7
-	mov	58(sp), r8
-	mov	60(sp), r9
-	mov	62(sp), r10
-	; elephant_dumbo.ae:95: store_le(tag, 0, crypt(key, nonce, ad, msg, ct, ct))
+elephant_dumbo_key_setup:
+	pushm.w	#5, r10
+	sub	#56, sp
+	mov	r14, r10
+	; elephant_dumbo.ae:66: lk[0] = P.permute(load_le(key, 0, 16) as u160)
+	bit	#1, r12
+	jnz	.Lelephant_dumbo_key_setup_bytes1
+.Lelephant_dumbo_key_setup_words2:
+	mov	@r12, r6
+	mov	2(r12), r7
+	mov	4(r12), r8
+	mov	6(r12), r9
+	mov	8(r12), r11
+	mov	10(r12), r13
+	mov	12(r12), r14
+	mov	14(r12), r15
+	jmp	.Lelephant_dumbo_key_setup_join3
+.Lelephant_dumbo_key_setup_bytes1:
 	mov	sp, r11
-	add	#18, r11
-	mov	r4, 0(sp)
-	mov	r5, 2(sp)
-	mov	r6, 4(sp)
-	mov	r7, 6(sp)
-	mov	r8, 8(sp)
-	mov	r9, 10(sp)
-	mov	r8, 12(sp)
-	mov	r9, 14(sp)
-	mov	r11, 16(sp)
+	mov	r11, r13
+	mov	#16, r14
+.Lelephant_dumbo_key_setup_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lelephant_dumbo_key_setup_cpy4
+	mov	r11, r12
+	jmp	.Lelephant_dumbo_key_setup_words2
+.Lelephant_dumbo_key_setup_join3:
+	mov	r6, 16(sp)
+	mov	r7, 18(sp)
+	mov	r8, 20(sp)
+	mov	r9, 22(sp)
+	mov	r11, 24(sp)
+	mov	r13, 26(sp)
+	mov	r14, 28(sp)
+	mov	r15, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	sp, r12
+	add	#16, r12
+	mov	sp, r13
+	add	#36, r13
+	call	#elephant_dumbo_P_permute
+	mov	36(sp), 0(r10)
+	mov	38(sp), 2(r10)
+	mov	40(sp), 4(r10)
+	mov	42(sp), 6(r10)
+	mov	44(sp), 8(r10)
+	mov	46(sp), 10(r10)
+	mov	48(sp), 12(r10)
+	mov	50(sp), 14(r10)
+	mov	52(sp), 16(r10)
+	mov	54(sp), 18(r10)
+	add	#56, sp
+	popm.w	#5, r10
+	ret
+	.size elephant_dumbo_key_setup, .-elephant_dumbo_key_setup
+
+
+; --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
+;     frame 32 bytes (0 spill slots, locals 16), saves r5, r6, r7, r8, r9, r10
+;     estimated 154 bytes of code
+	.section .text.elephant_dumbo_encrypt_with,"ax",@progbits
+	.global elephant_dumbo_encrypt_with
+	.type elephant_dumbo_encrypt_with, @function
+	.balign 2
+elephant_dumbo_encrypt_with:
+	pushm.w	#6, r10
+	sub	#32, sp
+	mov	46(sp), r5
+	mov	48(sp), r6
+	mov	50(sp), r7
+	mov	52(sp), r8
+	mov	54(sp), r9
+	mov	56(sp), r10
+	; elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
+	mov	sp, r11
+	add	#16, r11
+	mov	r5, 0(sp)
+	mov	r6, 2(sp)
+	mov	r7, 4(sp)
+	mov	r8, 6(sp)
+	mov	r9, 8(sp)
+	mov	r8, 10(sp)
+	mov	r9, 12(sp)
+	mov	r11, 14(sp)
 	call	#elephant_dumbo_crypt
 	bit	#1, r10
-	jnz	.Lelephant_dumbo_encrypt_bytes1
-	mov	18(sp), 0(r10)
-	mov	20(sp), 2(r10)
-	mov	22(sp), 4(r10)
-	mov	24(sp), 6(r10)
-	jmp	.Lelephant_dumbo_encrypt_stored2
-.Lelephant_dumbo_encrypt_bytes1:
+	jnz	.Lelephant_dumbo_encrypt_with_bytes1
+	mov	16(sp), 0(r10)
+	mov	18(sp), 2(r10)
+	mov	20(sp), 4(r10)
+	mov	22(sp), 6(r10)
+	jmp	.Lelephant_dumbo_encrypt_with_stored2
+.Lelephant_dumbo_encrypt_with_bytes1:
+	mov	16(sp), 24(sp)
 	mov	18(sp), 26(sp)
 	mov	20(sp), 28(sp)
 	mov	22(sp), 30(sp)
-	mov	24(sp), 32(sp)
 	mov	sp, r14
-	add	#26, r14
+	add	#24, r14
 	mov	#8, r15
-.Lelephant_dumbo_encrypt_cpy3:
+.Lelephant_dumbo_encrypt_with_cpy3:
 	mov.b	@r14, 0(r10)
 	inc	r14
 	inc	r10
 	dec	r15
-	jnz	.Lelephant_dumbo_encrypt_cpy3
-.Lelephant_dumbo_encrypt_stored2:
-	add	#34, sp
-	popm.w	#7, r10
+	jnz	.Lelephant_dumbo_encrypt_with_cpy3
+.Lelephant_dumbo_encrypt_with_stored2:
+	add	#32, sp
+	popm.w	#6, r10
 	ret
-	.size elephant_dumbo_encrypt, .-elephant_dumbo_encrypt
+	.size elephant_dumbo_encrypt_with, .-elephant_dumbo_encrypt_with
 
 
-; --- elephant_dumbo_decrypt: elephant_dumbo.decrypt
-;     frame 42 bytes (4 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 216 bytes of code
-	.section .text.elephant_dumbo_decrypt,"ax",@progbits
-	.global elephant_dumbo_decrypt
-	.type elephant_dumbo_decrypt, @function
+; --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
+;     frame 38 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 204 bytes of code
+	.section .text.elephant_dumbo_decrypt_with,"ax",@progbits
+	.global elephant_dumbo_decrypt_with
+	.type elephant_dumbo_decrypt_with, @function
 	.balign 2
-elephant_dumbo_decrypt:
+elephant_dumbo_decrypt_with:
 	pushm.w	#7, r10
-	sub	#42, sp
-	mov	r12, 22(sp)
-	mov	r13, 20(sp)
-	mov	r14, 18(sp)
+	sub	#38, sp
+	mov	r12, 18(sp)
+	mov	r13, 16(sp)
+	mov	r14, r6
 	mov	r15, r11
-	mov	58(sp), r4
-	mov	60(sp), r5
-	mov	62(sp), r6
-	mov	64(sp), r12
-	mov	66(sp), r10
-	mov	70(sp), r13
-	mov	72(sp), r14
-	mov	74(sp), 24(sp)
-	; elephant_dumbo.ae:99: return (load_le(tag, 0, 8) ^ crypt(key, nonce, ad, ct, msg, ct)) == 0
+	mov	54(sp), r4
+	mov	56(sp), r5
+	mov	58(sp), r12
+	mov	60(sp), r10
+	mov	64(sp), r13
+	mov	66(sp), r14
+	mov	68(sp), 20(sp)
+	; elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	bit	#1, r10
-	jnz	.Lelephant_dumbo_decrypt_bytes1
-.Lelephant_dumbo_decrypt_words2:
+	jnz	.Lelephant_dumbo_decrypt_with_bytes1
+.Lelephant_dumbo_decrypt_with_words2:
 	mov	@r10, r7
 	mov	2(r10), r8
 	mov	4(r10), r9
 	mov	6(r10), r10
-	jmp	.Lelephant_dumbo_decrypt_join3
-.Lelephant_dumbo_decrypt_bytes1:
+	jmp	.Lelephant_dumbo_decrypt_with_join3
+.Lelephant_dumbo_decrypt_with_bytes1:
 	mov	sp, r7
-	add	#26, r7
+	add	#22, r7
 	mov	r7, r8
 	mov	#8, r9
-.Lelephant_dumbo_decrypt_cpy4:
+.Lelephant_dumbo_decrypt_with_cpy4:
 	mov.b	@r10, r15
 	inc	r10
 	mov.b	r15, 0(r8)
 	inc	r8
 	dec	r9
-	jnz	.Lelephant_dumbo_decrypt_cpy4
+	jnz	.Lelephant_dumbo_decrypt_with_cpy4
 	mov	r7, r10
-	jmp	.Lelephant_dumbo_decrypt_words2
-.Lelephant_dumbo_decrypt_join3:
+	jmp	.Lelephant_dumbo_decrypt_with_words2
+.Lelephant_dumbo_decrypt_with_join3:
 	mov	sp, r15
-	add	#34, r15
+	add	#30, r15
 	mov	r4, 0(sp)
 	mov	r5, 2(sp)
-	mov	r6, 4(sp)
-	mov	r12, 6(sp)
-	mov	r13, 8(sp)
-	mov	r14, 10(sp)
-	mov	r6, 12(sp)
-	mov	r12, 14(sp)
-	mov	r15, 16(sp)
-	mov	22(sp), r12
-	mov	20(sp), r13
-	mov	18(sp), r14
+	mov	r12, 4(sp)
+	mov	r13, 6(sp)
+	mov	r14, 8(sp)
+	mov	r5, 10(sp)
+	mov	r12, 12(sp)
+	mov	r15, 14(sp)
+	mov	18(sp), r12
+	mov	16(sp), r13
+	mov	r6, r14
 	mov	r11, r15
 	call	#elephant_dumbo_crypt
 	mov	r7, r12
-	xor	34(sp), r12
+	xor	30(sp), r12
 	mov	r8, r13
-	xor	36(sp), r13
+	xor	32(sp), r13
 	mov	r9, r14
-	xor	38(sp), r14
+	xor	34(sp), r14
 	mov	r10, r15
-	xor	40(sp), r15
+	xor	36(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
@@ -139,3131 +204,12 @@ elephant_dumbo_decrypt:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	24(sp), r15
+	mov	20(sp), r15
 	mov	r14, 0(r15)
-	add	#42, sp
+	add	#38, sp
 	popm.w	#7, r10
 	ret
-	.size elephant_dumbo_decrypt, .-elephant_dumbo_decrypt
-
-
-; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 376 bytes (118 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 7750 bytes of code
-	.section .text.elephant_dumbo_crypt,"ax",@progbits
-	.local elephant_dumbo_crypt
-	.type elephant_dumbo_crypt, @function
-	.balign 2
-elephant_dumbo_crypt:
-	pushm.w	#7, r10
-	sub	#376, sp
-	mov	r12, r8
-	mov	r14, 232(sp)
-	mov	392(sp), 224(sp)
-	mov	394(sp), 214(sp)
-	mov	396(sp), 230(sp)
-	mov	398(sp), 190(sp)
-	mov	400(sp), 228(sp)
-	mov	404(sp), 226(sp)
-	mov	408(sp), 234(sp)
-	; elephant_dumbo.ae:63: l = P.permute(load_le(key, 0, 16) as u160)
-	bit	#1, r8
-	jnz	.Lelephant_dumbo_crypt_bytes1
-.Lelephant_dumbo_crypt_words2:
-	mov	@r8, r7
-	mov	2(r8), r9
-	mov	4(r8), r10
-	mov	6(r8), r11
-	mov	8(r8), r12
-	mov	10(r8), r13
-	mov	12(r8), r14
-	mov	14(r8), r15
-	jmp	.Lelephant_dumbo_crypt_join3
-.Lelephant_dumbo_crypt_bytes1:
-	mov	sp, r12
-	add	#236, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lelephant_dumbo_crypt_cpy4:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lelephant_dumbo_crypt_cpy4
-	mov	r12, r8
-	jmp	.Lelephant_dumbo_crypt_words2
-.Lelephant_dumbo_crypt_join3:
-	mov	r7, 256(sp)
-	mov	r9, 258(sp)
-	mov	r10, 260(sp)
-	mov	r11, 262(sp)
-	mov	r12, 264(sp)
-	mov	r13, 266(sp)
-	mov	r14, 268(sp)
-	mov	r15, 270(sp)
-	mov	#0, 272(sp)
-	mov	#0, 274(sp)
-	mov	sp, r14
-	add	#256, r14
-	mov	sp, r15
-	add	#276, r15
-	mov	r14, r12
-	mov	r15, r13
-	call	#elephant_dumbo_P_permute
-	; elephant_dumbo.ae:66: blocks_c = 1 + m / block
-	mov	190(sp), r15
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	rla	r15
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r9
-	swpb	r9
-	mov	r9, r10
-	and	#65280, r10
-	mov.b	r9, r9
-	add	r10, r15
-	addc	r9, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r10
-	and	#32768, r10
-	and	#32767, r9
-	add	r10, r15
-	addc	r9, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r14
-	mov	r11, r9
-	mov	r12, r10
-	mov	r13, r11
-	mov	r14, r12
-	add	#0, r15
-	addc	190(sp), r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r13
-	swpb	r13
-	mov	r13, r14
-	and	#65280, r14
-	mov.b	r13, r13
-	add	#0, r15
-	addc	r14, r9
-	addc	r13, r10
-	addc	#0, r11
-	addc	#0, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r14
-	and	#32768, r14
-	and	#32767, r13
-	add	#0, r15
-	addc	r14, r9
-	addc	r13, r10
-	addc	#0, r11
-	addc	#0, r12
-	add	#0, r15
-	addc	#0, r9
-	addc	190(sp), r10
-	addc	#0, r11
-	addc	#0, r12
-	and	#1, r12
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#2047, r10
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#63488, r15
-	bis	r15, r10
-	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#63488, r12
-	bis	r12, r11
-	mov	r10, 222(sp)
-	mov	r11, 220(sp)
-	add	#1, 222(sp)
-	addc	#0, 220(sp)
-	; elephant_dumbo.ae:67: blocks_m = (m + block - 1) / block
-	mov	190(sp), r14
-	mov	#0, r15
-	add	#20, r14
-	addc	#0, r15
-	mov	r14, r7
-	mov	r15, r8
-	sub	#1, r7
-	subc	#0, r8
-	mov	r7, r11
-	mov	r8, r12
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r9
-	rla	r11
-	rlc	r12
-	rlc	r5
-	rlc	r6
-	rlc	r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r5, r13
-	mov	r6, r4
-	mov	r9, r5
-	add	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	addc	#0, r4
-	addc	#0, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	#0, r14
-	addc	#0, r15
-	mov	r11, r5
-	mov	r12, r6
-	mov	r13, r11
-	mov	r14, r12
-	mov	r15, r9
-	add	#0, r5
-	addc	r7, r6
-	addc	r8, r11
-	addc	#0, r12
-	addc	#0, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r9, r13
-	add	#0, r5
-	addc	r10, r6
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r9, r6
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	r5, r4
-	mov	r6, r5
-	add	#0, r4
-	addc	r9, r5
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	#0, r14
-	addc	r6, r15
-	addc	r9, r11
-	addc	r10, r12
-	addc	#0, r13
-	add	#0, r14
-	addc	#0, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	#0, r13
-	and	#1, r13
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#63488, r15
-	mov	r11, 218(sp)
-	bis	r15, 218(sp)
-	and	#2047, r12
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#63488, r13
-	mov	r12, 216(sp)
-	bis	r13, 216(sp)
-	; elephant_dumbo.ae:68: blocks_ad = 1 + (12 + a) / block
-	mov	214(sp), r7
-	mov	#0, r8
-	add	#12, r7
-	addc	#0, r8
-	mov	r7, r11
-	mov	r8, r12
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r9
-	rla	r11
-	rlc	r12
-	rlc	r5
-	rlc	r6
-	rlc	r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r5, r13
-	mov	r6, r4
-	mov	r9, r5
-	add	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	addc	#0, r4
-	addc	#0, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	#0, r14
-	addc	#0, r15
-	mov	r11, r5
-	mov	r12, r6
-	mov	r13, r11
-	mov	r14, r12
-	mov	r15, r9
-	add	#0, r5
-	addc	r7, r6
-	addc	r8, r11
-	addc	#0, r12
-	addc	#0, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r9, r13
-	add	#0, r5
-	addc	r10, r6
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r9, r6
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	r5, r4
-	mov	r6, r5
-	add	#0, r4
-	addc	r9, r5
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	#0, r14
-	addc	r6, r15
-	addc	r9, r11
-	addc	r10, r12
-	addc	#0, r13
-	add	#0, r14
-	addc	#0, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	#0, r13
-	and	#1, r13
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#63488, r15
-	bis	r15, r11
-	and	#2047, r12
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#63488, r13
-	bis	r13, r12
-	mov	r11, 200(sp)
-	mov	r12, 198(sp)
-	add	#1, 200(sp)
-	addc	#0, 198(sp)
-	; elephant_dumbo.ae:70: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	200(sp), r11
-	mov	198(sp), r12
-	sub	#1, r11
-	subc	#0, r12
-	mov	222(sp), r13
-	mov	220(sp), r14
-	add	#1, r13
-	addc	#0, r14
-	cmp	r13, r11
-	mov	r12, r15
-	subc	r14, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	xor	r11, r13
-	and	r15, r13
-	mov	r11, 196(sp)
-	xor	r13, 196(sp)
-	xor	r12, r14
-	and	r15, r14
-	mov	r12, 194(sp)
-	xor	r14, 194(sp)
-	; elephant_dumbo.ae:71: n = load_le(nonce, 0, 12) as u160
-	mov	232(sp), r11
-	bit	#1, r11
-	jnz	.Lelephant_dumbo_crypt_bytes6
-.Lelephant_dumbo_crypt_words7:
-	mov	@r11, 212(sp)
-	mov	2(r11), 210(sp)
-	mov	4(r11), 208(sp)
-	mov	6(r11), 206(sp)
-	mov	8(r11), 204(sp)
-	mov	10(r11), 202(sp)
-	jmp	.Lelephant_dumbo_crypt_join8
-.Lelephant_dumbo_crypt_bytes6:
-	mov	sp, r12
-	add	#236, r12
-	mov	r12, r13
-	mov	#12, r14
-.Lelephant_dumbo_crypt_cpy9:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lelephant_dumbo_crypt_cpy9
-	mov	r12, r11
-	jmp	.Lelephant_dumbo_crypt_words7
-.Lelephant_dumbo_crypt_join8:
-	; elephant_dumbo.ae:45: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	232(sp), r11
-	bit	#1, r11
-	jnz	.Lelephant_dumbo_crypt_bytes11
-.Lelephant_dumbo_crypt_words12:
-	mov	@r11, 148(sp)
-	mov	2(r11), 150(sp)
-	mov	4(r11), 162(sp)
-	mov	6(r11), 164(sp)
-	mov	8(r11), 166(sp)
-	mov	10(r11), 178(sp)
-	jmp	.Lelephant_dumbo_crypt_join13
-.Lelephant_dumbo_crypt_bytes11:
-	mov	sp, r12
-	add	#236, r12
-	mov	r12, r13
-	mov	#12, r14
-.Lelephant_dumbo_crypt_cpy14:
-	mov.b	@r11, r15
-	inc	r11
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lelephant_dumbo_crypt_cpy14
-	mov	r12, r11
-	jmp	.Lelephant_dumbo_crypt_words12
-.Lelephant_dumbo_crypt_join13:
-	mov	224(sp), r10
-	cmp	#8, 214(sp)
-	jnc	.Lelephant_dumbo_crypt_bytes16
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes16
-.Lelephant_dumbo_crypt_words17:
-	mov	@r10, 184(sp)
-	mov	2(r10), 186(sp)
-	mov	4(r10), 188(sp)
-	mov	6(r10), 192(sp)
-	jmp	.Lelephant_dumbo_crypt_join18
-.Lelephant_dumbo_crypt_bytes16:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#8, r13
-	mov	214(sp), r15
-.Lelephant_dumbo_crypt_cpy19:
-	clr	r14
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad20
-	mov.b	@r10, r14
-	inc	r10
-	dec	r15
-.Lelephant_dumbo_crypt_pad20:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy19
-	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words17
-.Lelephant_dumbo_crypt_join18:
-	; elephant_dumbo.ae:46: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	#8, 214(sp)
-	mov	#0, r15
-	subc	#0, r15
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	214(sp), r14
-	mov	#0, r15
-	add	#12, r14
-	addc	#0, r15
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r4
-	and	#65528, r4
-	rlam.w	#3, r15
-	and	#7, r14
-	mov	r15, 124(sp)
-	bis	r14, 124(sp)
-	mov	#1, r5
-	mov	#0, r6
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	tst	124(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig21
-	cmp	#160, r4
-	jc	.Lelephant_dumbo_crypt_shbig21
-.Lelephant_dumbo_crypt_shlimb24:
-	cmp	#16, r4
-	jnc	.Lelephant_dumbo_crypt_shbits25
-	mov	r14, r15
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r6, r8
-	mov	r5, r6
-	clr	r5
-	sub	#16, r4
-	jmp	.Lelephant_dumbo_crypt_shlimb24
-.Lelephant_dumbo_crypt_shbits25:
-	tst	r4
-	jz	.Lelephant_dumbo_crypt_shend22
-.Lelephant_dumbo_crypt_sh23:
-	rla	r5
-	rlc	r6
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	dec	r4
-	jnz	.Lelephant_dumbo_crypt_sh23
-	jmp	.Lelephant_dumbo_crypt_shend22
-.Lelephant_dumbo_crypt_shbig21:
-	clr	r5
-	clr	r6
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r13
-	clr	r14
-	clr	r15
-.Lelephant_dumbo_crypt_shend22:
-	mov	148(sp), 146(sp)
-	bis	r5, 146(sp)
-	mov	150(sp), 144(sp)
-	bis	r6, 144(sp)
-	mov	162(sp), 142(sp)
-	bis	r8, 142(sp)
-	mov	164(sp), r8
-	bis	r9, r8
-	mov	166(sp), r9
-	bis	r10, r9
-	mov	178(sp), r10
-	bis	r11, r10
-	mov	184(sp), r11
-	bis	r12, r11
-	mov	186(sp), r12
-	bis	r13, r12
-	mov	188(sp), r13
-	bis	r14, r13
-	mov	192(sp), r14
-	bis	r15, r14
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	146(sp), r15
-	xor	148(sp), r15
-	and	r4, r15
-	mov	148(sp), r5
-	xor	r15, r5
-	mov	144(sp), r15
-	xor	150(sp), r15
-	and	r4, r15
-	mov	150(sp), r6
-	xor	r15, r6
-	mov	142(sp), r15
-	xor	162(sp), r15
-	and	r4, r15
-	mov	162(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	164(sp), r15
-	and	r4, r15
-	mov	164(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	166(sp), r15
-	and	r4, r15
-	mov	166(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	178(sp), r15
-	and	r4, r15
-	mov	178(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	184(sp), r15
-	and	r4, r15
-	mov	184(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	186(sp), r15
-	and	r4, r15
-	mov	186(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	188(sp), r15
-	and	r4, r15
-	mov	188(sp), r13
-	xor	r15, r13
-	xor	192(sp), r14
-	and	r4, r14
-	mov	192(sp), r15
-	xor	r14, r15
-	; elephant_dumbo.ae:75: for i in 0..steps {
-	mov	#0, 140(sp)
-	mov	#0, 138(sp)
-	mov	r5, 86(sp)
-	mov	r6, 84(sp)
-	mov	r7, 82(sp)
-	mov	r8, 78(sp)
-	mov	r9, 76(sp)
-	mov	r10, 72(sp)
-	mov	r11, 70(sp)
-	mov	r12, 66(sp)
-	mov	r13, 62(sp)
-	mov	r15, 58(sp)
-	mov	#0, 24(sp)
-	mov	#0, 22(sp)
-	mov	#0, 20(sp)
-	mov	#0, 18(sp)
-	mov	#0, 16(sp)
-	mov	#0, 12(sp)
-	mov	#0, 8(sp)
-	mov	#0, 34(sp)
-	mov	#0, 182(sp)
-	mov	#0, 180(sp)
-	mov	276(sp), 152(sp)
-	mov	278(sp), 160(sp)
-	mov	280(sp), 158(sp)
-	mov	282(sp), 176(sp)
-	mov	284(sp), 174(sp)
-	mov	286(sp), 172(sp)
-	mov	288(sp), 156(sp)
-	mov	290(sp), 154(sp)
-	mov	292(sp), 170(sp)
-	mov	294(sp), 168(sp)
-	cmp	196(sp), 140(sp)
-	mov	138(sp), r15
-	subc	194(sp), r15
-	jnc	.Lelephant_dumbo_crypt_near63
-	br	#.Lelephant_dumbo_crypt_done27
-.Lelephant_dumbo_crypt_near63:
-.Lelephant_dumbo_crypt_loop26:
-	; elephant_dumbo.ae:32: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov.b	152(sp), r15
-	mov	r15, r12
-	rlam.w	#3, r12
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov.b	r12, r12
-	mov	160(sp), r14
-	mov	158(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov.b	r14, r14
-	xor	r14, r12
-	mov	156(sp), r14
-	mov	154(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	xor	r14, r12
-	; elephant_dumbo.ae:33: return cat(t, x[159:8])
-	mov	152(sp), r15
-	mov	160(sp), r5
-	mov	158(sp), r6
-	mov	176(sp), r7
-	mov	174(sp), r8
-	mov	172(sp), r9
-	mov	156(sp), r10
-	mov	154(sp), r11
-	mov	170(sp), r13
-	mov	168(sp), r14
-	mov	r15, 100(sp)
-	swpb	r5
-	swpb	100(sp)
-	mov	100(sp), r15
-	xor.b	r5, r15
-	mov	r15, 100(sp)
-	xor	r5, 100(sp)
-	mov	r5, 118(sp)
-	swpb	r6
-	mov	r5, r15
-	xor.b	r6, r15
-	mov	r15, 118(sp)
-	xor	r6, 118(sp)
-	mov	r6, 120(sp)
-	swpb	r7
-	mov	r6, r15
-	xor.b	r7, r15
-	mov	r15, 120(sp)
-	xor	r7, 120(sp)
-	mov	r7, 122(sp)
-	swpb	r8
-	mov	r7, r15
-	xor.b	r8, r15
-	mov	r15, 122(sp)
-	xor	r8, 122(sp)
-	mov	r8, 126(sp)
-	swpb	r9
-	mov	r8, r15
-	xor.b	r9, r15
-	mov	r15, 126(sp)
-	xor	r9, 126(sp)
-	mov	r9, 128(sp)
-	swpb	r10
-	mov	r9, r15
-	xor.b	r10, r15
-	mov	r15, 128(sp)
-	xor	r10, 128(sp)
-	mov	r10, 130(sp)
-	swpb	r11
-	mov	r10, r15
-	xor.b	r11, r15
-	mov	r15, 130(sp)
-	xor	r11, 130(sp)
-	mov	r11, 132(sp)
-	swpb	r13
-	mov	r11, r15
-	xor.b	r13, r15
-	mov	r15, 132(sp)
-	xor	r13, 132(sp)
-	mov	r13, 134(sp)
-	swpb	r14
-	mov	r13, r15
-	xor.b	r14, r15
-	mov	r15, 134(sp)
-	xor	r14, 134(sp)
-	mov.b	r14, r14
-	mov	r12, 136(sp)
-	swpb	136(sp)
-	bis	r14, 136(sp)
-	; elephant_dumbo.ae:77: off = block * i
-	mov	140(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65532, r11
-	mov	138(sp), r12
-	rlam.w	#2, r12
-	and	#3, r15
-	bis	r15, r12
-	mov	140(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#65520, r14
-	mov	138(sp), r15
-	rlam.w	#4, r15
-	and	#15, r13
-	bis	r13, r15
-	mov	r11, 40(sp)
-	mov	r12, 52(sp)
-	add	r14, 40(sp)
-	addc	r15, 52(sp)
-	; elephant_dumbo.ae:78: if i < blocks_m {
-	cmp	218(sp), 140(sp)
-	mov	138(sp), r15
-	subc	216(sp), r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_else28
-	; elephant_dumbo.ae:79: count = if m - off < block then m - off else block
-	mov	190(sp), r14
-	mov	#0, r15
-	sub	40(sp), r14
-	subc	52(sp), r15
-	cmp	#20, r14
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	xor	#20, r14
-	and	r15, r14
-	mov	r14, r7
-	xor	#20, r7
-	; elephant_dumbo.ae:80: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	40(sp), r10
-	add	230(sp), r10
-	cmp	#20, r7
-	jnc	.Lelephant_dumbo_crypt_bytes30
-	bit	#1, r10
-	jnz	.Lelephant_dumbo_crypt_bytes30
-.Lelephant_dumbo_crypt_words31:
-	mov	@r10, 96(sp)
-	mov	2(r10), 98(sp)
-	mov	4(r10), 102(sp)
-	mov	6(r10), 104(sp)
-	mov	8(r10), 106(sp)
-	mov	10(r10), 108(sp)
-	mov	12(r10), 110(sp)
-	mov	14(r10), 112(sp)
-	mov	16(r10), 116(sp)
-	mov	18(r10), 114(sp)
-	jmp	.Lelephant_dumbo_crypt_join32
-.Lelephant_dumbo_crypt_bytes30:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	r7, r15
-.Lelephant_dumbo_crypt_cpy33:
-	clr	r14
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad34
-	mov.b	@r10, r14
-	inc	r10
-	dec	r15
-.Lelephant_dumbo_crypt_pad34:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy33
-	mov	r11, r10
-	jmp	.Lelephant_dumbo_crypt_words31
-.Lelephant_dumbo_crypt_join32:
-	mov	152(sp), 14(sp)
-	xor	100(sp), 14(sp)
-	mov	160(sp), 10(sp)
-	xor	118(sp), 10(sp)
-	mov	158(sp), 6(sp)
-	xor	120(sp), 6(sp)
-	mov	176(sp), 4(sp)
-	xor	122(sp), 4(sp)
-	mov	174(sp), r5
-	xor	126(sp), r5
-	mov	172(sp), r6
-	xor	128(sp), r6
-	mov	156(sp), r8
-	xor	130(sp), r8
-	mov	154(sp), r9
-	xor	132(sp), r9
-	mov	170(sp), r10
-	xor	134(sp), r10
-	mov	168(sp), 44(sp)
-	xor	136(sp), 44(sp)
-	; elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r4
-	xor	14(sp), r4
-	mov	210(sp), r11
-	xor	10(sp), r11
-	mov	208(sp), r12
-	xor	6(sp), r12
-	mov	206(sp), r13
-	xor	4(sp), r13
-	mov	204(sp), r14
-	xor	r5, r14
-	mov	202(sp), r15
-	xor	r6, r15
-	mov	r4, 256(sp)
-	mov	r11, 258(sp)
-	mov	r12, 260(sp)
-	mov	r13, 262(sp)
-	mov	r14, 264(sp)
-	mov	r15, 266(sp)
-	mov	r8, 268(sp)
-	mov	r9, 270(sp)
-	mov	r10, 272(sp)
-	mov	44(sp), 274(sp)
-	mov	sp, r14
-	add	#256, r14
-	mov	sp, r15
-	add	#296, r15
-	mov	r14, r12
-	mov	r15, r13
-	call	#elephant_dumbo_P_permute
-	mov	14(sp), r4
-	xor	296(sp), r4
-	mov	10(sp), r11
-	xor	298(sp), r11
-	mov	6(sp), r12
-	xor	300(sp), r12
-	mov	4(sp), r13
-	xor	302(sp), r13
-	xor	304(sp), r5
-	xor	306(sp), r6
-	xor	308(sp), r8
-	xor	310(sp), r9
-	xor	312(sp), r10
-	mov	44(sp), r14
-	xor	314(sp), r14
-	; elephant_dumbo.ae:80: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	96(sp), r15
-	xor	r4, r15
-	mov	98(sp), r4
-	xor	r11, r4
-	mov	102(sp), r11
-	xor	r12, r11
-	mov	104(sp), r12
-	xor	r13, r12
-	mov	106(sp), r13
-	xor	r5, r13
-	mov	108(sp), r5
-	xor	r6, r5
-	mov	110(sp), r6
-	xor	r8, r6
-	mov	112(sp), r8
-	xor	r9, r8
-	mov	116(sp), r9
-	xor	r10, r9
-	mov	114(sp), r10
-	xor	r14, r10
-	mov	40(sp), r14
-	add	228(sp), r14
-	cmp	#20, r7
-	jnc	.Lelephant_dumbo_crypt_bytes35
-	bit	#1, r14
-	jnz	.Lelephant_dumbo_crypt_bytes35
-	mov	r15, 0(r14)
-	mov	r4, 2(r14)
-	mov	r11, 4(r14)
-	mov	r12, 6(r14)
-	mov	r13, 8(r14)
-	mov	r5, 10(r14)
-	mov	r6, 12(r14)
-	mov	r8, 14(r14)
-	mov	r9, 16(r14)
-	mov	r10, 18(r14)
-	jmp	.Lelephant_dumbo_crypt_stored36
-.Lelephant_dumbo_crypt_bytes35:
-	mov	r15, 236(sp)
-	mov	r4, 238(sp)
-	mov	r11, 240(sp)
-	mov	r12, 242(sp)
-	mov	r13, 244(sp)
-	mov	r5, 246(sp)
-	mov	r6, 248(sp)
-	mov	r8, 250(sp)
-	mov	r9, 252(sp)
-	mov	r10, 254(sp)
-	mov	sp, r13
-	add	#236, r13
-	mov	r7, r15
-	cmp	#20, r15
-	jnc	.Lelephant_dumbo_crypt_cnt37
-	mov	#20, r15
-.Lelephant_dumbo_crypt_cnt37:
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_stored36
-.Lelephant_dumbo_crypt_cpy38:
-	mov.b	@r13, 0(r14)
-	inc	r13
-	inc	r14
-	dec	r15
-	jnz	.Lelephant_dumbo_crypt_cpy38
-.Lelephant_dumbo_crypt_stored36:
-	jmp	.Lelephant_dumbo_crypt_endif29
-.Lelephant_dumbo_crypt_else28:
-.Lelephant_dumbo_crypt_endif29:
-	; elephant_dumbo.ae:82: if (i > 0) & (i <= blocks_c) {
-	mov	#0, r15
-	cmp	140(sp), r15
-	subc	138(sp), r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	cmp	140(sp), 222(sp)
-	mov	220(sp), r15
-	subc	138(sp), r15
-	clr	r15
-	adc	r15
-	and	r15, r14
-	tst	r14
-	jz	.Lelephant_dumbo_crypt_else39
-	; elephant_dumbo.ae:83: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	40(sp), r8
-	mov	52(sp), r15
-	sub	#20, r8
-	subc	#0, r15
-	mov	190(sp), r9
-	mov	#0, r10
-	sub	r8, r9
-	subc	r15, r10
-	; elephant_dumbo.ae:38: x = load_le(buf, off, block, count)
-	add	226(sp), r8
-	cmp	#20, r9
-	jnc	.Lelephant_dumbo_crypt_bytes41
-	bit	#1, r8
-	jnz	.Lelephant_dumbo_crypt_bytes41
-.Lelephant_dumbo_crypt_words42:
-	mov	@r8, 28(sp)
-	mov	2(r8), 42(sp)
-	mov	4(r8), 48(sp)
-	mov	6(r8), 56(sp)
-	mov	8(r8), 64(sp)
-	mov	10(r8), 38(sp)
-	mov	12(r8), 32(sp)
-	mov	14(r8), 30(sp)
-	mov	16(r8), 90(sp)
-	mov	18(r8), 94(sp)
-	jmp	.Lelephant_dumbo_crypt_join43
-.Lelephant_dumbo_crypt_bytes41:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	r9, r15
-.Lelephant_dumbo_crypt_cpy44:
-	clr	r14
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad45
-	mov.b	@r8, r14
-	inc	r8
-	dec	r15
-.Lelephant_dumbo_crypt_pad45:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy44
-	mov	r11, r8
-	jmp	.Lelephant_dumbo_crypt_words42
-.Lelephant_dumbo_crypt_join43:
-	; elephant_dumbo.ae:39: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	#20, r9
-	mov	r10, r15
-	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65528, r15
-	rlam.w	#3, r10
-	and	#7, r9
-	mov	r10, 2(sp)
-	bis	r9, 2(sp)
-	mov	#1, r6
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r13
-	mov	#0, r9
-	tst	2(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig46
-	cmp	#160, r15
-	jc	.Lelephant_dumbo_crypt_shbig46
-.Lelephant_dumbo_crypt_shlimb49:
-	cmp	#16, r15
-	jnc	.Lelephant_dumbo_crypt_shbits50
-	mov	r13, r9
-	mov	r14, r13
-	mov	r8, r14
-	mov	r7, r8
-	mov	r5, r7
-	mov	r12, r5
-	mov	r11, r12
-	mov	r10, r11
-	mov	r6, r10
-	clr	r6
-	sub	#16, r15
-	jmp	.Lelephant_dumbo_crypt_shlimb49
-.Lelephant_dumbo_crypt_shbits50:
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_shend47
-.Lelephant_dumbo_crypt_sh48:
-	rla	r6
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r5
-	rlc	r7
-	rlc	r8
-	rlc	r14
-	rlc	r13
-	rlc	r9
-	dec	r15
-	jnz	.Lelephant_dumbo_crypt_sh48
-	jmp	.Lelephant_dumbo_crypt_shend47
-.Lelephant_dumbo_crypt_shbig46:
-	clr	r6
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r5
-	clr	r7
-	clr	r8
-	clr	r14
-	clr	r13
-	clr	r9
-.Lelephant_dumbo_crypt_shend47:
-	mov	28(sp), 26(sp)
-	bis	r6, 26(sp)
-	mov	42(sp), r6
-	bis	r10, r6
-	mov	48(sp), r10
-	bis	r11, r10
-	mov	56(sp), r11
-	bis	r12, r11
-	mov	64(sp), r12
-	bis	r5, r12
-	mov	38(sp), r5
-	bis	r7, r5
-	mov	32(sp), r7
-	bis	r8, r7
-	mov	30(sp), r8
-	bis	r14, r8
-	mov	90(sp), r14
-	bis	r13, r14
-	mov	94(sp), r13
-	bis	r9, r13
-	mov	r4, r9
-	inv	r9
-	inc	r9
-	mov	26(sp), r15
-	xor	28(sp), r15
-	and	r9, r15
-	xor	r15, 28(sp)
-	mov	r6, r15
-	xor	42(sp), r15
-	and	r9, r15
-	mov	42(sp), r6
-	xor	r15, r6
-	mov	r10, r15
-	xor	48(sp), r15
-	and	r9, r15
-	mov	48(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	56(sp), r15
-	and	r9, r15
-	mov	56(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	64(sp), r15
-	and	r9, r15
-	mov	64(sp), r12
-	xor	r15, r12
-	mov	r5, r15
-	xor	38(sp), r15
-	and	r9, r15
-	xor	r15, 38(sp)
-	mov	r7, r15
-	xor	32(sp), r15
-	and	r9, r15
-	xor	r15, 32(sp)
-	mov	r8, r15
-	xor	30(sp), r15
-	and	r9, r15
-	xor	r15, 30(sp)
-	mov	r14, r15
-	xor	90(sp), r15
-	and	r9, r15
-	mov	90(sp), r14
-	xor	r15, r14
-	xor	94(sp), r13
-	and	r9, r13
-	mov	94(sp), r15
-	xor	r13, r15
-	; elephant_dumbo.ae:83: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	100(sp), 24(sp)
-	xor	118(sp), 22(sp)
-	xor	120(sp), 20(sp)
-	xor	122(sp), 18(sp)
-	xor	126(sp), 16(sp)
-	xor	128(sp), 12(sp)
-	xor	130(sp), 8(sp)
-	mov	34(sp), r7
-	xor	132(sp), r7
-	mov	182(sp), r8
-	xor	134(sp), r8
-	mov	180(sp), r9
-	xor	136(sp), r9
-	; elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	xor	24(sp), 28(sp)
-	mov	r6, r4
-	xor	22(sp), r4
-	mov	r10, r5
-	xor	20(sp), r5
-	mov	r11, r6
-	xor	18(sp), r6
-	mov	r12, r10
-	xor	16(sp), r10
-	mov	38(sp), r11
-	xor	12(sp), r11
-	mov	32(sp), r12
-	xor	8(sp), r12
-	mov	30(sp), r13
-	xor	r7, r13
-	xor	r8, r14
-	xor	r9, r15
-	mov	28(sp), 256(sp)
-	mov	r4, 258(sp)
-	mov	r5, 260(sp)
-	mov	r6, 262(sp)
-	mov	r10, 264(sp)
-	mov	r11, 266(sp)
-	mov	r12, 268(sp)
-	mov	r13, 270(sp)
-	mov	r14, 272(sp)
-	mov	r15, 274(sp)
-	mov	sp, r14
-	add	#256, r14
-	mov	sp, r15
-	add	#316, r15
-	mov	r14, r12
-	mov	r15, r13
-	call	#elephant_dumbo_P_permute
-	mov	24(sp), r4
-	xor	316(sp), r4
-	mov	22(sp), r5
-	xor	318(sp), r5
-	mov	20(sp), r6
-	xor	320(sp), r6
-	mov	18(sp), r10
-	xor	322(sp), r10
-	mov	16(sp), r11
-	xor	324(sp), r11
-	mov	12(sp), r12
-	xor	326(sp), r12
-	mov	8(sp), r15
-	xor	328(sp), r15
-	xor	330(sp), r7
-	xor	332(sp), r8
-	mov	r9, r13
-	xor	334(sp), r13
-	; elephant_dumbo.ae:83: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	86(sp), r14
-	xor	r4, r14
-	mov	84(sp), r9
-	xor	r5, r9
-	mov	82(sp), r5
-	xor	r6, r5
-	mov	78(sp), r6
-	xor	r10, r6
-	mov	76(sp), r10
-	xor	r11, r10
-	mov	72(sp), r11
-	xor	r12, r11
-	mov	70(sp), r12
-	xor	r15, r12
-	mov	66(sp), r4
-	xor	r7, r4
-	mov	62(sp), r7
-	xor	r8, r7
-	mov	58(sp), r15
-	xor	r13, r15
-	mov	r14, 86(sp)
-	mov	r9, 84(sp)
-	mov	r5, 82(sp)
-	mov	r6, 78(sp)
-	mov	r10, 76(sp)
-	mov	r11, 72(sp)
-	mov	r12, 70(sp)
-	mov	r4, 66(sp)
-	mov	r7, 62(sp)
-	mov	r15, 58(sp)
-	jmp	.Lelephant_dumbo_crypt_endif40
-.Lelephant_dumbo_crypt_else39:
-.Lelephant_dumbo_crypt_endif40:
-	; elephant_dumbo.ae:85: if i + 1 < blocks_ad {
-	mov	140(sp), r11
-	mov	138(sp), r12
-	add	#1, r11
-	addc	#0, r12
-	cmp	200(sp), r11
-	mov	r12, r15
-	subc	198(sp), r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_else51
-	; elephant_dumbo.ae:51: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
-	mov	r11, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65532, r13
-	mov	r12, r14
-	rlam.w	#2, r14
-	and	#3, r15
-	bis	r15, r14
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65520, r15
-	rlam.w	#4, r12
-	and	#15, r11
-	bis	r11, r12
-	add	r15, r13
-	addc	r12, r14
-	mov	r13, r8
-	sub	#12, r8
-	mov	214(sp), r9
-	mov	#0, r10
-	add	#12, r9
-	addc	#0, r10
-	sub	r13, r9
-	subc	r14, r10
-	; elephant_dumbo.ae:38: x = load_le(buf, off, block, count)
-	add	224(sp), r8
-	cmp	#20, r9
-	jnc	.Lelephant_dumbo_crypt_bytes53
-	bit	#1, r8
-	jnz	.Lelephant_dumbo_crypt_bytes53
-.Lelephant_dumbo_crypt_words54:
-	mov	@r8, 36(sp)
-	mov	2(r8), 46(sp)
-	mov	4(r8), 50(sp)
-	mov	6(r8), 54(sp)
-	mov	8(r8), 60(sp)
-	mov	10(r8), 68(sp)
-	mov	12(r8), 74(sp)
-	mov	14(r8), 80(sp)
-	mov	16(r8), 88(sp)
-	mov	18(r8), 92(sp)
-	jmp	.Lelephant_dumbo_crypt_join55
-.Lelephant_dumbo_crypt_bytes53:
-	mov	sp, r11
-	add	#236, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	r9, r15
-.Lelephant_dumbo_crypt_cpy56:
-	clr	r14
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_pad57
-	mov.b	@r8, r14
-	inc	r8
-	dec	r15
-.Lelephant_dumbo_crypt_pad57:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lelephant_dumbo_crypt_cpy56
-	mov	r11, r8
-	jmp	.Lelephant_dumbo_crypt_words54
-.Lelephant_dumbo_crypt_join55:
-	; elephant_dumbo.ae:39: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	#20, r9
-	mov	r10, r15
-	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65528, r15
-	rlam.w	#3, r10
-	and	#7, r9
-	mov	r10, 0(sp)
-	bis	r9, 0(sp)
-	mov	#1, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r5
-	mov	#0, r14
-	mov	#0, r6
-	tst	0(sp)
-	jnz	.Lelephant_dumbo_crypt_shbig58
-	cmp	#160, r15
-	jc	.Lelephant_dumbo_crypt_shbig58
-.Lelephant_dumbo_crypt_shlimb61:
-	cmp	#16, r15
-	jnc	.Lelephant_dumbo_crypt_shbits62
-	mov	r14, r6
-	mov	r5, r14
-	mov	r13, r5
-	mov	r12, r13
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	clr	r7
-	sub	#16, r15
-	jmp	.Lelephant_dumbo_crypt_shlimb61
-.Lelephant_dumbo_crypt_shbits62:
-	tst	r15
-	jz	.Lelephant_dumbo_crypt_shend59
-.Lelephant_dumbo_crypt_sh60:
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r5
-	rlc	r14
-	rlc	r6
-	dec	r15
-	jnz	.Lelephant_dumbo_crypt_sh60
-	jmp	.Lelephant_dumbo_crypt_shend59
-.Lelephant_dumbo_crypt_shbig58:
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r13
-	clr	r5
-	clr	r14
-	clr	r6
-.Lelephant_dumbo_crypt_shend59:
-	mov	36(sp), r15
-	bis	r7, r15
-	mov	46(sp), r7
-	bis	r8, r7
-	mov	50(sp), r8
-	bis	r9, r8
-	mov	54(sp), r9
-	bis	r10, r9
-	mov	60(sp), r10
-	bis	r11, r10
-	mov	68(sp), r11
-	bis	r12, r11
-	mov	74(sp), r12
-	bis	r13, r12
-	mov	80(sp), r13
-	bis	r5, r13
-	mov	88(sp), r5
-	bis	r14, r5
-	mov	92(sp), r14
-	bis	r6, r14
-	inv	r4
-	inc	r4
-	xor	36(sp), r15
-	and	r4, r15
-	mov	36(sp), r6
-	xor	r15, r6
-	mov	r7, r15
-	xor	46(sp), r15
-	and	r4, r15
-	mov	46(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	50(sp), r15
-	and	r4, r15
-	mov	50(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	54(sp), r15
-	and	r4, r15
-	mov	54(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	60(sp), r15
-	and	r4, r15
-	mov	60(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	68(sp), r15
-	and	r4, r15
-	mov	68(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	74(sp), r15
-	and	r4, r15
-	mov	74(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	80(sp), r15
-	and	r4, r15
-	mov	80(sp), r13
-	xor	r15, r13
-	mov	r5, r15
-	xor	88(sp), r15
-	and	r4, r15
-	mov	88(sp), r5
-	xor	r15, r5
-	xor	92(sp), r14
-	and	r4, r14
-	mov	92(sp), r15
-	xor	r14, r15
-	; elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	xor	100(sp), r6
-	xor	118(sp), r7
-	xor	120(sp), r8
-	xor	122(sp), r9
-	xor	126(sp), r10
-	xor	128(sp), r11
-	xor	130(sp), r12
-	xor	132(sp), r13
-	mov	r5, r14
-	xor	134(sp), r14
-	xor	136(sp), r15
-	mov	r6, 256(sp)
-	mov	r7, 258(sp)
-	mov	r8, 260(sp)
-	mov	r9, 262(sp)
-	mov	r10, 264(sp)
-	mov	r11, 266(sp)
-	mov	r12, 268(sp)
-	mov	r13, 270(sp)
-	mov	r14, 272(sp)
-	mov	r15, 274(sp)
-	mov	sp, r14
-	add	#256, r14
-	mov	sp, r15
-	add	#336, r15
-	mov	r14, r12
-	mov	r15, r13
-	call	#elephant_dumbo_P_permute
-	mov	100(sp), r7
-	xor	336(sp), r7
-	mov	118(sp), r8
-	xor	338(sp), r8
-	mov	120(sp), r9
-	xor	340(sp), r9
-	mov	122(sp), r10
-	xor	342(sp), r10
-	mov	126(sp), r11
-	xor	344(sp), r11
-	mov	128(sp), r12
-	xor	346(sp), r12
-	mov	130(sp), r13
-	xor	348(sp), r13
-	mov	132(sp), r14
-	xor	350(sp), r14
-	mov	134(sp), r15
-	xor	352(sp), r15
-	mov	136(sp), r5
-	xor	354(sp), r5
-	; elephant_dumbo.ae:86: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	86(sp), r6
-	xor	r7, r6
-	mov	84(sp), r7
-	xor	r8, r7
-	mov	82(sp), r8
-	xor	r9, r8
-	mov	78(sp), r9
-	xor	r10, r9
-	mov	76(sp), r10
-	xor	r11, r10
-	mov	72(sp), r11
-	xor	r12, r11
-	mov	70(sp), r12
-	xor	r13, r12
-	mov	66(sp), r13
-	xor	r14, r13
-	mov	62(sp), r14
-	xor	r15, r14
-	mov	58(sp), r15
-	xor	r5, r15
-	jmp	.Lelephant_dumbo_crypt_endif52
-.Lelephant_dumbo_crypt_else51:
-	mov	86(sp), r6
-	mov	84(sp), r7
-	mov	82(sp), r8
-	mov	78(sp), r9
-	mov	76(sp), r10
-	mov	72(sp), r11
-	mov	70(sp), r12
-	mov	66(sp), r13
-	mov	62(sp), r14
-	mov	58(sp), r15
-.Lelephant_dumbo_crypt_endif52:
-	mov	r6, 86(sp)
-	mov	r7, 84(sp)
-	mov	r8, 82(sp)
-	mov	r9, 78(sp)
-	mov	r10, 76(sp)
-	mov	r11, 72(sp)
-	mov	r12, 70(sp)
-	mov	r13, 66(sp)
-	mov	r14, 62(sp)
-	mov	r15, 58(sp)
-	mov	152(sp), 24(sp)
-	mov	160(sp), 22(sp)
-	mov	158(sp), 20(sp)
-	mov	176(sp), 18(sp)
-	mov	174(sp), 16(sp)
-	mov	172(sp), 12(sp)
-	mov	156(sp), 8(sp)
-	mov	154(sp), 34(sp)
-	mov	170(sp), r4
-	mov	168(sp), r5
-	mov	100(sp), r6
-	mov	118(sp), r7
-	mov	120(sp), r8
-	mov	122(sp), r9
-	mov	126(sp), r10
-	mov	128(sp), r11
-	mov	130(sp), r12
-	mov	132(sp), r13
-	mov	134(sp), r14
-	mov	136(sp), r15
-	mov	r4, 182(sp)
-	mov	r5, 180(sp)
-	mov	r6, 152(sp)
-	mov	r7, 160(sp)
-	mov	r8, 158(sp)
-	mov	r9, 176(sp)
-	mov	r10, 174(sp)
-	mov	r11, 172(sp)
-	mov	r12, 156(sp)
-	mov	r13, 154(sp)
-	mov	r14, 170(sp)
-	mov	r15, 168(sp)
-	add	#1, 140(sp)
-	addc	#0, 138(sp)
-	cmp	196(sp), 140(sp)
-	mov	138(sp), r15
-	subc	194(sp), r15
-	jc	.Lelephant_dumbo_crypt_near64
-	br	#.Lelephant_dumbo_crypt_loop26
-.Lelephant_dumbo_crypt_near64:
-.Lelephant_dumbo_crypt_done27:
-	; elephant_dumbo.ae:55: return P.permute(x ^ mask) ^ mask
-	mov	86(sp), r6
-	xor	276(sp), r6
-	mov	84(sp), r7
-	xor	278(sp), r7
-	mov	82(sp), r8
-	xor	280(sp), r8
-	mov	78(sp), r9
-	xor	282(sp), r9
-	mov	76(sp), r10
-	xor	284(sp), r10
-	mov	72(sp), r11
-	xor	286(sp), r11
-	mov	70(sp), r12
-	xor	288(sp), r12
-	mov	66(sp), r13
-	xor	290(sp), r13
-	mov	62(sp), r14
-	xor	292(sp), r14
-	mov	58(sp), r15
-	xor	294(sp), r15
-	mov	r6, 256(sp)
-	mov	r7, 258(sp)
-	mov	r8, 260(sp)
-	mov	r9, 262(sp)
-	mov	r10, 264(sp)
-	mov	r11, 266(sp)
-	mov	r12, 268(sp)
-	mov	r13, 270(sp)
-	mov	r14, 272(sp)
-	mov	r15, 274(sp)
-	mov	sp, r14
-	add	#256, r14
-	mov	sp, r15
-	add	#356, r15
-	mov	r14, r12
-	mov	r15, r13
-	call	#elephant_dumbo_P_permute
-	mov	356(sp), r11
-	xor	276(sp), r11
-	mov	358(sp), r12
-	xor	278(sp), r12
-	mov	360(sp), r13
-	xor	280(sp), r13
-	mov	362(sp), r14
-	xor	282(sp), r14
-	; elephant_dumbo.ae:91: return masked(tag, l)[63:0]
-	mov	234(sp), r15
-	mov	r11, 0(r15)
-	mov	r12, 2(r15)
-	mov	r13, 4(r15)
-	mov	r14, 6(r15)
-	add	#376, sp
-	popm.w	#7, r10
-	ret
-	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
+	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
 
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
@@ -9917,6 +6863,3092 @@ elephant_dumbo_P_permute:
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
+
+
+; --- elephant_dumbo_crypt: elephant_dumbo.crypt
+;     frame 376 bytes (128 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 7686 bytes of code
+	.section .text.elephant_dumbo_crypt,"ax",@progbits
+	.local elephant_dumbo_crypt
+	.type elephant_dumbo_crypt, @function
+	.balign 2
+elephant_dumbo_crypt:
+	pushm.w	#7, r10
+	sub	#376, sp
+	mov	r12, 224(sp)
+	mov	r13, 240(sp)
+	mov	r15, 226(sp)
+	mov	392(sp), 214(sp)
+	mov	394(sp), 232(sp)
+	mov	396(sp), 190(sp)
+	mov	398(sp), 230(sp)
+	mov	402(sp), 228(sp)
+	mov	406(sp), 254(sp)
+	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	mov	190(sp), r15
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	rla	r15
+	rlc	r11
+	rlc	r12
+	rlc	r13
+	rlc	r14
+	mov	190(sp), r6
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	add	r6, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	r9, r13
+	addc	r10, r14
+	mov	190(sp), r6
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	add	r6, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	r9, r13
+	addc	r10, r14
+	mov	190(sp), r6
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	add	r6, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	r9, r13
+	addc	r10, r14
+	mov	190(sp), r9
+	swpb	r9
+	mov	r9, r10
+	and	#65280, r10
+	mov.b	r9, r9
+	add	r10, r15
+	addc	r9, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r14
+	mov	190(sp), r6
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	add	r6, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	r9, r13
+	addc	r10, r14
+	mov	190(sp), r6
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rla	r6
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	add	r6, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	r9, r13
+	addc	r10, r14
+	mov	190(sp), r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r10
+	and	#32768, r10
+	and	#32767, r9
+	add	r10, r15
+	addc	r9, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r14
+	mov	r11, r9
+	mov	r12, r10
+	mov	r13, r11
+	mov	r14, r12
+	add	#0, r15
+	addc	190(sp), r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	mov	190(sp), r7
+	mov	#0, r8
+	mov	#0, r13
+	mov	#0, r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	add	#0, r15
+	addc	r7, r9
+	addc	r8, r10
+	addc	r13, r11
+	addc	r14, r12
+	mov	190(sp), r7
+	mov	#0, r8
+	mov	#0, r13
+	mov	#0, r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	add	#0, r15
+	addc	r7, r9
+	addc	r8, r10
+	addc	r13, r11
+	addc	r14, r12
+	mov	190(sp), r7
+	mov	#0, r8
+	mov	#0, r13
+	mov	#0, r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	add	#0, r15
+	addc	r7, r9
+	addc	r8, r10
+	addc	r13, r11
+	addc	r14, r12
+	mov	190(sp), r13
+	swpb	r13
+	mov	r13, r14
+	and	#65280, r14
+	mov.b	r13, r13
+	add	#0, r15
+	addc	r14, r9
+	addc	r13, r10
+	addc	#0, r11
+	addc	#0, r12
+	mov	190(sp), r7
+	mov	#0, r8
+	mov	#0, r13
+	mov	#0, r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	add	#0, r15
+	addc	r7, r9
+	addc	r8, r10
+	addc	r13, r11
+	addc	r14, r12
+	mov	190(sp), r7
+	mov	#0, r8
+	mov	#0, r13
+	mov	#0, r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	rla	r7
+	rlc	r8
+	rlc	r13
+	rlc	r14
+	add	#0, r15
+	addc	r7, r9
+	addc	r8, r10
+	addc	r13, r11
+	addc	r14, r12
+	mov	190(sp), r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r14
+	and	#32768, r14
+	and	#32767, r13
+	add	#0, r15
+	addc	r14, r9
+	addc	r13, r10
+	addc	#0, r11
+	addc	#0, r12
+	add	#0, r15
+	addc	#0, r9
+	addc	190(sp), r10
+	addc	#0, r11
+	addc	#0, r12
+	and	#1, r12
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#2047, r10
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#63488, r15
+	bis	r15, r10
+	and	#2047, r11
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#63488, r12
+	bis	r12, r11
+	mov	r10, 222(sp)
+	mov	r11, 220(sp)
+	add	#1, 222(sp)
+	addc	#0, 220(sp)
+	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	mov	190(sp), r14
+	mov	#0, r15
+	add	#20, r14
+	addc	#0, r15
+	mov	r14, r7
+	mov	r15, r8
+	sub	#1, r7
+	subc	#0, r8
+	mov	r7, r11
+	mov	r8, r12
+	mov	#0, r5
+	mov	#0, r6
+	mov	#0, r9
+	rla	r11
+	rlc	r12
+	rlc	r5
+	rlc	r6
+	rlc	r9
+	mov	r7, r4
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	r4, r11
+	addc	r10, r12
+	addc	r13, r5
+	addc	r14, r6
+	addc	r15, r9
+	mov	r7, r4
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	r4, r11
+	addc	r10, r12
+	addc	r13, r5
+	addc	r14, r6
+	addc	r15, r9
+	mov	r7, r4
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	r4, r11
+	addc	r10, r12
+	addc	r13, r5
+	addc	r14, r6
+	addc	r15, r9
+	mov	r7, r4
+	swpb	r4
+	mov	r4, r10
+	and	#65280, r10
+	mov	r8, r13
+	mov	r13, r15
+	and	#255, r15
+	mov.b	r4, r4
+	mov	r15, r14
+	swpb	r14
+	bis	r4, r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r5, r13
+	mov	r6, r4
+	mov	r9, r5
+	add	r10, r11
+	addc	r14, r12
+	addc	r15, r13
+	addc	#0, r4
+	addc	#0, r5
+	mov	r7, r6
+	mov	r8, r9
+	mov	#0, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	add	r6, r11
+	addc	r9, r12
+	addc	r10, r13
+	addc	r14, r4
+	addc	r15, r5
+	mov	r7, r6
+	mov	r8, r9
+	mov	#0, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	add	r6, r11
+	addc	r9, r12
+	addc	r10, r13
+	addc	r14, r4
+	addc	r15, r5
+	mov	r7, r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r6
+	and	#32768, r6
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#32768, r15
+	and	#32767, r10
+	mov	r15, r9
+	bis	r10, r9
+	mov	r14, r10
+	and	#32767, r10
+	mov	r4, r14
+	mov	r5, r15
+	add	r6, r11
+	addc	r9, r12
+	addc	r10, r13
+	addc	#0, r14
+	addc	#0, r15
+	mov	r11, r5
+	mov	r12, r6
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r9
+	add	#0, r5
+	addc	r7, r6
+	addc	r8, r11
+	addc	#0, r12
+	addc	#0, r9
+	mov	r7, r10
+	mov	r8, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r13, r11
+	addc	r14, r12
+	addc	r15, r9
+	mov	r7, r10
+	mov	r8, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r13, r11
+	addc	r14, r12
+	addc	r15, r9
+	mov	r7, r10
+	mov	r8, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r13, r11
+	addc	r14, r12
+	addc	r15, r9
+	mov	r7, r4
+	swpb	r4
+	mov	r4, r10
+	and	#65280, r10
+	mov	r8, r13
+	mov	r13, r15
+	and	#255, r15
+	mov.b	r4, r4
+	mov	r15, r14
+	swpb	r14
+	bis	r4, r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r9, r13
+	add	#0, r5
+	addc	r10, r6
+	addc	r14, r11
+	addc	r15, r12
+	addc	#0, r13
+	mov	r7, r9
+	mov	r8, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r9, r6
+	addc	r10, r11
+	addc	r14, r12
+	addc	r15, r13
+	mov	r7, r9
+	mov	r8, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	mov	r5, r4
+	mov	r6, r5
+	add	#0, r4
+	addc	r9, r5
+	addc	r10, r11
+	addc	r14, r12
+	addc	r15, r13
+	mov	r7, r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r6
+	and	#32768, r6
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#32768, r15
+	and	#32767, r10
+	mov	r15, r9
+	bis	r10, r9
+	mov	r14, r10
+	and	#32767, r10
+	mov	r4, r14
+	mov	r5, r15
+	add	#0, r14
+	addc	r6, r15
+	addc	r9, r11
+	addc	r10, r12
+	addc	#0, r13
+	add	#0, r14
+	addc	#0, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	#0, r13
+	and	#1, r13
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#2047, r11
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#63488, r15
+	mov	r11, 218(sp)
+	bis	r15, 218(sp)
+	and	#2047, r12
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#63488, r13
+	mov	r12, 216(sp)
+	bis	r13, 216(sp)
+	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	214(sp), r7
+	mov	#0, r8
+	add	#12, r7
+	addc	#0, r8
+	mov	r7, r11
+	mov	r8, r12
+	mov	#0, r5
+	mov	#0, r6
+	mov	#0, r9
+	rla	r11
+	rlc	r12
+	rlc	r5
+	rlc	r6
+	rlc	r9
+	mov	r7, r4
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	r4, r11
+	addc	r10, r12
+	addc	r13, r5
+	addc	r14, r6
+	addc	r15, r9
+	mov	r7, r4
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	r4, r11
+	addc	r10, r12
+	addc	r13, r5
+	addc	r14, r6
+	addc	r15, r9
+	mov	r7, r4
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r4
+	rlc	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	r4, r11
+	addc	r10, r12
+	addc	r13, r5
+	addc	r14, r6
+	addc	r15, r9
+	mov	r7, r4
+	swpb	r4
+	mov	r4, r10
+	and	#65280, r10
+	mov	r8, r13
+	mov	r13, r15
+	and	#255, r15
+	mov.b	r4, r4
+	mov	r15, r14
+	swpb	r14
+	bis	r4, r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r5, r13
+	mov	r6, r4
+	mov	r9, r5
+	add	r10, r11
+	addc	r14, r12
+	addc	r15, r13
+	addc	#0, r4
+	addc	#0, r5
+	mov	r7, r6
+	mov	r8, r9
+	mov	#0, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	add	r6, r11
+	addc	r9, r12
+	addc	r10, r13
+	addc	r14, r4
+	addc	r15, r5
+	mov	r7, r6
+	mov	r8, r9
+	mov	#0, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r6
+	rlc	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	add	r6, r11
+	addc	r9, r12
+	addc	r10, r13
+	addc	r14, r4
+	addc	r15, r5
+	mov	r7, r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r6
+	and	#32768, r6
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#32768, r15
+	and	#32767, r10
+	mov	r15, r9
+	bis	r10, r9
+	mov	r14, r10
+	and	#32767, r10
+	mov	r4, r14
+	mov	r5, r15
+	add	r6, r11
+	addc	r9, r12
+	addc	r10, r13
+	addc	#0, r14
+	addc	#0, r15
+	mov	r11, r5
+	mov	r12, r6
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r9
+	add	#0, r5
+	addc	r7, r6
+	addc	r8, r11
+	addc	#0, r12
+	addc	#0, r9
+	mov	r7, r10
+	mov	r8, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r13, r11
+	addc	r14, r12
+	addc	r15, r9
+	mov	r7, r10
+	mov	r8, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r13, r11
+	addc	r14, r12
+	addc	r15, r9
+	mov	r7, r10
+	mov	r8, r13
+	mov	#0, r14
+	mov	#0, r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	rla	r10
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r13, r11
+	addc	r14, r12
+	addc	r15, r9
+	mov	r7, r4
+	swpb	r4
+	mov	r4, r10
+	and	#65280, r10
+	mov	r8, r13
+	mov	r13, r15
+	and	#255, r15
+	mov.b	r4, r4
+	mov	r15, r14
+	swpb	r14
+	bis	r4, r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r9, r13
+	add	#0, r5
+	addc	r10, r6
+	addc	r14, r11
+	addc	r15, r12
+	addc	#0, r13
+	mov	r7, r9
+	mov	r8, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	add	#0, r5
+	addc	r9, r6
+	addc	r10, r11
+	addc	r14, r12
+	addc	r15, r13
+	mov	r7, r9
+	mov	r8, r10
+	mov	#0, r14
+	mov	#0, r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	rla	r9
+	rlc	r10
+	rlc	r14
+	rlc	r15
+	mov	r5, r4
+	mov	r6, r5
+	add	#0, r4
+	addc	r9, r5
+	addc	r10, r11
+	addc	r14, r12
+	addc	r15, r13
+	mov	r7, r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r6
+	and	#32768, r6
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#32768, r15
+	and	#32767, r10
+	mov	r15, r9
+	bis	r10, r9
+	mov	r14, r10
+	and	#32767, r10
+	mov	r4, r14
+	mov	r5, r15
+	add	#0, r14
+	addc	r6, r15
+	addc	r9, r11
+	addc	r10, r12
+	addc	#0, r13
+	add	#0, r14
+	addc	#0, r15
+	addc	r7, r11
+	addc	r8, r12
+	addc	#0, r13
+	and	#1, r13
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#2047, r11
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#63488, r15
+	bis	r15, r11
+	and	#2047, r12
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#63488, r13
+	bis	r13, r12
+	mov	r11, 200(sp)
+	mov	r12, 198(sp)
+	add	#1, 200(sp)
+	addc	#0, 198(sp)
+	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	mov	200(sp), r11
+	mov	198(sp), r12
+	sub	#1, r11
+	subc	#0, r12
+	mov	222(sp), r13
+	mov	220(sp), r14
+	add	#1, r13
+	addc	#0, r14
+	cmp	r13, r11
+	mov	r12, r15
+	subc	r14, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	xor	r11, r13
+	and	r15, r13
+	mov	r11, 196(sp)
+	xor	r13, 196(sp)
+	xor	r12, r14
+	and	r15, r14
+	mov	r12, 194(sp)
+	xor	r14, 194(sp)
+	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
+	mov	240(sp), r11
+	bit	#1, r11
+	jnz	.Lelephant_dumbo_crypt_bytes1
+.Lelephant_dumbo_crypt_words2:
+	mov	@r11, 212(sp)
+	mov	2(r11), 210(sp)
+	mov	4(r11), 208(sp)
+	mov	6(r11), 206(sp)
+	mov	8(r11), 204(sp)
+	mov	10(r11), 202(sp)
+	jmp	.Lelephant_dumbo_crypt_join3
+.Lelephant_dumbo_crypt_bytes1:
+	mov	sp, r12
+	add	#256, r12
+	mov	r12, r13
+	mov	#12, r14
+.Lelephant_dumbo_crypt_cpy4:
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lelephant_dumbo_crypt_cpy4
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words2
+.Lelephant_dumbo_crypt_join3:
+	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
+	mov	240(sp), r11
+	bit	#1, r11
+	jnz	.Lelephant_dumbo_crypt_bytes6
+.Lelephant_dumbo_crypt_words7:
+	mov	@r11, 148(sp)
+	mov	2(r11), 150(sp)
+	mov	4(r11), 162(sp)
+	mov	6(r11), 164(sp)
+	mov	8(r11), 166(sp)
+	mov	10(r11), 178(sp)
+	jmp	.Lelephant_dumbo_crypt_join8
+.Lelephant_dumbo_crypt_bytes6:
+	mov	sp, r12
+	add	#256, r12
+	mov	r12, r13
+	mov	#12, r14
+.Lelephant_dumbo_crypt_cpy9:
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lelephant_dumbo_crypt_cpy9
+	mov	r12, r11
+	jmp	.Lelephant_dumbo_crypt_words7
+.Lelephant_dumbo_crypt_join8:
+	mov	226(sp), r10
+	cmp	#8, 214(sp)
+	jnc	.Lelephant_dumbo_crypt_bytes11
+	bit	#1, r10
+	jnz	.Lelephant_dumbo_crypt_bytes11
+.Lelephant_dumbo_crypt_words12:
+	mov	@r10, 184(sp)
+	mov	2(r10), 186(sp)
+	mov	4(r10), 188(sp)
+	mov	6(r10), 192(sp)
+	jmp	.Lelephant_dumbo_crypt_join13
+.Lelephant_dumbo_crypt_bytes11:
+	mov	sp, r11
+	add	#256, r11
+	mov	r11, r12
+	mov	#8, r13
+	mov	214(sp), r15
+.Lelephant_dumbo_crypt_cpy14:
+	clr	r14
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_pad15
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lelephant_dumbo_crypt_pad15:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lelephant_dumbo_crypt_cpy14
+	mov	r11, r10
+	jmp	.Lelephant_dumbo_crypt_words12
+.Lelephant_dumbo_crypt_join13:
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	cmp	#8, 214(sp)
+	mov	#0, r15
+	subc	#0, r15
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	214(sp), r13
+	mov	#0, r15
+	add	#12, r13
+	addc	#0, r15
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#65528, r14
+	rlam.w	#3, r15
+	and	#7, r13
+	mov	r15, 124(sp)
+	bis	r13, 124(sp)
+	mov	224(sp), r15
+	mov	2(r15), 238(sp)
+	mov	4(r15), 236(sp)
+	mov	6(r15), 234(sp)
+	mov	8(r15), 242(sp)
+	mov	10(r15), 244(sp)
+	mov	12(r15), 246(sp)
+	mov	14(r15), 248(sp)
+	mov	16(r15), 250(sp)
+	mov	18(r15), 252(sp)
+	mov	#1, r4
+	mov	#0, r5
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r15
+	mov	#0, r13
+	mov	#0, r6
+	mov	#0, r7
+	tst	124(sp)
+	jnz	.Lelephant_dumbo_crypt_shbig16
+	cmp	#160, r14
+	jc	.Lelephant_dumbo_crypt_shbig16
+.Lelephant_dumbo_crypt_shlimb19:
+	cmp	#16, r14
+	jnc	.Lelephant_dumbo_crypt_shbits20
+	mov	r6, r7
+	mov	r13, r6
+	mov	r15, r13
+	mov	r11, r15
+	mov	r10, r11
+	mov	r9, r10
+	mov	r8, r9
+	mov	r5, r8
+	mov	r4, r5
+	clr	r4
+	sub	#16, r14
+	jmp	.Lelephant_dumbo_crypt_shlimb19
+.Lelephant_dumbo_crypt_shbits20:
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_shend17
+.Lelephant_dumbo_crypt_sh18:
+	rla	r4
+	rlc	r5
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rlc	r11
+	rlc	r15
+	rlc	r13
+	rlc	r6
+	rlc	r7
+	dec	r14
+	jnz	.Lelephant_dumbo_crypt_sh18
+	jmp	.Lelephant_dumbo_crypt_shend17
+.Lelephant_dumbo_crypt_shbig16:
+	clr	r4
+	clr	r5
+	clr	r8
+	clr	r9
+	clr	r10
+	clr	r11
+	clr	r15
+	clr	r13
+	clr	r6
+	clr	r7
+.Lelephant_dumbo_crypt_shend17:
+	mov	148(sp), 146(sp)
+	bis	r4, 146(sp)
+	mov	150(sp), 144(sp)
+	bis	r5, 144(sp)
+	mov	162(sp), 142(sp)
+	bis	r8, 142(sp)
+	mov	164(sp), r8
+	bis	r9, r8
+	mov	166(sp), r9
+	bis	r10, r9
+	mov	178(sp), r10
+	bis	r11, r10
+	mov	184(sp), r11
+	bis	r15, r11
+	mov	186(sp), r15
+	bis	r13, r15
+	mov	188(sp), r13
+	bis	r6, r13
+	mov	192(sp), r14
+	bis	r7, r14
+	mov	r12, r4
+	inv	r4
+	inc	r4
+	mov	146(sp), r12
+	xor	148(sp), r12
+	and	r4, r12
+	mov	148(sp), r5
+	xor	r12, r5
+	mov	144(sp), r12
+	xor	150(sp), r12
+	and	r4, r12
+	mov	150(sp), r6
+	xor	r12, r6
+	mov	142(sp), r12
+	xor	162(sp), r12
+	and	r4, r12
+	mov	162(sp), r7
+	xor	r12, r7
+	mov	r8, r12
+	xor	164(sp), r12
+	and	r4, r12
+	mov	164(sp), r8
+	xor	r12, r8
+	mov	r9, r12
+	xor	166(sp), r12
+	and	r4, r12
+	mov	166(sp), r9
+	xor	r12, r9
+	mov	r10, r12
+	xor	178(sp), r12
+	and	r4, r12
+	mov	178(sp), r10
+	xor	r12, r10
+	mov	r11, r12
+	xor	184(sp), r12
+	and	r4, r12
+	mov	184(sp), r11
+	xor	r12, r11
+	xor	186(sp), r15
+	and	r4, r15
+	mov	186(sp), r12
+	xor	r15, r12
+	mov	r13, r15
+	xor	188(sp), r15
+	and	r4, r15
+	mov	188(sp), r13
+	xor	r15, r13
+	xor	192(sp), r14
+	and	r4, r14
+	mov	192(sp), r15
+	xor	r14, r15
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	#0, 140(sp)
+	mov	#0, 138(sp)
+	mov	r5, 86(sp)
+	mov	r6, 84(sp)
+	mov	r7, 82(sp)
+	mov	r8, 78(sp)
+	mov	r9, 76(sp)
+	mov	r10, 72(sp)
+	mov	r11, 70(sp)
+	mov	r12, 66(sp)
+	mov	r13, 62(sp)
+	mov	r15, 58(sp)
+	mov	#0, 24(sp)
+	mov	#0, 22(sp)
+	mov	#0, 20(sp)
+	mov	#0, 18(sp)
+	mov	#0, 16(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
+	mov	#0, 34(sp)
+	mov	#0, 182(sp)
+	mov	#0, 180(sp)
+	mov	224(sp), r15
+	mov	@r15, 152(sp)
+	mov	238(sp), 160(sp)
+	mov	236(sp), 158(sp)
+	mov	234(sp), 176(sp)
+	mov	242(sp), 174(sp)
+	mov	244(sp), 172(sp)
+	mov	246(sp), 156(sp)
+	mov	248(sp), 154(sp)
+	mov	250(sp), 170(sp)
+	mov	252(sp), 168(sp)
+	cmp	196(sp), 140(sp)
+	mov	138(sp), r15
+	subc	194(sp), r15
+	jnc	.Lelephant_dumbo_crypt_near58
+	br	#.Lelephant_dumbo_crypt_done22
+.Lelephant_dumbo_crypt_near58:
+.Lelephant_dumbo_crypt_loop21:
+	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
+	mov.b	152(sp), r15
+	mov	r15, r12
+	rlam.w	#3, r12
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r12
+	mov.b	r12, r12
+	mov	160(sp), r14
+	mov	158(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov.b	r14, r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	mov.b	r14, r14
+	xor	r14, r12
+	mov	156(sp), r14
+	mov	154(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	xor	r14, r12
+	; elephant_dumbo.ae:37: return cat(t, x[159:8])
+	mov	152(sp), r15
+	mov	160(sp), r5
+	mov	158(sp), r6
+	mov	176(sp), r7
+	mov	174(sp), r8
+	mov	172(sp), r9
+	mov	156(sp), r10
+	mov	154(sp), r11
+	mov	170(sp), r13
+	mov	168(sp), r14
+	mov	r15, 100(sp)
+	swpb	r5
+	swpb	100(sp)
+	mov	100(sp), r15
+	xor.b	r5, r15
+	mov	r15, 100(sp)
+	xor	r5, 100(sp)
+	mov	r5, 118(sp)
+	swpb	r6
+	mov	r5, r15
+	xor.b	r6, r15
+	mov	r15, 118(sp)
+	xor	r6, 118(sp)
+	mov	r6, 120(sp)
+	swpb	r7
+	mov	r6, r15
+	xor.b	r7, r15
+	mov	r15, 120(sp)
+	xor	r7, 120(sp)
+	mov	r7, 122(sp)
+	swpb	r8
+	mov	r7, r15
+	xor.b	r8, r15
+	mov	r15, 122(sp)
+	xor	r8, 122(sp)
+	mov	r8, 126(sp)
+	swpb	r9
+	mov	r8, r15
+	xor.b	r9, r15
+	mov	r15, 126(sp)
+	xor	r9, 126(sp)
+	mov	r9, 128(sp)
+	swpb	r10
+	mov	r9, r15
+	xor.b	r10, r15
+	mov	r15, 128(sp)
+	xor	r10, 128(sp)
+	mov	r10, 130(sp)
+	swpb	r11
+	mov	r10, r15
+	xor.b	r11, r15
+	mov	r15, 130(sp)
+	xor	r11, 130(sp)
+	mov	r11, 132(sp)
+	swpb	r13
+	mov	r11, r15
+	xor.b	r13, r15
+	mov	r15, 132(sp)
+	xor	r13, 132(sp)
+	mov	r13, 134(sp)
+	swpb	r14
+	mov	r13, r15
+	xor.b	r14, r15
+	mov	r15, 134(sp)
+	xor	r14, 134(sp)
+	mov.b	r14, r14
+	mov	r12, 136(sp)
+	swpb	136(sp)
+	bis	r14, 136(sp)
+	; elephant_dumbo.ae:88: off = block * i
+	mov	140(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r11
+	and	#65532, r11
+	mov	138(sp), r12
+	rlam.w	#2, r12
+	and	#3, r15
+	bis	r15, r12
+	mov	140(sp), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#65520, r14
+	mov	138(sp), r15
+	rlam.w	#4, r15
+	and	#15, r13
+	bis	r13, r15
+	mov	r11, 40(sp)
+	mov	r12, 52(sp)
+	add	r14, 40(sp)
+	addc	r15, 52(sp)
+	; elephant_dumbo.ae:89: if i < blocks_m {
+	cmp	218(sp), 140(sp)
+	mov	138(sp), r15
+	subc	216(sp), r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_else23
+	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
+	mov	190(sp), r14
+	mov	#0, r15
+	sub	40(sp), r14
+	subc	52(sp), r15
+	cmp	#20, r14
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	xor	#20, r14
+	and	r15, r14
+	mov	r14, r7
+	xor	#20, r7
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	40(sp), r10
+	add	232(sp), r10
+	cmp	#20, r7
+	jnc	.Lelephant_dumbo_crypt_bytes25
+	bit	#1, r10
+	jnz	.Lelephant_dumbo_crypt_bytes25
+.Lelephant_dumbo_crypt_words26:
+	mov	@r10, 96(sp)
+	mov	2(r10), 98(sp)
+	mov	4(r10), 102(sp)
+	mov	6(r10), 104(sp)
+	mov	8(r10), 106(sp)
+	mov	10(r10), 108(sp)
+	mov	12(r10), 110(sp)
+	mov	14(r10), 112(sp)
+	mov	16(r10), 116(sp)
+	mov	18(r10), 114(sp)
+	jmp	.Lelephant_dumbo_crypt_join27
+.Lelephant_dumbo_crypt_bytes25:
+	mov	sp, r11
+	add	#256, r11
+	mov	r11, r12
+	mov	#20, r13
+	mov	r7, r15
+.Lelephant_dumbo_crypt_cpy28:
+	clr	r14
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_pad29
+	mov.b	@r10, r14
+	inc	r10
+	dec	r15
+.Lelephant_dumbo_crypt_pad29:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lelephant_dumbo_crypt_cpy28
+	mov	r11, r10
+	jmp	.Lelephant_dumbo_crypt_words26
+.Lelephant_dumbo_crypt_join27:
+	mov	152(sp), 14(sp)
+	xor	100(sp), 14(sp)
+	mov	160(sp), 10(sp)
+	xor	118(sp), 10(sp)
+	mov	158(sp), 6(sp)
+	xor	120(sp), 6(sp)
+	mov	176(sp), 4(sp)
+	xor	122(sp), 4(sp)
+	mov	174(sp), r5
+	xor	126(sp), r5
+	mov	172(sp), r6
+	xor	128(sp), r6
+	mov	156(sp), r8
+	xor	130(sp), r8
+	mov	154(sp), r9
+	xor	132(sp), r9
+	mov	170(sp), r10
+	xor	134(sp), r10
+	mov	168(sp), 44(sp)
+	xor	136(sp), 44(sp)
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	212(sp), r4
+	xor	14(sp), r4
+	mov	210(sp), r11
+	xor	10(sp), r11
+	mov	208(sp), r12
+	xor	6(sp), r12
+	mov	206(sp), r13
+	xor	4(sp), r13
+	mov	204(sp), r14
+	xor	r5, r14
+	mov	202(sp), r15
+	xor	r6, r15
+	mov	r4, 276(sp)
+	mov	r11, 278(sp)
+	mov	r12, 280(sp)
+	mov	r13, 282(sp)
+	mov	r14, 284(sp)
+	mov	r15, 286(sp)
+	mov	r8, 288(sp)
+	mov	r9, 290(sp)
+	mov	r10, 292(sp)
+	mov	44(sp), 294(sp)
+	mov	sp, r14
+	add	#276, r14
+	mov	sp, r15
+	add	#296, r15
+	mov	r14, r12
+	mov	r15, r13
+	call	#elephant_dumbo_P_permute
+	mov	14(sp), r4
+	xor	296(sp), r4
+	mov	10(sp), r11
+	xor	298(sp), r11
+	mov	6(sp), r12
+	xor	300(sp), r12
+	mov	4(sp), r13
+	xor	302(sp), r13
+	xor	304(sp), r5
+	xor	306(sp), r6
+	xor	308(sp), r8
+	xor	310(sp), r9
+	xor	312(sp), r10
+	mov	44(sp), r14
+	xor	314(sp), r14
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	96(sp), r15
+	xor	r4, r15
+	mov	98(sp), r4
+	xor	r11, r4
+	mov	102(sp), r11
+	xor	r12, r11
+	mov	104(sp), r12
+	xor	r13, r12
+	mov	106(sp), r13
+	xor	r5, r13
+	mov	108(sp), r5
+	xor	r6, r5
+	mov	110(sp), r6
+	xor	r8, r6
+	mov	112(sp), r8
+	xor	r9, r8
+	mov	116(sp), r9
+	xor	r10, r9
+	mov	114(sp), r10
+	xor	r14, r10
+	mov	40(sp), r14
+	add	230(sp), r14
+	cmp	#20, r7
+	jnc	.Lelephant_dumbo_crypt_bytes30
+	bit	#1, r14
+	jnz	.Lelephant_dumbo_crypt_bytes30
+	mov	r15, 0(r14)
+	mov	r4, 2(r14)
+	mov	r11, 4(r14)
+	mov	r12, 6(r14)
+	mov	r13, 8(r14)
+	mov	r5, 10(r14)
+	mov	r6, 12(r14)
+	mov	r8, 14(r14)
+	mov	r9, 16(r14)
+	mov	r10, 18(r14)
+	jmp	.Lelephant_dumbo_crypt_stored31
+.Lelephant_dumbo_crypt_bytes30:
+	mov	r15, 256(sp)
+	mov	r4, 258(sp)
+	mov	r11, 260(sp)
+	mov	r12, 262(sp)
+	mov	r13, 264(sp)
+	mov	r5, 266(sp)
+	mov	r6, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	sp, r13
+	add	#256, r13
+	mov	r7, r15
+	cmp	#20, r15
+	jnc	.Lelephant_dumbo_crypt_cnt32
+	mov	#20, r15
+.Lelephant_dumbo_crypt_cnt32:
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_stored31
+.Lelephant_dumbo_crypt_cpy33:
+	mov.b	@r13, 0(r14)
+	inc	r13
+	inc	r14
+	dec	r15
+	jnz	.Lelephant_dumbo_crypt_cpy33
+.Lelephant_dumbo_crypt_stored31:
+	jmp	.Lelephant_dumbo_crypt_endif24
+.Lelephant_dumbo_crypt_else23:
+.Lelephant_dumbo_crypt_endif24:
+	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
+	mov	#0, r15
+	cmp	140(sp), r15
+	subc	138(sp), r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	cmp	140(sp), 222(sp)
+	mov	220(sp), r15
+	subc	138(sp), r15
+	clr	r15
+	adc	r15
+	and	r15, r14
+	tst	r14
+	jz	.Lelephant_dumbo_crypt_else34
+	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	mov	40(sp), r8
+	mov	52(sp), r15
+	sub	#20, r8
+	subc	#0, r15
+	mov	190(sp), r9
+	mov	#0, r10
+	sub	r8, r9
+	subc	r15, r10
+	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	add	228(sp), r8
+	cmp	#20, r9
+	jnc	.Lelephant_dumbo_crypt_bytes36
+	bit	#1, r8
+	jnz	.Lelephant_dumbo_crypt_bytes36
+.Lelephant_dumbo_crypt_words37:
+	mov	@r8, 28(sp)
+	mov	2(r8), 42(sp)
+	mov	4(r8), 48(sp)
+	mov	6(r8), 56(sp)
+	mov	8(r8), 64(sp)
+	mov	10(r8), 38(sp)
+	mov	12(r8), 32(sp)
+	mov	14(r8), 30(sp)
+	mov	16(r8), 90(sp)
+	mov	18(r8), 94(sp)
+	jmp	.Lelephant_dumbo_crypt_join38
+.Lelephant_dumbo_crypt_bytes36:
+	mov	sp, r11
+	add	#256, r11
+	mov	r11, r12
+	mov	#20, r13
+	mov	r9, r15
+.Lelephant_dumbo_crypt_cpy39:
+	clr	r14
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_pad40
+	mov.b	@r8, r14
+	inc	r8
+	dec	r15
+.Lelephant_dumbo_crypt_pad40:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lelephant_dumbo_crypt_cpy39
+	mov	r11, r8
+	jmp	.Lelephant_dumbo_crypt_words37
+.Lelephant_dumbo_crypt_join38:
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	#20, r9
+	mov	r10, r15
+	subc	#0, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65528, r15
+	rlam.w	#3, r10
+	and	#7, r9
+	mov	r10, 2(sp)
+	bis	r9, 2(sp)
+	mov	#1, r6
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r5
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r14
+	mov	#0, r13
+	mov	#0, r9
+	tst	2(sp)
+	jnz	.Lelephant_dumbo_crypt_shbig41
+	cmp	#160, r15
+	jc	.Lelephant_dumbo_crypt_shbig41
+.Lelephant_dumbo_crypt_shlimb44:
+	cmp	#16, r15
+	jnc	.Lelephant_dumbo_crypt_shbits45
+	mov	r13, r9
+	mov	r14, r13
+	mov	r8, r14
+	mov	r7, r8
+	mov	r5, r7
+	mov	r12, r5
+	mov	r11, r12
+	mov	r10, r11
+	mov	r6, r10
+	clr	r6
+	sub	#16, r15
+	jmp	.Lelephant_dumbo_crypt_shlimb44
+.Lelephant_dumbo_crypt_shbits45:
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_shend42
+.Lelephant_dumbo_crypt_sh43:
+	rla	r6
+	rlc	r10
+	rlc	r11
+	rlc	r12
+	rlc	r5
+	rlc	r7
+	rlc	r8
+	rlc	r14
+	rlc	r13
+	rlc	r9
+	dec	r15
+	jnz	.Lelephant_dumbo_crypt_sh43
+	jmp	.Lelephant_dumbo_crypt_shend42
+.Lelephant_dumbo_crypt_shbig41:
+	clr	r6
+	clr	r10
+	clr	r11
+	clr	r12
+	clr	r5
+	clr	r7
+	clr	r8
+	clr	r14
+	clr	r13
+	clr	r9
+.Lelephant_dumbo_crypt_shend42:
+	mov	28(sp), 26(sp)
+	bis	r6, 26(sp)
+	mov	42(sp), r6
+	bis	r10, r6
+	mov	48(sp), r10
+	bis	r11, r10
+	mov	56(sp), r11
+	bis	r12, r11
+	mov	64(sp), r12
+	bis	r5, r12
+	mov	38(sp), r5
+	bis	r7, r5
+	mov	32(sp), r7
+	bis	r8, r7
+	mov	30(sp), r8
+	bis	r14, r8
+	mov	90(sp), r14
+	bis	r13, r14
+	mov	94(sp), r13
+	bis	r9, r13
+	mov	r4, r9
+	inv	r9
+	inc	r9
+	mov	26(sp), r15
+	xor	28(sp), r15
+	and	r9, r15
+	xor	r15, 28(sp)
+	mov	r6, r15
+	xor	42(sp), r15
+	and	r9, r15
+	mov	42(sp), r6
+	xor	r15, r6
+	mov	r10, r15
+	xor	48(sp), r15
+	and	r9, r15
+	mov	48(sp), r10
+	xor	r15, r10
+	mov	r11, r15
+	xor	56(sp), r15
+	and	r9, r15
+	mov	56(sp), r11
+	xor	r15, r11
+	mov	r12, r15
+	xor	64(sp), r15
+	and	r9, r15
+	mov	64(sp), r12
+	xor	r15, r12
+	mov	r5, r15
+	xor	38(sp), r15
+	and	r9, r15
+	xor	r15, 38(sp)
+	mov	r7, r15
+	xor	32(sp), r15
+	and	r9, r15
+	xor	r15, 32(sp)
+	mov	r8, r15
+	xor	30(sp), r15
+	and	r9, r15
+	xor	r15, 30(sp)
+	mov	r14, r15
+	xor	90(sp), r15
+	and	r9, r15
+	mov	90(sp), r14
+	xor	r15, r14
+	xor	94(sp), r13
+	and	r9, r13
+	mov	94(sp), r15
+	xor	r13, r15
+	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	xor	100(sp), 24(sp)
+	xor	118(sp), 22(sp)
+	xor	120(sp), 20(sp)
+	xor	122(sp), 18(sp)
+	xor	126(sp), 16(sp)
+	xor	128(sp), 12(sp)
+	xor	130(sp), 8(sp)
+	mov	34(sp), r7
+	xor	132(sp), r7
+	mov	182(sp), r8
+	xor	134(sp), r8
+	mov	180(sp), r9
+	xor	136(sp), r9
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	24(sp), 28(sp)
+	mov	r6, r4
+	xor	22(sp), r4
+	mov	r10, r5
+	xor	20(sp), r5
+	mov	r11, r6
+	xor	18(sp), r6
+	mov	r12, r10
+	xor	16(sp), r10
+	mov	38(sp), r11
+	xor	12(sp), r11
+	mov	32(sp), r12
+	xor	8(sp), r12
+	mov	30(sp), r13
+	xor	r7, r13
+	xor	r8, r14
+	xor	r9, r15
+	mov	28(sp), 276(sp)
+	mov	r4, 278(sp)
+	mov	r5, 280(sp)
+	mov	r6, 282(sp)
+	mov	r10, 284(sp)
+	mov	r11, 286(sp)
+	mov	r12, 288(sp)
+	mov	r13, 290(sp)
+	mov	r14, 292(sp)
+	mov	r15, 294(sp)
+	mov	sp, r14
+	add	#276, r14
+	mov	sp, r15
+	add	#316, r15
+	mov	r14, r12
+	mov	r15, r13
+	call	#elephant_dumbo_P_permute
+	mov	24(sp), r4
+	xor	316(sp), r4
+	mov	22(sp), r5
+	xor	318(sp), r5
+	mov	20(sp), r6
+	xor	320(sp), r6
+	mov	18(sp), r10
+	xor	322(sp), r10
+	mov	16(sp), r11
+	xor	324(sp), r11
+	mov	12(sp), r12
+	xor	326(sp), r12
+	mov	8(sp), r15
+	xor	328(sp), r15
+	xor	330(sp), r7
+	xor	332(sp), r8
+	mov	r9, r13
+	xor	334(sp), r13
+	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	mov	86(sp), r14
+	xor	r4, r14
+	mov	84(sp), r9
+	xor	r5, r9
+	mov	82(sp), r5
+	xor	r6, r5
+	mov	78(sp), r6
+	xor	r10, r6
+	mov	76(sp), r10
+	xor	r11, r10
+	mov	72(sp), r11
+	xor	r12, r11
+	mov	70(sp), r12
+	xor	r15, r12
+	mov	66(sp), r4
+	xor	r7, r4
+	mov	62(sp), r7
+	xor	r8, r7
+	mov	58(sp), r15
+	xor	r13, r15
+	mov	r14, 86(sp)
+	mov	r9, 84(sp)
+	mov	r5, 82(sp)
+	mov	r6, 78(sp)
+	mov	r10, 76(sp)
+	mov	r11, 72(sp)
+	mov	r12, 70(sp)
+	mov	r4, 66(sp)
+	mov	r7, 62(sp)
+	mov	r15, 58(sp)
+	jmp	.Lelephant_dumbo_crypt_endif35
+.Lelephant_dumbo_crypt_else34:
+.Lelephant_dumbo_crypt_endif35:
+	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
+	mov	140(sp), r11
+	mov	138(sp), r12
+	add	#1, r11
+	addc	#0, r12
+	cmp	200(sp), r11
+	mov	r12, r15
+	subc	198(sp), r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_else46
+	; elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
+	mov	r11, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r13
+	and	#65532, r13
+	mov	r12, r14
+	rlam.w	#2, r14
+	and	#3, r15
+	bis	r15, r14
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65520, r15
+	rlam.w	#4, r12
+	and	#15, r11
+	bis	r11, r12
+	add	r15, r13
+	addc	r12, r14
+	mov	r13, r8
+	sub	#12, r8
+	mov	214(sp), r9
+	mov	#0, r10
+	add	#12, r9
+	addc	#0, r10
+	sub	r13, r9
+	subc	r14, r10
+	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
+	add	226(sp), r8
+	cmp	#20, r9
+	jnc	.Lelephant_dumbo_crypt_bytes48
+	bit	#1, r8
+	jnz	.Lelephant_dumbo_crypt_bytes48
+.Lelephant_dumbo_crypt_words49:
+	mov	@r8, 36(sp)
+	mov	2(r8), 46(sp)
+	mov	4(r8), 50(sp)
+	mov	6(r8), 54(sp)
+	mov	8(r8), 60(sp)
+	mov	10(r8), 68(sp)
+	mov	12(r8), 74(sp)
+	mov	14(r8), 80(sp)
+	mov	16(r8), 88(sp)
+	mov	18(r8), 92(sp)
+	jmp	.Lelephant_dumbo_crypt_join50
+.Lelephant_dumbo_crypt_bytes48:
+	mov	sp, r11
+	add	#256, r11
+	mov	r11, r12
+	mov	#20, r13
+	mov	r9, r15
+.Lelephant_dumbo_crypt_cpy51:
+	clr	r14
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_pad52
+	mov.b	@r8, r14
+	inc	r8
+	dec	r15
+.Lelephant_dumbo_crypt_pad52:
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lelephant_dumbo_crypt_cpy51
+	mov	r11, r8
+	jmp	.Lelephant_dumbo_crypt_words49
+.Lelephant_dumbo_crypt_join50:
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	cmp	#20, r9
+	mov	r10, r15
+	subc	#0, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65528, r15
+	rlam.w	#3, r10
+	and	#7, r9
+	mov	r10, 0(sp)
+	bis	r9, 0(sp)
+	mov	#1, r7
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r5
+	mov	#0, r14
+	mov	#0, r6
+	tst	0(sp)
+	jnz	.Lelephant_dumbo_crypt_shbig53
+	cmp	#160, r15
+	jc	.Lelephant_dumbo_crypt_shbig53
+.Lelephant_dumbo_crypt_shlimb56:
+	cmp	#16, r15
+	jnc	.Lelephant_dumbo_crypt_shbits57
+	mov	r14, r6
+	mov	r5, r14
+	mov	r13, r5
+	mov	r12, r13
+	mov	r11, r12
+	mov	r10, r11
+	mov	r9, r10
+	mov	r8, r9
+	mov	r7, r8
+	clr	r7
+	sub	#16, r15
+	jmp	.Lelephant_dumbo_crypt_shlimb56
+.Lelephant_dumbo_crypt_shbits57:
+	tst	r15
+	jz	.Lelephant_dumbo_crypt_shend54
+.Lelephant_dumbo_crypt_sh55:
+	rla	r7
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	rlc	r11
+	rlc	r12
+	rlc	r13
+	rlc	r5
+	rlc	r14
+	rlc	r6
+	dec	r15
+	jnz	.Lelephant_dumbo_crypt_sh55
+	jmp	.Lelephant_dumbo_crypt_shend54
+.Lelephant_dumbo_crypt_shbig53:
+	clr	r7
+	clr	r8
+	clr	r9
+	clr	r10
+	clr	r11
+	clr	r12
+	clr	r13
+	clr	r5
+	clr	r14
+	clr	r6
+.Lelephant_dumbo_crypt_shend54:
+	mov	36(sp), r15
+	bis	r7, r15
+	mov	46(sp), r7
+	bis	r8, r7
+	mov	50(sp), r8
+	bis	r9, r8
+	mov	54(sp), r9
+	bis	r10, r9
+	mov	60(sp), r10
+	bis	r11, r10
+	mov	68(sp), r11
+	bis	r12, r11
+	mov	74(sp), r12
+	bis	r13, r12
+	mov	80(sp), r13
+	bis	r5, r13
+	mov	88(sp), r5
+	bis	r14, r5
+	mov	92(sp), r14
+	bis	r6, r14
+	inv	r4
+	inc	r4
+	xor	36(sp), r15
+	and	r4, r15
+	mov	36(sp), r6
+	xor	r15, r6
+	mov	r7, r15
+	xor	46(sp), r15
+	and	r4, r15
+	mov	46(sp), r7
+	xor	r15, r7
+	mov	r8, r15
+	xor	50(sp), r15
+	and	r4, r15
+	mov	50(sp), r8
+	xor	r15, r8
+	mov	r9, r15
+	xor	54(sp), r15
+	and	r4, r15
+	mov	54(sp), r9
+	xor	r15, r9
+	mov	r10, r15
+	xor	60(sp), r15
+	and	r4, r15
+	mov	60(sp), r10
+	xor	r15, r10
+	mov	r11, r15
+	xor	68(sp), r15
+	and	r4, r15
+	mov	68(sp), r11
+	xor	r15, r11
+	mov	r12, r15
+	xor	74(sp), r15
+	and	r4, r15
+	mov	74(sp), r12
+	xor	r15, r12
+	mov	r13, r15
+	xor	80(sp), r15
+	and	r4, r15
+	mov	80(sp), r13
+	xor	r15, r13
+	mov	r5, r15
+	xor	88(sp), r15
+	and	r4, r15
+	mov	88(sp), r5
+	xor	r15, r5
+	xor	92(sp), r14
+	and	r4, r14
+	mov	92(sp), r15
+	xor	r14, r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	100(sp), r6
+	xor	118(sp), r7
+	xor	120(sp), r8
+	xor	122(sp), r9
+	xor	126(sp), r10
+	xor	128(sp), r11
+	xor	130(sp), r12
+	xor	132(sp), r13
+	mov	r5, r14
+	xor	134(sp), r14
+	xor	136(sp), r15
+	mov	r6, 276(sp)
+	mov	r7, 278(sp)
+	mov	r8, 280(sp)
+	mov	r9, 282(sp)
+	mov	r10, 284(sp)
+	mov	r11, 286(sp)
+	mov	r12, 288(sp)
+	mov	r13, 290(sp)
+	mov	r14, 292(sp)
+	mov	r15, 294(sp)
+	mov	sp, r14
+	add	#276, r14
+	mov	sp, r15
+	add	#336, r15
+	mov	r14, r12
+	mov	r15, r13
+	call	#elephant_dumbo_P_permute
+	mov	100(sp), r7
+	xor	336(sp), r7
+	mov	118(sp), r8
+	xor	338(sp), r8
+	mov	120(sp), r9
+	xor	340(sp), r9
+	mov	122(sp), r10
+	xor	342(sp), r10
+	mov	126(sp), r11
+	xor	344(sp), r11
+	mov	128(sp), r12
+	xor	346(sp), r12
+	mov	130(sp), r13
+	xor	348(sp), r13
+	mov	132(sp), r14
+	xor	350(sp), r14
+	mov	134(sp), r15
+	xor	352(sp), r15
+	mov	136(sp), r5
+	xor	354(sp), r5
+	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	mov	86(sp), r6
+	xor	r7, r6
+	mov	84(sp), r7
+	xor	r8, r7
+	mov	82(sp), r8
+	xor	r9, r8
+	mov	78(sp), r9
+	xor	r10, r9
+	mov	76(sp), r10
+	xor	r11, r10
+	mov	72(sp), r11
+	xor	r12, r11
+	mov	70(sp), r12
+	xor	r13, r12
+	mov	66(sp), r13
+	xor	r14, r13
+	mov	62(sp), r14
+	xor	r15, r14
+	mov	58(sp), r15
+	xor	r5, r15
+	jmp	.Lelephant_dumbo_crypt_endif47
+.Lelephant_dumbo_crypt_else46:
+	mov	86(sp), r6
+	mov	84(sp), r7
+	mov	82(sp), r8
+	mov	78(sp), r9
+	mov	76(sp), r10
+	mov	72(sp), r11
+	mov	70(sp), r12
+	mov	66(sp), r13
+	mov	62(sp), r14
+	mov	58(sp), r15
+.Lelephant_dumbo_crypt_endif47:
+	mov	r6, 86(sp)
+	mov	r7, 84(sp)
+	mov	r8, 82(sp)
+	mov	r9, 78(sp)
+	mov	r10, 76(sp)
+	mov	r11, 72(sp)
+	mov	r12, 70(sp)
+	mov	r13, 66(sp)
+	mov	r14, 62(sp)
+	mov	r15, 58(sp)
+	mov	152(sp), 24(sp)
+	mov	160(sp), 22(sp)
+	mov	158(sp), 20(sp)
+	mov	176(sp), 18(sp)
+	mov	174(sp), 16(sp)
+	mov	172(sp), 12(sp)
+	mov	156(sp), 8(sp)
+	mov	154(sp), 34(sp)
+	mov	170(sp), r4
+	mov	168(sp), r5
+	mov	100(sp), r6
+	mov	118(sp), r7
+	mov	120(sp), r8
+	mov	122(sp), r9
+	mov	126(sp), r10
+	mov	128(sp), r11
+	mov	130(sp), r12
+	mov	132(sp), r13
+	mov	134(sp), r14
+	mov	136(sp), r15
+	mov	r4, 182(sp)
+	mov	r5, 180(sp)
+	mov	r6, 152(sp)
+	mov	r7, 160(sp)
+	mov	r8, 158(sp)
+	mov	r9, 176(sp)
+	mov	r10, 174(sp)
+	mov	r11, 172(sp)
+	mov	r12, 156(sp)
+	mov	r13, 154(sp)
+	mov	r14, 170(sp)
+	mov	r15, 168(sp)
+	add	#1, 140(sp)
+	addc	#0, 138(sp)
+	cmp	196(sp), 140(sp)
+	mov	138(sp), r15
+	subc	194(sp), r15
+	jc	.Lelephant_dumbo_crypt_near59
+	br	#.Lelephant_dumbo_crypt_loop21
+.Lelephant_dumbo_crypt_near59:
+.Lelephant_dumbo_crypt_done22:
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	86(sp), r6
+	mov	224(sp), r15
+	xor	@r15, r6
+	mov	84(sp), r7
+	xor	238(sp), r7
+	mov	82(sp), r8
+	xor	236(sp), r8
+	mov	78(sp), r9
+	xor	234(sp), r9
+	mov	76(sp), r10
+	xor	242(sp), r10
+	mov	72(sp), r11
+	xor	244(sp), r11
+	mov	70(sp), r12
+	xor	246(sp), r12
+	mov	66(sp), r13
+	xor	248(sp), r13
+	mov	62(sp), r14
+	xor	250(sp), r14
+	mov	58(sp), r15
+	xor	252(sp), r15
+	mov	r6, 276(sp)
+	mov	r7, 278(sp)
+	mov	r8, 280(sp)
+	mov	r9, 282(sp)
+	mov	r10, 284(sp)
+	mov	r11, 286(sp)
+	mov	r12, 288(sp)
+	mov	r13, 290(sp)
+	mov	r14, 292(sp)
+	mov	r15, 294(sp)
+	mov	sp, r14
+	add	#276, r14
+	mov	sp, r15
+	add	#356, r15
+	mov	r14, r12
+	mov	r15, r13
+	call	#elephant_dumbo_P_permute
+	mov	356(sp), r11
+	mov	224(sp), r15
+	xor	@r15, r11
+	mov	238(sp), r12
+	xor	358(sp), r12
+	mov	236(sp), r13
+	xor	360(sp), r13
+	mov	234(sp), r14
+	xor	362(sp), r14
+	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
+	mov	254(sp), r15
+	mov	r11, 0(r15)
+	mov	r12, 2(r15)
+	mov	r13, 4(r15)
+	mov	r14, 6(r15)
+	add	#376, sp
+	popm.w	#7, r10
+	ret
+	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 
 
 

@@ -11,9 +11,11 @@
 #define ELEPHANT_DUMBO_BLOCK 20
 #define ELEPHANT_DUMBO_UNROLL 1
 
-/* elephant_dumbo.encrypt */
-void elephant_dumbo_encrypt(uint8_t *key, uint16_t key_len, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *msg, uint16_t msg_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len);
-/* elephant_dumbo.decrypt */
-void elephant_dumbo_decrypt(uint8_t *key, uint16_t key_len, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len, uint8_t *msg, uint16_t msg_len, uint16_t *out0);
+/* elephant_dumbo.key_setup */
+void elephant_dumbo_key_setup(uint8_t *key, uint16_t key_len, uint16_t *lk);
+/* elephant_dumbo.encrypt_with */
+void elephant_dumbo_encrypt_with(uint16_t *lk, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *msg, uint16_t msg_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len);
+/* elephant_dumbo.decrypt_with */
+void elephant_dumbo_decrypt_with(uint16_t *lk, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len, uint8_t *msg, uint16_t msg_len, uint16_t *out0);
 
 #endif

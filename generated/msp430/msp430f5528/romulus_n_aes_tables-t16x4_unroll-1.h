@@ -10,9 +10,11 @@
 #include <stdint.h>
 #define ROMULUS_N_UNROLL 1
 
-/* romulus_n.encrypt */
-void romulus_n_encrypt(uint8_t *key, uint16_t key_len, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *msg, uint16_t msg_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len);
-/* romulus_n.decrypt */
-void romulus_n_decrypt(uint8_t *key, uint16_t key_len, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len, uint8_t *msg, uint16_t msg_len, uint16_t *out0);
+/* romulus_n.key_setup */
+void romulus_n_key_setup(uint8_t *key, uint16_t key_len, uint16_t *r3);
+/* romulus_n.encrypt_with */
+void romulus_n_encrypt_with(uint16_t *r3, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *msg, uint16_t msg_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len);
+/* romulus_n.decrypt_with */
+void romulus_n_decrypt_with(uint16_t *r3, uint8_t *nonce, uint16_t nonce_len, uint8_t *ad, uint16_t ad_len, uint8_t *ct, uint16_t ct_len, uint8_t *tag, uint16_t tag_len, uint8_t *msg, uint16_t msg_len, uint16_t *out0);
 
 #endif

@@ -12,8 +12,6 @@ from aedsl.engines.interp import interp_engine
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
 from aedsl.ir.nodes import walk_ops
-from aedsl.vectors.records import BlockVector
-from aedsl.resources import shared_vectors_dir
 from aedsl.vectors.runner import run_aead, run_block
 
 from tests.paths import ROOT
@@ -27,7 +25,6 @@ ELEPHANT = SPECS / "schemes" / "elephant_dumbo.ae"
 SOURCES = {ISAP: "lwc:isap-a-128a", PHOTON_BEETLE: "lwc:photon-beetle-aead128", ROMULUS_N: "lwc:romulus-n",
            GRAIN: "lwc:grain-128aeadv2", ELEPHANT: "lwc:elephant-dumbo"}
 SCHEMES = list(SOURCES)
-SKINNY_VECTORS = shared_vectors_dir() / "skinny-128-384plus" / "skinny128_384_vectors.txt"
 pytestmark = pytest.mark.usefixtures("shared_vectors")    # a missing vector set fails under CI
 
 
@@ -135,26 +132,13 @@ def test_photon256_matches_a_cell_by_cell_model():
 
 # --- SKINNY-128-384+ and Spongent-pi[160] -------------------------------------------------------
 
-def _skinny_vectors():
-    """The two SKINNY-128-384(+) vectors: (rounds, tk, pt, ct)."""
-    out, cur = [], {}
-    for line in SKINNY_VECTORS.read_text().splitlines():
-        if " = " in line and not line.startswith("#"):
-            k, v = line.split(" = ")
-            cur[k.strip()] = v.strip()
-            if k.strip() == "CT":
-                out.append((int(cur["Rounds"]), bytes.fromhex(cur["TK"]), bytes.fromhex(cur["PT"]),
-                            bytes.fromhex(cur["CT"])))
-    return out
-
-
-def test_skinny_128_384_plus_vectors():
-    vecs = _skinny_vectors()
-    assert sorted(r for r, *_ in vecs) == [40, 56]
-    for rounds, tk, pt, ct in vecs:
-        engine = interp_engine(SPECS / "primitives" / "skinny128_384plus.ae", {"rounds": rounds})
-        report = run_block(engine, [BlockVector(id=f"skinny{rounds}", key=tk, pt=pt, ct=ct)])
-        assert report.passed == 1 and report.failed == 0, str(report)
+@pytest.mark.parametrize("rounds,source", [(40, "skinny:128-384plus"), (56, "skinny:128-384")])
+def test_skinny_128_384_plus_vectors(rounds, source):
+    vecs = vectors.load(source)
+    assert [v.comment for v in vecs] == [f"rounds={rounds}"]
+    engine = interp_engine(SPECS / "primitives" / "skinny128_384plus.ae", {"rounds": rounds})
+    report = run_block(engine, vecs)
+    assert report.passed == 1 and report.failed == 0, str(report)
 
 
 def test_spongent_player_is_the_specified_bit_permutation():

@@ -93,7 +93,7 @@ def test_ipi_is_the_weighted_mean(monkeypatch):
         api = rt.ApiParams(16, 12, 16, False)
         rom_bytes, ram_bytes, regions_used = 1, 0, {"bench"}
 
-        def __init__(self, unit, chip):
+        def __init__(self, unit, chip, max_steps):
             pass
 
         def encrypt(self, msg, ad, exclude):
@@ -137,3 +137,30 @@ def test_seed001_workload_is_printed_once(capsys):
     recs = json.loads(out)
     assert [(r["msg_len"], r["workload"]) for r in recs if r["op"] in ("encrypt", "decrypt")] == \
         [(64, ""), (64, ""), (256, "seed001"), (256, "seed001")]
+
+
+ASCON_P = str(ROOT / "specs/primitives/ascon_p.ae")
+GRAIN = str(ROOT / "specs/schemes/grain128aeadv2.ae")
+
+
+@pytest.mark.needs("msp430")
+def test_one_function_alone(capsys):
+    """--function: the spec compiled with that function and its callees only, called once; its
+    scalar parameters from --arg. More Ascon-p rounds take more cycles in the same code."""
+    code, out = run_cli(capsys, ASCON_P, "--chip", "msp430f1611", "--function", "permute", "--arg", "rounds=6", "--json")
+    assert code == 0
+    (six,) = json.loads(out)
+    assert six["op"] == "permute" and six["cycles"] > 0 and six["rom_bytes"] > 0 and six["stack_bytes"] >= 0
+    (twelve,) = bench.bench_function(ASCON_P, "msp430f1611", {}, "permute", {"rounds": 12})
+    assert twelve.cycles > 1.5 * six["cycles"] and twelve.rom_bytes == six["rom_bytes"]
+    # a function inside a scheme: Grain's 16-clock keystream step, without the AEAD around it
+    (pogen,) = bench.bench_function(GRAIN, "msp430f1611", {}, "clock16")
+    full = compiled(GRAIN, "msp430f1611", {})[0]
+    assert 0 < pogen.rom_bytes < sum(full.function_bytes.values())
+
+
+def test_function_usage_errors(capsys):
+    assert cli.main(["bench", ASCON_P, "--chip", "msp430f1611", "--arg", "rounds=6"]) == 2
+    assert cli.main(["bench", ASCON_P, "--chip", "msp430f1611", "--function", "permute", "--arg", "rounds"]) == 2
+    assert cli.main(["bench", ASCON_P, "--chip", "msp430f1611", "--function", "nosuch"]) == 2
+    assert cli.main(["bench", ASCON_P, "--chip", "msp430f1611", "--function", "permute", "--arg", "nosuch=1"]) == 2

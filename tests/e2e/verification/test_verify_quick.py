@@ -64,3 +64,26 @@ def test_matrix_covers_the_acceptance_lists():
     assert sum(i.startswith("sim/msp430f1611/speck") and i.endswith("/speck-paper") for i in ids) == 10
     assert sum(i.startswith("sim/stm32f030/speck") and i.endswith("/speck-paper") for i in ids) == 10
     assert sum(i.startswith("sim/cc430f6137/ccm[aes=soft") and "cavp:ccm" in i for i in ids) == 15
+
+
+def test_matrix_has_every_lwc_scheme_on_every_chip():
+    """Issue 10: each LWC scheme on the three chips and the interpreter against its KAT file; a
+    variant that does not fit is a row too (its build error reported as such, not as a failure)."""
+    m = _module()
+    rows = {r.id: r for r in m.matrix()}
+    for stem, source in m.LWC.items():
+        for where in ("sim/msp430f1611", "sim/cc430f6137", "sim/stm32f030", "interp/-"):
+            row = rows[f"{where}/{stem}[]/{source}"]
+            assert row.may_not_fit == ((stem, row.chip) in m.LWC_UNFIT)
+            assert (row.every is not None) == ((stem, row.chip) in m.LWC_SAMPLED)
+    assert "sim/stm32f030/skinny128_384plus[rounds=40]/skinny:128-384plus" in rows
+    assert rows["sim/cc430f6137/elephant_dumbo[]/lwc:elephant-dumbo"].command().endswith("--every 33")
+
+
+def test_a_stated_unfit_row_is_not_a_failure():
+    m = _module()
+    unfit = m.Result("r", unfit="does not fit: region `FLASH' overflowed by 1 bytes", date="now")
+    assert unfit.status() == "does not fit" and not unfit.ok and not unfit.bad
+    assert m.Result("r", error="does not fit: x", date="now").bad
+    err = RuntimeError("ld: /tmp/x/u.tmp section `.text' will not fit in region `FLASH'")
+    assert m._why(err) == "does not fit: section `.text' will not fit in region `FLASH'"

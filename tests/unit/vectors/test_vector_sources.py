@@ -160,3 +160,18 @@ def test_format_detection_agrees_with_catalogue(name):
     src = sources.get(name)
     assert src.path.is_file(), src.path
     assert detect_format(src.path) == src.fmt
+
+
+@pytest.mark.usefixtures("shared_vectors")
+def test_every_keeps_a_deterministic_sample_and_the_last():
+    full = vectors.load("lwc:romulus-n")
+    sample = vectors.load("lwc:romulus-n", every=33)
+    assert [v.id for v in sample] == [full[i].id for i in range(0, 1089, 33)] + [full[-1].id]
+    assert len(sample) == 34 and vectors.load("lwc:romulus-n", every=1) == full
+
+
+@pytest.mark.usefixtures("shared_vectors")
+def test_skinny_sources_split_the_file_by_round_count():
+    plus, orig = vectors.load("skinny:128-384plus"), vectors.load("skinny:128-384")
+    assert [v.comment for v in plus] == ["rounds=40"] and [v.comment for v in orig] == ["rounds=56"]
+    assert plus[0].key == orig[0].key and len(plus[0].key) == 48 and plus[0].ct != orig[0].ct
