@@ -58,6 +58,10 @@ class Msp430Shifts:
             for _ in range(s):
                 self.emit("rla", d)
 
+    def shift_limb(self, limb, k: int):
+        """One limb shifted by k (left) or -k (right), with swpb for 8 bits and more."""
+        return self.shl16(limb, k) if k >= 0 else self.shr16(limb, -k)
+
     def shr16(self, limb, s: int):
         if isinstance(limb, Imm):
             return Imm((limb.value & M16) >> s)
