@@ -96,7 +96,12 @@ class ShiftOps:
         (a,) = self.args(op)
         w = op.results[0].width
         lo = op.attrs["lo"]
-        out = self.shr_multi(a, lo, nlimbs(w, self.LIMB))
+        q, r = divmod(lo, self.LIMB)
+        if r and r + w <= self.LIMB:
+            # a field inside one limb: that limb alone, shifted down
+            out = [self.shift_limb(a[q], -r)]
+        else:
+            out = self.shr_multi(a, lo, nlimbs(w, self.LIMB))
         # mask only when bits above the slice can be set
         if lo + w < op.args[0].width:
             out = self.mask(out, w)

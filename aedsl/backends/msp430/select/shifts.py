@@ -147,13 +147,17 @@ class Msp430Shifts:
         """A multi-limb shift by s < 16 bits as s carry chains (`clrc; rrc hi; ...; rrc lo` right,
         `rla lo; rlc ...; rlc hi` left: one cycle a limb and step), or None when the per-limb
         funnel (rotate, two masks, merge: ~5 + rotate per limb) is cheaper or the value is short.
-        Zero limbs at the far end (where nothing shifts in from) stay out of the chain."""
+        Zero limbs nothing can shift into stay out of the chain."""
         live = [j for j, v in enumerate(src) if not is_zero(v)]
         if not live:
             return list(src)
+        # a shift by s < 16 moves bits at most one limb: up into the limb above the highest
+        # non-zero one (left), down into the limb below the lowest (right); the rest stay zero
         lo, hi = live[0], live[-1]
         if left:
-            lo, hi = lo, len(src) - 1             # the bits move up into the top limbs
+            hi = min(len(src) - 1, hi + 1)
+        else:
+            lo = max(0, lo - 1)
         n = hi - lo + 1
         if n < 4:
             # short values keep the flag-free funnel: a carry chain ties its instructions through
