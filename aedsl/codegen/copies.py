@@ -10,7 +10,9 @@ and the coalescer's leftovers produce three common cases:
 
 Such a copy is deleted. A copy from a stack slot whose value some register already holds is
 turned into a register copy when the target's cost model says that is cheaper (a reload from
-the stack becomes a register move).
+the stack becomes a register move). A register copy whose source got its value by an earlier
+copy reads the value's first holder instead when that costs no more (`mov r0, r9 ; mov r7, r0`
+becomes `mov r0, r9 ; mov r7, r9`), so the intermediate copy is left dead for DCE.
 
 What is tracked: registers and the frame words the allocator and the ABI own (memory operands
 whose displacement is a `Frame` of kind "slot" or "arg": no pointer of the program reaches
@@ -45,10 +47,12 @@ def _key(op):
 def remove_redundant_moves(mf: MFunction, target: Target) -> int:
     """Delete copies whose destination already holds their source's value and turn reloads of a
     value some register holds into cheaper register copies; returns the number of copies
-    deleted. Runs on allocated code (physical registers, spill slots as frame operands)."""
+    deleted or rewritten. Runs on allocated code (physical registers, spill slots as frame operands)."""
     move_mn = target.move(R(0), R(0)).mn
     fresh = count()
     vals: dict[tuple, object] = {}
+    since: dict[tuple, int] = {}          # when each register/frame word got its current value
+    clock = count()
     out: list[MInst] = []
     deleted = 0
 
@@ -97,6 +101,15 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
                     cand = MInst(move_mn, [R(best), dst], depth=inst.depth, loc=inst.loc)
                     if target.cost(cand)[1] < old:
                         inst = cand
+                        deleted += 1
+            elif src_val is not None and isinstance(dst, R) and isinstance(src, R):
+                holders = [k[1] for k, v in vals.items() if v == src_val and k[0] == "r"]
+                first = min(holders, key=lambda r: (since.get(("r", r), 0), r), default=src.reg)
+                if first != src.reg and first != dst.reg:
+                    cand = MInst(move_mn, [R(first), dst], depth=inst.depth, loc=inst.loc)
+                    if target.cost(cand) <= target.cost(inst):
+                        inst = cand
+                        deleted += 1
         defs, _ = defs_uses(inst, target)
         for r in defs:
             forget_reg(r)
@@ -114,6 +127,7 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
             vals.clear()
         if is_copy and dst_key is not None:
             vals[dst_key] = src_val if src_val is not None else next(fresh)
+            since[dst_key] = next(clock)
         out.append(inst)
     mf.insts = out
     return deleted

@@ -22,12 +22,14 @@ rendered from the target's templates. `aedsl.backends.registry` maps a chip's IS
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from aedsl.codegen import dce, regalloc
+from aedsl.codegen import dce, regalloc, schedule
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
@@ -58,13 +60,34 @@ def _regalloc(mf: MFunction, ctx: MirContext) -> None:
     ctx.alloc = regalloc.allocate(mf, ctx.machine)
 
 
+def _schedule(mf: MFunction, ctx: MirContext) -> None:
+    """Placeholder in a pipeline: `run_mir_pipeline` tries the function with and without it."""
+
+
 # The MIR passes every target's pipeline lists (the target orders them among its own)
 DCE = MirPass("dce", _dce)
+SCHEDULE = MirPass("schedule", _schedule)        # for register pressure, right before allocation
 REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 
 
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:
-    for p in passes:
+    """Run the passes in order. At SCHEDULE, the rest of the pipeline runs on the function as
+    selected and on a copy re-ordered for register pressure (`codegen/schedule.py`); the copy is
+    kept if its allocated code is cheaper by the cost model (knob `op_order=source`: not tried)."""
+    for i, p in enumerate(passes):
+        if p is SCHEDULE:
+            if ctx.knobs.get("op_order", "pressure") == "source":
+                continue
+            trial = copy.deepcopy(mf)
+            if not schedule.schedule(trial, ctx.machine):
+                continue
+            trial_ctx = dataclasses.replace(ctx)
+            run_mir_pipeline(trial, [q for q in passes[i + 1:]], trial_ctx)
+            run_mir_pipeline(mf, [q for q in passes[i + 1:]], ctx)
+            if schedule.static_cost(trial, ctx.machine) < schedule.static_cost(mf, ctx.machine):
+                mf.__dict__.update(trial.__dict__)
+                ctx.alloc = trial_ctx.alloc
+            return
         p.run(mf, ctx)
 
 

@@ -79,6 +79,7 @@ STEPS: list[Step] = [
     Step("cse_dce", "cse_dce"),
     *_with_cleanup("legalize"),        # word assembly leaves full-width slices, zero concats, repeated constants
     *_with_cleanup("table_fusion"),    # the fused cones become dead
+    Step("schedule", "schedule"),      # last: the order the selector emits, for register pressure
 ]
 
 # The stages, in order (the pass names users know).

@@ -26,7 +26,7 @@ from aedsl.ir.nodes import Module
 from aedsl.codegen import copies, dce
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import DCE, REGALLOC, Backend, MirContext, MirPass
+from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -226,6 +226,7 @@ def _layout(items) -> tuple[dict, list[int]]:
 
 MIR_PIPELINE = [
     DCE,
+    SCHEDULE,
     REGALLOC,
     DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy

@@ -29,7 +29,7 @@ from aedsl.ir.nodes import Memory, Module
 from aedsl.codegen import accel, copies, dce
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import DCE, REGALLOC, Backend, MirContext, MirPass
+from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -253,6 +253,7 @@ MIR_PIPELINE = [
     MirPass("autoincrement_straight", lambda mf, ctx: peephole.autoincrement_straight(mf)),  # 0(p), 2(p) -> @p+
     MirPass("cancel_swaps", _cancel_swaps),
     MirPass("delay_slots", _delay_slots),
+    SCHEDULE,
     REGALLOC,
     DCE,
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place

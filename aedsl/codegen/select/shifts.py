@@ -61,11 +61,47 @@ class ShiftOps:
     def op_shr_var(self, op):
         self._shift_var(op, False)
 
+    def shift_limb(self, limb, k: int):
+        """One limb shifted left by k (right by -k), bits leaving the limb dropped. Targets with
+        a cheaper single-limb form (MSP430's swpb for 8 and more) override it."""
+        if k >= 0:
+            return self.shl_multi([limb], k, 1)[0]
+        return self.shr_multi([limb], -k, 1)[0]
+
+    def op_perm(self, op):
+        """A bit permutation (output bit p[i] = input bit i), as masks and single-limb shifts:
+        the bits that go from source limb s to destination limb d moving by the same k bits
+        within their limbs are one group, `out[d] |= shift(a[s] & mask, k)`. A permutation of
+        cells (bytes, nibbles) or of whole words has few groups; one with no structure costs
+        one group per bit, each a mask, a shift within one limb and an or."""
+        (a,) = self.args(op)
+        w = op.results[0].width
+        L = self.LIMB
+        n = nlimbs(w, L)
+        groups: dict[tuple[int, int, int], int] = {}
+        for i, dest in enumerate(op.attrs["table"]):
+            key = (i // L, dest // L, dest % L - i % L)
+            groups[key] = groups.get(key, 0) | (1 << (i % L))
+        out: list = [Imm(0)] * n
+        full = (1 << L) - 1
+        for (src, dst, k), mask in sorted(groups.items(), key=lambda g: (g[0][1], g[0][0], g[0][2])):
+            x = a[src]
+            if mask != full:
+                x = self.bitop(self.BITWISE["and"], x, Imm(mask))
+            x = self.shift_limb(x, k) if k else x
+            out[dst] = x if out[dst] == Imm(0) else self.bitop(self.BITWISE["or"], out[dst], x)
+        self.put(op.results[0], out)
+
     def op_slice(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
         lo = op.attrs["lo"]
-        out = self.shr_multi(a, lo, nlimbs(w, self.LIMB))
+        q, r = divmod(lo, self.LIMB)
+        if r and r + w <= self.LIMB:
+            # a field inside one limb: that limb alone, shifted down
+            out = [self.shift_limb(a[q], -r)]
+        else:
+            out = self.shr_multi(a, lo, nlimbs(w, self.LIMB))
         # mask only when bits above the slice can be set
         if lo + w < op.args[0].width:
             out = self.mask(out, w)

@@ -197,14 +197,3 @@ class ArmShifts:
             self.put(op.results[0], [rv])
             return
         super().op_concat(op)
-
-    def op_perm(self, op):
-        (a,) = self.args(op)
-        w = op.results[0].width
-        n = nlimbs(w, LIMB)
-        out: list = [Imm(0)] * n
-        for i, dest in enumerate(op.attrs["table"]):
-            bit = self.bitop("ands", self.shr1(a[i // LIMB], i % LIMB), Imm(1))
-            q, s = divmod(dest, LIMB)
-            out[q] = self.bitop("orrs", out[q], self.shl1(bit, s))
-        self.put(op.results[0], out)

@@ -174,18 +174,3 @@ class Msp430Arith:
                 self.put(op.results[0], smear)
                 return
         super().op_sub(op)
-
-    def op_perm(self, op):
-        (a,) = self.args(op)
-        w = op.results[0].width
-        n = nlimbs(w, 16)
-        out: list = [Imm(0)] * n
-        for i, dest in enumerate(op.attrs["table"]):
-            bit = self.bitop("and", a[i // 16], Imm(1 << (i % 16)))     # input bit i, at i % 16
-            if dest >= i % 16:
-                moved = self.shl_multi([bit], dest - i % 16, n)
-            else:
-                moved = self.shr_multi([bit], i % 16 - dest, n)
-            for j, x in enumerate(moved):
-                out[j] = self.bitop("bis", out[j], x)
-        self.put(op.results[0], out)

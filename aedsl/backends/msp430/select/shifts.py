@@ -58,6 +58,10 @@ class Msp430Shifts:
             for _ in range(s):
                 self.emit("rla", d)
 
+    def shift_limb(self, limb, k: int):
+        """One limb shifted by k (left) or -k (right), with swpb for 8 bits and more."""
+        return self.shl16(limb, k) if k >= 0 else self.shr16(limb, -k)
+
     def shr16(self, limb, s: int):
         if isinstance(limb, Imm):
             return Imm((limb.value & M16) >> s)
@@ -143,13 +147,17 @@ class Msp430Shifts:
         """A multi-limb shift by s < 16 bits as s carry chains (`clrc; rrc hi; ...; rrc lo` right,
         `rla lo; rlc ...; rlc hi` left: one cycle a limb and step), or None when the per-limb
         funnel (rotate, two masks, merge: ~5 + rotate per limb) is cheaper or the value is short.
-        Zero limbs at the far end (where nothing shifts in from) stay out of the chain."""
+        Zero limbs nothing can shift into stay out of the chain."""
         live = [j for j, v in enumerate(src) if not is_zero(v)]
         if not live:
             return list(src)
+        # a shift by s < 16 moves bits at most one limb: up into the limb above the highest
+        # non-zero one (left), down into the limb below the lowest (right); the rest stay zero
         lo, hi = live[0], live[-1]
         if left:
-            lo, hi = lo, len(src) - 1             # the bits move up into the top limbs
+            hi = min(len(src) - 1, hi + 1)
+        else:
+            lo = max(0, lo - 1)
         n = hi - lo + 1
         if n < 4:
             # short values keep the flag-free funnel: a carry chain ties its instructions through
@@ -206,28 +214,29 @@ class Msp430Shifts:
         return out
 
     def rotl_limbs(self, x: list, s: int) -> list:
-        """A multi-limb rotation left by 0 < s < 16 bits: the byte merge for 8, else carry chains
-        or per-limb rotate + masks + merge, whichever is shorter."""
+        """A multi-limb rotation left by 0 < s < 16 bits, the shortest of: carry chains (s steps
+        left or 16-s steps right, n+1 instructions each), the byte merge (rotl 8) followed by
+        |s-8| chain steps, or per-limb rotate + masks + merge."""
         n = len(x)
         if s == 8:
             return self.rotl8_limbs(x)
-        # carry chains: s steps left of n+1 instructions, or 16-s steps right of n+1
         chain_l, chain_r = s * (n + 1), (16 - s) * (n + 1)
+        via_byte = 3 * n + 1 + abs(s - 8) * (n + 1)
         funnel = n * (3 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8))) + n
+        if via_byte < min(chain_l, chain_r, funnel) and not any(isinstance(v, Imm) for v in x):
+            d = self.rotl8_limbs(x)
+            if s > 8:
+                self._chain_left(d, s - 8)
+            else:
+                self._chain_right(d, 8 - s)
+            return d
         if min(chain_l, chain_r) <= funnel:
             d = [self.copy(v) for v in x]
             if chain_l <= chain_r:
-                for _ in range(s):
-                    self.emit("rla", d[0])
-                    for j in range(1, n):
-                        self.emit("rlc", d[j])
-                    self.emit("adc", d[0])
+                self._chain_left(d, s)
             else:
                 # rotate right 16-s, then shift the limbs back by one (rotl s = rotl 16 ∘ rotr (16-s))
-                for _ in range(16 - s):
-                    self.emit("bit", Imm(1), d[0])
-                    for j in reversed(range(n)):
-                        self.emit("rrc", d[j])
+                self._chain_right(d, 16 - s)
                 d = [d[(j - 1) % n] for j in range(n)]
             return d
         m = (1 << s) - 1
@@ -238,6 +247,21 @@ class Msp430Shifts:
             lo = self.and_imm(rot[(j - 1) % n], m)
             out.append(self.bitop("bis", hi, lo))
         return out
+
+    def _chain_left(self, d: list, steps: int) -> None:
+        """Rotate the limbs d (least significant first, registers) left by `steps` bits in place."""
+        for _ in range(steps):
+            self.emit("rla", d[0])
+            for j in range(1, len(d)):
+                self.emit("rlc", d[j])
+            self.emit("adc", d[0])
+
+    def _chain_right(self, d: list, steps: int) -> None:
+        """Rotate the limbs d right by `steps` bits in place (bit 0 into the carry, then rrc down)."""
+        for _ in range(steps):
+            self.emit("bit", Imm(1), d[0])
+            for j in reversed(range(len(d))):
+                self.emit("rrc", d[j])
 
     def rotl8_limbs(self, x: list) -> list:
         """Rotate a multi-limb value left by 8: swpb every limb, then out_j takes the high byte of

@@ -1,0 +1,290 @@
+"""Pre-allocation scheduling of machine IR for register pressure (shared by every target).
+
+MIR shape matched: a run of instructions between two fixed points of a function (labels,
+branches, calls, pseudo-instructions such as accelerator ports, instructions that write a
+physical register other than through a copy, stack-pointer changes). Selection emits a wide
+value's limbs interleaved (limb 0 and limb 1 of `a ^ b`, then of `b & c`, ...), so in a bitsliced
+round (Ascon's S-box on five 64-bit words, NORX's quarter-rounds) every limb of every word is
+live at once, more than the target's registers, while each limb's own computation needs far
+fewer. The run is re-ordered by bottom-up list scheduling (as register-reduction schedulers do):
+from the end of the run, among the instructions all of whose dependants are placed, the one that
+makes the fewest registers newly live goes (its operands not yet live, minus the definitions it
+ends), ties to the one feeding the most recently placed instruction, then to the later one in
+the original order. A run's new order is kept only if its peak number of live virtual registers
+drops; `codegen.interface.run_mir_pipeline` then allocates the function both ways and keeps the
+order whose allocated code the cost model finds cheaper.
+
+Dependencies kept: every register read after its write, no write moved across a read or write of
+the same register (physical registers included); memory accesses keep their order relative to
+stores (loads may pass loads); an instruction that reads the condition flags stays glued to the
+instructions before it back to the one that sets them (the group moves as one).
+
+Preserves: the function's results and effects (a topological order of the dependencies above).
+"""
+from __future__ import annotations
+
+from .liveness import defs_uses
+from .mir import Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from .target import Target
+
+def _touches_memory(inst: MInst, target: Target) -> tuple[bool, bool]:
+    """(reads memory, writes memory) of `inst`."""
+    d = target.desc(inst)
+    reads = writes = False
+    for i, op in enumerate(inst.ops):
+        if isinstance(op, (Mem, Ind, Inc)):
+            if i in d.writes:
+                writes = True
+            if i in d.reads or i not in d.writes:
+                reads = True
+    return reads, writes
+
+
+def _fixed(inst: MInst, target: Target, defs: list[int]) -> bool:
+    """Instructions nothing may cross: labels, branches and calls, pseudo-instructions, and
+    instructions that define a physical register (argument/return registers, the stack pointer)
+    other than plain copies into virtual registers."""
+    if inst.mn in ("label", "comment"):
+        return inst.mn == "label"
+    d = target.desc(inst)
+    if d.branch or d.pseudo:
+        return True
+    return any(not is_vreg(r) for r in defs)
+
+
+def _copy_dst(inst: MInst, target: Target):
+    """The destination of a register-to-register copy between virtual registers, else None."""
+    mv = target.move(R(0), R(0))
+    if inst.mn == mv.mn and len(inst.ops) == 2 and all(isinstance(o, R) for o in inst.ops):
+        regs = [o.reg for o in inst.ops]
+        if all(is_vreg(r) for r in regs):
+            return defs_uses(inst, target)[0][0]
+    return None
+
+
+def groups(insts: list[MInst], target: Target) -> list[list[int]]:
+    """Indices of `insts` in movable groups: an instruction reading the flags is merged with
+    every group back to the one holding the last instruction that set them (so nothing that
+    sets the flags can come between). Comments join the next instruction's group."""
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    setter = -1                       # group index of the last flag-setting instruction
+    copy_to = None                    # the register the previous instruction copied into
+    for i, inst in enumerate(insts):
+        if inst.mn == "comment":
+            pending.append(i)
+            continue
+        d = target.desc(inst)
+        glue = copy_to is not None and copy_to in defs_uses(inst, target)[1]
+        copy = _copy_dst(inst, target)
+        copy_to = copy
+        if glue and not d.flags_in:
+            # a copy feeding a two-address instruction moves with it (the allocator merges them)
+            groups[-1].extend(pending + [i])
+        elif d.flags_in and setter >= 0:
+            merged = [j for g in groups[setter:] for j in g] + pending + [i]
+            del groups[setter:]
+            groups.append(merged)
+        else:
+            groups.append(pending + [i])
+        pending = []
+        if d.flags_out:
+            setter = len(groups) - 1
+    if pending:
+        groups.append(pending)
+    return groups
+
+
+def _peak(order: list[list[int]], du: dict[int, tuple[list[int], list[int]]], live_out: set[int]) -> int:
+    last: dict[int, int] = {}
+    defined: set[int] = set()
+    for gi, g in enumerate(order):
+        for i in g:
+            for r in du[i][1]:
+                if is_vreg(r):
+                    last[r] = gi
+            defined.update(r for r in du[i][0] if is_vreg(r))
+    for r in live_out:
+        last[r] = len(order)
+    live = set(r for r in last if r not in defined)
+    peak = len(live)
+    for gi, g in enumerate(order):
+        for i in g:
+            for r in du[i][0]:
+                if is_vreg(r) and r in last and last[r] > gi:
+                    live.add(r)
+        peak = max(peak, len(live))
+        for i in g:
+            for r in du[i][1]:
+                if last.get(r) == gi:
+                    live.discard(r)
+    return peak
+
+
+def _bottom_up(n, preds, succs, gdefs, guses, live_out):
+    """Bottom-up list scheduling: from the end of the run, place a group all of whose
+    successors are placed, the one that makes the fewest registers newly live (its uses not yet
+    live, minus its definitions that end a live range here); ties to the group feeding the most
+    recently placed one, then the later group in the original order."""
+    left = [len(succs[g]) for g in range(n)]
+    ready = [g for g in range(n) if left[g] == 0]
+    live = {r for r in live_out}
+    placed_at: dict[int, int] = {}
+    users_of: dict[int, list[int]] = {}
+    for g in range(n):
+        for r in guses[g]:
+            users_of.setdefault(r, []).append(g)
+    order: list[int] = []
+
+    def score(g):
+        uses = {r for r in guses[g] if is_vreg(r)}
+        defs = {r for r in gdefs[g] if is_vreg(r)}
+        new_live = len([r for r in uses if r not in live and r not in defs])
+        ends = len([r for r in defs if r in live and r not in uses])
+        feeds = max((placed_at.get(s, -1) for s in succs[g]), default=-1)
+        return (new_live - ends, -feeds, -g)
+
+    while ready:
+        g = min(ready, key=score)
+        ready.remove(g)
+        placed_at[g] = len(order)
+        order.append(g)
+        defs = {r for r in gdefs[g] if is_vreg(r)}
+        uses = {r for r in guses[g] if is_vreg(r)}
+        live.difference_update(defs - uses)
+        live.update(uses)
+        for p in preds[g]:
+            left[p] -= 1
+            if left[p] == 0:
+                ready.append(p)
+    assert len(order) == n, "scheduling: dependency cycle"
+    return list(reversed(order))
+
+
+def dependencies(groups: list[list[int]], insts: list[MInst], target: Target):
+    """(preds, defs, uses, du): for each group the groups it must follow, the registers it
+    defines and reads, and each instruction's (defs, uses)."""
+    du = {i: defs_uses(insts[i], target) for g in groups for i in g}
+    gdefs = [[r for i in g for r in du[i][0]] for g in groups]
+    guses = [[r for i in g for r in du[i][1]] for g in groups]
+    mem = [tuple(any(x) for x in zip(*(_touches_memory(insts[i], target) for i in g
+                                       if insts[i].mn != "comment"))) or (False, False)
+           for g in groups]
+    n = len(groups)
+    preds: list[set[int]] = [set() for _ in range(n)]
+    last_def: dict[int, int] = {}
+    readers: dict[int, list[int]] = {}
+    last_store = -1
+    loads_since: list[int] = []
+    for g in range(n):
+        for r in guses[g]:
+            if r in last_def:
+                preds[g].add(last_def[r])
+        for r in gdefs[g]:
+            if r in last_def:
+                preds[g].add(last_def[r])
+            preds[g].update(readers.get(r, ()))
+        for r in guses[g]:
+            readers.setdefault(r, []).append(g)
+        for r in gdefs[g]:
+            last_def[r] = g
+            readers[r] = []
+        rd, wr = mem[g] if mem[g] else (False, False)
+        if rd or wr:
+            if last_store >= 0:
+                preds[g].add(last_store)
+            if wr:
+                preds[g].update(loads_since)
+                last_store = g
+                loads_since = []
+            else:
+                loads_since.append(g)
+        preds[g].discard(g)
+    return preds, gdefs, guses, du
+
+
+def _schedule_run(groups: list[list[int]], insts: list[MInst], target: Target,
+                  live_out: set[int]) -> list[list[int]] | None:
+    preds, gdefs, guses, du = dependencies(groups, insts, target)
+    n = len(groups)
+    succs: list[list[int]] = [[] for _ in range(n)]
+    for g in range(n):
+        for p in preds[g]:
+            succs[p].append(g)
+    new = [groups[g] for g in _bottom_up(n, preds, succs, gdefs, guses, live_out)]
+    if _peak(new, du, live_out) < _peak(groups, du, live_out):
+        return new
+    return None
+
+
+def schedule(mf: MFunction, target: Target) -> bool:
+    """Re-order every run between fixed points for fewer live virtual registers (in place);
+    True if any run changed."""
+    from .liveness import Cfg, block_liveness
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du_all = [defs_uses(i, target) for i in insts]
+    live_out_blocks = block_liveness(cfg, du_all, is_vreg)
+
+    def reads_flags(k: int) -> bool:
+        return insts[k].mn not in ("label", "comment") and target.desc(insts[k]).flags_in
+
+    def sets_flags(k: int) -> bool:
+        return insts[k].mn not in ("label", "comment") and target.desc(insts[k]).flags_out
+
+    out: list[MInst] = []
+    changed = False
+    for bi, (a, b) in enumerate(cfg.blocks):
+        live = set(live_out_blocks[bi])
+        live_after: dict[int, set[int]] = {}
+        for k in range(b - 1, a - 1, -1):
+            live_after[k] = set(live)
+            defs, uses = du_all[k]
+            live.difference_update(defs)
+            live.update(r for r in uses if is_vreg(r))
+        # split the block into runs of movable instructions and fixed instructions
+        segments: list[tuple[bool, list[int]]] = []
+        run: list[int] = []
+        flags_from_run = False          # the run has set the flags since it began
+        for k in range(a, b):
+            fixed = _fixed(insts[k], target, du_all[k][0]) or (reads_flags(k) and not flags_from_run)
+            if fixed:
+                tail: list[int] = []
+                if reads_flags(k) and run:
+                    # the flags it reads come from the run's last setter: from there on, keep
+                    while run:
+                        j = run.pop()
+                        tail.insert(0, j)
+                        if sets_flags(j):
+                            break
+                if run:
+                    segments.append((True, run))
+                segments.append((False, tail + [k]))
+                run, flags_from_run = [], False
+            else:
+                run.append(k)
+                flags_from_run = flags_from_run or sets_flags(k)
+        if run:
+            segments.append((True, run))
+        for movable, idx in segments:
+            if movable and len(idx) >= 4:
+                local = [insts[i] for i in idx]
+                new = _schedule_run(groups(local, target), local, target, live_after[idx[-1]])
+                if new is not None:
+                    out.extend(local[i] for g in new for i in g)
+                    changed = True
+                    continue
+            out.extend(insts[i] for i in idx)
+    mf.insts = out
+    return changed
+
+
+def static_cost(mf: MFunction, target: Target) -> int:
+    """Cycles of the allocated code as the cost model sees it, each instruction weighted by
+    8^(loop depth): how a schedule is judged (by the code allocation made of it)."""
+    total = 0
+    for inst in mf.insts:
+        if inst.mn in ("label", "comment"):
+            continue
+        total += target.cost(inst)[1] * 8 ** inst.depth
+    return total
