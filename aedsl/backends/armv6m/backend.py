@@ -55,6 +55,33 @@ SMALL_FLASH = 32 * 1024
 # for the same few per cent (measurements: docs/BACKENDS.md, "Why the defaults").
 CALL_MIN_WORK = 1200
 
+# Knobs of this target, not of any spec (driver.compile_spec keeps them from the frontend).
+# `placement`: where the unit's tables and code live. `flash` (the default when unset): code in
+# .text, tables in .rodata. `tables_ram`: the tables in .data (RAM, their initial image in flash,
+# copied by the startup code), so a table lookup pays no flash wait states. `ram`: the code too
+# (.data, executable), so instruction fetches pay none either; costs RAM as large as the unit
+# and leaves calls from flash code to the linker's long-branch veneers.
+BACKEND_KNOBS = {"placement": ("flash", "tables_ram", "ram")}
+PLACEMENT_DEFAULT = "flash"
+
+
+def placement(knobs: dict) -> str:
+    return str(knobs.get("placement", PLACEMENT_DEFAULT))
+
+
+def table_section(knobs: dict, symbol: str) -> str:
+    """The assembler section of table `symbol` under the placement knob."""
+    if placement(knobs) == "flash":
+        return f'.rodata.{symbol},"a",%progbits'
+    return f'.data.{symbol},"aw",%progbits'
+
+
+def code_section(knobs: dict, symbol: str) -> str:
+    """The assembler section of function `symbol` under the placement knob."""
+    if placement(knobs) == "ram":
+        return f'.data.{symbol},"awx",%progbits'
+    return f'.text.{symbol},"ax",%progbits'
+
 
 def pass_knobs(module, chip, knobs: dict) -> dict:
     """The call policy is the IR's default (`inline=auto`: AES a subroutine where a mode calls it
@@ -236,7 +263,9 @@ MIR_PIPELINE = [
 def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
     """Spill slots placed (high registers, stack words), frame, literal pools, long branches and
     the assembly lines of an allocated function. A function that calls saves LR."""
-    return _emit(mf, ctx.machine, ctx.alloc, lines_src, force_lr=bool(mf.calls))
+    info = _emit(mf, ctx.machine, ctx.alloc, lines_src, force_lr=bool(mf.calls))
+    info["section"] = code_section(ctx.knobs, mf.name)
+    return info
 
 
 def _slot_of(op):
@@ -475,6 +504,7 @@ class ArmV6MBackend(Backend):
     word_bits = 32
     data_directives = {1: ".byte", 2: ".short", 4: ".word"}
     version = VERSION
+    knobs = BACKEND_KNOBS
     skip_passes = SKIP_PASSES
     templates = TEMPLATES
     runtime = "armv6m"
@@ -488,6 +518,11 @@ class ArmV6MBackend(Backend):
 
     def machine(self, chip, mf):
         return make_target(chip, calls=bool(mf.calls))
+
+    def table(self, module, name, prefix):
+        info = super().table(module, name, prefix)
+        info["section"] = table_section(module.knobs, info["symbol"])
+        return info
 
     def select_function(self, module, fname, symbol, chip):
         return select_function(module, fname, symbol)
