@@ -22,6 +22,7 @@ rendered from the target's templates. `aedsl.backends.registry` maps a chip's IS
 """
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,17 @@ class MirContext:
     machine: object
     knobs: dict
     alloc: object = None
+
+
+@dataclass
+class KeptFunction:
+    """One function's machine IR after the MIR pipeline (`compile_module(keep_mir=True)`): the IR
+    function's name, the MFunction, its machine description and, for an exported function, its
+    Entry (None for a subroutine)."""
+    name: str
+    mf: MFunction
+    machine: object
+    entry: Entry | None
 
 
 @dataclass(frozen=True)
@@ -173,13 +185,16 @@ class Backend(ABC):
     def call_symbol(self, module, fname: str) -> str:
         return f"{module.name}_{fname.replace('.', '_')}"
 
-    def compile_module(self, module, chip, spec_path: str) -> Compiled:
+    def compile_module(self, module, chip, spec_path: str, keep_mir: bool = False) -> Compiled:
         """The exported functions, then the subroutines they call, each selected, put through the
-        MIR pipeline and emitted; then the unit (assembly + C header) from the templates."""
+        MIR pipeline and emitted; then the unit (assembly + C header) from the templates.
+        `keep_mir`: the unit also keeps each function's machine IR as the last MIR pass left it
+        (`Compiled.mir`, for analyses of the selected and scheduled code)."""
         spec_lines = SpecLines()
         knobs = dict(module.knobs)
         passes = self.mir_pipeline(chip, knobs)
         functions, entries, tables = [], {}, set()
+        kept: list[KeptFunction] = []
         public = exported(module)
         todo, done = list(public), set()
         while todo:
@@ -192,6 +207,8 @@ class Backend(ABC):
             tables |= used
             ctx = MirContext(chip=chip, machine=self.machine(chip, mf), knobs=knobs)
             run_mir_pipeline(mf, passes, ctx)
+            if keep_mir:
+                kept.append(KeptFunction(fname, copy.deepcopy(mf), ctx.machine, entry if fname in public else None))
             info = self.emit_function(mf, ctx, spec_lines)
             info["global"] = fname in public
             entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
@@ -213,4 +230,4 @@ class Backend(ABC):
                                    for e in entries.values()], **ctx)
         return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
                         kind=unit_kind(entries), consts=dict(module.consts), stem=stem, domains=dict(module.domains),
-                        function_bytes={f["symbol"]: f["size"] for f in functions})
+                        function_bytes={f["symbol"]: f["size"] for f in functions}, mir=kept)
