@@ -15,7 +15,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("check", "ir", "kat", "compile", "bench", "sim")
+COMMANDS = ("check", "ir", "kat", "compile", "bench", "sim", "ct")
 
 
 def _module(name: str):

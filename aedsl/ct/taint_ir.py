@@ -34,6 +34,7 @@ class IrTaint:
         self.findings: set[Finding] = set()
         self.version = 0
         self.memo: dict = {}
+        self.loc = None
 
     # --- driver ------------------------------------------------------------------------------
     def run(self) -> list[Finding]:
@@ -94,11 +95,15 @@ class IrTaint:
         return c
 
     def find(self, kind: str, op, fname: str, detail: str, memory: str = "") -> None:
-        self.findings.add(Finding(kind, tuple(op.loc or ()), "ir", fname, detail, memory))
+        # an op a pass made has no position of its own: the last statement seen before it (as
+        # the selectors attribute code)
+        self.findings.add(Finding(kind, tuple(op.loc or self.loc or ()), "ir", fname, detail, memory))
 
     # --- ops ---------------------------------------------------------------------------------------
     def op(self, op, vals: dict, mems: dict, fname: str) -> None:
         code = op.opcode
+        if op.loc is not None:
+            self.loc = op.loc
 
         def t(a) -> bool:
             return vals.get(a, False) if isinstance(a, Value) else False
@@ -125,7 +130,9 @@ class IrTaint:
                     binds[p] = self.mem(a, mems)
                 else:
                     args.append(t(a))
+            here = self.loc
             outs = self.function(callee, args, binds)
+            self.loc = here
             for r, o in zip(op.results, outs):
                 vals[r] = o
             return

@@ -4,9 +4,11 @@ function as the last MIR pass left it: `driver.compile_spec(keep=True)`, `Compil
 A forward data-flow analysis over each function's control-flow graph, iterated to a fixed point.
 The abstract value of a register, of the flags and of a frame word (spill slots, outgoing and
 incoming stack arguments: tracked per program point, since slots are reused) is a pair
-(secret, the memory regions it may point into). Memory regions — a parameter's buffer, a frame
-area, a table, the chip's peripherals — keep one value for their contents, joined over every store
-(re-run until no region changes). At entry the argument words hold what `roles` says of the
+(secret, the memory regions it may point into). A function's frame areas (scratch buffers reused
+for public and secret data) are also tracked per program point, each as a whole (a store joins
+into it). Other memory regions — a parameter's buffer, a table, the chip's peripherals, and a
+caller's frame area a callee stores into — keep one value for their contents, joined over every
+store (the analysis is re-run until no region changes). At entry the argument words hold what `roles` says of the
 exported function's parameters (pointers into their regions, byte-buffer lengths public); a
 subroutine call is analysed with the caller's argument words, so its loads and stores act on the
 caller's regions.
@@ -25,6 +27,8 @@ Accelerator waits are pseudo-instructions at this stage (the BUSY poll that may 
 emission reads a status bit, not a secret). Reads the MIR; changes nothing.
 """
 from __future__ import annotations
+
+import heapq
 
 from aedsl.codegen.interface import KeptFunction
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, R
@@ -67,6 +71,8 @@ class State:
 
     def join(self, other: "State") -> bool:
         """Join `other` into this state; True if this state grew."""
+        if self.regs == other.regs and self.frame == other.frame and (self.flags or not other.flags):
+            return False
         changed = False
         for table, src in ((self.regs, other.regs), (self.frame, other.frame)):
             for k, v in src.items():
@@ -139,9 +145,10 @@ class MirTaint:
                 start.frame[("arg", src.disp.key)] = w
         states: list[State | None] = [None] * (len(insts) + 1)
         states[0] = start
-        work = [0]
+        work, queued = [0], {0}             # lowest index first: straight code once, loops to their fixed point
         while work:
-            n = work.pop()
+            n = heapq.heappop(work)
+            queued.discard(n)
             inst = insts[n]
             s = states[n].copy()
             desc = machine.desc(inst)
@@ -157,10 +164,12 @@ class MirTaint:
                 if m >= len(insts):
                     continue
                 if states[m] is None:
-                    states[m] = s.copy()
-                    work.append(m)
-                elif states[m].join(s):
-                    work.append(m)
+                    states[m] = s.copy() if len(succ) > 1 else s
+                elif not states[m].join(s):
+                    continue
+                if m not in queued:
+                    queued.add(m)
+                    heapq.heappush(work, m)
 
     def find(self, kind: str, k: KeptFunction, inst, detail: str, memory: str = "") -> None:
         origin = f" (code selected for `{inst.origin}`)" if inst.origin else ""
@@ -198,7 +207,7 @@ class MirTaint:
                       _names(regions))
         v = (secret_addr, frozenset())
         for r in regions:
-            v = _join(v, self.memory.get(r, SECRET if r == UNKNOWN else PUBLIC))
+            v = _join(v, self.read_region(k, s, r))
         return v
 
     def store(self, k: KeptFunction, inst, op, value, s: State, extra_addr=(False, frozenset())) -> None:
@@ -213,11 +222,26 @@ class MirTaint:
                       _names(regions))
         value = (value[0] or secret_addr, value[1])
         for r in regions:
-            old = self.memory.get(r, PUBLIC)
-            new = _join(old, value)
-            if new != old:
-                self.memory[r] = new
-                self.version += 1
+            self.write_region(k, s, r, value)
+
+    def read_region(self, k: KeptFunction, s: State, r):
+        """The contents of region `r`: a frame area of the function being analysed per program
+        point (joined with what a callee stored into it), any other region as a whole."""
+        v = self.memory.get(r, SECRET if r == UNKNOWN else PUBLIC)
+        if r[0] == "local" and r[1] == k.mf.name:
+            v = _join(v, s.frame.get(r, PUBLIC))
+        return v
+
+    def write_region(self, k: KeptFunction, s: State, r, value) -> None:
+        """A store into region `r` (a weak update: the region keeps what it held too)."""
+        if r[0] == "local" and r[1] == k.mf.name:
+            s.frame[r] = _join(s.frame.get(r, PUBLIC), value)
+            return
+        old = self.memory.get(r, PUBLIC)
+        new = _join(old, value)
+        if new != old:
+            self.memory[r] = new
+            self.version += 1
 
     def value(self, k: KeptFunction, inst, op, s: State):
         if isinstance(op, R):
@@ -274,7 +298,7 @@ class MirTaint:
                           _names(regions))
             loaded = (addr[0], frozenset())
             for r in regions:
-                loaded = _join(loaded, self.memory.get(r, SECRET if r == UNKNOWN else PUBLIC))
+                loaded = _join(loaded, self.read_region(k, s, r))
             v = loaded if not desc.flags_in else _join(loaded, (s.flags, frozenset()))
         if desc.memory == "store" and desc.addr:
             regions = addr[1] or frozenset({UNKNOWN})
@@ -282,11 +306,7 @@ class MirTaint:
                 self.find("index", k, inst, "store at a secret-dependent address into " + _names(regions),
                           _names(regions))
             for r in regions:
-                old = self.memory.get(r, PUBLIC)
-                new = _join(old, (v[0] or addr[0], v[1]))
-                if new != old:
-                    self.memory[r] = new
-                    self.version += 1
+                self.write_region(k, s, r, (v[0] or addr[0], v[1]))
         for op in store_ops:
             self.store(k, inst, op, v, s)
         unit = k.machine.unit(inst)
