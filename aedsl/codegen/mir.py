@@ -88,14 +88,17 @@ class MInst:
     """One machine instruction (or a pseudo: "label", "comment").
 
     `depth`: loop nesting at selection (spill costs weigh by it); `no_spill`: registers that must
-    stay in registers (short reload temporaries); `loc`: the spec line it came from; `origin`:
-    the IR opcode whose selection emitted it ("" for code the later passes add), for reports."""
+    stay in registers (short reload temporaries); `loc`: the spec line it came from (the line its
+    assembly comment names); `origin` and `origin_loc`: the IR opcode whose selection emitted it
+    and that op's own statement (a loop's latch: the `for`, where `loc` is the body's last line),
+    for reports ("" / None for code the later passes add)."""
     mn: str
     ops: list = field(default_factory=list)
     depth: int = 0
     loc: tuple | None = None
     text: str = ""
     origin: str = ""
+    origin_loc: tuple | None = None
 
     def __repr__(self) -> str:
         return f"{self.mn} {', '.join(map(str, self.ops))}"

@@ -173,7 +173,7 @@ class MirTaint:
 
     def find(self, kind: str, k: KeptFunction, inst, detail: str, memory: str = "") -> None:
         origin = f" (code selected for `{inst.origin}`)" if inst.origin else ""
-        self.findings.add(Finding(kind, tuple(inst.loc or ()), "machine", k.mf.name,
+        self.findings.add(Finding(kind, tuple(inst.origin_loc or inst.loc or ()), "machine", k.mf.name,
                                   f"{detail}{origin}: `{inst.mn}`", memory))
 
     # --- operands --------------------------------------------------------------------------------
@@ -311,8 +311,8 @@ class MirTaint:
             self.store(k, inst, op, v, s)
         unit = k.machine.unit(inst)
         if unit and unit in self.variable_units and v[0]:
-            self.find("variable-time", k, inst, f"a secret operand of the {unit}, whose latency depends on "
-                      f"its operands on {self.chip.name}")
+            self.find("variable-time", k, inst, f"a secret operand of the {unit}, whose latency the chip file "
+                      f"{self.chip.name} declares operand-dependent")
         if desc.branch == "cond" and s.flags:
             if labels[inst.ops[0].name] < n:
                 self.find("loop", k, inst, "a loop exit depends on a secret")
