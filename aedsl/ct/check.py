@@ -10,6 +10,7 @@ takes the same cycles at every address (docs/CONSTANT_TIME.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from aedsl import chips as chips_mod
 from aedsl.codegen.unit import exported
@@ -53,11 +54,17 @@ class CtReport:
                 "dynamic": self.dynamic.as_dict() if self.dynamic is not None else None}
 
 
+@lru_cache(maxsize=8)
+def _compiled(spec: str, chip_name: str, knobs: tuple):
+    """The variant compiled with its IR and machine IR kept (the analyses only read it: one
+    compile serves a process's default, --strict and --json reports of one variant)."""
+    return compile_spec(spec, chips_mod.load(chip_name), dict(knobs), keep=True)
+
+
 def check(spec, chip_name: str, knobs: dict | None = None, strict: bool = False, run_dynamic: bool = True,
           secrets: int = 3) -> CtReport:
     chip = chips_mod.load(chip_name)
-    knobs = dict(knobs or {})
-    unit = compile_spec(spec, chip, knobs, keep=True)
+    unit = _compiled(str(spec), chip.name, tuple(sorted((k, str(v)) for k, v in (knobs or {}).items())))
     rep = CtReport(str(spec), chip.name, dict(unit.knobs), strict)
     rep.ir = taint_ir.analyse(unit.module, exported(unit.module))
     rep.machine = taint_mir.analyse(unit.mir, chip)
