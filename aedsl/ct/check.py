@@ -19,7 +19,7 @@ from aedsl.driver import compile_spec
 from . import dynamic, taint_ir, taint_mir
 from .findings import Finding
 
-REFUSED = ("branch", "loop", "variable-time")
+REFUSED = ("branch", "loop", "variable-time", "untracked")
 
 
 @dataclass

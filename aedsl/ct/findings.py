@@ -4,7 +4,8 @@ line, ordered deterministically.
 Kinds: "branch" (a conditional branch on a secret), "loop" (a loop whose bound or exit depends
 on a secret), "variable-time" (an instruction whose latency depends on a secret operand on this
 chip), "index" (a memory access whose address depends on a secret: allowed on the cacheless
-chips by default, refused under --strict).
+chips by default, refused under --strict), "untracked" (a store the machine-code analysis cannot
+place: refused, since every later load could then be wrong).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-KINDS = ("branch", "loop", "variable-time", "index")
+KINDS = ("branch", "loop", "variable-time", "untracked", "index")
 
 
 @dataclass(frozen=True, order=True)

@@ -21,7 +21,9 @@ mnemonic. Reported (`findings.Finding`, level "machine", at the instruction's sp
   select the target made a branch);
 - an instruction of a functional unit the chip file declares operand-dependent
   (`[multiplier] data_dependent_latency = true`) with a secret operand: "variable-time";
-- a load or store whose address depends on a secret: "index", naming the region.
+- a load or store whose address depends on a secret: "index", naming the region;
+- a store through a register that points nowhere the analysis knows: "untracked" (it could
+  overwrite anything, so the analysis refuses rather than guess; no generated code has one).
 
 Accelerator waits are pseudo-instructions at this stage (the BUSY poll that may replace one at
 emission reads a status bit, not a secret). Reads the MIR; changes nothing.
@@ -223,6 +225,9 @@ class MirTaint:
         value = (value[0] or secret_addr, value[1])
         for r in regions:
             self.write_region(k, s, r, value)
+        if UNKNOWN in regions:
+            # what it overwrites is unknown, so every later load could be wrong: fail closed
+            self.find("untracked", k, inst, "a store through a pointer the analysis cannot follow")
 
     def read_region(self, k: KeptFunction, s: State, r):
         """The contents of region `r`: a frame area of the function being analysed per program
@@ -302,6 +307,8 @@ class MirTaint:
             v = loaded if not desc.flags_in else _join(loaded, (s.flags, frozenset()))
         if desc.memory == "store" and desc.addr:
             regions = addr[1] or frozenset({UNKNOWN})
+            if UNKNOWN in regions:
+                self.find("untracked", k, inst, "a store through a pointer the analysis cannot follow")
             if addr[0]:
                 self.find("index", k, inst, "store at a secret-dependent address into " + _names(regions),
                           _names(regions))
@@ -333,6 +340,15 @@ class MirTaint:
         callee = self.functions.get(inst.ops[0].name)
         if callee is None:
             raise KeyError(f"{k.mf.name}: call of {inst.ops[0].name}, which the unit does not hold")
+        # the callee reads the caller's frame areas (arguments, result areas) through pointers,
+        # where only the regions' whole-run values are visible: publish this point's contents
+        for key, v in s.frame.items():
+            if key[0] == "local":
+                old = self.memory.get(key, PUBLIC)
+                new = _join(old, v)
+                if new != old:
+                    self.memory[key] = new
+                    self.version += 1
         words = []
         for src in callee.mf.incoming:
             if isinstance(src, R):
