@@ -340,21 +340,22 @@ class MirTaint:
         callee = self.functions.get(inst.ops[0].name)
         if callee is None:
             raise KeyError(f"{k.mf.name}: call of {inst.ops[0].name}, which the unit does not hold")
-        # the callee reads the caller's frame areas (arguments, result areas) through pointers,
-        # where only the regions' whole-run values are visible: publish this point's contents
-        for key, v in s.frame.items():
-            if key[0] == "local":
-                old = self.memory.get(key, PUBLIC)
-                new = _join(old, v)
-                if new != old:
-                    self.memory[key] = new
-                    self.version += 1
         words = []
         for src in callee.mf.incoming:
             if isinstance(src, R):
                 words.append(s.regs.get(src.reg, PUBLIC))
             else:
                 words.append(s.frame.get(("out", src.disp.key), PUBLIC))
+        # the callee reaches the caller's frame areas only through the pointers it is passed
+        # (argument and result areas), where it sees the regions' whole-run values: publish
+        # those areas' contents at this point
+        for region in sorted({r for w in words for r in w[1]}, key=str):
+            if region[0] == "local" and region[1] == k.mf.name and region in s.frame:
+                old = self.memory.get(region, PUBLIC)
+                new = _join(old, s.frame[region])
+                if new != old:
+                    self.memory[region] = new
+                    self.version += 1
         self.function(callee, words)
         for j in desc.writes:
             if j < len(inst.ops) and isinstance(inst.ops[j], R):
