@@ -143,8 +143,9 @@ def _aead(eng: SimAead, rng: random.Random, secrets: int) -> DynamicResult:
         ("ad_len", {"ad": _bytes(rng, BASE_AD + 19)}),
         ("msg_len", {"msg": _bytes(rng, 7)}),
         ("msg_len", {"msg": _bytes(rng, BASE_MSG + 29)}),
-        ("verdict", {"reject": True}),
     ]
+    if base["tag_len"]:
+        variations.append(("verdict", {"reject": True}))       # CTR has no tag to tamper with
     # the domain's ends (a long nonce no further than a few blocks: GCM hashes any length)
     variations += [("nonce_len", {"nonce": _bytes(rng, n)}) for n in (nonce_lens[0], min(nonce_lens[-1], 40))
                    if n != base["nonce_len"]]
