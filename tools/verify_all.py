@@ -369,8 +369,8 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
            "Column `ct`: `aedsl ct SPEC --chip CHIP -k ...` on the row's build (docs/CONSTANT_TIME.md): *yes* = no "
            "secret-dependent branch, loop or variable-time instruction in the IR or the machine code, and one cycle "
            "count per entry point on 3 random secrets at fixed public inputs; then the public inputs other than "
-           "lengths the cycles follow, and how many machine instructions index memory with a secret (table "
-           "lookups: allowed on these cacheless chips, refused by `--strict`). `-` = the interpreter has no "
+           "lengths the cycles follow, and at how many places (spec line and table) the machine code indexes "
+           "memory with a secret (table lookups: allowed on these cacheless chips, refused by `--strict`). `-` = the interpreter has no "
            "generated code.", ""]
     out += ["| part | rows passing | vectors passed | vectors failed | rows with a build error |", "|---|---|---|---|---|"]
     for title, pred in SECTIONS:
