@@ -15,7 +15,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("check", "ir", "kat", "compile", "bench", "explore", "generate", "sim", "chips")
+COMMANDS = ("check", "ir", "kat", "compile", "bench", "explore", "generate", "sim", "chips", "ct")
 
 
 def _module(name: str):

@@ -55,9 +55,11 @@ def only_function(module, name: str, spec_path) -> None:
 
 
 def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None,
-                 entry: str | None = None) -> Compiled:
+                 entry: str | None = None, keep: bool = False) -> Compiled:
     """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
-    `skip_passes`. `entry`: compile only that function and its callees (`only_function`)."""
+    `skip_passes`. `entry`: compile only that function and its callees (`only_function`).
+    `keep`: the unit also holds the IR module after the passes (`module`) and the machine IR of
+    every function (`mir`), for analyses such as aedsl/ct."""
     chip = chips_mod.load(chip) if isinstance(chip, str) else chip
     knobs = check_knobs(chip, knobs or {})
     backend = registry.target_for(chip)
@@ -88,4 +90,8 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     module = run_passes(module, knobs, skip_passes)
     module.knobs.update(extra)           # they name the variant (stem, file header)
     module.interfaces = interfaces
-    return backend.compile_module(module, chip, str(spec_path))
+    if not keep:
+        return backend.compile_module(module, chip, str(spec_path))
+    unit = backend.compile_module(module, chip, str(spec_path), keep_mir=True)
+    unit.module = module
+    return unit

@@ -12,6 +12,9 @@ A row = (engine, chip, spec, knobs, vector source). Each row is checked by the s
 prints the `aedsl kat` command that reproduces it. Rows sharing a build (engine, chip, spec,
 knobs) run in one worker so each variant is compiled once (sim_engine also caches ELFs on disk).
 Rows whose key/block size has no vector in a source are left out (listed at the end of the doc).
+Every sim build is also checked by `aedsl ct` (aedsl/ct: taint analysis of the IR and the machine
+code, and the simulator on random secrets; --no-ct skips it): the doc's `ct` column, and a row
+whose build is not constant time fails.
 A failing row is re-run once in a fresh process at the end (backends change under us); the doc
 says whether it passed then. Results are kept in $AEDSL_CACHE/verify_results.json, so a run with
 --only/--quick updates its rows and the doc still shows every row (each with the date it ran). Exit status 1 if any row failed (failures, build errors, or no vector
@@ -123,10 +126,15 @@ class Result:
     rerun: str = ""             # "" | "passed on re-run" | "failed again"
     date: str = ""              # UTC time the row ran
     unfit: str = ""             # a may_not_fit row whose build overflowed the chip: the linker's reason
+    ct: str = ""                # `aedsl ct` of the row's build: "" (not run), "yes[; ...]", "NO: ...", "ERROR: ..."
+
+    @property
+    def ct_ok(self) -> bool:
+        return not self.ct.startswith(("NO", "ERROR"))
 
     @property
     def ok(self) -> bool:
-        return not self.error and self.failed == 0 and self.passed > 0
+        return not self.error and self.failed == 0 and self.passed > 0 and self.ct_ok
 
     @property
     def bad(self) -> bool:
@@ -142,6 +150,8 @@ class Result:
             return "ERROR"
         if self.failed:
             return "FAIL"
+        if not self.ct_ok:
+            return "NOT CONSTANT TIME"
         return "pass" if self.passed else "NONE RAN"
 
 
@@ -272,8 +282,31 @@ def in_domain(row: Row) -> int:
 
 # --- running ---------------------------------------------------------------------------------------
 
-def run_build(rows: list[Row]) -> list[Result]:
-    """One worker task: build the engine once, run each row's vectors through the kat judge."""
+LENGTHS = ("msg_len", "ad_len", "nonce_len", "tag_len")
+
+
+def constant_time(row: Row) -> str:
+    """`aedsl ct` of a sim row's build, as the doc's `ct` column: "yes", plus the public inputs
+    other than lengths the cycles follow and the number of secret-dependent table indices
+    (allowed: no data cache); "NO: ..." with the first reason otherwise."""
+    from aedsl.ct.check import check
+    rep = check(ROOT / row.spec, row.chip, dict(row.knobs))
+    if rep.ok:
+        follows = sorted({f for t in rep.dynamic.ops for f in t.follows if f not in LENGTHS})
+        idx = len({(f.loc, f.memory) for f in rep.indices() if f.level == "machine"})
+        extra = ([f"cycles follow {', '.join(follows)}"] if follows else []) + ([f"secret indices at {idx} places"] if idx else [])
+        return "; ".join(["yes"] + extra)
+    refused = rep.refused()
+    if refused:
+        f = refused[0]
+        return f"NO: {f.kind} at {f.where.rsplit('/', 1)[-1]} ({len(refused)} findings)"
+    vary = [t.op for t in rep.dynamic.ops if not t.constant]
+    return f"NO: cycles vary with the secrets in {', '.join(vary)}"
+
+
+def run_build(rows: list[Row], with_ct: bool = True) -> list[Result]:
+    """One worker task: build the engine once, run each row's vectors through the kat judge;
+    then `aedsl ct` on the build (sim rows)."""
     from aedsl.commands.kat import make_engine
     from aedsl.vectors import runner
     first = rows[0]
@@ -301,6 +334,14 @@ def run_build(rows: list[Row]) -> list[Result]:
         res.seconds = time.monotonic() - t0
         t0 = time.monotonic()
         out.append(res)
+    if with_ct and first.engine == "sim" and engine is not None:
+        try:
+            ct = constant_time(first)
+        except Exception as e:
+            ct = f"ERROR: {_why(e)}"
+        for res in out:
+            res.ct = ct
+        out[-1].seconds += time.monotonic() - t0
     return out
 
 
@@ -316,7 +357,7 @@ def _why(e: Exception) -> str:
     return f"{type(e).__name__}: {first}".replace("|", "/")
 
 
-def run_rows(rows: list[Row], jobs: int, label: str = "") -> dict[str, Result]:
+def run_rows(rows: list[Row], jobs: int, label: str = "", with_ct: bool = True) -> dict[str, Result]:
     groups: dict[tuple, list[Row]] = {}
     for r in rows:
         groups.setdefault(r.build, []).append(r)
@@ -325,12 +366,12 @@ def run_rows(rows: list[Row], jobs: int, label: str = "") -> dict[str, Result]:
     results: dict[str, Result] = {}
     done, total = 0, len(rows)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futs = [pool.submit(run_build, g) for g in tasks]
+        futs = [pool.submit(run_build, g, with_ct) for g in tasks]
         for f in as_completed(futs):
             for res in f.result():
                 done += 1
                 results[res.row_id] = res
-                extra = f" ({res.error or res.unfit})" if res.error or res.unfit else ""
+                extra = f" ({res.error or res.unfit})" if res.error or res.unfit else f" (ct: {res.ct})" if res.ct else ""
                 print(f"[{done:>3}/{total}]{label} {res.status():8} {res.passed:>5} passed {res.failed:>4} failed "
                       f"{res.skipped:>5} skipped  {res.seconds:5.1f}s  {res.row_id}{extra}", flush=True)
     return results
@@ -387,7 +428,13 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
            + "). Status: pass = every in-domain vector passed; FAIL = some "
            "failed; ERROR = the variant did not build (reason shown); NONE RAN = every vector skipped; "
            "does not fit = a variant known not to fit the chip yet (the linker's reason shown: code + tables "
-           "exceed the flash, i.e. ROM), not counted as a failure.", ""]
+           "exceed the flash, i.e. ROM), not counted as a failure; NOT CONSTANT TIME = `aedsl ct` refused the build.", "",
+           "Column `ct`: `aedsl ct SPEC --chip CHIP -k ...` on the row's build (docs/CONSTANT_TIME.md): *yes* = no "
+           "secret-dependent branch, loop or variable-time instruction in the IR or the machine code, and one cycle "
+           "count per entry point on 3 random secrets at fixed public inputs; then the public inputs other than "
+           "lengths the cycles follow, and at how many places (spec line and table) the machine code indexes "
+           "memory with a secret (table lookups: allowed on these cacheless chips, refused by `--strict`). `-` = the interpreter has no "
+           "generated code.", ""]
     out += ["| part | rows passing | vectors passed | vectors failed | rows with a build error |", "|---|---|---|---|---|"]
     for title, pred in SECTIONS:
         sel = [results[r.id] for r in rows if pred(r)]
@@ -401,8 +448,8 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
         if not sel:
             continue
         out += [f"## {title}", "",
-                "| spec | knobs | chip | vectors | passed | failed | skipped | status | run (UTC) | command |",
-                "|---|---|---|---|---|---|---|---|---|---|"]
+                "| spec | knobs | chip | vectors | passed | failed | skipped | status | ct | run (UTC) | command |",
+                "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in sel:
             res = results[r.id]
             status = res.status() + (f" ({res.rerun})" if res.rerun else "")
@@ -410,8 +457,9 @@ def write_doc(path: Path, rows: list[Row], results: dict[str, Result], left_out:
                 status += f": {res.error or res.unfit} (ROM)" if res.unfit else f": {res.error}"
             src = r.source + (f" (per-section {r.per_section})" if r.per_section else "")
             src += f" (every {r.every}th)" if r.every else ""
+            ct = res.ct or ("-" if r.engine == "interp" else "not run")
             out.append(f"| {r.stem} | {_knobs_text(r.knobs)} | {r.chip} | {src} | {res.passed} | {res.failed} | "
-                       f"{res.skipped} | {status} | {res.date} | `{r.command()}` |")
+                       f"{res.skipped} | {status} | {ct} | {res.date} | `{r.command()}` |")
         out.append("")
     bad = [results[r.id] for r in rows if results[r.id].bad and results[r.id].date]
     if bad:
@@ -458,6 +506,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", metavar="FILE", help="also write this run's per-row results as JSON")
     ap.add_argument("--no-rerun", action="store_true", help="do not re-run failing rows")
     ap.add_argument("--list", action="store_true", help="print the row ids and exit")
+    ap.add_argument("--no-ct", action="store_true", help="do not run `aedsl ct` on the sim builds")
     ap.add_argument("--doc-only", action="store_true", help="rewrite the doc from the kept results; run nothing")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
@@ -479,11 +528,11 @@ def main(argv=None) -> int:
         print("no rows selected", file=sys.stderr)
         return 2
     print(f"{len(rows)} rows in {len({r.build for r in rows})} builds, {a.jobs} workers", flush=True)
-    results = run_rows(rows, a.jobs)
+    results = run_rows(rows, a.jobs, with_ct=not a.no_ct)
     failing = [r for r in rows if results[r.id].bad]
     if failing and not a.no_rerun:
         print(f"re-running {len(failing)} failing rows once, in fresh processes", flush=True)
-        again = run_rows(failing, a.jobs, label=" re-run")
+        again = run_rows(failing, a.jobs, label=" re-run", with_ct=not a.no_ct)
         for r in failing:
             new = again[r.id]
             new.rerun = "passed on re-run" if new.ok else "failed again"
@@ -510,7 +559,7 @@ def main(argv=None) -> int:
         shown.add(r.build)
         more = sum(1 for x in rows if x.build == r.build and results[x.id].bad) - 1 if res.error else 0
         print(f"  FAILED {r.id}{f' (+{more} rows of this build)' if more else ''}: {res.status()} "
-              f"{res.error or f'{res.failed} failed'}\n    reproduce: {r.command()}")
+              f"{res.error or (res.ct if not res.ct_ok else f'{res.failed} failed')}\n    reproduce: {r.command()}")
     return 1 if nbad else 0
 
 

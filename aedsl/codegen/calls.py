@@ -56,4 +56,5 @@ class IncomingWords:
         src = R(self.arg_regs[k]) if k < n else Mem(self.sp, Frame("arg", k - n))
         self.sel.emit("mov", src, R(v))
         self.regs.append(v)
+        self.sel.mf.incoming.append(src)
         return v

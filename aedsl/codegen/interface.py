@@ -45,6 +45,17 @@ class MirContext:
     alloc: object = None
 
 
+@dataclass
+class KeptFunction:
+    """One function's machine IR after the MIR pipeline (`compile_module(keep_mir=True)`): the IR
+    function's name, the MFunction, its machine description and, for an exported function, its
+    Entry (None for a subroutine)."""
+    name: str
+    mf: MFunction
+    machine: object
+    entry: Entry | None
+
+
 @dataclass(frozen=True)
 class MirPass:
     """One step of a target's machine-IR pipeline: `run(mf, ctx)` rewrites `mf` in place."""
@@ -196,13 +207,16 @@ class Backend(ABC):
     def call_symbol(self, module, fname: str) -> str:
         return f"{module.name}_{fname.replace('.', '_')}"
 
-    def compile_module(self, module, chip, spec_path: str) -> Compiled:
+    def compile_module(self, module, chip, spec_path: str, keep_mir: bool = False) -> Compiled:
         """The exported functions, then the subroutines they call, each selected, put through the
-        MIR pipeline and emitted; then the unit (assembly + C header) from the templates."""
+        MIR pipeline and emitted; then the unit (assembly + C header) from the templates.
+        `keep_mir`: the unit also keeps each function's machine IR as the last MIR pass left it
+        (`Compiled.mir`, for analyses of the selected and scheduled code)."""
         spec_lines = SpecLines()
         knobs = dict(module.knobs)
         passes = self.mir_pipeline(chip, knobs)
         functions, entries, tables = [], {}, set()
+        kept: list[KeptFunction] = []
         public = exported(module)
         todo, done = list(public), set()
         while todo:
@@ -215,6 +229,8 @@ class Backend(ABC):
             tables |= used
             ctx = MirContext(chip=chip, machine=self.machine(chip, mf), knobs=knobs)
             run_mir_pipeline(mf, passes, ctx)
+            if keep_mir:
+                kept.append(KeptFunction(fname, copy.deepcopy(mf), ctx.machine, entry if fname in public else None))
             info = self.emit_function(mf, ctx, spec_lines)
             info["global"] = fname in public
             entry.code_bytes, entry.frame_bytes = info["size"], info["frame"]
@@ -236,4 +252,4 @@ class Backend(ABC):
                                    for e in entries.values()], **ctx)
         return Compiled(spec=str(spec_path), chip=chip.name, knobs=knobs, asm=asm, header=header, entries=entries,
                         kind=unit_kind(entries), consts=dict(module.consts), stem=stem, domains=dict(module.domains),
-                        function_bytes={f["symbol"]: f["size"] for f in functions})
+                        function_bytes={f["symbol"]: f["size"] for f in functions}, mir=kept)

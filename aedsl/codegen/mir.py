@@ -88,12 +88,17 @@ class MInst:
     """One machine instruction (or a pseudo: "label", "comment").
 
     `depth`: loop nesting at selection (spill costs weigh by it); `no_spill`: registers that must
-    stay in registers (short reload temporaries); `loc`: the spec line it came from."""
+    stay in registers (short reload temporaries); `loc`: the spec line it came from (the line its
+    assembly comment names); `origin` and `origin_loc`: the IR opcode whose selection emitted it
+    and that op's own statement (a loop's latch: the `for`, where `loc` is the body's last line),
+    for reports ("" / None for code the later passes add)."""
     mn: str
     ops: list = field(default_factory=list)
     depth: int = 0
     loc: tuple | None = None
     text: str = ""
+    origin: str = ""
+    origin_loc: tuple | None = None
 
     def __repr__(self) -> str:
         return f"{self.mn} {', '.join(map(str, self.ops))}"
@@ -104,6 +109,9 @@ class MFunction:
     name: str
     insts: list[MInst] = field(default_factory=list)
     n_arg_words: int = 0
+    # where each incoming argument word arrives, in order: a register R or the caller's stack
+    # word Mem(sp, Frame("arg", k)) (set by codegen.calls.IncomingWords)
+    incoming: list = field(default_factory=list)
     locals: dict[str, int] = field(default_factory=dict)   # local memory name -> bytes
     local_init_zero: list[str] = field(default_factory=list)
     no_spill: set = field(default_factory=set)

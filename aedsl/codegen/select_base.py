@@ -90,6 +90,8 @@ class SelectorBase:
         self.prefix = symbol_prefix
         self.depth = 0
         self.loc = None
+        self.origin = ""
+        self.origin_loc = None
         self.scopes: list[tuple[dict, dict]] = []
         self.pending: list[tuple[dict, Value, int]] = []
         self.local_count = 0
@@ -101,7 +103,7 @@ class SelectorBase:
 
     # --- emission helpers ------------------------------------------------------------------
     def emit(self, mn: str, *ops) -> MInst:
-        inst = MInst(mn, list(ops), depth=self.depth, loc=self.loc)
+        inst = MInst(mn, list(ops), depth=self.depth, loc=self.loc, origin=self.origin, origin_loc=self.origin_loc)
         self.mf.insts.append(inst)
         return inst
 
@@ -162,6 +164,7 @@ class SelectorBase:
         if op.loc is not None:
             self.loc = op.loc
         code = op.opcode
+        self.origin, self.origin_loc = code, self.loc
         if code == "const":
             self.put(op.results[0], self.imm_limbs(op.attrs["value"], op.results[0].width))
             return
@@ -289,6 +292,7 @@ class SelectorBase:
             if k + 1 < step:
                 for p, y in zip(params, ys):
                     self.put(p, y)
+        self.origin, self.origin_loc = "for", op.loc or self.origin_loc
         self.loop_latch(loop)
         self.parallel_copy([r for regs in pregs for r in regs], [y for ys1 in ys for y in ys1])
         self.increment(idx, step, index.width)
@@ -327,6 +331,7 @@ class SelectorBase:
         self.branch_if_zero(c, els)
         for k, region in enumerate(op.regions):
             ys = self.select_block(region)
+            self.origin, self.origin_loc = "if", op.loc or self.origin_loc
             self.materialize_pending()
             for o, y in zip(outs, ys):
                 for d, s in zip(o, y):

@@ -13,6 +13,8 @@ A target is data plus a little code:
 - `rematerialize`: a spilled register whose only definition is `move(Imm, reg)` is not given a
   slot; each use gets the constant moved into a temporary instead (worth it where a constant
   move costs no more than a reload and instructions need registers, as on Thumb-1).
+- `unit_of(inst)`: the functional unit an instruction uses (default: its `InstrDesc.unit`); a
+  target whose multiplier is a memory-mapped peripheral names the stores that feed it.
 """
 from __future__ import annotations
 
@@ -34,6 +36,9 @@ class InstrDesc:
     flags_out: bool = False
     branch: str | None = None
     pseudo: bool = False
+    memory: str = ""
+    addr: tuple[int, ...] = ()
+    unit: str = ""
 
 
 @dataclass
@@ -47,6 +52,14 @@ class Target:
     spill_operand: Callable[[int], Operand]
     reg_name: Callable[[int], str]
     rematerialize: bool = False
+    unit_of: Callable[[MInst], str] | None = None
+
+    def unit(self, inst: MInst) -> str:
+        """The functional unit `inst` uses ("" = none named)."""
+        if self.unit_of is not None:
+            return self.unit_of(inst)
+        d = self.instrs.get(inst.mn)
+        return d.unit if d is not None else ""
 
     def desc(self, inst: MInst) -> InstrDesc:
         try:

@@ -83,6 +83,10 @@ class Compiled:
     domains: dict = field(default_factory=dict)
     # code bytes of every function of the unit, exported or a subroutine (symbol -> bytes)
     function_bytes: dict = field(default_factory=dict)
+    # kept on request (driver.compile_spec(keep=True)): the IR module the target compiled (after
+    # the passes) and each function's machine IR after the MIR pipeline (codegen.interface.KeptFunction)
+    module: object = None
+    mir: list = field(default_factory=list)
 
     def write(self, out_dir: str | Path) -> tuple[Path, Path]:
         out = Path(out_dir)

@@ -44,9 +44,9 @@ _EXT = InstrDesc(reads=(1,), writes=(0,), reg_only=(0, 1))                      
 _IMM8 = InstrDesc(reads=(0,), writes=(0,), reg_only=(0,), flags_out=True)         # rd = rd op #imm8
 _CMP = InstrDesc(reads=(0, 1), reg_only=(0, 1), flags_out=True)
 _LD = InstrDesc(reads=(1,), writes=(0,), reg_only=(0,))                           # rt, [rn, #imm]
-_LDR = InstrDesc(reads=(1, 2), writes=(0,), reg_only=(0, 1, 2))                   # rt, [rn, rm]
-_ST = InstrDesc(reads=(0, 1), reg_only=(0,))
-_STR = InstrDesc(reads=(0, 1, 2), reg_only=(0, 1, 2))
+_LDR = InstrDesc(reads=(1, 2), writes=(0,), reg_only=(0, 1, 2), memory="load", addr=(1, 2))  # rt, [rn, rm]
+_ST = InstrDesc(reads=(0, 1), reg_only=(0,), memory="store")                       # rt, [rn, #imm]
+_STR = InstrDesc(reads=(0, 1, 2), reg_only=(0, 1, 2), memory="store", addr=(1, 2))
 _BCC = InstrDesc(branch="cond", flags_in=True)
 
 CONDS = ("eq", "ne", "cs", "cc", "mi", "pl", "hi", "ls")
@@ -57,7 +57,9 @@ INSTRS: dict[str, InstrDesc] = {
     # emitted as MOV, MOVS/MVNS/LDR =imm, or LDR from the stack). Never changes the flags the
     # selector relies on (C): MOVS #imm changes only N and Z.
     "mov": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,)),
-    "ands": _DP2, "eors": _DP2, "orrs": _DP2, "bics": _DP2, "muls": _DP2,
+    "ands": _DP2, "eors": _DP2, "orrs": _DP2, "bics": _DP2,
+    # MULS takes the multiplier's latency (the chip file's [multiplier]: 1 or 32 cycles)
+    "muls": InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True, unit="multiplier"),
     "adcs": _DP2C, "sbcs": _DP2C,
     "rors": _DP2, "lslv": _DP2, "lsrv": _DP2,
     "adds": _DP3, "subs": _DP3,
@@ -69,8 +71,8 @@ INSTRS: dict[str, InstrDesc] = {
     "ldrr": _LDR, "ldrhr": _LDR, "ldrbr": _LDR,
     "str": _ST, "strh": _ST, "strb": _ST,
     "strr": _STR, "strhr": _STR, "strbr": _STR,
-    "ldaddr": InstrDesc(writes=(0,), reg_only=(0,)),           # ldr rd, =symbol
-    "addsp": InstrDesc(writes=(0,), reg_only=(0,)),            # add rd, sp, #frame offset
+    "ldaddr": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),   # ldr rd, =symbol
+    "addsp": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),    # add rd, sp, #frame offset
     "jmp": InstrDesc(branch="jump"),
     **{f"b{c}": _BCC for c in CONDS},
     "ret": InstrDesc(branch="ret"),
@@ -80,7 +82,7 @@ INSTRS: dict[str, InstrDesc] = {
     "bx": InstrDesc(branch="ret"),
     # a subroutine call (AAPCS): ops = [symbol, 4 argument positions (R or a placeholder Imm),
     # then the registers it clobbers: r0-r3, r12, lr]; the flags are clobbered too
-    "bl": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9, 10), flags_out=True),
+    "bl": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9, 10), flags_out=True, memory="call"),
 }
 CALL_CLOBBERS = (0, 1, 2, 3, 12, LR)
 

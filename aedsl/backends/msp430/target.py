@@ -15,6 +15,7 @@ from aedsl.timing import msp430 as T
 
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MInst, R, is_vreg
 from aedsl.codegen.target import InstrDesc, Target
+from .multiplier import MPY_REGS
 
 PC, SP, SR, CG = 0, 1, 2, 3
 ARG_REGS = (12, 13, 14, 15)
@@ -70,10 +71,10 @@ INSTRS: dict[str, InstrDesc] = {
     # a subroutine call (msp430/calls.py): ops = [symbol, the 4 argument registers R12-R15 (R or
     # a placeholder Imm), then the caller-saved registers it clobbers (CALL_CLOBBERS)]; it ends
     # a basic block for the scheduler (branch "call": falls through) and is never dead
-    "call": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9), flags_out=True, branch="call"),
+    "call": InstrDesc(reads=(1, 2, 3, 4), writes=(5, 6, 7, 8, 9), flags_out=True, branch="call", memory="call"),
     # the address of a frame area or a table: ops = [Mem(SP, Frame) or Mem(None, symbol), dst];
     # expanded after the frame layout into `mov sp, dst; add #offset, dst` or `mov #symbol, dst`
-    "lea": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), flags_out=True),
+    "lea": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,), flags_out=True, memory="address"),
 }
 CALL_CLOBBERS = (11, 12, 13, 14, 15)
 
@@ -176,6 +177,35 @@ def reg_name(r: int) -> str:
     return {PC: "pc", SP: "sp", SR: "sr", CG: "r3"}.get(r, f"r{r}")
 
 
+def multiplier_unit(chip):
+    """`Target.unit_of` of a chip with the MPY peripheral: a store into its operand registers
+    feeds the multiplier (the register map is the module's: multiplier.MPY_REGS)."""
+    base = chip.multiplier.get("base")
+    if base is None:
+        return None
+    operands = {int(base) + MPY_REGS[name] for name in ("MPY", "OP2")}
+
+    def unit_of(inst: MInst) -> str:
+        desc = INSTRS.get(inst.mn)
+        if desc is None:
+            return ""
+        for k in desc.writes:
+            op = inst.ops[k] if k < len(inst.ops) else None
+            if isinstance(op, Mem) and op.base is None and _address(op.disp) in operands:
+                return "multiplier"
+        return ""
+    return unit_of
+
+
+def _address(disp) -> int | None:
+    if isinstance(disp, int):
+        return disp
+    try:
+        return int(str(disp), 0)
+    except ValueError:
+        return None
+
+
 def make_target(chip) -> Target:
     return Target(
         name=f"msp430:{chip.name}",
@@ -186,6 +216,7 @@ def make_target(chip) -> Target:
         move=lambda s, d: MInst("mov", [s, d]),
         spill_operand=lambda k: Mem(SP, Frame("slot", k)),
         reg_name=reg_name,
+        unit_of=multiplier_unit(chip),
     )
 
 

@@ -72,6 +72,7 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
             # selected after a branch would be defined on one path only.
             if op.loc is not None:
                 self.loc = op.loc
+            self.origin, self.origin_loc = op.opcode, self.loc
             handler(op)
             return
         super().select_op(op)
@@ -90,13 +91,13 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
         return False
 
     def _force(self, d: _Deferred) -> None:
-        saved = self.loc
+        saved = self.loc, self.origin, self.origin_loc
         self.scopes.append((d.vals, d.mems))
         try:
             SelectorBase.select_op(self, d.op)
         finally:
             self.scopes.pop()
-            self.loc = saved
+            self.loc, self.origin, self.origin_loc = saved
 
     def materialize_pending(self) -> None:
         for vals, v, j in self.pending:

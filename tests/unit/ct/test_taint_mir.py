@@ -1,0 +1,55 @@
+"""The machine-code taint analysis (aedsl/ct/taint_mir.py) on small hand-written MSP430 functions:
+a branch on flags set from a secret is found, a spill slot overwritten with a public value is
+public again (slots are tracked per program point), a frame area is tracked per program point,
+and a store through a pointer the analysis cannot follow is refused."""
+from aedsl import chips
+from aedsl.backends.msp430.target import make_target
+from aedsl.codegen.interface import KeptFunction
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.unit import Entry, Param
+from aedsl.ct.taint_mir import analyse
+
+CHIP = chips.load("cc430f6137")
+SP = 1
+LOC = ("x.ae", 7, 1)
+
+
+def run(insts: list[MInst], params: list[Param]):
+    mf = MFunction("f", insts=insts + [MInst("ret")], incoming=[R(12 + j) for j in range(len(params))])
+    for i in mf.insts:
+        i.loc = i.loc or LOC
+    unit = KeptFunction("f", mf, make_target(CHIP), Entry("f", "f", params, []))
+    return [(f.kind, f.detail.split(":")[0]) for f in analyse([unit], CHIP)]
+
+
+KEY, NONCE_LEN = Param("key", "word", 16), Param("nonce", "word", 16)
+
+
+def test_a_branch_on_a_secret_is_found_and_one_on_a_public_value_is_not():
+    body = [MInst("tst", [R(12)]), MInst("jz", [Lbl("L")]), MInst("inc", [R(12)]), MInst("label", [Lbl("L")])]
+    assert run(body, [KEY]) == [("branch", "a conditional branch depends on a secret")]
+    assert run(body, [NONCE_LEN]) == []
+
+
+def test_a_spill_slot_overwritten_with_a_public_value_is_public():
+    slot = Mem(SP, Frame("slot", 0))
+    body = [MInst("mov", [R(12), slot]),              # the key spilled
+            MInst("mov", [R(13), slot]),              # the slot reused for the nonce word
+            MInst("mov", [slot, R(14)]),
+            MInst("tst", [R(14)]), MInst("jz", [Lbl("L")]), MInst("label", [Lbl("L")])]
+    assert run(body, [KEY, NONCE_LEN]) == []
+    assert run(body[:1] + body[2:], [KEY, NONCE_LEN]) == [("branch", "a conditional branch depends on a secret")]
+
+
+def test_a_scratch_area_holds_public_data_before_a_secret_is_stored_in_it():
+    area = Mem(SP, Frame("local", "tmp", 0))
+    public_first = [MInst("mov", [R(13), area]), MInst("mov", [area, R(14)]), MInst("tst", [R(14)]),
+                    MInst("jz", [Lbl("L")]), MInst("label", [Lbl("L")]), MInst("mov", [R(12), area])]
+    assert run(public_first, [KEY, NONCE_LEN]) == []
+    secret_first = [MInst("mov", [R(12), area])] + public_first
+    assert run(secret_first, [KEY, NONCE_LEN]) == [("branch", "a conditional branch depends on a secret")]
+
+
+def test_a_store_through_an_unknown_pointer_is_refused():
+    body = [MInst("mov", [Imm(0x2400), R(13)]), MInst("mov", [R(12), Mem(13, 0)])]
+    assert run(body, [KEY]) == [("untracked", "a store through a pointer the analysis cannot follow")]
