@@ -2,11 +2,13 @@
 
 E = cycles x (datasheet active-mode current per MHz) x (supply voltage). A current of I uA/MHz
 is I pC per clock cycle, so one cycle costs I x V pJ. The figures are the chip file's `[power]`
-table (typical values of the datasheet table it cites); `memory` picks the execution-from-flash
+table (typical values of the datasheet table its `source` cites, or an estimate where the source
+says ESTIMATE); `memory` picks the execution-from-flash
 figure (the default, where our code runs) or the execution-from-RAM one where the datasheet gives
 it. The model ignores everything a datasheet's typical figure does not describe: the code's own
 mix of instructions and memory accesses, peripherals (an AES or MPY module working), temperature,
-the clock source and the regulator.
+the clock source and the regulator. `aedsl bench` prints it per record (uJ, nJ/B); `aedsl explore`
+adds it to each variant's metrics (aedsl.explore.task).
 
 Seed 003 (Buhrow et al., MSP430F5528) *measured* energy on a board, integrating the supply
 current over the encryption at Vdvcc = 2.85 V; its records are in `SEED003_UJ_PER_BLOCK` to be

@@ -10,7 +10,11 @@ instead. Only a variant that passes is measured (aedsl.bench.bench_spec).
 
 Metrics (`Outcome.metrics`, the CSV's columns): block ciphers -- `enc_cpb`, `dec_cpb` (one block)
 and `key_schedule_cycles`; AEAD schemes -- `enc_cpb_<size>`, `dec_cpb_<size>` for every message
-size (None at 0 bytes) and `key_setup_cycles` when key setup is measured apart.
+size (None at 0 bytes) and `key_setup_cycles` when key setup is measured apart. Then, when the chip
+file has a `[power]` table, the modelled energy of encryption (aedsl.energy, as `aedsl bench` shows
+it; a model from the datasheet current, not a measurement), in nanojoules: block ciphers --
+`enc_nj_per_block`, `enc_nj_per_byte`; AEAD schemes -- `enc_nj_<size>` (the whole operation) and
+`enc_nj_per_byte_<size>` (None at 0 bytes) for every message size.
 """
 from __future__ import annotations
 
@@ -144,12 +148,22 @@ def verify(task: Task, chip) -> str:
     return f"{', '.join(used)}: {rep.passed} passed"
 
 
+def _nj(uj: float | None) -> float | None:
+    return None if uj is None else uj * 1e3
+
+
 def _metrics(recs, sizes) -> dict:
     by = {(r.op, str(r.msg_len)): r for r in recs if not r.workload}
+    modelled = any(r.energy_uj is not None for r in recs)       # the chip file has [power]
     if "encrypt_block" in {r.op for r in recs}:
-        return {"enc_cpb": by_op(recs, "encrypt_block").cycles_per_byte,
-                "dec_cpb": by_op(recs, "decrypt_block").cycles_per_byte,
-                "key_schedule_cycles": by_op(recs, "key_schedule").cycles}
+        enc = by_op(recs, "encrypt_block")
+        out = {"enc_cpb": enc.cycles_per_byte,
+               "dec_cpb": by_op(recs, "decrypt_block").cycles_per_byte,
+               "key_schedule_cycles": by_op(recs, "key_schedule").cycles}
+        if modelled:
+            out["enc_nj_per_block"] = _nj(enc.energy_uj)
+            out["enc_nj_per_byte"] = enc.energy_nj_per_byte
+        return out
     out = {}
     for s in sizes:
         for op, short in (("encrypt", "enc"), ("decrypt", "dec")):
@@ -158,6 +172,11 @@ def _metrics(recs, sizes) -> dict:
     ks = [r for r in recs if r.op == "key_setup"]
     if ks:
         out["key_setup_cycles"] = ks[0].cycles
+    if modelled:
+        for s in sizes:
+            r = by.get(("encrypt", s))
+            out[f"enc_nj_{s}"] = _nj(r.energy_uj) if r else None
+            out[f"enc_nj_per_byte_{s}"] = r.energy_nj_per_byte if r else None
     return out
 
 

@@ -27,6 +27,20 @@ def test_every_package_chip_has_power_with_its_source():
         assert p.source and len(p.source) > 20, name
 
 
+def test_power_figures_are_the_cited_rows_or_marked_estimates():
+    """Each [power] table holds the datasheet row its source names; a figure that was not found in
+    its datasheet says ESTIMATE in its source (printed wherever the source is)."""
+    p = {n: chips.load(n).power for n in chips.names()}
+    assert (p["msp430f5528"].ua_per_mhz, p["msp430f5528"].ram_ua_per_mhz, p["msp430f5528"].voltage) == (290, 150, 3.0)
+    assert (p["msp430f1611"].ua_per_mhz, p["msp430f1611"].ram_ua_per_mhz, p["msp430f1611"].voltage) == (500, None, 3.0)
+    assert p["samd21g18"].ua_per_mhz == pytest.approx(3370 / 48, abs=0.05) and p["samd21g18"].voltage == 3.3
+    assert p["msp430fr5969"].ua_per_mhz == 100
+    for name in ("msp430f5528", "msp430f1611", "samd21g18", "msp430fr5969"):
+        assert not p[name].source.startswith("ESTIMATE"), name
+    for name in ("cc430f6137", "stm32f030"):
+        assert p[name].source.startswith("ESTIMATE"), name
+
+
 def test_load_by_path_and_errors(tmp_path):
     f = tmp_path / "x.toml"
     f.write_text(chips.path_of("stm32f030").read_text().replace('name = "stm32f030"', 'name = "xchip"'))

@@ -46,9 +46,15 @@ def test_block_cipher_sweep_and_its_rerun_from_the_cache(capsys, own_cache):
     assert "2 variants, 2 measured, 0 failed (0 from the cache)" in out
     rows = read_csv(out_csv)
     assert [r["unroll"] for r in rows] == ["1", "full"]
+    assert list(rows[0])[-6:] == ["dec_cpb", "key_schedule_cycles", "enc_nj_per_block", "enc_nj_per_byte",
+                                  "pareto", "reason"]
     for r in rows:
         assert r["block_bits"] == "64" and r["verified"].endswith("passed") and "speck-paper" in r["verified"]
         assert int(r["rom_bytes"]) > 100 and float(r["enc_cpb"]) > 50 and float(r["dec_cpb"]) > 50 and not r["reason"]
+        # modelled energy (aedsl.energy): the F5528's 290 uA/MHz at 3.0 V is 870 pJ per cycle; one
+        # 8-byte block (SPECK-64) costs 8 x cycles/byte cycles
+        assert float(r["enc_nj_per_byte"]) == pytest.approx(float(r["enc_cpb"]) * 0.87, rel=2e-3)
+        assert float(r["enc_nj_per_block"]) == pytest.approx(8 * float(r["enc_nj_per_byte"]), rel=2e-3)
     # unrolling costs ROM and saves cycles: both variants are on the front
     assert int(rows[1]["rom_bytes"]) > int(rows[0]["rom_bytes"]) and float(rows[1]["enc_cpb"]) < float(rows[0]["enc_cpb"])
     assert [r["pareto"] for r in rows] == ["yes", "yes"]
@@ -72,7 +78,10 @@ def test_aead_sweep_lists_a_variant_that_cannot_compile(capsys, own_cache):
     accel, soft = doc["variants"]
     assert not accel["ok"] and accel["reason"].startswith("cannot compile:") and "accelerator" in accel["reason"]
     assert soft["ok"] and soft["pareto"] and soft["verified"].startswith("wycheproof:aes_ccm: 8 passed")
-    assert set(soft["metrics"]) == {"enc_cpb_16", "dec_cpb_16", "key_setup_cycles"}
+    assert list(soft["metrics"]) == ["enc_cpb_16", "dec_cpb_16", "key_setup_cycles", "enc_nj_16", "enc_nj_per_byte_16"]
+    m = soft["metrics"]           # the F1611's 500 uA/MHz at 3.0 V: 1500 pJ per cycle
+    assert m["enc_nj_per_byte_16"] == pytest.approx(m["enc_cpb_16"] * 1.5, rel=1e-6)
+    assert m["enc_nj_16"] == pytest.approx(16 * m["enc_nj_per_byte_16"], rel=1e-6)
     assert doc["metric"] == "enc_cpb_16" and doc["papers"] == []     # seed 000 measured the CC430, not this chip
 
 
