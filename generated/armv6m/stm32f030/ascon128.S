@@ -543,8 +543,8 @@ ascon128_encrypt_with:
 
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
-@     frame 88 bytes (16 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 902 bytes of code and literals
+@     frame 88 bytes (15 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 898 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -573,67 +573,73 @@ ascon128_decrypt_with:
 	mov	r11, r0
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #28]
-	movs	r5, #0
-	add	r3, sp, #32
+	movs	r3, #0
+	add	r4, sp, #32
 	movs	r0, #10
 .Lascon128_decrypt_with_zero1:
-	str	r5, [r3]
-	adds	r3, #4
+	str	r3, [r4]
+	adds	r4, #4
 	subs	r0, #1
 	bne	.Lascon128_decrypt_with_zero1
 	@ ascon128.ae:105: k = kc[0]
 	ldr	r0, [r2]
-	str	r0, [sp, #4]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #8]
-	ldr	r0, [r2, #8]
 	str	r0, [sp, #16]
-	ldr	r0, [r2, #12]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #12]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #8]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #4]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words3
 .Lascon128_decrypt_with_bytes2:
-	add	r3, sp, #72
+	add	r4, sp, #72
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy5:
 	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_cpyd4
 	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	strb	r0, [r4, r2]
 	b	.Lascon128_decrypt_with_cpy5
 .Lascon128_decrypt_with_cpyd4:
-	mov	r1, r3
+	mov	r1, r4
 .Lascon128_decrypt_with_words3:
-	ldr	r0, [r1, #12]
-	rev	r4, r0
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
-	str	r5, [sp, #32]
+	str	r3, [sp, #32]
 	ldr	r0, =0x80400c06
 	str	r0, [sp, #36]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r0, [sp, #56]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1]
+	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r0, [sp, #60]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	@ ascon128.ae:41: s[4] = n[63:0]
+	str	r0, [sp, #64]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	@ ascon128.ae:41: s[4] = n[63:0]
+	str	r0, [sp, #68]
 	@ ascon128.ae:38: s[1] = k[127:64]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #44]
 	@ ascon128.ae:39: s[2] = k[63:0]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #52]
-	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r2, [sp, #56]
-	str	r1, [sp, #60]
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r4, [sp, #64]
-	str	r3, [sp, #68]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #32
 	movs	r1, #12
@@ -641,18 +647,18 @@ ascon128_decrypt_with:
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
 	ldr	r2, [sp, #56]
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r1, r0
 	str	r2, [sp, #56]
 	str	r1, [sp, #60]
 	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
 	ldr	r2, [sp, #64]
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	eors	r2, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r2, [sp, #64]
 	str	r1, [sp, #68]
@@ -745,9 +751,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf16:
 	movs	r7, #32
 	subs	r7, r7, r3
-	lsrs	r2, r3
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r3
 	orrs	r2, r0
 	lsrs	r1, r3
 	b	.Lascon128_decrypt_with_she18
@@ -774,12 +780,12 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else6:
 .Lascon128_decrypt_with_endif7:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #64]
 	movs	r0, #1
-	eors	r2, r0
-	str	r2, [sp, #64]
-	str	r1, [sp, #68]
+	eors	r1, r0
+	str	r1, [sp, #64]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #68]
 	@ ascon128.ae:109: full = m / rate
 	ldr	r1, [sp, #20]
 	lsrs	r0, r1, #3
@@ -831,8 +837,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_bytes25:
 	str	r2, [sp, #72]
 	str	r0, [sp, #76]
-	add	r6, sp, #72
 	movs	r2, #8
+	add	r6, sp, #72
 .Lascon128_decrypt_with_cpy27:
 	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_stored26
@@ -913,9 +919,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf34:
 	movs	r1, #32
 	subs	r1, r1, r5
-	lsrs	r7, r5
 	mov	r0, r6
 	lsls	r0, r1
+	lsrs	r7, r5
 	orrs	r7, r0
 	lsrs	r6, r5
 	b	.Lascon128_decrypt_with_she36
@@ -958,8 +964,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_stored38:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
 	eors	r6, r4
+	ldr	r5, [sp, #36]
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	movs	r0, #0
@@ -979,9 +985,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf42:
 	movs	r1, #32
 	subs	r1, r1, r2
-	lsrs	r4, r2
 	mov	r0, r3
 	lsls	r0, r1
+	lsrs	r4, r2
 	orrs	r4, r0
 	lsrs	r3, r2
 	b	.Lascon128_decrypt_with_she44
@@ -1011,64 +1017,69 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_cpyd47:
 	mov	r1, r3
 .Lascon128_decrypt_with_words46:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp]
-	ldr	r0, [r1, #8]
-	rev	r6, r0
-	ldr	r0, [r1, #4]
-	rev	r5, r0
-	ldr	r0, [r1]
-	rev	r4, r0
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r0, [sp, #12]
-	eors	r1, r0
 	str	r2, [sp, #40]
-	str	r1, [sp, #44]
-	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #52]
+	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #8]
-	eors	r1, r0
+	str	r2, [sp, #44]
+	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	ldr	r2, [sp, #48]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	str	r2, [sp, #48]
-	str	r1, [sp, #52]
+	ldr	r2, [sp, #52]
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	str	r2, [sp, #52]
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	ldr	r0, [r1, #12]
+	rev	r5, r0
+	ldr	r0, [r1, #8]
+	rev	r4, r0
+	ldr	r0, [r1, #4]
+	rev	r6, r0
+	ldr	r0, [r1]
+	rev	r7, r0
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #56]
-	ldr	r7, [sp, #60]
-	ldr	r0, [sp, #64]
-	ldr	r2, [sp, #68]
-	mov	r3, r0
+	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r7, r0
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r0, [sp]
-	eors	r0, r3
-	mov	r3, r6
-	eors	r3, r2
-	mov	r2, r5
-	eors	r2, r1
-	mov	r1, r4
-	eors	r1, r7
-	orrs	r0, r3
-	orrs	r0, r2
-	orrs	r0, r1
-	subs	r0, r0, #1
+	mov	r1, r7
+	eors	r1, r2
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r3, [sp, #56]
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	mov	r2, r6
+	eors	r2, r3
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r6, [sp, #64]
+	ldr	r0, [sp, #16]
+	eors	r6, r0
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	mov	r3, r5
+	eors	r3, r6
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r5, [sp, #68]
+	ldr	r0, [sp, #12]
+	eors	r5, r0
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	mov	r0, r4
+	eors	r0, r5
+	orrs	r3, r0
+	orrs	r3, r2
+	orrs	r3, r1
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1087,8 +1098,8 @@ ascon128_decrypt_with:
 
 
 @ --- ascon128_P_permute: ascon128.P.permute
-@     frame 32 bytes (30 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 638 bytes of code and literals
+@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 632 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1102,43 +1113,56 @@ ascon128_P_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #32
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	ldr	r2, =ascon128_tf0
+	ldrb	r1, [r2, r1]
+	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r5, [r0]
-	ldr	r7, [r0, #4]
+	ldr	r0, [r0]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r5, r0
+	@ ascon_p.ae:46: x0 = s[0]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #4]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r1, r0
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r6, [r0, #8]
-	ldr	r4, [r0, #12]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #8]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r8, r0
+	@ ascon_p.ae:47: x1 = s[1]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #12]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r3, [r0, #16]
-	ldr	r2, [r0, #20]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #16]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r4, r0
+	@ ascon_p.ae:48: x2 = s[2]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #20]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r6, r0
+	str	r6, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
+	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #24]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r12, r0
+	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #28]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r10, r0
 	@ ascon_p.ae:50: x4 = s[4]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
+	ldr	r3, [r0, #32]
+	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	ldr	r0, =ascon128_tf0
-	ldrb	r0, [r0, r1]
-	str	r0, [sp, #12]
-	mov	r1, r7
-	mov	r0, r6
-	mov	r8, r0
-	mov	r0, r4
-	mov	r9, r0
-	mov	r4, r3
-	mov	r6, r2
-	str	r6, [sp]
-	ldr	r3, [sp, #4]
-	ldr	r2, [sp, #8]
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lascon128_P_permute_far1
@@ -1267,8 +1291,7 @@ ascon128_P_permute:
 	mov	r9, r0
 	lsrs	r0, r5, #19
 	mov	r11, r0
-	mov	r0, r9
-	mov	r7, r0
+	mov	r7, r9
 	mov	r0, r11
 	orrs	r7, r0
 	mov	r9, r7
@@ -1276,8 +1299,7 @@ ascon128_P_permute:
 	mov	r0, r12
 	eors	r7, r0
 	mov	r11, r7
-	mov	r0, r5
-	mov	r7, r0
+	mov	r7, r5
 	mov	r0, r9
 	eors	r7, r0
 	mov	r12, r7
@@ -1401,8 +1423,7 @@ ascon128_P_permute:
 	mov	r1, r12
 	ldr	r4, [sp]
 	str	r6, [sp]
-	mov	r6, r7
-	mov	r12, r6
+	mov	r12, r7
 	mov	r10, r2
 	mov	r2, r0
 	ldr	r0, [sp, #12]

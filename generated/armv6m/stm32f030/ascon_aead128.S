@@ -49,7 +49,7 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 96 bytes (18 spill slots, 10 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 96 bytes (17 spill slots, 10 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 720 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
@@ -125,9 +125,9 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_cpyd4:
 	mov	r6, r7
 .Lascon_aead128_encrypt_with_words3:
-	ldr	r2, [r6]
+	ldr	r0, [r6]
+	str	r0, [sp, #64]
 	ldr	r0, [r6, #4]
-	str	r2, [sp, #64]
 	str	r0, [sp, #68]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
@@ -145,31 +145,31 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_cpyd8:
 	mov	r1, r3
 .Lascon_aead128_encrypt_with_words7:
-	ldr	r2, [r1]
+	ldr	r0, [r1]
+	str	r0, [sp, #72]
 	ldr	r0, [r1, #4]
-	str	r2, [sp, #72]
 	str	r0, [sp, #76]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #40
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #64]
 	ldr	r0, [sp, #20]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r2, [sp, #64]
 	str	r1, [sp, #68]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	ldr	r0, [sp, #12]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #72]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r2, [sp, #72]
 	str	r1, [sp, #76]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
 	add	r0, sp, #40
@@ -181,78 +181,76 @@ ascon_aead128_encrypt_with:
 	lsrs	r0, r1, #4
 	mov	r11, r0
 	@ ascon_aead128.ae:99: for i in 0..full {
-	movs	r4, #0
-	cmp	r4, r0
+	movs	r1, #0
+	mov	r8, r1
+	cmp	r1, r0
 	bcs	.Lascon_aead128_encrypt_with_done11
 .Lascon_aead128_encrypt_with_loop10:
 	@ ascon_aead128.ae:100: off = rate * i
-	lsls	r7, r4, #4
+	mov	r1, r8
+	lsls	r5, r1, #4
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #48]
 	mov	r9, r0
 	ldr	r0, [sp, #52]
 	mov	r10, r0
 	ldr	r6, [sp, #40]
-	ldr	r0, [sp, #44]
-	mov	r8, r0
+	ldr	r4, [sp, #44]
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	ldr	r3, [sp]
-	adds	r1, r3, r7
+	adds	r2, r3, r5
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lascon_aead128_encrypt_with_words13
 .Lascon_aead128_encrypt_with_bytes12:
-	add	r5, sp, #80
+	add	r7, sp, #80
 	movs	r3, #16
 .Lascon_aead128_encrypt_with_cpy15:
 	subs	r3, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd14
-	ldrb	r2, [r1, r3]
-	strb	r2, [r5, r3]
+	ldrb	r1, [r2, r3]
+	strb	r1, [r7, r3]
 	b	.Lascon_aead128_encrypt_with_cpy15
 .Lascon_aead128_encrypt_with_cpyd14:
-	mov	r1, r5
+	mov	r2, r7
 .Lascon_aead128_encrypt_with_words13:
-	ldr	r5, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
-	eors	r6, r5
-	mov	r5, r8
-	eors	r5, r3
+	ldr	r1, [r2]
+	eors	r6, r1
+	ldr	r1, [r2, #4]
+	eors	r4, r1
+	ldr	r1, [r2, #8]
 	mov	r3, r9
-	eors	r3, r2
+	eors	r3, r1
+	ldr	r1, [r2, #12]
 	mov	r2, r10
 	eors	r2, r1
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
 	ldr	r1, [sp, #4]
-	adds	r1, r1, r7
-	tst	r1, r0
+	adds	r7, r1, r5
+	tst	r7, r0
 	bne	.Lascon_aead128_encrypt_with_bytes16
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	str	r6, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	b	.Lascon_aead128_encrypt_with_stored17
 .Lascon_aead128_encrypt_with_bytes16:
 	str	r6, [sp, #80]
-	str	r5, [sp, #84]
+	str	r4, [sp, #84]
 	str	r3, [sp, #88]
 	str	r2, [sp, #92]
-	add	r0, sp, #80
-	mov	r8, r0
-	movs	r7, #16
+	movs	r1, #16
+	add	r5, sp, #80
 .Lascon_aead128_encrypt_with_cpy18:
-	subs	r7, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_stored17
-	mov	r0, r8
-	ldrb	r0, [r0, r7]
-	strb	r0, [r1, r7]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r7, r1]
 	b	.Lascon_aead128_encrypt_with_cpy18
 .Lascon_aead128_encrypt_with_stored17:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #40]
-	str	r5, [sp, #44]
+	str	r4, [sp, #44]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r3, [sp, #48]
 	str	r2, [sp, #52]
@@ -260,9 +258,11 @@ ascon_aead128_encrypt_with:
 	add	r0, sp, #40
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
-	adds	r4, #1
+	mov	r1, r8
+	adds	r1, #1
+	mov	r8, r1
 	mov	r0, r11
-	cmp	r4, r0
+	cmp	r1, r0
 	bcc	.Lascon_aead128_encrypt_with_loop10
 .Lascon_aead128_encrypt_with_done11:
 	@ ascon_aead128.ae:106: off = rate * full
@@ -343,9 +343,9 @@ ascon_aead128_encrypt_with:
 	subs	r6, #32
 	b	.Lascon_aead128_encrypt_with_shl26
 .Lascon_aead128_encrypt_with_shf25:
+	lsls	r7, r6
 	movs	r1, #32
 	subs	r1, r1, r6
-	lsls	r7, r6
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r7, r0
@@ -353,9 +353,9 @@ ascon_aead128_encrypt_with:
 	mov	r0, r4
 	lsrs	r0, r1
 	orrs	r3, r0
-	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
+	lsls	r4, r6
 	orrs	r4, r0
 	lsls	r5, r6
 	b	.Lascon_aead128_encrypt_with_she27
@@ -435,32 +435,32 @@ ascon_aead128_encrypt_with:
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
+	ldr	r4, [sp, #76]
 	ldr	r0, [sp, #8]
-	eors	r1, r0
+	eors	r4, r0
 	ldr	r5, [sp, #64]
-	ldr	r4, [sp, #68]
 	ldr	r0, [sp, #20]
 	eors	r5, r0
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #16]
-	eors	r4, r0
+	eors	r1, r0
 	@ ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	ldr	r3, [sp, #36]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon_aead128_encrypt_with_bytes32
 	str	r5, [r3]
-	str	r4, [r3, #4]
+	str	r1, [r3, #4]
 	str	r2, [r3, #8]
-	str	r1, [r3, #12]
+	str	r4, [r3, #12]
 	b	.Lascon_aead128_encrypt_with_stored33
 .Lascon_aead128_encrypt_with_bytes32:
 	str	r5, [sp, #80]
-	str	r4, [sp, #84]
+	str	r1, [sp, #84]
 	str	r2, [sp, #88]
-	str	r1, [sp, #92]
+	str	r4, [sp, #92]
 	add	r2, sp, #80
 	movs	r1, #16
 .Lascon_aead128_encrypt_with_cpy34:
@@ -482,8 +482,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 112 bytes (26 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 900 bytes of code and literals
+@     frame 112 bytes (25 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 896 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -520,9 +520,9 @@ ascon_aead128_decrypt_with:
 	bne	.Lascon_aead128_decrypt_with_zero1
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r0, [r2]
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #28]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #24]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #20]
@@ -535,9 +535,9 @@ ascon_aead128_decrypt_with:
 	lsls	r0, r0, #12
 	str	r0, [sp, #60]
 	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #64]
 	ldr	r0, [sp, #28]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #68]
 	@ ascon_aead128.ae:49: s[2] = k1
 	ldr	r0, [sp, #20]
@@ -561,9 +561,9 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd4:
 	mov	r6, r7
 .Lascon_aead128_decrypt_with_words3:
-	ldr	r2, [r6]
+	ldr	r0, [r6]
+	str	r0, [sp, #80]
 	ldr	r0, [r6, #4]
-	str	r2, [sp, #80]
 	str	r0, [sp, #84]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
@@ -581,31 +581,31 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd8:
 	mov	r1, r3
 .Lascon_aead128_decrypt_with_words7:
-	ldr	r2, [r1]
+	ldr	r0, [r1]
+	str	r0, [sp, #88]
 	ldr	r0, [r1, #4]
-	str	r2, [sp, #88]
 	str	r0, [sp, #92]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #56
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #24]
-	eors	r2, r0
+	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #28]
 	eors	r1, r0
-	str	r2, [sp, #80]
+	str	r1, [sp, #80]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #24]
+	eors	r1, r0
 	str	r1, [sp, #84]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r2, [sp, #88]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	ldr	r0, [sp, #20]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #88]
+	ldr	r1, [sp, #92]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r2, [sp, #88]
 	str	r1, [sp, #92]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
 	add	r0, sp, #56
@@ -792,9 +792,9 @@ ascon_aead128_decrypt_with:
 	subs	r2, #32
 	b	.Lascon_aead128_decrypt_with_shl26
 .Lascon_aead128_decrypt_with_shf25:
+	lsls	r4, r2
 	movs	r1, #32
 	subs	r1, r1, r2
-	lsls	r4, r2
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r4, r0
@@ -802,9 +802,9 @@ ascon_aead128_decrypt_with:
 	mov	r0, r7
 	lsrs	r0, r1
 	orrs	r5, r0
-	lsls	r7, r2
 	mov	r0, r3
 	lsrs	r0, r1
+	lsls	r7, r2
 	orrs	r7, r0
 	lsls	r3, r2
 	b	.Lascon_aead128_decrypt_with_she27
@@ -887,9 +887,9 @@ ascon_aead128_decrypt_with:
 	subs	r3, #32
 	b	.Lascon_aead128_decrypt_with_shl34
 .Lascon_aead128_decrypt_with_shf33:
+	lsls	r4, r3
 	movs	r1, #32
 	subs	r1, r1, r3
-	lsls	r4, r3
 	mov	r0, r6
 	lsrs	r0, r1
 	orrs	r4, r0
@@ -897,9 +897,9 @@ ascon_aead128_decrypt_with:
 	mov	r0, r7
 	lsrs	r0, r1
 	orrs	r6, r0
-	lsls	r7, r3
 	mov	r0, r2
 	lsrs	r0, r1
+	lsls	r7, r3
 	orrs	r7, r0
 	lsls	r2, r3
 	b	.Lascon_aead128_decrypt_with_she35
@@ -925,76 +925,81 @@ ascon_aead128_decrypt_with:
 	str	r1, [sp, #64]
 	str	r0, [sp, #68]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r3, [sp, #48]
+	ldr	r1, [sp, #48]
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lascon_aead128_decrypt_with_words37
 .Lascon_aead128_decrypt_with_bytes36:
-	add	r2, sp, #96
-	movs	r1, #16
+	add	r3, sp, #96
+	movs	r2, #16
 .Lascon_aead128_decrypt_with_cpy39:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd38
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon_aead128_decrypt_with_cpy39
 .Lascon_aead128_decrypt_with_cpyd38:
-	mov	r3, r2
+	mov	r1, r3
 .Lascon_aead128_decrypt_with_words37:
-	ldr	r0, [r3]
-	str	r0, [sp]
-	ldr	r6, [r3, #4]
-	ldr	r5, [r3, #8]
-	ldr	r4, [r3, #12]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #28]
+	eors	r2, r0
+	str	r2, [sp, #72]
+	ldr	r2, [sp, #76]
 	ldr	r0, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	str	r2, [sp, #72]
-	str	r1, [sp, #76]
+	str	r2, [sp, #76]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #20]
 	eors	r2, r0
-	ldr	r0, [sp, #16]
-	eors	r1, r0
 	str	r2, [sp, #80]
-	str	r1, [sp, #84]
+	ldr	r2, [sp, #84]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	str	r2, [sp, #84]
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r6, [r1, #8]
+	ldr	r7, [r1, #12]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
 	add	r0, sp, #56
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r0, [sp, #88]
 	ldr	r2, [sp, #92]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
 	ldr	r0, [sp, #16]
 	eors	r2, r0
-	ldr	r0, [sp, #80]
-	ldr	r7, [sp, #84]
-	mov	r3, r0
-	ldr	r0, [sp, #24]
-	eors	r3, r0
-	ldr	r0, [sp, #28]
-	eors	r7, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r0, [sp]
-	eors	r0, r3
-	mov	r3, r6
-	eors	r3, r7
-	eors	r5, r1
-	mov	r1, r4
+	mov	r1, r7
 	eors	r1, r2
-	orrs	r0, r3
-	orrs	r0, r5
-	orrs	r0, r1
-	subs	r0, r0, #1
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r3, [sp, #88]
+	ldr	r0, [sp, #20]
+	eors	r3, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	r2, r6
+	eors	r2, r3
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r6, [sp, #80]
+	ldr	r0, [sp, #28]
+	eors	r6, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	r3, r5
+	eors	r3, r6
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r5, [sp, #84]
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	r0, r4
+	eors	r0, r5
+	orrs	r3, r0
+	orrs	r3, r2
+	orrs	r3, r1
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1013,8 +1018,8 @@ ascon_aead128_decrypt_with:
 
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
-@     frame 32 bytes (30 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 638 bytes of code and literals
+@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 632 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1028,43 +1033,56 @@ ascon_aead128_P_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #32
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	ldr	r2, =ascon_aead128_tf0
+	ldrb	r1, [r2, r1]
+	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r5, [r0]
-	ldr	r7, [r0, #4]
+	ldr	r0, [r0]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r5, r0
+	@ ascon_p.ae:46: x0 = s[0]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #4]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r1, r0
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r6, [r0, #8]
-	ldr	r4, [r0, #12]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #8]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r8, r0
+	@ ascon_p.ae:47: x1 = s[1]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #12]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r3, [r0, #16]
-	ldr	r2, [r0, #20]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #16]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r4, r0
+	@ ascon_p.ae:48: x2 = s[2]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #20]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r6, r0
+	str	r6, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
+	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #24]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r12, r0
+	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #28]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r10, r0
 	@ ascon_p.ae:50: x4 = s[4]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
+	ldr	r3, [r0, #32]
+	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	ldr	r0, =ascon_aead128_tf0
-	ldrb	r0, [r0, r1]
-	str	r0, [sp, #12]
-	mov	r1, r7
-	mov	r0, r6
-	mov	r8, r0
-	mov	r0, r4
-	mov	r9, r0
-	mov	r4, r3
-	mov	r6, r2
-	str	r6, [sp]
-	ldr	r3, [sp, #4]
-	ldr	r2, [sp, #8]
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lascon_aead128_P_permute_far1
@@ -1193,8 +1211,7 @@ ascon_aead128_P_permute:
 	mov	r9, r0
 	lsrs	r0, r5, #19
 	mov	r11, r0
-	mov	r0, r9
-	mov	r7, r0
+	mov	r7, r9
 	mov	r0, r11
 	orrs	r7, r0
 	mov	r9, r7
@@ -1202,8 +1219,7 @@ ascon_aead128_P_permute:
 	mov	r0, r12
 	eors	r7, r0
 	mov	r11, r7
-	mov	r0, r5
-	mov	r7, r0
+	mov	r7, r5
 	mov	r0, r9
 	eors	r7, r0
 	mov	r12, r7
@@ -1327,8 +1343,7 @@ ascon_aead128_P_permute:
 	mov	r1, r12
 	ldr	r4, [sp]
 	str	r6, [sp]
-	mov	r6, r7
-	mov	r12, r6
+	mov	r12, r7
 	mov	r10, r2
 	mov	r2, r0
 	ldr	r0, [sp, #12]

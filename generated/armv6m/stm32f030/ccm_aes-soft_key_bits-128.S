@@ -119,8 +119,8 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 156 bytes (27 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 588 bytes of code and literals
+@     frame 140 bytes (26 spill slots, 19 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 590 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -133,141 +133,149 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #156
-	str	r0, [sp, #32]
+	sub	sp, #140
+	ldr	r4, [sp, #176]
+	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
+	str	r4, [sp]
+	add	r4, sp, #92
+	str	r4, [sp, #12]
+	ldr	r4, [sp, #184]
+	str	r4, [sp, #44]
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #200]
+	str	r4, [sp, #68]
+	str	r4, [sp, #8]
+	str	r0, [sp, #36]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r1, [sp, #192]
+	ldr	r1, [sp, #180]
+	str	r1, [sp, #64]
+	ldr	r2, [sp, #188]
+	str	r2, [sp, #60]
 	ldr	r0, [sp, #196]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #84]
-	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r2, sp, #108
-	str	r1, [sp]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #8]
-	str	r2, [sp, #12]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #36]
 	mov	r1, r5
 	mov	r2, r4
 	bl	ccm_mac_header
-	ldr	r0, [sp, #108]
-	mov	r10, r0
-	ldr	r0, [sp, #112]
-	mov	r9, r0
-	ldr	r0, [sp, #116]
-	mov	r8, r0
-	ldr	r0, [sp, #120]
-	mov	r11, r0
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
-	subs	r1, r0, r4
+	subs	r0, r0, r4
+	str	r0, [sp, #16]
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	mov	r2, r5
+	mov	r1, r5
+	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
+	ldr	r0, [sp, #92]
+	mov	r10, r0
+	ldr	r0, [sp, #96]
+	mov	r9, r0
+	ldr	r0, [sp, #100]
+	mov	r8, r0
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #24]
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	add	r6, sp, #140
-	adds	r5, r6, #1
-	mov	r3, r4
-	cmp	r3, #15
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	str	r0, [sp, #132]
+	str	r0, [sp, #136]
+	add	r3, sp, #124
+	adds	r2, r3, #1
+	cmp	r4, #15
 	bcc	.Lccm_encrypt_with_cnt4
-	movs	r3, #15
+	movs	r4, #15
 .Lccm_encrypt_with_cnt4:
 .Lccm_encrypt_with_cpy5:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lccm_encrypt_with_cpyd3
-	ldrb	r0, [r2, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r2, r4]
 	b	.Lccm_encrypt_with_cpy5
 .Lccm_encrypt_with_cpyd3:
-	mov	r2, r6
+	mov	r1, r3
 .Lccm_encrypt_with_words2:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r1, #12]
 	rev	r6, r0
-	ldr	r0, [r2, #8]
-	rev	r0, r0
-	str	r0, [sp, #56]
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	str	r0, [sp, #60]
-	ldr	r0, [r2]
+	ldr	r0, [r1, #8]
 	rev	r5, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	ldr	r0, [r1]
+	rev	r7, r0
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
-	uxtb	r4, r1
+	ldr	r0, [sp, #16]
+	uxtb	r4, r0
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	lsls	r1, r4, #24
-	orrs	r1, r5
+	orrs	r1, r7
 	@ ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #108]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #116]
-	str	r1, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
-	ldr	r0, [sp, #32]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #124]
+	str	r6, [sp, #92]
+	str	r5, [sp, #96]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #88]
+	str	r1, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #36]
+	bl	ccm_E_encrypt_block
 	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
-	orrs	r1, r5
-	adds	r2, r6, #1
+	orrs	r1, r7
 	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #68]
-	movs	r5, #0
-	mov	r4, r2
+	str	r0, [sp, #48]
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r6, #1
+	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #20]
+	mov	r0, r5
+	str	r0, [sp, #56]
 	mov	r0, r1
+	str	r0, [sp, #52]
+	@ ccm.ae:91: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #68]
-	cmp	r5, r0
+	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
+	movs	r1, #0
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #48]
+	cmp	r1, r0
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
 	@ ccm.ae:94: off = 16 * i
-	lsls	r7, r5, #4
+	ldr	r1, [sp, #16]
+	lsls	r0, r1, #4
+	mov	r11, r0
 	@ ccm.ae:95: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r0, [sp, #64]
-	subs	r6, r0, r7
-	ldr	r0, [sp, #80]
-	adds	r1, r0, r7
+	ldr	r1, [sp, #44]
+	subs	r5, r1, r0
+	ldr	r1, [sp, #64]
+	adds	r1, r1, r0
 	movs	r0, #3
-	cmp	r6, #16
+	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_bytes8
 	tst	r1, r0
 	beq	.Lccm_encrypt_with_words9
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	add	r3, sp, #140
-	mov	r2, r6
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
+	str	r0, [sp, #132]
+	str	r0, [sp, #136]
+	add	r3, sp, #124
+	mov	r2, r5
 	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_cnt11
 	movs	r2, #16
@@ -283,144 +291,153 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_words9:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
+	rev	r6, r0
 	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #16]
+	rev	r7, r0
 	@ ccm.ae:96: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #108]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
-	ldr	r0, [sp, #32]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #48]
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r4, #1
-	str	r0, [sp, #52]
-	@ ccm.ae:98: s = m ^ y                                    // delay slot
-	ldr	r1, [sp, #28]
-	mov	r0, r10
-	eors	r1, r0
-	ldr	r2, [sp, #24]
-	mov	r0, r9
-	eors	r2, r0
-	ldr	r3, [sp, #20]
-	mov	r0, r8
-	eors	r3, r0
-	ldr	r4, [sp, #16]
-	mov	r0, r11
-	eors	r4, r0
-	@ ccm.ae:99: y = E.encrypt_block(ks, s)
-	str	r1, [sp, #108]
-	str	r2, [sp, #112]
-	str	r3, [sp, #116]
-	str	r4, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
-	ldr	r0, [sp, #32]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #124]
-	mov	r10, r0
-	ldr	r0, [sp, #128]
-	mov	r9, r0
-	ldr	r0, [sp, #132]
-	mov	r8, r0
-	ldr	r0, [sp, #136]
-	mov	r11, r0
-	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	ldr	r2, [sp, #24]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #40]
-	eors	r2, r0
-	ldr	r3, [sp, #20]
-	ldr	r0, [sp, #44]
-	eors	r3, r0
-	ldr	r4, [sp, #16]
-	ldr	r0, [sp, #48]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #36]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #120]
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	mov	r4, r7
 	eors	r4, r0
-	rev	r4, r4
-	rev	r3, r3
-	rev	r2, r2
-	rev	r1, r1
-	ldr	r0, [sp, #76]
-	adds	r7, r0, r7
+	@ ccm.ae:98: s = m ^ y                                    // delay slot
+	mov	r1, r7
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
+	ldr	r2, [sp, #116]
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	mov	r0, r6
+	eors	r0, r2
+	str	r0, [sp, #24]
+	@ ccm.ae:98: s = m ^ y                                    // delay slot
+	mov	r2, r6
+	mov	r0, r8
+	eors	r2, r0
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #112]
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r6, [sp, #28]
+	eors	r6, r0
+	@ ccm.ae:98: s = m ^ y                                    // delay slot
+	ldr	r3, [sp, #28]
+	mov	r0, r9
+	eors	r3, r0
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
+	ldr	r7, [sp, #108]
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	ldr	r0, [sp, #32]
+	eors	r0, r7
+	str	r0, [sp, #28]
+	@ ccm.ae:98: s = m ^ y                                    // delay slot
+	ldr	r7, [sp, #32]
+	mov	r0, r10
+	eors	r7, r0
+	@ ccm.ae:99: y = E.encrypt_block(ks, s)
+	str	r7, [sp, #92]
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	str	r1, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #36]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #108]
+	mov	r10, r0
+	ldr	r0, [sp, #112]
+	mov	r9, r0
+	ldr	r0, [sp, #116]
+	mov	r8, r0
+	ldr	r1, [sp, #120]
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	rev	r3, r4
+	ldr	r0, [sp, #24]
+	rev	r4, r0
+	rev	r6, r6
+	ldr	r0, [sp, #28]
+	rev	r7, r0
+	ldr	r2, [sp, #60]
+	mov	r0, r11
+	adds	r2, r2, r0
 	movs	r0, #3
-	cmp	r6, #16
+	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_bytes13
-	tst	r7, r0
+	tst	r2, r0
 	bne	.Lccm_encrypt_with_bytes13
-	str	r4, [r7]
-	str	r3, [r7, #4]
-	str	r2, [r7, #8]
-	str	r1, [r7, #12]
+	str	r3, [r2]
+	str	r4, [r2, #4]
+	str	r6, [r2, #8]
+	str	r7, [r2, #12]
 	b	.Lccm_encrypt_with_stored14
 .Lccm_encrypt_with_bytes13:
-	str	r4, [sp, #140]
-	str	r3, [sp, #144]
-	str	r2, [sp, #148]
-	str	r1, [sp, #152]
-	add	r2, sp, #140
-	mov	r1, r6
-	cmp	r1, #16
+	str	r3, [sp, #124]
+	str	r4, [sp, #128]
+	str	r6, [sp, #132]
+	str	r7, [sp, #136]
+	add	r4, sp, #124
+	mov	r3, r5
+	cmp	r3, #16
 	bcc	.Lccm_encrypt_with_cnt15
-	movs	r1, #16
+	movs	r3, #16
 .Lccm_encrypt_with_cnt15:
 .Lccm_encrypt_with_cpy16:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lccm_encrypt_with_stored14
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r4, r3]
+	strb	r0, [r2, r3]
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
-	ldr	r4, [sp, #52]
-	adds	r5, #1
-	ldr	r0, [sp, #68]
-	cmp	r5, r0
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	ldr	r0, [sp, #20]
+	adds	r0, r0, #1
+	str	r0, [sp, #20]
+	mov	r0, r1
+	str	r0, [sp, #24]
+	ldr	r1, [sp, #16]
+	adds	r1, #1
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #48]
+	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
 	mov	r1, r10
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #84]
 	eors	r1, r0
 	mov	r3, r9
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #80]
 	eors	r3, r0
 	mov	r4, r8
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #76]
 	eors	r4, r0
-	mov	r2, r11
-	ldr	r0, [sp, #88]
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #72]
 	eors	r2, r0
 	rev	r6, r2
 	rev	r5, r4
 	rev	r4, r3
 	rev	r2, r1
-	ldr	r3, [sp, #104]
+	ldr	r3, [sp, #88]
 	movs	r1, #3
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
@@ -431,12 +448,12 @@ ccm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r6, [sp, #140]
-	str	r5, [sp, #144]
-	str	r4, [sp, #148]
-	str	r2, [sp, #152]
-	add	r2, sp, #140
-	ldr	r1, [sp, #84]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	str	r4, [sp, #132]
+	str	r2, [sp, #136]
+	add	r2, sp, #124
+	ldr	r1, [sp, #68]
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt19
 	movs	r1, #16
@@ -448,7 +465,7 @@ ccm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lccm_encrypt_with_cpy20
 .Lccm_encrypt_with_stored18:
-	add	sp, #156
+	add	sp, #140
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -460,8 +477,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 156 bytes (40 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 920 bytes of code and literals
+@     frame 156 bytes (39 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 910 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -475,56 +492,55 @@ ccm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #156
-	str	r0, [sp, #40]
+	ldr	r4, [sp, #192]
+	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	str	r4, [sp]
+	add	r4, sp, #108
+	str	r4, [sp, #12]
+	ldr	r4, [sp, #200]
+	str	r4, [sp, #56]
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #208]
+	str	r4, [sp, #80]
+	str	r4, [sp, #8]
+	str	r0, [sp, #44]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r2, [sp, #192]
 	ldr	r1, [sp, #196]
 	str	r1, [sp, #76]
-	ldr	r1, [sp, #200]
-	str	r1, [sp, #56]
 	ldr	r0, [sp, #204]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #80]
 	ldr	r1, [sp, #212]
 	str	r1, [sp, #72]
 	ldr	r0, [sp, #220]
 	str	r0, [sp, #104]
-	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r6, sp, #108
-	str	r2, [sp]
-	ldr	r1, [sp, #56]
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #8]
-	str	r6, [sp, #12]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	mov	r1, r5
-	mov	r2, r4
 	bl	ccm_mac_header
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #112]
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #36]
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	mov	r2, r5
+	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #40]
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
 	str	r0, [sp, #152]
-	add	r6, sp, #140
-	adds	r5, r6, #1
 	mov	r3, r4
+	add	r5, sp, #140
+	adds	r4, r5, #1
 	cmp	r3, #15
 	bcc	.Lccm_decrypt_with_cnt4
 	movs	r3, #15
@@ -533,10 +549,10 @@ ccm_decrypt_with:
 	subs	r3, #1
 	bcc	.Lccm_decrypt_with_cpyd3
 	ldrb	r0, [r2, r3]
-	strb	r0, [r5, r3]
+	strb	r0, [r4, r3]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
-	mov	r2, r6
+	mov	r2, r5
 .Lccm_decrypt_with_words2:
 	ldr	r0, [r2, #12]
 	rev	r6, r0
@@ -546,12 +562,12 @@ ccm_decrypt_with:
 	ldr	r0, [r2, #4]
 	rev	r5, r0
 	ldr	r0, [r2]
-	rev	r4, r0
+	rev	r7, r0
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
-	uxtb	r7, r1
+	uxtb	r4, r1
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	lsls	r1, r7, #24
-	orrs	r1, r4
+	lsls	r1, r4, #24
+	orrs	r1, r7
 	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #108]
 	ldr	r0, [sp, #52]
@@ -560,33 +576,36 @@ ccm_decrypt_with:
 	str	r1, [sp, #120]
 	add	r1, sp, #108
 	add	r2, sp, #124
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #88]
-	ldr	r1, [sp, #132]
-	str	r1, [sp, #92]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #96]
 	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	lsls	r2, r7, #24
-	orrs	r2, r4
-	adds	r3, r6, #1
+	lsls	r1, r4, #24
+	orrs	r1, r7
 	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #56]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
-	movs	r1, #0
-	str	r1, [sp, #20]
-	mov	r4, r3
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r6, #1
+	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	mov	r4, r0
 	mov	r0, r5
 	str	r0, [sp, #68]
-	mov	r0, r2
+	mov	r0, r1
 	str	r0, [sp, #64]
-	ldr	r1, [sp, #20]
+	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #88]
+	ldr	r2, [sp, #132]
+	str	r2, [sp, #92]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #96]
+	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	movs	r1, #0
+	str	r1, [sp, #20]
 	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
@@ -632,12 +651,11 @@ ccm_decrypt_with:
 	mov	r1, r3
 .Lccm_decrypt_with_words9:
 	ldr	r0, [r1, #12]
-	rev	r6, r0
+	rev	r7, r0
 	ldr	r0, [r1, #8]
-	rev	r5, r0
+	rev	r6, r0
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #44]
+	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r0, r0
 	mov	r9, r0
@@ -651,24 +669,27 @@ ccm_decrypt_with:
 	str	r0, [sp, #120]
 	add	r1, sp, #108
 	add	r2, sp, #124
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r7, [sp, #124]
-	ldr	r3, [sp, #128]
-	ldr	r2, [sp, #132]
-	ldr	r1, [sp, #136]
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r4, #1
-	str	r0, [sp, #48]
+	ldr	r1, [sp, #124]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
+	mov	r0, r7
+	eors	r0, r1
+	mov	r10, r0
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	ldr	r1, [sp, #128]
 	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
 	mov	r0, r6
-	eors	r0, r7
-	mov	r10, r0
-	mov	r0, r5
-	eors	r0, r3
+	eors	r0, r1
 	str	r0, [sp, #16]
-	ldr	r4, [sp, #44]
-	eors	r4, r2
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #132]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
+	mov	r3, r5
+	eors	r3, r0
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	ldr	r1, [sp, #136]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
@@ -679,6 +700,10 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r4, #1
+	str	r0, [sp, #48]
+	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else13
 	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
@@ -686,7 +711,7 @@ ccm_decrypt_with:
 	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
-	mov	r3, r5
+	mov	r4, r5
 	mov	r2, r5
 	mov	r1, r5
 	cmp	r6, #128
@@ -694,55 +719,55 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_shl17:
 	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf16
-	mov	r3, r5
+	mov	r4, r5
 	mov	r5, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
+	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsrs	r3, r6
 	mov	r0, r5
 	lsls	r0, r7
-	orrs	r3, r0
+	orrs	r4, r0
 	lsrs	r5, r6
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r5, r0
-	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lccm_decrypt_with_she18
 .Lccm_decrypt_with_shz15:
-	movs	r3, #0
+	movs	r4, #0
 	movs	r5, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lccm_decrypt_with_she18:
-	mvns	r6, r3
+	mvns	r6, r4
 	mvns	r0, r5
 	mvns	r5, r2
-	mvns	r3, r1
+	mvns	r4, r1
 	mov	r2, r10
 	ands	r2, r6
 	ldr	r1, [sp, #16]
 	ands	r1, r0
-	ands	r4, r5
+	ands	r3, r5
 	mov	r0, r9
-	ands	r0, r3
+	ands	r0, r4
 	mov	r7, r2
 	mov	r6, r1
-	mov	r5, r4
+	mov	r5, r3
 	mov	r4, r0
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
 	mov	r7, r10
 	ldr	r6, [sp, #16]
-	mov	r5, r4
+	mov	r5, r3
 	mov	r4, r9
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:120: store_be(msg, off, m, n - off)
@@ -789,36 +814,36 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r2, r7
-	ldr	r1, [sp, #28]
-	eors	r2, r1
+	mov	r1, r7
+	ldr	r2, [sp, #32]
+	eors	r1, r2
 	mov	r3, r6
-	ldr	r1, [sp, #24]
-	eors	r3, r1
-	ldr	r0, [sp, #32]
-	eors	r5, r0
-	mov	r1, r4
+	ldr	r2, [sp, #28]
+	eors	r3, r2
 	ldr	r0, [sp, #36]
-	eors	r1, r0
-	str	r2, [sp, #108]
+	eors	r5, r0
+	mov	r2, r4
+	ldr	r0, [sp, #40]
+	eors	r2, r0
+	str	r1, [sp, #108]
 	str	r3, [sp, #112]
 	str	r5, [sp, #116]
-	str	r1, [sp, #120]
+	str	r2, [sp, #120]
 	add	r1, sp, #108
 	add	r2, sp, #124
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #124]
+	ldr	r2, [sp, #124]
 	ldr	r3, [sp, #128]
 	ldr	r0, [sp, #132]
-	ldr	r2, [sp, #136]
+	ldr	r1, [sp, #136]
 	ldr	r4, [sp, #48]
-	str	r1, [sp, #28]
-	mov	r1, r3
-	str	r1, [sp, #24]
-	str	r0, [sp, #32]
-	mov	r0, r2
+	str	r2, [sp, #32]
+	mov	r2, r3
+	str	r2, [sp, #28]
 	str	r0, [sp, #36]
+	mov	r0, r1
+	str	r0, [sp, #40]
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
@@ -857,41 +882,43 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r1, [sp, #28]
+	ldr	r2, [sp, #32]
 	ldr	r0, [sp, #84]
-	eors	r1, r0
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #24]
+	eors	r2, r0
+	str	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	ldr	r0, [sp, #88]
-	eors	r1, r0
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #32]
-	ldr	r1, [sp, #92]
-	eors	r0, r1
+	eors	r2, r0
+	str	r2, [sp, #28]
+	ldr	r0, [sp, #36]
+	ldr	r2, [sp, #92]
+	eors	r0, r2
 	mov	r8, r0
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #40]
 	ldr	r0, [sp, #96]
 	eors	r6, r0
 	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #80]
 	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	eors	r2, r0
+	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #80]
@@ -913,9 +940,9 @@ ccm_decrypt_with:
 	subs	r5, #32
 	b	.Lccm_decrypt_with_shl32
 .Lccm_decrypt_with_shf31:
+	lsrs	r3, r5
 	movs	r7, #32
 	subs	r7, r7, r5
-	lsrs	r3, r5
 	mov	r0, r4
 	lsls	r0, r7
 	orrs	r3, r0
@@ -923,9 +950,9 @@ ccm_decrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r4, r0
-	lsrs	r2, r5
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r5
 	orrs	r2, r0
 	lsrs	r1, r5
 	b	.Lccm_decrypt_with_she33
@@ -939,9 +966,9 @@ ccm_decrypt_with:
 	mvns	r0, r4
 	mvns	r3, r2
 	mvns	r4, r1
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #32]
 	ands	r2, r5
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #28]
 	ands	r1, r0
 	mov	r0, r8
 	ands	r0, r3
@@ -949,19 +976,19 @@ ccm_decrypt_with:
 	ands	r3, r4
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #24]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #28]
 	mov	r0, r8
 	mov	r3, r6
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r4, [sp, #40]
 	eors	r4, r2
-	ldr	r2, [sp, #44]
+	ldr	r2, [sp, #36]
 	eors	r2, r1
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	eors	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
 	orrs	r4, r2
 	orrs	r4, r1
@@ -1268,7 +1295,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 556 bytes of code and literals
+@     estimated 552 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1283,8 +1310,7 @@ ccm_mac_header:
 	push	{r4, r5, r6, r7}
 	sub	sp, #60
 	mov	r11, r0
-	mov	r0, r3
-	mov	r10, r0
+	mov	r10, r3
 	ldr	r0, [sp, #96]
 	mov	r9, r0
 	ldr	r3, [sp, #100]
@@ -1500,8 +1526,7 @@ ccm_mac_header:
 	lsrs	r0, r4, #4
 	str	r0, [sp, #4]
 	movs	r4, #0
-	mov	r0, r5
-	mov	r8, r0
+	mov	r8, r5
 	ldr	r0, [sp, #4]
 	cmp	r4, r0
 	bcs	.Lccm_mac_header_done21

@@ -8,22 +8,22 @@
 	.thumb
 
 @ --- chacha20_poly1305_key_setup: chacha20_poly1305.key_setup
-@     frame 36 bytes (2 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 70 bytes of code and literals
+@     frame 32 bytes (0 spill slots, 0 on the stack; locals 32), saves r4
+@     estimated 62 bytes of code and literals
 	.section .text.chacha20_poly1305_key_setup,"ax",%progbits
 	.global chacha20_poly1305_key_setup
 	.type chacha20_poly1305_key_setup, %function
 	.thumb_func
 	.balign 4
 chacha20_poly1305_key_setup:
-	push	{r4, r5, r6, r7, lr}
-	sub	sp, #36
+	push	{r4, lr}
+	sub	sp, #32
 	@ chacha20_poly1305.ae:33: kc[0] = load_le(key, 0, 32)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lchacha20_poly1305_key_setup_words2
 .Lchacha20_poly1305_key_setup_bytes1:
-	add	r4, sp, #4
+	add	r4, sp, #0
 	movs	r3, #32
 .Lchacha20_poly1305_key_setup_cpy4:
 	subs	r3, #1
@@ -35,34 +35,30 @@ chacha20_poly1305_key_setup:
 	mov	r0, r4
 .Lchacha20_poly1305_key_setup_words2:
 	ldr	r1, [r0]
-	mov	r12, r1
+	str	r1, [r2]
 	ldr	r1, [r0, #4]
-	str	r1, [sp]
-	ldr	r6, [r0, #8]
-	ldr	r5, [r0, #12]
-	ldr	r4, [r0, #16]
-	ldr	r3, [r0, #20]
+	str	r1, [r2, #4]
+	ldr	r1, [r0, #8]
+	str	r1, [r2, #8]
+	ldr	r1, [r0, #12]
+	str	r1, [r2, #12]
+	ldr	r1, [r0, #16]
+	str	r1, [r2, #16]
+	ldr	r1, [r0, #20]
+	str	r1, [r2, #20]
 	ldr	r1, [r0, #24]
-	ldr	r7, [r0, #28]
-	mov	r0, r12
-	str	r0, [r2]
-	ldr	r0, [sp]
-	str	r0, [r2, #4]
-	str	r6, [r2, #8]
-	str	r5, [r2, #12]
-	str	r4, [r2, #16]
-	str	r3, [r2, #20]
 	str	r1, [r2, #24]
-	str	r7, [r2, #28]
-	add	sp, #36
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r0, [r0, #28]
+	str	r0, [r2, #28]
+	add	sp, #32
+	pop	{r4, pc}
 	.ltorg
 	.size chacha20_poly1305_key_setup, .-chacha20_poly1305_key_setup
 
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-@     frame 144 bytes (14 spill slots, 14 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 270 bytes of code and literals
+@     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
+@     estimated 264 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -70,22 +66,21 @@ chacha20_poly1305_key_setup:
 	.balign 4
 chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #144
+	sub	sp, #140
 	mov	r2, r0
 	mov	r0, r3
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #164]
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #160]
 	str	r0, [sp, #56]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #48]
+	ldr	r3, [sp, #168]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #52]
 	@ chacha20_poly1305.ae:37: k = kc[0]
 	ldr	r0, [r2]
 	str	r0, [sp, #36]
@@ -107,73 +102,77 @@ chacha20_poly1305_encrypt_with:
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	add	r3, sp, #68
+	add	r4, sp, #64
 	movs	r2, #12
 .Lchacha20_poly1305_encrypt_with_cpy4:
 	subs	r2, #1
 	bcc	.Lchacha20_poly1305_encrypt_with_cpyd3
 	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	strb	r0, [r4, r2]
 	b	.Lchacha20_poly1305_encrypt_with_cpy4
 .Lchacha20_poly1305_encrypt_with_cpyd3:
-	mov	r1, r3
+	mov	r1, r4
 .Lchacha20_poly1305_encrypt_with_words2:
+	@ chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
+	str	r3, [sp]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #104]
+	str	r7, [sp, #108]
+	@ chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
 	ldr	r6, [r1]
+	@ chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
+	str	r6, [sp, #112]
+	@ chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
 	ldr	r5, [r1, #4]
+	@ chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
+	str	r5, [sp, #116]
+	@ chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
 	ldr	r4, [r1, #8]
 	@ chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #108]
-	str	r7, [sp, #112]
-	str	r6, [sp, #116]
-	str	r5, [sp, #120]
-	str	r4, [sp, #124]
-	add	r3, sp, #84
-	movs	r1, #1
-	add	r2, sp, #116
-	ldr	r0, [sp, #48]
-	str	r0, [sp]
+	str	r4, [sp, #120]
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #8]
-	mov	r0, r3
-	ldr	r3, [sp, #52]
+	add	r0, sp, #80
+	movs	r1, #1
+	add	r2, sp, #112
+	ldr	r3, [sp, #48]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:40: store_le(tag, 0, tag_of(k, n, ad, ct))
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #92]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #104]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #108]
-	str	r7, [sp, #112]
-	str	r6, [sp, #116]
-	str	r5, [sp, #120]
-	str	r4, [sp, #124]
-	add	r3, sp, #84
-	add	r2, sp, #116
-	add	r1, sp, #128
+	str	r0, [sp, #104]
+	str	r7, [sp, #108]
+	str	r6, [sp, #112]
+	str	r5, [sp, #116]
+	str	r4, [sp, #120]
+	add	r3, sp, #80
+	add	r2, sp, #112
+	add	r1, sp, #124
 	ldr	r0, [sp, #44]
 	str	r0, [sp]
 	ldr	r0, [sp, #40]
@@ -181,14 +180,14 @@ chacha20_poly1305_encrypt_with:
 	str	r1, [sp, #8]
 	mov	r0, r3
 	mov	r1, r2
-	ldr	r2, [sp, #64]
-	ldr	r3, [sp, #60]
-	bl	chacha20_poly1305_tag_of
-	ldr	r5, [sp, #128]
-	ldr	r4, [sp, #132]
-	ldr	r2, [sp, #136]
-	ldr	r1, [sp, #140]
+	ldr	r2, [sp, #60]
 	ldr	r3, [sp, #56]
+	bl	chacha20_poly1305_tag_of
+	ldr	r5, [sp, #124]
+	ldr	r4, [sp, #128]
+	ldr	r2, [sp, #132]
+	ldr	r1, [sp, #136]
+	ldr	r3, [sp, #52]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lchacha20_poly1305_encrypt_with_bytes5
@@ -198,11 +197,11 @@ chacha20_poly1305_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lchacha20_poly1305_encrypt_with_stored6
 .Lchacha20_poly1305_encrypt_with_bytes5:
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
-	add	r2, sp, #68
+	str	r5, [sp, #64]
+	str	r4, [sp, #68]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
+	add	r2, sp, #64
 	movs	r1, #16
 .Lchacha20_poly1305_encrypt_with_cpy7:
 	subs	r1, #1
@@ -211,15 +210,15 @@ chacha20_poly1305_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lchacha20_poly1305_encrypt_with_cpy7
 .Lchacha20_poly1305_encrypt_with_stored6:
-	add	sp, #144
+	add	sp, #140
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
 
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-@     frame 152 bytes (18 spill slots, 16 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 310 bytes of code and literals
+@     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
+@     estimated 288 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -227,97 +226,98 @@ chacha20_poly1305_encrypt_with:
 	.balign 4
 chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #152
-	mov	r2, r0
+	sub	sp, #140
+	mov	r4, r0
 	mov	r0, r3
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #180]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #52]
-	ldr	r7, [sp, #192]
-	ldr	r3, [sp, #196]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #72]
-	@ chacha20_poly1305.ae:44: k = kc[0]
-	ldr	r0, [r2]
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #40]
-	ldr	r0, [r2, #4]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #48]
+	ldr	r3, [sp, #180]
+	ldr	r2, [sp, #184]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #52]
+	@ chacha20_poly1305.ae:44: k = kc[0]
+	ldr	r0, [r4]
 	str	r0, [sp, #36]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #32]
-	ldr	r0, [r2, #12]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #28]
-	ldr	r0, [r2, #16]
+	ldr	r0, [r4, #12]
 	str	r0, [sp, #24]
-	ldr	r0, [r2, #20]
+	ldr	r0, [r4, #16]
 	str	r0, [sp, #20]
-	ldr	r0, [r2, #24]
+	ldr	r0, [r4, #20]
 	str	r0, [sp, #16]
-	ldr	r0, [r2, #28]
+	ldr	r0, [r4, #24]
 	str	r0, [sp, #12]
+	ldr	r7, [r4, #28]
 	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_bytes1:
-	add	r4, sp, #76
-	movs	r2, #12
+	add	r5, sp, #64
+	movs	r4, #12
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	subs	r2, #1
+	subs	r4, #1
 	bcc	.Lchacha20_poly1305_decrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r4, r2]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r5, r4]
 	b	.Lchacha20_poly1305_decrypt_with_cpy4
 .Lchacha20_poly1305_decrypt_with_cpyd3:
-	mov	r1, r4
+	mov	r1, r5
 .Lchacha20_poly1305_decrypt_with_words2:
+	@ chacha20_poly1305.ae:46: C.xor_stream(k, 1 as u32, n, ct, msg)
+	str	r3, [sp, #4]
+	str	r2, [sp, #8]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #104]
+	str	r7, [sp, #108]
+	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	ldr	r6, [r1]
+	@ chacha20_poly1305.ae:46: C.xor_stream(k, 1 as u32, n, ct, msg)
+	str	r6, [sp, #112]
+	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	ldr	r5, [r1, #4]
+	@ chacha20_poly1305.ae:46: C.xor_stream(k, 1 as u32, n, ct, msg)
+	str	r5, [sp, #116]
+	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	ldr	r4, [r1, #8]
 	@ chacha20_poly1305.ae:46: C.xor_stream(k, 1 as u32, n, ct, msg)
+	str	r4, [sp, #120]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #120]
-	str	r6, [sp, #124]
-	str	r5, [sp, #128]
-	str	r4, [sp, #132]
-	add	r2, sp, #92
-	movs	r1, #1
-	add	r0, sp, #124
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #44]
 	str	r0, [sp]
-	str	r7, [sp, #4]
-	str	r3, [sp, #8]
-	mov	r0, r2
-	ldr	r2, [sp, #56]
-	ldr	r3, [sp, #48]
+	add	r0, sp, #80
+	movs	r1, #1
+	add	r2, sp, #112
+	ldr	r3, [sp, #44]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #48]
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words6
 .Lchacha20_poly1305_decrypt_with_bytes5:
-	add	r3, sp, #76
+	add	r3, sp, #64
 	movs	r2, #16
 .Lchacha20_poly1305_decrypt_with_cpy8:
 	subs	r2, #1
@@ -328,57 +328,51 @@ chacha20_poly1305_decrypt_with:
 .Lchacha20_poly1305_decrypt_with_cpyd7:
 	mov	r1, r3
 .Lchacha20_poly1305_decrypt_with_words6:
-	ldr	r0, [r1]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #52]
-	ldr	r7, [r1, #12]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #92]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #96]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #100]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #104]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #108]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #112]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #116]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #120]
-	str	r6, [sp, #124]
-	str	r5, [sp, #128]
-	str	r4, [sp, #132]
-	add	r3, sp, #92
-	add	r2, sp, #124
-	add	r1, sp, #136
-	ldr	r0, [sp, #48]
-	str	r0, [sp]
+	str	r0, [sp, #104]
+	str	r7, [sp, #108]
+	str	r6, [sp, #112]
+	str	r5, [sp, #116]
+	str	r4, [sp, #120]
 	ldr	r0, [sp, #44]
+	str	r0, [sp]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #4]
-	str	r1, [sp, #8]
-	mov	r0, r3
-	mov	r1, r2
-	ldr	r2, [sp, #68]
-	ldr	r3, [sp, #64]
+	add	r0, sp, #124
+	str	r0, [sp, #8]
+	ldr	r6, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r7, [r1, #12]
+	add	r0, sp, #80
+	add	r1, sp, #112
+	ldr	r2, [sp, #60]
+	ldr	r3, [sp, #56]
 	bl	chacha20_poly1305_tag_of
-	ldr	r2, [sp, #136]
-	ldr	r1, [sp, #140]
-	ldr	r0, [sp, #144]
-	ldr	r4, [sp, #148]
-	ldr	r3, [sp, #60]
-	eors	r3, r2
-	ldr	r2, [sp, #56]
-	eors	r2, r1
-	ldr	r1, [sp, #52]
-	eors	r1, r0
+	ldr	r1, [sp, #136]
 	mov	r0, r7
-	eors	r0, r4
+	eors	r0, r1
+	ldr	r2, [sp, #132]
+	mov	r1, r4
+	eors	r1, r2
+	ldr	r2, [sp, #124]
+	mov	r3, r6
+	eors	r3, r2
+	ldr	r4, [sp, #128]
+	mov	r2, r5
+	eors	r2, r4
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -387,9 +381,9 @@ chacha20_poly1305_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	strh	r1, [r0]
-	add	sp, #152
+	add	sp, #140
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
@@ -397,7 +391,7 @@ chacha20_poly1305_decrypt_with:
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 @     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1132 bytes of code and literals
+@     estimated 1130 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -719,7 +713,6 @@ chacha20_poly1305_C_xor_stream:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #16]
 	movs	r3, #25
 	rors	r1, r3
 	str	r1, [sp, #16]
@@ -1042,7 +1035,7 @@ chacha20_poly1305_C_xor_stream:
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 @     frame 168 bytes (65 spill slots, 22 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1636 bytes of code and literals
+@     estimated 1620 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1056,7 +1049,7 @@ chacha20_poly1305_tag_of:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #168
-	mov	r7, r0
+	mov	r4, r0
 	mov	r6, r1
 	mov	r0, r2
 	str	r0, [sp, #80]
@@ -1068,23 +1061,23 @@ chacha20_poly1305_tag_of:
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #212]
 	str	r0, [sp, #60]
-	ldr	r0, [r7]
+	ldr	r0, [r4]
 	str	r0, [sp, #76]
-	ldr	r0, [r7, #4]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #72]
-	ldr	r0, [r7, #8]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #68]
-	ldr	r0, [r7, #12]
+	ldr	r0, [r4, #12]
 	str	r0, [sp, #64]
-	ldr	r5, [r7, #16]
-	ldr	r0, [r7, #20]
-	ldr	r4, [r7, #24]
-	ldr	r1, [r7, #28]
+	ldr	r2, [r4, #16]
+	ldr	r0, [r4, #20]
+	ldr	r5, [r4, #24]
+	ldr	r1, [r4, #28]
 	mov	r10, r1
-	ldr	r1, [r6]
+	ldr	r4, [r6]
 	ldr	r3, [r6, #4]
-	ldr	r2, [r6, #8]
-	mov	r9, r2
+	ldr	r1, [r6, #8]
+	mov	r9, r1
 	movs	r7, #0
 	str	r7, [sp, #88]
 	str	r7, [sp, #92]
@@ -1092,11 +1085,11 @@ chacha20_poly1305_tag_of:
 	str	r7, [sp, #100]
 	str	r7, [sp, #104]
 	add	r6, sp, #108
-	movs	r2, #10
+	movs	r1, #10
 .Lchacha20_poly1305_tag_of_zero1:
 	str	r7, [r6]
 	adds	r6, #4
-	subs	r2, #1
+	subs	r1, #1
 	bne	.Lchacha20_poly1305_tag_of_zero1
 	str	r7, [sp, #148]
 	str	r7, [sp, #152]
@@ -1104,27 +1097,26 @@ chacha20_poly1305_tag_of:
 	str	r7, [sp, #160]
 	str	r7, [sp, #164]
 	@ chacha20.ae:53: @unroll(unroll)
-	movs	r2, #0
-	str	r2, [sp, #36]
+	str	r2, [sp]
+	str	r0, [sp, #28]
+	mov	r0, r4
+	str	r0, [sp, #24]
+	mov	r1, r5
+	str	r1, [sp, #16]
+	mov	r0, r3
+	str	r0, [sp, #32]
+	movs	r0, #0
+	str	r0, [sp, #36]
 	ldr	r7, =0x61707865
 	ldr	r6, [sp, #76]
-	mov	r2, r5
-	str	r2, [sp]
 	movs	r5, #0
 	ldr	r2, =0x3320646e
 	str	r2, [sp, #12]
 	ldr	r2, [sp, #72]
-	str	r0, [sp, #28]
-	mov	r0, r1
-	str	r0, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp, #8]
 	ldr	r1, [sp, #68]
 	mov	r8, r1
-	mov	r1, r4
-	str	r1, [sp, #16]
-	mov	r0, r3
-	str	r0, [sp, #32]
 	ldr	r0, =0x6b206574
 	mov	r11, r0
 	ldr	r1, [sp, #64]
@@ -1159,7 +1151,6 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #4]
 	movs	r3, #25
 	rors	r1, r3
 	str	r1, [sp, #4]
@@ -1278,7 +1269,6 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	mov	r1, r2
-	str	r1, [sp, #20]
 	movs	r2, #25
 	rors	r1, r2
 	str	r1, [sp, #20]
@@ -1674,9 +1664,6 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	adds	r0, r0, r1
 	uxth	r1, r0
-	b	.Lchacha20_poly1305_tag_of_pool1
-	.ltorg
-.Lchacha20_poly1305_tag_of_pool1:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
@@ -1691,6 +1678,9 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	adds	r0, r0, r3
 	uxth	r1, r0
+	b	.Lchacha20_poly1305_tag_of_pool1
+	.ltorg
+.Lchacha20_poly1305_tag_of_pool1:
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r1, #19
 	lsrs	r0, r0, #19
@@ -1805,7 +1795,6 @@ chacha20_poly1305_tag_of:
 	lsls	r7, r0, #26
 	lsrs	r0, r0, #6
 	adds	r7, r6, r7
-	str	r7, [sp, #4]
 	mov	r6, r5
 	adcs	r6, r0
 	mov	r5, r4
@@ -1820,7 +1809,6 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r0, #7
 	lsrs	r0, r0, #25
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r3
 	adcs	r5, r0
 	adcs	r4, r1
@@ -1832,7 +1820,6 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r0, #20
 	lsrs	r0, r0, #12
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r3
 	adcs	r5, r0
 	adcs	r4, r1
@@ -1844,7 +1831,6 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r0, #1
 	lsrs	r0, r0, #31
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r3
 	adcs	r4, r0
@@ -1856,7 +1842,6 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r0, #14
 	lsrs	r0, r0, #18
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r3
 	adcs	r4, r0
@@ -2007,7 +1992,7 @@ chacha20_poly1305_tag_of:
 
 @ --- chacha20_poly1305_P_absorb_padded: chacha20_poly1305.P.absorb_padded
 @     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
-@     estimated 126 bytes of code and literals
+@     estimated 124 bytes of code and literals
 	.section .text.chacha20_poly1305_P_absorb_padded,"ax",%progbits
 	.global chacha20_poly1305_P_absorb_padded
 	.type chacha20_poly1305_P_absorb_padded, %function
@@ -2020,12 +2005,11 @@ chacha20_poly1305_P_absorb_padded:
 	push	{r4, r5}
 	sub	sp, #36
 	mov	r9, r0
-	mov	r0, r1
-	mov	r8, r0
+	mov	r8, r1
 	mov	r7, r2
 	mov	r6, r3
 	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	r0, r6
+	mov	r0, r3
 	adds	r0, #15
 	lsrs	r5, r0, #4
 	movs	r4, #0

@@ -8,62 +8,56 @@
 	.thumb
 
 @ --- chacha20_quarter_round: chacha20.quarter_round
-@     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 66 bytes of code and literals
+@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4
+@     estimated 52 bytes of code and literals
 	.section .text.chacha20_quarter_round,"ax",%progbits
 	.global chacha20_quarter_round
 	.type chacha20_quarter_round, %function
 	.thumb_func
 	.balign 4
 chacha20_quarter_round:
-	push	{r4, r5, r6, r7, lr}
-	mov	r6, r0
-	mov	r7, r2
-	ldr	r0, [sp, #20]
-	mov	r12, r0
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #28]
-	ldr	r2, [sp, #32]
+	push	{r4, lr}
 	@ chacha20.ae:17: a = a + b
-	adds	r6, r6, r1
+	adds	r4, r0, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r0, r3
-	eors	r0, r6
-	movs	r3, #16
-	rors	r0, r3
+	eors	r3, r4
+	movs	r0, #16
+	rors	r3, r0
 	@ chacha20.ae:19: c = c + d
-	adds	r3, r7, r0
+	adds	r2, r2, r3
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r7, r1
-	eors	r7, r3
-	movs	r1, #20
-	rors	r7, r1
+	eors	r1, r2
+	movs	r0, #20
+	rors	r1, r0
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r6, r7
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r6, r0
-	eors	r6, r1
-	movs	r0, #24
-	rors	r6, r0
-	@ chacha20.ae:23: c = c + d
-	adds	r3, r3, r6
+	adds	r0, r4, r1
+	ldr	r4, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r7, r3
+	str	r0, [r4]
+	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	eors	r3, r0
+	movs	r0, #24
+	rors	r3, r0
+	@ chacha20.ae:23: c = c + d
+	adds	r2, r2, r3
+	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	eors	r1, r2
 	movs	r0, #25
-	rors	r7, r0
-	mov	r0, r12
+	rors	r1, r0
+	ldr	r0, [sp, #12]
 	str	r1, [r0]
-	str	r7, [r5]
-	str	r3, [r4]
-	str	r6, [r2]
-	pop	{r4, r5, r6, r7, pc}
+	ldr	r0, [sp, #16]
+	str	r2, [r0]
+	ldr	r0, [sp, #20]
+	str	r3, [r0]
+	pop	{r4, pc}
 	.ltorg
 	.size chacha20_quarter_round, .-chacha20_quarter_round
 
 
 @ --- chacha20_block: chacha20.block
 @     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 736 bytes of code and literals
+@     estimated 734 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -283,7 +277,6 @@ chacha20_block:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #16]
 	movs	r3, #25
 	rors	r1, r3
 	str	r1, [sp, #16]
@@ -493,7 +486,7 @@ chacha20_block:
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
 @     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1132 bytes of code and literals
+@     estimated 1130 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -815,7 +808,6 @@ chacha20_xor_stream:
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r1, r3
-	str	r1, [sp, #16]
 	movs	r3, #25
 	rors	r1, r3
 	str	r1, [sp, #16]

@@ -120,7 +120,7 @@ ctr_key_setup:
 
 @ --- ctr_encrypt_with: ctr.encrypt_with
 @     frame 44 bytes (1 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 84 bytes of code and literals
+@     estimated 78 bytes of code and literals
 	.section .text.ctr_encrypt_with,"ax",%progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, %function
@@ -129,46 +129,43 @@ ctr_key_setup:
 ctr_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #44
-	mov	r5, r0
-	ldr	r4, [sp, #68]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #8]
-	ldr	r6, [sp, #76]
+	mov	r5, r1
+	ldr	r2, [sp, #68]
+	ldr	r1, [sp, #72]
+	str	r1, [sp, #8]
+	ldr	r4, [sp, #76]
 	ldr	r3, [sp, #80]
 	@ ctr.ae:38: xor_stream(ks, load_be(nonce, 0, 16), msg, ct)
-	mov	r0, r1
 	movs	r1, #3
-	tst	r0, r1
+	tst	r5, r1
 	beq	.Lctr_encrypt_with_words2
 .Lctr_encrypt_with_bytes1:
 	add	r7, sp, #12
-	movs	r2, #16
+	movs	r6, #16
 .Lctr_encrypt_with_cpy4:
-	subs	r2, #1
+	subs	r6, #1
 	bcc	.Lctr_encrypt_with_cpyd3
-	ldrb	r1, [r0, r2]
-	strb	r1, [r7, r2]
+	ldrb	r1, [r5, r6]
+	strb	r1, [r7, r6]
 	b	.Lctr_encrypt_with_cpy4
 .Lctr_encrypt_with_cpyd3:
-	mov	r0, r7
+	mov	r5, r7
 .Lctr_encrypt_with_words2:
-	ldr	r1, [r0, #12]
-	rev	r7, r1
-	ldr	r1, [r0, #8]
-	rev	r2, r1
-	ldr	r1, [r0, #4]
+	ldr	r1, [r5, #12]
 	rev	r1, r1
-	ldr	r0, [r0]
-	rev	r0, r0
-	str	r7, [sp, #28]
-	str	r2, [sp, #32]
+	str	r1, [sp, #28]
+	ldr	r1, [r5, #8]
+	rev	r1, r1
+	str	r1, [sp, #32]
+	ldr	r1, [r5, #4]
+	rev	r1, r1
 	str	r1, [sp, #36]
-	str	r0, [sp, #40]
-	add	r1, sp, #28
-	str	r6, [sp]
+	ldr	r1, [r5]
+	rev	r1, r1
+	str	r1, [sp, #40]
+	str	r4, [sp]
 	str	r3, [sp, #4]
-	mov	r0, r5
-	mov	r2, r4
+	add	r1, sp, #28
 	ldr	r3, [sp, #8]
 	bl	ctr_xor_stream
 	add	sp, #44
@@ -179,7 +176,7 @@ ctr_encrypt_with:
 
 @ --- ctr_decrypt_with: ctr.decrypt_with
 @     frame 48 bytes (2 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 94 bytes of code and literals
+@     estimated 88 bytes of code and literals
 	.section .text.ctr_decrypt_with,"ax",%progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, %function
@@ -188,18 +185,17 @@ ctr_encrypt_with:
 ctr_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #48
-	mov	r4, r0
-	ldr	r3, [sp, #72]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #8]
-	ldr	r5, [sp, #88]
-	ldr	r2, [sp, #92]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #12]
+	mov	r5, r1
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
+	str	r1, [sp, #8]
+	ldr	r4, [sp, #88]
+	ldr	r3, [sp, #92]
+	ldr	r1, [sp, #96]
+	str	r1, [sp, #12]
 	@ ctr.ae:42: xor_stream(ks, load_be(nonce, 0, 16), ct, msg)
-	mov	r0, r1
 	movs	r1, #3
-	tst	r0, r1
+	tst	r5, r1
 	beq	.Lctr_decrypt_with_words2
 .Lctr_decrypt_with_bytes1:
 	add	r7, sp, #16
@@ -207,29 +203,27 @@ ctr_decrypt_with:
 .Lctr_decrypt_with_cpy4:
 	subs	r6, #1
 	bcc	.Lctr_decrypt_with_cpyd3
-	ldrb	r1, [r0, r6]
+	ldrb	r1, [r5, r6]
 	strb	r1, [r7, r6]
 	b	.Lctr_decrypt_with_cpy4
 .Lctr_decrypt_with_cpyd3:
-	mov	r0, r7
+	mov	r5, r7
 .Lctr_decrypt_with_words2:
-	ldr	r1, [r0, #12]
-	rev	r7, r1
-	ldr	r1, [r0, #8]
-	rev	r6, r1
-	ldr	r1, [r0, #4]
+	ldr	r1, [r5, #12]
 	rev	r1, r1
-	ldr	r0, [r0]
-	rev	r0, r0
-	str	r7, [sp, #32]
-	str	r6, [sp, #36]
+	str	r1, [sp, #32]
+	ldr	r1, [r5, #8]
+	rev	r1, r1
+	str	r1, [sp, #36]
+	ldr	r1, [r5, #4]
+	rev	r1, r1
 	str	r1, [sp, #40]
-	str	r0, [sp, #44]
+	ldr	r1, [r5]
+	rev	r1, r1
+	str	r1, [sp, #44]
+	str	r4, [sp]
+	str	r3, [sp, #4]
 	add	r1, sp, #32
-	str	r5, [sp]
-	str	r2, [sp, #4]
-	mov	r0, r4
-	mov	r2, r3
 	ldr	r3, [sp, #8]
 	bl	ctr_xor_stream
 	@ ctr.ae:43: return 1
@@ -243,8 +237,8 @@ ctr_decrypt_with:
 
 
 @ --- ctr_xor_stream: ctr.xor_stream
-@     frame 92 bytes (26 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 792 bytes of code and literals
+@     frame 92 bytes (24 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 788 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -279,7 +273,7 @@ ctr_xor_stream:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #28]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
 	b	.Lctr_xor_stream_done2
@@ -299,17 +293,17 @@ ctr_xor_stream:
 	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop1:
 	@ ctr.ae:26: off = i * 16
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #28]
 	lsls	r0, r1, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
 	ldr	r1, [sp, #48]
 	subs	r0, r1, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes3
 	movs	r0, #3
@@ -322,7 +316,7 @@ ctr_xor_stream:
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #24]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt6
 	movs	r2, #16
@@ -338,19 +332,19 @@ ctr_xor_stream:
 .Lctr_xor_stream_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #16]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #40]
 	movs	r5, #0
 	ldr	r0, [sp, #64]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #28]
 	adds	r1, r0, r1
 	ldr	r2, [sp, #60]
 	adcs	r2, r5
@@ -497,61 +491,35 @@ ctr_xor_stream:
 	bcc	.Lctr_xor_stream_loop8
 .Lctr_xor_stream_done9:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r1, r5, #24
+	lsrs	r1, r2, #24
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsrs	r0, r5, #16
 	uxtb	r6, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r4, #8
 	uxtb	r6, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	uxtb	r6, r2
+	uxtb	r6, r3
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r6]
 	orrs	r1, r0
-	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r6, #160
+	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r6, #172
 	ldr	r0, [sp, #12]
-	ldr	r6, [r0, r6]
-	mov	r0, r1
-	eors	r0, r6
-	str	r0, [sp]
-	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r1, r4, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
-	lsls	r1, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #8
-	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r6, r5
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
-	orrs	r1, r0
-	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r6, #164
-	ldr	r0, [sp, #12]
-	ldr	r6, [r0, r6]
-	mov	r0, r1
-	eors	r0, r6
-	mov	r11, r0
+	ldr	r0, [r0, r6]
+	eors	r1, r0
+	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r0, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #20]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r3, #24
 	ldr	r0, [sp, #8]
@@ -578,70 +546,97 @@ ctr_xor_stream:
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, r6]
 	eors	r1, r0
+	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r0, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #16]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r2, r2, #24
+	lsrs	r1, r4, #24
 	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r2]
-	lsls	r2, r0, #24
-	lsrs	r0, r5, #16
-	uxtb	r5, r0
+	ldrb	r0, [r0, r1]
+	lsls	r6, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r1, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r1]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r2, #8
+	uxtb	r1, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r1]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r1, r5
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r1]
+	orrs	r6, r0
+	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r1, #164
+	ldr	r0, [sp, #12]
+	ldr	r0, [r0, r1]
+	eors	r6, r0
+	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	ldr	r1, [sp, #36]
+	eors	r1, r6
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r5, r5, #24
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r5]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	lsls	r5, r0, #24
+	lsrs	r0, r4, #16
 	uxtb	r4, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r4]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r3, r3
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	lsrs	r0, r3, #8
+	uxtb	r3, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r3]
-	orrs	r2, r0
-	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r3, #172
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	uxtb	r2, r2
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r2]
+	orrs	r5, r0
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r2, #160
 	ldr	r0, [sp, #12]
-	ldr	r0, [r0, r3]
-	eors	r2, r0
+	ldr	r0, [r0, r2]
+	eors	r5, r0
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r6, [sp, #40]
-	eors	r6, r2
-	ldr	r2, [sp, #36]
-	eors	r2, r1
-	ldr	r3, [sp, #32]
-	mov	r0, r11
-	eors	r3, r0
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp]
-	eors	r1, r0
+	ldr	r0, [sp, #40]
+	eors	r0, r5
 	@ ctr.ae:28: store_be(dst, off, x, n - off)
-	rev	r5, r1
-	rev	r4, r3
-	rev	r3, r2
-	rev	r2, r6
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #24]
-	adds	r1, r1, r0
+	rev	r2, r0
+	rev	r3, r1
 	ldr	r0, [sp, #16]
+	rev	r4, r0
+	ldr	r0, [sp, #20]
+	rev	r5, r0
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #32]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #24]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes10
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lctr_xor_stream_bytes10
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	str	r2, [r1]
+	str	r3, [r1, #4]
+	str	r4, [r1, #8]
+	str	r5, [r1, #12]
 	b	.Lctr_xor_stream_stored11
 	.ltorg
 .Lctr_xor_stream_bytes10:
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r3, [sp, #84]
-	str	r2, [sp, #88]
+	str	r2, [sp, #76]
+	str	r3, [sp, #80]
+	str	r4, [sp, #84]
+	str	r5, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #24]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt12
 	movs	r2, #16
@@ -653,9 +648,9 @@ ctr_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lctr_xor_stream_cpy13
 .Lctr_xor_stream_stored11:
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #28]
 	adds	r1, #1
-	str	r1, [sp, #20]
+	str	r1, [sp, #28]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2

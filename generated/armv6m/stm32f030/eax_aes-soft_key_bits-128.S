@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 60 bytes (6 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 452 bytes of code and literals
+@     frame 52 bytes (3 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 442 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -20,7 +20,7 @@ eax_key_setup:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #60
+	sub	sp, #52
 	mov	r1, r2
 	mov	r8, r1
 	mov	r4, r3
@@ -29,7 +29,7 @@ eax_key_setup:
 	tst	r0, r1
 	beq	.Leax_key_setup_words2
 .Leax_key_setup_bytes1:
-	add	r3, sp, #12
+	add	r3, sp, #4
 	movs	r2, #16
 .Leax_key_setup_cpy4:
 	subs	r2, #1
@@ -123,31 +123,31 @@ eax_key_setup:
 .Leax_key_setup_done6:
 	@ cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	add	r1, sp, #28
-	add	r2, sp, #44
+	add	r1, sp, #20
+	add	r2, sp, #36
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #44]
-	ldr	r6, [sp, #48]
-	ldr	r5, [sp, #52]
-	ldr	r3, [sp, #56]
+	ldr	r0, [sp, #36]
+	ldr	r6, [sp, #40]
+	ldr	r5, [sp, #44]
+	ldr	r3, [sp, #48]
 	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r2, r0, #1
-	lsls	r1, r6, #1
+	lsls	r1, r0, #1
+	lsls	r2, r6, #1
 	lsrs	r0, r0, #31
-	mov	r7, r1
+	mov	r7, r2
 	orrs	r7, r0
-	lsls	r1, r5, #1
+	lsls	r2, r5, #1
 	lsrs	r0, r6, #31
-	mov	r6, r1
+	mov	r6, r2
 	orrs	r6, r0
-	lsls	r1, r3, #1
+	lsls	r2, r3, #1
 	lsrs	r0, r5, #31
-	mov	r5, r1
+	mov	r5, r2
 	orrs	r5, r0
 	lsrs	r0, r3, #31
 	movs	r3, #1
@@ -156,60 +156,56 @@ eax_key_setup:
 	movs	r0, #0
 	adcs	r0, r0
 	eors	r0, r3
-	rsbs	r1, r0, #0
-	movs	r0, #135
-	ands	r1, r0
-	eors	r2, r1
-	lsls	r0, r2, #1
-	str	r0, [sp, #8]
-	lsls	r0, r7, #1
-	lsrs	r1, r2, #31
-	orrs	r0, r1
-	str	r0, [sp, #4]
-	lsls	r0, r6, #1
-	lsrs	r1, r7, #31
-	orrs	r0, r1
-	str	r0, [sp]
-	lsls	r1, r5, #1
-	lsrs	r0, r6, #31
-	orrs	r1, r0
-	lsrs	r0, r5, #31
-	eors	r0, r3
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	rsbs	r3, r0, #0
-	movs	r0, #135
-	ands	r3, r0
-	ldr	r0, [sp, #8]
-	eors	r0, r3
+	rsbs	r0, r0, #0
+	movs	r2, #135
+	ands	r0, r2
+	eors	r1, r0
 	@ eax.ae:36: o[at_k1] = k1
-	str	r2, [r4]
+	str	r1, [r4]
 	str	r7, [r4, #4]
 	str	r6, [r4, #8]
 	str	r5, [r4, #12]
+	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
+	lsls	r0, r1, #1
+	str	r0, [sp]
+	lsls	r0, r7, #1
+	lsrs	r1, r1, #31
+	orrs	r0, r1
+	lsls	r1, r6, #1
+	lsrs	r7, r7, #31
+	orrs	r1, r7
+	lsls	r7, r5, #1
+	lsrs	r6, r6, #31
+	orrs	r7, r6
+	lsrs	r5, r5, #31
+	eors	r5, r3
+	subs	r5, r5, #1
+	movs	r5, #0
+	adcs	r5, r5
+	eors	r5, r3
+	rsbs	r3, r5, #0
+	ands	r3, r2
+	ldr	r2, [sp]
+	eors	r2, r3
 	@ eax.ae:37: o[at_k2] = k2
-	str	r0, [r4, #16]
-	ldr	r0, [sp, #4]
+	str	r2, [r4, #16]
 	str	r0, [r4, #20]
-	ldr	r0, [sp]
-	str	r0, [r4, #24]
-	str	r1, [r4, #28]
+	str	r1, [r4, #24]
+	str	r7, [r4, #28]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #0
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	add	r1, sp, #28
-	add	r2, sp, #44
+	add	r1, sp, #20
+	add	r2, sp, #36
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #56]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #32]
 	str	r2, [r4, #36]
@@ -217,19 +213,19 @@ eax_key_setup:
 	str	r0, [r4, #44]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #1
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	movs	r0, #0
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	add	r1, sp, #28
-	add	r2, sp, #44
+	add	r1, sp, #20
+	add	r2, sp, #36
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #56]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #48]
 	str	r2, [r4, #52]
@@ -237,25 +233,25 @@ eax_key_setup:
 	str	r0, [r4, #60]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #2
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	movs	r0, #0
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	add	r1, sp, #28
-	add	r2, sp, #44
+	add	r1, sp, #20
+	add	r2, sp, #36
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #56]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #64]
 	str	r2, [r4, #68]
 	str	r1, [r4, #72]
 	str	r0, [r4, #76]
-	add	sp, #60
+	add	sp, #52
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -266,8 +262,8 @@ eax_key_setup:
 
 
 @ --- eax_encrypt_with: eax.encrypt_with
-@     frame 124 bytes (22 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 478 bytes of code and literals
+@     frame 124 bytes (24 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 486 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -281,34 +277,37 @@ eax_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #124
+	@ eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
+	str	r3, [sp]
+	add	r3, sp, #76
+	str	r3, [sp, #4]
 	str	r0, [sp, #8]
 	mov	r0, r1
 	str	r0, [sp, #44]
-	mov	r6, r2
-	mov	r1, r3
-	ldr	r5, [sp, #160]
-	ldr	r4, [sp, #164]
+	mov	r3, r2
+	ldr	r4, [sp, #160]
+	ldr	r5, [sp, #164]
 	ldr	r0, [sp, #168]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #36]
+	ldr	r1, [sp, #176]
+	str	r1, [sp, #36]
 	ldr	r0, [sp, #180]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #184]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #188]
 	str	r0, [sp, #48]
-	@ eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
 	movs	r2, #0
-	add	r0, sp, #76
-	str	r1, [sp]
-	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #44]
-	mov	r3, r6
 	bl	eax_omac
+	@ eax.ae:51: h = omac(ks, o, 1 as u8, ad)
+	str	r5, [sp]
+	add	r0, sp, #76
+	str	r0, [sp, #4]
+	@ eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #80]
@@ -319,41 +318,53 @@ eax_encrypt_with:
 	str	r0, [sp, #16]
 	@ eax.ae:51: h = omac(ks, o, 1 as u8, ad)
 	movs	r2, #1
-	add	r0, sp, #76
-	str	r4, [sp]
-	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #44]
-	mov	r3, r5
+	mov	r3, r4
 	bl	eax_omac
 	ldr	r0, [sp, #76]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #84]
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #80]
 	str	r0, [sp, #64]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #52]
 	@ eax.ae:17: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #32]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #12]
-	movs	r5, #0
-	cmp	r5, r0
+	movs	r4, #0
+	cmp	r4, r0
 	bcs	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
 	@ eax.ae:18: off = i * 16
-	lsls	r6, r5, #4
+	lsls	r0, r4, #4
+	mov	r9, r0
 	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r0, [sp, #32]
-	subs	r4, r0, r6
-	ldr	r0, [sp, #40]
-	adds	r1, r0, r6
-	movs	r0, #3
-	cmp	r4, #16
+	movs	r5, #0
+	ldr	r0, [sp, #28]
+	adds	r0, r0, r4
+	mov	r11, r0
+	ldr	r3, [sp, #24]
+	adcs	r3, r5
+	ldr	r2, [sp, #20]
+	adcs	r2, r5
+	ldr	r1, [sp, #16]
+	adcs	r1, r5
+	ldr	r5, [sp, #32]
+	mov	r0, r9
+	subs	r0, r5, r0
+	mov	r8, r0
+	ldr	r5, [sp, #40]
+	mov	r0, r9
+	adds	r5, r5, r0
+	movs	r6, #3
+	mov	r0, r8
+	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes3
-	tst	r1, r0
+	tst	r5, r6
 	beq	.Leax_encrypt_with_words4
 .Leax_encrypt_with_bytes3:
 	movs	r0, #0
@@ -361,142 +372,149 @@ eax_encrypt_with:
 	str	r0, [sp, #112]
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
-	add	r3, sp, #108
-	mov	r2, r4
-	cmp	r2, #16
+	add	r0, sp, #108
+	mov	r10, r0
+	mov	r7, r8
+	cmp	r7, #16
 	bcc	.Leax_encrypt_with_cnt6
-	movs	r2, #16
+	movs	r7, #16
 .Leax_encrypt_with_cnt6:
 .Leax_encrypt_with_cpy7:
-	subs	r2, #1
+	subs	r7, #1
 	bcc	.Leax_encrypt_with_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r6, [r5, r7]
+	mov	r0, r10
+	strb	r6, [r0, r7]
 	b	.Leax_encrypt_with_cpy7
 .Leax_encrypt_with_cpyd5:
-	mov	r1, r3
+	mov	r5, r10
 .Leax_encrypt_with_words4:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	mov	r8, r0
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	mov	r9, r0
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	mov	r10, r0
-	ldr	r0, [r1]
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	mov	r0, r11
+	str	r0, [sp, #76]
+	str	r3, [sp, #80]
+	str	r2, [sp, #84]
+	str	r1, [sp, #88]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r0, [r5, #12]
 	rev	r0, r0
 	mov	r11, r0
-	movs	r3, #0
-	ldr	r0, [sp, #28]
-	adds	r7, r0, r5
-	ldr	r2, [sp, #24]
-	adcs	r2, r3
-	ldr	r1, [sp, #20]
-	adcs	r1, r3
-	ldr	r0, [sp, #16]
-	adcs	r0, r3
+	ldr	r0, [r5, #8]
+	rev	r0, r0
+	mov	r10, r0
+	ldr	r0, [r5, #4]
+	rev	r6, r0
+	ldr	r0, [r5]
+	rev	r5, r0
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
-	str	r7, [sp, #76]
-	str	r2, [sp, #80]
-	str	r1, [sp, #84]
-	str	r0, [sp, #88]
 	add	r1, sp, #76
 	add	r2, sp, #92
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r2, [sp, #92]
-	ldr	r3, [sp, #96]
-	ldr	r0, [sp, #100]
-	ldr	r7, [sp, #104]
+	ldr	r0, [sp, #92]
 	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r1, r8
-	eors	r1, r2
-	mov	r2, r9
-	eors	r2, r3
-	mov	r3, r10
+	mov	r1, r11
+	eors	r1, r0
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #96]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r2, r10
+	eors	r2, r0
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #100]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r3, r6
 	eors	r3, r0
-	mov	r0, r11
-	eors	r0, r7
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	ldr	r6, [sp, #104]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r0, r5
+	eors	r0, r6
 	@ eax.ae:20: store_be(dst, off, x, n - off)
-	rev	r7, r0
-	rev	r3, r3
-	rev	r2, r2
-	rev	r1, r1
-	ldr	r0, [sp, #36]
-	adds	r6, r0, r6
-	movs	r0, #3
-	cmp	r4, #16
+	rev	r6, r0
+	rev	r5, r3
+	rev	r3, r2
+	rev	r2, r1
+	ldr	r1, [sp, #36]
+	mov	r0, r9
+	adds	r1, r1, r0
+	movs	r7, #3
+	mov	r0, r8
+	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes8
-	tst	r6, r0
+	tst	r1, r7
 	bne	.Leax_encrypt_with_bytes8
-	str	r7, [r6]
-	str	r3, [r6, #4]
-	str	r2, [r6, #8]
-	str	r1, [r6, #12]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
-	str	r7, [sp, #108]
-	str	r3, [sp, #112]
-	str	r2, [sp, #116]
-	str	r1, [sp, #120]
-	add	r2, sp, #108
-	mov	r1, r4
-	cmp	r1, #16
+	str	r6, [sp, #108]
+	str	r5, [sp, #112]
+	str	r3, [sp, #116]
+	str	r2, [sp, #120]
+	add	r3, sp, #108
+	mov	r2, r8
+	cmp	r2, #16
 	bcc	.Leax_encrypt_with_cnt10
-	movs	r1, #16
+	movs	r2, #16
 .Leax_encrypt_with_cnt10:
 .Leax_encrypt_with_cpy11:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Leax_encrypt_with_stored9
-	ldrb	r0, [r2, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
-	adds	r5, #1
+	adds	r4, #1
 	ldr	r0, [sp, #12]
-	cmp	r5, r0
+	cmp	r4, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	@ eax.ae:53: c = omac(ks, o, 2 as u8, ct)
-	movs	r2, #2
-	add	r1, sp, #76
 	ldr	r0, [sp, #68]
 	str	r0, [sp]
-	str	r1, [sp, #4]
+	add	r0, sp, #76
+	str	r0, [sp, #4]
+	movs	r2, #2
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #44]
 	ldr	r3, [sp, #36]
 	bl	eax_omac
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #8]
-	ldr	r6, [sp, #80]
-	ldr	r5, [sp, #84]
-	ldr	r4, [sp, #88]
 	@ eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #52]
-	eors	r7, r0
-	ldr	r3, [sp, #24]
-	ldr	r0, [sp, #56]
-	eors	r3, r0
-	ldr	r2, [sp, #20]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #60]
-	eors	r2, r0
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #64]
 	eors	r1, r0
-	ldr	r0, [sp, #8]
-	eors	r7, r0
-	mov	r0, r3
-	eors	r0, r6
-	eors	r2, r5
-	eors	r1, r4
-	rev	r5, r1
-	rev	r4, r2
-	rev	r6, r0
-	rev	r2, r7
+	@ eax.ae:53: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #76]
+	@ eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
+	eors	r1, r0
+	ldr	r3, [sp, #24]
+	ldr	r0, [sp, #64]
+	eors	r3, r0
+	@ eax.ae:53: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #80]
+	@ eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
+	eors	r3, r0
+	ldr	r4, [sp, #20]
+	ldr	r0, [sp, #56]
+	eors	r4, r0
+	@ eax.ae:53: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #84]
+	@ eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
+	eors	r4, r0
+	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	@ eax.ae:53: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #88]
+	@ eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
+	eors	r2, r0
+	rev	r6, r2
+	rev	r5, r4
+	rev	r4, r3
+	rev	r2, r1
 	ldr	r3, [sp, #72]
 	movs	r1, #3
 	ldr	r0, [sp, #48]
@@ -504,15 +522,15 @@ eax_encrypt_with:
 	bcc	.Leax_encrypt_with_bytes12
 	tst	r3, r1
 	bne	.Leax_encrypt_with_bytes12
-	str	r5, [r3]
-	str	r4, [r3, #4]
-	str	r6, [r3, #8]
+	str	r6, [r3]
+	str	r5, [r3, #4]
+	str	r4, [r3, #8]
 	str	r2, [r3, #12]
 	b	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
-	str	r5, [sp, #108]
-	str	r4, [sp, #112]
-	str	r6, [sp, #116]
+	str	r6, [sp, #108]
+	str	r5, [sp, #112]
+	str	r4, [sp, #116]
 	str	r2, [sp, #120]
 	add	r2, sp, #108
 	ldr	r1, [sp, #48]
@@ -539,8 +557,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 140 bytes (31 spill slots, 21 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 642 bytes of code and literals
+@     frame 120 bytes (27 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 624 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -553,204 +571,243 @@ eax_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #140
-	str	r0, [sp, #8]
-	mov	r4, r1
-	mov	r7, r2
-	mov	r1, r3
-	ldr	r6, [sp, #176]
-	ldr	r5, [sp, #180]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #88]
+	sub	sp, #120
 	@ eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
+	str	r3, [sp]
+	add	r3, sp, #72
+	str	r3, [sp, #4]
+	str	r0, [sp, #8]
+	mov	r7, r1
+	mov	r3, r2
+	ldr	r4, [sp, #156]
+	ldr	r5, [sp, #160]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #44]
+	ldr	r1, [sp, #180]
+	str	r1, [sp, #40]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #68]
 	movs	r2, #0
-	add	r0, sp, #92
-	str	r1, [sp]
-	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
-	mov	r1, r4
-	mov	r3, r7
+	mov	r1, r7
 	bl	eax_omac
-	ldr	r0, [sp, #92]
+	@ eax.ae:60: h = omac(ks, o, 1 as u8, ad)
+	str	r5, [sp]
+	add	r0, sp, #72
+	str	r0, [sp, #4]
+	@ eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #76]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #80]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #84]
 	str	r0, [sp, #20]
 	@ eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	movs	r2, #1
-	add	r0, sp, #92
-	str	r5, [sp]
-	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
-	mov	r1, r4
-	mov	r3, r6
+	mov	r1, r7
+	mov	r3, r4
 	bl	eax_omac
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #80]
+	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
+	add	r0, sp, #72
+	str	r0, [sp, #4]
+	ldr	r5, [sp, #12]
+	str	r5, [sp]
+	@ eax.ae:60: h = omac(ks, o, 1 as u8, ad)
+	ldr	r6, [sp, #72]
+	ldr	r5, [sp, #76]
+	ldr	r4, [sp, #80]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #16]
 	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	movs	r2, #2
-	add	r1, sp, #92
-	ldr	r0, [sp, #12]
-	str	r0, [sp]
-	str	r1, [sp, #4]
 	ldr	r0, [sp, #8]
-	mov	r1, r4
+	mov	r1, r7
 	ldr	r3, [sp, #36]
 	bl	eax_omac
-	ldr	r0, [sp, #92]
+	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	ldr	r0, [sp, #32]
+	eors	r0, r6
+	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
+	ldr	r1, [sp, #72]
+	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	eors	r0, r1
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #84]
+	ldr	r0, [sp, #28]
+	eors	r0, r5
+	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
+	ldr	r1, [sp, #76]
+	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	eors	r0, r1
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #24]
+	eors	r0, r4
+	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
+	ldr	r1, [sp, #80]
+	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	eors	r0, r1
+	str	r0, [sp, #52]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
+	ldr	r2, [sp, #84]
+	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	mov	r0, r1
+	eors	r0, r2
+	str	r0, [sp, #48]
 	@ eax.ae:17: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #12]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #16]
-	movs	r5, #0
-	cmp	r5, r0
+	movs	r4, #0
+	cmp	r4, r0
 	bcs	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
 	@ eax.ae:18: off = i * 16
-	lsls	r6, r5, #4
+	lsls	r0, r4, #4
+	mov	r9, r0
 	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r0, [sp, #12]
-	subs	r4, r0, r6
-	ldr	r0, [sp, #36]
-	adds	r1, r0, r6
-	movs	r0, #3
-	cmp	r4, #16
+	movs	r5, #0
+	ldr	r0, [sp, #32]
+	adds	r0, r0, r4
+	mov	r11, r0
+	ldr	r3, [sp, #28]
+	adcs	r3, r5
+	ldr	r2, [sp, #24]
+	adcs	r2, r5
+	ldr	r1, [sp, #20]
+	adcs	r1, r5
+	ldr	r5, [sp, #12]
+	mov	r0, r9
+	subs	r0, r5, r0
+	mov	r8, r0
+	ldr	r5, [sp, #36]
+	mov	r0, r9
+	adds	r5, r5, r0
+	movs	r6, #3
+	mov	r0, r8
+	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes3
-	tst	r1, r0
+	tst	r5, r6
 	beq	.Leax_decrypt_with_words4
 .Leax_decrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	add	r3, sp, #124
-	mov	r2, r4
-	cmp	r2, #16
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
+	str	r0, [sp, #116]
+	add	r0, sp, #104
+	mov	r10, r0
+	mov	r7, r8
+	cmp	r7, #16
 	bcc	.Leax_decrypt_with_cnt6
-	movs	r2, #16
+	movs	r7, #16
 .Leax_decrypt_with_cnt6:
 .Leax_decrypt_with_cpy7:
-	subs	r2, #1
+	subs	r7, #1
 	bcc	.Leax_decrypt_with_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r6, [r5, r7]
+	mov	r0, r10
+	strb	r6, [r0, r7]
 	b	.Leax_decrypt_with_cpy7
 .Leax_decrypt_with_cpyd5:
-	mov	r1, r3
+	mov	r5, r10
 .Leax_decrypt_with_words4:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	mov	r8, r0
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	mov	r9, r0
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	mov	r10, r0
-	ldr	r0, [r1]
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	mov	r0, r11
+	str	r0, [sp, #72]
+	str	r3, [sp, #76]
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r0, [r5, #12]
 	rev	r0, r0
 	mov	r11, r0
-	movs	r3, #0
-	ldr	r0, [sp, #32]
-	adds	r7, r0, r5
-	ldr	r2, [sp, #28]
-	adcs	r2, r3
-	ldr	r1, [sp, #24]
-	adcs	r1, r3
-	ldr	r0, [sp, #20]
-	adcs	r0, r3
+	ldr	r0, [r5, #8]
+	rev	r0, r0
+	mov	r10, r0
+	ldr	r0, [r5, #4]
+	rev	r6, r0
+	ldr	r0, [r5]
+	rev	r5, r0
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
-	str	r7, [sp, #92]
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
-	str	r0, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	add	r1, sp, #72
+	add	r2, sp, #88
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r2, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #116]
-	ldr	r7, [sp, #120]
+	ldr	r0, [sp, #88]
 	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r1, r8
-	eors	r1, r2
-	mov	r2, r9
-	eors	r2, r3
-	mov	r3, r10
+	mov	r1, r11
+	eors	r1, r0
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #92]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r2, r10
+	eors	r2, r0
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #96]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r3, r6
 	eors	r3, r0
-	mov	r0, r11
-	eors	r0, r7
+	@ cmac.ae:24: return E.encrypt_block(ks, b)
+	ldr	r6, [sp, #100]
+	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	mov	r0, r5
+	eors	r0, r6
 	@ eax.ae:20: store_be(dst, off, x, n - off)
-	rev	r7, r0
-	rev	r3, r3
-	rev	r2, r2
-	rev	r1, r1
-	ldr	r0, [sp, #40]
-	adds	r6, r0, r6
-	movs	r0, #3
-	cmp	r4, #16
+	rev	r6, r0
+	rev	r5, r3
+	rev	r3, r2
+	rev	r2, r1
+	ldr	r1, [sp, #40]
+	mov	r0, r9
+	adds	r1, r1, r0
+	movs	r7, #3
+	mov	r0, r8
+	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes8
-	tst	r6, r0
+	tst	r1, r7
 	bne	.Leax_decrypt_with_bytes8
-	str	r7, [r6]
-	str	r3, [r6, #4]
-	str	r2, [r6, #8]
-	str	r1, [r6, #12]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
-	str	r7, [sp, #124]
-	str	r3, [sp, #128]
-	str	r2, [sp, #132]
-	str	r1, [sp, #136]
-	add	r2, sp, #124
-	mov	r1, r4
-	cmp	r1, #16
+	str	r6, [sp, #104]
+	str	r5, [sp, #108]
+	str	r3, [sp, #112]
+	str	r2, [sp, #116]
+	add	r3, sp, #104
+	mov	r2, r8
+	cmp	r2, #16
 	bcc	.Leax_decrypt_with_cnt10
-	movs	r1, #16
+	movs	r2, #16
 .Leax_decrypt_with_cnt10:
 .Leax_decrypt_with_cpy11:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Leax_decrypt_with_stored9
-	ldrb	r0, [r2, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
-	adds	r5, #1
+	adds	r4, #1
 	ldr	r0, [sp, #16]
-	cmp	r5, r0
+	cmp	r4, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
 	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #64]
 	movs	r2, #3
 	ldr	r0, [sp, #44]
 	cmp	r0, #16
@@ -759,11 +816,11 @@ eax_decrypt_with:
 	beq	.Leax_decrypt_with_words13
 .Leax_decrypt_with_bytes12:
 	movs	r0, #0
-	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	add	r3, sp, #124
+	str	r0, [sp, #104]
+	str	r0, [sp, #108]
+	str	r0, [sp, #112]
+	str	r0, [sp, #116]
+	add	r3, sp, #104
 	ldr	r2, [sp, #44]
 	cmp	r2, #16
 	bcc	.Leax_decrypt_with_cnt15
@@ -780,42 +837,15 @@ eax_decrypt_with:
 .Leax_decrypt_with_words13:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #16]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #12]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #8]
 	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #36]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	ldr	r4, [sp, #28]
-	ldr	r0, [sp, #64]
-	eors	r4, r0
-	ldr	r3, [sp, #24]
-	ldr	r0, [sp, #72]
-	eors	r3, r0
-	ldr	r2, [sp, #20]
-	ldr	r0, [sp, #80]
-	eors	r2, r0
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	str	r1, [sp, #16]
-	mov	r1, r4
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	str	r1, [sp, #12]
-	mov	r1, r3
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	str	r1, [sp, #8]
-	mov	r5, r2
-	ldr	r0, [sp, #84]
-	eors	r5, r0
+	rev	r5, r0
 	ldr	r0, [sp, #44]
 	lsls	r7, r0, #3
 	movs	r6, #0
@@ -835,9 +865,9 @@ eax_decrypt_with:
 	subs	r7, #32
 	b	.Leax_decrypt_with_shl19
 .Leax_decrypt_with_shf18:
+	lsrs	r4, r7
 	movs	r1, #32
 	subs	r1, r1, r7
-	lsrs	r4, r7
 	mov	r0, r6
 	lsls	r0, r1
 	orrs	r4, r0
@@ -845,9 +875,9 @@ eax_decrypt_with:
 	mov	r0, r3
 	lsls	r0, r1
 	orrs	r6, r0
-	lsrs	r3, r7
 	mov	r0, r2
 	lsls	r0, r1
+	lsrs	r3, r7
 	orrs	r3, r0
 	lsrs	r2, r7
 	b	.Leax_decrypt_with_she20
@@ -861,21 +891,21 @@ eax_decrypt_with:
 	mvns	r0, r6
 	mvns	r4, r3
 	mvns	r3, r2
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #60]
 	ands	r2, r1
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #56]
 	ands	r1, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #52]
 	ands	r0, r4
-	mov	r4, r5
+	ldr	r4, [sp, #48]
 	ands	r4, r3
-	ldr	r3, [sp, #52]
+	ldr	r3, [sp, #16]
 	eors	r3, r2
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #12]
 	eors	r2, r1
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #8]
 	eors	r1, r0
-	ldr	r0, [sp, #36]
+	mov	r0, r5
 	eors	r0, r4
 	@ eax.ae:65: return difference == 0
 	orrs	r3, r2
@@ -886,9 +916,9 @@ eax_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #68]
 	strh	r1, [r0]
-	add	sp, #140
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1182,8 +1212,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 112 bytes (40 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 794 bytes of code and literals
+@     frame 116 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 762 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1196,138 +1226,140 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
-	str	r0, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp]
-	mov	r0, r3
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #148]
-	mov	r11, r0
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #20]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r0, [r1]
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #48]
-	ldr	r3, [r1, #20]
-	str	r3, [sp, #52]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #60]
-	mov	r0, r2
-	adds	r0, r0, #2
-	uxtb	r0, r0
-	lsls	r0, r0, #4
-	adds	r0, r1, r0
-	ldr	r3, [r0]
-	ldr	r7, [r0, #4]
-	ldr	r5, [r0, #8]
-	ldr	r2, [r0, #12]
+	sub	sp, #116
+	ldr	r4, [sp, #152]
+	mov	r11, r4
 	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	mov	r0, r11
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	mov	r1, r0
-	movs	r4, #1
-	eors	r1, r4
-	rsbs	r4, r1, #0
-	mov	r0, r3
-	ands	r0, r4
-	eors	r3, r0
-	mov	r6, r7
-	ands	r6, r4
-	mov	r0, r7
-	eors	r0, r6
-	mov	r8, r0
-	mov	r6, r5
-	ands	r6, r4
-	mov	r0, r5
-	eors	r0, r6
-	str	r0, [sp, #28]
-	mov	r5, r2
-	ands	r5, r4
-	mov	r0, r2
-	eors	r0, r5
-	str	r0, [sp, #24]
+	subs	r4, r4, #1
+	movs	r4, #0
+	adcs	r4, r4
+	movs	r5, #1
+	eors	r4, r5
+	str	r2, [sp]
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	adds	r2, r2, #2
+	uxtb	r2, r2
+	lsls	r5, r2, #4
+	mov	r2, r1
+	adds	r7, r2, r5
+	ldr	r1, [r7]
+	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
+	rsbs	r6, r4, #0
+	mov	r5, r1
+	ands	r5, r6
+	eors	r1, r5
+	str	r1, [sp, #32]
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r1, [r7, #4]
+	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
+	mov	r5, r1
+	ands	r5, r6
+	eors	r1, r5
+	mov	r8, r1
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r1, [r7, #8]
+	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
+	mov	r5, r1
+	ands	r5, r6
+	eors	r1, r5
+	str	r1, [sp, #28]
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r1, [r7, #12]
+	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
+	mov	r5, r1
+	ands	r5, r6
+	eors	r1, r5
+	str	r1, [sp, #24]
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r1, [r2]
+	str	r1, [sp, #36]
+	ldr	r1, [r2, #4]
+	str	r1, [sp, #40]
+	ldr	r1, [r2, #8]
+	str	r1, [sp, #44]
+	ldr	r1, [r2, #12]
+	str	r1, [sp, #48]
+	ldr	r1, [r2, #16]
+	str	r1, [sp, #52]
+	ldr	r1, [r2, #20]
+	str	r1, [sp, #56]
+	ldr	r1, [r2, #24]
+	str	r1, [sp, #64]
+	ldr	r1, [r2, #28]
+	str	r1, [sp, #60]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #20]
+	mov	r1, r3
+	str	r1, [sp, #8]
 	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	ldr	r4, [sp, #4]
-	movs	r2, #3
+	movs	r1, #3
 	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Leax_omac_bytes1
-	tst	r4, r2
+	tst	r3, r1
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r5, sp, #64
-	mov	r2, r11
-	cmp	r2, #16
+	str	r0, [sp, #80]
+	add	r2, sp, #68
+	mov	r1, r11
+	cmp	r1, #16
 	bcc	.Leax_omac_cnt4
-	movs	r2, #16
+	movs	r1, #16
 .Leax_omac_cnt4:
 .Leax_omac_cpy5:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Leax_omac_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r5, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Leax_omac_cpy5
 .Leax_omac_cpyd3:
-	mov	r4, r5
+	mov	r3, r2
 .Leax_omac_words2:
-	ldr	r0, [r4, #12]
+	ldr	r0, [r3, #12]
+	rev	r6, r0
+	ldr	r0, [r3, #8]
 	rev	r2, r0
-	ldr	r0, [r4, #8]
-	rev	r7, r0
-	ldr	r0, [r4, #4]
-	rev	r0, r0
-	ldr	r4, [r4]
-	rev	r5, r4
-	rsbs	r6, r1, #0
-	ldr	r1, [sp]
-	eors	r1, r2
-	ands	r1, r6
-	eors	r2, r1
-	mov	r4, r7
-	ands	r4, r6
-	mov	r1, r7
-	eors	r1, r4
-	mov	r4, r0
-	ands	r4, r6
-	eors	r0, r4
-	str	r0, [sp, #12]
-	mov	r4, r5
-	ands	r4, r6
-	mov	r0, r5
-	eors	r0, r4
+	ldr	r0, [r3, #4]
+	rev	r1, r0
+	ldr	r0, [r3]
+	rev	r5, r0
+	rsbs	r4, r4, #0
+	ldr	r3, [sp]
+	eors	r3, r6
+	ands	r3, r4
+	mov	r0, r6
+	eors	r0, r3
 	str	r0, [sp, #16]
+	mov	r0, r2
+	ands	r0, r4
+	eors	r2, r0
+	mov	r0, r1
+	ands	r0, r4
+	eors	r1, r0
+	mov	r3, r5
+	ands	r3, r4
+	mov	r0, r5
+	eors	r0, r3
+	str	r0, [sp, #12]
 	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
 	mov	r0, r11
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp]
 	movs	r4, #1
-	mov	r0, r3
+	ldr	r0, [sp, #32]
 	mov	r9, r0
 	ldr	r6, [sp, #28]
 	ldr	r5, [sp, #24]
-	mov	r7, r2
-	mov	r3, r1
-	ldr	r2, [sp, #12]
-	ldr	r1, [sp, #16]
+	ldr	r7, [sp, #16]
+	mov	r3, r2
+	mov	r2, r1
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp]
 	cmp	r4, r0
 	bcs	.Leax_omac_done7
@@ -1341,25 +1373,25 @@ eax_omac:
 	eors	r3, r2
 	mov	r2, r5
 	eors	r2, r1
-	str	r0, [sp, #80]
-	str	r7, [sp, #84]
-	str	r3, [sp, #88]
-	str	r2, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
-	ldr	r0, [sp, #8]
+	str	r0, [sp, #84]
+	str	r7, [sp, #88]
+	str	r3, [sp, #92]
+	str	r2, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
+	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #96]
-	ldr	r6, [sp, #100]
-	ldr	r5, [sp, #104]
-	ldr	r1, [sp, #108]
+	ldr	r0, [sp, #100]
+	ldr	r6, [sp, #104]
+	ldr	r5, [sp, #108]
+	ldr	r1, [sp, #112]
 	mov	r10, r1
 	@ cmac.ae:81: off = i * 16
 	lsls	r2, r4, #4
 	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
 	mov	r1, r11
 	subs	r3, r1, r2
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	movs	r2, #3
 	cmp	r3, #16
@@ -1368,11 +1400,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
-	str	r2, [sp, #64]
 	str	r2, [sp, #68]
 	str	r2, [sp, #72]
 	str	r2, [sp, #76]
-	add	r7, sp, #64
+	str	r2, [sp, #80]
+	add	r7, sp, #68
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1395,8 +1427,7 @@ eax_omac:
 	ldr	r1, [r1]
 	rev	r1, r1
 	mov	r9, r0
-	mov	r0, r6
-	mov	r8, r0
+	mov	r8, r6
 	mov	r6, r5
 	mov	r5, r10
 	adds	r4, #1
@@ -1412,7 +1443,6 @@ eax_omac:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #24]
 	movs	r4, #1
 	eors	r0, r4
 	str	r0, [sp, #24]
@@ -1422,12 +1452,11 @@ eax_omac:
 	str	r0, [sp]
 	movs	r0, #0
 	str	r0, [sp, #12]
+	mov	r10, r0
 	mov	r11, r0
-	mov	r4, r0
-	mov	r10, r4
 	movs	r0, #1
 	lsls	r0, r0, #31
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [sp]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
@@ -1435,30 +1464,28 @@ eax_omac:
 	ldr	r0, [sp]
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
-	mov	r0, r11
-	str	r0, [sp, #12]
 	mov	r0, r10
-	mov	r11, r0
-	ldr	r4, [sp, #4]
-	mov	r10, r4
+	str	r0, [sp, #12]
+	mov	r10, r11
+	ldr	r4, [sp, #8]
+	mov	r11, r4
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [sp]
 	subs	r0, #32
 	str	r0, [sp]
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #12]
 	movs	r0, #32
 	mov	r4, r0
 	ldr	r0, [sp]
 	subs	r0, r4, r0
 	str	r0, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	str	r4, [sp, #12]
-	mov	r0, r11
-	mov	r4, r0
+	mov	r4, r10
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
 	str	r4, [sp, #28]
@@ -1466,25 +1493,11 @@ eax_omac:
 	ldr	r0, [sp, #28]
 	orrs	r4, r0
 	str	r4, [sp, #12]
-	mov	r4, r11
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r11, r4
-	mov	r0, r10
-	mov	r4, r0
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #28]
-	mov	r4, r11
-	ldr	r0, [sp, #28]
-	orrs	r4, r0
-	mov	r11, r4
 	mov	r4, r10
 	ldr	r0, [sp]
 	lsrs	r4, r0
 	mov	r10, r4
-	ldr	r0, [sp, #4]
-	mov	r4, r0
+	mov	r4, r11
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
 	str	r4, [sp, #28]
@@ -1492,17 +1505,28 @@ eax_omac:
 	ldr	r0, [sp, #28]
 	orrs	r4, r0
 	mov	r10, r4
-	ldr	r4, [sp, #4]
+	ldr	r0, [sp, #8]
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	mov	r4, r11
 	ldr	r0, [sp]
 	lsrs	r4, r0
-	str	r4, [sp, #4]
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	mov	r11, r4
+	ldr	r4, [sp, #8]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #8]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
 	movs	r0, #0
 	str	r0, [sp, #12]
-	mov	r11, r0
 	mov	r10, r0
-	str	r0, [sp, #4]
+	mov	r11, r0
+	str	r0, [sp, #8]
 .Leax_omac_she16:
 	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	ldr	r0, [sp, #24]
@@ -1511,47 +1535,45 @@ eax_omac:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #16]
 	eors	r0, r4
 	str	r0, [sp, #16]
 	mov	r4, r7
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	str	r4, [sp, #24]
 	mov	r4, r3
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	eors	r4, r0
 	str	r4, [sp, #28]
 	mov	r4, r2
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	str	r4, [sp, #32]
 	mov	r4, r1
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	eors	r4, r0
 	str	r4, [sp, #36]
 	mov	r4, r7
 	ldr	r0, [sp, #12]
 	eors	r4, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r3, r0
 	mov	r0, r2
-	mov	r2, r10
+	mov	r2, r11
 	eors	r0, r2
 	mov	r7, r1
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	eors	r7, r1
 	mov	r2, r4
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #52]
 	eors	r2, r1
 	mov	r1, r3
-	ldr	r3, [sp, #52]
+	ldr	r3, [sp, #56]
 	eors	r1, r3
 	mov	r3, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #64]
 	eors	r3, r0
-	mov	r0, r7
-	mov	r4, r0
+	mov	r4, r7
 	ldr	r0, [sp, #60]
 	eors	r4, r0
 	str	r4, [sp]
@@ -1562,7 +1584,7 @@ eax_omac:
 	ands	r7, r4
 	mov	r0, r2
 	eors	r0, r7
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #28]
 	eors	r0, r1
 	ands	r0, r4
@@ -1580,7 +1602,7 @@ eax_omac:
 	eors	r4, r1
 	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r1, r9
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r1, r0
 	mov	r7, r8
 	eors	r7, r2
@@ -1588,24 +1610,24 @@ eax_omac:
 	eors	r2, r3
 	mov	r0, r5
 	eors	r0, r4
-	str	r1, [sp, #80]
-	str	r7, [sp, #84]
-	str	r2, [sp, #88]
-	str	r0, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
-	ldr	r0, [sp, #8]
+	str	r1, [sp, #84]
+	str	r7, [sp, #88]
+	str	r2, [sp, #92]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
+	ldr	r0, [sp, #4]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #96]
-	ldr	r3, [sp, #100]
-	ldr	r2, [sp, #104]
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #100]
 	ldr	r0, [sp, #20]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
+	str	r1, [r0]
+	ldr	r1, [sp, #104]
+	str	r1, [r0, #4]
+	ldr	r1, [sp, #108]
+	str	r1, [r0, #8]
+	ldr	r1, [sp, #112]
 	str	r1, [r0, #12]
-	add	sp, #112
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -65,71 +65,62 @@ elephant_dumbo_key_setup:
 
 
 @ --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
-@     frame 60 bytes (3 spill slots, 3 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 94 bytes of code and literals
+@     frame 48 bytes (0 spill slots, 0 on the stack; locals 16), saves r4
+@     estimated 76 bytes of code and literals
 	.section .text.elephant_dumbo_encrypt_with,"ax",%progbits
 	.global elephant_dumbo_encrypt_with
 	.type elephant_dumbo_encrypt_with, %function
 	.thumb_func
 	.balign 4
 elephant_dumbo_encrypt_with:
-	push	{r4, r5, r6, r7, lr}
-	sub	sp, #60
-	str	r0, [sp, #36]
-	mov	r0, r1
-	str	r0, [sp, #32]
-	mov	r4, r2
-	ldr	r7, [sp, #80]
-	ldr	r6, [sp, #84]
-	ldr	r5, [sp, #88]
-	ldr	r2, [sp, #92]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #40]
+	push	{r4, lr}
+	sub	sp, #48
+	ldr	r4, [sp, #56]
 	@ elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
-	add	r0, sp, #44
-	str	r7, [sp]
-	str	r6, [sp, #4]
-	str	r5, [sp, #8]
-	str	r2, [sp, #12]
-	str	r1, [sp, #16]
-	str	r2, [sp, #20]
-	str	r1, [sp, #24]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #32]
-	mov	r2, r4
+	str	r4, [sp]
+	ldr	r4, [sp, #60]
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #64]
+	str	r4, [sp, #8]
+	ldr	r4, [sp, #68]
+	str	r4, [sp, #12]
+	str	r4, [sp, #20]
+	ldr	r4, [sp, #72]
+	str	r4, [sp, #16]
+	str	r4, [sp, #24]
+	add	r4, sp, #32
+	str	r4, [sp, #28]
+	ldr	r4, [sp, #76]
 	bl	elephant_dumbo_crypt
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #48]
-	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
 	movs	r0, #3
-	tst	r3, r0
+	tst	r4, r0
 	bne	.Lelephant_dumbo_encrypt_with_bytes1
-	str	r2, [r3]
-	str	r1, [r3, #4]
+	str	r2, [r4]
+	str	r1, [r4, #4]
 	b	.Lelephant_dumbo_encrypt_with_stored2
 .Lelephant_dumbo_encrypt_with_bytes1:
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
-	add	r2, sp, #52
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
 	movs	r1, #8
+	add	r2, sp, #40
 .Lelephant_dumbo_encrypt_with_cpy3:
 	subs	r1, #1
 	bcc	.Lelephant_dumbo_encrypt_with_stored2
 	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	strb	r0, [r4, r1]
 	b	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
-	add	sp, #60
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #48
+	pop	{r4, pc}
 	.ltorg
 	.size elephant_dumbo_encrypt_with, .-elephant_dumbo_encrypt_with
 
 
 @ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-@     frame 76 bytes (7 spill slots, 7 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 128 bytes of code and literals
+@     frame 72 bytes (6 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7
+@     estimated 122 bytes of code and literals
 	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, %function
@@ -137,80 +128,77 @@ elephant_dumbo_encrypt_with:
 	.balign 4
 elephant_dumbo_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #76
-	str	r0, [sp, #52]
-	mov	r0, r1
+	sub	sp, #72
 	str	r0, [sp, #48]
-	mov	r0, r2
+	mov	r0, r1
 	str	r0, [sp, #44]
-	mov	r0, r3
+	mov	r0, r2
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #96]
+	mov	r0, r3
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #92]
 	str	r0, [sp, #32]
-	ldr	r5, [sp, #100]
+	ldr	r5, [sp, #96]
+	ldr	r4, [sp, #100]
 	ldr	r3, [sp, #104]
-	ldr	r4, [sp, #108]
-	ldr	r2, [sp, #116]
-	ldr	r1, [sp, #120]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #56]
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #116]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #52]
 	@ elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	movs	r0, #3
-	tst	r4, r0
+	tst	r3, r0
 	beq	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_bytes1:
-	add	r7, sp, #60
+	add	r7, sp, #56
 	movs	r6, #8
 .Lelephant_dumbo_decrypt_with_cpy4:
 	subs	r6, #1
 	bcc	.Lelephant_dumbo_decrypt_with_cpyd3
-	ldrb	r0, [r4, r6]
+	ldrb	r0, [r3, r6]
 	strb	r0, [r7, r6]
 	b	.Lelephant_dumbo_decrypt_with_cpy4
 .Lelephant_dumbo_decrypt_with_cpyd3:
-	mov	r4, r7
+	mov	r3, r7
 .Lelephant_dumbo_decrypt_with_words2:
-	ldr	r0, [r4]
-	str	r0, [sp, #36]
-	ldr	r4, [r4, #4]
-	add	r6, sp, #68
 	ldr	r0, [sp, #32]
 	str	r0, [sp]
-	str	r5, [sp, #4]
-	str	r3, [sp, #8]
 	str	r2, [sp, #12]
 	str	r1, [sp, #16]
+	str	r5, [sp, #4]
 	str	r5, [sp, #20]
-	str	r3, [sp, #24]
-	str	r6, [sp, #28]
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #48]
-	ldr	r2, [sp, #44]
-	ldr	r3, [sp, #40]
+	str	r4, [sp, #8]
+	str	r4, [sp, #24]
+	add	r0, sp, #64
+	str	r0, [sp, #28]
+	ldr	r5, [r3]
+	ldr	r4, [r3, #4]
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #44]
+	ldr	r2, [sp, #40]
+	ldr	r3, [sp, #36]
 	bl	elephant_dumbo_crypt
+	ldr	r0, [sp, #64]
+	eors	r5, r0
 	ldr	r0, [sp, #68]
-	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #36]
-	eors	r1, r0
-	mov	r0, r4
-	eors	r0, r2
-	orrs	r1, r0
-	subs	r0, r1, #1
+	eors	r4, r0
+	orrs	r5, r4
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	strh	r1, [r0]
-	add	sp, #76
+	add	sp, #72
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-@     frame 16 bytes (20 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2650 bytes of code and literals
+@     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2618 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -223,1321 +211,1305 @@ elephant_dumbo_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	str	r1, [sp, #12]
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
+	sub	sp, #12
+	str	r1, [sp, #8]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
 	ldr	r1, [r0, #8]
-	ldr	r5, [r0, #12]
+	ldr	r3, [r0, #12]
 	ldr	r2, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r0, r5
-	mov	r9, r0
+	str	r0, [sp]
+	mov	r10, r3
 	movs	r0, #117
-	mov	r11, r0
+	mov	r8, r0
 	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	ldr	r0, =elephant_dumbo_P.sbox
-	mov	r12, r0
+	ldr	r3, =elephant_dumbo_P.sbox
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	ldr	r6, =elephant_dumbo_tf0
-	str	r6, [sp, #8]
+	ldr	r0, =elephant_dumbo_tf0
+	str	r0, [sp, #4]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r6, r4
-	mov	r0, r11
-	eors	r6, r0
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r4, r0, #7
-	mov	r0, r11
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #6
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	orrs	r4, r0
-	lsls	r0, r4, #24
-	eors	r2, r0
-	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	lsls	r0, r6, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r4, [r0, r4]
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
-	lsrs	r5, r0, #28
-	mov	r0, r12
-	ldrb	r5, [r0, r5]
-	lsls	r0, r5, #4
-	lsrs	r7, r5, #28
-	mov	r5, r4
-	orrs	r5, r0
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #8
-	lsrs	r0, r0, #24
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r5, r4
-	mov	r4, r7
-	orrs	r4, r0
-	lsrs	r6, r6, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r5, r6
-	orrs	r4, r0
-	lsls	r0, r3, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	orrs	r4, r0
-	lsrs	r0, r3, #4
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r6, [r0, r6]
-	lsls	r0, r6, #4
-	lsrs	r7, r6, #28
-	mov	r6, r4
+	mov	r0, r8
+	eors	r5, r0
+	mov	r6, r8
+	movs	r0, #128
+	ands	r6, r0
+	lsrs	r6, r6, #7
+	mov	r7, r8
+	movs	r0, #64
+	ands	r7, r0
+	lsrs	r0, r7, #5
 	orrs	r6, r0
-	lsrs	r0, r3, #8
+	mov	r7, r8
+	movs	r0, #32
+	ands	r7, r0
+	lsrs	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #16
+	ands	r7, r0
+	lsrs	r0, r7, #1
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #8
+	ands	r7, r0
+	lsls	r0, r7, #1
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #4
+	ands	r7, r0
+	lsls	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #2
+	ands	r7, r0
+	lsls	r0, r7, #5
+	orrs	r6, r0
+	mov	r0, r8
+	lsls	r0, r0, #31
+	lsrs	r0, r0, #31
+	lsls	r0, r0, #7
+	orrs	r6, r0
+	lsls	r6, r6, #24
+	mov	r0, r2
+	eors	r0, r6
+	mov	r9, r0
+	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	lsls	r0, r5, #28
+	lsrs	r0, r0, #28
+	ldrb	r6, [r3, r0]
+	lsrs	r0, r5, #4
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #8
+	lsrs	r0, r0, #28
+	ldrb	r2, [r3, r0]
+	lsls	r0, r2, #4
+	lsrs	r7, r2, #28
+	mov	r2, r6
+	orrs	r2, r0
+	lsrs	r0, r5, #8
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #8
 	lsrs	r0, r0, #24
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #12
+	lsrs	r0, r5, #12
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #12
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #12
 	lsrs	r0, r0, #20
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #16
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #16
 	lsrs	r0, r0, #16
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #20
+	lsrs	r0, r5, #20
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #20
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #20
 	lsrs	r0, r0, #12
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #24
+	lsrs	r0, r5, #24
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #24
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #24
 	lsrs	r0, r0, #8
-	orrs	r6, r4
-	mov	r4, r7
-	orrs	r4, r0
-	lsrs	r3, r3, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #28
+	orrs	r2, r6
+	mov	r6, r7
+	orrs	r6, r0
+	lsrs	r0, r5, #28
+	ldrb	r0, [r3, r0]
+	lsls	r5, r0, #28
 	lsrs	r0, r0, #4
-	mov	r7, r6
-	orrs	r7, r3
-	mov	r8, r7
-	mov	r3, r4
-	orrs	r3, r0
+	orrs	r2, r5
+	orrs	r6, r0
+	lsls	r0, r4, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r6, r0
+	lsrs	r0, r4, #4
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r5, r0, #4
+	lsrs	r7, r0, #28
+	mov	r0, r6
+	orrs	r0, r5
+	lsrs	r5, r4, #8
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #8
+	lsrs	r5, r5, #24
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #12
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #12
+	lsrs	r5, r5, #20
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #16
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #16
+	lsrs	r5, r5, #16
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #20
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #20
+	lsrs	r5, r5, #12
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #24
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r6, [r3, r5]
+	lsls	r5, r6, #24
+	lsrs	r6, r6, #8
+	orrs	r0, r5
+	mov	r5, r7
+	orrs	r5, r6
+	lsrs	r4, r4, #28
+	ldrb	r4, [r3, r4]
+	lsls	r6, r4, #28
+	lsrs	r4, r4, #4
+	orrs	r0, r6
+	mov	r12, r0
+	orrs	r5, r4
 	lsls	r0, r1, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	orrs	r3, r0
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r5, r0
 	lsrs	r0, r1, #4
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r4, [r0, r4]
+	lsrs	r0, r0, #28
+	ldrb	r4, [r3, r0]
 	lsls	r0, r4, #4
 	lsrs	r6, r4, #28
-	orrs	r3, r0
+	orrs	r5, r0
 	lsrs	r0, r1, #8
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r7, r0, #8
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
-	mov	r4, r3
-	orrs	r4, r7
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #12
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #12
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #12
 	lsrs	r0, r0, #20
-	orrs	r4, r3
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #16
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #16
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #16
 	lsrs	r0, r0, #16
-	orrs	r4, r3
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #20
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #20
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
-	orrs	r4, r3
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #24
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #24
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #24
 	lsrs	r0, r0, #8
-	orrs	r4, r3
-	mov	r3, r6
-	orrs	r3, r0
-	lsrs	r1, r1, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r1]
+	orrs	r5, r4
+	mov	r4, r6
+	orrs	r4, r0
+	lsrs	r0, r1, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #28
+	lsrs	r0, r0, #4
+	orrs	r5, r1
+	mov	r1, r4
+	orrs	r1, r0
+	mov	r0, r10
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	mov	r0, r10
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r4, [r3, r0]
+	lsls	r0, r4, #4
+	lsrs	r6, r4, #28
+	orrs	r1, r0
+	mov	r0, r10
+	lsrs	r0, r0, #8
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r7, r0, #8
+	lsrs	r0, r0, #24
+	mov	r4, r1
+	orrs	r4, r7
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #12
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #12
+	lsrs	r0, r0, #20
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #16
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #16
+	lsrs	r0, r0, #16
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #20
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #20
+	lsrs	r0, r0, #12
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r0, #8
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #28
 	lsrs	r0, r0, #4
 	orrs	r4, r1
-	mov	r1, r3
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r3, [r0, r3]
-	lsls	r0, r3, #4
-	lsrs	r6, r3, #28
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r7, r0, #8
-	lsrs	r0, r0, #24
-	mov	r3, r1
-	orrs	r3, r7
 	mov	r1, r6
 	orrs	r1, r0
 	mov	r0, r9
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	mov	r0, r9
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #4
+	orrs	r1, r0
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	mov	r0, r9
 	lsrs	r0, r0, #12
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r3, r6
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #12
 	orrs	r1, r0
 	mov	r0, r9
 	lsrs	r0, r0, #16
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r3, r6
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #16
 	orrs	r1, r0
 	mov	r0, r9
 	lsrs	r0, r0, #20
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r3, r6
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #20
 	orrs	r1, r0
 	mov	r0, r9
 	lsrs	r0, r0, #24
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r3, r6
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r3, r6
-	orrs	r1, r0
-	lsls	r0, r2, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	orrs	r1, r0
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #4
-	orrs	r1, r0
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #20
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #24
 	orrs	r1, r0
-	lsrs	r2, r2, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r2]
+	mov	r0, r9
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #28
-	mov	r2, r1
-	orrs	r2, r0
+	orrs	r1, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	lsls	r0, r5, #31
-	lsrs	r7, r0, #31
-	lsrs	r0, r5, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #8
-	lsrs	r0, r5, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	mov	r10, r0
-	lsrs	r0, r5, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r7, r6, #21
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #24
-	mov	r9, r0
-	lsrs	r0, r5, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
+	ands	r6, r0
+	lsrs	r0, r6, #18
 	orrs	r7, r0
-	lsrs	r0, r5, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #9
-	mov	r6, r1
-	orrs	r6, r0
-	lsrs	r0, r5, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #17
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #25
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #20
+	ands	r6, r0
+	lsrs	r0, r6, #15
 	orrs	r7, r0
-	lsrs	r0, r5, #9
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsrs	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r7, r0
+	lsls	r0, r2, #31
+	lsrs	r0, r0, #31
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r0, r6, #13
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #24
+	ands	r6, r0
+	lsrs	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #20
+	ands	r6, r0
+	lsrs	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #5
+	orrs	r7, r0
+	mov	r0, r12
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	lsls	r0, r0, #10
-	orrs	r6, r0
-	lsrs	r0, r5, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #18
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #11
-	lsls	r0, r0, #31
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #24
+	ands	r6, r0
+	lsrs	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #20
 	b	.Lelephant_dumbo_P_permute_pool1
 	.ltorg
 .Lelephant_dumbo_P_permute_pool1:
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #26
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
+	ands	r6, r0
+	lsls	r0, r6, #1
 	orrs	r7, r0
-	lsrs	r0, r5, #13
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #11
-	orrs	r6, r0
-	lsrs	r0, r5, #14
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #19
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #15
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #27
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #16
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #4
 	orrs	r7, r0
-	lsrs	r0, r5, #17
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	mov	r6, r5
+	movs	r0, #1
 	lsls	r0, r0, #12
-	orrs	r6, r0
-	lsrs	r0, r5, #18
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #20
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #19
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #28
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #20
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
+	ands	r6, r0
+	lsls	r0, r6, #7
 	orrs	r7, r0
-	lsrs	r0, r5, #21
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #13
-	mov	r1, r6
-	orrs	r1, r0
-	lsrs	r0, r5, #22
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #21
-	mov	r0, r10
-	orrs	r0, r6
-	mov	r10, r0
-	lsrs	r0, r5, #23
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #29
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r6, r0
-	ldr	r0, [sp]
-	orrs	r6, r0
-	mov	r9, r6
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #6
-	mov	r0, r7
-	orrs	r0, r6
-	str	r0, [sp]
-	lsrs	r0, r5, #25
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #14
-	mov	r6, r1
-	orrs	r6, r0
-	lsrs	r0, r5, #26
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #22
-	mov	r1, r10
-	orrs	r1, r0
-	lsrs	r0, r5, #27
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #30
-	mov	r10, r0
-	mov	r0, r9
-	mov	r7, r0
-	mov	r0, r10
-	orrs	r7, r0
-	mov	r9, r7
-	lsrs	r0, r5, #28
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	ldr	r7, [sp]
-	orrs	r7, r0
-	lsrs	r0, r5, #29
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #15
-	orrs	r6, r0
-	lsrs	r0, r5, #30
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #23
-	orrs	r1, r0
-	lsrs	r0, r5, #31
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r5, r0, #31
-	mov	r0, r9
-	orrs	r0, r5
-	mov	r9, r0
-	mov	r0, r8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	mov	r6, r5
+	movs	r0, #1
 	lsls	r0, r0, #8
-	mov	r5, r7
-	orrs	r5, r0
-	mov	r7, r8
-	lsrs	r0, r7, #1
-	lsls	r0, r0, #31
+	ands	r6, r0
+	lsls	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #13
+	orrs	r7, r0
+	lsls	r0, r5, #31
 	lsrs	r0, r0, #31
 	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r7, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r7, r0, #24
-	mov	r0, r1
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r1, r7, #3
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	mov	r10, r1
-	lsrs	r1, r7, #4
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #9
-	orrs	r5, r1
-	lsrs	r1, r7, #5
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r7, r1, #17
-	mov	r1, r6
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r6, r7, #6
-	lsls	r6, r6, #31
-	lsrs	r6, r6, #31
-	lsls	r6, r6, #25
-	orrs	r0, r6
-	lsrs	r6, r7, #7
-	lsls	r6, r6, #31
-	lsrs	r6, r6, #31
-	lsls	r7, r6, #1
-	mov	r6, r10
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #8
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #10
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #9
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #18
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #10
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #26
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #11
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #2
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #12
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #11
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #13
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #19
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #14
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #27
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #15
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #3
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #16
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #12
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #17
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #20
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #18
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #28
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #19
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #4
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #20
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #13
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #21
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #21
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #22
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #29
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #23
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #5
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #24
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #14
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #25
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #22
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #26
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #30
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #27
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #6
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #28
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #15
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #29
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #23
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #30
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #31
-	orrs	r0, r7
-	mov	r10, r0
-	mov	r0, r8
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	orrs	r6, r0
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #24
+	ands	r6, r0
+	lsls	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #20
+	ands	r6, r0
+	lsls	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsls	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsls	r0, r6, #18
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #21
+	orrs	r7, r0
 	lsls	r0, r4, #31
 	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r4, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r7, r0, #24
-	mov	r0, r1
-	orrs	r0, r7
-	lsrs	r1, r4, #2
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	mov	r7, r9
-	orrs	r7, r1
-	lsrs	r1, r4, #3
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #8
-	orrs	r6, r1
-	lsrs	r1, r4, #4
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #17
-	orrs	r5, r1
-	lsrs	r1, r4, #5
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #25
-	orrs	r0, r1
-	lsrs	r1, r4, #6
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #1
-	orrs	r7, r1
-	lsrs	r1, r4, #7
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #9
-	orrs	r6, r1
-	lsrs	r1, r4, #8
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #18
-	orrs	r5, r1
-	lsrs	r1, r4, #9
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #26
-	orrs	r0, r1
-	lsrs	r1, r4, #10
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #2
-	orrs	r7, r1
-	lsrs	r1, r4, #11
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #10
-	orrs	r6, r1
-	lsrs	r1, r4, #12
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #19
-	orrs	r5, r1
-	lsrs	r1, r4, #13
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #27
-	orrs	r0, r1
-	lsrs	r1, r4, #14
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #3
-	orrs	r7, r1
-	lsrs	r1, r4, #15
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #11
-	orrs	r6, r1
-	lsrs	r1, r4, #16
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #20
-	orrs	r5, r1
-	lsrs	r1, r4, #17
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #28
-	orrs	r0, r1
-	lsrs	r1, r4, #18
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #4
-	orrs	r7, r1
-	lsrs	r1, r4, #19
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #12
-	orrs	r6, r1
-	lsrs	r1, r4, #20
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #21
-	orrs	r5, r1
-	lsrs	r1, r4, #21
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #29
-	orrs	r0, r1
-	lsrs	r1, r4, #22
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #5
-	orrs	r7, r1
-	lsrs	r1, r4, #23
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #13
-	orrs	r6, r1
-	lsrs	r1, r4, #24
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #22
-	orrs	r5, r1
-	lsrs	r1, r4, #25
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #30
-	orrs	r0, r1
-	lsrs	r1, r4, #26
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #6
-	orrs	r7, r1
-	lsrs	r1, r4, #27
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #14
-	orrs	r6, r1
-	lsrs	r1, r4, #28
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #23
-	orrs	r5, r1
-	lsrs	r1, r4, #29
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #31
-	orrs	r0, r1
-	mov	r8, r0
-	lsrs	r0, r4, #30
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #7
+	lsls	r6, r0, #24
 	mov	r0, r7
-	orrs	r0, r1
-	lsrs	r1, r4, #31
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #15
-	mov	r7, r6
-	orrs	r7, r1
-	lsls	r1, r3, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #24
-	mov	r4, r5
-	orrs	r4, r1
-	lsrs	r1, r3, #1
-	lsls	r1, r1, #31
-	lsrs	r5, r1, #31
-	mov	r1, r10
-	orrs	r1, r5
-	lsrs	r5, r3, #2
-	lsls	r5, r5, #31
-	lsrs	r5, r5, #31
-	lsls	r5, r5, #8
-	mov	r6, r0
-	orrs	r6, r5
-	lsrs	r0, r3, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	mov	r5, r7
-	orrs	r5, r0
-	lsrs	r0, r3, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #25
-	orrs	r4, r0
-	lsrs	r0, r3, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
-	orrs	r1, r0
-	lsrs	r0, r3, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #9
-	orrs	r6, r0
-	lsrs	r0, r3, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #17
-	orrs	r5, r0
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #26
-	orrs	r4, r0
-	lsrs	r0, r3, #9
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
-	orrs	r1, r0
-	lsrs	r0, r3, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #10
-	orrs	r6, r0
-	lsrs	r0, r3, #11
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #18
-	orrs	r5, r0
-	lsrs	r0, r3, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #27
-	orrs	r4, r0
-	lsrs	r0, r3, #13
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
-	orrs	r1, r0
-	lsrs	r0, r3, #14
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #11
-	orrs	r6, r0
-	lsrs	r0, r3, #15
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #19
-	orrs	r5, r0
-	lsrs	r0, r3, #16
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #28
-	orrs	r4, r0
-	lsrs	r0, r3, #17
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
-	orrs	r1, r0
-	lsrs	r0, r3, #18
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #12
-	orrs	r6, r0
-	lsrs	r0, r3, #19
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #20
-	orrs	r5, r0
-	lsrs	r0, r3, #20
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	orrs	r0, r6
+	mov	r11, r0
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #29
-	orrs	r4, r0
-	lsrs	r0, r3, #21
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
-	orrs	r1, r0
-	lsrs	r0, r3, #22
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #13
-	orrs	r6, r0
-	lsrs	r0, r3, #23
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r7, r6, #14
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #21
-	orrs	r5, r0
-	lsrs	r0, r3, #24
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #30
-	orrs	r4, r0
-	lsrs	r0, r3, #25
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #6
-	orrs	r1, r0
-	lsrs	r0, r3, #26
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #14
-	orrs	r6, r0
-	lsrs	r0, r3, #27
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #22
-	orrs	r5, r0
-	lsrs	r0, r3, #28
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	lsrs	r0, r3, #29
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	orrs	r1, r0
-	lsrs	r0, r3, #30
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #15
-	orrs	r6, r0
-	lsrs	r0, r3, #31
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #23
-	orrs	r5, r0
-	lsls	r0, r2, #31
-	lsrs	r0, r0, #31
-	mov	r3, r8
-	orrs	r3, r0
-	lsrs	r0, r2, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r2, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsrs	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsrs	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	orrs	r7, r6
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsls	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsls	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	lsls	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsls	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsls	r0, r6, #14
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #17
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #20
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r0, r6, #23
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r0, r6, #21
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
 	lsls	r0, r0, #24
-	orrs	r5, r0
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
-	orrs	r3, r0
-	lsrs	r0, r2, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #9
-	orrs	r1, r0
-	lsrs	r0, r2, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #17
-	orrs	r6, r0
-	lsrs	r0, r2, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #25
-	orrs	r5, r0
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
-	orrs	r3, r0
-	lsrs	r0, r2, #9
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #10
-	orrs	r1, r0
-	lsrs	r0, r2, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #18
-	orrs	r6, r0
-	lsrs	r0, r2, #11
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #26
-	orrs	r5, r0
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
-	orrs	r3, r0
-	lsrs	r0, r2, #13
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #11
-	orrs	r1, r0
-	lsrs	r0, r2, #14
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #19
-	orrs	r6, r0
-	lsrs	r0, r2, #15
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #27
-	orrs	r5, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
-	orrs	r3, r0
-	lsrs	r0, r2, #17
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	lsrs	r0, r2, #18
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r0, r6, #18
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
 	lsls	r0, r0, #20
-	orrs	r6, r0
-	lsrs	r0, r2, #19
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #28
-	orrs	r5, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
-	orrs	r3, r0
-	lsrs	r0, r2, #21
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #13
-	orrs	r1, r0
-	lsrs	r0, r2, #22
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #21
-	orrs	r6, r0
-	lsrs	r0, r2, #23
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #29
-	orrs	r5, r0
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #6
-	orrs	r3, r0
-	lsrs	r0, r2, #25
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #14
-	orrs	r1, r0
-	lsrs	r0, r2, #26
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsrs	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r7, r0
+	lsls	r0, r1, #31
+	lsrs	r6, r0, #31
+	mov	r0, r7
+	orrs	r0, r6
+	mov	r10, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r6, r0
+	lsrs	r7, r6, #7
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #22
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r6, r0
+	lsls	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r6, r0
+	lsls	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #64
+	ands	r6, r0
+	lsls	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #4
+	ands	r6, r0
+	lsls	r0, r6, #14
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r6, r0
+	lsls	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r6, r0
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r6, r0
+	lsls	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r6, r0
+	lsls	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r6, r0
+	lsls	r0, r6, #13
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r6, r0
+	lsls	r0, r6, #16
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #64
+	ands	r6, r0
+	lsls	r0, r6, #19
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #4
+	ands	r6, r0
+	lsls	r0, r6, #22
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsrs	r0, r6, #22
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #19
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	lsrs	r0, r6, #16
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsrs	r0, r6, #13
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsrs	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsrs	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #32
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #2
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsrs	r0, r6, #14
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	lsrs	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsrs	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsrs	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r6, r6, #7
+	mov	r0, r7
+	orrs	r0, r6
+	mov	r9, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ands	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r7, r0
+	lsls	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r7, r0
+	lsls	r0, r7, #6
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r7, r0
+	lsls	r0, r7, #9
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r7, r0
+	lsls	r0, r7, #12
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r7, r0
+	lsls	r0, r7, #15
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #128
+	ands	r7, r0
+	lsls	r0, r7, #18
+	orrs	r6, r0
+	movs	r0, #8
+	ands	r2, r0
+	lsls	r0, r2, #21
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r2, r0
+	lsrs	r0, r2, #23
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r2, r0
+	lsrs	r0, r2, #20
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r2, r0
+	lsrs	r0, r2, #17
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r2, r0
+	lsrs	r0, r2, #14
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
+	lsrs	r0, r2, #11
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r2, r0
+	lsrs	r0, r2, #8
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #64
+	ands	r2, r0
+	lsrs	r0, r2, #5
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #4
+	ands	r2, r0
+	lsrs	r0, r2, #2
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r2, r0
+	lsrs	r0, r2, #15
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r2, r0
+	lsrs	r0, r2, #12
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r2, r0
+	lsrs	r0, r2, #9
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r2, r0
+	lsrs	r0, r2, #6
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
+	lsrs	r0, r2, #3
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r2, r0
+	orrs	r6, r2
+	mov	r2, r4
+	movs	r0, #64
+	ands	r2, r0
+	lsls	r0, r2, #3
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #4
+	ands	r2, r0
+	lsls	r0, r2, #6
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r2, r0
+	lsrs	r0, r2, #7
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r2, r0
+	lsrs	r0, r2, #4
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r2, r0
+	lsrs	r0, r2, #1
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r2, r0
+	lsls	r0, r2, #2
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
+	lsls	r0, r2, #5
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r2, r0
+	lsls	r0, r2, #8
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #64
+	ands	r2, r0
+	lsls	r0, r2, #11
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #4
+	ands	r2, r0
+	lsls	r0, r2, #14
 	mov	r7, r6
 	orrs	r7, r0
-	lsrs	r0, r2, #27
+	mov	r2, r12
+	movs	r0, #1
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #30
-	mov	r6, r5
-	orrs	r6, r0
-	lsrs	r0, r2, #28
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	orrs	r3, r0
-	lsrs	r0, r2, #29
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r2, r0
+	lsrs	r2, r2, #24
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r6, r0
+	lsrs	r0, r6, #21
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r6, r0
+	lsrs	r0, r6, #18
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r6, r0
+	lsrs	r0, r6, #15
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
 	lsls	r0, r0, #15
-	orrs	r1, r0
-	lsrs	r0, r2, #30
+	ands	r6, r0
+	lsrs	r0, r6, #12
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r6, r0
+	lsrs	r0, r6, #9
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #128
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #8
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r5, r0, #23
-	mov	r0, r7
-	orrs	r0, r5
-	lsrs	r2, r2, #31
-	lsls	r2, r2, #31
-	lsrs	r2, r2, #31
-	lsls	r5, r2, #31
-	mov	r2, r6
-	orrs	r2, r5
-	ldr	r6, [sp, #8]
+	ands	r6, r0
+	lsrs	r0, r6, #16
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r6, r0
+	lsrs	r0, r6, #13
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r6, r0
+	lsrs	r0, r6, #10
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r6, r0
+	lsrs	r0, r6, #7
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #128
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r2, r0
+	movs	r0, #8
+	ands	r5, r0
+	lsls	r0, r5, #5
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ands	r5, r0
+	lsrs	r0, r5, #8
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r5, r0
+	lsrs	r0, r5, #5
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r5, r0
+	lsrs	r0, r5, #2
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r5, r0
+	lsls	r0, r5, #1
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r5, r0
+	lsls	r0, r5, #4
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r5, r0
+	lsls	r0, r5, #7
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #128
+	ands	r5, r0
+	lsls	r0, r5, #10
+	orrs	r2, r0
+	movs	r0, #8
+	ands	r4, r0
+	lsls	r0, r4, #13
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ands	r4, r0
+	orrs	r2, r4
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r4, r0
+	lsls	r0, r4, #3
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r4, r0
+	lsls	r0, r4, #6
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r4, r0
+	lsls	r0, r4, #9
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r4, r0
+	lsls	r0, r4, #12
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r4, r0
+	lsls	r0, r4, #15
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #128
+	ands	r4, r0
+	lsls	r0, r4, #18
+	orrs	r2, r0
+	movs	r0, #8
+	ands	r1, r0
+	lsls	r0, r1, #21
+	orrs	r2, r0
+	ldr	r1, [sp, #4]
+	mov	r0, r8
+	ldrb	r6, [r1, r0]
 	mov	r5, r11
-	ldrb	r5, [r6, r5]
-	mov	r9, r0
-	mov	r0, r5
-	mov	r11, r0
-	ldr	r0, [sp, #4]
+	mov	r4, r10
+	mov	r1, r9
+	mov	r10, r7
+	mov	r8, r6
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #80
 	bcs	.Lelephant_dumbo_P_permute_far1
 	bl	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_far1:
 .Lelephant_dumbo_P_permute_done2:
-	ldr	r0, [sp, #12]
-	str	r4, [r0]
-	str	r3, [r0, #4]
+	ldr	r0, [sp, #8]
+	str	r5, [r0]
+	str	r4, [r0, #4]
 	str	r1, [r0, #8]
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r0, #12]
 	str	r2, [r0, #16]
-	add	sp, #16
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1549,8 +1521,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 244 bytes (72 spill slots, 46 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2580 bytes of code and literals
+@     frame 252 bytes (73 spill slots, 48 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2562 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -1563,35 +1535,34 @@ elephant_dumbo_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #244
-	mov	r2, r0
-	mov	r0, r3
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #280]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #284]
-	str	r0, [sp, #156]
-	ldr	r0, [sp, #288]
-	str	r0, [sp, #40]
-	ldr	r7, [sp, #292]
-	str	r7, [sp, #152]
-	ldr	r0, [sp, #300]
-	str	r0, [sp, #148]
-	ldr	r0, [sp, #308]
-	str	r0, [sp, #180]
+	sub	sp, #252
+	mov	r2, r3
+	str	r2, [sp, #136]
+	ldr	r2, [sp, #288]
+	str	r2, [sp, #120]
+	ldr	r5, [sp, #292]
+	str	r5, [sp, #164]
+	ldr	r4, [sp, #296]
+	str	r4, [sp, #40]
+	ldr	r2, [sp, #300]
+	str	r2, [sp, #160]
+	ldr	r2, [sp, #308]
+	str	r2, [sp, #156]
+	ldr	r2, [sp, #316]
+	str	r2, [sp, #188]
 	@ elephant_dumbo.ae:74: l = lk[0]
-	ldr	r0, [r2]
-	str	r0, [sp, #164]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #160]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #172]
-	ldr	r0, [r2, #12]
+	ldr	r2, [r0]
+	str	r2, [sp, #172]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #168]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #180]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #184]
+	ldr	r0, [r0, #16]
 	str	r0, [sp, #176]
-	ldr	r0, [r2, #16]
-	str	r0, [sp, #168]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	ldr	r0, [sp, #40]
+	mov	r0, r4
 	lsls	r4, r0, #1
 	lsrs	r2, r0, #31
 	lsls	r3, r0, #3
@@ -1712,7 +1683,7 @@ elephant_dumbo_crypt:
 	lsls	r0, r0, #27
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #124]
+	str	r0, [sp, #132]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	ldr	r0, [sp, #40]
 	adds	r0, #20
@@ -1822,9 +1793,9 @@ elephant_dumbo_crypt:
 	lsrs	r0, r3, #5
 	lsls	r2, r2, #27
 	orrs	r0, r2
-	str	r0, [sp, #120]
+	str	r0, [sp, #128]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #120]
 	adds	r2, #12
 	lsls	r5, r2, #1
 	lsrs	r4, r2, #31
@@ -1932,10 +1903,10 @@ elephant_dumbo_crypt:
 	lsls	r0, r0, #27
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #132]
+	str	r0, [sp, #140]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r4, r0, #1
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #132]
 	adds	r3, r0, #1
 	cmp	r4, r3
 	movs	r2, #0
@@ -1947,14 +1918,14 @@ elephant_dumbo_crypt:
 	ands	r3, r0
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #116]
+	str	r0, [sp, #124]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #184
+	add	r3, sp, #192
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1966,18 +1937,18 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #144]
+	str	r0, [sp, #152]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #140]
+	str	r0, [sp, #148]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #136]
+	str	r0, [sp, #144]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	mov	r3, r1
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #184
+	add	r2, sp, #192
 	movs	r1, #12
 .Lelephant_dumbo_crypt_cpy8:
 	subs	r1, #1
@@ -1994,8 +1965,8 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #8]
 	ldr	r0, [r3, #8]
 	str	r0, [sp, #20]
-	ldr	r3, [sp, #128]
-	ldr	r0, [sp, #112]
+	ldr	r3, [sp, #136]
+	ldr	r0, [sp, #120]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -2003,10 +1974,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	add	r2, sp, #184
-	ldr	r1, [sp, #112]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	add	r2, sp, #192
+	ldr	r1, [sp, #120]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -2025,19 +1996,17 @@ elephant_dumbo_crypt:
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #120]
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp]
 	movs	r2, #1
 	eors	r0, r2
 	str	r0, [sp]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #120]
 	adds	r0, #12
 	lsls	r5, r0, #3
-	movs	r0, #1
-	mov	r4, r0
+	mov	r4, r2
 	movs	r0, #0
 	mov	r3, r0
 	mov	r2, r0
@@ -2129,96 +2098,91 @@ elephant_dumbo_crypt:
 	str	r1, [sp, #12]
 	mov	r0, r6
 	str	r0, [sp]
-	mov	r0, r5
-	mov	r11, r0
-	mov	r0, r4
-	mov	r10, r0
-	mov	r0, r3
-	mov	r9, r0
-	mov	r0, r2
-	mov	r8, r0
+	mov	r11, r5
+	mov	r10, r4
+	mov	r9, r3
+	mov	r8, r2
 	movs	r0, #0
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	str	r0, [sp, #92]
-	str	r0, [sp, #88]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #164]
+	str	r0, [sp, #52]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #60]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #172]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #184]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #116]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #124]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
 .Lelephant_dumbo_crypt_far1:
 .Lelephant_dumbo_crypt_loop18:
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #60]
 	uxtb	r0, r0
 	lsls	r1, r0, #3
 	lsrs	r0, r0, #5
 	orrs	r1, r0
 	uxtb	r1, r1
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #60]
 	lsrs	r0, r0, #24
 	lsls	r0, r0, #7
 	uxtb	r0, r0
 	eors	r1, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #56]
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	lsrs	r0, r0, #7
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
-	ldr	r0, [sp, #48]
-	lsrs	r3, r0, #8
 	ldr	r0, [sp, #60]
+	lsrs	r3, r0, #8
+	ldr	r0, [sp, #72]
 	lsls	r2, r0, #24
 	mov	r0, r3
 	orrs	r0, r2
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #72]
 	lsrs	r3, r0, #8
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #68]
 	lsls	r2, r0, #24
 	mov	r0, r3
 	orrs	r0, r2
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #68]
 	lsrs	r3, r0, #8
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #56]
 	lsls	r2, r0, #24
 	mov	r0, r3
 	orrs	r0, r2
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #56]
 	lsrs	r3, r0, #8
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	lsls	r2, r0, #24
 	mov	r0, r3
 	orrs	r0, r2
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	lsrs	r2, r0, #8
 	lsls	r0, r1, #24
 	orrs	r0, r2
 	str	r0, [sp, #32]
 	@ elephant_dumbo.ae:88: off = block * i
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #36]
 	movs	r1, #20
 	muls	r0, r1
 	str	r0, [sp, #36]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -2228,163 +2192,167 @@ elephant_dumbo_crypt:
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
-	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #36]
-	subs	r2, r1, r0
-	cmp	r2, #20
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	movs	r0, #20
-	eors	r2, r0
-	ands	r2, r1
-	mov	r4, r2
-	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #36]
-	adds	r1, r1, r0
-	cmp	r4, #20
-	bcc	.Lelephant_dumbo_crypt_bytes22
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lelephant_dumbo_crypt_words23
-.Lelephant_dumbo_crypt_bytes22:
-	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	add	r3, sp, #184
-	mov	r2, r4
-	cmp	r2, #20
-	bcc	.Lelephant_dumbo_crypt_cnt25
-	movs	r2, #20
-.Lelephant_dumbo_crypt_cnt25:
-.Lelephant_dumbo_crypt_cpy26:
-	subs	r2, #1
-	bcc	.Lelephant_dumbo_crypt_cpyd24
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
-	b	.Lelephant_dumbo_crypt_cpy26
-.Lelephant_dumbo_crypt_cpyd24:
-	mov	r1, r3
-.Lelephant_dumbo_crypt_words23:
-	ldr	r0, [r1]
-	str	r0, [sp, #80]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #96]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #100]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #104]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #60]
 	mov	r1, r0
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r1, [sp, #72]
-	ldr	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #80]
+	ldr	r0, [sp, #72]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	mov	r1, r0
 	ldr	r0, [sp, #24]
 	eors	r1, r0
-	str	r1, [sp, #64]
-	ldr	r6, [sp, #44]
+	str	r1, [sp, #84]
+	ldr	r0, [sp, #56]
+	mov	r1, r0
 	ldr	r0, [sp, #28]
-	eors	r6, r0
-	ldr	r5, [sp, #52]
+	eors	r1, r0
+	str	r1, [sp, #88]
+	ldr	r6, [sp, #64]
 	ldr	r0, [sp, #32]
-	eors	r5, r0
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #144]
-	ldr	r0, [sp, #72]
-	eors	r2, r0
-	ldr	r3, [sp, #140]
-	ldr	r0, [sp, #68]
-	eors	r3, r0
-	ldr	r1, [sp, #136]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	str	r2, [sp, #204]
-	str	r3, [sp, #208]
-	str	r1, [sp, #212]
-	str	r6, [sp, #216]
-	str	r5, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r3, [sp, #224]
-	ldr	r2, [sp, #228]
-	ldr	r1, [sp, #232]
-	ldr	r7, [sp, #236]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #72]
-	eors	r3, r0
-	ldr	r0, [sp, #68]
-	eors	r2, r0
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #64]
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #80]
-	eors	r5, r3
-	ldr	r3, [sp, #96]
-	eors	r3, r2
-	ldr	r2, [sp, #100]
-	eors	r2, r1
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	ldr	r6, [sp, #108]
-	ldr	r0, [sp, #64]
 	eors	r6, r0
-	ldr	r7, [sp, #152]
+	str	r6, [sp, #92]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r2, [sp, #152]
+	ldr	r0, [sp, #80]
+	eors	r2, r0
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #76]
+	eors	r1, r0
+	ldr	r3, [sp, #144]
+	ldr	r0, [sp, #84]
+	eors	r3, r0
+	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
+	ldr	r4, [sp, #40]
 	ldr	r0, [sp, #36]
-	adds	r7, r7, r0
+	subs	r5, r4, r0
+	cmp	r5, #20
+	movs	r4, #0
+	adcs	r4, r4
+	movs	r0, #1
+	eors	r4, r0
+	rsbs	r4, r4, #0
+	movs	r0, #20
+	eors	r5, r0
+	ands	r5, r4
+	mov	r4, r5
+	eors	r4, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r5, [sp, #164]
+	ldr	r0, [sp, #36]
+	adds	r5, r5, r0
+	cmp	r4, #20
+	bcc	.Lelephant_dumbo_crypt_bytes22
+	movs	r0, #3
+	tst	r5, r0
+	beq	.Lelephant_dumbo_crypt_words23
+.Lelephant_dumbo_crypt_bytes22:
+	movs	r0, #0
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	str	r0, [sp, #204]
+	str	r0, [sp, #208]
+	add	r0, sp, #192
+	str	r0, [sp, #96]
+	mov	r7, r4
+	cmp	r7, #20
+	bcc	.Lelephant_dumbo_crypt_cnt25
+	movs	r7, #20
+.Lelephant_dumbo_crypt_cnt25:
+.Lelephant_dumbo_crypt_cpy26:
+	subs	r7, #1
+	bcc	.Lelephant_dumbo_crypt_cpyd24
+	ldrb	r6, [r5, r7]
+	ldr	r0, [sp, #96]
+	strb	r6, [r0, r7]
+	b	.Lelephant_dumbo_crypt_cpy26
+.Lelephant_dumbo_crypt_cpyd24:
+	ldr	r5, [sp, #96]
+.Lelephant_dumbo_crypt_words23:
+	ldr	r0, [r5]
+	str	r0, [sp, #100]
+	ldr	r0, [r5, #4]
+	str	r0, [sp, #104]
+	ldr	r0, [r5, #8]
+	str	r0, [sp, #108]
+	ldr	r0, [r5, #12]
+	str	r0, [sp, #116]
+	ldr	r0, [r5, #16]
+	str	r0, [sp, #112]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	str	r2, [sp, #212]
+	str	r1, [sp, #216]
+	str	r3, [sp, #220]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #224]
+	ldr	r6, [sp, #92]
+	str	r6, [sp, #228]
+	add	r0, sp, #212
+	add	r1, sp, #232
+	bl	elephant_dumbo_P_permute
+	ldr	r5, [sp, #232]
+	ldr	r3, [sp, #236]
+	ldr	r2, [sp, #240]
+	ldr	r1, [sp, #244]
+	ldr	r0, [sp, #248]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #80]
+	eors	r5, r0
+	ldr	r0, [sp, #76]
+	eors	r3, r0
+	ldr	r0, [sp, #84]
+	eors	r2, r0
+	ldr	r0, [sp, #88]
+	eors	r1, r0
+	ldr	r0, [sp, #96]
+	eors	r0, r6
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r7, [sp, #100]
+	eors	r7, r5
+	ldr	r6, [sp, #104]
+	eors	r6, r3
+	ldr	r5, [sp, #108]
+	eors	r5, r2
+	ldr	r3, [sp, #116]
+	eors	r3, r1
+	ldr	r2, [sp, #112]
+	eors	r2, r0
+	ldr	r1, [sp, #160]
+	ldr	r0, [sp, #36]
+	adds	r1, r1, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes27
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	bne	.Lelephant_dumbo_crypt_bytes27
-	str	r5, [r7]
-	str	r3, [r7, #4]
-	str	r2, [r7, #8]
-	str	r1, [r7, #12]
-	str	r6, [r7, #16]
+	str	r7, [r1]
+	str	r6, [r1, #4]
+	str	r5, [r1, #8]
+	str	r3, [r1, #12]
+	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r5, [sp, #184]
-	str	r3, [sp, #188]
-	str	r2, [sp, #192]
-	str	r1, [sp, #196]
-	str	r6, [sp, #200]
-	add	r2, sp, #184
-	mov	r1, r4
-	cmp	r1, #20
+	str	r7, [sp, #192]
+	str	r6, [sp, #196]
+	str	r5, [sp, #200]
+	str	r3, [sp, #204]
+	str	r2, [sp, #208]
+	add	r3, sp, #192
+	mov	r2, r4
+	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
-	movs	r1, #20
+	movs	r2, #20
 .Lelephant_dumbo_crypt_cnt29:
 .Lelephant_dumbo_crypt_cpy30:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_crypt_stored28
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lelephant_dumbo_crypt_cpy30
 .Lelephant_dumbo_crypt_stored28:
 	b	.Lelephant_dumbo_crypt_endif21
@@ -2398,7 +2366,7 @@ elephant_dumbo_crypt:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #132]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -2408,12 +2376,37 @@ elephant_dumbo_crypt:
 	b	.Lelephant_dumbo_crypt_else31
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r0, [sp, #8]
+	mov	r1, r0
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #4]
+	mov	r1, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #52]
+	mov	r1, r0
+	ldr	r0, [sp, #24]
+	eors	r1, r0
+	str	r1, [sp, #52]
+	ldr	r0, [sp, #48]
+	mov	r1, r0
+	ldr	r0, [sp, #28]
+	eors	r1, r0
+	str	r1, [sp, #48]
+	ldr	r0, [sp, #44]
+	mov	r1, r0
+	ldr	r0, [sp, #32]
+	eors	r1, r0
+	str	r1, [sp, #44]
 	ldr	r2, [sp, #36]
 	subs	r2, #20
 	ldr	r0, [sp, #40]
 	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #156]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
@@ -2422,12 +2415,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
-	add	r4, sp, #184
+	str	r0, [sp, #204]
+	str	r0, [sp, #208]
+	add	r4, sp, #192
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
@@ -2443,192 +2436,168 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words34:
 	ldr	r0, [r2]
-	str	r0, [sp, #64]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #68]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #72]
-	ldr	r0, [r2, #12]
 	str	r0, [sp, #76]
-	ldr	r0, [r2, #16]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #80]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #84]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #88]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #92]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #36]
 	movs	r2, #1
 	eors	r0, r2
 	str	r0, [sp, #36]
-	lsls	r5, r1, #3
+	lsls	r2, r1, #3
 	movs	r0, #1
-	mov	r4, r0
-	movs	r0, #0
-	mov	r3, r0
-	mov	r2, r0
 	mov	r1, r0
-	cmp	r5, #160
+	movs	r0, #0
+	mov	r5, r0
+	mov	r4, r0
+	mov	r3, r0
+	cmp	r2, #160
 	bcs	.Lelephant_dumbo_crypt_shz38
 .Lelephant_dumbo_crypt_shl40:
-	cmp	r5, #32
+	cmp	r2, #32
 	bcc	.Lelephant_dumbo_crypt_shf39
-	mov	r0, r1
-	mov	r1, r2
-	mov	r2, r3
+	mov	r0, r3
 	mov	r3, r4
-	movs	r4, #0
-	subs	r5, #32
+	mov	r4, r5
+	mov	r5, r1
+	movs	r1, #0
+	subs	r2, #32
 	b	.Lelephant_dumbo_crypt_shl40
 .Lelephant_dumbo_crypt_shf39:
 	movs	r7, #32
-	subs	r7, r7, r5
-	lsls	r0, r5
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r1, r5
-	mov	r6, r2
-	lsrs	r6, r7
-	orrs	r1, r6
-	lsls	r2, r5
+	subs	r7, r7, r2
+	lsls	r0, r2
 	mov	r6, r3
 	lsrs	r6, r7
-	orrs	r2, r6
-	lsls	r3, r5
+	orrs	r0, r6
+	lsls	r3, r2
 	mov	r6, r4
 	lsrs	r6, r7
 	orrs	r3, r6
-	lsls	r4, r5
+	lsls	r4, r2
+	mov	r6, r5
+	lsrs	r6, r7
+	orrs	r4, r6
+	lsls	r5, r2
+	mov	r6, r1
+	lsrs	r6, r7
+	orrs	r5, r6
+	lsls	r1, r2
 	b	.Lelephant_dumbo_crypt_she41
 .Lelephant_dumbo_crypt_shz38:
+	movs	r1, #0
+	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
 	movs	r0, #0
 .Lelephant_dumbo_crypt_she41:
-	ldr	r6, [sp, #64]
-	orrs	r6, r4
-	ldr	r5, [sp, #68]
-	orrs	r5, r3
-	ldr	r3, [sp, #72]
-	orrs	r3, r2
 	ldr	r2, [sp, #76]
 	orrs	r2, r1
-	ldr	r4, [sp, #80]
-	orrs	r4, r0
+	ldr	r1, [sp, #80]
+	orrs	r1, r5
+	ldr	r5, [sp, #84]
+	orrs	r5, r4
+	ldr	r4, [sp, #88]
+	orrs	r4, r3
+	ldr	r6, [sp, #92]
+	orrs	r6, r0
 	ldr	r0, [sp, #36]
-	rsbs	r1, r0, #0
-	ldr	r0, [sp, #64]
-	eors	r6, r0
-	ands	r6, r1
-	mov	r7, r0
-	eors	r7, r6
-	ldr	r0, [sp, #68]
-	eors	r5, r0
-	ands	r5, r1
-	mov	r6, r0
-	eors	r6, r5
-	mov	r5, r3
-	ldr	r0, [sp, #72]
-	eors	r5, r0
-	ands	r5, r1
-	mov	r3, r0
-	eors	r3, r5
-	mov	r5, r2
+	rsbs	r3, r0, #0
+	mov	r7, r2
 	ldr	r0, [sp, #76]
-	eors	r5, r0
-	ands	r5, r1
+	eors	r7, r0
+	ands	r7, r3
 	mov	r2, r0
-	eors	r2, r5
+	eors	r2, r7
+	mov	r7, r1
 	ldr	r0, [sp, #80]
-	eors	r4, r0
-	ands	r4, r1
+	eors	r7, r0
+	ands	r7, r3
 	mov	r1, r0
-	eors	r1, r4
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r0, [sp, #8]
+	eors	r1, r7
+	mov	r7, r5
+	ldr	r0, [sp, #84]
+	eors	r7, r0
+	ands	r7, r3
+	mov	r5, r0
+	eors	r5, r7
+	mov	r7, r4
+	ldr	r0, [sp, #88]
+	eors	r7, r0
+	ands	r7, r3
 	mov	r4, r0
-	ldr	r0, [sp, #16]
-	eors	r4, r0
-	str	r4, [sp, #8]
-	ldr	r0, [sp, #4]
-	mov	r4, r0
-	ldr	r0, [sp, #20]
-	eors	r4, r0
-	str	r4, [sp, #4]
+	eors	r4, r7
 	ldr	r0, [sp, #92]
-	str	r0, [sp, #36]
-	ldr	r4, [sp, #24]
-	eors	r0, r4
-	str	r0, [sp, #36]
-	ldr	r5, [sp, #88]
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	ldr	r4, [sp, #84]
-	ldr	r0, [sp, #32]
-	eors	r4, r0
+	eors	r6, r0
+	ands	r6, r3
+	mov	r3, r0
+	eors	r3, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #8]
-	eors	r7, r0
-	ldr	r0, [sp, #4]
-	eors	r6, r0
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	eors	r2, r5
-	mov	r0, r1
-	eors	r0, r4
-	str	r7, [sp, #204]
-	str	r6, [sp, #208]
-	str	r3, [sp, #212]
-	str	r2, [sp, #216]
-	str	r0, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #224]
-	ldr	r3, [sp, #228]
-	ldr	r2, [sp, #232]
-	ldr	r1, [sp, #236]
-	ldr	r7, [sp, #240]
-	mov	r6, r0
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ldr	r0, [sp, #36]
 	eors	r2, r0
-	eors	r1, r5
-	mov	r0, r7
-	eors	r0, r4
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	ldr	r0, [sp, #52]
+	eors	r5, r0
+	ldr	r0, [sp, #48]
+	eors	r4, r0
+	ldr	r0, [sp, #44]
+	eors	r3, r0
+	str	r2, [sp, #212]
+	str	r1, [sp, #216]
+	str	r5, [sp, #220]
+	str	r4, [sp, #224]
+	str	r3, [sp, #228]
+	add	r0, sp, #212
+	add	r1, sp, #232
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #232]
+	ldr	r3, [sp, #236]
+	ldr	r2, [sp, #240]
+	ldr	r1, [sp, #244]
+	ldr	r5, [sp, #248]
+	mov	r4, r0
+	ldr	r0, [sp, #8]
+	eors	r4, r0
+	ldr	r0, [sp, #4]
+	eors	r3, r0
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	ldr	r0, [sp, #44]
+	eors	r5, r0
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r4, [sp]
-	eors	r4, r6
-	mov	r5, r11
-	eors	r5, r3
+	ldr	r0, [sp]
+	eors	r0, r4
+	mov	r4, r11
+	eors	r4, r3
 	mov	r3, r10
 	eors	r3, r2
 	mov	r2, r9
 	eors	r2, r1
 	mov	r1, r8
-	eors	r1, r0
-	mov	r0, r4
+	eors	r1, r5
 	str	r0, [sp]
-	mov	r0, r5
-	mov	r11, r0
-	mov	r0, r3
-	mov	r10, r0
-	mov	r0, r2
-	mov	r9, r0
-	mov	r0, r1
-	mov	r8, r0
+	mov	r11, r4
+	mov	r10, r3
+	mov	r9, r2
+	mov	r8, r1
 	b	.Lelephant_dumbo_crypt_endif32
 .Lelephant_dumbo_crypt_else31:
 .Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r1, [sp, #12]
 	adds	r3, r1, #1
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #140]
 	cmp	r3, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -2643,11 +2612,11 @@ elephant_dumbo_crypt:
 	muls	r3, r0
 	mov	r2, r3
 	subs	r2, #12
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #120]
 	adds	r0, #12
 	subs	r1, r0, r3
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #136]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -2656,12 +2625,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
-	str	r0, [sp, #184]
-	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
-	add	r4, sp, #184
+	str	r0, [sp, #204]
+	str	r0, [sp, #208]
+	add	r4, sp, #192
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
@@ -2679,18 +2648,17 @@ elephant_dumbo_crypt:
 	ldr	r0, [r2]
 	str	r0, [sp, #36]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #64]
+	str	r0, [sp, #44]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #72]
+	str	r0, [sp, #52]
 	ldr	r0, [r2, #16]
 	str	r0, [sp, #8]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #4]
 	movs	r2, #1
 	eors	r0, r2
 	str	r0, [sp, #4]
@@ -2743,11 +2711,11 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_she52:
 	ldr	r2, [sp, #36]
 	orrs	r2, r1
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #44]
 	orrs	r1, r5
-	ldr	r5, [sp, #68]
+	ldr	r5, [sp, #48]
 	orrs	r5, r4
-	ldr	r4, [sp, #72]
+	ldr	r4, [sp, #52]
 	orrs	r4, r3
 	ldr	r6, [sp, #8]
 	orrs	r6, r0
@@ -2760,19 +2728,19 @@ elephant_dumbo_crypt:
 	mov	r2, r0
 	eors	r2, r7
 	mov	r7, r1
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #44]
 	eors	r7, r0
 	ands	r7, r3
 	mov	r1, r0
 	eors	r1, r7
 	mov	r7, r5
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #48]
 	eors	r7, r0
 	ands	r7, r3
 	mov	r5, r0
 	eors	r5, r7
 	mov	r7, r4
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	eors	r7, r0
 	ands	r7, r3
 	mov	r4, r0
@@ -2793,19 +2761,19 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	ldr	r0, [sp, #32]
 	eors	r3, r0
-	str	r2, [sp, #204]
-	str	r1, [sp, #208]
-	str	r5, [sp, #212]
-	str	r4, [sp, #216]
-	str	r3, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
+	str	r2, [sp, #212]
+	str	r1, [sp, #216]
+	str	r5, [sp, #220]
+	str	r4, [sp, #224]
+	str	r3, [sp, #228]
+	add	r0, sp, #212
+	add	r1, sp, #232
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #224]
-	ldr	r2, [sp, #228]
-	ldr	r1, [sp, #232]
-	ldr	r5, [sp, #236]
-	ldr	r4, [sp, #240]
+	ldr	r0, [sp, #232]
+	ldr	r2, [sp, #236]
+	ldr	r1, [sp, #240]
+	ldr	r5, [sp, #244]
+	ldr	r4, [sp, #248]
 	mov	r3, r0
 	ldr	r0, [sp, #16]
 	eors	r3, r0
@@ -2845,47 +2813,43 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif43:
 	mov	r0, r5
 	str	r0, [sp]
-	mov	r0, r4
-	mov	r11, r0
-	mov	r0, r3
-	mov	r10, r0
-	mov	r0, r2
-	mov	r9, r0
-	mov	r0, r1
-	mov	r8, r0
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #8]
+	mov	r11, r4
+	mov	r10, r3
+	mov	r9, r2
+	mov	r8, r1
 	ldr	r0, [sp, #60]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #36]
-	ldr	r7, [sp, #44]
-	ldr	r6, [sp, #52]
+	ldr	r7, [sp, #56]
+	ldr	r6, [sp, #64]
 	ldr	r5, [sp, #16]
 	ldr	r4, [sp, #20]
 	ldr	r3, [sp, #24]
 	ldr	r2, [sp, #28]
 	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #92]
-	mov	r0, r7
-	str	r0, [sp, #88]
-	mov	r0, r6
-	str	r0, [sp, #84]
-	mov	r0, r5
-	str	r0, [sp, #48]
-	mov	r0, r4
-	str	r0, [sp, #60]
-	mov	r0, r3
-	str	r0, [sp, #56]
-	mov	r0, r2
-	str	r0, [sp, #44]
-	mov	r0, r1
 	str	r0, [sp, #52]
+	mov	r0, r7
+	str	r0, [sp, #48]
+	mov	r0, r6
+	str	r0, [sp, #44]
+	mov	r0, r5
+	str	r0, [sp, #60]
+	mov	r0, r4
+	str	r0, [sp, #72]
+	mov	r0, r3
+	str	r0, [sp, #68]
+	mov	r0, r2
+	str	r0, [sp, #56]
+	mov	r0, r1
+	str	r0, [sp, #64]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #124]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
@@ -2893,39 +2857,39 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp]
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #172]
 	eors	r3, r0
 	mov	r4, r11
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #168]
 	eors	r4, r0
 	mov	r5, r10
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #180]
 	eors	r5, r0
 	mov	r2, r9
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #184]
 	eors	r2, r0
 	mov	r1, r8
+	ldr	r0, [sp, #176]
+	eors	r1, r0
+	str	r3, [sp, #212]
+	str	r4, [sp, #216]
+	str	r5, [sp, #220]
+	str	r2, [sp, #224]
+	str	r1, [sp, #228]
+	add	r0, sp, #212
+	add	r1, sp, #232
+	bl	elephant_dumbo_P_permute
+	ldr	r2, [sp, #232]
+	ldr	r1, [sp, #236]
+	ldr	r0, [sp, #172]
+	eors	r2, r0
 	ldr	r0, [sp, #168]
 	eors	r1, r0
-	str	r3, [sp, #204]
-	str	r4, [sp, #208]
-	str	r5, [sp, #212]
-	str	r2, [sp, #216]
-	str	r1, [sp, #220]
-	add	r0, sp, #204
-	add	r1, sp, #224
-	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #224]
-	ldr	r1, [sp, #228]
-	ldr	r0, [sp, #164]
-	eors	r2, r0
-	ldr	r0, [sp, #160]
-	eors	r1, r0
 	@ elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #188]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #244
+	add	sp, #252
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -9,7 +9,7 @@
 
 @ --- gcm_key_setup: gcm.key_setup
 @     frame 116 bytes (22 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 908 bytes of code and literals
+@     estimated 884 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -25,8 +25,7 @@ gcm_key_setup:
 	sub	sp, #116
 	mov	r1, r2
 	mov	r8, r1
-	mov	r1, r3
-	mov	r10, r1
+	mov	r10, r3
 	@ gcm.ae:65: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
@@ -132,39 +131,57 @@ gcm_key_setup:
 	add	r2, sp, #100
 	mov	r0, r8
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #44]
 	ldr	r0, [sp, #108]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #36]
+	str	r0, [sp, #56]
 	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	ldr	r0, [sp, #48]
 	lsrs	r2, r0, #1
-	ldr	r0, [sp, #44]
+	@ gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #52]
+	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsls	r1, r0, #31
 	mov	r0, r2
 	orrs	r0, r1
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #20]
+	@ gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #60]
+	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsrs	r2, r0, #1
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #56]
 	lsls	r1, r0, #31
 	mov	r0, r2
 	orrs	r0, r1
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #40]
 	lsrs	r2, r0, #1
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
+	lsls	r1, r0, #31
+	mov	r0, r2
+	orrs	r0, r1
+	str	r0, [sp, #12]
+	@ gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #64]
+	@ ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	lsrs	r2, r0, #1
+	ldr	r0, [sp, #60]
+	lsls	r1, r0, #31
+	mov	r0, r2
+	orrs	r0, r1
+	str	r0, [sp, #32]
+	lsrs	r2, r0, #1
+	ldr	r0, [sp, #28]
 	lsls	r1, r0, #31
 	mov	r0, r2
 	orrs	r0, r1
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #36]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #48]
+	lsrs	r2, r0, #1
+	ldr	r0, [sp, #12]
+	lsls	r1, r0, #31
+	mov	r0, r2
+	orrs	r0, r1
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #64]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	movs	r1, #1
@@ -177,32 +194,24 @@ gcm_key_setup:
 	movs	r0, #225
 	lsls	r0, r0, #24
 	ands	r2, r0
-	mov	r0, r3
+	ldr	r0, [sp, #52]
+	lsrs	r0, r0, #1
 	eors	r0, r2
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #32]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #28]
-	lsls	r2, r0, #31
-	mov	r0, r3
-	orrs	r0, r2
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #28]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #24]
-	lsls	r2, r0, #31
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #24]
-	lsrs	r3, r0, #1
 	ldr	r0, [sp, #20]
+	lsrs	r3, r0, #1
+	ldr	r0, [sp, #16]
 	lsls	r2, r0, #31
 	mov	r0, r3
 	orrs	r0, r2
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	lsrs	r3, r0, #1
+	ldr	r0, [sp, #8]
+	lsls	r2, r0, #31
+	mov	r0, r3
+	orrs	r0, r2
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #32]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -215,33 +224,18 @@ gcm_key_setup:
 	movs	r0, #225
 	lsls	r0, r0, #24
 	ands	r2, r0
-	mov	r0, r3
+	ldr	r0, [sp, #16]
+	lsrs	r0, r0, #1
 	eors	r0, r2
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #16]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #12]
-	lsls	r2, r0, #31
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #12]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #8]
-	lsls	r2, r0, #31
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #8]
 	lsrs	r3, r0, #1
 	ldr	r0, [sp, #4]
 	lsls	r2, r0, #31
 	mov	r0, r3
 	orrs	r0, r2
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #4]
-	lsrs	r3, r0, #1
-	ldr	r0, [sp, #16]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #24]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	eors	r0, r1
@@ -253,24 +247,22 @@ gcm_key_setup:
 	movs	r0, #225
 	lsls	r0, r0, #24
 	ands	r2, r0
-	mov	r0, r3
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #1
 	eors	r0, r2
-	str	r0, [sp, #52]
-	@ ghash.ae:103: for u in 0..16 {
-	movs	r0, #0
-	mov	r11, r0
-	@ ghash.ae:106: tab[u] = t
-	mov	r0, r10
-	str	r0, [sp]
+	str	r0, [sp, #36]
 	@ ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
+	mov	r0, r10
 	movs	r2, #1
 	lsls	r2, r2, #8
 	adds	r0, r0, r2
-	mov	r10, r0
+	mov	r11, r0
 	@ ghash.ae:103: for u in 0..16 {
+	movs	r0, #0
+	str	r0, [sp]
 .Lgcm_key_setup_loop9:
 	@ ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsrs	r0, r0, #3
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -280,17 +272,17 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r2, r0, #0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #64]
 	ands	r0, r2
 	mov	r9, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #60]
 	ands	r0, r2
 	mov	r8, r0
-	ldr	r6, [sp, #40]
+	ldr	r6, [sp, #56]
 	ands	r6, r2
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #52]
 	ands	r5, r2
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsrs	r0, r0, #2
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -304,9 +296,9 @@ gcm_key_setup:
 	ands	r7, r0
 	ldr	r4, [sp, #28]
 	ands	r4, r0
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	ands	r3, r0
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	ands	r2, r0
 	mov	r0, r9
 	eors	r0, r7
@@ -317,7 +309,7 @@ gcm_key_setup:
 	eors	r6, r3
 	eors	r5, r2
 	@ ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsrs	r0, r0, #1
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
@@ -327,7 +319,7 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r0, r0, #0
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #24]
 	ands	r7, r0
 	ldr	r4, [sp, #12]
 	ands	r4, r0
@@ -344,7 +336,7 @@ gcm_key_setup:
 	eors	r6, r3
 	mov	r7, r5
 	eors	r7, r2
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
 	eors	r0, r1
@@ -353,13 +345,13 @@ gcm_key_setup:
 	adcs	r0, r0
 	eors	r0, r1
 	rsbs	r5, r0, #0
-	ldr	r4, [sp, #64]
+	ldr	r4, [sp, #48]
 	ands	r4, r5
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #44]
 	ands	r3, r5
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #40]
 	ands	r2, r5
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #36]
 	ands	r0, r5
 	mov	r5, r9
 	eors	r5, r4
@@ -370,7 +362,7 @@ gcm_key_setup:
 	mov	r2, r7
 	eors	r2, r0
 	@ ghash.ae:106: tab[u] = t
-	ldr	r0, [sp]
+	mov	r0, r10
 	str	r5, [r0]
 	str	r4, [r0, #4]
 	str	r3, [r0, #8]
@@ -469,20 +461,20 @@ gcm_key_setup:
 	ands	r2, r0
 	eors	r3, r2
 	@ ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
-	mov	r0, r10
+	mov	r0, r11
 	str	r6, [r0]
 	str	r5, [r0, #4]
 	str	r4, [r0, #8]
 	str	r3, [r0, #12]
-	ldr	r0, [sp]
-	adds	r0, #16
-	str	r0, [sp]
 	mov	r0, r10
 	adds	r0, #16
 	mov	r10, r0
 	mov	r0, r11
-	adds	r0, #1
+	adds	r0, #16
 	mov	r11, r0
+	ldr	r0, [sp]
+	adds	r0, #1
+	str	r0, [sp]
 	cmp	r0, #16
 	bcs	.Lgcm_key_setup_far1
 	b	.Lgcm_key_setup_loop9
@@ -502,7 +494,7 @@ gcm_key_setup:
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
 @     frame 164 bytes (37 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1032 bytes of code and literals
+@     estimated 1030 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -517,8 +509,7 @@ gcm_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #164
 	str	r0, [sp, #48]
-	mov	r0, r1
-	mov	r9, r0
+	mov	r9, r1
 	mov	r5, r2
 	mov	r4, r3
 	ldr	r2, [sp, #200]
@@ -1073,8 +1064,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 172 bytes (41 spill slots, 26 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1062 bytes of code and literals
+@     frame 160 bytes (39 spill slots, 23 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1068 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1087,118 +1078,126 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #172
-	str	r0, [sp, #56]
-	mov	r0, r1
-	mov	r8, r0
+	sub	sp, #160
+	movs	r4, #0
+	str	r4, [sp, #96]
+	str	r4, [sp, #100]
+	str	r4, [sp, #104]
+	str	r4, [sp, #108]
+	@ gcm.ae:92: y = G.absorb(tab, 0 as u128, ad)
+	str	r4, [sp, #112]
+	str	r4, [sp, #116]
+	str	r4, [sp, #120]
+	str	r4, [sp, #124]
+	add	r4, sp, #128
+	str	r4, [sp]
+	str	r0, [sp, #40]
+	mov	r8, r1
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r2, [sp, #208]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #232]
+	ldr	r3, [sp, #196]
+	ldr	r0, [sp, #200]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #104]
-	movs	r0, #0
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	@ gcm.ae:92: y = G.absorb(tab, 0 as u128, ad)
-	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r0, sp, #140
-	str	r0, [sp]
+	ldr	r1, [sp, #204]
+	str	r1, [sp, #60]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #64]
+	ldr	r2, [sp, #220]
+	str	r2, [sp, #56]
+	ldr	r0, [sp, #228]
+	str	r0, [sp, #92]
+	add	r1, sp, #112
 	mov	r0, r8
-	ldr	r3, [sp, #80]
+	mov	r2, r3
+	ldr	r3, [sp, #68]
 	bl	gcm_G_absorb
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #128]
 	mov	r11, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #132]
 	mov	r10, r0
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #136]
 	mov	r9, r0
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #140]
 	str	r0, [sp, #4]
 	@ gcm.ae:93: j0 = counter0(tab, nonce)
-	add	r3, sp, #124
+	add	r3, sp, #112
 	mov	r0, r8
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
+	ldr	r7, [sp, #112]
+	ldr	r6, [sp, #116]
+	ldr	r5, [sp, #120]
 	ldr	r4, [sp, #124]
-	ldr	r7, [sp, #128]
-	ldr	r6, [sp, #132]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #48]
 	@ gcm.ae:94: s0 = E.encrypt_block(ks, j0)
+	str	r7, [sp, #112]
+	str	r6, [sp, #116]
+	str	r5, [sp, #120]
 	str	r4, [sp, #124]
-	str	r7, [sp, #128]
-	str	r6, [sp, #132]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #56]
+	add	r1, sp, #112
+	add	r2, sp, #128
+	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #96]
-	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
-	adds	r1, r4, #1
 	@ gcm.ae:97: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #32]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #52]
-	movs	r5, #0
-	mov	r4, r1
-	mov	r0, r7
-	str	r0, [sp, #64]
+	str	r0, [sp, #36]
+	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
+	adds	r0, r7, #1
+	@ gcm.ae:97: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #12]
 	mov	r0, r6
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #52]
-	cmp	r5, r0
+	str	r0, [sp, #52]
+	mov	r0, r5
+	str	r0, [sp, #48]
+	mov	r0, r4
+	str	r0, [sp, #44]
+	ldr	r5, [sp, #4]
+	@ gcm.ae:94: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #84]
+	@ gcm.ae:97: for i in 0..(n + 15) / 16 {
+	movs	r1, #0
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #36]
+	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
 	@ gcm.ae:98: off = 16 * i
-	lsls	r7, r5, #4
+	ldr	r1, [sp, #8]
+	lsls	r0, r1, #4
+	str	r0, [sp, #4]
 	@ gcm.ae:99: c = load_be(ct, off, 16, n - off)
-	ldr	r0, [sp, #44]
-	subs	r6, r0, r7
-	ldr	r0, [sp, #72]
-	adds	r1, r0, r7
+	ldr	r1, [sp, #32]
+	subs	r4, r1, r0
+	ldr	r1, [sp, #60]
+	adds	r1, r1, r0
 	movs	r0, #3
-	cmp	r6, #16
+	cmp	r4, #16
 	bcc	.Lgcm_decrypt_with_bytes3
 	tst	r1, r0
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	str	r0, [sp, #152]
 	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	add	r3, sp, #156
-	mov	r2, r6
+	add	r3, sp, #144
+	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
 	movs	r2, #16
@@ -1214,157 +1213,171 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #12]
+	rev	r6, r0
 	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #8]
+	rev	r7, r0
 	@ gcm.ae:100: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #124]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #132]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
-	ldr	r0, [sp, #56]
-	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #36]
-	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
-	adds	r0, r4, #1
-	str	r0, [sp, #40]
-	@ gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r1, r11
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	mov	r2, r10
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	mov	r3, r9
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #124]
+	add	r1, sp, #112
+	add	r2, sp, #128
+	ldr	r0, [sp, #40]
+	bl	gcm_E_encrypt_block
+	ldr	r1, [sp, #140]
+	@ gcm.ae:103: store_be(msg, off, c ^ u, n - off)
+	mov	r0, r7
+	eors	r0, r1
+	str	r0, [sp, #16]
+	@ gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	mov	r1, r5
+	eors	r1, r7
+	@ gcm.ae:100: u = E.encrypt_block(ks, j)
+	ldr	r2, [sp, #136]
+	@ gcm.ae:103: store_be(msg, off, c ^ u, n - off)
+	mov	r0, r6
+	eors	r0, r2
+	str	r0, [sp, #28]
+	@ gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	mov	r2, r9
+	eors	r2, r6
+	@ gcm.ae:100: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #132]
+	@ gcm.ae:103: store_be(msg, off, c ^ u, n - off)
+	ldr	r5, [sp, #20]
+	eors	r5, r0
+	@ gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	mov	r3, r10
+	ldr	r0, [sp, #20]
 	eors	r3, r0
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #8]
-	eors	r4, r0
+	@ gcm.ae:100: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #128]
+	@ gcm.ae:103: store_be(msg, off, c ^ u, n - off)
+	ldr	r6, [sp, #24]
+	eors	r6, r0
+	@ gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	mov	r7, r11
+	ldr	r0, [sp, #24]
+	eors	r7, r0
+	str	r7, [sp, #112]
+	str	r3, [sp, #116]
+	str	r2, [sp, #120]
 	str	r1, [sp, #124]
-	str	r2, [sp, #128]
-	str	r3, [sp, #132]
-	str	r4, [sp, #136]
-	add	r0, sp, #124
-	add	r2, sp, #140
+	add	r0, sp, #112
+	add	r2, sp, #128
 	mov	r1, r8
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #128]
 	mov	r11, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #132]
 	mov	r10, r0
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #136]
 	mov	r9, r0
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #4]
+	ldr	r1, [sp, #140]
 	@ gcm.ae:103: store_be(msg, off, c ^ u, n - off)
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #16]
+	rev	r3, r0
 	ldr	r0, [sp, #28]
-	eors	r2, r0
-	ldr	r3, [sp, #12]
-	ldr	r0, [sp, #32]
-	eors	r3, r0
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #36]
-	eors	r4, r0
-	rev	r4, r4
-	rev	r3, r3
-	rev	r2, r2
-	rev	r1, r1
-	ldr	r0, [sp, #68]
-	adds	r7, r0, r7
+	rev	r7, r0
+	rev	r5, r5
+	rev	r6, r6
+	ldr	r2, [sp, #56]
+	ldr	r0, [sp, #4]
+	adds	r2, r2, r0
 	movs	r0, #3
-	cmp	r6, #16
+	cmp	r4, #16
 	bcc	.Lgcm_decrypt_with_bytes8
-	tst	r7, r0
+	tst	r2, r0
 	bne	.Lgcm_decrypt_with_bytes8
-	str	r4, [r7]
-	str	r3, [r7, #4]
-	str	r2, [r7, #8]
-	str	r1, [r7, #12]
+	str	r3, [r2]
+	str	r7, [r2, #4]
+	str	r5, [r2, #8]
+	str	r6, [r2, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r4, [sp, #156]
-	str	r3, [sp, #160]
-	str	r2, [sp, #164]
-	str	r1, [sp, #168]
-	add	r2, sp, #156
-	mov	r1, r6
-	cmp	r1, #16
+	str	r3, [sp, #144]
+	str	r7, [sp, #148]
+	str	r5, [sp, #152]
+	str	r6, [sp, #156]
+	add	r5, sp, #144
+	mov	r3, r4
+	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt10
-	movs	r1, #16
+	movs	r3, #16
 .Lgcm_decrypt_with_cnt10:
 .Lgcm_decrypt_with_cpy11:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lgcm_decrypt_with_stored9
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r5, r3]
+	strb	r0, [r2, r3]
 	b	.Lgcm_decrypt_with_cpy11
 .Lgcm_decrypt_with_stored9:
-	ldr	r4, [sp, #40]
-	adds	r5, #1
-	ldr	r0, [sp, #52]
-	cmp	r5, r0
+	@ gcm.ae:31: return cat(x[127:32], x[31:0] + 1)
+	ldr	r0, [sp, #12]
+	adds	r0, r0, #1
+	str	r0, [sp, #12]
+	mov	r5, r1
+	ldr	r1, [sp, #8]
+	adds	r1, #1
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #36]
+	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #80]
-	lsls	r2, r0, #3
-	lsrs	r1, r0, #29
-	ldr	r0, [sp, #44]
-	lsls	r3, r0, #3
+	ldr	r0, [sp, #68]
 	lsrs	r0, r0, #29
 	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r5, r11
-	eors	r5, r3
+	mov	r1, r5
+	eors	r1, r0
+	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #68]
+	lsls	r0, r0, #3
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r3, r9
+	eors	r3, r0
+	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #32]
+	lsrs	r0, r0, #29
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r4, r10
 	eors	r4, r0
-	mov	r3, r9
-	eors	r3, r2
-	ldr	r2, [sp, #4]
-	eors	r2, r1
+	@ gcm.ae:57: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
+	ldr	r0, [sp, #32]
+	lsls	r0, r0, #3
+	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r5, r11
+	eors	r5, r0
 	@ ghash.ae:117: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #108
-	strh	r0, [r1]
+	add	r2, sp, #96
+	strh	r0, [r2]
 	lsrs	r0, r5, #16
-	strh	r0, [r1, #2]
+	strh	r0, [r2, #2]
 	uxth	r0, r4
-	strh	r0, [r1, #4]
+	strh	r0, [r2, #4]
 	lsrs	r0, r4, #16
-	strh	r0, [r1, #6]
+	strh	r0, [r2, #6]
 	uxth	r0, r3
-	strh	r0, [r1, #8]
+	strh	r0, [r2, #8]
 	lsrs	r0, r3, #16
-	strh	r0, [r1, #10]
-	uxth	r0, r2
-	strh	r0, [r1, #12]
-	lsrs	r0, r2, #16
-	strh	r0, [r1, #14]
+	strh	r0, [r2, #10]
+	uxth	r0, r1
+	strh	r0, [r2, #12]
+	lsrs	r0, r1, #16
+	strh	r0, [r2, #14]
 	@ ghash.ae:120: for i in 0..128 / w {
 	movs	r0, #0
 	mov	r11, r0
@@ -1373,7 +1386,7 @@ gcm_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:121: xw = xs[i]
-	add	r0, sp, #108
+	add	r0, sp, #96
 	mov	r10, r0
 	@ ghash.ae:123: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
@@ -1505,36 +1518,36 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #72]
 	eors	r1, r0
 	str	r1, [sp, #12]
 	mov	r1, r4
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #76]
 	eors	r1, r0
 	str	r1, [sp, #8]
 	mov	r1, r3
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #80]
 	eors	r1, r0
 	str	r1, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #84]
 	eors	r1, r0
 	@ gcm.ae:107: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #100]
+	ldr	r2, [sp, #88]
 	movs	r3, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	str	r0, [sp, #152]
 	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	add	r4, sp, #156
-	ldr	r3, [sp, #76]
+	add	r4, sp, #144
+	ldr	r3, [sp, #64]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1562,7 +1575,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1571,7 +1584,7 @@ gcm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:38: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	lsls	r7, r0, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -1590,9 +1603,9 @@ gcm_decrypt_with:
 	subs	r7, #32
 	b	.Lgcm_decrypt_with_shl23
 .Lgcm_decrypt_with_shf22:
+	lsrs	r5, r7
 	movs	r2, #32
 	subs	r2, r2, r7
-	lsrs	r5, r7
 	mov	r0, r6
 	lsls	r0, r2
 	orrs	r5, r0
@@ -1600,9 +1613,9 @@ gcm_decrypt_with:
 	mov	r0, r4
 	lsls	r0, r2
 	orrs	r6, r0
-	lsrs	r4, r7
 	mov	r0, r3
 	lsls	r0, r2
+	lsrs	r4, r7
 	orrs	r4, r0
 	lsrs	r3, r7
 	b	.Lgcm_decrypt_with_she24
@@ -1648,9 +1661,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #92]
 	strh	r1, [r0]
-	add	sp, #172
+	add	sp, #160
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1945,7 +1958,7 @@ gcm_E_encrypt_block:
 
 @ --- gcm_G_absorb: gcm.G.absorb
 @     frame 56 bytes (6 spill slots, 2 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 200 bytes of code and literals
+@     estimated 194 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -1960,10 +1973,8 @@ gcm_G_absorb:
 	push	{r4, r5, r6, r7}
 	sub	sp, #56
 	str	r0, [sp]
-	mov	r0, r2
-	mov	r11, r0
-	mov	r0, r3
-	mov	r10, r0
+	mov	r11, r2
+	mov	r10, r3
 	ldr	r0, [sp, #92]
 	str	r0, [sp, #4]
 	ldr	r5, [r1]
@@ -1976,8 +1987,7 @@ gcm_G_absorb:
 	lsrs	r0, r0, #4
 	mov	r9, r0
 	movs	r4, #0
-	mov	r1, r6
-	mov	r8, r1
+	mov	r8, r6
 	cmp	r4, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
@@ -2269,7 +2279,7 @@ gcm_G_mul_h:
 
 @ --- gcm_counter0: gcm.counter0
 @     frame 48 bytes (0 spill slots, 0 on the stack; locals 44), saves r4, r5, r6, r7
-@     estimated 152 bytes of code and literals
+@     estimated 148 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
 	.type gcm_counter0, %function
@@ -2278,24 +2288,24 @@ gcm_G_mul_h:
 gcm_counter0:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #48
-	mov	r7, r0
-	mov	r5, r1
 	mov	r6, r2
-	mov	r4, r3
 	@ gcm.ae:46: if len(nonce) == 12 {
-	movs	r1, #12
-	mov	r0, r6
-	eors	r0, r1
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	movs	r4, #12
+	eors	r2, r4
+	subs	r2, r2, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r2, #1
+	eors	r7, r2
+	mov	r5, r0
+	mov	r2, r1
+	mov	r4, r3
+	cmp	r7, #0
 	beq	.Lgcm_counter0_else1
 	@ gcm.ae:47: j = cat(load_be(nonce, 0, 12), 1 as u32)
+	mov	r3, r1
 	movs	r0, #3
-	tst	r5, r0
+	tst	r3, r0
 	beq	.Lgcm_counter0_words4
 .Lgcm_counter0_bytes3:
 	add	r2, sp, #4
@@ -2303,17 +2313,17 @@ gcm_counter0:
 .Lgcm_counter0_cpy6:
 	subs	r1, #1
 	bcc	.Lgcm_counter0_cpyd5
-	ldrb	r0, [r5, r1]
+	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
 	b	.Lgcm_counter0_cpy6
 .Lgcm_counter0_cpyd5:
-	mov	r5, r2
+	mov	r3, r2
 .Lgcm_counter0_words4:
-	ldr	r0, [r5, #8]
+	ldr	r0, [r3, #8]
 	rev	r2, r0
-	ldr	r0, [r5, #4]
+	ldr	r0, [r3, #4]
 	rev	r1, r0
-	ldr	r0, [r5]
+	ldr	r0, [r3]
 	rev	r0, r0
 	movs	r3, #1
 	b	.Lgcm_counter0_endif2
@@ -2324,30 +2334,34 @@ gcm_counter0:
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
 	add	r0, sp, #32
 	str	r0, [sp]
-	mov	r0, r7
-	mov	r2, r5
+	add	r1, sp, #16
+	mov	r0, r5
 	mov	r3, r6
 	bl	gcm_G_absorb
-	ldr	r5, [sp, #32]
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #36]
 	@ gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	lsrs	r0, r6, #29
+	eors	r1, r0
 	lsls	r0, r6, #3
-	lsrs	r6, r6, #29
-	eors	r5, r0
-	mov	r0, r3
-	eors	r0, r6
-	str	r5, [sp, #16]
-	str	r0, [sp, #20]
-	str	r2, [sp, #24]
-	str	r1, [sp, #28]
+	@ gcm.ae:49: j = G.absorb(tab, 0 as u128, nonce)
+	ldr	r2, [sp, #32]
+	@ gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	eors	r2, r0
+	str	r2, [sp, #16]
+	str	r1, [sp, #20]
+	@ gcm.ae:49: j = G.absorb(tab, 0 as u128, nonce)
+	ldr	r0, [sp, #40]
+	@ gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	str	r0, [sp, #24]
+	@ gcm.ae:49: j = G.absorb(tab, 0 as u128, nonce)
+	ldr	r0, [sp, #44]
+	@ gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
+	str	r0, [sp, #28]
 	add	r0, sp, #16
 	add	r2, sp, #32
-	mov	r1, r7
+	mov	r1, r5
 	bl	gcm_G_mul_h
 	ldr	r3, [sp, #32]
 	ldr	r2, [sp, #36]

@@ -9,7 +9,7 @@
 
 @ --- ghash_mul: ghash.mul
 @     frame 28 bytes (13 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 272 bytes of code and literals
+@     estimated 268 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
 	.type ghash_mul, %function
@@ -39,15 +39,13 @@ ghash_mul:
 	@ ghash.ae:35: for i in 0..128 {
 	movs	r1, #0
 	mov	r10, r1
-	movs	r7, #0
-	mov	r12, r7
+	mov	r12, r1
 	str	r1, [sp, #4]
 	str	r1, [sp]
 	mov	r11, r1
 	mov	r9, r3
 	mov	r1, r4
-	mov	r7, r0
-	mov	r8, r7
+	mov	r8, r0
 .Lghash_mul_loop1:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
@@ -191,7 +189,7 @@ ghash_init:
 
 @ --- ghash_mul_h: ghash.mul_h
 @     frame 28 bytes (13 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 272 bytes of code and literals
+@     estimated 268 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -222,15 +220,13 @@ ghash_mul_h:
 	@ ghash.ae:35: for i in 0..128 {
 	movs	r1, #0
 	mov	r10, r1
-	movs	r7, #0
-	mov	r12, r7
+	mov	r12, r1
 	str	r1, [sp, #4]
 	str	r1, [sp]
 	mov	r11, r1
 	mov	r9, r3
 	mov	r1, r4
-	mov	r7, r0
-	mov	r8, r7
+	mov	r8, r0
 .Lghash_mul_h_loop1:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127
@@ -350,7 +346,7 @@ ghash_mul_h:
 
 @ --- ghash_absorb: ghash.absorb
 @     frame 64 bytes (18 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 402 bytes of code and literals
+@     estimated 398 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -448,16 +444,14 @@ ghash_absorb:
 	@ ghash.ae:35: for i in 0..128 {
 	movs	r4, #0
 	mov	r10, r4
-	movs	r7, #0
-	mov	r12, r7
+	mov	r12, r4
 	movs	r6, #0
 	str	r6, [sp, #4]
 	movs	r5, #0
 	str	r5, [sp]
 	mov	r11, r4
 	mov	r9, r3
-	mov	r7, r0
-	mov	r8, r7
+	mov	r8, r0
 .Lghash_absorb_loop8:
 	@ ghash.ae:36: z = z ^ (if x[127 - i] == 1 then v else 0)
 	movs	r3, #127

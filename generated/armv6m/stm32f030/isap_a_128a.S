@@ -101,7 +101,7 @@ isap_a_128a_key_setup:
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 @     frame 136 bytes (13 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 444 bytes of code and literals
+@     estimated 442 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -132,12 +132,12 @@ isap_a_128a_encrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #196]
 	str	r0, [sp, #28]
-	movs	r2, #0
-	add	r4, sp, #48
+	movs	r5, #0
+	add	r2, sp, #48
 	movs	r0, #10
 .Lisap_a_128a_encrypt_with_zero1:
-	str	r2, [r4]
-	adds	r4, #4
+	str	r5, [r2]
+	adds	r2, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_encrypt_with_zero1
 	@ isap_a_128a.ae:128: n = load_be(nonce, 0, 16)
@@ -145,17 +145,25 @@ isap_a_128a_encrypt_with:
 	tst	r1, r0
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
-	add	r5, sp, #88
-	movs	r4, #16
+	add	r4, sp, #88
+	movs	r2, #16
 .Lisap_a_128a_encrypt_with_cpy5:
-	subs	r4, #1
+	subs	r2, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd4
-	ldrb	r0, [r1, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r4, r2]
 	b	.Lisap_a_128a_encrypt_with_cpy5
 .Lisap_a_128a_encrypt_with_cpyd4:
-	mov	r1, r5
+	mov	r1, r4
 .Lisap_a_128a_encrypt_with_words3:
+	@ isap_a_128a.ae:105: if m > 0 {
+	mov	r0, r8
+	cmp	r5, r0
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	@ isap_a_128a.ae:128: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #24]
@@ -169,13 +177,7 @@ isap_a_128a_encrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #12]
 	@ isap_a_128a.ae:105: if m > 0 {
-	mov	r0, r8
-	cmp	r2, r0
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r2, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
 	@ isap_a_128a.ae:106: rekey(ke, n, s)
 	add	r2, sp, #48
@@ -259,14 +261,13 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_words11:
 	ldr	r0, [r2, #4]
 	rev	r1, r0
-	ldr	r0, [r2]
-	rev	r3, r0
 	ldr	r0, [sp, #48]
-	ldr	r2, [sp, #52]
 	eors	r1, r0
-	mov	r0, r3
-	eors	r0, r2
+	ldr	r0, [r2]
 	rev	r2, r0
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	rev	r2, r2
 	rev	r1, r1
 	mov	r0, r10
 	adds	r3, r0, r6
@@ -364,7 +365,7 @@ isap_a_128a_encrypt_with:
 
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
-@     frame 140 bytes (15 spill slots, 10 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 136 bytes (14 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 458 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
@@ -378,25 +379,25 @@ isap_a_128a_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #140
-	str	r0, [sp, #36]
-	mov	r0, r1
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #176]
+	sub	sp, #136
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #180]
+	mov	r0, r1
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #180]
 	mov	r10, r0
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #184]
 	mov	r8, r0
-	ldr	r1, [sp, #192]
-	ldr	r0, [sp, #200]
+	ldr	r1, [sp, #188]
+	ldr	r0, [sp, #196]
 	mov	r11, r0
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #48]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #44]
 	movs	r4, #0
-	add	r3, sp, #52
+	add	r3, sp, #48
 	movs	r0, #10
 .Lisap_a_128a_decrypt_with_zero1:
 	str	r4, [r3]
@@ -408,7 +409,7 @@ isap_a_128a_decrypt_with:
 	tst	r2, r3
 	beq	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_bytes2:
-	add	r5, sp, #92
+	add	r5, sp, #88
 	movs	r4, #16
 .Lisap_a_128a_decrypt_with_cpy5:
 	subs	r4, #1
@@ -421,18 +422,19 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_words3:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	ldr	r0, [r2, #8]
-	rev	r5, r0
+	rev	r0, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r2, #4]
-	rev	r6, r0
+	rev	r5, r0
 	ldr	r0, [r2]
 	rev	r4, r0
 	@ isap_a_128a.ae:137: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	tst	r1, r3
 	beq	.Lisap_a_128a_decrypt_with_words7
 .Lisap_a_128a_decrypt_with_bytes6:
-	add	r3, sp, #92
+	add	r3, sp, #88
 	movs	r2, #16
 .Lisap_a_128a_decrypt_with_cpy9:
 	subs	r2, #1
@@ -443,57 +445,55 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd8:
 	mov	r1, r3
 .Lisap_a_128a_decrypt_with_words7:
+	add	r0, sp, #120
+	str	r0, [sp, #8]
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	str	r0, [sp, #24]
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
+	rev	r7, r0
 	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #16]
+	rev	r6, r0
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #108]
 	str	r5, [sp, #112]
-	str	r6, [sp, #116]
-	str	r4, [sp, #120]
-	add	r2, sp, #108
-	add	r1, sp, #124
+	str	r4, [sp, #116]
 	mov	r0, r10
 	str	r0, [sp]
 	mov	r0, r8
 	str	r0, [sp, #4]
-	str	r1, [sp, #8]
-	ldr	r0, [sp, #36]
-	mov	r1, r2
-	ldr	r2, [sp, #32]
-	ldr	r3, [sp, #40]
+	add	r1, sp, #104
+	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r3, [sp, #36]
 	bl	isap_a_128a_mac
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
 	ldr	r1, [sp, #132]
-	ldr	r7, [sp, #136]
-	ldr	r0, [sp, #28]
-	eors	r0, r3
-	ldr	r3, [sp, #24]
+	mov	r0, r6
+	eors	r0, r1
+	ldr	r2, [sp, #128]
+	mov	r1, r7
+	eors	r1, r2
+	ldr	r2, [sp, #120]
+	ldr	r3, [sp, #20]
 	eors	r3, r2
-	ldr	r2, [sp, #20]
-	eors	r2, r1
-	ldr	r1, [sp, #16]
-	eors	r1, r7
-	orrs	r0, r3
-	orrs	r0, r2
-	orrs	r0, r1
-	subs	r0, r0, #1
+	ldr	r6, [sp, #124]
+	ldr	r2, [sp, #24]
+	eors	r2, r6
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r2, #1
 	mov	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #16]
+	str	r1, [sp, #20]
 	@ isap_a_128a.ae:105: if m > 0 {
 	movs	r1, #0
 	mov	r0, r8
@@ -504,22 +504,24 @@ isap_a_128a_decrypt_with:
 	cmp	r0, #0
 	beq	.Lisap_a_128a_decrypt_with_else10
 	@ isap_a_128a.ae:106: rekey(ke, n, s)
-	add	r2, sp, #52
+	add	r2, sp, #48
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #108]
 	str	r5, [sp, #112]
-	str	r6, [sp, #116]
-	str	r4, [sp, #120]
-	add	r1, sp, #108
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #116]
+	add	r1, sp, #104
+	ldr	r0, [sp, #40]
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:107: s[3] = n[127:64]
-	str	r6, [sp, #76]
-	str	r4, [sp, #80]
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
 	@ isap_a_128a.ae:108: s[4] = n[63:0]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #84]
-	str	r5, [sp, #88]
 	@ isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
 	mov	r0, r8
 	adds	r0, #8
@@ -547,7 +549,7 @@ isap_a_128a_decrypt_with:
 	mov	r4, r2
 	eors	r4, r0
 	@ isap_a_128a.ae:112: P.permute(s, s_e)
-	add	r0, sp, #52
+	add	r0, sp, #48
 	movs	r1, #6
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:113: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
@@ -560,9 +562,9 @@ isap_a_128a_decrypt_with:
 	beq	.Lisap_a_128a_decrypt_with_words15
 .Lisap_a_128a_decrypt_with_bytes14:
 	movs	r0, #0
+	str	r0, [sp, #88]
 	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r3, sp, #92
+	add	r3, sp, #88
 	mov	r1, r4
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt17
@@ -579,14 +581,13 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_words15:
 	ldr	r0, [r2, #4]
 	rev	r1, r0
-	ldr	r0, [r2]
-	rev	r3, r0
-	ldr	r0, [sp, #52]
-	ldr	r2, [sp, #56]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
-	mov	r0, r3
-	eors	r0, r2
+	ldr	r0, [r2]
 	rev	r2, r0
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	rev	r2, r2
 	rev	r1, r1
 	mov	r0, r11
 	adds	r3, r0, r6
@@ -598,9 +599,9 @@ isap_a_128a_decrypt_with:
 	str	r1, [r3, #4]
 	b	.Lisap_a_128a_decrypt_with_stored20
 .Lisap_a_128a_decrypt_with_bytes19:
-	str	r2, [sp, #92]
-	str	r1, [sp, #96]
-	add	r2, sp, #92
+	str	r2, [sp, #88]
+	str	r1, [sp, #92]
+	add	r2, sp, #88
 	mov	r1, r4
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt21
@@ -621,10 +622,10 @@ isap_a_128a_decrypt_with:
 	b	.Lisap_a_128a_decrypt_with_endif11
 .Lisap_a_128a_decrypt_with_else10:
 .Lisap_a_128a_decrypt_with_endif11:
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #44]
 	strh	r1, [r0]
-	add	sp, #140
+	add	sp, #136
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -636,8 +637,8 @@ isap_a_128a_decrypt_with:
 
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
-@     frame 32 bytes (30 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 638 bytes of code and literals
+@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 632 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
@@ -651,43 +652,56 @@ isap_a_128a_P_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #32
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	ldr	r2, =isap_a_128a_tf0
+	ldrb	r1, [r2, r1]
+	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r5, [r0]
-	ldr	r7, [r0, #4]
+	ldr	r0, [r0]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r5, r0
+	@ ascon_p.ae:46: x0 = s[0]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #4]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r1, r0
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r6, [r0, #8]
-	ldr	r4, [r0, #12]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #8]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r8, r0
+	@ ascon_p.ae:47: x1 = s[1]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #12]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r3, [r0, #16]
-	ldr	r2, [r0, #20]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #16]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r4, r0
+	@ ascon_p.ae:48: x2 = s[2]
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #20]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	mov	r6, r0
+	str	r6, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
+	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #24]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r12, r0
+	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #28]
+	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r10, r0
 	@ ascon_p.ae:50: x4 = s[4]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #36]
-	str	r0, [sp, #8]
+	ldr	r3, [r0, #32]
+	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	ldr	r0, =isap_a_128a_tf0
-	ldrb	r0, [r0, r1]
-	str	r0, [sp, #12]
-	mov	r1, r7
-	mov	r0, r6
-	mov	r8, r0
-	mov	r0, r4
-	mov	r9, r0
-	mov	r4, r3
-	mov	r6, r2
-	str	r6, [sp]
-	ldr	r3, [sp, #4]
-	ldr	r2, [sp, #8]
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lisap_a_128a_P_permute_far1
@@ -816,8 +830,7 @@ isap_a_128a_P_permute:
 	mov	r9, r0
 	lsrs	r0, r5, #19
 	mov	r11, r0
-	mov	r0, r9
-	mov	r7, r0
+	mov	r7, r9
 	mov	r0, r11
 	orrs	r7, r0
 	mov	r9, r7
@@ -825,8 +838,7 @@ isap_a_128a_P_permute:
 	mov	r0, r12
 	eors	r7, r0
 	mov	r11, r7
-	mov	r0, r5
-	mov	r7, r0
+	mov	r7, r5
 	mov	r0, r9
 	eors	r7, r0
 	mov	r12, r7
@@ -950,8 +962,7 @@ isap_a_128a_P_permute:
 	mov	r1, r12
 	ldr	r4, [sp]
 	str	r6, [sp]
-	mov	r6, r7
-	mov	r12, r6
+	mov	r12, r7
 	mov	r10, r2
 	mov	r2, r0
 	ldr	r0, [sp, #12]
@@ -997,7 +1008,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 116 bytes (8 spill slots, 3 on the stack; locals 104), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 550 bytes of code and literals
+@     estimated 546 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -1012,10 +1023,8 @@ isap_a_128a_mac:
 	push	{r4, r5, r6, r7}
 	sub	sp, #116
 	str	r0, [sp, #8]
-	mov	r0, r2
-	mov	r11, r0
-	mov	r0, r3
-	mov	r9, r0
+	mov	r11, r2
+	mov	r9, r3
 	ldr	r0, [sp, #152]
 	str	r0, [sp]
 	ldr	r0, [sp, #156]
@@ -1320,7 +1329,7 @@ isap_a_128a_mac:
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
 @     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9
-@     estimated 164 bytes of code and literals
+@     estimated 162 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
@@ -1332,68 +1341,67 @@ isap_a_128a_rekey:
 	mov	r5, r9
 	push	{r4, r5}
 	mov	r7, r2
-	ldr	r4, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
 	@ isap_a_128a.ae:58: s[i] = init[i]
-	ldr	r6, [r0]
-	ldr	r5, [r0, #4]
-	str	r6, [r7]
-	str	r5, [r7, #4]
-	ldr	r6, [r0, #8]
-	ldr	r5, [r0, #12]
-	str	r6, [r7, #8]
-	str	r5, [r7, #12]
-	ldr	r6, [r0, #16]
-	ldr	r5, [r0, #20]
-	str	r6, [r7, #16]
-	str	r5, [r7, #20]
-	ldr	r6, [r0, #24]
-	ldr	r5, [r0, #28]
-	str	r6, [r7, #24]
-	str	r5, [r7, #28]
-	ldr	r5, [r0, #32]
+	ldr	r2, [r0]
+	str	r2, [r7]
+	ldr	r2, [r0, #4]
+	str	r2, [r7, #4]
+	ldr	r2, [r0, #8]
+	str	r2, [r7, #8]
+	ldr	r2, [r0, #12]
+	str	r2, [r7, #12]
+	ldr	r2, [r0, #16]
+	str	r2, [r7, #16]
+	ldr	r2, [r0, #20]
+	str	r2, [r7, #20]
+	ldr	r2, [r0, #24]
+	str	r2, [r7, #24]
+	ldr	r2, [r0, #28]
+	str	r2, [r7, #28]
+	ldr	r2, [r0, #32]
+	str	r2, [r7, #32]
 	ldr	r0, [r0, #36]
-	str	r5, [r7, #32]
 	str	r0, [r7, #36]
+	ldr	r0, [r1]
 	@ isap_a_128a.ae:60: for i in 0..k - 1 {
+	mov	r8, r0
+	ldr	r0, [r1, #4]
+	mov	r5, r0
+	ldr	r0, [r1, #8]
+	mov	r4, r0
+	ldr	r6, [r1, #12]
 	movs	r0, #0
 	mov	r9, r0
-	mov	r0, r4
-	mov	r8, r0
-	mov	r6, r3
-	mov	r5, r2
-	mov	r4, r1
 .Lisap_a_128a_rekey_loop1:
 	@ isap_a_128a.ae:61: s[0] = s[0] ^ ((y[127] as u64) << 63)
-	ldr	r2, [r7]
-	ldr	r1, [r7, #4]
-	lsrs	r0, r4, #31
+	lsrs	r0, r6, #31
 	lsls	r0, r0, #31
+	ldr	r1, [r7, #4]
 	eors	r1, r0
-	str	r2, [r7]
+	ldr	r0, [r7]
+	str	r0, [r7]
 	str	r1, [r7, #4]
 	@ isap_a_128a.ae:62: P.permute(s, s_b)
 	movs	r1, #1
 	mov	r0, r7
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:63: y = y << 1
-	mov	r0, r8
-	lsls	r3, r0, #1
-	lsls	r2, r6, #1
-	lsrs	r0, r0, #31
-	orrs	r2, r0
-	lsls	r1, r5, #1
-	lsrs	r0, r6, #31
+	lsls	r1, r6, #1
+	lsrs	r0, r4, #31
 	orrs	r1, r0
-	lsls	r4, r4, #1
+	lsls	r2, r4, #1
 	lsrs	r0, r5, #31
-	orrs	r4, r0
-	mov	r0, r3
+	orrs	r2, r0
+	lsls	r3, r5, #1
+	mov	r0, r8
+	lsrs	r0, r0, #31
+	orrs	r3, r0
+	mov	r0, r8
+	lsls	r0, r0, #1
 	mov	r8, r0
-	mov	r6, r2
-	mov	r5, r1
+	mov	r5, r3
+	mov	r4, r2
+	mov	r6, r1
 	mov	r0, r9
 	adds	r0, #1
 	mov	r9, r0
@@ -1401,12 +1409,12 @@ isap_a_128a_rekey:
 	bcc	.Lisap_a_128a_rekey_loop1
 .Lisap_a_128a_rekey_done2:
 	@ isap_a_128a.ae:65: s[0] = s[0] ^ ((y[127] as u64) << 63)
-	ldr	r2, [r7]
-	ldr	r1, [r7, #4]
-	lsrs	r0, r4, #31
+	lsrs	r0, r6, #31
 	lsls	r0, r0, #31
+	ldr	r1, [r7, #4]
 	eors	r1, r0
-	str	r2, [r7]
+	ldr	r0, [r7]
+	str	r0, [r7]
 	str	r1, [r7, #4]
 	@ isap_a_128a.ae:66: P.permute(s, s_k)
 	movs	r1, #12

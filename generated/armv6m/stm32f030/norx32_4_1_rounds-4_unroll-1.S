@@ -49,8 +49,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 272 bytes (88 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2144 bytes of code and literals
+@     frame 272 bytes (85 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2100 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -91,8 +91,8 @@ norx32_4_1_encrypt_with:
 	str	r1, [sp, #116]
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #112]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #108]
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #108]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
 	add	r0, sp, #128
 	ldr	r1, [sp, #120]
@@ -211,16 +211,17 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #68]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #92]
-	subs	r3, r1, r0
-	cmp	r3, #48
-	movs	r1, #0
-	adcs	r1, r1
+	subs	r0, r1, r0
+	mov	r1, r0
+	eors	r1, r2
+	cmp	r0, #48
+	movs	r3, #0
+	adcs	r3, r3
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	eors	r3, r2
-	ands	r3, r0
-	mov	r0, r3
+	eors	r3, r0
+	rsbs	r0, r3, #0
+	ands	r1, r0
+	mov	r0, r1
 	eors	r0, r2
 	str	r0, [sp, #52]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
@@ -230,66 +231,73 @@ norx32_4_1_encrypt_with:
 	str	r1, [sp, #188]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #128]
-	mov	r9, r0
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp]
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r7, [sp, #132]
+	ldr	r0, [sp, #132]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r11, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r6, [sp, #136]
+	ldr	r0, [sp, #136]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #20]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r5, [sp, #140]
+	ldr	r0, [sp, #140]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r4, [sp, #144]
+	ldr	r0, [sp, #144]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r5, r0
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #148]
+	ldr	r0, [sp, #148]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r3, r0
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #152]
+	ldr	r0, [sp, #152]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r2, r0
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r1, [sp, #156]
+	ldr	r0, [sp, #156]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #12]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r4, r0
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #164]
+	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #168]
-	str	r0, [sp]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #8]
 	@ norx_f.ae:67: s11 = s[11]
 	ldr	r0, [sp, #172]
-	mov	r11, r0
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #24]
+	ldr	r1, [sp, #176]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #180]
+	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #184]
+	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #32]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #188]
-	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
+	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	mov	r0, r9
-	str	r0, [sp, #8]
-	mov	r0, r7
-	str	r0, [sp, #4]
-	mov	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r5
-	str	r0, [sp, #44]
-	mov	r5, r4
-	mov	r0, r1
-	mov	r9, r0
-	ldr	r4, [sp, #12]
-	ldr	r1, [sp, #24]
 .Lnorx32_4_1_encrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	eors	r7, r5
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r6, r0, #1
 	mov	r0, r7
@@ -317,10 +325,9 @@ norx32_4_1_encrypt_with:
 	lsls	r5, r0, #1
 	mov	r0, r7
 	eors	r0, r5
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r6
-	str	r0, [sp, #12]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #12]
@@ -336,14 +343,13 @@ norx32_4_1_encrypt_with:
 	mov	r1, r4
 	eors	r1, r0
 	mov	r0, r1
-	str	r0, [sp, #24]
 	movs	r1, #31
 	rors	r0, r1
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r3
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -371,10 +377,9 @@ norx32_4_1_encrypt_with:
 	ands	r6, r1
 	lsls	r3, r6, #1
 	eors	r0, r3
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #16]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #16]
@@ -405,9 +410,9 @@ norx32_4_1_encrypt_with:
 	movs	r1, #8
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	eors	r1, r4
-	ldr	r3, [sp]
+	ldr	r3, [sp, #8]
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r1, r3
@@ -425,7 +430,6 @@ norx32_4_1_encrypt_with:
 	str	r2, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r4
-	str	r2, [sp, #20]
 	rors	r2, r6
 	str	r2, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -442,7 +446,7 @@ norx32_4_1_encrypt_with:
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #44]
-	mov	r4, r9
+	mov	r4, r8
 	eors	r3, r4
 	ldr	r2, [sp, #44]
 	ands	r2, r4
@@ -450,20 +454,20 @@ norx32_4_1_encrypt_with:
 	eors	r3, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r3
-	mov	r2, r8
+	mov	r2, r9
 	eors	r4, r2
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	mov	r2, r11
+	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsls	r2, r2, #1
 	mov	r7, r6
 	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r7
 	mov	r6, r2
 	movs	r2, #11
@@ -493,9 +497,9 @@ norx32_4_1_encrypt_with:
 	movs	r6, #31
 	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -521,12 +525,12 @@ norx32_4_1_encrypt_with:
 	ands	r6, r1
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
 	rors	r0, r6
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r4
 	eors	r6, r0
@@ -534,18 +538,17 @@ norx32_4_1_encrypt_with:
 	lsls	r4, r4, #1
 	mov	r0, r6
 	eors	r0, r4
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r0, r1
-	str	r0, [sp, #36]
 	movs	r1, #31
 	rors	r0, r1
 	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r5
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -573,7 +576,7 @@ norx32_4_1_encrypt_with:
 	ands	r6, r3
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	mov	r1, r0
@@ -585,11 +588,10 @@ norx32_4_1_encrypt_with:
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r0, r4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #12]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #12]
@@ -642,7 +644,7 @@ norx32_4_1_encrypt_with:
 	mov	r0, r2
 	movs	r2, #31
 	rors	r0, r2
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r2, [sp, #24]
@@ -715,10 +717,10 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_far3:
 .Lnorx32_4_1_encrypt_with_done7:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	str	r0, [sp, #128]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	str	r0, [sp, #132]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
@@ -733,7 +735,7 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r2, [sp, #152]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #156]
 	@ norx_f.ae:85: s[8] = s8
 	str	r4, [sp, #160]
@@ -741,10 +743,10 @@ norx32_4_1_encrypt_with:
 	mov	r0, r10
 	str	r0, [sp, #164]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #168]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #172]
 	@ norx_f.ae:89: s[12] = s12
 	str	r1, [sp, #176]
@@ -755,7 +757,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #184]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [sp, #188]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #172]
@@ -891,7 +893,6 @@ norx32_4_1_encrypt_with:
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #72]
 	movs	r1, #1
 	eors	r0, r1
 	str	r0, [sp, #72]
@@ -928,12 +929,9 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #24]
 	mov	r0, r8
 	str	r0, [sp, #28]
-	mov	r0, r9
-	mov	r8, r0
-	mov	r0, r10
-	mov	r9, r0
-	mov	r0, r11
-	mov	r10, r0
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
 	ldr	r0, [sp]
 	mov	r11, r0
 	movs	r0, #0
@@ -941,14 +939,13 @@ norx32_4_1_encrypt_with:
 	subs	r6, #32
 	b	.Lnorx32_4_1_encrypt_with_shl15
 .Lnorx32_4_1_encrypt_with_shf14:
-	movs	r1, #32
-	subs	r1, r1, r6
 	ldr	r0, [sp, #32]
 	lsls	r0, r6
 	str	r0, [sp, #32]
+	movs	r1, #32
+	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	str	r0, [sp, #80]
 	ldr	r7, [sp, #32]
 	orrs	r7, r0
 	str	r7, [sp, #32]
@@ -970,14 +967,12 @@ norx32_4_1_encrypt_with:
 	orrs	r5, r0
 	ldr	r0, [sp, #24]
 	lsls	r0, r6
-	str	r0, [sp, #24]
 	ldr	r7, [sp, #28]
 	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #28]
 	lsls	r0, r6
-	str	r0, [sp, #28]
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
@@ -987,7 +982,6 @@ norx32_4_1_encrypt_with:
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r1
-	str	r0, [sp, #80]
 	mov	r7, r8
 	orrs	r7, r0
 	mov	r8, r7
@@ -996,7 +990,6 @@ norx32_4_1_encrypt_with:
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	str	r0, [sp, #80]
 	mov	r7, r9
 	orrs	r7, r0
 	mov	r9, r7
@@ -1005,17 +998,16 @@ norx32_4_1_encrypt_with:
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #80]
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	mov	r0, r11
-	lsls	r0, r6
-	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
 	str	r0, [sp, #80]
-	mov	r1, r11
+	mov	r0, r11
+	lsls	r0, r6
+	mov	r1, r0
+	ldr	r0, [sp, #80]
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -1220,15 +1212,15 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else2:
 .Lnorx32_4_1_encrypt_with_endif3:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #192]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #196]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #200]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #204]
 	add	r0, sp, #128
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #192]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #196]
-	ldr	r1, [sp, #112]
-	str	r1, [sp, #200]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #204]
 	add	r1, sp, #192
 	add	r2, sp, #208
 	bl	norx32_4_1_finalize
@@ -1271,8 +1263,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 324 bytes (136 spill slots, 45 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2724 bytes of code and literals
+@     frame 324 bytes (133 spill slots, 45 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2660 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1437,16 +1429,17 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #88]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #140]
-	subs	r3, r1, r0
-	cmp	r3, #48
-	movs	r1, #0
-	adcs	r1, r1
+	subs	r0, r1, r0
+	mov	r1, r0
+	eors	r1, r2
+	cmp	r0, #48
+	movs	r3, #0
+	adcs	r3, r3
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	eors	r3, r2
-	ands	r3, r0
-	mov	r0, r3
+	eors	r3, r0
+	rsbs	r0, r3, #0
+	ands	r1, r0
+	mov	r0, r1
 	eors	r0, r2
 	str	r0, [sp, #52]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
@@ -1456,66 +1449,73 @@ norx32_4_1_decrypt_with:
 	str	r1, [sp, #240]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #180]
-	mov	r9, r0
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp]
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r7, [sp, #184]
+	ldr	r0, [sp, #184]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r11, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r6, [sp, #188]
+	ldr	r0, [sp, #188]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #20]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r5, [sp, #192]
+	ldr	r0, [sp, #192]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r4, [sp, #196]
+	ldr	r0, [sp, #196]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r5, r0
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #200]
+	ldr	r0, [sp, #200]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r3, r0
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #204]
+	ldr	r0, [sp, #204]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r2, r0
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r1, [sp, #208]
+	ldr	r0, [sp, #208]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #12]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r4, r0
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #216]
+	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #220]
-	str	r0, [sp]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #8]
 	@ norx_f.ae:67: s11 = s[11]
 	ldr	r0, [sp, #224]
-	mov	r11, r0
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #24]
+	ldr	r1, [sp, #228]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #232]
+	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #236]
+	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #32]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #240]
-	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
+	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	mov	r0, r9
-	str	r0, [sp, #8]
-	mov	r0, r7
-	str	r0, [sp, #4]
-	mov	r0, r6
-	str	r0, [sp, #20]
-	mov	r0, r5
-	str	r0, [sp, #44]
-	mov	r5, r4
-	mov	r0, r1
-	mov	r9, r0
-	ldr	r4, [sp, #12]
-	ldr	r1, [sp, #24]
 .Lnorx32_4_1_decrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	eors	r7, r5
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r6, r0, #1
 	mov	r0, r7
@@ -1543,10 +1543,9 @@ norx32_4_1_decrypt_with:
 	lsls	r5, r0, #1
 	mov	r0, r7
 	eors	r0, r5
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r6
-	str	r0, [sp, #12]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #12]
@@ -1562,14 +1561,13 @@ norx32_4_1_decrypt_with:
 	mov	r1, r4
 	eors	r1, r0
 	mov	r0, r1
-	str	r0, [sp, #24]
 	movs	r1, #31
 	rors	r0, r1
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r3
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -1597,10 +1595,9 @@ norx32_4_1_decrypt_with:
 	ands	r6, r1
 	lsls	r3, r6, #1
 	eors	r0, r3
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #16]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #16]
@@ -1631,9 +1628,9 @@ norx32_4_1_decrypt_with:
 	movs	r1, #8
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	eors	r1, r4
-	ldr	r3, [sp]
+	ldr	r3, [sp, #8]
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r1, r3
@@ -1651,7 +1648,6 @@ norx32_4_1_decrypt_with:
 	str	r2, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r4
-	str	r2, [sp, #20]
 	rors	r2, r6
 	str	r2, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1668,7 +1664,7 @@ norx32_4_1_decrypt_with:
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #44]
-	mov	r4, r9
+	mov	r4, r8
 	eors	r3, r4
 	ldr	r2, [sp, #44]
 	ands	r2, r4
@@ -1676,20 +1672,20 @@ norx32_4_1_decrypt_with:
 	eors	r3, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r3
-	mov	r2, r8
+	mov	r2, r9
 	eors	r4, r2
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	mov	r2, r11
+	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsls	r2, r2, #1
 	mov	r7, r6
 	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r7
 	mov	r6, r2
 	movs	r2, #11
@@ -1719,9 +1715,9 @@ norx32_4_1_decrypt_with:
 	movs	r6, #31
 	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -1747,12 +1743,12 @@ norx32_4_1_decrypt_with:
 	ands	r6, r1
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
 	rors	r0, r6
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r4
 	eors	r6, r0
@@ -1760,18 +1756,17 @@ norx32_4_1_decrypt_with:
 	lsls	r4, r4, #1
 	mov	r0, r6
 	eors	r0, r4
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r0, r1
-	str	r0, [sp, #36]
 	movs	r1, #31
 	rors	r0, r1
 	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r5
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -1799,7 +1794,7 @@ norx32_4_1_decrypt_with:
 	ands	r6, r3
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	mov	r1, r0
@@ -1811,11 +1806,10 @@ norx32_4_1_decrypt_with:
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r0, r4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #12]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #12]
@@ -1868,7 +1862,7 @@ norx32_4_1_decrypt_with:
 	mov	r0, r2
 	movs	r2, #31
 	rors	r0, r2
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r2, [sp, #24]
@@ -1941,10 +1935,10 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done7:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	str	r0, [sp, #180]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	str	r0, [sp, #184]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
@@ -1959,7 +1953,7 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r2, [sp, #204]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #208]
 	@ norx_f.ae:85: s[8] = s8
 	str	r4, [sp, #212]
@@ -1967,10 +1961,10 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	str	r0, [sp, #216]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #220]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #224]
 	@ norx_f.ae:89: s[12] = s12
 	str	r1, [sp, #228]
@@ -1981,7 +1975,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #236]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [sp, #240]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #224]
@@ -2120,12 +2114,12 @@ norx32_4_1_decrypt_with:
 	mvns	r4, r4
 	mov	r0, r4
 	str	r0, [sp, #36]
-	mov	r11, r0
-	mov	r10, r0
-	mov	r9, r0
-	mov	r8, r0
 	str	r0, [sp, #4]
+	mov	r10, r4
+	mov	r9, r4
+	mov	r8, r4
 	str	r0, [sp]
+	mov	r11, r4
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
@@ -2143,32 +2137,29 @@ norx32_4_1_decrypt_with:
 	mov	r4, r1
 	mov	r1, r2
 	mov	r2, r3
-	ldr	r3, [sp]
-	ldr	r0, [sp, #4]
-	str	r0, [sp]
+	mov	r3, r11
+	ldr	r0, [sp]
+	mov	r11, r0
 	mov	r0, r8
-	str	r0, [sp, #4]
-	mov	r0, r9
-	mov	r8, r0
-	mov	r0, r10
-	mov	r9, r0
-	mov	r0, r11
+	str	r0, [sp]
+	mov	r8, r9
+	mov	r9, r10
+	ldr	r0, [sp, #4]
 	mov	r10, r0
 	ldr	r0, [sp, #36]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	movs	r0, #0
 	str	r0, [sp, #36]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl15
 .Lnorx32_4_1_decrypt_with_shf14:
-	movs	r5, #32
-	subs	r5, r5, r6
 	ldr	r0, [sp, #32]
 	lsls	r0, r6
 	str	r0, [sp, #32]
+	movs	r5, #32
+	subs	r5, r5, r6
 	mov	r0, r4
 	lsrs	r0, r5
-	str	r0, [sp, #96]
 	ldr	r7, [sp, #32]
 	orrs	r7, r0
 	str	r7, [sp, #32]
@@ -2185,29 +2176,26 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r3, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	lsrs	r0, r5
 	orrs	r3, r0
-	ldr	r0, [sp]
+	mov	r0, r11
 	lsls	r0, r6
-	str	r0, [sp]
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp]
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
+	mov	r11, r0
+	ldr	r0, [sp]
 	lsls	r0, r6
-	str	r0, [sp, #4]
 	mov	r7, r8
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r5
-	str	r0, [sp, #96]
 	mov	r7, r8
 	orrs	r7, r0
 	mov	r8, r7
@@ -2216,28 +2204,26 @@ norx32_4_1_decrypt_with:
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r5
-	str	r0, [sp, #96]
 	mov	r7, r9
 	orrs	r7, r0
 	mov	r9, r7
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r10, r0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	lsrs	r0, r5
-	str	r0, [sp, #96]
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	mov	r0, r11
-	lsls	r0, r6
-	mov	r11, r0
 	ldr	r0, [sp, #36]
 	lsrs	r0, r5
 	str	r0, [sp, #96]
-	mov	r5, r11
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	mov	r5, r0
+	ldr	r0, [sp, #96]
 	orrs	r5, r0
-	mov	r11, r5
+	str	r5, [sp, #4]
 	ldr	r0, [sp, #36]
 	lsls	r0, r6
 	str	r0, [sp, #36]
@@ -2245,12 +2231,12 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp, #36]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #4]
 	str	r0, [sp]
+	mov	r11, r0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
@@ -2260,7 +2246,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #36]
 	mvns	r0, r0
 	str	r0, [sp, #136]
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	mvns	r0, r0
 	str	r0, [sp, #132]
 	mov	r0, r10
@@ -2272,10 +2258,10 @@ norx32_4_1_decrypt_with:
 	mov	r0, r8
 	mvns	r0, r0
 	mov	r10, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	mvns	r0, r0
 	mov	r9, r0
-	ldr	r0, [sp]
+	mov	r0, r11
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	mvns	r0, r3
@@ -2455,7 +2441,6 @@ norx32_4_1_decrypt_with:
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #32]
 	movs	r1, #1
 	eors	r0, r1
 	str	r0, [sp, #32]
@@ -2491,12 +2476,9 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #4]
 	mov	r0, r8
 	str	r0, [sp, #8]
-	mov	r0, r9
-	mov	r8, r0
-	mov	r0, r10
-	mov	r9, r0
-	mov	r0, r11
-	mov	r10, r0
+	mov	r8, r9
+	mov	r9, r10
+	mov	r10, r11
 	ldr	r0, [sp]
 	mov	r11, r0
 	movs	r0, #0
@@ -2504,14 +2486,13 @@ norx32_4_1_decrypt_with:
 	subs	r2, #32
 	b	.Lnorx32_4_1_decrypt_with_shl23
 .Lnorx32_4_1_decrypt_with_shf22:
-	movs	r1, #32
-	subs	r1, r1, r2
 	ldr	r0, [sp, #28]
 	lsls	r0, r2
 	str	r0, [sp, #28]
+	movs	r1, #32
+	subs	r1, r1, r2
 	mov	r0, r3
 	lsrs	r0, r1
-	str	r0, [sp, #36]
 	ldr	r7, [sp, #28]
 	orrs	r7, r0
 	str	r7, [sp, #28]
@@ -2533,14 +2514,12 @@ norx32_4_1_decrypt_with:
 	orrs	r6, r0
 	ldr	r0, [sp, #4]
 	lsls	r0, r2
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
 	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	lsls	r0, r2
-	str	r0, [sp, #8]
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
@@ -2550,7 +2529,6 @@ norx32_4_1_decrypt_with:
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r1
-	str	r0, [sp, #36]
 	mov	r7, r8
 	orrs	r7, r0
 	mov	r8, r7
@@ -2559,7 +2537,6 @@ norx32_4_1_decrypt_with:
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	str	r0, [sp, #36]
 	mov	r7, r9
 	orrs	r7, r0
 	mov	r9, r7
@@ -2568,17 +2545,16 @@ norx32_4_1_decrypt_with:
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #36]
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	mov	r0, r11
-	lsls	r0, r2
-	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
 	str	r0, [sp, #36]
-	mov	r1, r11
+	mov	r0, r11
+	lsls	r0, r2
+	mov	r1, r0
+	ldr	r0, [sp, #36]
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -2719,27 +2695,22 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else2:
 .Lnorx32_4_1_decrypt_with_endif3:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r3, [sp, #172]
+	ldr	r1, [sp, #172]
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lnorx32_4_1_decrypt_with_words26
 .Lnorx32_4_1_decrypt_with_bytes25:
-	add	r2, sp, #276
-	movs	r1, #16
+	add	r3, sp, #276
+	movs	r2, #16
 .Lnorx32_4_1_decrypt_with_cpy28:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd27
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_decrypt_with_cpy28
 .Lnorx32_4_1_decrypt_with_cpyd27:
-	mov	r3, r2
+	mov	r1, r3
 .Lnorx32_4_1_decrypt_with_words26:
-	ldr	r7, [r3]
-	ldr	r6, [r3, #4]
-	ldr	r5, [r3, #8]
-	ldr	r4, [r3, #12]
-	add	r1, sp, #180
 	ldr	r0, [sp, #168]
 	str	r0, [sp, #244]
 	ldr	r0, [sp, #164]
@@ -2748,27 +2719,30 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #252]
 	ldr	r0, [sp, #156]
 	str	r0, [sp, #256]
-	add	r3, sp, #244
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r6, [r1, #8]
+	ldr	r7, [r1, #12]
+	add	r0, sp, #180
+	add	r1, sp, #244
 	add	r2, sp, #260
-	mov	r0, r1
-	mov	r1, r3
 	bl	norx32_4_1_finalize
-	ldr	r3, [sp, #260]
-	ldr	r2, [sp, #264]
-	ldr	r1, [sp, #268]
-	ldr	r0, [sp, #272]
-	eors	r7, r3
-	mov	r3, r6
-	eors	r3, r2
-	mov	r2, r5
-	eors	r2, r1
-	mov	r1, r4
-	eors	r1, r0
+	ldr	r1, [sp, #272]
 	mov	r0, r7
-	orrs	r0, r3
-	orrs	r0, r2
-	orrs	r0, r1
-	subs	r0, r0, #1
+	eors	r0, r1
+	ldr	r2, [sp, #268]
+	mov	r1, r6
+	eors	r1, r2
+	ldr	r2, [sp, #260]
+	mov	r3, r5
+	eors	r3, r2
+	ldr	r5, [sp, #264]
+	mov	r2, r4
+	eors	r2, r5
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -2787,8 +2761,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 144 bytes (84 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1892 bytes of code and literals
+@     frame 144 bytes (81 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1864 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2802,23 +2776,21 @@ norx32_4_1_absorb_header:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #144
+	str	r2, [sp, #84]
+	@ norx32_4_1.ae:96: if n > 0 {
+	movs	r3, #0
+	cmp	r3, r2
+	adcs	r3, r3
+	movs	r2, #1
+	eors	r3, r2
 	mov	r9, r0
 	str	r1, [sp, #92]
-	mov	r1, r2
-	str	r1, [sp, #84]
-	@ norx32_4_1.ae:96: if n > 0 {
-	movs	r0, #0
-	cmp	r0, r1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r3, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	r1, r2
+	ldr	r1, [sp, #84]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2904,16 +2876,17 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #68]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
 	ldr	r1, [sp, #84]
-	subs	r3, r1, r0
-	cmp	r3, #48
-	movs	r1, #0
-	adcs	r1, r1
+	subs	r0, r1, r0
+	mov	r1, r0
+	eors	r1, r2
+	cmp	r0, #48
+	movs	r3, #0
+	adcs	r3, r3
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	eors	r3, r2
-	ands	r3, r0
-	mov	r0, r3
+	eors	r3, r0
+	rsbs	r0, r3, #0
+	ands	r1, r0
+	mov	r0, r1
 	eors	r0, r2
 	str	r0, [sp, #52]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
@@ -2925,30 +2898,44 @@ norx32_4_1_absorb_header:
 	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r0]
-	mov	r8, r0
+	str	r0, [sp]
 	mov	r0, r9
-	ldr	r5, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r7, [r0, #12]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r3, [r0, #24]
-	ldr	r2, [r0, #28]
+	ldr	r0, [r0, #4]
+	mov	r11, r0
+	mov	r0, r9
+	ldr	r0, [r0, #8]
+	mov	r1, r0
+	str	r1, [sp, #20]
+	mov	r0, r9
+	ldr	r0, [r0, #12]
+	mov	r1, r0
+	str	r1, [sp, #44]
+	mov	r0, r9
+	ldr	r0, [r0, #16]
+	mov	r6, r0
+	mov	r0, r9
+	ldr	r0, [r0, #20]
+	mov	r4, r0
+	mov	r0, r9
+	ldr	r0, [r0, #24]
+	mov	r1, r0
+	mov	r0, r9
+	ldr	r0, [r0, #28]
+	mov	r12, r0
+	mov	r0, r9
 	ldr	r0, [r0, #32]
-	str	r0, [sp, #12]
+	mov	r3, r0
 	mov	r0, r9
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r9
 	ldr	r0, [r0, #40]
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	mov	r0, r9
 	ldr	r0, [r0, #44]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	mov	r0, r9
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #24]
-	mov	r0, r9
+	ldr	r2, [r0, #48]
 	ldr	r0, [r0, #52]
 	str	r0, [sp, #16]
 	mov	r0, r9
@@ -2956,25 +2943,14 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #32]
 	mov	r0, r9
 	ldr	r0, [r0, #60]
-	mov	r12, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	mov	r0, r8
-	str	r0, [sp, #8]
-	str	r5, [sp, #4]
-	str	r1, [sp, #20]
-	mov	r1, r7
-	str	r1, [sp, #44]
-	mov	r1, r3
-	mov	r3, r2
-	mov	r8, r3
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #24]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	eors	r7, r6
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -3002,10 +2978,9 @@ norx32_4_1_absorb_header:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #12]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #12]
@@ -3021,14 +2996,13 @@ norx32_4_1_absorb_header:
 	mov	r2, r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #24]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -3056,10 +3030,9 @@ norx32_4_1_absorb_header:
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #16]
 	movs	r4, #16
 	rors	r0, r4
 	str	r0, [sp, #16]
@@ -3090,9 +3063,9 @@ norx32_4_1_absorb_header:
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	ldr	r2, [sp, #8]
 	eors	r2, r4
-	ldr	r3, [sp]
+	ldr	r3, [sp, #8]
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
@@ -3110,7 +3083,6 @@ norx32_4_1_absorb_header:
 	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r1, r4
-	str	r1, [sp, #20]
 	movs	r4, #16
 	rors	r1, r4
 	str	r1, [sp, #20]
@@ -3128,7 +3100,7 @@ norx32_4_1_absorb_header:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #44]
-	mov	r1, r8
+	mov	r1, r12
 	eors	r3, r1
 	ldr	r5, [sp, #44]
 	ands	r5, r1
@@ -3136,20 +3108,20 @@ norx32_4_1_absorb_header:
 	eors	r3, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r3
-	mov	r1, r12
+	mov	r1, r8
 	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r5
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
 	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r8
+	mov	r1, r12
 	eors	r1, r7
 	mov	r6, r1
 	movs	r1, #11
@@ -3179,9 +3151,9 @@ norx32_4_1_absorb_header:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -3207,12 +3179,12 @@ norx32_4_1_absorb_header:
 	ands	r6, r2
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
 	rors	r0, r6
-	mov	r12, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
 	eors	r6, r0
@@ -3220,18 +3192,17 @@ norx32_4_1_absorb_header:
 	lsls	r5, r5, #1
 	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #36]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	eors	r5, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
@@ -3259,7 +3230,7 @@ norx32_4_1_absorb_header:
 	lsls	r4, r5, #1
 	mov	r5, r6
 	eors	r5, r4
-	str	r5, [sp, #4]
+	mov	r11, r5
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r4, r5
 	eors	r4, r2
@@ -3273,11 +3244,10 @@ norx32_4_1_absorb_header:
 	lsls	r4, r0, #1
 	mov	r0, r5
 	eors	r0, r4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #12]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #12]
@@ -3329,7 +3299,7 @@ norx32_4_1_absorb_header:
 	eors	r1, r0
 	movs	r0, #31
 	rors	r1, r0
-	mov	r8, r1
+	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r1, [sp, #24]
@@ -3402,11 +3372,11 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	mov	r0, r9
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #20]
@@ -3421,7 +3391,7 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r8
+	mov	r1, r12
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r0, #32]
@@ -3429,10 +3399,10 @@ norx32_4_1_absorb_header:
 	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r0, #48]
@@ -3443,7 +3413,7 @@ norx32_4_1_absorb_header:
 	ldr	r1, [sp, #32]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r12
+	mov	r1, r8
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r0, #44]
@@ -3580,7 +3550,6 @@ norx32_4_1_absorb_header:
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #68]
 	movs	r1, #1
 	eors	r0, r1
 	str	r0, [sp, #68]
@@ -3617,12 +3586,9 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #4]
 	mov	r0, r12
 	str	r0, [sp, #8]
-	mov	r0, r8
-	mov	r12, r0
-	mov	r0, r10
-	mov	r8, r0
-	mov	r0, r11
-	mov	r10, r0
+	mov	r12, r8
+	mov	r8, r10
+	mov	r10, r11
 	ldr	r0, [sp]
 	mov	r11, r0
 	movs	r0, #0
@@ -3630,14 +3596,13 @@ norx32_4_1_absorb_header:
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	movs	r1, #32
-	subs	r1, r1, r6
 	ldr	r0, [sp, #12]
 	lsls	r0, r6
 	str	r0, [sp, #12]
+	movs	r1, #32
+	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	str	r0, [sp, #52]
 	ldr	r7, [sp, #12]
 	orrs	r7, r0
 	str	r7, [sp, #12]
@@ -3659,14 +3624,12 @@ norx32_4_1_absorb_header:
 	orrs	r5, r0
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	str	r0, [sp, #4]
 	ldr	r7, [sp, #8]
 	lsrs	r7, r1
 	orrs	r0, r7
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	str	r0, [sp, #8]
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
@@ -3676,7 +3639,6 @@ norx32_4_1_absorb_header:
 	mov	r12, r0
 	mov	r0, r8
 	lsrs	r0, r1
-	str	r0, [sp, #52]
 	mov	r7, r12
 	orrs	r7, r0
 	mov	r12, r7
@@ -3685,7 +3647,6 @@ norx32_4_1_absorb_header:
 	mov	r8, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	str	r0, [sp, #52]
 	mov	r7, r8
 	orrs	r7, r0
 	mov	r8, r7
@@ -3694,17 +3655,16 @@ norx32_4_1_absorb_header:
 	mov	r10, r0
 	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #52]
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	mov	r0, r11
-	lsls	r0, r6
-	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
 	str	r0, [sp, #52]
-	mov	r1, r11
+	mov	r0, r11
+	lsls	r0, r6
+	mov	r1, r0
+	ldr	r0, [sp, #52]
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -3858,7 +3818,7 @@ norx32_4_1_absorb_header:
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
 @     frame 72 bytes (64 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1912 bytes of code and literals
+@     estimated 1888 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3972,7 +3932,6 @@ norx32_4_1_finalize:
 	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #12]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #12]
@@ -3988,7 +3947,6 @@ norx32_4_1_finalize:
 	mov	r2, r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #24]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #24]
@@ -4026,7 +3984,6 @@ norx32_4_1_finalize:
 	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #16]
 	movs	r4, #16
 	rors	r0, r4
 	str	r0, [sp, #16]
@@ -4077,7 +4034,6 @@ norx32_4_1_finalize:
 	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r1, r4
-	str	r1, [sp, #20]
 	movs	r4, #16
 	rors	r1, r4
 	str	r1, [sp, #20]
@@ -4191,7 +4147,6 @@ norx32_4_1_finalize:
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #36]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #36]
@@ -4244,7 +4199,6 @@ norx32_4_1_finalize:
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #12]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #12]
@@ -4515,7 +4469,6 @@ norx32_4_1_finalize:
 	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #12]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #12]
@@ -4531,7 +4484,6 @@ norx32_4_1_finalize:
 	mov	r2, r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #24]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #24]
@@ -4569,7 +4521,6 @@ norx32_4_1_finalize:
 	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #16]
 	movs	r4, #16
 	rors	r0, r4
 	str	r0, [sp, #16]
@@ -4620,7 +4571,6 @@ norx32_4_1_finalize:
 	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r1, r4
-	str	r1, [sp, #20]
 	movs	r4, #16
 	rors	r1, r4
 	str	r1, [sp, #20]
@@ -4734,7 +4684,6 @@ norx32_4_1_finalize:
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #36]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #36]
@@ -4787,7 +4736,6 @@ norx32_4_1_finalize:
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #12]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #12]
@@ -4998,8 +4946,8 @@ norx32_4_1_finalize:
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 84 bytes (35 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1118 bytes of code and literals
+@     frame 84 bytes (32 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1112 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -5039,30 +4987,21 @@ norx32_4_1_initialize:
 	mov	r2, r3
 .Lnorx32_4_1_initialize_words2:
 	ldr	r1, [r2]
-	ldr	r4, [r2, #4]
-	ldr	r3, [r2, #8]
-	ldr	r2, [r2, #12]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
 	mov	r0, r9
 	str	r1, [r0]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #64]
-	str	r1, [r0, #16]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #4]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r4, [r0, #4]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #60]
-	str	r1, [r0, #20]
+	str	r1, [r0, #4]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #8]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r3, [r0, #8]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #56]
-	str	r1, [r0, #24]
+	str	r1, [r0, #8]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #12]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r2, [r0, #12]
-	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #52]
-	str	r1, [r0, #28]
+	str	r1, [r0, #12]
 	@ norx32_4_1.ae:73: s[8] = u8
 	ldr	r1, =0xa3d8d930
 	str	r1, [r0, #32]
@@ -5087,32 +5026,55 @@ norx32_4_1_initialize:
 	@ norx32_4_1.ae:80: s[15] = u15 ^ t
 	ldr	r1, =0xd7c49184
 	str	r1, [r0, #60]
+	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
+	ldr	r1, [sp, #64]
+	str	r1, [r0, #16]
+	ldr	r1, [sp, #60]
+	str	r1, [r0, #20]
+	ldr	r1, [sp, #56]
+	str	r1, [r0, #24]
+	ldr	r1, [sp, #52]
+	str	r1, [r0, #28]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r0]
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r0, r9
-	ldr	r5, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r7, [r0, #12]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r3, [r0, #24]
-	ldr	r2, [r0, #28]
+	ldr	r0, [r0, #4]
+	mov	r11, r0
+	mov	r0, r9
+	ldr	r0, [r0, #8]
+	mov	r1, r0
+	str	r1, [sp, #20]
+	mov	r0, r9
+	ldr	r0, [r0, #12]
+	mov	r1, r0
+	str	r1, [sp, #44]
+	mov	r0, r9
+	ldr	r0, [r0, #16]
+	mov	r6, r0
+	mov	r0, r9
+	ldr	r0, [r0, #20]
+	mov	r4, r0
+	mov	r0, r9
+	ldr	r0, [r0, #24]
+	mov	r1, r0
+	mov	r0, r9
+	ldr	r0, [r0, #28]
+	mov	r12, r0
+	mov	r0, r9
 	ldr	r0, [r0, #32]
-	str	r0, [sp, #12]
+	mov	r3, r0
 	mov	r0, r9
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r9
 	ldr	r0, [r0, #40]
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	mov	r0, r9
 	ldr	r0, [r0, #44]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	mov	r0, r9
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #24]
-	mov	r0, r9
+	ldr	r2, [r0, #48]
 	ldr	r0, [r0, #52]
 	str	r0, [sp, #16]
 	mov	r0, r9
@@ -5120,25 +5082,14 @@ norx32_4_1_initialize:
 	str	r0, [sp, #32]
 	mov	r0, r9
 	ldr	r0, [r0, #60]
-	mov	r12, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #8]
-	str	r5, [sp, #4]
-	str	r1, [sp, #20]
-	mov	r1, r7
-	str	r1, [sp, #44]
-	mov	r1, r3
-	mov	r3, r2
-	mov	r8, r3
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #24]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	eors	r7, r6
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -5166,10 +5117,9 @@ norx32_4_1_initialize:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #12]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #12]
@@ -5185,14 +5135,13 @@ norx32_4_1_initialize:
 	mov	r2, r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #24]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -5220,10 +5169,9 @@ norx32_4_1_initialize:
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #16]
 	movs	r4, #16
 	rors	r0, r4
 	str	r0, [sp, #16]
@@ -5254,9 +5202,9 @@ norx32_4_1_initialize:
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	ldr	r2, [sp, #8]
 	eors	r2, r4
-	ldr	r3, [sp]
+	ldr	r3, [sp, #8]
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
@@ -5274,7 +5222,6 @@ norx32_4_1_initialize:
 	str	r1, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r1, r4
-	str	r1, [sp, #20]
 	movs	r4, #16
 	rors	r1, r4
 	str	r1, [sp, #20]
@@ -5292,7 +5239,7 @@ norx32_4_1_initialize:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #44]
-	mov	r1, r8
+	mov	r1, r12
 	eors	r3, r1
 	ldr	r5, [sp, #44]
 	ands	r5, r1
@@ -5300,20 +5247,20 @@ norx32_4_1_initialize:
 	eors	r3, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r3
-	mov	r1, r12
+	mov	r1, r8
 	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r5
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
 	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r8
+	mov	r1, r12
 	eors	r1, r7
 	mov	r6, r1
 	movs	r1, #11
@@ -5343,9 +5290,9 @@ norx32_4_1_initialize:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -5371,12 +5318,12 @@ norx32_4_1_initialize:
 	ands	r6, r2
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
 	rors	r0, r6
-	mov	r12, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
 	eors	r6, r0
@@ -5384,18 +5331,17 @@ norx32_4_1_initialize:
 	lsls	r5, r5, #1
 	mov	r0, r6
 	eors	r0, r5
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #36]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #36]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	eors	r5, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
@@ -5423,7 +5369,7 @@ norx32_4_1_initialize:
 	lsls	r4, r5, #1
 	mov	r5, r6
 	eors	r5, r4
-	str	r5, [sp, #4]
+	mov	r11, r5
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r4, r5
 	eors	r4, r2
@@ -5437,11 +5383,10 @@ norx32_4_1_initialize:
 	lsls	r4, r0, #1
 	mov	r0, r5
 	eors	r0, r4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #12]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #12]
@@ -5493,7 +5438,7 @@ norx32_4_1_initialize:
 	eors	r1, r0
 	movs	r0, #31
 	rors	r1, r0
-	mov	r8, r1
+	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r1, [sp, #24]
@@ -5566,14 +5511,17 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	mov	r0, r9
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #20]
+	b	.Lnorx32_4_1_initialize_pool1
+	.ltorg
+.Lnorx32_4_1_initialize_pool1:
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r5, [sp, #44]
@@ -5582,13 +5530,10 @@ norx32_4_1_initialize:
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
 	str	r4, [r0, #20]
-	b	.Lnorx32_4_1_initialize_pool1
-	.ltorg
-.Lnorx32_4_1_initialize_pool1:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r8
+	mov	r1, r12
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r0, #32]
@@ -5596,10 +5541,10 @@ norx32_4_1_initialize:
 	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r0, #48]
@@ -5610,7 +5555,7 @@ norx32_4_1_initialize:
 	ldr	r1, [sp, #32]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r12
+	mov	r1, r8
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r0, #48]

@@ -29,81 +29,73 @@ norx_f_h:
 
 
 @ --- norx_f_g: norx_f.g
-@     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 104 bytes of code and literals
+@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6
+@     estimated 86 bytes of code and literals
 	.section .text.norx_f_g,"ax",%progbits
 	.global norx_f_g
 	.type norx_f_g, %function
 	.thumb_func
 	.balign 4
 norx_f_g:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r0
-	mov	r5, r1
-	mov	r6, r2
-	mov	r7, r3
-	ldr	r0, [sp, #20]
-	mov	r12, r0
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
+	push	{r4, r5, r6, lr}
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r5
-	ands	r4, r5
-	lsls	r4, r4, #1
-	eors	r0, r4
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r0
-	eors	r4, r7
-	movs	r7, #8
-	rors	r4, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r6
-	eors	r7, r4
-	ands	r6, r4
-	lsls	r6, r6, #1
-	eors	r7, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r5
-	eors	r6, r7
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r6
-	ands	r0, r6
+	mov	r6, r0
+	eors	r6, r1
+	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r5
-	eors	r0, r4
-	movs	r4, #16
-	rors	r0, r4
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r6
+	eors	r5, r3
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r7
+	mov	r4, r2
+	eors	r4, r5
+	ands	r2, r5
+	lsls	r0, r2, #1
 	eors	r4, r0
-	ands	r7, r0
-	lsls	r7, r7, #1
-	eors	r4, r7
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r6
+	eors	r3, r1
+	ands	r6, r1
+	lsls	r0, r6, #1
+	eors	r3, r0
+	ldr	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r6
-	eors	r7, r4
-	movs	r6, #31
-	rors	r7, r6
-	mov	r6, r12
-	str	r5, [r6]
-	str	r7, [r3]
-	str	r4, [r2]
-	str	r0, [r1]
-	pop	{r4, r5, r6, r7, pc}
+	str	r3, [r0]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r5
+	movs	r0, #16
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r4
+	eors	r2, r3
+	ands	r4, r3
+	lsls	r0, r4, #1
+	eors	r2, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
+	ldr	r0, [sp, #20]
+	str	r1, [r0]
+	ldr	r0, [sp, #24]
+	str	r2, [r0]
+	ldr	r0, [sp, #28]
+	str	r3, [r0]
+	pop	{r4, r5, r6, pc}
 	.ltorg
 	.size norx_f_g, .-norx_f_g
 
 
 @ --- norx_f_f: norx_f.f
-@     frame 112 bytes (47 spill slots, 28 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 914 bytes of code and literals
+@     frame 40 bytes (21 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 788 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
 	.type norx_f_f, %function
@@ -116,151 +108,126 @@ norx_f_f:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
-	mov	r4, r0
-	mov	r0, r1
-	str	r0, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp, #24]
-	mov	r0, r3
-	str	r0, [sp, #32]
-	ldr	r3, [sp, #148]
-	ldr	r2, [sp, #152]
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #160]
-	mov	r12, r0
-	ldr	r6, [sp, #164]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #36]
-	ldr	r5, [sp, #180]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #236]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #240]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #248]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #252]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #256]
-	str	r0, [sp, #48]
+	sub	sp, #40
+	ldr	r7, [sp, #80]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r0, r4
+	mov	r4, r1
+	eors	r4, r7
+	ands	r1, r7
+	lsls	r1, r1, #1
+	mov	r6, r4
+	eors	r6, r1
+	ldr	r4, [sp, #112]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r0
-	eors	r4, r5
-	mov	r5, r4
-	movs	r4, #8
-	rors	r5, r4
+	mov	r1, r6
+	eors	r1, r4
+	mov	r5, r1
+	movs	r1, #8
+	rors	r5, r1
+	ldr	r1, [sp, #96]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
+	mov	r4, r1
 	eors	r4, r5
-	ands	r6, r5
-	lsls	r6, r6, #1
-	eors	r4, r6
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r3, r4
-	movs	r6, #11
-	rors	r3, r6
+	mov	r1, r7
+	eors	r1, r4
+	movs	r7, #11
+	rors	r1, r7
+	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r3
-	ands	r0, r3
-	lsls	r6, r0, #1
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #12]
+	mov	r7, r6
+	eors	r7, r1
+	ands	r6, r1
+	lsls	r6, r6, #1
+	mov	r1, r7
+	eors	r1, r6
+	str	r1, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
+	eors	r1, r5
 	movs	r6, #16
-	rors	r0, r6
-	mov	r9, r0
+	rors	r1, r6
+	str	r1, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
-	eors	r5, r0
-	ands	r4, r0
+	eors	r5, r1
+	ands	r4, r1
 	lsls	r4, r4, #1
-	mov	r0, r5
-	eors	r0, r4
-	str	r0, [sp, #20]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	mov	r0, r3
-	str	r0, [sp]
-	movs	r7, #31
-	rors	r0, r7
-	str	r0, [sp]
+	mov	r1, r5
+	eors	r1, r4
+	str	r1, [sp, #8]
+	mov	r1, r3
+	ldr	r4, [sp, #88]
+	eors	r3, r4
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r3, r1
+	ldr	r5, [sp, #120]
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r1, r3
+	eors	r1, r5
+	movs	r5, #8
+	rors	r1, r5
+	mov	r8, r1
+	ldr	r5, [sp, #104]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #8]
-	eors	r5, r2
-	ldr	r0, [sp, #8]
-	ands	r0, r2
+	mov	r6, r5
+	eors	r6, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	mov	r1, r6
+	eors	r1, r5
+	str	r1, [sp, #16]
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r1
+	mov	r1, r4
+	movs	r6, #11
+	rors	r1, r6
+	mov	r11, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r3
+	eors	r4, r1
+	ands	r3, r1
+	lsls	r3, r3, #1
+	mov	r1, r4
+	eors	r1, r3
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #76]
+	mov	r5, r0
+	eors	r5, r1
+	ands	r0, r1
 	lsls	r0, r0, #1
 	eors	r5, r0
+	ldr	r0, [sp, #108]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r5
-	ldr	r0, [sp, #16]
 	eors	r4, r0
 	movs	r0, #8
 	rors	r4, r0
+	ldr	r0, [sp, #92]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
+	mov	r3, r0
 	eors	r3, r4
-	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r3
-	movs	r6, #11
-	rors	r2, r6
+	eors	r1, r3
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r5
-	eors	r0, r2
-	ands	r5, r2
+	eors	r0, r1
+	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	str	r0, [sp, #8]
+	str	r0, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r4
-	movs	r4, #16
-	rors	r0, r4
-	mov	r10, r0
+	movs	r6, #16
+	rors	r0, r6
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
 	eors	r4, r0
@@ -268,363 +235,325 @@ norx_f_f:
 	lsls	r3, r3, #1
 	mov	r0, r4
 	eors	r0, r3
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r7, r2
+	eors	r1, r0
+	mov	r4, r1
 	movs	r0, #31
-	rors	r7, r0
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r1
-	ldr	r0, [sp, #24]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r4, r0
+	ldr	r3, [sp, #4]
+	eors	r3, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	lsls	r1, r0, #1
+	mov	r0, r3
+	eors	r0, r1
+	mov	r1, r2
+	ldr	r6, [sp, #84]
+	eors	r2, r6
+	ands	r1, r6
+	lsls	r1, r1, #1
+	eors	r2, r1
+	ldr	r1, [sp, #116]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r4
-	ldr	r0, [sp, #40]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	mov	r5, r2
+	eors	r5, r1
+	movs	r1, #8
+	rors	r5, r1
+	ldr	r1, [sp, #100]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #28]
-	eors	r2, r3
-	ldr	r0, [sp, #28]
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
+	mov	r3, r1
+	eors	r3, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
+	eors	r6, r3
+	mov	r1, r6
+	movs	r6, #11
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r1
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #4]
+	mov	r7, r2
+	eors	r7, r1
+	ands	r2, r1
+	lsls	r6, r2, #1
+	mov	r2, r7
+	eors	r2, r6
+	str	r2, [sp, #12]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	movs	r4, #16
-	rors	r0, r4
-	mov	r11, r0
+	eors	r2, r5
+	movs	r6, #16
+	rors	r2, r6
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r0
+	eors	r5, r2
+	mov	r7, r5
+	movs	r5, #8
+	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
+	ldr	r5, [sp, #8]
+	eors	r5, r7
+	str	r5, [sp, #32]
+	ldr	r5, [sp, #8]
+	ands	r5, r7
+	lsls	r6, r5, #1
+	ldr	r5, [sp, #32]
+	eors	r5, r6
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r5
+	movs	r6, #11
+	rors	r4, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r0
+	eors	r6, r4
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
+	ldr	r0, [sp, #136]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	str	r6, [r0]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r6, r7
+	mov	r0, r6
+	movs	r6, #16
+	rors	r0, r6
+	mov	r10, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r5
+	eors	r6, r0
+	ands	r5, r0
+	lsls	r5, r5, #1
+	mov	r0, r6
+	eors	r0, r5
+	str	r0, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r0
+	movs	r0, #31
+	rors	r4, r0
+	ldr	r0, [sp, #140]
+	str	r4, [r0]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r3
+	eors	r4, r2
+	mov	r0, r3
+	ands	r0, r2
+	lsls	r0, r0, #1
+	mov	r2, r4
 	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	mov	r5, r1
+	mov	r3, r12
+	ldr	r0, [sp, #8]
+	eors	r3, r0
+	mov	r5, r3
 	movs	r0, #31
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #32]
-	mov	r0, r12
-	eors	r1, r0
-	ldr	r3, [sp, #32]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r1, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r1
-	ldr	r0, [sp, #44]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #36]
-	eors	r4, r3
-	ldr	r0, [sp, #36]
-	ands	r0, r3
+	ldr	r3, [sp, #28]
+	eors	r3, r5
+	ldr	r0, [sp, #28]
+	ands	r0, r5
 	lsls	r0, r0, #1
+	mov	r4, r3
 	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r0, r12
-	eors	r0, r4
-	mov	r6, r0
-	movs	r0, #11
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r6
-	ands	r1, r6
-	lsls	r1, r1, #1
-	eors	r0, r1
-	mov	r12, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	mov	r3, r0
+	ldr	r3, [sp, #4]
+	mov	r0, r8
+	eors	r3, r0
 	movs	r0, #16
 	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r4
-	eors	r1, r3
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r0, r4
-	ands	r0, r3
+	eors	r0, r3
+	mov	r7, r0
+	movs	r0, #8
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r2
+	eors	r6, r7
+	mov	r0, r2
+	ands	r0, r7
 	lsls	r0, r0, #1
-	mov	r4, r1
-	eors	r4, r0
+	eors	r6, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r0, r5
+	eors	r0, r6
+	mov	r5, r0
+	movs	r0, #11
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r4
+	eors	r0, r5
+	ands	r4, r5
+	lsls	r4, r4, #1
+	eors	r0, r4
+	ldr	r4, [sp, #124]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	str	r0, [r4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r7
+	mov	r4, r0
+	movs	r0, #16
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
 	eors	r0, r4
-	mov	r1, r0
+	ands	r6, r4
+	lsls	r6, r6, #1
+	eors	r0, r6
+	mov	r12, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r0
+	movs	r0, #31
+	rors	r5, r0
+	ldr	r0, [sp, #144]
+	str	r5, [r0]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #16]
+	eors	r5, r3
+	ldr	r0, [sp, #16]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	mov	r6, r5
+	eors	r6, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #12]
-	eors	r0, r7
-	ldr	r6, [sp, #12]
-	ands	r6, r7
-	lsls	r6, r6, #1
-	eors	r0, r6
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r0
-	eors	r6, r3
-	movs	r3, #8
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r6
-	ands	r2, r6
-	lsls	r2, r2, #1
-	eors	r3, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r7
-	eors	r2, r3
-	movs	r7, #11
-	rors	r2, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r7, r0
-	str	r7, [sp, #36]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r7
-	eors	r0, r6
-	movs	r6, #16
-	rors	r0, r6
-	mov	r8, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r3
-	eors	r6, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	mov	r0, r6
-	eors	r0, r3
-	str	r0, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r6, r2
-	str	r6, [sp, #12]
-	movs	r7, #31
-	rors	r6, r7
-	str	r6, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
-	eors	r6, r5
-	ldr	r0, [sp, #8]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	mov	r0, r9
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r3
-	mov	r0, r4
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r0, r5
-	eors	r0, r2
-	movs	r4, #11
-	rors	r0, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r6
-	eors	r5, r0
-	ands	r6, r0
-	lsls	r4, r6, #1
-	mov	r7, r5
-	eors	r7, r4
-	str	r7, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r7
-	eors	r4, r3
-	mov	r3, r4
-	movs	r4, #16
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r4, r2
-	str	r4, [sp, #24]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r0, r4
-	mov	r6, r0
-	str	r6, [sp, #8]
-	movs	r7, #31
-	rors	r6, r7
-	str	r6, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #4]
-	eors	r4, r1
-	ldr	r0, [sp, #4]
+	ldr	r7, [sp, #24]
+	eors	r7, r1
+	ldr	r0, [sp, #24]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r4
-	mov	r0, r10
-	eors	r2, r0
-	movs	r0, #8
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r2
-	ldr	r0, [sp, #20]
-	ands	r0, r2
-	lsls	r0, r0, #1
+	mov	r5, r7
+	mov	r0, r9
 	eors	r5, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r0, r1
-	eors	r0, r5
-	movs	r6, #11
-	rors	r0, r6
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	eors	r6, r0
-	ands	r4, r0
-	lsls	r1, r4, #1
-	mov	r7, r6
-	eors	r7, r1
-	str	r7, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r2, r6
+	eors	r2, r5
+	mov	r0, r6
+	ands	r0, r5
+	lsls	r0, r0, #1
+	mov	r3, r2
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r3
+	mov	r2, r1
+	movs	r1, #11
+	rors	r2, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r7
 	eors	r1, r2
-	mov	r2, r1
-	movs	r4, #16
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	eors	r4, r2
-	ands	r5, r2
-	lsls	r1, r5, #1
-	mov	r5, r4
-	eors	r5, r1
+	ands	r7, r2
+	lsls	r0, r7, #1
+	eors	r1, r0
+	ldr	r0, [sp, #128]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r0, r5
-	mov	r6, r0
-	str	r6, [sp, #4]
-	movs	r7, #31
-	rors	r6, r7
-	str	r6, [sp, #4]
+	str	r1, [r0]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r5
+	mov	r5, r1
+	movs	r0, #16
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r12
-	ldr	r0, [sp]
-	eors	r1, r0
-	mov	r4, r12
-	ands	r4, r0
-	lsls	r0, r4, #1
-	eors	r1, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r1
+	mov	r1, r3
+	eors	r1, r5
+	mov	r0, r3
+	ands	r0, r5
+	lsls	r0, r0, #1
+	mov	r3, r1
+	eors	r3, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r1, r2
+	eors	r1, r3
+	movs	r0, #31
+	rors	r1, r0
+	ldr	r0, [sp, #148]
+	str	r1, [r0]
 	mov	r0, r11
-	eors	r4, r0
-	movs	r0, #8
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #16]
-	eors	r7, r4
-	ldr	r0, [sp, #16]
-	ands	r0, r4
-	lsls	r6, r0, #1
-	mov	r0, r7
 	eors	r0, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp]
-	eors	r6, r0
-	mov	r7, r6
-	movs	r6, #11
-	rors	r7, r6
+	mov	r2, r0
+	movs	r0, #31
+	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r1
+	ldr	r6, [sp, #12]
+	eors	r6, r2
+	ldr	r0, [sp, #12]
+	ands	r0, r2
+	lsls	r1, r0, #1
+	mov	r0, r6
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r0
+	ldr	r1, [sp]
+	eors	r6, r1
+	mov	r7, r6
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #20]
 	eors	r6, r7
+	ldr	r1, [sp, #20]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r6, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r1, r6
-	eors	r1, r4
-	movs	r4, #16
-	rors	r1, r4
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r2
+	eors	r1, r6
+	mov	r2, r1
+	movs	r1, #11
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r1
+	mov	r1, r0
+	eors	r1, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r1, r0
+	ldr	r0, [sp, #132]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	str	r1, [r0]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r7
+	movs	r0, #16
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r6
+	eors	r7, r1
+	mov	r0, r6
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r7, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r0, r7
-	eors	r0, r4
-	movs	r7, #31
-	rors	r0, r7
-	mov	r12, r0
-	ldr	r7, [sp, #36]
-	ldr	r0, [sp, #108]
-	str	r7, [r0]
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #104]
-	str	r7, [r0]
-	ldr	r7, [sp, #20]
-	ldr	r0, [sp, #100]
-	str	r7, [r0]
-	ldr	r0, [sp, #96]
-	str	r6, [r0]
-	ldr	r6, [sp, #92]
-	mov	r0, r12
-	str	r0, [r6]
-	ldr	r6, [sp, #12]
-	ldr	r0, [sp, #88]
-	str	r6, [r0]
-	ldr	r6, [sp, #8]
-	ldr	r0, [sp, #84]
-	str	r6, [r0]
-	ldr	r6, [sp, #4]
-	ldr	r0, [sp, #80]
-	str	r6, [r0]
-	ldr	r0, [sp, #76]
-	str	r5, [r0]
-	ldr	r0, [sp, #72]
-	str	r4, [r0]
-	ldr	r4, [sp, #32]
-	ldr	r0, [sp, #68]
-	str	r4, [r0]
-	ldr	r4, [sp, #24]
-	ldr	r0, [sp, #64]
-	str	r4, [r0]
-	ldr	r0, [sp, #60]
-	str	r3, [r0]
-	ldr	r0, [sp, #56]
+	eors	r2, r7
+	movs	r0, #31
+	rors	r2, r0
+	ldr	r0, [sp, #152]
 	str	r2, [r0]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #156]
+	str	r7, [r0]
+	ldr	r2, [sp, #160]
+	ldr	r0, [sp, #32]
+	str	r0, [r2]
+	ldr	r2, [sp, #164]
+	mov	r0, r12
+	str	r0, [r2]
+	ldr	r0, [sp, #168]
+	str	r3, [r0]
+	ldr	r0, [sp, #172]
+	str	r5, [r0]
+	ldr	r0, [sp, #176]
 	str	r1, [r0]
-	mov	r1, r8
-	ldr	r0, [sp, #48]
-	str	r1, [r0]
-	add	sp, #112
+	ldr	r1, [sp, #180]
+	mov	r0, r10
+	str	r0, [r1]
+	ldr	r0, [sp, #184]
+	str	r4, [r0]
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -636,8 +565,8 @@ norx_f_f:
 
 
 @ --- norx_f_permute: norx_f.permute
-@     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 906 bytes of code and literals
+@     frame 52 bytes (28 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 900 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -654,30 +583,44 @@ norx_f_permute:
 	str	r0, [sp, #40]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r0]
-	str	r0, [sp]
+	mov	r11, r0
 	ldr	r0, [sp, #40]
-	ldr	r5, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r7, [r0, #12]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r3, [r0, #24]
-	ldr	r2, [r0, #28]
+	ldr	r0, [r0, #4]
+	mov	r10, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #8]
+	mov	r1, r0
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #12]
+	mov	r1, r0
+	str	r1, [sp, #44]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #16]
+	mov	r6, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #20]
+	mov	r4, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #24]
+	mov	r1, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #28]
+	mov	r12, r0
+	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #32]
-	str	r0, [sp, #8]
+	mov	r3, r0
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #36]
 	mov	r9, r0
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #40]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #44]
-	mov	r10, r0
+	str	r0, [sp]
 	ldr	r0, [sp, #40]
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #40]
+	ldr	r2, [r0, #48]
 	ldr	r0, [r0, #52]
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #40]
@@ -685,25 +628,14 @@ norx_f_permute:
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #40]
 	ldr	r0, [r0, #60]
-	mov	r12, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	ldr	r0, [sp]
-	str	r0, [sp, #4]
-	str	r5, [sp]
-	str	r1, [sp, #16]
-	mov	r1, r7
-	str	r1, [sp, #44]
-	mov	r1, r3
-	mov	r3, r2
-	mov	r8, r3
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #20]
 .Lnorx_f_permute_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
+	mov	r7, r11
 	eors	r7, r6
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -731,10 +663,9 @@ norx_f_permute:
 	lsls	r6, r0, #1
 	mov	r0, r7
 	eors	r0, r6
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #8]
 	movs	r6, #16
 	rors	r0, r6
 	str	r0, [sp, #8]
@@ -750,14 +681,13 @@ norx_f_permute:
 	mov	r2, r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #20]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
+	mov	r6, r10
 	eors	r6, r4
-	ldr	r0, [sp]
+	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -785,10 +715,9 @@ norx_f_permute:
 	ands	r6, r2
 	lsls	r4, r6, #1
 	eors	r0, r4
-	str	r0, [sp]
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r5
-	str	r0, [sp, #12]
 	movs	r4, #16
 	rors	r0, r4
 	str	r0, [sp, #12]
@@ -819,9 +748,9 @@ norx_f_permute:
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	ldr	r2, [sp, #4]
 	eors	r2, r4
-	mov	r3, r11
+	ldr	r3, [sp, #4]
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
@@ -839,7 +768,6 @@ norx_f_permute:
 	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r1, r4
-	str	r1, [sp, #16]
 	movs	r4, #16
 	rors	r1, r4
 	str	r1, [sp, #16]
@@ -857,7 +785,7 @@ norx_f_permute:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #44]
-	mov	r1, r8
+	mov	r1, r12
 	eors	r3, r1
 	ldr	r5, [sp, #44]
 	ands	r5, r1
@@ -865,20 +793,20 @@ norx_f_permute:
 	eors	r3, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r3
-	mov	r1, r12
+	mov	r1, r8
 	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	ldr	r6, [sp]
 	eors	r6, r5
-	mov	r1, r10
+	ldr	r1, [sp]
 	ands	r1, r5
 	lsls	r1, r1, #1
 	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r8
+	mov	r1, r12
 	eors	r1, r7
 	mov	r6, r1
 	movs	r1, #11
@@ -908,9 +836,9 @@ norx_f_permute:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r0
-	ldr	r7, [sp, #4]
+	mov	r7, r11
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -936,12 +864,12 @@ norx_f_permute:
 	ands	r6, r2
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
 	rors	r0, r6
-	mov	r12, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
 	eors	r6, r0
@@ -949,18 +877,17 @@ norx_f_permute:
 	lsls	r5, r5, #1
 	mov	r0, r6
 	eors	r0, r5
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	mov	r0, r2
-	str	r0, [sp, #32]
 	movs	r2, #31
 	rors	r0, r2
 	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp]
+	mov	r5, r10
 	eors	r5, r4
-	ldr	r0, [sp]
+	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
@@ -988,7 +915,7 @@ norx_f_permute:
 	lsls	r4, r5, #1
 	mov	r5, r6
 	eors	r5, r4
-	str	r5, [sp]
+	mov	r10, r5
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r4, r5
 	eors	r4, r2
@@ -1002,11 +929,10 @@ norx_f_permute:
 	lsls	r4, r0, #1
 	mov	r0, r5
 	eors	r0, r4
-	mov	r10, r0
+	str	r0, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	mov	r0, r3
-	str	r0, [sp, #8]
 	movs	r3, #31
 	rors	r0, r3
 	str	r0, [sp, #8]
@@ -1058,7 +984,7 @@ norx_f_permute:
 	eors	r1, r0
 	movs	r0, #31
 	rors	r1, r0
-	mov	r8, r1
+	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r9
 	ldr	r1, [sp, #20]
@@ -1131,11 +1057,11 @@ norx_f_permute:
 .Lnorx_f_permute_far1:
 .Lnorx_f_permute_done2:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	ldr	r0, [sp, #40]
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp]
+	mov	r5, r10
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #16]
@@ -1150,7 +1076,7 @@ norx_f_permute:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r8
+	mov	r1, r12
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r0, #32]
@@ -1158,10 +1084,10 @@ norx_f_permute:
 	mov	r1, r9
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r10
+	ldr	r1, [sp]
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r0, #48]
@@ -1172,7 +1098,7 @@ norx_f_permute:
 	ldr	r1, [sp, #28]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r12
+	mov	r1, r8
 	str	r1, [r0, #60]
 	add	sp, #52
 	pop	{r4, r5, r6, r7}

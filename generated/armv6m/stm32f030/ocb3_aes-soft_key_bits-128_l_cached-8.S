@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 60 bytes (7 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 688 bytes of code and literals
+@     frame 48 bytes (4 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 674 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -20,17 +20,16 @@ ocb3_key_setup:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #60
+	sub	sp, #48
 	mov	r1, r2
 	mov	r8, r1
-	mov	r7, r3
-	mov	r9, r7
+	mov	r9, r3
 	@ ocb3.ae:87: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Locb3_key_setup_words2
 .Locb3_key_setup_bytes1:
-	add	r3, sp, #12
+	add	r3, sp, #0
 	movs	r2, #16
 .Locb3_key_setup_cpy4:
 	subs	r2, #1
@@ -219,142 +218,136 @@ ocb3_key_setup:
 	bcc	.Locb3_key_setup_loop9
 .Locb3_key_setup_done10:
 	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
-	movs	r6, #44
+	movs	r5, #44
 	@ aes.ae:294: x = w[i]
-	mov	r5, r8
-	adds	r5, #176
+	mov	r4, r8
+	adds	r4, #176
 	ldr	r3, =ocb3_tf1
 	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 .Locb3_key_setup_loop11:
 	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
-	ldr	r7, [r5]
-	lsrs	r0, r7, #16
+	ldr	r6, [r4]
+	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
-	ldr	r4, [r3, r0]
+	ldr	r1, [r3, r0]
 	movs	r0, #8
-	rors	r4, r0
+	rors	r1, r0
 	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
+	lsrs	r0, r6, #24
 	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r2, [r3, r0]
-	movs	r0, #16
-	rors	r2, r0
+	eors	r2, r1
 	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
-	uxtb	r0, r7
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	@ aes.ae:294: x = w[i]
+	lsls	r0, r0, #2
+	ldr	r1, [r3, r0]
+	movs	r0, #16
+	rors	r1, r0
+	eors	r2, r1
+	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	uxtb	r0, r6
 	@ aes.ae:294: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r1, [r3, r0]
 	movs	r0, #24
 	rors	r1, r0
+	eors	r2, r1
 	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
-	lsrs	r0, r7, #24
-	@ aes.ae:294: x = w[i]
-	lsls	r0, r0, #2
-	ldr	r0, [r3, r0]
-	eors	r0, r4
-	eors	r0, r2
-	eors	r0, r1
-	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
-	str	r0, [r5]
-	adds	r5, #4
-	adds	r6, #1
-	cmp	r6, #80
+	str	r2, [r4]
+	adds	r4, #4
+	adds	r5, #1
+	cmp	r5, #80
 	bcc	.Locb3_key_setup_loop11
 .Locb3_key_setup_done12:
 	@ ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	add	r1, sp, #28
-	add	r2, sp, #44
+	add	r1, sp, #16
+	add	r2, sp, #32
 	mov	r0, r8
 	bl	ocb3_E_encrypt_block
-	ldr	r7, [sp, #44]
-	str	r7, [sp]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #4]
-	ldr	r5, [sp, #52]
-	ldr	r4, [sp, #56]
-	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r7, #1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	lsls	r3, r0, #1
-	lsrs	r0, r7, #31
-	orrs	r3, r0
-	lsls	r1, r5, #1
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #31
-	mov	r6, r1
-	orrs	r6, r0
-	lsls	r1, r4, #1
-	lsrs	r0, r5, #31
-	mov	r2, r1
-	orrs	r2, r0
-	lsrs	r1, r4, #31
-	movs	r0, #1
-	eors	r1, r0
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r7, r1, #0
-	movs	r0, #135
-	ands	r7, r0
-	ldr	r1, [sp, #8]
-	eors	r1, r7
+	ldr	r1, [sp, #32]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #44]
 	@ ocb3.ae:90: l[at_star] = l_star
-	ldr	r7, [sp]
 	mov	r0, r9
-	str	r7, [r0]
-	mov	r7, r9
-	ldr	r0, [sp, #4]
-	str	r0, [r7, #4]
-	mov	r0, r9
-	str	r5, [r0, #8]
-	str	r4, [r0, #12]
-	@ ocb3.ae:91: l[at_dollar] = l_dollar
-	str	r1, [r0, #16]
-	str	r3, [r0, #20]
-	str	r6, [r0, #24]
-	str	r2, [r0, #28]
+	str	r1, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r5, r1, #1
-	lsls	r4, r3, #1
-	lsrs	r0, r1, #31
-	orrs	r4, r0
-	lsls	r1, r6, #1
-	lsrs	r0, r3, #31
-	orrs	r1, r0
-	lsls	r3, r2, #1
-	lsrs	r0, r6, #31
-	mov	r6, r3
-	orrs	r6, r0
-	lsrs	r0, r2, #31
+	lsls	r0, r1, #1
+	lsls	r6, r4, #1
+	lsrs	r5, r1, #31
+	mov	r1, r6
+	orrs	r1, r5
+	lsls	r6, r3, #1
+	lsrs	r5, r4, #31
+	mov	r4, r6
+	orrs	r4, r5
+	lsls	r6, r2, #1
+	lsrs	r5, r3, #31
+	mov	r3, r6
+	orrs	r3, r5
+	lsrs	r5, r2, #31
 	movs	r2, #1
-	eors	r0, r2
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r2
-	rsbs	r0, r0, #0
+	eors	r5, r2
+	subs	r2, r5, #1
+	movs	r5, #0
+	adcs	r5, r5
+	movs	r2, #1
+	eors	r5, r2
+	rsbs	r5, r5, #0
 	movs	r2, #135
-	ands	r0, r2
-	eors	r5, r0
+	ands	r5, r2
+	mov	r2, r0
+	eors	r2, r5
+	@ ocb3.ae:91: l[at_dollar] = l_dollar
+	mov	r0, r9
+	str	r2, [r0, #16]
+	str	r1, [r0, #20]
+	str	r4, [r0, #24]
+	str	r3, [r0, #28]
+	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	lsls	r5, r2, #1
+	lsls	r6, r1, #1
+	lsrs	r0, r2, #31
+	mov	r2, r6
+	orrs	r2, r0
+	lsls	r6, r4, #1
+	lsrs	r0, r1, #31
+	mov	r1, r6
+	orrs	r1, r0
+	lsls	r6, r3, #1
+	lsrs	r0, r4, #31
+	mov	r4, r6
+	orrs	r4, r0
+	lsrs	r3, r3, #31
+	movs	r0, #1
+	eors	r3, r0
+	subs	r0, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
+	movs	r0, #1
+	eors	r3, r0
+	rsbs	r3, r3, #0
+	movs	r0, #135
+	ands	r3, r0
+	eors	r5, r3
 	@ ocb3.ae:93: for i in 0..l_cached {
 	movs	r0, #0
 	mov	r8, r0
 	mov	r3, r5
-	mov	r2, r4
-	mov	r4, r1
-	mov	r5, r6
+	mov	r5, r1
 	@ ocb3.ae:94: l[at_l0 + i] = x
 	mov	r1, r9
 	adds	r1, #32
@@ -363,21 +356,21 @@ ocb3_key_setup:
 	@ ocb3.ae:94: l[at_l0 + i] = x
 	str	r3, [r1]
 	str	r2, [r1, #4]
-	str	r4, [r1, #8]
-	str	r5, [r1, #12]
+	str	r5, [r1, #8]
+	str	r4, [r1, #12]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r3, #1
 	mov	r9, r0
 	lsls	r7, r2, #1
 	lsrs	r0, r3, #31
 	orrs	r7, r0
-	lsls	r6, r4, #1
+	lsls	r6, r5, #1
 	lsrs	r0, r2, #31
 	orrs	r6, r0
-	lsls	r0, r5, #1
-	lsrs	r2, r4, #31
+	lsls	r0, r4, #1
+	lsrs	r2, r5, #31
 	orrs	r0, r2
-	lsrs	r3, r5, #31
+	lsrs	r3, r4, #31
 	movs	r2, #1
 	eors	r3, r2
 	subs	r2, r3, #1
@@ -393,15 +386,15 @@ ocb3_key_setup:
 	adds	r1, #16
 	mov	r3, r2
 	mov	r2, r7
-	mov	r4, r6
-	mov	r5, r0
+	mov	r5, r6
+	mov	r4, r0
 	mov	r0, r8
 	adds	r0, #1
 	mov	r8, r0
 	cmp	r0, #8
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
-	add	sp, #60
+	add	sp, #48
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -412,8 +405,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 140 bytes (45 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1238 bytes of code and literals
+@     frame 140 bytes (38 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1188 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -427,133 +420,172 @@ ocb3_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #140
+	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
+	add	r4, sp, #92
+	str	r4, [sp]
 	str	r0, [sp, #56]
-	mov	r5, r1
-	str	r5, [sp, #36]
-	mov	r4, r2
+	mov	r0, r1
+	str	r0, [sp, #36]
+	mov	r1, r2
 	mov	r2, r3
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #80]
-	ldr	r1, [sp, #184]
-	str	r1, [sp, #64]
-	ldr	r5, [sp, #188]
-	str	r5, [sp, #76]
-	ldr	r1, [sp, #192]
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #200]
 	str	r0, [sp, #88]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #204]
 	str	r0, [sp, #72]
-	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	add	r0, sp, #92
-	str	r0, [sp]
 	ldr	r0, [sp, #56]
-	mov	r1, r4
 	ldr	r3, [sp, #72]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #92]
-	ldr	r3, [sp, #96]
-	ldr	r2, [sp, #100]
-	ldr	r1, [sp, #104]
-	@ ocb3.ae:149: full = n / 16
-	lsrs	r0, r5, #4
-	str	r0, [sp, #60]
-	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r5, [sp, #36]
-	ldr	r7, [r5, #32]
-	ldr	r6, [r5, #36]
-	ldr	r5, [r5, #40]
-	ldr	r0, [sp, #36]
-	ldr	r0, [r0, #44]
-	str	r0, [sp, #12]
+	ldr	r0, [sp, #92]
 	@ ocb3.ae:153: for i in 0..full {
-	movs	r0, #0
-	str	r0, [sp, #28]
-	mov	r10, r0
+	mov	r6, r0
+	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
+	ldr	r0, [sp, #96]
+	@ ocb3.ae:153: for i in 0..full {
+	mov	r3, r0
+	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
+	ldr	r0, [sp, #100]
+	@ ocb3.ae:153: for i in 0..full {
+	mov	r2, r0
+	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
+	ldr	r0, [sp, #104]
+	@ ocb3.ae:153: for i in 0..full {
+	mov	r1, r0
+	@ ocb3.ae:152: delta = l[at_l0]
+	ldr	r0, [sp, #36]
+	ldr	r0, [r0, #32]
+	@ ocb3.ae:153: for i in 0..full {
 	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	mov	r11, r0
-	mov	r0, r7
-	mov	r9, r0
-	mov	r0, r6
+	@ ocb3.ae:152: delta = l[at_l0]
+	ldr	r0, [sp, #36]
+	ldr	r0, [r0, #36]
+	@ ocb3.ae:153: for i in 0..full {
 	mov	r8, r0
-	mov	r6, r5
-	ldr	r5, [sp, #12]
-	mov	r7, r10
+	@ ocb3.ae:152: delta = l[at_l0]
+	ldr	r0, [sp, #36]
+	ldr	r5, [r0, #40]
+	ldr	r4, [r0, #44]
+	@ ocb3.ae:149: full = n / 16
+	ldr	r0, [sp, #76]
+	lsrs	r0, r0, #4
+	str	r0, [sp, #60]
+	@ ocb3.ae:153: for i in 0..full {
+	movs	r7, #0
+	str	r7, [sp, #24]
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r11, r7
+	mov	r10, r7
+	mov	r9, r7
 	ldr	r0, [sp, #60]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
-	@ ocb3.ae:154: off = 16 * i
-	ldr	r7, [sp, #28]
-	lsls	r0, r7, #4
-	str	r0, [sp, #32]
 	@ ocb3.ae:155: offset = offset ^ delta
-	mov	r0, r9
-	eors	r4, r0
-	str	r4, [sp, #24]
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	str	r6, [sp, #20]
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp, #20]
+	str	r3, [sp, #16]
 	mov	r0, r2
-	eors	r0, r6
-	str	r0, [sp, #16]
-	mov	r0, r1
 	eors	r0, r5
 	str	r0, [sp, #12]
+	mov	r0, r1
+	eors	r0, r4
+	str	r0, [sp, #8]
+	@ ocb3.ae:154: off = 16 * i
+	ldr	r7, [sp, #24]
+	lsls	r0, r7, #4
+	str	r0, [sp, #32]
 	@ ocb3.ae:156: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
+	adds	r2, r1, r0
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
 	add	r3, sp, #124
-	movs	r2, #16
+	movs	r1, #16
 .Locb3_encrypt_with_cpy6:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Locb3_encrypt_with_cpyd5
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy6
 .Locb3_encrypt_with_cpyd5:
-	mov	r1, r3
+	mov	r2, r3
 .Locb3_encrypt_with_words4:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	mov	r8, r0
-	ldr	r0, [r1, #8]
+	ldr	r0, [r2, #12]
+	rev	r7, r0
+	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
+	mov	r1, r7
+	ldr	r0, [sp, #20]
+	eors	r1, r0
+	str	r1, [sp, #92]
+	@ ocb3.ae:156: p = load_be(msg, off, 16)
+	ldr	r0, [r2, #8]
 	rev	r6, r0
-	ldr	r0, [r1, #4]
+	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
+	mov	r1, r6
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #96]
+	@ ocb3.ae:156: p = load_be(msg, off, 16)
+	ldr	r0, [r2, #4]
 	rev	r5, r0
-	ldr	r0, [r1]
+	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
+	mov	r1, r5
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [sp, #100]
+	@ ocb3.ae:156: p = load_be(msg, off, 16)
+	ldr	r0, [r2]
 	rev	r4, r0
 	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
-	mov	r1, r8
-	ldr	r0, [sp, #24]
+	mov	r1, r4
+	ldr	r0, [sp, #8]
 	eors	r1, r0
-	mov	r2, r6
-	ldr	r0, [sp, #20]
-	eors	r2, r0
-	mov	r3, r5
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	mov	r7, r4
-	ldr	r0, [sp, #12]
-	eors	r7, r0
-	str	r1, [sp, #92]
-	str	r2, [sp, #96]
-	str	r3, [sp, #100]
-	str	r7, [sp, #104]
+	str	r1, [sp, #104]
 	add	r1, sp, #92
 	add	r2, sp, #108
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
+	@ ocb3.ae:158: checksum = checksum ^ p                       // delay slot
+	ldr	r0, [sp, #4]
+	eors	r0, r7
+	str	r0, [sp, #4]
+	mov	r0, r11
+	eors	r0, r6
+	mov	r11, r0
+	mov	r0, r10
+	eors	r0, r5
+	mov	r10, r0
+	mov	r0, r9
+	eors	r0, r4
+	mov	r9, r0
+	@ ocb3.ae:159: delta = get_l(l, ntz(i + 2))                  // delay slot
+	ldr	r7, [sp, #24]
+	adds	r3, r7, #2
+	@ ocb3.ae:47: if v[15:0] == 0 {
+	uxth	r0, r3
+	subs	r0, r0, #1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r1, #1
+	eors	r2, r1
+	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #112]
@@ -562,32 +594,8 @@ ocb3_encrypt_with:
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #52]
-	@ ocb3.ae:158: checksum = checksum ^ p                       // delay slot
-	mov	r0, r10
-	mov	r1, r0
-	mov	r0, r8
-	eors	r1, r0
-	mov	r10, r1
-	ldr	r0, [sp, #8]
-	eors	r0, r6
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	eors	r0, r5
-	str	r0, [sp, #4]
-	mov	r0, r11
-	eors	r0, r4
-	mov	r11, r0
-	@ ocb3.ae:159: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #28]
-	adds	r3, r7, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r3
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	cmp	r0, #0
+	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
 	@ ocb3.ae:49: v = v >> 16
 	lsrs	r3, r3, #16
@@ -597,9 +605,9 @@ ocb3_encrypt_with:
 	movs	r2, #0
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r1, r3
+	uxtb	r4, r3
 	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r0, r4]
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else9
 	@ ocb3.ae:52: n = n + 8
@@ -611,9 +619,9 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r3, #28
-	lsrs	r1, r0, #28
+	lsrs	r4, r0, #28
 	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r0, r4]
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else11
 	@ ocb3.ae:56: n = n + 4
@@ -629,7 +637,6 @@ ocb3_encrypt_with:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else13
@@ -646,118 +653,104 @@ ocb3_encrypt_with:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else15
 	@ ocb3.ae:64: n = n + 1
 	adds	r0, r2, #1
-	mov	r9, r0
+	mov	r8, r0
 	b	.Locb3_encrypt_with_endif16
 .Locb3_encrypt_with_else15:
-	mov	r0, r2
-	mov	r9, r0
+	mov	r8, r2
 .Locb3_encrypt_with_endif16:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	mov	r0, r9
+	mov	r0, r8
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
 	eors	r0, r1
-	rsbs	r1, r0, #0
-	movs	r4, #7
-	mov	r0, r9
-	eors	r0, r4
-	ands	r0, r1
-	eors	r0, r4
+	rsbs	r2, r0, #0
+	movs	r6, #7
+	mov	r0, r8
+	eors	r0, r6
+	ands	r0, r2
+	eors	r0, r6
 	adds	r0, r0, #2
-	lsls	r0, r0, #4
-	ldr	r1, [sp, #36]
-	adds	r0, r1, r0
-	ldr	r6, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r1, [r0, #12]
+	lsls	r2, r0, #4
+	ldr	r0, [sp, #36]
+	adds	r0, r0, r2
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
+	ldr	r2, [r0, #12]
 	@ ocb3.ae:103: if k > last {
-	mov	r0, r9
-	cmp	r4, r0
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	cmp	r4, #0
+	mov	r0, r8
+	cmp	r6, r0
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r1
+	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:104: for j in last..k {
-	movs	r5, #7
-	mov	r4, r6
-	mov	r0, r9
-	cmp	r5, r0
+	mov	r0, r8
+	cmp	r6, r0
 	bcs	.Locb3_encrypt_with_done20
 .Locb3_encrypt_with_loop19:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r4, #1
-	mov	r8, r0
-	lsls	r7, r3, #1
-	lsrs	r0, r4, #31
-	orrs	r7, r0
-	lsls	r6, r2, #1
+	lsls	r7, r2, #1
 	lsrs	r0, r3, #31
-	orrs	r6, r0
-	lsls	r0, r1, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
-	lsrs	r2, r1, #31
-	movs	r1, #1
-	eors	r2, r1
-	subs	r1, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	rsbs	r2, r2, #0
-	movs	r1, #135
-	ands	r2, r1
-	mov	r1, r8
-	eors	r1, r2
-	mov	r4, r1
-	mov	r3, r7
-	mov	r2, r6
-	mov	r1, r0
-	adds	r5, #1
-	mov	r0, r9
-	cmp	r5, r0
+	orrs	r7, r0
+	lsls	r3, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r3, r0
+	lsls	r4, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r4, r0
+	lsrs	r0, r2, #31
+	eors	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r1
+	rsbs	r2, r0, #0
+	movs	r0, #135
+	ands	r2, r0
+	lsls	r0, r5, #1
+	eors	r0, r2
+	mov	r5, r0
+	mov	r2, r7
+	adds	r6, #1
+	mov	r0, r8
+	cmp	r6, r0
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
-	mov	r0, r4
-	mov	r9, r0
-	mov	r0, r3
-	mov	r8, r0
-	mov	r6, r2
-	mov	r5, r1
+	mov	r0, r5
+	str	r0, [sp, #28]
+	mov	r8, r4
+	mov	r5, r3
+	mov	r4, r2
 	b	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	mov	r0, r6
-	mov	r9, r0
-	mov	r0, r3
-	mov	r8, r0
-	mov	r6, r2
-	mov	r5, r1
+	mov	r0, r5
+	str	r0, [sp, #28]
+	mov	r8, r4
+	mov	r5, r3
+	mov	r4, r2
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:160: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	ldr	r3, [sp, #44]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r3, r0
 	ldr	r2, [sp, #48]
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	ldr	r4, [sp, #52]
 	ldr	r0, [sp, #12]
-	eors	r4, r0
-	rev	r4, r4
+	eors	r2, r0
+	ldr	r6, [sp, #52]
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	rev	r6, r6
 	rev	r2, r2
 	rev	r3, r3
 	rev	r7, r1
@@ -767,13 +760,13 @@ ocb3_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_encrypt_with_bytes21
-	str	r4, [r1]
+	str	r6, [r1]
 	str	r2, [r1, #4]
 	str	r3, [r1, #8]
 	str	r7, [r1, #12]
 	b	.Locb3_encrypt_with_stored22
 .Locb3_encrypt_with_bytes21:
-	str	r4, [sp, #124]
+	str	r6, [sp, #124]
 	str	r2, [sp, #128]
 	str	r3, [sp, #132]
 	str	r7, [sp, #136]
@@ -785,15 +778,16 @@ ocb3_encrypt_with:
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
 	b	.Locb3_encrypt_with_cpy23
-	.ltorg
 .Locb3_encrypt_with_stored22:
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #16]
-	ldr	r1, [sp, #12]
-	ldr	r7, [sp, #28]
+	ldr	r6, [sp, #20]
+	ldr	r3, [sp, #16]
+	ldr	r2, [sp, #12]
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #8]
+	ldr	r7, [sp, #24]
 	adds	r7, #1
-	str	r7, [sp, #28]
+	str	r7, [sp, #24]
 	ldr	r0, [sp, #60]
 	cmp	r7, r0
 	bcs	.Locb3_encrypt_with_far2
@@ -802,13 +796,11 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_done2:
 	@ ocb3.ae:162: r = n - 16 * full
 	ldr	r0, [sp, #60]
-	lsls	r0, r0, #4
-	str	r0, [sp, #28]
-	ldr	r5, [sp, #76]
-	subs	r0, r5, r0
-	mov	r8, r0
+	lsls	r5, r0, #4
+	ldr	r0, [sp, #76]
+	subs	r4, r0, r5
 	@ ocb3.ae:163: if r != 0 {
-	subs	r0, r0, #1
+	subs	r0, r4, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
@@ -816,52 +808,52 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
 	@ ocb3.ae:164: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r5, [sp, #36]
-	ldr	r0, [r5]
-	ldr	r7, [r5, #4]
-	ldr	r6, [r5, #8]
-	ldr	r5, [r5, #12]
-	eors	r4, r0
-	str	r4, [sp, #24]
-	mov	r0, r3
-	eors	r0, r7
-	str	r0, [sp, #20]
-	mov	r0, r2
-	eors	r0, r6
-	str	r0, [sp, #16]
+	ldr	r0, [sp, #36]
+	ldr	r7, [r0, #12]
 	mov	r0, r1
-	eors	r0, r5
+	eors	r0, r7
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #36]
+	ldr	r1, [r0, #8]
+	mov	r0, r2
+	eors	r0, r1
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #36]
+	ldr	r1, [r0, #4]
+	mov	r0, r3
+	eors	r0, r1
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #36]
+	ldr	r1, [r0]
+	mov	r0, r6
+	eors	r0, r1
+	str	r0, [sp, #20]
 	@ ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	mov	r0, r4
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #104]
 	add	r1, sp, #92
 	add	r2, sp, #108
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #48]
+	ldr	r2, [sp, #108]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #52]
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #60]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #76]
+	str	r0, [sp, #44]
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #28]
-	adds	r1, r1, r0
-	mov	r0, r8
-	cmp	r0, #16
+	ldr	r0, [sp, #64]
+	adds	r6, r0, r5
+	cmp	r4, #16
 	bcc	.Locb3_encrypt_with_bytes26
 	movs	r0, #3
-	tst	r1, r0
+	tst	r6, r0
 	beq	.Locb3_encrypt_with_words27
 .Locb3_encrypt_with_bytes26:
 	movs	r0, #0
@@ -870,224 +862,227 @@ ocb3_encrypt_with:
 	str	r0, [sp, #132]
 	str	r0, [sp, #136]
 	add	r3, sp, #124
-	mov	r2, r8
-	cmp	r2, #16
+	mov	r1, r4
+	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt29
-	movs	r2, #16
+	movs	r1, #16
 .Locb3_encrypt_with_cnt29:
 .Locb3_encrypt_with_cpy30:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Locb3_encrypt_with_cpyd28
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy30
+	.ltorg
 .Locb3_encrypt_with_cpyd28:
-	mov	r1, r3
+	mov	r6, r3
 .Locb3_encrypt_with_words27:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #4]
+	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r0, [sp, #68]
+	adds	r1, r0, r5
+	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r6, #12]
 	rev	r0, r0
 	str	r0, [sp, #32]
-	ldr	r0, [r1]
-	rev	r4, r0
-	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
-	movs	r1, #15
-	mov	r0, r8
-	subs	r0, r1, r0
-	lsls	r5, r0, #3
-	movs	r3, #128
-	movs	r0, #0
-	mov	r2, r0
-	mov	r7, r0
-	mov	r6, r0
-	cmp	r5, #128
-	bcs	.Locb3_encrypt_with_shz31
-.Locb3_encrypt_with_shl33:
-	cmp	r5, #32
-	bcc	.Locb3_encrypt_with_shf32
-	mov	r6, r7
-	mov	r7, r2
-	mov	r2, r3
-	movs	r3, #0
-	subs	r5, #32
-	b	.Locb3_encrypt_with_shl33
-.Locb3_encrypt_with_shf32:
-	movs	r1, #32
-	subs	r1, r1, r5
-	lsls	r6, r5
-	mov	r0, r7
-	lsrs	r0, r1
-	orrs	r6, r0
-	lsls	r7, r5
-	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r7, r0
-	lsls	r2, r5
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r5
-	b	.Locb3_encrypt_with_she34
-.Locb3_encrypt_with_shz31:
-	movs	r3, #0
-	movs	r2, #0
-	movs	r7, #0
-	movs	r6, #0
-.Locb3_encrypt_with_she34:
-	ldr	r5, [sp, #44]
-	orrs	r5, r3
-	ldr	r3, [sp, #40]
-	orrs	r3, r2
-	ldr	r2, [sp, #32]
-	orrs	r2, r7
-	mov	r1, r4
-	orrs	r1, r6
-	@ ocb3.ae:167: checksum = checksum ^ pad10(p, r)             // delay slot
-	mov	r0, r10
-	eors	r0, r5
-	mov	r10, r0
-	ldr	r7, [sp, #8]
-	eors	r7, r3
-	ldr	r6, [sp, #4]
-	eors	r6, r2
-	mov	r5, r11
-	eors	r5, r1
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	ldr	r2, [sp, #40]
-	ldr	r0, [sp, #52]
+	mov	r3, r0
+	eors	r3, r2
+	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r6, #8]
+	rev	r0, r0
+	str	r0, [sp, #28]
+	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	mov	r2, r0
+	ldr	r0, [sp, #24]
 	eors	r2, r0
-	ldr	r3, [sp, #32]
-	ldr	r0, [sp, #60]
-	eors	r3, r0
-	ldr	r0, [sp, #76]
-	eors	r4, r0
-	rev	r0, r4
-	str	r0, [sp, #4]
-	rev	r4, r3
-	rev	r3, r2
-	rev	r2, r1
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #28]
-	adds	r1, r1, r0
-	mov	r0, r8
-	cmp	r0, #16
-	bcc	.Locb3_encrypt_with_bytes35
+	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r6, #4]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	mov	r5, r0
+	ldr	r0, [sp, #40]
+	eors	r5, r0
+	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
+	ldr	r0, [r6]
+	rev	r6, r0
+	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	mov	r7, r6
+	ldr	r0, [sp, #44]
+	eors	r7, r0
+	rev	r7, r7
+	rev	r5, r5
+	rev	r2, r2
+	rev	r3, r3
+	cmp	r4, #16
+	bcc	.Locb3_encrypt_with_bytes31
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Locb3_encrypt_with_bytes35
-	ldr	r0, [sp, #4]
-	str	r0, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Locb3_encrypt_with_stored36
-.Locb3_encrypt_with_bytes35:
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #124]
-	str	r4, [sp, #128]
-	str	r3, [sp, #132]
-	str	r2, [sp, #136]
+	bne	.Locb3_encrypt_with_bytes31
+	str	r7, [r1]
+	str	r5, [r1, #4]
+	str	r2, [r1, #8]
+	str	r3, [r1, #12]
+	b	.Locb3_encrypt_with_stored32
+.Locb3_encrypt_with_bytes31:
+	str	r7, [sp, #124]
+	str	r5, [sp, #128]
+	str	r2, [sp, #132]
+	str	r3, [sp, #136]
 	add	r3, sp, #124
-	mov	r2, r8
+	mov	r2, r4
 	cmp	r2, #16
-	bcc	.Locb3_encrypt_with_cnt37
+	bcc	.Locb3_encrypt_with_cnt33
 	movs	r2, #16
-.Locb3_encrypt_with_cnt37:
-.Locb3_encrypt_with_cpy38:
+.Locb3_encrypt_with_cnt33:
+.Locb3_encrypt_with_cpy34:
 	subs	r2, #1
-	bcc	.Locb3_encrypt_with_stored36
+	bcc	.Locb3_encrypt_with_stored32
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Locb3_encrypt_with_cpy38
-.Locb3_encrypt_with_stored36:
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #16]
-	ldr	r1, [sp, #12]
-	mov	r0, r10
+	b	.Locb3_encrypt_with_cpy34
+.Locb3_encrypt_with_stored32:
+	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
+	movs	r0, #15
+	subs	r0, r0, r4
+	lsls	r3, r0, #3
+	movs	r2, #128
+	movs	r0, #0
+	mov	r7, r0
+	mov	r5, r0
+	mov	r4, r0
+	cmp	r3, #128
+	bcs	.Locb3_encrypt_with_shz35
+.Locb3_encrypt_with_shl37:
+	cmp	r3, #32
+	bcc	.Locb3_encrypt_with_shf36
+	mov	r4, r5
+	mov	r5, r7
+	mov	r7, r2
+	movs	r2, #0
+	subs	r3, #32
+	b	.Locb3_encrypt_with_shl37
+.Locb3_encrypt_with_shf36:
+	lsls	r4, r3
+	movs	r1, #32
+	subs	r1, r1, r3
+	mov	r0, r5
+	lsrs	r0, r1
+	orrs	r4, r0
+	lsls	r5, r3
+	mov	r0, r7
+	lsrs	r0, r1
+	orrs	r5, r0
+	mov	r0, r2
+	lsrs	r0, r1
+	lsls	r7, r3
+	orrs	r7, r0
+	lsls	r2, r3
+	b	.Locb3_encrypt_with_she38
+.Locb3_encrypt_with_shz35:
+	movs	r2, #0
+	movs	r7, #0
+	movs	r5, #0
+	movs	r4, #0
+.Locb3_encrypt_with_she38:
+	ldr	r3, [sp, #32]
+	orrs	r3, r2
+	ldr	r2, [sp, #28]
+	orrs	r2, r7
+	ldr	r1, [sp, #24]
+	orrs	r1, r5
+	mov	r0, r6
+	orrs	r0, r4
+	@ ocb3.ae:167: checksum = checksum ^ pad10(p, r)             // delay slot
+	ldr	r4, [sp, #4]
+	eors	r4, r3
+	mov	r3, r11
+	eors	r3, r2
+	mov	r2, r10
+	eors	r2, r1
+	mov	r1, r9
+	eors	r1, r0
+	ldr	r7, [sp, #20]
+	ldr	r6, [sp, #8]
+	ldr	r5, [sp, #12]
+	ldr	r0, [sp, #16]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
-	mov	r0, r10
-	ldr	r7, [sp, #8]
-	ldr	r6, [sp, #4]
-	mov	r5, r11
+	mov	r7, r6
+	mov	r6, r3
+	mov	r5, r2
+	mov	r0, r1
+	ldr	r4, [sp, #4]
+	mov	r3, r11
+	mov	r2, r10
+	mov	r1, r9
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	eors	r0, r4
-	mov	r4, r7
-	eors	r4, r3
-	mov	r3, r6
-	eors	r3, r2
-	mov	r2, r5
-	eors	r2, r1
-	ldr	r1, [sp, #36]
-	ldr	r5, [r1, #16]
-	ldr	r6, [r1, #20]
-	ldr	r7, [r1, #24]
-	ldr	r1, [r1, #28]
-	eors	r0, r5
-	eors	r4, r6
-	eors	r3, r7
-	eors	r2, r1
-	str	r0, [sp, #92]
-	str	r4, [sp, #96]
-	str	r3, [sp, #100]
-	str	r2, [sp, #104]
+	eors	r4, r7
+	eors	r3, r6
+	eors	r2, r5
+	eors	r1, r0
+	ldr	r0, [sp, #36]
+	ldr	r5, [r0, #16]
+	ldr	r6, [r0, #20]
+	ldr	r7, [r0, #24]
+	ldr	r0, [r0, #28]
+	eors	r4, r5
+	eors	r3, r6
+	eors	r2, r7
+	eors	r1, r0
+	str	r4, [sp, #92]
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	str	r1, [sp, #104]
 	add	r1, sp, #92
 	add	r2, sp, #108
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
+	add	r0, sp, #92
+	str	r0, [sp]
 	ldr	r7, [sp, #108]
 	ldr	r6, [sp, #112]
 	ldr	r5, [sp, #116]
 	ldr	r4, [sp, #120]
-	add	r0, sp, #92
-	str	r0, [sp]
 	ldr	r0, [sp, #56]
 	ldr	r1, [sp, #36]
-	ldr	r2, [sp, #84]
-	ldr	r3, [sp, #80]
+	ldr	r2, [sp, #88]
+	ldr	r3, [sp, #84]
 	bl	ocb3_hash
-	ldr	r3, [sp, #92]
-	ldr	r2, [sp, #96]
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #104]
-	eors	r7, r3
-	mov	r3, r6
-	eors	r3, r2
-	mov	r2, r5
-	eors	r2, r1
-	mov	r1, r4
+	ldr	r0, [sp, #92]
+	mov	r3, r7
+	eors	r3, r0
+	ldr	r0, [sp, #96]
+	mov	r2, r6
+	eors	r2, r0
+	ldr	r0, [sp, #100]
+	mov	r1, r5
 	eors	r1, r0
+	ldr	r5, [sp, #104]
+	mov	r0, r4
+	eors	r0, r5
 	@ ocb3.ae:171: store_be(tag, 0, t, len(tag))
+	rev	r6, r0
 	rev	r5, r1
 	rev	r4, r2
-	rev	r6, r3
-	rev	r2, r7
-	ldr	r3, [sp, #88]
+	rev	r2, r3
+	ldr	r3, [sp, #80]
 	movs	r1, #3
 	ldr	r0, [sp, #72]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes39
 	tst	r3, r1
 	bne	.Locb3_encrypt_with_bytes39
-	str	r5, [r3]
-	str	r4, [r3, #4]
-	str	r6, [r3, #8]
+	str	r6, [r3]
+	str	r5, [r3, #4]
+	str	r4, [r3, #8]
 	str	r2, [r3, #12]
 	b	.Locb3_encrypt_with_stored40
 .Locb3_encrypt_with_bytes39:
-	str	r5, [sp, #124]
-	str	r4, [sp, #128]
-	str	r6, [sp, #132]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	str	r4, [sp, #132]
 	str	r2, [sp, #136]
 	add	r2, sp, #124
 	ldr	r1, [sp, #72]
@@ -1114,8 +1109,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 164 bytes (70 spill slots, 28 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2118 bytes of code and literals
+@     frame 164 bytes (67 spill slots, 28 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2036 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1129,7 +1124,10 @@ ocb3_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #164
-	str	r0, [sp, #12]
+	@ ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
+	add	r4, sp, #116
+	str	r4, [sp]
+	str	r0, [sp, #8]
 	mov	r0, r1
 	str	r0, [sp, #56]
 	mov	r1, r2
@@ -1146,23 +1144,20 @@ ocb3_decrypt_with:
 	str	r0, [sp, #108]
 	ldr	r0, [sp, #220]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #80]
+	ldr	r3, [sp, #224]
+	str	r3, [sp, #80]
 	ldr	r0, [sp, #232]
 	str	r0, [sp, #112]
-	@ ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	add	r0, sp, #116
-	str	r0, [sp]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r3, [sp, #92]
 	bl	ocb3_initial_offset
-	ldr	r5, [sp, #116]
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r1, [sp, #128]
+	ldr	r3, [sp, #116]
+	ldr	r5, [sp, #120]
+	ldr	r4, [sp, #124]
+	ldr	r2, [sp, #128]
 	@ ocb3.ae:181: full = n / 16
-	ldr	r0, [sp, #96]
-	lsrs	r0, r0, #4
+	ldr	r1, [sp, #96]
+	lsrs	r0, r1, #4
 	str	r0, [sp, #72]
 	@ ocb3.ae:182: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r0, [sp, #56]
@@ -1170,39 +1165,33 @@ ocb3_decrypt_with:
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #56]
 	ldr	r6, [r0, #36]
-	ldr	r4, [r0, #40]
+	ldr	r1, [r0, #40]
 	ldr	r0, [r0, #44]
 	@ ocb3.ae:183: for i in 0..full {
 	movs	r7, #0
-	str	r7, [sp, #36]
-	mov	r7, r5
-	mov	r5, r3
-	mov	r3, r2
-	mov	r2, r1
-	ldr	r1, [sp, #4]
-	mov	r11, r1
-	mov	r1, r6
-	mov	r10, r1
-	mov	r1, r4
+	str	r7, [sp, #32]
+	ldr	r7, [sp, #4]
+	mov	r11, r7
+	mov	r10, r6
 	mov	r9, r1
-	mov	r1, r0
-	mov	r8, r1
+	mov	r8, r0
 	movs	r0, #0
-	str	r0, [sp, #16]
-	movs	r1, #0
-	str	r1, [sp, #60]
-	str	r1, [sp, #64]
+	str	r0, [sp, #12]
+	movs	r7, #0
+	str	r7, [sp, #60]
+	movs	r6, #0
+	str	r6, [sp, #64]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #72]
-	cmp	r1, r0
+	cmp	r6, r0
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	ldr	r4, =ocb3_tf1
+	ldr	r1, =ocb3_tf1
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ ocb3.ae:51: if v[7:0] == 0 {
 	ldr	r0, =ocb3_tf2
 	str	r0, [sp, #88]
@@ -1211,614 +1200,583 @@ ocb3_decrypt_with:
 	str	r0, [sp, #84]
 	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
-	@ ocb3.ae:184: off = 16 * i
-	ldr	r1, [sp, #36]
-	lsls	r1, r1, #4
-	str	r1, [sp, #52]
 	@ ocb3.ae:185: offset = offset ^ delta
-	mov	r0, r7
-	mov	r1, r11
-	eors	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r5
-	mov	r1, r10
-	eors	r0, r1
-	str	r0, [sp, #28]
 	mov	r0, r3
-	mov	r1, r9
-	eors	r0, r1
+	mov	r7, r11
+	eors	r0, r7
+	str	r0, [sp, #28]
+	mov	r0, r5
+	mov	r7, r10
+	eors	r0, r7
 	str	r0, [sp, #24]
-	mov	r0, r2
-	mov	r1, r8
-	eors	r0, r1
+	mov	r0, r4
+	mov	r7, r9
+	eors	r0, r7
 	str	r0, [sp, #20]
+	mov	r0, r2
+	mov	r7, r8
+	eors	r0, r7
+	str	r0, [sp, #16]
+	@ ocb3.ae:184: off = 16 * i
+	ldr	r6, [sp, #32]
+	lsls	r2, r6, #4
+	str	r2, [sp, #52]
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #52]
-	adds	r5, r2, r1
+	ldr	r0, [sp, #76]
+	adds	r5, r0, r2
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r2, sp, #148
-	movs	r1, #16
+	add	r3, sp, #148
+	movs	r2, #16
 .Locb3_decrypt_with_cpy6:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Locb3_decrypt_with_cpyd5
-	ldrb	r0, [r5, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r5, r2]
+	strb	r0, [r3, r2]
 	b	.Locb3_decrypt_with_cpy6
 .Locb3_decrypt_with_cpyd5:
-	mov	r5, r2
+	mov	r5, r3
 .Locb3_decrypt_with_words4:
 	ldr	r0, [r5, #12]
-	rev	r1, r0
-	ldr	r0, [r5, #8]
 	rev	r2, r0
-	ldr	r0, [r5, #4]
+	ldr	r0, [r5, #8]
 	rev	r3, r0
+	ldr	r0, [r5, #4]
+	rev	r4, r0
 	ldr	r0, [r5]
 	rev	r5, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
 	ldr	r0, [sp, #28]
 	eors	r2, r0
 	ldr	r0, [sp, #24]
 	eors	r3, r0
 	ldr	r0, [sp, #20]
+	eors	r4, r0
+	ldr	r0, [sp, #16]
 	eors	r5, r0
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r6, #160
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r6]
 	eors	r5, r0
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r6, #164
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r6]
-	eors	r3, r0
+	eors	r4, r0
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r6, #168
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r6]
-	eors	r2, r0
+	eors	r3, r0
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r6, #172
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r6]
-	eors	r1, r0
+	eors	r2, r0
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
-	mov	r0, r5
-	mov	r9, r0
-	mov	r0, r3
-	mov	r8, r0
+	mov	r11, r0
+	mov	r8, r5
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	ldr	r3, [sp, #12]
-	adds	r3, #176
+	ldr	r5, [sp, #8]
+	adds	r5, #176
 	@ aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop7:
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
-	ldr	r6, [r4, r0]
-	movs	r0, #8
-	rors	r6, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r0, r0, #2
-	ldr	r5, [r4, r0]
-	movs	r0, #16
-	rors	r5, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r8
-	uxtb	r0, r0
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r0, r0, #2
-	ldr	r7, [r4, r0]
-	movs	r0, #24
-	rors	r7, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	eors	r0, r6
-	eors	r0, r5
-	eors	r0, r7
-	ldr	r5, [r3]
-	eors	r0, r5
-	mov	r11, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	lsls	r0, r0, #2
-	ldr	r7, [r4, r0]
+	ldr	r7, [r1, r0]
 	movs	r0, #8
 	rors	r7, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsrs	r0, r2, #24
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
-	ldr	r6, [r4, r0]
-	movs	r0, #16
-	rors	r6, r0
+	ldr	r6, [r1, r0]
+	eors	r6, r7
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r2
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
-	ldr	r5, [r4, r0]
-	movs	r0, #24
-	rors	r5, r0
+	ldr	r7, [r1, r0]
+	movs	r0, #16
+	rors	r7, r0
+	eors	r6, r7
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
-	lsrs	r0, r0, #24
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	uxtb	r0, r0
+	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
+	ldr	r7, [r1, r0]
+	movs	r0, #24
+	rors	r7, r0
+	mov	r0, r6
 	eors	r0, r7
+	ldr	r6, [r5, #12]
 	eors	r0, r6
-	eors	r0, r5
-	ldr	r5, [r3, #4]
-	eors	r0, r5
 	mov	r10, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r8
-	lsrs	r0, r0, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
-	ldr	r5, [r4, r0]
+	ldr	r7, [r1, r0]
 	movs	r0, #8
-	rors	r5, r0
+	rors	r7, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r9
+	lsrs	r0, r3, #24
+	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	lsls	r0, r0, #2
+	ldr	r6, [r1, r0]
+	eors	r6, r7
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
-	ldr	r6, [r4, r0]
+	ldr	r7, [r1, r0]
 	movs	r0, #16
-	rors	r6, r0
+	rors	r7, r0
+	eors	r6, r7
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r1
+	uxtb	r0, r2
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	movs	r7, #24
-	rors	r0, r7
+	ldr	r7, [r1, r0]
+	movs	r0, #24
+	rors	r7, r0
+	mov	r0, r6
+	eors	r0, r7
+	ldr	r6, [r5, #8]
+	eors	r0, r6
+	mov	r9, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r7, r2, #24
-	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r7, r7, #2
-	ldr	r7, [r4, r7]
-	eors	r7, r5
-	eors	r7, r6
-	eors	r7, r0
-	ldr	r0, [r3, #8]
-	mov	r5, r7
-	eors	r5, r0
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #8
+	rors	r7, r0
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r4, #24
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r6, [r1, r0]
+	eors	r6, r7
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #16
+	rors	r7, r0
+	eors	r6, r7
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r0, r3
+	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #24
+	rors	r7, r0
+	eors	r6, r7
+	ldr	r0, [r5, #4]
+	eors	r6, r0
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	uxtb	r0, r4
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r0, r0, #2
+	ldr	r4, [r1, r0]
+	movs	r0, #24
+	rors	r4, r0
+	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	lsls	r0, r0, #2
+	ldr	r3, [r1, r0]
+	movs	r0, #16
+	rors	r3, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r0, r0, #2
-	ldr	r2, [r4, r0]
+	ldr	r2, [r1, r0]
 	movs	r0, #8
 	rors	r2, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	lsrs	r0, r0, #24
+	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r0, r0, #2
-	ldr	r6, [r4, r0]
-	movs	r0, #16
-	rors	r6, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r9
-	uxtb	r0, r0
+	ldr	r7, [r1, r0]
+	eors	r7, r2
+	eors	r7, r3
+	eors	r7, r4
+	ldr	r0, [r5]
+	eors	r7, r0
 	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r0, r0, #2
-	ldr	r0, [r4, r0]
-	movs	r7, #24
-	rors	r0, r7
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r1, #24
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r1, r1, #2
-	ldr	r1, [r4, r1]
-	eors	r1, r2
-	eors	r1, r6
-	eors	r1, r0
-	ldr	r0, [r3, #12]
-	eors	r1, r0
-	adds	r3, #16
+	adds	r5, #16
+	mov	r8, r7
+	mov	r4, r6
+	mov	r3, r9
+	mov	r2, r10
 	mov	r0, r11
-	mov	r9, r0
-	mov	r0, r10
-	mov	r8, r0
-	mov	r2, r5
-	ldr	r0, [sp, #4]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	mov	r11, r0
 	cmp	r0, #10
 	bcc	.Locb3_decrypt_with_loop7
 .Locb3_decrypt_with_done8:
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r0, r9
-	lsrs	r3, r0, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #24
-	lsrs	r0, r1, #16
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r2, #8
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
-	lsls	r0, r0, #8
-	orrs	r3, r0
 	mov	r0, r8
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
+	lsrs	r5, r0, #24
+	ldr	r0, [sp, #4]
 	ldrb	r0, [r0, r5]
-	orrs	r3, r0
+	lsls	r5, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r6, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	lsrs	r0, r3, #8
+	uxtb	r6, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	uxtb	r6, r4
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
+	orrs	r5, r0
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r0, [sp, #12]
-	ldr	r5, [r0]
-	mov	r0, r3
-	eors	r0, r5
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0]
+	mov	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #48]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	lsrs	r5, r4, #24
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r5]
+	lsls	r5, r0, #24
 	mov	r0, r8
-	lsrs	r3, r0, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #24
-	mov	r0, r9
 	lsrs	r0, r0, #16
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
+	uxtb	r6, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r1, #8
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
+	orrs	r5, r0
+	lsrs	r0, r2, #8
+	uxtb	r6, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r5, r2
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
-	orrs	r3, r0
+	orrs	r5, r0
+	uxtb	r6, r3
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
+	orrs	r5, r0
 	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	ldr	r0, [sp, #12]
-	ldr	r5, [r0, #4]
-	mov	r0, r3
-	eors	r0, r5
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, #4]
+	mov	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #44]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r3, r2, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #24
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
+	lsrs	r5, r3, #24
+	ldr	r0, [sp, #4]
 	ldrb	r0, [r0, r5]
+	lsls	r5, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r6, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	mov	r0, r9
+	orrs	r5, r0
+	mov	r0, r8
 	lsrs	r0, r0, #8
-	uxtb	r5, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
+	uxtb	r6, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r5, r1
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
-	orrs	r3, r0
+	orrs	r5, r0
+	uxtb	r6, r2
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r6]
+	orrs	r5, r0
 	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r0, [sp, #12]
-	ldr	r5, [r0, #8]
-	mov	r0, r3
-	eors	r0, r5
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, #8]
+	mov	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #40]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r1, r1, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r2, r0
-	ldr	r0, [sp, #8]
+	lsrs	r2, r2, #24
+	ldr	r0, [sp, #4]
 	ldrb	r0, [r0, r2]
+	lsls	r2, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r3, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r3]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r2, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r2]
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r3, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r3]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	mov	r0, r9
-	uxtb	r2, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r2]
-	orrs	r1, r0
+	orrs	r2, r0
+	mov	r0, r8
+	uxtb	r3, r0
+	ldr	r0, [sp, #4]
+	ldrb	r0, [r0, r3]
+	orrs	r2, r0
 	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	ldr	r0, [sp, #12]
-	ldr	r2, [r0, #12]
-	mov	r0, r1
-	eors	r0, r2
-	str	r0, [sp, #4]
+	ldr	r0, [sp, #8]
+	ldr	r3, [r0, #12]
+	mov	r0, r2
+	eors	r0, r3
+	str	r0, [sp, #36]
 	@ ocb3.ae:187: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r1, [sp, #36]
-	adds	r3, r1, #2
+	ldr	r6, [sp, #32]
+	adds	r4, r6, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r3
+	uxth	r0, r4
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	eors	r2, r0
+	cmp	r2, #0
 	beq	.Locb3_decrypt_with_else9
 	@ ocb3.ae:49: v = v >> 16
-	lsrs	r3, r3, #16
-	movs	r2, #16
+	lsrs	r4, r4, #16
+	movs	r3, #16
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
 .Locb3_decrypt_with_else9:
-	movs	r2, #0
+	movs	r3, #0
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r1, r3
+	uxtb	r2, r4
 	ldr	r0, [sp, #88]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r0, r2]
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
 	@ ocb3.ae:52: n = n + 8
-	adds	r2, #8
+	adds	r3, #8
 	@ ocb3.ae:53: v = v >> 8
-	lsrs	r3, r3, #8
+	lsrs	r4, r4, #8
 	b	.Locb3_decrypt_with_endif12
 .Locb3_decrypt_with_else11:
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:55: if v[3:0] == 0 {
-	lsls	r0, r3, #28
-	lsrs	r1, r0, #28
+	lsls	r0, r4, #28
+	lsrs	r2, r0, #28
 	ldr	r0, [sp, #84]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r0, r2]
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
 	@ ocb3.ae:56: n = n + 4
-	adds	r2, r2, #4
+	adds	r3, r3, #4
 	@ ocb3.ae:57: v = v >> 4
-	lsrs	r3, r3, #4
+	lsrs	r4, r4, #4
 	b	.Locb3_decrypt_with_endif14
 .Locb3_decrypt_with_else13:
 .Locb3_decrypt_with_endif14:
 	@ ocb3.ae:59: if v[1:0] == 0 {
-	lsls	r0, r3, #30
+	lsls	r0, r4, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	eors	r2, r0
+	cmp	r2, #0
 	beq	.Locb3_decrypt_with_else15
 	@ ocb3.ae:60: n = n + 2
-	adds	r2, r2, #2
+	adds	r3, r3, #2
 	@ ocb3.ae:61: v = v >> 2
-	lsrs	r3, r3, #2
+	lsrs	r4, r4, #2
 	b	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 .Locb3_decrypt_with_endif16:
 	@ ocb3.ae:63: if v[0] == 0 {
-	lsls	r0, r3, #31
+	lsls	r0, r4, #31
 	lsrs	r0, r0, #31
 	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	eors	r2, r0
+	cmp	r2, #0
 	beq	.Locb3_decrypt_with_else17
 	@ ocb3.ae:64: n = n + 1
-	adds	r0, r2, #1
-	mov	r10, r0
+	adds	r0, r3, #1
+	mov	r8, r0
 	b	.Locb3_decrypt_with_endif18
 .Locb3_decrypt_with_else17:
-	mov	r0, r2
-	mov	r10, r0
+	mov	r8, r3
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	mov	r0, r10
+	mov	r0, r8
 	cmp	r0, #8
-	movs	r1, #0
-	adcs	r1, r1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	movs	r6, #7
-	mov	r0, r10
-	eors	r0, r6
-	ands	r0, r1
-	eors	r0, r6
+	eors	r2, r0
+	rsbs	r2, r2, #0
+	movs	r5, #7
+	mov	r0, r8
+	eors	r0, r5
+	ands	r0, r2
+	eors	r0, r5
 	adds	r0, r0, #2
-	lsls	r1, r0, #4
+	lsls	r2, r0, #4
 	ldr	r0, [sp, #56]
-	adds	r0, r0, r1
-	ldr	r5, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r0, [r0, #12]
+	adds	r0, r0, r2
+	ldr	r6, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
+	ldr	r2, [r0, #12]
 	@ ocb3.ae:103: if k > last {
-	mov	r1, r10
-	cmp	r6, r1
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r1, #1
-	eors	r6, r1
-	cmp	r6, #0
+	mov	r0, r8
+	cmp	r5, r0
+	movs	r5, #0
+	adcs	r5, r5
+	movs	r0, #1
+	eors	r5, r0
+	cmp	r5, #0
 	beq	.Locb3_decrypt_with_else19
 	@ ocb3.ae:104: for j in last..k {
-	movs	r1, #7
-	mov	r8, r1
-	mov	r6, r5
-	mov	r5, r3
-	mov	r3, r2
-	mov	r2, r0
-	mov	r0, r10
-	cmp	r1, r0
+	mov	r5, r6
+	movs	r6, #7
+	mov	r0, r8
+	cmp	r6, r0
 	bcs	.Locb3_decrypt_with_done22
 .Locb3_decrypt_with_loop21:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r6, #1
-	mov	r9, r0
-	lsls	r7, r5, #1
-	lsrs	r0, r6, #31
+	lsls	r7, r2, #1
+	lsrs	r0, r3, #31
 	orrs	r7, r0
-	lsls	r1, r3, #1
+	lsls	r3, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r3, r0
+	lsls	r4, r4, #1
 	lsrs	r0, r5, #31
-	orrs	r1, r0
-	lsls	r0, r2, #1
-	lsrs	r3, r3, #31
-	orrs	r0, r3
-	lsrs	r3, r2, #31
-	movs	r2, #1
-	eors	r3, r2
-	subs	r2, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r2, #1
-	eors	r3, r2
-	rsbs	r3, r3, #0
-	movs	r2, #135
-	ands	r3, r2
-	mov	r2, r9
-	eors	r2, r3
-	mov	r6, r2
-	mov	r5, r7
-	mov	r3, r1
-	mov	r2, r0
-	mov	r1, r8
-	adds	r1, #1
-	mov	r8, r1
-	mov	r0, r10
-	cmp	r1, r0
+	orrs	r4, r0
+	lsrs	r2, r2, #31
+	movs	r0, #1
+	eors	r2, r0
+	subs	r0, r2, #1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	rsbs	r2, r2, #0
+	movs	r0, #135
+	ands	r2, r0
+	lsls	r0, r5, #1
+	eors	r0, r2
+	mov	r5, r0
+	mov	r2, r7
+	adds	r6, #1
+	mov	r0, r8
+	cmp	r6, r0
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
-	mov	r1, r6
-	mov	r11, r1
-	mov	r1, r5
-	mov	r10, r1
-	mov	r1, r3
-	mov	r9, r1
-	mov	r1, r2
-	mov	r8, r1
+	mov	r11, r5
+	mov	r10, r4
+	mov	r9, r3
+	mov	r8, r2
 	b	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
-	mov	r1, r5
-	mov	r11, r1
-	mov	r1, r3
-	mov	r10, r1
-	mov	r1, r2
-	mov	r9, r1
-	mov	r1, r0
-	mov	r8, r1
+	mov	r11, r6
+	mov	r10, r4
+	mov	r9, r3
+	mov	r8, r2
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:188: p = u ^ offset
-	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #32]
-	eors	r5, r0
-	ldr	r3, [sp, #40]
+	ldr	r5, [sp, #36]
 	ldr	r0, [sp, #28]
-	eors	r3, r0
-	ldr	r2, [sp, #44]
+	eors	r5, r0
+	ldr	r4, [sp, #40]
 	ldr	r0, [sp, #24]
-	eors	r2, r0
-	ldr	r1, [sp, #48]
+	eors	r4, r0
+	ldr	r3, [sp, #44]
 	ldr	r0, [sp, #20]
-	eors	r1, r0
-	@ ocb3.ae:189: checksum = checksum ^ p
+	eors	r3, r0
+	ldr	r2, [sp, #48]
 	ldr	r0, [sp, #16]
+	eors	r2, r0
+	@ ocb3.ae:189: checksum = checksum ^ p
+	ldr	r0, [sp, #12]
 	eors	r0, r5
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #60]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #40]
 	ldr	r6, [sp, #64]
-	eors	r6, r2
+	eors	r6, r3
 	ldr	r0, [sp, #68]
-	eors	r0, r1
+	eors	r0, r2
 	@ ocb3.ae:190: store_be(msg, off, p)
-	rev	r1, r1
-	str	r1, [sp, #4]
-	rev	r7, r2
-	rev	r3, r3
+	rev	r2, r2
+	str	r2, [sp, #36]
+	rev	r7, r3
+	rev	r4, r4
 	rev	r5, r5
-	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #52]
-	adds	r2, r2, r1
-	movs	r1, #3
-	tst	r2, r1
+	ldr	r3, [sp, #80]
+	ldr	r2, [sp, #52]
+	adds	r3, r3, r2
+	movs	r2, #3
+	tst	r3, r2
 	bne	.Locb3_decrypt_with_bytes23
-	ldr	r1, [sp, #4]
-	str	r1, [r2]
-	str	r7, [r2, #4]
-	str	r3, [r2, #8]
-	str	r5, [r2, #12]
+	ldr	r2, [sp, #36]
+	str	r2, [r3]
+	str	r7, [r3, #4]
+	str	r4, [r3, #8]
+	str	r5, [r3, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	ldr	r1, [sp, #4]
-	str	r1, [sp, #148]
+	ldr	r2, [sp, #36]
+	str	r2, [sp, #148]
 	str	r7, [sp, #152]
-	str	r3, [sp, #156]
+	str	r4, [sp, #156]
 	str	r5, [sp, #160]
 	add	r5, sp, #148
-	movs	r3, #16
+	movs	r4, #16
 .Locb3_decrypt_with_cpy25:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Locb3_decrypt_with_stored24
-	ldrb	r1, [r5, r3]
-	strb	r1, [r2, r3]
+	ldrb	r2, [r5, r4]
+	strb	r2, [r3, r4]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r7, [sp, #32]
-	ldr	r5, [sp, #28]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #40]
-	str	r1, [sp, #60]
-	mov	r1, r6
-	str	r1, [sp, #64]
+	ldr	r3, [sp, #28]
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #20]
+	ldr	r2, [sp, #16]
+	ldr	r7, [sp, #40]
+	str	r7, [sp, #60]
+	str	r6, [sp, #64]
 	str	r0, [sp, #68]
-	ldr	r1, [sp, #36]
-	adds	r1, #1
-	str	r1, [sp, #36]
+	ldr	r6, [sp, #32]
+	adds	r6, #1
+	str	r6, [sp, #32]
 	ldr	r0, [sp, #72]
-	cmp	r1, r0
+	cmp	r6, r0
 	bcs	.Locb3_decrypt_with_far2
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
@@ -1840,49 +1798,51 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:194: offset = offset ^ l[at_star]
 	ldr	r0, [sp, #56]
-	ldr	r6, [r0]
+	ldr	r1, [r0, #12]
+	mov	r0, r2
+	eors	r0, r1
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #56]
+	ldr	r1, [r0, #8]
+	mov	r0, r4
+	eors	r0, r1
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #56]
 	ldr	r0, [r0, #4]
-	ldr	r1, [sp, #56]
-	ldr	r4, [r1, #8]
-	ldr	r1, [r1, #12]
-	eors	r7, r6
-	str	r7, [sp, #4]
 	mov	r6, r5
 	eors	r6, r0
 	mov	r11, r6
-	mov	r0, r3
-	eors	r0, r4
-	str	r0, [sp, #28]
-	mov	r0, r2
-	eors	r0, r1
-	str	r0, [sp, #24]
+	ldr	r0, [sp, #56]
+	ldr	r0, [r0]
+	mov	r6, r3
+	eors	r6, r0
+	str	r6, [sp, #4]
 	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	r6, r7
 	str	r6, [sp, #116]
 	mov	r6, r11
 	str	r6, [sp, #120]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #124]
 	ldr	r0, [sp, #24]
+	str	r0, [sp, #124]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #128]
 	add	r1, sp, #116
 	add	r2, sp, #132
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	ldr	r5, [sp, #132]
+	ldr	r4, [sp, #132]
 	ldr	r3, [sp, #136]
-	ldr	r1, [sp, #140]
+	ldr	r2, [sp, #140]
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #20]
 	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r2, [sp, #76]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #32]
-	adds	r2, r2, r0
+	adds	r1, r1, r0
 	mov	r0, r10
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes28
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
@@ -1891,37 +1851,35 @@ ocb3_decrypt_with:
 	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	add	r6, sp, #148
-	mov	r4, r10
-	cmp	r4, #16
+	mov	r5, r10
+	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
-	movs	r4, #16
+	movs	r5, #16
 .Locb3_decrypt_with_cnt31:
 .Locb3_decrypt_with_cpy32:
-	subs	r4, #1
+	subs	r5, #1
 	bcc	.Locb3_decrypt_with_cpyd30
-	ldrb	r0, [r2, r4]
-	strb	r0, [r6, r4]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Locb3_decrypt_with_cpy32
 .Locb3_decrypt_with_cpyd30:
-	mov	r2, r6
+	mov	r1, r6
 .Locb3_decrypt_with_words29:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
-	ldr	r4, [r2, #8]
-	rev	r6, r4
-	ldr	r4, [r2, #4]
-	rev	r4, r4
-	ldr	r2, [r2]
-	rev	r2, r2
-	eors	r0, r5
+	eors	r0, r4
 	mov	r9, r0
-	mov	r0, r6
+	ldr	r0, [r1, #8]
+	rev	r0, r0
 	eors	r0, r3
 	mov	r8, r0
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #8]
-	mov	r3, r2
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	eors	r0, r2
+	str	r0, [sp, #16]
+	ldr	r0, [r1]
+	rev	r0, r0
+	mov	r3, r0
 	ldr	r0, [sp, #20]
 	eors	r3, r0
 	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
@@ -1953,9 +1911,9 @@ ocb3_decrypt_with:
 	subs	r6, #32
 	b	.Locb3_decrypt_with_shl37
 .Locb3_decrypt_with_shf36:
+	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsrs	r4, r6
 	mov	r0, r5
 	lsls	r0, r7
 	orrs	r4, r0
@@ -1963,9 +1921,9 @@ ocb3_decrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r5, r0
-	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Locb3_decrypt_with_she38
@@ -1983,22 +1941,21 @@ ocb3_decrypt_with:
 	ands	r0, r6
 	mov	r2, r8
 	ands	r2, r5
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #16]
 	ands	r1, r4
 	ands	r3, r7
 	mov	r9, r0
-	mov	r0, r2
-	mov	r8, r0
+	mov	r8, r2
 	mov	r0, r1
 	str	r0, [sp, #20]
 	mov	r0, r3
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #20]
 	mov	r0, r3
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
@@ -2021,9 +1978,9 @@ ocb3_decrypt_with:
 	subs	r4, #32
 	b	.Locb3_decrypt_with_shl41
 .Locb3_decrypt_with_shf40:
+	lsls	r5, r4
 	movs	r1, #32
 	subs	r1, r1, r4
-	lsls	r5, r4
 	mov	r0, r6
 	lsrs	r0, r1
 	orrs	r5, r0
@@ -2031,9 +1988,9 @@ ocb3_decrypt_with:
 	mov	r0, r2
 	lsrs	r0, r1
 	orrs	r6, r0
-	lsls	r2, r4
 	mov	r0, r3
 	lsrs	r0, r1
+	lsls	r2, r4
 	orrs	r2, r0
 	lsls	r3, r4
 	b	.Locb3_decrypt_with_she42
@@ -2049,12 +2006,12 @@ ocb3_decrypt_with:
 	orrs	r3, r2
 	ldr	r2, [sp, #20]
 	orrs	r2, r6
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #16]
 	orrs	r1, r5
 	@ ocb3.ae:197: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r0, r4
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r7, [sp, #60]
 	eors	r7, r3
 	ldr	r6, [sp, #64]
@@ -2062,9 +2019,9 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #68]
 	eors	r5, r1
 	@ ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	rev	r0, r0
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #20]
 	rev	r4, r0
 	mov	r0, r8
@@ -2080,14 +2037,14 @@ ocb3_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes43
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #148]
 	str	r4, [sp, #152]
 	str	r3, [sp, #156]
@@ -2105,20 +2062,18 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy46
 .Locb3_decrypt_with_stored44:
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #16]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #12]
 	mov	r1, r7
 	mov	r0, r6
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	mov	r6, r7
+	mov	r6, r3
 	str	r6, [sp, #4]
-	mov	r6, r5
-	mov	r11, r6
-	mov	r4, r3
+	mov	r11, r5
 	mov	r3, r2
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #64]
 	ldr	r5, [sp, #68]
@@ -2150,35 +2105,35 @@ ocb3_decrypt_with:
 	str	r1, [sp, #128]
 	add	r1, sp, #116
 	add	r2, sp, #132
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
+	add	r0, sp, #116
+	str	r0, [sp]
 	ldr	r6, [sp, #132]
 	ldr	r5, [sp, #136]
 	ldr	r4, [sp, #140]
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #16]
-	add	r0, sp, #116
-	str	r0, [sp]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #56]
 	ldr	r2, [sp, #104]
 	ldr	r3, [sp, #100]
 	bl	ocb3_hash
-	ldr	r7, [sp, #116]
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #116]
 	mov	r0, r6
-	eors	r0, r7
+	eors	r0, r1
 	str	r0, [sp, #8]
+	ldr	r1, [sp, #120]
 	mov	r0, r5
-	eors	r0, r3
+	eors	r0, r1
 	str	r0, [sp, #4]
+	ldr	r1, [sp, #124]
 	mov	r0, r4
-	eors	r0, r2
+	eors	r0, r1
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #128]
 	ldr	r6, [sp, #16]
-	eors	r6, r1
+	eors	r6, r0
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #108]
 	movs	r2, #3
@@ -2210,16 +2165,16 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_words48:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	ldr	r0, [sp, #92]
 	cmp	r0, #16
@@ -2249,9 +2204,9 @@ ocb3_decrypt_with:
 	subs	r5, #32
 	b	.Locb3_decrypt_with_shl56
 .Locb3_decrypt_with_shf55:
+	lsrs	r3, r5
 	movs	r7, #32
 	subs	r7, r7, r5
-	lsrs	r3, r5
 	mov	r0, r4
 	lsls	r0, r7
 	orrs	r3, r0
@@ -2259,9 +2214,9 @@ ocb3_decrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r4, r0
-	lsrs	r2, r5
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r5
 	orrs	r2, r0
 	lsrs	r1, r5
 	b	.Locb3_decrypt_with_she57
@@ -2291,13 +2246,13 @@ ocb3_decrypt_with:
 	mov	r3, r6
 .Locb3_decrypt_with_endif53:
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #28]
 	eors	r4, r2
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #32]
 	eors	r2, r1
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	eors	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
 	orrs	r4, r2
 	orrs	r4, r1
@@ -2322,7 +2277,7 @@ ocb3_decrypt_with:
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 @     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 540 bytes of code and literals
+@     estimated 518 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2336,274 +2291,264 @@ ocb3_E_encrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #8
-	str	r0, [sp]
+	mov	r11, r0
 	mov	r0, r2
-	str	r0, [sp, #4]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
+	str	r0, [sp]
+	ldr	r4, [r1]
+	ldr	r2, [r1, #4]
+	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldr	r0, [r0]
 	eors	r1, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldr	r0, [r0, #4]
-	eors	r4, r0
-	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #8]
 	eors	r3, r0
-	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp]
-	ldr	r0, [r0, #12]
+	@ aes.ae:133: s2 = b[63:32] ^ w[2]
+	mov	r0, r11
+	ldr	r0, [r0, #8]
 	eors	r2, r0
+	@ aes.ae:134: s3 = b[31:0] ^ w[3]
+	mov	r0, r11
+	ldr	r0, [r0, #12]
+	eors	r4, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
-	mov	r11, r0
-	mov	r0, r1
-	mov	r8, r0
-	mov	r0, r4
-	mov	r12, r0
-	mov	r6, r3
-	mov	r4, r2
+	mov	r10, r0
+	mov	r12, r1
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r2, [sp]
-	adds	r2, #16
+	mov	r5, r11
+	adds	r5, #16
 	ldr	r1, =ocb3_tf0
 	@ aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
+	ldr	r6, [r1, r0]
 	movs	r0, #8
-	rors	r7, r0
-	lsrs	r0, r6, #8
+	rors	r6, r0
+	lsrs	r0, r4, #24
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	eors	r7, r6
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #2
-	ldr	r5, [r1, r0]
+	ldr	r6, [r1, r0]
 	movs	r0, #16
-	rors	r5, r0
-	uxtb	r0, r4
+	rors	r6, r0
+	eors	r7, r6
+	uxtb	r0, r2
 	lsls	r0, r0, #2
-	ldr	r3, [r1, r0]
+	ldr	r6, [r1, r0]
 	movs	r0, #24
-	rors	r3, r0
-	mov	r0, r8
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #2
-	ldr	r0, [r1, r0]
-	eors	r0, r7
-	eors	r0, r5
-	eors	r0, r3
-	ldr	r3, [r2]
-	eors	r0, r3
-	mov	r10, r0
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r5, [r1, r0]
-	movs	r0, #8
-	rors	r5, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r3, [r1, r0]
-	movs	r7, #16
-	rors	r3, r7
-	mov	r0, r8
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r7, [r1, r0]
-	movs	r0, #24
-	rors	r7, r0
-	mov	r0, r12
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #2
-	ldr	r0, [r1, r0]
-	eors	r0, r5
-	eors	r0, r3
-	eors	r0, r7
-	ldr	r3, [r2, #4]
-	eors	r0, r3
+	rors	r6, r0
+	mov	r0, r7
+	eors	r0, r6
+	ldr	r6, [r5, #12]
+	eors	r0, r6
 	mov	r9, r0
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #8
+	rors	r7, r0
+	lsrs	r0, r2, #24
+	lsls	r0, r0, #2
+	ldr	r6, [r1, r0]
+	eors	r6, r7
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #16
+	rors	r7, r0
+	eors	r6, r7
+	uxtb	r0, r3
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #24
+	rors	r7, r0
+	mov	r0, r6
+	eors	r0, r7
+	ldr	r6, [r5, #8]
+	eors	r0, r6
+	mov	r8, r0
+	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #8
+	rors	r7, r0
+	lsrs	r0, r3, #24
+	lsls	r0, r0, #2
+	ldr	r6, [r1, r0]
+	eors	r6, r7
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #16
+	rors	r7, r0
+	eors	r6, r7
+	mov	r0, r12
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r7, [r1, r0]
+	movs	r0, #24
+	rors	r7, r0
+	eors	r6, r7
+	ldr	r0, [r5, #4]
+	eors	r6, r0
+	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	uxtb	r0, r4
+	lsls	r0, r0, #2
+	ldr	r4, [r1, r0]
+	movs	r0, #24
+	rors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #2
+	ldr	r2, [r1, r0]
+	movs	r0, #16
+	rors	r2, r0
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #2
 	ldr	r3, [r1, r0]
 	movs	r0, #8
 	rors	r3, r0
-	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r5, [r1, r0]
-	movs	r7, #16
-	rors	r5, r7
 	mov	r0, r12
-	uxtb	r0, r0
+	lsrs	r0, r0, #24
 	lsls	r0, r0, #2
-	ldr	r0, [r1, r0]
-	movs	r7, #24
-	rors	r0, r7
-	lsrs	r7, r6, #24
-	lsls	r7, r7, #2
-	ldr	r7, [r1, r7]
+	ldr	r7, [r1, r0]
 	eors	r7, r3
-	eors	r7, r5
+	eors	r7, r2
+	eors	r7, r4
+	ldr	r0, [r5]
 	eors	r7, r0
-	ldr	r0, [r2, #8]
-	mov	r3, r7
-	eors	r3, r0
 	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r0, [r1, r0]
-	mov	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	mov	r0, r12
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #2
-	ldr	r0, [r1, r0]
-	movs	r7, #16
-	rors	r0, r7
-	uxtb	r6, r6
-	lsls	r6, r6, #2
-	ldr	r6, [r1, r6]
-	movs	r7, #24
-	rors	r6, r7
-	lsrs	r4, r4, #24
-	lsls	r4, r4, #2
-	ldr	r4, [r1, r4]
-	eors	r4, r5
-	eors	r4, r0
-	eors	r4, r6
-	ldr	r0, [r2, #12]
-	eors	r4, r0
-	adds	r2, #16
+	adds	r5, #16
+	mov	r12, r7
+	mov	r3, r6
+	mov	r2, r8
+	mov	r4, r9
 	mov	r0, r10
-	mov	r8, r0
-	mov	r0, r9
-	mov	r12, r0
-	mov	r6, r3
-	mov	r0, r11
 	adds	r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r8
+	mov	r0, r12
 	lsrs	r0, r0, #24
 	ldr	r5, =ocb3_E.sbox
 	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	mov	r0, r12
-	lsrs	r0, r0, #16
+	lsls	r6, r0, #24
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r6, #8
+	orrs	r6, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
+	orrs	r6, r0
 	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r6, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r2, #160
-	ldr	r0, [sp]
-	ldr	r0, [r0, r2]
+	movs	r1, #160
+	mov	r0, r11
+	ldr	r0, [r0, r1]
+	mov	r1, r6
 	eors	r1, r0
+	str	r1, [sp, #4]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r12
-	lsrs	r0, r0, #24
+	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r6, #16
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r1, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	mov	r0, r8
+	orrs	r1, r0
+	mov	r0, r12
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	orrs	r2, r0
+	orrs	r1, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r3, #164
-	ldr	r0, [sp]
-	ldr	r0, [r0, r3]
-	eors	r2, r0
+	movs	r6, #164
+	mov	r0, r11
+	ldr	r0, [r0, r6]
+	eors	r1, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r0, r6, #24
+	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #24
+	lsls	r6, r0, #24
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r3, r0
-	mov	r0, r8
+	orrs	r6, r0
+	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	mov	r0, r12
-	uxtb	r0, r0
+	orrs	r6, r0
+	uxtb	r0, r3
 	ldrb	r0, [r5, r0]
-	orrs	r3, r0
+	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r7, #168
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldr	r0, [r0, r7]
-	eors	r3, r0
+	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r4, #24
 	ldrb	r0, [r5, r0]
 	lsls	r4, r0, #24
-	mov	r0, r8
+	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r4, r0
-	mov	r0, r12
-	lsrs	r0, r0, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r4, r0
-	uxtb	r0, r6
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
 	orrs	r4, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r5, #172
-	ldr	r0, [sp]
-	ldr	r0, [r0, r5]
+	movs	r2, #172
+	mov	r0, r11
+	ldr	r0, [r0, r2]
 	eors	r4, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
+	str	r6, [r0, #4]
+	str	r1, [r0, #8]
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #12]
 	add	sp, #8
 	pop	{r4, r5, r6, r7}
@@ -2618,8 +2563,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 100 bytes (23 spill slots, 13 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 808 bytes of code and literals
+@     frame 96 bytes (22 spill slots, 12 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 780 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2632,40 +2577,40 @@ ocb3_hash:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #100
-	str	r0, [sp, #40]
-	mov	r0, r1
-	str	r0, [sp, #28]
-	mov	r0, r2
+	sub	sp, #96
 	str	r0, [sp, #36]
+	mov	r0, r1
+	str	r0, [sp, #24]
+	mov	r0, r2
+	str	r0, [sp, #32]
 	mov	r0, r3
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #136]
 	str	r0, [sp, #44]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #40]
 	@ ocb3.ae:128: full = a / 16
 	mov	r0, r3
 	lsrs	r0, r0, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ ocb3.ae:131: for i in 0..full {
 	movs	r1, #0
-	mov	r10, r1
+	mov	r9, r1
 	movs	r0, #0
-	str	r0, [sp, #4]
 	str	r0, [sp]
-	mov	r11, r0
-	str	r0, [sp, #24]
+	mov	r11, r1
+	mov	r10, r1
 	str	r0, [sp, #20]
 	str	r0, [sp, #16]
 	str	r0, [sp, #12]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
 	@ ocb3.ae:132: offset = offset ^ get_l(l, ntz(i + 1))
-	mov	r1, r10
+	mov	r1, r9
 	adds	r3, r1, #1
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
@@ -2684,9 +2629,9 @@ ocb3_hash:
 	movs	r2, #0
 .Locb3_hash_endif4:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r1, r3
+	uxtb	r4, r3
 	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r0, r4]
 	cmp	r0, #0
 	beq	.Locb3_hash_else5
 	@ ocb3.ae:52: n = n + 8
@@ -2698,9 +2643,9 @@ ocb3_hash:
 .Locb3_hash_endif6:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r3, #28
-	lsrs	r1, r0, #28
+	lsrs	r4, r0, #28
 	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r0, r4]
 	cmp	r0, #0
 	beq	.Locb3_hash_else7
 	@ ocb3.ae:56: n = n + 4
@@ -2716,7 +2661,6 @@ ocb3_hash:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_hash_else9
@@ -2733,188 +2677,172 @@ ocb3_hash:
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
 	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_hash_else11
 	@ ocb3.ae:64: n = n + 1
 	adds	r0, r2, #1
-	mov	r9, r0
+	mov	r8, r0
 	b	.Locb3_hash_endif12
 .Locb3_hash_else11:
-	mov	r0, r2
-	mov	r9, r0
+	mov	r8, r2
 .Locb3_hash_endif12:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	mov	r0, r9
+	mov	r0, r8
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
 	eors	r0, r1
-	rsbs	r1, r0, #0
-	movs	r4, #7
-	mov	r0, r9
-	eors	r0, r4
-	ands	r0, r1
-	eors	r0, r4
+	rsbs	r2, r0, #0
+	movs	r6, #7
+	mov	r0, r8
+	eors	r0, r6
+	ands	r0, r2
+	eors	r0, r6
 	adds	r0, r0, #2
-	lsls	r1, r0, #4
-	ldr	r0, [sp, #28]
-	adds	r0, r0, r1
-	ldr	r6, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r0, [r0, #12]
+	lsls	r2, r0, #4
+	ldr	r0, [sp, #24]
+	adds	r0, r0, r2
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
+	ldr	r2, [r0, #12]
 	@ ocb3.ae:103: if k > last {
-	mov	r1, r9
-	cmp	r4, r1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r1, #1
-	eors	r4, r1
-	cmp	r4, #0
+	mov	r0, r8
+	cmp	r6, r0
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r1
+	cmp	r0, #0
 	beq	.Locb3_hash_else13
 	@ ocb3.ae:104: for j in last..k {
-	movs	r5, #7
-	mov	r4, r6
-	mov	r1, r0
-	mov	r0, r9
-	cmp	r5, r0
+	mov	r0, r8
+	cmp	r6, r0
 	bcs	.Locb3_hash_done16
 .Locb3_hash_loop15:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r4, #1
-	mov	r8, r0
-	lsls	r7, r3, #1
-	lsrs	r0, r4, #31
-	orrs	r7, r0
-	lsls	r6, r2, #1
+	lsls	r7, r2, #1
 	lsrs	r0, r3, #31
-	orrs	r6, r0
-	lsls	r0, r1, #1
-	lsrs	r2, r2, #31
-	orrs	r0, r2
-	lsrs	r2, r1, #31
-	movs	r1, #1
-	eors	r2, r1
-	subs	r1, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
-	rsbs	r2, r2, #0
-	movs	r1, #135
-	ands	r2, r1
-	mov	r1, r8
-	eors	r1, r2
-	mov	r4, r1
-	mov	r3, r7
-	mov	r2, r6
-	mov	r1, r0
-	adds	r5, #1
-	mov	r0, r9
-	cmp	r5, r0
+	orrs	r7, r0
+	lsls	r3, r3, #1
+	lsrs	r0, r4, #31
+	orrs	r3, r0
+	lsls	r4, r4, #1
+	lsrs	r0, r5, #31
+	orrs	r4, r0
+	lsrs	r0, r2, #31
+	eors	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r1
+	rsbs	r2, r0, #0
+	movs	r0, #135
+	ands	r2, r0
+	lsls	r0, r5, #1
+	eors	r0, r2
+	mov	r5, r0
+	mov	r2, r7
+	adds	r6, #1
+	mov	r0, r8
+	cmp	r6, r0
 	bcc	.Locb3_hash_loop15
 .Locb3_hash_done16:
+	mov	r1, r2
 	b	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	r4, r6
-	mov	r1, r0
+	mov	r1, r2
 .Locb3_hash_endif14:
 	@ ocb3.ae:132: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp, #4]
-	eors	r0, r4
+	ldr	r0, [sp]
+	eors	r0, r5
 	mov	r8, r0
-	ldr	r6, [sp]
-	eors	r6, r3
-	mov	r5, r11
-	eors	r5, r2
-	ldr	r4, [sp, #24]
+	mov	r6, r11
+	eors	r6, r4
+	mov	r5, r10
+	eors	r5, r3
+	ldr	r4, [sp, #20]
 	eors	r4, r1
 	@ ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r1, r10
+	mov	r1, r9
 	lsls	r1, r1, #4
-	ldr	r0, [sp, #36]
-	adds	r7, r0, r1
+	ldr	r0, [sp, #32]
+	adds	r1, r0, r1
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	beq	.Locb3_hash_words18
 .Locb3_hash_bytes17:
-	add	r2, sp, #52
-	movs	r1, #16
+	add	r3, sp, #48
+	movs	r2, #16
 .Locb3_hash_cpy20:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Locb3_hash_cpyd19
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Locb3_hash_cpy20
 .Locb3_hash_cpyd19:
-	mov	r7, r2
+	mov	r1, r3
 .Locb3_hash_words18:
-	ldr	r0, [r7, #12]
-	rev	r3, r0
-	ldr	r0, [r7, #8]
+	ldr	r0, [r1, #12]
 	rev	r2, r0
-	ldr	r0, [r7, #4]
-	rev	r1, r0
-	ldr	r0, [r7]
-	rev	r7, r0
 	mov	r0, r8
-	eors	r3, r0
-	eors	r2, r6
-	eors	r1, r5
-	mov	r0, r7
+	eors	r2, r0
+	str	r2, [sp, #64]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	eors	r0, r6
+	str	r0, [sp, #68]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	eors	r0, r5
+	str	r0, [sp, #72]
+	ldr	r0, [r1]
+	rev	r0, r0
 	eors	r0, r4
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	str	r1, [sp, #76]
-	str	r0, [sp, #80]
-	add	r1, sp, #68
-	add	r2, sp, #84
-	ldr	r0, [sp, #40]
+	str	r0, [sp, #76]
+	add	r1, sp, #64
+	add	r2, sp, #80
+	ldr	r0, [sp, #36]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #84]
-	ldr	r2, [sp, #88]
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #96]
-	ldr	r7, [sp, #20]
+	ldr	r3, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #92]
+	ldr	r7, [sp, #16]
 	eors	r7, r3
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	eors	r2, r1
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	eors	r1, r0
 	mov	r0, r8
-	str	r0, [sp, #4]
-	mov	r0, r6
 	str	r0, [sp]
-	mov	r0, r5
-	mov	r11, r0
+	mov	r11, r6
+	mov	r10, r5
 	mov	r0, r4
-	str	r0, [sp, #24]
-	mov	r0, r7
 	str	r0, [sp, #20]
-	mov	r0, r3
+	mov	r0, r7
 	str	r0, [sp, #16]
-	mov	r0, r2
+	mov	r0, r3
 	str	r0, [sp, #12]
-	mov	r0, r1
+	mov	r0, r2
 	str	r0, [sp, #8]
-	mov	r1, r10
+	mov	r0, r1
+	str	r0, [sp, #4]
+	mov	r1, r9
 	adds	r1, #1
-	mov	r10, r1
-	ldr	r0, [sp, #32]
+	mov	r9, r1
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
 	@ ocb3.ae:135: r = a - 16 * full
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	lsls	r3, r0, #4
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	subs	r2, r0, r3
 	@ ocb3.ae:136: if r != 0 {
 	subs	r0, r2, #1
@@ -2925,24 +2853,27 @@ ocb3_hash:
 	b	.Locb3_hash_else21
 .Locb3_hash_far3:
 	@ ocb3.ae:137: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #28]
-	ldr	r6, [r0]
-	ldr	r5, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r4, [r0, #12]
-	ldr	r0, [sp, #4]
-	eors	r0, r6
-	str	r0, [sp, #4]
+	ldr	r0, [sp, #24]
+	ldr	r1, [r0]
 	ldr	r0, [sp]
-	eors	r0, r5
+	eors	r0, r1
 	str	r0, [sp]
+	ldr	r0, [sp, #24]
+	ldr	r1, [r0, #4]
 	mov	r0, r11
 	eors	r0, r1
 	mov	r11, r0
-	ldr	r1, [sp, #24]
-	eors	r1, r4
+	ldr	r0, [sp, #24]
+	ldr	r1, [r0, #8]
+	mov	r0, r10
+	eors	r0, r1
+	mov	r10, r0
+	ldr	r0, [sp, #24]
+	ldr	r0, [r0, #12]
+	ldr	r1, [sp, #20]
+	eors	r1, r0
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	adds	r3, r0, r3
 	movs	r0, #3
 	cmp	r2, #16
@@ -2951,11 +2882,11 @@ ocb3_hash:
 	beq	.Locb3_hash_words24
 .Locb3_hash_bytes23:
 	movs	r0, #0
+	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	add	r5, sp, #52
+	add	r5, sp, #48
 	mov	r4, r2
 	cmp	r4, #16
 	bcc	.Locb3_hash_cnt26
@@ -2973,16 +2904,16 @@ ocb3_hash:
 .Locb3_hash_words24:
 	ldr	r0, [r3, #12]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [r3]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
@@ -3004,9 +2935,9 @@ ocb3_hash:
 	subs	r7, #32
 	b	.Locb3_hash_shl30
 .Locb3_hash_shf29:
+	lsls	r3, r7
 	movs	r2, #32
 	subs	r2, r2, r7
-	lsls	r3, r7
 	mov	r0, r4
 	lsrs	r0, r2
 	orrs	r3, r0
@@ -3014,9 +2945,9 @@ ocb3_hash:
 	mov	r0, r5
 	lsrs	r0, r2
 	orrs	r4, r0
-	lsls	r5, r7
 	mov	r0, r6
 	lsrs	r0, r2
+	lsls	r5, r7
 	orrs	r5, r0
 	lsls	r6, r7
 	b	.Locb3_hash_she31
@@ -3026,56 +2957,56 @@ ocb3_hash:
 	movs	r4, #0
 	movs	r3, #0
 .Locb3_hash_she31:
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	orrs	r0, r6
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	orrs	r2, r5
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	orrs	r5, r4
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #20]
 	orrs	r4, r3
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
 	mov	r3, r0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
 	ldr	r0, [sp]
-	eors	r2, r0
+	eors	r3, r0
 	mov	r0, r11
+	eors	r2, r0
+	mov	r0, r10
 	eors	r5, r0
 	eors	r4, r1
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	add	r1, sp, #68
-	add	r2, sp, #84
-	ldr	r0, [sp, #40]
+	str	r3, [sp, #64]
+	str	r2, [sp, #68]
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	add	r1, sp, #64
+	add	r2, sp, #80
+	ldr	r0, [sp, #36]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #84]
-	ldr	r2, [sp, #88]
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #96]
-	ldr	r4, [sp, #20]
-	eors	r4, r3
-	ldr	r3, [sp, #16]
-	eors	r3, r2
-	ldr	r2, [sp, #12]
-	eors	r2, r1
-	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #92]
+	ldr	r1, [sp, #4]
 	eors	r1, r0
+	ldr	r0, [sp, #88]
+	ldr	r2, [sp, #8]
+	eors	r2, r0
+	ldr	r0, [sp, #84]
+	ldr	r3, [sp, #12]
+	eors	r3, r0
+	ldr	r0, [sp, #80]
+	ldr	r4, [sp, #16]
+	eors	r4, r0
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #16]
-	ldr	r2, [sp, #12]
-	ldr	r1, [sp, #8]
+	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #8]
+	ldr	r1, [sp, #4]
 .Locb3_hash_endif22:
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	str	r4, [r0]
 	str	r3, [r0, #4]
 	str	r2, [r0, #8]
 	str	r1, [r0, #12]
-	add	sp, #100
+	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -3087,8 +3018,8 @@ ocb3_hash:
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 64 bytes (13 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 458 bytes of code and literals
+@     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 420 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -3101,52 +3032,51 @@ ocb3_initial_offset:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #64
-	str	r0, [sp, #12]
-	mov	r0, r1
-	str	r0, [sp, #4]
-	mov	r1, r2
-	ldr	r0, [sp, #100]
-	str	r0, [sp]
+	sub	sp, #60
 	@ ocb3.ae:116: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	lsls	r0, r3, #3
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	lsls	r0, r0, #25
+	lsls	r3, r3, #3
+	lsls	r3, r3, #25
+	lsrs	r3, r3, #25
+	lsls	r3, r3, #25
+	mov	r10, r3
+	movs	r3, #1
+	mov	r9, r3
+	movs	r3, #0
+	mov	r8, r3
+	mov	r4, r3
+	lsls	r5, r2, #3
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #96]
 	mov	r11, r0
-	lsls	r5, r1, #3
-	movs	r0, #1
-	mov	r9, r0
-	movs	r2, #0
-	mov	r4, r2
-	mov	r3, r2
 	cmp	r5, #128
 	bcs	.Locb3_initial_offset_shz1
 .Locb3_initial_offset_shl3:
 	cmp	r5, #32
 	bcc	.Locb3_initial_offset_shf2
-	mov	r2, r3
 	mov	r3, r4
-	mov	r4, r9
+	mov	r4, r8
+	mov	r8, r9
 	movs	r0, #0
 	mov	r9, r0
 	subs	r5, #32
 	b	.Locb3_initial_offset_shl3
 .Locb3_initial_offset_shf2:
-	movs	r6, #32
-	subs	r6, r6, r5
-	lsls	r2, r5
-	mov	r0, r3
-	lsrs	r0, r6
-	orrs	r2, r0
 	lsls	r3, r5
+	movs	r7, #32
+	subs	r7, r7, r5
 	mov	r0, r4
-	lsrs	r0, r6
+	lsrs	r0, r7
 	orrs	r3, r0
 	lsls	r4, r5
-	mov	r0, r9
-	lsrs	r0, r6
+	mov	r0, r8
+	lsrs	r0, r7
 	orrs	r4, r0
+	mov	r6, r9
+	lsrs	r6, r7
+	mov	r0, r8
+	lsls	r0, r5
+	orrs	r0, r6
+	mov	r8, r0
 	mov	r0, r9
 	lsls	r0, r5
 	mov	r9, r0
@@ -3154,194 +3084,181 @@ ocb3_initial_offset:
 .Locb3_initial_offset_shz1:
 	movs	r0, #0
 	mov	r9, r0
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
 .Locb3_initial_offset_she4:
-	mov	r0, r11
-	orrs	r0, r2
-	mov	r11, r0
+	mov	r0, r10
+	orrs	r0, r3
+	mov	r10, r0
 	@ ocb3.ae:117: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
-	ldr	r6, [sp, #4]
 .Locb3_initial_offset_bytes5:
 	movs	r0, #0
+	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	add	r5, sp, #16
-	adds	r0, r5, #1
-	str	r0, [sp, #4]
-	mov	r7, r1
-	cmp	r7, #15
+	add	r6, sp, #12
+	adds	r5, r6, #1
+	mov	r3, r2
+	cmp	r3, #15
 	bcc	.Locb3_initial_offset_cnt8
-	movs	r7, #15
+	movs	r3, #15
 .Locb3_initial_offset_cnt8:
 .Locb3_initial_offset_cpy9:
-	subs	r7, #1
+	subs	r3, #1
 	bcc	.Locb3_initial_offset_cpyd7
-	ldrb	r2, [r6, r7]
-	ldr	r0, [sp, #4]
-	strb	r2, [r0, r7]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r5, r3]
 	b	.Locb3_initial_offset_cpy9
 .Locb3_initial_offset_cpyd7:
-	mov	r6, r5
+	mov	r1, r6
 .Locb3_initial_offset_words6:
-	ldr	r0, [r6, #12]
-	rev	r5, r0
-	ldr	r0, [r6, #8]
-	rev	r2, r0
-	ldr	r0, [r6, #4]
-	rev	r0, r0
-	str	r0, [sp, #8]
-	ldr	r0, [r6]
-	rev	r0, r0
-	str	r0, [sp, #4]
 	movs	r0, #15
-	subs	r0, r0, r1
-	lsls	r6, r0, #3
-	mov	r0, r5
-	mov	r8, r0
+	subs	r0, r0, r2
+	ldr	r2, [r1, #12]
+	rev	r2, r2
 	mov	r5, r2
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r2, [r1, #8]
+	rev	r2, r2
+	mov	r3, r2
+	ldr	r2, [r1, #4]
+	rev	r2, r2
+	ldr	r1, [r1]
+	rev	r1, r1
+	lsls	r6, r0, #3
 	cmp	r6, #128
 	bcs	.Locb3_initial_offset_shz10
 .Locb3_initial_offset_shl12:
 	cmp	r6, #32
 	bcc	.Locb3_initial_offset_shf11
-	mov	r0, r5
-	mov	r8, r0
-	mov	r5, r2
+	mov	r5, r3
+	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
 	b	.Locb3_initial_offset_shl12
 .Locb3_initial_offset_shf11:
+	lsrs	r5, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	mov	r10, r0
-	mov	r0, r8
-	lsrs	r0, r6
-	mov	r8, r0
-	mov	r7, r5
-	mov	r0, r10
-	lsls	r7, r0
-	mov	r0, r8
-	orrs	r0, r7
-	mov	r8, r0
-	lsrs	r5, r6
-	mov	r0, r2
-	mov	r7, r0
-	mov	r0, r10
+	str	r0, [sp]
+	mov	r7, r3
+	ldr	r0, [sp]
 	lsls	r7, r0
 	mov	r0, r7
 	orrs	r5, r0
-	lsrs	r2, r6
-	mov	r0, r1
-	mov	r7, r0
-	mov	r0, r10
+	lsrs	r3, r6
+	mov	r7, r2
+	ldr	r0, [sp]
 	lsls	r7, r0
+	mov	r0, r7
+	orrs	r3, r0
+	mov	r7, r1
+	ldr	r0, [sp]
+	lsls	r7, r0
+	lsrs	r2, r6
 	mov	r0, r7
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Locb3_initial_offset_she13
 .Locb3_initial_offset_shz10:
-	movs	r0, #0
-	mov	r8, r0
 	movs	r5, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_initial_offset_she13:
 	@ ocb3.ae:116: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
-	mov	r7, r9
-	mov	r0, r8
-	orrs	r7, r0
-	mov	r6, r4
-	orrs	r6, r5
+	mov	r0, r9
+	orrs	r0, r5
+	mov	r6, r8
+	orrs	r6, r3
+	mov	r3, r4
 	orrs	r3, r2
-	mov	r2, r11
+	mov	r2, r10
 	orrs	r2, r1
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r0, #63
-	mov	r1, r7
-	bics	r1, r0
+	movs	r4, #63
+	mov	r1, r0
+	bics	r1, r4
 	@ ocb3.ae:118: bottom = n[5:0]
-	lsls	r0, r7, #26
-	lsrs	r4, r0, #26
+	lsls	r0, r0, #26
+	lsrs	r5, r0, #26
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	str	r1, [sp, #32]
-	str	r6, [sp, #36]
-	str	r3, [sp, #40]
-	str	r2, [sp, #44]
-	add	r1, sp, #32
-	add	r2, sp, #48
-	ldr	r0, [sp, #12]
+	str	r1, [sp, #28]
+	str	r6, [sp, #32]
+	str	r3, [sp, #36]
+	str	r2, [sp, #40]
+	add	r1, sp, #28
+	add	r2, sp, #44
+	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	ldr	r5, [sp, #48]
-	ldr	r3, [sp, #52]
-	ldr	r2, [sp, #56]
-	ldr	r7, [sp, #60]
+	ldr	r4, [sp, #48]
 	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	lsrs	r6, r4, #24
+	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	ldr	r3, [sp, #52]
+	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
+	lsls	r0, r3, #8
+	orrs	r6, r0
 	lsrs	r1, r3, #24
+	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	ldr	r2, [sp, #56]
+	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsls	r0, r2, #8
 	orrs	r1, r0
-	lsrs	r6, r2, #24
-	lsls	r0, r7, #8
-	orrs	r6, r0
 	mov	r0, r2
 	eors	r0, r1
-	mov	r1, r7
+	mov	r1, r3
 	eors	r1, r6
+	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	ldr	r6, [sp, #44]
 	@ ocb3.ae:121: return (stretch << bottom)[191:64]
-	mov	r6, r1
-	mov	r1, r7
-	mov	r7, r4
+	mov	r7, r5
 	cmp	r7, #192
 	bcs	.Locb3_initial_offset_shz14
 .Locb3_initial_offset_shl16:
 	cmp	r7, #32
 	bcc	.Locb3_initial_offset_shf15
-	mov	r1, r2
 	mov	r2, r3
-	mov	r3, r5
-	mov	r5, r6
+	mov	r3, r4
+	mov	r4, r6
 	mov	r6, r0
-	movs	r0, #0
+	mov	r0, r1
+	movs	r1, #0
 	subs	r7, #32
 	b	.Locb3_initial_offset_shl16
 .Locb3_initial_offset_shf15:
-	movs	r4, #32
-	subs	r4, r4, r7
-	lsls	r1, r7
-	mov	r0, r2
-	lsrs	r0, r4
-	orrs	r1, r0
 	lsls	r2, r7
-	mov	r0, r3
-	lsrs	r0, r4
-	orrs	r2, r0
+	movs	r5, #32
+	subs	r5, r5, r7
+	mov	r1, r3
+	lsrs	r1, r5
+	orrs	r2, r1
 	lsls	r3, r7
-	mov	r0, r5
-	lsrs	r0, r4
-	orrs	r3, r0
-	lsls	r5, r7
-	mov	r0, r6
-	lsrs	r0, r4
-	orrs	r5, r0
+	mov	r1, r4
+	lsrs	r1, r5
+	orrs	r3, r1
+	lsrs	r0, r5
+	mov	r1, r6
+	lsrs	r1, r5
+	lsls	r4, r7
+	orrs	r4, r1
+	lsls	r6, r7
+	orrs	r6, r0
 	b	.Locb3_initial_offset_she17
 .Locb3_initial_offset_shz14:
-	movs	r5, #0
+	movs	r6, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
 .Locb3_initial_offset_she17:
-	ldr	r0, [sp]
-	str	r5, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
-	add	sp, #64
+	mov	r0, r11
+	str	r6, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
+	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

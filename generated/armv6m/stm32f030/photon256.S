@@ -103,8 +103,8 @@ photon256_times2:
 
 
 @ --- photon256_serial: photon256.serial
-@     frame 48 bytes (13 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 194 bytes of code and literals
+@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 154 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -112,107 +112,86 @@ photon256_times2:
 	.balign 4
 photon256_serial:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #48
-	str	r0, [sp, #12]
-	mov	r5, r1
-	str	r5, [sp, #4]
-	mov	r0, r2
-	str	r0, [sp]
-	mov	r1, r3
-	ldr	r0, [sp, #68]
-	mov	r12, r0
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #8]
-	ldr	r4, [sp, #76]
-	ldr	r3, [sp, #80]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #16]
-	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r2, r1
-	ldr	r0, [sp, #8]
-	eors	r2, r0
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r0, r2, #3
-	ldr	r7, =0x11111111
-	ands	r0, r7
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	lsls	r5, r2, #1
-	ldr	r6, =0xeeeeeeee
-	ands	r5, r6
-	eors	r5, r0
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #4]
-	eors	r2, r4
-	eors	r2, r3
-	eors	r2, r5
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r0, r2, #3
-	ands	r0, r7
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	lsls	r5, r2, #1
-	ands	r5, r6
-	eors	r5, r0
-	lsls	r0, r0, #1
-	eors	r5, r0
-	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r2, [sp, #12]
-	ldr	r0, [sp]
-	eors	r2, r0
-	eors	r2, r1
-	mov	r0, r12
-	eors	r2, r0
-	eors	r2, r3
-	eors	r2, r5
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r0, r2, #3
-	ands	r0, r7
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	lsls	r5, r2, #1
-	ands	r5, r6
-	eors	r5, r0
-	lsls	r0, r0, #1
-	eors	r5, r0
+	ldr	r6, [sp, #24]
+	ldr	r4, [sp, #52]
 	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r1
-	eors	r2, r4
-	eors	r2, r5
-	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #44]
-	str	r5, [r0]
-	ldr	r5, [sp]
-	ldr	r0, [sp, #40]
-	str	r5, [r0]
-	ldr	r0, [sp, #36]
-	str	r1, [r0]
-	mov	r1, r12
-	ldr	r0, [sp, #32]
-	str	r1, [r0]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #8]
-	str	r0, [r1]
-	ldr	r0, [sp, #24]
-	str	r4, [r0]
-	ldr	r0, [sp, #20]
-	str	r3, [r0]
-	ldr	r0, [sp, #16]
+	str	r6, [r4]
+	mov	r4, r3
+	@ photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r5, r3
+	eors	r5, r6
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r6, r5, #3
+	ldr	r3, =0x11111111
+	ands	r6, r3
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	lsls	r5, r5, #1
+	ldr	r3, =0xeeeeeeee
+	ands	r5, r3
+	eors	r5, r6
+	lsls	r3, r6, #1
+	eors	r5, r3
+	mov	r7, r1
+	ldr	r1, [sp, #36]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r7, [r1]
+	ldr	r3, [sp, #28]
+	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r7, r3
+	ldr	r6, [sp, #32]
+	eors	r7, r6
+	eors	r7, r5
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r5, r7, #3
+	ldr	r1, =0x11111111
+	ands	r5, r1
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	lsls	r7, r7, #1
+	ldr	r1, =0xeeeeeeee
+	ands	r7, r1
+	eors	r7, r5
+	lsls	r1, r5, #1
+	eors	r7, r1
+	ldr	r1, [sp, #40]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r2, [r1]
+	mov	r1, r0
+	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r2
+	ldr	r2, [sp, #20]
+	ldr	r0, [sp, #48]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	str	r2, [r0]
-	add	sp, #48
+	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r4
+	eors	r1, r2
+	ldr	r0, [sp, #60]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r6, [r0]
+	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r6
+	eors	r1, r7
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r2, r1, #3
+	ldr	r0, =0x11111111
+	ands	r2, r0
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	lsls	r1, r1, #1
+	ldr	r0, =0xeeeeeeee
+	ands	r1, r0
+	eors	r1, r2
+	lsls	r0, r2, #1
+	eors	r1, r0
+	ldr	r0, [sp, #44]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r4, [r0]
+	ldr	r0, [sp, #56]
+	str	r3, [r0]
+	mov	r0, r4
+	eors	r0, r3
+	eors	r0, r1
+	ldr	r1, [sp, #64]
+	str	r0, [r1]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon256_serial, .-photon256_serial
@@ -220,7 +199,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1686 bytes of code and literals
+@     estimated 1668 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -250,10 +229,8 @@ photon256_permute:
 	str	r0, [sp, #24]
 	mov	r0, r7
 	str	r1, [sp]
-	mov	r1, r12
-	mov	r9, r1
-	mov	r1, r5
-	mov	r8, r1
+	mov	r9, r12
+	mov	r8, r5
 	mov	r1, r3
 	str	r1, [sp, #4]
 	@ photon256.ae:60: c = rc[r]
@@ -445,7 +422,6 @@ photon256_permute:
 	orrs	r1, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov	r0, r1
-	str	r0, [sp]
 	movs	r1, #8
 	rors	r0, r1
 	str	r0, [sp]
@@ -759,8 +735,7 @@ photon256_permute:
 	rors	r0, r2
 	mov	r8, r0
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r1
-	mov	r2, r0
+	mov	r2, r1
 	mov	r0, r11
 	eors	r2, r0
 	str	r2, [sp, #8]
@@ -799,11 +774,11 @@ photon256_permute:
 	eors	r2, r1
 	eors	r2, r6
 	mov	r0, r8
+	eors	r2, r0
+	eors	r2, r7
 	b	.Lphoton256_permute_pool1
 	.ltorg
 .Lphoton256_permute_pool1:
-	eors	r2, r0
-	eors	r2, r7
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r2, #3
 	ands	r0, r4
@@ -821,8 +796,7 @@ photon256_permute:
 	eors	r0, r2
 	mov	r12, r0
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r6
-	mov	r2, r0
+	mov	r2, r6
 	mov	r0, r9
 	eors	r2, r0
 	str	r2, [sp, #4]
@@ -876,8 +850,7 @@ photon256_permute:
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r11
-	mov	r7, r0
+	mov	r7, r11
 	mov	r0, r8
 	eors	r7, r0
 	str	r7, [sp, #16]
@@ -891,7 +864,6 @@ photon256_permute:
 	eors	r0, r7
 	mov	r10, r0
 	lsls	r0, r7, #1
-	str	r0, [sp, #12]
 	mov	r7, r10
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -932,8 +904,7 @@ photon256_permute:
 	eors	r1, r0
 	eors	r1, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r9
-	mov	r7, r0
+	mov	r7, r9
 	mov	r0, r12
 	eors	r7, r0
 	str	r7, [sp, #12]
@@ -947,7 +918,6 @@ photon256_permute:
 	eors	r0, r7
 	mov	r10, r0
 	lsls	r0, r7, #1
-	str	r0, [sp]
 	mov	r7, r10
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)

@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 784 bytes of code and literals
+@     estimated 782 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -169,7 +169,6 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r4, r2
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #36]
 	movs	r3, #1
 	eors	r0, r3
 	str	r0, [sp, #36]
@@ -535,7 +534,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 944 bytes of code and literals
+@     estimated 936 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -637,7 +636,6 @@ photon_beetle_aead128_decrypt_with:
 	cmp	r4, r2
 	movs	r0, #0
 	adcs	r0, r0
-	str	r0, [sp, #48]
 	movs	r3, #1
 	eors	r0, r3
 	str	r0, [sp, #48]
@@ -913,22 +911,19 @@ photon_beetle_aead128_decrypt_with:
 	subs	r0, r0, r4
 	mov	r11, r0
 	lsls	r5, r4
-	mov	r0, r2
-	mov	r7, r0
+	mov	r7, r2
 	mov	r0, r11
 	lsrs	r7, r0
 	mov	r0, r7
 	orrs	r5, r0
 	lsls	r2, r4
-	mov	r0, r3
-	mov	r7, r0
+	mov	r7, r3
 	mov	r0, r11
 	lsrs	r7, r0
 	mov	r0, r7
 	orrs	r2, r0
 	lsls	r3, r4
-	mov	r0, r6
-	mov	r7, r0
+	mov	r7, r6
 	mov	r0, r11
 	lsrs	r7, r0
 	mov	r0, r7
@@ -1089,7 +1084,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1686 bytes of code and literals
+@     estimated 1668 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1119,10 +1114,8 @@ photon_beetle_aead128_P_permute:
 	str	r0, [sp, #24]
 	mov	r0, r7
 	str	r1, [sp]
-	mov	r1, r12
-	mov	r9, r1
-	mov	r1, r5
-	mov	r8, r1
+	mov	r9, r12
+	mov	r8, r5
 	mov	r1, r3
 	str	r1, [sp, #4]
 	@ photon256.ae:60: c = rc[r]
@@ -1314,7 +1307,6 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov	r0, r1
-	str	r0, [sp]
 	movs	r1, #8
 	rors	r0, r1
 	str	r0, [sp]
@@ -1628,8 +1620,7 @@ photon_beetle_aead128_P_permute:
 	rors	r0, r2
 	mov	r8, r0
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r1
-	mov	r2, r0
+	mov	r2, r1
 	mov	r0, r11
 	eors	r2, r0
 	str	r2, [sp, #8]
@@ -1668,11 +1659,11 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r1
 	eors	r2, r6
 	mov	r0, r8
+	eors	r2, r0
+	eors	r2, r7
 	b	.Lphoton_beetle_aead128_P_permute_pool1
 	.ltorg
 .Lphoton_beetle_aead128_P_permute_pool1:
-	eors	r2, r0
-	eors	r2, r7
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r2, #3
 	ands	r0, r4
@@ -1690,8 +1681,7 @@ photon_beetle_aead128_P_permute:
 	eors	r0, r2
 	mov	r12, r0
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r6
-	mov	r2, r0
+	mov	r2, r6
 	mov	r0, r9
 	eors	r2, r0
 	str	r2, [sp, #4]
@@ -1745,8 +1735,7 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r11
-	mov	r7, r0
+	mov	r7, r11
 	mov	r0, r8
 	eors	r7, r0
 	str	r7, [sp, #16]
@@ -1760,7 +1749,6 @@ photon_beetle_aead128_P_permute:
 	eors	r0, r7
 	mov	r10, r0
 	lsls	r0, r7, #1
-	str	r0, [sp, #12]
 	mov	r7, r10
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1801,8 +1789,7 @@ photon_beetle_aead128_P_permute:
 	eors	r1, r0
 	eors	r1, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r0, r9
-	mov	r7, r0
+	mov	r7, r9
 	mov	r0, r12
 	eors	r7, r0
 	str	r7, [sp, #12]
@@ -1816,7 +1803,6 @@ photon_beetle_aead128_P_permute:
 	eors	r0, r7
 	mov	r10, r0
 	lsls	r0, r7, #1
-	str	r0, [sp]
 	mov	r7, r10
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)

@@ -415,7 +415,7 @@ poly1305_block:
 
 @ --- poly1305_finish: poly1305.finish
 @     frame 36 bytes (27 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 446 bytes of code and literals
+@     estimated 434 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -425,8 +425,7 @@ poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #36
 	mov	r3, r0
-	mov	r0, r2
-	mov	r12, r0
+	mov	r12, r2
 	ldr	r4, [r1]
 	str	r4, [sp, #28]
 	ldr	r0, [r1, #4]
@@ -456,7 +455,6 @@ poly1305_finish:
 	lsls	r7, r0, #26
 	lsrs	r0, r0, #6
 	adds	r7, r6, r7
-	str	r7, [sp, #4]
 	mov	r6, r5
 	adcs	r6, r0
 	mov	r5, r4
@@ -471,7 +469,6 @@ poly1305_finish:
 	lsls	r2, r0, #7
 	lsrs	r0, r0, #25
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r2
 	adcs	r5, r0
 	adcs	r4, r1
@@ -483,7 +480,6 @@ poly1305_finish:
 	lsls	r2, r0, #20
 	lsrs	r0, r0, #12
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r2
 	adcs	r5, r0
 	adcs	r4, r1
@@ -495,7 +491,6 @@ poly1305_finish:
 	lsls	r2, r0, #1
 	lsrs	r0, r0, #31
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r2
 	adcs	r4, r0
@@ -507,7 +502,6 @@ poly1305_finish:
 	lsls	r2, r0, #14
 	lsrs	r0, r0, #18
 	adds	r7, r7, r1
-	str	r7, [sp]
 	adcs	r6, r1
 	adcs	r5, r2
 	adcs	r4, r0
@@ -656,7 +650,7 @@ poly1305_finish:
 
 @ --- poly1305_absorb_padded: poly1305.absorb_padded
 @     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
-@     estimated 126 bytes of code and literals
+@     estimated 124 bytes of code and literals
 	.section .text.poly1305_absorb_padded,"ax",%progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, %function
@@ -669,12 +663,11 @@ poly1305_absorb_padded:
 	push	{r4, r5}
 	sub	sp, #36
 	mov	r9, r0
-	mov	r0, r1
-	mov	r8, r0
+	mov	r8, r1
 	mov	r7, r2
 	mov	r6, r3
 	@ poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	r0, r6
+	mov	r0, r3
 	adds	r0, #15
 	lsrs	r5, r0, #4
 	movs	r4, #0
@@ -741,7 +734,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 136 bytes (39 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 948 bytes of code and literals
+@     estimated 934 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -1069,7 +1062,6 @@ poly1305_mac:
 	lsls	r6, r0, #26
 	lsrs	r0, r0, #6
 	adds	r7, r5, r6
-	str	r7, [sp, #4]
 	adcs	r3, r0
 	movs	r0, #0
 	adcs	r4, r0
@@ -1083,7 +1075,6 @@ poly1305_mac:
 	lsrs	r5, r0, #25
 	movs	r0, #0
 	adds	r7, r7, r0
-	str	r7, [sp]
 	adcs	r3, r6
 	adcs	r4, r5
 	adcs	r2, r0
@@ -1096,7 +1087,6 @@ poly1305_mac:
 	lsrs	r5, r0, #12
 	movs	r0, #0
 	adds	r7, r7, r0
-	str	r7, [sp]
 	adcs	r3, r6
 	mov	r6, r4
 	adcs	r6, r5
@@ -1111,7 +1101,6 @@ poly1305_mac:
 	lsrs	r2, r0, #31
 	movs	r0, #0
 	adds	r7, r7, r0
-	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
@@ -1124,7 +1113,6 @@ poly1305_mac:
 	lsrs	r2, r0, #18
 	movs	r0, #0
 	adds	r7, r7, r0
-	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
@@ -1137,7 +1125,6 @@ poly1305_mac:
 	lsrs	r2, r0, #5
 	movs	r0, #0
 	adds	r7, r7, r0
-	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r4
 	adcs	r5, r2
@@ -1151,7 +1138,6 @@ poly1305_mac:
 	uxtb	r2, r0
 	movs	r0, #0
 	adds	r7, r7, r0
-	str	r7, [sp]
 	adcs	r3, r0
 	adcs	r6, r0
 	adcs	r5, r4

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
-@     frame 16 bytes (5 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 266 bytes of code and literals
+@     frame 16 bytes (1 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
+@     estimated 242 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -17,185 +17,174 @@
 	.balign 4
 romulus_n_key_setup:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
 	sub	sp, #16
-	mov	r4, r2
 	@ romulus_n.ae:87: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_bytes1:
-	add	r3, sp, #0
-	movs	r2, #16
+	add	r4, sp, #0
+	movs	r3, #16
 .Lromulus_n_key_setup_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lromulus_n_key_setup_cpyd3
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r1, [r0, r3]
+	strb	r1, [r4, r3]
 	b	.Lromulus_n_key_setup_cpy4
 .Lromulus_n_key_setup_cpyd3:
-	mov	r0, r3
+	mov	r0, r4
 .Lromulus_n_key_setup_words2:
 	ldr	r1, [r0, #12]
-	rev	r2, r1
+	rev	r1, r1
+	@ skinny128_384plus.ae:161: @unroll(unroll)
+	mov	r4, r1
+	@ romulus_n.ae:87: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r1, [r0, #8]
 	rev	r1, r1
-	ldr	r3, [r0, #4]
-	rev	r5, r3
+	@ skinny128_384plus.ae:161: @unroll(unroll)
+	mov	r3, r1
+	@ romulus_n.ae:87: E.tk3_rows(load_be(key, 0, 16), r3)
+	ldr	r1, [r0, #4]
+	rev	r1, r1
 	ldr	r0, [r0]
-	rev	r3, r0
-	@ skinny128_384plus.ae:170: @unroll(unroll)
+	rev	r0, r0
+	@ skinny128_384plus.ae:161: @unroll(unroll)
+	mov	r5, r0
 	movs	r0, #0
-	mov	r8, r0
-	mov	r7, r5
-	mov	r6, r3
-	@ skinny128_384plus.ae:172: r3[i] = tk3[127:64]
-	mov	r5, r4
-	@ skinny128_384plus.ae:170: @unroll(unroll)
-.Lromulus_n_key_setup_loop5:
-	@ skinny128_384plus.ae:172: r3[i] = tk3[127:64]
-	str	r7, [r5]
-	str	r6, [r5, #4]
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	lsls	r3, r0, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r2
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r1, #24
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	mov	r4, r3
-	orrs	r4, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	lsls	r3, r0, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r2, #24
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r1
-	@ skinny128_384plus.ae:89: x = t[127:64]
-	orrs	r3, r0
-	@ skinny128_384plus.ae:90: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsrs	r0, r3, #1
-	lsls	r1, r4, #31
-	orrs	r0, r1
-	lsrs	r2, r4, #1
-	ldr	r1, =0x7f7f7f7f
-	ands	r0, r1
 	mov	r12, r0
-	ands	r2, r1
-	lsls	r0, r3, #7
-	mov	r10, r0
-	lsls	r1, r4, #7
-	lsrs	r0, r3, #25
-	orrs	r1, r0
-	lsls	r0, r3, #1
-	mov	r9, r0
-	lsls	r4, r4, #1
-	lsrs	r0, r3, #31
+.Lromulus_n_key_setup_loop5:
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r3
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	mov	r7, r6
+	orrs	r7, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r4
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r3, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	mov	r4, r6
 	orrs	r4, r0
-	mov	r3, r10
-	mov	r0, r9
-	eors	r3, r0
-	mov	r0, r1
-	eors	r0, r4
-	ldr	r4, =0x80808080
-	mov	r1, r3
-	ands	r1, r4
-	mov	r3, r0
-	ands	r3, r4
+	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	lsls	r6, r4, #7
+	lsrs	r0, r7, #25
+	orrs	r6, r0
+	lsls	r3, r4, #1
+	lsrs	r0, r7, #31
+	orrs	r3, r0
+	mov	r0, r6
+	eors	r0, r3
+	lsrs	r3, r4, #1
+	mov	r6, r3
+	ldr	r3, =0x7f7f7f7f
+	ands	r6, r3
+	ldr	r3, =0x80808080
+	ands	r0, r3
+	orrs	r6, r0
+	lsls	r0, r4, #31
+	lsrs	r4, r7, #1
+	orrs	r4, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r4, r0
+	lsls	r0, r7, #7
+	lsls	r7, r7, #1
+	eors	r0, r7
+	ands	r0, r3
+	mov	r7, r4
+	orrs	r7, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r5, #24
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r3, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r5
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	orrs	r3, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #24
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r4, r1, #16
+	uxtb	r4, r4
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r4, r4, #16
+	orrs	r0, r4
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r4, r1, #8
+	uxtb	r4, r4
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r4, r4, #8
+	orrs	r0, r4
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r4, r1
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	orrs	r0, r4
+	@ skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	str	r1, [r2]
+	str	r5, [r2, #4]
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	adds	r2, #8
+	mov	r4, r0
+	mov	r1, r7
+	mov	r5, r6
 	mov	r0, r12
-	orrs	r0, r1
-	mov	r4, r2
-	orrs	r4, r3
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r6, #24
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	lsls	r3, r1, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r6, #16
-	uxtb	r1, r1
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	lsls	r1, r1, #16
-	orrs	r3, r1
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r6, #8
-	uxtb	r1, r1
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	lsls	r1, r1, #8
-	orrs	r3, r1
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r1, r6
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	orrs	r3, r1
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r7, #24
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	lsls	r2, r1, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r7, #16
-	uxtb	r1, r1
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	lsls	r1, r1, #16
-	orrs	r2, r1
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r7, #8
-	uxtb	r1, r1
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	lsls	r1, r1, #8
-	orrs	r2, r1
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r1, r7
-	@ skinny128_384plus.ae:91: return cat(x, t[63:0])
-	orrs	r2, r1
-	adds	r5, #8
-	mov	r1, r3
-	mov	r7, r0
-	mov	r6, r4
-	mov	r0, r8
 	adds	r0, #1
-	mov	r8, r0
+	mov	r12, r0
 	cmp	r0, #40
 	bcc	.Lromulus_n_key_setup_loop5
 .Lromulus_n_key_setup_done6:
 	add	sp, #16
-	pop	{r4, r5, r6}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_key_setup, .-romulus_n_key_setup
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 168 bytes (33 spill slots, 22 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1038 bytes of code and literals
+@     frame 156 bytes (28 spill slots, 19 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1032 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -208,23 +197,23 @@ romulus_n_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #168
+	sub	sp, #156
+	str	r0, [sp, #48]
+	ldr	r4, [sp, #192]
+	ldr	r0, [sp, #196]
 	str	r0, [sp, #76]
-	ldr	r4, [sp, #204]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #212]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #204]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #92]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #80]
 	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_bytes1:
-	add	r5, sp, #96
+	add	r5, sp, #84
 	movs	r2, #16
 .Lromulus_n_encrypt_with_cpy4:
 	subs	r2, #1
@@ -235,118 +224,124 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_cpyd3:
 	mov	r1, r5
 .Lromulus_n_encrypt_with_words2:
+	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
+	add	r0, sp, #116
+	str	r0, [sp]
+	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #68]
+	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
+	str	r0, [sp, #100]
+	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	str	r0, [sp, #64]
+	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
+	str	r0, [sp, #104]
+	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #60]
-	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #56]
 	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #52]
+	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #124]
-	add	r1, sp, #112
-	add	r0, sp, #128
-	str	r0, [sp]
-	ldr	r0, [sp, #76]
+	add	r1, sp, #100
+	ldr	r0, [sp, #48]
 	mov	r2, r3
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	ldr	r6, [sp, #128]
-	ldr	r5, [sp, #132]
-	ldr	r4, [sp, #136]
-	ldr	r1, [sp, #140]
 	@ romulus_n.ae:98: if m == 0 {
-	ldr	r0, [sp, #72]
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
+	ldr	r1, [sp, #44]
+	subs	r0, r1, #1
+	movs	r5, #0
+	adcs	r5, r5
 	movs	r0, #1
-	eors	r2, r0
-	cmp	r2, #0
+	eors	r5, r0
+	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
+	ldr	r4, [sp, #116]
+	ldr	r3, [sp, #120]
+	ldr	r2, [sp, #124]
+	ldr	r1, [sp, #128]
+	@ romulus_n.ae:98: if m == 0 {
+	cmp	r5, #0
 	beq	.Lromulus_n_encrypt_with_else5
 	@ romulus_n.ae:100: s = tbc(cnt, 0x15, n, r3, s)
 	movs	r0, #2
-	str	r0, [sp, #112]
+	str	r0, [sp, #100]
 	movs	r0, #0
-	str	r0, [sp, #116]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #120]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #128]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #132]
-	str	r6, [sp, #136]
-	str	r5, [sp, #140]
-	str	r4, [sp, #144]
-	str	r1, [sp, #148]
-	add	r0, sp, #112
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #120]
+	str	r4, [sp, #124]
+	str	r3, [sp, #128]
+	str	r2, [sp, #132]
+	str	r1, [sp, #136]
+	add	r0, sp, #100
 	movs	r1, #21
-	add	r2, sp, #120
-	add	r4, sp, #136
-	add	r3, sp, #152
+	add	r2, sp, #108
+	add	r4, sp, #124
+	add	r3, sp, #140
 	str	r4, [sp]
 	str	r3, [sp, #4]
-	ldr	r3, [sp, #76]
+	ldr	r3, [sp, #48]
 	bl	romulus_n_tbc
-	ldr	r0, [sp, #152]
-	ldr	r6, [sp, #156]
-	ldr	r5, [sp, #160]
-	ldr	r4, [sp, #164]
-	movs	r3, #2
-	movs	r2, #0
-	mov	r7, r0
+	ldr	r0, [sp, #140]
+	mov	r6, r0
+	ldr	r5, [sp, #144]
+	ldr	r4, [sp, #148]
+	ldr	r3, [sp, #152]
+	movs	r2, #2
+	movs	r1, #0
 	b	.Lromulus_n_encrypt_with_endif6
 .Lromulus_n_encrypt_with_else5:
-	movs	r3, #1
-	movs	r2, #0
-	mov	r7, r6
-	mov	r6, r5
-	mov	r5, r4
-	mov	r4, r1
+	mov	r6, r4
+	mov	r5, r3
+	mov	r4, r2
+	mov	r3, r1
+	movs	r2, #1
+	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:102: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #80]
-	movs	r1, #0
-	str	r1, [sp, #24]
-	mov	r0, r7
-	mov	r9, r0
-	mov	r0, r4
-	mov	r10, r0
-	mov	r0, r3
-	str	r0, [sp, #28]
+	str	r0, [sp, #60]
+	mov	r8, r6
+	mov	r6, r5
+	mov	r5, r4
+	mov	r9, r3
 	mov	r0, r2
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #80]
+	str	r0, [sp, #24]
+	mov	r0, r1
+	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:103: off = 16 * i
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:104: rest = m - off
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #44]
 	subs	r0, r1, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:105: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
@@ -354,180 +349,190 @@ romulus_n_encrypt_with:
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r2, r1, #0
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	movs	r0, #16
 	eors	r1, r0
 	ands	r1, r2
 	mov	r7, r1
 	eors	r7, r0
 	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #16]
-	adds	r1, r1, r0
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #12]
+	adds	r3, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes9
 	movs	r0, #3
-	tst	r1, r0
+	tst	r3, r0
 	beq	.Lromulus_n_encrypt_with_words10
 .Lromulus_n_encrypt_with_bytes9:
 	movs	r0, #0
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	add	r3, sp, #96
-	mov	r2, r7
-	cmp	r2, #16
+	add	r2, sp, #84
+	mov	r1, r7
+	cmp	r1, #16
 	bcc	.Lromulus_n_encrypt_with_cnt12
-	movs	r2, #16
+	movs	r1, #16
 .Lromulus_n_encrypt_with_cnt12:
 .Lromulus_n_encrypt_with_cpy13:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd11
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_encrypt_with_cpy13
 .Lromulus_n_encrypt_with_cpyd11:
-	mov	r1, r3
+	mov	r3, r2
 .Lromulus_n_encrypt_with_words10:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	mov	r8, r0
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	mov	r11, r0
-	ldr	r0, [r1, #4]
-	rev	r4, r0
-	ldr	r0, [r1]
-	rev	r2, r0
 	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	mov	r3, r8
-	orrs	r3, r7
-	rsbs	r1, r1, #0
-	mov	r0, r8
-	eors	r3, r0
-	ands	r3, r1
-	eors	r0, r3
-	mov	r8, r0
-	mov	r3, r11
-	mov	r0, r11
-	eors	r3, r0
-	ands	r3, r1
-	eors	r0, r3
-	str	r0, [sp, #12]
-	mov	r3, r4
-	eors	r3, r4
-	ands	r3, r1
-	mov	r0, r4
-	eors	r0, r3
+	rsbs	r2, r1, #0
+	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r3]
+	rev	r0, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	mov	r1, r0
+	eors	r1, r0
+	ands	r1, r2
+	eors	r0, r1
 	str	r0, [sp, #8]
-	mov	r3, r2
-	eors	r3, r2
-	ands	r3, r1
-	mov	r0, r2
-	eors	r0, r3
-	mov	r11, r0
 	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
+	lsls	r4, r0, #7
+	lsrs	r0, r5, #25
+	orrs	r4, r0
+	mov	r0, r9
 	lsrs	r0, r0, #1
-	lsls	r1, r6, #31
-	orrs	r0, r1
-	lsrs	r4, r6, #1
-	lsls	r1, r5, #31
-	orrs	r4, r1
-	lsrs	r3, r5, #1
-	mov	r1, r10
-	lsls	r1, r1, #31
-	orrs	r3, r1
-	mov	r1, r10
-	lsrs	r2, r1, #1
 	ldr	r1, =0x7f7f7f7f
 	ands	r0, r1
+	mov	r1, r9
+	eors	r1, r4
+	ldr	r4, =0x80808080
+	ands	r1, r4
+	eors	r0, r1
 	str	r0, [sp, #36]
-	mov	r0, r4
-	ands	r0, r1
-	str	r0, [sp, #40]
-	mov	r0, r3
-	ands	r0, r1
-	str	r0, [sp, #44]
-	mov	r0, r2
-	ands	r0, r1
-	str	r0, [sp, #48]
-	mov	r0, r9
-	lsls	r3, r0, #7
-	str	r3, [sp, #52]
-	lsls	r4, r6, #7
-	lsrs	r0, r0, #25
-	orrs	r4, r0
-	lsls	r1, r5, #7
-	lsrs	r0, r6, #25
-	orrs	r1, r0
-	mov	r0, r10
-	lsls	r0, r0, #7
-	lsrs	r2, r5, #25
-	orrs	r0, r2
-	mov	r2, r9
-	eors	r2, r3
-	mov	r3, r6
-	eors	r3, r4
-	mov	r4, r5
-	eors	r4, r1
-	mov	r1, r10
+	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r3, #4]
+	rev	r0, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	mov	r1, r0
+	eors	r1, r0
+	ands	r1, r2
+	eors	r0, r1
+	mov	r11, r0
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsls	r0, r5, #7
+	lsrs	r1, r6, #25
+	orrs	r0, r1
+	lsrs	r4, r5, #1
+	mov	r1, r9
+	lsls	r1, r1, #31
+	orrs	r4, r1
+	ldr	r1, =0x7f7f7f7f
+	ands	r4, r1
+	mov	r1, r5
 	eors	r1, r0
 	ldr	r0, =0x80808080
-	ands	r2, r0
-	ands	r3, r0
-	ands	r4, r0
 	ands	r1, r0
-	ldr	r0, [sp, #36]
-	eors	r0, r2
-	ldr	r2, [sp, #40]
-	eors	r2, r3
-	ldr	r3, [sp, #44]
-	eors	r3, r4
-	ldr	r4, [sp, #48]
-	eors	r4, r1
-	@ romulus_n.ae:107: store_be(ct, off, g(s) ^ mp, count)
+	mov	r0, r4
+	eors	r0, r1
+	str	r0, [sp, #32]
+	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r3, #8]
+	rev	r0, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
-	mov	r0, r8
 	eors	r1, r0
-	ldr	r0, [sp, #12]
+	ands	r1, r2
+	eors	r0, r1
+	mov	r10, r0
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsls	r4, r6, #7
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	orrs	r4, r0
+	lsrs	r1, r6, #1
+	lsls	r0, r5, #31
+	orrs	r1, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r1, r0
+	mov	r0, r6
+	eors	r0, r4
+	mov	r4, r0
+	ldr	r0, =0x80808080
+	ands	r4, r0
+	eors	r1, r4
+	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r3, #12]
+	rev	r3, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	mov	r0, r3
+	orrs	r0, r7
+	eors	r0, r3
+	ands	r0, r2
+	mov	r4, r3
+	eors	r4, r0
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r8
+	lsrs	r2, r0, #1
+	lsls	r0, r6, #31
+	orrs	r2, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r2, r0
+	mov	r0, r8
+	lsls	r0, r0, #7
+	mov	r3, r8
+	eors	r3, r0
+	ldr	r0, =0x80808080
+	ands	r3, r0
+	eors	r2, r3
+	@ romulus_n.ae:107: store_be(ct, off, g(s) ^ mp, count)
+	mov	r0, r2
+	eors	r0, r4
+	str	r0, [sp, #40]
+	mov	r0, r10
+	eors	r1, r0
+	ldr	r2, [sp, #32]
+	mov	r0, r11
 	eors	r2, r0
+	ldr	r3, [sp, #36]
 	ldr	r0, [sp, #8]
 	eors	r3, r0
-	mov	r0, r11
-	eors	r4, r0
-	rev	r0, r4
+	rev	r0, r3
+	str	r0, [sp, #32]
+	rev	r0, r2
 	str	r0, [sp, #36]
-	rev	r4, r3
-	rev	r3, r2
-	rev	r2, r1
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #16]
+	rev	r3, r1
+	ldr	r0, [sp, #40]
+	rev	r2, r0
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_bytes14
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_encrypt_with_bytes14
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	str	r0, [r1]
-	str	r4, [r1, #4]
+	ldr	r0, [sp, #36]
+	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_encrypt_with_stored15
 .Lromulus_n_encrypt_with_bytes14:
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #96]
-	str	r4, [sp, #100]
-	str	r3, [sp, #104]
-	str	r2, [sp, #108]
-	add	r3, sp, #96
+	str	r0, [sp, #88]
+	str	r3, [sp, #92]
+	str	r2, [sp, #96]
+	add	r3, sp, #84
 	mov	r2, r7
 	cmp	r2, #16
 	bcc	.Lromulus_n_encrypt_with_cnt16
@@ -541,28 +546,27 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_cpy17
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:108: s = s ^ mp
-	mov	r3, r9
-	mov	r0, r8
-	eors	r3, r0
-	ldr	r0, [sp, #12]
+	mov	r2, r8
+	eors	r2, r4
+	mov	r0, r10
 	eors	r6, r0
-	ldr	r0, [sp, #8]
-	eors	r5, r0
-	mov	r2, r10
 	mov	r0, r11
-	eors	r2, r0
+	eors	r5, r0
+	mov	r3, r9
+	ldr	r0, [sp, #8]
+	eors	r3, r0
 	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #32]
-	lsls	r4, r0, #1
 	ldr	r0, [sp, #28]
+	lsls	r4, r0, #1
+	ldr	r0, [sp, #24]
 	lsrs	r0, r0, #31
 	orrs	r4, r0
 	lsls	r0, r4, #8
 	lsrs	r0, r0, #8
-	mov	r8, r0
-	ldr	r0, [sp, #32]
+	mov	r10, r0
+	ldr	r0, [sp, #28]
 	lsrs	r4, r0, #23
 	movs	r0, #1
 	eors	r4, r0
@@ -578,13 +582,13 @@ romulus_n_encrypt_with:
 	eors	r4, r7
 	@ romulus_n.ae:110: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	cmp	r1, r0
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	movs	r0, #16
 	eors	r1, r0
 	subs	r0, r1, #1
@@ -598,124 +602,115 @@ romulus_n_encrypt_with:
 	movs	r0, #21
 	eors	r1, r0
 	rsbs	r0, r7, #0
-	mov	r9, r0
+	mov	r8, r0
 	movs	r0, #4
 	mov	r7, r1
 	eors	r7, r0
-	mov	r0, r9
+	mov	r0, r8
 	ands	r7, r0
 	eors	r1, r7
 	@ romulus_n.ae:111: s = tbc(cnt, d, n, r3, s)
-	str	r4, [sp, #112]
-	mov	r0, r8
-	str	r0, [sp, #116]
+	str	r4, [sp, #100]
+	mov	r0, r10
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #120]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #128]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #132]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #120]
+	str	r2, [sp, #124]
+	str	r6, [sp, #128]
+	str	r5, [sp, #132]
 	str	r3, [sp, #136]
-	str	r6, [sp, #140]
-	str	r5, [sp, #144]
-	str	r2, [sp, #148]
-	add	r0, sp, #112
-	add	r2, sp, #120
-	add	r5, sp, #136
-	add	r3, sp, #152
+	add	r0, sp, #100
+	add	r2, sp, #108
+	add	r5, sp, #124
+	add	r3, sp, #140
 	str	r5, [sp]
 	str	r3, [sp, #4]
-	ldr	r3, [sp, #76]
+	ldr	r3, [sp, #48]
 	bl	romulus_n_tbc
-	ldr	r0, [sp, #152]
-	ldr	r3, [sp, #156]
-	ldr	r2, [sp, #160]
-	ldr	r1, [sp, #164]
-	mov	r9, r0
+	ldr	r0, [sp, #140]
+	ldr	r3, [sp, #144]
+	ldr	r2, [sp, #148]
+	ldr	r1, [sp, #152]
+	mov	r8, r0
 	mov	r6, r3
 	mov	r5, r2
-	mov	r0, r1
-	mov	r10, r0
+	mov	r9, r1
 	mov	r0, r4
+	str	r0, [sp, #24]
+	mov	r0, r10
 	str	r0, [sp, #28]
-	mov	r0, r8
-	str	r0, [sp, #32]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #80]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #60]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsrs	r7, r0, #1
+	mov	r0, r8
+	lsrs	r4, r0, #1
 	lsls	r0, r6, #31
-	orrs	r7, r0
+	orrs	r4, r0
+	ldr	r2, =0x7f7f7f7f
+	ands	r4, r2
+	mov	r0, r8
+	lsls	r0, r0, #7
+	mov	r3, r8
+	eors	r3, r0
+	ldr	r1, =0x80808080
+	ands	r3, r1
+	mov	r0, r4
+	eors	r0, r3
+	str	r0, [sp, #8]
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	lsls	r3, r6, #7
+	orrs	r3, r0
 	lsrs	r4, r6, #1
 	lsls	r0, r5, #31
 	orrs	r4, r0
-	lsrs	r3, r5, #1
-	mov	r0, r10
-	lsls	r0, r0, #31
-	orrs	r3, r0
-	mov	r0, r10
-	lsrs	r2, r0, #1
-	ldr	r1, =0x7f7f7f7f
-	mov	r0, r7
+	ands	r4, r2
+	mov	r0, r6
+	eors	r0, r3
 	ands	r0, r1
-	str	r0, [sp, #16]
-	mov	r0, r4
-	ands	r0, r1
-	str	r0, [sp, #12]
-	mov	r0, r3
-	ands	r0, r1
-	str	r0, [sp, #8]
-	ands	r2, r1
-	mov	r0, r9
-	lsls	r3, r0, #7
-	lsls	r1, r6, #7
-	lsrs	r0, r0, #25
-	mov	r4, r1
-	orrs	r4, r0
-	lsls	r1, r5, #7
+	mov	r3, r4
+	eors	r3, r0
 	lsrs	r0, r6, #25
-	orrs	r1, r0
-	mov	r0, r10
-	lsls	r7, r0, #7
-	lsrs	r0, r5, #25
-	orrs	r7, r0
+	lsls	r6, r5, #7
+	orrs	r6, r0
+	lsrs	r4, r5, #1
 	mov	r0, r9
-	eors	r0, r3
-	mov	r3, r6
-	eors	r3, r4
-	mov	r4, r5
-	eors	r4, r1
-	mov	r1, r10
-	eors	r1, r7
-	ldr	r5, =0x80808080
-	ands	r0, r5
-	ands	r3, r5
-	ands	r4, r5
-	mov	r6, r1
-	ands	r6, r5
-	ldr	r1, [sp, #16]
-	eors	r1, r0
-	ldr	r0, [sp, #12]
-	eors	r0, r3
-	ldr	r3, [sp, #8]
-	eors	r3, r4
-	eors	r2, r6
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ands	r4, r2
+	mov	r0, r5
+	eors	r0, r6
+	ands	r0, r1
+	eors	r4, r0
+	mov	r0, r9
+	lsrs	r6, r0, #1
+	ands	r6, r2
+	lsrs	r2, r5, #25
+	lsls	r5, r0, #7
+	orrs	r5, r2
+	eors	r0, r5
+	ands	r0, r1
+	eors	r6, r0
 	@ romulus_n.ae:113: store_be(tag, 0, g(s))
-	rev	r5, r2
-	rev	r4, r3
-	rev	r2, r0
-	rev	r1, r1
-	ldr	r3, [sp, #92]
+	rev	r5, r6
+	rev	r4, r4
+	rev	r2, r3
+	ldr	r0, [sp, #8]
+	rev	r1, r0
+	ldr	r3, [sp, #80]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes18
@@ -726,11 +721,11 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_stored19
 	.ltorg
 .Lromulus_n_encrypt_with_bytes18:
-	str	r5, [sp, #96]
-	str	r4, [sp, #100]
-	str	r2, [sp, #104]
-	str	r1, [sp, #108]
-	add	r2, sp, #96
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
+	str	r2, [sp, #92]
+	str	r1, [sp, #96]
+	add	r2, sp, #84
 	movs	r1, #16
 .Lromulus_n_encrypt_with_cpy20:
 	subs	r1, #1
@@ -739,7 +734,7 @@ romulus_n_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lromulus_n_encrypt_with_cpy20
 .Lromulus_n_encrypt_with_stored19:
-	add	sp, #168
+	add	sp, #156
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -751,8 +746,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 164 bytes (36 spill slots, 21 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1212 bytes of code and literals
+@     frame 160 bytes (34 spill slots, 20 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1162 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -765,25 +760,25 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #164
-	str	r0, [sp, #68]
-	ldr	r4, [sp, #200]
-	ldr	r2, [sp, #204]
-	str	r2, [sp, #80]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #220]
+	sub	sp, #160
+	str	r0, [sp, #48]
+	ldr	r4, [sp, #196]
+	ldr	r0, [sp, #200]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #88]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #84]
 	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
-	add	r5, sp, #92
+	add	r5, sp, #88
 	movs	r2, #16
 .Lromulus_n_decrypt_with_cpy4:
 	subs	r2, #1
@@ -794,51 +789,59 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpyd3:
 	mov	r1, r5
 .Lromulus_n_decrypt_with_words2:
+	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
+	add	r0, sp, #120
+	str	r0, [sp]
+	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
+	str	r0, [sp, #104]
+	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
+	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
+	str	r0, [sp, #108]
+	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #56]
+	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
+	str	r0, [sp, #112]
+	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #52]
 	str	r0, [sp, #116]
+	add	r1, sp, #104
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #120]
-	add	r1, sp, #108
-	add	r0, sp, #124
-	str	r0, [sp]
-	ldr	r0, [sp, #68]
 	mov	r2, r3
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	ldr	r6, [sp, #124]
-	ldr	r5, [sp, #128]
-	ldr	r4, [sp, #132]
-	ldr	r1, [sp, #136]
 	@ romulus_n.ae:122: if m == 0 {
-	ldr	r0, [sp, #64]
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
+	ldr	r1, [sp, #44]
+	subs	r0, r1, #1
+	movs	r5, #0
+	adcs	r5, r5
 	movs	r0, #1
-	eors	r2, r0
-	cmp	r2, #0
+	eors	r5, r0
+	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
+	ldr	r4, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #132]
+	@ romulus_n.ae:122: if m == 0 {
+	cmp	r5, #0
 	beq	.Lromulus_n_decrypt_with_else5
 	@ romulus_n.ae:124: s = tbc(cnt, 0x15, n, r3, s)
 	movs	r0, #2
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	movs	r0, #0
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
@@ -846,286 +849,279 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #120]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #124]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #128]
-	str	r6, [sp, #132]
-	str	r5, [sp, #136]
-	str	r4, [sp, #140]
-	str	r1, [sp, #144]
-	add	r0, sp, #108
+	str	r4, [sp, #128]
+	str	r3, [sp, #132]
+	str	r2, [sp, #136]
+	str	r1, [sp, #140]
+	add	r0, sp, #104
 	movs	r1, #21
-	add	r2, sp, #116
-	add	r4, sp, #132
-	add	r3, sp, #148
+	add	r2, sp, #112
+	add	r4, sp, #128
+	add	r3, sp, #144
 	str	r4, [sp]
 	str	r3, [sp, #4]
-	ldr	r3, [sp, #68]
+	ldr	r3, [sp, #48]
 	bl	romulus_n_tbc
-	ldr	r0, [sp, #148]
-	ldr	r6, [sp, #152]
-	ldr	r5, [sp, #156]
-	ldr	r4, [sp, #160]
-	movs	r3, #2
-	movs	r2, #0
-	mov	r7, r0
+	ldr	r0, [sp, #144]
+	mov	r6, r0
+	ldr	r5, [sp, #148]
+	ldr	r4, [sp, #152]
+	ldr	r3, [sp, #156]
+	movs	r2, #2
+	movs	r1, #0
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
-	movs	r3, #1
-	movs	r2, #0
-	mov	r7, r6
-	mov	r6, r5
-	mov	r5, r4
-	mov	r4, r1
+	mov	r6, r4
+	mov	r5, r3
+	mov	r4, r2
+	mov	r3, r1
+	movs	r2, #1
+	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:126: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #72]
-	movs	r1, #0
-	str	r1, [sp, #20]
-	mov	r0, r7
-	mov	r11, r0
-	mov	r0, r6
-	mov	r9, r0
-	mov	r0, r5
-	mov	r10, r0
-	mov	r0, r4
-	str	r0, [sp, #8]
-	mov	r0, r3
-	str	r0, [sp, #24]
+	str	r0, [sp, #68]
+	mov	r10, r6
+	mov	r8, r5
+	mov	r9, r4
+	mov	r11, r3
 	mov	r0, r2
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #72]
+	str	r0, [sp, #20]
+	mov	r0, r1
+	str	r0, [sp, #24]
+	movs	r1, #0
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #68]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r10
+	lsrs	r4, r0, #1
+	mov	r0, r8
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ldr	r2, =0x7f7f7f7f
+	ands	r4, r2
+	mov	r0, r10
+	lsls	r0, r0, #7
+	mov	r3, r10
+	eors	r3, r0
+	ldr	r1, =0x80808080
+	ands	r3, r1
+	mov	r0, r4
+	eors	r0, r3
+	str	r0, [sp, #32]
+	mov	r0, r8
+	lsls	r3, r0, #7
+	mov	r0, r10
+	lsrs	r0, r0, #25
+	orrs	r3, r0
+	mov	r0, r8
+	lsrs	r4, r0, #1
+	mov	r0, r9
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ands	r4, r2
+	mov	r0, r8
+	eors	r0, r3
+	ands	r0, r1
+	mov	r5, r4
+	eors	r5, r0
+	mov	r0, r9
+	lsls	r3, r0, #7
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	orrs	r3, r0
+	mov	r0, r9
+	lsrs	r4, r0, #1
+	mov	r0, r11
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ands	r4, r2
+	mov	r0, r9
+	eors	r0, r3
+	ands	r0, r1
+	eors	r4, r0
+	mov	r0, r11
+	lsrs	r3, r0, #1
+	ands	r3, r2
+	lsls	r2, r0, #7
+	mov	r0, r9
+	lsrs	r0, r0, #25
+	orrs	r2, r0
+	mov	r0, r11
+	eors	r0, r2
+	ands	r0, r1
+	mov	r2, r3
+	eors	r2, r0
 	@ romulus_n.ae:127: off = 16 * i
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ romulus_n.ae:128: rest = m - off
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #44]
 	subs	r0, r1, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:129: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	rsbs	r2, r1, #0
-	ldr	r0, [sp, #16]
-	movs	r1, #16
-	eors	r0, r1
-	ands	r0, r2
-	eors	r0, r1
-	mov	r8, r0
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r11
-	lsrs	r5, r0, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r5, r0
-	mov	r0, r9
-	lsrs	r3, r0, #1
-	mov	r0, r10
-	lsls	r0, r0, #31
-	orrs	r3, r0
-	mov	r0, r10
-	lsrs	r2, r0, #1
-	ldr	r0, [sp, #8]
-	lsls	r0, r0, #31
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	lsrs	r4, r0, #1
-	ldr	r1, =0x7f7f7f7f
-	mov	r0, r5
-	ands	r0, r1
-	str	r0, [sp, #32]
-	mov	r7, r3
-	ands	r7, r1
-	mov	r6, r2
-	ands	r6, r1
-	mov	r5, r4
-	ands	r5, r1
-	mov	r0, r11
-	lsls	r3, r0, #7
-	str	r3, [sp, #36]
-	mov	r0, r9
-	lsls	r2, r0, #7
-	mov	r0, r11
-	lsrs	r0, r0, #25
-	orrs	r2, r0
-	mov	r0, r10
-	lsls	r1, r0, #7
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	orrs	r1, r0
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #7
-	mov	r0, r10
-	lsrs	r3, r0, #25
-	mov	r0, r4
-	orrs	r0, r3
-	mov	r4, r11
-	ldr	r3, [sp, #36]
-	eors	r4, r3
-	mov	r3, r9
-	eors	r3, r2
-	mov	r2, r10
-	eors	r2, r1
-	ldr	r1, [sp, #8]
-	eors	r1, r0
-	ldr	r0, =0x80808080
-	ands	r4, r0
-	ands	r3, r0
-	ands	r2, r0
-	ands	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r0, r4
-	eors	r7, r3
-	eors	r6, r2
-	eors	r5, r1
-	@ romulus_n.ae:130: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r2, [sp, #80]
+	rsbs	r3, r1, #0
 	ldr	r1, [sp, #12]
-	adds	r2, r2, r1
-	mov	r1, r8
-	cmp	r1, #16
+	movs	r0, #16
+	eors	r1, r0
+	ands	r1, r3
+	mov	r7, r1
+	eors	r7, r0
+	@ romulus_n.ae:130: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #8]
+	adds	r1, r1, r0
+	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
-	movs	r1, #3
-	tst	r2, r1
+	movs	r0, #3
+	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words10
 .Lromulus_n_decrypt_with_bytes9:
-	movs	r1, #0
-	str	r1, [sp, #92]
-	str	r1, [sp, #96]
-	str	r1, [sp, #100]
-	str	r1, [sp, #104]
-	add	r4, sp, #92
-	mov	r3, r8
-	cmp	r3, #16
+	movs	r0, #0
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
+	add	r0, sp, #88
+	str	r0, [sp, #28]
+	mov	r6, r7
+	cmp	r6, #16
 	bcc	.Lromulus_n_decrypt_with_cnt12
-	movs	r3, #16
+	movs	r6, #16
 .Lromulus_n_decrypt_with_cnt12:
 .Lromulus_n_decrypt_with_cpy13:
-	subs	r3, #1
+	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd11
-	ldrb	r1, [r2, r3]
-	strb	r1, [r4, r3]
+	ldrb	r3, [r1, r6]
+	ldr	r0, [sp, #28]
+	strb	r3, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy13
 .Lromulus_n_decrypt_with_cpyd11:
-	mov	r2, r4
+	ldr	r1, [sp, #28]
 .Lromulus_n_decrypt_with_words10:
-	ldr	r1, [r2, #12]
-	rev	r1, r1
-	ldr	r3, [r2, #8]
-	rev	r4, r3
-	ldr	r3, [r2, #4]
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	ldr	r3, [r1, #8]
 	rev	r3, r3
-	ldr	r2, [r2]
-	rev	r2, r2
-	eors	r0, r1
-	str	r0, [sp, #40]
-	mov	r1, r7
-	eors	r1, r4
-	mov	r0, r6
+	str	r3, [sp, #28]
+	ldr	r3, [r1, #4]
+	rev	r3, r3
+	ldr	r1, [r1]
+	rev	r1, r1
+	ldr	r6, [sp, #32]
+	eors	r6, r0
+	str	r6, [sp, #40]
+	ldr	r0, [sp, #28]
+	eors	r5, r0
+	str	r5, [sp, #36]
+	mov	r0, r4
 	eors	r0, r3
 	str	r0, [sp, #32]
-	mov	r0, r5
-	eors	r0, r2
-	str	r0, [sp, #36]
+	mov	r0, r2
+	eors	r0, r1
+	str	r0, [sp, #28]
 	@ romulus_n.ae:48: return x & ~(~(0 as u128) >> (8 * n))
-	mov	r0, r8
-	lsls	r7, r0, #3
+	lsls	r3, r7, #3
 	movs	r6, #0
 	mvns	r6, r6
-	mov	r4, r6
-	mov	r3, r6
+	mov	r2, r6
 	mov	r5, r6
-	cmp	r7, #128
+	mov	r4, r6
+	cmp	r3, #128
 	bcs	.Lromulus_n_decrypt_with_shz14
 .Lromulus_n_decrypt_with_shl16:
-	cmp	r7, #32
+	cmp	r3, #32
 	bcc	.Lromulus_n_decrypt_with_shf15
-	mov	r4, r3
-	mov	r3, r6
+	mov	r2, r6
 	mov	r6, r5
-	movs	r5, #0
-	subs	r7, #32
+	mov	r5, r4
+	movs	r4, #0
+	subs	r3, #32
 	b	.Lromulus_n_decrypt_with_shl16
 .Lromulus_n_decrypt_with_shf15:
-	movs	r2, #32
-	subs	r2, r2, r7
-	lsrs	r4, r7
-	mov	r0, r3
-	lsls	r0, r2
-	orrs	r4, r0
-	lsrs	r3, r7
+	lsrs	r2, r3
+	movs	r1, #32
+	subs	r1, r1, r3
 	mov	r0, r6
-	lsls	r0, r2
-	orrs	r3, r0
-	lsrs	r6, r7
+	lsls	r0, r1
+	orrs	r2, r0
+	lsrs	r6, r3
 	mov	r0, r5
-	lsls	r0, r2
+	lsls	r0, r1
 	orrs	r6, r0
-	lsrs	r5, r7
+	mov	r0, r4
+	lsls	r0, r1
+	lsrs	r5, r3
+	orrs	r5, r0
+	lsrs	r4, r3
 	b	.Lromulus_n_decrypt_with_she17
+	.ltorg
 .Lromulus_n_decrypt_with_shz14:
-	movs	r4, #0
-	movs	r3, #0
+	movs	r2, #0
 	movs	r6, #0
 	movs	r5, #0
+	movs	r4, #0
 .Lromulus_n_decrypt_with_she17:
+	mvns	r3, r2
+	mvns	r2, r6
+	mvns	r1, r5
 	mvns	r0, r4
-	str	r0, [sp, #44]
-	mvns	r4, r3
-	mvns	r3, r6
-	mvns	r2, r5
-	ldr	r7, [sp, #40]
-	ands	r7, r0
-	mov	r6, r1
-	ands	r6, r4
-	ldr	r5, [sp, #32]
-	ands	r5, r3
-	ldr	r4, [sp, #36]
-	ands	r4, r2
+	ldr	r6, [sp, #40]
+	ands	r6, r3
+	ldr	r5, [sp, #36]
+	ands	r5, r2
+	ldr	r4, [sp, #32]
+	ands	r4, r1
+	ldr	r3, [sp, #28]
+	ands	r3, r0
 	@ romulus_n.ae:131: store_be(msg, off, p, count)
-	rev	r0, r4
+	rev	r0, r3
 	str	r0, [sp, #32]
+	rev	r0, r4
+	str	r0, [sp, #28]
 	rev	r0, r5
 	str	r0, [sp, #36]
-	rev	r3, r6
-	rev	r2, r7
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #12]
+	rev	r2, r6
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
-	mov	r0, r8
-	cmp	r0, #16
+	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes18
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes18
 	ldr	r0, [sp, #32]
 	str	r0, [r1]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #4]
-	str	r3, [r1, #8]
+	ldr	r0, [sp, #36]
+	str	r0, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
-	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
 	ldr	r0, [sp, #32]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #36]
 	str	r0, [sp, #96]
-	str	r3, [sp, #100]
-	str	r2, [sp, #104]
-	add	r3, sp, #92
-	mov	r2, r8
+	str	r2, [sp, #100]
+	add	r0, sp, #88
+	str	r0, [sp, #8]
+	mov	r2, r7
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
 	movs	r2, #16
@@ -1133,61 +1129,60 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy21:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
-	ldrb	r0, [r3, r2]
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r2]
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
-	mov	r0, r8
-	cmp	r0, #16
+	cmp	r7, #16
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	mov	r1, r7
-	mov	r0, r8
-	orrs	r1, r0
-	rsbs	r0, r2, #0
-	eors	r1, r7
-	ands	r1, r0
-	mov	r3, r7
-	eors	r3, r1
 	mov	r1, r6
+	orrs	r1, r7
+	rsbs	r0, r2, #0
 	eors	r1, r6
 	ands	r1, r0
-	mov	r2, r6
-	eors	r2, r1
-	mov	r6, r5
-	eors	r6, r5
-	ands	r6, r0
+	mov	r7, r6
+	eors	r7, r1
 	mov	r1, r5
-	eors	r1, r6
+	eors	r1, r5
+	ands	r1, r0
+	mov	r2, r5
+	eors	r2, r1
 	mov	r5, r4
 	eors	r5, r4
 	ands	r5, r0
-	mov	r0, r4
-	eors	r0, r5
+	mov	r1, r4
+	eors	r1, r5
+	mov	r4, r3
+	eors	r4, r3
+	ands	r4, r0
+	mov	r0, r3
+	eors	r0, r4
 	@ romulus_n.ae:132: s = s ^ pad(p, count)
-	mov	r6, r11
-	eors	r6, r3
-	mov	r5, r9
+	mov	r6, r10
+	eors	r6, r7
+	mov	r5, r8
 	eors	r5, r2
-	mov	r3, r10
+	mov	r3, r9
 	eors	r3, r1
-	ldr	r2, [sp, #8]
+	mov	r2, r11
 	eors	r2, r0
 	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	lsls	r1, r0, #1
-	ldr	r0, [sp, #28]
-	lsls	r4, r0, #1
 	ldr	r0, [sp, #24]
+	lsls	r4, r0, #1
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #31
 	orrs	r4, r0
 	lsls	r0, r4, #8
 	lsrs	r0, r0, #8
-	mov	r8, r0
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #24]
 	lsrs	r4, r0, #23
 	movs	r0, #1
 	eors	r4, r0
@@ -1203,13 +1198,13 @@ romulus_n_decrypt_with:
 	eors	r4, r7
 	@ romulus_n.ae:134: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	cmp	r1, r0
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	movs	r0, #16
 	eors	r1, r0
 	subs	r0, r1, #1
@@ -1223,16 +1218,18 @@ romulus_n_decrypt_with:
 	movs	r0, #21
 	eors	r1, r0
 	rsbs	r0, r7, #0
-	mov	r9, r0
+	mov	r8, r0
 	movs	r0, #4
 	mov	r7, r1
 	eors	r7, r0
-	mov	r0, r9
+	mov	r0, r8
 	ands	r7, r0
 	eors	r1, r7
 	@ romulus_n.ae:135: s = tbc(cnt, d, n, r3, s)
-	str	r4, [sp, #108]
-	mov	r0, r8
+	str	r4, [sp, #104]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #116]
@@ -1240,157 +1237,146 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #120]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #124]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #128]
-	str	r6, [sp, #132]
-	str	r5, [sp, #136]
-	str	r3, [sp, #140]
-	str	r2, [sp, #144]
-	add	r0, sp, #108
-	add	r2, sp, #116
-	add	r5, sp, #132
-	add	r3, sp, #148
+	str	r6, [sp, #128]
+	str	r5, [sp, #132]
+	str	r3, [sp, #136]
+	str	r2, [sp, #140]
+	add	r0, sp, #104
+	add	r2, sp, #112
+	add	r5, sp, #128
+	add	r3, sp, #144
 	str	r5, [sp]
 	str	r3, [sp, #4]
-	ldr	r3, [sp, #68]
+	ldr	r3, [sp, #48]
 	bl	romulus_n_tbc
-	ldr	r0, [sp, #148]
-	ldr	r3, [sp, #152]
-	ldr	r2, [sp, #156]
-	ldr	r1, [sp, #160]
-	mov	r11, r0
-	mov	r0, r3
-	mov	r9, r0
-	mov	r0, r2
+	ldr	r0, [sp, #144]
+	ldr	r3, [sp, #148]
+	ldr	r2, [sp, #152]
+	ldr	r1, [sp, #156]
 	mov	r10, r0
-	mov	r0, r1
-	str	r0, [sp, #8]
+	mov	r8, r3
+	mov	r9, r2
+	mov	r11, r1
 	mov	r0, r4
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #24]
-	mov	r0, r8
-	str	r0, [sp, #28]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #72]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #68]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r1, [sp, #84]
+	ldr	r5, [sp, #80]
 	movs	r0, #3
-	tst	r1, r0
+	tst	r5, r0
 	beq	.Lromulus_n_decrypt_with_words23
 .Lromulus_n_decrypt_with_bytes22:
-	add	r3, sp, #92
-	movs	r2, #16
+	add	r2, sp, #88
+	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy25:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd24
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_decrypt_with_cpy25
 .Lromulus_n_decrypt_with_cpyd24:
-	mov	r1, r3
+	mov	r5, r2
 .Lromulus_n_decrypt_with_words23:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #16]
 	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r11
-	lsrs	r4, r0, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	mov	r0, r9
-	lsrs	r3, r0, #1
-	mov	r0, r10
-	lsls	r0, r0, #31
-	orrs	r3, r0
-	mov	r0, r10
-	lsrs	r2, r0, #1
-	ldr	r0, [sp, #8]
-	lsls	r0, r0, #31
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	lsrs	r6, r0, #1
-	ldr	r1, =0x7f7f7f7f
-	mov	r0, r4
-	ands	r0, r1
-	str	r0, [sp, #12]
-	mov	r5, r3
-	ands	r5, r1
-	mov	r4, r2
-	ands	r4, r1
-	mov	r3, r6
-	ands	r3, r1
-	mov	r0, r11
-	lsls	r2, r0, #7
-	mov	r0, r9
 	lsls	r1, r0, #7
-	mov	r0, r11
+	mov	r0, r9
 	lsrs	r0, r0, #25
 	orrs	r1, r0
-	mov	r0, r10
-	lsls	r6, r0, #7
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	orrs	r6, r0
-	ldr	r0, [sp, #8]
-	lsls	r7, r0, #7
-	mov	r0, r10
-	lsrs	r0, r0, #25
-	orrs	r7, r0
 	mov	r0, r11
-	eors	r0, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r10
-	eors	r1, r6
-	ldr	r6, [sp, #8]
-	eors	r6, r7
-	ldr	r7, =0x80808080
-	ands	r0, r7
+	lsrs	r2, r0, #1
+	ldr	r7, =0x7f7f7f7f
 	ands	r2, r7
-	ands	r1, r7
-	ands	r6, r7
-	ldr	r7, [sp, #12]
-	eors	r7, r0
-	mov	r0, r5
-	eors	r0, r2
-	eors	r4, r1
-	eors	r3, r6
-	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r5, [sp, #24]
-	eors	r5, r7
-	ldr	r2, [sp, #28]
+	eors	r0, r1
+	ldr	r4, =0x80808080
+	ands	r0, r4
 	eors	r2, r0
-	ldr	r1, [sp, #20]
-	eors	r1, r4
-	ldr	r0, [sp, #16]
+	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r0, [r5]
+	rev	r0, r0
+	mov	r1, r0
+	eors	r1, r2
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r9
+	lsls	r2, r0, #7
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	orrs	r2, r0
+	mov	r0, r11
+	lsls	r6, r0, #31
+	mov	r0, r9
+	lsrs	r3, r0, #1
+	orrs	r3, r6
+	ands	r3, r7
+	eors	r0, r2
+	ands	r0, r4
+	eors	r3, r0
+	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r0, [r5, #4]
+	rev	r0, r0
+	mov	r2, r0
+	eors	r2, r3
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r10
+	lsrs	r6, r0, #1
+	mov	r0, r8
+	lsls	r0, r0, #31
+	orrs	r6, r0
+	ands	r6, r7
+	mov	r0, r10
+	lsls	r3, r0, #7
 	eors	r0, r3
-	orrs	r5, r2
-	orrs	r5, r1
-	orrs	r5, r0
-	subs	r0, r5, #1
+	ands	r0, r4
+	eors	r6, r0
+	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r0, [r5, #12]
+	rev	r0, r0
+	mov	r3, r0
+	eors	r3, r6
+	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r9
+	lsls	r6, r0, #31
+	mov	r0, r8
+	lsrs	r0, r0, #1
+	orrs	r0, r6
+	mov	r6, r0
+	ands	r6, r7
+	mov	r0, r10
+	lsrs	r7, r0, #25
+	mov	r0, r8
+	lsls	r0, r0, #7
+	orrs	r0, r7
+	mov	r7, r8
+	eors	r7, r0
+	ands	r7, r4
+	mov	r0, r6
+	eors	r0, r7
+	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r4, [r5, #8]
+	rev	r4, r4
+	eors	r4, r0
+	mov	r0, r3
+	orrs	r0, r4
+	orrs	r0, r2
+	orrs	r0, r1
+	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	strh	r1, [r0]
-	add	sp, #164
+	add	sp, #160
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1402,8 +1388,8 @@ romulus_n_decrypt_with:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 136 bytes (35 spill slots, 14 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1004 bytes of code and literals
+@     frame 128 bytes (29 spill slots, 12 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 988 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1416,22 +1402,22 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
+	sub	sp, #128
 	str	r0, [sp, #20]
 	mov	r0, r2
 	str	r0, [sp, #12]
 	mov	r5, r3
 	str	r5, [sp, #28]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #24]
 	ldr	r0, [r1]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #56]
-	ldr	r0, [r1, #8]
 	str	r0, [sp, #52]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #48]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #40]
 	@ romulus_n.ae:65: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	cmp	r0, r5
@@ -1450,7 +1436,7 @@ romulus_n_absorb_ad:
 	movs	r4, #0
 	movs	r3, #0
 	movs	r0, #0
-	mov	r8, r0
+	mov	r10, r5
 	str	r0, [sp, #8]
 	movs	r2, #1
 	movs	r1, #0
@@ -1463,146 +1449,154 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:67: off = 32 * i
 	mov	r5, r9
 	lsls	r0, r5, #5
-	mov	r10, r0
+	mov	r8, r0
 	@ romulus_n.ae:68: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #12]
-	adds	r0, r5, r0
-	movs	r5, #3
-	tst	r0, r5
+	adds	r5, r5, r0
+	movs	r0, #3
+	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #64
+	add	r7, sp, #56
 	movs	r6, #16
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r6, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd5
-	ldrb	r5, [r0, r6]
-	strb	r5, [r7, r6]
+	ldrb	r0, [r5, r6]
+	strb	r0, [r7, r6]
 	b	.Lromulus_n_absorb_ad_cpy6
 .Lromulus_n_absorb_ad_cpyd5:
-	mov	r0, r7
+	mov	r5, r7
 .Lromulus_n_absorb_ad_words4:
-	ldr	r5, [r0, #12]
-	rev	r7, r5
-	ldr	r5, [r0, #8]
-	rev	r6, r5
-	ldr	r5, [r0, #4]
-	rev	r5, r5
-	ldr	r0, [r0]
+	ldr	r0, [r5, #12]
+	rev	r6, r0
+	mov	r0, r4
+	eors	r0, r6
+	mov	r11, r0
+	ldr	r0, [r5, #8]
 	rev	r0, r0
-	eors	r4, r7
-	mov	r11, r4
-	eors	r3, r6
-	mov	r6, r8
-	eors	r6, r5
+	mov	r6, r3
+	eors	r6, r0
+	ldr	r0, [r5, #4]
+	rev	r0, r0
+	mov	r3, r10
+	eors	r3, r0
+	ldr	r0, [r5]
+	rev	r0, r0
 	ldr	r5, [sp, #8]
 	eors	r5, r0
 	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r4, r2, #1
+	lsrs	r4, r1, #23
+	movs	r0, #1
+	eors	r4, r0
+	subs	r0, r4, #1
+	movs	r4, #0
+	adcs	r4, r4
+	movs	r0, #1
+	eors	r4, r0
+	rsbs	r7, r4, #0
+	movs	r0, #149
+	ands	r7, r0
+	lsls	r0, r2, #1
+	mov	r4, r0
+	eors	r4, r7
 	lsls	r7, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r7, r0
+	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	mov	r1, r8
+	adds	r1, #16
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	lsrs	r1, r1, #23
-	movs	r0, #1
-	eors	r1, r0
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	movs	r0, #149
-	ands	r1, r0
-	eors	r4, r1
 	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r1, r10
-	adds	r1, #16
 	ldr	r0, [sp, #12]
-	adds	r1, r0, r1
+	adds	r2, r0, r1
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r0, sp, #64
+	add	r0, sp, #56
 	mov	r10, r0
 	movs	r7, #16
 .Lromulus_n_absorb_ad_cpy10:
 	subs	r7, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd9
-	ldrb	r2, [r1, r7]
+	ldrb	r1, [r2, r7]
 	mov	r0, r10
-	strb	r2, [r0, r7]
+	strb	r1, [r0, r7]
 	b	.Lromulus_n_absorb_ad_cpy10
 .Lromulus_n_absorb_ad_cpyd9:
-	mov	r1, r10
+	mov	r2, r10
 .Lromulus_n_absorb_ad_words8:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #8]
-	ldr	r0, [r1, #8]
+	str	r0, [sp, #80]
+	ldr	r0, [r2, #8]
 	rev	r0, r0
-	mov	r10, r0
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
-	str	r4, [sp, #80]
-	mov	r0, r8
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #8]
+	ldr	r0, [r2, #4]
+	rev	r0, r0
 	str	r0, [sp, #88]
-	mov	r0, r10
+	ldr	r0, [r2]
+	rev	r0, r0
 	str	r0, [sp, #92]
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
 	mov	r0, r11
-	str	r0, [sp, #104]
-	str	r3, [sp, #108]
-	str	r6, [sp, #112]
-	str	r5, [sp, #116]
-	add	r0, sp, #80
+	str	r0, [sp, #96]
+	str	r6, [sp, #100]
+	str	r3, [sp, #104]
+	str	r5, [sp, #108]
+	add	r0, sp, #96
+	str	r0, [sp]
+	add	r0, sp, #112
+	str	r0, [sp, #4]
+	str	r4, [sp, #72]
+	mov	r0, r8
+	str	r0, [sp, #76]
+	add	r0, sp, #72
 	movs	r1, #8
-	add	r2, sp, #88
-	add	r5, sp, #104
-	add	r3, sp, #120
-	str	r5, [sp]
-	str	r3, [sp, #4]
+	add	r2, sp, #80
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	ldr	r7, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r6, [sp, #128]
-	ldr	r2, [sp, #132]
 	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r1, r4, #1
 	mov	r0, r8
-	lsls	r5, r0, #1
+	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
-	orrs	r5, r0
-	lsls	r0, r5, #8
-	lsrs	r5, r0, #8
+	orrs	r1, r0
 	mov	r0, r8
 	lsrs	r0, r0, #23
-	movs	r4, #1
-	eors	r0, r4
+	movs	r2, #1
+	eors	r0, r2
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r4
-	rsbs	r0, r0, #0
-	movs	r4, #149
-	ands	r0, r4
-	eors	r1, r0
-	mov	r4, r7
-	mov	r0, r6
-	mov	r8, r0
-	mov	r0, r2
+	eors	r0, r2
+	rsbs	r2, r0, #0
+	movs	r0, #149
+	ands	r2, r0
+	lsls	r5, r4, #1
+	eors	r5, r2
+	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #112]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r4, r0
+	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #116]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r3, r0
+	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #120]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r10, r0
+	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #124]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #8]
-	mov	r2, r1
-	mov	r1, r5
+	mov	r2, r5
+	lsls	r0, r1, #8
+	lsrs	r0, r0, #8
+	mov	r1, r0
 	mov	r5, r9
 	adds	r5, #1
 	mov	r9, r5
@@ -1619,7 +1613,7 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:74: r = a - off                                           // 0 (empty A) .. 32
 	ldr	r5, [sp, #28]
 	subs	r0, r5, r0
-	mov	r10, r0
+	mov	r9, r0
 	@ romulus_n.ae:75: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r5, #0
@@ -1627,19 +1621,19 @@ romulus_n_absorb_ad:
 	movs	r0, #1
 	eors	r5, r0
 	rsbs	r6, r5, #0
-	mov	r5, r10
+	mov	r5, r9
 	movs	r0, #16
 	eors	r5, r0
 	ands	r5, r6
 	mov	r0, r5
 	movs	r5, #16
 	eors	r0, r5
-	mov	r9, r0
+	mov	r8, r0
 	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r5, [sp, #12]
 	ldr	r0, [sp, #36]
 	adds	r5, r5, r0
-	mov	r0, r9
+	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
 	movs	r0, #3
@@ -1647,13 +1641,13 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
+	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r6, sp, #64
+	add	r6, sp, #56
 	str	r6, [sp, #16]
-	mov	r0, r9
+	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_cnt14
 	movs	r0, #16
@@ -1672,101 +1666,105 @@ romulus_n_absorb_ad:
 	ldr	r5, [sp, #16]
 .Lromulus_n_absorb_ad_words12:
 	ldr	r0, [r5, #12]
-	rev	r6, r0
-	ldr	r0, [r5, #8]
-	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r0, [r5, #4]
 	rev	r0, r0
 	str	r0, [sp, #28]
-	ldr	r0, [r5]
-	rev	r7, r0
-	str	r7, [sp, #32]
 	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
-	mov	r0, r9
-	cmp	r0, #16
-	movs	r5, #0
-	adcs	r5, r5
-	movs	r0, #1
-	eors	r5, r0
-	mov	r7, r6
-	mov	r0, r9
-	orrs	r7, r0
-	rsbs	r5, r5, #0
-	eors	r7, r6
-	ands	r7, r5
-	mov	r0, r6
-	eors	r0, r7
-	str	r0, [sp, #40]
-	ldr	r6, [sp, #16]
-	mov	r0, r6
-	eors	r6, r0
-	ands	r6, r5
-	eors	r0, r6
-	str	r0, [sp, #44]
-	ldr	r7, [sp, #28]
-	mov	r0, r7
-	eors	r7, r0
-	ands	r7, r5
 	mov	r6, r0
-	eors	r6, r7
-	ldr	r0, [sp, #32]
-	mov	r7, r0
-	eors	r0, r7
-	ands	r0, r5
-	mov	r5, r7
-	eors	r5, r0
-	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r0, [sp, #40]
-	eors	r4, r0
-	str	r4, [sp, #28]
-	ldr	r0, [sp, #44]
-	eors	r3, r0
-	str	r3, [sp, #16]
 	mov	r0, r8
-	eors	r0, r6
-	mov	r8, r0
+	orrs	r6, r0
+	ldr	r0, [sp, #28]
+	eors	r6, r0
+	mov	r0, r8
+	cmp	r0, #16
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	rsbs	r0, r7, #0
+	str	r0, [sp, #16]
+	ands	r6, r0
+	ldr	r7, [sp, #28]
+	eors	r7, r6
+	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r0, r4
+	eors	r0, r7
+	str	r0, [sp, #32]
+	ldr	r0, [r5, #8]
+	rev	r4, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	mov	r6, r4
+	eors	r6, r4
+	ldr	r0, [sp, #16]
+	ands	r6, r0
+	eors	r4, r6
+	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r0, r3
+	eors	r0, r4
+	str	r0, [sp, #28]
+	ldr	r0, [r5, #4]
+	rev	r4, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	mov	r3, r4
+	eors	r3, r4
+	ldr	r0, [sp, #16]
+	ands	r3, r0
+	eors	r4, r3
+	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r0, r10
+	eors	r0, r4
+	mov	r10, r0
+	ldr	r0, [r5]
+	rev	r4, r0
+	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	mov	r3, r4
+	eors	r3, r4
+	ldr	r0, [sp, #16]
+	ands	r3, r0
+	eors	r4, r3
+	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r0, [sp, #8]
-	eors	r0, r5
+	eors	r0, r4
 	str	r0, [sp, #8]
 	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r3, r2, #1
-	lsls	r4, r1, #1
-	lsrs	r0, r2, #31
-	orrs	r4, r0
-	lsls	r0, r4, #8
-	lsrs	r0, r0, #8
-	mov	r9, r0
-	lsrs	r1, r1, #23
+	lsrs	r3, r1, #23
 	movs	r0, #1
-	eors	r1, r0
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
+	eors	r3, r0
+	subs	r0, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	eors	r3, r0
+	rsbs	r3, r3, #0
 	movs	r0, #149
-	ands	r1, r0
-	mov	r4, r3
-	eors	r4, r1
+	ands	r3, r0
+	lsls	r0, r2, #1
+	mov	r4, r0
+	eors	r4, r3
+	lsls	r3, r1, #1
+	lsrs	r0, r2, #31
+	orrs	r3, r0
 	@ romulus_n.ae:78: if r > 16 {
 	movs	r1, #16
-	mov	r0, r10
+	mov	r0, r9
 	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r3, #8
+	lsrs	r0, r0, #8
+	mov	r8, r0
+	@ romulus_n.ae:78: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r1, [sp, #36]
 	adds	r1, #16
-	mov	r2, r10
-	subs	r2, #16
 	ldr	r0, [sp, #12]
 	adds	r1, r0, r1
+	mov	r2, r9
+	subs	r2, #16
 	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
 	movs	r0, #3
@@ -1774,11 +1772,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
 	movs	r0, #0
+	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r5, sp, #64
+	add	r5, sp, #56
 	mov	r3, r2
 	cmp	r3, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
@@ -1828,71 +1826,77 @@ romulus_n_absorb_ad:
 	mov	r1, r3
 	eors	r1, r0
 	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #80]
-	mov	r0, r9
-	str	r0, [sp, #84]
-	str	r2, [sp, #88]
-	str	r6, [sp, #92]
-	str	r5, [sp, #96]
-	str	r1, [sp, #100]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #108]
+	str	r4, [sp, #72]
 	mov	r0, r8
-	str	r0, [sp, #112]
+	str	r0, [sp, #76]
+	str	r2, [sp, #80]
+	str	r6, [sp, #84]
+	str	r5, [sp, #88]
+	str	r1, [sp, #92]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #100]
+	mov	r0, r10
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #116]
-	add	r0, sp, #80
+	str	r0, [sp, #108]
+	add	r0, sp, #72
 	movs	r1, #8
-	add	r2, sp, #88
-	add	r5, sp, #104
-	add	r3, sp, #120
+	add	r2, sp, #80
+	add	r5, sp, #96
+	add	r3, sp, #112
 	str	r5, [sp]
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	ldr	r6, [sp, #120]
-	ldr	r5, [sp, #124]
-	ldr	r3, [sp, #128]
-	ldr	r2, [sp, #132]
 	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r1, r4, #1
-	mov	r0, r9
-	lsls	r7, r0, #1
+	mov	r0, r8
+	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
-	orrs	r7, r0
-	lsls	r0, r7, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #8]
-	mov	r0, r9
+	orrs	r1, r0
+	mov	r0, r8
 	lsrs	r0, r0, #23
-	movs	r4, #1
-	eors	r0, r4
+	movs	r2, #1
+	eors	r0, r2
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r4
-	rsbs	r4, r0, #0
+	eors	r0, r2
+	rsbs	r2, r0, #0
 	movs	r0, #149
-	ands	r4, r0
-	eors	r1, r4
-	mov	r0, r6
+	ands	r2, r0
+	lsls	r4, r4, #1
+	eors	r4, r2
+	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #112]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
-	mov	r6, r1
-	ldr	r4, [sp, #8]
+	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #116]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r5, r0
+	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #120]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r3, r0
+	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #124]
+	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r2, r0
+	lsls	r0, r1, #8
+	lsrs	r6, r0, #8
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #12]
-	ldr	r5, [sp, #16]
-	mov	r3, r8
+	ldr	r5, [sp, #28]
+	mov	r3, r10
 	ldr	r2, [sp, #8]
-	mov	r6, r4
-	mov	r4, r9
+	mov	r6, r8
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:82: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	r1, r10
+	mov	r1, r9
 	movs	r0, #16
 	eors	r1, r0
 	subs	r0, r1, #1
@@ -1900,7 +1904,7 @@ romulus_n_absorb_ad:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	mov	r7, r10
+	mov	r7, r9
 	movs	r0, #32
 	eors	r7, r0
 	subs	r0, r7, #1
@@ -1915,39 +1919,39 @@ romulus_n_absorb_ad:
 	movs	r0, #26
 	eors	r1, r0
 	@ romulus_n.ae:83: return tbc(cnt, d, n, r3, s)
-	str	r6, [sp, #80]
-	str	r4, [sp, #84]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #92]
+	str	r4, [sp, #72]
+	str	r6, [sp, #76]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #96]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #100]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #104]
-	str	r5, [sp, #108]
-	str	r3, [sp, #112]
-	str	r2, [sp, #116]
-	add	r0, sp, #80
-	add	r2, sp, #88
-	add	r4, sp, #104
-	add	r3, sp, #120
+	str	r0, [sp, #96]
+	str	r5, [sp, #100]
+	str	r3, [sp, #104]
+	str	r2, [sp, #108]
+	add	r0, sp, #72
+	add	r2, sp, #80
+	add	r4, sp, #96
+	add	r3, sp, #112
 	str	r4, [sp]
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	ldr	r4, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #112]
 	ldr	r0, [sp, #24]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
+	str	r1, [r0]
+	ldr	r1, [sp, #116]
+	str	r1, [r0, #4]
+	ldr	r1, [sp, #120]
+	str	r1, [r0, #8]
+	ldr	r1, [sp, #124]
 	str	r1, [r0, #12]
-	add	sp, #136
+	add	sp, #128
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1959,8 +1963,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 360 bytes (31 spill slots, 10 on the stack; locals 320), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 870 bytes of code and literals
+@     frame 360 bytes (27 spill slots, 10 on the stack; locals 320), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 840 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -1976,8 +1980,7 @@ romulus_n_tbc:
 	sub	sp, #360
 	mov	r4, r1
 	mov	r6, r2
-	mov	r1, r3
-	mov	r10, r1
+	mov	r10, r3
 	ldr	r7, [sp, #396]
 	ldr	r1, [sp, #400]
 	str	r1, [sp, #20]
@@ -2031,23 +2034,22 @@ romulus_n_tbc:
 	lsrs	r0, r0, #24
 	orrs	r3, r0
 	orrs	r6, r4
-	@ skinny128_384plus.ae:178: @unroll(unroll)
+	@ skinny128_384plus.ae:169: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #12]
 	mov	r9, r0
 	movs	r5, #0
 	mov	r4, r6
-	@ skinny128_384plus.ae:180: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
+	@ skinny128_384plus.ae:171: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	add	r0, sp, #40
 	mov	r11, r0
-	@ skinny128_384plus.ae:178: @unroll(unroll)
+	@ skinny128_384plus.ae:169: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
-	@ skinny128_384plus.ae:180: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
+	@ skinny128_384plus.ae:171: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	mov	r6, r4
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, r3
-	str	r0, [sp, #4]
 	mov	r7, r12
 	eors	r0, r7
 	str	r0, [sp, #4]
@@ -2058,7 +2060,6 @@ romulus_n_tbc:
 	ldr	r0, [r0, #4]
 	str	r0, [sp, #16]
 	mov	r0, r6
-	str	r0, [sp]
 	ldr	r6, [sp, #8]
 	eors	r0, r6
 	str	r0, [sp]
@@ -2070,7 +2071,7 @@ romulus_n_tbc:
 	str	r0, [r7]
 	mov	r0, r11
 	str	r6, [r0, #4]
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #24
@@ -2103,90 +2104,90 @@ romulus_n_tbc:
 	mov	r0, r6
 	orrs	r0, r5
 	str	r0, [sp, #4]
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r5, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r5, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r5, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r3, r3
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r0, r5
 	orrs	r0, r3
 	str	r0, [sp]
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r3, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r3, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r3, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r0, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r3, r0
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r5, r0, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r2
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r5, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r1, #24
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r5, r0
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r2, #16
 	uxtb	r4, r0
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	mov	r0, r5
 	orrs	r0, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r4, r1, #8
 	uxtb	r4, r4
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r5, r4, #24
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r4, r2, #8
 	uxtb	r4, r4
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r4, r4, #16
 	orrs	r5, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r2, r2, #24
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r4, r2, #8
 	mov	r2, r5
 	orrs	r2, r4
-	@ skinny128_384plus.ae:76: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r1, r1
-	@ skinny128_384plus.ae:83: x = t[127:64]
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r2, r1
-	@ skinny128_384plus.ae:84: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
 	lsls	r5, r2, #1
 	lsls	r4, r0, #1
 	lsrs	r1, r2, #31
@@ -2214,53 +2215,53 @@ romulus_n_tbc:
 	orrs	r7, r0
 	mov	r6, r4
 	orrs	r6, r2
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r1, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r1, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r2, r0, #24
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	@ skinny128_384plus.ae:77: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: return cat(x, t[63:0])
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r2, r0
 	mov	r0, r10
 	adds	r0, #8
@@ -2268,15 +2269,12 @@ romulus_n_tbc:
 	mov	r0, r11
 	adds	r0, #8
 	mov	r11, r0
-	mov	r0, r3
-	mov	r9, r0
+	mov	r9, r3
 	ldr	r5, [sp]
 	ldr	r4, [sp, #4]
 	ldr	r3, [sp, #8]
-	mov	r0, r7
-	mov	r8, r0
-	mov	r0, r6
-	mov	r12, r0
+	mov	r8, r7
+	mov	r12, r6
 	ldr	r0, [sp, #12]
 	adds	r0, #1
 	str	r0, [sp, #12]
@@ -2285,183 +2283,176 @@ romulus_n_tbc:
 	b	.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_far1:
 .Lromulus_n_tbc_done3:
-	@ skinny128_384plus.ae:129: @unroll(unroll)
+	@ skinny128_384plus.ae:120: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
-	ldr	r2, [sp, #24]
-	ldr	r7, [sp, #28]
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	add	r4, sp, #40
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r3, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:131: c = rc[i]
+	ldr	r7, [sp, #24]
+	ldr	r5, [sp, #28]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #36]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	add	r2, sp, #40
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	ldr	r1, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:122: c = rc[i]
 	ldr	r0, =romulus_n_E.rc
 	mov	r12, r0
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	ldr	r0, =romulus_n_tf0
-	str	r0, [sp, #16]
-	ldr	r0, =romulus_n_tf1
-	str	r0, [sp, #12]
-	@ skinny128_384plus.ae:129: @unroll(unroll)
-.Lromulus_n_tbc_loop4:
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	ldr	r0, [r4]
-	str	r0, [sp, #4]
-	ldr	r0, [r4, #4]
-	str	r0, [sp]
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	lsls	r0, r0, #24
-	mov	r9, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	lsls	r0, r0, #16
-	mov	r11, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	lsls	r0, r0, #8
-	mov	r10, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r2
-	ldrb	r0, [r3, r0]
 	str	r0, [sp, #8]
-	@ skinny128_384plus.ae:131: c = rc[i]
-	mov	r2, r12
-	ldrb	r2, [r2]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	lsls	r1, r2, #2
-	ldr	r0, [sp, #16]
-	ldr	r1, [r0, r1]
-	mov	r0, r9
-	eors	r1, r0
-	mov	r0, r11
-	eors	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	ldr	r0, [sp]
-	eors	r1, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #24
-	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	lsls	r0, r0, #24
+	ldr	r0, =romulus_n_tf1
+	str	r0, [sp, #4]
+	@ skinny128_384plus.ae:120: @unroll(unroll)
+.Lromulus_n_tbc_loop4:
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	ldr	r0, [r2]
+	mov	r11, r0
+	ldr	r0, [r2, #4]
 	mov	r10, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	lsls	r0, r0, #24
+	str	r0, [sp]
+	@ skinny128_384plus.ae:122: c = rc[i]
+	mov	r0, r12
+	ldrb	r0, [r0]
+	mov	r9, r0
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	lsls	r6, r0, #2
+	ldr	r0, [sp, #8]
+	ldr	r6, [r0, r6]
+	ldr	r0, [sp]
+	eors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #16
-	mov	r9, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	eors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r0, r0, #8
-	mov	r11, r0
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	eors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r7
-	ldrb	r7, [r3, r0]
-	@ skinny128_384plus.ae:132: k = rtk[i]
-	lsls	r2, r2, #2
-	ldr	r0, [sp, #12]
-	ldr	r2, [r0, r2]
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	eors	r6, r0
 	mov	r0, r10
-	eors	r2, r0
+	eors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #24
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	lsls	r0, r0, #24
+	mov	r10, r0
 	mov	r0, r9
-	eors	r2, r0
-	mov	r0, r11
-	eors	r2, r0
-	eors	r2, r7
+	lsls	r7, r0, #2
 	ldr	r0, [sp, #4]
-	eors	r2, r0
-	@ skinny128_384plus.ae:134: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	movs	r7, #8
-	mov	r0, r2
-	rors	r0, r7
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r6, #24
-	ldrb	r2, [r3, r2]
-	lsls	r2, r2, #24
-	lsrs	r7, r6, #16
-	uxtb	r7, r7
-	ldrb	r7, [r3, r7]
-	lsls	r7, r7, #16
-	orrs	r2, r7
-	lsrs	r7, r6, #8
-	uxtb	r7, r7
-	ldrb	r7, [r3, r7]
-	lsls	r7, r7, #8
-	orrs	r2, r7
-	uxtb	r6, r6
-	ldrb	r6, [r3, r6]
-	orrs	r2, r6
-	@ skinny128_384plus.ae:135: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r6, #1
-	lsls	r6, r6, #25
-	eors	r2, r6
-	movs	r6, #16
-	rors	r2, r6
-	@ skinny128_384plus.ae:109: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r6, r5, #24
-	ldrb	r6, [r3, r6]
-	lsls	r6, r6, #24
-	lsrs	r7, r5, #16
-	uxtb	r7, r7
-	ldrb	r7, [r3, r7]
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r5, #8
-	uxtb	r7, r7
-	ldrb	r7, [r3, r7]
-	lsls	r7, r7, #8
-	orrs	r6, r7
+	ldr	r7, [r0, r7]
+	mov	r0, r10
+	eors	r7, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	lsls	r0, r0, #16
+	eors	r7, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	lsls	r0, r0, #8
+	eors	r7, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r0, r5
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:123: k = rtk[i]
+	eors	r7, r0
+	mov	r0, r11
+	eors	r7, r0
+	@ skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	movs	r0, #8
+	rors	r7, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r1, r0]
+	lsls	r5, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	uxtb	r0, r4
+	ldrb	r0, [r1, r0]
+	orrs	r5, r0
+	@ skinny128_384plus.ae:126: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
+	mov	r4, r7
+	eors	r4, r5
+	@ skinny128_384plus.ae:129: t = r0 ^ r2
+	mov	r0, r6
+	eors	r0, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r5, r3, #24
+	ldrb	r5, [r1, r5]
+	lsls	r7, r5, #24
+	lsrs	r5, r3, #16
 	uxtb	r5, r5
-	ldrb	r5, [r3, r5]
-	mov	r7, r6
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #16
 	orrs	r7, r5
-	@ skinny128_384plus.ae:136: r3 = sub_cells(r3) >>> 24
-	movs	r5, #24
-	rors	r7, r5
-	@ skinny128_384plus.ae:120: t = r0 ^ r2
-	mov	r5, r1
-	eors	r5, r2
-	@ skinny128_384plus.ae:121: return t ^ r3, r0, r1 ^ r2, t
-	mov	r6, r5
-	eors	r6, r7
-	eors	r0, r2
-	adds	r4, #8
-	mov	r2, r12
-	adds	r2, #1
-	mov	r12, r2
-	mov	r2, r6
-	mov	r7, r1
-	mov	r6, r0
+	lsrs	r5, r3, #8
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #8
+	orrs	r7, r5
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
+	orrs	r7, r3
+	@ skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
+	movs	r3, #24
+	rors	r7, r3
+	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
+	mov	r5, r0
+	eors	r5, r7
+	adds	r2, #8
+	mov	r3, r12
+	adds	r3, #1
+	mov	r12, r3
+	mov	r7, r5
+	mov	r5, r6
+	mov	r3, r0
 	mov	r0, r8
 	adds	r0, #1
 	mov	r8, r0
 	cmp	r0, #40
 	bcc	.Lromulus_n_tbc_loop4
 .Lromulus_n_tbc_done5:
-	@ skinny128_384plus.ae:139: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:132: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp, #20]
-	str	r5, [r0]
-	str	r6, [r0, #4]
-	str	r7, [r0, #8]
-	str	r2, [r0, #12]
+	str	r3, [r0]
+	str	r4, [r0, #4]
+	str	r5, [r0, #8]
+	str	r7, [r0, #12]
 	add	sp, #360
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

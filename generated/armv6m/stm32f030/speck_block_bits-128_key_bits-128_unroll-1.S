@@ -146,7 +146,7 @@ speck_key_schedule:
 
 @ --- speck_encrypt_block: speck.encrypt_block
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 280 bytes of code and literals
+@     estimated 278 bytes of code and literals
 	.section .text.speck_encrypt_block,"ax",%progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, %function
@@ -155,8 +155,7 @@ speck_key_schedule:
 speck_encrypt_block:
 	push	{r4, r5, r6, r7, lr}
 	mov	r6, r0
-	mov	r0, r2
-	mov	r12, r0
+	mov	r12, r2
 	ldr	r4, [r1]
 	ldr	r5, [r1, #4]
 	ldr	r2, [r1, #8]
@@ -307,7 +306,7 @@ speck_encrypt_block:
 
 @ --- speck_decrypt_block: speck.decrypt_block
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 296 bytes of code and literals
+@     estimated 288 bytes of code and literals
 	.section .text.speck_decrypt_block,"ax",%progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, %function
@@ -315,121 +314,104 @@ speck_encrypt_block:
 	.balign 4
 speck_decrypt_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r6, r0
-	mov	r0, r2
-	mov	r12, r0
-	ldr	r4, [r1]
-	ldr	r7, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r2, [r1, #12]
-	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	uxtb	r0, r3
-	lsls	r1, r0, #24
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r3, #24
-	mov	r3, r1
-	orrs	r3, r0
-	uxtb	r0, r2
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	mov	r2, r1
-	orrs	r2, r0
+	mov	r4, r1
+	ldr	r5, [r4]
 	@ speck.ae:55: x = rev8(b[n - 1 : 0])
-	uxtb	r0, r4
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r4, #24
-	mov	r5, r1
-	orrs	r5, r0
-	uxtb	r0, r7
-	lsls	r4, r0, #24
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	lsrs	r1, r7, #24
-	mov	r0, r4
-	orrs	r0, r1
-	@ speck.ae:56: @unroll(unroll)
-	movs	r7, #0
-	mov	r4, r0
+	uxtb	r1, r5
+	lsls	r3, r1, #24
+	lsrs	r1, r5, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r3, r1
+	lsrs	r1, r5, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r3, r1
+	lsrs	r1, r5, #24
+	mov	r5, r3
+	orrs	r5, r1
+	ldr	r3, [r4, #4]
+	uxtb	r1, r3
+	lsls	r6, r1, #24
+	lsrs	r1, r3, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r6, r1
+	lsrs	r1, r3, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r6, r1
+	lsrs	r3, r3, #24
+	mov	r1, r6
+	orrs	r1, r3
+	ldr	r7, [r4, #8]
+	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
+	uxtb	r3, r7
+	lsls	r6, r3, #24
+	lsrs	r3, r7, #8
+	uxtb	r3, r3
+	lsls	r3, r3, #16
+	orrs	r6, r3
+	lsrs	r3, r7, #16
+	uxtb	r3, r3
+	lsls	r3, r3, #8
+	orrs	r6, r3
+	lsrs	r3, r7, #24
+	mov	r7, r6
+	orrs	r7, r3
+	ldr	r6, [r4, #12]
+	uxtb	r3, r6
+	lsls	r3, r3, #24
+	lsrs	r4, r6, #8
+	uxtb	r4, r4
+	lsls	r4, r4, #16
+	orrs	r3, r4
+	lsrs	r4, r6, #16
+	uxtb	r4, r4
+	lsls	r4, r4, #8
+	orrs	r3, r4
+	lsrs	r4, r6, #24
+	orrs	r3, r4
 	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	mov	r6, r0
 	adds	r6, #248
 	@ speck.ae:56: @unroll(unroll)
+	mov	r4, r7
+	mov	r12, r2
+	movs	r2, #0
 .Lspeck_decrypt_block_loop1:
 	@ speck.ae:58: y = (y ^ x) >>> beta
-	mov	r1, r2
-	eors	r1, r4
-	mov	r0, r3
+	mov	r7, r3
+	eors	r7, r1
+	mov	r0, r4
 	eors	r0, r5
-	lsls	r2, r0, #29
-	lsrs	r3, r1, #3
-	orrs	r2, r3
-	lsls	r1, r1, #29
+	lsls	r3, r0, #29
+	lsrs	r4, r7, #3
+	orrs	r3, r4
+	lsls	r4, r7, #29
 	lsrs	r0, r0, #3
-	mov	r3, r1
-	orrs	r3, r0
+	orrs	r4, r0
 	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	ldr	r1, [r6]
+	ldr	r7, [r6]
 	ldr	r0, [r6, #4]
-	eors	r4, r1
-	mov	r1, r5
-	eors	r1, r0
-	subs	r4, r4, r2
-	mov	r5, r1
-	sbcs	r5, r3
-	lsls	r1, r4, #8
-	lsrs	r0, r5, #24
+	eors	r1, r7
+	mov	r7, r5
+	eors	r7, r0
+	subs	r5, r1, r3
+	sbcs	r7, r4
+	lsls	r1, r5, #8
+	lsrs	r0, r7, #24
 	orrs	r1, r0
-	lsls	r0, r5, #8
-	lsrs	r4, r4, #24
-	orrs	r0, r4
+	lsls	r0, r7, #8
+	lsrs	r5, r5, #24
+	orrs	r0, r5
 	subs	r6, #8
-	mov	r4, r1
 	mov	r5, r0
-	adds	r7, #1
-	cmp	r7, #32
+	adds	r2, #1
+	cmp	r2, #32
 	bcc	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	@ speck.ae:61: return cat(rev8(y), rev8(x))
-	uxtb	r0, r2
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	orrs	r1, r0
 	uxtb	r0, r3
 	lsls	r2, r0, #24
 	lsrs	r0, r3, #8
@@ -454,23 +436,35 @@ speck_decrypt_block:
 	orrs	r3, r0
 	lsrs	r0, r4, #24
 	orrs	r3, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r4, r0, #24
-	lsrs	r0, r5, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
 	orrs	r4, r0
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #8
 	orrs	r4, r0
-	lsrs	r0, r5, #24
+	lsrs	r0, r1, #24
 	orrs	r4, r0
+	uxtb	r0, r5
+	lsls	r1, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r5, #24
+	orrs	r1, r0
 	mov	r0, r12
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	str	r1, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_decrypt_block, .-speck_decrypt_block

@@ -359,8 +359,8 @@ spongent_pi160_sbox_layer:
 
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
-@     frame 16 bytes (20 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2650 bytes of code and literals
+@     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2618 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -373,1321 +373,1305 @@ spongent_pi160_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	str	r1, [sp, #12]
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
+	sub	sp, #12
+	str	r1, [sp, #8]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
 	ldr	r1, [r0, #8]
-	ldr	r5, [r0, #12]
+	ldr	r3, [r0, #12]
 	ldr	r2, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r0, r5
-	mov	r9, r0
+	str	r0, [sp]
+	mov	r10, r3
 	movs	r0, #117
-	mov	r11, r0
+	mov	r8, r0
 	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	ldr	r0, =spongent_pi160_sbox
-	mov	r12, r0
+	ldr	r3, =spongent_pi160_sbox
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	ldr	r6, =spongent_pi160_tf0
-	str	r6, [sp, #8]
+	ldr	r0, =spongent_pi160_tf0
+	str	r0, [sp, #4]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r6, r4
-	mov	r0, r11
-	eors	r6, r0
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r4, r0, #7
-	mov	r0, r11
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #6
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
-	orrs	r4, r0
-	mov	r0, r11
-	lsrs	r0, r0, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	orrs	r4, r0
-	lsls	r0, r4, #24
-	eors	r2, r0
-	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	lsls	r0, r6, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r4, [r0, r4]
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
-	lsrs	r5, r0, #28
-	mov	r0, r12
-	ldrb	r5, [r0, r5]
-	lsls	r0, r5, #4
-	lsrs	r7, r5, #28
-	mov	r5, r4
-	orrs	r5, r0
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #8
-	lsrs	r0, r0, #24
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r5, r4
-	orrs	r7, r0
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r5, r4
-	mov	r4, r7
-	orrs	r4, r0
-	lsrs	r6, r6, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r5, r6
-	orrs	r4, r0
-	lsls	r0, r3, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	orrs	r4, r0
-	lsrs	r0, r3, #4
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r6, [r0, r6]
-	lsls	r0, r6, #4
-	lsrs	r7, r6, #28
-	mov	r6, r4
+	mov	r0, r8
+	eors	r5, r0
+	mov	r6, r8
+	movs	r0, #128
+	ands	r6, r0
+	lsrs	r6, r6, #7
+	mov	r7, r8
+	movs	r0, #64
+	ands	r7, r0
+	lsrs	r0, r7, #5
 	orrs	r6, r0
-	lsrs	r0, r3, #8
+	mov	r7, r8
+	movs	r0, #32
+	ands	r7, r0
+	lsrs	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #16
+	ands	r7, r0
+	lsrs	r0, r7, #1
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #8
+	ands	r7, r0
+	lsls	r0, r7, #1
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #4
+	ands	r7, r0
+	lsls	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r8
+	movs	r0, #2
+	ands	r7, r0
+	lsls	r0, r7, #5
+	orrs	r6, r0
+	mov	r0, r8
+	lsls	r0, r0, #31
+	lsrs	r0, r0, #31
+	lsls	r0, r0, #7
+	orrs	r6, r0
+	lsls	r6, r6, #24
+	mov	r0, r2
+	eors	r0, r6
+	mov	r9, r0
+	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	lsls	r0, r5, #28
+	lsrs	r0, r0, #28
+	ldrb	r6, [r3, r0]
+	lsrs	r0, r5, #4
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #8
+	lsrs	r0, r0, #28
+	ldrb	r2, [r3, r0]
+	lsls	r0, r2, #4
+	lsrs	r7, r2, #28
+	mov	r2, r6
+	orrs	r2, r0
+	lsrs	r0, r5, #8
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #8
 	lsrs	r0, r0, #24
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #12
+	lsrs	r0, r5, #12
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #12
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #12
 	lsrs	r0, r0, #20
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #16
+	lsrs	r0, r5, #16
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #16
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #16
 	lsrs	r0, r0, #16
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #20
+	lsrs	r0, r5, #20
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #20
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #20
 	lsrs	r0, r0, #12
-	orrs	r6, r4
+	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r3, #24
+	lsrs	r0, r5, #24
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #24
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #24
 	lsrs	r0, r0, #8
-	orrs	r6, r4
-	mov	r4, r7
-	orrs	r4, r0
-	lsrs	r3, r3, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #28
+	orrs	r2, r6
+	mov	r6, r7
+	orrs	r6, r0
+	lsrs	r0, r5, #28
+	ldrb	r0, [r3, r0]
+	lsls	r5, r0, #28
 	lsrs	r0, r0, #4
-	mov	r7, r6
-	orrs	r7, r3
-	mov	r8, r7
-	mov	r3, r4
-	orrs	r3, r0
+	orrs	r2, r5
+	orrs	r6, r0
+	lsls	r0, r4, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r6, r0
+	lsrs	r0, r4, #4
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r5, r0, #4
+	lsrs	r7, r0, #28
+	mov	r0, r6
+	orrs	r0, r5
+	lsrs	r5, r4, #8
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #8
+	lsrs	r5, r5, #24
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #12
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #12
+	lsrs	r5, r5, #20
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #16
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #16
+	lsrs	r5, r5, #16
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #20
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r5, [r3, r5]
+	lsls	r6, r5, #20
+	lsrs	r5, r5, #12
+	orrs	r0, r6
+	orrs	r7, r5
+	lsrs	r5, r4, #24
+	lsls	r5, r5, #28
+	lsrs	r5, r5, #28
+	ldrb	r6, [r3, r5]
+	lsls	r5, r6, #24
+	lsrs	r6, r6, #8
+	orrs	r0, r5
+	mov	r5, r7
+	orrs	r5, r6
+	lsrs	r4, r4, #28
+	ldrb	r4, [r3, r4]
+	lsls	r6, r4, #28
+	lsrs	r4, r4, #4
+	orrs	r0, r6
+	mov	r12, r0
+	orrs	r5, r4
 	lsls	r0, r1, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	orrs	r3, r0
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r5, r0
 	lsrs	r0, r1, #4
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r4, [r0, r4]
+	lsrs	r0, r0, #28
+	ldrb	r4, [r3, r0]
 	lsls	r0, r4, #4
 	lsrs	r6, r4, #28
-	orrs	r3, r0
+	orrs	r5, r0
 	lsrs	r0, r1, #8
 	lsls	r0, r0, #28
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r7, r0, #8
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
-	mov	r4, r3
-	orrs	r4, r7
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #12
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #12
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #12
 	lsrs	r0, r0, #20
-	orrs	r4, r3
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #16
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #16
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #16
 	lsrs	r0, r0, #16
-	orrs	r4, r3
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #20
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #20
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
-	orrs	r4, r3
+	orrs	r5, r4
 	orrs	r6, r0
 	lsrs	r0, r1, #24
 	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #24
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #24
 	lsrs	r0, r0, #8
-	orrs	r4, r3
-	mov	r3, r6
-	orrs	r3, r0
-	lsrs	r1, r1, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r1]
+	orrs	r5, r4
+	mov	r4, r6
+	orrs	r4, r0
+	lsrs	r0, r1, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #28
+	lsrs	r0, r0, #4
+	orrs	r5, r1
+	mov	r1, r4
+	orrs	r1, r0
+	mov	r0, r10
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	mov	r0, r10
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r4, [r3, r0]
+	lsls	r0, r4, #4
+	lsrs	r6, r4, #28
+	orrs	r1, r0
+	mov	r0, r10
+	lsrs	r0, r0, #8
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r7, r0, #8
+	lsrs	r0, r0, #24
+	mov	r4, r1
+	orrs	r4, r7
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #12
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #12
+	lsrs	r0, r0, #20
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #16
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #16
+	lsrs	r0, r0, #16
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #20
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #20
+	lsrs	r0, r0, #12
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r0, #8
+	orrs	r4, r1
+	orrs	r6, r0
+	mov	r0, r10
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #28
 	lsrs	r0, r0, #4
 	orrs	r4, r1
-	mov	r1, r3
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r3, [r0, r3]
-	lsls	r0, r3, #4
-	lsrs	r6, r3, #28
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	lsls	r0, r0, #28
-	lsrs	r3, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	lsls	r7, r0, #8
-	lsrs	r0, r0, #24
-	mov	r3, r1
-	orrs	r3, r7
 	mov	r1, r6
 	orrs	r1, r0
 	mov	r0, r9
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	orrs	r1, r0
+	mov	r0, r9
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #4
+	orrs	r1, r0
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	mov	r0, r9
 	lsrs	r0, r0, #12
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r3, r6
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #12
 	orrs	r1, r0
 	mov	r0, r9
 	lsrs	r0, r0, #16
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r3, r6
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #16
 	orrs	r1, r0
 	mov	r0, r9
 	lsrs	r0, r0, #20
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r3, r6
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
+	lsls	r0, r0, #20
 	orrs	r1, r0
 	mov	r0, r9
 	lsrs	r0, r0, #24
 	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r3, r6
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r6, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r3, r6
-	orrs	r1, r0
-	lsls	r0, r2, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	orrs	r1, r0
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #4
-	orrs	r1, r0
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	lsls	r0, r0, #20
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #24
 	orrs	r1, r0
-	lsrs	r2, r2, #28
-	mov	r0, r12
-	ldrb	r0, [r0, r2]
+	mov	r0, r9
+	lsrs	r0, r0, #28
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #28
-	mov	r2, r1
-	orrs	r2, r0
+	orrs	r1, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	lsls	r0, r5, #31
-	lsrs	r7, r0, #31
-	lsrs	r0, r5, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #8
-	lsrs	r0, r5, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	mov	r10, r0
-	lsrs	r0, r5, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r7, r6, #21
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #24
-	mov	r9, r0
-	lsrs	r0, r5, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
+	ands	r6, r0
+	lsrs	r0, r6, #18
 	orrs	r7, r0
-	lsrs	r0, r5, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #9
-	mov	r6, r1
-	orrs	r6, r0
-	lsrs	r0, r5, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #17
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #25
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #20
+	ands	r6, r0
+	lsrs	r0, r6, #15
 	orrs	r7, r0
-	lsrs	r0, r5, #9
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsrs	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r7, r0
+	lsls	r0, r2, #31
+	lsrs	r0, r0, #31
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r0, r6, #13
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #24
+	ands	r6, r0
+	lsrs	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #20
+	ands	r6, r0
+	lsrs	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #5
+	orrs	r7, r0
+	mov	r0, r12
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	lsls	r0, r0, #10
-	orrs	r6, r0
-	lsrs	r0, r5, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #18
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #11
-	lsls	r0, r0, #31
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #24
+	ands	r6, r0
+	lsrs	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #20
 	b	.Lspongent_pi160_permute_pool1
 	.ltorg
 .Lspongent_pi160_permute_pool1:
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #26
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
+	ands	r6, r0
+	lsls	r0, r6, #1
 	orrs	r7, r0
-	lsrs	r0, r5, #13
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #11
-	orrs	r6, r0
-	lsrs	r0, r5, #14
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #19
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #15
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #27
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #16
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #4
 	orrs	r7, r0
-	lsrs	r0, r5, #17
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	mov	r6, r5
+	movs	r0, #1
 	lsls	r0, r0, #12
-	orrs	r6, r0
-	lsrs	r0, r5, #18
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #20
-	mov	r0, r10
-	orrs	r0, r1
-	mov	r10, r0
-	lsrs	r0, r5, #19
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #28
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r1, r0
-	ldr	r0, [sp]
-	orrs	r1, r0
-	mov	r9, r1
-	lsrs	r0, r5, #20
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
+	ands	r6, r0
+	lsls	r0, r6, #7
 	orrs	r7, r0
-	lsrs	r0, r5, #21
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #13
-	mov	r1, r6
-	orrs	r1, r0
-	lsrs	r0, r5, #22
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #21
-	mov	r0, r10
-	orrs	r0, r6
-	mov	r10, r0
-	lsrs	r0, r5, #23
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #29
-	str	r0, [sp]
-	mov	r0, r9
-	mov	r6, r0
-	ldr	r0, [sp]
-	orrs	r6, r0
-	mov	r9, r6
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #6
-	mov	r0, r7
-	orrs	r0, r6
-	str	r0, [sp]
-	lsrs	r0, r5, #25
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #14
-	mov	r6, r1
-	orrs	r6, r0
-	lsrs	r0, r5, #26
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #22
-	mov	r1, r10
-	orrs	r1, r0
-	lsrs	r0, r5, #27
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #30
-	mov	r10, r0
-	mov	r0, r9
-	mov	r7, r0
-	mov	r0, r10
-	orrs	r7, r0
-	mov	r9, r7
-	lsrs	r0, r5, #28
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	ldr	r7, [sp]
-	orrs	r7, r0
-	lsrs	r0, r5, #29
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #15
-	orrs	r6, r0
-	lsrs	r0, r5, #30
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #23
-	orrs	r1, r0
-	lsrs	r0, r5, #31
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r5, r0, #31
-	mov	r0, r9
-	orrs	r0, r5
-	mov	r9, r0
-	mov	r0, r8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	mov	r6, r5
+	movs	r0, #1
 	lsls	r0, r0, #8
-	mov	r5, r7
-	orrs	r5, r0
-	mov	r7, r8
-	lsrs	r0, r7, #1
-	lsls	r0, r0, #31
+	ands	r6, r0
+	lsls	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #13
+	orrs	r7, r0
+	lsls	r0, r5, #31
 	lsrs	r0, r0, #31
 	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r7, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r7, r0, #24
-	mov	r0, r1
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r1, r7, #3
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	mov	r10, r1
-	lsrs	r1, r7, #4
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #9
-	orrs	r5, r1
-	lsrs	r1, r7, #5
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r7, r1, #17
-	mov	r1, r6
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r6, r7, #6
-	lsls	r6, r6, #31
-	lsrs	r6, r6, #31
-	lsls	r6, r6, #25
-	orrs	r0, r6
-	lsrs	r6, r7, #7
-	lsls	r6, r6, #31
-	lsrs	r6, r6, #31
-	lsls	r7, r6, #1
-	mov	r6, r10
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #8
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #10
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #9
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #18
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #10
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #26
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #11
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #2
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #12
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #11
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #13
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #19
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #14
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #27
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #15
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #3
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #16
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #12
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #17
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #20
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #18
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #28
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #19
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #4
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #20
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #13
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #21
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #21
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #22
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #29
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #23
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #5
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #24
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #14
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #25
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #22
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #26
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #30
-	orrs	r0, r7
-	mov	r7, r8
-	lsrs	r7, r7, #27
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #6
-	orrs	r6, r7
-	mov	r7, r8
-	lsrs	r7, r7, #28
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #15
-	orrs	r5, r7
-	mov	r7, r8
-	lsrs	r7, r7, #29
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #23
-	orrs	r1, r7
-	mov	r7, r8
-	lsrs	r7, r7, #30
-	lsls	r7, r7, #31
-	lsrs	r7, r7, #31
-	lsls	r7, r7, #31
-	orrs	r0, r7
-	mov	r10, r0
-	mov	r0, r8
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	orrs	r6, r0
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #24
+	ands	r6, r0
+	lsls	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #20
+	ands	r6, r0
+	lsls	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsls	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsls	r0, r6, #18
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #16
+	ands	r6, r0
+	lsls	r0, r6, #21
+	orrs	r7, r0
 	lsls	r0, r4, #31
 	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r4, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r7, r0, #24
-	mov	r0, r1
-	orrs	r0, r7
-	lsrs	r1, r4, #2
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	mov	r7, r9
-	orrs	r7, r1
-	lsrs	r1, r4, #3
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #8
-	orrs	r6, r1
-	lsrs	r1, r4, #4
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #17
-	orrs	r5, r1
-	lsrs	r1, r4, #5
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #25
-	orrs	r0, r1
-	lsrs	r1, r4, #6
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #1
-	orrs	r7, r1
-	lsrs	r1, r4, #7
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #9
-	orrs	r6, r1
-	lsrs	r1, r4, #8
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #18
-	orrs	r5, r1
-	lsrs	r1, r4, #9
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #26
-	orrs	r0, r1
-	lsrs	r1, r4, #10
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #2
-	orrs	r7, r1
-	lsrs	r1, r4, #11
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #10
-	orrs	r6, r1
-	lsrs	r1, r4, #12
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #19
-	orrs	r5, r1
-	lsrs	r1, r4, #13
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #27
-	orrs	r0, r1
-	lsrs	r1, r4, #14
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #3
-	orrs	r7, r1
-	lsrs	r1, r4, #15
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #11
-	orrs	r6, r1
-	lsrs	r1, r4, #16
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #20
-	orrs	r5, r1
-	lsrs	r1, r4, #17
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #28
-	orrs	r0, r1
-	lsrs	r1, r4, #18
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #4
-	orrs	r7, r1
-	lsrs	r1, r4, #19
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #12
-	orrs	r6, r1
-	lsrs	r1, r4, #20
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #21
-	orrs	r5, r1
-	lsrs	r1, r4, #21
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #29
-	orrs	r0, r1
-	lsrs	r1, r4, #22
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #5
-	orrs	r7, r1
-	lsrs	r1, r4, #23
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #13
-	orrs	r6, r1
-	lsrs	r1, r4, #24
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #22
-	orrs	r5, r1
-	lsrs	r1, r4, #25
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #30
-	orrs	r0, r1
-	lsrs	r1, r4, #26
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #6
-	orrs	r7, r1
-	lsrs	r1, r4, #27
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #14
-	orrs	r6, r1
-	lsrs	r1, r4, #28
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #23
-	orrs	r5, r1
-	lsrs	r1, r4, #29
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #31
-	orrs	r0, r1
-	mov	r8, r0
-	lsrs	r0, r4, #30
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r1, r0, #7
+	lsls	r6, r0, #24
 	mov	r0, r7
-	orrs	r0, r1
-	lsrs	r1, r4, #31
-	lsls	r1, r1, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #15
-	mov	r7, r6
-	orrs	r7, r1
-	lsls	r1, r3, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #24
-	mov	r4, r5
-	orrs	r4, r1
-	lsrs	r1, r3, #1
-	lsls	r1, r1, #31
-	lsrs	r5, r1, #31
-	mov	r1, r10
-	orrs	r1, r5
-	lsrs	r5, r3, #2
-	lsls	r5, r5, #31
-	lsrs	r5, r5, #31
-	lsls	r5, r5, #8
-	mov	r6, r0
-	orrs	r6, r5
-	lsrs	r0, r3, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	mov	r5, r7
-	orrs	r5, r0
-	lsrs	r0, r3, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #25
-	orrs	r4, r0
-	lsrs	r0, r3, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
-	orrs	r1, r0
-	lsrs	r0, r3, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #9
-	orrs	r6, r0
-	lsrs	r0, r3, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #17
-	orrs	r5, r0
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #26
-	orrs	r4, r0
-	lsrs	r0, r3, #9
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
-	orrs	r1, r0
-	lsrs	r0, r3, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #10
-	orrs	r6, r0
-	lsrs	r0, r3, #11
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #18
-	orrs	r5, r0
-	lsrs	r0, r3, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #27
-	orrs	r4, r0
-	lsrs	r0, r3, #13
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
-	orrs	r1, r0
-	lsrs	r0, r3, #14
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #11
-	orrs	r6, r0
-	lsrs	r0, r3, #15
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #19
-	orrs	r5, r0
-	lsrs	r0, r3, #16
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #28
-	orrs	r4, r0
-	lsrs	r0, r3, #17
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
-	orrs	r1, r0
-	lsrs	r0, r3, #18
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #12
-	orrs	r6, r0
-	lsrs	r0, r3, #19
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #20
-	orrs	r5, r0
-	lsrs	r0, r3, #20
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	orrs	r0, r6
+	mov	r11, r0
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #29
-	orrs	r4, r0
-	lsrs	r0, r3, #21
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
-	orrs	r1, r0
-	lsrs	r0, r3, #22
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #13
-	orrs	r6, r0
-	lsrs	r0, r3, #23
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r7, r6, #14
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #21
-	orrs	r5, r0
-	lsrs	r0, r3, #24
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #30
-	orrs	r4, r0
-	lsrs	r0, r3, #25
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #6
-	orrs	r1, r0
-	lsrs	r0, r3, #26
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #14
-	orrs	r6, r0
-	lsrs	r0, r3, #27
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #22
-	orrs	r5, r0
-	lsrs	r0, r3, #28
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	lsrs	r0, r3, #29
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	orrs	r1, r0
-	lsrs	r0, r3, #30
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #15
-	orrs	r6, r0
-	lsrs	r0, r3, #31
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #23
-	orrs	r5, r0
-	lsls	r0, r2, #31
-	lsrs	r0, r0, #31
-	mov	r3, r8
-	orrs	r3, r0
-	lsrs	r0, r2, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r2, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsrs	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsrs	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	orrs	r7, r6
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsls	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsls	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	lsls	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsls	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsls	r0, r6, #14
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #17
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #20
+	orrs	r7, r0
+	mov	r6, r5
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r0, r6, #23
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #28
+	ands	r6, r0
+	lsrs	r0, r6, #21
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
 	lsls	r0, r0, #24
-	orrs	r5, r0
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #1
-	orrs	r3, r0
-	lsrs	r0, r2, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #9
-	orrs	r1, r0
-	lsrs	r0, r2, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #17
-	orrs	r6, r0
-	lsrs	r0, r2, #7
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #25
-	orrs	r5, r0
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #2
-	orrs	r3, r0
-	lsrs	r0, r2, #9
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #10
-	orrs	r1, r0
-	lsrs	r0, r2, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #18
-	orrs	r6, r0
-	lsrs	r0, r2, #11
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #26
-	orrs	r5, r0
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #3
-	orrs	r3, r0
-	lsrs	r0, r2, #13
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #11
-	orrs	r1, r0
-	lsrs	r0, r2, #14
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #19
-	orrs	r6, r0
-	lsrs	r0, r2, #15
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #27
-	orrs	r5, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #4
-	orrs	r3, r0
-	lsrs	r0, r2, #17
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	lsrs	r0, r2, #18
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r0, r6, #18
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
 	lsls	r0, r0, #20
-	orrs	r6, r0
-	lsrs	r0, r2, #19
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #28
-	orrs	r5, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #5
-	orrs	r3, r0
-	lsrs	r0, r2, #21
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #13
-	orrs	r1, r0
-	lsrs	r0, r2, #22
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #21
-	orrs	r6, r0
-	lsrs	r0, r2, #23
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #29
-	orrs	r5, r0
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #6
-	orrs	r3, r0
-	lsrs	r0, r2, #25
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #14
-	orrs	r1, r0
-	lsrs	r0, r2, #26
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r6, r0
+	lsrs	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r6, r0
+	lsrs	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #16
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r7, r0
+	lsls	r0, r1, #31
+	lsrs	r6, r0, #31
+	mov	r0, r7
+	orrs	r0, r6
+	mov	r10, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r6, r0
+	lsrs	r7, r6, #7
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
 	lsls	r0, r0, #22
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r6, r0
+	lsls	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r6, r0
+	lsls	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #64
+	ands	r6, r0
+	lsls	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r2
+	movs	r0, #4
+	ands	r6, r0
+	lsls	r0, r6, #14
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r6, r0
+	lsls	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r6, r0
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r6, r0
+	lsls	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r6, r0
+	lsls	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r6, r0
+	lsls	r0, r6, #13
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r6, r0
+	lsls	r0, r6, #16
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #64
+	ands	r6, r0
+	lsls	r0, r6, #19
+	orrs	r7, r0
+	mov	r6, r12
+	movs	r0, #4
+	ands	r6, r0
+	lsls	r0, r6, #22
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsrs	r0, r6, #22
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #19
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	lsrs	r0, r6, #16
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsrs	r0, r6, #13
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsrs	r0, r6, #10
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsrs	r0, r6, #7
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #32
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r4
+	movs	r0, #2
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #29
+	ands	r6, r0
+	lsrs	r0, r6, #14
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #25
+	ands	r6, r0
+	lsrs	r0, r6, #11
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #21
+	ands	r6, r0
+	lsrs	r0, r6, #8
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #17
+	ands	r6, r0
+	lsrs	r0, r6, #5
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r6, r0
+	lsrs	r0, r6, #2
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r6, r0
+	lsls	r0, r6, #1
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #32
+	ands	r6, r0
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	mov	r6, r1
+	movs	r0, #2
+	ands	r6, r0
+	lsls	r6, r6, #7
+	mov	r0, r7
+	orrs	r0, r6
+	mov	r9, r0
+	mov	r6, r2
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ands	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r7, r0
+	lsls	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r7, r0
+	lsls	r0, r7, #6
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r7, r0
+	lsls	r0, r7, #9
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r7, r0
+	lsls	r0, r7, #12
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r7, r0
+	lsls	r0, r7, #15
+	orrs	r6, r0
+	mov	r7, r2
+	movs	r0, #128
+	ands	r7, r0
+	lsls	r0, r7, #18
+	orrs	r6, r0
+	movs	r0, #8
+	ands	r2, r0
+	lsls	r0, r2, #21
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r2, r0
+	lsrs	r0, r2, #23
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r2, r0
+	lsrs	r0, r2, #20
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r2, r0
+	lsrs	r0, r2, #17
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r2, r0
+	lsrs	r0, r2, #14
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
+	lsrs	r0, r2, #11
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r2, r0
+	lsrs	r0, r2, #8
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #64
+	ands	r2, r0
+	lsrs	r0, r2, #5
+	orrs	r6, r0
+	mov	r2, r5
+	movs	r0, #4
+	ands	r2, r0
+	lsrs	r0, r2, #2
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r2, r0
+	lsrs	r0, r2, #15
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r2, r0
+	lsrs	r0, r2, #12
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r2, r0
+	lsrs	r0, r2, #9
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r2, r0
+	lsrs	r0, r2, #6
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
+	lsrs	r0, r2, #3
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r2, r0
+	orrs	r6, r2
+	mov	r2, r4
+	movs	r0, #64
+	ands	r2, r0
+	lsls	r0, r2, #3
+	orrs	r6, r0
+	mov	r2, r4
+	movs	r0, #4
+	ands	r2, r0
+	lsls	r0, r2, #6
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r2, r0
+	lsrs	r0, r2, #7
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r2, r0
+	lsrs	r0, r2, #4
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r2, r0
+	lsrs	r0, r2, #1
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r2, r0
+	lsls	r0, r2, #2
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
+	lsls	r0, r2, #5
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r2, r0
+	lsls	r0, r2, #8
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #64
+	ands	r2, r0
+	lsls	r0, r2, #11
+	orrs	r6, r0
+	mov	r2, r1
+	movs	r0, #4
+	ands	r2, r0
+	lsls	r0, r2, #14
 	mov	r7, r6
 	orrs	r7, r0
-	lsrs	r0, r2, #27
+	mov	r2, r12
+	movs	r0, #1
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #30
-	mov	r6, r5
-	orrs	r6, r0
-	lsrs	r0, r2, #28
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
-	orrs	r3, r0
-	lsrs	r0, r2, #29
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
+	ands	r2, r0
+	lsrs	r2, r2, #24
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r6, r0
+	lsrs	r0, r6, #21
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r6, r0
+	lsrs	r0, r6, #18
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r6, r0
+	lsrs	r0, r6, #15
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
 	lsls	r0, r0, #15
-	orrs	r1, r0
-	lsrs	r0, r2, #30
+	ands	r6, r0
+	lsrs	r0, r6, #12
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r6, r0
+	lsrs	r0, r6, #9
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #128
+	ands	r6, r0
+	lsrs	r0, r6, #6
+	orrs	r2, r0
+	mov	r6, r12
+	movs	r0, #8
+	ands	r6, r0
+	lsrs	r0, r6, #3
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r5, r0, #23
-	mov	r0, r7
-	orrs	r0, r5
-	lsrs	r2, r2, #31
-	lsls	r2, r2, #31
-	lsrs	r2, r2, #31
-	lsls	r5, r2, #31
-	mov	r2, r6
-	orrs	r2, r5
-	ldr	r6, [sp, #8]
+	ands	r6, r0
+	lsrs	r0, r6, #16
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r6, r0
+	lsrs	r0, r6, #13
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r6, r0
+	lsrs	r0, r6, #10
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r6, r0
+	lsrs	r0, r6, #7
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r6, r0
+	lsrs	r0, r6, #4
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r6, r0
+	lsrs	r0, r6, #1
+	orrs	r2, r0
+	mov	r6, r5
+	movs	r0, #128
+	ands	r6, r0
+	lsls	r0, r6, #2
+	orrs	r2, r0
+	movs	r0, #8
+	ands	r5, r0
+	lsls	r0, r5, #5
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ands	r5, r0
+	lsrs	r0, r5, #8
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r5, r0
+	lsrs	r0, r5, #5
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r5, r0
+	lsrs	r0, r5, #2
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r5, r0
+	lsls	r0, r5, #1
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r5, r0
+	lsls	r0, r5, #4
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r5, r0
+	lsls	r0, r5, #7
+	orrs	r2, r0
+	mov	r5, r4
+	movs	r0, #128
+	ands	r5, r0
+	lsls	r0, r5, #10
+	orrs	r2, r0
+	movs	r0, #8
+	ands	r4, r0
+	lsls	r0, r4, #13
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ands	r4, r0
+	orrs	r2, r4
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #27
+	ands	r4, r0
+	lsls	r0, r4, #3
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #23
+	ands	r4, r0
+	lsls	r0, r4, #6
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #19
+	ands	r4, r0
+	lsls	r0, r4, #9
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #15
+	ands	r4, r0
+	lsls	r0, r4, #12
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r4, r0
+	lsls	r0, r4, #15
+	orrs	r2, r0
+	mov	r4, r1
+	movs	r0, #128
+	ands	r4, r0
+	lsls	r0, r4, #18
+	orrs	r2, r0
+	movs	r0, #8
+	ands	r1, r0
+	lsls	r0, r1, #21
+	orrs	r2, r0
+	ldr	r1, [sp, #4]
+	mov	r0, r8
+	ldrb	r6, [r1, r0]
 	mov	r5, r11
-	ldrb	r5, [r6, r5]
-	mov	r9, r0
-	mov	r0, r5
-	mov	r11, r0
-	ldr	r0, [sp, #4]
+	mov	r4, r10
+	mov	r1, r9
+	mov	r10, r7
+	mov	r8, r6
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #80
 	bcs	.Lspongent_pi160_permute_far1
 	bl	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_far1:
 .Lspongent_pi160_permute_done2:
-	ldr	r0, [sp, #12]
-	str	r4, [r0]
-	str	r3, [r0, #4]
+	ldr	r0, [sp, #8]
+	str	r5, [r0]
+	str	r4, [r0, #4]
 	str	r1, [r0, #8]
-	mov	r1, r9
+	mov	r1, r10
 	str	r1, [r0, #12]
 	str	r2, [r0, #16]
-	add	sp, #16
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -248,25 +248,25 @@ chacha20_poly1305_encrypt_with:
 
 
 ; --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-;     frame 146 bytes (30 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 732 bytes of code
+;     frame 144 bytes (29 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 728 bytes of code
 	.section .text.chacha20_poly1305_decrypt_with,"ax",@progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, @function
 	.balign 2
 chacha20_poly1305_decrypt_with:
 	pushm.w	#7, r10
-	sub	#146, sp
-	mov	r12, r4
+	sub	#144, sp
 	mov	r13, r9
-	mov	r15, 64(sp)
-	mov	162(sp), 62(sp)
-	mov	164(sp), 38(sp)
-	mov	166(sp), 36(sp)
-	mov	168(sp), 50(sp)
-	mov	172(sp), r11
-	mov	174(sp), r12
-	mov	176(sp), 60(sp)
+	mov	r12, r4
+	mov	r15, 62(sp)
+	mov	160(sp), 60(sp)
+	mov	162(sp), 38(sp)
+	mov	164(sp), 36(sp)
+	mov	166(sp), 50(sp)
+	mov	170(sp), r11
+	mov	172(sp), r12
+	mov	174(sp), 58(sp)
 	; chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	bit	#1, r9
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes1
@@ -280,7 +280,7 @@ chacha20_poly1305_decrypt_with:
 	jmp	.Lchacha20_poly1305_decrypt_with_join3
 .Lchacha20_poly1305_decrypt_with_bytes1:
 	mov	sp, r10
-	add	#66, r10
+	add	#64, r10
 	mov	r10, r13
 	mov	#12, r14
 .Lchacha20_poly1305_decrypt_with_cpy4:
@@ -309,43 +309,42 @@ chacha20_poly1305_decrypt_with:
 	mov	26(r4), r8
 	mov	28(r4), r9
 	mov	30(r4), r10
-	mov	@r4, 82(sp)
-	mov	22(sp), 84(sp)
-	mov	20(sp), 86(sp)
-	mov	18(sp), 88(sp)
-	mov	16(sp), 90(sp)
-	mov	14(sp), 92(sp)
-	mov	12(sp), 94(sp)
-	mov	10(sp), 96(sp)
-	mov	8(sp), 98(sp)
-	mov	6(sp), 100(sp)
-	mov	r5, 102(sp)
-	mov	r6, 104(sp)
-	mov	r7, 106(sp)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
+	mov	@r4, 80(sp)
+	mov	22(sp), 82(sp)
+	mov	20(sp), 84(sp)
+	mov	18(sp), 86(sp)
+	mov	16(sp), 88(sp)
+	mov	14(sp), 90(sp)
+	mov	12(sp), 92(sp)
+	mov	10(sp), 94(sp)
+	mov	8(sp), 96(sp)
+	mov	6(sp), 98(sp)
+	mov	r5, 100(sp)
+	mov	r6, 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
 	mov	sp, r13
-	add	#82, r13
-	mov	#1, 114(sp)
-	mov	#0, 116(sp)
+	add	#80, r13
+	mov	#1, 112(sp)
+	mov	#0, 114(sp)
 	mov	sp, r14
-	add	#114, r14
-	mov	34(sp), 118(sp)
-	mov	32(sp), 120(sp)
-	mov	30(sp), 122(sp)
-	mov	28(sp), 124(sp)
-	mov	26(sp), 126(sp)
-	mov	24(sp), 128(sp)
+	add	#112, r14
+	mov	34(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	30(sp), 120(sp)
+	mov	28(sp), 122(sp)
+	mov	26(sp), 124(sp)
+	mov	24(sp), 126(sp)
 	mov	sp, r15
-	add	#118, r15
-	mov	r15, 42(sp)
+	add	#116, r15
 	mov	36(sp), 0(sp)
 	mov	r11, 2(sp)
 	mov	r12, 4(sp)
 	mov	r13, r12
 	mov	r14, r13
-	mov	42(sp), r14
+	mov	r15, r14
 	mov	38(sp), r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
@@ -353,18 +352,18 @@ chacha20_poly1305_decrypt_with:
 	bit	#1, r11
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes6
 .Lchacha20_poly1305_decrypt_with_words7:
-	mov	@r11, 58(sp)
-	mov	2(r11), 56(sp)
-	mov	4(r11), 54(sp)
-	mov	6(r11), 52(sp)
-	mov	8(r11), 48(sp)
-	mov	10(r11), 46(sp)
-	mov	12(r11), 44(sp)
+	mov	@r11, 56(sp)
+	mov	2(r11), 54(sp)
+	mov	4(r11), 52(sp)
+	mov	6(r11), 48(sp)
+	mov	8(r11), 46(sp)
+	mov	10(r11), 44(sp)
+	mov	12(r11), 42(sp)
 	mov	14(r11), 40(sp)
 	jmp	.Lchacha20_poly1305_decrypt_with_join8
 .Lchacha20_poly1305_decrypt_with_bytes6:
 	mov	sp, r12
-	add	#66, r12
+	add	#64, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_decrypt_with_cpy9:
@@ -377,57 +376,58 @@ chacha20_poly1305_decrypt_with:
 	mov	r12, r11
 	jmp	.Lchacha20_poly1305_decrypt_with_words7
 .Lchacha20_poly1305_decrypt_with_join8:
-	mov	@r4, 82(sp)
-	mov	22(sp), 84(sp)
-	mov	20(sp), 86(sp)
-	mov	18(sp), 88(sp)
-	mov	16(sp), 90(sp)
-	mov	14(sp), 92(sp)
-	mov	12(sp), 94(sp)
-	mov	10(sp), 96(sp)
-	mov	8(sp), 98(sp)
-	mov	6(sp), 100(sp)
-	mov	r5, 102(sp)
-	mov	r6, 104(sp)
-	mov	r7, 106(sp)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	sp, r14
-	add	#82, r14
-	mov	34(sp), 114(sp)
-	mov	32(sp), 116(sp)
-	mov	30(sp), 118(sp)
-	mov	28(sp), 120(sp)
-	mov	26(sp), 122(sp)
-	mov	24(sp), 124(sp)
+	mov	@r4, 80(sp)
+	mov	22(sp), 82(sp)
+	mov	20(sp), 84(sp)
+	mov	18(sp), 86(sp)
+	mov	16(sp), 88(sp)
+	mov	14(sp), 90(sp)
+	mov	12(sp), 92(sp)
+	mov	10(sp), 94(sp)
+	mov	8(sp), 96(sp)
+	mov	6(sp), 98(sp)
+	mov	r5, 100(sp)
+	mov	r6, 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
 	mov	sp, r13
-	add	#114, r13
+	add	#80, r13
+	mov	34(sp), 112(sp)
+	mov	32(sp), 114(sp)
+	mov	30(sp), 116(sp)
+	mov	28(sp), 118(sp)
+	mov	26(sp), 120(sp)
+	mov	24(sp), 122(sp)
+	mov	sp, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#130, r15
+	add	#128, r15
 	mov	38(sp), 0(sp)
 	mov	36(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	r14, r12
-	mov	64(sp), r14
-	mov	62(sp), r15
+	mov	r13, r12
+	mov	r14, r13
+	mov	62(sp), r14
+	mov	60(sp), r15
 	call	#chacha20_poly1305_tag_of
-	mov	58(sp), r8
-	xor	130(sp), r8
-	mov	56(sp), r9
-	xor	132(sp), r9
-	mov	54(sp), r10
-	xor	134(sp), r10
-	mov	52(sp), r11
-	xor	136(sp), r11
-	mov	48(sp), r12
-	xor	138(sp), r12
-	mov	46(sp), r13
-	xor	140(sp), r13
-	mov	44(sp), r14
-	xor	142(sp), r14
+	mov	56(sp), r8
+	xor	128(sp), r8
+	mov	54(sp), r9
+	xor	130(sp), r9
+	mov	52(sp), r10
+	xor	132(sp), r10
+	mov	48(sp), r11
+	xor	134(sp), r11
+	mov	46(sp), r12
+	xor	136(sp), r12
+	mov	44(sp), r13
+	xor	138(sp), r13
+	mov	42(sp), r14
+	xor	140(sp), r14
 	mov	40(sp), r15
-	xor	144(sp), r15
+	xor	142(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -439,9 +439,9 @@ chacha20_poly1305_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	60(sp), r15
+	mov	58(sp), r15
 	mov	r14, 0(r15)
-	add	#146, sp
+	add	#144, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
@@ -449,7 +449,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1282 bytes of code
+;     estimated 1274 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -483,10 +483,8 @@ chacha20_poly1305_C_xor_stream:
 	and	#64512, r15
 	mov	r13, 78(sp)
 	bis	r15, 78(sp)
-	mov	r14, 76(sp)
 	mov	r14, r15
 	rrum.w	#4, r15
-	mov	r15, 76(sp)
 	rrum.w	#2, r15
 	mov	r15, 76(sp)
 	mov	#0, 50(sp)
@@ -498,6 +496,12 @@ chacha20_poly1305_C_xor_stream:
 	br	#.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_near12:
 .Lchacha20_poly1305_C_xor_stream_loop1:
+	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	mov	74(sp), r15
+	mov	@r15, r13
+	mov	2(r15), r11
+	add	50(sp), r13
+	addc	52(sp), r11
 	; chacha20.ae:75: off = i * 64
 	mov	50(sp), r15
 	swpb	r15
@@ -510,72 +514,67 @@ chacha20_poly1305_C_xor_stream:
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	80(sp), 0(sp)
 	sub	16(sp), 0(sp)
-	mov	16(sp), r11
-	add	84(sp), r11
+	mov	16(sp), r12
+	add	84(sp), r12
 	cmp	#64, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
-	bit	#1, r11
+	bit	#1, r12
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes3
 .Lchacha20_poly1305_C_xor_stream_words4:
-	mov	@r11, r5
-	mov	2(r11), r6
-	mov	4(r11), r7
-	mov	6(r11), r8
-	mov	8(r11), r9
-	mov	10(r11), r10
-	mov	12(r11), 36(sp)
-	mov	14(r11), 34(sp)
-	mov	16(r11), 32(sp)
-	mov	18(r11), 30(sp)
-	mov	20(r11), 28(sp)
-	mov	22(r11), 26(sp)
-	mov	24(r11), 24(sp)
-	mov	26(r11), 22(sp)
-	mov	28(r11), 18(sp)
-	mov	30(r11), 14(sp)
-	mov	32(r11), 12(sp)
-	mov	34(r11), 10(sp)
-	mov	36(r11), 8(sp)
-	mov	38(r11), 6(sp)
-	mov	40(r11), 4(sp)
-	mov	42(r11), 2(sp)
-	mov	44(r11), 54(sp)
-	mov	46(r11), 56(sp)
-	mov	48(r11), 58(sp)
-	mov	50(r11), 60(sp)
-	mov	52(r11), 62(sp)
-	mov	54(r11), 64(sp)
-	mov	56(r11), 66(sp)
-	mov	58(r11), 68(sp)
-	mov	60(r11), 72(sp)
-	mov	62(r11), 70(sp)
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r7
+	mov	6(r12), r8
+	mov	8(r12), r9
+	mov	10(r12), r10
+	mov	12(r12), 36(sp)
+	mov	14(r12), 34(sp)
+	mov	16(r12), 32(sp)
+	mov	18(r12), 30(sp)
+	mov	20(r12), 28(sp)
+	mov	22(r12), 26(sp)
+	mov	24(r12), 24(sp)
+	mov	26(r12), 22(sp)
+	mov	28(r12), 18(sp)
+	mov	30(r12), 14(sp)
+	mov	32(r12), 12(sp)
+	mov	34(r12), 10(sp)
+	mov	36(r12), 8(sp)
+	mov	38(r12), 6(sp)
+	mov	40(r12), 4(sp)
+	mov	42(r12), 2(sp)
+	mov	44(r12), 54(sp)
+	mov	46(r12), 56(sp)
+	mov	48(r12), 58(sp)
+	mov	50(r12), 60(sp)
+	mov	52(r12), 62(sp)
+	mov	54(r12), 64(sp)
+	mov	56(r12), 66(sp)
+	mov	58(r12), 68(sp)
+	mov	60(r12), 72(sp)
+	mov	62(r12), 70(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
-	mov	sp, r10
-	add	#86, r10
-	mov	r10, r12
-	mov	#64, r13
+	mov	sp, r8
+	add	#86, r8
+	mov	r8, r9
+	mov	#64, r10
 	mov	@sp, r15
 .Lchacha20_poly1305_C_xor_stream_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Lchacha20_poly1305_C_xor_stream_pad7
-	mov.b	@r11, r14
-	inc	r11
+	mov.b	@r12, r14
+	inc	r12
 	dec	r15
 .Lchacha20_poly1305_C_xor_stream_pad7:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lchacha20_poly1305_C_xor_stream_cpy6
-	mov	r10, r11
+	mov	r8, r12
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
-	mov	74(sp), r15
-	mov	@r15, r14
-	mov	2(r15), r15
-	add	50(sp), r14
-	addc	52(sp), r15
 	mov	@r4, 150(sp)
 	mov	2(r4), 152(sp)
 	mov	4(r4), 154(sp)
@@ -594,8 +593,8 @@ chacha20_poly1305_C_xor_stream:
 	mov	30(r4), 180(sp)
 	mov	sp, r12
 	add	#150, r12
-	mov	r14, 182(sp)
-	mov	r15, 184(sp)
+	mov	r13, 182(sp)
+	mov	r11, 184(sp)
 	mov	sp, r13
 	add	#182, r13
 	mov	20(sp), r15
@@ -768,99 +767,99 @@ chacha20_poly1305_C_xor_stream:
 
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-;     frame 262 bytes (37 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2608 bytes of code
+;     frame 228 bytes (20 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2162 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
 	.balign 2
 chacha20_poly1305_tag_of:
 	pushm.w	#7, r10
-	sub	#262, sp
+	sub	#228, sp
 	mov	r14, 8(sp)
 	mov	r15, 14(sp)
-	mov	278(sp), 38(sp)
-	mov	280(sp), 10(sp)
-	mov	282(sp), 72(sp)
-	clr	74(sp)
-	clr	76(sp)
-	clr	78(sp)
-	clr	80(sp)
-	clr	82(sp)
-	clr	84(sp)
-	clr	86(sp)
-	clr	88(sp)
-	clr	90(sp)
-	clr	92(sp)
+	mov	244(sp), 24(sp)
+	mov	246(sp), 10(sp)
+	mov	248(sp), 38(sp)
+	clr	40(sp)
+	clr	42(sp)
+	clr	44(sp)
+	clr	46(sp)
+	clr	48(sp)
+	clr	50(sp)
+	clr	52(sp)
+	clr	54(sp)
+	clr	56(sp)
+	clr	58(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lchacha20_poly1305_tag_of_zero1:
-	clr	94(r14)
+	clr	60(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lchacha20_poly1305_tag_of_zero1
 	; chacha20_poly1305.ae:16: otk = C.block(k, 0 as u32, n)[255:0]
-	mov	@r12, 134(sp)
-	mov	2(r12), 136(sp)
-	mov	4(r12), 138(sp)
-	mov	6(r12), 140(sp)
-	mov	8(r12), 142(sp)
-	mov	10(r12), 144(sp)
-	mov	12(r12), 146(sp)
-	mov	14(r12), 148(sp)
-	mov	16(r12), 150(sp)
-	mov	18(r12), 152(sp)
-	mov	20(r12), 154(sp)
-	mov	22(r12), 156(sp)
-	mov	24(r12), 158(sp)
-	mov	26(r12), 160(sp)
-	mov	28(r12), 162(sp)
-	mov	30(r12), 164(sp)
+	mov	@r12, 100(sp)
+	mov	2(r12), 102(sp)
+	mov	4(r12), 104(sp)
+	mov	6(r12), 106(sp)
+	mov	8(r12), 108(sp)
+	mov	10(r12), 110(sp)
+	mov	12(r12), 112(sp)
+	mov	14(r12), 114(sp)
+	mov	16(r12), 116(sp)
+	mov	18(r12), 118(sp)
+	mov	20(r12), 120(sp)
+	mov	22(r12), 122(sp)
+	mov	24(r12), 124(sp)
+	mov	26(r12), 126(sp)
+	mov	28(r12), 128(sp)
+	mov	30(r12), 130(sp)
 	mov	sp, r12
-	add	#134, r12
-	mov	#0, 166(sp)
-	mov	#0, 168(sp)
+	add	#100, r12
+	mov	#0, 132(sp)
+	mov	#0, 134(sp)
 	mov	sp, r11
-	add	#166, r11
-	mov	@r13, 170(sp)
-	mov	2(r13), 172(sp)
-	mov	4(r13), 174(sp)
-	mov	6(r13), 176(sp)
-	mov	8(r13), 178(sp)
-	mov	10(r13), 180(sp)
+	add	#132, r11
+	mov	@r13, 136(sp)
+	mov	2(r13), 138(sp)
+	mov	4(r13), 140(sp)
+	mov	6(r13), 142(sp)
+	mov	8(r13), 144(sp)
+	mov	10(r13), 146(sp)
 	mov	sp, r14
-	add	#170, r14
+	add	#136, r14
 	mov	sp, r15
-	add	#182, r15
+	add	#148, r15
 	mov	r11, r13
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	184(sp), r7
+	mov	150(sp), r7
 	and	#4095, r7
-	mov	186(sp), r9
+	mov	152(sp), r9
 	and	#65532, r9
-	mov	188(sp), r14
+	mov	154(sp), r14
 	and	#4095, r14
-	mov	190(sp), r10
+	mov	156(sp), r10
 	and	#65532, r10
-	mov	192(sp), r11
+	mov	158(sp), r11
 	and	#4095, r11
-	mov	194(sp), r12
+	mov	160(sp), r12
 	and	#65532, r12
-	mov	196(sp), r13
+	mov	162(sp), r13
 	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	182(sp), r8
+	mov	148(sp), r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 114(sp)
+	mov	r8, 80(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 94(sp)
+	mov	r8, 60(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	182(sp), r8
+	mov	148(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -879,12 +878,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 116(sp)
+	mov	r8, 82(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 96(sp)
+	mov	r8, 62(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r7
 	bit	#1, r7
@@ -902,12 +901,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 118(sp)
+	mov	r7, 84(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 98(sp)
+	mov	r7, 64(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r9
 	rla	r9
@@ -921,12 +920,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 120(sp)
+	mov	r9, 86(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 100(sp)
+	mov	r9, 66(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	bit	#1, r14
 	rrc	r14
@@ -950,30 +949,23 @@ chacha20_poly1305_tag_of:
 	bis	r15, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 122(sp)
+	mov	r14, 88(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 102(sp)
+	mov	r14, 68(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	r11, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
+	rrum.w	#1, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 124(sp)
+	mov	r14, 90(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 104(sp)
+	mov	r14, 70(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	rla	r10
 	adc	r10
@@ -989,12 +981,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r10
 	and	#8191, r10
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 126(sp)
+	mov	r10, 92(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r10, r15
 	rlam.w	#2, r15
 	add	r15, r10
-	mov	r10, 106(sp)
+	mov	r10, 72(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r11
 	bit	#1, r11
@@ -1016,12 +1008,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 128(sp)
+	mov	r11, 94(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 108(sp)
+	mov	r11, 74(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1030,21 +1022,21 @@ chacha20_poly1305_tag_of:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 130(sp)
+	mov	r12, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 110(sp)
+	mov	r12, 76(sp)
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 132(sp)
+	mov	r13, 98(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 112(sp)
+	mov	r13, 78(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
 	mov	14(sp), r13
 	mov	#0, r14
@@ -1071,14 +1063,13 @@ chacha20_poly1305_tag_of:
 	and	#61440, r15
 	mov	r13, 6(sp)
 	bis	r15, 6(sp)
-	mov	r14, 2(sp)
 	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 2(sp)
 	mov	#0, r9
 	mov	#0, r10
 	cmp	6(sp), r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	2(sp), r15
 	jc	.Lchacha20_poly1305_tag_of_done3
 .Lchacha20_poly1305_tag_of_loop2:
@@ -1113,7 +1104,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join6
 .Lchacha20_poly1305_tag_of_bytes4:
 	mov	sp, r12
-	add	#246, r12
+	add	#212, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy7:
@@ -1132,20 +1123,20 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words5
 .Lchacha20_poly1305_tag_of_join6:
 	mov	sp, r13
-	add	#74, r13
+	add	#40, r13
 	mov	sp, r15
-	add	#94, r15
-	mov	r4, 134(sp)
-	mov	r5, 136(sp)
-	mov	r7, 138(sp)
-	mov	r8, 140(sp)
-	mov	r11, 142(sp)
-	mov	r12, 144(sp)
-	mov	r14, 146(sp)
-	mov	r6, 148(sp)
-	mov	#1, 150(sp)
+	add	#60, r15
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r11, 108(sp)
+	mov	r12, 110(sp)
+	mov	r14, 112(sp)
+	mov	r6, 114(sp)
+	mov	#1, 116(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#100, r14
 	mov	r13, r12
 	mov	r15, r13
 	call	#chacha20_poly1305_P_block
@@ -1182,14 +1173,13 @@ chacha20_poly1305_tag_of:
 	and	#61440, r15
 	mov	r13, 4(sp)
 	bis	r15, 4(sp)
-	mov	r14, 0(sp)
 	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 0(sp)
 	mov	#0, r9
 	mov	#0, r10
 	cmp	4(sp), r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	@sp, r15
 	jc	.Lchacha20_poly1305_tag_of_done10
 .Lchacha20_poly1305_tag_of_loop9:
@@ -1207,7 +1197,7 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	10(sp), r11
 	sub	r6, r11
-	add	38(sp), r6
+	add	24(sp), r6
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes11
 	bit	#1, r6
@@ -1224,7 +1214,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join13
 .Lchacha20_poly1305_tag_of_bytes11:
 	mov	sp, r12
-	add	#246, r12
+	add	#212, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy14:
@@ -1243,20 +1233,20 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words12
 .Lchacha20_poly1305_tag_of_join13:
 	mov	sp, r13
-	add	#74, r13
+	add	#40, r13
 	mov	sp, r14
-	add	#94, r14
-	mov	r4, 134(sp)
-	mov	r5, 136(sp)
-	mov	r7, 138(sp)
-	mov	r8, 140(sp)
-	mov	r11, 142(sp)
-	mov	r12, 144(sp)
-	mov	r15, 146(sp)
-	mov	r6, 148(sp)
-	mov	#1, 150(sp)
+	add	#60, r14
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r11, 108(sp)
+	mov	r12, 110(sp)
+	mov	r15, 112(sp)
+	mov	r6, 114(sp)
+	mov	#1, 116(sp)
 	mov	sp, r15
-	add	#134, r15
+	add	#100, r15
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
@@ -1270,451 +1260,287 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_done10:
 	; chacha20_poly1305.ae:23: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
-	add	#74, r12
+	add	#40, r12
 	mov	sp, r13
-	add	#94, r13
-	mov	14(sp), 134(sp)
-	mov	#0, 136(sp)
-	mov	#0, 138(sp)
-	mov	#0, 140(sp)
-	mov	10(sp), 142(sp)
-	mov	#0, 144(sp)
-	mov	#0, 146(sp)
-	mov	#0, 148(sp)
-	mov	#1, 150(sp)
+	add	#60, r13
+	mov	14(sp), 100(sp)
+	mov	#0, 102(sp)
+	mov	#0, 104(sp)
+	mov	#0, 106(sp)
+	mov	10(sp), 108(sp)
+	mov	#0, 110(sp)
+	mov	#0, 112(sp)
+	mov	#0, 114(sp)
+	mov	#1, 116(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#100, r14
 	call	#chacha20_poly1305_P_block
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	76(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r14
+	mov	42(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r14
 	and	#57344, r14
-	and	#8191, r13
-	mov	74(sp), r4
-	mov	#0, r5
+	and	#8191, r10
+	mov	40(sp), r5
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
 	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r9
 	mov	#0, r15
-	add	r14, r4
-	addc	r13, r5
-	addc	#0, r6
+	add	r14, r5
+	addc	r10, r6
 	addc	#0, r7
 	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
 	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r9
 	addc	#0, r15
-	mov	r15, r12
-	mov.b	r12, r12
-	mov	78(sp), r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	44(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#64512, r13
+	mov	r15, r10
+	and	#64512, r10
 	mov	r15, r14
 	and	#1023, r14
-	mov	r4, 26(sp)
-	mov	r5, 24(sp)
-	mov	r6, 22(sp)
-	mov	r7, 18(sp)
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	mov	r12, r15
-	add	#0, 26(sp)
-	addc	r13, 24(sp)
-	addc	r14, 22(sp)
-	addc	#0, 18(sp)
-	addc	#0, r4
-	addc	#0, r5
+	mov	r4, r15
+	add	#0, r5
+	addc	r10, r6
+	addc	r14, r7
+	addc	#0, r8
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	46(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r10
+	and	#65408, r10
+	mov	r15, r14
+	and	#127, r14
+	mov	r4, r15
+	add	#0, r5
+	addc	#0, r6
+	addc	r10, r7
+	addc	r14, r8
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	48(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r10
+	and	#65520, r10
+	mov	r15, r14
+	and	#15, r14
+	mov	r4, r15
+	add	#0, r5
 	addc	#0, r6
 	addc	#0, r7
+	addc	r10, r8
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r9
 	addc	#0, r15
-	mov.b	r15, r15
-	mov	80(sp), r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov.b	r14, r14
-	mov	r4, 34(sp)
-	mov	r5, 28(sp)
-	mov	r6, r5
-	mov	r7, r6
-	add	#0, 26(sp)
-	addc	#0, 24(sp)
-	addc	r8, 22(sp)
-	addc	r9, 18(sp)
-	addc	r10, 34(sp)
-	addc	r11, 28(sp)
-	addc	r12, r5
-	addc	r13, r6
-	addc	r14, r15
-	mov	r15, r7
-	mov.b	r7, r7
-	mov	82(sp), r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	mov.b	r15, r15
-	mov	26(sp), r12
-	mov	24(sp), r13
-	mov	r5, 30(sp)
-	add	#0, r12
-	addc	#0, r13
-	addc	#0, 22(sp)
-	addc	r8, 18(sp)
-	addc	r9, 34(sp)
-	addc	r10, 28(sp)
-	addc	r11, 30(sp)
-	addc	r14, r6
-	addc	r15, r7
-	mov	r7, r15
-	mov.b	r15, r15
-	mov	84(sp), r4
-	mov	#0, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r14
-	rla	r4
-	rlc	r5
-	rlc	r7
-	rlc	r8
-	rlc	r14
-	mov	r14, r9
-	mov.b	r9, r9
-	mov	r12, r10
-	mov	r13, r11
-	mov	22(sp), r12
-	mov	18(sp), r13
-	mov	34(sp), r14
-	add	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	r4, r14
-	addc	r5, 28(sp)
-	addc	r7, 30(sp)
-	addc	r8, r6
-	addc	r9, r15
-	mov	r15, r7
-	mov.b	r7, r7
-	mov	86(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r8
-	and	#49152, r8
-	mov	r15, r9
-	and	#16383, r9
-	mov	r10, r4
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	28(sp), r14
-	mov	r6, r5
-	mov	r7, r15
-	add	#0, r4
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	r8, r13
-	addc	r9, r14
-	addc	#0, 30(sp)
-	addc	#0, r5
-	addc	#0, r15
-	mov	r15, r6
-	mov.b	r6, r6
-	mov	88(sp), r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	mov	r15, 20(sp)
-	mov.b	20(sp), r15
-	mov	r15, 20(sp)
-	mov	30(sp), r15
-	add	#0, r4
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	r7, r14
-	addc	r8, r15
-	addc	r9, r5
-	addc	20(sp), r6
-	mov.b	r6, r6
-	mov	90(sp), r9
-	swpb	r9
-	mov	r9, r7
-	and	#65280, r7
-	mov	r9, r8
-	mov.b	r8, r8
-	mov	r4, r9
-	mov	r14, r4
-	add	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r4
-	addc	r7, r15
-	addc	r8, r5
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	50(sp), r15
+	rla	r15
+	adc	r15
+	mov	r15, r10
+	and	#65534, r10
+	mov	r15, r14
+	and	#1, r14
+	mov	r4, r15
+	add	#0, r5
 	addc	#0, r6
-	mov.b	r6, r6
-	mov	92(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r14
-	and	#65504, r14
-	and	#31, r8
-	mov.b	r8, r8
-	mov	r9, 68(sp)
-	mov	r10, 66(sp)
-	mov	r11, 64(sp)
-	mov	r12, 62(sp)
-	mov	r13, 58(sp)
-	mov	r4, 56(sp)
-	mov	r15, 54(sp)
-	mov	r5, 16(sp)
-	mov	r6, r15
-	add	#0, 68(sp)
-	addc	#0, 66(sp)
-	addc	#0, 64(sp)
-	addc	#0, 62(sp)
-	addc	#0, 58(sp)
-	addc	#0, 56(sp)
-	addc	#0, 54(sp)
-	addc	r14, 16(sp)
-	addc	r8, r15
-	mov.b	r15, r15
-	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r15, 12(sp)
-	and	#3, 12(sp)
-	rrum.w	#2, r15
-	mov	r15, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov	r15, 50(sp)
-	mov	#0, 48(sp)
-	mov	#0, 46(sp)
-	mov	#0, 42(sp)
-	mov	#0, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, r4
-	mov	#0, r6
-	mov	#0, r15
-	add	r5, 50(sp)
-	addc	r7, 48(sp)
-	addc	r8, 46(sp)
-	addc	r9, 42(sp)
-	addc	r10, 40(sp)
-	addc	r11, 36(sp)
-	addc	r12, r4
-	addc	r13, r6
-	addc	r14, r15
+	addc	#0, r7
+	addc	#0, r8
+	addc	r10, r11
+	addc	r14, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	52(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r10
+	and	#49152, r10
+	mov	r15, r14
+	and	#16383, r14
+	mov	r4, r15
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	r10, r11
+	addc	r14, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	54(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r10
+	and	#63488, r10
+	mov	r15, r14
+	and	#2047, r14
+	mov	r4, r15
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	#0, r11
+	addc	r10, r12
+	addc	r14, r13
+	addc	#0, r9
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	56(sp), r15
+	swpb	r15
+	mov	r15, r10
+	and	#65280, r10
 	mov	r15, r14
 	mov.b	r14, r14
-	mov	68(sp), r7
-	mov	66(sp), r8
-	mov	64(sp), r9
-	mov	62(sp), r10
-	mov	58(sp), r11
-	mov	56(sp), r12
-	mov	54(sp), r13
-	mov	16(sp), r5
-	mov	12(sp), r15
-	add	50(sp), r7
-	addc	48(sp), r8
-	addc	46(sp), r9
-	addc	42(sp), r10
-	addc	40(sp), r11
-	addc	36(sp), r12
-	addc	r4, r13
-	addc	r6, r5
+	mov	r4, r15
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	#0, r11
+	addc	#0, r12
+	addc	r10, r13
+	addc	r14, r9
+	addc	#0, r15
+	mov	r15, r14
+	mov.b	r14, r14
+	mov	58(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r10
+	and	#65504, r10
+	and	#31, r15
+	mov.b	r15, r15
+	mov	r5, 16(sp)
+	mov	r6, 20(sp)
+	mov	r7, 18(sp)
+	mov	r8, 12(sp)
+	mov	r9, r5
+	add	#0, 16(sp)
+	addc	#0, 20(sp)
+	addc	#0, 18(sp)
+	addc	#0, 12(sp)
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	r10, r5
+	addc	r15, r14
+	mov.b	r14, r14
+	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r14, r15
+	and	#3, r15
+	rrum.w	#2, r14
+	mov	r14, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r10
+	and	#65532, r10
+	and	#3, r7
+	mov	r14, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	mov	#0, 22(sp)
+	mov	#0, r4
+	mov	#0, r6
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r14
+	add	r10, 30(sp)
+	addc	r7, 28(sp)
+	addc	#0, 26(sp)
+	addc	#0, 22(sp)
+	addc	#0, r4
+	addc	#0, r6
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	16(sp), r7
+	mov	12(sp), r10
+	add	30(sp), r7
+	addc	28(sp), 20(sp)
+	addc	26(sp), 18(sp)
+	addc	22(sp), r10
+	addc	r4, r11
+	addc	r6, r12
+	addc	r8, r13
+	addc	r9, r5
 	addc	r14, r15
 	mov	r15, r6
 	mov.b	r6, r6
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
-	mov	r8, 32(sp)
-	mov	r9, 44(sp)
-	mov	r10, 52(sp)
-	mov	r11, 60(sp)
-	mov	r12, 70(sp)
+	mov	20(sp), r8
+	mov	18(sp), r9
+	mov	r10, 32(sp)
+	mov	r11, 34(sp)
+	mov	r12, 36(sp)
 	mov	r13, r4
 	mov	r5, r14
 	add	#5, r15
+	addc	#0, r8
+	addc	#0, r9
 	addc	#0, 32(sp)
-	addc	#0, 44(sp)
-	addc	#0, 52(sp)
-	addc	#0, 60(sp)
-	addc	#0, 70(sp)
+	addc	#0, 34(sp)
+	addc	#0, 36(sp)
 	addc	#0, r4
 	addc	#0, r14
 	addc	#0, r6
@@ -1732,23 +1558,25 @@ chacha20_poly1305_tag_of:
 	xor	r7, r15
 	and	r6, r15
 	xor	r15, r7
-	mov	32(sp), r15
-	xor	r8, r15
+	mov	r8, r15
+	xor	20(sp), r15
 	and	r6, r15
+	mov	20(sp), r8
 	xor	r15, r8
-	mov	44(sp), r15
-	xor	r9, r15
+	mov	r9, r15
+	xor	18(sp), r15
 	and	r6, r15
+	mov	18(sp), r9
 	xor	r15, r9
-	mov	52(sp), r15
+	mov	32(sp), r15
 	xor	r10, r15
 	and	r6, r15
 	xor	r15, r10
-	mov	60(sp), r15
+	mov	34(sp), r15
 	xor	r11, r15
 	and	r6, r15
 	xor	r15, r11
-	mov	70(sp), r15
+	mov	36(sp), r15
 	xor	r12, r15
 	and	r6, r15
 	xor	r15, r12
@@ -1762,15 +1590,15 @@ chacha20_poly1305_tag_of:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	add	198(sp), r7
-	addc	200(sp), r8
-	addc	202(sp), r9
-	addc	204(sp), r10
-	addc	206(sp), r11
-	addc	208(sp), r12
-	addc	210(sp), r13
-	addc	212(sp), r14
-	mov	72(sp), r15
+	add	164(sp), r7
+	addc	166(sp), r8
+	addc	168(sp), r9
+	addc	170(sp), r10
+	addc	172(sp), r11
+	addc	174(sp), r12
+	addc	176(sp), r13
+	addc	178(sp), r14
+	mov	38(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1779,159 +1607,434 @@ chacha20_poly1305_tag_of:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#262, sp
+	add	#228, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
 
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
-;     frame 124 bytes (62 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2194 bytes of code
+;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2040 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
 	.balign 2
 chacha20_poly1305_C_block:
 	pushm.w	#7, r10
-	sub	#124, sp
-	mov	r12, 110(sp)
-	mov	r13, 120(sp)
-	mov	r14, 118(sp)
-	mov	r15, 112(sp)
+	sub	#120, sp
+	mov	r12, 106(sp)
+	mov	r13, 116(sp)
+	mov	r14, 114(sp)
+	mov	r15, 108(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 116(sp)
-	mov	#30821, 30(sp)
-	mov	#24944, 40(sp)
+	mov	#10, 110(sp)
+	mov	#30821, 42(sp)
+	mov	#24944, 52(sp)
 	mov	r12, r15
-	mov	@r15, 8(sp)
+	mov	@r15, r12
 	mov	2(r15), r13
-	mov	16(r15), 16(sp)
-	mov	18(r15), 14(sp)
-	mov	120(sp), r15
-	mov	@r15, 10(sp)
-	mov	2(r15), r11
-	mov	#25710, 58(sp)
-	mov	#13088, 56(sp)
-	mov	r12, r15
-	mov	4(r15), r12
+	mov	16(r15), 28(sp)
+	mov	18(r15), 24(sp)
+	mov	116(sp), r15
+	mov	@r15, 16(sp)
+	mov	2(r15), 20(sp)
+	mov	#25710, 66(sp)
+	mov	#13088, 64(sp)
+	mov	106(sp), r15
+	mov	4(r15), r11
 	mov	6(r15), r14
 	mov	20(r15), 86(sp)
 	mov	22(r15), 84(sp)
-	mov	118(sp), r15
-	mov	@r15, 64(sp)
-	mov	2(r15), 22(sp)
-	mov	#11570, 28(sp)
-	mov	#31074, 24(sp)
-	mov	110(sp), r15
-	mov	8(r15), 70(sp)
-	mov	10(r15), 68(sp)
-	mov	24(r15), 82(sp)
-	mov	26(r15), 80(sp)
-	mov	118(sp), r15
+	mov	114(sp), r15
+	mov	@r15, 82(sp)
+	mov	2(r15), r7
+	mov	#11570, 38(sp)
+	mov	#31074, 36(sp)
+	mov	106(sp), r15
+	mov	8(r15), 74(sp)
+	mov	10(r15), r10
+	mov	24(r15), 80(sp)
+	mov	26(r15), 78(sp)
+	mov	114(sp), r15
 	mov	4(r15), 102(sp)
 	mov	6(r15), 100(sp)
-	mov	#25972, 18(sp)
-	mov	#27424, 108(sp)
-	mov	110(sp), r15
-	mov	12(r15), 34(sp)
-	mov	14(r15), 32(sp)
-	mov	28(r15), 52(sp)
-	mov	30(r15), 50(sp)
-	mov	118(sp), r15
-	mov	8(r15), 42(sp)
-	mov	10(r15), 46(sp)
+	mov	#25972, 0(sp)
+	mov	#27424, 14(sp)
+	mov	106(sp), r15
+	mov	12(r15), 98(sp)
+	mov	14(r15), 96(sp)
+	mov	28(r15), 56(sp)
+	mov	30(r15), 54(sp)
+	mov	114(sp), r15
+	mov	8(r15), 48(sp)
+	mov	10(r15), 50(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:17: a = a + b
-	mov	30(sp), r4
-	mov	40(sp), r5
-	add	8(sp), r4
+	mov	42(sp), r4
+	mov	52(sp), r5
+	add	r12, r4
 	addc	r13, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	10(sp), r9
-	xor	r4, r9
-	mov	r11, r6
-	xor	r5, r6
+	mov	16(sp), r6
+	xor	r4, r6
+	mov	20(sp), r8
+	xor	r5, r8
 	; chacha20.ae:19: c = c + d
-	mov	16(sp), r7
-	mov	14(sp), r15
-	add	r6, r7
-	addc	r9, r15
+	mov	28(sp), r9
+	mov	24(sp), r15
+	add	r8, r9
+	addc	r6, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	8(sp), r8
-	xor	r7, r8
-	mov	r13, r10
-	xor	r15, r10
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
+	xor	r9, r12
+	xor	r15, r13
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r4, 48(sp)
+	mov	r4, 46(sp)
 	mov	r5, 44(sp)
-	add	r10, 48(sp)
-	addc	r8, 44(sp)
+	add	r13, 46(sp)
+	addc	r12, 44(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	48(sp), r6
-	xor	44(sp), r9
+	mov	r8, r5
+	xor	46(sp), r5
+	xor	44(sp), r6
+	swpb	r5
 	swpb	r6
-	mov	r6, r11
-	swpb	r9
-	xor.b	r9, r11
-	xor	r9, r11
-	xor.b	r6, r9
-	xor	r6, r9
+	mov	r5, r8
+	xor.b	r6, r8
+	mov	r8, 8(sp)
+	xor	r6, 8(sp)
+	mov	r6, r8
+	xor.b	r5, r8
+	mov	r8, 4(sp)
+	xor	r5, 4(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r7, 98(sp)
-	mov	r15, 96(sp)
-	add	r9, 98(sp)
-	addc	r11, 96(sp)
+	mov	r9, 94(sp)
+	mov	r15, 92(sp)
+	add	4(sp), 94(sp)
+	addc	8(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	98(sp), r10
-	xor	96(sp), r8
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r10, r13
-	and	#65408, r13
-	mov	r8, r15
-	and	#127, r15
-	mov	r13, 106(sp)
-	bis	r15, 106(sp)
-	and	#65408, r8
-	and	#127, r10
-	mov	r8, 104(sp)
-	bis	r10, 104(sp)
+	mov	r13, r9
+	xor	94(sp), r9
+	mov	r12, r13
+	xor	92(sp), r13
+	swpb	r9
+	swpb	r13
+	mov	r9, r15
+	xor.b	r13, r15
+	mov	r15, 2(sp)
+	xor	r13, 2(sp)
+	mov	r13, r15
+	xor.b	r9, r15
+	mov	r15, 32(sp)
+	xor	r9, 32(sp)
+	bit	#1, 32(sp)
+	rrc	2(sp)
+	rrc	32(sp)
 	; chacha20.ae:17: a = a + b
-	mov	58(sp), r5
-	mov	56(sp), r15
-	add	r12, r5
+	mov	66(sp), r5
+	mov	64(sp), r15
+	add	r11, r5
 	addc	r14, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	64(sp), r6
+	mov	82(sp), r6
 	xor	r5, r6
-	mov	22(sp), r7
-	xor	r15, r7
+	mov	r7, r8
+	xor	r15, r8
 	; chacha20.ae:19: c = c + d
-	mov	86(sp), r8
-	mov	84(sp), r10
-	add	r7, r8
-	addc	r6, r10
+	mov	86(sp), r9
+	mov	84(sp), r12
+	add	r8, r9
+	addc	r6, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r8, r12
+	mov	r11, r13
+	xor	r9, r13
+	xor	r12, r14
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	; chacha20.ae:21: a = a + b
+	mov	r5, 68(sp)
+	mov	r15, 62(sp)
+	add	r14, 68(sp)
+	addc	r13, 62(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	68(sp), r8
+	xor	62(sp), r6
+	swpb	r8
+	swpb	r6
+	mov	r8, r15
+	xor.b	r6, r15
+	mov	r15, 40(sp)
+	xor	r6, 40(sp)
+	mov	r6, r15
+	xor.b	r8, r15
+	mov	r15, 34(sp)
+	xor	r8, 34(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r9, 90(sp)
+	mov	r12, 88(sp)
+	add	34(sp), 90(sp)
+	addc	40(sp), 88(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	90(sp), r14
+	xor	88(sp), r13
+	swpb	r14
+	mov	r14, r5
+	swpb	r13
+	xor.b	r13, r5
+	xor	r13, r5
+	mov	r13, r6
+	xor.b	r14, r6
+	xor	r14, r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:17: a = a + b
+	mov	38(sp), r7
+	mov	36(sp), r15
+	add	74(sp), r7
+	addc	r10, r15
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	102(sp), r8
+	xor	r7, r8
+	mov	100(sp), r9
+	xor	r15, r9
+	; chacha20.ae:19: c = c + d
+	mov	80(sp), r11
+	mov	78(sp), r13
+	add	r9, r11
+	addc	r8, r13
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	74(sp), r12
+	xor	r11, r12
+	mov	r10, r14
+	xor	r13, r14
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	; chacha20.ae:21: a = a + b
+	mov	r7, 72(sp)
+	mov	r15, 70(sp)
+	add	r14, 72(sp)
+	addc	r12, 70(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	72(sp), r9
+	xor	70(sp), r8
+	swpb	r9
+	swpb	r8
+	mov	r9, r15
+	xor.b	r8, r15
+	mov	r15, 60(sp)
+	xor	r8, 60(sp)
+	mov	r8, r15
+	xor.b	r9, r15
+	mov	r15, 58(sp)
+	xor	r9, 58(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r11, 12(sp)
+	mov	r13, 18(sp)
+	add	58(sp), 12(sp)
+	addc	60(sp), 18(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	12(sp), r14
+	xor	18(sp), r12
+	swpb	r14
 	mov	r14, r13
-	xor	r10, r13
+	swpb	r12
+	xor.b	r12, r13
+	xor	r12, r13
+	xor.b	r14, r12
+	xor	r14, r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	; chacha20.ae:17: a = a + b
+	mov	@sp, r10
+	mov	14(sp), r14
+	add	98(sp), r10
+	addc	96(sp), r14
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	48(sp), r11
+	xor	r10, r11
+	mov	50(sp), r15
+	xor	r14, r15
+	; chacha20.ae:19: c = c + d
+	mov	56(sp), r4
+	mov	54(sp), r7
+	add	r15, r4
+	addc	r11, r7
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	98(sp), r8
+	xor	r4, r8
+	mov	96(sp), r9
+	xor	r7, r9
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	; chacha20.ae:21: a = a + b
+	mov	r10, 0(sp)
+	mov	r14, 76(sp)
+	add	r9, 0(sp)
+	addc	r8, 76(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r15, r14
+	xor	@sp, r14
+	mov	r11, r15
+	xor	76(sp), r15
+	swpb	r14
+	mov	r14, r11
+	swpb	r15
+	xor.b	r15, r11
+	xor	r15, r11
+	mov	r15, r10
+	xor.b	r14, r10
+	xor	r14, r10
+	; chacha20.ae:23: c = c + d
+	mov	r4, 26(sp)
+	mov	r7, 22(sp)
+	add	r10, 26(sp)
+	addc	r11, 22(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r9, r14
+	xor	26(sp), r14
+	mov	r8, r15
+	xor	22(sp), r15
+	swpb	r14
+	mov	r14, r8
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	mov	r15, r9
+	xor.b	r14, r9
+	xor	r14, r9
+	bit	#1, r9
+	rrc	r8
+	rrc	r9
+	; chacha20.ae:17: a = a + b
+	mov	46(sp), r4
+	mov	44(sp), r7
+	add	r6, r4
+	addc	r5, r7
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	xor	r4, r10
+	xor	r7, r11
+	; chacha20.ae:19: c = c + d
+	mov	12(sp), r14
+	mov	18(sp), r15
+	add	r11, r14
+	addc	r10, r15
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	xor	r14, r6
+	xor	r15, r5
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:21: a = a + b
+	mov	r4, 42(sp)
+	mov	r7, 52(sp)
+	add	r5, 42(sp)
+	addc	r6, 52(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r11, r7
+	xor	42(sp), r7
+	xor	52(sp), r10
+	swpb	r7
+	swpb	r10
+	mov	r7, r11
+	xor.b	r10, r11
+	mov	r11, 50(sp)
+	xor	r10, 50(sp)
+	mov	r10, r11
+	xor.b	r7, r11
+	mov	r11, 48(sp)
+	xor	r7, 48(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r14, 80(sp)
+	mov	r15, 78(sp)
+	add	48(sp), 80(sp)
+	addc	50(sp), 78(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r5, r11
+	xor	80(sp), r11
+	mov	r6, r14
+	xor	78(sp), r14
+	swpb	r11
+	swpb	r14
+	mov	r11, r15
+	xor.b	r14, r15
+	mov	r15, 30(sp)
+	xor	r14, 30(sp)
+	xor.b	r11, r14
+	xor	r11, r14
+	bit	#1, r14
+	rrc	30(sp)
+	rrc	r14
+	; chacha20.ae:17: a = a + b
+	mov	68(sp), r5
+	mov	62(sp), r6
+	add	r12, r5
+	addc	r13, r6
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	4(sp), r7
+	xor	r5, r7
+	mov	8(sp), r15
+	xor	r6, r15
+	; chacha20.ae:19: c = c + d
+	mov	26(sp), r10
+	mov	22(sp), r11
+	add	r15, r10
+	addc	r7, r11
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	xor	r10, r12
+	xor	r11, r13
 	bit	#1, r12
 	rrc	r13
 	rrc	r12
@@ -1945,561 +2048,249 @@ chacha20_poly1305_C_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 60(sp)
-	mov	r15, 54(sp)
-	add	r13, 60(sp)
-	addc	r12, 54(sp)
+	mov	r5, 66(sp)
+	mov	r6, 64(sp)
+	add	r13, 66(sp)
+	addc	r12, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	60(sp), r7
-	xor	54(sp), r6
-	swpb	r7
-	mov	r7, 26(sp)
+	mov	r15, r6
+	xor	66(sp), r6
+	xor	64(sp), r7
 	swpb	r6
-	mov	r7, r15
-	xor.b	r6, r15
-	mov	r15, 26(sp)
-	xor	r6, 26(sp)
-	mov	r6, 20(sp)
+	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r8, 94(sp)
-	mov	r10, 92(sp)
-	add	20(sp), 94(sp)
-	addc	26(sp), 92(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	94(sp), r13
-	xor	92(sp), r12
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r13, r14
-	and	#65408, r14
-	mov	r12, r15
-	and	#127, r15
-	mov	r14, 12(sp)
-	bis	r15, 12(sp)
-	and	#65408, r12
-	and	#127, r13
-	mov	r12, 6(sp)
-	bis	r13, 6(sp)
-	; chacha20.ae:17: a = a + b
-	mov	28(sp), r6
-	mov	24(sp), r15
-	add	70(sp), r6
-	addc	68(sp), r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	102(sp), r7
-	xor	r6, r7
-	mov	100(sp), r8
-	xor	r15, r8
-	; chacha20.ae:19: c = c + d
-	mov	82(sp), r10
-	mov	80(sp), r14
-	add	r8, r10
-	addc	r7, r14
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	70(sp), r12
-	xor	r10, r12
-	mov	68(sp), r13
-	xor	r14, r13
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	; chacha20.ae:21: a = a + b
-	mov	r6, 74(sp)
-	mov	r15, 72(sp)
-	add	r13, 74(sp)
-	addc	r12, 72(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	74(sp), r8
-	xor	72(sp), r7
-	swpb	r8
-	mov	r8, 66(sp)
-	swpb	r7
-	mov	r8, r15
-	xor.b	r7, r15
-	mov	r15, 66(sp)
-	xor	r7, 66(sp)
-	mov	r7, 62(sp)
 	mov	r7, r15
-	xor.b	r8, r15
-	mov	r15, 62(sp)
-	xor	r8, 62(sp)
+	xor.b	r6, r15
+	mov	r15, 16(sp)
+	xor	r6, 16(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r10, r7
-	mov	r14, r8
-	add	62(sp), r7
-	addc	66(sp), r8
+	mov	r10, 56(sp)
+	mov	r11, 54(sp)
+	add	16(sp), 56(sp)
+	addc	20(sp), 54(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r7, r13
-	xor	r8, r12
+	xor	56(sp), r13
+	xor	54(sp), r12
 	swpb	r13
-	bit	#1, r13
-	rrc	r13
 	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r13, r14
-	and	#65408, r14
-	mov	r12, r15
-	and	#127, r15
-	mov	r14, 36(sp)
-	bis	r15, 36(sp)
-	and	#65408, r12
-	and	#127, r13
-	mov	r12, 38(sp)
-	bis	r13, 38(sp)
+	mov	r13, r15
+	xor.b	r12, r15
+	mov	r15, 10(sp)
+	xor	r12, 10(sp)
+	mov	r12, r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#1, r10
+	rrc	10(sp)
+	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	18(sp), r5
-	mov	108(sp), r14
-	add	34(sp), r5
-	addc	32(sp), r14
+	mov	72(sp), r4
+	mov	70(sp), r13
+	add	r9, r4
+	addc	r8, r13
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	42(sp), r6
-	xor	r5, r6
-	mov	46(sp), r15
-	xor	r14, r15
+	mov	34(sp), r5
+	xor	r4, r5
+	mov	40(sp), r15
+	xor	r13, r15
 	; chacha20.ae:19: c = c + d
-	mov	52(sp), r4
-	mov	50(sp), r12
-	add	r15, r4
-	addc	r6, r12
+	mov	94(sp), r6
+	mov	92(sp), r7
+	add	r15, r6
+	addc	r5, r7
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	34(sp), r10
-	xor	r4, r10
-	mov	32(sp), r13
-	xor	r12, r13
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
+	mov	r9, r12
+	xor	r6, r12
+	mov	r8, r11
+	xor	r7, r11
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 78(sp)
-	mov	r14, 76(sp)
-	add	r13, 78(sp)
-	addc	r10, 76(sp)
+	mov	r4, 38(sp)
+	mov	r13, 36(sp)
+	add	r11, 38(sp)
+	addc	r12, 36(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r14
-	xor	78(sp), r14
-	mov	r6, r15
-	xor	76(sp), r15
-	swpb	r14
-	mov	r14, r6
+	mov	r15, r13
+	xor	38(sp), r13
+	xor	36(sp), r5
+	swpb	r13
+	swpb	r5
+	mov	r13, r15
+	xor.b	r5, r15
+	mov	r15, 6(sp)
+	xor	r5, 6(sp)
+	mov	r5, r4
+	xor.b	r13, r4
+	xor	r13, r4
+	; chacha20.ae:23: c = c + d
+	mov	r6, 28(sp)
+	mov	r7, 24(sp)
+	add	r4, 28(sp)
+	addc	6(sp), 24(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r11, r15
+	xor	28(sp), r15
+	xor	24(sp), r12
 	swpb	r15
+	mov	r15, r5
+	swpb	r12
+	xor.b	r12, r5
+	xor	r12, r5
+	mov	r12, r6
 	xor.b	r15, r6
 	xor	r15, r6
-	mov	r15, r5
-	xor.b	r14, r5
-	xor	r14, r5
-	; chacha20.ae:23: c = c + d
-	mov	r4, 2(sp)
-	mov	r12, 0(sp)
-	add	r5, 2(sp)
-	addc	r6, 0(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:17: a = a + b
+	mov	76(sp), r8
+	add	32(sp), 0(sp)
+	addc	2(sp), r8
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	58(sp), r9
+	xor	@sp, r9
+	mov	60(sp), r15
+	xor	r8, r15
+	; chacha20.ae:19: c = c + d
+	mov	90(sp), r7
+	mov	88(sp), r11
+	add	r15, r7
+	addc	r9, r11
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	32(sp), r13
+	xor	r7, r13
+	xor	r11, 2(sp)
 	mov	r13, r12
-	xor	2(sp), r12
-	mov	r10, r13
-	xor	@sp, r13
-	swpb	r12
+	mov	2(sp), r13
 	bit	#1, r12
-	rrc	r12
-	swpb	r13
-	bit	#1, r13
 	rrc	r13
-	mov	r12, r14
-	and	#65408, r14
-	mov	r13, r15
-	and	#127, r15
-	mov	r14, r10
-	bis	r15, r10
-	and	#65408, r13
-	and	#127, r12
-	bis	r12, r13
-	; chacha20.ae:17: a = a + b
-	mov	48(sp), r4
-	mov	44(sp), r12
-	add	12(sp), r4
-	addc	6(sp), r12
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r14
-	xor	r4, r14
-	mov	r6, r15
-	xor	r12, r15
-	; chacha20.ae:19: c = c + d
-	mov	r7, r5
-	mov	r8, r6
-	add	r15, r5
-	addc	r14, r6
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	12(sp), r8
-	xor	r5, r8
-	xor	r6, 6(sp)
-	mov	r8, r7
-	mov	6(sp), r8
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	; chacha20.ae:21: a = a + b
-	mov	r4, 30(sp)
-	mov	r12, 40(sp)
-	add	r8, 30(sp)
-	addc	r7, 40(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r12
-	xor	30(sp), r12
-	xor	40(sp), r14
-	swpb	r12
-	mov	r12, 46(sp)
-	swpb	r14
-	mov	r12, r15
-	xor.b	r14, r15
-	mov	r15, 46(sp)
-	xor	r14, 46(sp)
-	mov	r14, 42(sp)
-	mov	r14, r15
-	xor.b	r12, r15
-	mov	r15, 42(sp)
-	xor	r12, 42(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r5, 82(sp)
-	mov	r6, 80(sp)
-	add	42(sp), 82(sp)
-	addc	46(sp), 80(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	82(sp), r8
-	mov	r7, r12
-	xor	80(sp), r12
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	swpb	r12
-	bit	#1, r12
 	rrc	r12
-	mov	r8, r14
-	and	#65408, r14
-	mov	r12, r15
-	and	#127, r15
-	mov	r14, 90(sp)
-	bis	r15, 90(sp)
-	and	#65408, r12
-	and	#127, r8
-	mov	r12, 88(sp)
-	bis	r8, 88(sp)
-	; chacha20.ae:17: a = a + b
-	mov	60(sp), r5
-	mov	54(sp), r6
-	add	36(sp), r5
-	addc	38(sp), r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r9, r12
-	xor	r5, r12
-	mov	r11, r7
-	xor	r6, r7
-	; chacha20.ae:19: c = c + d
-	mov	2(sp), r14
-	mov	@sp, r15
-	add	r7, r14
-	addc	r12, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	36(sp), r8
-	xor	r14, r8
-	mov	38(sp), r9
-	xor	r15, r9
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 58(sp)
-	mov	r6, 56(sp)
-	add	r9, 58(sp)
-	addc	r8, 56(sp)
+	mov	r8, 14(sp)
+	add	r13, 0(sp)
+	addc	r12, 14(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	58(sp), r7
-	xor	56(sp), r12
-	swpb	r7
-	mov	r7, r11
+	xor	@sp, r15
+	xor	14(sp), r9
+	swpb	r15
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r15, r9
+	xor	r15, r9
+	; chacha20.ae:23: c = c + d
+	mov	r11, r15
+	add	r9, r7
+	addc	r8, r15
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	r7, r13
+	mov	r12, r11
+	xor	r15, r11
+	mov	r13, r12
 	swpb	r12
+	mov	r12, r13
+	swpb	r11
+	xor.b	r11, r13
+	xor	r11, r13
 	xor.b	r12, r11
 	xor	r12, r11
-	xor.b	r7, r12
-	xor	r7, r12
-	; chacha20.ae:23: c = c + d
-	mov	r14, 52(sp)
-	mov	r15, 50(sp)
-	add	r12, 52(sp)
-	addc	r11, 50(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	52(sp), r9
-	xor	50(sp), r8
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r9, r14
-	and	#65408, r14
-	mov	r8, r15
-	and	#127, r15
-	mov	r14, 70(sp)
-	bis	r15, 70(sp)
-	and	#65408, r8
-	and	#127, r9
-	mov	r8, 68(sp)
-	bis	r9, 68(sp)
-	; chacha20.ae:17: a = a + b
-	mov	74(sp), r5
-	mov	72(sp), r6
-	add	r10, r5
-	addc	r13, r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	20(sp), r7
-	xor	r5, r7
-	mov	26(sp), r14
-	xor	r6, r14
-	; chacha20.ae:19: c = c + d
-	mov	98(sp), r8
-	mov	96(sp), r9
-	add	r14, r8
-	addc	r7, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r10, r15
-	xor	r8, r15
-	mov	r13, r10
-	xor	r9, r10
-	mov	r15, r13
-	bit	#1, r13
-	rrc	r10
+	bit	#1, r11
 	rrc	r13
-	bit	#1, r13
-	rrc	r10
-	rrc	r13
-	bit	#1, r13
-	rrc	r10
-	rrc	r13
-	bit	#1, r13
-	rrc	r10
-	rrc	r13
-	; chacha20.ae:21: a = a + b
-	mov	r5, 28(sp)
-	mov	r6, 24(sp)
-	add	r10, 28(sp)
-	addc	r13, 24(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	28(sp), r14
-	mov	r7, r15
-	xor	24(sp), r15
-	swpb	r14
-	mov	r14, r4
-	swpb	r15
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r15, r5
-	xor.b	r14, r5
-	xor	r14, r5
-	; chacha20.ae:23: c = c + d
-	mov	r8, 16(sp)
-	mov	r9, 14(sp)
-	add	r5, 16(sp)
-	addc	r4, 14(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	16(sp), r10
-	xor	14(sp), r13
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r10, r14
-	and	#65408, r14
-	mov	r13, r15
-	and	#127, r15
-	mov	r14, 34(sp)
-	bis	r15, 34(sp)
-	and	#65408, r13
-	and	#127, r10
-	mov	r13, 32(sp)
-	bis	r10, 32(sp)
-	; chacha20.ae:17: a = a + b
-	mov	78(sp), r6
-	mov	76(sp), r7
-	add	106(sp), r6
-	addc	104(sp), r7
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	62(sp), r8
-	xor	r6, r8
-	mov	66(sp), r15
-	xor	r7, r15
-	; chacha20.ae:19: c = c + d
-	mov	94(sp), r9
-	mov	92(sp), r10
-	add	r15, r9
-	addc	r8, r10
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	106(sp), r13
-	xor	r9, r13
-	mov	104(sp), r14
-	xor	r10, r14
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	; chacha20.ae:21: a = a + b
-	mov	r6, 18(sp)
-	mov	r7, r6
-	add	r14, 18(sp)
-	addc	r13, r6
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	18(sp), r15
-	xor	r6, r8
-	swpb	r15
-	mov	r15, r7
-	swpb	r8
-	xor.b	r8, r7
-	xor	r8, r7
-	xor.b	r15, r8
-	xor	r15, r8
-	; chacha20.ae:23: c = c + d
-	add	r8, r9
-	addc	r7, r10
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r9, r14
-	mov	r13, r15
-	xor	r10, r15
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r14, r13
-	and	#65408, r13
-	mov	r15, 4(sp)
-	and	#127, 4(sp)
-	bis	4(sp), r13
-	and	#65408, r15
-	and	#127, r14
-	bis	r14, r15
-	mov	r13, 8(sp)
-	mov	r15, r13
-	mov	r12, 10(sp)
-	mov	90(sp), r12
-	mov	88(sp), r14
-	mov	r9, 86(sp)
-	mov	r10, 84(sp)
-	mov	r5, 64(sp)
-	mov	r4, 22(sp)
-	mov	r8, 102(sp)
-	mov	r7, 100(sp)
-	mov	r6, 108(sp)
-	dec	116(sp)
+	rrc	r11
+	mov	r11, r12
+	mov	r14, r11
+	mov	30(sp), r14
+	mov	r7, 86(sp)
+	mov	r15, 84(sp)
+	mov	r4, 82(sp)
+	mov	6(sp), r7
+	mov	r10, 74(sp)
+	mov	10(sp), r10
+	mov	r9, 102(sp)
+	mov	r8, 100(sp)
+	mov	r6, 98(sp)
+	mov	r5, 96(sp)
+	dec	110(sp)
 	jz	.Lchacha20_poly1305_C_block_near3
 	br	#.Lchacha20_poly1305_C_block_loop1
 .Lchacha20_poly1305_C_block_near3:
 .Lchacha20_poly1305_C_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	118(sp), r15
-	add	8(r15), 42(sp)
-	addc	10(r15), 46(sp)
+	mov	114(sp), r15
+	add	8(r15), 48(sp)
+	addc	10(r15), 50(sp)
 	add	4(r15), 102(sp)
 	addc	6(r15), 100(sp)
-	add	@r15, 64(sp)
-	addc	2(r15), 22(sp)
-	mov	r11, 114(sp)
-	mov	120(sp), r15
-	add	@r15, 10(sp)
-	addc	2(r15), 114(sp)
+	mov	r7, 112(sp)
+	add	@r15, 82(sp)
+	addc	2(r15), 112(sp)
+	mov	116(sp), r15
+	add	@r15, 16(sp)
+	addc	2(r15), 20(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	110(sp), r15
-	add	28(r15), 52(sp)
-	addc	30(r15), 50(sp)
-	add	24(r15), 82(sp)
-	addc	26(r15), 80(sp)
+	mov	106(sp), r15
+	add	28(r15), 56(sp)
+	addc	30(r15), 54(sp)
+	add	24(r15), 80(sp)
+	addc	26(r15), 78(sp)
 	add	20(r15), 86(sp)
 	addc	22(r15), 84(sp)
-	add	16(r15), 16(sp)
-	addc	18(r15), 14(sp)
+	add	16(r15), 28(sp)
+	addc	18(r15), 24(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	add	12(r15), 34(sp)
-	addc	14(r15), 32(sp)
-	add	8(r15), 70(sp)
-	addc	10(r15), 68(sp)
-	mov	r12, 122(sp)
-	add	4(r15), 122(sp)
+	add	12(r15), 98(sp)
+	addc	14(r15), 96(sp)
+	mov	r10, 104(sp)
+	add	8(r15), 74(sp)
+	addc	10(r15), 104(sp)
+	mov	r11, 118(sp)
+	add	4(r15), 118(sp)
 	addc	6(r15), r14
-	mov	8(sp), r12
 	add	@r15, r12
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	18(sp), r10
-	mov	108(sp), r11
+	mov	@sp, r10
+	mov	14(sp), r11
 	add	#25972, r10
 	addc	#27424, r11
-	mov	28(sp), r8
-	mov	24(sp), r9
+	mov	38(sp), r8
+	mov	36(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
-	mov	58(sp), r6
-	mov	56(sp), r7
+	mov	66(sp), r6
+	mov	64(sp), r7
 	add	#25710, r6
 	addc	#13088, r7
-	mov	30(sp), r4
-	mov	40(sp), r5
+	mov	42(sp), r4
+	mov	52(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	112(sp), r15
+	mov	108(sp), r15
 	mov	r4, 0(r15)
 	mov	r5, 2(r15)
 	mov	r6, 4(r15)
@@ -2510,29 +2301,29 @@ chacha20_poly1305_C_block:
 	mov	r11, 14(r15)
 	mov	r12, 16(r15)
 	mov	r13, 18(r15)
-	mov	122(sp), 20(r15)
+	mov	118(sp), 20(r15)
 	mov	r14, 22(r15)
-	mov	70(sp), 24(r15)
-	mov	68(sp), 26(r15)
-	mov	34(sp), 28(r15)
-	mov	32(sp), 30(r15)
-	mov	16(sp), 32(r15)
-	mov	14(sp), 34(r15)
+	mov	74(sp), 24(r15)
+	mov	104(sp), 26(r15)
+	mov	98(sp), 28(r15)
+	mov	96(sp), 30(r15)
+	mov	28(sp), 32(r15)
+	mov	24(sp), 34(r15)
 	mov	86(sp), 36(r15)
 	mov	84(sp), 38(r15)
-	mov	82(sp), 40(r15)
-	mov	80(sp), 42(r15)
-	mov	52(sp), 44(r15)
-	mov	50(sp), 46(r15)
-	mov	10(sp), 48(r15)
-	mov	114(sp), 50(r15)
-	mov	64(sp), 52(r15)
-	mov	22(sp), 54(r15)
+	mov	80(sp), 40(r15)
+	mov	78(sp), 42(r15)
+	mov	56(sp), 44(r15)
+	mov	54(sp), 46(r15)
+	mov	16(sp), 48(r15)
+	mov	20(sp), 50(r15)
+	mov	82(sp), 52(r15)
+	mov	112(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
-	mov	42(sp), 60(r15)
-	mov	46(sp), 62(r15)
-	add	#124, sp
+	mov	48(sp), 60(r15)
+	mov	50(sp), 62(r15)
+	add	#120, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_C_block, .-chacha20_poly1305_C_block
@@ -2540,7 +2331,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 916 bytes of code
+;     estimated 896 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2658,16 +2449,16 @@ chacha20_poly1305_P_block:
 	rrum.w	#4, r9
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	6(r14), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	mov	6(r14), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
 	mov	8(r14), r15
 	bit	#1, r15
 	rrc	r15
@@ -2678,34 +2469,27 @@ chacha20_poly1305_P_block:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	and	#8191, r11
-	mov	8(r12), r10
-	add	r11, r10
-	add	r9, r10
+	bis	r15, r10
+	and	#8191, r10
+	mov	8(r12), r11
+	add	r10, r11
+	add	r9, r11
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r10, r15
+	mov	r11, r15
 	and	#8191, r15
 	mov	r15, 8(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#1, r10
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	8(r14), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	10(r14), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r11
-	and	#8191, r11
+	mov	8(r14), r15
+	rrum.w	#1, r15
+	and	#8191, r15
 	mov	10(r12), r9
+	add	r15, r9
 	add	r11, r9
-	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r9, r15
 	and	#8191, r15

@@ -5,250 +5,523 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- chacha20_quarter_round: chacha20.quarter_round
-;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 200 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 178 bytes of code
 	.section .text.chacha20_quarter_round,"ax",@progbits
 	.global chacha20_quarter_round
 	.type chacha20_quarter_round, @function
 	.balign 2
 chacha20_quarter_round:
 	pushm.w	#7, r10
-	sub	#4, sp
-	mov	20(sp), 2(sp)
-	mov	22(sp), 0(sp)
-	mov	24(sp), r10
-	mov	26(sp), r11
 	; chacha20.ae:17: a = a + b
-	mov	@r12+, r6
+	mov	@r12+, r9
 	mov	@r12+, r7
-	add	@r13, r6
+	add	@r13, r9
 	addc	2(r13), r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r6, r5
-	xor	@r15+, r5
+	mov	r9, r10
+	xor	@r15+, r10
 	mov	r7, r8
 	xor	@r15+, r8
 	; chacha20.ae:19: c = c + d
-	mov	@r14+, r9
+	mov	@r14+, r11
 	mov	@r14+, r12
-	add	r8, r9
-	addc	r5, r12
+	add	r8, r11
+	addc	r10, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r14
-	xor	@r13, r14
 	mov	r12, r15
 	xor	2(r13), r15
-	mov	r14, r4
-	bit	#1, r4
-	rrc	r15
-	rrc	r4
-	bit	#1, r4
-	rrc	r15
-	rrc	r4
-	bit	#1, r4
-	rrc	r15
-	rrc	r4
-	bit	#1, r4
-	rrc	r15
-	rrc	r4
+	mov	r11, r14
+	xor	@r13, r14
+	mov	r14, r5
+	mov	r15, r14
+	bit	#1, r5
+	rrc	r14
+	rrc	r5
+	bit	#1, r5
+	rrc	r14
+	rrc	r5
+	bit	#1, r5
+	rrc	r14
+	rrc	r5
+	bit	#1, r5
+	rrc	r14
+	rrc	r5
 	; chacha20.ae:21: a = a + b
-	add	r15, r6
-	addc	r4, r7
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	r6, r8
-	mov	r5, r14
-	xor	r7, r14
-	swpb	r8
-	mov	r8, r13
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r8, r14
-	xor	r8, r14
-	; chacha20.ae:23: c = c + d
+	mov	r7, r13
 	add	r14, r9
-	addc	r13, r12
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	addc	r5, r13
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r8, r15
 	xor	r9, r15
-	mov	r4, r8
-	xor	r12, r8
+	mov	16(sp), r4
+	mov	18(sp), r6
+	mov	20(sp), r7
+	mov	22(sp), r8
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r9, 0(r4)
+	mov	r13, 2(r4)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r10, r9
+	xor	r13, r9
+	swpb	r9
 	swpb	r15
-	bit	#1, r15
+	mov	r15, r10
+	xor.b	r9, r10
+	xor	r9, r10
+	xor.b	r15, r9
+	xor	r15, r9
+	; chacha20.ae:23: c = c + d
+	add	r9, r11
+	addc	r10, r12
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r14, r13
+	xor	r11, r13
+	mov	r5, r14
+	xor	r12, r14
+	swpb	r14
+	swpb	r13
+	mov	r13, r15
+	xor.b	r14, r15
+	xor	r14, r15
+	xor.b	r13, r14
+	xor	r13, r14
+	bit	#1, r14
 	rrc	r15
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r15, r5
-	and	#65408, r5
-	mov	r8, r4
-	and	#127, r4
-	bis	r4, r5
-	and	#65408, r8
-	and	#127, r15
-	bis	r15, r8
-	mov	2(sp), r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
-	mov	@sp, r15
-	mov	r5, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 0(r10)
-	mov	r12, 2(r10)
-	mov	r14, 0(r11)
-	mov	r13, 2(r11)
-	add	#4, sp
+	rrc	r14
+	mov	r14, 0(r6)
+	mov	r15, 2(r6)
+	mov	r11, 0(r7)
+	mov	r12, 2(r7)
+	mov	r9, 0(r8)
+	mov	r10, 2(r8)
 	popm.w	#7, r10
 	ret
 	.size chacha20_quarter_round, .-chacha20_quarter_round
 
 
 ; --- chacha20_block: chacha20.block
-;     frame 124 bytes (62 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2194 bytes of code
+;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2040 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
 	.balign 2
 chacha20_block:
 	pushm.w	#7, r10
-	sub	#124, sp
-	mov	r12, 110(sp)
-	mov	r13, 120(sp)
-	mov	r14, 118(sp)
-	mov	r15, 112(sp)
+	sub	#120, sp
+	mov	r12, 106(sp)
+	mov	r13, 116(sp)
+	mov	r14, 114(sp)
+	mov	r15, 108(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 116(sp)
-	mov	#30821, 30(sp)
-	mov	#24944, 40(sp)
+	mov	#10, 110(sp)
+	mov	#30821, 42(sp)
+	mov	#24944, 52(sp)
 	mov	r12, r15
-	mov	@r15, 8(sp)
+	mov	@r15, r12
 	mov	2(r15), r13
-	mov	16(r15), 16(sp)
-	mov	18(r15), 14(sp)
-	mov	120(sp), r15
-	mov	@r15, 10(sp)
-	mov	2(r15), r11
-	mov	#25710, 58(sp)
-	mov	#13088, 56(sp)
-	mov	r12, r15
-	mov	4(r15), r12
+	mov	16(r15), 28(sp)
+	mov	18(r15), 24(sp)
+	mov	116(sp), r15
+	mov	@r15, 16(sp)
+	mov	2(r15), 20(sp)
+	mov	#25710, 66(sp)
+	mov	#13088, 64(sp)
+	mov	106(sp), r15
+	mov	4(r15), r11
 	mov	6(r15), r14
 	mov	20(r15), 86(sp)
 	mov	22(r15), 84(sp)
-	mov	118(sp), r15
-	mov	@r15, 64(sp)
-	mov	2(r15), 22(sp)
-	mov	#11570, 28(sp)
-	mov	#31074, 24(sp)
-	mov	110(sp), r15
-	mov	8(r15), 70(sp)
-	mov	10(r15), 68(sp)
-	mov	24(r15), 82(sp)
-	mov	26(r15), 80(sp)
-	mov	118(sp), r15
+	mov	114(sp), r15
+	mov	@r15, 82(sp)
+	mov	2(r15), r7
+	mov	#11570, 38(sp)
+	mov	#31074, 36(sp)
+	mov	106(sp), r15
+	mov	8(r15), 74(sp)
+	mov	10(r15), r10
+	mov	24(r15), 80(sp)
+	mov	26(r15), 78(sp)
+	mov	114(sp), r15
 	mov	4(r15), 102(sp)
 	mov	6(r15), 100(sp)
-	mov	#25972, 18(sp)
-	mov	#27424, 108(sp)
-	mov	110(sp), r15
-	mov	12(r15), 34(sp)
-	mov	14(r15), 32(sp)
-	mov	28(r15), 52(sp)
-	mov	30(r15), 50(sp)
-	mov	118(sp), r15
-	mov	8(r15), 42(sp)
-	mov	10(r15), 46(sp)
+	mov	#25972, 0(sp)
+	mov	#27424, 14(sp)
+	mov	106(sp), r15
+	mov	12(r15), 98(sp)
+	mov	14(r15), 96(sp)
+	mov	28(r15), 56(sp)
+	mov	30(r15), 54(sp)
+	mov	114(sp), r15
+	mov	8(r15), 48(sp)
+	mov	10(r15), 50(sp)
 .Lchacha20_block_loop1:
 	; chacha20.ae:17: a = a + b
-	mov	30(sp), r4
-	mov	40(sp), r5
-	add	8(sp), r4
+	mov	42(sp), r4
+	mov	52(sp), r5
+	add	r12, r4
 	addc	r13, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	10(sp), r9
-	xor	r4, r9
-	mov	r11, r6
-	xor	r5, r6
+	mov	16(sp), r6
+	xor	r4, r6
+	mov	20(sp), r8
+	xor	r5, r8
 	; chacha20.ae:19: c = c + d
-	mov	16(sp), r7
-	mov	14(sp), r15
-	add	r6, r7
-	addc	r9, r15
+	mov	28(sp), r9
+	mov	24(sp), r15
+	add	r8, r9
+	addc	r6, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	8(sp), r8
-	xor	r7, r8
-	mov	r13, r10
-	xor	r15, r10
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
+	xor	r9, r12
+	xor	r15, r13
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r4, 48(sp)
+	mov	r4, 46(sp)
 	mov	r5, 44(sp)
-	add	r10, 48(sp)
-	addc	r8, 44(sp)
+	add	r13, 46(sp)
+	addc	r12, 44(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	48(sp), r6
-	xor	44(sp), r9
+	mov	r8, r5
+	xor	46(sp), r5
+	xor	44(sp), r6
+	swpb	r5
 	swpb	r6
-	mov	r6, r11
-	swpb	r9
-	xor.b	r9, r11
-	xor	r9, r11
-	xor.b	r6, r9
-	xor	r6, r9
+	mov	r5, r8
+	xor.b	r6, r8
+	mov	r8, 8(sp)
+	xor	r6, 8(sp)
+	mov	r6, r8
+	xor.b	r5, r8
+	mov	r8, 4(sp)
+	xor	r5, 4(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r7, 98(sp)
-	mov	r15, 96(sp)
-	add	r9, 98(sp)
-	addc	r11, 96(sp)
+	mov	r9, 94(sp)
+	mov	r15, 92(sp)
+	add	4(sp), 94(sp)
+	addc	8(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	98(sp), r10
-	xor	96(sp), r8
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r10, r13
-	and	#65408, r13
-	mov	r8, r15
-	and	#127, r15
-	mov	r13, 106(sp)
-	bis	r15, 106(sp)
-	and	#65408, r8
-	and	#127, r10
-	mov	r8, 104(sp)
-	bis	r10, 104(sp)
+	mov	r13, r9
+	xor	94(sp), r9
+	mov	r12, r13
+	xor	92(sp), r13
+	swpb	r9
+	swpb	r13
+	mov	r9, r15
+	xor.b	r13, r15
+	mov	r15, 2(sp)
+	xor	r13, 2(sp)
+	mov	r13, r15
+	xor.b	r9, r15
+	mov	r15, 32(sp)
+	xor	r9, 32(sp)
+	bit	#1, 32(sp)
+	rrc	2(sp)
+	rrc	32(sp)
 	; chacha20.ae:17: a = a + b
-	mov	58(sp), r5
-	mov	56(sp), r15
-	add	r12, r5
+	mov	66(sp), r5
+	mov	64(sp), r15
+	add	r11, r5
 	addc	r14, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	64(sp), r6
+	mov	82(sp), r6
 	xor	r5, r6
-	mov	22(sp), r7
-	xor	r15, r7
+	mov	r7, r8
+	xor	r15, r8
 	; chacha20.ae:19: c = c + d
-	mov	86(sp), r8
-	mov	84(sp), r10
-	add	r7, r8
-	addc	r6, r10
+	mov	86(sp), r9
+	mov	84(sp), r12
+	add	r8, r9
+	addc	r6, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r8, r12
+	mov	r11, r13
+	xor	r9, r13
+	xor	r12, r14
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	; chacha20.ae:21: a = a + b
+	mov	r5, 68(sp)
+	mov	r15, 62(sp)
+	add	r14, 68(sp)
+	addc	r13, 62(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	68(sp), r8
+	xor	62(sp), r6
+	swpb	r8
+	swpb	r6
+	mov	r8, r15
+	xor.b	r6, r15
+	mov	r15, 40(sp)
+	xor	r6, 40(sp)
+	mov	r6, r15
+	xor.b	r8, r15
+	mov	r15, 34(sp)
+	xor	r8, 34(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r9, 90(sp)
+	mov	r12, 88(sp)
+	add	34(sp), 90(sp)
+	addc	40(sp), 88(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	90(sp), r14
+	xor	88(sp), r13
+	swpb	r14
+	mov	r14, r5
+	swpb	r13
+	xor.b	r13, r5
+	xor	r13, r5
+	mov	r13, r6
+	xor.b	r14, r6
+	xor	r14, r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:17: a = a + b
+	mov	38(sp), r7
+	mov	36(sp), r15
+	add	74(sp), r7
+	addc	r10, r15
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	102(sp), r8
+	xor	r7, r8
+	mov	100(sp), r9
+	xor	r15, r9
+	; chacha20.ae:19: c = c + d
+	mov	80(sp), r11
+	mov	78(sp), r13
+	add	r9, r11
+	addc	r8, r13
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	74(sp), r12
+	xor	r11, r12
+	mov	r10, r14
+	xor	r13, r14
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	bit	#1, r12
+	rrc	r14
+	rrc	r12
+	; chacha20.ae:21: a = a + b
+	mov	r7, 72(sp)
+	mov	r15, 70(sp)
+	add	r14, 72(sp)
+	addc	r12, 70(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	72(sp), r9
+	xor	70(sp), r8
+	swpb	r9
+	swpb	r8
+	mov	r9, r15
+	xor.b	r8, r15
+	mov	r15, 60(sp)
+	xor	r8, 60(sp)
+	mov	r8, r15
+	xor.b	r9, r15
+	mov	r15, 58(sp)
+	xor	r9, 58(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r11, 12(sp)
+	mov	r13, 18(sp)
+	add	58(sp), 12(sp)
+	addc	60(sp), 18(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	12(sp), r14
+	xor	18(sp), r12
+	swpb	r14
 	mov	r14, r13
-	xor	r10, r13
+	swpb	r12
+	xor.b	r12, r13
+	xor	r12, r13
+	xor.b	r14, r12
+	xor	r14, r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	; chacha20.ae:17: a = a + b
+	mov	@sp, r10
+	mov	14(sp), r14
+	add	98(sp), r10
+	addc	96(sp), r14
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	48(sp), r11
+	xor	r10, r11
+	mov	50(sp), r15
+	xor	r14, r15
+	; chacha20.ae:19: c = c + d
+	mov	56(sp), r4
+	mov	54(sp), r7
+	add	r15, r4
+	addc	r11, r7
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	98(sp), r8
+	xor	r4, r8
+	mov	96(sp), r9
+	xor	r7, r9
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	; chacha20.ae:21: a = a + b
+	mov	r10, 0(sp)
+	mov	r14, 76(sp)
+	add	r9, 0(sp)
+	addc	r8, 76(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r15, r14
+	xor	@sp, r14
+	mov	r11, r15
+	xor	76(sp), r15
+	swpb	r14
+	mov	r14, r11
+	swpb	r15
+	xor.b	r15, r11
+	xor	r15, r11
+	mov	r15, r10
+	xor.b	r14, r10
+	xor	r14, r10
+	; chacha20.ae:23: c = c + d
+	mov	r4, 26(sp)
+	mov	r7, 22(sp)
+	add	r10, 26(sp)
+	addc	r11, 22(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r9, r14
+	xor	26(sp), r14
+	mov	r8, r15
+	xor	22(sp), r15
+	swpb	r14
+	mov	r14, r8
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	mov	r15, r9
+	xor.b	r14, r9
+	xor	r14, r9
+	bit	#1, r9
+	rrc	r8
+	rrc	r9
+	; chacha20.ae:17: a = a + b
+	mov	46(sp), r4
+	mov	44(sp), r7
+	add	r6, r4
+	addc	r5, r7
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	xor	r4, r10
+	xor	r7, r11
+	; chacha20.ae:19: c = c + d
+	mov	12(sp), r14
+	mov	18(sp), r15
+	add	r11, r14
+	addc	r10, r15
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	xor	r14, r6
+	xor	r15, r5
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:21: a = a + b
+	mov	r4, 42(sp)
+	mov	r7, 52(sp)
+	add	r5, 42(sp)
+	addc	r6, 52(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r11, r7
+	xor	42(sp), r7
+	xor	52(sp), r10
+	swpb	r7
+	swpb	r10
+	mov	r7, r11
+	xor.b	r10, r11
+	mov	r11, 50(sp)
+	xor	r10, 50(sp)
+	mov	r10, r11
+	xor.b	r7, r11
+	mov	r11, 48(sp)
+	xor	r7, 48(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r14, 80(sp)
+	mov	r15, 78(sp)
+	add	48(sp), 80(sp)
+	addc	50(sp), 78(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r5, r11
+	xor	80(sp), r11
+	mov	r6, r14
+	xor	78(sp), r14
+	swpb	r11
+	swpb	r14
+	mov	r11, r15
+	xor.b	r14, r15
+	mov	r15, 30(sp)
+	xor	r14, 30(sp)
+	xor.b	r11, r14
+	xor	r11, r14
+	bit	#1, r14
+	rrc	30(sp)
+	rrc	r14
+	; chacha20.ae:17: a = a + b
+	mov	68(sp), r5
+	mov	62(sp), r6
+	add	r12, r5
+	addc	r13, r6
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	4(sp), r7
+	xor	r5, r7
+	mov	8(sp), r15
+	xor	r6, r15
+	; chacha20.ae:19: c = c + d
+	mov	26(sp), r10
+	mov	22(sp), r11
+	add	r15, r10
+	addc	r7, r11
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	xor	r10, r12
+	xor	r11, r13
 	bit	#1, r12
 	rrc	r13
 	rrc	r12
@@ -262,561 +535,249 @@ chacha20_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 60(sp)
-	mov	r15, 54(sp)
-	add	r13, 60(sp)
-	addc	r12, 54(sp)
+	mov	r5, 66(sp)
+	mov	r6, 64(sp)
+	add	r13, 66(sp)
+	addc	r12, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	60(sp), r7
-	xor	54(sp), r6
-	swpb	r7
-	mov	r7, 26(sp)
+	mov	r15, r6
+	xor	66(sp), r6
+	xor	64(sp), r7
 	swpb	r6
-	mov	r7, r15
-	xor.b	r6, r15
-	mov	r15, 26(sp)
-	xor	r6, 26(sp)
-	mov	r6, 20(sp)
+	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r8, 94(sp)
-	mov	r10, 92(sp)
-	add	20(sp), 94(sp)
-	addc	26(sp), 92(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	94(sp), r13
-	xor	92(sp), r12
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r13, r14
-	and	#65408, r14
-	mov	r12, r15
-	and	#127, r15
-	mov	r14, 12(sp)
-	bis	r15, 12(sp)
-	and	#65408, r12
-	and	#127, r13
-	mov	r12, 6(sp)
-	bis	r13, 6(sp)
-	; chacha20.ae:17: a = a + b
-	mov	28(sp), r6
-	mov	24(sp), r15
-	add	70(sp), r6
-	addc	68(sp), r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	102(sp), r7
-	xor	r6, r7
-	mov	100(sp), r8
-	xor	r15, r8
-	; chacha20.ae:19: c = c + d
-	mov	82(sp), r10
-	mov	80(sp), r14
-	add	r8, r10
-	addc	r7, r14
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	70(sp), r12
-	xor	r10, r12
-	mov	68(sp), r13
-	xor	r14, r13
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	; chacha20.ae:21: a = a + b
-	mov	r6, 74(sp)
-	mov	r15, 72(sp)
-	add	r13, 74(sp)
-	addc	r12, 72(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	74(sp), r8
-	xor	72(sp), r7
-	swpb	r8
-	mov	r8, 66(sp)
-	swpb	r7
-	mov	r8, r15
-	xor.b	r7, r15
-	mov	r15, 66(sp)
-	xor	r7, 66(sp)
-	mov	r7, 62(sp)
 	mov	r7, r15
-	xor.b	r8, r15
-	mov	r15, 62(sp)
-	xor	r8, 62(sp)
+	xor.b	r6, r15
+	mov	r15, 16(sp)
+	xor	r6, 16(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r10, r7
-	mov	r14, r8
-	add	62(sp), r7
-	addc	66(sp), r8
+	mov	r10, 56(sp)
+	mov	r11, 54(sp)
+	add	16(sp), 56(sp)
+	addc	20(sp), 54(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r7, r13
-	xor	r8, r12
+	xor	56(sp), r13
+	xor	54(sp), r12
 	swpb	r13
-	bit	#1, r13
-	rrc	r13
 	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r13, r14
-	and	#65408, r14
-	mov	r12, r15
-	and	#127, r15
-	mov	r14, 36(sp)
-	bis	r15, 36(sp)
-	and	#65408, r12
-	and	#127, r13
-	mov	r12, 38(sp)
-	bis	r13, 38(sp)
+	mov	r13, r15
+	xor.b	r12, r15
+	mov	r15, 10(sp)
+	xor	r12, 10(sp)
+	mov	r12, r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#1, r10
+	rrc	10(sp)
+	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	18(sp), r5
-	mov	108(sp), r14
-	add	34(sp), r5
-	addc	32(sp), r14
+	mov	72(sp), r4
+	mov	70(sp), r13
+	add	r9, r4
+	addc	r8, r13
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	42(sp), r6
-	xor	r5, r6
-	mov	46(sp), r15
-	xor	r14, r15
+	mov	34(sp), r5
+	xor	r4, r5
+	mov	40(sp), r15
+	xor	r13, r15
 	; chacha20.ae:19: c = c + d
-	mov	52(sp), r4
-	mov	50(sp), r12
-	add	r15, r4
-	addc	r6, r12
+	mov	94(sp), r6
+	mov	92(sp), r7
+	add	r15, r6
+	addc	r5, r7
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	34(sp), r10
-	xor	r4, r10
-	mov	32(sp), r13
-	xor	r12, r13
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
-	bit	#1, r10
-	rrc	r13
-	rrc	r10
+	mov	r9, r12
+	xor	r6, r12
+	mov	r8, r11
+	xor	r7, r11
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
+	bit	#1, r12
+	rrc	r11
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 78(sp)
-	mov	r14, 76(sp)
-	add	r13, 78(sp)
-	addc	r10, 76(sp)
+	mov	r4, 38(sp)
+	mov	r13, 36(sp)
+	add	r11, 38(sp)
+	addc	r12, 36(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r14
-	xor	78(sp), r14
-	mov	r6, r15
-	xor	76(sp), r15
-	swpb	r14
-	mov	r14, r6
+	mov	r15, r13
+	xor	38(sp), r13
+	xor	36(sp), r5
+	swpb	r13
+	swpb	r5
+	mov	r13, r15
+	xor.b	r5, r15
+	mov	r15, 6(sp)
+	xor	r5, 6(sp)
+	mov	r5, r4
+	xor.b	r13, r4
+	xor	r13, r4
+	; chacha20.ae:23: c = c + d
+	mov	r6, 28(sp)
+	mov	r7, 24(sp)
+	add	r4, 28(sp)
+	addc	6(sp), 24(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r11, r15
+	xor	28(sp), r15
+	xor	24(sp), r12
 	swpb	r15
+	mov	r15, r5
+	swpb	r12
+	xor.b	r12, r5
+	xor	r12, r5
+	mov	r12, r6
 	xor.b	r15, r6
 	xor	r15, r6
-	mov	r15, r5
-	xor.b	r14, r5
-	xor	r14, r5
-	; chacha20.ae:23: c = c + d
-	mov	r4, 2(sp)
-	mov	r12, 0(sp)
-	add	r5, 2(sp)
-	addc	r6, 0(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:17: a = a + b
+	mov	76(sp), r8
+	add	32(sp), 0(sp)
+	addc	2(sp), r8
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	58(sp), r9
+	xor	@sp, r9
+	mov	60(sp), r15
+	xor	r8, r15
+	; chacha20.ae:19: c = c + d
+	mov	90(sp), r7
+	mov	88(sp), r11
+	add	r15, r7
+	addc	r9, r11
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	32(sp), r13
+	xor	r7, r13
+	xor	r11, 2(sp)
 	mov	r13, r12
-	xor	2(sp), r12
-	mov	r10, r13
-	xor	@sp, r13
-	swpb	r12
+	mov	2(sp), r13
 	bit	#1, r12
-	rrc	r12
-	swpb	r13
-	bit	#1, r13
 	rrc	r13
-	mov	r12, r14
-	and	#65408, r14
-	mov	r13, r15
-	and	#127, r15
-	mov	r14, r10
-	bis	r15, r10
-	and	#65408, r13
-	and	#127, r12
-	bis	r12, r13
-	; chacha20.ae:17: a = a + b
-	mov	48(sp), r4
-	mov	44(sp), r12
-	add	12(sp), r4
-	addc	6(sp), r12
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r14
-	xor	r4, r14
-	mov	r6, r15
-	xor	r12, r15
-	; chacha20.ae:19: c = c + d
-	mov	r7, r5
-	mov	r8, r6
-	add	r15, r5
-	addc	r14, r6
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	12(sp), r8
-	xor	r5, r8
-	xor	r6, 6(sp)
-	mov	r8, r7
-	mov	6(sp), r8
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	; chacha20.ae:21: a = a + b
-	mov	r4, 30(sp)
-	mov	r12, 40(sp)
-	add	r8, 30(sp)
-	addc	r7, 40(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r12
-	xor	30(sp), r12
-	xor	40(sp), r14
-	swpb	r12
-	mov	r12, 46(sp)
-	swpb	r14
-	mov	r12, r15
-	xor.b	r14, r15
-	mov	r15, 46(sp)
-	xor	r14, 46(sp)
-	mov	r14, 42(sp)
-	mov	r14, r15
-	xor.b	r12, r15
-	mov	r15, 42(sp)
-	xor	r12, 42(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r5, 82(sp)
-	mov	r6, 80(sp)
-	add	42(sp), 82(sp)
-	addc	46(sp), 80(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	82(sp), r8
-	mov	r7, r12
-	xor	80(sp), r12
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	swpb	r12
-	bit	#1, r12
 	rrc	r12
-	mov	r8, r14
-	and	#65408, r14
-	mov	r12, r15
-	and	#127, r15
-	mov	r14, 90(sp)
-	bis	r15, 90(sp)
-	and	#65408, r12
-	and	#127, r8
-	mov	r12, 88(sp)
-	bis	r8, 88(sp)
-	; chacha20.ae:17: a = a + b
-	mov	60(sp), r5
-	mov	54(sp), r6
-	add	36(sp), r5
-	addc	38(sp), r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r9, r12
-	xor	r5, r12
-	mov	r11, r7
-	xor	r6, r7
-	; chacha20.ae:19: c = c + d
-	mov	2(sp), r14
-	mov	@sp, r15
-	add	r7, r14
-	addc	r12, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	36(sp), r8
-	xor	r14, r8
-	mov	38(sp), r9
-	xor	r15, r9
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
+	bit	#1, r12
+	rrc	r13
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r5, 58(sp)
-	mov	r6, 56(sp)
-	add	r9, 58(sp)
-	addc	r8, 56(sp)
+	mov	r8, 14(sp)
+	add	r13, 0(sp)
+	addc	r12, 14(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	58(sp), r7
-	xor	56(sp), r12
-	swpb	r7
-	mov	r7, r11
+	xor	@sp, r15
+	xor	14(sp), r9
+	swpb	r15
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r15, r9
+	xor	r15, r9
+	; chacha20.ae:23: c = c + d
+	mov	r11, r15
+	add	r9, r7
+	addc	r8, r15
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	r7, r13
+	mov	r12, r11
+	xor	r15, r11
+	mov	r13, r12
 	swpb	r12
+	mov	r12, r13
+	swpb	r11
+	xor.b	r11, r13
+	xor	r11, r13
 	xor.b	r12, r11
 	xor	r12, r11
-	xor.b	r7, r12
-	xor	r7, r12
-	; chacha20.ae:23: c = c + d
-	mov	r14, 52(sp)
-	mov	r15, 50(sp)
-	add	r12, 52(sp)
-	addc	r11, 50(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	52(sp), r9
-	xor	50(sp), r8
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r9, r14
-	and	#65408, r14
-	mov	r8, r15
-	and	#127, r15
-	mov	r14, 70(sp)
-	bis	r15, 70(sp)
-	and	#65408, r8
-	and	#127, r9
-	mov	r8, 68(sp)
-	bis	r9, 68(sp)
-	; chacha20.ae:17: a = a + b
-	mov	74(sp), r5
-	mov	72(sp), r6
-	add	r10, r5
-	addc	r13, r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	20(sp), r7
-	xor	r5, r7
-	mov	26(sp), r14
-	xor	r6, r14
-	; chacha20.ae:19: c = c + d
-	mov	98(sp), r8
-	mov	96(sp), r9
-	add	r14, r8
-	addc	r7, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r10, r15
-	xor	r8, r15
-	mov	r13, r10
-	xor	r9, r10
-	mov	r15, r13
-	bit	#1, r13
-	rrc	r10
+	bit	#1, r11
 	rrc	r13
-	bit	#1, r13
-	rrc	r10
-	rrc	r13
-	bit	#1, r13
-	rrc	r10
-	rrc	r13
-	bit	#1, r13
-	rrc	r10
-	rrc	r13
-	; chacha20.ae:21: a = a + b
-	mov	r5, 28(sp)
-	mov	r6, 24(sp)
-	add	r10, 28(sp)
-	addc	r13, 24(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	28(sp), r14
-	mov	r7, r15
-	xor	24(sp), r15
-	swpb	r14
-	mov	r14, r4
-	swpb	r15
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r15, r5
-	xor.b	r14, r5
-	xor	r14, r5
-	; chacha20.ae:23: c = c + d
-	mov	r8, 16(sp)
-	mov	r9, 14(sp)
-	add	r5, 16(sp)
-	addc	r4, 14(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	16(sp), r10
-	xor	14(sp), r13
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r10, r14
-	and	#65408, r14
-	mov	r13, r15
-	and	#127, r15
-	mov	r14, 34(sp)
-	bis	r15, 34(sp)
-	and	#65408, r13
-	and	#127, r10
-	mov	r13, 32(sp)
-	bis	r10, 32(sp)
-	; chacha20.ae:17: a = a + b
-	mov	78(sp), r6
-	mov	76(sp), r7
-	add	106(sp), r6
-	addc	104(sp), r7
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	62(sp), r8
-	xor	r6, r8
-	mov	66(sp), r15
-	xor	r7, r15
-	; chacha20.ae:19: c = c + d
-	mov	94(sp), r9
-	mov	92(sp), r10
-	add	r15, r9
-	addc	r8, r10
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	106(sp), r13
-	xor	r9, r13
-	mov	104(sp), r14
-	xor	r10, r14
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	; chacha20.ae:21: a = a + b
-	mov	r6, 18(sp)
-	mov	r7, r6
-	add	r14, 18(sp)
-	addc	r13, r6
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	18(sp), r15
-	xor	r6, r8
-	swpb	r15
-	mov	r15, r7
-	swpb	r8
-	xor.b	r8, r7
-	xor	r8, r7
-	xor.b	r15, r8
-	xor	r15, r8
-	; chacha20.ae:23: c = c + d
-	add	r8, r9
-	addc	r7, r10
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r9, r14
-	mov	r13, r15
-	xor	r10, r15
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r14, r13
-	and	#65408, r13
-	mov	r15, 4(sp)
-	and	#127, 4(sp)
-	bis	4(sp), r13
-	and	#65408, r15
-	and	#127, r14
-	bis	r14, r15
-	mov	r13, 8(sp)
-	mov	r15, r13
-	mov	r12, 10(sp)
-	mov	90(sp), r12
-	mov	88(sp), r14
-	mov	r9, 86(sp)
-	mov	r10, 84(sp)
-	mov	r5, 64(sp)
-	mov	r4, 22(sp)
-	mov	r8, 102(sp)
-	mov	r7, 100(sp)
-	mov	r6, 108(sp)
-	dec	116(sp)
+	rrc	r11
+	mov	r11, r12
+	mov	r14, r11
+	mov	30(sp), r14
+	mov	r7, 86(sp)
+	mov	r15, 84(sp)
+	mov	r4, 82(sp)
+	mov	6(sp), r7
+	mov	r10, 74(sp)
+	mov	10(sp), r10
+	mov	r9, 102(sp)
+	mov	r8, 100(sp)
+	mov	r6, 98(sp)
+	mov	r5, 96(sp)
+	dec	110(sp)
 	jz	.Lchacha20_block_near3
 	br	#.Lchacha20_block_loop1
 .Lchacha20_block_near3:
 .Lchacha20_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	118(sp), r15
-	add	8(r15), 42(sp)
-	addc	10(r15), 46(sp)
+	mov	114(sp), r15
+	add	8(r15), 48(sp)
+	addc	10(r15), 50(sp)
 	add	4(r15), 102(sp)
 	addc	6(r15), 100(sp)
-	add	@r15, 64(sp)
-	addc	2(r15), 22(sp)
-	mov	r11, 114(sp)
-	mov	120(sp), r15
-	add	@r15, 10(sp)
-	addc	2(r15), 114(sp)
+	mov	r7, 112(sp)
+	add	@r15, 82(sp)
+	addc	2(r15), 112(sp)
+	mov	116(sp), r15
+	add	@r15, 16(sp)
+	addc	2(r15), 20(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	110(sp), r15
-	add	28(r15), 52(sp)
-	addc	30(r15), 50(sp)
-	add	24(r15), 82(sp)
-	addc	26(r15), 80(sp)
+	mov	106(sp), r15
+	add	28(r15), 56(sp)
+	addc	30(r15), 54(sp)
+	add	24(r15), 80(sp)
+	addc	26(r15), 78(sp)
 	add	20(r15), 86(sp)
 	addc	22(r15), 84(sp)
-	add	16(r15), 16(sp)
-	addc	18(r15), 14(sp)
+	add	16(r15), 28(sp)
+	addc	18(r15), 24(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	add	12(r15), 34(sp)
-	addc	14(r15), 32(sp)
-	add	8(r15), 70(sp)
-	addc	10(r15), 68(sp)
-	mov	r12, 122(sp)
-	add	4(r15), 122(sp)
+	add	12(r15), 98(sp)
+	addc	14(r15), 96(sp)
+	mov	r10, 104(sp)
+	add	8(r15), 74(sp)
+	addc	10(r15), 104(sp)
+	mov	r11, 118(sp)
+	add	4(r15), 118(sp)
 	addc	6(r15), r14
-	mov	8(sp), r12
 	add	@r15, r12
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	18(sp), r10
-	mov	108(sp), r11
+	mov	@sp, r10
+	mov	14(sp), r11
 	add	#25972, r10
 	addc	#27424, r11
-	mov	28(sp), r8
-	mov	24(sp), r9
+	mov	38(sp), r8
+	mov	36(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
-	mov	58(sp), r6
-	mov	56(sp), r7
+	mov	66(sp), r6
+	mov	64(sp), r7
 	add	#25710, r6
 	addc	#13088, r7
-	mov	30(sp), r4
-	mov	40(sp), r5
+	mov	42(sp), r4
+	mov	52(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	112(sp), r15
+	mov	108(sp), r15
 	mov	r4, 0(r15)
 	mov	r5, 2(r15)
 	mov	r6, 4(r15)
@@ -827,52 +788,52 @@ chacha20_block:
 	mov	r11, 14(r15)
 	mov	r12, 16(r15)
 	mov	r13, 18(r15)
-	mov	122(sp), 20(r15)
+	mov	118(sp), 20(r15)
 	mov	r14, 22(r15)
-	mov	70(sp), 24(r15)
-	mov	68(sp), 26(r15)
-	mov	34(sp), 28(r15)
-	mov	32(sp), 30(r15)
-	mov	16(sp), 32(r15)
-	mov	14(sp), 34(r15)
+	mov	74(sp), 24(r15)
+	mov	104(sp), 26(r15)
+	mov	98(sp), 28(r15)
+	mov	96(sp), 30(r15)
+	mov	28(sp), 32(r15)
+	mov	24(sp), 34(r15)
 	mov	86(sp), 36(r15)
 	mov	84(sp), 38(r15)
-	mov	82(sp), 40(r15)
-	mov	80(sp), 42(r15)
-	mov	52(sp), 44(r15)
-	mov	50(sp), 46(r15)
-	mov	10(sp), 48(r15)
-	mov	114(sp), 50(r15)
-	mov	64(sp), 52(r15)
-	mov	22(sp), 54(r15)
+	mov	80(sp), 40(r15)
+	mov	78(sp), 42(r15)
+	mov	56(sp), 44(r15)
+	mov	54(sp), 46(r15)
+	mov	16(sp), 48(r15)
+	mov	20(sp), 50(r15)
+	mov	82(sp), 52(r15)
+	mov	112(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
-	mov	42(sp), 60(r15)
-	mov	46(sp), 62(r15)
-	add	#124, sp
+	mov	48(sp), 60(r15)
+	mov	50(sp), 62(r15)
+	add	#120, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_block, .-chacha20_block
 
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
-;     frame 270 bytes (103 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3068 bytes of code
+;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2892 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
 	.balign 2
 chacha20_xor_stream:
 	pushm.w	#7, r10
-	sub	#270, sp
-	mov	r12, 152(sp)
-	mov	r13, 176(sp)
-	mov	r14, 158(sp)
-	mov	r15, 204(sp)
-	mov	286(sp), 200(sp)
-	mov	288(sp), 202(sp)
+	sub	#266, sp
+	mov	r12, 144(sp)
+	mov	r13, 174(sp)
+	mov	r14, 154(sp)
+	mov	r15, 200(sp)
+	mov	282(sp), 196(sp)
+	mov	284(sp), 198(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	200(sp), r13
+	mov	196(sp), r13
 	mov	#0, r14
 	add	#63, r13
 	addc	#0, r14
@@ -889,25 +850,23 @@ chacha20_xor_stream:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	mov	r13, 198(sp)
-	bis	r15, 198(sp)
-	mov	r14, 196(sp)
+	mov	r13, 194(sp)
+	bis	r15, 194(sp)
 	mov	r14, r15
 	rrum.w	#4, r15
-	mov	r15, 196(sp)
 	rrum.w	#2, r15
-	mov	r15, 196(sp)
-	mov	#0, 168(sp)
-	mov	#0, 170(sp)
-	cmp	198(sp), 168(sp)
-	mov	170(sp), r15
-	subc	196(sp), r15
+	mov	r15, 192(sp)
+	mov	#0, 164(sp)
+	mov	#0, 166(sp)
+	cmp	194(sp), 164(sp)
+	mov	166(sp), r15
+	subc	192(sp), r15
 	jnc	.Lchacha20_xor_stream_near14
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
 .Lchacha20_xor_stream_loop1:
 	; chacha20.ae:75: off = i * 64
-	mov	168(sp), r15
+	mov	164(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -916,54 +875,54 @@ chacha20_xor_stream:
 	mov	r15, 162(sp)
 	and	#65472, 162(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	200(sp), 160(sp)
-	sub	162(sp), 160(sp)
+	mov	196(sp), 156(sp)
+	sub	162(sp), 156(sp)
 	mov	162(sp), r10
-	add	204(sp), r10
-	cmp	#64, 160(sp)
+	add	200(sp), r10
+	cmp	#64, 156(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lchacha20_xor_stream_bytes3
 .Lchacha20_xor_stream_words4:
-	mov	@r10, 150(sp)
-	mov	2(r10), 148(sp)
-	mov	4(r10), 146(sp)
-	mov	6(r10), 144(sp)
-	mov	8(r10), 142(sp)
-	mov	10(r10), 140(sp)
-	mov	12(r10), 138(sp)
-	mov	14(r10), 134(sp)
-	mov	16(r10), 132(sp)
-	mov	18(r10), 130(sp)
-	mov	20(r10), 128(sp)
-	mov	22(r10), 124(sp)
-	mov	24(r10), 116(sp)
-	mov	26(r10), 114(sp)
-	mov	28(r10), 110(sp)
-	mov	30(r10), 102(sp)
-	mov	32(r10), 98(sp)
-	mov	34(r10), 92(sp)
-	mov	36(r10), 88(sp)
-	mov	38(r10), 80(sp)
-	mov	40(r10), 76(sp)
-	mov	42(r10), 172(sp)
-	mov	44(r10), 174(sp)
-	mov	46(r10), 178(sp)
-	mov	48(r10), 180(sp)
-	mov	50(r10), 182(sp)
-	mov	52(r10), 184(sp)
-	mov	54(r10), 186(sp)
-	mov	56(r10), 188(sp)
-	mov	58(r10), 190(sp)
-	mov	60(r10), 194(sp)
-	mov	62(r10), 192(sp)
+	mov	@r10, 146(sp)
+	mov	2(r10), 142(sp)
+	mov	4(r10), 140(sp)
+	mov	6(r10), 138(sp)
+	mov	8(r10), 136(sp)
+	mov	10(r10), 134(sp)
+	mov	12(r10), 132(sp)
+	mov	14(r10), 130(sp)
+	mov	16(r10), 128(sp)
+	mov	18(r10), 126(sp)
+	mov	20(r10), 124(sp)
+	mov	22(r10), 122(sp)
+	mov	24(r10), 120(sp)
+	mov	26(r10), 116(sp)
+	mov	28(r10), 112(sp)
+	mov	30(r10), 110(sp)
+	mov	32(r10), 104(sp)
+	mov	34(r10), 94(sp)
+	mov	36(r10), 90(sp)
+	mov	38(r10), 86(sp)
+	mov	40(r10), 78(sp)
+	mov	42(r10), 168(sp)
+	mov	44(r10), 170(sp)
+	mov	46(r10), 172(sp)
+	mov	48(r10), 176(sp)
+	mov	50(r10), 178(sp)
+	mov	52(r10), 180(sp)
+	mov	54(r10), 182(sp)
+	mov	56(r10), 184(sp)
+	mov	58(r10), 186(sp)
+	mov	60(r10), 190(sp)
+	mov	62(r10), 188(sp)
 	jmp	.Lchacha20_xor_stream_join5
 .Lchacha20_xor_stream_bytes3:
 	mov	sp, r11
-	add	#206, r11
+	add	#202, r11
 	mov	r11, r12
 	mov	#64, r13
-	mov	160(sp), r15
+	mov	156(sp), r15
 .Lchacha20_xor_stream_cpy6:
 	clr	r14
 	tst	r15
@@ -979,787 +938,744 @@ chacha20_xor_stream:
 	mov	r11, r10
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
-	mov	176(sp), r15
-	mov	@r15, 166(sp)
-	mov	2(r15), 164(sp)
-	add	168(sp), 166(sp)
-	addc	170(sp), 164(sp)
+	mov	174(sp), r15
+	mov	@r15, 160(sp)
+	mov	2(r15), 158(sp)
+	add	164(sp), 160(sp)
+	addc	166(sp), 158(sp)
 	; chacha20.ae:53: @unroll(unroll)
-	mov	#10, 154(sp)
-	mov	#30821, 30(sp)
-	mov	#24944, 40(sp)
-	mov	152(sp), r15
-	mov	@r15, 8(sp)
+	mov	#10, 150(sp)
+	mov	#30821, 42(sp)
+	mov	#24944, 52(sp)
+	mov	144(sp), r15
+	mov	@r15, r13
 	mov	2(r15), r14
-	mov	16(r15), 16(sp)
-	mov	18(r15), 14(sp)
-	mov	166(sp), 10(sp)
-	mov	164(sp), r11
-	mov	#25710, 58(sp)
-	mov	#13088, 56(sp)
-	mov	4(r15), r12
-	mov	6(r15), r13
-	mov	20(r15), 94(sp)
-	mov	22(r15), 90(sp)
-	mov	158(sp), r15
-	mov	@r15, 64(sp)
-	mov	2(r15), 22(sp)
-	mov	#11570, 28(sp)
-	mov	#31074, 24(sp)
-	mov	152(sp), r15
-	mov	8(r15), 70(sp)
-	mov	10(r15), 68(sp)
-	mov	24(r15), 86(sp)
-	mov	26(r15), 84(sp)
-	mov	158(sp), r15
-	mov	4(r15), 120(sp)
-	mov	6(r15), 118(sp)
-	mov	#25972, 18(sp)
-	mov	#27424, 136(sp)
-	mov	152(sp), r15
-	mov	12(r15), 34(sp)
-	mov	14(r15), 32(sp)
-	mov	28(r15), 52(sp)
-	mov	30(r15), 50(sp)
-	mov	158(sp), r15
-	mov	8(r15), 42(sp)
-	mov	10(r15), 46(sp)
+	mov	16(r15), 28(sp)
+	mov	18(r15), 24(sp)
+	mov	160(sp), 16(sp)
+	mov	158(sp), 20(sp)
+	mov	#25710, 66(sp)
+	mov	#13088, 64(sp)
+	mov	4(r15), r11
+	mov	6(r15), r12
+	mov	20(r15), 92(sp)
+	mov	22(r15), 88(sp)
+	mov	154(sp), r15
+	mov	@r15, 84(sp)
+	mov	2(r15), r7
+	mov	#11570, 38(sp)
+	mov	#31074, 36(sp)
+	mov	144(sp), r15
+	mov	8(r15), 74(sp)
+	mov	10(r15), r10
+	mov	24(r15), 82(sp)
+	mov	26(r15), 80(sp)
+	mov	154(sp), r15
+	mov	4(r15), 118(sp)
+	mov	6(r15), 114(sp)
+	mov	#25972, 0(sp)
+	mov	#27424, 14(sp)
+	mov	144(sp), r15
+	mov	12(r15), 108(sp)
+	mov	14(r15), 106(sp)
+	mov	28(r15), 56(sp)
+	mov	30(r15), 54(sp)
+	mov	154(sp), r15
+	mov	8(r15), 48(sp)
+	mov	10(r15), 50(sp)
 .Lchacha20_xor_stream_loop8:
 	; chacha20.ae:17: a = a + b
-	mov	30(sp), r4
-	mov	40(sp), r5
-	add	8(sp), r4
+	mov	42(sp), r4
+	mov	52(sp), r5
+	add	r13, r4
 	addc	r14, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	10(sp), r9
-	xor	r4, r9
-	mov	r11, r15
-	xor	r5, r15
-	; chacha20.ae:19: c = c + d
 	mov	16(sp), r6
-	mov	14(sp), r7
-	add	r15, r6
-	addc	r9, r7
+	xor	r4, r6
+	mov	20(sp), r8
+	xor	r5, r8
+	; chacha20.ae:19: c = c + d
+	mov	28(sp), r9
+	mov	24(sp), r15
+	add	r8, r9
+	addc	r6, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	8(sp), r8
-	xor	r6, r8
-	mov	r14, r10
-	xor	r7, r10
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r10
-	rrc	r8
-	; chacha20.ae:21: a = a + b
-	mov	r4, 48(sp)
-	mov	r5, 44(sp)
-	add	r10, 48(sp)
-	addc	r8, 44(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r11
-	xor	48(sp), r11
-	mov	r9, r15
-	xor	44(sp), r15
-	swpb	r11
-	mov	r11, r14
-	swpb	r15
-	xor.b	r15, r14
+	xor	r9, r13
 	xor	r15, r14
-	mov	r15, r9
-	xor.b	r11, r9
-	xor	r11, r9
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	; chacha20.ae:21: a = a + b
+	mov	r4, 46(sp)
+	mov	r5, 44(sp)
+	add	r14, 46(sp)
+	addc	r13, 44(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r8, r5
+	xor	46(sp), r5
+	xor	44(sp), r6
+	swpb	r5
+	swpb	r6
+	mov	r5, r8
+	xor.b	r6, r8
+	mov	r8, 8(sp)
+	xor	r6, 8(sp)
+	mov	r6, r8
+	xor.b	r5, r8
+	mov	r8, 4(sp)
+	xor	r5, 4(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r6, 112(sp)
-	mov	r7, 108(sp)
-	add	r9, 112(sp)
-	addc	r14, 108(sp)
+	mov	r9, 102(sp)
+	mov	r15, 100(sp)
+	add	4(sp), 102(sp)
+	addc	8(sp), 100(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	112(sp), r10
-	xor	108(sp), r8
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r10, r11
-	and	#65408, r11
-	mov	r8, r15
-	and	#127, r15
-	mov	r11, 126(sp)
-	bis	r15, 126(sp)
-	and	#65408, r8
-	and	#127, r10
-	mov	r8, 122(sp)
-	bis	r10, 122(sp)
+	mov	r14, r9
+	xor	102(sp), r9
+	mov	r13, r14
+	xor	100(sp), r14
+	swpb	r9
+	swpb	r14
+	mov	r9, r15
+	xor.b	r14, r15
+	mov	r15, 2(sp)
+	xor	r14, 2(sp)
+	mov	r14, r15
+	xor.b	r9, r15
+	mov	r15, 32(sp)
+	xor	r9, 32(sp)
+	bit	#1, 32(sp)
+	rrc	2(sp)
+	rrc	32(sp)
 	; chacha20.ae:17: a = a + b
-	mov	58(sp), r5
-	mov	56(sp), r15
-	add	r12, r5
-	addc	r13, r15
+	mov	66(sp), r5
+	mov	64(sp), r15
+	add	r11, r5
+	addc	r12, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	64(sp), r6
+	mov	84(sp), r6
 	xor	r5, r6
-	mov	22(sp), r7
 	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	94(sp), r8
-	mov	90(sp), r10
+	mov	92(sp), r8
+	mov	88(sp), r9
 	add	r7, r8
-	addc	r6, r10
+	addc	r6, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r12, r11
-	xor	r8, r11
-	mov	r13, r12
-	xor	r10, r12
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
+	mov	r11, r13
+	xor	r8, r13
+	mov	r12, r14
+	xor	r9, r14
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
 	; chacha20.ae:21: a = a + b
-	mov	r5, 60(sp)
-	mov	r15, 54(sp)
-	add	r12, 60(sp)
-	addc	r11, 54(sp)
+	mov	r5, 68(sp)
+	mov	r15, 62(sp)
+	add	r14, 68(sp)
+	addc	r13, 62(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	60(sp), r7
-	xor	54(sp), r6
+	xor	68(sp), r7
+	xor	62(sp), r6
 	swpb	r7
-	mov	r7, 26(sp)
 	swpb	r6
 	mov	r7, r15
 	xor.b	r6, r15
-	mov	r15, 26(sp)
-	xor	r6, 26(sp)
-	mov	r6, 20(sp)
+	mov	r15, 40(sp)
+	xor	r6, 40(sp)
+	mov	r6, r15
+	xor.b	r7, r15
+	mov	r15, 34(sp)
+	xor	r7, 34(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r8, 98(sp)
+	mov	r9, 96(sp)
+	add	34(sp), 98(sp)
+	addc	40(sp), 96(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	98(sp), r14
+	xor	96(sp), r13
+	swpb	r14
+	mov	r14, r5
+	swpb	r13
+	xor.b	r13, r5
+	xor	r13, r5
+	mov	r13, r6
+	xor.b	r14, r6
+	xor	r14, r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:17: a = a + b
+	mov	38(sp), r7
+	mov	36(sp), r15
+	add	74(sp), r7
+	addc	r10, r15
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	118(sp), r8
+	xor	r7, r8
+	mov	114(sp), r9
+	xor	r15, r9
+	; chacha20.ae:19: c = c + d
+	mov	82(sp), r11
+	mov	80(sp), r14
+	add	r9, r11
+	addc	r8, r14
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	74(sp), r13
+	xor	r11, r13
+	mov	r10, r12
+	xor	r14, r12
+	bit	#1, r13
+	rrc	r12
+	rrc	r13
+	bit	#1, r13
+	rrc	r12
+	rrc	r13
+	bit	#1, r13
+	rrc	r12
+	rrc	r13
+	bit	#1, r13
+	rrc	r12
+	rrc	r13
+	; chacha20.ae:21: a = a + b
+	mov	r7, 72(sp)
+	mov	r15, 70(sp)
+	add	r12, 72(sp)
+	addc	r13, 70(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	72(sp), r9
+	xor	70(sp), r8
+	swpb	r9
+	swpb	r8
+	mov	r9, r15
+	xor.b	r8, r15
+	mov	r15, 60(sp)
+	xor	r8, 60(sp)
+	mov	r8, r15
+	xor.b	r9, r15
+	mov	r15, 58(sp)
+	xor	r9, 58(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r11, 12(sp)
+	mov	r14, 18(sp)
+	add	58(sp), 12(sp)
+	addc	60(sp), 18(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	12(sp), r12
+	xor	18(sp), r13
+	swpb	r12
+	mov	r12, r14
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	xor.b	r12, r13
+	xor	r12, r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	; chacha20.ae:17: a = a + b
+	mov	@sp, r10
+	mov	14(sp), r12
+	add	108(sp), r10
+	addc	106(sp), r12
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	48(sp), r11
+	xor	r10, r11
+	mov	50(sp), r15
+	xor	r12, r15
+	; chacha20.ae:19: c = c + d
+	mov	56(sp), r4
+	mov	54(sp), r7
+	add	r15, r4
+	addc	r11, r7
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	108(sp), r8
+	xor	r4, r8
+	mov	106(sp), r9
+	xor	r7, r9
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r9
+	rrc	r8
+	; chacha20.ae:21: a = a + b
+	mov	r10, 0(sp)
+	mov	r12, 76(sp)
+	add	r9, 0(sp)
+	addc	r8, 76(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r15, r12
+	xor	@sp, r12
+	mov	r11, r15
+	xor	76(sp), r15
+	swpb	r12
+	mov	r12, r11
+	swpb	r15
+	xor.b	r15, r11
+	xor	r15, r11
+	mov	r15, r10
+	xor.b	r12, r10
+	xor	r12, r10
+	; chacha20.ae:23: c = c + d
+	mov	r4, 26(sp)
+	mov	r7, 22(sp)
+	add	r10, 26(sp)
+	addc	r11, 22(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r9, r12
+	xor	26(sp), r12
+	mov	r8, r15
+	xor	22(sp), r15
+	swpb	r12
+	mov	r12, r8
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	mov	r15, r9
+	xor.b	r12, r9
+	xor	r12, r9
+	bit	#1, r9
+	rrc	r8
+	rrc	r9
+	; chacha20.ae:17: a = a + b
+	mov	46(sp), r4
+	mov	44(sp), r7
+	add	r6, r4
+	addc	r5, r7
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	xor	r4, r10
+	xor	r7, r11
+	; chacha20.ae:19: c = c + d
+	mov	12(sp), r12
+	mov	18(sp), r15
+	add	r11, r12
+	addc	r10, r15
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	xor	r12, r6
+	xor	r15, r5
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:21: a = a + b
+	mov	r4, 42(sp)
+	mov	r7, 52(sp)
+	add	r5, 42(sp)
+	addc	r6, 52(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r11, r7
+	xor	42(sp), r7
+	xor	52(sp), r10
+	swpb	r7
+	swpb	r10
+	mov	r7, r11
+	xor.b	r10, r11
+	mov	r11, 50(sp)
+	xor	r10, 50(sp)
+	mov	r10, r11
+	xor.b	r7, r11
+	mov	r11, 48(sp)
+	xor	r7, 48(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r12, 82(sp)
+	mov	r15, 80(sp)
+	add	48(sp), 82(sp)
+	addc	50(sp), 80(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r5, r11
+	xor	82(sp), r11
+	mov	r6, r12
+	xor	80(sp), r12
+	swpb	r11
+	swpb	r12
+	mov	r11, r15
+	xor.b	r12, r15
+	mov	r15, 30(sp)
+	xor	r12, 30(sp)
+	xor.b	r11, r12
+	xor	r11, r12
+	bit	#1, r12
+	rrc	30(sp)
+	rrc	r12
+	; chacha20.ae:17: a = a + b
+	mov	68(sp), r5
+	mov	62(sp), r6
+	add	r13, r5
+	addc	r14, r6
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	4(sp), r7
+	xor	r5, r7
+	mov	8(sp), r15
+	xor	r6, r15
+	; chacha20.ae:19: c = c + d
+	mov	26(sp), r10
+	mov	22(sp), r11
+	add	r15, r10
+	addc	r7, r11
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	xor	r10, r13
+	xor	r11, r14
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	; chacha20.ae:21: a = a + b
+	mov	r5, 66(sp)
+	mov	r6, 64(sp)
+	add	r14, 66(sp)
+	addc	r13, 64(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	mov	r15, r6
+	xor	66(sp), r6
+	xor	64(sp), r7
+	swpb	r6
+	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
 	mov	r15, 20(sp)
 	xor	r7, 20(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r8, 106(sp)
-	mov	r10, 104(sp)
-	add	20(sp), 106(sp)
-	addc	26(sp), 104(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	106(sp), r12
-	xor	104(sp), r11
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r12, r13
-	and	#65408, r13
-	mov	r11, r15
-	and	#127, r15
-	mov	r13, 12(sp)
-	bis	r15, 12(sp)
-	and	#65408, r11
-	and	#127, r12
-	mov	r11, 6(sp)
-	bis	r12, 6(sp)
-	; chacha20.ae:17: a = a + b
-	mov	28(sp), r6
-	mov	24(sp), r15
-	add	70(sp), r6
-	addc	68(sp), r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	120(sp), r7
-	xor	r6, r7
-	mov	118(sp), r8
-	xor	r15, r8
-	; chacha20.ae:19: c = c + d
-	mov	86(sp), r10
-	mov	84(sp), r13
-	add	r8, r10
-	addc	r7, r13
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	70(sp), r11
-	xor	r10, r11
-	mov	68(sp), r12
-	xor	r13, r12
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	; chacha20.ae:21: a = a + b
-	mov	r6, 74(sp)
-	mov	r15, 72(sp)
-	add	r12, 74(sp)
-	addc	r11, 72(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	74(sp), r8
-	xor	72(sp), r7
-	swpb	r8
-	mov	r8, 66(sp)
-	swpb	r7
-	mov	r8, r15
-	xor.b	r7, r15
-	mov	r15, 66(sp)
-	xor	r7, 66(sp)
-	mov	r7, 62(sp)
 	mov	r7, r15
-	xor.b	r8, r15
-	mov	r15, 62(sp)
-	xor	r8, 62(sp)
+	xor.b	r6, r15
+	mov	r15, 16(sp)
+	xor	r6, 16(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r10, r7
-	mov	r13, r8
-	add	62(sp), r7
-	addc	66(sp), r8
+	mov	r10, 56(sp)
+	mov	r11, 54(sp)
+	add	16(sp), 56(sp)
+	addc	20(sp), 54(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r7, r12
-	xor	r8, r11
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r12, r13
-	and	#65408, r13
-	mov	r11, r15
-	and	#127, r15
-	mov	r13, 36(sp)
-	bis	r15, 36(sp)
-	and	#65408, r11
-	and	#127, r12
-	mov	r11, 38(sp)
-	bis	r12, 38(sp)
-	; chacha20.ae:17: a = a + b
-	mov	18(sp), r5
-	mov	136(sp), r13
-	add	34(sp), r5
-	addc	32(sp), r13
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	42(sp), r6
-	xor	r5, r6
-	mov	46(sp), r15
-	xor	r13, r15
-	; chacha20.ae:19: c = c + d
-	mov	52(sp), r4
-	mov	50(sp), r10
-	add	r15, r4
-	addc	r6, r10
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	34(sp), r11
-	xor	r4, r11
-	mov	32(sp), r12
-	xor	r10, r12
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r11
-	; chacha20.ae:21: a = a + b
-	mov	r5, 82(sp)
-	mov	r13, 78(sp)
-	add	r12, 82(sp)
-	addc	r11, 78(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r13
-	xor	82(sp), r13
-	mov	r6, r15
-	xor	78(sp), r15
+	xor	56(sp), r14
+	xor	54(sp), r13
+	swpb	r14
 	swpb	r13
-	mov	r13, r6
-	swpb	r15
-	xor.b	r15, r6
-	xor	r15, r6
-	mov	r15, r5
-	xor.b	r13, r5
-	xor	r13, r5
-	; chacha20.ae:23: c = c + d
-	mov	r4, 2(sp)
-	mov	r10, 0(sp)
-	add	r5, 2(sp)
-	addc	r6, 0(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r12, r4
-	xor	2(sp), r4
-	mov	r11, r12
-	xor	@sp, r12
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r4, r13
-	and	#65408, r13
-	mov	r12, r15
-	and	#127, r15
-	mov	r13, r10
-	bis	r15, r10
-	and	#65408, r12
-	and	#127, r4
-	mov	r12, r11
-	bis	r4, r11
-	; chacha20.ae:17: a = a + b
-	mov	48(sp), r4
-	mov	44(sp), r12
-	add	12(sp), r4
-	addc	6(sp), r12
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r13
-	xor	r4, r13
-	mov	r6, r15
-	xor	r12, r15
-	; chacha20.ae:19: c = c + d
-	mov	r7, r5
-	mov	r8, r6
-	add	r15, r5
-	addc	r13, r6
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	12(sp), r8
-	xor	r5, r8
-	xor	r6, 6(sp)
-	mov	r8, r7
-	mov	6(sp), r8
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	bit	#1, r7
-	rrc	r8
-	rrc	r7
-	; chacha20.ae:21: a = a + b
-	mov	r4, 30(sp)
-	mov	r12, 40(sp)
-	add	r8, 30(sp)
-	addc	r7, 40(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r12
-	xor	30(sp), r12
-	xor	40(sp), r13
-	swpb	r12
-	mov	r12, 46(sp)
-	swpb	r13
-	mov	r12, r15
+	mov	r14, r15
 	xor.b	r13, r15
-	mov	r15, 46(sp)
-	xor	r13, 46(sp)
-	mov	r13, 42(sp)
-	mov	r13, r15
-	xor.b	r12, r15
-	mov	r15, 42(sp)
-	xor	r12, 42(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r5, 86(sp)
-	mov	r6, 84(sp)
-	add	42(sp), 86(sp)
-	addc	46(sp), 84(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	86(sp), r8
-	mov	r7, r12
-	xor	84(sp), r12
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r8, r13
-	and	#65408, r13
-	mov	r12, r15
-	and	#127, r15
-	mov	r13, 100(sp)
-	bis	r15, 100(sp)
-	and	#65408, r12
-	and	#127, r8
-	mov	r12, 96(sp)
-	bis	r8, 96(sp)
+	mov	r15, 10(sp)
+	xor	r13, 10(sp)
+	mov	r13, r10
+	xor.b	r14, r10
+	xor	r14, r10
+	bit	#1, r10
+	rrc	10(sp)
+	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	60(sp), r6
-	mov	54(sp), r12
-	add	36(sp), r6
-	addc	38(sp), r12
+	mov	72(sp), r4
+	mov	70(sp), r14
+	add	r9, r4
+	addc	r8, r14
 	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	34(sp), r5
+	xor	r4, r5
+	mov	40(sp), r15
+	xor	r14, r15
+	; chacha20.ae:19: c = c + d
+	mov	102(sp), r6
+	mov	100(sp), r7
+	add	r15, r6
+	addc	r5, r7
+	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r9, r13
 	xor	r6, r13
-	mov	r14, r7
-	xor	r12, r7
-	; chacha20.ae:19: c = c + d
-	mov	2(sp), r14
-	mov	@sp, r15
-	add	r7, r14
-	addc	r13, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	36(sp), r8
-	xor	r14, r8
-	mov	38(sp), r9
-	xor	r15, r9
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
-	bit	#1, r8
-	rrc	r9
-	rrc	r8
+	mov	r8, r11
+	xor	r7, r11
+	bit	#1, r13
+	rrc	r11
+	rrc	r13
+	bit	#1, r13
+	rrc	r11
+	rrc	r13
+	bit	#1, r13
+	rrc	r11
+	rrc	r13
+	bit	#1, r13
+	rrc	r11
+	rrc	r13
 	; chacha20.ae:21: a = a + b
-	mov	r6, 58(sp)
-	mov	r12, 56(sp)
-	add	r9, 58(sp)
-	addc	r8, 56(sp)
+	mov	r4, 38(sp)
+	mov	r14, 36(sp)
+	add	r11, 38(sp)
+	addc	r13, 36(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	58(sp), r7
-	xor	56(sp), r13
-	swpb	r7
-	mov	r7, r12
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	xor.b	r7, r13
-	xor	r7, r13
-	; chacha20.ae:23: c = c + d
-	mov	r14, 52(sp)
-	mov	r15, 50(sp)
-	add	r13, 52(sp)
-	addc	r12, 50(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	52(sp), r9
-	xor	50(sp), r8
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r9, r14
-	and	#65408, r14
-	mov	r8, r15
-	and	#127, r15
-	mov	r14, 70(sp)
-	bis	r15, 70(sp)
-	and	#65408, r8
-	and	#127, r9
-	mov	r8, 68(sp)
-	bis	r9, 68(sp)
-	; chacha20.ae:17: a = a + b
-	mov	74(sp), r5
-	mov	72(sp), r6
-	add	r10, r5
-	addc	r11, r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	20(sp), r7
-	xor	r5, r7
-	mov	26(sp), r14
-	xor	r6, r14
-	; chacha20.ae:19: c = c + d
-	mov	112(sp), r8
-	mov	108(sp), r9
-	add	r14, r8
-	addc	r7, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r10, r15
-	xor	r8, r15
-	mov	r11, r10
-	xor	r9, r10
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r10
-	rrc	r11
-	bit	#1, r11
-	rrc	r10
-	rrc	r11
-	bit	#1, r11
-	rrc	r10
-	rrc	r11
-	bit	#1, r11
-	rrc	r10
-	rrc	r11
-	; chacha20.ae:21: a = a + b
-	mov	r5, 28(sp)
-	mov	r6, 24(sp)
-	add	r10, 28(sp)
-	addc	r11, 24(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	28(sp), r14
-	mov	r7, r15
-	xor	24(sp), r15
-	swpb	r14
-	mov	r14, r4
-	swpb	r15
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r15, r5
-	xor.b	r14, r5
-	xor	r14, r5
-	; chacha20.ae:23: c = c + d
-	mov	r8, 16(sp)
-	mov	r9, 14(sp)
-	add	r5, 16(sp)
-	addc	r4, 14(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	16(sp), r10
-	xor	14(sp), r11
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r10, r14
-	and	#65408, r14
-	mov	r11, r15
-	and	#127, r15
-	mov	r14, 34(sp)
-	bis	r15, 34(sp)
-	and	#65408, r11
-	and	#127, r10
-	mov	r11, 32(sp)
-	bis	r10, 32(sp)
-	; chacha20.ae:17: a = a + b
-	mov	82(sp), r6
-	mov	78(sp), r7
-	add	126(sp), r6
-	addc	122(sp), r7
-	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	62(sp), r8
-	xor	r6, r8
-	mov	66(sp), r15
-	xor	r7, r15
-	; chacha20.ae:19: c = c + d
-	mov	106(sp), r9
-	mov	104(sp), r10
-	add	r15, r9
-	addc	r8, r10
-	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	126(sp), r11
-	xor	r9, r11
-	mov	122(sp), r14
-	xor	r10, r14
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	; chacha20.ae:21: a = a + b
-	mov	r6, 18(sp)
-	mov	r7, r6
-	add	r14, 18(sp)
-	addc	r11, r6
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	18(sp), r15
-	xor	r6, r8
-	swpb	r15
-	mov	r15, r7
-	swpb	r8
-	xor.b	r8, r7
-	xor	r8, r7
-	xor.b	r15, r8
-	xor	r15, r8
-	; chacha20.ae:23: c = c + d
-	add	r8, r9
-	addc	r7, r10
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r9, r14
-	mov	r11, r15
-	xor	r10, r15
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r14, r11
-	and	#65408, r11
-	mov	r15, 4(sp)
-	and	#127, 4(sp)
-	bis	4(sp), r11
-	and	#65408, r15
-	and	#127, r14
-	bis	r14, r15
-	mov	r11, 8(sp)
 	mov	r15, r14
-	mov	r13, 10(sp)
+	xor	38(sp), r14
+	xor	36(sp), r5
+	swpb	r14
+	swpb	r5
+	mov	r14, r15
+	xor.b	r5, r15
+	mov	r15, 6(sp)
+	xor	r5, 6(sp)
+	mov	r5, r4
+	xor.b	r14, r4
+	xor	r14, r4
+	; chacha20.ae:23: c = c + d
+	mov	r6, 28(sp)
+	mov	r7, 24(sp)
+	add	r4, 28(sp)
+	addc	6(sp), 24(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	mov	r11, r15
+	xor	28(sp), r15
+	xor	24(sp), r13
+	swpb	r15
+	mov	r15, r5
+	swpb	r13
+	xor.b	r13, r5
+	xor	r13, r5
+	mov	r13, r6
+	xor.b	r15, r6
+	xor	r15, r6
+	bit	#1, r6
+	rrc	r5
+	rrc	r6
+	; chacha20.ae:17: a = a + b
+	mov	76(sp), r8
+	add	32(sp), 0(sp)
+	addc	2(sp), r8
+	; chacha20.ae:18: d = (d ^ a) <<< 16
+	mov	58(sp), r9
+	xor	@sp, r9
+	mov	60(sp), r15
+	xor	r8, r15
+	; chacha20.ae:19: c = c + d
+	mov	98(sp), r7
+	mov	96(sp), r11
+	add	r15, r7
+	addc	r9, r11
+	; chacha20.ae:20: b = (b ^ c) <<< 12
+	mov	32(sp), r14
+	xor	r7, r14
+	xor	r11, 2(sp)
+	mov	r14, r13
+	mov	2(sp), r14
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r14
+	rrc	r13
+	; chacha20.ae:21: a = a + b
+	mov	r8, 14(sp)
+	add	r14, 0(sp)
+	addc	r13, 14(sp)
+	; chacha20.ae:22: d = (d ^ a) <<< 8
+	xor	@sp, r15
+	xor	14(sp), r9
+	swpb	r15
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r15, r9
+	xor	r15, r9
+	; chacha20.ae:23: c = c + d
+	mov	r11, r15
+	add	r9, r7
+	addc	r8, r15
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	r7, r14
+	mov	r13, r11
+	xor	r15, r11
+	mov	r14, r13
+	swpb	r13
+	mov	r13, r14
+	swpb	r11
+	xor.b	r11, r14
+	xor	r11, r14
+	xor.b	r13, r11
+	xor	r13, r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r11
+	mov	r11, r13
 	mov	r12, r11
-	mov	100(sp), r12
-	mov	96(sp), r13
-	mov	r9, 94(sp)
-	mov	r10, 90(sp)
-	mov	r5, 64(sp)
-	mov	r4, 22(sp)
-	mov	r8, 120(sp)
-	mov	r7, 118(sp)
-	mov	r6, 136(sp)
-	dec	154(sp)
+	mov	30(sp), r12
+	mov	r7, 92(sp)
+	mov	r15, 88(sp)
+	mov	r4, 84(sp)
+	mov	6(sp), r7
+	mov	r10, 74(sp)
+	mov	10(sp), r10
+	mov	r9, 118(sp)
+	mov	r8, 114(sp)
+	mov	r6, 108(sp)
+	mov	r5, 106(sp)
+	dec	150(sp)
 	jz	.Lchacha20_xor_stream_near15
 	br	#.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_near15:
 .Lchacha20_xor_stream_done9:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	158(sp), r15
-	add	8(r15), 42(sp)
-	addc	10(r15), 46(sp)
-	add	4(r15), 120(sp)
-	addc	6(r15), 118(sp)
-	add	@r15, 64(sp)
-	addc	2(r15), 22(sp)
-	mov	r11, 156(sp)
-	add	166(sp), 10(sp)
-	addc	164(sp), 156(sp)
+	mov	154(sp), r15
+	add	8(r15), 48(sp)
+	addc	10(r15), 50(sp)
+	add	4(r15), 118(sp)
+	addc	6(r15), 114(sp)
+	mov	r7, 152(sp)
+	add	@r15, 84(sp)
+	addc	2(r15), 152(sp)
+	add	160(sp), 16(sp)
+	addc	158(sp), 20(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	152(sp), r15
-	add	28(r15), 52(sp)
-	addc	30(r15), 50(sp)
-	add	24(r15), 86(sp)
-	addc	26(r15), 84(sp)
-	add	20(r15), 94(sp)
-	addc	22(r15), 90(sp)
-	add	16(r15), 16(sp)
-	addc	18(r15), 14(sp)
+	mov	144(sp), r15
+	add	28(r15), 56(sp)
+	addc	30(r15), 54(sp)
+	add	24(r15), 82(sp)
+	addc	26(r15), 80(sp)
+	add	20(r15), 92(sp)
+	addc	22(r15), 88(sp)
+	add	16(r15), 28(sp)
+	addc	18(r15), 24(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	add	12(r15), 34(sp)
-	addc	14(r15), 32(sp)
-	add	8(r15), 70(sp)
-	addc	10(r15), 68(sp)
+	add	12(r15), 108(sp)
+	addc	14(r15), 106(sp)
+	mov	r10, 148(sp)
+	add	8(r15), 74(sp)
+	addc	10(r15), 148(sp)
 	mov	r12, r10
-	mov	r13, r9
-	add	4(r15), r10
-	addc	6(r15), r9
-	mov	8(sp), r7
+	add	4(r15), r11
+	addc	6(r15), r10
+	mov	r13, r7
 	mov	r14, r6
 	add	@r15, r7
 	addc	2(r15), r6
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	mov	18(sp), r4
-	mov	136(sp), r5
+	mov	@sp, r4
+	mov	14(sp), r5
 	add	#25972, r4
 	addc	#27424, r5
-	mov	28(sp), r8
-	mov	24(sp), r11
+	mov	38(sp), r8
+	mov	36(sp), r9
 	add	#11570, r8
-	addc	#31074, r11
-	mov	58(sp), r12
-	mov	56(sp), r13
+	addc	#31074, r9
+	mov	66(sp), r12
+	mov	64(sp), r13
 	add	#25710, r12
 	addc	#13088, r13
-	mov	30(sp), r14
-	mov	40(sp), r15
+	mov	42(sp), r14
+	mov	52(sp), r15
 	add	#30821, r14
 	addc	#24944, r15
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	xor	r14, 150(sp)
-	xor	r15, 148(sp)
-	xor	r12, 146(sp)
-	xor	r13, 144(sp)
-	xor	r8, 142(sp)
-	xor	r11, 140(sp)
-	xor	r4, 138(sp)
-	xor	r5, 134(sp)
-	xor	r7, 132(sp)
-	xor	r6, 130(sp)
-	xor	r10, 128(sp)
-	xor	r9, 124(sp)
-	xor	70(sp), 116(sp)
-	xor	68(sp), 114(sp)
-	xor	34(sp), 110(sp)
-	xor	32(sp), 102(sp)
-	xor	16(sp), 98(sp)
-	xor	14(sp), 92(sp)
-	xor	94(sp), 88(sp)
-	xor	90(sp), 80(sp)
-	xor	86(sp), 76(sp)
-	mov	172(sp), r4
-	xor	84(sp), r4
-	mov	174(sp), r5
-	xor	52(sp), r5
-	mov	178(sp), r6
-	xor	50(sp), r6
-	mov	180(sp), r7
-	xor	10(sp), r7
-	mov	182(sp), r8
-	xor	156(sp), r8
-	mov	184(sp), r9
-	xor	64(sp), r9
-	mov	186(sp), r10
-	xor	22(sp), r10
-	mov	188(sp), r11
-	xor	120(sp), r11
-	mov	190(sp), r12
-	xor	118(sp), r12
-	mov	194(sp), r14
-	xor	42(sp), r14
-	mov	192(sp), r15
-	xor	46(sp), r15
+	xor	r14, 146(sp)
+	xor	r15, 142(sp)
+	xor	r12, 140(sp)
+	xor	r13, 138(sp)
+	xor	r8, 136(sp)
+	xor	r9, 134(sp)
+	xor	r4, 132(sp)
+	xor	r5, 130(sp)
+	xor	r7, 128(sp)
+	xor	r6, 126(sp)
+	xor	r11, 124(sp)
+	xor	r10, 122(sp)
+	xor	74(sp), 120(sp)
+	xor	148(sp), 116(sp)
+	xor	108(sp), 112(sp)
+	xor	106(sp), 110(sp)
+	xor	28(sp), 104(sp)
+	xor	24(sp), 94(sp)
+	xor	92(sp), 90(sp)
+	xor	88(sp), 86(sp)
+	xor	82(sp), 78(sp)
+	mov	168(sp), r4
+	xor	80(sp), r4
+	mov	170(sp), r5
+	xor	56(sp), r5
+	mov	172(sp), r6
+	xor	54(sp), r6
+	mov	176(sp), r7
+	xor	16(sp), r7
+	mov	178(sp), r8
+	xor	20(sp), r8
+	mov	180(sp), r9
+	xor	84(sp), r9
+	mov	182(sp), r10
+	xor	152(sp), r10
+	mov	184(sp), r11
+	xor	118(sp), r11
+	mov	186(sp), r12
+	xor	114(sp), r12
+	mov	190(sp), r14
+	xor	48(sp), r14
+	mov	188(sp), r15
+	xor	50(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
 	mov	162(sp), r13
-	add	202(sp), r13
-	cmp	#64, 160(sp)
+	add	198(sp), r13
+	cmp	#64, 156(sp)
 	jnc	.Lchacha20_xor_stream_bytes10
 	bit	#1, r13
 	jnz	.Lchacha20_xor_stream_bytes10
-	mov	150(sp), 0(r13)
-	mov	148(sp), 2(r13)
-	mov	146(sp), 4(r13)
-	mov	144(sp), 6(r13)
-	mov	142(sp), 8(r13)
-	mov	140(sp), 10(r13)
-	mov	138(sp), 12(r13)
-	mov	134(sp), 14(r13)
-	mov	132(sp), 16(r13)
-	mov	130(sp), 18(r13)
-	mov	128(sp), 20(r13)
-	mov	124(sp), 22(r13)
-	mov	116(sp), 24(r13)
-	mov	114(sp), 26(r13)
-	mov	110(sp), 28(r13)
-	mov	102(sp), 30(r13)
-	mov	98(sp), 32(r13)
-	mov	92(sp), 34(r13)
-	mov	88(sp), 36(r13)
-	mov	80(sp), 38(r13)
-	mov	76(sp), 40(r13)
+	mov	146(sp), 0(r13)
+	mov	142(sp), 2(r13)
+	mov	140(sp), 4(r13)
+	mov	138(sp), 6(r13)
+	mov	136(sp), 8(r13)
+	mov	134(sp), 10(r13)
+	mov	132(sp), 12(r13)
+	mov	130(sp), 14(r13)
+	mov	128(sp), 16(r13)
+	mov	126(sp), 18(r13)
+	mov	124(sp), 20(r13)
+	mov	122(sp), 22(r13)
+	mov	120(sp), 24(r13)
+	mov	116(sp), 26(r13)
+	mov	112(sp), 28(r13)
+	mov	110(sp), 30(r13)
+	mov	104(sp), 32(r13)
+	mov	94(sp), 34(r13)
+	mov	90(sp), 36(r13)
+	mov	86(sp), 38(r13)
+	mov	78(sp), 40(r13)
 	mov	r4, 42(r13)
 	mov	r5, 44(r13)
 	mov	r6, 46(r13)
@@ -1773,41 +1689,41 @@ chacha20_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_xor_stream_stored11
 .Lchacha20_xor_stream_bytes10:
-	mov	150(sp), 206(sp)
-	mov	148(sp), 208(sp)
-	mov	146(sp), 210(sp)
-	mov	144(sp), 212(sp)
-	mov	142(sp), 214(sp)
-	mov	140(sp), 216(sp)
-	mov	138(sp), 218(sp)
-	mov	134(sp), 220(sp)
-	mov	132(sp), 222(sp)
-	mov	130(sp), 224(sp)
-	mov	128(sp), 226(sp)
-	mov	124(sp), 228(sp)
-	mov	116(sp), 230(sp)
-	mov	114(sp), 232(sp)
-	mov	110(sp), 234(sp)
-	mov	102(sp), 236(sp)
-	mov	98(sp), 238(sp)
-	mov	92(sp), 240(sp)
-	mov	88(sp), 242(sp)
-	mov	80(sp), 244(sp)
-	mov	76(sp), 246(sp)
-	mov	r4, 248(sp)
-	mov	r5, 250(sp)
-	mov	r6, 252(sp)
-	mov	r7, 254(sp)
-	mov	r8, 256(sp)
-	mov	r9, 258(sp)
-	mov	r10, 260(sp)
-	mov	r11, 262(sp)
-	mov	r12, 264(sp)
-	mov	r14, 266(sp)
-	mov	r15, 268(sp)
+	mov	146(sp), 202(sp)
+	mov	142(sp), 204(sp)
+	mov	140(sp), 206(sp)
+	mov	138(sp), 208(sp)
+	mov	136(sp), 210(sp)
+	mov	134(sp), 212(sp)
+	mov	132(sp), 214(sp)
+	mov	130(sp), 216(sp)
+	mov	128(sp), 218(sp)
+	mov	126(sp), 220(sp)
+	mov	124(sp), 222(sp)
+	mov	122(sp), 224(sp)
+	mov	120(sp), 226(sp)
+	mov	116(sp), 228(sp)
+	mov	112(sp), 230(sp)
+	mov	110(sp), 232(sp)
+	mov	104(sp), 234(sp)
+	mov	94(sp), 236(sp)
+	mov	90(sp), 238(sp)
+	mov	86(sp), 240(sp)
+	mov	78(sp), 242(sp)
+	mov	r4, 244(sp)
+	mov	r5, 246(sp)
+	mov	r6, 248(sp)
+	mov	r7, 250(sp)
+	mov	r8, 252(sp)
+	mov	r9, 254(sp)
+	mov	r10, 256(sp)
+	mov	r11, 258(sp)
+	mov	r12, 260(sp)
+	mov	r14, 262(sp)
+	mov	r15, 264(sp)
 	mov	sp, r14
-	add	#206, r14
-	mov	160(sp), r15
+	add	#202, r14
+	mov	156(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_xor_stream_cnt12
 	mov	#64, r15
@@ -1821,16 +1737,16 @@ chacha20_xor_stream:
 	dec	r15
 	jnz	.Lchacha20_xor_stream_cpy13
 .Lchacha20_xor_stream_stored11:
-	add	#1, 168(sp)
-	addc	#0, 170(sp)
-	cmp	198(sp), 168(sp)
-	mov	170(sp), r15
-	subc	196(sp), r15
+	add	#1, 164(sp)
+	addc	#0, 166(sp)
+	cmp	194(sp), 164(sp)
+	mov	166(sp), r15
+	subc	192(sp), r15
 	jc	.Lchacha20_xor_stream_near16
 	br	#.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_near16:
 .Lchacha20_xor_stream_done2:
-	add	#270, sp
+	add	#266, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_xor_stream, .-chacha20_xor_stream

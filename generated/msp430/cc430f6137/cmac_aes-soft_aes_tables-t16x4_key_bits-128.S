@@ -82,7 +82,7 @@ cmac_key_schedule:
 
 ; --- cmac_encrypt_block: cmac.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 654 bytes of code
+;     estimated 646 bytes of code
 	.section .text.cmac_encrypt_block,"ax",@progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, @function
@@ -153,8 +153,7 @@ cmac_encrypt_block:
 	mov.b	r14, r14
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	mov	r12, r11
+	mov	r10, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -180,8 +179,7 @@ cmac_encrypt_block:
 	mov.b	r14, r14
 	mov	r15, r4
 	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
@@ -205,10 +203,7 @@ cmac_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
-	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov.b	1(sp), r5
 	mov	r6, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]

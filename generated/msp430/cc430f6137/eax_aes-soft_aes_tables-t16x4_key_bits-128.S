@@ -5,15 +5,15 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- eax_key_setup: eax.key_setup
-;     frame 110 bytes (7 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1110 bytes of code
+;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1114 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
 	.balign 2
 eax_key_setup:
 	pushm.w	#7, r10
-	sub	#110, sp
+	sub	#108, sp
 	mov	r14, r9
 	mov	r15, r10
 	bit	#1, r12
@@ -30,7 +30,7 @@ eax_key_setup:
 	jmp	.Leax_key_setup_join3
 .Leax_key_setup_bytes1:
 	mov	sp, r11
-	add	#14, r11
+	add	#12, r11
 	mov	r11, r13
 	mov	#16, r14
 .Leax_key_setup_cpy4:
@@ -115,6 +115,7 @@ eax_key_setup:
 	jnc	.Leax_key_setup_loop6
 .Leax_key_setup_done7:
 	; cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
+	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
@@ -122,73 +123,132 @@ eax_key_setup:
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#46, r14
+	add	#44, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
-	mov	46(sp), r5
-	and	#32767, r5
-	rlam.w	#1, r5
-	mov	48(sp), r15
+	mov	44(sp), r13
+	and	#32767, r13
+	rlam.w	#1, r13
+	mov	46(sp), r15
 	and	#32767, r15
-	mov.b	47(sp), r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r15
-	mov	r15, 12(sp)
-	bis	r6, 12(sp)
-	mov	50(sp), r15
-	and	#32767, r15
-	mov.b	49(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
-	rlam.w	#1, r15
-	mov	r15, 10(sp)
-	bis	r7, 10(sp)
-	mov	52(sp), r15
-	and	#32767, r15
-	mov.b	51(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	rlam.w	#1, r15
-	mov	r15, 8(sp)
-	bis	r8, 8(sp)
-	mov	54(sp), r15
-	and	#32767, r15
-	mov.b	53(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
-	rlam.w	#1, r15
-	mov	r15, 6(sp)
-	bis	r11, 6(sp)
-	mov	56(sp), r15
-	and	#32767, r15
-	mov.b	55(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	rlam.w	#1, r15
-	mov	r15, 4(sp)
-	bis	r12, 4(sp)
-	mov	58(sp), r15
-	and	#32767, r15
-	mov.b	57(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	rlam.w	#1, r15
-	mov	r15, 2(sp)
-	bis	r13, 2(sp)
-	mov	60(sp), r15
-	and	#32767, r15
-	mov.b	59(sp), r14
+	mov.b	45(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	rlam.w	#1, r15
-	mov	r15, 0(sp)
-	bis	r14, 0(sp)
-	mov.b	61(sp), r15
+	mov	r15, 10(sp)
+	bis	r14, 10(sp)
+	mov	46(sp), r15
+	and	#16383, r15
+	rlam.w	#1, r15
+	mov	r15, 8(sp)
+	bis	r14, 8(sp)
+	mov	48(sp), r14
+	and	#32767, r14
+	mov.b	47(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r14
+	mov	r14, 6(sp)
+	bis	r15, 6(sp)
+	mov	48(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov.b	47(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	mov	r14, 4(sp)
+	bis	r15, 4(sp)
+	mov	50(sp), r14
+	and	#32767, r14
+	mov.b	49(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r14
+	mov	r14, 2(sp)
+	bis	r15, 2(sp)
+	mov	50(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov.b	49(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	mov	r14, 0(sp)
+	bis	r15, 0(sp)
+	mov	52(sp), r14
+	and	#32767, r14
+	mov.b	51(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r14
+	mov	r14, r4
+	bis	r15, r4
+	mov	52(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov.b	51(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	mov	r14, r7
+	bis	r15, r7
+	mov	54(sp), r14
+	and	#32767, r14
+	mov.b	53(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r14
+	mov	r14, r5
+	bis	r15, r5
+	mov	54(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov.b	53(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	mov	r14, r8
+	bis	r15, r8
+	mov	56(sp), r14
+	and	#32767, r14
+	mov.b	55(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	56(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov.b	55(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	mov	r14, r11
+	bis	r15, r11
+	mov	58(sp), r15
+	and	#32767, r15
+	mov.b	57(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	rlam.w	#1, r15
+	mov	r15, r14
+	bis	r12, r14
+	mov.b	59(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
@@ -200,114 +260,61 @@ eax_key_setup:
 	inv	r15
 	inc	r15
 	and	#135, r15
-	mov	r5, r4
-	xor	r15, r4
-	mov	r4, r15
-	and	#32767, r15
-	rlam.w	#1, r15
-	mov	48(sp), r5
-	and	#16383, r5
-	rlam.w	#1, r5
-	bis	r6, r5
-	mov	r4, r6
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r5
-	bis	r6, r5
-	mov	50(sp), r6
-	and	#16383, r6
-	rlam.w	#1, r6
-	bis	r7, r6
-	mov.b	49(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#2, r7
-	and	#1, r7
-	rlam.w	#1, r6
-	bis	r7, r6
-	mov	52(sp), r7
-	and	#16383, r7
-	rlam.w	#1, r7
-	bis	r8, r7
-	mov.b	51(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
-	and	#1, r8
-	rlam.w	#1, r7
-	bis	r8, r7
-	mov	54(sp), r8
-	and	#16383, r8
-	rlam.w	#1, r8
-	bis	r11, r8
-	mov.b	53(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	rlam.w	#1, r8
-	bis	r11, r8
-	mov	56(sp), r11
-	and	#16383, r11
-	rlam.w	#1, r11
-	bis	r12, r11
-	mov.b	55(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	rlam.w	#1, r11
-	bis	r12, r11
-	mov	58(sp), r12
-	and	#16383, r12
-	rlam.w	#1, r12
-	bis	r13, r12
-	mov.b	57(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	rlam.w	#1, r12
-	bis	r13, r12
-	mov	60(sp), r13
-	and	#16383, r13
-	rlam.w	#1, r13
-	bis	r14, r13
-	mov.b	59(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	and	#1, r14
-	rlam.w	#1, r13
-	bis	r14, r13
-	mov.b	61(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	and	#1, r14
-	xor	#1, r14
-	sub	#1, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
-	and	#135, r14
-	xor	r14, r15
+	xor	r15, r13
 	; eax.ae:36: o[at_k1] = k1
-	mov	r4, 0(r10)
-	mov	12(sp), 2(r10)
-	mov	10(sp), 4(r10)
-	mov	8(sp), 6(r10)
-	mov	6(sp), 8(r10)
-	mov	4(sp), 10(r10)
-	mov	2(sp), 12(r10)
-	mov	@sp, 14(r10)
+	mov	r13, 0(r10)
+	mov	10(sp), 2(r10)
+	mov	6(sp), 4(r10)
+	mov	2(sp), 6(r10)
+	mov	r4, 8(r10)
+	mov	r5, 10(r10)
+	mov	r6, 12(r10)
+	mov	r14, 14(r10)
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	8(sp), r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	and	#32767, r13
+	rlam.w	#1, r13
+	mov.b	59(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#135, r15
+	xor	r15, r13
 	; eax.ae:37: o[at_k2] = k2
-	mov	r15, 16(r10)
-	mov	r5, 18(r10)
-	mov	r6, 20(r10)
-	mov	r7, 22(r10)
-	mov	r8, 24(r10)
-	mov	r11, 26(r10)
-	mov	r12, 28(r10)
-	mov	r13, 30(r10)
+	mov	r13, 16(r10)
+	mov	r14, 18(r10)
+	mov	4(sp), 20(r10)
+	mov	@sp, 22(r10)
+	mov	r7, 24(r10)
+	mov	r8, 26(r10)
+	mov	r11, 28(r10)
+	mov	58(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r12, r14
+	mov.b	57(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	r14, 30(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
+	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
@@ -315,127 +322,142 @@ eax_key_setup:
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#62, r14
+	add	#60, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	62(sp), 32(r10)
-	mov	64(sp), 34(r10)
-	mov	66(sp), 36(r10)
-	mov	68(sp), 38(r10)
-	mov	70(sp), 40(r10)
-	mov	72(sp), 42(r10)
-	mov	74(sp), 44(r10)
-	mov	76(sp), 46(r10)
+	mov	60(sp), 32(r10)
+	mov	62(sp), 34(r10)
+	mov	64(sp), 36(r10)
+	mov	66(sp), 38(r10)
+	mov	68(sp), 40(r10)
+	mov	70(sp), 42(r10)
+	mov	72(sp), 44(r10)
+	mov	74(sp), 46(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#1, 30(sp)
+	mov	#1, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#78, r14
+	add	#76, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	78(sp), 48(r10)
-	mov	80(sp), 50(r10)
-	mov	82(sp), 52(r10)
-	mov	84(sp), 54(r10)
-	mov	86(sp), 56(r10)
-	mov	88(sp), 58(r10)
-	mov	90(sp), 60(r10)
-	mov	92(sp), 62(r10)
+	mov	76(sp), 48(r10)
+	mov	78(sp), 50(r10)
+	mov	80(sp), 52(r10)
+	mov	82(sp), 54(r10)
+	mov	84(sp), 56(r10)
+	mov	86(sp), 58(r10)
+	mov	88(sp), 60(r10)
+	mov	90(sp), 62(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#2, 30(sp)
+	mov	#2, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#94, r14
+	add	#92, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	94(sp), 64(r10)
-	mov	96(sp), 66(r10)
-	mov	98(sp), 68(r10)
-	mov	100(sp), 70(r10)
-	mov	102(sp), 72(r10)
-	mov	104(sp), 74(r10)
-	mov	106(sp), 76(r10)
-	mov	108(sp), 78(r10)
-	add	#110, sp
+	mov	92(sp), 64(r10)
+	mov	94(sp), 66(r10)
+	mov	96(sp), 68(r10)
+	mov	98(sp), 70(r10)
+	mov	100(sp), 72(r10)
+	mov	102(sp), 74(r10)
+	mov	104(sp), 76(r10)
+	mov	106(sp), 78(r10)
+	add	#108, sp
 	popm.w	#7, r10
 	ret
 	.size eax_key_setup, .-eax_key_setup
 
 
 ; --- eax_encrypt_with: eax.encrypt_with
-;     frame 132 bytes (16 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 916 bytes of code
+;     frame 148 bytes (24 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 976 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
 	.balign 2
 eax_encrypt_with:
 	pushm.w	#7, r10
-	sub	#132, sp
-	mov	r12, 20(sp)
-	mov	r13, 28(sp)
-	mov	r14, r11
-	mov	148(sp), r9
-	mov	150(sp), r10
-	mov	152(sp), 26(sp)
-	mov	154(sp), 24(sp)
-	mov	156(sp), 22(sp)
-	mov	158(sp), 34(sp)
-	mov	160(sp), 32(sp)
-	mov	162(sp), 30(sp)
+	sub	#148, sp
+	mov	164(sp), r9
+	mov	166(sp), r10
+	mov	168(sp), 26(sp)
+	mov	170(sp), 24(sp)
+	mov	172(sp), 22(sp)
+	mov	174(sp), 50(sp)
+	mov	176(sp), 48(sp)
+	mov	178(sp), 46(sp)
 	; eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
-	mov	sp, r14
-	add	#36, r14
+	mov	sp, r11
+	add	#52, r11
 	mov	r15, 0(sp)
-	mov	r14, 2(sp)
-	mov	20(sp), r12
-	mov	28(sp), r13
+	mov	r11, 2(sp)
+	mov	r12, 20(sp)
+	mov	r13, 44(sp)
+	mov	r14, r15
 	mov	#0, r14
-	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:51: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#52, r15
+	add	#68, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
-	mov	28(sp), r13
+	mov	44(sp), r13
 	mov	#1, r14
 	mov	r9, r15
 	call	#eax_omac
-	mov	24(sp), r14
-	add	#15, r14
+	mov	24(sp), r13
+	add	#15, r13
+	clr	r14
+	adc	r14
+	rrum.w	#4, r13
 	mov	#0, r15
+	cmp	#1, r14
 	addc	#0, r15
 	and	#15, r15
-	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
 	mov	r15, 18(sp)
-	bis	r14, 18(sp)
+	bis	r13, 18(sp)
+	mov	52(sp), 42(sp)
+	xor	68(sp), 42(sp)
+	mov	54(sp), 40(sp)
+	xor	70(sp), 40(sp)
+	mov	56(sp), 38(sp)
+	xor	72(sp), 38(sp)
+	mov	58(sp), 36(sp)
+	xor	74(sp), 36(sp)
+	mov	60(sp), 34(sp)
+	xor	76(sp), 34(sp)
+	mov	62(sp), 32(sp)
+	xor	78(sp), 32(sp)
+	mov	64(sp), 30(sp)
+	xor	80(sp), 30(sp)
+	mov	66(sp), 28(sp)
+	xor	82(sp), 28(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -465,7 +487,7 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_join5
 .Leax_encrypt_with_bytes3:
 	mov	sp, r11
-	add	#68, r11
+	add	#84, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -484,35 +506,35 @@ eax_encrypt_with:
 	mov	r11, r7
 	jmp	.Leax_encrypt_with_words4
 .Leax_encrypt_with_join5:
-	mov	36(sp), r4
+	mov	52(sp), r4
 	add	r10, r4
-	mov	38(sp), r5
+	mov	54(sp), r5
 	addc	#0, r5
-	mov	40(sp), r6
+	mov	56(sp), r6
 	addc	#0, r6
-	mov	42(sp), r11
+	mov	58(sp), r11
 	addc	#0, r11
-	mov	44(sp), r12
+	mov	60(sp), r12
 	addc	#0, r12
-	mov	46(sp), r13
+	mov	62(sp), r13
 	addc	#0, r13
-	mov	48(sp), r14
+	mov	64(sp), r14
 	addc	#0, r14
-	mov	50(sp), r15
+	mov	66(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 84(sp)
-	mov	r5, 86(sp)
-	mov	r6, 88(sp)
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r6, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	r14, 112(sp)
+	mov	r15, 114(sp)
 	mov	sp, r13
-	add	#84, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#100, r14
+	add	#116, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -524,21 +546,21 @@ eax_encrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r13
-	xor	100(sp), r13
+	xor	116(sp), r13
 	mov	4(sp), r14
-	xor	102(sp), r14
+	xor	118(sp), r14
 	mov	6(sp), r12
-	xor	104(sp), r12
+	xor	120(sp), r12
 	mov	8(sp), r11
-	xor	106(sp), r11
+	xor	122(sp), r11
 	mov	10(sp), r7
-	xor	108(sp), r7
+	xor	124(sp), r7
 	mov	12(sp), r6
-	xor	110(sp), r6
+	xor	126(sp), r6
 	mov	14(sp), r5
-	xor	112(sp), r5
+	xor	128(sp), r5
 	mov	16(sp), r15
-	xor	114(sp), r15
+	xor	130(sp), r15
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r15, r4
 	mov	r13, r15
@@ -567,24 +589,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 68(sp)
+	mov	r4, 84(sp)
 	swpb	r5
-	mov	r5, 70(sp)
+	mov	r5, 86(sp)
 	swpb	r6
-	mov	r6, 72(sp)
+	mov	r6, 88(sp)
 	swpb	r7
-	mov	r7, 74(sp)
+	mov	r7, 90(sp)
 	swpb	r11
-	mov	r11, 76(sp)
+	mov	r11, 92(sp)
 	swpb	r12
-	mov	r12, 78(sp)
+	mov	r12, 94(sp)
 	swpb	r14
-	mov	r14, 80(sp)
+	mov	r14, 96(sp)
 	swpb	r15
-	mov	r15, 82(sp)
-	mov	sp, r14
-	add	#68, r14
+	mov	r15, 98(sp)
 	mov	r9, r15
+	mov	sp, r14
+	add	#84, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt10
 	mov	#16, r15
@@ -604,41 +626,33 @@ eax_encrypt_with:
 .Leax_encrypt_with_done2:
 	; eax.ae:53: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#116, r15
-	mov	34(sp), 0(sp)
+	add	#132, r15
+	mov	50(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
-	mov	28(sp), r13
+	mov	44(sp), r13
 	mov	#2, r14
 	mov	22(sp), r15
 	call	#eax_omac
-	mov	36(sp), r7
-	xor	52(sp), r7
-	mov	38(sp), r8
-	xor	54(sp), r8
-	mov	40(sp), r9
-	xor	56(sp), r9
-	mov	42(sp), r10
-	xor	58(sp), r10
-	mov	44(sp), r11
-	xor	60(sp), r11
-	mov	46(sp), r12
-	xor	62(sp), r12
-	mov	48(sp), r14
-	xor	64(sp), r14
-	mov	50(sp), r15
-	xor	66(sp), r15
-	xor	116(sp), r7
-	xor	118(sp), r8
-	xor	120(sp), r9
-	xor	122(sp), r10
-	xor	124(sp), r11
-	xor	126(sp), r12
-	xor	128(sp), r14
-	xor	130(sp), r15
+	mov	42(sp), r7
+	xor	132(sp), r7
+	mov	40(sp), r8
+	xor	134(sp), r8
+	mov	38(sp), r9
+	xor	136(sp), r9
+	mov	36(sp), r10
+	xor	138(sp), r10
+	mov	34(sp), r11
+	xor	140(sp), r11
+	mov	32(sp), r12
+	xor	142(sp), r12
+	mov	30(sp), r14
+	xor	144(sp), r14
+	mov	28(sp), r15
+	xor	146(sp), r15
 	; eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	mov	32(sp), r13
-	cmp	#16, 30(sp)
+	mov	48(sp), r13
+	cmp	#16, 46(sp)
 	jnc	.Leax_encrypt_with_bytes12
 	bit	#1, r13
 	jnz	.Leax_encrypt_with_bytes12
@@ -661,24 +675,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
 	swpb	r15
-	mov	r15, 68(sp)
+	mov	r15, 84(sp)
 	swpb	r14
-	mov	r14, 70(sp)
+	mov	r14, 86(sp)
 	swpb	r12
-	mov	r12, 72(sp)
+	mov	r12, 88(sp)
 	swpb	r11
-	mov	r11, 74(sp)
+	mov	r11, 90(sp)
 	swpb	r10
-	mov	r10, 76(sp)
+	mov	r10, 92(sp)
 	swpb	r9
-	mov	r9, 78(sp)
+	mov	r9, 94(sp)
 	swpb	r8
-	mov	r8, 80(sp)
+	mov	r8, 96(sp)
 	swpb	r7
-	mov	r7, 82(sp)
+	mov	r7, 98(sp)
+	mov	46(sp), r15
 	mov	sp, r14
-	add	#68, r14
-	mov	30(sp), r15
+	add	#84, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt14
 	mov	#16, r15
@@ -692,45 +706,43 @@ eax_encrypt_with:
 	dec	r15
 	jnz	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	#132, sp
+	add	#148, sp
 	popm.w	#7, r10
 	ret
 	.size eax_encrypt_with, .-eax_encrypt_with
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 164 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1484 bytes of code
+;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1442 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
 	.balign 2
 eax_decrypt_with:
 	pushm.w	#7, r10
-	sub	#164, sp
+	sub	#156, sp
+	mov	172(sp), r9
+	mov	174(sp), r10
+	mov	176(sp), 24(sp)
+	mov	178(sp), 22(sp)
+	mov	180(sp), 42(sp)
+	mov	182(sp), 28(sp)
+	mov	184(sp), 26(sp)
+	mov	188(sp), 58(sp)
+	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
+	mov	sp, r11
+	add	#60, r11
+	mov	r15, 0(sp)
+	mov	r11, 2(sp)
 	mov	r12, 20(sp)
 	mov	r13, r8
-	mov	r14, r11
-	mov	180(sp), r9
-	mov	182(sp), r10
-	mov	184(sp), 24(sp)
-	mov	186(sp), 22(sp)
-	mov	188(sp), 48(sp)
-	mov	190(sp), 32(sp)
-	mov	192(sp), 28(sp)
-	mov	196(sp), 66(sp)
-	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
-	mov	sp, r14
-	add	#68, r14
-	mov	r15, 0(sp)
-	mov	r14, 2(sp)
-	mov	20(sp), r12
+	mov	r14, r15
 	mov	#0, r14
-	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#84, r15
+	add	#76, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -740,7 +752,7 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#100, r15
+	add	#92, r15
 	mov	22(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -748,16 +760,51 @@ eax_decrypt_with:
 	mov	#2, r14
 	mov	24(sp), r15
 	call	#eax_omac
-	mov	22(sp), r14
-	add	#15, r14
+	mov	22(sp), r13
+	add	#15, r13
+	clr	r14
+	adc	r14
+	rrum.w	#4, r13
 	mov	#0, r15
+	cmp	#1, r14
 	addc	#0, r15
 	and	#15, r15
-	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
 	mov	r15, 18(sp)
-	bis	r14, 18(sp)
+	bis	r13, 18(sp)
+	mov	60(sp), r15
+	xor	76(sp), r15
+	mov	r15, 48(sp)
+	xor	92(sp), 48(sp)
+	mov	62(sp), r15
+	xor	78(sp), r15
+	mov	r15, 38(sp)
+	xor	94(sp), 38(sp)
+	mov	64(sp), r15
+	xor	80(sp), r15
+	mov	r15, 40(sp)
+	xor	96(sp), 40(sp)
+	mov	66(sp), r15
+	xor	82(sp), r15
+	mov	r15, 32(sp)
+	xor	98(sp), 32(sp)
+	mov	68(sp), r15
+	xor	84(sp), r15
+	mov	r15, 46(sp)
+	xor	100(sp), 46(sp)
+	mov	70(sp), r15
+	xor	86(sp), r15
+	mov	r15, 36(sp)
+	xor	102(sp), 36(sp)
+	mov	72(sp), r15
+	xor	88(sp), r15
+	mov	r15, 34(sp)
+	xor	104(sp), 34(sp)
+	mov	74(sp), r15
+	xor	90(sp), r15
+	mov	r15, 30(sp)
+	xor	106(sp), 30(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -787,7 +834,7 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
 	mov	sp, r11
-	add	#116, r11
+	add	#108, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -806,35 +853,35 @@ eax_decrypt_with:
 	mov	r11, r7
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
-	mov	68(sp), r4
+	mov	60(sp), r4
 	add	r10, r4
-	mov	70(sp), r5
+	mov	62(sp), r5
 	addc	#0, r5
-	mov	72(sp), r6
+	mov	64(sp), r6
 	addc	#0, r6
-	mov	74(sp), r11
+	mov	66(sp), r11
 	addc	#0, r11
-	mov	76(sp), r12
+	mov	68(sp), r12
 	addc	#0, r12
-	mov	78(sp), r13
+	mov	70(sp), r13
 	addc	#0, r13
-	mov	80(sp), r14
+	mov	72(sp), r14
 	addc	#0, r14
-	mov	82(sp), r15
+	mov	74(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 132(sp)
-	mov	r5, 134(sp)
-	mov	r6, 136(sp)
-	mov	r11, 138(sp)
-	mov	r12, 140(sp)
-	mov	r13, 142(sp)
-	mov	r14, 144(sp)
-	mov	r15, 146(sp)
+	mov	r4, 124(sp)
+	mov	r5, 126(sp)
+	mov	r6, 128(sp)
+	mov	r11, 130(sp)
+	mov	r12, 132(sp)
+	mov	r13, 134(sp)
+	mov	r14, 136(sp)
+	mov	r15, 138(sp)
 	mov	sp, r13
-	add	#132, r13
+	add	#124, r13
 	mov	sp, r14
-	add	#148, r14
+	add	#140, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -846,26 +893,26 @@ eax_decrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r13
-	xor	148(sp), r13
+	xor	140(sp), r13
 	mov	4(sp), r14
-	xor	150(sp), r14
+	xor	142(sp), r14
 	mov	6(sp), r12
-	xor	152(sp), r12
+	xor	144(sp), r12
 	mov	8(sp), r11
-	xor	154(sp), r11
+	xor	146(sp), r11
 	mov	10(sp), r7
-	xor	156(sp), r7
+	xor	148(sp), r7
 	mov	12(sp), r6
-	xor	158(sp), r6
+	xor	150(sp), r6
 	mov	14(sp), r5
-	xor	160(sp), r5
+	xor	152(sp), r5
 	mov	16(sp), r15
-	xor	162(sp), r15
+	xor	154(sp), r15
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r15, r4
 	mov	r13, r15
 	mov	r8, r13
-	add	28(sp), r13
+	add	26(sp), r13
 	cmp	#16, r9
 	jnc	.Leax_decrypt_with_bytes8
 	bit	#1, r13
@@ -889,24 +936,24 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 116(sp)
+	mov	r4, 108(sp)
 	swpb	r5
-	mov	r5, 118(sp)
+	mov	r5, 110(sp)
 	swpb	r6
-	mov	r6, 120(sp)
+	mov	r6, 112(sp)
 	swpb	r7
-	mov	r7, 122(sp)
+	mov	r7, 114(sp)
 	swpb	r11
-	mov	r11, 124(sp)
+	mov	r11, 116(sp)
 	swpb	r12
-	mov	r12, 126(sp)
+	mov	r12, 118(sp)
 	swpb	r14
-	mov	r14, 128(sp)
+	mov	r14, 120(sp)
 	swpb	r15
-	mov	r15, 130(sp)
-	mov	sp, r14
-	add	#116, r14
+	mov	r15, 122(sp)
 	mov	r9, r15
+	mov	sp, r14
+	add	#108, r14
 	cmp	#16, r15
 	jnc	.Leax_decrypt_with_cnt10
 	mov	#16, r15
@@ -924,27 +971,27 @@ eax_decrypt_with:
 	cmp	18(sp), r10
 	jnc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	mov	48(sp), r10
-	cmp	#16, 32(sp)
+	mov	42(sp), r10
+	cmp	#16, 28(sp)
 	jnc	.Leax_decrypt_with_bytes12
 	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes12
 .Leax_decrypt_with_words13:
-	mov	@r10, 64(sp)
-	mov	2(r10), 62(sp)
-	mov	4(r10), 60(sp)
-	mov	6(r10), 58(sp)
-	mov	8(r10), 56(sp)
-	mov	10(r10), 54(sp)
-	mov	12(r10), 52(sp)
-	mov	14(r10), 50(sp)
+	mov	@r10, r4
+	mov	2(r10), 50(sp)
+	mov	4(r10), 44(sp)
+	mov	6(r10), 56(sp)
+	mov	8(r10), r7
+	mov	10(r10), 52(sp)
+	mov	12(r10), r6
+	mov	14(r10), 54(sp)
 	jmp	.Leax_decrypt_with_join14
 .Leax_decrypt_with_bytes12:
 	mov	sp, r11
-	add	#116, r11
+	add	#108, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	32(sp), r15
+	mov	28(sp), r15
 .Leax_decrypt_with_cpy15:
 	clr	r14
 	tst	r15
@@ -960,120 +1007,32 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	68(sp), r8
-	xor	84(sp), r8
-	mov	70(sp), r9
-	xor	86(sp), r9
-	mov	72(sp), r10
-	xor	88(sp), r10
-	mov	74(sp), r11
-	xor	90(sp), r11
-	mov	76(sp), r12
-	xor	92(sp), r12
-	mov	78(sp), r13
-	xor	94(sp), r13
-	mov	80(sp), r14
-	xor	96(sp), r14
-	mov	82(sp), r15
-	xor	98(sp), r15
-	mov	r8, 38(sp)
-	xor	100(sp), 38(sp)
-	mov	r9, 40(sp)
-	xor	102(sp), 40(sp)
-	mov	r10, 42(sp)
-	xor	104(sp), 42(sp)
-	mov	r11, 44(sp)
-	xor	106(sp), 44(sp)
-	mov	r12, 46(sp)
-	xor	108(sp), 46(sp)
-	mov	r13, 36(sp)
-	xor	110(sp), 36(sp)
-	mov	r14, 34(sp)
-	xor	112(sp), 34(sp)
-	mov	r15, 30(sp)
-	xor	114(sp), 30(sp)
-	mov	32(sp), r15
+	mov	28(sp), r15
 	and	#8191, r15
-	mov	r15, 26(sp)
 	rlam.w	#3, r15
-	mov	r15, 26(sp)
-	mov.b	33(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	mov	32(sp), r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
-	xor	#-1, r11
-	mov	32(sp), r14
+	sub	#128, r15
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	29(sp), r14
+	rrum.w	#4, r14
 	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	32(sp), r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r8
-	xor	r15, r8
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	32(sp), r15
-	rrum.w	#3, r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r4, r14
+	clr	r15
+	cmp	r13, r15
+	subc	#0, r14
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	mov	28(sp), r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#65280, r8
+	xor	#-1, r8
+	mov	28(sp), r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
@@ -1081,175 +1040,219 @@ eax_decrypt_with:
 	and	r14, r15
 	mov	r15, r11
 	xor	#-1, r11
-	mov	r4, r14
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	xor	r15, r8
+	mov	28(sp), r15
+	rrum.w	#2, r15
+	mov	r15, r12
+	and	#1, r12
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	26(sp), r15
-	sub	#128, r15
+	mov	28(sp), r15
+	rrum.w	#3, r15
+	mov	r15, r14
+	and	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r8, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
 	mov	r5, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r14, r15
+	inv	r13
+	mov	32(sp), r10
+	and	r13, r10
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	xor	r15, r8
+	mov	r5, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	inv	r9
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r7
-	mov	r8, r14
-	inv	r14
-	inv	r15
-	mov	38(sp), r8
-	and	r9, r8
-	mov	40(sp), r9
-	and	r10, r9
-	mov	42(sp), r10
-	and	r11, r10
-	mov	44(sp), r11
-	and	r12, r11
-	mov	46(sp), r12
-	and	r13, r12
-	mov	36(sp), r13
-	and	r7, r13
-	mov	34(sp), r7
-	and	r14, r7
-	mov	30(sp), r14
-	and	r15, r14
-	mov	50(sp), r15
+	inv	r8
+	mov	30(sp), r13
+	and	r8, r13
+	mov	r4, r15
 	swpb	r15
-	xor	r8, r15
-	mov	52(sp), r8
-	swpb	r8
-	xor	r9, r8
-	mov	54(sp), r9
-	swpb	r9
-	xor	r10, r9
-	mov	56(sp), r10
-	swpb	r10
-	xor	r11, r10
-	mov	58(sp), r11
-	swpb	r11
-	xor	r12, r11
-	mov	60(sp), r12
-	swpb	r12
-	xor	r13, r12
-	mov	62(sp), r13
-	swpb	r13
-	xor	r7, r13
-	mov	64(sp), r7
-	swpb	r7
-	xor	r14, r7
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r8, r15
+	xor	r13, r15
 	sub	#1, r15
 	clr	r8
 	adc	r8
 	xor	#1, r8
+	mov	r7, r15
+	swpb	r15
+	xor	r10, r15
+	sub	#1, r15
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r9, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	inv	r13
+	mov	38(sp), r10
+	and	r13, r10
+	mov	r14, r13
+	inv	r13
+	inc	r13
 	mov	r9, r15
+	and	r13, r15
+	xor	r15, r9
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	inv	r9
+	mov	36(sp), r13
+	and	r9, r13
+	mov	44(sp), r15
+	swpb	r15
+	xor	r13, r15
 	sub	#1, r15
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r10, r15
+	mov	r6, r15
+	swpb	r15
+	xor	r10, r15
 	sub	#1, r15
 	clr	r10
 	adc	r10
 	xor	#1, r10
+	mov	r12, r13
+	inv	r13
+	inc	r13
 	mov	r11, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r13
+	xor	#-1, r13
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r11, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	inv	r12
+	mov	40(sp), r6
+	and	r12, r6
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	xor	r15, r11
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r11
+	mov	34(sp), r12
+	and	r11, r12
+	mov	50(sp), r15
+	swpb	r15
+	xor	r12, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	r12, r15
+	mov	52(sp), r15
+	swpb	r15
+	xor	r6, r15
 	sub	#1, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r13, r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	inv	r14
+	inc	r14
 	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	inv	r6
+	mov	48(sp), r14
+	and	r6, r14
+	inv	r13
+	mov	46(sp), r15
+	and	r13, r15
+	mov	56(sp), r13
+	swpb	r13
+	xor	r15, r13
+	mov	54(sp), r15
+	swpb	r15
+	xor	r14, r15
 	sub	#1, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	r7, r15
-	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	and	r10, r14
+	and	r12, r14
+	and	r7, r14
+	sub	#1, r13
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r8, r14
-	and	r9, r14
-	and	r10, r14
-	and	r11, r14
-	and	r12, r14
-	and	r13, r14
 	and	r15, r14
-	mov	66(sp), r15
+	and	r9, r14
+	and	r11, r14
+	and	r8, r14
+	mov	58(sp), r15
 	mov	r14, 0(r15)
-	add	#164, sp
+	add	#156, sp
 	popm.w	#7, r10
 	ret
 	.size eax_decrypt_with, .-eax_decrypt_with
@@ -1257,7 +1260,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 654 bytes of code
+;     estimated 646 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1328,8 +1331,7 @@ eax_M_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	mov	r12, r11
+	mov	r10, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -1355,8 +1357,7 @@ eax_M_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r15, r4
 	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
@@ -1380,10 +1381,7 @@ eax_M_E_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
-	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov.b	1(sp), r5
 	mov	r6, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
@@ -1504,215 +1502,221 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 236 bytes (86 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2066 bytes of code
+;     frame 158 bytes (47 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1736 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#236, sp
-	mov	r12, 134(sp)
-	mov	r13, 90(sp)
-	mov	r15, 60(sp)
-	mov	252(sp), 8(sp)
-	mov	254(sp), 136(sp)
+	sub	#158, sp
+	mov	r14, 58(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	mov	r14, r13
-	add	#2, r13
-	mov.b	r13, r13
-	rlam.w	#3, r13
-	rla	r13
-	add	90(sp), r13
-	mov	8(sp), r15
-	sub	#1, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	@r13, r15
-	mov	r15, r10
-	xor	@r13, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	2(r13), r15
-	mov	r15, 0(sp)
-	xor	2(r13), 0(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	4(r13), r15
-	mov	r15, 2(sp)
-	xor	4(r13), 2(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	6(r13), r15
-	mov	r15, 4(sp)
-	xor	6(r13), 4(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	8(r13), r15
-	mov	r15, 6(sp)
-	xor	8(r13), 6(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	10(r13), r15
-	mov	r15, 128(sp)
-	xor	10(r13), 128(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	12(r13), r15
-	mov	r15, 124(sp)
-	xor	12(r13), 124(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	14(r13), r15
-	mov	r15, 54(sp)
-	xor	14(r13), 54(sp)
-	mov	60(sp), r4
-	cmp	#16, 8(sp)
+	mov	r14, r11
+	add	#2, r11
+	mov.b	r11, r11
+	rlam.w	#3, r11
+	rla	r11
+	mov	r13, 42(sp)
+	add	42(sp), r11
+	mov	174(sp), 10(sp)
+	mov	10(sp), r14
+	sub	#1, r14
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	@r11, r14
+	mov	r14, r9
+	xor	@r11, r9
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	2(r11), r14
+	mov	r14, 0(sp)
+	xor	2(r11), 0(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	4(r11), r14
+	mov	r14, 2(sp)
+	xor	4(r11), 2(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	6(r11), r14
+	mov	r14, 4(sp)
+	xor	6(r11), 4(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	8(r11), r14
+	mov	r14, 6(sp)
+	xor	8(r11), 6(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	10(r11), r14
+	mov	r14, 8(sp)
+	xor	10(r11), 8(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	12(r11), r14
+	mov	r14, 54(sp)
+	xor	12(r11), 54(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	14(r11), r14
+	mov	r14, 52(sp)
+	xor	14(r11), 52(sp)
+	mov	r12, 56(sp)
+	mov	176(sp), 60(sp)
+	mov	r15, 28(sp)
+	mov	r15, r11
+	cmp	#16, 10(sp)
 	jnc	.Leax_omac_bytes1
-	bit	#1, r4
+	bit	#1, r11
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r4, r8
-	mov	2(r4), r7
-	mov	4(r4), r13
-	mov	6(r4), r12
-	mov	8(r4), r11
-	mov	10(r4), r6
-	mov	12(r4), r5
-	mov	14(r4), r4
+	mov	@r11, r4
+	mov	2(r11), r5
+	mov	4(r11), r6
+	mov	6(r11), r7
+	mov	8(r11), r13
+	mov	10(r11), r12
+	mov	12(r11), r10
+	mov	14(r11), r11
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r8
-	add	#172, r8
-	mov	r8, r11
-	mov	#16, r12
-	mov	8(sp), r15
+	mov	sp, r10
+	add	#94, r10
+	mov	r10, r12
+	mov	#16, r13
+	mov	10(sp), r15
 .Leax_omac_cpy4:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Leax_omac_pad5
-	mov.b	@r4, r13
-	inc	r4
+	mov.b	@r11, r14
+	inc	r11
 	dec	r15
 .Leax_omac_pad5:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Leax_omac_cpy4
-	mov	r8, r4
+	mov	r10, r11
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
-	mov	r9, r15
-	inv	r15
-	inc	r15
+	mov	10(sp), r14
+	add	#15, r14
+	mov	#0, r15
+	addc	#0, r15
+	rrum.w	#4, r14
+	and	#15, r15
+	swpb	r15
+	rlam.w	#4, r15
+	mov	r15, 12(sp)
+	bis	r14, 12(sp)
+	mov	r8, r14
+	inv	r14
+	inc	r14
 	swpb	r4
-	xor	r4, r14
-	and	r15, r14
-	mov	r4, 114(sp)
-	xor	r14, 114(sp)
-	mov	r9, r14
+	mov	r4, r15
+	and	r14, r15
+	mov	r4, 48(sp)
+	xor	r15, 48(sp)
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	swpb	r5
 	mov	r5, r15
 	and	r14, r15
-	mov	r5, 110(sp)
-	xor	r15, 110(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
+	mov	r5, 44(sp)
+	xor	r15, 44(sp)
+	mov	r8, r15
+	inv	r15
+	inc	r15
 	swpb	r6
+	mov	r6, r14
+	and	r15, r14
 	mov	r6, r15
-	and	r14, r15
-	mov	r6, 88(sp)
-	xor	r15, 88(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	swpb	r11
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	swpb	r12
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	swpb	r13
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r9, r14
+	xor	r14, r15
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	swpb	r7
-	mov	r7, r15
-	and	r14, r15
+	mov	r7, r6
+	and	r14, r6
 	mov	r7, r14
-	xor	r15, r14
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	swpb	r8
-	mov	r8, r9
-	and	r15, r9
-	mov	r8, r15
-	xor	r9, r15
-	mov	8(sp), r8
-	add	#15, r8
-	mov	#0, r9
-	addc	#0, r9
-	and	#15, r9
-	rrum.w	#4, r8
-	swpb	r9
-	rlam.w	#4, r9
-	mov	r9, 12(sp)
-	bis	r8, 12(sp)
+	xor	r6, r14
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	swpb	r13
+	mov	r13, r7
+	and	r6, r7
+	xor	r7, r13
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	swpb	r12
+	mov	r12, r7
+	and	r6, r7
+	xor	r7, r12
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	swpb	r10
+	mov	r10, r7
+	and	r6, r7
+	xor	r7, r10
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	mov	58(sp), r8
+	swpb	r11
+	xor	r11, r8
+	and	r7, r8
+	xor	r8, r11
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	90(sp), r9
-	mov	2(r9), 138(sp)
-	mov	4(r9), 140(sp)
-	mov	6(r9), 142(sp)
-	mov	8(r9), 144(sp)
-	mov	10(r9), 146(sp)
-	mov	12(r9), 148(sp)
-	mov	14(r9), 150(sp)
-	mov	16(r9), 152(sp)
-	mov	18(r9), 154(sp)
-	mov	20(r9), 156(sp)
-	mov	22(r9), 158(sp)
-	mov	24(r9), 160(sp)
-	mov	26(r9), 162(sp)
-	mov	28(r9), 164(sp)
-	mov	30(r9), 166(sp)
+	mov	r9, r5
+	mov	54(sp), r4
+	mov	52(sp), r6
+	mov	r11, r7
+	mov	r10, r8
+	mov	r12, r10
+	mov	r13, r11
+	mov	r14, r12
+	mov	r15, r13
+	mov	44(sp), r14
+	mov	48(sp), r15
+	mov	42(sp), r9
+	mov	2(r9), 88(sp)
+	mov	4(r9), 84(sp)
+	mov	6(r9), 80(sp)
+	mov	8(r9), 76(sp)
+	mov	10(r9), 72(sp)
+	mov	12(r9), 68(sp)
+	mov	14(r9), 64(sp)
+	mov	16(r9), 92(sp)
+	mov	18(r9), 90(sp)
+	mov	20(r9), 86(sp)
+	mov	22(r9), 82(sp)
+	mov	24(r9), 78(sp)
+	mov	26(r9), 74(sp)
+	mov	28(r9), 70(sp)
+	mov	30(r9), 66(sp)
 	mov	#1, r9
-	mov	r10, r4
-	mov	128(sp), r5
-	mov	124(sp), r6
-	mov	114(sp), r7
-	mov	110(sp), r8
-	mov	88(sp), r10
 	cmp	12(sp), r9
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
-	xor	r7, r4
+	xor	r7, r5
 	mov	@sp, r7
 	xor	r8, r7
 	mov	2(sp), r8
@@ -1721,33 +1725,33 @@ eax_omac:
 	xor	r11, r10
 	mov	6(sp), r11
 	xor	r12, r11
-	mov	r5, r12
+	mov	8(sp), r12
 	xor	r13, r12
-	mov	r6, r13
+	mov	r4, r13
 	xor	r14, r13
-	mov	54(sp), r14
+	mov	r6, r14
 	xor	r15, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, 188(sp)
-	mov	r7, 190(sp)
-	mov	r8, 192(sp)
-	mov	r10, 194(sp)
-	mov	r11, 196(sp)
-	mov	r12, 198(sp)
-	mov	r13, 200(sp)
-	mov	r14, 202(sp)
+	mov	r5, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r10, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
 	mov	sp, r13
-	add	#188, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#204, r14
-	mov	134(sp), r12
+	add	#126, r14
+	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
 	rlam.w	#4, r7
-	mov	8(sp), r11
+	mov	10(sp), r11
 	sub	r7, r11
-	add	60(sp), r7
+	add	28(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1764,7 +1768,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#172, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1782,14 +1786,14 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	204(sp), r4
-	mov	206(sp), 0(sp)
-	mov	208(sp), 2(sp)
-	mov	210(sp), 4(sp)
-	mov	212(sp), 6(sp)
-	mov	214(sp), r5
-	mov	216(sp), r6
-	mov	218(sp), 54(sp)
+	mov	126(sp), r5
+	mov	128(sp), 0(sp)
+	mov	130(sp), 2(sp)
+	mov	132(sp), 4(sp)
+	mov	134(sp), 6(sp)
+	mov	136(sp), 8(sp)
+	mov	138(sp), r4
+	mov	140(sp), r6
 	add	#1, r9
 	cmp	12(sp), r9
 	swpb	r7
@@ -1802,311 +1806,315 @@ eax_omac:
 	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	mov	8(sp), 170(sp)
-	and	#15, 170(sp)
-	mov	170(sp), 82(sp)
-	sub	#1, 82(sp)
-	clr	118(sp)
-	adc	118(sp)
-	xor	#1, 118(sp)
-	mov	170(sp), 58(sp)
-	and	#8191, 58(sp)
-	mov	58(sp), r9
+	and	#15, 10(sp)
+	mov	10(sp), r9
+	and	#8191, r9
 	rlam.w	#3, r9
-	mov	r9, 58(sp)
-	mov	170(sp), 56(sp)
-	swpb	56(sp)
-	mov.b	56(sp), r9
-	mov	r9, 56(sp)
+	mov	r9, 20(sp)
+	mov.b	11(sp), r9
 	rrum.w	#4, r9
-	mov	r9, 56(sp)
 	rrum.w	#1, r9
-	mov	r9, 56(sp)
-	mov	170(sp), 46(sp)
-	and	#1, 46(sp)
-	inv	46(sp)
-	inc	46(sp)
-	and	#32896, 46(sp)
-	xor	#32768, 46(sp)
-	mov	170(sp), 42(sp)
-	mov	42(sp), r9
+	sub	#128, 20(sp)
+	subc	#0, r9
+	clr	32(sp)
+	adc	32(sp)
+	mov	10(sp), r9
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#32896, r9
+	mov	r9, 30(sp)
+	xor	#32768, 30(sp)
+	mov	10(sp), r9
 	rrum.w	#1, r9
-	mov	r9, 42(sp)
-	and	#1, 42(sp)
-	mov	42(sp), 44(sp)
-	inv	44(sp)
-	inc	44(sp)
-	mov	46(sp), 64(sp)
-	and	44(sp), 64(sp)
-	inv	42(sp)
-	inc	42(sp)
-	mov	46(sp), 80(sp)
-	and	42(sp), 80(sp)
-	xor	80(sp), 46(sp)
-	mov	170(sp), 10(sp)
+	mov	r9, 34(sp)
+	and	#1, 34(sp)
+	mov	34(sp), r9
+	inv	r9
+	inc	r9
+	mov	30(sp), 18(sp)
+	and	r9, 18(sp)
+	mov	30(sp), 40(sp)
+	xor	18(sp), 40(sp)
 	mov	10(sp), r9
 	rrum.w	#2, r9
-	mov	r9, 10(sp)
-	and	#1, 10(sp)
-	mov	10(sp), 52(sp)
-	inv	52(sp)
-	inc	52(sp)
-	mov	64(sp), 86(sp)
-	and	52(sp), 86(sp)
-	mov	10(sp), 50(sp)
-	inv	50(sp)
-	inc	50(sp)
-	mov	46(sp), 92(sp)
-	and	50(sp), 92(sp)
-	mov	10(sp), 48(sp)
-	inv	48(sp)
-	inc	48(sp)
-	mov	64(sp), 78(sp)
-	and	48(sp), 78(sp)
-	xor	78(sp), 64(sp)
-	inv	10(sp)
-	inc	10(sp)
-	mov	46(sp), 72(sp)
-	and	10(sp), 72(sp)
-	xor	72(sp), 46(sp)
-	mov	170(sp), r9
-	rrum.w	#3, r9
-	and	#1, r9
-	mov	r9, 40(sp)
-	inv	40(sp)
-	inc	40(sp)
-	mov	86(sp), 102(sp)
-	and	40(sp), 102(sp)
 	mov	r9, 38(sp)
-	inv	38(sp)
-	inc	38(sp)
-	mov	92(sp), 100(sp)
-	and	38(sp), 100(sp)
+	and	#1, 38(sp)
+	mov	38(sp), r9
+	inv	r9
+	inc	r9
+	mov	40(sp), 16(sp)
+	and	r9, 16(sp)
+	mov	40(sp), 50(sp)
+	xor	16(sp), 50(sp)
+	mov	10(sp), r9
+	rrum.w	#3, r9
 	mov	r9, 36(sp)
-	inv	36(sp)
-	inc	36(sp)
-	mov	64(sp), 98(sp)
-	and	36(sp), 98(sp)
-	mov	r9, 34(sp)
-	inv	34(sp)
-	inc	34(sp)
-	mov	46(sp), 94(sp)
-	and	34(sp), 94(sp)
-	mov	r9, 32(sp)
-	inv	32(sp)
-	inc	32(sp)
-	mov	86(sp), 70(sp)
-	and	32(sp), 70(sp)
-	xor	70(sp), 86(sp)
-	mov	r9, 30(sp)
-	inv	30(sp)
-	inc	30(sp)
-	mov	92(sp), 68(sp)
-	and	30(sp), 68(sp)
-	xor	68(sp), 92(sp)
-	mov	r9, 28(sp)
-	inv	28(sp)
-	inc	28(sp)
-	mov	64(sp), 66(sp)
-	and	28(sp), 66(sp)
-	xor	66(sp), 64(sp)
+	and	#1, 36(sp)
+	mov	36(sp), r9
 	inv	r9
 	inc	r9
-	mov	46(sp), 62(sp)
-	and	r9, 62(sp)
-	xor	62(sp), 46(sp)
-	mov	58(sp), r9
-	sub	#128, r9
-	mov	56(sp), r9
-	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, 26(sp)
-	inv	26(sp)
-	inc	26(sp)
-	and	26(sp), 102(sp)
-	mov	r9, 24(sp)
-	inv	24(sp)
-	inc	24(sp)
-	and	24(sp), 100(sp)
-	mov	r9, 22(sp)
-	inv	22(sp)
-	inc	22(sp)
-	and	22(sp), 98(sp)
-	mov	r9, 20(sp)
-	inv	20(sp)
-	inc	20(sp)
-	and	20(sp), 94(sp)
-	mov	r9, 18(sp)
-	inv	18(sp)
-	inc	18(sp)
-	and	18(sp), 86(sp)
-	mov	r9, 16(sp)
-	inv	16(sp)
-	inc	16(sp)
-	and	16(sp), 92(sp)
-	mov	r9, 14(sp)
-	inv	14(sp)
-	inc	14(sp)
-	and	14(sp), 64(sp)
+	mov	50(sp), 26(sp)
+	and	r9, 26(sp)
+	mov	50(sp), 14(sp)
+	xor	26(sp), 14(sp)
+	xor	#1, 32(sp)
+	mov	32(sp), r9
 	inv	r9
 	inc	r9
-	and	r9, 46(sp)
+	and	r9, 14(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	118(sp), r9
-	xor	#1, r9
-	sub	#1, r9
-	clr	168(sp)
-	adc	168(sp)
-	xor	#1, 168(sp)
-	mov	r7, 106(sp)
-	mov	90(sp), r9
-	xor	@r9, 106(sp)
-	mov	r8, 112(sp)
-	xor	138(sp), 112(sp)
-	mov	r10, 116(sp)
-	xor	140(sp), 116(sp)
-	mov	r11, 120(sp)
-	xor	142(sp), 120(sp)
-	mov	r12, 122(sp)
-	xor	144(sp), 122(sp)
-	mov	r13, 126(sp)
-	xor	146(sp), 126(sp)
-	mov	r14, 130(sp)
-	xor	148(sp), 130(sp)
-	mov	r15, 132(sp)
-	xor	150(sp), 132(sp)
-	mov	r7, 84(sp)
-	xor	102(sp), 84(sp)
-	mov	r8, 76(sp)
-	xor	100(sp), 76(sp)
-	mov	r10, 74(sp)
-	xor	98(sp), 74(sp)
-	mov	r11, r9
-	xor	94(sp), r9
-	mov	r12, r8
-	xor	86(sp), r8
-	mov	r13, r10
-	xor	92(sp), r10
-	mov	r14, r11
-	xor	64(sp), r11
-	mov	r15, r7
-	xor	46(sp), r7
-	mov	84(sp), r12
-	xor	152(sp), r12
-	mov	76(sp), r13
-	xor	154(sp), r13
-	xor	156(sp), 74(sp)
-	xor	158(sp), r9
-	mov	r8, r15
-	xor	160(sp), r15
-	mov	r10, r14
-	xor	162(sp), r14
-	xor	164(sp), r11
-	mov	r7, 96(sp)
-	xor	166(sp), 96(sp)
-	mov	168(sp), r8
-	inv	r8
-	inc	r8
-	mov	106(sp), r10
-	xor	r12, r10
-	and	r8, r10
-	mov	r12, 108(sp)
-	xor	r10, 108(sp)
-	mov	168(sp), r10
-	inv	r10
-	inc	r10
-	mov	112(sp), r12
-	xor	r13, r12
-	and	r10, r12
-	mov	r13, 104(sp)
-	xor	r12, 104(sp)
-	mov	168(sp), r12
-	inv	r12
-	inc	r12
-	mov	116(sp), r13
-	xor	74(sp), r13
-	and	r12, r13
-	xor	r13, 74(sp)
-	mov	168(sp), r12
-	inv	r12
-	inc	r12
-	mov	120(sp), r13
-	xor	r9, r13
-	and	r12, r13
-	xor	r13, r9
-	mov	168(sp), r12
-	inv	r12
-	inc	r12
-	mov	122(sp), r13
-	xor	r15, r13
-	and	r12, r13
-	xor	r13, r15
-	mov	168(sp), r12
-	inv	r12
-	inc	r12
-	mov	126(sp), r13
-	xor	r14, r13
-	and	r12, r13
-	mov	r14, r8
-	xor	r13, r8
-	mov	168(sp), r13
-	inv	r13
-	inc	r13
-	mov	130(sp), r14
-	xor	r11, r14
-	and	r13, r14
-	mov	r11, r7
-	xor	r14, r7
-	mov	168(sp), r13
-	inv	r13
-	inc	r13
-	mov	132(sp), r14
-	xor	96(sp), r14
-	and	r13, r14
-	mov	96(sp), r10
-	xor	r14, r10
-	mov	r4, r11
-	xor	108(sp), r11
-	mov	@sp, r12
-	xor	104(sp), r12
-	mov	2(sp), r13
-	xor	74(sp), r13
-	mov	4(sp), r14
-	xor	r9, r14
-	mov	6(sp), r9
+	mov	r15, 24(sp)
+	xor	64(sp), 24(sp)
+	mov	r15, r9
+	xor	14(sp), r9
+	xor	66(sp), r9
+	xor	r9, 24(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	10(sp), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	#1, r15
+	sub	#1, r15
+	clr	22(sp)
+	adc	22(sp)
+	xor	#1, 22(sp)
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, 24(sp)
+	xor	24(sp), r9
+	mov	r6, 62(sp)
+	xor	r9, 62(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	34(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, 30(sp)
+	mov	38(sp), r9
+	inv	r9
+	inc	r9
+	mov	30(sp), r15
+	and	r9, r15
+	mov	30(sp), 46(sp)
+	xor	r15, 46(sp)
+	mov	36(sp), r15
+	inv	r15
+	inc	r15
+	mov	46(sp), r9
+	and	r15, r9
+	mov	46(sp), r15
+	xor	r9, r15
+	mov	32(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, r15
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r14, r6
+	xor	68(sp), r6
+	mov	r14, r9
 	xor	r15, r9
-	xor	r8, r5
-	mov	r6, r8
-	xor	r7, r8
-	mov	54(sp), r15
-	xor	r10, r15
+	xor	70(sp), r9
+	xor	r9, r6
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	xor	r6, r9
+	mov	r4, r14
+	xor	r9, r14
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	38(sp), r9
+	inv	r9
+	inc	r9
+	mov	40(sp), r15
+	and	r9, r15
+	mov	36(sp), r6
+	inv	r6
+	inc	r6
+	mov	r15, r9
+	and	r6, r9
+	mov	r15, r4
+	xor	r9, r4
+	mov	32(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r13, r6
+	xor	72(sp), r6
+	mov	r13, r9
+	xor	r4, r9
+	xor	74(sp), r9
+	xor	r9, r6
+	mov	22(sp), r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	xor	r6, r9
+	mov	8(sp), r13
+	xor	r9, r13
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	38(sp), r6
+	inv	r6
+	inc	r6
+	mov	30(sp), r9
+	and	r6, r9
+	mov	36(sp), r4
+	inv	r4
+	inc	r4
+	mov	r9, r6
+	and	r4, r6
+	mov	r9, r4
+	xor	r6, r4
+	mov	32(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r12, r6
+	xor	76(sp), r6
+	xor	r4, r12
+	mov	r12, r4
+	xor	78(sp), r4
+	mov	r6, r12
+	xor	r4, r12
+	mov	22(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r12
+	mov	r4, r6
+	xor	r12, r6
+	mov	6(sp), r12
+	xor	r6, r12
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	36(sp), r6
+	inv	r6
+	inc	r6
+	mov	50(sp), r4
+	and	r6, r4
+	mov	32(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r11, r6
+	xor	80(sp), r6
+	xor	r4, r11
+	mov	r11, r4
+	xor	82(sp), r4
+	mov	r6, r11
+	xor	r4, r11
+	mov	22(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r11
+	mov	r4, r6
+	xor	r11, r6
+	mov	4(sp), r11
+	xor	r6, r11
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	36(sp), r6
+	inv	r6
+	inc	r6
+	mov	46(sp), r4
+	and	r6, r4
+	mov	32(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r10, r6
+	xor	84(sp), r6
+	xor	r4, r10
+	mov	r10, r4
+	xor	86(sp), r4
+	mov	r6, r10
+	xor	r4, r10
+	mov	22(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r10
+	mov	r4, r6
+	xor	r10, r6
+	mov	2(sp), r10
+	xor	r6, r10
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	36(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r15
+	mov	32(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r15
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r8, r4
+	xor	88(sp), r4
+	mov	r8, r6
+	xor	r15, r6
+	xor	90(sp), r6
+	xor	r6, r4
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	xor	r4, r6
+	mov	@sp, r8
+	xor	r6, r8
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	36(sp), r15
+	inv	r15
+	inc	r15
+	mov	r9, r4
+	and	r15, r4
+	mov	32(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r7, r6
+	mov	42(sp), r15
+	xor	@r15, r6
+	mov	r7, r9
+	xor	r4, r9
+	xor	92(sp), r9
+	xor	r9, r6
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	xor	r6, r9
+	mov	r5, r15
+	xor	r9, r15
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r11, 188(sp)
-	mov	r12, 190(sp)
-	mov	r13, 192(sp)
-	mov	r14, 194(sp)
-	mov	r9, 196(sp)
-	mov	r5, 198(sp)
-	mov	r8, 200(sp)
-	mov	r15, 202(sp)
+	mov	r15, 110(sp)
+	mov	r8, 112(sp)
+	mov	r10, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	62(sp), 124(sp)
 	mov	sp, r13
-	add	#188, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#220, r14
-	mov	134(sp), r12
+	add	#142, r14
+	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	136(sp), r15
-	mov	220(sp), 0(r15)
-	mov	222(sp), 2(r15)
-	mov	224(sp), 4(r15)
-	mov	226(sp), 6(r15)
-	mov	228(sp), 8(r15)
-	mov	230(sp), 10(r15)
-	mov	232(sp), 12(r15)
-	mov	234(sp), 14(r15)
-	add	#236, sp
+	mov	60(sp), r15
+	mov	142(sp), 0(r15)
+	mov	144(sp), 2(r15)
+	mov	146(sp), 4(r15)
+	mov	148(sp), 6(r15)
+	mov	150(sp), 8(r15)
+	mov	152(sp), 10(r15)
+	mov	154(sp), 12(r15)
+	mov	156(sp), 14(r15)
+	add	#158, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac

@@ -357,7 +357,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 822 bytes of code
+;     estimated 818 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -395,7 +395,6 @@ ghash_absorb:
 	and	#61440, r15
 	mov	r12, 52(sp)
 	bis	r15, 52(sp)
-	mov	r14, 50(sp)
 	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 50(sp)

@@ -6,7 +6,7 @@
 
 ; --- photon256_sub_cells: photon256.sub_cells
 ;     frame 0 bytes (0 spill slots, locals 0), saves r6, r7, r8, r9, r10
-;     estimated 234 bytes of code
+;     estimated 138 bytes of code
 	.section .text.photon256_sub_cells,"ax",@progbits
 	.global photon256_sub_cells
 	.type photon256_sub_cells, @function
@@ -28,60 +28,17 @@ photon256_sub_cells:
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r9
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	@r12, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	2(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	photon256_sbox(r14), r10
-	mov	@r12, r14
-	mov	2(r12), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	photon256_sbox(r14), r11
-	mov	@r12, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	2(r12), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	photon256_sbox(r14), r14
+	mov.b	1(r12), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r10
+	mov.b	1(r12), r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r11
+	mov	@r12, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r14
 	mov	@r12, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r15
@@ -169,46 +126,35 @@ photon256_times2:
 
 
 ; --- photon256_serial: photon256.serial
-;     frame 18 bytes (9 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 624 bytes of code
+;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 600 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
 	.balign 2
 photon256_serial:
 	pushm.w	#7, r10
-	sub	#18, sp
-	mov	r12, 0(sp)
-	mov	r13, r6
-	mov	r14, r7
-	mov	r15, r8
-	mov	34(sp), r9
-	mov	36(sp), r10
-	mov	38(sp), r11
-	mov	40(sp), r12
-	mov	42(sp), 16(sp)
-	mov	44(sp), 14(sp)
-	mov	46(sp), 12(sp)
-	mov	48(sp), 10(sp)
-	mov	50(sp), 8(sp)
-	mov	52(sp), 6(sp)
-	mov	54(sp), 4(sp)
-	mov	56(sp), 2(sp)
+	sub	#12, sp
+	mov	30(sp), 8(sp)
+	mov	r15, r6
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	@r8, r5
-	xor	@r10, r5
-	mov	2(r8), r14
-	xor	2(r10), r14
+	mov	@r6, r11
+	mov	8(sp), r15
+	xor	@r15, r11
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r14, r15
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	2(r6), r10
+	xor	2(r15), r10
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r10, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -216,566 +162,464 @@ photon256_serial:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	mov	r14, r15
-	rrum.w	#3, r15
-	and	#4369, r13
-	and	#4369, r15
+	bis	r15, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r14
-	and	#1, r5
-	bis	r5, r14
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r14
-	mov	r5, r4
-	xor	r13, r4
-	mov	r14, r5
-	xor	r15, r5
-	mov	r13, r14
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r13, r4
-	mov	r5, r13
-	xor	r15, r13
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@r6, r14
-	xor	@r11, r14
-	mov	2(r6), r15
-	xor	2(r11), r15
-	xor	@r12, r14
-	xor	2(r12), r15
-	mov	r14, r5
-	xor	r4, r5
-	mov	r15, r14
-	xor	r13, r14
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r14, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r13
-	mov	r14, r15
-	rrum.w	#3, r15
-	and	#4369, r13
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r14
-	and	#1, r5
-	bis	r5, r14
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r14
-	xor	r13, r5
-	mov	r14, r4
-	xor	r15, r4
-	mov	r13, r14
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r13, r5
-	mov	r4, r13
-	xor	r15, r13
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	@sp, r15
-	mov	@r15+, r14
-	mov	r15, 0(sp)
-	xor	@r7, r14
-	mov	@r15+, r4
-	mov	r15, 0(sp)
-	xor	2(r7), r4
-	xor	@r8, r14
-	xor	2(r8), r4
-	xor	@r9, r14
-	xor	2(r9), r4
-	xor	@r12, r14
-	xor	2(r12), r4
-	mov	r14, r15
-	xor	r5, r15
-	mov	r4, r5
-	xor	r13, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r5, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r13
-	mov	r5, r14
-	rrum.w	#3, r14
-	and	#4369, r13
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r15, r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#61166, r4
-	mov	r5, r15
-	and	#61166, r15
-	mov	r4, r5
-	xor	r13, r5
-	mov	r15, r4
-	xor	r14, r4
-	mov	r13, r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
-	rlam.w	#1, r14
+	mov	r11, r7
+	rla	r7
+	adc	r7
+	mov	r10, r11
+	rlam.w	#1, r11
+	mov	r7, r15
 	and	#1, r15
-	bis	r15, r14
-	xor	r13, r5
-	mov	r4, r15
-	xor	r14, r15
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	@r8, r13
-	xor	@r11, r13
-	mov	2(r8), r14
-	xor	2(r11), r14
+	bis	r15, r11
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	rrum.w	#3, r10
+	and	#4369, r10
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#61166, r11
+	xor	r10, r11
+	rlam.w	#1, r10
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r9, r4
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
+	and	#1, r15
+	bis	r15, r10
+	xor	r10, r11
+	mov	32(sp), r10
+	mov	r13, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	2(r15), r13
+	xor	2(r10), r13
+	mov	34(sp), r9
+	xor	2(r9), r13
+	mov	r13, r5
+	xor	r11, r5
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#65534, r7
+	and	#61166, r7
+	xor	r4, r7
+	mov	r8, r13
+	and	#65534, r13
+	xor	r13, r7
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	@r15, r11
+	xor	@r10, r11
+	xor	@r9, r11
+	xor	r7, r11
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r11, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r5, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#57344, r13
+	bis	r13, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r11, r8
+	rla	r8
+	adc	r8
+	mov	r5, r11
+	rlam.w	#1, r11
+	mov	r8, r13
+	and	#1, r13
+	bis	r13, r11
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r5, r13
+	rrum.w	#3, r13
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#61166, r11
+	mov	r11, r4
+	xor	r13, r4
+	mov	r13, r5
+	rlam.w	#1, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	and	#4369, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r7, r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#1, r13
+	bis	r13, r5
+	mov	r4, r13
 	xor	r5, r13
-	xor	r15, r14
-	mov	16(sp), r15
+	mov	r14, r5
+	mov	r12, r14
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	@r14+, r4
+	mov	@r14+, r12
+	xor	2(r5), r12
+	xor	2(r6), r12
+	mov	28(sp), r14
+	xor	2(r14), r12
+	xor	2(r9), r12
+	xor	r13, r12
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r8, r13
+	and	#65534, r13
+	and	#61166, r13
+	xor	r7, r13
+	and	#65534, r11
+	xor	r11, r13
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	@r5, r4
+	mov	r4, r8
+	xor	@r6, r8
+	xor	@r14, r8
+	xor	@r9, r8
+	xor	r13, r8
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r8, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r12, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#57344, r13
+	bis	r13, r11
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r8
+	adc	r8
+	mov	r12, r7
+	rlam.w	#1, r7
+	mov	r8, r13
+	and	#1, r13
+	bis	r13, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r12, r13
+	rrum.w	#3, r13
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#61166, r7
+	mov	r7, r4
+	xor	r13, r4
+	rlam.w	#1, r13
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r11, r7
+	and	#4369, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r7, r11
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#1, r12
+	bis	r12, r13
+	mov	r4, r12
+	xor	r13, r12
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	2(r6), r13
+	xor	2(r10), r13
+	xor	r12, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#65534, r8
+	and	#61166, r8
+	xor	r7, r8
+	mov	r11, r12
+	and	#65534, r12
+	xor	r12, r8
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	@r6, r12
+	xor	@r10, r12
+	xor	r8, r12
+	mov	36(sp), 6(sp)
+	mov	38(sp), 4(sp)
+	mov	40(sp), 2(sp)
+	mov	42(sp), 0(sp)
+	mov	44(sp), 10(sp)
+	mov	46(sp), r7
+	mov	48(sp), r8
+	mov	50(sp), r11
+	mov	6(sp), r4
+	mov	@r15, 0(r4)
+	mov	2(r15), 2(r4)
+	mov	4(sp), r15
+	mov	@r5, 0(r15)
+	mov	2(r5), 2(r15)
+	mov	2(sp), r15
 	mov	@r6, 0(r15)
 	mov	2(r6), 2(r15)
-	mov	14(sp), r15
-	mov	@r7, 0(r15)
-	mov	2(r7), 2(r15)
-	mov	12(sp), r15
-	mov	@r8, 0(r15)
-	mov	2(r8), 2(r15)
+	mov	@sp, r15
+	mov	@r14, 0(r15)
+	mov	2(r14), 2(r15)
+	mov	8(sp), r14
 	mov	10(sp), r15
-	mov	@r9, 0(r15)
-	mov	2(r9), 2(r15)
-	mov	8(sp), r15
-	mov	@r10, 0(r15)
-	mov	2(r10), 2(r15)
-	mov	6(sp), r15
-	mov	@r11, 0(r15)
-	mov	2(r11), 2(r15)
-	mov	4(sp), r15
-	mov	@r12, 0(r15)
-	mov	2(r12), 2(r15)
-	mov	2(sp), r15
-	mov	r13, 0(r15)
-	mov	r14, 2(r15)
-	add	#18, sp
+	mov	@r14, 0(r15)
+	mov	2(r14), 2(r15)
+	mov	@r10, 0(r7)
+	mov	2(r10), 2(r7)
+	mov	@r9, 0(r8)
+	mov	2(r9), 2(r8)
+	mov	r12, 0(r11)
+	mov	r13, 2(r11)
+	add	#12, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_serial, .-photon256_serial
 
 
 ; --- photon256_permute: photon256.permute
-;     frame 88 bytes (44 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5786 bytes of code
+;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 5018 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
 	.balign 2
 photon256_permute:
 	pushm.w	#7, r10
-	sub	#88, sp
-	mov	r12, 82(sp)
+	sub	#84, sp
+	mov	r12, 78(sp)
 	; photon256.ae:59: for r in 0..rounds {
-	mov	#12, 86(sp)
+	mov	#12, 82(sp)
 	mov	r12, r15
-	mov	@r15, r6
-	mov	2(r15), r7
-	mov	4(r15), 26(sp)
+	mov	@r15, r5
+	mov	2(r15), r6
+	mov	4(r15), 20(sp)
 	mov	6(r15), r8
-	mov	8(r15), 56(sp)
+	mov	8(r15), 32(sp)
 	mov	10(r15), r10
-	mov	12(r15), 34(sp)
+	mov	12(r15), 30(sp)
 	mov	14(r15), r12
-	mov	16(r15), 72(sp)
-	mov	18(r15), r13
-	mov	20(r15), 78(sp)
-	mov	22(r15), r14
-	mov	24(r15), 16(sp)
+	mov	16(r15), 68(sp)
+	mov	18(r15), r14
+	mov	20(r15), 74(sp)
+	mov	22(r15), 16(sp)
+	mov	24(r15), 18(sp)
 	mov	26(r15), 28(sp)
-	mov	28(r15), 80(sp)
-	mov	30(r15), 36(sp)
+	mov	28(r15), 76(sp)
+	mov	30(r15), 66(sp)
 	; photon256.ae:60: c = rc[r]
-	mov	#0, 84(sp)
+	mov	#0, 80(sp)
 	; photon256.ae:59: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	; photon256.ae:60: c = rc[r]
-	mov	84(sp), r15
-	mov.b	photon256_rc(r15), r15
-	mov	r15, 22(sp)
+	mov	80(sp), r15
+	mov.b	photon256_rc(r15), r13
 	; photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	r6, r11
-	xor	22(sp), r11
+	xor	r13, r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r7, r15
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r15, 6(sp)
-	mov	r7, r15
+	mov.b	photon256_sbox(r15), r7
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r9
+	mov	r6, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r15
+	mov	r15, 8(sp)
+	mov	r6, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r4
+	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r6
-	mov	r7, r15
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r11
+	mov	r5, r15
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r15
-	mov	r15, 18(sp)
-	mov	r7, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r5
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r11, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r9
-	mov	r11, r4
-	mov	r7, r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	and	#15, r4
-	mov.b	photon256_sbox(r4), r15
-	mov	r11, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#4095, r4
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#61440, r7
-	bis	r7, r4
-	and	#15, r4
-	mov.b	photon256_sbox(r4), r7
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
+	and	#15, r5
+	mov.b	photon256_sbox(r5), r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	6(sp), r4
-	swpb	r4
-	rlam.w	#4, r4
-	swpb	r6
-	bis	r6, r4
-	mov	18(sp), r6
-	rlam.w	#4, r6
-	bis	r6, r4
-	mov	r4, 76(sp)
-	bis	r5, 76(sp)
+	swpb	r7
+	rlam.w	#4, r7
+	swpb	r9
+	bis	r9, r7
+	mov	8(sp), r9
+	rlam.w	#4, r9
+	bis	r9, r7
+	mov	r7, 72(sp)
+	bis	r4, 72(sp)
+	mov	r6, r9
 	swpb	r9
 	rlam.w	#4, r9
-	swpb	r15
-	bis	r15, r9
-	mov	r7, r15
+	swpb	r11
+	bis	r11, r9
 	rlam.w	#4, r15
 	bis	r15, r9
-	mov	r9, 74(sp)
-	bis	r11, 74(sp)
+	mov	r9, 70(sp)
+	bis	r5, 70(sp)
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	22(sp), r15
+	mov	r13, r15
 	xor	#1, r15
-	mov	26(sp), r4
+	mov	20(sp), r4
 	xor	r15, r4
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r15, 4(sp)
+	mov.b	photon256_sbox(r15), r5
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	and	#15, r15
-	mov.b	photon256_sbox(r15), r5
-	mov	r8, r15
-	rrum.w	#4, r15
-	and	#15, r15
 	mov.b	photon256_sbox(r15), r6
 	mov	r8, r15
+	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r7
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r4, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
 	mov	r8, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r9
-	mov	r4, r11
-	mov	r8, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
-	mov	r4, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#4095, r15
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r8
+	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r4, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	4(sp), r15
 	swpb	r15
-	rlam.w	#4, r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r9
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r11
+	mov	r4, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r15
+	and	#15, r4
+	mov.b	photon256_sbox(r4), r4
+	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	swpb	r5
-	bis	r5, r15
-	rlam.w	#4, r6
-	bis	r6, r15
-	bis	r7, r15
-	swpb	r9
-	rlam.w	#4, r9
+	rlam.w	#4, r5
+	swpb	r6
+	bis	r6, r5
+	rlam.w	#4, r7
+	bis	r7, r5
+	bis	r8, r5
+	mov	r9, r8
+	swpb	r8
+	rlam.w	#4, r8
 	swpb	r11
-	bis	r11, r9
-	mov	r8, r11
-	rlam.w	#4, r11
-	bis	r11, r9
-	bis	r4, r9
+	bis	r11, r8
+	rlam.w	#4, r15
+	bis	r15, r8
+	bis	r4, r8
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r15, 8(sp)
-	mov	r9, 32(sp)
-	bit	#1, 8(sp)
-	rrc	32(sp)
-	rrc	8(sp)
-	bit	#1, 8(sp)
-	rrc	32(sp)
-	rrc	8(sp)
-	bit	#1, 8(sp)
-	rrc	32(sp)
-	rrc	8(sp)
-	bit	#1, 8(sp)
-	rrc	32(sp)
-	rrc	8(sp)
+	mov	r5, r9
+	mov	r8, 24(sp)
+	bit	#1, r9
+	rrc	24(sp)
+	rrc	r9
+	bit	#1, r9
+	rrc	24(sp)
+	rrc	r9
+	bit	#1, r9
+	rrc	24(sp)
+	rrc	r9
+	bit	#1, r9
+	rrc	24(sp)
+	rrc	r9
 	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	22(sp), r15
+	mov	r13, r15
 	xor	#3, r15
-	mov	56(sp), r9
-	xor	r15, r9
+	mov	32(sp), r5
+	xor	r15, r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r4
+	mov.b	photon256_sbox(r15), r6
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r10, r11
-	rrum.w	#4, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r5
-	mov	r10, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r6
+	mov.b	photon256_sbox(r15), r7
+	mov	r10, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r8
+	mov	r10, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r9, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	r10, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r11
-	mov	r9, r7
-	mov	r10, r8
-	swpb	r8
-	swpb	r7
-	xor.b	r8, r7
-	xor	r8, r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r7
-	mov	r9, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	mov	r9, r10
-	and	#15, r10
-	mov.b	photon256_sbox(r10), r9
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r10
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r11
+	mov	r5, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r15
+	and	#15, r5
+	mov.b	photon256_sbox(r5), r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r4, r10
+	swpb	r6
+	rlam.w	#4, r6
+	swpb	r7
+	bis	r7, r6
+	rlam.w	#4, r8
+	bis	r8, r6
+	bis	r4, r6
 	swpb	r10
 	rlam.w	#4, r10
-	swpb	r15
-	bis	r15, r10
-	mov	r5, r15
-	rlam.w	#4, r15
-	bis	r15, r10
-	bis	r6, r10
 	swpb	r11
-	rlam.w	#4, r11
-	mov	r7, r15
-	swpb	r15
-	bis	r15, r11
-	mov	r8, r15
+	bis	r11, r10
 	rlam.w	#4, r15
-	bis	r15, r11
-	bis	r9, r11
+	bis	r15, r10
+	bis	r5, r10
 	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	swpb	r6
 	swpb	r10
-	mov	r10, 70(sp)
-	swpb	r11
-	mov	r10, r15
-	xor.b	r11, r15
-	mov	r15, 70(sp)
-	xor	r11, 70(sp)
-	mov	r11, 68(sp)
-	mov	r11, r15
+	mov	r6, r15
 	xor.b	r10, r15
-	mov	r15, 68(sp)
-	xor	r10, 68(sp)
+	mov	r15, 56(sp)
+	xor	r10, 56(sp)
+	mov	r10, r15
+	xor.b	r6, r15
+	mov	r15, 52(sp)
+	xor	r6, 52(sp)
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	22(sp), r15
+	mov	r13, r15
 	xor	#7, r15
-	mov	34(sp), r10
+	mov	30(sp), r10
 	xor	r15, r10
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov	r12, r15
@@ -787,89 +631,47 @@ photon256_permute:
 	swpb	r15
 	mov.b	r15, r15
 	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
-	mov	r12, r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r5
-	mov	r12, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r6
+	mov.b	photon256_sbox(r15), r15
+	mov	r12, r8
+	rrum.w	#4, r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r5
+	and	#15, r12
+	mov.b	photon256_sbox(r12), r6
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r10, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
-	mov	r12, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r7
-	mov	r10, r9
-	mov	r12, r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r8
-	mov	r10, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#4095, r9
-	mov	r12, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r9
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	photon256_sbox(r12), r12
+	mov	r10, r8
+	swpb	r8
+	mov.b	r8, r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r7
+	mov	r10, r8
+	rrum.w	#4, r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
 	and	#15, r10
 	mov.b	photon256_sbox(r10), r10
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	swpb	r11
 	rlam.w	#4, r11
-	mov	r4, r15
 	swpb	r15
 	bis	r15, r11
 	mov	r5, r15
 	rlam.w	#4, r15
 	bis	r15, r11
 	bis	r6, r11
-	mov	r7, r12
 	swpb	r12
 	rlam.w	#4, r12
+	swpb	r7
+	bis	r7, r12
 	mov	r8, r15
-	swpb	r15
+	rlam.w	#4, r15
 	bis	r15, r12
-	rlam.w	#4, r9
-	bis	r9, r12
 	bis	r10, r12
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r11, r10
@@ -886,628 +688,280 @@ photon256_permute:
 	rlc	r12
 	adc	r10
 	; photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	22(sp), r15
-	xor	#15, r15
-	mov	72(sp), r11
-	xor	r15, r11
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov	r13, r15
+	xor	#15, r15
+	mov	68(sp), r5
+	xor	r15, r5
+	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r4
-	mov	r13, r15
+	mov.b	photon256_sbox(r15), r6
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r7
+	mov	r14, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r8
+	mov	r14, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r4
+	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r11
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r14
+	mov	r5, r15
+	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r15
-	mov	r13, r9
-	rrum.w	#4, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r5
-	mov	r13, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r6
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r11, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65520, r9
-	bis	r9, r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r7
-	mov	r11, r8
-	mov	r13, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#4095, r9
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#61440, r13
-	bis	r13, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r9
-	mov	r11, r13
-	and	#15, r13
-	mov.b	photon256_sbox(r13), r11
+	and	#15, r5
+	mov.b	photon256_sbox(r5), r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r4, r13
-	swpb	r13
-	rlam.w	#4, r13
-	swpb	r15
-	bis	r15, r13
-	mov	r5, r15
+	swpb	r6
+	rlam.w	#4, r6
+	swpb	r7
+	bis	r7, r6
+	rlam.w	#4, r8
+	bis	r8, r6
+	mov	r6, 40(sp)
+	bis	r4, 40(sp)
+	swpb	r11
+	rlam.w	#4, r11
+	swpb	r14
+	bis	r14, r11
 	rlam.w	#4, r15
-	bis	r15, r13
-	mov	r13, 54(sp)
-	bis	r6, 54(sp)
-	mov	r7, r13
-	swpb	r13
-	rlam.w	#4, r13
-	mov	r8, r15
-	swpb	r15
-	bis	r15, r13
-	rlam.w	#4, r9
-	bis	r9, r13
-	mov	r13, 52(sp)
-	bis	r11, 52(sp)
+	bis	r15, r11
+	mov	r11, 34(sp)
+	bis	r5, 34(sp)
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	22(sp), r15
+	mov	r13, r15
 	xor	#14, r15
-	mov	78(sp), r11
+	mov	74(sp), r11
 	xor	r15, r11
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	17(sp), r15
 	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r13
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	photon256_sbox(r15), r14
+	mov.b	17(sp), r15
 	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
-	mov	r14, r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r5
-	mov	r14, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r6
+	mov.b	photon256_sbox(r15), r15
+	mov	16(sp), r8
+	rrum.w	#4, r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
+	mov	16(sp), r7
+	and	#15, r7
+	mov.b	photon256_sbox(r7), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r11, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r7
-	mov	r11, r9
-	mov	r14, r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r8
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#4095, r9
-	mov	r14, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r9
-	and	#15, r9
-	mov.b	photon256_sbox(r9), r9
+	mov	r11, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	and	#15, r7
+	mov.b	photon256_sbox(r7), r5
+	mov	r11, r7
+	swpb	r7
+	mov.b	r7, r7
+	and	#15, r7
+	mov.b	photon256_sbox(r7), r6
+	mov	r11, r7
+	rrum.w	#4, r7
+	and	#15, r7
+	mov.b	photon256_sbox(r7), r7
 	and	#15, r11
 	mov.b	photon256_sbox(r11), r11
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r13
-	rlam.w	#4, r13
-	mov	r4, r15
-	swpb	r15
-	bis	r15, r13
-	mov	r5, r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	bis	r6, r13
-	mov	r7, r14
 	swpb	r14
 	rlam.w	#4, r14
-	mov	r8, r15
 	swpb	r15
 	bis	r15, r14
-	rlam.w	#4, r9
-	bis	r9, r14
+	mov	r8, r15
+	rlam.w	#4, r15
+	mov	r14, r8
+	bis	r15, r8
+	bis	r4, r8
+	mov	r5, r14
+	swpb	r14
+	rlam.w	#4, r14
+	mov	r6, r15
+	swpb	r15
+	bis	r15, r14
+	mov	r7, r15
+	rlam.w	#4, r15
+	bis	r15, r14
 	bis	r11, r14
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r13
-	rrc	r9
-	bit	#1, r9
-	rrc	r13
-	rrc	r9
-	bit	#1, r9
-	rrc	r13
-	rrc	r9
-	bit	#1, r9
-	rrc	r13
-	rrc	r9
+	mov	r14, r11
+	mov	r8, r14
+	bit	#1, r11
+	rrc	r14
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r11
 	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	22(sp), r15
-	xor	#12, r15
-	mov	16(sp), r8
-	xor	r15, r8
+	mov	r13, r8
+	xor	#12, r8
+	mov	18(sp), r15
+	xor	r8, r15
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov.b	29(sp), r15
-	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r14
-	mov.b	29(sp), r15
+	mov.b	29(sp), r8
+	rrum.w	#4, r8
+	mov.b	photon256_sbox(r8), r4
+	mov.b	29(sp), r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r7
+	mov	28(sp), r8
+	rrum.w	#4, r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
+	mov	r8, 6(sp)
+	mov	28(sp), r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
+	mov	r8, 12(sp)
+	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
+	mov	r15, r8
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
+	mov	r15, r6
+	swpb	r6
+	mov.b	r6, r6
+	and	#15, r6
+	mov.b	photon256_sbox(r6), r5
+	mov	r15, r6
+	rrum.w	#4, r6
+	and	#15, r6
+	mov.b	photon256_sbox(r6), r6
 	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
-	mov	28(sp), r15
+	mov.b	photon256_sbox(r15), r15
+	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
+	swpb	r4
+	rlam.w	#4, r4
+	swpb	r7
+	bis	r7, r4
+	mov	6(sp), r7
+	rlam.w	#4, r7
+	bis	r7, r4
+	mov	r4, r7
+	bis	12(sp), r7
+	swpb	r8
+	rlam.w	#4, r8
+	swpb	r5
+	bis	r5, r8
+	rlam.w	#4, r6
+	bis	r6, r8
+	bis	r15, r8
+	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	swpb	r8
+	swpb	r7
+	mov	r8, r15
+	xor.b	r7, r15
+	mov	r15, 22(sp)
+	xor	r7, 22(sp)
+	mov	r7, r15
+	xor.b	r8, r15
+	mov	r15, 4(sp)
+	xor	r8, 4(sp)
+	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov	r13, r15
+	xor	#8, r15
+	mov	76(sp), r5
+	xor	r15, r5
+	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
+	mov.b	67(sp), r15
 	rrum.w	#4, r15
+	mov.b	photon256_sbox(r15), r6
+	mov.b	67(sp), r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r7
+	mov	66(sp), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r8
+	mov	66(sp), r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r15
 	mov	r15, 14(sp)
-	mov	28(sp), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r5
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
-	mov	r8, r7
-	mov	28(sp), r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r6
-	mov	r8, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
-	mov	28(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r7
-	mov	r8, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r8
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r14
-	rlam.w	#4, r14
-	mov	r4, r15
-	swpb	r15
-	bis	r15, r14
-	mov	14(sp), r15
-	rlam.w	#4, r15
-	bis	r15, r14
-	bis	r5, r14
-	swpb	r11
-	rlam.w	#4, r11
-	mov	r6, r15
-	swpb	r15
-	bis	r15, r11
-	mov	r7, r15
-	rlam.w	#4, r15
-	bis	r15, r11
-	bis	r8, r11
-	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	swpb	r11
-	mov	r11, 24(sp)
-	swpb	r14
-	mov	r11, r15
-	xor.b	r14, r15
-	mov	r15, 24(sp)
-	xor	r14, 24(sp)
-	xor.b	r11, r14
-	xor	r11, r14
-	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	22(sp), r15
-	xor	#8, r15
-	mov	80(sp), r5
-	xor	r15, r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov.b	37(sp), r15
-	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r6
-	mov.b	37(sp), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r7
-	mov	36(sp), r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r15, 12(sp)
-	mov	36(sp), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r15, 20(sp)
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r5, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	36(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r4
-	mov	r5, r11
-	mov	36(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r8
-	mov	r5, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	36(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
 	mov	r5, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r6, r15
 	swpb	r15
-	rlam.w	#4, r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r4
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r13
+	mov	r5, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	photon256_sbox(r15), r15
+	and	#15, r5
+	mov.b	photon256_sbox(r5), r5
+	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
+	swpb	r6
+	rlam.w	#4, r6
 	swpb	r7
-	bis	r7, r15
-	mov	12(sp), r7
+	bis	r7, r6
+	mov	r8, r7
 	rlam.w	#4, r7
-	bis	r7, r15
-	bis	20(sp), r15
+	mov	r6, r8
+	bis	r7, r8
+	bis	14(sp), r8
 	mov	r4, r7
 	swpb	r7
 	rlam.w	#4, r7
-	swpb	r8
-	bis	r8, r7
-	rlam.w	#4, r11
-	bis	r11, r7
+	swpb	r13
+	bis	r13, r7
+	rlam.w	#4, r15
+	bis	r15, r7
 	bis	r5, r7
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	r7, r11
-	rla	r11
+	mov	r7, r13
+	mov	r8, r15
+	rla	r13
 	rlc	r15
-	adc	r11
-	rla	r11
+	adc	r13
+	rla	r13
 	rlc	r15
-	adc	r11
-	rla	r11
+	adc	r13
+	rla	r13
 	rlc	r15
-	adc	r11
-	rla	r11
+	adc	r13
+	rla	r13
 	rlc	r15
-	adc	r11
+	adc	r13
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, 58(sp)
-	xor	r13, 58(sp)
-	mov	r12, 42(sp)
-	xor	r9, 42(sp)
+	mov	r10, 60(sp)
+	xor	r14, 60(sp)
+	mov	r12, 48(sp)
+	xor	r11, 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	58(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	42(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	42(sp), r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	58(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65534, r5
-	mov	42(sp), r7
-	rlam.w	#1, r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	32(sp), r7
-	xor	r14, r7
-	mov	8(sp), r8
-	xor	24(sp), r8
-	xor	r11, r7
-	xor	r15, r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	74(sp), r7
-	xor	68(sp), r7
-	mov	76(sp), r8
-	xor	70(sp), r8
-	xor	r10, r7
-	xor	r12, r8
-	xor	54(sp), r7
-	xor	52(sp), r8
-	xor	r11, r7
-	xor	r15, r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	xor	r6, r5
-	mov	r7, r4
-	xor	r8, r4
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r5
-	mov	r4, r6
-	xor	r8, r6
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r7
-	xor	r14, r7
-	mov	r12, r8
-	xor	24(sp), r8
-	mov	r7, 40(sp)
-	xor	r5, 40(sp)
-	mov	r8, 38(sp)
-	xor	r6, 38(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	54(sp), 66(sp)
-	xor	r14, 66(sp)
-	mov	52(sp), 48(sp)
-	xor	24(sp), 48(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	66(sp), r6
+	mov	60(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -1529,7 +983,7 @@ photon256_permute:
 	and	#4369, r6
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	66(sp), r4
+	mov	60(sp), r4
 	rla	r4
 	adc	r4
 	mov	r4, r5
@@ -1556,12 +1010,12 @@ photon256_permute:
 	mov	r5, r6
 	xor	r8, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	68(sp), r7
-	xor	r11, r7
-	mov	70(sp), r8
+	mov	24(sp), r7
+	xor	4(sp), r7
+	mov	r9, r8
+	xor	22(sp), r8
+	xor	r13, r7
 	xor	r15, r8
-	xor	40(sp), r7
-	xor	38(sp), r8
 	mov	r7, r5
 	xor	r4, r5
 	mov	r8, r7
@@ -1615,16 +1069,16 @@ photon256_permute:
 	mov	r5, r6
 	xor	r8, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	32(sp), r7
+	mov	70(sp), r7
+	xor	52(sp), r7
+	mov	72(sp), r8
+	xor	56(sp), r8
 	xor	r10, r7
-	mov	8(sp), r8
 	xor	r12, r8
-	xor	54(sp), r7
-	xor	52(sp), r8
-	xor	r13, r7
-	xor	r9, r8
 	xor	40(sp), r7
-	xor	38(sp), r8
+	xor	34(sp), r8
+	xor	r13, r7
+	xor	r15, r8
 	mov	r7, r5
 	xor	r4, r5
 	mov	r8, r7
@@ -1677,28 +1131,28 @@ photon256_permute:
 	mov	r4, r6
 	xor	r8, r6
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	54(sp), r7
-	xor	r11, r7
-	mov	52(sp), r8
-	xor	r15, r8
-	mov	r7, 26(sp)
-	xor	r5, 26(sp)
-	mov	r8, 30(sp)
-	xor	r6, 30(sp)
+	mov	r10, r7
+	xor	4(sp), r7
+	mov	r12, r8
+	xor	22(sp), r8
+	mov	r7, 38(sp)
+	xor	r5, 38(sp)
+	mov	r8, 36(sp)
+	xor	r6, 36(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r13, 64(sp)
-	xor	r11, 64(sp)
-	mov	r9, 46(sp)
-	xor	r15, 46(sp)
+	mov	40(sp), 64(sp)
+	xor	4(sp), 64(sp)
+	mov	34(sp), 46(sp)
+	xor	22(sp), 46(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	64(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
+	mov	64(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
 	mov	46(sp), r8
 	bit	#1, r8
 	rrc	r8
@@ -1707,48 +1161,51 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#57344, r8
-	bis	r8, r5
+	bis	r8, r6
 	mov	46(sp), r8
 	rrum.w	#3, r8
-	and	#4369, r5
+	and	#4369, r6
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	64(sp), r4
 	rla	r4
 	adc	r4
-	mov	r4, r6
-	and	#65534, r6
+	mov	r4, r5
+	and	#65534, r5
 	mov	46(sp), r7
 	rlam.w	#1, r7
 	and	#1, r4
 	bis	r4, r7
-	and	#61166, r6
+	and	#61166, r5
 	and	#61166, r7
-	xor	r5, r6
-	mov	r7, r4
-	xor	r8, r4
-	mov	r5, r7
+	mov	r5, r4
+	xor	r6, r4
+	mov	r7, r5
+	xor	r8, r5
+	mov	r6, r7
 	rla	r7
 	adc	r7
-	mov	r7, r5
-	and	#65534, r5
+	mov	r7, r6
+	and	#65534, r6
 	rlam.w	#1, r8
 	and	#1, r7
 	bis	r7, r8
-	xor	r5, r6
-	mov	r4, r7
-	xor	r8, r7
+	xor	r6, r4
+	mov	r5, r6
+	xor	r8, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r10, r8
-	xor	40(sp), r8
-	mov	r12, r10
-	xor	38(sp), r10
-	xor	26(sp), r8
-	xor	30(sp), r10
-	xor	r6, r8
-	xor	r7, r10
+	mov	52(sp), r7
+	xor	r13, r7
+	mov	56(sp), r8
+	xor	r15, r8
+	xor	38(sp), r7
+	xor	36(sp), r8
+	mov	r7, r5
+	xor	r4, r5
+	mov	r8, r7
+	xor	r6, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r6
+	mov	r5, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -1756,56 +1213,60 @@ photon256_permute:
 	bit	#1, r6
 	rrc	r6
 	and	#8191, r6
-	mov	r10, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#57344, r12
-	bis	r12, r6
-	mov	r10, r7
-	rrum.w	#3, r7
+	mov	r7, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r6
+	mov	r7, r8
+	rrum.w	#3, r8
 	and	#4369, r6
-	and	#4369, r7
+	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	mov	r12, r8
-	and	#65534, r8
-	rlam.w	#1, r10
-	and	#1, r12
-	bis	r12, r10
-	and	#61166, r8
-	and	#61166, r10
-	xor	r6, r8
-	xor	r7, r10
-	rla	r6
-	adc	r6
-	mov	r6, r12
-	and	#65534, r12
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65534, r4
 	rlam.w	#1, r7
-	and	#1, r6
-	bis	r6, r7
-	xor	r12, r8
-	xor	r7, r10
+	and	#1, r5
+	bis	r5, r7
+	mov	r4, r5
+	and	#61166, r5
+	and	#61166, r7
+	xor	r6, r5
+	mov	r7, r4
+	xor	r8, r4
+	mov	r6, r7
+	rla	r7
+	adc	r7
+	mov	r7, r6
+	and	#65534, r6
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r6, r5
+	mov	r4, r6
+	xor	r8, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	68(sp), r5
-	xor	54(sp), r5
-	mov	70(sp), r6
-	xor	52(sp), r6
-	xor	r13, r5
-	xor	r9, r6
-	xor	r14, r5
-	xor	24(sp), r6
-	xor	26(sp), r5
-	xor	30(sp), r6
-	xor	r8, r5
-	xor	r10, r6
+	mov	24(sp), r8
+	xor	r10, r8
+	xor	r12, r9
+	mov	r8, r7
+	xor	40(sp), r7
+	xor	34(sp), r9
+	xor	r14, r7
+	xor	r11, r9
+	xor	38(sp), r7
+	xor	36(sp), r9
+	xor	r5, r7
+	mov	r9, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r8
+	mov	r7, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -1813,7 +1274,126 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#8191, r8
-	mov	r6, r12
+	mov	r5, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#57344, r9
+	bis	r9, r8
+	mov	r5, r4
+	rrum.w	#3, r4
+	and	#4369, r8
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r7, r9
+	rla	r9
+	adc	r9
+	mov	r9, r6
+	and	#65534, r6
+	rlam.w	#1, r5
+	and	#1, r9
+	bis	r9, r5
+	and	#61166, r6
+	and	#61166, r5
+	xor	r8, r6
+	xor	r4, r5
+	mov	r8, r7
+	rla	r7
+	adc	r7
+	mov	r7, r8
+	and	#65534, r8
+	mov	r4, r9
+	rlam.w	#1, r9
+	and	#1, r7
+	bis	r7, r9
+	xor	r8, r6
+	mov	r5, r7
+	xor	r9, r7
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	40(sp), r8
+	xor	r13, r8
+	mov	34(sp), r9
+	xor	r15, r9
+	mov	r8, 20(sp)
+	xor	r6, 20(sp)
+	mov	r9, 26(sp)
+	xor	r7, 26(sp)
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r14, 62(sp)
+	xor	r13, 62(sp)
+	mov	r11, 44(sp)
+	xor	r15, 44(sp)
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	62(sp), r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	44(sp), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#57344, r9
+	bis	r9, r4
+	mov	44(sp), r7
+	rrum.w	#3, r7
+	and	#4369, r4
+	and	#4369, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	62(sp), r8
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	mov	44(sp), r9
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	and	#61166, r5
+	and	#61166, r9
+	xor	r4, r5
+	mov	r9, r6
+	xor	r7, r6
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	mov	r8, r9
+	and	#65534, r9
+	rlam.w	#1, r7
+	and	#1, r8
+	bis	r8, r7
+	mov	r5, r8
+	xor	r9, r8
+	mov	r6, r9
+	xor	r7, r9
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r10, r6
+	xor	38(sp), r6
+	mov	r12, r7
+	xor	36(sp), r7
+	xor	20(sp), r6
+	xor	26(sp), r7
+	xor	r8, r6
+	xor	r9, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r7, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -1822,396 +1402,46 @@ photon256_permute:
 	rrc	r12
 	and	#57344, r12
 	bis	r12, r8
-	mov	r6, r10
-	rrum.w	#3, r10
-	and	#4369, r8
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r7
-	and	#65534, r7
-	rlam.w	#1, r6
-	and	#1, r5
-	bis	r5, r6
-	and	#61166, r7
-	and	#61166, r6
-	xor	r8, r7
-	xor	r10, r6
-	rla	r8
-	adc	r8
-	mov	r8, r12
-	and	#65534, r12
-	rlam.w	#1, r10
-	and	#1, r8
-	bis	r8, r10
-	xor	r12, r7
-	mov	r6, r8
-	xor	r10, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r10
-	xor	40(sp), r10
-	mov	r9, r12
-	xor	38(sp), r12
-	xor	r7, r10
-	xor	r8, r12
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r14, 62(sp)
-	xor	40(sp), 62(sp)
-	mov	24(sp), 44(sp)
-	xor	38(sp), 44(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	62(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	44(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	44(sp), r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	62(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65534, r5
-	mov	44(sp), r7
-	rlam.w	#1, r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	54(sp), r7
-	xor	26(sp), r7
-	mov	52(sp), r8
-	xor	30(sp), r8
-	xor	r10, r7
-	xor	r12, r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	58(sp), r7
-	xor	r14, r7
-	mov	42(sp), r8
-	xor	24(sp), r8
-	xor	r11, r7
-	xor	r15, r8
-	xor	r10, r7
-	xor	r12, r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	xor	r6, r5
-	mov	r7, r4
-	xor	r8, r4
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r5
-	mov	r4, r6
-	xor	r8, r6
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r7
-	xor	26(sp), r7
-	mov	24(sp), r8
-	xor	30(sp), r8
-	mov	r7, 34(sp)
-	xor	r5, 34(sp)
-	mov	r8, 10(sp)
-	xor	r6, 10(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r11, 60(sp)
-	xor	26(sp), 60(sp)
-	mov	r15, 50(sp)
-	xor	30(sp), 50(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	60(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	50(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r5
-	mov	50(sp), r8
-	rrum.w	#3, r8
-	and	#4369, r5
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	60(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r6
-	and	#65534, r6
-	mov	50(sp), r7
-	rlam.w	#1, r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r6
-	and	#61166, r7
-	xor	r5, r6
-	mov	r7, r4
-	xor	r8, r4
-	mov	r5, r7
-	rla	r7
-	adc	r7
-	mov	r7, r5
-	and	#65534, r5
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r5, r6
-	mov	r4, r7
-	xor	r8, r7
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r13, r8
-	xor	r10, r8
-	xor	r12, r9
-	xor	34(sp), r8
-	xor	10(sp), r9
-	xor	r6, r8
-	xor	r7, r9
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r9, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#57344, r13
-	bis	r13, r6
-	mov	r9, r7
-	rrum.w	#3, r7
-	and	#4369, r6
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rlam.w	#1, r9
-	and	#1, r13
-	bis	r13, r9
-	and	#61166, r8
-	and	#61166, r9
-	xor	r6, r8
-	xor	r7, r9
-	rla	r6
-	adc	r6
-	mov	r6, r13
-	and	#65534, r13
-	rlam.w	#1, r7
-	and	#1, r6
-	bis	r6, r7
-	xor	r13, r8
-	xor	r7, r9
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	66(sp), r5
-	xor	r11, r5
-	mov	48(sp), r6
-	xor	r15, r6
-	xor	40(sp), r5
-	xor	38(sp), r6
-	xor	34(sp), r5
-	xor	10(sp), r6
-	xor	r8, r5
-	xor	r9, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r6, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#57344, r13
-	bis	r13, r8
-	mov	r6, r9
+	mov	r7, r9
 	rrum.w	#3, r9
 	and	#4369, r8
 	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r7
-	and	#65534, r7
-	rlam.w	#1, r6
-	and	#1, r5
-	bis	r5, r6
+	rla	r6
+	adc	r6
+	mov	r6, r10
+	and	#65534, r10
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	and	#61166, r10
 	and	#61166, r7
-	and	#61166, r6
-	xor	r8, r7
-	xor	r9, r6
+	xor	r8, r10
+	xor	r9, r7
 	rla	r8
 	adc	r8
-	mov	r8, r13
-	and	#65534, r13
+	mov	r8, r12
+	and	#65534, r12
 	rlam.w	#1, r9
 	and	#1, r8
 	bis	r8, r9
-	xor	r13, r7
-	mov	r6, r8
-	xor	r9, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r11, r9
-	xor	r10, r9
-	mov	r15, r13
-	xor	r12, r13
-	mov	r9, r4
-	xor	r7, r4
-	xor	r8, r13
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	40(sp), r5
-	xor	r10, r5
-	mov	38(sp), r9
-	xor	r12, r9
+	xor	r12, r10
+	xor	r9, r7
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	52(sp), r6
+	xor	40(sp), r6
+	mov	56(sp), r8
+	xor	34(sp), r8
+	xor	r14, r6
+	xor	r11, r8
+	xor	4(sp), r6
+	xor	22(sp), r8
+	xor	20(sp), r6
+	xor	26(sp), r8
+	xor	r10, r6
+	xor	r7, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r7
+	mov	r6, r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -2219,57 +1449,401 @@ photon256_permute:
 	bit	#1, r7
 	rrc	r7
 	and	#8191, r7
-	mov	r9, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r7
-	mov	r9, r8
-	rrum.w	#3, r8
-	mov	r7, r6
-	and	#4369, r6
-	mov	r8, r7
+	mov	r8, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#57344, r12
+	bis	r12, r7
+	mov	r8, r10
+	rrum.w	#3, r10
 	and	#4369, r7
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r8
+	rla	r6
+	adc	r6
+	mov	r6, r9
+	and	#65534, r9
+	rlam.w	#1, r8
+	and	#1, r6
+	bis	r6, r8
+	and	#61166, r9
+	and	#61166, r8
+	xor	r7, r9
+	xor	r10, r8
+	rla	r7
+	adc	r7
+	mov	r7, r12
+	and	#65534, r12
+	rlam.w	#1, r10
+	and	#1, r7
+	bis	r7, r10
+	xor	r12, r9
+	xor	r10, r8
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r14, r10
+	xor	38(sp), r10
+	mov	r11, r12
+	xor	36(sp), r12
+	xor	r9, r10
+	xor	r8, r12
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	4(sp), 54(sp)
+	xor	38(sp), 54(sp)
+	mov	22(sp), 42(sp)
+	xor	36(sp), 42(sp)
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	54(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	42(sp), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#57344, r9
+	bis	r9, r7
+	mov	42(sp), r4
+	rrum.w	#3, r4
+	and	#4369, r7
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	54(sp), r8
 	rla	r8
 	adc	r8
 	mov	r8, r5
 	and	#65534, r5
+	mov	42(sp), r9
 	rlam.w	#1, r9
 	and	#1, r8
 	bis	r8, r9
-	mov	r5, r8
-	and	#61166, r8
+	and	#61166, r5
 	and	#61166, r9
-	xor	r6, r8
-	mov	r9, r5
 	xor	r7, r5
+	mov	r9, r6
+	xor	r4, r6
+	rla	r7
+	adc	r7
+	mov	r7, r8
+	and	#65534, r8
+	mov	r4, r9
+	rlam.w	#1, r9
+	and	#1, r7
+	bis	r7, r9
+	mov	r5, r7
+	xor	r8, r7
+	mov	r6, r8
+	xor	r9, r8
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	40(sp), r6
+	xor	20(sp), r6
+	mov	34(sp), r9
+	xor	26(sp), r9
+	xor	r10, r6
+	xor	r12, r9
+	xor	r7, r6
+	mov	r9, r7
+	xor	r8, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r7, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#57344, r9
+	bis	r9, r8
+	mov	r7, r9
+	rrum.w	#3, r9
+	and	#4369, r8
+	mov	r9, r4
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
 	mov	r6, r9
+	and	#65534, r9
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	mov	r9, r6
+	and	#61166, r6
+	and	#61166, r7
+	xor	r8, r6
+	mov	r7, r5
+	xor	r4, r5
+	mov	r8, r7
+	rla	r7
+	adc	r7
+	mov	r7, r8
+	and	#65534, r8
+	mov	r4, r9
+	rlam.w	#1, r9
+	and	#1, r7
+	bis	r7, r9
+	xor	r8, r6
+	mov	r5, r8
+	xor	r9, r8
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	60(sp), r7
+	xor	4(sp), r7
+	mov	48(sp), r9
+	xor	22(sp), r9
+	xor	r13, r7
+	xor	r15, r9
+	xor	r10, r7
+	xor	r12, r9
+	xor	r6, r7
+	mov	r9, r5
+	xor	r8, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r7, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r5, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#57344, r9
+	bis	r9, r8
+	mov	r5, r4
+	rrum.w	#3, r4
+	and	#4369, r8
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r7, r9
 	rla	r9
 	adc	r9
 	mov	r9, r6
 	and	#65534, r6
-	rlam.w	#1, r7
+	rlam.w	#1, r5
 	and	#1, r9
-	bis	r9, r7
-	xor	r6, r8
-	mov	r5, r9
+	bis	r9, r5
+	and	#61166, r6
+	and	#61166, r5
+	xor	r8, r6
+	xor	r4, r5
+	mov	r8, r7
+	rla	r7
+	adc	r7
+	mov	r7, r8
+	and	#65534, r8
+	mov	r4, r9
+	rlam.w	#1, r9
+	and	#1, r7
+	bis	r7, r9
+	xor	r8, r6
+	mov	r5, r7
+	xor	r9, r7
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	4(sp), r8
+	xor	20(sp), r8
+	mov	22(sp), r9
+	xor	26(sp), r9
+	mov	r8, 30(sp)
+	xor	r6, 30(sp)
+	mov	r9, 10(sp)
+	xor	r7, 10(sp)
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r13, 58(sp)
+	xor	20(sp), 58(sp)
+	mov	r15, 50(sp)
+	xor	26(sp), 50(sp)
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	58(sp), r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	50(sp), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#57344, r9
+	bis	r9, r4
+	mov	50(sp), r7
+	rrum.w	#3, r7
+	and	#4369, r4
+	and	#4369, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	58(sp), r8
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	mov	50(sp), r9
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	and	#61166, r5
+	and	#61166, r9
+	xor	r4, r5
+	mov	r9, r6
+	xor	r7, r6
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	mov	r8, r9
+	and	#65534, r9
+	rlam.w	#1, r7
+	and	#1, r8
+	bis	r8, r7
+	mov	r5, r8
+	xor	r9, r8
+	mov	r6, r9
 	xor	r7, r9
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r7
-	xor	34(sp), r7
-	mov	24(sp), r14
-	xor	10(sp), r14
-	xor	r4, r7
-	xor	r13, r14
-	xor	r8, r7
-	mov	r14, r8
-	xor	r9, r8
+	mov	r14, r6
+	xor	r10, r6
+	mov	r11, r7
+	xor	r12, r7
+	xor	30(sp), r6
+	xor	10(sp), r7
+	xor	r8, r6
+	xor	r9, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r7, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r8
+	mov	r7, r9
+	rrum.w	#3, r9
+	and	#4369, r8
+	and	#4369, r9
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#65534, r11
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	and	#61166, r11
+	and	#61166, r7
+	xor	r8, r11
+	xor	r9, r7
+	rla	r8
+	adc	r8
+	mov	r8, r14
+	and	#65534, r14
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	xor	r14, r11
+	xor	r9, r7
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	64(sp), r6
+	xor	r13, r6
+	mov	46(sp), r8
+	xor	r15, r8
+	xor	38(sp), r6
+	xor	36(sp), r8
+	xor	30(sp), r6
+	xor	10(sp), r8
+	xor	r11, r6
+	xor	r7, r8
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r7
+	mov	r8, r11
+	rrum.w	#3, r11
+	and	#4369, r7
+	and	#4369, r11
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r9
+	and	#65534, r9
+	rlam.w	#1, r8
+	and	#1, r6
+	bis	r6, r8
+	and	#61166, r9
+	and	#61166, r8
+	xor	r7, r9
+	xor	r11, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
+	and	#65534, r14
+	rlam.w	#1, r11
+	and	#1, r7
+	bis	r7, r11
+	xor	r14, r9
+	xor	r11, r8
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r13, r11
+	xor	r10, r11
+	mov	r15, r14
+	xor	r12, r14
+	mov	r11, r4
+	xor	r9, r4
+	xor	r8, r14
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	38(sp), r7
+	xor	r10, r7
+	mov	36(sp), r8
+	xor	r12, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r9
 	bit	#1, r9
@@ -2279,29 +1853,29 @@ photon256_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#8191, r9
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r9
-	mov	r8, r14
-	rrum.w	#3, r14
+	mov	r8, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#57344, r11
+	bis	r11, r9
+	mov	r8, r11
+	rrum.w	#3, r11
 	and	#4369, r9
-	mov	r14, r5
+	mov	r11, r5
 	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r7
 	adc	r7
-	mov	r7, r14
-	and	#65534, r14
+	mov	r7, r11
+	and	#65534, r11
 	rlam.w	#1, r8
 	and	#1, r7
 	bis	r7, r8
-	mov	r14, r6
+	mov	r11, r6
 	and	#61166, r6
 	and	#61166, r8
 	xor	r9, r6
@@ -2312,25 +1886,23 @@ photon256_permute:
 	adc	r8
 	mov	r8, r9
 	and	#65534, r9
-	mov	r5, r14
-	rlam.w	#1, r14
+	mov	r5, r11
+	rlam.w	#1, r11
 	and	#1, r8
-	bis	r8, r14
+	bis	r8, r11
 	mov	r6, r8
 	xor	r9, r8
 	mov	r7, r9
-	xor	r14, r9
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	64(sp), r7
-	xor	40(sp), r7
-	mov	46(sp), r14
-	xor	38(sp), r14
-	xor	26(sp), r7
-	xor	30(sp), r14
+	xor	r11, r9
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	4(sp), r7
+	xor	30(sp), r7
+	mov	22(sp), r11
+	xor	10(sp), r11
 	xor	r4, r7
-	xor	r13, r14
+	xor	r14, r11
 	xor	r8, r7
-	mov	r14, r8
+	mov	r11, r8
 	xor	r9, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r9
@@ -2341,69 +1913,132 @@ photon256_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#8191, r9
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r9
-	mov	r8, r14
-	rrum.w	#3, r14
+	mov	r8, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#57344, r11
+	bis	r11, r9
+	mov	r8, r11
+	rrum.w	#3, r11
 	and	#4369, r9
-	mov	r14, r5
+	mov	r11, r5
 	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r7
 	adc	r7
-	mov	r7, r14
-	and	#65534, r14
+	mov	r7, r11
+	and	#65534, r11
 	rlam.w	#1, r8
 	and	#1, r7
 	bis	r7, r8
-	mov	r14, r7
-	and	#61166, r7
+	mov	r11, r6
+	and	#61166, r6
 	and	#61166, r8
-	xor	r9, r7
-	mov	r8, r6
-	xor	r5, r6
+	xor	r9, r6
+	mov	r8, r7
+	xor	r5, r7
 	mov	r9, r8
 	rla	r8
 	adc	r8
 	mov	r8, r9
 	and	#65534, r9
-	mov	r5, r14
-	rlam.w	#1, r14
+	mov	r5, r11
+	rlam.w	#1, r11
 	and	#1, r8
-	bis	r8, r14
-	xor	r9, r7
+	bis	r8, r11
 	mov	r6, r8
-	xor	r14, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	40(sp), r9
-	xor	34(sp), r9
-	mov	38(sp), r14
-	xor	10(sp), r14
-	mov	r9, r5
-	xor	r7, r5
-	xor	r8, r14
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	26(sp), r6
-	xor	34(sp), r6
-	mov	30(sp), r9
-	xor	10(sp), r9
+	xor	r9, r8
+	mov	r7, r9
+	xor	r11, r9
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	62(sp), r7
+	xor	38(sp), r7
+	mov	44(sp), r11
+	xor	36(sp), r11
+	xor	20(sp), r7
+	xor	26(sp), r11
+	xor	r4, r7
+	xor	r14, r11
+	xor	r8, r7
+	mov	r11, r8
+	xor	r9, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
+	mov	r7, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	r8, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#57344, r11
+	bis	r11, r9
+	mov	r8, r11
+	rrum.w	#3, r11
+	and	#4369, r9
+	mov	r11, r5
+	and	#4369, r5
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r7
+	adc	r7
+	mov	r7, r11
+	and	#65534, r11
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	mov	r11, r6
+	and	#61166, r6
+	and	#61166, r8
+	xor	r9, r6
+	mov	r8, r7
+	xor	r5, r7
 	mov	r9, r8
+	rla	r8
+	adc	r8
+	mov	r8, r9
+	and	#65534, r9
+	mov	r5, r11
+	rlam.w	#1, r11
+	and	#1, r8
+	bis	r8, r11
+	xor	r9, r6
+	mov	r7, r8
+	xor	r11, r8
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	38(sp), r9
+	xor	30(sp), r9
+	mov	36(sp), r11
+	xor	10(sp), r11
+	mov	r9, r7
+	xor	r6, r7
+	mov	r11, r9
+	xor	r8, r9
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	20(sp), r5
+	xor	30(sp), r5
+	mov	26(sp), r11
+	xor	10(sp), r11
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r5, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r11, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -2411,57 +2046,57 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#57344, r8
-	bis	r8, r7
-	mov	r9, r8
+	bis	r8, r6
+	mov	r11, r8
 	rrum.w	#3, r8
-	and	#4369, r7
+	and	#4369, r6
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, 0(sp)
+	rla	r5
+	adc	r5
+	mov	r5, 0(sp)
 	and	#65534, 0(sp)
-	rlam.w	#1, r9
-	and	#1, r6
-	bis	r6, r9
-	mov	@sp, r6
-	and	#61166, r6
-	and	#61166, r9
-	mov	r6, 2(sp)
-	xor	r7, 2(sp)
-	mov	r9, r6
-	xor	r8, r6
-	mov	r7, r9
-	rla	r9
-	adc	r9
-	mov	r9, r7
-	and	#65534, r7
+	rlam.w	#1, r11
+	and	#1, r5
+	bis	r5, r11
+	mov	@sp, r5
+	and	#61166, r5
+	and	#61166, r11
+	mov	r5, 2(sp)
+	xor	r6, 2(sp)
+	mov	r11, r5
+	xor	r8, r5
+	mov	r6, r11
+	rla	r11
+	adc	r11
+	mov	r11, r6
+	and	#65534, r6
 	rlam.w	#1, r8
-	and	#1, r9
-	bis	r9, r8
-	mov	2(sp), r9
-	xor	r7, r9
-	mov	r6, r7
-	xor	r8, r7
+	and	#1, r11
+	bis	r11, r8
+	mov	2(sp), r11
+	xor	r6, r11
+	mov	r5, r6
+	xor	r8, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r11
-	xor	r13, r15
-	mov	r11, r8
-	xor	r5, r8
+	xor	r4, r13
 	xor	r14, r15
-	xor	r9, r8
-	mov	r15, r9
-	xor	r7, r9
+	mov	r13, r8
+	xor	r7, r8
+	xor	r9, r15
+	xor	r11, r8
+	mov	r15, r11
+	xor	r6, r11
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	r9, r15
+	mov	r8, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
+	mov	r11, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2469,60 +2104,60 @@ photon256_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r11
-	mov	r9, r15
+	bis	r15, r13
+	mov	r11, r15
 	rrum.w	#3, r15
-	and	#4369, r11
-	mov	r15, r6
-	and	#4369, r6
+	and	#4369, r13
+	mov	r15, r5
+	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r8
 	adc	r8
 	mov	r8, r15
 	and	#65534, r15
-	rlam.w	#1, r9
+	rlam.w	#1, r11
 	and	#1, r8
-	bis	r8, r9
+	bis	r8, r11
 	mov	r15, r8
 	and	#61166, r8
-	and	#61166, r9
-	xor	r11, r8
-	mov	r9, r7
-	xor	r6, r7
-	mov	r11, r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#65534, r11
-	mov	r6, r15
+	and	#61166, r11
+	xor	r13, r8
+	mov	r11, r6
+	xor	r5, r6
+	mov	r13, r11
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65534, r13
+	mov	r5, r15
 	rlam.w	#1, r15
-	and	#1, r9
-	bis	r9, r15
-	xor	r11, r8
-	mov	r7, r11
-	xor	r15, r11
+	and	#1, r11
+	bis	r11, r15
+	xor	r13, r8
+	mov	r6, r13
+	xor	r15, r13
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	62(sp), r9
-	xor	26(sp), r9
-	mov	44(sp), r15
-	xor	30(sp), r15
-	xor	r10, r9
+	mov	54(sp), r11
+	xor	20(sp), r11
+	mov	42(sp), r15
+	xor	26(sp), r15
+	xor	r10, r11
 	xor	r12, r15
-	xor	r5, r9
-	xor	r14, r15
-	xor	r8, r9
-	mov	r15, r7
-	xor	r11, r7
+	xor	r7, r11
+	xor	r9, r15
+	xor	r8, r11
+	mov	r15, r6
+	xor	r13, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	r7, r15
+	mov	r11, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2530,267 +2165,268 @@ photon256_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r11
-	mov	r7, r6
-	rrum.w	#3, r6
-	and	#4369, r11
-	and	#4369, r6
+	bis	r15, r13
+	mov	r6, r5
+	rrum.w	#3, r5
+	and	#4369, r13
+	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
+	mov	r11, r15
 	rla	r15
 	adc	r15
-	mov	r15, r9
-	and	#65534, r9
-	rlam.w	#1, r7
+	mov	r15, r11
+	and	#65534, r11
+	rlam.w	#1, r6
 	and	#1, r15
-	bis	r15, r7
-	and	#61166, r9
-	and	#61166, r7
-	xor	r11, r9
-	xor	r6, r7
-	mov	r11, r8
+	bis	r15, r6
+	and	#61166, r11
+	and	#61166, r6
+	xor	r13, r11
+	xor	r5, r6
+	mov	r13, r8
 	rla	r8
 	adc	r8
-	mov	r8, r11
-	and	#65534, r11
-	mov	r6, r15
+	mov	r8, r13
+	and	#65534, r13
+	mov	r5, r15
 	rlam.w	#1, r15
 	and	#1, r8
 	bis	r8, r15
-	xor	r11, r9
-	mov	r7, r8
-	xor	r15, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	26(sp), r11
-	xor	r4, r11
-	mov	30(sp), r15
-	xor	r13, r15
-	mov	r11, 16(sp)
-	xor	r9, 16(sp)
-	mov	r15, r9
-	xor	r8, r9
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r7
-	xor	r4, r7
-	mov	r12, r11
 	xor	r13, r11
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r11, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r11, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r11
-	and	#1, r7
-	bis	r7, r11
-	mov	r6, r7
-	and	#61166, r7
-	and	#61166, r11
-	mov	r7, r6
-	xor	r8, r6
-	mov	r11, r7
-	xor	r15, r7
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r11
-	bis	r11, r15
-	xor	r8, r6
-	mov	r7, r8
-	xor	r15, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	40(sp), r11
-	xor	r5, r11
-	mov	38(sp), r15
-	xor	r14, r15
-	xor	16(sp), r11
-	xor	r9, r15
-	mov	r11, r7
-	xor	r6, r7
-	mov	r15, r11
-	xor	r8, r11
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r11, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r11, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r11
-	and	#1, r7
-	bis	r7, r11
-	mov	r6, r7
-	and	#61166, r7
-	and	#61166, r11
-	mov	r7, r6
-	xor	r8, r6
-	mov	r11, r7
-	xor	r15, r7
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r11
-	bis	r11, r15
-	xor	r8, r6
-	mov	r7, r8
-	xor	r15, r8
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	60(sp), r11
-	xor	r10, r11
-	mov	50(sp), r15
-	xor	r12, r15
-	xor	34(sp), r11
-	xor	10(sp), r15
-	xor	16(sp), r11
-	xor	r9, r15
-	mov	r11, r7
-	xor	r6, r7
-	mov	r15, r11
-	xor	r8, r11
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r11, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r11, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r11
-	and	#1, r7
-	bis	r7, r11
-	mov	r6, r7
-	and	#61166, r7
-	and	#61166, r11
-	xor	r8, r7
-	mov	r11, r6
-	xor	r15, r6
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r11
-	bis	r11, r15
-	xor	r8, r7
 	mov	r6, r8
 	xor	r15, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r11
-	xor	r5, r11
-	mov	r12, r15
+	mov	20(sp), r13
+	xor	r4, r13
+	mov	26(sp), r15
 	xor	r14, r15
-	xor	r7, r11
+	mov	r13, 18(sp)
+	xor	r11, 18(sp)
+	mov	r15, r11
+	xor	r8, r11
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r10, r6
+	xor	r4, r6
+	mov	r12, r13
+	xor	r14, r13
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r13, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r13, r15
+	rrum.w	#3, r15
+	and	#4369, r8
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r13
+	and	#1, r6
+	bis	r6, r13
+	mov	r5, r6
+	and	#61166, r6
+	and	#61166, r13
+	mov	r6, r5
+	xor	r8, r5
+	mov	r13, r6
+	xor	r15, r6
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	mov	r13, r8
+	and	#65534, r8
+	rlam.w	#1, r15
+	and	#1, r13
+	bis	r13, r15
+	xor	r8, r5
+	mov	r6, r8
+	xor	r15, r8
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	38(sp), r13
+	xor	r7, r13
+	mov	36(sp), r15
+	xor	r9, r15
+	xor	18(sp), r13
+	xor	r11, r15
+	mov	r13, r6
+	xor	r5, r6
+	mov	r15, r13
+	xor	r8, r13
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r13, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r13, r15
+	rrum.w	#3, r15
+	and	#4369, r8
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r13
+	and	#1, r6
+	bis	r6, r13
+	mov	r5, r6
+	and	#61166, r6
+	and	#61166, r13
+	mov	r6, r5
+	xor	r8, r5
+	mov	r13, r6
+	xor	r15, r6
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	mov	r13, r8
+	and	#65534, r8
+	rlam.w	#1, r15
+	and	#1, r13
+	bis	r13, r15
+	xor	r8, r5
+	mov	r6, r8
+	xor	r15, r8
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	58(sp), r13
+	xor	r10, r13
+	mov	50(sp), r15
+	xor	r12, r15
+	xor	30(sp), r13
+	xor	10(sp), r15
+	xor	18(sp), r13
+	xor	r11, r15
+	mov	r13, r6
+	xor	r5, r6
+	mov	r15, r13
+	xor	r8, r13
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r13, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r13, r15
+	rrum.w	#3, r15
+	and	#4369, r8
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r13
+	and	#1, r6
+	bis	r6, r13
+	mov	r5, r6
+	and	#61166, r6
+	and	#61166, r13
+	xor	r8, r6
+	mov	r13, r5
+	xor	r15, r5
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	mov	r13, r8
+	and	#65534, r8
+	rlam.w	#1, r15
+	and	#1, r13
+	bis	r13, r15
+	xor	r8, r6
+	mov	r5, r8
+	xor	r15, r8
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r10, r13
+	xor	r7, r13
+	mov	r12, r15
+	xor	r9, r15
+	xor	r6, r13
 	xor	r8, r15
-	add	#1, 84(sp)
-	mov	40(sp), r6
-	mov	38(sp), r7
-	mov	30(sp), r8
-	mov	r10, 56(sp)
+	add	#1, 80(sp)
+	mov	38(sp), r5
+	mov	36(sp), r6
+	mov	26(sp), r8
+	mov	r10, 32(sp)
 	mov	r12, r10
 	mov	10(sp), r12
-	mov	r4, 72(sp)
-	mov	r5, 78(sp)
-	mov	r9, 28(sp)
-	mov	r11, 80(sp)
-	mov	r15, 36(sp)
-	dec	86(sp)
+	mov	r4, 68(sp)
+	mov	r7, 74(sp)
+	mov	r9, 16(sp)
+	mov	r11, 28(sp)
+	mov	r13, 76(sp)
+	mov	r15, 66(sp)
+	dec	82(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
 	; photon256.ae:75: s[0] = x0
-	mov	82(sp), r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
+	mov	78(sp), r15
+	mov	r5, 0(r15)
+	mov	r6, 2(r15)
 	; photon256.ae:76: s[1] = x1
-	mov	26(sp), 4(r15)
+	mov	20(sp), 4(r15)
 	mov	r8, 6(r15)
 	; photon256.ae:77: s[2] = x2
-	mov	56(sp), 8(r15)
+	mov	32(sp), 8(r15)
 	mov	r10, 10(r15)
 	; photon256.ae:78: s[3] = x3
-	mov	34(sp), 12(r15)
+	mov	30(sp), 12(r15)
 	mov	r12, 14(r15)
 	; photon256.ae:79: s[4] = x4
-	mov	72(sp), 16(r15)
-	mov	r13, 18(r15)
+	mov	68(sp), 16(r15)
+	mov	r14, 18(r15)
 	; photon256.ae:80: s[5] = x5
-	mov	78(sp), 20(r15)
-	mov	r14, 22(r15)
+	mov	74(sp), 20(r15)
+	mov	16(sp), 22(r15)
 	; photon256.ae:81: s[6] = x6
-	mov	16(sp), 24(r15)
+	mov	18(sp), 24(r15)
 	mov	28(sp), 26(r15)
 	; photon256.ae:82: s[7] = x7
-	mov	80(sp), 28(r15)
-	mov	36(sp), 30(r15)
-	add	#88, sp
+	mov	76(sp), 28(r15)
+	mov	66(sp), 30(r15)
+	add	#84, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_permute, .-photon256_permute

@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 928 bytes of code
+;     estimated 912 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -63,26 +63,22 @@ skinny128_384plus_key_schedule:
 	mov	r12, 4(r15)
 	mov	r13, 6(r15)
 	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r7, 32(sp)
 	mov	r7, r15
 	xor.b	r6, r15
 	mov	r15, 32(sp)
 	xor	r7, 32(sp)
-	mov	r6, 28(sp)
 	mov	60(sp), r13
 	swpb	r13
 	mov	r6, r15
 	xor.b	r13, r15
 	mov	r15, 28(sp)
 	xor	r6, 28(sp)
-	mov	r8, 24(sp)
 	mov	r8, r15
 	xor.b	r7, r15
 	mov	r15, 24(sp)
 	xor	r8, 24(sp)
 	mov	r8, r13
 	swpb	r13
-	mov	r13, 20(sp)
 	mov	r13, r15
 	xor.b	60(sp), r15
 	mov	r15, 20(sp)
@@ -330,7 +326,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 448 bytes of code
+;     estimated 416 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -341,11 +337,11 @@ skinny128_384plus_encrypt_block:
 	mov	r14, 6(sp)
 	; skinny128_384plus.ae:120: @unroll(unroll)
 	mov	#40, 4(sp)
-	mov	12(r13), 8(sp)
-	mov	14(r13), r5
-	mov	8(r13), r4
+	mov	12(r13), 0(sp)
+	mov	14(r13), r4
+	mov	8(r13), r5
 	mov	10(r13), r9
-	mov	4(r13), 0(sp)
+	mov	4(r13), 8(sp)
 	mov	6(r13), r15
 	mov	@r13, r10
 	mov	2(r13), r13
@@ -359,22 +355,17 @@ skinny128_384plus_encrypt_block:
 	mov	2(sp), r14
 	mov.b	skinny128_384plus_rc(r14), r11
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r5, r14
+	mov	r4, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r12
-	mov	r5, r14
+	mov	r4, r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r7
-	mov	8(sp), r8
-	mov	r5, r14
-	swpb	r14
-	swpb	r8
-	xor.b	r14, r8
-	xor	r14, r8
-	mov.b	r8, r8
-	mov.b	skinny128_384plus_sbox(r8), r8
-	mov.b	8(sp), r14
+	mov.b	1(sp), r14
+	mov.b	r14, r14
+	mov.b	skinny128_384plus_sbox(r14), r8
+	mov.b	@sp, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
 	swpb	r12
 	bis	r7, r12
@@ -394,23 +385,21 @@ skinny128_384plus_encrypt_block:
 	mov	r9, r14
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r5
+	mov.b	skinny128_384plus_sbox(r14), r4
 	mov	r9, r14
 	mov.b	r14, r14
+	mov.b	skinny128_384plus_sbox(r14), r9
+	mov	r5, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
-	mov	r4, r12
-	swpb	r9
-	swpb	r12
-	xor.b	r9, r12
-	xor	r9, r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r9
-	mov	r4, r12
+	mov	r5, r12
 	mov.b	r12, r12
 	mov.b	skinny128_384plus_sbox(r12), r12
+	mov	r4, r5
 	swpb	r5
-	bis	r14, r5
-	mov	r9, r14
+	bis	r9, r5
 	swpb	r14
 	bis	r12, r14
 	; skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
@@ -433,17 +422,12 @@ skinny128_384plus_encrypt_block:
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	skinny128_384plus_sbox(r12), r4
-	mov	r15, r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r9
-	mov	@sp, r12
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r11
-	mov.b	@sp, r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r9
+	mov.b	9(sp), r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r11
+	mov.b	8(sp), r15
 	mov.b	skinny128_384plus_sbox(r15), r12
 	mov	r4, r15
 	swpb	r15
@@ -458,23 +442,18 @@ skinny128_384plus_encrypt_block:
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	skinny128_384plus_sbox(r12), r11
-	mov	r13, r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r12
-	mov	r13, r4
-	mov	r10, r13
-	swpb	r4
-	swpb	r13
-	xor.b	r4, r13
-	xor	r4, r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r4
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_sbox(r13), r12
 	mov	r10, r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r13
 	swpb	r11
-	bis	r12, r11
-	mov	r4, r12
+	bis	r4, r11
 	swpb	r12
 	bis	r13, r12
 	; skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
@@ -501,11 +480,11 @@ skinny128_384plus_encrypt_block:
 	xor	r9, r15
 	add	#1, 2(sp)
 	add	#8, r6
-	mov	r12, 8(sp)
-	mov	r13, r5
-	mov	r7, r4
+	mov	r12, 0(sp)
+	mov	r13, r4
+	mov	r7, r5
 	mov	r8, r9
-	mov	r14, 0(sp)
+	mov	r14, 8(sp)
 	mov	r11, r13
 	dec	4(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
@@ -514,13 +493,13 @@ skinny128_384plus_encrypt_block:
 	mov	6(sp), r14
 	mov	r10, 0(r14)
 	mov	r13, 2(r14)
-	mov	@sp, 4(r14)
+	mov	8(sp), 4(r14)
 	mov	r15, 6(r14)
 	mov	r14, r15
-	mov	r4, 8(r15)
+	mov	r5, 8(r15)
 	mov	r9, 10(r15)
-	mov	8(sp), 12(r15)
-	mov	r5, 14(r15)
+	mov	@sp, 12(r15)
+	mov	r4, 14(r15)
 	add	#10, sp
 	popm.w	#7, r10
 	ret
@@ -528,193 +507,189 @@ skinny128_384plus_encrypt_block:
 
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
-;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 444 bytes of code
+;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 394 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
 	.balign 2
 skinny128_384plus_decrypt_block:
 	pushm.w	#7, r10
-	sub	#12, sp
-	mov	r14, 8(sp)
+	sub	#6, sp
 	; skinny128_384plus.ae:140: @unroll(unroll)
-	mov	#40, 6(sp)
-	mov	12(r13), 2(sp)
-	mov	14(r13), 10(sp)
-	mov	8(r13), r8
+	mov	12(r13), r10
+	mov	14(r13), r11
+	mov	8(r13), 0(sp)
 	mov	10(r13), r9
-	mov	4(r13), r14
-	mov	6(r13), r5
+	mov	4(r13), r7
+	mov	6(r13), r8
 	mov	@r13, r6
-	mov	2(r13), r7
-	; skinny128_384plus.ae:143: c = rc[i]
-	mov	#0, 4(sp)
+	mov	2(r13), r13
 	; skinny128_384plus.ae:144: k = rtk[i]
-	mov	r12, r10
+	mov	r12, r5
+	mov	r14, 4(sp)
+	; skinny128_384plus.ae:140: @unroll(unroll)
+	mov	#40, 2(sp)
+	; skinny128_384plus.ae:143: c = rc[i]
+	mov	#0, r4
 	; skinny128_384plus.ae:140: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
-	; skinny128_384plus.ae:143: c = rc[i]
-	mov	4(sp), r15
-	mov.b	skinny128_384plus_rc+39(r15), r4
+	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	xor	r13, r11
+	mov	r10, r12
+	xor	r6, r12
+	; skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
+	swpb	r12
+	swpb	r11
+	mov	r11, r10
+	xor.b	r12, r10
+	xor	r12, r10
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_inv_sbox(r15), r15
+	mov	r15, r14
+	swpb	r14
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_inv_sbox(r10), r15
+	bis	r15, r14
+	; skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
+	xor.b	r11, r12
+	xor	r11, r12
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_inv_sbox(r15), r15
+	swpb	r15
+	mov.b	r12, r12
+	mov.b	skinny128_384plus_inv_sbox(r12), r12
+	bis	r12, r15
 	; skinny128_384plus.ae:146: t = r3 ^ r1
 	mov	r6, r11
-	xor	r8, r11
-	mov	r7, r12
-	xor	r9, r12
+	xor	@sp, r11
 	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	xor	r11, r14
-	xor	r12, r5
-	mov	2(sp), r13
-	xor	r6, r13
-	mov	10(sp), r15
-	xor	r7, r15
-	; skinny128_384plus.ae:148: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
-	mov	r4, r7
-	and	#15, r7
-	mov.b	r7, r7
-	swpb	r7
-	xor	r7, r9
-	mov	r8, r7
-	xor	316(r10), r7
-	xor	318(r10), r9
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r9, r8
-	swpb	r8
-	mov.b	r8, r8
-	mov.b	skinny128_384plus_inv_sbox(r8), r8
-	mov	r9, r6
-	mov.b	r6, r6
-	mov.b	skinny128_384plus_inv_sbox(r6), r6
-	mov	r6, 0(sp)
-	mov	r7, r6
-	swpb	r9
-	swpb	r6
-	xor.b	r9, r6
-	xor	r9, r6
-	mov.b	r6, r6
-	mov.b	skinny128_384plus_inv_sbox(r6), r9
-	mov.b	r7, r7
-	mov.b	skinny128_384plus_inv_sbox(r7), r7
-	swpb	r8
-	bis	@sp, r8
-	swpb	r9
-	bis	r7, r9
-	; skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	swpb	r14
-	mov	r14, r7
-	swpb	r5
-	xor.b	r5, r7
-	xor	r5, r7
-	xor.b	r14, r5
-	xor	r14, r5
-	mov	r4, r14
-	rrum.w	#4, r14
-	mov.b	r14, r14
-	mov	r7, r6
-	swpb	r14
-	xor	r14, r6
-	xor	312(r10), r5
-	xor	314(r10), r6
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_inv_sbox(r14), r7
-	mov	r6, r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_inv_sbox(r14), r4
-	mov	r5, r14
-	swpb	r6
-	swpb	r14
-	xor.b	r6, r14
-	xor	r6, r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_inv_sbox(r14), r6
-	mov.b	r5, r5
-	mov.b	skinny128_384plus_inv_sbox(r5), r5
-	swpb	r7
-	bis	r4, r7
-	swpb	r6
-	bis	r5, r6
+	mov	r7, r10
+	xor	r11, r10
 	; skinny128_384plus.ae:150: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	xor	#512, r11
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_inv_sbox(r14), r4
-	mov	r11, r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_inv_sbox(r14), r5
-	mov	r12, r14
-	swpb	r11
-	swpb	r14
-	xor.b	r11, r14
-	xor	r11, r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_inv_sbox(r14), r14
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_inv_sbox(r12), r11
-	mov	r4, r12
+	mov	r11, r12
 	swpb	r12
-	bis	r5, r12
-	swpb	r14
-	bis	r11, r14
-	; skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
-	mov	r13, r11
-	swpb	r15
-	mov	r15, r13
-	swpb	r11
-	xor.b	r11, r13
-	xor	r11, r13
-	xor.b	r15, r11
-	xor	r15, r11
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_inv_sbox(r15), r4
-	mov	r13, r15
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_inv_sbox(r15), r5
-	mov	r11, r15
-	swpb	r13
-	swpb	r15
-	xor.b	r13, r15
-	xor	r13, r15
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_inv_sbox(r15), r13
+	mov.b	r12, r12
+	mov.b	skinny128_384plus_inv_sbox(r12), r12
+	swpb	r12
 	mov.b	r11, r11
 	mov.b	skinny128_384plus_inv_sbox(r11), r11
-	mov	r4, r15
-	swpb	r15
-	bis	r5, r15
+	bis	r11, r12
+	; skinny128_384plus.ae:146: t = r3 ^ r1
+	mov	r13, r11
+	xor	r9, r11
+	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	xor	r11, r8
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r11, r13
 	swpb	r13
+	mov.b	r13, r13
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_inv_sbox(r13), r13
+	swpb	r13
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_inv_sbox(r11), r11
 	bis	r11, r13
-	add	#-1, 4(sp)
-	add	#65528, r10
-	mov	r9, 2(sp)
-	mov	r8, 10(sp)
-	mov	r6, r8
+	; skinny128_384plus.ae:143: c = rc[i]
+	mov.b	skinny128_384plus_rc+39(r4), r11
+	; skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	mov	r11, r7
+	rrum.w	#4, r7
+	mov.b	r7, r7
+	swpb	r8
+	swpb	r10
+	mov	r10, r6
+	xor.b	r8, r6
+	xor	r8, r6
+	swpb	r7
+	xor	r7, r6
+	xor	314(r5), r6
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r6, r7
+	swpb	r7
+	mov.b	r7, r7
+	mov.b	skinny128_384plus_inv_sbox(r7), r7
+	swpb	r7
+	mov.b	r6, r6
+	mov.b	skinny128_384plus_inv_sbox(r6), r6
+	bis	r6, r7
+	; skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	mov	r8, r6
+	xor.b	r10, r6
+	xor	r10, r6
+	xor	312(r5), r6
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r6, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_inv_sbox(r10), r10
+	mov	r10, r8
+	swpb	r8
+	mov.b	r6, r6
+	mov.b	skinny128_384plus_inv_sbox(r6), r10
+	bis	r10, r8
+	; skinny128_384plus.ae:148: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	and	#15, r11
+	mov.b	r11, r11
+	mov	r9, r10
+	swpb	r11
+	xor	r11, r10
+	xor	318(r5), r10
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r10, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_inv_sbox(r11), r9
+	swpb	r9
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_inv_sbox(r10), r11
+	bis	r11, r9
+	; skinny128_384plus.ae:148: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	mov	@sp, r6
+	xor	316(r5), r6
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r6, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_inv_sbox(r11), r10
+	swpb	r10
+	mov.b	r6, r6
+	mov.b	skinny128_384plus_inv_sbox(r6), r11
+	bis	r11, r10
+	add	#-1, r4
+	add	#65528, r5
+	mov	r9, r11
+	mov	r8, 0(sp)
 	mov	r7, r9
-	mov	r12, r5
-	mov	r13, r6
-	mov	r15, r7
-	dec	6(sp)
+	mov	r13, r7
+	mov	r12, r8
+	mov	r15, r6
+	mov	r14, r13
+	dec	2(sp)
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	; skinny128_384plus.ae:153: return cat(r0, r1, r2, r3)
-	mov	8(sp), r15
+	mov	4(sp), r15
 	mov	r6, 0(r15)
-	mov	r7, 2(r15)
-	mov	r14, 4(r15)
-	mov	r5, 6(r15)
-	mov	r8, 8(r15)
+	mov	r13, 2(r15)
+	mov	r7, 4(r15)
+	mov	r8, 6(r15)
+	mov	@sp, 8(r15)
 	mov	r9, 10(r15)
-	mov	2(sp), 12(r15)
-	mov	10(sp), 14(r15)
-	add	#12, sp
+	mov	r10, 12(r15)
+	mov	r11, 14(r15)
+	add	#6, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_decrypt_block, .-skinny128_384plus_decrypt_block

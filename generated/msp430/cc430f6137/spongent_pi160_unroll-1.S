@@ -5,762 +5,144 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- spongent_pi160_sbox_layer: spongent_pi160.sbox_layer
-;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4036 bytes of code
+;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1278 bytes of code
 	.section .text.spongent_pi160_sbox_layer,"ax",@progbits
 	.global spongent_pi160_sbox_layer
 	.type spongent_pi160_sbox_layer, @function
 	.balign 2
 spongent_pi160_sbox_layer:
 	pushm.w	#7, r10
-	sub	#34, sp
-	mov	r12, r8
-	mov	r13, 26(sp)
+	sub	#4, sp
+	mov	r12, r5
+	mov	r13, r6
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	mov	@r8, r15
+	mov	@r5, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
+	mov	@r5, r15
+	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r12
-	mov	@r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	2(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	#0, r13
-	mov	#0, 12(sp)
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	rla	r15
-	rlc	r13
-	rlc	12(sp)
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rla	r15
-	rlc	r13
-	rlc	12(sp)
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rla	r15
-	rlc	r13
-	rlc	12(sp)
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rla	r15
-	rlc	r13
-	rlc	12(sp)
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	bis	r15, r12
-	mov	@r8, r14
-	mov	2(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65520, r15
+	and	#15, r12
+	bis	r15, r13
+	mov.b	1(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	mov	r12, 24(sp)
-	bis	r15, 24(sp)
-	mov	r13, 18(sp)
-	bis	r14, 18(sp)
-	mov	@r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	2(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r5
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r5, 24(sp)
-	bis	r6, 18(sp)
-	bis	r7, 12(sp)
-	bis	r9, 10(sp)
-	bis	r10, 8(sp)
-	bis	r11, 6(sp)
-	bis	r12, 4(sp)
-	bis	r13, 2(sp)
-	bis	r14, 0(sp)
-	bis	r15, r4
-	mov	2(r8), r15
+	bis	r15, r13
+	bis	r14, r12
+	mov.b	1(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	mov	r13, 2(sp)
+	bis	r15, 2(sp)
+	bis	r14, r12
+	mov	2(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	mov	18(sp), r12
 	bis	r15, r12
-	mov	2(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	4(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
+	mov	2(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
 	rla	r13
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	12(sp), r13
-	bis	r5, r13
-	bis	r6, 10(sp)
-	bis	r7, 8(sp)
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	bis	r11, 2(sp)
-	bis	r14, 0(sp)
-	mov	r4, 16(sp)
-	bis	r15, 16(sp)
-	mov	2(r8), r14
-	mov	4(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
+	adc	r13
+	mov	r13, r15
+	and	#65520, r15
+	and	#15, r13
+	bis	r15, r12
+	mov.b	3(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	2(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	4(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 32(sp)
-	bis	r14, 32(sp)
-	mov	r5, r14
-	bis	r6, r14
-	bis	r7, 10(sp)
-	bis	r9, 8(sp)
-	bis	r10, 6(sp)
-	bis	r11, 4(sp)
-	bis	r12, 2(sp)
-	mov	@sp, r4
-	bis	r13, r4
-	mov	16(sp), r5
-	bis	r15, r5
-	mov	4(r8), r15
+	bis	r15, r12
+	bis	r14, r13
+	mov.b	3(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	mov	r12, 0(sp)
+	bis	r15, 0(sp)
+	bis	r14, r13
+	mov	4(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	4(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	6(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	10(sp), r13
-	bis	r6, r13
-	bis	r7, 8(sp)
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	bis	r11, 2(sp)
-	mov	r4, 14(sp)
-	bis	r14, 14(sp)
-	bis	r15, r5
-	mov	4(r8), r14
-	mov	6(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
+	bis	r15, r13
+	mov	4(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65520, r15
+	and	#15, r12
+	bis	r15, r13
+	mov.b	5(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r6
-	bis	r14, r6
-	mov	4(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	6(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 30(sp)
-	bis	r14, 30(sp)
-	mov	r6, r14
-	bis	r7, r14
-	bis	r9, 8(sp)
-	bis	r10, 6(sp)
-	bis	r11, 4(sp)
-	mov	2(sp), r4
-	bis	r12, r4
-	mov	14(sp), r6
-	bis	r13, r6
-	bis	r15, r5
-	mov	6(r8), r15
+	bis	r15, r13
+	bis	r14, r12
+	mov.b	5(r5), r15
+	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	6(r8), r14
+	mov.b	spongent_pi160_sbox(r15), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -769,7584 +151,1662 @@ spongent_pi160_sbox_layer:
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#4095, r14
-	mov	8(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
+	mov	r14, r15
 	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	8(sp), r13
-	bis	r7, r13
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	mov	r4, 22(sp)
-	bis	r11, 22(sp)
-	bis	r14, r6
-	mov	r5, r7
+	and	#4095, r14
+	mov	r13, r7
 	bis	r15, r7
-	mov	6(r8), r14
-	mov	8(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	6(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	8(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 28(sp)
-	bis	r14, 28(sp)
-	mov	r5, r14
-	bis	r9, r14
-	bis	r10, 6(sp)
-	mov	4(sp), r4
-	bis	r11, r4
-	mov	22(sp), r5
-	bis	r12, r5
-	bis	r13, r6
-	bis	r15, r7
-	mov	8(r8), r15
+	bis	r14, r12
+	mov	6(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
 	bis	r15, r12
-	mov	8(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	10(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
+	mov	6(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
 	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	6(sp), r13
-	bis	r9, r13
-	mov	r4, 20(sp)
-	bis	r10, 20(sp)
-	bis	r11, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	8(r8), r14
-	mov	10(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
+	adc	r13
+	mov	r13, r15
+	and	#65520, r15
+	and	#15, r13
+	bis	r15, r12
+	mov.b	7(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	mov	r12, r9
+	bis	r15, r12
+	bis	r14, r13
+	mov.b	7(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	mov	r12, r8
+	bis	r15, r8
+	bis	r14, r13
+	mov	8(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r13
+	mov	8(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65520, r15
+	and	#15, r12
+	bis	r15, r13
+	mov.b	9(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	swpb	r14
+	mov	r14, r15
+	and	#65280, r15
+	mov.b	r14, r14
+	bis	r15, r13
+	bis	r14, r12
+	mov.b	9(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	mov	r13, r9
 	bis	r15, r9
-	mov	r13, r4
-	bis	r14, r4
-	mov	8(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	10(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r14
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	bis	r14, r9
-	mov	r4, r14
-	bis	r10, r14
-	mov	20(sp), r4
-	bis	r11, r4
-	bis	r12, r5
-	bis	r13, r6
-	bis	r15, r7
-	mov	10(r8), r15
+	bis	r14, r12
+	mov	10(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
 	bis	r15, r12
-	mov	10(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	12(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
+	mov	10(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
 	rla	r13
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
+	adc	r13
 	rla	r13
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	r4, r13
-	bis	r10, r13
-	bis	r11, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	10(r8), r14
-	mov	12(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
+	adc	r13
+	mov	r13, r15
+	and	#65520, r15
+	and	#15, r13
+	bis	r15, r12
+	mov.b	11(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
+	bis	r15, r12
+	bis	r14, r13
+	mov.b	11(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
 	mov	r12, r10
 	bis	r15, r10
-	mov	r13, r4
-	bis	r14, r4
-	mov	10(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	12(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r14
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	bis	r14, r10
-	mov	r4, r14
-	bis	r11, r14
-	bis	r12, r5
-	bis	r13, r6
-	bis	r15, r7
-	mov	12(r8), r15
+	bis	r14, r13
+	mov	12(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	12(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	14(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r13
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	r5, r13
-	bis	r11, r13
-	bis	r14, r6
-	bis	r15, r7
-	mov	12(r8), r14
-	mov	14(r8), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
+	bis	r15, r13
+	mov	12(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65520, r15
+	and	#15, r12
+	bis	r15, r13
+	mov.b	13(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	mov	r12, r11
+	bis	r15, r13
+	bis	r14, r12
+	mov.b	13(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	mov	r13, r11
 	bis	r15, r11
-	mov	r13, r5
-	bis	r14, r5
-	mov	12(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	14(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r13
-	mov	#0, r12
-	mov	#0, r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	rla	r14
-	rlc	r13
-	rlc	r12
-	rlc	r15
-	bis	r14, r11
-	mov	r5, r14
-	bis	r13, r14
-	mov	r6, r13
-	bis	r12, r13
-	mov	r7, r6
-	bis	r15, r6
-	mov	14(r8), r15
+	bis	r14, r12
+	mov	14(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
 	bis	r15, r12
-	mov	14(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	16(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	14(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65520, r15
-	and	#15, r14
+	and	#15, r13
 	bis	r15, r12
-	bis	r14, r13
-	mov	14(r8), r14
-	mov	16(r8), r15
+	mov.b	15(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov	14(r8), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	16(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov	16(r8), r15
+	mov	r15, r14
+	and	#65280, r14
+	mov.b	r15, r15
+	bis	r14, r12
+	bis	r15, r13
+	mov.b	15(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#61440, r14
+	and	#4095, r15
+	bis	r14, r12
+	bis	r15, r13
+	mov	16(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
 	bis	r15, r13
-	mov	16(r8), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	18(r8), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r15
+	mov	16(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
 	and	#65520, r15
-	and	#15, r7
+	mov	r14, r4
+	and	#15, r4
 	bis	r15, r13
-	mov	r6, r14
-	bis	r7, r14
-	mov	16(r8), r7
-	mov	18(r8), r15
+	mov.b	17(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
 	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	and	#15, r7
-	mov.b	spongent_pi160_sbox(r7), r7
-	swpb	r7
-	mov	r7, r15
-	and	#65280, r15
-	mov.b	r7, r7
-	bis	r15, r13
-	bis	r7, r14
-	mov	16(r8), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	18(r8), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r7
-	and	#15, r7
-	mov.b	spongent_pi160_sbox(r7), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	mov	r7, r15
-	and	#61440, r15
-	and	#4095, r7
-	bis	r15, r13
-	bis	r7, r14
-	mov	18(r8), r15
+	mov	r15, r14
+	and	#65280, r14
+	mov.b	r15, r15
+	bis	r14, r13
+	bis	r15, r4
+	mov.b	17(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#61440, r14
+	and	#4095, r15
+	bis	r14, r13
+	mov	r4, r14
+	bis	r15, r14
+	mov	18(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
 	bis	r15, r14
-	mov	18(r8), r15
+	mov	18(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
 	rlam.w	#4, r15
 	bis	r15, r14
-	mov.b	19(r8), r15
+	mov.b	19(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
 	mov.b	r15, r15
 	swpb	r15
 	bis	r15, r14
-	mov.b	19(r8), r15
+	mov.b	19(r5), r15
 	rrum.w	#4, r15
 	mov.b	spongent_pi160_sbox(r15), r15
 	mov.b	r15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r15, r14
-	mov	26(sp), r15
-	mov	24(sp), 0(r15)
-	mov	32(sp), 2(r15)
-	mov	30(sp), 4(r15)
-	mov	28(sp), 6(r15)
-	mov	r9, 8(r15)
-	mov	r10, 10(r15)
-	mov	r11, 12(r15)
-	mov	r12, 14(r15)
-	mov	r13, 16(r15)
-	mov	r14, 18(r15)
-	add	#34, sp
+	mov	2(sp), 0(r6)
+	mov	@sp, 2(r6)
+	mov	r7, 4(r6)
+	mov	r8, 6(r6)
+	mov	r9, 8(r6)
+	mov	r10, 10(r6)
+	mov	r11, 12(r6)
+	mov	r12, 14(r6)
+	mov	r13, 16(r6)
+	mov	r14, 18(r6)
+	add	#4, sp
 	popm.w	#7, r10
 	ret
 	.size spongent_pi160_sbox_layer, .-spongent_pi160_sbox_layer
 
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
-;     frame 254 bytes (127 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 15636 bytes of code
+;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3254 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
 	.balign 2
 spongent_pi160_permute:
 	pushm.w	#7, r10
-	sub	#254, sp
-	mov	r13, 252(sp)
+	sub	#28, sp
+	mov	r13, 26(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 250(sp)
+	mov	#80, 24(sp)
+	mov	@r12+, r6
 	mov	@r12+, r7
-	mov	@r12+, 200(sp)
-	mov	@r12+, 186(sp)
-	mov	@r12+, 64(sp)
-	mov	@r12+, 224(sp)
-	mov	@r12+, 228(sp)
-	mov	@r12+, 232(sp)
-	mov	@r12+, 236(sp)
-	mov	@r12+, 240(sp)
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, 6(sp)
+	mov	@r12+, 10(sp)
 	mov	@r12+, r14
-	mov	#117, r13
+	mov	#117, r15
 .Lspongent_pi160_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	r13, r7
-	mov	r13, r12
-	and	#1, r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#32, r15
-	rrum.w	#3, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#128, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	bis	r15, r12
-	mov.b	r12, r12
-	mov	r14, 220(sp)
-	swpb	r12
-	xor	r12, 220(sp)
+	mov	r6, r12
+	xor	r15, r12
+	mov	r15, r5
+	and	#128, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	mov	r15, r6
+	and	#64, r6
+	rrum.w	#4, r6
+	rrum.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#32, r6
+	rrum.w	#3, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#16, r6
+	rrum.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#8, r6
+	rlam.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#4, r6
+	rlam.w	#3, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#2, r6
+	rlam.w	#4, r6
+	rlam.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#1, r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r6, r5
+	mov.b	r5, r5
+	mov	r14, r6
+	swpb	r5
+	xor	r5, r6
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	r13, r14
-	rla.b	r14
-	mov	r13, r15
+	mov	r15, r5
+	rla.b	r5
+	mov	r15, r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
 	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	xor	r13, r15
-	and	#1, r15
-	bis	r15, r14
-	mov	r14, 248(sp)
-	and	#127, 248(sp)
+	rrum.w	#1, r15
+	xor	r15, r14
+	and	#1, r14
+	bis	r14, r5
+	mov	r5, 22(sp)
+	and	#127, 22(sp)
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	mov	r12, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r5
+	mov	r12, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65520, r15
+	mov	r14, r4
+	and	#15, r4
+	mov	r5, r14
+	bis	r15, r14
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	swpb	r15
+	mov	r15, r5
+	and	#65280, r5
+	mov.b	r15, r15
+	bis	r5, r14
+	mov	r4, r5
+	bis	r15, r5
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r12
+	and	#61440, r12
+	and	#4095, r15
+	bis	r12, r14
+	mov	r5, r4
+	bis	r15, r4
 	mov	r7, r15
 	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r4
+	mov	r7, r15
+	rrum.w	#4, r15
+	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r12
-	mov	r7, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	200(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	#0, r13
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	bis	r15, r12
-	mov	r7, r14
-	mov	200(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, 168(sp)
-	bis	r15, 168(sp)
-	mov	r13, 160(sp)
-	bis	r14, 160(sp)
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	200(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r7
-	and	#15, r7
-	mov.b	spongent_pi160_sbox(r7), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 168(sp)
-	bis	r7, 160(sp)
-	bis	r8, 10(sp)
-	bis	r9, 8(sp)
-	bis	r10, 6(sp)
-	bis	r11, 4(sp)
-	bis	r12, 2(sp)
-	bis	r13, 0(sp)
-	bis	r14, r4
-	bis	r15, r5
-	mov	200(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov	160(sp), r12
-	bis	r15, r12
-	mov	200(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	186(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	10(sp), r13
-	bis	r6, r13
-	bis	r7, 8(sp)
-	bis	r8, 6(sp)
-	bis	r9, 4(sp)
-	bis	r10, 2(sp)
-	bis	r11, 0(sp)
-	mov	r4, 60(sp)
-	bis	r14, 60(sp)
-	mov	r5, r6
-	bis	r15, r6
-	mov	200(sp), r14
-	mov	186(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	200(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	186(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 214(sp)
-	bis	r14, 214(sp)
-	mov	r5, r14
-	bis	r7, r14
-	bis	r8, 8(sp)
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	bis	r11, 2(sp)
-	mov	@sp, r4
-	bis	r12, r4
-	mov	60(sp), r5
-	bis	r13, r5
-	bis	r15, r6
-	mov	186(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	186(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	64(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	8(sp), r13
-	bis	r7, r13
-	bis	r8, 6(sp)
-	bis	r9, 4(sp)
-	bis	r10, 2(sp)
-	mov	r4, 58(sp)
-	bis	r11, 58(sp)
-	bis	r14, r5
-	bis	r15, r6
-	mov	186(sp), r14
-	mov	64(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r7
-	bis	r14, r7
-	mov	186(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	64(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 218(sp)
-	bis	r14, 218(sp)
-	mov	r7, r14
-	bis	r8, r14
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	mov	2(sp), r4
-	bis	r11, r4
-	mov	58(sp), r7
-	bis	r12, r7
-	bis	r13, r5
-	bis	r15, r6
-	mov	64(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	64(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	224(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	6(sp), r13
-	bis	r8, r13
-	bis	r9, 4(sp)
-	mov	r4, 56(sp)
-	bis	r10, 56(sp)
-	bis	r11, r7
-	mov	r5, r8
-	bis	r14, r8
-	mov	r6, r5
-	bis	r15, r5
-	mov	64(sp), r14
-	mov	224(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r6
-	bis	r14, r6
-	mov	64(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	224(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 226(sp)
-	bis	r14, 226(sp)
-	mov	r6, r14
-	bis	r9, r14
-	mov	4(sp), r4
-	bis	r10, r4
-	mov	56(sp), r6
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	bis	r15, r5
-	mov	224(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	224(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	228(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	r4, r13
-	bis	r9, r13
-	bis	r10, r6
-	bis	r11, r7
-	bis	r14, r8
-	bis	r15, r5
-	mov	224(sp), r14
-	mov	228(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r9
-	bis	r14, r9
-	mov	224(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	228(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 230(sp)
-	bis	r14, 230(sp)
-	mov	r9, r14
-	bis	r10, r14
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	mov	r5, r9
-	bis	r15, r9
-	mov	228(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov	r14, r11
-	bis	r15, r11
-	mov	228(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	232(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r13
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	bis	r13, r11
-	mov	r6, r13
-	bis	r10, r13
-	mov	r7, r6
-	bis	r12, r6
-	mov	r8, r7
-	bis	r14, r7
-	bis	r15, r9
-	mov	228(sp), r14
-	mov	232(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r11, r10
-	bis	r15, r10
-	mov	r13, r8
-	bis	r14, r8
-	mov	228(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	232(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r10, 234(sp)
-	bis	r11, 234(sp)
-	bis	r12, r8
-	mov	r6, r11
-	bis	r13, r11
-	mov	r7, r12
-	bis	r14, r12
-	mov	r9, r13
-	bis	r15, r13
-	mov	232(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r8
-	mov	232(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	236(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	bis	r9, r8
-	bis	r10, r11
-	bis	r14, r12
-	bis	r15, r13
-	mov	232(sp), r14
-	mov	236(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r8
-	bis	r14, r11
-	mov	232(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	236(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	r8, 238(sp)
-	bis	r9, 238(sp)
-	bis	r10, r11
-	bis	r14, r12
-	bis	r15, r13
-	mov	236(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r11
-	mov	236(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	240(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	bis	r15, r11
-	bis	r14, r12
-	mov	236(sp), r14
-	mov	240(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r11
-	bis	r14, r12
-	mov	236(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	240(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r11, 242(sp)
-	bis	r15, 242(sp)
-	bis	r14, r12
-	mov	240(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
-	mov	240(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	220(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov	240(sp), r14
-	mov	220(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov	240(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	220(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	spongent_pi160_sbox(r14), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r12, 244(sp)
-	bis	r15, 244(sp)
-	bis	r14, r13
-	mov	220(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
-	mov	220(sp), r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov.b	221(sp), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
-	bis	r15, r13
-	mov.b	221(sp), r15
-	rrum.w	#4, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r13, 246(sp)
-	bis	r15, 246(sp)
-	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	168(sp), r11
-	and	#1, r11
-	mov	168(sp), r15
-	and	#2, r15
-	mov	r15, r4
-	mov	#0, r5
-	mov	#0, r8
-	mov	#0, r10
-	mov	#0, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	mov	168(sp), r14
-	and	#4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r8, 124(sp)
-	bis	r15, 124(sp)
-	mov	r10, 112(sp)
-	bis	r14, 112(sp)
-	mov	168(sp), r14
-	and	#8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	mov	r12, 88(sp)
-	bis	r15, 88(sp)
-	mov	r13, 54(sp)
-	bis	r14, 54(sp)
-	mov	168(sp), r15
-	and	#16, r15
-	rrum.w	#3, r15
-	mov	r11, 208(sp)
-	bis	r15, 208(sp)
-	mov	168(sp), r7
-	and	#32, r7
-	mov	#0, r8
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 212(sp)
-	bis	r7, 212(sp)
-	mov	r5, 188(sp)
-	bis	r8, 188(sp)
-	mov	124(sp), r4
-	bis	r10, r4
-	mov	112(sp), r5
-	bis	r11, r5
-	bis	r12, r6
-	mov	88(sp), r7
-	bis	r13, r7
-	mov	54(sp), r8
-	bis	r14, r8
-	bis	r15, r9
-	mov	168(sp), r10
-	and	#64, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 190(sp)
-	bis	r10, 190(sp)
-	mov	r5, 110(sp)
-	bis	r11, 110(sp)
-	mov	r6, 140(sp)
-	bis	r12, 140(sp)
-	mov	r7, r12
-	bis	r13, r12
-	mov	r8, r13
-	bis	r14, r13
-	mov	r9, 52(sp)
-	bis	r15, 52(sp)
-	mov	168(sp), r14
-	and	#128, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65532, r15
-	and	#3, r14
-	mov	r12, r5
-	bis	r15, r5
-	mov	r13, r6
-	bis	r14, r6
-	mov	168(sp), r15
-	and	#256, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	208(sp), r12
-	bis	r15, r12
-	mov	168(sp), r4
-	and	#512, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	mov	212(sp), r13
-	bis	r4, r13
-	bis	r8, 188(sp)
-	mov	190(sp), r8
-	bis	r9, r8
-	mov	110(sp), r9
-	bis	r10, r9
-	mov	140(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r7, r11
-	bis	r14, r6
-	mov	52(sp), r7
-	bis	r15, r7
-	mov	168(sp), r14
-	and	#1024, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, r4
-	bis	r15, r4
-	mov	r9, r5
-	bis	r14, r5
-	mov	168(sp), r14
-	and	#2048, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r9
-	bis	r15, r9
-	mov	r11, r8
-	bis	r14, r8
-	mov	168(sp), r15
-	and	#4096, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	mov	r12, 162(sp)
-	bis	r15, 162(sp)
-	mov	168(sp), r15
-	and	#8192, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, 150(sp)
-	and	#49152, 150(sp)
-	and	#16383, r15
-	mov	r13, 198(sp)
-	bis	r15, 198(sp)
-	mov	168(sp), r10
-	and	#16384, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 178(sp)
-	bis	r10, 178(sp)
-	mov	r5, 108(sp)
-	bis	r11, 108(sp)
-	bis	r12, r9
-	mov	r8, r10
-	bis	r13, r10
-	mov	r6, r11
-	bis	r14, r11
-	mov	r7, r6
-	bis	r15, r6
-	mov	168(sp), r12
-	and	#32768, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
 	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
+	adc	r12
 	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
+	adc	r12
 	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r9, 86(sp)
-	bis	r12, 86(sp)
-	mov	r10, 50(sp)
-	bis	r13, 50(sp)
-	mov	r11, r5
-	bis	r14, r5
-	bis	r15, r6
-	mov	214(sp), r4
-	and	#1, r4
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r7, 150(sp)
-	bis	r8, 198(sp)
-	bis	r9, 188(sp)
-	bis	r10, 178(sp)
-	bis	r11, 108(sp)
-	mov	86(sp), r7
-	bis	r12, r7
-	mov	50(sp), r8
-	bis	r13, r8
-	mov	r5, r4
-	bis	r14, r4
-	mov	r6, r5
-	bis	r15, r5
-	mov	214(sp), r6
-	and	#2, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 198(sp)
-	bis	r9, 188(sp)
-	bis	r10, 178(sp)
-	mov	108(sp), r6
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	mov	r4, r9
-	bis	r14, r9
-	mov	r5, r10
-	bis	r15, r10
-	mov	214(sp), r11
-	and	#4, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, r5
-	bis	r11, r5
-	mov	r7, 138(sp)
-	bis	r12, 138(sp)
-	bis	r13, r8
-	bis	r14, r9
-	mov	r10, 154(sp)
-	bis	r15, 154(sp)
-	mov	214(sp), r14
-	and	#8, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r8, r6
-	bis	r15, r6
-	mov	r9, r7
-	bis	r14, r7
-	mov	214(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, 164(sp)
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rlc	164(sp)
-	bis	r4, 162(sp)
-	bis	r8, 150(sp)
-	mov	198(sp), r8
-	bis	r9, r8
-	mov	188(sp), r9
-	bis	r10, r9
-	mov	178(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	bis	r13, 138(sp)
-	mov	r6, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	bis	164(sp), 154(sp)
-	mov	214(sp), r14
-	and	#32, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, 84(sp)
-	bis	r15, 84(sp)
-	mov	r9, 48(sp)
-	bis	r14, 48(sp)
-	mov	214(sp), r14
-	and	#64, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r4
-	bis	r15, r4
-	mov	r11, r5
-	bis	r14, r5
-	mov	214(sp), r14
-	and	#128, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65472, r15
-	and	#63, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	214(sp), r15
-	and	#256, r15
-	rrum.w	#2, r15
-	bis	r15, 162(sp)
-	mov	214(sp), r6
-	and	#512, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 84(sp)
-	bis	r9, 48(sp)
-	bis	r10, r4
-	bis	r11, r5
-	mov	138(sp), r6
-	bis	r12, r6
-	bis	r13, r7
-	bis	r14, r8
-	mov	154(sp), r9
-	bis	r15, r9
-	mov	214(sp), r10
-	and	#1024, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 196(sp)
-	bis	r10, 196(sp)
-	mov	r5, r4
-	bis	r11, r4
-	bis	r12, r6
-	mov	r7, r12
-	bis	r13, r12
-	mov	r8, r13
-	bis	r14, r13
-	mov	r9, 148(sp)
-	bis	r15, 148(sp)
-	mov	214(sp), r14
-	and	#2048, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	mov	r12, 136(sp)
-	bis	r15, 136(sp)
-	mov	r13, r5
-	bis	r14, r5
-	mov	214(sp), r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, 162(sp)
-	mov	214(sp), r13
-	and	#8192, r13
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r7
-	mov	#0, r11
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	mov	84(sp), r12
-	bis	r13, r12
-	mov	48(sp), r13
-	bis	r9, r13
-	mov	196(sp), r9
-	bis	r10, r9
-	mov	r4, r10
-	bis	r7, r10
-	bis	r11, r6
-	mov	136(sp), r11
-	bis	r8, r11
-	mov	r5, r7
-	bis	r14, r7
-	mov	148(sp), r8
-	bis	r15, r8
-	mov	214(sp), r14
-	and	#16384, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r9, 176(sp)
-	bis	r15, 176(sp)
-	mov	r10, r9
-	bis	r14, r9
-	mov	214(sp), r15
-	and	#32768, r15
-	mov	r11, r10
-	bis	r15, r10
-	mov	218(sp), r14
-	and	#1, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, 162(sp)
-	bis	r14, 150(sp)
-	mov	218(sp), r14
-	and	#2, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, 194(sp)
-	bis	r15, 194(sp)
-	mov	r13, 122(sp)
-	bis	r14, 122(sp)
-	mov	218(sp), r11
-	and	#4, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r9, 106(sp)
-	bis	r11, 106(sp)
-	mov	r6, 82(sp)
-	bis	r12, 82(sp)
-	mov	r10, r5
-	bis	r13, r5
-	mov	r7, r6
-	bis	r14, r6
-	mov	r8, 46(sp)
-	bis	r15, 46(sp)
-	mov	218(sp), r14
-	and	#8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	bis	r15, r5
-	bis	r14, r6
-	mov	218(sp), r4
-	and	#16, r4
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r7, 150(sp)
-	bis	r8, 194(sp)
-	bis	r9, 122(sp)
-	bis	r10, 176(sp)
-	bis	r11, 106(sp)
-	mov	82(sp), r7
-	bis	r12, r7
-	mov	r5, r8
-	bis	r13, r8
-	mov	r6, r4
-	bis	r14, r4
-	mov	46(sp), r5
-	bis	r15, r5
-	mov	218(sp), r6
-	and	#32, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 194(sp)
-	bis	r9, 122(sp)
-	bis	r10, 176(sp)
-	mov	106(sp), r6
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	mov	r4, r9
-	bis	r14, r9
-	mov	r5, r10
-	bis	r15, r10
-	mov	218(sp), r11
-	and	#64, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 104(sp)
-	bis	r11, 104(sp)
-	mov	r7, 134(sp)
-	bis	r12, 134(sp)
-	bis	r13, r8
-	bis	r14, r9
-	mov	r10, 120(sp)
-	bis	r15, 120(sp)
-	mov	218(sp), r14
-	and	#128, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r8, r5
-	bis	r15, r5
-	mov	r9, r6
-	bis	r14, r6
-	mov	218(sp), r4
-	and	#256, r4
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r7
-	mov	#0, r11
-	mov	#0, r8
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r9, 150(sp)
-	mov	194(sp), r9
-	bis	r10, r9
-	mov	122(sp), r10
-	bis	r7, r10
-	bis	r11, 176(sp)
-	mov	104(sp), r11
-	bis	r8, r11
-	bis	r12, 134(sp)
-	mov	r5, r12
-	bis	r13, r12
-	mov	r6, r13
-	bis	r14, r13
-	bis	r15, 120(sp)
-	mov	218(sp), r14
-	and	#512, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r9, 44(sp)
-	bis	r15, 44(sp)
-	mov	r10, r4
-	bis	r14, r4
-	mov	218(sp), r15
-	and	#1024, r15
-	mov	r11, r5
-	bis	r15, r5
-	mov	218(sp), r14
-	and	#2048, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r7
-	bis	r14, r7
-	mov	218(sp), r15
-	and	#4096, r15
-	rrum.w	#1, r15
-	bis	r15, 162(sp)
-	mov	218(sp), r8
-	and	#8192, r8
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r9
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r8, 44(sp)
-	mov	r4, 184(sp)
-	bis	r10, 184(sp)
-	mov	176(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r9, r11
-	bis	r12, 134(sp)
-	mov	r6, r12
-	bis	r13, r12
-	mov	r7, r13
-	bis	r14, r13
-	bis	r15, 120(sp)
-	mov	218(sp), r14
-	and	#16384, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r10, 80(sp)
-	bis	r15, 80(sp)
-	mov	r11, 42(sp)
-	bis	r14, 42(sp)
-	mov	218(sp), r14
-	and	#32768, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r4
-	bis	r14, r4
-	mov	226(sp), r5
-	and	#1, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r5, 162(sp)
-	bis	r7, 150(sp)
-	bis	r8, 44(sp)
-	bis	r9, 184(sp)
-	bis	r10, 80(sp)
-	bis	r11, 42(sp)
-	mov	134(sp), r5
-	bis	r12, r5
-	bis	r13, r6
-	mov	r4, r7
-	bis	r14, r7
-	mov	120(sp), r8
-	bis	r15, r8
-	mov	226(sp), r4
-	and	#2, r4
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r11
-	rlc	r12
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r11
-	rlc	r12
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r11
-	rlc	r12
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	184(sp), r13
-	bis	r4, r13
-	bis	r11, 80(sp)
-	mov	42(sp), r11
-	bis	r12, r11
-	mov	r5, r12
-	bis	r9, r12
-	bis	r10, r6
-	mov	r7, r10
-	bis	r14, r10
-	mov	r8, r7
-	bis	r15, r7
-	mov	226(sp), r14
-	and	#4, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r11, r8
-	bis	r15, r8
-	mov	r12, r9
-	bis	r14, r9
-	mov	226(sp), r14
-	and	#8, r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	and	#1, r14
-	bis	r15, r10
-	bis	r14, r7
-	mov	226(sp), r14
-	and	#16, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	bis	r15, 162(sp)
-	bis	r14, 150(sp)
-	mov	226(sp), r15
-	and	#32, r15
-	mov	r13, 102(sp)
-	bis	r15, 102(sp)
-	mov	226(sp), r11
-	and	#64, r11
-	mov	#0, r13
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	mov	r8, 132(sp)
-	bis	r11, 132(sp)
-	mov	r9, 40(sp)
-	bis	r13, 40(sp)
-	mov	r6, r13
-	bis	r12, r13
-	bis	r14, r10
-	mov	r7, 158(sp)
-	bis	r15, 158(sp)
-	mov	226(sp), r14
-	and	#128, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r13, r4
-	bis	r15, r4
-	mov	r10, r5
-	bis	r14, r5
-	mov	226(sp), r6
-	and	#256, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r6, 162(sp)
-	bis	r12, 150(sp)
-	mov	44(sp), r12
-	bis	r13, r12
-	mov	102(sp), r13
-	bis	r7, r13
-	bis	r8, 80(sp)
-	mov	132(sp), r6
-	bis	r9, r6
-	mov	40(sp), r7
-	bis	r10, r7
-	mov	r4, r8
-	bis	r11, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	158(sp), r10
-	bis	r15, r10
-	mov	226(sp), r14
-	and	#512, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r12, 192(sp)
-	bis	r15, 192(sp)
-	mov	r13, 100(sp)
-	bis	r14, 100(sp)
-	mov	226(sp), r11
-	and	#1024, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 130(sp)
-	bis	r11, 130(sp)
-	mov	r7, 38(sp)
-	bis	r12, 38(sp)
-	bis	r13, r8
-	bis	r14, r9
-	mov	r10, 156(sp)
-	bis	r15, 156(sp)
-	mov	226(sp), r14
-	and	#2048, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	mov	r8, r4
-	bis	r15, r4
-	mov	r9, r5
-	bis	r14, r5
-	mov	226(sp), r6
-	and	#4096, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r6, 162(sp)
-	bis	r12, 150(sp)
-	mov	192(sp), r12
-	bis	r13, r12
-	mov	100(sp), r13
-	bis	r7, r13
-	bis	r8, 80(sp)
-	mov	130(sp), r6
-	bis	r9, r6
-	mov	38(sp), r7
-	bis	r10, r7
-	mov	r4, r8
-	bis	r11, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	156(sp), r10
-	bis	r15, r10
-	mov	226(sp), r14
-	and	#8192, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r12, 222(sp)
-	bis	r15, 222(sp)
-	mov	r13, 36(sp)
-	bis	r14, 36(sp)
-	mov	226(sp), r11
-	and	#16384, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, r4
-	bis	r11, r4
-	mov	r7, r5
-	bis	r12, r5
-	mov	r8, r12
-	bis	r13, r12
-	mov	r9, r13
-	bis	r14, r13
-	mov	r10, r7
-	bis	r15, r7
-	mov	226(sp), r14
-	and	#32768, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r8
-	bis	r14, r8
-	mov	230(sp), r15
-	and	#1, r15
-	bis	r15, 150(sp)
-	mov	230(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 36(sp)
-	bis	r10, 80(sp)
-	mov	r4, r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	mov	r6, 146(sp)
-	bis	r13, 146(sp)
-	mov	r8, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	mov	230(sp), r14
-	and	#4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r10, r5
-	bis	r15, r5
-	mov	r11, r6
-	bis	r14, r6
-	mov	230(sp), r14
-	and	#8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	mov	r12, r8
-	bis	r15, r8
-	mov	r13, r4
-	bis	r14, r4
-	mov	230(sp), r14
-	and	#16, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	bis	r15, 162(sp)
-	mov	150(sp), r11
-	bis	r14, r11
-	mov	230(sp), r7
-	and	#32, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r7, 36(sp)
-	bis	r9, 80(sp)
-	bis	r10, r5
-	bis	r12, r6
-	mov	146(sp), r7
-	bis	r13, r7
-	bis	r14, r8
-	mov	r4, r9
-	bis	r15, r9
-	mov	230(sp), r10
-	and	#64, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r5, r4
-	bis	r10, r4
-	mov	r6, r5
-	bis	r12, r5
-	mov	r7, r6
-	bis	r13, r6
-	mov	r8, r12
-	bis	r14, r12
-	mov	r9, r13
-	bis	r15, r13
-	mov	230(sp), r14
-	and	#128, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65532, r15
-	and	#3, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	230(sp), r14
-	and	#256, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	bis	r15, 162(sp)
-	mov	r11, 92(sp)
-	bis	r14, 92(sp)
-	mov	230(sp), r9
-	and	#512, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 36(sp)
-	bis	r10, 80(sp)
-	mov	r4, r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	mov	r6, r12
-	bis	r13, r12
-	mov	r7, r13
-	bis	r14, r13
-	mov	r8, 152(sp)
-	bis	r15, 152(sp)
-	mov	230(sp), r14
-	and	#1024, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r10, 118(sp)
-	bis	r15, 118(sp)
-	mov	r11, 34(sp)
-	bis	r14, 34(sp)
-	mov	230(sp), r14
-	and	#2048, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	230(sp), r6
-	and	#4096, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r6, 162(sp)
-	bis	r12, 92(sp)
-	mov	222(sp), r12
-	bis	r13, r12
-	mov	36(sp), r13
-	bis	r7, r13
-	bis	r8, 80(sp)
-	mov	118(sp), r6
-	bis	r9, r6
-	mov	34(sp), r7
-	bis	r10, r7
-	mov	r4, r9
-	bis	r11, r9
-	mov	r5, r10
-	bis	r14, r10
-	mov	152(sp), r8
-	bis	r15, r8
-	mov	230(sp), r14
-	and	#8192, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r12, 70(sp)
-	bis	r15, 70(sp)
-	mov	r13, 98(sp)
-	bis	r14, 98(sp)
-	mov	230(sp), r11
-	and	#16384, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 78(sp)
-	bis	r11, 78(sp)
-	mov	r7, 32(sp)
-	bis	r12, 32(sp)
-	bis	r13, r9
-	bis	r14, r10
-	mov	r8, r7
-	bis	r15, r7
-	mov	230(sp), r14
-	and	#32768, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r9, r5
-	bis	r15, r5
-	mov	r10, r6
-	bis	r14, r6
-	mov	234(sp), r4
-	and	#1, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 98(sp)
-	bis	r10, 80(sp)
-	mov	78(sp), r4
-	bis	r11, r4
-	mov	32(sp), r8
-	bis	r12, r8
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	234(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 98(sp)
-	bis	r10, 80(sp)
-	mov	r4, 174(sp)
-	bis	r11, 174(sp)
-	bis	r12, r8
-	mov	r5, r9
-	bis	r13, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	234(sp), r12
-	and	#4, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, r5
-	bis	r12, r5
-	mov	r9, 128(sp)
-	bis	r13, 128(sp)
-	bis	r14, r10
-	bis	r15, r11
-	mov	234(sp), r14
-	and	#8, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r11, r7
-	bis	r14, r7
-	mov	234(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	mov	98(sp), r8
-	bis	r9, r8
-	mov	80(sp), r9
-	bis	r10, r9
-	mov	174(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	bis	r13, 128(sp)
-	mov	r6, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	mov	234(sp), r14
-	and	#32, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, 30(sp)
-	bis	r15, 30(sp)
-	mov	r9, r6
-	bis	r14, r6
-	mov	234(sp), r14
-	and	#64, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r7
-	bis	r15, r7
-	mov	r11, r8
-	bis	r14, r8
-	mov	234(sp), r14
-	and	#128, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65472, r15
-	and	#63, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	234(sp), r14
-	and	#256, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	bis	r15, 162(sp)
-	bis	r14, 92(sp)
-	mov	234(sp), r9
-	and	#512, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 30(sp)
-	mov	r6, 172(sp)
-	bis	r10, 172(sp)
-	mov	r7, r6
-	bis	r11, r6
-	mov	r8, r7
-	bis	r12, r7
-	mov	128(sp), r8
-	bis	r13, r8
-	mov	r4, r9
-	bis	r14, r9
-	mov	r5, r10
-	bis	r15, r10
-	mov	234(sp), r11
-	and	#1024, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 96(sp)
-	bis	r11, 96(sp)
-	mov	r7, 76(sp)
-	bis	r12, 76(sp)
-	mov	r8, 28(sp)
-	bis	r13, 28(sp)
-	mov	r9, r6
-	bis	r14, r6
-	mov	r10, r7
-	bis	r15, r7
-	mov	234(sp), r14
-	and	#2048, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	bis	r15, r6
-	bis	r14, r7
-	mov	234(sp), r4
-	and	#4096, r4
-	mov	#0, r5
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r5, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 30(sp)
-	bis	r10, 172(sp)
-	bis	r11, 96(sp)
-	mov	76(sp), r4
-	bis	r12, r4
-	mov	28(sp), r8
-	bis	r13, r8
-	mov	r6, r5
-	bis	r14, r5
-	mov	r7, r6
-	bis	r15, r6
-	mov	234(sp), r13
-	and	#8192, r13
-	mov	#0, r7
-	mov	#0, r11
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r7
-	rlc	r11
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r11
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	30(sp), r12
-	bis	r13, r12
-	mov	172(sp), r13
-	bis	r7, r13
-	mov	96(sp), r7
-	bis	r11, r7
-	mov	r4, r11
-	bis	r9, r11
-	bis	r10, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	r6, r10
-	bis	r15, r10
-	mov	234(sp), r14
-	and	#16384, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r7, 204(sp)
-	bis	r15, 204(sp)
-	bis	r14, r11
-	mov	234(sp), r15
-	and	#32768, r15
-	bis	r15, r9
-	mov	238(sp), r14
-	and	#1, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, 92(sp)
-	bis	r14, 70(sp)
-	mov	238(sp), r14
-	and	#2, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, 94(sp)
-	bis	r15, 94(sp)
-	mov	r13, 74(sp)
-	bis	r14, 74(sp)
-	mov	238(sp), r12
-	and	#4, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r11, 26(sp)
-	bis	r12, 26(sp)
-	mov	r8, r5
-	bis	r13, r5
-	mov	r9, r6
-	bis	r14, r6
-	mov	r10, r7
-	bis	r15, r7
-	mov	238(sp), r14
-	and	#8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	bis	r15, r6
-	bis	r14, r7
-	mov	238(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 94(sp)
-	bis	r10, 74(sp)
-	mov	204(sp), r4
-	bis	r11, r4
-	mov	26(sp), r8
-	bis	r12, r8
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	238(sp), r9
-	and	#32, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 94(sp)
-	bis	r10, 74(sp)
-	mov	r4, 182(sp)
-	bis	r11, 182(sp)
-	bis	r12, r8
-	mov	r5, r9
-	bis	r13, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	238(sp), r12
-	and	#64, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 24(sp)
-	bis	r12, 24(sp)
-	mov	r9, r5
-	bis	r13, r5
-	bis	r14, r10
-	bis	r15, r11
-	mov	238(sp), r14
-	and	#128, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r11, r7
-	bis	r14, r7
-	mov	238(sp), r4
-	and	#256, r4
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r8
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r8
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r8
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r9, 70(sp)
-	mov	94(sp), r9
-	bis	r10, r9
-	mov	74(sp), r10
-	bis	r8, r10
-	bis	r11, 182(sp)
-	mov	24(sp), r11
-	bis	r12, r11
-	mov	r5, 72(sp)
-	bis	r13, 72(sp)
-	mov	r6, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	mov	238(sp), r14
-	and	#512, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r9, r4
-	bis	r15, r4
-	mov	r10, r5
-	bis	r14, r5
-	mov	238(sp), r15
-	and	#1024, r15
-	mov	r11, r6
-	bis	r15, r6
-	mov	238(sp), r14
-	and	#2048, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	238(sp), r14
-	and	#4096, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	bis	r15, 162(sp)
-	bis	r14, 92(sp)
-	mov	238(sp), r9
-	and	#8192, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 206(sp)
-	bis	r9, 206(sp)
-	mov	r5, 166(sp)
-	bis	r10, 166(sp)
-	mov	182(sp), r10
-	bis	r11, r10
-	mov	r6, r11
-	bis	r12, r11
-	bis	r13, 72(sp)
-	mov	r7, r12
-	bis	r14, r12
-	mov	r8, r13
-	bis	r15, r13
-	mov	238(sp), r14
-	and	#16384, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r10, 22(sp)
-	bis	r15, 22(sp)
-	mov	r11, r5
-	bis	r14, r5
-	mov	238(sp), r14
-	and	#32768, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r7
-	bis	r14, r7
-	mov	242(sp), r4
-	and	#1, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 206(sp)
-	bis	r10, 166(sp)
-	mov	22(sp), r4
-	bis	r11, r4
-	mov	r5, r8
-	bis	r12, r8
-	mov	72(sp), r5
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	242(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	mov	166(sp), r13
-	bis	r9, r13
-	mov	r4, 202(sp)
-	bis	r10, 202(sp)
-	bis	r11, r8
-	mov	r5, r9
-	bis	r12, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#4, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	bis	r15, r8
-	bis	r14, r9
-	mov	242(sp), r15
-	and	#8, r15
-	rlam.w	#1, r15
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#16, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	bis	r15, 92(sp)
-	bis	r14, 70(sp)
-	mov	242(sp), r15
-	and	#32, r15
-	mov	r13, 20(sp)
-	bis	r15, 20(sp)
-	mov	242(sp), r12
-	and	#64, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 144(sp)
-	bis	r12, 144(sp)
-	mov	r9, r5
-	bis	r13, r5
-	bis	r14, r10
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#128, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r11, r7
-	bis	r14, r7
-	mov	242(sp), r4
-	and	#256, r4
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r12, 70(sp)
-	mov	206(sp), r12
-	bis	r13, r12
-	mov	20(sp), r13
-	bis	r8, r13
-	bis	r9, 202(sp)
-	mov	144(sp), r8
-	bis	r10, r8
-	mov	r5, r9
-	bis	r11, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#512, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r12, 68(sp)
-	bis	r15, 68(sp)
-	mov	r13, 116(sp)
-	bis	r14, 116(sp)
-	mov	242(sp), r12
-	and	#1024, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 142(sp)
-	bis	r12, 142(sp)
-	mov	r9, r4
-	bis	r13, r4
-	bis	r14, r10
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#2048, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	mov	r10, r5
-	bis	r15, r5
-	mov	r11, r6
-	bis	r14, r6
-	mov	242(sp), r11
-	and	#4096, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	bis	r11, 92(sp)
-	mov	70(sp), r11
-	bis	r12, r11
-	mov	68(sp), r12
-	bis	r13, r12
-	mov	116(sp), r13
-	bis	r7, r13
-	bis	r8, 202(sp)
-	mov	142(sp), r7
-	bis	r9, r7
-	mov	r4, r8
-	bis	r10, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	r6, r10
-	bis	r15, r10
-	mov	242(sp), r14
-	and	#8192, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r12, 216(sp)
-	bis	r15, 216(sp)
-	mov	r13, r5
-	bis	r14, r5
-	mov	242(sp), r12
-	and	#16384, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r7, r4
-	bis	r12, r4
-	mov	r8, r6
-	bis	r13, r6
-	mov	r9, r12
-	bis	r14, r12
-	mov	r10, r13
-	bis	r15, r13
-	mov	242(sp), r14
-	and	#32768, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	244(sp), r15
-	and	#1, r15
-	bis	r15, r11
-	mov	244(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r5, 170(sp)
-	bis	r9, 170(sp)
-	mov	202(sp), r5
-	bis	r10, r5
-	mov	r4, r10
-	bis	r12, r10
-	mov	r6, r12
-	bis	r13, r12
-	mov	r7, 66(sp)
-	bis	r14, 66(sp)
-	mov	r8, r13
-	bis	r15, r13
-	mov	244(sp), r14
-	and	#4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r12, r7
-	bis	r14, r7
-	mov	244(sp), r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	mov	r13, r4
-	bis	r15, r4
-	mov	244(sp), r14
-	and	#16, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	92(sp), r12
-	bis	r15, r12
-	mov	r11, r13
-	bis	r14, r13
-	mov	244(sp), r8
-	and	#32, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r8, 170(sp)
-	bis	r9, r5
-	bis	r10, r6
-	bis	r11, r7
-	mov	66(sp), r8
-	bis	r14, r8
-	mov	r4, r9
-	bis	r15, r9
-	mov	244(sp), r10
-	and	#64, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r10, r6
-	bis	r11, r7
-	bis	r14, r8
-	bis	r15, r9
-	mov	244(sp), r15
-	and	#128, r15
-	rlam.w	#2, r15
-	bis	r15, r9
-	mov	244(sp), r14
-	and	#256, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r12, 200(sp)
-	bis	r15, 200(sp)
-	mov	r13, 18(sp)
-	bis	r14, 18(sp)
-	mov	244(sp), r10
-	and	#512, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r10, 170(sp)
-	mov	r5, 126(sp)
-	bis	r11, 126(sp)
-	mov	r6, r10
-	bis	r12, r10
-	mov	r7, r11
-	bis	r13, r11
-	mov	r8, r12
-	bis	r14, r12
-	mov	r9, r13
-	bis	r15, r13
-	mov	244(sp), r14
-	and	#1024, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r10, 114(sp)
-	bis	r15, 114(sp)
-	mov	r11, r5
-	bis	r14, r5
-	mov	244(sp), r14
-	and	#2048, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r7
-	bis	r14, r7
-	mov	244(sp), r4
-	and	#4096, r4
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r4, 200(sp)
-	bis	r12, 18(sp)
-	mov	216(sp), r12
-	bis	r13, r12
-	mov	170(sp), r13
-	bis	r8, r13
-	bis	r9, 126(sp)
-	mov	114(sp), r8
-	bis	r10, r8
-	mov	r5, r9
-	bis	r11, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	244(sp), r14
-	and	#8192, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r12, 64(sp)
-	bis	r15, 64(sp)
-	mov	r13, 16(sp)
-	bis	r14, 16(sp)
-	mov	244(sp), r12
-	and	#16384, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, r6
-	bis	r12, r6
-	mov	r9, r7
-	bis	r13, r7
-	bis	r14, r10
-	bis	r15, r11
-	mov	244(sp), r14
-	and	#32768, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r10, r8
-	bis	r15, r8
-	mov	r11, r9
-	bis	r14, r9
-	mov	246(sp), r4
-	and	#1, r4
-	mov	#0, r5
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 18(sp)
-	bis	r5, 64(sp)
-	mov	16(sp), r4
-	bis	r10, r4
-	mov	126(sp), r5
-	bis	r11, r5
-	bis	r12, r6
-	bis	r13, r7
-	bis	r14, r8
-	mov	r9, r11
-	bis	r15, r11
-	mov	246(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 180(sp)
-	bis	r9, 180(sp)
-	mov	r5, 90(sp)
-	bis	r10, 90(sp)
-	mov	r6, 14(sp)
-	bis	r12, 14(sp)
-	mov	r7, r12
-	bis	r13, r12
-	mov	r8, r13
-	bis	r14, r13
-	bis	r15, r11
-	mov	246(sp), r14
-	and	#4, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65532, r15
-	and	#3, r14
-	mov	r12, r5
-	bis	r15, r5
-	mov	r13, r6
-	bis	r14, r6
-	mov	246(sp), r15
-	and	#8, r15
-	mov.b	r15, r15
-	swpb	r15
-	rlam.w	#1, r15
-	mov	r11, r7
-	bis	r15, r7
-	mov	246(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	mov	18(sp), r13
-	bis	r4, r13
-	bis	r8, 64(sp)
-	mov	180(sp), r8
-	bis	r9, r8
-	mov	90(sp), r9
-	bis	r10, r9
-	mov	14(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	bis	r14, r6
-	mov	r7, r12
-	bis	r15, r12
-	mov	246(sp), r14
-	and	#32, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, r4
-	bis	r15, r4
-	mov	r9, r5
-	bis	r14, r5
-	mov	246(sp), r14
-	and	#64, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r8
-	bis	r15, r8
-	mov	r11, r9
-	bis	r14, r9
-	mov	246(sp), r15
-	and	#128, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	mov	r12, r7
-	bis	r15, r7
-	mov	246(sp), r14
-	and	#256, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	bis	r15, 200(sp)
-	mov	r13, 186(sp)
-	bis	r14, 186(sp)
-	mov	246(sp), r10
-	and	#512, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 210(sp)
-	bis	r10, 210(sp)
-	mov	r5, 62(sp)
-	bis	r11, 62(sp)
-	bis	r12, r8
-	bis	r13, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	246(sp), r12
-	and	#1024, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 12(sp)
-	bis	r12, 12(sp)
-	mov	r9, r5
-	bis	r13, r5
-	mov	r10, r6
-	bis	r14, r6
-	bis	r15, r11
-	mov	246(sp), r15
-	and	#2048, r15
-	rlam.w	#3, r15
-	mov	r11, r7
-	bis	r15, r7
-	mov	246(sp), r4
-	and	#4096, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 200(sp)
-	bis	r8, 186(sp)
-	bis	r9, 64(sp)
-	mov	210(sp), r8
-	bis	r10, r8
-	mov	62(sp), r9
-	bis	r11, r9
-	mov	12(sp), r4
-	bis	r12, r4
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	246(sp), r15
-	and	#8192, r15
-	mov	r15, r10
-	mov	#0, r13
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	bis	r10, r8
-	bis	r13, r9
-	mov	r4, r13
-	bis	r11, r13
-	mov	r5, r10
-	bis	r12, r10
-	mov	r6, r11
-	bis	r14, r11
-	mov	r7, r14
-	bis	r15, r14
-	mov	246(sp), r12
-	and	#16384, r12
-	swpb	r12
+	adc	r12
 	rla	r12
 	adc	r12
 	mov	r12, r15
-	and	#65024, r15
-	and	#511, r12
-	bis	r15, r13
-	bis	r12, r10
-	mov	246(sp), r15
+	and	#65520, r15
+	mov	r12, r5
+	and	#15, r5
+	bis	r15, r4
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	swpb	r15
+	mov	r15, r12
+	and	#65280, r12
+	mov.b	r15, r15
+	bis	r12, r4
+	bis	r15, r5
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r12
+	and	#61440, r12
+	and	#4095, r15
+	mov	r4, r7
+	bis	r12, r7
+	bis	r15, r5
+	mov	r8, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r5
+	mov	r8, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65520, r12
+	mov	r15, r4
+	and	#15, r4
+	mov	r5, r15
+	bis	r12, r15
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r12
+	mov	r12, r5
+	and	#65280, r5
+	mov.b	r12, r12
+	bis	r5, r15
+	mov	r4, r5
+	bis	r12, r5
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r8
+	and	#61440, r8
+	and	#4095, r12
+	bis	r8, r15
+	mov	r5, r4
+	bis	r12, r4
+	mov	r9, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r12, r4
+	mov	r9, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65520, r12
+	mov	r8, r5
+	and	#15, r5
+	bis	r12, r4
+	mov	r9, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r12
+	mov	r12, r8
+	and	#65280, r8
+	mov.b	r12, r12
+	bis	r8, r4
+	bis	r12, r5
+	mov	r9, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r8
+	and	#61440, r8
+	and	#4095, r12
+	mov	r4, r9
+	bis	r8, r9
+	mov	r5, r4
+	bis	r12, r4
+	mov	r10, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r12, r4
+	mov	r10, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65520, r12
+	mov	r8, r5
+	and	#15, r5
+	bis	r12, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r12
+	mov	r12, r8
+	and	#65280, r8
+	mov.b	r12, r12
+	bis	r8, r4
+	bis	r12, r5
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r8
+	and	#61440, r8
+	and	#4095, r12
+	mov	r4, r10
+	bis	r8, r10
+	bis	r12, r5
+	mov	r11, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r12, r5
+	mov	r11, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65520, r12
+	mov	r8, r4
+	and	#15, r4
+	mov	r5, r8
+	bis	r12, r8
+	mov	r11, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r12
+	mov	r12, r5
+	and	#65280, r5
+	mov.b	r12, r12
+	bis	r5, r8
+	mov	r4, r5
+	bis	r12, r5
+	mov	r11, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r11
+	and	#61440, r11
+	and	#4095, r12
+	bis	r11, r8
+	bis	r12, r5
+	mov	r13, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r12, r5
+	mov	r13, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#65520, r12
+	mov	r11, r4
+	and	#15, r4
+	mov	r5, r11
+	bis	r12, r11
+	mov	r13, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r12
+	mov	r12, r5
+	and	#65280, r5
+	mov.b	r12, r12
+	bis	r5, r11
+	mov	r4, r5
+	bis	r12, r5
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r12
+	and	#61440, r12
+	and	#4095, r13
+	bis	r12, r11
+	bis	r13, r5
+	mov	6(sp), r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	bis	r13, r5
+	mov	6(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r13
+	and	#65520, r13
+	mov	r12, r4
+	and	#15, r4
+	mov	r5, r12
+	bis	r13, r12
+	mov.b	7(sp), r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	swpb	r13
+	mov	r13, r5
+	and	#65280, r5
+	mov.b	r13, r13
+	bis	r5, r12
+	bis	r13, r4
+	mov.b	7(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r5
+	and	#61440, r5
+	and	#4095, r13
+	bis	r5, r12
+	bis	r13, r4
+	mov	10(sp), r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	bis	r13, r4
+	mov	10(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r13
+	and	#65520, r13
+	mov	r5, 0(sp)
+	and	#15, 0(sp)
+	bis	r13, r4
+	mov.b	11(sp), r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r5
+	swpb	r5
+	mov	r5, r13
+	and	#65280, r13
+	mov.b	r5, r5
+	mov	r4, 2(sp)
+	bis	r13, 2(sp)
+	bis	r5, 0(sp)
+	mov.b	11(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r4
+	and	#61440, r4
+	mov	r13, r5
+	and	#4095, r5
+	mov	2(sp), r13
+	bis	r4, r13
+	mov	@sp, r4
+	bis	r5, r4
+	mov	r6, r5
+	and	#15, r5
+	mov.b	spongent_pi160_sbox(r5), r5
+	bis	r5, r4
+	mov	r6, r5
+	rrum.w	#4, r5
+	and	#15, r5
+	mov.b	spongent_pi160_sbox(r5), r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r6, r5
+	swpb	r5
+	mov.b	r5, r5
+	and	#15, r5
+	mov.b	spongent_pi160_sbox(r5), r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	mov.b	spongent_pi160_sbox(r6), r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#4, r5
+	mov	r4, r6
+	bis	r5, r6
+	; spongent_pi160.ae:45: x = player(sbox_layer(x))
+	mov	r14, r4
+	and	#4096, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#1, r4
+	mov	r14, r5
+	and	#256, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#16, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#4096, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#256, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#16, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#1, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#4096, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#256, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#16, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#4096, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#256, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#16, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#4, r5
+	mov	r4, 20(sp)
+	bis	r5, 20(sp)
+	mov	r10, r4
+	and	#4096, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#1, r4
+	mov	r10, r5
+	and	#256, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#16, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#4096, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#256, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#16, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#1, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#4096, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#256, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#16, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#4096, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#256, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#16, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#4, r5
+	mov	r4, 18(sp)
+	bis	r5, 18(sp)
+	mov	r14, r4
+	and	#8192, r4
+	rrum.w	#2, r4
+	mov	r14, r5
+	and	#512, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#32, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#2, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#8192, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#512, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#32, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#2, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#4096, r5
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#256, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#16, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#4096, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#256, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#16, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#1, r5
+	rlam.w	#4, r5
+	mov	r4, 16(sp)
+	bis	r5, 16(sp)
+	mov	r15, r4
+	and	#8192, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#2, r4
+	mov	r15, r5
+	and	#512, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#32, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#2, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#8192, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#512, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#32, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#2, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#8192, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#512, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#32, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#2, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#8192, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#512, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#32, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#2, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#3, r5
+	mov	r4, 14(sp)
+	bis	r5, 14(sp)
+	mov	r11, r4
+	and	#8192, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#2, r4
+	mov	r11, r5
+	and	#512, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#32, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#2, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#8192, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#512, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#32, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#2, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#8192, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#512, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#32, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#2, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#8192, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#512, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#32, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#2, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#3, r5
+	mov	r4, 12(sp)
+	bis	r5, 12(sp)
+	mov	r14, r4
+	and	#16384, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#3, r4
+	mov	r14, r5
+	and	#1024, r5
+	swpb	r5
+	mov.b	r5, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#64, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#16384, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#1024, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#64, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#16384, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#1024, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#64, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#4, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#16384, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#1024, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#64, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#4, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#2, r5
+	mov	r4, 8(sp)
+	bis	r5, 8(sp)
+	mov	r10, r4
+	and	#16384, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#3, r4
+	mov	r10, r5
+	and	#1024, r5
+	swpb	r5
+	mov.b	r5, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#64, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#16384, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#1024, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#64, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#16384, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#1024, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#64, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#4, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#16384, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#1024, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#64, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#4, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#2, r5
+	mov	r4, 4(sp)
+	bis	r5, 4(sp)
+	mov	r14, r5
+	and	#32768, r5
+	rrum.w	#4, r5
+	mov	r14, r4
+	and	#2048, r4
+	rrum.w	#1, r4
+	bis	r4, r5
+	mov	r14, r4
+	and	#128, r4
+	rlam.w	#2, r4
+	bis	r4, r5
+	and	#8, r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#32768, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#2048, r14
+	rlam.w	#3, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#128, r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#8, r14
+	mov.b	r14, r14
+	swpb	r14
+	rlam.w	#1, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#16384, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#3, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#1024, r14
+	swpb	r14
+	mov.b	r14, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#64, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#4, r14
+	rrum.w	#2, r14
+	bis	r14, r5
+	mov	r6, r14
+	and	#16384, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	bis	r14, r5
+	mov	r6, r14
+	and	#1024, r14
+	rrum.w	#4, r14
+	bis	r14, r5
+	mov	r6, r14
+	and	#64, r14
+	rrum.w	#1, r14
+	bis	r14, r5
+	mov	r6, r7
+	and	#4, r7
+	rlam.w	#2, r7
+	mov	r5, r14
+	bis	r7, r14
+	mov	r15, r7
+	and	#32768, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	mov	r15, r5
+	and	#2048, r5
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#1, r5
+	bis	r5, r7
+	mov	r15, r5
+	and	#128, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r7
+	and	#8, r15
+	rrum.w	#3, r15
+	bis	r15, r7
+	mov	r9, r15
 	and	#32768, r15
-	bis	r15, r14
-	mov	162(sp), r7
-	mov	r8, 224(sp)
-	mov	r9, 228(sp)
-	mov	r13, 232(sp)
-	mov	r10, 236(sp)
-	mov	r11, 240(sp)
-	mov	248(sp), r13
-	dec	250(sp)
+	swpb	r15
+	mov.b	r15, r15
+	bis	r15, r7
+	mov	r9, r15
+	and	#2048, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r7
+	mov	r9, r15
+	and	#128, r15
+	rrum.w	#2, r15
+	bis	r15, r7
+	mov	r9, r15
+	and	#8, r15
+	rlam.w	#1, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#32768, r15
+	rrum.w	#4, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#2048, r15
+	rrum.w	#1, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#128, r15
+	rlam.w	#2, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#32768, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#2048, r15
+	rlam.w	#3, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r7
+	mov	r8, r10
+	and	#8, r10
+	mov.b	r10, r10
+	swpb	r10
+	rlam.w	#1, r10
+	mov	r7, r15
+	bis	r10, r15
+	mov	r11, r10
+	and	#32768, r10
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	mov	r11, r9
+	and	#2048, r9
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#1, r9
+	bis	r9, r10
+	mov	r11, r9
+	and	#128, r9
+	rrum.w	#4, r9
+	rrum.w	#2, r9
+	bis	r9, r10
+	and	#8, r11
+	rrum.w	#3, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#32768, r11
+	swpb	r11
+	mov.b	r11, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#2048, r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#128, r11
+	rrum.w	#2, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#8, r11
+	rlam.w	#1, r11
+	mov	r10, r12
+	bis	r11, r12
+	mov	r13, r11
+	and	#32768, r11
+	rrum.w	#4, r11
+	bis	r11, r12
+	mov	r13, r11
+	and	#2048, r11
+	rrum.w	#1, r11
+	bis	r11, r12
+	mov	r13, r11
+	and	#128, r11
+	rlam.w	#2, r11
+	bis	r11, r12
+	and	#8, r13
+	rlam.w	#4, r13
+	rlam.w	#1, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#32768, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#2048, r13
+	rlam.w	#3, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#128, r13
+	rlam.w	#4, r13
+	rlam.w	#2, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#8, r13
+	mov.b	r13, r13
+	swpb	r13
+	rlam.w	#1, r13
+	bis	r13, r12
+	mov	20(sp), r6
+	mov	18(sp), r7
+	mov	16(sp), r8
+	mov	14(sp), r9
+	mov	12(sp), r10
+	mov	8(sp), r11
+	mov	4(sp), r13
+	mov	r14, 6(sp)
+	mov	r15, 10(sp)
+	mov	r12, r14
+	mov	22(sp), r15
+	dec	24(sp)
 	jz	.Lspongent_pi160_permute_near3
 	br	#.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_near3:
 .Lspongent_pi160_permute_done2:
-	mov	252(sp), r15
-	mov	r7, 0(r15)
-	mov	200(sp), 2(r15)
-	mov	186(sp), 4(r15)
-	mov	64(sp), 6(r15)
-	mov	224(sp), 8(r15)
-	mov	228(sp), 10(r15)
-	mov	232(sp), 12(r15)
-	mov	236(sp), 14(r15)
-	mov	240(sp), 16(r15)
+	mov	26(sp), r15
+	mov	r6, 0(r15)
+	mov	r7, 2(r15)
+	mov	r8, 4(r15)
+	mov	r9, 6(r15)
+	mov	r10, 8(r15)
+	mov	r11, 10(r15)
+	mov	r13, 12(r15)
+	mov	6(sp), 14(r15)
+	mov	10(sp), 16(r15)
 	mov	r14, 18(r15)
-	add	#254, sp
+	add	#28, sp
 	popm.w	#7, r10
 	ret
 	.size spongent_pi160_permute, .-spongent_pi160_permute

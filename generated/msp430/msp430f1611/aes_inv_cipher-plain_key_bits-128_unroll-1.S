@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- aes_key_schedule: aes.key_schedule
-;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 204 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
+;     estimated 194 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -14,7 +14,6 @@
 aes_key_schedule:
 	push	r10
 	push	r9
-	push	r8
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	12(r12), 0(r13)
 	mov	14(r12), 2(r13)
@@ -37,39 +36,36 @@ aes_key_schedule:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r13), r8
-	mov	-2(r13), r10
+	mov	-4(r13), r10
+	mov	-2(r13), r11
 	tst	r15
 	jz	.Laes_key_schedule_else3
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	swpb	r8
-	mov	r8, r11
 	swpb	r10
+	mov	r10, r14
+	swpb	r11
+	xor.b	r11, r14
+	xor	r11, r14
 	xor.b	r10, r11
 	xor	r10, r11
-	xor.b	r8, r10
-	xor	r8, r10
 	; aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	mov	r11, r15
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r12
+	mov.b	r14, r14
+	mov.b	aes_sbox(r14), r14
 	mov	r11, r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r14
-	mov	r10, r15
-	swpb	r11
 	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
 	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	r10, r10
-	mov.b	aes_sbox(r10), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r10
+	mov.b	r11, r11
+	mov.b	aes_sbox(r11), r15
 	swpb	r12
 	bis	r14, r12
-	swpb	r8
-	bis	r15, r8
+	swpb	r10
+	bis	r15, r10
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r9, r15
 	clrc
@@ -82,19 +78,18 @@ aes_key_schedule:
 	xor	r15, r12
 	jmp	.Laes_key_schedule_endif4
 .Laes_key_schedule_else3:
-	mov	r10, r12
+	mov	r11, r12
 .Laes_key_schedule_endif4:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r13), r8
+	xor	-16(r13), r10
 	xor	-14(r13), r12
-	mov	r8, 0(r13)
+	mov	r10, 0(r13)
 	mov	r12, 2(r13)
 	add	#4, r13
 	add	#1, r9
 	cmp	#44, r9
 	jnc	.Laes_key_schedule_loop1
 .Laes_key_schedule_done2:
-	pop	r8
 	pop	r9
 	pop	r10
 	ret
@@ -102,8 +97,8 @@ aes_key_schedule:
 
 
 ; --- aes_encrypt_block: aes.encrypt_block
-;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1204 bytes of code
+;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1096 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -116,9 +111,9 @@ aes_encrypt_block:
 	push	r6
 	push	r5
 	push	r4
-	sub	#30, sp
-	mov	r12, 26(sp)
-	mov	r14, 28(sp)
+	sub	#28, sp
+	mov	r12, 24(sp)
+	mov	r14, 26(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r11
 	mov	r12, r15
@@ -141,34 +136,30 @@ aes_encrypt_block:
 	mov	2(r13), r14
 	xor	14(r15), r14
 	; aes.ae:135: @unroll(round_unroll)
-	mov	#9, 24(sp)
-	mov	r11, 10(sp)
-	mov	r10, 12(sp)
-	mov	r9, 20(sp)
-	mov	r8, 14(sp)
-	mov	r7, 22(sp)
-	mov	r6, r10
-	mov	r12, 2(sp)
-	mov	r14, 8(sp)
+	mov	#9, 22(sp)
+	mov	r11, 8(sp)
+	mov	r10, 16(sp)
+	mov	r9, 18(sp)
+	mov	r8, 4(sp)
+	mov	r7, 20(sp)
+	mov	r6, 2(sp)
+	mov	r12, r11
+	mov	r14, 14(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r15, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov.b	13(sp), r15
+	mov.b	17(sp), r15
 	mov.b	aes_sbox(r15), r5
-	mov.b	14(sp), r15
+	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r6
-	mov	22(sp), r14
-	mov	r10, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r8
-	mov.b	2(sp), r15
+	mov.b	21(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r8
+	mov	r11, r15
+	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r14
@@ -191,8 +182,8 @@ aes_encrypt_block:
 	xor	r14, r15
 	xor	r6, r15
 	xor	r8, r15
-	mov	r15, r11
-	xor	r4, r11
+	mov	r15, r10
+	xor	r4, r10
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	mov	r5, r13
 	xor	r14, r13
@@ -232,58 +223,28 @@ aes_encrypt_block:
 	xor	r8, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r15
+	mov	r10, r15
 	swpb	r15
 	bis	r12, r15
 	swpb	r13
 	bis	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r13, 18(sp)
-	xor	@r7+, 18(sp)
-	mov	r15, 16(sp)
-	xor	@r7+, 16(sp)
+	mov	r13, 12(sp)
+	xor	@r7+, 12(sp)
+	mov	r15, 10(sp)
+	xor	@r7+, 10(sp)
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov.b	15(sp), r15
-	mov.b	aes_sbox(r15), r5
-	mov	r10, r15
+	mov.b	5(sp), r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	2(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r6
-	mov	2(sp), r14
-	mov	8(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r8
-	mov.b	10(sp), r15
-	mov.b	aes_sbox(r15), r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	mov	r14, r9
-	swpb	r15
-	xor	r15, r9
-	mov	r6, r14
-	rla.b	r14
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r15
-	xor	r14, r15
-	xor	r6, r15
-	xor	r8, r15
-	mov	r15, r11
-	xor	r4, r11
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	mov.b	8(sp), r15
+	mov.b	aes_sbox(r15), r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r8, r14
 	rla.b	r14
@@ -292,60 +253,74 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r13
-	xor	r8, r13
-	mov	r13, r12
-	xor	r4, r12
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r6, r15
-	mov	r15, r13
-	xor	r14, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r15
-	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r9, r14
-	xor	r5, r14
-	xor	r6, r14
-	xor	r8, r14
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r15
+	mov	r9, r13
+	rla.b	r13
+	mov	r9, r15
+	sxt	r15
+	and	#6912, r15
 	swpb	r15
-	bis	r12, r15
-	swpb	r13
-	bis	r14, r13
+	xor	r15, r13
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r14, r10
+	xor	r13, r10
+	xor	r9, r10
+	xor	r6, r10
+	xor	r5, r10
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r8, r11
+	xor	r13, r11
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r13
+	rla.b	r13
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r13, r11
+	xor	r6, r11
+	xor	r5, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r8, r12
+	xor	r9, r12
+	xor	r13, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r13
+	rla.b	r13
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r13, r12
+	xor	r5, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r8, r14
+	xor	r9, r14
+	xor	r6, r14
+	xor	r13, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r10, r15
+	swpb	r15
+	bis	r11, r15
+	swpb	r12
+	bis	r14, r12
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov	r13, 6(sp)
+	mov	r12, 6(sp)
 	xor	@r7+, 6(sp)
 	mov	r15, 4(sp)
 	xor	@r7+, 4(sp)
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	3(sp), r15
 	mov.b	aes_sbox(r15), r6
-	mov.b	8(sp), r15
+	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov	10(sp), r14
-	mov	12(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r9
-	mov.b	20(sp), r15
+	mov.b	9(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r6, r14
@@ -415,19 +390,14 @@ aes_encrypt_block:
 	mov	r15, r6
 	xor	@r7+, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov.b	9(sp), r15
+	mov.b	15(sp), r15
 	mov.b	aes_sbox(r15), r5
-	mov.b	12(sp), r15
+	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov	20(sp), r14
-	mov	14(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r9
-	mov.b	22(sp), r15
+	mov.b	19(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r14
@@ -499,114 +469,93 @@ aes_encrypt_block:
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	xor	@r7+, r13
 	xor	@r7+, r15
-	mov	18(sp), 10(sp)
-	mov	16(sp), 12(sp)
-	mov	6(sp), 20(sp)
-	mov	4(sp), 14(sp)
-	mov	@sp, 22(sp)
-	mov	r6, r10
-	mov	r13, 2(sp)
-	mov	r15, 8(sp)
-	dec	24(sp)
+	mov	12(sp), 8(sp)
+	mov	10(sp), 16(sp)
+	mov	6(sp), 18(sp)
+	mov	@sp, 20(sp)
+	mov	r6, 2(sp)
+	mov	r13, r11
+	mov	r15, 14(sp)
+	dec	22(sp)
 	jnz	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	13(sp), r15
+	mov.b	17(sp), r15
 	mov.b	aes_sbox(r15), r14
-	mov.b	14(sp), r15
+	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r12
-	mov	22(sp), r13
-	mov	r10, r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov.b	r13, r13
-	mov.b	aes_sbox(r13), r13
-	mov.b	2(sp), r15
+	mov.b	21(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r13
+	mov	r11, r15
+	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r14
 	bis	r12, r14
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	26(sp), r15
+	mov	24(sp), r15
 	xor	160(r15), r13
 	xor	162(r15), r14
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	15(sp), r15
+	mov.b	5(sp), r15
 	mov.b	aes_sbox(r15), r12
-	mov	r10, r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r9
-	mov	2(sp), r11
-	mov	8(sp), r15
+	mov.b	2(sp), r15
+	mov.b	aes_sbox(r15), r10
+	mov	r11, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov.b	r11, r11
-	mov.b	aes_sbox(r11), r11
-	mov.b	10(sp), r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r11
+	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r12
-	bis	r9, r12
+	bis	r10, r12
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	mov	26(sp), r15
+	mov	24(sp), r15
 	xor	164(r15), r11
 	xor	166(r15), r12
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	3(sp), r15
 	mov.b	aes_sbox(r15), r10
-	mov.b	8(sp), r15
+	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov	10(sp), r9
-	mov	12(sp), r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov.b	r9, r9
-	mov.b	aes_sbox(r9), r9
-	mov.b	20(sp), r15
+	mov.b	9(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r10
 	bis	r8, r10
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	mov	26(sp), r15
+	mov	24(sp), r15
 	xor	168(r15), r9
 	xor	170(r15), r10
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	9(sp), r15
+	mov.b	15(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov.b	12(sp), r15
+	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r6
-	mov	20(sp), r7
-	mov	14(sp), r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	mov.b	r7, r7
-	mov.b	aes_sbox(r7), r7
-	mov.b	22(sp), r15
+	mov.b	19(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r7
+	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r8
 	bis	r6, r8
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	mov	26(sp), r15
+	mov	24(sp), r15
 	xor	172(r15), r7
 	xor	174(r15), r8
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	28(sp), r15
+	mov	26(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -615,7 +564,7 @@ aes_encrypt_block:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#30, sp
+	add	#28, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -629,7 +578,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1698 bytes of code
+;     estimated 1576 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -652,55 +601,47 @@ aes_decrypt_block:
 	mov	14(r13), r10
 	xor	162(r15), r10
 	; aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
-	mov	8(r13), r12
-	xor	164(r15), r12
-	mov	10(r13), r9
-	xor	166(r15), r9
+	mov	8(r13), r9
+	xor	164(r15), r9
+	mov	10(r13), r8
+	xor	166(r15), r8
 	; aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
-	mov	4(r13), r8
-	xor	168(r15), r8
+	mov	4(r13), r7
+	xor	168(r15), r7
 	mov	6(r13), r6
 	xor	170(r15), r6
 	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
-	mov	@r13, r5
-	xor	172(r15), r5
+	mov	@r13, r12
+	xor	172(r15), r12
 	mov	2(r13), r14
 	xor	174(r15), r14
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 24(sp)
-	mov	r11, 20(sp)
-	mov	r10, r7
-	mov	r12, 22(sp)
-	mov	r9, 18(sp)
-	mov	r8, 2(sp)
-	mov	r6, 16(sp)
-	mov	r5, 8(sp)
-	mov	r14, 14(sp)
+	mov	r11, 22(sp)
+	mov	r10, 8(sp)
+	mov	r9, 20(sp)
+	mov	r8, 12(sp)
+	mov	r7, 2(sp)
+	mov	r6, 18(sp)
+	mov	r12, r8
+	mov	r14, 16(sp)
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
 	mov	r15, r6
 	add	#65520, r6
 	; aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	9(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov.b	14(sp), r15
-	mov.b	aes_inv_sbox(r15), r13
-	mov	2(sp), r14
-	mov	16(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_inv_sbox(r14), r14
-	mov.b	22(sp), r15
+	mov.b	16(sp), r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov.b	3(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r12
+	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r10
-	bis	r13, r10
-	mov	r14, r12
+	bis	r14, r10
 	swpb	r12
 	bis	r15, r12
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
@@ -711,11 +652,8 @@ aes_decrypt_block:
 	swpb	r9
 	mov.b	r9, r9
 	mov	r12, r11
-	mov	r10, r15
-	swpb	r15
 	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	mov.b	r11, r11
 	mov.b	r11, r11
 	mov	r9, r14
 	xor	r11, r14
@@ -753,8 +691,8 @@ aes_decrypt_block:
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
 	mov	r9, r5
 	xor	r13, r5
-	mov	r10, r8
-	xor	r15, r8
+	mov	r10, r7
+	xor	r15, r7
 	mov	r11, r9
 	xor	r13, r9
 	mov	r12, r4
@@ -768,9 +706,9 @@ aes_decrypt_block:
 	mov	r14, r10
 	swpb	r15
 	xor	r15, r10
-	mov	r8, r14
+	mov	r7, r14
 	rla.b	r14
-	mov	r8, r15
+	mov	r7, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
@@ -778,7 +716,7 @@ aes_decrypt_block:
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r10, r15
 	xor	r14, r15
-	xor	r8, r15
+	xor	r7, r15
 	xor	r9, r15
 	mov	r15, r11
 	xor	r4, r11
@@ -800,7 +738,7 @@ aes_decrypt_block:
 	xor	r4, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r15
-	xor	r8, r15
+	xor	r7, r15
 	mov	r15, r13
 	xor	r14, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
@@ -817,36 +755,31 @@ aes_decrypt_block:
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	mov	r10, r14
 	xor	r5, r14
-	xor	r8, r14
+	xor	r7, r14
 	xor	r9, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r11, r15
-	mov	r15, 12(sp)
-	swpb	12(sp)
-	bis	r12, 12(sp)
+	mov	r15, 14(sp)
+	swpb	14(sp)
+	bis	r12, 14(sp)
 	mov	r13, 10(sp)
 	swpb	10(sp)
 	bis	r14, 10(sp)
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	19(sp), r15
+	mov.b	13(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov	r7, r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r13
-	mov	8(sp), r14
-	mov	14(sp), r15
+	mov.b	8(sp), r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov	r8, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_inv_sbox(r14), r14
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r12
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r10
-	bis	r13, r10
-	mov	r14, r12
+	bis	r14, r10
 	swpb	r12
 	bis	r15, r12
 	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
@@ -857,11 +790,8 @@ aes_decrypt_block:
 	swpb	r9
 	mov.b	r9, r9
 	mov	r12, r11
-	mov	r10, r15
-	swpb	r15
 	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	mov.b	r11, r11
 	mov.b	r11, r11
 	mov	r9, r14
 	xor	r11, r14
@@ -899,8 +829,8 @@ aes_decrypt_block:
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
 	mov	r9, r5
 	xor	r13, r5
-	mov	r10, r8
-	xor	r15, r8
+	mov	r10, r7
+	xor	r15, r7
 	mov	r11, r9
 	xor	r13, r9
 	mov	r12, r4
@@ -914,9 +844,9 @@ aes_decrypt_block:
 	mov	r14, r10
 	swpb	r15
 	xor	r15, r10
-	mov	r8, r14
+	mov	r7, r14
 	rla.b	r14
-	mov	r8, r15
+	mov	r7, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
@@ -924,7 +854,7 @@ aes_decrypt_block:
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r10, r15
 	xor	r14, r15
-	xor	r8, r15
+	xor	r7, r15
 	xor	r9, r15
 	mov	r15, r11
 	xor	r4, r11
@@ -946,7 +876,7 @@ aes_decrypt_block:
 	xor	r4, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r15
-	xor	r8, r15
+	xor	r7, r15
 	mov	r15, r13
 	xor	r14, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
@@ -963,7 +893,7 @@ aes_decrypt_block:
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	mov	r10, r14
 	xor	r5, r14
-	xor	r8, r14
+	xor	r7, r14
 	xor	r9, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
@@ -971,23 +901,19 @@ aes_decrypt_block:
 	mov	r15, 6(sp)
 	swpb	6(sp)
 	bis	r12, 6(sp)
-	mov	r13, r8
-	swpb	r8
-	bis	r14, r8
+	mov	r13, r7
+	swpb	r7
+	bis	r14, r7
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	17(sp), r15
+	mov.b	19(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov.b	18(sp), r15
+	mov.b	12(sp), r15
 	mov.b	aes_inv_sbox(r15), r13
-	mov	20(sp), r14
-	mov	r7, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_inv_sbox(r14), r14
-	mov.b	8(sp), r15
+	mov.b	23(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov	r8, r15
+	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r10
 	bis	r13, r10
@@ -1002,11 +928,8 @@ aes_decrypt_block:
 	swpb	r9
 	mov.b	r9, r9
 	mov	r11, r12
-	mov	r10, r15
-	swpb	r15
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	mov.b	r12, r12
 	mov.b	r12, r12
 	mov	r9, r14
 	xor	r12, r14
@@ -1044,8 +967,8 @@ aes_decrypt_block:
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
 	mov	r9, r5
 	xor	r13, r5
-	mov	r10, r7
-	xor	r15, r7
+	mov	r10, r8
+	xor	r15, r8
 	mov	r12, r9
 	xor	r13, r9
 	mov	r11, r4
@@ -1058,9 +981,9 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	mov	r7, r12
+	mov	r8, r12
 	rla.b	r12
-	mov	r7, r15
+	mov	r8, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
@@ -1068,7 +991,7 @@ aes_decrypt_block:
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r14, r15
 	xor	r12, r15
-	xor	r7, r15
+	xor	r8, r15
 	xor	r9, r15
 	mov	r15, r10
 	xor	r4, r10
@@ -1090,7 +1013,7 @@ aes_decrypt_block:
 	xor	r4, r11
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r15
-	xor	r7, r15
+	xor	r8, r15
 	mov	r15, r13
 	xor	r12, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
@@ -1108,50 +1031,41 @@ aes_decrypt_block:
 	xor	r4, r13
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	xor	r5, r14
-	xor	r7, r14
+	xor	r8, r14
 	xor	r9, r14
 	xor	r12, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	mov	r15, r9
+	mov	r10, r8
+	swpb	r8
+	bis	r11, r8
+	mov	r13, r9
 	swpb	r9
-	bis	r11, r9
-	mov	r13, r10
+	bis	r14, r9
+	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	17(sp), r15
+	mov.b	aes_inv_sbox(r15), r10
+	mov.b	18(sp), r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov.b	21(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r13
+	mov.b	22(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
 	swpb	r10
 	bis	r14, r10
-	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	15(sp), r15
-	mov.b	aes_inv_sbox(r15), r7
-	mov.b	16(sp), r15
-	mov.b	aes_inv_sbox(r15), r12
-	mov	22(sp), r14
-	mov	18(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	mov.b	aes_inv_sbox(r14), r13
-	mov.b	20(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r7
-	bis	r12, r7
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
 	xor	172(r6), r13
-	xor	174(r6), r7
+	xor	174(r6), r10
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r7, r5
+	mov	r10, r5
 	swpb	r5
 	mov.b	r5, r5
-	mov	r13, r14
-	mov	r7, r15
+	mov	r13, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r14, r11
+	mov.b	r15, r15
+	mov	r15, r11
 	mov.b	r11, r11
 	mov	r5, r15
 	xor	r11, r15
@@ -1170,9 +1084,9 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r12
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r7, r7
+	mov.b	r10, r10
 	mov.b	r13, r13
-	mov	r7, r15
+	mov	r10, r15
 	xor	r13, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
@@ -1189,7 +1103,7 @@ aes_decrypt_block:
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
 	xor	r12, r5
-	xor	r15, r7
+	xor	r15, r10
 	xor	r12, r11
 	mov	r13, r4
 	xor	r15, r4
@@ -1202,9 +1116,9 @@ aes_decrypt_block:
 	mov	r14, r12
 	swpb	r15
 	xor	r15, r12
-	mov	r7, r14
+	mov	r10, r14
 	rla.b	r14
-	mov	r7, r15
+	mov	r10, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
@@ -1212,7 +1126,7 @@ aes_decrypt_block:
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r12, r15
 	xor	r14, r15
-	xor	r7, r15
+	xor	r10, r15
 	xor	r11, r15
 	mov	r15, 4(sp)
 	xor	r4, 4(sp)
@@ -1235,7 +1149,7 @@ aes_decrypt_block:
 	xor	r4, 0(sp)
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r15
-	xor	r7, r15
+	xor	r10, r15
 	mov	r15, r13
 	xor	r14, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
@@ -1252,7 +1166,7 @@ aes_decrypt_block:
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	mov	r12, r14
 	xor	r5, r14
-	xor	r7, r14
+	xor	r10, r14
 	xor	r11, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
@@ -1262,35 +1176,28 @@ aes_decrypt_block:
 	swpb	r13
 	bis	r14, r13
 	add	#65520, r6
-	mov	10(sp), 20(sp)
-	mov	12(sp), r7
-	mov	r8, 22(sp)
-	mov	6(sp), 18(sp)
-	mov	r10, 2(sp)
-	mov	r9, 16(sp)
-	mov	r13, 8(sp)
-	mov	r15, 14(sp)
+	mov	10(sp), 22(sp)
+	mov	14(sp), 8(sp)
+	mov	r7, 20(sp)
+	mov	6(sp), 12(sp)
+	mov	r9, 2(sp)
+	mov	r8, 18(sp)
+	mov	r13, r8
+	mov	r15, 16(sp)
 	dec	24(sp)
 	jz	.Laes_decrypt_block_near3
 	br	#.Laes_decrypt_block_loop1
 .Laes_decrypt_block_near3:
 .Laes_decrypt_block_done2:
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov.b	9(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
-	mov.b	14(sp), r15
+	mov.b	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	2(sp), r13
-	mov	16(sp), r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov.b	r13, r13
-	mov.b	aes_inv_sbox(r13), r13
-	mov.b	22(sp), r15
+	mov.b	3(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r13
+	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r14
 	bis	r12, r14
@@ -1301,19 +1208,15 @@ aes_decrypt_block:
 	xor	@r15, r13
 	xor	2(r15), r14
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	19(sp), r15
+	mov.b	13(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
-	mov	r7, r15
-	mov.b	r15, r15
+	mov.b	8(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov	8(sp), r11
-	mov	14(sp), r15
+	mov	r8, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov.b	r11, r11
-	mov.b	aes_inv_sbox(r11), r11
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r11
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r12
@@ -1325,22 +1228,18 @@ aes_decrypt_block:
 	xor	4(r15), r11
 	xor	6(r15), r12
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	17(sp), r15
+	mov.b	19(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
-	mov.b	18(sp), r15
-	mov.b	aes_inv_sbox(r15), r8
-	mov	20(sp), r9
-	mov	r7, r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov.b	r9, r9
-	mov.b	aes_inv_sbox(r9), r9
-	mov.b	8(sp), r15
+	mov.b	12(sp), r15
+	mov.b	aes_inv_sbox(r15), r7
+	mov.b	23(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r9
+	mov	r8, r15
+	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r10
-	bis	r8, r10
+	bis	r7, r10
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
@@ -1348,19 +1247,14 @@ aes_decrypt_block:
 	xor	8(r15), r9
 	xor	10(r15), r10
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	15(sp), r15
+	mov.b	17(sp), r15
 	mov.b	aes_inv_sbox(r15), r8
-	mov.b	16(sp), r15
+	mov.b	18(sp), r15
 	mov.b	aes_inv_sbox(r15), r6
-	mov	22(sp), r7
-	mov	18(sp), r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	mov.b	r7, r7
-	mov.b	aes_inv_sbox(r7), r7
-	mov.b	20(sp), r15
+	mov.b	21(sp), r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r7
+	mov.b	22(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r8
 	bis	r6, r8

@@ -127,8 +127,8 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 168 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1714 bytes of code
+;     frame 178 bytes (37 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1720 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
@@ -141,59 +141,54 @@ ccm_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#168, sp
-	mov	r12, 46(sp)
+	sub	#178, sp
+	mov	194(sp), 62(sp)
+	mov	196(sp), 72(sp)
+	mov	198(sp), 68(sp)
+	mov	200(sp), 70(sp)
+	mov	204(sp), 80(sp)
+	mov	206(sp), 78(sp)
+	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
+	mov	68(sp), 82(sp)
+	mov	#0, 84(sp)
+	mov	sp, r4
+	add	#82, r4
+	mov	78(sp), 86(sp)
+	mov	#0, 88(sp)
+	mov	sp, r5
+	add	#86, r5
+	mov	sp, r11
+	add	#98, r11
+	mov	62(sp), 0(sp)
+	mov	r4, 2(sp)
+	mov	r5, 4(sp)
+	mov	r11, 6(sp)
+	mov	r12, 54(sp)
 	mov	r13, r4
 	mov	r14, r5
-	mov	r15, r11
-	mov	184(sp), r12
-	mov	186(sp), 62(sp)
-	mov	188(sp), 58(sp)
-	mov	190(sp), 60(sp)
-	mov	194(sp), 70(sp)
-	mov	196(sp), 68(sp)
-	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	58(sp), 72(sp)
-	mov	#0, 74(sp)
-	mov	sp, r13
-	add	#72, r13
-	mov	68(sp), 76(sp)
-	mov	#0, 78(sp)
-	mov	sp, r14
-	add	#76, r14
-	mov	sp, r15
-	add	#88, r15
-	mov	r12, 0(sp)
-	mov	r13, 2(sp)
-	mov	r14, 4(sp)
-	mov	r15, 6(sp)
-	mov	46(sp), r12
-	mov	r4, r13
-	mov	r5, r14
-	mov	r11, r15
 	call	#ccm_mac_header
-	mov	#14, r15
-	sub	r5, r15
-	mov	#13, r14
-	cmp	r5, r14
-	clr	r11
-	adc	r11
+	mov	#13, r15
+	cmp	r5, r15
+	clr	r14
+	adc	r14
 	mov	r5, r12
 	sub	#13, r12
-	mov	r11, r13
+	mov	r14, r13
 	inv	r13
 	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#13, r11
-	xor	#13, r11
+	mov	r12, r15
+	and	r13, r15
+	xor	r15, r12
+	inv	r14
+	inc	r14
+	and	#13, r14
+	xor	#13, r14
+	mov	#14, r15
+	sub	r5, r15
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob1
-	mov	r11, r6
+	mov	r14, r6
 	add	r4, r6
 	mov.b	@r6, r13
 .Lccm_encrypt_with_nob1:
@@ -264,9 +259,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob6
 	mov.b	1(r8), r14
 .Lccm_encrypt_with_nob6:
-	mov	r13, 44(sp)
-	swpb	44(sp)
-	bis	r14, 44(sp)
+	mov	r13, 52(sp)
+	swpb	52(sp)
+	bis	r14, 52(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -295,9 +290,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob8
 	mov.b	1(r9), r14
 .Lccm_encrypt_with_nob8:
-	mov	r13, 42(sp)
-	swpb	42(sp)
-	bis	r14, 42(sp)
+	mov	r13, 50(sp)
+	swpb	50(sp)
+	bis	r14, 50(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -348,15 +343,15 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob11
-	mov	r11, 64(sp)
-	add	r4, 64(sp)
-	mov	64(sp), r14
+	mov	r11, 74(sp)
+	add	r4, 74(sp)
+	mov	74(sp), r14
 	mov.b	@r14, r13
 .Lccm_encrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob12
-	mov	64(sp), r14
+	mov	74(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob12:
 	mov	r13, r9
@@ -381,15 +376,15 @@ ccm_encrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob13
-	mov	r11, 66(sp)
-	add	r4, 66(sp)
-	mov	66(sp), r14
+	mov	r11, 76(sp)
+	add	r4, 76(sp)
+	mov	76(sp), r14
 	mov.b	@r14, r13
 .Lccm_encrypt_with_nob13:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob14
-	mov	66(sp), r14
+	mov	76(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob14:
 	mov	r13, r10
@@ -405,19 +400,19 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 72(sp)
-	mov	r7, 74(sp)
-	mov	44(sp), 76(sp)
-	mov	42(sp), 78(sp)
-	mov	r8, 80(sp)
-	mov	r9, 82(sp)
-	mov	r10, 84(sp)
-	mov	r5, 86(sp)
+	mov	r6, 82(sp)
+	mov	r7, 84(sp)
+	mov	52(sp), 86(sp)
+	mov	50(sp), 88(sp)
+	mov	r8, 90(sp)
+	mov	r9, 92(sp)
+	mov	r10, 94(sp)
+	mov	r5, 96(sp)
 	mov	sp, r14
-	add	#72, r14
+	add	#82, r14
 	mov	sp, r15
-	add	#104, r15
-	mov	46(sp), r12
+	add	#114, r15
+	mov	54(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
@@ -425,7 +420,7 @@ ccm_encrypt_with:
 	add	#1, r12
 	mov	r7, r13
 	addc	#0, r13
-	mov	58(sp), r14
+	mov	68(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -440,197 +435,189 @@ ccm_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 48(sp)
-	bis	r14, 48(sp)
+	mov	r15, 56(sp)
+	bis	r14, 56(sp)
 	; ccm.ae:93: for i in 0..(n + 15) / 16 {
-	mov	#0, 26(sp)
-	mov	r12, r6
-	mov	r13, r7
-	mov	r8, 56(sp)
-	mov	r9, 54(sp)
-	mov	r10, 52(sp)
-	mov	r5, 50(sp)
-	mov	88(sp), 24(sp)
-	mov	90(sp), 28(sp)
-	mov	92(sp), 30(sp)
-	mov	94(sp), 32(sp)
-	mov	96(sp), 34(sp)
-	mov	98(sp), 36(sp)
-	mov	100(sp), 38(sp)
-	mov	102(sp), 40(sp)
-	cmp	48(sp), 26(sp)
+	mov	#0, 28(sp)
+	mov	r12, 48(sp)
+	mov	r13, 38(sp)
+	mov	r8, 66(sp)
+	mov	r9, 64(sp)
+	mov	r10, 60(sp)
+	mov	r5, 58(sp)
+	mov	98(sp), 46(sp)
+	mov	100(sp), 44(sp)
+	mov	102(sp), 42(sp)
+	mov	104(sp), 40(sp)
+	mov	106(sp), 36(sp)
+	mov	108(sp), 34(sp)
+	mov	110(sp), 32(sp)
+	mov	112(sp), 30(sp)
+	cmp	56(sp), 28(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
-	mov	26(sp), r15
+	mov	28(sp), r15
 	and	#4095, r15
-	mov	r15, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	58(sp), r10
-	sub	r9, r10
-	mov	r9, r5
-	add	62(sp), r5
-	cmp	#16, r10
+	mov	r15, r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	mov	68(sp), r6
+	sub	r5, r6
+	mov	r5, r10
+	add	72(sp), r10
+	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_bytes18
-	bit	#1, r5
+	bit	#1, r10
 	jnz	.Lccm_encrypt_with_bytes18
 .Lccm_encrypt_with_words19:
-	mov	@r5, 18(sp)
-	mov	2(r5), 16(sp)
-	mov	4(r5), 14(sp)
-	mov	6(r5), 12(sp)
-	mov	8(r5), 10(sp)
-	mov	10(r5), 8(sp)
-	mov	12(r5), r8
-	mov	14(r5), r5
+	mov	@r10, 12(sp)
+	mov	2(r10), 10(sp)
+	mov	4(r10), 8(sp)
+	mov	6(r10), r4
+	mov	8(r10), r7
+	mov	10(r10), r8
+	mov	12(r10), r9
+	mov	14(r10), r10
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#120, r11
+	add	#130, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r10, r15
+	mov	r6, r15
 .Lccm_encrypt_with_cpy21:
 	clr	r14
 	tst	r15
 	jz	.Lccm_encrypt_with_pad22
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lccm_encrypt_with_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_encrypt_with_cpy21
-	mov	r11, r5
+	mov	r11, r10
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:96: u = E.encrypt_block(ks, j)
-	mov	r6, 72(sp)
-	mov	r7, 74(sp)
-	mov	44(sp), 76(sp)
-	mov	42(sp), 78(sp)
-	mov	56(sp), 80(sp)
-	mov	54(sp), 82(sp)
-	mov	52(sp), 84(sp)
-	mov	50(sp), 86(sp)
+	mov	48(sp), 82(sp)
+	mov	38(sp), 84(sp)
+	mov	52(sp), 86(sp)
+	mov	50(sp), 88(sp)
+	mov	66(sp), 90(sp)
+	mov	64(sp), 92(sp)
+	mov	60(sp), 94(sp)
+	mov	58(sp), 96(sp)
 	mov	sp, r14
-	add	#72, r14
+	add	#82, r14
 	mov	sp, r15
-	add	#136, r15
-	mov	46(sp), r12
+	add	#146, r15
+	mov	54(sp), r12
 	mov	r14, r13
 	mov	r15, r14
-	swpb	18(sp)
-	swpb	16(sp)
-	swpb	14(sp)
 	swpb	12(sp)
 	swpb	10(sp)
 	swpb	8(sp)
+	swpb	r4
+	swpb	r7
 	swpb	r8
-	swpb	r5
+	swpb	r9
+	swpb	r10
 	call	#ccm_E_encrypt_block
-	mov	r6, 22(sp)
-	add	#1, 22(sp)
+	mov	12(sp), r15
+	xor	30(sp), r15
+	mov	10(sp), r14
+	xor	32(sp), r14
+	mov	8(sp), r13
+	xor	34(sp), r13
+	mov	r4, r12
+	xor	36(sp), r12
+	mov	r7, r11
+	xor	40(sp), r11
+	mov	r8, 14(sp)
+	xor	42(sp), 14(sp)
+	mov	r9, 16(sp)
+	xor	44(sp), 16(sp)
+	mov	r10, 18(sp)
+	xor	46(sp), 18(sp)
+	mov	r10, 26(sp)
+	xor	146(sp), 26(sp)
+	mov	r9, 24(sp)
+	xor	148(sp), 24(sp)
+	mov	r8, 22(sp)
+	xor	150(sp), 22(sp)
 	mov	r7, 20(sp)
-	addc	#0, 20(sp)
-	mov	r5, r4
-	xor	24(sp), r4
-	mov	r8, r6
-	xor	28(sp), r6
-	mov	8(sp), r7
-	xor	30(sp), r7
-	mov	10(sp), r11
-	xor	32(sp), r11
-	mov	12(sp), r12
-	xor	34(sp), r12
-	mov	14(sp), r13
-	xor	36(sp), r13
-	mov	16(sp), r14
-	xor	38(sp), r14
-	mov	18(sp), r15
-	xor	40(sp), r15
+	xor	152(sp), 20(sp)
+	mov	r4, r7
+	xor	154(sp), r7
+	mov	8(sp), r8
+	xor	156(sp), r8
+	mov	10(sp), r9
+	xor	158(sp), r9
+	mov	12(sp), r10
+	xor	160(sp), r10
 	; ccm.ae:99: y = E.encrypt_block(ks, s)
-	mov	r4, 72(sp)
-	mov	r6, 74(sp)
-	mov	r7, 76(sp)
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
-	mov	r13, 82(sp)
-	mov	r14, 84(sp)
-	mov	r15, 86(sp)
+	mov	18(sp), 82(sp)
+	mov	16(sp), 84(sp)
+	mov	14(sp), 86(sp)
+	mov	r11, 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
 	mov	sp, r14
-	add	#72, r14
+	add	#82, r14
 	mov	sp, r15
-	add	#152, r15
-	mov	46(sp), r12
+	add	#162, r15
+	mov	54(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
-	mov	r5, r13
-	xor	136(sp), r13
-	mov	r8, r15
-	xor	138(sp), r15
-	mov	8(sp), r5
-	xor	140(sp), r5
-	mov	10(sp), r6
-	xor	142(sp), r6
-	mov	12(sp), r7
-	xor	144(sp), r7
-	mov	14(sp), r8
-	xor	146(sp), r8
-	mov	16(sp), r11
-	xor	148(sp), r11
-	mov	18(sp), r12
-	xor	150(sp), r12
 	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r15, r14
-	mov	r13, r15
-	mov	r9, r13
-	add	60(sp), r13
-	cmp	#16, r10
+	mov	r10, r4
+	mov	r7, r10
+	mov	20(sp), r11
+	mov	22(sp), r12
+	mov	24(sp), r14
+	mov	26(sp), r15
+	mov	r5, r13
+	add	70(sp), r13
+	cmp	#16, r6
+	swpb	r4
+	swpb	r9
+	swpb	r8
+	swpb	r10
+	swpb	r11
+	swpb	r12
+	swpb	r14
+	swpb	r15
 	jnc	.Lccm_encrypt_with_bytes23
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes23
-	swpb	r12
-	mov	r12, 0(r13)
-	swpb	r11
-	mov	r11, 2(r13)
-	swpb	r8
+	mov	r4, 0(r13)
+	mov	r9, 2(r13)
 	mov	r8, 4(r13)
-	swpb	r7
-	mov	r7, 6(r13)
-	swpb	r6
-	mov	r6, 8(r13)
-	swpb	r5
-	mov	r5, 10(r13)
-	swpb	r14
+	mov	r10, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
 	mov	r14, 12(r13)
-	swpb	r15
 	mov	r15, 14(r13)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	swpb	r12
-	mov	r12, 120(sp)
-	swpb	r11
-	mov	r11, 122(sp)
-	swpb	r8
-	mov	r8, 124(sp)
-	swpb	r7
-	mov	r7, 126(sp)
-	swpb	r6
-	mov	r6, 128(sp)
-	swpb	r5
-	mov	r5, 130(sp)
-	swpb	r14
-	mov	r14, 132(sp)
-	swpb	r15
-	mov	r15, 134(sp)
+	mov	r4, 130(sp)
+	mov	r9, 132(sp)
+	mov	r8, 134(sp)
+	mov	r10, 136(sp)
+	mov	r11, 138(sp)
+	mov	r12, 140(sp)
+	mov	r14, 142(sp)
+	mov	r15, 144(sp)
 	mov	sp, r14
-	add	#120, r14
-	mov	r10, r15
+	add	#130, r14
+	mov	r6, r15
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r15
@@ -644,39 +631,43 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy26
 .Lccm_encrypt_with_stored24:
-	mov	22(sp), r6
-	mov	20(sp), r7
-	mov	152(sp), 24(sp)
-	mov	154(sp), 28(sp)
-	mov	156(sp), 30(sp)
-	mov	158(sp), 32(sp)
-	mov	160(sp), 34(sp)
-	mov	162(sp), 36(sp)
-	mov	164(sp), 38(sp)
-	mov	166(sp), 40(sp)
-	add	#1, 26(sp)
-	cmp	48(sp), 26(sp)
+	mov	48(sp), r14
+	add	#1, r14
+	mov	38(sp), r15
+	addc	#0, r15
+	mov	r14, 48(sp)
+	mov	r15, 38(sp)
+	mov	162(sp), 46(sp)
+	mov	164(sp), 44(sp)
+	mov	166(sp), 42(sp)
+	mov	168(sp), 40(sp)
+	mov	170(sp), 36(sp)
+	mov	172(sp), 34(sp)
+	mov	174(sp), 32(sp)
+	mov	176(sp), 30(sp)
+	add	#1, 28(sp)
+	cmp	56(sp), 28(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
-	mov	24(sp), r7
-	xor	104(sp), r7
-	mov	28(sp), r8
-	xor	106(sp), r8
-	mov	30(sp), r9
-	xor	108(sp), r9
-	mov	32(sp), r10
-	xor	110(sp), r10
-	mov	34(sp), r11
-	xor	112(sp), r11
-	mov	36(sp), r12
-	xor	114(sp), r12
-	mov	38(sp), r14
-	xor	116(sp), r14
-	mov	40(sp), r15
-	xor	118(sp), r15
+	mov	46(sp), r7
+	xor	114(sp), r7
+	mov	44(sp), r8
+	xor	116(sp), r8
+	mov	42(sp), r9
+	xor	118(sp), r9
+	mov	40(sp), r10
+	xor	120(sp), r10
+	mov	36(sp), r11
+	xor	122(sp), r11
+	mov	34(sp), r12
+	xor	124(sp), r12
+	mov	32(sp), r14
+	xor	126(sp), r14
+	mov	30(sp), r15
+	xor	128(sp), r15
 	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
-	mov	70(sp), r13
-	cmp	#16, 68(sp)
+	mov	80(sp), r13
+	cmp	#16, 78(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -699,24 +690,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 120(sp)
+	mov	r15, 130(sp)
 	swpb	r14
-	mov	r14, 122(sp)
+	mov	r14, 132(sp)
 	swpb	r12
-	mov	r12, 124(sp)
+	mov	r12, 134(sp)
 	swpb	r11
-	mov	r11, 126(sp)
+	mov	r11, 136(sp)
 	swpb	r10
-	mov	r10, 128(sp)
+	mov	r10, 138(sp)
 	swpb	r9
-	mov	r9, 130(sp)
+	mov	r9, 140(sp)
 	swpb	r8
-	mov	r8, 132(sp)
+	mov	r8, 142(sp)
 	swpb	r7
-	mov	r7, 134(sp)
+	mov	r7, 144(sp)
+	mov	78(sp), r15
 	mov	sp, r14
-	add	#120, r14
-	mov	68(sp), r15
+	add	#130, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -730,7 +721,7 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#168, sp
+	add	#178, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -743,8 +734,8 @@ ccm_encrypt_with:
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 202 bytes (49 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2894 bytes of code
+;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2834 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -757,60 +748,55 @@ ccm_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#202, sp
-	mov	r12, 64(sp)
+	sub	#198, sp
+	mov	214(sp), 44(sp)
+	mov	216(sp), 80(sp)
+	mov	218(sp), 74(sp)
+	mov	220(sp), 98(sp)
+	mov	222(sp), 88(sp)
+	mov	224(sp), 78(sp)
+	mov	228(sp), 100(sp)
+	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	mov	74(sp), 102(sp)
+	mov	#0, 104(sp)
+	mov	sp, r4
+	add	#102, r4
+	mov	88(sp), 106(sp)
+	mov	#0, 108(sp)
+	mov	sp, r5
+	add	#106, r5
+	mov	sp, r11
+	add	#118, r11
+	mov	44(sp), 0(sp)
+	mov	r4, 2(sp)
+	mov	r5, 4(sp)
+	mov	r11, 6(sp)
+	mov	r12, 60(sp)
 	mov	r13, r4
 	mov	r14, r5
-	mov	r15, r11
-	mov	218(sp), r12
-	mov	220(sp), 82(sp)
-	mov	222(sp), 78(sp)
-	mov	224(sp), 102(sp)
-	mov	226(sp), 94(sp)
-	mov	228(sp), 80(sp)
-	mov	232(sp), 104(sp)
-	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	78(sp), 106(sp)
-	mov	#0, 108(sp)
-	mov	sp, r13
-	add	#106, r13
-	mov	94(sp), 110(sp)
-	mov	#0, 112(sp)
-	mov	sp, r14
-	add	#110, r14
-	mov	sp, r15
-	add	#122, r15
-	mov	r12, 0(sp)
-	mov	r13, 2(sp)
-	mov	r14, 4(sp)
-	mov	r15, 6(sp)
-	mov	64(sp), r12
-	mov	r4, r13
-	mov	r5, r14
-	mov	r11, r15
 	call	#ccm_mac_header
-	mov	#14, r15
-	sub	r5, r15
-	mov	#13, r14
-	cmp	r5, r14
-	clr	r11
-	adc	r11
+	mov	#13, r15
+	cmp	r5, r15
+	clr	r14
+	adc	r14
 	mov	r5, r12
 	sub	#13, r12
-	mov	r11, r13
+	mov	r14, r13
 	inv	r13
 	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#13, r11
-	xor	#13, r11
+	mov	r12, r15
+	and	r13, r15
+	xor	r15, r12
+	inv	r14
+	inc	r14
+	and	#13, r14
+	xor	#13, r14
+	mov	#14, r15
+	sub	r5, r15
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob1
-	mov	r11, r6
+	mov	r14, r6
 	add	r4, r6
 	mov.b	@r6, r13
 .Lccm_decrypt_with_nob1:
@@ -998,15 +984,15 @@ ccm_decrypt_with:
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob13
-	mov	r11, 68(sp)
-	add	r4, 68(sp)
-	mov	68(sp), r14
+	mov	r11, 64(sp)
+	add	r4, 64(sp)
+	mov	64(sp), r14
 	mov.b	@r14, r13
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob14
-	mov	68(sp), r14
+	mov	64(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	mov	r13, r10
@@ -1022,19 +1008,19 @@ ccm_decrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 106(sp)
-	mov	r7, 108(sp)
-	mov	36(sp), 110(sp)
-	mov	34(sp), 112(sp)
-	mov	r8, 114(sp)
-	mov	r9, 116(sp)
-	mov	r10, 118(sp)
-	mov	r5, 120(sp)
+	mov	r6, 102(sp)
+	mov	r7, 104(sp)
+	mov	36(sp), 106(sp)
+	mov	34(sp), 108(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	r10, 114(sp)
+	mov	r5, 116(sp)
 	mov	sp, r14
-	add	#106, r14
+	add	#102, r14
 	mov	sp, r15
-	add	#138, r15
-	mov	64(sp), r12
+	add	#134, r15
+	mov	60(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
@@ -1042,7 +1028,7 @@ ccm_decrypt_with:
 	add	#1, r12
 	mov	r7, r13
 	addc	#0, r13
-	mov	78(sp), r14
+	mov	74(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1057,65 +1043,65 @@ ccm_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 66(sp)
-	bis	r14, 66(sp)
+	mov	r15, 62(sp)
+	bis	r14, 62(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 38(sp)
-	mov	r12, 24(sp)
-	mov	r13, 22(sp)
-	mov	r8, 76(sp)
-	mov	r9, 74(sp)
-	mov	r10, 72(sp)
-	mov	r5, 70(sp)
-	mov	122(sp), 48(sp)
-	mov	124(sp), 50(sp)
+	mov	r12, 28(sp)
+	mov	r13, 26(sp)
+	mov	r8, 72(sp)
+	mov	r9, 70(sp)
+	mov	r10, 68(sp)
+	mov	r5, 66(sp)
+	mov	118(sp), 46(sp)
+	mov	120(sp), 42(sp)
+	mov	122(sp), 50(sp)
+	mov	124(sp), 48(sp)
 	mov	126(sp), 54(sp)
-	mov	128(sp), 56(sp)
-	mov	130(sp), 58(sp)
-	mov	132(sp), 60(sp)
-	mov	134(sp), 46(sp)
-	mov	136(sp), 62(sp)
-	cmp	66(sp), 38(sp)
+	mov	128(sp), 52(sp)
+	mov	130(sp), 56(sp)
+	mov	132(sp), 58(sp)
+	cmp	62(sp), 38(sp)
 	jnc	.Lccm_decrypt_with_near36
 	br	#.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_near36:
 .Lccm_decrypt_with_loop16:
 	mov	38(sp), r15
 	and	#4095, r15
-	mov	r15, 30(sp)
-	rla	30(sp)
-	rla	30(sp)
-	rla	30(sp)
-	rla	30(sp)
+	mov	r15, r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
 	mov.b	39(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	78(sp), r10
-	sub	30(sp), r10
+	mov	74(sp), r10
+	sub	r7, r10
 	mov	#0, r9
 	subc	r15, r9
-	mov	30(sp), r8
-	add	82(sp), r8
+	mov	r7, r8
+	add	80(sp), r8
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r8
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	@r8, 16(sp)
-	mov	2(r8), 12(sp)
-	mov	4(r8), 8(sp)
-	mov	6(r8), r4
-	mov	8(r8), r5
-	mov	10(r8), r6
-	mov	12(r8), r7
+	mov	@r8, 18(sp)
+	mov	2(r8), 16(sp)
+	mov	4(r8), 12(sp)
+	mov	6(r8), 10(sp)
+	mov	8(r8), r4
+	mov	10(r8), r5
+	mov	12(r8), r6
 	mov	14(r8), r8
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#154, r11
+	add	#150, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1135,45 +1121,46 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
-	mov	24(sp), 106(sp)
-	mov	22(sp), 108(sp)
-	mov	36(sp), 110(sp)
-	mov	34(sp), 112(sp)
-	mov	76(sp), 114(sp)
-	mov	74(sp), 116(sp)
-	mov	72(sp), 118(sp)
-	mov	70(sp), 120(sp)
+	mov	28(sp), 102(sp)
+	mov	26(sp), 104(sp)
+	mov	36(sp), 106(sp)
+	mov	34(sp), 108(sp)
+	mov	72(sp), 110(sp)
+	mov	70(sp), 112(sp)
+	mov	68(sp), 114(sp)
+	mov	66(sp), 116(sp)
 	mov	sp, r14
-	add	#106, r14
+	add	#102, r14
 	mov	sp, r15
-	add	#170, r15
-	mov	64(sp), r12
+	add	#166, r15
+	mov	60(sp), r12
 	mov	r14, r13
 	mov	r15, r14
+	swpb	18(sp)
 	swpb	16(sp)
 	swpb	12(sp)
-	swpb	8(sp)
+	swpb	10(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
-	swpb	r7
 	swpb	r8
 	call	#ccm_E_encrypt_block
-	add	#1, 24(sp)
-	addc	#0, 22(sp)
-	mov	r8, 28(sp)
-	xor	170(sp), 28(sp)
-	mov	r7, 20(sp)
+	add	#1, 28(sp)
+	addc	#0, 26(sp)
+	mov	r8, 30(sp)
+	xor	166(sp), 30(sp)
+	mov	r6, 24(sp)
+	xor	168(sp), 24(sp)
+	mov	r5, 22(sp)
+	xor	170(sp), 22(sp)
+	mov	r4, 20(sp)
 	xor	172(sp), 20(sp)
-	mov	r6, 18(sp)
-	xor	174(sp), 18(sp)
-	mov	r5, 14(sp)
-	xor	176(sp), 14(sp)
-	mov	r4, 10(sp)
-	xor	178(sp), 10(sp)
-	xor	180(sp), 8(sp)
-	xor	182(sp), 12(sp)
-	xor	184(sp), 16(sp)
+	xor	174(sp), 10(sp)
+	mov	12(sp), r8
+	xor	176(sp), r8
+	xor	178(sp), 16(sp)
+	mov	18(sp), r12
+	xor	180(sp), r12
 	mov	r10, r15
 	sub	#16, r15
 	mov	r9, r15
@@ -1184,12 +1171,6 @@ ccm_decrypt_with:
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lccm_decrypt_with_else23
-	mov	r10, r15
-	and	#8191, r15
-	mov	r15, r5
-	rla	r5
-	rla	r5
-	rla	r5
 	mov	r9, r14
 	and	#8191, r14
 	mov	r10, r15
@@ -1204,217 +1185,221 @@ ccm_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, r11
-	bis	r15, r11
-	mov	r10, r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#65280, r12
-	xor	#-1, r12
-	mov	r10, r14
-	clrc
-	rrc	r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r12, r9
+	bis	r15, r14
+	mov	r10, r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r10, r9
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#65280, r9
 	xor	#-1, r9
-	and	r15, r9
-	xor	#-1, r9
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r10, r13
+	mov	r10, r6
 	clrc
-	rrc	r13
-	rra	r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r6
-	xor	#-1, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r8
-	xor	#-1, r8
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	xor	r15, r9
+	rrc	r6
+	and	#1, r6
+	mov	r6, r13
 	inv	r13
 	inc	r13
-	mov	r12, r15
+	mov	r9, r15
+	xor	#-1, r15
 	and	r13, r15
-	mov	r12, r7
-	xor	r15, r7
+	mov	r15, r11
+	xor	#-1, r11
+	inv	r6
+	inc	r6
+	mov	r9, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r10, r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, r5
+	and	#1, r5
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	mov	r9, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r4
+	xor	#-1, r4
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	mov	r9, r15
+	and	r13, r15
+	xor	r15, r9
 	mov	r10, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
 	mov	r15, r13
-	xor	#-1, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 32(sp)
-	xor	#-1, 32(sp)
-	mov	r4, r14
-	inv	r14
-	inc	r14
+	and	#1, r13
+	mov	r13, r6
+	inv	r6
+	inc	r6
 	mov	r9, r15
 	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r14
-	xor	#-1, r14
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	#-1, r15
-	and	r12, r15
-	mov	r15, 26(sp)
-	xor	#-1, 26(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	and	r12, r15
-	xor	r15, r8
-	mov	r4, r12
-	inv	r12
-	inc	r12
+	and	r6, r15
+	mov	r15, 8(sp)
+	xor	#-1, 8(sp)
+	mov	r13, r6
+	inv	r6
+	inc	r6
 	mov	r9, r15
-	and	r12, r15
+	and	r6, r15
 	xor	r15, r9
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	mov	r5, r15
-	sub	#128, r15
-	mov	r11, r15
-	subc	#0, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r13, r11
-	and	r15, r11
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	32(sp), r12
-	and	r15, r12
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r14, r13
-	and	r15, r13
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	26(sp), r14
-	and	r15, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	mov	r5, r15
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r9
-	mov	r5, r15
+	inv	r9
+	mov	r12, 32(sp)
+	and	r9, 32(sp)
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	8(sp), r15
+	and	r12, r15
+	inv	r15
+	mov	20(sp), r6
+	and	r15, r6
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	mov	r4, r15
+	xor	#-1, r15
+	and	r12, r15
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	mov	r4, r15
+	and	r12, r15
+	mov	r4, r12
+	xor	r15, r12
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r7
-	inv	r11
+	and	r15, r12
 	inv	r12
-	inv	r13
-	inv	r14
-	mov	r6, r15
+	and	r12, r8
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	r9, r15
+	and	r12, r15
 	inv	r15
-	inv	r8
-	inv	r9
-	mov	r7, r6
-	inv	r6
-	mov	28(sp), r7
-	and	r11, r7
-	mov	20(sp), r11
+	mov	24(sp), r9
+	and	r15, r9
+	mov	r5, r12
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	xor	#-1, r15
+	and	r12, r15
+	mov	r15, r4
+	xor	#-1, r4
+	mov	r5, r12
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	mov	r11, r12
+	xor	r15, r12
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r12, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	mov	r12, r15
+	and	r11, r15
+	xor	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	inv	r12
+	mov	16(sp), r11
 	and	r12, r11
-	mov	18(sp), r12
-	and	r13, r12
-	mov	14(sp), r13
-	and	r14, r13
-	mov	10(sp), r14
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	r5, r15
+	and	r12, r15
+	inv	r15
+	mov	22(sp), r12
+	and	r15, r12
+	mov	r13, r5
+	inv	r5
+	inc	r5
+	mov	r4, r15
+	xor	#-1, r15
+	and	r5, r15
+	mov	r15, r5
+	xor	#-1, r5
+	inv	r13
+	inc	r13
+	mov	r4, r15
+	and	r13, r15
+	mov	r4, r13
+	xor	r15, r13
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	and	r14, r15
+	inv	r15
+	mov	30(sp), r14
 	and	r15, r14
-	mov	8(sp), r15
-	and	r8, r15
-	mov	12(sp), r8
-	and	r9, r8
-	mov	16(sp), r9
-	and	r6, r9
-	mov	r7, 28(sp)
-	mov	r11, 20(sp)
-	mov	r12, 18(sp)
-	mov	r13, 14(sp)
-	mov	r14, 10(sp)
-	mov	r15, 8(sp)
+	inv	r13
+	mov	10(sp), r15
+	and	r13, r15
+	mov	r14, 30(sp)
+	mov	r9, 24(sp)
+	mov	r12, 22(sp)
+	mov	r6, 20(sp)
+	mov	r15, 10(sp)
+	mov	r8, 14(sp)
+	mov	r11, r8
+	mov	32(sp), r9
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
-	mov	12(sp), r8
-	mov	16(sp), r9
+	mov	r8, 14(sp)
+	mov	16(sp), r8
+	mov	r12, r9
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:120: store_be(msg, off, m, n - off)
+	mov	r7, r13
+	add	78(sp), r13
 	mov	r9, r4
 	mov	r8, r5
-	mov	8(sp), r6
+	mov	14(sp), r6
 	mov	10(sp), r7
-	mov	14(sp), r11
-	mov	18(sp), r12
-	mov	20(sp), r14
-	mov	28(sp), r15
-	mov	30(sp), r13
-	add	80(sp), r13
+	mov	20(sp), r11
+	mov	22(sp), r12
+	mov	24(sp), r14
+	mov	30(sp), r15
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -1437,16 +1422,16 @@ ccm_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 154(sp)
-	mov	r5, 156(sp)
-	mov	r6, 158(sp)
-	mov	r7, 160(sp)
-	mov	r11, 162(sp)
-	mov	r12, 164(sp)
-	mov	r14, 166(sp)
-	mov	r15, 168(sp)
+	mov	r4, 150(sp)
+	mov	r5, 152(sp)
+	mov	r6, 154(sp)
+	mov	r7, 156(sp)
+	mov	r11, 158(sp)
+	mov	r12, 160(sp)
+	mov	r14, 162(sp)
+	mov	r15, 164(sp)
 	mov	sp, r14
-	add	#154, r14
+	add	#150, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lccm_decrypt_with_cnt27
@@ -1461,72 +1446,72 @@ ccm_decrypt_with:
 	dec	r15
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	28(sp), r10
-	xor	48(sp), r10
-	mov	20(sp), r11
-	xor	50(sp), r11
-	mov	18(sp), r12
-	xor	54(sp), r12
-	mov	14(sp), r13
-	xor	56(sp), r13
+	mov	30(sp), r10
+	xor	46(sp), r10
+	mov	24(sp), r11
+	xor	42(sp), r11
+	mov	22(sp), r12
+	xor	50(sp), r12
+	mov	20(sp), r13
+	xor	48(sp), r13
 	mov	10(sp), r14
-	xor	58(sp), r14
-	mov	8(sp), r15
-	xor	60(sp), r15
-	xor	46(sp), r8
-	xor	62(sp), r9
+	xor	54(sp), r14
+	mov	14(sp), r15
+	xor	52(sp), r15
+	xor	56(sp), r8
+	xor	58(sp), r9
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 106(sp)
-	mov	r11, 108(sp)
-	mov	r12, 110(sp)
-	mov	r13, 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
-	mov	r8, 118(sp)
-	mov	r9, 120(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	r14, 110(sp)
+	mov	r15, 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
 	mov	sp, r14
-	add	#106, r14
+	add	#102, r14
 	mov	sp, r15
-	add	#186, r15
-	mov	64(sp), r12
+	add	#182, r15
+	mov	60(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#ccm_E_encrypt_block
-	mov	186(sp), 48(sp)
-	mov	188(sp), 50(sp)
+	mov	182(sp), 46(sp)
+	mov	184(sp), 42(sp)
+	mov	186(sp), 50(sp)
+	mov	188(sp), 48(sp)
 	mov	190(sp), 54(sp)
-	mov	192(sp), 56(sp)
-	mov	194(sp), 58(sp)
-	mov	196(sp), 60(sp)
-	mov	198(sp), 46(sp)
-	mov	200(sp), 62(sp)
+	mov	192(sp), 52(sp)
+	mov	194(sp), 56(sp)
+	mov	196(sp), 58(sp)
 	add	#1, 38(sp)
-	cmp	66(sp), 38(sp)
+	cmp	62(sp), 38(sp)
 	jc	.Lccm_decrypt_with_near37
 	br	#.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_near37:
 .Lccm_decrypt_with_done17:
-	mov	102(sp), r10
-	cmp	#16, 94(sp)
+	mov	98(sp), r10
+	cmp	#16, 88(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 100(sp)
-	mov	2(r10), 98(sp)
-	mov	4(r10), 96(sp)
-	mov	6(r10), 92(sp)
-	mov	8(r10), 90(sp)
-	mov	10(r10), 88(sp)
-	mov	12(r10), 86(sp)
-	mov	14(r10), 84(sp)
+	mov	@r10, 96(sp)
+	mov	2(r10), 94(sp)
+	mov	4(r10), 92(sp)
+	mov	6(r10), 90(sp)
+	mov	8(r10), 86(sp)
+	mov	10(r10), 84(sp)
+	mov	12(r10), 82(sp)
+	mov	14(r10), 76(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#154, r11
+	add	#150, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	94(sp), r15
+	mov	88(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1542,260 +1527,261 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	138(sp), 48(sp)
-	xor	140(sp), 50(sp)
+	xor	134(sp), 46(sp)
+	xor	136(sp), 42(sp)
+	xor	138(sp), 50(sp)
+	mov	48(sp), r12
+	xor	140(sp), r12
 	xor	142(sp), 54(sp)
-	xor	144(sp), 56(sp)
-	xor	146(sp), 58(sp)
-	xor	148(sp), 60(sp)
-	mov	46(sp), r14
-	xor	150(sp), r14
-	mov	62(sp), r15
-	xor	152(sp), r15
-	mov	94(sp), r13
-	sub	#16, r13
-	mov	#0, r13
-	subc	#0, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	mov	52(sp), r7
+	xor	144(sp), r7
+	mov	56(sp), r15
+	xor	146(sp), r15
+	mov	58(sp), r13
+	xor	148(sp), r13
+	mov	88(sp), r14
+	sub	#16, r14
+	mov	#0, r14
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	tst	r13
-	swpb	100(sp)
-	swpb	98(sp)
+	tst	r14
 	swpb	96(sp)
+	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	88(sp)
 	swpb	86(sp)
 	swpb	84(sp)
+	swpb	82(sp)
+	swpb	76(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	94(sp), r13
-	and	#8191, r13
-	mov	r13, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov.b	95(sp), r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	mov	94(sp), r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#65280, r8
-	xor	#-1, r8
-	mov	94(sp), r12
-	clrc
-	rrc	r12
-	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r8, r7
-	xor	#-1, r7
-	and	r13, r7
-	xor	#-1, r7
-	inv	r12
-	inc	r12
-	mov	r8, r13
-	and	r12, r13
-	xor	r13, r8
-	mov	94(sp), r11
+	mov	88(sp), r14
+	and	#8191, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	sub	#128, r14
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov.b	89(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
-	and	#1, r11
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	r7, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, r5
-	xor	#-1, r5
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	r8, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, r6
+	rra	r11
+	rra	r11
+	rra	r11
+	clr	r14
+	cmp	r10, r14
+	subc	#0, r11
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	88(sp), r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
 	xor	#-1, r6
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	r7, r13
-	and	r12, r13
-	xor	r13, r7
-	inv	r11
-	inc	r11
-	mov	r8, r13
-	and	r11, r13
-	xor	r13, r8
-	mov	94(sp), r13
+	mov	88(sp), r9
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	mov	r13, r4
-	and	#1, r4
-	mov	r4, r12
+	rrc	r9
+	and	#1, r9
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	mov	r6, r11
+	xor	#-1, r11
+	and	r10, r11
+	mov	r11, r10
+	xor	#-1, r10
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	and	r9, r11
+	xor	r11, r6
+	mov	88(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	mov	r11, r8
+	and	#1, r8
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	xor	#-1, r11
+	and	r9, r11
+	mov	r11, r5
+	xor	#-1, r5
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	and	r9, r11
+	mov	r6, r9
+	xor	r11, r9
+	mov	88(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	r11, r6
+	inv	r6
+	inc	r6
+	mov	r9, r4
+	xor	#-1, r4
+	and	r6, r4
+	xor	#-1, r4
+	mov	r14, r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	inv	r4
+	mov	r12, r6
+	and	r4, r6
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r9, r12
+	and	r4, r12
+	xor	r12, r9
+	mov	r14, r12
 	inv	r12
 	inc	r12
-	mov	r5, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, 52(sp)
-	xor	#-1, 52(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r6, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, 44(sp)
-	xor	#-1, 44(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r7, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, 42(sp)
-	xor	#-1, 42(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r8, r13
-	xor	#-1, r13
-	and	r12, r13
+	and	r12, r9
+	inv	r9
 	mov	r13, r12
-	xor	#-1, r12
-	mov	r4, r11
-	inv	r11
-	inc	r11
+	and	r9, r12
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r5, r4
+	xor	#-1, r4
+	and	r13, r4
+	xor	#-1, r4
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r4
+	inv	r4
+	mov	42(sp), r9
+	and	r4, r9
+	mov	r11, r4
+	inv	r4
+	inc	r4
 	mov	r5, r13
-	and	r11, r13
+	and	r4, r13
 	xor	r13, r5
-	mov	r4, r11
-	inv	r11
-	inc	r11
-	mov	r6, r13
-	and	r11, r13
-	xor	r13, r6
-	mov	r4, r11
-	inv	r11
-	inc	r11
-	mov	r7, r13
-	and	r11, r13
-	xor	r13, r7
-	mov	r4, r11
-	inv	r11
-	inc	r11
-	mov	r8, r13
-	and	r11, r13
-	xor	r13, r8
-	mov	r9, r13
-	sub	#128, r13
-	mov	r10, r13
-	subc	#0, r13
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	52(sp), r9
-	and	r13, r9
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	44(sp), r10
-	and	r13, r10
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	42(sp), r11
-	and	r13, r11
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	and	r13, r12
-	mov	r4, r13
+	mov	r14, r13
 	inv	r13
 	inc	r13
 	and	r13, r5
-	mov	r4, r13
+	inv	r5
+	and	r5, r7
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	mov	r10, r13
+	xor	#-1, r13
+	and	r5, r13
+	mov	r13, r5
+	xor	#-1, r5
+	inv	r8
+	inc	r8
+	mov	r10, r13
+	and	r8, r13
+	mov	r10, r8
+	xor	r13, r8
+	mov	r11, r13
 	inv	r13
 	inc	r13
-	and	r13, r6
-	mov	r4, r13
+	mov	r8, r4
+	xor	#-1, r4
+	and	r13, r4
+	xor	#-1, r4
+	mov	r14, r13
 	inv	r13
 	inc	r13
-	and	r13, r7
-	mov	r4, r13
+	and	r13, r4
+	inv	r4
+	mov	50(sp), r10
+	and	r4, r10
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r8, r13
+	and	r4, r13
+	xor	r13, r8
+	mov	r14, r13
 	inv	r13
 	inc	r13
 	and	r13, r8
-	inv	r9
-	inv	r10
+	inv	r8
+	mov	r15, r13
+	and	r8, r13
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	mov	r5, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
 	inv	r11
-	inv	r12
-	mov	r5, r13
-	inv	r13
-	mov	r6, r5
-	inv	r5
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
+	mov	r5, r11
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	inv	r8
+	mov	46(sp), r14
+	and	r8, r14
+	inv	r11
+	mov	54(sp), r15
+	and	r11, r15
+	mov	r14, r8
+	mov	r6, r11
+	mov	r15, r5
 	mov	r7, r6
-	inv	r6
-	mov	r8, r7
-	inv	r7
-	mov	48(sp), r8
-	and	r9, r8
-	mov	50(sp), r9
-	and	r10, r9
-	mov	54(sp), r10
-	and	r11, r10
-	mov	56(sp), r11
-	and	r12, r11
-	mov	58(sp), r12
-	and	r13, r12
-	mov	60(sp), r13
-	and	r5, r13
-	and	r6, r14
-	and	r7, r15
-	mov	r14, r7
-	mov	r15, r14
+	mov	r13, r7
+	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	48(sp), r8
-	mov	50(sp), r9
-	mov	54(sp), r10
-	mov	56(sp), r11
-	mov	58(sp), r12
-	mov	60(sp), r13
-	mov	r14, r7
-	mov	r15, r14
+	mov	46(sp), r8
+	mov	42(sp), r9
+	mov	50(sp), r10
+	mov	r12, r11
+	mov	54(sp), r5
+	mov	r7, r6
+	mov	r15, r7
+	mov	r13, r14
 .Lccm_decrypt_with_endif35:
-	mov	84(sp), r15
+	mov	76(sp), r15
 	xor	r8, r15
-	mov	86(sp), r8
+	mov	82(sp), r8
 	xor	r9, r8
-	mov	88(sp), r9
+	mov	84(sp), r9
 	xor	r10, r9
-	mov	90(sp), r10
+	mov	86(sp), r10
 	xor	r11, r10
-	mov	92(sp), r11
-	xor	r12, r11
-	mov	96(sp), r12
-	xor	r13, r12
-	mov	98(sp), r13
+	mov	90(sp), r11
+	xor	r5, r11
+	mov	92(sp), r12
+	xor	r6, r12
+	mov	94(sp), r13
 	xor	r7, r13
-	mov	100(sp), r7
+	mov	96(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -1843,9 +1829,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	104(sp), r15
+	mov	100(sp), r15
 	mov	r14, 0(r15)
-	add	#202, sp
+	add	#198, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1859,7 +1845,7 @@ ccm_decrypt_with:
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 678 bytes of code
+;     estimated 670 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
@@ -1936,8 +1922,7 @@ ccm_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	mov	r12, r11
+	mov	r10, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -1963,8 +1948,7 @@ ccm_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r15, r4
 	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
@@ -1988,10 +1972,7 @@ ccm_E_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
-	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov.b	1(sp), r5
 	mov	r6, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
@@ -2167,7 +2148,7 @@ ccm_mac_header:
 	cmp	r8, r15
 	clr	r5
 	adc	r5
-	mov	r8, r6
+	mov	r14, r6
 	sub	#13, r6
 	mov	r5, r7
 	inv	r7

@@ -304,7 +304,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1158 bytes of code
+;     estimated 1152 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -494,8 +494,7 @@ ctr_xor_stream:
 	mov.b	r15, r15
 	mov	r6, r12
 	mov.b	r12, r12
-	mov	r5, r14
-	mov	r14, r13
+	mov	r5, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	@sp, r14
@@ -520,10 +519,7 @@ ctr_xor_stream:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r5
-	mov	@sp, r14
-	mov	r14, r6
-	swpb	r6
-	mov.b	r6, r6
+	mov.b	1(sp), r6
 	mov	r7, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]

@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- eax_key_setup: eax.key_setup
-;     frame 110 bytes (7 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1316 bytes of code
+;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1320 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -19,7 +19,7 @@ eax_key_setup:
 	push	r6
 	push	r5
 	push	r4
-	sub	#110, sp
+	sub	#108, sp
 	mov	r14, r9
 	mov	r15, r10
 	bit	#1, r12
@@ -36,7 +36,7 @@ eax_key_setup:
 	jmp	.Leax_key_setup_join3
 .Leax_key_setup_bytes1:
 	mov	sp, r11
-	add	#14, r11
+	add	#12, r11
 	mov	r11, r13
 	mov	#16, r14
 .Leax_key_setup_cpy4:
@@ -123,6 +123,7 @@ eax_key_setup:
 	jnc	.Leax_key_setup_loop6
 .Leax_key_setup_done7:
 	; cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
+	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
@@ -130,103 +131,18 @@ eax_key_setup:
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#46, r14
+	add	#44, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
-	mov	46(sp), r5
-	and	#32767, r5
-	rla	r5
-	mov	48(sp), r15
+	mov	44(sp), r13
+	and	#32767, r13
+	rla	r13
+	mov	46(sp), r15
 	and	#32767, r15
-	mov.b	47(sp), r6
-	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rla	r15
-	mov	r15, 12(sp)
-	bis	r6, 12(sp)
-	mov	50(sp), r15
-	and	#32767, r15
-	mov.b	49(sp), r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rla	r15
-	mov	r15, 10(sp)
-	bis	r7, 10(sp)
-	mov	52(sp), r15
-	and	#32767, r15
-	mov.b	51(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rla	r15
-	mov	r15, 8(sp)
-	bis	r8, 8(sp)
-	mov	54(sp), r15
-	and	#32767, r15
-	mov.b	53(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rla	r15
-	mov	r15, 6(sp)
-	bis	r11, 6(sp)
-	mov	56(sp), r15
-	and	#32767, r15
-	mov.b	55(sp), r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rla	r15
-	mov	r15, 4(sp)
-	bis	r12, 4(sp)
-	mov	58(sp), r15
-	and	#32767, r15
-	mov.b	57(sp), r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rla	r15
-	mov	r15, 2(sp)
-	bis	r13, 2(sp)
-	mov	60(sp), r15
-	and	#32767, r15
-	mov.b	59(sp), r14
+	mov.b	45(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -236,9 +152,178 @@ eax_key_setup:
 	rra	r14
 	rra	r14
 	rla	r15
-	mov	r15, 0(sp)
-	bis	r14, 0(sp)
-	mov.b	61(sp), r15
+	mov	r15, 10(sp)
+	bis	r14, 10(sp)
+	mov	46(sp), r15
+	and	#16383, r15
+	rla	r15
+	mov	r15, 8(sp)
+	bis	r14, 8(sp)
+	mov	48(sp), r14
+	and	#32767, r14
+	mov.b	47(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	mov	r14, 6(sp)
+	bis	r15, 6(sp)
+	mov	48(sp), r14
+	and	#16383, r14
+	rla	r14
+	bis	r15, r14
+	mov.b	47(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	mov	r14, 4(sp)
+	bis	r15, 4(sp)
+	mov	50(sp), r14
+	and	#32767, r14
+	mov.b	49(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	mov	r14, 2(sp)
+	bis	r15, 2(sp)
+	mov	50(sp), r14
+	and	#16383, r14
+	rla	r14
+	bis	r15, r14
+	mov.b	49(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	mov	r14, 0(sp)
+	bis	r15, 0(sp)
+	mov	52(sp), r14
+	and	#32767, r14
+	mov.b	51(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	mov	r14, r4
+	bis	r15, r4
+	mov	52(sp), r14
+	and	#16383, r14
+	rla	r14
+	bis	r15, r14
+	mov.b	51(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	mov	r14, r7
+	bis	r15, r7
+	mov	54(sp), r14
+	and	#32767, r14
+	mov.b	53(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	mov	r14, r5
+	bis	r15, r5
+	mov	54(sp), r14
+	and	#16383, r14
+	rla	r14
+	bis	r15, r14
+	mov.b	53(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	mov	r14, r8
+	bis	r15, r8
+	mov	56(sp), r14
+	and	#32767, r14
+	mov.b	55(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	56(sp), r14
+	and	#16383, r14
+	rla	r14
+	bis	r15, r14
+	mov.b	55(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	mov	r14, r11
+	bis	r15, r11
+	mov	58(sp), r15
+	and	#32767, r15
+	mov.b	57(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rla	r15
+	mov	r15, r14
+	bis	r12, r14
+	mov.b	59(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -256,155 +341,77 @@ eax_key_setup:
 	inv	r15
 	inc	r15
 	and	#135, r15
-	mov	r5, r4
-	xor	r15, r4
-	mov	r4, r15
-	and	#32767, r15
-	rla	r15
-	mov	48(sp), r5
-	and	#16383, r5
-	rla	r5
-	bis	r6, r5
-	mov	r4, r6
-	swpb	r6
-	mov.b	r6, r6
-	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rla	r5
-	bis	r6, r5
-	mov	50(sp), r6
-	and	#16383, r6
-	rla	r6
-	bis	r7, r6
-	mov.b	49(sp), r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	and	#1, r7
-	rla	r6
-	bis	r7, r6
-	mov	52(sp), r7
-	and	#16383, r7
-	rla	r7
-	bis	r8, r7
-	mov.b	51(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#1, r8
-	rla	r7
-	bis	r8, r7
-	mov	54(sp), r8
-	and	#16383, r8
-	rla	r8
-	bis	r11, r8
-	mov.b	53(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	rla	r8
-	bis	r11, r8
-	mov	56(sp), r11
-	and	#16383, r11
-	rla	r11
-	bis	r12, r11
-	mov.b	55(sp), r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#1, r12
-	rla	r11
-	bis	r12, r11
-	mov	58(sp), r12
-	and	#16383, r12
-	rla	r12
-	bis	r13, r12
-	mov.b	57(sp), r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	and	#1, r13
-	rla	r12
-	bis	r13, r12
-	mov	60(sp), r13
-	and	#16383, r13
-	rla	r13
-	bis	r14, r13
-	mov.b	59(sp), r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	and	#1, r14
-	rla	r13
-	bis	r14, r13
-	mov.b	61(sp), r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	and	#1, r14
-	xor	#1, r14
-	sub	#1, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
-	and	#135, r14
-	xor	r14, r15
+	xor	r15, r13
 	; eax.ae:36: o[at_k1] = k1
-	mov	r4, 0(r10)
-	mov	12(sp), 2(r10)
-	mov	10(sp), 4(r10)
-	mov	8(sp), 6(r10)
-	mov	6(sp), 8(r10)
-	mov	4(sp), 10(r10)
-	mov	2(sp), 12(r10)
-	mov	@sp, 14(r10)
+	mov	r13, 0(r10)
+	mov	10(sp), 2(r10)
+	mov	6(sp), 4(r10)
+	mov	2(sp), 6(r10)
+	mov	r4, 8(r10)
+	mov	r5, 10(r10)
+	mov	r6, 12(r10)
+	mov	r14, 14(r10)
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	8(sp), r14
+	rla	r14
+	bis	r15, r14
+	and	#32767, r13
+	rla	r13
+	mov.b	59(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#135, r15
+	xor	r15, r13
 	; eax.ae:37: o[at_k2] = k2
-	mov	r15, 16(r10)
-	mov	r5, 18(r10)
-	mov	r6, 20(r10)
-	mov	r7, 22(r10)
-	mov	r8, 24(r10)
-	mov	r11, 26(r10)
-	mov	r12, 28(r10)
-	mov	r13, 30(r10)
+	mov	r13, 16(r10)
+	mov	r14, 18(r10)
+	mov	4(sp), 20(r10)
+	mov	@sp, 22(r10)
+	mov	r7, 24(r10)
+	mov	r8, 26(r10)
+	mov	r11, 28(r10)
+	mov	58(sp), r14
+	and	#16383, r14
+	rla	r14
+	bis	r12, r14
+	mov.b	57(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	bis	r15, r14
+	mov	r14, 30(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
+	mov	#0, 28(sp)
 	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
@@ -412,71 +419,70 @@ eax_key_setup:
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#62, r14
+	add	#60, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	62(sp), 32(r10)
-	mov	64(sp), 34(r10)
-	mov	66(sp), 36(r10)
-	mov	68(sp), 38(r10)
-	mov	70(sp), 40(r10)
-	mov	72(sp), 42(r10)
-	mov	74(sp), 44(r10)
-	mov	76(sp), 46(r10)
+	mov	60(sp), 32(r10)
+	mov	62(sp), 34(r10)
+	mov	64(sp), 36(r10)
+	mov	66(sp), 38(r10)
+	mov	68(sp), 40(r10)
+	mov	70(sp), 42(r10)
+	mov	72(sp), 44(r10)
+	mov	74(sp), 46(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#1, 30(sp)
+	mov	#1, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#78, r14
+	add	#76, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	78(sp), 48(r10)
-	mov	80(sp), 50(r10)
-	mov	82(sp), 52(r10)
-	mov	84(sp), 54(r10)
-	mov	86(sp), 56(r10)
-	mov	88(sp), 58(r10)
-	mov	90(sp), 60(r10)
-	mov	92(sp), 62(r10)
+	mov	76(sp), 48(r10)
+	mov	78(sp), 50(r10)
+	mov	80(sp), 52(r10)
+	mov	82(sp), 54(r10)
+	mov	84(sp), 56(r10)
+	mov	86(sp), 58(r10)
+	mov	88(sp), 60(r10)
+	mov	90(sp), 62(r10)
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	#2, 30(sp)
+	mov	#2, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 32(sp)
 	mov	#0, 34(sp)
 	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#28, r13
 	mov	sp, r14
-	add	#94, r14
+	add	#92, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
 	; eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
-	mov	94(sp), 64(r10)
-	mov	96(sp), 66(r10)
-	mov	98(sp), 68(r10)
-	mov	100(sp), 70(r10)
-	mov	102(sp), 72(r10)
-	mov	104(sp), 74(r10)
-	mov	106(sp), 76(r10)
-	mov	108(sp), 78(r10)
-	add	#110, sp
+	mov	92(sp), 64(r10)
+	mov	94(sp), 66(r10)
+	mov	96(sp), 68(r10)
+	mov	98(sp), 70(r10)
+	mov	100(sp), 72(r10)
+	mov	102(sp), 74(r10)
+	mov	104(sp), 76(r10)
+	mov	106(sp), 78(r10)
+	add	#108, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -489,8 +495,8 @@ eax_key_setup:
 
 
 ; --- eax_encrypt_with: eax.encrypt_with
-;     frame 132 bytes (16 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 960 bytes of code
+;     frame 148 bytes (24 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1020 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -503,55 +509,71 @@ eax_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#132, sp
-	mov	r12, 20(sp)
-	mov	r13, 28(sp)
-	mov	r14, r11
-	mov	148(sp), r9
-	mov	150(sp), r10
-	mov	152(sp), 26(sp)
-	mov	154(sp), 24(sp)
-	mov	156(sp), 22(sp)
-	mov	158(sp), 34(sp)
-	mov	160(sp), 32(sp)
-	mov	162(sp), 30(sp)
+	sub	#148, sp
+	mov	164(sp), r9
+	mov	166(sp), r10
+	mov	168(sp), 26(sp)
+	mov	170(sp), 24(sp)
+	mov	172(sp), 22(sp)
+	mov	174(sp), 50(sp)
+	mov	176(sp), 48(sp)
+	mov	178(sp), 46(sp)
 	; eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
-	mov	sp, r14
-	add	#36, r14
+	mov	sp, r11
+	add	#52, r11
 	mov	r15, 0(sp)
-	mov	r14, 2(sp)
-	mov	20(sp), r12
-	mov	28(sp), r13
+	mov	r11, 2(sp)
+	mov	r12, 20(sp)
+	mov	r13, 44(sp)
+	mov	r14, r15
 	mov	#0, r14
-	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:51: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#52, r15
+	add	#68, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
-	mov	28(sp), r13
+	mov	44(sp), r13
 	mov	#1, r14
 	mov	r9, r15
 	call	#eax_omac
-	mov	24(sp), r14
-	add	#15, r14
+	mov	24(sp), r13
+	add	#15, r13
+	clr	r14
+	adc	r14
 	mov	#0, r15
+	cmp	#1, r14
 	addc	#0, r15
 	and	#15, r15
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
 	swpb	r15
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	mov	r15, 18(sp)
-	bis	r14, 18(sp)
+	bis	r13, 18(sp)
+	mov	52(sp), 42(sp)
+	xor	68(sp), 42(sp)
+	mov	54(sp), 40(sp)
+	xor	70(sp), 40(sp)
+	mov	56(sp), 38(sp)
+	xor	72(sp), 38(sp)
+	mov	58(sp), 36(sp)
+	xor	74(sp), 36(sp)
+	mov	60(sp), 34(sp)
+	xor	76(sp), 34(sp)
+	mov	62(sp), 32(sp)
+	xor	78(sp), 32(sp)
+	mov	64(sp), 30(sp)
+	xor	80(sp), 30(sp)
+	mov	66(sp), 28(sp)
+	xor	82(sp), 28(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -584,7 +606,7 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_join5
 .Leax_encrypt_with_bytes3:
 	mov	sp, r11
-	add	#68, r11
+	add	#84, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -603,35 +625,35 @@ eax_encrypt_with:
 	mov	r11, r7
 	jmp	.Leax_encrypt_with_words4
 .Leax_encrypt_with_join5:
-	mov	36(sp), r4
+	mov	52(sp), r4
 	add	r10, r4
-	mov	38(sp), r5
+	mov	54(sp), r5
 	addc	#0, r5
-	mov	40(sp), r6
+	mov	56(sp), r6
 	addc	#0, r6
-	mov	42(sp), r11
+	mov	58(sp), r11
 	addc	#0, r11
-	mov	44(sp), r12
+	mov	60(sp), r12
 	addc	#0, r12
-	mov	46(sp), r13
+	mov	62(sp), r13
 	addc	#0, r13
-	mov	48(sp), r14
+	mov	64(sp), r14
 	addc	#0, r14
-	mov	50(sp), r15
+	mov	66(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 84(sp)
-	mov	r5, 86(sp)
-	mov	r6, 88(sp)
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r6, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	r14, 112(sp)
+	mov	r15, 114(sp)
 	mov	sp, r13
-	add	#84, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#100, r14
+	add	#116, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -643,21 +665,21 @@ eax_encrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r13
-	xor	100(sp), r13
+	xor	116(sp), r13
 	mov	4(sp), r14
-	xor	102(sp), r14
+	xor	118(sp), r14
 	mov	6(sp), r12
-	xor	104(sp), r12
+	xor	120(sp), r12
 	mov	8(sp), r11
-	xor	106(sp), r11
+	xor	122(sp), r11
 	mov	10(sp), r7
-	xor	108(sp), r7
+	xor	124(sp), r7
 	mov	12(sp), r6
-	xor	110(sp), r6
+	xor	126(sp), r6
 	mov	14(sp), r5
-	xor	112(sp), r5
+	xor	128(sp), r5
 	mov	16(sp), r15
-	xor	114(sp), r15
+	xor	130(sp), r15
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r15, r4
 	mov	r13, r15
@@ -686,24 +708,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 68(sp)
+	mov	r4, 84(sp)
 	swpb	r5
-	mov	r5, 70(sp)
+	mov	r5, 86(sp)
 	swpb	r6
-	mov	r6, 72(sp)
+	mov	r6, 88(sp)
 	swpb	r7
-	mov	r7, 74(sp)
+	mov	r7, 90(sp)
 	swpb	r11
-	mov	r11, 76(sp)
+	mov	r11, 92(sp)
 	swpb	r12
-	mov	r12, 78(sp)
+	mov	r12, 94(sp)
 	swpb	r14
-	mov	r14, 80(sp)
+	mov	r14, 96(sp)
 	swpb	r15
-	mov	r15, 82(sp)
-	mov	sp, r14
-	add	#68, r14
+	mov	r15, 98(sp)
 	mov	r9, r15
+	mov	sp, r14
+	add	#84, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt10
 	mov	#16, r15
@@ -723,41 +745,33 @@ eax_encrypt_with:
 .Leax_encrypt_with_done2:
 	; eax.ae:53: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#116, r15
-	mov	34(sp), 0(sp)
+	add	#132, r15
+	mov	50(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
-	mov	28(sp), r13
+	mov	44(sp), r13
 	mov	#2, r14
 	mov	22(sp), r15
 	call	#eax_omac
-	mov	36(sp), r7
-	xor	52(sp), r7
-	mov	38(sp), r8
-	xor	54(sp), r8
-	mov	40(sp), r9
-	xor	56(sp), r9
-	mov	42(sp), r10
-	xor	58(sp), r10
-	mov	44(sp), r11
-	xor	60(sp), r11
-	mov	46(sp), r12
-	xor	62(sp), r12
-	mov	48(sp), r14
-	xor	64(sp), r14
-	mov	50(sp), r15
-	xor	66(sp), r15
-	xor	116(sp), r7
-	xor	118(sp), r8
-	xor	120(sp), r9
-	xor	122(sp), r10
-	xor	124(sp), r11
-	xor	126(sp), r12
-	xor	128(sp), r14
-	xor	130(sp), r15
+	mov	42(sp), r7
+	xor	132(sp), r7
+	mov	40(sp), r8
+	xor	134(sp), r8
+	mov	38(sp), r9
+	xor	136(sp), r9
+	mov	36(sp), r10
+	xor	138(sp), r10
+	mov	34(sp), r11
+	xor	140(sp), r11
+	mov	32(sp), r12
+	xor	142(sp), r12
+	mov	30(sp), r14
+	xor	144(sp), r14
+	mov	28(sp), r15
+	xor	146(sp), r15
 	; eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	mov	32(sp), r13
-	cmp	#16, 30(sp)
+	mov	48(sp), r13
+	cmp	#16, 46(sp)
 	jnc	.Leax_encrypt_with_bytes12
 	bit	#1, r13
 	jnz	.Leax_encrypt_with_bytes12
@@ -780,24 +794,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
 	swpb	r15
-	mov	r15, 68(sp)
+	mov	r15, 84(sp)
 	swpb	r14
-	mov	r14, 70(sp)
+	mov	r14, 86(sp)
 	swpb	r12
-	mov	r12, 72(sp)
+	mov	r12, 88(sp)
 	swpb	r11
-	mov	r11, 74(sp)
+	mov	r11, 90(sp)
 	swpb	r10
-	mov	r10, 76(sp)
+	mov	r10, 92(sp)
 	swpb	r9
-	mov	r9, 78(sp)
+	mov	r9, 94(sp)
 	swpb	r8
-	mov	r8, 80(sp)
+	mov	r8, 96(sp)
 	swpb	r7
-	mov	r7, 82(sp)
+	mov	r7, 98(sp)
+	mov	46(sp), r15
 	mov	sp, r14
-	add	#68, r14
-	mov	30(sp), r15
+	add	#84, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt14
 	mov	#16, r15
@@ -811,7 +825,7 @@ eax_encrypt_with:
 	dec	r15
 	jnz	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	#132, sp
+	add	#148, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -824,8 +838,8 @@ eax_encrypt_with:
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 164 bytes (32 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1552 bytes of code
+;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1510 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -838,30 +852,28 @@ eax_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#164, sp
+	sub	#156, sp
+	mov	172(sp), r9
+	mov	174(sp), r10
+	mov	176(sp), 24(sp)
+	mov	178(sp), 22(sp)
+	mov	180(sp), 42(sp)
+	mov	182(sp), 28(sp)
+	mov	184(sp), 26(sp)
+	mov	188(sp), 58(sp)
+	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
+	mov	sp, r11
+	add	#60, r11
+	mov	r15, 0(sp)
+	mov	r11, 2(sp)
 	mov	r12, 20(sp)
 	mov	r13, r8
-	mov	r14, r11
-	mov	180(sp), r9
-	mov	182(sp), r10
-	mov	184(sp), 24(sp)
-	mov	186(sp), 22(sp)
-	mov	188(sp), 48(sp)
-	mov	190(sp), 32(sp)
-	mov	192(sp), 28(sp)
-	mov	196(sp), 66(sp)
-	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
-	mov	sp, r14
-	add	#68, r14
-	mov	r15, 0(sp)
-	mov	r14, 2(sp)
-	mov	20(sp), r12
+	mov	r14, r15
 	mov	#0, r14
-	mov	r11, r15
 	call	#eax_omac
 	; eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#84, r15
+	add	#76, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -871,7 +883,7 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#100, r15
+	add	#92, r15
 	mov	22(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -879,23 +891,58 @@ eax_decrypt_with:
 	mov	#2, r14
 	mov	24(sp), r15
 	call	#eax_omac
-	mov	22(sp), r14
-	add	#15, r14
+	mov	22(sp), r13
+	add	#15, r13
+	clr	r14
+	adc	r14
 	mov	#0, r15
+	cmp	#1, r14
 	addc	#0, r15
 	and	#15, r15
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
 	swpb	r15
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	mov	r15, 18(sp)
-	bis	r14, 18(sp)
+	bis	r13, 18(sp)
+	mov	60(sp), r15
+	xor	76(sp), r15
+	mov	r15, 48(sp)
+	xor	92(sp), 48(sp)
+	mov	62(sp), r15
+	xor	78(sp), r15
+	mov	r15, 38(sp)
+	xor	94(sp), 38(sp)
+	mov	64(sp), r15
+	xor	80(sp), r15
+	mov	r15, 40(sp)
+	xor	96(sp), 40(sp)
+	mov	66(sp), r15
+	xor	82(sp), r15
+	mov	r15, 32(sp)
+	xor	98(sp), 32(sp)
+	mov	68(sp), r15
+	xor	84(sp), r15
+	mov	r15, 46(sp)
+	xor	100(sp), 46(sp)
+	mov	70(sp), r15
+	xor	86(sp), r15
+	mov	r15, 36(sp)
+	xor	102(sp), 36(sp)
+	mov	72(sp), r15
+	xor	88(sp), r15
+	mov	r15, 34(sp)
+	xor	104(sp), 34(sp)
+	mov	74(sp), r15
+	xor	90(sp), r15
+	mov	r15, 30(sp)
+	xor	106(sp), 30(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -928,7 +975,7 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
 	mov	sp, r11
-	add	#116, r11
+	add	#108, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -947,35 +994,35 @@ eax_decrypt_with:
 	mov	r11, r7
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
-	mov	68(sp), r4
+	mov	60(sp), r4
 	add	r10, r4
-	mov	70(sp), r5
+	mov	62(sp), r5
 	addc	#0, r5
-	mov	72(sp), r6
+	mov	64(sp), r6
 	addc	#0, r6
-	mov	74(sp), r11
+	mov	66(sp), r11
 	addc	#0, r11
-	mov	76(sp), r12
+	mov	68(sp), r12
 	addc	#0, r12
-	mov	78(sp), r13
+	mov	70(sp), r13
 	addc	#0, r13
-	mov	80(sp), r14
+	mov	72(sp), r14
 	addc	#0, r14
-	mov	82(sp), r15
+	mov	74(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 132(sp)
-	mov	r5, 134(sp)
-	mov	r6, 136(sp)
-	mov	r11, 138(sp)
-	mov	r12, 140(sp)
-	mov	r13, 142(sp)
-	mov	r14, 144(sp)
-	mov	r15, 146(sp)
+	mov	r4, 124(sp)
+	mov	r5, 126(sp)
+	mov	r6, 128(sp)
+	mov	r11, 130(sp)
+	mov	r12, 132(sp)
+	mov	r13, 134(sp)
+	mov	r14, 136(sp)
+	mov	r15, 138(sp)
 	mov	sp, r13
-	add	#132, r13
+	add	#124, r13
 	mov	sp, r14
-	add	#148, r14
+	add	#140, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -987,26 +1034,26 @@ eax_decrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r13
-	xor	148(sp), r13
+	xor	140(sp), r13
 	mov	4(sp), r14
-	xor	150(sp), r14
+	xor	142(sp), r14
 	mov	6(sp), r12
-	xor	152(sp), r12
+	xor	144(sp), r12
 	mov	8(sp), r11
-	xor	154(sp), r11
+	xor	146(sp), r11
 	mov	10(sp), r7
-	xor	156(sp), r7
+	xor	148(sp), r7
 	mov	12(sp), r6
-	xor	158(sp), r6
+	xor	150(sp), r6
 	mov	14(sp), r5
-	xor	160(sp), r5
+	xor	152(sp), r5
 	mov	16(sp), r15
-	xor	162(sp), r15
+	xor	154(sp), r15
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r15, r4
 	mov	r13, r15
 	mov	r8, r13
-	add	28(sp), r13
+	add	26(sp), r13
 	cmp	#16, r9
 	jnc	.Leax_decrypt_with_bytes8
 	bit	#1, r13
@@ -1030,24 +1077,24 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 116(sp)
+	mov	r4, 108(sp)
 	swpb	r5
-	mov	r5, 118(sp)
+	mov	r5, 110(sp)
 	swpb	r6
-	mov	r6, 120(sp)
+	mov	r6, 112(sp)
 	swpb	r7
-	mov	r7, 122(sp)
+	mov	r7, 114(sp)
 	swpb	r11
-	mov	r11, 124(sp)
+	mov	r11, 116(sp)
 	swpb	r12
-	mov	r12, 126(sp)
+	mov	r12, 118(sp)
 	swpb	r14
-	mov	r14, 128(sp)
+	mov	r14, 120(sp)
 	swpb	r15
-	mov	r15, 130(sp)
-	mov	sp, r14
-	add	#116, r14
+	mov	r15, 122(sp)
 	mov	r9, r15
+	mov	sp, r14
+	add	#108, r14
 	cmp	#16, r15
 	jnc	.Leax_decrypt_with_cnt10
 	mov	#16, r15
@@ -1065,27 +1112,27 @@ eax_decrypt_with:
 	cmp	18(sp), r10
 	jnc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	mov	48(sp), r10
-	cmp	#16, 32(sp)
+	mov	42(sp), r10
+	cmp	#16, 28(sp)
 	jnc	.Leax_decrypt_with_bytes12
 	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes12
 .Leax_decrypt_with_words13:
-	mov	@r10, 64(sp)
-	mov	2(r10), 62(sp)
-	mov	4(r10), 60(sp)
-	mov	6(r10), 58(sp)
-	mov	8(r10), 56(sp)
-	mov	10(r10), 54(sp)
-	mov	12(r10), 52(sp)
-	mov	14(r10), 50(sp)
+	mov	@r10, r4
+	mov	2(r10), 50(sp)
+	mov	4(r10), 44(sp)
+	mov	6(r10), 56(sp)
+	mov	8(r10), r7
+	mov	10(r10), 52(sp)
+	mov	12(r10), r6
+	mov	14(r10), 54(sp)
 	jmp	.Leax_decrypt_with_join14
 .Leax_decrypt_with_bytes12:
 	mov	sp, r11
-	add	#116, r11
+	add	#108, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	32(sp), r15
+	mov	28(sp), r15
 .Leax_decrypt_with_cpy15:
 	clr	r14
 	tst	r15
@@ -1101,131 +1148,39 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	68(sp), r8
-	xor	84(sp), r8
-	mov	70(sp), r9
-	xor	86(sp), r9
-	mov	72(sp), r10
-	xor	88(sp), r10
-	mov	74(sp), r11
-	xor	90(sp), r11
-	mov	76(sp), r12
-	xor	92(sp), r12
-	mov	78(sp), r13
-	xor	94(sp), r13
-	mov	80(sp), r14
-	xor	96(sp), r14
-	mov	82(sp), r15
-	xor	98(sp), r15
-	mov	r8, 38(sp)
-	xor	100(sp), 38(sp)
-	mov	r9, 40(sp)
-	xor	102(sp), 40(sp)
-	mov	r10, 42(sp)
-	xor	104(sp), 42(sp)
-	mov	r11, 44(sp)
-	xor	106(sp), 44(sp)
-	mov	r12, 46(sp)
-	xor	108(sp), 46(sp)
-	mov	r13, 36(sp)
-	xor	110(sp), 36(sp)
-	mov	r14, 34(sp)
-	xor	112(sp), 34(sp)
-	mov	r15, 30(sp)
-	xor	114(sp), 30(sp)
-	mov	32(sp), r15
+	mov	28(sp), r15
 	and	#8191, r15
-	mov	r15, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	mov.b	33(sp), r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	mov	32(sp), r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
-	xor	#-1, r11
-	mov	32(sp), r14
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	29(sp), r14
 	clrc
 	rrc	r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	32(sp), r12
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	clr	r15
+	cmp	r13, r15
+	subc	#0, r14
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	mov	28(sp), r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#65280, r8
+	xor	#-1, r8
+	mov	28(sp), r13
 	clrc
-	rrc	r12
-	rra	r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r7
-	xor	#-1, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r8
-	xor	r15, r8
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	32(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 26(sp)
-	xor	#-1, 26(sp)
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r4, r14
+	rrc	r13
+	and	#1, r13
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
@@ -1233,176 +1188,224 @@ eax_decrypt_with:
 	and	r14, r15
 	mov	r15, r11
 	xor	#-1, r11
-	mov	r4, r14
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	xor	r15, r8
+	mov	28(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, r12
+	and	#1, r12
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	r6, r15
+	mov	r8, r15
 	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	r4, r14
+	mov	r15, r9
+	xor	#-1, r9
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
+	mov	28(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, r14
+	and	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r8, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
 	mov	r5, r15
-	sub	#128, r15
-	mov	r9, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	26(sp), r9
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r14, r15
+	inv	r13
+	mov	32(sp), r10
+	and	r13, r10
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	mov	r8, r15
+	and	r13, r15
+	xor	r15, r8
+	mov	r5, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	inv	r9
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r7
-	mov	r8, r14
-	inv	r14
-	inv	r15
-	mov	38(sp), r8
-	and	r9, r8
-	mov	40(sp), r9
-	and	r10, r9
-	mov	42(sp), r10
-	and	r11, r10
-	mov	44(sp), r11
-	and	r12, r11
-	mov	46(sp), r12
-	and	r13, r12
-	mov	36(sp), r13
-	and	r7, r13
-	mov	34(sp), r7
-	and	r14, r7
-	mov	30(sp), r14
-	and	r15, r14
-	mov	50(sp), r15
+	inv	r8
+	mov	30(sp), r13
+	and	r8, r13
+	mov	r4, r15
 	swpb	r15
-	xor	r8, r15
-	mov	52(sp), r8
-	swpb	r8
-	xor	r9, r8
-	mov	54(sp), r9
-	swpb	r9
-	xor	r10, r9
-	mov	56(sp), r10
-	swpb	r10
-	xor	r11, r10
-	mov	58(sp), r11
-	swpb	r11
-	xor	r12, r11
-	mov	60(sp), r12
-	swpb	r12
-	xor	r13, r12
-	mov	62(sp), r13
-	swpb	r13
-	xor	r7, r13
-	mov	64(sp), r7
-	swpb	r7
-	xor	r14, r7
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r8, r15
+	xor	r13, r15
 	sub	#1, r15
 	clr	r8
 	adc	r8
 	xor	#1, r8
+	mov	r7, r15
+	swpb	r15
+	xor	r10, r15
+	sub	#1, r15
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r9, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	inv	r13
+	mov	38(sp), r10
+	and	r13, r10
+	mov	r14, r13
+	inv	r13
+	inc	r13
 	mov	r9, r15
+	and	r13, r15
+	xor	r15, r9
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	inv	r9
+	mov	36(sp), r13
+	and	r9, r13
+	mov	44(sp), r15
+	swpb	r15
+	xor	r13, r15
 	sub	#1, r15
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r10, r15
+	mov	r6, r15
+	swpb	r15
+	xor	r10, r15
 	sub	#1, r15
 	clr	r10
 	adc	r10
 	xor	#1, r10
+	mov	r12, r13
+	inv	r13
+	inc	r13
 	mov	r11, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r13
+	xor	#-1, r13
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r11, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	inv	r12
+	mov	40(sp), r6
+	and	r12, r6
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	xor	r15, r11
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r11
+	mov	34(sp), r12
+	and	r11, r12
+	mov	50(sp), r15
+	swpb	r15
+	xor	r12, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	r12, r15
+	mov	52(sp), r15
+	swpb	r15
+	xor	r6, r15
 	sub	#1, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r13, r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	inv	r14
+	inc	r14
 	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	inv	r6
+	mov	48(sp), r14
+	and	r6, r14
+	inv	r13
+	mov	46(sp), r15
+	and	r13, r15
+	mov	56(sp), r13
+	swpb	r13
+	xor	r15, r13
+	mov	54(sp), r15
+	swpb	r15
+	xor	r14, r15
 	sub	#1, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	r7, r15
-	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	and	r10, r14
+	and	r12, r14
+	and	r7, r14
+	sub	#1, r13
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r8, r14
-	and	r9, r14
-	and	r10, r14
-	and	r11, r14
-	and	r12, r14
-	and	r13, r14
 	and	r15, r14
-	mov	66(sp), r15
+	and	r9, r14
+	and	r11, r14
+	and	r8, r14
+	mov	58(sp), r15
 	mov	r14, 0(r15)
-	add	#164, sp
+	add	#156, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1416,7 +1419,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 678 bytes of code
+;     estimated 670 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1493,8 +1496,7 @@ eax_M_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	mov	r12, r11
+	mov	r10, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -1520,8 +1522,7 @@ eax_M_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r15, r4
 	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
@@ -1545,10 +1546,7 @@ eax_M_E_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
-	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov.b	1(sp), r5
 	mov	r6, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
@@ -1675,8 +1673,8 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 230 bytes (83 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2118 bytes of code
+;     frame 164 bytes (50 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1824 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1689,216 +1687,224 @@ eax_omac:
 	push	r6
 	push	r5
 	push	r4
-	sub	#230, sp
-	mov	r12, 130(sp)
-	mov	r13, 86(sp)
-	mov	r15, 56(sp)
-	mov	246(sp), 8(sp)
-	mov	248(sp), 132(sp)
+	sub	#164, sp
+	mov	r14, 62(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	mov	r14, r13
-	add	#2, r13
-	mov.b	r13, r13
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	add	86(sp), r13
-	mov	8(sp), r15
-	sub	#1, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	@r13, r15
-	mov	r15, r10
-	xor	@r13, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	2(r13), r15
-	mov	r15, 0(sp)
-	xor	2(r13), 0(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	4(r13), r15
-	mov	r15, 2(sp)
-	xor	4(r13), 2(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	6(r13), r15
-	mov	r15, 4(sp)
-	xor	6(r13), 4(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	8(r13), r15
-	mov	r15, 6(sp)
-	xor	8(r13), 6(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	10(r13), r15
-	mov	r15, 124(sp)
-	xor	10(r13), 124(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	12(r13), r15
-	mov	r15, 120(sp)
-	xor	12(r13), 120(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	14(r13), r15
-	mov	r15, 48(sp)
-	xor	14(r13), 48(sp)
-	mov	56(sp), r4
-	cmp	#16, 8(sp)
+	mov	r14, r11
+	add	#2, r11
+	mov.b	r11, r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	mov	r13, 46(sp)
+	add	46(sp), r11
+	mov	180(sp), 10(sp)
+	mov	10(sp), r14
+	sub	#1, r14
+	clr	r6
+	adc	r6
+	xor	#1, r6
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	@r11, r14
+	mov	r14, r7
+	xor	@r11, r7
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	2(r11), r14
+	mov	r14, 0(sp)
+	xor	2(r11), 0(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	4(r11), r14
+	mov	r14, 2(sp)
+	xor	4(r11), 2(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	6(r11), r14
+	mov	r14, 4(sp)
+	xor	6(r11), 4(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	8(r11), r14
+	mov	r14, 6(sp)
+	xor	8(r11), 6(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	10(r11), r14
+	mov	r14, 8(sp)
+	xor	10(r11), 8(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	12(r11), r14
+	mov	r14, 58(sp)
+	xor	12(r11), 58(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	14(r11), r14
+	mov	r14, 56(sp)
+	xor	14(r11), 56(sp)
+	mov	r12, 60(sp)
+	mov	182(sp), 66(sp)
+	mov	r15, 28(sp)
+	mov	r15, r13
+	cmp	#16, 10(sp)
 	jnc	.Leax_omac_bytes1
-	bit	#1, r4
+	bit	#1, r13
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r4, r8
-	mov	2(r4), r7
-	mov	4(r4), r13
-	mov	6(r4), r12
-	mov	8(r4), r11
-	mov	10(r4), r6
-	mov	12(r4), r5
-	mov	14(r4), r4
+	mov	@r13, r4
+	mov	2(r13), r5
+	mov	4(r13), r8
+	mov	6(r13), r9
+	mov	8(r13), r10
+	mov	10(r13), r11
+	mov	12(r13), r12
+	mov	14(r13), r13
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r8
-	add	#166, r8
-	mov	r8, r11
+	mov	sp, r10
+	add	#100, r10
+	mov	r10, r11
 	mov	#16, r12
-	mov	8(sp), r15
+	mov	10(sp), r15
 .Leax_omac_cpy4:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Leax_omac_pad5
-	mov.b	@r4, r13
-	inc	r4
+	mov.b	@r13, r14
+	inc	r13
 	dec	r15
 .Leax_omac_pad5:
-	mov.b	r13, 0(r11)
+	mov.b	r14, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Leax_omac_cpy4
-	mov	r8, r4
+	mov	r10, r13
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
-	mov	r9, r15
-	inv	r15
-	inc	r15
+	mov	10(sp), r14
+	add	#15, r14
+	mov	#0, r15
+	addc	#0, r15
+	and	#15, r15
+	swpb	r15
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 14(sp)
+	bis	r14, 14(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	swpb	r4
-	xor	r4, r14
-	and	r15, r14
-	mov	r4, 110(sp)
-	xor	r14, 110(sp)
-	mov	r9, r14
+	mov	r4, r15
+	and	r14, r15
+	mov	r4, 52(sp)
+	xor	r15, 52(sp)
+	mov	r6, r14
 	inv	r14
 	inc	r14
 	swpb	r5
 	mov	r5, r15
 	and	r14, r15
-	mov	r5, 106(sp)
-	xor	r15, 106(sp)
-	mov	r9, r14
+	mov	r5, 48(sp)
+	xor	r15, 48(sp)
+	mov	r6, r14
 	inv	r14
 	inc	r14
-	swpb	r6
-	mov	r6, r15
+	swpb	r8
+	mov	r8, r15
 	and	r14, r15
-	mov	r6, 84(sp)
-	xor	r15, 84(sp)
-	mov	r9, r14
+	mov	r8, 32(sp)
+	xor	r15, 32(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	swpb	r9
+	mov	r9, r15
+	and	r14, r15
+	mov	r9, 30(sp)
+	xor	r15, 30(sp)
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	swpb	r10
+	mov	r10, r14
+	and	r15, r14
+	mov	r10, r15
+	xor	r14, r15
+	mov	r6, r14
 	inv	r14
 	inc	r14
 	swpb	r11
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	r9, r14
-	inv	r14
-	inc	r14
+	mov	r11, r10
+	and	r14, r10
+	mov	r11, r14
+	xor	r10, r14
+	mov	r6, r10
+	inv	r10
+	inc	r10
 	swpb	r12
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r9, r14
-	inv	r14
-	inc	r14
+	mov	r12, r11
+	and	r10, r11
+	xor	r11, r12
+	mov	r6, r10
+	inv	r10
+	inc	r10
+	mov	62(sp), r11
 	swpb	r13
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	swpb	r7
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r14
-	xor	r15, r14
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	swpb	r8
-	mov	r8, r9
-	and	r15, r9
-	mov	r8, r15
-	xor	r9, r15
-	mov	8(sp), r8
-	add	#15, r8
-	mov	#0, r9
-	addc	#0, r9
-	and	#15, r9
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	swpb	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	r9, 12(sp)
-	bis	r8, 12(sp)
+	xor	r13, r11
+	and	r10, r11
+	xor	r11, r13
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	86(sp), r9
-	mov	2(r9), 134(sp)
-	mov	4(r9), 136(sp)
-	mov	6(r9), 138(sp)
-	mov	8(r9), 140(sp)
-	mov	10(r9), 142(sp)
-	mov	12(r9), 144(sp)
-	mov	14(r9), 146(sp)
-	mov	16(r9), 148(sp)
-	mov	18(r9), 150(sp)
-	mov	20(r9), 152(sp)
-	mov	22(r9), 154(sp)
-	mov	24(r9), 156(sp)
-	mov	26(r9), 158(sp)
-	mov	28(r9), 160(sp)
-	mov	30(r9), 162(sp)
+	mov	r7, r5
+	mov	58(sp), r4
+	mov	56(sp), r6
+	mov	r13, r7
+	mov	r12, r8
+	mov	r14, r10
+	mov	r15, r11
+	mov	30(sp), r12
+	mov	32(sp), r13
+	mov	48(sp), r14
+	mov	52(sp), r15
+	mov	46(sp), r9
+	mov	2(r9), 94(sp)
+	mov	4(r9), 90(sp)
+	mov	6(r9), 86(sp)
+	mov	8(r9), 82(sp)
+	mov	10(r9), 78(sp)
+	mov	12(r9), 74(sp)
+	mov	14(r9), 70(sp)
+	mov	16(r9), 98(sp)
+	mov	18(r9), 96(sp)
+	mov	20(r9), 92(sp)
+	mov	22(r9), 88(sp)
+	mov	24(r9), 84(sp)
+	mov	26(r9), 80(sp)
+	mov	28(r9), 76(sp)
+	mov	30(r9), 72(sp)
 	mov	#1, r9
-	mov	r10, r4
-	mov	124(sp), r5
-	mov	120(sp), r6
-	mov	110(sp), r7
-	mov	106(sp), r8
-	mov	84(sp), r10
-	cmp	12(sp), r9
+	cmp	14(sp), r9
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
-	xor	r7, r4
+	xor	r7, r5
 	mov	@sp, r7
 	xor	r8, r7
 	mov	2(sp), r8
@@ -1907,26 +1913,26 @@ eax_omac:
 	xor	r11, r10
 	mov	6(sp), r11
 	xor	r12, r11
-	mov	r5, r12
+	mov	8(sp), r12
 	xor	r13, r12
-	mov	r6, r13
+	mov	r4, r13
 	xor	r14, r13
-	mov	48(sp), r14
+	mov	r6, r14
 	xor	r15, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, 182(sp)
-	mov	r7, 184(sp)
-	mov	r8, 186(sp)
-	mov	r10, 188(sp)
-	mov	r11, 190(sp)
-	mov	r12, 192(sp)
-	mov	r13, 194(sp)
-	mov	r14, 196(sp)
+	mov	r5, 116(sp)
+	mov	r7, 118(sp)
+	mov	r8, 120(sp)
+	mov	r10, 122(sp)
+	mov	r11, 124(sp)
+	mov	r12, 126(sp)
+	mov	r13, 128(sp)
+	mov	r14, 130(sp)
 	mov	sp, r13
-	add	#182, r13
+	add	#116, r13
 	mov	sp, r14
-	add	#198, r14
-	mov	130(sp), r12
+	add	#132, r14
+	mov	60(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
@@ -1934,9 +1940,9 @@ eax_omac:
 	rla	r7
 	rla	r7
 	rla	r7
-	mov	8(sp), r11
+	mov	10(sp), r11
 	sub	r7, r11
-	add	56(sp), r7
+	add	28(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1953,7 +1959,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#166, r12
+	add	#100, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1971,16 +1977,16 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	198(sp), r4
-	mov	200(sp), 0(sp)
-	mov	202(sp), 2(sp)
-	mov	204(sp), 4(sp)
-	mov	206(sp), 6(sp)
-	mov	208(sp), r5
-	mov	210(sp), r6
-	mov	212(sp), 48(sp)
+	mov	132(sp), r5
+	mov	134(sp), 0(sp)
+	mov	136(sp), 2(sp)
+	mov	138(sp), 4(sp)
+	mov	140(sp), 6(sp)
+	mov	142(sp), 8(sp)
+	mov	144(sp), r4
+	mov	146(sp), r6
 	add	#1, r9
-	cmp	12(sp), r9
+	cmp	14(sp), r9
 	swpb	r7
 	swpb	r8
 	swpb	r10
@@ -1991,309 +1997,317 @@ eax_omac:
 	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	and	#15, 8(sp)
-	mov	8(sp), r9
-	sub	#1, r9
-	clr	114(sp)
-	adc	114(sp)
-	xor	#1, 114(sp)
-	mov	8(sp), r9
+	and	#15, 10(sp)
+	mov	10(sp), r9
 	and	#8191, r9
-	mov	r9, 78(sp)
-	rla	78(sp)
-	rla	78(sp)
-	rla	78(sp)
-	mov.b	9(sp), r9
+	mov	r9, 12(sp)
+	rla	12(sp)
+	rla	12(sp)
+	rla	12(sp)
+	mov.b	11(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	8(sp), 46(sp)
-	and	#1, 46(sp)
-	inv	46(sp)
-	inc	46(sp)
-	and	#32896, 46(sp)
-	xor	#32768, 46(sp)
-	mov	8(sp), 42(sp)
-	clrc
-	rrc	42(sp)
-	and	#1, 42(sp)
-	mov	42(sp), 44(sp)
-	inv	44(sp)
-	inc	44(sp)
-	mov	46(sp), 60(sp)
-	and	44(sp), 60(sp)
-	inv	42(sp)
-	inc	42(sp)
-	mov	46(sp), 76(sp)
-	and	42(sp), 76(sp)
-	xor	76(sp), 46(sp)
-	mov	8(sp), 10(sp)
-	clrc
-	rrc	10(sp)
-	rra	10(sp)
-	and	#1, 10(sp)
-	mov	10(sp), 54(sp)
-	inv	54(sp)
-	inc	54(sp)
-	mov	60(sp), 82(sp)
-	and	54(sp), 82(sp)
-	mov	10(sp), 52(sp)
-	inv	52(sp)
-	inc	52(sp)
-	mov	46(sp), 88(sp)
-	and	52(sp), 88(sp)
-	mov	10(sp), 50(sp)
-	inv	50(sp)
-	inc	50(sp)
-	mov	60(sp), 74(sp)
-	and	50(sp), 74(sp)
-	xor	74(sp), 60(sp)
-	inv	10(sp)
-	inc	10(sp)
-	mov	46(sp), 68(sp)
-	and	10(sp), 68(sp)
-	xor	68(sp), 46(sp)
-	clrc
-	rrc	8(sp)
-	rra	8(sp)
-	rra	8(sp)
-	and	#1, 8(sp)
-	mov	8(sp), 40(sp)
-	inv	40(sp)
-	inc	40(sp)
-	mov	82(sp), 98(sp)
-	and	40(sp), 98(sp)
-	mov	8(sp), 38(sp)
-	inv	38(sp)
-	inc	38(sp)
-	mov	88(sp), 96(sp)
-	and	38(sp), 96(sp)
-	mov	8(sp), 36(sp)
-	inv	36(sp)
-	inc	36(sp)
-	mov	60(sp), 92(sp)
-	and	36(sp), 92(sp)
-	mov	8(sp), 34(sp)
-	inv	34(sp)
-	inc	34(sp)
-	mov	46(sp), 90(sp)
-	and	34(sp), 90(sp)
-	mov	8(sp), 32(sp)
-	inv	32(sp)
-	inc	32(sp)
-	mov	82(sp), 66(sp)
-	and	32(sp), 66(sp)
-	xor	66(sp), 82(sp)
-	mov	8(sp), 30(sp)
-	inv	30(sp)
-	inc	30(sp)
-	mov	88(sp), 64(sp)
-	and	30(sp), 64(sp)
-	xor	64(sp), 88(sp)
-	mov	8(sp), 28(sp)
-	inv	28(sp)
-	inc	28(sp)
-	mov	60(sp), 62(sp)
-	and	28(sp), 62(sp)
-	xor	62(sp), 60(sp)
-	inv	8(sp)
-	inc	8(sp)
-	mov	46(sp), 58(sp)
-	and	8(sp), 58(sp)
-	xor	58(sp), 46(sp)
-	sub	#128, 78(sp)
+	sub	#128, 12(sp)
 	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, 26(sp)
-	inv	26(sp)
-	inc	26(sp)
-	and	26(sp), 98(sp)
-	mov	r9, 24(sp)
-	inv	24(sp)
-	inc	24(sp)
-	and	24(sp), 96(sp)
-	mov	r9, 22(sp)
-	inv	22(sp)
-	inc	22(sp)
-	and	22(sp), 92(sp)
-	mov	r9, 20(sp)
-	inv	20(sp)
-	inc	20(sp)
-	and	20(sp), 90(sp)
-	mov	r9, 18(sp)
-	inv	18(sp)
-	inc	18(sp)
-	and	18(sp), 82(sp)
-	mov	r9, 16(sp)
-	inv	16(sp)
-	inc	16(sp)
-	and	16(sp), 88(sp)
-	mov	r9, 14(sp)
-	inv	14(sp)
-	inc	14(sp)
-	and	14(sp), 60(sp)
+	clr	36(sp)
+	adc	36(sp)
+	mov	10(sp), r9
+	and	#1, r9
 	inv	r9
 	inc	r9
-	and	r9, 46(sp)
+	and	#32896, r9
+	mov	r9, 34(sp)
+	xor	#32768, 34(sp)
+	mov	10(sp), r9
+	clrc
+	rrc	r9
+	mov	r9, 38(sp)
+	and	#1, 38(sp)
+	mov	38(sp), r9
+	inv	r9
+	inc	r9
+	mov	34(sp), 20(sp)
+	and	r9, 20(sp)
+	mov	34(sp), 44(sp)
+	xor	20(sp), 44(sp)
+	mov	10(sp), r9
+	clrc
+	rrc	r9
+	rra	r9
+	mov	r9, 42(sp)
+	and	#1, 42(sp)
+	mov	42(sp), r9
+	inv	r9
+	inc	r9
+	mov	44(sp), 18(sp)
+	and	r9, 18(sp)
+	mov	44(sp), 54(sp)
+	xor	18(sp), 54(sp)
+	mov	10(sp), r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	mov	r9, 40(sp)
+	and	#1, 40(sp)
+	mov	40(sp), r9
+	inv	r9
+	inc	r9
+	mov	54(sp), 26(sp)
+	and	r9, 26(sp)
+	mov	54(sp), 16(sp)
+	xor	26(sp), 16(sp)
+	xor	#1, 36(sp)
+	mov	36(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, 16(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	114(sp), r9
-	xor	#1, r9
-	sub	#1, r9
-	clr	164(sp)
-	adc	164(sp)
-	xor	#1, 164(sp)
-	mov	r7, 102(sp)
-	mov	86(sp), r9
-	xor	@r9, 102(sp)
-	mov	r8, 108(sp)
-	xor	134(sp), 108(sp)
-	mov	r10, 112(sp)
-	xor	136(sp), 112(sp)
-	mov	r11, 116(sp)
-	xor	138(sp), 116(sp)
-	mov	r12, 118(sp)
-	xor	140(sp), 118(sp)
-	mov	r13, 122(sp)
-	xor	142(sp), 122(sp)
-	mov	r14, 126(sp)
-	xor	144(sp), 126(sp)
-	mov	r15, 128(sp)
-	xor	146(sp), 128(sp)
-	mov	r7, 80(sp)
-	xor	98(sp), 80(sp)
-	mov	r8, 72(sp)
-	xor	96(sp), 72(sp)
-	mov	r10, 70(sp)
-	xor	92(sp), 70(sp)
-	mov	r11, r9
-	xor	90(sp), r9
-	mov	r12, r8
-	xor	82(sp), r8
-	mov	r13, r10
-	xor	88(sp), r10
-	mov	r14, r11
-	xor	60(sp), r11
-	mov	r15, r7
-	xor	46(sp), r7
-	mov	80(sp), r12
-	xor	148(sp), r12
-	mov	72(sp), r13
-	xor	150(sp), r13
-	xor	152(sp), 70(sp)
-	xor	154(sp), r9
-	mov	r8, r15
-	xor	156(sp), r15
-	mov	r10, r14
-	xor	158(sp), r14
-	xor	160(sp), r11
-	mov	r7, 94(sp)
-	xor	162(sp), 94(sp)
-	mov	164(sp), r8
-	inv	r8
-	inc	r8
-	mov	102(sp), r10
-	xor	r12, r10
-	and	r8, r10
-	mov	r12, 104(sp)
-	xor	r10, 104(sp)
-	mov	164(sp), r10
-	inv	r10
-	inc	r10
-	mov	108(sp), r12
-	xor	r13, r12
-	and	r10, r12
-	mov	r13, 100(sp)
-	xor	r12, 100(sp)
-	mov	164(sp), r12
-	inv	r12
-	inc	r12
-	mov	112(sp), r13
-	xor	70(sp), r13
-	and	r12, r13
-	xor	r13, 70(sp)
-	mov	164(sp), r12
-	inv	r12
-	inc	r12
-	mov	116(sp), r13
-	xor	r9, r13
-	and	r12, r13
-	xor	r13, r9
-	mov	164(sp), r12
-	inv	r12
-	inc	r12
-	mov	118(sp), r13
-	xor	r15, r13
-	and	r12, r13
-	xor	r13, r15
-	mov	164(sp), r12
-	inv	r12
-	inc	r12
-	mov	122(sp), r13
-	xor	r14, r13
-	and	r12, r13
-	mov	r14, r8
-	xor	r13, r8
-	mov	164(sp), r13
-	inv	r13
-	inc	r13
-	mov	126(sp), r14
-	xor	r11, r14
-	and	r13, r14
-	mov	r11, r7
-	xor	r14, r7
-	mov	164(sp), r13
-	inv	r13
-	inc	r13
-	mov	128(sp), r14
-	xor	94(sp), r14
-	and	r13, r14
-	mov	94(sp), r10
-	xor	r14, r10
-	mov	r4, r11
-	xor	104(sp), r11
-	mov	@sp, r12
-	xor	100(sp), r12
-	mov	2(sp), r13
-	xor	70(sp), r13
-	mov	4(sp), r14
+	mov	r15, 24(sp)
+	xor	70(sp), 24(sp)
+	mov	r15, r9
+	xor	16(sp), r9
+	xor	72(sp), r9
+	xor	r9, 24(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	10(sp), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	#1, r15
+	sub	#1, r15
+	clr	22(sp)
+	adc	22(sp)
+	xor	#1, 22(sp)
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, 24(sp)
+	xor	24(sp), r9
+	mov	r6, 68(sp)
+	xor	r9, 68(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	38(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, 34(sp)
+	mov	42(sp), r9
+	inv	r9
+	inc	r9
+	mov	34(sp), r15
+	and	r9, r15
+	mov	34(sp), 50(sp)
+	xor	r15, 50(sp)
+	mov	40(sp), r15
+	inv	r15
+	inc	r15
+	mov	50(sp), r9
+	and	r15, r9
+	mov	50(sp), r15
+	xor	r9, r15
+	mov	36(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, r15
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r14, r9
+	xor	74(sp), r9
+	xor	r15, r14
+	xor	76(sp), r14
+	xor	r14, r9
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r9
 	xor	r9, r14
-	mov	6(sp), r9
-	xor	r15, r9
-	xor	r8, r5
-	mov	r6, r8
-	xor	r7, r8
-	mov	48(sp), r15
+	mov	r4, 64(sp)
+	xor	r14, 64(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	42(sp), r14
+	inv	r14
+	inc	r14
+	mov	44(sp), r15
+	and	r14, r15
+	mov	40(sp), r9
+	inv	r9
+	inc	r9
+	mov	r15, r14
+	and	r9, r14
+	mov	r15, r6
+	xor	r14, r6
+	mov	36(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r13, r9
+	xor	78(sp), r9
+	xor	r6, r13
+	xor	80(sp), r13
+	xor	r13, r9
+	mov	22(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r9
+	xor	r9, r13
+	xor	r13, 8(sp)
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	42(sp), r14
+	inv	r14
+	inc	r14
+	mov	34(sp), r9
+	and	r14, r9
+	mov	40(sp), r13
+	inv	r13
+	inc	r13
+	mov	r9, r14
+	and	r13, r14
+	mov	r9, r4
+	xor	r14, r4
+	mov	36(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r12, r6
+	xor	82(sp), r6
+	mov	r12, r13
+	xor	r4, r13
+	xor	84(sp), r13
+	xor	r13, r6
+	mov	22(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	xor	r6, r13
+	mov	6(sp), r14
+	xor	r13, r14
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	40(sp), r13
+	inv	r13
+	inc	r13
+	mov	54(sp), r4
+	and	r13, r4
+	mov	36(sp), r13
+	inv	r13
+	inc	r13
+	and	r13, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r11, r6
+	xor	86(sp), r6
+	mov	r11, r12
+	xor	r4, r12
+	xor	88(sp), r12
+	xor	r12, r6
+	mov	22(sp), r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	xor	r6, r12
+	mov	4(sp), r13
+	xor	r12, r13
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	40(sp), r12
+	inv	r12
+	inc	r12
+	mov	50(sp), r4
+	and	r12, r4
+	mov	36(sp), r12
+	inv	r12
+	inc	r12
+	and	r12, r4
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r10, r6
+	xor	90(sp), r6
+	mov	r10, r11
+	xor	r4, r11
+	xor	92(sp), r11
+	xor	r11, r6
+	mov	22(sp), r12
+	inv	r12
+	inc	r12
+	and	r12, r6
+	xor	r6, r11
+	mov	2(sp), r12
+	xor	r11, r12
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	40(sp), r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	mov	36(sp), r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r8, r11
+	xor	94(sp), r11
+	mov	r8, r10
+	xor	r15, r10
+	xor	96(sp), r10
+	xor	r10, r11
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	xor	r11, r10
+	mov	@sp, r11
+	xor	r10, r11
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	40(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	36(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r7, r8
+	mov	46(sp), r15
+	xor	@r15, r8
+	mov	r7, r10
+	xor	r9, r10
+	xor	98(sp), r10
+	xor	r10, r8
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	xor	r8, r10
+	mov	r5, r15
 	xor	r10, r15
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r11, 182(sp)
-	mov	r12, 184(sp)
-	mov	r13, 186(sp)
-	mov	r14, 188(sp)
-	mov	r9, 190(sp)
-	mov	r5, 192(sp)
-	mov	r8, 194(sp)
-	mov	r15, 196(sp)
+	mov	r15, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	8(sp), 126(sp)
+	mov	64(sp), 128(sp)
+	mov	68(sp), 130(sp)
 	mov	sp, r13
-	add	#182, r13
+	add	#116, r13
 	mov	sp, r14
-	add	#214, r14
-	mov	130(sp), r12
+	add	#148, r14
+	mov	60(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	132(sp), r15
-	mov	214(sp), 0(r15)
-	mov	216(sp), 2(r15)
-	mov	218(sp), 4(r15)
-	mov	220(sp), 6(r15)
-	mov	222(sp), 8(r15)
-	mov	224(sp), 10(r15)
-	mov	226(sp), 12(r15)
-	mov	228(sp), 14(r15)
-	add	#230, sp
+	mov	66(sp), r15
+	mov	148(sp), 0(r15)
+	mov	150(sp), 2(r15)
+	mov	152(sp), 4(r15)
+	mov	154(sp), 6(r15)
+	mov	156(sp), 8(r15)
+	mov	158(sp), 10(r15)
+	mov	160(sp), 12(r15)
+	mov	162(sp), 14(r15)
+	add	#164, sp
 	pop	r4
 	pop	r5
 	pop	r6

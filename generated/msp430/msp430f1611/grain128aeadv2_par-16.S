@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4504 bytes of code
+;     estimated 4498 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -905,87 +905,15 @@ grain128aeadv2_encrypt:
 	xor	r7, 70(sp)
 	; grain128aeadv2.ae:142: z = unzip(y)
 	mov	r14, r13
-	and	#1, r13
-	mov	r14, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
+	and	#16384, r13
 	clrc
-	rrc	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	mov	r14, r15
 	and	#4096, r15
 	clrc
@@ -997,22 +925,91 @@ grain128aeadv2_encrypt:
 	rra	r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16384, r15
+	and	#1024, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#256, r15
+	clrc
+	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#32768, r15
+	and	#64, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#16, r15
+	clrc
+	rrc	r15
+	rra	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#4, r15
+	clrc
+	rrc	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32769, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#8192, r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#512, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#8, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#2, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
 	mov	r13, 22(sp)
 	bis	r15, 22(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
@@ -1853,7 +1850,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4534 bytes of code
+;     estimated 4528 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -2753,87 +2750,15 @@ grain128aeadv2_decrypt:
 	xor	r7, 72(sp)
 	; grain128aeadv2.ae:155: z = unzip(y)
 	mov	r14, r13
-	and	#1, r13
-	mov	r14, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
+	and	#16384, r13
 	clrc
-	rrc	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	mov	r14, r15
 	and	#4096, r15
 	clrc
@@ -2845,22 +2770,91 @@ grain128aeadv2_decrypt:
 	rra	r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16384, r15
+	and	#1024, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#256, r15
+	clrc
+	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#32768, r15
+	and	#64, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#16, r15
+	clrc
+	rrc	r15
+	rra	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#4, r15
+	clrc
+	rrc	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32769, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#8192, r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#512, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#8, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#2, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
 	mov	r13, 44(sp)
 	bis	r15, 44(sp)
 	; grain128aeadv2.ae:156: m = ct[i] ^ z[7:0]
@@ -3713,8 +3707,8 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 178 bytes (89 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 15980 bytes of code
+;     frame 174 bytes (87 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 15788 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -3727,19 +3721,19 @@ grain128aeadv2_absorb_ad:
 	push	r6
 	push	r5
 	push	r4
-	sub	#178, sp
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r8
-	mov	r15, r6
+	sub	#174, sp
+	mov	r12, r8
+	mov	r13, r9
+	mov	r14, r7
+	mov	r15, r10
+	mov	190(sp), 164(sp)
+	mov	192(sp), 162(sp)
 	mov	194(sp), 168(sp)
 	mov	196(sp), 166(sp)
 	mov	198(sp), 172(sp)
 	mov	200(sp), 170(sp)
-	mov	202(sp), 176(sp)
-	mov	204(sp), 174(sp)
 	; grain128aeadv2.ae:121: if a < 128 {
-	cmp	#128, 166(sp)
+	cmp	#128, 162(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r15
@@ -3750,7 +3744,7 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
+	mov	@r9, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -3760,7 +3754,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3771,15 +3765,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r9, r14
-	mov	2(r9), r15
+	mov	@r8, r14
+	mov	2(r8), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r9, r11
+	mov	@r8, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3787,7 +3781,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r9), r15
+	mov	2(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3796,7 +3790,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r9), r14
+	mov	2(r8), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3806,7 +3800,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r9), r15
+	mov	4(r8), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3820,24 +3814,24 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r7
-	bis	r15, r7
-	mov	4(r9), r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	4(r8), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3845,12 +3839,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r9), r11
+	mov	6(r8), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3860,7 +3854,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r9), r15
+	mov	8(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3871,11 +3865,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r9), r14
+	mov	8(r8), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -3884,14 +3878,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
-	mov	10(r9), r14
+	and	r6, r12
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3902,7 +3896,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r9), r14
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3910,7 +3904,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3920,13 +3914,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3934,17 +3928,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3954,7 +3948,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3966,7 +3960,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3974,7 +3968,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3984,14 +3978,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r10), r13
+	xor	8(r9), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r10), r14
+	mov	8(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4000,12 +3994,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4014,26 +4008,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
+	mov	@r8, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r9), r15
+	mov	2(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r9, r12
-	mov	4(r9), r14
+	xor	@r8, r12
+	mov	4(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4042,14 +4036,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r9), r14
+	mov	8(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4058,27 +4052,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r9), r14
+	mov	10(r8), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 18(sp)
-	xor	12(r9), 18(sp)
+	mov	r12, 14(sp)
+	xor	12(r8), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r10), r11
+	mov	2(r9), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4086,15 +4080,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r10, r11
-	mov	6(r10), r14
-	mov	8(r10), r15
+	xor	@r9, r11
+	mov	6(r9), r14
+	mov	8(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -4103,7 +4097,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4114,9 +4108,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r10), r11
+	xor	12(r9), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -4124,7 +4118,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4133,7 +4127,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4141,7 +4135,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4154,7 +4148,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -4163,7 +4157,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4173,7 +4167,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4181,7 +4175,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4194,22 +4188,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4220,7 +4214,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -4229,7 +4223,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4239,7 +4233,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r10), r14
+	mov	6(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -4248,7 +4242,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r10), r15
+	mov	8(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4262,17 +4256,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r10), r14
-	mov	6(r10), r15
+	mov	4(r9), r14
+	mov	6(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r10), r14
+	and	6(r9), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
+	mov	6(r9), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -4280,7 +4274,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r10), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4289,11 +4283,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -4302,7 +4296,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -4312,7 +4306,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4323,7 +4317,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4333,7 +4327,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4348,14 +4342,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4363,19 +4357,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r10), r14
-	mov	4(r10), r15
+	mov	2(r9), r14
+	mov	4(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4385,14 +4379,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4400,13 +4394,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4414,13 +4408,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4431,13 +4425,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
-	mov	12(r10), r15
+	mov	10(r9), r12
+	mov	12(r9), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4447,7 +4441,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4459,7 +4453,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4467,7 +4461,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4477,95 +4471,23 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r7, r12
+	and	r6, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 36(sp)
-	xor	@r9, 36(sp)
+	mov	r11, 34(sp)
+	xor	@r8, 34(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
-	and	#1, r14
-	mov	r13, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
+	and	#16384, r14
 	clrc
-	rrc	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	mov	r13, r15
 	and	#4096, r15
 	clrc
@@ -4577,211 +4499,95 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	bis	r15, r14
 	mov	r13, r15
+	and	#1024, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#256, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#64, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#16, r15
+	clrc
+	rrc	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#4, r15
+	clrc
+	rrc	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32769, r15
+	bis	r15, r14
+	mov	r13, r15
 	and	#8192, r15
 	rla	r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#16384, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#32768, r15
-	mov	r14, 142(sp)
-	bis	r15, 142(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	@r6, r12
-	and	2(r6), r13
-	and	4(r6), r14
-	and	6(r6), r15
-	mov	r12, 92(sp)
-	xor	@r8, 92(sp)
-	mov	r13, 86(sp)
-	xor	2(r8), 86(sp)
-	mov	r14, 82(sp)
-	xor	4(r8), 82(sp)
-	mov	r15, 80(sp)
-	xor	6(r8), 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
-	mov	r15, 150(sp)
-	and	#1, 150(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	150(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
-	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, 160(sp)
-	and	#1, 160(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	150(sp), r15
-	swpb	r15
+	and	#512, r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	160(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
-	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 156(sp)
-	and	#1, 156(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	150(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	160(sp), r15
-	swpb	r15
+	mov	r13, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r14, r15
-	mov	156(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
+	bis	r15, r14
+	mov	r13, r15
+	and	#2, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r14, 138(sp)
+	bis	r15, 138(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
+	mov	162(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -4791,54 +4597,150 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
-	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	and	@r10, r12
+	and	2(r10), r13
+	and	4(r10), r14
+	and	6(r10), r15
+	mov	r12, 90(sp)
+	xor	@r7, 90(sp)
+	mov	r13, 86(sp)
+	xor	2(r7), 86(sp)
+	mov	r14, 82(sp)
+	xor	4(r7), 82(sp)
+	mov	r15, 80(sp)
+	xor	6(r7), 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
+	mov.b	139(sp), r15
 	mov	r15, 146(sp)
 	and	#1, 146(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	146(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	162(sp), r11
+	clrc
+	rrc	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
+	xor	r5, 86(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	139(sp), r15
+	clrc
+	rrc	r15
+	mov	r15, 156(sp)
+	and	#1, 156(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	150(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
+	rla	r15
+	rla	r15
 	bis	r14, r15
-	mov	160(sp), r14
+	mov	156(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	162(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
+	xor	r5, 86(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	139(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 152(sp)
+	and	#1, 152(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	146(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -4855,21 +4757,20 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	146(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
+	mov	152(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	clrc
 	rrc	r11
-	rra	r11
 	rra	r11
 	rra	r11
 	and	#1, r11
@@ -4883,57 +4784,45 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	rra	r15
-	mov	r15, 138(sp)
-	and	#1, 138(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
+	mov	r15, 142(sp)
+	and	#1, 142(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
 	clrc
-	rrc	r15
-	rrc	r7
+	rrc	r14
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r15
-	rrc	r7
+	rrc	r14
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r15
-	rrc	r7
+	rrc	r14
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r15
-	rrc	r7
+	rrc	r14
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	150(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	160(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -4948,7 +4837,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	146(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -4957,21 +4846,20 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	138(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
+	mov	142(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	clrc
 	rrc	r11
-	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
@@ -4986,62 +4874,51 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rra	r15
-	mov	r15, 126(sp)
-	and	#1, 126(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
+	mov	r15, 136(sp)
+	and	#1, 136(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r15
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r15
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r15
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r15
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r15
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	150(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	160(sp), r14
+	mov	146(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -5054,7 +4931,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	146(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -5062,7 +4939,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -5071,18 +4948,132 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	126(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
+	mov	136(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
+	xor	r5, 86(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	139(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 124(sp)
+	and	#1, 124(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	146(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	156(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	152(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	142(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	136(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	124(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	162(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -5101,14 +5092,14 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5118,12 +5109,12 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	mov	r15, 112(sp)
 	and	#1, 112(sp)
-	mov	@r6, r4
+	mov	@r10, r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	2(r6), r5
+	mov	2(r10), r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -5131,7 +5122,7 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r5
-	mov	4(r6), r14
+	mov	4(r10), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -5139,14 +5130,14 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r5
 	and	#511, r14
-	mov	6(r6), r15
+	mov	6(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
-	bis	r15, r7
-	mov	6(r6), r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	6(r10), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -5155,29 +5146,29 @@ grain128aeadv2_absorb_ad:
 	rra	r14
 	rra	r14
 	rra	r14
-	mov	150(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r14, r15
-	mov	160(sp), r14
+	mov	156(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	146(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	136(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -5185,7 +5176,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	126(sp), r14
+	mov	124(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -5203,10 +5194,10 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, r8
-	bis	r14, r8
+	mov	r15, r7
+	bis	r14, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r13
+	mov	162(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -5228,20 +5219,20 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r12, r14
-	mov	r7, r12
+	mov	r6, r12
 	and	r15, r12
-	mov	r8, r15
+	mov	r7, r15
 	and	r11, r15
-	mov	92(sp), r4
-	xor	r13, r4
+	mov	90(sp), r6
+	xor	r13, r6
 	mov	86(sp), r13
 	xor	r14, r13
 	mov	82(sp), r14
 	xor	r12, r14
-	mov	80(sp), r8
-	xor	r15, r8
+	mov	80(sp), r7
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5250,64 +5241,65 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	@r6, r7
-	mov	2(r6), r11
-	mov	4(r6), r12
-	mov	6(r6), r6
+	mov	@r10, r4
+	mov	2(r10), r11
+	mov	4(r10), r12
+	mov	6(r10), r5
+	mov	r4, r10
 	swpb	r11
-	swpb	r7
-	xor.b	r11, r7
-	xor	r11, r7
+	swpb	r10
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
-	swpb	r6
-	xor.b	r6, r12
-	xor	r6, r12
-	mov	r6, r5
-	mov.b	r5, r5
-	mov	150(sp), r6
-	swpb	r6
-	bis	r5, r6
-	mov	160(sp), r5
 	swpb	r5
-	rla	r5
-	bis	r6, r5
-	mov	156(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	bis	r5, r6
+	xor.b	r5, r12
+	xor	r5, r12
+	mov	r5, r4
+	mov.b	r4, r4
 	mov	146(sp), r5
 	swpb	r5
+	bis	r4, r5
+	mov	156(sp), r4
+	swpb	r4
+	rla	r4
+	bis	r5, r4
+	mov	152(sp), r5
+	swpb	r5
+	rla	r5
+	rla	r5
+	bis	r4, r5
+	mov	142(sp), r4
+	swpb	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	bis	r5, r4
+	mov	136(sp), r5
+	swpb	r5
 	rla	r5
 	rla	r5
 	rla	r5
-	bis	r6, r5
-	mov	138(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r5, r6
-	mov	126(sp), r5
+	rla	r5
+	bis	r4, r5
+	mov	124(sp), r4
+	swpb	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	bis	r5, r4
+	mov	112(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
 	rla	r5
 	rla	r5
 	rla	r5
-	bis	r6, r5
-	mov	112(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r5, r6
+	rla	r5
+	bis	r4, r5
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -5316,41 +5308,41 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r6, r15
-	mov	2(r9), 140(sp)
-	mov	4(r9), 34(sp)
-	mov	6(r9), 32(sp)
-	mov	8(r9), 30(sp)
-	mov	10(r9), 26(sp)
-	mov	12(r9), 24(sp)
-	mov	14(r9), 20(sp)
-	mov	2(r10), 116(sp)
-	mov	4(r10), 12(sp)
-	mov	6(r10), 46(sp)
-	mov	8(r10), 42(sp)
-	mov	10(r10), 14(sp)
-	mov	12(r10), 8(sp)
-	mov	14(r10), r5
-	mov	r4, r6
-	mov	r7, r9
+	bis	r5, r15
+	mov	2(r8), 32(sp)
+	mov	4(r8), 30(sp)
+	mov	6(r8), 28(sp)
+	mov	8(r8), 26(sp)
+	mov	10(r8), 22(sp)
+	mov	12(r8), 20(sp)
+	mov	14(r8), 18(sp)
+	mov	2(r9), 114(sp)
+	mov	4(r9), 12(sp)
+	mov	6(r9), 46(sp)
+	mov	8(r9), 44(sp)
+	mov	10(r9), 16(sp)
+	mov	12(r9), 8(sp)
+	mov	14(r9), r5
+	mov	r7, r8
+	mov	r10, r9
 	mov	r11, r10
 	mov	r12, r11
 	br	#.Lgrain128aeadv2_absorb_ad_endif2
 .Lgrain128aeadv2_absorb_ad_else1:
 	; grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#256, 166(sp)
+	cmp	#256, 162(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	cmp	#0, 166(sp)
+	cmp	#0, 162(sp)
 	mov	#0, r15
 	subc	#1, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	cmp	#0, 166(sp)
+	cmp	#0, 162(sp)
 	mov	#0, r15
 	subc	#256, r15
 	clr	r14
@@ -5371,14 +5363,14 @@ grain128aeadv2_absorb_ad:
 	mov	r14, r15
 	xor	#1, r15
 	and	r12, r15
-	mov	r14, 164(sp)
-	xor	r15, 164(sp)
+	mov	r14, 160(sp)
+	xor	r15, 160(sp)
 	; grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
-	mov.b	164(sp), r15
-	mov	r15, 130(sp)
-	bis	#128, 130(sp)
+	mov.b	160(sp), r15
+	mov	r15, 128(sp)
+	bis	#128, 128(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
+	mov	@r9, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -5388,7 +5380,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5399,15 +5391,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r9, r14
-	mov	2(r9), r15
+	mov	@r8, r14
+	mov	2(r8), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r9, r11
+	mov	@r8, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -5415,7 +5407,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r9), r15
+	mov	2(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5424,7 +5416,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r9), r14
+	mov	2(r8), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5434,7 +5426,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r9), r15
+	mov	4(r8), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5448,24 +5440,24 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r7
-	bis	r15, r7
-	mov	4(r9), r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	4(r8), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5473,12 +5465,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r9), r11
+	mov	6(r8), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -5488,7 +5480,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r9), r15
+	mov	8(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5499,11 +5491,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r9), r14
+	mov	8(r8), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -5512,14 +5504,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
-	mov	10(r9), r14
+	and	r6, r12
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5530,7 +5522,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r9), r14
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5538,7 +5530,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5548,13 +5540,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5562,17 +5554,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5582,7 +5574,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5594,7 +5586,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5602,7 +5594,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5612,14 +5604,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r10), r13
+	xor	8(r9), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r10), r14
+	mov	8(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5628,12 +5620,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5642,26 +5634,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
+	mov	@r8, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r9), r15
+	mov	2(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r9, r12
-	mov	4(r9), r14
+	xor	@r8, r12
+	mov	4(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5670,14 +5662,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r9), r14
+	mov	8(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5686,27 +5678,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r9), r14
+	mov	10(r8), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 18(sp)
-	xor	12(r9), 18(sp)
+	mov	r12, 14(sp)
+	xor	12(r8), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r10), r11
+	mov	2(r9), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5714,15 +5706,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r10, r11
-	mov	6(r10), r14
-	mov	8(r10), r15
+	xor	@r9, r11
+	mov	6(r9), r14
+	mov	8(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5731,7 +5723,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5742,9 +5734,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r10), r11
+	xor	12(r9), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5752,7 +5744,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5761,7 +5753,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5769,7 +5761,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5782,7 +5774,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5791,7 +5783,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5801,7 +5793,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5809,7 +5801,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5822,22 +5814,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5848,7 +5840,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5857,7 +5849,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5867,7 +5859,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r10), r14
+	mov	6(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5876,7 +5868,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r10), r15
+	mov	8(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5890,17 +5882,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r10), r14
-	mov	6(r10), r15
+	mov	4(r9), r14
+	mov	6(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r10), r14
+	and	6(r9), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
+	mov	6(r9), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -5908,7 +5900,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r10), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5917,11 +5909,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -5930,7 +5922,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5940,7 +5932,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5951,7 +5943,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5961,7 +5953,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5976,14 +5968,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5991,19 +5983,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r10), r14
-	mov	4(r10), r15
+	mov	2(r9), r14
+	mov	4(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6013,14 +6005,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -6028,13 +6020,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6042,13 +6034,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6059,13 +6051,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
-	mov	12(r10), r15
+	mov	10(r9), r12
+	mov	12(r9), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6075,7 +6067,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6087,7 +6079,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6095,7 +6087,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6105,95 +6097,23 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r7, r12
+	and	r6, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 36(sp)
-	xor	@r9, 36(sp)
+	mov	r11, 34(sp)
+	xor	@r8, 34(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
-	and	#1, r14
-	mov	r13, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
+	and	#16384, r14
 	clrc
-	rrc	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	mov	r13, r15
 	and	#4096, r15
 	clrc
@@ -6205,211 +6125,95 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	bis	r15, r14
 	mov	r13, r15
+	and	#1024, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#256, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#64, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#16, r15
+	clrc
+	rrc	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#4, r15
+	clrc
+	rrc	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32769, r15
+	bis	r15, r14
+	mov	r13, r15
 	and	#8192, r15
 	rla	r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#16384, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#32768, r15
-	mov	r14, 144(sp)
-	bis	r15, 144(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	@r6, r12
-	and	2(r6), r13
-	and	4(r6), r14
-	and	6(r6), r15
-	mov	r12, 6(sp)
-	xor	@r8, 6(sp)
-	mov	r13, 84(sp)
-	xor	2(r8), 84(sp)
-	mov	r14, 78(sp)
-	xor	4(r8), 78(sp)
-	mov	r15, 76(sp)
-	xor	6(r8), 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	mov	r15, 152(sp)
-	and	#1, 152(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, 158(sp)
-	and	#1, 158(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r15
-	swpb	r15
+	and	#512, r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	158(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 162(sp)
-	and	#1, 162(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
+	mov	r13, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r14, r15
-	mov	162(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
+	bis	r15, r14
+	mov	r13, r15
+	and	#2, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r14, 140(sp)
+	bis	r15, 140(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
+	mov	128(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -6419,409 +6223,32 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
+	and	@r10, r12
+	and	2(r10), r13
+	and	4(r10), r14
+	and	6(r10), r15
+	mov	r12, 6(sp)
+	xor	@r7, 6(sp)
+	mov	r13, 84(sp)
+	xor	2(r7), 84(sp)
+	mov	r14, 78(sp)
+	xor	4(r7), 78(sp)
+	mov	r15, 76(sp)
+	xor	6(r7), 76(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
+	mov.b	141(sp), r15
 	mov	r15, 148(sp)
 	and	#1, 148(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	158(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	162(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	148(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
 	clrc
 	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 136(sp)
-	and	#1, 136(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	162(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	136(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 124(sp)
-	and	#1, 124(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	158(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	162(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	148(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	136(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	124(sp), r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 90(sp)
-	and	#1, 90(sp)
-	mov	@r6, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#511, r8
-	mov	2(r6), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#65024, r15
-	bis	r15, r8
-	and	#511, r4
-	mov	4(r6), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r5
-	mov	6(r6), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r5
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	152(sp), r14
-	swpb	r14
-	rla	r14
-	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	162(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	136(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	124(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	90(sp), r7
+	mov	148(sp), r7
 	swpb	r7
 	rla	r7
 	rla	r7
@@ -6832,7 +6259,447 @@ grain128aeadv2_absorb_ad:
 	rla	r7
 	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
+	mov	128(sp), r11
+	clrc
+	rrc	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	clrc
+	rrc	r15
+	mov	r15, 154(sp)
+	and	#1, 154(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	154(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 158(sp)
+	and	#1, 158(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	154(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	158(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, 144(sp)
+	and	#1, 144(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	154(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	158(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	144(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 134(sp)
+	and	#1, 134(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	154(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	158(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	144(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	134(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 122(sp)
+	and	#1, 122(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	154(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	158(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	144(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	134(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	122(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -6840,31 +6707,157 @@ grain128aeadv2_absorb_ad:
 	rra	r11
 	rra	r11
 	rra	r11
-	rra	r11
+	and	#1, r11
+	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
+	sub	r11, r12
+	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r12
-	and	r13, r8
-	mov	r4, r13
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, r4
+	and	#1, r4
+	mov	@r10, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
+	mov	2(r10), r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
+	and	#65024, r15
+	mov	r14, 74(sp)
+	bis	r15, 74(sp)
+	and	#511, r5
+	mov	4(r10), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65024, r15
+	bis	r15, r5
+	and	#511, r14
+	mov	6(r10), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	mov	r14, r6
+	bis	r15, r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	mov	148(sp), r15
+	swpb	r15
+	rla	r15
+	bis	r14, r15
+	mov	154(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	158(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	144(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	134(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	122(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r4, r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, r7
+	bis	r14, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r11
+	sub	r12, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r11
+	mov	74(sp), r12
+	and	r13, r12
+	mov	r5, r13
 	and	r14, r13
-	mov	r5, r14
+	mov	r6, r14
 	and	r15, r14
 	mov	r7, r15
-	and	r12, r15
-	xor	r8, 6(sp)
-	mov	84(sp), r7
-	xor	r13, r7
-	mov	78(sp), r8
-	xor	r14, r8
+	and	r11, r15
+	xor	r12, 6(sp)
+	mov	84(sp), r6
+	xor	r13, r6
+	mov	78(sp), r7
+	xor	r14, r7
 	mov	76(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r5
+	mov.b	141(sp), r5
 	clrc
 	rrc	r5
 	rra	r5
@@ -6873,63 +6866,66 @@ grain128aeadv2_absorb_ad:
 	rra	r5
 	rra	r5
 	rra	r5
-	mov	@r6, r12
-	mov	2(r6), r13
-	mov	4(r6), r14
-	mov	6(r6), r15
+	mov	@r10, r12
+	mov	2(r10), r13
+	mov	4(r10), r14
+	mov	6(r10), r15
+	mov	r12, r10
 	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
+	swpb	r10
+	xor.b	r13, r10
+	xor	r13, r10
+	mov	r13, r12
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	xor.b	r14, r12
+	xor	r14, r12
+	mov	r14, r13
 	swpb	r15
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r15, r13
+	xor	r15, r13
 	mov.b	r15, r15
-	mov	152(sp), r6
-	swpb	r6
-	bis	r15, r6
-	mov	158(sp), r15
+	mov	148(sp), r14
+	swpb	r14
+	bis	r15, r14
+	mov	154(sp), r15
 	swpb	r15
 	rla	r15
-	bis	r6, r15
-	mov	162(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	mov	148(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r6, r15
-	mov	136(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	mov	124(sp), r15
+	bis	r14, r15
+	mov	158(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	144(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
+	mov	134(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	122(sp), r15
+	swpb	r15
 	rla	r15
 	rla	r15
-	bis	r6, r15
-	mov	90(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	r4, r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	r5, r15
 	swpb	r15
 	rla	r15
@@ -6939,86 +6935,85 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r6, r15
+	bis	r14, r15
 	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 122(sp)
 	mov	#0, 120(sp)
+	mov	#0, 118(sp)
+	mov	2(r8), 32(sp)
+	mov	4(r8), 30(sp)
+	mov	6(r8), 28(sp)
+	mov	8(r8), 26(sp)
+	mov	10(r8), 22(sp)
+	mov	12(r8), 20(sp)
+	mov	14(r8), 18(sp)
 	mov	2(r9), r5
-	mov	4(r9), 34(sp)
-	mov	6(r9), 32(sp)
-	mov	8(r9), 30(sp)
-	mov	10(r9), 26(sp)
-	mov	12(r9), 24(sp)
-	mov	14(r9), 20(sp)
-	mov	2(r10), r6
-	mov	4(r10), 12(sp)
-	mov	6(r10), 46(sp)
-	mov	8(r10), 42(sp)
-	mov	10(r10), 14(sp)
-	mov	12(r10), 8(sp)
-	mov	14(r10), 38(sp)
-	mov	r7, 134(sp)
-	mov	r8, 132(sp)
-	mov	r12, 102(sp)
-	mov	r13, 100(sp)
-	mov	r14, 98(sp)
-	mov	r15, 74(sp)
-	cmp	164(sp), 122(sp)
-	mov	120(sp), r15
+	mov	4(r9), 12(sp)
+	mov	6(r9), 46(sp)
+	mov	8(r9), 44(sp)
+	mov	10(r9), 16(sp)
+	mov	12(r9), 8(sp)
+	mov	14(r9), 40(sp)
+	mov	r6, 132(sp)
+	mov	r7, 130(sp)
+	mov	r10, 100(sp)
+	mov	r12, 98(sp)
+	mov	r13, 92(sp)
+	mov	r15, 56(sp)
+	cmp	160(sp), 120(sp)
+	mov	118(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_done4
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_loop3:
 	; grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	mov	164(sp), r13
-	mov	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	sub	122(sp), r13
-	subc	120(sp), r14
+	mov	160(sp), r15
+	mov	#0, r13
+	sub	#1, r15
+	subc	#0, r13
+	sub	120(sp), r15
+	subc	118(sp), r13
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65528, r14
 	rla	r13
-	adc	r13
 	rla	r13
-	adc	r13
 	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65528, r15
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#7, r13
-	bis	r13, r14
-	mov	166(sp), 22(sp)
-	mov	#0, 10(sp)
-	tst	r14
+	and	#7, r15
+	bis	r15, r13
+	mov	162(sp), 10(sp)
+	mov	#0, r15
+	tst	r13
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig5
-	cmp	#32, r15
+	cmp	#32, r14
 	jc	.Lgrain128aeadv2_absorb_ad_shbig5
 .Lgrain128aeadv2_absorb_ad_shlimb8:
-	cmp	#16, r15
+	cmp	#16, r14
 	jnc	.Lgrain128aeadv2_absorb_ad_shbits9
-	mov	10(sp), 22(sp)
-	clr	10(sp)
-	sub	#16, r15
+	mov	r15, 10(sp)
+	clr	r15
+	sub	#16, r14
 	jmp	.Lgrain128aeadv2_absorb_ad_shlimb8
 .Lgrain128aeadv2_absorb_ad_shbits9:
-	tst	r15
+	tst	r14
 	jz	.Lgrain128aeadv2_absorb_ad_shend6
 .Lgrain128aeadv2_absorb_ad_sh7:
 	clrc
+	rrc	r15
 	rrc	10(sp)
-	rrc	22(sp)
-	dec	r15
+	dec	r14
 	jnz	.Lgrain128aeadv2_absorb_ad_sh7
 	jmp	.Lgrain128aeadv2_absorb_ad_shend6
 .Lgrain128aeadv2_absorb_ad_shbig5:
-	clr	22(sp)
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r10
+	mov	r5, r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -7039,15 +7034,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r10
-	mov	r5, r13
-	mov	34(sp), r15
+	mov	32(sp), r14
+	mov	30(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r10, r14
-	and	r13, r14
-	mov	r5, r12
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r10, r13
+	and	r14, r13
+	mov	32(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -7055,7 +7050,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	34(sp), r15
+	mov	30(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7064,17 +7059,17 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	34(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	32(sp), r15
+	mov	30(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	28(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7084,40 +7079,40 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r12
-	xor	r12, r14
+	bis	r15, r14
+	and	r14, r12
+	xor	r12, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	8(sp), r9
 	rla	r9
 	adc	r9
 	and	#1, r9
-	mov	38(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	32(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
-	mov	30(sp), r15
+	mov	28(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
+	mov	26(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	r9, r15
-	and	r13, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
+	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	30(sp), r12
+	mov	26(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -7127,7 +7122,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	26(sp), r15
+	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7138,46 +7133,46 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	26(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
-	mov	24(sp), r15
+	mov	22(sp), r14
+	rla	r14
+	adc	r14
+	and	#1, r14
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r14
+	xor	r12, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r9, r10
-	mov	24(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
-	mov	20(sp), r15
+	mov	20(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r10
+	bis	r15, r14
+	and	r14, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r14
+	xor	r10, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	24(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	20(sp), r15
+	mov	20(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7185,43 +7180,43 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r6, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	r5, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r6, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	r5, r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	46(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	42(sp), r15
+	bis	r15, r14
+	xor	r14, r13
+	mov	46(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7231,17 +7226,17 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	46(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	42(sp), r15
+	bis	r15, r14
+	xor	r14, r13
+	mov	46(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	44(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7249,103 +7244,103 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	xor	14(sp), r14
+	bis	r15, r14
+	xor	r14, r13
+	xor	16(sp), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	14(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
-	mov	38(sp), r15
+	mov	8(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
-	mov	34(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r13
-	mov	r5, r12
-	xor	r13, r12
-	mov	32(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	mov	32(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
 	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	26(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	24(sp), r15
+	and	#65024, r15
+	bis	r15, r14
+	mov	32(sp), r12
+	xor	r14, r12
+	mov	28(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
+	mov	26(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	24(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	22(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	20(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r14
+	xor	r14, r12
+	mov	20(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
+	mov	18(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, 114(sp)
-	xor	20(sp), 114(sp)
+	bis	r15, r14
+	xor	r14, r12
+	mov	r12, 110(sp)
+	xor	18(sp), 110(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	12(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	46(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -7353,26 +7348,26 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	r6, r10
-	xor	r13, r10
-	mov	42(sp), r13
-	mov	14(sp), r15
+	bis	r15, r14
+	mov	r5, r10
+	xor	r14, r10
+	mov	44(sp), r14
+	mov	16(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	xor	r13, r10
-	mov	8(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	38(sp), r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r10
+	mov	8(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7381,11 +7376,11 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	xor	r13, r10
-	xor	38(sp), r10
+	bis	r15, r14
+	xor	r14, r10
+	xor	40(sp), r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r12
+	mov	r5, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -7402,14 +7397,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	14(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7418,12 +7413,12 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r12
+	mov	r5, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -7442,14 +7437,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	r6, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	r5, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -7458,8 +7453,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -7472,20 +7467,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	12(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	mov	12(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	46(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -7508,16 +7503,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	42(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	14(sp), r15
+	mov	44(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7526,22 +7521,22 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r13
-	mov	42(sp), r15
+	mov	46(sp), r14
+	mov	44(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	42(sp), r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	44(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r14, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r12
+	mov	44(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -7549,7 +7544,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	14(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7558,20 +7553,20 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	14(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	14(sp), r12
+	mov	16(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -7592,17 +7587,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	8(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	38(sp), r15
+	mov	8(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7612,8 +7607,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -7632,29 +7627,29 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	12(sp), r13
+	mov	12(sp), r14
 	mov	46(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r12
-	mov	12(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r12
+	mov	12(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	46(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	14(sp), r12
+	mov	16(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
@@ -7669,54 +7664,54 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	14(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	8(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r12
-	mov	8(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
-	mov	38(sp), r15
+	bis	r15, r14
+	and	r14, r12
+	mov	8(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r12
-	mov	38(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	8(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
-	mov	38(sp), r15
+	mov	8(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7726,17 +7721,17 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	and	r13, r12
-	mov	8(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	38(sp), r15
+	bis	r15, r14
+	and	r14, r12
+	mov	8(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7744,98 +7739,26 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	and	r9, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 108(sp)
-	xor	r5, 108(sp)
+	mov	r10, 106(sp)
+	xor	32(sp), 106(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r14, r13
-	and	#1, r13
-	mov	r14, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
+	mov	r13, r14
+	and	#16384, r14
 	clrc
-	rrc	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	mov	r13, r15
 	and	#4096, r15
 	clrc
 	rrc	r15
@@ -7844,28 +7767,97 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16384, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#1024, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#256, r15
+	clrc
+	rrc	r15
 	rra	r15
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, 64(sp)
-	bis	r15, 64(sp)
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#64, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#16, r15
+	clrc
+	rrc	r15
+	rra	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#4, r15
+	clrc
+	rrc	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32769, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8192, r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#512, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#2, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r14, 52(sp)
+	bis	r15, 52(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r12
+	mov	10(sp), r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -7875,35 +7867,35 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r10
-	mov	102(sp), r12
+	mov	100(sp), r12
 	and	r13, r12
-	mov	100(sp), r13
+	mov	98(sp), r13
 	and	r14, r13
-	mov	98(sp), r14
+	mov	92(sp), r14
 	and	r15, r14
-	mov	74(sp), r15
+	mov	56(sp), r15
 	and	r10, r15
 	xor	r12, 6(sp)
-	mov	134(sp), r7
+	mov	132(sp), r7
 	xor	r13, r7
-	mov	132(sp), r8
+	mov	130(sp), r8
 	xor	r14, r8
 	mov	r11, r9
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
-	mov	r15, 70(sp)
-	and	#1, 70(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r15
+	mov.b	53(sp), r15
+	mov	r15, 64(sp)
+	and	#1, 64(sp)
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	70(sp), r6
+	mov	64(sp), r6
 	swpb	r6
 	rla	r6
 	rla	r6
@@ -7914,15 +7906,9 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
+	mov	10(sp), r11
+	clrc
 	rrc	r11
-	and	#32767, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -7944,25 +7930,103 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	clrc
 	rrc	r15
+	mov	r15, 70(sp)
+	and	#1, 70(sp)
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r14
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	64(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	70(sp), r6
+	swpb	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	bis	r15, r6
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r6, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	53(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
 	mov	r15, 72(sp)
 	and	#1, 72(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r14
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r15
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	64(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	70(sp), r15
 	swpb	r15
 	rla	r15
@@ -7983,19 +8047,11 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
+	mov	10(sp), r11
+	clrc
 	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r11
+	rra	r11
+	rra	r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -8017,256 +8073,45 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	clrc
 	rrc	r15
-	rra	r15
-	mov	r15, 68(sp)
-	and	#1, 68(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	70(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	72(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	68(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, 66(sp)
-	and	#1, 66(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	70(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	72(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	68(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	66(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
 	rra	r15
 	rra	r15
 	mov	r15, 60(sp)
 	and	#1, 60(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r15
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r14
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	70(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	72(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	68(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -8274,7 +8119,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	72(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -8294,25 +8139,118 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	mov	10(sp), r15
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r6, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	53(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 50(sp)
+	and	#1, 50(sp)
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	64(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	70(sp), r15
 	swpb	r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
-	and	#63488, r15
-	bis	r15, r11
+	rla	r15
+	bis	r14, r15
+	mov	72(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	60(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	50(sp), r6
+	swpb	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	bis	r15, r6
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -8337,19 +8275,19 @@ grain128aeadv2_absorb_ad:
 	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 48(sp)
-	and	#1, 48(sp)
-	mov	102(sp), r9
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	74(sp), r14
+	mov	r15, 38(sp)
+	and	#1, 38(sp)
+	mov	100(sp), r9
+	mov	98(sp), r10
+	mov	92(sp), r4
+	mov	56(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -8380,25 +8318,25 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	70(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	72(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	72(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	66(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -8406,7 +8344,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	50(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -8415,7 +8353,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	48(sp), r5
+	mov	38(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
@@ -8426,21 +8364,14 @@ grain128aeadv2_absorb_ad:
 	rla	r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	10(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r11
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r14
@@ -8464,7 +8395,7 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r7
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -8472,38 +8403,37 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, r6
-	and	#1, r6
-	mov	102(sp), r4
+	mov	r15, r5
+	and	#1, r5
+	mov	100(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	100(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov	98(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65024, r15
 	bis	r15, r4
-	and	#511, r13
-	mov	98(sp), r14
+	and	#511, r6
+	mov	92(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	mov	r14, r15
 	and	#65024, r15
-	mov	r13, r5
-	bis	r15, r5
+	bis	r15, r6
 	and	#511, r14
-	mov	74(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	mov	r14, r8
 	bis	r15, r8
-	mov	74(sp), r14
+	mov	56(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -8512,46 +8442,46 @@ grain128aeadv2_absorb_ad:
 	rra	r14
 	rra	r14
 	rra	r14
-	mov	70(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r14, r15
-	mov	72(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	72(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	66(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	48(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
+	bis	r15, r14
+	mov	50(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	38(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	r6, r15
+	mov	r5, r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -8563,17 +8493,15 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r9
 	bis	r14, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
-	mov	10(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r12
+	mov	10(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -8585,7 +8513,7 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r11
 	mov	r4, r12
 	and	r13, r12
-	mov	r5, r13
+	mov	r6, r13
 	and	r14, r13
 	mov	r8, r14
 	and	r15, r14
@@ -8599,19 +8527,19 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r7
+	mov.b	53(sp), r6
 	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	mov	102(sp), r12
-	mov	100(sp), r13
-	mov	98(sp), r14
-	mov	74(sp), r15
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	mov	100(sp), r12
+	mov	98(sp), r13
+	mov	92(sp), r14
+	mov	56(sp), r15
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
@@ -8619,135 +8547,131 @@ grain128aeadv2_absorb_ad:
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r14, r5
 	swpb	r15
-	xor.b	r15, r5
-	xor	r15, r5
+	xor.b	r15, r14
+	xor	r15, r14
 	mov.b	r15, r15
-	mov	70(sp), r14
-	swpb	r14
-	bis	r15, r14
-	mov	72(sp), r15
+	mov	64(sp), r7
+	swpb	r7
+	bis	r15, r7
+	mov	70(sp), r15
 	swpb	r15
 	rla	r15
-	bis	r14, r15
-	mov	68(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	48(sp), r15
+	bis	r7, r15
+	mov	72(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	mov	60(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	r7, r15
+	bis	r7, r15
+	mov	50(sp), r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	mov	38(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r7, r15
+	mov	r5, r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
+	mov	r6, r15
+	swpb	r15
 	rla	r15
 	rla	r15
-	bis	r14, r15
-	mov	34(sp), r6
-	mov	32(sp), 34(sp)
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r7, r15
 	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	24(sp), 26(sp)
-	mov	20(sp), 24(sp)
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	22(sp), 26(sp)
+	mov	20(sp), 22(sp)
 	mov	18(sp), 20(sp)
-	mov	114(sp), 18(sp)
-	mov	12(sp), 16(sp)
+	mov	14(sp), 18(sp)
+	mov	110(sp), 14(sp)
+	mov	12(sp), r5
 	mov	46(sp), 12(sp)
-	mov	42(sp), 46(sp)
-	mov	14(sp), 42(sp)
-	mov	8(sp), 14(sp)
-	mov	38(sp), r7
-	mov	36(sp), 38(sp)
-	mov	108(sp), 36(sp)
-	mov	r5, r14
-	mov	r6, r5
-	mov	16(sp), r6
+	mov	44(sp), 46(sp)
+	mov	16(sp), 44(sp)
+	mov	8(sp), r6
+	mov	40(sp), r7
+	mov	34(sp), 40(sp)
+	mov	106(sp), 34(sp)
+	mov	r6, 16(sp)
 	mov	r7, 8(sp)
 	mov	r8, 6(sp)
-	mov	r9, 134(sp)
-	mov	r10, 132(sp)
-	mov	r12, 102(sp)
-	mov	r13, 100(sp)
-	mov	r14, 98(sp)
-	mov	r15, 74(sp)
-	add	#1, 122(sp)
-	addc	#0, 120(sp)
-	cmp	164(sp), 122(sp)
-	mov	120(sp), r15
+	mov	r9, 132(sp)
+	mov	r10, 130(sp)
+	mov	r12, 100(sp)
+	mov	r13, 98(sp)
+	mov	r14, 92(sp)
+	mov	r15, 56(sp)
+	add	#1, 120(sp)
+	addc	#0, 118(sp)
+	cmp	160(sp), 120(sp)
+	mov	118(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near14
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 140(sp)
-	mov	r6, 116(sp)
-	mov	38(sp), r5
+	mov	r5, 114(sp)
+	mov	40(sp), r5
 	mov	6(sp), r6
-	mov	134(sp), r13
-	mov	132(sp), r14
+	mov	132(sp), r13
+	mov	130(sp), r14
 	mov	r11, r8
-	mov	102(sp), r9
-	mov	100(sp), r10
-	mov	98(sp), r11
-	mov	74(sp), r15
+	mov	100(sp), r9
+	mov	98(sp), r10
+	mov	92(sp), r11
+	mov	56(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 118(sp)
-	mov	#0, 154(sp)
-	mov	140(sp), r7
-	mov	116(sp), r12
-	mov	r5, 44(sp)
+	mov	#0, 116(sp)
+	mov	#0, 150(sp)
+	mov	32(sp), r7
+	mov	114(sp), r12
+	mov	r5, 42(sp)
 	mov	r6, 2(sp)
-	mov	r8, 128(sp)
+	mov	r8, 126(sp)
 	mov	r9, 96(sp)
 	mov	r10, 94(sp)
 	mov	r11, 88(sp)
-	mov	r15, 52(sp)
-	cmp	166(sp), 118(sp)
-	mov	154(sp), r15
+	mov	r15, 54(sp)
+	cmp	162(sp), 116(sp)
+	mov	150(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near15
 	br	#.Lgrain128aeadv2_absorb_ad_done11
 .Lgrain128aeadv2_absorb_ad_near15:
 .Lgrain128aeadv2_absorb_ad_loop10:
 	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	118(sp), r15
-	add	168(sp), r15
+	mov	116(sp), r15
+	add	164(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 104(sp)
+	mov	r15, 102(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r12, r8
 	rla	r8
@@ -8771,7 +8695,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r8
 	mov	r7, r10
-	mov	34(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	swpb	r10
 	xor.b	r15, r10
@@ -8786,7 +8710,7 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#7, r9
-	mov	34(sp), r15
+	mov	30(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8795,7 +8719,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r9
-	mov	34(sp), r10
+	mov	30(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -8805,7 +8729,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	32(sp), r15
+	mov	28(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8823,19 +8747,19 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#1, r9
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	32(sp), r10
+	mov	28(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
 	rrc	r10
 	and	#63, r10
-	mov	30(sp), r15
+	mov	26(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8848,7 +8772,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	30(sp), r6
+	mov	26(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -8858,7 +8782,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	adc	r6
 	and	#15, r6
-	mov	26(sp), r15
+	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8869,11 +8793,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	26(sp), r10
+	mov	22(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	24(sp), r15
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -8883,13 +8807,13 @@ grain128aeadv2_absorb_ad:
 	xor	r6, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r9, r8
-	mov	24(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#3, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8900,7 +8824,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r8, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	24(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -8908,7 +8832,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8952,7 +8876,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	42(sp), r15
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8972,7 +8896,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	42(sp), r15
+	mov	44(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8982,9 +8906,9 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r10
 	xor	r10, r11
-	xor	14(sp), r11
+	xor	16(sp), r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	14(sp), r10
+	mov	16(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -9003,7 +8927,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#127, r10
-	mov	44(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -9017,7 +8941,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#511, r10
-	mov	34(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -9025,14 +8949,14 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r10
 	mov	r7, r8
 	xor	r10, r8
-	mov	32(sp), r10
+	mov	28(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	30(sp), r15
+	mov	26(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -9041,14 +8965,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r10
 	xor	r10, r8
-	mov	26(sp), r10
+	mov	22(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	24(sp), r15
+	mov	20(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -9057,18 +8981,18 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r10
 	xor	r10, r8
-	mov	24(sp), r10
+	mov	20(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r10
 	xor	r10, r8
-	mov	r8, 110(sp)
-	xor	20(sp), 110(sp)
+	mov	r8, 108(sp)
+	xor	18(sp), 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r8
 	swpb	r8
@@ -9087,8 +9011,8 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r8
 	mov	r12, r10
 	xor	r8, r10
-	mov	42(sp), r8
-	mov	14(sp), r15
+	mov	44(sp), r8
+	mov	16(sp), r15
 	swpb	r15
 	swpb	r8
 	xor.b	r15, r8
@@ -9103,7 +9027,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r8
 	rrc	r8
 	and	#31, r8
-	mov	44(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -9114,7 +9038,7 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r8
 	xor	r8, r10
-	xor	44(sp), r10
+	xor	42(sp), r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -9133,7 +9057,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	14(sp), r8
+	mov	16(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -9238,7 +9162,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	42(sp), r12
+	mov	44(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -9247,7 +9171,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	14(sp), r15
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -9262,16 +9186,16 @@ grain128aeadv2_absorb_ad:
 	xor	r8, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	46(sp), r12
-	mov	42(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	and	42(sp), r12
+	and	44(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r8
+	mov	44(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -9279,7 +9203,7 @@ grain128aeadv2_absorb_ad:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	14(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -9288,7 +9212,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	14(sp), r12
+	mov	16(sp), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
@@ -9301,7 +9225,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	14(sp), r8
+	mov	16(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -9332,7 +9256,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -9384,7 +9308,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	14(sp), r8
+	mov	16(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -9399,7 +9323,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	14(sp), r12
+	mov	16(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -9419,7 +9343,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#16383, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -9431,7 +9355,7 @@ grain128aeadv2_absorb_ad:
 	xor	r8, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r8
-	mov	44(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r8
 	xor.b	r15, r8
@@ -9446,7 +9370,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -9466,7 +9390,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -9480,91 +9404,19 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 106(sp)
-	xor	r7, 106(sp)
+	mov	r10, 104(sp)
+	xor	r7, 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r11, r12
-	and	#1, r12
-	mov	r11, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#4, r15
+	and	#16384, r12
 	clrc
-	rrc	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#64, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#256, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
 	mov	r11, r15
 	and	#4096, r15
 	clrc
@@ -9576,26 +9428,95 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	bis	r15, r12
 	mov	r11, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#16384, r15
+	and	#1024, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#256, r15
+	clrc
+	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	bis	r15, r12
 	mov	r11, r15
-	and	#32768, r15
-	mov	r12, 28(sp)
-	bis	r15, 28(sp)
+	and	#64, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#16, r15
+	clrc
+	rrc	r15
+	rra	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#4, r15
+	clrc
+	rrc	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#32769, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#8192, r15
+	rla	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#512, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#32, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#8, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#2, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r12, 24(sp)
+	bis	r15, 24(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r10
+	mov	102(sp), r10
 	and	#1, r10
 	mov	#0, r11
 	mov	#0, r12
@@ -9611,29 +9532,29 @@ grain128aeadv2_absorb_ad:
 	and	r12, r11
 	mov	88(sp), r12
 	and	r15, r12
-	mov	52(sp), r15
+	mov	54(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
 	mov	r13, r8
 	xor	r11, r8
 	mov	r14, r9
 	xor	r12, r9
-	mov	128(sp), r10
+	mov	126(sp), r10
 	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
-	mov	r15, 56(sp)
-	and	#1, 56(sp)
+	mov.b	25(sp), r15
+	mov	r15, 62(sp)
+	and	#1, 62(sp)
 	mov	96(sp), r7
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r7
-	mov	56(sp), r6
+	mov	62(sp), r6
 	swpb	r6
 	rla	r6
 	rla	r6
@@ -9644,7 +9565,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	clrc
 	rrc	r11
 	and	#1, r11
@@ -9671,15 +9592,15 @@ grain128aeadv2_absorb_ad:
 	mov	r10, r9
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	clrc
 	rrc	r15
-	mov	r15, 62(sp)
-	and	#1, 62(sp)
+	mov	r15, 68(sp)
+	and	#1, 68(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r14
+	mov	54(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -9690,7 +9611,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -9699,7 +9620,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	62(sp), r6
+	mov	68(sp), r6
 	swpb	r6
 	rla	r6
 	rla	r6
@@ -9710,7 +9631,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -9735,16 +9656,16 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
-	mov	r15, 58(sp)
-	and	#1, 58(sp)
+	mov	r15, 66(sp)
+	and	#1, 66(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -9760,7 +9681,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r14
+	mov	62(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -9768,7 +9689,99 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
+	mov	68(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	66(sp), r6
+	swpb	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	bis	r15, r6
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	102(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r6, r15
+	and	r12, r15
+	xor	r10, 2(sp)
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	25(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, 58(sp)
+	and	#1, 58(sp)
+	mov	96(sp), r10
+	mov	94(sp), r4
+	mov	88(sp), r5
+	mov	54(sp), r14
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
 	mov	62(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	68(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	66(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -9788,9 +9801,10 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	clrc
 	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	and	#1, r11
@@ -9814,45 +9828,57 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	mov	r15, 54(sp)
-	and	#1, 54(sp)
+	rra	r15
+	mov	r15, 48(sp)
+	and	#1, 48(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r14
+	mov	54(sp), r15
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	62(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	68(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -9869,7 +9895,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	54(sp), r6
+	mov	48(sp), r6
 	swpb	r6
 	rla	r6
 	rla	r6
@@ -9880,112 +9906,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 50(sp)
-	and	#1, 50(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	52(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	62(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	58(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	54(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	50(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -10016,68 +9937,68 @@ grain128aeadv2_absorb_ad:
 	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 40(sp)
-	and	#1, 40(sp)
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
 	mov	96(sp), r9
 	mov	94(sp), r10
 	mov	88(sp), r4
-	mov	52(sp), r14
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	mov	56(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	62(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
 	mov	54(sp), r14
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	mov	62(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	68(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	66(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	58(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -10085,7 +10006,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10094,7 +10015,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	40(sp), r5
+	mov	36(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
@@ -10105,7 +10026,7 @@ grain128aeadv2_absorb_ad:
 	rla	r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -10136,7 +10057,7 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r10
 	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -10167,14 +10088,14 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r6
 	and	#511, r14
-	mov	52(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	mov	r14, r7
 	bis	r15, r7
-	mov	52(sp), r14
+	mov	54(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -10183,29 +10104,29 @@ grain128aeadv2_absorb_ad:
 	rra	r14
 	rra	r14
 	rra	r14
-	mov	56(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	68(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10213,7 +10134,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	40(sp), r14
+	mov	36(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -10234,7 +10155,7 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r8
 	bis	r14, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r13
+	mov	102(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -10268,7 +10189,7 @@ grain128aeadv2_absorb_ad:
 	mov	r10, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r7
+	mov.b	25(sp), r7
 	clrc
 	rrc	r7
 	rra	r7
@@ -10280,7 +10201,7 @@ grain128aeadv2_absorb_ad:
 	mov	96(sp), r10
 	mov	94(sp), r11
 	mov	88(sp), r12
-	mov	52(sp), r15
+	mov	54(sp), r15
 	mov	r10, r9
 	swpb	r11
 	swpb	r9
@@ -10295,32 +10216,32 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r11
 	xor	r15, r11
 	mov.b	r15, r15
-	mov	56(sp), r12
+	mov	62(sp), r12
 	swpb	r12
 	bis	r15, r12
-	mov	62(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r12, r15
-	mov	58(sp), r12
+	mov	66(sp), r12
 	swpb	r12
 	rla	r12
 	rla	r12
 	bis	r15, r12
-	mov	54(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r12, r15
-	mov	50(sp), r12
+	mov	48(sp), r12
 	swpb	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	bis	r15, r12
-	mov	40(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10347,67 +10268,67 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r12, r15
-	mov	34(sp), r7
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	24(sp), 26(sp)
-	mov	20(sp), 24(sp)
+	mov	30(sp), r7
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	22(sp), 26(sp)
+	mov	20(sp), 22(sp)
 	mov	18(sp), 20(sp)
-	mov	110(sp), 18(sp)
+	mov	14(sp), 18(sp)
+	mov	108(sp), 14(sp)
 	mov	12(sp), r12
 	mov	46(sp), 12(sp)
-	mov	42(sp), 46(sp)
-	mov	14(sp), 42(sp)
-	mov	8(sp), 14(sp)
-	mov	44(sp), r5
-	mov	36(sp), 44(sp)
-	mov	106(sp), 36(sp)
+	mov	44(sp), 46(sp)
+	mov	16(sp), 44(sp)
+	mov	8(sp), 16(sp)
+	mov	42(sp), r5
+	mov	34(sp), 42(sp)
+	mov	104(sp), 34(sp)
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
-	mov	r8, 128(sp)
+	mov	r8, 126(sp)
 	mov	r9, 96(sp)
 	mov	r10, 94(sp)
 	mov	r11, 88(sp)
-	mov	r15, 52(sp)
-	add	#1, 118(sp)
-	addc	#0, 154(sp)
-	cmp	166(sp), 118(sp)
-	mov	154(sp), r15
+	mov	r15, 54(sp)
+	add	#1, 116(sp)
+	addc	#0, 150(sp)
+	cmp	162(sp), 116(sp)
+	mov	150(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near16
 	br	#.Lgrain128aeadv2_absorb_ad_loop10
 .Lgrain128aeadv2_absorb_ad_near16:
 .Lgrain128aeadv2_absorb_ad_done11:
-	mov	172(sp), r15
+	mov	168(sp), r15
 	mov	r7, 0(r15)
-	mov	34(sp), 2(r15)
-	mov	32(sp), 4(r15)
-	mov	30(sp), 6(r15)
-	mov	26(sp), 8(r15)
-	mov	24(sp), 10(r15)
-	mov	20(sp), 12(r15)
-	mov	18(sp), 14(r15)
-	mov	170(sp), r15
+	mov	30(sp), 2(r15)
+	mov	28(sp), 4(r15)
+	mov	26(sp), 6(r15)
+	mov	22(sp), 8(r15)
+	mov	20(sp), 10(r15)
+	mov	18(sp), 12(r15)
+	mov	14(sp), 14(r15)
+	mov	166(sp), r15
 	mov	r12, 0(r15)
 	mov	12(sp), 2(r15)
 	mov	46(sp), 4(r15)
-	mov	42(sp), 6(r15)
-	mov	14(sp), 8(r15)
+	mov	44(sp), 6(r15)
+	mov	16(sp), 8(r15)
 	mov	8(sp), 10(r15)
-	mov	44(sp), 12(r15)
-	mov	36(sp), 14(r15)
-	mov	176(sp), r15
+	mov	42(sp), 12(r15)
+	mov	34(sp), 14(r15)
+	mov	172(sp), r15
 	mov	2(sp), 0(r15)
 	mov	r13, 2(r15)
 	mov	r14, 4(r15)
-	mov	128(sp), 6(r15)
-	mov	174(sp), r15
+	mov	126(sp), 6(r15)
+	mov	170(sp), r15
 	mov	96(sp), 0(r15)
 	mov	94(sp), 2(r15)
 	mov	88(sp), 4(r15)
-	mov	52(sp), 6(r15)
-	add	#178, sp
+	mov	54(sp), 6(r15)
+	add	#174, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -10421,7 +10342,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 268 bytes (134 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 18700 bytes of code
+;     estimated 18688 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -16169,7 +16090,6 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r8, r14
 	swpb	r14
-	mov	r14, 142(sp)
 	mov	r6, r12
 	swpb	r12
 	mov	r14, r15
@@ -16689,7 +16609,6 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r10, r13
 	swpb	r13
-	mov	r13, 136(sp)
 	mov	r13, r15
 	xor.b	r14, r15
 	mov	r15, 136(sp)
@@ -17167,7 +17086,6 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r9, r14
 	swpb	r14
-	mov	r14, 96(sp)
 	mov	r14, r15
 	xor.b	r13, r15
 	mov	r15, 96(sp)

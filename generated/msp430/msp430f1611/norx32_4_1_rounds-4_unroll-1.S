@@ -65,7 +65,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2804 bytes of code
+;     estimated 2652 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -143,106 +143,60 @@ norx32_4_1_encrypt_with:
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
+	mov	r9, r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65534, r15
+	and	#1, r14
 	mov	r9, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r9, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	and	#7, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r9, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65504, r15
+	and	#31, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r9, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65408, r15
+	and	#127, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
 	mov	r9, r14
 	swpb	r14
 	rla	r14
@@ -254,58 +208,21 @@ norx32_4_1_encrypt_with:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
+	mov	r9, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#63488, r15
+	and	#2047, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
 	mov	r9, r14
 	bit	#1, r14
 	rrc	r14
@@ -445,17 +362,17 @@ norx32_4_1_encrypt_with:
 	mov	r13, 86(sp)
 	add	#1, 88(sp)
 	addc	#0, 86(sp)
-	mov	#0, 84(sp)
 	mov	#0, 82(sp)
-	cmp	88(sp), 84(sp)
-	mov	82(sp), r15
+	mov	#0, 80(sp)
+	cmp	88(sp), 82(sp)
+	mov	80(sp), r15
 	subc	86(sp), r15
 	jnc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_done5
 .Lnorx32_4_1_encrypt_with_near24:
 .Lnorx32_4_1_encrypt_with_loop4:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	84(sp), r15
+	mov	82(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -466,14 +383,14 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	mov	r15, r11
 	and	#65520, r11
-	mov	82(sp), r12
+	mov	80(sp), r12
 	rla	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	and	#15, r15
 	bis	r15, r12
-	mov	84(sp), r13
+	mov	82(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -483,7 +400,7 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	82(sp), r15
+	mov	80(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -491,13 +408,13 @@ norx32_4_1_encrypt_with:
 	rla	r15
 	and	#31, r13
 	bis	r13, r15
-	mov	r11, 58(sp)
-	add	r14, 58(sp)
+	mov	r11, 60(sp)
+	add	r14, 60(sp)
 	addc	r15, r12
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
 	mov	90(sp), r13
 	mov	#0, r14
-	sub	58(sp), r13
+	sub	60(sp), r13
 	subc	r12, r14
 	cmp	#48, r13
 	mov	r14, r15
@@ -522,59 +439,76 @@ norx32_4_1_encrypt_with:
 	add	#114, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	58(sp), r9
-	add	94(sp), r9
+	mov	60(sp), r13
+	add	94(sp), r13
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes6
-	bit	#1, r9
+	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes6
 .Lnorx32_4_1_encrypt_with_words7:
-	mov	@r9, 48(sp)
-	mov	2(r9), 46(sp)
-	mov	4(r9), 44(sp)
-	mov	6(r9), 42(sp)
-	mov	8(r9), 38(sp)
-	mov	10(r9), 34(sp)
-	mov	12(r9), 28(sp)
-	mov	14(r9), 24(sp)
-	mov	16(r9), 20(sp)
-	mov	18(r9), 16(sp)
-	mov	20(r9), 12(sp)
-	mov	22(r9), 8(sp)
-	mov	24(r9), 2(sp)
-	mov	26(r9), r4
-	mov	28(r9), r5
-	mov	30(r9), r6
-	mov	32(r9), r7
-	mov	34(r9), r8
-	mov	36(r9), r11
-	mov	38(r9), r12
-	mov	40(r9), r13
-	mov	42(r9), r14
-	mov	44(r9), r15
-	mov	46(r9), r9
+	mov	@r13, 48(sp)
+	mov	2(r13), 46(sp)
+	mov	4(r13), 44(sp)
+	mov	6(r13), 42(sp)
+	mov	8(r13), 38(sp)
+	mov	10(r13), 34(sp)
+	mov	12(r13), 28(sp)
+	mov	14(r13), 24(sp)
+	mov	16(r13), 20(sp)
+	mov	18(r13), 16(sp)
+	mov	20(r13), 12(sp)
+	mov	22(r13), 8(sp)
+	mov	24(r13), 2(sp)
+	mov	26(r13), 54(sp)
+	mov	28(r13), r4
+	mov	30(r13), r5
+	mov	32(r13), r6
+	mov	34(r13), r7
+	mov	36(r13), r8
+	mov	38(r13), r9
+	mov	40(r13), r11
+	mov	42(r13), r12
+	mov	44(r13), 78(sp)
+	mov	46(r13), 84(sp)
 	jmp	.Lnorx32_4_1_encrypt_with_join8
 .Lnorx32_4_1_encrypt_with_bytes6:
-	mov	sp, r11
-	add	#194, r11
-	mov	r11, r12
-	mov	#48, r13
+	mov	sp, r9
+	add	#194, r9
+	mov	r9, r11
+	mov	#48, r12
 	mov	56(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy9:
 	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad10
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r13, r14
+	inc	r13
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad10:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lnorx32_4_1_encrypt_with_cpy9
-	mov	r11, r9
+	mov	r9, r13
 	jmp	.Lnorx32_4_1_encrypt_with_words7
 .Lnorx32_4_1_encrypt_with_join8:
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r10, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	mov	56(sp), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#7, r15
+	mov	r14, 58(sp)
+	bis	r15, 58(sp)
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	114(sp), 48(sp)
 	xor	116(sp), 46(sp)
 	xor	118(sp), 44(sp)
@@ -588,51 +522,34 @@ norx32_4_1_encrypt_with:
 	xor	134(sp), 12(sp)
 	xor	136(sp), 8(sp)
 	xor	138(sp), 2(sp)
-	mov	r4, 80(sp)
-	xor	140(sp), 80(sp)
-	mov	r5, 78(sp)
-	xor	142(sp), 78(sp)
-	mov	r6, 76(sp)
-	xor	144(sp), 76(sp)
-	mov	r7, 74(sp)
-	xor	146(sp), 74(sp)
-	mov	r8, 72(sp)
-	xor	148(sp), 72(sp)
-	mov	r11, 70(sp)
-	xor	150(sp), 70(sp)
-	mov	r12, 68(sp)
-	xor	152(sp), 68(sp)
-	mov	r13, 66(sp)
-	xor	154(sp), 66(sp)
-	mov	r14, 64(sp)
-	xor	156(sp), 64(sp)
-	mov	r15, 62(sp)
-	xor	158(sp), 62(sp)
-	mov	r9, 60(sp)
-	xor	160(sp), 60(sp)
+	xor	140(sp), 54(sp)
+	mov	r4, 76(sp)
+	xor	142(sp), 76(sp)
+	mov	r5, 74(sp)
+	xor	144(sp), 74(sp)
+	mov	r6, 72(sp)
+	xor	146(sp), 72(sp)
+	mov	r7, 70(sp)
+	xor	148(sp), 70(sp)
+	mov	r8, 68(sp)
+	xor	150(sp), 68(sp)
+	mov	r9, 66(sp)
+	xor	152(sp), 66(sp)
+	mov	r11, 64(sp)
+	xor	154(sp), 64(sp)
+	mov	r12, 62(sp)
+	xor	156(sp), 62(sp)
+	xor	158(sp), 78(sp)
+	xor	160(sp), 84(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	#65528, r13
 	cmp	#48, 56(sp)
 	mov	r10, r15
 	subc	#0, r15
 	clr	52(sp)
 	adc	52(sp)
 	xor	#1, 52(sp)
-	mov	56(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r4
-	and	#65528, r4
-	mov	r10, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	and	#7, r14
-	mov	r15, 54(sp)
-	bis	r14, 54(sp)
+	mov	r13, r4
 	mov	#1, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 32(sp)
@@ -657,7 +574,7 @@ norx32_4_1_encrypt_with:
 	mov	#0, r14
 	mov	#0, r15
 	mov	#0, 50(sp)
-	tst	54(sp)
+	tst	58(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig11
 	cmp	#384, r4
 	jc	.Lnorx32_4_1_encrypt_with_shbig11
@@ -789,27 +706,27 @@ norx32_4_1_encrypt_with:
 	xor	4(sp), 12(sp)
 	xor	@sp, 8(sp)
 	xor	r5, 2(sp)
-	mov	80(sp), r4
+	mov	54(sp), r4
 	xor	r6, r4
-	mov	78(sp), r5
+	mov	76(sp), r5
 	xor	r7, r5
-	mov	76(sp), r6
+	mov	74(sp), r6
 	xor	r8, r6
-	mov	74(sp), r7
+	mov	72(sp), r7
 	xor	r9, r7
-	mov	72(sp), r8
+	mov	70(sp), r8
 	xor	r10, r8
-	mov	70(sp), r9
+	mov	68(sp), r9
 	xor	r11, r9
-	mov	68(sp), r10
+	mov	66(sp), r10
 	xor	r12, r10
-	mov	66(sp), r11
+	mov	64(sp), r11
 	xor	r13, r11
-	mov	64(sp), r12
+	mov	62(sp), r12
 	xor	r14, r12
-	mov	62(sp), r14
+	mov	78(sp), r14
 	xor	r15, r14
-	mov	60(sp), r15
+	mov	84(sp), r15
 	xor	50(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	48(sp), 114(sp)
@@ -837,7 +754,7 @@ norx32_4_1_encrypt_with:
 	mov	r14, 158(sp)
 	mov	r15, 160(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	58(sp), r13
+	mov	60(sp), r13
 	add	92(sp), r13
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes16
@@ -909,10 +826,10 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy19
 .Lnorx32_4_1_encrypt_with_stored17:
-	add	#1, 84(sp)
-	addc	#0, 82(sp)
-	cmp	88(sp), 84(sp)
-	mov	82(sp), r15
+	add	#1, 82(sp)
+	addc	#0, 80(sp)
+	cmp	88(sp), 82(sp)
+	mov	80(sp), r15
 	subc	86(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near25
 	br	#.Lnorx32_4_1_encrypt_with_loop4
@@ -983,7 +900,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3756 bytes of code
+;     estimated 3606 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1065,106 +982,60 @@ norx32_4_1_decrypt_with:
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
+	mov	r9, r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65534, r15
+	and	#1, r14
 	mov	r9, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r9, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	and	#7, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r9, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65504, r15
+	and	#31, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r9, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65408, r15
+	and	#127, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
 	mov	r9, r14
 	swpb	r14
 	rla	r14
@@ -1176,58 +1047,21 @@ norx32_4_1_decrypt_with:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r9, r7
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	add	r7, r10
-	addc	r8, r11
-	addc	r14, r12
-	addc	r15, r13
+	mov	r9, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#63488, r15
+	and	#2047, r14
+	add	r15, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
 	mov	r9, r14
 	bit	#1, r14
 	rrc	r14
@@ -1342,15 +1176,14 @@ norx32_4_1_decrypt_with:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
 	and	#32768, r15
-	and	#32767, r14
+	and	#32767, r9
 	add	#0, r10
 	addc	r15, r11
-	addc	r14, r12
+	addc	r9, r12
 	addc	#0, r13
 	bit	#1, r12
 	rrc	r12
@@ -3282,7 +3115,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2192 bytes of code
+;     estimated 2042 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3296,8 +3129,6 @@ norx32_4_1_absorb_header:
 	push	r5
 	push	r4
 	sub	#160, sp
-	mov	r12, r10
-	mov	r13, 110(sp)
 	mov	r14, 108(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
@@ -3306,6 +3137,8 @@ norx32_4_1_absorb_header:
 	clr	r15
 	adc	r15
 	xor	#1, r15
+	mov	r12, r10
+	mov	r13, 110(sp)
 	tst	r15
 	jnz	.Lnorx32_4_1_absorb_header_near15
 	br	#.Lnorx32_4_1_absorb_header_else1
@@ -3317,106 +3150,60 @@ norx32_4_1_absorb_header:
 	rra	r8
 	rra	r8
 	rra	r8
-	mov	r8, r6
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65534, r15
+	and	#1, r14
 	mov	r8, r9
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	add	r6, r9
-	addc	r7, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r8, r6
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	add	r6, r9
-	addc	r7, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r8, r6
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	add	r6, r9
-	addc	r7, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r8, r6
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	add	r6, r9
-	addc	r7, r11
-	addc	r14, r12
-	addc	r15, r13
+	add	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	and	#7, r14
+	add	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r8, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65504, r15
+	and	#31, r14
+	add	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	r8, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#65408, r15
+	and	#127, r14
+	add	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
 	mov	r8, r14
 	swpb	r14
 	rla	r14
@@ -3428,58 +3215,21 @@ norx32_4_1_absorb_header:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	r8, r6
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	add	r6, r9
-	addc	r7, r11
-	addc	r14, r12
-	addc	r15, r13
+	mov	r8, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#63488, r15
+	and	#2047, r14
+	add	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
 	mov	r8, r14
 	bit	#1, r14
 	rrc	r14
@@ -3694,58 +3444,81 @@ norx32_4_1_absorb_header:
 	mov	r10, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	110(sp), r7
+	mov	r7, r13
+	add	110(sp), r13
 	cmp	#48, r8
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
-	bit	#1, r7
+	bit	#1, r13
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
-	mov	@r7, 54(sp)
-	mov	2(r7), 52(sp)
-	mov	4(r7), 50(sp)
-	mov	6(r7), 48(sp)
-	mov	8(r7), 46(sp)
-	mov	10(r7), 44(sp)
-	mov	12(r7), 42(sp)
-	mov	14(r7), 38(sp)
-	mov	16(r7), 34(sp)
-	mov	18(r7), 32(sp)
-	mov	20(r7), 28(sp)
-	mov	22(r7), 22(sp)
-	mov	24(r7), 16(sp)
-	mov	26(r7), 68(sp)
-	mov	28(r7), 60(sp)
-	mov	30(r7), r4
-	mov	32(r7), r5
-	mov	34(r7), r6
-	mov	36(r7), r11
-	mov	38(r7), r12
-	mov	40(r7), r13
-	mov	42(r7), r14
-	mov	44(r7), r15
-	mov	46(r7), r7
+	mov	@r13, 54(sp)
+	mov	2(r13), 52(sp)
+	mov	4(r13), 50(sp)
+	mov	6(r13), 48(sp)
+	mov	8(r13), 46(sp)
+	mov	10(r13), 44(sp)
+	mov	12(r13), 42(sp)
+	mov	14(r13), 38(sp)
+	mov	16(r13), 34(sp)
+	mov	18(r13), 32(sp)
+	mov	20(r13), 28(sp)
+	mov	22(r13), 22(sp)
+	mov	24(r13), r4
+	mov	26(r13), r5
+	mov	28(r13), r6
+	mov	30(r13), r7
+	mov	32(r13), r11
+	mov	34(r13), r12
+	mov	36(r13), 88(sp)
+	mov	38(r13), 90(sp)
+	mov	40(r13), 92(sp)
+	mov	42(r13), 94(sp)
+	mov	44(r13), 96(sp)
+	mov	46(r13), 98(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
-	mov	sp, r11
-	add	#112, r11
-	mov	r11, r12
-	mov	#48, r13
+	mov	sp, r7
+	add	#112, r7
+	mov	r7, r11
+	mov	#48, r12
 	mov	r8, r15
 .Lnorx32_4_1_absorb_header_cpy8:
 	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_absorb_header_pad9
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r13, r14
+	inc	r13
 	dec	r15
 .Lnorx32_4_1_absorb_header_pad9:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lnorx32_4_1_absorb_header_cpy8
-	mov	r11, r7
+	mov	r7, r13
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r9, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#7, r15
+	mov	r14, 76(sp)
+	bis	r15, 76(sp)
+	cmp	#48, r8
+	mov	r9, r15
+	subc	#0, r15
+	clr	40(sp)
+	adc	40(sp)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	xor	@r10, 54(sp)
 	xor	2(r10), 52(sp)
 	xor	4(r10), 50(sp)
@@ -3758,50 +3531,28 @@ norx32_4_1_absorb_header:
 	xor	18(r10), 32(sp)
 	xor	20(r10), 28(sp)
 	xor	22(r10), 22(sp)
+	mov	r4, 16(sp)
 	xor	24(r10), 16(sp)
-	xor	26(r10), 68(sp)
-	xor	28(r10), 60(sp)
-	mov	r4, 98(sp)
-	xor	30(r10), 98(sp)
-	mov	r5, 96(sp)
-	xor	32(r10), 96(sp)
-	mov	r6, 94(sp)
-	xor	34(r10), 94(sp)
-	mov	r11, 92(sp)
-	xor	36(r10), 92(sp)
-	mov	r12, 90(sp)
-	xor	38(r10), 90(sp)
-	mov	r13, 88(sp)
-	xor	40(r10), 88(sp)
-	mov	r14, 86(sp)
-	xor	42(r10), 86(sp)
-	mov	r15, 84(sp)
-	xor	44(r10), 84(sp)
+	mov	r5, 86(sp)
+	xor	26(r10), 86(sp)
+	mov	r6, 84(sp)
+	xor	28(r10), 84(sp)
 	mov	r7, 82(sp)
-	xor	46(r10), 82(sp)
+	xor	30(r10), 82(sp)
+	mov	r11, 80(sp)
+	xor	32(r10), 80(sp)
+	mov	r12, 78(sp)
+	xor	34(r10), 78(sp)
+	xor	36(r10), 88(sp)
+	xor	38(r10), 90(sp)
+	xor	40(r10), 92(sp)
+	xor	42(r10), 94(sp)
+	xor	44(r10), 96(sp)
+	xor	46(r10), 98(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, r8
-	mov	r9, r15
-	subc	#0, r15
-	clr	40(sp)
-	adc	40(sp)
-	xor	#1, 40(sp)
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
 	mov	r13, r15
 	and	#65528, r15
-	mov	r9, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	and	#7, r13
-	mov	r14, 64(sp)
-	bis	r13, 64(sp)
+	xor	#1, 40(sp)
 	mov	#1, 30(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
@@ -3826,7 +3577,7 @@ norx32_4_1_absorb_header:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, 36(sp)
-	tst	64(sp)
+	tst	76(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_absorb_header_shbig10
@@ -3933,22 +3684,22 @@ norx32_4_1_absorb_header:
 	and	r15, 4(sp)
 	and	r15, 2(sp)
 	and	r15, 0(sp)
-	mov	r4, 80(sp)
-	and	r15, 80(sp)
-	mov	r5, 78(sp)
-	and	r15, 78(sp)
-	mov	r6, 76(sp)
-	and	r15, 76(sp)
-	mov	r7, 74(sp)
+	mov	r4, 74(sp)
 	and	r15, 74(sp)
-	mov	r8, 72(sp)
+	mov	r5, 72(sp)
 	and	r15, 72(sp)
-	mov	r9, 70(sp)
+	mov	r6, 70(sp)
 	and	r15, 70(sp)
-	mov	r11, 66(sp)
+	mov	r7, 68(sp)
+	and	r15, 68(sp)
+	mov	r8, 66(sp)
 	and	r15, 66(sp)
-	mov	r12, 62(sp)
+	mov	r9, 64(sp)
+	and	r15, 64(sp)
+	mov	r11, 62(sp)
 	and	r15, 62(sp)
+	mov	r12, 60(sp)
+	and	r15, 60(sp)
 	mov	r13, 58(sp)
 	and	r15, 58(sp)
 	mov	r14, 56(sp)
@@ -3968,27 +3719,27 @@ norx32_4_1_absorb_header:
 	xor	4(sp), 28(sp)
 	xor	2(sp), 22(sp)
 	xor	@sp, 16(sp)
-	mov	68(sp), r4
-	xor	80(sp), r4
-	mov	60(sp), r5
-	xor	78(sp), r5
-	mov	98(sp), r6
-	xor	76(sp), r6
-	mov	96(sp), r7
-	xor	74(sp), r7
-	mov	94(sp), r8
-	xor	72(sp), r8
-	mov	92(sp), r9
-	xor	70(sp), r9
+	mov	86(sp), r4
+	xor	74(sp), r4
+	mov	84(sp), r5
+	xor	72(sp), r5
+	mov	82(sp), r6
+	xor	70(sp), r6
+	mov	80(sp), r7
+	xor	68(sp), r7
+	mov	78(sp), r8
+	xor	66(sp), r8
+	mov	88(sp), r9
+	xor	64(sp), r9
 	mov	90(sp), r11
-	xor	66(sp), r11
-	mov	88(sp), r12
-	xor	62(sp), r12
-	mov	86(sp), r13
+	xor	62(sp), r11
+	mov	92(sp), r12
+	xor	60(sp), r12
+	mov	94(sp), r13
 	xor	58(sp), r13
-	mov	84(sp), r14
+	mov	96(sp), r14
 	xor	56(sp), r14
-	mov	82(sp), r15
+	mov	98(sp), r15
 	xor	36(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	54(sp), 0(r10)

@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ocb3_key_setup: ocb3.key_setup
-;     frame 70 bytes (11 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1724 bytes of code
+;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1698 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -19,8 +19,8 @@ ocb3_key_setup:
 	push	r6
 	push	r5
 	push	r4
-	sub	#70, sp
-	mov	r14, r9
+	sub	#62, sp
+	mov	r14, r10
 	mov	r15, 10(sp)
 	bit	#1, r12
 	jnz	.Locb3_key_setup_bytes1
@@ -28,7 +28,7 @@ ocb3_key_setup:
 	mov	@r12, r6
 	mov	2(r12), r7
 	mov	4(r12), r8
-	mov	6(r12), r10
+	mov	6(r12), r9
 	mov	8(r12), r11
 	mov	10(r12), r13
 	mov	12(r12), r14
@@ -36,7 +36,7 @@ ocb3_key_setup:
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
 	mov	sp, r11
-	add	#22, r11
+	add	#14, r11
 	mov	r11, r13
 	mov	#16, r14
 .Locb3_key_setup_cpy4:
@@ -51,26 +51,26 @@ ocb3_key_setup:
 .Locb3_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	swpb	r7
-	mov	r7, 0(r9)
+	mov	r7, 0(r10)
 	swpb	r6
-	mov	r6, 2(r9)
-	swpb	r10
-	mov	r10, 4(r9)
+	mov	r6, 2(r10)
+	swpb	r9
+	mov	r9, 4(r10)
 	swpb	r8
-	mov	r8, 6(r9)
+	mov	r8, 6(r10)
 	swpb	r13
-	mov	r13, 8(r9)
+	mov	r13, 8(r10)
 	swpb	r11
-	mov	r11, 10(r9)
+	mov	r11, 10(r10)
 	swpb	r15
-	mov	r15, 12(r9)
+	mov	r15, 12(r10)
 	swpb	r14
-	mov	r14, 14(r9)
+	mov	r14, 14(r10)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r8
 	; aes.ae:275: temp = w[i - 1]
-	mov	r9, r10
-	add	#16, r10
+	mov	r10, r9
+	add	#16, r9
 	; aes.ae:273: @unroll(round_unroll)
 .Locb3_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
@@ -80,8 +80,8 @@ ocb3_key_setup:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r10), r11
-	mov	-2(r10), r12
+	mov	-4(r9), r11
+	mov	-2(r9), r12
 	tst	r15
 	jz	.Locb3_key_setup_else8
 	mov	r11, r13
@@ -113,11 +113,11 @@ ocb3_key_setup:
 .Locb3_key_setup_else8:
 .Locb3_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r10), r11
-	xor	-14(r10), r12
-	mov	r11, 0(r10)
-	mov	r12, 2(r10)
-	add	#4, r10
+	xor	-16(r9), r11
+	xor	-14(r9), r12
+	mov	r11, 0(r9)
+	mov	r12, 2(r9)
+	add	#4, r9
 	add	#1, r8
 	cmp	#44, r8
 	jnc	.Locb3_key_setup_loop6
@@ -125,20 +125,20 @@ ocb3_key_setup:
 	; aes.ae:288: for r in 1..nr {
 	mov	#9, r8
 	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov	r9, r10
-	add	#65520, r10
-	mov	r9, r11
+	mov	r10, r9
+	add	#65520, r9
+	mov	r10, r11
 	add	#16, r11
 	; aes.ae:288: for r in 1..nr {
 .Locb3_key_setup_loop10:
 	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov.b	163(r10), r15
+	mov.b	163(r9), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	162(r10), r15
+	mov.b	162(r9), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	161(r10), r15
+	mov.b	161(r9), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	160(r10), r15
+	mov.b	160(r9), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -146,13 +146,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 160(r11)
 	mov	r12, 162(r11)
-	mov.b	167(r10), r15
+	mov.b	167(r9), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	166(r10), r15
+	mov.b	166(r9), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	165(r10), r15
+	mov.b	165(r9), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	164(r10), r15
+	mov.b	164(r9), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -160,13 +160,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 164(r11)
 	mov	r12, 166(r11)
-	mov.b	171(r10), r15
+	mov.b	171(r9), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	170(r10), r15
+	mov.b	170(r9), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	169(r10), r15
+	mov.b	169(r9), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	168(r10), r15
+	mov.b	168(r9), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -174,13 +174,13 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 168(r11)
 	mov	r12, 170(r11)
-	mov.b	175(r10), r15
+	mov.b	175(r9), r15
 	mov.b	ocb3_E.sbox(r15), r12
-	mov.b	174(r10), r15
+	mov.b	174(r9), r15
 	mov.b	ocb3_E.sbox(r15), r13
-	mov.b	173(r10), r15
+	mov.b	173(r9), r15
 	mov.b	ocb3_E.sbox(r15), r14
-	mov.b	172(r10), r15
+	mov.b	172(r9), r15
 	mov.b	ocb3_E.sbox(r15), r15
 	swpb	r14
 	bis	r15, r14
@@ -188,156 +188,65 @@ ocb3_key_setup:
 	bis	r13, r12
 	mov	r14, 172(r11)
 	mov	r12, 174(r11)
-	add	#65520, r10
+	add	#65520, r9
 	add	#16, r11
 	dec	r8
 	jnz	.Locb3_key_setup_loop10
 .Locb3_key_setup_done11:
 	; aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
-	mov	#36, r8
-	mov	r9, r10
-	add	#176, r10
+	mov	#36, r9
+	mov	r10, r11
+	add	#176, r11
 .Locb3_key_setup_loop12:
-	mov.b	3(r10), r15
-	mov.b	2(r10), r11
-	mov.b	1(r10), r12
-	mov.b	@r10, r13
+	mov.b	3(r11), r14
+	rla	r14
+	mov.b	2(r11), r15
 	rla	r15
-	rla	r11
-	rla	r12
-	rla	r13
-	mov	ocb3_tf4(r15), r14
-	xor	ocb3_tf5(r11), r14
-	xor	ocb3_tf6(r12), r14
-	xor	ocb3_tf7(r13), r14
-	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r11), r15
-	xor	ocb3_tf4(r12), r15
-	xor	ocb3_tf5(r13), r15
+	mov	ocb3_tf4(r14), r12
+	xor	ocb3_tf5(r15), r12
+	mov	ocb3_tf6(r14), r13
+	xor	ocb3_tf7(r15), r13
+	mov.b	1(r11), r14
+	rla	r14
+	xor	ocb3_tf6(r14), r12
+	mov.b	@r11, r15
+	rla	r15
+	xor	ocb3_tf7(r15), r12
 	; aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
-	mov	r14, 0(r10)
-	mov	r15, 2(r10)
-	add	#4, r10
-	dec	r8
+	mov	r12, 0(r11)
+	xor	ocb3_tf4(r14), r13
+	xor	ocb3_tf5(r15), r13
+	mov	r13, 2(r11)
+	add	#4, r11
+	dec	r9
 	jnz	.Locb3_key_setup_loop12
 .Locb3_key_setup_done13:
 	; ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 42(sp)
 	mov	#0, 44(sp)
-	mov	#0, 46(sp)
-	mov	#0, 48(sp)
-	mov	#0, 50(sp)
-	mov	#0, 52(sp)
 	mov	sp, r13
-	add	#38, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#54, r14
-	mov	r9, r12
+	add	#46, r14
+	mov	r10, r12
 	call	#ocb3_E_encrypt_block
-	mov	54(sp), r14
-	and	#32767, r14
-	rla	r14
-	mov	56(sp), r15
-	and	#32767, r15
-	mov.b	55(sp), r6
-	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rla	r15
-	mov	r15, 20(sp)
-	bis	r6, 20(sp)
-	mov	58(sp), r15
-	and	#32767, r15
-	mov.b	57(sp), r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rla	r15
-	mov	r15, 18(sp)
-	bis	r7, 18(sp)
-	mov	60(sp), r15
-	and	#32767, r15
-	mov.b	59(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rla	r15
-	mov	r15, 16(sp)
-	bis	r8, 16(sp)
-	mov	62(sp), r15
-	and	#32767, r15
-	mov.b	61(sp), r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rla	r15
-	mov	r15, 14(sp)
-	bis	r9, 14(sp)
-	mov	64(sp), r15
-	and	#32767, r15
-	mov.b	63(sp), r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rla	r15
-	mov	r15, r4
-	bis	r10, r4
-	mov	66(sp), r15
-	and	#32767, r15
-	mov.b	65(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rla	r15
-	mov	r15, r5
-	bis	r11, r5
-	mov	68(sp), r15
-	and	#32767, r15
-	mov.b	67(sp), r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rla	r15
-	mov	r15, r13
-	bis	r12, r13
-	mov.b	69(sp), r15
+	; ocb3.ae:90: l[at_star] = l_star
+	mov	10(sp), r15
+	mov	46(sp), 0(r15)
+	mov	48(sp), 2(r15)
+	mov	50(sp), 4(r15)
+	mov	52(sp), 6(r15)
+	mov	54(sp), 8(r15)
+	mov	56(sp), 10(r15)
+	mov	58(sp), 12(r15)
+	mov	60(sp), 14(r15)
+	mov.b	61(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -349,43 +258,13 @@ ocb3_key_setup:
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	xor	#1, r15
 	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	and	#135, r15
-	xor	r15, r14
-	; ocb3.ae:90: l[at_star] = l_star
-	mov	10(sp), r15
-	mov	54(sp), 0(r15)
-	mov	56(sp), 2(r15)
-	mov	58(sp), 4(r15)
-	mov	60(sp), 6(r15)
-	mov	62(sp), 8(r15)
-	mov	64(sp), 10(r15)
-	mov	66(sp), 12(r15)
-	mov	68(sp), 14(r15)
-	; ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	r14, 16(r15)
-	mov	20(sp), 18(r15)
-	mov	18(sp), 20(r15)
-	mov	16(sp), 22(r15)
-	mov	14(sp), 24(r15)
-	mov	r4, 26(r15)
-	mov	r5, 28(r15)
-	mov	r13, 30(r15)
-	mov	r14, r15
-	and	#32767, r15
-	mov	r15, r5
-	rla	r5
-	mov	56(sp), r13
-	and	#16383, r13
-	rla	r13
-	bis	r6, r13
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	inv	r13
+	inc	r13
+	and	#135, r13
+	mov.b	61(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -393,15 +272,75 @@ ocb3_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	rra	r15
+	and	#1, r15
+	xor	#1, r15
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	and	#135, r14
+	mov	46(sp), r12
+	and	#32767, r12
+	rla	r12
+	xor	r13, r12
+	; ocb3.ae:91: l[at_dollar] = l_dollar
+	mov	10(sp), r15
+	mov	r12, 16(r15)
+	mov	r12, r10
+	and	#32767, r10
+	rla	r10
+	xor	r14, r10
+	mov	48(sp), r13
+	and	#32767, r13
+	mov.b	47(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	rla	r13
-	mov	r13, r6
-	bis	r15, r6
-	mov	58(sp), r14
+	bis	r14, r13
+	mov	r13, 18(r15)
+	mov	48(sp), r11
+	and	#16383, r11
+	rla	r11
+	bis	r14, r11
+	swpb	r12
+	mov.b	r12, r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rla	r11
+	bis	r12, r11
+	mov	50(sp), r14
+	and	#32767, r14
+	mov.b	49(sp), r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rla	r14
+	bis	r13, r14
+	mov	r14, 20(r15)
+	mov	50(sp), r14
 	and	#16383, r14
 	rla	r14
-	bis	r7, r14
-	mov.b	57(sp), r15
+	bis	r13, r14
+	mov.b	49(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -412,11 +351,9 @@ ocb3_key_setup:
 	and	#1, r15
 	rla	r14
 	bis	r15, r14
-	mov	60(sp), r15
-	and	#16383, r15
-	rla	r15
-	bis	r8, r15
-	mov.b	59(sp), r13
+	mov	52(sp), r12
+	and	#32767, r12
+	mov.b	51(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -424,100 +361,155 @@ ocb3_key_setup:
 	rra	r13
 	rra	r13
 	rra	r13
-	and	#1, r13
-	rla	r15
-	bis	r13, r15
-	mov	62(sp), r13
+	rra	r13
+	rla	r12
+	bis	r13, r12
+	mov	10(sp), r15
+	mov	r12, 22(r15)
+	mov	52(sp), r12
+	and	#16383, r12
+	rla	r12
+	bis	r13, r12
+	mov.b	51(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r12
+	bis	r15, r12
+	mov	54(sp), r13
+	and	#32767, r13
+	mov.b	53(sp), r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rla	r13
+	bis	r9, r13
+	mov	10(sp), r15
+	mov	r13, 24(r15)
+	mov	54(sp), r13
 	and	#16383, r13
 	rla	r13
 	bis	r9, r13
-	mov.b	61(sp), r9
+	mov.b	53(sp), r15
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#1, r9
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
 	rla	r13
-	bis	r9, r13
-	mov	64(sp), r8
-	and	#16383, r8
-	rla	r8
-	bis	r10, r8
-	mov.b	63(sp), r9
+	bis	r15, r13
+	mov	56(sp), r9
+	and	#32767, r9
+	mov.b	55(sp), r8
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#1, r9
-	rla	r8
-	mov	r8, r10
-	bis	r9, r10
-	mov	66(sp), r8
-	and	#16383, r8
-	rla	r8
-	bis	r11, r8
-	mov.b	65(sp), r9
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rla	r9
+	bis	r8, r9
+	mov	10(sp), r15
+	mov	r9, 26(r15)
+	mov	56(sp), r9
+	and	#16383, r9
+	rla	r9
+	bis	r8, r9
+	mov.b	55(sp), r15
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#1, r9
-	rla	r8
-	mov	r8, r11
-	bis	r9, r11
-	mov	68(sp), r8
-	and	#16383, r8
-	rla	r8
-	bis	r12, r8
-	mov.b	67(sp), r9
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r9
+	mov	r9, r7
+	bis	r15, r7
+	mov	58(sp), r9
+	and	#32767, r9
+	mov.b	57(sp), r8
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#1, r9
-	rla	r8
-	mov	r8, r12
-	bis	r9, r12
-	mov.b	69(sp), r9
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rla	r9
+	bis	r8, r9
+	mov	10(sp), r15
+	mov	r9, 28(r15)
+	mov	58(sp), r9
+	and	#16383, r9
+	rla	r9
+	bis	r8, r9
+	mov.b	57(sp), r15
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#1, r9
-	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r9
-	sub	#1, r9
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	inv	r8
-	inc	r8
-	and	#135, r8
-	mov	r5, r9
-	xor	r8, r9
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r9
+	mov	r9, r6
+	bis	r15, r6
+	mov	60(sp), r9
+	and	#32767, r9
+	mov.b	59(sp), r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rla	r9
+	bis	r8, r9
+	mov	10(sp), r15
+	mov	r9, 30(r15)
+	mov	60(sp), r9
+	and	#16383, r9
+	rla	r9
+	bis	r8, r9
+	mov.b	59(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r9
+	mov	r9, r5
+	bis	r15, r5
 	; ocb3.ae:93: for i in 0..l_cached {
 	mov	#8, 12(sp)
-	mov	r9, r8
-	mov	r6, r9
-	mov	r13, r7
-	mov	r10, r6
-	mov	r11, r5
-	mov	r12, r4
+	mov	r10, r8
+	mov	r11, r9
+	mov	r12, r15
+	mov	r13, r4
 	; ocb3.ae:94: l[at_l0 + i] = x
 	mov	10(sp), r10
 	; ocb3.ae:93: for i in 0..l_cached {
@@ -527,10 +519,10 @@ ocb3_key_setup:
 	mov	r9, 34(r10)
 	mov	r14, 36(r10)
 	mov	r15, 38(r10)
-	mov	r7, 40(r10)
-	mov	r6, 42(r10)
-	mov	r5, 44(r10)
-	mov	r4, 46(r10)
+	mov	r4, 40(r10)
+	mov	r7, 42(r10)
+	mov	r6, 44(r10)
+	mov	r5, 46(r10)
 	mov	r8, r13
 	and	#32767, r13
 	mov	r13, 8(sp)
@@ -582,7 +574,7 @@ ocb3_key_setup:
 	rla	r13
 	mov	r13, 2(sp)
 	bis	r14, 2(sp)
-	mov	r7, r14
+	mov	r4, r14
 	and	#32767, r14
 	swpb	r15
 	mov.b	r15, r15
@@ -597,9 +589,9 @@ ocb3_key_setup:
 	rla	r14
 	mov	r14, 0(sp)
 	bis	r15, 0(sp)
-	mov	r6, r11
+	mov	r7, r11
 	and	#32767, r11
-	mov	r7, r15
+	mov	r4, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -612,9 +604,9 @@ ocb3_key_setup:
 	rra	r15
 	rla	r11
 	bis	r15, r11
-	mov	r5, r12
+	mov	r6, r12
 	and	#32767, r12
-	mov	r6, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -627,9 +619,9 @@ ocb3_key_setup:
 	rra	r15
 	rla	r12
 	bis	r15, r12
-	mov	r4, r13
+	mov	r5, r13
 	and	#32767, r13
-	mov	r5, r15
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -642,19 +634,19 @@ ocb3_key_setup:
 	rra	r15
 	rla	r13
 	bis	r15, r13
-	swpb	r4
-	mov.b	r4, r4
+	swpb	r5
+	mov.b	r5, r5
 	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
-	rra	r4
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r4
-	sub	#1, r4
+	xor	#1, r5
+	sub	#1, r5
 	clr	r14
 	adc	r14
 	xor	#1, r14
@@ -668,14 +660,14 @@ ocb3_key_setup:
 	mov	6(sp), r9
 	mov	4(sp), r14
 	mov	2(sp), r15
-	mov	@sp, r7
-	mov	r11, r6
-	mov	r12, r5
-	mov	r13, r4
+	mov	@sp, r4
+	mov	r11, r7
+	mov	r12, r6
+	mov	r13, r5
 	dec	12(sp)
 	jnz	.Locb3_key_setup_loop14
 .Locb3_key_setup_done15:
-	add	#70, sp
+	add	#62, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -689,7 +681,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 228 bytes (57 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3054 bytes of code
+;     estimated 2990 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -703,101 +695,101 @@ ocb3_encrypt_with:
 	push	r5
 	push	r4
 	sub	#228, sp
-	mov	r12, 98(sp)
-	mov	r13, 62(sp)
-	mov	r14, r13
-	mov	r15, r14
 	mov	244(sp), 114(sp)
 	mov	246(sp), 112(sp)
-	mov	248(sp), 80(sp)
-	mov	250(sp), 78(sp)
-	mov	252(sp), 100(sp)
+	mov	248(sp), 86(sp)
+	mov	250(sp), 70(sp)
+	mov	252(sp), 88(sp)
 	mov	256(sp), 110(sp)
 	mov	258(sp), 108(sp)
 	; ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
 	mov	108(sp), 116(sp)
 	mov	#0, 118(sp)
-	mov	sp, r15
-	add	#116, r15
-	mov	sp, r12
-	add	#132, r12
-	mov	r12, 0(sp)
-	mov	98(sp), r12
+	mov	sp, r10
+	add	#116, r10
+	mov	sp, r11
+	add	#132, r11
+	mov	r11, 0(sp)
+	mov	r12, 96(sp)
+	mov	r13, 72(sp)
+	mov	r14, r13
+	mov	r15, r14
+	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	78(sp), 64(sp)
+	mov	70(sp), 18(sp)
 	clrc
-	rrc	64(sp)
-	rra	64(sp)
-	rra	64(sp)
-	rra	64(sp)
+	rrc	18(sp)
+	rra	18(sp)
+	rra	18(sp)
+	rra	18(sp)
 	; ocb3.ae:153: for i in 0..full {
-	mov	#0, 50(sp)
-	mov	132(sp), r6
-	mov	134(sp), r7
-	mov	136(sp), r8
-	mov	138(sp), r9
-	mov	140(sp), r11
-	mov	142(sp), r12
-	mov	144(sp), r13
-	mov	146(sp), r14
-	mov	#0, 58(sp)
+	mov	#0, 62(sp)
+	mov	132(sp), r14
+	mov	134(sp), r13
+	mov	136(sp), r12
+	mov	138(sp), r11
+	mov	140(sp), r10
+	mov	142(sp), r9
+	mov	144(sp), r8
+	mov	146(sp), r7
+	mov	#0, 66(sp)
+	mov	#0, 68(sp)
+	mov	#0, 64(sp)
 	mov	#0, 44(sp)
-	mov	#0, 42(sp)
 	mov	#0, 40(sp)
-	mov	#0, 38(sp)
-	mov	#0, 56(sp)
-	mov	#0, 54(sp)
-	mov	#0, 52(sp)
-	mov	62(sp), r15
+	mov	#0, 34(sp)
+	mov	#0, 32(sp)
+	mov	#0, 26(sp)
+	mov	72(sp), r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
 	mov	38(r15), 2(sp)
-	mov	40(r15), 24(sp)
+	mov	40(r15), r6
 	mov	42(r15), r5
 	mov	44(r15), r4
-	mov	46(r15), r10
-	cmp	64(sp), 50(sp)
+	mov	46(r15), r15
+	cmp	18(sp), 62(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	mov	50(sp), r15
-	and	#4095, r15
-	mov	r15, 22(sp)
-	rla	22(sp)
-	rla	22(sp)
-	rla	22(sp)
-	rla	22(sp)
-	mov	r6, 48(sp)
-	xor	8(sp), 48(sp)
-	mov	r7, 46(sp)
-	xor	6(sp), 46(sp)
-	mov	r8, 36(sp)
+	mov	r14, 42(sp)
+	xor	8(sp), 42(sp)
+	mov	r13, 38(sp)
+	xor	6(sp), 38(sp)
+	mov	r12, 36(sp)
 	xor	4(sp), 36(sp)
-	mov	r9, 34(sp)
-	xor	2(sp), 34(sp)
-	mov	r11, 32(sp)
-	xor	24(sp), 32(sp)
-	mov	r12, 30(sp)
-	xor	r5, 30(sp)
-	mov	r13, 28(sp)
-	xor	r4, 28(sp)
-	mov	r14, 26(sp)
-	xor	r10, 26(sp)
-	mov	22(sp), r11
-	add	80(sp), r11
-	bit	#1, r11
+	mov	r11, 30(sp)
+	xor	2(sp), 30(sp)
+	mov	r10, 28(sp)
+	xor	r6, 28(sp)
+	mov	r9, 24(sp)
+	xor	r5, 24(sp)
+	mov	r8, 22(sp)
+	xor	r4, 22(sp)
+	mov	r7, 20(sp)
+	xor	r15, 20(sp)
+	mov	62(sp), r15
+	and	#4095, r15
+	mov	r15, 14(sp)
+	rla	14(sp)
+	rla	14(sp)
+	rla	14(sp)
+	rla	14(sp)
+	mov	14(sp), r7
+	add	86(sp), r7
+	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
-	mov	@r11, 20(sp)
-	mov	2(r11), 18(sp)
-	mov	4(r11), 16(sp)
-	mov	6(r11), 14(sp)
-	mov	8(r11), r7
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r10
+	mov	@r7, r8
+	mov	2(r7), r9
+	mov	4(r7), r10
+	mov	6(r7), r11
+	mov	8(r7), r12
+	mov	10(r7), r13
+	mov	12(r7), r14
+	mov	14(r7), r15
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
@@ -805,100 +797,126 @@ ocb3_encrypt_with:
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r7, r15
+	inc	r7
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Locb3_encrypt_with_cpy6
-	mov	r12, r11
+	mov	r12, r7
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
-	swpb	r10
-	mov	r10, r4
-	xor	48(sp), r4
-	swpb	r9
-	mov	r9, r5
-	xor	46(sp), r5
 	swpb	r8
-	mov	r8, r6
-	xor	36(sp), r6
-	swpb	r7
-	mov	r7, r11
-	xor	34(sp), r11
-	swpb	14(sp)
-	mov	14(sp), r12
-	xor	32(sp), r12
-	swpb	16(sp)
-	mov	16(sp), r13
-	xor	30(sp), r13
-	swpb	18(sp)
-	mov	18(sp), r14
-	xor	28(sp), r14
-	swpb	20(sp)
-	mov	20(sp), r15
-	xor	26(sp), r15
+	xor	r8, 26(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	20(sp), r8
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r9
+	xor	r9, 32(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	22(sp), r9
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r10
+	xor	r10, 34(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	24(sp), r10
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r11
+	xor	r11, 40(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	28(sp), r11
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r12
+	xor	r12, 44(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	30(sp), r12
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r13
+	xor	r13, 64(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	36(sp), r13
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r14
+	xor	r14, 68(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	38(sp), r14
+	; ocb3.ae:153: for i in 0..full {
+	swpb	r15
+	xor	r15, 66(sp)
+	; ocb3.ae:47: if v[15:0] == 0 {
+	xor	42(sp), r15
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
-	mov	r4, 116(sp)
-	mov	r5, 118(sp)
-	mov	r6, 120(sp)
-	mov	r11, 122(sp)
-	mov	r12, 124(sp)
-	mov	r13, 126(sp)
-	mov	r14, 128(sp)
-	mov	r15, 130(sp)
+	mov	r15, 116(sp)
+	mov	r14, 118(sp)
+	mov	r13, 120(sp)
+	mov	r12, 122(sp)
+	mov	r11, 124(sp)
+	mov	r10, 126(sp)
+	mov	r9, 128(sp)
+	mov	r8, 130(sp)
+	; ocb3.ae:153: for i in 0..full {
+	mov	62(sp), r9
+	add	#2, r9
+	mov	#0, r10
+	addc	#0, r10
+	; ocb3.ae:47: if v[15:0] == 0 {
+	mov	r9, r15
+	sub	#1, r15
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r13
 	add	#116, r13
 	mov	sp, r14
 	add	#164, r14
-	mov	98(sp), r12
+	mov	96(sp), r12
 	call	#ocb3_E_encrypt_block
-	xor	r10, 58(sp)
-	xor	r9, 44(sp)
-	xor	r8, 42(sp)
-	xor	r7, 40(sp)
-	xor	14(sp), 38(sp)
-	xor	16(sp), 56(sp)
-	xor	18(sp), 54(sp)
-	xor	20(sp), 52(sp)
-	mov	50(sp), r14
-	add	#2, r14
-	mov	#0, r10
-	addc	#0, r10
 	; ocb3.ae:47: if v[15:0] == 0 {
-	mov	r14, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	tst	r8
 	jz	.Locb3_encrypt_with_else8
 	mov	#16, r11
 	mov	#0, r13
-	mov	r10, r14
+	mov	r10, r9
 	mov	#0, r10
 	jmp	.Locb3_encrypt_with_endif9
 .Locb3_encrypt_with_else8:
 	mov	#0, r11
 	mov	#0, r13
 .Locb3_encrypt_with_endif9:
-	mov	r14, r15
+	mov	42(sp), 60(sp)
+	xor	164(sp), 60(sp)
+	mov	38(sp), 58(sp)
+	xor	166(sp), 58(sp)
+	mov	36(sp), 56(sp)
+	xor	168(sp), 56(sp)
+	mov	30(sp), 54(sp)
+	xor	170(sp), 54(sp)
+	mov	28(sp), 52(sp)
+	xor	172(sp), 52(sp)
+	mov	24(sp), 50(sp)
+	xor	174(sp), 50(sp)
+	mov	22(sp), 48(sp)
+	xor	176(sp), 48(sp)
+	mov	20(sp), 46(sp)
+	xor	178(sp), 46(sp)
+	mov	r9, r15
 	mov.b	r15, r15
-	; ocb3.ae:51: if v[7:0] == 0 {
 	mov.b	ocb3_tf8(r15), r15
+	; ocb3.ae:51: if v[7:0] == 0 {
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
 	add	#8, r11
 	addc	#0, r13
 	swpb	r10
 	mov	r10, r12
-	swpb	r14
-	xor.b	r14, r12
+	swpb	r9
+	xor.b	r9, r12
 	xor	r10, r12
 	mov.b	r10, r10
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r14, r12
+	mov	r9, r12
 .Locb3_encrypt_with_endif11:
 	mov	r12, r15
 	and	#15, r15
@@ -939,13 +957,11 @@ ocb3_encrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else14
-	add	#2, r11
-	addc	#0, r13
 	and	#3, r10
+	swpb	r10
 	clrc
 	rrc	r14
 	rra	r14
-	swpb	r10
 	rla	r10
 	rla	r10
 	rla	r10
@@ -953,6 +969,8 @@ ocb3_encrypt_with:
 	rla	r10
 	rla	r10
 	bis	r14, r10
+	add	#2, r11
+	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif15
 .Locb3_encrypt_with_else14:
 	mov	r14, r10
@@ -991,7 +1009,7 @@ ocb3_encrypt_with:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	62(sp), r7
+	add	72(sp), r7
 	mov	#7, r15
 	sub	12(sp), r15
 	mov	#0, r15
@@ -1010,7 +1028,6 @@ ocb3_encrypt_with:
 	tst	r8
 	jz	.Locb3_encrypt_with_else18
 	; ocb3.ae:104: for j in last..k {
-	mov	#7, 10(sp)
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
 	mov	r10, 4(sp)
@@ -1018,6 +1035,7 @@ ocb3_encrypt_with:
 	mov	r12, r5
 	mov	r13, r4
 	mov	r14, r6
+	mov	#7, 10(sp)
 	cmp	12(sp), 10(sp)
 	jc	.Locb3_encrypt_with_done21
 .Locb3_encrypt_with_loop20:
@@ -1153,200 +1171,260 @@ ocb3_encrypt_with:
 	cmp	12(sp), 10(sp)
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	r15, 24(sp)
-	mov	r6, r10
+	mov	r15, 16(sp)
+	mov	r6, r15
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
 	mov	r10, 4(sp)
 	mov	r11, 2(sp)
-	mov	r15, 24(sp)
+	mov	r15, 16(sp)
 	mov	r12, r5
 	mov	r13, r4
-	mov	r14, r10
+	mov	r14, r15
 .Locb3_encrypt_with_endif19:
-	mov	48(sp), r13
-	xor	164(sp), r13
-	mov	46(sp), r14
-	xor	166(sp), r14
-	mov	36(sp), r12
-	xor	168(sp), r12
-	mov	34(sp), r11
-	xor	170(sp), r11
-	mov	32(sp), r9
-	xor	172(sp), r9
-	mov	30(sp), r8
-	xor	174(sp), r8
-	mov	28(sp), r7
-	xor	176(sp), r7
-	mov	26(sp), r15
-	xor	178(sp), r15
 	; ocb3.ae:160: store_be(ct, off, u ^ offset)
-	mov	r15, r6
-	mov	r13, r15
-	mov	22(sp), r13
-	add	100(sp), r13
-	bit	#1, r13
-	jnz	.Locb3_encrypt_with_bytes22
+	mov	46(sp), r6
+	mov	48(sp), r7
+	mov	50(sp), r8
+	mov	52(sp), r9
+	mov	54(sp), r10
+	mov	56(sp), r11
+	mov	58(sp), r13
+	mov	60(sp), r14
+	mov	14(sp), r12
+	add	88(sp), r12
+	bit	#1, r12
 	swpb	r6
-	mov	r6, 0(r13)
 	swpb	r7
-	mov	r7, 2(r13)
 	swpb	r8
-	mov	r8, 4(r13)
 	swpb	r9
-	mov	r9, 6(r13)
+	swpb	r10
 	swpb	r11
-	mov	r11, 8(r13)
-	swpb	r12
-	mov	r12, 10(r13)
+	swpb	r13
 	swpb	r14
-	mov	r14, 12(r13)
-	swpb	r15
-	mov	r15, 14(r13)
+	jnz	.Locb3_encrypt_with_bytes22
+	mov	r6, 0(r12)
+	mov	r7, 2(r12)
+	mov	r8, 4(r12)
+	mov	r9, 6(r12)
+	mov	r10, 8(r12)
+	mov	r11, 10(r12)
+	mov	r13, 12(r12)
+	mov	r14, 14(r12)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	swpb	r6
 	mov	r6, 148(sp)
-	swpb	r7
 	mov	r7, 150(sp)
-	swpb	r8
 	mov	r8, 152(sp)
-	swpb	r9
 	mov	r9, 154(sp)
-	swpb	r11
-	mov	r11, 156(sp)
-	swpb	r12
-	mov	r12, 158(sp)
-	swpb	r14
-	mov	r14, 160(sp)
-	swpb	r15
-	mov	r15, 162(sp)
-	mov	sp, r14
-	add	#148, r14
-	mov	#16, r15
+	mov	r10, 156(sp)
+	mov	r11, 158(sp)
+	mov	r13, 160(sp)
+	mov	r14, 162(sp)
+	mov	sp, r13
+	add	#148, r13
+	mov	#16, r14
 .Locb3_encrypt_with_cpy24:
-	mov.b	@r14, 0(r13)
-	inc	r14
+	mov.b	@r13, 0(r12)
 	inc	r13
-	dec	r15
+	inc	r12
+	dec	r14
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	mov	48(sp), r6
-	mov	46(sp), r7
-	mov	36(sp), r8
-	mov	34(sp), r9
-	mov	32(sp), r11
-	mov	30(sp), r12
-	mov	28(sp), r13
-	mov	26(sp), r14
-	add	#1, 50(sp)
-	cmp	64(sp), 50(sp)
+	mov	42(sp), r14
+	mov	38(sp), r13
+	mov	36(sp), r12
+	mov	30(sp), r11
+	mov	28(sp), r10
+	mov	24(sp), r9
+	mov	22(sp), r8
+	mov	20(sp), r7
+	mov	16(sp), r6
+	add	#1, 62(sp)
+	cmp	18(sp), 62(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	rla	64(sp)
-	rla	64(sp)
-	rla	64(sp)
-	rla	64(sp)
-	sub	64(sp), 78(sp)
-	mov	#0, r10
-	subc	#0, r10
-	mov	78(sp), r15
+	rla	18(sp)
+	rla	18(sp)
+	rla	18(sp)
+	rla	18(sp)
+	sub	18(sp), 70(sp)
+	mov	#0, 76(sp)
+	subc	#0, 76(sp)
+	mov	70(sp), r15
 	sub	#1, r15
-	clr	r5
-	adc	r5
-	mov	r10, r15
+	clr	r6
+	adc	r6
+	mov	76(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r5
+	bis	r15, r6
 	; ocb3.ae:163: if r != 0 {
-	tst	r5
+	tst	r6
 	jz	.Locb3_encrypt_with_else25
-	mov	r6, 74(sp)
-	mov	62(sp), r15
-	xor	@r15, 74(sp)
-	mov	r7, 72(sp)
-	xor	2(r15), 72(sp)
-	mov	r8, 70(sp)
-	xor	4(r15), 70(sp)
-	mov	r9, 68(sp)
-	xor	6(r15), 68(sp)
-	mov	r11, 66(sp)
-	xor	8(r15), 66(sp)
-	mov	r12, 106(sp)
-	xor	10(r15), 106(sp)
-	mov	r13, 104(sp)
+	mov	r7, 106(sp)
+	mov	72(sp), r15
+	xor	14(r15), 106(sp)
+	mov	r8, 104(sp)
 	xor	12(r15), 104(sp)
-	mov	r14, 102(sp)
-	xor	14(r15), 102(sp)
+	mov	r9, 102(sp)
+	xor	10(r15), 102(sp)
+	mov	r10, 100(sp)
+	xor	8(r15), 100(sp)
+	mov	r11, 74(sp)
+	xor	6(r15), 74(sp)
+	mov	r12, 78(sp)
+	xor	4(r15), 78(sp)
+	mov	r13, 80(sp)
+	xor	2(r15), 80(sp)
+	mov	r14, 82(sp)
+	xor	@r15, 82(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	mov	74(sp), 116(sp)
-	mov	72(sp), 118(sp)
-	mov	70(sp), 120(sp)
-	mov	68(sp), 122(sp)
-	mov	66(sp), 124(sp)
-	mov	106(sp), 126(sp)
+	mov	82(sp), 116(sp)
+	mov	80(sp), 118(sp)
+	mov	78(sp), 120(sp)
+	mov	74(sp), 122(sp)
+	mov	100(sp), 124(sp)
+	mov	102(sp), 126(sp)
 	mov	104(sp), 128(sp)
-	mov	102(sp), 130(sp)
+	mov	106(sp), 130(sp)
 	mov	sp, r13
 	add	#116, r13
 	mov	sp, r14
 	add	#180, r14
-	mov	98(sp), r12
+	mov	96(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	64(sp), r9
-	add	80(sp), r9
-	cmp	#16, 78(sp)
+	mov	18(sp), r10
+	add	86(sp), r10
+	cmp	#16, 70(sp)
 	jnc	.Locb3_encrypt_with_bytes27
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r9, 96(sp)
-	mov	2(r9), 94(sp)
-	mov	4(r9), 92(sp)
-	mov	6(r9), 90(sp)
-	mov	8(r9), 88(sp)
-	mov	10(r9), 86(sp)
-	mov	12(r9), 84(sp)
-	mov	14(r9), 82(sp)
+	mov	@r10, r6
+	mov	2(r10), 92(sp)
+	mov	4(r10), 84(sp)
+	mov	6(r10), 98(sp)
+	mov	8(r10), r5
+	mov	10(r10), 90(sp)
+	mov	12(r10), r11
+	mov	14(r10), 94(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
 	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	78(sp), r15
+	mov	70(sp), r15
 .Locb3_encrypt_with_cpy30:
 	clr	r14
 	tst	r15
 	jz	.Locb3_encrypt_with_pad31
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Locb3_encrypt_with_pad31:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_encrypt_with_cpy30
-	mov	r11, r9
+	mov	r11, r10
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
-	mov	#15, r13
-	sub	78(sp), r13
+	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	mov	18(sp), r13
+	add	88(sp), r13
+	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
+	swpb	r6
+	mov	r6, r15
+	xor	194(sp), r15
+	swpb	92(sp)
+	mov	92(sp), r14
+	xor	192(sp), r14
+	swpb	84(sp)
+	mov	84(sp), r12
+	xor	190(sp), r12
+	swpb	98(sp)
+	mov	98(sp), r10
+	xor	188(sp), r10
+	swpb	r5
+	mov	r5, r9
+	xor	186(sp), r9
+	swpb	90(sp)
+	mov	90(sp), r8
+	xor	184(sp), r8
+	swpb	r11
+	mov	r11, r7
+	xor	182(sp), r7
+	swpb	94(sp)
+	mov	94(sp), r4
+	xor	180(sp), r4
+	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	cmp	#16, 70(sp)
+	jnc	.Locb3_encrypt_with_bytes32
+	bit	#1, r13
+	jnz	.Locb3_encrypt_with_bytes32
+	swpb	r15
+	mov	r15, 0(r13)
+	swpb	r14
+	mov	r14, 2(r13)
+	swpb	r12
+	mov	r12, 4(r13)
+	swpb	r10
+	mov	r10, 6(r13)
+	swpb	r9
+	mov	r9, 8(r13)
+	swpb	r8
+	mov	r8, 10(r13)
+	swpb	r7
+	mov	r7, 12(r13)
+	swpb	r4
+	mov	r4, 14(r13)
+	jmp	.Locb3_encrypt_with_stored33
+.Locb3_encrypt_with_bytes32:
+	swpb	r15
+	mov	r15, 148(sp)
+	swpb	r14
+	mov	r14, 150(sp)
+	swpb	r12
+	mov	r12, 152(sp)
+	swpb	r10
+	mov	r10, 154(sp)
+	swpb	r9
+	mov	r9, 156(sp)
+	swpb	r8
+	mov	r8, 158(sp)
+	swpb	r7
+	mov	r7, 160(sp)
+	swpb	r4
+	mov	r4, 162(sp)
+	mov	sp, r14
+	add	#148, r14
+	mov	70(sp), r15
+	cmp	#16, r15
+	jnc	.Locb3_encrypt_with_cnt34
+	mov	#16, r15
+.Locb3_encrypt_with_cnt34:
+	tst	r15
+	jz	.Locb3_encrypt_with_stored33
+.Locb3_encrypt_with_cpy35:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Locb3_encrypt_with_cpy35
+.Locb3_encrypt_with_stored33:
+	mov	#15, r7
+	sub	70(sp), r7
 	mov	#0, r14
-	subc	r10, r14
-	mov	r13, r15
-	and	#8191, r15
-	mov	r15, r9
-	rla	r9
-	rla	r9
-	rla	r9
+	subc	76(sp), r14
 	and	#8191, r14
-	mov	r13, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -1358,300 +1436,215 @@ ocb3_encrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 76(sp)
-	bis	r15, 76(sp)
-	mov	r13, r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#32896, r11
-	xor	#128, r11
-	mov	r13, r12
+	bis	r15, r14
+	mov	r7, r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r7, r13
+	and	#1, r13
+	inv	r13
+	inc	r13
+	and	#32896, r13
+	xor	#128, r13
+	mov	r7, r10
 	clrc
-	rrc	r12
-	and	#1, r12
-	mov	r12, r14
+	rrc	r10
+	and	#1, r10
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r11, r15
+	mov	r13, r15
 	and	r14, r15
-	mov	r11, r10
-	xor	r15, r10
-	inv	r12
-	inc	r12
-	and	r12, r11
 	mov	r13, r12
+	xor	r15, r12
+	inv	r10
+	inc	r10
+	and	r10, r13
+	mov	r7, r15
 	clrc
-	rrc	r12
-	rra	r12
-	and	#1, r12
-	mov	r12, r14
+	rrc	r15
+	rra	r15
+	mov	r15, r10
+	and	#1, r10
+	mov	r10, r14
 	inv	r14
 	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	mov	r13, r8
+	xor	r15, r8
 	mov	r10, r15
-	and	r14, r15
-	mov	r10, r5
-	xor	r15, r5
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r14
-	xor	r15, r14
-	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r10, r6
-	and	r15, r6
-	inv	r12
-	inc	r12
-	mov	r11, r8
-	and	r12, r8
-	mov	r13, r7
+	and	r15, r13
 	clrc
 	rrc	r7
 	rra	r7
 	rra	r7
 	and	#1, r7
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	and	r13, r15
-	mov	r5, 60(sp)
-	xor	r15, 60(sp)
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r14, r15
-	and	r13, r15
-	mov	r14, r10
-	xor	r15, r10
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r6, r15
-	and	r13, r15
-	mov	r6, r11
-	xor	r15, r11
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	and	r13, r15
-	mov	r8, r12
-	xor	r15, r12
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	mov	r13, r14
+	xor	r15, r14
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r5, r13
 	and	r15, r13
-	mov	r7, r15
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
+	mov	r5, r15
+	bis	r14, r15
+	xor	r15, 44(sp)
+	mov	r6, r15
+	bis	r13, r15
+	mov	26(sp), r5
+	xor	r15, r5
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	and	r14, r15
+	mov	r8, r13
+	xor	r15, r13
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	mov	r8, r14
+	and	r15, r14
 	mov	r9, r15
-	sub	#128, r15
-	mov	76(sp), r15
-	subc	#0, r15
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	60(sp), r9
-	and	r15, r9
-	mov	r7, r15
+	and	r15, r14
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	mov	r7, r15
+	and	r15, r13
+	mov	r11, r15
+	bis	r13, r15
+	mov	68(sp), r13
+	xor	r15, r13
+	mov	84(sp), r15
+	bis	r14, r15
+	mov	34(sp), r8
+	xor	r15, r8
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	and	r14, r15
+	mov	r12, r11
+	xor	r15, r11
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
+	and	r15, r12
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	and	r14, r15
+	mov	r12, r14
+	xor	r15, r14
 	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r7, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r7, r15
+	and	r15, r12
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r8, r7
-	and	r15, r7
-	swpb	82(sp)
-	mov	82(sp), r8
-	bis	r9, r8
-	swpb	84(sp)
-	mov	84(sp), r9
-	bis	r10, r9
-	swpb	86(sp)
-	mov	86(sp), r10
-	bis	r11, r10
-	swpb	88(sp)
-	mov	88(sp), r11
-	bis	r12, r11
-	swpb	90(sp)
-	mov	90(sp), r12
-	bis	r13, r12
-	swpb	92(sp)
-	mov	92(sp), r13
-	bis	r14, r13
-	swpb	94(sp)
-	mov	94(sp), r14
-	bis	r6, r14
-	swpb	96(sp)
-	mov	96(sp), r15
-	bis	r7, r15
-	xor	r8, 58(sp)
-	xor	r9, 44(sp)
-	xor	r10, 42(sp)
-	xor	r11, 40(sp)
-	xor	r12, 38(sp)
-	mov	56(sp), r8
-	xor	r13, r8
-	mov	54(sp), r6
-	xor	r14, r6
-	mov	52(sp), r14
+	mov	90(sp), r15
+	bis	r14, r15
+	mov	64(sp), r14
 	xor	r15, r14
-	mov	82(sp), r12
-	xor	180(sp), r12
-	mov	84(sp), r13
-	xor	182(sp), r13
-	mov	86(sp), r11
-	xor	184(sp), r11
-	mov	88(sp), r10
-	xor	186(sp), r10
-	mov	90(sp), r9
-	xor	188(sp), r9
-	mov	92(sp), r7
-	xor	190(sp), r7
-	mov	94(sp), r5
-	xor	192(sp), r5
-	mov	96(sp), r15
-	xor	194(sp), r15
-	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r15, r4
-	mov	r12, r15
-	mov	64(sp), r12
-	add	100(sp), r12
-	cmp	#16, 78(sp)
-	jnc	.Locb3_encrypt_with_bytes32
-	bit	#1, r12
-	jnz	.Locb3_encrypt_with_bytes32
-	swpb	r4
-	mov	r4, 0(r12)
-	swpb	r5
-	mov	r5, 2(r12)
-	swpb	r7
-	mov	r7, 4(r12)
-	swpb	r9
-	mov	r9, 6(r12)
-	swpb	r10
-	mov	r10, 8(r12)
-	swpb	r11
-	mov	r11, 10(r12)
-	swpb	r13
-	mov	r13, 12(r12)
-	swpb	r15
-	mov	r15, 14(r12)
-	jmp	.Locb3_encrypt_with_stored33
-.Locb3_encrypt_with_bytes32:
-	swpb	r4
-	mov	r4, 148(sp)
-	swpb	r5
-	mov	r5, 150(sp)
-	swpb	r7
-	mov	r7, 152(sp)
-	swpb	r9
-	mov	r9, 154(sp)
-	swpb	r10
-	mov	r10, 156(sp)
-	swpb	r11
-	mov	r11, 158(sp)
-	swpb	r13
-	mov	r13, 160(sp)
-	swpb	r15
-	mov	r15, 162(sp)
-	mov	sp, r13
-	add	#148, r13
-	mov	78(sp), r15
-	cmp	#16, r15
-	jnc	.Locb3_encrypt_with_cnt34
-	mov	#16, r15
-.Locb3_encrypt_with_cnt34:
-	tst	r15
-	jz	.Locb3_encrypt_with_stored33
-.Locb3_encrypt_with_cpy35:
-	mov.b	@r13, 0(r12)
-	inc	r13
+	mov	92(sp), r15
+	bis	r12, r15
+	mov	32(sp), r4
+	xor	r15, r4
+	mov	r7, r12
+	inv	r12
 	inc	r12
-	dec	r15
-	jnz	.Locb3_encrypt_with_cpy35
-.Locb3_encrypt_with_stored33:
-	mov	106(sp), r9
+	mov	r11, r15
+	and	r12, r15
+	mov	r11, r10
+	xor	r15, r10
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	94(sp), r12
+	bis	r10, r12
+	mov	98(sp), r15
+	bis	r11, r15
+	mov	40(sp), r7
+	xor	r15, r7
+	mov	66(sp), r15
+	xor	r12, r15
+	mov	100(sp), r6
+	mov	102(sp), r9
 	mov	104(sp), r10
-	mov	102(sp), r11
-	mov	58(sp), r15
-	mov	44(sp), r12
-	mov	42(sp), r13
-	mov	40(sp), r4
-	mov	38(sp), r7
-	mov	r6, r5
-	mov	r14, r6
+	mov	106(sp), r11
+	mov	r13, r12
+	mov	r14, r13
+	mov	44(sp), r14
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	r6, 74(sp)
-	mov	r7, 72(sp)
-	mov	r8, 70(sp)
-	mov	r9, 68(sp)
-	mov	r11, 66(sp)
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r11
-	mov	58(sp), r15
-	mov	44(sp), r12
-	mov	42(sp), r13
-	mov	40(sp), r4
-	mov	38(sp), r7
-	mov	56(sp), r8
-	mov	54(sp), r5
-	mov	52(sp), r6
+	mov	r14, 82(sp)
+	mov	r13, 80(sp)
+	mov	r12, 78(sp)
+	mov	r11, 74(sp)
+	mov	r10, r6
+	mov	r8, r10
+	mov	r7, r11
+	mov	66(sp), r15
+	mov	68(sp), r12
+	mov	64(sp), r13
+	mov	44(sp), r14
+	mov	40(sp), r7
+	mov	34(sp), r8
+	mov	32(sp), r4
+	mov	26(sp), r5
 .Locb3_encrypt_with_endif26:
-	xor	74(sp), r15
-	xor	72(sp), r12
-	xor	70(sp), r13
-	mov	r4, r14
-	xor	68(sp), r14
-	xor	66(sp), r7
+	xor	82(sp), r15
+	xor	80(sp), r12
+	xor	78(sp), r13
+	xor	74(sp), r14
+	xor	r6, r7
 	xor	r9, r8
-	mov	r5, r9
+	mov	r4, r9
 	xor	r10, r9
-	mov	r6, r10
+	mov	r5, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	62(sp), r15
+	mov	72(sp), r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -1673,13 +1666,13 @@ ocb3_encrypt_with:
 	add	#116, r13
 	mov	sp, r14
 	add	#196, r14
-	mov	98(sp), r12
+	mov	96(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
 	add	#212, r15
 	mov	r15, 0(sp)
-	mov	98(sp), r12
-	mov	62(sp), r13
+	mov	96(sp), r12
+	mov	72(sp), r13
 	mov	114(sp), r14
 	mov	112(sp), r15
 	call	#ocb3_hash
@@ -1739,9 +1732,9 @@ ocb3_encrypt_with:
 	mov	r8, 160(sp)
 	swpb	r7
 	mov	r7, 162(sp)
+	mov	108(sp), r15
 	mov	sp, r14
 	add	#148, r14
-	mov	108(sp), r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1768,8 +1761,8 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 274 bytes (88 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4834 bytes of code
+;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4680 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1782,107 +1775,107 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#274, sp
-	mov	r12, 34(sp)
-	mov	r13, 118(sp)
+	sub	#258, sp
+	mov	274(sp), 156(sp)
+	mov	276(sp), 154(sp)
+	mov	278(sp), 136(sp)
+	mov	280(sp), 152(sp)
+	mov	282(sp), 158(sp)
+	mov	284(sp), 150(sp)
+	mov	286(sp), 140(sp)
+	mov	290(sp), 160(sp)
+	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
+	mov	150(sp), 162(sp)
+	mov	#0, 164(sp)
+	mov	sp, r10
+	add	#162, r10
+	mov	sp, r11
+	add	#178, r11
+	mov	r11, 0(sp)
+	mov	r12, 28(sp)
+	mov	r13, 104(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	290(sp), 172(sp)
-	mov	292(sp), 170(sp)
-	mov	294(sp), 158(sp)
-	mov	296(sp), 78(sp)
-	mov	298(sp), 174(sp)
-	mov	300(sp), 168(sp)
-	mov	302(sp), 166(sp)
-	mov	306(sp), 176(sp)
-	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	168(sp), 178(sp)
-	mov	#0, 180(sp)
-	mov	sp, r15
-	add	#178, r15
-	mov	sp, r12
-	add	#194, r12
-	mov	r12, 0(sp)
-	mov	34(sp), r12
+	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	78(sp), 122(sp)
+	mov	152(sp), 108(sp)
 	clrc
-	rrc	122(sp)
-	rra	122(sp)
-	rra	122(sp)
-	rra	122(sp)
+	rrc	108(sp)
+	rra	108(sp)
+	rra	108(sp)
+	rra	108(sp)
 	; ocb3.ae:183: for i in 0..full {
-	mov	#0, 80(sp)
-	mov	194(sp), r7
-	mov	196(sp), r8
-	mov	198(sp), r9
-	mov	200(sp), r10
-	mov	202(sp), r11
-	mov	204(sp), r12
-	mov	206(sp), r13
-	mov	208(sp), r14
-	mov	118(sp), r15
+	mov	#0, 82(sp)
+	mov	178(sp), r14
+	mov	180(sp), r13
+	mov	182(sp), r12
+	mov	184(sp), r11
+	mov	186(sp), r8
+	mov	188(sp), r7
+	mov	190(sp), r6
+	mov	192(sp), r5
+	mov	104(sp), r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
 	mov	38(r15), 2(sp)
-	mov	40(r15), 36(sp)
-	mov	42(r15), 24(sp)
-	mov	44(r15), 22(sp)
+	mov	40(r15), 34(sp)
+	mov	42(r15), 32(sp)
+	mov	44(r15), 20(sp)
 	mov	46(r15), r15
-	mov	#0, 32(sp)
 	mov	#0, 30(sp)
-	mov	#0, 28(sp)
 	mov	#0, 26(sp)
+	mov	#0, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
-	mov	#0, 136(sp)
-	mov	#0, 138(sp)
-	mov	#0, 140(sp)
-	cmp	122(sp), 80(sp)
+	mov	#0, 120(sp)
+	mov	#0, 122(sp)
+	mov	#0, 116(sp)
+	cmp	108(sp), 82(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
-	mov	80(sp), r6
-	and	#4095, r6
-	mov	r6, 48(sp)
-	rla	48(sp)
-	rla	48(sp)
-	rla	48(sp)
-	rla	48(sp)
-	mov	r7, 74(sp)
-	xor	8(sp), 74(sp)
-	mov	r8, 72(sp)
-	xor	6(sp), 72(sp)
-	mov	r9, 70(sp)
-	xor	4(sp), 70(sp)
-	mov	r10, 68(sp)
-	xor	2(sp), 68(sp)
-	mov	r11, 66(sp)
-	xor	36(sp), 66(sp)
-	mov	r12, 64(sp)
-	xor	24(sp), 64(sp)
-	mov	r13, 62(sp)
-	xor	22(sp), 62(sp)
-	mov	r14, 60(sp)
-	xor	r15, 60(sp)
-	mov	48(sp), r6
-	add	158(sp), r6
+	mov	r14, 78(sp)
+	xor	8(sp), 78(sp)
+	mov	r13, 76(sp)
+	xor	6(sp), 76(sp)
+	mov	r12, 74(sp)
+	xor	4(sp), 74(sp)
+	mov	r11, 72(sp)
+	xor	2(sp), 72(sp)
+	mov	r8, 70(sp)
+	xor	34(sp), 70(sp)
+	mov	r7, 68(sp)
+	xor	32(sp), 68(sp)
+	mov	r6, 66(sp)
+	xor	20(sp), 66(sp)
+	mov	r5, 62(sp)
+	xor	r15, 62(sp)
+	mov	82(sp), r15
+	and	#4095, r15
+	mov	r15, 36(sp)
+	rla	36(sp)
+	rla	36(sp)
+	rla	36(sp)
+	rla	36(sp)
+	mov	36(sp), r6
+	add	136(sp), r6
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r6, r8
-	mov	2(r6), r7
-	mov	4(r6), r10
-	mov	6(r6), r9
-	mov	8(r6), r11
-	mov	10(r6), r13
-	mov	12(r6), r12
+	mov	@r6, r7
+	mov	2(r6), r8
+	mov	4(r6), r11
+	mov	6(r6), r10
+	mov	8(r6), r13
+	mov	10(r6), r9
+	mov	12(r6), r14
 	mov	14(r6), r15
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#210, r12
+	add	#194, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1895,245 +1888,277 @@ ocb3_decrypt_with:
 	mov	r12, r6
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
-	mov	r15, r14
-	swpb	r14
-	xor	74(sp), r14
+	mov	r15, r12
 	swpb	r12
-	xor	72(sp), r12
+	xor	78(sp), r12
+	swpb	r14
+	xor	76(sp), r14
+	swpb	r9
+	xor	74(sp), r9
 	swpb	r13
-	xor	70(sp), r13
+	xor	72(sp), r13
+	swpb	r10
+	xor	70(sp), r10
 	swpb	r11
 	xor	68(sp), r11
-	swpb	r9
-	xor	66(sp), r9
-	swpb	r10
-	xor	64(sp), r10
+	swpb	r8
+	xor	66(sp), r8
 	swpb	r7
 	xor	62(sp), r7
-	swpb	r8
-	xor	60(sp), r8
-	mov	34(sp), r15
-	xor	160(r15), r7
-	xor	162(r15), r8
-	xor	164(r15), r9
-	xor	166(r15), r10
-	xor	168(r15), r13
-	xor	170(r15), r11
-	xor	172(r15), r14
-	xor	174(r15), r12
+	mov	28(sp), r15
+	xor	160(r15), r8
+	xor	162(r15), r7
+	xor	164(r15), r10
+	xor	166(r15), r11
+	xor	168(r15), r9
+	xor	170(r15), r13
+	xor	172(r15), r12
+	xor	174(r15), r14
 	; aes.ae:238: @unroll(round_unroll)
-	mov	#9, 20(sp)
-	mov	r7, 14(sp)
-	mov	r8, r5
-	mov	r9, 12(sp)
-	mov	r10, r6
-	mov	r11, r8
-	mov	r12, r7
+	mov	#9, 16(sp)
+	mov	r7, 12(sp)
+	mov	r12, r5
+	mov	r14, r6
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r15, r9
-	add	#16, r9
+	mov	r15, r7
+	add	#16, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
-	mov	r5, r15
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov	r7, r10
-	mov.b	r10, r10
-	mov	r13, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	12(sp), r12
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	rla	r15
-	mov	r10, r4
-	rla	r4
-	rla	r11
+	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	mov	r15, r12
 	rla	r12
-	mov	ocb3_tf4(r15), r10
-	xor	ocb3_tf5(r4), r10
-	xor	ocb3_tf6(r11), r10
-	xor	ocb3_tf7(r12), r10
-	xor	160(r9), r10
-	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r4), r15
-	xor	ocb3_tf4(r11), r15
-	xor	ocb3_tf5(r12), r15
-	mov	r15, r11
-	xor	162(r9), r11
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r13, r4
+	mov.b	r4, r4
+	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	rla	r4
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r5, r5
-	mov	r14, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	r13, r13
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r15
-	rla	r5
-	mov	r12, r4
-	rla	r4
-	rla	r13
-	mov	ocb3_tf4(r15), r12
-	xor	ocb3_tf5(r5), r12
-	xor	ocb3_tf6(r4), r12
-	xor	ocb3_tf7(r13), r12
-	xor	164(r9), r12
-	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r5), r15
-	xor	ocb3_tf4(r4), r15
-	xor	ocb3_tf5(r13), r15
-	mov	r15, r13
-	xor	166(r9), r13
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r6, r5
-	mov.b	r5, r5
-	mov.b	15(sp), r6
-	mov.b	r14, r14
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r15
-	rla	r5
-	rla	r6
-	rla	r14
-	mov	ocb3_tf4(r15), r4
-	xor	ocb3_tf5(r5), r4
-	xor	ocb3_tf6(r6), r4
-	xor	ocb3_tf7(r14), r4
-	xor	168(r9), r4
-	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r5), r15
-	xor	ocb3_tf4(r6), r15
-	xor	ocb3_tf5(r14), r15
-	mov	r15, r14
-	xor	170(r9), r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r8, r6
-	mov.b	r6, r6
-	mov	12(sp), r8
-	mov	r8, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov.b	14(sp), r8
 	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	rla	r15
-	mov	r6, r5
-	rla	r5
-	mov	r7, r6
-	rla	r6
-	rla	r8
-	mov	ocb3_tf4(r15), r7
-	xor	ocb3_tf5(r5), r7
-	xor	ocb3_tf6(r6), r7
-	xor	ocb3_tf7(r8), r7
-	xor	172(r9), r7
+	mov	ocb3_tf4(r15), r14
+	xor	ocb3_tf5(r4), r14
+	xor	ocb3_tf6(r12), r14
 	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r5), r15
-	xor	ocb3_tf4(r6), r15
-	xor	ocb3_tf5(r8), r15
-	xor	174(r9), r15
-	add	#16, r9
-	mov	r10, 14(sp)
-	mov	r11, r5
-	mov	r12, 12(sp)
-	mov	r13, r6
-	mov	r4, r13
-	mov	r14, r8
-	mov	r7, r14
-	mov	r15, r7
-	dec	20(sp)
+	xor	ocb3_tf7(r4), r15
+	xor	ocb3_tf4(r12), r15
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r8, r12
+	mov.b	r12, r12
+	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	rla	r12
+	xor	ocb3_tf5(r12), r15
+	xor	ocb3_tf7(r12), r14
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r12, r8
+	rla	r8
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r11, r12
+	mov.b	r12, r12
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r12, r4
+	rla	r4
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	swpb	r13
+	mov.b	r13, r13
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	rla	r13
+	mov	ocb3_tf4(r13), r12
+	xor	ocb3_tf5(r4), r12
+	xor	ocb3_tf6(r8), r12
+	mov	ocb3_tf6(r13), r13
+	xor	ocb3_tf7(r4), r13
+	xor	ocb3_tf4(r8), r13
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r5, r8
+	mov.b	r8, r8
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	rla	r8
+	xor	ocb3_tf5(r8), r13
+	xor	ocb3_tf7(r8), r12
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov	r5, r8
+	swpb	r8
+	mov.b	r8, r8
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	rla	r8
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov.b	12(sp), r5
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r5, r4
+	rla	r4
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	swpb	r11
+	mov.b	r11, r11
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	rla	r11
+	mov	ocb3_tf4(r11), r5
+	xor	ocb3_tf5(r4), r5
+	xor	ocb3_tf6(r8), r5
+	mov	ocb3_tf6(r11), r11
+	xor	ocb3_tf7(r4), r11
+	xor	ocb3_tf4(r8), r11
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov	r9, r8
+	mov.b	r8, r8
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	rla	r8
+	xor	ocb3_tf5(r8), r11
+	xor	ocb3_tf7(r8), r5
+	; aes.ae:238: @unroll(round_unroll)
+	swpb	r9
+	mov.b	r9, r9
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov	r9, r8
+	rla	r8
+	; aes.ae:238: @unroll(round_unroll)
+	mov	r6, r4
+	mov.b	r4, r4
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r4
+	; aes.ae:238: @unroll(round_unroll)
+	mov.b	13(sp), r9
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r9
+	mov	ocb3_tf4(r9), r6
+	xor	ocb3_tf5(r4), r6
+	xor	ocb3_tf6(r8), r6
+	mov	ocb3_tf6(r9), r9
+	xor	ocb3_tf7(r4), r9
+	xor	ocb3_tf4(r8), r9
+	; aes.ae:238: @unroll(round_unroll)
+	mov	r10, r8
+	mov.b	r8, r8
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r8
+	xor	ocb3_tf5(r8), r9
+	mov	r6, r10
+	xor	ocb3_tf7(r8), r10
+	mov	r10, r8
+	xor	160(r7), r8
+	xor	162(r7), r9
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r5, r10
+	xor	164(r7), r10
+	xor	166(r7), r11
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	xor	168(r7), r12
+	xor	170(r7), r13
+	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	xor	172(r7), r14
+	xor	174(r7), r15
+	add	#16, r7
+	mov	r9, 12(sp)
+	mov	r12, r9
+	mov	r14, r5
+	mov	r15, r6
+	dec	16(sp)
 	jnz	.Locb3_decrypt_with_loop8
 .Locb3_decrypt_with_done9:
-	mov	r5, r15
+	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r11
-	mov	r7, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r10
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r12
-	mov.b	12(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	swpb	r12
-	bis	r15, r12
-	swpb	r11
-	bis	r10, r11
-	mov	r12, 58(sp)
-	mov	34(sp), r15
-	xor	@r15, 58(sp)
-	mov	r11, 54(sp)
-	xor	2(r15), 54(sp)
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r11
-	mov	r5, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r10
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r12
-	mov	r13, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov	r10, r15
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
-	swpb	r12
-	bis	r15, r12
-	swpb	r11
-	bis	r10, r11
-	mov	r12, 50(sp)
-	mov	34(sp), r15
-	xor	4(r15), 50(sp)
-	mov	r11, 52(sp)
-	xor	6(r15), 52(sp)
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r11
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r12
-	mov.b	15(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r13
-	mov	r14, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	swpb	r13
-	bis	r15, r13
-	swpb	r11
-	bis	r12, r11
-	mov	r13, 44(sp)
-	mov	34(sp), r15
-	xor	8(r15), 44(sp)
-	mov	r11, 46(sp)
-	xor	10(r15), 46(sp)
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r12
-	mov	r8, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r13
+	bis	r15, r14
+	mov	r14, 64(sp)
+	mov	28(sp), r15
+	xor	@r15, 64(sp)
 	mov.b	13(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r14
-	mov.b	14(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
 	swpb	r14
+	mov	r6, r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	swpb	r12
-	bis	r13, r12
-	mov	r14, 38(sp)
-	mov	34(sp), r15
-	xor	12(r15), 38(sp)
-	mov	r12, 42(sp)
-	xor	14(r15), 42(sp)
-	mov	80(sp), r14
+	mov	r14, 52(sp)
+	mov	28(sp), r15
+	xor	2(r15), 52(sp)
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov	r9, r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	bis	r15, r14
+	mov	r14, 50(sp)
+	mov	28(sp), r15
+	xor	4(r15), 50(sp)
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov.b	12(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	bis	r15, r14
+	mov	r14, 48(sp)
+	mov	28(sp), r15
+	xor	6(r15), 48(sp)
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov	r5, r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	bis	r15, r14
+	mov	r14, 46(sp)
+	mov	28(sp), r15
+	xor	8(r15), 46(sp)
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov	r11, r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	bis	r15, r14
+	mov	r14, 44(sp)
+	mov	28(sp), r15
+	xor	10(r15), 44(sp)
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov	r8, r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	bis	r15, r14
+	mov	r14, 42(sp)
+	mov	28(sp), r15
+	xor	12(r15), 42(sp)
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r14
+	mov	r13, r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	bis	r15, r14
+	mov	r14, 40(sp)
+	mov	28(sp), r15
+	xor	14(r15), 40(sp)
+	mov	82(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2211,13 +2236,11 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else16
-	add	#2, r11
-	addc	#0, r13
 	and	#3, r10
+	swpb	r10
 	clrc
 	rrc	r14
 	rra	r14
-	swpb	r10
 	rla	r10
 	rla	r10
 	rla	r10
@@ -2225,6 +2248,8 @@ ocb3_decrypt_with:
 	rla	r10
 	rla	r10
 	bis	r14, r10
+	add	#2, r11
+	addc	#0, r13
 	jmp	.Locb3_decrypt_with_endif17
 .Locb3_decrypt_with_else16:
 	mov	r14, r10
@@ -2239,12 +2264,12 @@ ocb3_decrypt_with:
 	jz	.Locb3_decrypt_with_else18
 	add	#1, r11
 	addc	#0, r13
-	mov	r11, 16(sp)
+	mov	r11, 14(sp)
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
-	mov	r11, 16(sp)
+	mov	r11, 14(sp)
 .Locb3_decrypt_with_endif19:
-	mov	16(sp), r15
+	mov	14(sp), r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -2253,7 +2278,7 @@ ocb3_decrypt_with:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	16(sp), r15
+	mov	14(sp), r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -2263,9 +2288,9 @@ ocb3_decrypt_with:
 	rla	r7
 	rla	r7
 	rla	r7
-	add	118(sp), r7
+	add	104(sp), r7
 	mov	#7, r15
-	sub	16(sp), r15
+	sub	14(sp), r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r8
@@ -2282,7 +2307,6 @@ ocb3_decrypt_with:
 	tst	r8
 	jz	.Locb3_decrypt_with_else20
 	; ocb3.ae:104: for j in last..k {
-	mov	#7, 10(sp)
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
 	mov	r10, 4(sp)
@@ -2290,7 +2314,8 @@ ocb3_decrypt_with:
 	mov	r12, r4
 	mov	r13, r5
 	mov	r14, r6
-	cmp	16(sp), 10(sp)
+	mov	#7, 10(sp)
+	cmp	14(sp), 10(sp)
 	jc	.Locb3_decrypt_with_done23
 .Locb3_decrypt_with_loop22:
 	mov	8(sp), r7
@@ -2419,86 +2444,86 @@ ocb3_decrypt_with:
 	mov	r13, r6
 	mov	r14, r15
 	add	#1, 10(sp)
-	cmp	16(sp), 10(sp)
+	cmp	14(sp), 10(sp)
 	jnc	.Locb3_decrypt_with_loop22
 .Locb3_decrypt_with_done23:
-	mov	r4, 36(sp)
-	mov	r5, 24(sp)
-	mov	r6, 22(sp)
-	mov	r15, 40(sp)
+	mov	r4, 34(sp)
+	mov	r5, 32(sp)
+	mov	r6, 20(sp)
+	mov	r15, 38(sp)
 	jmp	.Locb3_decrypt_with_endif21
 .Locb3_decrypt_with_else20:
 	mov	@r7, 8(sp)
 	mov	r9, 6(sp)
 	mov	r10, 4(sp)
 	mov	r11, 2(sp)
-	mov	r12, 36(sp)
-	mov	r13, 24(sp)
-	mov	r14, 22(sp)
-	mov	r15, 40(sp)
+	mov	r12, 34(sp)
+	mov	r13, 32(sp)
+	mov	r14, 20(sp)
+	mov	r15, 38(sp)
 .Locb3_decrypt_with_endif21:
-	mov	38(sp), r13
-	xor	74(sp), r13
-	mov	42(sp), r14
-	xor	72(sp), r14
-	mov	44(sp), r12
-	xor	70(sp), r12
-	mov	46(sp), r11
-	xor	68(sp), r11
-	mov	50(sp), r10
-	xor	66(sp), r10
-	mov	52(sp), r9
-	xor	64(sp), r9
-	mov	58(sp), r8
-	xor	62(sp), r8
-	mov	54(sp), r15
-	xor	60(sp), r15
-	xor	r13, 32(sp)
-	xor	r14, 30(sp)
-	xor	r12, 28(sp)
-	xor	r11, 26(sp)
-	xor	r10, 18(sp)
-	mov	136(sp), r4
-	xor	r9, r4
-	mov	138(sp), r5
-	xor	r8, r5
-	mov	140(sp), r6
-	xor	r15, r6
+	mov	42(sp), r13
+	xor	78(sp), r13
+	mov	40(sp), r14
+	xor	76(sp), r14
+	mov	46(sp), r12
+	xor	74(sp), r12
+	mov	44(sp), r11
+	xor	72(sp), r11
+	mov	50(sp), r8
+	xor	70(sp), r8
+	mov	48(sp), r7
+	xor	68(sp), r7
+	mov	64(sp), r6
+	xor	66(sp), r6
+	mov	52(sp), r15
+	xor	62(sp), r15
+	xor	r13, 30(sp)
+	xor	r14, 26(sp)
+	xor	r12, 24(sp)
+	xor	r11, 22(sp)
+	xor	r8, 18(sp)
+	mov	120(sp), r4
+	xor	r7, r4
+	mov	122(sp), r9
+	xor	r6, r9
+	mov	116(sp), r10
+	xor	r15, r10
 	; ocb3.ae:190: store_be(msg, off, p)
-	mov	r15, r7
+	mov	r15, r5
 	mov	r13, r15
-	mov	48(sp), r13
-	add	166(sp), r13
+	mov	36(sp), r13
+	add	140(sp), r13
 	bit	#1, r13
+	swpb	r5
+	swpb	r6
 	swpb	r7
 	swpb	r8
-	swpb	r9
-	swpb	r10
 	swpb	r11
 	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnz	.Locb3_decrypt_with_bytes24
-	mov	r7, 0(r13)
-	mov	r8, 2(r13)
-	mov	r9, 4(r13)
-	mov	r10, 6(r13)
+	mov	r5, 0(r13)
+	mov	r6, 2(r13)
+	mov	r7, 4(r13)
+	mov	r8, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r7, 210(sp)
-	mov	r8, 212(sp)
-	mov	r9, 214(sp)
-	mov	r10, 216(sp)
-	mov	r11, 218(sp)
-	mov	r12, 220(sp)
-	mov	r14, 222(sp)
-	mov	r15, 224(sp)
+	mov	r5, 194(sp)
+	mov	r6, 196(sp)
+	mov	r7, 198(sp)
+	mov	r8, 200(sp)
+	mov	r11, 202(sp)
+	mov	r12, 204(sp)
+	mov	r14, 206(sp)
+	mov	r15, 208(sp)
 	mov	sp, r14
-	add	#210, r14
+	add	#194, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2507,99 +2532,101 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	74(sp), r7
-	mov	72(sp), r8
-	mov	70(sp), r9
-	mov	68(sp), r10
-	mov	66(sp), r11
-	mov	64(sp), r12
-	mov	62(sp), r13
-	mov	60(sp), r14
-	mov	40(sp), r15
-	mov	r4, 136(sp)
-	mov	r5, 138(sp)
-	mov	r6, 140(sp)
-	add	#1, 80(sp)
-	cmp	122(sp), 80(sp)
+	mov	78(sp), r14
+	mov	76(sp), r13
+	mov	74(sp), r12
+	mov	72(sp), r11
+	mov	70(sp), r8
+	mov	68(sp), r7
+	mov	66(sp), r6
+	mov	62(sp), r5
+	mov	38(sp), r15
+	mov	r4, 120(sp)
+	mov	r9, 122(sp)
+	mov	r10, 116(sp)
+	add	#1, 82(sp)
+	cmp	108(sp), 82(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	rla	122(sp)
-	rla	122(sp)
-	rla	122(sp)
-	rla	122(sp)
-	sub	122(sp), 78(sp)
-	mov	#0, 132(sp)
-	subc	#0, 132(sp)
-	mov	78(sp), r15
+	mov	108(sp), r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	mov	152(sp), r10
+	sub	r9, r10
+	mov	#0, 118(sp)
+	subc	#0, 118(sp)
+	mov	r10, r15
 	sub	#1, r15
-	clr	r6
-	adc	r6
-	mov	132(sp), r15
+	clr	r4
+	adc	r4
+	mov	118(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r6
+	bis	r15, r4
 	; ocb3.ae:193: if r != 0 {
-	tst	r6
+	tst	r4
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	r7, 102(sp)
-	mov	118(sp), r15
-	xor	@r15, 102(sp)
-	mov	r8, 100(sp)
-	xor	2(r15), 100(sp)
-	mov	r9, 96(sp)
-	xor	4(r15), 96(sp)
-	mov	r10, 92(sp)
-	xor	6(r15), 92(sp)
-	mov	r11, 88(sp)
-	xor	8(r15), 88(sp)
-	mov	r12, 164(sp)
-	xor	10(r15), 164(sp)
-	mov	r13, 162(sp)
-	xor	12(r15), 162(sp)
-	mov	r14, 160(sp)
-	xor	14(r15), 160(sp)
+	mov	r5, 148(sp)
+	mov	104(sp), r15
+	xor	14(r15), 148(sp)
+	mov	r6, 146(sp)
+	xor	12(r15), 146(sp)
+	mov	r7, 144(sp)
+	xor	10(r15), 144(sp)
+	mov	r8, 142(sp)
+	xor	8(r15), 142(sp)
+	mov	r11, 90(sp)
+	xor	6(r15), 90(sp)
+	mov	r12, 92(sp)
+	xor	4(r15), 92(sp)
+	mov	r13, 94(sp)
+	xor	2(r15), 94(sp)
+	mov	r14, 96(sp)
+	xor	@r15, 96(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	102(sp), 178(sp)
-	mov	100(sp), 180(sp)
-	mov	96(sp), 182(sp)
-	mov	92(sp), 184(sp)
-	mov	88(sp), 186(sp)
-	mov	164(sp), 188(sp)
-	mov	162(sp), 190(sp)
-	mov	160(sp), 192(sp)
+	mov	96(sp), 162(sp)
+	mov	94(sp), 164(sp)
+	mov	92(sp), 166(sp)
+	mov	90(sp), 168(sp)
+	mov	142(sp), 170(sp)
+	mov	144(sp), 172(sp)
+	mov	146(sp), 174(sp)
+	mov	148(sp), 176(sp)
 	mov	sp, r13
-	add	#178, r13
+	add	#162, r13
 	mov	sp, r14
-	add	#226, r14
-	mov	34(sp), r12
+	add	#210, r14
+	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	122(sp), r8
-	add	158(sp), r8
-	cmp	#16, 78(sp)
+	mov	r9, r8
+	add	136(sp), r8
+	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r8, r7
-	mov	2(r8), r9
-	mov	4(r8), r10
-	mov	6(r8), r11
-	mov	8(r8), r12
+	mov	@r8, r5
+	mov	2(r8), r11
+	mov	4(r8), r7
+	mov	6(r8), r12
+	mov	8(r8), r6
 	mov	10(r8), r13
 	mov	12(r8), r14
 	mov	14(r8), r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#210, r11
+	add	#194, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	78(sp), r15
+	mov	r10, r15
 .Locb3_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -2615,33 +2642,31 @@ ocb3_decrypt_with:
 	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	mov	r15, r5
-	swpb	r5
-	xor	226(sp), r5
-	mov	r14, 98(sp)
-	swpb	98(sp)
-	xor	228(sp), 98(sp)
-	mov	r13, 104(sp)
-	swpb	104(sp)
-	xor	230(sp), 104(sp)
+	mov	r15, 100(sp)
+	swpb	100(sp)
+	xor	210(sp), 100(sp)
+	mov	r14, r8
+	swpb	r8
+	xor	212(sp), r8
+	mov	r13, 80(sp)
+	swpb	80(sp)
+	xor	214(sp), 80(sp)
+	swpb	r6
+	xor	216(sp), r6
 	mov	r12, 106(sp)
 	swpb	106(sp)
-	xor	232(sp), 106(sp)
-	mov	r11, 110(sp)
-	swpb	110(sp)
-	xor	234(sp), 110(sp)
-	mov	r10, 112(sp)
-	swpb	112(sp)
-	xor	236(sp), 112(sp)
-	mov	r9, 114(sp)
-	swpb	114(sp)
-	xor	238(sp), 114(sp)
-	mov	r7, r6
-	swpb	r6
-	xor	240(sp), r6
-	mov	78(sp), r15
+	xor	218(sp), 106(sp)
+	swpb	r7
+	xor	220(sp), r7
+	mov	r11, 98(sp)
+	swpb	98(sp)
+	xor	222(sp), 98(sp)
+	mov	r5, r12
+	swpb	r12
+	xor	224(sp), r12
+	mov	r10, r15
 	sub	#16, r15
-	mov	132(sp), r15
+	mov	118(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2649,236 +2674,9 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	78(sp), r15
-	and	#8191, r15
-	mov	r15, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	132(sp), r14
+	mov	118(sp), r14
 	and	#8191, r14
-	mov.b	79(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	r14, 124(sp)
-	bis	r15, 124(sp)
-	mov	78(sp), r10
-	and	#1, r10
-	inv	r10
-	inc	r10
-	and	#65280, r10
-	xor	#-1, r10
-	mov	78(sp), r14
-	clrc
-	rrc	r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r10, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	inv	r14
-	inc	r14
 	mov	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	78(sp), r12
-	clrc
-	rrc	r12
-	rra	r12
-	and	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r8, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r11
-	xor	#-1, r11
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	mov	r8, r7
-	xor	r15, r7
-	inv	r12
-	inc	r12
-	mov	r10, r15
-	and	r12, r15
-	mov	r10, r8
-	xor	r15, r8
-	mov	78(sp), r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	and	#1, r10
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 90(sp)
-	xor	#-1, 90(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 86(sp)
-	xor	#-1, 86(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 84(sp)
-	xor	#-1, 84(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r14
-	xor	r15, r14
-	mov	r10, r11
-	inv	r11
-	inc	r11
-	mov	r7, r15
-	and	r11, r15
-	xor	r15, r7
-	inv	r10
-	inc	r10
-	mov	r8, r15
-	and	r10, r15
-	xor	r15, r8
-	mov	r9, r15
-	sub	#128, r15
-	mov	124(sp), r15
-	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	mov	90(sp), r9
-	and	r15, r9
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	mov	86(sp), r10
-	and	r15, r10
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	mov	84(sp), r11
-	and	r15, r11
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	inv	r9
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r14
-	mov	r7, r15
-	inv	r15
-	mov	r8, r7
-	inv	r7
-	mov	r5, r8
-	and	r9, r8
-	mov	98(sp), r9
-	and	r10, r9
-	mov	104(sp), r10
-	and	r11, r10
-	mov	106(sp), r11
-	and	r12, r11
-	mov	110(sp), r12
-	and	r13, r12
-	mov	112(sp), r13
-	and	r14, r13
-	mov	114(sp), r14
-	and	r15, r14
-	mov	r6, r15
-	and	r7, r15
-	mov	r8, 156(sp)
-	mov	r9, 98(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 110(sp)
-	mov	r13, 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 126(sp)
-	jmp	.Locb3_decrypt_with_endif35
-.Locb3_decrypt_with_else34:
-	mov	r5, 156(sp)
-	mov	r6, 126(sp)
-.Locb3_decrypt_with_endif35:
-	mov	#15, r11
-	sub	78(sp), r11
-	mov	#0, r14
-	subc	132(sp), r14
-	mov	r11, r15
-	and	#8191, r15
-	mov	r15, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	and	#8191, r14
-	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -2890,225 +2688,251 @@ ocb3_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, r7
-	bis	r15, r7
-	mov	r11, r10
-	and	#1, r10
-	inv	r10
-	inc	r10
-	and	#32896, r10
-	xor	#128, r10
-	mov	r11, r13
-	clrc
-	rrc	r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
+	bis	r15, r14
 	mov	r10, r15
-	and	r14, r15
-	mov	r10, r9
-	xor	r15, r9
-	inv	r13
-	inc	r13
-	and	r13, r10
-	mov	r11, r12
-	clrc
-	rrc	r12
-	rra	r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r13
-	xor	r15, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r14
-	xor	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r9, r6
-	and	r15, r6
-	inv	r12
-	inc	r12
-	mov	r10, r8
-	and	r12, r8
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r10, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#65280, r5
+	xor	#-1, r5
+	mov	r10, r11
 	clrc
 	rrc	r11
-	rra	r11
-	rra	r11
-	mov	r11, r4
-	and	#1, r4
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r13, r15
-	and	r12, r15
-	mov	r13, r9
-	xor	r15, r9
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r14, r15
-	and	r12, r15
-	mov	r14, r10
-	xor	r15, r10
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	mov	r6, r11
-	xor	r15, r11
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	and	r12, r15
-	mov	r8, r12
-	xor	r15, r12
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	and	#1, r11
+	mov	r11, r13
+	inv	r13
+	inc	r13
 	mov	r5, r15
-	sub	#128, r15
-	mov	r7, r15
-	subc	#0, r15
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r7, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 86(sp)
+	xor	#-1, 86(sp)
+	inv	r11
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
+	xor	r15, r5
+	mov	r10, r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, r11
+	and	#1, r11
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 54(sp)
+	xor	#-1, 54(sp)
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	and	r13, r15
+	xor	r15, r5
+	mov	r10, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, r13
+	and	#1, r13
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	r5, r15
+	xor	#-1, r15
+	and	r4, r15
+	mov	r15, 60(sp)
+	xor	#-1, 60(sp)
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	r5, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	mov	r7, r15
+	and	r15, r5
+	inv	r5
+	mov	r12, 112(sp)
+	and	r5, 112(sp)
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	60(sp), r15
+	and	r12, r15
+	inv	r15
+	and	r15, r6
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r7, r15
+	mov	54(sp), r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	mov	54(sp), r15
+	and	r12, r15
+	mov	54(sp), r12
+	xor	r15, r12
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r7, r15
+	inv	r12
+	and	r12, r7
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	inv	r5
+	and	r5, r8
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	86(sp), r15
+	xor	#-1, r15
+	and	r12, r15
+	mov	r15, r4
+	xor	#-1, r4
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	86(sp), r15
+	and	r12, r15
+	mov	86(sp), r12
+	xor	r15, r12
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r12, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	mov	r12, r15
+	and	r11, r15
+	xor	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	inv	r12
+	mov	98(sp), r11
+	and	r12, r11
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	r5, r15
+	and	r12, r15
+	inv	r15
+	mov	80(sp), r12
+	and	r15, r12
+	mov	r13, r5
+	inv	r5
+	inc	r5
+	mov	r4, r15
+	xor	#-1, r15
+	and	r5, r15
+	mov	r15, r5
+	xor	#-1, r5
+	inv	r13
+	inc	r13
+	mov	r4, r15
+	and	r13, r15
+	mov	r4, r13
+	xor	r15, r13
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r7, r15
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	and	r14, r15
 	inv	r15
-	inc	r15
+	mov	100(sp), r14
 	and	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r8, r7
-	and	r15, r7
-	mov	156(sp), r8
-	bis	r9, r8
-	mov	98(sp), r9
-	bis	r10, r9
-	mov	104(sp), r10
-	bis	r11, r10
-	mov	106(sp), r11
-	bis	r12, r11
-	mov	110(sp), r12
-	bis	r13, r12
+	inv	r13
+	mov	106(sp), r15
+	and	r13, r15
+	mov	r14, 100(sp)
+	mov	r8, 88(sp)
+	mov	r12, 80(sp)
+	mov	r6, 58(sp)
+	mov	r15, 106(sp)
+	mov	r7, r8
+	mov	r11, 98(sp)
 	mov	112(sp), r13
-	bis	r14, r13
-	mov	114(sp), r14
-	bis	r6, r14
-	mov	126(sp), r15
-	bis	r7, r15
-	xor	r8, 32(sp)
-	xor	r9, 30(sp)
-	xor	r10, 28(sp)
-	xor	r11, 26(sp)
-	xor	r12, 18(sp)
-	mov	136(sp), r8
-	xor	r13, r8
-	mov	138(sp), r6
-	xor	r14, r6
-	mov	140(sp), r14
-	xor	r15, r14
+	jmp	.Locb3_decrypt_with_endif35
+.Locb3_decrypt_with_else34:
+	mov	r8, 88(sp)
+	mov	r6, 58(sp)
+	mov	r7, r8
+	mov	r12, r13
+.Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	mov	126(sp), r4
-	mov	114(sp), r5
-	mov	112(sp), r7
-	mov	110(sp), r9
-	mov	106(sp), r10
-	mov	104(sp), r11
-	mov	98(sp), r13
-	mov	156(sp), r15
-	mov	122(sp), r12
-	add	166(sp), r12
-	cmp	#16, 78(sp)
+	mov	r9, r12
+	add	140(sp), r12
+	mov	r13, r4
+	mov	98(sp), r5
+	mov	r8, r6
+	mov	106(sp), r7
+	mov	58(sp), r9
+	mov	80(sp), r11
+	mov	88(sp), r14
+	mov	100(sp), r15
+	cmp	#16, r10
+	swpb	r4
+	swpb	r5
+	swpb	r6
+	swpb	r7
+	swpb	r9
+	swpb	r11
+	swpb	r14
+	swpb	r15
 	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r12
 	jnz	.Locb3_decrypt_with_bytes36
-	swpb	r4
 	mov	r4, 0(r12)
-	swpb	r5
 	mov	r5, 2(r12)
-	swpb	r7
-	mov	r7, 4(r12)
-	swpb	r9
-	mov	r9, 6(r12)
-	swpb	r10
-	mov	r10, 8(r12)
-	swpb	r11
+	mov	r6, 4(r12)
+	mov	r7, 6(r12)
+	mov	r9, 8(r12)
 	mov	r11, 10(r12)
-	swpb	r13
-	mov	r13, 12(r12)
-	swpb	r15
+	mov	r14, 12(r12)
 	mov	r15, 14(r12)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	swpb	r4
-	mov	r4, 210(sp)
-	swpb	r5
-	mov	r5, 212(sp)
-	swpb	r7
-	mov	r7, 214(sp)
-	swpb	r9
-	mov	r9, 216(sp)
-	swpb	r10
-	mov	r10, 218(sp)
-	swpb	r11
-	mov	r11, 220(sp)
-	swpb	r13
-	mov	r13, 222(sp)
-	swpb	r15
-	mov	r15, 224(sp)
-	mov	sp, r13
-	add	#210, r13
-	mov	78(sp), r15
+	mov	r4, 194(sp)
+	mov	r5, 196(sp)
+	mov	r6, 198(sp)
+	mov	r7, 200(sp)
+	mov	r9, 202(sp)
+	mov	r11, 204(sp)
+	mov	r14, 206(sp)
+	mov	r15, 208(sp)
+	mov	sp, r14
+	add	#194, r14
+	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
 	mov	#16, r15
@@ -3116,54 +2940,237 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_cpy39:
-	mov.b	@r13, 0(r12)
-	inc	r13
+	mov.b	@r14, 0(r12)
+	inc	r14
 	inc	r12
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
-	mov	164(sp), r9
-	mov	162(sp), r10
-	mov	160(sp), r11
-	mov	32(sp), r15
-	mov	30(sp), r12
-	mov	28(sp), r13
-	mov	26(sp), r4
+	mov	#15, r7
+	sub	r10, r7
+	mov	#0, r14
+	subc	118(sp), r14
+	and	#8191, r14
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r7, r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	r7, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#32896, r6
+	xor	#128, r6
+	mov	r7, r12
+	clrc
+	rrc	r12
+	and	#1, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	mov	r6, r10
+	xor	r15, r10
+	inv	r12
+	inc	r12
+	and	r12, r6
+	mov	r7, r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, r9
+	and	#1, r9
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	mov	r6, r12
+	xor	r15, r12
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	and	#1, r7
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	mov	r6, r15
+	and	r14, r15
+	mov	r6, r14
+	xor	r15, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r13, r15
+	bis	r6, r15
+	mov	116(sp), r6
+	xor	r15, r6
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	58(sp), r15
+	bis	r14, r15
+	mov	22(sp), r14
+	xor	r15, r14
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	mov	r12, r15
+	and	r13, r15
+	mov	r12, r13
+	xor	r15, r13
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r8, r15
+	bis	r12, r15
+	mov	120(sp), r4
+	xor	r15, r4
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	88(sp), r15
+	bis	r13, r15
+	mov	26(sp), r12
+	xor	r15, r12
+	mov	r9, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	and	r13, r15
+	mov	r10, r8
+	xor	r15, r8
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	mov	r10, r15
+	and	r13, r15
+	mov	r10, r13
+	xor	r15, r13
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	98(sp), r15
+	bis	r10, r15
+	mov	122(sp), r5
+	xor	r15, r5
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	80(sp), r15
+	bis	r13, r15
+	mov	24(sp), r13
+	xor	r15, r13
+	mov	r7, r10
+	inv	r10
+	inc	r10
+	mov	r8, r15
+	and	r10, r15
+	mov	r8, r9
+	xor	r15, r9
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r8, r10
+	and	r15, r10
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	100(sp), r11
+	bis	r9, r11
+	mov	30(sp), r15
+	xor	r11, r15
+	mov	106(sp), r11
+	bis	r10, r11
 	mov	18(sp), r7
-	mov	r6, r5
-	mov	r14, r6
+	xor	r11, r7
+	mov	142(sp), r8
+	mov	144(sp), r9
+	mov	146(sp), r10
+	mov	148(sp), r11
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r7, 102(sp)
-	mov	r8, 100(sp)
-	mov	r9, 96(sp)
-	mov	r10, 92(sp)
-	mov	r11, 88(sp)
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r11
-	mov	32(sp), r15
-	mov	30(sp), r12
-	mov	28(sp), r13
-	mov	26(sp), r4
+	mov	r14, 96(sp)
+	mov	r13, 94(sp)
+	mov	r12, 92(sp)
+	mov	r11, 90(sp)
+	mov	r7, r9
+	mov	r6, r10
+	mov	r5, r11
+	mov	30(sp), r15
+	mov	26(sp), r12
+	mov	24(sp), r13
+	mov	22(sp), r14
 	mov	18(sp), r7
-	mov	136(sp), r8
-	mov	138(sp), r5
-	mov	140(sp), r6
+	mov	120(sp), r4
+	mov	122(sp), r5
+	mov	116(sp), r6
 .Locb3_decrypt_with_endif28:
-	xor	102(sp), r15
-	xor	100(sp), r12
-	xor	96(sp), r13
-	mov	r4, r14
-	xor	92(sp), r14
-	xor	88(sp), r7
+	xor	96(sp), r15
+	xor	94(sp), r12
+	xor	92(sp), r13
+	xor	90(sp), r14
+	xor	r8, r7
+	mov	r4, r8
 	xor	r9, r8
 	mov	r5, r9
 	xor	r10, r9
 	mov	r6, r10
 	xor	r11, r10
 	mov	r15, r11
-	mov	118(sp), r15
+	mov	104(sp), r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -3173,324 +3180,323 @@ ocb3_decrypt_with:
 	xor	28(r15), r9
 	xor	30(r15), r10
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 178(sp)
-	mov	r12, 180(sp)
-	mov	r13, 182(sp)
-	mov	r14, 184(sp)
-	mov	r7, 186(sp)
-	mov	r8, 188(sp)
-	mov	r9, 190(sp)
-	mov	r10, 192(sp)
+	mov	r11, 162(sp)
+	mov	r12, 164(sp)
+	mov	r13, 166(sp)
+	mov	r14, 168(sp)
+	mov	r7, 170(sp)
+	mov	r8, 172(sp)
+	mov	r9, 174(sp)
+	mov	r10, 176(sp)
 	mov	sp, r13
-	add	#178, r13
+	add	#162, r13
 	mov	sp, r14
-	add	#242, r14
-	mov	34(sp), r12
+	add	#226, r14
+	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#258, r15
+	add	#242, r15
 	mov	r15, 0(sp)
-	mov	34(sp), r12
-	mov	118(sp), r13
-	mov	172(sp), r14
-	mov	170(sp), r15
+	mov	28(sp), r12
+	mov	104(sp), r13
+	mov	156(sp), r14
+	mov	154(sp), r15
 	call	#ocb3_hash
-	mov	242(sp), 108(sp)
-	xor	258(sp), 108(sp)
-	mov	244(sp), 116(sp)
-	xor	260(sp), 116(sp)
-	mov	246(sp), 120(sp)
-	xor	262(sp), 120(sp)
-	mov	248(sp), 128(sp)
-	xor	264(sp), 128(sp)
-	mov	250(sp), 130(sp)
-	xor	266(sp), 130(sp)
-	mov	252(sp), 94(sp)
-	xor	268(sp), 94(sp)
-	mov	254(sp), r14
-	xor	270(sp), r14
-	mov	256(sp), r15
-	xor	272(sp), r15
-	mov	174(sp), r8
-	cmp	#16, 168(sp)
+	mov	226(sp), 102(sp)
+	xor	242(sp), 102(sp)
+	mov	228(sp), 56(sp)
+	xor	244(sp), 56(sp)
+	mov	230(sp), 84(sp)
+	xor	246(sp), 84(sp)
+	mov	232(sp), r12
+	xor	248(sp), r12
+	mov	234(sp), 110(sp)
+	xor	250(sp), 110(sp)
+	mov	236(sp), r7
+	xor	252(sp), r7
+	mov	238(sp), r15
+	xor	254(sp), r15
+	mov	240(sp), r13
+	xor	256(sp), r13
+	mov	158(sp), r6
+	cmp	#16, 150(sp)
 	jnc	.Locb3_decrypt_with_bytes40
-	bit	#1, r8
+	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 154(sp)
-	mov	2(r8), 152(sp)
-	mov	4(r8), 150(sp)
-	mov	6(r8), 148(sp)
-	mov	8(r8), 146(sp)
-	mov	10(r8), 144(sp)
-	mov	12(r8), 142(sp)
-	mov	14(r8), 134(sp)
+	mov	@r6, 138(sp)
+	mov	2(r6), 134(sp)
+	mov	4(r6), 132(sp)
+	mov	6(r6), 130(sp)
+	mov	8(r6), 128(sp)
+	mov	10(r6), 126(sp)
+	mov	12(r6), 124(sp)
+	mov	14(r6), 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
-	mov	sp, r9
-	add	#210, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	168(sp), r13
+	mov	sp, r8
+	add	#194, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	150(sp), r14
 .Locb3_decrypt_with_cpy43:
-	clr	r12
-	tst	r13
+	clr	r11
+	tst	r14
 	jz	.Locb3_decrypt_with_pad44
-	mov.b	@r8, r12
-	inc	r8
-	dec	r13
+	mov.b	@r6, r11
+	inc	r6
+	dec	r14
 .Locb3_decrypt_with_pad44:
-	mov.b	r12, 0(r10)
-	inc	r10
-	dec	r11
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Locb3_decrypt_with_cpy43
-	mov	r9, r8
+	mov	r8, r6
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	168(sp), r13
-	sub	#16, r13
-	mov	#0, r13
-	subc	#0, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	mov	150(sp), r14
+	sub	#16, r14
+	mov	#0, r14
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	tst	r13
-	swpb	154(sp)
-	swpb	152(sp)
-	swpb	150(sp)
-	swpb	148(sp)
-	swpb	146(sp)
-	swpb	144(sp)
-	swpb	142(sp)
+	tst	r14
+	swpb	138(sp)
 	swpb	134(sp)
+	swpb	132(sp)
+	swpb	130(sp)
+	swpb	128(sp)
+	swpb	126(sp)
+	swpb	124(sp)
+	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	168(sp), r13
-	and	#8191, r13
-	mov	r13, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov.b	169(sp), r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	mov	168(sp), r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#65280, r8
-	xor	#-1, r8
-	mov	168(sp), r12
-	clrc
-	rrc	r12
-	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r8, r7
-	xor	#-1, r7
-	and	r13, r7
-	xor	#-1, r7
-	inv	r12
-	inc	r12
-	mov	r8, r13
-	and	r12, r13
-	xor	r13, r8
-	mov	168(sp), r11
+	mov	150(sp), r14
+	and	#8191, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	sub	#128, r14
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov.b	151(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
-	and	#1, r11
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	r7, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, r5
-	xor	#-1, r5
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	r8, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, r6
+	rra	r11
+	rra	r11
+	rra	r11
+	clr	r14
+	cmp	r10, r14
+	subc	#0, r11
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	150(sp), r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
 	xor	#-1, r6
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	r7, r13
-	and	r12, r13
-	xor	r13, r7
-	inv	r11
-	inc	r11
-	mov	r8, r13
-	and	r11, r13
-	xor	r13, r8
-	mov	168(sp), r13
+	mov	150(sp), r9
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	mov	r13, r4
-	and	#1, r4
-	mov	r4, r12
+	rrc	r9
+	and	#1, r9
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	mov	r6, r11
+	xor	#-1, r11
+	and	r10, r11
+	mov	r11, r10
+	xor	#-1, r10
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	and	r9, r11
+	xor	r11, r6
+	mov	150(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	mov	r11, r8
+	and	#1, r8
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	xor	#-1, r11
+	and	r9, r11
+	mov	r11, r5
+	xor	#-1, r5
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	and	r9, r11
+	mov	r6, r9
+	xor	r11, r9
+	mov	150(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	r11, r6
+	inv	r6
+	inc	r6
+	mov	r9, r4
+	xor	#-1, r4
+	and	r6, r4
+	xor	#-1, r4
+	mov	r14, r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	inv	r4
+	mov	r12, r6
+	and	r4, r6
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r9, r12
+	and	r4, r12
+	xor	r12, r9
+	mov	r14, r12
 	inv	r12
 	inc	r12
-	mov	r5, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, 82(sp)
-	xor	#-1, 82(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r6, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, 76(sp)
-	xor	#-1, 76(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r7, r13
-	xor	#-1, r13
-	and	r12, r13
-	mov	r13, 56(sp)
-	xor	#-1, 56(sp)
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r8, r13
-	xor	#-1, r13
-	and	r12, r13
+	and	r12, r9
+	inv	r9
 	mov	r13, r12
-	xor	#-1, r12
-	mov	r4, r11
-	inv	r11
-	inc	r11
+	and	r9, r12
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r5, r4
+	xor	#-1, r4
+	and	r13, r4
+	xor	#-1, r4
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r4
+	inv	r4
+	mov	56(sp), r9
+	and	r4, r9
+	mov	r11, r4
+	inv	r4
+	inc	r4
 	mov	r5, r13
-	and	r11, r13
+	and	r4, r13
 	xor	r13, r5
-	mov	r4, r11
-	inv	r11
-	inc	r11
-	mov	r6, r13
-	and	r11, r13
-	xor	r13, r6
-	mov	r4, r11
-	inv	r11
-	inc	r11
-	mov	r7, r13
-	and	r11, r13
-	xor	r13, r7
-	mov	r4, r11
-	inv	r11
-	inc	r11
-	mov	r8, r13
-	and	r11, r13
-	xor	r13, r8
-	mov	r9, r13
-	sub	#128, r13
-	mov	r10, r13
-	subc	#0, r13
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	82(sp), r9
-	and	r13, r9
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	76(sp), r10
-	and	r13, r10
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	56(sp), r11
-	and	r13, r11
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	and	r13, r12
-	mov	r4, r13
+	mov	r14, r13
 	inv	r13
 	inc	r13
 	and	r13, r5
-	mov	r4, r13
+	inv	r5
+	and	r5, r7
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	mov	r10, r13
+	xor	#-1, r13
+	and	r5, r13
+	mov	r13, r5
+	xor	#-1, r5
+	inv	r8
+	inc	r8
+	mov	r10, r13
+	and	r8, r13
+	mov	r10, r8
+	xor	r13, r8
+	mov	r11, r13
 	inv	r13
 	inc	r13
-	and	r13, r6
-	mov	r4, r13
+	mov	r8, r4
+	xor	#-1, r4
+	and	r13, r4
+	xor	#-1, r4
+	mov	r14, r13
 	inv	r13
 	inc	r13
-	and	r13, r7
-	mov	r4, r13
+	and	r13, r4
+	inv	r4
+	mov	84(sp), r10
+	and	r4, r10
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r8, r13
+	and	r4, r13
+	xor	r13, r8
+	mov	r14, r13
 	inv	r13
 	inc	r13
 	and	r13, r8
-	inv	r9
-	inv	r10
+	inv	r8
+	mov	r15, r13
+	and	r8, r13
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	mov	r5, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
 	inv	r11
-	inv	r12
-	mov	r5, r13
-	inv	r13
-	mov	r6, r5
-	inv	r5
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
+	mov	r5, r11
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	inv	r8
+	mov	102(sp), r14
+	and	r8, r14
+	inv	r11
+	mov	110(sp), r15
+	and	r11, r15
+	mov	r14, r8
+	mov	r6, r11
+	mov	r15, r5
 	mov	r7, r6
-	inv	r6
-	mov	r8, r7
-	inv	r7
-	mov	108(sp), r8
-	and	r9, r8
-	mov	116(sp), r9
-	and	r10, r9
-	mov	120(sp), r10
-	and	r11, r10
-	mov	128(sp), r11
-	and	r12, r11
-	mov	130(sp), r12
-	and	r13, r12
-	mov	94(sp), r13
-	and	r5, r13
-	and	r6, r14
-	and	r7, r15
-	mov	r14, r7
-	mov	r15, r14
+	mov	r13, r7
+	mov	r12, r14
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	108(sp), r8
-	mov	116(sp), r9
-	mov	120(sp), r10
-	mov	128(sp), r11
-	mov	130(sp), r12
-	mov	94(sp), r13
-	mov	r14, r7
-	mov	r15, r14
+	mov	102(sp), r8
+	mov	56(sp), r9
+	mov	84(sp), r10
+	mov	r12, r11
+	mov	110(sp), r5
+	mov	r7, r6
+	mov	r15, r7
+	mov	r13, r14
 .Locb3_decrypt_with_endif46:
-	mov	134(sp), r15
+	mov	114(sp), r15
 	xor	r8, r15
-	mov	142(sp), r8
+	mov	124(sp), r8
 	xor	r9, r8
-	mov	144(sp), r9
+	mov	126(sp), r9
 	xor	r10, r9
-	mov	146(sp), r10
+	mov	128(sp), r10
 	xor	r11, r10
-	mov	148(sp), r11
-	xor	r12, r11
-	mov	150(sp), r12
-	xor	r13, r12
-	mov	152(sp), r13
+	mov	130(sp), r11
+	xor	r5, r11
+	mov	132(sp), r12
+	xor	r6, r12
+	mov	134(sp), r13
 	xor	r7, r13
-	mov	154(sp), r7
+	mov	138(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -3538,9 +3544,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	176(sp), r15
+	mov	160(sp), r15
 	mov	r14, 0(r15)
-	add	#274, sp
+	add	#258, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3554,7 +3560,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 678 bytes of code
+;     estimated 670 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3631,8 +3637,7 @@ ocb3_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	mov	r12, r11
+	mov	r10, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -3658,8 +3663,7 @@ ocb3_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r15, r4
 	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
@@ -3683,10 +3687,7 @@ ocb3_E_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
-	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov.b	1(sp), r5
 	mov	r6, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
@@ -3814,7 +3815,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 144 bytes (40 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2030 bytes of code
+;     estimated 2032 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3828,17 +3829,17 @@ ocb3_hash:
 	push	r5
 	push	r4
 	sub	#144, sp
-	mov	r12, 58(sp)
+	mov	r12, 60(sp)
 	mov	r13, 44(sp)
 	mov	r14, 56(sp)
 	mov	r15, 78(sp)
-	mov	160(sp), 60(sp)
-	mov	78(sp), 38(sp)
+	mov	160(sp), 64(sp)
+	mov	78(sp), 40(sp)
 	clrc
-	rrc	38(sp)
-	rra	38(sp)
-	rra	38(sp)
-	rra	38(sp)
+	rrc	40(sp)
+	rra	40(sp)
+	rra	40(sp)
+	rra	40(sp)
 	; ocb3.ae:131: for i in 0..full {
 	mov	#0, 26(sp)
 	mov	#0, 18(sp)
@@ -3855,9 +3856,9 @@ ocb3_hash:
 	mov	#0, 48(sp)
 	mov	#0, 46(sp)
 	mov	#0, 42(sp)
-	mov	#0, 40(sp)
+	mov	#0, 38(sp)
 	mov	#0, 36(sp)
-	cmp	38(sp), 26(sp)
+	cmp	40(sp), 26(sp)
 	jnc	.Locb3_hash_near29
 	br	#.Locb3_hash_done2
 .Locb3_hash_near29:
@@ -3940,13 +3941,11 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	add	#2, r11
-	addc	#0, r13
 	and	#3, r10
+	swpb	r10
 	clrc
 	rrc	r14
 	rra	r14
-	swpb	r10
 	rla	r10
 	rla	r10
 	rla	r10
@@ -3954,6 +3953,8 @@ ocb3_hash:
 	rla	r10
 	rla	r10
 	bis	r14, r10
+	add	#2, r11
+	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	mov	r14, r10
@@ -4011,7 +4012,6 @@ ocb3_hash:
 	tst	r9
 	jz	.Locb3_hash_else13
 	; ocb3.ae:104: for j in last..k {
-	mov	#7, 8(sp)
 	mov	@r8, 6(sp)
 	mov	r10, 4(sp)
 	mov	r11, 2(sp)
@@ -4019,6 +4019,7 @@ ocb3_hash:
 	mov	r13, r4
 	mov	r14, r5
 	mov	r7, r6
+	mov	#7, 8(sp)
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -4249,7 +4250,7 @@ ocb3_hash:
 	add	#96, r13
 	mov	sp, r14
 	add	#112, r14
-	mov	58(sp), r12
+	mov	60(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	54(sp), r4
 	xor	112(sp), r4
@@ -4263,7 +4264,7 @@ ocb3_hash:
 	xor	120(sp), r12
 	mov	42(sp), r13
 	xor	122(sp), r13
-	mov	40(sp), r14
+	mov	38(sp), r14
 	xor	124(sp), r14
 	mov	36(sp), r15
 	xor	126(sp), r15
@@ -4277,34 +4278,34 @@ ocb3_hash:
 	mov	r11, 48(sp)
 	mov	r12, 46(sp)
 	mov	r13, 42(sp)
-	mov	r14, 40(sp)
+	mov	r14, 38(sp)
 	mov	r15, 36(sp)
 	add	#1, 26(sp)
-	cmp	38(sp), 26(sp)
+	cmp	40(sp), 26(sp)
 	jc	.Locb3_hash_near30
 	br	#.Locb3_hash_loop1
 .Locb3_hash_near30:
 .Locb3_hash_done2:
-	mov	38(sp), r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	mov	78(sp), r14
-	sub	r12, r14
+	mov	40(sp), r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	mov	78(sp), r12
+	sub	r11, r12
 	mov	#0, r13
 	subc	#0, r13
-	mov	r14, r15
+	mov	r12, r15
 	sub	#1, r15
-	clr	r11
-	adc	r11
+	clr	r14
+	adc	r14
 	mov	r13, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r11
+	bis	r15, r14
 	; ocb3.ae:136: if r != 0 {
-	tst	r11
+	tst	r14
 	jz	.Locb3_hash_else22
 	mov	44(sp), r15
 	xor	@r15, 18(sp)
@@ -4313,251 +4314,253 @@ ocb3_hash:
 	xor	6(r15), 12(sp)
 	xor	8(r15), 34(sp)
 	xor	10(r15), 32(sp)
-	xor	12(r15), 30(sp)
-	xor	14(r15), 28(sp)
-	add	56(sp), r12
-	cmp	#16, r14
+	mov	30(sp), r14
+	xor	12(r15), r14
+	mov	28(sp), r7
+	xor	14(r15), r7
+	add	56(sp), r11
+	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
-	bit	#1, r12
+	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r12, 76(sp)
-	mov	2(r12), 74(sp)
-	mov	4(r12), 72(sp)
-	mov	6(r12), 70(sp)
-	mov	8(r12), 68(sp)
-	mov	10(r12), 66(sp)
-	mov	12(r12), 64(sp)
-	mov	14(r12), 62(sp)
+	mov	@r11, r15
+	mov	2(r11), 62(sp)
+	mov	4(r11), 66(sp)
+	mov	6(r11), 68(sp)
+	mov	8(r11), 70(sp)
+	mov	10(r11), 72(sp)
+	mov	12(r11), 74(sp)
+	mov	14(r11), 76(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r8
-	add	#80, r8
-	mov	r8, r9
-	mov	#16, r10
-	mov	r14, r15
+	mov	sp, r6
+	add	#80, r6
+	mov	r6, r8
+	mov	#16, r9
+	mov	r12, r15
 .Locb3_hash_cpy27:
-	clr	r11
+	clr	r10
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r12, r11
-	inc	r12
+	mov.b	@r11, r10
+	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r10, 0(r8)
+	inc	r8
+	dec	r9
 	jnz	.Locb3_hash_cpy27
-	mov	r8, r12
+	mov	r6, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r8
-	sub	r14, r8
-	mov	#0, r14
-	subc	r13, r14
-	mov	r8, r15
-	and	#8191, r15
-	mov	r15, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	and	#8191, r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	r14, r7
-	bis	r15, r7
-	mov	r8, r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#32896, r12
-	xor	#128, r12
-	mov	r8, r13
+	mov	#15, r11
+	sub	r12, r11
+	mov	#0, r12
+	subc	r13, r12
+	and	#8191, r12
+	rla	r12
+	mov	r11, r13
+	swpb	r13
+	mov.b	r13, r13
 	clrc
 	rrc	r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, r11
-	xor	r15, r11
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rla	r12
+	rla	r12
+	bis	r13, r12
+	mov	r11, r13
+	and	#8191, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	sub	#128, r13
+	subc	#0, r12
+	clr	r9
+	adc	r9
+	mov	r11, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#32896, r5
+	xor	#128, r5
+	mov	r11, r6
+	clrc
+	rrc	r6
+	and	#1, r6
+	mov	r6, r13
 	inv	r13
 	inc	r13
-	and	r13, r12
-	mov	r8, r13
+	mov	r5, r10
+	and	r13, r10
+	mov	r11, r13
 	clrc
 	rrc	r13
 	rra	r13
 	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r9
-	xor	r15, r9
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, r10
-	xor	r15, r10
+	mov	r13, r8
+	inv	r8
+	inc	r8
+	mov	r10, r12
+	and	r8, r12
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	mov	r11, r8
+	and	#1, r8
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	mov	r12, r11
+	and	r4, r11
+	xor	#1, r9
+	mov	r9, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	swpb	r15
+	bis	r11, r15
+	mov	r15, 58(sp)
+	xor	r7, 58(sp)
+	mov	r6, r11
+	inv	r11
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
+	mov	r5, r7
+	xor	r15, r7
 	mov	r13, r15
 	inv	r15
 	inc	r15
+	mov	r7, r11
 	and	r15, r11
-	inv	r13
-	inc	r13
-	and	r13, r12
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	mov	r8, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r13
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r14
-	xor	r15, r14
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r11, r15
-	and	r8, r15
+	mov	r8, r15
+	inv	r15
+	inc	r15
 	mov	r11, r6
-	xor	r15, r6
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r12, r15
-	and	r8, r15
-	mov	r12, r8
-	xor	r15, r8
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r5, r15
-	sub	#128, r15
-	mov	r7, r15
-	subc	#0, r15
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r7, r15
+	and	r15, r6
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r12, r7
-	and	r15, r7
-	mov	62(sp), r12
-	swpb	r12
-	bis	r13, r12
-	mov	64(sp), r13
-	swpb	r13
-	bis	r14, r13
+	mov	62(sp), r15
+	swpb	r15
+	bis	r6, r15
+	xor	r14, r15
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	mov	r10, r14
+	and	r6, r14
+	xor	r14, r10
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	mov	r10, r6
+	and	r14, r6
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
 	mov	66(sp), r14
 	swpb	r14
 	bis	r6, r14
-	mov	68(sp), r15
-	swpb	r15
-	bis	r8, r15
-	mov	70(sp), r8
-	swpb	r8
-	bis	r9, r8
-	mov	72(sp), r9
-	swpb	r9
-	bis	r10, r9
+	xor	32(sp), r14
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	mov	r7, r13
+	and	r6, r13
+	xor	r13, r7
+	mov	r8, r13
+	inv	r13
+	inc	r13
+	mov	r7, r6
+	and	r13, r6
+	mov	r9, r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	mov	68(sp), r13
+	swpb	r13
+	bis	r6, r13
+	xor	34(sp), r13
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	mov	r12, r5
+	and	r6, r5
+	mov	r12, r6
+	xor	r5, r6
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	and	r12, r6
+	mov	70(sp), r12
+	swpb	r12
+	bis	r6, r12
+	xor	12(sp), r12
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	mov	r11, r5
+	and	r6, r5
+	mov	r11, r6
+	xor	r5, r6
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	and	r11, r6
+	mov	72(sp), r11
+	swpb	r11
+	bis	r6, r11
+	xor	14(sp), r11
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	mov	r10, r5
+	and	r6, r5
+	mov	r10, r6
+	xor	r5, r6
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	and	r10, r6
 	mov	74(sp), r10
 	swpb	r10
-	bis	r11, r10
-	mov	76(sp), r11
-	swpb	r11
-	bis	r7, r11
-	xor	18(sp), r12
-	xor	16(sp), r13
-	xor	14(sp), r14
-	xor	12(sp), r15
-	xor	34(sp), r8
-	xor	32(sp), r9
-	xor	30(sp), r10
-	xor	28(sp), r11
+	bis	r6, r10
+	xor	16(sp), r10
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	mov	r7, r8
+	and	r6, r8
+	xor	r8, r7
+	inv	r9
+	inc	r9
+	and	r9, r7
+	mov	76(sp), r9
+	swpb	r9
+	bis	r7, r9
+	xor	18(sp), r9
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r12, 96(sp)
-	mov	r13, 98(sp)
-	mov	r14, 100(sp)
-	mov	r15, 102(sp)
-	mov	r8, 104(sp)
-	mov	r9, 106(sp)
-	mov	r10, 108(sp)
-	mov	r11, 110(sp)
+	mov	r9, 96(sp)
+	mov	r10, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
+	mov	58(sp), 110(sp)
 	mov	sp, r13
 	add	#96, r13
 	mov	sp, r14
 	add	#128, r14
-	mov	58(sp), r12
+	mov	60(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	54(sp), r7
 	xor	128(sp), r7
@@ -4571,7 +4574,7 @@ ocb3_hash:
 	xor	136(sp), r11
 	mov	42(sp), r12
 	xor	138(sp), r12
-	mov	40(sp), r13
+	mov	38(sp), r13
 	xor	140(sp), r13
 	mov	36(sp), r14
 	xor	142(sp), r14
@@ -4583,10 +4586,10 @@ ocb3_hash:
 	mov	48(sp), r10
 	mov	46(sp), r11
 	mov	42(sp), r12
-	mov	40(sp), r13
+	mov	38(sp), r13
 	mov	36(sp), r14
 .Locb3_hash_endif23:
-	mov	60(sp), r15
+	mov	64(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -4608,8 +4611,8 @@ ocb3_hash:
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 180 bytes (74 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4770 bytes of code
+;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4284 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4622,9 +4625,9 @@ ocb3_initial_offset:
 	push	r6
 	push	r5
 	push	r4
-	sub	#180, sp
-	mov	r12, 142(sp)
-	mov	196(sp), 140(sp)
+	sub	#96, sp
+	mov	r12, 62(sp)
+	mov	112(sp), 60(sp)
 	mov	@r15, r15
 	and	#8191, r15
 	rla	r15
@@ -4632,16 +4635,875 @@ ocb3_initial_offset:
 	rla	r15
 	and	#127, r15
 	and	#127, r15
-	mov	r15, r9
-	swpb	r9
-	rla	r9
+	mov	r15, r4
+	swpb	r4
+	rla	r4
 	mov	r14, r15
 	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r14, r11
+	swpb	r11
+	mov.b	r11, r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	clr	r15
+	cmp	r9, r15
+	subc	#0, r11
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	r14, r15
+	and	#1, r15
+	inv	r15
+	inc	r15
+	and	#257, r15
+	xor	#1, r15
+	mov	r14, r7
+	clrc
+	rrc	r7
+	and	#1, r7
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	mov	r15, r11
+	and	r9, r11
+	mov	r15, r6
+	xor	r11, r6
+	inv	r7
+	inc	r7
+	and	r7, r15
+	mov	r14, r11
+	clrc
+	rrc	r11
+	rra	r11
+	mov	r11, r5
+	and	#1, r5
+	mov	r5, r9
+	inv	r9
+	inc	r9
+	mov	r15, r11
+	and	r9, r11
+	mov	r15, r9
+	xor	r11, r9
+	mov	r5, r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	mov	r14, r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	mov	r11, r7
+	and	#1, r7
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	mov	r15, 2(sp)
+	and	r11, 2(sp)
+	mov	r15, 0(sp)
+	xor	2(sp), 0(sp)
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, 0(sp)
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	mov	r4, 52(sp)
+	bis	r15, 52(sp)
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	mov	r9, r15
+	and	r11, r15
+	mov	r9, r11
+	xor	r15, r11
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r11, 56(sp)
+	and	r15, 56(sp)
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r9, r11
+	and	r15, r11
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r11, 58(sp)
+	and	r15, 58(sp)
+	mov	r5, r11
+	inv	r11
+	inc	r11
+	mov	r6, r15
+	and	r11, r15
+	mov	r6, r9
+	xor	r15, r9
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	mov	r6, r15
+	and	r11, r15
+	mov	r6, r11
+	xor	r15, r11
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r11, 48(sp)
+	and	r15, 48(sp)
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r6, 46(sp)
+	and	r15, 46(sp)
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	mov	r9, r15
+	and	r11, r15
+	mov	r9, r11
+	xor	r15, r11
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r11, 54(sp)
+	and	r15, 54(sp)
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r9, 50(sp)
+	and	r15, 50(sp)
+	mov	#13, r15
+	cmp	r14, r15
+	clr	r11
+	adc	r11
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	and	#13, r8
+	xor	#13, r8
+	mov	r14, r9
+	sub	#13, r9
+	inv	r11
+	inc	r11
+	mov	r9, r15
+	and	r11, r15
+	xor	r15, r9
+	clr	r11
+	cmp	#1, r9
+	jnc	.Locb3_initial_offset_nob1
+	mov	r8, 6(sp)
+	add	r13, 6(sp)
+	mov	6(sp), r15
+	mov.b	@r15, r11
+.Locb3_initial_offset_nob1:
+	clr	r15
+	cmp	#2, r9
+	jnc	.Locb3_initial_offset_nob2
+	mov	6(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob2:
+	swpb	r11
+	bis	r15, r11
+	mov	#11, r15
+	cmp	r14, r15
+	clr	r9
+	adc	r9
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	#11, r7
+	xor	#11, r7
+	mov	r14, r8
+	sub	#11, r8
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
+	clr	r9
+	cmp	#1, r8
+	jnc	.Locb3_initial_offset_nob3
+	mov	r7, 4(sp)
+	add	r13, 4(sp)
+	mov	4(sp), r15
+	mov.b	@r15, r9
+.Locb3_initial_offset_nob3:
+	clr	r15
+	cmp	#2, r8
+	jnc	.Locb3_initial_offset_nob4
+	mov	4(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob4:
+	swpb	r9
+	bis	r15, r9
+	mov	#9, r15
+	cmp	r14, r15
+	clr	r8
+	adc	r8
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	and	#9, r6
+	xor	#9, r6
+	mov	r14, r7
+	sub	#9, r7
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	xor	r15, r7
+	clr	r8
+	cmp	#1, r7
+	jnc	.Locb3_initial_offset_nob5
+	mov	r6, r10
+	add	r13, r10
+	mov.b	@r10, r8
+.Locb3_initial_offset_nob5:
+	clr	r15
+	cmp	#2, r7
+	jnc	.Locb3_initial_offset_nob6
+	mov.b	1(r10), r15
+.Locb3_initial_offset_nob6:
+	mov	r8, r10
+	swpb	r10
+	bis	r15, r10
+	mov	#7, r15
+	cmp	r14, r15
+	clr	r8
+	adc	r8
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	and	#7, r6
+	xor	#7, r6
+	mov	r14, r7
+	sub	#7, r7
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	xor	r15, r7
+	clr	r8
+	cmp	#1, r7
+	jnc	.Locb3_initial_offset_nob7
+	mov	r6, r12
+	add	r13, r12
+	mov.b	@r12, r8
+.Locb3_initial_offset_nob7:
+	clr	r15
+	cmp	#2, r7
+	jnc	.Locb3_initial_offset_nob8
+	mov.b	1(r12), r15
+.Locb3_initial_offset_nob8:
+	mov	r8, r12
+	swpb	r12
+	bis	r15, r12
+	mov	#5, r15
+	cmp	r14, r15
+	clr	r8
+	adc	r8
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	and	#5, r6
+	xor	#5, r6
+	mov	r14, r7
+	sub	#5, r7
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	xor	r15, r7
+	clr	r8
+	cmp	#1, r7
+	jnc	.Locb3_initial_offset_nob9
+	mov	r6, 14(sp)
+	add	r13, 14(sp)
+	mov	14(sp), r15
+	mov.b	@r15, r8
+.Locb3_initial_offset_nob9:
+	clr	r15
+	cmp	#2, r7
+	jnc	.Locb3_initial_offset_nob10
+	mov	14(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob10:
+	mov	r8, r7
+	swpb	r7
+	bis	r15, r7
+	mov	#3, r15
+	cmp	r14, r15
+	clr	r8
+	adc	r8
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	and	#3, r5
+	xor	#3, r5
+	mov	r14, r6
+	sub	#3, r6
+	inv	r8
+	inc	r8
+	mov	r6, r15
+	and	r8, r15
+	xor	r15, r6
+	clr	r8
+	cmp	#1, r6
+	jnc	.Locb3_initial_offset_nob11
+	mov	r5, 18(sp)
+	add	r13, 18(sp)
+	mov	18(sp), r15
+	mov.b	@r15, r8
+.Locb3_initial_offset_nob11:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Locb3_initial_offset_nob12
+	mov	18(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob12:
+	mov	r8, r6
+	swpb	r6
+	bis	r15, r6
+	mov	#1, r15
+	cmp	r14, r15
+	clr	r4
+	adc	r4
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	#1, r15
+	mov	r15, r8
+	xor	#1, r8
+	mov	r14, r5
+	sub	#1, r5
+	inv	r4
+	inc	r4
+	mov	r5, r15
+	and	r4, r15
+	mov	r5, r4
+	xor	r15, r4
+	clr	r5
+	cmp	#1, r4
+	jnc	.Locb3_initial_offset_nob13
+	mov	r8, 28(sp)
+	add	r13, 28(sp)
+	mov	28(sp), r15
+	mov.b	@r15, r5
+.Locb3_initial_offset_nob13:
+	clr	r8
+	cmp	#2, r4
+	jnc	.Locb3_initial_offset_nob14
+	mov	28(sp), r15
+	mov.b	1(r15), r8
+.Locb3_initial_offset_nob14:
+	mov	r5, r15
+	swpb	r15
+	bis	r8, r15
+	clr	r5
+	cmp	#1, r14
+	jnc	.Locb3_initial_offset_nob15
+	mov.b	@r13, r5
+.Locb3_initial_offset_nob15:
+	mov	#15, 12(sp)
+	sub	r14, 12(sp)
+	mov	#0, r13
+	subc	#0, r13
+	and	#8191, r13
+	mov.b	13(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	rla	r13
+	rla	r13
+	bis	r14, r13
+	mov	12(sp), r14
+	and	#8191, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	sub	#128, r14
+	subc	#0, r13
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	12(sp), r4
+	and	#1, r4
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	mov	r5, r14
+	and	r13, r14
+	mov	r5, 20(sp)
+	xor	r14, 20(sp)
+	mov	r5, r13
+	mov	r15, r14
+	swpb	r14
+	mov.b	r14, r5
+	swpb	r13
+	bis	r5, r13
+	mov	r4, r5
+	inv	r5
+	inc	r5
+	xor	r15, r13
+	and	r5, r13
 	mov	r15, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	mov	r14, r12
+	xor	r13, r5
+	mov	r14, r15
+	mov	r6, r13
+	swpb	r13
+	xor.b	r13, r15
+	xor	r14, r15
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r14
+	xor	r15, r14
+	mov	r13, r6
+	mov	r7, r15
+	swpb	r15
+	xor.b	r15, r6
+	xor	r13, r6
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	xor	r7, r6
+	and	r13, r6
+	xor	r6, r7
+	mov	r15, r6
+	mov	r12, r13
+	swpb	r13
+	xor.b	r13, r6
+	xor	r15, r6
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r12, r6
+	and	r15, r6
+	mov	r12, r15
+	xor	r6, r15
+	mov	r13, r6
+	mov	r10, r12
+	swpb	r12
+	xor.b	r12, r6
+	xor	r13, r6
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	xor	r10, r6
+	and	r13, r6
+	mov	r10, r13
+	xor	r6, r13
+	mov	r12, r6
+	mov	r9, r10
+	swpb	r10
+	xor.b	r10, r6
+	xor	r12, r6
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	xor	r9, r6
+	and	r12, r6
+	mov	r9, r12
+	xor	r6, r12
+	mov	r10, r9
+	mov	r11, r6
+	swpb	r6
+	xor.b	r6, r9
+	xor	r10, r9
+	mov	r4, r10
+	inv	r10
+	inc	r10
+	xor	r11, r9
+	and	r10, r9
+	mov	r11, r6
+	xor	r9, r6
+	mov	12(sp), r11
+	clrc
+	rrc	r11
+	mov	r11, r9
+	and	#1, r9
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	mov	r12, r11
+	xor	r6, r11
+	and	r10, r11
+	mov	r6, r10
+	xor	r11, r10
+	mov	r9, r6
+	inv	r6
+	inc	r6
+	mov	r13, r11
+	xor	r12, r11
+	and	r6, r11
+	xor	r11, r12
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	mov	r15, r6
+	xor	r13, r6
+	and	r11, r6
+	mov	r13, r11
+	xor	r6, r11
+	mov	r9, r13
+	inv	r13
+	inc	r13
+	mov	r7, r6
+	xor	r15, r6
+	and	r13, r6
+	mov	r15, r13
+	xor	r6, r13
+	mov	r9, r6
+	inv	r6
+	inc	r6
+	mov	r14, r15
+	xor	r7, r15
+	and	r6, r15
+	xor	r15, r7
+	mov	r9, r6
+	inv	r6
+	inc	r6
+	mov	r5, r15
+	xor	r14, r15
+	and	r6, r15
+	mov	r14, r6
+	xor	r15, r6
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	20(sp), r15
+	xor	r5, r15
+	and	r14, r15
+	xor	r15, r5
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	20(sp), r15
+	and	r14, r15
+	mov	20(sp), r9
+	xor	r15, r9
+	mov	12(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, r14
+	and	#1, r14
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r13, r15
+	xor	r12, r15
+	and	r4, r15
+	xor	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r11, r4
+	xor	r10, r4
+	and	r15, r4
+	mov	r10, r15
+	xor	r4, r15
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	mov	r7, r4
+	xor	r11, r4
+	and	r10, r4
+	mov	r11, r10
+	xor	r4, r10
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	mov	r5, r4
+	xor	r7, r4
+	and	r11, r4
+	mov	r7, r11
+	xor	r4, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r5, r7
+	and	r4, r7
+	xor	r7, r5
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r6, r7
+	xor	r13, r7
+	and	r4, r7
+	xor	r7, r13
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r9, r7
+	xor	r6, r7
+	and	r4, r7
+	xor	r7, r6
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	mov	r9, r14
+	and	r7, r14
+	mov	r9, r4
+	xor	r14, r4
+	mov	12(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	mov	r14, r9
+	and	#1, r9
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	mov	r4, r14
+	xor	r13, r14
+	and	r7, r14
+	xor	r14, r13
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	mov	@sp, r7
+	bis	r13, r7
+	mov	r9, r13
+	inv	r13
+	inc	r13
+	mov	r4, r14
+	and	r13, r14
+	xor	r14, r4
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, r4
+	mov	52(sp), r13
+	bis	r4, r13
+	mov	r9, r4
+	inv	r4
+	inc	r4
+	mov	r5, r14
+	xor	r10, r14
+	and	r4, r14
+	mov	r10, r4
+	xor	r14, r4
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, r4
+	mov	48(sp), r10
+	bis	r4, r10
+	mov	r9, r4
+	inv	r4
+	inc	r4
+	mov	r5, r14
+	and	r4, r14
+	xor	r14, r5
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, r5
+	mov	46(sp), r14
+	bis	r5, r14
+	mov	r9, r5
+	inv	r5
+	inc	r5
+	mov	r6, r4
+	xor	r12, r4
+	and	r5, r4
+	mov	r12, r5
+	xor	r4, r5
+	mov	r8, r12
+	inv	r12
+	inc	r12
+	and	r12, r5
+	mov	56(sp), r12
+	bis	r5, r12
+	mov	r9, r5
+	inv	r5
+	inc	r5
+	mov	r6, r4
+	and	r5, r4
+	mov	r6, r5
+	xor	r4, r5
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	and	r6, r5
+	mov	58(sp), r6
+	bis	r5, r6
+	mov	r9, r4
+	inv	r4
+	inc	r4
+	mov	r11, r5
+	xor	r15, r5
+	and	r4, r5
+	xor	r5, r15
+	inv	r9
+	inc	r9
+	mov	r11, r5
+	and	r9, r5
+	mov	r11, r9
+	xor	r5, r9
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	mov	50(sp), r5
+	bis	r9, r5
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	mov	54(sp), r9
+	bis	r15, r9
+	mov	r9, r15
+	and	#65472, r15
+	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	mov	r15, 64(sp)
+	mov	r12, 66(sp)
+	mov	r10, 68(sp)
+	mov	r7, 70(sp)
+	mov	r5, 72(sp)
+	mov	r6, 74(sp)
+	mov	r14, 76(sp)
+	mov	r13, 78(sp)
+	mov	sp, r13
+	add	#64, r13
+	mov	sp, r14
+	add	#80, r14
+	mov	62(sp), r12
+	call	#ocb3_E_encrypt_block
+	mov	88(sp), r15
+	swpb	r15
+	mov	r15, r12
+	xor.b	87(sp), r12
+	xor	r15, r12
+	xor	88(sp), r12
+	mov	r12, r13
+	and	#32767, r13
+	rla	r13
+	mov	r9, r15
+	and	#1, r15
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	r12, r13
+	and	r14, r13
+	mov	r12, r6
+	xor	r13, r6
+	mov	r6, r13
+	and	#16383, r13
+	rla	r13
+	rla	r13
+	mov	r9, r14
+	clrc
+	rrc	r14
+	mov	r14, r5
+	and	#1, r5
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	xor	r6, r13
+	and	r14, r13
+	mov	r6, r4
+	xor	r13, r4
+	mov	r4, r11
+	and	#4095, r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	mov	r9, r14
+	clrc
+	rrc	r14
+	rra	r14
+	mov	r14, r8
+	and	#1, r8
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	xor	r4, r11
+	and	r14, r11
+	mov	r4, r13
+	xor	r11, r13
+	mov	88(sp), r11
+	and	#32767, r11
+	mov.b	87(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r11
+	bis	r14, r11
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	88(sp), r11
+	and	r14, r11
+	mov	r11, 36(sp)
+	xor	88(sp), 36(sp)
+	mov	90(sp), r11
+	swpb	r11
+	mov	r11, r14
+	xor.b	89(sp), r14
+	xor	r11, r14
+	mov	r14, r10
+	xor	90(sp), r10
+	mov	90(sp), r11
+	and	#32767, r11
+	mov.b	89(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r11
+	bis	r14, r11
+	mov	r10, r7
+	and	#32767, r7
 	swpb	r12
 	mov.b	r12, r12
 	clrc
@@ -4650,1184 +5512,606 @@ ocb3_initial_offset:
 	rra	r12
 	rra	r12
 	rra	r12
-	mov	r14, r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#257, r11
-	xor	#1, r11
-	mov	r14, r8
-	clrc
-	rrc	r8
-	and	#1, r8
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r11, r15
-	and	r10, r15
-	mov	r11, r10
-	xor	r15, r10
-	inv	r8
-	inc	r8
-	and	r8, r11
-	mov	r14, r6
-	clrc
-	rrc	r6
-	rra	r6
-	and	#1, r6
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r10, r15
-	and	r8, r15
-	mov	r10, r7
-	xor	r15, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	mov	r11, r15
-	and	r8, r15
-	mov	r11, r8
-	xor	r15, r8
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	inv	r6
-	inc	r6
-	and	r6, r11
-	mov	r14, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	r7, r15
-	and	r6, r15
-	mov	r7, 38(sp)
-	xor	r15, 38(sp)
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	r8, r15
-	and	r6, r15
-	mov	r8, 36(sp)
-	xor	r15, 36(sp)
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	r10, r15
-	and	r6, r15
-	mov	r10, 22(sp)
-	xor	r15, 22(sp)
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	r11, r15
-	and	r6, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r5, r15
-	sub	#128, r15
-	mov	r12, r15
-	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, 38(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, 36(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, 22(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r6, 138(sp)
-	and	r15, 138(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r7, 136(sp)
-	and	r15, 136(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r8, 134(sp)
-	and	r15, 134(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r10, 132(sp)
-	and	r15, 132(sp)
-	inv	r12
-	inc	r12
-	and	r12, r11
-	mov	r9, 130(sp)
-	bis	r11, 130(sp)
-	mov	#13, r15
-	cmp	r14, r15
-	clr	r10
-	adc	r10
-	mov	r14, r11
-	sub	#13, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#13, r10
-	xor	#13, r10
-	clr	r12
-	cmp	#1, r11
-	jnc	.Locb3_initial_offset_nob1
-	mov	r10, 16(sp)
-	add	r13, 16(sp)
-	mov	16(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob1:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Locb3_initial_offset_nob2
-	mov	16(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob2:
-	mov	r12, r6
-	swpb	r6
-	bis	r15, r6
-	mov	#11, r15
-	cmp	r14, r15
-	clr	r10
-	adc	r10
-	mov	r14, r11
-	sub	#11, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#11, r10
-	xor	#11, r10
-	clr	r12
-	cmp	#1, r11
-	jnc	.Locb3_initial_offset_nob3
-	mov	r10, 46(sp)
-	add	r13, 46(sp)
-	mov	46(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob3:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Locb3_initial_offset_nob4
-	mov	46(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob4:
-	mov	r12, r7
-	swpb	r7
-	bis	r15, r7
-	mov	#9, r15
-	cmp	r14, r15
-	clr	r10
-	adc	r10
-	mov	r14, r11
-	sub	#9, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#9, r10
-	xor	#9, r10
-	clr	r12
-	cmp	#1, r11
-	jnc	.Locb3_initial_offset_nob5
-	mov	r10, 54(sp)
-	add	r13, 54(sp)
-	mov	54(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob5:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Locb3_initial_offset_nob6
-	mov	54(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob6:
-	mov	r12, r8
-	swpb	r8
-	bis	r15, r8
-	mov	#7, r15
-	cmp	r14, r15
-	clr	r10
-	adc	r10
-	mov	r14, r11
-	sub	#7, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#7, r10
-	xor	#7, r10
-	clr	r12
-	cmp	#1, r11
-	jnc	.Locb3_initial_offset_nob7
-	mov	r10, 68(sp)
-	add	r13, 68(sp)
-	mov	68(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob7:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Locb3_initial_offset_nob8
-	mov	68(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob8:
-	mov	r12, r9
-	swpb	r9
-	bis	r15, r9
-	mov	#5, r15
-	cmp	r14, r15
-	clr	r10
-	adc	r10
-	mov	r14, r11
-	sub	#5, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r10
-	inc	r10
-	and	#5, r10
-	xor	#5, r10
-	clr	r12
-	cmp	#1, r11
-	jnc	.Locb3_initial_offset_nob9
-	mov	r10, 82(sp)
-	add	r13, 82(sp)
-	mov	82(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob9:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Locb3_initial_offset_nob10
-	mov	82(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob10:
-	mov	r12, r10
-	swpb	r10
-	bis	r15, r10
-	mov	#3, r15
-	cmp	r14, r15
-	clr	r5
-	adc	r5
-	mov	r14, r11
-	sub	#3, r11
-	mov	r5, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	inv	r5
-	inc	r5
-	and	#3, r5
-	xor	#3, r5
-	clr	r12
-	cmp	#1, r11
-	jnc	.Locb3_initial_offset_nob11
-	mov	r5, 90(sp)
-	add	r13, 90(sp)
-	mov	90(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob11:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Locb3_initial_offset_nob12
-	mov	90(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob12:
-	mov	r12, r11
-	swpb	r11
-	bis	r15, r11
-	mov	#1, r15
-	cmp	r14, r15
-	clr	r4
-	adc	r4
-	mov	r14, r5
-	sub	#1, r5
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	mov	r5, r15
-	and	r12, r15
-	xor	r15, r5
-	inv	r4
-	inc	r4
-	and	#1, r4
-	xor	#1, r4
-	clr	r12
-	cmp	#1, r5
-	jnc	.Locb3_initial_offset_nob13
-	mov	r4, 126(sp)
-	add	r13, 126(sp)
-	mov	126(sp), r15
-	mov.b	@r15, r12
-.Locb3_initial_offset_nob13:
-	clr	r15
-	cmp	#2, r5
-	jnc	.Locb3_initial_offset_nob14
-	mov	126(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob14:
-	swpb	r12
-	bis	r15, r12
-	clr	52(sp)
-	cmp	#1, r14
-	jnc	.Locb3_initial_offset_nob15
-	mov.b	@r13, r15
-	mov	r15, 52(sp)
-.Locb3_initial_offset_nob15:
-	mov	#15, r13
-	sub	r14, r13
-	mov	#0, r14
-	subc	#0, r14
-	mov	r13, r15
-	and	#8191, r15
-	mov	r15, 94(sp)
-	rla	94(sp)
-	rla	94(sp)
-	rla	94(sp)
-	and	#8191, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	r14, 128(sp)
-	bis	r15, 128(sp)
-	mov	r13, r14
-	and	#1, r14
-	mov	r7, r5
-	swpb	r5
-	mov	r5, 146(sp)
-	mov	r6, r4
-	swpb	r4
-	mov	r5, r15
-	xor.b	r4, r15
-	mov	r15, 146(sp)
-	xor	r5, 146(sp)
-	mov	r8, r4
-	swpb	r4
-	mov	r4, 2(sp)
-	mov	r4, r15
-	xor.b	r5, r15
-	mov	r15, 2(sp)
-	xor	r4, 2(sp)
-	mov	r9, r5
-	swpb	r5
-	mov	r5, 8(sp)
-	mov	r5, r15
-	xor.b	r4, r15
-	mov	r15, 8(sp)
-	xor	r5, 8(sp)
-	mov	r10, r4
-	swpb	r4
-	mov	r4, 14(sp)
-	mov	r4, r15
-	xor.b	r5, r15
-	mov	r15, 14(sp)
-	xor	r4, 14(sp)
-	mov	r11, r5
-	swpb	r5
-	mov	r5, 20(sp)
-	mov	r5, r15
-	xor.b	r4, r15
-	mov	r15, 20(sp)
-	xor	r5, 20(sp)
-	mov	r12, r4
-	swpb	r4
-	mov	r4, 24(sp)
-	mov	r4, r15
-	xor.b	r5, r15
-	mov	r15, 24(sp)
-	xor	r4, 24(sp)
-	mov	52(sp), r15
-	mov.b	r4, r5
-	swpb	r15
-	bis	r5, r15
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	146(sp), r5
-	xor	r6, r5
-	and	r4, r5
-	xor	r5, r6
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	2(sp), r5
-	xor	r7, r5
-	and	r4, r5
-	xor	r5, r7
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	8(sp), r5
-	xor	r8, r5
-	and	r4, r5
-	xor	r5, r8
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	14(sp), r5
-	xor	r9, r5
-	and	r4, r5
-	xor	r5, r9
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	20(sp), r5
-	xor	r10, r5
-	and	r4, r5
-	xor	r5, r10
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	24(sp), r5
-	xor	r11, r5
-	and	r4, r5
-	xor	r5, r11
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	xor	r12, r15
-	and	r5, r15
-	mov	r12, r5
-	xor	r15, r5
+	rra	r12
+	rra	r12
+	rla	r7
+	bis	r12, r7
+	mov	r15, r14
 	inv	r14
 	inc	r14
-	mov	52(sp), r15
-	and	r14, r15
-	mov	52(sp), r4
-	xor	r15, r4
-	mov	r13, r15
-	clrc
-	rrc	r15
-	mov	r15, r14
-	and	#1, r14
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r8, r15
-	xor	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r9, r12
-	xor	r8, r12
-	and	r15, r12
-	mov	r8, r15
-	xor	r12, r15
-	mov	r14, r8
-	inv	r8
-	inc	r8
+	xor	r10, r7
+	and	r14, r7
 	mov	r10, r12
-	xor	r9, r12
-	and	r8, r12
-	xor	r12, r9
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r11, r8
-	xor	r10, r8
-	and	r12, r8
-	mov	r10, r12
-	xor	r8, r12
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	mov	r5, r10
-	xor	r11, r10
-	and	r8, r10
-	xor	r10, r11
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r4, r8
-	xor	r5, r8
-	and	r10, r8
-	mov	r5, r10
-	xor	r8, r10
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	mov	r4, r14
-	and	r8, r14
-	mov	r4, r5
-	xor	r14, r5
-	mov	r13, r14
+	xor	r7, r12
+	mov	r12, r7
+	and	#16383, r7
+	mov	r6, r14
+	swpb	r14
+	mov.b	r14, r14
 	clrc
 	rrc	r14
 	rra	r14
-	mov	r14, r8
-	and	#1, r8
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r15, r14
-	xor	r6, r14
-	and	r4, r14
-	xor	r14, r6
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r7
+	rla	r7
+	bis	r14, r7
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	xor	r12, r7
+	and	r14, r7
+	mov	r12, r6
+	xor	r7, r6
+	mov	r6, r7
+	and	#4095, r7
+	mov	r4, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r14, r7
 	mov	r8, r14
 	inv	r14
 	inc	r14
-	mov	r9, r4
+	xor	r6, r7
+	and	r14, r7
+	mov	r6, r4
 	xor	r7, r4
-	and	r14, r4
+	mov	r4, r7
+	swpb	r7
 	mov	r7, r14
-	xor	r4, r14
-	mov	r8, r7
-	inv	r7
-	inc	r7
-	mov	r12, r4
-	xor	r15, r4
-	and	r7, r4
-	mov	r15, r7
-	xor	r4, r7
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r11, r4
-	xor	r9, r4
-	and	r15, r4
-	mov	r9, r15
-	xor	r4, r15
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r10, r9
-	xor	r12, r9
-	and	r4, r9
-	xor	r9, r12
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r5, r9
-	xor	r11, r9
-	and	r4, r9
-	xor	r9, r11
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r10, r9
-	and	r4, r9
-	xor	r9, r10
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r5, r8
-	and	r9, r8
-	mov	r5, r9
-	xor	r8, r9
+	swpb	r13
+	xor.b	r13, r14
+	xor	r7, r14
+	mov	r9, r13
 	clrc
 	rrc	r13
 	rra	r13
 	rra	r13
-	mov	r13, r8
-	and	#1, r8
-	mov	r8, r13
+	mov	r13, 26(sp)
+	and	#1, 26(sp)
+	mov	26(sp), r13
 	inv	r13
 	inc	r13
-	mov	r12, r5
-	xor	r6, r5
-	and	r13, r5
-	mov	r6, r13
-	xor	r5, r13
+	xor	r4, r14
+	and	r13, r14
+	mov	r4, 22(sp)
+	xor	r14, 22(sp)
+	mov	r15, r13
+	inv	r13
+	inc	r13
+	mov	r11, r14
+	xor	90(sp), r14
+	and	r13, r14
+	mov	r14, r4
+	xor	90(sp), r4
+	mov	r4, r13
+	and	#16383, r13
+	mov.b	37(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	rla	r13
+	bis	r14, r13
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	xor	r4, r13
+	and	r14, r13
+	mov	r4, 40(sp)
+	xor	r13, 40(sp)
+	mov	92(sp), r13
+	swpb	r13
+	mov	r13, r14
+	xor.b	91(sp), r14
+	xor	r13, r14
+	mov	r14, r11
+	xor	92(sp), r11
+	mov	92(sp), r14
+	and	#32767, r14
+	mov.b	91(sp), r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rla	r14
+	bis	r13, r14
+	mov	r11, r13
+	and	#32767, r13
+	swpb	r10
+	mov.b	r10, r10
+	clrc
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rla	r13
+	bis	r10, r13
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	xor	r11, r13
+	and	r10, r13
+	mov	r11, r10
+	xor	r13, r10
+	mov	r15, r13
+	inv	r13
+	inc	r13
+	xor	92(sp), r14
+	and	r13, r14
+	mov	r14, r13
+	xor	92(sp), r13
+	mov	r13, r14
+	and	#16383, r14
+	swpb	r4
+	mov.b	r4, r4
+	clrc
+	rrc	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rla	r14
+	rla	r14
+	bis	r4, r14
+	mov	r5, r4
+	inv	r4
+	inc	r4
+	xor	r13, r14
+	and	r4, r14
+	mov	r13, r4
+	xor	r14, r4
+	mov	r10, r14
+	and	#16383, r14
+	swpb	r12
+	mov.b	r12, r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rla	r14
+	rla	r14
+	bis	r12, r14
+	mov	r5, r12
+	inv	r12
+	inc	r12
+	xor	r10, r14
+	and	r12, r14
+	mov	r10, r12
+	xor	r14, r12
+	mov	r12, r14
+	and	#4095, r14
+	swpb	r6
+	mov.b	r6, r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r6, r14
 	mov	r8, r6
 	inv	r6
 	inc	r6
-	mov	r11, r5
-	xor	r14, r5
-	and	r6, r5
-	mov	r14, r6
-	xor	r5, r6
+	xor	r12, r14
+	and	r6, r14
+	mov	r12, r6
+	xor	r14, r6
+	mov	r6, 16(sp)
+	swpb	16(sp)
+	mov	16(sp), r14
+	xor.b	r7, r14
+	xor	16(sp), r14
+	mov	26(sp), r7
+	inv	r7
+	inc	r7
+	xor	r6, r14
+	and	r7, r14
+	mov	r6, 10(sp)
+	xor	r14, 10(sp)
+	mov	r9, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	mov	r14, 24(sp)
+	and	#1, 24(sp)
+	mov	24(sp), r7
+	inv	r7
+	inc	r7
+	mov	22(sp), r14
+	xor	10(sp), r14
+	and	r7, r14
+	mov	10(sp), 32(sp)
+	xor	r14, 32(sp)
+	mov	r4, r7
+	and	#4095, r7
+	mov.b	41(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r14, r7
 	mov	r8, r14
 	inv	r14
 	inc	r14
-	mov	r10, r5
-	xor	r7, r5
-	and	r14, r5
+	xor	r4, r7
+	and	r14, r7
+	mov	r4, 42(sp)
+	xor	r7, 42(sp)
+	mov	94(sp), r7
+	swpb	r7
 	mov	r7, r14
-	xor	r5, r14
-	mov	r8, r7
-	inv	r7
-	inc	r7
-	mov	r9, r5
-	xor	r15, r5
-	and	r7, r5
-	mov	r15, r7
-	xor	r5, r7
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r12, r15
-	and	r5, r15
-	mov	r12, r5
-	xor	r15, r5
-	mov	r8, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r10, r12
-	and	r15, r12
-	mov	r10, r15
-	xor	r12, r15
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r9, r12
-	and	r10, r12
-	mov	r9, r10
-	xor	r12, r10
-	mov	94(sp), r12
-	sub	#128, r12
-	mov	128(sp), r12
-	subc	#0, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r8
-	inv	r8
-	inc	r8
-	mov	r13, r9
-	and	r8, r9
-	mov	r12, r8
-	inv	r8
-	inc	r8
-	mov	r6, r13
-	and	r8, r13
-	mov	r12, r6
+	xor.b	93(sp), r14
+	xor	r7, r14
+	mov	r14, r7
+	xor	94(sp), r7
+	mov	94(sp), r14
+	and	#32767, r14
+	mov.b	93(sp), r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rla	r14
+	bis	r6, r14
+	mov	r15, r6
 	inv	r6
 	inc	r6
-	mov	r14, r8
-	and	r6, r8
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	and	r14, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r5, r6
-	and	r14, r6
-	mov	r12, r5
-	inv	r5
-	inc	r5
+	xor	94(sp), r14
+	and	r6, r14
+	mov	r14, r6
+	xor	94(sp), r6
+	mov	r6, r14
+	and	#16383, r14
+	swpb	r13
+	mov.b	r13, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rla	r14
+	rla	r14
+	bis	r13, r14
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	xor	r6, r14
+	and	r13, r14
+	xor	r14, r6
+	mov	r7, r13
+	and	#32767, r13
 	mov	r11, r14
-	and	r5, r14
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	bis	r14, r13
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	r7, r13
+	and	r14, r13
+	mov	r7, r11
+	xor	r13, r11
+	mov	r11, r13
+	and	#16383, r13
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	rla	r13
+	bis	r14, r13
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	xor	r11, r13
+	and	r14, r13
+	mov	r11, r10
+	xor	r13, r10
+	mov	r6, r13
+	and	#4095, r13
+	mov	r4, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	bis	r14, r13
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	xor	r6, r13
+	and	r14, r13
+	mov	r6, 38(sp)
+	xor	r13, 38(sp)
+	mov	r10, r13
+	and	#4095, r13
+	mov	r12, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	bis	r14, r13
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	xor	r10, r13
+	and	r14, r13
+	mov	r10, r6
+	xor	r13, r6
+	mov	r6, r12
+	swpb	r12
+	mov	r12, r13
+	xor.b	16(sp), r13
+	xor	r12, r13
+	mov	26(sp), r14
+	inv	r14
+	inc	r14
+	xor	r6, r13
+	and	r14, r13
+	xor	r13, r6
+	mov	24(sp), r13
+	inv	r13
+	inc	r13
+	mov	10(sp), r14
+	xor	r6, r14
+	and	r13, r14
+	mov	r6, 30(sp)
+	xor	r14, 30(sp)
+	mov	80(sp), r13
+	and	#32767, r13
+	mov	r7, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r13
+	bis	r14, r13
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	80(sp), r13
+	and	r14, r13
+	xor	80(sp), r13
+	mov	r13, r7
+	and	#16383, r7
+	mov	r11, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r7
+	rla	r7
+	bis	r14, r7
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	xor	r13, r7
+	and	r14, r7
+	mov	r13, r11
+	xor	r7, r11
+	mov	r11, r7
+	and	#4095, r7
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r14, r7
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	xor	r11, r7
+	and	r14, r7
+	mov	r11, r10
+	xor	r7, r10
+	mov	r10, r14
+	swpb	r14
+	mov	r14, r7
+	xor.b	r12, r7
+	xor	r14, r7
+	mov	26(sp), r12
 	inv	r12
 	inc	r12
-	and	r12, r10
-	bis	r9, 38(sp)
-	mov	36(sp), r11
-	bis	r13, r11
-	mov	22(sp), r9
-	bis	r8, r9
-	mov	138(sp), r8
-	bis	r7, r8
-	mov	136(sp), r7
-	bis	r6, r7
-	mov	134(sp), r12
-	bis	r14, r12
-	mov	132(sp), r13
-	bis	r15, r13
-	mov	130(sp), r14
-	bis	r10, r14
-	mov	38(sp), r15
-	and	#65472, r15
-	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r15, 148(sp)
-	mov	r11, 150(sp)
-	mov	r9, 152(sp)
-	mov	r8, 154(sp)
-	mov	r7, 156(sp)
-	mov	r12, 158(sp)
-	mov	r13, 160(sp)
-	mov	r14, 162(sp)
-	mov	sp, r13
-	add	#148, r13
-	mov	sp, r14
-	add	#164, r14
-	mov	142(sp), r12
-	call	#ocb3_E_encrypt_block
-	mov	172(sp), r15
-	swpb	r15
-	mov	r15, r4
-	xor.b	171(sp), r4
-	xor	r15, r4
-	mov	174(sp), r15
-	swpb	r15
-	mov	r15, r5
-	xor.b	173(sp), r5
-	xor	r15, r5
-	mov	176(sp), r15
-	swpb	r15
-	mov	r15, r7
-	xor.b	175(sp), r7
-	xor	r15, r7
-	mov	178(sp), r15
-	swpb	r15
-	mov	r15, r10
-	xor.b	177(sp), r10
-	xor	r15, r10
-	xor	172(sp), r4
-	xor	174(sp), r5
-	xor	176(sp), r7
-	xor	178(sp), r10
-	mov	38(sp), r13
-	and	#1, r13
-	mov	r4, r15
-	and	#32767, r15
-	mov	r15, 6(sp)
-	rla	6(sp)
-	mov	r5, r6
-	and	#32767, r6
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
+	xor	r10, r7
+	and	r12, r7
+	xor	r7, r10
+	mov	24(sp), r7
+	inv	r7
+	inc	r7
+	mov	r6, r12
+	xor	r10, r12
+	and	r7, r12
+	mov	r10, 8(sp)
+	xor	r12, 8(sp)
+	mov	r9, r12
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r6
-	bis	r15, r6
-	mov	r7, r8
-	and	#32767, r8
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r8
-	bis	r15, r8
-	mov	r10, r9
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	mov	r12, r6
+	and	#1, r6
+	mov	r6, r9
+	inv	r9
+	inc	r9
+	mov	32(sp), r12
+	xor	8(sp), r12
+	and	r9, r12
+	mov	8(sp), 44(sp)
+	xor	r12, 44(sp)
+	mov	82(sp), r9
 	and	#32767, r9
-	mov	r7, r15
+	mov.b	81(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rla	r9
+	bis	r12, r9
+	mov	r15, r12
+	inv	r12
+	inc	r12
+	xor	82(sp), r9
+	and	r12, r9
+	mov	r9, r7
+	xor	82(sp), r7
+	mov	84(sp), r9
+	and	#32767, r9
+	mov.b	83(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rla	r9
+	bis	r12, r9
+	mov	r15, r12
+	inv	r12
+	inc	r12
+	xor	84(sp), r9
+	and	r12, r9
+	mov	r9, r12
+	xor	84(sp), r12
+	mov	86(sp), r9
+	and	#32767, r9
+	mov.b	85(sp), r4
+	clrc
+	rrc	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rla	r9
+	bis	r4, r9
+	inv	r15
+	inc	r15
+	xor	86(sp), r9
+	and	r15, r9
+	mov	r9, r4
+	xor	86(sp), r4
+	mov	r7, r9
+	and	#16383, r9
+	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
 	rrc	r15
-	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rla	r9
+	rla	r9
 	bis	r15, r9
-	mov	164(sp), r14
-	and	#32767, r14
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, r11
-	bis	r15, r11
-	mov	166(sp), r14
-	and	#32767, r14
-	mov.b	165(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, 76(sp)
-	bis	r15, 76(sp)
-	mov	168(sp), r14
-	and	#32767, r14
-	mov.b	167(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, 62(sp)
-	bis	r15, 62(sp)
-	mov	170(sp), r14
-	and	#32767, r14
-	mov.b	169(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, 50(sp)
-	bis	r15, 50(sp)
-	mov	172(sp), r14
-	and	#32767, r14
-	mov.b	171(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, 34(sp)
-	bis	r15, 34(sp)
-	mov	174(sp), r14
-	and	#32767, r14
-	mov.b	173(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, r12
-	bis	r15, r12
-	mov	176(sp), r14
-	and	#32767, r14
-	mov.b	175(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, 106(sp)
-	bis	r15, 106(sp)
-	mov	178(sp), r14
-	and	#32767, r14
-	mov.b	177(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r14
-	mov	r14, 110(sp)
-	bis	r15, 110(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	6(sp), r15
-	xor	r4, r15
-	and	r14, r15
-	mov	r4, 44(sp)
-	xor	r15, 44(sp)
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r5, r6
-	and	r15, r6
-	xor	r6, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r7, r8
-	and	r15, r8
-	mov	r7, r6
-	xor	r8, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	xor	r10, r15
-	and	r14, r15
-	mov	r10, r7
-	xor	r15, r7
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	164(sp), r15
-	and	r14, r15
-	mov	r15, r8
-	xor	164(sp), r8
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	76(sp), r15
-	xor	166(sp), r15
-	and	r14, r15
-	mov	r15, r9
-	xor	166(sp), r9
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	62(sp), r15
-	xor	168(sp), r15
-	and	r14, r15
-	mov	r15, r10
-	xor	168(sp), r10
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	50(sp), r15
-	xor	170(sp), r15
-	and	r14, r15
-	mov	r15, r11
-	xor	170(sp), r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	34(sp), r15
-	xor	172(sp), r15
-	and	r14, r15
-	mov	r15, 30(sp)
-	xor	172(sp), 30(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	174(sp), r15
-	and	r14, r15
-	mov	r15, r12
-	xor	174(sp), r12
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	106(sp), r15
-	xor	176(sp), r15
-	and	r14, r15
-	mov	r15, 70(sp)
-	xor	176(sp), 70(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	110(sp), r15
-	xor	178(sp), r15
-	and	r14, r15
-	mov	r15, 78(sp)
-	xor	178(sp), 78(sp)
-	mov	38(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, r13
-	and	#1, r13
-	mov	44(sp), r14
-	and	#16383, r14
-	rla	r14
-	rla	r14
-	mov	r5, r4
-	and	#16383, r4
-	mov.b	45(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 66(sp)
-	bis	r15, 66(sp)
-	mov	r6, r4
-	and	#16383, r4
 	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 74(sp)
-	bis	r15, 74(sp)
-	mov	r7, r4
-	and	#16383, r4
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 84(sp)
-	bis	r15, 84(sp)
-	mov	r8, r4
-	and	#16383, r4
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 88(sp)
-	bis	r15, 88(sp)
-	mov	r9, r4
-	and	#16383, r4
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 96(sp)
-	bis	r15, 96(sp)
-	mov	r10, r4
-	and	#16383, r4
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 100(sp)
-	bis	r15, 100(sp)
-	mov	r11, r4
-	and	#16383, r4
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 104(sp)
-	bis	r15, 104(sp)
-	mov	30(sp), r4
-	and	#16383, r4
+	inv	r15
+	inc	r15
+	xor	r7, r9
+	and	r15, r9
+	mov	r7, r13
+	xor	r9, r13
+	mov	r13, r9
+	and	#4095, r9
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -5836,188 +6120,206 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 112(sp)
-	bis	r15, 112(sp)
-	mov	r12, r4
-	and	#16383, r4
-	mov.b	31(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 116(sp)
-	bis	r15, 116(sp)
-	mov	70(sp), r4
-	and	#16383, r4
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 120(sp)
-	bis	r15, 120(sp)
-	mov	78(sp), r4
-	and	#16383, r4
-	mov.b	71(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	mov	r4, 124(sp)
-	bis	r15, 124(sp)
-	mov	r13, r15
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	xor	44(sp), r14
-	and	r15, r14
-	xor	r14, 44(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	66(sp), r15
-	xor	r5, r15
-	and	r14, r15
-	mov	r5, 28(sp)
-	xor	r15, 28(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	74(sp), r15
-	xor	r6, r15
-	and	r14, r15
-	mov	r6, r5
-	xor	r15, r5
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	84(sp), r15
-	xor	r7, r15
-	and	r14, r15
-	mov	r7, r6
-	xor	r15, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	88(sp), r15
-	xor	r8, r15
-	and	r14, r15
-	mov	r8, r7
-	xor	r15, r7
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	96(sp), r15
+	xor	r13, r9
+	and	r15, r9
+	mov	r13, r11
+	xor	r9, r11
+	mov	r11, r9
+	swpb	r9
+	mov	r9, r15
+	xor.b	r14, r15
 	xor	r9, r15
-	and	r14, r15
-	mov	r9, r8
-	xor	r15, r8
-	mov	r13, r14
+	mov	26(sp), r14
 	inv	r14
 	inc	r14
-	mov	100(sp), r15
-	xor	r10, r15
+	xor	r11, r15
 	and	r14, r15
-	mov	r10, r9
-	xor	r15, r9
-	mov	r13, r14
+	xor	r15, r11
+	mov	24(sp), r14
 	inv	r14
 	inc	r14
-	mov	104(sp), r15
+	mov	r10, r15
 	xor	r11, r15
 	and	r14, r15
 	mov	r11, r10
 	xor	r15, r10
-	mov	r13, r14
+	mov	r6, r14
 	inv	r14
 	inc	r14
-	mov	112(sp), r15
-	xor	30(sp), r15
+	mov	30(sp), r15
+	xor	r10, r15
 	and	r14, r15
-	mov	30(sp), r11
-	xor	r15, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	116(sp), r15
-	xor	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	120(sp), r15
-	xor	70(sp), r15
-	and	r14, r15
-	xor	r15, 70(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	124(sp), r15
-	xor	78(sp), r15
-	and	r14, r15
-	xor	r15, 78(sp)
-	mov	38(sp), r13
+	mov	r10, 34(sp)
+	xor	r15, 34(sp)
+	mov	r12, r14
+	and	#16383, r14
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
 	clrc
-	rrc	r13
-	rra	r13
-	and	#1, r13
-	mov	44(sp), r14
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	xor	r12, r14
+	and	r15, r14
+	mov	r12, r7
+	xor	r14, r7
+	mov	r4, r14
+	and	#16383, r14
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	xor	r4, r14
+	and	r15, r14
+	mov	r4, r12
+	xor	r14, r12
+	mov	36(sp), r14
+	and	#16383, r14
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	xor	36(sp), r14
+	and	r15, r14
+	mov	36(sp), r5
+	xor	r14, r5
+	mov	r7, r14
 	and	#4095, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	28(sp), r4
-	and	#4095, r4
-	mov.b	45(sp), r15
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 64(sp)
-	bis	r15, 64(sp)
-	mov	r5, r4
-	and	#4095, r4
-	mov.b	29(sp), r15
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	xor	r7, r14
+	and	r15, r14
+	mov	r7, r13
+	xor	r14, r13
+	mov	r13, r4
+	swpb	r4
+	mov	r4, r14
+	xor.b	r9, r14
+	xor	r4, r14
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	xor	r13, r14
+	and	r15, r14
+	xor	r14, r13
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	r13, r15
+	and	r14, r15
+	mov	r13, r11
+	xor	r15, r11
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	8(sp), r15
+	xor	r11, r15
+	and	r14, r15
+	mov	r11, r9
+	xor	r15, r9
+	mov	r12, r14
+	and	#4095, r14
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 72(sp)
-	bis	r15, 72(sp)
-	mov	r6, r4
-	and	#4095, r4
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	xor	r12, r14
+	and	r15, r14
+	mov	r12, r7
+	xor	r14, r7
+	mov	r5, r14
+	and	#4095, r14
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	xor	r5, r14
+	and	r15, r14
+	mov	r5, r12
+	xor	r14, r12
+	mov	40(sp), r14
+	and	#4095, r14
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -6026,542 +6328,162 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 80(sp)
-	bis	r15, 80(sp)
-	mov	r7, r4
-	and	#4095, r4
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 86(sp)
-	bis	r15, 86(sp)
-	mov	r8, r4
-	and	#4095, r4
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 92(sp)
-	bis	r15, 92(sp)
-	mov	r9, r4
-	and	#4095, r4
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 98(sp)
-	bis	r15, 98(sp)
-	mov	r10, r4
-	and	#4095, r4
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 102(sp)
-	bis	r15, 102(sp)
-	mov	r11, r4
-	and	#4095, r4
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 108(sp)
-	bis	r15, 108(sp)
-	mov	r12, r4
-	and	#4095, r4
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 114(sp)
-	bis	r15, 114(sp)
-	mov	70(sp), r4
-	and	#4095, r4
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 118(sp)
-	bis	r15, 118(sp)
-	mov	78(sp), r4
-	and	#4095, r4
-	mov.b	71(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	mov	r4, 122(sp)
-	bis	r15, 122(sp)
-	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	44(sp), r14
+	xor	40(sp), r14
 	and	r15, r14
-	xor	r14, 44(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	64(sp), r15
-	xor	28(sp), r15
-	and	r14, r15
-	mov	28(sp), 144(sp)
-	xor	r15, 144(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	72(sp), r15
-	xor	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	80(sp), r15
-	xor	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	86(sp), r15
-	xor	r7, r15
-	and	r14, r15
-	mov	r7, 26(sp)
-	xor	r15, 26(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	92(sp), r15
-	xor	r8, r15
-	and	r14, r15
-	mov	r8, 32(sp)
-	xor	r15, 32(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	98(sp), r15
-	xor	r9, r15
-	and	r14, r15
-	mov	r9, 40(sp)
-	xor	r15, 40(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	102(sp), r15
-	xor	r10, r15
-	and	r14, r15
-	mov	r10, 48(sp)
-	xor	r15, 48(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	108(sp), r15
-	xor	r11, r15
-	and	r14, r15
-	mov	r11, 56(sp)
-	xor	r15, 56(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	114(sp), r15
-	xor	r12, r15
-	and	r14, r15
-	mov	r12, 60(sp)
-	xor	r15, 60(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	118(sp), r15
-	xor	70(sp), r15
-	and	r14, r15
-	xor	r15, 70(sp)
-	inv	r13
-	inc	r13
-	mov	122(sp), r15
-	xor	78(sp), r15
-	and	r13, r15
-	xor	r15, 78(sp)
-	mov	38(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, r9
-	and	#1, r9
-	mov	144(sp), r13
-	swpb	r13
-	mov	r13, r7
-	mov	44(sp), r15
-	swpb	r15
-	xor.b	r15, r7
-	xor	r13, r7
+	mov	40(sp), r8
+	xor	r14, r8
+	mov	r7, r5
+	swpb	r5
 	mov	r5, r14
-	swpb	r14
-	mov	r14, r10
-	xor.b	r13, r10
-	xor	r14, r10
-	mov	r6, r15
-	swpb	r15
-	mov	r15, r11
-	xor.b	r14, r11
-	xor	r15, r11
-	mov	26(sp), r14
-	swpb	r14
-	mov	r14, r12
-	xor.b	r15, r12
-	xor	r14, r12
-	mov	32(sp), r15
-	swpb	r15
-	mov	r15, r8
-	xor.b	r14, r8
-	xor	r15, r8
-	mov	40(sp), r14
-	swpb	r14
-	mov	r14, r13
-	xor.b	r15, r13
-	xor	r14, r13
-	mov	48(sp), r4
-	swpb	r4
-	mov	r4, 18(sp)
-	mov	r4, r15
-	xor.b	r14, r15
-	mov	r15, 18(sp)
-	xor	r4, 18(sp)
-	mov	56(sp), r14
-	swpb	r14
-	mov	r14, 12(sp)
-	mov	r14, r15
-	xor.b	r4, r15
-	mov	r15, 12(sp)
-	xor	r14, 12(sp)
-	mov	60(sp), r4
-	swpb	r4
-	mov	r4, 10(sp)
-	mov	r4, r15
-	xor.b	r14, r15
-	mov	r15, 10(sp)
-	xor	r4, 10(sp)
-	mov	70(sp), r14
-	swpb	r14
-	mov	r14, 4(sp)
-	mov	r14, r15
-	xor.b	r4, r15
-	mov	r15, 4(sp)
-	xor	r14, 4(sp)
-	mov	78(sp), r4
-	swpb	r4
-	mov	r4, 42(sp)
-	mov	r4, r15
-	xor.b	r14, r15
-	mov	r15, 42(sp)
-	xor	r4, 42(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	144(sp), r15
-	and	r14, r15
-	mov	144(sp), 0(sp)
-	xor	r15, 0(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	r5, r15
-	and	r14, r15
-	mov	r5, r10
-	xor	r15, r10
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	r6, r15
-	and	r14, r15
-	mov	r6, r11
-	xor	r15, r11
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	26(sp), r15
-	and	r14, r15
-	mov	26(sp), r12
-	xor	r15, r12
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	32(sp), r15
-	and	r14, r15
-	mov	32(sp), r14
-	xor	r15, r14
-	mov	r9, r15
+	xor.b	r4, r14
+	xor	r5, r14
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
-	xor	40(sp), r13
-	and	r15, r13
-	mov	40(sp), r15
-	xor	r13, r15
-	mov	r9, r8
-	inv	r8
-	inc	r8
-	mov	18(sp), r13
-	xor	48(sp), r13
-	and	r8, r13
-	mov	48(sp), r4
-	xor	r13, r4
-	mov	r9, r13
-	inv	r13
-	inc	r13
-	mov	12(sp), r8
-	xor	56(sp), r8
-	and	r13, r8
-	mov	56(sp), r13
-	xor	r8, r13
-	mov	r9, r8
-	inv	r8
-	inc	r8
-	mov	10(sp), r7
-	xor	60(sp), r7
-	and	r8, r7
-	mov	60(sp), r8
-	xor	r7, r8
-	mov	r9, r6
-	inv	r6
-	inc	r6
-	mov	4(sp), r7
-	xor	70(sp), r7
-	and	r6, r7
-	mov	70(sp), r5
-	xor	r7, r5
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	mov	42(sp), r9
-	xor	78(sp), r9
-	and	r7, r9
-	mov	78(sp), r6
-	xor	r9, r6
-	mov	38(sp), r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	mov	r9, r7
-	and	#1, r7
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	xor	r10, 0(sp)
-	and	r9, 0(sp)
-	mov	r10, 58(sp)
-	xor	@sp, 58(sp)
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	xor	r11, r10
-	and	r9, r10
-	mov	r11, r9
-	xor	r10, r9
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	xor	r12, r11
-	and	r10, r11
-	mov	r12, r10
-	xor	r11, r10
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	xor	r14, r12
-	and	r11, r12
-	mov	r14, r11
-	xor	r12, r11
-	mov	r7, r12
-	inv	r12
-	inc	r12
-	xor	r15, r14
-	and	r12, r14
-	mov	r15, r12
-	xor	r14, r12
-	mov	r7, r14
+	xor	r7, r14
+	and	r15, r14
+	mov	r7, r4
+	xor	r14, r4
+	mov	24(sp), r14
 	inv	r14
 	inc	r14
-	xor	r4, r15
-	and	r14, r15
-	mov	r4, r14
-	xor	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	xor	r13, r4
-	and	r15, r4
 	mov	r13, r15
 	xor	r4, r15
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	xor	r8, r13
-	and	r4, r13
-	mov	r8, r4
-	xor	r13, r4
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	xor	r5, r8
-	and	r13, r8
-	mov	r5, r13
-	xor	r8, r13
-	inv	r7
-	inc	r7
-	mov	r5, r8
-	xor	r6, r8
-	and	r7, r8
-	mov	r6, r5
-	xor	r8, r5
-	mov	38(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	mov	r8, r6
-	and	#1, r6
-	mov	r6, r7
-	inv	r7
-	inc	r7
-	mov	58(sp), r8
-	xor	r10, r8
-	and	r7, r8
-	mov	r10, r7
-	xor	r8, r7
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	xor	r11, r9
-	and	r8, r9
-	mov	r11, r8
-	xor	r9, r8
-	mov	r6, r9
-	inv	r9
-	inc	r9
-	xor	r12, r10
-	and	r9, r10
-	mov	r12, r9
-	xor	r10, r9
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	xor	r14, r11
-	and	r10, r11
-	mov	r14, r10
-	xor	r11, r10
-	mov	r6, r11
-	inv	r11
-	inc	r11
-	xor	r15, r12
-	and	r11, r12
-	mov	r15, r11
-	xor	r12, r11
-	mov	r6, r12
-	inv	r12
-	inc	r12
-	xor	r4, r14
-	and	r12, r14
-	mov	r4, r12
-	xor	r14, r12
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	xor	r13, r15
 	and	r14, r15
+	mov	r4, r13
 	xor	r15, r13
 	mov	r6, r14
 	inv	r14
 	inc	r14
+	mov	r10, r15
+	xor	r13, r15
+	and	r14, r15
+	mov	r13, r10
+	xor	r15, r10
+	mov	r12, r7
+	swpb	r7
+	mov	r7, r14
+	xor.b	r5, r14
+	xor	r7, r14
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	xor	r12, r14
+	and	r15, r14
+	mov	r12, r5
+	xor	r14, r5
+	mov	r8, r12
+	swpb	r12
+	mov	r12, r14
+	xor.b	r7, r14
+	xor	r12, r14
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	xor	r8, r14
+	and	r15, r14
+	mov	r8, r7
+	xor	r14, r7
+	mov	42(sp), r8
+	swpb	r8
+	mov	r8, r14
+	xor.b	r12, r14
+	xor	r8, r14
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	xor	42(sp), r14
+	and	r15, r14
+	mov	42(sp), r12
+	xor	r14, r12
+	mov	38(sp), r15
+	swpb	r15
+	mov	r15, r14
+	xor.b	r8, r14
+	xor	r15, r14
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	xor	38(sp), r14
+	and	r15, r14
+	mov	38(sp), r8
+	xor	r14, r8
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	xor	r8, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	xor	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	mov	r5, r15
+	xor	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
 	mov	r4, r15
 	xor	r5, r15
 	and	r14, r15
-	mov	r5, r14
+	xor	r15, r5
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	xor	r5, r15
+	and	r14, r15
+	mov	r5, r11
+	xor	r15, r11
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	xor	r12, r5
+	and	r15, r5
+	xor	r5, r12
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	xor	r7, r15
+	and	r14, r15
+	mov	r7, r13
+	xor	r15, r13
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	xor	r8, r15
+	and	r14, r15
+	mov	r8, r14
 	xor	r15, r14
-	mov	140(sp), r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
+	mov	60(sp), r15
+	mov	44(sp), 0(r15)
+	mov	34(sp), 2(r15)
 	mov	r9, 4(r15)
 	mov	r10, 6(r15)
 	mov	r11, 8(r15)
-	mov	r12, 10(r15)
-	mov	r13, 12(r15)
+	mov	r13, 10(r15)
+	mov	r12, 12(r15)
 	mov	r14, 14(r15)
-	add	#180, sp
+	add	#96, sp
 	pop	r4
 	pop	r5
 	pop	r6

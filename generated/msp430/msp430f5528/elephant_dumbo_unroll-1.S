@@ -213,7181 +213,2019 @@ elephant_dumbo_decrypt_with:
 
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-;     frame 254 bytes (127 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 15636 bytes of code
+;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3254 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
 	.balign 2
 elephant_dumbo_P_permute:
 	pushm.w	#7, r10
-	sub	#254, sp
-	mov	r13, 252(sp)
+	sub	#28, sp
+	mov	r13, 26(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 250(sp)
+	mov	#80, 24(sp)
+	mov	@r12+, r6
 	mov	@r12+, r7
-	mov	@r12+, 200(sp)
-	mov	@r12+, 186(sp)
-	mov	@r12+, 64(sp)
-	mov	@r12+, 224(sp)
-	mov	@r12+, 228(sp)
-	mov	@r12+, 232(sp)
-	mov	@r12+, 236(sp)
-	mov	@r12+, 240(sp)
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, 6(sp)
+	mov	@r12+, 10(sp)
 	mov	@r12+, r14
-	mov	#117, r13
+	mov	#117, r15
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	r13, r7
-	mov	r13, r12
-	and	#1, r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#32, r15
-	rrum.w	#3, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r13, r15
-	and	#128, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	bis	r15, r12
-	mov.b	r12, r12
-	mov	r14, 220(sp)
-	swpb	r12
-	xor	r12, 220(sp)
+	mov	r6, r12
+	xor	r15, r12
+	mov	r15, r5
+	and	#128, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	mov	r15, r6
+	and	#64, r6
+	rrum.w	#4, r6
+	rrum.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#32, r6
+	rrum.w	#3, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#16, r6
+	rrum.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#8, r6
+	rlam.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#4, r6
+	rlam.w	#3, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#2, r6
+	rlam.w	#4, r6
+	rlam.w	#1, r6
+	bis	r6, r5
+	mov	r15, r6
+	and	#1, r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r6, r5
+	mov.b	r5, r5
+	mov	r14, r6
+	swpb	r5
+	xor	r5, r6
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	r13, r14
-	rla.b	r14
-	mov	r13, r15
+	mov	r15, r5
+	rla.b	r5
+	mov	r15, r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
 	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	xor	r13, r15
-	and	#1, r15
-	bis	r15, r14
-	mov	r14, 248(sp)
-	and	#127, 248(sp)
+	rrum.w	#1, r15
+	xor	r15, r14
+	and	#1, r14
+	bis	r14, r5
+	mov	r5, 22(sp)
+	and	#127, 22(sp)
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
+	mov	r12, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r5
+	mov	r12, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65520, r15
+	mov	r14, r4
+	and	#15, r4
+	mov	r5, r14
+	bis	r15, r14
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	swpb	r15
+	mov	r15, r5
+	and	#65280, r5
+	mov.b	r15, r15
+	bis	r5, r14
+	mov	r4, r5
+	bis	r15, r5
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r12
+	and	#61440, r12
+	and	#4095, r15
+	bis	r12, r14
+	mov	r5, r4
+	bis	r15, r4
 	mov	r7, r15
 	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	bis	r15, r4
+	mov	r7, r15
+	rrum.w	#4, r15
+	and	#15, r15
 	mov.b	elephant_dumbo_P.sbox(r15), r12
-	mov	r7, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	200(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r15
-	mov	#0, r13
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	rla	r15
-	rlc	r13
-	rlc	10(sp)
-	rlc	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
-	rlc	0(sp)
-	rlc	r4
-	rlc	r5
-	bis	r15, r12
-	mov	r7, r14
-	mov	200(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, 168(sp)
-	bis	r15, 168(sp)
-	mov	r13, 160(sp)
-	bis	r14, 160(sp)
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	200(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r7
-	and	#15, r7
-	mov.b	elephant_dumbo_P.sbox(r7), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 168(sp)
-	bis	r7, 160(sp)
-	bis	r8, 10(sp)
-	bis	r9, 8(sp)
-	bis	r10, 6(sp)
-	bis	r11, 4(sp)
-	bis	r12, 2(sp)
-	bis	r13, 0(sp)
-	bis	r14, r4
-	bis	r15, r5
-	mov	200(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov	160(sp), r12
-	bis	r15, r12
-	mov	200(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	186(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	10(sp), r13
-	bis	r6, r13
-	bis	r7, 8(sp)
-	bis	r8, 6(sp)
-	bis	r9, 4(sp)
-	bis	r10, 2(sp)
-	bis	r11, 0(sp)
-	mov	r4, 60(sp)
-	bis	r14, 60(sp)
-	mov	r5, r6
-	bis	r15, r6
-	mov	200(sp), r14
-	mov	186(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	200(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	186(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 214(sp)
-	bis	r14, 214(sp)
-	mov	r5, r14
-	bis	r7, r14
-	bis	r8, 8(sp)
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	bis	r11, 2(sp)
-	mov	@sp, r4
-	bis	r12, r4
-	mov	60(sp), r5
-	bis	r13, r5
-	bis	r15, r6
-	mov	186(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	186(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	64(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	8(sp), r13
-	bis	r7, r13
-	bis	r8, 6(sp)
-	bis	r9, 4(sp)
-	bis	r10, 2(sp)
-	mov	r4, 58(sp)
-	bis	r11, 58(sp)
-	bis	r14, r5
-	bis	r15, r6
-	mov	186(sp), r14
-	mov	64(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r7
-	bis	r14, r7
-	mov	186(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	64(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 218(sp)
-	bis	r14, 218(sp)
-	mov	r7, r14
-	bis	r8, r14
-	bis	r9, 6(sp)
-	bis	r10, 4(sp)
-	mov	2(sp), r4
-	bis	r11, r4
-	mov	58(sp), r7
-	bis	r12, r7
-	bis	r13, r5
-	bis	r15, r6
-	mov	64(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	64(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	224(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	6(sp), r13
-	bis	r8, r13
-	bis	r9, 4(sp)
-	mov	r4, 56(sp)
-	bis	r10, 56(sp)
-	bis	r11, r7
-	mov	r5, r8
-	bis	r14, r8
-	mov	r6, r5
-	bis	r15, r5
-	mov	64(sp), r14
-	mov	224(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r6
-	bis	r14, r6
-	mov	64(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	224(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 226(sp)
-	bis	r14, 226(sp)
-	mov	r6, r14
-	bis	r9, r14
-	mov	4(sp), r4
-	bis	r10, r4
-	mov	56(sp), r6
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	bis	r15, r5
-	mov	224(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov	r14, r12
-	bis	r15, r12
-	mov	224(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	228(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r15
-	mov	r15, r13
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r13, r12
-	mov	r4, r13
-	bis	r9, r13
-	bis	r10, r6
-	bis	r11, r7
-	bis	r14, r8
-	bis	r15, r5
-	mov	224(sp), r14
-	mov	228(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r9
-	bis	r14, r9
-	mov	224(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	228(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	rla	r14
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r15
-	mov	r4, 230(sp)
-	bis	r14, 230(sp)
-	mov	r9, r14
-	bis	r10, r14
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	mov	r5, r9
-	bis	r15, r9
-	mov	228(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov	r14, r11
-	bis	r15, r11
-	mov	228(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	232(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r13
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r10
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	bis	r13, r11
-	mov	r6, r13
-	bis	r10, r13
-	mov	r7, r6
-	bis	r12, r6
-	mov	r8, r7
-	bis	r14, r7
-	bis	r15, r9
-	mov	228(sp), r14
-	mov	232(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r11, r10
-	bis	r15, r10
-	mov	r13, r8
-	bis	r14, r8
-	mov	228(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	232(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r10, 234(sp)
-	bis	r11, 234(sp)
-	bis	r12, r8
-	mov	r6, r11
-	bis	r13, r11
-	mov	r7, r12
-	bis	r14, r12
-	mov	r9, r13
-	bis	r15, r13
-	mov	232(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r8
-	mov	232(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	236(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	bis	r9, r8
-	bis	r10, r11
-	bis	r14, r12
-	bis	r15, r13
-	mov	232(sp), r14
-	mov	236(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r8
-	bis	r14, r11
-	mov	232(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	236(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	r8, 238(sp)
-	bis	r9, 238(sp)
-	bis	r10, r11
-	bis	r14, r12
-	bis	r15, r13
-	mov	236(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r11
-	mov	236(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	240(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	bis	r15, r11
-	bis	r14, r12
-	mov	236(sp), r14
-	mov	240(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r11
-	bis	r14, r12
-	mov	236(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	240(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r11, 242(sp)
-	bis	r15, 242(sp)
-	bis	r14, r12
-	mov	240(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r12
-	mov	240(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	220(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov	240(sp), r14
-	mov	220(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov	240(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	220(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	#15, r14
-	mov.b	elephant_dumbo_P.sbox(r14), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r12, 244(sp)
-	bis	r15, 244(sp)
-	bis	r14, r13
-	mov	220(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r13
-	mov	220(sp), r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov.b	221(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
-	bis	r15, r13
-	mov.b	221(sp), r15
-	rrum.w	#4, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r13, 246(sp)
-	bis	r15, 246(sp)
-	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	168(sp), r11
-	and	#1, r11
-	mov	168(sp), r15
-	and	#2, r15
-	mov	r15, r4
-	mov	#0, r5
-	mov	#0, r8
-	mov	#0, r10
-	mov	#0, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r10
-	rlc	r6
-	rlc	r12
-	rlc	r13
-	rlc	r9
-	mov	168(sp), r14
-	and	#4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r8, 124(sp)
-	bis	r15, 124(sp)
-	mov	r10, 112(sp)
-	bis	r14, 112(sp)
-	mov	168(sp), r14
-	and	#8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	mov	r12, 88(sp)
-	bis	r15, 88(sp)
-	mov	r13, 54(sp)
-	bis	r14, 54(sp)
-	mov	168(sp), r15
-	and	#16, r15
-	rrum.w	#3, r15
-	mov	r11, 208(sp)
-	bis	r15, 208(sp)
-	mov	168(sp), r7
-	and	#32, r7
-	mov	#0, r8
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 212(sp)
-	bis	r7, 212(sp)
-	mov	r5, 188(sp)
-	bis	r8, 188(sp)
-	mov	124(sp), r4
-	bis	r10, r4
-	mov	112(sp), r5
-	bis	r11, r5
-	bis	r12, r6
-	mov	88(sp), r7
-	bis	r13, r7
-	mov	54(sp), r8
-	bis	r14, r8
-	bis	r15, r9
-	mov	168(sp), r10
-	and	#64, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 190(sp)
-	bis	r10, 190(sp)
-	mov	r5, 110(sp)
-	bis	r11, 110(sp)
-	mov	r6, 140(sp)
-	bis	r12, 140(sp)
-	mov	r7, r12
-	bis	r13, r12
-	mov	r8, r13
-	bis	r14, r13
-	mov	r9, 52(sp)
-	bis	r15, 52(sp)
-	mov	168(sp), r14
-	and	#128, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65532, r15
-	and	#3, r14
-	mov	r12, r5
-	bis	r15, r5
-	mov	r13, r6
-	bis	r14, r6
-	mov	168(sp), r15
-	and	#256, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	208(sp), r12
-	bis	r15, r12
-	mov	168(sp), r4
-	and	#512, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r7
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r7
-	rlc	r14
-	rlc	r15
-	mov	212(sp), r13
-	bis	r4, r13
-	bis	r8, 188(sp)
-	mov	190(sp), r8
-	bis	r9, r8
-	mov	110(sp), r9
-	bis	r10, r9
-	mov	140(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r7, r11
-	bis	r14, r6
-	mov	52(sp), r7
-	bis	r15, r7
-	mov	168(sp), r14
-	and	#1024, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, r4
-	bis	r15, r4
-	mov	r9, r5
-	bis	r14, r5
-	mov	168(sp), r14
-	and	#2048, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r9
-	bis	r15, r9
-	mov	r11, r8
-	bis	r14, r8
-	mov	168(sp), r15
-	and	#4096, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	mov	r12, 162(sp)
-	bis	r15, 162(sp)
-	mov	168(sp), r15
-	and	#8192, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, 150(sp)
-	and	#49152, 150(sp)
-	and	#16383, r15
-	mov	r13, 198(sp)
-	bis	r15, 198(sp)
-	mov	168(sp), r10
-	and	#16384, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 178(sp)
-	bis	r10, 178(sp)
-	mov	r5, 108(sp)
-	bis	r11, 108(sp)
-	bis	r12, r9
-	mov	r8, r10
-	bis	r13, r10
-	mov	r6, r11
-	bis	r14, r11
-	mov	r7, r6
-	bis	r15, r6
-	mov	168(sp), r12
-	and	#32768, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
 	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
+	adc	r12
 	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
+	adc	r12
 	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r9, 86(sp)
-	bis	r12, 86(sp)
-	mov	r10, 50(sp)
-	bis	r13, 50(sp)
-	mov	r11, r5
-	bis	r14, r5
-	bis	r15, r6
-	mov	214(sp), r4
-	and	#1, r4
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r7, 150(sp)
-	bis	r8, 198(sp)
-	bis	r9, 188(sp)
-	bis	r10, 178(sp)
-	bis	r11, 108(sp)
-	mov	86(sp), r7
-	bis	r12, r7
-	mov	50(sp), r8
-	bis	r13, r8
-	mov	r5, r4
-	bis	r14, r4
-	mov	r6, r5
-	bis	r15, r5
-	mov	214(sp), r6
-	and	#2, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 198(sp)
-	bis	r9, 188(sp)
-	bis	r10, 178(sp)
-	mov	108(sp), r6
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	mov	r4, r9
-	bis	r14, r9
-	mov	r5, r10
-	bis	r15, r10
-	mov	214(sp), r11
-	and	#4, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, r5
-	bis	r11, r5
-	mov	r7, 138(sp)
-	bis	r12, 138(sp)
-	bis	r13, r8
-	bis	r14, r9
-	mov	r10, 154(sp)
-	bis	r15, 154(sp)
-	mov	214(sp), r14
-	and	#8, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r8, r6
-	bis	r15, r6
-	mov	r9, r7
-	bis	r14, r7
-	mov	214(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, 164(sp)
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rlc	164(sp)
-	bis	r4, 162(sp)
-	bis	r8, 150(sp)
-	mov	198(sp), r8
-	bis	r9, r8
-	mov	188(sp), r9
-	bis	r10, r9
-	mov	178(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	bis	r13, 138(sp)
-	mov	r6, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	bis	164(sp), 154(sp)
-	mov	214(sp), r14
-	and	#32, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, 84(sp)
-	bis	r15, 84(sp)
-	mov	r9, 48(sp)
-	bis	r14, 48(sp)
-	mov	214(sp), r14
-	and	#64, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r4
-	bis	r15, r4
-	mov	r11, r5
-	bis	r14, r5
-	mov	214(sp), r14
-	and	#128, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65472, r15
-	and	#63, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	214(sp), r15
-	and	#256, r15
-	rrum.w	#2, r15
-	bis	r15, 162(sp)
-	mov	214(sp), r6
-	and	#512, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 84(sp)
-	bis	r9, 48(sp)
-	bis	r10, r4
-	bis	r11, r5
-	mov	138(sp), r6
-	bis	r12, r6
-	bis	r13, r7
-	bis	r14, r8
-	mov	154(sp), r9
-	bis	r15, r9
-	mov	214(sp), r10
-	and	#1024, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 196(sp)
-	bis	r10, 196(sp)
-	mov	r5, r4
-	bis	r11, r4
-	bis	r12, r6
-	mov	r7, r12
-	bis	r13, r12
-	mov	r8, r13
-	bis	r14, r13
-	mov	r9, 148(sp)
-	bis	r15, 148(sp)
-	mov	214(sp), r14
-	and	#2048, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	mov	r12, 136(sp)
-	bis	r15, 136(sp)
-	mov	r13, r5
-	bis	r14, r5
-	mov	214(sp), r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, 162(sp)
-	mov	214(sp), r13
-	and	#8192, r13
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r7
-	mov	#0, r11
-	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r14
-	rlc	r15
-	mov	84(sp), r12
-	bis	r13, r12
-	mov	48(sp), r13
-	bis	r9, r13
-	mov	196(sp), r9
-	bis	r10, r9
-	mov	r4, r10
-	bis	r7, r10
-	bis	r11, r6
-	mov	136(sp), r11
-	bis	r8, r11
-	mov	r5, r7
-	bis	r14, r7
-	mov	148(sp), r8
-	bis	r15, r8
-	mov	214(sp), r14
-	and	#16384, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r9, 176(sp)
-	bis	r15, 176(sp)
-	mov	r10, r9
-	bis	r14, r9
-	mov	214(sp), r15
-	and	#32768, r15
-	mov	r11, r10
-	bis	r15, r10
-	mov	218(sp), r14
-	and	#1, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, 162(sp)
-	bis	r14, 150(sp)
-	mov	218(sp), r14
-	and	#2, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, 194(sp)
-	bis	r15, 194(sp)
-	mov	r13, 122(sp)
-	bis	r14, 122(sp)
-	mov	218(sp), r11
-	and	#4, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r9, 106(sp)
-	bis	r11, 106(sp)
-	mov	r6, 82(sp)
-	bis	r12, 82(sp)
-	mov	r10, r5
-	bis	r13, r5
-	mov	r7, r6
-	bis	r14, r6
-	mov	r8, 46(sp)
-	bis	r15, 46(sp)
-	mov	218(sp), r14
-	and	#8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	bis	r15, r5
-	bis	r14, r6
-	mov	218(sp), r4
-	and	#16, r4
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r7, 150(sp)
-	bis	r8, 194(sp)
-	bis	r9, 122(sp)
-	bis	r10, 176(sp)
-	bis	r11, 106(sp)
-	mov	82(sp), r7
-	bis	r12, r7
-	mov	r5, r8
-	bis	r13, r8
-	mov	r6, r4
-	bis	r14, r4
-	mov	46(sp), r5
-	bis	r15, r5
-	mov	218(sp), r6
-	and	#32, r6
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r6, 194(sp)
-	bis	r9, 122(sp)
-	bis	r10, 176(sp)
-	mov	106(sp), r6
-	bis	r11, r6
-	bis	r12, r7
-	bis	r13, r8
-	mov	r4, r9
-	bis	r14, r9
-	mov	r5, r10
-	bis	r15, r10
-	mov	218(sp), r11
-	and	#64, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 104(sp)
-	bis	r11, 104(sp)
-	mov	r7, 134(sp)
-	bis	r12, 134(sp)
-	bis	r13, r8
-	bis	r14, r9
-	mov	r10, 120(sp)
-	bis	r15, 120(sp)
-	mov	218(sp), r14
-	and	#128, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r8, r5
-	bis	r15, r5
-	mov	r9, r6
-	bis	r14, r6
-	mov	218(sp), r4
-	and	#256, r4
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r7
-	mov	#0, r11
-	mov	#0, r8
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r7
-	rlc	r11
-	rlc	r8
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r9, 150(sp)
-	mov	194(sp), r9
-	bis	r10, r9
-	mov	122(sp), r10
-	bis	r7, r10
-	bis	r11, 176(sp)
-	mov	104(sp), r11
-	bis	r8, r11
-	bis	r12, 134(sp)
-	mov	r5, r12
-	bis	r13, r12
-	mov	r6, r13
-	bis	r14, r13
-	bis	r15, 120(sp)
-	mov	218(sp), r14
-	and	#512, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r9, 44(sp)
-	bis	r15, 44(sp)
-	mov	r10, r4
-	bis	r14, r4
-	mov	218(sp), r15
-	and	#1024, r15
-	mov	r11, r5
-	bis	r15, r5
-	mov	218(sp), r14
-	and	#2048, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r7
-	bis	r14, r7
-	mov	218(sp), r15
-	and	#4096, r15
-	rrum.w	#1, r15
-	bis	r15, 162(sp)
-	mov	218(sp), r8
-	and	#8192, r8
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r9
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r10
-	rlc	r11
-	rlc	r9
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r8, 44(sp)
-	mov	r4, 184(sp)
-	bis	r10, 184(sp)
-	mov	176(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r9, r11
-	bis	r12, 134(sp)
-	mov	r6, r12
-	bis	r13, r12
-	mov	r7, r13
-	bis	r14, r13
-	bis	r15, 120(sp)
-	mov	218(sp), r14
-	and	#16384, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r10, 80(sp)
-	bis	r15, 80(sp)
-	mov	r11, 42(sp)
-	bis	r14, 42(sp)
-	mov	218(sp), r14
-	and	#32768, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r4
-	bis	r14, r4
-	mov	226(sp), r5
-	and	#1, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r5, 162(sp)
-	bis	r7, 150(sp)
-	bis	r8, 44(sp)
-	bis	r9, 184(sp)
-	bis	r10, 80(sp)
-	bis	r11, 42(sp)
-	mov	134(sp), r5
-	bis	r12, r5
-	bis	r13, r6
-	mov	r4, r7
-	bis	r14, r7
-	mov	120(sp), r8
-	bis	r15, r8
-	mov	226(sp), r4
-	and	#2, r4
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r11
-	rlc	r12
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r11
-	rlc	r12
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r11
-	rlc	r12
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	184(sp), r13
-	bis	r4, r13
-	bis	r11, 80(sp)
-	mov	42(sp), r11
-	bis	r12, r11
-	mov	r5, r12
-	bis	r9, r12
-	bis	r10, r6
-	mov	r7, r10
-	bis	r14, r10
-	mov	r8, r7
-	bis	r15, r7
-	mov	226(sp), r14
-	and	#4, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r11, r8
-	bis	r15, r8
-	mov	r12, r9
-	bis	r14, r9
-	mov	226(sp), r14
-	and	#8, r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	and	#1, r14
-	bis	r15, r10
-	bis	r14, r7
-	mov	226(sp), r14
-	and	#16, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	bis	r15, 162(sp)
-	bis	r14, 150(sp)
-	mov	226(sp), r15
-	and	#32, r15
-	mov	r13, 102(sp)
-	bis	r15, 102(sp)
-	mov	226(sp), r11
-	and	#64, r11
-	mov	#0, r13
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r13
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	mov	r8, 132(sp)
-	bis	r11, 132(sp)
-	mov	r9, 40(sp)
-	bis	r13, 40(sp)
-	mov	r6, r13
-	bis	r12, r13
-	bis	r14, r10
-	mov	r7, 158(sp)
-	bis	r15, 158(sp)
-	mov	226(sp), r14
-	and	#128, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r13, r4
-	bis	r15, r4
-	mov	r10, r5
-	bis	r14, r5
-	mov	226(sp), r6
-	and	#256, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r6, 162(sp)
-	bis	r12, 150(sp)
-	mov	44(sp), r12
-	bis	r13, r12
-	mov	102(sp), r13
-	bis	r7, r13
-	bis	r8, 80(sp)
-	mov	132(sp), r6
-	bis	r9, r6
-	mov	40(sp), r7
-	bis	r10, r7
-	mov	r4, r8
-	bis	r11, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	158(sp), r10
-	bis	r15, r10
-	mov	226(sp), r14
-	and	#512, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r12, 192(sp)
-	bis	r15, 192(sp)
-	mov	r13, 100(sp)
-	bis	r14, 100(sp)
-	mov	226(sp), r11
-	and	#1024, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 130(sp)
-	bis	r11, 130(sp)
-	mov	r7, 38(sp)
-	bis	r12, 38(sp)
-	bis	r13, r8
-	bis	r14, r9
-	mov	r10, 156(sp)
-	bis	r15, 156(sp)
-	mov	226(sp), r14
-	and	#2048, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	mov	r8, r4
-	bis	r15, r4
-	mov	r9, r5
-	bis	r14, r5
-	mov	226(sp), r6
-	and	#4096, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r6, 162(sp)
-	bis	r12, 150(sp)
-	mov	192(sp), r12
-	bis	r13, r12
-	mov	100(sp), r13
-	bis	r7, r13
-	bis	r8, 80(sp)
-	mov	130(sp), r6
-	bis	r9, r6
-	mov	38(sp), r7
-	bis	r10, r7
-	mov	r4, r8
-	bis	r11, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	156(sp), r10
-	bis	r15, r10
-	mov	226(sp), r14
-	and	#8192, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r12, 222(sp)
-	bis	r15, 222(sp)
-	mov	r13, 36(sp)
-	bis	r14, 36(sp)
-	mov	226(sp), r11
-	and	#16384, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, r4
-	bis	r11, r4
-	mov	r7, r5
-	bis	r12, r5
-	mov	r8, r12
-	bis	r13, r12
-	mov	r9, r13
-	bis	r14, r13
-	mov	r10, r7
-	bis	r15, r7
-	mov	226(sp), r14
-	and	#32768, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r8
-	bis	r14, r8
-	mov	230(sp), r15
-	and	#1, r15
-	bis	r15, 150(sp)
-	mov	230(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 36(sp)
-	bis	r10, 80(sp)
-	mov	r4, r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	mov	r6, 146(sp)
-	bis	r13, 146(sp)
-	mov	r8, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	mov	230(sp), r14
-	and	#4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r10, r5
-	bis	r15, r5
-	mov	r11, r6
-	bis	r14, r6
-	mov	230(sp), r14
-	and	#8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	and	#31, r14
-	mov	r12, r8
-	bis	r15, r8
-	mov	r13, r4
-	bis	r14, r4
-	mov	230(sp), r14
-	and	#16, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	bis	r15, 162(sp)
-	mov	150(sp), r11
-	bis	r14, r11
-	mov	230(sp), r7
-	and	#32, r7
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r7
-	rlc	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r7, 36(sp)
-	bis	r9, 80(sp)
-	bis	r10, r5
-	bis	r12, r6
-	mov	146(sp), r7
-	bis	r13, r7
-	bis	r14, r8
-	mov	r4, r9
-	bis	r15, r9
-	mov	230(sp), r10
-	and	#64, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r5, r4
-	bis	r10, r4
-	mov	r6, r5
-	bis	r12, r5
-	mov	r7, r6
-	bis	r13, r6
-	mov	r8, r12
-	bis	r14, r12
-	mov	r9, r13
-	bis	r15, r13
-	mov	230(sp), r14
-	and	#128, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65532, r15
-	and	#3, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	230(sp), r14
-	and	#256, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	bis	r15, 162(sp)
-	mov	r11, 92(sp)
-	bis	r14, 92(sp)
-	mov	230(sp), r9
-	and	#512, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 36(sp)
-	bis	r10, 80(sp)
-	mov	r4, r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	mov	r6, r12
-	bis	r13, r12
-	mov	r7, r13
-	bis	r14, r13
-	mov	r8, 152(sp)
-	bis	r15, 152(sp)
-	mov	230(sp), r14
-	and	#1024, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r10, 118(sp)
-	bis	r15, 118(sp)
-	mov	r11, 34(sp)
-	bis	r14, 34(sp)
-	mov	230(sp), r14
-	and	#2048, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	230(sp), r6
-	and	#4096, r6
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r6, 162(sp)
-	bis	r12, 92(sp)
-	mov	222(sp), r12
-	bis	r13, r12
-	mov	36(sp), r13
-	bis	r7, r13
-	bis	r8, 80(sp)
-	mov	118(sp), r6
-	bis	r9, r6
-	mov	34(sp), r7
-	bis	r10, r7
-	mov	r4, r9
-	bis	r11, r9
-	mov	r5, r10
-	bis	r14, r10
-	mov	152(sp), r8
-	bis	r15, r8
-	mov	230(sp), r14
-	and	#8192, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r12, 70(sp)
-	bis	r15, 70(sp)
-	mov	r13, 98(sp)
-	bis	r14, 98(sp)
-	mov	230(sp), r11
-	and	#16384, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 78(sp)
-	bis	r11, 78(sp)
-	mov	r7, 32(sp)
-	bis	r12, 32(sp)
-	bis	r13, r9
-	bis	r14, r10
-	mov	r8, r7
-	bis	r15, r7
-	mov	230(sp), r14
-	and	#32768, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r9, r5
-	bis	r15, r5
-	mov	r10, r6
-	bis	r14, r6
-	mov	234(sp), r4
-	and	#1, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 98(sp)
-	bis	r10, 80(sp)
-	mov	78(sp), r4
-	bis	r11, r4
-	mov	32(sp), r8
-	bis	r12, r8
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	234(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 98(sp)
-	bis	r10, 80(sp)
-	mov	r4, 174(sp)
-	bis	r11, 174(sp)
-	bis	r12, r8
-	mov	r5, r9
-	bis	r13, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	234(sp), r12
-	and	#4, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, r5
-	bis	r12, r5
-	mov	r9, 128(sp)
-	bis	r13, 128(sp)
-	bis	r14, r10
-	bis	r15, r11
-	mov	234(sp), r14
-	and	#8, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r11, r7
-	bis	r14, r7
-	mov	234(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	mov	98(sp), r8
-	bis	r9, r8
-	mov	80(sp), r9
-	bis	r10, r9
-	mov	174(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	bis	r13, 128(sp)
-	mov	r6, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	mov	234(sp), r14
-	and	#32, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, 30(sp)
-	bis	r15, 30(sp)
-	mov	r9, r6
-	bis	r14, r6
-	mov	234(sp), r14
-	and	#64, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r7
-	bis	r15, r7
-	mov	r11, r8
-	bis	r14, r8
-	mov	234(sp), r14
-	and	#128, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65472, r15
-	and	#63, r14
-	mov	r12, r4
-	bis	r15, r4
-	mov	r13, r5
-	bis	r14, r5
-	mov	234(sp), r14
-	and	#256, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	bis	r15, 162(sp)
-	bis	r14, 92(sp)
-	mov	234(sp), r9
-	and	#512, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 30(sp)
-	mov	r6, 172(sp)
-	bis	r10, 172(sp)
-	mov	r7, r6
-	bis	r11, r6
-	mov	r8, r7
-	bis	r12, r7
-	mov	128(sp), r8
-	bis	r13, r8
-	mov	r4, r9
-	bis	r14, r9
-	mov	r5, r10
-	bis	r15, r10
-	mov	234(sp), r11
-	and	#1024, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r6, 96(sp)
-	bis	r11, 96(sp)
-	mov	r7, 76(sp)
-	bis	r12, 76(sp)
-	mov	r8, 28(sp)
-	bis	r13, 28(sp)
-	mov	r9, r6
-	bis	r14, r6
-	mov	r10, r7
-	bis	r15, r7
-	mov	234(sp), r14
-	and	#2048, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r14
-	bis	r15, r6
-	bis	r14, r7
-	mov	234(sp), r4
-	and	#4096, r4
-	mov	#0, r5
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 162(sp)
-	bis	r5, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 30(sp)
-	bis	r10, 172(sp)
-	bis	r11, 96(sp)
-	mov	76(sp), r4
-	bis	r12, r4
-	mov	28(sp), r8
-	bis	r13, r8
-	mov	r6, r5
-	bis	r14, r5
-	mov	r7, r6
-	bis	r15, r6
-	mov	234(sp), r13
-	and	#8192, r13
-	mov	#0, r7
-	mov	#0, r11
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r13
-	rlc	r7
-	rlc	r11
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r13
-	rlc	r7
-	rlc	r11
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	30(sp), r12
-	bis	r13, r12
-	mov	172(sp), r13
-	bis	r7, r13
-	mov	96(sp), r7
-	bis	r11, r7
-	mov	r4, r11
-	bis	r9, r11
-	bis	r10, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	r6, r10
-	bis	r15, r10
-	mov	234(sp), r14
-	and	#16384, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r7, 204(sp)
-	bis	r15, 204(sp)
-	bis	r14, r11
-	mov	234(sp), r15
-	and	#32768, r15
-	bis	r15, r9
-	mov	238(sp), r14
-	and	#1, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, 92(sp)
-	bis	r14, 70(sp)
-	mov	238(sp), r14
-	and	#2, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, 94(sp)
-	bis	r15, 94(sp)
-	mov	r13, 74(sp)
-	bis	r14, 74(sp)
-	mov	238(sp), r12
-	and	#4, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r11, 26(sp)
-	bis	r12, 26(sp)
-	mov	r8, r5
-	bis	r13, r5
-	mov	r9, r6
-	bis	r14, r6
-	mov	r10, r7
-	bis	r15, r7
-	mov	238(sp), r14
-	and	#8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	bis	r15, r6
-	bis	r14, r7
-	mov	238(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 94(sp)
-	bis	r10, 74(sp)
-	mov	204(sp), r4
-	bis	r11, r4
-	mov	26(sp), r8
-	bis	r12, r8
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	238(sp), r9
-	and	#32, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r9, 94(sp)
-	bis	r10, 74(sp)
-	mov	r4, 182(sp)
-	bis	r11, 182(sp)
-	bis	r12, r8
-	mov	r5, r9
-	bis	r13, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	238(sp), r12
-	and	#64, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 24(sp)
-	bis	r12, 24(sp)
-	mov	r9, r5
-	bis	r13, r5
-	bis	r14, r10
-	bis	r15, r11
-	mov	238(sp), r14
-	and	#128, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r11, r7
-	bis	r14, r7
-	mov	238(sp), r4
-	and	#256, r4
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r8
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r8
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r8
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r9, 70(sp)
-	mov	94(sp), r9
-	bis	r10, r9
-	mov	74(sp), r10
-	bis	r8, r10
-	bis	r11, 182(sp)
-	mov	24(sp), r11
-	bis	r12, r11
-	mov	r5, 72(sp)
-	bis	r13, 72(sp)
-	mov	r6, r12
-	bis	r14, r12
-	mov	r7, r13
-	bis	r15, r13
-	mov	238(sp), r14
-	and	#512, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	mov	r9, r4
-	bis	r15, r4
-	mov	r10, r5
-	bis	r14, r5
-	mov	238(sp), r15
-	and	#1024, r15
-	mov	r11, r6
-	bis	r15, r6
-	mov	238(sp), r14
-	and	#2048, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#65408, r15
-	and	#127, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	238(sp), r14
-	and	#4096, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	bis	r15, 162(sp)
-	bis	r14, 92(sp)
-	mov	238(sp), r9
-	and	#8192, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 206(sp)
-	bis	r9, 206(sp)
-	mov	r5, 166(sp)
-	bis	r10, 166(sp)
-	mov	182(sp), r10
-	bis	r11, r10
-	mov	r6, r11
-	bis	r12, r11
-	bis	r13, 72(sp)
-	mov	r7, r12
-	bis	r14, r12
-	mov	r8, r13
-	bis	r15, r13
-	mov	238(sp), r14
-	and	#16384, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r10, 22(sp)
-	bis	r15, 22(sp)
-	mov	r11, r5
-	bis	r14, r5
-	mov	238(sp), r14
-	and	#32768, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r7
-	bis	r14, r7
-	mov	242(sp), r4
-	and	#1, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r8, 70(sp)
-	bis	r9, 206(sp)
-	bis	r10, 166(sp)
-	mov	22(sp), r4
-	bis	r11, r4
-	mov	r5, r8
-	bis	r12, r8
-	mov	72(sp), r5
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	242(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	mov	166(sp), r13
-	bis	r9, r13
-	mov	r4, 202(sp)
-	bis	r10, 202(sp)
-	bis	r11, r8
-	mov	r5, r9
-	bis	r12, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#4, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	bis	r15, r8
-	bis	r14, r9
-	mov	242(sp), r15
-	and	#8, r15
-	rlam.w	#1, r15
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#16, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	and	#511, r14
-	bis	r15, 92(sp)
-	bis	r14, 70(sp)
-	mov	242(sp), r15
-	and	#32, r15
-	mov	r13, 20(sp)
-	bis	r15, 20(sp)
-	mov	242(sp), r12
-	and	#64, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 144(sp)
-	bis	r12, 144(sp)
-	mov	r9, r5
-	bis	r13, r5
-	bis	r14, r10
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#128, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r11, r7
-	bis	r14, r7
-	mov	242(sp), r4
-	and	#256, r4
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r4, 92(sp)
-	bis	r12, 70(sp)
-	mov	206(sp), r12
-	bis	r13, r12
-	mov	20(sp), r13
-	bis	r8, r13
-	bis	r9, 202(sp)
-	mov	144(sp), r8
-	bis	r10, r8
-	mov	r5, r9
-	bis	r11, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#512, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	r12, 68(sp)
-	bis	r15, 68(sp)
-	mov	r13, 116(sp)
-	bis	r14, 116(sp)
-	mov	242(sp), r12
-	and	#1024, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 142(sp)
-	bis	r12, 142(sp)
-	mov	r9, r4
-	bis	r13, r4
-	bis	r14, r10
-	bis	r15, r11
-	mov	242(sp), r14
-	and	#2048, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#63488, r15
-	and	#2047, r14
-	mov	r10, r5
-	bis	r15, r5
-	mov	r11, r6
-	bis	r14, r6
-	mov	242(sp), r11
-	and	#4096, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r11
-	rlc	r12
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	bis	r11, 92(sp)
-	mov	70(sp), r11
-	bis	r12, r11
-	mov	68(sp), r12
-	bis	r13, r12
-	mov	116(sp), r13
-	bis	r7, r13
-	bis	r8, 202(sp)
-	mov	142(sp), r7
-	bis	r9, r7
-	mov	r4, r8
-	bis	r10, r8
-	mov	r5, r9
-	bis	r14, r9
-	mov	r6, r10
-	bis	r15, r10
-	mov	242(sp), r14
-	and	#8192, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r12, 216(sp)
-	bis	r15, 216(sp)
-	mov	r13, r5
-	bis	r14, r5
-	mov	242(sp), r12
-	and	#16384, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r7, r4
-	bis	r12, r4
-	mov	r8, r6
-	bis	r13, r6
-	mov	r9, r12
-	bis	r14, r12
-	mov	r10, r13
-	bis	r15, r13
-	mov	242(sp), r14
-	and	#32768, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r12, r7
-	bis	r15, r7
-	mov	r13, r8
-	bis	r14, r8
-	mov	244(sp), r15
-	and	#1, r15
-	bis	r15, r11
-	mov	244(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r5, 170(sp)
-	bis	r9, 170(sp)
-	mov	202(sp), r5
-	bis	r10, r5
-	mov	r4, r10
-	bis	r12, r10
-	mov	r6, r12
-	bis	r13, r12
-	mov	r7, 66(sp)
-	bis	r14, 66(sp)
-	mov	r8, r13
-	bis	r15, r13
-	mov	244(sp), r14
-	and	#4, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r10, r6
-	bis	r15, r6
-	mov	r12, r7
-	bis	r14, r7
-	mov	244(sp), r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	mov	r13, r4
-	bis	r15, r4
-	mov	244(sp), r14
-	and	#16, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#57344, r15
-	and	#8191, r14
-	mov	92(sp), r12
-	bis	r15, r12
-	mov	r11, r13
-	bis	r14, r13
-	mov	244(sp), r8
-	and	#32, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r8, 170(sp)
-	bis	r9, r5
-	bis	r10, r6
-	bis	r11, r7
-	mov	66(sp), r8
-	bis	r14, r8
-	mov	r4, r9
-	bis	r15, r9
-	mov	244(sp), r10
-	and	#64, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r10, r6
-	bis	r11, r7
-	bis	r14, r8
-	bis	r15, r9
-	mov	244(sp), r15
-	and	#128, r15
-	rlam.w	#2, r15
-	bis	r15, r9
-	mov	244(sp), r14
-	and	#256, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#64512, r15
-	and	#1023, r14
-	mov	r12, 200(sp)
-	bis	r15, 200(sp)
-	mov	r13, 18(sp)
-	bis	r14, 18(sp)
-	mov	244(sp), r10
-	and	#512, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r10, 170(sp)
-	mov	r5, 126(sp)
-	bis	r11, 126(sp)
-	mov	r6, r10
-	bis	r12, r10
-	mov	r7, r11
-	bis	r13, r11
-	mov	r8, r12
-	bis	r14, r12
-	mov	r9, r13
-	bis	r15, r13
-	mov	244(sp), r14
-	and	#1024, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r10, 114(sp)
-	bis	r15, 114(sp)
-	mov	r11, r5
-	bis	r14, r5
-	mov	244(sp), r14
-	and	#2048, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r12, r6
-	bis	r15, r6
-	mov	r13, r7
-	bis	r14, r7
-	mov	244(sp), r4
-	and	#4096, r4
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r12
-	rlc	r13
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	bis	r4, 200(sp)
-	bis	r12, 18(sp)
-	mov	216(sp), r12
-	bis	r13, r12
-	mov	170(sp), r13
-	bis	r8, r13
-	bis	r9, 126(sp)
-	mov	114(sp), r8
-	bis	r10, r8
-	mov	r5, r9
-	bis	r11, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	244(sp), r14
-	and	#8192, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	mov	r12, 64(sp)
-	bis	r15, 64(sp)
-	mov	r13, 16(sp)
-	bis	r14, 16(sp)
-	mov	244(sp), r12
-	and	#16384, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, r6
-	bis	r12, r6
-	mov	r9, r7
-	bis	r13, r7
-	bis	r14, r10
-	bis	r15, r11
-	mov	244(sp), r14
-	and	#32768, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r10, r8
-	bis	r15, r8
-	mov	r11, r9
-	bis	r14, r9
-	mov	246(sp), r4
-	and	#1, r4
-	mov	#0, r5
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r5
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 18(sp)
-	bis	r5, 64(sp)
-	mov	16(sp), r4
-	bis	r10, r4
-	mov	126(sp), r5
-	bis	r11, r5
-	bis	r12, r6
-	bis	r13, r7
-	bis	r14, r8
-	mov	r9, r11
-	bis	r15, r11
-	mov	246(sp), r9
-	and	#2, r9
-	mov	#0, r10
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 180(sp)
-	bis	r9, 180(sp)
-	mov	r5, 90(sp)
-	bis	r10, 90(sp)
-	mov	r6, 14(sp)
-	bis	r12, 14(sp)
-	mov	r7, r12
-	bis	r13, r12
-	mov	r8, r13
-	bis	r14, r13
-	bis	r15, r11
-	mov	246(sp), r14
-	and	#4, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65532, r15
-	and	#3, r14
-	mov	r12, r5
-	bis	r15, r5
-	mov	r13, r6
-	bis	r14, r6
-	mov	246(sp), r15
-	and	#8, r15
-	mov.b	r15, r15
-	swpb	r15
-	rlam.w	#1, r15
-	mov	r11, r7
-	bis	r15, r7
-	mov	246(sp), r4
-	and	#16, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	mov	18(sp), r13
-	bis	r4, r13
-	bis	r8, 64(sp)
-	mov	180(sp), r8
-	bis	r9, r8
-	mov	90(sp), r9
-	bis	r10, r9
-	mov	14(sp), r10
-	bis	r11, r10
-	mov	r5, r11
-	bis	r12, r11
-	bis	r14, r6
-	mov	r7, r12
-	bis	r15, r12
-	mov	246(sp), r14
-	and	#32, r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	mov	r8, r4
-	bis	r15, r4
-	mov	r9, r5
-	bis	r14, r5
-	mov	246(sp), r14
-	and	#64, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	mov	r10, r8
-	bis	r15, r8
-	mov	r11, r9
-	bis	r14, r9
-	mov	246(sp), r15
-	and	#128, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	mov	r12, r7
-	bis	r15, r7
-	mov	246(sp), r14
-	and	#256, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#49152, r15
-	and	#16383, r14
-	bis	r15, 200(sp)
-	mov	r13, 186(sp)
-	bis	r14, 186(sp)
-	mov	246(sp), r10
-	and	#512, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r4, 210(sp)
-	bis	r10, 210(sp)
-	mov	r5, 62(sp)
-	bis	r11, 62(sp)
-	bis	r12, r8
-	bis	r13, r9
-	mov	r6, r10
-	bis	r14, r10
-	mov	r7, r11
-	bis	r15, r11
-	mov	246(sp), r12
-	and	#1024, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r8, 12(sp)
-	bis	r12, 12(sp)
-	mov	r9, r5
-	bis	r13, r5
-	mov	r10, r6
-	bis	r14, r6
-	bis	r15, r11
-	mov	246(sp), r15
-	and	#2048, r15
-	rlam.w	#3, r15
-	mov	r11, r7
-	bis	r15, r7
-	mov	246(sp), r4
-	and	#4096, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	bis	r4, 200(sp)
-	bis	r8, 186(sp)
-	bis	r9, 64(sp)
-	mov	210(sp), r8
-	bis	r10, r8
-	mov	62(sp), r9
-	bis	r11, r9
-	mov	12(sp), r4
-	bis	r12, r4
-	bis	r13, r5
-	bis	r14, r6
-	bis	r15, r7
-	mov	246(sp), r15
-	and	#8192, r15
-	mov	r15, r10
-	mov	#0, r13
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	bis	r10, r8
-	bis	r13, r9
-	mov	r4, r13
-	bis	r11, r13
-	mov	r5, r10
-	bis	r12, r10
-	mov	r6, r11
-	bis	r14, r11
-	mov	r7, r14
-	bis	r15, r14
-	mov	246(sp), r12
-	and	#16384, r12
-	swpb	r12
+	adc	r12
 	rla	r12
 	adc	r12
 	mov	r12, r15
-	and	#65024, r15
-	and	#511, r12
-	bis	r15, r13
-	bis	r12, r10
-	mov	246(sp), r15
+	and	#65520, r15
+	mov	r12, r5
+	and	#15, r5
+	bis	r15, r4
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	swpb	r15
+	mov	r15, r12
+	and	#65280, r12
+	mov.b	r15, r15
+	bis	r12, r4
+	bis	r15, r5
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r12
+	and	#61440, r12
+	and	#4095, r15
+	mov	r4, r7
+	bis	r12, r7
+	bis	r15, r5
+	mov	r8, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	bis	r15, r5
+	mov	r8, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65520, r12
+	mov	r15, r4
+	and	#15, r4
+	mov	r5, r15
+	bis	r12, r15
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	swpb	r12
+	mov	r12, r5
+	and	#65280, r5
+	mov.b	r12, r12
+	bis	r5, r15
+	mov	r4, r5
+	bis	r12, r5
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r8
+	and	#61440, r8
+	and	#4095, r12
+	bis	r8, r15
+	mov	r5, r4
+	bis	r12, r4
+	mov	r9, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bis	r12, r4
+	mov	r9, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65520, r12
+	mov	r8, r5
+	and	#15, r5
+	bis	r12, r4
+	mov	r9, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	swpb	r12
+	mov	r12, r8
+	and	#65280, r8
+	mov.b	r12, r12
+	bis	r8, r4
+	bis	r12, r5
+	mov	r9, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r8
+	and	#61440, r8
+	and	#4095, r12
+	mov	r4, r9
+	bis	r8, r9
+	mov	r5, r4
+	bis	r12, r4
+	mov	r10, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bis	r12, r4
+	mov	r10, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65520, r12
+	mov	r8, r5
+	and	#15, r5
+	bis	r12, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	swpb	r12
+	mov	r12, r8
+	and	#65280, r8
+	mov.b	r12, r12
+	bis	r8, r4
+	bis	r12, r5
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r8
+	and	#61440, r8
+	and	#4095, r12
+	mov	r4, r10
+	bis	r8, r10
+	bis	r12, r5
+	mov	r11, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bis	r12, r5
+	mov	r11, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65520, r12
+	mov	r8, r4
+	and	#15, r4
+	mov	r5, r8
+	bis	r12, r8
+	mov	r11, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	swpb	r12
+	mov	r12, r5
+	and	#65280, r5
+	mov.b	r12, r12
+	bis	r5, r8
+	mov	r4, r5
+	bis	r12, r5
+	mov	r11, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r11
+	and	#61440, r11
+	and	#4095, r12
+	bis	r11, r8
+	bis	r12, r5
+	mov	r13, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bis	r12, r5
+	mov	r13, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#65520, r12
+	mov	r11, r4
+	and	#15, r4
+	mov	r5, r11
+	bis	r12, r11
+	mov	r13, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	swpb	r12
+	mov	r12, r5
+	and	#65280, r5
+	mov.b	r12, r12
+	bis	r5, r11
+	mov	r4, r5
+	bis	r12, r5
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r12
+	and	#61440, r12
+	and	#4095, r13
+	bis	r12, r11
+	bis	r13, r5
+	mov	6(sp), r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r13
+	bis	r13, r5
+	mov	6(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r13
+	and	#65520, r13
+	mov	r12, r4
+	and	#15, r4
+	mov	r5, r12
+	bis	r13, r12
+	mov.b	7(sp), r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r13
+	swpb	r13
+	mov	r13, r5
+	and	#65280, r5
+	mov.b	r13, r13
+	bis	r5, r12
+	bis	r13, r4
+	mov.b	7(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r5
+	and	#61440, r5
+	and	#4095, r13
+	bis	r5, r12
+	bis	r13, r4
+	mov	10(sp), r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r13
+	bis	r13, r4
+	mov	10(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r13
+	and	#65520, r13
+	mov	r5, 0(sp)
+	and	#15, 0(sp)
+	bis	r13, r4
+	mov.b	11(sp), r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r5
+	swpb	r5
+	mov	r5, r13
+	and	#65280, r13
+	mov.b	r5, r5
+	mov	r4, 2(sp)
+	bis	r13, 2(sp)
+	bis	r5, 0(sp)
+	mov.b	11(sp), r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r4
+	and	#61440, r4
+	mov	r13, r5
+	and	#4095, r5
+	mov	2(sp), r13
+	bis	r4, r13
+	mov	@sp, r4
+	bis	r5, r4
+	mov	r6, r5
+	and	#15, r5
+	mov.b	elephant_dumbo_P.sbox(r5), r5
+	bis	r5, r4
+	mov	r6, r5
+	rrum.w	#4, r5
+	and	#15, r5
+	mov.b	elephant_dumbo_P.sbox(r5), r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r6, r5
+	swpb	r5
+	mov.b	r5, r5
+	and	#15, r5
+	mov.b	elephant_dumbo_P.sbox(r5), r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	mov.b	elephant_dumbo_P.sbox(r6), r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#4, r5
+	mov	r4, r6
+	bis	r5, r6
+	; spongent_pi160.ae:45: x = player(sbox_layer(x))
+	mov	r14, r4
+	and	#4096, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#1, r4
+	mov	r14, r5
+	and	#256, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#16, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#4096, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#256, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#16, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#1, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#4096, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#256, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#16, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#4096, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#256, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#16, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#4, r5
+	mov	r4, 20(sp)
+	bis	r5, 20(sp)
+	mov	r10, r4
+	and	#4096, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#1, r4
+	mov	r10, r5
+	and	#256, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#16, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#4096, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#256, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#16, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#1, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#4096, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#256, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#16, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#4096, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#256, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#16, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#1, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#4, r5
+	mov	r4, 18(sp)
+	bis	r5, 18(sp)
+	mov	r14, r4
+	and	#8192, r4
+	rrum.w	#2, r4
+	mov	r14, r5
+	and	#512, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#32, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#2, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#8192, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#512, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#32, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#2, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#4096, r5
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#256, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#16, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#4096, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#256, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#16, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#1, r5
+	rlam.w	#4, r5
+	mov	r4, 16(sp)
+	bis	r5, 16(sp)
+	mov	r15, r4
+	and	#8192, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#2, r4
+	mov	r15, r5
+	and	#512, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#32, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#2, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#8192, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#512, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#32, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#2, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#8192, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#512, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#32, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#2, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#8192, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#512, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#32, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#2, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#3, r5
+	mov	r4, 14(sp)
+	bis	r5, 14(sp)
+	mov	r11, r4
+	and	#8192, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#2, r4
+	mov	r11, r5
+	and	#512, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#32, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#2, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#8192, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#512, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#32, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#2, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#8192, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#512, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#32, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r13, r5
+	and	#2, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#8192, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#512, r5
+	rlam.w	#4, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#32, r5
+	mov.b	r5, r5
+	swpb	r5
+	bis	r5, r4
+	mov	r6, r5
+	and	#2, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#3, r5
+	mov	r4, 12(sp)
+	bis	r5, 12(sp)
+	mov	r14, r4
+	and	#16384, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#3, r4
+	mov	r14, r5
+	and	#1024, r5
+	swpb	r5
+	mov.b	r5, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#64, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r14, r5
+	and	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#16384, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#1024, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#64, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r7, r5
+	and	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#16384, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#1024, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#64, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r15, r5
+	and	#4, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#16384, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#1024, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#64, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r9, r5
+	and	#4, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#2, r5
+	mov	r4, 8(sp)
+	bis	r5, 8(sp)
+	mov	r10, r4
+	and	#16384, r4
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#3, r4
+	mov	r10, r5
+	and	#1024, r5
+	swpb	r5
+	mov.b	r5, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#64, r5
+	rrum.w	#4, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r10, r5
+	and	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#16384, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#1024, r5
+	rrum.w	#4, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#64, r5
+	rrum.w	#1, r5
+	bis	r5, r4
+	mov	r8, r5
+	and	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#16384, r5
+	rrum.w	#3, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#1024, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#64, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r11, r5
+	and	#4, r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#16384, r5
+	rlam.w	#1, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#1024, r5
+	rlam.w	#4, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#64, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r5, r4
+	mov	r12, r5
+	and	#4, r5
+	mov.b	r5, r5
+	swpb	r5
+	rlam.w	#2, r5
+	mov	r4, 4(sp)
+	bis	r5, 4(sp)
+	mov	r14, r5
+	and	#32768, r5
+	rrum.w	#4, r5
+	mov	r14, r4
+	and	#2048, r4
+	rrum.w	#1, r4
+	bis	r4, r5
+	mov	r14, r4
+	and	#128, r4
+	rlam.w	#2, r4
+	bis	r4, r5
+	and	#8, r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#32768, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#2048, r14
+	rlam.w	#3, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#128, r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r14, r5
+	mov	r7, r14
+	and	#8, r14
+	mov.b	r14, r14
+	swpb	r14
+	rlam.w	#1, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#16384, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#3, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#1024, r14
+	swpb	r14
+	mov.b	r14, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#64, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	bis	r14, r5
+	mov	r13, r14
+	and	#4, r14
+	rrum.w	#2, r14
+	bis	r14, r5
+	mov	r6, r14
+	and	#16384, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	bis	r14, r5
+	mov	r6, r14
+	and	#1024, r14
+	rrum.w	#4, r14
+	bis	r14, r5
+	mov	r6, r14
+	and	#64, r14
+	rrum.w	#1, r14
+	bis	r14, r5
+	mov	r6, r7
+	and	#4, r7
+	rlam.w	#2, r7
+	mov	r5, r14
+	bis	r7, r14
+	mov	r15, r7
+	and	#32768, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	mov	r15, r5
+	and	#2048, r5
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#1, r5
+	bis	r5, r7
+	mov	r15, r5
+	and	#128, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	bis	r5, r7
+	and	#8, r15
+	rrum.w	#3, r15
+	bis	r15, r7
+	mov	r9, r15
 	and	#32768, r15
-	bis	r15, r14
-	mov	162(sp), r7
-	mov	r8, 224(sp)
-	mov	r9, 228(sp)
-	mov	r13, 232(sp)
-	mov	r10, 236(sp)
-	mov	r11, 240(sp)
-	mov	248(sp), r13
-	dec	250(sp)
+	swpb	r15
+	mov.b	r15, r15
+	bis	r15, r7
+	mov	r9, r15
+	and	#2048, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r7
+	mov	r9, r15
+	and	#128, r15
+	rrum.w	#2, r15
+	bis	r15, r7
+	mov	r9, r15
+	and	#8, r15
+	rlam.w	#1, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#32768, r15
+	rrum.w	#4, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#2048, r15
+	rrum.w	#1, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#128, r15
+	rlam.w	#2, r15
+	bis	r15, r7
+	mov	r10, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#32768, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#2048, r15
+	rlam.w	#3, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r7
+	mov	r8, r10
+	and	#8, r10
+	mov.b	r10, r10
+	swpb	r10
+	rlam.w	#1, r10
+	mov	r7, r15
+	bis	r10, r15
+	mov	r11, r10
+	and	#32768, r10
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	mov	r11, r9
+	and	#2048, r9
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#1, r9
+	bis	r9, r10
+	mov	r11, r9
+	and	#128, r9
+	rrum.w	#4, r9
+	rrum.w	#2, r9
+	bis	r9, r10
+	and	#8, r11
+	rrum.w	#3, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#32768, r11
+	swpb	r11
+	mov.b	r11, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#2048, r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#128, r11
+	rrum.w	#2, r11
+	bis	r11, r10
+	mov	r12, r11
+	and	#8, r11
+	rlam.w	#1, r11
+	mov	r10, r12
+	bis	r11, r12
+	mov	r13, r11
+	and	#32768, r11
+	rrum.w	#4, r11
+	bis	r11, r12
+	mov	r13, r11
+	and	#2048, r11
+	rrum.w	#1, r11
+	bis	r11, r12
+	mov	r13, r11
+	and	#128, r11
+	rlam.w	#2, r11
+	bis	r11, r12
+	and	#8, r13
+	rlam.w	#4, r13
+	rlam.w	#1, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#32768, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#2048, r13
+	rlam.w	#3, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#128, r13
+	rlam.w	#4, r13
+	rlam.w	#2, r13
+	bis	r13, r12
+	mov	r6, r13
+	and	#8, r13
+	mov.b	r13, r13
+	swpb	r13
+	rlam.w	#1, r13
+	bis	r13, r12
+	mov	20(sp), r6
+	mov	18(sp), r7
+	mov	16(sp), r8
+	mov	14(sp), r9
+	mov	12(sp), r10
+	mov	8(sp), r11
+	mov	4(sp), r13
+	mov	r14, 6(sp)
+	mov	r15, 10(sp)
+	mov	r12, r14
+	mov	22(sp), r15
+	dec	24(sp)
 	jz	.Lelephant_dumbo_P_permute_near3
 	br	#.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_near3:
 .Lelephant_dumbo_P_permute_done2:
-	mov	252(sp), r15
-	mov	r7, 0(r15)
-	mov	200(sp), 2(r15)
-	mov	186(sp), 4(r15)
-	mov	64(sp), 6(r15)
-	mov	224(sp), 8(r15)
-	mov	228(sp), 10(r15)
-	mov	232(sp), 12(r15)
-	mov	236(sp), 14(r15)
-	mov	240(sp), 16(r15)
+	mov	26(sp), r15
+	mov	r6, 0(r15)
+	mov	r7, 2(r15)
+	mov	r8, 4(r15)
+	mov	r9, 6(r15)
+	mov	r10, 8(r15)
+	mov	r11, 10(r15)
+	mov	r13, 12(r15)
+	mov	6(sp), 14(r15)
+	mov	10(sp), 16(r15)
 	mov	r14, 18(r15)
-	add	#254, sp
+	add	#28, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 376 bytes (128 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 7686 bytes of code
+;     frame 386 bytes (133 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6686 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
 	pushm.w	#7, r10
-	sub	#376, sp
-	mov	r12, 224(sp)
-	mov	r13, 240(sp)
-	mov	r15, 226(sp)
-	mov	392(sp), 214(sp)
-	mov	394(sp), 232(sp)
-	mov	396(sp), 190(sp)
-	mov	398(sp), 230(sp)
-	mov	402(sp), 228(sp)
-	mov	406(sp), 254(sp)
+	sub	#386, sp
+	mov	r12, 234(sp)
+	mov	r13, r10
+	mov	r15, 236(sp)
+	mov	402(sp), 224(sp)
+	mov	404(sp), 242(sp)
+	mov	406(sp), 194(sp)
+	mov	408(sp), 240(sp)
+	mov	412(sp), 238(sp)
+	mov	416(sp), 262(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	190(sp), r15
-	mov	#0, r11
-	mov	#0, r12
+	mov	194(sp), r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65534, r7
+	and	#1, r8
+	mov	194(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65528, r15
+	and	#7, r12
 	mov	#0, r13
 	mov	#0, r14
+	mov	#0, r9
+	add	r15, r7
+	addc	r12, r8
+	addc	#0, r13
+	addc	#0, r14
+	addc	#0, r9
+	mov	194(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65520, r15
+	and	#15, r11
+	mov	r8, r12
+	mov	r9, r8
+	add	r15, r7
+	addc	r11, r12
+	addc	#0, r13
+	addc	#0, r14
+	addc	#0, r8
+	mov	194(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r9
+	and	#65408, r9
+	and	#127, r15
+	mov	r7, r11
+	add	r9, r11
+	addc	r15, r12
+	addc	#0, r13
+	addc	#0, r14
+	addc	#0, r8
+	mov	194(sp), r15
+	swpb	r15
+	mov	r15, r9
+	and	#65280, r9
+	mov.b	r15, r15
+	add	r9, r11
+	addc	r15, r12
+	addc	#0, r13
+	addc	#0, r14
+	addc	#0, r8
+	mov	194(sp), r15
+	swpb	r15
 	rla	r15
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r9
-	swpb	r9
-	mov	r9, r10
-	and	#65280, r10
-	mov.b	r9, r9
-	add	r10, r15
-	addc	r9, r11
-	addc	#0, r12
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r9
+	and	#63488, r9
+	and	#2047, r15
+	mov	r8, r7
+	add	r9, r11
+	addc	r15, r12
 	addc	#0, r13
 	addc	#0, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	add	r6, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	r9, r13
-	addc	r10, r14
-	mov	190(sp), r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r10
-	and	#32768, r10
-	and	#32767, r9
-	add	r10, r15
-	addc	r9, r11
-	addc	#0, r12
+	addc	#0, r7
+	mov	194(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r8
+	and	#61440, r8
+	mov	r15, r9
+	and	#4095, r9
+	mov	r7, r15
+	add	r8, r11
+	addc	r9, r12
 	addc	#0, r13
 	addc	#0, r14
-	mov	r11, r9
-	mov	r12, r10
+	addc	#0, r15
+	mov	194(sp), r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r9
+	and	#32768, r9
+	and	#32767, r8
+	add	r9, r11
+	addc	r8, r12
+	addc	#0, r13
+	addc	#0, r14
+	addc	#0, r15
+	mov	r11, r8
+	mov	r12, r9
 	mov	r13, r11
 	mov	r14, r12
-	add	#0, r15
-	addc	190(sp), r9
-	addc	#0, r10
+	mov	r15, r13
+	add	#0, r8
+	addc	194(sp), r9
 	addc	#0, r11
 	addc	#0, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r13
-	swpb	r13
-	mov	r13, r14
+	addc	#0, r13
+	mov	194(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65528, r14
+	and	#7, r15
+	add	#0, r8
+	addc	r14, r9
+	addc	r15, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	194(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65520, r14
+	and	#15, r15
+	add	#0, r8
+	addc	r14, r9
+	addc	r15, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	194(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65408, r14
+	and	#127, r15
+	add	#0, r8
+	addc	r14, r9
+	addc	r15, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	194(sp), r15
+	swpb	r15
+	mov	r15, r14
 	and	#65280, r14
-	mov.b	r13, r13
-	add	#0, r15
+	mov.b	r15, r15
+	add	#0, r8
 	addc	r14, r9
-	addc	r13, r10
-	addc	#0, r11
+	addc	r15, r11
 	addc	#0, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r7
-	mov	#0, r8
-	mov	#0, r13
-	mov	#0, r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	rla	r7
-	rlc	r8
-	rlc	r13
-	rlc	r14
-	add	#0, r15
-	addc	r7, r9
-	addc	r8, r10
-	addc	r13, r11
-	addc	r14, r12
-	mov	190(sp), r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r14
-	and	#32768, r14
-	and	#32767, r13
-	add	#0, r15
+	addc	#0, r13
+	mov	194(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#63488, r14
+	and	#2047, r15
+	add	#0, r8
 	addc	r14, r9
-	addc	r13, r10
-	addc	#0, r11
+	addc	r15, r11
 	addc	#0, r12
-	add	#0, r15
+	addc	#0, r13
+	mov	194(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	add	#0, r8
+	addc	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	194(sp), r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#32768, r15
+	and	#32767, r14
+	add	#0, r8
+	addc	r15, r9
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	add	#0, r8
 	addc	#0, r9
-	addc	190(sp), r10
+	addc	194(sp), r11
+	addc	#0, r12
+	addc	#0, r13
+	and	#1, r13
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#2047, r11
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#63488, r15
+	bis	r15, r11
+	and	#2047, r12
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#63488, r13
+	bis	r13, r12
+	mov	r11, 232(sp)
+	mov	r12, 230(sp)
+	add	#1, 232(sp)
+	addc	#0, 230(sp)
+	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	mov	194(sp), r14
+	mov	#0, r15
+	add	#20, r14
+	addc	#0, r15
+	mov	r14, r7
+	mov	r15, r8
+	sub	#1, r7
+	subc	#0, r8
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	mov	r15, r5
+	and	#65534, r5
+	mov	r8, r12
+	rla	r12
+	adc	r12
+	mov	r12, r11
+	and	#65534, r11
+	and	#1, r15
+	bis	r15, r11
+	and	#1, r12
+	mov	r7, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r6
+	and	#65528, r6
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	and	#7, r13
+	mov	r15, r9
+	bis	r13, r9
+	mov	r14, r15
+	and	#7, r15
+	mov	r5, r13
+	mov	r12, r14
+	mov	#0, r12
+	mov	#0, r5
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65520, r6
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65520, r9
+	and	#15, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#15, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#65408, r6
+	mov	r8, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#65408, r9
+	and	#127, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#127, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	swpb	r15
+	mov	r15, r6
+	and	#65280, r6
+	mov	r8, r9
+	and	#255, r9
+	mov.b	r15, r15
+	swpb	r9
+	bis	r15, r9
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#63488, r6
+	mov	r8, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#63488, r9
+	and	#2047, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#2047, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#61440, r6
+	mov	r8, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#61440, r9
+	and	#4095, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#4095, r15
+	mov	r5, r4
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r4
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r5
+	and	#32768, r5
+	mov	r8, r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r6
+	and	#32768, r6
+	and	#32767, r15
+	bis	r15, r6
+	and	#32767, r9
+	mov	r4, r15
+	add	r5, r13
+	addc	r6, r11
+	addc	r9, r14
+	addc	#0, r12
+	addc	#0, r15
+	mov	r11, r5
+	mov	r12, r11
+	mov	r15, r12
+	add	#0, r13
+	addc	r7, r5
+	addc	r8, r14
 	addc	#0, r11
+	addc	#0, r12
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65528, r6
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65528, r9
+	and	#7, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#7, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65520, r6
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65520, r9
+	and	#15, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#15, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#65408, r6
+	mov	r8, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#65408, r9
+	and	#127, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#127, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	swpb	r15
+	mov	r15, r6
+	and	#65280, r6
+	mov	r8, r9
+	and	#255, r9
+	mov.b	r15, r15
+	swpb	r9
+	bis	r15, r9
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#63488, r6
+	mov	r8, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#63488, r9
+	and	#2047, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#2047, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#61440, r6
+	mov	r8, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#61440, r9
+	and	#4095, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#4095, r15
+	mov	r5, r4
+	add	#0, r13
+	addc	r6, r4
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r5
+	and	#32768, r5
+	mov	r8, r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r6
+	and	#32768, r6
+	and	#32767, r15
+	bis	r15, r6
+	and	#32767, r9
+	mov	r4, r15
+	add	#0, r13
+	addc	r5, r15
+	addc	r6, r14
+	addc	r9, r11
+	addc	#0, r12
+	add	#0, r13
+	addc	#0, r15
+	addc	r7, r14
+	addc	r8, r11
 	addc	#0, r12
 	and	#1, r12
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#2047, r10
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#2047, r14
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -7397,7 +2235,426 @@ elephant_dumbo_crypt:
 	adc	r11
 	mov	r11, r15
 	and	#63488, r15
-	bis	r15, r10
+	mov	r14, 228(sp)
+	bis	r15, 228(sp)
+	and	#2047, r11
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#63488, r12
+	mov	r11, 226(sp)
+	bis	r12, 226(sp)
+	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	224(sp), r7
+	mov	#0, r8
+	add	#12, r7
+	addc	#0, r8
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	mov	r15, r5
+	and	#65534, r5
+	mov	r8, r12
+	rla	r12
+	adc	r12
+	mov	r12, r11
+	and	#65534, r11
+	and	#1, r15
+	bis	r15, r11
+	and	#1, r12
+	mov	r7, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r6
+	and	#65528, r6
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	and	#7, r13
+	mov	r15, r9
+	bis	r13, r9
+	mov	r14, r15
+	and	#7, r15
+	mov	r5, r13
+	mov	r12, r14
+	mov	#0, r12
+	mov	#0, r5
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65520, r6
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65520, r9
+	and	#15, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#15, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#65408, r6
+	mov	r8, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#65408, r9
+	and	#127, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#127, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	swpb	r15
+	mov	r15, r6
+	and	#65280, r6
+	mov	r8, r9
+	and	#255, r9
+	mov.b	r15, r15
+	swpb	r9
+	bis	r15, r9
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#63488, r6
+	mov	r8, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#63488, r9
+	and	#2047, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#2047, r15
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r5
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#61440, r6
+	mov	r8, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#61440, r9
+	and	#4095, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#4095, r15
+	mov	r5, r4
+	add	r6, r13
+	addc	r9, r11
+	addc	r15, r14
+	addc	#0, r12
+	addc	#0, r4
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r5
+	and	#32768, r5
+	mov	r8, r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r6
+	and	#32768, r6
+	and	#32767, r15
+	bis	r15, r6
+	and	#32767, r9
+	mov	r4, r15
+	add	r5, r13
+	addc	r6, r11
+	addc	r9, r14
+	addc	#0, r12
+	addc	#0, r15
+	mov	r11, r5
+	mov	r12, r11
+	mov	r15, r12
+	add	#0, r13
+	addc	r7, r5
+	addc	r8, r14
+	addc	#0, r11
+	addc	#0, r12
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65528, r6
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65528, r9
+	and	#7, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#7, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65520, r6
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65520, r9
+	and	#15, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#15, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#65408, r6
+	mov	r8, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#65408, r9
+	and	#127, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#127, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	swpb	r15
+	mov	r15, r6
+	and	#65280, r6
+	mov	r8, r9
+	and	#255, r9
+	mov.b	r15, r15
+	swpb	r9
+	bis	r15, r9
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#63488, r6
+	mov	r8, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#63488, r9
+	and	#2047, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#2047, r15
+	add	#0, r13
+	addc	r6, r5
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#61440, r6
+	mov	r8, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r9
+	and	#61440, r9
+	and	#4095, r15
+	bis	r15, r9
+	mov	r4, r15
+	and	#4095, r15
+	mov	r5, r4
+	add	#0, r13
+	addc	r6, r4
+	addc	r9, r14
+	addc	r15, r11
+	addc	#0, r12
+	mov	r7, r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r5
+	and	#32768, r5
+	mov	r8, r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r6
+	and	#32768, r6
+	and	#32767, r15
+	bis	r15, r6
+	and	#32767, r9
+	mov	r4, r15
+	add	#0, r13
+	addc	r5, r15
+	addc	r6, r14
+	addc	r9, r11
+	addc	#0, r12
+	add	#0, r13
+	addc	#0, r15
+	addc	r7, r14
+	addc	r8, r11
+	addc	#0, r12
+	and	#1, r12
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#2047, r14
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#63488, r15
+	bis	r15, r14
 	and	#2047, r11
 	swpb	r12
 	rla	r12
@@ -7408,1177 +2665,17 @@ elephant_dumbo_crypt:
 	adc	r12
 	and	#63488, r12
 	bis	r12, r11
-	mov	r10, 222(sp)
-	mov	r11, 220(sp)
-	add	#1, 222(sp)
-	addc	#0, 220(sp)
-	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	190(sp), r14
-	mov	#0, r15
-	add	#20, r14
-	addc	#0, r15
-	mov	r14, r7
-	mov	r15, r8
-	sub	#1, r7
-	subc	#0, r8
-	mov	r7, r11
-	mov	r8, r12
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r9
-	rla	r11
-	rlc	r12
-	rlc	r5
-	rlc	r6
-	rlc	r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r5, r13
-	mov	r6, r4
-	mov	r9, r5
-	add	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	addc	#0, r4
-	addc	#0, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	#0, r14
-	addc	#0, r15
-	mov	r11, r5
-	mov	r12, r6
-	mov	r13, r11
-	mov	r14, r12
-	mov	r15, r9
-	add	#0, r5
-	addc	r7, r6
-	addc	r8, r11
-	addc	#0, r12
-	addc	#0, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r9, r13
-	add	#0, r5
-	addc	r10, r6
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r9, r6
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	r5, r4
-	mov	r6, r5
-	add	#0, r4
-	addc	r9, r5
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	#0, r14
-	addc	r6, r15
-	addc	r9, r11
-	addc	r10, r12
-	addc	#0, r13
-	add	#0, r14
-	addc	#0, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	#0, r13
-	and	#1, r13
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#63488, r15
-	mov	r11, 218(sp)
-	bis	r15, 218(sp)
-	and	#2047, r12
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#63488, r13
-	mov	r12, 216(sp)
-	bis	r13, 216(sp)
-	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	214(sp), r7
-	mov	#0, r8
-	add	#12, r7
-	addc	#0, r8
-	mov	r7, r11
-	mov	r8, r12
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r9
-	rla	r11
-	rlc	r12
-	rlc	r5
-	rlc	r6
-	rlc	r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	mov	r8, r10
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	r4, r11
-	addc	r10, r12
-	addc	r13, r5
-	addc	r14, r6
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r5, r13
-	mov	r6, r4
-	mov	r9, r5
-	add	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	addc	#0, r4
-	addc	#0, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r6
-	mov	r8, r9
-	mov	#0, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r6
-	rlc	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	r14, r4
-	addc	r15, r5
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	r6, r11
-	addc	r9, r12
-	addc	r10, r13
-	addc	#0, r14
-	addc	#0, r15
-	mov	r11, r5
-	mov	r12, r6
-	mov	r13, r11
-	mov	r14, r12
-	mov	r15, r9
-	add	#0, r5
-	addc	r7, r6
-	addc	r8, r11
-	addc	#0, r12
-	addc	#0, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r10
-	mov	r8, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r10
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r13, r11
-	addc	r14, r12
-	addc	r15, r9
-	mov	r7, r4
-	swpb	r4
-	mov	r4, r10
-	and	#65280, r10
-	mov	r8, r13
-	mov	r13, r15
-	and	#255, r15
-	mov.b	r4, r4
-	mov	r15, r14
-	swpb	r14
-	bis	r4, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r9, r13
-	add	#0, r5
-	addc	r10, r6
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	add	#0, r5
-	addc	r9, r6
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r9
-	mov	r8, r10
-	mov	#0, r14
-	mov	#0, r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	rla	r9
-	rlc	r10
-	rlc	r14
-	rlc	r15
-	mov	r5, r4
-	mov	r6, r5
-	add	#0, r4
-	addc	r9, r5
-	addc	r10, r11
-	addc	r14, r12
-	addc	r15, r13
-	mov	r7, r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r6
-	and	#32768, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r10
-	mov	r15, r9
-	bis	r10, r9
-	mov	r14, r10
-	and	#32767, r10
-	mov	r4, r14
-	mov	r5, r15
-	add	#0, r14
-	addc	r6, r15
-	addc	r9, r11
-	addc	r10, r12
-	addc	#0, r13
-	add	#0, r14
-	addc	#0, r15
-	addc	r7, r11
-	addc	r8, r12
-	addc	#0, r13
-	and	#1, r13
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#63488, r15
-	bis	r15, r11
-	and	#2047, r12
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#63488, r13
-	bis	r13, r12
-	mov	r11, 200(sp)
-	mov	r12, 198(sp)
-	add	#1, 200(sp)
-	addc	#0, 198(sp)
+	mov	r14, 210(sp)
+	mov	r11, 208(sp)
+	add	#1, 210(sp)
+	addc	#0, 208(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	200(sp), r11
-	mov	198(sp), r12
+	mov	210(sp), r11
+	mov	208(sp), r12
 	sub	#1, r11
 	subc	#0, r12
-	mov	222(sp), r13
-	mov	220(sp), r14
+	mov	232(sp), r13
+	mov	230(sp), r14
 	add	#1, r13
 	addc	#0, r14
 	cmp	r13, r11
@@ -8591,27 +2688,27 @@ elephant_dumbo_crypt:
 	inc	r15
 	xor	r11, r13
 	and	r15, r13
-	mov	r11, 196(sp)
-	xor	r13, 196(sp)
+	mov	r11, 206(sp)
+	xor	r13, 206(sp)
 	xor	r12, r14
 	and	r15, r14
-	mov	r12, 194(sp)
-	xor	r14, 194(sp)
+	mov	r12, 204(sp)
+	xor	r14, 204(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	240(sp), r11
+	mov	r10, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11, 212(sp)
-	mov	2(r11), 210(sp)
-	mov	4(r11), 208(sp)
-	mov	6(r11), 206(sp)
-	mov	8(r11), 204(sp)
-	mov	10(r11), 202(sp)
+	mov	@r11, 222(sp)
+	mov	2(r11), 220(sp)
+	mov	4(r11), 218(sp)
+	mov	6(r11), 216(sp)
+	mov	8(r11), 214(sp)
+	mov	10(r11), 212(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#256, r12
+	add	#266, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -8625,20 +2722,20 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_join3:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	240(sp), r11
+	mov	r10, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r11, 148(sp)
-	mov	2(r11), 150(sp)
-	mov	4(r11), 162(sp)
-	mov	6(r11), 164(sp)
-	mov	8(r11), 166(sp)
-	mov	10(r11), 178(sp)
+	mov	@r11, 162(sp)
+	mov	2(r11), 164(sp)
+	mov	4(r11), 172(sp)
+	mov	6(r11), 174(sp)
+	mov	8(r11), 176(sp)
+	mov	10(r11), 196(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#256, r12
+	add	#266, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -8651,23 +2748,23 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	226(sp), r10
-	cmp	#8, 214(sp)
+	mov	236(sp), r10
+	cmp	#8, 224(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10, 184(sp)
-	mov	2(r10), 186(sp)
-	mov	4(r10), 188(sp)
-	mov	6(r10), 192(sp)
+	mov	@r10, 192(sp)
+	mov	2(r10), 198(sp)
+	mov	4(r10), 200(sp)
+	mov	6(r10), 202(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#256, r11
+	add	#266, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	214(sp), r15
+	mov	224(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -8684,13 +2781,13 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	#8, 214(sp)
+	cmp	#8, 224(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	214(sp), r13
+	mov	224(sp), r13
 	mov	#0, r15
 	add	#12, r13
 	addc	#0, r15
@@ -8704,18 +2801,18 @@ elephant_dumbo_crypt:
 	and	#65528, r14
 	rlam.w	#3, r15
 	and	#7, r13
-	mov	r15, 124(sp)
-	bis	r13, 124(sp)
-	mov	224(sp), r15
-	mov	2(r15), 238(sp)
-	mov	4(r15), 236(sp)
-	mov	6(r15), 234(sp)
-	mov	8(r15), 242(sp)
-	mov	10(r15), 244(sp)
-	mov	12(r15), 246(sp)
-	mov	14(r15), 248(sp)
-	mov	16(r15), 250(sp)
-	mov	18(r15), 252(sp)
+	mov	r15, 132(sp)
+	bis	r13, 132(sp)
+	mov	234(sp), r15
+	mov	2(r15), 248(sp)
+	mov	4(r15), 246(sp)
+	mov	6(r15), 244(sp)
+	mov	8(r15), 250(sp)
+	mov	10(r15), 252(sp)
+	mov	12(r15), 254(sp)
+	mov	14(r15), 256(sp)
+	mov	16(r15), 258(sp)
+	mov	18(r15), 260(sp)
 	mov	#1, r4
 	mov	#0, r5
 	mov	#0, r8
@@ -8726,7 +2823,7 @@ elephant_dumbo_crypt:
 	mov	#0, r13
 	mov	#0, r6
 	mov	#0, r7
-	tst	124(sp)
+	tst	132(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig16
 	cmp	#160, r14
 	jc	.Lelephant_dumbo_crypt_shbig16
@@ -8774,230 +2871,212 @@ elephant_dumbo_crypt:
 	clr	r6
 	clr	r7
 .Lelephant_dumbo_crypt_shend17:
-	mov	148(sp), 146(sp)
-	bis	r4, 146(sp)
-	mov	150(sp), 144(sp)
-	bis	r5, 144(sp)
-	mov	162(sp), 142(sp)
-	bis	r8, 142(sp)
-	mov	164(sp), r8
+	mov	162(sp), 160(sp)
+	bis	r4, 160(sp)
+	mov	164(sp), 158(sp)
+	bis	r5, 158(sp)
+	mov	172(sp), 156(sp)
+	bis	r8, 156(sp)
+	mov	174(sp), r8
 	bis	r9, r8
-	mov	166(sp), r9
+	mov	176(sp), r9
 	bis	r10, r9
-	mov	178(sp), r10
+	mov	196(sp), r10
 	bis	r11, r10
-	mov	184(sp), r11
+	mov	192(sp), r11
 	bis	r15, r11
-	mov	186(sp), r15
+	mov	198(sp), r15
 	bis	r13, r15
-	mov	188(sp), r13
+	mov	200(sp), r13
 	bis	r6, r13
-	mov	192(sp), r14
+	mov	202(sp), r14
 	bis	r7, r14
 	mov	r12, r4
 	inv	r4
 	inc	r4
-	mov	146(sp), r12
-	xor	148(sp), r12
-	and	r4, r12
-	mov	148(sp), r5
-	xor	r12, r5
-	mov	144(sp), r12
-	xor	150(sp), r12
-	and	r4, r12
-	mov	150(sp), r6
-	xor	r12, r6
-	mov	142(sp), r12
+	mov	160(sp), r12
 	xor	162(sp), r12
 	and	r4, r12
-	mov	162(sp), r7
-	xor	r12, r7
-	mov	r8, r12
+	mov	162(sp), r5
+	xor	r12, r5
+	mov	158(sp), r12
 	xor	164(sp), r12
 	and	r4, r12
-	mov	164(sp), r8
+	mov	164(sp), r6
+	xor	r12, r6
+	mov	156(sp), r12
+	xor	172(sp), r12
+	and	r4, r12
+	mov	172(sp), r7
+	xor	r12, r7
+	mov	r8, r12
+	xor	174(sp), r12
+	and	r4, r12
+	mov	174(sp), r8
 	xor	r12, r8
 	mov	r9, r12
-	xor	166(sp), r12
+	xor	176(sp), r12
 	and	r4, r12
-	mov	166(sp), r9
+	mov	176(sp), r9
 	xor	r12, r9
 	mov	r10, r12
-	xor	178(sp), r12
+	xor	196(sp), r12
 	and	r4, r12
-	mov	178(sp), r10
+	mov	196(sp), r10
 	xor	r12, r10
 	mov	r11, r12
-	xor	184(sp), r12
+	xor	192(sp), r12
 	and	r4, r12
-	mov	184(sp), r11
+	mov	192(sp), r11
 	xor	r12, r11
-	xor	186(sp), r15
+	xor	198(sp), r15
 	and	r4, r15
-	mov	186(sp), r12
+	mov	198(sp), r12
 	xor	r15, r12
 	mov	r13, r15
-	xor	188(sp), r15
+	xor	200(sp), r15
 	and	r4, r15
-	mov	188(sp), r13
+	mov	200(sp), r13
 	xor	r15, r13
-	xor	192(sp), r14
+	xor	202(sp), r14
 	and	r4, r14
-	mov	192(sp), r15
+	mov	202(sp), r15
 	xor	r14, r15
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	#0, 140(sp)
-	mov	#0, 138(sp)
-	mov	r5, 86(sp)
-	mov	r6, 84(sp)
-	mov	r7, 82(sp)
-	mov	r8, 78(sp)
-	mov	r9, 76(sp)
-	mov	r10, 72(sp)
-	mov	r11, 70(sp)
-	mov	r12, 66(sp)
-	mov	r13, 62(sp)
-	mov	r15, 58(sp)
-	mov	#0, 24(sp)
-	mov	#0, 22(sp)
-	mov	#0, 20(sp)
-	mov	#0, 18(sp)
-	mov	#0, 16(sp)
-	mov	#0, 12(sp)
-	mov	#0, 8(sp)
+	mov	#0, 154(sp)
+	mov	#0, 152(sp)
+	mov	r5, 96(sp)
+	mov	r6, 94(sp)
+	mov	r7, 92(sp)
+	mov	r8, 86(sp)
+	mov	r9, 84(sp)
+	mov	r10, 78(sp)
+	mov	r11, 74(sp)
+	mov	r12, 68(sp)
+	mov	r13, 66(sp)
+	mov	r15, 60(sp)
+	mov	#0, 58(sp)
+	mov	#0, 50(sp)
+	mov	#0, 46(sp)
+	mov	#0, 38(sp)
 	mov	#0, 34(sp)
-	mov	#0, 182(sp)
-	mov	#0, 180(sp)
-	mov	224(sp), r15
-	mov	@r15, 152(sp)
-	mov	238(sp), 160(sp)
-	mov	236(sp), 158(sp)
-	mov	234(sp), 176(sp)
-	mov	242(sp), 174(sp)
-	mov	244(sp), 172(sp)
-	mov	246(sp), 156(sp)
-	mov	248(sp), 154(sp)
-	mov	250(sp), 170(sp)
-	mov	252(sp), 168(sp)
-	cmp	196(sp), 140(sp)
-	mov	138(sp), r15
-	subc	194(sp), r15
+	mov	#0, 26(sp)
+	mov	#0, 24(sp)
+	mov	#0, 14(sp)
+	mov	#0, 98(sp)
+	mov	#0, 82(sp)
+	mov	234(sp), r15
+	mov	@r15, 166(sp)
+	mov	248(sp), 170(sp)
+	mov	246(sp), 190(sp)
+	mov	244(sp), 188(sp)
+	mov	250(sp), 186(sp)
+	mov	252(sp), 184(sp)
+	mov	254(sp), 168(sp)
+	mov	256(sp), 182(sp)
+	mov	258(sp), 180(sp)
+	mov	260(sp), 178(sp)
+	cmp	206(sp), 154(sp)
+	mov	152(sp), r15
+	subc	204(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov.b	152(sp), r15
+	mov.b	166(sp), r15
 	mov	r15, r12
 	rlam.w	#3, r12
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov	160(sp), r14
-	mov	158(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov.b	r14, r14
-	xor	r14, r12
-	mov	156(sp), r14
-	mov	154(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	xor	r14, r12
+	mov.b	171(sp), r15
+	mov.b	r15, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov.b	r15, r15
+	xor	r15, r12
+	mov.b	169(sp), r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	152(sp), r15
-	mov	160(sp), r5
-	mov	158(sp), r6
-	mov	176(sp), r7
-	mov	174(sp), r8
-	mov	172(sp), r9
-	mov	156(sp), r10
-	mov	154(sp), r11
-	mov	170(sp), r13
-	mov	168(sp), r14
-	mov	r15, 100(sp)
+	mov	166(sp), r15
+	mov	170(sp), r5
+	mov	190(sp), r6
+	mov	188(sp), r7
+	mov	186(sp), r8
+	mov	184(sp), r9
+	mov	168(sp), r10
+	mov	182(sp), r11
+	mov	180(sp), r13
+	mov	178(sp), r14
+	mov	r15, 126(sp)
 	swpb	r5
-	swpb	100(sp)
-	mov	100(sp), r15
+	swpb	126(sp)
+	mov	126(sp), r15
 	xor.b	r5, r15
-	mov	r15, 100(sp)
-	xor	r5, 100(sp)
-	mov	r5, 118(sp)
+	mov	r15, 126(sp)
+	xor	r5, 126(sp)
 	swpb	r6
 	mov	r5, r15
 	xor.b	r6, r15
-	mov	r15, 118(sp)
-	xor	r6, 118(sp)
-	mov	r6, 120(sp)
+	mov	r15, 134(sp)
+	xor	r6, 134(sp)
 	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
-	mov	r15, 120(sp)
-	xor	r7, 120(sp)
-	mov	r7, 122(sp)
+	mov	r15, 136(sp)
+	xor	r7, 136(sp)
 	swpb	r8
 	mov	r7, r15
 	xor.b	r8, r15
-	mov	r15, 122(sp)
-	xor	r8, 122(sp)
-	mov	r8, 126(sp)
+	mov	r15, 138(sp)
+	xor	r8, 138(sp)
 	swpb	r9
 	mov	r8, r15
 	xor.b	r9, r15
-	mov	r15, 126(sp)
-	xor	r9, 126(sp)
-	mov	r9, 128(sp)
+	mov	r15, 140(sp)
+	xor	r9, 140(sp)
 	swpb	r10
 	mov	r9, r15
 	xor.b	r10, r15
-	mov	r15, 128(sp)
-	xor	r10, 128(sp)
-	mov	r10, 130(sp)
+	mov	r15, 142(sp)
+	xor	r10, 142(sp)
 	swpb	r11
 	mov	r10, r15
 	xor.b	r11, r15
-	mov	r15, 130(sp)
-	xor	r11, 130(sp)
-	mov	r11, 132(sp)
+	mov	r15, 144(sp)
+	xor	r11, 144(sp)
 	swpb	r13
 	mov	r11, r15
 	xor.b	r13, r15
-	mov	r15, 132(sp)
-	xor	r13, 132(sp)
-	mov	r13, 134(sp)
+	mov	r15, 146(sp)
+	xor	r13, 146(sp)
 	swpb	r14
 	mov	r13, r15
 	xor.b	r14, r15
-	mov	r15, 134(sp)
-	xor	r14, 134(sp)
+	mov	r15, 148(sp)
+	xor	r14, 148(sp)
 	mov.b	r14, r14
-	mov	r12, 136(sp)
-	swpb	136(sp)
-	bis	r14, 136(sp)
+	mov	r12, 150(sp)
+	swpb	150(sp)
+	bis	r14, 150(sp)
 	; elephant_dumbo.ae:88: off = block * i
-	mov	140(sp), r15
+	mov	154(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	mov	r15, r11
 	and	#65532, r11
-	mov	138(sp), r12
+	mov	152(sp), r12
 	rlam.w	#2, r12
 	and	#3, r15
 	bis	r15, r12
-	mov	140(sp), r13
+	mov	154(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -9008,28 +3087,62 @@ elephant_dumbo_crypt:
 	adc	r13
 	mov	r13, r14
 	and	#65520, r14
-	mov	138(sp), r15
+	mov	152(sp), r15
 	rlam.w	#4, r15
 	and	#15, r13
 	bis	r13, r15
-	mov	r11, 40(sp)
-	mov	r12, 52(sp)
-	add	r14, 40(sp)
-	addc	r15, 52(sp)
+	mov	r11, 32(sp)
+	mov	r12, 76(sp)
+	add	r14, 32(sp)
+	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	218(sp), 140(sp)
-	mov	138(sp), r15
-	subc	216(sp), r15
+	cmp	228(sp), 154(sp)
+	mov	152(sp), r15
+	subc	226(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	166(sp), 6(sp)
+	xor	126(sp), 6(sp)
+	mov	170(sp), 4(sp)
+	xor	134(sp), 4(sp)
+	mov	190(sp), 264(sp)
+	xor	136(sp), 264(sp)
+	mov	188(sp), r6
+	xor	138(sp), r6
+	mov	186(sp), r7
+	xor	140(sp), r7
+	mov	184(sp), r8
+	xor	142(sp), r8
+	mov	168(sp), 36(sp)
+	xor	144(sp), 36(sp)
+	mov	182(sp), 40(sp)
+	xor	146(sp), 40(sp)
+	mov	180(sp), 48(sp)
+	xor	148(sp), 48(sp)
+	mov	178(sp), 52(sp)
+	xor	150(sp), 52(sp)
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	222(sp), 22(sp)
+	xor	6(sp), 22(sp)
+	mov	220(sp), 20(sp)
+	xor	4(sp), 20(sp)
+	mov	218(sp), r5
+	xor	264(sp), r5
+	mov	216(sp), r9
+	xor	r6, r9
+	mov	214(sp), r11
+	xor	r7, r11
+	mov	212(sp), r12
+	xor	r8, r12
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	190(sp), r14
+	mov	194(sp), r14
 	mov	#0, r15
-	sub	40(sp), r14
-	subc	52(sp), r15
+	sub	32(sp), r14
+	subc	76(sp), r15
 	cmp	#20, r14
 	subc	#0, r15
 	clr	r15
@@ -9039,165 +3152,135 @@ elephant_dumbo_crypt:
 	inc	r15
 	xor	#20, r14
 	and	r15, r14
-	mov	r14, r7
-	xor	#20, r7
+	mov	r14, r10
+	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	40(sp), r10
-	add	232(sp), r10
-	cmp	#20, r7
+	mov	32(sp), r13
+	add	242(sp), r13
+	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
-	bit	#1, r10
+	bit	#1, r13
 	jnz	.Lelephant_dumbo_crypt_bytes25
 .Lelephant_dumbo_crypt_words26:
-	mov	@r10, 96(sp)
-	mov	2(r10), 98(sp)
-	mov	4(r10), 102(sp)
-	mov	6(r10), 104(sp)
-	mov	8(r10), 106(sp)
-	mov	10(r10), 108(sp)
-	mov	12(r10), 110(sp)
-	mov	14(r10), 112(sp)
-	mov	16(r10), 116(sp)
-	mov	18(r10), 114(sp)
+	mov	@r13, 110(sp)
+	mov	2(r13), 112(sp)
+	mov	4(r13), 114(sp)
+	mov	6(r13), 116(sp)
+	mov	8(r13), 118(sp)
+	mov	10(r13), 120(sp)
+	mov	12(r13), 122(sp)
+	mov	14(r13), 124(sp)
+	mov	16(r13), 130(sp)
+	mov	18(r13), 128(sp)
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
-	mov	sp, r11
-	add	#256, r11
-	mov	r11, r12
-	mov	#20, r13
-	mov	r7, r15
+	mov	sp, r15
+	add	#266, r15
+	mov	r15, 12(sp)
+	mov	r15, r4
+	mov	#20, 10(sp)
+	mov	r10, r14
 .Lelephant_dumbo_crypt_cpy28:
-	clr	r14
-	tst	r15
+	clr	8(sp)
+	tst	r14
 	jz	.Lelephant_dumbo_crypt_pad29
-	mov.b	@r10, r14
-	inc	r10
-	dec	r15
+	mov.b	@r13, r15
+	mov	r15, 8(sp)
+	inc	r13
+	dec	r14
 .Lelephant_dumbo_crypt_pad29:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	8(sp), 0(r4)
+	inc	r4
+	dec	10(sp)
 	jnz	.Lelephant_dumbo_crypt_cpy28
-	mov	r11, r10
+	mov	12(sp), r13
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
-	mov	152(sp), 14(sp)
-	xor	100(sp), 14(sp)
-	mov	160(sp), 10(sp)
-	xor	118(sp), 10(sp)
-	mov	158(sp), 6(sp)
-	xor	120(sp), 6(sp)
-	mov	176(sp), 4(sp)
-	xor	122(sp), 4(sp)
-	mov	174(sp), r5
-	xor	126(sp), r5
-	mov	172(sp), r6
-	xor	128(sp), r6
-	mov	156(sp), r8
-	xor	130(sp), r8
-	mov	154(sp), r9
-	xor	132(sp), r9
-	mov	170(sp), r10
-	xor	134(sp), r10
-	mov	168(sp), 44(sp)
-	xor	136(sp), 44(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r4
-	xor	14(sp), r4
-	mov	210(sp), r11
-	xor	10(sp), r11
-	mov	208(sp), r12
-	xor	6(sp), r12
-	mov	206(sp), r13
-	xor	4(sp), r13
-	mov	204(sp), r14
-	xor	r5, r14
-	mov	202(sp), r15
-	xor	r6, r15
-	mov	r4, 276(sp)
-	mov	r11, 278(sp)
-	mov	r12, 280(sp)
-	mov	r13, 282(sp)
-	mov	r14, 284(sp)
-	mov	r15, 286(sp)
-	mov	r8, 288(sp)
-	mov	r9, 290(sp)
-	mov	r10, 292(sp)
-	mov	44(sp), 294(sp)
-	mov	sp, r14
-	add	#276, r14
-	mov	sp, r15
-	add	#296, r15
-	mov	r14, r12
-	mov	r15, r13
+	mov	22(sp), 286(sp)
+	mov	20(sp), 288(sp)
+	mov	r5, 290(sp)
+	mov	r9, 292(sp)
+	mov	r11, 294(sp)
+	mov	r12, 296(sp)
+	mov	36(sp), 298(sp)
+	mov	40(sp), 300(sp)
+	mov	48(sp), 302(sp)
+	mov	52(sp), 304(sp)
+	mov	sp, r12
+	add	#286, r12
+	mov	sp, r13
+	add	#306, r13
 	call	#elephant_dumbo_P_permute
-	mov	14(sp), r4
-	xor	296(sp), r4
-	mov	10(sp), r11
-	xor	298(sp), r11
-	mov	6(sp), r12
-	xor	300(sp), r12
-	mov	4(sp), r13
-	xor	302(sp), r13
-	xor	304(sp), r5
-	xor	306(sp), r6
-	xor	308(sp), r8
+	mov	6(sp), r4
+	xor	306(sp), r4
+	mov	4(sp), r5
+	xor	308(sp), r5
+	mov	264(sp), r9
 	xor	310(sp), r9
-	xor	312(sp), r10
-	mov	44(sp), r14
-	xor	314(sp), r14
+	xor	312(sp), r6
+	xor	314(sp), r7
+	xor	316(sp), r8
+	mov	36(sp), r11
+	xor	318(sp), r11
+	mov	40(sp), r12
+	xor	320(sp), r12
+	mov	48(sp), r13
+	xor	322(sp), r13
+	mov	52(sp), r14
+	xor	324(sp), r14
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	96(sp), r15
+	mov	110(sp), r15
 	xor	r4, r15
-	mov	98(sp), r4
-	xor	r11, r4
-	mov	102(sp), r11
-	xor	r12, r11
-	mov	104(sp), r12
-	xor	r13, r12
-	mov	106(sp), r13
-	xor	r5, r13
-	mov	108(sp), r5
-	xor	r6, r5
-	mov	110(sp), r6
-	xor	r8, r6
-	mov	112(sp), r8
-	xor	r9, r8
+	mov	112(sp), r4
+	xor	r5, r4
+	mov	114(sp), r5
+	xor	r9, r5
 	mov	116(sp), r9
-	xor	r10, r9
-	mov	114(sp), r10
-	xor	r14, r10
-	mov	40(sp), r14
-	add	230(sp), r14
-	cmp	#20, r7
+	xor	r6, r9
+	mov	118(sp), r6
+	xor	r7, r6
+	mov	120(sp), r7
+	xor	r8, r7
+	mov	122(sp), r8
+	xor	r11, r8
+	mov	124(sp), r11
+	xor	r12, r11
+	mov	130(sp), r12
+	xor	r13, r12
+	mov	128(sp), r13
+	xor	r14, r13
+	mov	32(sp), r14
+	add	240(sp), r14
+	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r14
 	jnz	.Lelephant_dumbo_crypt_bytes30
 	mov	r15, 0(r14)
 	mov	r4, 2(r14)
-	mov	r11, 4(r14)
-	mov	r12, 6(r14)
-	mov	r13, 8(r14)
-	mov	r5, 10(r14)
-	mov	r6, 12(r14)
-	mov	r8, 14(r14)
-	mov	r9, 16(r14)
-	mov	r10, 18(r14)
+	mov	r5, 4(r14)
+	mov	r9, 6(r14)
+	mov	r6, 8(r14)
+	mov	r7, 10(r14)
+	mov	r8, 12(r14)
+	mov	r11, 14(r14)
+	mov	r12, 16(r14)
+	mov	r13, 18(r14)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r15, 256(sp)
-	mov	r4, 258(sp)
-	mov	r11, 260(sp)
-	mov	r12, 262(sp)
-	mov	r13, 264(sp)
-	mov	r5, 266(sp)
-	mov	r6, 268(sp)
-	mov	r8, 270(sp)
+	mov	r15, 266(sp)
+	mov	r4, 268(sp)
+	mov	r5, 270(sp)
 	mov	r9, 272(sp)
-	mov	r10, 274(sp)
+	mov	r6, 274(sp)
+	mov	r7, 276(sp)
+	mov	r8, 278(sp)
+	mov	r11, 280(sp)
+	mov	r12, 282(sp)
+	mov	r13, 284(sp)
 	mov	sp, r13
-	add	#256, r13
-	mov	r7, r15
+	add	#266, r13
+	mov	r10, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
 	mov	#20, r15
@@ -9216,49 +3299,59 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif24:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	#0, r15
-	cmp	140(sp), r15
-	subc	138(sp), r15
+	cmp	154(sp), r15
+	subc	152(sp), r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	140(sp), 222(sp)
-	mov	220(sp), r15
-	subc	138(sp), r15
+	cmp	154(sp), 232(sp)
+	mov	230(sp), r15
+	subc	152(sp), r15
 	clr	r15
 	adc	r15
 	and	r15, r14
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else34
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	40(sp), r8
-	mov	52(sp), r15
+	xor	126(sp), 58(sp)
+	xor	134(sp), 50(sp)
+	xor	136(sp), 46(sp)
+	xor	138(sp), 38(sp)
+	xor	140(sp), 34(sp)
+	xor	142(sp), 26(sp)
+	xor	144(sp), 24(sp)
+	xor	146(sp), 14(sp)
+	xor	148(sp), 98(sp)
+	xor	150(sp), 82(sp)
+	mov	32(sp), r8
+	mov	76(sp), r15
 	sub	#20, r8
 	subc	#0, r15
-	mov	190(sp), r9
+	mov	194(sp), r9
 	mov	#0, r10
 	sub	r8, r9
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	228(sp), r8
+	add	238(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
-	mov	@r8, 28(sp)
-	mov	2(r8), 42(sp)
-	mov	4(r8), 48(sp)
+	mov	@r8, 18(sp)
+	mov	2(r8), 30(sp)
+	mov	4(r8), 44(sp)
 	mov	6(r8), 56(sp)
 	mov	8(r8), 64(sp)
-	mov	10(r8), 38(sp)
-	mov	12(r8), 32(sp)
-	mov	14(r8), 30(sp)
-	mov	16(r8), 90(sp)
-	mov	18(r8), 94(sp)
+	mov	10(r8), 72(sp)
+	mov	12(r8), 88(sp)
+	mov	14(r8), 102(sp)
+	mov	16(r8), 106(sp)
+	mov	18(r8), 108(sp)
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#256, r11
+	add	#266, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -9296,16 +3389,16 @@ elephant_dumbo_crypt:
 	and	#7, r9
 	mov	r10, 2(sp)
 	bis	r9, 2(sp)
-	mov	#1, r6
+	mov	#1, r7
+	mov	#0, r8
+	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r14
 	mov	#0, r13
-	mov	#0, r9
+	mov	#0, r5
+	mov	#0, r14
+	mov	#0, r6
 	tst	2(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig41
 	cmp	#160, r15
@@ -9313,224 +3406,206 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shlimb44:
 	cmp	#16, r15
 	jnc	.Lelephant_dumbo_crypt_shbits45
-	mov	r13, r9
-	mov	r14, r13
-	mov	r8, r14
-	mov	r7, r8
-	mov	r5, r7
-	mov	r12, r5
+	mov	r14, r6
+	mov	r5, r14
+	mov	r13, r5
+	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
-	mov	r6, r10
-	clr	r6
+	mov	r9, r10
+	mov	r8, r9
+	mov	r7, r8
+	clr	r7
 	sub	#16, r15
 	jmp	.Lelephant_dumbo_crypt_shlimb44
 .Lelephant_dumbo_crypt_shbits45:
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_sh43:
-	rla	r6
+	rla	r7
+	rlc	r8
+	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r5
-	rlc	r7
-	rlc	r8
-	rlc	r14
 	rlc	r13
-	rlc	r9
+	rlc	r5
+	rlc	r14
+	rlc	r6
 	dec	r15
 	jnz	.Lelephant_dumbo_crypt_sh43
 	jmp	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_shbig41:
-	clr	r6
+	clr	r7
+	clr	r8
+	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	r5
-	clr	r7
-	clr	r8
-	clr	r14
 	clr	r13
-	clr	r9
+	clr	r5
+	clr	r14
+	clr	r6
 .Lelephant_dumbo_crypt_shend42:
-	mov	28(sp), 26(sp)
-	bis	r6, 26(sp)
-	mov	42(sp), r6
-	bis	r10, r6
-	mov	48(sp), r10
-	bis	r11, r10
-	mov	56(sp), r11
-	bis	r12, r11
-	mov	64(sp), r12
-	bis	r5, r12
-	mov	38(sp), r5
-	bis	r7, r5
-	mov	32(sp), r7
+	mov	18(sp), r15
+	bis	r7, r15
+	mov	30(sp), r7
 	bis	r8, r7
-	mov	30(sp), r8
-	bis	r14, r8
-	mov	90(sp), r14
-	bis	r13, r14
-	mov	94(sp), r13
-	bis	r9, r13
-	mov	r4, r9
-	inv	r9
-	inc	r9
-	mov	26(sp), r15
-	xor	28(sp), r15
-	and	r9, r15
-	xor	r15, 28(sp)
-	mov	r6, r15
-	xor	42(sp), r15
-	and	r9, r15
-	mov	42(sp), r6
+	mov	44(sp), r8
+	bis	r9, r8
+	mov	56(sp), r9
+	bis	r10, r9
+	mov	64(sp), r10
+	bis	r11, r10
+	mov	72(sp), r11
+	bis	r12, r11
+	mov	88(sp), r12
+	bis	r13, r12
+	mov	102(sp), r13
+	bis	r5, r13
+	mov	106(sp), r5
+	bis	r14, r5
+	mov	108(sp), r14
+	bis	r6, r14
+	inv	r4
+	inc	r4
+	xor	18(sp), r15
+	and	r4, r15
+	mov	18(sp), r6
 	xor	r15, r6
+	mov	r7, r15
+	xor	30(sp), r15
+	and	r4, r15
+	mov	30(sp), r7
+	xor	r15, r7
+	mov	r8, r15
+	xor	44(sp), r15
+	and	r4, r15
+	mov	44(sp), r8
+	xor	r15, r8
+	mov	r9, r15
+	xor	56(sp), r15
+	and	r4, r15
+	mov	56(sp), r9
+	xor	r15, r9
 	mov	r10, r15
-	xor	48(sp), r15
-	and	r9, r15
-	mov	48(sp), r10
+	xor	64(sp), r15
+	and	r4, r15
+	mov	64(sp), r10
 	xor	r15, r10
 	mov	r11, r15
-	xor	56(sp), r15
-	and	r9, r15
-	mov	56(sp), r11
+	xor	72(sp), r15
+	and	r4, r15
+	mov	72(sp), r11
 	xor	r15, r11
 	mov	r12, r15
-	xor	64(sp), r15
-	and	r9, r15
-	mov	64(sp), r12
+	xor	88(sp), r15
+	and	r4, r15
+	mov	88(sp), r12
 	xor	r15, r12
+	mov	r13, r15
+	xor	102(sp), r15
+	and	r4, r15
+	mov	102(sp), r13
+	xor	r15, r13
 	mov	r5, r15
-	xor	38(sp), r15
-	and	r9, r15
-	xor	r15, 38(sp)
-	mov	r7, r15
-	xor	32(sp), r15
-	and	r9, r15
-	xor	r15, 32(sp)
-	mov	r8, r15
-	xor	30(sp), r15
-	and	r9, r15
-	xor	r15, 30(sp)
-	mov	r14, r15
-	xor	90(sp), r15
-	and	r9, r15
-	mov	90(sp), r14
-	xor	r15, r14
-	xor	94(sp), r13
-	and	r9, r13
-	mov	94(sp), r15
-	xor	r13, r15
-	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	100(sp), 24(sp)
-	xor	118(sp), 22(sp)
-	xor	120(sp), 20(sp)
-	xor	122(sp), 18(sp)
-	xor	126(sp), 16(sp)
-	xor	128(sp), 12(sp)
-	xor	130(sp), 8(sp)
-	mov	34(sp), r7
-	xor	132(sp), r7
-	mov	182(sp), r8
-	xor	134(sp), r8
-	mov	180(sp), r9
-	xor	136(sp), r9
+	xor	106(sp), r15
+	and	r4, r15
+	mov	106(sp), r5
+	xor	r15, r5
+	xor	108(sp), r14
+	and	r4, r14
+	mov	108(sp), r15
+	xor	r14, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	24(sp), 28(sp)
-	mov	r6, r4
-	xor	22(sp), r4
-	mov	r10, r5
-	xor	20(sp), r5
-	mov	r11, r6
-	xor	18(sp), r6
-	mov	r12, r10
-	xor	16(sp), r10
-	mov	38(sp), r11
-	xor	12(sp), r11
-	mov	32(sp), r12
-	xor	8(sp), r12
-	mov	30(sp), r13
-	xor	r7, r13
-	xor	r8, r14
-	xor	r9, r15
-	mov	28(sp), 276(sp)
-	mov	r4, 278(sp)
-	mov	r5, 280(sp)
-	mov	r6, 282(sp)
-	mov	r10, 284(sp)
-	mov	r11, 286(sp)
-	mov	r12, 288(sp)
-	mov	r13, 290(sp)
-	mov	r14, 292(sp)
-	mov	r15, 294(sp)
-	mov	sp, r14
-	add	#276, r14
-	mov	sp, r15
-	add	#316, r15
-	mov	r14, r12
-	mov	r15, r13
+	xor	58(sp), r6
+	xor	50(sp), r7
+	xor	46(sp), r8
+	xor	38(sp), r9
+	xor	34(sp), r10
+	xor	26(sp), r11
+	xor	24(sp), r12
+	xor	14(sp), r13
+	mov	r5, r14
+	xor	98(sp), r14
+	xor	82(sp), r15
+	mov	r6, 286(sp)
+	mov	r7, 288(sp)
+	mov	r8, 290(sp)
+	mov	r9, 292(sp)
+	mov	r10, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
+	mov	r13, 300(sp)
+	mov	r14, 302(sp)
+	mov	r15, 304(sp)
+	mov	sp, r12
+	add	#286, r12
+	mov	sp, r13
+	add	#326, r13
 	call	#elephant_dumbo_P_permute
-	mov	24(sp), r4
-	xor	316(sp), r4
-	mov	22(sp), r5
-	xor	318(sp), r5
-	mov	20(sp), r6
-	xor	320(sp), r6
-	mov	18(sp), r10
-	xor	322(sp), r10
-	mov	16(sp), r11
-	xor	324(sp), r11
-	mov	12(sp), r12
-	xor	326(sp), r12
-	mov	8(sp), r15
-	xor	328(sp), r15
-	xor	330(sp), r7
-	xor	332(sp), r8
-	mov	r9, r13
-	xor	334(sp), r13
-	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	86(sp), r14
-	xor	r4, r14
-	mov	84(sp), r9
-	xor	r5, r9
+	mov	58(sp), r7
+	xor	326(sp), r7
+	mov	50(sp), r8
+	xor	328(sp), r8
+	mov	46(sp), r9
+	xor	330(sp), r9
+	mov	38(sp), r10
+	xor	332(sp), r10
+	mov	34(sp), r11
+	xor	334(sp), r11
+	mov	26(sp), r12
+	xor	336(sp), r12
+	mov	24(sp), r13
+	xor	338(sp), r13
+	mov	14(sp), r14
+	xor	340(sp), r14
+	mov	98(sp), r15
+	xor	342(sp), r15
 	mov	82(sp), r5
-	xor	r6, r5
-	mov	78(sp), r6
-	xor	r10, r6
-	mov	76(sp), r10
-	xor	r11, r10
-	mov	72(sp), r11
-	xor	r12, r11
-	mov	70(sp), r12
-	xor	r15, r12
-	mov	66(sp), r4
-	xor	r7, r4
-	mov	62(sp), r7
+	xor	344(sp), r5
+	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	mov	96(sp), r6
+	xor	r7, r6
+	mov	94(sp), r7
 	xor	r8, r7
-	mov	58(sp), r15
-	xor	r13, r15
-	mov	r14, 86(sp)
-	mov	r9, 84(sp)
-	mov	r5, 82(sp)
-	mov	r6, 78(sp)
-	mov	r10, 76(sp)
-	mov	r11, 72(sp)
-	mov	r12, 70(sp)
-	mov	r4, 66(sp)
-	mov	r7, 62(sp)
-	mov	r15, 58(sp)
+	mov	92(sp), r8
+	xor	r9, r8
+	mov	86(sp), r9
+	xor	r10, r9
+	mov	84(sp), r10
+	xor	r11, r10
+	mov	78(sp), r11
+	xor	r12, r11
+	mov	74(sp), r12
+	xor	r13, r12
+	mov	68(sp), r13
+	xor	r14, r13
+	mov	66(sp), r14
+	xor	r15, r14
+	mov	60(sp), r15
+	xor	r5, r15
+	mov	r6, 96(sp)
+	mov	r7, 94(sp)
+	mov	r8, 92(sp)
+	mov	r9, 86(sp)
+	mov	r10, 84(sp)
+	mov	r11, 78(sp)
+	mov	r12, 74(sp)
+	mov	r13, 68(sp)
+	mov	r14, 66(sp)
+	mov	r15, 60(sp)
 	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	mov	140(sp), r11
-	mov	138(sp), r12
+	mov	154(sp), r11
+	mov	152(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	200(sp), r11
+	cmp	210(sp), r11
 	mov	r12, r15
-	subc	198(sp), r15
+	subc	208(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -9565,33 +3640,33 @@ elephant_dumbo_crypt:
 	addc	r12, r14
 	mov	r13, r8
 	sub	#12, r8
-	mov	214(sp), r9
+	mov	224(sp), r9
 	mov	#0, r10
 	add	#12, r9
 	addc	#0, r10
 	sub	r13, r9
 	subc	r14, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	226(sp), r8
+	add	236(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
-	mov	@r8, 36(sp)
-	mov	2(r8), 46(sp)
-	mov	4(r8), 50(sp)
+	mov	@r8, 16(sp)
+	mov	2(r8), 28(sp)
+	mov	4(r8), 42(sp)
 	mov	6(r8), 54(sp)
-	mov	8(r8), 60(sp)
-	mov	10(r8), 68(sp)
-	mov	12(r8), 74(sp)
-	mov	14(r8), 80(sp)
-	mov	16(r8), 88(sp)
-	mov	18(r8), 92(sp)
+	mov	8(r8), 62(sp)
+	mov	10(r8), 70(sp)
+	mov	12(r8), 80(sp)
+	mov	14(r8), 90(sp)
+	mov	16(r8), 100(sp)
+	mov	18(r8), 104(sp)
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#256, r11
+	add	#266, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -9687,41 +3762,41 @@ elephant_dumbo_crypt:
 	clr	r14
 	clr	r6
 .Lelephant_dumbo_crypt_shend54:
-	mov	36(sp), r15
+	mov	16(sp), r15
 	bis	r7, r15
-	mov	46(sp), r7
+	mov	28(sp), r7
 	bis	r8, r7
-	mov	50(sp), r8
+	mov	42(sp), r8
 	bis	r9, r8
 	mov	54(sp), r9
 	bis	r10, r9
-	mov	60(sp), r10
+	mov	62(sp), r10
 	bis	r11, r10
-	mov	68(sp), r11
+	mov	70(sp), r11
 	bis	r12, r11
-	mov	74(sp), r12
+	mov	80(sp), r12
 	bis	r13, r12
-	mov	80(sp), r13
+	mov	90(sp), r13
 	bis	r5, r13
-	mov	88(sp), r5
+	mov	100(sp), r5
 	bis	r14, r5
-	mov	92(sp), r14
+	mov	104(sp), r14
 	bis	r6, r14
 	inv	r4
 	inc	r4
-	xor	36(sp), r15
+	xor	16(sp), r15
 	and	r4, r15
-	mov	36(sp), r6
+	mov	16(sp), r6
 	xor	r15, r6
 	mov	r7, r15
-	xor	46(sp), r15
+	xor	28(sp), r15
 	and	r4, r15
-	mov	46(sp), r7
+	mov	28(sp), r7
 	xor	r15, r7
 	mov	r8, r15
-	xor	50(sp), r15
+	xor	42(sp), r15
 	and	r4, r15
-	mov	50(sp), r8
+	mov	42(sp), r8
 	xor	r15, r8
 	mov	r9, r15
 	xor	54(sp), r15
@@ -9729,223 +3804,219 @@ elephant_dumbo_crypt:
 	mov	54(sp), r9
 	xor	r15, r9
 	mov	r10, r15
-	xor	60(sp), r15
+	xor	62(sp), r15
 	and	r4, r15
-	mov	60(sp), r10
+	mov	62(sp), r10
 	xor	r15, r10
 	mov	r11, r15
-	xor	68(sp), r15
+	xor	70(sp), r15
 	and	r4, r15
-	mov	68(sp), r11
+	mov	70(sp), r11
 	xor	r15, r11
 	mov	r12, r15
-	xor	74(sp), r15
-	and	r4, r15
-	mov	74(sp), r12
-	xor	r15, r12
-	mov	r13, r15
 	xor	80(sp), r15
 	and	r4, r15
-	mov	80(sp), r13
+	mov	80(sp), r12
+	xor	r15, r12
+	mov	r13, r15
+	xor	90(sp), r15
+	and	r4, r15
+	mov	90(sp), r13
 	xor	r15, r13
 	mov	r5, r15
-	xor	88(sp), r15
+	xor	100(sp), r15
 	and	r4, r15
-	mov	88(sp), r5
+	mov	100(sp), r5
 	xor	r15, r5
-	xor	92(sp), r14
+	xor	104(sp), r14
 	and	r4, r14
-	mov	92(sp), r15
+	mov	104(sp), r15
 	xor	r14, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	100(sp), r6
-	xor	118(sp), r7
-	xor	120(sp), r8
-	xor	122(sp), r9
-	xor	126(sp), r10
-	xor	128(sp), r11
-	xor	130(sp), r12
-	xor	132(sp), r13
+	xor	126(sp), r6
+	xor	134(sp), r7
+	xor	136(sp), r8
+	xor	138(sp), r9
+	xor	140(sp), r10
+	xor	142(sp), r11
+	xor	144(sp), r12
+	xor	146(sp), r13
 	mov	r5, r14
-	xor	134(sp), r14
-	xor	136(sp), r15
-	mov	r6, 276(sp)
-	mov	r7, 278(sp)
-	mov	r8, 280(sp)
-	mov	r9, 282(sp)
-	mov	r10, 284(sp)
-	mov	r11, 286(sp)
-	mov	r12, 288(sp)
-	mov	r13, 290(sp)
-	mov	r14, 292(sp)
-	mov	r15, 294(sp)
-	mov	sp, r14
-	add	#276, r14
-	mov	sp, r15
-	add	#336, r15
-	mov	r14, r12
-	mov	r15, r13
+	xor	148(sp), r14
+	xor	150(sp), r15
+	mov	r6, 286(sp)
+	mov	r7, 288(sp)
+	mov	r8, 290(sp)
+	mov	r9, 292(sp)
+	mov	r10, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
+	mov	r13, 300(sp)
+	mov	r14, 302(sp)
+	mov	r15, 304(sp)
+	mov	sp, r12
+	add	#286, r12
+	mov	sp, r13
+	add	#346, r13
 	call	#elephant_dumbo_P_permute
-	mov	100(sp), r7
-	xor	336(sp), r7
-	mov	118(sp), r8
-	xor	338(sp), r8
-	mov	120(sp), r9
-	xor	340(sp), r9
-	mov	122(sp), r10
-	xor	342(sp), r10
-	mov	126(sp), r11
-	xor	344(sp), r11
-	mov	128(sp), r12
-	xor	346(sp), r12
-	mov	130(sp), r13
-	xor	348(sp), r13
-	mov	132(sp), r14
-	xor	350(sp), r14
-	mov	134(sp), r15
-	xor	352(sp), r15
-	mov	136(sp), r5
-	xor	354(sp), r5
+	mov	126(sp), r7
+	xor	346(sp), r7
+	mov	134(sp), r8
+	xor	348(sp), r8
+	mov	136(sp), r9
+	xor	350(sp), r9
+	mov	138(sp), r10
+	xor	352(sp), r10
+	mov	140(sp), r11
+	xor	354(sp), r11
+	mov	142(sp), r12
+	xor	356(sp), r12
+	mov	144(sp), r13
+	xor	358(sp), r13
+	mov	146(sp), r14
+	xor	360(sp), r14
+	mov	148(sp), r15
+	xor	362(sp), r15
+	mov	150(sp), r5
+	xor	364(sp), r5
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	86(sp), r6
+	mov	96(sp), r6
 	xor	r7, r6
-	mov	84(sp), r7
+	mov	94(sp), r7
 	xor	r8, r7
-	mov	82(sp), r8
+	mov	92(sp), r8
 	xor	r9, r8
-	mov	78(sp), r9
+	mov	86(sp), r9
 	xor	r10, r9
-	mov	76(sp), r10
+	mov	84(sp), r10
 	xor	r11, r10
-	mov	72(sp), r11
+	mov	78(sp), r11
 	xor	r12, r11
-	mov	70(sp), r12
+	mov	74(sp), r12
 	xor	r13, r12
-	mov	66(sp), r13
+	mov	68(sp), r13
 	xor	r14, r13
-	mov	62(sp), r14
+	mov	66(sp), r14
 	xor	r15, r14
-	mov	58(sp), r15
+	mov	60(sp), r15
 	xor	r5, r15
 	jmp	.Lelephant_dumbo_crypt_endif47
 .Lelephant_dumbo_crypt_else46:
-	mov	86(sp), r6
-	mov	84(sp), r7
-	mov	82(sp), r8
-	mov	78(sp), r9
-	mov	76(sp), r10
-	mov	72(sp), r11
-	mov	70(sp), r12
-	mov	66(sp), r13
-	mov	62(sp), r14
-	mov	58(sp), r15
+	mov	96(sp), r6
+	mov	94(sp), r7
+	mov	92(sp), r8
+	mov	86(sp), r9
+	mov	84(sp), r10
+	mov	78(sp), r11
+	mov	74(sp), r12
+	mov	68(sp), r13
+	mov	66(sp), r14
+	mov	60(sp), r15
 .Lelephant_dumbo_crypt_endif47:
-	mov	r6, 86(sp)
-	mov	r7, 84(sp)
-	mov	r8, 82(sp)
-	mov	r9, 78(sp)
-	mov	r10, 76(sp)
-	mov	r11, 72(sp)
-	mov	r12, 70(sp)
-	mov	r13, 66(sp)
-	mov	r14, 62(sp)
-	mov	r15, 58(sp)
-	mov	152(sp), 24(sp)
-	mov	160(sp), 22(sp)
-	mov	158(sp), 20(sp)
-	mov	176(sp), 18(sp)
-	mov	174(sp), 16(sp)
-	mov	172(sp), 12(sp)
-	mov	156(sp), 8(sp)
-	mov	154(sp), 34(sp)
-	mov	170(sp), r4
-	mov	168(sp), r5
-	mov	100(sp), r6
-	mov	118(sp), r7
-	mov	120(sp), r8
-	mov	122(sp), r9
-	mov	126(sp), r10
-	mov	128(sp), r11
-	mov	130(sp), r12
-	mov	132(sp), r13
-	mov	134(sp), r14
-	mov	136(sp), r15
-	mov	r4, 182(sp)
-	mov	r5, 180(sp)
-	mov	r6, 152(sp)
-	mov	r7, 160(sp)
-	mov	r8, 158(sp)
-	mov	r9, 176(sp)
-	mov	r10, 174(sp)
-	mov	r11, 172(sp)
-	mov	r12, 156(sp)
-	mov	r13, 154(sp)
-	mov	r14, 170(sp)
-	mov	r15, 168(sp)
-	add	#1, 140(sp)
-	addc	#0, 138(sp)
-	cmp	196(sp), 140(sp)
-	mov	138(sp), r15
-	subc	194(sp), r15
+	mov	r6, 96(sp)
+	mov	r7, 94(sp)
+	mov	r8, 92(sp)
+	mov	r9, 86(sp)
+	mov	r10, 84(sp)
+	mov	r11, 78(sp)
+	mov	r12, 74(sp)
+	mov	r13, 68(sp)
+	mov	r14, 66(sp)
+	mov	r15, 60(sp)
+	mov	166(sp), 58(sp)
+	mov	170(sp), 50(sp)
+	mov	190(sp), 46(sp)
+	mov	188(sp), 38(sp)
+	mov	186(sp), 34(sp)
+	mov	184(sp), 26(sp)
+	mov	168(sp), 24(sp)
+	mov	182(sp), 14(sp)
+	mov	180(sp), r4
+	mov	178(sp), r5
+	mov	126(sp), r6
+	mov	134(sp), r7
+	mov	136(sp), r8
+	mov	138(sp), r9
+	mov	140(sp), r10
+	mov	142(sp), r11
+	mov	144(sp), r12
+	mov	146(sp), r13
+	mov	148(sp), r14
+	mov	150(sp), r15
+	mov	r4, 98(sp)
+	mov	r5, 82(sp)
+	mov	r6, 166(sp)
+	mov	r7, 170(sp)
+	mov	r8, 190(sp)
+	mov	r9, 188(sp)
+	mov	r10, 186(sp)
+	mov	r11, 184(sp)
+	mov	r12, 168(sp)
+	mov	r13, 182(sp)
+	mov	r14, 180(sp)
+	mov	r15, 178(sp)
+	add	#1, 154(sp)
+	addc	#0, 152(sp)
+	cmp	206(sp), 154(sp)
+	mov	152(sp), r15
+	subc	204(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	86(sp), r6
-	mov	224(sp), r15
+	mov	96(sp), r6
+	mov	234(sp), r15
 	xor	@r15, r6
-	mov	84(sp), r7
-	xor	238(sp), r7
-	mov	82(sp), r8
-	xor	236(sp), r8
-	mov	78(sp), r9
-	xor	234(sp), r9
-	mov	76(sp), r10
-	xor	242(sp), r10
-	mov	72(sp), r11
-	xor	244(sp), r11
-	mov	70(sp), r12
-	xor	246(sp), r12
-	mov	66(sp), r13
-	xor	248(sp), r13
-	mov	62(sp), r14
-	xor	250(sp), r14
-	mov	58(sp), r15
-	xor	252(sp), r15
-	mov	r6, 276(sp)
-	mov	r7, 278(sp)
-	mov	r8, 280(sp)
-	mov	r9, 282(sp)
-	mov	r10, 284(sp)
-	mov	r11, 286(sp)
-	mov	r12, 288(sp)
-	mov	r13, 290(sp)
-	mov	r14, 292(sp)
-	mov	r15, 294(sp)
-	mov	sp, r14
-	add	#276, r14
-	mov	sp, r15
-	add	#356, r15
-	mov	r14, r12
-	mov	r15, r13
+	mov	94(sp), r7
+	xor	248(sp), r7
+	mov	92(sp), r8
+	xor	246(sp), r8
+	mov	86(sp), r9
+	xor	244(sp), r9
+	mov	84(sp), r10
+	xor	250(sp), r10
+	mov	78(sp), r11
+	xor	252(sp), r11
+	mov	74(sp), r12
+	xor	254(sp), r12
+	mov	68(sp), r13
+	xor	256(sp), r13
+	mov	66(sp), r14
+	xor	258(sp), r14
+	mov	60(sp), r15
+	xor	260(sp), r15
+	mov	r6, 286(sp)
+	mov	r7, 288(sp)
+	mov	r8, 290(sp)
+	mov	r9, 292(sp)
+	mov	r10, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
+	mov	r13, 300(sp)
+	mov	r14, 302(sp)
+	mov	r15, 304(sp)
+	mov	sp, r12
+	add	#286, r12
+	mov	sp, r13
+	add	#366, r13
 	call	#elephant_dumbo_P_permute
-	mov	356(sp), r11
-	mov	224(sp), r15
+	mov	366(sp), r11
+	mov	234(sp), r15
 	xor	@r15, r11
-	mov	238(sp), r12
-	xor	358(sp), r12
-	mov	236(sp), r13
-	xor	360(sp), r13
-	mov	234(sp), r14
-	xor	362(sp), r14
+	mov	248(sp), r12
+	xor	368(sp), r12
+	mov	246(sp), r13
+	xor	370(sp), r13
+	mov	244(sp), r14
+	xor	372(sp), r14
 	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	mov	254(sp), r15
+	mov	262(sp), r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r15)
-	add	#376, sp
+	add	#386, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt

@@ -5,33 +5,33 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- gcm_key_setup: gcm.key_setup
-;     frame 168 bytes (60 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2676 bytes of code
+;     frame 112 bytes (32 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2336 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
 	.balign 2
 gcm_key_setup:
 	pushm.w	#7, r10
-	sub	#168, sp
+	sub	#112, sp
 	mov	r14, r11
-	mov	r15, 118(sp)
+	mov	r15, r10
 	bit	#1, r12
 	jnz	.Lgcm_key_setup_bytes1
 .Lgcm_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r7
+	mov	6(r12), r8
+	mov	8(r12), r9
 	mov	10(r12), r13
 	mov	12(r12), r14
 	mov	14(r12), r15
 	jmp	.Lgcm_key_setup_join3
 .Lgcm_key_setup_bytes1:
-	mov	sp, r10
-	add	#120, r10
-	mov	r10, r13
+	mov	sp, r9
+	add	#64, r9
+	mov	r9, r13
 	mov	#16, r14
 .Lgcm_key_setup_cpy4:
 	mov.b	@r12, r15
@@ -40,62 +40,62 @@ gcm_key_setup:
 	inc	r13
 	dec	r14
 	jnz	.Lgcm_key_setup_cpy4
-	mov	r10, r12
+	mov	r9, r12
 	jmp	.Lgcm_key_setup_words2
 .Lgcm_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	swpb	r7
-	mov	r7, 0(r11)
 	swpb	r6
-	mov	r6, 2(r11)
-	swpb	r9
-	mov	r9, 4(r11)
+	mov	r6, 0(r11)
+	swpb	r5
+	mov	r5, 2(r11)
 	swpb	r8
-	mov	r8, 6(r11)
+	mov	r8, 4(r11)
+	swpb	r7
+	mov	r7, 6(r11)
 	swpb	r13
 	mov	r13, 8(r11)
-	swpb	r10
-	mov	r10, 10(r11)
+	swpb	r9
+	mov	r9, 10(r11)
 	swpb	r15
 	mov	r15, 12(r11)
 	swpb	r14
 	mov	r14, 14(r11)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r8
+	mov	#4, r7
 	; aes.ae:275: temp = w[i - 1]
-	mov	r11, r9
-	add	#16, r9
+	mov	r11, r8
+	add	#16, r8
 	; aes.ae:273: @unroll(round_unroll)
 .Lgcm_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r8, r15
+	mov	r7, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r9), r10
-	mov	-2(r9), r12
+	mov	-4(r8), r9
+	mov	-2(r8), r12
 	tst	r15
 	jz	.Lgcm_key_setup_else8
-	mov	r10, r13
+	mov	r9, r13
 	mov.b	r13, r13
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	r12, r12
-	swpb	r10
-	mov.b	r10, r10
+	swpb	r9
+	mov.b	r9, r9
 	mov.b	gcm_E.sbox(r12), r12
-	mov.b	gcm_E.sbox(r10), r14
-	mov.b	gcm_E.sbox(r13), r10
+	mov.b	gcm_E.sbox(r9), r14
+	mov.b	gcm_E.sbox(r13), r9
 	mov.b	gcm_E.sbox(r15), r15
-	swpb	r10
-	bis	r15, r10
+	swpb	r9
+	bis	r15, r9
 	swpb	r12
 	bis	r14, r12
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r8, r15
+	mov	r7, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	gcm_E.rcon(r15), r15
@@ -105,389 +105,335 @@ gcm_key_setup:
 .Lgcm_key_setup_else8:
 .Lgcm_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r10
-	xor	-14(r9), r12
-	mov	r10, 0(r9)
-	mov	r12, 2(r9)
-	add	#4, r9
-	add	#1, r8
-	cmp	#44, r8
+	xor	-16(r8), r9
+	xor	-14(r8), r12
+	mov	r9, 0(r8)
+	mov	r12, 2(r8)
+	add	#4, r8
+	add	#1, r7
+	cmp	#44, r7
 	jnc	.Lgcm_key_setup_loop6
 .Lgcm_key_setup_done7:
 	; gcm.ae:66: G.init(E.encrypt_block(ks, 0 as u128), tab)
-	mov	#0, 136(sp)
-	mov	#0, 138(sp)
-	mov	#0, 140(sp)
-	mov	#0, 142(sp)
-	mov	#0, 144(sp)
-	mov	#0, 146(sp)
-	mov	#0, 148(sp)
-	mov	#0, 150(sp)
+	mov	#0, 80(sp)
+	mov	#0, 82(sp)
+	mov	#0, 84(sp)
+	mov	#0, 86(sp)
+	mov	#0, 88(sp)
+	mov	#0, 90(sp)
+	mov	#0, 92(sp)
+	mov	#0, 94(sp)
 	mov	sp, r13
-	add	#136, r13
+	add	#80, r13
 	mov	sp, r14
-	add	#152, r14
+	add	#96, r14
 	mov	r11, r12
 	call	#gcm_E_encrypt_block
-	mov	154(sp), r15
-	and	#1, r15
-	mov	152(sp), r13
+	mov	110(sp), r13
 	rrum.w	#1, r13
-	mov	r15, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r14, 116(sp)
-	bis	r13, 116(sp)
-	mov	156(sp), r14
-	and	#1, r14
-	mov	154(sp), r12
-	rrum.w	#1, r12
-	mov	r14, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 114(sp)
-	bis	r12, 114(sp)
-	mov	158(sp), r5
-	and	#1, r5
-	mov	156(sp), r12
-	rrum.w	#1, r12
-	mov	r5, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 112(sp)
-	bis	r12, 112(sp)
-	mov	160(sp), r6
-	and	#1, r6
-	mov	158(sp), r12
-	rrum.w	#1, r12
-	mov	r6, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 110(sp)
-	bis	r12, 110(sp)
-	mov	162(sp), r7
-	and	#1, r7
-	mov	160(sp), r12
-	rrum.w	#1, r12
-	mov	r7, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 108(sp)
-	bis	r12, 108(sp)
-	mov	164(sp), r9
+	mov	110(sp), r9
 	and	#1, r9
-	mov	162(sp), r12
-	rrum.w	#1, r12
-	mov	r9, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 106(sp)
-	bis	r12, 106(sp)
-	mov	166(sp), r11
-	and	#1, r11
-	mov	164(sp), r12
-	rrum.w	#1, r12
-	mov	r11, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 104(sp)
-	bis	r12, 104(sp)
-	mov	166(sp), r12
-	rrum.w	#1, r12
-	mov	152(sp), r13
-	and	#1, r13
-	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	xor	#1, r13
-	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	inv	r13
-	inc	r13
-	and	#57600, r13
-	mov	r12, 86(sp)
-	xor	r13, 86(sp)
-	mov	154(sp), r13
-	rrum.w	#1, r13
-	mov	r13, 62(sp)
-	and	#1, 62(sp)
-	mov	152(sp), r13
-	rrum.w	#2, r13
-	mov	r15, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	62(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 102(sp)
-	bis	r12, 102(sp)
-	mov	156(sp), r13
-	rrum.w	#1, r13
-	mov	r13, 66(sp)
-	and	#1, 66(sp)
-	mov	154(sp), r13
-	rrum.w	#2, r13
-	mov	r14, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	66(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 100(sp)
-	bis	r12, 100(sp)
-	mov	158(sp), r13
-	rrum.w	#1, r13
-	mov	r13, 68(sp)
-	and	#1, 68(sp)
-	mov	156(sp), r13
-	rrum.w	#2, r13
-	mov	r5, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	68(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 98(sp)
-	bis	r12, 98(sp)
-	mov	160(sp), r13
-	rrum.w	#1, r13
-	mov	r13, 64(sp)
-	and	#1, 64(sp)
-	mov	158(sp), r13
-	rrum.w	#2, r13
-	mov	r6, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	64(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 96(sp)
-	bis	r12, 96(sp)
-	mov	162(sp), r13
-	rrum.w	#1, r13
-	mov	r13, r8
-	and	#1, r8
-	mov	160(sp), r13
-	rrum.w	#2, r13
-	mov	r7, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	r8, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 94(sp)
-	bis	r12, 94(sp)
-	mov	164(sp), r13
-	rrum.w	#1, r13
-	mov	r13, r10
-	and	#1, r10
-	mov	162(sp), r13
-	rrum.w	#2, r13
-	mov	r9, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	r10, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 92(sp)
-	bis	r12, 92(sp)
-	mov	86(sp), r12
-	and	#1, r12
-	mov	164(sp), r13
-	rrum.w	#2, r13
-	mov	r11, r4
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#2, r4
-	bis	r13, r4
-	mov	r12, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 90(sp)
-	bis	r4, 90(sp)
-	mov	86(sp), r4
-	rrum.w	#1, r4
-	mov	152(sp), r13
-	rrum.w	#1, r13
-	and	#1, r13
-	xor	#1, r13
-	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	inv	r13
-	inc	r13
-	and	#57600, r13
-	mov	r4, 70(sp)
-	xor	r13, 70(sp)
-	mov	154(sp), r13
-	rrum.w	#2, r13
-	mov	r13, r4
-	and	#1, r4
-	mov	152(sp), r13
-	rrum.w	#3, r13
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r13, r15
-	mov	62(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	r4, r15
+	mov	108(sp), r14
+	rrum.w	#1, r14
+	mov	r9, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r15, 88(sp)
-	bis	r13, 88(sp)
-	mov	156(sp), r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	154(sp), r15
+	mov	r15, 62(sp)
+	bis	r14, 62(sp)
+	mov	108(sp), r15
+	rrum.w	#2, r15
+	mov	r9, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#2, r11
+	bis	r15, r11
+	mov	108(sp), r15
 	rrum.w	#3, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 84(sp)
-	bis	r15, 84(sp)
-	mov	158(sp), r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	156(sp), r15
-	rrum.w	#3, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	68(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 82(sp)
-	bis	r15, 82(sp)
-	mov	160(sp), r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	158(sp), r15
-	rrum.w	#3, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	64(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 80(sp)
-	bis	r15, 80(sp)
-	mov	162(sp), r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	160(sp), r15
-	rrum.w	#3, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#1, r9
+	bis	r15, r9
+	mov	108(sp), r8
+	and	#1, r8
+	mov	106(sp), r14
+	rrum.w	#1, r14
 	mov	r8, r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 78(sp)
-	bis	r15, 78(sp)
-	mov	164(sp), r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	162(sp), r15
-	rrum.w	#3, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	r10, r15
+	rlam.w	#3, r15
+	mov	r15, 60(sp)
+	bis	r14, 60(sp)
+	mov	106(sp), r15
+	rrum.w	#2, r15
+	mov	r8, r12
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#2, r12
+	bis	r15, r12
+	mov	108(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 76(sp)
-	bis	r15, 76(sp)
-	mov	70(sp), r13
-	and	#1, r13
-	mov	164(sp), r15
+	rlam.w	#3, r15
+	mov	r15, 58(sp)
+	bis	r12, 58(sp)
+	mov	106(sp), r15
 	rrum.w	#3, r15
-	mov	r11, r14
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#1, r8
+	bis	r15, r8
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	rlam.w	#2, r14
+	bis	r8, r14
+	mov	108(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 56(sp)
+	bis	r14, 56(sp)
+	mov	106(sp), r8
+	and	#1, r8
+	mov	104(sp), r14
+	rrum.w	#1, r14
+	mov	r8, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 54(sp)
+	bis	r14, 54(sp)
+	mov	104(sp), r15
+	rrum.w	#2, r15
+	mov	r8, r12
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#2, r12
+	bis	r15, r12
+	mov	106(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 52(sp)
+	bis	r12, 52(sp)
+	mov	104(sp), r15
+	rrum.w	#3, r15
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#1, r8
+	bis	r15, r8
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r8, r14
+	mov	106(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 50(sp)
+	bis	r14, 50(sp)
+	mov	104(sp), r8
+	and	#1, r8
+	mov	102(sp), r14
+	rrum.w	#1, r14
+	mov	r8, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 48(sp)
+	bis	r14, 48(sp)
+	mov	102(sp), r15
+	rrum.w	#2, r15
+	mov	r8, r12
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#2, r12
+	bis	r15, r12
+	mov	104(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 46(sp)
+	bis	r12, 46(sp)
+	mov	102(sp), r15
+	rrum.w	#3, r15
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#1, r8
+	bis	r15, r8
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r8, r14
+	mov	104(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 44(sp)
+	bis	r14, 44(sp)
+	mov	102(sp), r8
+	and	#1, r8
+	mov	100(sp), r14
+	rrum.w	#1, r14
+	mov	r8, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 42(sp)
+	bis	r14, 42(sp)
+	mov	100(sp), r15
+	rrum.w	#2, r15
+	mov	r8, r12
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#2, r12
+	bis	r15, r12
+	mov	102(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 40(sp)
+	bis	r12, 40(sp)
+	mov	100(sp), r15
+	rrum.w	#3, r15
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#1, r8
+	bis	r15, r8
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r8, r14
+	mov	102(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 38(sp)
+	bis	r14, 38(sp)
+	mov	100(sp), r8
+	and	#1, r8
+	mov	98(sp), r14
+	rrum.w	#1, r14
+	mov	r8, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 36(sp)
+	bis	r14, 36(sp)
+	mov	98(sp), r15
+	rrum.w	#2, r15
+	mov	r8, r12
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#2, r12
+	bis	r15, r12
+	mov	100(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 34(sp)
+	bis	r12, 34(sp)
+	mov	98(sp), r15
+	rrum.w	#3, r15
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#1, r8
+	bis	r15, r8
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r8, r14
+	mov	100(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 32(sp)
+	bis	r14, 32(sp)
+	mov	98(sp), r12
+	and	#1, r12
+	mov	96(sp), r14
+	rrum.w	#1, r14
 	mov	r12, r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
+	rlam.w	#3, r15
+	mov	r15, 30(sp)
+	bis	r14, 30(sp)
+	mov	96(sp), r15
+	and	#1, r15
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#57600, r15
+	mov	r13, 18(sp)
+	xor	r15, 18(sp)
+	mov	18(sp), r13
+	and	#1, r13
+	mov	r13, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 28(sp)
+	bis	r11, 28(sp)
 	swpb	r13
 	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 74(sp)
-	bis	r15, 74(sp)
-	mov	70(sp), r14
+	rlam.w	#2, r13
+	bis	r9, r13
+	mov	18(sp), r14
 	rrum.w	#1, r14
-	mov	152(sp), r15
+	mov	96(sp), r15
+	rrum.w	#1, r15
+	and	#1, r15
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#57600, r15
+	mov	r14, 16(sp)
+	xor	r15, 16(sp)
+	mov	16(sp), r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 26(sp)
+	bis	r13, 26(sp)
+	mov	16(sp), r14
+	rrum.w	#1, r14
+	mov	96(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
 	xor	#1, r15
@@ -498,63 +444,62 @@ gcm_key_setup:
 	inv	r15
 	inc	r15
 	and	#57600, r15
-	mov	r14, 72(sp)
-	xor	r15, 72(sp)
+	mov	r14, 24(sp)
+	xor	r15, 24(sp)
+	mov	96(sp), r15
+	rrum.w	#2, r15
+	mov	r12, r13
+	swpb	r13
+	rlam.w	#4, r13
+	rlam.w	#2, r13
+	bis	r15, r13
+	mov	98(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 22(sp)
+	bis	r13, 22(sp)
+	mov	96(sp), r15
+	rrum.w	#3, r15
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#1, r12
+	bis	r15, r12
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r12, r14
+	mov	98(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 20(sp)
+	bis	r14, 20(sp)
 	; ghash.ae:103: for u in 0..16 {
-	mov	#0, 54(sp)
+	mov	#0, 2(sp)
 	; ghash.ae:106: tab[u] = t
-	mov	118(sp), r6
+	mov	r10, r12
 	; ghash.ae:103: for u in 0..16 {
 .Lgcm_key_setup_loop10:
 	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
-	mov	54(sp), r15
+	mov	2(sp), r15
 	rrum.w	#3, r15
 	and	#1, r15
 	xor	#1, r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, 8(sp)
-	and	152(sp), 8(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, r4
-	and	154(sp), r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, r5
-	and	156(sp), r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, r7
-	and	158(sp), r7
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, r8
-	and	160(sp), r8
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, 2(sp)
-	and	162(sp), 2(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r15, 12(sp)
-	and	164(sp), 12(sp)
-	inv	r14
-	inc	r14
-	mov	r14, 16(sp)
-	and	166(sp), 16(sp)
-	mov	54(sp), r15
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	r8, r13
+	inv	r13
+	inc	r13
+	and	110(sp), r13
+	mov	2(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
 	xor	#1, r15
@@ -562,202 +507,68 @@ gcm_key_setup:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	116(sp), r10
-	and	r15, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	114(sp), r11
-	and	r15, r11
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	112(sp), r12
-	and	r15, r12
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	110(sp), r13
-	and	r15, r13
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	108(sp), r14
-	and	r15, r14
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	106(sp), 6(sp)
-	and	r15, 6(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	104(sp), 4(sp)
-	and	r15, 4(sp)
-	inv	r9
-	inc	r9
-	mov	86(sp), r15
-	and	r9, r15
-	xor	r10, 8(sp)
-	mov	r4, 22(sp)
-	xor	r11, 22(sp)
-	mov	r5, 18(sp)
-	xor	r12, 18(sp)
-	mov	r7, 14(sp)
-	xor	r13, 14(sp)
-	mov	r8, 10(sp)
-	xor	r14, 10(sp)
-	xor	6(sp), 2(sp)
-	mov	12(sp), r4
-	xor	4(sp), r4
-	mov	16(sp), r5
-	xor	r15, r5
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	18(sp), r15
+	and	r14, r15
+	xor	r15, r13
 	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
-	mov	54(sp), r15
+	mov	2(sp), r15
 	rrum.w	#1, r15
 	and	#1, r15
 	xor	#1, r15
 	sub	#1, r15
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	102(sp), r8
-	and	r15, r8
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	100(sp), r9
-	and	r15, r9
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	98(sp), r10
-	and	r15, r10
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	96(sp), r11
-	and	r15, r11
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	94(sp), r12
-	and	r15, r12
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	92(sp), r13
-	and	r15, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	90(sp), r14
-	and	r15, r14
-	inv	r7
-	inc	r7
-	mov	70(sp), r15
-	and	r7, r15
-	xor	r8, 8(sp)
-	xor	r9, 22(sp)
-	xor	r10, 18(sp)
-	xor	r11, 14(sp)
-	xor	r12, 10(sp)
-	xor	r13, 2(sp)
-	xor	r14, r4
-	mov	r5, r7
-	xor	r15, r7
-	mov	54(sp), r15
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	16(sp), r15
+	and	r14, r15
+	xor	r15, r13
+	mov	2(sp), r15
 	and	#1, r15
 	xor	#1, r15
 	sub	#1, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	88(sp), r9
-	and	r15, r9
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	84(sp), r10
-	and	r15, r10
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	82(sp), r11
-	and	r15, r11
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	80(sp), r12
-	and	r15, r12
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	78(sp), r13
-	and	r15, r13
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	76(sp), r14
-	and	r15, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	74(sp), r8
-	and	r15, r8
-	inv	r5
-	inc	r5
-	mov	72(sp), r15
-	and	r5, r15
-	mov	8(sp), r5
-	xor	r9, r5
-	mov	22(sp), r9
-	xor	r10, r9
-	mov	18(sp), r10
-	xor	r11, r10
-	mov	14(sp), r11
-	xor	r12, r11
-	mov	10(sp), r12
-	xor	r13, r12
-	mov	2(sp), r13
-	xor	r14, r13
-	mov	r4, r14
-	xor	r8, r14
-	xor	r15, r7
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	mov	24(sp), r15
+	and	r14, r15
+	mov	r13, 6(sp)
+	xor	r15, 6(sp)
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r13
+	inv	r13
+	inc	r13
+	and	96(sp), r13
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	30(sp), r15
+	and	r14, r15
+	xor	r15, r13
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	22(sp), r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	mov	20(sp), r15
+	and	r14, r15
+	mov	r13, 0(sp)
+	xor	r15, 0(sp)
 	; ghash.ae:106: tab[u] = t
-	mov	r5, 0(r6)
-	mov	r9, 2(r6)
-	mov	r10, 4(r6)
-	mov	r11, 6(r6)
-	mov	r12, 8(r6)
-	mov	r13, 10(r6)
-	mov	r14, 12(r6)
-	mov	r7, 14(r6)
-	mov	r9, r8
-	and	#1, r8
-	mov	r10, 28(sp)
-	and	#1, 28(sp)
-	mov	r11, 38(sp)
-	and	#1, 38(sp)
-	mov	r12, 46(sp)
-	and	#1, 46(sp)
-	mov	r13, 52(sp)
-	and	#1, 52(sp)
-	mov	r14, 58(sp)
-	and	#1, 58(sp)
-	mov	r7, 60(sp)
-	and	#1, 60(sp)
-	rrum.w	#1, r7
-	mov	r5, r15
+	mov	@sp, r15
 	and	#1, r15
 	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	xor	#1, r15
@@ -768,319 +579,462 @@ gcm_key_setup:
 	inv	r15
 	inc	r15
 	and	#57600, r15
-	xor	r15, r7
-	mov	r9, r15
-	rrum.w	#1, r15
-	mov	r15, 0(sp)
-	and	#1, 0(sp)
-	mov	r10, r15
-	rrum.w	#1, r15
-	mov	r15, 30(sp)
-	and	#1, 30(sp)
-	mov	r11, r15
-	rrum.w	#1, r15
-	mov	r15, 34(sp)
-	and	#1, 34(sp)
-	mov	r12, r15
-	rrum.w	#1, r15
-	mov	r15, 40(sp)
-	and	#1, 40(sp)
-	mov	r13, r15
-	rrum.w	#1, r15
-	mov	r15, 44(sp)
-	and	#1, 44(sp)
-	mov	r14, r15
-	rrum.w	#1, r15
-	mov	r15, 50(sp)
-	and	#1, 50(sp)
-	mov	r7, 56(sp)
-	and	#1, 56(sp)
-	rrum.w	#1, r7
-	mov	r5, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r7
-	mov	r9, r15
-	rrum.w	#2, r15
-	mov	r15, 20(sp)
-	and	#1, 20(sp)
-	mov	r10, r15
-	rrum.w	#2, r15
-	mov	r15, 24(sp)
-	and	#1, 24(sp)
-	mov	r11, r15
-	rrum.w	#2, r15
-	mov	r15, 26(sp)
-	and	#1, 26(sp)
-	mov	r12, r15
-	rrum.w	#2, r15
-	mov	r15, 32(sp)
-	and	#1, 32(sp)
-	mov	r13, r15
-	rrum.w	#2, r15
-	mov	r15, 36(sp)
-	and	#1, 36(sp)
-	mov	r14, r15
-	rrum.w	#2, r15
-	mov	r15, 42(sp)
-	and	#1, 42(sp)
-	mov	r7, 48(sp)
-	and	#1, 48(sp)
-	rrum.w	#1, r7
-	mov	r5, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	mov	r7, r4
-	xor	r15, r4
-	mov	r9, r15
-	rrum.w	#3, r15
-	mov	r15, r7
-	and	#1, r7
-	mov	r5, r15
-	rrum.w	#4, r15
-	swpb	r8
-	rlam.w	#4, r8
-	bis	r15, r8
+	; ghash.ae:106: tab[u] = t
+	mov	6(sp), r6
+	rrum.w	#1, r6
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	xor	r15, r6
 	mov	@sp, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r8, r15
-	mov	20(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#2, r8
-	bis	r15, r8
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r7
-	bis	r8, r7
-	mov	r10, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#57600, r15
+	mov	r6, r7
+	rrum.w	#1, r7
+	xor	r15, r7
+	mov	@sp, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#57600, r15
+	mov	r7, r13
+	rrum.w	#1, r13
+	xor	r15, r13
+	mov	@sp, r15
 	rrum.w	#3, r15
-	mov	r15, r8
-	and	#1, r8
-	mov	r9, r15
-	rrum.w	#4, r15
-	mov	28(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	bis	r15, r9
-	mov	30(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r9, r15
-	mov	24(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#2, r9
-	bis	r15, r9
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r8
-	bis	r9, r8
-	mov	r11, r15
-	rrum.w	#3, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r10, r15
-	rrum.w	#4, r15
-	mov	38(sp), r10
-	swpb	r10
-	rlam.w	#4, r10
-	bis	r15, r10
-	mov	34(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r10, r15
-	mov	26(sp), r10
-	swpb	r10
-	rlam.w	#4, r10
-	rlam.w	#2, r10
-	bis	r15, r10
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r9
-	bis	r10, r9
-	mov	r12, r15
-	rrum.w	#3, r15
-	mov	r15, r10
-	and	#1, r10
-	mov	r11, r15
-	rrum.w	#4, r15
-	mov	46(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r15, r11
-	mov	40(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	32(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	r10, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r10
-	bis	r11, r10
-	mov	r13, r15
-	rrum.w	#3, r15
-	mov	r15, r11
-	and	#1, r11
-	mov	r12, r15
-	rrum.w	#4, r15
-	mov	52(sp), r12
-	swpb	r12
-	rlam.w	#4, r12
-	bis	r15, r12
-	mov	44(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r12, r15
-	mov	36(sp), r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r15, r12
-	mov	r11, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r11
-	bis	r12, r11
+	and	#1, r15
+	xor	#1, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	inv	r15
+	inc	r15
+	and	#57600, r15
+	mov	r13, r14
+	rrum.w	#1, r14
+	mov	r14, 14(sp)
+	xor	r15, 14(sp)
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	and	108(sp), r5
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	62(sp), r15
+	and	r14, r15
+	xor	r15, r5
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	28(sp), r15
+	and	r14, r15
+	xor	r15, r5
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	mov	26(sp), r15
+	and	r14, r15
+	mov	r5, r14
+	xor	r15, r14
+	; ghash.ae:106: tab[u] = t
+	mov	6(sp), r5
+	and	#1, r5
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r5
 	mov	r14, r15
-	rrum.w	#3, r15
-	mov	r15, r12
-	and	#1, r12
-	mov	r13, r15
 	rrum.w	#4, r15
-	mov	58(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	bis	r15, r13
-	mov	50(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r13, r15
-	mov	42(sp), r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	r12, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r12
-	bis	r13, r12
-	mov	r4, r13
+	rlam.w	#4, r5
+	bis	r15, r5
+	and	#1, r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#1, r6
+	bis	r5, r6
+	and	#1, r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r6, r7
 	and	#1, r13
-	rrum.w	#4, r14
-	mov	60(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	48(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#3, r13
-	bis	r15, r13
-	mov	r4, r14
-	rrum.w	#1, r14
-	mov	r5, r15
+	mov	r13, 12(sp)
+	bis	r7, 12(sp)
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	and	106(sp), r7
+	mov	r9, r13
+	inv	r13
+	inc	r13
+	mov	60(sp), r15
+	and	r13, r15
+	xor	r15, r7
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	mov	58(sp), r15
+	and	r13, r15
+	xor	r15, r7
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	56(sp), r15
+	and	r13, r15
+	mov	r7, r13
+	xor	r15, r13
+	; ghash.ae:106: tab[u] = t
+	mov	r14, r7
+	and	#1, r7
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r7
+	mov	r13, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r7
+	bis	r15, r7
+	mov	r14, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r7, r15
+	mov	r14, r7
+	rrum.w	#2, r7
+	and	#1, r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r14, r15
 	rrum.w	#3, r15
 	and	#1, r15
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r14
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 10(sp)
+	bis	r7, 10(sp)
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	and	104(sp), r6
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	mov	54(sp), r15
+	and	r7, r15
+	xor	r15, r6
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r7
+	inv	r7
+	inc	r7
+	mov	52(sp), r15
+	and	r7, r15
+	xor	r15, r6
+	mov	r11, r7
+	inv	r7
+	inc	r7
+	mov	50(sp), r15
+	and	r7, r15
+	mov	r6, r7
+	xor	r15, r7
+	; ghash.ae:106: tab[u] = t
+	mov	r13, r6
+	and	#1, r6
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r6
+	mov	r7, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r6
+	bis	r15, r6
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r6, r15
+	mov	r13, r6
+	rrum.w	#2, r6
+	and	#1, r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#2, r6
+	bis	r15, r6
+	mov	r13, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 8(sp)
+	bis	r6, 8(sp)
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	and	102(sp), r5
+	mov	r9, r6
+	inv	r6
+	inc	r6
+	mov	48(sp), r15
+	and	r6, r15
+	xor	r15, r5
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	46(sp), r15
+	and	r6, r15
+	xor	r15, r5
+	mov	r11, r6
+	inv	r6
+	inc	r6
+	mov	44(sp), r15
+	and	r6, r15
+	mov	r5, r6
+	xor	r15, r6
+	; ghash.ae:106: tab[u] = t
+	mov	r7, r5
+	and	#1, r5
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r5
+	mov	r6, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r5
+	bis	r15, r5
+	mov	r7, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r5, r15
+	mov	r7, r5
+	rrum.w	#2, r5
+	and	#1, r5
+	swpb	r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r15, r5
+	mov	r7, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, 4(sp)
+	bis	r5, 4(sp)
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	and	100(sp), r4
+	mov	r9, r5
+	inv	r5
+	inc	r5
+	mov	42(sp), r15
+	and	r5, r15
+	xor	r15, r4
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r5
+	inv	r5
+	inc	r5
+	mov	40(sp), r15
+	and	r5, r15
+	xor	r15, r4
+	mov	r11, r5
+	inv	r5
+	inc	r5
+	mov	38(sp), r15
+	and	r5, r15
+	xor	r15, r4
+	; ghash.ae:106: tab[u] = t
+	mov	r6, r5
+	and	#1, r5
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r5
+	mov	r4, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r5
+	bis	r15, r5
+	mov	r6, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r5, r15
+	mov	r6, r5
+	rrum.w	#2, r5
+	and	#1, r5
+	swpb	r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r15, r5
+	mov	r6, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r5, r15
+	; ghash.ae:104: t = (if u[3] == 1 then h else 0) ^ (if u[2] == 1 then p1 else 0)
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	and	98(sp), r5
+	inv	r9
+	inc	r9
+	mov	36(sp), r8
+	and	r9, r8
+	mov	r5, r9
+	xor	r8, r9
+	; ghash.ae:105: t = t ^ (if u[1] == 1 then p2 else 0) ^ (if u[0] == 1 then p3 else 0)
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	mov	34(sp), r10
+	and	r8, r10
+	xor	r10, r9
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	mov	32(sp), r11
+	and	r10, r11
+	xor	r11, r9
+	; ghash.ae:106: tab[u] = t
+	mov	r4, r10
+	and	#1, r10
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r10
+	mov	r9, r11
+	rrum.w	#4, r11
+	rlam.w	#4, r10
+	bis	r11, r10
+	mov	r4, r11
+	rrum.w	#1, r11
+	and	#1, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r10, r11
+	mov	r4, r10
+	rrum.w	#2, r10
+	and	#1, r10
+	swpb	r10
+	rlam.w	#4, r10
+	rlam.w	#2, r10
+	bis	r11, r10
+	mov	r4, r11
+	rrum.w	#3, r11
+	and	#1, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	bis	r10, r11
+	; ghash.ae:106: tab[u] = t
+	mov	r9, r8
+	and	#1, r8
+	; ghash.ae:95: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	swpb	r8
+	mov	@sp, r10
+	rrum.w	#4, r10
+	rlam.w	#4, r8
+	bis	r10, r8
+	mov	r9, r10
+	rrum.w	#1, r10
+	and	#1, r10
+	swpb	r10
+	rlam.w	#4, r10
+	rlam.w	#1, r10
+	bis	r8, r10
+	mov	r9, r8
+	rrum.w	#2, r8
+	and	#1, r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#2, r8
+	bis	r10, r8
+	mov	r9, r10
+	rrum.w	#3, r10
+	and	#1, r10
+	swpb	r10
+	rlam.w	#4, r10
+	rlam.w	#3, r10
+	bis	r8, r10
+	; ghash.ae:106: tab[u] = t
+	mov	@sp, 0(r12)
+	mov	r9, 2(r12)
+	mov	r4, 4(r12)
+	mov	r6, 6(r12)
+	mov	r7, 8(r12)
+	mov	r13, 10(r12)
+	mov	r14, 12(r12)
+	mov	6(sp), 14(r12)
 	; ghash.ae:107: tab[16 + u] = times_x(times_x(times_x(times_x(t))))
-	mov	r7, 256(r6)
-	mov	r8, 258(r6)
-	mov	r9, 260(r6)
-	mov	r10, 262(r6)
-	mov	r11, 264(r6)
-	mov	r12, 266(r6)
-	mov	r13, 268(r6)
-	mov	r14, 270(r6)
-	add	#16, r6
-	add	#1, 54(sp)
-	cmp	#16, 54(sp)
+	mov	r10, 256(r12)
+	mov	r11, 258(r12)
+	mov	r15, 260(r12)
+	mov	4(sp), 262(r12)
+	mov	8(sp), 264(r12)
+	mov	10(sp), 266(r12)
+	mov	12(sp), 268(r12)
+	mov	14(sp), 270(r12)
+	add	#16, r12
+	add	#1, 2(sp)
+	cmp	#16, 2(sp)
 	jc	.Lgcm_key_setup_near12
 	br	#.Lgcm_key_setup_loop10
 .Lgcm_key_setup_near12:
 .Lgcm_key_setup_done11:
-	add	#168, sp
+	add	#112, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_key_setup, .-gcm_key_setup
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 240 bytes (48 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2594 bytes of code
+;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2556 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#240, sp
-	mov	r12, 86(sp)
+	sub	#238, sp
+	mov	r12, 84(sp)
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
 	mov	r15, 62(sp)
-	mov	256(sp), r8
-	mov	258(sp), 82(sp)
-	mov	260(sp), 90(sp)
-	mov	262(sp), 84(sp)
-	mov	264(sp), 88(sp)
-	mov	268(sp), 94(sp)
-	mov	270(sp), 92(sp)
+	mov	254(sp), r8
+	mov	256(sp), 82(sp)
+	mov	258(sp), 88(sp)
+	mov	260(sp), 80(sp)
+	mov	262(sp), 86(sp)
+	mov	266(sp), 92(sp)
+	mov	268(sp), 90(sp)
 	mov	82(sp), r14
 	add	#15, r14
 	mov	#0, r15
@@ -1093,13 +1047,13 @@ gcm_encrypt_with:
 	bis	r14, r9
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
-	mov	#0, 30(sp)
+	mov	#0, 32(sp)
 	mov	#0, 38(sp)
 	mov	#0, 42(sp)
 	mov	#0, 46(sp)
 	mov	#0, 48(sp)
 	mov	#0, 50(sp)
-	mov	#0, 56(sp)
+	mov	#0, 52(sp)
 	mov	#0, 58(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
@@ -1126,7 +1080,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#96, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -1144,7 +1098,7 @@ gcm_encrypt_with:
 	mov	r12, r6
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
-	mov	30(sp), r5
+	mov	32(sp), r5
 	swpb	r6
 	xor	r6, r5
 	mov	38(sp), r6
@@ -1162,37 +1116,37 @@ gcm_encrypt_with:
 	mov	50(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	56(sp), r14
+	mov	52(sp), r14
 	swpb	r15
 	xor	r15, r14
 	mov	58(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 112(sp)
-	mov	r6, 114(sp)
-	mov	r7, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
+	mov	r5, 110(sp)
+	mov	r6, 112(sp)
+	mov	r7, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#128, r15
+	add	#126, r15
 	mov	r14, r12
 	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	128(sp), 30(sp)
-	mov	130(sp), 38(sp)
-	mov	132(sp), 42(sp)
-	mov	134(sp), 46(sp)
-	mov	136(sp), 48(sp)
-	mov	138(sp), 50(sp)
-	mov	140(sp), 56(sp)
-	mov	142(sp), 58(sp)
+	mov	126(sp), 32(sp)
+	mov	128(sp), 38(sp)
+	mov	130(sp), 42(sp)
+	mov	132(sp), 46(sp)
+	mov	134(sp), 48(sp)
+	mov	136(sp), 50(sp)
+	mov	138(sp), 52(sp)
+	mov	140(sp), 58(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
@@ -1206,46 +1160,45 @@ gcm_encrypt_with:
 	; gcm.ae:46: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_encrypt_with_else8
-	mov	64(sp), r10
-	bit	#1, r10
+	mov	64(sp), r9
+	bit	#1, r9
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
-	mov	@r10, 68(sp)
-	mov	2(r10), r11
-	mov	4(r10), r12
-	mov	6(r10), r13
-	mov	8(r10), r14
-	mov	10(r10), r15
+	mov	@r9, r10
+	mov	2(r9), r11
+	mov	4(r9), r12
+	mov	6(r9), r13
+	mov	8(r9), r14
+	mov	10(r9), r15
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#96, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
-	mov.b	@r10, r15
-	inc	r10
+	mov.b	@r9, r15
+	inc	r9
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lgcm_encrypt_with_cpy13
-	mov	r12, r10
+	mov	r12, r9
 	jmp	.Lgcm_encrypt_with_words11
 .Lgcm_encrypt_with_join12:
-	mov	#1, r9
-	mov	#0, r8
 	mov	r15, 60(sp)
-	mov	r14, r4
-	mov	r13, r5
-	mov	r12, r6
-	mov	r11, r7
-	mov	68(sp), r10
 	swpb	60(sp)
+	mov	r14, r4
 	swpb	r4
+	mov	r13, r5
 	swpb	r5
+	mov	r12, r6
 	swpb	r6
+	mov	r11, r7
 	swpb	r7
 	swpb	r10
+	mov	#1, r9
+	mov	#0, r8
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
 	mov	62(sp), r14
@@ -1261,11 +1214,11 @@ gcm_encrypt_with:
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
-	mov	#0, 14(sp)
-	mov	#0, 16(sp)
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
+	mov	#0, 26(sp)
+	mov	#0, 30(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	44(sp), r10
@@ -1293,7 +1246,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#96, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -1313,19 +1266,19 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_join19:
 	swpb	r15
 	xor	r15, r6
-	mov	14(sp), r15
+	mov	20(sp), r15
 	swpb	r14
 	xor	r14, r15
-	mov	16(sp), r14
+	mov	22(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	20(sp), r13
+	mov	24(sp), r13
 	swpb	r12
 	xor	r12, r13
-	mov	22(sp), r12
+	mov	26(sp), r12
 	swpb	r11
 	xor	r11, r12
-	mov	24(sp), r11
+	mov	30(sp), r11
 	swpb	r7
 	xor	r7, r11
 	swpb	r5
@@ -1333,30 +1286,30 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 112(sp)
-	mov	r15, 114(sp)
-	mov	r14, 116(sp)
-	mov	r13, 118(sp)
-	mov	r12, 120(sp)
-	mov	r11, 122(sp)
-	mov	r8, 124(sp)
-	mov	r9, 126(sp)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
+	mov	r14, 114(sp)
+	mov	r13, 116(sp)
+	mov	r12, 118(sp)
+	mov	r11, 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#144, r15
+	add	#142, r15
 	mov	r14, r12
 	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	144(sp), r6
-	mov	146(sp), 14(sp)
-	mov	148(sp), 16(sp)
-	mov	150(sp), 20(sp)
-	mov	152(sp), 22(sp)
-	mov	154(sp), 24(sp)
-	mov	156(sp), r8
-	mov	158(sp), r9
+	mov	142(sp), r6
+	mov	144(sp), 20(sp)
+	mov	146(sp), 22(sp)
+	mov	148(sp), 24(sp)
+	mov	150(sp), 26(sp)
+	mov	152(sp), 30(sp)
+	mov	154(sp), r8
+	mov	156(sp), r9
 	add	#1, r10
 	cmp	44(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
@@ -1369,55 +1322,55 @@ gcm_encrypt_with:
 	rrum.w	#1, r13
 	mov	r6, r14
 	xor	r15, r14
-	mov	14(sp), r15
+	mov	20(sp), r15
 	xor	r13, r15
 	; gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 112(sp)
-	mov	r15, 114(sp)
-	mov	16(sp), 116(sp)
-	mov	20(sp), 118(sp)
-	mov	22(sp), 120(sp)
-	mov	24(sp), 122(sp)
-	mov	r8, 124(sp)
-	mov	r9, 126(sp)
+	mov	r14, 110(sp)
+	mov	r15, 112(sp)
+	mov	22(sp), 114(sp)
+	mov	24(sp), 116(sp)
+	mov	26(sp), 118(sp)
+	mov	30(sp), 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#160, r15
+	add	#158, r15
 	mov	r14, r12
 	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	160(sp), r9
-	mov	162(sp), r8
-	mov	164(sp), 60(sp)
-	mov	166(sp), r4
-	mov	168(sp), r5
-	mov	170(sp), r6
-	mov	172(sp), r7
-	mov	174(sp), r10
+	mov	158(sp), r9
+	mov	160(sp), r8
+	mov	162(sp), 60(sp)
+	mov	164(sp), r4
+	mov	166(sp), r5
+	mov	168(sp), r6
+	mov	170(sp), r7
+	mov	172(sp), r10
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:74: s0 = E.encrypt_block(ks, j0)
-	mov	r9, 112(sp)
-	mov	r8, 114(sp)
-	mov	60(sp), 116(sp)
-	mov	r4, 118(sp)
-	mov	r5, 120(sp)
-	mov	r6, 122(sp)
-	mov	r7, 124(sp)
-	mov	r10, 126(sp)
+	mov	r9, 110(sp)
+	mov	r8, 112(sp)
+	mov	60(sp), 114(sp)
+	mov	r4, 116(sp)
+	mov	r5, 118(sp)
+	mov	r6, 120(sp)
+	mov	r7, 122(sp)
+	mov	r10, 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#176, r15
-	mov	86(sp), r12
+	add	#174, r15
+	mov	84(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	mov	r8, r13
 	addc	#0, r13
-	mov	84(sp), r14
+	mov	80(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1425,117 +1378,114 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 70(sp)
-	bis	r14, 70(sp)
+	mov	r15, 68(sp)
+	bis	r14, 68(sp)
 	; gcm.ae:77: for i in 0..(n + 15) / 16 {
 	mov	#0, 40(sp)
 	mov	r9, r8
 	mov	r13, r9
-	mov	r4, 80(sp)
-	mov	r5, 78(sp)
-	mov	r6, 76(sp)
-	mov	r7, 74(sp)
-	mov	r10, 72(sp)
-	cmp	70(sp), 40(sp)
+	mov	r4, 78(sp)
+	mov	r5, 76(sp)
+	mov	r6, 74(sp)
+	mov	r7, 72(sp)
+	mov	r10, 70(sp)
+	cmp	68(sp), 40(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near39:
 .Lgcm_encrypt_with_loop22:
 	mov	40(sp), r15
 	and	#4095, r15
-	mov	r15, 36(sp)
 	rlam.w	#4, r15
-	mov	r15, 36(sp)
+	mov	r15, 34(sp)
 	mov.b	41(sp), r10
 	rrum.w	#4, r10
 	; gcm.ae:79: u = E.encrypt_block(ks, j)
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
-	mov	60(sp), 116(sp)
-	mov	80(sp), 118(sp)
-	mov	78(sp), 120(sp)
-	mov	76(sp), 122(sp)
-	mov	74(sp), 124(sp)
-	mov	72(sp), 126(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	60(sp), 114(sp)
+	mov	78(sp), 116(sp)
+	mov	76(sp), 118(sp)
+	mov	74(sp), 120(sp)
+	mov	72(sp), 122(sp)
+	mov	70(sp), 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#192, r15
-	mov	86(sp), r12
+	add	#190, r15
+	mov	84(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	mov	r8, 54(sp)
-	add	#1, 54(sp)
-	mov	r9, 52(sp)
-	addc	#0, 52(sp)
-	mov	84(sp), r8
-	sub	36(sp), r8
-	mov	#0, r13
-	subc	r10, r13
-	mov	36(sp), r7
-	add	90(sp), r7
-	cmp	#16, r8
+	mov	r8, 56(sp)
+	add	#1, 56(sp)
+	mov	r9, 54(sp)
+	addc	#0, 54(sp)
+	mov	80(sp), r5
+	sub	34(sp), r5
+	mov	#0, r14
+	subc	r10, r14
+	mov	34(sp), r9
+	add	88(sp), r9
+	cmp	#16, r5
 	jnc	.Lgcm_encrypt_with_bytes24
-	bit	#1, r7
+	bit	#1, r9
 	jnz	.Lgcm_encrypt_with_bytes24
 .Lgcm_encrypt_with_words25:
-	mov	@r7, r4
-	mov	2(r7), r6
-	mov	4(r7), r9
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r14
-	mov	12(r7), r5
-	mov	14(r7), r15
+	mov	@r9, r4
+	mov	2(r9), r6
+	mov	4(r9), r12
+	mov	6(r9), r13
+	mov	8(r9), r11
+	mov	10(r9), r8
+	mov	12(r9), r10
+	mov	14(r9), r15
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r10
-	add	#96, r10
+	add	#94, r10
 	mov	r10, r11
 	mov	#16, r12
-	mov	r8, r15
+	mov	r5, r15
 .Lgcm_encrypt_with_cpy27:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lgcm_encrypt_with_pad28
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r9, r13
+	inc	r9
 	dec	r15
 .Lgcm_encrypt_with_pad28:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lgcm_encrypt_with_cpy27
-	mov	r10, r7
+	mov	r10, r9
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
-	mov	r15, r10
+	mov	r15, r7
+	swpb	r7
+	xor	190(sp), r7
 	swpb	r10
 	xor	192(sp), r10
-	swpb	r5
-	xor	194(sp), r5
-	mov	r14, 6(sp)
-	swpb	6(sp)
-	xor	196(sp), 6(sp)
-	mov	r12, 4(sp)
-	swpb	4(sp)
-	xor	198(sp), 4(sp)
-	mov	r11, 2(sp)
-	swpb	2(sp)
-	xor	200(sp), 2(sp)
-	mov	r9, 0(sp)
-	swpb	0(sp)
-	xor	202(sp), 0(sp)
-	mov	r6, 26(sp)
-	swpb	26(sp)
-	xor	204(sp), 26(sp)
-	mov	r4, 28(sp)
+	swpb	r8
+	xor	194(sp), r8
+	swpb	r11
+	xor	196(sp), r11
+	mov	r13, 8(sp)
+	swpb	8(sp)
+	xor	198(sp), 8(sp)
+	mov	r12, r9
+	swpb	r9
+	xor	200(sp), r9
+	mov	r6, 28(sp)
 	swpb	28(sp)
-	xor	206(sp), 28(sp)
-	mov	r8, r15
+	xor	202(sp), 28(sp)
+	mov	r4, r13
+	swpb	r13
+	xor	204(sp), r13
+	mov	r5, r15
 	sub	#16, r15
-	mov	r13, r15
+	mov	r14, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1543,229 +1493,220 @@ gcm_encrypt_with:
 	; gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lgcm_encrypt_with_else29
-	mov	r8, r15
-	and	#8191, r15
-	mov	r15, 32(sp)
-	rlam.w	#3, r15
-	mov	r15, 32(sp)
-	and	#8191, r13
-	mov	r8, r15
+	and	#8191, r14
+	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r13
-	mov	r13, 34(sp)
-	bis	r15, 34(sp)
-	mov	r8, r12
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	r5, r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r6
+	adc	r6
+	xor	#1, r6
+	mov	r5, r12
 	and	#1, r12
 	inv	r12
 	inc	r12
 	and	#65280, r12
 	xor	#-1, r12
-	mov	r8, r14
+	mov	r5, r14
 	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r12, r15
+	xor	#-1, r15
+	and	r4, r15
+	mov	r15, 16(sp)
+	xor	#-1, 16(sp)
+	inv	r14
+	inc	r14
+	mov	r12, r15
+	and	r14, r15
+	mov	r12, r4
+	xor	r15, r4
+	mov	r5, r15
+	rrum.w	#2, r15
+	mov	r15, r12
+	and	#1, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r4, r15
+	xor	#-1, r15
+	and	r14, r15
+	mov	r15, 6(sp)
+	xor	#-1, 6(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r4
+	mov	r5, r15
+	rrum.w	#3, r15
+	mov	r15, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r12, r11
-	xor	#-1, r11
-	and	r15, r11
-	xor	#-1, r11
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r8, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r4
-	xor	#-1, r4
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r6
-	xor	#-1, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r7
-	xor	r15, r7
-	inv	r13
-	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	mov	r12, r11
-	xor	r15, r11
-	mov	r8, r15
-	rrum.w	#3, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r13
-	xor	#-1, r13
-	mov	r9, r14
-	inv	r14
-	inc	r14
+	mov	r4, 2(sp)
+	xor	#-1, 2(sp)
+	and	r15, 2(sp)
+	xor	#-1, 2(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r4, 0(sp)
+	and	r15, 0(sp)
+	xor	@sp, r4
 	mov	r6, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 18(sp)
-	xor	#-1, 18(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 10(sp)
-	xor	#-1, 10(sp)
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r14
-	xor	#-1, r14
-	mov	r9, r12
-	inv	r12
-	inc	r12
-	mov	r4, r15
-	and	r12, r15
-	xor	r15, r4
-	mov	r9, r12
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	mov	r9, r12
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	and	r12, r15
-	xor	r15, r7
-	mov	r9, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	mov	32(sp), r15
-	sub	#128, r15
-	mov	34(sp), r15
-	subc	#0, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	r13, r12
-	and	r15, r12
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	18(sp), r13
-	and	r15, r13
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, 10(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	r11, r9
-	and	r15, r9
-	mov	r12, r11
-	inv	r11
-	mov	r13, r12
-	inv	r12
-	mov	10(sp), r13
+	inv	r4
+	mov	r13, 36(sp)
+	and	r4, 36(sp)
+	mov	r6, r13
 	inv	r13
-	inv	r14
-	mov	r4, r15
+	inc	r13
+	mov	2(sp), r15
+	and	r13, r15
 	inv	r15
-	inv	r6
-	inv	r7
-	inv	r9
+	mov	r11, 10(sp)
+	and	r15, 10(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	6(sp), r11
+	xor	#-1, r11
+	and	r15, r11
+	xor	#-1, r11
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	mov	6(sp), r15
+	and	r13, r15
+	mov	6(sp), r13
+	xor	r15, r13
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	inv	r13
+	and	r13, r9
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r11
 	and	r11, r10
-	mov	r5, r11
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	16(sp), r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, r13
+	xor	#-1, r13
+	inv	r12
+	inc	r12
+	mov	16(sp), r15
+	and	r12, r15
+	mov	16(sp), r12
+	xor	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r12, r4
+	xor	#-1, r4
+	and	r15, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	mov	r12, r15
+	and	r11, r15
+	xor	r15, r12
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	inv	r12
+	mov	28(sp), r11
 	and	r12, r11
-	mov	6(sp), r12
-	and	r13, r12
-	mov	4(sp), r13
-	and	r14, r13
-	mov	2(sp), r14
-	and	r15, r14
-	mov	@sp, r15
-	and	r6, r15
-	mov	26(sp), r6
-	and	r7, r6
-	mov	28(sp), r7
-	and	r9, r7
-	mov	r10, 12(sp)
-	mov	r11, 8(sp)
-	mov	r12, 6(sp)
-	mov	r13, 4(sp)
-	mov	r14, 2(sp)
-	mov	r15, 0(sp)
+	mov	r6, r12
+	inv	r12
+	inc	r12
+	mov	r4, r15
+	and	r12, r15
+	inv	r15
+	mov	r8, r12
+	and	r15, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r13, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	inv	r8
+	mov	r7, r14
+	and	r8, r14
+	inv	r13
+	mov	8(sp), r15
+	and	r13, r15
+	mov	r14, 18(sp)
+	mov	r10, 14(sp)
+	mov	r12, 12(sp)
+	mov	r15, 8(sp)
+	mov	r9, 4(sp)
+	mov	r11, r6
+	mov	36(sp), r7
 	jmp	.Lgcm_encrypt_with_endif30
 .Lgcm_encrypt_with_else29:
-	mov	r10, 12(sp)
-	mov	r5, 8(sp)
-	mov	26(sp), r6
-	mov	28(sp), r7
+	mov	r7, 18(sp)
+	mov	r10, 14(sp)
+	mov	r8, 12(sp)
+	mov	r11, 10(sp)
+	mov	r9, 4(sp)
+	mov	28(sp), r6
+	mov	r13, r7
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:82: store_be(ct, off, c, n - off)
+	mov	34(sp), r13
+	add	86(sp), r13
 	mov	r7, r4
-	mov	r6, r5
-	mov	@sp, r9
-	mov	2(sp), r10
-	mov	4(sp), r11
-	mov	6(sp), r12
-	mov	8(sp), r14
-	mov	12(sp), r15
-	mov	36(sp), r13
-	add	88(sp), r13
-	cmp	#16, r8
+	mov	r6, r8
+	mov	4(sp), r9
+	mov	8(sp), r10
+	mov	10(sp), r11
+	mov	12(sp), r12
+	mov	14(sp), r14
+	mov	18(sp), r15
+	cmp	#16, r5
 	swpb	r4
-	swpb	r5
+	swpb	r8
 	swpb	r9
 	swpb	r10
 	swpb	r11
@@ -1776,7 +1717,7 @@ gcm_encrypt_with:
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes31
 	mov	r4, 0(r13)
-	mov	r5, 2(r13)
+	mov	r8, 2(r13)
 	mov	r9, 4(r13)
 	mov	r10, 6(r13)
 	mov	r11, 8(r13)
@@ -1785,17 +1726,17 @@ gcm_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_bytes31:
-	mov	r4, 96(sp)
-	mov	r5, 98(sp)
-	mov	r9, 100(sp)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
+	mov	r4, 94(sp)
+	mov	r8, 96(sp)
+	mov	r9, 98(sp)
+	mov	r10, 100(sp)
+	mov	r11, 102(sp)
+	mov	r12, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r14
-	add	#96, r14
-	mov	r8, r15
+	add	#94, r14
+	mov	r5, r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt33
 	mov	#16, r15
@@ -1809,111 +1750,111 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy34
 .Lgcm_encrypt_with_stored32:
-	mov	30(sp), r8
-	xor	12(sp), r8
+	mov	32(sp), r8
+	xor	18(sp), r8
 	mov	38(sp), r9
-	xor	8(sp), r9
+	xor	14(sp), r9
 	mov	42(sp), r10
-	xor	6(sp), r10
+	xor	12(sp), r10
 	mov	46(sp), r11
-	xor	4(sp), r11
+	xor	10(sp), r11
 	mov	48(sp), r12
-	xor	2(sp), r12
+	xor	8(sp), r12
 	mov	50(sp), r13
-	xor	@sp, r13
-	mov	56(sp), r14
+	xor	4(sp), r13
+	mov	52(sp), r14
 	xor	r6, r14
 	mov	58(sp), r15
 	xor	r7, r15
 	; gcm.ae:83: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
-	mov	r10, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	r10, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#208, r15
+	add	#206, r15
 	mov	r14, r12
 	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	54(sp), r8
-	mov	52(sp), r9
-	mov	208(sp), 30(sp)
-	mov	210(sp), 38(sp)
-	mov	212(sp), 42(sp)
-	mov	214(sp), 46(sp)
-	mov	216(sp), 48(sp)
-	mov	218(sp), 50(sp)
-	mov	220(sp), 56(sp)
-	mov	222(sp), 58(sp)
+	mov	56(sp), r8
+	mov	54(sp), r9
+	mov	206(sp), 32(sp)
+	mov	208(sp), 38(sp)
+	mov	210(sp), 42(sp)
+	mov	212(sp), 46(sp)
+	mov	214(sp), 48(sp)
+	mov	216(sp), 50(sp)
+	mov	218(sp), 52(sp)
+	mov	220(sp), 58(sp)
 	add	#1, 40(sp)
-	cmp	70(sp), 40(sp)
+	cmp	68(sp), 40(sp)
 	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov	82(sp), r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	mov.b	83(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	84(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	85(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	30(sp), r12
-	xor	r14, r12
-	mov	38(sp), r13
-	xor	r15, r13
-	mov	48(sp), r14
-	xor	r10, r14
+	mov.b	83(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
 	mov	50(sp), r15
-	xor	r11, r15
+	xor	r14, r15
+	mov	82(sp), r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	48(sp), r14
+	xor	r13, r14
+	mov.b	81(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
+	mov	38(sp), r13
+	xor	r12, r13
+	mov	80(sp), r11
+	and	#8191, r11
+	rlam.w	#3, r11
+	mov	32(sp), r12
+	xor	r11, r12
 	; gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	42(sp), 116(sp)
-	mov	46(sp), 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
-	mov	56(sp), 124(sp)
-	mov	58(sp), 126(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	42(sp), 114(sp)
+	mov	46(sp), 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
+	mov	52(sp), 122(sp)
+	mov	58(sp), 124(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#224, r15
+	add	#222, r15
 	mov	r14, r12
 	mov	66(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	224(sp), r7
-	xor	176(sp), r7
-	mov	226(sp), r8
-	xor	178(sp), r8
-	mov	228(sp), r9
-	xor	180(sp), r9
-	mov	230(sp), r10
-	xor	182(sp), r10
-	mov	232(sp), r11
-	xor	184(sp), r11
-	mov	234(sp), r12
-	xor	186(sp), r12
-	mov	236(sp), r14
-	xor	188(sp), r14
-	mov	238(sp), r15
-	xor	190(sp), r15
+	mov	222(sp), r7
+	xor	174(sp), r7
+	mov	224(sp), r8
+	xor	176(sp), r8
+	mov	226(sp), r9
+	xor	178(sp), r9
+	mov	228(sp), r10
+	xor	180(sp), r10
+	mov	230(sp), r11
+	xor	182(sp), r11
+	mov	232(sp), r12
+	xor	184(sp), r12
+	mov	234(sp), r14
+	xor	186(sp), r14
+	mov	236(sp), r15
+	xor	188(sp), r15
 	; gcm.ae:85: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	94(sp), r13
-	cmp	#16, 92(sp)
+	mov	92(sp), r13
+	cmp	#16, 90(sp)
 	jnc	.Lgcm_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes35
@@ -1936,24 +1877,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored36
 .Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 96(sp)
+	mov	r15, 94(sp)
 	swpb	r14
-	mov	r14, 98(sp)
+	mov	r14, 96(sp)
 	swpb	r12
-	mov	r12, 100(sp)
+	mov	r12, 98(sp)
 	swpb	r11
-	mov	r11, 102(sp)
+	mov	r11, 100(sp)
 	swpb	r10
-	mov	r10, 104(sp)
+	mov	r10, 102(sp)
 	swpb	r9
-	mov	r9, 106(sp)
+	mov	r9, 104(sp)
 	swpb	r8
-	mov	r8, 108(sp)
+	mov	r8, 106(sp)
 	swpb	r7
-	mov	r7, 110(sp)
+	mov	r7, 108(sp)
+	mov	90(sp), r15
 	mov	sp, r14
-	add	#96, r14
-	mov	92(sp), r15
+	add	#94, r14
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1967,35 +1908,35 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy38
 .Lgcm_encrypt_with_stored36:
-	add	#240, sp
+	add	#238, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
 
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
-;     frame 262 bytes (59 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2700 bytes of code
+;     frame 254 bytes (55 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2660 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
 	.balign 2
 gcm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#262, sp
-	mov	r12, 84(sp)
+	sub	#254, sp
+	mov	r12, 80(sp)
 	mov	r13, 50(sp)
-	mov	r14, 62(sp)
-	mov	r15, 52(sp)
-	mov	278(sp), r8
-	mov	280(sp), 78(sp)
-	mov	282(sp), 90(sp)
-	mov	284(sp), 80(sp)
-	mov	286(sp), 114(sp)
-	mov	288(sp), 96(sp)
-	mov	290(sp), 88(sp)
-	mov	294(sp), 116(sp)
-	mov	78(sp), r14
+	mov	r14, 64(sp)
+	mov	r15, 54(sp)
+	mov	270(sp), r8
+	mov	272(sp), 76(sp)
+	mov	274(sp), 84(sp)
+	mov	276(sp), 74(sp)
+	mov	278(sp), 106(sp)
+	mov	280(sp), 88(sp)
+	mov	282(sp), 82(sp)
+	mov	286(sp), 108(sp)
+	mov	76(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2007,21 +1948,21 @@ gcm_decrypt_with:
 	bis	r14, r9
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
-	mov	#0, 38(sp)
-	mov	#0, 28(sp)
-	mov	#0, 30(sp)
-	mov	#0, 32(sp)
-	mov	#0, 34(sp)
-	mov	#0, 36(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
+	mov	#0, 6(sp)
 	mov	#0, 40(sp)
-	mov	#0, 42(sp)
+	mov	#0, 38(sp)
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 24(sp)
 	cmp	r9, r10
 	jc	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_loop1:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	78(sp), r11
+	mov	76(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -2040,7 +1981,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join5
 .Lgcm_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#118, r12
+	add	#110, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_decrypt_with_cpy6:
@@ -2058,60 +1999,60 @@ gcm_decrypt_with:
 	mov	r12, r6
 	jmp	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_join5:
-	mov	38(sp), r5
+	mov	10(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	28(sp), r6
+	mov	8(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	30(sp), r7
+	mov	6(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	32(sp), r11
+	mov	40(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	34(sp), r12
+	mov	38(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	36(sp), r13
+	mov	30(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	40(sp), r14
+	mov	28(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	42(sp), r15
+	mov	24(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 134(sp)
-	mov	r6, 136(sp)
-	mov	r7, 138(sp)
-	mov	r11, 140(sp)
-	mov	r12, 142(sp)
-	mov	r13, 144(sp)
-	mov	r14, 146(sp)
-	mov	r15, 148(sp)
+	mov	r5, 126(sp)
+	mov	r6, 128(sp)
+	mov	r7, 130(sp)
+	mov	r11, 132(sp)
+	mov	r12, 134(sp)
+	mov	r13, 136(sp)
+	mov	r14, 138(sp)
+	mov	r15, 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#150, r15
+	add	#142, r15
 	mov	r14, r12
 	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
+	mov	142(sp), 10(sp)
+	mov	144(sp), 8(sp)
+	mov	146(sp), 6(sp)
+	mov	148(sp), 40(sp)
 	mov	150(sp), 38(sp)
-	mov	152(sp), 28(sp)
-	mov	154(sp), 30(sp)
-	mov	156(sp), 32(sp)
-	mov	158(sp), 34(sp)
-	mov	160(sp), 36(sp)
-	mov	162(sp), 40(sp)
-	mov	164(sp), 42(sp)
+	mov	152(sp), 30(sp)
+	mov	154(sp), 28(sp)
+	mov	156(sp), 24(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_done2:
-	mov	52(sp), r15
+	mov	54(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -2120,49 +2061,48 @@ gcm_decrypt_with:
 	; gcm.ae:46: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
-	mov	62(sp), r10
-	bit	#1, r10
+	mov	64(sp), r9
+	bit	#1, r9
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
-	mov	@r10, 74(sp)
-	mov	2(r10), r11
-	mov	4(r10), r12
-	mov	6(r10), r13
-	mov	8(r10), r14
-	mov	10(r10), r15
+	mov	@r9, r10
+	mov	2(r9), r11
+	mov	4(r9), r12
+	mov	6(r9), r13
+	mov	8(r9), r14
+	mov	10(r9), r15
 	jmp	.Lgcm_decrypt_with_join12
 .Lgcm_decrypt_with_bytes10:
 	mov	sp, r12
-	add	#118, r12
+	add	#110, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_decrypt_with_cpy13:
-	mov.b	@r10, r15
-	inc	r10
+	mov.b	@r9, r15
+	inc	r9
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lgcm_decrypt_with_cpy13
-	mov	r12, r10
+	mov	r12, r9
 	jmp	.Lgcm_decrypt_with_words11
 .Lgcm_decrypt_with_join12:
-	mov	#1, r5
-	mov	#0, r4
-	mov	r15, 44(sp)
+	mov	r15, r5
+	swpb	r5
 	mov	r14, r6
-	mov	r13, r7
-	mov	r12, r8
-	mov	r11, r9
-	mov	74(sp), r10
-	swpb	44(sp)
 	swpb	r6
+	mov	r13, r7
 	swpb	r7
+	mov	r12, r8
 	swpb	r8
+	mov	r11, r9
 	swpb	r9
 	swpb	r10
+	mov	#1, 52(sp)
+	mov	#0, r4
 	jmp	.Lgcm_decrypt_with_endif9
 .Lgcm_decrypt_with_else8:
-	mov	52(sp), r14
+	mov	54(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2175,11 +2115,11 @@ gcm_decrypt_with:
 	; ghash.ae:184: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
-	mov	#0, 14(sp)
-	mov	#0, 18(sp)
+	mov	#0, 16(sp)
 	mov	#0, 20(sp)
-	mov	#0, 22(sp)
-	mov	#0, 26(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	46(sp), r10
@@ -2188,9 +2128,9 @@ gcm_decrypt_with:
 	mov	r10, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	52(sp), r7
+	mov	54(sp), r7
 	sub	r15, r7
-	add	62(sp), r15
+	add	64(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_decrypt_with_bytes17
 	bit	#1, r15
@@ -2207,7 +2147,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join19
 .Lgcm_decrypt_with_bytes17:
 	mov	sp, r11
-	add	#118, r11
+	add	#110, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_decrypt_with_cpy20:
@@ -2227,19 +2167,19 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_join19:
 	swpb	r15
 	xor	r15, r6
-	mov	14(sp), r15
+	mov	16(sp), r15
 	swpb	r14
 	xor	r14, r15
-	mov	18(sp), r14
+	mov	20(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	20(sp), r13
+	mov	32(sp), r13
 	swpb	r12
 	xor	r12, r13
-	mov	22(sp), r12
+	mov	34(sp), r12
 	swpb	r11
 	xor	r11, r12
-	mov	26(sp), r11
+	mov	36(sp), r11
 	swpb	r7
 	xor	r7, r11
 	swpb	r5
@@ -2247,91 +2187,91 @@ gcm_decrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:186: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 134(sp)
-	mov	r15, 136(sp)
-	mov	r14, 138(sp)
-	mov	r13, 140(sp)
-	mov	r12, 142(sp)
-	mov	r11, 144(sp)
-	mov	r8, 146(sp)
-	mov	r9, 148(sp)
+	mov	r6, 126(sp)
+	mov	r15, 128(sp)
+	mov	r14, 130(sp)
+	mov	r13, 132(sp)
+	mov	r12, 134(sp)
+	mov	r11, 136(sp)
+	mov	r8, 138(sp)
+	mov	r9, 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#166, r15
+	add	#158, r15
 	mov	r14, r12
 	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	166(sp), r6
-	mov	168(sp), 14(sp)
-	mov	170(sp), 18(sp)
-	mov	172(sp), 20(sp)
-	mov	174(sp), 22(sp)
-	mov	176(sp), 26(sp)
-	mov	178(sp), r8
-	mov	180(sp), r9
+	mov	158(sp), r6
+	mov	160(sp), 16(sp)
+	mov	162(sp), 20(sp)
+	mov	164(sp), 32(sp)
+	mov	166(sp), 34(sp)
+	mov	168(sp), 36(sp)
+	mov	170(sp), r8
+	mov	172(sp), r9
 	add	#1, r10
 	cmp	46(sp), r10
 	jnc	.Lgcm_decrypt_with_loop15
 .Lgcm_decrypt_with_done16:
-	mov	52(sp), r15
+	mov	54(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	mov.b	53(sp), r13
+	mov.b	55(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	mov	r6, r14
 	xor	r15, r14
-	mov	14(sp), r15
+	mov	16(sp), r15
 	xor	r13, r15
 	; gcm.ae:50: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 134(sp)
-	mov	r15, 136(sp)
-	mov	18(sp), 138(sp)
-	mov	20(sp), 140(sp)
-	mov	22(sp), 142(sp)
-	mov	26(sp), 144(sp)
-	mov	r8, 146(sp)
-	mov	r9, 148(sp)
+	mov	r14, 126(sp)
+	mov	r15, 128(sp)
+	mov	20(sp), 130(sp)
+	mov	32(sp), 132(sp)
+	mov	34(sp), 134(sp)
+	mov	36(sp), 136(sp)
+	mov	r8, 138(sp)
+	mov	r9, 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#182, r15
+	add	#174, r15
 	mov	r14, r12
 	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	182(sp), r5
-	mov	184(sp), r4
-	mov	186(sp), 44(sp)
-	mov	188(sp), r6
-	mov	190(sp), r7
-	mov	192(sp), r8
-	mov	194(sp), r9
-	mov	196(sp), r10
+	mov	174(sp), 52(sp)
+	mov	176(sp), r4
+	mov	178(sp), r5
+	mov	180(sp), r6
+	mov	182(sp), r7
+	mov	184(sp), r8
+	mov	186(sp), r9
+	mov	188(sp), r10
 .Lgcm_decrypt_with_endif9:
 	; gcm.ae:94: s0 = E.encrypt_block(ks, j0)
-	mov	r5, 134(sp)
-	mov	r4, 136(sp)
-	mov	44(sp), 138(sp)
-	mov	r6, 140(sp)
-	mov	r7, 142(sp)
-	mov	r8, 144(sp)
-	mov	r9, 146(sp)
-	mov	r10, 148(sp)
+	mov	52(sp), 126(sp)
+	mov	r4, 128(sp)
+	mov	r5, 130(sp)
+	mov	r6, 132(sp)
+	mov	r7, 134(sp)
+	mov	r8, 136(sp)
+	mov	r9, 138(sp)
+	mov	r10, 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#198, r15
-	mov	84(sp), r12
+	add	#190, r15
+	mov	80(sp), r12
 	mov	r14, r13
 	mov	r15, r14
 	call	#gcm_E_encrypt_block
-	add	#1, r5
-	mov	r4, r13
-	addc	#0, r13
-	mov	80(sp), r14
+	mov	52(sp), r13
+	add	#1, r13
+	addc	#0, r4
+	mov	74(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -2339,187 +2279,177 @@ gcm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 54(sp)
-	bis	r14, 54(sp)
+	mov	r15, 56(sp)
+	bis	r14, 56(sp)
 	; gcm.ae:97: for i in 0..(n + 15) / 16 {
-	mov	#0, 24(sp)
-	mov	r5, r4
-	mov	r13, r5
-	mov	r6, 70(sp)
+	mov	#0, 26(sp)
+	mov	r13, 44(sp)
+	mov	r4, 42(sp)
+	mov	r5, 70(sp)
+	mov	r6, 68(sp)
 	mov	r7, 66(sp)
-	mov	r8, 64(sp)
+	mov	r8, 62(sp)
 	mov	r9, 60(sp)
 	mov	r10, 58(sp)
-	mov	38(sp), r10
-	cmp	54(sp), 24(sp)
+	cmp	56(sp), 26(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
-	mov	24(sp), r15
+	mov	26(sp), r15
 	and	#4095, r15
-	mov	r15, r8
-	rlam.w	#4, r8
-	mov	80(sp), r9
-	sub	r8, r9
-	mov	r8, r6
-	add	90(sp), r6
-	cmp	#16, r9
+	mov	r15, r5
+	rlam.w	#4, r5
+	mov	74(sp), r6
+	sub	r5, r6
+	mov	r5, r10
+	add	84(sp), r10
+	cmp	#16, r6
 	jnc	.Lgcm_decrypt_with_bytes24
-	bit	#1, r6
+	bit	#1, r10
 	jnz	.Lgcm_decrypt_with_bytes24
 .Lgcm_decrypt_with_words25:
-	mov	@r6, 10(sp)
-	mov	2(r6), 8(sp)
-	mov	4(r6), 6(sp)
-	mov	6(r6), 4(sp)
-	mov	8(r6), 2(sp)
-	mov	10(r6), 0(sp)
-	mov	12(r6), r7
-	mov	14(r6), r6
+	mov	@r10, 4(sp)
+	mov	2(r10), 2(sp)
+	mov	4(r10), 0(sp)
+	mov	6(r10), r4
+	mov	8(r10), r7
+	mov	10(r10), r8
+	mov	12(r10), r9
+	mov	14(r10), r10
 	jmp	.Lgcm_decrypt_with_join26
 .Lgcm_decrypt_with_bytes24:
 	mov	sp, r11
-	add	#118, r11
+	add	#110, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r9, r15
+	mov	r6, r15
 .Lgcm_decrypt_with_cpy27:
 	clr	r14
 	tst	r15
 	jz	.Lgcm_decrypt_with_pad28
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lgcm_decrypt_with_pad28:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lgcm_decrypt_with_cpy27
-	mov	r11, r6
+	mov	r11, r10
 	jmp	.Lgcm_decrypt_with_words25
 .Lgcm_decrypt_with_join26:
 	; gcm.ae:100: u = E.encrypt_block(ks, j)
-	mov	r4, 134(sp)
-	mov	r5, 136(sp)
-	mov	44(sp), 138(sp)
-	mov	70(sp), 140(sp)
-	mov	66(sp), 142(sp)
-	mov	64(sp), 144(sp)
-	mov	60(sp), 146(sp)
-	mov	58(sp), 148(sp)
+	mov	44(sp), 126(sp)
+	mov	42(sp), 128(sp)
+	mov	70(sp), 130(sp)
+	mov	68(sp), 132(sp)
+	mov	66(sp), 134(sp)
+	mov	62(sp), 136(sp)
+	mov	60(sp), 138(sp)
+	mov	58(sp), 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#214, r15
-	mov	84(sp), r12
+	add	#206, r15
+	mov	80(sp), r12
 	mov	r14, r13
 	mov	r15, r14
-	swpb	10(sp)
-	swpb	8(sp)
-	swpb	6(sp)
 	swpb	4(sp)
 	swpb	2(sp)
 	swpb	0(sp)
+	swpb	r4
 	swpb	r7
-	swpb	r6
+	swpb	r8
+	swpb	r9
+	swpb	r10
 	call	#gcm_E_encrypt_block
-	mov	r4, 16(sp)
-	add	#1, 16(sp)
-	mov	r5, 12(sp)
-	addc	#0, 12(sp)
-	xor	r6, r10
-	mov	28(sp), r4
-	xor	r7, r4
-	mov	30(sp), r5
-	xor	@sp, r5
-	mov	32(sp), r11
-	xor	2(sp), r11
-	mov	34(sp), r12
-	xor	4(sp), r12
-	mov	36(sp), r13
-	xor	6(sp), r13
-	mov	40(sp), r14
-	xor	8(sp), r14
-	mov	42(sp), r15
-	xor	10(sp), r15
+	mov	24(sp), r15
+	xor	4(sp), r15
+	mov	28(sp), r14
+	xor	2(sp), r14
+	mov	30(sp), r13
+	xor	@sp, r13
+	mov	38(sp), r12
+	xor	r4, r12
+	mov	40(sp), r11
+	xor	r7, r11
+	xor	r8, 6(sp)
+	xor	r9, 8(sp)
+	xor	r10, 10(sp)
+	mov	r10, 22(sp)
+	xor	206(sp), 22(sp)
+	mov	r9, 18(sp)
+	xor	208(sp), 18(sp)
+	mov	r8, 14(sp)
+	xor	210(sp), 14(sp)
+	mov	r7, 12(sp)
+	xor	212(sp), 12(sp)
+	mov	r4, r7
+	xor	214(sp), r7
+	mov	@sp, r8
+	xor	216(sp), r8
+	mov	2(sp), r9
+	xor	218(sp), r9
+	mov	4(sp), r10
+	xor	220(sp), r10
 	; gcm.ae:102: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r10, 134(sp)
-	mov	r4, 136(sp)
-	mov	r5, 138(sp)
-	mov	r11, 140(sp)
-	mov	r12, 142(sp)
-	mov	r13, 144(sp)
-	mov	r14, 146(sp)
-	mov	r15, 148(sp)
+	mov	10(sp), 126(sp)
+	mov	8(sp), 128(sp)
+	mov	6(sp), 130(sp)
+	mov	r11, 132(sp)
+	mov	r12, 134(sp)
+	mov	r13, 136(sp)
+	mov	r14, 138(sp)
+	mov	r15, 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#230, r15
+	add	#222, r15
 	mov	r14, r12
 	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	r6, r13
-	xor	214(sp), r13
-	mov	r7, r15
-	xor	216(sp), r15
-	mov	@sp, r5
-	xor	218(sp), r5
-	mov	2(sp), r6
-	xor	220(sp), r6
-	mov	4(sp), r7
-	xor	222(sp), r7
-	mov	6(sp), r10
-	xor	224(sp), r10
-	mov	8(sp), r11
-	xor	226(sp), r11
-	mov	10(sp), r12
-	xor	228(sp), r12
 	; gcm.ae:103: store_be(msg, off, c ^ u, n - off)
-	mov	r15, r14
-	mov	r13, r15
-	mov	r8, r13
-	add	88(sp), r13
-	cmp	#16, r9
+	mov	r10, r4
+	mov	r7, r10
+	mov	12(sp), r11
+	mov	14(sp), r12
+	mov	18(sp), r14
+	mov	22(sp), r15
+	mov	r5, r13
+	add	82(sp), r13
+	cmp	#16, r6
+	swpb	r4
+	swpb	r9
+	swpb	r8
+	swpb	r10
+	swpb	r11
+	swpb	r12
+	swpb	r14
+	swpb	r15
 	jnc	.Lgcm_decrypt_with_bytes29
 	bit	#1, r13
 	jnz	.Lgcm_decrypt_with_bytes29
-	swpb	r12
-	mov	r12, 0(r13)
-	swpb	r11
-	mov	r11, 2(r13)
-	swpb	r10
-	mov	r10, 4(r13)
-	swpb	r7
-	mov	r7, 6(r13)
-	swpb	r6
-	mov	r6, 8(r13)
-	swpb	r5
-	mov	r5, 10(r13)
-	swpb	r14
+	mov	r4, 0(r13)
+	mov	r9, 2(r13)
+	mov	r8, 4(r13)
+	mov	r10, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
 	mov	r14, 12(r13)
-	swpb	r15
 	mov	r15, 14(r13)
 	jmp	.Lgcm_decrypt_with_stored30
 .Lgcm_decrypt_with_bytes29:
-	swpb	r12
-	mov	r12, 118(sp)
-	swpb	r11
-	mov	r11, 120(sp)
-	swpb	r10
-	mov	r10, 122(sp)
-	swpb	r7
-	mov	r7, 124(sp)
-	swpb	r6
-	mov	r6, 126(sp)
-	swpb	r5
-	mov	r5, 128(sp)
-	swpb	r14
-	mov	r14, 130(sp)
-	swpb	r15
-	mov	r15, 132(sp)
+	mov	r4, 110(sp)
+	mov	r9, 112(sp)
+	mov	r8, 114(sp)
+	mov	r10, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r14
-	add	#118, r14
-	mov	r9, r15
+	add	#110, r14
+	mov	r6, r15
 	cmp	#16, r15
 	jnc	.Lgcm_decrypt_with_cnt31
 	mov	#16, r15
@@ -2533,342 +2463,344 @@ gcm_decrypt_with:
 	dec	r15
 	jnz	.Lgcm_decrypt_with_cpy32
 .Lgcm_decrypt_with_stored30:
-	mov	16(sp), r4
-	mov	12(sp), r5
-	mov	230(sp), r10
-	mov	232(sp), 28(sp)
-	mov	234(sp), 30(sp)
-	mov	236(sp), 32(sp)
-	mov	238(sp), 34(sp)
-	mov	240(sp), 36(sp)
-	mov	242(sp), 40(sp)
-	mov	244(sp), 42(sp)
-	add	#1, 24(sp)
-	cmp	54(sp), 24(sp)
+	mov	44(sp), r14
+	add	#1, r14
+	mov	42(sp), r15
+	addc	#0, r15
+	mov	r14, 44(sp)
+	mov	r15, 42(sp)
+	mov	222(sp), 10(sp)
+	mov	224(sp), 8(sp)
+	mov	226(sp), 6(sp)
+	mov	228(sp), 40(sp)
+	mov	230(sp), 38(sp)
+	mov	232(sp), 30(sp)
+	mov	234(sp), 28(sp)
+	mov	236(sp), 24(sp)
+	add	#1, 26(sp)
+	cmp	56(sp), 26(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov	78(sp), r11
-	and	#8191, r11
-	rlam.w	#3, r11
-	mov.b	79(sp), r12
+	mov.b	77(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	mov	30(sp), r15
+	xor	r14, r15
+	mov	76(sp), r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	38(sp), r14
+	xor	r13, r14
+	mov.b	75(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
-	mov	80(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	81(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	xor	r14, r10
-	mov	28(sp), r13
-	xor	r15, r13
-	mov	34(sp), r14
-	xor	r11, r14
-	mov	36(sp), r15
-	xor	r12, r15
+	mov	8(sp), r13
+	xor	r12, r13
+	mov	74(sp), r11
+	and	#8191, r11
+	rlam.w	#3, r11
+	mov	10(sp), r12
+	xor	r11, r12
 	; gcm.ae:58: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r10, 134(sp)
-	mov	r13, 136(sp)
-	mov	30(sp), 138(sp)
-	mov	32(sp), 140(sp)
-	mov	r14, 142(sp)
-	mov	r15, 144(sp)
-	mov	40(sp), 146(sp)
-	mov	42(sp), 148(sp)
+	mov	r12, 126(sp)
+	mov	r13, 128(sp)
+	mov	6(sp), 130(sp)
+	mov	40(sp), 132(sp)
+	mov	r14, 134(sp)
+	mov	r15, 136(sp)
+	mov	28(sp), 138(sp)
+	mov	24(sp), 140(sp)
 	mov	sp, r14
-	add	#134, r14
+	add	#126, r14
 	mov	sp, r15
-	add	#246, r15
+	add	#238, r15
 	mov	r14, r12
 	mov	50(sp), r13
 	mov	r15, r14
 	call	#gcm_G_mul_h
-	mov	246(sp), 76(sp)
-	xor	198(sp), 76(sp)
-	mov	248(sp), 82(sp)
-	xor	200(sp), 82(sp)
-	mov	250(sp), 86(sp)
-	xor	202(sp), 86(sp)
-	mov	252(sp), 92(sp)
-	xor	204(sp), 92(sp)
-	mov	254(sp), 94(sp)
-	xor	206(sp), 94(sp)
-	mov	256(sp), 72(sp)
-	xor	208(sp), 72(sp)
-	mov	258(sp), r14
-	xor	210(sp), r14
-	mov	260(sp), r6
-	xor	212(sp), r6
-	mov	114(sp), r9
-	cmp	#16, 96(sp)
+	mov	238(sp), 78(sp)
+	xor	190(sp), 78(sp)
+	mov	240(sp), 48(sp)
+	xor	192(sp), 48(sp)
+	mov	242(sp), 72(sp)
+	xor	194(sp), 72(sp)
+	mov	244(sp), r12
+	xor	196(sp), r12
+	mov	246(sp), 86(sp)
+	xor	198(sp), 86(sp)
+	mov	248(sp), r7
+	xor	200(sp), r7
+	mov	250(sp), r15
+	xor	202(sp), r15
+	mov	252(sp), r13
+	xor	204(sp), r13
+	mov	106(sp), r6
+	cmp	#16, 88(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
-	bit	#1, r9
+	bit	#1, r6
 	jnz	.Lgcm_decrypt_with_bytes33
 .Lgcm_decrypt_with_words34:
-	mov	@r9, 112(sp)
-	mov	2(r9), 110(sp)
-	mov	4(r9), 108(sp)
-	mov	6(r9), 106(sp)
-	mov	8(r9), 104(sp)
-	mov	10(r9), 102(sp)
-	mov	12(r9), 100(sp)
-	mov	14(r9), 98(sp)
+	mov	@r6, 104(sp)
+	mov	2(r6), 102(sp)
+	mov	4(r6), 100(sp)
+	mov	6(r6), 98(sp)
+	mov	8(r6), 96(sp)
+	mov	10(r6), 94(sp)
+	mov	12(r6), 92(sp)
+	mov	14(r6), 90(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
-	mov	sp, r10
-	add	#118, r10
-	mov	r10, r11
-	mov	#16, r12
-	mov	96(sp), r15
+	mov	sp, r8
+	add	#110, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	88(sp), r14
 .Lgcm_decrypt_with_cpy36:
-	clr	r13
-	tst	r15
+	clr	r11
+	tst	r14
 	jz	.Lgcm_decrypt_with_pad37
-	mov.b	@r9, r13
-	inc	r9
-	dec	r15
+	mov.b	@r6, r11
+	inc	r6
+	dec	r14
 .Lgcm_decrypt_with_pad37:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lgcm_decrypt_with_cpy36
-	mov	r10, r9
+	mov	r8, r6
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	96(sp), r15
-	sub	#16, r15
-	mov	#0, r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
+	mov	88(sp), r14
+	sub	#16, r14
+	mov	#0, r14
+	subc	#0, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
 	; gcm.ae:37: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	tst	r15
-	swpb	112(sp)
-	swpb	110(sp)
-	swpb	108(sp)
-	swpb	106(sp)
+	tst	r14
 	swpb	104(sp)
 	swpb	102(sp)
 	swpb	100(sp)
 	swpb	98(sp)
+	swpb	96(sp)
+	swpb	94(sp)
+	swpb	92(sp)
+	swpb	90(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	96(sp), r15
-	and	#8191, r15
-	mov	r15, 68(sp)
-	rlam.w	#3, r15
-	mov	r15, 68(sp)
-	mov.b	97(sp), r9
-	rrum.w	#4, r9
+	mov	88(sp), r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	sub	#128, r14
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov.b	89(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	clr	r14
+	cmp	r10, r14
+	subc	#0, r11
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	88(sp), r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
+	xor	#-1, r6
+	mov	88(sp), r9
 	rrum.w	#1, r9
-	mov	96(sp), r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
+	and	#1, r9
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	mov	r6, r11
 	xor	#-1, r11
-	mov	96(sp), r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r15
+	and	r10, r11
+	mov	r11, r10
+	xor	#-1, r10
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	and	r9, r11
+	xor	r11, r6
+	mov	88(sp), r11
+	rrum.w	#2, r11
+	mov	r11, r8
+	and	#1, r8
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	xor	#-1, r11
+	and	r9, r11
+	mov	r11, r5
+	xor	#-1, r5
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r6, r11
+	and	r9, r11
+	mov	r6, r9
+	xor	r11, r9
+	mov	88(sp), r11
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	r11, r6
+	inv	r6
+	inc	r6
+	mov	r9, r4
+	xor	#-1, r4
+	and	r6, r4
+	xor	#-1, r4
+	mov	r14, r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	inv	r4
+	mov	r12, r6
+	and	r4, r6
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r9, r12
+	and	r4, r12
+	xor	r12, r9
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	and	r12, r9
+	inv	r9
+	mov	r13, r12
+	and	r9, r12
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r5, r4
+	xor	#-1, r4
+	and	r13, r4
+	xor	#-1, r4
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r4
+	inv	r4
+	mov	48(sp), r9
+	and	r4, r9
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r5, r13
+	and	r4, r13
+	xor	r13, r5
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r5
+	inv	r5
+	and	r5, r7
+	mov	r8, r5
+	inv	r5
+	inc	r5
+	mov	r10, r13
+	xor	#-1, r13
+	and	r5, r13
+	mov	r13, r5
+	xor	#-1, r5
+	inv	r8
+	inc	r8
+	mov	r10, r13
+	and	r8, r13
+	mov	r10, r8
+	xor	r13, r8
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r8, r4
+	xor	#-1, r4
+	and	r13, r4
+	xor	#-1, r4
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r4
+	inv	r4
+	mov	72(sp), r10
+	and	r4, r10
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r8, r13
+	and	r4, r13
+	xor	r13, r8
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r8
+	inv	r8
+	mov	r15, r13
+	and	r8, r13
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r11, r8
+	mov	r5, r8
 	xor	#-1, r8
 	and	r15, r8
 	xor	#-1, r8
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	and	r13, r15
+	inv	r11
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
+	mov	r5, r11
 	xor	r15, r11
-	mov	96(sp), r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r10
-	xor	#-1, r10
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r5
-	xor	#-1, r5
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	and	r13, r15
-	mov	r8, r7
-	xor	r15, r7
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	mov	r11, r8
-	xor	r15, r8
-	mov	96(sp), r15
-	rrum.w	#3, r15
-	mov	r15, r4
-	and	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	r10, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, 56(sp)
-	xor	#-1, 56(sp)
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, 48(sp)
-	xor	#-1, 48(sp)
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	r7, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r11
-	xor	#-1, r11
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r12
-	xor	#-1, r12
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	r10, r15
-	and	r13, r15
-	mov	r10, r13
-	xor	r15, r13
-	mov	r4, r10
-	inv	r10
-	inc	r10
-	mov	r5, r15
-	and	r10, r15
-	xor	r15, r5
-	mov	r4, r10
-	inv	r10
-	inc	r10
-	mov	r7, r15
-	and	r10, r15
-	xor	r15, r7
-	mov	r4, r10
-	inv	r10
-	inc	r10
-	mov	r8, r15
-	and	r10, r15
-	xor	r15, r8
-	mov	68(sp), r15
-	sub	#128, r15
-	mov	r9, r15
-	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	mov	56(sp), r9
-	and	r15, r9
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	mov	48(sp), r10
-	and	r15, r10
-	mov	r4, r15
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r4, r15
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r8
-	inv	r9
-	inv	r10
+	inv	r8
+	mov	78(sp), r14
+	and	r8, r14
 	inv	r11
-	inv	r12
-	inv	r13
-	inv	r5
-	mov	r7, r15
-	inv	r15
-	mov	r8, r7
-	inv	r7
-	mov	76(sp), r8
-	and	r9, r8
-	mov	82(sp), r9
-	and	r10, r9
-	mov	86(sp), r10
-	and	r11, r10
-	mov	92(sp), r11
-	and	r12, r11
-	mov	94(sp), r12
-	and	r13, r12
-	mov	72(sp), r13
-	and	r5, r13
-	and	r15, r14
-	mov	r6, r15
-	and	r7, r15
-	mov	r14, r7
-	mov	r15, r14
+	mov	86(sp), r15
+	and	r11, r15
+	mov	r14, r8
+	mov	r6, r11
+	mov	r15, r5
+	mov	r7, r6
+	mov	r13, r7
+	mov	r12, r14
 	jmp	.Lgcm_decrypt_with_endif39
 .Lgcm_decrypt_with_else38:
-	mov	76(sp), r8
-	mov	82(sp), r9
-	mov	86(sp), r10
-	mov	92(sp), r11
-	mov	94(sp), r12
-	mov	72(sp), r13
-	mov	r14, r7
-	mov	r6, r14
+	mov	78(sp), r8
+	mov	48(sp), r9
+	mov	72(sp), r10
+	mov	r12, r11
+	mov	86(sp), r5
+	mov	r7, r6
+	mov	r15, r7
+	mov	r13, r14
 .Lgcm_decrypt_with_endif39:
-	mov	98(sp), r15
+	mov	90(sp), r15
 	xor	r8, r15
-	mov	100(sp), r8
+	mov	92(sp), r8
 	xor	r9, r8
-	mov	102(sp), r9
+	mov	94(sp), r9
 	xor	r10, r9
-	mov	104(sp), r10
+	mov	96(sp), r10
 	xor	r11, r10
-	mov	106(sp), r11
-	xor	r12, r11
-	mov	108(sp), r12
-	xor	r13, r12
-	mov	110(sp), r13
+	mov	98(sp), r11
+	xor	r5, r11
+	mov	100(sp), r12
+	xor	r6, r12
+	mov	102(sp), r13
 	xor	r7, r13
-	mov	112(sp), r7
+	mov	104(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -2916,9 +2848,9 @@ gcm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	116(sp), r15
+	mov	108(sp), r15
 	mov	r14, 0(r15)
-	add	#262, sp
+	add	#254, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_decrypt_with, .-gcm_decrypt_with
@@ -2926,7 +2858,7 @@ gcm_decrypt_with:
 
 ; --- gcm_E_encrypt_block: gcm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 654 bytes of code
+;     estimated 646 bytes of code
 	.section .text.gcm_E_encrypt_block,"ax",@progbits
 	.local gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, @function
@@ -2997,8 +2929,7 @@ gcm_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	mov	r12, r11
+	mov	r10, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov	r5, r12
@@ -3024,8 +2955,7 @@ gcm_E_encrypt_block:
 	mov.b	r14, r14
 	mov	r15, r4
 	mov.b	r4, r4
-	mov	r5, r13
-	mov	r13, r12
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	@sp, r13
@@ -3049,10 +2979,7 @@ gcm_E_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
-	mov	@sp, r14
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
+	mov.b	1(sp), r5
 	mov	r6, r14
 	mov.b	r14, r14
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]

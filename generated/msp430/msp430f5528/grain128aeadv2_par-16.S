@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4058 bytes of code
+;     estimated 4052 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -899,45 +899,13 @@ grain128aeadv2_encrypt:
 	xor	r7, 70(sp)
 	; grain128aeadv2.ae:142: z = unzip(y)
 	mov	r14, r13
-	and	#1, r13
+	and	#16384, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
 	mov	r14, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
+	and	#4096, r15
 	rrum.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rlam.w	#3, r15
+	rrum.w	#2, r15
 	bis	r15, r13
 	mov	r14, r15
 	and	#1024, r15
@@ -945,25 +913,54 @@ grain128aeadv2_encrypt:
 	rrum.w	#1, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#2048, r15
-	rlam.w	#2, r15
+	and	#256, r15
+	rrum.w	#4, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#4096, r15
-	rrum.w	#4, r15
+	and	#64, r15
+	rrum.w	#3, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#16, r15
 	rrum.w	#2, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32769, r15
 	bis	r15, r13
 	mov	r14, r15
 	and	#8192, r15
 	rlam.w	#1, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#16384, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	and	#2048, r15
+	rlam.w	#2, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#32768, r15
+	and	#512, r15
+	rlam.w	#3, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#2, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
 	mov	r13, 22(sp)
 	bis	r15, 22(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
@@ -1630,7 +1627,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4088 bytes of code
+;     estimated 4082 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -2524,45 +2521,13 @@ grain128aeadv2_decrypt:
 	xor	r7, 72(sp)
 	; grain128aeadv2.ae:155: z = unzip(y)
 	mov	r14, r13
-	and	#1, r13
+	and	#16384, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
 	mov	r14, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
+	and	#4096, r15
 	rrum.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rlam.w	#3, r15
+	rrum.w	#2, r15
 	bis	r15, r13
 	mov	r14, r15
 	and	#1024, r15
@@ -2570,25 +2535,54 @@ grain128aeadv2_decrypt:
 	rrum.w	#1, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#2048, r15
-	rlam.w	#2, r15
+	and	#256, r15
+	rrum.w	#4, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#4096, r15
-	rrum.w	#4, r15
+	and	#64, r15
+	rrum.w	#3, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#16, r15
 	rrum.w	#2, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32769, r15
 	bis	r15, r13
 	mov	r14, r15
 	and	#8192, r15
 	rlam.w	#1, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#16384, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	and	#2048, r15
+	rlam.w	#2, r15
 	bis	r15, r13
 	mov	r14, r15
-	and	#32768, r15
+	and	#512, r15
+	rlam.w	#3, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#32, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r13
+	mov	r14, r15
+	and	#2, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
 	mov	r13, 44(sp)
 	bis	r15, 44(sp)
 	; grain128aeadv2.ae:156: m = ct[i] ^ z[7:0]
@@ -3267,27 +3261,27 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 178 bytes (89 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 14314 bytes of code
+;     frame 174 bytes (87 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 14072 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#178, sp
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r8
-	mov	r15, r6
+	sub	#174, sp
+	mov	r12, r8
+	mov	r13, r9
+	mov	r14, r7
+	mov	r15, r10
+	mov	190(sp), 164(sp)
+	mov	192(sp), 162(sp)
 	mov	194(sp), 168(sp)
 	mov	196(sp), 166(sp)
 	mov	198(sp), 172(sp)
 	mov	200(sp), 170(sp)
-	mov	202(sp), 176(sp)
-	mov	204(sp), 174(sp)
 	; grain128aeadv2.ae:121: if a < 128 {
-	cmp	#128, 166(sp)
+	cmp	#128, 162(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r15
@@ -3298,7 +3292,7 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
+	mov	@r9, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -3308,7 +3302,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3319,15 +3313,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r9, r14
-	mov	2(r9), r15
+	mov	@r8, r14
+	mov	2(r8), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r9, r11
+	mov	@r8, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3335,7 +3329,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r9), r15
+	mov	2(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3344,7 +3338,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r9), r14
+	mov	2(r8), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3354,7 +3348,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r9), r15
+	mov	4(r8), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3368,24 +3362,24 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r7
-	bis	r15, r7
-	mov	4(r9), r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	4(r8), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3393,12 +3387,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r9), r11
+	mov	6(r8), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3408,7 +3402,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r9), r15
+	mov	8(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3419,11 +3413,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r9), r14
+	mov	8(r8), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -3432,14 +3426,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
-	mov	10(r9), r14
+	and	r6, r12
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3450,7 +3444,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r9), r14
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3458,7 +3452,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3468,13 +3462,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3482,17 +3476,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3502,7 +3496,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3514,7 +3508,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3522,7 +3516,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3532,14 +3526,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r10), r13
+	xor	8(r9), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r10), r14
+	mov	8(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3548,12 +3542,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3562,26 +3556,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
+	mov	@r8, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r9), r15
+	mov	2(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r9, r12
-	mov	4(r9), r14
+	xor	@r8, r12
+	mov	4(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3590,14 +3584,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r9), r14
+	mov	8(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3606,27 +3600,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r9), r14
+	mov	10(r8), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 18(sp)
-	xor	12(r9), 18(sp)
+	mov	r12, 14(sp)
+	xor	12(r8), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r10), r11
+	mov	2(r9), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3634,15 +3628,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r10, r11
-	mov	6(r10), r14
-	mov	8(r10), r15
+	xor	@r9, r11
+	mov	6(r9), r14
+	mov	8(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3651,7 +3645,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3662,9 +3656,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r10), r11
+	xor	12(r9), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -3672,7 +3666,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3681,7 +3675,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3689,7 +3683,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3702,7 +3696,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -3711,7 +3705,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3721,7 +3715,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3729,7 +3723,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3742,22 +3736,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3768,7 +3762,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -3777,7 +3771,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3787,7 +3781,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r10), r14
+	mov	6(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3796,7 +3790,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r10), r15
+	mov	8(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3810,17 +3804,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r10), r14
-	mov	6(r10), r15
+	mov	4(r9), r14
+	mov	6(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r10), r14
+	and	6(r9), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
+	mov	6(r9), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -3828,7 +3822,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r10), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3837,11 +3831,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -3850,7 +3844,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -3860,7 +3854,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3871,7 +3865,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3881,7 +3875,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3896,14 +3890,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3911,19 +3905,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r10), r14
-	mov	4(r10), r15
+	mov	2(r9), r14
+	mov	4(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3933,14 +3927,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3948,13 +3942,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3962,13 +3956,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3979,13 +3973,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
-	mov	12(r10), r15
+	mov	10(r9), r12
+	mov	12(r9), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3995,7 +3989,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4007,7 +4001,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4015,7 +4009,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4025,53 +4019,21 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r7, r12
+	and	r6, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 36(sp)
-	xor	@r9, 36(sp)
+	mov	r11, 34(sp)
+	xor	@r8, 34(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
-	and	#1, r14
+	and	#16384, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
 	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
+	and	#4096, r15
 	rrum.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rlam.w	#3, r15
+	rrum.w	#2, r15
 	bis	r15, r14
 	mov	r13, r15
 	and	#1024, r15
@@ -4079,29 +4041,58 @@ grain128aeadv2_absorb_ad:
 	rrum.w	#1, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#2048, r15
-	rlam.w	#2, r15
+	and	#256, r15
+	rrum.w	#4, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#4096, r15
-	rrum.w	#4, r15
+	and	#64, r15
+	rrum.w	#3, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#16, r15
 	rrum.w	#2, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32769, r15
 	bis	r15, r14
 	mov	r13, r15
 	and	#8192, r15
 	rlam.w	#1, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#16384, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	and	#2048, r15
+	rlam.w	#2, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#32768, r15
-	mov	r14, 142(sp)
-	bis	r15, 142(sp)
+	and	#512, r15
+	rlam.w	#3, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#2, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r14, 138(sp)
+	bis	r15, 138(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -4111,38 +4102,38 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	@r6, r12
-	and	2(r6), r13
-	and	4(r6), r14
-	and	6(r6), r15
-	mov	r12, 92(sp)
-	xor	@r8, 92(sp)
+	and	@r10, r12
+	and	2(r10), r13
+	and	4(r10), r14
+	and	6(r10), r15
+	mov	r12, 90(sp)
+	xor	@r7, 90(sp)
 	mov	r13, 86(sp)
-	xor	2(r8), 86(sp)
+	xor	2(r7), 86(sp)
 	mov	r14, 82(sp)
-	xor	4(r8), 82(sp)
+	xor	4(r7), 82(sp)
 	mov	r15, 80(sp)
-	xor	6(r8), 80(sp)
+	xor	6(r7), 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
-	mov	r15, 150(sp)
-	and	#1, 150(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
+	mov.b	139(sp), r15
+	mov	r15, 146(sp)
+	and	#1, 146(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	mov	150(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	146(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4155,43 +4146,43 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 160(sp)
-	and	#1, 160(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
+	mov	r15, 156(sp)
+	and	#1, 156(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	mov	150(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	160(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	156(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4204,53 +4195,53 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 156(sp)
-	and	#1, 156(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
+	mov	r15, 152(sp)
+	and	#1, 152(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	mov	150(sp), r14
+	mov	146(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	160(sp), r15
+	mov	156(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	156(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	152(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4263,62 +4254,62 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 146(sp)
-	and	#1, 146(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
+	mov	r15, 142(sp)
+	and	#1, 142(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	mov	150(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	160(sp), r14
+	mov	156(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	146(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	142(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4331,71 +4322,71 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 138(sp)
-	and	#1, 138(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
+	mov	r15, 136(sp)
+	and	#1, 136(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	mov	150(sp), r14
+	mov	146(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	160(sp), r15
+	mov	156(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	156(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	146(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	138(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	136(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -4409,81 +4400,81 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 126(sp)
-	and	#1, 126(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
+	mov	r15, 124(sp)
+	and	#1, 124(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
 	clrc
 	rrc	r14
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	mov	150(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	160(sp), r14
+	mov	156(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	146(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	136(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	126(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	124(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r11
+	mov	162(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -4497,24 +4488,24 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r15
 	and	r12, r4
 	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 92(sp)
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 90(sp)
 	xor	r5, 86(sp)
-	xor	r7, 82(sp)
-	xor	r8, 80(sp)
+	xor	r6, 82(sp)
+	xor	r7, 80(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	mov	r15, 112(sp)
 	and	#1, 112(sp)
-	mov	@r6, r4
+	mov	@r10, r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	2(r6), r5
+	mov	2(r10), r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -4522,7 +4513,7 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r5
-	mov	4(r6), r14
+	mov	4(r10), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -4530,38 +4521,38 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r5
 	and	#511, r14
-	mov	6(r6), r15
+	mov	6(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
-	bis	r15, r7
-	mov	6(r6), r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	6(r10), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	mov	150(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	160(sp), r14
+	mov	156(sp), r14
 	swpb	r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r14, r15
-	mov	146(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	136(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	126(sp), r14
+	mov	124(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
@@ -4570,10 +4561,10 @@ grain128aeadv2_absorb_ad:
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r15, r8
-	bis	r14, r8
+	mov	r15, r7
+	bis	r14, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	166(sp), r13
+	mov	162(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
 	and	#1, r13
@@ -4589,105 +4580,106 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r12, r14
-	mov	r7, r12
+	mov	r6, r12
 	and	r15, r12
-	mov	r8, r15
+	mov	r7, r15
 	and	r11, r15
-	mov	92(sp), r4
-	xor	r13, r4
+	mov	90(sp), r6
+	xor	r13, r6
 	mov	86(sp), r13
 	xor	r14, r13
 	mov	82(sp), r14
 	xor	r12, r14
-	mov	80(sp), r8
-	xor	r15, r8
+	mov	80(sp), r7
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	143(sp), r15
+	mov.b	139(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	@r6, r7
-	mov	2(r6), r11
-	mov	4(r6), r12
-	mov	6(r6), r6
+	mov	@r10, r4
+	mov	2(r10), r11
+	mov	4(r10), r12
+	mov	6(r10), r5
+	mov	r4, r10
 	swpb	r11
-	swpb	r7
-	xor.b	r11, r7
-	xor	r11, r7
+	swpb	r10
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
-	swpb	r6
-	xor.b	r6, r12
-	xor	r6, r12
-	mov	r6, r5
-	mov.b	r5, r5
-	mov	150(sp), r6
-	swpb	r6
-	bis	r5, r6
-	mov	160(sp), r5
 	swpb	r5
-	rlam.w	#1, r5
-	bis	r6, r5
-	mov	156(sp), r6
-	swpb	r6
-	rlam.w	#2, r6
-	bis	r5, r6
+	xor.b	r5, r12
+	xor	r5, r12
+	mov	r5, r4
+	mov.b	r4, r4
 	mov	146(sp), r5
 	swpb	r5
-	rlam.w	#3, r5
-	bis	r6, r5
-	mov	138(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	bis	r5, r6
-	mov	126(sp), r5
+	bis	r4, r5
+	mov	156(sp), r4
+	swpb	r4
+	rlam.w	#1, r4
+	bis	r5, r4
+	mov	152(sp), r5
+	swpb	r5
+	rlam.w	#2, r5
+	bis	r4, r5
+	mov	142(sp), r4
+	swpb	r4
+	rlam.w	#3, r4
+	bis	r5, r4
+	mov	136(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
-	rlam.w	#1, r5
-	bis	r6, r5
-	mov	112(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#2, r6
-	bis	r5, r6
+	bis	r4, r5
+	mov	124(sp), r4
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#1, r4
+	bis	r5, r4
+	mov	112(sp), r5
+	swpb	r5
+	rlam.w	#4, r5
+	rlam.w	#2, r5
+	bis	r4, r5
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r6, r15
-	mov	2(r9), 140(sp)
-	mov	4(r9), 34(sp)
-	mov	6(r9), 32(sp)
-	mov	8(r9), 30(sp)
-	mov	10(r9), 26(sp)
-	mov	12(r9), 24(sp)
-	mov	14(r9), 20(sp)
-	mov	2(r10), 116(sp)
-	mov	4(r10), 12(sp)
-	mov	6(r10), 46(sp)
-	mov	8(r10), 42(sp)
-	mov	10(r10), 14(sp)
-	mov	12(r10), 8(sp)
-	mov	14(r10), r5
-	mov	r4, r6
-	mov	r7, r9
+	bis	r5, r15
+	mov	2(r8), 32(sp)
+	mov	4(r8), 30(sp)
+	mov	6(r8), 28(sp)
+	mov	8(r8), 26(sp)
+	mov	10(r8), 22(sp)
+	mov	12(r8), 20(sp)
+	mov	14(r8), 18(sp)
+	mov	2(r9), 114(sp)
+	mov	4(r9), 12(sp)
+	mov	6(r9), 46(sp)
+	mov	8(r9), 44(sp)
+	mov	10(r9), 16(sp)
+	mov	12(r9), 8(sp)
+	mov	14(r9), r5
+	mov	r7, r8
+	mov	r10, r9
 	mov	r11, r10
 	mov	r12, r11
 	br	#.Lgrain128aeadv2_absorb_ad_endif2
 .Lgrain128aeadv2_absorb_ad_else1:
 	; grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#256, 166(sp)
+	cmp	#256, 162(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	cmp	#0, 166(sp)
+	cmp	#0, 162(sp)
 	mov	#0, r15
 	subc	#1, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	cmp	#0, 166(sp)
+	cmp	#0, 162(sp)
 	mov	#0, r15
 	subc	#256, r15
 	clr	r14
@@ -4708,14 +4700,14 @@ grain128aeadv2_absorb_ad:
 	mov	r14, r15
 	xor	#1, r15
 	and	r12, r15
-	mov	r14, 164(sp)
-	xor	r15, 164(sp)
+	mov	r14, 160(sp)
+	xor	r15, 160(sp)
 	; grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
-	mov.b	164(sp), r15
-	mov	r15, 130(sp)
-	bis	#128, 130(sp)
+	mov.b	160(sp), r15
+	mov	r15, 128(sp)
+	bis	#128, 128(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
+	mov	@r9, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -4725,7 +4717,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4736,15 +4728,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r9, r14
-	mov	2(r9), r15
+	mov	@r8, r14
+	mov	2(r8), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r9, r11
+	mov	@r8, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -4752,7 +4744,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r9), r15
+	mov	2(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4761,7 +4753,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r9), r14
+	mov	2(r8), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4771,7 +4763,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r9), r15
+	mov	4(r8), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4785,24 +4777,24 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r7
-	bis	r15, r7
-	mov	4(r9), r14
+	mov	r14, r6
+	bis	r15, r6
+	mov	4(r8), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4810,12 +4802,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r9), r11
+	mov	6(r8), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -4825,7 +4817,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r9), r15
+	mov	8(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4836,11 +4828,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r9), r14
+	mov	8(r8), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -4849,14 +4841,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
-	mov	10(r9), r14
+	and	r6, r12
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4867,7 +4859,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r9), r14
+	mov	10(r8), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4875,7 +4867,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4885,13 +4877,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4899,17 +4891,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4919,7 +4911,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4931,7 +4923,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r10), r14
+	mov	4(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4939,7 +4931,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r10), r15
+	mov	6(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4949,14 +4941,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r10), r13
+	xor	8(r9), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r10), r14
+	mov	8(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4965,12 +4957,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4979,26 +4971,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
+	mov	@r8, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r9), r15
+	mov	2(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r9, r12
-	mov	4(r9), r14
+	xor	@r8, r12
+	mov	4(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r9), r15
+	mov	6(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5007,14 +4999,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r9), r14
+	mov	8(r8), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r9), r15
+	mov	10(r8), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5023,27 +5015,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r9), r14
+	mov	10(r8), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r9), r15
+	mov	12(r8), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 18(sp)
-	xor	12(r9), 18(sp)
+	mov	r12, 14(sp)
+	xor	12(r8), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r10), r11
+	mov	2(r9), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5051,15 +5043,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r10, r11
-	mov	6(r10), r14
-	mov	8(r10), r15
+	xor	@r9, r11
+	mov	6(r9), r14
+	mov	8(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r10), r14
+	mov	10(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5068,7 +5060,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5079,9 +5071,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r10), r11
+	xor	12(r9), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5089,7 +5081,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5098,7 +5090,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5106,7 +5098,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5119,7 +5111,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
+	mov	@r9, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5128,7 +5120,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r10), r15
+	mov	2(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5138,7 +5130,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r10, r14
+	mov	@r9, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5146,7 +5138,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r10), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5159,22 +5151,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5185,7 +5177,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5194,7 +5186,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5204,7 +5196,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r10), r14
+	mov	6(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5213,7 +5205,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r10), r15
+	mov	8(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5227,17 +5219,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r10), r14
-	mov	6(r10), r15
+	mov	4(r9), r14
+	mov	6(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r10), r14
+	and	6(r9), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
+	mov	6(r9), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -5245,7 +5237,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r10), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5254,11 +5246,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -5267,7 +5259,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5277,7 +5269,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5288,7 +5280,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5298,7 +5290,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5313,14 +5305,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
+	mov	2(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5328,19 +5320,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r10), r14
-	mov	4(r10), r15
+	mov	2(r9), r14
+	mov	4(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r10), r14
+	mov	2(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r10), r15
+	mov	4(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5350,14 +5342,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
+	mov	8(r9), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r10), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5365,13 +5357,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r10), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r10), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5379,13 +5371,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5396,13 +5388,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
-	mov	12(r10), r15
+	mov	10(r9), r12
+	mov	12(r9), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5412,7 +5404,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5424,7 +5416,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r10), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5432,7 +5424,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r10), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5442,53 +5434,21 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r7, r12
+	and	r6, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 36(sp)
-	xor	@r9, 36(sp)
+	mov	r11, 34(sp)
+	xor	@r8, 34(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
-	and	#1, r14
+	and	#16384, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
 	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
+	and	#4096, r15
 	rrum.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rlam.w	#3, r15
+	rrum.w	#2, r15
 	bis	r15, r14
 	mov	r13, r15
 	and	#1024, r15
@@ -5496,179 +5456,58 @@ grain128aeadv2_absorb_ad:
 	rrum.w	#1, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#2048, r15
-	rlam.w	#2, r15
+	and	#256, r15
+	rrum.w	#4, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#4096, r15
-	rrum.w	#4, r15
+	and	#64, r15
+	rrum.w	#3, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#16, r15
 	rrum.w	#2, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32769, r15
 	bis	r15, r14
 	mov	r13, r15
 	and	#8192, r15
 	rlam.w	#1, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#16384, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	and	#2048, r15
+	rlam.w	#2, r15
 	bis	r15, r14
 	mov	r13, r15
-	and	#32768, r15
-	mov	r14, 144(sp)
-	bis	r15, 144(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	@r6, r12
-	and	2(r6), r13
-	and	4(r6), r14
-	and	6(r6), r15
-	mov	r12, 6(sp)
-	xor	@r8, 6(sp)
-	mov	r13, 84(sp)
-	xor	2(r8), 84(sp)
-	mov	r14, 78(sp)
-	xor	4(r8), 78(sp)
-	mov	r15, 76(sp)
-	xor	6(r8), 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	mov	r15, 152(sp)
-	and	#1, 152(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	rrum.w	#1, r15
-	mov	r15, 158(sp)
-	and	#1, 158(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	158(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	rrum.w	#2, r15
-	mov	r15, 162(sp)
-	and	#1, 162(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
+	and	#512, r15
+	rlam.w	#3, r15
 	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
+	mov	r13, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8, r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	162(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r15, r14
+	mov	r13, r15
+	and	#2, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r14, 140(sp)
+	bis	r15, 140(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#3, r11
+	mov	128(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -5678,471 +5517,627 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
+	and	@r10, r12
+	and	2(r10), r13
+	and	4(r10), r14
+	and	6(r10), r15
+	mov	r12, 6(sp)
+	xor	@r7, 6(sp)
+	mov	r13, 84(sp)
+	xor	2(r7), 84(sp)
+	mov	r14, 78(sp)
+	xor	4(r7), 78(sp)
+	mov	r15, 76(sp)
+	xor	6(r7), 76(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	rrum.w	#3, r15
+	mov.b	141(sp), r15
 	mov	r15, 148(sp)
 	and	#1, 148(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	158(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	162(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	148(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	rrum.w	#4, r15
-	mov	r15, 136(sp)
-	and	#1, 136(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r15
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
 	clrc
 	rrc	r15
-	rrc	r7
+	rrc	r6
 	rrc	r5
 	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	162(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	136(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	r15, 124(sp)
-	and	#1, 124(sp)
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	158(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	162(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	148(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	136(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	124(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r7
-	and	r15, r8
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r7, 78(sp)
-	xor	r8, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, 90(sp)
-	and	#1, 90(sp)
-	mov	@r6, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#511, r8
-	mov	2(r6), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#65024, r15
-	bis	r15, r8
-	and	#511, r4
-	mov	4(r6), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r5
-	mov	6(r6), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r5
-	mov	6(r6), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	152(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	162(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	136(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	124(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	90(sp), r7
+	mov	148(sp), r7
 	swpb	r7
 	rlam.w	#4, r7
 	rlam.w	#3, r7
 	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	130(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
+	mov	128(sp), r11
+	rrum.w	#1, r11
+	and	#1, r11
+	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
+	sub	r11, r12
+	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r12
-	and	r13, r8
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r7, r15
-	and	r12, r15
-	xor	r8, 6(sp)
-	mov	84(sp), r7
-	xor	r13, r7
-	mov	78(sp), r8
-	xor	r14, r8
-	mov	76(sp), r11
-	xor	r15, r11
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	145(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	mov	@r6, r12
-	mov	2(r6), r13
-	mov	4(r6), r14
-	mov	6(r6), r15
-	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	swpb	r15
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r15, r15
-	mov	152(sp), r6
-	swpb	r6
-	bis	r15, r6
-	mov	158(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r6, r15
-	mov	162(sp), r6
-	swpb	r6
-	rlam.w	#2, r6
-	bis	r15, r6
+	mov.b	141(sp), r15
+	rrum.w	#1, r15
+	mov	r15, 154(sp)
+	and	#1, 154(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
 	mov	148(sp), r15
 	swpb	r15
-	rlam.w	#3, r15
-	bis	r6, r15
-	mov	136(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	154(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	rrum.w	#2, r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	rrum.w	#2, r15
+	mov	r15, 158(sp)
+	and	#1, 158(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	154(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	158(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	rrum.w	#3, r15
+	mov	r15, 144(sp)
+	and	#1, 144(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	154(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	158(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	144(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	rrum.w	#4, r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	rrum.w	#4, r15
+	mov	r15, 134(sp)
+	and	#1, 134(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	154(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	158(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	144(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	134(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	mov	r15, 122(sp)
+	and	#1, 122(sp)
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r14
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	148(sp), r15
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	154(sp), r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	158(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	144(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	134(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	122(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#2, r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r4
+	and	r13, r5
+	and	r14, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 84(sp)
+	xor	r6, 78(sp)
+	xor	r7, 76(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	mov	r15, r4
+	and	#1, r4
+	mov	@r10, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
+	mov	2(r10), r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
+	and	#65024, r15
+	mov	r14, 74(sp)
+	bis	r15, 74(sp)
+	and	#511, r5
+	mov	4(r10), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65024, r15
+	bis	r15, r5
+	and	#511, r14
+	mov	6(r10), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	mov	r14, r6
 	bis	r15, r6
-	mov	124(sp), r15
+	mov	6(r10), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	mov	148(sp), r15
+	swpb	r15
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	154(sp), r14
+	swpb	r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	158(sp), r15
+	swpb	r15
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	144(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	bis	r15, r14
+	mov	134(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
-	bis	r6, r15
-	mov	90(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#2, r6
-	bis	r15, r6
+	bis	r14, r15
+	mov	122(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	r4, r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r15, r7
+	bis	r14, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	128(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r11
+	sub	r12, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r11
+	mov	74(sp), r12
+	and	r13, r12
+	mov	r5, r13
+	and	r14, r13
+	mov	r6, r14
+	and	r15, r14
+	mov	r7, r15
+	and	r11, r15
+	xor	r12, 6(sp)
+	mov	84(sp), r6
+	xor	r13, r6
+	mov	78(sp), r7
+	xor	r14, r7
+	mov	76(sp), r11
+	xor	r15, r11
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	141(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	mov	@r10, r12
+	mov	2(r10), r13
+	mov	4(r10), r14
+	mov	6(r10), r15
+	mov	r12, r10
+	swpb	r13
+	swpb	r10
+	xor.b	r13, r10
+	xor	r13, r10
+	mov	r13, r12
+	swpb	r14
+	xor.b	r14, r12
+	xor	r14, r12
+	mov	r14, r13
+	swpb	r15
+	xor.b	r15, r13
+	xor	r15, r13
+	mov.b	r15, r15
+	mov	148(sp), r14
+	swpb	r14
+	bis	r15, r14
+	mov	154(sp), r15
+	swpb	r15
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	158(sp), r14
+	swpb	r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	144(sp), r15
+	swpb	r15
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	134(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	bis	r15, r14
+	mov	122(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	r4, r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r15, r14
 	mov	r5, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r6, r15
+	bis	r14, r15
 	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 122(sp)
 	mov	#0, 120(sp)
+	mov	#0, 118(sp)
+	mov	2(r8), 32(sp)
+	mov	4(r8), 30(sp)
+	mov	6(r8), 28(sp)
+	mov	8(r8), 26(sp)
+	mov	10(r8), 22(sp)
+	mov	12(r8), 20(sp)
+	mov	14(r8), 18(sp)
 	mov	2(r9), r5
-	mov	4(r9), 34(sp)
-	mov	6(r9), 32(sp)
-	mov	8(r9), 30(sp)
-	mov	10(r9), 26(sp)
-	mov	12(r9), 24(sp)
-	mov	14(r9), 20(sp)
-	mov	2(r10), r6
-	mov	4(r10), 12(sp)
-	mov	6(r10), 46(sp)
-	mov	8(r10), 42(sp)
-	mov	10(r10), 14(sp)
-	mov	12(r10), 8(sp)
-	mov	14(r10), 38(sp)
-	mov	r7, 134(sp)
-	mov	r8, 132(sp)
-	mov	r12, 102(sp)
-	mov	r13, 100(sp)
-	mov	r14, 98(sp)
-	mov	r15, 74(sp)
-	cmp	164(sp), 122(sp)
-	mov	120(sp), r15
+	mov	4(r9), 12(sp)
+	mov	6(r9), 46(sp)
+	mov	8(r9), 44(sp)
+	mov	10(r9), 16(sp)
+	mov	12(r9), 8(sp)
+	mov	14(r9), 40(sp)
+	mov	r6, 132(sp)
+	mov	r7, 130(sp)
+	mov	r10, 100(sp)
+	mov	r12, 98(sp)
+	mov	r13, 92(sp)
+	mov	r15, 56(sp)
+	cmp	160(sp), 120(sp)
+	mov	118(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_done4
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_loop3:
 	; grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	mov	164(sp), r13
-	mov	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	sub	122(sp), r13
-	subc	120(sp), r14
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65528, r15
-	rlam.w	#3, r14
-	and	#7, r13
-	bis	r13, r14
-	mov	166(sp), 22(sp)
-	mov	#0, 10(sp)
-	tst	r14
+	mov	160(sp), r15
+	mov	#0, r13
+	sub	#1, r15
+	subc	#0, r13
+	sub	120(sp), r15
+	subc	118(sp), r13
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65528, r14
+	rlam.w	#3, r13
+	and	#7, r15
+	bis	r15, r13
+	mov	162(sp), 10(sp)
+	mov	#0, r15
+	tst	r13
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig5
-	cmp	#32, r15
+	cmp	#32, r14
 	jc	.Lgrain128aeadv2_absorb_ad_shbig5
 .Lgrain128aeadv2_absorb_ad_shlimb8:
-	cmp	#16, r15
+	cmp	#16, r14
 	jnc	.Lgrain128aeadv2_absorb_ad_shbits9
-	mov	10(sp), 22(sp)
-	clr	10(sp)
-	sub	#16, r15
+	mov	r15, 10(sp)
+	clr	r15
+	sub	#16, r14
 	jmp	.Lgrain128aeadv2_absorb_ad_shlimb8
 .Lgrain128aeadv2_absorb_ad_shbits9:
-	tst	r15
+	tst	r14
 	jz	.Lgrain128aeadv2_absorb_ad_shend6
 .Lgrain128aeadv2_absorb_ad_sh7:
 	clrc
+	rrc	r15
 	rrc	10(sp)
-	rrc	22(sp)
-	dec	r15
+	dec	r14
 	jnz	.Lgrain128aeadv2_absorb_ad_sh7
 	jmp	.Lgrain128aeadv2_absorb_ad_shend6
 .Lgrain128aeadv2_absorb_ad_shbig5:
-	clr	22(sp)
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r10
+	mov	r5, r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -6163,15 +6158,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r10
-	mov	r5, r13
-	mov	34(sp), r15
+	mov	32(sp), r14
+	mov	30(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r10, r14
-	and	r13, r14
-	mov	r5, r12
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r10, r13
+	and	r14, r13
+	mov	32(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -6179,7 +6174,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	34(sp), r15
+	mov	30(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6188,17 +6183,17 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	34(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	32(sp), r15
+	mov	30(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	28(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6208,40 +6203,40 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r12
-	xor	r12, r14
+	bis	r15, r14
+	and	r14, r12
+	xor	r12, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	8(sp), r9
 	rla	r9
 	adc	r9
 	and	#1, r9
-	mov	38(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	32(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
-	mov	30(sp), r15
+	mov	28(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
+	mov	26(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	r9, r15
-	and	r13, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
+	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	30(sp), r12
+	mov	26(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -6251,7 +6246,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	26(sp), r15
+	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6262,46 +6257,46 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	26(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
-	mov	24(sp), r15
+	mov	22(sp), r14
+	rla	r14
+	adc	r14
+	and	#1, r14
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r14
+	xor	r12, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r9, r10
-	mov	24(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
-	mov	20(sp), r15
+	mov	20(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r10
+	bis	r15, r14
+	and	r14, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r14
+	xor	r10, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	24(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	20(sp), r15
+	mov	20(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6309,43 +6304,43 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r6, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	r5, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r6, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	r5, r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	46(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	42(sp), r15
+	bis	r15, r14
+	xor	r14, r13
+	mov	46(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6355,17 +6350,17 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	46(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	42(sp), r15
+	bis	r15, r14
+	xor	r14, r13
+	mov	46(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	44(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6373,103 +6368,103 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	xor	14(sp), r14
+	bis	r15, r14
+	xor	r14, r13
+	xor	16(sp), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	14(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
-	mov	38(sp), r15
+	mov	8(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
-	mov	34(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r13
-	mov	r5, r12
-	xor	r13, r12
-	mov	32(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	mov	32(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
 	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	26(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	24(sp), r15
+	and	#65024, r15
+	bis	r15, r14
+	mov	32(sp), r12
+	xor	r14, r12
+	mov	28(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
+	mov	26(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	24(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	22(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	20(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r14
+	xor	r14, r12
+	mov	20(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
+	mov	18(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, 114(sp)
-	xor	20(sp), 114(sp)
+	bis	r15, r14
+	xor	r14, r12
+	mov	r12, 110(sp)
+	xor	18(sp), 110(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	12(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	46(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -6477,26 +6472,26 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	r6, r10
-	xor	r13, r10
-	mov	42(sp), r13
-	mov	14(sp), r15
+	bis	r15, r14
+	mov	r5, r10
+	xor	r14, r10
+	mov	44(sp), r14
+	mov	16(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	xor	r13, r10
-	mov	8(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	38(sp), r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r10
+	mov	8(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6505,11 +6500,11 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	xor	r13, r10
-	xor	38(sp), r10
+	bis	r15, r14
+	xor	r14, r10
+	xor	40(sp), r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r12
+	mov	r5, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -6526,14 +6521,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	14(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -6542,12 +6537,12 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r12
+	mov	r5, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -6566,14 +6561,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	r6, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	r5, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -6582,8 +6577,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -6596,20 +6591,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	12(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	mov	12(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	46(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -6632,16 +6627,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	42(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	14(sp), r15
+	mov	44(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6650,22 +6645,22 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r13
-	mov	42(sp), r15
+	mov	46(sp), r14
+	mov	44(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	42(sp), r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	44(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r14, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r12
+	mov	44(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -6673,7 +6668,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	14(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6682,20 +6677,20 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	14(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	14(sp), r12
+	mov	16(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -6716,17 +6711,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	8(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	38(sp), r15
+	mov	8(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6736,8 +6731,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -6756,29 +6751,29 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	12(sp), r13
+	mov	12(sp), r14
 	mov	46(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r12
-	mov	12(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r12
+	mov	12(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	46(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	14(sp), r12
+	mov	16(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
@@ -6793,54 +6788,54 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	14(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	8(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r12
-	mov	8(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
-	mov	38(sp), r15
+	bis	r15, r14
+	and	r14, r12
+	mov	8(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r12
-	mov	38(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	8(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
-	mov	38(sp), r15
+	mov	8(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6850,17 +6845,17 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	and	r13, r12
-	mov	8(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	38(sp), r15
+	bis	r15, r14
+	and	r14, r12
+	mov	8(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6868,85 +6863,82 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r12
 	and	r9, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 108(sp)
-	xor	r5, 108(sp)
+	mov	r10, 106(sp)
+	xor	32(sp), 106(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r14, r13
-	and	#1, r13
-	mov	r14, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
+	mov	r13, r14
+	and	#16384, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	mov	r13, r15
 	and	#4096, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#1024, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#256, r15
+	rrum.w	#4, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#64, r15
+	rrum.w	#3, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#16, r15
+	rrum.w	#2, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32769, r15
+	bis	r15, r14
+	mov	r13, r15
 	and	#8192, r15
 	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16384, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32768, r15
-	mov	r13, 64(sp)
-	bis	r15, 64(sp)
+	bis	r15, r14
+	mov	r13, r15
+	and	#2048, r15
+	rlam.w	#2, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#512, r15
+	rlam.w	#3, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#32, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r14
+	mov	r13, r15
+	and	#2, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r14, 52(sp)
+	bis	r15, 52(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r12
+	mov	10(sp), r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -6956,49 +6948,42 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r10
-	mov	102(sp), r12
+	mov	100(sp), r12
 	and	r13, r12
-	mov	100(sp), r13
+	mov	98(sp), r13
 	and	r14, r13
-	mov	98(sp), r14
+	mov	92(sp), r14
 	and	r15, r14
-	mov	74(sp), r15
+	mov	56(sp), r15
 	and	r10, r15
 	xor	r12, 6(sp)
-	mov	134(sp), r7
+	mov	132(sp), r7
 	xor	r13, r7
-	mov	132(sp), r8
+	mov	130(sp), r8
 	xor	r14, r8
 	mov	r11, r9
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
-	mov	r15, 70(sp)
-	and	#1, 70(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r15
+	mov.b	53(sp), r15
+	mov	r15, 64(sp)
+	and	#1, 64(sp)
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	70(sp), r6
+	mov	64(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r11
+	mov	10(sp), r11
+	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -7020,24 +7005,86 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	rrum.w	#1, r15
+	mov	r15, 70(sp)
+	and	#1, 70(sp)
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r14
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	64(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	70(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	rrum.w	#2, r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r6, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	53(sp), r15
+	rrum.w	#2, r15
 	mov	r15, 72(sp)
 	and	#1, 72(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r14
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r15
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	64(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
 	mov	70(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
@@ -7049,19 +7096,8 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r11
+	mov	10(sp), r11
+	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -7083,220 +7119,44 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
-	rrum.w	#2, r15
-	mov	r15, 68(sp)
-	and	#1, 68(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	70(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	72(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	68(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 66(sp)
-	and	#1, 66(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	70(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	72(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	68(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	66(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
-	rrum.w	#4, r15
 	mov	r15, 60(sp)
 	and	#1, 60(sp)
-	mov	102(sp), r10
-	mov	100(sp), r4
-	mov	98(sp), r5
-	mov	74(sp), r15
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r14
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	70(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	72(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	68(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	72(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -7307,25 +7167,89 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	mov	10(sp), r15
+	mov	10(sp), r11
+	rrum.w	#4, r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r6, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	53(sp), r15
+	rrum.w	#4, r15
+	mov	r15, 50(sp)
+	and	#1, 50(sp)
+	mov	100(sp), r10
+	mov	98(sp), r4
+	mov	92(sp), r5
+	mov	56(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	64(sp), r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	70(sp), r15
 	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#63488, r15
-	bis	r15, r11
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	72(sp), r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	60(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	50(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -7350,15 +7274,15 @@ grain128aeadv2_absorb_ad:
 	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 48(sp)
-	and	#1, 48(sp)
-	mov	102(sp), r9
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	74(sp), r14
+	mov	r15, 38(sp)
+	and	#1, 38(sp)
+	mov	100(sp), r9
+	mov	98(sp), r10
+	mov	92(sp), r4
+	mov	56(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -7389,49 +7313,37 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	70(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	72(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	72(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	66(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	50(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	48(sp), r5
+	mov	38(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	10(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r11
+	mov	10(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r14
@@ -7455,87 +7367,78 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r7
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r15
+	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	mov	r15, r6
-	and	#1, r6
-	mov	102(sp), r4
+	mov	r15, r5
+	and	#1, r5
+	mov	100(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	100(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov	98(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65024, r15
 	bis	r15, r4
-	and	#511, r13
-	mov	98(sp), r14
+	and	#511, r6
+	mov	92(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	mov	r14, r15
 	and	#65024, r15
-	mov	r13, r5
-	bis	r15, r5
+	bis	r15, r6
 	and	#511, r14
-	mov	74(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	mov	r14, r8
 	bis	r15, r8
-	mov	74(sp), r14
+	mov	56(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	mov	70(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	72(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	72(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r14, r15
-	mov	66(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	50(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	48(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	r6, r15
+	mov	r5, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	mov	r15, r9
 	bis	r14, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	22(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
-	mov	10(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r12
+	mov	10(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -7547,7 +7450,7 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r11
 	mov	r4, r12
 	and	r13, r12
-	mov	r5, r13
+	mov	r6, r13
 	and	r14, r13
 	mov	r8, r14
 	and	r15, r14
@@ -7561,13 +7464,13 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	65(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
-	mov	102(sp), r12
-	mov	100(sp), r13
-	mov	98(sp), r14
-	mov	74(sp), r15
+	mov.b	53(sp), r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	mov	100(sp), r12
+	mov	98(sp), r13
+	mov	92(sp), r14
+	mov	56(sp), r15
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
@@ -7575,117 +7478,113 @@ grain128aeadv2_absorb_ad:
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r14, r5
 	swpb	r15
-	xor.b	r15, r5
-	xor	r15, r5
+	xor.b	r15, r14
+	xor	r15, r14
 	mov.b	r15, r15
-	mov	70(sp), r14
-	swpb	r14
-	bis	r15, r14
-	mov	72(sp), r15
+	mov	64(sp), r7
+	swpb	r7
+	bis	r15, r7
+	mov	70(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
-	bis	r14, r15
-	mov	68(sp), r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	66(sp), r15
+	bis	r7, r15
+	mov	72(sp), r7
+	swpb	r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	48(sp), r15
+	bis	r7, r15
+	mov	50(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	bis	r15, r7
+	mov	38(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r7, r15
+	bis	r7, r15
+	mov	r5, r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r6, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r14, r15
-	mov	34(sp), r6
-	mov	32(sp), 34(sp)
+	bis	r7, r15
 	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	24(sp), 26(sp)
-	mov	20(sp), 24(sp)
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	22(sp), 26(sp)
+	mov	20(sp), 22(sp)
 	mov	18(sp), 20(sp)
-	mov	114(sp), 18(sp)
-	mov	12(sp), 16(sp)
+	mov	14(sp), 18(sp)
+	mov	110(sp), 14(sp)
+	mov	12(sp), r5
 	mov	46(sp), 12(sp)
-	mov	42(sp), 46(sp)
-	mov	14(sp), 42(sp)
-	mov	8(sp), 14(sp)
-	mov	38(sp), r7
-	mov	36(sp), 38(sp)
-	mov	108(sp), 36(sp)
-	mov	r5, r14
-	mov	r6, r5
-	mov	16(sp), r6
+	mov	44(sp), 46(sp)
+	mov	16(sp), 44(sp)
+	mov	8(sp), r6
+	mov	40(sp), r7
+	mov	34(sp), 40(sp)
+	mov	106(sp), 34(sp)
+	mov	r6, 16(sp)
 	mov	r7, 8(sp)
 	mov	r8, 6(sp)
-	mov	r9, 134(sp)
-	mov	r10, 132(sp)
-	mov	r12, 102(sp)
-	mov	r13, 100(sp)
-	mov	r14, 98(sp)
-	mov	r15, 74(sp)
-	add	#1, 122(sp)
-	addc	#0, 120(sp)
-	cmp	164(sp), 122(sp)
-	mov	120(sp), r15
+	mov	r9, 132(sp)
+	mov	r10, 130(sp)
+	mov	r12, 100(sp)
+	mov	r13, 98(sp)
+	mov	r14, 92(sp)
+	mov	r15, 56(sp)
+	add	#1, 120(sp)
+	addc	#0, 118(sp)
+	cmp	160(sp), 120(sp)
+	mov	118(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near14
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 140(sp)
-	mov	r6, 116(sp)
-	mov	38(sp), r5
+	mov	r5, 114(sp)
+	mov	40(sp), r5
 	mov	6(sp), r6
-	mov	134(sp), r13
-	mov	132(sp), r14
+	mov	132(sp), r13
+	mov	130(sp), r14
 	mov	r11, r8
-	mov	102(sp), r9
-	mov	100(sp), r10
-	mov	98(sp), r11
-	mov	74(sp), r15
+	mov	100(sp), r9
+	mov	98(sp), r10
+	mov	92(sp), r11
+	mov	56(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 118(sp)
-	mov	#0, 154(sp)
-	mov	140(sp), r7
-	mov	116(sp), r12
-	mov	r5, 44(sp)
+	mov	#0, 116(sp)
+	mov	#0, 150(sp)
+	mov	32(sp), r7
+	mov	114(sp), r12
+	mov	r5, 42(sp)
 	mov	r6, 2(sp)
-	mov	r8, 128(sp)
+	mov	r8, 126(sp)
 	mov	r9, 96(sp)
 	mov	r10, 94(sp)
 	mov	r11, 88(sp)
-	mov	r15, 52(sp)
-	cmp	166(sp), 118(sp)
-	mov	154(sp), r15
+	mov	r15, 54(sp)
+	cmp	162(sp), 116(sp)
+	mov	150(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near15
 	br	#.Lgrain128aeadv2_absorb_ad_done11
 .Lgrain128aeadv2_absorb_ad_near15:
 .Lgrain128aeadv2_absorb_ad_loop10:
 	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	118(sp), r15
-	add	168(sp), r15
+	mov	116(sp), r15
+	add	164(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 104(sp)
+	mov	r15, 102(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r12, r8
 	rla	r8
@@ -7709,7 +7608,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r8
 	mov	r7, r10
-	mov	34(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	swpb	r10
 	xor.b	r15, r10
@@ -7724,7 +7623,7 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#7, r9
-	mov	34(sp), r15
+	mov	30(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7733,7 +7632,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r9
-	mov	34(sp), r10
+	mov	30(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -7743,7 +7642,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	32(sp), r15
+	mov	28(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7761,19 +7660,19 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#1, r9
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	32(sp), r10
+	mov	28(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
 	rrc	r10
 	and	#63, r10
-	mov	30(sp), r15
+	mov	26(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7786,7 +7685,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	30(sp), r6
+	mov	26(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -7796,7 +7695,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	adc	r6
 	and	#15, r6
-	mov	26(sp), r15
+	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7807,11 +7706,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	26(sp), r10
+	mov	22(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	24(sp), r15
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -7821,13 +7720,13 @@ grain128aeadv2_absorb_ad:
 	xor	r6, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r9, r8
-	mov	24(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#3, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7838,7 +7737,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r8, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	24(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -7846,7 +7745,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7890,7 +7789,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	42(sp), r15
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7910,7 +7809,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	42(sp), r15
+	mov	44(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7920,9 +7819,9 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r10
 	xor	r10, r11
-	xor	14(sp), r11
+	xor	16(sp), r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	14(sp), r10
+	mov	16(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -7941,7 +7840,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#127, r10
-	mov	44(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7955,7 +7854,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#511, r10
-	mov	34(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -7963,14 +7862,14 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r10
 	mov	r7, r8
 	xor	r10, r8
-	mov	32(sp), r10
+	mov	28(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	30(sp), r15
+	mov	26(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -7979,14 +7878,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r10
 	xor	r10, r8
-	mov	26(sp), r10
+	mov	22(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	24(sp), r15
+	mov	20(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -7995,18 +7894,18 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r10
 	xor	r10, r8
-	mov	24(sp), r10
+	mov	20(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r10
 	xor	r10, r8
-	mov	r8, 110(sp)
-	xor	20(sp), 110(sp)
+	mov	r8, 108(sp)
+	xor	18(sp), 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r8
 	swpb	r8
@@ -8025,8 +7924,8 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r8
 	mov	r12, r10
 	xor	r8, r10
-	mov	42(sp), r8
-	mov	14(sp), r15
+	mov	44(sp), r8
+	mov	16(sp), r15
 	swpb	r15
 	swpb	r8
 	xor.b	r15, r8
@@ -8041,7 +7940,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r8
 	rrc	r8
 	and	#31, r8
-	mov	44(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8052,7 +7951,7 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r8
 	xor	r8, r10
-	xor	44(sp), r10
+	xor	42(sp), r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -8071,7 +7970,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	14(sp), r8
+	mov	16(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -8176,7 +8075,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	42(sp), r12
+	mov	44(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -8185,7 +8084,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	14(sp), r15
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8200,16 +8099,16 @@ grain128aeadv2_absorb_ad:
 	xor	r8, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	46(sp), r12
-	mov	42(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	and	42(sp), r12
+	and	44(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r8
+	mov	44(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -8217,7 +8116,7 @@ grain128aeadv2_absorb_ad:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	14(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8226,7 +8125,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	14(sp), r12
+	mov	16(sp), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
@@ -8239,7 +8138,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	14(sp), r8
+	mov	16(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -8270,7 +8169,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8322,7 +8221,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	14(sp), r8
+	mov	16(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -8337,7 +8236,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	14(sp), r12
+	mov	16(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -8357,7 +8256,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#16383, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8369,7 +8268,7 @@ grain128aeadv2_absorb_ad:
 	xor	r8, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r8
-	mov	44(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r8
 	xor.b	r15, r8
@@ -8384,7 +8283,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8404,7 +8303,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8418,49 +8317,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 106(sp)
-	xor	r7, 106(sp)
+	mov	r10, 104(sp)
+	xor	r7, 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r11, r12
-	and	#1, r12
+	and	#16384, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
 	mov	r11, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#256, r15
+	and	#4096, r15
 	rrum.w	#4, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#512, r15
-	rlam.w	#3, r15
+	rrum.w	#2, r15
 	bis	r15, r12
 	mov	r11, r15
 	and	#1024, r15
@@ -8468,29 +8335,58 @@ grain128aeadv2_absorb_ad:
 	rrum.w	#1, r15
 	bis	r15, r12
 	mov	r11, r15
-	and	#2048, r15
-	rlam.w	#2, r15
+	and	#256, r15
+	rrum.w	#4, r15
 	bis	r15, r12
 	mov	r11, r15
-	and	#4096, r15
-	rrum.w	#4, r15
+	and	#64, r15
+	rrum.w	#3, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#16, r15
 	rrum.w	#2, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#32769, r15
 	bis	r15, r12
 	mov	r11, r15
 	and	#8192, r15
 	rlam.w	#1, r15
 	bis	r15, r12
 	mov	r11, r15
-	and	#16384, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	and	#2048, r15
+	rlam.w	#2, r15
 	bis	r15, r12
 	mov	r11, r15
-	and	#32768, r15
-	mov	r12, 28(sp)
-	bis	r15, 28(sp)
+	and	#512, r15
+	rlam.w	#3, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#128, r15
+	rlam.w	#4, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#32, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#8, r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	#2, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r12, 24(sp)
+	bis	r15, 24(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r10
+	mov	102(sp), r10
 	and	#1, r10
 	mov	#0, r11
 	mov	#0, r12
@@ -8506,35 +8402,35 @@ grain128aeadv2_absorb_ad:
 	and	r12, r11
 	mov	88(sp), r12
 	and	r15, r12
-	mov	52(sp), r15
+	mov	54(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
 	mov	r13, r8
 	xor	r11, r8
 	mov	r14, r9
 	xor	r12, r9
-	mov	128(sp), r10
+	mov	126(sp), r10
 	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
-	mov	r15, 56(sp)
-	and	#1, 56(sp)
+	mov.b	25(sp), r15
+	mov	r15, 62(sp)
+	and	#1, 62(sp)
 	mov	96(sp), r7
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r7
-	mov	56(sp), r6
+	mov	62(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8560,14 +8456,14 @@ grain128aeadv2_absorb_ad:
 	mov	r10, r9
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 62(sp)
-	and	#1, 62(sp)
+	mov	r15, 68(sp)
+	and	#1, 68(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r14
+	mov	54(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -8578,18 +8474,18 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	62(sp), r6
+	mov	68(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8612,14 +8508,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 58(sp)
-	and	#1, 58(sp)
+	mov	r15, 66(sp)
+	and	#1, 66(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -8635,23 +8531,23 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r14
+	mov	62(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	62(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r6
+	mov	66(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8674,14 +8570,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 54(sp)
-	and	#1, 54(sp)
+	mov	r15, 58(sp)
+	and	#1, 58(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r14
+	mov	54(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -8702,27 +8598,27 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	68(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r6
+	mov	58(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8745,14 +8641,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r8
 	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 50(sp)
-	and	#1, 50(sp)
+	mov	r15, 48(sp)
+	and	#1, 48(sp)
 	mov	96(sp), r10
 	mov	94(sp), r4
 	mov	88(sp), r5
-	mov	52(sp), r15
+	mov	54(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -8778,31 +8674,31 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r14
+	mov	62(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	62(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	58(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	54(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	50(sp), r6
+	mov	48(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -8829,15 +8725,15 @@ grain128aeadv2_absorb_ad:
 	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 40(sp)
-	and	#1, 40(sp)
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
 	mov	96(sp), r9
 	mov	94(sp), r10
 	mov	88(sp), r4
-	mov	52(sp), r14
+	mov	54(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -8868,35 +8764,35 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	56(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	68(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	40(sp), r5
+	mov	36(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r11
+	mov	102(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -8922,7 +8818,7 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r10
 	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r15
+	mov.b	25(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	mov	r15, r5
@@ -8948,38 +8844,38 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r6
 	and	#511, r14
-	mov	52(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	mov	r14, r7
 	bis	r15, r7
-	mov	52(sp), r14
+	mov	54(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	mov	56(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	68(sp), r14
 	swpb	r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	40(sp), r14
+	mov	36(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
@@ -8991,7 +8887,7 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r8
 	bis	r14, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	104(sp), r13
+	mov	102(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
 	mov	#0, r14
@@ -9019,13 +8915,13 @@ grain128aeadv2_absorb_ad:
 	mov	r10, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	29(sp), r7
+	mov.b	25(sp), r7
 	rrum.w	#4, r7
 	rrum.w	#3, r7
 	mov	96(sp), r10
 	mov	94(sp), r11
 	mov	88(sp), r12
-	mov	52(sp), r15
+	mov	54(sp), r15
 	mov	r10, r9
 	swpb	r11
 	swpb	r9
@@ -9040,26 +8936,26 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r11
 	xor	r15, r11
 	mov.b	r15, r15
-	mov	56(sp), r12
+	mov	62(sp), r12
 	swpb	r12
 	bis	r15, r12
-	mov	62(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r12, r15
-	mov	58(sp), r12
+	mov	66(sp), r12
 	swpb	r12
 	rlam.w	#2, r12
 	bis	r15, r12
-	mov	54(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r12, r15
-	mov	50(sp), r12
+	mov	48(sp), r12
 	swpb	r12
 	rlam.w	#4, r12
 	bis	r15, r12
-	mov	40(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -9074,67 +8970,67 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r12, r15
-	mov	34(sp), r7
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	24(sp), 26(sp)
-	mov	20(sp), 24(sp)
+	mov	30(sp), r7
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	22(sp), 26(sp)
+	mov	20(sp), 22(sp)
 	mov	18(sp), 20(sp)
-	mov	110(sp), 18(sp)
+	mov	14(sp), 18(sp)
+	mov	108(sp), 14(sp)
 	mov	12(sp), r12
 	mov	46(sp), 12(sp)
-	mov	42(sp), 46(sp)
-	mov	14(sp), 42(sp)
-	mov	8(sp), 14(sp)
-	mov	44(sp), r5
-	mov	36(sp), 44(sp)
-	mov	106(sp), 36(sp)
+	mov	44(sp), 46(sp)
+	mov	16(sp), 44(sp)
+	mov	8(sp), 16(sp)
+	mov	42(sp), r5
+	mov	34(sp), 42(sp)
+	mov	104(sp), 34(sp)
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
-	mov	r8, 128(sp)
+	mov	r8, 126(sp)
 	mov	r9, 96(sp)
 	mov	r10, 94(sp)
 	mov	r11, 88(sp)
-	mov	r15, 52(sp)
-	add	#1, 118(sp)
-	addc	#0, 154(sp)
-	cmp	166(sp), 118(sp)
-	mov	154(sp), r15
+	mov	r15, 54(sp)
+	add	#1, 116(sp)
+	addc	#0, 150(sp)
+	cmp	162(sp), 116(sp)
+	mov	150(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near16
 	br	#.Lgrain128aeadv2_absorb_ad_loop10
 .Lgrain128aeadv2_absorb_ad_near16:
 .Lgrain128aeadv2_absorb_ad_done11:
-	mov	172(sp), r15
+	mov	168(sp), r15
 	mov	r7, 0(r15)
-	mov	34(sp), 2(r15)
-	mov	32(sp), 4(r15)
-	mov	30(sp), 6(r15)
-	mov	26(sp), 8(r15)
-	mov	24(sp), 10(r15)
-	mov	20(sp), 12(r15)
-	mov	18(sp), 14(r15)
-	mov	170(sp), r15
+	mov	30(sp), 2(r15)
+	mov	28(sp), 4(r15)
+	mov	26(sp), 6(r15)
+	mov	22(sp), 8(r15)
+	mov	20(sp), 10(r15)
+	mov	18(sp), 12(r15)
+	mov	14(sp), 14(r15)
+	mov	166(sp), r15
 	mov	r12, 0(r15)
 	mov	12(sp), 2(r15)
 	mov	46(sp), 4(r15)
-	mov	42(sp), 6(r15)
-	mov	14(sp), 8(r15)
+	mov	44(sp), 6(r15)
+	mov	16(sp), 8(r15)
 	mov	8(sp), 10(r15)
-	mov	44(sp), 12(r15)
-	mov	36(sp), 14(r15)
-	mov	176(sp), r15
+	mov	42(sp), 12(r15)
+	mov	34(sp), 14(r15)
+	mov	172(sp), r15
 	mov	2(sp), 0(r15)
 	mov	r13, 2(r15)
 	mov	r14, 4(r15)
-	mov	128(sp), 6(r15)
-	mov	174(sp), r15
+	mov	126(sp), 6(r15)
+	mov	170(sp), r15
 	mov	96(sp), 0(r15)
 	mov	94(sp), 2(r15)
 	mov	88(sp), 4(r15)
-	mov	52(sp), 6(r15)
-	add	#178, sp
+	mov	54(sp), 6(r15)
+	add	#174, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
@@ -9142,7 +9038,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 268 bytes (134 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 17416 bytes of code
+;     estimated 17404 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -14835,7 +14731,6 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r8, r14
 	swpb	r14
-	mov	r14, 142(sp)
 	mov	r6, r12
 	swpb	r12
 	mov	r14, r15
@@ -15257,7 +15152,6 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r10, r13
 	swpb	r13
-	mov	r13, 136(sp)
 	mov	r13, r15
 	xor.b	r14, r15
 	mov	r15, 136(sp)
@@ -15630,7 +15524,6 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r9, r14
 	swpb	r14
-	mov	r14, 96(sp)
 	mov	r14, r15
 	xor.b	r13, r15
 	mov	r15, 96(sp)

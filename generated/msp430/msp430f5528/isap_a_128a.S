@@ -241,7 +241,7 @@ isap_a_128a_encrypt_with:
 	mov	#0, r9
 	mov	#0, r10
 	cmp	r7, r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	r8, r15
 	jc	.Lisap_a_128a_encrypt_with_done10
 .Lisap_a_128a_encrypt_with_loop9:
@@ -662,7 +662,7 @@ isap_a_128a_decrypt_with:
 	mov	#0, r9
 	mov	#0, r10
 	cmp	r7, r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	r8, r15
 	jc	.Lisap_a_128a_decrypt_with_done15
 .Lisap_a_128a_decrypt_with_loop14:
@@ -803,7 +803,7 @@ isap_a_128a_decrypt_with:
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1598 bytes of code
+;     estimated 1458 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
@@ -821,19 +821,19 @@ isap_a_128a_P_permute:
 	mov	@r15, r7
 	mov	2(r15), r8
 	mov	4(r15), r9
-	mov	6(r15), 20(sp)
-	mov	8(r15), 52(sp)
-	mov	10(r15), 54(sp)
-	mov	12(r15), 56(sp)
-	mov	14(r15), 58(sp)
+	mov	6(r15), 30(sp)
+	mov	8(r15), 54(sp)
+	mov	10(r15), 56(sp)
+	mov	12(r15), 58(sp)
+	mov	14(r15), 60(sp)
 	mov	16(r15), r10
-	mov	18(r15), 46(sp)
-	mov	20(r15), 48(sp)
-	mov	22(r15), 50(sp)
-	mov	24(r15), 10(sp)
-	mov	26(r15), 2(sp)
-	mov	28(r15), 40(sp)
-	mov	30(r15), 38(sp)
+	mov	18(r15), 14(sp)
+	mov	20(r15), 8(sp)
+	mov	22(r15), 6(sp)
+	mov	24(r15), 4(sp)
+	mov	26(r15), 50(sp)
+	mov	28(r15), 48(sp)
+	mov	30(r15), 46(sp)
 	mov	32(r15), r11
 	mov	34(r15), r12
 	mov	36(r15), r13
@@ -847,488 +847,444 @@ isap_a_128a_P_permute:
 	mov	64(sp), r15
 	mov.b	isap_a_128a_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	xor	r15, r10
+	mov	r10, r6
+	xor	r15, r6
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	xor	r11, r7
+	mov	r7, r10
+	xor	r11, r10
 	xor	r12, r8
 	xor	r13, r9
-	mov	20(sp), r15
+	mov	30(sp), r15
 	xor	r14, r15
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r11, 28(sp)
-	xor	10(sp), 28(sp)
-	mov	r12, 26(sp)
-	xor	2(sp), 26(sp)
+	mov	r11, 32(sp)
+	xor	4(sp), 32(sp)
+	mov	r12, 28(sp)
+	xor	50(sp), 28(sp)
 	mov	r13, 24(sp)
-	xor	40(sp), 24(sp)
+	xor	48(sp), 24(sp)
 	mov	r14, 22(sp)
-	xor	38(sp), 22(sp)
+	xor	46(sp), 22(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r10, r5
-	xor	52(sp), r5
-	mov	46(sp), r6
-	xor	54(sp), r6
-	mov	48(sp), r10
-	xor	56(sp), r10
-	mov	50(sp), r4
-	xor	58(sp), r4
+	mov	r6, r5
+	xor	54(sp), r5
+	mov	14(sp), r6
+	xor	56(sp), r6
+	mov	8(sp), r7
+	xor	58(sp), r7
+	mov	6(sp), r4
+	xor	60(sp), r4
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	52(sp), r11
+	mov	54(sp), r11
 	inv	r11
-	mov	54(sp), r12
+	mov	56(sp), r12
 	inv	r12
-	mov	56(sp), r13
+	mov	58(sp), r13
 	inv	r13
-	mov	58(sp), r14
+	mov	60(sp), r14
 	inv	r14
 	and	r5, r11
 	and	r6, r12
-	and	r10, r13
+	and	r7, r13
 	and	r4, r14
-	mov	r7, 36(sp)
-	xor	r11, 36(sp)
-	mov	r8, 34(sp)
-	xor	r12, 34(sp)
-	mov	r9, 32(sp)
-	xor	r13, 32(sp)
-	mov	r15, 30(sp)
-	xor	r14, 30(sp)
+	mov	r10, 42(sp)
+	xor	r11, 42(sp)
+	mov	r8, 40(sp)
+	xor	r12, 40(sp)
+	mov	r9, 38(sp)
+	xor	r13, 38(sp)
+	mov	r15, 36(sp)
+	xor	r14, 36(sp)
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r5, r11
 	inv	r11
 	mov	r6, r12
 	inv	r12
-	mov	r10, r13
+	mov	r7, r13
 	inv	r13
 	mov	r4, r14
 	inv	r14
-	and	10(sp), r11
-	and	2(sp), r12
-	and	40(sp), r13
-	and	38(sp), r14
-	mov	52(sp), 4(sp)
-	xor	r11, 4(sp)
-	mov	54(sp), 0(sp)
+	and	4(sp), r11
+	and	50(sp), r12
+	and	48(sp), r13
+	and	46(sp), r14
+	mov	54(sp), 2(sp)
+	xor	r11, 2(sp)
+	mov	56(sp), 0(sp)
 	xor	r12, 0(sp)
-	mov	56(sp), 44(sp)
-	xor	r13, 44(sp)
-	mov	58(sp), 42(sp)
-	xor	r14, 42(sp)
+	mov	58(sp), 18(sp)
+	xor	r13, 18(sp)
+	mov	60(sp), 44(sp)
+	xor	r14, 44(sp)
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	10(sp), r11
+	mov	4(sp), r11
 	inv	r11
-	mov	2(sp), r12
+	mov	50(sp), r12
 	inv	r12
-	mov	40(sp), r13
+	mov	48(sp), r13
 	inv	r13
-	mov	38(sp), r14
+	mov	46(sp), r14
 	inv	r14
-	and	28(sp), r11
-	and	26(sp), r12
+	and	32(sp), r11
+	and	28(sp), r12
 	and	24(sp), r13
 	and	22(sp), r14
 	xor	r11, r5
 	xor	r12, r6
-	xor	r13, r10
+	xor	r13, r7
 	mov	r4, r11
 	xor	r14, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	28(sp), r4
-	inv	r4
-	mov	26(sp), r12
+	mov	32(sp), r12
 	inv	r12
-	mov	24(sp), r13
+	mov	28(sp), r13
 	inv	r13
-	mov	22(sp), r14
+	mov	24(sp), r14
 	inv	r14
-	and	r7, r4
-	and	r8, r12
-	and	r9, r13
-	and	r15, r14
-	xor	r4, 10(sp)
-	xor	r12, 2(sp)
-	mov	40(sp), r12
+	mov	22(sp), r4
+	inv	r4
+	and	r10, r12
+	and	r8, r13
+	and	r9, r14
+	and	r15, r4
+	xor	r12, 4(sp)
+	mov	50(sp), r12
 	xor	r13, r12
-	mov	38(sp), r13
+	mov	48(sp), r13
 	xor	r14, r13
+	mov	46(sp), r14
+	xor	r4, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r7
+	inv	r10
 	inv	r8
-	mov	r9, r14
-	inv	r14
+	inv	r9
 	inv	r15
-	and	52(sp), r7
-	and	54(sp), r8
-	and	56(sp), r14
-	and	58(sp), r15
-	xor	r7, 28(sp)
-	xor	r8, 26(sp)
-	xor	r14, 24(sp)
+	and	54(sp), r10
+	and	56(sp), r8
+	and	58(sp), r9
+	and	60(sp), r15
+	xor	r10, 32(sp)
+	xor	r8, 28(sp)
+	xor	r9, 24(sp)
 	xor	r15, 22(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	36(sp), 4(sp)
-	xor	34(sp), 0(sp)
+	xor	42(sp), 2(sp)
+	xor	40(sp), 0(sp)
+	xor	38(sp), 18(sp)
 	mov	44(sp), r4
-	xor	32(sp), r4
-	mov	42(sp), r7
-	xor	30(sp), r7
+	xor	36(sp), r4
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	36(sp), r8
-	xor	28(sp), r8
-	mov	34(sp), r9
-	xor	26(sp), r9
-	mov	32(sp), r14
-	xor	24(sp), r14
-	mov	30(sp), r15
+	mov	42(sp), r8
+	xor	32(sp), r8
+	mov	40(sp), r9
+	xor	28(sp), r9
+	mov	38(sp), r10
+	xor	24(sp), r10
+	mov	36(sp), r15
 	xor	22(sp), r15
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r5, 10(sp)
-	xor	r6, 2(sp)
-	mov	r12, 18(sp)
-	xor	r10, 18(sp)
-	mov	r13, 16(sp)
-	xor	r11, 16(sp)
+	xor	r5, 4(sp)
+	mov	r12, 34(sp)
+	xor	r6, 34(sp)
+	mov	r13, 26(sp)
+	xor	r7, 26(sp)
+	mov	r14, 20(sp)
+	xor	r11, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r5, 14(sp)
-	inv	14(sp)
-	mov	r6, 12(sp)
-	inv	12(sp)
-	mov	r10, r13
+	mov	r5, 16(sp)
+	inv	16(sp)
+	mov	r6, r12
+	inv	r12
+	mov	r7, r13
 	inv	r13
-	mov	r11, r6
-	inv	r6
+	mov	r11, r14
+	inv	r14
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r14, r11
+	mov	r10, r6
+	mov	r15, r7
+	mov	r8, r5
+	mov	r9, r11
+	bit	#1, r6
+	rrc	r11
+	rrc	r5
+	rrc	r7
+	rrc	r6
+	bit	#1, r6
+	rrc	r11
+	rrc	r5
+	rrc	r7
+	rrc	r6
+	bit	#1, r6
+	rrc	r11
+	rrc	r5
+	rrc	r7
+	rrc	r6
+	mov	r8, 12(sp)
+	xor	r11, 12(sp)
+	mov	r9, 10(sp)
+	xor	r6, 10(sp)
+	mov	r10, r6
+	xor	r7, r6
+	mov	r15, r7
+	xor	r5, r7
 	mov	r15, r5
-	mov	r8, r10
-	mov	r9, r12
-	bit	#1, r11
-	rrc	r12
-	rrc	r10
-	rrc	r5
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r10
-	rrc	r5
-	rrc	r11
-	bit	#1, r11
-	rrc	r12
-	rrc	r10
-	rrc	r5
-	rrc	r11
-	mov	r8, 8(sp)
-	xor	r12, 8(sp)
-	mov	r9, 6(sp)
-	xor	r11, 6(sp)
-	mov	r14, r11
-	xor	r5, r11
-	mov	r15, r12
-	xor	r10, r12
-	mov	r14, r10
-	mov	r15, r5
-	mov	r8, r14
+	mov	r8, r11
 	mov	r9, r15
 	rla	r10
 	rlc	r5
-	rlc	r14
+	rlc	r11
 	rlc	r15
 	adc	r10
 	rla	r10
 	rlc	r5
-	rlc	r14
+	rlc	r11
 	rlc	r15
 	adc	r10
 	rla	r10
 	rlc	r5
-	rlc	r14
+	rlc	r11
 	rlc	r15
 	adc	r10
 	rla	r10
 	rlc	r5
-	rlc	r14
+	rlc	r11
 	rlc	r15
 	adc	r10
-	xor	r10, 8(sp)
-	xor	r5, 6(sp)
-	mov	r11, 62(sp)
-	xor	r14, 62(sp)
-	mov	r12, 20(sp)
-	xor	r15, 20(sp)
+	xor	r10, 12(sp)
+	xor	r5, 10(sp)
+	mov	r6, 62(sp)
+	xor	r11, 62(sp)
+	mov	r7, 30(sp)
+	xor	r15, 30(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	4(sp), r11
-	mov	@sp, r12
-	mov	r4, r14
-	mov	r7, r15
-	rla	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	adc	r11
-	rla	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	adc	r11
-	rla	r11
-	rlc	r12
-	rlc	r14
-	rlc	r15
-	adc	r11
-	mov	4(sp), r5
-	xor	r11, r5
-	mov	@sp, r8
-	xor	r12, r8
-	mov	r4, r9
-	xor	r14, r9
-	mov	r7, r10
-	xor	r15, r10
-	swpb	r7
-	rla	r7
-	adc	r7
-	mov	4(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	mov	@sp, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	swpb	r4
-	rla	r4
-	adc	r4
-	mov	r7, r14
-	and	#65024, r14
-	mov	r4, r15
-	and	#511, r15
-	bis	r15, r14
-	mov	r11, r15
-	and	#65024, r15
-	and	#511, r7
-	bis	r7, r15
-	mov	r12, r7
-	and	#65024, r7
-	and	#511, r11
-	bis	r11, r7
-	mov	r4, r11
-	and	#65024, r11
-	and	#511, r12
-	bis	r12, r11
-	mov	r5, 52(sp)
-	xor	r14, 52(sp)
-	mov	r8, 54(sp)
-	xor	r15, 54(sp)
-	mov	r9, 56(sp)
-	xor	r7, 56(sp)
-	mov	r10, 58(sp)
-	xor	r11, 58(sp)
-	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	12(sp), r11
-	mov	r13, r12
-	mov	r6, r14
-	mov	14(sp), r15
-	bit	#1, r11
-	rrc	r15
-	rrc	r14
-	rrc	r12
-	rrc	r11
-	mov	14(sp), r8
-	xor	r15, r8
-	mov	12(sp), r9
-	xor	r11, r9
-	mov	r13, r10
-	xor	r12, r10
-	mov	r6, r11
-	xor	r14, r11
-	mov	12(sp), r12
-	mov	r6, r14
-	mov	14(sp), r15
-	bit	#1, r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	mov	r8, 60(sp)
-	xor	r15, 60(sp)
-	mov	r9, 46(sp)
-	xor	r12, 46(sp)
-	mov	r10, 48(sp)
-	xor	r13, 48(sp)
-	mov	r11, 50(sp)
-	xor	r14, 50(sp)
-	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	2(sp), r12
-	mov	18(sp), r13
-	mov	16(sp), r14
-	mov	10(sp), r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	adc	r12
-	mov	10(sp), r8
-	xor	r12, r8
 	mov	2(sp), r9
-	xor	r13, r9
-	mov	18(sp), r10
-	xor	r14, r10
-	mov	16(sp), r11
-	xor	r15, r11
-	mov	18(sp), r12
-	mov	16(sp), r13
-	mov	10(sp), r14
-	mov	2(sp), r15
+	mov	@sp, r10
+	mov	18(sp), r11
+	mov	r4, r15
+	rla	r9
+	rlc	r10
+	rlc	r11
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r10
+	rlc	r11
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r10
+	rlc	r11
+	rlc	r15
+	adc	r9
+	mov	2(sp), r5
+	xor	r9, r5
+	mov	@sp, r6
+	xor	r10, r6
+	mov	18(sp), r7
+	xor	r11, r7
+	mov	r4, r8
+	xor	r15, r8
+	mov	2(sp), r9
+	mov	@sp, r10
+	mov	18(sp), r15
+	swpb	r4
+	mov	r4, r11
+	swpb	r9
+	xor.b	r9, r11
+	xor	r9, r11
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r15
+	xor.b	r15, r10
+	xor	r15, r10
+	xor.b	r4, r15
+	xor	r4, r15
+	rla	r15
+	rlc	r11
+	rlc	r9
+	rlc	r10
+	adc	r15
+	mov	r5, 54(sp)
+	xor	r15, 54(sp)
+	mov	r6, 56(sp)
+	xor	r11, 56(sp)
+	mov	r7, 58(sp)
+	xor	r9, 58(sp)
+	mov	r8, 60(sp)
+	xor	r10, 60(sp)
+	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	r12, r9
+	mov	r13, r10
+	mov	r14, r11
+	mov	16(sp), r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	mov	16(sp), r7
+	xor	r15, r7
+	mov	r12, r8
+	xor	r9, r8
+	mov	r13, r9
+	xor	r10, r9
+	mov	r14, r10
+	xor	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r14, r13
+	mov	16(sp), r14
+	swpb	r11
+	mov	r11, r15
+	swpb	r12
+	xor.b	r12, r15
+	xor	r12, r15
+	swpb	r13
+	xor.b	r13, r12
+	xor	r13, r12
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	xor.b	r11, r14
+	xor	r11, r14
+	rla	r14
+	rlc	r15
+	rlc	r12
+	rlc	r13
+	adc	r14
+	rla	r14
+	rlc	r15
+	rlc	r12
+	rlc	r13
+	adc	r14
+	mov	r7, 52(sp)
+	xor	r14, 52(sp)
+	mov	r8, 14(sp)
+	xor	r15, 14(sp)
+	mov	r9, 8(sp)
+	xor	r12, 8(sp)
+	mov	r10, 6(sp)
+	xor	r13, 6(sp)
+	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	mov	34(sp), r11
+	mov	26(sp), r12
+	mov	20(sp), r13
+	mov	4(sp), r14
+	swpb	r11
+	mov	r11, r15
+	swpb	r12
+	xor.b	r12, r15
+	xor	r12, r15
+	swpb	r13
+	xor.b	r13, r12
+	xor	r13, r12
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	xor.b	r11, r14
+	xor	r11, r14
+	bit	#1, r14
+	rrc	r13
+	rrc	r12
+	rrc	r15
+	rrc	r14
+	bit	#1, r14
+	rrc	r13
+	rrc	r12
+	rrc	r15
+	rrc	r14
+	mov	4(sp), r8
+	xor	r14, r8
+	mov	34(sp), r9
+	xor	r15, r9
+	mov	26(sp), r10
+	xor	r12, r10
+	mov	20(sp), r11
+	xor	r13, r11
+	mov	26(sp), r12
+	mov	20(sp), r13
+	mov	4(sp), r14
+	mov	34(sp), r15
 	bit	#1, r12
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	mov	r8, 10(sp)
-	xor	r15, 10(sp)
-	mov	r9, 2(sp)
-	xor	r12, 2(sp)
-	mov	r10, r5
-	xor	r13, r5
-	mov	r11, r6
-	xor	r14, r6
+	mov	r8, 4(sp)
+	xor	r15, 4(sp)
+	mov	r9, r5
+	xor	r12, r5
+	mov	r10, r6
+	xor	r13, r6
+	xor	r14, r11
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	26(sp), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	mov	24(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	mov	22(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	mov	28(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	mov	r9, r13
-	and	#65024, r13
-	mov	r11, r15
-	and	#511, r15
-	bis	r15, r13
-	mov	r10, r14
-	and	#65024, r14
-	and	#511, r9
-	bis	r9, r14
-	mov	r12, r15
-	and	#65024, r15
-	and	#511, r10
-	bis	r10, r15
-	and	#65024, r11
-	and	#511, r12
-	bis	r12, r11
 	mov	28(sp), r12
-	xor	r13, r12
-	mov	26(sp), r4
-	xor	r14, r4
-	mov	24(sp), r7
-	xor	r15, r7
-	mov	22(sp), r8
-	xor	r11, r8
-	mov	22(sp), r10
+	mov	24(sp), r10
+	mov	22(sp), r13
+	mov	32(sp), r14
+	swpb	r12
+	mov	r12, r15
 	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	mov	28(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	26(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	24(sp), r14
+	xor.b	r10, r15
+	xor	r10, r15
+	swpb	r13
+	xor.b	r13, r10
+	xor	r13, r10
 	swpb	r14
-	bit	#1, r14
+	xor.b	r14, r13
+	xor	r14, r13
+	xor.b	r12, r14
+	xor	r12, r14
+	rla	r14
+	rlc	r15
+	rlc	r10
+	rlc	r13
+	adc	r14
+	mov	32(sp), r12
+	xor	r14, r12
+	mov	28(sp), r4
+	xor	r15, r4
+	mov	24(sp), r7
+	xor	r10, r7
+	mov	22(sp), r8
+	xor	r13, r8
+	mov	22(sp), r13
+	mov	32(sp), r9
+	mov	28(sp), r10
+	mov	24(sp), r15
+	swpb	r13
+	mov	r13, r14
+	swpb	r9
+	xor.b	r9, r14
+	xor	r9, r14
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r15
+	xor.b	r15, r10
+	xor	r15, r10
+	xor.b	r13, r15
+	xor	r13, r15
+	bit	#1, r15
+	rrc	r10
+	rrc	r9
 	rrc	r14
-	mov	r10, r13
-	and	#65408, r13
-	mov	r14, r9
-	and	#127, r9
-	bis	r9, r13
-	mov	r15, r9
-	and	#65408, r9
-	and	#127, r10
-	bis	r10, r9
-	mov	r11, r10
-	and	#65408, r10
-	and	#127, r15
-	bis	r15, r10
-	and	#65408, r14
-	mov	r11, r15
-	and	#127, r15
-	mov	r14, r11
-	bis	r15, r11
-	xor	r13, r12
+	rrc	r15
+	xor	r15, r12
 	mov	r4, r13
-	xor	r9, r13
+	xor	r14, r13
 	mov	r7, r14
-	xor	r10, r14
+	xor	r9, r14
 	mov	r8, r15
-	xor	r11, r15
-	mov	8(sp), r7
-	mov	6(sp), r8
+	xor	r10, r15
+	mov	12(sp), r7
+	mov	10(sp), r8
 	mov	62(sp), r9
-	mov	60(sp), r10
-	mov	r5, 40(sp)
-	mov	r6, 38(sp)
+	mov	52(sp), r10
+	mov	r5, 50(sp)
+	mov	r6, 48(sp)
+	mov	r11, 46(sp)
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
@@ -1344,22 +1300,22 @@ isap_a_128a_P_permute:
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
-	mov	20(sp), 6(r15)
+	mov	30(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	52(sp), 8(r15)
-	mov	54(sp), 10(r15)
-	mov	56(sp), 12(r15)
-	mov	58(sp), 14(r15)
+	mov	54(sp), 8(r15)
+	mov	56(sp), 10(r15)
+	mov	58(sp), 12(r15)
+	mov	60(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
-	mov	46(sp), 18(r15)
-	mov	48(sp), 20(r15)
-	mov	50(sp), 22(r15)
+	mov	14(sp), 18(r15)
+	mov	8(sp), 20(r15)
+	mov	6(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	10(sp), 24(r15)
-	mov	2(sp), 26(r15)
-	mov	40(sp), 28(r15)
-	mov	38(sp), 30(r15)
+	mov	4(sp), 24(r15)
+	mov	50(sp), 26(r15)
+	mov	48(sp), 28(r15)
+	mov	46(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
 	mov	r11, 32(r15)
 	mov	r12, 34(r15)
@@ -1431,7 +1387,7 @@ isap_a_128a_mac:
 	mov	#0, r9
 	mov	#0, r10
 	cmp	6(sp), r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	2(sp), r15
 	jc	.Lisap_a_128a_mac_done4
 .Lisap_a_128a_mac_loop3:
@@ -1597,7 +1553,7 @@ isap_a_128a_mac:
 	mov	#0, r9
 	mov	#0, r10
 	cmp	4(sp), r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	@sp, r15
 	jc	.Lisap_a_128a_mac_done16
 .Lisap_a_128a_mac_loop15:

@@ -39,153 +39,151 @@ norx_f_h:
 
 
 ; --- norx_f_g: norx_f.g
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 328 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 300 bytes of code
 	.section .text.norx_f_g,"ax",@progbits
 	.global norx_f_g
 	.type norx_f_g, @function
 	.balign 2
 norx_f_g:
 	pushm.w	#7, r10
-	sub	#6, sp
-	mov	r13, r9
-	mov	22(sp), 4(sp)
-	mov	24(sp), 2(sp)
-	mov	26(sp), 0(sp)
-	mov	28(sp), r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@r12, r7
-	xor	@r9, r7
-	mov	2(r12), r8
-	xor	2(r9), r8
-	mov	@r12, r10
-	and	@r9, r10
-	mov	2(r12), r12
-	and	2(r9), r12
-	rla	r10
-	adc	r10
-	mov	r10, r13
-	and	#65534, r13
-	rlam.w	#1, r12
-	and	#1, r10
-	bis	r10, r12
-	xor	r13, r7
-	xor	r12, r8
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r10
-	xor	@r15+, r10
-	mov	r8, r13
-	xor	@r15+, r13
-	swpb	r13
-	mov	r13, r12
-	swpb	r10
-	xor.b	r10, r12
-	xor	r10, r12
-	xor.b	r13, r10
-	xor	r13, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r5
-	xor	@r14, r5
+	mov	2(r12), r10
+	and	2(r13), r10
+	rlam.w	#1, r10
+	mov	@r12, r9
+	and	@r13, r9
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#1, r11
+	bis	r11, r10
+	mov	2(r12), r11
+	xor	2(r13), r11
+	mov	r11, r7
+	xor	r10, r7
+	and	#65534, r9
+	mov	@r12, r12
+	xor	@r13, r12
 	mov	r12, r6
-	xor	2(r14), r6
-	mov	r10, r13
-	and	@r14, r13
-	mov	r12, r15
-	and	2(r14), r15
-	mov	r13, r14
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
+	xor	r9, r6
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r10
+	xor	@r15+, r10
+	swpb	r10
+	mov	r7, r11
+	xor	@r15+, r11
+	swpb	r11
+	mov	r11, r8
+	xor.b	r10, r8
+	xor	r10, r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r8, r12
+	and	2(r14), r12
+	rlam.w	#1, r12
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r10, r9
+	xor.b	r11, r9
+	xor	r11, r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r9, r11
+	and	@r14, r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#1, r15
+	bis	r15, r12
+	mov	r8, r15
+	xor	2(r14), r15
+	mov	r15, r10
+	xor	r12, r10
+	mov	r9, r15
+	xor	@r14, r15
+	and	#65534, r11
+	xor	r11, r15
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r15, r12
+	xor	@r13, r12
+	mov	r10, r14
+	xor	2(r13), r14
+	mov	r14, r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r13
+	and	r12, r13
+	rlam.w	#1, r13
+	mov	r6, r5
+	and	r11, r5
+	rla	r5
+	adc	r5
 	mov	r5, r14
+	and	#1, r14
+	bis	r14, r13
+	mov	r7, r14
+	xor	r12, r14
 	xor	r13, r14
 	mov	r6, r13
-	xor	r15, r13
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r14, r6
-	xor	@r9, r6
-	mov	r13, r15
-	xor	2(r9), r15
-	mov	r15, r4
-	mov	r6, r5
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r6
-	xor	r4, r6
-	mov	r8, r9
-	xor	r5, r9
-	and	r4, r7
-	mov	r8, r15
-	and	r5, r15
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r7
-	bis	r7, r15
-	xor	r8, r6
-	mov	r9, r7
-	xor	r15, r7
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r9
-	xor	r10, r9
-	mov	r7, r10
-	xor	r12, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r8
-	xor	r10, r8
-	mov	r13, r12
-	xor	r9, r12
-	and	r10, r14
-	mov	r13, r15
-	and	r9, r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r13, r8
-	xor	r15, r12
+	xor	r11, r13
+	and	#65534, r5
+	xor	r5, r13
+	mov	16(sp), r4
+	mov	18(sp), r5
+	mov	20(sp), r6
+	mov	22(sp), r7
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r4, r13
-	xor	r8, r13
-	mov	r5, r14
-	xor	r12, r14
-	rla	r13
-	rlc	r14
-	adc	r13
-	mov	4(sp), r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
-	mov	2(sp), r15
-	mov	r13, 0(r15)
-	mov	r14, 2(r15)
-	mov	@sp, r15
-	mov	r8, 0(r15)
-	mov	r12, 2(r15)
-	mov	r10, 0(r11)
-	mov	r9, 2(r11)
-	add	#6, sp
+	mov	r13, 0(r4)
+	mov	r14, 2(r4)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r8, r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r15, r8
+	xor	r14, r8
+	and	r14, r15
+	mov	r15, r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
+	and	#65534, r15
+	xor	r15, r8
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r9, r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r9
+	and	r13, r9
+	rlam.w	#1, r9
+	mov	r4, r15
+	and	#1, r15
+	bis	r15, r9
+	xor	r13, r10
+	xor	r9, r10
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r12, r15
+	xor	r10, r15
+	mov	r11, r12
+	xor	r8, r12
+	rla	r12
+	rlc	r15
+	adc	r12
+	mov	r12, 0(r5)
+	mov	r15, 2(r5)
+	mov	r8, 0(r6)
+	mov	r10, 2(r6)
+	mov	r14, 0(r7)
+	mov	r13, 2(r7)
 	popm.w	#7, r10
 	ret
 	.size norx_f_g, .-norx_f_g
@@ -193,7 +191,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2940 bytes of code
+;     estimated 2916 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -382,10 +380,8 @@ norx_f_f:
 	mov	r11, r10
 	mov	12(sp), r15
 	xor	@r15+, r10
-	mov	r15, 12(sp)
 	mov	r12, r9
 	xor	@r15+, r9
-	mov	r15, 12(sp)
 	swpb	r9
 	mov	r9, r7
 	swpb	r10
@@ -514,10 +510,8 @@ norx_f_f:
 	mov	r11, r10
 	mov	40(sp), r15
 	xor	@r15+, r10
-	mov	r15, 40(sp)
 	mov	r12, r9
 	xor	@r15+, r9
-	mov	r15, 40(sp)
 	swpb	r9
 	mov	r9, r7
 	swpb	r10
@@ -655,10 +649,8 @@ norx_f_f:
 	mov	r11, r10
 	mov	82(sp), r15
 	xor	@r15+, r10
-	mov	r15, 82(sp)
 	mov	r12, r8
 	xor	@r15+, r8
-	mov	r15, 82(sp)
 	swpb	r8
 	mov	r8, r9
 	swpb	r10

@@ -6,7 +6,7 @@
 
 ; --- poly1305_setup: poly1305.setup
 ;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
-;     estimated 482 bytes of code
+;     estimated 464 bytes of code
 	.section .text.poly1305_setup,"ax",@progbits
 	.global poly1305_setup
 	.type poly1305_setup, @function
@@ -18,16 +18,16 @@ poly1305_setup:
 	and	#4095, r6
 	mov	4(r12), r7
 	and	#65532, r7
-	mov	6(r12), r8
-	and	#4095, r8
-	mov	8(r12), r9
-	and	#65532, r9
-	mov	10(r12), r10
-	and	#4095, r10
-	mov	12(r12), r11
-	and	#65532, r11
-	mov	14(r12), r14
+	mov	6(r12), r14
 	and	#4095, r14
+	mov	8(r12), r8
+	and	#65532, r8
+	mov	10(r12), r9
+	and	#4095, r9
+	mov	12(r12), r10
+	and	#65532, r10
+	mov	14(r12), r11
+	and	#4095, r11
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	@r12, r5
 	and	#8191, r5
@@ -92,7 +92,7 @@ poly1305_setup:
 	rla	r7
 	adc	r7
 	and	#511, r7
-	mov	r8, r15
+	mov	r14, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -107,16 +107,16 @@ poly1305_setup:
 	add	r15, r7
 	mov	r7, 6(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	r9, r15
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -126,64 +126,57 @@ poly1305_setup:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r8
-	and	#8191, r8
+	bis	r15, r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 28(r13)
+	mov	r14, 28(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r8, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r8
-	mov	r8, 8(r13)
+	add	r15, r14
+	mov	r14, 8(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r9, r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
-	mov	r10, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	and	#8191, r12
+	mov	r8, r14
+	rrum.w	#1, r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 30(r13)
+	mov	r14, 30(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r12, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r12
-	mov	r12, 10(r13)
+	add	r15, r14
+	mov	r14, 10(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#3, r9
-	mov	r10, r15
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#3, r8
+	mov	r9, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r9
-	and	#8191, r9
+	bis	r15, r8
+	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 32(r13)
+	mov	r8, 32(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r9, r15
+	mov	r8, r15
 	rlam.w	#2, r15
-	add	r15, r9
-	mov	r9, 12(r13)
+	add	r15, r8
+	mov	r8, 12(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	r11, r15
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#31, r9
+	mov	r10, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -192,38 +185,38 @@ poly1305_setup:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r10
+	bis	r15, r9
+	and	#8191, r9
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r9, 34(r13)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r9, r15
+	rlam.w	#2, r15
+	add	r15, r9
+	mov	r9, 14(r13)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r11, r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
 	and	#8191, r10
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 34(r13)
+	mov	r10, 36(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r10, r15
 	rlam.w	#2, r15
 	add	r15, r10
-	mov	r10, 14(r13)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r14, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	and	#8191, r11
+	mov	r10, 16(r13)
+	rrum.w	#4, r11
+	rrum.w	#1, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 36(r13)
+	mov	r11, 38(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 16(r13)
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 38(r13)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r14, r15
-	rlam.w	#2, r15
-	add	r15, r14
-	mov	r14, 18(r13)
+	mov	r11, 18(r13)
 	popm.w	#6, r10
 	ret
 	.size poly1305_setup, .-poly1305_setup
@@ -231,7 +224,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 916 bytes of code
+;     estimated 896 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -349,16 +342,16 @@ poly1305_block:
 	rrum.w	#4, r9
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	6(r14), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	mov	6(r14), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
 	mov	8(r14), r15
 	bit	#1, r15
 	rrc	r15
@@ -369,34 +362,27 @@ poly1305_block:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	and	#8191, r11
-	mov	8(r12), r10
-	add	r11, r10
-	add	r9, r10
+	bis	r15, r10
+	and	#8191, r10
+	mov	8(r12), r11
+	add	r10, r11
+	add	r9, r11
 	; poly1305.ae:44: h[i] = t & mask
-	mov	r10, r15
+	mov	r11, r15
 	and	#8191, r15
 	mov	r15, 8(r12)
 	; poly1305.ae:45: c = t >> limb_bits
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#1, r10
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	8(r14), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	10(r14), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r11
-	and	#8191, r11
+	mov	8(r14), r15
+	rrum.w	#1, r15
+	and	#8191, r15
 	mov	10(r12), r9
+	add	r15, r9
 	add	r11, r9
-	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r9, r15
 	and	#8191, r15
@@ -648,452 +634,263 @@ poly1305_block:
 
 
 ; --- poly1305_finish: poly1305.finish
-;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1310 bytes of code
+;     frame 26 bytes (13 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 790 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
 	.balign 2
 poly1305_finish:
 	pushm.w	#7, r10
-	sub	#62, sp
-	mov	r12, 50(sp)
-	mov	r13, 58(sp)
-	mov	r14, 60(sp)
+	sub	#26, sp
+	mov	r12, r15
+	mov	r13, 20(sp)
+	mov	r14, 24(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	r12, r15
-	mov	2(r15), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r14
-	and	#57344, r14
-	and	#8191, r13
-	mov	@r15, r4
-	mov	#0, r5
+	mov	2(r15), r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r4, r10
+	and	#57344, r10
+	and	#8191, r4
+	mov	@r15, r5
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	add	r14, r4
-	addc	r13, r5
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r15
-	mov	r15, r12
-	mov.b	r12, r12
-	mov	50(sp), r15
-	mov	4(r15), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#64512, r13
-	mov	r15, r14
-	and	#1023, r14
-	mov	r4, 12(sp)
-	mov	r5, 10(sp)
-	mov	r6, 8(sp)
-	mov	r7, 4(sp)
-	mov	r8, r5
-	mov	r9, r6
-	mov	r10, r7
-	mov	r11, r8
-	mov	r12, r15
-	add	#0, 12(sp)
-	addc	r13, 10(sp)
-	addc	r14, 8(sp)
-	addc	#0, 4(sp)
-	addc	#0, r5
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r8
-	addc	#0, r15
-	mov	r15, r9
-	mov.b	r9, r9
-	mov	50(sp), r15
-	mov	6(r15), r4
-	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rla	r4
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov.b	r15, r15
-	mov	r5, 20(sp)
-	mov	r6, 14(sp)
-	add	#0, 12(sp)
-	addc	#0, 10(sp)
-	addc	r4, 8(sp)
-	addc	r10, 4(sp)
-	addc	r11, 20(sp)
-	addc	r12, 14(sp)
-	addc	r13, r7
-	addc	r14, r8
-	addc	r15, r9
-	mov	r9, r5
-	mov.b	r5, r5
-	mov	50(sp), r15
-	mov	8(r15), r4
-	mov	#0, r6
 	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r13
-	mov	#0, r15
-	rla	r4
-	rlc	r6
-	rlc	r9
-	rlc	r10
-	rlc	r13
-	rlc	r15
-	rla	r4
-	rlc	r6
-	rlc	r9
-	rlc	r10
-	rlc	r13
-	rlc	r15
-	rla	r4
-	rlc	r6
-	rlc	r9
-	rlc	r10
-	rlc	r13
-	rlc	r15
-	rla	r4
-	rlc	r6
-	rlc	r9
-	rlc	r10
-	rlc	r13
-	rlc	r15
-	mov.b	r15, r15
-	mov	12(sp), r11
-	mov	10(sp), r12
-	mov	r7, 16(sp)
-	mov	r8, r14
-	add	#0, r11
-	addc	#0, r12
-	addc	#0, 8(sp)
-	addc	r4, 4(sp)
-	addc	r6, 20(sp)
-	addc	r9, 14(sp)
-	addc	r10, 16(sp)
-	addc	r13, r14
-	addc	r15, r5
-	mov	r5, r4
-	mov.b	r4, r4
-	mov	50(sp), r15
-	mov	10(r15), r5
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r13
-	mov	#0, r15
-	rla	r5
-	rlc	r6
-	rlc	r7
-	rlc	r13
-	rlc	r15
-	mov.b	r15, r15
-	mov	r11, r8
-	mov	r12, r9
-	mov	8(sp), r10
-	mov	4(sp), r11
-	mov	20(sp), r12
-	add	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	r5, r12
-	addc	r6, 14(sp)
-	addc	r7, 16(sp)
-	addc	r13, r14
-	addc	r15, r4
-	mov	r4, r6
-	mov.b	r6, r6
-	mov	50(sp), r15
-	mov	12(r15), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r13
-	and	#49152, r13
-	and	#16383, r15
-	mov	r8, r7
-	mov	r9, r8
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	14(sp), r12
-	add	#0, r7
+	mov	#0, r14
+	add	r10, r5
+	addc	r4, r6
+	addc	#0, r7
 	addc	#0, r8
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
 	addc	#0, r9
-	addc	#0, r10
-	addc	r13, r11
-	addc	r15, r12
-	addc	#0, 16(sp)
 	addc	#0, r14
-	addc	#0, r6
-	mov	r6, r4
-	mov.b	r4, r4
-	mov	50(sp), r15
-	mov	14(r15), r5
-	mov	#0, r6
-	mov	#0, r15
-	mov	#0, r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	rla	r5
-	rlc	r6
-	rlc	r15
-	rlc	r13
-	mov	r13, 6(sp)
-	mov.b	6(sp), r13
-	mov	r13, 6(sp)
-	mov	16(sp), r13
-	add	#0, r7
+	mov.b	r14, r14
+	mov	4(r15), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r4
+	and	#64512, r4
+	and	#1023, r10
+	add	#0, r5
+	addc	r4, r6
+	addc	r10, r7
 	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	r5, r12
-	addc	r6, r13
-	addc	r15, r14
-	addc	6(sp), r4
-	mov	r4, r6
-	mov.b	r6, r6
-	mov	50(sp), r15
-	mov	16(r15), r15
-	swpb	r15
-	mov	r15, r5
-	and	#65280, r5
-	mov.b	r15, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
-	addc	r5, r13
-	addc	r15, r14
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	6(r15), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r4
+	and	#65408, r4
+	and	#127, r10
+	add	#0, r5
 	addc	#0, r6
-	mov.b	r6, r6
-	mov	50(sp), r15
-	mov	18(r15), r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r5
-	and	#65504, r5
-	and	#31, r4
-	mov.b	r4, r4
-	mov	r7, 54(sp)
-	mov	r8, 52(sp)
-	mov	r9, 48(sp)
-	mov	r10, 46(sp)
-	mov	r11, 42(sp)
-	mov	r12, 40(sp)
-	mov	r13, 38(sp)
-	mov	r14, 2(sp)
-	mov	r6, r15
-	add	#0, 54(sp)
-	addc	#0, 52(sp)
-	addc	#0, 48(sp)
-	addc	#0, 46(sp)
-	addc	#0, 42(sp)
-	addc	#0, 40(sp)
-	addc	#0, 38(sp)
-	addc	r5, 2(sp)
-	addc	r4, r15
+	addc	r4, r7
+	addc	r10, r8
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	8(r15), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r4
+	and	#65520, r4
+	and	#15, r10
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	r4, r8
+	addc	r10, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	10(r15), r10
+	rla	r10
+	adc	r10
+	mov	r10, r4
+	and	#65534, r4
+	and	#1, r10
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	r4, r11
+	addc	r10, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	12(r15), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r4
+	and	#49152, r4
+	and	#16383, r10
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	r4, r11
+	addc	r10, r12
+	addc	#0, r13
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	14(r15), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r4
+	and	#63488, r4
+	and	#2047, r10
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	#0, r11
+	addc	r4, r12
+	addc	r10, r13
+	addc	#0, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	16(r15), r10
+	swpb	r10
+	mov	r10, r4
+	and	#65280, r4
+	mov.b	r10, r10
+	add	#0, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r8
+	addc	#0, r11
+	addc	#0, r12
+	addc	r4, r13
+	addc	r10, r9
+	addc	#0, r14
+	mov.b	r14, r14
+	mov	18(r15), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r10
+	and	#65504, r10
+	and	#31, r15
 	mov.b	r15, r15
+	mov	r5, 2(sp)
+	mov	r6, 6(sp)
+	mov	r7, 4(sp)
+	mov	r8, 0(sp)
+	mov	r9, r5
+	add	#0, 2(sp)
+	addc	#0, 6(sp)
+	addc	#0, 4(sp)
+	addc	#0, 0(sp)
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	r10, r5
+	addc	r15, r14
+	mov.b	r14, r14
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r15, 0(sp)
-	and	#3, 0(sp)
-	rrum.w	#2, r15
-	mov	r15, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov	r15, 34(sp)
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	#0, 26(sp)
-	mov	#0, 24(sp)
-	mov	#0, 22(sp)
+	mov	r14, r15
+	and	#3, r15
+	rrum.w	#2, r14
+	mov	r14, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r10
+	and	#65532, r10
+	and	#3, r7
+	mov	r14, 14(sp)
+	mov	#0, 12(sp)
+	mov	#0, 10(sp)
+	mov	#0, 8(sp)
 	mov	#0, r4
 	mov	#0, r6
-	mov	#0, r15
-	add	r5, 34(sp)
-	addc	r7, 32(sp)
-	addc	r8, 30(sp)
-	addc	r9, 26(sp)
-	addc	r10, 24(sp)
-	addc	r11, 22(sp)
-	addc	r12, r4
-	addc	r13, r6
-	addc	r14, r15
-	mov	r15, r14
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r14
+	add	r10, 14(sp)
+	addc	r7, 12(sp)
+	addc	#0, 10(sp)
+	addc	#0, 8(sp)
+	addc	#0, r4
+	addc	#0, r6
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r14
 	mov.b	r14, r14
-	mov	54(sp), r7
-	mov	52(sp), r8
-	mov	48(sp), r9
-	mov	46(sp), r10
-	mov	42(sp), r11
-	mov	40(sp), r12
-	mov	38(sp), r13
-	mov	2(sp), r5
-	mov	@sp, r15
-	add	34(sp), r7
-	addc	32(sp), r8
-	addc	30(sp), r9
-	addc	26(sp), r10
-	addc	24(sp), r11
-	addc	22(sp), r12
-	addc	r4, r13
-	addc	r6, r5
+	mov	2(sp), r7
+	mov	@sp, r10
+	add	14(sp), r7
+	addc	12(sp), 6(sp)
+	addc	10(sp), 4(sp)
+	addc	8(sp), r10
+	addc	r4, r11
+	addc	r6, r12
+	addc	r8, r13
+	addc	r9, r5
 	addc	r14, r15
 	mov	r15, r6
 	mov.b	r6, r6
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
-	mov	r8, 18(sp)
-	mov	r9, 28(sp)
-	mov	r10, 36(sp)
-	mov	r11, 44(sp)
-	mov	r12, 56(sp)
-	mov	r13, r4
+	mov	6(sp), r8
+	mov	4(sp), r9
+	mov	r10, 16(sp)
+	mov	r11, 18(sp)
+	mov	r12, r4
+	mov	r13, 22(sp)
 	mov	r5, r14
 	add	#5, r15
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, 16(sp)
 	addc	#0, 18(sp)
-	addc	#0, 28(sp)
-	addc	#0, 36(sp)
-	addc	#0, 44(sp)
-	addc	#0, 56(sp)
 	addc	#0, r4
+	addc	#0, 22(sp)
 	addc	#0, r14
 	addc	#0, r6
 	mov.b	r6, r6
@@ -1110,27 +907,29 @@ poly1305_finish:
 	xor	r7, r15
 	and	r6, r15
 	xor	r15, r7
-	mov	18(sp), r15
-	xor	r8, r15
+	mov	r8, r15
+	xor	6(sp), r15
 	and	r6, r15
+	mov	6(sp), r8
 	xor	r15, r8
-	mov	28(sp), r15
-	xor	r9, r15
+	mov	r9, r15
+	xor	4(sp), r15
 	and	r6, r15
+	mov	4(sp), r9
 	xor	r15, r9
-	mov	36(sp), r15
+	mov	16(sp), r15
 	xor	r10, r15
 	and	r6, r15
 	xor	r15, r10
-	mov	44(sp), r15
+	mov	18(sp), r15
 	xor	r11, r15
 	and	r6, r15
 	xor	r15, r11
-	mov	56(sp), r15
+	mov	r4, r15
 	xor	r12, r15
 	and	r6, r15
 	xor	r15, r12
-	mov	r4, r15
+	mov	22(sp), r15
 	xor	r13, r15
 	and	r6, r15
 	xor	r15, r13
@@ -1140,24 +939,16 @@ poly1305_finish:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	mov	58(sp), r15
+	mov	20(sp), r15
 	add	@r15+, r7
-	mov	r15, 58(sp)
 	addc	@r15+, r8
-	mov	r15, 58(sp)
 	addc	@r15+, r9
-	mov	r15, 58(sp)
 	addc	@r15+, r10
-	mov	r15, 58(sp)
 	addc	@r15+, r11
-	mov	r15, 58(sp)
 	addc	@r15+, r12
-	mov	r15, 58(sp)
 	addc	@r15+, r13
-	mov	r15, 58(sp)
 	addc	@r15+, r14
-	mov	r15, 58(sp)
-	mov	60(sp), r15
+	mov	24(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1166,7 +957,7 @@ poly1305_finish:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#62, sp
+	add	#26, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_finish, .-poly1305_finish
@@ -1217,7 +1008,7 @@ poly1305_absorb_padded:
 	mov	#0, r9
 	mov	#0, r10
 	cmp	r7, r9
-	mov	r10, r15
+	mov	r9, r15
 	subc	r8, r15
 	jc	.Lpoly1305_absorb_padded_done2
 .Lpoly1305_absorb_padded_loop1:
@@ -1298,38 +1089,38 @@ poly1305_absorb_padded:
 
 
 ; --- poly1305_mac: poly1305.mac
-;     frame 180 bytes (43 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2358 bytes of code
+;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1904 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
 	.balign 2
 poly1305_mac:
 	pushm.w	#7, r10
-	sub	#180, sp
-	mov	r12, 82(sp)
-	mov	r13, 38(sp)
-	mov	r14, 36(sp)
-	mov	r15, 84(sp)
-	clr	86(sp)
-	clr	88(sp)
-	clr	90(sp)
-	clr	92(sp)
-	clr	94(sp)
-	clr	96(sp)
-	clr	98(sp)
-	clr	100(sp)
-	clr	102(sp)
-	clr	104(sp)
+	sub	#150, sp
+	mov	r12, 18(sp)
+	mov	r13, 26(sp)
+	mov	r14, 24(sp)
+	mov	r15, 54(sp)
+	clr	56(sp)
+	clr	58(sp)
+	clr	60(sp)
+	clr	62(sp)
+	clr	64(sp)
+	clr	66(sp)
+	clr	68(sp)
+	clr	70(sp)
+	clr	72(sp)
+	clr	74(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lpoly1305_mac_zero1:
-	clr	106(r14)
+	clr	76(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lpoly1305_mac_zero1
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	82(sp), r15
+	mov	18(sp), r15
 	mov	2(r15), r11
 	and	#4095, r11
 	mov	4(r15), r10
@@ -1348,14 +1139,14 @@ poly1305_mac:
 	mov	@r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 126(sp)
+	mov	r7, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 106(sp)
+	mov	r7, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	82(sp), r15
+	mov	18(sp), r15
 	mov	@r15, r7
 	rla	r7
 	adc	r7
@@ -1375,12 +1166,12 @@ poly1305_mac:
 	bis	r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 128(sp)
+	mov	r7, 98(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 108(sp)
+	mov	r7, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r11
 	bit	#1, r11
@@ -1398,12 +1189,12 @@ poly1305_mac:
 	bis	r15, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 130(sp)
+	mov	r11, 100(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 110(sp)
+	mov	r11, 80(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r10
 	rla	r10
@@ -1417,12 +1208,12 @@ poly1305_mac:
 	bis	r15, r10
 	and	#8191, r10
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 132(sp)
+	mov	r10, 102(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r10, r15
 	rlam.w	#2, r15
 	add	r15, r10
-	mov	r10, 112(sp)
+	mov	r10, 82(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	bit	#1, r9
 	rrc	r9
@@ -1446,30 +1237,23 @@ poly1305_mac:
 	bis	r15, r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 134(sp)
+	mov	r9, 104(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 114(sp)
+	mov	r9, 84(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	r12, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r11
+	rrum.w	#1, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 136(sp)
+	mov	r11, 106(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 116(sp)
+	mov	r11, 86(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	rla	r8
 	adc	r8
@@ -1485,12 +1269,12 @@ poly1305_mac:
 	bis	r15, r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 138(sp)
+	mov	r8, 108(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 118(sp)
+	mov	r8, 88(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r12
 	bit	#1, r12
@@ -1512,12 +1296,12 @@ poly1305_mac:
 	bis	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 140(sp)
+	mov	r12, 110(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 120(sp)
+	mov	r12, 90(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r14, r15
 	swpb	r15
@@ -1526,23 +1310,23 @@ poly1305_mac:
 	xor	r15, r13
 	and	#8191, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 142(sp)
+	mov	r13, 112(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 122(sp)
+	mov	r13, 92(sp)
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 144(sp)
+	mov	r14, 114(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 124(sp)
+	mov	r14, 94(sp)
 	; poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	mov	36(sp), r13
+	mov	24(sp), r13
 	mov	#0, r14
 	add	#15, r13
 	addc	#0, r14
@@ -1567,7 +1351,6 @@ poly1305_mac:
 	and	#61440, r15
 	mov	r13, 22(sp)
 	bis	r15, 22(sp)
-	mov	r14, 20(sp)
 	mov	r14, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
@@ -1588,78 +1371,77 @@ poly1305_mac:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65520, r7
+	mov	r14, r9
+	and	#65520, r9
 	mov	r10, r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	mov	36(sp), r8
-	mov	#0, r9
-	sub	r7, r8
-	subc	r15, r9
-	cmp	#16, r8
-	mov	r9, r15
+	mov	24(sp), r4
+	mov	#0, r5
+	sub	r9, r4
+	subc	r15, r5
+	cmp	#16, r4
+	mov	r5, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#16, r8
-	and	r15, r8
-	xor	#16, r8
-	and	r15, r9
+	xor	#16, r4
+	and	r15, r4
+	xor	#16, r4
+	and	r15, r5
 	; poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	add	38(sp), r7
-	cmp	#16, r8
+	add	26(sp), r9
+	cmp	#16, r4
 	jnc	.Lpoly1305_mac_bytes4
-	bit	#1, r7
+	bit	#1, r9
 	jnz	.Lpoly1305_mac_bytes4
 .Lpoly1305_mac_words5:
-	mov	@r7, 2(sp)
-	mov	2(r7), 4(sp)
-	mov	4(r7), 6(sp)
-	mov	6(r7), 8(sp)
-	mov	8(r7), 10(sp)
-	mov	10(r7), 12(sp)
-	mov	12(r7), 14(sp)
-	mov	14(r7), 16(sp)
+	mov	@r9, 2(sp)
+	mov	2(r9), 4(sp)
+	mov	4(r9), 6(sp)
+	mov	6(r9), 8(sp)
+	mov	8(r9), 10(sp)
+	mov	10(r9), 12(sp)
+	mov	12(r9), 14(sp)
+	mov	14(r9), 16(sp)
 	jmp	.Lpoly1305_mac_join6
 .Lpoly1305_mac_bytes4:
 	mov	sp, r11
-	add	#146, r11
+	add	#116, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r8, r15
+	mov	r4, r15
 .Lpoly1305_mac_cpy7:
 	clr	r14
 	tst	r15
 	jz	.Lpoly1305_mac_pad8
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Lpoly1305_mac_pad8:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lpoly1305_mac_cpy7
-	mov	r11, r7
+	mov	r11, r9
 	jmp	.Lpoly1305_mac_words5
 .Lpoly1305_mac_join6:
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65528, r15
-	mov	r9, r4
-	rlam.w	#3, r4
-	and	#7, r8
-	bis	r8, r4
+	rlam.w	#3, r5
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
+	and	#7, r15
+	bis	r15, r5
+	and	#65528, r4
 	mov	#1, r6
 	mov	#0, r7
 	mov	#0, r8
@@ -1668,15 +1450,15 @@ poly1305_mac:
 	mov	#0, r12
 	mov	#0, r14
 	mov	#0, r13
-	mov	#0, r5
-	tst	r4
+	mov	#0, r15
+	tst	r5
 	jnz	.Lpoly1305_mac_shbig9
-	cmp	#130, r15
+	cmp	#130, r4
 	jc	.Lpoly1305_mac_shbig9
 .Lpoly1305_mac_shlimb12:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lpoly1305_mac_shbits13
-	mov	r13, r5
+	mov	r13, r15
 	mov	r14, r13
 	mov	r12, r14
 	mov	r11, r12
@@ -1685,10 +1467,10 @@ poly1305_mac:
 	mov	r7, r8
 	mov	r6, r7
 	clr	r6
-	sub	#16, r15
+	sub	#16, r4
 	jmp	.Lpoly1305_mac_shlimb12
 .Lpoly1305_mac_shbits13:
-	tst	r15
+	tst	r4
 	jz	.Lpoly1305_mac_shend10
 .Lpoly1305_mac_sh11:
 	rla	r6
@@ -1699,8 +1481,8 @@ poly1305_mac:
 	rlc	r12
 	rlc	r14
 	rlc	r13
-	rlc	r5
-	dec	r15
+	rlc	r15
+	dec	r4
 	jnz	.Lpoly1305_mac_sh11
 	jmp	.Lpoly1305_mac_shend10
 .Lpoly1305_mac_shbig9:
@@ -1712,9 +1494,9 @@ poly1305_mac:
 	clr	r12
 	clr	r14
 	clr	r13
-	clr	r5
+	clr	r15
 .Lpoly1305_mac_shend10:
-	mov	r5, r4
+	mov	r15, r4
 	and	#3, r4
 	mov	2(sp), r5
 	bis	r6, r5
@@ -1733,20 +1515,20 @@ poly1305_mac:
 	mov	16(sp), r14
 	bis	r13, r14
 	mov	sp, r13
-	add	#86, r13
+	add	#56, r13
 	mov	sp, r15
-	add	#106, r15
-	mov	r5, 162(sp)
-	mov	r6, 164(sp)
-	mov	r7, 166(sp)
-	mov	r8, 168(sp)
-	mov	r9, 170(sp)
-	mov	r11, 172(sp)
-	mov	r12, 174(sp)
-	mov	r14, 176(sp)
-	mov	r4, 178(sp)
+	add	#76, r15
+	mov	r5, 132(sp)
+	mov	r6, 134(sp)
+	mov	r7, 136(sp)
+	mov	r8, 138(sp)
+	mov	r9, 140(sp)
+	mov	r11, 142(sp)
+	mov	r12, 144(sp)
+	mov	r14, 146(sp)
+	mov	r4, 148(sp)
 	mov	sp, r14
-	add	#162, r14
+	add	#132, r14
 	mov	r13, r12
 	mov	r15, r13
 	call	#poly1305_block
@@ -1758,436 +1540,269 @@ poly1305_mac:
 	jnc	.Lpoly1305_mac_loop2
 .Lpoly1305_mac_done3:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	88(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r14
+	mov	58(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r14
 	and	#57344, r14
-	and	#8191, r13
-	mov	86(sp), r4
-	mov	#0, r5
-	mov	#0, r6
-	mov	#0, r7
+	and	#8191, r6
+	mov	56(sp), r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r5
 	mov	#0, r15
-	add	r14, r4
-	addc	r13, r5
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r8
+	add	r14, r7
+	addc	r6, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r5
 	addc	#0, r15
-	mov	r15, r12
-	mov.b	r12, r12
-	mov	90(sp), r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	60(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#64512, r13
+	mov	r15, r6
+	and	#64512, r6
 	mov	r15, r14
 	and	#1023, r14
-	mov	r4, 34(sp)
-	mov	r5, 32(sp)
-	mov	r6, 30(sp)
-	mov	r7, 26(sp)
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	mov	r12, r15
-	add	#0, 34(sp)
-	addc	r13, 32(sp)
-	addc	r14, 30(sp)
-	addc	#0, 26(sp)
-	addc	#0, r4
-	addc	#0, r5
-	addc	#0, r6
-	addc	#0, r7
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	92(sp), r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov.b	r14, r14
-	mov	r4, 46(sp)
-	mov	r5, 40(sp)
-	mov	r6, r5
-	mov	r7, r6
-	add	#0, 34(sp)
-	addc	#0, 32(sp)
-	addc	r8, 30(sp)
-	addc	r9, 26(sp)
-	addc	r10, 46(sp)
-	addc	r11, 40(sp)
-	addc	r12, r5
-	addc	r13, r6
-	addc	r14, r15
-	mov	r15, r7
-	mov.b	r7, r7
-	mov	94(sp), r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	mov.b	r15, r15
-	mov	34(sp), r12
-	mov	32(sp), r13
-	mov	r5, 42(sp)
-	add	#0, r12
-	addc	#0, r13
-	addc	#0, 30(sp)
-	addc	r8, 26(sp)
-	addc	r9, 46(sp)
-	addc	r10, 40(sp)
-	addc	r11, 42(sp)
-	addc	r14, r6
-	addc	r15, r7
-	mov	r7, r15
-	mov.b	r15, r15
-	mov	96(sp), r4
-	mov	#0, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r14
-	rla	r4
-	rlc	r5
-	rlc	r7
-	rlc	r8
-	rlc	r14
-	mov	r14, r9
-	mov.b	r9, r9
-	mov	r12, r10
-	mov	r13, r11
-	mov	30(sp), r12
-	mov	26(sp), r13
-	mov	46(sp), r14
-	add	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	r4, r14
-	addc	r5, 40(sp)
-	addc	r7, 42(sp)
-	addc	r8, r6
-	addc	r9, r15
-	mov	r15, r7
-	mov.b	r7, r7
-	mov	98(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r8
-	and	#49152, r8
-	mov	r15, r9
-	and	#16383, r9
-	mov	r10, r4
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	40(sp), r14
-	mov	r6, r5
-	mov	r7, r15
-	add	#0, r4
+	mov	r4, r15
+	add	#0, r7
+	addc	r6, r8
+	addc	r14, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
-	addc	r8, r13
-	addc	r9, r14
-	addc	#0, 42(sp)
+	addc	#0, r13
 	addc	#0, r5
 	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	62(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	mov	r15, r6
-	mov.b	r6, r6
-	mov	100(sp), r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	rla	r7
-	rlc	r8
-	rlc	r9
-	rlc	r15
-	mov	r15, 28(sp)
-	mov.b	28(sp), r15
-	mov	r15, 28(sp)
-	mov	42(sp), r15
-	add	#0, r4
-	addc	#0, r10
+	and	#65408, r6
+	mov	r15, r14
+	and	#127, r14
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	r6, r9
+	addc	r14, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r7, r14
-	addc	r8, r15
-	addc	r9, r5
-	addc	28(sp), r6
-	mov.b	r6, r6
-	mov	102(sp), r9
-	swpb	r9
-	mov	r9, r7
-	and	#65280, r7
-	mov	r9, r8
-	mov.b	r8, r8
-	mov	r4, r9
-	mov	r14, r4
-	add	#0, r9
-	addc	#0, r10
-	addc	#0, r11
+	addc	#0, r5
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	64(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65520, r6
+	mov	r15, r14
+	and	#15, r14
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	r6, r10
+	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r4
-	addc	r7, r15
-	addc	r8, r5
-	addc	#0, r6
-	mov.b	r6, r6
-	mov	104(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r14
-	and	#65504, r14
-	and	#31, r8
-	mov.b	r8, r8
-	mov	r9, 78(sp)
-	mov	r10, 76(sp)
-	mov	r11, 74(sp)
-	mov	r12, 72(sp)
-	mov	r13, 68(sp)
-	mov	r4, 66(sp)
-	mov	r15, 64(sp)
-	mov	r5, 24(sp)
-	mov	r6, r15
-	add	#0, 78(sp)
-	addc	#0, 76(sp)
-	addc	#0, 74(sp)
-	addc	#0, 72(sp)
-	addc	#0, 68(sp)
-	addc	#0, 66(sp)
-	addc	#0, 64(sp)
-	addc	r14, 24(sp)
-	addc	r8, r15
-	mov.b	r15, r15
-	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r15, 18(sp)
-	and	#3, 18(sp)
-	rrum.w	#2, r15
-	mov	r15, r5
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rla	r5
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	mov	r15, 60(sp)
-	mov	#0, 58(sp)
-	mov	#0, 56(sp)
-	mov	#0, 52(sp)
-	mov	#0, 50(sp)
-	mov	#0, 48(sp)
-	mov	#0, r4
-	mov	#0, r6
-	mov	#0, r15
-	add	r5, 60(sp)
-	addc	r7, 58(sp)
-	addc	r8, 56(sp)
-	addc	r9, 52(sp)
-	addc	r10, 50(sp)
-	addc	r11, 48(sp)
-	addc	r12, r4
-	addc	r13, r6
-	addc	r14, r15
+	addc	#0, r5
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	66(sp), r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	mov	r15, r14
+	and	#1, r14
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	r6, r11
+	addc	r14, r12
+	addc	#0, r13
+	addc	#0, r5
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	68(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#49152, r6
+	mov	r15, r14
+	and	#16383, r14
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	r6, r11
+	addc	r14, r12
+	addc	#0, r13
+	addc	#0, r5
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	70(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#63488, r6
+	mov	r15, r14
+	and	#2047, r14
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	r6, r12
+	addc	r14, r13
+	addc	#0, r5
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	72(sp), r15
+	swpb	r15
+	mov	r15, r6
+	and	#65280, r6
 	mov	r15, r14
 	mov.b	r14, r14
-	mov	78(sp), r7
-	mov	76(sp), r8
-	mov	74(sp), r9
-	mov	72(sp), r10
-	mov	68(sp), r11
-	mov	66(sp), r12
-	mov	64(sp), r13
-	mov	24(sp), r5
-	mov	18(sp), r15
-	add	60(sp), r7
-	addc	58(sp), r8
-	addc	56(sp), r9
-	addc	52(sp), r10
-	addc	50(sp), r11
-	addc	48(sp), r12
-	addc	r4, r13
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	r6, r13
+	addc	r14, r5
+	addc	#0, r15
+	mov	r15, r4
+	mov.b	r4, r4
+	mov	74(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r6
+	and	#65504, r6
+	and	#31, r15
+	mov	r15, r14
+	mov.b	r14, r14
+	mov	r4, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	r6, r5
+	addc	r14, r15
+	mov.b	r15, r15
+	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r15, 46(sp)
+	and	#3, 46(sp)
+	rrum.w	#2, r15
+	mov	r15, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#65532, r14
+	and	#3, r4
+	mov	r15, 42(sp)
+	mov	#0, 40(sp)
+	mov	#0, 38(sp)
+	mov	#0, 34(sp)
+	mov	#0, 32(sp)
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, r6
+	mov	#0, r15
+	add	r14, 42(sp)
+	addc	r4, 40(sp)
+	addc	#0, 38(sp)
+	addc	#0, 34(sp)
+	addc	#0, 32(sp)
+	addc	#0, 30(sp)
+	addc	#0, 28(sp)
+	addc	#0, r6
+	addc	#0, r15
+	mov	r15, r14
+	mov.b	r14, r14
+	mov	46(sp), r15
+	add	42(sp), r7
+	addc	40(sp), r8
+	addc	38(sp), r9
+	addc	34(sp), r10
+	addc	32(sp), r11
+	addc	30(sp), r12
+	addc	28(sp), r13
 	addc	r6, r5
 	addc	r14, r15
 	mov	r15, r6
 	mov.b	r6, r6
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
-	mov	r8, 44(sp)
-	mov	r9, 54(sp)
-	mov	r10, 62(sp)
-	mov	r11, 70(sp)
-	mov	r12, 80(sp)
-	mov	r13, r4
+	mov	r8, r4
+	mov	r9, 36(sp)
+	mov	r10, 44(sp)
+	mov	r11, 48(sp)
+	mov	r12, 50(sp)
+	mov	r13, 52(sp)
 	mov	r5, r14
 	add	#5, r15
-	addc	#0, 44(sp)
-	addc	#0, 54(sp)
-	addc	#0, 62(sp)
-	addc	#0, 70(sp)
-	addc	#0, 80(sp)
 	addc	#0, r4
+	addc	#0, 36(sp)
+	addc	#0, 44(sp)
+	addc	#0, 48(sp)
+	addc	#0, 50(sp)
+	addc	#0, 52(sp)
 	addc	#0, r14
 	addc	#0, r6
 	mov.b	r6, r6
@@ -2204,27 +1819,27 @@ poly1305_mac:
 	xor	r7, r15
 	and	r6, r15
 	xor	r15, r7
-	mov	44(sp), r15
+	mov	r4, r15
 	xor	r8, r15
 	and	r6, r15
 	xor	r15, r8
-	mov	54(sp), r15
+	mov	36(sp), r15
 	xor	r9, r15
 	and	r6, r15
 	xor	r15, r9
-	mov	62(sp), r15
+	mov	44(sp), r15
 	xor	r10, r15
 	and	r6, r15
 	xor	r15, r10
-	mov	70(sp), r15
+	mov	48(sp), r15
 	xor	r11, r15
 	and	r6, r15
 	xor	r15, r11
-	mov	80(sp), r15
+	mov	50(sp), r15
 	xor	r12, r15
 	and	r6, r15
 	xor	r15, r12
-	mov	r4, r15
+	mov	52(sp), r15
 	xor	r13, r15
 	and	r6, r15
 	xor	r15, r13
@@ -2234,7 +1849,7 @@ poly1305_mac:
 	xor	r14, r15
 	; poly1305.ae:80: return v[127:0] + s
 	mov	r15, r14
-	mov	82(sp), r15
+	mov	18(sp), r15
 	add	16(r15), r7
 	addc	18(r15), r8
 	addc	20(r15), r9
@@ -2243,7 +1858,7 @@ poly1305_mac:
 	addc	26(r15), r12
 	addc	28(r15), r13
 	addc	30(r15), r14
-	mov	84(sp), r15
+	mov	54(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -2252,7 +1867,7 @@ poly1305_mac:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#180, sp
+	add	#150, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_mac, .-poly1305_mac
