@@ -28,6 +28,9 @@ def _verify_all():
 
 BUILDS = sorted({(r.chip, r.spec, tuple(sorted((k, str(v)) for k, v in r.knobs.items())))
                  for r in _verify_all().matrix() if r.engine == "sim"})
+# builds the matrix states do not fit their chip yet (Grain's 44 KB on 32 KB parts): the machine
+# code is analysed all the same, but there is no ELF to time
+UNFIT = {b for b in BUILDS if (b[1].rsplit("/", 1)[-1][:-3], b[0]) in _verify_all().LWC_UNFIT}
 FAST = {
     ("msp430f1611", "specs/primitives/speck.ae", (("block_bits", "64"), ("key_bits", "128"))),
     ("cc430f6137", "specs/primitives/aes.ae", (("aes_tables", "t16x4"), ("key_bits", "128"), ("unroll", "1"))),
@@ -47,6 +50,14 @@ def test_the_fast_cases_are_in_the_matrix():
 
 @pytest.mark.parametrize("chip,spec,knobs", tiered(BUILDS, FAST), ids=[_id(b) for b in BUILDS])
 def test_every_matrix_variant_is_constant_time(chip, spec, knobs):
+    if (chip, spec, knobs) in UNFIT:
+        rep = check(ROOT / spec, chip, dict(knobs), run_dynamic=False)
+        assert rep.ok, render(rep)
+        from aedsl.engines.sim import compiled
+        from aedsl.toolchain import ToolchainError
+        with pytest.raises(ToolchainError, match="will not fit|overflowed"):
+            compiled(str(ROOT / spec), chip, dict(knobs))   # when it fits, time it like the others
+        return
     rep = check(ROOT / spec, chip, dict(knobs))
     assert rep.ok, render(rep)
     assert rep.dynamic.ops and all(len(t.cycles) == 3 for t in rep.dynamic.ops)
