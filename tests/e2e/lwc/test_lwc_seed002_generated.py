@@ -39,6 +39,7 @@ def test_generated_code_passes_all_vectors(spec, chip, require_tools):
     assert report.passed == 1089 and report.failed == 0, str(report)
 
 
+@pytest.mark.slow      # a 44 KB compile and link per chip (the ct matrix checks the same in the slow tier)
 @pytest.mark.parametrize("spec,chip,message", [
     (GRAIN, "stm32f030", "will not fit in region `FLASH'"),
     (GRAIN, "cc430f6137", "will not fit in region `FLASH'"),

@@ -143,6 +143,7 @@ ASCON_P = str(ROOT / "specs/primitives/ascon_p.ae")
 GRAIN = str(ROOT / "specs/schemes/grain128aeadv2.ae")
 
 
+@pytest.mark.slow      # three compiles of Ascon-p and Grain (the usage-error test stays fast)
 @pytest.mark.needs("msp430")
 def test_one_function_alone(capsys):
     """--function: the spec compiled with that function and its callees only, called once; its

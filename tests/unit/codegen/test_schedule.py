@@ -10,6 +10,7 @@ from aedsl.backends.msp430.target import make_target
 from aedsl.codegen import schedule
 from aedsl.codegen.mir import FIRST_VREG, Imm, Mem, MInst, R
 from aedsl.driver import compile_spec
+from tests.tiers import tiered
 
 V = [FIRST_VREG + i for i in range(16)]
 TARGET = make_target(chips.load("msp430f1611"))
@@ -43,7 +44,7 @@ def test_register_write_after_read_is_kept():
     assert schedule.dependencies(groups, insts, TARGET)[0][1] == {0}
 
 
-@pytest.mark.parametrize("chip", ["msp430f1611", "stm32f030"])
+@pytest.mark.parametrize("chip", tiered(["msp430f1611", "stm32f030"], {"msp430f1611"}, single=True))
 def test_the_pipeline_keeps_the_cheaper_order(chip):
     """Every function of the GCM scheme: the cost model's figure with the re-ordering tried is
     never above the one without."""
