@@ -52,7 +52,8 @@ class Allocation:
     rounds: int
 
 
-def _is_copy(inst: MInst, target: Target):
+def copy_regs(inst: MInst, target: Target):
+    """(source, destination) of a register-to-register copy (the target's move), else None."""
     if inst.mn != target.move(R(0), R(0)).mn or len(inst.ops) != 2:
         return None
     s, d = inst.ops
@@ -89,7 +90,7 @@ def _build(fn: MFunction, target: Target):
             for r in d + u:
                 node(r)
                 cost[r] = cost.get(r, 0.0) + w
-            cp = _is_copy(insts[i], target)
+            cp = copy_regs(insts[i], target)
             if cp and relevant(cp[0]) and relevant(cp[1]):
                 moves.append(cp)
                 live.discard(cp[0])
@@ -357,7 +358,7 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
         colour, spilled = _colour(adj, cost, target, fn.no_spill, hints)
         if not spilled:
             _rename(fn, colour)
-            fn.insts = [i for i in fn.insts if not ((c := _is_copy(i, target)) and c[0] == c[1])]
+            fn.insts = [i for i in fn.insts if not ((c := copy_regs(i, target)) and c[0] == c[1])]
             used = {c for c in colour.values()}
             for inst in fn.insts:
                 for r in defs_uses(inst, target)[0]:

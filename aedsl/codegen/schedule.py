@@ -24,7 +24,8 @@ Preserves: the function's results and effects (a topological order of the depend
 from __future__ import annotations
 
 from .liveness import defs_uses
-from .mir import Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from .mir import Inc, Ind, Mem, MFunction, MInst, is_vreg
+from .regalloc import copy_regs
 from .target import Target
 
 def _touches_memory(inst: MInst, target: Target) -> tuple[bool, bool]:
@@ -52,16 +53,6 @@ def _fixed(inst: MInst, target: Target, defs: list[int]) -> bool:
     return any(not is_vreg(r) for r in defs)
 
 
-def _copy_dst(inst: MInst, target: Target):
-    """The destination of a register-to-register copy between virtual registers, else None."""
-    mv = target.move(R(0), R(0))
-    if inst.mn == mv.mn and len(inst.ops) == 2 and all(isinstance(o, R) for o in inst.ops):
-        regs = [o.reg for o in inst.ops]
-        if all(is_vreg(r) for r in regs):
-            return defs_uses(inst, target)[0][0]
-    return None
-
-
 def groups(insts: list[MInst], target: Target) -> list[list[int]]:
     """Indices of `insts` in movable groups: an instruction reading the flags is merged with
     every group back to the one holding the last instruction that set them (so nothing that
@@ -76,8 +67,8 @@ def groups(insts: list[MInst], target: Target) -> list[list[int]]:
             continue
         d = target.desc(inst)
         glue = copy_to is not None and copy_to in defs_uses(inst, target)[1]
-        copy = _copy_dst(inst, target)
-        copy_to = copy
+        copy = copy_regs(inst, target)
+        copy_to = copy[1] if copy and is_vreg(copy[0]) and is_vreg(copy[1]) else None
         if glue and not d.flags_in:
             # a copy feeding a two-address instruction moves with it (the allocator merges them)
             groups[-1].extend(pending + [i])

@@ -4,14 +4,17 @@ IR shape matched: any block (a function body, a loop body, an `if` arm). Word le
 leaves wide computations limb-interleaved (limb 0 and limb 1 of `a ^ b`, then of `b & c`, ...):
 in a bitsliced round (an S-box layer on five 64-bit words, a quarter-round on sixteen words) every
 limb of every word is then live at once, which is more than the target's registers, while the
-computation of each result needs far fewer. This pass re-emits a block demand-driven: the ops
-that must keep their place (effects, loads from writable memories, loops and conditionals; they
-stay in their original relative order) are taken in order, and each pure op is placed just
-before its first consumer, its own operands first (depth first, the operand whose computation is
-larger first, as Sethi and Ullman order a tree), the block's yields last. The new order is kept
-only if the block's peak number of live values (results of non-constant ops, block parameters
-and outer values, from definition to last use in the block) is lower than the original's;
-otherwise the block is left as it was. Knob `op_order=source` leaves every block as written.
+computation of each result needs far fewer. This pass re-emits a block by top-down list
+scheduling: the ops that must keep their place (effects, loads from writable memories, loops and
+conditionals) go in their original relative order, each as soon as its operands are there; among
+the ready pure ops, the one that adds the fewest live values goes first (results minus operands
+read for the last time), ties to the one drawing on the fewest block inputs the work so far has
+not touched (one limb's chain is finished before the next starts), then to the one reading the
+most recently defined value, then to the original order. Constants and slices occupy no register
+of their own and are placed just before their first consumer. The new order is kept only if the
+block's peak number of live values (from definition to last use in the block) is lower than the
+original's; otherwise the block is left as it was. Knob `op_order=source` leaves every block as
+written.
 
 Preserves: the results and memory effects of every function (only pure ops move, and each still
 comes after the definitions of its operands; ops with effects and reads keep their order).
@@ -119,7 +122,6 @@ def _movable(op: Op) -> bool:
 # Ops that occupy no register of their own: a constant is an immediate, and a slice is a field of
 # its source that the selector reads where it is used (a rotation is concat(slice, slice)). They
 # are placed just before their first consumer, and a use of one is a use of its source.
-SCORE = lambda d, w, o, r, i: (d, o, -r, i)
 _TRANSPARENT = ("const", "slice")
 
 
@@ -127,69 +129,12 @@ def _transparent(op: Op | None) -> bool:
     return op is not None and op.opcode in _TRANSPARENT
 
 
-def _demand_order(block: Block) -> list[Op]:
-    ops = block.ops
-    producer: dict[int, Op] = {}
-    for op in ops:
-        for r in op.results:
-            producer[id(r)] = op
-    size: dict[int, int] = {}
-
-    def cone(op: Op) -> int:
-        """Ops in the movable cone of `op` (a tree count; shared ops counted per use)."""
-        key = id(op)
-        if key not in size:
-            size[key] = 0      # guards against revisiting while computing
-            n = 1
-            for a in op.args:
-                p = producer.get(id(a))
-                if p is not None and _movable(p):
-                    n += cone(p)
-            size[key] = n
-        return size[key]
-
-    placed: set[int] = set()
-    out: list[Op] = []
-
-    def operands(args) -> list[Op]:
-        ps = []
-        for a in args:
-            p = producer.get(id(a))
-            if p is not None and _movable(p) and id(p) not in placed and p not in ps:
-                ps.append(p)
-        return sorted(ps, key=cone, reverse=True)        # stable: ties keep operand order
-
-    def place(op: Op) -> None:
-        stack = [(op, False)]
-        while stack:
-            cur, expanded = stack.pop()
-            if id(cur) in placed:
-                continue
-            if expanded:
-                placed.add(id(cur))
-                out.append(cur)
-                continue
-            stack.append((cur, True))
-            args = list(cur.args) + [v for r in cur.regions for v in _free_uses(r)]
-            for p in reversed(operands(args)):
-                stack.append((p, False))
-
-    for op in ops:
-        if not _movable(op):
-            place(op)
-    for p in operands(block.yields):
-        place(p)
-    for op in ops:                       # unused pure ops (none after cse_dce) keep a place
-        if id(op) not in placed:
-            place(op)
-    return out
-
-
 def _greedy_order(block: Block, consts: set[int]) -> list[Op]:
     """Top-down list scheduling: among the ops whose operands are all available (pinned ops only
     in their original order), take the one that adds the fewest live values (results minus
-    operands it reads for the last time); ties go to the op reading the most recently defined
-    value (one chain of work is finished before another starts), then to the original order.
+    operands it reads for the last time); ties go to the op drawing on the fewest block inputs the
+    last op's work did not (its support), then to the op reading the most recently defined value
+    (one chain of work is finished before another starts), then to the original order.
     Transparent ops are placed just before their first consumer."""
     ops = block.ops
     index = {id(op): i for i, op in enumerate(ops)}
@@ -236,10 +181,8 @@ def _greedy_order(block: Block, consts: set[int]) -> list[Op]:
         kills = sum(1 for a in reads[id(op)] if remaining[id(a)] == 1)
         adds = sum(1 for r in op.results if remaining.get(id(r)))
         recent = max((born.get(id(a), -1) for a in reads[id(op)]), default=-1)
-        sup = support[id(op)]
-        width = bin(sup).count("1")
-        outside = bin(sup & ~last_support[0]).count("1")
-        return SCORE(adds - kills, width, outside, recent, index[id(op)])
+        outside = bin(support[id(op)] & ~last_support[0]).count("1")
+        return (adds - kills, outside, -recent, index[id(op)])
 
     def put_transparent(op: Op) -> None:
         for a in list(op.args) + [v for r in op.regions for v in _free_uses(r)]:
