@@ -55,7 +55,11 @@ class ArithOps:
         w = op.results[0].width
         if self.const_of(a) is not None:
             a, b = b, a
-        out = self.addsub(a, b, w, False)
+        wa = w
+        if self.value_bound(op.args[0]) + self.value_bound(op.args[1]) < 1 << w:
+            # the sum cannot wrap: no mask to the result's width (limbs stay zero-extended)
+            wa = self.LIMB * nlimbs(w, self.LIMB)
+        out = self.addsub(a, b, wa, False)
         c = self.const_of(b)
         if c is not None:
             self.note_affine(out, a, 1, c, w)
