@@ -119,6 +119,14 @@ class ArithOps:
         """The six unsigned comparisons through the carry flag: C = (acc != 0) for eq/ne,
         C = (a >= b) for the orderings, then 0/1 from C."""
         a, b = self.args(op)
+        if kind in ("eq", "ne"):
+            # a value known to be 0 or 1 compared with 0 or 1 is itself or its complement
+            for x, y, v in ((a, b, op.args[0]), (b, a, op.args[1])):
+                c = self.const_of(y)
+                if c in (0, 1) and self.const_of(x) is None and self.value_bound(v) <= 1:
+                    bit = x[0] if (kind == "eq") == (c == 1) else self.bitop(self.BITWISE["xor"], x[0], Imm(1))
+                    self.put(op.results[0], [bit])
+                    return
         if kind in ("ugt", "ule"):
             a, b = b, a
             kind = {"ugt": "ult", "ule": "uge"}[kind]
