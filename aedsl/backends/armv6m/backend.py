@@ -30,6 +30,7 @@ from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
+from .combine import combine
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
 from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
@@ -253,6 +254,7 @@ def _layout(items) -> tuple[dict, list[int]]:
 
 MIR_PIPELINE = [
     DCE,
+    MirPass("combine", lambda mf, ctx: combine(mf, ctx.machine)),     # fold shift chains (combine.py)
     SCHEDULE,
     REGALLOC,
     DCE,
