@@ -31,6 +31,7 @@ from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
+from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
 from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
@@ -217,6 +218,9 @@ def render_inst(inst: MInst, frame: dict) -> tuple[list[str], object]:
         return [f"add\t{rn(ops[0])}, sp, #{off}"], None
     if mn in ("push", "pop"):
         return [f"{mn}\t{{{', '.join(reg_name(o.reg) for o in ops)}}}"], None
+    if mn == "ldm":
+        wb = "" if ops[0] in ops[1:] else "!"
+        return [f"ldm\t{rn(ops[0])}{wb}, {{{', '.join(rn(o) for o in ops[1:])}}}"], None
     if mn in ("subsp", "addspi"):
         return [f"{'sub' if mn == 'subsp' else 'add'}\tsp, #{ops[0].value}"], None
     if mn == "bx":
@@ -259,6 +263,7 @@ MIR_PIPELINE = [
     REGALLOC,
     DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
+    MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
 ]
 
 

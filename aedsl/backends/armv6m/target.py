@@ -70,6 +70,9 @@ INSTRS: dict[str, InstrDesc] = {
     "str": _ST, "strh": _ST, "strb": _ST,
     "strr": _STR, "strhr": _STR, "strbr": _STR,
     "ldaddr": InstrDesc(writes=(0,), reg_only=(0,)),           # ldr rd, =symbol
+    # ldm rb(!), {regs}: ops = [base, ascending destinations]; the base is written back unless
+    # it is a destination (only made after allocation, ldm.py)
+    "ldm": InstrDesc(reads=(0,), writes=tuple(range(9)), reg_only=tuple(range(9))),
     "addsp": InstrDesc(writes=(0,), reg_only=(0,)),            # add rd, sp, #frame offset
     "jmp": InstrDesc(branch="jump"),
     **{f"b{c}": _BCC for c in CONDS},
@@ -149,6 +152,8 @@ def make_cost(chip):
             return 2, rules["bx"].cycles()
         if mn == "bl":
             return 4, rules["bl"].cycles()
+        if mn == "ldm":
+            return 2, rules["ldm"].cycles(len(ops) - 1)
         return 2, rules[TIMING.get(mn, "dp")].cycles()
 
     return cost
