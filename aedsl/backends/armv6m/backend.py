@@ -31,6 +31,7 @@ from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
+from .highadd import fold_high_adds
 from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
@@ -369,6 +370,7 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     if copies.remove_redundant_moves(mf, target):   # slots in high registers are registers now
         # reloads whose only reader was deleted, stores to a slot register nothing reads
         dce.eliminate(mf, target, extra=high_regs)
+    fold_high_adds(mf, target)                      # mov rT, rH; adds rD, rT, rK -> add rK, rH
     high_used = [r for r in high_regs if r in target.callee_saved]
     n_out = mf.n_out
     if high_used:
