@@ -31,6 +31,7 @@ from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
+from .copyrename import rename_copies
 from .highadd import fold_high_adds
 from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
@@ -264,6 +265,7 @@ MIR_PIPELINE = [
     REGALLOC,
     DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
+    MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),  # copyrename.py
     MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
 ]
 
