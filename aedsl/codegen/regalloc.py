@@ -142,7 +142,7 @@ def _coalesce(adj, moves, k, no_spill):
     return {x: find(x) for x in list(alias)}
 
 
-def _colour(adj, cost, target: Target, no_spill, hints=None):
+def _colour(adj, cost, target: Target, no_spill, hints=None, partners=None):
     k = len(target.allocatable)
     order = list(target.allocatable)
     vregs = sorted(r for r in adj if is_vreg(r))
@@ -187,6 +187,13 @@ def _colour(adj, cost, target: Target, no_spill, hints=None):
             siblings = [colour[s] for s in hints[r] if s in colour and colour[s] in free]
             if siblings:
                 free.insert(0, max(set(siblings), key=lambda c: (siblings.count(c), -order.index(c))))
+        if free and partners and r in partners:
+            # biased colouring: a copy's two ends that coalescing kept apart take one colour
+            # when it is free, and the copy disappears
+            same = [colour[p] for p in partners[r] if p in colour and colour[p] in free]
+            same += [p for p in partners[r] if not is_vreg(p) and p in free]
+            if same:
+                free.insert(0, same[0])
         if free:
             colour[r] = free[0]
         else:
@@ -355,7 +362,13 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
         adj, moves, cost = _build(fn, target)
         alias = _coalesce(adj, moves, k, fn.no_spill)
         _rename(fn, alias)
-        colour, spilled = _colour(adj, cost, target, fn.no_spill, hints)
+        partners: dict[int, list[int]] = defaultdict(list)
+        for s, d in moves:
+            a, b = alias.get(s, s), alias.get(d, d)
+            if a != b and b not in adj.get(a, ()):
+                partners[a].append(b)
+                partners[b].append(a)
+        colour, spilled = _colour(adj, cost, target, fn.no_spill, hints, partners)
         if not spilled:
             _rename(fn, colour)
             fn.insts = [i for i in fn.insts if not ((c := copy_regs(i, target)) and c[0] == c[1])]

@@ -100,6 +100,7 @@ class SelectorBase:
         self.loops: list[LoopInfo] = []
         self.calls: set[str] = set()        # functions called as subroutines (compiled once each)
         self.call_sites = 0
+        self.defs: dict = {}                # IR value -> its defining op (value_bound, patterns)
 
     # --- emission helpers ------------------------------------------------------------------
     def emit(self, mn: str, *ops) -> MInst:
@@ -160,7 +161,36 @@ class SelectorBase:
         # references, not copies: a pending load materialised after the block updates them
         return [self.get(v) for v in block.yields]
 
+    def value_bound(self, v: Value, depth: int = 6) -> int:
+        """An upper bound of IR value v, from the ops defining it (constants, extensions,
+        slices, masks, shifts and sums of bounded values); 2^width - 1 when nothing is known."""
+        top = (1 << v.width) - 1
+        d = self.defs.get(v)
+        if d is None or depth == 0:
+            return top
+        code, args = d.opcode, d.args
+        b = lambda i: self.value_bound(args[i], depth - 1)      # noqa: E731
+        if code == "const":
+            return d.attrs["value"] & top
+        if code in ("zext", "trunc"):
+            return min(b(0), top)
+        if code == "slice":
+            return min(b(0) >> d.attrs["lo"], top)
+        if code == "and":
+            return min(b(0), b(1), top)
+        if code in ("or", "xor"):
+            return min((1 << max(b(0), b(1)).bit_length()) - 1, top)
+        if code == "add":
+            return b(0) + b(1) if b(0) + b(1) <= top else top
+        if code == "shl":
+            return b(0) << d.attrs["by"] if b(0) << d.attrs["by"] <= top else top
+        if code == "shr":
+            return b(0) >> d.attrs["by"]
+        return top
+
     def select_op(self, op: Op) -> None:
+        for r in op.results:
+            self.defs[r] = op
         if op.loc is not None:
             self.loc = op.loc
         code = op.opcode

@@ -30,6 +30,10 @@ from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
+from .combine import combine
+from .copyrename import rename_copies
+from .highadd import fold_high_adds
+from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
 from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
@@ -216,6 +220,9 @@ def render_inst(inst: MInst, frame: dict) -> tuple[list[str], object]:
         return [f"add\t{rn(ops[0])}, sp, #{off}"], None
     if mn in ("push", "pop"):
         return [f"{mn}\t{{{', '.join(reg_name(o.reg) for o in ops)}}}"], None
+    if mn == "ldm":
+        wb = "" if ops[0] in ops[1:] else "!"
+        return [f"ldm\t{rn(ops[0])}{wb}, {{{', '.join(rn(o) for o in ops[1:])}}}"], None
     if mn in ("subsp", "addspi"):
         return [f"{'sub' if mn == 'subsp' else 'add'}\tsp, #{ops[0].value}"], None
     if mn == "bx":
@@ -253,10 +260,13 @@ def _layout(items) -> tuple[dict, list[int]]:
 
 MIR_PIPELINE = [
     DCE,
+    MirPass("combine", lambda mf, ctx: combine(mf, ctx.machine)),     # fold shift chains (combine.py)
     SCHEDULE,
     REGALLOC,
     DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
+    MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),  # copyrename.py
+    MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
 ]
 
 
@@ -362,6 +372,7 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     if copies.remove_redundant_moves(mf, target):   # slots in high registers are registers now
         # reloads whose only reader was deleted, stores to a slot register nothing reads
         dce.eliminate(mf, target, extra=high_regs)
+    fold_high_adds(mf, target)                      # mov rT, rH; adds rD, rT, rK -> add rK, rH
     high_used = [r for r in high_regs if r in target.callee_saved]
     n_out = mf.n_out
     if high_used:

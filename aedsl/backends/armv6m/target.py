@@ -72,6 +72,11 @@ INSTRS: dict[str, InstrDesc] = {
     "str": _ST, "strh": _ST, "strb": _ST,
     "strr": _STR, "strhr": _STR, "strbr": _STR,
     "ldaddr": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),   # ldr rd, =symbol
+    # ldm rb(!), {regs}: ops = [base, ascending destinations]; the base is written back unless
+    # it is a destination (only made after allocation, ldm.py)
+    # add rdn, rm (T2: any registers, no flags; only made after slot placement, highadd.py)
+    "addh": InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1)),
+    "ldm": InstrDesc(reads=(0,), writes=tuple(range(9)), reg_only=tuple(range(9))),
     "addsp": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),    # add rd, sp, #frame offset
     "jmp": InstrDesc(branch="jump"),
     **{f"b{c}": _BCC for c in CONDS},
@@ -87,7 +92,7 @@ INSTRS: dict[str, InstrDesc] = {
 CALL_CLOBBERS = (0, 1, 2, 3, 12, LR)
 
 # Assembler mnemonic of each machine-IR mnemonic whose name differs.
-ASM_NAME = {"jmp": "b", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv": "lsrs", "cmpi": "cmp",
+ASM_NAME = {"jmp": "b", "addh": "add", "adds8": "adds", "subs8": "subs", "lslv": "lsls", "lsrv": "lsrs", "cmpi": "cmp",
             "ldrr": "ldr", "ldrhr": "ldrh", "ldrbr": "ldrb", "strr": "str", "strhr": "strh", "strbr": "strb"}
 
 # Timing class (armv6m_timing rules) of each mnemonic; what is not here is "dp".
@@ -151,6 +156,8 @@ def make_cost(chip):
             return 2, rules["bx"].cycles()
         if mn == "bl":
             return 4, rules["bl"].cycles()
+        if mn == "ldm":
+            return 2, rules["ldm"].cycles(len(ops) - 1)
         return 2, rules[TIMING.get(mn, "dp")].cycles()
 
     return cost

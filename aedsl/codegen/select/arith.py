@@ -55,7 +55,11 @@ class ArithOps:
         w = op.results[0].width
         if self.const_of(a) is not None:
             a, b = b, a
-        out = self.addsub(a, b, w, False)
+        wa = w
+        if self.value_bound(op.args[0]) + self.value_bound(op.args[1]) < 1 << w:
+            # the sum cannot wrap: no mask to the result's width (limbs stay zero-extended)
+            wa = self.LIMB * nlimbs(w, self.LIMB)
+        out = self.addsub(a, b, wa, False)
         c = self.const_of(b)
         if c is not None:
             self.note_affine(out, a, 1, c, w)
@@ -115,6 +119,14 @@ class ArithOps:
         """The six unsigned comparisons through the carry flag: C = (acc != 0) for eq/ne,
         C = (a >= b) for the orderings, then 0/1 from C."""
         a, b = self.args(op)
+        if kind in ("eq", "ne"):
+            # a value known to be 0 or 1 compared with 0 or 1 is itself or its complement
+            for x, y, v in ((a, b, op.args[0]), (b, a, op.args[1])):
+                c = self.const_of(y)
+                if c in (0, 1) and self.const_of(x) is None and self.value_bound(v) <= 1:
+                    bit = x[0] if (kind == "eq") == (c == 1) else self.bitop(self.BITWISE["xor"], x[0], Imm(1))
+                    self.put(op.results[0], [bit])
+                    return
         if kind in ("ugt", "ule"):
             a, b = b, a
             kind = {"ugt": "ult", "ule": "uge"}[kind]

@@ -39,6 +39,35 @@ class ArmMemory:
             self.kcache[key] = r
         return self.kcache[key]
 
+    def offset_base(self, b: MemBind, disp: int) -> R:
+        """A register holding the address of byte `disp` of memory `b` (computed once, before
+        the outermost call-free loop like `base_reg`)."""
+        key = ("at", b.kind, b.name, b.base, disp)
+        if key not in self.kcache:
+            base = self.base_reg(b)
+            r = self.fresh()
+            anchor = self.hoist_point()
+            depth = anchor.depth if anchor is not None else self.depth
+            insts = [MInst("mov", [base, r], depth=depth, loc=self.loc)] + self._add_const(r, disp, depth)
+            if anchor is not None:
+                self.insert_before(anchor, insts)
+            else:
+                self.mf.insts.extend(insts)
+            self.kcache[key] = r
+        return self.kcache[key]
+
+    def split_index(self, idx):
+        """(x, c) when IR index `idx` is x + c for a constant c that cannot wrap, else None."""
+        d = self.defs.get(idx)
+        if d is None or d.opcode != "add":
+            return None
+        for x, k in ((d.args[0], d.args[1]), (d.args[1], d.args[0])):
+            c = self.const_of(self.get(k))
+            if c and self.const_of(self.get(x)) is None and \
+                    self.value_bound(x) + c < 1 << d.results[0].width:
+                return x, c
+        return None
+
     def access(self, mn: str, rt: R, b: MemBind, offset: int | R, extra: int = 0) -> None:
         """Emit load/store `mn` ("ldr"/"str"/...) of rt at byte `offset` (+ `extra`) of `b`."""
         if isinstance(offset, int):
@@ -103,7 +132,13 @@ class ArmMemory:
             return
         if not isinstance(off, int):            # one address for all limbs
             a = self.fresh()
-            self.emit("adds", a, self.base_reg(b), off)
+            split = self.split_index(idx) if wk is None else None
+            if split is not None:
+                # base + stride * (x + c): the constant part in a second base register
+                x, c = split
+                self.emit("adds", a, self.offset_base(b, c * b.stride), self.scaled_index(self.get(x), b.stride))
+            else:
+                self.emit("adds", a, self.base_reg(b), off)
             b = MemBind("ptr", b.stride, b.elem_width, base=a.reg)
             off = 0
         limbs = []

@@ -43,7 +43,6 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
     def __init__(self, module, mf, prefix):
         super().__init__(module, mf, prefix)
         self.kcache: dict = {}          # ("k", value) / ("tbl", name) / ("local", name) -> R
-        self.defs: dict = {}            # IR value -> defining op (for REV patterns)
 
     def select_block(self, block):
         saved = dict(self.kcache)

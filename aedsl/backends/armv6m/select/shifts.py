@@ -159,8 +159,12 @@ class ArmShifts:
         q, s = divmod(op.attrs["lo"], LIMB)
         if w + s <= LIMB and q < len(a):
             # within one limb: a shift, then a mask only if bits above remain
-            t = self.shr1(a[q], s)
             src_bits = min(LIMB, op.args[0].width - LIMB * q)
+            if s and s + w < src_bits and w not in (8, 16) and not isinstance(a[q], Imm):
+                # (x >> s) & (2^w - 1) as two shifts: the field's top to bit 31, then down
+                self.put(op.results[0], [self.shr1(self.shl1(a[q], LIMB - s - w), LIMB - w)])
+                return
+            t = self.shr1(a[q], s)
             self.put(op.results[0], [self.mask_top(t, w) if s + w < src_bits else t])
             return
         super().op_slice(op)

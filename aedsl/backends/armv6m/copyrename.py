@@ -1,0 +1,89 @@
+"""Register copies removed after allocation by renaming the copy's destination.
+
+`mov rD, rS` between low registers, where rS dies at the copy, is deleted when every later
+read of rD, up to rD's next definition or its death, can read rS instead: one basic block, no
+branch, call, push or pop in between, rS not written while rD is still needed, and rD not live
+at the block's end. An instruction updating rD in place (`eors rD, rX`) then updates rS.
+Two-operand selection with a spilled or precoloured value leaves such copies behind when the
+allocator could not give both ends one register. Preserves every value read later; MOV between
+registers sets no flags, so none change.
+"""
+from __future__ import annotations
+
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.mir import Mem, MFunction, MInst, R
+
+LOW = frozenset(range(8))
+_BARRIERS = frozenset({"label", "bl", "push", "pop", "ret", "bx"})
+
+
+def _rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
+    d = target.desc(inst)
+    ops = list(inst.ops)
+    for i, op in enumerate(ops):
+        if isinstance(op, R) and op.reg == old and i in d.reads:
+            ops[i] = R(new)
+        elif isinstance(op, Mem) and op.base == old:
+            ops[i] = Mem(new, op.disp)
+    return MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc)
+
+
+def _in_place(inst: MInst, target, r: int) -> bool:
+    """Does `inst` read and write r through one operand (its new value stays where r was)?"""
+    if inst.mn == "ldm":
+        return inst.ops[0] == R(r) and R(r) not in inst.ops[1:]
+    d = target.desc(inst)
+    return any(n in d.reads and n in d.writes and op == R(r) for n, op in enumerate(inst.ops))
+
+
+def rename_copies(mf: MFunction, target) -> int:
+    """Delete the copies described above; returns how many."""
+    removed = 0
+    while True:
+        insts = mf.insts
+        cfg = Cfg(insts, target)
+        du = [defs_uses(i, target) for i in insts]
+        live_out = block_liveness(cfg, du, lambda r: r in LOW)
+        changes = []                    # at most one per block: a block's liveness is then stale
+        for bi, (a, b) in enumerate(cfg.blocks):
+            after = [set() for _ in range(b - a)]
+            live = set(live_out[bi])
+            for i in range(b - 1, a - 1, -1):
+                after[i - a] = set(live)
+                d, u = du[i]
+                live.difference_update(d)
+                live.update(r for r in u if r in LOW)
+            for i in range(a, b):
+                mv = insts[i]
+                if not (mv.mn == "mov" and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
+                    continue
+                s, d = mv.ops[0].reg, mv.ops[1].reg
+                if s == d or s not in LOW or d not in LOW or s in after[i - a]:
+                    continue
+                rename, j, ok = [], i + 1, True
+                while d in after[j - 1 - a]:
+                    inst = insts[j] if j < b else None
+                    if inst is None or inst.mn in _BARRIERS or (inst.mn != "comment" and target.desc(inst).branch):
+                        ok = False
+                        break
+                    dj, uj = du[j]
+                    if d in uj:
+                        rename.append(j)
+                    if d in dj and not _in_place(inst, target, d):
+                        break                   # a new value of rD: not renamed
+                    if s in dj and d in after[j - a]:
+                        ok = False
+                        break
+                    j += 1
+                if ok:
+                    changes.append((i, d, s, rename))
+                    break
+        if not changes:
+            return removed
+        new = list(insts)
+        for i, d, s, rename in changes:
+            for j in rename:
+                new[j] = _rename_reads(insts[j], target, d, s)
+            new[i] = None
+        mf.insts = [x for x in new if x is not None]
+        removed += len(changes)

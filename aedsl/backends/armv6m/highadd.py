@@ -1,0 +1,118 @@
+"""Adding a high register without copying it to a low one first, after spill slots are placed.
+
+A value spilled to a high register (r8-r12) and added to an index reads
+`mov rT, rH; adds rD, rT, rK` (two instructions): ADD (register) T2 adds any register to a low
+one in place, so when rK dies at the ADDS this is `add rK, rH`, with rD's value now in rK:
+every read of rD up to its next definition (or its death) reads rK instead (an instruction
+updating rD in place, `eors rD, rX`, updates rK). Conditions: one
+basic block, rK not written before the last renamed read, rT dead after the ADDS unless it is
+rD, rD dead at the block's end or redefined in it, and the flags ADDS set not read (T2 sets
+none). Preserves every value read later.
+"""
+from __future__ import annotations
+
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.mir import Mem, MFunction, MInst, R
+
+LOW = frozenset(range(8))
+HIGH = frozenset(range(8, 13))
+
+
+def _flags_dead_after(insts: list, i: int, end: int, target) -> bool:
+    for inst in insts[i + 1:end]:
+        if inst.mn in ("comment",):
+            continue
+        if inst.mn == "label":
+            return False
+        d = target.desc(inst)
+        if d.flags_in or d.branch:
+            return False
+        if d.flags_out:
+            return True
+    return False
+
+
+def _rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
+    d = target.desc(inst)
+    ops = list(inst.ops)
+    for i, op in enumerate(ops):
+        if isinstance(op, R) and op.reg == old and i in d.reads:
+            ops[i] = R(new)
+        elif isinstance(op, Mem) and op.base == old:
+            ops[i] = Mem(new, op.disp)
+    return MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc)
+
+
+def fold_high_adds(mf: MFunction, target) -> int:
+    """Apply the rewrite wherever it fits; returns how many copies were removed."""
+    done = 0
+    while True:
+        insts = mf.insts
+        cfg = Cfg(insts, target)
+        du = [defs_uses(i, target) for i in insts]
+        live_out = block_liveness(cfg, du, lambda r: r in LOW)
+        change = None
+        for bi, (a, b) in enumerate(cfg.blocks):
+            after = [set() for _ in range(b - a)]
+            live = set(live_out[bi])
+            for i in range(b - 1, a - 1, -1):
+                after[i - a] = set(live)
+                d, u = du[i]
+                live.difference_update(d)
+                live.update(r for r in u if r in LOW)
+            for i in range(a, b - 1):
+                mv, ad = insts[i], insts[i + 1]
+                if not (mv.mn == "mov" and isinstance(mv.ops[0], R) and mv.ops[0].reg in HIGH
+                        and isinstance(mv.ops[1], R) and mv.ops[1].reg in LOW):
+                    continue
+                if ad.mn != "adds" or not all(isinstance(o, R) for o in ad.ops):
+                    continue
+                h, t = mv.ops[0].reg, mv.ops[1].reg
+                rd, x, y = (o.reg for o in ad.ops)
+                if t not in (x, y) or x == y:
+                    continue
+                k = y if x == t else x
+                live_after = after[i + 1 - a]
+                if k in live_after or (t != rd and t in live_after):
+                    continue
+                # the reads of rd to rename, up to its redefinition or death
+                rename = []
+                j = i + 2
+                ok = True
+                if rd != k:
+                    while rd in after[j - 1 - a]:
+                        inst = insts[j] if j < b else None
+                        if inst is None or inst.mn == "label" or (inst.mn != "comment"
+                                                                  and target.desc(inst).branch):
+                            ok = False
+                            break
+                        dj, uj = du[j]
+                        if rd in uj:
+                            rename.append(j)
+                        desc = target.desc(inst)
+                        if inst.mn == "ldm":        # the base updated only when written back
+                            in_place = inst.ops[0] == R(rd) and R(rd) not in inst.ops[1:]
+                        else:
+                            in_place = any(n in desc.reads and n in desc.writes and op == R(rd)
+                                           for n, op in enumerate(inst.ops))
+                        if rd in dj and not in_place:
+                            break               # a new value of rd: not renamed
+                        if k in dj and rd in after[j - a]:
+                            ok = False
+                            break
+                        j += 1
+                if not ok or not _flags_dead_after(insts, i + 1, b, target):
+                    continue
+                change = (i, k, h, rd, rename)
+                break
+            if change:
+                break
+        if change is None:
+            return done
+        i, k, h, rd, rename = change
+        new = list(insts)
+        for j in rename:
+            new[j] = _rename_reads(insts[j], target, rd, k)
+        new[i:i + 2] = [MInst("addh", [R(k), R(h)], depth=insts[i + 1].depth, loc=insts[i + 1].loc)]
+        mf.insts = new
+        done += 1
