@@ -329,7 +329,9 @@ class MirTaint:
             if j >= len(ops):
                 continue
             op = ops[j]
-            if isinstance(op, R):
+            if j in desc.addr and desc.memory == "load":
+                s.regs[op.reg] = addr           # a written-back base stays the pointer it was
+            elif isinstance(op, R):
                 s.regs[op.reg] = v
             elif isinstance(op, (Mem, Ind, Inc)):
                 self.store(k, inst, op, v, s)

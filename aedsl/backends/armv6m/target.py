@@ -76,7 +76,7 @@ INSTRS: dict[str, InstrDesc] = {
     # it is a destination (only made after allocation, ldm.py)
     # add rdn, rm (T2: any registers, no flags; only made after slot placement, highadd.py)
     "addh": InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1)),
-    "ldm": InstrDesc(reads=(0,), writes=tuple(range(9)), reg_only=tuple(range(9))),
+    "ldm": InstrDesc(reads=(0,), writes=tuple(range(9)), reg_only=tuple(range(9)), memory="load", addr=(0,)),
     "addsp": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),    # add rd, sp, #frame offset
     "jmp": InstrDesc(branch="jump"),
     **{f"b{c}": _BCC for c in CONDS},
