@@ -221,6 +221,8 @@ def render_inst(inst: MInst, frame: dict) -> tuple[list[str], object]:
     if mn in ("push", "pop"):
         return [f"{mn}\t{{{', '.join(reg_name(o.reg) for o in ops)}}}"], None
     if mn == "ldm":
+        if [o.reg for o in ops[1:]] != sorted(o.reg for o in ops[1:]):
+            raise ValueError(f"ldm register list out of order: {', '.join(rn(o) for o in ops[1:])}")
         wb = "" if ops[0] in ops[1:] else "!"
         return [f"ldm\t{rn(ops[0])}{wb}, {{{', '.join(rn(o) for o in ops[1:])}}}"], None
     if mn in ("subsp", "addspi"):

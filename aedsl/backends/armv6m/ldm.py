@@ -8,7 +8,8 @@ costs 1 + N. LDM fills the registers in ascending order from ascending addresses
 - otherwise, when every destination is dead again before the end of the run's basic block,
   the destinations are renamed among themselves (a permutation, applied to every reference of
   those registers from the run to the point where none of them is live any more) so that they
-  ascend, then the run becomes one LDM.
+  ascend, then the run becomes one LDM. That region may not reach another LDM (renaming its
+  list could break its ascending order).
 
 The base is written back (`ldm rB!`) unless it is itself a destination; then it must be dead
 after the run. Preserves every value read later; the loads happen as before (same addresses).
@@ -93,7 +94,9 @@ def merge_loads(mf: MFunction, target) -> int:
                     end = j
                     while end < b and after[end - 1 - a] & set(dests):
                         inst = insts[end]
-                        if inst.mn in ("label", "bl", "push", "pop") or target.desc(inst).branch:
+                        # an LDM made earlier fills its registers in ascending order: a
+                        # renaming could put them out of order, so the region stops there
+                        if inst.mn in ("label", "bl", "push", "pop", "ldm") or target.desc(inst).branch:
                             break
                         end += 1
                     if after[end - 1 - a] & set(dests):
