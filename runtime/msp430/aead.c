@@ -74,7 +74,16 @@ static int release(unsigned char *m, aedsl_word_t n, aedsl_word_t ok)
 static void wipe_state(aedsl_state_t *st)
 {
     volatile aedsl_word_t *p = (volatile aedsl_word_t *)st;
-    for (aedsl_word_t n = sizeof *st / sizeof(aedsl_word_t); n != 0; n--)
+    aedsl_word_t n = sizeof *st / sizeof(aedsl_word_t);
+    /* four words per loop trip: the loop's pointer, count and branch are paid once per four
+     * stores (GCM's 700-byte ARM state: ~1 000 cycles of wiping with one store per trip) */
+    for (; n >= 4; n -= 4, p += 4) {
+        p[0] = 0;
+        p[1] = 0;
+        p[2] = 0;
+        p[3] = 0;
+    }
+    for (; n != 0; n--)
         *p++ = 0;
 }
 
