@@ -12,3 +12,9 @@ CONFIGS = [("cc430f6137", {}), ("cc430f6137", {"aes": "accel"}), ("cc430f6137", 
 
 def config_id(c) -> str:
     return c[0] + "".join(f"-{k}={v}" for k, v in sorted(c[1].items()))
+
+
+def config_params() -> list:
+    """CONFIGS as pytest params: the fastest M0+ variant (code-heavy, unrolled) in the slow tier."""
+    from tests.tiers import tiered
+    return tiered(CONFIGS, lambda c: c[1] is not M0PLUS_FAST)

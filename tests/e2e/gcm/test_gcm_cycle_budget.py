@@ -59,6 +59,7 @@ def test_ghash_is_no_longer_the_bottleneck(require_tools):
     assert enc / (256 // 16 + 2) < 3_500
 
 
+@pytest.mark.slow
 def test_m0plus_takes_at_most_half_of_mbedtls(require_tools):
     """The NIST LWC benchmark's Cortex-M0+ row (Arduino MKR Zero, SAMD21G18: mbedtls AES-128-GCM,
     256-byte message, no AD, 87 249 cycles through the LWC API): ours through crypto_aead_encrypt

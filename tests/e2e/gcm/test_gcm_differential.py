@@ -6,7 +6,7 @@ from Crypto.Cipher import AES
 
 from aedsl.engines.sim import sim_engine
 
-from .configs import CONFIGS, config_id
+from .configs import CONFIGS, config_id, config_params
 
 RNG_SEED = 0x6C3
 
@@ -15,7 +15,7 @@ CASES = [(0, 0, 12, 16), (1, 16, 12, 16), (17, 3, 12, 12), (64, 0, 16, 16), (33,
          (100, 45, 60, 4), (256, 16, 12, 16)]       # (message, AD, nonce, tag) bytes
 
 
-@pytest.mark.parametrize("chip,knobs", CONFIGS, ids=[config_id(c) for c in CONFIGS])
+@pytest.mark.parametrize("chip,knobs", config_params(), ids=[config_id(c) for c in CONFIGS])
 def test_random_differential(chip, knobs, rng, require_tools):
     require_tools(chip)
     eng = sim_engine(GCM, knobs, chip)

@@ -12,7 +12,7 @@ from aedsl.engines.sim import sim_engine
 from aedsl.engines.interp import interp_engine
 from aedsl.vectors import runner
 
-from .configs import CONFIGS, config_id
+from .configs import CONFIGS, config_id, config_params
 
 GCM = "specs/schemes/gcm.ae"
 CAVP_STEP = 25
@@ -53,7 +53,7 @@ def test_interpreter_cavp_sample():
     check(eng, cavp_sample(eng, 128), 500)
 
 
-@pytest.mark.parametrize("chip,knobs", CONFIGS, ids=[config_id(c) for c in CONFIGS])
+@pytest.mark.parametrize("chip,knobs", config_params(), ids=[config_id(c) for c in CONFIGS])
 def test_simulator_wycheproof_and_cavp(chip, knobs, require_tools):
     require_tools(chip)
     eng = sim_engine(GCM, knobs, chip)
