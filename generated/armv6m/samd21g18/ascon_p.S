@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 32 bytes (18 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 478 bytes of code and literals
+@     frame 32 bytes (14 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 460 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -24,75 +24,70 @@ ascon_p_round:
 	push	{r4, r5, r6, r7}
 	sub	sp, #32
 	ldr	r4, [sp, #72]
-	str	r2, [sp, #8]
-	ldr	r2, [r2]
-	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	r5, r2
-	eors	r5, r4
+	ldr	r2, [r5]
+	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
+	eors	r2, r4
 	mov	r6, r0
-	ldr	r0, [r6]
+	ldr	r7, [r6]
 	ldr	r4, [sp, #68]
-	ldr	r7, [r4]
+	ldr	r0, [r4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r0, r7
-	str	r0, [sp, #4]
-	mov	r2, r1
-	ldr	r0, [r2]
-	mov	r8, r0
+	eors	r7, r0
+	str	r7, [sp, #4]
+	mov	r7, r1
+	ldr	r1, [r7]
+	mov	r8, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r1, r5
-	mov	r0, r8
-	eors	r1, r0
-	mov	r9, r1
+	eors	r2, r1
+	mov	r9, r2
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r0
-	mov	r0, r9
-	ands	r1, r0
-	ldr	r0, [sp, #4]
-	eors	r0, r1
-	str	r0, [sp, #16]
-	mov	r5, r3
-	ldr	r0, [r5]
-	str	r0, [sp, #12]
+	mvns	r2, r1
+	mov	r1, r9
+	ands	r2, r1
+	ldr	r1, [sp, #4]
+	eors	r1, r2
+	str	r1, [sp, #16]
+	mov	r1, r3
+	ldr	r2, [r1]
+	str	r2, [sp, #12]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r1, r7
+	mov	r2, r0
 	ldr	r0, [sp, #12]
-	eors	r1, r0
-	str	r1, [sp]
+	eors	r2, r0
+	str	r2, [sp]
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	ldr	r0, [sp, #4]
-	mvns	r1, r0
+	mvns	r2, r0
 	mov	r0, r8
-	ands	r1, r0
+	ands	r2, r0
 	ldr	r0, [sp]
-	eors	r0, r1
+	eors	r0, r2
 	mov	r12, r0
 	ldr	r0, [r6, #4]
-	ldr	r1, [r4, #4]
+	ldr	r6, [r4, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r0, r1
+	eors	r0, r6
 	mov	r11, r0
-	ldr	r4, [r2, #4]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #4]
+	ldr	r4, [r7, #4]
+	ldr	r2, [r5, #4]
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r2, r0
 	eors	r2, r4
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mvns	r0, r4
 	ands	r0, r2
 	mov	r3, r11
 	eors	r3, r0
-	ldr	r0, [r5, #4]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #8]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	mov	r10, r1
+	eors	r6, r0
+	mov	r10, r6
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r0, r11
 	mvns	r0, r0
 	ands	r0, r4
+	mov	r1, r6
 	eors	r1, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r5, r3
@@ -115,8 +110,6 @@ ascon_p_round:
 	str	r0, [sp, #20]
 	lsls	r7, r5, #13
 	lsrs	r0, r6, #19
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #28]
 	orrs	r7, r0
 	str	r7, [sp, #24]
 	mov	r7, r6
@@ -133,13 +126,12 @@ ascon_p_round:
 	str	r0, [r5, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r0, r9
-	mvns	r5, r0
+	mvns	r6, r0
 	ldr	r0, [sp, #12]
-	ands	r5, r0
-	mov	r0, r8
-	eors	r0, r5
+	ands	r6, r0
+	mov	r5, r8
+	eors	r5, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r5, r0
 	ldr	r0, [sp, #16]
 	eors	r5, r0
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
@@ -174,86 +166,85 @@ ascon_p_round:
 	str	r6, [r0, #4]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	ldr	r0, [sp, #8]
-	mvns	r3, r0
+	mvns	r4, r0
 	mov	r0, r10
-	ands	r3, r0
-	mov	r5, r2
-	eors	r5, r3
+	ands	r4, r0
+	mov	r3, r2
+	eors	r3, r4
 	ldr	r0, [sp, #12]
-	mvns	r2, r0
+	mvns	r4, r0
 	ldr	r0, [sp]
-	ands	r2, r0
-	mov	r3, r9
-	eors	r3, r2
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r7, r3
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r4, r7, #26
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r6, r5
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsrs	r0, r6, #6
-	orrs	r4, r0
-	lsls	r2, r7, #31
-	lsrs	r0, r6, #1
-	orrs	r2, r0
-	mov	r0, r6
-	eors	r0, r2
-	mov	r2, r0
+	ands	r4, r0
+	mov	r2, r9
 	eors	r2, r4
-	lsls	r4, r6, #31
-	lsrs	r0, r7, #1
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r6, r2
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r4, r6, #26
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r5, r3
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsrs	r0, r5, #6
 	orrs	r4, r0
-	mov	r0, r7
+	lsls	r7, r6, #31
+	lsrs	r0, r5, #1
+	orrs	r7, r0
+	mov	r0, r5
+	eors	r0, r7
 	eors	r0, r4
-	lsls	r6, r6, #26
-	lsrs	r4, r7, #6
-	orrs	r6, r4
-	eors	r0, r6
+	lsls	r4, r5, #31
+	lsrs	r7, r6, #1
+	orrs	r4, r7
+	mov	r7, r6
+	eors	r7, r4
+	lsls	r5, r5, #26
+	lsrs	r4, r6, #6
+	orrs	r5, r4
+	eors	r7, r5
 	ldr	r4, [sp, #84]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r0, [r4]
-	str	r2, [r4, #4]
+	str	r7, [r4]
+	str	r0, [r4, #4]
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r0, r10
-	mvns	r2, r0
+	mvns	r4, r0
 	mov	r0, r11
-	ands	r2, r0
-	ldr	r4, [sp, #8]
-	eors	r4, r2
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r4, r5
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	ldr	r0, [sp]
-	mvns	r2, r0
-	ldr	r0, [sp, #4]
-	ands	r2, r0
-	ldr	r5, [sp, #12]
-	eors	r5, r2
+	ands	r4, r0
+	ldr	r5, [sp, #8]
+	eors	r5, r4
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r5, r3
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r2, r5, #15
-	lsrs	r0, r4, #17
-	orrs	r2, r0
-	lsls	r6, r5, #22
-	lsrs	r0, r4, #10
-	orrs	r6, r0
-	mov	r3, r4
-	eors	r3, r6
-	eors	r3, r2
-	lsls	r2, r4, #22
-	lsrs	r0, r5, #10
-	orrs	r2, r0
-	mov	r6, r5
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	ldr	r0, [sp]
+	mvns	r3, r0
+	ldr	r0, [sp, #4]
+	ands	r3, r0
+	ldr	r6, [sp, #12]
+	eors	r6, r3
+	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r6, r2
-	lsls	r2, r4, #15
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r2, r6, #15
 	lsrs	r0, r5, #17
 	orrs	r2, r0
-	eors	r6, r2
+	lsls	r4, r6, #22
+	lsrs	r0, r5, #10
+	orrs	r4, r0
+	mov	r3, r5
+	eors	r3, r4
+	eors	r3, r2
+	lsls	r2, r5, #22
+	lsrs	r0, r6, #10
+	orrs	r2, r0
+	mov	r4, r6
+	eors	r4, r2
+	lsls	r2, r5, #15
+	lsrs	r0, r6, #17
+	orrs	r2, r0
+	eors	r4, r2
 	ldr	r0, [sp, #88]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r6, [r0]
+	str	r4, [r0]
 	str	r3, [r0, #4]
 	lsls	r2, r1, #23
 	mov	r0, r12
@@ -293,7 +284,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 632 bytes of code and literals
+@     estimated 598 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -313,16 +304,9 @@ ascon_p_permute:
 	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [r0]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r5, r0
-	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #4]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r1, r0
+	ldr	r5, [r0]
+	ldr	r1, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #8]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r8, r0
@@ -333,27 +317,20 @@ ascon_p_permute:
 	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #16]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r4, r0
-	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
+	ldr	r4, [r0, #16]
 	ldr	r0, [r0, #20]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r6, r0
-	str	r6, [sp]
+	str	r0, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #24]
+	ldr	r7, [r0, #24]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r12, r7
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #28]
+	ldr	r6, [r0, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r10, r6
 	@ ascon_p.ae:50: x4 = s[4]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #32]
 	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
@@ -375,9 +352,8 @@ ascon_p_permute:
 	mov	r6, r4
 	eors	r6, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r5
-	eors	r0, r3
-	mov	r11, r0
+	eors	r5, r3
+	mov	r11, r5
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -389,31 +365,31 @@ ascon_p_permute:
 	mov	r0, r6
 	mov	r1, r8
 	eors	r0, r1
-	ldr	r6, [sp]
+	ldr	r7, [sp]
 	mov	r1, r9
-	eors	r6, r1
+	eors	r7, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r1, r8
-	mvns	r7, r1
+	mvns	r6, r1
 	mov	r1, r9
 	mvns	r5, r1
-	ands	r7, r0
-	ands	r5, r6
+	ands	r6, r0
+	ands	r5, r7
 	mov	r1, r11
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #8]
 	mov	r1, r4
 	eors	r1, r5
 	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r0
-	mvns	r5, r6
+	mvns	r6, r0
+	mvns	r5, r7
 	mov	r1, r12
-	ands	r7, r1
+	ands	r6, r1
 	mov	r1, r10
 	ands	r5, r1
 	mov	r1, r8
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #20]
 	mov	r1, r9
 	eors	r1, r5
@@ -427,7 +403,6 @@ ascon_p_permute:
 	ands	r1, r2
 	eors	r0, r5
 	str	r0, [sp]
-	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mvns	r6, r3
@@ -447,9 +422,8 @@ ascon_p_permute:
 	ands	r5, r0
 	mov	r0, r9
 	ands	r4, r0
-	mov	r0, r3
-	eors	r0, r5
-	mov	r10, r0
+	eors	r3, r5
+	mov	r10, r3
 	mov	r3, r2
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
@@ -532,12 +506,10 @@ ascon_p_permute:
 	mov	r0, r8
 	lsrs	r0, r0, #7
 	orrs	r4, r0
-	mov	r0, r6
-	eors	r0, r7
-	mov	r8, r0
-	mov	r0, r5
-	eors	r0, r4
-	mov	r9, r0
+	eors	r6, r7
+	mov	r8, r6
+	eors	r5, r4
+	mov	r9, r5
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp]
 	lsls	r4, r0, #31
@@ -554,72 +526,69 @@ ascon_p_permute:
 	ldr	r6, [sp]
 	eors	r6, r5
 	ldr	r0, [sp]
-	lsls	r4, r0, #26
+	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
-	mov	r5, r4
 	orrs	r5, r0
 	ldr	r0, [sp, #4]
 	lsls	r4, r0, #26
 	ldr	r0, [sp]
 	lsrs	r0, r0, #6
 	orrs	r4, r0
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
-	eors	r6, r4
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r5, r1, #22
-	lsrs	r0, r2, #10
-	orrs	r5, r0
-	lsls	r4, r2, #22
-	lsrs	r0, r1, #10
-	orrs	r4, r0
-	mov	r7, r2
 	eors	r7, r5
-	mov	r5, r1
-	eors	r5, r4
+	str	r7, [sp]
+	mov	r0, r6
+	eors	r0, r4
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r6, r1, #22
+	lsrs	r4, r2, #10
+	orrs	r6, r4
+	lsls	r5, r2, #22
+	lsrs	r4, r1, #10
+	orrs	r5, r4
+	mov	r7, r2
+	eors	r7, r6
+	mov	r6, r1
+	eors	r6, r5
 	lsls	r4, r1, #15
-	lsrs	r0, r2, #17
-	orrs	r4, r0
-	lsls	r0, r2, #15
-	lsrs	r1, r1, #17
-	orrs	r0, r1
+	lsrs	r5, r2, #17
+	orrs	r4, r5
+	lsls	r5, r2, #15
+	lsrs	r2, r1, #17
+	orrs	r5, r2
 	eors	r7, r4
-	mov	r2, r5
-	eors	r2, r0
+	eors	r6, r5
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r3, #25
-	mov	r0, r10
-	lsrs	r0, r0, #7
-	orrs	r1, r0
-	mov	r0, r10
-	lsls	r0, r0, #25
+	lsls	r2, r3, #25
+	mov	r1, r10
+	lsrs	r1, r1, #7
+	orrs	r2, r1
+	mov	r1, r10
+	lsls	r1, r1, #25
 	lsrs	r4, r3, #7
-	orrs	r0, r4
+	orrs	r1, r4
 	mov	r5, r10
-	eors	r5, r1
+	eors	r5, r2
 	mov	r4, r3
-	eors	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #23
+	eors	r4, r1
+	mov	r1, r10
+	lsls	r2, r1, #23
 	lsrs	r1, r3, #9
-	orrs	r0, r1
+	orrs	r2, r1
 	lsls	r1, r3, #23
 	mov	r3, r10
 	lsrs	r3, r3, #9
 	orrs	r1, r3
 	mov	r3, r5
-	eors	r3, r0
-	mov	r0, r4
-	eors	r0, r1
+	eors	r3, r2
+	mov	r2, r4
+	eors	r2, r1
 	mov	r5, r11
 	mov	r1, r12
 	ldr	r4, [sp]
-	str	r6, [sp]
+	str	r0, [sp]
 	mov	r12, r7
-	mov	r10, r2
-	mov	r2, r0
+	mov	r10, r6
 	ldr	r0, [sp, #12]
 	adds	r0, #1
 	str	r0, [sp, #12]

@@ -9,7 +9,7 @@
 
 @ --- ccm_key_setup: ccm.key_setup
 @     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 162 bytes of code and literals
+@     estimated 160 bytes of code and literals
 	.section .text.ccm_key_setup,"ax",%progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, %function
@@ -48,68 +48,66 @@ ccm_key_setup:
 	str	r3, [r2, #8]
 	str	r4, [r2, #12]
 	@ aes.ae:273: @unroll(round_unroll)
-	movs	r6, #4
+	movs	r5, #4
 	@ aes.ae:275: temp = w[i - 1]
-	mov	r5, r2
-	adds	r5, #12
+	mov	r4, r2
+	adds	r4, #12
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r4, =ccm_E.sbox
+	ldr	r3, =ccm_E.sbox
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	ldr	r3, =ccm_E.rcon
-	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	mov	r1, r2
+	ldr	r1, =ccm_E.rcon
 	@ aes.ae:273: @unroll(round_unroll)
 .Lccm_key_setup_loop5:
 	@ aes.ae:276: if i % nk == 0 {
-	lsls	r0, r6, #30
+	lsls	r0, r5, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	ldr	r2, [r5]
+	ldr	r6, [r4]
 	cmp	r7, #0
 	beq	.Lccm_key_setup_else7
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r2
+	mov	r7, r6
 	rors	r7, r0
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r4, r0]
-	lsls	r2, r0, #24
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r6, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r6, r0
 	uxtb	r0, r7
-	ldrb	r0, [r4, r0]
-	orrs	r2, r0
+	ldrb	r0, [r3, r0]
+	orrs	r6, r0
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r0, r6, #2
+	lsrs	r0, r5, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #24
-	eors	r2, r0
+	eors	r6, r0
 	b	.Lccm_key_setup_endif8
 .Lccm_key_setup_else7:
 .Lccm_key_setup_endif8:
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	ldr	r0, [r1]
-	eors	r0, r2
-	str	r0, [r5, #4]
-	adds	r5, #4
-	adds	r1, #4
-	adds	r6, #1
-	cmp	r6, #44
+	ldr	r0, [r2]
+	eors	r0, r6
+	str	r0, [r4, #4]
+	adds	r4, #4
+	adds	r2, #4
+	adds	r5, #1
+	cmp	r5, #44
 	bcc	.Lccm_key_setup_loop5
 .Lccm_key_setup_done6:
 	add	sp, #16
@@ -120,7 +118,7 @@ ccm_key_setup:
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
 @     frame 140 bytes (26 spill slots, 19 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 590 bytes of code and literals
+@     estimated 582 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -232,10 +230,8 @@ ccm_encrypt_with:
 	adds	r0, r6, #1
 	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #20]
-	mov	r0, r5
-	str	r0, [sp, #56]
-	mov	r0, r1
-	str	r0, [sp, #52]
+	str	r5, [sp, #56]
+	str	r1, [sp, #52]
 	@ ccm.ae:91: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #84]
@@ -390,25 +386,23 @@ ccm_encrypt_with:
 	str	r4, [sp, #128]
 	str	r6, [sp, #132]
 	str	r7, [sp, #136]
-	add	r4, sp, #124
-	mov	r3, r5
-	cmp	r3, #16
+	add	r3, sp, #124
+	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_cnt15
-	movs	r3, #16
+	movs	r5, #16
 .Lccm_encrypt_with_cnt15:
 .Lccm_encrypt_with_cpy16:
-	subs	r3, #1
+	subs	r5, #1
 	bcc	.Lccm_encrypt_with_stored14
-	ldrb	r0, [r4, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r3, r5]
+	strb	r0, [r2, r5]
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
 	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
 	ldr	r0, [sp, #20]
 	adds	r0, r0, #1
 	str	r0, [sp, #20]
-	mov	r0, r1
-	str	r0, [sp, #24]
+	str	r1, [sp, #24]
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
@@ -477,8 +471,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 156 bytes (39 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 910 bytes of code and literals
+@     frame 152 bytes (39 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 882 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -491,122 +485,115 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #156
-	ldr	r4, [sp, #192]
-	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	str	r4, [sp]
-	add	r4, sp, #108
-	str	r4, [sp, #12]
-	ldr	r4, [sp, #200]
-	str	r4, [sp, #56]
-	str	r4, [sp, #4]
-	ldr	r4, [sp, #208]
-	str	r4, [sp, #80]
-	str	r4, [sp, #8]
-	str	r0, [sp, #44]
+	sub	sp, #152
+	str	r0, [sp, #40]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r1, [sp, #196]
-	str	r1, [sp, #76]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #100]
-	ldr	r1, [sp, #212]
+	ldr	r2, [sp, #188]
+	ldr	r1, [sp, #192]
 	str	r1, [sp, #72]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #44]
+	ldr	r1, [sp, #196]
+	str	r1, [sp, #52]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #76]
+	ldr	r1, [sp, #208]
+	str	r1, [sp, #68]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #100]
+	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	add	r6, sp, #104
+	str	r2, [sp]
+	ldr	r1, [sp, #52]
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #8]
+	str	r6, [sp, #12]
+	ldr	r0, [sp, #40]
 	mov	r1, r5
+	mov	r2, r4
 	bl	ccm_mac_header
+	ldr	r1, [sp, #104]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #108]
+	str	r1, [sp, #24]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #36]
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	mov	r2, r5
-	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #40]
-	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	mov	r3, r4
-	add	r5, sp, #140
-	adds	r4, r5, #1
-	cmp	r3, #15
+	add	r3, sp, #136
+	adds	r2, r3, #1
+	cmp	r4, #15
 	bcc	.Lccm_decrypt_with_cnt4
-	movs	r3, #15
+	movs	r4, #15
 .Lccm_decrypt_with_cnt4:
 .Lccm_decrypt_with_cpy5:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r5, r4]
+	strb	r0, [r2, r4]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
-	mov	r2, r5
+	mov	r5, r3
 .Lccm_decrypt_with_words2:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r5, #12]
 	rev	r6, r0
-	ldr	r0, [r2, #8]
+	ldr	r0, [r5, #8]
 	rev	r0, r0
-	str	r0, [sp, #52]
-	ldr	r0, [r2, #4]
+	str	r0, [sp, #48]
+	ldr	r0, [r5, #4]
+	rev	r4, r0
+	ldr	r0, [r5]
 	rev	r5, r0
-	ldr	r0, [r2]
-	rev	r7, r0
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
-	uxtb	r4, r1
+	uxtb	r7, r1
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	lsls	r1, r4, #24
-	orrs	r1, r7
+	lsls	r1, r7, #24
+	orrs	r1, r5
 	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #108]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #112]
-	str	r5, [sp, #116]
-	str	r1, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
-	ldr	r0, [sp, #44]
+	str	r6, [sp, #104]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #108]
+	str	r4, [sp, #112]
+	str	r1, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r4, #24
-	orrs	r1, r7
-	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #56]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #60]
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r6, #1
-	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
-	mov	r4, r0
-	mov	r0, r5
-	str	r0, [sp, #68]
-	mov	r0, r1
-	str	r0, [sp, #64]
-	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #88]
-	ldr	r2, [sp, #132]
-	str	r2, [sp, #92]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #96]
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #88]
+	ldr	r0, [sp, #132]
+	str	r0, [sp, #92]
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	lsls	r2, r7, #24
+	orrs	r2, r5
+	adds	r6, r6, #1
 	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #52]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #56]
 	movs	r1, #0
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #60]
+	str	r4, [sp, #64]
+	str	r2, [sp, #60]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
@@ -617,10 +604,10 @@ ccm_decrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ ccm.ae:116: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #52]
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r2, #3
@@ -631,11 +618,11 @@ ccm_decrypt_with:
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	add	r3, sp, #140
+	add	r3, sp, #136
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
@@ -653,46 +640,40 @@ ccm_decrypt_with:
 	ldr	r0, [r1, #12]
 	rev	r7, r0
 	ldr	r0, [r1, #8]
-	rev	r6, r0
-	ldr	r0, [r1, #4]
 	rev	r5, r0
+	ldr	r0, [r1, #4]
+	rev	r4, r0
 	ldr	r0, [r1]
 	rev	r0, r0
 	mov	r9, r0
 	@ ccm.ae:117: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #108]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #116]
+	str	r6, [sp, #104]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
+	ldr	r0, [sp, #40]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #124]
+	ldr	r0, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #132]
 	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
-	mov	r0, r7
-	eors	r0, r1
-	mov	r10, r0
-	@ ccm.ae:117: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #128]
-	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
-	mov	r0, r6
-	eors	r0, r1
-	str	r0, [sp, #16]
-	@ ccm.ae:117: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #132]
-	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
-	mov	r3, r5
-	eors	r3, r0
-	@ ccm.ae:117: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #136]
-	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
+	eors	r7, r0
+	mov	r10, r7
+	eors	r5, r3
+	str	r5, [sp, #16]
+	eors	r4, r2
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r6, #1
+	str	r0, [sp, #44]
 	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r8
 	cmp	r0, #16
@@ -700,10 +681,6 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r4, #1
-	str	r0, [sp, #48]
-	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else13
 	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
@@ -711,7 +688,7 @@ ccm_decrypt_with:
 	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
-	mov	r4, r5
+	mov	r3, r5
 	mov	r2, r5
 	mov	r1, r5
 	cmp	r6, #128
@@ -719,55 +696,52 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_shl17:
 	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf16
-	mov	r4, r5
+	mov	r3, r5
 	mov	r5, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
-	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
+	lsrs	r3, r6
 	mov	r0, r5
 	lsls	r0, r7
-	orrs	r4, r0
+	orrs	r3, r0
 	lsrs	r5, r6
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r5, r0
+	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lccm_decrypt_with_she18
 .Lccm_decrypt_with_shz15:
-	movs	r4, #0
+	movs	r3, #0
 	movs	r5, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lccm_decrypt_with_she18:
-	mvns	r6, r4
-	mvns	r0, r5
-	mvns	r5, r2
-	mvns	r4, r1
-	mov	r2, r10
-	ands	r2, r6
-	ldr	r1, [sp, #16]
-	ands	r1, r0
-	ands	r3, r5
-	mov	r0, r9
-	ands	r0, r4
-	mov	r7, r2
-	mov	r6, r1
-	mov	r5, r3
-	mov	r4, r0
+	mvns	r6, r3
+	mvns	r3, r5
+	mvns	r2, r2
+	mvns	r0, r1
+	mov	r7, r10
+	ands	r7, r6
+	ldr	r6, [sp, #16]
+	ands	r6, r3
+	mov	r5, r4
+	ands	r5, r2
+	mov	r4, r9
+	ands	r4, r0
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
 	mov	r7, r10
 	ldr	r6, [sp, #16]
-	mov	r5, r3
+	mov	r5, r4
 	mov	r4, r9
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:120: store_be(msg, off, m, n - off)
@@ -777,7 +751,7 @@ ccm_decrypt_with:
 	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #68]
 	mov	r0, r11
 	adds	r1, r1, r0
 	mov	r0, r8
@@ -795,12 +769,12 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
 	mov	r0, r9
-	str	r0, [sp, #140]
+	str	r0, [sp, #136]
 	mov	r0, r10
-	str	r0, [sp, #144]
-	str	r3, [sp, #148]
-	str	r2, [sp, #152]
-	add	r3, sp, #140
+	str	r0, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
+	add	r3, sp, #136
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
@@ -814,61 +788,56 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r1, r7
-	ldr	r2, [sp, #32]
-	eors	r1, r2
-	mov	r3, r6
-	ldr	r2, [sp, #28]
-	eors	r3, r2
-	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #28]
+	eors	r7, r1
+	ldr	r1, [sp, #24]
+	eors	r6, r1
+	ldr	r0, [sp, #32]
 	eors	r5, r0
-	mov	r2, r4
+	ldr	r0, [sp, #36]
+	eors	r4, r0
+	str	r7, [sp, #104]
+	str	r6, [sp, #108]
+	str	r5, [sp, #112]
+	str	r4, [sp, #116]
+	add	r1, sp, #104
+	add	r2, sp, #120
 	ldr	r0, [sp, #40]
-	eors	r2, r0
-	str	r1, [sp, #108]
-	str	r3, [sp, #112]
-	str	r5, [sp, #116]
-	str	r2, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
-	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r2, [sp, #124]
-	ldr	r3, [sp, #128]
-	ldr	r0, [sp, #132]
-	ldr	r1, [sp, #136]
-	ldr	r4, [sp, #48]
-	str	r2, [sp, #32]
-	mov	r2, r3
-	str	r2, [sp, #28]
-	str	r0, [sp, #36]
-	mov	r0, r1
-	str	r0, [sp, #40]
+	ldr	r1, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r0, [sp, #128]
+	ldr	r2, [sp, #132]
+	ldr	r6, [sp, #44]
+	str	r1, [sp, #28]
+	str	r3, [sp, #24]
+	str	r0, [sp, #32]
+	str	r2, [sp, #36]
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #100]
+	ldr	r1, [sp, #96]
 	movs	r2, #3
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes23
 	tst	r1, r2
 	beq	.Lccm_decrypt_with_words24
 .Lccm_decrypt_with_bytes23:
 	movs	r0, #0
+	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	add	r3, sp, #140
-	ldr	r2, [sp, #80]
+	add	r3, sp, #136
+	ldr	r2, [sp, #76]
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
@@ -882,46 +851,44 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
-	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #84]
-	eors	r2, r0
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #88]
-	eors	r2, r0
-	str	r2, [sp, #28]
-	ldr	r0, [sp, #36]
-	ldr	r2, [sp, #92]
-	eors	r0, r2
-	mov	r8, r0
-	ldr	r6, [sp, #40]
-	ldr	r0, [sp, #96]
-	eors	r6, r0
-	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #80]
-	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #80]
+	eors	r1, r0
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #84]
+	eors	r1, r0
+	str	r1, [sp, #24]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #88]
+	eors	r0, r1
+	mov	r8, r0
+	ldr	r6, [sp, #36]
+	ldr	r0, [sp, #92]
+	eors	r6, r0
 	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r2, #0
+	ldr	r0, [sp, #76]
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -940,9 +907,9 @@ ccm_decrypt_with:
 	subs	r5, #32
 	b	.Lccm_decrypt_with_shl32
 .Lccm_decrypt_with_shf31:
-	lsrs	r3, r5
 	movs	r7, #32
 	subs	r7, r7, r5
+	lsrs	r3, r5
 	mov	r0, r4
 	lsls	r0, r7
 	orrs	r3, r0
@@ -950,9 +917,9 @@ ccm_decrypt_with:
 	mov	r0, r2
 	lsls	r0, r7
 	orrs	r4, r0
+	lsrs	r2, r5
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r5
 	orrs	r2, r0
 	lsrs	r1, r5
 	b	.Lccm_decrypt_with_she33
@@ -966,41 +933,39 @@ ccm_decrypt_with:
 	mvns	r0, r4
 	mvns	r3, r2
 	mvns	r4, r1
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	ands	r2, r5
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	ands	r1, r0
 	mov	r0, r8
 	ands	r0, r3
-	mov	r3, r6
-	ands	r3, r4
+	ands	r6, r4
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #28]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #24]
 	mov	r0, r8
-	mov	r3, r6
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r4, [sp, #40]
-	eors	r4, r2
-	ldr	r2, [sp, #36]
+	ldr	r3, [sp, #40]
+	eors	r3, r2
+	ldr	r2, [sp, #44]
 	eors	r2, r1
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r0, r3
-	orrs	r4, r2
-	orrs	r4, r1
-	orrs	r4, r0
-	subs	r0, r4, #1
+	ldr	r0, [sp, #16]
+	eors	r0, r6
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #100]
 	strh	r1, [r0]
-	add	sp, #156
+	add	sp, #152
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1013,7 +978,7 @@ ccm_decrypt_with:
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 534 bytes of code and literals
+@     estimated 520 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -1028,16 +993,14 @@ ccm_E_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
 	str	r0, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp, #12]
+	str	r2, [sp, #12]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
-	eors	r1, r0
+	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
@@ -1053,7 +1016,6 @@ ccm_E_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r4, r1
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r5, [sp, #8]
@@ -1091,9 +1053,8 @@ ccm_E_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -1117,9 +1078,8 @@ ccm_E_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r11, r0
+	eors	r7, r6
+	mov	r11, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -1200,9 +1160,8 @@ ccm_E_encrypt_block:
 	movs	r6, #160
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r12, r0
+	eors	r7, r6
+	mov	r12, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -1224,9 +1183,8 @@ ccm_E_encrypt_block:
 	movs	r6, #164
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -1295,7 +1253,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 552 bytes of code and literals
+@     estimated 542 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1393,42 +1351,41 @@ ccm_mac_header:
 	b	.Lccm_mac_header_else6
 .Lccm_mac_header_far1:
 	@ ccm.ae:62: first = cat(a as u16, load_be(ad, 0, 14, a))
-	mov	r3, r10
+	mov	r6, r10
 .Lccm_mac_header_bytes8:
 	movs	r0, #0
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
-	add	r6, sp, #12
-	adds	r5, r6, #2
-	mov	r4, r9
-	cmp	r4, #14
+	add	r5, sp, #12
+	adds	r4, r5, #2
+	mov	r3, r9
+	cmp	r3, #14
 	bcc	.Lccm_mac_header_cnt11
-	movs	r4, #14
+	movs	r3, #14
 .Lccm_mac_header_cnt11:
 .Lccm_mac_header_cpy12:
-	subs	r4, #1
+	subs	r3, #1
 	bcc	.Lccm_mac_header_cpyd10
-	ldrb	r0, [r3, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r6, r3]
+	strb	r0, [r4, r3]
 	b	.Lccm_mac_header_cpy12
 .Lccm_mac_header_cpyd10:
-	mov	r3, r6
+	mov	r6, r5
 .Lccm_mac_header_words9:
-	ldr	r0, [r3, #12]
+	ldr	r0, [r6, #12]
 	rev	r5, r0
-	ldr	r0, [r3, #8]
-	rev	r6, r0
-	ldr	r0, [r3, #4]
+	ldr	r0, [r6, #8]
+	rev	r3, r0
+	ldr	r0, [r6, #4]
 	rev	r4, r0
-	ldr	r0, [r3]
+	ldr	r0, [r6]
 	rev	r7, r0
 	mov	r0, r9
 	uxth	r0, r0
-	lsls	r0, r0, #16
-	mov	r3, r0
-	orrs	r3, r7
+	lsls	r6, r0, #16
+	orrs	r6, r7
 	@ ccm.ae:64: if a >= 0xff00 {
 	movs	r7, #255
 	lsls	r7, r7, #8
@@ -1475,23 +1432,21 @@ ccm_mac_header:
 	mov	r0, r7
 	orrs	r0, r3
 	@ ccm.ae:66: header = 6 as u32
-	mov	r7, r4
-	mov	r3, r6
+	mov	r3, r4
 	movs	r4, #6
 	b	.Lccm_mac_header_endif14
 .Lccm_mac_header_else13:
-	mov	r7, r6
 	mov	r0, r4
 	movs	r4, #2
 .Lccm_mac_header_endif14:
 	@ ccm.ae:68: y = E.encrypt_block(ks, y ^ first)
 	eors	r2, r5
 	mov	r5, r1
-	eors	r5, r7
+	eors	r5, r3
 	ldr	r1, [sp]
 	eors	r1, r0
 	ldr	r0, [sp, #4]
-	eors	r0, r3
+	eors	r0, r6
 	str	r2, [sp, #28]
 	str	r5, [sp, #32]
 	str	r1, [sp, #36]
@@ -1527,7 +1482,6 @@ ccm_mac_header:
 	str	r0, [sp, #4]
 	movs	r4, #0
 	mov	r8, r5
-	ldr	r0, [sp, #4]
 	cmp	r4, r0
 	bcs	.Lccm_mac_header_done21
 .Lccm_mac_header_loop20:
@@ -1596,20 +1550,19 @@ ccm_mac_header:
 	cmp	r4, r0
 	bcc	.Lccm_mac_header_loop20
 .Lccm_mac_header_done21:
-	mov	r5, r2
-	mov	r4, r8
-	mov	r2, r3
+	mov	r4, r2
+	mov	r2, r8
 	b	.Lccm_mac_header_endif7
 .Lccm_mac_header_else6:
-	mov	r5, r2
-	mov	r4, r1
-	ldr	r2, [sp]
+	mov	r4, r2
+	mov	r2, r1
+	ldr	r3, [sp]
 	ldr	r1, [sp, #4]
 .Lccm_mac_header_endif7:
 	ldr	r0, [sp, #8]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r2, [r0, #8]
+	str	r4, [r0]
+	str	r2, [r0, #4]
+	str	r3, [r0, #8]
 	str	r1, [r0, #12]
 	add	sp, #60
 	pop	{r4, r5, r6, r7}

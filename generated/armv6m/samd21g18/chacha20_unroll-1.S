@@ -57,7 +57,7 @@ chacha20_quarter_round:
 
 @ --- chacha20_block: chacha20.block
 @     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 734 bytes of code and literals
+@     estimated 724 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -72,8 +72,7 @@ chacha20_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
 	str	r1, [sp, #76]
-	mov	r1, r3
-	str	r1, [sp, #36]
+	str	r3, [sp, #40]
 	ldr	r1, [r0]
 	str	r1, [sp, #100]
 	ldr	r1, [r0, #4]
@@ -98,19 +97,19 @@ chacha20_block:
 	str	r0, [sp, #56]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	ldr	r7, =0x61707865
 	ldr	r6, [sp, #100]
 	ldr	r1, [sp, #84]
-	mov	r11, r1
+	mov	r8, r1
 	ldr	r5, [sp, #76]
 	ldr	r1, =0x3320646e
 	str	r1, [sp, #4]
 	ldr	r2, [sp, #96]
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
+	ldr	r1, [sp, #64]
+	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp]
 	ldr	r1, [sp, #92]
@@ -118,15 +117,15 @@ chacha20_block:
 	ldr	r1, [sp, #72]
 	str	r1, [sp, #12]
 	ldr	r1, [sp, #60]
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	ldr	r0, =0x6b206574
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r1, [sp, #88]
 	str	r1, [sp, #16]
 	ldr	r1, [sp, #68]
 	str	r1, [sp, #8]
 	ldr	r1, [sp, #56]
-	mov	r9, r1
+	mov	r10, r1
 .Lchacha20_block_loop1:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -135,7 +134,7 @@ chacha20_block:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r11
+	mov	r3, r8
 	adds	r3, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -144,49 +143,47 @@ chacha20_block:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r4
-	str	r1, [sp, #40]
+	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
-	mov	r1, r5
-	rors	r1, r6
-	mov	r11, r1
+	rors	r5, r6
+	str	r5, [sp, #20]
 	@ chacha20.ae:23: c = c + d
-	adds	r3, r3, r1
+	adds	r3, r3, r5
 	str	r3, [sp, #52]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r4, r3
-	mov	r1, r4
 	movs	r3, #25
+	mov	r1, r4
 	rors	r1, r3
-	mov	r10, r1
+	mov	r11, r1
 	@ chacha20.ae:17: a = a + b
 	ldr	r1, [sp, #4]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #20]
-	eors	r4, r1
-	rors	r4, r0
+	ldr	r5, [sp, #24]
+	eors	r5, r1
+	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #24]
-	adds	r3, r3, r4
+	ldr	r3, [sp, #28]
+	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r3
-	rors	r2, r7
+	mov	r3, r2
+	eors	r3, r4
+	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
+	adds	r1, r1, r3
 	str	r1, [sp, #4]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
-	mov	r1, r4
-	rors	r1, r6
-	str	r1, [sp, #20]
+	eors	r5, r1
+	rors	r5, r6
+	str	r5, [sp, #24]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r3, r2
+	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
@@ -194,7 +191,7 @@ chacha20_block:
 	mov	r1, r12
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #32]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -206,27 +203,27 @@ chacha20_block:
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	str	r1, [sp, #24]
+	rors	r5, r6
+	str	r5, [sp, #28]
 	@ chacha20.ae:23: c = c + d
-	adds	r4, r4, r1
+	adds	r4, r4, r5
 	str	r4, [sp]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r4
-	mov	r1, r2
+	mov	r12, r2
 	movs	r2, #25
+	mov	r1, r12
 	rors	r1, r2
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r8
+	mov	r2, r9
 	ldr	r1, [sp, #16]
 	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r9
+	mov	r4, r10
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
@@ -238,7 +235,7 @@ chacha20_block:
 	rors	r5, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r2, r2, r5
-	str	r2, [sp, #44]
+	mov	r9, r2
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
@@ -251,11 +248,11 @@ chacha20_block:
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #44]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r4, r1
 	mov	r5, r4
+	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r4, [sp]
@@ -265,19 +262,19 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #40]
+	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	mov	r9, r1
+	rors	r5, r6
+	mov	r10, r5
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	str	r3, [sp, #16]
 	movs	r3, #25
+	ldr	r1, [sp, #16]
 	rors	r1, r3
 	str	r1, [sp, #16]
 	@ chacha20.ae:17: a = a + b
@@ -285,7 +282,7 @@ chacha20_block:
 	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r11
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -306,17 +303,17 @@ chacha20_block:
 	str	r1, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	mov	r12, r3
 	movs	r3, #25
+	mov	r1, r12
 	rors	r1, r3
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #20]
-	eors	r3, r1
-	mov	r4, r3
+	ldr	r4, [sp, #24]
+	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r3, [sp, #52]
@@ -332,19 +329,19 @@ chacha20_block:
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	mov	r11, r1
+	mov	r8, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
 	mov	r3, r2
+	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #44]
-	mov	r1, r10
+	mov	r2, r9
+	mov	r1, r11
 	adds	r1, r2, r1
-	mov	r8, r1
+	mov	r9, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #28]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
@@ -352,16 +349,16 @@ chacha20_block:
 	ldr	r0, [sp, #48]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r10
+	mov	r2, r11
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r8
+	mov	r7, r9
 	adds	r7, r7, r2
-	mov	r8, r7
+	mov	r9, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r8
+	mov	r1, r9
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -372,38 +369,36 @@ chacha20_block:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #44]
 	ldr	r2, [sp, #16]
-	str	r0, [sp, #24]
-	mov	r0, r4
-	str	r0, [sp, #20]
-	str	r1, [sp, #28]
-	mov	r1, r3
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r4, [sp, #24]
+	str	r1, [sp, #32]
+	str	r3, [sp, #16]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	cmp	r0, #10
 	bcs	.Lchacha20_block_far1
 	b	.Lchacha20_block_loop1
 .Lchacha20_block_far1:
 .Lchacha20_block_done2:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r9
+	mov	r1, r10
 	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
 	str	r1, [sp, #52]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
 	str	r1, [sp, #48]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #64]
 	adds	r1, r1, r0
 	str	r1, [sp, #44]
 	ldr	r0, [sp, #76]
 	adds	r1, r5, r0
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #68]
@@ -412,12 +407,12 @@ chacha20_block:
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #24]
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
 	str	r1, [sp, #20]
-	mov	r1, r11
+	mov	r1, r8
 	ldr	r0, [sp, #84]
 	adds	r1, r1, r0
 	str	r1, [sp, #12]
@@ -435,7 +430,7 @@ chacha20_block:
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r8
+	mov	r0, r9
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
 	ldr	r0, [sp]
@@ -446,7 +441,7 @@ chacha20_block:
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	str	r7, [r0]
 	str	r6, [r0, #4]
 	str	r5, [r0, #8]
@@ -460,11 +455,11 @@ chacha20_block:
 	str	r1, [r0, #32]
 	ldr	r1, [sp, #20]
 	str	r1, [r0, #36]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	str	r1, [r0, #40]
 	ldr	r1, [sp, #32]
 	str	r1, [r0, #44]
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	str	r1, [r0, #48]
 	ldr	r1, [sp, #44]
 	str	r1, [r0, #52]
@@ -486,7 +481,7 @@ chacha20_block:
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
 @     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1130 bytes of code and literals
+@     estimated 1120 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -501,8 +496,7 @@ chacha20_xor_stream:
 	push	{r4, r5, r6, r7}
 	sub	sp, #260
 	str	r1, [sp, #192]
-	mov	r1, r3
-	str	r1, [sp, #188]
+	str	r3, [sp, #188]
 	ldr	r1, [sp, #296]
 	str	r1, [sp, #180]
 	ldr	r1, [sp, #300]
@@ -629,19 +623,19 @@ chacha20_xor_stream:
 	str	r0, [sp, #100]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	ldr	r7, =0x61707865
 	ldr	r6, [sp, #144]
 	ldr	r1, [sp, #128]
-	mov	r11, r1
+	mov	r8, r1
 	ldr	r5, [sp, #100]
 	ldr	r1, =0x3320646e
 	str	r1, [sp, #4]
 	ldr	r2, [sp, #140]
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp]
 	ldr	r1, [sp, #136]
@@ -649,15 +643,15 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #120]
 	str	r1, [sp, #12]
 	ldr	r1, [sp, #108]
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	ldr	r0, =0x6b206574
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r1, [sp, #132]
 	str	r1, [sp, #16]
 	ldr	r1, [sp, #116]
 	str	r1, [sp, #8]
 	ldr	r1, [sp, #104]
-	mov	r9, r1
+	mov	r10, r1
 .Lchacha20_xor_stream_loop8:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -666,7 +660,7 @@ chacha20_xor_stream:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r11
+	mov	r3, r8
 	adds	r3, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -675,49 +669,47 @@ chacha20_xor_stream:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r4
-	str	r1, [sp, #36]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
-	mov	r1, r5
-	rors	r1, r6
-	mov	r11, r1
+	rors	r5, r6
+	str	r5, [sp, #20]
 	@ chacha20.ae:23: c = c + d
-	adds	r3, r3, r1
+	adds	r3, r3, r5
 	str	r3, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r4, r3
-	mov	r1, r4
 	movs	r3, #25
+	mov	r1, r4
 	rors	r1, r3
-	mov	r10, r1
+	mov	r11, r1
 	@ chacha20.ae:17: a = a + b
 	ldr	r1, [sp, #4]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #20]
-	eors	r4, r1
-	rors	r4, r0
+	ldr	r5, [sp, #24]
+	eors	r5, r1
+	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #24]
-	adds	r3, r3, r4
+	ldr	r3, [sp, #28]
+	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r3
-	rors	r2, r7
+	mov	r3, r2
+	eors	r3, r4
+	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
+	adds	r1, r1, r3
 	str	r1, [sp, #4]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
-	mov	r1, r4
-	rors	r1, r6
-	str	r1, [sp, #20]
+	eors	r5, r1
+	rors	r5, r6
+	str	r5, [sp, #24]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r3, r2
+	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
@@ -725,7 +717,7 @@ chacha20_xor_stream:
 	mov	r1, r12
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #32]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -737,27 +729,27 @@ chacha20_xor_stream:
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	str	r1, [sp, #24]
+	rors	r5, r6
+	str	r5, [sp, #28]
 	@ chacha20.ae:23: c = c + d
-	adds	r4, r4, r1
+	adds	r4, r4, r5
 	str	r4, [sp]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r4
-	mov	r1, r2
+	mov	r12, r2
 	movs	r2, #25
+	mov	r1, r12
 	rors	r1, r2
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r8
+	mov	r2, r9
 	ldr	r1, [sp, #16]
 	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r9
+	mov	r4, r10
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
@@ -769,7 +761,7 @@ chacha20_xor_stream:
 	rors	r5, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r2, r2, r5
-	str	r2, [sp, #40]
+	mov	r9, r2
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
@@ -782,11 +774,11 @@ chacha20_xor_stream:
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #40]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r4, r1
 	mov	r5, r4
+	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r4, [sp]
@@ -796,19 +788,19 @@ chacha20_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #36]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	mov	r9, r1
+	rors	r5, r6
+	mov	r10, r5
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	str	r3, [sp, #16]
 	movs	r3, #25
+	ldr	r1, [sp, #16]
 	rors	r1, r3
 	str	r1, [sp, #16]
 	@ chacha20.ae:17: a = a + b
@@ -816,7 +808,7 @@ chacha20_xor_stream:
 	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r11
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -837,17 +829,17 @@ chacha20_xor_stream:
 	str	r1, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	mov	r12, r3
 	movs	r3, #25
+	mov	r1, r12
 	rors	r1, r3
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #20]
-	eors	r3, r1
-	mov	r4, r3
+	ldr	r4, [sp, #24]
+	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r3, [sp, #48]
@@ -863,19 +855,19 @@ chacha20_xor_stream:
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	mov	r11, r1
+	mov	r8, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
 	mov	r3, r2
+	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #40]
-	mov	r1, r10
+	mov	r2, r9
+	mov	r1, r11
 	adds	r1, r2, r1
-	mov	r8, r1
+	mov	r9, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #28]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
@@ -883,16 +875,16 @@ chacha20_xor_stream:
 	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r10
+	mov	r2, r11
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r8
+	mov	r7, r9
 	adds	r7, r7, r2
-	mov	r8, r7
+	mov	r9, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r8
+	mov	r1, r9
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -903,38 +895,36 @@ chacha20_xor_stream:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #36]
+	ldr	r7, [sp, #40]
 	ldr	r2, [sp, #16]
-	str	r0, [sp, #24]
-	mov	r0, r4
-	str	r0, [sp, #20]
-	str	r1, [sp, #28]
-	mov	r1, r3
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r4, [sp, #24]
+	str	r1, [sp, #32]
+	str	r3, [sp, #16]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	cmp	r0, #10
 	bcs	.Lchacha20_xor_stream_far2
 	b	.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_far2:
 .Lchacha20_xor_stream_done9:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r9
+	mov	r1, r10
 	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #40]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #108]
 	adds	r0, r1, r0
 	str	r0, [sp, #36]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #112]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #100]
 	adds	r0, r5, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #116]
@@ -943,12 +933,12 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #120]
 	adds	r0, r1, r0
-	str	r0, [sp, #12]
-	ldr	r1, [sp, #24]
+	str	r0, [sp, #8]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #124]
 	adds	r1, r1, r0
-	str	r1, [sp, #8]
-	mov	r1, r11
+	mov	r11, r1
+	mov	r1, r8
 	ldr	r0, [sp, #128]
 	adds	r0, r1, r0
 	mov	r10, r0
@@ -956,7 +946,7 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #132]
 	adds	r0, r1, r0
-	mov	r9, r0
+	mov	r8, r0
 	mov	r1, r12
 	ldr	r0, [sp, #136]
 	adds	r1, r1, r0
@@ -966,7 +956,7 @@ chacha20_xor_stream:
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r8
+	mov	r0, r9
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
 	ldr	r0, [sp]
@@ -1000,7 +990,7 @@ chacha20_xor_stream:
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
 	mov	r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r1, r0
 	str	r1, [sp, #56]
 	ldr	r0, [sp, #52]
@@ -1009,17 +999,17 @@ chacha20_xor_stream:
 	eors	r1, r0
 	str	r1, [sp, #52]
 	ldr	r0, [sp, #148]
-	ldr	r1, [sp, #8]
+	mov	r1, r11
 	eors	r0, r1
 	mov	r12, r0
 	ldr	r7, [sp, #152]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r7, r0
 	ldr	r6, [sp, #156]
 	ldr	r0, [sp, #20]
 	eors	r6, r0
 	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r5, r0
 	ldr	r4, [sp, #164]
 	ldr	r0, [sp, #32]

@@ -9,7 +9,7 @@
 
 @ --- cmac_key_schedule: cmac.key_schedule
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 126 bytes of code and literals
+@     estimated 120 bytes of code and literals
 	.section .text.cmac_key_schedule,"ax",%progbits
 	.global cmac_key_schedule
 	.type cmac_key_schedule, %function
@@ -17,15 +17,12 @@
 	.balign 4
 cmac_key_schedule:
 	push	{r4, r5, r6, r7, lr}
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r0, [r0, #12]
+	ldm	r0, {r0, r2, r3, r4}
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	str	r0, [r1]
-	str	r2, [r1, #4]
-	str	r3, [r1, #8]
-	str	r4, [r1, #12]
+	str	r4, [r1]
+	str	r3, [r1, #4]
+	str	r2, [r1, #8]
+	str	r0, [r1, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r5, #4
 	@ aes.ae:275: temp = w[i - 1]
@@ -96,7 +93,7 @@ cmac_key_schedule:
 
 @ --- cmac_encrypt_block: cmac.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 534 bytes of code and literals
+@     estimated 520 bytes of code and literals
 	.section .text.cmac_encrypt_block,"ax",%progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, %function
@@ -111,16 +108,14 @@ cmac_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
 	str	r0, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp, #12]
+	str	r2, [sp, #12]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
-	eors	r1, r0
+	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
@@ -136,7 +131,6 @@ cmac_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r4, r1
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r5, [sp, #8]
@@ -174,9 +168,8 @@ cmac_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -200,9 +193,8 @@ cmac_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r11, r0
+	eors	r7, r6
+	mov	r11, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -283,9 +275,8 @@ cmac_encrypt_block:
 	movs	r6, #160
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r12, r0
+	eors	r7, r6
+	mov	r12, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -307,9 +298,8 @@ cmac_encrypt_block:
 	movs	r6, #164
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 52 bytes (3 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 442 bytes of code and literals
+@     frame 48 bytes (2 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 406 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -20,16 +20,15 @@ eax_key_setup:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #52
-	mov	r1, r2
-	mov	r8, r1
+	sub	sp, #48
+	mov	r8, r2
 	mov	r4, r3
 	@ eax.ae:34: M.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Leax_key_setup_words2
 .Leax_key_setup_bytes1:
-	add	r3, sp, #4
+	add	r3, sp, #0
 	movs	r2, #16
 .Leax_key_setup_cpy4:
 	subs	r2, #1
@@ -123,89 +122,72 @@ eax_key_setup:
 .Leax_key_setup_done6:
 	@ cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
+	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	add	r1, sp, #16
+	add	r2, sp, #32
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #36]
-	ldr	r6, [sp, #40]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #36]
+	ldr	r3, [sp, #40]
 	ldr	r5, [sp, #44]
-	ldr	r3, [sp, #48]
 	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r1, r0, #1
-	lsls	r2, r6, #1
+	lsls	r6, r0, #1
+	lsls	r2, r1, #1
 	lsrs	r0, r0, #31
-	mov	r7, r2
-	orrs	r7, r0
-	lsls	r2, r5, #1
-	lsrs	r0, r6, #31
-	mov	r6, r2
-	orrs	r6, r0
-	lsls	r2, r3, #1
-	lsrs	r0, r5, #31
-	mov	r5, r2
-	orrs	r5, r0
-	lsrs	r0, r3, #31
-	movs	r3, #1
-	eors	r0, r3
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	rsbs	r0, r0, #0
-	movs	r2, #135
-	ands	r0, r2
-	eors	r1, r0
-	@ eax.ae:36: o[at_k1] = k1
-	str	r1, [r4]
-	str	r7, [r4, #4]
-	str	r6, [r4, #8]
-	str	r5, [r4, #12]
-	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r0, r1, #1
-	str	r0, [sp]
-	lsls	r0, r7, #1
+	orrs	r2, r0
+	lsls	r0, r3, #1
 	lsrs	r1, r1, #31
 	orrs	r0, r1
-	lsls	r1, r6, #1
-	lsrs	r7, r7, #31
-	orrs	r1, r7
-	lsls	r7, r5, #1
-	lsrs	r6, r6, #31
-	orrs	r7, r6
-	lsrs	r5, r5, #31
-	eors	r5, r3
-	subs	r5, r5, #1
-	movs	r5, #0
-	adcs	r5, r5
-	eors	r5, r3
-	rsbs	r3, r5, #0
-	ands	r3, r2
-	ldr	r2, [sp]
-	eors	r2, r3
+	lsls	r1, r5, #1
+	lsrs	r3, r3, #31
+	orrs	r1, r3
+	asrs	r5, r5, #31
+	movs	r7, #135
+	ands	r5, r7
+	mov	r3, r6
+	eors	r3, r5
+	@ eax.ae:36: o[at_k1] = k1
+	str	r3, [r4]
+	str	r2, [r4, #4]
+	str	r0, [r4, #8]
+	str	r1, [r4, #12]
+	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
+	lsls	r6, r3, #1
+	lsls	r5, r2, #1
+	lsrs	r3, r3, #31
+	orrs	r5, r3
+	lsls	r3, r0, #1
+	lsrs	r2, r2, #31
+	orrs	r3, r2
+	lsls	r2, r1, #1
+	lsrs	r0, r0, #31
+	orrs	r2, r0
+	asrs	r1, r1, #31
+	ands	r1, r7
+	eors	r6, r1
 	@ eax.ae:37: o[at_k2] = k2
-	str	r2, [r4, #16]
-	str	r0, [r4, #20]
-	str	r1, [r4, #24]
-	str	r7, [r4, #28]
+	str	r6, [r4, #16]
+	str	r5, [r4, #20]
+	str	r3, [r4, #24]
+	str	r2, [r4, #28]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #0
+	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	add	r1, sp, #16
+	add	r2, sp, #32
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #44]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #32]
 	str	r2, [r4, #36]
@@ -213,19 +195,19 @@ eax_key_setup:
 	str	r0, [r4, #44]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #1
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	movs	r0, #0
+	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	add	r1, sp, #16
+	add	r2, sp, #32
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #44]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #48]
 	str	r2, [r4, #52]
@@ -233,25 +215,25 @@ eax_key_setup:
 	str	r0, [r4, #60]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #2
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	movs	r0, #0
+	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	add	r1, sp, #16
+	add	r2, sp, #32
 	mov	r0, r8
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #44]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #64]
 	str	r2, [r4, #68]
 	str	r1, [r4, #72]
 	str	r0, [r4, #76]
-	add	sp, #52
+	add	sp, #48
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -263,7 +245,7 @@ eax_key_setup:
 
 @ --- eax_encrypt_with: eax.encrypt_with
 @     frame 124 bytes (24 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 486 bytes of code and literals
+@     estimated 482 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -282,8 +264,7 @@ eax_encrypt_with:
 	add	r3, sp, #76
 	str	r3, [sp, #4]
 	str	r0, [sp, #8]
-	mov	r0, r1
-	str	r0, [sp, #44]
+	str	r1, [sp, #44]
 	mov	r3, r2
 	ldr	r4, [sp, #160]
 	ldr	r5, [sp, #164]
@@ -428,10 +409,9 @@ eax_encrypt_with:
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	ldr	r6, [sp, #104]
 	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r0, r5
-	eors	r0, r6
+	eors	r5, r6
 	@ eax.ae:20: store_be(dst, off, x, n - off)
-	rev	r6, r0
+	rev	r6, r5
 	rev	r5, r3
 	rev	r3, r2
 	rev	r2, r1
@@ -558,7 +538,7 @@ eax_encrypt_with:
 
 @ --- eax_decrypt_with: eax.decrypt_with
 @     frame 120 bytes (27 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 624 bytes of code and literals
+@     estimated 618 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -661,9 +641,8 @@ eax_decrypt_with:
 	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #84]
 	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	mov	r0, r1
-	eors	r0, r2
-	str	r0, [sp, #48]
+	eors	r1, r2
+	str	r1, [sp, #48]
 	@ eax.ae:17: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #12]
 	adds	r0, #15
@@ -762,10 +741,9 @@ eax_decrypt_with:
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	ldr	r6, [sp, #100]
 	@ eax.ae:19: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r0, r5
-	eors	r0, r6
+	eors	r5, r6
 	@ eax.ae:20: store_be(dst, off, x, n - off)
-	rev	r6, r0
+	rev	r6, r5
 	rev	r5, r3
 	rev	r3, r2
 	rev	r2, r1
@@ -905,12 +883,11 @@ eax_decrypt_with:
 	eors	r2, r1
 	ldr	r1, [sp, #8]
 	eors	r1, r0
-	mov	r0, r5
-	eors	r0, r4
+	eors	r5, r4
 	@ eax.ae:65: return difference == 0
 	orrs	r3, r2
 	orrs	r3, r1
-	orrs	r3, r0
+	orrs	r3, r5
 	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -931,7 +908,7 @@ eax_decrypt_with:
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 534 bytes of code and literals
+@     estimated 520 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -946,16 +923,14 @@ eax_M_E_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
 	str	r0, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp, #12]
+	str	r2, [sp, #12]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
-	eors	r1, r0
+	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
@@ -971,7 +946,6 @@ eax_M_E_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r4, r1
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r5, [sp, #8]
@@ -1009,9 +983,8 @@ eax_M_E_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -1035,9 +1008,8 @@ eax_M_E_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r11, r0
+	eors	r7, r6
+	mov	r11, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -1118,9 +1090,8 @@ eax_M_E_encrypt_block:
 	movs	r6, #160
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r12, r0
+	eors	r7, r6
+	mov	r12, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -1142,9 +1113,8 @@ eax_M_E_encrypt_block:
 	movs	r6, #164
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -1212,8 +1182,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 116 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 762 bytes of code and literals
+@     frame 112 bytes (37 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 716 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1226,140 +1196,124 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
-	ldr	r4, [sp, #152]
-	mov	r11, r4
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	subs	r4, r4, #1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r5, #1
-	eors	r4, r5
+	sub	sp, #112
+	str	r0, [sp, #8]
 	str	r2, [sp]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	adds	r2, r2, #2
-	uxtb	r2, r2
-	lsls	r5, r2, #4
-	mov	r2, r1
-	adds	r7, r2, r5
-	ldr	r1, [r7]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	rsbs	r6, r4, #0
-	mov	r5, r1
-	ands	r5, r6
-	eors	r1, r5
-	str	r1, [sp, #32]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r1, [r7, #4]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	mov	r5, r1
-	ands	r5, r6
-	eors	r1, r5
-	mov	r8, r1
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r1, [r7, #8]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	mov	r5, r1
-	ands	r5, r6
-	eors	r1, r5
-	str	r1, [sp, #28]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r1, [r7, #12]
-	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
-	mov	r5, r1
-	ands	r5, r6
-	eors	r1, r5
-	str	r1, [sp, #24]
-	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r1, [r2]
-	str	r1, [sp, #36]
-	ldr	r1, [r2, #4]
-	str	r1, [sp, #40]
-	ldr	r1, [r2, #8]
-	str	r1, [sp, #44]
-	ldr	r1, [r2, #12]
-	str	r1, [sp, #48]
-	ldr	r1, [r2, #16]
-	str	r1, [sp, #52]
-	ldr	r1, [r2, #20]
-	str	r1, [sp, #56]
-	ldr	r1, [r2, #24]
-	str	r1, [sp, #64]
-	ldr	r1, [r2, #28]
-	str	r1, [sp, #60]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #156]
+	str	r3, [sp, #4]
+	ldr	r0, [sp, #148]
+	mov	r11, r0
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #20]
-	mov	r1, r3
-	str	r1, [sp, #8]
+	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r4, [r1]
+	str	r4, [sp, #32]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #44]
+	ldr	r2, [r1, #16]
+	str	r2, [sp, #48]
+	ldr	r4, [r1, #20]
+	str	r4, [sp, #52]
+	ldr	r4, [r1, #24]
+	str	r4, [sp, #56]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #60]
+	ldr	r0, [sp]
+	adds	r0, r0, #2
+	uxtb	r0, r0
+	lsls	r0, r0, #4
+	adds	r0, r1, r0
+	ldr	r5, [r0]
+	ldr	r7, [r0, #4]
+	ldr	r4, [r0, #8]
+	ldr	r2, [r0, #12]
+	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
+	mov	r0, r11
+	subs	r0, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	rsbs	r3, r1, #0
+	mov	r0, r5
+	ands	r0, r3
+	eors	r5, r0
+	mov	r6, r7
+	ands	r6, r3
+	eors	r7, r6
+	mov	r8, r7
+	mov	r6, r4
+	ands	r6, r3
+	eors	r4, r6
+	str	r4, [sp, #16]
+	mov	r4, r2
+	ands	r4, r3
+	eors	r2, r4
+	str	r2, [sp, #12]
 	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	movs	r1, #3
+	ldr	r4, [sp, #4]
+	movs	r2, #3
 	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Leax_omac_bytes1
-	tst	r3, r1
+	tst	r4, r2
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r2, sp, #68
-	mov	r1, r11
-	cmp	r1, #16
+	add	r3, sp, #64
+	mov	r2, r11
+	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
-	movs	r1, #16
+	movs	r2, #16
 .Leax_omac_cnt4:
 .Leax_omac_cpy5:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Leax_omac_cpyd3
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r3, r2]
 	b	.Leax_omac_cpy5
 .Leax_omac_cpyd3:
-	mov	r3, r2
+	mov	r4, r3
 .Leax_omac_words2:
-	ldr	r0, [r3, #12]
-	rev	r6, r0
-	ldr	r0, [r3, #8]
+	ldr	r0, [r4, #12]
+	rev	r7, r0
+	ldr	r0, [r4, #8]
+	rev	r3, r0
+	ldr	r0, [r4, #4]
 	rev	r2, r0
-	ldr	r0, [r3, #4]
-	rev	r1, r0
-	ldr	r0, [r3]
-	rev	r5, r0
-	rsbs	r4, r4, #0
-	ldr	r3, [sp]
-	eors	r3, r6
-	ands	r3, r4
-	mov	r0, r6
-	eors	r0, r3
-	str	r0, [sp, #16]
+	ldr	r0, [r4]
+	rev	r4, r0
+	rsbs	r1, r1, #0
+	ldr	r0, [sp]
+	eors	r0, r7
+	ands	r0, r1
+	eors	r7, r0
+	mov	r0, r3
+	ands	r0, r1
+	eors	r3, r0
 	mov	r0, r2
-	ands	r0, r4
+	ands	r0, r1
 	eors	r2, r0
-	mov	r0, r1
-	ands	r0, r4
+	mov	r0, r4
+	ands	r0, r1
+	mov	r1, r4
 	eors	r1, r0
-	mov	r3, r5
-	ands	r3, r4
-	mov	r0, r5
-	eors	r0, r3
-	str	r0, [sp, #12]
 	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
 	mov	r0, r11
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp]
 	movs	r4, #1
-	ldr	r0, [sp, #32]
-	mov	r9, r0
-	ldr	r6, [sp, #28]
-	ldr	r5, [sp, #24]
-	ldr	r7, [sp, #16]
-	mov	r3, r2
-	mov	r2, r1
-	ldr	r1, [sp, #12]
+	mov	r9, r5
+	ldr	r6, [sp, #16]
+	ldr	r5, [sp, #12]
 	ldr	r0, [sp]
 	cmp	r4, r0
 	bcs	.Leax_omac_done7
@@ -1369,29 +1323,27 @@ eax_omac:
 	eors	r0, r7
 	mov	r7, r8
 	eors	r7, r3
-	mov	r3, r6
-	eors	r3, r2
-	mov	r2, r5
-	eors	r2, r1
-	str	r0, [sp, #84]
-	str	r7, [sp, #88]
-	str	r3, [sp, #92]
-	str	r2, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #4]
+	eors	r6, r2
+	eors	r5, r1
+	str	r0, [sp, #80]
+	str	r7, [sp, #84]
+	str	r6, [sp, #88]
+	str	r5, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #96]
+	ldr	r5, [sp, #100]
 	ldr	r6, [sp, #104]
-	ldr	r5, [sp, #108]
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #108]
 	mov	r10, r1
 	@ cmac.ae:81: off = i * 16
 	lsls	r2, r4, #4
 	@ cmac.ae:82: x = load_be(msg, off, 16, n - off)
 	mov	r1, r11
 	subs	r3, r1, r2
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	adds	r1, r1, r2
 	movs	r2, #3
 	cmp	r3, #16
@@ -1400,11 +1352,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
+	str	r2, [sp, #64]
 	str	r2, [sp, #68]
 	str	r2, [sp, #72]
 	str	r2, [sp, #76]
-	str	r2, [sp, #80]
-	add	r7, sp, #68
+	add	r7, sp, #64
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1427,8 +1379,7 @@ eax_omac:
 	ldr	r1, [r1]
 	rev	r1, r1
 	mov	r9, r0
-	mov	r8, r6
-	mov	r6, r5
+	mov	r8, r5
 	mov	r5, r10
 	adds	r4, #1
 	ldr	r0, [sp]
@@ -1450,13 +1401,13 @@ eax_omac:
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
 	str	r0, [sp]
-	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r10, r0
-	mov	r11, r0
+	movs	r4, #0
+	str	r4, [sp, #12]
+	mov	r11, r4
+	mov	r10, r4
 	movs	r0, #1
 	lsls	r0, r0, #31
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
@@ -1464,28 +1415,28 @@ eax_omac:
 	ldr	r0, [sp]
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
-	mov	r0, r10
-	str	r0, [sp, #12]
-	mov	r10, r11
-	ldr	r4, [sp, #8]
-	mov	r11, r4
+	mov	r4, r11
+	str	r4, [sp, #12]
+	mov	r11, r10
+	ldr	r4, [sp, #4]
+	mov	r10, r4
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
 	subs	r0, #32
 	str	r0, [sp]
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	str	r4, [sp, #12]
 	movs	r0, #32
 	mov	r4, r0
 	ldr	r0, [sp]
 	subs	r0, r4, r0
 	str	r0, [sp, #16]
-	mov	r4, r10
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #12]
+	mov	r4, r11
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
 	str	r4, [sp, #28]
@@ -1493,141 +1444,129 @@ eax_omac:
 	ldr	r0, [sp, #28]
 	orrs	r4, r0
 	str	r4, [sp, #12]
-	mov	r4, r10
+	mov	r4, r11
 	ldr	r0, [sp]
 	lsrs	r4, r0
-	mov	r10, r4
-	mov	r4, r11
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #28]
+	mov	r11, r4
 	mov	r4, r10
-	ldr	r0, [sp, #28]
-	orrs	r4, r0
-	mov	r10, r4
-	ldr	r0, [sp, #8]
-	mov	r4, r0
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
 	str	r4, [sp, #28]
 	mov	r4, r11
-	ldr	r0, [sp]
-	lsrs	r4, r0
 	ldr	r0, [sp, #28]
 	orrs	r4, r0
 	mov	r11, r4
-	ldr	r4, [sp, #8]
+	mov	r4, r10
 	ldr	r0, [sp]
 	lsrs	r4, r0
-	str	r4, [sp, #8]
+	mov	r10, r4
+	ldr	r0, [sp, #4]
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	mov	r4, r10
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	mov	r10, r4
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #4]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
+	movs	r4, #0
+	str	r4, [sp, #12]
 	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r10, r0
-	mov	r11, r0
-	str	r0, [sp, #8]
+	mov	r11, r4
+	mov	r10, r4
+	str	r0, [sp, #4]
 .Leax_omac_she16:
 	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r0, [sp, #24]
-	movs	r4, #1
-	eors	r0, r4
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
+	mov	r0, r7
+	ldr	r4, [sp, #32]
 	eors	r0, r4
 	str	r0, [sp, #16]
-	mov	r4, r7
-	ldr	r0, [sp, #36]
-	eors	r4, r0
-	str	r4, [sp, #24]
 	mov	r4, r3
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	str	r4, [sp, #28]
 	mov	r4, r2
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r4, r0
 	str	r4, [sp, #32]
 	mov	r4, r1
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	str	r4, [sp, #36]
-	mov	r4, r7
-	ldr	r0, [sp, #12]
-	eors	r4, r0
-	mov	r0, r10
-	eors	r3, r0
-	mov	r0, r2
-	mov	r2, r11
-	eors	r0, r2
-	mov	r7, r1
-	ldr	r1, [sp, #8]
-	eors	r7, r1
-	mov	r2, r4
-	ldr	r1, [sp, #52]
-	eors	r2, r1
-	mov	r1, r3
-	ldr	r3, [sp, #56]
-	eors	r1, r3
-	mov	r3, r0
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	mov	r4, r7
-	ldr	r0, [sp, #60]
-	eors	r4, r0
-	str	r4, [sp]
-	ldr	r0, [sp, #16]
-	rsbs	r4, r0, #0
-	ldr	r7, [sp, #24]
+	ldr	r4, [sp, #12]
+	eors	r7, r4
+	mov	r4, r3
+	mov	r3, r11
+	eors	r4, r3
+	mov	r3, r2
+	mov	r2, r10
+	eors	r3, r2
+	ldr	r2, [sp, #4]
+	eors	r1, r2
+	ldr	r2, [sp, #48]
 	eors	r7, r2
-	ands	r7, r4
-	mov	r0, r2
-	eors	r0, r7
-	str	r0, [sp, #8]
+	mov	r2, r4
+	ldr	r4, [sp, #52]
+	eors	r2, r4
+	ldr	r4, [sp, #56]
+	eors	r3, r4
+	mov	r4, r1
+	ldr	r1, [sp, #60]
+	eors	r4, r1
+	str	r4, [sp]
+	ldr	r1, [sp, #24]
+	rsbs	r1, r1, #0
+	ldr	r4, [sp, #16]
+	eors	r4, r7
+	ands	r4, r1
+	eors	r7, r4
+	str	r7, [sp, #4]
 	ldr	r0, [sp, #28]
-	eors	r0, r1
-	ands	r0, r4
-	mov	r2, r1
+	eors	r0, r2
+	ands	r0, r1
 	eors	r2, r0
 	ldr	r0, [sp, #32]
 	eors	r0, r3
-	ands	r0, r4
+	ands	r0, r1
 	eors	r3, r0
-	ldr	r1, [sp, #36]
+	ldr	r7, [sp, #36]
 	ldr	r0, [sp]
-	eors	r1, r0
-	ands	r1, r4
+	eors	r7, r0
+	ands	r7, r1
 	mov	r4, r0
-	eors	r4, r1
+	eors	r4, r7
 	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r1, r9
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	mov	r7, r8
-	eors	r7, r2
-	mov	r2, r6
-	eors	r2, r3
-	mov	r0, r5
-	eors	r0, r4
-	str	r1, [sp, #84]
-	str	r7, [sp, #88]
-	str	r2, [sp, #92]
-	str	r0, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
 	ldr	r0, [sp, #4]
+	eors	r1, r0
+	mov	r0, r8
+	eors	r0, r2
+	eors	r6, r3
+	eors	r5, r4
+	str	r1, [sp, #80]
+	str	r0, [sp, #84]
+	str	r6, [sp, #88]
+	str	r5, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #20]
-	str	r1, [r0]
-	ldr	r1, [sp, #104]
-	str	r1, [r0, #4]
+	ldr	r4, [sp, #96]
+	ldr	r3, [sp, #100]
+	ldr	r2, [sp, #104]
 	ldr	r1, [sp, #108]
-	str	r1, [r0, #8]
-	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #20]
+	str	r4, [r0]
+	str	r3, [r0, #4]
+	str	r2, [r0, #8]
 	str	r1, [r0, #12]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

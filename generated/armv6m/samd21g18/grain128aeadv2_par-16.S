@@ -9,7 +9,7 @@
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 @     frame 236 bytes (46 spill slots, 25 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1790 bytes of code and literals
+@     estimated 1704 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -170,22 +170,10 @@ grain128aeadv2_encrypt:
 	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
 	str	r0, [sp, #28]
 	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #204]
-	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	r5, r0
-	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #208]
-	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	r4, r0
-	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #212]
-	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	r3, r0
-	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #216]
-	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	r2, r0
-	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r5, [sp, #204]
+	ldr	r4, [sp, #208]
+	ldr	r3, [sp, #212]
+	ldr	r2, [sp, #216]
 	ldr	r0, [sp, #220]
 	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
 	str	r0, [sp, #60]
@@ -194,13 +182,13 @@ grain128aeadv2_encrypt:
 	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
 	str	r0, [sp, #48]
 	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #228]
+	ldr	r1, [sp, #228]
 	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	r10, r0
+	mov	r10, r1
 	@ grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #232]
+	ldr	r1, [sp, #232]
 	@ grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	r8, r0
+	mov	r8, r1
 	movs	r1, #0
 	str	r1, [sp, #80]
 	ldr	r0, [sp, #84]
@@ -248,20 +236,20 @@ grain128aeadv2_encrypt:
 	uxth	r6, r6
 	ldr	r0, [sp, #32]
 	ands	r0, r6
-	eors	r1, r0
+	mov	r6, r1
+	eors	r6, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r3, #31
+	lsrs	r1, r3, #31
 	lsls	r0, r2, #1
-	orrs	r6, r0
-	uxth	r0, r6
+	orrs	r1, r0
+	uxth	r0, r1
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #24]
 	lsrs	r0, r0, #10
-	uxth	r6, r0
+	uxth	r1, r0
 	ldr	r0, [sp, #36]
-	ands	r0, r6
+	ands	r0, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r1
 	eors	r6, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	ldr	r0, [sp, #24]
@@ -352,28 +340,26 @@ grain128aeadv2_encrypt:
 	eors	r7, r0
 	ldr	r0, [sp, #28]
 	uxth	r6, r0
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #40]
+	eors	r7, r6
+	str	r7, [sp, #40]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r6, r5
-	lsrs	r7, r5, #26
+	uxth	r7, r5
+	lsrs	r6, r5, #26
 	lsls	r0, r4, #6
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r6, r0
-	lsrs	r7, r4, #24
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r7, r0
+	lsrs	r6, r4, #24
 	lsls	r0, r3, #8
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r6, r0
-	lsrs	r7, r3, #27
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r7, r0
+	lsrs	r6, r3, #27
 	lsls	r0, r2, #5
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r6, r0
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r7, r0
 	uxth	r0, r2
-	mov	r7, r6
 	eors	r7, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r5, #3
@@ -390,36 +376,34 @@ grain128aeadv2_encrypt:
 	uxth	r6, r6
 	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r7
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r5, #17
+	lsrs	r6, r5, #17
 	lsls	r0, r4, #15
-	orrs	r7, r0
-	uxth	r0, r7
+	orrs	r6, r0
+	uxth	r0, r6
 	str	r0, [sp, #32]
-	lsrs	r7, r5, #18
+	lsrs	r6, r5, #18
 	lsls	r0, r4, #14
-	orrs	r7, r0
-	uxth	r7, r7
+	orrs	r6, r0
+	uxth	r6, r6
 	ldr	r0, [sp, #32]
-	ands	r0, r7
+	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r5, #27
+	lsrs	r6, r5, #27
 	lsls	r0, r4, #5
-	orrs	r7, r0
-	uxth	r0, r7
+	orrs	r6, r0
+	uxth	r0, r6
 	str	r0, [sp, #32]
-	lsrs	r7, r4, #27
+	lsrs	r6, r4, #27
 	lsls	r0, r3, #5
-	orrs	r7, r0
-	uxth	r7, r7
+	orrs	r6, r0
+	uxth	r6, r6
 	ldr	r0, [sp, #32]
-	ands	r0, r7
+	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r6
 	eors	r7, r0
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r0, r4, #8
@@ -449,9 +433,8 @@ grain128aeadv2_encrypt:
 	ldr	r6, [sp, #32]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #32]
+	eors	r7, r6
+	str	r7, [sp, #32]
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r6, r5, #22
 	lsls	r0, r4, #10
@@ -536,9 +519,8 @@ grain128aeadv2_encrypt:
 	orrs	r0, r6
 	str	r0, [sp, #28]
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r6, r7
 	ldr	r0, [sp, #44]
-	eors	r6, r0
+	eors	r7, r0
 	lsrs	r0, r5, #16
 	lsls	r5, r4, #16
 	orrs	r0, r5
@@ -552,7 +534,7 @@ grain128aeadv2_encrypt:
 	orrs	r0, r3
 	str	r0, [sp, #68]
 	lsrs	r2, r2, #16
-	lsls	r0, r6, #16
+	lsls	r0, r7, #16
 	orrs	r0, r2
 	str	r0, [sp, #64]
 	@ grain128aeadv2.ae:142: z = unzip(y)
@@ -631,10 +613,9 @@ grain128aeadv2_encrypt:
 	ands	r0, r2
 	lsls	r0, r0, #6
 	orrs	r3, r0
-	movs	r2, #2
-	mov	r0, r1
-	ands	r0, r2
-	lsls	r0, r0, #7
+	movs	r0, #2
+	ands	r1, r0
+	lsls	r0, r1, #7
 	orrs	r3, r0
 	@ grain128aeadv2.ae:143: m = msg[i]
 	ldr	r2, [sp, #56]
@@ -648,17 +629,16 @@ grain128aeadv2_encrypt:
 	lsls	r2, r0, #3
 	ldr	r1, [sp, #116]
 	adds	r2, r1, r2
-	ldr	r1, [r2]
-	ldr	r4, [r2, #4]
+	ldm	r2!, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r10
 	ands	r2, r1
 	mov	r1, r8
 	ands	r1, r4
-	ldr	r6, [sp, #60]
-	eors	r6, r2
-	ldr	r5, [sp, #48]
-	eors	r5, r1
+	ldr	r5, [sp, #60]
+	eors	r5, r2
+	ldr	r7, [sp, #48]
+	eors	r7, r1
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov	r1, r10
 	lsrs	r2, r1, #1
@@ -667,56 +647,48 @@ grain128aeadv2_encrypt:
 	orrs	r2, r1
 	mov	r1, r8
 	lsrs	r4, r1, #1
-	lsrs	r1, r3, #8
-	lsls	r1, r1, #31
+	lsls	r1, r3, #23
 	lsrs	r1, r1, #31
 	str	r1, [sp, #32]
-	lsls	r1, r1, #31
-	mov	r7, r1
-	orrs	r7, r4
+	lsls	r6, r1, #31
+	orrs	r6, r4
 	lsls	r4, r0, #3
 	ldr	r1, [sp, #112]
 	adds	r4, r1, r4
-	ldr	r1, [r4]
-	ldr	r4, [r4, #4]
+	ldm	r4, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r1
-	mov	r1, r7
-	ands	r1, r4
-	eors	r6, r2
-	eors	r5, r1
+	ands	r6, r4
+	eors	r5, r2
+	eors	r7, r6
 	mov	r1, r10
 	lsrs	r2, r1, #2
 	mov	r1, r8
 	lsls	r1, r1, #30
 	orrs	r2, r1
-	b	.Lgrain128aeadv2_encrypt_pool1
-	.ltorg
-.Lgrain128aeadv2_encrypt_pool1:
 	mov	r1, r8
-	lsrs	r7, r1, #2
+	lsrs	r6, r1, #2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #32]
 	lsls	r4, r1, #30
-	orrs	r4, r7
-	lsrs	r1, r3, #9
-	lsls	r1, r1, #31
+	orrs	r4, r6
+	lsls	r1, r3, #22
 	lsrs	r1, r1, #31
 	str	r1, [sp, #36]
-	lsls	r1, r1, #31
-	mov	r7, r1
-	orrs	r7, r4
+	lsls	r6, r1, #31
+	orrs	r6, r4
 	lsls	r4, r0, #3
 	ldr	r1, [sp, #108]
+	b	.Lgrain128aeadv2_encrypt_pool1
+	.ltorg
+.Lgrain128aeadv2_encrypt_pool1:
 	adds	r4, r1, r4
-	ldr	r1, [r4]
-	ldr	r4, [r4, #4]
+	ldm	r4, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r1
-	mov	r1, r7
-	ands	r1, r4
-	eors	r6, r2
-	eors	r5, r1
+	ands	r6, r4
+	eors	r5, r2
+	eors	r7, r6
 	mov	r1, r10
 	lsrs	r2, r1, #3
 	mov	r1, r8
@@ -725,65 +697,57 @@ grain128aeadv2_encrypt:
 	mov	r1, r8
 	lsrs	r4, r1, #3
 	ldr	r1, [sp, #32]
-	lsls	r7, r1, #29
-	orrs	r7, r4
+	lsls	r6, r1, #29
+	orrs	r6, r4
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #36]
 	lsls	r4, r1, #30
-	orrs	r4, r7
-	lsrs	r1, r3, #10
-	lsls	r1, r1, #31
+	orrs	r4, r6
+	lsls	r1, r3, #21
 	lsrs	r1, r1, #31
 	str	r1, [sp, #40]
-	lsls	r1, r1, #31
-	mov	r7, r1
-	orrs	r7, r4
+	lsls	r6, r1, #31
+	orrs	r6, r4
 	lsls	r4, r0, #3
 	ldr	r1, [sp, #104]
 	adds	r4, r1, r4
-	ldr	r1, [r4]
-	ldr	r4, [r4, #4]
+	ldm	r4, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r1
-	mov	r1, r7
-	ands	r1, r4
-	eors	r6, r2
-	eors	r5, r1
+	ands	r6, r4
+	eors	r5, r2
+	eors	r7, r6
 	mov	r1, r10
 	lsrs	r2, r1, #4
 	mov	r1, r8
 	lsls	r1, r1, #28
 	orrs	r2, r1
 	mov	r1, r8
-	lsrs	r7, r1, #4
+	lsrs	r6, r1, #4
 	ldr	r1, [sp, #32]
 	lsls	r4, r1, #28
-	orrs	r4, r7
+	orrs	r4, r6
 	ldr	r1, [sp, #36]
-	lsls	r7, r1, #29
-	orrs	r7, r4
+	lsls	r6, r1, #29
+	orrs	r6, r4
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #40]
 	lsls	r4, r1, #30
-	orrs	r4, r7
-	lsrs	r1, r3, #11
-	lsls	r1, r1, #31
+	orrs	r4, r6
+	lsls	r1, r3, #20
 	lsrs	r1, r1, #31
 	str	r1, [sp, #44]
-	lsls	r1, r1, #31
-	mov	r7, r1
-	orrs	r7, r4
+	lsls	r6, r1, #31
+	orrs	r6, r4
 	lsls	r4, r0, #3
 	ldr	r1, [sp, #100]
 	adds	r4, r1, r4
-	ldr	r1, [r4]
-	ldr	r4, [r4, #4]
+	ldm	r4, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r1
-	mov	r1, r7
-	ands	r1, r4
-	eors	r6, r2
-	eors	r5, r1
+	ands	r6, r4
+	eors	r5, r2
+	eors	r7, r6
 	mov	r1, r10
 	lsrs	r2, r1, #5
 	mov	r1, r8
@@ -792,127 +756,113 @@ grain128aeadv2_encrypt:
 	mov	r1, r8
 	lsrs	r4, r1, #5
 	ldr	r1, [sp, #32]
-	lsls	r7, r1, #27
-	orrs	r7, r4
+	lsls	r6, r1, #27
+	orrs	r6, r4
 	ldr	r1, [sp, #36]
 	lsls	r4, r1, #28
-	orrs	r4, r7
+	orrs	r4, r6
 	ldr	r1, [sp, #40]
-	lsls	r7, r1, #29
-	orrs	r7, r4
+	lsls	r6, r1, #29
+	orrs	r6, r4
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #44]
 	lsls	r4, r1, #30
-	orrs	r4, r7
-	lsrs	r1, r3, #12
-	lsls	r1, r1, #31
+	orrs	r4, r6
+	lsls	r1, r3, #19
 	lsrs	r1, r1, #31
 	str	r1, [sp, #48]
-	lsls	r1, r1, #31
-	mov	r7, r1
-	orrs	r7, r4
+	lsls	r6, r1, #31
+	orrs	r6, r4
 	lsls	r4, r0, #3
 	ldr	r1, [sp, #96]
 	adds	r4, r1, r4
-	ldr	r1, [r4]
-	ldr	r4, [r4, #4]
+	ldm	r4, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r1
-	mov	r1, r7
-	ands	r1, r4
-	eors	r6, r2
-	eors	r5, r1
+	ands	r6, r4
+	eors	r5, r2
+	eors	r7, r6
 	mov	r1, r10
 	lsrs	r2, r1, #6
 	mov	r1, r8
 	lsls	r1, r1, #26
 	orrs	r2, r1
 	mov	r1, r8
-	lsrs	r7, r1, #6
+	lsrs	r6, r1, #6
 	ldr	r1, [sp, #32]
 	lsls	r4, r1, #26
-	orrs	r4, r7
+	orrs	r4, r6
 	ldr	r1, [sp, #36]
-	lsls	r7, r1, #27
-	orrs	r7, r4
+	lsls	r6, r1, #27
+	orrs	r6, r4
 	ldr	r1, [sp, #40]
 	lsls	r4, r1, #28
-	orrs	r4, r7
+	orrs	r4, r6
 	ldr	r1, [sp, #44]
-	lsls	r7, r1, #29
-	orrs	r7, r4
+	lsls	r6, r1, #29
+	orrs	r6, r4
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #48]
 	lsls	r4, r1, #30
-	orrs	r4, r7
-	lsrs	r1, r3, #13
-	lsls	r1, r1, #31
+	orrs	r4, r6
+	lsls	r1, r3, #18
 	lsrs	r1, r1, #31
 	str	r1, [sp, #60]
-	lsls	r1, r1, #31
-	mov	r7, r1
-	orrs	r7, r4
+	lsls	r6, r1, #31
+	orrs	r6, r4
 	lsls	r4, r0, #3
 	ldr	r1, [sp, #92]
 	adds	r4, r1, r4
-	ldr	r1, [r4]
-	ldr	r4, [r4, #4]
+	ldm	r4, {r1, r4}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r1
-	mov	r1, r7
-	ands	r1, r4
-	eors	r6, r2
-	eors	r5, r1
+	ands	r6, r4
+	eors	r5, r2
+	eors	r7, r6
 	mov	r1, r10
-	lsrs	r2, r1, #7
+	lsrs	r4, r1, #7
 	mov	r1, r8
 	lsls	r1, r1, #25
-	mov	r4, r2
 	orrs	r4, r1
 	mov	r1, r8
-	lsrs	r7, r1, #7
+	lsrs	r6, r1, #7
 	ldr	r1, [sp, #32]
 	lsls	r2, r1, #25
-	orrs	r2, r7
+	orrs	r2, r6
 	ldr	r1, [sp, #36]
-	lsls	r7, r1, #26
-	orrs	r7, r2
+	lsls	r6, r1, #26
+	orrs	r6, r2
 	ldr	r1, [sp, #40]
 	lsls	r2, r1, #27
-	orrs	r2, r7
+	orrs	r2, r6
 	ldr	r1, [sp, #44]
-	lsls	r7, r1, #28
-	orrs	r7, r2
+	lsls	r6, r1, #28
+	orrs	r6, r2
 	ldr	r1, [sp, #48]
 	lsls	r2, r1, #29
-	orrs	r2, r7
+	orrs	r2, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #60]
 	lsls	r1, r1, #30
 	orrs	r1, r2
-	lsrs	r2, r3, #14
-	lsls	r2, r2, #31
+	lsls	r2, r3, #17
 	lsrs	r2, r2, #31
-	lsls	r7, r2, #31
-	orrs	r7, r1
+	lsls	r6, r2, #31
+	orrs	r6, r1
 	lsls	r1, r0, #3
 	ldr	r0, [sp, #88]
 	adds	r0, r0, r1
-	ldr	r1, [r0]
-	ldr	r0, [r0, #4]
+	ldm	r0, {r0, r1}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r4, r1
-	mov	r1, r7
-	ands	r1, r0
-	mov	r0, r6
+	ands	r4, r0
+	ands	r6, r1
+	mov	r0, r5
 	eors	r0, r4
-	mov	r7, r5
-	eors	r7, r1
+	eors	r7, r6
 	mov	r1, r10
-	lsrs	r4, r1, #8
+	lsrs	r6, r1, #8
 	mov	r1, r8
 	lsls	r1, r1, #24
-	mov	r6, r4
 	orrs	r6, r1
 	mov	r1, r8
 	lsrs	r5, r1, #8
@@ -951,8 +901,7 @@ grain128aeadv2_encrypt:
 	ldr	r3, [sp, #68]
 	ldr	r2, [sp, #64]
 	str	r0, [sp, #60]
-	mov	r0, r7
-	str	r0, [sp, #48]
+	str	r7, [sp, #48]
 	mov	r10, r6
 	mov	r8, r1
 	ldr	r1, [sp, #80]
@@ -1003,7 +952,7 @@ grain128aeadv2_encrypt:
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 @     frame 280 bytes (46 spill slots, 36 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1760 bytes of code and literals
+@     estimated 1722 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -1165,21 +1114,12 @@ grain128aeadv2_decrypt:
 	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
 	str	r0, [sp, #32]
 	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #248]
+	ldr	r4, [sp, #248]
+	ldr	r5, [sp, #252]
+	ldr	r3, [sp, #256]
+	ldr	r1, [sp, #260]
 	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	r4, r0
-	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #252]
-	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	r5, r0
-	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #256]
-	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	r3, r0
-	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #260]
-	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	r9, r0
+	mov	r9, r1
 	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #264]
 	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
@@ -1193,9 +1133,8 @@ grain128aeadv2_decrypt:
 	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
 	mov	r10, r0
 	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #276]
+	ldr	r1, [sp, #276]
 	@ grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	r1, r0
 	movs	r2, #0
 	str	r2, [sp, #88]
 	ldr	r0, [sp, #124]
@@ -1225,39 +1164,37 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_loop9:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r0, r8
-	lsrs	r2, r0, #20
+	lsrs	r6, r0, #20
 	ldr	r0, [sp, #36]
 	lsls	r0, r0, #12
-	orrs	r2, r0
+	orrs	r6, r0
 	mov	r0, r8
 	lsrs	r0, r0, #13
-	uxth	r6, r0
-	uxth	r0, r2
-	ands	r6, r0
+	uxth	r2, r0
+	uxth	r0, r6
+	ands	r2, r0
 	lsrs	r0, r4, #12
-	uxth	r7, r0
+	uxth	r6, r0
 	mov	r0, r8
 	lsrs	r0, r0, #8
-	uxth	r2, r0
-	mov	r0, r7
-	ands	r0, r2
-	mov	r2, r0
-	eors	r2, r6
+	uxth	r0, r0
+	mov	r7, r6
+	ands	r7, r0
+	eors	r7, r2
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r3, #31
-	mov	r0, r9
-	lsls	r0, r0, #1
-	orrs	r6, r0
-	uxth	r0, r6
+	lsrs	r0, r3, #31
+	mov	r2, r9
+	lsls	r2, r2, #1
+	orrs	r0, r2
+	uxth	r0, r0
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #36]
 	lsrs	r0, r0, #10
-	uxth	r6, r0
+	uxth	r2, r0
 	ldr	r0, [sp, #64]
-	ands	r0, r6
+	ands	r0, r2
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r2
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	ldr	r0, [sp, #36]
 	lsrs	r2, r0, #28
@@ -1270,7 +1207,7 @@ grain128aeadv2_decrypt:
 	uxth	r2, r2
 	ands	r0, r2
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ldr	r0, [sp, #24]
 	lsrs	r2, r0, #30
@@ -1278,131 +1215,130 @@ grain128aeadv2_decrypt:
 	lsls	r0, r0, #2
 	orrs	r2, r0
 	ldr	r0, [sp, #64]
-	ands	r7, r0
+	ands	r6, r0
 	uxth	r0, r2
-	ands	r7, r0
+	ands	r6, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r0, [sp, #24]
-	lsrs	r2, r0, #29
+	ldr	r6, [sp, #24]
+	lsrs	r2, r6, #29
 	ldr	r0, [sp, #32]
 	lsls	r0, r0, #3
 	orrs	r2, r0
 	uxth	r0, r2
-	eors	r6, r0
+	eors	r7, r0
 	lsrs	r0, r4, #2
 	uxth	r0, r0
-	eors	r6, r0
+	eors	r7, r0
 	lsrs	r0, r4, #15
 	uxth	r0, r0
-	eors	r6, r0
+	eors	r7, r0
 	lsrs	r0, r5, #4
 	uxth	r0, r0
-	eors	r6, r0
+	eors	r7, r0
 	lsrs	r0, r5, #13
 	uxth	r0, r0
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	uxth	r0, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r0, r3, #9
 	uxth	r0, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r7, r3, #25
+	lsrs	r6, r3, #25
 	mov	r2, r9
 	lsls	r0, r2, #7
-	orrs	r7, r0
-	uxth	r0, r7
+	orrs	r6, r0
+	uxth	r0, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r6, r0
+	eors	r7, r0
 	@ grain128aeadv2.ae:155: z = unzip(y)
 	movs	r2, #1
 	lsls	r2, r2, #12
-	mov	r0, r6
+	mov	r0, r7
 	ands	r0, r2
-	movs	r7, #1
-	lsls	r7, r7, #14
-	mov	r2, r6
-	ands	r2, r7
+	movs	r6, #1
+	lsls	r6, r6, #14
+	mov	r2, r7
+	ands	r2, r6
 	lsrs	r2, r2, #7
 	lsrs	r0, r0, #6
 	orrs	r2, r0
-	movs	r7, #1
-	lsls	r7, r7, #10
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #1
+	lsls	r6, r6, #10
+	mov	r0, r7
+	ands	r0, r6
 	lsrs	r0, r0, #5
 	orrs	r2, r0
-	movs	r7, #1
-	lsls	r7, r7, #8
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #1
+	lsls	r6, r6, #8
+	mov	r0, r7
+	ands	r0, r6
 	lsrs	r0, r0, #4
 	orrs	r2, r0
-	movs	r7, #64
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #64
+	mov	r0, r7
+	ands	r0, r6
 	lsrs	r0, r0, #3
 	orrs	r2, r0
-	movs	r7, #16
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #16
+	mov	r0, r7
+	ands	r0, r6
 	lsrs	r0, r0, #2
 	orrs	r2, r0
-	movs	r7, #4
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #4
+	mov	r0, r7
+	ands	r0, r6
 	lsrs	r0, r0, #1
 	orrs	r2, r0
-	ldr	r7, =0x00008001
-	mov	r0, r6
-	ands	r0, r7
+	ldr	r6, =0x00008001
+	mov	r0, r7
+	ands	r0, r6
 	orrs	r2, r0
-	movs	r7, #1
-	lsls	r7, r7, #13
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #1
+	lsls	r6, r6, #13
+	mov	r0, r7
+	ands	r0, r6
 	lsls	r0, r0, #1
 	orrs	r2, r0
-	movs	r7, #1
-	lsls	r7, r7, #11
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #1
+	lsls	r6, r6, #11
+	mov	r0, r7
+	ands	r0, r6
 	lsls	r0, r0, #2
 	orrs	r2, r0
-	movs	r7, #1
-	lsls	r7, r7, #9
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #1
+	lsls	r6, r6, #9
+	mov	r0, r7
+	ands	r0, r6
 	lsls	r0, r0, #3
 	orrs	r2, r0
-	movs	r7, #128
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #128
+	mov	r0, r7
+	ands	r0, r6
 	lsls	r0, r0, #4
 	orrs	r2, r0
-	movs	r7, #32
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #32
+	mov	r0, r7
+	ands	r0, r6
 	lsls	r0, r0, #5
 	orrs	r2, r0
-	movs	r7, #8
-	mov	r0, r6
-	ands	r0, r7
+	movs	r6, #8
+	mov	r0, r7
+	ands	r0, r6
 	lsls	r0, r0, #6
 	orrs	r2, r0
 	movs	r0, #2
-	ands	r6, r0
-	lsls	r0, r6, #7
+	ands	r7, r0
+	lsls	r0, r7, #7
 	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #31
+	lsls	r0, r2, #23
 	lsrs	r0, r0, #31
 	str	r0, [sp, #28]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
@@ -1410,48 +1346,42 @@ grain128aeadv2_decrypt:
 	lsls	r6, r0, #24
 	orrs	r6, r7
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #9
-	lsls	r0, r0, #31
+	lsls	r0, r2, #22
 	lsrs	r0, r0, #31
 	str	r0, [sp, #40]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r7, r0, #25
 	orrs	r7, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #10
-	lsls	r0, r0, #31
+	lsls	r0, r2, #21
 	lsrs	r0, r0, #31
 	str	r0, [sp, #44]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r6, r0, #26
 	orrs	r6, r7
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #11
-	lsls	r0, r0, #31
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #31
 	str	r0, [sp, #56]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r7, r0, #27
 	orrs	r7, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #31
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #31
 	str	r0, [sp, #60]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r6, r0, #28
 	orrs	r6, r7
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #13
-	lsls	r0, r0, #31
+	lsls	r0, r2, #18
 	lsrs	r0, r0, #31
 	str	r0, [sp, #76]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r7, r0, #29
 	orrs	r7, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #14
-	lsls	r0, r0, #31
+	lsls	r0, r2, #17
 	lsrs	r0, r0, #31
 	str	r0, [sp, #120]
 	lsls	r6, r0, #30
@@ -1643,63 +1573,58 @@ grain128aeadv2_decrypt:
 	ldr	r0, [r0, #4]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r0
-	mov	r0, r6
-	eors	r0, r2
-	str	r0, [sp, #52]
+	eors	r6, r2
+	str	r6, [sp, #52]
 	@ grain128aeadv2.ae:157: msg[i] = m
 	ldr	r0, [sp, #112]
 	ldr	r2, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r10
 	ands	r0, r2
-	ldr	r2, [sp, #48]
-	eors	r2, r0
+	ldr	r6, [sp, #48]
+	eors	r6, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov	r0, r10
-	lsrs	r6, r0, #1
+	lsrs	r2, r0, #1
 	lsls	r0, r1, #31
-	orrs	r6, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #116]
 	ldr	r0, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r6, r0
-	eors	r2, r6
+	ands	r2, r0
+	eors	r6, r2
 	mov	r0, r10
-	lsrs	r6, r0, #2
+	lsrs	r2, r0, #2
 	lsls	r0, r1, #30
-	orrs	r6, r0
+	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #108]
 	ldr	r0, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r6, r0
-	eors	r2, r6
+	ands	r2, r0
+	eors	r6, r2
 	mov	r0, r10
-	lsrs	r6, r0, #3
+	lsrs	r2, r0, #3
 	lsls	r0, r1, #29
-	orrs	r6, r0
+	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #104]
 	ldr	r0, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r6, r0
-	eors	r2, r6
+	ands	r2, r0
+	eors	r6, r2
 	mov	r0, r10
-	lsrs	r7, r0, #4
+	lsrs	r2, r0, #4
 	lsls	r0, r1, #28
-	orrs	r7, r0
+	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #100]
 	ldr	r0, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r7, r0
-	mov	r6, r2
-	eors	r6, r7
+	ands	r2, r0
+	eors	r6, r2
 	mov	r0, r10
 	lsrs	r2, r0, #5
-	b	.Lgrain128aeadv2_decrypt_pool1
-	.ltorg
-.Lgrain128aeadv2_decrypt_pool1:
 	lsls	r0, r1, #27
 	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
@@ -1714,6 +1639,9 @@ grain128aeadv2_decrypt:
 	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #92]
+	b	.Lgrain128aeadv2_decrypt_pool1
+	.ltorg
+.Lgrain128aeadv2_decrypt_pool1:
 	ldr	r0, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r0
@@ -1727,114 +1655,113 @@ grain128aeadv2_decrypt:
 	ldr	r0, [r0]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	ands	r2, r0
-	mov	r0, r6
-	eors	r0, r2
-	str	r0, [sp, #48]
+	eors	r6, r2
+	str	r6, [sp, #48]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	lsrs	r1, r4, #26
 	lsls	r0, r5, #6
 	orrs	r1, r0
 	uxth	r0, r1
-	uxth	r1, r4
-	eors	r1, r0
-	lsrs	r2, r5, #24
+	uxth	r2, r4
+	eors	r2, r0
+	lsrs	r1, r5, #24
 	lsls	r0, r3, #8
-	orrs	r2, r0
-	uxth	r0, r2
-	eors	r1, r0
+	orrs	r1, r0
+	uxth	r0, r1
+	eors	r2, r0
 	lsrs	r6, r3, #27
-	mov	r2, r9
-	lsls	r0, r2, #5
+	mov	r1, r9
+	lsls	r0, r1, #5
 	orrs	r6, r0
 	uxth	r0, r6
-	eors	r1, r0
-	uxth	r0, r2
-	eors	r1, r0
+	eors	r2, r0
+	uxth	r0, r1
+	eors	r2, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r4, #3
-	uxth	r2, r0
+	uxth	r1, r0
 	lsrs	r0, r3, #3
 	uxth	r0, r0
-	ands	r2, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r2
+	eors	r2, r1
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r4, #11
-	uxth	r2, r0
+	uxth	r1, r0
 	lsrs	r0, r4, #13
 	uxth	r0, r0
-	ands	r2, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r2
+	eors	r2, r1
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r4, #18
+	lsrs	r1, r4, #18
 	lsls	r0, r5, #14
-	orrs	r2, r0
+	orrs	r1, r0
 	lsrs	r6, r4, #17
 	lsls	r0, r5, #15
 	orrs	r6, r0
 	uxth	r6, r6
-	uxth	r0, r2
+	uxth	r0, r1
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r6
+	eors	r2, r6
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r5, #27
+	lsrs	r1, r5, #27
 	lsls	r0, r3, #5
-	orrs	r2, r0
+	orrs	r1, r0
 	lsrs	r6, r4, #27
 	lsls	r0, r5, #5
 	orrs	r6, r0
 	uxth	r6, r6
-	uxth	r0, r2
+	uxth	r0, r1
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r6
+	eors	r2, r6
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r0, r5, #8
-	uxth	r2, r0
+	uxth	r1, r0
 	lsrs	r0, r5, #16
-	ands	r2, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r2
+	eors	r2, r1
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r2, r5, #29
+	lsrs	r1, r5, #29
 	lsls	r0, r3, #3
-	orrs	r2, r0
-	uxth	r2, r2
+	orrs	r1, r0
+	uxth	r1, r1
 	lsrs	r0, r3, #1
 	uxth	r0, r0
-	ands	r2, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r2
+	eors	r2, r1
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r6, r3, #20
-	mov	r2, r9
-	lsls	r0, r2, #12
+	mov	r1, r9
+	lsls	r0, r1, #12
 	orrs	r6, r0
 	lsrs	r0, r3, #4
-	uxth	r2, r0
+	uxth	r1, r0
 	uxth	r0, r6
-	ands	r2, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r2
+	eors	r2, r1
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r4, #24
+	lsrs	r1, r4, #24
 	lsls	r0, r5, #8
-	orrs	r2, r0
+	orrs	r1, r0
 	lsrs	r6, r4, #22
 	lsls	r0, r5, #10
 	orrs	r6, r0
 	uxth	r6, r6
-	uxth	r0, r2
+	uxth	r0, r1
 	ands	r6, r0
-	lsrs	r2, r4, #25
+	lsrs	r1, r4, #25
 	lsls	r0, r5, #7
-	orrs	r2, r0
-	uxth	r0, r2
+	orrs	r1, r0
+	uxth	r0, r1
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r6
+	eors	r2, r6
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r0, r3, #6
 	uxth	r6, r0
@@ -1842,42 +1769,43 @@ grain128aeadv2_decrypt:
 	uxth	r0, r0
 	ands	r6, r0
 	lsrs	r7, r3, #18
-	mov	r2, r9
-	lsls	r0, r2, #14
+	mov	r1, r9
+	lsls	r0, r1, #14
 	orrs	r7, r0
 	uxth	r0, r7
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r6
+	eors	r2, r6
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r0, r3, #28
-	lsls	r2, r2, #4
-	orrs	r0, r2
+	lsls	r1, r1, #4
+	orrs	r0, r1
 	lsrs	r6, r3, #24
-	mov	r2, r9
-	lsls	r2, r2, #8
-	orrs	r6, r2
+	mov	r1, r9
+	lsls	r1, r1, #8
+	orrs	r6, r1
 	uxth	r6, r6
 	uxth	r0, r0
 	ands	r6, r0
 	lsrs	r7, r3, #29
-	mov	r2, r9
-	lsls	r0, r2, #3
+	mov	r1, r9
+	lsls	r0, r1, #3
 	orrs	r7, r0
 	uxth	r0, r7
 	ands	r6, r0
 	ldr	r0, [sp, #64]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r1, r6
+	eors	r2, r6
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r8
 	uxth	r0, r0
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	eors	r1, r0
-	lsls	r1, r1, #16
-	lsrs	r2, r2, #16
-	orrs	r1, r2
+	eors	r2, r0
+	lsls	r2, r2, #16
+	lsrs	r6, r1, #16
+	mov	r1, r2
+	orrs	r1, r6
 	mov	r2, r9
 	lsls	r6, r2, #16
 	lsrs	r2, r3, #16
@@ -1897,12 +1825,11 @@ grain128aeadv2_decrypt:
 	lsrs	r5, r5, #6
 	uxth	r5, r5
 	eors	r0, r5
-	ldr	r5, [sp, #24]
-	lsrs	r5, r5, #6
+	ldr	r6, [sp, #24]
+	lsrs	r5, r6, #6
 	uxth	r5, r5
 	eors	r0, r5
-	ldr	r5, [sp, #24]
-	lsrs	r6, r5, #17
+	lsrs	r6, r6, #17
 	ldr	r5, [sp, #32]
 	lsls	r5, r5, #15
 	orrs	r6, r5
@@ -1949,10 +1876,8 @@ grain128aeadv2_decrypt:
 	str	r0, [sp, #68]
 	mov	r0, r9
 	str	r0, [sp, #36]
-	mov	r0, r6
-	str	r0, [sp, #24]
-	mov	r0, r5
-	str	r0, [sp, #32]
+	str	r6, [sp, #24]
+	str	r5, [sp, #32]
 	mov	r5, r3
 	mov	r3, r2
 	mov	r9, r1
@@ -1985,17 +1910,16 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_cpyd13:
 	mov	r4, r3
 .Lgrain128aeadv2_decrypt_words12:
-	ldr	r3, [r4]
-	ldr	r2, [r4, #4]
+	ldm	r4!, {r2, r3}
 	ldr	r0, [sp, #48]
-	eors	r3, r0
-	ldr	r0, [sp, #52]
 	eors	r2, r0
-	mov	r0, r10
+	ldr	r0, [sp, #52]
 	eors	r3, r0
-	eors	r2, r1
-	orrs	r3, r2
-	subs	r0, r3, #1
+	mov	r0, r10
+	eors	r2, r0
+	eors	r3, r1
+	orrs	r2, r3
+	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -2014,8 +1938,8 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 144 bytes (107 spill slots, 36 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 5712 bytes of code and literals
+@     frame 144 bytes (111 spill slots, 36 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 5490 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -2030,7 +1954,7 @@ grain128aeadv2_absorb_ad:
 	push	{r4, r5, r6, r7}
 	sub	sp, #144
 	ldr	r4, [sp, #184]
-	str	r4, [sp, #40]
+	str	r4, [sp, #36]
 	@ grain128aeadv2.ae:121: if a < 128 {
 	cmp	r4, #128
 	movs	r4, #0
@@ -2055,12 +1979,12 @@ grain128aeadv2_absorb_ad:
 	str	r0, [sp, #24]
 	ldr	r0, [r2, #4]
 	str	r0, [sp, #56]
-	ldr	r0, [r3]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #4]
-	str	r0, [sp]
+	ldr	r2, [r3]
+	str	r2, [sp, #4]
+	ldr	r2, [r3, #4]
+	str	r2, [sp]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #188]
 	str	r0, [sp, #132]
 	ldr	r0, [sp, #192]
@@ -2194,71 +2118,69 @@ grain128aeadv2_absorb_ad:
 	eors	r3, r0
 	ldr	r0, [sp, #8]
 	uxth	r4, r0
-	mov	r0, r3
-	eors	r0, r4
-	str	r0, [sp, #16]
+	eors	r3, r4
+	str	r3, [sp, #16]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r3, r7
-	lsrs	r4, r7, #26
+	uxth	r4, r7
+	lsrs	r3, r7, #26
 	lsls	r0, r6, #6
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r3, r0
-	lsrs	r4, r6, #24
+	orrs	r3, r0
+	uxth	r0, r3
+	eors	r4, r0
+	lsrs	r3, r6, #24
 	lsls	r0, r1, #8
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r3, r0
-	lsrs	r4, r1, #27
+	orrs	r3, r0
+	uxth	r0, r3
+	eors	r4, r0
+	lsrs	r3, r1, #27
 	mov	r0, r11
 	lsls	r0, r0, #5
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r3, r0
+	orrs	r3, r0
+	uxth	r0, r3
+	eors	r4, r0
 	mov	r0, r11
 	uxth	r0, r0
-	eors	r3, r0
+	eors	r4, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r7, #3
-	uxth	r4, r0
+	uxth	r3, r0
 	lsrs	r0, r1, #3
 	uxth	r0, r0
-	ands	r4, r0
+	ands	r3, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r4
+	eors	r4, r3
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r7, #11
-	uxth	r4, r0
+	uxth	r3, r0
 	lsrs	r0, r7, #13
 	uxth	r0, r0
-	ands	r4, r0
+	ands	r3, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r4
+	eors	r4, r3
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r4, r7, #17
+	lsrs	r3, r7, #17
 	lsls	r0, r6, #15
-	orrs	r4, r0
-	uxth	r4, r4
+	orrs	r3, r0
+	uxth	r3, r3
 	lsrs	r5, r7, #18
 	lsls	r0, r6, #14
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r4, r0
+	ands	r3, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r4
+	eors	r4, r3
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r4, r7, #27
+	lsrs	r3, r7, #27
 	lsls	r0, r6, #5
-	orrs	r4, r0
-	uxth	r5, r4
-	lsrs	r4, r6, #27
+	orrs	r3, r0
+	uxth	r3, r3
+	lsrs	r5, r6, #27
 	lsls	r0, r1, #5
-	orrs	r4, r0
-	uxth	r0, r4
-	ands	r5, r0
+	orrs	r5, r0
+	uxth	r0, r5
+	ands	r3, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r3
-	eors	r4, r5
+	eors	r4, r3
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r0, r6, #8
 	uxth	r3, r0
@@ -2345,24 +2267,18 @@ grain128aeadv2_absorb_ad:
 	lsrs	r5, r0, #16
 	mov	r0, r9
 	lsls	r3, r0, #16
-	mov	r0, r5
-	orrs	r0, r3
-	mov	r12, r0
-	mov	r0, r9
+	orrs	r5, r3
+	mov	r12, r5
 	lsrs	r5, r0, #16
 	mov	r0, r8
 	lsls	r3, r0, #16
-	mov	r0, r5
-	orrs	r0, r3
-	mov	r10, r0
-	mov	r0, r8
+	orrs	r5, r3
+	mov	r10, r5
 	lsrs	r5, r0, #16
 	ldr	r0, [sp, #8]
 	lsls	r3, r0, #16
-	mov	r0, r5
-	orrs	r0, r3
-	mov	r8, r0
-	ldr	r0, [sp, #8]
+	orrs	r5, r3
+	mov	r8, r5
 	lsrs	r3, r0, #16
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #16
@@ -2379,14 +2295,12 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r6, #16
 	lsls	r4, r1, #16
 	orrs	r0, r4
-	str	r0, [sp, #36]
+	str	r0, [sp, #44]
 	lsrs	r4, r1, #16
 	mov	r0, r11
 	lsls	r1, r0, #16
-	mov	r0, r4
-	orrs	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r11
+	orrs	r4, r1
+	str	r4, [sp, #32]
 	lsrs	r1, r0, #16
 	lsls	r0, r3, #16
 	orrs	r0, r1
@@ -2396,411 +2310,373 @@ grain128aeadv2_absorb_ad:
 	lsls	r1, r1, #14
 	mov	r0, r2
 	ands	r0, r1
-	lsrs	r3, r0, #7
+	lsrs	r5, r0, #7
 	movs	r1, #1
 	lsls	r1, r1, #12
 	mov	r0, r2
 	ands	r0, r1
 	lsrs	r0, r0, #6
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #1
 	lsls	r1, r1, #10
 	mov	r0, r2
 	ands	r0, r1
 	lsrs	r0, r0, #5
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #1
 	lsls	r1, r1, #8
 	mov	r0, r2
 	ands	r0, r1
 	lsrs	r0, r0, #4
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #64
 	mov	r0, r2
 	ands	r0, r1
 	lsrs	r0, r0, #3
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #16
 	mov	r0, r2
 	ands	r0, r1
 	lsrs	r0, r0, #2
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #4
 	mov	r0, r2
 	ands	r0, r1
 	lsrs	r0, r0, #1
-	orrs	r3, r0
+	orrs	r5, r0
 	ldr	r1, =0x00008001
 	mov	r0, r2
 	ands	r0, r1
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #1
 	lsls	r1, r1, #13
 	mov	r0, r2
 	ands	r0, r1
 	lsls	r0, r0, #1
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #1
 	lsls	r1, r1, #11
 	mov	r0, r2
 	ands	r0, r1
 	lsls	r0, r0, #2
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #1
 	lsls	r1, r1, #9
 	mov	r0, r2
 	ands	r0, r1
 	lsls	r0, r0, #3
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #128
 	mov	r0, r2
 	ands	r0, r1
 	lsls	r0, r0, #4
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #32
 	mov	r0, r2
 	ands	r0, r1
 	lsls	r0, r0, #5
-	orrs	r3, r0
+	orrs	r5, r0
 	movs	r1, #8
 	mov	r0, r2
 	ands	r0, r1
 	lsls	r0, r0, #6
-	orrs	r3, r0
-	movs	r1, #2
-	mov	r0, r2
-	ands	r0, r1
-	lsls	r0, r0, #7
-	orrs	r3, r0
+	orrs	r5, r0
+	movs	r0, #2
+	ands	r2, r0
+	lsls	r0, r2, #7
+	orrs	r5, r0
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #31
-	movs	r1, #0
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ldr	r2, [sp, #4]
-	ands	r2, r0
+	movs	r3, #0
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ldr	r1, [sp, #4]
+	ands	r1, r0
 	ldr	r0, [sp]
-	ands	r0, r4
+	ands	r0, r2
 	ldr	r6, [sp, #24]
-	eors	r6, r2
-	ldr	r5, [sp, #56]
-	eors	r5, r0
+	eors	r6, r1
+	ldr	r4, [sp, #56]
+	eors	r4, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #1
-	ldr	r0, [sp]
-	lsls	r0, r0, #31
-	orrs	r2, r0
-	ldr	r0, [sp]
-	lsrs	r4, r0, #1
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #31
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #1
+	ldr	r2, [sp]
+	lsls	r0, r2, #31
+	orrs	r1, r0
+	lsrs	r2, r2, #1
+	lsls	r0, r5, #23
 	lsrs	r0, r0, #31
 	mov	r11, r0
-	lsls	r0, r0, #31
-	mov	r7, r0
-	orrs	r7, r4
+	lsls	r7, r0, #31
+	orrs	r7, r2
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	mov	r0, r7
-	ands	r0, r4
-	eors	r6, r2
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #2
-	ldr	r0, [sp]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #30
-	orrs	r2, r0
-	ldr	r0, [sp]
-	lsrs	r7, r0, #2
+	lsrs	r0, r0, #31
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ands	r1, r0
+	ands	r7, r2
+	eors	r6, r1
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #2
+	ldr	r2, [sp]
+	lsls	r0, r2, #30
+	orrs	r1, r0
+	lsrs	r7, r2, #2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov	r0, r11
-	lsls	r4, r0, #30
-	orrs	r4, r7
-	lsrs	r0, r3, #9
-	lsls	r0, r0, #31
+	lsls	r2, r0, #30
+	orrs	r2, r7
+	lsls	r0, r5, #22
 	lsrs	r0, r0, #31
 	str	r0, [sp, #8]
-	lsls	r0, r0, #31
-	mov	r7, r0
-	orrs	r7, r4
+	lsls	r7, r0, #31
+	orrs	r7, r2
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	mov	r0, r7
-	ands	r0, r4
-	eors	r6, r2
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #3
-	ldr	r0, [sp]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #29
-	orrs	r2, r0
-	ldr	r0, [sp]
-	lsrs	r4, r0, #3
+	lsrs	r0, r0, #31
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ands	r1, r0
+	ands	r7, r2
+	eors	r6, r1
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #3
+	ldr	r2, [sp]
+	lsls	r0, r2, #29
+	orrs	r1, r0
+	lsrs	r2, r2, #3
 	mov	r0, r11
 	lsls	r7, r0, #29
-	orrs	r7, r4
+	orrs	r7, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #8]
-	lsls	r4, r0, #30
-	orrs	r4, r7
-	lsrs	r0, r3, #10
-	lsls	r0, r0, #31
+	lsls	r2, r0, #30
+	orrs	r2, r7
+	lsls	r0, r5, #21
 	lsrs	r0, r0, #31
 	str	r0, [sp, #12]
-	lsls	r0, r0, #31
-	mov	r7, r0
-	orrs	r7, r4
+	lsls	r7, r0, #31
+	orrs	r7, r2
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #3
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	mov	r0, r7
-	ands	r0, r4
-	eors	r6, r2
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #4
-	ldr	r0, [sp]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #28
-	orrs	r2, r0
-	ldr	r0, [sp]
-	lsrs	r7, r0, #4
+	lsrs	r0, r0, #31
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ands	r1, r0
+	ands	r7, r2
+	eors	r6, r1
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #4
+	ldr	r2, [sp]
+	lsls	r0, r2, #28
+	orrs	r1, r0
+	lsrs	r7, r2, #4
 	mov	r0, r11
-	lsls	r4, r0, #28
-	orrs	r4, r7
+	lsls	r2, r0, #28
+	orrs	r2, r7
 	ldr	r0, [sp, #8]
 	lsls	r7, r0, #29
-	orrs	r7, r4
+	orrs	r7, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #12]
-	lsls	r4, r0, #30
-	orrs	r4, r7
-	lsrs	r0, r3, #11
-	lsls	r0, r0, #31
+	lsls	r2, r0, #30
+	orrs	r2, r7
+	lsls	r0, r5, #20
 	lsrs	r0, r0, #31
 	str	r0, [sp, #16]
-	lsls	r0, r0, #31
-	mov	r7, r0
-	orrs	r7, r4
+	lsls	r7, r0, #31
+	orrs	r7, r2
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	mov	r0, r7
-	ands	r0, r4
-	eors	r6, r2
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #5
-	ldr	r0, [sp]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #27
-	orrs	r2, r0
-	ldr	r0, [sp]
-	lsrs	r4, r0, #5
+	lsrs	r0, r0, #31
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ands	r1, r0
+	ands	r7, r2
+	eors	r6, r1
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #5
+	ldr	r2, [sp]
+	lsls	r0, r2, #27
+	orrs	r1, r0
+	lsrs	r2, r2, #5
 	mov	r0, r11
 	lsls	r7, r0, #27
-	orrs	r7, r4
+	orrs	r7, r2
 	ldr	r0, [sp, #8]
-	lsls	r4, r0, #28
-	orrs	r4, r7
+	lsls	r2, r0, #28
+	orrs	r2, r7
 	ldr	r0, [sp, #12]
 	lsls	r7, r0, #29
-	orrs	r7, r4
+	orrs	r7, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #16]
-	lsls	r4, r0, #30
-	orrs	r4, r7
-	lsrs	r0, r3, #12
-	lsls	r0, r0, #31
+	lsls	r2, r0, #30
+	orrs	r2, r7
+	lsls	r0, r5, #19
 	lsrs	r0, r0, #31
 	str	r0, [sp, #20]
-	lsls	r0, r0, #31
-	mov	r7, r0
-	orrs	r7, r4
+	lsls	r7, r0, #31
+	orrs	r7, r2
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #5
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	mov	r0, r7
-	ands	r0, r4
-	eors	r6, r2
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #6
-	ldr	r0, [sp]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #26
-	orrs	r2, r0
-	ldr	r0, [sp]
-	lsrs	r7, r0, #6
+	lsrs	r0, r0, #31
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ands	r1, r0
+	ands	r7, r2
+	eors	r6, r1
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #6
+	ldr	r2, [sp]
+	lsls	r0, r2, #26
+	orrs	r1, r0
+	lsrs	r7, r2, #6
 	mov	r0, r11
-	lsls	r4, r0, #26
-	orrs	r4, r7
+	lsls	r2, r0, #26
+	orrs	r2, r7
 	ldr	r0, [sp, #8]
 	lsls	r7, r0, #27
-	orrs	r7, r4
+	orrs	r7, r2
 	ldr	r0, [sp, #12]
-	lsls	r4, r0, #28
-	orrs	r4, r7
+	lsls	r2, r0, #28
+	orrs	r2, r7
 	ldr	r0, [sp, #16]
 	lsls	r7, r0, #29
-	orrs	r7, r4
+	orrs	r7, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #20]
-	lsls	r4, r0, #30
-	orrs	r4, r7
-	lsrs	r0, r3, #13
-	lsls	r0, r0, #31
+	lsls	r2, r0, #30
+	orrs	r2, r7
+	lsls	r0, r5, #18
 	lsrs	r0, r0, #31
 	str	r0, [sp, #24]
-	lsls	r0, r0, #31
-	mov	r7, r0
-	orrs	r7, r4
+	lsls	r7, r0, #31
+	orrs	r7, r2
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #6
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	mov	r0, r7
-	ands	r0, r4
-	eors	r6, r2
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r2, r0, #7
-	ldr	r0, [sp]
+	ldr	r0, [sp, #36]
 	lsls	r0, r0, #25
-	mov	r4, r2
-	orrs	r4, r0
+	lsrs	r0, r0, #31
+	subs	r0, r3, r0
+	mov	r2, r3
+	sbcs	r2, r3
+	ands	r1, r0
+	ands	r7, r2
+	eors	r6, r1
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r1, r2, #7
+	ldr	r2, [sp]
+	lsls	r0, r2, #25
+	mov	r2, r1
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r7, r0, #7
 	mov	r0, r11
-	lsls	r2, r0, #25
-	orrs	r2, r7
+	lsls	r1, r0, #25
+	orrs	r1, r7
 	ldr	r0, [sp, #8]
 	lsls	r7, r0, #26
-	orrs	r7, r2
+	orrs	r7, r1
 	ldr	r0, [sp, #12]
-	lsls	r2, r0, #27
-	orrs	r2, r7
+	lsls	r1, r0, #27
+	orrs	r1, r7
 	ldr	r0, [sp, #16]
 	lsls	r7, r0, #28
-	orrs	r7, r2
+	orrs	r7, r1
 	ldr	r0, [sp, #20]
-	lsls	r2, r0, #29
-	orrs	r2, r7
+	lsls	r1, r0, #29
+	orrs	r1, r7
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #24]
 	lsls	r0, r0, #30
-	orrs	r0, r2
-	lsrs	r2, r3, #14
-	lsls	r2, r2, #31
-	lsrs	r2, r2, #31
-	lsls	r7, r2, #31
+	orrs	r0, r1
+	lsls	r1, r5, #17
+	lsrs	r1, r1, #31
+	lsls	r7, r1, #31
 	orrs	r7, r0
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #40]
-	lsrs	r0, r0, #7
-	lsls	r0, r0, #31
+	ldr	r0, [sp, #36]
+	lsls	r0, r0, #24
 	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	sbcs	r1, r1
-	ands	r4, r0
-	mov	r0, r7
-	ands	r0, r1
-	mov	r1, r6
-	eors	r1, r4
-	mov	r7, r5
-	eors	r7, r0
+	subs	r0, r3, r0
+	sbcs	r3, r3
+	ands	r2, r0
+	ands	r7, r3
+	mov	r3, r6
+	eors	r3, r2
+	mov	r2, r4
+	eors	r2, r7
 	ldr	r0, [sp, #4]
 	lsrs	r4, r0, #8
 	ldr	r0, [sp]
 	lsls	r0, r0, #24
 	orrs	r4, r0
 	ldr	r0, [sp]
-	lsrs	r6, r0, #8
+	lsrs	r7, r0, #8
 	mov	r0, r11
-	lsls	r5, r0, #24
-	orrs	r5, r6
+	lsls	r6, r0, #24
+	orrs	r6, r7
 	ldr	r0, [sp, #8]
-	lsls	r6, r0, #25
-	orrs	r6, r5
+	lsls	r7, r0, #25
+	orrs	r7, r6
 	ldr	r0, [sp, #12]
-	lsls	r5, r0, #26
-	orrs	r5, r6
+	lsls	r6, r0, #26
+	orrs	r6, r7
 	ldr	r0, [sp, #16]
-	lsls	r6, r0, #27
-	orrs	r6, r5
+	lsls	r7, r0, #27
+	orrs	r7, r6
 	ldr	r0, [sp, #20]
-	lsls	r5, r0, #28
-	orrs	r5, r6
+	lsls	r6, r0, #28
+	orrs	r6, r7
 	ldr	r0, [sp, #24]
 	lsls	r0, r0, #29
-	orrs	r0, r5
+	orrs	r0, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsls	r2, r2, #30
-	orrs	r2, r0
-	lsrs	r0, r3, #15
-	lsls	r0, r0, #31
-	orrs	r0, r2
-	ldr	r6, [sp, #48]
-	ldr	r5, [sp, #36]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #28]
-	str	r1, [sp, #28]
-	mov	r1, r7
-	str	r1, [sp]
-	mov	r1, r4
+	lsls	r6, r1, #30
+	orrs	r6, r0
+	lsrs	r0, r5, #15
+	lsls	r1, r0, #31
+	orrs	r1, r6
+	ldr	r7, [sp, #48]
+	ldr	r6, [sp, #44]
+	ldr	r5, [sp, #32]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #4]
+	mov	r0, r4
 	bl	.Lgrain128aeadv2_absorb_ad_endif2
 	.ltorg
 .Lgrain128aeadv2_absorb_ad_else1:
 	@ grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	movs	r2, #1
 	lsls	r2, r2, #8
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	cmp	r0, r2
-	movs	r0, #0
-	adcs	r0, r0
-	mov	r2, r0
+	movs	r2, #0
+	adcs	r2, r2
 	eors	r2, r5
 	movs	r3, #1
 	lsls	r3, r3, #16
-	ldr	r0, [sp, #40]
 	cmp	r0, r3
 	movs	r4, #0
 	adcs	r4, r4
@@ -2830,15 +2706,15 @@ grain128aeadv2_absorb_ad:
 	eors	r2, r5
 	ands	r2, r3
 	eors	r0, r2
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r7, #12
-	uxth	r3, r0
+	uxth	r2, r0
 	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxth	r0, r0
-	mov	r2, r3
-	ands	r2, r0
+	mov	r3, r2
+	ands	r3, r0
 	mov	r0, r12
 	lsrs	r0, r0, #13
 	uxth	r4, r0
@@ -2849,7 +2725,7 @@ grain128aeadv2_absorb_ad:
 	orrs	r5, r0
 	uxth	r0, r5
 	ands	r4, r0
-	eors	r2, r4
+	eors	r3, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r4, r1, #31
 	mov	r0, r11
@@ -2863,7 +2739,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r0, [sp, #12]
 	ands	r0, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r9
 	lsrs	r4, r0, #28
@@ -2876,56 +2752,56 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r0
 	ands	r4, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r4
+	eors	r3, r4
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ldr	r0, [sp, #12]
-	ands	r3, r0
+	ands	r2, r0
 	mov	r0, r8
 	lsrs	r4, r0, #30
 	ldr	r0, [sp, #8]
 	lsls	r0, r0, #2
 	orrs	r4, r0
 	uxth	r0, r4
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r3
+	eors	r3, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r8
-	lsrs	r3, r0, #29
+	lsrs	r2, r0, #29
 	ldr	r0, [sp, #8]
 	lsls	r0, r0, #3
-	orrs	r3, r0
-	uxth	r0, r3
-	eors	r2, r0
+	orrs	r2, r0
+	uxth	r0, r2
+	eors	r3, r0
 	lsrs	r0, r7, #2
 	uxth	r0, r0
-	eors	r2, r0
+	eors	r3, r0
 	lsrs	r0, r7, #15
 	uxth	r0, r0
-	eors	r2, r0
+	eors	r3, r0
 	lsrs	r0, r6, #4
 	uxth	r0, r0
-	eors	r2, r0
+	eors	r3, r0
 	lsrs	r0, r6, #13
 	uxth	r0, r0
-	eors	r2, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	uxth	r0, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r0, r1, #9
 	uxth	r0, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r1, #25
+	lsrs	r2, r1, #25
 	mov	r0, r11
 	lsls	r0, r0, #7
-	orrs	r3, r0
-	uxth	r0, r3
+	orrs	r2, r0
+	uxth	r0, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r12
 	uxth	r0, r0
@@ -2933,203 +2809,195 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r12
 	lsrs	r0, r0, #7
 	uxth	r0, r0
-	ldr	r3, [sp, #20]
-	eors	r3, r0
+	ldr	r2, [sp, #20]
+	eors	r2, r0
 	mov	r0, r9
 	lsrs	r0, r0, #6
 	uxth	r0, r0
-	eors	r3, r0
+	eors	r2, r0
 	mov	r0, r8
 	lsrs	r0, r0, #6
 	uxth	r0, r0
-	eors	r3, r0
+	eors	r2, r0
 	mov	r0, r8
 	lsrs	r4, r0, #17
 	ldr	r0, [sp, #8]
 	lsls	r0, r0, #15
 	orrs	r4, r0
 	uxth	r0, r4
-	eors	r3, r0
+	eors	r2, r0
 	ldr	r0, [sp, #8]
 	uxth	r4, r0
-	mov	r0, r3
-	eors	r0, r4
-	str	r0, [sp, #16]
+	eors	r2, r4
+	str	r2, [sp, #16]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r3, r7
-	lsrs	r4, r7, #26
+	uxth	r4, r7
+	lsrs	r2, r7, #26
 	lsls	r0, r6, #6
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r3, r0
-	lsrs	r4, r6, #24
+	orrs	r2, r0
+	uxth	r0, r2
+	eors	r4, r0
+	lsrs	r2, r6, #24
 	lsls	r0, r1, #8
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r3, r0
-	lsrs	r4, r1, #27
+	orrs	r2, r0
+	uxth	r0, r2
+	eors	r4, r0
+	lsrs	r2, r1, #27
 	mov	r0, r11
 	lsls	r0, r0, #5
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r3, r0
+	orrs	r2, r0
+	uxth	r0, r2
+	eors	r4, r0
 	mov	r0, r11
 	uxth	r0, r0
-	eors	r3, r0
+	eors	r4, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r7, #3
-	uxth	r4, r0
+	uxth	r2, r0
 	lsrs	r0, r1, #3
 	uxth	r0, r0
-	ands	r4, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r4
+	eors	r4, r2
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r7, #11
-	uxth	r4, r0
+	uxth	r2, r0
 	lsrs	r0, r7, #13
 	uxth	r0, r0
-	ands	r4, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r4
+	eors	r4, r2
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r4, r7, #17
+	lsrs	r2, r7, #17
 	lsls	r0, r6, #15
-	orrs	r4, r0
-	uxth	r4, r4
+	orrs	r2, r0
+	uxth	r2, r2
 	lsrs	r5, r7, #18
 	lsls	r0, r6, #14
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r4, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r4
+	eors	r4, r2
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r4, r7, #27
+	lsrs	r2, r7, #27
 	lsls	r0, r6, #5
-	orrs	r4, r0
-	uxth	r5, r4
-	lsrs	r4, r6, #27
+	orrs	r2, r0
+	uxth	r2, r2
+	lsrs	r5, r6, #27
 	lsls	r0, r1, #5
-	orrs	r4, r0
-	uxth	r0, r4
-	ands	r5, r0
+	orrs	r5, r0
+	uxth	r0, r5
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r3
-	eors	r4, r5
+	eors	r4, r2
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r0, r6, #8
-	uxth	r3, r0
+	uxth	r2, r0
 	lsrs	r0, r6, #16
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r3
+	eors	r4, r2
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r3, r6, #29
+	lsrs	r2, r6, #29
 	lsls	r0, r1, #3
-	orrs	r3, r0
-	uxth	r3, r3
+	orrs	r2, r0
+	uxth	r2, r2
 	lsrs	r0, r1, #1
 	uxth	r0, r0
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r3
+	eors	r4, r2
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r0, r1, #4
-	uxth	r3, r0
+	uxth	r2, r0
 	lsrs	r5, r1, #20
 	mov	r0, r11
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r3
+	eors	r4, r2
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r3, r7, #22
+	lsrs	r2, r7, #22
 	lsls	r0, r6, #10
-	orrs	r3, r0
-	uxth	r3, r3
+	orrs	r2, r0
+	uxth	r2, r2
 	lsrs	r5, r7, #24
 	lsls	r0, r6, #8
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r3, r0
+	ands	r2, r0
 	lsrs	r5, r7, #25
 	lsls	r0, r6, #7
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r3
+	eors	r4, r2
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r0, r1, #6
-	uxth	r3, r0
+	uxth	r2, r0
 	lsrs	r0, r1, #14
 	uxth	r0, r0
-	ands	r3, r0
+	ands	r2, r0
 	lsrs	r5, r1, #18
 	mov	r0, r11
 	lsls	r0, r0, #14
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r3
+	eors	r4, r2
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r3, r1, #24
+	lsrs	r2, r1, #24
 	mov	r0, r11
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxth	r3, r3
+	orrs	r2, r0
+	uxth	r2, r2
 	lsrs	r5, r1, #28
 	mov	r0, r11
 	lsls	r0, r0, #4
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r3, r0
+	ands	r2, r0
 	lsrs	r5, r1, #29
 	mov	r0, r11
 	lsls	r0, r0, #3
 	orrs	r5, r0
 	uxth	r0, r5
-	ands	r3, r0
+	ands	r2, r0
 	ldr	r0, [sp, #12]
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r3
+	eors	r4, r2
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
 	mov	r0, r12
 	lsrs	r5, r0, #16
 	mov	r0, r9
-	lsls	r3, r0, #16
-	mov	r0, r5
-	orrs	r0, r3
-	mov	r12, r0
-	mov	r0, r9
+	lsls	r2, r0, #16
+	orrs	r5, r2
+	mov	r12, r5
 	lsrs	r5, r0, #16
 	mov	r0, r8
-	lsls	r3, r0, #16
-	mov	r0, r5
-	orrs	r0, r3
-	mov	r10, r0
-	mov	r0, r8
+	lsls	r2, r0, #16
+	orrs	r5, r2
+	mov	r10, r5
 	lsrs	r5, r0, #16
 	ldr	r0, [sp, #8]
-	lsls	r3, r0, #16
-	mov	r0, r5
-	orrs	r0, r3
-	mov	r8, r0
-	ldr	r0, [sp, #8]
-	lsrs	r3, r0, #16
+	lsls	r2, r0, #16
+	orrs	r5, r2
+	mov	r8, r5
+	lsrs	r2, r0, #16
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #16
-	orrs	r0, r3
+	orrs	r0, r2
 	mov	r9, r0
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r3, r4
+	mov	r2, r4
 	ldr	r0, [sp, #20]
-	eors	r3, r0
+	eors	r2, r0
 	lsrs	r0, r7, #16
 	lsls	r4, r6, #16
 	orrs	r0, r4
@@ -3137,179 +3005,168 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r6, #16
 	lsls	r4, r1, #16
 	orrs	r0, r4
-	str	r0, [sp, #36]
+	str	r0, [sp, #48]
 	lsrs	r4, r1, #16
 	mov	r0, r11
 	lsls	r1, r0, #16
-	mov	r0, r4
-	orrs	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r11
-	lsrs	r1, r0, #16
-	lsls	r0, r3, #16
-	mov	r3, r0
-	orrs	r3, r1
-	mov	r11, r3
+	orrs	r4, r1
+	str	r4, [sp, #32]
+	lsrs	r0, r0, #16
+	lsls	r2, r2, #16
+	orrs	r2, r0
+	mov	r11, r2
 	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r1, r2
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r1, r0
-	lsrs	r1, r1, #7
-	mov	r3, r2
+	lsrs	r5, r1, #7
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #12
-	ands	r3, r0
-	lsrs	r0, r3, #6
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsrs	r0, r1, #6
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #10
-	ands	r3, r0
-	lsrs	r0, r3, #5
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsrs	r0, r1, #5
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #8
-	ands	r3, r0
-	lsrs	r0, r3, #4
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsrs	r0, r1, #4
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #64
-	ands	r3, r0
-	lsrs	r0, r3, #3
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsrs	r0, r1, #3
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #16
-	ands	r3, r0
-	lsrs	r0, r3, #2
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsrs	r0, r1, #2
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #4
-	ands	r3, r0
-	lsrs	r0, r3, #1
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsrs	r0, r1, #1
+	orrs	r5, r0
+	mov	r1, r3
 	ldr	r0, =0x00008001
-	ands	r3, r0
-	orrs	r1, r3
-	mov	r3, r2
+	ands	r1, r0
+	orrs	r5, r1
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #13
-	ands	r3, r0
-	lsls	r0, r3, #1
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsls	r0, r1, #1
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #11
-	ands	r3, r0
-	lsls	r0, r3, #2
-	orrs	r1, r0
-	mov	r3, r2
+	ands	r1, r0
+	lsls	r0, r1, #2
+	orrs	r5, r0
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #9
-	ands	r3, r0
-	lsls	r0, r3, #3
-	orrs	r1, r0
-	mov	r3, r2
-	movs	r0, #128
-	ands	r3, r0
-	lsls	r0, r3, #4
-	orrs	r1, r0
-	mov	r3, r2
-	movs	r0, #32
-	ands	r3, r0
-	lsls	r0, r3, #5
-	orrs	r1, r0
-	mov	r3, r2
-	movs	r0, #8
-	ands	r3, r0
-	lsls	r0, r3, #6
-	orrs	r1, r0
-	mov	r0, r2
-	movs	r2, #2
-	ands	r0, r2
-	lsls	r0, r0, #7
-	mov	r4, r1
-	orrs	r4, r0
-	@ grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
-	ldr	r1, [sp, #68]
-	uxtb	r2, r1
-	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	lsls	r1, r2, #3
-	ldr	r0, =grain128aeadv2_tf0
-	adds	r1, r0, r1
-	ldr	r0, [r1]
-	ldr	r3, [r1, #4]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #4]
 	ands	r1, r0
+	lsls	r0, r1, #3
+	orrs	r5, r0
+	mov	r1, r3
+	movs	r0, #128
+	ands	r1, r0
+	lsls	r0, r1, #4
+	orrs	r5, r0
+	mov	r1, r3
+	movs	r0, #32
+	ands	r1, r0
+	lsls	r0, r1, #5
+	orrs	r5, r0
+	mov	r1, r3
+	movs	r0, #8
+	ands	r1, r0
+	lsls	r0, r1, #6
+	orrs	r5, r0
+	movs	r0, #2
+	ands	r3, r0
+	lsls	r0, r3, #7
+	orrs	r5, r0
+	@ grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
+	ldr	r0, [sp, #64]
+	uxtb	r1, r0
+	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	lsls	r2, r1, #3
+	ldr	r0, =grain128aeadv2_tf0
+	adds	r2, r0, r2
+	ldm	r2!, {r0, r3}
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r2, [sp, #4]
+	ands	r2, r0
 	ldr	r0, [sp]
 	ands	r0, r3
 	ldr	r6, [sp, #24]
-	eors	r6, r1
-	ldr	r5, [sp, #56]
-	eors	r5, r0
+	eors	r6, r2
+	ldr	r4, [sp, #56]
+	eors	r4, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #1
-	ldr	r0, [sp]
-	lsls	r0, r0, #31
-	orrs	r1, r0
+	ldr	r2, [sp, #4]
+	lsrs	r3, r2, #1
+	ldr	r2, [sp]
+	lsls	r0, r2, #31
+	mov	r2, r3
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r3, r0, #1
-	lsrs	r0, r4, #8
-	lsls	r0, r0, #31
+	lsls	r0, r5, #23
 	lsrs	r0, r0, #31
 	str	r0, [sp, #8]
-	lsls	r0, r0, #31
-	mov	r7, r0
+	lsls	r7, r0, #31
 	orrs	r7, r3
-	lsls	r3, r2, #3
+	lsls	r3, r1, #3
 	ldr	r0, =grain128aeadv2_tf1
 	adds	r3, r0, r3
-	ldr	r0, [r3]
-	ldr	r3, [r3, #4]
+	ldm	r3, {r0, r3}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r3
-	eors	r6, r1
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #2
-	ldr	r0, [sp]
-	lsls	r0, r0, #30
-	orrs	r1, r0
+	ands	r2, r0
+	ands	r7, r3
+	eors	r6, r2
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r3, r2, #2
+	ldr	r2, [sp]
+	lsls	r0, r2, #30
+	mov	r2, r3
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r7, r0, #2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #8]
 	lsls	r3, r0, #30
 	orrs	r3, r7
-	lsrs	r0, r4, #9
-	lsls	r0, r0, #31
+	lsls	r0, r5, #22
 	lsrs	r0, r0, #31
 	str	r0, [sp, #12]
-	lsls	r0, r0, #31
-	mov	r7, r0
+	lsls	r7, r0, #31
 	orrs	r7, r3
-	lsls	r3, r2, #3
+	lsls	r3, r1, #3
 	ldr	r0, =grain128aeadv2_tf2
 	adds	r3, r0, r3
-	ldr	r0, [r3]
-	ldr	r3, [r3, #4]
+	ldm	r3, {r0, r3}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r3
-	eors	r6, r1
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #3
-	ldr	r0, [sp]
-	lsls	r0, r0, #29
-	orrs	r1, r0
+	ands	r2, r0
+	ands	r7, r3
+	eors	r6, r2
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r3, r2, #3
+	ldr	r2, [sp]
+	lsls	r0, r2, #29
+	mov	r2, r3
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r3, r0, #3
 	ldr	r0, [sp, #8]
@@ -3319,29 +3176,26 @@ grain128aeadv2_absorb_ad:
 	ldr	r0, [sp, #12]
 	lsls	r3, r0, #30
 	orrs	r3, r7
-	lsrs	r0, r4, #10
-	lsls	r0, r0, #31
+	lsls	r0, r5, #21
 	lsrs	r0, r0, #31
 	str	r0, [sp, #16]
-	lsls	r0, r0, #31
-	mov	r7, r0
+	lsls	r7, r0, #31
 	orrs	r7, r3
-	lsls	r3, r2, #3
+	lsls	r3, r1, #3
 	ldr	r0, =grain128aeadv2_tf3
 	adds	r3, r0, r3
-	ldr	r0, [r3]
-	ldr	r3, [r3, #4]
+	ldm	r3, {r0, r3}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r3
-	eors	r6, r1
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #4
-	ldr	r0, [sp]
-	lsls	r0, r0, #28
-	orrs	r1, r0
+	ands	r2, r0
+	ands	r7, r3
+	eors	r6, r2
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r3, r2, #4
+	ldr	r2, [sp]
+	lsls	r0, r2, #28
+	mov	r2, r3
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r7, r0, #4
 	ldr	r0, [sp, #8]
@@ -3354,29 +3208,26 @@ grain128aeadv2_absorb_ad:
 	ldr	r0, [sp, #16]
 	lsls	r3, r0, #30
 	orrs	r3, r7
-	lsrs	r0, r4, #11
-	lsls	r0, r0, #31
+	lsls	r0, r5, #20
 	lsrs	r0, r0, #31
 	str	r0, [sp, #20]
-	lsls	r0, r0, #31
-	mov	r7, r0
+	lsls	r7, r0, #31
 	orrs	r7, r3
-	lsls	r3, r2, #3
+	lsls	r3, r1, #3
 	ldr	r0, =grain128aeadv2_tf4
 	adds	r3, r0, r3
-	ldr	r0, [r3]
-	ldr	r3, [r3, #4]
+	ldm	r3, {r0, r3}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r3
-	eors	r6, r1
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #5
-	ldr	r0, [sp]
-	lsls	r0, r0, #27
-	orrs	r1, r0
+	ands	r2, r0
+	ands	r7, r3
+	eors	r6, r2
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r3, r2, #5
+	ldr	r2, [sp]
+	lsls	r0, r2, #27
+	mov	r2, r3
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r3, r0, #5
 	ldr	r0, [sp, #8]
@@ -3392,29 +3243,26 @@ grain128aeadv2_absorb_ad:
 	ldr	r0, [sp, #20]
 	lsls	r3, r0, #30
 	orrs	r3, r7
-	lsrs	r0, r4, #12
-	lsls	r0, r0, #31
+	lsls	r0, r5, #19
 	lsrs	r0, r0, #31
 	str	r0, [sp, #24]
-	lsls	r0, r0, #31
-	mov	r7, r0
+	lsls	r7, r0, #31
 	orrs	r7, r3
-	lsls	r3, r2, #3
+	lsls	r3, r1, #3
 	ldr	r0, =grain128aeadv2_tf5
 	adds	r3, r0, r3
-	ldr	r0, [r3]
-	ldr	r3, [r3, #4]
+	ldm	r3, {r0, r3}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r3
-	eors	r6, r1
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #6
-	ldr	r0, [sp]
-	lsls	r0, r0, #26
-	orrs	r1, r0
+	ands	r2, r0
+	ands	r7, r3
+	eors	r6, r2
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r3, r2, #6
+	ldr	r2, [sp]
+	lsls	r0, r2, #26
+	mov	r2, r3
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r7, r0, #6
 	ldr	r0, [sp, #8]
@@ -3433,931 +3281,153 @@ grain128aeadv2_absorb_ad:
 	ldr	r0, [sp, #24]
 	lsls	r3, r0, #30
 	orrs	r3, r7
-	lsrs	r0, r4, #13
-	lsls	r0, r0, #31
+	lsls	r0, r5, #18
 	lsrs	r0, r0, #31
 	str	r0, [sp, #28]
-	lsls	r0, r0, #31
-	mov	r7, r0
+	lsls	r7, r0, #31
 	orrs	r7, r3
-	lsls	r3, r2, #3
+	lsls	r3, r1, #3
 	ldr	r0, =grain128aeadv2_tf6
 	adds	r3, r0, r3
-	ldr	r0, [r3]
-	ldr	r3, [r3, #4]
+	ldm	r3, {r0, r3}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r3
-	eors	r6, r1
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #7
-	ldr	r0, [sp]
-	lsls	r0, r0, #25
-	orrs	r1, r0
-	ldr	r0, [sp]
-	lsrs	r7, r0, #7
-	ldr	r0, [sp, #8]
-	lsls	r3, r0, #25
+	ands	r2, r0
+	ands	r7, r3
+	eors	r6, r2
+	eors	r4, r7
+	ldr	r2, [sp, #4]
+	lsrs	r0, r2, #7
+	ldr	r2, [sp]
+	lsls	r2, r2, #25
+	orrs	r0, r2
+	ldr	r2, [sp]
+	lsrs	r7, r2, #7
+	ldr	r2, [sp, #8]
+	lsls	r3, r2, #25
 	orrs	r3, r7
-	ldr	r0, [sp, #12]
-	lsls	r7, r0, #26
+	ldr	r2, [sp, #12]
+	lsls	r7, r2, #26
 	orrs	r7, r3
-	ldr	r0, [sp, #16]
-	lsls	r3, r0, #27
+	ldr	r2, [sp, #16]
+	lsls	r3, r2, #27
 	orrs	r3, r7
-	ldr	r0, [sp, #20]
-	lsls	r7, r0, #28
+	ldr	r2, [sp, #20]
+	lsls	r7, r2, #28
 	orrs	r7, r3
-	ldr	r0, [sp, #24]
-	lsls	r3, r0, #29
+	ldr	r2, [sp, #24]
+	lsls	r3, r2, #29
 	orrs	r3, r7
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #30
-	orrs	r0, r3
-	lsrs	r3, r4, #14
-	lsls	r3, r3, #31
+	ldr	r2, [sp, #28]
+	lsls	r2, r2, #30
+	orrs	r2, r3
+	lsls	r3, r5, #17
 	lsrs	r3, r3, #31
 	lsls	r7, r3, #31
-	orrs	r7, r0
-	lsls	r2, r2, #3
-	ldr	r0, =grain128aeadv2_tf7
-	adds	r2, r0, r2
-	ldr	r0, [r2]
-	ldr	r2, [r2, #4]
+	orrs	r7, r2
+	lsls	r2, r1, #3
+	ldr	r1, =grain128aeadv2_tf7
+	adds	r1, r1, r2
+	ldm	r1, {r1, r2}
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r1, r0
-	mov	r0, r7
-	ands	r0, r2
-	mov	r2, r6
-	eors	r2, r1
-	mov	r7, r5
-	eors	r7, r0
-	ldr	r0, [sp, #4]
-	lsrs	r1, r0, #8
-	ldr	r0, [sp]
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	ldr	r0, [sp]
-	lsrs	r6, r0, #8
-	ldr	r0, [sp, #8]
-	lsls	r5, r0, #24
-	orrs	r5, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #25
-	orrs	r6, r5
-	ldr	r0, [sp, #16]
-	lsls	r5, r0, #26
-	orrs	r5, r6
-	ldr	r0, [sp, #20]
-	lsls	r6, r0, #27
-	orrs	r6, r5
-	ldr	r0, [sp, #24]
-	lsls	r5, r0, #28
-	orrs	r5, r6
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #29
-	orrs	r0, r5
+	ands	r0, r1
+	ands	r7, r2
+	mov	r1, r6
+	eors	r1, r0
+	mov	r0, r4
+	eors	r0, r7
+	ldr	r2, [sp, #4]
+	lsrs	r4, r2, #8
+	ldr	r2, [sp]
+	lsls	r2, r2, #24
+	orrs	r4, r2
+	ldr	r2, [sp]
+	lsrs	r7, r2, #8
+	ldr	r2, [sp, #8]
+	lsls	r6, r2, #24
+	orrs	r6, r7
+	ldr	r2, [sp, #12]
+	lsls	r7, r2, #25
+	orrs	r7, r6
+	ldr	r2, [sp, #16]
+	lsls	r6, r2, #26
+	orrs	r6, r7
+	ldr	r2, [sp, #20]
+	lsls	r7, r2, #27
+	orrs	r7, r6
+	ldr	r2, [sp, #24]
+	lsls	r6, r2, #28
+	orrs	r6, r7
+	ldr	r2, [sp, #28]
+	lsls	r2, r2, #29
+	orrs	r2, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsls	r3, r3, #30
-	orrs	r3, r0
-	lsrs	r0, r4, #15
-	lsls	r0, r0, #31
-	orrs	r0, r3
+	lsls	r6, r3, #30
+	orrs	r6, r2
+	lsrs	r2, r5, #15
+	lsls	r3, r2, #31
+	orrs	r3, r6
 	@ grain128aeadv2.ae:126: for i in 0..n {
-	movs	r3, #0
-	str	r3, [sp, #48]
-	ldr	r6, [sp, #52]
-	ldr	r5, [sp, #36]
-	ldr	r4, [sp, #32]
-	str	r2, [sp, #28]
-	mov	r2, r7
-	str	r2, [sp]
-	str	r1, [sp, #4]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #68]
-	cmp	r2, r1
+	movs	r2, #0
+	str	r2, [sp, #44]
+	ldr	r7, [sp, #52]
+	ldr	r6, [sp, #48]
+	ldr	r5, [sp, #32]
+	str	r1, [sp, #68]
+	str	r0, [sp, #20]
+	str	r4, [sp]
+	mov	r1, r3
+	ldr	r2, [sp, #44]
+	ldr	r0, [sp, #64]
+	cmp	r2, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_done4
 .Lgrain128aeadv2_absorb_ad_far2:
 .Lgrain128aeadv2_absorb_ad_loop3:
 	@ grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	ldr	r1, [sp, #68]
-	subs	r1, r1, #1
-	ldr	r2, [sp, #48]
-	subs	r1, r1, r2
-	lsls	r1, r1, #3
-	str	r1, [sp, #56]
-	cmp	r1, #255
+	ldr	r0, [sp, #64]
+	subs	r0, r0, #1
+	ldr	r2, [sp, #44]
+	subs	r0, r0, r2
+	lsls	r0, r0, #3
+	str	r0, [sp, #52]
+	cmp	r0, #255
 	bls	.Lgrain128aeadv2_absorb_ad_shok5
-	movs	r1, #255
-	str	r1, [sp, #56]
+	movs	r0, #255
+	str	r0, [sp, #52]
 .Lgrain128aeadv2_absorb_ad_shok5:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r12
-	lsrs	r3, r7, #20
-	mov	r2, r10
-	lsls	r1, r2, #12
-	orrs	r3, r1
-	lsrs	r1, r7, #13
-	uxth	r1, r1
-	uxth	r2, r3
-	ands	r1, r2
-	lsrs	r2, r6, #12
-	uxth	r3, r2
-	lsrs	r2, r7, #8
-	uxth	r7, r2
-	mov	r2, r3
-	ands	r2, r7
-	mov	r7, r2
-	eors	r7, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r2, r4, #31
-	mov	r1, r11
-	lsls	r1, r1, #1
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #36]
-	mov	r2, r10
-	lsrs	r1, r2, #10
-	uxth	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r1, r2
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r2, r10
-	lsrs	r1, r2, #28
-	mov	r2, r8
-	lsls	r2, r2, #4
-	orrs	r1, r2
-	uxth	r1, r1
-	mov	r2, r8
-	lsrs	r2, r2, #15
-	uxth	r2, r2
-	ands	r1, r2
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r1
-	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r2, r8
-	lsrs	r2, r2, #30
-	mov	r1, r9
-	lsls	r1, r1, #2
-	orrs	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r3, r1
-	uxth	r1, r2
-	ands	r3, r1
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r1, r7
-	eors	r1, r3
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r2, r8
-	lsrs	r3, r2, #29
-	mov	r2, r9
-	lsls	r2, r2, #3
-	orrs	r3, r2
-	uxth	r2, r3
-	eors	r1, r2
-	lsrs	r2, r6, #2
-	uxth	r2, r2
-	eors	r1, r2
-	lsrs	r2, r6, #15
-	uxth	r2, r2
-	eors	r1, r2
-	lsrs	r2, r5, #4
-	uxth	r2, r2
-	eors	r1, r2
-	lsrs	r2, r5, #13
-	uxth	r2, r2
-	eors	r1, r2
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r2, r4
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r2
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r4, #9
-	uxth	r2, r2
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r2
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r7, r4, #25
-	mov	r3, r11
-	lsls	r2, r3, #7
-	orrs	r7, r2
-	uxth	r2, r7
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r2
-	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r3, r1
-	movs	r2, #1
-	lsls	r2, r2, #14
-	ands	r3, r2
-	lsrs	r3, r3, #7
-	mov	r7, r1
-	movs	r2, #1
-	lsls	r2, r2, #12
-	ands	r7, r2
-	lsrs	r2, r7, #6
-	orrs	r3, r2
-	mov	r7, r1
-	b	.Lgrain128aeadv2_absorb_ad_pool1
-	.ltorg
-.Lgrain128aeadv2_absorb_ad_pool1:
-	movs	r2, #1
-	lsls	r2, r2, #10
-	ands	r7, r2
-	lsrs	r2, r7, #5
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #1
-	lsls	r2, r2, #8
-	ands	r7, r2
-	lsrs	r2, r7, #4
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #64
-	ands	r7, r2
-	lsrs	r2, r7, #3
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #16
-	ands	r7, r2
-	lsrs	r2, r7, #2
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #4
-	ands	r7, r2
-	lsrs	r2, r7, #1
-	orrs	r3, r2
-	mov	r7, r1
-	ldr	r2, =0x00008001
-	ands	r7, r2
-	orrs	r3, r7
-	mov	r7, r1
-	movs	r2, #1
-	lsls	r2, r2, #13
-	ands	r7, r2
-	lsls	r2, r7, #1
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #1
-	lsls	r2, r2, #11
-	ands	r7, r2
-	lsls	r2, r7, #2
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #1
-	lsls	r2, r2, #9
-	ands	r7, r2
-	lsls	r2, r7, #3
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #128
-	ands	r7, r2
-	lsls	r2, r7, #4
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #32
-	ands	r7, r2
-	lsls	r2, r7, #5
-	orrs	r3, r2
-	mov	r7, r1
-	movs	r2, #8
-	ands	r7, r2
-	lsls	r2, r7, #6
-	orrs	r3, r2
-	movs	r2, #2
-	ands	r1, r2
-	lsls	r1, r1, #7
-	mov	r7, r3
-	orrs	r7, r1
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r1, r7, #8
-	lsls	r1, r1, #31
-	lsrs	r2, r1, #31
-	str	r2, [sp, #12]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsrs	r1, r0, #8
-	lsls	r3, r2, #24
-	orrs	r3, r1
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r1, r7, #9
-	lsls	r1, r1, #31
-	lsrs	r2, r1, #31
-	str	r2, [sp, #16]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r1, r2, #25
-	orrs	r1, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r2, r7, #10
-	lsls	r2, r2, #31
-	lsrs	r3, r2, #31
-	str	r3, [sp, #20]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r3, r3, #26
-	orrs	r3, r1
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r1, r7, #11
-	lsls	r1, r1, #31
-	lsrs	r2, r1, #31
-	str	r2, [sp, #24]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r1, r2, #27
-	orrs	r1, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r2, r7, #12
-	lsls	r2, r2, #31
-	lsrs	r3, r2, #31
-	str	r3, [sp, #32]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r3, r3, #28
-	orrs	r3, r1
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r1, r7, #13
-	lsls	r1, r1, #31
-	lsrs	r2, r1, #31
-	str	r2, [sp, #52]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r1, r2, #29
-	orrs	r1, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r2, r7, #14
-	lsls	r2, r2, #31
-	lsrs	r3, r2, #31
-	str	r3, [sp, #72]
-	lsls	r2, r3, #30
-	orrs	r2, r1
-	lsrs	r1, r7, #15
-	lsls	r1, r1, #31
-	orrs	r1, r2
-	str	r1, [sp, #64]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #4]
-	lsrs	r1, r1, #8
-	lsls	r2, r0, #24
-	orrs	r1, r2
-	str	r1, [sp, #60]
-	@ grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	ldr	r3, [sp, #40]
-	ldr	r1, [sp, #56]
-	lsrs	r3, r1
-	str	r3, [sp, #8]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r1, r3, #31
-	lsrs	r2, r1, #31
-	movs	r1, #0
-	subs	r2, r1, r2
-	str	r2, [sp, #96]
-	mov	r3, r1
-	sbcs	r3, r1
-	mov	r2, r0
-	ands	r2, r3
-	ldr	r7, [sp]
-	eors	r7, r2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r3, r0, #1
-	ldr	r2, [sp, #12]
-	lsls	r2, r2, #31
-	orrs	r2, r3
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #1
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	subs	r3, r1, r3
-	str	r3, [sp, #92]
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r3
-	eors	r7, r2
-	lsrs	r2, r0, #2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r3, [sp, #12]
-	lsls	r3, r3, #30
-	orrs	r3, r2
-	ldr	r2, [sp, #16]
-	lsls	r2, r2, #31
-	orrs	r2, r3
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #2
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	subs	r3, r1, r3
-	str	r3, [sp, #88]
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r3
-	eors	r7, r2
-	lsrs	r3, r0, #3
-	ldr	r2, [sp, #12]
-	lsls	r2, r2, #29
-	orrs	r2, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r3, [sp, #16]
-	lsls	r3, r3, #30
-	orrs	r3, r2
-	ldr	r2, [sp, #20]
-	lsls	r2, r2, #31
-	orrs	r2, r3
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #3
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	subs	r3, r1, r3
-	str	r3, [sp, #84]
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r3
-	eors	r7, r2
-	lsrs	r2, r0, #4
-	ldr	r3, [sp, #12]
-	lsls	r3, r3, #28
-	orrs	r3, r2
-	ldr	r2, [sp, #16]
-	lsls	r2, r2, #29
-	orrs	r2, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r3, [sp, #20]
-	lsls	r3, r3, #30
-	orrs	r3, r2
-	ldr	r2, [sp, #24]
-	lsls	r2, r2, #31
-	orrs	r2, r3
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #4
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	subs	r3, r1, r3
-	str	r3, [sp, #80]
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r3
-	eors	r7, r2
-	lsrs	r3, r0, #5
-	ldr	r2, [sp, #12]
-	lsls	r2, r2, #27
-	orrs	r2, r3
-	ldr	r3, [sp, #16]
-	lsls	r3, r3, #28
-	orrs	r3, r2
-	ldr	r2, [sp, #20]
-	lsls	r2, r2, #29
-	orrs	r2, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r3, [sp, #24]
-	lsls	r3, r3, #30
-	orrs	r3, r2
-	ldr	r2, [sp, #32]
-	lsls	r2, r2, #31
-	orrs	r2, r3
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #5
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	subs	r3, r1, r3
-	str	r3, [sp, #76]
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r3
-	eors	r7, r2
-	lsrs	r2, r0, #6
-	ldr	r3, [sp, #12]
-	lsls	r3, r3, #26
-	orrs	r3, r2
-	ldr	r2, [sp, #16]
-	lsls	r2, r2, #27
-	orrs	r2, r3
-	ldr	r3, [sp, #20]
-	lsls	r3, r3, #28
-	orrs	r3, r2
-	ldr	r2, [sp, #24]
-	lsls	r2, r2, #29
-	orrs	r2, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r3, [sp, #32]
-	lsls	r3, r3, #30
-	orrs	r3, r2
-	ldr	r2, [sp, #52]
-	lsls	r2, r2, #31
-	orrs	r2, r3
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #6
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	subs	r3, r1, r3
-	str	r3, [sp, #56]
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r3
-	eors	r7, r2
-	ldr	r2, [sp, #12]
-	lsls	r3, r2, #25
-	lsrs	r2, r0, #7
-	orrs	r3, r2
-	ldr	r2, [sp, #16]
-	lsls	r2, r2, #26
-	orrs	r2, r3
-	ldr	r3, [sp, #20]
-	lsls	r3, r3, #27
-	orrs	r3, r2
-	ldr	r2, [sp, #24]
-	lsls	r2, r2, #28
-	orrs	r2, r3
-	ldr	r3, [sp, #32]
-	lsls	r3, r3, #29
-	orrs	r3, r2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #52]
-	lsls	r2, r2, #30
-	orrs	r2, r3
-	ldr	r3, [sp, #72]
-	lsls	r3, r3, #31
-	orrs	r3, r2
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r2, [sp, #8]
-	lsrs	r2, r2, #7
-	lsls	r2, r2, #31
-	lsrs	r2, r2, #31
-	subs	r2, r1, r2
-	sbcs	r1, r1
-	ands	r3, r1
-	mov	r1, r7
-	eors	r1, r3
-	str	r1, [sp]
-	ldr	r7, [sp, #4]
-	ldr	r1, [sp, #96]
-	ands	r7, r1
-	ldr	r3, [sp, #28]
-	eors	r3, r7
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #1
-	lsls	r1, r0, #31
-	orrs	r7, r1
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #92]
-	ands	r7, r1
-	eors	r3, r7
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #2
-	lsls	r1, r0, #30
-	orrs	r7, r1
-	ldr	r1, [sp, #88]
-	ands	r7, r1
-	eors	r3, r7
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #3
-	lsls	r1, r0, #29
-	orrs	r7, r1
-	ldr	r1, [sp, #84]
-	ands	r7, r1
-	eors	r3, r7
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #4
-	lsls	r1, r0, #28
-	orrs	r7, r1
-	ldr	r1, [sp, #80]
-	ands	r7, r1
-	eors	r3, r7
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #5
-	lsls	r1, r0, #27
-	orrs	r7, r1
-	ldr	r1, [sp, #76]
-	ands	r7, r1
-	eors	r3, r7
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #6
-	lsls	r1, r0, #26
-	orrs	r7, r1
-	ldr	r1, [sp, #56]
-	ands	r7, r1
-	eors	r3, r7
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #7
-	lsls	r0, r0, #25
-	orrs	r7, r0
-	ands	r7, r2
-	mov	r1, r3
-	eors	r1, r7
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r2, r6, #26
-	lsls	r0, r5, #6
-	orrs	r2, r0
-	uxth	r0, r2
-	uxth	r2, r6
-	eors	r2, r0
-	lsrs	r3, r5, #24
-	lsls	r0, r4, #8
-	orrs	r3, r0
-	uxth	r0, r3
-	eors	r2, r0
-	lsrs	r7, r4, #27
-	mov	r3, r11
-	lsls	r0, r3, #5
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r2, r0
-	uxth	r0, r3
-	eors	r2, r0
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r6, #3
-	uxth	r3, r0
-	lsrs	r0, r4, #3
-	uxth	r0, r0
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r6, #11
-	uxth	r3, r0
-	lsrs	r0, r6, #13
-	uxth	r0, r0
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #18
-	lsls	r0, r5, #14
-	orrs	r7, r0
-	lsrs	r3, r6, #17
-	lsls	r0, r5, #15
-	orrs	r3, r0
-	uxth	r3, r3
-	uxth	r0, r7
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r5, #27
-	lsls	r0, r4, #5
-	orrs	r7, r0
-	lsrs	r3, r6, #27
-	lsls	r0, r5, #5
-	orrs	r3, r0
-	uxth	r3, r3
-	uxth	r0, r7
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r0, r5, #8
-	uxth	r3, r0
-	lsrs	r0, r5, #16
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r3, r5, #29
-	lsls	r0, r4, #3
-	orrs	r3, r0
-	uxth	r3, r3
-	lsrs	r0, r4, #1
-	uxth	r0, r0
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #20
-	mov	r3, r11
-	lsls	r0, r3, #12
-	orrs	r7, r0
-	lsrs	r0, r4, #4
-	uxth	r3, r0
-	uxth	r0, r7
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r6, #24
-	lsls	r0, r5, #8
-	orrs	r7, r0
-	lsrs	r3, r6, #22
-	lsls	r0, r5, #10
-	orrs	r3, r0
-	uxth	r3, r3
-	uxth	r0, r7
-	ands	r3, r0
-	lsrs	r7, r6, #25
-	lsls	r0, r5, #7
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r3, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r0, r4, #6
-	uxth	r7, r0
-	lsrs	r0, r4, #14
-	uxth	r0, r0
-	ands	r7, r0
-	lsrs	r0, r4, #18
-	mov	r3, r11
-	lsls	r3, r3, #14
-	orrs	r0, r3
-	uxth	r0, r0
-	ands	r7, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r7
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r0, r4, #28
-	mov	r3, r11
-	lsls	r3, r3, #4
-	orrs	r0, r3
-	lsrs	r7, r4, #24
-	mov	r3, r11
-	lsls	r3, r3, #8
-	orrs	r7, r3
-	uxth	r7, r7
-	uxth	r0, r0
-	ands	r7, r0
-	lsrs	r0, r4, #29
-	mov	r3, r11
-	lsls	r3, r3, #3
-	orrs	r0, r3
-	uxth	r0, r0
-	ands	r7, r0
-	ldr	r0, [sp, #36]
-	ands	r7, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r7
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r12
-	uxth	r0, r0
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	eors	r2, r0
-	lsls	r2, r2, #16
-	mov	r3, r11
-	lsrs	r3, r3, #16
-	orrs	r2, r3
-	b	.Lgrain128aeadv2_absorb_ad_pool2
-	.ltorg
-.Lgrain128aeadv2_absorb_ad_pool2:
-	mov	r3, r11
-	lsls	r7, r3, #16
-	lsrs	r3, r4, #16
-	orrs	r3, r7
-	lsls	r7, r4, #16
-	lsrs	r4, r5, #16
-	orrs	r4, r7
-	lsrs	r7, r6, #16
-	lsls	r6, r5, #16
-	mov	r5, r7
-	orrs	r5, r6
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r12
-	lsrs	r6, r7, #7
-	uxth	r7, r6
-	mov	r6, r0
-	eors	r6, r7
-	mov	r0, r10
-	lsrs	r0, r0, #6
-	uxth	r0, r0
-	eors	r6, r0
-	mov	r0, r8
-	lsrs	r0, r0, #6
-	uxth	r0, r0
-	eors	r6, r0
-	mov	r0, r8
-	lsrs	r7, r0, #17
-	mov	r0, r9
-	lsls	r0, r0, #15
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r6, r0
-	mov	r0, r9
-	uxth	r0, r0
-	eors	r6, r0
-	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	lsls	r6, r6, #16
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	orrs	r6, r0
-	mov	r0, r9
-	lsls	r7, r0, #16
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	orrs	r0, r7
-	mov	r9, r0
-	mov	r0, r8
-	lsls	r7, r0, #16
-	mov	r0, r10
-	lsrs	r0, r0, #16
-	orrs	r0, r7
-	mov	r8, r0
-	mov	r0, r12
-	lsrs	r0, r0, #16
-	mov	r12, r0
-	mov	r0, r10
-	lsls	r0, r0, #16
-	mov	r10, r0
-	mov	r7, r12
-	mov	r0, r10
-	orrs	r7, r0
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov	r12, r7
-	mov	r10, r8
-	mov	r8, r9
-	mov	r9, r6
-	mov	r6, r5
-	mov	r5, r4
-	mov	r4, r3
-	mov	r11, r2
-	mov	r2, r1
-	str	r2, [sp, #28]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #64]
-	ldr	r2, [sp, #48]
-	adds	r2, #1
-	str	r2, [sp, #48]
-	ldr	r1, [sp, #68]
-	cmp	r2, r1
-	bcs	.Lgrain128aeadv2_absorb_ad_far3
-	b	.Lgrain128aeadv2_absorb_ad_loop3
-.Lgrain128aeadv2_absorb_ad_far3:
-.Lgrain128aeadv2_absorb_ad_done4:
-	mov	r3, r4
-	mov	r2, r11
-	ldr	r1, [sp, #4]
-.Lgrain128aeadv2_absorb_ad_endif2:
-	@ grain128aeadv2.ae:130: for i in 0..a {
-	mov	r7, r6
-	mov	r6, r5
-	mov	r5, r3
-	mov	r11, r2
-	mov	r2, r1
-	str	r2, [sp, #4]
-	mov	r1, r0
-	movs	r2, #0
-	str	r2, [sp, #60]
-	ldr	r0, [sp, #40]
-	cmp	r2, r0
-	bcc	.Lgrain128aeadv2_absorb_ad_far4
-	b	.Lgrain128aeadv2_absorb_ad_done7
-.Lgrain128aeadv2_absorb_ad_far4:
-	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	ldr	r0, =grain128aeadv2_tf0
-	str	r0, [sp, #124]
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, =grain128aeadv2_tf1
-	str	r2, [sp, #120]
-	ldr	r2, =grain128aeadv2_tf2
-	str	r2, [sp, #116]
-	ldr	r2, =grain128aeadv2_tf3
-	str	r2, [sp, #112]
-	ldr	r2, =grain128aeadv2_tf4
-	str	r2, [sp, #108]
-	ldr	r2, =grain128aeadv2_tf5
-	str	r2, [sp, #104]
-	ldr	r0, =grain128aeadv2_tf6
-	str	r0, [sp, #100]
-	ldr	r3, =grain128aeadv2_tf8
-	str	r3, [sp, #96]
-	@ grain128aeadv2.ae:130: for i in 0..a {
-.Lgrain128aeadv2_absorb_ad_loop6:
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r12
-	lsrs	r2, r0, #20
+	lsrs	r3, r0, #20
 	mov	r0, r10
 	lsls	r0, r0, #12
-	orrs	r2, r0
+	orrs	r3, r0
 	mov	r0, r12
 	lsrs	r0, r0, #13
-	uxth	r3, r0
-	uxth	r0, r2
-	ands	r3, r0
+	uxth	r2, r0
+	uxth	r0, r3
+	ands	r2, r0
 	lsrs	r0, r7, #12
 	uxth	r4, r0
 	mov	r0, r12
 	lsrs	r0, r0, #8
-	uxth	r2, r0
-	mov	r0, r4
-	ands	r0, r2
-	mov	r2, r0
-	eors	r2, r3
+	uxth	r0, r0
+	mov	r3, r4
+	ands	r3, r0
+	eors	r3, r2
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r3, r5, #31
-	mov	r0, r11
-	lsls	r0, r0, #1
-	orrs	r3, r0
-	uxth	r0, r3
-	str	r0, [sp, #36]
+	lsrs	r0, r5, #31
+	mov	r2, r11
+	lsls	r2, r2, #1
+	orrs	r0, r2
+	uxth	r0, r0
+	str	r0, [sp, #32]
 	mov	r0, r10
 	lsrs	r0, r0, #10
-	uxth	r3, r0
-	ldr	r0, [sp, #36]
-	ands	r0, r3
+	uxth	r2, r0
+	ldr	r0, [sp, #32]
+	ands	r0, r2
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r3, r2
 	eors	r3, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r10
@@ -4378,7 +3448,7 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r9
 	lsls	r0, r0, #2
 	orrs	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	ands	r4, r0
 	uxth	r0, r2
 	ands	r4, r0
@@ -4422,410 +3492,390 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r3, r0
 	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	movs	r2, #1
-	lsls	r2, r2, #12
-	mov	r0, r3
-	ands	r0, r2
-	movs	r4, #1
-	lsls	r4, r4, #14
 	mov	r2, r3
-	ands	r2, r4
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r2, r0
 	lsrs	r2, r2, #7
-	lsrs	r0, r0, #6
+	mov	r4, r3
+	movs	r0, #1
+	lsls	r0, r0, #12
+	ands	r4, r0
+	lsrs	r0, r4, #6
 	orrs	r2, r0
-	movs	r4, #1
-	lsls	r4, r4, #10
-	mov	r0, r3
-	ands	r0, r4
-	lsrs	r0, r0, #5
+	mov	r4, r3
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r4, r0
+	lsrs	r0, r4, #5
 	orrs	r2, r0
-	movs	r4, #1
-	lsls	r4, r4, #8
-	mov	r0, r3
-	ands	r0, r4
-	lsrs	r0, r0, #4
+	mov	r4, r3
+	movs	r0, #1
+	lsls	r0, r0, #8
+	ands	r4, r0
+	lsrs	r0, r4, #4
 	orrs	r2, r0
-	movs	r4, #64
-	mov	r0, r3
-	ands	r0, r4
-	lsrs	r0, r0, #3
+	mov	r4, r3
+	movs	r0, #64
+	ands	r4, r0
+	lsrs	r0, r4, #3
 	orrs	r2, r0
-	movs	r4, #16
-	mov	r0, r3
-	ands	r0, r4
-	lsrs	r0, r0, #2
+	mov	r4, r3
+	movs	r0, #16
+	ands	r4, r0
+	lsrs	r0, r4, #2
 	orrs	r2, r0
-	movs	r4, #4
-	mov	r0, r3
-	ands	r0, r4
-	lsrs	r0, r0, #1
+	mov	r4, r3
+	movs	r0, #4
+	ands	r4, r0
+	b	.Lgrain128aeadv2_absorb_ad_pool1
+	.ltorg
+.Lgrain128aeadv2_absorb_ad_pool1:
+	lsrs	r0, r4, #1
 	orrs	r2, r0
-	ldr	r4, =0x00008001
-	mov	r0, r3
-	ands	r0, r4
+	mov	r4, r3
+	ldr	r0, =0x00008001
+	ands	r4, r0
+	orrs	r2, r4
+	mov	r4, r3
+	movs	r0, #1
+	lsls	r0, r0, #13
+	ands	r4, r0
+	lsls	r0, r4, #1
 	orrs	r2, r0
-	movs	r4, #1
-	lsls	r4, r4, #13
-	mov	r0, r3
-	ands	r0, r4
-	lsls	r0, r0, #1
+	mov	r4, r3
+	movs	r0, #1
+	lsls	r0, r0, #11
+	ands	r4, r0
+	lsls	r0, r4, #2
 	orrs	r2, r0
-	movs	r4, #1
-	lsls	r4, r4, #11
-	mov	r0, r3
-	ands	r0, r4
-	lsls	r0, r0, #2
+	mov	r4, r3
+	movs	r0, #1
+	lsls	r0, r0, #9
+	ands	r4, r0
+	lsls	r0, r4, #3
 	orrs	r2, r0
-	movs	r4, #1
-	lsls	r4, r4, #9
-	mov	r0, r3
-	ands	r0, r4
-	lsls	r0, r0, #3
+	mov	r4, r3
+	movs	r0, #128
+	ands	r4, r0
+	lsls	r0, r4, #4
 	orrs	r2, r0
-	movs	r4, #128
-	mov	r0, r3
-	ands	r0, r4
-	lsls	r0, r0, #4
+	mov	r4, r3
+	movs	r0, #32
+	ands	r4, r0
+	lsls	r0, r4, #5
 	orrs	r2, r0
-	movs	r4, #32
-	mov	r0, r3
-	ands	r0, r4
-	lsls	r0, r0, #5
-	orrs	r2, r0
-	movs	r4, #8
-	mov	r0, r3
-	ands	r0, r4
-	lsls	r0, r0, #6
+	mov	r4, r3
+	movs	r0, #8
+	ands	r4, r0
+	lsls	r0, r4, #6
 	orrs	r2, r0
 	movs	r0, #2
 	ands	r3, r0
 	lsls	r0, r3, #7
-	orrs	r2, r0
+	mov	r3, r2
+	orrs	r3, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #31
+	lsls	r0, r3, #23
 	lsrs	r0, r0, #31
 	str	r0, [sp, #8]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	lsrs	r4, r1, #8
-	lsls	r3, r0, #24
-	orrs	r3, r4
+	lsls	r2, r0, #24
+	orrs	r2, r4
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #9
-	lsls	r0, r0, #31
+	lsls	r0, r3, #22
 	lsrs	r0, r0, #31
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r4, r0, #25
-	orrs	r4, r3
+	lsls	r0, r0, #25
+	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #10
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	str	r0, [sp, #20]
+	lsls	r2, r3, #21
+	lsrs	r2, r2, #31
+	str	r2, [sp, #16]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r3, r0, #26
-	orrs	r3, r4
+	lsls	r2, r2, #26
+	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #11
-	lsls	r0, r0, #31
+	lsls	r0, r3, #20
 	lsrs	r0, r0, #31
 	str	r0, [sp, #24]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r4, r0, #27
-	orrs	r4, r3
+	lsls	r0, r0, #27
+	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	str	r0, [sp, #32]
+	lsls	r2, r3, #19
+	lsrs	r2, r2, #31
+	str	r2, [sp, #28]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r3, r0, #28
-	orrs	r3, r4
+	lsls	r2, r2, #28
+	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #13
-	lsls	r0, r0, #31
+	lsls	r0, r3, #18
 	lsrs	r0, r0, #31
 	str	r0, [sp, #48]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r4, r0, #29
-	orrs	r4, r3
+	lsls	r0, r0, #29
+	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	lsrs	r0, r2, #14
+	lsls	r2, r3, #17
+	lsrs	r2, r2, #31
+	str	r2, [sp, #72]
+	lsls	r2, r2, #30
+	orrs	r2, r0
+	lsrs	r0, r3, #15
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	str	r0, [sp, #92]
-	lsls	r3, r0, #30
-	orrs	r3, r4
-	lsrs	r0, r2, #15
-	lsls	r0, r0, #31
-	orrs	r0, r3
-	str	r0, [sp, #56]
+	orrs	r0, r2
+	str	r0, [sp, #60]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r2, [sp, #4]
-	lsrs	r0, r2, #8
+	ldr	r0, [sp]
+	lsrs	r0, r0, #8
 	lsls	r2, r1, #24
 	orrs	r0, r2
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	ldr	r0, [sp, #44]
-	ldrb	r2, [r0]
-	str	r2, [sp, #12]
-	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	lsls	r2, r2, #3
-	ldr	r0, [sp, #124]
-	adds	r0, r0, r2
-	str	r0, [sp, #84]
-	ldr	r2, [r0, #4]
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
+	ldr	r2, [sp, #36]
+	ldr	r0, [sp, #52]
+	lsrs	r2, r0
+	str	r2, [sp, #4]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r0, r2, #31
+	lsrs	r0, r0, #31
+	movs	r4, #0
+	subs	r0, r4, r0
+	str	r0, [sp, #96]
+	mov	r2, r4
+	sbcs	r2, r4
 	mov	r0, r1
 	ands	r0, r2
-	ldr	r3, [sp]
+	ldr	r3, [sp, #20]
 	eors	r3, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	lsrs	r2, r1, #1
 	ldr	r0, [sp, #8]
 	lsls	r0, r0, #31
 	orrs	r0, r2
-	ldr	r2, [sp, #12]
-	lsls	r4, r2, #3
-	ldr	r2, [sp, #120]
-	adds	r2, r2, r4
-	str	r2, [sp, #88]
-	ldr	r2, [r2, #4]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r2, [sp, #4]
+	lsls	r2, r2, #30
+	lsrs	r2, r2, #31
+	subs	r2, r4, r2
+	str	r2, [sp, #92]
+	mov	r2, r4
+	sbcs	r2, r4
 	ands	r0, r2
 	eors	r3, r0
-	lsrs	r4, r1, #2
+	lsrs	r0, r1, #2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #8]
-	lsls	r2, r0, #30
-	orrs	r2, r4
-	ldr	r0, [sp, #16]
+	ldr	r2, [sp, #8]
+	lsls	r2, r2, #30
+	orrs	r2, r0
+	ldr	r0, [sp, #12]
 	lsls	r0, r0, #31
 	orrs	r0, r2
-	ldr	r2, [sp, #12]
-	lsls	r4, r2, #3
-	ldr	r2, [sp, #116]
-	adds	r2, r2, r4
-	str	r2, [sp, #80]
-	ldr	r2, [r2, #4]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r2, [sp, #4]
+	lsls	r2, r2, #29
+	lsrs	r2, r2, #31
+	subs	r2, r4, r2
+	str	r2, [sp, #88]
+	mov	r2, r4
+	sbcs	r2, r4
 	ands	r0, r2
 	eors	r3, r0
 	lsrs	r2, r1, #3
 	ldr	r0, [sp, #8]
-	lsls	r4, r0, #29
-	orrs	r4, r2
+	lsls	r0, r0, #29
+	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, [sp, #12]
+	lsls	r2, r2, #30
+	orrs	r2, r0
 	ldr	r0, [sp, #16]
-	lsls	r2, r0, #30
-	orrs	r2, r4
-	ldr	r0, [sp, #20]
 	lsls	r0, r0, #31
 	orrs	r0, r2
-	ldr	r2, [sp, #12]
-	lsls	r4, r2, #3
-	ldr	r2, [sp, #112]
-	adds	r2, r2, r4
-	str	r2, [sp, #76]
-	ldr	r2, [r2, #4]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r2, [sp, #4]
+	lsls	r2, r2, #28
+	lsrs	r2, r2, #31
+	subs	r2, r4, r2
+	str	r2, [sp, #84]
+	mov	r2, r4
+	sbcs	r2, r4
 	ands	r0, r2
 	eors	r3, r0
-	lsrs	r4, r1, #4
-	ldr	r0, [sp, #8]
-	lsls	r2, r0, #28
-	orrs	r2, r4
-	ldr	r0, [sp, #16]
-	lsls	r4, r0, #29
-	orrs	r4, r2
+	lsrs	r0, r1, #4
+	ldr	r2, [sp, #8]
+	lsls	r2, r2, #28
+	orrs	r2, r0
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #29
+	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #20]
-	lsls	r2, r0, #30
-	orrs	r2, r4
+	ldr	r2, [sp, #16]
+	lsls	r2, r2, #30
+	orrs	r2, r0
 	ldr	r0, [sp, #24]
 	lsls	r0, r0, #31
 	orrs	r0, r2
-	ldr	r2, [sp, #12]
-	lsls	r4, r2, #3
-	ldr	r2, [sp, #108]
-	adds	r2, r2, r4
-	str	r2, [sp, #72]
-	ldr	r2, [r2, #4]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r2, [sp, #4]
+	lsls	r2, r2, #27
+	lsrs	r2, r2, #31
+	subs	r2, r4, r2
+	str	r2, [sp, #80]
+	mov	r2, r4
+	sbcs	r2, r4
 	ands	r0, r2
 	eors	r3, r0
 	lsrs	r2, r1, #5
 	ldr	r0, [sp, #8]
-	lsls	r4, r0, #27
-	orrs	r4, r2
-	ldr	r0, [sp, #16]
-	lsls	r2, r0, #28
-	orrs	r2, r4
-	ldr	r0, [sp, #20]
-	lsls	r4, r0, #29
-	orrs	r4, r2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #24]
-	lsls	r2, r0, #30
-	orrs	r2, r4
-	ldr	r0, [sp, #32]
-	lsls	r0, r0, #31
+	lsls	r0, r0, #27
 	orrs	r0, r2
 	ldr	r2, [sp, #12]
-	lsls	r4, r2, #3
-	ldr	r2, [sp, #104]
-	adds	r2, r2, r4
-	str	r2, [sp, #68]
-	ldr	r2, [r2, #4]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r2
-	mov	r2, r3
-	eors	r2, r0
-	lsrs	r3, r1, #6
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #26
-	orrs	r4, r3
+	lsls	r2, r2, #28
+	orrs	r2, r0
 	ldr	r0, [sp, #16]
-	lsls	r3, r0, #27
-	orrs	r3, r4
-	ldr	r0, [sp, #20]
-	lsls	r4, r0, #28
-	orrs	r4, r3
-	ldr	r0, [sp, #24]
-	lsls	r3, r0, #29
-	orrs	r3, r4
+	lsls	r0, r0, #29
+	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #32]
-	lsls	r4, r0, #30
-	orrs	r4, r3
-	ldr	r0, [sp, #48]
-	lsls	r3, r0, #31
-	orrs	r3, r4
-	ldr	r0, [sp, #12]
-	lsls	r4, r0, #3
-	ldr	r0, [sp, #100]
-	adds	r0, r0, r4
-	str	r0, [sp, #64]
-	ldr	r0, [r0, #4]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r3, r0
-	eors	r2, r3
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #25
-	lsrs	r0, r1, #7
-	orrs	r4, r0
-	ldr	r0, [sp, #16]
-	lsls	r3, r0, #26
-	orrs	r3, r4
-	ldr	r0, [sp, #20]
-	lsls	r4, r0, #27
-	orrs	r4, r3
-	ldr	r0, [sp, #24]
-	lsls	r3, r0, #28
-	orrs	r3, r4
-	ldr	r0, [sp, #32]
-	lsls	r4, r0, #29
-	orrs	r4, r3
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #48]
-	lsls	r3, r0, #30
-	orrs	r3, r4
-	ldr	r0, [sp, #92]
+	ldr	r2, [sp, #24]
+	lsls	r2, r2, #30
+	orrs	r2, r0
+	ldr	r0, [sp, #28]
 	lsls	r0, r0, #31
-	orrs	r0, r3
-	ldr	r3, [sp, #12]
-	lsls	r4, r3, #3
-	ldr	r3, [sp, #96]
-	adds	r3, r3, r4
-	ldr	r4, [r3, #4]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r4
-	eors	r2, r0
-	str	r2, [sp]
-	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	ldr	r0, [sp, #84]
-	ldr	r2, [r0]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	ands	r0, r2
-	ldr	r4, [sp, #28]
-	eors	r4, r0
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #4]
-	lsrs	r0, r2, #1
-	lsls	r2, r1, #31
 	orrs	r0, r2
-	ldr	r2, [sp, #88]
-	ldr	r2, [r2]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r2
-	eors	r4, r0
 	ldr	r2, [sp, #4]
-	lsrs	r0, r2, #2
-	lsls	r2, r1, #30
+	lsls	r2, r2, #26
+	lsrs	r2, r2, #31
+	subs	r2, r4, r2
+	str	r2, [sp, #76]
+	mov	r2, r4
+	sbcs	r2, r4
+	ands	r0, r2
+	eors	r3, r0
+	lsrs	r0, r1, #6
+	ldr	r2, [sp, #8]
+	lsls	r2, r2, #26
+	orrs	r2, r0
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #27
+	orrs	r0, r2
+	ldr	r2, [sp, #16]
+	lsls	r2, r2, #28
+	orrs	r2, r0
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #29
 	orrs	r0, r2
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #80]
-	ldr	r2, [r2]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r2
-	eors	r4, r0
-	ldr	r2, [sp, #4]
-	lsrs	r0, r2, #3
-	lsls	r2, r1, #29
+	ldr	r2, [sp, #28]
+	lsls	r2, r2, #30
+	orrs	r2, r0
+	ldr	r0, [sp, #48]
+	lsls	r0, r0, #31
 	orrs	r0, r2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #76]
-	ldr	r2, [r2]
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r2
-	eors	r4, r0
 	ldr	r2, [sp, #4]
-	lsrs	r0, r2, #4
-	lsls	r2, r1, #28
+	lsls	r2, r2, #25
+	lsrs	r2, r2, #31
+	subs	r2, r4, r2
+	str	r2, [sp, #52]
+	mov	r2, r4
+	sbcs	r2, r4
+	ands	r0, r2
+	eors	r3, r0
+	ldr	r0, [sp, #8]
+	lsls	r2, r0, #25
+	lsrs	r0, r1, #7
+	orrs	r2, r0
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #26
 	orrs	r0, r2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #72]
-	ldr	r2, [r2]
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r2
-	eors	r4, r0
-	ldr	r2, [sp, #4]
-	lsrs	r0, r2, #5
-	lsls	r2, r1, #27
+	ldr	r2, [sp, #16]
+	lsls	r2, r2, #27
+	orrs	r2, r0
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #28
 	orrs	r0, r2
-	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #68]
-	ldr	r2, [r2]
-	b	.Lgrain128aeadv2_absorb_ad_pool3
-	.ltorg
-.Lgrain128aeadv2_absorb_ad_pool3:
-	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r0, r2
-	eors	r4, r0
-	ldr	r2, [sp, #4]
-	lsrs	r2, r2, #6
-	lsls	r0, r1, #26
+	ldr	r2, [sp, #28]
+	lsls	r2, r2, #29
 	orrs	r2, r0
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #64]
-	ldr	r0, [r0]
+	ldr	r0, [sp, #48]
+	lsls	r0, r0, #30
+	orrs	r0, r2
+	ldr	r2, [sp, #72]
+	lsls	r2, r2, #31
+	orrs	r2, r0
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r2, r0
-	mov	r0, r4
-	eors	r0, r2
-	ldr	r2, [sp, #4]
-	lsrs	r2, r2, #7
-	lsls	r1, r1, #25
-	orrs	r2, r1
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #24
+	lsrs	r0, r0, #31
+	subs	r0, r4, r0
+	str	r0, [sp, #4]
+	sbcs	r4, r4
+	ands	r2, r4
+	eors	r3, r2
+	str	r3, [sp, #20]
+	ldr	r3, [sp]
+	ldr	r0, [sp, #96]
+	ands	r3, r0
+	ldr	r2, [sp, #68]
+	eors	r2, r3
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r1, [r3]
+	ldr	r0, [sp]
+	lsrs	r3, r0, #1
+	lsls	r0, r1, #31
+	orrs	r3, r0
 	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	ands	r2, r1
-	mov	r1, r0
-	eors	r1, r2
+	ldr	r0, [sp, #92]
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp]
+	lsrs	r3, r0, #2
+	lsls	r0, r1, #30
+	orrs	r3, r0
+	ldr	r0, [sp, #88]
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp]
+	lsrs	r3, r0, #3
+	lsls	r0, r1, #29
+	orrs	r3, r0
+	ldr	r0, [sp, #84]
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp]
+	lsrs	r3, r0, #4
+	lsls	r0, r1, #28
+	orrs	r3, r0
+	ldr	r0, [sp, #80]
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp]
+	lsrs	r3, r0, #5
+	lsls	r0, r1, #27
+	orrs	r3, r0
+	ldr	r0, [sp, #76]
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp]
+	lsrs	r3, r0, #6
+	lsls	r0, r1, #26
+	orrs	r3, r0
+	ldr	r0, [sp, #52]
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp]
+	lsrs	r3, r0, #7
+	lsls	r0, r1, #25
+	orrs	r3, r0
+	ldr	r0, [sp, #4]
+	ands	r3, r0
+	mov	r1, r2
+	eors	r1, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	lsrs	r2, r7, #26
 	lsls	r0, r6, #6
@@ -4963,17 +4013,782 @@ grain128aeadv2_absorb_ad:
 	orrs	r0, r2
 	uxth	r0, r0
 	ands	r4, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	ands	r4, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r4
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r0, r12
+	uxth	r0, r0
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	eors	r3, r0
+	lsls	r3, r3, #16
+	mov	r2, r11
+	lsrs	r4, r2, #16
 	mov	r2, r3
-	eors	r2, r4
+	orrs	r2, r4
+	mov	r3, r11
+	lsls	r4, r3, #16
+	lsrs	r3, r5, #16
+	orrs	r3, r4
+	lsls	r5, r5, #16
+	lsrs	r4, r6, #16
+	orrs	r4, r5
+	lsrs	r7, r7, #16
+	lsls	r5, r6, #16
+	orrs	r7, r5
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, r12
+	lsrs	r5, r6, #7
+	b	.Lgrain128aeadv2_absorb_ad_pool2
+	.ltorg
+.Lgrain128aeadv2_absorb_ad_pool2:
+	uxth	r6, r5
+	mov	r5, r0
+	eors	r5, r6
+	mov	r0, r10
+	lsrs	r0, r0, #6
+	uxth	r0, r0
+	eors	r5, r0
+	mov	r0, r8
+	lsrs	r0, r0, #6
+	uxth	r0, r0
+	eors	r5, r0
+	mov	r0, r8
+	lsrs	r6, r0, #17
+	mov	r0, r9
+	lsls	r0, r0, #15
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r5, r0
+	mov	r0, r9
+	uxth	r0, r0
+	eors	r5, r0
+	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	lsls	r5, r5, #16
+	mov	r0, r9
+	lsrs	r0, r0, #16
+	orrs	r5, r0
+	mov	r0, r9
+	lsls	r6, r0, #16
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	orrs	r0, r6
+	mov	r9, r0
+	mov	r0, r8
+	lsls	r6, r0, #16
+	mov	r0, r10
+	lsrs	r0, r0, #16
+	orrs	r0, r6
+	mov	r8, r0
+	mov	r0, r12
+	lsrs	r0, r0, #16
+	mov	r12, r0
+	mov	r0, r10
+	lsls	r0, r0, #16
+	mov	r10, r0
+	mov	r6, r12
+	mov	r0, r10
+	orrs	r6, r0
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov	r12, r6
+	mov	r10, r8
+	mov	r8, r9
+	mov	r9, r5
+	mov	r6, r4
+	mov	r5, r3
+	mov	r11, r2
+	str	r1, [sp, #68]
+	ldr	r0, [sp, #56]
+	str	r0, [sp]
+	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #44]
+	adds	r2, #1
+	str	r2, [sp, #44]
+	ldr	r0, [sp, #64]
+	cmp	r2, r0
+	bcs	.Lgrain128aeadv2_absorb_ad_far3
+	b	.Lgrain128aeadv2_absorb_ad_loop3
+.Lgrain128aeadv2_absorb_ad_far3:
+.Lgrain128aeadv2_absorb_ad_done4:
+	mov	r0, r11
+	str	r0, [sp, #4]
+	ldr	r3, [sp, #68]
+	ldr	r2, [sp, #20]
+	ldr	r0, [sp]
+.Lgrain128aeadv2_absorb_ad_endif2:
+	@ grain128aeadv2.ae:130: for i in 0..a {
+	ldr	r4, [sp, #4]
+	mov	r11, r4
+	str	r3, [sp, #56]
+	str	r2, [sp, #20]
+	str	r0, [sp]
+	movs	r2, #0
+	str	r2, [sp, #60]
+	ldr	r0, [sp, #36]
+	cmp	r2, r0
+	bcc	.Lgrain128aeadv2_absorb_ad_far4
+	b	.Lgrain128aeadv2_absorb_ad_done7
+.Lgrain128aeadv2_absorb_ad_far4:
+	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	ldr	r0, =grain128aeadv2_tf0
+	str	r0, [sp, #124]
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, =grain128aeadv2_tf1
+	str	r2, [sp, #120]
+	ldr	r2, =grain128aeadv2_tf2
+	str	r2, [sp, #116]
+	ldr	r2, =grain128aeadv2_tf3
+	str	r2, [sp, #112]
+	ldr	r2, =grain128aeadv2_tf4
+	str	r2, [sp, #108]
+	ldr	r2, =grain128aeadv2_tf5
+	str	r2, [sp, #104]
+	ldr	r0, =grain128aeadv2_tf6
+	str	r0, [sp, #100]
+	ldr	r3, =grain128aeadv2_tf8
+	str	r3, [sp, #96]
+	@ grain128aeadv2.ae:130: for i in 0..a {
+.Lgrain128aeadv2_absorb_ad_loop6:
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r0, r12
+	lsrs	r3, r0, #20
+	mov	r0, r10
+	lsls	r0, r0, #12
+	orrs	r3, r0
+	mov	r0, r12
+	lsrs	r0, r0, #13
+	uxth	r2, r0
+	uxth	r0, r3
+	ands	r2, r0
+	lsrs	r0, r7, #12
+	uxth	r4, r0
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	uxth	r0, r0
+	mov	r3, r4
+	ands	r3, r0
+	eors	r3, r2
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r0, r5, #31
+	mov	r2, r11
+	lsls	r2, r2, #1
+	orrs	r0, r2
+	uxth	r0, r0
+	str	r0, [sp, #32]
+	mov	r0, r10
+	lsrs	r0, r0, #10
+	uxth	r2, r0
+	ldr	r0, [sp, #32]
+	ands	r0, r2
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r3, r0
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r10
+	lsrs	r2, r0, #28
+	mov	r0, r8
+	lsls	r0, r0, #4
+	orrs	r2, r0
+	uxth	r0, r2
+	mov	r2, r8
+	lsrs	r2, r2, #15
+	uxth	r2, r2
+	ands	r0, r2
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r3, r0
+	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r0, r8
+	lsrs	r2, r0, #30
+	mov	r0, r9
+	lsls	r0, r0, #2
+	orrs	r2, r0
+	ldr	r0, [sp, #32]
+	ands	r4, r0
+	uxth	r0, r2
+	ands	r4, r0
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r3, r4
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r0, r8
+	lsrs	r2, r0, #29
+	mov	r0, r9
+	lsls	r0, r0, #3
+	orrs	r2, r0
+	uxth	r0, r2
+	eors	r3, r0
+	lsrs	r0, r7, #2
+	uxth	r0, r0
+	eors	r3, r0
+	lsrs	r0, r7, #15
+	uxth	r0, r0
+	eors	r3, r0
+	lsrs	r0, r6, #4
+	uxth	r0, r0
+	eors	r3, r0
+	lsrs	r0, r6, #13
+	uxth	r0, r0
+	eors	r3, r0
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	uxth	r0, r5
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r3, r0
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r0, r5, #9
+	uxth	r0, r0
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r3, r0
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r4, r5, #25
+	mov	r2, r11
+	lsls	r0, r2, #7
+	orrs	r4, r0
+	uxth	r0, r4
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r3, r0
+	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	movs	r2, #1
+	lsls	r2, r2, #12
+	mov	r0, r3
+	ands	r0, r2
+	movs	r4, #1
+	lsls	r4, r4, #14
+	mov	r2, r3
+	ands	r2, r4
+	lsrs	r2, r2, #7
+	lsrs	r0, r0, #6
+	orrs	r2, r0
+	movs	r4, #1
+	lsls	r4, r4, #10
+	mov	r0, r3
+	ands	r0, r4
+	lsrs	r0, r0, #5
+	orrs	r2, r0
+	movs	r4, #1
+	lsls	r4, r4, #8
+	mov	r0, r3
+	ands	r0, r4
+	lsrs	r0, r0, #4
+	orrs	r2, r0
+	movs	r4, #64
+	mov	r0, r3
+	ands	r0, r4
+	lsrs	r0, r0, #3
+	orrs	r2, r0
+	movs	r4, #16
+	mov	r0, r3
+	ands	r0, r4
+	lsrs	r0, r0, #2
+	orrs	r2, r0
+	movs	r4, #4
+	mov	r0, r3
+	ands	r0, r4
+	lsrs	r0, r0, #1
+	orrs	r2, r0
+	ldr	r4, =0x00008001
+	mov	r0, r3
+	ands	r0, r4
+	orrs	r2, r0
+	movs	r4, #1
+	lsls	r4, r4, #13
+	mov	r0, r3
+	ands	r0, r4
+	lsls	r0, r0, #1
+	orrs	r2, r0
+	movs	r4, #1
+	lsls	r4, r4, #11
+	mov	r0, r3
+	ands	r0, r4
+	lsls	r0, r0, #2
+	orrs	r2, r0
+	movs	r4, #1
+	lsls	r4, r4, #9
+	mov	r0, r3
+	ands	r0, r4
+	lsls	r0, r0, #3
+	orrs	r2, r0
+	movs	r4, #128
+	mov	r0, r3
+	ands	r0, r4
+	lsls	r0, r0, #4
+	orrs	r2, r0
+	movs	r4, #32
+	mov	r0, r3
+	ands	r0, r4
+	lsls	r0, r0, #5
+	orrs	r2, r0
+	movs	r4, #8
+	mov	r0, r3
+	ands	r0, r4
+	lsls	r0, r0, #6
+	orrs	r2, r0
+	movs	r0, #2
+	ands	r3, r0
+	lsls	r0, r3, #7
+	orrs	r2, r0
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #23
+	lsrs	r0, r0, #31
+	str	r0, [sp, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsrs	r4, r1, #8
+	lsls	r3, r0, #24
+	orrs	r3, r4
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #22
+	lsrs	r0, r0, #31
+	str	r0, [sp, #12]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r4, r0, #25
+	orrs	r4, r3
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #21
+	lsrs	r0, r0, #31
+	str	r0, [sp, #16]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r3, r0, #26
+	orrs	r3, r4
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #20
+	lsrs	r0, r0, #31
+	str	r0, [sp, #24]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r4, r0, #27
+	orrs	r4, r3
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #31
+	str	r0, [sp, #28]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r3, r0, #28
+	orrs	r3, r4
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #18
+	lsrs	r0, r0, #31
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r4, r0, #29
+	orrs	r4, r3
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsls	r0, r2, #17
+	lsrs	r0, r0, #31
+	str	r0, [sp, #92]
+	lsls	r3, r0, #30
+	orrs	r3, r4
+	lsrs	r0, r2, #15
+	lsls	r0, r0, #31
+	orrs	r0, r3
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r2, [sp]
+	lsrs	r0, r2, #8
+	lsls	r2, r1, #24
+	orrs	r0, r2
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	ldr	r0, [sp, #40]
+	ldrb	r2, [r0]
+	str	r2, [sp, #8]
+	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	lsls	r2, r2, #3
+	ldr	r0, [sp, #124]
+	adds	r0, r0, r2
+	str	r0, [sp, #84]
+	ldr	r2, [r0, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r1
+	ands	r0, r2
+	ldr	r3, [sp, #20]
+	eors	r3, r0
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	lsrs	r2, r1, #1
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #31
+	orrs	r0, r2
+	ldr	r2, [sp, #8]
+	lsls	r4, r2, #3
+	ldr	r2, [sp, #120]
+	adds	r2, r2, r4
+	str	r2, [sp, #88]
+	ldr	r2, [r2, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r3, r0
+	lsrs	r4, r1, #2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #4]
+	lsls	r2, r0, #30
+	orrs	r2, r4
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #31
+	orrs	r0, r2
+	ldr	r2, [sp, #8]
+	lsls	r4, r2, #3
+	ldr	r2, [sp, #116]
+	adds	r2, r2, r4
+	str	r2, [sp, #80]
+	ldr	r2, [r2, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r3, r0
+	lsrs	r2, r1, #3
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #29
+	orrs	r4, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #12]
+	lsls	r2, r0, #30
+	orrs	r2, r4
+	ldr	r0, [sp, #16]
+	lsls	r0, r0, #31
+	orrs	r0, r2
+	ldr	r2, [sp, #8]
+	lsls	r4, r2, #3
+	ldr	r2, [sp, #112]
+	adds	r2, r2, r4
+	str	r2, [sp, #76]
+	ldr	r2, [r2, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r3, r0
+	lsrs	r4, r1, #4
+	ldr	r0, [sp, #4]
+	lsls	r2, r0, #28
+	orrs	r2, r4
+	ldr	r0, [sp, #12]
+	lsls	r4, r0, #29
+	orrs	r4, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #16]
+	lsls	r2, r0, #30
+	orrs	r2, r4
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #31
+	orrs	r0, r2
+	ldr	r2, [sp, #8]
+	lsls	r4, r2, #3
+	ldr	r2, [sp, #108]
+	adds	r2, r2, r4
+	str	r2, [sp, #72]
+	ldr	r2, [r2, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r3, r0
+	lsrs	r2, r1, #5
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #27
+	orrs	r4, r2
+	ldr	r0, [sp, #12]
+	lsls	r2, r0, #28
+	orrs	r2, r4
+	ldr	r0, [sp, #16]
+	lsls	r4, r0, #29
+	orrs	r4, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #24]
+	lsls	r2, r0, #30
+	orrs	r2, r4
+	ldr	r0, [sp, #28]
+	lsls	r0, r0, #31
+	orrs	r0, r2
+	ldr	r2, [sp, #8]
+	lsls	r4, r2, #3
+	ldr	r2, [sp, #104]
+	adds	r2, r2, r4
+	str	r2, [sp, #68]
+	ldr	r2, [r2, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	mov	r2, r3
+	eors	r2, r0
+	lsrs	r3, r1, #6
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #26
+	orrs	r4, r3
+	ldr	r0, [sp, #12]
+	lsls	r3, r0, #27
+	orrs	r3, r4
+	ldr	r0, [sp, #16]
+	lsls	r4, r0, #28
+	orrs	r4, r3
+	ldr	r0, [sp, #24]
+	lsls	r3, r0, #29
+	orrs	r3, r4
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #28]
+	lsls	r4, r0, #30
+	orrs	r4, r3
+	ldr	r0, [sp, #44]
+	lsls	r3, r0, #31
+	orrs	r3, r4
+	ldr	r0, [sp, #8]
+	lsls	r4, r0, #3
+	ldr	r0, [sp, #100]
+	adds	r0, r0, r4
+	str	r0, [sp, #64]
+	ldr	r0, [r0, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r3, r0
+	eors	r2, r3
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #25
+	lsrs	r0, r1, #7
+	orrs	r4, r0
+	ldr	r0, [sp, #12]
+	lsls	r3, r0, #26
+	orrs	r3, r4
+	ldr	r0, [sp, #16]
+	lsls	r4, r0, #27
+	orrs	r4, r3
+	ldr	r0, [sp, #24]
+	lsls	r3, r0, #28
+	orrs	r3, r4
+	ldr	r0, [sp, #28]
+	lsls	r4, r0, #29
+	orrs	r4, r3
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #44]
+	lsls	r3, r0, #30
+	orrs	r3, r4
+	ldr	r0, [sp, #92]
+	lsls	r0, r0, #31
+	orrs	r0, r3
+	ldr	r3, [sp, #8]
+	lsls	r4, r3, #3
+	ldr	r3, [sp, #96]
+	adds	r3, r3, r4
+	ldr	r4, [r3, #4]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r4
+	eors	r2, r0
+	str	r2, [sp, #20]
+	@ grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	ldr	r0, [sp, #84]
+	ldr	r2, [r0]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ldr	r0, [sp]
+	ands	r0, r2
+	ldr	r4, [sp, #56]
+	eors	r4, r0
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, [sp]
+	lsrs	r0, r2, #1
+	lsls	r2, r1, #31
+	orrs	r0, r2
+	ldr	r2, [sp, #88]
+	ldr	r2, [r2]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r4, r0
+	ldr	r2, [sp]
+	lsrs	r0, r2, #2
+	lsls	r2, r1, #30
+	orrs	r0, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, [sp, #80]
+	ldr	r2, [r2]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r4, r0
+	ldr	r2, [sp]
+	lsrs	r0, r2, #3
+	lsls	r2, r1, #29
+	orrs	r0, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, [sp, #76]
+	ldr	r2, [r2]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r4, r0
+	ldr	r2, [sp]
+	lsrs	r0, r2, #4
+	lsls	r2, r1, #28
+	orrs	r0, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, [sp, #72]
+	ldr	r2, [r2]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r4, r0
+	ldr	r2, [sp]
+	lsrs	r0, r2, #5
+	lsls	r2, r1, #27
+	orrs	r0, r2
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r2, [sp, #68]
+	ldr	r2, [r2]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r2
+	eors	r4, r0
+	ldr	r2, [sp]
+	lsrs	r2, r2, #6
+	lsls	r0, r1, #26
+	orrs	r2, r0
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #64]
+	ldr	r0, [r0]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r2, r0
+	b	.Lgrain128aeadv2_absorb_ad_pool3
+	.ltorg
+.Lgrain128aeadv2_absorb_ad_pool3:
+	eors	r4, r2
+	ldr	r2, [sp]
+	lsrs	r0, r2, #7
+	lsls	r1, r1, #25
+	orrs	r0, r1
+	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	ldr	r1, [r3]
+	@ grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	ands	r0, r1
+	mov	r1, r4
+	eors	r1, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	lsrs	r2, r7, #26
+	lsls	r0, r6, #6
+	orrs	r2, r0
+	uxth	r0, r2
+	uxth	r3, r7
+	eors	r3, r0
+	lsrs	r2, r6, #24
+	lsls	r0, r5, #8
+	orrs	r2, r0
+	uxth	r0, r2
+	eors	r3, r0
+	lsrs	r4, r5, #27
+	mov	r2, r11
+	lsls	r0, r2, #5
+	orrs	r4, r0
+	uxth	r0, r4
+	eors	r3, r0
+	uxth	r0, r2
+	eors	r3, r0
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r0, r7, #3
+	uxth	r2, r0
+	lsrs	r0, r5, #3
+	uxth	r0, r0
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r0, r7, #11
+	uxth	r2, r0
+	lsrs	r0, r7, #13
+	uxth	r0, r0
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r4, r7, #18
+	lsls	r0, r6, #14
+	orrs	r4, r0
+	lsrs	r2, r7, #17
+	lsls	r0, r6, #15
+	orrs	r2, r0
+	uxth	r2, r2
+	uxth	r0, r4
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r4, r6, #27
+	lsls	r0, r5, #5
+	orrs	r4, r0
+	lsrs	r2, r7, #27
+	lsls	r0, r6, #5
+	orrs	r2, r0
+	uxth	r2, r2
+	uxth	r0, r4
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r0, r6, #8
+	uxth	r2, r0
+	lsrs	r0, r6, #16
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r2, r6, #29
+	lsls	r0, r5, #3
+	orrs	r2, r0
+	uxth	r2, r2
+	lsrs	r0, r5, #1
+	uxth	r0, r0
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r4, r5, #20
+	mov	r2, r11
+	lsls	r0, r2, #12
+	orrs	r4, r0
+	lsrs	r0, r5, #4
+	uxth	r2, r0
+	uxth	r0, r4
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r4, r7, #24
+	lsls	r0, r6, #8
+	orrs	r4, r0
+	lsrs	r2, r7, #22
+	lsls	r0, r6, #10
+	orrs	r2, r0
+	uxth	r2, r2
+	uxth	r0, r4
+	ands	r2, r0
+	lsrs	r4, r7, #25
+	lsls	r0, r6, #7
+	orrs	r4, r0
+	uxth	r0, r4
+	ands	r2, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r0, r5, #6
+	uxth	r4, r0
+	lsrs	r0, r5, #14
+	uxth	r0, r0
+	ands	r4, r0
+	lsrs	r0, r5, #18
+	mov	r2, r11
+	lsls	r2, r2, #14
+	orrs	r0, r2
+	uxth	r0, r0
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r4
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r0, r5, #28
+	mov	r2, r11
+	lsls	r2, r2, #4
+	orrs	r0, r2
+	lsrs	r4, r5, #24
+	mov	r2, r11
+	lsls	r2, r2, #8
+	orrs	r4, r2
+	uxth	r4, r4
+	uxth	r0, r0
+	ands	r4, r0
+	lsrs	r0, r5, #29
+	mov	r2, r11
+	lsls	r2, r2, #3
+	orrs	r0, r2
+	uxth	r0, r0
+	ands	r4, r0
+	ldr	r0, [sp, #32]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r4
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r12
 	uxth	r4, r0
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	eors	r2, r4
-	lsls	r0, r2, #16
+	eors	r3, r4
+	lsls	r0, r3, #16
 	mov	r2, r11
 	lsrs	r3, r2, #16
 	mov	r2, r0
@@ -4986,9 +4801,9 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #16
 	lsrs	r3, r6, #16
 	orrs	r3, r0
-	lsrs	r5, r7, #16
+	lsrs	r7, r7, #16
 	lsls	r0, r6, #16
-	orrs	r5, r0
+	orrs	r7, r0
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r12
 	lsrs	r0, r0, #7
@@ -5003,11 +4818,11 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r0
 	eors	r4, r0
 	mov	r0, r8
-	lsrs	r6, r0, #17
+	lsrs	r5, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
-	orrs	r6, r0
-	uxth	r0, r6
+	orrs	r5, r0
+	uxth	r0, r5
 	eors	r4, r0
 	mov	r0, r9
 	uxth	r0, r0
@@ -5018,14 +4833,14 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r0, #16
 	orrs	r4, r0
 	mov	r0, r9
-	lsls	r7, r0, #16
+	lsls	r6, r0, #16
 	mov	r0, r8
-	lsrs	r6, r0, #16
-	orrs	r6, r7
-	lsls	r7, r0, #16
+	lsrs	r5, r0, #16
+	orrs	r5, r6
+	lsls	r6, r0, #16
 	mov	r0, r10
 	lsrs	r0, r0, #16
-	orrs	r0, r7
+	orrs	r0, r6
 	mov	r8, r0
 	mov	r0, r12
 	lsrs	r0, r0, #16
@@ -5033,30 +4848,28 @@ grain128aeadv2_absorb_ad:
 	mov	r0, r10
 	lsls	r0, r0, #16
 	mov	r9, r0
-	mov	r7, r12
+	mov	r6, r12
 	mov	r0, r9
-	orrs	r7, r0
-	mov	r12, r7
+	orrs	r6, r0
+	mov	r12, r6
 	@ grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	mov	r10, r8
-	mov	r8, r6
+	mov	r8, r5
 	mov	r9, r4
-	mov	r7, r5
 	mov	r6, r3
 	mov	r5, r11
 	mov	r11, r2
-	mov	r2, r1
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #52]
-	str	r2, [sp, #4]
-	ldr	r1, [sp, #56]
+	str	r1, [sp, #56]
+	ldr	r2, [sp, #48]
+	str	r2, [sp]
+	ldr	r1, [sp, #52]
 	ldr	r2, [sp, #60]
 	adds	r2, #1
 	str	r2, [sp, #60]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	cmp	r2, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far5
 	b	.Lgrain128aeadv2_absorb_ad_loop6
@@ -5077,12 +4890,12 @@ grain128aeadv2_absorb_ad:
 	str	r5, [r0, #8]
 	mov	r2, r11
 	str	r2, [r0, #12]
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #56]
 	ldr	r0, [sp, #140]
 	str	r2, [r0]
-	ldr	r2, [sp]
+	ldr	r2, [sp, #20]
 	str	r2, [r0, #4]
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	ldr	r0, [sp, #136]
 	str	r2, [r0]
 	str	r1, [r0, #4]
@@ -5098,8 +4911,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
-@     frame 264 bytes (210 spill slots, 66 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 6942 bytes of code and literals
+@     frame 260 bytes (204 spill slots, 65 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 6566 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -5112,36 +4925,32 @@ grain128aeadv2_init:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #264
-	mov	r7, r2
-	str	r7, [sp, #100]
-	mov	r2, r3
-	str	r2, [sp, #96]
+	sub	sp, #260
+	str	r2, [sp, #100]
+	str	r3, [sp, #96]
+	ldr	r2, [sp, #296]
+	str	r2, [sp, #236]
 	ldr	r2, [sp, #300]
-	str	r2, [sp, #244]
-	ldr	r2, [sp, #304]
-	str	r2, [sp, #240]
-	ldr	r3, [r0]
-	str	r3, [sp, #20]
-	ldr	r7, [r0, #4]
-	str	r7, [sp, #28]
-	ldr	r3, [r0, #8]
-	str	r3, [sp, #16]
-	ldr	r2, [r0, #12]
-	str	r2, [sp, #24]
-	ldr	r4, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r0, [r1, #8]
+	str	r2, [sp, #232]
+	ldr	r2, [r0]
+	str	r2, [sp, #20]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #28]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #16]
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #24]
+	ldm	r1!, {r0, r2, r4}
 	@ grain128aeadv2.ae:75: for i in 0..320 / par {
 	movs	r3, #0
 	str	r3, [sp, #12]
-	mov	r8, r4
+	mov	r8, r0
 	mov	r12, r2
-	mov	r9, r0
+	mov	r9, r4
 	ldr	r3, =0x7fffffff
 	mov	r10, r3
 	ldr	r2, [sp, #20]
-	mov	r1, r7
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #16]
 	ldr	r5, [sp, #24]
 .Lgrain128aeadv2_init_loop1:
@@ -5239,9 +5048,8 @@ grain128aeadv2_init:
 	orrs	r6, r3
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r3, r4
-	eors	r3, r6
-	str	r3, [sp, #4]
+	eors	r4, r6
+	str	r4, [sp, #4]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r3, r8
 	uxth	r7, r3
@@ -5270,24 +5078,24 @@ grain128aeadv2_init:
 	eors	r4, r3
 	str	r4, [sp]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r6, r2
+	uxth	r7, r2
 	lsrs	r4, r2, #26
 	lsls	r3, r1, #6
 	orrs	r4, r3
 	uxth	r3, r4
-	eors	r6, r3
+	eors	r7, r3
 	lsrs	r4, r1, #24
 	lsls	r3, r0, #8
 	orrs	r4, r3
 	uxth	r3, r4
-	eors	r6, r3
+	eors	r7, r3
 	lsrs	r4, r0, #27
 	lsls	r3, r5, #5
 	orrs	r4, r3
 	uxth	r3, r4
-	eors	r6, r3
+	eors	r7, r3
 	uxth	r3, r5
-	eors	r6, r3
+	eors	r7, r3
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r3, r2, #3
 	uxth	r4, r3
@@ -5295,7 +5103,7 @@ grain128aeadv2_init:
 	uxth	r3, r3
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r3, r2, #11
 	uxth	r4, r3
@@ -5303,38 +5111,38 @@ grain128aeadv2_init:
 	uxth	r3, r3
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r4, r2, #17
 	lsls	r3, r1, #15
 	orrs	r4, r3
 	uxth	r4, r4
-	lsrs	r7, r2, #18
+	lsrs	r6, r2, #18
 	lsls	r3, r1, #14
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r4, r2, #27
 	lsls	r3, r1, #5
 	orrs	r4, r3
 	uxth	r4, r4
-	lsrs	r7, r1, #27
+	lsrs	r6, r1, #27
 	lsls	r3, r0, #5
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r3, r1, #8
 	uxth	r4, r3
 	lsrs	r3, r1, #16
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r4, r1, #29
 	lsls	r3, r0, #3
@@ -5344,87 +5152,81 @@ grain128aeadv2_init:
 	uxth	r3, r3
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r3, r0, #4
 	uxth	r4, r3
-	lsrs	r7, r0, #20
+	lsrs	r6, r0, #20
 	lsls	r3, r5, #12
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r4, r2, #22
 	lsls	r3, r1, #10
 	orrs	r4, r3
 	uxth	r4, r4
-	lsrs	r7, r2, #24
+	lsrs	r6, r2, #24
 	lsls	r3, r1, #8
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
-	lsrs	r7, r2, #25
+	lsrs	r6, r2, #25
 	lsls	r3, r1, #7
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r3, r0, #6
 	uxth	r4, r3
 	lsrs	r3, r0, #14
 	uxth	r3, r3
 	ands	r4, r3
-	lsrs	r7, r0, #18
+	lsrs	r6, r0, #18
 	lsls	r3, r5, #14
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r4, r0, #24
 	lsls	r3, r5, #8
 	orrs	r4, r3
 	uxth	r4, r4
-	lsrs	r7, r0, #28
+	lsrs	r6, r0, #28
 	lsls	r3, r5, #4
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
-	lsrs	r7, r0, #29
+	lsrs	r6, r0, #29
 	lsls	r3, r5, #3
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r6, r3
+	uxth	r3, r6
 	ands	r4, r3
 	mov	r3, r11
 	ands	r4, r3
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r6
 	eors	r7, r4
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
 	mov	r3, r8
 	lsrs	r6, r3, #16
 	mov	r3, r12
 	lsls	r4, r3, #16
-	mov	r3, r6
-	orrs	r3, r4
-	mov	r8, r3
-	mov	r3, r12
+	orrs	r6, r4
+	mov	r8, r6
 	lsrs	r6, r3, #16
 	mov	r3, r9
 	lsls	r4, r3, #16
-	mov	r3, r6
-	orrs	r3, r4
-	mov	r12, r3
-	mov	r3, r9
-	lsrs	r4, r3, #16
+	orrs	r6, r4
+	mov	r12, r6
+	lsrs	r6, r3, #16
 	mov	r3, r10
 	lsls	r3, r3, #16
-	mov	r6, r4
 	orrs	r6, r3
 	mov	r3, r10
 	lsrs	r3, r3, #16
@@ -5444,18 +5246,17 @@ grain128aeadv2_init:
 	lsrs	r0, r0, #16
 	lsls	r7, r5, #16
 	orrs	r0, r7
-	lsrs	r5, r5, #16
-	lsls	r3, r3, #16
-	orrs	r3, r5
+	lsrs	r7, r5, #16
+	lsls	r5, r3, #16
+	orrs	r5, r7
 	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
-	ldr	r5, [sp, #4]
-	lsls	r5, r5, #16
+	ldr	r3, [sp, #4]
+	lsls	r3, r3, #16
 	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	eors	r4, r5
-	eors	r3, r5
+	eors	r4, r3
+	eors	r5, r3
 	mov	r9, r6
 	mov	r10, r4
-	mov	r5, r3
 	ldr	r3, [sp, #12]
 	adds	r3, #1
 	str	r3, [sp, #12]
@@ -5558,9 +5359,8 @@ grain128aeadv2_init:
 	orrs	r6, r3
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r3, r4
-	eors	r3, r6
-	str	r3, [sp, #8]
+	eors	r4, r6
+	str	r4, [sp, #8]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r3, r8
 	uxth	r3, r3
@@ -5587,9 +5387,8 @@ grain128aeadv2_init:
 	eors	r4, r3
 	mov	r3, r10
 	uxth	r6, r3
-	mov	r3, r4
-	eors	r3, r6
-	str	r3, [sp, #4]
+	eors	r4, r6
+	str	r4, [sp, #4]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	uxth	r4, r2
 	lsrs	r6, r2, #26
@@ -5659,9 +5458,6 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r6, r1, #29
 	lsls	r3, r0, #3
-	b	.Lgrain128aeadv2_init_pool1
-	.ltorg
-.Lgrain128aeadv2_init_pool1:
 	orrs	r6, r3
 	uxth	r6, r6
 	lsrs	r3, r0, #1
@@ -5674,6 +5470,9 @@ grain128aeadv2_init:
 	uxth	r6, r3
 	lsrs	r7, r0, #20
 	lsls	r3, r5, #12
+	b	.Lgrain128aeadv2_init_pool1
+	.ltorg
+.Lgrain128aeadv2_init_pool1:
 	orrs	r7, r3
 	uxth	r3, r7
 	ands	r6, r3
@@ -5741,17 +5540,17 @@ grain128aeadv2_init:
 	orrs	r3, r7
 	str	r3, [sp]
 	mov	r3, r12
-	lsrs	r3, r3, #16
-	mov	r7, r9
-	lsls	r7, r7, #16
-	orrs	r3, r7
-	mov	r11, r3
+	lsrs	r7, r3, #16
 	mov	r3, r9
-	lsrs	r3, r3, #16
-	mov	r7, r10
-	lsls	r7, r7, #16
-	orrs	r3, r7
-	mov	r12, r3
+	lsls	r3, r3, #16
+	orrs	r7, r3
+	mov	r11, r7
+	mov	r3, r9
+	lsrs	r7, r3, #16
+	mov	r3, r10
+	lsls	r3, r3, #16
+	orrs	r7, r3
+	mov	r12, r7
 	mov	r3, r10
 	lsrs	r3, r3, #16
 	lsls	r6, r6, #16
@@ -5767,379 +5566,57 @@ grain128aeadv2_init:
 	lsrs	r3, r2, #16
 	lsls	r2, r1, #16
 	orrs	r3, r2
-	lsrs	r2, r1, #16
-	lsls	r1, r0, #16
-	mov	r7, r2
-	orrs	r7, r1
-	lsrs	r1, r0, #16
-	lsls	r0, r5, #16
-	orrs	r1, r0
-	lsrs	r0, r5, #16
-	lsls	r4, r4, #16
-	orrs	r4, r0
-	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
-	ldr	r0, [sp, #8]
-	lsls	r2, r0, #16
-	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r0, r6
-	eors	r0, r2
-	mov	r8, r0
-	mov	r5, r4
-	eors	r5, r2
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r3, #12
-	uxth	r0, r0
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
-	lsrs	r0, r0, #8
-	uxth	r0, r0
-	ldr	r2, [sp, #8]
-	ands	r2, r0
-	ldr	r0, [sp]
-	lsrs	r0, r0, #13
-	uxth	r4, r0
-	ldr	r0, [sp]
-	lsrs	r6, r0, #20
-	mov	r0, r11
-	lsls	r0, r0, #12
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r4, r0
-	eors	r2, r4
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r4, r1, #31
-	lsls	r0, r5, #1
-	orrs	r4, r0
-	uxth	r0, r4
-	str	r0, [sp, #4]
-	mov	r0, r11
-	lsrs	r0, r0, #10
-	uxth	r4, r0
-	ldr	r0, [sp, #4]
-	ands	r0, r4
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r0
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r11
-	lsrs	r4, r0, #28
-	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r4, r0
-	uxth	r4, r4
-	mov	r0, r12
-	lsrs	r0, r0, #15
-	uxth	r0, r0
-	ands	r4, r0
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r4
-	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r4, [sp, #8]
-	ldr	r0, [sp, #4]
-	ands	r4, r0
-	mov	r0, r12
-	lsrs	r6, r0, #30
-	mov	r0, r8
-	lsls	r0, r0, #2
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r4, r0
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r4
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r12
-	lsrs	r4, r0, #29
-	mov	r0, r8
-	lsls	r0, r0, #3
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r2, r0
-	lsrs	r0, r3, #2
-	uxth	r0, r0
-	eors	r2, r0
-	lsrs	r0, r3, #15
-	uxth	r0, r0
-	eors	r2, r0
-	lsrs	r0, r7, #4
-	uxth	r0, r0
-	eors	r2, r0
-	lsrs	r0, r7, #13
-	uxth	r0, r0
-	eors	r2, r0
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r0, r1
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r0
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r1, #9
-	uxth	r0, r0
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r0
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r4, r1, #25
-	lsls	r0, r5, #7
-	orrs	r4, r0
-	uxth	r0, r4
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r0
-	str	r2, [sp, #12]
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	ldr	r0, [sp]
-	uxth	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [sp]
-	lsrs	r0, r0, #7
-	uxth	r0, r0
-	ldr	r2, [sp, #32]
-	eors	r2, r0
-	mov	r0, r11
-	lsrs	r0, r0, #6
-	uxth	r0, r0
-	eors	r2, r0
-	mov	r0, r12
-	lsrs	r0, r0, #6
-	uxth	r0, r0
-	eors	r2, r0
-	mov	r0, r12
-	lsrs	r4, r0, #17
-	mov	r0, r8
-	lsls	r0, r0, #15
-	orrs	r4, r0
-	uxth	r0, r4
-	eors	r2, r0
-	mov	r0, r8
-	uxth	r4, r0
-	mov	r0, r2
-	eors	r0, r4
-	str	r0, [sp, #8]
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r4, r3
-	lsrs	r2, r3, #26
-	lsls	r0, r7, #6
-	orrs	r2, r0
-	uxth	r0, r2
-	eors	r4, r0
-	lsrs	r2, r7, #24
-	lsls	r0, r1, #8
-	orrs	r2, r0
-	uxth	r0, r2
-	eors	r4, r0
-	lsrs	r2, r1, #27
-	lsls	r0, r5, #5
-	orrs	r2, r0
-	uxth	r0, r2
-	eors	r4, r0
-	uxth	r0, r5
-	eors	r4, r0
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r3, #3
-	uxth	r2, r0
-	lsrs	r0, r1, #3
-	uxth	r0, r0
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r3, #11
-	uxth	r2, r0
-	lsrs	r0, r3, #13
-	uxth	r0, r0
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r3, #17
-	lsls	r0, r7, #15
-	orrs	r2, r0
-	uxth	r2, r2
-	lsrs	r6, r3, #18
-	lsls	r0, r7, #14
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r3, #27
-	lsls	r0, r7, #5
-	orrs	r2, r0
-	uxth	r2, r2
-	lsrs	r6, r7, #27
-	lsls	r0, r1, #5
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r0, r7, #8
-	uxth	r2, r0
-	lsrs	r0, r7, #16
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r2, r7, #29
-	lsls	r0, r1, #3
-	orrs	r2, r0
-	uxth	r2, r2
-	lsrs	r0, r1, #1
-	uxth	r0, r0
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r0, r1, #4
-	uxth	r2, r0
-	lsrs	r6, r1, #20
-	lsls	r0, r5, #12
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r3, #22
-	lsls	r0, r7, #10
-	orrs	r2, r0
-	uxth	r2, r2
-	lsrs	r6, r3, #24
-	lsls	r0, r7, #8
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	lsrs	r6, r3, #25
-	lsls	r0, r7, #7
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r0, r1, #6
-	uxth	r2, r0
-	lsrs	r0, r1, #14
-	uxth	r0, r0
-	ands	r2, r0
-	lsrs	r6, r1, #18
-	lsls	r0, r5, #14
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r2, r1, #24
-	lsls	r0, r5, #8
-	orrs	r2, r0
-	uxth	r2, r2
-	lsrs	r6, r1, #28
-	lsls	r0, r5, #4
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	lsrs	r6, r1, #29
-	lsls	r0, r5, #3
-	orrs	r6, r0
-	uxth	r0, r6
-	ands	r2, r0
-	ldr	r0, [sp, #4]
-	ands	r2, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r4
-	eors	r6, r2
-	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
-	ldr	r0, [sp, #16]
-	lsrs	r0, r0, #16
-	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	ldr	r4, [sp, #8]
-	eors	r4, r0
-	ldr	r0, [sp]
-	lsrs	r2, r0, #16
-	mov	r0, r11
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	mov	r10, r2
-	mov	r0, r11
-	lsrs	r2, r0, #16
-	mov	r0, r12
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	mov	r9, r2
-	mov	r0, r12
-	lsrs	r2, r0, #16
-	mov	r0, r8
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	mov	r12, r2
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	lsls	r2, r4, #16
-	mov	r4, r2
-	orrs	r4, r0
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r2, r6
-	ldr	r0, [sp, #32]
-	eors	r2, r0
-	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
-	ldr	r0, [sp, #20]
-	lsrs	r0, r0, #16
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	eors	r2, r0
-	lsrs	r3, r3, #16
-	lsls	r0, r7, #16
-	orrs	r3, r0
-	lsrs	r0, r7, #16
-	lsls	r6, r1, #16
-	orrs	r0, r6
 	lsrs	r1, r1, #16
-	lsls	r6, r5, #16
-	orrs	r1, r6
-	lsrs	r6, r5, #16
-	lsls	r5, r2, #16
-	orrs	r5, r6
+	lsls	r2, r0, #16
+	orrs	r1, r2
+	lsrs	r0, r0, #16
+	lsls	r2, r5, #16
+	orrs	r0, r2
+	lsrs	r2, r5, #16
+	lsls	r5, r4, #16
+	orrs	r5, r2
 	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
-	ldr	r2, [sp, #12]
-	lsls	r6, r2, #16
+	ldr	r2, [sp, #8]
+	lsls	r4, r2, #16
 	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r2, r4
-	eors	r2, r6
-	mov	r8, r2
-	eors	r5, r6
+	eors	r6, r4
+	mov	r8, r6
+	eors	r5, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r2, r3, #12
 	uxth	r2, r2
-	str	r2, [sp, #4]
-	mov	r2, r10
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
 	lsrs	r2, r2, #8
 	uxth	r2, r2
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp, #8]
 	ands	r4, r2
-	mov	r2, r10
+	ldr	r2, [sp]
 	lsrs	r2, r2, #13
 	uxth	r6, r2
-	mov	r2, r10
+	ldr	r2, [sp]
 	lsrs	r7, r2, #20
-	mov	r2, r9
+	mov	r2, r11
 	lsls	r2, r2, #12
 	orrs	r7, r2
 	uxth	r2, r7
 	ands	r6, r2
 	eors	r4, r6
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r1, #31
+	lsrs	r6, r0, #31
 	lsls	r2, r5, #1
 	orrs	r6, r2
 	uxth	r2, r6
-	str	r2, [sp]
-	mov	r2, r9
+	str	r2, [sp, #4]
+	mov	r2, r11
 	lsrs	r2, r2, #10
 	uxth	r6, r2
-	ldr	r2, [sp]
+	ldr	r2, [sp, #4]
 	ands	r2, r6
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r4, r2
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r2, r9
+	mov	r2, r11
 	lsrs	r6, r2, #28
 	mov	r2, r12
 	lsls	r2, r2, #4
@@ -6152,8 +5629,8 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r4, r6
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #4]
-	ldr	r2, [sp]
+	ldr	r6, [sp, #8]
+	ldr	r2, [sp, #4]
 	ands	r6, r2
 	mov	r2, r12
 	lsrs	r7, r2, #30
@@ -6178,30 +5655,344 @@ grain128aeadv2_init:
 	lsrs	r2, r3, #15
 	uxth	r2, r2
 	eors	r4, r2
-	lsrs	r2, r0, #4
+	lsrs	r2, r1, #4
 	uxth	r2, r2
 	eors	r4, r2
-	lsrs	r2, r0, #13
+	lsrs	r2, r1, #13
 	uxth	r2, r2
 	eors	r4, r2
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r2, r1
+	uxth	r2, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r4, r2
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r1, #9
+	lsrs	r2, r0, #9
 	uxth	r2, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r4, r2
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r1, #25
+	lsrs	r6, r0, #25
 	lsls	r2, r5, #7
 	orrs	r6, r2
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r2, r4
-	eors	r2, r6
-	str	r2, [sp, #8]
+	eors	r4, r6
+	str	r4, [sp, #12]
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	ldr	r2, [sp]
+	uxth	r2, r2
+	str	r2, [sp, #32]
+	ldr	r2, [sp]
+	lsrs	r2, r2, #7
+	uxth	r2, r2
+	ldr	r4, [sp, #32]
+	eors	r4, r2
+	mov	r2, r11
+	lsrs	r2, r2, #6
+	uxth	r2, r2
+	eors	r4, r2
+	mov	r2, r12
+	lsrs	r2, r2, #6
+	uxth	r2, r2
+	eors	r4, r2
+	mov	r2, r12
+	lsrs	r6, r2, #17
+	mov	r2, r8
+	lsls	r2, r2, #15
+	orrs	r6, r2
+	uxth	r2, r6
+	eors	r4, r2
+	mov	r2, r8
+	uxth	r6, r2
+	eors	r4, r6
+	str	r4, [sp, #8]
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	uxth	r6, r3
+	lsrs	r4, r3, #26
+	lsls	r2, r1, #6
+	orrs	r4, r2
+	uxth	r2, r4
+	eors	r6, r2
+	lsrs	r4, r1, #24
+	lsls	r2, r0, #8
+	orrs	r4, r2
+	uxth	r2, r4
+	eors	r6, r2
+	lsrs	r4, r0, #27
+	lsls	r2, r5, #5
+	orrs	r4, r2
+	uxth	r2, r4
+	eors	r6, r2
+	uxth	r2, r5
+	eors	r6, r2
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r2, r3, #3
+	uxth	r4, r2
+	lsrs	r2, r0, #3
+	uxth	r2, r2
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r2, r3, #11
+	uxth	r4, r2
+	lsrs	r2, r3, #13
+	uxth	r2, r2
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r4, r3, #17
+	lsls	r2, r1, #15
+	orrs	r4, r2
+	uxth	r4, r4
+	lsrs	r7, r3, #18
+	lsls	r2, r1, #14
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r4, r3, #27
+	lsls	r2, r1, #5
+	orrs	r4, r2
+	uxth	r4, r4
+	lsrs	r7, r1, #27
+	lsls	r2, r0, #5
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r2, r1, #8
+	uxth	r4, r2
+	lsrs	r2, r1, #16
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r4, r1, #29
+	lsls	r2, r0, #3
+	orrs	r4, r2
+	uxth	r4, r4
+	lsrs	r2, r0, #1
+	uxth	r2, r2
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r2, r0, #4
+	uxth	r4, r2
+	lsrs	r7, r0, #20
+	lsls	r2, r5, #12
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r4, r3, #22
+	lsls	r2, r1, #10
+	orrs	r4, r2
+	uxth	r4, r4
+	lsrs	r7, r3, #24
+	lsls	r2, r1, #8
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	lsrs	r7, r3, #25
+	lsls	r2, r1, #7
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r2, r0, #6
+	uxth	r4, r2
+	lsrs	r2, r0, #14
+	uxth	r2, r2
+	ands	r4, r2
+	lsrs	r7, r0, #18
+	lsls	r2, r5, #14
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r4, r0, #24
+	lsls	r2, r5, #8
+	orrs	r4, r2
+	uxth	r4, r4
+	lsrs	r7, r0, #28
+	lsls	r2, r5, #4
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	lsrs	r7, r0, #29
+	lsls	r2, r5, #3
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	ldr	r2, [sp, #4]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
+	ldr	r2, [sp, #16]
+	lsrs	r2, r2, #16
+	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	ldr	r4, [sp, #8]
+	eors	r4, r2
+	ldr	r2, [sp]
+	lsrs	r2, r2, #16
+	mov	r7, r11
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	mov	r10, r2
+	mov	r2, r11
+	lsrs	r2, r2, #16
+	mov	r7, r12
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	mov	r9, r2
+	mov	r2, r12
+	lsrs	r2, r2, #16
+	mov	r7, r8
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	mov	r12, r2
+	mov	r2, r8
+	lsrs	r2, r2, #16
+	lsls	r4, r4, #16
+	orrs	r4, r2
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	ldr	r2, [sp, #32]
+	eors	r6, r2
+	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
+	ldr	r2, [sp, #20]
+	lsrs	r7, r2, #16
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r2, r6
+	eors	r2, r7
+	lsrs	r3, r3, #16
+	lsls	r6, r1, #16
+	orrs	r3, r6
+	lsrs	r1, r1, #16
+	lsls	r6, r0, #16
+	orrs	r1, r6
+	lsrs	r0, r0, #16
+	lsls	r6, r5, #16
+	orrs	r0, r6
+	lsrs	r5, r5, #16
+	lsls	r6, r2, #16
+	orrs	r6, r5
+	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
+	ldr	r2, [sp, #12]
+	lsls	r5, r2, #16
+	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
+	eors	r4, r5
+	mov	r8, r4
+	eors	r6, r5
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r2, r3, #12
+	uxth	r2, r2
+	str	r2, [sp, #4]
+	mov	r2, r10
+	lsrs	r2, r2, #8
+	uxth	r2, r2
+	ldr	r4, [sp, #4]
+	ands	r4, r2
+	mov	r2, r10
+	lsrs	r2, r2, #13
+	uxth	r5, r2
+	mov	r2, r10
+	lsrs	r7, r2, #20
+	mov	r2, r9
+	lsls	r2, r2, #12
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r5, r2
+	eors	r4, r5
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r5, r0, #31
+	lsls	r2, r6, #1
+	orrs	r5, r2
+	uxth	r2, r5
+	str	r2, [sp]
+	mov	r2, r9
+	lsrs	r2, r2, #10
+	uxth	r5, r2
+	ldr	r2, [sp]
+	ands	r2, r5
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r2
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r2, r9
+	lsrs	r5, r2, #28
+	mov	r2, r12
+	lsls	r2, r2, #4
+	orrs	r5, r2
+	uxth	r5, r5
+	mov	r2, r12
+	lsrs	r2, r2, #15
+	uxth	r2, r2
+	ands	r5, r2
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r5
+	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	ldr	r5, [sp, #4]
+	ldr	r2, [sp]
+	ands	r5, r2
+	mov	r2, r12
+	lsrs	r7, r2, #30
+	mov	r2, r8
+	lsls	r2, r2, #2
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r5, r2
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r5
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r2, r12
+	lsrs	r5, r2, #29
+	mov	r2, r8
+	lsls	r2, r2, #3
+	orrs	r5, r2
+	uxth	r2, r5
+	eors	r4, r2
+	lsrs	r2, r3, #2
+	uxth	r2, r2
+	eors	r4, r2
+	lsrs	r2, r3, #15
+	uxth	r2, r2
+	eors	r4, r2
+	lsrs	r2, r1, #4
+	uxth	r2, r2
+	eors	r4, r2
+	lsrs	r2, r1, #13
+	uxth	r2, r2
+	eors	r4, r2
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	uxth	r2, r0
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r2
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r0, #9
+	uxth	r2, r2
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r2
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r5, r0, #25
+	lsls	r2, r6, #7
+	orrs	r5, r2
+	uxth	r5, r5
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r5
+	str	r4, [sp, #8]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r2, r10
 	uxth	r2, r2
@@ -6220,2254 +6011,2145 @@ grain128aeadv2_init:
 	uxth	r2, r2
 	eors	r4, r2
 	mov	r2, r12
-	lsrs	r6, r2, #17
+	lsrs	r5, r2, #17
 	mov	r2, r8
 	lsls	r2, r2, #15
-	orrs	r6, r2
-	uxth	r2, r6
+	orrs	r5, r2
+	uxth	r2, r5
 	eors	r4, r2
 	mov	r2, r8
-	uxth	r6, r2
-	mov	r2, r4
-	eors	r2, r6
-	str	r2, [sp, #4]
+	uxth	r5, r2
+	eors	r4, r5
+	str	r4, [sp, #4]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r6, r3
-	lsrs	r4, r3, #26
-	lsls	r2, r0, #6
-	orrs	r4, r2
-	uxth	r2, r4
-	eors	r6, r2
-	lsrs	r4, r0, #24
-	lsls	r2, r1, #8
-	orrs	r4, r2
-	uxth	r2, r4
-	eors	r6, r2
-	lsrs	r4, r1, #27
-	lsls	r2, r5, #5
-	orrs	r4, r2
-	uxth	r2, r4
-	eors	r6, r2
+	uxth	r4, r3
+	lsrs	r5, r3, #26
+	lsls	r2, r1, #6
+	orrs	r5, r2
 	uxth	r2, r5
-	eors	r6, r2
+	eors	r4, r2
+	lsrs	r5, r1, #24
+	lsls	r2, r0, #8
+	orrs	r5, r2
+	uxth	r2, r5
+	eors	r4, r2
+	lsrs	r5, r0, #27
+	lsls	r2, r6, #5
+	orrs	r5, r2
+	uxth	r2, r5
+	eors	r4, r2
+	uxth	r2, r6
+	eors	r4, r2
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r2, r3, #3
-	uxth	r4, r2
-	lsrs	r2, r1, #3
+	uxth	r5, r2
+	lsrs	r2, r0, #3
 	uxth	r2, r2
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r2, r3, #11
-	uxth	r4, r2
+	uxth	r5, r2
 	lsrs	r2, r3, #13
 	uxth	r2, r2
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r4, r3, #17
-	lsls	r2, r0, #15
-	orrs	r4, r2
-	uxth	r4, r4
+	lsrs	r5, r3, #17
+	lsls	r2, r1, #15
+	orrs	r5, r2
+	uxth	r5, r5
 	lsrs	r7, r3, #18
-	lsls	r2, r0, #14
+	lsls	r2, r1, #14
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r4, r3, #27
-	lsls	r2, r0, #5
-	orrs	r4, r2
-	uxth	r4, r4
-	lsrs	r7, r0, #27
+	lsrs	r5, r3, #27
 	lsls	r2, r1, #5
+	orrs	r5, r2
+	uxth	r5, r5
+	lsrs	r7, r1, #27
+	lsls	r2, r0, #5
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r2, r0, #8
-	uxth	r4, r2
-	lsrs	r2, r0, #16
-	ands	r4, r2
+	lsrs	r2, r1, #8
+	uxth	r5, r2
+	lsrs	r2, r1, #16
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r4, r0, #29
-	lsls	r2, r1, #3
-	orrs	r4, r2
-	uxth	r4, r4
-	lsrs	r2, r1, #1
+	lsrs	r5, r1, #29
+	lsls	r2, r0, #3
+	orrs	r5, r2
+	uxth	r5, r5
+	lsrs	r2, r0, #1
 	uxth	r2, r2
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r1, #4
-	uxth	r4, r2
-	lsrs	r7, r1, #20
-	lsls	r2, r5, #12
+	lsrs	r2, r0, #4
+	uxth	r5, r2
+	lsrs	r7, r0, #20
+	lsls	r2, r6, #12
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r4, r3, #22
-	lsls	r2, r0, #10
-	orrs	r4, r2
-	uxth	r4, r4
+	lsrs	r5, r3, #22
+	lsls	r2, r1, #10
+	orrs	r5, r2
+	uxth	r5, r5
 	lsrs	r7, r3, #24
-	lsls	r2, r0, #8
+	lsls	r2, r1, #8
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	lsrs	r7, r3, #25
-	lsls	r2, r0, #7
+	lsls	r2, r1, #7
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r2, r1, #6
-	uxth	r4, r2
-	lsrs	r2, r1, #14
+	lsrs	r2, r0, #6
+	uxth	r5, r2
+	lsrs	r2, r0, #14
 	uxth	r2, r2
-	ands	r4, r2
-	lsrs	r7, r1, #18
-	lsls	r2, r5, #14
+	ands	r5, r2
+	lsrs	r7, r0, #18
+	lsls	r2, r6, #14
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r4, r1, #24
-	lsls	r2, r5, #8
-	orrs	r4, r2
-	uxth	r4, r4
-	lsrs	r7, r1, #28
-	lsls	r2, r5, #4
+	lsrs	r5, r0, #24
+	lsls	r2, r6, #8
+	orrs	r5, r2
+	uxth	r5, r5
+	lsrs	r7, r0, #28
+	lsls	r2, r6, #4
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
-	lsrs	r7, r1, #29
-	lsls	r2, r5, #3
+	ands	r5, r2
+	lsrs	r7, r0, #29
+	lsls	r2, r6, #3
 	orrs	r7, r2
 	uxth	r2, r7
-	ands	r4, r2
+	ands	r5, r2
 	ldr	r2, [sp]
-	ands	r4, r2
+	ands	r5, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
+	eors	r4, r5
 	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
 	ldr	r2, [sp, #24]
 	uxth	r2, r2
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	ldr	r7, [sp, #4]
-	eors	r7, r2
+	ldr	r5, [sp, #4]
+	eors	r5, r2
 	mov	r2, r10
 	lsrs	r2, r2, #16
-	mov	r4, r9
-	lsls	r4, r4, #16
-	orrs	r2, r4
-	mov	r11, r2
+	mov	r7, r9
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	mov	r10, r2
 	mov	r2, r9
-	lsrs	r4, r2, #16
+	lsrs	r2, r2, #16
+	mov	r7, r12
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	mov	r9, r2
 	mov	r2, r12
-	lsls	r2, r2, #16
-	orrs	r4, r2
-	mov	r10, r4
-	mov	r2, r12
-	lsrs	r4, r2, #16
-	mov	r2, r8
-	lsls	r2, r2, #16
-	orrs	r4, r2
-	mov	r12, r4
+	lsrs	r2, r2, #16
+	mov	r7, r8
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	mov	r12, r2
 	mov	r2, r8
 	lsrs	r2, r2, #16
-	lsls	r4, r7, #16
-	orrs	r4, r2
+	lsls	r5, r5, #16
+	orrs	r5, r2
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	ldr	r2, [sp, #12]
-	eors	r6, r2
+	eors	r4, r2
 	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
-	ldr	r7, [sp, #28]
-	uxth	r7, r7
+	ldr	r2, [sp, #28]
+	uxth	r2, r2
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r2, r6
-	eors	r2, r7
-	lsrs	r3, r3, #16
-	lsls	r6, r0, #16
-	orrs	r3, r6
-	lsrs	r0, r0, #16
-	lsls	r6, r1, #16
-	orrs	r0, r6
-	lsrs	r6, r1, #16
-	lsls	r1, r5, #16
-	orrs	r6, r1
-	lsrs	r1, r5, #16
-	lsls	r5, r2, #16
-	orrs	r5, r1
-	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
-	ldr	r1, [sp, #8]
-	lsls	r2, r1, #16
-	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r1, r4
-	eors	r1, r2
-	mov	r8, r1
-	eors	r5, r2
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r1, r3, #12
-	uxth	r1, r1
-	str	r1, [sp, #4]
-	mov	r1, r11
-	lsrs	r1, r1, #8
-	uxth	r1, r1
-	ldr	r2, [sp, #4]
-	ands	r2, r1
-	mov	r1, r11
-	lsrs	r1, r1, #13
-	uxth	r4, r1
-	mov	r1, r11
-	lsrs	r7, r1, #20
-	mov	r1, r10
-	lsls	r1, r1, #12
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r4, r1
-	eors	r2, r4
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r4, r6, #31
-	lsls	r1, r5, #1
-	orrs	r4, r1
-	uxth	r1, r4
-	str	r1, [sp]
-	mov	r1, r10
-	lsrs	r1, r1, #10
-	uxth	r4, r1
-	ldr	r1, [sp]
-	ands	r1, r4
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r1, r10
-	lsrs	r4, r1, #28
-	mov	r1, r12
-	lsls	r1, r1, #4
-	orrs	r4, r1
-	uxth	r4, r4
-	mov	r1, r12
-	lsrs	r1, r1, #15
-	uxth	r1, r1
-	ands	r4, r1
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r4
-	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r4, [sp, #4]
-	ldr	r1, [sp]
-	ands	r4, r1
-	mov	r1, r12
-	lsrs	r7, r1, #30
-	mov	r1, r8
-	lsls	r1, r1, #2
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r4, r1
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r4
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r12
-	lsrs	r4, r1, #29
-	mov	r1, r8
-	lsls	r1, r1, #3
-	orrs	r4, r1
-	uxth	r1, r4
-	eors	r2, r1
-	lsrs	r1, r3, #2
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r3, #15
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r0, #4
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r0, #13
-	uxth	r1, r1
-	eors	r2, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r1, r6
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r1, r6, #9
-	uxth	r1, r1
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r4, r6, #25
-	lsls	r1, r5, #7
-	orrs	r4, r1
-	uxth	r4, r4
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r2
-	eors	r1, r4
-	str	r1, [sp, #8]
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r11
-	uxth	r7, r1
-	str	r7, [sp, #12]
-	lsrs	r1, r1, #7
-	uxth	r1, r1
-	mov	r2, r7
-	eors	r2, r1
-	mov	r1, r10
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r2, r1
-	mov	r1, r12
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r2, r1
-	mov	r1, r12
-	lsrs	r4, r1, #17
-	mov	r1, r8
-	lsls	r1, r1, #15
-	orrs	r4, r1
-	uxth	r1, r4
-	eors	r2, r1
-	mov	r1, r8
-	uxth	r4, r1
-	mov	r1, r2
-	eors	r1, r4
-	str	r1, [sp, #4]
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r4, r3
-	lsrs	r2, r3, #26
-	lsls	r1, r0, #6
-	orrs	r2, r1
-	uxth	r1, r2
-	eors	r4, r1
-	lsrs	r2, r0, #24
-	lsls	r1, r6, #8
-	orrs	r2, r1
-	uxth	r1, r2
-	eors	r4, r1
-	lsrs	r2, r6, #27
-	lsls	r1, r5, #5
-	orrs	r2, r1
-	uxth	r1, r2
-	eors	r4, r1
-	uxth	r1, r5
-	eors	r4, r1
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r1, r3, #3
-	uxth	r2, r1
-	lsrs	r1, r6, #3
-	uxth	r1, r1
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r4, r2
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r1, r3, #11
-	uxth	r2, r1
-	lsrs	r1, r3, #13
-	uxth	r1, r1
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r3, #17
-	lsls	r1, r0, #15
-	orrs	r2, r1
-	uxth	r2, r2
-	lsrs	r7, r3, #18
-	lsls	r1, r0, #14
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r3, #27
-	lsls	r1, r0, #5
-	orrs	r2, r1
-	uxth	r2, r2
-	lsrs	r7, r0, #27
-	lsls	r1, r6, #5
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r1, r0, #8
-	uxth	r2, r1
-	lsrs	r1, r0, #16
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r2, r0, #29
-	lsls	r1, r6, #3
-	orrs	r2, r1
-	uxth	r2, r2
-	lsrs	r1, r6, #1
-	uxth	r1, r1
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r6, #4
-	uxth	r2, r1
-	lsrs	r7, r6, #20
-	lsls	r1, r5, #12
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r3, #22
-	lsls	r1, r0, #10
-	orrs	r2, r1
-	uxth	r2, r2
-	lsrs	r7, r3, #24
-	lsls	r1, r0, #8
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	lsrs	r7, r3, #25
-	lsls	r1, r0, #7
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r1, r6, #6
-	uxth	r2, r1
-	lsrs	r1, r6, #14
-	uxth	r1, r1
-	ands	r2, r1
-	lsrs	r7, r6, #18
-	lsls	r1, r5, #14
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r2, r6, #24
-	lsls	r1, r5, #8
-	orrs	r2, r1
-	uxth	r2, r2
-	lsrs	r7, r6, #28
-	lsls	r1, r5, #4
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	lsrs	r7, r6, #29
-	lsls	r1, r5, #3
-	orrs	r7, r1
-	uxth	r1, r7
-	ands	r2, r1
-	ldr	r1, [sp]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r4
-	eors	r7, r2
-	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
-	ldr	r1, [sp, #24]
+	lsrs	r2, r3, #16
+	lsls	r3, r1, #16
+	orrs	r2, r3
 	lsrs	r1, r1, #16
-	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	ldr	r2, [sp, #4]
-	eors	r2, r1
-	mov	r1, r11
-	lsrs	r1, r1, #16
-	mov	r4, r10
-	lsls	r4, r4, #16
-	orrs	r1, r4
-	mov	r9, r1
-	mov	r1, r10
-	lsrs	r1, r1, #16
-	mov	r4, r12
-	lsls	r4, r4, #16
-	orrs	r1, r4
-	mov	r11, r1
-	mov	r1, r12
-	lsrs	r4, r1, #16
-	mov	r1, r8
-	lsls	r1, r1, #16
-	orrs	r4, r1
-	mov	r1, r8
-	lsrs	r1, r1, #16
-	lsls	r2, r2, #16
-	orrs	r2, r1
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r1, r7
-	ldr	r7, [sp, #12]
-	eors	r1, r7
-	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
-	ldr	r7, [sp, #28]
-	lsrs	r7, r7, #16
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	eors	r1, r7
-	lsrs	r3, r3, #16
-	lsls	r7, r0, #16
-	orrs	r3, r7
-	lsrs	r7, r0, #16
+	lsls	r3, r0, #16
+	orrs	r1, r3
+	lsrs	r3, r0, #16
 	lsls	r0, r6, #16
-	orrs	r7, r0
+	orrs	r3, r0
 	lsrs	r0, r6, #16
-	lsls	r6, r5, #16
-	orrs	r0, r6
-	lsrs	r6, r5, #16
-	lsls	r5, r1, #16
-	orrs	r5, r6
+	lsls	r6, r4, #16
+	orrs	r6, r0
 	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
-	ldr	r1, [sp, #8]
-	lsls	r6, r1, #16
+	ldr	r0, [sp, #8]
+	lsls	r4, r0, #16
 	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r1, r2
-	eors	r1, r6
-	mov	r12, r1
-	eors	r5, r6
+	eors	r5, r4
+	mov	r8, r5
+	mov	r5, r6
+	eors	r5, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r1, r3, #12
-	uxth	r1, r1
-	str	r1, [sp]
-	mov	r1, r9
-	lsrs	r1, r1, #8
-	uxth	r1, r1
-	ldr	r2, [sp]
-	ands	r2, r1
-	mov	r1, r9
-	lsrs	r1, r1, #13
-	uxth	r1, r1
-	str	r1, [sp, #4]
-	mov	r1, r9
-	lsrs	r6, r1, #20
-	mov	r1, r11
-	lsls	r1, r1, #12
-	orrs	r6, r1
+	lsrs	r0, r2, #12
+	uxth	r0, r0
+	str	r0, [sp, #4]
+	mov	r0, r10
+	lsrs	r0, r0, #8
+	uxth	r0, r0
+	ldr	r4, [sp, #4]
+	ands	r4, r0
+	mov	r0, r10
+	lsrs	r0, r0, #13
+	uxth	r6, r0
+	mov	r0, r10
+	lsrs	r7, r0, #20
+	mov	r0, r9
+	lsls	r0, r0, #12
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r6, r0
+	eors	r4, r6
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r6, r3, #31
+	lsls	r0, r5, #1
+	orrs	r6, r0
+	uxth	r0, r6
+	str	r0, [sp]
+	mov	r0, r9
+	lsrs	r0, r0, #10
+	uxth	r6, r0
+	ldr	r0, [sp]
+	ands	r0, r6
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r0
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r9
+	lsrs	r6, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
+	orrs	r6, r0
 	uxth	r6, r6
-	ldr	r1, [sp, #4]
-	ands	r1, r6
-	eors	r2, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r0, #31
-	lsls	r1, r5, #1
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #52]
-	mov	r1, r11
-	lsrs	r1, r1, #10
-	uxth	r6, r1
-	ldr	r1, [sp, #52]
-	ands	r1, r6
+	mov	r0, r12
+	lsrs	r0, r0, #15
+	uxth	r0, r0
+	ands	r6, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r2
-	eors	r6, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r1, r11
-	lsrs	r2, r1, #28
-	lsls	r1, r4, #4
-	orrs	r2, r1
-	uxth	r2, r2
-	lsrs	r1, r4, #15
-	uxth	r1, r1
-	ands	r2, r1
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r1, r6
-	eors	r1, r2
-	str	r1, [sp, #4]
+	eors	r4, r6
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp]
-	ldr	r1, [sp, #52]
-	ands	r6, r1
-	lsrs	r2, r4, #30
-	mov	r1, r12
-	lsls	r1, r1, #2
-	orrs	r2, r1
-	uxth	r1, r2
-	ands	r6, r1
+	ldr	r6, [sp, #4]
+	ldr	r0, [sp]
+	ands	r6, r0
+	mov	r0, r12
+	lsrs	r7, r0, #30
+	mov	r0, r8
+	lsls	r0, r0, #2
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r6, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r2, [sp, #4]
-	eors	r2, r6
+	eors	r4, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	lsrs	r6, r4, #29
-	mov	r1, r12
-	lsls	r1, r1, #3
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #260]
-	eors	r2, r1
-	lsrs	r1, r3, #2
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r3, #15
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r7, #4
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r7, #13
-	uxth	r1, r1
-	str	r1, [sp, #88]
-	eors	r2, r1
+	mov	r0, r12
+	lsrs	r6, r0, #29
+	mov	r0, r8
+	lsls	r0, r0, #3
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r4, r0
+	lsrs	r0, r2, #2
+	uxth	r0, r0
+	eors	r4, r0
+	lsrs	r0, r2, #15
+	uxth	r0, r0
+	eors	r4, r0
+	lsrs	r0, r1, #4
+	uxth	r0, r0
+	eors	r4, r0
+	lsrs	r0, r1, #13
+	uxth	r0, r0
+	eors	r4, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r1, r0
-	str	r1, [sp, #200]
+	uxth	r0, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r1
+	eors	r4, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r1, r0, #9
-	uxth	r1, r1
-	str	r1, [sp, #144]
+	lsrs	r0, r3, #9
+	uxth	r0, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r1
+	eors	r4, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r0, #25
-	lsls	r1, r5, #7
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #120]
+	lsrs	r6, r3, #25
+	lsls	r0, r5, #7
+	orrs	r6, r0
+	uxth	r0, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r1, [sp, #120]
-	eors	r2, r1
-	str	r2, [sp, #24]
+	eors	r4, r0
+	str	r4, [sp, #8]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r9
-	uxth	r1, r1
-	str	r1, [sp]
-	mov	r1, r9
-	lsrs	r1, r1, #7
-	uxth	r1, r1
-	ldr	r2, [sp]
-	eors	r2, r1
-	mov	r1, r11
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r4, #6
-	uxth	r1, r1
-	str	r1, [sp, #76]
-	eors	r2, r1
-	lsrs	r6, r4, #17
-	mov	r1, r12
-	lsls	r1, r1, #15
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r2, r1
-	mov	r1, r12
-	uxth	r1, r1
-	str	r1, [sp, #184]
-	mov	r6, r2
-	eors	r6, r1
-	mov	r10, r6
+	mov	r0, r10
+	uxth	r0, r0
+	str	r0, [sp, #12]
+	mov	r0, r10
+	lsrs	r0, r0, #7
+	uxth	r0, r0
+	ldr	r4, [sp, #12]
+	eors	r4, r0
+	mov	r0, r9
+	lsrs	r0, r0, #6
+	uxth	r0, r0
+	eors	r4, r0
+	mov	r0, r12
+	lsrs	r0, r0, #6
+	uxth	r0, r0
+	eors	r4, r0
+	mov	r0, r12
+	lsrs	r6, r0, #17
+	mov	r0, r8
+	lsls	r0, r0, #15
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r4, r0
+	mov	r0, r8
+	uxth	r6, r0
+	eors	r4, r6
+	str	r4, [sp, #4]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r6, r3
-	lsrs	r2, r3, #26
-	lsls	r1, r7, #6
-	orrs	r2, r1
-	uxth	r1, r2
-	eors	r6, r1
-	lsrs	r2, r7, #24
-	lsls	r1, r0, #8
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #68]
-	eors	r6, r1
-	lsrs	r2, r0, #27
-	lsls	r1, r5, #5
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #160]
-	eors	r6, r1
-	uxth	r1, r5
-	str	r1, [sp, #176]
-	eors	r6, r1
+	uxth	r6, r2
+	lsrs	r4, r2, #26
+	lsls	r0, r1, #6
+	orrs	r4, r0
+	uxth	r0, r4
+	eors	r6, r0
+	lsrs	r4, r1, #24
+	lsls	r0, r3, #8
+	orrs	r4, r0
+	uxth	r0, r4
+	eors	r6, r0
+	lsrs	r4, r3, #27
+	lsls	r0, r5, #5
+	orrs	r4, r0
+	uxth	r0, r4
+	eors	r6, r0
+	uxth	r0, r5
+	eors	r6, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r1, r3, #3
-	uxth	r2, r1
-	lsrs	r1, r0, #3
-	uxth	r1, r1
-	str	r1, [sp, #248]
-	ands	r2, r1
+	lsrs	r0, r2, #3
+	uxth	r4, r0
+	lsrs	r0, r3, #3
+	uxth	r0, r0
+	ands	r4, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
+	eors	r6, r4
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r1, r3, #11
-	uxth	r1, r1
+	lsrs	r0, r2, #11
+	uxth	r4, r0
+	lsrs	r0, r2, #13
+	uxth	r0, r0
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r4, r2, #17
+	lsls	r0, r1, #15
+	orrs	r4, r0
+	uxth	r4, r4
+	lsrs	r7, r2, #18
+	lsls	r0, r1, #14
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r4, r2, #27
+	lsls	r0, r1, #5
+	orrs	r4, r0
+	uxth	r4, r4
+	lsrs	r7, r1, #27
+	lsls	r0, r3, #5
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r0, r1, #8
+	uxth	r4, r0
+	lsrs	r0, r1, #16
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r4, r1, #29
+	lsls	r0, r3, #3
+	orrs	r4, r0
+	uxth	r4, r4
+	lsrs	r0, r3, #1
+	uxth	r0, r0
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r0, r3, #4
+	uxth	r4, r0
+	lsrs	r7, r3, #20
+	lsls	r0, r5, #12
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r4, r2, #22
+	lsls	r0, r1, #10
+	orrs	r4, r0
+	uxth	r4, r4
+	lsrs	r7, r2, #24
+	lsls	r0, r1, #8
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	lsrs	r7, r2, #25
+	lsls	r0, r1, #7
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r0, r3, #6
+	uxth	r4, r0
+	lsrs	r0, r3, #14
+	uxth	r0, r0
+	ands	r4, r0
+	lsrs	r7, r3, #18
+	lsls	r0, r5, #14
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r4, r3, #24
+	lsls	r0, r5, #8
+	orrs	r4, r0
+	uxth	r4, r4
+	lsrs	r7, r3, #28
+	lsls	r0, r5, #4
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	lsrs	r7, r3, #29
+	lsls	r0, r5, #3
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r4, r0
+	ldr	r0, [sp]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	str	r6, [sp]
+	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
+	ldr	r0, [sp, #24]
+	lsrs	r0, r0, #16
+	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	ldr	r4, [sp, #4]
+	eors	r4, r0
+	mov	r0, r10
+	lsrs	r7, r0, #16
+	mov	r0, r9
+	lsls	r6, r0, #16
+	orrs	r7, r6
+	mov	r10, r7
+	lsrs	r6, r0, #16
+	mov	r0, r12
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	mov	r0, r12
+	lsrs	r0, r0, #16
+	mov	r9, r0
+	mov	r0, r8
+	lsls	r0, r0, #16
+	mov	r12, r0
+	mov	r7, r9
+	mov	r0, r12
+	orrs	r7, r0
+	mov	r9, r7
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	lsls	r7, r4, #16
+	orrs	r7, r0
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	ldr	r4, [sp]
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	@ grain128aeadv2.ae:79: s, b = clock_feedback(s, b, k[64 + par * (i + 1) - 1 : 64 + par * i], k[par * (i + 1) - 1 : par * i])
+	ldr	r0, [sp, #28]
+	lsrs	r0, r0, #16
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	eors	r4, r0
+	lsrs	r2, r2, #16
+	lsls	r0, r1, #16
+	orrs	r2, r0
+	lsrs	r0, r1, #16
+	lsls	r1, r3, #16
+	orrs	r0, r1
+	lsrs	r1, r3, #16
+	lsls	r3, r5, #16
+	orrs	r1, r3
+	lsrs	r5, r5, #16
+	lsls	r3, r4, #16
+	orrs	r3, r5
+	@ grain128aeadv2.ae:98: fed = (y as u128) << (128 - par)
+	ldr	r4, [sp, #8]
+	lsls	r4, r4, #16
+	@ grain128aeadv2.ae:99: return s ^ fed, b ^ fed
+	eors	r7, r4
+	mov	r12, r7
+	eors	r3, r4
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r4, r2, #12
+	uxth	r4, r4
+	str	r4, [sp]
+	mov	r4, r10
+	lsrs	r4, r4, #8
+	uxth	r4, r4
+	ldr	r7, [sp]
+	ands	r7, r4
+	mov	r4, r10
+	lsrs	r4, r4, #13
+	uxth	r4, r4
+	str	r4, [sp, #4]
+	mov	r4, r10
+	lsrs	r5, r4, #20
+	lsls	r4, r6, #12
+	orrs	r5, r4
+	uxth	r5, r5
+	ldr	r4, [sp, #4]
+	ands	r4, r5
+	eors	r7, r4
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r5, r1, #31
+	lsls	r4, r3, #1
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #92]
+	lsrs	r4, r6, #10
+	uxth	r5, r4
+	ldr	r4, [sp, #92]
+	ands	r4, r5
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r4
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r5, r6, #28
+	mov	r4, r9
+	lsls	r4, r4, #4
+	orrs	r5, r4
+	uxth	r5, r5
+	mov	r4, r9
+	lsrs	r4, r4, #15
+	uxth	r4, r4
+	ands	r5, r4
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r5
+	str	r7, [sp, #4]
+	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	ldr	r7, [sp]
+	ldr	r4, [sp, #92]
+	ands	r7, r4
+	mov	r4, r9
+	lsrs	r5, r4, #30
+	mov	r4, r12
+	lsls	r4, r4, #2
+	orrs	r5, r4
+	uxth	r4, r5
+	ands	r7, r4
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	ldr	r5, [sp, #4]
+	eors	r5, r7
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r4, r9
+	lsrs	r7, r4, #29
+	mov	r4, r12
+	lsls	r4, r4, #3
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #256]
+	eors	r5, r4
+	lsrs	r4, r2, #2
+	uxth	r4, r4
+	eors	r5, r4
+	lsrs	r4, r2, #15
+	uxth	r4, r4
+	eors	r5, r4
+	lsrs	r4, r0, #4
+	uxth	r4, r4
+	eors	r5, r4
+	lsrs	r4, r0, #13
+	uxth	r4, r4
+	str	r4, [sp, #80]
+	eors	r5, r4
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	uxth	r4, r1
+	str	r4, [sp, #196]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r5, r4
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r4, r1, #9
+	uxth	r4, r4
+	str	r4, [sp, #188]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r5, r4
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r7, r1, #25
+	lsls	r4, r3, #7
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #120]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r5, r4
+	str	r5, [sp, #24]
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r4, r10
+	uxth	r4, r4
+	str	r4, [sp]
+	mov	r4, r10
+	lsrs	r4, r4, #7
+	uxth	r4, r4
+	ldr	r7, [sp]
+	eors	r7, r4
+	lsrs	r4, r6, #6
+	uxth	r4, r4
+	eors	r7, r4
+	mov	r4, r9
+	lsrs	r4, r4, #6
+	uxth	r4, r4
+	str	r4, [sp, #72]
+	eors	r7, r4
+	mov	r4, r9
+	lsrs	r4, r4, #17
+	mov	r5, r12
+	lsls	r5, r5, #15
+	orrs	r4, r5
+	uxth	r4, r4
+	eors	r7, r4
+	mov	r5, r12
+	uxth	r4, r5
+	str	r4, [sp, #184]
+	eors	r7, r4
+	mov	r11, r7
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	uxth	r7, r2
+	lsrs	r5, r2, #26
+	lsls	r4, r0, #6
+	orrs	r5, r4
+	uxth	r4, r5
+	eors	r7, r4
+	lsrs	r5, r0, #24
+	lsls	r4, r1, #8
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #64]
+	eors	r7, r4
+	lsrs	r5, r1, #27
+	lsls	r4, r3, #5
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #156]
+	eors	r7, r4
+	uxth	r4, r3
+	str	r4, [sp, #176]
+	eors	r7, r4
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r4, r2, #3
+	uxth	r5, r4
+	lsrs	r4, r1, #3
+	uxth	r4, r4
+	str	r4, [sp, #248]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r4, r2, #11
+	uxth	r4, r4
+	lsrs	r5, r2, #13
+	uxth	r5, r5
+	ands	r4, r5
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r4
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r5, r2, #17
+	lsls	r4, r0, #15
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #8]
+	lsrs	r5, r2, #18
+	lsls	r4, r0, #14
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #4]
+	ldr	r5, [sp, #8]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r5, r2, #27
+	lsls	r4, r0, #5
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #16]
+	lsrs	r5, r0, #27
+	lsls	r4, r1, #5
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #52]
+	ldr	r5, [sp, #16]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r4, r0, #8
+	uxth	r4, r4
+	str	r4, [sp, #36]
+	lsrs	r4, r0, #16
+	str	r4, [sp, #112]
+	ldr	r5, [sp, #36]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r5, r0, #29
+	lsls	r4, r1, #3
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #28]
+	lsrs	r4, r1, #1
+	uxth	r4, r4
+	str	r4, [sp, #124]
+	ldr	r5, [sp, #28]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r4, r1, #4
+	uxth	r4, r4
+	str	r4, [sp, #44]
+	lsrs	r5, r1, #20
+	lsls	r4, r3, #12
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #8]
+	ldr	r5, [sp, #44]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	mov	r8, r7
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r5, r2, #22
+	lsls	r4, r0, #10
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #12]
+	lsrs	r5, r2, #24
+	lsls	r4, r0, #8
+	orrs	r5, r4
+	uxth	r4, r5
+	ldr	r5, [sp, #12]
+	ands	r5, r4
+	lsrs	r7, r2, #25
+	lsls	r4, r0, #7
+	orrs	r7, r4
+	uxth	r4, r7
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r4, r8
+	eors	r4, r5
+	mov	r8, r4
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r4, r1, #6
+	uxth	r4, r4
+	str	r4, [sp, #128]
+	lsrs	r4, r1, #14
+	uxth	r4, r4
+	ldr	r5, [sp, #128]
+	ands	r5, r4
+	lsrs	r7, r1, #18
+	lsls	r4, r3, #14
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #224]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r4, r8
+	eors	r4, r5
+	mov	r8, r4
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r5, r1, #24
+	lsls	r4, r3, #8
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #40]
+	lsrs	r5, r1, #28
+	lsls	r4, r3, #4
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #164]
+	ldr	r5, [sp, #40]
+	ands	r5, r4
+	lsrs	r7, r1, #29
+	lsls	r4, r3, #3
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #108]
+	ands	r5, r4
+	ldr	r4, [sp, #92]
+	ands	r5, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r7, r8
+	eors	r7, r5
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	ldr	r4, [sp]
+	eors	r7, r4
+	mov	r8, r7
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r5, r2, #28
+	lsls	r4, r0, #4
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp]
+	mov	r4, r10
+	lsrs	r5, r4, #24
+	lsls	r4, r6, #8
+	orrs	r5, r4
+	uxth	r4, r5
+	ldr	r7, [sp]
+	ands	r7, r4
+	mov	r4, r10
+	lsrs	r5, r4, #29
+	lsls	r4, r6, #3
+	orrs	r5, r4
+	uxth	r4, r5
+	lsrs	r5, r6, #4
+	uxth	r5, r5
+	ands	r4, r5
+	eors	r7, r4
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r4, r3, #15
+	uxth	r5, r4
+	str	r5, [sp, #88]
+	lsrs	r5, r6, #26
+	mov	r4, r9
+	lsls	r4, r4, #6
+	orrs	r5, r4
+	uxth	r5, r5
+	ldr	r4, [sp, #88]
+	ands	r4, r5
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r4
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r4, r9
+	lsrs	r4, r4, #12
+	uxth	r4, r4
+	str	r4, [sp, #12]
+	mov	r4, r9
+	lsrs	r4, r4, #31
+	mov	r5, r12
+	lsls	r5, r5, #1
+	orrs	r4, r5
+	uxth	r5, r4
+	ldr	r4, [sp, #12]
+	ands	r4, r5
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r4
+	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	ldr	r4, [sp]
+	ldr	r5, [sp, #88]
+	ands	r4, r5
+	mov	r5, r12
+	lsrs	r5, r5, #14
+	uxth	r5, r5
+	ands	r4, r5
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r5, r7
+	eors	r5, r4
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r4, r12
+	lsrs	r4, r4, #13
+	uxth	r4, r4
+	str	r4, [sp, #252]
+	eors	r5, r4
+	ldr	r4, [sp, #4]
+	eors	r5, r4
+	lsrs	r7, r2, #31
+	lsls	r4, r0, #1
+	orrs	r7, r4
+	uxth	r4, r7
+	eors	r5, r4
+	lsrs	r7, r0, #20
+	lsls	r4, r1, #12
+	orrs	r7, r4
+	uxth	r4, r7
+	eors	r5, r4
+	ldr	r4, [sp, #28]
+	eors	r5, r4
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r4, r1, #16
+	str	r4, [sp, #216]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r5, r4
+	ldr	r4, [sp, #120]
+	eors	r5, r4
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r4, r3, #9
+	uxth	r4, r4
+	str	r4, [sp, #168]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	str	r5, [sp, #4]
+	mov	r5, r4
+	ldr	r4, [sp, #4]
+	eors	r4, r5
+	str	r4, [sp, #4]
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r4, r10
+	lsrs	r4, r4, #16
+	str	r4, [sp, #12]
+	mov	r4, r10
+	lsrs	r5, r4, #23
+	lsls	r4, r6, #9
+	orrs	r5, r4
+	uxth	r4, r5
+	ldr	r7, [sp, #12]
+	eors	r7, r4
+	lsrs	r5, r6, #22
+	mov	r4, r9
+	lsls	r4, r4, #10
+	orrs	r5, r4
+	uxth	r4, r5
+	eors	r7, r4
+	mov	r4, r9
+	lsrs	r5, r4, #22
+	mov	r4, r12
+	lsls	r4, r4, #10
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #144]
+	eors	r7, r4
+	mov	r5, r12
+	lsrs	r4, r5, #1
+	uxth	r4, r4
+	eors	r7, r4
+	lsrs	r4, r5, #16
+	str	r4, [sp, #180]
+	eors	r7, r4
+	str	r7, [sp]
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	lsrs	r5, r2, #16
+	lsrs	r4, r0, #10
+	uxth	r4, r4
+	eors	r5, r4
+	lsrs	r4, r1, #8
+	uxth	r4, r4
+	str	r4, [sp, #116]
+	eors	r5, r4
+	lsrs	r4, r3, #11
+	uxth	r4, r4
+	str	r4, [sp, #152]
+	eors	r5, r4
+	lsrs	r4, r3, #16
+	str	r4, [sp, #172]
+	eors	r5, r4
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r2, #19
+	lsls	r4, r0, #13
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #20]
+	lsrs	r7, r1, #19
+	lsls	r4, r3, #13
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #228]
+	ldr	r7, [sp, #20]
+	ands	r7, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r7
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r4, r2, #29
+	lsls	r2, r0, #3
+	orrs	r4, r2
+	uxth	r4, r4
+	ldr	r2, [sp, #16]
+	ands	r2, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r2, r0, #1
+	uxth	r2, r2
+	lsrs	r4, r0, #2
+	uxth	r4, r4
+	str	r4, [sp, #68]
+	ands	r2, r4
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r2, r0, #11
+	uxth	r2, r2
+	str	r2, [sp, #32]
+	lsrs	r2, r1, #11
+	uxth	r2, r2
+	str	r2, [sp, #60]
+	ldr	r4, [sp, #32]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	ldr	r4, [sp, #64]
+	ldr	r2, [sp, #196]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r2, r1, #13
+	uxth	r4, r2
+	str	r4, [sp, #56]
+	lsrs	r4, r1, #17
+	lsls	r2, r3, #15
+	orrs	r4, r2
+	uxth	r2, r4
+	str	r2, [sp, #132]
+	ldr	r4, [sp, #56]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r2, r3, #4
+	uxth	r2, r2
+	str	r2, [sp, #20]
+	ldr	r4, [sp, #8]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r2, r0, #6
+	uxth	r4, r2
+	ldr	r2, [sp, #36]
+	ands	r4, r2
+	lsrs	r2, r0, #9
+	uxth	r2, r2
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r4, r1, #22
+	lsls	r2, r3, #10
+	orrs	r4, r2
+	uxth	r2, r4
+	str	r2, [sp, #136]
+	lsrs	r4, r1, #30
+	lsls	r2, r3, #2
+	orrs	r4, r2
+	uxth	r2, r4
+	ldr	r4, [sp, #136]
+	ands	r4, r2
+	lsrs	r2, r3, #2
+	uxth	r2, r2
+	str	r2, [sp, #220]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r2, r3, #8
+	uxth	r4, r2
+	str	r4, [sp, #48]
+	lsrs	r2, r3, #12
+	uxth	r2, r2
+	str	r2, [sp, #160]
+	ands	r4, r2
 	lsrs	r2, r3, #13
 	uxth	r2, r2
-	ands	r1, r2
+	str	r2, [sp, #148]
+	ands	r4, r2
+	ldr	r2, [sp, #88]
+	ands	r4, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r3, #17
-	lsls	r1, r7, #15
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #8]
-	lsrs	r2, r3, #18
-	lsls	r1, r7, #14
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #4]
-	ldr	r2, [sp, #8]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r3, #27
-	lsls	r1, r7, #5
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #12]
-	lsrs	r2, r7, #27
-	lsls	r1, r0, #5
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #56]
+	eors	r5, r4
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	ldr	r2, [sp, #12]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r1, r7, #8
-	uxth	r1, r1
-	str	r1, [sp, #36]
-	lsrs	r1, r7, #16
-	str	r1, [sp, #124]
-	ldr	r2, [sp, #36]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r2, r7, #29
-	lsls	r1, r0, #3
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #32]
-	lsrs	r1, r0, #1
-	uxth	r1, r1
-	str	r1, [sp, #136]
-	ldr	r2, [sp, #32]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r0, #4
-	uxth	r1, r1
-	str	r1, [sp, #44]
-	lsrs	r2, r0, #20
-	lsls	r1, r5, #12
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #16]
-	ldr	r2, [sp, #44]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r1, r6
-	eors	r1, r2
-	mov	r8, r1
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r3, #22
-	lsls	r1, r7, #10
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #8]
-	lsrs	r2, r3, #24
-	lsls	r1, r7, #8
-	orrs	r2, r1
-	uxth	r1, r2
-	ldr	r2, [sp, #8]
-	ands	r2, r1
-	lsrs	r6, r3, #25
-	lsls	r1, r7, #7
-	orrs	r6, r1
-	uxth	r1, r6
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r1, r8
-	eors	r1, r2
-	mov	r8, r1
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r1, r0, #6
-	uxth	r1, r1
-	str	r1, [sp, #128]
-	lsrs	r1, r0, #14
-	uxth	r1, r1
-	ldr	r2, [sp, #128]
-	ands	r2, r1
-	lsrs	r6, r0, #18
-	lsls	r1, r5, #14
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #228]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r1, r8
-	eors	r1, r2
-	mov	r8, r1
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r2, r0, #24
-	lsls	r1, r5, #8
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #40]
-	lsrs	r2, r0, #28
-	lsls	r1, r5, #4
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #164]
-	ldr	r2, [sp, #40]
-	ands	r2, r1
-	lsrs	r6, r0, #29
-	lsls	r1, r5, #3
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #112]
-	ands	r2, r1
-	ldr	r1, [sp, #52]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r1, r8
-	eors	r1, r2
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r2, r1
-	ldr	r1, [sp]
-	eors	r2, r1
-	mov	r8, r2
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r2, r3, #28
-	lsls	r1, r7, #4
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp]
-	mov	r1, r9
-	lsrs	r2, r1, #24
-	mov	r1, r11
-	lsls	r1, r1, #8
-	orrs	r2, r1
-	uxth	r1, r2
-	ldr	r6, [sp]
-	ands	r6, r1
-	mov	r1, r9
-	lsrs	r2, r1, #29
-	mov	r1, r11
-	lsls	r1, r1, #3
-	orrs	r2, r1
-	uxth	r1, r2
-	mov	r2, r11
-	lsrs	r2, r2, #4
-	uxth	r2, r2
-	ands	r1, r2
-	mov	r2, r6
-	eors	r2, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r1, r5, #15
-	uxth	r1, r1
-	str	r1, [sp, #92]
-	mov	r1, r11
-	lsrs	r6, r1, #26
-	lsls	r1, r4, #6
-	orrs	r6, r1
-	uxth	r6, r6
-	ldr	r1, [sp, #92]
-	ands	r1, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r1, r4, #12
-	uxth	r1, r1
-	str	r1, [sp, #8]
-	lsrs	r6, r4, #31
-	mov	r1, r12
-	lsls	r1, r1, #1
-	orrs	r6, r1
-	uxth	r6, r6
-	ldr	r1, [sp, #8]
-	ands	r1, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r2
-	eors	r6, r1
-	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r1, [sp]
-	ldr	r2, [sp, #92]
-	ands	r1, r2
-	mov	r2, r12
-	lsrs	r2, r2, #14
-	uxth	r2, r2
-	ands	r1, r2
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r2, r6
-	eors	r2, r1
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r12
-	lsrs	r1, r1, #13
-	uxth	r1, r1
-	str	r1, [sp, #256]
-	eors	r2, r1
-	ldr	r1, [sp, #4]
-	eors	r2, r1
-	lsrs	r6, r3, #31
-	lsls	r1, r7, #1
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r2, r1
-	lsrs	r6, r7, #20
-	lsls	r1, r0, #12
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r2, r1
-	ldr	r1, [sp, #32]
-	eors	r2, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r1, r0, #16
-	str	r1, [sp, #224]
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r2, r1
-	ldr	r1, [sp, #120]
-	eors	r2, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r1, r5, #9
-	uxth	r1, r1
-	str	r1, [sp, #172]
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r2
-	ldr	r2, [sp, #172]
-	eors	r1, r2
-	str	r1, [sp, #4]
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r9
-	lsrs	r1, r1, #16
-	str	r1, [sp, #8]
-	mov	r1, r9
-	lsrs	r2, r1, #23
-	mov	r1, r11
-	lsls	r1, r1, #9
-	orrs	r2, r1
-	uxth	r1, r2
-	ldr	r2, [sp, #8]
-	eors	r2, r1
-	mov	r1, r11
-	lsrs	r6, r1, #22
-	lsls	r1, r4, #10
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r2, r1
-	lsrs	r6, r4, #22
-	mov	r1, r12
-	lsls	r1, r1, #10
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #108]
-	eors	r2, r1
-	mov	r1, r12
-	lsrs	r1, r1, #1
-	uxth	r1, r1
-	eors	r2, r1
-	mov	r1, r12
-	lsrs	r1, r1, #16
-	str	r1, [sp, #188]
-	eors	r2, r1
-	str	r2, [sp]
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r2, r3, #16
-	lsrs	r1, r7, #10
-	uxth	r1, r1
-	eors	r2, r1
-	lsrs	r1, r0, #8
-	uxth	r1, r1
-	str	r1, [sp, #116]
-	eors	r2, r1
-	lsrs	r1, r5, #11
-	uxth	r1, r1
-	str	r1, [sp, #156]
-	eors	r2, r1
-	lsrs	r1, r5, #16
-	str	r1, [sp, #180]
-	eors	r2, r1
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r3, #19
-	lsls	r1, r7, #13
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #20]
-	lsrs	r6, r0, #19
-	lsls	r1, r5, #13
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #236]
-	ldr	r6, [sp, #20]
-	ands	r6, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r3, r3, #29
-	lsls	r1, r7, #3
-	orrs	r3, r1
-	uxth	r3, r3
-	ldr	r1, [sp, #12]
-	ands	r1, r3
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r7, #1
-	uxth	r3, r1
-	lsrs	r1, r7, #2
-	uxth	r1, r1
-	str	r1, [sp, #72]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r7, #11
-	uxth	r1, r1
-	str	r1, [sp, #28]
-	lsrs	r1, r0, #11
-	uxth	r1, r1
-	str	r1, [sp, #64]
-	ldr	r3, [sp, #28]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r2
-	eors	r6, r3
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #200]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r1, r0, #13
-	uxth	r1, r1
-	str	r1, [sp, #60]
-	lsrs	r2, r0, #17
-	lsls	r1, r5, #15
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #204]
-	ldr	r2, [sp, #60]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r5, #4
-	uxth	r3, r1
-	str	r3, [sp, #20]
-	ldr	r1, [sp, #16]
-	ands	r1, r3
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r7, #6
-	uxth	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r2, r1
-	lsrs	r1, r7, #9
-	uxth	r1, r1
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r2, r0, #22
-	lsls	r1, r5, #10
-	orrs	r2, r1
-	uxth	r1, r2
-	str	r1, [sp, #212]
-	lsrs	r2, r0, #30
-	lsls	r1, r5, #2
-	orrs	r2, r1
-	uxth	r1, r2
-	ldr	r2, [sp, #212]
-	ands	r2, r1
-	lsrs	r1, r5, #2
-	uxth	r1, r1
-	str	r1, [sp, #232]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r1, r5, #8
-	uxth	r1, r1
-	str	r1, [sp, #48]
-	lsrs	r1, r5, #12
-	uxth	r1, r1
-	str	r1, [sp, #168]
-	ldr	r2, [sp, #48]
-	ands	r2, r1
-	lsrs	r1, r5, #13
-	uxth	r3, r1
-	str	r3, [sp, #152]
-	ands	r2, r3
-	ldr	r1, [sp, #92]
-	ands	r2, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r2
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	ldr	r1, [sp, #8]
-	eors	r6, r1
-	mov	r9, r6
+	eors	r5, r2
+	mov	r10, r5
 	@ grain128aeadv2.ae:84: acc = acc | ((y as u64) << (par * i))
-	ldr	r1, [sp, #4]
-	lsls	r2, r1, #16
-	lsrs	r3, r1, #16
-	str	r3, [sp, #12]
-	ldr	r1, [sp, #24]
-	orrs	r1, r2
-	str	r1, [sp, #24]
+	ldr	r2, [sp, #4]
+	lsls	r4, r2, #16
+	lsrs	r5, r2, #16
+	str	r5, [sp, #16]
+	ldr	r2, [sp, #24]
+	orrs	r2, r4
+	str	r2, [sp, #24]
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r1, r7, #12
-	uxth	r3, r1
-	mov	r1, r11
-	lsrs	r1, r1, #8
-	uxth	r1, r1
-	mov	r2, r3
-	ands	r2, r1
-	mov	r1, r11
-	lsrs	r1, r1, #13
-	uxth	r1, r1
-	str	r1, [sp, #4]
-	mov	r1, r11
-	lsrs	r6, r1, #20
-	lsls	r1, r4, #12
-	orrs	r6, r1
-	uxth	r6, r6
-	ldr	r1, [sp, #4]
-	ands	r1, r6
-	mov	r6, r2
-	eors	r6, r1
+	lsrs	r2, r0, #12
+	uxth	r7, r2
+	lsrs	r2, r6, #8
+	uxth	r2, r2
+	mov	r5, r7
+	ands	r5, r2
+	lsrs	r2, r6, #13
+	uxth	r2, r2
+	str	r2, [sp, #4]
+	lsrs	r2, r6, #20
+	mov	r4, r9
+	lsls	r4, r4, #12
+	orrs	r2, r4
+	uxth	r4, r2
+	ldr	r2, [sp, #4]
+	ands	r2, r4
+	eors	r5, r2
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r1, r8
-	lsls	r1, r1, #17
-	lsrs	r1, r1, #17
-	lsls	r1, r1, #1
-	lsrs	r2, r5, #31
-	orrs	r1, r2
-	str	r1, [sp, #36]
-	lsrs	r1, r4, #10
-	uxth	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r1, r2
+	mov	r4, r8
+	lsls	r2, r4, #17
+	lsrs	r2, r2, #16
+	lsrs	r4, r3, #31
+	orrs	r2, r4
+	str	r2, [sp, #36]
+	mov	r4, r9
+	lsrs	r2, r4, #10
+	uxth	r4, r2
+	ldr	r2, [sp, #36]
+	ands	r2, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r1
+	eors	r5, r2
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r2, r4, #28
-	mov	r1, r12
-	lsls	r1, r1, #4
-	orrs	r2, r1
-	uxth	r1, r2
+	mov	r4, r9
+	lsrs	r4, r4, #28
+	mov	r2, r12
+	lsls	r2, r2, #4
+	orrs	r4, r2
+	uxth	r4, r4
 	mov	r2, r12
 	lsrs	r2, r2, #15
 	uxth	r2, r2
-	ands	r1, r2
+	ands	r4, r2
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r2, r6
-	eors	r2, r1
+	mov	r2, r5
+	eors	r2, r4
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r1, r3
-	ldr	r3, [sp, #36]
-	ands	r1, r3
-	mov	r6, r10
-	lsls	r3, r6, #18
-	lsrs	r3, r3, #18
-	lsls	r6, r3, #2
-	mov	r3, r12
-	lsrs	r3, r3, #30
-	orrs	r6, r3
-	ands	r1, r6
+	ldr	r4, [sp, #36]
+	ands	r7, r4
+	mov	r4, r11
+	lsls	r4, r4, #18
+	lsrs	r4, r4, #16
+	mov	r5, r12
+	lsrs	r5, r5, #30
+	orrs	r4, r5
+	ands	r7, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r2, r1
+	eors	r2, r7
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r6, r10
-	lsls	r1, r6, #19
-	lsrs	r1, r1, #19
-	lsls	r1, r1, #3
-	mov	r3, r12
-	lsrs	r3, r3, #29
-	orrs	r1, r3
-	str	r1, [sp, #208]
-	eors	r2, r1
-	ldr	r1, [sp, #72]
-	eors	r2, r1
-	lsrs	r1, r7, #15
-	uxth	r1, r1
-	eors	r2, r1
-	ldr	r1, [sp, #44]
-	eors	r2, r1
-	ldr	r1, [sp, #60]
-	eors	r2, r1
-	ldr	r1, [sp, #176]
-	eors	r2, r1
-	ldr	r1, [sp, #172]
-	eors	r2, r1
+	mov	r4, r11
+	lsls	r4, r4, #19
+	lsrs	r4, r4, #16
+	mov	r5, r12
+	lsrs	r5, r5, #29
+	orrs	r4, r5
+	str	r4, [sp, #204]
+	eors	r2, r4
+	ldr	r4, [sp, #68]
+	eors	r2, r4
+	lsrs	r4, r0, #15
+	uxth	r4, r4
+	eors	r2, r4
+	ldr	r4, [sp, #44]
+	eors	r2, r4
+	ldr	r4, [sp, #56]
+	eors	r2, r4
+	ldr	r4, [sp, #176]
+	eors	r2, r4
+	ldr	r4, [sp, #168]
+	eors	r2, r4
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r1, r8
-	lsls	r1, r1, #23
-	lsrs	r1, r1, #23
-	lsls	r1, r1, #7
-	lsrs	r3, r5, #25
-	orrs	r1, r3
-	str	r1, [sp, #84]
+	mov	r7, r8
+	lsls	r4, r7, #23
+	lsrs	r4, r4, #16
+	lsrs	r5, r3, #25
+	orrs	r4, r5
+	str	r4, [sp, #84]
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r1, [sp, #84]
-	eors	r2, r1
-	str	r2, [sp, #8]
+	eors	r2, r4
+	str	r2, [sp, #12]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r11
-	uxth	r1, r1
-	str	r1, [sp, #72]
-	mov	r1, r11
-	lsrs	r1, r1, #7
-	uxth	r2, r1
-	ldr	r1, [sp, #72]
-	eors	r1, r2
-	ldr	r2, [sp, #76]
-	eors	r1, r2
-	mov	r3, r12
-	lsrs	r2, r3, #6
-	uxth	r3, r2
-	str	r3, [sp, #196]
-	eors	r1, r3
-	lsls	r2, r6, #31
-	lsrs	r2, r2, #31
-	lsls	r6, r2, #15
-	mov	r3, r12
-	lsrs	r2, r3, #17
-	orrs	r6, r2
-	eors	r1, r6
-	mov	r6, r10
-	eors	r1, r6
-	str	r1, [sp, #4]
+	uxth	r4, r6
+	str	r4, [sp, #68]
+	lsrs	r2, r6, #7
+	uxth	r2, r2
+	mov	r7, r4
+	eors	r7, r2
+	ldr	r2, [sp, #72]
+	eors	r7, r2
+	mov	r5, r12
+	lsrs	r2, r5, #6
+	uxth	r2, r2
+	str	r2, [sp, #240]
+	eors	r7, r2
+	mov	r4, r11
+	lsls	r2, r4, #31
+	lsrs	r4, r2, #16
+	lsrs	r2, r5, #17
+	orrs	r4, r2
+	eors	r7, r4
+	mov	r4, r11
+	eors	r7, r4
+	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r2, r7
-	lsrs	r3, r7, #26
-	lsls	r1, r0, #6
-	orrs	r3, r1
-	uxth	r1, r3
-	eors	r2, r1
-	ldr	r1, [sp, #40]
-	eors	r2, r1
-	mov	r1, r8
-	lsls	r1, r1, #21
-	lsrs	r1, r1, #21
-	lsls	r1, r1, #5
-	lsrs	r3, r5, #27
-	orrs	r1, r3
-	str	r1, [sp, #80]
-	eors	r2, r1
-	mov	r1, r8
-	eors	r2, r1
+	uxth	r5, r0
+	lsrs	r4, r0, #26
+	lsls	r2, r1, #6
+	orrs	r4, r2
+	uxth	r2, r4
+	eors	r5, r2
+	ldr	r2, [sp, #40]
+	eors	r5, r2
+	mov	r7, r8
+	lsls	r2, r7, #21
+	lsrs	r2, r2, #16
+	lsrs	r4, r3, #27
+	orrs	r2, r4
+	str	r2, [sp, #76]
+	eors	r5, r2
+	eors	r5, r7
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r1, r7, #3
-	uxth	r3, r1
-	lsrs	r1, r5, #3
-	uxth	r1, r1
-	str	r1, [sp, #252]
-	ands	r3, r1
+	lsrs	r2, r0, #3
+	uxth	r4, r2
+	lsrs	r2, r3, #3
+	uxth	r2, r2
+	str	r2, [sp, #244]
+	ands	r4, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
+	eors	r5, r4
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	ldr	r3, [sp, #28]
-	ldr	r1, [sp, #88]
-	ands	r3, r1
+	ldr	r4, [sp, #32]
+	ldr	r2, [sp, #80]
+	ands	r4, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
+	eors	r5, r4
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r3, r7, #17
-	lsls	r1, r0, #15
-	orrs	r3, r1
-	uxth	r3, r3
-	lsrs	r6, r7, #18
-	lsls	r1, r0, #14
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #104]
-	ands	r3, r1
+	lsrs	r4, r0, #17
+	lsls	r2, r1, #15
+	orrs	r4, r2
+	uxth	r2, r4
+	lsrs	r7, r0, #18
+	lsls	r4, r1, #14
+	orrs	r7, r4
+	uxth	r4, r7
+	str	r4, [sp, #104]
+	ands	r2, r4
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
+	eors	r5, r2
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp, #160]
-	ands	r3, r1
+	ldr	r4, [sp, #52]
+	ldr	r2, [sp, #156]
+	ands	r4, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
+	eors	r5, r4
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r3, [sp, #116]
-	ldr	r1, [sp, #224]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r1, r5, #1
-	uxth	r1, r1
-	str	r1, [sp, #220]
-	ldr	r3, [sp, #112]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r1, r8
-	lsls	r1, r1, #28
-	lsrs	r1, r1, #28
-	lsls	r1, r1, #12
-	lsrs	r3, r5, #20
-	orrs	r1, r3
-	str	r1, [sp, #44]
-	ldr	r3, [sp, #20]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r3
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r3, r7, #22
-	lsls	r1, r0, #10
-	orrs	r3, r1
-	uxth	r6, r3
-	ldr	r1, [sp, #68]
-	ands	r6, r1
-	lsrs	r3, r7, #25
-	lsls	r1, r0, #7
-	orrs	r3, r1
-	uxth	r1, r3
-	ands	r6, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r3, r2
-	eors	r3, r6
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r1, r5, #6
-	uxth	r1, r1
-	str	r1, [sp, #216]
-	lsrs	r1, r5, #14
-	uxth	r1, r1
+	ldr	r4, [sp, #116]
 	ldr	r2, [sp, #216]
-	ands	r2, r1
-	mov	r1, r8
-	lsls	r1, r1, #30
-	lsrs	r1, r1, #30
-	lsls	r1, r1, #14
-	lsrs	r6, r5, #18
-	orrs	r1, r6
-	str	r1, [sp, #140]
-	ands	r2, r1
+	ands	r4, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r2
+	eors	r5, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r2, r3, #1
+	uxth	r2, r2
+	str	r2, [sp, #212]
+	ldr	r4, [sp, #108]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r7, r8
+	lsls	r2, r7, #28
+	lsrs	r2, r2, #16
+	lsrs	r4, r3, #20
+	orrs	r2, r4
+	str	r2, [sp, #44]
+	ldr	r4, [sp, #20]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r4, r0, #22
+	lsls	r2, r1, #10
+	orrs	r4, r2
+	uxth	r4, r4
+	ldr	r2, [sp, #64]
+	ands	r4, r2
+	lsrs	r7, r0, #25
+	lsls	r2, r1, #7
+	orrs	r7, r2
+	uxth	r2, r7
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r2, r3, #6
+	uxth	r2, r2
+	str	r2, [sp, #208]
+	lsrs	r2, r3, #14
+	uxth	r2, r2
+	ldr	r4, [sp, #208]
+	ands	r4, r2
+	mov	r7, r8
+	lsls	r2, r7, #30
+	lsrs	r2, r2, #16
+	lsrs	r7, r3, #18
+	orrs	r2, r7
+	str	r2, [sp, #140]
+	ands	r4, r2
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r4
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r1, r8
-	uxtb	r1, r1
-	lsls	r1, r1, #8
-	lsrs	r2, r5, #24
-	orrs	r1, r2
-	str	r1, [sp, #28]
-	mov	r1, r8
-	lsls	r1, r1, #20
-	lsrs	r1, r1, #20
-	lsls	r1, r1, #4
-	lsrs	r2, r5, #28
-	orrs	r1, r2
-	str	r1, [sp, #76]
-	ldr	r2, [sp, #28]
-	ands	r2, r1
-	mov	r1, r8
-	lsls	r1, r1, #19
-	lsrs	r1, r1, #19
-	lsls	r1, r1, #3
-	lsrs	r6, r5, #29
-	orrs	r1, r6
-	str	r1, [sp, #68]
-	ands	r2, r1
-	ldr	r1, [sp, #36]
-	ands	r2, r1
+	mov	r7, r8
+	uxtb	r2, r7
+	lsls	r2, r2, #8
+	lsrs	r4, r3, #24
+	orrs	r2, r4
+	str	r2, [sp, #32]
+	lsls	r2, r7, #20
+	lsrs	r2, r2, #16
+	lsrs	r4, r3, #28
+	orrs	r2, r4
+	str	r2, [sp, #72]
+	ldr	r4, [sp, #32]
+	ands	r4, r2
+	lsls	r2, r7, #19
+	lsrs	r2, r2, #16
+	lsrs	r7, r3, #29
+	orrs	r2, r7
+	str	r2, [sp, #64]
+	ands	r4, r2
+	ldr	r2, [sp, #36]
+	ands	r4, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r1, r3
-	eors	r1, r2
+	mov	r2, r5
+	eors	r2, r4
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r2, r1
-	ldr	r1, [sp, #72]
-	eors	r2, r1
+	ldr	r4, [sp, #68]
+	eors	r2, r4
 	@ grain128aeadv2.ae:84: acc = acc | ((y as u64) << (par * i))
-	ldr	r3, [sp, #12]
-	ldr	r1, [sp, #8]
-	orrs	r3, r1
-	str	r3, [sp, #12]
+	ldr	r5, [sp, #16]
+	ldr	r4, [sp, #12]
+	orrs	r5, r4
+	str	r5, [sp, #16]
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r3, r7, #28
-	lsls	r1, r0, #4
-	orrs	r3, r1
-	uxth	r1, r3
-	str	r1, [sp, #72]
-	mov	r1, r11
-	lsrs	r3, r1, #24
-	lsls	r1, r4, #8
-	orrs	r3, r1
-	uxth	r1, r3
-	ldr	r3, [sp, #72]
-	ands	r3, r1
-	mov	r1, r11
-	lsrs	r6, r1, #29
-	lsls	r1, r4, #3
-	orrs	r6, r1
-	uxth	r1, r6
-	lsrs	r6, r4, #4
-	uxth	r6, r6
-	ands	r1, r6
-	mov	r6, r3
-	eors	r6, r1
+	lsrs	r5, r0, #28
+	lsls	r4, r1, #4
+	orrs	r5, r4
+	uxth	r4, r5
+	str	r4, [sp, #68]
+	lsrs	r5, r6, #24
+	mov	r4, r9
+	lsls	r4, r4, #8
+	orrs	r5, r4
+	uxth	r4, r5
+	ldr	r7, [sp, #68]
+	ands	r7, r4
+	lsrs	r5, r6, #29
+	mov	r4, r9
+	lsls	r4, r4, #3
+	orrs	r5, r4
+	uxth	r4, r5
+	mov	r5, r9
+	lsrs	r5, r5, #4
+	uxth	r5, r5
+	ands	r4, r5
+	eors	r7, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r1, r9
-	lsls	r1, r1, #17
-	lsrs	r1, r1, #17
-	lsls	r1, r1, #1
-	mov	r3, r8
-	lsrs	r3, r3, #15
-	orrs	r1, r3
-	str	r1, [sp, #8]
-	lsrs	r1, r4, #26
-	mov	r3, r12
-	lsls	r3, r3, #6
-	orrs	r1, r3
-	uxth	r3, r1
-	ldr	r1, [sp, #8]
-	ands	r1, r3
+	mov	r4, r10
+	lsls	r4, r4, #17
+	lsrs	r4, r4, #16
+	mov	r5, r8
+	lsrs	r5, r5, #15
+	orrs	r4, r5
+	str	r4, [sp, #12]
+	mov	r4, r9
+	lsrs	r4, r4, #26
+	mov	r5, r12
+	lsls	r5, r5, #6
+	orrs	r4, r5
+	uxth	r5, r4
+	ldr	r4, [sp, #12]
+	ands	r4, r5
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r1
+	eors	r7, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r3, r10
-	lsls	r1, r3, #17
-	lsrs	r1, r1, #17
-	lsls	r1, r1, #1
-	mov	r3, r12
-	lsrs	r3, r3, #31
-	orrs	r1, r3
-	mov	r3, r12
-	lsrs	r3, r3, #12
-	uxth	r3, r3
-	ands	r3, r1
+	mov	r4, r11
+	lsls	r4, r4, #17
+	lsrs	r4, r4, #16
+	mov	r5, r12
+	lsrs	r5, r5, #31
+	orrs	r4, r5
+	mov	r5, r12
+	lsrs	r5, r5, #12
+	uxth	r5, r5
+	ands	r5, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r1, r6
-	eors	r1, r3
-	str	r1, [sp, #88]
+	eors	r7, r5
+	str	r7, [sp, #80]
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #72]
-	ldr	r1, [sp, #8]
-	ands	r6, r1
-	ldr	r3, [sp]
-	lsls	r1, r3, #18
-	lsrs	r1, r1, #18
-	lsls	r3, r1, #2
-	mov	r1, r10
-	lsrs	r1, r1, #14
-	orrs	r3, r1
-	ands	r6, r3
+	ldr	r7, [sp, #68]
+	ldr	r4, [sp, #12]
+	ands	r7, r4
+	ldr	r4, [sp]
+	lsls	r4, r4, #18
+	lsrs	r5, r4, #16
+	mov	r4, r11
+	lsrs	r4, r4, #14
+	orrs	r5, r4
+	ands	r7, r5
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r1, [sp, #88]
-	eors	r1, r6
+	ldr	r5, [sp, #80]
+	eors	r5, r7
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r3, [sp]
-	lsls	r3, r3, #19
-	lsrs	r3, r3, #19
-	lsls	r3, r3, #3
-	mov	r6, r10
-	lsrs	r6, r6, #13
-	orrs	r3, r6
-	mov	r6, r1
-	eors	r6, r3
-	ldr	r1, [sp, #104]
-	eors	r6, r1
-	lsrs	r3, r7, #31
-	lsls	r1, r0, #1
-	orrs	r3, r1
-	uxth	r1, r3
-	eors	r6, r1
-	ldr	r1, [sp, #16]
-	eors	r6, r1
-	ldr	r1, [sp, #112]
-	eors	r6, r1
-	ldr	r1, [sp, #180]
-	eors	r6, r1
-	ldr	r1, [sp, #84]
-	eors	r6, r1
+	ldr	r4, [sp]
+	lsls	r4, r4, #19
+	lsrs	r7, r4, #16
+	mov	r4, r11
+	lsrs	r4, r4, #13
+	orrs	r7, r4
+	eors	r5, r7
+	ldr	r4, [sp, #104]
+	eors	r5, r4
+	lsrs	r7, r0, #31
+	lsls	r4, r1, #1
+	orrs	r7, r4
+	uxth	r4, r7
+	mov	r7, r5
+	eors	r7, r4
+	ldr	r4, [sp, #8]
+	eors	r7, r4
+	ldr	r4, [sp, #108]
+	eors	r7, r4
+	ldr	r4, [sp, #172]
+	eors	r7, r4
+	ldr	r4, [sp, #84]
+	eors	r7, r4
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r1, r9
-	lsls	r1, r1, #23
-	lsrs	r1, r1, #23
-	lsls	r3, r1, #7
-	mov	r1, r8
-	lsrs	r1, r1, #9
-	orrs	r3, r1
-	str	r3, [sp, #88]
+	mov	r4, r10
+	lsls	r4, r4, #23
+	lsrs	r4, r4, #16
+	mov	r5, r8
+	lsrs	r5, r5, #9
+	orrs	r4, r5
+	str	r4, [sp, #80]
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r6
-	eors	r1, r3
-	str	r1, [sp, #16]
+	mov	r5, r7
+	eors	r5, r4
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r11
-	lsrs	r3, r1, #16
-	str	r3, [sp, #104]
-	lsrs	r3, r1, #23
-	lsls	r1, r4, #9
-	orrs	r3, r1
-	uxth	r1, r3
-	ldr	r6, [sp, #104]
-	eors	r6, r1
-	ldr	r1, [sp, #108]
-	eors	r6, r1
-	mov	r3, r10
-	lsls	r1, r3, #26
-	lsrs	r1, r1, #26
-	lsls	r3, r1, #10
-	mov	r1, r12
-	lsrs	r1, r1, #22
-	orrs	r3, r1
-	str	r3, [sp, #108]
-	mov	r1, r6
-	eors	r1, r3
-	ldr	r3, [sp]
-	lsls	r3, r3, #31
-	lsrs	r3, r3, #31
-	lsls	r3, r3, #15
-	mov	r6, r10
+	lsrs	r4, r6, #16
+	str	r4, [sp, #104]
+	lsrs	r6, r6, #23
+	mov	r4, r9
+	lsls	r4, r4, #9
+	orrs	r6, r4
+	uxth	r4, r6
+	ldr	r7, [sp, #104]
+	eors	r7, r4
+	ldr	r4, [sp, #144]
+	eors	r7, r4
+	mov	r6, r11
+	lsls	r4, r6, #26
+	lsrs	r4, r4, #16
+	mov	r6, r12
+	lsrs	r6, r6, #22
+	orrs	r4, r6
+	str	r4, [sp, #192]
+	eors	r7, r4
+	ldr	r4, [sp]
+	lsls	r4, r4, #31
+	lsrs	r4, r4, #16
+	mov	r6, r11
 	lsrs	r6, r6, #1
-	orrs	r3, r6
-	eors	r1, r3
-	mov	r6, r1
-	ldr	r3, [sp]
-	eors	r6, r3
-	mov	r11, r6
+	orrs	r4, r6
+	eors	r7, r4
+	ldr	r4, [sp]
+	eors	r7, r4
+	str	r7, [sp, #8]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r1, r0, #10
-	uxth	r1, r1
-	ldr	r6, [sp, #124]
-	eors	r6, r1
-	ldr	r1, [sp, #48]
-	eors	r6, r1
-	mov	r1, r9
-	lsls	r1, r1, #21
-	lsrs	r1, r1, #21
-	lsls	r1, r1, #5
-	mov	r3, r8
-	lsrs	r3, r3, #11
-	orrs	r1, r3
-	str	r1, [sp, #72]
-	mov	r3, r6
-	eors	r3, r1
-	mov	r6, r9
-	eors	r3, r6
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r1, r8
-	lsls	r1, r1, #29
-	lsrs	r1, r1, #29
-	lsls	r1, r1, #13
-	lsrs	r6, r5, #19
-	orrs	r1, r6
-	str	r1, [sp, #148]
-	lsrs	r6, r7, #19
-	lsls	r1, r0, #13
-	orrs	r6, r1
-	uxth	r7, r6
-	ldr	r1, [sp, #148]
-	ands	r7, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r3
+	lsrs	r4, r1, #10
+	uxth	r4, r4
+	ldr	r7, [sp, #112]
+	eors	r7, r4
+	ldr	r4, [sp, #48]
+	eors	r7, r4
+	mov	r6, r10
+	lsls	r4, r6, #21
+	lsrs	r4, r4, #16
+	mov	r6, r8
+	lsrs	r6, r6, #11
+	orrs	r4, r6
+	str	r4, [sp, #68]
+	mov	r6, r7
+	eors	r6, r4
+	mov	r7, r10
 	eors	r6, r7
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	ldr	r3, [sp, #56]
-	ldr	r1, [sp, #32]
-	ands	r3, r1
+	mov	r7, r8
+	lsls	r4, r7, #29
+	lsrs	r4, r4, #16
+	lsrs	r7, r3, #19
+	orrs	r4, r7
+	str	r4, [sp, #144]
+	lsrs	r4, r0, #19
+	lsls	r0, r1, #13
+	orrs	r4, r0
+	uxth	r4, r4
+	ldr	r0, [sp, #144]
+	ands	r4, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
+	eors	r6, r4
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	ldr	r4, [sp, #52]
+	ldr	r0, [sp, #28]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r0, #2
-	uxth	r3, r1
-	str	r3, [sp, #132]
-	ldr	r1, [sp, #136]
-	ands	r1, r3
+	lsrs	r0, r1, #2
+	uxth	r0, r0
+	str	r0, [sp, #112]
+	ldr	r4, [sp, #124]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	ldr	r4, [sp, #60]
+	ldr	r0, [sp, #152]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	ldr	r4, [sp, #40]
+	ldr	r0, [sp, #176]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r7, r8
+	lsls	r0, r7, #31
+	lsrs	r0, r0, #16
+	lsrs	r4, r3, #17
+	orrs	r0, r4
+	str	r0, [sp, #124]
+	ldr	r4, [sp, #148]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r0, r10
+	lsls	r0, r0, #28
+	lsrs	r0, r0, #16
+	lsrs	r4, r7, #4
+	orrs	r0, r4
+	str	r0, [sp, #52]
+	ldr	r4, [sp, #44]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	ldr	r4, [sp, #128]
+	ldr	r0, [sp, #116]
+	ands	r4, r0
+	ldr	r0, [sp, #188]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsls	r0, r7, #26
+	lsrs	r0, r0, #16
+	lsrs	r4, r3, #22
+	orrs	r0, r4
+	str	r0, [sp, #128]
+	lsls	r0, r7, #18
+	lsrs	r4, r0, #16
+	lsrs	r0, r3, #30
+	orrs	r4, r0
+	ldr	r7, [sp, #128]
+	ands	r7, r4
+	mov	r0, r10
+	lsls	r0, r0, #30
+	lsrs	r0, r0, #16
+	mov	r4, r8
+	lsrs	r4, r4, #2
+	orrs	r0, r4
+	str	r0, [sp, #200]
+	ands	r7, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r0, r10
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	mov	r7, r8
+	lsrs	r4, r7, #8
+	orrs	r0, r4
+	str	r0, [sp, #28]
+	mov	r0, r10
+	lsls	r0, r0, #20
+	lsrs	r0, r0, #16
+	lsrs	r4, r7, #12
+	orrs	r0, r4
+	ldr	r4, [sp, #28]
+	ands	r4, r0
+	mov	r0, r10
+	lsls	r0, r0, #19
+	lsrs	r0, r0, #16
+	lsrs	r7, r7, #13
+	orrs	r0, r7
+	str	r0, [sp, #116]
+	ands	r4, r0
+	ldr	r0, [sp, #12]
+	ands	r4, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r4
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r4, r6
+	ldr	r0, [sp, #104]
+	eors	r4, r0
+	@ grain128aeadv2.ae:84: acc = acc | ((y as u64) << (par * i))
+	lsls	r5, r5, #16
+	ldr	r0, [sp, #16]
+	orrs	r0, r5
+	str	r0, [sp, #16]
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r0, r1, #12
+	uxth	r0, r0
+	str	r0, [sp, #104]
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	uxth	r0, r0
+	ldr	r7, [sp, #104]
+	ands	r7, r0
+	mov	r0, r9
+	lsrs	r0, r0, #13
+	uxth	r5, r0
+	mov	r0, r9
+	lsrs	r6, r0, #20
+	mov	r0, r12
+	lsls	r0, r0, #12
+	orrs	r6, r0
+	uxth	r0, r6
+	ands	r5, r0
+	eors	r7, r5
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsls	r0, r2, #17
+	lsrs	r5, r0, #16
+	mov	r0, r10
+	lsrs	r0, r0, #15
+	orrs	r5, r0
+	mov	r0, r12
+	lsrs	r0, r0, #10
+	uxth	r0, r0
+	mov	r6, r5
+	ands	r6, r0
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r6
+	str	r7, [sp, #12]
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r11
+	lsls	r0, r0, #20
+	lsrs	r6, r0, #16
+	mov	r0, r12
+	lsrs	r0, r0, #28
+	orrs	r6, r0
+	ldr	r0, [sp]
+	lsls	r0, r0, #17
+	lsrs	r7, r0, #16
+	mov	r0, r11
+	lsrs	r0, r0, #15
+	orrs	r7, r0
+	ands	r6, r7
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	ldr	r0, [sp, #12]
+	eors	r0, r6
+	str	r0, [sp, #12]
+	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	ldr	r6, [sp, #104]
+	ands	r6, r5
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #18
+	lsrs	r7, r0, #16
+	ldr	r0, [sp]
+	lsrs	r0, r0, #14
+	orrs	r7, r0
+	ands	r6, r7
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	ldr	r7, [sp, #12]
+	eors	r7, r6
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #19
+	lsrs	r6, r0, #16
+	ldr	r0, [sp]
+	lsrs	r0, r0, #13
+	orrs	r6, r0
+	eors	r7, r6
+	ldr	r0, [sp, #112]
+	eors	r7, r0
+	lsrs	r0, r1, #15
+	uxth	r0, r0
+	eors	r7, r0
+	ldr	r0, [sp, #20]
+	eors	r7, r0
+	ldr	r0, [sp, #148]
+	eors	r7, r0
+	mov	r0, r8
+	eors	r7, r0
+	ldr	r0, [sp, #80]
+	eors	r7, r0
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r0, r2, #23
+	lsrs	r0, r0, #16
+	mov	r6, r10
+	lsrs	r6, r6, #9
+	orrs	r0, r6
+	str	r0, [sp, #104]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r7, r0
+	str	r7, [sp, #20]
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r0, r9
+	uxth	r0, r0
+	str	r0, [sp, #188]
+	mov	r0, r9
+	lsrs	r0, r0, #7
+	uxth	r0, r0
+	ldr	r7, [sp, #188]
+	eors	r7, r0
+	ldr	r0, [sp, #240]
+	eors	r7, r0
+	ldr	r0, [sp]
+	lsls	r0, r0, #26
+	lsrs	r0, r0, #16
+	mov	r6, r11
+	lsrs	r6, r6, #6
+	orrs	r0, r6
+	str	r0, [sp, #112]
+	mov	r6, r7
+	eors	r6, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #31
+	lsrs	r7, r0, #16
+	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	orrs	r7, r0
+	eors	r6, r7
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	str	r6, [sp, #12]
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	lsrs	r1, r1, #26
+	lsls	r0, r3, #6
+	orrs	r1, r0
+	uxth	r0, r1
+	ldr	r6, [sp, #196]
+	eors	r6, r0
+	ldr	r0, [sp, #32]
+	eors	r6, r0
+	lsls	r0, r2, #21
+	lsrs	r7, r0, #16
+	mov	r0, r10
+	lsrs	r1, r0, #11
+	orrs	r7, r1
+	str	r7, [sp, #196]
+	eors	r6, r7
+	eors	r6, r2
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsls	r0, r0, #29
+	lsrs	r1, r0, #16
+	mov	r7, r8
+	lsrs	r0, r7, #3
+	orrs	r1, r0
+	ldr	r0, [sp, #248]
+	ands	r0, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r0
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #56]
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r3, [sp, #64]
+	ldr	r1, [sp, #132]
+	ldr	r0, [sp, #224]
+	ands	r1, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r1
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	ldr	r1, [sp, #156]
-	ands	r3, r1
+	ldr	r0, [sp, #76]
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
+	eors	r6, r1
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r3, [sp, #40]
-	ldr	r1, [sp, #176]
-	ands	r3, r1
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #172]
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
+	eors	r6, r1
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r7, r8
-	lsls	r1, r7, #31
-	lsrs	r1, r1, #31
-	lsls	r1, r1, #15
-	lsrs	r3, r5, #17
-	orrs	r1, r3
-	str	r1, [sp, #124]
-	ldr	r3, [sp, #152]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r7, r9
-	lsls	r1, r7, #28
-	lsrs	r1, r1, #28
-	lsls	r1, r1, #12
-	mov	r7, r8
-	lsrs	r3, r7, #4
-	orrs	r1, r3
-	str	r1, [sp, #56]
-	ldr	r3, [sp, #44]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	ldr	r3, [sp, #128]
-	ldr	r1, [sp, #116]
-	ands	r3, r1
-	ldr	r1, [sp, #144]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsls	r1, r7, #26
-	lsrs	r1, r1, #26
-	lsls	r1, r1, #10
-	lsrs	r3, r5, #22
-	orrs	r1, r3
-	str	r1, [sp, #128]
-	lsls	r1, r7, #18
-	lsrs	r1, r1, #18
-	lsls	r3, r1, #2
-	lsrs	r1, r5, #30
-	orrs	r3, r1
-	ldr	r7, [sp, #128]
-	ands	r7, r3
-	mov	r1, r9
-	lsls	r1, r1, #30
-	lsrs	r1, r1, #30
-	lsls	r1, r1, #14
-	mov	r3, r8
-	lsrs	r3, r3, #2
-	orrs	r1, r3
-	str	r1, [sp, #144]
-	mov	r3, r7
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r3
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r7, r9
-	uxtb	r1, r7
-	lsls	r1, r1, #8
-	mov	r7, r8
-	lsrs	r3, r7, #8
-	orrs	r1, r3
-	str	r1, [sp, #32]
-	mov	r7, r9
-	lsls	r1, r7, #20
-	lsrs	r1, r1, #20
-	lsls	r1, r1, #4
-	mov	r7, r8
-	lsrs	r3, r7, #12
-	orrs	r1, r3
-	ldr	r3, [sp, #32]
-	ands	r3, r1
-	mov	r7, r9
-	lsls	r1, r7, #19
-	lsrs	r1, r1, #19
-	lsls	r1, r1, #3
-	mov	r7, r8
-	lsrs	r7, r7, #13
-	orrs	r1, r7
-	str	r1, [sp, #116]
-	ands	r3, r1
-	ldr	r1, [sp, #8]
-	ands	r3, r1
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r1, r6
-	eors	r1, r3
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	ldr	r3, [sp, #104]
-	eors	r1, r3
-	@ grain128aeadv2.ae:84: acc = acc | ((y as u64) << (par * i))
-	ldr	r3, [sp, #16]
-	lsls	r6, r3, #16
-	ldr	r3, [sp, #12]
-	orrs	r3, r6
-	str	r3, [sp, #12]
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r3, r0, #12
-	uxth	r3, r3
-	str	r3, [sp, #104]
-	lsrs	r3, r4, #8
-	uxth	r3, r3
-	ldr	r6, [sp, #104]
-	ands	r6, r3
-	lsrs	r3, r4, #13
-	uxth	r3, r3
-	str	r3, [sp, #8]
-	lsrs	r7, r4, #20
-	mov	r3, r12
-	lsls	r3, r3, #12
-	orrs	r7, r3
-	uxth	r7, r7
-	ldr	r3, [sp, #8]
-	ands	r3, r7
-	mov	r7, r6
-	eors	r7, r3
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsls	r3, r2, #17
-	lsrs	r3, r3, #17
-	lsls	r3, r3, #1
-	mov	r6, r9
-	lsrs	r6, r6, #15
-	orrs	r3, r6
-	str	r3, [sp, #16]
-	mov	r3, r12
-	lsrs	r3, r3, #10
-	uxth	r3, r3
-	ldr	r6, [sp, #16]
-	ands	r6, r3
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r3, r7
-	eors	r3, r6
-	str	r3, [sp, #8]
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r6, r10
-	lsls	r3, r6, #20
-	lsrs	r3, r3, #20
-	lsls	r6, r3, #4
-	mov	r3, r12
-	lsrs	r3, r3, #28
-	orrs	r6, r3
-	ldr	r3, [sp]
-	lsls	r3, r3, #17
-	lsrs	r3, r3, #17
-	lsls	r7, r3, #1
-	mov	r3, r10
-	lsrs	r3, r3, #15
-	orrs	r7, r3
-	ands	r6, r7
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r3, [sp, #8]
-	eors	r3, r6
-	str	r3, [sp, #8]
-	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r7, [sp, #104]
-	ldr	r3, [sp, #16]
-	ands	r7, r3
-	ldr	r6, [sp, #4]
-	lsls	r3, r6, #18
-	lsrs	r3, r3, #18
-	lsls	r6, r3, #2
-	ldr	r3, [sp]
-	lsrs	r3, r3, #14
-	orrs	r6, r3
-	mov	r3, r7
-	ands	r3, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r7, [sp, #8]
-	eors	r7, r3
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r6, [sp, #4]
-	lsls	r3, r6, #19
-	lsrs	r3, r3, #19
-	lsls	r6, r3, #3
-	ldr	r3, [sp]
-	lsrs	r3, r3, #13
-	orrs	r6, r3
-	eors	r7, r6
-	ldr	r3, [sp, #132]
-	eors	r7, r3
-	lsrs	r3, r0, #15
-	uxth	r3, r3
-	eors	r7, r3
-	ldr	r3, [sp, #20]
-	eors	r7, r3
-	ldr	r3, [sp, #152]
-	eors	r7, r3
-	mov	r3, r8
-	eors	r7, r3
-	ldr	r3, [sp, #88]
-	eors	r7, r3
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r3, r2, #23
-	lsrs	r3, r3, #23
-	lsls	r3, r3, #7
-	mov	r6, r9
-	lsrs	r6, r6, #9
-	orrs	r3, r6
-	str	r3, [sp, #104]
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r6, r7
-	eors	r6, r3
-	str	r6, [sp, #20]
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	uxth	r3, r4
-	str	r3, [sp, #192]
-	lsrs	r3, r4, #7
-	uxth	r3, r3
-	ldr	r7, [sp, #192]
-	eors	r7, r3
-	ldr	r3, [sp, #196]
-	eors	r7, r3
-	ldr	r3, [sp]
-	lsls	r3, r3, #26
-	lsrs	r3, r3, #26
-	lsls	r3, r3, #10
-	mov	r6, r10
-	lsrs	r6, r6, #6
-	orrs	r3, r6
-	str	r3, [sp, #196]
-	eors	r7, r3
-	ldr	r6, [sp, #4]
-	lsls	r3, r6, #31
-	lsrs	r3, r3, #31
-	lsls	r6, r3, #15
-	ldr	r3, [sp]
-	lsrs	r3, r3, #1
-	orrs	r6, r3
-	eors	r7, r6
-	mov	r3, r7
-	ldr	r6, [sp, #4]
-	eors	r3, r6
-	str	r3, [sp, #8]
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r3, r0, #26
-	lsls	r0, r5, #6
-	orrs	r3, r0
-	uxth	r0, r3
-	ldr	r3, [sp, #200]
-	eors	r3, r0
-	ldr	r0, [sp, #28]
-	eors	r3, r0
-	lsls	r0, r2, #21
-	lsrs	r0, r0, #21
-	lsls	r7, r0, #5
-	mov	r0, r9
-	lsrs	r6, r0, #11
-	mov	r0, r7
-	orrs	r0, r6
-	str	r0, [sp, #200]
-	eors	r3, r0
-	eors	r3, r2
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r0, r9
-	lsls	r0, r0, #29
-	lsrs	r0, r0, #29
-	lsls	r6, r0, #13
-	mov	r7, r8
-	lsrs	r0, r7, #3
-	orrs	r6, r0
-	ldr	r0, [sp, #248]
-	ands	r0, r6
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r0
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	ldr	r6, [sp, #64]
-	ldr	r0, [sp, #60]
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r6, [sp, #204]
-	ldr	r0, [sp, #228]
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r6, [sp, #160]
-	ldr	r0, [sp, #80]
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r6, [sp, #48]
-	ldr	r0, [sp, #180]
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #15
-	lsrs	r6, r7, #1
-	orrs	r0, r6
+	lsrs	r0, r0, #16
+	lsrs	r1, r7, #1
+	orrs	r0, r1
 	str	r0, [sp, #132]
-	ldr	r6, [sp, #68]
-	ands	r6, r0
+	ldr	r1, [sp, #64]
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
+	eors	r6, r1
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsls	r0, r2, #28
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #12
-	mov	r0, r9
-	lsrs	r6, r0, #4
+	lsrs	r7, r0, #16
+	mov	r0, r10
+	lsrs	r1, r0, #4
+	orrs	r7, r1
+	str	r7, [sp, #56]
+	ldr	r1, [sp, #52]
 	mov	r0, r7
-	orrs	r0, r6
-	str	r0, [sp, #60]
-	ldr	r6, [sp, #56]
-	ands	r6, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
+	eors	r6, r1
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	ldr	r6, [sp, #212]
+	ldr	r1, [sp, #136]
 	ldr	r0, [sp, #40]
-	ands	r6, r0
+	ands	r1, r0
 	ldr	r0, [sp, #120]
-	ands	r6, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r6
+	eors	r6, r1
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	lsls	r0, r0, #10
+	lsrs	r0, r0, #16
 	mov	r7, r8
-	lsrs	r6, r7, #6
-	orrs	r0, r6
+	lsrs	r1, r7, #6
+	orrs	r0, r1
 	str	r0, [sp, #136]
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #18
-	lsrs	r0, r0, #18
-	lsls	r0, r0, #2
-	lsrs	r6, r7, #14
-	orrs	r0, r6
+	lsrs	r0, r0, #16
+	lsrs	r1, r7, #14
+	orrs	r0, r1
 	ldr	r7, [sp, #136]
 	ands	r7, r0
 	lsls	r0, r2, #30
-	lsrs	r0, r0, #30
-	lsls	r6, r0, #14
-	mov	r0, r9
+	lsrs	r1, r0, #16
+	mov	r0, r10
 	lsrs	r0, r0, #2
-	orrs	r6, r0
-	mov	r0, r7
-	ands	r0, r6
+	orrs	r1, r0
+	ands	r7, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r3
-	eors	r6, r0
+	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	uxtb	r0, r2
 	lsls	r7, r0, #8
-	mov	r0, r9
-	lsrs	r3, r0, #8
-	mov	r0, r7
-	orrs	r0, r3
-	str	r0, [sp, #64]
+	mov	r0, r10
+	lsrs	r1, r0, #8
+	orrs	r7, r1
+	str	r7, [sp, #60]
 	lsls	r0, r2, #20
-	lsrs	r0, r0, #20
-	lsls	r7, r0, #4
-	mov	r0, r9
+	lsrs	r7, r0, #16
+	mov	r0, r10
 	lsrs	r0, r0, #12
 	orrs	r7, r0
-	ldr	r3, [sp, #64]
-	ands	r3, r7
+	ldr	r1, [sp, #60]
+	ands	r1, r7
 	lsls	r0, r2, #19
-	lsrs	r0, r0, #19
-	lsls	r0, r0, #3
-	mov	r7, r9
+	lsrs	r0, r0, #16
+	mov	r7, r10
 	lsrs	r7, r7, #13
 	orrs	r0, r7
 	str	r0, [sp, #120]
-	ands	r3, r0
-	ldr	r0, [sp, #16]
-	ands	r3, r0
+	ands	r1, r0
+	ands	r1, r5
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r0, r6
-	eors	r0, r3
+	mov	r5, r6
+	eors	r5, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r3, r0
-	ldr	r0, [sp, #192]
-	eors	r3, r0
+	ldr	r0, [sp, #188]
+	eors	r5, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r6, r4, #24
+	mov	r0, r9
+	lsrs	r1, r0, #24
 	mov	r0, r12
 	lsls	r0, r0, #8
-	orrs	r6, r0
-	uxth	r0, r6
+	orrs	r1, r0
+	uxth	r0, r1
 	ldr	r6, [sp, #164]
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r0, r0, #4
-	uxth	r7, r0
-	ldr	r0, [sp, #260]
-	ands	r0, r7
-	mov	r7, r6
-	eors	r7, r0
+	uxth	r1, r0
+	ldr	r0, [sp, #256]
+	ands	r0, r1
+	mov	r1, r6
+	eors	r1, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsls	r0, r1, #17
-	lsrs	r0, r0, #17
-	lsls	r0, r0, #1
+	lsls	r0, r4, #17
+	lsrs	r0, r0, #16
 	lsrs	r6, r2, #15
 	orrs	r0, r6
 	str	r0, [sp, #40]
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #22
-	lsrs	r0, r0, #22
-	lsls	r0, r0, #6
-	mov	r6, r12
-	lsrs	r6, r6, #26
-	orrs	r0, r6
-	ldr	r6, [sp, #40]
-	ands	r6, r0
+	lsrs	r6, r0, #16
+	mov	r0, r12
+	lsrs	r0, r0, #26
+	orrs	r6, r0
+	ldr	r0, [sp, #40]
+	ands	r0, r6
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #16]
+	eors	r1, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	ldr	r0, [sp]
 	lsls	r0, r0, #20
-	lsrs	r0, r0, #20
-	lsls	r6, r0, #4
-	mov	r0, r10
+	lsrs	r6, r0, #16
+	mov	r0, r11
 	lsrs	r0, r0, #12
 	orrs	r6, r0
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #17
-	lsrs	r0, r0, #17
-	lsls	r7, r0, #1
+	lsrs	r7, r0, #16
 	ldr	r0, [sp]
 	lsrs	r0, r0, #15
 	orrs	r7, r0
 	ands	r6, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r0, [sp, #16]
-	eors	r0, r6
-	str	r0, [sp, #16]
+	eors	r1, r6
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r7, [sp, #164]
+	ldr	r6, [sp, #164]
 	ldr	r0, [sp, #40]
-	ands	r7, r0
-	mov	r0, r11
+	ands	r6, r0
+	ldr	r0, [sp, #8]
 	lsls	r0, r0, #18
-	lsrs	r0, r0, #18
-	lsls	r6, r0, #2
+	lsrs	r7, r0, #16
 	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #14
+	orrs	r7, r0
+	ands	r6, r7
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r1, r6
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	ldr	r0, [sp, #8]
+	lsls	r0, r0, #19
+	lsrs	r6, r0, #16
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #13
+	orrs	r6, r0
+	eors	r1, r6
+	ldr	r0, [sp, #224]
+	eors	r1, r0
+	ldr	r0, [sp, #92]
+	eors	r1, r0
+	ldr	r0, [sp, #44]
+	eors	r1, r0
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	mov	r0, r10
+	eors	r1, r0
+	ldr	r0, [sp, #104]
+	eors	r1, r0
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r0, r4, #23
+	lsrs	r0, r0, #16
+	lsrs	r6, r2, #9
+	orrs	r0, r6
+	str	r0, [sp, #92]
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r1, r0
+	str	r1, [sp, #44]
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r0, r9
+	lsrs	r0, r0, #16
+	str	r0, [sp, #164]
+	mov	r0, r9
+	lsrs	r1, r0, #23
+	mov	r0, r12
+	lsls	r0, r0, #9
+	orrs	r1, r0
+	uxth	r0, r1
+	ldr	r1, [sp, #164]
+	eors	r1, r0
+	ldr	r0, [sp, #192]
+	eors	r1, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #26
+	lsrs	r7, r0, #16
+	ldr	r0, [sp]
+	lsrs	r6, r0, #6
+	orrs	r7, r6
+	str	r7, [sp, #188]
+	eors	r1, r7
+	ldr	r0, [sp, #8]
+	lsls	r0, r0, #31
+	lsrs	r6, r0, #16
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #1
+	orrs	r6, r0
+	eors	r1, r6
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	mov	r9, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	lsrs	r0, r3, #10
+	uxth	r0, r0
+	ldr	r1, [sp, #216]
+	eors	r1, r0
+	ldr	r0, [sp, #28]
+	eors	r1, r0
+	lsls	r0, r4, #21
+	lsrs	r0, r0, #16
+	lsrs	r6, r2, #11
+	orrs	r0, r6
+	str	r0, [sp, #192]
+	eors	r1, r0
+	eors	r1, r4
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsls	r0, r2, #29
+	lsrs	r6, r0, #16
+	mov	r0, r10
+	lsrs	r0, r0, #3
+	orrs	r6, r0
+	ldr	r0, [sp, #228]
+	ands	r0, r6
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r0
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	ldr	r6, [sp, #156]
+	ldr	r0, [sp, #108]
+	ands	r6, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r6
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	ldr	r6, [sp, #212]
+	ldr	r0, [sp, #220]
+	ands	r6, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r6
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	ldr	r6, [sp, #152]
+	ldr	r0, [sp, #68]
+	ands	r6, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r6
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	ldr	r0, [sp, #32]
+	mov	r7, r8
+	ands	r0, r7
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r0
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsls	r0, r2, #31
+	lsrs	r6, r0, #16
+	mov	r0, r10
+	lsrs	r0, r0, #1
+	orrs	r6, r0
+	ldr	r0, [sp, #116]
+	ands	r0, r6
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r0
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsls	r0, r4, #28
+	lsrs	r0, r0, #16
+	lsrs	r6, r2, #4
+	orrs	r0, r6
+	str	r0, [sp, #104]
+	ldr	r6, [sp, #56]
+	ands	r6, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r6
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	ldr	r6, [sp, #208]
+	ldr	r0, [sp, #48]
+	ands	r6, r0
+	ldr	r0, [sp, #168]
+	ands	r6, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r1, r6
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsls	r0, r2, #26
+	lsrs	r7, r0, #16
+	mov	r0, r10
+	lsrs	r0, r0, #6
+	orrs	r7, r0
+	lsls	r0, r2, #18
+	lsrs	r6, r0, #16
+	mov	r0, r10
 	lsrs	r0, r0, #14
 	orrs	r6, r0
 	mov	r0, r7
 	ands	r0, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r7, [sp, #16]
-	eors	r7, r0
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r11
-	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	lsls	r0, r0, #3
-	ldr	r6, [sp, #4]
-	lsrs	r6, r6, #13
-	orrs	r0, r6
-	eors	r7, r0
-	ldr	r0, [sp, #228]
-	eors	r7, r0
-	ldr	r0, [sp, #52]
-	eors	r7, r0
-	ldr	r0, [sp, #44]
-	eors	r7, r0
-	ldr	r0, [sp, #68]
-	eors	r7, r0
-	mov	r0, r9
-	eors	r7, r0
-	ldr	r0, [sp, #104]
-	eors	r7, r0
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r0, r1, #23
-	lsrs	r0, r0, #23
-	lsls	r0, r0, #7
-	lsrs	r6, r2, #9
-	orrs	r0, r6
-	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r7
-	ldr	r6, [sp, #104]
-	eors	r0, r6
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	lsrs	r0, r4, #16
-	str	r0, [sp, #164]
-	lsrs	r4, r4, #23
-	mov	r0, r12
-	lsls	r0, r0, #9
-	orrs	r4, r0
-	uxth	r0, r4
-	ldr	r4, [sp, #164]
-	eors	r4, r0
-	ldr	r0, [sp, #108]
-	eors	r4, r0
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	lsls	r7, r0, #10
-	ldr	r0, [sp]
-	lsrs	r6, r0, #6
-	mov	r0, r7
-	orrs	r0, r6
-	str	r0, [sp, #192]
-	eors	r4, r0
-	mov	r0, r11
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #15
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
-	orrs	r6, r0
-	eors	r4, r6
-	mov	r0, r11
-	eors	r4, r0
-	str	r4, [sp, #16]
+	lsls	r6, r4, #30
+	lsrs	r6, r6, #16
+	lsrs	r7, r2, #2
+	orrs	r6, r7
+	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r0, r5, #10
-	uxth	r0, r0
-	ldr	r4, [sp, #224]
-	eors	r4, r0
-	ldr	r0, [sp, #32]
-	eors	r4, r0
-	lsls	r0, r1, #21
-	lsrs	r0, r0, #21
-	lsls	r0, r0, #5
-	lsrs	r6, r2, #11
-	orrs	r0, r6
-	str	r0, [sp, #204]
-	eors	r4, r0
-	mov	r6, r4
-	eors	r6, r1
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsls	r0, r2, #29
-	lsrs	r0, r0, #29
-	lsls	r4, r0, #13
-	mov	r0, r9
-	lsrs	r0, r0, #3
-	orrs	r4, r0
-	ldr	r0, [sp, #236]
-	ands	r0, r4
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r0
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	ldr	r4, [sp, #160]
-	ldr	r0, [sp, #112]
-	ands	r4, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r4, [sp, #220]
-	ldr	r0, [sp, #232]
-	ands	r4, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r4, [sp, #156]
-	ldr	r0, [sp, #72]
-	ands	r4, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r0, [sp, #28]
-	mov	r7, r8
-	ands	r0, r7
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r0
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsls	r0, r2, #31
-	lsrs	r0, r0, #31
-	lsls	r4, r0, #15
-	mov	r0, r9
-	lsrs	r0, r0, #1
-	orrs	r4, r0
-	ldr	r0, [sp, #116]
-	ands	r0, r4
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r0
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #28
-	lsls	r0, r0, #12
-	lsrs	r4, r2, #4
-	orrs	r0, r4
-	str	r0, [sp, #108]
-	ldr	r4, [sp, #60]
-	ands	r4, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r4
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	ldr	r4, [sp, #216]
-	ldr	r0, [sp, #48]
-	ands	r4, r0
-	ldr	r0, [sp, #172]
-	ands	r4, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r6
-	eors	r7, r4
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsls	r0, r2, #26
-	lsrs	r0, r0, #26
-	lsls	r6, r0, #10
-	mov	r0, r9
-	lsrs	r0, r0, #6
-	orrs	r6, r0
-	lsls	r0, r2, #18
-	lsrs	r0, r0, #18
-	lsls	r4, r0, #2
-	mov	r0, r9
-	lsrs	r0, r0, #14
-	orrs	r4, r0
-	ands	r6, r4
-	lsls	r0, r1, #30
-	lsrs	r0, r0, #30
-	lsls	r4, r0, #14
-	lsrs	r0, r2, #2
-	orrs	r4, r0
-	mov	r0, r6
-	ands	r0, r4
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r7
+	mov	r6, r1
 	eors	r6, r0
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	uxtb	r0, r1
+	uxtb	r0, r4
 	lsls	r0, r0, #8
-	lsrs	r4, r2, #8
-	orrs	r0, r4
-	str	r0, [sp, #112]
-	lsls	r0, r1, #20
-	lsrs	r0, r0, #20
-	lsls	r7, r0, #4
+	lsrs	r1, r2, #8
+	orrs	r0, r1
+	str	r0, [sp, #108]
+	lsls	r0, r4, #20
+	lsrs	r7, r0, #16
 	lsrs	r0, r2, #12
 	orrs	r7, r0
-	ldr	r4, [sp, #112]
-	ands	r4, r7
-	lsls	r0, r1, #19
-	lsrs	r0, r0, #19
-	lsls	r0, r0, #3
+	ldr	r1, [sp, #108]
+	ands	r1, r7
+	lsls	r0, r4, #19
+	lsrs	r0, r0, #16
 	lsrs	r7, r2, #13
 	orrs	r0, r7
-	str	r0, [sp, #44]
-	ands	r4, r0
+	str	r0, [sp, #156]
+	ands	r1, r0
 	ldr	r0, [sp, #40]
-	ands	r4, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r0, r6
-	eors	r0, r4
+	eors	r6, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r4, r0
+	mov	r1, r6
 	ldr	r0, [sp, #164]
-	eors	r4, r0
+	eors	r1, r0
 	@ grain128aeadv2.ae:89: sr = sr | ((y as u64) << (par * i))
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	lsls	r6, r0, #16
 	lsrs	r0, r0, #16
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #20]
 	orrs	r0, r6
 	str	r0, [sp, #20]
@@ -8475,50 +8157,44 @@ grain128aeadv2_init:
 	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxth	r0, r0
-	ldr	r7, [sp, #168]
+	ldr	r7, [sp, #160]
 	ands	r7, r0
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	lsls	r6, r0, #12
+	lsrs	r6, r0, #16
 	mov	r0, r12
 	lsrs	r0, r0, #20
 	orrs	r6, r0
-	ldr	r0, [sp, #256]
+	ldr	r0, [sp, #252]
 	ands	r0, r6
 	eors	r7, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsls	r0, r3, #17
-	lsrs	r0, r0, #17
-	lsls	r0, r0, #1
-	lsrs	r6, r1, #15
+	lsls	r0, r5, #17
+	lsrs	r0, r0, #16
+	lsrs	r6, r4, #15
 	orrs	r0, r6
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [sp]
 	lsls	r0, r0, #22
-	lsrs	r0, r0, #22
-	lsls	r0, r0, #6
-	mov	r6, r10
+	lsrs	r0, r0, #16
+	mov	r6, r11
 	lsrs	r6, r6, #10
 	orrs	r0, r6
-	ldr	r6, [sp, #48]
+	ldr	r6, [sp, #44]
 	ands	r6, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #40]
+	eors	r7, r6
+	str	r7, [sp, #40]
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #20
-	lsrs	r0, r0, #20
-	lsls	r6, r0, #4
+	lsrs	r6, r0, #16
 	ldr	r0, [sp]
 	lsrs	r0, r0, #12
 	orrs	r6, r0
-	mov	r0, r11
+	ldr	r0, [sp, #8]
 	lsls	r0, r0, #17
-	lsrs	r0, r0, #17
-	lsls	r7, r0, #1
+	lsrs	r7, r0, #16
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #15
 	orrs	r7, r0
@@ -8528,513 +8204,462 @@ grain128aeadv2_init:
 	eors	r0, r6
 	str	r0, [sp, #40]
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r7, [sp, #168]
-	ldr	r0, [sp, #48]
-	ands	r7, r0
-	ldr	r6, [sp, #8]
-	lsls	r0, r6, #18
-	lsrs	r0, r0, #18
-	lsls	r6, r0, #2
-	mov	r0, r11
+	ldr	r6, [sp, #160]
+	ldr	r0, [sp, #44]
+	ands	r6, r0
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #18
+	lsrs	r7, r0, #16
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #14
-	orrs	r6, r0
-	mov	r0, r7
-	ands	r0, r6
+	orrs	r7, r0
+	ands	r6, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	ldr	r7, [sp, #40]
-	eors	r7, r0
+	eors	r7, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #12]
 	lsls	r0, r6, #19
-	lsrs	r0, r0, #19
-	lsls	r0, r0, #3
-	mov	r6, r11
+	lsrs	r0, r0, #16
+	ldr	r6, [sp, #8]
 	lsrs	r6, r6, #13
 	orrs	r0, r6
 	eors	r7, r0
-	ldr	r0, [sp, #232]
+	ldr	r0, [sp, #220]
 	eors	r7, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	eors	r7, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r7, r0
 	ldr	r0, [sp, #116]
 	eors	r7, r0
 	eors	r7, r2
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #92]
 	eors	r7, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r0, r3, #23
-	lsrs	r0, r0, #23
-	lsls	r0, r0, #7
-	lsrs	r6, r1, #9
+	lsls	r0, r5, #23
+	lsrs	r0, r0, #16
+	lsrs	r6, r4, #9
 	orrs	r0, r6
 	str	r0, [sp, #40]
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r6, r7
-	ldr	r0, [sp, #40]
-	eors	r6, r0
-	str	r6, [sp, #92]
+	eors	r7, r0
+	str	r7, [sp, #88]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r12
 	lsrs	r0, r0, #7
-	uxth	r6, r0
-	ldr	r0, [sp, #184]
-	eors	r0, r6
-	mov	r7, r0
-	ldr	r0, [sp, #196]
+	uxth	r0, r0
+	ldr	r7, [sp, #184]
 	eors	r7, r0
-	mov	r0, r11
+	ldr	r0, [sp, #112]
+	eors	r7, r0
+	ldr	r0, [sp, #8]
 	lsls	r0, r0, #26
-	lsrs	r0, r0, #26
-	lsls	r0, r0, #10
+	lsrs	r0, r0, #16
 	ldr	r6, [sp, #4]
 	lsrs	r6, r6, #6
 	orrs	r0, r6
 	eors	r7, r0
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #12]
 	lsls	r0, r6, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #15
-	mov	r0, r11
+	lsrs	r6, r0, #16
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #1
 	orrs	r6, r0
 	eors	r7, r6
-	mov	r0, r7
-	ldr	r6, [sp, #8]
-	eors	r0, r6
-	str	r0, [sp, #104]
+	ldr	r6, [sp, #12]
+	eors	r7, r6
+	str	r7, [sp, #92]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r8
 	lsls	r0, r7, #22
-	lsrs	r0, r0, #22
-	lsls	r6, r0, #6
-	lsrs	r0, r5, #26
+	lsrs	r6, r0, #16
+	lsrs	r0, r3, #26
 	orrs	r6, r0
-	ldr	r5, [sp, #176]
-	eors	r5, r6
-	ldr	r0, [sp, #64]
-	eors	r5, r0
-	lsls	r0, r3, #21
-	lsrs	r0, r0, #21
-	lsls	r6, r0, #5
-	lsrs	r0, r1, #11
+	ldr	r3, [sp, #176]
+	eors	r3, r6
+	ldr	r0, [sp, #60]
+	eors	r3, r0
+	lsls	r0, r5, #21
+	lsrs	r6, r0, #16
+	lsrs	r0, r4, #11
 	orrs	r6, r0
-	eors	r5, r6
-	eors	r5, r3
+	eors	r3, r6
+	eors	r3, r5
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsls	r0, r1, #29
-	lsrs	r0, r0, #29
-	lsls	r6, r0, #13
+	lsls	r0, r4, #29
+	lsrs	r6, r0, #16
 	lsrs	r0, r2, #3
 	orrs	r6, r0
-	ldr	r0, [sp, #252]
+	ldr	r0, [sp, #244]
 	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	ldr	r6, [sp, #156]
-	ldr	r0, [sp, #152]
+	ldr	r6, [sp, #152]
+	ldr	r0, [sp, #148]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	ldr	r6, [sp, #124]
 	ldr	r0, [sp, #140]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r6, [sp, #80]
-	ldr	r0, [sp, #200]
+	ldr	r6, [sp, #76]
+	ldr	r0, [sp, #196]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r6, [sp, #32]
-	mov	r0, r9
+	ldr	r6, [sp, #28]
+	mov	r0, r10
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsls	r0, r1, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #15
+	lsls	r0, r4, #31
+	lsrs	r6, r0, #16
 	lsrs	r0, r2, #1
 	orrs	r6, r0
 	ldr	r0, [sp, #120]
 	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsls	r0, r3, #28
-	lsrs	r0, r0, #28
-	lsls	r0, r0, #12
-	lsrs	r6, r1, #4
+	lsls	r0, r5, #28
+	lsrs	r0, r0, #16
+	lsrs	r6, r4, #4
 	orrs	r0, r6
-	str	r0, [sp, #56]
-	ldr	r6, [sp, #108]
+	str	r0, [sp, #52]
+	ldr	r6, [sp, #104]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	ldr	r6, [sp, #128]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	ands	r6, r0
 	ldr	r0, [sp, #84]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsls	r0, r1, #26
-	lsrs	r0, r0, #26
-	lsls	r7, r0, #10
+	lsls	r0, r4, #26
+	lsrs	r7, r0, #16
 	lsrs	r0, r2, #6
 	orrs	r7, r0
-	lsls	r0, r1, #18
-	lsrs	r0, r0, #18
-	lsls	r0, r0, #2
+	lsls	r0, r4, #18
+	lsrs	r0, r0, #16
 	lsrs	r6, r2, #14
 	orrs	r0, r6
 	ands	r7, r0
-	lsls	r0, r3, #30
-	lsrs	r0, r0, #30
-	lsls	r6, r0, #14
-	lsrs	r0, r1, #2
+	lsls	r0, r5, #30
+	lsrs	r6, r0, #16
+	lsrs	r0, r4, #2
 	orrs	r6, r0
-	mov	r0, r7
-	ands	r0, r6
+	ands	r7, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r5
-	eors	r6, r0
+	mov	r6, r3
+	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	uxtb	r0, r3
+	uxtb	r0, r5
 	lsls	r7, r0, #8
-	lsrs	r0, r1, #8
+	lsrs	r0, r4, #8
 	orrs	r7, r0
-	lsls	r0, r3, #20
-	lsrs	r0, r0, #20
-	lsls	r0, r0, #4
-	lsrs	r5, r1, #12
-	orrs	r0, r5
+	lsls	r0, r5, #20
+	lsrs	r0, r0, #16
+	lsrs	r3, r4, #12
+	orrs	r0, r3
 	ands	r7, r0
-	lsls	r0, r3, #19
-	lsrs	r0, r0, #19
-	lsls	r0, r0, #3
-	lsrs	r5, r1, #13
-	orrs	r0, r5
-	mov	r5, r7
-	ands	r5, r0
-	ldr	r0, [sp, #48]
-	ands	r5, r0
+	lsls	r0, r5, #19
+	lsrs	r0, r0, #16
+	lsrs	r3, r4, #13
+	orrs	r0, r3
+	ands	r7, r0
+	ldr	r0, [sp, #44]
+	ands	r7, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r0, r6
-	eors	r0, r5
+	eors	r6, r7
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r5, r0
 	ldr	r0, [sp, #184]
-	eors	r5, r0
-	str	r5, [sp, #48]
+	eors	r6, r0
+	str	r6, [sp, #44]
 	@ grain128aeadv2.ae:89: sr = sr | ((y as u64) << (par * i))
-	ldr	r5, [sp, #52]
-	ldr	r0, [sp, #92]
-	orrs	r5, r0
-	str	r5, [sp, #52]
+	ldr	r3, [sp, #48]
+	ldr	r0, [sp, #88]
+	orrs	r3, r0
+	str	r3, [sp, #48]
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r10
+	mov	r0, r11
 	uxtb	r0, r0
 	lsls	r6, r0, #8
 	mov	r0, r12
 	lsrs	r0, r0, #24
 	orrs	r6, r0
-	ldr	r5, [sp, #76]
-	ands	r5, r6
+	ldr	r3, [sp, #72]
+	ands	r3, r6
 	ldr	r0, [sp]
 	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	lsls	r6, r0, #12
-	mov	r0, r10
+	lsrs	r6, r0, #16
+	mov	r0, r11
 	lsrs	r0, r0, #4
 	orrs	r6, r0
-	ldr	r0, [sp, #208]
+	ldr	r0, [sp, #204]
 	ands	r0, r6
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsls	r0, r4, #17
-	lsrs	r0, r0, #17
-	lsls	r0, r0, #1
-	lsrs	r6, r3, #15
+	lsls	r0, r1, #17
+	lsrs	r0, r0, #16
+	lsrs	r6, r5, #15
 	orrs	r0, r6
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #22
-	lsrs	r0, r0, #22
-	lsls	r6, r0, #6
+	lsrs	r6, r0, #16
 	ldr	r0, [sp]
 	lsrs	r0, r0, #10
 	orrs	r6, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	ands	r0, r6
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r11
+	ldr	r0, [sp, #8]
 	lsls	r0, r0, #20
-	lsrs	r0, r0, #20
-	lsls	r7, r0, #4
+	lsrs	r7, r0, #16
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #12
 	orrs	r7, r0
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #12]
 	lsls	r0, r6, #17
-	lsrs	r0, r0, #17
-	lsls	r6, r0, #1
-	mov	r0, r11
+	lsrs	r6, r0, #16
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #15
 	orrs	r6, r0
 	ands	r7, r6
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r7, [sp, #76]
-	ldr	r0, [sp, #28]
+	ldr	r7, [sp, #72]
+	ldr	r0, [sp, #32]
 	ands	r7, r0
-	ldr	r0, [sp, #16]
+	mov	r0, r9
 	lsls	r0, r0, #18
-	lsrs	r0, r0, #18
-	lsls	r0, r0, #2
-	ldr	r6, [sp, #8]
+	lsrs	r0, r0, #16
+	ldr	r6, [sp, #12]
 	lsrs	r6, r6, #14
 	orrs	r0, r6
 	ands	r7, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r7
+	eors	r3, r7
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	ldr	r0, [sp, #16]
+	mov	r0, r9
 	lsls	r0, r0, #19
-	lsrs	r0, r0, #19
-	lsls	r7, r0, #3
-	ldr	r6, [sp, #8]
+	lsrs	r7, r0, #16
+	ldr	r6, [sp, #12]
 	lsrs	r0, r6, #13
 	orrs	r7, r0
-	eors	r5, r7
+	eors	r3, r7
 	ldr	r0, [sp, #140]
-	eors	r5, r0
+	eors	r3, r0
 	ldr	r0, [sp, #36]
-	eors	r5, r0
-	ldr	r0, [sp, #60]
-	eors	r5, r0
+	eors	r3, r0
+	ldr	r0, [sp, #56]
+	eors	r3, r0
 	ldr	r0, [sp, #120]
-	eors	r5, r0
-	eors	r5, r1
+	eors	r3, r0
+	eors	r3, r4
 	ldr	r0, [sp, #40]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r0, r4, #23
-	lsrs	r0, r0, #23
-	lsls	r6, r0, #7
-	lsrs	r0, r3, #9
+	lsls	r0, r1, #23
+	lsrs	r6, r0, #16
+	lsrs	r0, r5, #9
 	orrs	r6, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r5
-	eors	r0, r6
-	str	r0, [sp, #40]
+	eors	r3, r6
+	str	r3, [sp, #40]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #25
-	lsrs	r0, r0, #25
-	lsls	r6, r0, #9
+	lsrs	r6, r0, #16
 	mov	r0, r12
 	lsrs	r0, r0, #23
 	orrs	r6, r0
-	ldr	r5, [sp, #188]
-	eors	r5, r6
-	ldr	r0, [sp, #192]
-	eors	r5, r0
-	ldr	r6, [sp, #8]
+	ldr	r3, [sp, #180]
+	eors	r3, r6
+	ldr	r0, [sp, #188]
+	eors	r3, r0
+	ldr	r6, [sp, #12]
 	lsls	r0, r6, #26
-	lsrs	r0, r0, #26
-	lsls	r6, r0, #10
-	mov	r0, r11
+	lsrs	r6, r0, #16
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #6
 	orrs	r6, r0
-	eors	r5, r6
-	ldr	r0, [sp, #16]
+	eors	r3, r6
+	mov	r0, r9
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r7, r0, #15
-	ldr	r6, [sp, #8]
+	lsrs	r7, r0, #16
+	ldr	r6, [sp, #12]
 	lsrs	r0, r6, #1
 	orrs	r7, r0
-	eors	r5, r7
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	str	r5, [sp, #36]
+	eors	r3, r7
+	mov	r0, r9
+	eors	r3, r0
+	str	r3, [sp, #36]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r9
-	lsls	r0, r5, #22
-	lsrs	r0, r0, #22
-	lsls	r6, r0, #6
+	mov	r3, r10
+	lsls	r0, r3, #22
+	lsrs	r6, r0, #16
 	mov	r7, r8
 	lsrs	r0, r7, #10
 	orrs	r6, r0
-	ldr	r5, [sp, #180]
-	eors	r5, r6
-	ldr	r0, [sp, #112]
-	eors	r5, r0
-	lsls	r0, r4, #21
-	lsrs	r0, r0, #21
-	lsls	r6, r0, #5
-	lsrs	r0, r3, #11
+	ldr	r3, [sp, #172]
+	eors	r3, r6
+	ldr	r0, [sp, #108]
+	eors	r3, r0
+	lsls	r0, r1, #21
+	lsrs	r6, r0, #16
+	lsrs	r0, r5, #11
 	orrs	r6, r0
-	eors	r5, r6
-	eors	r5, r4
+	eors	r3, r6
+	eors	r3, r1
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsls	r0, r3, #29
-	lsrs	r0, r0, #29
-	lsls	r6, r0, #13
-	lsrs	r0, r1, #3
+	lsls	r0, r5, #29
+	lsrs	r6, r0, #16
+	lsrs	r0, r4, #3
 	orrs	r6, r0
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #144]
 	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	ldr	r6, [sp, #80]
-	ldr	r0, [sp, #68]
+	ldr	r6, [sp, #76]
+	ldr	r0, [sp, #64]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	ldr	r6, [sp, #132]
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #200]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	ldr	r6, [sp, #72]
-	ldr	r0, [sp, #204]
+	ldr	r6, [sp, #68]
+	ldr	r0, [sp, #192]
 	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	ands	r0, r2
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsls	r0, r3, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #15
-	lsrs	r0, r1, #1
+	lsls	r0, r5, #31
+	lsrs	r6, r0, #16
+	lsrs	r0, r4, #1
 	orrs	r6, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #156]
 	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsls	r0, r4, #28
-	lsrs	r0, r0, #28
-	lsls	r6, r0, #12
-	lsrs	r0, r3, #4
+	lsls	r0, r1, #28
+	lsrs	r6, r0, #16
+	lsrs	r0, r5, #4
 	orrs	r6, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	ands	r0, r6
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
+	eors	r3, r0
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	ldr	r6, [sp, #136]
-	ldr	r0, [sp, #32]
-	ands	r6, r0
-	ldr	r0, [sp, #88]
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsls	r0, r3, #26
-	lsrs	r0, r0, #26
-	lsls	r7, r0, #10
-	lsrs	r0, r1, #6
-	orrs	r7, r0
-	lsls	r0, r3, #18
-	lsrs	r0, r0, #18
-	lsls	r0, r0, #2
-	lsrs	r6, r1, #14
-	orrs	r0, r6
-	ands	r7, r0
-	lsls	r0, r4, #30
-	lsrs	r0, r0, #30
-	lsls	r6, r0, #14
-	lsrs	r0, r3, #2
-	orrs	r6, r0
-	mov	r0, r7
-	ands	r0, r6
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	uxtb	r0, r4
-	lsls	r7, r0, #8
-	lsrs	r0, r3, #8
-	orrs	r7, r0
-	lsls	r0, r4, #20
-	lsrs	r0, r0, #20
-	lsls	r0, r0, #4
-	lsrs	r6, r3, #12
-	orrs	r0, r6
-	ands	r7, r0
-	lsls	r0, r4, #19
-	lsrs	r0, r0, #19
-	lsls	r0, r0, #3
-	lsrs	r6, r3, #13
-	orrs	r0, r6
-	mov	r6, r7
-	ands	r6, r0
 	ldr	r0, [sp, #28]
 	ands	r6, r0
+	ldr	r0, [sp, #80]
+	ands	r6, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
+	eors	r3, r6
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsls	r0, r5, #26
+	lsrs	r7, r0, #16
+	lsrs	r0, r4, #6
+	orrs	r7, r0
+	lsls	r0, r5, #18
+	lsrs	r0, r0, #16
+	lsrs	r6, r4, #14
+	orrs	r0, r6
+	ands	r7, r0
+	lsls	r0, r1, #30
+	lsrs	r6, r0, #16
+	lsrs	r0, r5, #2
+	orrs	r6, r0
+	ands	r7, r6
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r7
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	uxtb	r0, r1
+	lsls	r7, r0, #8
+	lsrs	r0, r5, #8
+	orrs	r7, r0
+	lsls	r0, r1, #20
+	lsrs	r0, r0, #16
+	lsrs	r6, r5, #12
+	orrs	r0, r6
+	ands	r7, r0
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #16
+	lsrs	r6, r5, #13
+	orrs	r0, r6
+	ands	r7, r0
+	ldr	r0, [sp, #32]
+	ands	r7, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r7
 	ldr	r0, [sp]
-	lsls	r0, r0, #16
-	mov	r7, r0
-	mov	r0, r10
+	lsls	r7, r0, #16
+	mov	r0, r11
 	orrs	r7, r0
 	str	r7, [sp, #28]
-	mov	r0, r11
-	lsls	r0, r0, #16
-	mov	r7, r0
+	ldr	r0, [sp, #8]
+	lsls	r7, r0, #16
 	ldr	r0, [sp, #4]
 	orrs	r7, r0
 	str	r7, [sp]
-	ldr	r0, [sp, #16]
+	mov	r0, r9
 	lsls	r0, r0, #16
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #12]
 	orrs	r0, r6
 	mov	r12, r0
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
 	ldr	r0, [sp, #36]
-	lsls	r0, r0, #16
-	mov	r6, r0
-	ldr	r0, [sp, #104]
+	lsls	r6, r0, #16
+	ldr	r0, [sp, #92]
 	orrs	r6, r0
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r0, r5
-	ldr	r5, [sp, #188]
-	eors	r0, r5
-	mov	r5, r9
-	lsls	r5, r5, #16
+	mov	r0, r3
+	ldr	r3, [sp, #180]
+	eors	r0, r3
+	mov	r3, r10
+	lsls	r3, r3, #16
 	mov	r7, r8
-	orrs	r5, r7
-	lsls	r1, r1, #16
-	orrs	r1, r2
+	orrs	r3, r7
 	lsls	r4, r4, #16
-	orrs	r4, r3
-	lsls	r3, r0, #16
-	ldr	r0, [sp, #48]
-	orrs	r3, r0
+	orrs	r4, r2
+	lsls	r1, r1, #16
+	orrs	r1, r5
+	lsls	r5, r0, #16
+	ldr	r0, [sp, #44]
+	orrs	r5, r0
 	@ grain128aeadv2.ae:89: sr = sr | ((y as u64) << (par * i))
 	ldr	r0, [sp, #40]
 	lsls	r0, r0, #16
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #48]
 	orrs	r2, r0
 	ldr	r7, [sp, #28]
 	ldr	r0, [sp, #100]
@@ -9047,20 +8672,20 @@ grain128aeadv2_init:
 	mov	r0, r7
 	str	r6, [r0, #12]
 	ldr	r0, [sp, #96]
-	str	r5, [r0]
-	str	r1, [r0, #4]
-	str	r4, [r0, #8]
-	str	r3, [r0, #12]
+	str	r3, [r0]
+	str	r4, [r0, #4]
+	str	r1, [r0, #8]
+	str	r5, [r0, #12]
 	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #244]
+	ldr	r0, [sp, #236]
 	str	r1, [r0]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	str	r1, [r0, #4]
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #240]
+	ldr	r0, [sp, #232]
 	str	r1, [r0]
 	str	r2, [r0, #4]
-	add	sp, #264
+	add	sp, #260
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -9,7 +9,7 @@
 
 @ --- isap_a_128a_key_setup: isap_a_128a.key_setup
 @     frame 20 bytes (1 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 144 bytes of code and literals
+@     estimated 140 bytes of code and literals
 	.section .text.isap_a_128a_key_setup,"ax",%progbits
 	.global isap_a_128a_key_setup
 	.type isap_a_128a_key_setup, %function
@@ -18,57 +18,55 @@
 isap_a_128a_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #20
-	mov	r4, r0
-	mov	r1, r2
+	mov	r1, r0
 	mov	r6, r3
 	@ isap_a_128a.ae:121: kw = load_be(key, 0, 16)
 	movs	r0, #3
-	tst	r4, r0
+	tst	r1, r0
 	beq	.Lisap_a_128a_key_setup_words2
 .Lisap_a_128a_key_setup_bytes1:
-	add	r3, sp, #4
-	movs	r2, #16
+	add	r4, sp, #4
+	movs	r3, #16
 .Lisap_a_128a_key_setup_cpy4:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lisap_a_128a_key_setup_cpyd3
-	ldrb	r0, [r4, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r4, r3]
 	b	.Lisap_a_128a_key_setup_cpy4
 .Lisap_a_128a_key_setup_cpyd3:
-	mov	r4, r3
+	mov	r1, r4
 .Lisap_a_128a_key_setup_words2:
-	ldr	r0, [r4, #12]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r1, #8]
 	rev	r5, r0
-	ldr	r0, [r4, #4]
+	ldr	r0, [r1, #4]
 	rev	r7, r0
-	ldr	r0, [r4]
+	ldr	r0, [r1]
 	rev	r4, r0
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
-	str	r7, [r1]
-	str	r4, [r1, #4]
+	str	r7, [r2]
+	str	r4, [r2, #4]
 	@ isap_a_128a.ae:46: s[1] = key[63:0]
 	ldr	r0, [sp]
-	str	r0, [r1, #8]
-	str	r5, [r1, #12]
+	str	r0, [r2, #8]
+	str	r5, [r2, #12]
 	@ isap_a_128a.ae:47: s[2] = iv(which)
 	ldr	r0, =0x0c01060c
-	str	r0, [r1, #16]
+	str	r0, [r2, #16]
 	ldr	r0, =0x02804001
-	str	r0, [r1, #20]
+	str	r0, [r2, #20]
 	@ isap_a_128a.ae:48: s[3] = 0
 	movs	r0, #0
-	str	r0, [r1, #24]
-	str	r0, [r1, #28]
+	str	r0, [r2, #24]
+	str	r0, [r2, #28]
 	@ isap_a_128a.ae:49: s[4] = 0
-	str	r0, [r1, #32]
-	str	r0, [r1, #36]
+	str	r0, [r2, #32]
+	str	r0, [r2, #36]
 	@ isap_a_128a.ae:50: P.permute(s, s_k)
-	movs	r2, #12
-	mov	r0, r1
-	mov	r1, r2
+	movs	r1, #12
+	mov	r0, r2
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:45: s[0] = key[127:64]
 	str	r7, [r6]
@@ -101,7 +99,7 @@ isap_a_128a_key_setup:
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 @     frame 136 bytes (13 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 436 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -117,7 +115,6 @@ isap_a_128a_encrypt_with:
 	sub	sp, #136
 	str	r0, [sp, #44]
 	mov	r3, r1
-	mov	r1, r2
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #176]
@@ -132,52 +129,50 @@ isap_a_128a_encrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #196]
 	str	r0, [sp, #28]
-	movs	r5, #0
-	add	r2, sp, #48
+	movs	r1, #0
+	add	r4, sp, #48
 	movs	r0, #10
 .Lisap_a_128a_encrypt_with_zero1:
-	str	r5, [r2]
-	adds	r2, #4
+	str	r1, [r4]
+	adds	r4, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_encrypt_with_zero1
 	@ isap_a_128a.ae:128: n = load_be(nonce, 0, 16)
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
-	add	r4, sp, #88
-	movs	r2, #16
+	add	r5, sp, #88
+	movs	r4, #16
 .Lisap_a_128a_encrypt_with_cpy5:
-	subs	r2, #1
+	subs	r4, #1
 	bcc	.Lisap_a_128a_encrypt_with_cpyd4
-	ldrb	r0, [r1, r2]
-	strb	r0, [r4, r2]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r5, r4]
 	b	.Lisap_a_128a_encrypt_with_cpy5
 .Lisap_a_128a_encrypt_with_cpyd4:
-	mov	r1, r4
+	mov	r2, r5
 .Lisap_a_128a_encrypt_with_words3:
-	@ isap_a_128a.ae:105: if m > 0 {
-	mov	r0, r8
-	cmp	r5, r0
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	@ isap_a_128a.ae:128: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	rev	r0, r0
 	str	r0, [sp, #24]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r2, #8]
 	rev	r0, r0
 	str	r0, [sp, #20]
-	ldr	r0, [r1, #4]
+	ldr	r0, [r2, #4]
 	rev	r0, r0
 	str	r0, [sp, #16]
-	ldr	r0, [r1]
+	ldr	r0, [r2]
 	rev	r0, r0
 	str	r0, [sp, #12]
 	@ isap_a_128a.ae:105: if m > 0 {
-	cmp	r2, #0
+	mov	r0, r8
+	cmp	r1, r0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
 	@ isap_a_128a.ae:106: rekey(ke, n, s)
 	add	r2, sp, #48
@@ -216,17 +211,16 @@ isap_a_128a_encrypt_with:
 	lsls	r6, r5, #3
 	@ isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
 	mov	r0, r8
-	subs	r2, r0, r6
-	cmp	r2, #8
+	subs	r4, r0, r6
+	cmp	r4, #8
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r1, r1, #0
 	movs	r0, #8
-	eors	r2, r0
-	ands	r2, r1
-	mov	r4, r2
+	eors	r4, r0
+	ands	r4, r1
 	eors	r4, r0
 	@ isap_a_128a.ae:112: P.permute(s, s_e)
 	add	r0, sp, #48
@@ -261,37 +255,36 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_words11:
 	ldr	r0, [r2, #4]
 	rev	r1, r0
-	ldr	r0, [sp, #48]
-	eors	r1, r0
 	ldr	r0, [r2]
-	rev	r2, r0
-	ldr	r0, [sp, #52]
-	eors	r2, r0
-	rev	r2, r2
+	rev	r3, r0
+	ldr	r0, [sp, #48]
+	ldr	r2, [sp, #52]
+	eors	r1, r0
+	eors	r3, r2
+	rev	r3, r3
 	rev	r1, r1
 	mov	r0, r10
-	adds	r3, r0, r6
+	adds	r2, r0, r6
 	cmp	r4, #8
 	bcc	.Lisap_a_128a_encrypt_with_bytes15
-	tst	r3, r7
+	tst	r2, r7
 	bne	.Lisap_a_128a_encrypt_with_bytes15
-	str	r2, [r3]
-	str	r1, [r3, #4]
+	str	r3, [r2]
+	str	r1, [r2, #4]
 	b	.Lisap_a_128a_encrypt_with_stored16
 .Lisap_a_128a_encrypt_with_bytes15:
-	str	r2, [sp, #88]
+	str	r3, [sp, #88]
 	str	r1, [sp, #92]
-	add	r2, sp, #88
-	mov	r1, r4
-	cmp	r1, #8
+	add	r1, sp, #88
+	cmp	r4, #8
 	bcc	.Lisap_a_128a_encrypt_with_cnt17
-	movs	r1, #8
+	movs	r4, #8
 .Lisap_a_128a_encrypt_with_cnt17:
 .Lisap_a_128a_encrypt_with_cpy18:
-	subs	r1, #1
+	subs	r4, #1
 	bcc	.Lisap_a_128a_encrypt_with_stored16
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r2, r4]
 	b	.Lisap_a_128a_encrypt_with_cpy18
 .Lisap_a_128a_encrypt_with_stored16:
 	adds	r5, #1
@@ -366,7 +359,7 @@ isap_a_128a_encrypt_with:
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 @     frame 136 bytes (14 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 458 bytes of code and literals
+@     estimated 446 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -381,8 +374,7 @@ isap_a_128a_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #136
 	str	r0, [sp, #32]
-	mov	r0, r1
-	str	r0, [sp, #40]
+	str	r1, [sp, #40]
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #28]
 	ldr	r0, [sp, #176]
@@ -472,26 +464,23 @@ isap_a_128a_decrypt_with:
 	ldr	r2, [sp, #28]
 	ldr	r3, [sp, #36]
 	bl	isap_a_128a_mac
-	ldr	r1, [sp, #132]
-	mov	r0, r6
-	eors	r0, r1
-	ldr	r2, [sp, #128]
-	mov	r1, r7
-	eors	r1, r2
-	ldr	r2, [sp, #120]
-	ldr	r3, [sp, #20]
-	eors	r3, r2
-	ldr	r6, [sp, #124]
-	ldr	r2, [sp, #24]
-	eors	r2, r6
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
-	movs	r0, #0
-	adcs	r0, r0
+	ldr	r0, [sp, #132]
+	eors	r6, r0
+	ldr	r0, [sp, #128]
+	eors	r7, r0
+	ldr	r0, [sp, #120]
+	ldr	r1, [sp, #20]
+	eors	r1, r0
+	ldr	r2, [sp, #124]
+	ldr	r0, [sp, #24]
+	eors	r0, r2
+	orrs	r1, r0
+	orrs	r1, r7
+	orrs	r1, r6
+	subs	r0, r1, #1
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r2, #1
-	mov	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #20]
 	@ isap_a_128a.ae:105: if m > 0 {
@@ -536,17 +525,16 @@ isap_a_128a_decrypt_with:
 	lsls	r6, r5, #3
 	@ isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
 	mov	r0, r8
-	subs	r2, r0, r6
-	cmp	r2, #8
+	subs	r4, r0, r6
+	cmp	r4, #8
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r1, r1, #0
 	movs	r0, #8
-	eors	r2, r0
-	ands	r2, r1
-	mov	r4, r2
+	eors	r4, r0
+	ands	r4, r1
 	eors	r4, r0
 	@ isap_a_128a.ae:112: P.permute(s, s_e)
 	add	r0, sp, #48
@@ -587,31 +575,30 @@ isap_a_128a_decrypt_with:
 	rev	r2, r0
 	ldr	r0, [sp, #52]
 	eors	r2, r0
-	rev	r2, r2
+	rev	r3, r2
 	rev	r1, r1
 	mov	r0, r11
-	adds	r3, r0, r6
+	adds	r2, r0, r6
 	cmp	r4, #8
 	bcc	.Lisap_a_128a_decrypt_with_bytes19
-	tst	r3, r7
+	tst	r2, r7
 	bne	.Lisap_a_128a_decrypt_with_bytes19
-	str	r2, [r3]
-	str	r1, [r3, #4]
+	str	r3, [r2]
+	str	r1, [r2, #4]
 	b	.Lisap_a_128a_decrypt_with_stored20
 .Lisap_a_128a_decrypt_with_bytes19:
-	str	r2, [sp, #88]
+	str	r3, [sp, #88]
 	str	r1, [sp, #92]
-	add	r2, sp, #88
-	mov	r1, r4
-	cmp	r1, #8
+	add	r1, sp, #88
+	cmp	r4, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt21
-	movs	r1, #8
+	movs	r4, #8
 .Lisap_a_128a_decrypt_with_cnt21:
 .Lisap_a_128a_decrypt_with_cpy22:
-	subs	r1, #1
+	subs	r4, #1
 	bcc	.Lisap_a_128a_decrypt_with_stored20
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r2, r4]
 	b	.Lisap_a_128a_decrypt_with_cpy22
 .Lisap_a_128a_decrypt_with_stored20:
 	adds	r5, #1
@@ -638,7 +625,7 @@ isap_a_128a_decrypt_with:
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
 @     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 632 bytes of code and literals
+@     estimated 598 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
@@ -658,16 +645,9 @@ isap_a_128a_P_permute:
 	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [r0]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r5, r0
-	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #4]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r1, r0
+	ldr	r5, [r0]
+	ldr	r1, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #8]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r8, r0
@@ -678,27 +658,20 @@ isap_a_128a_P_permute:
 	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #16]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r4, r0
-	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
+	ldr	r4, [r0, #16]
 	ldr	r0, [r0, #20]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r6, r0
-	str	r6, [sp]
+	str	r0, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #24]
+	ldr	r7, [r0, #24]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r12, r7
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #28]
+	ldr	r6, [r0, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r10, r6
 	@ ascon_p.ae:50: x4 = s[4]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #32]
 	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
@@ -720,9 +693,8 @@ isap_a_128a_P_permute:
 	mov	r6, r4
 	eors	r6, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r5
-	eors	r0, r3
-	mov	r11, r0
+	eors	r5, r3
+	mov	r11, r5
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -734,31 +706,31 @@ isap_a_128a_P_permute:
 	mov	r0, r6
 	mov	r1, r8
 	eors	r0, r1
-	ldr	r6, [sp]
+	ldr	r7, [sp]
 	mov	r1, r9
-	eors	r6, r1
+	eors	r7, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r1, r8
-	mvns	r7, r1
+	mvns	r6, r1
 	mov	r1, r9
 	mvns	r5, r1
-	ands	r7, r0
-	ands	r5, r6
+	ands	r6, r0
+	ands	r5, r7
 	mov	r1, r11
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #8]
 	mov	r1, r4
 	eors	r1, r5
 	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r0
-	mvns	r5, r6
+	mvns	r6, r0
+	mvns	r5, r7
 	mov	r1, r12
-	ands	r7, r1
+	ands	r6, r1
 	mov	r1, r10
 	ands	r5, r1
 	mov	r1, r8
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #20]
 	mov	r1, r9
 	eors	r1, r5
@@ -772,7 +744,6 @@ isap_a_128a_P_permute:
 	ands	r1, r2
 	eors	r0, r5
 	str	r0, [sp]
-	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mvns	r6, r3
@@ -792,9 +763,8 @@ isap_a_128a_P_permute:
 	ands	r5, r0
 	mov	r0, r9
 	ands	r4, r0
-	mov	r0, r3
-	eors	r0, r5
-	mov	r10, r0
+	eors	r3, r5
+	mov	r10, r3
 	mov	r3, r2
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
@@ -877,12 +847,10 @@ isap_a_128a_P_permute:
 	mov	r0, r8
 	lsrs	r0, r0, #7
 	orrs	r4, r0
-	mov	r0, r6
-	eors	r0, r7
-	mov	r8, r0
-	mov	r0, r5
-	eors	r0, r4
-	mov	r9, r0
+	eors	r6, r7
+	mov	r8, r6
+	eors	r5, r4
+	mov	r9, r5
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp]
 	lsls	r4, r0, #31
@@ -899,72 +867,69 @@ isap_a_128a_P_permute:
 	ldr	r6, [sp]
 	eors	r6, r5
 	ldr	r0, [sp]
-	lsls	r4, r0, #26
+	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
-	mov	r5, r4
 	orrs	r5, r0
 	ldr	r0, [sp, #4]
 	lsls	r4, r0, #26
 	ldr	r0, [sp]
 	lsrs	r0, r0, #6
 	orrs	r4, r0
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
-	eors	r6, r4
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r5, r1, #22
-	lsrs	r0, r2, #10
-	orrs	r5, r0
-	lsls	r4, r2, #22
-	lsrs	r0, r1, #10
-	orrs	r4, r0
-	mov	r7, r2
 	eors	r7, r5
-	mov	r5, r1
-	eors	r5, r4
+	str	r7, [sp]
+	mov	r0, r6
+	eors	r0, r4
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r6, r1, #22
+	lsrs	r4, r2, #10
+	orrs	r6, r4
+	lsls	r5, r2, #22
+	lsrs	r4, r1, #10
+	orrs	r5, r4
+	mov	r7, r2
+	eors	r7, r6
+	mov	r6, r1
+	eors	r6, r5
 	lsls	r4, r1, #15
-	lsrs	r0, r2, #17
-	orrs	r4, r0
-	lsls	r0, r2, #15
-	lsrs	r1, r1, #17
-	orrs	r0, r1
+	lsrs	r5, r2, #17
+	orrs	r4, r5
+	lsls	r5, r2, #15
+	lsrs	r2, r1, #17
+	orrs	r5, r2
 	eors	r7, r4
-	mov	r2, r5
-	eors	r2, r0
+	eors	r6, r5
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r3, #25
-	mov	r0, r10
-	lsrs	r0, r0, #7
-	orrs	r1, r0
-	mov	r0, r10
-	lsls	r0, r0, #25
+	lsls	r2, r3, #25
+	mov	r1, r10
+	lsrs	r1, r1, #7
+	orrs	r2, r1
+	mov	r1, r10
+	lsls	r1, r1, #25
 	lsrs	r4, r3, #7
-	orrs	r0, r4
+	orrs	r1, r4
 	mov	r5, r10
-	eors	r5, r1
+	eors	r5, r2
 	mov	r4, r3
-	eors	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #23
+	eors	r4, r1
+	mov	r1, r10
+	lsls	r2, r1, #23
 	lsrs	r1, r3, #9
-	orrs	r0, r1
+	orrs	r2, r1
 	lsls	r1, r3, #23
 	mov	r3, r10
 	lsrs	r3, r3, #9
 	orrs	r1, r3
 	mov	r3, r5
-	eors	r3, r0
-	mov	r0, r4
-	eors	r0, r1
+	eors	r3, r2
+	mov	r2, r4
+	eors	r2, r1
 	mov	r5, r11
 	mov	r1, r12
 	ldr	r4, [sp]
-	str	r6, [sp]
+	str	r0, [sp]
 	mov	r12, r7
-	mov	r10, r2
-	mov	r2, r0
+	mov	r10, r6
 	ldr	r0, [sp, #12]
 	adds	r0, #1
 	str	r0, [sp, #12]
@@ -1008,7 +973,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 116 bytes (8 spill slots, 3 on the stack; locals 104), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 546 bytes of code and literals
+@     estimated 538 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -1091,20 +1056,20 @@ isap_a_128a_mac:
 	mov	r2, r3
 	eors	r2, r0
 	@ isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #12]
-	ldr	r3, [sp, #16]
+	ldr	r7, [sp, #12]
+	ldr	r6, [sp, #16]
 	mov	r0, r11
-	adds	r6, r0, r1
+	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
 	bcc	.Lisap_a_128a_mac_bytes5
-	tst	r6, r0
+	tst	r3, r0
 	beq	.Lisap_a_128a_mac_words6
 .Lisap_a_128a_mac_bytes5:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	add	r7, sp, #92
+	add	r5, sp, #92
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt8
@@ -1113,19 +1078,17 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_cpy9:
 	subs	r1, #1
 	bcc	.Lisap_a_128a_mac_cpyd7
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r5, r1]
 	b	.Lisap_a_128a_mac_cpy9
 .Lisap_a_128a_mac_cpyd7:
-	mov	r6, r7
+	mov	r3, r5
 .Lisap_a_128a_mac_words6:
-	ldr	r0, [r6, #4]
+	ldr	r0, [r3, #4]
 	rev	r1, r0
-	ldr	r0, [r6]
+	ldr	r0, [r3]
 	rev	r0, r0
-	mov	r7, r5
 	eors	r7, r1
-	mov	r6, r3
 	eors	r6, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
 	lsls	r5, r2, #3
@@ -1201,20 +1164,20 @@ isap_a_128a_mac:
 	mov	r2, r3
 	eors	r2, r0
 	@ isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #12]
-	ldr	r3, [sp, #16]
+	ldr	r7, [sp, #12]
+	ldr	r6, [sp, #16]
 	ldr	r0, [sp]
-	adds	r6, r0, r1
+	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
 	bcc	.Lisap_a_128a_mac_bytes16
-	tst	r6, r0
+	tst	r3, r0
 	beq	.Lisap_a_128a_mac_words17
 .Lisap_a_128a_mac_bytes16:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	add	r7, sp, #92
+	add	r5, sp, #92
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt19
@@ -1223,19 +1186,17 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_cpy20:
 	subs	r1, #1
 	bcc	.Lisap_a_128a_mac_cpyd18
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r5, r1]
 	b	.Lisap_a_128a_mac_cpy20
 .Lisap_a_128a_mac_cpyd18:
-	mov	r6, r7
+	mov	r3, r5
 .Lisap_a_128a_mac_words17:
-	ldr	r0, [r6, #4]
+	ldr	r0, [r3, #4]
 	rev	r1, r0
-	ldr	r0, [r6]
+	ldr	r0, [r3]
 	rev	r0, r0
-	mov	r7, r5
 	eors	r7, r1
-	mov	r6, r3
 	eors	r6, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
 	lsls	r5, r2, #3
@@ -1329,7 +1290,7 @@ isap_a_128a_mac:
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
 @     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9
-@     estimated 162 bytes of code and literals
+@     estimated 152 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
@@ -1365,10 +1326,8 @@ isap_a_128a_rekey:
 	ldr	r0, [r1]
 	@ isap_a_128a.ae:60: for i in 0..k - 1 {
 	mov	r8, r0
-	ldr	r0, [r1, #4]
-	mov	r5, r0
-	ldr	r0, [r1, #8]
-	mov	r4, r0
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
 	ldr	r6, [r1, #12]
 	movs	r0, #0
 	mov	r9, r0
@@ -1386,22 +1345,19 @@ isap_a_128a_rekey:
 	mov	r0, r7
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:63: y = y << 1
-	lsls	r1, r6, #1
+	lsls	r6, r6, #1
 	lsrs	r0, r4, #31
-	orrs	r1, r0
-	lsls	r2, r4, #1
+	orrs	r6, r0
+	lsls	r4, r4, #1
 	lsrs	r0, r5, #31
-	orrs	r2, r0
-	lsls	r3, r5, #1
+	orrs	r4, r0
+	lsls	r5, r5, #1
 	mov	r0, r8
 	lsrs	r0, r0, #31
-	orrs	r3, r0
+	orrs	r5, r0
 	mov	r0, r8
 	lsls	r0, r0, #1
 	mov	r8, r0
-	mov	r5, r3
-	mov	r4, r2
-	mov	r6, r1
 	mov	r0, r9
 	adds	r0, #1
 	mov	r9, r0

@@ -9,7 +9,7 @@
 
 @ --- norx32_4_1_key_setup: norx32_4_1.key_setup
 @     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4
-@     estimated 46 bytes of code and literals
+@     estimated 40 bytes of code and literals
 	.section .text.norx32_4_1_key_setup,"ax",%progbits
 	.global norx32_4_1_key_setup
 	.type norx32_4_1_key_setup, %function
@@ -34,14 +34,11 @@ norx32_4_1_key_setup:
 .Lnorx32_4_1_key_setup_cpyd3:
 	mov	r0, r4
 .Lnorx32_4_1_key_setup_words2:
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	str	r4, [r2]
-	str	r3, [r2, #4]
-	str	r1, [r2, #8]
-	str	r0, [r2, #12]
+	ldm	r0, {r0, r1, r3, r4}
+	str	r0, [r2]
+	str	r1, [r2, #4]
+	str	r3, [r2, #8]
+	str	r4, [r2, #12]
 	add	sp, #16
 	pop	{r4, pc}
 	.ltorg
@@ -49,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 272 bytes (85 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2100 bytes of code and literals
+@     frame 272 bytes (84 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2040 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -221,9 +218,8 @@ norx32_4_1_encrypt_with:
 	eors	r3, r0
 	rsbs	r0, r3, #0
 	ands	r1, r0
-	mov	r0, r1
-	eors	r0, r2
-	str	r0, [sp, #52]
+	eors	r1, r2
+	str	r1, [sp, #52]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #188]
 	movs	r0, #2
@@ -246,25 +242,17 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r0, [sp, #144]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r5, r0
+	ldr	r5, [sp, #144]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r0, [sp, #148]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r3, r0
+	ldr	r3, [sp, #148]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r0, [sp, #152]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r2, r0
+	ldr	r2, [sp, #152]
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r0, [sp, #160]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r4, r0
+	ldr	r4, [sp, #160]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #164]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -286,7 +274,7 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #184]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #188]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -323,12 +311,12 @@ norx32_4_1_encrypt_with:
 	eors	r7, r4
 	ands	r0, r4
 	lsls	r5, r0, #1
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r7, r5
+	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r6
+	eors	r7, r6
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -336,112 +324,106 @@ norx32_4_1_encrypt_with:
 	eors	r5, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
-	mov	r0, r5
-	eors	r0, r1
-	str	r0, [sp, #28]
+	eors	r5, r1
+	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
-	eors	r1, r0
-	mov	r0, r1
+	eors	r4, r5
 	movs	r1, #31
+	mov	r0, r4
 	rors	r0, r1
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r3
+	mov	r5, r11
+	eors	r5, r3
 	mov	r0, r11
 	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
 	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r10
-	eors	r4, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r5
+	ldr	r0, [sp, #16]
 	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r3
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
+	movs	r0, #8
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r3, r6, #1
+	mov	r1, r10
+	eors	r1, r4
+	mov	r0, r10
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r1, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r3, r1
+	movs	r0, #11
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
 	eors	r0, r3
+	ands	r5, r3
+	lsls	r5, r5, #1
+	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
-	movs	r6, #16
+	eors	r0, r4
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r0
-	ands	r4, r0
-	lsls	r3, r4, #1
-	mov	r0, r5
-	eors	r0, r3
-	str	r0, [sp, #40]
+	mov	r4, r1
+	eors	r4, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r4, r1
+	str	r4, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r0, r1
+	eors	r3, r4
+	mov	r0, r3
 	movs	r1, #31
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r2
+	ldr	r4, [sp, #20]
+	eors	r4, r2
 	ldr	r1, [sp, #20]
 	ands	r1, r2
 	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r1, [sp, #32]
 	eors	r4, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r4
+	ldr	r1, [sp, #28]
+	eors	r3, r1
 	movs	r1, #8
-	rors	r4, r1
+	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r1, [sp, #8]
-	eors	r1, r4
-	ldr	r3, [sp, #8]
-	ands	r3, r4
-	lsls	r3, r3, #1
 	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r2
-	eors	r3, r1
-	movs	r2, #11
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
-	eors	r2, r3
+	ldr	r5, [sp, #8]
 	ands	r5, r3
 	lsls	r5, r5, #1
+	eors	r1, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r2
+	eors	r5, r1
+	movs	r2, #11
+	rors	r5, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r4
 	eors	r2, r5
-	str	r2, [sp, #32]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ands	r4, r5
+	lsls	r4, r4, #1
 	eors	r2, r4
+	str	r2, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
 	rors	r2, r6
 	str	r2, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r2
+	mov	r3, r1
+	eors	r3, r2
 	ands	r1, r2
 	lsls	r2, r1, #1
-	mov	r1, r4
+	mov	r1, r3
 	eors	r1, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r1
-	mov	r5, r3
+	eors	r5, r1
 	movs	r2, #31
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -459,17 +441,15 @@ norx32_4_1_encrypt_with:
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r4
+	ldr	r7, [sp, #4]
+	eors	r7, r4
 	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsls	r2, r2, #1
-	mov	r7, r6
 	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r8
-	eors	r2, r7
-	mov	r6, r2
+	mov	r6, r8
+	eors	r6, r7
 	movs	r2, #11
 	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -487,9 +467,8 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r4
-	mov	r2, r7
-	ands	r2, r4
-	lsls	r2, r2, #1
+	ands	r7, r4
+	lsls	r2, r7, #1
 	eors	r3, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r6
@@ -515,8 +494,8 @@ norx32_4_1_encrypt_with:
 	lsls	r1, r1, #1
 	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r4
 	mov	r1, r0
+	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -536,15 +515,15 @@ norx32_4_1_encrypt_with:
 	eors	r6, r0
 	ands	r4, r0
 	lsls	r4, r4, #1
-	mov	r0, r6
-	eors	r0, r4
-	str	r0, [sp, #8]
+	eors	r6, r4
+	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r0, r1
+	eors	r1, r6
+	str	r1, [sp, #32]
 	movs	r1, #31
+	ldr	r0, [sp, #32]
 	rors	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r11
 	eors	r6, r5
@@ -561,9 +540,8 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
 	eors	r4, r1
-	mov	r0, r3
-	ands	r0, r1
-	lsls	r0, r0, #1
+	ands	r3, r1
+	lsls	r0, r3, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r5
@@ -591,58 +569,59 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r0, r3
+	str	r3, [sp, #12]
 	movs	r3, #31
+	ldr	r0, [sp, #12]
 	rors	r0, r3
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #32]
-	eors	r5, r2
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	eors	r4, r2
+	ldr	r0, [sp, #28]
 	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r5
+	mov	r6, r4
 	ldr	r0, [sp, #16]
 	eors	r6, r0
 	movs	r0, #8
 	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r6
-	ldr	r0, [sp, #28]
+	ldr	r5, [sp, #40]
+	eors	r5, r6
+	ldr	r0, [sp, #40]
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r3
-	movs	r4, #11
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	eors	r4, r2
-	ands	r5, r2
-	lsls	r0, r5, #1
-	mov	r5, r4
 	eors	r5, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r2, r5
+	movs	r3, #11
+	rors	r2, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r4
+	eors	r3, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	mov	r4, r3
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r5
-	eors	r0, r6
-	mov	r7, r0
+	mov	r7, r4
+	eors	r7, r6
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r5
 	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
+	ands	r5, r7
+	lsls	r3, r5, #1
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
-	mov	r0, r2
+	mov	r8, r2
 	movs	r2, #31
+	mov	r0, r8
 	rors	r0, r2
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -654,33 +633,32 @@ norx32_4_1_encrypt_with:
 	lsls	r2, r3, #1
 	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r0
+	mov	r6, r0
 	ldr	r2, [sp, #20]
-	eors	r3, r2
-	mov	r6, r3
+	eors	r6, r2
 	movs	r2, #8
 	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r6
-	ldr	r2, [sp, #40]
+	ldr	r5, [sp, #36]
+	eors	r5, r6
+	ldr	r2, [sp, #36]
 	ands	r2, r6
 	lsls	r3, r2, #1
-	mov	r2, r4
+	mov	r2, r5
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r2
-	movs	r4, #11
-	rors	r3, r4
+	ldr	r5, [sp, #24]
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r5
+	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r4
+	mov	r0, r3
 	eors	r0, r6
 	mov	r6, r0
 	movs	r0, #16
@@ -692,22 +670,17 @@ norx32_4_1_encrypt_with:
 	lsls	r2, r2, #1
 	eors	r0, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
+	eors	r5, r0
 	movs	r2, #31
-	rors	r3, r2
-	mov	r2, r5
-	str	r2, [sp, #20]
-	mov	r2, r4
-	str	r2, [sp, #44]
-	mov	r5, r3
-	ldr	r3, [sp, #36]
+	rors	r5, r2
+	str	r4, [sp, #20]
+	str	r3, [sp, #44]
+	ldr	r3, [sp, #32]
 	ldr	r2, [sp, #12]
 	ldr	r4, [sp, #16]
 	mov	r10, r0
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r6
-	str	r0, [sp, #32]
+	str	r7, [sp, #16]
+	str	r6, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -754,7 +727,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #180]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #184]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r0, r9
@@ -907,10 +880,10 @@ norx32_4_1_encrypt_with:
 	mov	r8, r0
 	str	r0, [sp, #28]
 	str	r0, [sp, #24]
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
-	mov	r2, r0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
 	str	r0, [sp, #32]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -919,8 +892,7 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_encrypt_with_shf14
-	mov	r0, r2
-	str	r0, [sp, #32]
+	str	r2, [sp, #32]
 	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
@@ -1056,21 +1028,12 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #24]
 	ands	r0, r1
 	str	r0, [sp, #84]
-	mov	r0, r5
-	ands	r0, r1
-	str	r0, [sp, #80]
-	mov	r0, r4
-	ands	r0, r1
-	str	r0, [sp, #72]
-	mov	r0, r3
-	ands	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r2
-	ands	r0, r1
-	str	r0, [sp, #28]
-	mov	r0, r6
-	ands	r0, r1
-	str	r0, [sp, #24]
+	ands	r5, r1
+	ands	r4, r1
+	ands	r3, r1
+	ands	r2, r1
+	ands	r6, r1
+	str	r6, [sp, #24]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r0, [sp, #20]
 	mov	r1, r0
@@ -1105,16 +1068,16 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #84]
 	eors	r7, r0
 	ldr	r6, [sp, #44]
-	ldr	r0, [sp, #80]
+	mov	r0, r5
 	eors	r6, r0
 	ldr	r5, [sp, #48]
-	ldr	r0, [sp, #72]
+	mov	r0, r4
 	eors	r5, r0
 	ldr	r4, [sp, #56]
-	ldr	r0, [sp, #32]
+	mov	r0, r3
 	eors	r4, r0
 	ldr	r3, [sp, #64]
-	ldr	r0, [sp, #28]
+	mov	r0, r2
 	eors	r3, r0
 	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #24]
@@ -1263,8 +1226,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 324 bytes (133 spill slots, 45 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2660 bytes of code and literals
+@     frame 324 bytes (132 spill slots, 45 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2600 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1439,9 +1402,8 @@ norx32_4_1_decrypt_with:
 	eors	r3, r0
 	rsbs	r0, r3, #0
 	ands	r1, r0
-	mov	r0, r1
-	eors	r0, r2
-	str	r0, [sp, #52]
+	eors	r1, r2
+	str	r1, [sp, #52]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #240]
 	movs	r0, #2
@@ -1464,25 +1426,17 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r0, [sp, #196]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r5, r0
+	ldr	r5, [sp, #196]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r0, [sp, #200]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r3, r0
+	ldr	r3, [sp, #200]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r0, [sp, #204]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r2, r0
+	ldr	r2, [sp, #204]
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #208]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r0, [sp, #212]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r4, r0
+	ldr	r4, [sp, #212]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #216]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -1504,7 +1458,7 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #236]
 	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #240]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -1541,12 +1495,12 @@ norx32_4_1_decrypt_with:
 	eors	r7, r4
 	ands	r0, r4
 	lsls	r5, r0, #1
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r7, r5
+	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r6
+	eors	r7, r6
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1554,112 +1508,106 @@ norx32_4_1_decrypt_with:
 	eors	r5, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
-	mov	r0, r5
-	eors	r0, r1
-	str	r0, [sp, #28]
+	eors	r5, r1
+	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r4
-	eors	r1, r0
-	mov	r0, r1
+	eors	r4, r5
 	movs	r1, #31
+	mov	r0, r4
 	rors	r0, r1
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r3
+	mov	r5, r11
+	eors	r5, r3
 	mov	r0, r11
 	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
 	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r10
-	eors	r4, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r5
+	ldr	r0, [sp, #16]
 	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r3
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
+	movs	r0, #8
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r3, r6, #1
+	mov	r1, r10
+	eors	r1, r4
+	mov	r0, r10
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r1, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r3, r1
+	movs	r0, #11
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
 	eors	r0, r3
+	ands	r5, r3
+	lsls	r5, r5, #1
+	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
-	movs	r6, #16
+	eors	r0, r4
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r0
-	ands	r4, r0
-	lsls	r3, r4, #1
-	mov	r0, r5
-	eors	r0, r3
-	str	r0, [sp, #40]
+	mov	r4, r1
+	eors	r4, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r4, r1
+	str	r4, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r0, r1
+	eors	r3, r4
+	mov	r0, r3
 	movs	r1, #31
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r2
+	ldr	r4, [sp, #20]
+	eors	r4, r2
 	ldr	r1, [sp, #20]
 	ands	r1, r2
 	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r1, [sp, #32]
 	eors	r4, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r4
+	ldr	r1, [sp, #28]
+	eors	r3, r1
 	movs	r1, #8
-	rors	r4, r1
+	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r1, [sp, #8]
-	eors	r1, r4
-	ldr	r3, [sp, #8]
-	ands	r3, r4
-	lsls	r3, r3, #1
 	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r2
-	eors	r3, r1
-	movs	r2, #11
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
-	eors	r2, r3
+	ldr	r5, [sp, #8]
 	ands	r5, r3
 	lsls	r5, r5, #1
+	eors	r1, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r2
+	eors	r5, r1
+	movs	r2, #11
+	rors	r5, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r4
 	eors	r2, r5
-	str	r2, [sp, #32]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ands	r4, r5
+	lsls	r4, r4, #1
 	eors	r2, r4
+	str	r2, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
 	rors	r2, r6
 	str	r2, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r2
+	mov	r3, r1
+	eors	r3, r2
 	ands	r1, r2
 	lsls	r2, r1, #1
-	mov	r1, r4
+	mov	r1, r3
 	eors	r1, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r1
-	mov	r5, r3
+	eors	r5, r1
 	movs	r2, #31
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1677,17 +1625,15 @@ norx32_4_1_decrypt_with:
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r4
+	ldr	r7, [sp, #4]
+	eors	r7, r4
 	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsls	r2, r2, #1
-	mov	r7, r6
 	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r8
-	eors	r2, r7
-	mov	r6, r2
+	mov	r6, r8
+	eors	r6, r7
 	movs	r2, #11
 	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1705,9 +1651,8 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r4
-	mov	r2, r7
-	ands	r2, r4
-	lsls	r2, r2, #1
+	ands	r7, r4
+	lsls	r2, r7, #1
 	eors	r3, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r2, r6
@@ -1733,8 +1678,8 @@ norx32_4_1_decrypt_with:
 	lsls	r1, r1, #1
 	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r4
 	mov	r1, r0
+	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1754,15 +1699,15 @@ norx32_4_1_decrypt_with:
 	eors	r6, r0
 	ands	r4, r0
 	lsls	r4, r4, #1
-	mov	r0, r6
-	eors	r0, r4
-	str	r0, [sp, #8]
+	eors	r6, r4
+	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r0, r1
+	eors	r1, r6
+	str	r1, [sp, #32]
 	movs	r1, #31
+	ldr	r0, [sp, #32]
 	rors	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r11
 	eors	r6, r5
@@ -1779,9 +1724,8 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
 	eors	r4, r1
-	mov	r0, r3
-	ands	r0, r1
-	lsls	r0, r0, #1
+	ands	r3, r1
+	lsls	r0, r3, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r3, r5
@@ -1809,58 +1753,59 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
-	mov	r0, r3
+	str	r3, [sp, #12]
 	movs	r3, #31
+	ldr	r0, [sp, #12]
 	rors	r0, r3
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #32]
-	eors	r5, r2
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	eors	r4, r2
+	ldr	r0, [sp, #28]
 	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r5
+	mov	r6, r4
 	ldr	r0, [sp, #16]
 	eors	r6, r0
 	movs	r0, #8
 	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r6
-	ldr	r0, [sp, #28]
+	ldr	r5, [sp, #40]
+	eors	r5, r6
+	ldr	r0, [sp, #40]
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r3
-	movs	r4, #11
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	eors	r4, r2
-	ands	r5, r2
-	lsls	r0, r5, #1
-	mov	r5, r4
 	eors	r5, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r2, r5
+	movs	r3, #11
+	rors	r2, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r4
+	eors	r3, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	mov	r4, r3
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r5
-	eors	r0, r6
-	mov	r7, r0
+	mov	r7, r4
+	eors	r7, r6
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r5
 	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
+	ands	r5, r7
+	lsls	r3, r5, #1
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
-	mov	r0, r2
+	mov	r8, r2
 	movs	r2, #31
+	mov	r0, r8
 	rors	r0, r2
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1872,33 +1817,32 @@ norx32_4_1_decrypt_with:
 	lsls	r2, r3, #1
 	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r0
+	mov	r6, r0
 	ldr	r2, [sp, #20]
-	eors	r3, r2
-	mov	r6, r3
+	eors	r6, r2
 	movs	r2, #8
 	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r6
-	ldr	r2, [sp, #40]
+	ldr	r5, [sp, #36]
+	eors	r5, r6
+	ldr	r2, [sp, #36]
 	ands	r2, r6
 	lsls	r3, r2, #1
-	mov	r2, r4
+	mov	r2, r5
 	eors	r2, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r2
-	movs	r4, #11
-	rors	r3, r4
+	ldr	r5, [sp, #24]
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r5
+	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r4
+	mov	r0, r3
 	eors	r0, r6
 	mov	r6, r0
 	movs	r0, #16
@@ -1910,22 +1854,17 @@ norx32_4_1_decrypt_with:
 	lsls	r2, r2, #1
 	eors	r0, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
+	eors	r5, r0
 	movs	r2, #31
-	rors	r3, r2
-	mov	r2, r5
-	str	r2, [sp, #20]
-	mov	r2, r4
-	str	r2, [sp, #44]
-	mov	r5, r3
-	ldr	r3, [sp, #36]
+	rors	r5, r2
+	str	r4, [sp, #20]
+	str	r3, [sp, #44]
+	ldr	r3, [sp, #32]
 	ldr	r2, [sp, #12]
 	ldr	r4, [sp, #16]
 	mov	r10, r0
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r6
-	str	r0, [sp, #32]
+	str	r7, [sp, #16]
+	str	r6, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -1972,7 +1911,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #232]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #236]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r0, r9
@@ -2112,17 +2051,17 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #128]
 	movs	r4, #0
 	mvns	r4, r4
-	mov	r0, r4
-	str	r0, [sp, #36]
-	str	r0, [sp, #4]
+	str	r4, [sp, #36]
+	str	r4, [sp, #4]
 	mov	r10, r4
 	mov	r9, r4
 	mov	r8, r4
-	str	r0, [sp]
+	str	r4, [sp]
 	mov	r11, r4
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
+	mov	r0, r4
 	str	r0, [sp, #32]
 	ldr	r6, [sp, #128]
 	movs	r0, #3
@@ -2132,8 +2071,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf14
-	mov	r0, r4
-	str	r0, [sp, #32]
+	str	r4, [sp, #32]
 	mov	r4, r1
 	mov	r1, r2
 	mov	r2, r3
@@ -2453,10 +2391,10 @@ norx32_4_1_decrypt_with:
 	mov	r8, r0
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	mov	r6, r0
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
+	movs	r6, #0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
 	str	r0, [sp, #28]
 	ldr	r2, [sp, #128]
 	movs	r0, #3
@@ -2466,8 +2404,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl23:
 	cmp	r2, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf22
-	mov	r0, r3
-	str	r0, [sp, #28]
+	str	r3, [sp, #28]
 	mov	r3, r4
 	mov	r4, r5
 	mov	r5, r6
@@ -2603,21 +2540,16 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #4]
 	ands	r0, r1
 	str	r0, [sp, #40]
-	mov	r0, r6
-	ands	r0, r1
-	str	r0, [sp, #36]
-	mov	r0, r5
-	ands	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r4
-	ands	r0, r1
-	str	r0, [sp, #28]
-	mov	r0, r3
-	ands	r0, r1
-	str	r0, [sp, #8]
-	mov	r0, r2
-	ands	r0, r1
-	str	r0, [sp, #4]
+	ands	r6, r1
+	str	r6, [sp, #36]
+	ands	r5, r1
+	str	r5, [sp, #32]
+	ands	r4, r1
+	str	r4, [sp, #28]
+	ands	r3, r1
+	str	r3, [sp, #8]
+	ands	r2, r1
+	str	r2, [sp, #4]
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #24]
 	mov	r1, r0
@@ -2728,20 +2660,17 @@ norx32_4_1_decrypt_with:
 	add	r2, sp, #260
 	bl	norx32_4_1_finalize
 	ldr	r1, [sp, #272]
-	mov	r0, r7
-	eors	r0, r1
+	eors	r7, r1
 	ldr	r2, [sp, #268]
-	mov	r1, r6
-	eors	r1, r2
+	eors	r6, r2
 	ldr	r2, [sp, #260]
 	mov	r3, r5
 	eors	r3, r2
 	ldr	r5, [sp, #264]
-	mov	r2, r4
-	eors	r2, r5
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
+	eors	r4, r5
+	orrs	r3, r4
+	orrs	r3, r6
+	orrs	r3, r7
 	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -2761,8 +2690,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 144 bytes (81 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1864 bytes of code and literals
+@     frame 144 bytes (80 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1784 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2886,9 +2815,8 @@ norx32_4_1_absorb_header:
 	eors	r3, r0
 	rsbs	r0, r3, #0
 	ands	r1, r0
-	mov	r0, r1
-	eors	r0, r2
-	str	r0, [sp, #52]
+	eors	r1, r2
+	str	r1, [sp, #52]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
 	mov	r0, r9
 	ldr	r1, [r0, #60]
@@ -2900,32 +2828,18 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r0]
 	str	r0, [sp]
 	mov	r0, r9
-	ldr	r0, [r0, #4]
-	mov	r11, r0
-	mov	r0, r9
-	ldr	r0, [r0, #8]
-	mov	r1, r0
+	ldr	r5, [r0, #4]
+	mov	r11, r5
+	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
-	mov	r0, r9
-	ldr	r0, [r0, #12]
-	mov	r1, r0
+	ldr	r1, [r0, #12]
 	str	r1, [sp, #44]
-	mov	r0, r9
-	ldr	r0, [r0, #16]
-	mov	r6, r0
-	mov	r0, r9
-	ldr	r0, [r0, #20]
-	mov	r4, r0
-	mov	r0, r9
-	ldr	r0, [r0, #24]
-	mov	r1, r0
-	mov	r0, r9
-	ldr	r0, [r0, #28]
-	mov	r12, r0
-	mov	r0, r9
-	ldr	r0, [r0, #32]
-	mov	r3, r0
-	mov	r0, r9
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r1, [r0, #24]
+	ldr	r3, [r0, #28]
+	mov	r12, r3
+	ldr	r3, [r0, #32]
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r9
@@ -2940,7 +2854,7 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #16]
 	mov	r0, r9
 	ldr	r0, [r0, #56]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	mov	r0, r9
 	ldr	r0, [r0, #60]
 	mov	r8, r0
@@ -2976,12 +2890,12 @@ norx32_4_1_absorb_header:
 	eors	r7, r3
 	ands	r0, r3
 	lsls	r6, r0, #1
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
+	eors	r7, r5
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2989,64 +2903,59 @@ norx32_4_1_absorb_header:
 	eors	r5, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
-	mov	r0, r5
-	eors	r0, r2
-	str	r0, [sp, #28]
+	eors	r5, r2
+	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r3, r5
 	movs	r2, #31
+	mov	r0, r3
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r4
+	mov	r5, r11
+	eors	r5, r4
 	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
 	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
-	eors	r3, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r5
+	ldr	r0, [sp, #16]
 	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r4
-	eors	r2, r3
-	movs	r4, #11
-	rors	r2, r4
+	movs	r0, #8
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r4, r6, #1
+	mov	r2, r10
+	eors	r2, r3
+	mov	r0, r10
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
 	eors	r0, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
-	movs	r4, #16
-	rors	r0, r4
+	eors	r0, r3
+	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #40]
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r4, r3
+	mov	r0, r4
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3057,45 +2966,43 @@ norx32_4_1_absorb_header:
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r2, [sp, #32]
-	eors	r4, r2
+	mov	r3, r5
+	ldr	r2, [sp, #28]
+	eors	r3, r2
 	movs	r2, #8
-	rors	r4, r2
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
-	eors	r2, r4
-	ldr	r3, [sp, #8]
-	ands	r3, r4
-	lsls	r3, r3, #1
 	eors	r2, r3
+	ldr	r4, [sp, #8]
+	ands	r4, r3
+	lsls	r4, r4, #1
+	eors	r2, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r1
-	eors	r3, r2
+	mov	r4, r1
+	eors	r4, r2
 	movs	r1, #11
-	rors	r3, r1
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
-	eors	r1, r3
-	ands	r5, r3
+	eors	r1, r4
+	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r4
-	movs	r4, #16
-	rors	r1, r4
+	eors	r1, r3
+	rors	r1, r6
 	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r1
+	mov	r3, r2
+	eors	r3, r1
 	ands	r2, r1
 	lsls	r1, r2, #1
-	mov	r2, r4
+	mov	r2, r3
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r2
-	mov	r4, r3
+	eors	r4, r2
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3113,17 +3020,15 @@ norx32_4_1_absorb_header:
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r5
+	ldr	r7, [sp, #4]
+	eors	r7, r5
 	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r12
-	eors	r1, r7
-	mov	r6, r1
+	mov	r6, r12
+	eors	r6, r7
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3141,9 +3046,8 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r5
-	mov	r1, r7
-	ands	r1, r5
-	lsls	r1, r1, #1
+	ands	r7, r5
+	lsls	r1, r7, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r6
@@ -3169,8 +3073,8 @@ norx32_4_1_absorb_header:
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r5
 	mov	r2, r0
+	eors	r2, r5
 	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3190,15 +3094,15 @@ norx32_4_1_absorb_header:
 	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r6
-	eors	r0, r5
-	str	r0, [sp, #8]
+	eors	r6, r5
+	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r2, r6
+	str	r2, [sp, #32]
 	movs	r2, #31
+	ldr	r0, [sp, #32]
 	rors	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r11
 	eors	r5, r4
@@ -3228,13 +3132,11 @@ norx32_4_1_absorb_header:
 	eors	r6, r3
 	ands	r5, r3
 	lsls	r4, r5, #1
-	mov	r5, r6
-	eors	r5, r4
-	mov	r11, r5
+	eors	r6, r4
+	mov	r11, r6
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r5
-	eors	r4, r2
-	mov	r2, r4
+	eors	r6, r2
+	mov	r2, r6
 	movs	r4, #16
 	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3242,57 +3144,56 @@ norx32_4_1_absorb_header:
 	eors	r5, r2
 	ands	r0, r2
 	lsls	r4, r0, #1
-	mov	r0, r5
-	eors	r0, r4
-	str	r0, [sp, #4]
+	eors	r5, r4
+	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	mov	r0, r3
+	eors	r3, r5
+	str	r3, [sp, #12]
 	movs	r3, #31
+	ldr	r0, [sp, #12]
 	rors	r0, r3
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
-	eors	r6, r1
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	eors	r4, r1
+	ldr	r0, [sp, #28]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r6, r0
+	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r5
-	ldr	r0, [sp, #28]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r3
-	movs	r4, #11
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
-	eors	r4, r1
-	ands	r6, r1
-	lsls	r0, r6, #1
 	mov	r6, r4
+	ldr	r0, [sp, #16]
 	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #40]
+	eors	r5, r6
+	ldr	r0, [sp, #40]
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r5, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r5
+	movs	r3, #11
+	rors	r1, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r4
+	eors	r3, r1
+	ands	r4, r1
+	lsls	r0, r4, #1
+	mov	r4, r3
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r6
-	eors	r0, r5
-	mov	r7, r0
+	mov	r7, r4
+	eors	r7, r6
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r5
 	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
+	ands	r5, r7
+	lsls	r3, r5, #1
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
@@ -3309,33 +3210,32 @@ norx32_4_1_absorb_header:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r0
+	mov	r5, r0
 	ldr	r1, [sp, #20]
-	eors	r3, r1
-	mov	r5, r3
+	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r5
-	ldr	r1, [sp, #40]
+	ldr	r6, [sp, #36]
+	eors	r6, r5
+	ldr	r1, [sp, #36]
 	ands	r1, r5
 	lsls	r3, r1, #1
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r1
-	movs	r4, #11
-	rors	r3, r4
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r4
+	mov	r0, r3
 	eors	r0, r5
 	mov	r5, r0
 	movs	r0, #16
@@ -3347,22 +3247,17 @@ norx32_4_1_absorb_header:
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
+	eors	r6, r0
 	movs	r1, #31
-	rors	r3, r1
-	mov	r1, r6
-	str	r1, [sp, #20]
-	mov	r1, r4
-	str	r1, [sp, #44]
-	mov	r6, r3
-	ldr	r4, [sp, #36]
+	rors	r6, r1
+	str	r4, [sp, #20]
+	str	r3, [sp, #44]
+	ldr	r4, [sp, #32]
 	ldr	r1, [sp, #12]
 	ldr	r3, [sp, #16]
 	mov	r10, r0
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r5
-	str	r0, [sp, #32]
+	str	r7, [sp, #16]
+	str	r5, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -3410,7 +3305,7 @@ norx32_4_1_absorb_header:
 	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
@@ -3564,10 +3459,10 @@ norx32_4_1_absorb_header:
 	mov	r12, r0
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
-	mov	r2, r0
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
 	str	r0, [sp, #12]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -3576,8 +3471,7 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	mov	r0, r2
-	str	r0, [sp, #12]
+	str	r2, [sp, #12]
 	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
@@ -3713,21 +3607,16 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp, #4]
 	ands	r0, r1
 	str	r0, [sp, #76]
-	mov	r0, r5
-	ands	r0, r1
-	str	r0, [sp, #68]
-	mov	r0, r4
-	ands	r0, r1
-	str	r0, [sp, #52]
-	mov	r0, r3
-	ands	r0, r1
-	str	r0, [sp, #12]
-	mov	r0, r2
-	ands	r0, r1
-	str	r0, [sp, #8]
-	mov	r0, r6
-	ands	r0, r1
-	str	r0, [sp, #4]
+	ands	r5, r1
+	str	r5, [sp, #68]
+	ands	r4, r1
+	str	r4, [sp, #52]
+	ands	r3, r1
+	str	r3, [sp, #12]
+	ands	r2, r1
+	str	r2, [sp, #8]
+	ands	r6, r1
+	str	r6, [sp, #4]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r7, [sp, #28]
 	ldr	r0, [sp]
@@ -3817,8 +3706,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 72 bytes (64 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1888 bytes of code and literals
+@     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1780 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3833,8 +3722,12 @@ norx32_4_1_finalize:
 	push	{r4, r5, r6, r7}
 	sub	sp, #72
 	mov	r12, r0
-	mov	r0, r2
-	str	r0, [sp, #52]
+	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	ldr	r3, [r0, #60]
+	movs	r0, #8
+	eors	r3, r0
+	mov	r0, r12
+	str	r3, [r0, #60]
 	ldr	r0, [r1]
 	str	r0, [sp, #68]
 	ldr	r0, [r1, #4]
@@ -3843,246 +3736,225 @@ norx32_4_1_finalize:
 	str	r0, [sp, #60]
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #56]
-	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	mov	r0, r12
-	ldr	r1, [r0, #60]
-	movs	r0, #8
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r7, [r0]
-	ldr	r5, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r6, [r0, #12]
-	ldr	r4, [r0, #16]
-	ldr	r3, [r0, #20]
-	ldr	r2, [r0, #24]
+	mov	r0, r12
+	ldr	r0, [r0]
+	mov	r11, r0
+	mov	r0, r12
+	ldr	r0, [r0, #4]
+	str	r0, [sp, #12]
+	mov	r0, r12
+	ldr	r0, [r0, #8]
+	str	r0, [sp, #16]
+	mov	r0, r12
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #44]
+	mov	r0, r12
+	ldr	r6, [r0, #16]
+	ldr	r5, [r0, #20]
+	ldr	r1, [r0, #24]
 	ldr	r0, [r0, #28]
 	mov	r8, r0
 	mov	r0, r12
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #12]
-	mov	r0, r12
+	ldr	r4, [r0, #32]
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r12
 	ldr	r0, [r0, #40]
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	mov	r0, r12
 	ldr	r0, [r0, #44]
-	mov	r11, r0
+	str	r0, [sp]
 	mov	r0, r12
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #24]
-	mov	r0, r12
+	ldr	r3, [r0, #48]
 	ldr	r0, [r0, #52]
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	mov	r0, r12
 	ldr	r0, [r0, #56]
 	str	r0, [sp, #32]
 	mov	r0, r12
 	ldr	r0, [r0, #60]
 	mov	r9, r0
+	str	r2, [sp, #52]
 	movs	r0, #0
 	str	r0, [sp, #48]
-	mov	r0, r7
-	str	r0, [sp, #8]
-	str	r5, [sp, #4]
-	str	r1, [sp, #20]
-	mov	r1, r6
-	str	r1, [sp, #44]
-	mov	r6, r4
-	mov	r4, r3
-	mov	r1, r2
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #24]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	mov	r7, r11
 	eors	r7, r6
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	ands	r0, r6
-	lsls	r5, r0, #1
+	lsls	r2, r0, #1
 	mov	r0, r7
-	eors	r0, r5
+	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	eors	r5, r2
-	movs	r2, #8
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
+	mov	r2, r0
 	eors	r2, r3
+	mov	r3, r2
+	movs	r2, #8
+	rors	r3, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r4
+	eors	r2, r3
+	ands	r4, r3
+	lsls	r4, r4, #1
+	eors	r2, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
-	eors	r3, r2
+	mov	r4, r6
+	eors	r4, r2
 	movs	r6, #11
-	rors	r3, r6
+	rors	r4, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r3
-	ands	r0, r3
+	eors	r7, r4
+	ands	r0, r4
 	lsls	r6, r0, #1
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #8]
+	eors	r7, r6
+	mov	r11, r7
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
+	eors	r7, r3
 	movs	r6, #16
+	mov	r0, r7
+	rors	r0, r6
+	str	r0, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #40]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	mov	r0, r4
+	rors	r0, r2
+	str	r0, [sp, #20]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #12]
+	eors	r4, r5
+	ldr	r0, [sp, #12]
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r4
+	ldr	r0, [sp, #24]
+	eors	r3, r0
+	movs	r0, #8
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r10
+	eors	r2, r3
+	mov	r0, r10
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r2
+	movs	r0, #11
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r4
+	eors	r0, r5
+	ands	r4, r5
+	lsls	r4, r4, #1
+	eors	r0, r4
+	str	r0, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
-	eors	r5, r0
+	mov	r3, r2
+	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #36]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r3
 	mov	r0, r5
-	eors	r0, r2
-	str	r0, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r3
-	eors	r2, r0
-	mov	r0, r2
-	movs	r2, #31
-	rors	r0, r2
-	str	r0, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r4
-	ldr	r0, [sp, #4]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
-	eors	r3, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r4
-	eors	r2, r3
-	movs	r4, #11
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r4, r6, #1
-	eors	r0, r4
-	str	r0, [sp, #4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
-	movs	r4, #16
-	rors	r0, r4
-	str	r0, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #40]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	eors	r5, r1
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
+	mov	r3, r5
 	ldr	r2, [sp, #32]
-	eors	r4, r2
+	eors	r3, r2
 	movs	r2, #8
-	rors	r4, r2
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	eors	r2, r4
-	ldr	r3, [sp]
-	ands	r3, r4
-	lsls	r3, r3, #1
+	ldr	r2, [sp, #4]
 	eors	r2, r3
+	ldr	r4, [sp, #4]
+	ands	r4, r3
+	lsls	r4, r4, #1
+	eors	r2, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r1
-	eors	r3, r2
+	mov	r4, r1
+	eors	r4, r2
 	movs	r1, #11
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r1, r5
-	str	r1, [sp, #32]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r4
-	movs	r4, #16
-	rors	r1, r4
-	str	r1, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	mov	r2, r4
-	eors	r2, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r2
-	mov	r4, r3
-	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
-	mov	r1, r8
+	mov	r1, r5
+	eors	r1, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	str	r1, [sp, #24]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r3
+	rors	r1, r6
+	str	r1, [sp, #16]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
 	eors	r3, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r3, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #44]
+	mov	r1, r8
+	eors	r2, r1
 	ldr	r5, [sp, #44]
 	ands	r5, r1
 	lsls	r1, r5, #1
-	eors	r3, r1
+	eors	r2, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r3
+	mov	r5, r2
 	mov	r1, r9
 	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r5
-	mov	r1, r11
+	ldr	r7, [sp]
+	eors	r7, r5
+	ldr	r1, [sp]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r8
-	eors	r1, r7
-	mov	r6, r1
+	mov	r6, r8
+	eors	r6, r7
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
+	mov	r1, r2
 	eors	r1, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r1, r3
+	ands	r2, r6
+	lsls	r2, r2, #1
+	eors	r1, r2
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r1, r5
@@ -4090,21 +3962,20 @@ norx32_4_1_finalize:
 	movs	r1, #16
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	mov	r1, r7
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
+	mov	r2, r7
+	eors	r2, r5
+	ands	r7, r5
+	lsls	r1, r7, #1
+	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r6
-	eors	r1, r3
+	eors	r1, r2
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	mov	r6, r11
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	mov	r7, r11
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -4114,23 +3985,23 @@ norx32_4_1_finalize:
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
+	mov	r5, r3
 	eors	r5, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r5, r2
+	ands	r3, r7
+	lsls	r3, r3, #1
+	eors	r5, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r5
-	mov	r2, r0
+	mov	r3, r0
+	eors	r3, r5
 	movs	r0, #11
-	rors	r2, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
+	eors	r0, r3
+	ands	r6, r3
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
@@ -4141,179 +4012,173 @@ norx32_4_1_finalize:
 	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r6
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r6, r5
+	str	r6, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
-	movs	r2, #31
-	rors	r0, r2
-	str	r0, [sp, #36]
+	eors	r3, r6
+	str	r3, [sp, #32]
+	movs	r3, #31
+	ldr	r0, [sp, #32]
+	rors	r0, r3
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp, #28]
 	eors	r5, r4
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #28]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	mov	r6, r5
+	ldr	r0, [sp, #8]
+	eors	r6, r0
 	movs	r0, #8
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r6
+	ands	r2, r6
+	lsls	r0, r2, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r4
+	eors	r2, r3
+	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r2
-	ands	r3, r2
-	lsls	r3, r3, #1
-	eors	r0, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r4
-	eors	r3, r0
-	movs	r4, #11
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r3
-	ands	r5, r3
-	lsls	r4, r5, #1
-	mov	r5, r6
-	eors	r5, r4
-	str	r5, [sp, #4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r4, r5
 	eors	r4, r2
-	mov	r2, r4
-	movs	r4, #16
-	rors	r2, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r2
-	ands	r0, r2
-	lsls	r4, r0, #1
+	ands	r5, r2
+	lsls	r0, r5, #1
+	mov	r5, r4
+	eors	r5, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r0, r5
-	eors	r0, r4
-	mov	r11, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	mov	r0, r3
-	movs	r3, #31
-	rors	r0, r3
-	str	r0, [sp, #12]
+	eors	r0, r6
+	movs	r6, #16
+	rors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
-	eors	r6, r1
-	ldr	r0, [sp, #32]
+	mov	r4, r3
+	eors	r4, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r4, r3
+	str	r4, [sp]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r2, r4
+	str	r2, [sp, #28]
+	movs	r2, #31
+	ldr	r0, [sp, #28]
+	rors	r0, r2
+	str	r0, [sp, #28]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #24]
+	eors	r4, r1
+	ldr	r0, [sp, #24]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r6, r0
+	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r5
-	ldr	r0, [sp, #28]
-	ands	r0, r5
-	lsls	r0, r0, #1
+	mov	r3, r4
+	ldr	r0, [sp, #12]
 	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r3
-	movs	r4, #11
-	rors	r1, r4
+	movs	r0, #8
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
-	eors	r4, r1
-	ands	r6, r1
-	lsls	r0, r6, #1
-	mov	r6, r4
-	eors	r6, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r6
-	eors	r0, r5
-	mov	r7, r0
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r0, r3
-	str	r0, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	movs	r0, #31
-	rors	r1, r0
-	mov	r8, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	mov	r3, r10
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r0
-	ldr	r1, [sp, #20]
-	eors	r3, r1
-	mov	r5, r3
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r5
-	ldr	r1, [sp, #40]
-	ands	r1, r5
-	lsls	r3, r1, #1
-	mov	r1, r4
-	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r1
-	movs	r4, #11
-	rors	r3, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r3
+	ldr	r2, [sp, #40]
+	eors	r2, r3
+	ldr	r0, [sp, #40]
 	ands	r0, r3
 	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r4
+	eors	r6, r1
+	ands	r4, r1
+	lsls	r0, r4, #1
+	mov	r4, r6
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r4
-	eors	r0, r5
-	mov	r5, r0
-	movs	r0, #16
-	rors	r5, r0
+	mov	r7, r4
+	eors	r7, r3
+	movs	r6, #16
+	rors	r7, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
+	mov	r0, r2
+	eors	r0, r7
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
+	str	r0, [sp, #24]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r0
+	movs	r2, #31
+	mov	r0, r1
+	rors	r0, r2
+	mov	r8, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r10
+	ldr	r0, [sp, #20]
+	eors	r2, r0
+	mov	r1, r10
+	ands	r1, r0
+	lsls	r0, r1, #1
+	eors	r2, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r2
+	ldr	r0, [sp, #16]
 	eors	r3, r0
-	movs	r1, #31
-	rors	r3, r1
-	mov	r1, r6
-	str	r1, [sp, #20]
-	mov	r1, r4
+	movs	r0, #8
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #36]
+	eors	r6, r3
+	ldr	r0, [sp, #36]
+	ands	r0, r3
+	lsls	r1, r0, #1
+	mov	r0, r6
+	eors	r0, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r6, [sp, #20]
+	eors	r6, r0
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	eors	r1, r6
+	ands	r2, r6
+	lsls	r2, r2, #1
+	eors	r1, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r2, r1
+	eors	r2, r3
+	movs	r3, #16
+	rors	r2, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r3
+	movs	r0, #31
+	rors	r6, r0
+	str	r5, [sp, #12]
+	str	r4, [sp, #16]
 	str	r1, [sp, #44]
-	mov	r6, r3
-	ldr	r4, [sp, #36]
-	ldr	r1, [sp, #12]
-	ldr	r3, [sp, #16]
-	mov	r10, r0
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r5
-	str	r0, [sp, #32]
+	ldr	r5, [sp, #32]
+	ldr	r1, [sp, #28]
+	ldr	r4, [sp, #24]
+	mov	r10, r3
+	ldr	r3, [sp, #8]
+	str	r7, [sp, #24]
+	str	r2, [sp, #32]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -4323,42 +4188,42 @@ norx32_4_1_finalize:
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #8]
+	mov	r2, r11
 	mov	r0, r12
-	str	r5, [r0]
+	str	r2, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #4]
-	str	r5, [r0, #4]
+	ldr	r2, [sp, #12]
+	str	r2, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #20]
-	str	r5, [r0, #8]
+	ldr	r2, [sp, #16]
+	str	r2, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #44]
-	str	r5, [r0, #12]
+	ldr	r2, [sp, #44]
+	str	r2, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r0, #20]
+	str	r5, [r0, #20]
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r0, #32]
+	str	r4, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	ldr	r1, [sp]
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r0, #48]
+	str	r3, [r0, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #24]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r1, [sp, #32]
@@ -4388,57 +4253,46 @@ norx32_4_1_finalize:
 	mov	r0, r12
 	str	r1, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r7, [r0]
+	ldr	r0, [r0]
+	str	r0, [sp]
+	mov	r0, r12
 	ldr	r5, [r0, #4]
+	mov	r11, r5
 	ldr	r1, [r0, #8]
-	ldr	r6, [r0, #12]
-	ldr	r4, [r0, #16]
-	ldr	r3, [r0, #20]
-	ldr	r2, [r0, #24]
-	ldr	r0, [r0, #28]
-	mov	r8, r0
-	mov	r0, r12
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #12]
-	mov	r0, r12
+	str	r1, [sp, #20]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #44]
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r1, [r0, #24]
+	ldr	r3, [r0, #28]
+	mov	r8, r3
+	ldr	r3, [r0, #32]
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r12
 	ldr	r0, [r0, #40]
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	mov	r0, r12
 	ldr	r0, [r0, #44]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	mov	r0, r12
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #24]
-	mov	r0, r12
+	ldr	r2, [r0, #48]
 	ldr	r0, [r0, #52]
 	str	r0, [sp, #16]
 	mov	r0, r12
 	ldr	r0, [r0, #56]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	mov	r0, r12
 	ldr	r0, [r0, #60]
 	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	mov	r0, r7
-	str	r0, [sp, #8]
-	str	r5, [sp, #4]
-	str	r1, [sp, #20]
-	mov	r1, r6
-	str	r1, [sp, #44]
-	mov	r6, r4
-	mov	r4, r3
-	mov	r1, r2
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #24]
 .Lnorx32_4_1_finalize_loop3:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	eors	r7, r6
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	mov	r0, r7
@@ -4464,12 +4318,12 @@ norx32_4_1_finalize:
 	eors	r7, r3
 	ands	r0, r3
 	lsls	r6, r0, #1
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp, #8]
+	eors	r7, r6
+	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
+	eors	r7, r5
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4477,64 +4331,59 @@ norx32_4_1_finalize:
 	eors	r5, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
-	mov	r0, r5
-	eors	r0, r2
-	str	r0, [sp, #28]
+	eors	r5, r2
+	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r3, r5
 	movs	r2, #31
+	mov	r0, r3
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r4
-	ldr	r0, [sp, #4]
+	mov	r5, r11
+	eors	r5, r4
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
 	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
-	eors	r3, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r5
+	ldr	r0, [sp, #16]
 	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r4
-	eors	r2, r3
-	movs	r4, #11
-	rors	r2, r4
+	movs	r0, #8
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r4, r6, #1
+	mov	r2, r10
+	eors	r2, r3
+	mov	r0, r10
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
 	eors	r0, r4
-	str	r0, [sp, #4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ands	r5, r4
+	lsls	r5, r5, #1
 	eors	r0, r5
-	movs	r4, #16
-	rors	r0, r4
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #40]
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r4, r3
+	mov	r0, r4
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4545,45 +4394,43 @@ norx32_4_1_finalize:
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r2, [sp, #32]
-	eors	r4, r2
-	movs	r2, #8
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	eors	r2, r4
-	ldr	r3, [sp]
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r1
+	mov	r3, r5
+	ldr	r2, [sp, #28]
 	eors	r3, r2
+	movs	r2, #8
+	rors	r3, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #8]
+	eors	r2, r3
+	ldr	r4, [sp, #8]
+	ands	r4, r3
+	lsls	r4, r4, #1
+	eors	r2, r4
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r4, r1
+	eors	r4, r2
 	movs	r1, #11
-	rors	r3, r1
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
-	eors	r1, r3
-	ands	r5, r3
+	eors	r1, r4
+	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r4
-	movs	r4, #16
-	rors	r1, r4
+	eors	r1, r3
+	rors	r1, r6
 	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r1
+	mov	r3, r2
+	eors	r3, r1
 	ands	r2, r1
 	lsls	r1, r2, #1
-	mov	r2, r4
+	mov	r2, r3
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r2
-	mov	r4, r3
+	eors	r4, r2
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4601,17 +4448,15 @@ norx32_4_1_finalize:
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r5
-	mov	r1, r11
+	ldr	r7, [sp, #4]
+	eors	r7, r5
+	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r8
-	eors	r1, r7
-	mov	r6, r1
+	mov	r6, r8
+	eors	r6, r7
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4629,9 +4474,8 @@ norx32_4_1_finalize:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r5
-	mov	r1, r7
-	ands	r1, r5
-	lsls	r1, r1, #1
+	ands	r7, r5
+	lsls	r1, r7, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r6
@@ -4639,9 +4483,9 @@ norx32_4_1_finalize:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -4657,8 +4501,8 @@ norx32_4_1_finalize:
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r5
 	mov	r2, r0
+	eors	r2, r5
 	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4667,7 +4511,7 @@ norx32_4_1_finalize:
 	ands	r6, r2
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
@@ -4678,19 +4522,19 @@ norx32_4_1_finalize:
 	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r6
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r6, r5
+	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r2, r6
+	str	r2, [sp, #32]
 	movs	r2, #31
+	ldr	r0, [sp, #32]
 	rors	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	eors	r5, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
@@ -4716,13 +4560,11 @@ norx32_4_1_finalize:
 	eors	r6, r3
 	ands	r5, r3
 	lsls	r4, r5, #1
-	mov	r5, r6
-	eors	r5, r4
-	str	r5, [sp, #4]
+	eors	r6, r4
+	mov	r11, r6
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r5
-	eors	r4, r2
-	mov	r2, r4
+	eors	r6, r2
+	mov	r2, r6
 	movs	r4, #16
 	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4730,57 +4572,56 @@ norx32_4_1_finalize:
 	eors	r5, r2
 	ands	r0, r2
 	lsls	r4, r0, #1
-	mov	r0, r5
-	eors	r0, r4
-	mov	r11, r0
+	eors	r5, r4
+	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	mov	r0, r3
+	eors	r3, r5
+	str	r3, [sp, #12]
 	movs	r3, #31
+	ldr	r0, [sp, #12]
 	rors	r0, r3
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
-	eors	r6, r1
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	eors	r4, r1
+	ldr	r0, [sp, #28]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r6, r0
+	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r5
-	ldr	r0, [sp, #28]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r3
-	movs	r4, #11
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
-	eors	r4, r1
-	ands	r6, r1
-	lsls	r0, r6, #1
 	mov	r6, r4
+	ldr	r0, [sp, #16]
 	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #40]
+	eors	r5, r6
+	ldr	r0, [sp, #40]
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r5, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r5
+	movs	r3, #11
+	rors	r1, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r4
+	eors	r3, r1
+	ands	r4, r1
+	lsls	r0, r4, #1
+	mov	r4, r3
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r6
-	eors	r0, r5
-	mov	r7, r0
+	mov	r7, r4
+	eors	r7, r6
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r5
 	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
+	ands	r5, r7
+	lsls	r3, r5, #1
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
@@ -4797,33 +4638,32 @@ norx32_4_1_finalize:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r0
+	mov	r5, r0
 	ldr	r1, [sp, #20]
-	eors	r3, r1
-	mov	r5, r3
+	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r5
-	ldr	r1, [sp, #40]
+	ldr	r6, [sp, #36]
+	eors	r6, r5
+	ldr	r1, [sp, #36]
 	ands	r1, r5
 	lsls	r3, r1, #1
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r1
-	movs	r4, #11
-	rors	r3, r4
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r4
+	mov	r0, r3
 	eors	r0, r5
 	mov	r5, r0
 	movs	r0, #16
@@ -4835,22 +4675,17 @@ norx32_4_1_finalize:
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
+	eors	r6, r0
 	movs	r1, #31
-	rors	r3, r1
-	mov	r1, r6
-	str	r1, [sp, #20]
-	mov	r1, r4
-	str	r1, [sp, #44]
-	mov	r6, r3
-	ldr	r4, [sp, #36]
+	rors	r6, r1
+	str	r4, [sp, #20]
+	str	r3, [sp, #44]
+	ldr	r4, [sp, #32]
 	ldr	r1, [sp, #12]
 	ldr	r3, [sp, #16]
 	mov	r10, r0
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r5
-	str	r0, [sp, #32]
+	str	r7, [sp, #16]
+	str	r5, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -4860,11 +4695,11 @@ norx32_4_1_finalize:
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	mov	r0, r12
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #4]
+	mov	r5, r11
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #20]
@@ -4887,10 +4722,10 @@ norx32_4_1_finalize:
 	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r0, #48]
@@ -4898,7 +4733,7 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r9
@@ -4946,8 +4781,8 @@ norx32_4_1_finalize:
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 84 bytes (32 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1112 bytes of code and literals
+@     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1046 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -5039,32 +4874,18 @@ norx32_4_1_initialize:
 	ldr	r0, [r0]
 	str	r0, [sp]
 	mov	r0, r9
-	ldr	r0, [r0, #4]
-	mov	r11, r0
-	mov	r0, r9
-	ldr	r0, [r0, #8]
-	mov	r1, r0
+	ldr	r5, [r0, #4]
+	mov	r11, r5
+	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
-	mov	r0, r9
-	ldr	r0, [r0, #12]
-	mov	r1, r0
+	ldr	r1, [r0, #12]
 	str	r1, [sp, #44]
-	mov	r0, r9
-	ldr	r0, [r0, #16]
-	mov	r6, r0
-	mov	r0, r9
-	ldr	r0, [r0, #20]
-	mov	r4, r0
-	mov	r0, r9
-	ldr	r0, [r0, #24]
-	mov	r1, r0
-	mov	r0, r9
-	ldr	r0, [r0, #28]
-	mov	r12, r0
-	mov	r0, r9
-	ldr	r0, [r0, #32]
-	mov	r3, r0
-	mov	r0, r9
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r1, [r0, #24]
+	ldr	r3, [r0, #28]
+	mov	r12, r3
+	ldr	r3, [r0, #32]
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r9
@@ -5079,7 +4900,7 @@ norx32_4_1_initialize:
 	str	r0, [sp, #16]
 	mov	r0, r9
 	ldr	r0, [r0, #56]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	mov	r0, r9
 	ldr	r0, [r0, #60]
 	mov	r8, r0
@@ -5115,12 +4936,12 @@ norx32_4_1_initialize:
 	eors	r7, r3
 	ands	r0, r3
 	lsls	r6, r0, #1
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
+	eors	r7, r5
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5128,64 +4949,59 @@ norx32_4_1_initialize:
 	eors	r5, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
-	mov	r0, r5
-	eors	r0, r2
-	str	r0, [sp, #28]
+	eors	r5, r2
+	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r3, r5
 	movs	r2, #31
+	mov	r0, r3
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r4
+	mov	r5, r11
+	eors	r5, r4
 	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
 	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
-	eors	r3, r5
-	mov	r0, r10
-	ands	r0, r5
-	lsls	r0, r0, #1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r5
+	ldr	r0, [sp, #16]
 	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r4
-	eors	r2, r3
-	movs	r4, #11
-	rors	r2, r4
+	movs	r0, #8
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r4, r6, #1
+	mov	r2, r10
+	eors	r2, r3
+	mov	r0, r10
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
 	eors	r0, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r5
-	movs	r4, #16
-	rors	r0, r4
+	eors	r0, r3
+	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #40]
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r4, r3
+	mov	r0, r4
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5196,45 +5012,43 @@ norx32_4_1_initialize:
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r2, [sp, #32]
-	eors	r4, r2
+	mov	r3, r5
+	ldr	r2, [sp, #28]
+	eors	r3, r2
 	movs	r2, #8
-	rors	r4, r2
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
-	eors	r2, r4
-	ldr	r3, [sp, #8]
-	ands	r3, r4
-	lsls	r3, r3, #1
 	eors	r2, r3
+	ldr	r4, [sp, #8]
+	ands	r4, r3
+	lsls	r4, r4, #1
+	eors	r2, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r1
-	eors	r3, r2
+	mov	r4, r1
+	eors	r4, r2
 	movs	r1, #11
-	rors	r3, r1
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r5
-	eors	r1, r3
-	ands	r5, r3
+	eors	r1, r4
+	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r4
-	movs	r4, #16
-	rors	r1, r4
+	eors	r1, r3
+	rors	r1, r6
 	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r1
+	mov	r3, r2
+	eors	r3, r1
 	ands	r2, r1
 	lsls	r1, r2, #1
-	mov	r2, r4
+	mov	r2, r3
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r2
-	mov	r4, r3
+	eors	r4, r2
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5252,17 +5066,15 @@ norx32_4_1_initialize:
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r5
+	ldr	r7, [sp, #4]
+	eors	r7, r5
 	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	mov	r7, r6
 	eors	r7, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r12
-	eors	r1, r7
-	mov	r6, r1
+	mov	r6, r12
+	eors	r6, r7
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5280,9 +5092,8 @@ norx32_4_1_initialize:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r5
-	mov	r1, r7
-	ands	r1, r5
-	lsls	r1, r1, #1
+	ands	r7, r5
+	lsls	r1, r7, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r6
@@ -5308,8 +5119,8 @@ norx32_4_1_initialize:
 	lsls	r2, r2, #1
 	eors	r5, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r0, r5
 	mov	r2, r0
+	eors	r2, r5
 	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5329,15 +5140,15 @@ norx32_4_1_initialize:
 	eors	r6, r0
 	ands	r5, r0
 	lsls	r5, r5, #1
-	mov	r0, r6
-	eors	r0, r5
-	str	r0, [sp, #8]
+	eors	r6, r5
+	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r0, r2
+	eors	r2, r6
+	str	r2, [sp, #32]
 	movs	r2, #31
+	ldr	r0, [sp, #32]
 	rors	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r11
 	eors	r5, r4
@@ -5367,13 +5178,11 @@ norx32_4_1_initialize:
 	eors	r6, r3
 	ands	r5, r3
 	lsls	r4, r5, #1
-	mov	r5, r6
-	eors	r5, r4
-	mov	r11, r5
+	eors	r6, r4
+	mov	r11, r6
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r5
-	eors	r4, r2
-	mov	r2, r4
+	eors	r6, r2
+	mov	r2, r6
 	movs	r4, #16
 	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5381,57 +5190,56 @@ norx32_4_1_initialize:
 	eors	r5, r2
 	ands	r0, r2
 	lsls	r4, r0, #1
-	mov	r0, r5
-	eors	r0, r4
-	str	r0, [sp, #4]
+	eors	r5, r4
+	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	mov	r0, r3
+	eors	r3, r5
+	str	r3, [sp, #12]
 	movs	r3, #31
+	ldr	r0, [sp, #12]
 	rors	r0, r3
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
-	eors	r6, r1
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #28]
+	eors	r4, r1
+	ldr	r0, [sp, #28]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r6, r0
+	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	ldr	r0, [sp, #16]
-	eors	r5, r0
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #28]
-	eors	r3, r5
-	ldr	r0, [sp, #28]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r3
-	movs	r4, #11
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
-	eors	r4, r1
-	ands	r6, r1
-	lsls	r0, r6, #1
 	mov	r6, r4
+	ldr	r0, [sp, #16]
 	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #40]
+	eors	r5, r6
+	ldr	r0, [sp, #40]
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r5, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r5
+	movs	r3, #11
+	rors	r1, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r4
+	eors	r3, r1
+	ands	r4, r1
+	lsls	r0, r4, #1
+	mov	r4, r3
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r6
-	eors	r0, r5
-	mov	r7, r0
+	mov	r7, r4
+	eors	r7, r6
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r5
 	eors	r0, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
+	ands	r5, r7
+	lsls	r3, r5, #1
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
@@ -5448,33 +5256,32 @@ norx32_4_1_initialize:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r0
+	mov	r5, r0
 	ldr	r1, [sp, #20]
-	eors	r3, r1
-	mov	r5, r3
+	eors	r5, r1
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #40]
-	eors	r4, r5
-	ldr	r1, [sp, #40]
+	ldr	r6, [sp, #36]
+	eors	r6, r5
+	ldr	r1, [sp, #36]
 	ands	r1, r5
 	lsls	r3, r1, #1
-	mov	r1, r4
+	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r3, [sp, #24]
-	eors	r3, r1
-	movs	r4, #11
-	rors	r3, r4
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r3
-	ands	r0, r3
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r4
+	mov	r0, r3
 	eors	r0, r5
 	mov	r5, r0
 	movs	r0, #16
@@ -5486,22 +5293,17 @@ norx32_4_1_initialize:
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
+	eors	r6, r0
 	movs	r1, #31
-	rors	r3, r1
-	mov	r1, r6
-	str	r1, [sp, #20]
-	mov	r1, r4
-	str	r1, [sp, #44]
-	mov	r6, r3
-	ldr	r4, [sp, #36]
+	rors	r6, r1
+	str	r4, [sp, #20]
+	str	r3, [sp, #44]
+	ldr	r4, [sp, #32]
 	ldr	r1, [sp, #12]
 	ldr	r3, [sp, #16]
 	mov	r10, r0
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r5
-	str	r0, [sp, #32]
+	str	r7, [sp, #16]
+	str	r5, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -5519,9 +5321,6 @@ norx32_4_1_initialize:
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #20]
-	b	.Lnorx32_4_1_initialize_pool1
-	.ltorg
-.Lnorx32_4_1_initialize_pool1:
 	str	r5, [r0, #8]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r5, [sp, #44]
@@ -5552,7 +5351,7 @@ norx32_4_1_initialize:
 	ldr	r1, [sp, #16]
 	str	r1, [r0, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
@@ -5569,6 +5368,9 @@ norx32_4_1_initialize:
 	mov	r0, r9
 	str	r1, [r0, #52]
 	ldr	r1, [r0, #56]
+	b	.Lnorx32_4_1_initialize_pool1
+	.ltorg
+.Lnorx32_4_1_initialize_pool1:
 	ldr	r0, [sp, #56]
 	eors	r1, r0
 	mov	r0, r9

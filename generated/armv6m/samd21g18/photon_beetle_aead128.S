@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 782 bytes of code and literals
+@     estimated 766 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -83,8 +83,6 @@ photon_beetle_aead128_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
 	mov	r5, r0
-	mov	r6, r1
-	mov	r1, r3
 	ldr	r2, [sp, #128]
 	ldr	r0, [sp, #132]
 	str	r0, [sp, #32]
@@ -104,9 +102,9 @@ photon_beetle_aead128_encrypt_with:
 	str	r4, [sp, #68]
 	str	r4, [sp, #72]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
-	mov	r0, r6
-	movs	r3, #3
-	tst	r0, r3
+	mov	r0, r1
+	movs	r1, #3
+	tst	r0, r1
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
 	add	r7, sp, #76
@@ -114,24 +112,21 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
 	subs	r6, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd3
-	ldrb	r3, [r0, r6]
-	strb	r3, [r7, r6]
+	ldrb	r1, [r0, r6]
+	strb	r1, [r7, r6]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy4
 .Lphoton_beetle_aead128_encrypt_with_cpyd3:
 	mov	r0, r7
 .Lphoton_beetle_aead128_encrypt_with_words2:
-	ldr	r7, [r0]
-	ldr	r6, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r0, [r0, #12]
+	ldm	r0, {r0, r1, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r7, [sp, #44]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r6, [sp, #48]
+	str	r1, [sp, #48]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r3, [sp, #52]
+	str	r6, [sp, #52]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r0, [sp, #56]
+	str	r7, [sp, #56]
 	@ photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	ldr	r0, [r5]
 	str	r0, [sp, #60]
@@ -149,19 +144,19 @@ photon_beetle_aead128_encrypt_with:
 	eors	r5, r0
 	ldr	r0, [sp, #20]
 	subs	r0, r0, #1
-	movs	r3, #0
-	adcs	r3, r3
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r3, r0
-	ands	r5, r3
+	eors	r1, r0
+	ands	r5, r1
 	cmp	r5, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else5
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r3, [sp, #72]
+	ldr	r1, [sp, #72]
 	movs	r0, #1
 	lsls	r0, r0, #29
-	eors	r3, r0
-	str	r3, [sp, #72]
+	eors	r1, r0
+	str	r1, [sp, #72]
 	b	.Lphoton_beetle_aead128_encrypt_with_endif6
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
@@ -169,8 +164,8 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r4, r2
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r3, #1
-	eors	r0, r3
+	movs	r1, #1
+	eors	r0, r1
 	str	r0, [sp, #36]
 	cmp	r0, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else7
@@ -178,10 +173,10 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r3, #0
-	adcs	r3, r3
+	movs	r5, #0
+	adcs	r5, r5
 	movs	r0, #1
-	eors	r3, r0
+	eors	r5, r0
 	@ photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	ldr	r0, [sp, #20]
 	cmp	r4, r0
@@ -189,22 +184,24 @@ photon_beetle_aead128_encrypt_with:
 	adcs	r6, r6
 	movs	r0, #1
 	eors	r6, r0
-	rsbs	r0, r3, #0
+	rsbs	r0, r5, #0
 	lsls	r0, r0, #30
-	lsrs	r5, r0, #30
+	lsrs	r1, r0, #30
 	movs	r0, #2
-	eors	r5, r0
-	rsbs	r0, r3, #0
+	eors	r1, r0
+	rsbs	r0, r5, #0
 	lsls	r0, r0, #29
-	lsrs	r3, r0, #29
+	lsrs	r5, r0, #29
 	movs	r0, #4
-	eors	r3, r0
+	eors	r5, r0
 	rsbs	r0, r6, #0
-	eors	r5, r3
-	ands	r5, r0
-	eors	r3, r5
+	eors	r1, r5
+	ands	r1, r0
+	eors	r5, r1
 	@ photon_beetle_aead128.ae:116: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #44
+	mov	r1, r3
+	mov	r3, r5
 	bl	photon_beetle_aead128_hash
 	b	.Lphoton_beetle_aead128_encrypt_with_endif8
 .Lphoton_beetle_aead128_encrypt_with_else7:
@@ -239,18 +236,17 @@ photon_beetle_aead128_encrypt_with:
 	str	r0, [sp, #4]
 	@ photon_beetle_aead128.ae:121: rest = m - off
 	ldr	r1, [sp, #20]
-	subs	r2, r1, r0
+	subs	r4, r1, r0
 	@ photon_beetle_aead128.ae:122: count = if rest < rate then rest else rate
-	cmp	r2, #16
+	cmp	r4, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r1, r1, #0
 	movs	r0, #16
-	eors	r2, r0
-	ands	r2, r1
-	mov	r4, r2
+	eors	r4, r0
+	ands	r4, r1
 	eors	r4, r0
 	@ photon_beetle_aead128.ae:123: P.permute(s)
 	add	r0, sp, #44
@@ -357,66 +353,62 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r4, #16
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
+	movs	r7, #1
+	eors	r0, r7
 	str	r0, [sp, #4]
-	lsls	r6, r4, #3
-	mov	r3, r2
-	movs	r0, #0
-	mov	r5, r0
-	mov	r4, r0
-	mov	r7, r0
-	cmp	r6, #128
+	lsls	r3, r4, #3
+	movs	r6, #0
+	mov	r5, r6
+	mov	r4, r6
+	cmp	r3, #128
 	bcs	.Lphoton_beetle_aead128_encrypt_with_shz22
 .Lphoton_beetle_aead128_encrypt_with_shl24:
-	cmp	r6, #32
+	cmp	r3, #32
 	bcc	.Lphoton_beetle_aead128_encrypt_with_shf23
-	mov	r7, r4
+	mov	r6, r4
 	mov	r4, r5
-	mov	r5, r3
-	movs	r3, #0
-	subs	r6, #32
+	mov	r5, r7
+	movs	r7, #0
+	subs	r3, #32
 	b	.Lphoton_beetle_aead128_encrypt_with_shl24
 .Lphoton_beetle_aead128_encrypt_with_shf23:
 	movs	r2, #32
-	subs	r2, r2, r6
-	lsls	r7, r6
+	subs	r2, r2, r3
+	lsls	r6, r3
 	mov	r0, r4
 	lsrs	r0, r2
-	orrs	r7, r0
-	lsls	r4, r6
+	orrs	r6, r0
+	lsls	r4, r3
 	mov	r0, r5
 	lsrs	r0, r2
 	orrs	r4, r0
-	lsls	r5, r6
-	mov	r0, r3
+	lsls	r5, r3
+	mov	r0, r7
 	lsrs	r0, r2
 	orrs	r5, r0
-	lsls	r3, r6
+	lsls	r7, r3
 	b	.Lphoton_beetle_aead128_encrypt_with_she25
 .Lphoton_beetle_aead128_encrypt_with_shz22:
-	movs	r3, #0
+	movs	r7, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r7, #0
+	movs	r6, #0
 .Lphoton_beetle_aead128_encrypt_with_she25:
-	mov	r6, r9
-	orrs	r6, r3
-	mov	r3, r10
-	orrs	r3, r5
+	mov	r3, r9
+	orrs	r3, r7
+	mov	r7, r10
+	orrs	r7, r5
 	mov	r5, r8
 	orrs	r5, r4
 	mov	r4, r1
-	orrs	r4, r7
+	orrs	r4, r6
 	ldr	r0, [sp, #4]
 	rsbs	r2, r0, #0
-	mov	r7, r6
 	mov	r0, r9
-	eors	r7, r0
-	ands	r7, r2
+	eors	r3, r0
+	ands	r3, r2
 	mov	r6, r9
-	eors	r6, r7
-	mov	r7, r3
+	eors	r6, r3
 	mov	r0, r10
 	eors	r7, r0
 	ands	r7, r2
@@ -534,7 +526,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 936 bytes of code and literals
+@     estimated 902 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -549,8 +541,6 @@ photon_beetle_aead128_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #108
 	mov	r5, r0
-	mov	r6, r1
-	mov	r1, r3
 	ldr	r2, [sp, #144]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #44]
@@ -572,33 +562,31 @@ photon_beetle_aead128_decrypt_with:
 	str	r4, [sp, #84]
 	str	r4, [sp, #88]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
+	mov	r6, r1
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	add	r7, sp, #92
-	movs	r3, #16
+	movs	r1, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r6, r3]
-	strb	r0, [r7, r3]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r7, r1]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
 .Lphoton_beetle_aead128_decrypt_with_cpyd3:
 	mov	r6, r7
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	ldr	r7, [r6]
-	ldr	r3, [r6, #4]
-	ldr	r0, [r6, #8]
-	ldr	r6, [r6, #12]
+	ldm	r6, {r0, r1, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r7, [sp, #60]
+	str	r0, [sp, #60]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r3, [sp, #64]
+	str	r1, [sp, #64]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r0, [sp, #68]
+	str	r6, [sp, #68]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r6, [sp, #72]
+	str	r7, [sp, #72]
 	@ photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	ldr	r0, [r5]
 	str	r0, [sp, #76]
@@ -616,19 +604,19 @@ photon_beetle_aead128_decrypt_with:
 	eors	r5, r0
 	ldr	r0, [sp, #32]
 	subs	r0, r0, #1
-	movs	r3, #0
-	adcs	r3, r3
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r3, r0
-	ands	r5, r3
+	eors	r1, r0
+	ands	r5, r1
 	cmp	r5, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else5
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r3, [sp, #88]
+	ldr	r1, [sp, #88]
 	movs	r0, #1
 	lsls	r0, r0, #29
-	eors	r3, r0
-	str	r3, [sp, #88]
+	eors	r1, r0
+	str	r1, [sp, #88]
 	b	.Lphoton_beetle_aead128_decrypt_with_endif6
 .Lphoton_beetle_aead128_decrypt_with_else5:
 .Lphoton_beetle_aead128_decrypt_with_endif6:
@@ -636,8 +624,8 @@ photon_beetle_aead128_decrypt_with:
 	cmp	r4, r2
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r3, #1
-	eors	r0, r3
+	movs	r1, #1
+	eors	r0, r1
 	str	r0, [sp, #48]
 	cmp	r0, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else7
@@ -645,10 +633,10 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r3, #0
-	adcs	r3, r3
+	movs	r5, #0
+	adcs	r5, r5
 	movs	r0, #1
-	eors	r3, r0
+	eors	r5, r0
 	@ photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	ldr	r0, [sp, #32]
 	cmp	r4, r0
@@ -656,22 +644,24 @@ photon_beetle_aead128_decrypt_with:
 	adcs	r6, r6
 	movs	r0, #1
 	eors	r6, r0
-	rsbs	r0, r3, #0
+	rsbs	r0, r5, #0
 	lsls	r0, r0, #30
-	lsrs	r5, r0, #30
+	lsrs	r1, r0, #30
 	movs	r0, #2
-	eors	r5, r0
-	rsbs	r0, r3, #0
+	eors	r1, r0
+	rsbs	r0, r5, #0
 	lsls	r0, r0, #29
-	lsrs	r3, r0, #29
+	lsrs	r5, r0, #29
 	movs	r0, #4
-	eors	r3, r0
+	eors	r5, r0
 	rsbs	r0, r6, #0
-	eors	r5, r3
-	ands	r5, r0
-	eors	r3, r5
+	eors	r1, r5
+	ands	r1, r0
+	eors	r5, r1
 	@ photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #60
+	mov	r1, r3
+	mov	r3, r5
 	bl	photon_beetle_aead128_hash
 	b	.Lphoton_beetle_aead128_decrypt_with_endif8
 .Lphoton_beetle_aead128_decrypt_with_else7:
@@ -706,18 +696,17 @@ photon_beetle_aead128_decrypt_with:
 	mov	r11, r0
 	@ photon_beetle_aead128.ae:149: rest = m - off
 	ldr	r1, [sp, #32]
-	subs	r2, r1, r0
+	subs	r4, r1, r0
 	@ photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
-	cmp	r2, #16
+	cmp	r4, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r1, r1, #0
 	movs	r0, #16
-	eors	r2, r0
-	ands	r2, r1
-	mov	r4, r2
+	eors	r4, r0
+	ands	r4, r1
 	eors	r4, r0
 	@ photon_beetle_aead128.ae:151: P.permute(s)
 	add	r0, sp, #60
@@ -772,22 +761,17 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_cpyd15:
 	mov	r1, r5
 .Lphoton_beetle_aead128_decrypt_with_words14:
-	ldr	r7, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldm	r1, {r1, r2, r5, r7}
 	ldr	r0, [sp, #24]
-	eors	r0, r7
+	eors	r0, r1
 	mov	r8, r0
 	ldr	r0, [sp, #28]
-	eors	r0, r5
-	mov	r9, r0
-	mov	r0, r6
 	eors	r0, r2
-	str	r0, [sp, #12]
-	mov	r0, r3
-	eors	r0, r1
-	str	r0, [sp, #16]
+	mov	r9, r0
+	eors	r6, r5
+	str	r6, [sp, #12]
+	eors	r3, r7
+	str	r3, [sp, #16]
 	@ photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	lsls	r0, r4, #3
 	str	r0, [sp, #20]
@@ -909,25 +893,18 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_shf27:
 	movs	r0, #32
 	subs	r0, r0, r4
-	mov	r11, r0
 	lsls	r5, r4
 	mov	r7, r2
-	mov	r0, r11
 	lsrs	r7, r0
-	mov	r0, r7
-	orrs	r5, r0
+	orrs	r5, r7
 	lsls	r2, r4
 	mov	r7, r3
-	mov	r0, r11
 	lsrs	r7, r0
-	mov	r0, r7
-	orrs	r2, r0
+	orrs	r2, r7
 	lsls	r3, r4
 	mov	r7, r6
-	mov	r0, r11
 	lsrs	r7, r0
-	mov	r0, r7
-	orrs	r3, r0
+	orrs	r3, r7
 	lsls	r6, r4
 	b	.Lphoton_beetle_aead128_decrypt_with_she29
 .Lphoton_beetle_aead128_decrypt_with_shz26:
@@ -1058,13 +1035,11 @@ photon_beetle_aead128_decrypt_with:
 	eors	r7, r0
 	eors	r6, r1
 	eors	r5, r2
-	mov	r1, r4
-	eors	r1, r3
-	mov	r0, r7
-	orrs	r0, r6
-	orrs	r0, r5
-	orrs	r0, r1
-	subs	r0, r0, #1
+	eors	r4, r3
+	orrs	r7, r6
+	orrs	r7, r5
+	orrs	r7, r4
+	subs	r0, r7, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1084,7 +1059,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1668 bytes of code and literals
+@     estimated 1544 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1116,8 +1091,7 @@ photon_beetle_aead128_P_permute:
 	str	r1, [sp]
 	mov	r9, r12
 	mov	r8, r5
-	mov	r1, r3
-	str	r1, [sp, #4]
+	str	r3, [sp, #4]
 	@ photon256.ae:60: c = rc[r]
 	ldr	r1, =photon_beetle_aead128_P.rc
 	str	r1, [sp, #20]
@@ -1135,43 +1109,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r1, #28
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #28
-	lsrs	r0, r1, #24
-	lsls	r0, r0, #28
+	lsls	r0, r1, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	lsrs	r0, r1, #20
-	lsls	r0, r0, #28
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r7, r0
-	lsrs	r0, r1, #16
-	lsls	r0, r0, #28
+	lsls	r0, r1, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #12
-	lsls	r0, r0, #28
+	lsls	r0, r1, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #28
+	lsls	r0, r1, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #28
+	lsls	r0, r1, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1182,9 +1150,8 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r0, #28
 	ldrb	r1, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r0, r7
-	orrs	r0, r1
-	mov	r12, r0
+	orrs	r7, r1
+	mov	r12, r7
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #1
 	mov	r0, r3
@@ -1195,43 +1162,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r1, #28
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #28
-	lsrs	r0, r1, #24
-	lsls	r0, r0, #28
+	lsls	r0, r1, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	lsrs	r0, r1, #20
-	lsls	r0, r0, #28
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r7, r0
-	lsrs	r0, r1, #16
-	lsls	r0, r0, #28
+	lsls	r0, r1, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #12
-	lsls	r0, r0, #28
+	lsls	r0, r1, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #28
+	lsls	r0, r1, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #28
+	lsls	r0, r1, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1242,12 +1203,11 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r0, #28
 	ldrb	r1, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r0, r7
-	orrs	r0, r1
+	orrs	r7, r1
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #4
-	rors	r0, r1
-	mov	r10, r0
+	rors	r7, r1
+	mov	r10, r7
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r1, #3
 	mov	r0, r3
@@ -1257,43 +1217,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r6, #28
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #28
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
+	lsls	r0, r6, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r1, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
+	lsls	r0, r6, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r1, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
+	lsls	r0, r6, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
+	lsls	r0, r6, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
+	lsls	r0, r6, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
+	lsls	r0, r6, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1306,8 +1260,9 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	orrs	r1, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	r0, r1
+	str	r1, [sp]
 	movs	r1, #8
+	ldr	r0, [sp]
 	rors	r0, r1
 	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
@@ -1319,43 +1274,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r4, #28
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #28
-	lsrs	r0, r4, #24
-	lsls	r0, r0, #28
+	lsls	r0, r4, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r1, r0
-	lsrs	r0, r4, #20
-	lsls	r0, r0, #28
+	lsls	r0, r4, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r1, r0
-	lsrs	r0, r4, #16
-	lsls	r0, r0, #28
+	lsls	r0, r4, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r4, #12
-	lsls	r0, r0, #28
+	lsls	r0, r4, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r4, #8
-	lsls	r0, r0, #28
+	lsls	r0, r4, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r4, #4
-	lsls	r0, r0, #28
+	lsls	r0, r4, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1374,63 +1323,55 @@ photon_beetle_aead128_P_permute:
 	movs	r6, #15
 	mov	r0, r3
 	eors	r0, r6
-	mov	r6, r2
-	eors	r6, r0
+	eors	r2, r0
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r6, #28
+	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #28
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
+	lsls	r6, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
-	orrs	r2, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
+	orrs	r6, r0
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
-	orrs	r2, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
+	orrs	r6, r0
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #4
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r6, #28
+	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r0, #16
-	mov	r6, r2
 	rors	r6, r0
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #14
@@ -1442,43 +1383,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #28
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r7, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1492,9 +1427,8 @@ photon_beetle_aead128_P_permute:
 	orrs	r7, r0
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #20
-	mov	r0, r7
-	rors	r0, r2
-	mov	r11, r0
+	rors	r7, r2
+	mov	r11, r7
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	mov	r0, r3
 	eors	r0, r4
@@ -1504,43 +1438,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
 	lsls	r4, r0, #28
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r4, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r4, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r4, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1554,9 +1482,8 @@ photon_beetle_aead128_P_permute:
 	orrs	r4, r0
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	movs	r2, #24
-	mov	r0, r4
-	rors	r0, r2
-	mov	r9, r0
+	rors	r4, r2
+	mov	r9, r4
 	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r0, #8
 	eors	r3, r0
@@ -1566,43 +1493,37 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
 	lsls	r3, r0, #28
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r3, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r3, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r3, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -1616,20 +1537,19 @@ photon_beetle_aead128_P_permute:
 	orrs	r3, r0
 	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r2, #28
-	mov	r0, r3
-	rors	r0, r2
-	mov	r8, r0
+	rors	r3, r2
+	mov	r8, r3
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r2, r1
-	mov	r0, r11
+	mov	r0, r7
 	eors	r2, r0
 	str	r2, [sp, #8]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r2
-	lsrs	r2, r0, #3
+	lsrs	r2, r2, #3
 	ldr	r4, =0x11111111
 	ands	r2, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #8]
 	lsls	r7, r0, #1
 	ldr	r3, =0xeeeeeeee
 	ands	r7, r3
@@ -1661,9 +1581,6 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r8
 	eors	r2, r0
 	eors	r2, r7
-	b	.Lphoton_beetle_aead128_P_permute_pool1
-	.ltorg
-.Lphoton_beetle_aead128_P_permute_pool1:
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r2, #3
 	ands	r0, r4
@@ -1677,19 +1594,17 @@ photon_beetle_aead128_P_permute:
 	mov	r7, r1
 	mov	r0, r9
 	eors	r7, r0
-	mov	r0, r7
-	eors	r0, r2
-	mov	r12, r0
+	eors	r7, r2
+	mov	r12, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r2, r6
-	mov	r0, r9
 	eors	r2, r0
 	str	r2, [sp, #4]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r2
-	lsrs	r2, r0, #3
+	lsrs	r2, r2, #3
 	ands	r2, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #4]
 	lsls	r7, r0, #1
 	ands	r7, r3
 	eors	r7, r2
@@ -1733,6 +1648,9 @@ photon_beetle_aead128_P_permute:
 	mov	r2, r6
 	mov	r0, r8
 	eors	r2, r0
+	b	.Lphoton_beetle_aead128_P_permute_pool1
+	.ltorg
+.Lphoton_beetle_aead128_P_permute_pool1:
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r7, r11
@@ -1740,10 +1658,10 @@ photon_beetle_aead128_P_permute:
 	eors	r7, r0
 	str	r7, [sp, #16]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r7
-	lsrs	r7, r0, #3
+	lsrs	r7, r7, #3
 	ands	r7, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #1
 	ands	r0, r3
 	eors	r0, r7
@@ -1794,10 +1712,10 @@ photon_beetle_aead128_P_permute:
 	eors	r7, r0
 	str	r7, [sp, #12]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r7
-	lsrs	r7, r0, #3
+	lsrs	r7, r7, #3
 	ands	r7, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #12]
 	lsls	r0, r0, #1
 	ands	r0, r3
 	eors	r0, r7
@@ -1940,12 +1858,10 @@ photon_beetle_aead128_P_permute:
 	mov	r7, r12
 	mov	r0, r10
 	eors	r7, r0
-	mov	r0, r7
-	eors	r0, r6
-	mov	r9, r0
+	eors	r7, r6
+	mov	r9, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r6, r2
-	mov	r0, r10
 	eors	r6, r0
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r6, #3
@@ -1992,12 +1908,10 @@ photon_beetle_aead128_P_permute:
 	mov	r7, r2
 	mov	r0, r11
 	eors	r7, r0
-	mov	r0, r7
-	eors	r0, r6
-	mov	r8, r0
+	eors	r7, r6
+	mov	r8, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r6, r1
-	mov	r0, r11
 	eors	r6, r0
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r6, #3
@@ -2054,8 +1968,7 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r1
 	mov	r4, r10
 	mov	r2, r11
-	mov	r1, r3
-	str	r1, [sp, #4]
+	str	r3, [sp, #4]
 	ldr	r1, [sp, #24]
 	adds	r1, #1
 	str	r1, [sp, #24]
@@ -2099,7 +2012,7 @@ photon_beetle_aead128_P_permute:
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 @     frame 56 bytes (14 spill slots, 10 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 374 bytes of code and literals
+@     estimated 360 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -2114,12 +2027,9 @@ photon_beetle_aead128_hash:
 	push	{r4, r5, r6, r7}
 	sub	sp, #56
 	mov	r4, r0
-	mov	r0, r1
-	str	r0, [sp, #32]
-	mov	r0, r2
-	str	r0, [sp, #28]
-	mov	r0, r3
-	str	r0, [sp, #36]
+	str	r1, [sp, #32]
+	str	r2, [sp, #28]
+	str	r3, [sp, #36]
 	@ photon_beetle_aead128.ae:58: for i in 0..(a + rate - 1) / rate {
 	mov	r0, r2
 	adds	r0, #16
@@ -2203,66 +2113,62 @@ photon_beetle_aead128_hash:
 	cmp	r5, #16
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
+	movs	r7, #1
+	eors	r0, r7
 	str	r0, [sp, #4]
-	lsls	r7, r5, #3
-	mov	r6, r1
-	movs	r0, #0
-	mov	r5, r0
-	mov	r3, r0
-	mov	r2, r0
-	cmp	r7, #128
+	lsls	r6, r5, #3
+	movs	r2, #0
+	mov	r5, r2
+	mov	r3, r2
+	cmp	r6, #128
 	bcs	.Lphoton_beetle_aead128_hash_shz8
 .Lphoton_beetle_aead128_hash_shl10:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lphoton_beetle_aead128_hash_shf9
 	mov	r2, r3
 	mov	r3, r5
-	mov	r5, r6
-	movs	r6, #0
-	subs	r7, #32
+	mov	r5, r7
+	movs	r7, #0
+	subs	r6, #32
 	b	.Lphoton_beetle_aead128_hash_shl10
 .Lphoton_beetle_aead128_hash_shf9:
 	movs	r1, #32
-	subs	r1, r1, r7
-	lsls	r2, r7
+	subs	r1, r1, r6
+	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
-	lsls	r3, r7
+	lsls	r3, r6
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r3, r0
-	lsls	r5, r7
-	mov	r0, r6
+	lsls	r5, r6
+	mov	r0, r7
 	lsrs	r0, r1
 	orrs	r5, r0
-	lsls	r6, r7
+	lsls	r7, r6
 	b	.Lphoton_beetle_aead128_hash_she11
 .Lphoton_beetle_aead128_hash_shz8:
-	movs	r6, #0
+	movs	r7, #0
 	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
 .Lphoton_beetle_aead128_hash_she11:
-	mov	r1, r9
-	orrs	r1, r6
-	mov	r6, r10
-	orrs	r6, r5
+	mov	r6, r9
+	orrs	r6, r7
+	mov	r7, r10
+	orrs	r7, r5
 	mov	r5, r11
 	orrs	r5, r3
 	mov	r3, r8
 	orrs	r3, r2
 	ldr	r0, [sp, #4]
 	rsbs	r2, r0, #0
-	mov	r7, r1
 	mov	r0, r9
-	eors	r7, r0
-	ands	r7, r2
+	eors	r6, r0
+	ands	r6, r2
 	mov	r1, r9
-	eors	r1, r7
-	mov	r7, r6
+	eors	r1, r6
 	mov	r0, r10
 	eors	r7, r0
 	ands	r7, r2

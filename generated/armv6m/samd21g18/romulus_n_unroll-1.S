@@ -9,7 +9,7 @@
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
 @     frame 16 bytes (1 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 242 bytes of code and literals
+@     estimated 234 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -18,7 +18,7 @@
 romulus_n_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	@ romulus_n.ae:87: E.tk3_rows(load_be(key, 0, 16), r3)
+	@ romulus_n.ae:94: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
@@ -35,21 +35,14 @@ romulus_n_key_setup:
 	mov	r0, r4
 .Lromulus_n_key_setup_words2:
 	ldr	r1, [r0, #12]
-	rev	r1, r1
-	@ skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r4, r1
-	@ romulus_n.ae:87: E.tk3_rows(load_be(key, 0, 16), r3)
+	rev	r4, r1
 	ldr	r1, [r0, #8]
-	rev	r1, r1
-	@ skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r3, r1
-	@ romulus_n.ae:87: E.tk3_rows(load_be(key, 0, 16), r3)
+	rev	r3, r1
 	ldr	r1, [r0, #4]
 	rev	r1, r1
 	ldr	r0, [r0]
-	rev	r0, r0
-	@ skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r5, r0
+	rev	r5, r0
+	@ skinny128_384plus.ae:163: @unroll(unroll)
 	movs	r0, #0
 	mov	r12, r0
 .Lromulus_n_key_setup_loop5:
@@ -57,22 +50,21 @@ romulus_n_key_setup:
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r6, r0, #24
+	lsls	r7, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r3
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	mov	r7, r6
 	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #16
@@ -104,8 +96,7 @@ romulus_n_key_setup:
 	orrs	r3, r0
 	mov	r0, r6
 	eors	r0, r3
-	lsrs	r3, r4, #1
-	mov	r6, r3
+	lsrs	r6, r4, #1
 	ldr	r3, =0x7f7f7f7f
 	ands	r6, r3
 	ldr	r3, =0x80808080
@@ -119,56 +110,57 @@ romulus_n_key_setup:
 	lsls	r0, r7, #7
 	lsls	r7, r7, #1
 	eors	r0, r7
-	ands	r0, r3
-	mov	r7, r4
-	orrs	r7, r0
+	mov	r7, r0
+	ands	r7, r3
+	mov	r0, r4
+	orrs	r0, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #24
+	lsrs	r3, r5, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r3, r0, #24
+	lsls	r7, r3, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
+	lsrs	r3, r5, #16
+	uxtb	r3, r3
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r3, r0
+	lsls	r3, r3, #16
+	orrs	r7, r3
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
+	lsrs	r3, r5, #8
+	uxtb	r3, r3
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r3, r0
+	lsls	r3, r3, #8
+	orrs	r7, r3
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r5
+	uxtb	r4, r5
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r3, r0
+	mov	r3, r7
+	orrs	r3, r4
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r1, #24
+	lsrs	r4, r1, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #24
+	lsls	r4, r4, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r4, r1, #16
-	uxtb	r4, r4
+	lsrs	r7, r1, #16
+	uxtb	r7, r7
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r4, r4, #16
-	orrs	r0, r4
+	lsls	r7, r7, #16
+	orrs	r4, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r4, r1, #8
-	uxtb	r4, r4
+	lsrs	r7, r1, #8
+	uxtb	r7, r7
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r4, r4, #8
-	orrs	r0, r4
+	lsls	r7, r7, #8
+	orrs	r4, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r4, r1
+	uxtb	r7, r1
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r0, r4
-	@ skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	orrs	r4, r7
+	@ skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	str	r1, [r2]
 	str	r5, [r2, #4]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r2, #8
-	mov	r4, r0
-	mov	r1, r7
+	mov	r1, r0
 	mov	r5, r6
 	mov	r0, r12
 	adds	r0, #1
@@ -183,8 +175,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 156 bytes (28 spill slots, 19 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1032 bytes of code and literals
+@     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 962 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -197,211 +189,192 @@ romulus_n_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #156
-	str	r0, [sp, #48]
-	ldr	r4, [sp, #192]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #80]
-	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lromulus_n_encrypt_with_words2
-.Lromulus_n_encrypt_with_bytes1:
-	add	r5, sp, #84
-	movs	r2, #16
-.Lromulus_n_encrypt_with_cpy4:
-	subs	r2, #1
-	bcc	.Lromulus_n_encrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r5, r2]
-	b	.Lromulus_n_encrypt_with_cpy4
-.Lromulus_n_encrypt_with_cpyd3:
-	mov	r1, r5
-.Lromulus_n_encrypt_with_words2:
-	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	add	r0, sp, #116
-	str	r0, [sp]
-	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #68]
-	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #100]
-	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #64]
-	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #104]
-	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #4]
-	rev	r0, r0
+	sub	sp, #436
+	mov	r6, r0
+	mov	r2, r1
+	mov	r5, r3
+	ldr	r4, [sp, #472]
+	ldr	r1, [sp, #476]
+	str	r1, [sp, #52]
+	ldr	r1, [sp, #480]
+	str	r1, [sp, #40]
+	ldr	r1, [sp, #484]
+	str	r1, [sp, #48]
+	ldr	r0, [sp, #492]
 	str	r0, [sp, #56]
-	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #108]
-	@ romulus_n.ae:94: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #52]
-	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #112]
-	add	r1, sp, #100
-	ldr	r0, [sp, #48]
+	movs	r3, #0
+	add	r1, sp, #60
+	movs	r0, #80
+.Lromulus_n_encrypt_with_zero1:
+	str	r3, [r1]
+	adds	r1, #4
+	subs	r0, #1
+	bne	.Lromulus_n_encrypt_with_zero1
+	@ romulus_n.ae:102: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lromulus_n_encrypt_with_words3
+.Lromulus_n_encrypt_with_bytes2:
+	add	r3, sp, #380
+	movs	r1, #16
+.Lromulus_n_encrypt_with_cpy5:
+	subs	r1, #1
+	bcc	.Lromulus_n_encrypt_with_cpyd4
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Lromulus_n_encrypt_with_cpy5
+.Lromulus_n_encrypt_with_cpyd4:
 	mov	r2, r3
+.Lromulus_n_encrypt_with_words3:
+	ldr	r0, [r2, #12]
+	rev	r0, r0
+	str	r0, [sp, #396]
+	ldr	r0, [r2, #8]
+	rev	r0, r0
+	str	r0, [sp, #400]
+	ldr	r0, [r2, #4]
+	rev	r0, r0
+	str	r0, [sp, #404]
+	ldr	r0, [r2]
+	rev	r0, r0
+	str	r0, [sp, #408]
+	add	r2, sp, #60
+	add	r0, sp, #396
+	mov	r1, r6
+	bl	romulus_n_E_tk23_rows
+	@ romulus_n.ae:103: s = absorb_ad(r3, r23, ad)
+	add	r1, sp, #60
+	add	r0, sp, #396
+	str	r0, [sp]
+	mov	r0, r6
+	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:98: if m == 0 {
-	ldr	r1, [sp, #44]
+	@ romulus_n.ae:106: if m == 0 {
+	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r5, r0
-	@ romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	ldr	r4, [sp, #116]
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r1, [sp, #128]
-	@ romulus_n.ae:98: if m == 0 {
-	cmp	r5, #0
-	beq	.Lromulus_n_encrypt_with_else5
-	@ romulus_n.ae:100: s = tbc(cnt, 0x15, n, r3, s)
+	eors	r1, r0
+	@ romulus_n.ae:103: s = absorb_ad(r3, r23, ad)
+	ldr	r4, [sp, #396]
+	ldr	r6, [sp, #400]
+	ldr	r5, [sp, #404]
+	ldr	r3, [sp, #408]
+	@ romulus_n.ae:106: if m == 0 {
+	cmp	r1, #0
+	beq	.Lromulus_n_encrypt_with_else6
+	@ romulus_n.ae:108: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
-	str	r0, [sp, #100]
+	str	r0, [sp, #396]
 	movs	r0, #0
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #120]
-	str	r4, [sp, #124]
-	str	r3, [sp, #128]
-	str	r2, [sp, #132]
-	str	r1, [sp, #136]
-	add	r0, sp, #100
+	str	r0, [sp, #400]
+	str	r4, [sp, #404]
+	str	r6, [sp, #408]
+	str	r5, [sp, #412]
+	str	r3, [sp, #416]
+	add	r0, sp, #420
+	str	r0, [sp]
+	add	r2, sp, #60
+	add	r0, sp, #396
 	movs	r1, #21
-	add	r2, sp, #108
-	add	r4, sp, #124
-	add	r3, sp, #140
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #48]
-	bl	romulus_n_tbc
-	ldr	r0, [sp, #140]
-	mov	r6, r0
-	ldr	r5, [sp, #144]
-	ldr	r4, [sp, #148]
-	ldr	r3, [sp, #152]
+	add	r3, sp, #404
+	bl	romulus_n_tbc_n
+	ldr	r4, [sp, #420]
+	ldr	r6, [sp, #424]
+	ldr	r5, [sp, #428]
+	ldr	r3, [sp, #432]
 	movs	r2, #2
 	movs	r1, #0
-	b	.Lromulus_n_encrypt_with_endif6
-.Lromulus_n_encrypt_with_else5:
-	mov	r6, r4
-	mov	r5, r3
-	mov	r4, r2
-	mov	r3, r1
+	b	.Lromulus_n_encrypt_with_endif7
+.Lromulus_n_encrypt_with_else6:
 	movs	r2, #1
 	movs	r1, #0
-.Lromulus_n_encrypt_with_endif6:
-	@ romulus_n.ae:102: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #44]
+.Lromulus_n_encrypt_with_endif7:
+	@ romulus_n.ae:110: for i in 0..(m + 15) / 16 {
+	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #60]
-	mov	r8, r6
-	mov	r6, r5
-	mov	r5, r4
+	str	r0, [sp, #44]
+	mov	r8, r4
 	mov	r9, r3
-	mov	r0, r2
-	str	r0, [sp, #24]
-	mov	r0, r1
-	str	r0, [sp, #28]
+	str	r2, [sp, #20]
+	str	r1, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #60]
+	str	r1, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
-	b	.Lromulus_n_encrypt_with_done8
+	b	.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_far1:
-.Lromulus_n_encrypt_with_loop7:
-	@ romulus_n.ae:103: off = 16 * i
-	ldr	r1, [sp, #20]
+.Lromulus_n_encrypt_with_loop8:
+	@ romulus_n.ae:111: off = 16 * i
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	str	r0, [sp, #12]
-	@ romulus_n.ae:104: rest = m - off
-	ldr	r1, [sp, #44]
+	@ romulus_n.ae:112: rest = m - off
+	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
-	str	r0, [sp, #16]
-	@ romulus_n.ae:105: count = if rest < 16 then rest else 16
+	str	r0, [sp, #8]
+	@ romulus_n.ae:113: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	rsbs	r2, r1, #0
-	ldr	r1, [sp, #16]
+	rsbs	r1, r1, #0
+	ldr	r7, [sp, #8]
 	movs	r0, #16
-	eors	r1, r0
-	ands	r1, r2
-	mov	r7, r1
 	eors	r7, r0
-	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r1, [sp, #76]
+	ands	r7, r1
+	eors	r7, r0
+	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes9
+	bcc	.Lromulus_n_encrypt_with_bytes10
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lromulus_n_encrypt_with_words10
-.Lromulus_n_encrypt_with_bytes9:
+	beq	.Lromulus_n_encrypt_with_words11
+.Lromulus_n_encrypt_with_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r2, sp, #84
+	str	r0, [sp, #380]
+	str	r0, [sp, #384]
+	str	r0, [sp, #388]
+	str	r0, [sp, #392]
+	add	r2, sp, #380
 	mov	r1, r7
 	cmp	r1, #16
-	bcc	.Lromulus_n_encrypt_with_cnt12
+	bcc	.Lromulus_n_encrypt_with_cnt13
 	movs	r1, #16
-.Lromulus_n_encrypt_with_cnt12:
-.Lromulus_n_encrypt_with_cpy13:
+.Lromulus_n_encrypt_with_cnt13:
+.Lromulus_n_encrypt_with_cpy14:
 	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_cpyd11
+	bcc	.Lromulus_n_encrypt_with_cpyd12
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lromulus_n_encrypt_with_cpy13
-.Lromulus_n_encrypt_with_cpyd11:
+	b	.Lromulus_n_encrypt_with_cpy14
+.Lromulus_n_encrypt_with_cpyd12:
 	mov	r3, r2
-.Lromulus_n_encrypt_with_words10:
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+.Lromulus_n_encrypt_with_words11:
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r2, r1, #0
-	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3]
 	rev	r0, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
-	str	r0, [sp, #8]
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	str	r0, [sp, #4]
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsls	r4, r0, #7
 	lsrs	r0, r5, #25
@@ -415,17 +388,17 @@ romulus_n_encrypt_with:
 	ldr	r4, =0x80808080
 	ands	r1, r4
 	eors	r0, r1
-	str	r0, [sp, #36]
-	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	str	r0, [sp, #32]
+	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r11, r0
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r0, r5, #7
 	lsrs	r1, r6, #25
 	orrs	r0, r1
@@ -439,19 +412,18 @@ romulus_n_encrypt_with:
 	eors	r1, r0
 	ldr	r0, =0x80808080
 	ands	r1, r0
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #32]
-	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	eors	r4, r1
+	str	r4, [sp, #28]
+	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r10, r0
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r4, r6, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
@@ -467,17 +439,16 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r4, r0
 	eors	r1, r4
-	@ romulus_n.ae:106: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #12]
-	rev	r3, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
-	mov	r0, r3
+	rev	r4, r0
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	mov	r0, r4
 	orrs	r0, r7
-	eors	r0, r3
+	eors	r0, r4
 	ands	r0, r2
-	mov	r4, r3
 	eors	r4, r0
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
@@ -491,104 +462,95 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r3, r0
 	eors	r2, r3
-	@ romulus_n.ae:107: store_be(ct, off, g(s) ^ mp, count)
-	mov	r0, r2
-	eors	r0, r4
-	str	r0, [sp, #40]
+	@ romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
+	eors	r2, r4
+	str	r2, [sp, #36]
 	mov	r0, r10
 	eors	r1, r0
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	mov	r0, r11
 	eors	r2, r0
-	ldr	r3, [sp, #36]
-	ldr	r0, [sp, #8]
+	ldr	r3, [sp, #32]
+	ldr	r0, [sp, #4]
 	eors	r3, r0
 	rev	r0, r3
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	rev	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	rev	r3, r1
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	rev	r2, r0
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes14
+	bcc	.Lromulus_n_encrypt_with_bytes15
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lromulus_n_encrypt_with_bytes14
-	ldr	r0, [sp, #32]
+	bne	.Lromulus_n_encrypt_with_bytes15
+	ldr	r0, [sp, #28]
 	str	r0, [r1]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lromulus_n_encrypt_with_stored15
-.Lromulus_n_encrypt_with_bytes14:
+	b	.Lromulus_n_encrypt_with_stored16
+.Lromulus_n_encrypt_with_bytes15:
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #380]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #88]
-	str	r3, [sp, #92]
-	str	r2, [sp, #96]
-	add	r3, sp, #84
-	mov	r2, r7
-	cmp	r2, #16
-	bcc	.Lromulus_n_encrypt_with_cnt16
-	movs	r2, #16
-.Lromulus_n_encrypt_with_cnt16:
-.Lromulus_n_encrypt_with_cpy17:
-	subs	r2, #1
-	bcc	.Lromulus_n_encrypt_with_stored15
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
-	b	.Lromulus_n_encrypt_with_cpy17
-.Lromulus_n_encrypt_with_stored15:
-	@ romulus_n.ae:108: s = s ^ mp
-	mov	r2, r8
-	eors	r2, r4
+	str	r0, [sp, #384]
+	str	r3, [sp, #388]
+	str	r2, [sp, #392]
+	add	r2, sp, #380
+	cmp	r7, #16
+	bcc	.Lromulus_n_encrypt_with_cnt17
+	movs	r7, #16
+.Lromulus_n_encrypt_with_cnt17:
+.Lromulus_n_encrypt_with_cpy18:
+	subs	r7, #1
+	bcc	.Lromulus_n_encrypt_with_stored16
+	ldrb	r0, [r2, r7]
+	strb	r0, [r1, r7]
+	b	.Lromulus_n_encrypt_with_cpy18
+.Lromulus_n_encrypt_with_stored16:
+	@ romulus_n.ae:116: s = s ^ mp
+	mov	r3, r8
+	eors	r3, r4
 	mov	r0, r10
 	eors	r6, r0
+	mov	r7, r5
 	mov	r0, r11
+	eors	r7, r0
+	mov	r5, r9
+	ldr	r0, [sp, #4]
 	eors	r5, r0
-	mov	r3, r9
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #24]
-	lsls	r1, r0, #1
-	ldr	r0, [sp, #28]
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #20]
 	lsls	r4, r0, #1
 	ldr	r0, [sp, #24]
+	lsls	r1, r0, #1
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #31
-	orrs	r4, r0
-	lsls	r0, r4, #8
+	orrs	r1, r0
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #8
 	mov	r10, r0
-	ldr	r0, [sp, #28]
-	lsrs	r4, r0, #23
-	movs	r0, #1
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	rsbs	r7, r4, #0
+	ldr	r0, [sp, #24]
+	lsrs	r0, r0, #23
+	rsbs	r1, r0, #0
 	movs	r0, #149
-	ands	r7, r0
-	mov	r4, r1
-	eors	r4, r7
-	@ romulus_n.ae:110: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	ands	r1, r0
+	eors	r4, r1
+	@ romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	cmp	r1, r0
-	movs	r7, #0
-	adcs	r7, r7
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r7, r0
-	ldr	r1, [sp, #16]
+	eors	r2, r0
+	ldr	r1, [sp, #8]
 	movs	r0, #16
 	eors	r1, r0
 	subs	r0, r1, #1
@@ -601,60 +563,48 @@ romulus_n_encrypt_with:
 	lsrs	r1, r0, #31
 	movs	r0, #21
 	eors	r1, r0
-	rsbs	r0, r7, #0
+	rsbs	r0, r2, #0
 	mov	r8, r0
 	movs	r0, #4
-	mov	r7, r1
-	eors	r7, r0
+	mov	r2, r1
+	eors	r2, r0
 	mov	r0, r8
-	ands	r7, r0
-	eors	r1, r7
-	@ romulus_n.ae:111: s = tbc(cnt, d, n, r3, s)
-	str	r4, [sp, #100]
+	ands	r2, r0
+	eors	r1, r2
+	@ romulus_n.ae:119: s = tbc_n(cnt, d, r23, s)
+	add	r2, sp, #60
+	str	r4, [sp, #396]
 	mov	r0, r10
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #120]
-	str	r2, [sp, #124]
-	str	r6, [sp, #128]
-	str	r5, [sp, #132]
-	str	r3, [sp, #136]
-	add	r0, sp, #100
-	add	r2, sp, #108
-	add	r5, sp, #124
-	add	r3, sp, #140
-	str	r5, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #48]
-	bl	romulus_n_tbc
-	ldr	r0, [sp, #140]
-	ldr	r3, [sp, #144]
-	ldr	r2, [sp, #148]
-	ldr	r1, [sp, #152]
+	str	r0, [sp, #400]
+	str	r3, [sp, #404]
+	str	r6, [sp, #408]
+	str	r7, [sp, #412]
+	str	r5, [sp, #416]
+	add	r5, sp, #396
+	add	r3, sp, #404
+	add	r0, sp, #420
+	str	r0, [sp]
+	mov	r0, r5
+	bl	romulus_n_tbc_n
+	ldr	r0, [sp, #420]
+	ldr	r6, [sp, #424]
+	ldr	r5, [sp, #428]
+	ldr	r1, [sp, #432]
 	mov	r8, r0
-	mov	r6, r3
-	mov	r5, r2
 	mov	r9, r1
-	mov	r0, r4
-	str	r0, [sp, #24]
+	str	r4, [sp, #20]
 	mov	r0, r10
-	str	r0, [sp, #28]
-	ldr	r1, [sp, #20]
+	str	r0, [sp, #24]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #60]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
-	b	.Lromulus_n_encrypt_with_loop7
+	b	.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_far2:
-.Lromulus_n_encrypt_with_done8:
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+.Lromulus_n_encrypt_with_done9:
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r4, r0, #1
 	lsls	r0, r6, #31
@@ -667,9 +617,8 @@ romulus_n_encrypt_with:
 	eors	r3, r0
 	ldr	r1, =0x80808080
 	ands	r3, r1
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #8]
+	eors	r4, r3
+	str	r4, [sp, #4]
 	mov	r0, r8
 	lsrs	r0, r0, #25
 	lsls	r3, r6, #7
@@ -704,37 +653,37 @@ romulus_n_encrypt_with:
 	eors	r0, r5
 	ands	r0, r1
 	eors	r6, r0
-	@ romulus_n.ae:113: store_be(tag, 0, g(s))
+	@ romulus_n.ae:121: store_be(tag, 0, g(s))
 	rev	r5, r6
 	rev	r4, r4
 	rev	r2, r3
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	rev	r1, r0
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #56]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lromulus_n_encrypt_with_bytes18
+	bne	.Lromulus_n_encrypt_with_bytes19
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lromulus_n_encrypt_with_stored19
+	b	.Lromulus_n_encrypt_with_stored20
 	.ltorg
-.Lromulus_n_encrypt_with_bytes18:
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	str	r2, [sp, #92]
-	str	r1, [sp, #96]
-	add	r2, sp, #84
+.Lromulus_n_encrypt_with_bytes19:
+	str	r5, [sp, #380]
+	str	r4, [sp, #384]
+	str	r2, [sp, #388]
+	str	r1, [sp, #392]
+	add	r2, sp, #380
 	movs	r1, #16
-.Lromulus_n_encrypt_with_cpy20:
+.Lromulus_n_encrypt_with_cpy21:
 	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_stored19
+	bcc	.Lromulus_n_encrypt_with_stored20
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lromulus_n_encrypt_with_cpy20
-.Lromulus_n_encrypt_with_stored19:
-	add	sp, #156
+	b	.Lromulus_n_encrypt_with_cpy21
+.Lromulus_n_encrypt_with_stored20:
+	add	sp, #436
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -746,8 +695,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 160 bytes (34 spill slots, 20 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1162 bytes of code and literals
+@     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1084 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -760,146 +709,130 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #160
-	str	r0, [sp, #48]
-	ldr	r4, [sp, #196]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #84]
-	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
-	movs	r0, #3
-	tst	r1, r0
-	beq	.Lromulus_n_decrypt_with_words2
-.Lromulus_n_decrypt_with_bytes1:
-	add	r5, sp, #88
-	movs	r2, #16
-.Lromulus_n_decrypt_with_cpy4:
-	subs	r2, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd3
-	ldrb	r0, [r1, r2]
-	strb	r0, [r5, r2]
-	b	.Lromulus_n_decrypt_with_cpy4
-.Lromulus_n_decrypt_with_cpyd3:
-	mov	r1, r5
-.Lromulus_n_decrypt_with_words2:
-	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	add	r0, sp, #120
-	str	r0, [sp]
-	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #64]
-	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #104]
-	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #60]
-	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #108]
-	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #4]
-	rev	r0, r0
+	sub	sp, #440
+	mov	r6, r0
+	mov	r2, r1
+	mov	r5, r3
+	ldr	r4, [sp, #476]
+	ldr	r1, [sp, #480]
+	str	r1, [sp, #52]
+	ldr	r1, [sp, #484]
+	str	r1, [sp, #40]
+	ldr	r0, [sp, #488]
 	str	r0, [sp, #56]
-	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #112]
-	@ romulus_n.ae:118: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #52]
-	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #496]
+	str	r1, [sp, #48]
+	ldr	r0, [sp, #504]
+	str	r0, [sp, #60]
+	movs	r3, #0
+	add	r1, sp, #64
+	movs	r0, #80
+.Lromulus_n_decrypt_with_zero1:
+	str	r3, [r1]
+	adds	r1, #4
+	subs	r0, #1
+	bne	.Lromulus_n_decrypt_with_zero1
+	@ romulus_n.ae:127: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lromulus_n_decrypt_with_words3
+.Lromulus_n_decrypt_with_bytes2:
+	add	r3, sp, #384
+	movs	r1, #16
+.Lromulus_n_decrypt_with_cpy5:
+	subs	r1, #1
+	bcc	.Lromulus_n_decrypt_with_cpyd4
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
+	b	.Lromulus_n_decrypt_with_cpy5
+.Lromulus_n_decrypt_with_cpyd4:
 	mov	r2, r3
+.Lromulus_n_decrypt_with_words3:
+	ldr	r0, [r2, #12]
+	rev	r0, r0
+	str	r0, [sp, #400]
+	ldr	r0, [r2, #8]
+	rev	r0, r0
+	str	r0, [sp, #404]
+	ldr	r0, [r2, #4]
+	rev	r0, r0
+	str	r0, [sp, #408]
+	ldr	r0, [r2]
+	rev	r0, r0
+	str	r0, [sp, #412]
+	add	r2, sp, #64
+	add	r0, sp, #400
+	mov	r1, r6
+	bl	romulus_n_E_tk23_rows
+	@ romulus_n.ae:128: s = absorb_ad(r3, r23, ad)
+	add	r1, sp, #64
+	add	r0, sp, #400
+	str	r0, [sp]
+	mov	r0, r6
+	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:122: if m == 0 {
-	ldr	r1, [sp, #44]
+	@ romulus_n.ae:131: if m == 0 {
+	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r5, r0
-	@ romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	ldr	r4, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
-	@ romulus_n.ae:122: if m == 0 {
-	cmp	r5, #0
-	beq	.Lromulus_n_decrypt_with_else5
-	@ romulus_n.ae:124: s = tbc(cnt, 0x15, n, r3, s)
+	eors	r1, r0
+	@ romulus_n.ae:128: s = absorb_ad(r3, r23, ad)
+	ldr	r6, [sp, #400]
+	ldr	r5, [sp, #404]
+	ldr	r4, [sp, #408]
+	ldr	r3, [sp, #412]
+	@ romulus_n.ae:131: if m == 0 {
+	cmp	r1, #0
+	beq	.Lromulus_n_decrypt_with_else6
+	@ romulus_n.ae:133: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
-	str	r0, [sp, #104]
+	str	r0, [sp, #400]
 	movs	r0, #0
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #124]
-	str	r4, [sp, #128]
-	str	r3, [sp, #132]
-	str	r2, [sp, #136]
-	str	r1, [sp, #140]
-	add	r0, sp, #104
+	str	r0, [sp, #404]
+	str	r6, [sp, #408]
+	str	r5, [sp, #412]
+	str	r4, [sp, #416]
+	str	r3, [sp, #420]
+	add	r0, sp, #424
+	str	r0, [sp]
+	add	r2, sp, #64
+	add	r0, sp, #400
 	movs	r1, #21
-	add	r2, sp, #112
-	add	r4, sp, #128
-	add	r3, sp, #144
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #48]
-	bl	romulus_n_tbc
-	ldr	r0, [sp, #144]
-	mov	r6, r0
-	ldr	r5, [sp, #148]
-	ldr	r4, [sp, #152]
-	ldr	r3, [sp, #156]
+	add	r3, sp, #408
+	bl	romulus_n_tbc_n
+	ldr	r6, [sp, #424]
+	ldr	r5, [sp, #428]
+	ldr	r4, [sp, #432]
+	ldr	r3, [sp, #436]
 	movs	r2, #2
 	movs	r1, #0
-	b	.Lromulus_n_decrypt_with_endif6
-.Lromulus_n_decrypt_with_else5:
-	mov	r6, r4
-	mov	r5, r3
-	mov	r4, r2
-	mov	r3, r1
+	b	.Lromulus_n_decrypt_with_endif7
+.Lromulus_n_decrypt_with_else6:
 	movs	r2, #1
 	movs	r1, #0
-.Lromulus_n_decrypt_with_endif6:
-	@ romulus_n.ae:126: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #44]
+.Lromulus_n_decrypt_with_endif7:
+	@ romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #68]
+	str	r0, [sp, #44]
 	mov	r10, r6
 	mov	r8, r5
 	mov	r9, r4
 	mov	r11, r3
-	mov	r0, r2
-	str	r0, [sp, #20]
-	mov	r0, r1
-	str	r0, [sp, #24]
+	str	r2, [sp, #16]
+	str	r1, [sp, #20]
 	movs	r1, #0
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #68]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
-	b	.Lromulus_n_decrypt_with_done8
+	b	.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_far1:
-.Lromulus_n_decrypt_with_loop7:
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+.Lromulus_n_decrypt_with_loop8:
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r10
 	lsrs	r4, r0, #1
 	mov	r0, r8
@@ -913,24 +846,22 @@ romulus_n_decrypt_with:
 	eors	r3, r0
 	ldr	r1, =0x80808080
 	ands	r3, r1
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #32]
+	eors	r4, r3
+	str	r4, [sp, #28]
 	mov	r0, r8
 	lsls	r3, r0, #7
 	mov	r0, r10
 	lsrs	r0, r0, #25
 	orrs	r3, r0
 	mov	r0, r8
-	lsrs	r4, r0, #1
+	lsrs	r5, r0, #1
 	mov	r0, r9
 	lsls	r0, r0, #31
-	orrs	r4, r0
-	ands	r4, r2
+	orrs	r5, r0
+	ands	r5, r2
 	mov	r0, r8
 	eors	r0, r3
 	ands	r0, r1
-	mov	r5, r4
 	eors	r5, r0
 	mov	r0, r9
 	lsls	r3, r0, #7
@@ -959,81 +890,78 @@ romulus_n_decrypt_with:
 	ands	r0, r1
 	mov	r2, r3
 	eors	r2, r0
-	@ romulus_n.ae:127: off = 16 * i
-	ldr	r1, [sp, #16]
+	@ romulus_n.ae:136: off = 16 * i
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	str	r0, [sp, #8]
-	@ romulus_n.ae:128: rest = m - off
-	ldr	r1, [sp, #44]
+	str	r0, [sp, #4]
+	@ romulus_n.ae:137: rest = m - off
+	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
-	str	r0, [sp, #12]
-	@ romulus_n.ae:129: count = if rest < 16 then rest else 16
+	str	r0, [sp, #8]
+	@ romulus_n.ae:138: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	rsbs	r3, r1, #0
-	ldr	r1, [sp, #12]
+	rsbs	r1, r1, #0
+	ldr	r7, [sp, #8]
 	movs	r0, #16
-	eors	r1, r0
-	ands	r1, r3
-	mov	r7, r1
 	eors	r7, r0
-	@ romulus_n.ae:130: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #8]
+	ands	r7, r1
+	eors	r7, r0
+	@ romulus_n.ae:139: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_decrypt_with_bytes9
+	bcc	.Lromulus_n_decrypt_with_bytes10
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lromulus_n_decrypt_with_words10
-.Lromulus_n_decrypt_with_bytes9:
+	beq	.Lromulus_n_decrypt_with_words11
+.Lromulus_n_decrypt_with_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	add	r0, sp, #88
-	str	r0, [sp, #28]
+	str	r0, [sp, #384]
+	str	r0, [sp, #388]
+	str	r0, [sp, #392]
+	str	r0, [sp, #396]
+	add	r0, sp, #384
+	str	r0, [sp, #24]
 	mov	r6, r7
 	cmp	r6, #16
-	bcc	.Lromulus_n_decrypt_with_cnt12
+	bcc	.Lromulus_n_decrypt_with_cnt13
 	movs	r6, #16
-.Lromulus_n_decrypt_with_cnt12:
-.Lromulus_n_decrypt_with_cpy13:
+.Lromulus_n_decrypt_with_cnt13:
+.Lromulus_n_decrypt_with_cpy14:
 	subs	r6, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd11
+	bcc	.Lromulus_n_decrypt_with_cpyd12
 	ldrb	r3, [r1, r6]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	strb	r3, [r0, r6]
-	b	.Lromulus_n_decrypt_with_cpy13
-.Lromulus_n_decrypt_with_cpyd11:
-	ldr	r1, [sp, #28]
-.Lromulus_n_decrypt_with_words10:
+	b	.Lromulus_n_decrypt_with_cpy14
+.Lromulus_n_decrypt_with_cpyd12:
+	ldr	r1, [sp, #24]
+.Lromulus_n_decrypt_with_words11:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	ldr	r3, [r1, #8]
 	rev	r3, r3
-	str	r3, [sp, #28]
+	str	r3, [sp, #24]
 	ldr	r3, [r1, #4]
 	rev	r3, r3
 	ldr	r1, [r1]
 	rev	r1, r1
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	eors	r6, r0
-	str	r6, [sp, #40]
-	ldr	r0, [sp, #28]
+	str	r6, [sp, #36]
+	ldr	r0, [sp, #24]
 	eors	r5, r0
-	str	r5, [sp, #36]
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #32]
-	mov	r0, r2
-	eors	r0, r1
-	str	r0, [sp, #28]
-	@ romulus_n.ae:48: return x & ~(~(0 as u128) >> (8 * n))
+	str	r5, [sp, #32]
+	eors	r4, r3
+	str	r4, [sp, #28]
+	eors	r2, r1
+	str	r2, [sp, #24]
+	@ romulus_n.ae:50: return x & ~(~(0 as u128) >> (8 * n))
 	lsls	r3, r7, #3
 	movs	r6, #0
 	mvns	r6, r6
@@ -1041,17 +969,17 @@ romulus_n_decrypt_with:
 	mov	r5, r6
 	mov	r4, r6
 	cmp	r3, #128
-	bcs	.Lromulus_n_decrypt_with_shz14
-.Lromulus_n_decrypt_with_shl16:
+	bcs	.Lromulus_n_decrypt_with_shz15
+.Lromulus_n_decrypt_with_shl17:
 	cmp	r3, #32
-	bcc	.Lromulus_n_decrypt_with_shf15
+	bcc	.Lromulus_n_decrypt_with_shf16
 	mov	r2, r6
 	mov	r6, r5
 	mov	r5, r4
 	movs	r4, #0
 	subs	r3, #32
-	b	.Lromulus_n_decrypt_with_shl16
-.Lromulus_n_decrypt_with_shf15:
+	b	.Lromulus_n_decrypt_with_shl17
+.Lromulus_n_decrypt_with_shf16:
 	lsrs	r2, r3
 	movs	r1, #32
 	subs	r1, r1, r3
@@ -1067,74 +995,74 @@ romulus_n_decrypt_with:
 	lsrs	r5, r3
 	orrs	r5, r0
 	lsrs	r4, r3
-	b	.Lromulus_n_decrypt_with_she17
-	.ltorg
-.Lromulus_n_decrypt_with_shz14:
+	b	.Lromulus_n_decrypt_with_she18
+.Lromulus_n_decrypt_with_shz15:
 	movs	r2, #0
 	movs	r6, #0
 	movs	r5, #0
 	movs	r4, #0
-.Lromulus_n_decrypt_with_she17:
+.Lromulus_n_decrypt_with_she18:
 	mvns	r3, r2
 	mvns	r2, r6
 	mvns	r1, r5
 	mvns	r0, r4
-	ldr	r6, [sp, #40]
+	ldr	r6, [sp, #36]
 	ands	r6, r3
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	ands	r5, r2
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	ands	r4, r1
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	ands	r3, r0
-	@ romulus_n.ae:131: store_be(msg, off, p, count)
+	@ romulus_n.ae:140: store_be(msg, off, p, count)
 	rev	r0, r3
-	str	r0, [sp, #32]
-	rev	r0, r4
 	str	r0, [sp, #28]
+	rev	r0, r4
+	str	r0, [sp, #24]
 	rev	r0, r5
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	rev	r2, r6
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #4]
 	adds	r1, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_decrypt_with_bytes18
+	bcc	.Lromulus_n_decrypt_with_bytes19
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lromulus_n_decrypt_with_bytes18
-	ldr	r0, [sp, #32]
-	str	r0, [r1]
+	bne	.Lromulus_n_decrypt_with_bytes19
 	ldr	r0, [sp, #28]
+	str	r0, [r1]
+	ldr	r0, [sp, #24]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lromulus_n_decrypt_with_stored19
-.Lromulus_n_decrypt_with_bytes18:
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #88]
+	b	.Lromulus_n_decrypt_with_stored20
+	.ltorg
+.Lromulus_n_decrypt_with_bytes19:
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #96]
-	str	r2, [sp, #100]
-	add	r0, sp, #88
-	str	r0, [sp, #8]
+	str	r0, [sp, #384]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #388]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #392]
+	str	r2, [sp, #396]
+	add	r0, sp, #384
+	str	r0, [sp, #4]
 	mov	r2, r7
 	cmp	r2, #16
-	bcc	.Lromulus_n_decrypt_with_cnt20
+	bcc	.Lromulus_n_decrypt_with_cnt21
 	movs	r2, #16
-.Lromulus_n_decrypt_with_cnt20:
-.Lromulus_n_decrypt_with_cpy21:
+.Lromulus_n_decrypt_with_cnt21:
+.Lromulus_n_decrypt_with_cpy22:
 	subs	r2, #1
-	bcc	.Lromulus_n_decrypt_with_stored19
-	ldr	r0, [sp, #8]
+	bcc	.Lromulus_n_decrypt_with_stored20
+	ldr	r0, [sp, #4]
 	ldrb	r0, [r0, r2]
 	strb	r0, [r1, r2]
-	b	.Lromulus_n_decrypt_with_cpy21
-.Lromulus_n_decrypt_with_stored19:
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	b	.Lromulus_n_decrypt_with_cpy22
+.Lromulus_n_decrypt_with_stored20:
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1145,66 +1073,55 @@ romulus_n_decrypt_with:
 	rsbs	r0, r2, #0
 	eors	r1, r6
 	ands	r1, r0
-	mov	r7, r6
-	eors	r7, r1
+	eors	r6, r1
 	mov	r1, r5
 	eors	r1, r5
 	ands	r1, r0
-	mov	r2, r5
-	eors	r2, r1
-	mov	r5, r4
-	eors	r5, r4
-	ands	r5, r0
+	eors	r5, r1
 	mov	r1, r4
-	eors	r1, r5
-	mov	r4, r3
-	eors	r4, r3
-	ands	r4, r0
+	eors	r1, r4
+	ands	r1, r0
+	eors	r4, r1
+	mov	r1, r3
+	eors	r1, r3
+	ands	r1, r0
 	mov	r0, r3
-	eors	r0, r4
-	@ romulus_n.ae:132: s = s ^ pad(p, count)
-	mov	r6, r10
-	eors	r6, r7
-	mov	r5, r8
-	eors	r5, r2
-	mov	r3, r9
-	eors	r3, r1
-	mov	r2, r11
-	eors	r2, r0
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #20]
-	lsls	r1, r0, #1
-	ldr	r0, [sp, #24]
+	eors	r0, r1
+	@ romulus_n.ae:141: s = s ^ pad(p, count)
+	mov	r7, r10
+	eors	r7, r6
+	mov	r6, r8
+	eors	r6, r5
+	mov	r5, r9
+	eors	r5, r4
+	mov	r3, r11
+	eors	r3, r0
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #16]
 	lsls	r4, r0, #1
 	ldr	r0, [sp, #20]
+	lsls	r1, r0, #1
+	ldr	r0, [sp, #16]
 	lsrs	r0, r0, #31
-	orrs	r4, r0
-	lsls	r0, r4, #8
+	orrs	r1, r0
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #8
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #24]
-	lsrs	r4, r0, #23
-	movs	r0, #1
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	rsbs	r7, r4, #0
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #20]
+	lsrs	r0, r0, #23
+	rsbs	r1, r0, #0
 	movs	r0, #149
-	ands	r7, r0
-	mov	r4, r1
-	eors	r4, r7
-	@ romulus_n.ae:134: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	ands	r1, r0
+	eors	r4, r1
+	@ romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r1, r0
-	movs	r7, #0
-	adcs	r7, r7
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r7, r0
-	ldr	r1, [sp, #12]
+	eors	r2, r0
+	ldr	r1, [sp, #8]
 	movs	r0, #16
 	eors	r1, r0
 	subs	r0, r1, #1
@@ -1217,77 +1134,67 @@ romulus_n_decrypt_with:
 	lsrs	r1, r0, #31
 	movs	r0, #21
 	eors	r1, r0
-	rsbs	r0, r7, #0
+	rsbs	r0, r2, #0
 	mov	r8, r0
 	movs	r0, #4
-	mov	r7, r1
-	eors	r7, r0
+	mov	r2, r1
+	eors	r2, r0
 	mov	r0, r8
-	ands	r7, r0
-	eors	r1, r7
-	@ romulus_n.ae:135: s = tbc(cnt, d, n, r3, s)
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #124]
-	str	r6, [sp, #128]
-	str	r5, [sp, #132]
-	str	r3, [sp, #136]
-	str	r2, [sp, #140]
-	add	r0, sp, #104
-	add	r2, sp, #112
-	add	r5, sp, #128
-	add	r3, sp, #144
-	str	r5, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #48]
-	bl	romulus_n_tbc
-	ldr	r0, [sp, #144]
-	ldr	r3, [sp, #148]
-	ldr	r2, [sp, #152]
-	ldr	r1, [sp, #156]
+	ands	r2, r0
+	eors	r1, r2
+	@ romulus_n.ae:144: s = tbc_n(cnt, d, r23, s)
+	add	r2, sp, #64
+	str	r4, [sp, #400]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #404]
+	str	r7, [sp, #408]
+	str	r6, [sp, #412]
+	str	r5, [sp, #416]
+	str	r3, [sp, #420]
+	add	r5, sp, #400
+	add	r3, sp, #408
+	add	r0, sp, #424
+	str	r0, [sp]
+	mov	r0, r5
+	bl	romulus_n_tbc_n
+	ldr	r0, [sp, #424]
+	ldr	r3, [sp, #428]
+	ldr	r2, [sp, #432]
+	ldr	r1, [sp, #436]
 	mov	r10, r0
 	mov	r8, r3
 	mov	r9, r2
 	mov	r11, r1
-	mov	r0, r4
+	str	r4, [sp, #16]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #24]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #68]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
-	b	.Lromulus_n_decrypt_with_loop7
+	b	.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_far2:
-.Lromulus_n_decrypt_with_done8:
-	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r5, [sp, #80]
+.Lromulus_n_decrypt_with_done9:
+	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r5, [sp, #56]
 	movs	r0, #3
 	tst	r5, r0
-	beq	.Lromulus_n_decrypt_with_words23
-.Lromulus_n_decrypt_with_bytes22:
-	add	r2, sp, #88
+	beq	.Lromulus_n_decrypt_with_words24
+.Lromulus_n_decrypt_with_bytes23:
+	add	r2, sp, #384
 	movs	r1, #16
-.Lromulus_n_decrypt_with_cpy25:
+.Lromulus_n_decrypt_with_cpy26:
 	subs	r1, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd24
+	bcc	.Lromulus_n_decrypt_with_cpyd25
 	ldrb	r0, [r5, r1]
 	strb	r0, [r2, r1]
-	b	.Lromulus_n_decrypt_with_cpy25
-.Lromulus_n_decrypt_with_cpyd24:
+	b	.Lromulus_n_decrypt_with_cpy26
+.Lromulus_n_decrypt_with_cpyd25:
 	mov	r5, r2
-.Lromulus_n_decrypt_with_words23:
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+.Lromulus_n_decrypt_with_words24:
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r11
 	lsls	r1, r0, #7
 	mov	r0, r9
@@ -1301,12 +1208,11 @@ romulus_n_decrypt_with:
 	ldr	r4, =0x80808080
 	ands	r0, r4
 	eors	r2, r0
-	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r0, [r5]
-	rev	r0, r0
-	mov	r1, r0
+	rev	r1, r0
 	eors	r1, r2
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsls	r2, r0, #7
 	mov	r0, r8
@@ -1321,12 +1227,11 @@ romulus_n_decrypt_with:
 	eors	r0, r2
 	ands	r0, r4
 	eors	r3, r0
-	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r0, [r5, #4]
-	rev	r0, r0
-	mov	r2, r0
+	rev	r2, r0
 	eors	r2, r3
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r10
 	lsrs	r6, r0, #1
 	mov	r0, r8
@@ -1338,12 +1243,11 @@ romulus_n_decrypt_with:
 	eors	r0, r3
 	ands	r0, r4
 	eors	r6, r0
-	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r0, [r5, #12]
-	rev	r0, r0
-	mov	r3, r0
+	rev	r3, r0
 	eors	r3, r6
-	@ romulus_n.ae:33: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsls	r6, r0, #31
 	mov	r0, r8
@@ -1359,24 +1263,22 @@ romulus_n_decrypt_with:
 	mov	r7, r8
 	eors	r7, r0
 	ands	r7, r4
-	mov	r0, r6
-	eors	r0, r7
-	@ romulus_n.ae:137: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r4, [r5, #8]
-	rev	r4, r4
-	eors	r4, r0
-	mov	r0, r3
-	orrs	r0, r4
-	orrs	r0, r2
-	orrs	r0, r1
-	subs	r0, r0, #1
+	eors	r6, r7
+	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r0, [r5, #8]
+	rev	r0, r0
+	eors	r0, r6
+	orrs	r3, r0
+	orrs	r3, r2
+	orrs	r3, r1
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #60]
 	strh	r1, [r0]
-	add	sp, #160
+	add	sp, #440
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1387,9 +1289,175 @@ romulus_n_decrypt_with:
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
 
 
+@ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
+@     frame 0 bytes (4 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 238 bytes of code and literals
+	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
+	.global romulus_n_E_tk23_rows
+	.type romulus_n_E_tk23_rows, %function
+	.thumb_func
+	.balign 4
+romulus_n_E_tk23_rows:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	push	{r4, r5, r6}
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
+	ldr	r6, [r0, #12]
+	@ skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	mov	r8, r1
+	mov	r12, r2
+	@ skinny128_384plus.ae:173: @unroll(unroll)
+	movs	r0, #0
+	mov	r9, r0
+.Lromulus_n_E_tk23_rows_loop1:
+	@ skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	mov	r0, r8
+	ldr	r1, [r0]
+	ldr	r0, [r0, #4]
+	mov	r2, r3
+	eors	r2, r1
+	mov	r1, r6
+	eors	r1, r0
+	mov	r0, r12
+	str	r2, [r0]
+	str	r1, [r0, #4]
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r1, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r5
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r2, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r4
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r2, r0
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	lsls	r5, r2, #1
+	lsls	r4, r1, #1
+	lsrs	r0, r2, #31
+	orrs	r4, r0
+	ldr	r0, =0xfefefefe
+	ands	r5, r0
+	ands	r4, r0
+	lsrs	r7, r2, #7
+	lsls	r0, r1, #25
+	orrs	r7, r0
+	lsrs	r0, r1, #7
+	mov	r10, r0
+	lsrs	r0, r2, #5
+	lsls	r2, r1, #27
+	orrs	r0, r2
+	lsrs	r2, r1, #5
+	eors	r7, r0
+	mov	r0, r10
+	eors	r0, r2
+	ldr	r2, =0x01010101
+	ands	r7, r2
+	ands	r0, r2
+	mov	r2, r5
+	orrs	r2, r7
+	mov	r1, r4
+	orrs	r1, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r6, #24
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r4, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r6
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	orrs	r4, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #24
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r5, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r3
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	orrs	r5, r0
+	mov	r0, r8
+	adds	r0, #8
+	mov	r8, r0
+	mov	r0, r12
+	adds	r0, #8
+	mov	r12, r0
+	mov	r3, r2
+	mov	r6, r1
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
+	cmp	r0, #40
+	bcc	.Lromulus_n_E_tk23_rows_loop1
+.Lromulus_n_E_tk23_rows_done2:
+	pop	{r4, r5, r6}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows
+
+
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 128 bytes (29 spill slots, 12 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 988 bytes of code and literals
+@     frame 116 bytes (26 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 872 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1402,24 +1470,16 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #128
+	sub	sp, #116
 	str	r0, [sp, #20]
-	mov	r0, r2
-	str	r0, [sp, #12]
-	mov	r5, r3
-	str	r5, [sp, #28]
-	ldr	r0, [sp, #164]
+	str	r1, [sp, #40]
+	str	r2, [sp, #12]
+	str	r3, [sp, #28]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #24]
-	ldr	r0, [r1]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #40]
-	@ romulus_n.ae:65: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	@ romulus_n.ae:72: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
+	mov	r5, r3
 	cmp	r0, r5
 	movs	r1, #0
 	adcs	r1, r1
@@ -1430,7 +1490,7 @@ romulus_n_absorb_ad:
 	rsbs	r1, r1, #0
 	ands	r0, r1
 	str	r0, [sp, #16]
-	@ romulus_n.ae:66: for i in 0..pairs {
+	@ romulus_n.ae:73: for i in 0..pairs {
 	movs	r5, #0
 	mov	r9, r5
 	movs	r4, #0
@@ -1442,22 +1502,20 @@ romulus_n_absorb_ad:
 	movs	r1, #0
 	ldr	r0, [sp, #16]
 	cmp	r5, r0
-	bcc	.Lromulus_n_absorb_ad_far1
-	b	.Lromulus_n_absorb_ad_done2
-.Lromulus_n_absorb_ad_far1:
+	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	@ romulus_n.ae:67: off = 32 * i
+	@ romulus_n.ae:74: off = 32 * i
 	mov	r5, r9
 	lsls	r0, r5, #5
 	mov	r8, r0
-	@ romulus_n.ae:68: s = s ^ load_be(ad, off, 16)
+	@ romulus_n.ae:75: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #12]
 	adds	r5, r5, r0
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #56
+	add	r7, sp, #44
 	movs	r6, #16
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r6, #1
@@ -1470,9 +1528,8 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words4:
 	ldr	r0, [r5, #12]
 	rev	r6, r0
-	mov	r0, r4
-	eors	r0, r6
-	mov	r11, r0
+	eors	r4, r6
+	mov	r11, r4
 	ldr	r0, [r5, #8]
 	rev	r0, r0
 	mov	r6, r3
@@ -1485,39 +1542,31 @@ romulus_n_absorb_ad:
 	rev	r0, r0
 	ldr	r5, [sp, #8]
 	eors	r5, r0
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsrs	r4, r1, #23
-	movs	r0, #1
-	eors	r4, r0
-	subs	r0, r4, #1
-	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	rsbs	r7, r4, #0
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsrs	r0, r1, #23
+	rsbs	r7, r0, #0
 	movs	r0, #149
 	ands	r7, r0
-	lsls	r0, r2, #1
-	mov	r4, r0
+	lsls	r4, r2, #1
 	eors	r4, r7
 	lsls	r7, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r7, r0
-	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	mov	r1, r8
 	adds	r1, #16
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #12]
 	adds	r2, r0, r1
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r0, sp, #56
+	add	r0, sp, #44
 	mov	r10, r0
 	movs	r7, #16
 .Lromulus_n_absorb_ad_cpy10:
@@ -1532,89 +1581,74 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words8:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #80]
+	str	r0, [sp, #68]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #84]
+	str	r0, [sp, #72]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #88]
+	str	r0, [sp, #76]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #92]
+	str	r0, [sp, #80]
 	mov	r0, r11
-	str	r0, [sp, #96]
-	str	r6, [sp, #100]
-	str	r3, [sp, #104]
-	str	r5, [sp, #108]
-	add	r0, sp, #96
+	str	r0, [sp, #84]
+	str	r6, [sp, #88]
+	str	r3, [sp, #92]
+	str	r5, [sp, #96]
+	add	r0, sp, #84
 	str	r0, [sp]
-	add	r0, sp, #112
+	add	r0, sp, #100
 	str	r0, [sp, #4]
-	str	r4, [sp, #72]
+	str	r4, [sp, #60]
 	mov	r0, r8
-	str	r0, [sp, #76]
-	add	r0, sp, #72
+	str	r0, [sp, #64]
+	add	r0, sp, #60
 	movs	r1, #8
-	add	r2, sp, #80
+	add	r2, sp, #68
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r8
 	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
 	mov	r0, r8
 	lsrs	r0, r0, #23
-	movs	r2, #1
-	eors	r0, r2
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r2
 	rsbs	r2, r0, #0
 	movs	r0, #149
 	ands	r2, r0
 	lsls	r5, r4, #1
 	eors	r5, r2
-	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #112]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r4, r0
-	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #116]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r3, r0
-	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #120]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r4, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r0, [sp, #108]
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r10, r0
-	@ romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #124]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #112]
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #8]
 	mov	r2, r5
 	lsls	r0, r1, #8
-	lsrs	r0, r0, #8
-	mov	r1, r0
+	lsrs	r1, r0, #8
 	mov	r5, r9
 	adds	r5, #1
 	mov	r9, r5
 	ldr	r0, [sp, #16]
 	cmp	r5, r0
-	bcs	.Lromulus_n_absorb_ad_far2
-	b	.Lromulus_n_absorb_ad_loop1
-.Lromulus_n_absorb_ad_far2:
+	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	@ romulus_n.ae:73: off = 32 * pairs
+	@ romulus_n.ae:80: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
 	str	r0, [sp, #36]
-	@ romulus_n.ae:74: r = a - off                                           // 0 (empty A) .. 32
+	@ romulus_n.ae:81: r = a - off                                           // 0 (empty A) .. 32
 	ldr	r5, [sp, #28]
 	subs	r0, r5, r0
 	mov	r9, r0
-	@ romulus_n.ae:75: odd = if r < 16 then r else 16
+	@ romulus_n.ae:82: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r5, #0
 	adcs	r5, r5
@@ -1625,11 +1659,12 @@ romulus_n_absorb_ad:
 	movs	r0, #16
 	eors	r5, r0
 	ands	r5, r6
-	mov	r0, r5
+	mov	r8, r5
 	movs	r5, #16
+	mov	r0, r8
 	eors	r0, r5
 	mov	r8, r0
-	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r5, [sp, #12]
 	ldr	r0, [sp, #36]
 	adds	r5, r5, r0
@@ -1641,11 +1676,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
+	str	r0, [sp, #44]
+	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r6, sp, #56
+	add	r6, sp, #44
 	str	r6, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
@@ -1668,7 +1703,7 @@ romulus_n_absorb_ad:
 	ldr	r0, [r5, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r6, r0
 	mov	r0, r8
 	orrs	r6, r0
@@ -1685,65 +1720,55 @@ romulus_n_absorb_ad:
 	ands	r6, r0
 	ldr	r7, [sp, #28]
 	eors	r7, r6
-	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r0, r4
-	eors	r0, r7
-	str	r0, [sp, #32]
+	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	eors	r4, r7
+	str	r4, [sp, #32]
 	ldr	r0, [r5, #8]
 	rev	r4, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r6, r4
 	eors	r6, r4
 	ldr	r0, [sp, #16]
 	ands	r6, r0
 	eors	r4, r6
-	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r0, r3
-	eors	r0, r4
-	str	r0, [sp, #28]
+	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	eors	r3, r4
+	str	r3, [sp, #28]
 	ldr	r0, [r5, #4]
 	rev	r4, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r0, r10
 	eors	r0, r4
 	mov	r10, r0
 	ldr	r0, [r5]
 	rev	r4, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:76: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r0, [sp, #8]
 	eors	r0, r4
 	str	r0, [sp, #8]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsrs	r3, r1, #23
-	movs	r0, #1
-	eors	r3, r0
-	subs	r0, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	rsbs	r3, r3, #0
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsrs	r0, r1, #23
+	rsbs	r3, r0, #0
 	movs	r0, #149
 	ands	r3, r0
-	lsls	r0, r2, #1
-	mov	r4, r0
+	lsls	r4, r2, #1
 	eors	r4, r3
 	lsls	r3, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r3, r0
-	@ romulus_n.ae:78: if r > 16 {
+	@ romulus_n.ae:85: if r > 16 {
 	movs	r1, #16
 	mov	r0, r9
 	cmp	r1, r0
@@ -1751,14 +1776,14 @@ romulus_n_absorb_ad:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r3, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	@ romulus_n.ae:78: if r > 16 {
+	@ romulus_n.ae:85: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
-	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r1, [sp, #36]
 	adds	r1, #16
 	ldr	r0, [sp, #12]
@@ -1772,11 +1797,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
 	movs	r0, #0
+	str	r0, [sp, #44]
+	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r5, sp, #56
+	add	r5, sp, #44
 	mov	r3, r2
 	cmp	r3, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
@@ -1799,7 +1824,7 @@ romulus_n_absorb_ad:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r3, r0
-	@ romulus_n.ae:43: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
 	cmp	r2, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -1810,8 +1835,7 @@ romulus_n_absorb_ad:
 	rsbs	r1, r1, #0
 	eors	r0, r7
 	ands	r0, r1
-	mov	r2, r7
-	eors	r2, r0
+	eors	r7, r0
 	mov	r0, r6
 	eors	r0, r6
 	ands	r0, r1
@@ -1823,67 +1847,53 @@ romulus_n_absorb_ad:
 	mov	r0, r3
 	eors	r0, r3
 	ands	r0, r1
-	mov	r1, r3
-	eors	r1, r0
-	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #72]
+	eors	r3, r0
+	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	str	r4, [sp, #60]
 	mov	r0, r8
-	str	r0, [sp, #76]
-	str	r2, [sp, #80]
-	str	r6, [sp, #84]
-	str	r5, [sp, #88]
-	str	r1, [sp, #92]
+	str	r0, [sp, #64]
+	str	r7, [sp, #68]
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r3, [sp, #80]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #96]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #100]
+	str	r0, [sp, #88]
 	mov	r0, r10
-	str	r0, [sp, #104]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #108]
-	add	r0, sp, #72
+	str	r0, [sp, #96]
+	add	r0, sp, #60
 	movs	r1, #8
-	add	r2, sp, #80
-	add	r5, sp, #96
-	add	r3, sp, #112
+	add	r2, sp, #68
+	add	r5, sp, #84
+	add	r3, sp, #100
 	str	r5, [sp]
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r8
 	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
 	mov	r0, r8
 	lsrs	r0, r0, #23
-	movs	r2, #1
-	eors	r0, r2
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r2
 	rsbs	r2, r0, #0
 	movs	r0, #149
 	ands	r2, r0
 	lsls	r4, r4, #1
 	eors	r4, r2
-	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #112]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #100]
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
-	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #116]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r5, r0
-	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #120]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r3, r0
-	@ romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #124]
-	@ romulus_n.ae:38: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r2, r0
+	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r5, [sp, #104]
+	ldr	r3, [sp, #108]
+	ldr	r2, [sp, #112]
+	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r1, #8
 	lsrs	r6, r0, #8
 	b	.Lromulus_n_absorb_ad_endif17
@@ -1895,7 +1905,7 @@ romulus_n_absorb_ad:
 	ldr	r2, [sp, #8]
 	mov	r6, r8
 .Lromulus_n_absorb_ad_endif17:
-	@ romulus_n.ae:82: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	@ romulus_n.ae:89: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	mov	r1, r9
 	movs	r0, #16
 	eors	r1, r0
@@ -1918,40 +1928,30 @@ romulus_n_absorb_ad:
 	ands	r1, r0
 	movs	r0, #26
 	eors	r1, r0
-	@ romulus_n.ae:83: return tbc(cnt, d, n, r3, s)
-	str	r4, [sp, #72]
-	str	r6, [sp, #76]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #92]
+	@ romulus_n.ae:90: return tbc_n(cnt, d, r23, s)
+	str	r4, [sp, #60]
+	str	r6, [sp, #64]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #96]
-	str	r5, [sp, #100]
-	str	r3, [sp, #104]
-	str	r2, [sp, #108]
-	add	r0, sp, #72
-	add	r2, sp, #80
-	add	r4, sp, #96
-	add	r3, sp, #112
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #20]
-	bl	romulus_n_tbc
-	ldr	r1, [sp, #112]
+	str	r0, [sp, #68]
+	str	r5, [sp, #72]
+	str	r3, [sp, #76]
+	str	r2, [sp, #80]
+	add	r0, sp, #60
+	add	r3, sp, #68
+	add	r2, sp, #84
+	str	r2, [sp]
+	ldr	r2, [sp, #40]
+	bl	romulus_n_tbc_n
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #88]
 	str	r1, [r0, #4]
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #92]
 	str	r1, [r0, #8]
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #96]
 	str	r1, [r0, #12]
-	add	sp, #128
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1962,9 +1962,395 @@ romulus_n_absorb_ad:
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
+@ --- romulus_n_tbc_n: romulus_n.tbc_n
+@     frame 28 bytes (14 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 660 bytes of code and literals
+	.section .text.romulus_n_tbc_n,"ax",%progbits
+	.global romulus_n_tbc_n
+	.type romulus_n_tbc_n, %function
+	.thumb_func
+	.balign 4
+romulus_n_tbc_n:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #28
+	mov	r4, r1
+	mov	r12, r2
+	ldr	r1, [sp, #64]
+	str	r1, [sp, #24]
+	ldm	r0!, {r5, r6}
+	ldr	r0, [r3]
+	str	r0, [sp]
+	ldr	r2, [r3, #4]
+	ldr	r1, [r3, #8]
+	ldr	r3, [r3, #12]
+	@ romulus_n.ae:65: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	uxtb	r0, r5
+	lsls	r0, r0, #16
+	lsrs	r7, r5, #8
+	uxtb	r7, r7
+	lsls	r7, r7, #8
+	orrs	r0, r7
+	lsrs	r7, r5, #16
+	uxtb	r7, r7
+	orrs	r0, r7
+	lsrs	r5, r5, #24
+	lsls	r7, r5, #24
+	uxtb	r5, r6
+	lsls	r5, r5, #16
+	orrs	r7, r5
+	lsrs	r5, r6, #8
+	uxtb	r5, r5
+	lsls	r5, r5, #8
+	orrs	r7, r5
+	lsrs	r5, r6, #16
+	mov	r6, r7
+	orrs	r6, r5
+	lsls	r7, r6, #8
+	lsls	r5, r0, #8
+	lsrs	r0, r6, #24
+	orrs	r5, r0
+	orrs	r7, r4
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r4, r3
+	mov	r8, r1
+	ldr	r1, [sp]
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	ldr	r6, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	ldr	r0, =romulus_n_E.rc
+	mov	r9, r0
+	ldr	r0, =romulus_n_tf0
+	str	r0, [sp, #12]
+	ldr	r0, =romulus_n_tf1
+	str	r0, [sp, #8]
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+.Lromulus_n_tbc_n_loop1:
+	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #24
+	uxtb	r3, r7
+	lsls	r3, r3, #16
+	orrs	r0, r3
+	lsrs	r3, r5, #24
+	lsls	r3, r3, #8
+	orrs	r0, r3
+	lsrs	r3, r7, #16
+	uxtb	r3, r3
+	orrs	r0, r3
+	mov	r11, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #24
+	lsrs	r3, r7, #8
+	uxtb	r3, r3
+	lsls	r3, r3, #16
+	orrs	r0, r3
+	lsrs	r3, r7, #24
+	lsls	r3, r3, #8
+	orrs	r0, r3
+	uxtb	r3, r5
+	orrs	r0, r3
+	mov	r10, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r1, #24
+	ldrb	r0, [r6, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	uxtb	r0, r1
+	ldrb	r0, [r6, r0]
+	orrs	r3, r0
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r0, r12
+	ldr	r1, [r0, #4]
+	eors	r1, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r0, r0, #24
+	str	r0, [sp]
+	mov	r0, r9
+	ldrb	r0, [r0]
+	str	r0, [sp, #20]
+	lsls	r5, r0, #2
+	ldr	r0, [sp, #12]
+	ldr	r5, [r0, r5]
+	ldr	r0, [sp]
+	eors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r0, r0, #16
+	eors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r0, r0, #8
+	eors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r0, r4
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	eors	r5, r0
+	eors	r5, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r6, r0]
+	lsls	r4, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	uxtb	r0, r2
+	ldrb	r0, [r6, r0]
+	orrs	r4, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r4, r0
+	movs	r0, #16
+	rors	r4, r0
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r1, r5
+	eors	r1, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r1, #24
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #24
+	lsrs	r2, r1, #16
+	uxtb	r2, r2
+	ldrb	r2, [r6, r2]
+	lsls	r2, r2, #16
+	orrs	r0, r2
+	lsrs	r2, r1, #8
+	uxtb	r2, r2
+	ldrb	r2, [r6, r2]
+	lsls	r2, r2, #8
+	orrs	r0, r2
+	uxtb	r2, r1
+	ldrb	r2, [r6, r2]
+	orrs	r0, r2
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	movs	r2, #24
+	rors	r0, r2
+	str	r0, [sp]
+	rors	r3, r2
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r2, r1
+	eors	r2, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	lsls	r1, r0, #24
+	mov	r0, r9
+	ldrb	r0, [r0, #1]
+	str	r0, [sp, #16]
+	lsls	r3, r0, #2
+	ldr	r0, [sp, #12]
+	ldr	r3, [r0, r3]
+	eors	r3, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	lsls	r0, r0, #16
+	eors	r3, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	lsls	r0, r0, #8
+	eors	r3, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r0, r2
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	eors	r3, r0
+	mov	r0, r12
+	ldr	r0, [r0, #12]
+	mov	r1, r3
+	eors	r1, r0
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r0, r12
+	ldr	r3, [r0]
+	eors	r3, r7
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r7, r0, #24
+	ldr	r0, [sp, #20]
+	lsls	r2, r0, #2
+	ldr	r0, [sp, #8]
+	ldr	r2, [r0, r2]
+	eors	r2, r7
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r0, r0, #16
+	eors	r2, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r0, r0, #8
+	eors	r2, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r0, r8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	eors	r2, r0
+	eors	r2, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #24
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	lsls	r3, r0, #24
+	ldr	r0, [sp, #16]
+	lsls	r7, r0, #2
+	ldr	r0, [sp, #8]
+	ldr	r0, [r0, r7]
+	eors	r0, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r3, r5, #16
+	uxtb	r3, r3
+	ldrb	r3, [r6, r3]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	lsls	r7, r3, #16
+	mov	r3, r0
+	eors	r3, r7
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	lsls	r0, r0, #8
+	eors	r3, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r0, r5
+	ldrb	r0, [r6, r0]
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	eors	r3, r0
+	mov	r0, r12
+	ldr	r0, [r0, #8]
+	eors	r3, r0
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	movs	r0, #8
+	rors	r3, r0
+	rors	r2, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	eors	r2, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r6, r0]
+	lsls	r4, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r6, r0]
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	uxtb	r0, r2
+	ldrb	r0, [r6, r0]
+	orrs	r4, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r4, r0
+	movs	r0, #16
+	rors	r4, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r2, r3
+	eors	r2, r4
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r3, r1
+	eors	r3, r4
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r4, r3
+	ldr	r0, [sp]
+	eors	r4, r0
+	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	mov	r0, r12
+	adds	r0, #16
+	mov	r12, r0
+	mov	r0, r9
+	adds	r0, #2
+	mov	r9, r0
+	mov	r8, r1
+	mov	r1, r3
+	mov	r7, r10
+	mov	r5, r11
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
+	cmp	r0, #20
+	bcs	.Lromulus_n_tbc_n_far1
+	b	.Lromulus_n_tbc_n_loop1
+.Lromulus_n_tbc_n_far1:
+.Lromulus_n_tbc_n_done2:
+	@ skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
+	ldr	r0, [sp, #24]
+	str	r1, [r0]
+	str	r2, [r0, #4]
+	mov	r1, r8
+	str	r1, [r0, #8]
+	str	r4, [r0, #12]
+	add	sp, #28
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.ltorg
+	.size romulus_n_tbc_n, .-romulus_n_tbc_n
+
+
 @ --- romulus_n_tbc: romulus_n.tbc
 @     frame 360 bytes (27 spill slots, 10 on the stack; locals 320), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 840 bytes of code and literals
+@     estimated 824 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -2008,7 +2394,7 @@ romulus_n_tbc:
 	adds	r6, #4
 	subs	r0, #1
 	bne	.Lromulus_n_tbc_zero1
-	@ romulus_n.ae:54: E.key_schedule_tk12(cat(rev8(cnt), d, 0 as u64), tk2, r3, ks)
+	@ romulus_n.ae:56: E.key_schedule_tk12(cat(rev8(cnt), d, 0 as u64), tk2, r3, ks)
 	uxtb	r0, r5
 	lsls	r7, r0, #16
 	lsrs	r0, r5, #8
@@ -2034,23 +2420,23 @@ romulus_n_tbc:
 	lsrs	r0, r0, #24
 	orrs	r3, r0
 	orrs	r6, r4
-	@ skinny128_384plus.ae:169: @unroll(unroll)
+	@ skinny128_384plus.ae:207: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #12]
 	mov	r9, r0
 	movs	r5, #0
 	mov	r4, r6
-	@ skinny128_384plus.ae:171: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
+	@ skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	add	r0, sp, #40
 	mov	r11, r0
-	@ skinny128_384plus.ae:169: @unroll(unroll)
+	@ skinny128_384plus.ae:207: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
-	@ skinny128_384plus.ae:171: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
+	@ skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	mov	r6, r4
 	mov	r0, r8
 	eors	r6, r0
-	mov	r0, r3
 	mov	r7, r12
+	mov	r0, r3
 	eors	r0, r7
 	str	r0, [sp, #4]
 	mov	r0, r10
@@ -2059,8 +2445,9 @@ romulus_n_tbc:
 	mov	r0, r10
 	ldr	r0, [r0, #4]
 	str	r0, [sp, #16]
-	mov	r0, r6
+	str	r6, [sp]
 	ldr	r6, [sp, #8]
+	ldr	r0, [sp]
 	eors	r0, r6
 	str	r0, [sp]
 	ldr	r6, [sp, #4]
@@ -2085,9 +2472,8 @@ romulus_n_tbc:
 	mov	r0, r9
 	lsrs	r0, r0, #16
 	uxtb	r7, r0
-	mov	r0, r6
-	orrs	r0, r7
-	str	r0, [sp, #8]
+	orrs	r6, r7
+	str	r6, [sp, #8]
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	lsls	r6, r0, #24
@@ -2101,9 +2487,8 @@ romulus_n_tbc:
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	uxtb	r5, r5
-	mov	r0, r6
-	orrs	r0, r5
-	str	r0, [sp, #4]
+	orrs	r6, r5
+	str	r6, [sp, #4]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
@@ -2123,9 +2508,8 @@ romulus_n_tbc:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r3, r3
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r5
-	orrs	r0, r3
-	str	r0, [sp]
+	orrs	r5, r3
+	str	r5, [sp]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
@@ -2188,33 +2572,28 @@ romulus_n_tbc:
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r2, r1
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r5, r2, #1
-	lsls	r4, r0, #1
+	lsls	r7, r2, #1
+	lsls	r6, r0, #1
 	lsrs	r1, r2, #31
-	orrs	r4, r1
+	orrs	r6, r1
 	ldr	r1, =0xfefefefe
-	ands	r5, r1
-	ands	r4, r1
-	lsrs	r6, r2, #7
+	ands	r7, r1
+	ands	r6, r1
+	lsrs	r5, r2, #7
 	lsls	r1, r0, #25
-	mov	r7, r6
-	orrs	r7, r1
-	lsrs	r6, r0, #7
+	orrs	r5, r1
+	lsrs	r4, r0, #7
 	lsrs	r2, r2, #5
 	lsls	r1, r0, #27
 	orrs	r2, r1
 	lsrs	r1, r0, #5
-	mov	r0, r7
-	eors	r0, r2
-	mov	r2, r6
-	eors	r2, r1
+	eors	r5, r2
+	eors	r4, r1
 	ldr	r1, =0x01010101
-	ands	r0, r1
-	ands	r2, r1
-	mov	r7, r5
-	orrs	r7, r0
-	mov	r6, r4
-	orrs	r6, r2
+	ands	r5, r1
+	ands	r4, r1
+	orrs	r7, r5
+	orrs	r6, r4
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #24
@@ -2283,28 +2662,27 @@ romulus_n_tbc:
 	b	.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_far1:
 .Lromulus_n_tbc_done3:
-	@ skinny128_384plus.ae:120: @unroll(unroll)
+	@ skinny128_384plus.ae:130: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
 	ldr	r7, [sp, #24]
 	ldr	r5, [sp, #28]
 	ldr	r4, [sp, #32]
 	ldr	r3, [sp, #36]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	add	r2, sp, #40
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:122: c = rc[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, =romulus_n_E.rc
 	mov	r12, r0
-	@ skinny128_384plus.ae:123: k = rtk[i]
 	ldr	r0, =romulus_n_tf0
 	str	r0, [sp, #8]
 	ldr	r0, =romulus_n_tf1
 	str	r0, [sp, #4]
-	@ skinny128_384plus.ae:120: @unroll(unroll)
+	@ skinny128_384plus.ae:130: @unroll(unroll)
 .Lromulus_n_tbc_loop4:
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, [r2]
 	mov	r11, r0
 	ldr	r0, [r2, #4]
@@ -2312,14 +2690,12 @@ romulus_n_tbc:
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #24
 	str	r0, [sp]
-	@ skinny128_384plus.ae:122: c = rc[i]
 	mov	r0, r12
 	ldrb	r0, [r0]
 	mov	r9, r0
-	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r6, r0, #2
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
@@ -2329,27 +2705,27 @@ romulus_n_tbc:
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #16
 	eors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #8
 	eors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r7
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	eors	r6, r0
 	mov	r0, r10
 	eors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #24
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #24
 	mov	r10, r0
 	mov	r0, r9
@@ -2362,24 +2738,24 @@ romulus_n_tbc:
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #16
 	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #8
 	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	eors	r7, r0
 	mov	r0, r11
 	eors	r7, r0
-	@ skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	movs	r0, #8
 	rors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
@@ -2399,46 +2775,45 @@ romulus_n_tbc:
 	uxtb	r0, r4
 	ldrb	r0, [r1, r0]
 	orrs	r5, r0
-	@ skinny128_384plus.ae:126: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	movs	r0, #1
 	lsls	r0, r0, #25
 	eors	r5, r0
 	movs	r0, #16
 	rors	r5, r0
-	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r4, r7
 	eors	r4, r5
-	@ skinny128_384plus.ae:129: t = r0 ^ r2
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r0, r6
 	eors	r0, r5
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r5, r3, #24
 	ldrb	r5, [r1, r5]
-	lsls	r7, r5, #24
-	lsrs	r5, r3, #16
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #16
-	orrs	r7, r5
-	lsrs	r5, r3, #8
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #8
-	orrs	r7, r5
+	lsls	r5, r5, #24
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #16
+	orrs	r5, r7
+	lsrs	r7, r3, #8
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #8
+	orrs	r5, r7
 	uxtb	r3, r3
 	ldrb	r3, [r1, r3]
-	orrs	r7, r3
-	@ skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
+	orrs	r5, r3
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	movs	r3, #24
-	rors	r7, r3
-	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
-	mov	r5, r0
-	eors	r5, r7
+	rors	r5, r3
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r7, r0
+	eors	r7, r5
 	adds	r2, #8
 	mov	r3, r12
 	adds	r3, #1
 	mov	r12, r3
-	mov	r7, r5
 	mov	r5, r6
 	mov	r3, r0
 	mov	r0, r8
@@ -2447,7 +2822,7 @@ romulus_n_tbc:
 	cmp	r0, #40
 	bcc	.Lromulus_n_tbc_loop4
 .Lromulus_n_tbc_done5:
-	@ skinny128_384plus.ae:132: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp, #20]
 	str	r3, [r0]
 	str	r4, [r0, #4]

@@ -9,7 +9,7 @@
 
 @ --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 @     frame 44 bytes (16 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 668 bytes of code and literals
+@     estimated 632 bytes of code and literals
 	.section .text.skinny128_384plus_key_schedule,"ax",%progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, %function
@@ -30,26 +30,21 @@ skinny128_384plus_key_schedule:
 	str	r2, [sp, #4]
 	ldr	r2, [r0, #40]
 	mov	r9, r2
-	ldr	r2, [r0, #44]
-	mov	r4, r2
-	ldr	r2, [r0, #16]
-	mov	r6, r2
-	ldr	r2, [r0, #20]
-	mov	r5, r2
+	ldr	r4, [r0, #44]
+	ldr	r6, [r0, #16]
+	ldr	r5, [r0, #20]
 	ldr	r2, [r0, #24]
 	mov	r10, r2
 	ldr	r2, [r0, #28]
 	mov	r12, r2
-	ldr	r2, [r0]
-	mov	r3, r2
+	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
 	ldr	r7, [r0, #8]
 	mov	r11, r7
 	ldr	r0, [r0, #12]
 	mov	r8, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r0, r1
-	str	r0, [sp, #8]
+	str	r1, [sp, #8]
 	@ skinny128_384plus.ae:95: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #40]
@@ -58,22 +53,21 @@ skinny128_384plus_key_schedule:
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r1, r0, #24
+	lsls	r7, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r1, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r1, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r2
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	mov	r7, r1
 	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r2, #16
@@ -121,9 +115,8 @@ skinny128_384plus_key_schedule:
 	lsls	r0, r7, #1
 	eors	r1, r0
 	ands	r1, r2
-	mov	r0, r3
-	orrs	r0, r1
-	str	r0, [sp, #28]
+	orrs	r3, r1
+	str	r3, [sp, #28]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #24
@@ -147,9 +140,8 @@ skinny128_384plus_key_schedule:
 	mov	r0, r8
 	uxtb	r1, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r0, r2
-	orrs	r0, r1
-	str	r0, [sp, #24]
+	orrs	r2, r1
+	str	r2, [sp, #24]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r11
 	lsrs	r0, r0, #24
@@ -173,65 +165,61 @@ skinny128_384plus_key_schedule:
 	mov	r0, r11
 	uxtb	r1, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r0, r2
-	orrs	r0, r1
-	str	r0, [sp, #20]
+	orrs	r2, r1
+	str	r2, [sp, #20]
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r1, r0, #24
+	lsls	r3, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r6
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r1, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r1, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	mov	r3, r1
 	orrs	r3, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsrs	r0, r3, #7
-	lsrs	r1, r3, #5
-	eors	r0, r1
+	lsrs	r1, r3, #7
+	lsrs	r0, r3, #5
+	eors	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r1, r5, #8
-	uxtb	r1, r1
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r2, r1, #24
+	lsls	r2, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r1, r6, #8
-	uxtb	r1, r1
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r1, r1, #16
-	orrs	r2, r1
+	lsls	r0, r0, #16
+	orrs	r2, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r1, r6, #24
+	lsrs	r0, r6, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r1, r1, #8
-	orrs	r2, r1
+	lsls	r0, r0, #8
+	orrs	r2, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r1, r5
+	uxtb	r0, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	mov	r6, r2
-	orrs	r6, r1
+	orrs	r6, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r7, r3, #1
-	lsrs	r1, r6, #31
-	orrs	r7, r1
+	lsls	r0, r3, #1
+	lsrs	r2, r6, #31
+	orrs	r0, r2
 	ldr	r5, =0xfefefefe
-	ands	r7, r5
+	ands	r0, r5
 	ldr	r2, =0x01010101
-	mov	r1, r0
 	ands	r1, r2
-	mov	r0, r7
 	orrs	r0, r1
 	str	r0, [sp, #16]
 	lsls	r7, r6, #1
@@ -244,136 +232,134 @@ skinny128_384plus_key_schedule:
 	orrs	r5, r0
 	eors	r1, r5
 	ands	r1, r2
-	mov	r0, r7
-	orrs	r0, r1
-	str	r0, [sp, #12]
+	orrs	r7, r1
+	str	r7, [sp, #12]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r1, r0, #24
+	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
-	orrs	r1, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
-	orrs	r1, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r1, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	lsrs	r0, r0, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r2, r0, #24
+	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r10
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r2, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	lsls	r5, r0, #24
+	lsls	r2, r0, #24
 	ldr	r0, [sp]
 	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r5, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #24
 	lsls	r0, r0, #8
-	orrs	r5, r0
+	orrs	r2, r0
 	ldr	r0, [sp]
 	lsrs	r0, r0, #16
-	uxtb	r3, r0
-	mov	r0, r5
-	orrs	r0, r3
-	str	r0, [sp, #36]
+	uxtb	r1, r0
+	orrs	r2, r1
+	str	r2, [sp, #36]
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	lsls	r3, r0, #24
+	lsls	r1, r0, #24
 	ldr	r0, [sp]
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r3, r0
+	orrs	r1, r0
 	ldr	r0, [sp]
 	lsrs	r0, r0, #24
 	lsls	r0, r0, #8
-	orrs	r3, r0
+	orrs	r1, r0
 	ldr	r0, [sp, #4]
 	uxtb	r0, r0
-	orrs	r3, r0
+	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r5, r0, #24
+	lsls	r2, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
-	orrs	r5, r0
+	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
-	orrs	r5, r0
+	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r0, r4
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	orrs	r5, r0
+	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	lsrs	r0, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r6, r0, #24
+	lsls	r3, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r9
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	orrs	r6, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	r0, r12
 	eors	r4, r0
@@ -390,14 +376,10 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r0, #8
 	str	r0, [sp, #8]
-	mov	r0, r6
-	str	r0, [sp]
-	mov	r0, r5
-	str	r0, [sp, #4]
-	mov	r9, r3
+	str	r3, [sp]
+	str	r2, [sp, #4]
+	mov	r9, r1
 	ldr	r4, [sp, #36]
-	mov	r6, r2
-	mov	r5, r1
 	ldr	r0, [sp, #12]
 	mov	r10, r0
 	ldr	r0, [sp, #16]
@@ -430,7 +412,7 @@ skinny128_384plus_key_schedule:
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 @     frame 16 bytes (10 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 326 bytes of code and literals
+@     estimated 308 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -445,34 +427,25 @@ skinny128_384plus_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
 	mov	r6, r0
-	mov	r0, r2
-	str	r0, [sp, #12]
-	ldr	r2, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r1, [r1, #12]
-	@ skinny128_384plus.ae:120: @unroll(unroll)
+	str	r2, [sp, #12]
+	ldm	r1!, {r3, r4, r5, r7}
+	@ skinny128_384plus.ae:130: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
-	mov	r7, r1
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	r2, r6
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =skinny128_384plus_sbox
-	@ skinny128_384plus.ae:122: c = rc[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, =skinny128_384plus_rc
 	mov	r12, r0
-	@ skinny128_384plus.ae:123: k = rtk[i]
 	ldr	r0, =skinny128_384plus_tf0
 	str	r0, [sp, #8]
 	ldr	r0, =skinny128_384plus_tf1
 	str	r0, [sp, #4]
-	@ skinny128_384plus.ae:120: @unroll(unroll)
+	@ skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, [r2]
 	mov	r11, r0
 	ldr	r0, [r2, #4]
@@ -480,14 +453,12 @@ skinny128_384plus_encrypt_block:
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #24
 	str	r0, [sp]
-	@ skinny128_384plus.ae:122: c = rc[i]
 	mov	r0, r12
 	ldrb	r0, [r0]
 	mov	r9, r0
-	@ skinny128_384plus.ae:123: k = rtk[i]
 	lsls	r6, r0, #2
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
@@ -497,27 +468,27 @@ skinny128_384plus_encrypt_block:
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #16
 	eors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #8
 	eors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r7
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	eors	r6, r0
 	mov	r0, r10
 	eors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #24
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #24
 	mov	r10, r0
 	mov	r0, r9
@@ -530,24 +501,24 @@ skinny128_384plus_encrypt_block:
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #16
 	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #8
 	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:123: k = rtk[i]
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	eors	r7, r0
 	mov	r0, r11
 	eors	r7, r0
-	@ skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	movs	r0, #8
 	rors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
@@ -567,46 +538,45 @@ skinny128_384plus_encrypt_block:
 	uxtb	r0, r4
 	ldrb	r0, [r1, r0]
 	orrs	r5, r0
-	@ skinny128_384plus.ae:126: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	movs	r0, #1
 	lsls	r0, r0, #25
 	eors	r5, r0
 	movs	r0, #16
 	rors	r5, r0
-	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r4, r7
 	eors	r4, r5
-	@ skinny128_384plus.ae:129: t = r0 ^ r2
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r0, r6
 	eors	r0, r5
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r5, r3, #24
 	ldrb	r5, [r1, r5]
-	lsls	r7, r5, #24
-	lsrs	r5, r3, #16
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #16
-	orrs	r7, r5
-	lsrs	r5, r3, #8
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #8
-	orrs	r7, r5
+	lsls	r5, r5, #24
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #16
+	orrs	r5, r7
+	lsrs	r7, r3, #8
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #8
+	orrs	r5, r7
 	uxtb	r3, r3
 	ldrb	r3, [r1, r3]
-	orrs	r7, r3
-	@ skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
+	orrs	r5, r3
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	movs	r3, #24
-	rors	r7, r3
-	@ skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
-	mov	r5, r0
-	eors	r5, r7
+	rors	r5, r3
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r7, r0
+	eors	r7, r5
 	adds	r2, #8
 	mov	r3, r12
 	adds	r3, #1
 	mov	r12, r3
-	mov	r7, r5
 	mov	r5, r6
 	mov	r3, r0
 	mov	r0, r8
@@ -615,7 +585,7 @@ skinny128_384plus_encrypt_block:
 	cmp	r0, #40
 	bcc	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
-	@ skinny128_384plus.ae:132: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp, #12]
 	str	r3, [r0]
 	str	r4, [r0, #4]
@@ -634,7 +604,7 @@ skinny128_384plus_encrypt_block:
 
 @ --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 @     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 326 bytes of code and literals
+@     estimated 314 bytes of code and literals
 	.section .text.skinny128_384plus_decrypt_block,"ax",%progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, %function
@@ -649,70 +619,66 @@ skinny128_384plus_decrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #4
 	str	r2, [sp]
-	ldr	r3, [r1]
-	ldr	r4, [r1, #4]
+	ldr	r4, [r1]
+	ldr	r3, [r1, #4]
 	ldr	r5, [r1, #8]
 	ldr	r2, [r1, #12]
-	@ skinny128_384plus.ae:140: @unroll(unroll)
+	@ skinny128_384plus.ae:142: @unroll(unroll)
 	movs	r1, #0
 	mov	r9, r1
 	mov	r12, r5
-	mov	r1, r4
-	mov	r4, r3
-	@ skinny128_384plus.ae:144: k = rtk[i]
+	mov	r1, r3
+	@ skinny128_384plus.ae:146: k = rtk[i]
 	mov	r5, r0
 	movs	r0, #39
 	lsls	r0, r0, #3
 	adds	r5, r5, r0
-	@ skinny128_384plus.ae:143: c = rc[i]
+	@ skinny128_384plus.ae:145: c = rc[i]
 	ldr	r0, =skinny128_384plus_rc
 	adds	r0, #39
 	mov	r8, r0
-	@ skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	ldr	r0, =skinny128_384plus_tf0
 	mov	r11, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	ldr	r3, =skinny128_384plus_inv_sbox
-	@ skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	ldr	r0, =skinny128_384plus_tf1
 	mov	r10, r0
-	@ skinny128_384plus.ae:140: @unroll(unroll)
+	@ skinny128_384plus.ae:142: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
-	@ skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	mov	r6, r2
-	eors	r6, r4
-	@ skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
+	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	eors	r2, r4
+	@ skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
 	movs	r0, #8
-	rors	r6, r0
+	rors	r2, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r6, #24
+	lsrs	r0, r2, #24
 	ldrb	r0, [r3, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r6, #16
+	lsls	r6, r0, #24
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r6, #8
+	orrs	r6, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r6
-	ldrb	r0, [r3, r0]
-	mov	r6, r2
 	orrs	r6, r0
-	@ skinny128_384plus.ae:146: t = r3 ^ r1
+	uxtb	r0, r2
+	ldrb	r0, [r3, r0]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:148: t = r3 ^ r1
 	mov	r2, r4
 	mov	r0, r12
 	eors	r2, r0
-	@ skinny128_384plus.ae:150: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
+	@ skinny128_384plus.ae:152: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	movs	r0, #16
-	mov	r4, r2
-	rors	r4, r0
+	mov	r7, r2
+	rors	r7, r0
 	movs	r0, #1
 	lsls	r0, r0, #25
-	mov	r7, r4
 	eors	r7, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	lsrs	r0, r7, #24
@@ -731,75 +697,73 @@ skinny128_384plus_decrypt_block:
 	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
-	@ skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	eors	r1, r2
-	@ skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	movs	r0, #24
 	rors	r1, r0
-	@ skinny128_384plus.ae:143: c = rc[i]
+	@ skinny128_384plus.ae:145: c = rc[i]
 	mov	r0, r8
 	ldrb	r2, [r0]
-	@ skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	lsls	r7, r2, #2
 	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r0, r1
-	@ skinny128_384plus.ae:144: k = rtk[i]
-	ldr	r1, [r5]
-	@ skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	mov	r7, r0
-	eors	r7, r1
+	@ skinny128_384plus.ae:146: k = rtk[i]
+	ldr	r7, [r5]
+	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	mov	r1, r0
+	eors	r1, r7
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r7, #24
+	lsrs	r0, r1, #24
 	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r7, #16
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r7, #8
+	orrs	r7, r0
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r7
-	ldrb	r0, [r3, r0]
-	mov	r7, r1
 	orrs	r7, r0
-	@ skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	uxtb	r0, r1
+	ldrb	r0, [r3, r0]
+	orrs	r7, r0
+	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	lsls	r1, r2, #2
 	mov	r0, r11
 	ldr	r0, [r0, r1]
 	mov	r1, r12
 	eors	r0, r1
-	@ skinny128_384plus.ae:144: k = rtk[i]
-	ldr	r1, [r5, #4]
-	@ skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	mov	r2, r0
-	eors	r2, r1
+	@ skinny128_384plus.ae:146: k = rtk[i]
+	ldr	r2, [r5, #4]
+	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	mov	r1, r0
+	eors	r1, r2
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r2, #24
+	lsrs	r0, r1, #24
 	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #16
+	lsls	r2, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #8
+	orrs	r2, r0
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
+	orrs	r2, r0
+	uxtb	r0, r1
 	ldrb	r0, [r3, r0]
-	orrs	r1, r0
+	orrs	r2, r0
 	subs	r5, #8
 	mov	r0, r8
 	subs	r0, #1
 	mov	r8, r0
-	mov	r2, r1
 	mov	r12, r7
 	mov	r1, r4
 	mov	r4, r6
@@ -809,7 +773,7 @@ skinny128_384plus_decrypt_block:
 	cmp	r0, #40
 	bcc	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
-	@ skinny128_384plus.ae:153: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp]
 	str	r4, [r0]
 	str	r1, [r0, #4]

@@ -9,7 +9,7 @@
 
 @ --- aes_key_schedule: aes.key_schedule
 @     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 408 bytes of code and literals
+@     estimated 402 bytes of code and literals
 	.section .text.aes_key_schedule,"ax",%progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, %function
@@ -18,16 +18,13 @@
 aes_key_schedule:
 	push	{r4, r5, r6, r7, lr}
 	mov	r12, r1
-	ldr	r3, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r1, [r0, #12]
+	ldm	r0!, {r1, r2, r3, r4}
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r12
-	str	r1, [r0]
-	str	r2, [r0, #4]
-	str	r4, [r0, #8]
-	str	r3, [r0, #12]
+	str	r4, [r0]
+	str	r3, [r0, #4]
+	str	r2, [r0, #8]
+	str	r1, [r0, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:275: temp = w[i - 1]
@@ -245,7 +242,7 @@ aes_key_schedule:
 
 @ --- aes_encrypt_block: aes.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 534 bytes of code and literals
+@     estimated 520 bytes of code and literals
 	.section .text.aes_encrypt_block,"ax",%progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, %function
@@ -260,16 +257,14 @@ aes_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
 	str	r0, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp, #12]
+	str	r2, [sp, #12]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
+	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp, #8]
 	ldr	r0, [r0]
-	eors	r1, r0
+	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, #4]
@@ -285,7 +280,6 @@ aes_encrypt_block:
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r4, r1
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r5, [sp, #8]
@@ -323,9 +317,8 @@ aes_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -349,9 +342,8 @@ aes_encrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r11, r0
+	eors	r7, r6
+	mov	r11, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
@@ -432,9 +424,8 @@ aes_encrypt_block:
 	movs	r6, #160
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r12, r0
+	eors	r7, r6
+	mov	r12, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -456,9 +447,8 @@ aes_encrypt_block:
 	movs	r6, #164
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -527,7 +517,7 @@ aes_encrypt_block:
 
 @ --- aes_decrypt_block: aes.decrypt_block
 @     frame 16 bytes (10 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     estimated 500 bytes of code and literals
 	.section .text.aes_decrypt_block,"ax",%progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, %function
@@ -541,38 +531,30 @@ aes_decrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
-	mov	r7, r0
-	str	r7, [sp, #8]
-	mov	r0, r2
-	str	r0, [sp, #12]
-	ldr	r0, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
+	str	r0, [sp, #8]
+	str	r2, [sp, #12]
+	ldm	r1!, {r0, r3, r4, r5}
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
-	movs	r4, #160
-	ldr	r4, [r7, r4]
-	eors	r1, r4
+	movs	r1, #160
+	ldr	r7, [sp, #8]
+	ldr	r1, [r7, r1]
+	eors	r5, r1
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
-	movs	r4, #164
-	ldr	r4, [r7, r4]
-	eors	r3, r4
+	movs	r1, #164
+	ldr	r1, [r7, r1]
+	eors	r4, r1
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
-	movs	r4, #168
-	ldr	r4, [r7, r4]
-	eors	r2, r4
+	movs	r1, #168
+	ldr	r1, [r7, r1]
+	eors	r3, r1
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
-	movs	r4, #172
-	ldr	r4, [r7, r4]
-	mov	r6, r0
-	eors	r6, r4
+	movs	r1, #172
+	ldr	r1, [r7, r1]
+	mov	r2, r0
+	eors	r2, r1
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r1
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r6
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r1, r7
 	adds	r1, #176
@@ -616,9 +598,8 @@ aes_decrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #24
 	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
@@ -649,9 +630,8 @@ aes_decrypt_block:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #4]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r11, r0
+	eors	r7, r6
+	mov	r11, r7
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #24
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]

@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 84 bytes (14 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 812 bytes of code and literals
+@     estimated 804 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -68,8 +68,7 @@ ascon128_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #84
-	mov	r2, r3
-	str	r2, [sp]
+	str	r3, [sp]
 	ldr	r2, [sp, #120]
 	mov	r8, r2
 	ldr	r2, [sp, #124]
@@ -198,14 +197,14 @@ ascon128_encrypt_with:
 	mov	r2, r3
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #28]
-	ldr	r3, [sp, #32]
+	ldr	r6, [sp, #28]
+	ldr	r5, [sp, #32]
 	ldr	r0, [sp]
-	adds	r6, r0, r1
+	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes10
-	tst	r6, r0
+	tst	r3, r0
 	beq	.Lascon128_encrypt_with_words11
 .Lascon128_encrypt_with_bytes10:
 	movs	r0, #0
@@ -220,19 +219,17 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_cpy14:
 	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_cpyd12
-	ldrb	r0, [r6, r1]
+	ldrb	r0, [r3, r1]
 	strb	r0, [r7, r1]
 	b	.Lascon128_encrypt_with_cpy14
 .Lascon128_encrypt_with_cpyd12:
-	mov	r6, r7
+	mov	r3, r7
 .Lascon128_encrypt_with_words11:
-	ldr	r0, [r6, #4]
+	ldr	r0, [r3, #4]
 	rev	r1, r0
-	ldr	r0, [r6]
+	ldr	r0, [r3]
 	rev	r0, r0
-	mov	r6, r5
 	eors	r6, r1
-	mov	r5, r3
 	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	lsls	r3, r2, #3
@@ -263,10 +260,9 @@ ascon128_encrypt_with:
 	movs	r1, #0
 .Lascon128_encrypt_with_she18:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	mov	r0, r6
-	eors	r0, r2
+	eors	r6, r2
 	eors	r5, r1
-	str	r0, [sp, #28]
+	str	r6, [sp, #28]
 	str	r5, [sp, #32]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #28
@@ -544,7 +540,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 88 bytes (15 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 898 bytes of code and literals
+@     estimated 882 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -559,8 +555,7 @@ ascon128_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #88
 	mov	r2, r0
-	mov	r0, r3
-	str	r0, [sp]
+	str	r3, [sp]
 	ldr	r0, [sp, #124]
 	mov	r8, r0
 	ldr	r0, [sp, #128]
@@ -697,14 +692,14 @@ ascon128_decrypt_with:
 	mov	r2, r3
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r5, [sp, #32]
-	ldr	r3, [sp, #36]
+	ldr	r6, [sp, #32]
+	ldr	r5, [sp, #36]
 	ldr	r0, [sp]
-	adds	r6, r0, r1
+	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes10
-	tst	r6, r0
+	tst	r3, r0
 	beq	.Lascon128_decrypt_with_words11
 .Lascon128_decrypt_with_bytes10:
 	movs	r0, #0
@@ -719,19 +714,17 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_cpy14:
 	subs	r1, #1
 	bcc	.Lascon128_decrypt_with_cpyd12
-	ldrb	r0, [r6, r1]
+	ldrb	r0, [r3, r1]
 	strb	r0, [r7, r1]
 	b	.Lascon128_decrypt_with_cpy14
 .Lascon128_decrypt_with_cpyd12:
-	mov	r6, r7
+	mov	r3, r7
 .Lascon128_decrypt_with_words11:
-	ldr	r0, [r6, #4]
+	ldr	r0, [r3, #4]
 	rev	r1, r0
-	ldr	r0, [r6]
+	ldr	r0, [r3]
 	rev	r0, r0
-	mov	r6, r5
 	eors	r6, r1
-	mov	r5, r3
 	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	lsls	r3, r2, #3
@@ -762,10 +755,9 @@ ascon128_decrypt_with:
 	movs	r1, #0
 .Lascon128_decrypt_with_she18:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	mov	r0, r6
-	eors	r0, r2
+	eors	r6, r2
 	eors	r5, r1
-	str	r0, [sp, #32]
+	str	r6, [sp, #32]
 	str	r5, [sp, #36]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #32
@@ -1049,37 +1041,33 @@ ascon128_decrypt_with:
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #4]
-	eors	r2, r0
+	eors	r1, r0
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	r1, r7
-	eors	r1, r2
+	eors	r7, r1
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r3, [sp, #56]
+	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #8]
-	eors	r3, r0
+	eors	r1, r0
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	r2, r6
-	eors	r2, r3
+	eors	r6, r1
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r6, [sp, #64]
+	ldr	r1, [sp, #64]
 	ldr	r0, [sp, #16]
-	eors	r6, r0
+	eors	r1, r0
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	r3, r5
-	eors	r3, r6
+	eors	r5, r1
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r5, [sp, #68]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #12]
-	eors	r5, r0
+	eors	r1, r0
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	r0, r4
-	eors	r0, r5
-	orrs	r3, r0
-	orrs	r3, r2
-	orrs	r3, r1
-	subs	r0, r3, #1
+	eors	r4, r1
+	orrs	r5, r4
+	orrs	r5, r6
+	orrs	r5, r7
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1099,7 +1087,7 @@ ascon128_decrypt_with:
 
 @ --- ascon128_P_permute: ascon128.P.permute
 @     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 632 bytes of code and literals
+@     estimated 598 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1119,16 +1107,9 @@ ascon128_P_permute:
 	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [r0]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r5, r0
-	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #4]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r1, r0
+	ldr	r5, [r0]
+	ldr	r1, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #8]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r8, r0
@@ -1139,27 +1120,20 @@ ascon128_P_permute:
 	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #16]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r4, r0
-	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
+	ldr	r4, [r0, #16]
 	ldr	r0, [r0, #20]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r6, r0
-	str	r6, [sp]
+	str	r0, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #24]
+	ldr	r7, [r0, #24]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r12, r7
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #28]
+	ldr	r6, [r0, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r10, r6
 	@ ascon_p.ae:50: x4 = s[4]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #32]
 	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
@@ -1181,9 +1155,8 @@ ascon128_P_permute:
 	mov	r6, r4
 	eors	r6, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r5
-	eors	r0, r3
-	mov	r11, r0
+	eors	r5, r3
+	mov	r11, r5
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -1195,31 +1168,31 @@ ascon128_P_permute:
 	mov	r0, r6
 	mov	r1, r8
 	eors	r0, r1
-	ldr	r6, [sp]
+	ldr	r7, [sp]
 	mov	r1, r9
-	eors	r6, r1
+	eors	r7, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r1, r8
-	mvns	r7, r1
+	mvns	r6, r1
 	mov	r1, r9
 	mvns	r5, r1
-	ands	r7, r0
-	ands	r5, r6
+	ands	r6, r0
+	ands	r5, r7
 	mov	r1, r11
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #8]
 	mov	r1, r4
 	eors	r1, r5
 	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r0
-	mvns	r5, r6
+	mvns	r6, r0
+	mvns	r5, r7
 	mov	r1, r12
-	ands	r7, r1
+	ands	r6, r1
 	mov	r1, r10
 	ands	r5, r1
 	mov	r1, r8
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #20]
 	mov	r1, r9
 	eors	r1, r5
@@ -1233,7 +1206,6 @@ ascon128_P_permute:
 	ands	r1, r2
 	eors	r0, r5
 	str	r0, [sp]
-	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mvns	r6, r3
@@ -1253,9 +1225,8 @@ ascon128_P_permute:
 	ands	r5, r0
 	mov	r0, r9
 	ands	r4, r0
-	mov	r0, r3
-	eors	r0, r5
-	mov	r10, r0
+	eors	r3, r5
+	mov	r10, r3
 	mov	r3, r2
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
@@ -1338,12 +1309,10 @@ ascon128_P_permute:
 	mov	r0, r8
 	lsrs	r0, r0, #7
 	orrs	r4, r0
-	mov	r0, r6
-	eors	r0, r7
-	mov	r8, r0
-	mov	r0, r5
-	eors	r0, r4
-	mov	r9, r0
+	eors	r6, r7
+	mov	r8, r6
+	eors	r5, r4
+	mov	r9, r5
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp]
 	lsls	r4, r0, #31
@@ -1360,72 +1329,69 @@ ascon128_P_permute:
 	ldr	r6, [sp]
 	eors	r6, r5
 	ldr	r0, [sp]
-	lsls	r4, r0, #26
+	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
-	mov	r5, r4
 	orrs	r5, r0
 	ldr	r0, [sp, #4]
 	lsls	r4, r0, #26
 	ldr	r0, [sp]
 	lsrs	r0, r0, #6
 	orrs	r4, r0
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
-	eors	r6, r4
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r5, r1, #22
-	lsrs	r0, r2, #10
-	orrs	r5, r0
-	lsls	r4, r2, #22
-	lsrs	r0, r1, #10
-	orrs	r4, r0
-	mov	r7, r2
 	eors	r7, r5
-	mov	r5, r1
-	eors	r5, r4
+	str	r7, [sp]
+	mov	r0, r6
+	eors	r0, r4
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r6, r1, #22
+	lsrs	r4, r2, #10
+	orrs	r6, r4
+	lsls	r5, r2, #22
+	lsrs	r4, r1, #10
+	orrs	r5, r4
+	mov	r7, r2
+	eors	r7, r6
+	mov	r6, r1
+	eors	r6, r5
 	lsls	r4, r1, #15
-	lsrs	r0, r2, #17
-	orrs	r4, r0
-	lsls	r0, r2, #15
-	lsrs	r1, r1, #17
-	orrs	r0, r1
+	lsrs	r5, r2, #17
+	orrs	r4, r5
+	lsls	r5, r2, #15
+	lsrs	r2, r1, #17
+	orrs	r5, r2
 	eors	r7, r4
-	mov	r2, r5
-	eors	r2, r0
+	eors	r6, r5
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r3, #25
-	mov	r0, r10
-	lsrs	r0, r0, #7
-	orrs	r1, r0
-	mov	r0, r10
-	lsls	r0, r0, #25
+	lsls	r2, r3, #25
+	mov	r1, r10
+	lsrs	r1, r1, #7
+	orrs	r2, r1
+	mov	r1, r10
+	lsls	r1, r1, #25
 	lsrs	r4, r3, #7
-	orrs	r0, r4
+	orrs	r1, r4
 	mov	r5, r10
-	eors	r5, r1
+	eors	r5, r2
 	mov	r4, r3
-	eors	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #23
+	eors	r4, r1
+	mov	r1, r10
+	lsls	r2, r1, #23
 	lsrs	r1, r3, #9
-	orrs	r0, r1
+	orrs	r2, r1
 	lsls	r1, r3, #23
 	mov	r3, r10
 	lsrs	r3, r3, #9
 	orrs	r1, r3
 	mov	r3, r5
-	eors	r3, r0
-	mov	r0, r4
-	eors	r0, r1
+	eors	r3, r2
+	mov	r2, r4
+	eors	r2, r1
 	mov	r5, r11
 	mov	r1, r12
 	ldr	r4, [sp]
-	str	r6, [sp]
+	str	r0, [sp]
 	mov	r12, r7
-	mov	r10, r2
-	mov	r2, r0
+	mov	r10, r6
 	ldr	r0, [sp, #12]
 	adds	r0, #1
 	str	r0, [sp, #12]

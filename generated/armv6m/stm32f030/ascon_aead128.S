@@ -9,7 +9,7 @@
 
 @ --- ascon_aead128_key_setup: ascon_aead128.key_setup
 @     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4
-@     estimated 46 bytes of code and literals
+@     estimated 40 bytes of code and literals
 	.section .text.ascon_aead128_key_setup,"ax",%progbits
 	.global ascon_aead128_key_setup
 	.type ascon_aead128_key_setup, %function
@@ -34,14 +34,11 @@ ascon_aead128_key_setup:
 .Lascon_aead128_key_setup_cpyd3:
 	mov	r0, r4
 .Lascon_aead128_key_setup_words2:
-	ldr	r4, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	str	r4, [r2]
-	str	r3, [r2, #4]
-	str	r1, [r2, #8]
-	str	r0, [r2, #12]
+	ldm	r0, {r0, r1, r3, r4}
+	str	r0, [r2]
+	str	r1, [r2, #4]
+	str	r3, [r2, #8]
+	str	r4, [r2, #12]
 	add	sp, #16
 	pop	{r4, pc}
 	.ltorg
@@ -50,7 +47,7 @@ ascon_aead128_key_setup:
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 @     frame 96 bytes (17 spill slots, 10 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 720 bytes of code and literals
+@     estimated 708 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -309,28 +306,22 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_cpyd21:
 	mov	r1, r6
 .Lascon_aead128_encrypt_with_words20:
-	ldr	r6, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	eors	r0, r6
-	str	r0, [sp, #28]
-	mov	r0, r7
-	eors	r0, r4
-	str	r0, [sp]
-	mov	r0, r5
-	eors	r0, r3
-	str	r0, [sp, #32]
-	mov	r0, r8
+	ldm	r1, {r1, r3, r4, r6}
 	eors	r0, r1
+	str	r0, [sp, #28]
+	eors	r7, r3
+	str	r7, [sp]
+	eors	r5, r4
+	str	r5, [sp, #32]
+	mov	r0, r8
+	eors	r0, r6
 	mov	r8, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	lsls	r6, r2, #3
 	movs	r5, #1
-	movs	r0, #0
-	mov	r4, r0
-	mov	r3, r0
-	mov	r7, r0
+	movs	r7, #0
+	mov	r4, r7
+	mov	r3, r7
 	cmp	r6, #128
 	bcs	.Lascon_aead128_encrypt_with_shz24
 .Lascon_aead128_encrypt_with_shl26:
@@ -482,8 +473,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 112 bytes (25 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 896 bytes of code and literals
+@     frame 112 bytes (23 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 874 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -501,13 +492,13 @@ ascon_aead128_decrypt_with:
 	mov	r5, r3
 	ldr	r4, [sp, #148]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #160]
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #168]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #176]
 	str	r0, [sp, #52]
 	movs	r6, #0
@@ -520,14 +511,14 @@ ascon_aead128_decrypt_with:
 	bne	.Lascon_aead128_decrypt_with_zero1
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r0, [r2]
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #20]
+	str	r0, [sp, #12]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
 	str	r0, [sp, #56]
@@ -535,14 +526,14 @@ ascon_aead128_decrypt_with:
 	lsls	r0, r0, #12
 	str	r0, [sp, #60]
 	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #68]
 	@ ascon_aead128.ae:49: s[2] = k1
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #76]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
@@ -591,20 +582,20 @@ ascon_aead128_decrypt_with:
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #80]
 	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #84]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #88]
 	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r1, r0
 	str	r1, [sp, #92]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
@@ -613,9 +604,9 @@ ascon_aead128_decrypt_with:
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:123: full = m / rate
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	lsrs	r0, r1, #4
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ ascon_aead128.ae:124: for i in 0..full {
 	movs	r1, #0
 	mov	r8, r1
@@ -624,69 +615,66 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_loop10:
 	@ ascon_aead128.ae:125: off = rate * i
 	mov	r1, r8
-	lsls	r3, r1, #4
+	lsls	r6, r1, #4
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r1, [sp, #8]
-	adds	r4, r1, r3
+	ldr	r1, [sp]
+	adds	r2, r1, r6
 	movs	r0, #3
-	tst	r4, r0
+	tst	r2, r0
 	beq	.Lascon_aead128_decrypt_with_words13
 .Lascon_aead128_decrypt_with_bytes12:
-	add	r2, sp, #96
+	add	r3, sp, #96
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy15:
 	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd14
-	ldrb	r0, [r4, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lascon_aead128_decrypt_with_cpy15
 .Lascon_aead128_decrypt_with_cpyd14:
-	mov	r4, r2
+	mov	r2, r3
 .Lascon_aead128_decrypt_with_words13:
-	ldr	r0, [r4]
+	ldr	r0, [r2]
 	mov	r9, r0
-	ldr	r0, [r4, #4]
+	ldr	r0, [r2, #4]
 	mov	r10, r0
-	ldr	r2, [r4, #8]
-	ldr	r1, [r4, #12]
+	ldr	r5, [r2, #8]
+	ldr	r3, [r2, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #64]
-	mov	r11, r0
-	ldr	r0, [sp, #68]
-	str	r0, [sp]
-	ldr	r6, [sp, #56]
-	ldr	r5, [sp, #60]
+	ldr	r7, [sp, #64]
+	ldr	r4, [sp, #68]
+	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #60]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	r0, r9
-	eors	r6, r0
+	eors	r2, r0
 	mov	r0, r10
-	eors	r5, r0
-	mov	r7, r11
-	eors	r7, r2
-	ldr	r0, [sp]
-	eors	r0, r1
-	ldr	r4, [sp, #12]
-	adds	r4, r4, r3
-	movs	r3, #3
-	tst	r4, r3
+	eors	r1, r0
+	eors	r7, r5
+	mov	r0, r4
+	eors	r0, r3
+	ldr	r4, [sp, #4]
+	adds	r6, r4, r6
+	movs	r4, #3
+	tst	r6, r4
 	bne	.Lascon_aead128_decrypt_with_bytes16
-	str	r6, [r4]
-	str	r5, [r4, #4]
-	str	r7, [r4, #8]
-	str	r0, [r4, #12]
+	str	r2, [r6]
+	str	r1, [r6, #4]
+	str	r7, [r6, #8]
+	str	r0, [r6, #12]
 	b	.Lascon_aead128_decrypt_with_stored17
 .Lascon_aead128_decrypt_with_bytes16:
-	str	r6, [sp, #96]
-	str	r5, [sp, #100]
+	str	r2, [sp, #96]
+	str	r1, [sp, #100]
 	str	r7, [sp, #104]
 	str	r0, [sp, #108]
-	add	r5, sp, #96
-	movs	r3, #16
+	add	r2, sp, #96
+	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy18:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_stored17
-	ldrb	r0, [r5, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r6, r1]
 	b	.Lascon_aead128_decrypt_with_cpy18
 .Lascon_aead128_decrypt_with_stored17:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
@@ -695,8 +683,8 @@ ascon_aead128_decrypt_with:
 	mov	r0, r10
 	str	r0, [sp, #60]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r2, [sp, #64]
-	str	r1, [sp, #68]
+	str	r5, [sp, #64]
+	str	r3, [sp, #68]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
 	add	r0, sp, #56
 	movs	r1, #8
@@ -704,16 +692,16 @@ ascon_aead128_decrypt_with:
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	cmp	r1, r0
 	bcc	.Lascon_aead128_decrypt_with_loop10
 .Lascon_aead128_decrypt_with_done11:
 	@ ascon_aead128.ae:131: off = rate * full
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsls	r0, r0, #4
-	str	r0, [sp]
+	str	r0, [sp, #24]
 	@ ascon_aead128.ae:132: last = m - off
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	subs	r6, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #64]
@@ -725,8 +713,8 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp, #60]
 	mov	r9, r0
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	ldr	r1, [sp, #8]
-	ldr	r0, [sp]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #24]
 	adds	r5, r1, r0
 	cmp	r6, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes19
@@ -755,21 +743,18 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd21:
 	mov	r5, r2
 .Lascon_aead128_decrypt_with_words20:
-	ldr	r4, [r5]
-	ldr	r3, [r5, #4]
-	ldr	r2, [r5, #8]
-	ldr	r1, [r5, #12]
+	ldm	r5!, {r1, r2, r3, r4}
 	mov	r0, r10
-	eors	r0, r4
+	eors	r0, r1
 	str	r0, [sp, #32]
 	mov	r0, r9
-	eors	r0, r3
-	str	r0, [sp, #8]
-	mov	r0, r8
 	eors	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp, #28]
+	mov	r0, r8
+	eors	r0, r3
+	str	r0, [sp]
 	ldr	r0, [sp, #44]
-	eors	r0, r1
+	eors	r0, r4
 	str	r0, [sp, #36]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	lsls	r0, r6, #3
@@ -820,15 +805,15 @@ ascon_aead128_decrypt_with:
 	mvns	r0, r4
 	ldr	r5, [sp, #32]
 	ands	r5, r3
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #28]
 	ands	r3, r2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	ands	r2, r1
 	ldr	r1, [sp, #36]
 	ands	r1, r0
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp, #24]
 	adds	r4, r4, r0
 	cmp	r6, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes28
@@ -916,14 +901,13 @@ ascon_aead128_decrypt_with:
 	eors	r2, r7
 	mov	r1, r8
 	eors	r1, r6
-	mov	r0, r5
-	eors	r0, r4
+	eors	r5, r4
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r3, [sp, #56]
 	str	r2, [sp, #60]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r1, [sp, #64]
-	str	r0, [sp, #68]
+	str	r5, [sp, #68]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	ldr	r1, [sp, #48]
 	movs	r0, #3
@@ -943,20 +927,20 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_words37:
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r2, r0
 	str	r2, [sp, #72]
 	ldr	r2, [sp, #76]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #16]
 	eors	r2, r0
 	str	r2, [sp, #76]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r2, [sp, #80]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
 	str	r2, [sp, #80]
 	ldr	r2, [sp, #84]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
 	str	r2, [sp, #84]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
@@ -969,37 +953,33 @@ ascon_aead128_decrypt_with:
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r2, [sp, #92]
-	ldr	r0, [sp, #16]
-	eors	r2, r0
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	r1, r7
-	eors	r1, r2
+	eors	r7, r1
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r3, [sp, #88]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	eors	r6, r1
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #20]
-	eors	r3, r0
+	eors	r1, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	r2, r6
-	eors	r2, r3
+	eors	r5, r1
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r6, [sp, #80]
-	ldr	r0, [sp, #28]
-	eors	r6, r0
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	r3, r5
-	eors	r3, r6
-	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r5, [sp, #84]
-	ldr	r0, [sp, #24]
-	eors	r5, r0
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	r0, r4
-	eors	r0, r5
-	orrs	r3, r0
-	orrs	r3, r2
-	orrs	r3, r1
-	subs	r0, r3, #1
+	eors	r4, r1
+	orrs	r5, r4
+	orrs	r5, r6
+	orrs	r5, r7
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1019,7 +999,7 @@ ascon_aead128_decrypt_with:
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
 @     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 632 bytes of code and literals
+@     estimated 598 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1039,16 +1019,9 @@ ascon_aead128_P_permute:
 	str	r1, [sp, #12]
 	str	r0, [sp, #24]
 	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [r0]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r5, r0
-	@ ascon_p.ae:46: x0 = s[0]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #4]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r1, r0
+	ldr	r5, [r0]
+	ldr	r1, [r0, #4]
 	@ ascon_p.ae:47: x1 = s[1]
-	ldr	r0, [sp, #24]
 	ldr	r0, [r0, #8]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	r8, r0
@@ -1059,27 +1032,20 @@ ascon_aead128_P_permute:
 	mov	r9, r0
 	@ ascon_p.ae:48: x2 = s[2]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #16]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r4, r0
-	@ ascon_p.ae:48: x2 = s[2]
-	ldr	r0, [sp, #24]
+	ldr	r4, [r0, #16]
 	ldr	r0, [r0, #20]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r6, r0
-	str	r6, [sp]
+	str	r0, [sp]
 	@ ascon_p.ae:49: x3 = s[3]
 	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #24]
+	ldr	r7, [r0, #24]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r12, r0
+	mov	r12, r7
 	@ ascon_p.ae:49: x3 = s[3]
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, #28]
+	ldr	r6, [r0, #28]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
-	mov	r10, r0
+	mov	r10, r6
 	@ ascon_p.ae:50: x4 = s[4]
-	ldr	r0, [sp, #24]
 	ldr	r3, [r0, #32]
 	ldr	r2, [r0, #36]
 	@ ascon_p.ae:51: for i in 16 - rounds..16 {
@@ -1101,9 +1067,8 @@ ascon_aead128_P_permute:
 	mov	r6, r4
 	eors	r6, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r0, r5
-	eors	r0, r3
-	mov	r11, r0
+	eors	r5, r3
+	mov	r11, r5
 	mov	r4, r1
 	eors	r4, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
@@ -1115,31 +1080,31 @@ ascon_aead128_P_permute:
 	mov	r0, r6
 	mov	r1, r8
 	eors	r0, r1
-	ldr	r6, [sp]
+	ldr	r7, [sp]
 	mov	r1, r9
-	eors	r6, r1
+	eors	r7, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r1, r8
-	mvns	r7, r1
+	mvns	r6, r1
 	mov	r1, r9
 	mvns	r5, r1
-	ands	r7, r0
-	ands	r5, r6
+	ands	r6, r0
+	ands	r5, r7
 	mov	r1, r11
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #8]
 	mov	r1, r4
 	eors	r1, r5
 	str	r1, [sp, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r0
-	mvns	r5, r6
+	mvns	r6, r0
+	mvns	r5, r7
 	mov	r1, r12
-	ands	r7, r1
+	ands	r6, r1
 	mov	r1, r10
 	ands	r5, r1
 	mov	r1, r8
-	eors	r1, r7
+	eors	r1, r6
 	str	r1, [sp, #20]
 	mov	r1, r9
 	eors	r1, r5
@@ -1153,7 +1118,6 @@ ascon_aead128_P_permute:
 	ands	r1, r2
 	eors	r0, r5
 	str	r0, [sp]
-	mov	r7, r6
 	eors	r7, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mvns	r6, r3
@@ -1173,9 +1137,8 @@ ascon_aead128_P_permute:
 	ands	r5, r0
 	mov	r0, r9
 	ands	r4, r0
-	mov	r0, r3
-	eors	r0, r5
-	mov	r10, r0
+	eors	r3, r5
+	mov	r10, r3
 	mov	r3, r2
 	eors	r3, r4
 	@ ascon_p.ae:32: t1 = t1 ^ t0
@@ -1258,12 +1221,10 @@ ascon_aead128_P_permute:
 	mov	r0, r8
 	lsrs	r0, r0, #7
 	orrs	r4, r0
-	mov	r0, r6
-	eors	r0, r7
-	mov	r8, r0
-	mov	r0, r5
-	eors	r0, r4
-	mov	r9, r0
+	eors	r6, r7
+	mov	r8, r6
+	eors	r5, r4
+	mov	r9, r5
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp]
 	lsls	r4, r0, #31
@@ -1280,72 +1241,69 @@ ascon_aead128_P_permute:
 	ldr	r6, [sp]
 	eors	r6, r5
 	ldr	r0, [sp]
-	lsls	r4, r0, #26
+	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
-	mov	r5, r4
 	orrs	r5, r0
 	ldr	r0, [sp, #4]
 	lsls	r4, r0, #26
 	ldr	r0, [sp]
 	lsrs	r0, r0, #6
 	orrs	r4, r0
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
-	eors	r6, r4
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r5, r1, #22
-	lsrs	r0, r2, #10
-	orrs	r5, r0
-	lsls	r4, r2, #22
-	lsrs	r0, r1, #10
-	orrs	r4, r0
-	mov	r7, r2
 	eors	r7, r5
-	mov	r5, r1
-	eors	r5, r4
+	str	r7, [sp]
+	mov	r0, r6
+	eors	r0, r4
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r6, r1, #22
+	lsrs	r4, r2, #10
+	orrs	r6, r4
+	lsls	r5, r2, #22
+	lsrs	r4, r1, #10
+	orrs	r5, r4
+	mov	r7, r2
+	eors	r7, r6
+	mov	r6, r1
+	eors	r6, r5
 	lsls	r4, r1, #15
-	lsrs	r0, r2, #17
-	orrs	r4, r0
-	lsls	r0, r2, #15
-	lsrs	r1, r1, #17
-	orrs	r0, r1
+	lsrs	r5, r2, #17
+	orrs	r4, r5
+	lsls	r5, r2, #15
+	lsrs	r2, r1, #17
+	orrs	r5, r2
 	eors	r7, r4
-	mov	r2, r5
-	eors	r2, r0
+	eors	r6, r5
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r3, #25
-	mov	r0, r10
-	lsrs	r0, r0, #7
-	orrs	r1, r0
-	mov	r0, r10
-	lsls	r0, r0, #25
+	lsls	r2, r3, #25
+	mov	r1, r10
+	lsrs	r1, r1, #7
+	orrs	r2, r1
+	mov	r1, r10
+	lsls	r1, r1, #25
 	lsrs	r4, r3, #7
-	orrs	r0, r4
+	orrs	r1, r4
 	mov	r5, r10
-	eors	r5, r1
+	eors	r5, r2
 	mov	r4, r3
-	eors	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #23
+	eors	r4, r1
+	mov	r1, r10
+	lsls	r2, r1, #23
 	lsrs	r1, r3, #9
-	orrs	r0, r1
+	orrs	r2, r1
 	lsls	r1, r3, #23
 	mov	r3, r10
 	lsrs	r3, r3, #9
 	orrs	r1, r3
 	mov	r3, r5
-	eors	r3, r0
-	mov	r0, r4
-	eors	r0, r1
+	eors	r3, r2
+	mov	r2, r4
+	eors	r2, r1
 	mov	r5, r11
 	mov	r1, r12
 	ldr	r4, [sp]
-	str	r6, [sp]
+	str	r0, [sp]
 	mov	r12, r7
-	mov	r10, r2
-	mov	r2, r0
+	mov	r10, r6
 	ldr	r0, [sp, #12]
 	adds	r0, #1
 	str	r0, [sp, #12]
@@ -1389,7 +1347,7 @@ ascon_aead128_P_permute:
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 @     frame 32 bytes (8 spill slots, 4 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 316 bytes of code and literals
+@     estimated 308 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1405,10 +1363,10 @@ ascon_aead128_absorb_ad:
 	sub	sp, #32
 	mov	r4, r0
 	str	r1, [sp, #12]
-	mov	r0, r2
-	str	r0, [sp, #4]
+	str	r2, [sp, #4]
 	@ ascon_aead128.ae:61: if n > 0 {
 	movs	r1, #0
+	mov	r0, r2
 	cmp	r1, r0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1477,20 +1435,16 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_cpyd7:
 	mov	r1, r6
 .Lascon_aead128_absorb_ad_words6:
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	eors	r0, r6
+	ldm	r1, {r1, r3, r5, r6}
+	eors	r0, r1
 	mov	r11, r0
-	mov	r0, r7
-	eors	r0, r5
-	str	r0, [sp]
+	eors	r7, r3
+	str	r7, [sp]
 	mov	r0, r9
-	eors	r0, r3
+	eors	r0, r5
 	mov	r9, r0
 	mov	r0, r8
-	eors	r0, r1
+	eors	r0, r6
 	mov	r8, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	lsls	r1, r2, #3

@@ -58,7 +58,7 @@ chacha20_poly1305_key_setup:
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
 @     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 264 bytes of code and literals
+@     estimated 262 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -68,8 +68,7 @@ chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #140
 	mov	r2, r0
-	mov	r0, r3
-	str	r0, [sp, #60]
+	str	r3, [sp, #60]
 	ldr	r0, [sp, #160]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #164]
@@ -218,7 +217,7 @@ chacha20_poly1305_encrypt_with:
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
 @     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 288 bytes of code and literals
+@     estimated 278 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -228,8 +227,7 @@ chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #140
 	mov	r4, r0
-	mov	r0, r3
-	str	r0, [sp, #60]
+	str	r3, [sp, #60]
 	ldr	r0, [sp, #160]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #164]
@@ -362,21 +360,17 @@ chacha20_poly1305_decrypt_with:
 	ldr	r3, [sp, #56]
 	bl	chacha20_poly1305_tag_of
 	ldr	r1, [sp, #136]
-	mov	r0, r7
-	eors	r0, r1
-	ldr	r2, [sp, #132]
-	mov	r1, r4
-	eors	r1, r2
-	ldr	r2, [sp, #124]
-	mov	r3, r6
-	eors	r3, r2
-	ldr	r4, [sp, #128]
-	mov	r2, r5
-	eors	r2, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	eors	r7, r1
+	ldr	r1, [sp, #132]
+	eors	r4, r1
+	ldr	r1, [sp, #124]
+	eors	r6, r1
+	ldr	r1, [sp, #128]
+	eors	r5, r1
+	orrs	r6, r5
+	orrs	r6, r4
+	orrs	r6, r7
+	subs	r0, r6, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -391,7 +385,7 @@ chacha20_poly1305_decrypt_with:
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 @     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1130 bytes of code and literals
+@     estimated 1120 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -406,8 +400,7 @@ chacha20_poly1305_C_xor_stream:
 	push	{r4, r5, r6, r7}
 	sub	sp, #260
 	str	r1, [sp, #192]
-	mov	r1, r3
-	str	r1, [sp, #188]
+	str	r3, [sp, #188]
 	ldr	r1, [sp, #296]
 	str	r1, [sp, #180]
 	ldr	r1, [sp, #300]
@@ -534,19 +527,19 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #100]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	ldr	r7, =0x61707865
 	ldr	r6, [sp, #144]
 	ldr	r1, [sp, #128]
-	mov	r11, r1
+	mov	r8, r1
 	ldr	r5, [sp, #100]
 	ldr	r1, =0x3320646e
 	str	r1, [sp, #4]
 	ldr	r2, [sp, #140]
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #20]
+	str	r0, [sp, #28]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp]
 	ldr	r1, [sp, #136]
@@ -554,15 +547,15 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r1, [sp, #120]
 	str	r1, [sp, #12]
 	ldr	r1, [sp, #108]
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	ldr	r0, =0x6b206574
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r1, [sp, #132]
 	str	r1, [sp, #16]
 	ldr	r1, [sp, #116]
 	str	r1, [sp, #8]
 	ldr	r1, [sp, #104]
-	mov	r9, r1
+	mov	r10, r1
 .Lchacha20_poly1305_C_xor_stream_loop8:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -571,7 +564,7 @@ chacha20_poly1305_C_xor_stream:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r11
+	mov	r3, r8
 	adds	r3, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -580,49 +573,47 @@ chacha20_poly1305_C_xor_stream:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r4
-	str	r1, [sp, #36]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
-	mov	r1, r5
-	rors	r1, r6
-	mov	r11, r1
+	rors	r5, r6
+	str	r5, [sp, #20]
 	@ chacha20.ae:23: c = c + d
-	adds	r3, r3, r1
+	adds	r3, r3, r5
 	str	r3, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r4, r3
-	mov	r1, r4
 	movs	r3, #25
+	mov	r1, r4
 	rors	r1, r3
-	mov	r10, r1
+	mov	r11, r1
 	@ chacha20.ae:17: a = a + b
 	ldr	r1, [sp, #4]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #20]
-	eors	r4, r1
-	rors	r4, r0
+	ldr	r5, [sp, #24]
+	eors	r5, r1
+	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #24]
-	adds	r3, r3, r4
+	ldr	r3, [sp, #28]
+	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r3
-	rors	r2, r7
+	mov	r3, r2
+	eors	r3, r4
+	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
-	adds	r1, r1, r2
+	adds	r1, r1, r3
 	str	r1, [sp, #4]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r4, r1
-	mov	r1, r4
-	rors	r1, r6
-	str	r1, [sp, #20]
+	eors	r5, r1
+	rors	r5, r6
+	str	r5, [sp, #24]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r3, r2
+	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
@@ -630,7 +621,7 @@ chacha20_poly1305_C_xor_stream:
 	mov	r1, r12
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #32]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -642,27 +633,27 @@ chacha20_poly1305_C_xor_stream:
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #28]
+	str	r1, [sp, #32]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	str	r1, [sp, #24]
+	rors	r5, r6
+	str	r5, [sp, #28]
 	@ chacha20.ae:23: c = c + d
-	adds	r4, r4, r1
+	adds	r4, r4, r5
 	str	r4, [sp]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r4
-	mov	r1, r2
+	mov	r12, r2
 	movs	r2, #25
+	mov	r1, r12
 	rors	r1, r2
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r8
+	mov	r2, r9
 	ldr	r1, [sp, #16]
 	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r9
+	mov	r4, r10
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
@@ -674,7 +665,7 @@ chacha20_poly1305_C_xor_stream:
 	rors	r5, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r2, r2, r5
-	str	r2, [sp, #40]
+	mov	r9, r2
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
@@ -687,11 +678,11 @@ chacha20_poly1305_C_xor_stream:
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #40]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r4, r1
 	mov	r5, r4
+	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r4, [sp]
@@ -701,19 +692,19 @@ chacha20_poly1305_C_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #36]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	mov	r9, r1
+	rors	r5, r6
+	mov	r10, r5
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	str	r3, [sp, #16]
 	movs	r3, #25
+	ldr	r1, [sp, #16]
 	rors	r1, r3
 	str	r1, [sp, #16]
 	@ chacha20.ae:17: a = a + b
@@ -721,7 +712,7 @@ chacha20_poly1305_C_xor_stream:
 	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r11
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -742,17 +733,17 @@ chacha20_poly1305_C_xor_stream:
 	str	r1, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	mov	r12, r3
 	movs	r3, #25
+	mov	r1, r12
 	rors	r1, r3
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r3, [sp, #20]
-	eors	r3, r1
-	mov	r4, r3
+	ldr	r4, [sp, #24]
+	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
 	ldr	r3, [sp, #48]
@@ -768,19 +759,19 @@ chacha20_poly1305_C_xor_stream:
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	mov	r11, r1
+	mov	r8, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	eors	r2, r1
 	mov	r3, r2
+	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #40]
-	mov	r1, r10
+	mov	r2, r9
+	mov	r1, r11
 	adds	r1, r2, r1
-	mov	r8, r1
+	mov	r9, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #28]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
@@ -788,16 +779,16 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r10
+	mov	r2, r11
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r8
+	mov	r7, r9
 	adds	r7, r7, r2
-	mov	r8, r7
+	mov	r9, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r8
+	mov	r1, r9
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -808,38 +799,36 @@ chacha20_poly1305_C_xor_stream:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #36]
+	ldr	r7, [sp, #40]
 	ldr	r2, [sp, #16]
-	str	r0, [sp, #24]
-	mov	r0, r4
-	str	r0, [sp, #20]
-	str	r1, [sp, #28]
-	mov	r1, r3
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #32]
+	str	r0, [sp, #28]
+	str	r4, [sp, #24]
+	str	r1, [sp, #32]
+	str	r3, [sp, #16]
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	cmp	r0, #10
 	bcs	.Lchacha20_poly1305_C_xor_stream_far2
 	b	.Lchacha20_poly1305_C_xor_stream_loop8
 .Lchacha20_poly1305_C_xor_stream_far2:
 .Lchacha20_poly1305_C_xor_stream_done9:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r9
+	mov	r1, r10
 	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #40]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #108]
 	adds	r0, r1, r0
 	str	r0, [sp, #36]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #112]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #100]
 	adds	r0, r5, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #116]
@@ -848,12 +837,12 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #120]
 	adds	r0, r1, r0
-	str	r0, [sp, #12]
-	ldr	r1, [sp, #24]
+	str	r0, [sp, #8]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #124]
 	adds	r1, r1, r0
-	str	r1, [sp, #8]
-	mov	r1, r11
+	mov	r11, r1
+	mov	r1, r8
 	ldr	r0, [sp, #128]
 	adds	r0, r1, r0
 	mov	r10, r0
@@ -861,7 +850,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #132]
 	adds	r0, r1, r0
-	mov	r9, r0
+	mov	r8, r0
 	mov	r1, r12
 	ldr	r0, [sp, #136]
 	adds	r1, r1, r0
@@ -871,7 +860,7 @@ chacha20_poly1305_C_xor_stream:
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r8
+	mov	r0, r9
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
 	ldr	r0, [sp]
@@ -905,7 +894,7 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
 	mov	r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r1, r0
 	str	r1, [sp, #56]
 	ldr	r0, [sp, #52]
@@ -914,17 +903,17 @@ chacha20_poly1305_C_xor_stream:
 	eors	r1, r0
 	str	r1, [sp, #52]
 	ldr	r0, [sp, #148]
-	ldr	r1, [sp, #8]
+	mov	r1, r11
 	eors	r0, r1
 	mov	r12, r0
 	ldr	r7, [sp, #152]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r7, r0
 	ldr	r6, [sp, #156]
 	ldr	r0, [sp, #20]
 	eors	r6, r0
 	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r5, r0
 	ldr	r4, [sp, #164]
 	ldr	r0, [sp, #32]
@@ -1034,8 +1023,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 168 bytes (65 spill slots, 22 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1620 bytes of code and literals
+@     frame 172 bytes (66 spill slots, 23 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1552 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1048,78 +1037,73 @@ chacha20_poly1305_tag_of:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #168
-	mov	r4, r0
+	sub	sp, #172
+	mov	r7, r0
 	mov	r6, r1
-	mov	r0, r2
-	str	r0, [sp, #80]
-	mov	r0, r3
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #84]
+	str	r2, [sp, #84]
+	str	r3, [sp, #60]
 	ldr	r0, [sp, #208]
-	str	r0, [sp, #52]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #60]
-	ldr	r0, [r4]
-	str	r0, [sp, #76]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #72]
-	ldr	r0, [r4, #8]
-	str	r0, [sp, #68]
-	ldr	r0, [r4, #12]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #216]
 	str	r0, [sp, #64]
-	ldr	r2, [r4, #16]
-	ldr	r0, [r4, #20]
-	ldr	r5, [r4, #24]
-	ldr	r1, [r4, #28]
-	mov	r10, r1
-	ldr	r4, [r6]
+	ldr	r0, [r7]
+	str	r0, [sp, #80]
+	ldr	r0, [r7, #4]
+	str	r0, [sp, #76]
+	ldr	r0, [r7, #8]
+	str	r0, [sp, #72]
+	ldr	r0, [r7, #12]
+	str	r0, [sp, #68]
+	ldr	r5, [r7, #16]
+	ldr	r0, [r7, #20]
+	ldr	r4, [r7, #24]
+	ldr	r1, [r7, #28]
+	str	r1, [sp]
+	ldr	r1, [r6]
 	ldr	r3, [r6, #4]
-	ldr	r1, [r6, #8]
-	mov	r9, r1
+	ldr	r2, [r6, #8]
+	mov	r9, r2
 	movs	r7, #0
-	str	r7, [sp, #88]
 	str	r7, [sp, #92]
 	str	r7, [sp, #96]
 	str	r7, [sp, #100]
 	str	r7, [sp, #104]
-	add	r6, sp, #108
-	movs	r1, #10
+	str	r7, [sp, #108]
+	add	r6, sp, #112
+	movs	r2, #10
 .Lchacha20_poly1305_tag_of_zero1:
 	str	r7, [r6]
 	adds	r6, #4
-	subs	r1, #1
+	subs	r2, #1
 	bne	.Lchacha20_poly1305_tag_of_zero1
-	str	r7, [sp, #148]
 	str	r7, [sp, #152]
 	str	r7, [sp, #156]
 	str	r7, [sp, #160]
 	str	r7, [sp, #164]
+	str	r7, [sp, #168]
 	@ chacha20.ae:53: @unroll(unroll)
-	str	r2, [sp]
-	str	r0, [sp, #28]
-	mov	r0, r4
-	str	r0, [sp, #24]
-	mov	r1, r5
-	str	r1, [sp, #16]
-	mov	r0, r3
-	str	r0, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #36]
+	movs	r2, #0
+	str	r2, [sp, #36]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #76]
+	ldr	r6, [sp, #80]
+	str	r5, [sp, #12]
 	movs	r5, #0
 	ldr	r2, =0x3320646e
-	str	r2, [sp, #12]
-	ldr	r2, [sp, #72]
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #76]
+	str	r0, [sp, #28]
+	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #68]
+	str	r0, [sp, #4]
+	ldr	r1, [sp, #72]
 	mov	r8, r1
+	str	r4, [sp, #16]
+	str	r3, [sp, #32]
 	ldr	r0, =0x6b206574
-	mov	r11, r0
-	ldr	r1, [sp, #64]
+	mov	r10, r0
+	ldr	r1, [sp, #68]
 	str	r1, [sp, #20]
 .Lchacha20_poly1305_tag_of_loop2:
 	@ chacha20.ae:17: a = a + b
@@ -1129,7 +1113,7 @@ chacha20_poly1305_tag_of:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp]
+	ldr	r3, [sp, #12]
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r6
@@ -1142,20 +1126,20 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
-	mov	r1, r5
-	rors	r1, r6
-	str	r1, [sp]
+	rors	r5, r6
+	str	r5, [sp, #12]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
-	str	r1, [sp, #48]
+	adds	r1, r4, r5
+	str	r1, [sp, #52]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	mov	r1, r3
+	mov	r11, r3
 	movs	r3, #25
+	mov	r1, r11
 	rors	r1, r3
-	str	r1, [sp, #4]
+	mov	r11, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	ldr	r4, [sp, #24]
@@ -1169,21 +1153,20 @@ chacha20_poly1305_tag_of:
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
-	mov	r1, r4
-	rors	r1, r6
-	str	r1, [sp, #24]
+	rors	r4, r6
+	str	r4, [sp, #24]
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r3, r1
-	str	r1, [sp, #44]
+	adds	r1, r3, r4
+	str	r1, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	mov	r1, r8
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1202,20 +1185,20 @@ chacha20_poly1305_tag_of:
 	str	r1, [sp, #32]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	str	r1, [sp, #28]
+	rors	r5, r6
+	str	r5, [sp, #28]
 	@ chacha20.ae:23: c = c + d
-	adds	r4, r4, r1
-	str	r4, [sp, #8]
+	adds	r4, r4, r5
+	str	r4, [sp, #4]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r4
-	mov	r1, r3
+	mov	r8, r3
 	movs	r3, #25
+	mov	r1, r8
 	rors	r1, r3
 	mov	r8, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r3, r11
+	mov	r3, r10
 	ldr	r1, [sp, #20]
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1223,7 +1206,7 @@ chacha20_poly1305_tag_of:
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r10
+	ldr	r3, [sp]
 	adds	r5, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	ldr	r3, [sp, #20]
@@ -1231,7 +1214,7 @@ chacha20_poly1305_tag_of:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	mov	r11, r1
+	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
@@ -1246,11 +1229,11 @@ chacha20_poly1305_tag_of:
 	ldr	r1, [sp, #40]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	eors	r4, r1
 	mov	r5, r4
+	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #4]
 	adds	r4, r4, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r4
@@ -1260,24 +1243,24 @@ chacha20_poly1305_tag_of:
 	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
-	mov	r1, r5
-	rors	r1, r6
-	mov	r9, r1
+	rors	r5, r6
+	mov	r9, r5
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r1
+	adds	r1, r4, r5
 	str	r1, [sp, #16]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
-	mov	r1, r2
+	str	r2, [sp, #20]
 	movs	r2, #25
+	ldr	r1, [sp, #20]
 	rors	r1, r2
 	str	r1, [sp, #20]
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	mov	r1, r8
 	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp]
+	ldr	r5, [sp, #12]
 	eors	r5, r2
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
@@ -1289,73 +1272,69 @@ chacha20_poly1305_tag_of:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r2, r2, r4
-	str	r2, [sp, #12]
+	str	r2, [sp, #8]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r2
 	rors	r5, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r1, r5
-	mov	r10, r1
+	str	r1, [sp]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r2, r4
-	eors	r2, r1
-	mov	r1, r2
+	eors	r4, r1
 	movs	r2, #25
+	mov	r1, r4
 	rors	r1, r2
 	mov	r8, r1
 	@ chacha20.ae:17: a = a + b
 	ldr	r1, [sp, #32]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #24]
-	eors	r2, r1
-	mov	r4, r2
+	ldr	r4, [sp, #24]
+	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #52]
 	adds	r2, r2, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r3, r2
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r2, r2, r4
-	str	r2, [sp]
+	str	r2, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r1, r3
-	eors	r1, r2
-	mov	r3, r1
+	eors	r3, r2
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r11
-	ldr	r1, [sp, #4]
+	ldr	r2, [sp, #44]
+	mov	r1, r11
 	adds	r1, r2, r1
-	mov	r11, r1
+	mov	r10, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	ldr	r2, [sp, #28]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r2, [sp, #4]
+	mov	r2, r11
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r11
+	mov	r7, r10
 	adds	r7, r7, r2
-	mov	r11, r7
+	mov	r10, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r11
+	mov	r1, r10
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -1369,12 +1348,9 @@ chacha20_poly1305_tag_of:
 	ldr	r7, [sp, #40]
 	ldr	r2, [sp, #20]
 	str	r0, [sp, #28]
-	mov	r0, r4
-	str	r0, [sp, #24]
-	mov	r0, r1
-	str	r0, [sp, #32]
-	mov	r1, r3
-	str	r1, [sp, #20]
+	str	r4, [sp, #24]
+	str	r1, [sp, #32]
+	str	r3, [sp, #20]
 	ldr	r0, [sp, #36]
 	adds	r0, #1
 	str	r0, [sp, #36]
@@ -1385,46 +1361,43 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_done3:
 	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #68]
 	adds	r0, r1, r0
 	str	r0, [sp, #28]
 	mov	r1, r8
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #72]
 	adds	r0, r1, r0
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #72]
-	adds	r1, r2, r0
-	str	r1, [sp, #20]
 	ldr	r0, [sp, #76]
-	adds	r4, r6, r0
-	str	r4, [sp, #16]
+	adds	r0, r2, r0
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #80]
+	adds	r0, r6, r0
+	str	r0, [sp, #16]
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r1, =0x6b206574
-	mov	r0, r11
-	adds	r1, r0, r1
-	ldr	r2, =0x79622d32
+	mov	r0, r10
+	adds	r3, r0, r1
+	ldr	r1, =0x79622d32
+	ldr	r0, [sp, #4]
+	adds	r4, r0, r1
+	ldr	r1, =0x3320646e
 	ldr	r0, [sp, #8]
-	adds	r2, r0, r2
-	ldr	r3, =0x3320646e
-	ldr	r0, [sp, #12]
-	adds	r3, r0, r3
+	adds	r5, r0, r1
 	ldr	r0, =0x61707865
 	adds	r0, r7, r0
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	lsls	r0, r0, #4
 	lsrs	r6, r0, #4
 	ldr	r0, =0x0ffffffc
-	mov	r5, r3
 	ands	r5, r0
-	mov	r4, r2
 	ands	r4, r0
-	mov	r3, r1
 	ands	r3, r0
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r1, sp, #108
+	add	r1, sp, #112
 	strh	r0, [r1, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
@@ -1432,8 +1405,7 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r6, #13
-	lsls	r0, r0, #19
+	lsls	r0, r6, #6
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #22]
@@ -1454,8 +1426,7 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r5, #7
-	lsls	r0, r0, #19
+	lsls	r0, r5, #12
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #26]
@@ -1476,8 +1447,7 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r4, #1
-	lsls	r0, r0, #19
+	lsls	r0, r4, #18
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #30]
@@ -1486,8 +1456,7 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r4, #14
-	lsls	r0, r0, #19
+	lsls	r0, r4, #5
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #32]
@@ -1508,8 +1477,7 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #19
+	lsls	r0, r3, #11
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #36]
@@ -1526,189 +1494,186 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #18]
 	@ chacha20_poly1305.ae:20: P.absorb_padded(h, rt, ad)
-	add	r0, sp, #88
-	ldr	r2, [sp, #80]
-	ldr	r3, [sp, #56]
+	add	r0, sp, #92
+	ldr	r2, [sp, #84]
+	ldr	r3, [sp, #60]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:21: P.absorb_padded(h, rt, ct)
-	add	r0, sp, #88
-	add	r1, sp, #108
-	ldr	r2, [sp, #84]
-	ldr	r3, [sp, #52]
+	add	r0, sp, #92
+	add	r1, sp, #112
+	ldr	r2, [sp, #88]
+	ldr	r3, [sp, #56]
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r2, sp, #88
-	ldrh	r1, [r2]
-	ldr	r0, [sp, #56]
+	add	r1, sp, #92
+	ldrh	r2, [r1]
+	ldr	r0, [sp, #60]
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
-	adds	r0, r1, r0
-	uxth	r1, r0
+	adds	r0, r2, r0
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2]
+	strh	r0, [r1]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r2, #2]
-	ldr	r0, [sp, #56]
-	lsrs	r0, r0, #13
-	lsls	r0, r0, #19
+	ldrh	r2, [r1, #2]
+	ldr	r0, [sp, #60]
+	lsls	r0, r0, #6
 	lsrs	r0, r0, #19
-	adds	r0, r3, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r3
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #2]
+	strh	r0, [r1, #2]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r2, #4]
-	ldr	r0, [sp, #56]
+	ldrh	r3, [r1, #4]
+	ldr	r0, [sp, #60]
 	lsrs	r0, r0, #26
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #4]
+	strh	r0, [r1, #4]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r2, #6]
+	ldrh	r0, [r1, #6]
 	adds	r0, r0, #0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #6]
+	strh	r0, [r1, #6]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r2, #8]
-	ldr	r0, [sp, #52]
+	ldrh	r3, [r1, #8]
+	ldr	r0, [sp, #56]
 	lsls	r0, r0, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #8]
+	strh	r0, [r1, #8]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r2, #10]
-	ldr	r0, [sp, #52]
-	lsrs	r0, r0, #1
-	lsls	r0, r0, #19
+	ldrh	r2, [r1, #10]
+	ldr	r0, [sp, #56]
+	lsls	r0, r0, #18
 	lsrs	r0, r0, #19
-	adds	r0, r3, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r3
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #10]
+	strh	r0, [r1, #10]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r2, #12]
-	ldr	r0, [sp, #52]
-	lsrs	r0, r0, #14
-	lsls	r0, r0, #19
+	ldrh	r2, [r1, #12]
+	ldr	r0, [sp, #56]
+	lsls	r0, r0, #5
 	lsrs	r0, r0, #19
-	adds	r0, r3, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r3
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #12]
+	strh	r0, [r1, #12]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r3, [r2, #14]
-	ldr	r0, [sp, #52]
+	ldrh	r3, [r1, #14]
+	ldr	r0, [sp, #56]
 	lsrs	r0, r0, #27
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #14]
+	strh	r0, [r1, #14]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r1, r1, #13
+	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r0, [r2, #16]
+	ldrh	r0, [r1, #16]
 	adds	r0, r0, #0
 	uxth	r0, r0
-	adds	r0, r0, r1
-	uxth	r1, r0
+	adds	r0, r0, r2
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #16]
+	strh	r0, [r1, #16]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r1, #13
+	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	ldrh	r1, [r2, #18]
+	ldrh	r2, [r1, #18]
 	movs	r0, #1
 	lsls	r0, r0, #11
-	adds	r0, r1, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
 	adds	r0, r0, r3
-	uxth	r1, r0
-	b	.Lchacha20_poly1305_tag_of_pool1
-	.ltorg
-.Lchacha20_poly1305_tag_of_pool1:
+	uxth	r2, r0
 	@ poly1305.ae:44: h[i] = t & mask
-	lsls	r0, r1, #19
+	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2, #18]
+	strh	r0, [r1, #18]
 	@ poly1305.ae:45: c = t >> limb_bits
-	lsrs	r3, r1, #13
+	lsrs	r0, r2, #13
 	@ poly1305.ae:47: h[0] = h[0] + c * 5             // the carry out of limb 9 weighs 2^130 = 5 (mod p)
-	ldrh	r1, [r2]
-	movs	r0, #5
-	muls	r3, r0
-	uxth	r0, r3
-	adds	r0, r1, r0
+	ldrh	r2, [r1]
+	movs	r3, #5
+	muls	r0, r3
 	uxth	r0, r0
-	strh	r0, [r2]
+	adds	r0, r2, r0
+	uxth	r0, r0
+	strh	r0, [r1]
 	@ poly1305.ae:51: @unroll(unroll)
 	movs	r3, #0
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r1, sp, #108
+	add	r2, sp, #112
+	b	.Lchacha20_poly1305_tag_of_pool1
+	.ltorg
+.Lchacha20_poly1305_tag_of_pool1:
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #148
+	add	r0, sp, #152
 	mov	r8, r0
 	@ poly1305.ae:51: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop4:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r6, sp, #88
+	add	r6, sp, #92
 	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop6:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
@@ -1718,7 +1683,7 @@ chacha20_poly1305_tag_of:
 	adds	r0, #10
 	uxth	r0, r0
 	lsls	r0, r0, #1
-	ldrh	r0, [r1, r0]
+	ldrh	r0, [r2, r0]
 	muls	r5, r0
 	adds	r4, r4, r5
 	adds	r6, #2
@@ -1740,34 +1705,34 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop4
 .Lchacha20_poly1305_tag_of_done5:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r1, sp, #148
-	ldrh	r3, [r1]
-	movs	r0, #5
-	muls	r4, r0
-	adds	r3, r3, r4
+	add	r2, sp, #152
+	ldrh	r0, [r2]
+	movs	r3, #5
+	muls	r4, r3
+	adds	r3, r0, r4
 	@ poly1305.ae:62: h[0] = t0[12:0] as u16
 	lsls	r0, r3, #19
 	lsrs	r0, r0, #19
-	strh	r0, [r2]
+	strh	r0, [r1]
 	@ poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
-	ldrh	r1, [r1, #2]
+	ldrh	r2, [r2, #2]
 	lsrs	r0, r3, #13
 	uxth	r0, r0
-	adds	r0, r1, r0
+	adds	r0, r2, r0
 	uxth	r0, r0
-	strh	r0, [r2, #2]
+	strh	r0, [r1, #2]
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r4, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r3, sp, #148
+	add	r3, sp, #152
 	adds	r3, #4
-	add	r0, sp, #88
+	add	r0, sp, #92
 	adds	r0, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop8:
 	@ poly1305.ae:66: h[i] = g[i]
-	ldrh	r1, [r3]
-	strh	r1, [r0]
+	ldrh	r2, [r3]
+	strh	r2, [r0]
 	adds	r3, #2
 	adds	r0, #2
 	adds	r4, #1
@@ -1775,211 +1740,201 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop8
 .Lchacha20_poly1305_tag_of_done9:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r4, [r2]
-	ldrh	r0, [r2, #2]
-	lsls	r3, r0, #13
-	lsrs	r0, r0, #19
-	movs	r1, #0
-	adds	r6, r4, r3
-	mov	r5, r1
-	adcs	r5, r0
-	mov	r4, r1
-	adcs	r4, r1
-	mov	r3, r1
-	adcs	r3, r1
-	mov	r0, r1
-	adcs	r0, r1
-	uxtb	r0, r0
+	ldrh	r4, [r1]
+	ldrh	r2, [r1, #2]
+	lsls	r0, r2, #13
+	lsrs	r3, r2, #19
+	movs	r2, #0
+	adds	r0, r4, r0
 	str	r0, [sp]
-	ldrh	r0, [r2, #4]
-	lsls	r7, r0, #26
+	mov	r7, r2
+	adcs	r7, r3
+	mov	r6, r2
+	adcs	r6, r2
+	mov	r5, r2
+	adcs	r5, r2
+	mov	r3, r2
+	adcs	r3, r2
+	ldrh	r0, [r1, #4]
+	lsls	r4, r0, #26
 	lsrs	r0, r0, #6
-	adds	r7, r6, r7
-	mov	r6, r5
-	adcs	r6, r0
-	mov	r5, r4
-	adcs	r5, r1
-	mov	r4, r3
-	adcs	r4, r1
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #8]
-	ldrh	r0, [r2, #6]
-	lsls	r3, r0, #7
+	adds	r0, r0, r4
+	str	r0, [sp]
+	ldr	r0, [sp, #4]
+	adcs	r7, r0
+	adcs	r6, r2
+	adcs	r5, r2
+	adcs	r3, r2
+	ldrh	r0, [r1, #6]
+	lsls	r4, r0, #7
 	lsrs	r0, r0, #25
-	adds	r7, r7, r1
-	adcs	r6, r3
-	adcs	r5, r0
-	adcs	r4, r1
-	ldr	r0, [sp, #8]
-	adcs	r0, r1
-	uxtb	r0, r0
 	str	r0, [sp, #4]
-	ldrh	r0, [r2, #8]
-	lsls	r3, r0, #20
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r4
+	ldr	r0, [sp, #4]
+	adcs	r6, r0
+	adcs	r5, r2
+	adcs	r3, r2
+	ldrh	r0, [r1, #8]
+	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
-	adds	r7, r7, r1
-	adcs	r6, r3
-	adcs	r5, r0
-	adcs	r4, r1
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
 	str	r0, [sp, #4]
-	ldrh	r0, [r2, #10]
-	lsls	r3, r0, #1
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r4
+	ldr	r0, [sp, #4]
+	adcs	r6, r0
+	adcs	r5, r2
+	adcs	r3, r2
+	ldrh	r0, [r1, #10]
+	lsls	r4, r0, #1
 	lsrs	r0, r0, #31
-	adds	r7, r7, r1
-	adcs	r6, r1
-	adcs	r5, r3
-	adcs	r4, r0
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
 	str	r0, [sp, #4]
-	ldrh	r0, [r2, #12]
-	lsls	r3, r0, #14
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r2
+	adcs	r6, r4
+	ldr	r0, [sp, #4]
+	adcs	r5, r0
+	adcs	r3, r2
+	ldrh	r0, [r1, #12]
+	lsls	r4, r0, #14
 	lsrs	r0, r0, #18
-	adds	r7, r7, r1
-	adcs	r6, r1
-	adcs	r5, r3
-	adcs	r4, r0
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
 	str	r0, [sp, #4]
-	ldrh	r0, [r2, #14]
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r2
+	adcs	r6, r4
+	ldr	r0, [sp, #4]
+	adcs	r5, r0
+	adcs	r3, r2
+	uxtb	r0, r3
+	str	r0, [sp, #4]
+	ldrh	r0, [r1, #14]
 	lsls	r3, r0, #27
 	lsrs	r0, r0, #5
-	adds	r7, r7, r1
-	str	r7, [sp]
-	mov	r7, r6
-	adcs	r7, r1
-	adcs	r5, r3
-	adcs	r4, r0
+	ldr	r4, [sp]
+	adds	r4, r4, r2
+	str	r4, [sp]
+	adcs	r7, r2
+	adcs	r6, r3
+	adcs	r5, r0
 	ldr	r0, [sp, #4]
-	adcs	r0, r1
+	adcs	r0, r2
 	uxtb	r0, r0
 	str	r0, [sp, #4]
-	ldrh	r0, [r2, #16]
-	lsls	r6, r0, #8
+	ldrh	r0, [r1, #16]
+	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r3, r0
 	ldr	r0, [sp]
-	adds	r0, r0, r1
+	adds	r0, r0, r2
 	str	r0, [sp]
 	mov	r0, r7
-	adcs	r0, r1
-	adcs	r5, r1
-	adcs	r4, r6
-	ldr	r6, [sp, #4]
-	adcs	r6, r3
-	uxtb	r3, r6
-	ldrh	r2, [r2, #18]
-	lsls	r6, r2, #21
-	lsrs	r2, r2, #11
-	uxtb	r2, r2
-	ldr	r7, [sp]
-	adds	r7, r7, r1
-	str	r7, [sp, #12]
-	adcs	r0, r1
-	str	r0, [sp, #4]
-	adcs	r5, r1
-	adcs	r4, r6
-	mov	r0, r3
 	adcs	r0, r2
-	uxtb	r2, r0
+	adcs	r6, r2
+	adcs	r5, r4
+	ldr	r4, [sp, #4]
+	adcs	r4, r3
+	uxtb	r4, r4
+	ldrh	r1, [r1, #18]
+	lsls	r3, r1, #21
+	lsrs	r1, r1, #11
+	uxtb	r1, r1
+	ldr	r7, [sp]
+	adds	r7, r7, r2
+	str	r7, [sp, #12]
+	adcs	r0, r2
+	str	r0, [sp, #4]
+	adcs	r6, r2
+	adcs	r5, r3
+	adcs	r4, r1
+	uxtb	r1, r4
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r0, r2, #30
+	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
 	str	r0, [sp, #8]
-	lsrs	r3, r2, #2
+	lsrs	r3, r1, #2
 	lsls	r0, r3, #2
-	lsrs	r2, r3, #30
+	lsrs	r1, r3, #30
 	adds	r0, r3, r0
 	str	r0, [sp]
-	mov	r7, r1
-	adcs	r7, r2
-	mov	r6, r1
-	adcs	r6, r1
-	mov	r2, r1
-	adcs	r2, r1
-	mov	r0, r1
-	adcs	r0, r1
+	mov	r7, r2
+	adcs	r7, r1
+	mov	r3, r2
+	adcs	r3, r2
+	mov	r1, r2
+	adcs	r1, r2
+	mov	r0, r2
+	adcs	r0, r2
 	uxtb	r0, r0
 	str	r0, [sp, #32]
-	ldr	r3, [sp, #12]
+	ldr	r4, [sp, #12]
 	ldr	r0, [sp]
-	adds	r0, r3, r0
+	adds	r0, r4, r0
 	str	r0, [sp]
-	ldr	r3, [sp, #4]
-	adcs	r3, r7
-	adcs	r5, r6
-	adcs	r4, r2
-	ldr	r2, [sp, #8]
+	ldr	r4, [sp, #4]
+	adcs	r4, r7
+	adcs	r6, r3
+	adcs	r5, r1
+	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #32]
-	adcs	r2, r0
-	uxtb	r7, r2
+	adcs	r1, r0
+	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r2, #5
+	movs	r3, #5
 	ldr	r0, [sp]
-	adds	r0, r0, r2
+	adds	r0, r0, r3
 	str	r0, [sp, #8]
-	mov	r0, r3
-	adcs	r0, r1
+	mov	r0, r4
+	adcs	r0, r2
 	str	r0, [sp, #4]
-	mov	r6, r5
-	adcs	r6, r1
-	mov	r2, r4
-	adcs	r2, r1
-	adcs	r7, r1
-	uxtb	r0, r7
+	mov	r7, r6
+	adcs	r7, r2
+	mov	r3, r5
+	adcs	r3, r2
+	adcs	r1, r2
+	uxtb	r0, r1
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r1, #1
-	eors	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r7, r0, #0
+	lsls	r0, r0, #29
+	asrs	r2, r0, #31
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp]
 	eors	r0, r1
-	ands	r0, r7
+	ands	r0, r2
 	eors	r1, r0
 	ldr	r0, [sp, #4]
-	eors	r0, r3
-	ands	r0, r7
-	eors	r3, r0
-	eors	r6, r5
-	ands	r6, r7
-	mov	r0, r5
-	eors	r0, r6
-	mov	r5, r2
-	eors	r5, r4
-	ands	r5, r7
-	mov	r2, r4
-	eors	r2, r5
+	eors	r0, r4
+	ands	r0, r2
+	eors	r4, r0
+	eors	r7, r6
+	ands	r7, r2
+	eors	r6, r7
+	eors	r3, r5
+	ands	r3, r2
+	eors	r5, r3
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r4, [sp, #16]
-	adds	r4, r1, r4
-	ldr	r1, [sp, #20]
-	adcs	r3, r1
-	mov	r1, r0
+	ldr	r0, [sp, #16]
+	adds	r2, r1, r0
+	ldr	r0, [sp, #20]
+	adcs	r4, r0
 	ldr	r0, [sp, #24]
-	adcs	r1, r0
+	adcs	r6, r0
 	ldr	r0, [sp, #28]
-	adcs	r2, r0
-	ldr	r0, [sp, #60]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r1, [r0, #8]
-	str	r2, [r0, #12]
-	add	sp, #168
+	adcs	r5, r0
+	ldr	r0, [sp, #64]
+	str	r2, [r0]
+	str	r4, [r0, #4]
+	str	r6, [r0, #8]
+	str	r5, [r0, #12]
+	add	sp, #172
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1992,7 +1947,7 @@ chacha20_poly1305_tag_of:
 
 @ --- chacha20_poly1305_P_absorb_padded: chacha20_poly1305.P.absorb_padded
 @     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
-@     estimated 124 bytes of code and literals
+@     estimated 118 bytes of code and literals
 	.section .text.chacha20_poly1305_P_absorb_padded,"ax",%progbits
 	.global chacha20_poly1305_P_absorb_padded
 	.type chacha20_poly1305_P_absorb_padded, %function
@@ -2046,14 +2001,11 @@ chacha20_poly1305_P_absorb_padded:
 .Lchacha20_poly1305_P_absorb_padded_cpyd5:
 	mov	r0, r2
 .Lchacha20_poly1305_P_absorb_padded_words4:
-	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	str	r3, [sp, #16]
-	str	r2, [sp, #20]
-	str	r1, [sp, #24]
-	str	r0, [sp, #28]
+	ldm	r0, {r0, r1, r2, r3}
+	str	r0, [sp, #16]
+	str	r1, [sp, #20]
+	str	r2, [sp, #24]
+	str	r3, [sp, #28]
 	add	r1, sp, #32
 	movs	r0, #1
 	strh	r0, [r1]
@@ -2076,7 +2028,7 @@ chacha20_poly1305_P_absorb_padded:
 
 @ --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 @     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 414 bytes of code and literals
+@     estimated 398 bytes of code and literals
 	.section .text.chacha20_poly1305_P_block,"ax",%progbits
 	.global chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, %function
@@ -2113,14 +2065,12 @@ chacha20_poly1305_P_block:
 	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r3, #2]
-	lsrs	r0, r7, #13
-	lsls	r0, r0, #19
+	lsls	r0, r7, #6
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
-	mov	r0, r12
-	adds	r0, r2, r0
-	uxth	r2, r0
+	add	r2, r12
+	uxth	r2, r2
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
@@ -2137,9 +2087,8 @@ chacha20_poly1305_P_block:
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
-	mov	r0, r12
-	adds	r0, r2, r0
-	uxth	r2, r0
+	add	r2, r12
+	uxth	r2, r2
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
@@ -2148,8 +2097,7 @@ chacha20_poly1305_P_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r7, [r3, #6]
-	lsrs	r0, r6, #7
-	lsls	r0, r0, #19
+	lsls	r0, r6, #12
 	lsrs	r0, r0, #19
 	adds	r0, r7, r0
 	uxth	r0, r0
@@ -2180,8 +2128,7 @@ chacha20_poly1305_P_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r6, [r3, #10]
-	lsrs	r0, r5, #1
-	lsls	r0, r0, #19
+	lsls	r0, r5, #18
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
@@ -2195,8 +2142,7 @@ chacha20_poly1305_P_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r6, [r3, #12]
-	lsrs	r0, r5, #14
-	lsls	r0, r0, #19
+	lsls	r0, r5, #5
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
@@ -2227,8 +2173,7 @@ chacha20_poly1305_P_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r5, [r3, #16]
-	lsrs	r0, r4, #8
-	lsls	r0, r0, #19
+	lsls	r0, r4, #11
 	lsrs	r0, r0, #19
 	adds	r0, r5, r0
 	uxth	r0, r0
@@ -2324,21 +2269,20 @@ chacha20_poly1305_P_block:
 	uxth	r0, r0
 	strh	r0, [r3, #2]
 	@ poly1305.ae:64: @unroll(unroll)
-	movs	r4, #2
+	movs	r2, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r2, sp, #4
-	adds	r2, #4
-	mov	r0, r3
-	adds	r0, #4
+	add	r1, sp, #4
+	adds	r1, #4
+	adds	r3, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_P_block_loop5:
 	@ poly1305.ae:66: h[i] = g[i]
-	ldrh	r1, [r2]
-	strh	r1, [r0]
-	adds	r2, #2
-	adds	r0, #2
-	adds	r4, #1
-	cmp	r4, #10
+	ldrh	r0, [r1]
+	strh	r0, [r3]
+	adds	r1, #2
+	adds	r3, #2
+	adds	r2, #1
+	cmp	r2, #10
 	bcc	.Lchacha20_poly1305_P_block_loop5
 .Lchacha20_poly1305_P_block_done6:
 	add	sp, #24

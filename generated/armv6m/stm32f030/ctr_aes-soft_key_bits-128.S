@@ -9,7 +9,7 @@
 
 @ --- ctr_key_setup: ctr.key_setup
 @     frame 16 bytes (0 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 162 bytes of code and literals
+@     estimated 160 bytes of code and literals
 	.section .text.ctr_key_setup,"ax",%progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, %function
@@ -48,68 +48,66 @@ ctr_key_setup:
 	str	r3, [r2, #8]
 	str	r4, [r2, #12]
 	@ aes.ae:273: @unroll(round_unroll)
-	movs	r6, #4
+	movs	r5, #4
 	@ aes.ae:275: temp = w[i - 1]
-	mov	r5, r2
-	adds	r5, #12
+	mov	r4, r2
+	adds	r4, #12
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r4, =ctr_E.sbox
+	ldr	r3, =ctr_E.sbox
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	ldr	r3, =ctr_E.rcon
-	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	mov	r1, r2
+	ldr	r1, =ctr_E.rcon
 	@ aes.ae:273: @unroll(round_unroll)
 .Lctr_key_setup_loop5:
 	@ aes.ae:276: if i % nk == 0 {
-	lsls	r0, r6, #30
+	lsls	r0, r5, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	ldr	r2, [r5]
+	ldr	r6, [r4]
 	cmp	r7, #0
 	beq	.Lctr_key_setup_else7
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r2
+	mov	r7, r6
 	rors	r7, r0
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r4, r0]
-	lsls	r2, r0, #24
+	ldrb	r0, [r3, r0]
+	lsls	r6, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r6, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r4, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r6, r0
 	uxtb	r0, r7
-	ldrb	r0, [r4, r0]
-	orrs	r2, r0
+	ldrb	r0, [r3, r0]
+	orrs	r6, r0
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r0, r6, #2
+	lsrs	r0, r5, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #24
-	eors	r2, r0
+	eors	r6, r0
 	b	.Lctr_key_setup_endif8
 .Lctr_key_setup_else7:
 .Lctr_key_setup_endif8:
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	ldr	r0, [r1]
-	eors	r0, r2
-	str	r0, [r5, #4]
-	adds	r5, #4
-	adds	r1, #4
-	adds	r6, #1
-	cmp	r6, #44
+	ldr	r0, [r2]
+	eors	r0, r6
+	str	r0, [r4, #4]
+	adds	r4, #4
+	adds	r2, #4
+	adds	r5, #1
+	cmp	r5, #44
 	bcc	.Lctr_key_setup_loop5
 .Lctr_key_setup_done6:
 	add	sp, #16
@@ -237,8 +235,8 @@ ctr_decrypt_with:
 
 
 @ --- ctr_xor_stream: ctr.xor_stream
-@     frame 92 bytes (24 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 788 bytes of code and literals
+@     frame 92 bytes (26 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 772 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -253,10 +251,8 @@ ctr_xor_stream:
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
 	str	r0, [sp, #12]
-	mov	r0, r2
-	str	r0, [sp, #72]
-	mov	r0, r3
-	str	r0, [sp, #48]
+	str	r2, [sp, #72]
+	str	r3, [sp, #48]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #68]
 	ldr	r0, [r1]
@@ -273,7 +269,7 @@ ctr_xor_stream:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
 	movs	r1, #0
-	str	r1, [sp, #28]
+	str	r1, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
 	b	.Lctr_xor_stream_done2
@@ -293,17 +289,17 @@ ctr_xor_stream:
 	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop1:
 	@ ctr.ae:26: off = i * 16
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
 	ldr	r1, [sp, #48]
 	subs	r0, r1, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
 	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes3
 	movs	r0, #3
@@ -316,7 +312,7 @@ ctr_xor_stream:
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #16]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt6
 	movs	r2, #16
@@ -332,49 +328,45 @@ ctr_xor_stream:
 .Lctr_xor_stream_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #40]
-	movs	r5, #0
+	str	r0, [sp, #28]
+	movs	r6, #0
 	ldr	r0, [sp, #64]
-	ldr	r1, [sp, #28]
-	adds	r1, r0, r1
-	ldr	r2, [sp, #60]
-	adcs	r2, r5
-	ldr	r3, [sp, #56]
-	adcs	r3, r5
-	ldr	r4, [sp, #52]
-	adcs	r4, r5
+	ldr	r1, [sp, #20]
+	adds	r2, r0, r1
+	ldr	r3, [sp, #60]
+	adcs	r3, r6
+	ldr	r4, [sp, #56]
+	adcs	r4, r6
+	ldr	r5, [sp, #52]
+	adcs	r5, r6
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0]
-	eors	r4, r0
+	eors	r5, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #4]
-	eors	r3, r0
+	eors	r4, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #8]
-	eors	r2, r0
+	eors	r3, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, #12]
-	eors	r1, r0
+	eors	r2, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r1, [sp, #12]
 	adds	r1, #16
@@ -403,9 +395,8 @@ ctr_xor_stream:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1]
-	mov	r0, r7
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r7, r6
+	str	r7, [sp]
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
@@ -429,9 +420,8 @@ ctr_xor_stream:
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #4]
-	mov	r0, r7
-	eors	r0, r6
-	mov	r11, r0
+	eors	r7, r6
+	mov	r11, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
@@ -491,35 +481,59 @@ ctr_xor_stream:
 	bcc	.Lctr_xor_stream_loop8
 .Lctr_xor_stream_done9:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r1, r2, #24
+	lsrs	r1, r5, #24
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #24
-	lsrs	r0, r5, #16
+	lsrs	r0, r4, #16
 	uxtb	r6, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r3, #8
 	uxtb	r6, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	uxtb	r6, r3
+	uxtb	r6, r2
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r6]
 	orrs	r1, r0
-	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	movs	r6, #172
+	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	movs	r6, #160
 	ldr	r0, [sp, #12]
-	ldr	r0, [r0, r6]
-	eors	r1, r0
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r0, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #20]
+	ldr	r6, [r0, r6]
+	eors	r1, r6
+	str	r1, [sp]
+	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	lsrs	r1, r4, #24
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #8
+	uxtb	r6, r0
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r6, r5
+	ldr	r0, [sp, #8]
+	ldrb	r0, [r0, r6]
+	orrs	r1, r0
+	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	movs	r6, #164
+	ldr	r0, [sp, #12]
+	ldr	r6, [r0, r6]
+	eors	r1, r6
+	mov	r11, r1
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r3, #24
 	ldr	r0, [sp, #8]
@@ -546,97 +560,70 @@ ctr_xor_stream:
 	ldr	r0, [sp, #12]
 	ldr	r0, [r0, r6]
 	eors	r1, r0
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r0, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #16]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r1, r4, #24
+	lsrs	r2, r2, #24
 	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
-	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r1, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r2, #8
-	uxtb	r1, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	uxtb	r1, r5
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
-	orrs	r6, r0
-	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	movs	r1, #164
-	ldr	r0, [sp, #12]
-	ldr	r0, [r0, r1]
-	eors	r6, r0
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #36]
-	eors	r1, r6
-	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	lsrs	r5, r5, #24
+	ldrb	r0, [r0, r2]
+	lsls	r2, r0, #24
+	lsrs	r0, r5, #16
+	uxtb	r5, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r5]
-	lsls	r5, r0, #24
-	lsrs	r0, r4, #16
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
 	uxtb	r4, r0
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r4]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r3, #8
-	uxtb	r3, r0
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r3, r3
 	ldr	r0, [sp, #8]
 	ldrb	r0, [r0, r3]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	uxtb	r2, r2
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r2]
-	orrs	r5, r0
-	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	movs	r2, #160
+	orrs	r2, r0
+	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	movs	r3, #172
 	ldr	r0, [sp, #12]
-	ldr	r0, [r0, r2]
-	eors	r5, r0
+	ldr	r0, [r0, r3]
+	eors	r2, r0
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r0, [sp, #40]
-	eors	r0, r5
+	ldr	r6, [sp, #40]
+	eors	r6, r2
+	ldr	r2, [sp, #36]
+	eors	r2, r1
+	ldr	r3, [sp, #32]
+	mov	r0, r11
+	eors	r3, r0
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp]
+	eors	r1, r0
 	@ ctr.ae:28: store_be(dst, off, x, n - off)
-	rev	r2, r0
-	rev	r3, r1
-	ldr	r0, [sp, #16]
-	rev	r4, r0
-	ldr	r0, [sp, #20]
-	rev	r5, r0
+	rev	r5, r1
+	rev	r4, r3
+	rev	r3, r2
+	rev	r2, r6
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #32]
-	adds	r1, r1, r0
 	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #16]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes10
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lctr_xor_stream_bytes10
-	str	r2, [r1]
-	str	r3, [r1, #4]
-	str	r4, [r1, #8]
-	str	r5, [r1, #12]
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	b	.Lctr_xor_stream_stored11
 	.ltorg
 .Lctr_xor_stream_bytes10:
-	str	r2, [sp, #76]
-	str	r3, [sp, #80]
-	str	r4, [sp, #84]
-	str	r5, [sp, #88]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r3, [sp, #84]
+	str	r2, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #16]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt12
 	movs	r2, #16
@@ -648,9 +635,9 @@ ctr_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lctr_xor_stream_cpy13
 .Lctr_xor_stream_stored11:
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	str	r1, [sp, #28]
+	str	r1, [sp, #20]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2

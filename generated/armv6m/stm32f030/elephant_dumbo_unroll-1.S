@@ -9,7 +9,7 @@
 
 @ --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
 @     frame 56 bytes (0 spill slots, 0 on the stack; locals 56), saves r4, r5
-@     estimated 80 bytes of code and literals
+@     estimated 74 bytes of code and literals
 	.section .text.elephant_dumbo_key_setup,"ax",%progbits
 	.global elephant_dumbo_key_setup
 	.type elephant_dumbo_key_setup, %function
@@ -35,14 +35,11 @@ elephant_dumbo_key_setup:
 .Lelephant_dumbo_key_setup_cpyd3:
 	mov	r0, r3
 .Lelephant_dumbo_key_setup_words2:
-	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	str	r3, [sp, #16]
-	str	r2, [sp, #20]
-	str	r1, [sp, #24]
-	str	r0, [sp, #28]
+	ldm	r0, {r0, r1, r2, r3}
+	str	r0, [sp, #16]
+	str	r1, [sp, #20]
+	str	r2, [sp, #24]
+	str	r3, [sp, #28]
 	movs	r0, #0
 	str	r0, [sp, #32]
 	add	r0, sp, #16
@@ -120,7 +117,7 @@ elephant_dumbo_encrypt_with:
 
 @ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
 @     frame 72 bytes (6 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 122 bytes of code and literals
+@     estimated 116 bytes of code and literals
 	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, %function
@@ -130,12 +127,9 @@ elephant_dumbo_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #72
 	str	r0, [sp, #48]
-	mov	r0, r1
-	str	r0, [sp, #44]
-	mov	r0, r2
-	str	r0, [sp, #40]
-	mov	r0, r3
-	str	r0, [sp, #36]
+	str	r1, [sp, #44]
+	str	r2, [sp, #40]
+	str	r3, [sp, #36]
 	ldr	r0, [sp, #92]
 	str	r0, [sp, #32]
 	ldr	r5, [sp, #96]
@@ -198,7 +192,7 @@ elephant_dumbo_decrypt_with:
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 @     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2618 bytes of code and literals
+@     estimated 2536 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -270,59 +264,51 @@ elephant_dumbo_P_permute:
 	orrs	r6, r0
 	mov	r0, r8
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
+	lsrs	r0, r0, #24
 	orrs	r6, r0
 	lsls	r6, r6, #24
-	mov	r0, r2
-	eors	r0, r6
-	mov	r9, r0
+	eors	r2, r6
+	mov	r9, r2
 	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	lsls	r0, r5, #28
 	lsrs	r0, r0, #28
 	ldrb	r6, [r3, r0]
-	lsrs	r0, r5, #4
-	lsls	r0, r0, #28
+	lsls	r0, r5, #24
 	lsrs	r0, r0, #28
 	ldrb	r2, [r3, r0]
 	lsls	r0, r2, #4
 	lsrs	r7, r2, #28
 	mov	r2, r6
 	orrs	r2, r0
-	lsrs	r0, r5, #8
-	lsls	r0, r0, #28
+	lsls	r0, r5, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #8
 	lsrs	r0, r0, #24
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #12
-	lsls	r0, r0, #28
+	lsls	r0, r5, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #12
 	lsrs	r0, r0, #20
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #16
-	lsls	r0, r0, #28
+	lsls	r0, r5, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #16
 	lsrs	r0, r0, #16
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #20
-	lsls	r0, r0, #28
+	lsls	r0, r5, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #20
 	lsrs	r0, r0, #12
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #28
+	lsls	r0, r5, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #24
@@ -340,48 +326,42 @@ elephant_dumbo_P_permute:
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	orrs	r6, r0
-	lsrs	r0, r4, #4
-	lsls	r0, r0, #28
+	lsls	r0, r4, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r5, r0, #4
 	lsrs	r7, r0, #28
 	mov	r0, r6
 	orrs	r0, r5
-	lsrs	r5, r4, #8
-	lsls	r5, r5, #28
+	lsls	r5, r4, #20
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #8
 	lsrs	r5, r5, #24
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #12
-	lsls	r5, r5, #28
+	lsls	r5, r4, #16
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #12
 	lsrs	r5, r5, #20
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #16
-	lsls	r5, r5, #28
+	lsls	r5, r4, #12
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #16
 	lsrs	r5, r5, #16
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #20
-	lsls	r5, r5, #28
+	lsls	r5, r4, #8
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #20
 	lsrs	r5, r5, #12
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #24
-	lsls	r5, r5, #28
+	lsls	r5, r4, #4
 	lsrs	r5, r5, #28
 	ldrb	r6, [r3, r5]
 	lsls	r5, r6, #24
@@ -400,47 +380,41 @@ elephant_dumbo_P_permute:
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	orrs	r5, r0
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #28
+	lsls	r0, r1, #24
 	lsrs	r0, r0, #28
 	ldrb	r4, [r3, r0]
 	lsls	r0, r4, #4
 	lsrs	r6, r4, #28
 	orrs	r5, r0
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #28
+	lsls	r0, r1, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #12
-	lsls	r0, r0, #28
+	lsls	r0, r1, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #12
 	lsrs	r0, r0, #20
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #16
-	lsls	r0, r0, #28
+	lsls	r0, r1, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #16
 	lsrs	r0, r0, #16
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #20
-	lsls	r0, r0, #28
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #24
-	lsls	r0, r0, #28
+	lsls	r0, r1, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #24
@@ -453,34 +427,29 @@ elephant_dumbo_P_permute:
 	lsls	r1, r0, #28
 	lsrs	r0, r0, #4
 	orrs	r5, r1
-	mov	r1, r4
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r10
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r10
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #28
+	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
-	ldrb	r4, [r3, r0]
-	lsls	r0, r4, #4
-	lsrs	r6, r4, #28
-	orrs	r1, r0
+	ldrb	r1, [r3, r0]
+	lsls	r0, r1, #4
+	lsrs	r6, r1, #28
+	orrs	r4, r0
 	mov	r0, r10
-	lsrs	r0, r0, #8
-	lsls	r0, r0, #28
+	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
-	lsls	r7, r0, #8
+	lsls	r1, r0, #8
 	lsrs	r0, r0, #24
-	mov	r4, r1
-	orrs	r4, r7
+	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #12
-	lsls	r0, r0, #28
+	lsls	r0, r0, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #12
@@ -488,8 +457,7 @@ elephant_dumbo_P_permute:
 	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	lsls	r0, r0, #28
+	lsls	r0, r0, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #16
@@ -497,8 +465,7 @@ elephant_dumbo_P_permute:
 	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #20
-	lsls	r0, r0, #28
+	lsls	r0, r0, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #20
@@ -506,8 +473,7 @@ elephant_dumbo_P_permute:
 	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #28
+	lsls	r0, r0, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #24
@@ -528,43 +494,37 @@ elephant_dumbo_P_permute:
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #28
+	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #4
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #8
-	lsls	r0, r0, #28
+	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #12
-	lsls	r0, r0, #28
+	lsls	r0, r0, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #12
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #16
-	lsls	r0, r0, #28
+	lsls	r0, r0, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #20
-	lsls	r0, r0, #28
+	lsls	r0, r0, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #20
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #28
+	lsls	r0, r0, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #24
@@ -661,8 +621,7 @@ elephant_dumbo_P_permute:
 	orrs	r7, r0
 	mov	r0, r12
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #8
+	lsrs	r0, r0, #23
 	orrs	r7, r0
 	mov	r6, r5
 	movs	r0, #1
@@ -679,9 +638,6 @@ elephant_dumbo_P_permute:
 	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #20
-	b	.Lelephant_dumbo_P_permute_pool1
-	.ltorg
-.Lelephant_dumbo_P_permute_pool1:
 	ands	r6, r0
 	lsls	r0, r6, #1
 	orrs	r7, r0
@@ -709,8 +665,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r6, #13
 	orrs	r7, r0
 	lsls	r0, r5, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
+	lsrs	r0, r0, #15
 	orrs	r7, r0
 	mov	r6, r4
 	movs	r0, #1
@@ -718,6 +673,9 @@ elephant_dumbo_P_permute:
 	ands	r6, r0
 	lsls	r0, r6, #3
 	orrs	r7, r0
+	b	.Lelephant_dumbo_P_permute_pool1
+	.ltorg
+.Lelephant_dumbo_P_permute_pool1:
 	mov	r6, r4
 	movs	r0, #1
 	lsls	r0, r0, #24
@@ -754,11 +712,9 @@ elephant_dumbo_P_permute:
 	lsls	r0, r6, #21
 	orrs	r7, r0
 	lsls	r0, r4, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #24
-	mov	r0, r7
-	orrs	r0, r6
-	mov	r11, r0
+	lsrs	r6, r0, #7
+	orrs	r7, r6
+	mov	r11, r7
 	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #29
@@ -938,9 +894,8 @@ elephant_dumbo_P_permute:
 	orrs	r7, r0
 	lsls	r0, r1, #31
 	lsrs	r6, r0, #31
-	mov	r0, r7
-	orrs	r0, r6
-	mov	r10, r0
+	orrs	r7, r6
+	mov	r10, r7
 	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #30
@@ -1123,189 +1078,187 @@ elephant_dumbo_P_permute:
 	movs	r0, #2
 	ands	r6, r0
 	lsls	r6, r6, #7
-	mov	r0, r7
-	orrs	r0, r6
-	mov	r9, r0
-	mov	r6, r2
+	orrs	r7, r6
+	mov	r9, r7
+	mov	r7, r2
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ands	r6, r0
-	mov	r7, r2
+	ands	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #27
-	ands	r7, r0
-	lsls	r0, r7, #3
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #23
-	ands	r7, r0
-	lsls	r0, r7, #6
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #19
-	ands	r7, r0
-	lsls	r0, r7, #9
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #15
-	ands	r7, r0
-	lsls	r0, r7, #12
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #11
-	ands	r7, r0
-	lsls	r0, r7, #15
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #128
-	ands	r7, r0
-	lsls	r0, r7, #18
-	orrs	r6, r0
+	ands	r6, r0
+	lsls	r0, r6, #18
+	orrs	r7, r0
 	movs	r0, #8
 	ands	r2, r0
 	lsls	r0, r2, #21
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r2, r0
 	lsrs	r0, r2, #23
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r2, r0
 	lsrs	r0, r2, #20
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r2, r0
 	lsrs	r0, r2, #17
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r2, r0
 	lsrs	r0, r2, #14
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r2, r0
 	lsrs	r0, r2, #11
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r2, r0
 	lsrs	r0, r2, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #64
 	ands	r2, r0
 	lsrs	r0, r2, #5
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #4
 	ands	r2, r0
 	lsrs	r0, r2, #2
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r2, r0
 	lsrs	r0, r2, #15
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r2, r0
 	lsrs	r0, r2, #12
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r2, r0
 	lsrs	r0, r2, #9
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r2, r0
 	lsrs	r0, r2, #6
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r2, r0
 	lsrs	r0, r2, #3
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r2, r0
-	orrs	r6, r2
+	orrs	r7, r2
 	mov	r2, r4
 	movs	r0, #64
 	ands	r2, r0
 	lsls	r0, r2, #3
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #4
 	ands	r2, r0
 	lsls	r0, r2, #6
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r2, r0
 	lsrs	r0, r2, #7
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r2, r0
 	lsrs	r0, r2, #4
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r2, r0
 	lsrs	r0, r2, #1
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r2, r0
 	lsls	r0, r2, #2
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r2, r0
 	lsls	r0, r2, #5
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r2, r0
 	lsls	r0, r2, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #64
 	ands	r2, r0
 	lsls	r0, r2, #11
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #4
 	ands	r2, r0
 	lsls	r0, r2, #14
-	mov	r7, r6
 	orrs	r7, r0
 	mov	r2, r12
 	movs	r0, #1
@@ -1521,8 +1474,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 252 bytes (73 spill slots, 48 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2562 bytes of code and literals
+@     frame 248 bytes (72 spill slots, 47 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2486 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -1535,63 +1488,60 @@ elephant_dumbo_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #252
-	mov	r2, r3
-	str	r2, [sp, #136]
-	ldr	r2, [sp, #288]
-	str	r2, [sp, #120]
-	ldr	r5, [sp, #292]
-	str	r5, [sp, #164]
-	ldr	r4, [sp, #296]
+	sub	sp, #248
+	str	r3, [sp, #132]
+	ldr	r2, [sp, #284]
+	str	r2, [sp, #116]
+	ldr	r5, [sp, #288]
+	str	r5, [sp, #160]
+	ldr	r4, [sp, #292]
 	str	r4, [sp, #40]
-	ldr	r2, [sp, #300]
-	str	r2, [sp, #160]
-	ldr	r2, [sp, #308]
+	ldr	r2, [sp, #296]
 	str	r2, [sp, #156]
-	ldr	r2, [sp, #316]
-	str	r2, [sp, #188]
+	ldr	r2, [sp, #304]
+	str	r2, [sp, #152]
+	ldr	r2, [sp, #312]
+	str	r2, [sp, #184]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #172]
-	ldr	r2, [r0, #4]
 	str	r2, [sp, #168]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #164]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #180]
+	str	r2, [sp, #176]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #184]
+	str	r2, [sp, #180]
 	ldr	r0, [r0, #16]
-	str	r0, [sp, #176]
+	str	r0, [sp, #172]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	mov	r0, r4
 	lsls	r4, r0, #1
-	lsrs	r2, r0, #31
-	lsls	r3, r0, #3
+	lsrs	r3, r0, #31
+	lsls	r2, r0, #3
 	lsrs	r0, r0, #29
-	adds	r3, r4, r3
-	adcs	r2, r0
+	adds	r4, r4, r2
+	adcs	r3, r0
+	movs	r2, #0
 	movs	r0, #0
-	mov	r4, r0
-	adcs	r4, r0
+	adcs	r2, r0
 	ldr	r0, [sp, #40]
 	lsls	r5, r0, #4
 	lsrs	r0, r0, #28
-	adds	r3, r3, r5
-	adcs	r2, r0
+	adds	r4, r4, r5
+	adcs	r3, r0
 	movs	r0, #0
-	adcs	r4, r0
+	adcs	r2, r0
 	ldr	r0, [sp, #40]
 	lsls	r5, r0, #7
 	lsrs	r0, r0, #25
-	adds	r5, r3, r5
-	mov	r3, r2
+	adds	r4, r4, r5
 	adcs	r3, r0
-	mov	r2, r4
 	movs	r0, #0
 	adcs	r2, r0
 	ldr	r0, [sp, #40]
-	lsls	r4, r0, #8
+	lsls	r5, r0, #8
 	lsrs	r0, r0, #24
-	adds	r4, r5, r4
+	adds	r4, r4, r5
 	adcs	r3, r0
 	movs	r0, #0
 	adcs	r2, r0
@@ -1678,31 +1628,28 @@ elephant_dumbo_crypt:
 	movs	r0, #0
 	adcs	r2, r0
 	lsls	r0, r2, #31
-	lsrs	r0, r0, #31
 	lsrs	r2, r3, #5
-	lsls	r0, r0, #27
+	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #132]
+	str	r0, [sp, #128]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	ldr	r0, [sp, #40]
 	adds	r0, #20
 	subs	r2, r0, #1
-	lsls	r5, r2, #1
-	lsrs	r4, r2, #31
+	lsls	r4, r2, #1
+	lsrs	r6, r2, #31
 	lsls	r3, r2, #3
 	lsrs	r0, r2, #29
-	adds	r5, r5, r3
-	adcs	r4, r0
-	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r0
-	lsls	r6, r2, #4
-	lsrs	r0, r2, #28
-	adds	r5, r5, r6
-	mov	r6, r4
+	adds	r3, r4, r3
 	adcs	r6, r0
-	mov	r4, r3
+	movs	r0, #0
+	mov	r4, r0
+	adcs	r4, r0
+	lsls	r5, r2, #4
+	lsrs	r0, r2, #28
+	adds	r5, r3, r5
+	adcs	r6, r0
 	movs	r0, #0
 	adcs	r4, r0
 	lsls	r3, r2, #7
@@ -1780,38 +1727,34 @@ elephant_dumbo_crypt:
 	lsls	r3, r2, #31
 	lsrs	r0, r2, #1
 	adds	r5, r5, r3
-	mov	r3, r6
-	adcs	r3, r0
+	adcs	r6, r0
 	movs	r0, #0
 	adcs	r4, r0
 	adds	r0, r5, r0
-	adcs	r3, r2
+	adcs	r6, r2
 	movs	r0, #0
 	adcs	r4, r0
-	lsls	r0, r4, #31
-	lsrs	r2, r0, #31
-	lsrs	r0, r3, #5
-	lsls	r2, r2, #27
+	lsls	r2, r4, #31
+	lsrs	r0, r6, #5
+	lsrs	r2, r2, #4
 	orrs	r0, r2
-	str	r0, [sp, #128]
+	str	r0, [sp, #124]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r2, [sp, #120]
+	ldr	r2, [sp, #116]
 	adds	r2, #12
-	lsls	r5, r2, #1
-	lsrs	r4, r2, #31
+	lsls	r4, r2, #1
+	lsrs	r6, r2, #31
 	lsls	r3, r2, #3
 	lsrs	r0, r2, #29
-	adds	r5, r5, r3
-	adcs	r4, r0
-	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r0
-	lsls	r6, r2, #4
-	lsrs	r0, r2, #28
-	adds	r5, r5, r6
-	mov	r6, r4
+	adds	r3, r4, r3
 	adcs	r6, r0
-	mov	r4, r3
+	movs	r0, #0
+	mov	r4, r0
+	adcs	r4, r0
+	lsls	r5, r2, #4
+	lsrs	r0, r2, #28
+	adds	r5, r3, r5
+	adcs	r6, r0
 	movs	r0, #0
 	adcs	r4, r0
 	lsls	r3, r2, #7
@@ -1889,43 +1832,40 @@ elephant_dumbo_crypt:
 	lsls	r3, r2, #31
 	lsrs	r0, r2, #1
 	adds	r5, r5, r3
-	mov	r3, r6
-	adcs	r3, r0
+	adcs	r6, r0
 	movs	r0, #0
 	adcs	r4, r0
 	adds	r0, r5, r0
-	adcs	r3, r2
+	adcs	r6, r2
 	movs	r0, #0
 	adcs	r4, r0
 	lsls	r0, r4, #31
-	lsrs	r0, r0, #31
-	lsrs	r2, r3, #5
-	lsls	r0, r0, #27
+	lsrs	r2, r6, #5
+	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #140]
+	str	r0, [sp, #136]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r4, r0, #1
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #128]
 	adds	r3, r0, #1
 	cmp	r4, r3
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r0, r2, #0
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r2, #1
+	eors	r0, r2
+	rsbs	r0, r0, #0
 	eors	r3, r4
 	ands	r3, r0
-	mov	r0, r4
-	eors	r0, r3
-	str	r0, [sp, #124]
+	eors	r4, r3
+	str	r4, [sp, #120]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #192
+	add	r3, sp, #188
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1937,18 +1877,18 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #152]
-	ldr	r0, [r4, #4]
 	str	r0, [sp, #148]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #144]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #140]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	mov	r3, r1
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #192
+	add	r2, sp, #188
 	movs	r1, #12
 .Lelephant_dumbo_crypt_cpy8:
 	subs	r1, #1
@@ -1965,8 +1905,8 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #8]
 	ldr	r0, [r3, #8]
 	str	r0, [sp, #20]
-	ldr	r3, [sp, #136]
-	ldr	r0, [sp, #120]
+	ldr	r3, [sp, #132]
+	ldr	r0, [sp, #116]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -1974,10 +1914,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
+	str	r0, [sp, #188]
 	str	r0, [sp, #192]
-	str	r0, [sp, #196]
-	add	r2, sp, #192
-	ldr	r1, [sp, #120]
+	add	r2, sp, #188
+	ldr	r1, [sp, #116]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -1996,21 +1936,21 @@ elephant_dumbo_crypt:
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
+	movs	r1, #1
+	eors	r0, r1
 	str	r0, [sp]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	adds	r0, #12
 	lsls	r5, r0, #3
-	mov	r4, r2
+	movs	r4, #1
+	movs	r3, #0
+	movs	r2, #0
 	movs	r0, #0
-	mov	r3, r0
-	mov	r2, r0
-	mov	r1, r0
+	mov	r1, r3
 	cmp	r5, #160
 	bcs	.Lelephant_dumbo_crypt_shz14
 .Lelephant_dumbo_crypt_shl16:
@@ -2096,8 +2036,7 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:86: for i in 0..steps {
 	movs	r1, #0
 	str	r1, [sp, #12]
-	mov	r0, r6
-	str	r0, [sp]
+	str	r6, [sp]
 	mov	r11, r5
 	mov	r10, r4
 	mov	r9, r3
@@ -2108,17 +2047,17 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #52]
 	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #168]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #56]
 	ldr	r0, [sp, #176]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #172]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
@@ -2146,31 +2085,23 @@ elephant_dumbo_crypt:
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #72]
 	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #72]
+	orrs	r3, r2
+	str	r3, [sp, #16]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #68]
 	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #68]
+	orrs	r3, r2
+	str	r3, [sp, #20]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #56]
 	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #56]
+	orrs	r3, r2
+	str	r3, [sp, #24]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #64]
 	lsls	r2, r0, #24
-	mov	r0, r3
-	orrs	r0, r2
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #64]
+	orrs	r3, r2
+	str	r3, [sp, #28]
 	lsrs	r2, r0, #8
 	lsls	r0, r1, #24
 	orrs	r0, r2
@@ -2182,13 +2113,13 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #36]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	cmp	r1, r0
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r1, #1
+	eors	r0, r1
+	cmp	r0, #0
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
@@ -2209,7 +2140,7 @@ elephant_dumbo_crypt:
 	str	r1, [sp, #84]
 	ldr	r0, [sp, #56]
 	mov	r1, r0
-	ldr	r0, [sp, #28]
+	mov	r0, r3
 	eors	r1, r0
 	str	r1, [sp, #88]
 	ldr	r6, [sp, #64]
@@ -2217,13 +2148,13 @@ elephant_dumbo_crypt:
 	eors	r6, r0
 	str	r6, [sp, #92]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #152]
+	ldr	r2, [sp, #148]
 	ldr	r0, [sp, #80]
 	eors	r2, r0
-	ldr	r1, [sp, #148]
+	ldr	r1, [sp, #144]
 	ldr	r0, [sp, #76]
 	eors	r1, r0
-	ldr	r3, [sp, #144]
+	ldr	r3, [sp, #140]
 	ldr	r0, [sp, #84]
 	eors	r3, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
@@ -2242,7 +2173,7 @@ elephant_dumbo_crypt:
 	mov	r4, r5
 	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #164]
+	ldr	r5, [sp, #160]
 	ldr	r0, [sp, #36]
 	adds	r5, r5, r0
 	cmp	r4, #20
@@ -2252,12 +2183,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words23
 .Lelephant_dumbo_crypt_bytes22:
 	movs	r0, #0
+	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	add	r0, sp, #192
+	add	r0, sp, #188
 	str	r0, [sp, #96]
 	mov	r7, r4
 	cmp	r7, #20
@@ -2275,32 +2206,31 @@ elephant_dumbo_crypt:
 	ldr	r5, [sp, #96]
 .Lelephant_dumbo_crypt_words23:
 	ldr	r0, [r5]
-	str	r0, [sp, #100]
-	ldr	r0, [r5, #4]
-	str	r0, [sp, #104]
-	ldr	r0, [r5, #8]
-	str	r0, [sp, #108]
-	ldr	r0, [r5, #12]
-	str	r0, [sp, #116]
-	ldr	r0, [r5, #16]
-	str	r0, [sp, #112]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r2, [sp, #212]
-	str	r1, [sp, #216]
-	str	r3, [sp, #220]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #224]
-	ldr	r6, [sp, #92]
-	str	r6, [sp, #228]
-	add	r0, sp, #212
-	add	r1, sp, #232
-	bl	elephant_dumbo_P_permute
-	ldr	r5, [sp, #232]
-	ldr	r3, [sp, #236]
-	ldr	r2, [sp, #240]
-	ldr	r1, [sp, #244]
-	ldr	r0, [sp, #248]
 	str	r0, [sp, #96]
+	ldr	r0, [r5, #4]
+	str	r0, [sp, #100]
+	ldr	r0, [r5, #8]
+	str	r0, [sp, #104]
+	ldr	r0, [r5, #12]
+	str	r0, [sp, #112]
+	ldr	r0, [r5, #16]
+	str	r0, [sp, #108]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	str	r2, [sp, #208]
+	str	r1, [sp, #212]
+	str	r3, [sp, #216]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #220]
+	ldr	r6, [sp, #92]
+	str	r6, [sp, #224]
+	add	r0, sp, #208
+	add	r1, sp, #228
+	bl	elephant_dumbo_P_permute
+	ldr	r5, [sp, #228]
+	ldr	r3, [sp, #232]
+	ldr	r2, [sp, #236]
+	ldr	r1, [sp, #240]
+	ldr	r6, [sp, #244]
 	ldr	r0, [sp, #80]
 	eors	r5, r0
 	ldr	r0, [sp, #76]
@@ -2309,20 +2239,21 @@ elephant_dumbo_crypt:
 	eors	r2, r0
 	ldr	r0, [sp, #88]
 	eors	r1, r0
-	ldr	r0, [sp, #96]
+	mov	r0, r6
+	ldr	r6, [sp, #92]
 	eors	r0, r6
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r7, [sp, #100]
+	ldr	r7, [sp, #96]
 	eors	r7, r5
-	ldr	r6, [sp, #104]
+	ldr	r6, [sp, #100]
 	eors	r6, r3
-	ldr	r5, [sp, #108]
+	ldr	r5, [sp, #104]
 	eors	r5, r2
-	ldr	r3, [sp, #116]
+	ldr	r3, [sp, #112]
 	eors	r3, r1
-	ldr	r2, [sp, #112]
+	ldr	r2, [sp, #108]
 	eors	r2, r0
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #156]
 	ldr	r0, [sp, #36]
 	adds	r1, r1, r0
 	cmp	r4, #20
@@ -2337,22 +2268,21 @@ elephant_dumbo_crypt:
 	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r7, [sp, #192]
-	str	r6, [sp, #196]
-	str	r5, [sp, #200]
-	str	r3, [sp, #204]
-	str	r2, [sp, #208]
-	add	r3, sp, #192
-	mov	r2, r4
-	cmp	r2, #20
+	str	r7, [sp, #188]
+	str	r6, [sp, #192]
+	str	r5, [sp, #196]
+	str	r3, [sp, #200]
+	str	r2, [sp, #204]
+	add	r2, sp, #188
+	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
-	movs	r2, #20
+	movs	r4, #20
 .Lelephant_dumbo_crypt_cnt29:
 .Lelephant_dumbo_crypt_cpy30:
-	subs	r2, #1
+	subs	r4, #1
 	bcc	.Lelephant_dumbo_crypt_stored28
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r1, r4]
 	b	.Lelephant_dumbo_crypt_cpy30
 .Lelephant_dumbo_crypt_stored28:
 	b	.Lelephant_dumbo_crypt_endif21
@@ -2364,9 +2294,10 @@ elephant_dumbo_crypt:
 	cmp	r0, r1
 	movs	r2, #0
 	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	ldr	r0, [sp, #132]
+	movs	r1, #1
+	eors	r2, r1
+	ldr	r0, [sp, #128]
+	ldr	r1, [sp, #12]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -2406,7 +2337,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #40]
 	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #152]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
@@ -2415,12 +2346,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
+	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	add	r4, sp, #192
+	add	r4, sp, #188
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
@@ -2453,12 +2384,11 @@ elephant_dumbo_crypt:
 	eors	r0, r2
 	str	r0, [sp, #36]
 	lsls	r2, r1, #3
-	movs	r0, #1
-	mov	r1, r0
+	movs	r1, #1
+	movs	r5, #0
+	movs	r4, #0
 	movs	r0, #0
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
+	mov	r3, r5
 	cmp	r2, #160
 	bcs	.Lelephant_dumbo_crypt_shz38
 .Lelephant_dumbo_crypt_shl40:
@@ -2551,20 +2481,19 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	ldr	r0, [sp, #44]
 	eors	r3, r0
-	str	r2, [sp, #212]
-	str	r1, [sp, #216]
-	str	r5, [sp, #220]
-	str	r4, [sp, #224]
-	str	r3, [sp, #228]
-	add	r0, sp, #212
-	add	r1, sp, #232
+	str	r2, [sp, #208]
+	str	r1, [sp, #212]
+	str	r5, [sp, #216]
+	str	r4, [sp, #220]
+	str	r3, [sp, #224]
+	add	r0, sp, #208
+	add	r1, sp, #228
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #232]
-	ldr	r3, [sp, #236]
-	ldr	r2, [sp, #240]
-	ldr	r1, [sp, #244]
-	ldr	r5, [sp, #248]
-	mov	r4, r0
+	ldr	r4, [sp, #228]
+	ldr	r3, [sp, #232]
+	ldr	r2, [sp, #236]
+	ldr	r1, [sp, #240]
+	ldr	r5, [sp, #244]
 	ldr	r0, [sp, #8]
 	eors	r4, r0
 	ldr	r0, [sp, #4]
@@ -2597,13 +2526,13 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r1, [sp, #12]
 	adds	r3, r1, #1
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #136]
 	cmp	r3, r0
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r1, #1
+	eors	r0, r1
+	cmp	r0, #0
 	bne	.Lelephant_dumbo_crypt_far4
 	b	.Lelephant_dumbo_crypt_else42
 .Lelephant_dumbo_crypt_far4:
@@ -2612,11 +2541,11 @@ elephant_dumbo_crypt:
 	muls	r3, r0
 	mov	r2, r3
 	subs	r2, #12
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	adds	r0, #12
 	subs	r1, r0, r3
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #132]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -2625,12 +2554,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
+	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	add	r4, sp, #192
+	add	r4, sp, #188
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
@@ -2663,12 +2592,11 @@ elephant_dumbo_crypt:
 	eors	r0, r2
 	str	r0, [sp, #4]
 	lsls	r2, r1, #3
-	movs	r0, #1
-	mov	r1, r0
+	movs	r1, #1
+	movs	r5, #0
+	movs	r4, #0
 	movs	r0, #0
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
+	mov	r3, r5
 	cmp	r2, #160
 	bcs	.Lelephant_dumbo_crypt_shz49
 .Lelephant_dumbo_crypt_shl51:
@@ -2761,45 +2689,40 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	ldr	r0, [sp, #32]
 	eors	r3, r0
-	str	r2, [sp, #212]
-	str	r1, [sp, #216]
-	str	r5, [sp, #220]
-	str	r4, [sp, #224]
-	str	r3, [sp, #228]
-	add	r0, sp, #212
-	add	r1, sp, #232
+	str	r2, [sp, #208]
+	str	r1, [sp, #212]
+	str	r5, [sp, #216]
+	str	r4, [sp, #220]
+	str	r3, [sp, #224]
+	add	r0, sp, #208
+	add	r1, sp, #228
 	bl	elephant_dumbo_P_permute
-	ldr	r0, [sp, #232]
-	ldr	r2, [sp, #236]
-	ldr	r1, [sp, #240]
-	ldr	r5, [sp, #244]
-	ldr	r4, [sp, #248]
-	mov	r3, r0
+	ldr	r4, [sp, #228]
+	ldr	r2, [sp, #232]
+	ldr	r1, [sp, #236]
+	ldr	r6, [sp, #240]
+	ldr	r3, [sp, #244]
 	ldr	r0, [sp, #16]
-	eors	r3, r0
+	eors	r4, r0
 	ldr	r0, [sp, #20]
 	eors	r2, r0
 	ldr	r0, [sp, #24]
 	eors	r1, r0
-	mov	r6, r5
 	ldr	r0, [sp, #28]
 	eors	r6, r0
-	mov	r5, r4
 	ldr	r0, [sp, #32]
-	eors	r5, r0
+	eors	r3, r0
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r4, [sp]
-	eors	r4, r3
-	mov	r3, r11
-	eors	r3, r2
+	ldr	r5, [sp]
+	eors	r5, r4
+	mov	r4, r11
+	eors	r4, r2
 	mov	r2, r10
 	eors	r2, r1
 	mov	r1, r9
 	eors	r1, r6
 	mov	r0, r8
-	eors	r0, r5
-	mov	r5, r4
-	mov	r4, r3
+	eors	r0, r3
 	mov	r3, r2
 	mov	r2, r1
 	mov	r1, r0
@@ -2811,8 +2734,7 @@ elephant_dumbo_crypt:
 	mov	r2, r9
 	mov	r1, r8
 .Lelephant_dumbo_crypt_endif43:
-	mov	r0, r5
-	str	r0, [sp]
+	str	r5, [sp]
 	mov	r11, r4
 	mov	r10, r3
 	mov	r9, r2
@@ -2832,24 +2754,17 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #36]
 	str	r0, [sp, #52]
-	mov	r0, r7
-	str	r0, [sp, #48]
-	mov	r0, r6
-	str	r0, [sp, #44]
-	mov	r0, r5
-	str	r0, [sp, #60]
-	mov	r0, r4
-	str	r0, [sp, #72]
-	mov	r0, r3
-	str	r0, [sp, #68]
-	mov	r0, r2
-	str	r0, [sp, #56]
-	mov	r0, r1
-	str	r0, [sp, #64]
+	str	r7, [sp, #48]
+	str	r6, [sp, #44]
+	str	r5, [sp, #60]
+	str	r4, [sp, #72]
+	str	r3, [sp, #68]
+	str	r2, [sp, #56]
+	str	r1, [sp, #64]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
@@ -2857,39 +2772,39 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #168]
 	eors	r3, r0
 	mov	r4, r11
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	eors	r4, r0
 	mov	r5, r10
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #176]
 	eors	r5, r0
 	mov	r2, r9
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #180]
 	eors	r2, r0
 	mov	r1, r8
-	ldr	r0, [sp, #176]
-	eors	r1, r0
-	str	r3, [sp, #212]
-	str	r4, [sp, #216]
-	str	r5, [sp, #220]
-	str	r2, [sp, #224]
-	str	r1, [sp, #228]
-	add	r0, sp, #212
-	add	r1, sp, #232
-	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #232]
-	ldr	r1, [sp, #236]
 	ldr	r0, [sp, #172]
-	eors	r2, r0
+	eors	r1, r0
+	str	r3, [sp, #208]
+	str	r4, [sp, #212]
+	str	r5, [sp, #216]
+	str	r2, [sp, #220]
+	str	r1, [sp, #224]
+	add	r0, sp, #208
+	add	r1, sp, #228
+	bl	elephant_dumbo_P_permute
+	ldr	r2, [sp, #228]
+	ldr	r1, [sp, #232]
 	ldr	r0, [sp, #168]
+	eors	r2, r0
+	ldr	r0, [sp, #164]
 	eors	r1, r0
 	@ elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #184]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #252
+	add	sp, #248
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -9,7 +9,7 @@
 
 @ --- ocb3_key_setup: ocb3.key_setup
 @     frame 48 bytes (4 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 674 bytes of code and literals
+@     estimated 622 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -21,8 +21,7 @@ ocb3_key_setup:
 	mov	r5, r9
 	push	{r4, r5}
 	sub	sp, #48
-	mov	r1, r2
-	mov	r8, r1
+	mov	r8, r2
 	mov	r9, r3
 	@ ocb3.ae:87: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
@@ -298,15 +297,7 @@ ocb3_key_setup:
 	lsrs	r5, r3, #31
 	mov	r3, r6
 	orrs	r3, r5
-	lsrs	r5, r2, #31
-	movs	r2, #1
-	eors	r5, r2
-	subs	r2, r5, #1
-	movs	r5, #0
-	adcs	r5, r5
-	movs	r2, #1
-	eors	r5, r2
-	rsbs	r5, r5, #0
+	asrs	r5, r2, #31
 	movs	r2, #135
 	ands	r5, r2
 	mov	r2, r0
@@ -331,15 +322,7 @@ ocb3_key_setup:
 	lsrs	r0, r4, #31
 	mov	r4, r6
 	orrs	r4, r0
-	lsrs	r3, r3, #31
-	movs	r0, #1
-	eors	r3, r0
-	subs	r0, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	rsbs	r3, r3, #0
+	asrs	r3, r3, #31
 	movs	r0, #135
 	ands	r3, r0
 	eors	r5, r3
@@ -370,21 +353,12 @@ ocb3_key_setup:
 	lsls	r0, r4, #1
 	lsrs	r2, r5, #31
 	orrs	r0, r2
-	lsrs	r3, r4, #31
-	movs	r2, #1
-	eors	r3, r2
-	subs	r2, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r2, #1
-	eors	r3, r2
-	rsbs	r3, r3, #0
+	asrs	r4, r4, #31
 	movs	r2, #135
-	ands	r3, r2
-	mov	r2, r9
-	eors	r2, r3
+	ands	r4, r2
+	mov	r3, r9
+	eors	r3, r4
 	adds	r1, #16
-	mov	r3, r2
 	mov	r2, r7
 	mov	r5, r6
 	mov	r4, r0
@@ -405,8 +379,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 140 bytes (38 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1188 bytes of code and literals
+@     frame 140 bytes (37 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1108 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -424,8 +398,7 @@ ocb3_encrypt_with:
 	add	r4, sp, #92
 	str	r4, [sp]
 	str	r0, [sp, #56]
-	mov	r0, r1
-	str	r0, [sp, #36]
+	str	r1, [sp, #36]
 	mov	r1, r2
 	mov	r2, r3
 	ldr	r0, [sp, #176]
@@ -445,21 +418,10 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #56]
 	ldr	r3, [sp, #72]
 	bl	ocb3_initial_offset
-	ldr	r0, [sp, #92]
-	@ ocb3.ae:153: for i in 0..full {
-	mov	r6, r0
-	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	ldr	r0, [sp, #96]
-	@ ocb3.ae:153: for i in 0..full {
-	mov	r3, r0
-	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	ldr	r0, [sp, #100]
-	@ ocb3.ae:153: for i in 0..full {
-	mov	r2, r0
-	@ ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	ldr	r0, [sp, #104]
-	@ ocb3.ae:153: for i in 0..full {
-	mov	r1, r0
+	ldr	r6, [sp, #92]
+	ldr	r3, [sp, #96]
+	ldr	r2, [sp, #100]
+	ldr	r1, [sp, #104]
 	@ ocb3.ae:152: delta = l[at_l0]
 	ldr	r0, [sp, #36]
 	ldr	r0, [r0, #32]
@@ -469,7 +431,7 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #36]
 	ldr	r0, [r0, #36]
 	@ ocb3.ae:153: for i in 0..full {
-	mov	r8, r0
+	str	r0, [sp, #4]
 	@ ocb3.ae:152: delta = l[at_l0]
 	ldr	r0, [sp, #36]
 	ldr	r5, [r0, #40]
@@ -481,11 +443,10 @@ ocb3_encrypt_with:
 	@ ocb3.ae:153: for i in 0..full {
 	movs	r7, #0
 	str	r7, [sp, #24]
-	movs	r0, #0
-	str	r0, [sp, #4]
 	mov	r11, r7
 	mov	r10, r7
 	mov	r9, r7
+	mov	r8, r7
 	ldr	r0, [sp, #60]
 	cmp	r7, r0
 	bcc	.Locb3_encrypt_with_far1
@@ -496,15 +457,13 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #8]
 	eors	r6, r0
 	str	r6, [sp, #20]
-	mov	r0, r8
+	ldr	r0, [sp, #4]
 	eors	r3, r0
 	str	r3, [sp, #16]
-	mov	r0, r2
-	eors	r0, r5
-	str	r0, [sp, #12]
-	mov	r0, r1
-	eors	r0, r4
-	str	r0, [sp, #8]
+	eors	r2, r5
+	str	r2, [sp, #12]
+	eors	r1, r4
+	str	r1, [sp, #8]
 	@ ocb3.ae:154: off = 16 * i
 	ldr	r7, [sp, #24]
 	lsls	r0, r7, #4
@@ -563,28 +522,28 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:158: checksum = checksum ^ p                       // delay slot
-	ldr	r0, [sp, #4]
-	eors	r0, r7
-	str	r0, [sp, #4]
 	mov	r0, r11
-	eors	r0, r6
+	eors	r0, r7
 	mov	r11, r0
 	mov	r0, r10
-	eors	r0, r5
+	eors	r0, r6
 	mov	r10, r0
 	mov	r0, r9
-	eors	r0, r4
+	eors	r0, r5
 	mov	r9, r0
+	mov	r0, r8
+	eors	r0, r4
+	mov	r8, r0
 	@ ocb3.ae:159: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r7, [sp, #24]
-	adds	r3, r7, #2
+	adds	r1, r7, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r3
+	uxth	r0, r1
 	subs	r0, r0, #1
 	movs	r2, #0
 	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
+	movs	r3, #1
+	eors	r2, r3
 	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #40]
@@ -598,144 +557,125 @@ ocb3_encrypt_with:
 	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
 	@ ocb3.ae:49: v = v >> 16
-	lsrs	r3, r3, #16
-	movs	r2, #16
+	lsrs	r1, r1, #16
+	movs	r6, #16
 	b	.Locb3_encrypt_with_endif8
 .Locb3_encrypt_with_else7:
-	movs	r2, #0
+	movs	r6, #0
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r4, r3
+	uxtb	r2, r1
 	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r0, r2]
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else9
 	@ ocb3.ae:52: n = n + 8
-	adds	r2, #8
+	adds	r6, #8
 	@ ocb3.ae:53: v = v >> 8
-	lsrs	r3, r3, #8
+	lsrs	r1, r1, #8
 	b	.Locb3_encrypt_with_endif10
 .Locb3_encrypt_with_else9:
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:55: if v[3:0] == 0 {
-	lsls	r0, r3, #28
-	lsrs	r4, r0, #28
+	lsls	r0, r1, #28
+	lsrs	r2, r0, #28
 	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r0, r2]
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else11
 	@ ocb3.ae:56: n = n + 4
-	adds	r2, r2, #4
+	adds	r6, r6, #4
 	@ ocb3.ae:57: v = v >> 4
-	lsrs	r3, r3, #4
+	lsrs	r1, r1, #4
 	b	.Locb3_encrypt_with_endif12
 .Locb3_encrypt_with_else11:
 .Locb3_encrypt_with_endif12:
 	@ ocb3.ae:59: if v[1:0] == 0 {
-	lsls	r0, r3, #30
+	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else13
 	@ ocb3.ae:60: n = n + 2
-	adds	r2, r2, #2
+	adds	r6, r6, #2
 	@ ocb3.ae:61: v = v >> 2
-	lsrs	r3, r3, #2
+	lsrs	r1, r1, #2
 	b	.Locb3_encrypt_with_endif14
 .Locb3_encrypt_with_else13:
 .Locb3_encrypt_with_endif14:
 	@ ocb3.ae:63: if v[0] == 0 {
-	lsls	r0, r3, #31
+	lsls	r0, r1, #31
 	lsrs	r0, r0, #31
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else15
 	@ ocb3.ae:64: n = n + 1
-	adds	r0, r2, #1
-	mov	r8, r0
+	adds	r6, r6, #1
 	b	.Locb3_encrypt_with_endif16
 .Locb3_encrypt_with_else15:
-	mov	r8, r2
 .Locb3_encrypt_with_endif16:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	mov	r0, r8
-	cmp	r0, #8
+	movs	r2, #7
+	@ ocb3.ae:103: if k > last {
+	cmp	r2, r6
+	movs	r1, #0
+	adcs	r1, r1
+	eors	r1, r3
+	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
+	cmp	r6, #8
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r2, r0, #0
-	movs	r6, #7
-	mov	r0, r8
-	eors	r0, r6
-	ands	r0, r2
-	eors	r0, r6
+	eors	r0, r3
+	rsbs	r3, r0, #0
+	mov	r0, r6
+	eors	r0, r2
+	ands	r0, r3
+	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
 	ldr	r0, [sp, #36]
 	adds	r0, r0, r2
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r2, [r0, #12]
+	ldr	r3, [r0]
+	ldr	r2, [r0, #4]
+	ldr	r5, [r0, #8]
+	ldr	r4, [r0, #12]
 	@ ocb3.ae:103: if k > last {
-	mov	r0, r8
-	cmp	r6, r0
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	cmp	r0, #0
+	cmp	r1, #0
 	beq	.Locb3_encrypt_with_else17
 	@ ocb3.ae:104: for j in last..k {
-	mov	r0, r8
-	cmp	r6, r0
+	movs	r7, #7
+	cmp	r7, r6
 	bcs	.Locb3_encrypt_with_done20
 .Locb3_encrypt_with_loop19:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r7, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r7, r0
-	lsls	r3, r3, #1
-	lsrs	r0, r4, #31
-	orrs	r3, r0
-	lsls	r4, r4, #1
+	lsls	r1, r4, #1
 	lsrs	r0, r5, #31
-	orrs	r4, r0
+	orrs	r1, r0
+	lsls	r5, r5, #1
 	lsrs	r0, r2, #31
-	eors	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r2, r0, #0
+	orrs	r5, r0
+	lsls	r2, r2, #1
+	lsrs	r0, r3, #31
+	orrs	r2, r0
+	asrs	r4, r4, #31
 	movs	r0, #135
-	ands	r2, r0
-	lsls	r0, r5, #1
-	eors	r0, r2
-	mov	r5, r0
-	mov	r2, r7
-	adds	r6, #1
-	mov	r0, r8
-	cmp	r6, r0
+	ands	r4, r0
+	lsls	r3, r3, #1
+	eors	r3, r4
+	mov	r4, r1
+	adds	r7, #1
+	cmp	r7, r6
 	bcc	.Locb3_encrypt_with_loop19
 .Locb3_encrypt_with_done20:
-	mov	r0, r5
-	str	r0, [sp, #28]
-	mov	r8, r4
-	mov	r5, r3
-	mov	r4, r2
+	str	r3, [sp, #28]
+	str	r2, [sp, #4]
 	b	.Locb3_encrypt_with_endif18
 .Locb3_encrypt_with_else17:
-	mov	r0, r5
-	str	r0, [sp, #28]
-	mov	r8, r4
-	mov	r5, r3
-	mov	r4, r2
+	str	r3, [sp, #28]
+	str	r2, [sp, #4]
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:160: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #40]
@@ -810,31 +750,24 @@ ocb3_encrypt_with:
 	@ ocb3.ae:164: offset = offset ^ l[at_star]                  // Offset_*
 	ldr	r0, [sp, #36]
 	ldr	r7, [r0, #12]
-	mov	r0, r1
-	eors	r0, r7
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #36]
+	eors	r1, r7
+	str	r1, [sp, #12]
 	ldr	r1, [r0, #8]
-	mov	r0, r2
-	eors	r0, r1
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #36]
+	eors	r2, r1
+	str	r2, [sp, #8]
 	ldr	r1, [r0, #4]
-	mov	r0, r3
-	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #36]
+	eors	r3, r1
+	str	r3, [sp, #4]
 	ldr	r1, [r0]
-	mov	r0, r6
-	eors	r0, r1
-	str	r0, [sp, #20]
+	eors	r6, r1
+	str	r6, [sp, #16]
 	@ ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #8]
+	str	r6, [sp, #92]
+	mov	r0, r3
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #12]
+	mov	r0, r2
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #104]
 	add	r1, sp, #92
 	add	r2, sp, #108
@@ -842,11 +775,11 @@ ocb3_encrypt_with:
 	bl	ocb3_E_encrypt_block
 	ldr	r2, [sp, #108]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [sp, #64]
 	adds	r6, r0, r5
@@ -883,32 +816,32 @@ ocb3_encrypt_with:
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r6, #12]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r3, r0
 	eors	r3, r2
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r6, #8]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r2, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r2, r0
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r6, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r5, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	eors	r5, r0
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r6]
 	rev	r6, r0
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r7, r6
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r7, r0
 	rev	r7, r7
 	rev	r5, r5
@@ -947,10 +880,9 @@ ocb3_encrypt_with:
 	subs	r0, r0, r4
 	lsls	r3, r0, #3
 	movs	r2, #128
-	movs	r0, #0
-	mov	r7, r0
-	mov	r5, r0
-	mov	r4, r0
+	movs	r4, #0
+	mov	r7, r4
+	mov	r5, r4
 	cmp	r3, #128
 	bcs	.Locb3_encrypt_with_shz35
 .Locb3_encrypt_with_shl37:
@@ -985,37 +917,36 @@ ocb3_encrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 .Locb3_encrypt_with_she38:
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	orrs	r3, r2
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #24]
 	orrs	r2, r7
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	orrs	r1, r5
-	mov	r0, r6
-	orrs	r0, r4
+	orrs	r6, r4
 	@ ocb3.ae:167: checksum = checksum ^ pad10(p, r)             // delay slot
-	ldr	r4, [sp, #4]
+	mov	r4, r11
 	eors	r4, r3
-	mov	r3, r11
+	mov	r3, r10
 	eors	r3, r2
-	mov	r2, r10
+	mov	r2, r9
 	eors	r2, r1
-	mov	r1, r9
-	eors	r1, r0
-	ldr	r7, [sp, #20]
-	ldr	r6, [sp, #8]
-	ldr	r5, [sp, #12]
-	ldr	r0, [sp, #16]
+	mov	r1, r8
+	eors	r1, r6
+	ldr	r7, [sp, #16]
+	ldr	r6, [sp, #4]
+	ldr	r5, [sp, #8]
+	ldr	r0, [sp, #12]
 	b	.Locb3_encrypt_with_endif25
 .Locb3_encrypt_with_else24:
 	mov	r7, r6
 	mov	r6, r3
 	mov	r5, r2
 	mov	r0, r1
-	ldr	r4, [sp, #4]
-	mov	r3, r11
-	mov	r2, r10
-	mov	r1, r9
+	mov	r4, r11
+	mov	r3, r10
+	mov	r2, r9
+	mov	r1, r8
 .Locb3_encrypt_with_endif25:
 	@ ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r7
@@ -1051,8 +982,7 @@ ocb3_encrypt_with:
 	ldr	r3, [sp, #84]
 	bl	ocb3_hash
 	ldr	r0, [sp, #92]
-	mov	r3, r7
-	eors	r3, r0
+	eors	r7, r0
 	ldr	r0, [sp, #96]
 	mov	r2, r6
 	eors	r2, r0
@@ -1060,13 +990,12 @@ ocb3_encrypt_with:
 	mov	r1, r5
 	eors	r1, r0
 	ldr	r5, [sp, #104]
-	mov	r0, r4
-	eors	r0, r5
+	eors	r4, r5
 	@ ocb3.ae:171: store_be(tag, 0, t, len(tag))
-	rev	r6, r0
+	rev	r6, r4
 	rev	r5, r1
 	rev	r4, r2
-	rev	r2, r3
+	rev	r2, r7
 	ldr	r3, [sp, #80]
 	movs	r1, #3
 	ldr	r0, [sp, #72]
@@ -1109,8 +1038,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 164 bytes (67 spill slots, 28 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2036 bytes of code and literals
+@     frame 164 bytes (66 spill slots, 28 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1936 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1128,9 +1057,8 @@ ocb3_decrypt_with:
 	add	r4, sp, #116
 	str	r4, [sp]
 	str	r0, [sp, #8]
-	mov	r0, r1
-	str	r0, [sp, #56]
-	mov	r1, r2
+	str	r1, [sp, #56]
+	mov	r4, r2
 	mov	r2, r3
 	ldr	r0, [sp, #200]
 	str	r0, [sp, #104]
@@ -1138,34 +1066,35 @@ ocb3_decrypt_with:
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #208]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #96]
+	ldr	r1, [sp, #212]
+	str	r1, [sp, #96]
 	ldr	r0, [sp, #216]
 	str	r0, [sp, #108]
 	ldr	r0, [sp, #220]
 	str	r0, [sp, #92]
-	ldr	r3, [sp, #224]
-	str	r3, [sp, #80]
+	ldr	r1, [sp, #224]
+	str	r1, [sp, #80]
 	ldr	r0, [sp, #232]
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #8]
+	mov	r1, r4
 	ldr	r3, [sp, #92]
 	bl	ocb3_initial_offset
-	ldr	r3, [sp, #116]
-	ldr	r5, [sp, #120]
-	ldr	r4, [sp, #124]
-	ldr	r2, [sp, #128]
+	ldr	r4, [sp, #116]
+	ldr	r3, [sp, #120]
+	ldr	r2, [sp, #124]
+	ldr	r5, [sp, #128]
 	@ ocb3.ae:181: full = n / 16
 	ldr	r1, [sp, #96]
 	lsrs	r0, r1, #4
 	str	r0, [sp, #72]
 	@ ocb3.ae:182: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r0, [sp, #56]
-	ldr	r0, [r0, #32]
+	ldr	r1, [sp, #56]
+	ldr	r0, [r1, #32]
 	str	r0, [sp, #4]
+	ldr	r6, [r1, #36]
+	ldr	r1, [r1, #40]
 	ldr	r0, [sp, #56]
-	ldr	r6, [r0, #36]
-	ldr	r1, [r0, #40]
 	ldr	r0, [r0, #44]
 	@ ocb3.ae:183: for i in 0..full {
 	movs	r7, #0
@@ -1201,22 +1130,18 @@ ocb3_decrypt_with:
 	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:185: offset = offset ^ delta
-	mov	r0, r3
 	mov	r7, r11
-	eors	r0, r7
-	str	r0, [sp, #28]
-	mov	r0, r5
+	eors	r4, r7
+	str	r4, [sp, #28]
 	mov	r7, r10
-	eors	r0, r7
-	str	r0, [sp, #24]
-	mov	r0, r4
+	eors	r3, r7
+	str	r3, [sp, #24]
 	mov	r7, r9
-	eors	r0, r7
-	str	r0, [sp, #20]
-	mov	r0, r2
+	eors	r2, r7
+	str	r2, [sp, #20]
 	mov	r7, r8
-	eors	r0, r7
-	str	r0, [sp, #16]
+	eors	r5, r7
+	str	r5, [sp, #16]
 	@ ocb3.ae:184: off = 16 * i
 	ldr	r6, [sp, #32]
 	lsls	r2, r6, #4
@@ -1461,9 +1386,8 @@ ocb3_decrypt_with:
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0]
-	mov	r0, r5
-	eors	r0, r6
-	str	r0, [sp, #48]
+	eors	r5, r6
+	str	r5, [sp, #48]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r5, r4, #24
 	ldr	r0, [sp, #4]
@@ -1489,9 +1413,8 @@ ocb3_decrypt_with:
 	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, #4]
-	mov	r0, r5
-	eors	r0, r6
-	str	r0, [sp, #44]
+	eors	r5, r6
+	str	r5, [sp, #44]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r5, r3, #24
 	ldr	r0, [sp, #4]
@@ -1517,9 +1440,8 @@ ocb3_decrypt_with:
 	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, #8]
-	mov	r0, r5
-	eors	r0, r6
-	str	r0, [sp, #40]
+	eors	r5, r6
+	str	r5, [sp, #40]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r2, r2, #24
 	ldr	r0, [sp, #4]
@@ -1545,20 +1467,19 @@ ocb3_decrypt_with:
 	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #8]
 	ldr	r3, [r0, #12]
-	mov	r0, r2
-	eors	r0, r3
-	str	r0, [sp, #36]
+	eors	r2, r3
+	str	r2, [sp, #36]
 	@ ocb3.ae:187: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r6, [sp, #32]
 	adds	r4, r6, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r4
 	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	cmp	r2, #0
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r2, #1
+	eors	r0, r2
+	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else9
 	@ ocb3.ae:49: v = v >> 16
 	lsrs	r4, r4, #16
@@ -1569,9 +1490,9 @@ ocb3_decrypt_with:
 	movs	r3, #0
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r2, r4
+	uxtb	r5, r4
 	ldr	r0, [sp, #88]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r0, r5]
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
 	@ ocb3.ae:52: n = n + 8
@@ -1583,9 +1504,9 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r4, #28
-	lsrs	r2, r0, #28
+	lsrs	r5, r0, #28
 	ldr	r0, [sp, #84]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r0, r5]
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
 	@ ocb3.ae:56: n = n + 4
@@ -1599,11 +1520,10 @@ ocb3_decrypt_with:
 	lsls	r0, r4, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	cmp	r2, #0
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r2
+	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else15
 	@ ocb3.ae:60: n = n + 2
 	adds	r3, r3, #2
@@ -1615,12 +1535,8 @@ ocb3_decrypt_with:
 	@ ocb3.ae:63: if v[0] == 0 {
 	lsls	r0, r4, #31
 	lsrs	r0, r0, #31
-	subs	r0, r0, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	cmp	r2, #0
+	eors	r0, r2
+	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else17
 	@ ocb3.ae:64: n = n + 1
 	adds	r0, r3, #1
@@ -1630,81 +1546,71 @@ ocb3_decrypt_with:
 	mov	r8, r3
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
+	movs	r4, #7
+	@ ocb3.ae:103: if k > last {
 	mov	r0, r8
+	cmp	r4, r0
+	movs	r3, #0
+	adcs	r3, r3
+	eors	r3, r2
+	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r0, #8
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r2, r2, #0
-	movs	r5, #7
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r2
+	rsbs	r2, r0, #0
 	mov	r0, r8
-	eors	r0, r5
+	eors	r0, r4
 	ands	r0, r2
-	eors	r0, r5
+	eors	r0, r4
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
 	ldr	r0, [sp, #56]
-	adds	r0, r0, r2
-	ldr	r6, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r2, [r0, #12]
+	adds	r2, r0, r2
+	ldr	r7, [r2]
+	ldr	r4, [r2, #4]
+	ldr	r0, [r2, #8]
+	ldr	r2, [r2, #12]
 	@ ocb3.ae:103: if k > last {
-	mov	r0, r8
-	cmp	r5, r0
-	movs	r5, #0
-	adcs	r5, r5
-	movs	r0, #1
-	eors	r5, r0
-	cmp	r5, #0
+	cmp	r3, #0
 	beq	.Locb3_decrypt_with_else19
 	@ ocb3.ae:104: for j in last..k {
-	mov	r5, r6
-	movs	r6, #7
+	mov	r3, r0
+	movs	r5, #7
 	mov	r0, r8
-	cmp	r6, r0
+	cmp	r5, r0
 	bcs	.Locb3_decrypt_with_done22
 .Locb3_decrypt_with_loop21:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r7, r2, #1
+	lsls	r6, r2, #1
 	lsrs	r0, r3, #31
-	orrs	r7, r0
+	orrs	r6, r0
 	lsls	r3, r3, #1
 	lsrs	r0, r4, #31
 	orrs	r3, r0
 	lsls	r4, r4, #1
-	lsrs	r0, r5, #31
+	lsrs	r0, r7, #31
 	orrs	r4, r0
-	lsrs	r2, r2, #31
-	movs	r0, #1
-	eors	r2, r0
-	subs	r0, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r2, r2, #0
+	asrs	r2, r2, #31
 	movs	r0, #135
 	ands	r2, r0
-	lsls	r0, r5, #1
-	eors	r0, r2
-	mov	r5, r0
-	mov	r2, r7
-	adds	r6, #1
+	lsls	r7, r7, #1
+	eors	r7, r2
+	mov	r2, r6
+	adds	r5, #1
 	mov	r0, r8
-	cmp	r6, r0
+	cmp	r5, r0
 	bcc	.Locb3_decrypt_with_loop21
 .Locb3_decrypt_with_done22:
-	mov	r11, r5
+	mov	r11, r7
 	mov	r10, r4
 	mov	r9, r3
 	mov	r8, r2
 	b	.Locb3_decrypt_with_endif20
 .Locb3_decrypt_with_else19:
-	mov	r11, r6
+	mov	r11, r7
 	mov	r10, r4
-	mov	r9, r3
+	mov	r9, r0
 	mov	r8, r2
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:188: p = u ^ offset
@@ -1764,10 +1670,10 @@ ocb3_decrypt_with:
 	strb	r2, [r3, r4]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r3, [sp, #28]
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #20]
-	ldr	r2, [sp, #16]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #20]
+	ldr	r5, [sp, #16]
 	ldr	r7, [sp, #40]
 	str	r7, [sp, #60]
 	str	r6, [sp, #64]
@@ -1797,33 +1703,29 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:194: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #56]
-	ldr	r1, [r0, #12]
-	mov	r0, r2
-	eors	r0, r1
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #56]
-	ldr	r1, [r0, #8]
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #56]
-	ldr	r0, [r0, #4]
-	mov	r6, r5
-	eors	r6, r0
-	mov	r11, r6
-	ldr	r0, [sp, #56]
-	ldr	r0, [r0]
-	mov	r6, r3
-	eors	r6, r0
-	str	r6, [sp, #4]
+	ldr	r1, [sp, #56]
+	ldr	r1, [r1, #12]
+	eors	r5, r1
+	str	r5, [sp, #28]
+	ldr	r1, [sp, #56]
+	ldr	r1, [r1, #8]
+	eors	r2, r1
+	str	r2, [sp, #24]
+	ldr	r1, [sp, #56]
+	ldr	r1, [r1, #4]
+	eors	r3, r1
+	str	r3, [sp, #20]
+	ldr	r1, [sp, #56]
+	ldr	r1, [r1]
+	eors	r4, r1
+	str	r4, [sp, #36]
 	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	str	r6, [sp, #116]
-	mov	r6, r11
-	str	r6, [sp, #120]
-	ldr	r0, [sp, #24]
+	str	r4, [sp, #116]
+	mov	r0, r3
+	str	r0, [sp, #120]
+	mov	r0, r2
 	str	r0, [sp, #124]
-	ldr	r0, [sp, #28]
+	mov	r0, r5
 	str	r0, [sp, #128]
 	add	r1, sp, #116
 	add	r2, sp, #132
@@ -1833,7 +1735,7 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #136]
 	ldr	r2, [sp, #140]
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #32]
@@ -1876,11 +1778,10 @@ ocb3_decrypt_with:
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	eors	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	ldr	r0, [r1]
-	rev	r0, r0
-	mov	r3, r0
-	ldr	r0, [sp, #20]
+	rev	r3, r0
+	ldr	r0, [sp, #16]
 	eors	r3, r0
 	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r10
@@ -1941,21 +1842,18 @@ ocb3_decrypt_with:
 	ands	r0, r6
 	mov	r2, r8
 	ands	r2, r5
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #4]
 	ands	r1, r4
 	ands	r3, r7
 	mov	r9, r0
 	mov	r8, r2
-	mov	r0, r1
-	str	r0, [sp, #20]
-	mov	r0, r3
-	str	r0, [sp, #16]
+	str	r1, [sp, #16]
+	str	r3, [sp, #4]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #20]
-	mov	r0, r3
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #16]
+	str	r3, [sp, #4]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
@@ -2004,9 +1902,9 @@ ocb3_decrypt_with:
 	orrs	r4, r3
 	mov	r3, r8
 	orrs	r3, r2
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	orrs	r2, r6
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #4]
 	orrs	r1, r5
 	@ ocb3.ae:197: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #12]
@@ -2019,10 +1917,10 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #68]
 	eors	r5, r1
 	@ ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	rev	r4, r0
 	mov	r0, r8
 	rev	r3, r0
@@ -2037,14 +1935,14 @@ ocb3_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes43
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #148]
 	str	r4, [sp, #152]
 	str	r3, [sp, #156]
@@ -2062,77 +1960,62 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy46
 .Locb3_decrypt_with_stored44:
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #12]
-	mov	r1, r7
-	mov	r0, r6
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #12]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	mov	r6, r3
-	str	r6, [sp, #4]
-	mov	r11, r5
-	mov	r3, r2
-	ldr	r2, [sp, #12]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #64]
+	mov	r1, r5
+	ldr	r0, [sp, #12]
+	ldr	r7, [sp, #60]
+	ldr	r6, [sp, #64]
 	ldr	r5, [sp, #68]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	ldr	r6, [sp, #4]
-	eors	r2, r6
-	mov	r6, r11
-	eors	r1, r6
-	mov	r6, r0
+	eors	r0, r4
+	eors	r7, r3
+	eors	r6, r2
+	eors	r5, r1
+	ldr	r1, [sp, #56]
+	ldr	r2, [r1, #16]
+	ldr	r3, [r1, #20]
+	ldr	r4, [r1, #24]
+	ldr	r1, [r1, #28]
+	eors	r0, r2
+	eors	r7, r3
 	eors	r6, r4
-	mov	r4, r5
-	eors	r4, r3
-	ldr	r0, [sp, #56]
-	ldr	r3, [r0, #16]
-	ldr	r5, [r0, #20]
-	ldr	r7, [r0, #24]
-	ldr	r0, [r0, #28]
-	eors	r2, r3
-	mov	r3, r1
-	eors	r3, r5
-	mov	r5, r6
-	eors	r5, r7
-	mov	r1, r4
-	eors	r1, r0
-	str	r2, [sp, #116]
-	str	r3, [sp, #120]
-	str	r5, [sp, #124]
-	str	r1, [sp, #128]
+	eors	r5, r1
+	str	r0, [sp, #116]
+	str	r7, [sp, #120]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
 	add	r1, sp, #116
 	add	r2, sp, #132
 	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
 	add	r0, sp, #116
 	str	r0, [sp]
-	ldr	r6, [sp, #132]
+	ldr	r7, [sp, #132]
 	ldr	r5, [sp, #136]
 	ldr	r4, [sp, #140]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #16]
+	ldr	r6, [sp, #144]
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #56]
 	ldr	r2, [sp, #104]
 	ldr	r3, [sp, #100]
 	bl	ocb3_hash
 	ldr	r1, [sp, #116]
-	mov	r0, r6
-	eors	r0, r1
-	str	r0, [sp, #8]
+	eors	r7, r1
+	str	r7, [sp, #8]
 	ldr	r1, [sp, #120]
-	mov	r0, r5
-	eors	r0, r1
-	str	r0, [sp, #4]
+	eors	r5, r1
+	str	r5, [sp, #4]
 	ldr	r1, [sp, #124]
-	mov	r0, r4
-	eors	r0, r1
-	str	r0, [sp, #12]
+	eors	r4, r1
+	str	r4, [sp, #12]
 	ldr	r0, [sp, #128]
-	ldr	r6, [sp, #16]
 	eors	r6, r0
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #108]
@@ -2236,28 +2119,26 @@ ocb3_decrypt_with:
 	ands	r1, r0
 	ldr	r0, [sp, #12]
 	ands	r0, r3
-	mov	r3, r6
-	ands	r3, r4
+	ands	r6, r4
 	b	.Locb3_decrypt_with_endif53
 .Locb3_decrypt_with_else52:
 	ldr	r2, [sp, #8]
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #12]
-	mov	r3, r6
 .Locb3_decrypt_with_endif53:
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r4, [sp, #28]
-	eors	r4, r2
+	ldr	r3, [sp, #28]
+	eors	r3, r2
 	ldr	r2, [sp, #32]
 	eors	r2, r1
 	ldr	r1, [sp, #24]
 	eors	r1, r0
 	ldr	r0, [sp, #20]
-	eors	r0, r3
-	orrs	r4, r2
-	orrs	r4, r1
-	orrs	r4, r0
-	subs	r0, r4, #1
+	eors	r0, r6
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -2277,7 +2158,7 @@ ocb3_decrypt_with:
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 @     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 518 bytes of code and literals
+@     estimated 510 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2292,14 +2173,12 @@ ocb3_E_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #8
 	mov	r11, r0
-	mov	r0, r2
-	str	r0, [sp]
+	str	r2, [sp]
 	ldr	r4, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	r0, r11
 	ldr	r0, [r0]
 	eors	r1, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
@@ -2348,11 +2227,10 @@ ocb3_E_encrypt_block:
 	ldr	r6, [r1, r0]
 	movs	r0, #24
 	rors	r6, r0
-	mov	r0, r7
-	eors	r0, r6
+	eors	r7, r6
 	ldr	r6, [r5, #12]
-	eors	r0, r6
-	mov	r9, r0
+	eors	r7, r6
+	mov	r9, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
@@ -2471,9 +2349,8 @@ ocb3_E_encrypt_block:
 	movs	r1, #160
 	mov	r0, r11
 	ldr	r0, [r0, r1]
-	mov	r1, r6
-	eors	r1, r0
-	str	r1, [sp, #4]
+	eors	r6, r0
+	str	r6, [sp, #4]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -2563,8 +2440,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 96 bytes (22 spill slots, 12 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 780 bytes of code and literals
+@     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 726 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2577,202 +2454,186 @@ ocb3_hash:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #96
-	str	r0, [sp, #36]
-	mov	r0, r1
-	str	r0, [sp, #24]
-	mov	r0, r2
+	sub	sp, #92
 	str	r0, [sp, #32]
-	mov	r0, r3
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #40]
+	str	r1, [sp, #20]
+	str	r2, [sp, #28]
+	str	r3, [sp, #40]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #36]
 	@ ocb3.ae:128: full = a / 16
 	mov	r0, r3
 	lsrs	r0, r0, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ ocb3.ae:131: for i in 0..full {
 	movs	r1, #0
-	mov	r9, r1
+	mov	r8, r1
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r9, r1
 	mov	r11, r1
 	mov	r10, r1
-	str	r0, [sp, #20]
 	str	r0, [sp, #16]
 	str	r0, [sp, #12]
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #28]
+	str	r0, [sp]
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
 .Locb3_hash_far1:
 .Locb3_hash_loop1:
 	@ ocb3.ae:132: offset = offset ^ get_l(l, ntz(i + 1))
-	mov	r1, r9
-	adds	r3, r1, #1
+	mov	r1, r8
+	adds	r1, r1, #1
 	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r3
+	uxth	r0, r1
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
+	movs	r3, #1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else3
 	@ ocb3.ae:49: v = v >> 16
-	lsrs	r3, r3, #16
-	movs	r2, #16
+	lsrs	r1, r1, #16
+	movs	r5, #16
 	b	.Locb3_hash_endif4
 .Locb3_hash_else3:
-	movs	r2, #0
+	movs	r5, #0
 .Locb3_hash_endif4:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r4, r3
+	uxtb	r2, r1
 	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r0, r2]
 	cmp	r0, #0
 	beq	.Locb3_hash_else5
 	@ ocb3.ae:52: n = n + 8
-	adds	r2, #8
+	adds	r5, #8
 	@ ocb3.ae:53: v = v >> 8
-	lsrs	r3, r3, #8
+	lsrs	r1, r1, #8
 	b	.Locb3_hash_endif6
 .Locb3_hash_else5:
 .Locb3_hash_endif6:
 	@ ocb3.ae:55: if v[3:0] == 0 {
-	lsls	r0, r3, #28
-	lsrs	r4, r0, #28
+	lsls	r0, r1, #28
+	lsrs	r2, r0, #28
 	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r0, r2]
 	cmp	r0, #0
 	beq	.Locb3_hash_else7
 	@ ocb3.ae:56: n = n + 4
-	adds	r2, r2, #4
+	adds	r5, r5, #4
 	@ ocb3.ae:57: v = v >> 4
-	lsrs	r3, r3, #4
+	lsrs	r1, r1, #4
 	b	.Locb3_hash_endif8
 .Locb3_hash_else7:
 .Locb3_hash_endif8:
 	@ ocb3.ae:59: if v[1:0] == 0 {
-	lsls	r0, r3, #30
+	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else9
 	@ ocb3.ae:60: n = n + 2
-	adds	r2, r2, #2
+	adds	r5, r5, #2
 	@ ocb3.ae:61: v = v >> 2
-	lsrs	r3, r3, #2
+	lsrs	r1, r1, #2
 	b	.Locb3_hash_endif10
 .Locb3_hash_else9:
 .Locb3_hash_endif10:
 	@ ocb3.ae:63: if v[0] == 0 {
-	lsls	r0, r3, #31
+	lsls	r0, r1, #31
 	lsrs	r0, r0, #31
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else11
 	@ ocb3.ae:64: n = n + 1
-	adds	r0, r2, #1
-	mov	r8, r0
+	adds	r5, r5, #1
 	b	.Locb3_hash_endif12
 .Locb3_hash_else11:
-	mov	r8, r2
 .Locb3_hash_endif12:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	mov	r0, r8
-	cmp	r0, #8
+	movs	r2, #7
+	@ ocb3.ae:103: if k > last {
+	cmp	r2, r5
+	movs	r1, #0
+	adcs	r1, r1
+	eors	r1, r3
+	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
+	cmp	r5, #8
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r2, r0, #0
-	movs	r6, #7
-	mov	r0, r8
-	eors	r0, r6
-	ands	r0, r2
-	eors	r0, r6
+	eors	r0, r3
+	rsbs	r3, r0, #0
+	mov	r0, r5
+	eors	r0, r2
+	ands	r0, r3
+	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	adds	r0, r0, r2
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r2, [r0, #12]
+	ldr	r4, [r0]
+	ldr	r3, [r0, #4]
+	ldr	r2, [r0, #8]
+	ldr	r0, [r0, #12]
 	@ ocb3.ae:103: if k > last {
-	mov	r0, r8
-	cmp	r6, r0
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	cmp	r0, #0
+	cmp	r1, #0
 	beq	.Locb3_hash_else13
 	@ ocb3.ae:104: for j in last..k {
-	mov	r0, r8
-	cmp	r6, r0
+	movs	r6, #7
+	cmp	r6, r5
 	bcs	.Locb3_hash_done16
 .Locb3_hash_loop15:
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	lsls	r7, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r7, r0
+	lsls	r1, r0, #1
+	lsrs	r7, r2, #31
+	orrs	r1, r7
+	lsls	r2, r2, #1
+	lsrs	r7, r3, #31
+	orrs	r2, r7
 	lsls	r3, r3, #1
-	lsrs	r0, r4, #31
-	orrs	r3, r0
-	lsls	r4, r4, #1
-	lsrs	r0, r5, #31
-	orrs	r4, r0
-	lsrs	r0, r2, #31
-	eors	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r2, r0, #0
+	lsrs	r7, r4, #31
+	orrs	r3, r7
+	asrs	r7, r0, #31
 	movs	r0, #135
-	ands	r2, r0
-	lsls	r0, r5, #1
-	eors	r0, r2
-	mov	r5, r0
-	mov	r2, r7
+	ands	r7, r0
+	lsls	r4, r4, #1
+	eors	r4, r7
+	mov	r0, r1
 	adds	r6, #1
-	mov	r0, r8
-	cmp	r6, r0
+	cmp	r6, r5
 	bcc	.Locb3_hash_loop15
 .Locb3_hash_done16:
-	mov	r1, r2
+	mov	r1, r0
 	b	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	r1, r2
+	mov	r1, r0
 .Locb3_hash_endif14:
 	@ ocb3.ae:132: offset = offset ^ get_l(l, ntz(i + 1))
-	ldr	r0, [sp]
-	eors	r0, r5
-	mov	r8, r0
+	mov	r0, r9
+	eors	r0, r4
+	mov	r9, r0
 	mov	r6, r11
-	eors	r6, r4
+	eors	r6, r3
 	mov	r5, r10
-	eors	r5, r3
-	ldr	r4, [sp, #20]
+	eors	r5, r2
+	ldr	r4, [sp, #16]
 	eors	r4, r1
 	@ ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r1, r9
+	mov	r1, r8
 	lsls	r1, r1, #4
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	adds	r1, r0, r1
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Locb3_hash_words18
 .Locb3_hash_bytes17:
-	add	r3, sp, #48
+	add	r3, sp, #44
 	movs	r2, #16
 .Locb3_hash_cpy20:
 	subs	r2, #1
@@ -2785,64 +2646,57 @@ ocb3_hash:
 .Locb3_hash_words18:
 	ldr	r0, [r1, #12]
 	rev	r2, r0
-	mov	r0, r8
+	mov	r0, r9
 	eors	r2, r0
-	str	r2, [sp, #64]
+	str	r2, [sp, #60]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	eors	r0, r6
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	eors	r0, r5
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
 	ldr	r0, [r1]
 	rev	r0, r0
 	eors	r0, r4
-	str	r0, [sp, #76]
-	add	r1, sp, #64
-	add	r2, sp, #80
-	ldr	r0, [sp, #36]
+	str	r0, [sp, #72]
+	add	r1, sp, #60
+	add	r2, sp, #76
+	ldr	r0, [sp, #32]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #80]
-	ldr	r2, [sp, #84]
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #92]
-	ldr	r7, [sp, #16]
+	ldr	r3, [sp, #76]
+	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #88]
+	ldr	r7, [sp, #12]
 	eors	r7, r3
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r1
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	eors	r1, r0
-	mov	r0, r8
-	str	r0, [sp]
 	mov	r11, r6
 	mov	r10, r5
-	mov	r0, r4
-	str	r0, [sp, #20]
-	mov	r0, r7
-	str	r0, [sp, #16]
-	mov	r0, r3
-	str	r0, [sp, #12]
-	mov	r0, r2
-	str	r0, [sp, #8]
-	mov	r0, r1
-	str	r0, [sp, #4]
-	mov	r1, r9
+	str	r4, [sp, #16]
+	str	r7, [sp, #12]
+	str	r3, [sp, #8]
+	str	r2, [sp, #4]
+	str	r1, [sp]
+	mov	r1, r8
 	adds	r1, #1
-	mov	r9, r1
-	ldr	r0, [sp, #28]
+	mov	r8, r1
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
 	@ ocb3.ae:135: r = a - 16 * full
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	lsls	r3, r0, #4
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	subs	r2, r0, r3
 	@ ocb3.ae:136: if r != 0 {
 	subs	r0, r2, #1
@@ -2853,27 +2707,27 @@ ocb3_hash:
 	b	.Locb3_hash_else21
 .Locb3_hash_far3:
 	@ ocb3.ae:137: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r1, [r0]
-	ldr	r0, [sp]
+	mov	r0, r9
 	eors	r0, r1
-	str	r0, [sp]
-	ldr	r0, [sp, #24]
+	mov	r9, r0
+	ldr	r0, [sp, #20]
 	ldr	r1, [r0, #4]
 	mov	r0, r11
 	eors	r0, r1
 	mov	r11, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r1, [r0, #8]
 	mov	r0, r10
 	eors	r0, r1
 	mov	r10, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r0, [r0, #12]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r1, r0
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	adds	r3, r0, r3
 	movs	r0, #3
 	cmp	r2, #16
@@ -2882,11 +2736,11 @@ ocb3_hash:
 	beq	.Locb3_hash_words24
 .Locb3_hash_bytes23:
 	movs	r0, #0
+	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	str	r0, [sp, #60]
-	add	r5, sp, #48
+	add	r5, sp, #44
 	mov	r4, r2
 	cmp	r4, #16
 	bcc	.Locb3_hash_cnt26
@@ -2904,109 +2758,107 @@ ocb3_hash:
 .Locb3_hash_words24:
 	ldr	r0, [r3, #12]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r3]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r0, #15
 	subs	r0, r0, r2
-	lsls	r7, r0, #3
-	movs	r6, #128
-	movs	r0, #0
-	mov	r5, r0
-	mov	r4, r0
-	mov	r3, r0
-	cmp	r7, #128
+	lsls	r3, r0, #3
+	movs	r7, #128
+	movs	r6, #0
+	mov	r5, r6
+	mov	r4, r6
+	cmp	r3, #128
 	bcs	.Locb3_hash_shz28
 .Locb3_hash_shl30:
-	cmp	r7, #32
+	cmp	r3, #32
 	bcc	.Locb3_hash_shf29
-	mov	r3, r4
+	mov	r6, r4
 	mov	r4, r5
-	mov	r5, r6
-	movs	r6, #0
-	subs	r7, #32
+	mov	r5, r7
+	movs	r7, #0
+	subs	r3, #32
 	b	.Locb3_hash_shl30
 .Locb3_hash_shf29:
-	lsls	r3, r7
+	lsls	r6, r3
 	movs	r2, #32
-	subs	r2, r2, r7
+	subs	r2, r2, r3
 	mov	r0, r4
 	lsrs	r0, r2
-	orrs	r3, r0
-	lsls	r4, r7
+	orrs	r6, r0
+	lsls	r4, r3
 	mov	r0, r5
 	lsrs	r0, r2
 	orrs	r4, r0
-	mov	r0, r6
+	mov	r0, r7
 	lsrs	r0, r2
-	lsls	r5, r7
+	lsls	r5, r3
 	orrs	r5, r0
-	lsls	r6, r7
+	lsls	r7, r3
 	b	.Locb3_hash_she31
 .Locb3_hash_shz28:
-	movs	r6, #0
+	movs	r7, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r3, #0
+	movs	r6, #0
 .Locb3_hash_she31:
-	ldr	r0, [sp, #32]
-	orrs	r0, r6
-	ldr	r2, [sp, #28]
+	ldr	r3, [sp, #28]
+	orrs	r3, r7
+	ldr	r2, [sp, #24]
 	orrs	r2, r5
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	orrs	r5, r4
-	ldr	r4, [sp, #20]
-	orrs	r4, r3
+	ldr	r4, [sp, #16]
+	orrs	r4, r6
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r3, r0
-	ldr	r0, [sp]
+	mov	r0, r9
 	eors	r3, r0
 	mov	r0, r11
 	eors	r2, r0
 	mov	r0, r10
 	eors	r5, r0
 	eors	r4, r1
-	str	r3, [sp, #64]
-	str	r2, [sp, #68]
-	str	r5, [sp, #72]
-	str	r4, [sp, #76]
-	add	r1, sp, #64
-	add	r2, sp, #80
-	ldr	r0, [sp, #36]
+	str	r3, [sp, #60]
+	str	r2, [sp, #64]
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	add	r1, sp, #60
+	add	r2, sp, #76
+	ldr	r0, [sp, #32]
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #92]
-	ldr	r1, [sp, #4]
-	eors	r1, r0
 	ldr	r0, [sp, #88]
-	ldr	r2, [sp, #8]
-	eors	r2, r0
+	ldr	r1, [sp]
+	eors	r1, r0
 	ldr	r0, [sp, #84]
-	ldr	r3, [sp, #12]
-	eors	r3, r0
+	ldr	r2, [sp, #4]
+	eors	r2, r0
 	ldr	r0, [sp, #80]
-	ldr	r4, [sp, #16]
+	ldr	r3, [sp, #8]
+	eors	r3, r0
+	ldr	r0, [sp, #76]
+	ldr	r4, [sp, #12]
 	eors	r4, r0
 	b	.Locb3_hash_endif22
 .Locb3_hash_else21:
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r4, [sp, #12]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	ldr	r1, [sp]
 .Locb3_hash_endif22:
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	str	r4, [r0]
 	str	r3, [r0, #4]
 	str	r2, [r0, #8]
 	str	r1, [r0, #12]
-	add	sp, #96
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -3019,7 +2871,7 @@ ocb3_hash:
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 420 bytes of code and literals
+@     estimated 398 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -3035,8 +2887,6 @@ ocb3_initial_offset:
 	sub	sp, #60
 	@ ocb3.ae:116: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r3, r3, #3
-	lsls	r3, r3, #25
-	lsrs	r3, r3, #25
 	lsls	r3, r3, #25
 	mov	r10, r3
 	movs	r3, #1
@@ -3117,11 +2967,9 @@ ocb3_initial_offset:
 	movs	r0, #15
 	subs	r0, r0, r2
 	ldr	r2, [r1, #12]
-	rev	r2, r2
-	mov	r5, r2
+	rev	r5, r2
 	ldr	r2, [r1, #8]
-	rev	r2, r2
-	mov	r3, r2
+	rev	r3, r2
 	ldr	r2, [r1, #4]
 	rev	r2, r2
 	ldr	r1, [r1]
@@ -3142,20 +2990,14 @@ ocb3_initial_offset:
 	lsrs	r5, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	str	r0, [sp]
 	mov	r7, r3
-	ldr	r0, [sp]
 	lsls	r7, r0
-	mov	r0, r7
-	orrs	r5, r0
+	orrs	r5, r7
 	lsrs	r3, r6
 	mov	r7, r2
-	ldr	r0, [sp]
 	lsls	r7, r0
-	mov	r0, r7
-	orrs	r3, r0
+	orrs	r3, r7
 	mov	r7, r1
-	ldr	r0, [sp]
 	lsls	r7, r0
 	lsrs	r2, r6
 	mov	r0, r7
@@ -3173,21 +3015,20 @@ ocb3_initial_offset:
 	orrs	r0, r5
 	mov	r6, r8
 	orrs	r6, r3
-	mov	r3, r4
-	orrs	r3, r2
+	orrs	r4, r2
 	mov	r2, r10
 	orrs	r2, r1
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	movs	r4, #63
+	movs	r3, #63
 	mov	r1, r0
-	bics	r1, r4
+	bics	r1, r3
 	@ ocb3.ae:118: bottom = n[5:0]
 	lsls	r0, r0, #26
 	lsrs	r5, r0, #26
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	str	r1, [sp, #28]
 	str	r6, [sp, #32]
-	str	r3, [sp, #36]
+	str	r4, [sp, #36]
 	str	r2, [sp, #40]
 	add	r1, sp, #28
 	add	r2, sp, #44

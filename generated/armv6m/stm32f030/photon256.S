@@ -9,7 +9,7 @@
 
 @ --- photon256_sub_cells: photon256.sub_cells
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4
-@     estimated 98 bytes of code and literals
+@     estimated 86 bytes of code and literals
 	.section .text.photon256_sub_cells,"ax",%progbits
 	.global photon256_sub_cells
 	.type photon256_sub_cells, %function
@@ -22,43 +22,37 @@ photon256_sub_cells:
 	ldr	r4, =photon256_sbox
 	ldrb	r2, [r4, r2]
 	lsls	r3, r2, #28
-	lsrs	r2, r0, #24
-	lsls	r2, r2, #28
+	lsls	r2, r0, #4
 	lsrs	r2, r2, #28
 	ldrb	r2, [r4, r2]
 	lsls	r2, r2, #24
 	orrs	r3, r2
-	lsrs	r2, r0, #20
-	lsls	r2, r2, #28
+	lsls	r2, r0, #8
 	lsrs	r2, r2, #28
 	ldrb	r2, [r4, r2]
 	lsls	r2, r2, #20
 	orrs	r3, r2
-	lsrs	r2, r0, #16
-	lsls	r2, r2, #28
+	lsls	r2, r0, #12
 	lsrs	r2, r2, #28
 	ldrb	r2, [r4, r2]
 	lsls	r2, r2, #16
 	orrs	r3, r2
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r2, r0, #12
-	lsls	r2, r2, #28
+	lsls	r2, r0, #16
 	lsrs	r2, r2, #28
 	ldrb	r2, [r4, r2]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r2, r2, #12
 	orrs	r3, r2
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r2, r0, #8
-	lsls	r2, r2, #28
+	lsls	r2, r0, #20
 	lsrs	r2, r2, #28
 	ldrb	r2, [r4, r2]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r2, r2, #8
 	orrs	r3, r2
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r2, r0, #4
-	lsls	r2, r2, #28
+	lsls	r2, r0, #24
 	lsrs	r2, r2, #28
 	ldrb	r2, [r4, r2]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -104,7 +98,7 @@ photon256_times2:
 
 @ --- photon256_serial: photon256.serial
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 154 bytes of code and literals
+@     estimated 152 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -187,11 +181,10 @@ photon256_serial:
 	str	r4, [r0]
 	ldr	r0, [sp, #56]
 	str	r3, [r0]
-	mov	r0, r4
-	eors	r0, r3
-	eors	r0, r1
-	ldr	r1, [sp, #64]
-	str	r0, [r1]
+	eors	r4, r3
+	eors	r4, r1
+	ldr	r0, [sp, #64]
+	str	r4, [r0]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon256_serial, .-photon256_serial
@@ -199,7 +192,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1668 bytes of code and literals
+@     estimated 1544 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -231,8 +224,7 @@ photon256_permute:
 	str	r1, [sp]
 	mov	r9, r12
 	mov	r8, r5
-	mov	r1, r3
-	str	r1, [sp, #4]
+	str	r3, [sp, #4]
 	@ photon256.ae:60: c = rc[r]
 	ldr	r1, =photon256_rc
 	str	r1, [sp, #20]
@@ -250,43 +242,37 @@ photon256_permute:
 	lsrs	r0, r1, #28
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #28
-	lsrs	r0, r1, #24
-	lsls	r0, r0, #28
+	lsls	r0, r1, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	lsrs	r0, r1, #20
-	lsls	r0, r0, #28
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r7, r0
-	lsrs	r0, r1, #16
-	lsls	r0, r0, #28
+	lsls	r0, r1, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #12
-	lsls	r0, r0, #28
+	lsls	r0, r1, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #28
+	lsls	r0, r1, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #28
+	lsls	r0, r1, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -297,9 +283,8 @@ photon256_permute:
 	lsrs	r0, r0, #28
 	ldrb	r1, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r0, r7
-	orrs	r0, r1
-	mov	r12, r0
+	orrs	r7, r1
+	mov	r12, r7
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #1
 	mov	r0, r3
@@ -310,43 +295,37 @@ photon256_permute:
 	lsrs	r0, r1, #28
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #28
-	lsrs	r0, r1, #24
-	lsls	r0, r0, #28
+	lsls	r0, r1, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	lsrs	r0, r1, #20
-	lsls	r0, r0, #28
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r7, r0
-	lsrs	r0, r1, #16
-	lsls	r0, r0, #28
+	lsls	r0, r1, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #12
-	lsls	r0, r0, #28
+	lsls	r0, r1, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #28
+	lsls	r0, r1, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #28
+	lsls	r0, r1, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -357,12 +336,11 @@ photon256_permute:
 	lsrs	r0, r0, #28
 	ldrb	r1, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r0, r7
-	orrs	r0, r1
+	orrs	r7, r1
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #4
-	rors	r0, r1
-	mov	r10, r0
+	rors	r7, r1
+	mov	r10, r7
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r1, #3
 	mov	r0, r3
@@ -372,43 +350,37 @@ photon256_permute:
 	lsrs	r0, r6, #28
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #28
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
+	lsls	r0, r6, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r1, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
+	lsls	r0, r6, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r1, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
+	lsls	r0, r6, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
+	lsls	r0, r6, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
+	lsls	r0, r6, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
+	lsls	r0, r6, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -421,8 +393,9 @@ photon256_permute:
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	orrs	r1, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	r0, r1
+	str	r1, [sp]
 	movs	r1, #8
+	ldr	r0, [sp]
 	rors	r0, r1
 	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
@@ -434,43 +407,37 @@ photon256_permute:
 	lsrs	r0, r4, #28
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #28
-	lsrs	r0, r4, #24
-	lsls	r0, r0, #28
+	lsls	r0, r4, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r1, r0
-	lsrs	r0, r4, #20
-	lsls	r0, r0, #28
+	lsls	r0, r4, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r1, r0
-	lsrs	r0, r4, #16
-	lsls	r0, r0, #28
+	lsls	r0, r4, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r4, #12
-	lsls	r0, r0, #28
+	lsls	r0, r4, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r4, #8
-	lsls	r0, r0, #28
+	lsls	r0, r4, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r4, #4
-	lsls	r0, r0, #28
+	lsls	r0, r4, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -489,63 +456,55 @@ photon256_permute:
 	movs	r6, #15
 	mov	r0, r3
 	eors	r0, r6
-	mov	r6, r2
-	eors	r6, r0
+	eors	r2, r0
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r6, #28
+	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #28
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
+	lsls	r6, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
-	orrs	r2, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
+	orrs	r6, r0
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
-	orrs	r2, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
+	orrs	r6, r0
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #4
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r6, #28
+	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r2, r0
+	orrs	r6, r0
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r0, #16
-	mov	r6, r2
 	rors	r6, r0
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #14
@@ -557,43 +516,37 @@ photon256_permute:
 	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #28
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r7, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -607,9 +560,8 @@ photon256_permute:
 	orrs	r7, r0
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #20
-	mov	r0, r7
-	rors	r0, r2
-	mov	r11, r0
+	rors	r7, r2
+	mov	r11, r7
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	mov	r0, r3
 	eors	r0, r4
@@ -619,43 +571,37 @@ photon256_permute:
 	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
 	lsls	r4, r0, #28
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r4, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r4, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r4, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r4, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -669,9 +615,8 @@ photon256_permute:
 	orrs	r4, r0
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	movs	r2, #24
-	mov	r0, r4
-	rors	r0, r2
-	mov	r9, r0
+	rors	r4, r2
+	mov	r9, r4
 	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r0, #8
 	eors	r3, r0
@@ -681,43 +626,37 @@ photon256_permute:
 	lsrs	r0, r2, #28
 	ldrb	r0, [r5, r0]
 	lsls	r3, r0, #28
-	lsrs	r0, r2, #24
-	lsls	r0, r0, #28
+	lsls	r0, r2, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #24
 	orrs	r3, r0
-	lsrs	r0, r2, #20
-	lsls	r0, r0, #28
+	lsls	r0, r2, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #20
 	orrs	r3, r0
-	lsrs	r0, r2, #16
-	lsls	r0, r0, #28
+	lsls	r0, r2, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #12
-	lsls	r0, r0, #28
+	lsls	r0, r2, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #12
 	orrs	r3, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #8
-	lsls	r0, r0, #28
+	lsls	r0, r2, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsrs	r0, r2, #4
-	lsls	r0, r0, #28
+	lsls	r0, r2, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r5, r0]
 	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
@@ -731,20 +670,19 @@ photon256_permute:
 	orrs	r3, r0
 	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r2, #28
-	mov	r0, r3
-	rors	r0, r2
-	mov	r8, r0
+	rors	r3, r2
+	mov	r8, r3
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r2, r1
-	mov	r0, r11
+	mov	r0, r7
 	eors	r2, r0
 	str	r2, [sp, #8]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r2
-	lsrs	r2, r0, #3
+	lsrs	r2, r2, #3
 	ldr	r4, =0x11111111
 	ands	r2, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #8]
 	lsls	r7, r0, #1
 	ldr	r3, =0xeeeeeeee
 	ands	r7, r3
@@ -776,9 +714,6 @@ photon256_permute:
 	mov	r0, r8
 	eors	r2, r0
 	eors	r2, r7
-	b	.Lphoton256_permute_pool1
-	.ltorg
-.Lphoton256_permute_pool1:
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r2, #3
 	ands	r0, r4
@@ -792,19 +727,17 @@ photon256_permute:
 	mov	r7, r1
 	mov	r0, r9
 	eors	r7, r0
-	mov	r0, r7
-	eors	r0, r2
-	mov	r12, r0
+	eors	r7, r2
+	mov	r12, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r2, r6
-	mov	r0, r9
 	eors	r2, r0
 	str	r2, [sp, #4]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r2
-	lsrs	r2, r0, #3
+	lsrs	r2, r2, #3
 	ands	r2, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #4]
 	lsls	r7, r0, #1
 	ands	r7, r3
 	eors	r7, r2
@@ -848,6 +781,9 @@ photon256_permute:
 	mov	r2, r6
 	mov	r0, r8
 	eors	r2, r0
+	b	.Lphoton256_permute_pool1
+	.ltorg
+.Lphoton256_permute_pool1:
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r7, r11
@@ -855,10 +791,10 @@ photon256_permute:
 	eors	r7, r0
 	str	r7, [sp, #16]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r7
-	lsrs	r7, r0, #3
+	lsrs	r7, r7, #3
 	ands	r7, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #16]
 	lsls	r0, r0, #1
 	ands	r0, r3
 	eors	r0, r7
@@ -909,10 +845,10 @@ photon256_permute:
 	eors	r7, r0
 	str	r7, [sp, #12]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r0, r7
-	lsrs	r7, r0, #3
+	lsrs	r7, r7, #3
 	ands	r7, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r0, [sp, #12]
 	lsls	r0, r0, #1
 	ands	r0, r3
 	eors	r0, r7
@@ -1055,12 +991,10 @@ photon256_permute:
 	mov	r7, r12
 	mov	r0, r10
 	eors	r7, r0
-	mov	r0, r7
-	eors	r0, r6
-	mov	r9, r0
+	eors	r7, r6
+	mov	r9, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r6, r2
-	mov	r0, r10
 	eors	r6, r0
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r6, #3
@@ -1107,12 +1041,10 @@ photon256_permute:
 	mov	r7, r2
 	mov	r0, r11
 	eors	r7, r0
-	mov	r0, r7
-	eors	r0, r6
-	mov	r8, r0
+	eors	r7, r6
+	mov	r8, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r6, r1
-	mov	r0, r11
 	eors	r6, r0
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r0, r6, #3
@@ -1169,8 +1101,7 @@ photon256_permute:
 	mov	r6, r1
 	mov	r4, r10
 	mov	r2, r11
-	mov	r1, r3
-	str	r1, [sp, #4]
+	str	r3, [sp, #4]
 	ldr	r1, [sp, #24]
 	adds	r1, #1
 	str	r1, [sp, #24]

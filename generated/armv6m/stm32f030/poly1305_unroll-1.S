@@ -9,7 +9,7 @@
 
 @ --- poly1305_setup: poly1305.setup
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6
-@     estimated 182 bytes of code and literals
+@     estimated 160 bytes of code and literals
 	.section .text.poly1305_setup,"ax",%progbits
 	.global poly1305_setup
 	.type poly1305_setup, %function
@@ -17,20 +17,14 @@
 	.balign 4
 poly1305_setup:
 	push	{r4, r5, r6, lr}
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r2, [r0, #12]
+	ldm	r0!, {r2, r3, r4, r5}
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	lsls	r0, r5, #4
+	lsls	r0, r2, #4
 	lsrs	r6, r0, #4
 	ldr	r0, =0x0ffffffc
-	mov	r5, r4
-	ands	r5, r0
-	mov	r4, r3
-	ands	r4, r0
-	mov	r3, r2
 	ands	r3, r0
+	ands	r4, r0
+	ands	r5, r0
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
@@ -42,8 +36,7 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r6, #13
-	lsls	r0, r0, #19
+	lsls	r0, r6, #6
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #22]
@@ -53,7 +46,7 @@ poly1305_setup:
 	strh	r0, [r1, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r6, r6, #26
-	lsls	r0, r5, #6
+	lsls	r0, r3, #6
 	orrs	r6, r0
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
@@ -64,8 +57,7 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r5, #7
-	lsls	r0, r0, #19
+	lsls	r0, r3, #12
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #26]
@@ -74,10 +66,10 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r5, r5, #20
+	lsrs	r3, r3, #20
 	lsls	r0, r4, #12
-	orrs	r5, r0
-	lsls	r0, r5, #19
+	orrs	r3, r0
+	lsls	r0, r3, #19
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #28]
@@ -86,8 +78,7 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r4, #1
-	lsls	r0, r0, #19
+	lsls	r0, r4, #18
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #30]
@@ -96,8 +87,7 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r4, #14
-	lsls	r0, r0, #19
+	lsls	r0, r4, #5
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #32]
@@ -107,7 +97,7 @@ poly1305_setup:
 	strh	r0, [r1, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r4, r4, #27
-	lsls	r0, r3, #5
+	lsls	r0, r5, #5
 	orrs	r4, r0
 	lsls	r0, r4, #19
 	lsrs	r0, r0, #19
@@ -118,8 +108,7 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #19
+	lsls	r0, r5, #11
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #36]
@@ -128,7 +117,7 @@ poly1305_setup:
 	uxth	r0, r0
 	strh	r0, [r1, #16]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r3, #21
+	lsrs	r0, r5, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r0, [r1, #38]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
@@ -142,7 +131,7 @@ poly1305_setup:
 
 @ --- poly1305_block: poly1305.block
 @     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 414 bytes of code and literals
+@     estimated 398 bytes of code and literals
 	.section .text.poly1305_block,"ax",%progbits
 	.global poly1305_block
 	.type poly1305_block, %function
@@ -179,14 +168,12 @@ poly1305_block:
 	mov	r12, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r3, #2]
-	lsrs	r0, r7, #13
-	lsls	r0, r0, #19
+	lsls	r0, r7, #6
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
-	mov	r0, r12
-	adds	r0, r2, r0
-	uxth	r2, r0
+	add	r2, r12
+	uxth	r2, r2
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
@@ -203,9 +190,8 @@ poly1305_block:
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
-	mov	r0, r12
-	adds	r0, r2, r0
-	uxth	r2, r0
+	add	r2, r12
+	uxth	r2, r2
 	@ poly1305.ae:44: h[i] = t & mask
 	lsls	r0, r2, #19
 	lsrs	r0, r0, #19
@@ -214,8 +200,7 @@ poly1305_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r7, [r3, #6]
-	lsrs	r0, r6, #7
-	lsls	r0, r0, #19
+	lsls	r0, r6, #12
 	lsrs	r0, r0, #19
 	adds	r0, r7, r0
 	uxth	r0, r0
@@ -246,8 +231,7 @@ poly1305_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r6, [r3, #10]
-	lsrs	r0, r5, #1
-	lsls	r0, r0, #19
+	lsls	r0, r5, #18
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
@@ -261,8 +245,7 @@ poly1305_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r6, [r3, #12]
-	lsrs	r0, r5, #14
-	lsls	r0, r0, #19
+	lsls	r0, r5, #5
 	lsrs	r0, r0, #19
 	adds	r0, r6, r0
 	uxth	r0, r0
@@ -293,8 +276,7 @@ poly1305_block:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r5, [r3, #16]
-	lsrs	r0, r4, #8
-	lsls	r0, r0, #19
+	lsls	r0, r4, #11
 	lsrs	r0, r0, #19
 	adds	r0, r5, r0
 	uxth	r0, r0
@@ -390,21 +372,20 @@ poly1305_block:
 	uxth	r0, r0
 	strh	r0, [r3, #2]
 	@ poly1305.ae:64: @unroll(unroll)
-	movs	r4, #2
+	movs	r2, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r2, sp, #4
-	adds	r2, #4
-	mov	r0, r3
-	adds	r0, #4
+	add	r1, sp, #4
+	adds	r1, #4
+	adds	r3, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lpoly1305_block_loop5:
 	@ poly1305.ae:66: h[i] = g[i]
-	ldrh	r1, [r2]
-	strh	r1, [r0]
-	adds	r2, #2
-	adds	r0, #2
-	adds	r4, #1
-	cmp	r4, #10
+	ldrh	r0, [r1]
+	strh	r0, [r3]
+	adds	r1, #2
+	adds	r3, #2
+	adds	r2, #1
+	cmp	r2, #10
 	bcc	.Lpoly1305_block_loop5
 .Lpoly1305_block_done6:
 	add	sp, #24
@@ -414,8 +395,8 @@ poly1305_block:
 
 
 @ --- poly1305_finish: poly1305.finish
-@     frame 36 bytes (27 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 434 bytes of code and literals
+@     frame 36 bytes (28 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 410 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -424,10 +405,10 @@ poly1305_block:
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #36
-	mov	r3, r0
+	mov	r5, r0
 	mov	r12, r2
-	ldr	r4, [r1]
-	str	r4, [sp, #28]
+	ldr	r0, [r1]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #24]
 	ldr	r0, [r1, #8]
@@ -435,213 +416,201 @@ poly1305_finish:
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #16]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r4, [r3]
-	ldrh	r0, [r3, #2]
-	lsls	r2, r0, #13
-	lsrs	r0, r0, #19
-	movs	r1, #0
-	adds	r6, r4, r2
-	mov	r5, r1
-	adcs	r5, r0
-	mov	r4, r1
-	adcs	r4, r1
-	mov	r2, r1
-	adcs	r2, r1
-	mov	r0, r1
-	adcs	r0, r1
-	uxtb	r0, r0
+	ldrh	r3, [r5]
+	ldrh	r1, [r5, #2]
+	lsls	r0, r1, #13
+	lsrs	r1, r1, #19
+	movs	r2, #0
+	adds	r0, r3, r0
 	str	r0, [sp]
-	ldrh	r0, [r3, #4]
-	lsls	r7, r0, #26
-	lsrs	r0, r0, #6
-	adds	r7, r6, r7
-	mov	r6, r5
-	adcs	r6, r0
-	mov	r5, r4
-	adcs	r5, r1
+	mov	r7, r2
+	adcs	r7, r1
+	mov	r6, r2
+	adcs	r6, r2
 	mov	r4, r2
-	adcs	r4, r1
+	adcs	r4, r2
+	mov	r1, r2
+	adcs	r1, r2
+	ldrh	r0, [r5, #4]
+	lsls	r3, r0, #26
+	lsrs	r0, r0, #6
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #8]
-	ldrh	r0, [r3, #6]
-	lsls	r2, r0, #7
+	adds	r0, r0, r3
+	str	r0, [sp]
+	ldr	r0, [sp, #4]
+	adcs	r7, r0
+	adcs	r6, r2
+	adcs	r4, r2
+	adcs	r1, r2
+	ldrh	r0, [r5, #6]
+	lsls	r3, r0, #7
 	lsrs	r0, r0, #25
-	adds	r7, r7, r1
-	adcs	r6, r2
-	adcs	r5, r0
-	adcs	r4, r1
-	ldr	r0, [sp, #8]
-	adcs	r0, r1
-	uxtb	r0, r0
 	str	r0, [sp, #4]
-	ldrh	r0, [r3, #8]
-	lsls	r2, r0, #20
-	lsrs	r0, r0, #12
-	adds	r7, r7, r1
-	adcs	r6, r2
-	adcs	r5, r0
-	adcs	r4, r1
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #4]
-	ldrh	r0, [r3, #10]
-	lsls	r2, r0, #1
-	lsrs	r0, r0, #31
-	adds	r7, r7, r1
-	adcs	r6, r1
-	adcs	r5, r2
-	adcs	r4, r0
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #4]
-	ldrh	r0, [r3, #12]
-	lsls	r2, r0, #14
-	lsrs	r0, r0, #18
-	adds	r7, r7, r1
-	adcs	r6, r1
-	adcs	r5, r2
-	adcs	r4, r0
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #4]
-	ldrh	r0, [r3, #14]
-	lsls	r2, r0, #27
-	lsrs	r0, r0, #5
-	adds	r7, r7, r1
-	str	r7, [sp]
-	mov	r7, r6
-	adcs	r7, r1
-	mov	r6, r5
-	adcs	r6, r2
-	mov	r5, r4
-	adcs	r5, r0
-	ldr	r0, [sp, #4]
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #4]
-	ldrh	r0, [r3, #16]
-	lsls	r4, r0, #8
-	lsrs	r0, r0, #24
-	uxtb	r2, r0
-	ldr	r0, [sp]
-	adds	r0, r0, r1
-	str	r0, [sp]
-	mov	r0, r7
-	adcs	r0, r1
-	adcs	r6, r1
-	adcs	r5, r4
-	ldr	r4, [sp, #4]
-	adcs	r4, r2
-	uxtb	r4, r4
-	ldrh	r2, [r3, #18]
-	lsls	r3, r2, #21
-	lsrs	r2, r2, #11
-	uxtb	r2, r2
-	ldr	r7, [sp]
-	adds	r7, r7, r1
-	str	r7, [sp, #12]
-	adcs	r0, r1
-	str	r0, [sp, #4]
-	adcs	r6, r1
-	adcs	r5, r3
-	mov	r0, r4
-	adcs	r0, r2
-	uxtb	r2, r0
-	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	lsls	r0, r2, #30
-	lsrs	r0, r0, #30
-	str	r0, [sp, #8]
-	lsrs	r3, r2, #2
-	lsls	r0, r3, #2
-	lsrs	r2, r3, #30
-	adds	r0, r3, r0
-	str	r0, [sp]
-	mov	r4, r1
-	adcs	r4, r2
-	mov	r7, r1
-	adcs	r7, r1
-	mov	r2, r1
-	adcs	r2, r1
-	mov	r0, r1
-	adcs	r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #32]
-	ldr	r3, [sp, #12]
-	ldr	r0, [sp]
-	adds	r0, r3, r0
-	str	r0, [sp]
-	ldr	r3, [sp, #4]
-	adcs	r3, r4
-	mov	r4, r6
-	adcs	r4, r7
-	adcs	r5, r2
-	ldr	r2, [sp, #8]
-	ldr	r0, [sp, #32]
-	adcs	r2, r0
-	uxtb	r7, r2
-	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r2, #5
 	ldr	r0, [sp]
 	adds	r0, r0, r2
-	str	r0, [sp, #8]
-	mov	r0, r3
-	adcs	r0, r1
+	str	r0, [sp]
+	adcs	r7, r3
+	ldr	r0, [sp, #4]
+	adcs	r6, r0
+	adcs	r4, r2
+	adcs	r1, r2
+	ldrh	r0, [r5, #8]
+	lsls	r3, r0, #20
+	lsrs	r0, r0, #12
 	str	r0, [sp, #4]
-	mov	r6, r4
-	adcs	r6, r1
-	mov	r2, r5
-	adcs	r2, r1
-	adcs	r7, r1
-	uxtb	r0, r7
-	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r3
+	ldr	r0, [sp, #4]
+	adcs	r6, r0
+	adcs	r4, r2
+	adcs	r1, r2
+	ldrh	r0, [r5, #10]
+	lsls	r3, r0, #1
 	lsrs	r0, r0, #31
-	movs	r1, #1
-	eors	r0, r1
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r1
-	rsbs	r7, r0, #0
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r2
+	adcs	r6, r3
+	ldr	r0, [sp, #4]
+	adcs	r4, r0
+	adcs	r1, r2
+	ldrh	r0, [r5, #12]
+	lsls	r3, r0, #14
+	lsrs	r0, r0, #18
+	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	adcs	r7, r2
+	adcs	r6, r3
+	ldr	r0, [sp, #4]
+	adcs	r4, r0
+	adcs	r1, r2
+	uxtb	r0, r1
+	str	r0, [sp, #4]
+	ldrh	r0, [r5, #14]
+	lsls	r1, r0, #27
+	lsrs	r0, r0, #5
+	ldr	r3, [sp]
+	adds	r3, r3, r2
+	str	r3, [sp]
+	adcs	r7, r2
+	adcs	r6, r1
+	adcs	r4, r0
+	ldr	r0, [sp, #4]
+	adcs	r0, r2
+	uxtb	r0, r0
+	str	r0, [sp, #4]
+	ldrh	r0, [r5, #16]
+	lsls	r3, r0, #8
+	lsrs	r0, r0, #24
+	uxtb	r1, r0
+	ldr	r0, [sp]
+	adds	r0, r0, r2
+	str	r0, [sp]
+	mov	r0, r7
+	adcs	r0, r2
+	adcs	r6, r2
+	adcs	r4, r3
+	ldr	r3, [sp, #4]
+	adcs	r3, r1
+	uxtb	r3, r3
+	ldrh	r1, [r5, #18]
+	lsls	r5, r1, #21
+	lsrs	r1, r1, #11
+	uxtb	r1, r1
+	ldr	r7, [sp]
+	adds	r7, r7, r2
+	str	r7, [sp, #12]
+	adcs	r0, r2
+	str	r0, [sp, #4]
+	adcs	r6, r2
+	mov	r7, r4
+	adcs	r7, r5
+	adcs	r3, r1
+	uxtb	r1, r3
+	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	lsls	r0, r1, #30
+	lsrs	r0, r0, #30
+	str	r0, [sp, #8]
+	lsrs	r3, r1, #2
+	lsls	r0, r3, #2
+	lsrs	r1, r3, #30
+	adds	r0, r3, r0
+	str	r0, [sp]
+	mov	r5, r2
+	adcs	r5, r1
+	mov	r3, r2
+	adcs	r3, r2
+	mov	r1, r2
+	adcs	r1, r2
+	mov	r0, r2
+	adcs	r0, r2
+	uxtb	r0, r0
+	str	r0, [sp, #32]
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp]
+	adds	r0, r4, r0
+	str	r0, [sp]
+	ldr	r4, [sp, #4]
+	adcs	r4, r5
+	adcs	r6, r3
+	adcs	r7, r1
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #32]
+	adcs	r1, r0
+	uxtb	r1, r1
+	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	movs	r3, #5
+	ldr	r0, [sp]
+	adds	r0, r0, r3
+	str	r0, [sp, #8]
+	mov	r0, r4
+	adcs	r0, r2
+	str	r0, [sp, #4]
+	mov	r5, r6
+	adcs	r5, r2
+	mov	r3, r7
+	adcs	r3, r2
+	adcs	r1, r2
+	uxtb	r0, r1
+	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	lsls	r0, r0, #29
+	asrs	r2, r0, #31
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp]
 	eors	r0, r1
-	ands	r0, r7
+	ands	r0, r2
 	eors	r1, r0
 	ldr	r0, [sp, #4]
-	eors	r0, r3
-	ands	r0, r7
-	eors	r3, r0
-	eors	r6, r4
-	ands	r6, r7
-	mov	r0, r4
-	eors	r0, r6
-	mov	r4, r2
-	eors	r4, r5
-	ands	r4, r7
-	mov	r2, r5
-	eors	r2, r4
+	eors	r0, r4
+	ands	r0, r2
+	eors	r4, r0
+	eors	r5, r6
+	ands	r5, r2
+	eors	r6, r5
+	eors	r3, r7
+	ands	r3, r2
+	eors	r7, r3
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r4, [sp, #28]
-	adds	r4, r1, r4
-	ldr	r1, [sp, #24]
-	adcs	r3, r1
-	mov	r1, r0
+	ldr	r0, [sp, #28]
+	adds	r2, r1, r0
+	ldr	r0, [sp, #24]
+	adcs	r4, r0
 	ldr	r0, [sp, #20]
-	adcs	r1, r0
+	adcs	r6, r0
 	ldr	r0, [sp, #16]
-	adcs	r2, r0
+	adcs	r7, r0
 	mov	r0, r12
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r1, [r0, #8]
-	str	r2, [r0, #12]
+	str	r2, [r0]
+	str	r4, [r0, #4]
+	str	r6, [r0, #8]
+	str	r7, [r0, #12]
 	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -650,7 +619,7 @@ poly1305_finish:
 
 @ --- poly1305_absorb_padded: poly1305.absorb_padded
 @     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
-@     estimated 124 bytes of code and literals
+@     estimated 118 bytes of code and literals
 	.section .text.poly1305_absorb_padded,"ax",%progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, %function
@@ -704,14 +673,11 @@ poly1305_absorb_padded:
 .Lpoly1305_absorb_padded_cpyd5:
 	mov	r0, r2
 .Lpoly1305_absorb_padded_words4:
-	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
-	str	r3, [sp, #16]
-	str	r2, [sp, #20]
-	str	r1, [sp, #24]
-	str	r0, [sp, #28]
+	ldm	r0, {r0, r1, r2, r3}
+	str	r0, [sp, #16]
+	str	r1, [sp, #20]
+	str	r2, [sp, #24]
+	str	r3, [sp, #28]
 	add	r1, sp, #32
 	movs	r0, #1
 	strh	r0, [r1]
@@ -733,8 +699,8 @@ poly1305_absorb_padded:
 
 
 @ --- poly1305_mac: poly1305.mac
-@     frame 136 bytes (39 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 934 bytes of code and literals
+@     frame 136 bytes (38 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 918 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -749,10 +715,8 @@ poly1305_mac:
 	push	{r4, r5, r6, r7}
 	sub	sp, #136
 	str	r1, [sp, #16]
-	mov	r1, r2
-	str	r1, [sp, #12]
-	mov	r1, r3
-	str	r1, [sp, #20]
+	str	r2, [sp, #12]
+	str	r3, [sp, #20]
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
 	ldr	r2, [r0, #8]
@@ -788,27 +752,28 @@ poly1305_mac:
 	ands	r1, r0
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsls	r0, r4, #19
-	lsrs	r6, r0, #19
+	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	add	r0, sp, #60
 	mov	r8, r0
-	strh	r6, [r0, #20]
+	strh	r5, [r0, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r5, #5
-	muls	r6, r5
-	uxth	r5, r6
+	movs	r0, #5
+	muls	r5, r0
+	uxth	r5, r5
+	mov	r0, r8
 	strh	r5, [r0]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r4, #13
-	lsls	r0, r0, #19
-	lsrs	r6, r0, #19
+	lsls	r0, r4, #6
+	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	mov	r0, r8
-	strh	r6, [r0, #22]
+	strh	r5, [r0, #22]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r5, #5
-	muls	r6, r5
-	uxth	r5, r6
+	movs	r0, #5
+	muls	r5, r0
+	uxth	r5, r5
+	mov	r0, r8
 	strh	r5, [r0, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r4, r4, #26
@@ -820,20 +785,22 @@ poly1305_mac:
 	mov	r0, r8
 	strh	r4, [r0, #24]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r5, #5
-	muls	r4, r5
+	movs	r0, #5
+	muls	r4, r0
 	uxth	r4, r4
+	mov	r0, r8
 	strh	r4, [r0, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r3, #7
-	lsls	r0, r0, #19
+	lsls	r0, r3, #12
 	lsrs	r4, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	mov	r0, r8
 	strh	r4, [r0, #26]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r4, r5
+	movs	r0, #5
+	muls	r4, r0
 	uxth	r4, r4
+	mov	r0, r8
 	strh	r4, [r0, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r3, r3, #20
@@ -845,30 +812,34 @@ poly1305_mac:
 	mov	r0, r8
 	strh	r3, [r0, #28]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r3, r5
+	movs	r0, #5
+	muls	r3, r0
 	uxth	r3, r3
+	mov	r0, r8
 	strh	r3, [r0, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r2, #1
-	lsls	r0, r0, #19
+	lsls	r0, r2, #18
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	mov	r0, r8
 	strh	r3, [r0, #30]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r3, r5
+	movs	r0, #5
+	muls	r3, r0
 	uxth	r3, r3
+	mov	r0, r8
 	strh	r3, [r0, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r2, #14
-	lsls	r0, r0, #19
+	lsls	r0, r2, #5
 	lsrs	r3, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	mov	r0, r8
 	strh	r3, [r0, #32]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r3, r5
+	movs	r0, #5
+	muls	r3, r0
 	uxth	r3, r3
+	mov	r0, r8
 	strh	r3, [r0, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r2, r2, #27
@@ -880,27 +851,32 @@ poly1305_mac:
 	mov	r0, r8
 	strh	r2, [r0, #34]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r2, r5
+	movs	r0, #5
+	muls	r2, r0
 	uxth	r2, r2
+	mov	r0, r8
 	strh	r2, [r0, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #19
+	lsls	r0, r1, #11
 	lsrs	r2, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	mov	r0, r8
 	strh	r2, [r0, #36]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r2, r5
+	movs	r0, #5
+	muls	r2, r0
 	uxth	r2, r2
+	mov	r0, r8
 	strh	r2, [r0, #16]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r1, r1, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r1, [r0, #38]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	muls	r1, r5
+	movs	r0, #5
+	muls	r1, r0
 	uxth	r1, r1
+	mov	r0, r8
 	strh	r1, [r0, #18]
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #12]
@@ -1046,104 +1022,101 @@ poly1305_mac:
 	ldrh	r2, [r1, #2]
 	lsls	r0, r2, #13
 	lsrs	r2, r2, #19
-	adds	r5, r3, r0
-	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r2
-	mov	r4, r0
-	adcs	r4, r0
-	mov	r2, r0
-	adcs	r2, r0
-	mov	r6, r0
-	adcs	r6, r0
-	uxtb	r0, r6
+	adds	r0, r3, r0
 	str	r0, [sp]
-	ldrh	r0, [r1, #4]
-	lsls	r6, r0, #26
-	lsrs	r0, r0, #6
-	adds	r7, r5, r6
+	movs	r6, #0
+	adcs	r6, r2
+	movs	r5, #0
+	movs	r0, #0
+	adcs	r5, r0
+	movs	r4, #0
+	adcs	r4, r0
+	mov	r3, r0
 	adcs	r3, r0
+	ldrh	r0, [r1, #4]
+	lsls	r7, r0, #26
+	lsrs	r2, r0, #6
+	ldr	r0, [sp]
+	adds	r7, r0, r7
+	adcs	r6, r2
+	movs	r0, #0
+	adcs	r5, r0
+	adcs	r4, r0
+	adcs	r3, r0
+	ldrh	r0, [r1, #6]
+	lsls	r2, r0, #7
+	lsrs	r0, r0, #25
+	str	r0, [sp, #4]
+	movs	r0, #0
+	adds	r7, r7, r0
+	adcs	r6, r2
+	ldr	r0, [sp, #4]
+	adcs	r5, r0
 	movs	r0, #0
 	adcs	r4, r0
-	adcs	r2, r0
-	ldr	r5, [sp]
-	adcs	r5, r0
-	uxtb	r0, r5
-	str	r0, [sp, #8]
-	ldrh	r0, [r1, #6]
-	lsls	r6, r0, #7
-	lsrs	r5, r0, #25
+	adcs	r3, r0
+	ldrh	r2, [r1, #8]
+	lsls	r0, r2, #20
+	str	r0, [sp, #4]
+	lsrs	r2, r2, #12
 	movs	r0, #0
 	adds	r7, r7, r0
-	adcs	r3, r6
-	adcs	r4, r5
-	adcs	r2, r0
-	ldr	r5, [sp, #8]
-	adcs	r5, r0
-	uxtb	r0, r5
-	str	r0, [sp, #4]
-	ldrh	r0, [r1, #8]
-	lsls	r6, r0, #20
-	lsrs	r5, r0, #12
+	ldr	r0, [sp, #4]
+	adcs	r6, r0
+	adcs	r5, r2
 	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r3, r6
-	mov	r6, r4
-	adcs	r6, r5
-	mov	r5, r2
-	adcs	r5, r0
-	ldr	r2, [sp, #4]
-	adcs	r2, r0
-	uxtb	r0, r2
-	str	r0, [sp, #4]
+	adcs	r4, r0
+	adcs	r3, r0
 	ldrh	r0, [r1, #10]
-	lsls	r4, r0, #1
-	lsrs	r2, r0, #31
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r3, r0
-	adcs	r6, r4
-	adcs	r5, r2
-	ldr	r2, [sp, #4]
-	adcs	r2, r0
-	uxtb	r0, r2
+	lsls	r2, r0, #1
+	lsrs	r0, r0, #31
 	str	r0, [sp, #4]
-	ldrh	r0, [r1, #12]
-	lsls	r4, r0, #14
-	lsrs	r2, r0, #18
 	movs	r0, #0
 	adds	r7, r7, r0
-	adcs	r3, r0
-	adcs	r6, r4
+	adcs	r6, r0
 	adcs	r5, r2
-	ldr	r2, [sp, #4]
-	adcs	r2, r0
-	uxtb	r0, r2
+	ldr	r0, [sp, #4]
+	adcs	r4, r0
+	movs	r0, #0
+	adcs	r3, r0
+	ldrh	r0, [r1, #12]
+	lsls	r2, r0, #14
+	lsrs	r0, r0, #18
+	str	r0, [sp, #4]
+	movs	r0, #0
+	adds	r7, r7, r0
+	adcs	r6, r0
+	adcs	r5, r2
+	ldr	r0, [sp, #4]
+	adcs	r4, r0
+	movs	r0, #0
+	adcs	r3, r0
+	uxtb	r0, r3
 	str	r0, [sp, #4]
 	ldrh	r0, [r1, #14]
-	lsls	r4, r0, #27
+	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
 	movs	r0, #0
 	adds	r7, r7, r0
-	adcs	r3, r0
-	adcs	r6, r4
-	adcs	r5, r2
+	adcs	r6, r0
+	adcs	r5, r3
+	adcs	r4, r2
 	ldr	r2, [sp, #4]
 	adcs	r2, r0
 	uxtb	r0, r2
 	str	r0, [sp, #4]
 	ldrh	r0, [r1, #16]
-	lsls	r4, r0, #8
+	lsls	r3, r0, #8
 	lsrs	r0, r0, #24
 	uxtb	r2, r0
 	movs	r0, #0
 	adds	r7, r7, r0
-	adcs	r3, r0
 	adcs	r6, r0
-	adcs	r5, r4
+	adcs	r5, r0
+	adcs	r4, r3
 	ldr	r0, [sp, #4]
 	adcs	r0, r2
-	uxtb	r4, r0
+	uxtb	r3, r0
 	ldrh	r0, [r1, #18]
 	lsls	r2, r0, #21
 	lsrs	r0, r0, #11
@@ -1151,12 +1124,11 @@ poly1305_mac:
 	movs	r0, #0
 	adds	r7, r7, r0
 	str	r7, [sp, #8]
-	adcs	r3, r0
 	adcs	r6, r0
-	adcs	r5, r2
-	mov	r0, r4
-	adcs	r0, r1
-	uxtb	r1, r0
+	adcs	r5, r0
+	adcs	r4, r2
+	adcs	r3, r1
+	uxtb	r1, r3
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
@@ -1166,13 +1138,13 @@ poly1305_mac:
 	lsrs	r1, r2, #30
 	adds	r0, r2, r0
 	str	r0, [sp]
+	movs	r3, #0
+	adcs	r3, r1
+	movs	r2, #0
 	movs	r0, #0
-	mov	r2, r0
-	adcs	r2, r1
-	mov	r1, r0
+	adcs	r2, r0
+	movs	r1, #0
 	adcs	r1, r0
-	mov	r4, r0
-	adcs	r4, r0
 	mov	r7, r0
 	adcs	r7, r0
 	uxtb	r0, r7
@@ -1181,73 +1153,59 @@ poly1305_mac:
 	ldr	r0, [sp]
 	adds	r0, r7, r0
 	str	r0, [sp]
-	adcs	r3, r2
-	mov	r2, r6
-	adcs	r2, r1
-	mov	r1, r5
-	adcs	r1, r4
-	ldr	r4, [sp, #4]
+	adcs	r6, r3
+	adcs	r5, r2
+	adcs	r4, r1
+	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #12]
-	adcs	r4, r0
-	uxtb	r4, r4
+	adcs	r1, r0
+	uxtb	r7, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	movs	r5, #5
-	ldr	r0, [sp]
-	adds	r0, r0, r5
-	str	r0, [sp, #8]
-	mov	r5, r3
+	movs	r0, #5
+	ldr	r3, [sp]
+	adds	r3, r3, r0
+	mov	r1, r6
 	movs	r0, #0
-	adcs	r5, r0
-	str	r5, [sp, #4]
-	mov	r5, r2
-	adcs	r5, r0
-	mov	r6, r1
-	adcs	r6, r0
-	adcs	r4, r0
-	uxtb	r0, r4
+	adcs	r1, r0
+	str	r1, [sp, #4]
+	mov	r2, r5
+	adcs	r2, r0
+	mov	r1, r4
+	adcs	r1, r0
+	adcs	r7, r0
+	uxtb	r0, r7
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	lsrs	r0, r0, #2
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r4, #1
-	eors	r0, r4
-	subs	r0, r0, #1
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r4
-	rsbs	r7, r0, #0
-	ldr	r0, [sp, #8]
-	ldr	r4, [sp]
-	eors	r0, r4
-	ands	r0, r7
-	eors	r4, r0
-	ldr	r0, [sp, #4]
+	lsls	r0, r0, #29
+	asrs	r7, r0, #31
+	mov	r0, r3
+	ldr	r3, [sp]
 	eors	r0, r3
 	ands	r0, r7
 	eors	r3, r0
-	eors	r5, r2
-	ands	r5, r7
-	mov	r0, r2
-	eors	r0, r5
-	mov	r2, r6
-	eors	r2, r1
+	ldr	r0, [sp, #4]
+	eors	r0, r6
+	ands	r0, r7
+	eors	r6, r0
+	eors	r2, r5
 	ands	r2, r7
-	eors	r1, r2
+	eors	r5, r2
+	eors	r1, r4
+	ands	r1, r7
+	eors	r4, r1
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r2, [sp, #36]
-	adds	r4, r4, r2
-	ldr	r2, [sp, #32]
-	adcs	r3, r2
-	mov	r2, r0
+	ldr	r0, [sp, #36]
+	adds	r2, r3, r0
+	ldr	r0, [sp, #32]
+	adcs	r6, r0
 	ldr	r0, [sp, #28]
-	adcs	r2, r0
+	adcs	r5, r0
 	ldr	r0, [sp, #24]
-	adcs	r1, r0
+	adcs	r4, r0
 	ldr	r0, [sp, #20]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	str	r2, [r0]
+	str	r6, [r0, #4]
+	str	r5, [r0, #8]
+	str	r4, [r0, #12]
 	add	sp, #136
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -9,7 +9,7 @@
 
 @ --- speck_key_schedule: speck.key_schedule
 @     frame 260 bytes (3 spill slots, 1 on the stack; locals 256), saves r4, r5, r6, r7
-@     estimated 222 bytes of code and literals
+@     estimated 218 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, %function
@@ -19,10 +19,10 @@ speck_key_schedule:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #260
 	str	r1, [sp]
-	ldr	r1, [r0]
+	ldr	r3, [r0]
 	ldr	r5, [r0, #4]
 	ldr	r2, [r0, #8]
-	ldr	r3, [r0, #12]
+	ldr	r1, [r0, #12]
 	movs	r6, #0
 	add	r4, sp, #4
 	movs	r0, #64
@@ -32,6 +32,45 @@ speck_key_schedule:
 	subs	r0, #1
 	bne	.Lspeck_key_schedule_zero1
 	@ speck.ae:30: l[j] = rev8(key[key_bits - 1 - n * (j + 1) : key_bits - n * (j + 2)])
+	uxtb	r0, r3
+	lsls	r4, r0, #24
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	lsrs	r0, r3, #24
+	orrs	r4, r0
+	uxtb	r0, r5
+	lsls	r3, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #24
+	orrs	r3, r0
+	str	r3, [sp, #4]
+	str	r4, [sp, #8]
+	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
+	uxtb	r0, r2
+	lsls	r3, r0, #24
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	lsrs	r0, r2, #24
+	orrs	r3, r0
 	uxtb	r0, r1
 	lsls	r4, r0, #24
 	lsrs	r0, r1, #8
@@ -44,49 +83,8 @@ speck_key_schedule:
 	orrs	r4, r0
 	lsrs	r0, r1, #24
 	orrs	r4, r0
-	uxtb	r0, r5
-	lsls	r1, r0, #24
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r5, #24
-	orrs	r1, r0
-	str	r1, [sp, #4]
-	str	r4, [sp, #8]
-	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	uxtb	r0, r2
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	orrs	r1, r0
-	uxtb	r0, r3
-	lsls	r2, r0, #24
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	lsrs	r0, r3, #24
-	orrs	r2, r0
 	@ speck.ae:33: @unroll(unroll)
 	movs	r5, #0
-	mov	r4, r2
-	mov	r3, r1
 	@ speck.ae:35: rk[i] = k
 	ldr	r2, [sp]
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
@@ -146,7 +144,7 @@ speck_key_schedule:
 
 @ --- speck_encrypt_block: speck.encrypt_block
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 278 bytes of code and literals
+@     estimated 270 bytes of code and literals
 	.section .text.speck_encrypt_block,"ax",%progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, %function
@@ -154,95 +152,91 @@ speck_key_schedule:
 	.balign 4
 speck_encrypt_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r6, r0
 	mov	r12, r2
 	ldr	r4, [r1]
-	ldr	r5, [r1, #4]
+	ldr	r6, [r1, #4]
 	ldr	r2, [r1, #8]
-	ldr	r3, [r1, #12]
+	ldr	r5, [r1, #12]
 	@ speck.ae:43: y = rev8(b[2 * n - 1 : n])
-	uxtb	r0, r2
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	orrs	r1, r0
-	uxtb	r0, r3
-	lsls	r2, r0, #24
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	lsrs	r0, r3, #24
-	orrs	r2, r0
+	uxtb	r1, r2
+	lsls	r3, r1, #24
+	lsrs	r1, r2, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r3, r1
+	lsrs	r1, r2, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r3, r1
+	lsrs	r1, r2, #24
+	orrs	r3, r1
+	uxtb	r1, r5
+	lsls	r2, r1, #24
+	lsrs	r1, r5, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r2, r1
+	lsrs	r1, r5, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r2, r1
+	lsrs	r1, r5, #24
+	orrs	r2, r1
 	@ speck.ae:44: x = rev8(b[n - 1 : 0])
-	uxtb	r0, r4
-	lsls	r3, r0, #24
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	lsrs	r0, r4, #24
-	orrs	r3, r0
-	uxtb	r0, r5
-	lsls	r4, r0, #24
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	lsrs	r0, r5, #24
-	orrs	r4, r0
+	uxtb	r1, r4
+	lsls	r5, r1, #24
+	lsrs	r1, r4, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r5, r1
+	lsrs	r1, r4, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r5, r1
+	lsrs	r1, r4, #24
+	orrs	r5, r1
+	uxtb	r1, r6
+	lsls	r4, r1, #24
+	lsrs	r1, r6, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r4, r1
+	lsrs	r1, r6, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r4, r1
+	lsrs	r1, r6, #24
+	orrs	r4, r1
 	@ speck.ae:45: @unroll(unroll)
-	movs	r7, #0
-	mov	r5, r3
-	mov	r3, r1
+	movs	r1, #0
 .Lspeck_encrypt_block_loop1:
 	@ speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
-	lsls	r1, r5, #24
-	lsrs	r0, r4, #8
-	orrs	r1, r0
-	lsls	r0, r4, #24
+	lsls	r6, r5, #24
+	lsrs	r7, r4, #8
+	orrs	r6, r7
+	lsls	r7, r4, #24
 	lsrs	r4, r5, #8
-	orrs	r0, r4
-	adds	r4, r1, r2
-	mov	r5, r0
-	adcs	r5, r3
-	ldr	r1, [r6]
-	ldr	r0, [r6, #4]
-	eors	r4, r1
-	eors	r5, r0
+	orrs	r7, r4
+	adds	r4, r6, r2
+	adcs	r7, r3
+	ldr	r5, [r0]
+	ldr	r6, [r0, #4]
+	eors	r4, r5
+	mov	r5, r7
+	eors	r5, r6
 	@ speck.ae:48: y = (y <<< beta) ^ x
-	lsls	r1, r2, #3
-	lsrs	r0, r3, #29
-	orrs	r1, r0
-	lsls	r0, r3, #3
+	lsls	r6, r2, #3
+	lsrs	r7, r3, #29
+	orrs	r6, r7
+	lsls	r3, r3, #3
 	lsrs	r2, r2, #29
-	orrs	r0, r2
-	eors	r1, r4
-	eors	r0, r5
-	adds	r6, #8
-	mov	r2, r1
-	mov	r3, r0
-	adds	r7, #1
-	cmp	r7, #32
+	orrs	r3, r2
+	mov	r2, r6
+	eors	r2, r4
+	eors	r3, r5
+	adds	r0, #8
+	adds	r1, #1
+	cmp	r1, #32
 	bcc	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	@ speck.ae:50: return cat(rev8(y), rev8(x))
@@ -306,7 +300,7 @@ speck_encrypt_block:
 
 @ --- speck_decrypt_block: speck.decrypt_block
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 288 bytes of code and literals
+@     estimated 274 bytes of code and literals
 	.section .text.speck_decrypt_block,"ax",%progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, %function
@@ -314,104 +308,110 @@ speck_encrypt_block:
 	.balign 4
 speck_decrypt_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r1
-	ldr	r5, [r4]
-	@ speck.ae:55: x = rev8(b[n - 1 : 0])
-	uxtb	r1, r5
+	mov	r12, r2
+	ldr	r4, [r1]
+	ldr	r6, [r1, #4]
+	ldr	r2, [r1, #8]
+	ldr	r5, [r1, #12]
+	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
+	uxtb	r1, r2
 	lsls	r3, r1, #24
+	lsrs	r1, r2, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r3, r1
+	lsrs	r1, r2, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r3, r1
+	lsrs	r1, r2, #24
+	orrs	r3, r1
+	uxtb	r1, r5
+	lsls	r2, r1, #24
 	lsrs	r1, r5, #8
 	uxtb	r1, r1
 	lsls	r1, r1, #16
-	orrs	r3, r1
+	orrs	r2, r1
 	lsrs	r1, r5, #16
 	uxtb	r1, r1
 	lsls	r1, r1, #8
-	orrs	r3, r1
+	orrs	r2, r1
 	lsrs	r1, r5, #24
-	mov	r5, r3
-	orrs	r5, r1
-	ldr	r3, [r4, #4]
-	uxtb	r1, r3
-	lsls	r6, r1, #24
-	lsrs	r1, r3, #8
+	orrs	r2, r1
+	@ speck.ae:55: x = rev8(b[n - 1 : 0])
+	uxtb	r1, r4
+	lsls	r5, r1, #24
+	lsrs	r1, r4, #8
 	uxtb	r1, r1
 	lsls	r1, r1, #16
-	orrs	r6, r1
-	lsrs	r1, r3, #16
+	orrs	r5, r1
+	lsrs	r1, r4, #16
 	uxtb	r1, r1
 	lsls	r1, r1, #8
-	orrs	r6, r1
-	lsrs	r3, r3, #24
-	mov	r1, r6
-	orrs	r1, r3
-	ldr	r7, [r4, #8]
-	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	uxtb	r3, r7
-	lsls	r6, r3, #24
-	lsrs	r3, r7, #8
-	uxtb	r3, r3
-	lsls	r3, r3, #16
-	orrs	r6, r3
-	lsrs	r3, r7, #16
-	uxtb	r3, r3
-	lsls	r3, r3, #8
-	orrs	r6, r3
-	lsrs	r3, r7, #24
-	mov	r7, r6
-	orrs	r7, r3
-	ldr	r6, [r4, #12]
-	uxtb	r3, r6
-	lsls	r3, r3, #24
-	lsrs	r4, r6, #8
-	uxtb	r4, r4
-	lsls	r4, r4, #16
-	orrs	r3, r4
-	lsrs	r4, r6, #16
-	uxtb	r4, r4
-	lsls	r4, r4, #8
-	orrs	r3, r4
-	lsrs	r4, r6, #24
-	orrs	r3, r4
-	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	mov	r6, r0
-	adds	r6, #248
+	orrs	r5, r1
+	lsrs	r1, r4, #24
+	orrs	r5, r1
+	uxtb	r1, r6
+	lsls	r4, r1, #24
+	lsrs	r1, r6, #8
+	uxtb	r1, r1
+	lsls	r1, r1, #16
+	orrs	r4, r1
+	lsrs	r1, r6, #16
+	uxtb	r1, r1
+	lsls	r1, r1, #8
+	orrs	r4, r1
+	lsrs	r1, r6, #24
+	orrs	r4, r1
 	@ speck.ae:56: @unroll(unroll)
-	mov	r4, r7
-	mov	r12, r2
-	movs	r2, #0
+	movs	r1, #0
+	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
+	adds	r0, #248
+	@ speck.ae:56: @unroll(unroll)
 .Lspeck_decrypt_block_loop1:
 	@ speck.ae:58: y = (y ^ x) >>> beta
-	mov	r7, r3
-	eors	r7, r1
-	mov	r0, r4
-	eors	r0, r5
-	lsls	r3, r0, #29
-	lsrs	r4, r7, #3
-	orrs	r3, r4
-	lsls	r4, r7, #29
-	lsrs	r0, r0, #3
-	orrs	r4, r0
+	mov	r7, r2
+	eors	r7, r4
+	mov	r6, r3
+	eors	r6, r5
+	lsls	r2, r6, #29
+	lsrs	r3, r7, #3
+	orrs	r2, r3
+	lsls	r3, r7, #29
+	lsrs	r6, r6, #3
+	orrs	r3, r6
 	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	ldr	r7, [r6]
-	ldr	r0, [r6, #4]
-	eors	r1, r7
+	ldr	r7, [r0]
+	ldr	r6, [r0, #4]
+	eors	r4, r7
 	mov	r7, r5
-	eors	r7, r0
-	subs	r5, r1, r3
-	sbcs	r7, r4
-	lsls	r1, r5, #8
-	lsrs	r0, r7, #24
-	orrs	r1, r0
-	lsls	r0, r7, #8
-	lsrs	r5, r5, #24
-	orrs	r0, r5
-	subs	r6, #8
-	mov	r5, r0
-	adds	r2, #1
-	cmp	r2, #32
+	eors	r7, r6
+	subs	r6, r4, r2
+	sbcs	r7, r3
+	lsls	r4, r6, #8
+	lsrs	r5, r7, #24
+	orrs	r4, r5
+	lsls	r5, r7, #8
+	lsrs	r6, r6, #24
+	orrs	r5, r6
+	subs	r0, #8
+	adds	r1, #1
+	cmp	r1, #32
 	bcc	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	@ speck.ae:61: return cat(rev8(y), rev8(x))
+	uxtb	r0, r2
+	lsls	r1, r0, #24
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r2, #24
+	orrs	r1, r0
 	uxtb	r0, r3
 	lsls	r2, r0, #24
 	lsrs	r0, r3, #8
@@ -436,35 +436,23 @@ speck_decrypt_block:
 	orrs	r3, r0
 	lsrs	r0, r4, #24
 	orrs	r3, r0
-	uxtb	r0, r1
-	lsls	r4, r0, #24
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	lsrs	r0, r1, #24
-	orrs	r4, r0
 	uxtb	r0, r5
-	lsls	r1, r0, #24
+	lsls	r4, r0, #24
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r1, r0
+	orrs	r4, r0
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #8
-	orrs	r1, r0
+	orrs	r4, r0
 	lsrs	r0, r5, #24
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r12
-	str	r1, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	str	r4, [r0]
+	str	r3, [r0, #4]
+	str	r2, [r0, #8]
+	str	r1, [r0, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_decrypt_block, .-speck_decrypt_block

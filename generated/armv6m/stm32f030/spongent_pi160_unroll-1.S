@@ -9,7 +9,7 @@
 
 @ --- spongent_pi160_sbox_layer: spongent_pi160.sbox_layer
 @     frame 8 bytes (17 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8
-@     estimated 682 bytes of code and literals
+@     estimated 618 bytes of code and literals
 	.section .text.spongent_pi160_sbox_layer,"ax",%progbits
 	.global spongent_pi160_sbox_layer
 	.type spongent_pi160_sbox_layer, %function
@@ -32,16 +32,14 @@ spongent_pi160_sbox_layer:
 	lsrs	r0, r0, #28
 	ldr	r2, =spongent_pi160_sbox
 	ldrb	r7, [r2, r0]
-	lsrs	r0, r5, #4
-	lsls	r0, r0, #28
+	lsls	r0, r5, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #4
 	lsrs	r0, r0, #28
 	str	r0, [sp]
 	orrs	r7, r1
-	lsrs	r0, r5, #8
-	lsls	r0, r0, #28
+	lsls	r0, r5, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #8
@@ -49,8 +47,7 @@ spongent_pi160_sbox_layer:
 	orrs	r7, r1
 	ldr	r1, [sp]
 	orrs	r1, r0
-	lsrs	r0, r5, #12
-	lsls	r0, r0, #28
+	lsls	r0, r5, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	str	r0, [sp, #4]
@@ -63,8 +60,7 @@ spongent_pi160_sbox_layer:
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
 	orrs	r1, r0
-	lsrs	r0, r5, #16
-	lsls	r0, r0, #28
+	lsls	r0, r5, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	str	r0, [sp, #4]
@@ -77,8 +73,7 @@ spongent_pi160_sbox_layer:
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
 	orrs	r1, r0
-	lsrs	r0, r5, #20
-	lsls	r0, r0, #28
+	lsls	r0, r5, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	str	r0, [sp, #4]
@@ -91,8 +86,7 @@ spongent_pi160_sbox_layer:
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
 	orrs	r1, r0
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #28
+	lsls	r0, r5, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	str	r0, [sp, #4]
@@ -119,16 +113,14 @@ spongent_pi160_sbox_layer:
 	ldrb	r1, [r2, r1]
 	orrs	r0, r1
 	mov	r1, r12
-	lsrs	r1, r1, #4
-	lsls	r1, r1, #28
+	lsls	r1, r1, #24
 	lsrs	r1, r1, #28
 	ldrb	r5, [r2, r1]
 	lsls	r1, r5, #4
 	lsrs	r7, r5, #28
 	orrs	r0, r1
 	mov	r1, r12
-	lsrs	r1, r1, #8
-	lsls	r1, r1, #28
+	lsls	r1, r1, #20
 	lsrs	r1, r1, #28
 	ldrb	r1, [r2, r1]
 	lsls	r5, r1, #8
@@ -136,8 +128,7 @@ spongent_pi160_sbox_layer:
 	orrs	r0, r5
 	orrs	r7, r1
 	mov	r1, r12
-	lsrs	r1, r1, #12
-	lsls	r1, r1, #28
+	lsls	r1, r1, #16
 	lsrs	r1, r1, #28
 	ldrb	r1, [r2, r1]
 	lsls	r5, r1, #12
@@ -145,8 +136,7 @@ spongent_pi160_sbox_layer:
 	orrs	r0, r5
 	orrs	r7, r1
 	mov	r1, r12
-	lsrs	r1, r1, #16
-	lsls	r1, r1, #28
+	lsls	r1, r1, #12
 	lsrs	r1, r1, #28
 	ldrb	r1, [r2, r1]
 	lsls	r5, r1, #16
@@ -154,8 +144,7 @@ spongent_pi160_sbox_layer:
 	orrs	r0, r5
 	orrs	r7, r1
 	mov	r1, r12
-	lsrs	r1, r1, #20
-	lsls	r1, r1, #28
+	lsls	r1, r1, #8
 	lsrs	r1, r1, #28
 	ldrb	r1, [r2, r1]
 	lsls	r5, r1, #20
@@ -163,8 +152,7 @@ spongent_pi160_sbox_layer:
 	orrs	r0, r5
 	orrs	r7, r1
 	mov	r1, r12
-	lsrs	r1, r1, #24
-	lsls	r1, r1, #28
+	lsls	r1, r1, #4
 	lsrs	r1, r1, #28
 	ldrb	r1, [r2, r1]
 	lsls	r5, r1, #24
@@ -178,111 +166,99 @@ spongent_pi160_sbox_layer:
 	lsrs	r1, r1, #4
 	orrs	r0, r5
 	mov	r12, r0
-	orrs	r7, r1
+	mov	r5, r7
+	orrs	r5, r1
 	lsls	r0, r4, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
-	orrs	r7, r0
-	lsrs	r0, r4, #4
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r4, #24
 	lsrs	r0, r0, #28
 	ldrb	r1, [r2, r0]
 	lsls	r0, r1, #4
-	lsrs	r5, r1, #28
-	orrs	r7, r0
-	lsrs	r0, r4, #8
-	lsls	r0, r0, #28
+	lsrs	r7, r1, #28
+	orrs	r5, r0
+	lsls	r0, r4, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #8
 	lsrs	r0, r0, #24
-	orrs	r7, r1
-	orrs	r5, r0
-	lsrs	r0, r4, #12
-	lsls	r0, r0, #28
+	orrs	r5, r1
+	orrs	r7, r0
+	lsls	r0, r4, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #12
 	lsrs	r0, r0, #20
-	orrs	r7, r1
-	orrs	r5, r0
-	lsrs	r0, r4, #16
-	lsls	r0, r0, #28
+	orrs	r5, r1
+	orrs	r7, r0
+	lsls	r0, r4, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #16
 	lsrs	r0, r0, #16
-	orrs	r7, r1
-	orrs	r5, r0
-	lsrs	r0, r4, #20
-	lsls	r0, r0, #28
+	orrs	r5, r1
+	orrs	r7, r0
+	lsls	r0, r4, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #20
 	lsrs	r0, r0, #12
-	orrs	r7, r1
-	orrs	r5, r0
-	lsrs	r0, r4, #24
-	lsls	r0, r0, #28
+	orrs	r5, r1
+	orrs	r7, r0
+	lsls	r0, r4, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #24
 	lsrs	r0, r0, #8
-	orrs	r7, r1
-	orrs	r5, r0
+	orrs	r5, r1
+	orrs	r7, r0
 	lsrs	r0, r4, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #28
 	lsrs	r0, r0, #4
-	mov	r4, r7
+	mov	r4, r5
 	orrs	r4, r1
-	mov	r7, r5
 	orrs	r7, r0
 	lsls	r0, r3, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	orrs	r7, r0
-	lsrs	r0, r3, #4
-	lsls	r0, r0, #28
+	lsls	r0, r3, #24
 	lsrs	r0, r0, #28
 	ldrb	r1, [r2, r0]
 	lsls	r0, r1, #4
 	lsrs	r5, r1, #28
 	orrs	r7, r0
-	lsrs	r0, r3, #8
-	lsls	r0, r0, #28
+	lsls	r0, r3, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #8
 	lsrs	r0, r0, #24
 	orrs	r7, r1
 	orrs	r5, r0
-	lsrs	r0, r3, #12
-	lsls	r0, r0, #28
+	lsls	r0, r3, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #12
 	lsrs	r0, r0, #20
 	orrs	r7, r1
 	orrs	r5, r0
-	lsrs	r0, r3, #16
-	lsls	r0, r0, #28
+	lsls	r0, r3, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #16
 	lsrs	r0, r0, #16
 	orrs	r7, r1
 	orrs	r5, r0
-	lsrs	r0, r3, #20
-	lsls	r0, r0, #28
+	lsls	r0, r3, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #20
 	lsrs	r0, r0, #12
 	orrs	r7, r1
 	orrs	r5, r0
-	lsrs	r0, r3, #24
-	lsls	r0, r0, #28
+	lsls	r0, r3, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #24
@@ -293,62 +269,54 @@ spongent_pi160_sbox_layer:
 	ldrb	r0, [r2, r0]
 	lsls	r1, r0, #28
 	lsrs	r0, r0, #4
-	mov	r3, r7
-	orrs	r3, r1
-	mov	r1, r5
-	orrs	r1, r0
+	orrs	r7, r1
+	orrs	r5, r0
 	lsls	r0, r6, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
-	orrs	r1, r0
-	lsrs	r0, r6, #4
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r6, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #4
-	orrs	r1, r0
-	lsrs	r0, r6, #8
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r6, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r6, #12
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r6, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #12
-	orrs	r1, r0
-	lsrs	r0, r6, #16
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r6, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r6, #20
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r6, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #20
-	orrs	r1, r0
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsls	r0, r6, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
-	orrs	r1, r0
+	orrs	r5, r0
 	lsrs	r0, r6, #28
 	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #28
-	orrs	r1, r0
+	orrs	r5, r0
 	ldr	r2, [sp]
 	mov	r0, r8
 	str	r2, [r0]
 	mov	r2, r12
 	str	r2, [r0, #4]
 	str	r4, [r0, #8]
-	str	r3, [r0, #12]
-	str	r1, [r0, #16]
+	str	r7, [r0, #12]
+	str	r5, [r0, #16]
 	add	sp, #8
 	pop	{r4}
 	mov	r8, r4
@@ -360,7 +328,7 @@ spongent_pi160_sbox_layer:
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
 @     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2618 bytes of code and literals
+@     estimated 2536 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -432,59 +400,51 @@ spongent_pi160_permute:
 	orrs	r6, r0
 	mov	r0, r8
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #7
+	lsrs	r0, r0, #24
 	orrs	r6, r0
 	lsls	r6, r6, #24
-	mov	r0, r2
-	eors	r0, r6
-	mov	r9, r0
+	eors	r2, r6
+	mov	r9, r2
 	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	lsls	r0, r5, #28
 	lsrs	r0, r0, #28
 	ldrb	r6, [r3, r0]
-	lsrs	r0, r5, #4
-	lsls	r0, r0, #28
+	lsls	r0, r5, #24
 	lsrs	r0, r0, #28
 	ldrb	r2, [r3, r0]
 	lsls	r0, r2, #4
 	lsrs	r7, r2, #28
 	mov	r2, r6
 	orrs	r2, r0
-	lsrs	r0, r5, #8
-	lsls	r0, r0, #28
+	lsls	r0, r5, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #8
 	lsrs	r0, r0, #24
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #12
-	lsls	r0, r0, #28
+	lsls	r0, r5, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #12
 	lsrs	r0, r0, #20
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #16
-	lsls	r0, r0, #28
+	lsls	r0, r5, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #16
 	lsrs	r0, r0, #16
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #20
-	lsls	r0, r0, #28
+	lsls	r0, r5, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #20
 	lsrs	r0, r0, #12
 	orrs	r2, r6
 	orrs	r7, r0
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #28
+	lsls	r0, r5, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r6, r0, #24
@@ -502,48 +462,42 @@ spongent_pi160_permute:
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	orrs	r6, r0
-	lsrs	r0, r4, #4
-	lsls	r0, r0, #28
+	lsls	r0, r4, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r5, r0, #4
 	lsrs	r7, r0, #28
 	mov	r0, r6
 	orrs	r0, r5
-	lsrs	r5, r4, #8
-	lsls	r5, r5, #28
+	lsls	r5, r4, #20
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #8
 	lsrs	r5, r5, #24
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #12
-	lsls	r5, r5, #28
+	lsls	r5, r4, #16
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #12
 	lsrs	r5, r5, #20
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #16
-	lsls	r5, r5, #28
+	lsls	r5, r4, #12
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #16
 	lsrs	r5, r5, #16
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #20
-	lsls	r5, r5, #28
+	lsls	r5, r4, #8
 	lsrs	r5, r5, #28
 	ldrb	r5, [r3, r5]
 	lsls	r6, r5, #20
 	lsrs	r5, r5, #12
 	orrs	r0, r6
 	orrs	r7, r5
-	lsrs	r5, r4, #24
-	lsls	r5, r5, #28
+	lsls	r5, r4, #4
 	lsrs	r5, r5, #28
 	ldrb	r6, [r3, r5]
 	lsls	r5, r6, #24
@@ -562,47 +516,41 @@ spongent_pi160_permute:
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	orrs	r5, r0
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #28
+	lsls	r0, r1, #24
 	lsrs	r0, r0, #28
 	ldrb	r4, [r3, r0]
 	lsls	r0, r4, #4
 	lsrs	r6, r4, #28
 	orrs	r5, r0
-	lsrs	r0, r1, #8
-	lsls	r0, r0, #28
+	lsls	r0, r1, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #8
 	lsrs	r0, r0, #24
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #12
-	lsls	r0, r0, #28
+	lsls	r0, r1, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #12
 	lsrs	r0, r0, #20
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #16
-	lsls	r0, r0, #28
+	lsls	r0, r1, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #16
 	lsrs	r0, r0, #16
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #20
-	lsls	r0, r0, #28
+	lsls	r0, r1, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
 	orrs	r5, r4
 	orrs	r6, r0
-	lsrs	r0, r1, #24
-	lsls	r0, r0, #28
+	lsls	r0, r1, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #24
@@ -615,34 +563,29 @@ spongent_pi160_permute:
 	lsls	r1, r0, #28
 	lsrs	r0, r0, #4
 	orrs	r5, r1
-	mov	r1, r4
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r10
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r10
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #28
+	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
-	ldrb	r4, [r3, r0]
-	lsls	r0, r4, #4
-	lsrs	r6, r4, #28
-	orrs	r1, r0
+	ldrb	r1, [r3, r0]
+	lsls	r0, r1, #4
+	lsrs	r6, r1, #28
+	orrs	r4, r0
 	mov	r0, r10
-	lsrs	r0, r0, #8
-	lsls	r0, r0, #28
+	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
-	lsls	r7, r0, #8
+	lsls	r1, r0, #8
 	lsrs	r0, r0, #24
-	mov	r4, r1
-	orrs	r4, r7
+	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #12
-	lsls	r0, r0, #28
+	lsls	r0, r0, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #12
@@ -650,8 +593,7 @@ spongent_pi160_permute:
 	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	lsls	r0, r0, #28
+	lsls	r0, r0, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #16
@@ -659,8 +601,7 @@ spongent_pi160_permute:
 	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #20
-	lsls	r0, r0, #28
+	lsls	r0, r0, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #20
@@ -668,8 +609,7 @@ spongent_pi160_permute:
 	orrs	r4, r1
 	orrs	r6, r0
 	mov	r0, r10
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #28
+	lsls	r0, r0, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r1, r0, #24
@@ -690,43 +630,37 @@ spongent_pi160_permute:
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #28
+	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #4
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #8
-	lsls	r0, r0, #28
+	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #12
-	lsls	r0, r0, #28
+	lsls	r0, r0, #16
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #12
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #16
-	lsls	r0, r0, #28
+	lsls	r0, r0, #12
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #20
-	lsls	r0, r0, #28
+	lsls	r0, r0, #8
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #20
 	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #28
+	lsls	r0, r0, #4
 	lsrs	r0, r0, #28
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #24
@@ -823,8 +757,7 @@ spongent_pi160_permute:
 	orrs	r7, r0
 	mov	r0, r12
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #8
+	lsrs	r0, r0, #23
 	orrs	r7, r0
 	mov	r6, r5
 	movs	r0, #1
@@ -841,9 +774,6 @@ spongent_pi160_permute:
 	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #20
-	b	.Lspongent_pi160_permute_pool1
-	.ltorg
-.Lspongent_pi160_permute_pool1:
 	ands	r6, r0
 	lsls	r0, r6, #1
 	orrs	r7, r0
@@ -871,8 +801,7 @@ spongent_pi160_permute:
 	lsls	r0, r6, #13
 	orrs	r7, r0
 	lsls	r0, r5, #31
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #16
+	lsrs	r0, r0, #15
 	orrs	r7, r0
 	mov	r6, r4
 	movs	r0, #1
@@ -880,6 +809,9 @@ spongent_pi160_permute:
 	ands	r6, r0
 	lsls	r0, r6, #3
 	orrs	r7, r0
+	b	.Lspongent_pi160_permute_pool1
+	.ltorg
+.Lspongent_pi160_permute_pool1:
 	mov	r6, r4
 	movs	r0, #1
 	lsls	r0, r0, #24
@@ -916,11 +848,9 @@ spongent_pi160_permute:
 	lsls	r0, r6, #21
 	orrs	r7, r0
 	lsls	r0, r4, #31
-	lsrs	r0, r0, #31
-	lsls	r6, r0, #24
-	mov	r0, r7
-	orrs	r0, r6
-	mov	r11, r0
+	lsrs	r6, r0, #7
+	orrs	r7, r6
+	mov	r11, r7
 	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #29
@@ -1100,9 +1030,8 @@ spongent_pi160_permute:
 	orrs	r7, r0
 	lsls	r0, r1, #31
 	lsrs	r6, r0, #31
-	mov	r0, r7
-	orrs	r0, r6
-	mov	r10, r0
+	orrs	r7, r6
+	mov	r10, r7
 	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #30
@@ -1285,189 +1214,187 @@ spongent_pi160_permute:
 	movs	r0, #2
 	ands	r6, r0
 	lsls	r6, r6, #7
-	mov	r0, r7
-	orrs	r0, r6
-	mov	r9, r0
-	mov	r6, r2
+	orrs	r7, r6
+	mov	r9, r7
+	mov	r7, r2
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ands	r6, r0
-	mov	r7, r2
+	ands	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #27
-	ands	r7, r0
-	lsls	r0, r7, #3
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #23
-	ands	r7, r0
-	lsls	r0, r7, #6
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #6
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #19
-	ands	r7, r0
-	lsls	r0, r7, #9
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #9
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #15
-	ands	r7, r0
-	lsls	r0, r7, #12
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #12
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #11
-	ands	r7, r0
-	lsls	r0, r7, #15
-	orrs	r6, r0
-	mov	r7, r2
+	ands	r6, r0
+	lsls	r0, r6, #15
+	orrs	r7, r0
+	mov	r6, r2
 	movs	r0, #128
-	ands	r7, r0
-	lsls	r0, r7, #18
-	orrs	r6, r0
+	ands	r6, r0
+	lsls	r0, r6, #18
+	orrs	r7, r0
 	movs	r0, #8
 	ands	r2, r0
 	lsls	r0, r2, #21
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r2, r0
 	lsrs	r0, r2, #23
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r2, r0
 	lsrs	r0, r2, #20
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r2, r0
 	lsrs	r0, r2, #17
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r2, r0
 	lsrs	r0, r2, #14
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r2, r0
 	lsrs	r0, r2, #11
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r2, r0
 	lsrs	r0, r2, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #64
 	ands	r2, r0
 	lsrs	r0, r2, #5
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r5
 	movs	r0, #4
 	ands	r2, r0
 	lsrs	r0, r2, #2
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r2, r0
 	lsrs	r0, r2, #15
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r2, r0
 	lsrs	r0, r2, #12
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r2, r0
 	lsrs	r0, r2, #9
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r2, r0
 	lsrs	r0, r2, #6
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r2, r0
 	lsrs	r0, r2, #3
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r2, r0
-	orrs	r6, r2
+	orrs	r7, r2
 	mov	r2, r4
 	movs	r0, #64
 	ands	r2, r0
 	lsls	r0, r2, #3
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r4
 	movs	r0, #4
 	ands	r2, r0
 	lsls	r0, r2, #6
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r2, r0
 	lsrs	r0, r2, #7
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r2, r0
 	lsrs	r0, r2, #4
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r2, r0
 	lsrs	r0, r2, #1
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r2, r0
 	lsls	r0, r2, #2
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r2, r0
 	lsls	r0, r2, #5
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r2, r0
 	lsls	r0, r2, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #64
 	ands	r2, r0
 	lsls	r0, r2, #11
-	orrs	r6, r0
+	orrs	r7, r0
 	mov	r2, r1
 	movs	r0, #4
 	ands	r2, r0
 	lsls	r0, r2, #14
-	mov	r7, r6
 	orrs	r7, r0
 	mov	r2, r12
 	movs	r0, #1

@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1492 bytes of code
+;     estimated 1476 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -144,8 +144,8 @@ ascon128_encrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65528, r6
+	mov	r14, r4
+	and	#65528, r4
 	mov	r10, r15
 	rlam.w	#3, r15
 	and	#7, r14
@@ -153,7 +153,7 @@ ascon128_encrypt_with:
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
 	mov	4(sp), r11
 	mov	#0, r12
-	sub	r6, r11
+	sub	r4, r11
 	subc	r15, r12
 	cmp	#8, r11
 	mov	r12, r15
@@ -168,16 +168,16 @@ ascon128_encrypt_with:
 	xor	#8, r11
 	and	r15, r12
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	8(sp), r6
+	add	8(sp), r4
 	cmp	#8, r11
 	jnc	.Lascon128_encrypt_with_bytes6
-	bit	#1, r6
+	bit	#1, r4
 	jnz	.Lascon128_encrypt_with_bytes6
 .Lascon128_encrypt_with_words7:
-	mov	@r6, r8
-	mov	2(r6), r13
-	mov	4(r6), r14
-	mov	6(r6), r15
+	mov	@r4, r7
+	mov	2(r4), r6
+	mov	4(r4), r5
+	mov	6(r4), r4
 	jmp	.Lascon128_encrypt_with_join8
 .Lascon128_encrypt_with_bytes6:
 	mov	sp, r7
@@ -189,27 +189,23 @@ ascon128_encrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_encrypt_with_pad10
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lascon128_encrypt_with_pad10:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy9
-	mov	r7, r6
+	mov	r7, r4
 	jmp	.Lascon128_encrypt_with_words7
 .Lascon128_encrypt_with_join8:
-	mov	r15, r4
 	swpb	r4
 	xor	32(sp), r4
-	mov	r14, r5
 	swpb	r5
 	xor	34(sp), r5
-	mov	r13, r6
 	swpb	r6
 	xor	36(sp), r6
-	mov	r8, r7
 	swpb	r7
 	xor	38(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
@@ -413,17 +409,17 @@ ascon128_encrypt_with:
 	sub	r9, r10
 	subc	r8, r12
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	r9, r7
-	add	6(sp), r7
+	mov	r9, r4
+	add	6(sp), r4
 	cmp	#8, r10
 	jnc	.Lascon128_encrypt_with_bytes26
-	bit	#1, r7
+	bit	#1, r4
 	jnz	.Lascon128_encrypt_with_bytes26
 .Lascon128_encrypt_with_words27:
-	mov	@r7, r11
-	mov	2(r7), r13
-	mov	4(r7), r14
-	mov	6(r7), r15
+	mov	@r4, r7
+	mov	2(r4), r6
+	mov	4(r4), r5
+	mov	6(r4), r4
 	jmp	.Lascon128_encrypt_with_join28
 .Lascon128_encrypt_with_bytes26:
 	mov	sp, r8
@@ -435,27 +431,23 @@ ascon128_encrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_encrypt_with_pad30
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lascon128_encrypt_with_pad30:
 	mov.b	r14, 0(r11)
 	inc	r11
 	dec	r13
 	jnz	.Lascon128_encrypt_with_cpy29
-	mov	r8, r7
+	mov	r8, r4
 	jmp	.Lascon128_encrypt_with_words27
 .Lascon128_encrypt_with_join28:
-	mov	r15, r4
 	swpb	r4
 	xor	32(sp), r4
-	mov	r14, r5
 	swpb	r5
 	xor	34(sp), r5
-	mov	r13, r6
 	swpb	r6
 	xor	36(sp), r6
-	mov	r11, r7
 	swpb	r7
 	xor	38(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
@@ -670,7 +662,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 116 bytes (22 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1636 bytes of code
+;     estimated 1608 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -704,8 +696,8 @@ ascon128_decrypt_with:
 	mov	10(r15), 34(sp)
 	mov	12(r15), 36(sp)
 	mov	14(r15), 38(sp)
-	mov	sp, r14
-	add	#44, r14
+	mov	sp, r12
+	add	#44, r12
 	mov	@r15, 84(sp)
 	mov	26(sp), 86(sp)
 	mov	28(sp), 88(sp)
@@ -714,10 +706,8 @@ ascon128_decrypt_with:
 	mov	34(sp), 94(sp)
 	mov	36(sp), 96(sp)
 	mov	38(sp), 98(sp)
-	mov	sp, r15
-	add	#84, r15
-	mov	r14, r12
-	mov	r15, r13
+	mov	sp, r13
+	add	#84, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
@@ -752,8 +742,8 @@ ascon128_decrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65528, r6
+	mov	r14, r4
+	and	#65528, r4
 	mov	r10, r15
 	rlam.w	#3, r15
 	and	#7, r14
@@ -761,7 +751,7 @@ ascon128_decrypt_with:
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
 	mov	6(sp), r11
 	mov	#0, r12
-	sub	r6, r11
+	sub	r4, r11
 	subc	r15, r12
 	cmp	#8, r11
 	mov	r12, r15
@@ -776,16 +766,16 @@ ascon128_decrypt_with:
 	xor	#8, r11
 	and	r15, r12
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	8(sp), r6
+	add	8(sp), r4
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes6
-	bit	#1, r6
+	bit	#1, r4
 	jnz	.Lascon128_decrypt_with_bytes6
 .Lascon128_decrypt_with_words7:
-	mov	@r6, r8
-	mov	2(r6), r13
-	mov	4(r6), r14
-	mov	6(r6), r15
+	mov	@r4, r7
+	mov	2(r4), r6
+	mov	4(r4), r5
+	mov	6(r4), r4
 	jmp	.Lascon128_decrypt_with_join8
 .Lascon128_decrypt_with_bytes6:
 	mov	sp, r7
@@ -797,27 +787,23 @@ ascon128_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_decrypt_with_pad10
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lascon128_decrypt_with_pad10:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
 	jnz	.Lascon128_decrypt_with_cpy9
-	mov	r7, r6
+	mov	r7, r4
 	jmp	.Lascon128_decrypt_with_words7
 .Lascon128_decrypt_with_join8:
-	mov	r15, r4
 	swpb	r4
 	xor	44(sp), r4
-	mov	r14, r5
 	swpb	r5
 	xor	46(sp), r5
-	mov	r13, r6
 	swpb	r6
 	xor	48(sp), r6
-	mov	r8, r7
 	swpb	r7
 	xor	50(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
@@ -881,9 +867,8 @@ ascon128_decrypt_with:
 	mov	r14, 48(sp)
 	mov	r15, 50(sp)
 	; ascon128.ae:56: P.permute(s, b)
-	mov	sp, r15
-	add	#44, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#44, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -912,14 +897,13 @@ ascon128_decrypt_with:
 	jc	.Lascon128_decrypt_with_done17
 .Lascon128_decrypt_with_loop16:
 	; ascon128.ae:111: off = rate * i
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
+	mov	r9, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
 	and	#65528, r13
 	; ascon128.ae:112: c = load_be(ct, off, rate)
 	mov	r13, r5
@@ -997,9 +981,8 @@ ascon128_decrypt_with:
 	mov	r7, 48(sp)
 	mov	r6, 50(sp)
 	; ascon128.ae:115: P.permute(s, b)
-	mov	sp, r15
-	add	#44, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#44, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -1026,17 +1009,17 @@ ascon128_decrypt_with:
 	sub	r13, r5
 	subc	r15, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	mov	r13, r9
-	add	12(sp), r9
+	mov	r13, r7
+	add	12(sp), r7
 	cmp	#8, r5
 	jnc	.Lascon128_decrypt_with_bytes26
-	bit	#1, r9
+	bit	#1, r7
 	jnz	.Lascon128_decrypt_with_bytes26
 .Lascon128_decrypt_with_words27:
-	mov	@r9, r11
-	mov	2(r9), r12
-	mov	4(r9), r14
-	mov	6(r9), r15
+	mov	@r7, r10
+	mov	2(r7), r9
+	mov	4(r7), r8
+	mov	6(r7), r7
 	jmp	.Lascon128_decrypt_with_join28
 .Lascon128_decrypt_with_bytes26:
 	mov	sp, r10
@@ -1048,27 +1031,23 @@ ascon128_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_decrypt_with_pad30
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r7, r14
+	inc	r7
 	dec	r15
 .Lascon128_decrypt_with_pad30:
 	mov.b	r14, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lascon128_decrypt_with_cpy29
-	mov	r10, r9
+	mov	r10, r7
 	jmp	.Lascon128_decrypt_with_words27
 .Lascon128_decrypt_with_join28:
-	mov	r15, r7
 	swpb	r7
 	xor	44(sp), r7
-	mov	r14, r8
 	swpb	r8
 	xor	46(sp), r8
-	mov	r12, r9
 	swpb	r9
 	xor	48(sp), r9
-	mov	r11, r10
 	swpb	r10
 	xor	50(sp), r10
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
@@ -1281,9 +1260,8 @@ ascon128_decrypt_with:
 	mov	r14, 64(sp)
 	mov	r15, 66(sp)
 	; ascon128.ae:66: P.permute(s, a)
-	mov	sp, r15
-	add	#44, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#44, r12
 	mov	#12, r13
 	swpb	18(sp)
 	swpb	16(sp)
@@ -1347,7 +1325,7 @@ ascon128_decrypt_with:
 
 ; --- ascon128_P_permute: ascon128.P.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1458 bytes of code
+;     estimated 1438 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
@@ -1362,22 +1340,22 @@ ascon128_P_permute:
 	mov.b	r15, r15
 	mov	r15, 64(sp)
 	mov	r12, r15
-	mov	@r15, r7
-	mov	2(r15), r8
-	mov	4(r15), r9
-	mov	6(r15), 30(sp)
-	mov	8(r15), 54(sp)
-	mov	10(r15), 56(sp)
-	mov	12(r15), 58(sp)
-	mov	14(r15), 60(sp)
+	mov	@r15, r8
+	mov	2(r15), r9
+	mov	4(r15), 24(sp)
+	mov	6(r15), 32(sp)
+	mov	8(r15), 56(sp)
+	mov	10(r15), 58(sp)
+	mov	12(r15), 60(sp)
+	mov	14(r15), 62(sp)
 	mov	16(r15), r10
 	mov	18(r15), 14(sp)
 	mov	20(r15), 8(sp)
 	mov	22(r15), 6(sp)
 	mov	24(r15), 4(sp)
-	mov	26(r15), 50(sp)
-	mov	28(r15), 48(sp)
-	mov	30(r15), 46(sp)
+	mov	26(r15), 52(sp)
+	mov	28(r15), 50(sp)
+	mov	30(r15), 48(sp)
 	mov	32(r15), r11
 	mov	34(r15), r12
 	mov	36(r15), r13
@@ -1391,54 +1369,53 @@ ascon128_P_permute:
 	mov	64(sp), r15
 	mov.b	ascon128_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r6
-	xor	r15, r6
+	mov	r10, r5
+	xor	r15, r5
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r10
-	xor	r11, r10
-	xor	r12, r8
-	xor	r13, r9
-	mov	30(sp), r15
+	xor	r11, r8
+	xor	r12, r9
+	mov	24(sp), r10
+	xor	r13, r10
+	mov	32(sp), r15
 	xor	r14, r15
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r11, 32(sp)
-	xor	4(sp), 32(sp)
-	mov	r12, 28(sp)
-	xor	50(sp), 28(sp)
-	mov	r13, 24(sp)
-	xor	48(sp), 24(sp)
+	mov	r11, 34(sp)
+	xor	4(sp), 34(sp)
+	mov	r12, 30(sp)
+	xor	52(sp), 30(sp)
+	mov	r13, 26(sp)
+	xor	50(sp), 26(sp)
 	mov	r14, 22(sp)
-	xor	46(sp), 22(sp)
+	xor	48(sp), 22(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r6, r5
-	xor	54(sp), r5
+	xor	56(sp), r5
 	mov	14(sp), r6
-	xor	56(sp), r6
+	xor	58(sp), r6
 	mov	8(sp), r7
-	xor	58(sp), r7
+	xor	60(sp), r7
 	mov	6(sp), r4
-	xor	60(sp), r4
+	xor	62(sp), r4
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	54(sp), r11
+	mov	56(sp), r11
 	inv	r11
-	mov	56(sp), r12
+	mov	58(sp), r12
 	inv	r12
-	mov	58(sp), r13
+	mov	60(sp), r13
 	inv	r13
-	mov	60(sp), r14
+	mov	62(sp), r14
 	inv	r14
 	and	r5, r11
 	and	r6, r12
 	and	r7, r13
 	and	r4, r14
-	mov	r10, 42(sp)
-	xor	r11, 42(sp)
-	mov	r8, 40(sp)
-	xor	r12, 40(sp)
-	mov	r9, 38(sp)
-	xor	r13, 38(sp)
-	mov	r15, 36(sp)
-	xor	r14, 36(sp)
+	mov	r8, 44(sp)
+	xor	r11, 44(sp)
+	mov	r9, 42(sp)
+	xor	r12, 42(sp)
+	mov	r10, 40(sp)
+	xor	r13, 40(sp)
+	mov	r15, 38(sp)
+	xor	r14, 38(sp)
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r5, r11
 	inv	r11
@@ -1449,29 +1426,29 @@ ascon128_P_permute:
 	mov	r4, r14
 	inv	r14
 	and	4(sp), r11
-	and	50(sp), r12
-	and	48(sp), r13
-	and	46(sp), r14
-	mov	54(sp), 2(sp)
+	and	52(sp), r12
+	and	50(sp), r13
+	and	48(sp), r14
+	mov	56(sp), 2(sp)
 	xor	r11, 2(sp)
-	mov	56(sp), 0(sp)
+	mov	58(sp), 0(sp)
 	xor	r12, 0(sp)
-	mov	58(sp), 18(sp)
+	mov	60(sp), 18(sp)
 	xor	r13, 18(sp)
-	mov	60(sp), 44(sp)
-	xor	r14, 44(sp)
+	mov	62(sp), 46(sp)
+	xor	r14, 46(sp)
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	4(sp), r11
 	inv	r11
-	mov	50(sp), r12
+	mov	52(sp), r12
 	inv	r12
-	mov	48(sp), r13
+	mov	50(sp), r13
 	inv	r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	inv	r14
-	and	32(sp), r11
-	and	28(sp), r12
-	and	24(sp), r13
+	and	34(sp), r11
+	and	30(sp), r12
+	and	26(sp), r13
 	and	22(sp), r14
 	xor	r11, r5
 	xor	r12, r6
@@ -1479,205 +1456,201 @@ ascon128_P_permute:
 	mov	r4, r11
 	xor	r14, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	32(sp), r12
+	mov	34(sp), r12
 	inv	r12
-	mov	28(sp), r13
+	mov	30(sp), r13
 	inv	r13
-	mov	24(sp), r14
+	mov	26(sp), r14
 	inv	r14
 	mov	22(sp), r4
 	inv	r4
-	and	r10, r12
-	and	r8, r13
-	and	r9, r14
+	and	r8, r12
+	and	r9, r13
+	and	r10, r14
 	and	r15, r4
 	xor	r12, 4(sp)
-	mov	50(sp), r12
+	mov	52(sp), r12
 	xor	r13, r12
-	mov	48(sp), r13
+	mov	50(sp), r13
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	xor	r4, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r10
 	inv	r8
 	inv	r9
+	mov	r10, r4
+	inv	r4
 	inv	r15
-	and	54(sp), r10
-	and	56(sp), r8
+	mov	r8, r10
+	and	56(sp), r10
 	and	58(sp), r9
-	and	60(sp), r15
-	xor	r10, 32(sp)
-	xor	r8, 28(sp)
-	xor	r9, 24(sp)
+	and	60(sp), r4
+	and	62(sp), r15
+	xor	r10, 34(sp)
+	xor	r9, 30(sp)
+	xor	r4, 26(sp)
 	xor	r15, 22(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	42(sp), 2(sp)
-	xor	40(sp), 0(sp)
-	xor	38(sp), 18(sp)
-	mov	44(sp), r4
-	xor	36(sp), r4
+	xor	44(sp), 2(sp)
+	xor	42(sp), 0(sp)
+	xor	40(sp), 18(sp)
+	mov	46(sp), r4
+	xor	38(sp), r4
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	42(sp), r8
-	xor	32(sp), r8
-	mov	40(sp), r9
-	xor	28(sp), r9
-	mov	38(sp), r10
-	xor	24(sp), r10
-	mov	36(sp), r15
+	mov	44(sp), r8
+	xor	34(sp), r8
+	mov	42(sp), r9
+	xor	30(sp), r9
+	mov	40(sp), r10
+	xor	26(sp), r10
+	mov	38(sp), r15
 	xor	22(sp), r15
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r5, 4(sp)
-	mov	r12, 34(sp)
-	xor	r6, 34(sp)
-	mov	r13, 26(sp)
-	xor	r7, 26(sp)
+	mov	r12, 36(sp)
+	xor	r6, 36(sp)
+	mov	r13, 28(sp)
+	xor	r7, 28(sp)
 	mov	r14, 20(sp)
 	xor	r11, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r5, 16(sp)
 	inv	16(sp)
-	mov	r6, r12
+	inv	r6
+	mov	r7, r12
 	inv	r12
-	mov	r7, r13
+	mov	r11, r13
 	inv	r13
-	mov	r11, r14
-	inv	r14
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r10, r6
-	mov	r15, r7
-	mov	r8, r5
-	mov	r9, r11
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	mov	r8, 12(sp)
-	xor	r11, 12(sp)
-	mov	r9, 10(sp)
-	xor	r6, 10(sp)
-	mov	r10, r6
-	xor	r7, r6
-	mov	r15, r7
-	xor	r5, r7
+	mov	r10, r11
 	mov	r15, r5
-	mov	r8, r11
-	mov	r9, r15
+	mov	r8, r7
+	mov	r9, r14
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	mov	r8, 12(sp)
+	xor	r14, 12(sp)
+	mov	r9, 10(sp)
+	xor	r11, 10(sp)
+	mov	r10, r11
+	xor	r5, r11
+	mov	r15, r14
+	xor	r7, r14
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	xor	r10, 12(sp)
-	xor	r5, 10(sp)
-	mov	r6, 62(sp)
-	xor	r11, 62(sp)
-	mov	r7, 30(sp)
-	xor	r15, 30(sp)
+	xor	r15, 10(sp)
+	mov	r11, 24(sp)
+	xor	r8, 24(sp)
+	mov	r14, 32(sp)
+	xor	r9, 32(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r9
-	mov	@sp, r10
-	mov	18(sp), r11
+	mov	2(sp), r10
+	mov	@sp, r11
+	mov	18(sp), r14
 	mov	r4, r15
-	rla	r9
-	rlc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
-	rla	r9
-	rlc	r10
+	adc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
-	rla	r9
-	rlc	r10
+	adc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
+	adc	r10
 	mov	2(sp), r5
-	xor	r9, r5
-	mov	@sp, r6
-	xor	r10, r6
-	mov	18(sp), r7
+	xor	r10, r5
+	mov	@sp, r7
 	xor	r11, r7
-	mov	r4, r8
-	xor	r15, r8
-	mov	2(sp), r9
-	mov	@sp, r10
+	mov	18(sp), r8
+	xor	r14, r8
+	mov	r4, r9
+	xor	r15, r9
+	mov	2(sp), r10
+	mov	@sp, r11
 	mov	18(sp), r15
 	swpb	r4
-	mov	r4, r11
-	swpb	r9
-	xor.b	r9, r11
-	xor	r9, r11
+	mov	r4, r14
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r14
+	xor	r10, r14
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r15
-	xor.b	r15, r10
-	xor	r15, r10
+	xor.b	r15, r11
+	xor	r15, r11
 	xor.b	r4, r15
 	xor	r4, r15
 	rla	r15
-	rlc	r11
-	rlc	r9
+	rlc	r14
 	rlc	r10
+	rlc	r11
 	adc	r15
-	mov	r5, 54(sp)
-	xor	r15, 54(sp)
-	mov	r6, 56(sp)
-	xor	r11, 56(sp)
+	mov	r5, 56(sp)
+	xor	r15, 56(sp)
 	mov	r7, 58(sp)
-	xor	r9, 58(sp)
+	xor	r14, 58(sp)
 	mov	r8, 60(sp)
 	xor	r10, 60(sp)
+	mov	r9, 62(sp)
+	xor	r11, 62(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r11
+	mov	r6, r10
+	mov	r12, r11
+	mov	r13, r14
 	mov	16(sp), r15
-	bit	#1, r9
+	bit	#1, r10
 	rrc	r15
+	rrc	r14
 	rrc	r11
 	rrc	r10
-	rrc	r9
 	mov	16(sp), r7
 	xor	r15, r7
-	mov	r12, r8
-	xor	r9, r8
-	mov	r13, r9
-	xor	r10, r9
-	mov	r14, r10
-	xor	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
+	mov	r6, r8
+	xor	r10, r8
+	mov	r12, r9
+	xor	r11, r9
+	mov	r13, r10
+	xor	r14, r10
+	mov	r6, r11
 	mov	16(sp), r14
 	swpb	r11
 	mov	r11, r15
@@ -1702,8 +1675,8 @@ ascon128_P_permute:
 	rlc	r12
 	rlc	r13
 	adc	r14
-	mov	r7, 52(sp)
-	xor	r14, 52(sp)
+	mov	r7, 54(sp)
+	xor	r14, 54(sp)
 	mov	r8, 14(sp)
 	xor	r15, 14(sp)
 	mov	r9, 8(sp)
@@ -1711,8 +1684,8 @@ ascon128_P_permute:
 	mov	r10, 6(sp)
 	xor	r13, 6(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	34(sp), r11
-	mov	26(sp), r12
+	mov	36(sp), r11
+	mov	28(sp), r12
 	mov	20(sp), r13
 	mov	4(sp), r14
 	swpb	r11
@@ -1738,101 +1711,94 @@ ascon128_P_permute:
 	rrc	r12
 	rrc	r15
 	rrc	r14
-	mov	4(sp), r8
-	xor	r14, r8
-	mov	34(sp), r9
-	xor	r15, r9
-	mov	26(sp), r10
-	xor	r12, r10
-	mov	20(sp), r11
-	xor	r13, r11
-	mov	26(sp), r12
+	mov	4(sp), r11
+	xor	r14, r11
+	mov	36(sp), r5
+	xor	r15, r5
+	mov	28(sp), r6
+	xor	r12, r6
+	mov	20(sp), r7
+	xor	r13, r7
+	mov	28(sp), r12
 	mov	20(sp), r13
 	mov	4(sp), r14
-	mov	34(sp), r15
+	mov	36(sp), r15
 	bit	#1, r12
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	mov	r8, 4(sp)
+	mov	r11, 4(sp)
 	xor	r15, 4(sp)
-	mov	r9, r5
 	xor	r12, r5
-	mov	r10, r6
 	xor	r13, r6
-	xor	r14, r11
+	xor	r14, r7
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	28(sp), r12
-	mov	24(sp), r10
+	mov	30(sp), r11
+	mov	26(sp), r12
 	mov	22(sp), r13
-	mov	32(sp), r14
+	mov	34(sp), r14
+	swpb	r11
+	mov	r11, r15
 	swpb	r12
-	mov	r12, r15
-	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
+	xor.b	r13, r12
+	xor	r13, r12
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	xor.b	r12, r14
-	xor	r12, r14
+	xor.b	r11, r14
+	xor	r11, r14
 	rla	r14
 	rlc	r15
-	rlc	r10
+	rlc	r12
 	rlc	r13
 	adc	r14
-	mov	32(sp), r12
-	xor	r14, r12
-	mov	28(sp), r4
+	mov	34(sp), r11
+	xor	r14, r11
+	mov	30(sp), r4
 	xor	r15, r4
-	mov	24(sp), r7
-	xor	r10, r7
-	mov	22(sp), r8
-	xor	r13, r8
-	mov	22(sp), r13
-	mov	32(sp), r9
-	mov	28(sp), r10
-	mov	24(sp), r15
-	swpb	r13
-	mov	r13, r14
-	swpb	r9
-	xor.b	r9, r14
-	xor	r9, r14
+	mov	26(sp), r8
+	xor	r12, r8
+	mov	22(sp), r9
+	xor	r13, r9
+	mov	22(sp), r12
+	mov	34(sp), r14
+	mov	30(sp), r10
+	mov	26(sp), r15
+	swpb	r12
+	mov	r12, r13
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r14
+	xor	r10, r14
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r13, r15
-	xor	r13, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	bit	#1, r15
 	rrc	r10
-	rrc	r9
 	rrc	r14
+	rrc	r13
 	rrc	r15
-	xor	r15, r12
-	mov	r4, r13
+	xor	r15, r11
+	mov	r4, r12
+	xor	r13, r12
+	mov	r8, r13
 	xor	r14, r13
-	mov	r7, r14
-	xor	r9, r14
-	mov	r8, r15
-	xor	r10, r15
-	mov	12(sp), r7
-	mov	10(sp), r8
-	mov	62(sp), r9
-	mov	52(sp), r10
-	mov	r5, 50(sp)
-	mov	r6, 48(sp)
-	mov	r11, 46(sp)
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	mov	r9, r14
+	xor	r10, r14
+	mov	12(sp), r8
+	mov	10(sp), r9
+	mov	54(sp), r10
+	mov	r5, 52(sp)
+	mov	r6, 50(sp)
+	mov	r7, 48(sp)
 	add	#1, 64(sp)
 	cmp	#16, 64(sp)
 	jc	.Lascon128_P_permute_near4
@@ -1841,15 +1807,15 @@ ascon128_P_permute:
 .Lascon128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	30(sp), 6(r15)
+	mov	r8, 0(r15)
+	mov	r9, 2(r15)
+	mov	24(sp), 4(r15)
+	mov	32(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	54(sp), 8(r15)
-	mov	56(sp), 10(r15)
-	mov	58(sp), 12(r15)
-	mov	60(sp), 14(r15)
+	mov	56(sp), 8(r15)
+	mov	58(sp), 10(r15)
+	mov	60(sp), 12(r15)
+	mov	62(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
 	mov	14(sp), 18(r15)
@@ -1857,9 +1823,9 @@ ascon128_P_permute:
 	mov	6(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
 	mov	4(sp), 24(r15)
-	mov	50(sp), 26(r15)
-	mov	48(sp), 28(r15)
-	mov	46(sp), 30(r15)
+	mov	52(sp), 26(r15)
+	mov	50(sp), 28(r15)
+	mov	48(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
 	mov	r11, 32(r15)
 	mov	r12, 34(r15)

@@ -75,48 +75,48 @@ chacha20_poly1305_key_setup:
 
 
 ; --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-;     frame 128 bytes (21 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 674 bytes of code
+;     frame 126 bytes (20 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 658 bytes of code
 	.section .text.chacha20_poly1305_encrypt_with,"ax",@progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, @function
 	.balign 2
 chacha20_poly1305_encrypt_with:
 	pushm.w	#7, r10
-	sub	#128, sp
+	sub	#126, sp
 	mov	r12, r4
-	mov	r13, r10
-	mov	r15, 46(sp)
-	mov	144(sp), 44(sp)
-	mov	146(sp), 40(sp)
-	mov	148(sp), r12
-	mov	150(sp), 38(sp)
-	mov	152(sp), 36(sp)
-	mov	154(sp), 42(sp)
+	mov	r13, r9
+	mov	r15, 44(sp)
+	mov	142(sp), 42(sp)
+	mov	144(sp), r15
+	mov	146(sp), r11
+	mov	148(sp), 38(sp)
+	mov	150(sp), 36(sp)
+	mov	152(sp), 40(sp)
 	; chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
-	bit	#1, r10
+	bit	#1, r9
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes1
 .Lchacha20_poly1305_encrypt_with_words2:
-	mov	@r10, 34(sp)
-	mov	2(r10), 32(sp)
-	mov	4(r10), 30(sp)
-	mov	6(r10), 28(sp)
-	mov	8(r10), 26(sp)
-	mov	10(r10), 24(sp)
+	mov	@r9, 34(sp)
+	mov	2(r9), 32(sp)
+	mov	4(r9), 30(sp)
+	mov	6(r9), 28(sp)
+	mov	8(r9), 26(sp)
+	mov	10(r9), 24(sp)
 	jmp	.Lchacha20_poly1305_encrypt_with_join3
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	mov	sp, r11
-	add	#48, r11
-	mov	r11, r13
-	mov	#12, r14
+	mov	sp, r10
+	add	#46, r10
+	mov	r10, r12
+	mov	#12, r13
 .Lchacha20_poly1305_encrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r9, r14
+	inc	r9
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lchacha20_poly1305_encrypt_with_cpy4
-	mov	r11, r10
+	mov	r10, r9
 	jmp	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_join3:
 	; chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
@@ -135,94 +135,89 @@ chacha20_poly1305_encrypt_with:
 	mov	26(r4), r8
 	mov	28(r4), r9
 	mov	30(r4), r10
-	mov	@r4, 64(sp)
-	mov	22(sp), 66(sp)
-	mov	20(sp), 68(sp)
-	mov	18(sp), 70(sp)
-	mov	16(sp), 72(sp)
-	mov	14(sp), 74(sp)
-	mov	12(sp), 76(sp)
-	mov	10(sp), 78(sp)
-	mov	8(sp), 80(sp)
-	mov	6(sp), 82(sp)
-	mov	r5, 84(sp)
-	mov	r6, 86(sp)
-	mov	r7, 88(sp)
-	mov	r8, 90(sp)
-	mov	r9, 92(sp)
-	mov	r10, 94(sp)
+	mov	@r4, 62(sp)
+	mov	22(sp), 64(sp)
+	mov	20(sp), 66(sp)
+	mov	18(sp), 68(sp)
+	mov	16(sp), 70(sp)
+	mov	14(sp), 72(sp)
+	mov	12(sp), 74(sp)
+	mov	10(sp), 76(sp)
+	mov	8(sp), 78(sp)
+	mov	6(sp), 80(sp)
+	mov	r5, 82(sp)
+	mov	r6, 84(sp)
+	mov	r7, 86(sp)
+	mov	r8, 88(sp)
+	mov	r9, 90(sp)
+	mov	r10, 92(sp)
+	mov	sp, r12
+	add	#62, r12
+	mov	#1, 94(sp)
+	mov	#0, 96(sp)
 	mov	sp, r13
-	add	#64, r13
-	mov	#1, 96(sp)
-	mov	#0, 98(sp)
+	add	#94, r13
+	mov	34(sp), 98(sp)
+	mov	32(sp), 100(sp)
+	mov	30(sp), 102(sp)
+	mov	28(sp), 104(sp)
+	mov	26(sp), 106(sp)
+	mov	24(sp), 108(sp)
 	mov	sp, r14
-	add	#96, r14
-	mov	34(sp), 100(sp)
-	mov	32(sp), 102(sp)
-	mov	30(sp), 104(sp)
-	mov	28(sp), 106(sp)
-	mov	26(sp), 108(sp)
-	mov	24(sp), 110(sp)
-	mov	sp, r15
-	add	#100, r15
-	mov	r12, 0(sp)
+	add	#98, r14
+	mov	r11, 0(sp)
 	mov	38(sp), 2(sp)
 	mov	36(sp), 4(sp)
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
-	mov	40(sp), r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:40: store_le(tag, 0, tag_of(k, n, ad, ct))
-	mov	@r4, 64(sp)
-	mov	22(sp), 66(sp)
-	mov	20(sp), 68(sp)
-	mov	18(sp), 70(sp)
-	mov	16(sp), 72(sp)
-	mov	14(sp), 74(sp)
-	mov	12(sp), 76(sp)
-	mov	10(sp), 78(sp)
-	mov	8(sp), 80(sp)
-	mov	6(sp), 82(sp)
-	mov	r5, 84(sp)
-	mov	r6, 86(sp)
-	mov	r7, 88(sp)
-	mov	r8, 90(sp)
-	mov	r9, 92(sp)
-	mov	r10, 94(sp)
+	mov	@r4, 62(sp)
+	mov	22(sp), 64(sp)
+	mov	20(sp), 66(sp)
+	mov	18(sp), 68(sp)
+	mov	16(sp), 70(sp)
+	mov	14(sp), 72(sp)
+	mov	12(sp), 74(sp)
+	mov	10(sp), 76(sp)
+	mov	8(sp), 78(sp)
+	mov	6(sp), 80(sp)
+	mov	r5, 82(sp)
+	mov	r6, 84(sp)
+	mov	r7, 86(sp)
+	mov	r8, 88(sp)
+	mov	r9, 90(sp)
+	mov	r10, 92(sp)
+	mov	sp, r12
+	add	#62, r12
+	mov	34(sp), 94(sp)
+	mov	32(sp), 96(sp)
+	mov	30(sp), 98(sp)
+	mov	28(sp), 100(sp)
+	mov	26(sp), 102(sp)
+	mov	24(sp), 104(sp)
 	mov	sp, r13
-	add	#64, r13
-	mov	34(sp), 96(sp)
-	mov	32(sp), 98(sp)
-	mov	30(sp), 100(sp)
-	mov	28(sp), 102(sp)
-	mov	26(sp), 104(sp)
-	mov	24(sp), 106(sp)
-	mov	sp, r14
-	add	#96, r14
+	add	#94, r13
 	mov	sp, r15
-	add	#112, r15
+	add	#110, r15
 	mov	38(sp), 0(sp)
 	mov	36(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	r13, r12
-	mov	r14, r13
-	mov	46(sp), r14
-	mov	44(sp), r15
+	mov	44(sp), r14
+	mov	42(sp), r15
 	call	#chacha20_poly1305_tag_of
-	mov	42(sp), r13
+	mov	40(sp), r13
 	bit	#1, r13
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes6
-	mov	112(sp), 0(r13)
-	mov	114(sp), 2(r13)
-	mov	116(sp), 4(r13)
-	mov	118(sp), 6(r13)
-	mov	120(sp), 8(r13)
-	mov	122(sp), 10(r13)
-	mov	124(sp), 12(r13)
-	mov	126(sp), 14(r13)
+	mov	110(sp), 0(r13)
+	mov	112(sp), 2(r13)
+	mov	114(sp), 4(r13)
+	mov	116(sp), 6(r13)
+	mov	118(sp), 8(r13)
+	mov	120(sp), 10(r13)
+	mov	122(sp), 12(r13)
+	mov	124(sp), 14(r13)
 	jmp	.Lchacha20_poly1305_encrypt_with_stored7
 .Lchacha20_poly1305_encrypt_with_bytes6:
+	mov	110(sp), 46(sp)
 	mov	112(sp), 48(sp)
 	mov	114(sp), 50(sp)
 	mov	116(sp), 52(sp)
@@ -230,9 +225,8 @@ chacha20_poly1305_encrypt_with:
 	mov	120(sp), 56(sp)
 	mov	122(sp), 58(sp)
 	mov	124(sp), 60(sp)
-	mov	126(sp), 62(sp)
 	mov	sp, r14
-	add	#48, r14
+	add	#46, r14
 	mov	#16, r15
 .Lchacha20_poly1305_encrypt_with_cpy8:
 	mov.b	@r14, 0(r13)
@@ -241,7 +235,7 @@ chacha20_poly1305_encrypt_with:
 	dec	r15
 	jnz	.Lchacha20_poly1305_encrypt_with_cpy8
 .Lchacha20_poly1305_encrypt_with_stored7:
-	add	#128, sp
+	add	#126, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
@@ -249,7 +243,7 @@ chacha20_poly1305_encrypt_with:
 
 ; --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
 ;     frame 144 bytes (29 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 728 bytes of code
+;     estimated 718 bytes of code
 	.section .text.chacha20_poly1305_decrypt_with,"ax",@progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, @function
@@ -257,15 +251,15 @@ chacha20_poly1305_encrypt_with:
 chacha20_poly1305_decrypt_with:
 	pushm.w	#7, r10
 	sub	#144, sp
-	mov	r13, r9
 	mov	r12, r4
+	mov	r13, r9
 	mov	r15, 62(sp)
 	mov	160(sp), 60(sp)
 	mov	162(sp), 38(sp)
 	mov	164(sp), 36(sp)
-	mov	166(sp), 50(sp)
+	mov	166(sp), 48(sp)
 	mov	170(sp), r11
-	mov	172(sp), r12
+	mov	172(sp), r15
 	mov	174(sp), 58(sp)
 	; chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	bit	#1, r9
@@ -281,14 +275,14 @@ chacha20_poly1305_decrypt_with:
 .Lchacha20_poly1305_decrypt_with_bytes1:
 	mov	sp, r10
 	add	#64, r10
-	mov	r10, r13
-	mov	#12, r14
+	mov	r10, r12
+	mov	#12, r13
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	mov.b	@r9, r15
+	mov.b	@r9, r14
 	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lchacha20_poly1305_decrypt_with_cpy4
 	mov	r10, r9
 	jmp	.Lchacha20_poly1305_decrypt_with_words2
@@ -325,37 +319,34 @@ chacha20_poly1305_decrypt_with:
 	mov	r8, 106(sp)
 	mov	r9, 108(sp)
 	mov	r10, 110(sp)
-	mov	sp, r13
-	add	#80, r13
+	mov	sp, r12
+	add	#80, r12
 	mov	#1, 112(sp)
 	mov	#0, 114(sp)
-	mov	sp, r14
-	add	#112, r14
+	mov	sp, r13
+	add	#112, r13
 	mov	34(sp), 116(sp)
 	mov	32(sp), 118(sp)
 	mov	30(sp), 120(sp)
 	mov	28(sp), 122(sp)
 	mov	26(sp), 124(sp)
 	mov	24(sp), 126(sp)
-	mov	sp, r15
-	add	#116, r15
+	mov	sp, r14
+	add	#116, r14
 	mov	36(sp), 0(sp)
 	mov	r11, 2(sp)
-	mov	r12, 4(sp)
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	mov	r15, 4(sp)
 	mov	38(sp), r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	mov	50(sp), r11
+	mov	48(sp), r11
 	bit	#1, r11
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes6
 .Lchacha20_poly1305_decrypt_with_words7:
 	mov	@r11, 56(sp)
 	mov	2(r11), 54(sp)
 	mov	4(r11), 52(sp)
-	mov	6(r11), 48(sp)
+	mov	6(r11), 50(sp)
 	mov	8(r11), 46(sp)
 	mov	10(r11), 44(sp)
 	mov	12(r11), 42(sp)
@@ -392,23 +383,21 @@ chacha20_poly1305_decrypt_with:
 	mov	r8, 106(sp)
 	mov	r9, 108(sp)
 	mov	r10, 110(sp)
-	mov	sp, r13
-	add	#80, r13
+	mov	sp, r12
+	add	#80, r12
 	mov	34(sp), 112(sp)
 	mov	32(sp), 114(sp)
 	mov	30(sp), 116(sp)
 	mov	28(sp), 118(sp)
 	mov	26(sp), 120(sp)
 	mov	24(sp), 122(sp)
-	mov	sp, r14
-	add	#112, r14
+	mov	sp, r13
+	add	#112, r13
 	mov	sp, r15
 	add	#128, r15
 	mov	38(sp), 0(sp)
 	mov	36(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	r13, r12
-	mov	r14, r13
 	mov	62(sp), r14
 	mov	60(sp), r15
 	call	#chacha20_poly1305_tag_of
@@ -418,7 +407,7 @@ chacha20_poly1305_decrypt_with:
 	xor	130(sp), r9
 	mov	52(sp), r10
 	xor	132(sp), r10
-	mov	48(sp), r11
+	mov	50(sp), r11
 	xor	134(sp), r11
 	mov	46(sp), r12
 	xor	136(sp), r12
@@ -767,22 +756,20 @@ chacha20_poly1305_C_xor_stream:
 
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-;     frame 228 bytes (20 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2162 bytes of code
+;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2070 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
 	.balign 2
 chacha20_poly1305_tag_of:
 	pushm.w	#7, r10
-	sub	#228, sp
+	sub	#232, sp
 	mov	r14, 8(sp)
-	mov	r15, 14(sp)
-	mov	244(sp), 24(sp)
-	mov	246(sp), 10(sp)
-	mov	248(sp), 38(sp)
-	clr	40(sp)
-	clr	42(sp)
+	mov	r15, 12(sp)
+	mov	248(sp), 24(sp)
+	mov	250(sp), 10(sp)
+	mov	252(sp), 42(sp)
 	clr	44(sp)
 	clr	46(sp)
 	clr	48(sp)
@@ -791,75 +778,77 @@ chacha20_poly1305_tag_of:
 	clr	54(sp)
 	clr	56(sp)
 	clr	58(sp)
+	clr	60(sp)
+	clr	62(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lchacha20_poly1305_tag_of_zero1:
-	clr	60(r14)
+	clr	64(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lchacha20_poly1305_tag_of_zero1
 	; chacha20_poly1305.ae:16: otk = C.block(k, 0 as u32, n)[255:0]
-	mov	@r12, 100(sp)
-	mov	2(r12), 102(sp)
-	mov	4(r12), 104(sp)
-	mov	6(r12), 106(sp)
-	mov	8(r12), 108(sp)
-	mov	10(r12), 110(sp)
-	mov	12(r12), 112(sp)
-	mov	14(r12), 114(sp)
-	mov	16(r12), 116(sp)
-	mov	18(r12), 118(sp)
-	mov	20(r12), 120(sp)
-	mov	22(r12), 122(sp)
-	mov	24(r12), 124(sp)
-	mov	26(r12), 126(sp)
-	mov	28(r12), 128(sp)
-	mov	30(r12), 130(sp)
+	mov	@r12, 104(sp)
+	mov	2(r12), 106(sp)
+	mov	4(r12), 108(sp)
+	mov	6(r12), 110(sp)
+	mov	8(r12), 112(sp)
+	mov	10(r12), 114(sp)
+	mov	12(r12), 116(sp)
+	mov	14(r12), 118(sp)
+	mov	16(r12), 120(sp)
+	mov	18(r12), 122(sp)
+	mov	20(r12), 124(sp)
+	mov	22(r12), 126(sp)
+	mov	24(r12), 128(sp)
+	mov	26(r12), 130(sp)
+	mov	28(r12), 132(sp)
+	mov	30(r12), 134(sp)
 	mov	sp, r12
-	add	#100, r12
-	mov	#0, 132(sp)
-	mov	#0, 134(sp)
+	add	#104, r12
+	mov	#0, 136(sp)
+	mov	#0, 138(sp)
 	mov	sp, r11
-	add	#132, r11
-	mov	@r13, 136(sp)
-	mov	2(r13), 138(sp)
-	mov	4(r13), 140(sp)
-	mov	6(r13), 142(sp)
-	mov	8(r13), 144(sp)
-	mov	10(r13), 146(sp)
+	add	#136, r11
+	mov	@r13, 140(sp)
+	mov	2(r13), 142(sp)
+	mov	4(r13), 144(sp)
+	mov	6(r13), 146(sp)
+	mov	8(r13), 148(sp)
+	mov	10(r13), 150(sp)
 	mov	sp, r14
-	add	#136, r14
+	add	#140, r14
 	mov	sp, r15
-	add	#148, r15
+	add	#152, r15
 	mov	r11, r13
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	150(sp), r7
+	mov	154(sp), r7
 	and	#4095, r7
-	mov	152(sp), r9
+	mov	156(sp), r9
 	and	#65532, r9
-	mov	154(sp), r14
+	mov	158(sp), r14
 	and	#4095, r14
-	mov	156(sp), r10
+	mov	160(sp), r10
 	and	#65532, r10
-	mov	158(sp), r11
+	mov	162(sp), r11
 	and	#4095, r11
-	mov	160(sp), r12
+	mov	164(sp), r12
 	and	#65532, r12
-	mov	162(sp), r13
+	mov	166(sp), r13
 	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	148(sp), r8
+	mov	152(sp), r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 80(sp)
+	mov	r8, 84(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 60(sp)
+	mov	r8, 64(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	148(sp), r8
+	mov	152(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -878,12 +867,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r8
 	and	#8191, r8
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 82(sp)
+	mov	r8, 86(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r8, r15
 	rlam.w	#2, r15
 	add	r15, r8
-	mov	r8, 62(sp)
+	mov	r8, 66(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r7
 	bit	#1, r7
@@ -901,12 +890,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 84(sp)
+	mov	r7, 88(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 64(sp)
+	mov	r7, 68(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r9
 	rla	r9
@@ -920,12 +909,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 86(sp)
+	mov	r9, 90(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 66(sp)
+	mov	r9, 70(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	bit	#1, r14
 	rrc	r14
@@ -949,23 +938,23 @@ chacha20_poly1305_tag_of:
 	bis	r15, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 88(sp)
+	mov	r14, 92(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 68(sp)
+	mov	r14, 72(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
 	rrum.w	#1, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 90(sp)
+	mov	r14, 94(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 70(sp)
+	mov	r14, 74(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	rla	r10
 	adc	r10
@@ -981,12 +970,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r10
 	and	#8191, r10
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 92(sp)
+	mov	r10, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r10, r15
 	rlam.w	#2, r15
 	add	r15, r10
-	mov	r10, 72(sp)
+	mov	r10, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r11
 	bit	#1, r11
@@ -1008,12 +997,12 @@ chacha20_poly1305_tag_of:
 	bis	r15, r11
 	and	#8191, r11
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 94(sp)
+	mov	r11, 98(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r11, r15
 	rlam.w	#2, r15
 	add	r15, r11
-	mov	r11, 74(sp)
+	mov	r11, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1022,23 +1011,23 @@ chacha20_poly1305_tag_of:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 96(sp)
+	mov	r12, 100(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 76(sp)
+	mov	r12, 80(sp)
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 98(sp)
+	mov	r13, 102(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 78(sp)
+	mov	r13, 82(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	14(sp), r13
+	mov	12(sp), r13
 	mov	#0, r14
 	add	#15, r13
 	addc	#0, r14
@@ -1085,7 +1074,7 @@ chacha20_poly1305_tag_of:
 	adc	r6
 	and	#65520, r6
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	14(sp), r11
+	mov	12(sp), r11
 	sub	r6, r11
 	add	8(sp), r6
 	cmp	#16, r11
@@ -1098,13 +1087,13 @@ chacha20_poly1305_tag_of:
 	mov	4(r6), r7
 	mov	6(r6), r8
 	mov	8(r6), r11
-	mov	10(r6), r12
-	mov	12(r6), r14
+	mov	10(r6), r14
+	mov	12(r6), r15
 	mov	14(r6), r6
 	jmp	.Lchacha20_poly1305_tag_of_join6
 .Lchacha20_poly1305_tag_of_bytes4:
 	mov	sp, r12
-	add	#212, r12
+	add	#216, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy7:
@@ -1122,23 +1111,21 @@ chacha20_poly1305_tag_of:
 	mov	r12, r6
 	jmp	.Lchacha20_poly1305_tag_of_words5
 .Lchacha20_poly1305_tag_of_join6:
+	mov	sp, r12
+	add	#44, r12
 	mov	sp, r13
-	add	#40, r13
-	mov	sp, r15
-	add	#60, r15
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r11, 108(sp)
-	mov	r12, 110(sp)
-	mov	r14, 112(sp)
-	mov	r6, 114(sp)
-	mov	#1, 116(sp)
+	add	#64, r13
+	mov	r4, 104(sp)
+	mov	r5, 106(sp)
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r11, 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	r6, 118(sp)
+	mov	#1, 120(sp)
 	mov	sp, r14
-	add	#100, r14
-	mov	r13, r12
-	mov	r15, r13
+	add	#104, r14
 	call	#chacha20_poly1305_P_block
 	add	#1, r9
 	addc	#0, r10
@@ -1208,13 +1195,13 @@ chacha20_poly1305_tag_of:
 	mov	4(r6), r7
 	mov	6(r6), r8
 	mov	8(r6), r11
-	mov	10(r6), r12
+	mov	10(r6), r14
 	mov	12(r6), r15
 	mov	14(r6), r6
 	jmp	.Lchacha20_poly1305_tag_of_join13
 .Lchacha20_poly1305_tag_of_bytes11:
 	mov	sp, r12
-	add	#212, r12
+	add	#216, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy14:
@@ -1232,24 +1219,21 @@ chacha20_poly1305_tag_of:
 	mov	r12, r6
 	jmp	.Lchacha20_poly1305_tag_of_words12
 .Lchacha20_poly1305_tag_of_join13:
+	mov	sp, r12
+	add	#44, r12
 	mov	sp, r13
-	add	#40, r13
+	add	#64, r13
+	mov	r4, 104(sp)
+	mov	r5, 106(sp)
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r11, 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	r6, 118(sp)
+	mov	#1, 120(sp)
 	mov	sp, r14
-	add	#60, r14
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r11, 108(sp)
-	mov	r12, 110(sp)
-	mov	r15, 112(sp)
-	mov	r6, 114(sp)
-	mov	#1, 116(sp)
-	mov	sp, r15
-	add	#100, r15
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#104, r14
 	call	#chacha20_poly1305_P_block
 	add	#1, r9
 	addc	#0, r10
@@ -1260,345 +1244,304 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_done10:
 	; chacha20_poly1305.ae:23: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
-	add	#40, r12
+	add	#44, r12
 	mov	sp, r13
-	add	#60, r13
-	mov	14(sp), 100(sp)
-	mov	#0, 102(sp)
-	mov	#0, 104(sp)
+	add	#64, r13
+	mov	12(sp), 104(sp)
 	mov	#0, 106(sp)
-	mov	10(sp), 108(sp)
+	mov	#0, 108(sp)
 	mov	#0, 110(sp)
-	mov	#0, 112(sp)
+	mov	10(sp), 112(sp)
 	mov	#0, 114(sp)
-	mov	#1, 116(sp)
+	mov	#0, 116(sp)
+	mov	#0, 118(sp)
+	mov	#1, 120(sp)
 	mov	sp, r14
-	add	#100, r14
+	add	#104, r14
 	call	#chacha20_poly1305_P_block
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	42(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r14
+	mov	46(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r14
 	and	#57344, r14
-	and	#8191, r10
-	mov	40(sp), r5
-	mov	#0, r6
-	mov	#0, r7
+	and	#8191, r5
+	mov	44(sp), r7
 	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r9
+	mov	#0, r6
 	mov	#0, r15
-	add	r14, r5
-	addc	r10, r6
-	addc	#0, r7
-	addc	#0, r8
+	add	r14, r7
+	addc	r5, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r9
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	44(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#64512, r10
-	mov	r15, r14
+	mov	48(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#64512, r5
 	and	#1023, r14
-	mov	r4, r15
-	add	#0, r5
-	addc	r10, r6
-	addc	r14, r7
-	addc	#0, r8
+	add	#0, r7
+	addc	r5, r8
+	addc	r14, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r9
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	46(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r10
-	and	#65408, r10
-	mov	r15, r14
+	mov	50(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#65408, r5
 	and	#127, r14
-	mov	r4, r15
-	add	#0, r5
-	addc	#0, r6
-	addc	r10, r7
-	addc	r14, r8
+	add	#0, r7
+	addc	#0, r8
+	addc	r5, r9
+	addc	r14, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r9
-	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	48(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#65520, r10
-	mov	r15, r14
-	and	#15, r14
-	mov	r4, r15
-	add	#0, r5
 	addc	#0, r6
-	addc	#0, r7
-	addc	r10, r8
+	addc	#0, r15
+	mov	52(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#65520, r5
+	and	#15, r14
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	r5, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r9
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	50(sp), r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#65534, r10
-	mov	r15, r14
+	mov	54(sp), r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#65534, r5
 	and	#1, r14
-	mov	r4, r15
-	add	#0, r5
-	addc	#0, r6
-	addc	#0, r7
+	add	#0, r7
 	addc	#0, r8
-	addc	r10, r11
+	addc	#0, r9
+	addc	#0, r10
+	addc	r5, r11
 	addc	r14, r12
 	addc	#0, r13
-	addc	#0, r9
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	52(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r10
-	and	#49152, r10
-	mov	r15, r14
+	mov	56(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#49152, r5
 	and	#16383, r14
-	mov	r4, r15
-	add	#0, r5
-	addc	#0, r6
-	addc	#0, r7
+	add	#0, r7
 	addc	#0, r8
-	addc	r10, r11
+	addc	#0, r9
+	addc	#0, r10
+	addc	r5, r11
 	addc	r14, r12
 	addc	#0, r13
-	addc	#0, r9
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	54(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#63488, r10
-	mov	r15, r14
+	mov.b	r15, r15
+	mov	58(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#63488, r5
 	and	#2047, r14
-	mov	r4, r15
-	add	#0, r5
-	addc	#0, r6
-	addc	#0, r7
+	add	#0, r7
 	addc	#0, r8
-	addc	#0, r11
-	addc	r10, r12
-	addc	r14, r13
 	addc	#0, r9
-	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	56(sp), r15
-	swpb	r15
-	mov	r15, r10
-	and	#65280, r10
-	mov	r15, r14
-	mov.b	r14, r14
-	mov	r4, r15
-	add	#0, r5
+	addc	#0, r10
+	addc	#0, r11
+	addc	r5, r12
+	addc	r14, r13
 	addc	#0, r6
-	addc	#0, r7
+	addc	#0, r15
+	mov.b	r15, r15
+	mov	60(sp), r14
+	swpb	r14
+	mov	r14, r5
+	and	#65280, r5
+	mov.b	r14, r14
+	add	#0, r7
 	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
-	addc	r10, r13
-	addc	r14, r9
+	addc	r5, r13
+	addc	r14, r6
 	addc	#0, r15
-	mov	r15, r14
-	mov.b	r14, r14
-	mov	58(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r10
-	and	#65504, r10
-	and	#31, r15
 	mov.b	r15, r15
-	mov	r5, 16(sp)
-	mov	r6, 20(sp)
-	mov	r7, 18(sp)
-	mov	r8, 12(sp)
-	mov	r9, r5
-	add	#0, 16(sp)
-	addc	#0, 20(sp)
-	addc	#0, 18(sp)
-	addc	#0, 12(sp)
+	mov	62(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#65504, r5
+	and	#31, r14
+	mov.b	r14, r14
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r10, r5
-	addc	r15, r14
-	mov.b	r14, r14
+	addc	r5, r6
+	addc	r14, r15
+	mov.b	r15, r15
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r14, r15
-	and	#3, r15
-	rrum.w	#2, r14
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r10
-	and	#65532, r10
-	and	#3, r7
-	mov	r14, 30(sp)
+	mov	r15, 18(sp)
+	and	#3, 18(sp)
+	rrum.w	#2, r15
+	mov	r15, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#65532, r14
+	and	#3, r4
+	mov	r15, 36(sp)
+	mov	#0, 34(sp)
+	mov	#0, 30(sp)
 	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 22(sp)
-	mov	#0, r4
-	mov	#0, r6
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r14
-	add	r10, 30(sp)
-	addc	r7, 28(sp)
+	mov	#0, 16(sp)
+	mov	#0, r5
+	mov	#0, r15
+	add	r14, 36(sp)
+	addc	r4, 34(sp)
+	addc	#0, 30(sp)
+	addc	#0, 28(sp)
 	addc	#0, 26(sp)
 	addc	#0, 22(sp)
-	addc	#0, r4
-	addc	#0, r6
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r14
+	addc	#0, 16(sp)
+	addc	#0, r5
+	addc	#0, r15
+	mov.b	r15, r15
+	mov	18(sp), r14
+	add	36(sp), r7
+	addc	34(sp), r8
+	addc	30(sp), r9
+	addc	28(sp), r10
+	addc	26(sp), r11
+	addc	22(sp), r12
+	addc	16(sp), r13
+	addc	r5, r6
+	addc	r15, r14
 	mov.b	r14, r14
-	mov	16(sp), r7
-	mov	12(sp), r10
-	add	30(sp), r7
-	addc	28(sp), 20(sp)
-	addc	26(sp), 18(sp)
-	addc	22(sp), r10
-	addc	r4, r11
-	addc	r6, r12
-	addc	r8, r13
-	addc	r9, r5
-	addc	r14, r15
-	mov	r15, r6
-	mov.b	r6, r6
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
-	mov	20(sp), r8
-	mov	18(sp), r9
+	mov	r8, 14(sp)
+	mov	r9, 20(sp)
 	mov	r10, 32(sp)
-	mov	r11, 34(sp)
-	mov	r12, 36(sp)
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
 	mov	r13, r4
-	mov	r5, r14
+	mov	r6, r5
 	add	#5, r15
-	addc	#0, r8
-	addc	#0, r9
+	addc	#0, 14(sp)
+	addc	#0, 20(sp)
 	addc	#0, 32(sp)
-	addc	#0, 34(sp)
-	addc	#0, 36(sp)
+	addc	#0, 38(sp)
+	addc	#0, 40(sp)
 	addc	#0, r4
+	addc	#0, r5
 	addc	#0, r14
-	addc	#0, r6
-	mov.b	r6, r6
+	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r6
-	and	#1, r6
-	xor	#1, r6
-	sub	#1, r6
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	inv	r6
-	inc	r6
+	rrum.w	#2, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
 	xor	r7, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r7
-	mov	r8, r15
-	xor	20(sp), r15
-	and	r6, r15
-	mov	20(sp), r8
+	mov	14(sp), r15
+	xor	r8, r15
+	and	r14, r15
 	xor	r15, r8
-	mov	r9, r15
-	xor	18(sp), r15
-	and	r6, r15
-	mov	18(sp), r9
+	mov	20(sp), r15
+	xor	r9, r15
+	and	r14, r15
 	xor	r15, r9
 	mov	32(sp), r15
 	xor	r10, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r10
-	mov	34(sp), r15
+	mov	38(sp), r15
 	xor	r11, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r11
-	mov	36(sp), r15
+	mov	40(sp), r15
 	xor	r12, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r12
 	mov	r4, r15
 	xor	r13, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r13
-	xor	r5, r14
-	and	r6, r14
 	mov	r5, r15
-	xor	r14, r15
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r14
+	xor	r15, r14
 	; poly1305.ae:80: return v[127:0] + s
-	mov	r15, r14
-	add	164(sp), r7
-	addc	166(sp), r8
-	addc	168(sp), r9
-	addc	170(sp), r10
-	addc	172(sp), r11
-	addc	174(sp), r12
-	addc	176(sp), r13
-	addc	178(sp), r14
-	mov	38(sp), r15
+	add	168(sp), r7
+	addc	170(sp), r8
+	addc	172(sp), r9
+	addc	174(sp), r10
+	addc	176(sp), r11
+	addc	178(sp), r12
+	addc	180(sp), r13
+	addc	182(sp), r14
+	mov	42(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1607,7 +1550,7 @@ chacha20_poly1305_tag_of:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#228, sp
+	add	#232, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
@@ -1615,7 +1558,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2040 bytes of code
+;     estimated 2000 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1629,16 +1572,16 @@ chacha20_poly1305_C_block:
 	mov	r15, 108(sp)
 	; chacha20.ae:53: @unroll(unroll)
 	mov	#10, 110(sp)
-	mov	#30821, 42(sp)
-	mov	#24944, 52(sp)
+	mov	#30821, 40(sp)
+	mov	#24944, 50(sp)
 	mov	r12, r15
 	mov	@r15, r12
 	mov	2(r15), r13
-	mov	16(r15), 28(sp)
-	mov	18(r15), 24(sp)
+	mov	16(r15), 26(sp)
+	mov	18(r15), 22(sp)
 	mov	116(sp), r15
-	mov	@r15, 16(sp)
-	mov	2(r15), 20(sp)
+	mov	@r15, 14(sp)
+	mov	2(r15), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	106(sp), r15
@@ -1649,8 +1592,8 @@ chacha20_poly1305_C_block:
 	mov	114(sp), r15
 	mov	@r15, 82(sp)
 	mov	2(r15), r7
-	mov	#11570, 38(sp)
-	mov	#31074, 36(sp)
+	mov	#11570, 36(sp)
+	mov	#31074, 34(sp)
 	mov	106(sp), r15
 	mov	8(r15), 74(sp)
 	mov	10(r15), r10
@@ -1660,29 +1603,29 @@ chacha20_poly1305_C_block:
 	mov	4(r15), 102(sp)
 	mov	6(r15), 100(sp)
 	mov	#25972, 0(sp)
-	mov	#27424, 14(sp)
+	mov	#27424, 12(sp)
 	mov	106(sp), r15
 	mov	12(r15), 98(sp)
 	mov	14(r15), 96(sp)
 	mov	28(r15), 56(sp)
-	mov	30(r15), 54(sp)
+	mov	30(r15), 52(sp)
 	mov	114(sp), r15
-	mov	8(r15), 48(sp)
-	mov	10(r15), 50(sp)
+	mov	8(r15), 46(sp)
+	mov	10(r15), 48(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:17: a = a + b
-	mov	42(sp), r4
-	mov	52(sp), r5
+	mov	40(sp), r4
+	mov	50(sp), r5
 	add	r12, r4
 	addc	r13, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	16(sp), r6
+	mov	14(sp), r6
 	xor	r4, r6
-	mov	20(sp), r8
+	mov	18(sp), r8
 	xor	r5, r8
 	; chacha20.ae:19: c = c + d
-	mov	28(sp), r9
-	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	22(sp), r15
 	add	r8, r9
 	addc	r6, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1701,118 +1644,114 @@ chacha20_poly1305_C_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r4, 46(sp)
-	mov	r5, 44(sp)
-	add	r13, 46(sp)
-	addc	r12, 44(sp)
+	mov	r4, 44(sp)
+	mov	r5, 42(sp)
+	add	r13, 44(sp)
+	addc	r12, 42(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r8, r5
-	xor	46(sp), r5
-	xor	44(sp), r6
+	xor	44(sp), r5
+	xor	42(sp), r6
 	swpb	r5
 	swpb	r6
 	mov	r5, r8
 	xor.b	r6, r8
-	mov	r8, 8(sp)
-	xor	r6, 8(sp)
+	mov	r8, 6(sp)
+	xor	r6, 6(sp)
 	mov	r6, r8
 	xor.b	r5, r8
-	mov	r8, 4(sp)
-	xor	r5, 4(sp)
+	mov	r8, 2(sp)
+	xor	r5, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
-	add	4(sp), 94(sp)
-	addc	8(sp), 92(sp)
+	add	2(sp), 94(sp)
+	addc	6(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r13, r9
-	xor	94(sp), r9
-	mov	r12, r13
-	xor	92(sp), r13
-	swpb	r9
+	xor	94(sp), r13
+	xor	92(sp), r12
 	swpb	r13
-	mov	r9, r15
-	xor.b	r13, r15
-	mov	r15, 2(sp)
-	xor	r13, 2(sp)
+	swpb	r12
 	mov	r13, r15
-	xor.b	r9, r15
-	mov	r15, 32(sp)
-	xor	r9, 32(sp)
-	bit	#1, 32(sp)
-	rrc	2(sp)
-	rrc	32(sp)
+	xor.b	r12, r15
+	mov	r15, 54(sp)
+	xor	r12, 54(sp)
+	mov	r12, r15
+	xor.b	r13, r15
+	mov	r15, 30(sp)
+	xor	r13, 30(sp)
+	bit	#1, 30(sp)
+	rrc	54(sp)
+	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
-	mov	66(sp), r5
+	mov	66(sp), r8
 	mov	64(sp), r15
-	add	r11, r5
+	add	r11, r8
 	addc	r14, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	82(sp), r6
-	xor	r5, r6
-	mov	r7, r8
-	xor	r15, r8
+	mov	82(sp), r9
+	xor	r8, r9
+	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	86(sp), r9
-	mov	84(sp), r12
-	add	r8, r9
-	addc	r6, r12
+	mov	86(sp), r12
+	mov	84(sp), r13
+	add	r7, r12
+	addc	r9, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r11, r13
-	xor	r9, r13
-	xor	r12, r14
-	bit	#1, r13
+	mov	r11, r6
+	xor	r12, r6
+	xor	r13, r14
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r6
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r6
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r6
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
+	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r5, 68(sp)
+	mov	r8, 68(sp)
 	mov	r15, 62(sp)
 	add	r14, 68(sp)
-	addc	r13, 62(sp)
+	addc	r6, 62(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	68(sp), r8
-	xor	62(sp), r6
-	swpb	r8
-	swpb	r6
-	mov	r8, r15
-	xor.b	r6, r15
-	mov	r15, 40(sp)
-	xor	r6, 40(sp)
-	mov	r6, r15
-	xor.b	r8, r15
-	mov	r15, 34(sp)
-	xor	r8, 34(sp)
+	xor	68(sp), r7
+	xor	62(sp), r9
+	swpb	r7
+	swpb	r9
+	mov	r7, r15
+	xor.b	r9, r15
+	mov	r15, 38(sp)
+	xor	r9, 38(sp)
+	mov	r9, r15
+	xor.b	r7, r15
+	mov	r15, 32(sp)
+	xor	r7, 32(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r9, 90(sp)
-	mov	r12, 88(sp)
-	add	34(sp), 90(sp)
-	addc	40(sp), 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 88(sp)
+	add	32(sp), 90(sp)
+	addc	38(sp), 88(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	90(sp), r14
-	xor	88(sp), r13
+	xor	88(sp), r6
 	swpb	r14
 	mov	r14, r5
-	swpb	r13
-	xor.b	r13, r5
-	xor	r13, r5
-	mov	r13, r6
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
 	xor.b	r14, r6
 	xor	r14, r6
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
 	; chacha20.ae:17: a = a + b
-	mov	38(sp), r7
-	mov	36(sp), r15
+	mov	36(sp), r7
+	mov	34(sp), r15
 	add	74(sp), r7
 	addc	r10, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1822,30 +1761,30 @@ chacha20_poly1305_C_block:
 	xor	r15, r9
 	; chacha20.ae:19: c = c + d
 	mov	80(sp), r11
-	mov	78(sp), r13
+	mov	78(sp), r14
 	add	r9, r11
-	addc	r8, r13
+	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	74(sp), r12
 	xor	r11, r12
-	mov	r10, r14
-	xor	r13, r14
+	mov	r10, r13
+	xor	r14, r13
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
 	mov	r7, 72(sp)
 	mov	r15, 70(sp)
-	add	r14, 72(sp)
+	add	r13, 72(sp)
 	addc	r12, 70(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	72(sp), r9
@@ -1861,109 +1800,105 @@ chacha20_poly1305_C_block:
 	mov	r15, 58(sp)
 	xor	r9, 58(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r11, 12(sp)
-	mov	r13, 18(sp)
-	add	58(sp), 12(sp)
-	addc	60(sp), 18(sp)
+	mov	r11, 10(sp)
+	mov	r14, 16(sp)
+	add	58(sp), 10(sp)
+	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	12(sp), r14
-	xor	18(sp), r12
-	swpb	r14
-	mov	r14, r13
+	xor	10(sp), r13
+	xor	16(sp), r12
+	swpb	r13
+	mov	r13, r14
 	swpb	r12
-	xor.b	r12, r13
-	xor	r12, r13
-	xor.b	r14, r12
-	xor	r14, r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
+	xor.b	r12, r14
+	xor	r12, r14
+	mov	r12, r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	@sp, r10
-	mov	14(sp), r14
-	add	98(sp), r10
-	addc	96(sp), r14
+	mov	@sp, r4
+	mov	12(sp), r12
+	add	98(sp), r4
+	addc	96(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	48(sp), r11
-	xor	r10, r11
-	mov	50(sp), r15
-	xor	r14, r15
+	mov	46(sp), r11
+	xor	r4, r11
+	mov	48(sp), r15
+	xor	r12, r15
 	; chacha20.ae:19: c = c + d
-	mov	56(sp), r4
-	mov	54(sp), r7
-	add	r15, r4
-	addc	r11, r7
+	mov	56(sp), r7
+	mov	52(sp), r8
+	add	r15, r7
+	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	98(sp), r8
-	xor	r4, r8
-	mov	96(sp), r9
+	mov	98(sp), r9
 	xor	r7, r9
-	bit	#1, r8
+	mov	96(sp), r13
+	xor	r8, r13
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r10, 0(sp)
-	mov	r14, 76(sp)
-	add	r9, 0(sp)
-	addc	r8, 76(sp)
+	mov	r4, 0(sp)
+	mov	r12, 76(sp)
+	add	r13, 0(sp)
+	addc	r9, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r14
-	xor	@sp, r14
-	mov	r11, r15
-	xor	76(sp), r15
-	swpb	r14
-	mov	r14, r11
+	xor	@sp, r15
+	xor	76(sp), r11
 	swpb	r15
+	mov	r15, r12
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
 	xor.b	r15, r11
 	xor	r15, r11
-	mov	r15, r10
-	xor.b	r14, r10
-	xor	r14, r10
 	; chacha20.ae:23: c = c + d
-	mov	r4, 26(sp)
-	mov	r7, 22(sp)
-	add	r10, 26(sp)
-	addc	r11, 22(sp)
+	mov	r7, 24(sp)
+	mov	r8, 20(sp)
+	add	r11, 24(sp)
+	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r9, r14
-	xor	26(sp), r14
-	mov	r8, r15
-	xor	22(sp), r15
-	swpb	r14
-	mov	r14, r8
+	mov	r13, r15
+	xor	24(sp), r15
+	xor	20(sp), r9
 	swpb	r15
-	xor.b	r15, r8
-	xor	r15, r8
-	mov	r15, r9
-	xor.b	r14, r9
-	xor	r14, r9
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r15, r9
+	xor	r15, r9
 	bit	#1, r9
 	rrc	r8
 	rrc	r9
 	; chacha20.ae:17: a = a + b
-	mov	46(sp), r4
-	mov	44(sp), r7
+	mov	44(sp), r4
+	mov	42(sp), r7
 	add	r6, r4
 	addc	r5, r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	xor	r4, r10
-	xor	r7, r11
+	xor	r4, r11
+	xor	r7, r12
 	; chacha20.ae:19: c = c + d
-	mov	12(sp), r14
-	mov	18(sp), r15
-	add	r11, r14
-	addc	r10, r15
+	mov	10(sp), r13
+	mov	16(sp), r15
+	add	r12, r13
+	addc	r11, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r14, r6
+	xor	r13, r6
 	xor	r15, r5
 	bit	#1, r6
 	rrc	r5
@@ -1978,80 +1913,79 @@ chacha20_poly1305_C_block:
 	rrc	r5
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r4, 42(sp)
-	mov	r7, 52(sp)
-	add	r5, 42(sp)
-	addc	r6, 52(sp)
+	mov	r4, 40(sp)
+	mov	r7, 50(sp)
+	add	r5, 40(sp)
+	addc	r6, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r11, r7
-	xor	42(sp), r7
-	xor	52(sp), r10
+	mov	r12, r7
+	xor	40(sp), r7
+	xor	50(sp), r11
 	swpb	r7
-	swpb	r10
-	mov	r7, r11
-	xor.b	r10, r11
-	mov	r11, 50(sp)
-	xor	r10, 50(sp)
-	mov	r10, r11
-	xor.b	r7, r11
-	mov	r11, 48(sp)
-	xor	r7, 48(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r14, 80(sp)
-	mov	r15, 78(sp)
-	add	48(sp), 80(sp)
-	addc	50(sp), 78(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r5, r11
-	xor	80(sp), r11
-	mov	r6, r14
-	xor	78(sp), r14
 	swpb	r11
-	swpb	r14
-	mov	r11, r15
-	xor.b	r14, r15
-	mov	r15, 30(sp)
-	xor	r14, 30(sp)
-	xor.b	r11, r14
-	xor	r11, r14
-	bit	#1, r14
-	rrc	30(sp)
-	rrc	r14
+	mov	r7, r12
+	xor.b	r11, r12
+	mov	r12, 48(sp)
+	xor	r11, 48(sp)
+	mov	r11, r12
+	xor.b	r7, r12
+	mov	r12, 46(sp)
+	xor	r7, 46(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r13, 80(sp)
+	mov	r15, 78(sp)
+	add	46(sp), 80(sp)
+	addc	48(sp), 78(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	80(sp), r5
+	mov	r6, r11
+	xor	78(sp), r11
+	swpb	r5
+	swpb	r11
+	mov	r5, r15
+	xor.b	r11, r15
+	mov	r15, 28(sp)
+	xor	r11, 28(sp)
+	xor.b	r5, r11
+	xor	r5, r11
+	bit	#1, r11
+	rrc	28(sp)
+	rrc	r11
 	; chacha20.ae:17: a = a + b
 	mov	68(sp), r5
 	mov	62(sp), r6
-	add	r12, r5
-	addc	r13, r6
+	add	r10, r5
+	addc	r14, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	4(sp), r7
+	mov	2(sp), r7
 	xor	r5, r7
-	mov	8(sp), r15
+	mov	6(sp), r15
 	xor	r6, r15
 	; chacha20.ae:19: c = c + d
-	mov	26(sp), r10
-	mov	22(sp), r11
-	add	r15, r10
-	addc	r7, r11
+	mov	24(sp), r12
+	mov	20(sp), r13
+	add	r15, r12
+	addc	r7, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r10, r12
-	xor	r11, r13
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
+	xor	r12, r10
+	xor	r13, r14
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
 	; chacha20.ae:21: a = a + b
 	mov	r5, 66(sp)
 	mov	r6, 64(sp)
-	add	r13, 66(sp)
-	addc	r12, 64(sp)
+	add	r14, 66(sp)
+	addc	r10, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r6
 	xor	66(sp), r6
@@ -2060,97 +1994,92 @@ chacha20_poly1305_C_block:
 	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
-	mov	r15, 20(sp)
-	xor	r7, 20(sp)
+	mov	r15, 18(sp)
+	xor	r7, 18(sp)
 	mov	r7, r15
 	xor.b	r6, r15
-	mov	r15, 16(sp)
-	xor	r6, 16(sp)
+	mov	r15, 14(sp)
+	xor	r6, 14(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r10, 56(sp)
-	mov	r11, 54(sp)
-	add	16(sp), 56(sp)
-	addc	20(sp), 54(sp)
+	mov	r12, 56(sp)
+	mov	r13, 52(sp)
+	add	14(sp), 56(sp)
+	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	56(sp), r13
-	xor	54(sp), r12
-	swpb	r13
-	swpb	r12
-	mov	r13, r15
-	xor.b	r12, r15
-	mov	r15, 10(sp)
-	xor	r12, 10(sp)
-	mov	r12, r10
-	xor.b	r13, r10
-	xor	r13, r10
+	xor	56(sp), r14
+	xor	52(sp), r10
+	swpb	r14
+	swpb	r10
+	mov	r14, r15
+	xor.b	r10, r15
+	mov	r15, 8(sp)
+	xor	r10, 8(sp)
+	xor.b	r14, r10
+	xor	r14, r10
 	bit	#1, r10
-	rrc	10(sp)
+	rrc	8(sp)
 	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	72(sp), r4
-	mov	70(sp), r13
-	add	r9, r4
-	addc	r8, r13
+	mov	72(sp), r7
+	mov	70(sp), r15
+	add	r9, r7
+	addc	r8, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	34(sp), r5
-	xor	r4, r5
-	mov	40(sp), r15
-	xor	r13, r15
+	mov	32(sp), r4
+	xor	r7, r4
+	mov	38(sp), r14
+	xor	r15, r14
 	; chacha20.ae:19: c = c + d
-	mov	94(sp), r6
-	mov	92(sp), r7
-	add	r15, r6
-	addc	r5, r7
+	mov	94(sp), r12
+	mov	92(sp), r13
+	add	r14, r12
+	addc	r4, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r12
-	xor	r6, r12
-	mov	r8, r11
-	xor	r7, r11
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
+	mov	r9, r6
+	xor	r12, r6
+	xor	r13, r8
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r4, 38(sp)
-	mov	r13, 36(sp)
-	add	r11, 38(sp)
-	addc	r12, 36(sp)
+	mov	r7, 36(sp)
+	mov	r15, 34(sp)
+	add	r8, 36(sp)
+	addc	r6, 34(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r13
-	xor	38(sp), r13
-	xor	36(sp), r5
-	swpb	r13
-	swpb	r5
-	mov	r13, r15
-	xor.b	r5, r15
-	mov	r15, 6(sp)
-	xor	r5, 6(sp)
-	mov	r5, r4
-	xor.b	r13, r4
-	xor	r13, r4
+	xor	36(sp), r14
+	xor	34(sp), r4
+	swpb	r14
+	swpb	r4
+	mov	r14, r15
+	xor.b	r4, r15
+	mov	r15, 4(sp)
+	xor	r4, 4(sp)
+	xor.b	r14, r4
+	xor	r14, r4
 	; chacha20.ae:23: c = c + d
-	mov	r6, 28(sp)
-	mov	r7, 24(sp)
-	add	r4, 28(sp)
-	addc	6(sp), 24(sp)
+	mov	r12, 26(sp)
+	mov	r13, 22(sp)
+	add	r4, 26(sp)
+	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r11, r15
-	xor	28(sp), r15
-	xor	24(sp), r12
+	mov	r8, r15
+	xor	26(sp), r15
+	xor	22(sp), r6
 	swpb	r15
 	mov	r15, r5
-	swpb	r12
-	xor.b	r12, r5
-	xor	r12, r5
-	mov	r12, r6
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
 	xor.b	r15, r6
 	xor	r15, r6
 	bit	#1, r6
@@ -2158,8 +2087,8 @@ chacha20_poly1305_C_block:
 	rrc	r6
 	; chacha20.ae:17: a = a + b
 	mov	76(sp), r8
-	add	32(sp), 0(sp)
-	addc	2(sp), r8
+	add	30(sp), 0(sp)
+	addc	54(sp), r8
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	58(sp), r9
 	xor	@sp, r9
@@ -2167,34 +2096,33 @@ chacha20_poly1305_C_block:
 	xor	r8, r15
 	; chacha20.ae:19: c = c + d
 	mov	90(sp), r7
-	mov	88(sp), r11
+	mov	88(sp), r13
 	add	r15, r7
-	addc	r9, r11
+	addc	r9, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	32(sp), r13
-	xor	r7, r13
-	xor	r11, 2(sp)
-	mov	r13, r12
-	mov	2(sp), r13
+	mov	30(sp), r12
+	xor	r7, r12
+	mov	54(sp), r14
+	xor	r13, r14
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r8, 14(sp)
-	add	r13, 0(sp)
-	addc	r12, 14(sp)
+	mov	r8, 12(sp)
+	add	r14, 0(sp)
+	addc	r12, 12(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
-	xor	14(sp), r9
+	xor	12(sp), r9
 	swpb	r15
 	mov	r15, r8
 	swpb	r9
@@ -2203,33 +2131,29 @@ chacha20_poly1305_C_block:
 	xor.b	r15, r9
 	xor	r15, r9
 	; chacha20.ae:23: c = c + d
-	mov	r11, r15
+	mov	r13, r15
 	add	r9, r7
 	addc	r8, r15
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r7, r13
-	mov	r12, r11
-	xor	r15, r11
-	mov	r13, r12
+	xor	r7, r14
+	xor	r15, r12
+	swpb	r14
+	mov	r14, r13
 	swpb	r12
-	mov	r12, r13
-	swpb	r11
-	xor.b	r11, r13
-	xor	r11, r13
-	xor.b	r12, r11
-	xor	r12, r11
-	bit	#1, r11
+	xor.b	r12, r13
+	xor	r12, r13
+	xor.b	r14, r12
+	xor	r14, r12
+	bit	#1, r12
 	rrc	r13
-	rrc	r11
-	mov	r11, r12
-	mov	r14, r11
-	mov	30(sp), r14
+	rrc	r12
+	mov	28(sp), r14
 	mov	r7, 86(sp)
 	mov	r15, 84(sp)
 	mov	r4, 82(sp)
-	mov	6(sp), r7
+	mov	4(sp), r7
 	mov	r10, 74(sp)
-	mov	10(sp), r10
+	mov	8(sp), r10
 	mov	r9, 102(sp)
 	mov	r8, 100(sp)
 	mov	r6, 98(sp)
@@ -2241,26 +2165,26 @@ chacha20_poly1305_C_block:
 .Lchacha20_poly1305_C_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	114(sp), r15
-	add	8(r15), 48(sp)
-	addc	10(r15), 50(sp)
+	add	8(r15), 46(sp)
+	addc	10(r15), 48(sp)
 	add	4(r15), 102(sp)
 	addc	6(r15), 100(sp)
 	mov	r7, 112(sp)
 	add	@r15, 82(sp)
 	addc	2(r15), 112(sp)
 	mov	116(sp), r15
-	add	@r15, 16(sp)
-	addc	2(r15), 20(sp)
+	add	@r15, 14(sp)
+	addc	2(r15), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r15
 	add	28(r15), 56(sp)
-	addc	30(r15), 54(sp)
+	addc	30(r15), 52(sp)
 	add	24(r15), 80(sp)
 	addc	26(r15), 78(sp)
 	add	20(r15), 86(sp)
 	addc	22(r15), 84(sp)
-	add	16(r15), 28(sp)
-	addc	18(r15), 24(sp)
+	add	16(r15), 26(sp)
+	addc	18(r15), 22(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	12(r15), 98(sp)
 	addc	14(r15), 96(sp)
@@ -2274,19 +2198,19 @@ chacha20_poly1305_C_block:
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
-	mov	14(sp), r11
+	mov	12(sp), r11
 	add	#25972, r10
 	addc	#27424, r11
-	mov	38(sp), r8
-	mov	36(sp), r9
+	mov	36(sp), r8
+	mov	34(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
 	mov	66(sp), r6
 	mov	64(sp), r7
 	add	#25710, r6
 	addc	#13088, r7
-	mov	42(sp), r4
-	mov	52(sp), r5
+	mov	40(sp), r4
+	mov	50(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
@@ -2307,22 +2231,22 @@ chacha20_poly1305_C_block:
 	mov	104(sp), 26(r15)
 	mov	98(sp), 28(r15)
 	mov	96(sp), 30(r15)
-	mov	28(sp), 32(r15)
-	mov	24(sp), 34(r15)
+	mov	26(sp), 32(r15)
+	mov	22(sp), 34(r15)
 	mov	86(sp), 36(r15)
 	mov	84(sp), 38(r15)
 	mov	80(sp), 40(r15)
 	mov	78(sp), 42(r15)
 	mov	56(sp), 44(r15)
-	mov	54(sp), 46(r15)
-	mov	16(sp), 48(r15)
-	mov	20(sp), 50(r15)
+	mov	52(sp), 46(r15)
+	mov	14(sp), 48(r15)
+	mov	18(sp), 50(r15)
 	mov	82(sp), 52(r15)
 	mov	112(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
-	mov	48(sp), 60(r15)
-	mov	50(sp), 62(r15)
+	mov	46(sp), 60(r15)
+	mov	48(sp), 62(r15)
 	add	#120, sp
 	popm.w	#7, r10
 	ret

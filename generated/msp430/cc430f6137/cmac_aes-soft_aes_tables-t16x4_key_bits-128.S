@@ -82,7 +82,7 @@ cmac_key_schedule:
 
 ; --- cmac_encrypt_block: cmac.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 646 bytes of code
+;     estimated 614 bytes of code
 	.section .text.cmac_encrypt_block,"ax",@progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, @function
@@ -93,124 +93,111 @@ cmac_encrypt_block:
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r6
+	mov	12(r13), r5
 	mov	r12, r8
-	xor	@r8, r6
-	mov	14(r13), r7
-	xor	2(r8), r7
-	mov	8(r13), r9
-	xor	4(r8), r9
+	xor	@r8, r5
+	mov	14(r13), r9
+	xor	2(r8), r9
+	mov	8(r13), r12
+	xor	4(r8), r12
 	mov	10(r13), r11
 	xor	6(r8), r11
-	mov	4(r13), r10
-	xor	8(r8), r10
-	mov	6(r13), r12
-	xor	10(r8), r12
-	mov	@r13, r14
-	xor	12(r8), r14
+	mov	4(r13), r6
+	xor	8(r8), r6
+	mov	6(r13), r14
+	xor	10(r8), r14
+	mov	@r13, r10
+	xor	12(r8), r10
 	mov	2(r13), r15
 	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r6, r5
-	mov	r7, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r6
-	mov	r12, r13
-	mov	r14, r10
+	mov	r9, 2(sp)
+	mov	r12, 0(sp)
+	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lcmac_encrypt_block_loop1:
-	mov.b	3(sp), r14
-	mov	r11, r8
-	mov.b	r8, r8
-	mov	r6, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r10, r12
-	mov.b	r12, r12
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r14
-	mov	r8, r4
-	rla	r4
-	rla	r9
-	rla	r12
-	mov	cmac_tf0(r14), r8
-	xor	cmac_tf1(r4), r8
-	xor	cmac_tf2(r9), r8
-	xor	cmac_tf3(r12), r8
-	xor	@r7+, r8
-	mov	cmac_tf2(r14), r14
-	xor	cmac_tf3(r4), r14
-	xor	cmac_tf0(r9), r14
-	xor	cmac_tf1(r12), r14
-	mov	r14, r9
-	xor	@r7+, r9
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r13, r4
+	mov.b	3(sp), r9
+	mov	r11, r4
 	mov.b	r4, r4
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r5, r12
-	mov.b	r12, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	rla	r14
-	rla	r4
-	rla	r11
-	rla	r12
-	mov	cmac_tf0(r14), r10
-	xor	cmac_tf1(r4), r10
-	xor	cmac_tf2(r11), r10
-	xor	cmac_tf3(r12), r10
-	xor	@r7+, r10
-	mov	cmac_tf2(r14), r14
-	xor	cmac_tf3(r4), r14
-	xor	cmac_tf0(r11), r14
-	xor	cmac_tf1(r12), r14
-	mov	r14, r11
-	xor	@r7+, r11
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	r5, r12
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	@sp, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	rla	r14
+	mov	r10, r14
+	mov.b	r14, r14
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	rla	r9
 	rla	r4
-	mov	r12, r5
-	rla	r5
+	rla	r12
+	rla	r14
+	mov	cmac_tf0(r9), r8
+	xor	cmac_tf1(r4), r8
+	xor	cmac_tf2(r12), r8
+	xor	cmac_tf3(r14), r8
+	xor	@r7+, r8
+	mov	cmac_tf2(r9), r9
+	xor	cmac_tf3(r4), r9
+	xor	cmac_tf0(r12), r9
+	xor	cmac_tf1(r14), r9
+	xor	@r7+, r9
+	swpb	r11
+	mov.b	r11, r11
+	mov	r13, r4
+	mov.b	r4, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov	r5, r14
+	mov.b	r14, r14
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	rla	r11
+	rla	r4
+	rla	r12
+	rla	r14
+	mov	cmac_tf0(r11), r10
+	xor	cmac_tf1(r4), r10
+	xor	cmac_tf2(r12), r10
+	xor	cmac_tf3(r14), r10
+	xor	@r7+, r10
+	mov	cmac_tf2(r11), r11
+	xor	cmac_tf3(r4), r11
+	xor	cmac_tf0(r12), r11
+	xor	cmac_tf1(r14), r11
+	xor	@r7+, r11
+	swpb	r13
+	mov.b	r13, r13
+	mov	r15, r4
+	mov.b	r4, r4
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	@sp, r14
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	mov	cmac_tf0(r14), r12
+	rla	r4
+	rla	r5
+	rla	r14
+	mov	cmac_tf0(r13), r12
 	xor	cmac_tf1(r4), r12
 	xor	cmac_tf2(r5), r12
-	xor	cmac_tf3(r13), r12
+	xor	cmac_tf3(r14), r12
 	xor	@r7+, r12
-	mov	cmac_tf2(r14), r14
-	xor	cmac_tf3(r4), r14
-	xor	cmac_tf0(r5), r14
-	xor	cmac_tf1(r13), r14
-	mov	r14, r13
+	mov	cmac_tf2(r13), r13
+	xor	cmac_tf3(r4), r13
+	xor	cmac_tf0(r5), r13
+	xor	cmac_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
 	mov.b	1(sp), r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5
-	mov	r14, r6
 	rla	r6
 	mov	cmac_tf0(r15), r14
 	xor	cmac_tf1(r4), r14
@@ -256,10 +243,9 @@ cmac_encrypt_block:
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	cmac_E.sbox(r11), r8
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	cmac_E.sbox(r11), r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	cmac_E.sbox(r10), r10
 	mov	r5, r11
 	mov.b	r11, r11
 	mov.b	cmac_E.sbox(r11), r11
@@ -277,10 +263,9 @@ cmac_encrypt_block:
 	mov	r15, r13
 	mov.b	r13, r13
 	mov.b	cmac_E.sbox(r13), r8
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	cmac_E.sbox(r13), r9
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	cmac_E.sbox(r5), r9
 	mov.b	@sp, r13
 	mov.b	cmac_E.sbox(r13), r13
 	swpb	r9
@@ -298,9 +283,8 @@ cmac_encrypt_block:
 	mov.b	cmac_E.sbox(r15), r5
 	mov.b	1(sp), r15
 	mov.b	cmac_E.sbox(r15), r7
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	cmac_E.sbox(r15), r15
+	mov.b	r6, r6
+	mov.b	cmac_E.sbox(r6), r15
 	swpb	r7
 	bis	r15, r7
 	swpb	r8

@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 264 bytes (4 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 300 bytes of code
+;     estimated 298 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -36,14 +36,13 @@ speck_key_schedule:
 	swpb	r15
 	mov	r15, 14(sp)
 	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
-	mov	14(r12), r11
+	mov	14(r12), r15
 	mov	12(r12), r13
 	mov	10(r12), r14
-	mov	8(r12), r15
+	mov	8(r12), r9
 	; speck.ae:33: @unroll(unroll)
 	mov	#0, r8
-	mov	r11, r12
-	mov	r15, r9
+	mov	r15, r12
 	; speck.ae:35: rk[i] = k
 	mov	6(sp), r10
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
@@ -133,7 +132,7 @@ speck_key_schedule:
 
 ; --- speck_encrypt_block: speck.encrypt_block
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 216 bytes of code
+;     estimated 196 bytes of code
 	.section .text.speck_encrypt_block,"ax",@progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, @function
@@ -148,16 +147,12 @@ speck_encrypt_block:
 	mov	10(r13), r14
 	mov	8(r13), r15
 	; speck.ae:44: x = rev8(b[n - 1 : 0])
-	mov	6(r13), r9
-	mov	4(r13), r10
-	mov	2(r13), r11
-	mov	@r13, r13
+	mov	6(r13), r8
+	mov	4(r13), r9
+	mov	2(r13), r10
+	mov	@r13, r11
 	; speck.ae:45: @unroll(unroll)
 	mov	#32, r5
-	mov	r9, r8
-	mov	r10, r9
-	mov	r11, r10
-	mov	r13, r11
 	mov	r6, r13
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	swpb	r8
@@ -217,26 +212,20 @@ speck_encrypt_block:
 	jnz	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	; speck.ae:50: return cat(rev8(y), rev8(x))
-	mov	r15, r7
-	mov	r14, r6
-	mov	r13, r5
-	mov	r10, r13
-	mov	r9, r14
-	mov	r8, r15
 	swpb	r11
 	mov	r11, 0(r4)
-	swpb	r13
-	mov	r13, 2(r4)
-	swpb	r14
-	mov	r14, 4(r4)
+	swpb	r10
+	mov	r10, 2(r4)
+	swpb	r9
+	mov	r9, 4(r4)
+	swpb	r8
+	mov	r8, 6(r4)
 	swpb	r15
-	mov	r15, 6(r4)
-	swpb	r7
-	mov	r7, 8(r4)
-	swpb	r6
-	mov	r6, 10(r4)
-	swpb	r5
-	mov	r5, 12(r4)
+	mov	r15, 8(r4)
+	swpb	r14
+	mov	r14, 10(r4)
+	swpb	r13
+	mov	r13, 12(r4)
 	swpb	r12
 	mov	r12, 14(r4)
 	popm.w	#7, r10
@@ -246,7 +235,7 @@ speck_encrypt_block:
 
 ; --- speck_decrypt_block: speck.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 262 bytes of code
+;     estimated 230 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
@@ -257,41 +246,34 @@ speck_decrypt_block:
 	mov	r12, r11
 	mov	r14, 0(sp)
 	; speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	mov	14(r13), r6
-	mov	12(r13), r10
+	mov	14(r13), r10
+	mov	12(r13), r7
 	mov	10(r13), r8
 	mov	8(r13), r9
 	; speck.ae:55: x = rev8(b[n - 1 : 0])
-	mov	6(r13), r7
+	mov	6(r13), r15
 	mov	4(r13), r12
-	mov	2(r13), r14
-	mov	@r13, r15
+	mov	2(r13), r6
+	mov	@r13, r14
 	; speck.ae:56: @unroll(unroll)
 	mov	#32, r4
-	mov	r6, r5
-	mov	r7, r6
-	mov	r14, r13
+	mov	r6, r13
 	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	swpb	r5
 	swpb	r10
+	swpb	r7
 	swpb	r8
 	swpb	r9
-	swpb	r6
+	swpb	r15
 	swpb	r12
 	swpb	r13
-	swpb	r15
+	swpb	r14
 	; speck.ae:56: @unroll(unroll)
 .Lspeck_decrypt_block_loop1:
 	; speck.ae:58: y = (y ^ x) >>> beta
-	mov	r5, r14
-	xor	r6, r14
-	mov	r10, r7
+	xor	r15, r10
 	xor	r12, r7
 	xor	r13, r8
-	mov	r9, r10
-	xor	r15, r10
-	mov	r10, r9
-	mov	r14, r10
+	xor	r14, r9
 	bit	#1, r7
 	rrc	r10
 	rrc	r9
@@ -308,20 +290,20 @@ speck_decrypt_block:
 	rrc	r8
 	rrc	r7
 	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
-	mov	r6, r5
-	xor	248(r11), r5
-	mov	r12, r6
-	xor	250(r11), r6
-	mov	r13, r14
-	xor	252(r11), r14
+	mov	r15, r6
+	xor	248(r11), r6
+	mov	r12, r5
+	xor	250(r11), r5
+	mov	r13, r12
+	xor	252(r11), r12
+	mov	r14, r15
 	xor	254(r11), r15
-	mov	r5, r12
-	mov	r6, r13
-	sub	r10, r12
+	mov	r5, r13
+	mov	r12, r14
+	sub	r10, r6
 	subc	r7, r13
 	subc	r8, r14
 	subc	r9, r15
-	mov	r12, r6
 	swpb	r6
 	mov	r6, r12
 	swpb	r13
@@ -336,38 +318,29 @@ speck_decrypt_block:
 	xor.b	r6, r15
 	xor	r6, r15
 	add	#65528, r11
-	mov	r10, r5
-	mov	r7, r10
-	mov	r15, r6
-	mov	r14, r15
 	dec	r4
 	jnz	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
-	mov	r9, r7
-	mov	r8, r9
-	mov	r10, r11
-	mov	r5, r14
-	mov	r15, r8
-	mov	r13, r10
-	mov	r6, r13
-	swpb	r8
+	mov	r14, r11
+	mov	r15, r14
+	swpb	r11
 	mov	@sp, r15
-	mov	r8, 0(r15)
-	swpb	r10
-	mov	r10, 2(r15)
+	mov	r11, 0(r15)
+	swpb	r13
+	mov	r13, 2(r15)
 	swpb	r12
 	mov	r12, 4(r15)
-	swpb	r13
-	mov	r13, 6(r15)
-	swpb	r7
-	mov	r7, 8(r15)
-	swpb	r9
-	mov	r9, 10(r15)
-	swpb	r11
-	mov	r11, 12(r15)
 	swpb	r14
-	mov	r14, 14(r15)
+	mov	r14, 6(r15)
+	swpb	r9
+	mov	r9, 8(r15)
+	swpb	r8
+	mov	r8, 10(r15)
+	swpb	r7
+	mov	r7, 12(r15)
+	swpb	r10
+	mov	r10, 14(r15)
 	add	#2, sp
 	popm.w	#7, r10
 	ret

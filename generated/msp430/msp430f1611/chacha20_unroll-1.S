@@ -6,7 +6,7 @@
 
 ; --- chacha20_quarter_round: chacha20.quarter_round
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 202 bytes of code
+;     estimated 192 bytes of code
 	.section .text.chacha20_quarter_round,"ax",@progbits
 	.global chacha20_quarter_round
 	.type chacha20_quarter_round, @function
@@ -20,56 +20,53 @@ chacha20_quarter_round:
 	push	r5
 	push	r4
 	; chacha20.ae:17: a = a + b
-	mov	@r12+, r9
-	mov	@r12+, r7
-	add	@r13, r9
-	addc	2(r13), r7
+	mov	@r12+, r5
+	mov	@r12+, r10
+	add	@r13, r5
+	addc	2(r13), r10
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r9, r10
-	xor	@r15+, r10
-	mov	r7, r8
+	mov	r5, r9
+	xor	@r15+, r9
+	mov	r10, r8
 	xor	@r15+, r8
 	; chacha20.ae:19: c = c + d
 	mov	@r14+, r11
 	mov	@r14+, r12
 	add	r8, r11
-	addc	r10, r12
+	addc	r9, r12
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r12, r15
 	xor	2(r13), r15
 	mov	r11, r14
 	xor	@r13, r14
-	mov	r14, r5
-	mov	r15, r14
-	bit	#1, r5
+	mov	r15, r13
+	bit	#1, r14
+	rrc	r13
 	rrc	r14
-	rrc	r5
-	bit	#1, r5
+	bit	#1, r14
+	rrc	r13
 	rrc	r14
-	rrc	r5
-	bit	#1, r5
+	bit	#1, r14
+	rrc	r13
 	rrc	r14
-	rrc	r5
-	bit	#1, r5
+	bit	#1, r14
+	rrc	r13
 	rrc	r14
-	rrc	r5
 	; chacha20.ae:21: a = a + b
-	mov	r7, r13
-	add	r14, r9
-	addc	r5, r13
+	add	r13, r5
+	addc	r14, r10
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r8, r15
-	xor	r9, r15
+	xor	r5, r15
 	mov	16(sp), r4
 	mov	18(sp), r6
 	mov	20(sp), r7
 	mov	22(sp), r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r9, 0(r4)
-	mov	r13, 2(r4)
+	mov	r5, 0(r4)
+	mov	r10, 2(r4)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r10, r9
-	xor	r13, r9
+	xor	r10, r9
 	swpb	r9
 	swpb	r15
 	mov	r15, r10
@@ -81,9 +78,7 @@ chacha20_quarter_round:
 	add	r9, r11
 	addc	r10, r12
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r14, r13
 	xor	r11, r13
-	mov	r5, r14
 	xor	r12, r14
 	swpb	r14
 	swpb	r13
@@ -114,7 +109,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2064 bytes of code
+;     estimated 2024 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -134,16 +129,16 @@ chacha20_block:
 	mov	r15, 108(sp)
 	; chacha20.ae:53: @unroll(unroll)
 	mov	#10, 110(sp)
-	mov	#30821, 42(sp)
-	mov	#24944, 52(sp)
+	mov	#30821, 40(sp)
+	mov	#24944, 50(sp)
 	mov	r12, r15
 	mov	@r15, r12
 	mov	2(r15), r13
-	mov	16(r15), 28(sp)
-	mov	18(r15), 24(sp)
+	mov	16(r15), 26(sp)
+	mov	18(r15), 22(sp)
 	mov	116(sp), r15
-	mov	@r15, 16(sp)
-	mov	2(r15), 20(sp)
+	mov	@r15, 14(sp)
+	mov	2(r15), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	106(sp), r15
@@ -154,8 +149,8 @@ chacha20_block:
 	mov	114(sp), r15
 	mov	@r15, 82(sp)
 	mov	2(r15), r7
-	mov	#11570, 38(sp)
-	mov	#31074, 36(sp)
+	mov	#11570, 36(sp)
+	mov	#31074, 34(sp)
 	mov	106(sp), r15
 	mov	8(r15), 74(sp)
 	mov	10(r15), r10
@@ -165,29 +160,29 @@ chacha20_block:
 	mov	4(r15), 102(sp)
 	mov	6(r15), 100(sp)
 	mov	#25972, 0(sp)
-	mov	#27424, 14(sp)
+	mov	#27424, 12(sp)
 	mov	106(sp), r15
 	mov	12(r15), 98(sp)
 	mov	14(r15), 96(sp)
 	mov	28(r15), 56(sp)
-	mov	30(r15), 54(sp)
+	mov	30(r15), 52(sp)
 	mov	114(sp), r15
-	mov	8(r15), 48(sp)
-	mov	10(r15), 50(sp)
+	mov	8(r15), 46(sp)
+	mov	10(r15), 48(sp)
 .Lchacha20_block_loop1:
 	; chacha20.ae:17: a = a + b
-	mov	42(sp), r4
-	mov	52(sp), r5
+	mov	40(sp), r4
+	mov	50(sp), r5
 	add	r12, r4
 	addc	r13, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	16(sp), r6
+	mov	14(sp), r6
 	xor	r4, r6
-	mov	20(sp), r8
+	mov	18(sp), r8
 	xor	r5, r8
 	; chacha20.ae:19: c = c + d
-	mov	28(sp), r9
-	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	22(sp), r15
 	add	r8, r9
 	addc	r6, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -206,118 +201,114 @@ chacha20_block:
 	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r4, 46(sp)
-	mov	r5, 44(sp)
-	add	r13, 46(sp)
-	addc	r12, 44(sp)
+	mov	r4, 44(sp)
+	mov	r5, 42(sp)
+	add	r13, 44(sp)
+	addc	r12, 42(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r8, r5
-	xor	46(sp), r5
-	xor	44(sp), r6
+	xor	44(sp), r5
+	xor	42(sp), r6
 	swpb	r5
 	swpb	r6
 	mov	r5, r8
 	xor.b	r6, r8
-	mov	r8, 8(sp)
-	xor	r6, 8(sp)
+	mov	r8, 6(sp)
+	xor	r6, 6(sp)
 	mov	r6, r8
 	xor.b	r5, r8
-	mov	r8, 4(sp)
-	xor	r5, 4(sp)
+	mov	r8, 2(sp)
+	xor	r5, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
-	add	4(sp), 94(sp)
-	addc	8(sp), 92(sp)
+	add	2(sp), 94(sp)
+	addc	6(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r13, r9
-	xor	94(sp), r9
-	mov	r12, r13
-	xor	92(sp), r13
-	swpb	r9
+	xor	94(sp), r13
+	xor	92(sp), r12
 	swpb	r13
-	mov	r9, r15
-	xor.b	r13, r15
-	mov	r15, 2(sp)
-	xor	r13, 2(sp)
+	swpb	r12
 	mov	r13, r15
-	xor.b	r9, r15
-	mov	r15, 32(sp)
-	xor	r9, 32(sp)
-	bit	#1, 32(sp)
-	rrc	2(sp)
-	rrc	32(sp)
+	xor.b	r12, r15
+	mov	r15, 54(sp)
+	xor	r12, 54(sp)
+	mov	r12, r15
+	xor.b	r13, r15
+	mov	r15, 30(sp)
+	xor	r13, 30(sp)
+	bit	#1, 30(sp)
+	rrc	54(sp)
+	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
-	mov	66(sp), r5
+	mov	66(sp), r8
 	mov	64(sp), r15
-	add	r11, r5
+	add	r11, r8
 	addc	r14, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	82(sp), r6
-	xor	r5, r6
-	mov	r7, r8
-	xor	r15, r8
+	mov	82(sp), r9
+	xor	r8, r9
+	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	86(sp), r9
-	mov	84(sp), r12
-	add	r8, r9
-	addc	r6, r12
+	mov	86(sp), r12
+	mov	84(sp), r13
+	add	r7, r12
+	addc	r9, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r11, r13
-	xor	r9, r13
-	xor	r12, r14
-	bit	#1, r13
+	mov	r11, r6
+	xor	r12, r6
+	xor	r13, r14
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r6
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r6
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r6
+	bit	#1, r6
 	rrc	r14
-	rrc	r13
+	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r5, 68(sp)
+	mov	r8, 68(sp)
 	mov	r15, 62(sp)
 	add	r14, 68(sp)
-	addc	r13, 62(sp)
+	addc	r6, 62(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	68(sp), r8
-	xor	62(sp), r6
-	swpb	r8
-	swpb	r6
-	mov	r8, r15
-	xor.b	r6, r15
-	mov	r15, 40(sp)
-	xor	r6, 40(sp)
-	mov	r6, r15
-	xor.b	r8, r15
-	mov	r15, 34(sp)
-	xor	r8, 34(sp)
+	xor	68(sp), r7
+	xor	62(sp), r9
+	swpb	r7
+	swpb	r9
+	mov	r7, r15
+	xor.b	r9, r15
+	mov	r15, 38(sp)
+	xor	r9, 38(sp)
+	mov	r9, r15
+	xor.b	r7, r15
+	mov	r15, 32(sp)
+	xor	r7, 32(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r9, 90(sp)
-	mov	r12, 88(sp)
-	add	34(sp), 90(sp)
-	addc	40(sp), 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 88(sp)
+	add	32(sp), 90(sp)
+	addc	38(sp), 88(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	90(sp), r14
-	xor	88(sp), r13
+	xor	88(sp), r6
 	swpb	r14
 	mov	r14, r5
-	swpb	r13
-	xor.b	r13, r5
-	xor	r13, r5
-	mov	r13, r6
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
 	xor.b	r14, r6
 	xor	r14, r6
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
 	; chacha20.ae:17: a = a + b
-	mov	38(sp), r7
-	mov	36(sp), r15
+	mov	36(sp), r7
+	mov	34(sp), r15
 	add	74(sp), r7
 	addc	r10, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -327,30 +318,30 @@ chacha20_block:
 	xor	r15, r9
 	; chacha20.ae:19: c = c + d
 	mov	80(sp), r11
-	mov	78(sp), r13
+	mov	78(sp), r14
 	add	r9, r11
-	addc	r8, r13
+	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	74(sp), r12
 	xor	r11, r12
-	mov	r10, r14
-	xor	r13, r14
+	mov	r10, r13
+	xor	r14, r13
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	bit	#1, r12
-	rrc	r14
+	rrc	r13
 	rrc	r12
 	; chacha20.ae:21: a = a + b
 	mov	r7, 72(sp)
 	mov	r15, 70(sp)
-	add	r14, 72(sp)
+	add	r13, 72(sp)
 	addc	r12, 70(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	72(sp), r9
@@ -366,109 +357,105 @@ chacha20_block:
 	mov	r15, 58(sp)
 	xor	r9, 58(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r11, 12(sp)
-	mov	r13, 18(sp)
-	add	58(sp), 12(sp)
-	addc	60(sp), 18(sp)
+	mov	r11, 10(sp)
+	mov	r14, 16(sp)
+	add	58(sp), 10(sp)
+	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	12(sp), r14
-	xor	18(sp), r12
-	swpb	r14
-	mov	r14, r13
+	xor	10(sp), r13
+	xor	16(sp), r12
+	swpb	r13
+	mov	r13, r14
 	swpb	r12
-	xor.b	r12, r13
-	xor	r12, r13
-	xor.b	r14, r12
-	xor	r14, r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
+	xor.b	r12, r14
+	xor	r12, r14
+	mov	r12, r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	@sp, r10
-	mov	14(sp), r14
-	add	98(sp), r10
-	addc	96(sp), r14
+	mov	@sp, r4
+	mov	12(sp), r12
+	add	98(sp), r4
+	addc	96(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	48(sp), r11
-	xor	r10, r11
-	mov	50(sp), r15
-	xor	r14, r15
+	mov	46(sp), r11
+	xor	r4, r11
+	mov	48(sp), r15
+	xor	r12, r15
 	; chacha20.ae:19: c = c + d
-	mov	56(sp), r4
-	mov	54(sp), r7
-	add	r15, r4
-	addc	r11, r7
+	mov	56(sp), r7
+	mov	52(sp), r8
+	add	r15, r7
+	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	98(sp), r8
-	xor	r4, r8
-	mov	96(sp), r9
+	mov	98(sp), r9
 	xor	r7, r9
-	bit	#1, r8
+	mov	96(sp), r13
+	xor	r8, r13
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r10, 0(sp)
-	mov	r14, 76(sp)
-	add	r9, 0(sp)
-	addc	r8, 76(sp)
+	mov	r4, 0(sp)
+	mov	r12, 76(sp)
+	add	r13, 0(sp)
+	addc	r9, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r14
-	xor	@sp, r14
-	mov	r11, r15
-	xor	76(sp), r15
-	swpb	r14
-	mov	r14, r11
+	xor	@sp, r15
+	xor	76(sp), r11
 	swpb	r15
+	mov	r15, r12
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
 	xor.b	r15, r11
 	xor	r15, r11
-	mov	r15, r10
-	xor.b	r14, r10
-	xor	r14, r10
 	; chacha20.ae:23: c = c + d
-	mov	r4, 26(sp)
-	mov	r7, 22(sp)
-	add	r10, 26(sp)
-	addc	r11, 22(sp)
+	mov	r7, 24(sp)
+	mov	r8, 20(sp)
+	add	r11, 24(sp)
+	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r9, r14
-	xor	26(sp), r14
-	mov	r8, r15
-	xor	22(sp), r15
-	swpb	r14
-	mov	r14, r8
+	mov	r13, r15
+	xor	24(sp), r15
+	xor	20(sp), r9
 	swpb	r15
-	xor.b	r15, r8
-	xor	r15, r8
-	mov	r15, r9
-	xor.b	r14, r9
-	xor	r14, r9
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r15, r9
+	xor	r15, r9
 	bit	#1, r9
 	rrc	r8
 	rrc	r9
 	; chacha20.ae:17: a = a + b
-	mov	46(sp), r4
-	mov	44(sp), r7
+	mov	44(sp), r4
+	mov	42(sp), r7
 	add	r6, r4
 	addc	r5, r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	xor	r4, r10
-	xor	r7, r11
+	xor	r4, r11
+	xor	r7, r12
 	; chacha20.ae:19: c = c + d
-	mov	12(sp), r14
-	mov	18(sp), r15
-	add	r11, r14
-	addc	r10, r15
+	mov	10(sp), r13
+	mov	16(sp), r15
+	add	r12, r13
+	addc	r11, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r14, r6
+	xor	r13, r6
 	xor	r15, r5
 	bit	#1, r6
 	rrc	r5
@@ -483,80 +470,79 @@ chacha20_block:
 	rrc	r5
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r4, 42(sp)
-	mov	r7, 52(sp)
-	add	r5, 42(sp)
-	addc	r6, 52(sp)
+	mov	r4, 40(sp)
+	mov	r7, 50(sp)
+	add	r5, 40(sp)
+	addc	r6, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r11, r7
-	xor	42(sp), r7
-	xor	52(sp), r10
+	mov	r12, r7
+	xor	40(sp), r7
+	xor	50(sp), r11
 	swpb	r7
-	swpb	r10
-	mov	r7, r11
-	xor.b	r10, r11
-	mov	r11, 50(sp)
-	xor	r10, 50(sp)
-	mov	r10, r11
-	xor.b	r7, r11
-	mov	r11, 48(sp)
-	xor	r7, 48(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r14, 80(sp)
-	mov	r15, 78(sp)
-	add	48(sp), 80(sp)
-	addc	50(sp), 78(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r5, r11
-	xor	80(sp), r11
-	mov	r6, r14
-	xor	78(sp), r14
 	swpb	r11
-	swpb	r14
-	mov	r11, r15
-	xor.b	r14, r15
-	mov	r15, 30(sp)
-	xor	r14, 30(sp)
-	xor.b	r11, r14
-	xor	r11, r14
-	bit	#1, r14
-	rrc	30(sp)
-	rrc	r14
+	mov	r7, r12
+	xor.b	r11, r12
+	mov	r12, 48(sp)
+	xor	r11, 48(sp)
+	mov	r11, r12
+	xor.b	r7, r12
+	mov	r12, 46(sp)
+	xor	r7, 46(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r13, 80(sp)
+	mov	r15, 78(sp)
+	add	46(sp), 80(sp)
+	addc	48(sp), 78(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	80(sp), r5
+	mov	r6, r11
+	xor	78(sp), r11
+	swpb	r5
+	swpb	r11
+	mov	r5, r15
+	xor.b	r11, r15
+	mov	r15, 28(sp)
+	xor	r11, 28(sp)
+	xor.b	r5, r11
+	xor	r5, r11
+	bit	#1, r11
+	rrc	28(sp)
+	rrc	r11
 	; chacha20.ae:17: a = a + b
 	mov	68(sp), r5
 	mov	62(sp), r6
-	add	r12, r5
-	addc	r13, r6
+	add	r10, r5
+	addc	r14, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	4(sp), r7
+	mov	2(sp), r7
 	xor	r5, r7
-	mov	8(sp), r15
+	mov	6(sp), r15
 	xor	r6, r15
 	; chacha20.ae:19: c = c + d
-	mov	26(sp), r10
-	mov	22(sp), r11
-	add	r15, r10
-	addc	r7, r11
+	mov	24(sp), r12
+	mov	20(sp), r13
+	add	r15, r12
+	addc	r7, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r10, r12
-	xor	r11, r13
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
+	xor	r12, r10
+	xor	r13, r14
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
+	bit	#1, r10
+	rrc	r14
+	rrc	r10
 	; chacha20.ae:21: a = a + b
 	mov	r5, 66(sp)
 	mov	r6, 64(sp)
-	add	r13, 66(sp)
-	addc	r12, 64(sp)
+	add	r14, 66(sp)
+	addc	r10, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r6
 	xor	66(sp), r6
@@ -565,97 +551,92 @@ chacha20_block:
 	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
-	mov	r15, 20(sp)
-	xor	r7, 20(sp)
+	mov	r15, 18(sp)
+	xor	r7, 18(sp)
 	mov	r7, r15
 	xor.b	r6, r15
-	mov	r15, 16(sp)
-	xor	r6, 16(sp)
+	mov	r15, 14(sp)
+	xor	r6, 14(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r10, 56(sp)
-	mov	r11, 54(sp)
-	add	16(sp), 56(sp)
-	addc	20(sp), 54(sp)
+	mov	r12, 56(sp)
+	mov	r13, 52(sp)
+	add	14(sp), 56(sp)
+	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	56(sp), r13
-	xor	54(sp), r12
-	swpb	r13
-	swpb	r12
-	mov	r13, r15
-	xor.b	r12, r15
-	mov	r15, 10(sp)
-	xor	r12, 10(sp)
-	mov	r12, r10
-	xor.b	r13, r10
-	xor	r13, r10
+	xor	56(sp), r14
+	xor	52(sp), r10
+	swpb	r14
+	swpb	r10
+	mov	r14, r15
+	xor.b	r10, r15
+	mov	r15, 8(sp)
+	xor	r10, 8(sp)
+	xor.b	r14, r10
+	xor	r14, r10
 	bit	#1, r10
-	rrc	10(sp)
+	rrc	8(sp)
 	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	72(sp), r4
-	mov	70(sp), r13
-	add	r9, r4
-	addc	r8, r13
+	mov	72(sp), r7
+	mov	70(sp), r15
+	add	r9, r7
+	addc	r8, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	34(sp), r5
-	xor	r4, r5
-	mov	40(sp), r15
-	xor	r13, r15
+	mov	32(sp), r4
+	xor	r7, r4
+	mov	38(sp), r14
+	xor	r15, r14
 	; chacha20.ae:19: c = c + d
-	mov	94(sp), r6
-	mov	92(sp), r7
-	add	r15, r6
-	addc	r5, r7
+	mov	94(sp), r12
+	mov	92(sp), r13
+	add	r14, r12
+	addc	r4, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r12
-	xor	r6, r12
-	mov	r8, r11
-	xor	r7, r11
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
-	bit	#1, r12
-	rrc	r11
-	rrc	r12
+	mov	r9, r6
+	xor	r12, r6
+	xor	r13, r8
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r4, 38(sp)
-	mov	r13, 36(sp)
-	add	r11, 38(sp)
-	addc	r12, 36(sp)
+	mov	r7, 36(sp)
+	mov	r15, 34(sp)
+	add	r8, 36(sp)
+	addc	r6, 34(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r13
-	xor	38(sp), r13
-	xor	36(sp), r5
-	swpb	r13
-	swpb	r5
-	mov	r13, r15
-	xor.b	r5, r15
-	mov	r15, 6(sp)
-	xor	r5, 6(sp)
-	mov	r5, r4
-	xor.b	r13, r4
-	xor	r13, r4
+	xor	36(sp), r14
+	xor	34(sp), r4
+	swpb	r14
+	swpb	r4
+	mov	r14, r15
+	xor.b	r4, r15
+	mov	r15, 4(sp)
+	xor	r4, 4(sp)
+	xor.b	r14, r4
+	xor	r14, r4
 	; chacha20.ae:23: c = c + d
-	mov	r6, 28(sp)
-	mov	r7, 24(sp)
-	add	r4, 28(sp)
-	addc	6(sp), 24(sp)
+	mov	r12, 26(sp)
+	mov	r13, 22(sp)
+	add	r4, 26(sp)
+	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r11, r15
-	xor	28(sp), r15
-	xor	24(sp), r12
+	mov	r8, r15
+	xor	26(sp), r15
+	xor	22(sp), r6
 	swpb	r15
 	mov	r15, r5
-	swpb	r12
-	xor.b	r12, r5
-	xor	r12, r5
-	mov	r12, r6
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
 	xor.b	r15, r6
 	xor	r15, r6
 	bit	#1, r6
@@ -663,8 +644,8 @@ chacha20_block:
 	rrc	r6
 	; chacha20.ae:17: a = a + b
 	mov	76(sp), r8
-	add	32(sp), 0(sp)
-	addc	2(sp), r8
+	add	30(sp), 0(sp)
+	addc	54(sp), r8
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	58(sp), r9
 	xor	@sp, r9
@@ -672,34 +653,33 @@ chacha20_block:
 	xor	r8, r15
 	; chacha20.ae:19: c = c + d
 	mov	90(sp), r7
-	mov	88(sp), r11
+	mov	88(sp), r13
 	add	r15, r7
-	addc	r9, r11
+	addc	r9, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	32(sp), r13
-	xor	r7, r13
-	xor	r11, 2(sp)
-	mov	r13, r12
-	mov	2(sp), r13
+	mov	30(sp), r12
+	xor	r7, r12
+	mov	54(sp), r14
+	xor	r13, r14
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	bit	#1, r12
-	rrc	r13
+	rrc	r14
 	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r8, 14(sp)
-	add	r13, 0(sp)
-	addc	r12, 14(sp)
+	mov	r8, 12(sp)
+	add	r14, 0(sp)
+	addc	r12, 12(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
-	xor	14(sp), r9
+	xor	12(sp), r9
 	swpb	r15
 	mov	r15, r8
 	swpb	r9
@@ -708,33 +688,29 @@ chacha20_block:
 	xor.b	r15, r9
 	xor	r15, r9
 	; chacha20.ae:23: c = c + d
-	mov	r11, r15
+	mov	r13, r15
 	add	r9, r7
 	addc	r8, r15
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r7, r13
-	mov	r12, r11
-	xor	r15, r11
-	mov	r13, r12
+	xor	r7, r14
+	xor	r15, r12
+	swpb	r14
+	mov	r14, r13
 	swpb	r12
-	mov	r12, r13
-	swpb	r11
-	xor.b	r11, r13
-	xor	r11, r13
-	xor.b	r12, r11
-	xor	r12, r11
-	bit	#1, r11
+	xor.b	r12, r13
+	xor	r12, r13
+	xor.b	r14, r12
+	xor	r14, r12
+	bit	#1, r12
 	rrc	r13
-	rrc	r11
-	mov	r11, r12
-	mov	r14, r11
-	mov	30(sp), r14
+	rrc	r12
+	mov	28(sp), r14
 	mov	r7, 86(sp)
 	mov	r15, 84(sp)
 	mov	r4, 82(sp)
-	mov	6(sp), r7
+	mov	4(sp), r7
 	mov	r10, 74(sp)
-	mov	10(sp), r10
+	mov	8(sp), r10
 	mov	r9, 102(sp)
 	mov	r8, 100(sp)
 	mov	r6, 98(sp)
@@ -746,26 +722,26 @@ chacha20_block:
 .Lchacha20_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	114(sp), r15
-	add	8(r15), 48(sp)
-	addc	10(r15), 50(sp)
+	add	8(r15), 46(sp)
+	addc	10(r15), 48(sp)
 	add	4(r15), 102(sp)
 	addc	6(r15), 100(sp)
 	mov	r7, 112(sp)
 	add	@r15, 82(sp)
 	addc	2(r15), 112(sp)
 	mov	116(sp), r15
-	add	@r15, 16(sp)
-	addc	2(r15), 20(sp)
+	add	@r15, 14(sp)
+	addc	2(r15), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r15
 	add	28(r15), 56(sp)
-	addc	30(r15), 54(sp)
+	addc	30(r15), 52(sp)
 	add	24(r15), 80(sp)
 	addc	26(r15), 78(sp)
 	add	20(r15), 86(sp)
 	addc	22(r15), 84(sp)
-	add	16(r15), 28(sp)
-	addc	18(r15), 24(sp)
+	add	16(r15), 26(sp)
+	addc	18(r15), 22(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	12(r15), 98(sp)
 	addc	14(r15), 96(sp)
@@ -779,19 +755,19 @@ chacha20_block:
 	addc	2(r15), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
-	mov	14(sp), r11
+	mov	12(sp), r11
 	add	#25972, r10
 	addc	#27424, r11
-	mov	38(sp), r8
-	mov	36(sp), r9
+	mov	36(sp), r8
+	mov	34(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
 	mov	66(sp), r6
 	mov	64(sp), r7
 	add	#25710, r6
 	addc	#13088, r7
-	mov	42(sp), r4
-	mov	52(sp), r5
+	mov	40(sp), r4
+	mov	50(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
@@ -812,22 +788,22 @@ chacha20_block:
 	mov	104(sp), 26(r15)
 	mov	98(sp), 28(r15)
 	mov	96(sp), 30(r15)
-	mov	28(sp), 32(r15)
-	mov	24(sp), 34(r15)
+	mov	26(sp), 32(r15)
+	mov	22(sp), 34(r15)
 	mov	86(sp), 36(r15)
 	mov	84(sp), 38(r15)
 	mov	80(sp), 40(r15)
 	mov	78(sp), 42(r15)
 	mov	56(sp), 44(r15)
-	mov	54(sp), 46(r15)
-	mov	16(sp), 48(r15)
-	mov	20(sp), 50(r15)
+	mov	52(sp), 46(r15)
+	mov	14(sp), 48(r15)
+	mov	18(sp), 50(r15)
 	mov	82(sp), 52(r15)
 	mov	112(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
-	mov	48(sp), 60(r15)
-	mov	50(sp), 62(r15)
+	mov	46(sp), 60(r15)
+	mov	48(sp), 62(r15)
 	add	#120, sp
 	pop	r4
 	pop	r5
@@ -842,7 +818,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2936 bytes of code
+;     estimated 2898 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -979,15 +955,15 @@ chacha20_xor_stream:
 	addc	166(sp), 158(sp)
 	; chacha20.ae:53: @unroll(unroll)
 	mov	#10, 150(sp)
-	mov	#30821, 42(sp)
-	mov	#24944, 52(sp)
+	mov	#30821, 40(sp)
+	mov	#24944, 50(sp)
 	mov	144(sp), r15
 	mov	@r15, r13
 	mov	2(r15), r14
-	mov	16(r15), 28(sp)
-	mov	18(r15), 24(sp)
-	mov	160(sp), 16(sp)
-	mov	158(sp), 20(sp)
+	mov	16(r15), 26(sp)
+	mov	18(r15), 22(sp)
+	mov	160(sp), 14(sp)
+	mov	158(sp), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	4(r15), r11
@@ -997,8 +973,8 @@ chacha20_xor_stream:
 	mov	154(sp), r15
 	mov	@r15, 84(sp)
 	mov	2(r15), r7
-	mov	#11570, 38(sp)
-	mov	#31074, 36(sp)
+	mov	#11570, 36(sp)
+	mov	#31074, 34(sp)
 	mov	144(sp), r15
 	mov	8(r15), 74(sp)
 	mov	10(r15), r10
@@ -1008,29 +984,29 @@ chacha20_xor_stream:
 	mov	4(r15), 118(sp)
 	mov	6(r15), 114(sp)
 	mov	#25972, 0(sp)
-	mov	#27424, 14(sp)
+	mov	#27424, 12(sp)
 	mov	144(sp), r15
 	mov	12(r15), 108(sp)
 	mov	14(r15), 106(sp)
 	mov	28(r15), 56(sp)
-	mov	30(r15), 54(sp)
+	mov	30(r15), 52(sp)
 	mov	154(sp), r15
-	mov	8(r15), 48(sp)
-	mov	10(r15), 50(sp)
+	mov	8(r15), 46(sp)
+	mov	10(r15), 48(sp)
 .Lchacha20_xor_stream_loop8:
 	; chacha20.ae:17: a = a + b
-	mov	42(sp), r4
-	mov	52(sp), r5
+	mov	40(sp), r4
+	mov	50(sp), r5
 	add	r13, r4
 	addc	r14, r5
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	16(sp), r6
+	mov	14(sp), r6
 	xor	r4, r6
-	mov	20(sp), r8
+	mov	18(sp), r8
 	xor	r5, r8
 	; chacha20.ae:19: c = c + d
-	mov	28(sp), r9
-	mov	24(sp), r15
+	mov	26(sp), r9
+	mov	22(sp), r15
 	add	r8, r9
 	addc	r6, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
@@ -1049,118 +1025,114 @@ chacha20_xor_stream:
 	rrc	r14
 	rrc	r13
 	; chacha20.ae:21: a = a + b
-	mov	r4, 46(sp)
-	mov	r5, 44(sp)
-	add	r14, 46(sp)
-	addc	r13, 44(sp)
+	mov	r4, 44(sp)
+	mov	r5, 42(sp)
+	add	r14, 44(sp)
+	addc	r13, 42(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r8, r5
-	xor	46(sp), r5
-	xor	44(sp), r6
+	xor	44(sp), r5
+	xor	42(sp), r6
 	swpb	r5
 	swpb	r6
 	mov	r5, r8
 	xor.b	r6, r8
-	mov	r8, 8(sp)
-	xor	r6, 8(sp)
+	mov	r8, 6(sp)
+	xor	r6, 6(sp)
 	mov	r6, r8
 	xor.b	r5, r8
-	mov	r8, 4(sp)
-	xor	r5, 4(sp)
+	mov	r8, 2(sp)
+	xor	r5, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 102(sp)
 	mov	r15, 100(sp)
-	add	4(sp), 102(sp)
-	addc	8(sp), 100(sp)
+	add	2(sp), 102(sp)
+	addc	6(sp), 100(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r14, r9
-	xor	102(sp), r9
-	mov	r13, r14
-	xor	100(sp), r14
-	swpb	r9
+	xor	102(sp), r14
+	xor	100(sp), r13
 	swpb	r14
-	mov	r9, r15
-	xor.b	r14, r15
-	mov	r15, 2(sp)
-	xor	r14, 2(sp)
+	swpb	r13
 	mov	r14, r15
-	xor.b	r9, r15
-	mov	r15, 32(sp)
-	xor	r9, 32(sp)
-	bit	#1, 32(sp)
-	rrc	2(sp)
-	rrc	32(sp)
+	xor.b	r13, r15
+	mov	r15, 54(sp)
+	xor	r13, 54(sp)
+	mov	r13, r15
+	xor.b	r14, r15
+	mov	r15, 30(sp)
+	xor	r14, 30(sp)
+	bit	#1, 30(sp)
+	rrc	54(sp)
+	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
-	mov	66(sp), r5
+	mov	66(sp), r8
 	mov	64(sp), r15
-	add	r11, r5
+	add	r11, r8
 	addc	r12, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	84(sp), r6
-	xor	r5, r6
+	mov	84(sp), r9
+	xor	r8, r9
 	xor	r15, r7
 	; chacha20.ae:19: c = c + d
-	mov	92(sp), r8
-	mov	88(sp), r9
-	add	r7, r8
-	addc	r6, r9
+	mov	92(sp), r13
+	mov	88(sp), r14
+	add	r7, r13
+	addc	r9, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r11, r13
-	xor	r8, r13
-	mov	r12, r14
-	xor	r9, r14
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r14
-	rrc	r13
+	mov	r11, r6
+	xor	r13, r6
+	xor	r14, r12
+	bit	#1, r6
+	rrc	r12
+	rrc	r6
+	bit	#1, r6
+	rrc	r12
+	rrc	r6
+	bit	#1, r6
+	rrc	r12
+	rrc	r6
+	bit	#1, r6
+	rrc	r12
+	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r5, 68(sp)
+	mov	r8, 68(sp)
 	mov	r15, 62(sp)
-	add	r14, 68(sp)
-	addc	r13, 62(sp)
+	add	r12, 68(sp)
+	addc	r6, 62(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	68(sp), r7
-	xor	62(sp), r6
+	xor	62(sp), r9
 	swpb	r7
-	swpb	r6
+	swpb	r9
 	mov	r7, r15
-	xor.b	r6, r15
-	mov	r15, 40(sp)
-	xor	r6, 40(sp)
-	mov	r6, r15
+	xor.b	r9, r15
+	mov	r15, 38(sp)
+	xor	r9, 38(sp)
+	mov	r9, r15
 	xor.b	r7, r15
-	mov	r15, 34(sp)
-	xor	r7, 34(sp)
+	mov	r15, 32(sp)
+	xor	r7, 32(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r8, 98(sp)
-	mov	r9, 96(sp)
-	add	34(sp), 98(sp)
-	addc	40(sp), 96(sp)
+	mov	r13, 98(sp)
+	mov	r14, 96(sp)
+	add	32(sp), 98(sp)
+	addc	38(sp), 96(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	98(sp), r14
-	xor	96(sp), r13
-	swpb	r14
-	mov	r14, r5
-	swpb	r13
-	xor.b	r13, r5
-	xor	r13, r5
-	mov	r13, r6
-	xor.b	r14, r6
-	xor	r14, r6
+	xor	98(sp), r12
+	xor	96(sp), r6
+	swpb	r12
+	mov	r12, r5
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
+	xor.b	r12, r6
+	xor	r12, r6
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
 	; chacha20.ae:17: a = a + b
-	mov	38(sp), r7
-	mov	36(sp), r15
+	mov	36(sp), r7
+	mov	34(sp), r15
 	add	74(sp), r7
 	addc	r10, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1174,27 +1146,27 @@ chacha20_xor_stream:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	74(sp), r13
-	xor	r11, r13
-	mov	r10, r12
-	xor	r14, r12
-	bit	#1, r13
-	rrc	r12
+	mov	74(sp), r12
+	xor	r11, r12
+	mov	r10, r13
+	xor	r14, r13
+	bit	#1, r12
 	rrc	r13
-	bit	#1, r13
 	rrc	r12
+	bit	#1, r12
 	rrc	r13
-	bit	#1, r13
 	rrc	r12
+	bit	#1, r12
 	rrc	r13
-	bit	#1, r13
 	rrc	r12
+	bit	#1, r12
 	rrc	r13
+	rrc	r12
 	; chacha20.ae:21: a = a + b
 	mov	r7, 72(sp)
 	mov	r15, 70(sp)
-	add	r12, 72(sp)
-	addc	r13, 70(sp)
+	add	r13, 72(sp)
+	addc	r12, 70(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	72(sp), r9
 	xor	70(sp), r8
@@ -1209,109 +1181,105 @@ chacha20_xor_stream:
 	mov	r15, 58(sp)
 	xor	r9, 58(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r11, 12(sp)
-	mov	r14, 18(sp)
-	add	58(sp), 12(sp)
-	addc	60(sp), 18(sp)
+	mov	r11, 10(sp)
+	mov	r14, 16(sp)
+	add	58(sp), 10(sp)
+	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	12(sp), r12
-	xor	18(sp), r13
-	swpb	r12
-	mov	r12, r14
+	xor	10(sp), r13
+	xor	16(sp), r12
 	swpb	r13
-	xor.b	r13, r14
-	xor	r13, r14
-	xor.b	r12, r13
-	xor	r12, r13
-	bit	#1, r13
+	mov	r13, r14
+	swpb	r12
+	xor.b	r12, r14
+	xor	r12, r14
+	mov	r12, r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#1, r10
 	rrc	r14
-	rrc	r13
+	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	@sp, r10
-	mov	14(sp), r12
-	add	108(sp), r10
+	mov	@sp, r4
+	mov	12(sp), r12
+	add	108(sp), r4
 	addc	106(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	48(sp), r11
-	xor	r10, r11
-	mov	50(sp), r15
+	mov	46(sp), r11
+	xor	r4, r11
+	mov	48(sp), r15
 	xor	r12, r15
 	; chacha20.ae:19: c = c + d
-	mov	56(sp), r4
-	mov	54(sp), r7
-	add	r15, r4
-	addc	r11, r7
+	mov	56(sp), r7
+	mov	52(sp), r8
+	add	r15, r7
+	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	108(sp), r8
-	xor	r4, r8
-	mov	106(sp), r9
+	mov	108(sp), r9
 	xor	r7, r9
-	bit	#1, r8
+	mov	106(sp), r13
+	xor	r8, r13
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
-	bit	#1, r8
+	bit	#1, r9
+	rrc	r13
 	rrc	r9
-	rrc	r8
 	; chacha20.ae:21: a = a + b
-	mov	r10, 0(sp)
+	mov	r4, 0(sp)
 	mov	r12, 76(sp)
-	add	r9, 0(sp)
-	addc	r8, 76(sp)
+	add	r13, 0(sp)
+	addc	r9, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r12
-	xor	@sp, r12
-	mov	r11, r15
-	xor	76(sp), r15
-	swpb	r12
-	mov	r12, r11
+	xor	@sp, r15
+	xor	76(sp), r11
 	swpb	r15
+	mov	r15, r12
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
 	xor.b	r15, r11
 	xor	r15, r11
-	mov	r15, r10
-	xor.b	r12, r10
-	xor	r12, r10
 	; chacha20.ae:23: c = c + d
-	mov	r4, 26(sp)
-	mov	r7, 22(sp)
-	add	r10, 26(sp)
-	addc	r11, 22(sp)
+	mov	r7, 24(sp)
+	mov	r8, 20(sp)
+	add	r11, 24(sp)
+	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r9, r12
-	xor	26(sp), r12
-	mov	r8, r15
-	xor	22(sp), r15
-	swpb	r12
-	mov	r12, r8
+	mov	r13, r15
+	xor	24(sp), r15
+	xor	20(sp), r9
 	swpb	r15
-	xor.b	r15, r8
-	xor	r15, r8
-	mov	r15, r9
-	xor.b	r12, r9
-	xor	r12, r9
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r15, r9
+	xor	r15, r9
 	bit	#1, r9
 	rrc	r8
 	rrc	r9
 	; chacha20.ae:17: a = a + b
-	mov	46(sp), r4
-	mov	44(sp), r7
+	mov	44(sp), r4
+	mov	42(sp), r7
 	add	r6, r4
 	addc	r5, r7
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	xor	r4, r10
-	xor	r7, r11
+	xor	r4, r11
+	xor	r7, r12
 	; chacha20.ae:19: c = c + d
-	mov	12(sp), r12
-	mov	18(sp), r15
-	add	r11, r12
-	addc	r10, r15
+	mov	10(sp), r13
+	mov	16(sp), r15
+	add	r12, r13
+	addc	r11, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r12, r6
+	xor	r13, r6
 	xor	r15, r5
 	bit	#1, r6
 	rrc	r5
@@ -1326,80 +1294,79 @@ chacha20_xor_stream:
 	rrc	r5
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r4, 42(sp)
-	mov	r7, 52(sp)
-	add	r5, 42(sp)
-	addc	r6, 52(sp)
+	mov	r4, 40(sp)
+	mov	r7, 50(sp)
+	add	r5, 40(sp)
+	addc	r6, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r11, r7
-	xor	42(sp), r7
-	xor	52(sp), r10
+	mov	r12, r7
+	xor	40(sp), r7
+	xor	50(sp), r11
 	swpb	r7
-	swpb	r10
-	mov	r7, r11
-	xor.b	r10, r11
-	mov	r11, 50(sp)
-	xor	r10, 50(sp)
-	mov	r10, r11
-	xor.b	r7, r11
-	mov	r11, 48(sp)
-	xor	r7, 48(sp)
-	; chacha20.ae:23: c = c + d
-	mov	r12, 82(sp)
-	mov	r15, 80(sp)
-	add	48(sp), 82(sp)
-	addc	50(sp), 80(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r5, r11
-	xor	82(sp), r11
-	mov	r6, r12
-	xor	80(sp), r12
 	swpb	r11
-	swpb	r12
-	mov	r11, r15
-	xor.b	r12, r15
-	mov	r15, 30(sp)
-	xor	r12, 30(sp)
+	mov	r7, r12
 	xor.b	r11, r12
-	xor	r11, r12
-	bit	#1, r12
-	rrc	30(sp)
-	rrc	r12
+	mov	r12, 48(sp)
+	xor	r11, 48(sp)
+	mov	r11, r12
+	xor.b	r7, r12
+	mov	r12, 46(sp)
+	xor	r7, 46(sp)
+	; chacha20.ae:23: c = c + d
+	mov	r13, 82(sp)
+	mov	r15, 80(sp)
+	add	46(sp), 82(sp)
+	addc	48(sp), 80(sp)
+	; chacha20.ae:24: b = (b ^ c) <<< 7
+	xor	82(sp), r5
+	mov	r6, r11
+	xor	80(sp), r11
+	swpb	r5
+	swpb	r11
+	mov	r5, r15
+	xor.b	r11, r15
+	mov	r15, 28(sp)
+	xor	r11, 28(sp)
+	xor.b	r5, r11
+	xor	r5, r11
+	bit	#1, r11
+	rrc	28(sp)
+	rrc	r11
 	; chacha20.ae:17: a = a + b
 	mov	68(sp), r5
 	mov	62(sp), r6
-	add	r13, r5
+	add	r10, r5
 	addc	r14, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	4(sp), r7
+	mov	2(sp), r7
 	xor	r5, r7
-	mov	8(sp), r15
+	mov	6(sp), r15
 	xor	r6, r15
 	; chacha20.ae:19: c = c + d
-	mov	26(sp), r10
-	mov	22(sp), r11
-	add	r15, r10
-	addc	r7, r11
+	mov	24(sp), r12
+	mov	20(sp), r13
+	add	r15, r12
+	addc	r7, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r10, r13
-	xor	r11, r14
-	bit	#1, r13
+	xor	r12, r10
+	xor	r13, r14
+	bit	#1, r10
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r10
+	bit	#1, r10
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r10
+	bit	#1, r10
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r10
+	bit	#1, r10
 	rrc	r14
-	rrc	r13
+	rrc	r10
 	; chacha20.ae:21: a = a + b
 	mov	r5, 66(sp)
 	mov	r6, 64(sp)
 	add	r14, 66(sp)
-	addc	r13, 64(sp)
+	addc	r10, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r15, r6
 	xor	66(sp), r6
@@ -1408,97 +1375,92 @@ chacha20_xor_stream:
 	swpb	r7
 	mov	r6, r15
 	xor.b	r7, r15
-	mov	r15, 20(sp)
-	xor	r7, 20(sp)
+	mov	r15, 18(sp)
+	xor	r7, 18(sp)
 	mov	r7, r15
 	xor.b	r6, r15
-	mov	r15, 16(sp)
-	xor	r6, 16(sp)
+	mov	r15, 14(sp)
+	xor	r6, 14(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r10, 56(sp)
-	mov	r11, 54(sp)
-	add	16(sp), 56(sp)
-	addc	20(sp), 54(sp)
+	mov	r12, 56(sp)
+	mov	r13, 52(sp)
+	add	14(sp), 56(sp)
+	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
-	xor	54(sp), r13
+	xor	52(sp), r10
 	swpb	r14
-	swpb	r13
+	swpb	r10
 	mov	r14, r15
-	xor.b	r13, r15
-	mov	r15, 10(sp)
-	xor	r13, 10(sp)
-	mov	r13, r10
+	xor.b	r10, r15
+	mov	r15, 8(sp)
+	xor	r10, 8(sp)
 	xor.b	r14, r10
 	xor	r14, r10
 	bit	#1, r10
-	rrc	10(sp)
+	rrc	8(sp)
 	rrc	r10
 	; chacha20.ae:17: a = a + b
-	mov	72(sp), r4
-	mov	70(sp), r14
-	add	r9, r4
-	addc	r8, r14
+	mov	72(sp), r7
+	mov	70(sp), r15
+	add	r9, r7
+	addc	r8, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	34(sp), r5
-	xor	r4, r5
-	mov	40(sp), r15
-	xor	r14, r15
+	mov	32(sp), r4
+	xor	r7, r4
+	mov	38(sp), r14
+	xor	r15, r14
 	; chacha20.ae:19: c = c + d
-	mov	102(sp), r6
-	mov	100(sp), r7
-	add	r15, r6
-	addc	r5, r7
+	mov	102(sp), r12
+	mov	100(sp), r13
+	add	r14, r12
+	addc	r4, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r13
-	xor	r6, r13
-	mov	r8, r11
-	xor	r7, r11
-	bit	#1, r13
-	rrc	r11
-	rrc	r13
-	bit	#1, r13
-	rrc	r11
-	rrc	r13
-	bit	#1, r13
-	rrc	r11
-	rrc	r13
-	bit	#1, r13
-	rrc	r11
-	rrc	r13
+	mov	r9, r6
+	xor	r12, r6
+	xor	r13, r8
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
+	bit	#1, r6
+	rrc	r8
+	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r4, 38(sp)
-	mov	r14, 36(sp)
-	add	r11, 38(sp)
-	addc	r13, 36(sp)
+	mov	r7, 36(sp)
+	mov	r15, 34(sp)
+	add	r8, 36(sp)
+	addc	r6, 34(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r14
-	xor	38(sp), r14
-	xor	36(sp), r5
+	xor	36(sp), r14
+	xor	34(sp), r4
 	swpb	r14
-	swpb	r5
+	swpb	r4
 	mov	r14, r15
-	xor.b	r5, r15
-	mov	r15, 6(sp)
-	xor	r5, 6(sp)
-	mov	r5, r4
+	xor.b	r4, r15
+	mov	r15, 4(sp)
+	xor	r4, 4(sp)
 	xor.b	r14, r4
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
-	mov	r6, 28(sp)
-	mov	r7, 24(sp)
-	add	r4, 28(sp)
-	addc	6(sp), 24(sp)
+	mov	r12, 26(sp)
+	mov	r13, 22(sp)
+	add	r4, 26(sp)
+	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r11, r15
-	xor	28(sp), r15
-	xor	24(sp), r13
+	mov	r8, r15
+	xor	26(sp), r15
+	xor	22(sp), r6
 	swpb	r15
 	mov	r15, r5
-	swpb	r13
-	xor.b	r13, r5
-	xor	r13, r5
-	mov	r13, r6
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
 	xor.b	r15, r6
 	xor	r15, r6
 	bit	#1, r6
@@ -1506,8 +1468,8 @@ chacha20_xor_stream:
 	rrc	r6
 	; chacha20.ae:17: a = a + b
 	mov	76(sp), r8
-	add	32(sp), 0(sp)
-	addc	2(sp), r8
+	add	30(sp), 0(sp)
+	addc	54(sp), r8
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	58(sp), r9
 	xor	@sp, r9
@@ -1515,34 +1477,33 @@ chacha20_xor_stream:
 	xor	r8, r15
 	; chacha20.ae:19: c = c + d
 	mov	98(sp), r7
-	mov	96(sp), r11
+	mov	96(sp), r14
 	add	r15, r7
-	addc	r9, r11
+	addc	r9, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	32(sp), r14
-	xor	r7, r14
-	xor	r11, 2(sp)
-	mov	r14, r13
-	mov	2(sp), r14
-	bit	#1, r13
-	rrc	r14
+	mov	30(sp), r12
+	xor	r7, r12
+	mov	54(sp), r13
+	xor	r14, r13
+	bit	#1, r12
 	rrc	r13
-	bit	#1, r13
-	rrc	r14
+	rrc	r12
+	bit	#1, r12
 	rrc	r13
-	bit	#1, r13
-	rrc	r14
+	rrc	r12
+	bit	#1, r12
 	rrc	r13
-	bit	#1, r13
-	rrc	r14
+	rrc	r12
+	bit	#1, r12
 	rrc	r13
+	rrc	r12
 	; chacha20.ae:21: a = a + b
-	mov	r8, 14(sp)
-	add	r14, 0(sp)
-	addc	r13, 14(sp)
+	mov	r8, 12(sp)
+	add	r13, 0(sp)
+	addc	r12, 12(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
-	xor	14(sp), r9
+	xor	12(sp), r9
 	swpb	r15
 	mov	r15, r8
 	swpb	r9
@@ -1551,33 +1512,30 @@ chacha20_xor_stream:
 	xor.b	r15, r9
 	xor	r15, r9
 	; chacha20.ae:23: c = c + d
-	mov	r11, r15
+	mov	r14, r15
 	add	r9, r7
 	addc	r8, r15
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r7, r14
-	mov	r13, r11
-	xor	r15, r11
-	mov	r14, r13
+	xor	r7, r13
+	xor	r15, r12
 	swpb	r13
 	mov	r13, r14
-	swpb	r11
-	xor.b	r11, r14
-	xor	r11, r14
-	xor.b	r13, r11
-	xor	r13, r11
-	bit	#1, r11
+	swpb	r12
+	xor.b	r12, r14
+	xor	r12, r14
+	xor.b	r13, r12
+	xor	r13, r12
+	bit	#1, r12
 	rrc	r14
-	rrc	r11
-	mov	r11, r13
-	mov	r12, r11
-	mov	30(sp), r12
+	rrc	r12
+	mov	r12, r13
+	mov	28(sp), r12
 	mov	r7, 92(sp)
 	mov	r15, 88(sp)
 	mov	r4, 84(sp)
-	mov	6(sp), r7
+	mov	4(sp), r7
 	mov	r10, 74(sp)
-	mov	10(sp), r10
+	mov	8(sp), r10
 	mov	r9, 118(sp)
 	mov	r8, 114(sp)
 	mov	r6, 108(sp)
@@ -1589,25 +1547,25 @@ chacha20_xor_stream:
 .Lchacha20_xor_stream_done9:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	154(sp), r15
-	add	8(r15), 48(sp)
-	addc	10(r15), 50(sp)
+	add	8(r15), 46(sp)
+	addc	10(r15), 48(sp)
 	add	4(r15), 118(sp)
 	addc	6(r15), 114(sp)
 	mov	r7, 152(sp)
 	add	@r15, 84(sp)
 	addc	2(r15), 152(sp)
-	add	160(sp), 16(sp)
-	addc	158(sp), 20(sp)
+	add	160(sp), 14(sp)
+	addc	158(sp), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	144(sp), r15
 	add	28(r15), 56(sp)
-	addc	30(r15), 54(sp)
+	addc	30(r15), 52(sp)
 	add	24(r15), 82(sp)
 	addc	26(r15), 80(sp)
 	add	20(r15), 92(sp)
 	addc	22(r15), 88(sp)
-	add	16(r15), 28(sp)
-	addc	18(r15), 24(sp)
+	add	16(r15), 26(sp)
+	addc	18(r15), 22(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	12(r15), 108(sp)
 	addc	14(r15), 106(sp)
@@ -1623,19 +1581,19 @@ chacha20_xor_stream:
 	addc	2(r15), r6
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r4
-	mov	14(sp), r5
+	mov	12(sp), r5
 	add	#25972, r4
 	addc	#27424, r5
-	mov	38(sp), r8
-	mov	36(sp), r9
+	mov	36(sp), r8
+	mov	34(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
 	mov	66(sp), r12
 	mov	64(sp), r13
 	add	#25710, r12
 	addc	#13088, r13
-	mov	42(sp), r14
-	mov	52(sp), r15
+	mov	40(sp), r14
+	mov	50(sp), r15
 	add	#30821, r14
 	addc	#24944, r15
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
@@ -1655,8 +1613,8 @@ chacha20_xor_stream:
 	xor	148(sp), 116(sp)
 	xor	108(sp), 112(sp)
 	xor	106(sp), 110(sp)
-	xor	28(sp), 104(sp)
-	xor	24(sp), 94(sp)
+	xor	26(sp), 104(sp)
+	xor	22(sp), 94(sp)
 	xor	92(sp), 90(sp)
 	xor	88(sp), 86(sp)
 	xor	82(sp), 78(sp)
@@ -1665,11 +1623,11 @@ chacha20_xor_stream:
 	mov	172(sp), r5
 	xor	56(sp), r5
 	mov	174(sp), r6
-	xor	54(sp), r6
+	xor	52(sp), r6
 	mov	178(sp), r7
-	xor	16(sp), r7
+	xor	14(sp), r7
 	mov	180(sp), r8
-	xor	20(sp), r8
+	xor	18(sp), r8
 	mov	182(sp), r9
 	xor	84(sp), r9
 	mov	184(sp), r10
@@ -1679,9 +1637,9 @@ chacha20_xor_stream:
 	mov	188(sp), r12
 	xor	114(sp), r12
 	mov	192(sp), r14
-	xor	48(sp), r14
+	xor	46(sp), r14
 	mov	190(sp), r15
-	xor	50(sp), r15
+	xor	48(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
 	mov	162(sp), r13
 	add	198(sp), r13

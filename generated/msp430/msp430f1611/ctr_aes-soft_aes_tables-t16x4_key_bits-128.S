@@ -304,7 +304,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1152 bytes of code
+;     estimated 1104 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -343,9 +343,7 @@ ctr_xor_stream:
 	; ctr.ae:25: for i in 0..(n + 15) / 16 {
 	mov	#0, 14(sp)
 	cmp	32(sp), 14(sp)
-	jnc	.Lctr_xor_stream_near14
-	br	#.Lctr_xor_stream_done2
-.Lctr_xor_stream_near14:
+	jc	.Lctr_xor_stream_done2
 .Lctr_xor_stream_loop1:
 	mov	14(sp), r15
 	and	#4095, r15
@@ -396,36 +394,33 @@ ctr_xor_stream:
 	mov	10(sp), r15
 	mov	@r15, r14
 	add	14(sp), r14
-	mov	2(r15), r12
-	addc	#0, r12
-	mov	4(r15), r10
-	addc	#0, r10
+	mov	2(r15), r6
+	addc	#0, r6
+	mov	4(r15), r7
+	addc	#0, r7
 	mov	6(r15), r13
 	addc	#0, r13
-	mov	8(r15), r9
-	addc	#0, r9
+	mov	8(r15), r12
+	addc	#0, r12
 	mov	10(r15), r11
 	addc	#0, r11
-	mov	12(r15), r7
-	addc	#0, r7
-	mov	14(r15), r8
-	addc	#0, r8
+	mov	12(r15), r5
+	addc	#0, r5
+	mov	14(r15), r10
+	addc	#0, r10
 	mov	6(sp), r15
-	xor	@r15, r7
-	xor	2(r15), r8
-	xor	4(r15), r9
+	xor	@r15, r5
+	xor	2(r15), r10
+	xor	4(r15), r12
 	xor	6(r15), r11
-	xor	8(r15), r10
+	xor	8(r15), r7
 	xor	10(r15), r13
 	xor	12(r15), r14
-	xor	14(r15), r12
+	xor	14(r15), r6
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r7, r5
-	mov	r8, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r7
-	mov	r12, r6
+	mov	r10, 2(sp)
+	mov	r12, 0(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r15, r4
 	add	#16, r4
@@ -439,94 +434,86 @@ ctr_xor_stream:
 	swpb	16(sp)
 	; aes.ae:135: @unroll(round_unroll)
 .Lctr_xor_stream_loop8:
-	mov.b	3(sp), r15
-	mov	r11, r9
-	mov.b	r9, r9
-	mov	r7, r10
-	swpb	r10
+	mov.b	3(sp), r9
+	mov	r11, r10
 	mov.b	r10, r10
-	mov	r14, r12
+	mov	r7, r12
+	swpb	r12
 	mov.b	r12, r12
+	mov	r14, r15
+	mov.b	r15, r15
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r15
 	rla	r9
 	rla	r10
 	rla	r12
-	mov	ctr_tf0(r15), r8
-	xor	ctr_tf1(r9), r8
-	xor	ctr_tf2(r10), r8
-	xor	ctr_tf3(r12), r8
-	xor	@r4+, r8
-	mov	ctr_tf2(r15), r15
-	xor	ctr_tf3(r9), r15
-	xor	ctr_tf0(r10), r15
-	xor	ctr_tf1(r12), r15
-	mov	r15, r9
-	xor	@r4+, r9
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r13, r11
-	mov.b	r11, r11
-	mov	r14, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov	r5, r14
-	mov.b	r14, r14
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r15
+	mov	ctr_tf0(r9), r8
+	xor	ctr_tf1(r10), r8
+	xor	ctr_tf2(r12), r8
+	xor	ctr_tf3(r15), r8
+	xor	@r4+, r8
+	mov	ctr_tf2(r9), r9
+	xor	ctr_tf3(r10), r9
+	xor	ctr_tf0(r12), r9
+	xor	ctr_tf1(r15), r9
+	xor	@r4+, r9
+	swpb	r11
+	mov.b	r11, r11
+	mov	r13, r12
+	mov.b	r12, r12
+	swpb	r14
+	mov.b	r14, r14
+	mov	r5, r15
+	mov.b	r15, r15
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
 	rla	r12
 	rla	r14
-	mov	ctr_tf0(r15), r10
-	xor	ctr_tf1(r11), r10
-	xor	ctr_tf2(r12), r10
-	xor	ctr_tf3(r14), r10
+	rla	r15
+	mov	ctr_tf0(r11), r10
+	xor	ctr_tf1(r12), r10
+	xor	ctr_tf2(r14), r10
+	xor	ctr_tf3(r15), r10
 	xor	@r4+, r10
-	mov	ctr_tf2(r15), r15
-	xor	ctr_tf3(r11), r15
-	xor	ctr_tf0(r12), r15
-	xor	ctr_tf1(r14), r15
-	mov	r15, r11
+	mov	ctr_tf2(r11), r11
+	xor	ctr_tf3(r12), r11
+	xor	ctr_tf0(r14), r11
+	xor	ctr_tf1(r15), r11
 	xor	@r4+, r11
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r6, r12
-	mov.b	r12, r12
-	mov	r5, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	@sp, r14
+	mov	r6, r12
+	mov.b	r12, r12
+	mov	r5, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	@sp, r15
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	rla	r15
+	rla	r13
 	mov	r12, r5
 	rla	r5
-	rla	r13
 	rla	r14
-	mov	ctr_tf0(r15), r12
+	rla	r15
+	mov	ctr_tf0(r13), r12
 	xor	ctr_tf1(r5), r12
-	xor	ctr_tf2(r13), r12
-	xor	ctr_tf3(r14), r12
+	xor	ctr_tf2(r14), r12
+	xor	ctr_tf3(r15), r12
 	xor	@r4+, r12
-	mov	ctr_tf2(r15), r15
-	xor	ctr_tf3(r5), r15
-	xor	ctr_tf0(r13), r15
-	xor	ctr_tf1(r14), r15
-	mov	r15, r13
+	mov	ctr_tf2(r13), r13
+	xor	ctr_tf3(r5), r13
+	xor	ctr_tf0(r14), r13
+	xor	ctr_tf1(r15), r13
 	xor	@r4+, r13
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r5
 	mov.b	1(sp), r6
-	mov	r7, r14
-	mov.b	r14, r14
+	mov.b	r7, r7
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r5
 	rla	r6
-	mov	r14, r7
 	rla	r7
 	mov	ctr_tf0(r15), r14
 	xor	ctr_tf1(r5), r14
@@ -547,60 +534,53 @@ ctr_xor_stream:
 	jnz	.Lctr_xor_stream_loop8
 .Lctr_xor_stream_done9:
 	mov.b	3(sp), r15
-	mov.b	ctr_E.sbox(r15), r9
+	mov.b	ctr_E.sbox(r15), r12
 	mov	r11, r15
 	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r10
+	mov.b	ctr_E.sbox(r15), r9
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r12
+	mov.b	ctr_E.sbox(r15), r10
 	mov	r14, r15
 	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r15
+	swpb	r10
+	bis	r15, r10
 	swpb	r12
-	bis	r15, r12
-	swpb	r9
-	bis	r10, r9
-	mov	r12, r10
+	bis	r9, r12
 	mov	6(sp), r15
 	xor	160(r15), r10
-	mov	r9, r12
 	xor	162(r15), r12
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r9
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	ctr_E.sbox(r11), r9
 	mov	r13, r15
 	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r11
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r14
+	mov.b	ctr_E.sbox(r15), r8
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	ctr_E.sbox(r14), r11
 	mov	r5, r15
 	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r15
-	swpb	r14
-	bis	r15, r14
+	swpb	r11
+	bis	r15, r11
 	swpb	r9
-	bis	r11, r9
-	mov	r14, r11
+	bis	r8, r9
 	mov	6(sp), r15
 	xor	164(r15), r11
 	mov	r9, r14
 	xor	166(r15), r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r9
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	ctr_E.sbox(r13), r9
 	mov	r6, r15
 	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r8
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r13
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	ctr_E.sbox(r5), r13
 	mov.b	@sp, r15
 	mov.b	ctr_E.sbox(r15), r15
 	swpb	r13
@@ -610,17 +590,15 @@ ctr_xor_stream:
 	mov	6(sp), r15
 	xor	168(r15), r13
 	xor	170(r15), r9
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r8
+	swpb	r6
+	mov.b	r6, r6
+	mov.b	ctr_E.sbox(r6), r8
 	mov.b	2(sp), r15
 	mov.b	ctr_E.sbox(r15), r5
 	mov.b	1(sp), r15
 	mov.b	ctr_E.sbox(r15), r6
-	mov	r7, r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r15
+	mov.b	r7, r7
+	mov.b	ctr_E.sbox(r7), r15
 	swpb	r6
 	bis	r15, r6
 	swpb	r8
@@ -707,9 +685,7 @@ ctr_xor_stream:
 .Lctr_xor_stream_stored11:
 	add	#1, 14(sp)
 	cmp	32(sp), 14(sp)
-	jc	.Lctr_xor_stream_near15
-	br	#.Lctr_xor_stream_loop1
-.Lctr_xor_stream_near15:
+	jnc	.Lctr_xor_stream_loop1
 .Lctr_xor_stream_done2:
 	add	#56, sp
 	pop	r4

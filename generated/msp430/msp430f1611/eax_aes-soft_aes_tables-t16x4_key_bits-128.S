@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1320 bytes of code
+;     estimated 1286 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -219,8 +219,8 @@ eax_key_setup:
 	rla	r14
 	mov	r14, 0(sp)
 	bis	r15, 0(sp)
-	mov	52(sp), r14
-	and	#32767, r14
+	mov	52(sp), r4
+	and	#32767, r4
 	mov.b	51(sp), r15
 	clrc
 	rrc	r15
@@ -230,13 +230,12 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r14
-	mov	r14, r4
+	rla	r4
 	bis	r15, r4
-	mov	52(sp), r14
-	and	#16383, r14
-	rla	r14
-	bis	r15, r14
+	mov	52(sp), r7
+	and	#16383, r7
+	rla	r7
+	bis	r15, r7
 	mov.b	51(sp), r15
 	clrc
 	rrc	r15
@@ -246,11 +245,10 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	and	#1, r15
-	rla	r14
-	mov	r14, r7
+	rla	r7
 	bis	r15, r7
-	mov	54(sp), r14
-	and	#32767, r14
+	mov	54(sp), r5
+	and	#32767, r5
 	mov.b	53(sp), r15
 	clrc
 	rrc	r15
@@ -260,13 +258,12 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r14
-	mov	r14, r5
+	rla	r5
 	bis	r15, r5
-	mov	54(sp), r14
-	and	#16383, r14
-	rla	r14
-	bis	r15, r14
+	mov	54(sp), r8
+	and	#16383, r8
+	rla	r8
+	bis	r15, r8
 	mov.b	53(sp), r15
 	clrc
 	rrc	r15
@@ -276,11 +273,10 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	and	#1, r15
-	rla	r14
-	mov	r14, r8
+	rla	r8
 	bis	r15, r8
-	mov	56(sp), r14
-	and	#32767, r14
+	mov	56(sp), r6
+	and	#32767, r6
 	mov.b	55(sp), r15
 	clrc
 	rrc	r15
@@ -290,13 +286,12 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r14
-	mov	r14, r6
+	rla	r6
 	bis	r15, r6
-	mov	56(sp), r14
-	and	#16383, r14
-	rla	r14
-	bis	r15, r14
+	mov	56(sp), r11
+	and	#16383, r11
+	rla	r11
+	bis	r15, r11
 	mov.b	55(sp), r15
 	clrc
 	rrc	r15
@@ -306,11 +301,10 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	and	#1, r15
-	rla	r14
-	mov	r14, r11
+	rla	r11
 	bis	r15, r11
-	mov	58(sp), r15
-	and	#32767, r15
+	mov	58(sp), r14
+	and	#32767, r14
 	mov.b	57(sp), r12
 	clrc
 	rrc	r12
@@ -320,8 +314,7 @@ eax_key_setup:
 	rra	r12
 	rra	r12
 	rra	r12
-	rla	r15
-	mov	r15, r14
+	rla	r14
 	bis	r12, r14
 	mov.b	59(sp), r15
 	clrc
@@ -333,11 +326,6 @@ eax_key_setup:
 	rra	r15
 	rra	r15
 	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	inv	r15
 	inc	r15
 	and	#135, r15
@@ -377,11 +365,6 @@ eax_key_setup:
 	rra	r15
 	and	#1, r15
 	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	inv	r15
 	inc	r15
 	and	#135, r15
@@ -496,7 +479,7 @@ eax_key_setup:
 
 ; --- eax_encrypt_with: eax.encrypt_with
 ;     frame 148 bytes (24 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1020 bytes of code
+;     estimated 1014 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -579,9 +562,8 @@ eax_encrypt_with:
 	cmp	18(sp), r10
 	jc	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
-	mov	r10, r15
-	and	#4095, r15
-	mov	r15, r8
+	mov	r10, r8
+	and	#4095, r8
 	rla	r8
 	rla	r8
 	rla	r8
@@ -664,8 +646,8 @@ eax_encrypt_with:
 	swpb	4(sp)
 	swpb	r7
 	call	#eax_M_E_encrypt_block
-	mov	r7, r13
-	xor	116(sp), r13
+	mov	r7, r15
+	xor	116(sp), r15
 	mov	4(sp), r14
 	xor	118(sp), r14
 	mov	6(sp), r12
@@ -678,11 +660,9 @@ eax_encrypt_with:
 	xor	126(sp), r6
 	mov	14(sp), r5
 	xor	128(sp), r5
-	mov	16(sp), r15
-	xor	130(sp), r15
+	mov	16(sp), r4
+	xor	130(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r15, r4
-	mov	r13, r15
 	mov	r8, r13
 	add	22(sp), r13
 	cmp	#16, r9
@@ -839,7 +819,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1510 bytes of code
+;     estimated 1494 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -948,9 +928,8 @@ eax_decrypt_with:
 	cmp	18(sp), r10
 	jc	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
-	mov	r10, r15
-	and	#4095, r15
-	mov	r15, r8
+	mov	r10, r8
+	and	#4095, r8
 	rla	r8
 	rla	r8
 	rla	r8
@@ -1033,8 +1012,8 @@ eax_decrypt_with:
 	swpb	4(sp)
 	swpb	r7
 	call	#eax_M_E_encrypt_block
-	mov	r7, r13
-	xor	140(sp), r13
+	mov	r7, r15
+	xor	140(sp), r15
 	mov	4(sp), r14
 	xor	142(sp), r14
 	mov	6(sp), r12
@@ -1047,11 +1026,9 @@ eax_decrypt_with:
 	xor	150(sp), r6
 	mov	14(sp), r5
 	xor	152(sp), r5
-	mov	16(sp), r15
-	xor	154(sp), r15
+	mov	16(sp), r4
+	xor	154(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r15, r4
-	mov	r13, r15
 	mov	r8, r13
 	add	26(sp), r13
 	cmp	#16, r9
@@ -1176,36 +1153,33 @@ eax_decrypt_with:
 	inc	r8
 	and	#65280, r8
 	xor	#-1, r8
-	mov	28(sp), r13
+	mov	28(sp), r14
 	clrc
-	rrc	r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r11
+	rrc	r14
+	and	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r8, r11
 	xor	#-1, r11
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	and	r13, r15
-	xor	r15, r8
-	mov	28(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, r12
-	and	#1, r12
-	mov	r12, r14
+	and	r15, r11
+	xor	#-1, r11
 	inv	r14
 	inc	r14
 	mov	r8, r15
-	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r9
+	xor	r15, r8
+	mov	28(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	and	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r8, r9
+	xor	#-1, r9
+	and	r15, r9
 	xor	#-1, r9
 	mov	r12, r14
 	inv	r14
@@ -1213,12 +1187,11 @@ eax_decrypt_with:
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	28(sp), r15
+	mov	28(sp), r14
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, r14
+	rrc	r14
+	rra	r14
+	rra	r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
@@ -1302,13 +1275,12 @@ eax_decrypt_with:
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r11, r13
+	xor	#-1, r13
+	and	r15, r13
 	xor	#-1, r13
 	inv	r12
 	inc	r12
@@ -1419,7 +1391,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 670 bytes of code
+;     estimated 638 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1436,124 +1408,111 @@ eax_M_E_encrypt_block:
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r6
+	mov	12(r13), r5
 	mov	r12, r8
-	xor	@r8, r6
-	mov	14(r13), r7
-	xor	2(r8), r7
-	mov	8(r13), r9
-	xor	4(r8), r9
+	xor	@r8, r5
+	mov	14(r13), r9
+	xor	2(r8), r9
+	mov	8(r13), r12
+	xor	4(r8), r12
 	mov	10(r13), r11
 	xor	6(r8), r11
-	mov	4(r13), r10
-	xor	8(r8), r10
-	mov	6(r13), r12
-	xor	10(r8), r12
-	mov	@r13, r14
-	xor	12(r8), r14
+	mov	4(r13), r6
+	xor	8(r8), r6
+	mov	6(r13), r14
+	xor	10(r8), r14
+	mov	@r13, r10
+	xor	12(r8), r10
 	mov	2(r13), r15
 	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r6, r5
-	mov	r7, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r6
-	mov	r12, r13
-	mov	r14, r10
+	mov	r9, 2(sp)
+	mov	r12, 0(sp)
+	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
-	mov.b	3(sp), r14
-	mov	r11, r8
-	mov.b	r8, r8
-	mov	r6, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r10, r12
-	mov.b	r12, r12
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r14
-	mov	r8, r4
-	rla	r4
-	rla	r9
-	rla	r12
-	mov	eax_tf0(r14), r8
-	xor	eax_tf1(r4), r8
-	xor	eax_tf2(r9), r8
-	xor	eax_tf3(r12), r8
-	xor	@r7+, r8
-	mov	eax_tf2(r14), r14
-	xor	eax_tf3(r4), r14
-	xor	eax_tf0(r9), r14
-	xor	eax_tf1(r12), r14
-	mov	r14, r9
-	xor	@r7+, r9
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r13, r4
+	mov.b	3(sp), r9
+	mov	r11, r4
 	mov.b	r4, r4
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r5, r12
-	mov.b	r12, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	rla	r14
-	rla	r4
-	rla	r11
-	rla	r12
-	mov	eax_tf0(r14), r10
-	xor	eax_tf1(r4), r10
-	xor	eax_tf2(r11), r10
-	xor	eax_tf3(r12), r10
-	xor	@r7+, r10
-	mov	eax_tf2(r14), r14
-	xor	eax_tf3(r4), r14
-	xor	eax_tf0(r11), r14
-	xor	eax_tf1(r12), r14
-	mov	r14, r11
-	xor	@r7+, r11
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	r5, r12
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	@sp, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	rla	r14
+	mov	r10, r14
+	mov.b	r14, r14
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	rla	r9
 	rla	r4
-	mov	r12, r5
-	rla	r5
+	rla	r12
+	rla	r14
+	mov	eax_tf0(r9), r8
+	xor	eax_tf1(r4), r8
+	xor	eax_tf2(r12), r8
+	xor	eax_tf3(r14), r8
+	xor	@r7+, r8
+	mov	eax_tf2(r9), r9
+	xor	eax_tf3(r4), r9
+	xor	eax_tf0(r12), r9
+	xor	eax_tf1(r14), r9
+	xor	@r7+, r9
+	swpb	r11
+	mov.b	r11, r11
+	mov	r13, r4
+	mov.b	r4, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov	r5, r14
+	mov.b	r14, r14
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	rla	r11
+	rla	r4
+	rla	r12
+	rla	r14
+	mov	eax_tf0(r11), r10
+	xor	eax_tf1(r4), r10
+	xor	eax_tf2(r12), r10
+	xor	eax_tf3(r14), r10
+	xor	@r7+, r10
+	mov	eax_tf2(r11), r11
+	xor	eax_tf3(r4), r11
+	xor	eax_tf0(r12), r11
+	xor	eax_tf1(r14), r11
+	xor	@r7+, r11
+	swpb	r13
+	mov.b	r13, r13
+	mov	r15, r4
+	mov.b	r4, r4
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	@sp, r14
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	mov	eax_tf0(r14), r12
+	rla	r4
+	rla	r5
+	rla	r14
+	mov	eax_tf0(r13), r12
 	xor	eax_tf1(r4), r12
 	xor	eax_tf2(r5), r12
-	xor	eax_tf3(r13), r12
+	xor	eax_tf3(r14), r12
 	xor	@r7+, r12
-	mov	eax_tf2(r14), r14
-	xor	eax_tf3(r4), r14
-	xor	eax_tf0(r5), r14
-	xor	eax_tf1(r13), r14
-	mov	r14, r13
+	mov	eax_tf2(r13), r13
+	xor	eax_tf3(r4), r13
+	xor	eax_tf0(r5), r13
+	xor	eax_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
 	mov.b	1(sp), r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5
-	mov	r14, r6
 	rla	r6
 	mov	eax_tf0(r15), r14
 	xor	eax_tf1(r4), r14
@@ -1599,10 +1558,9 @@ eax_M_E_encrypt_block:
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r8
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	eax_M.E.sbox(r11), r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	eax_M.E.sbox(r10), r10
 	mov	r5, r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r11
@@ -1620,10 +1578,9 @@ eax_M_E_encrypt_block:
 	mov	r15, r13
 	mov.b	r13, r13
 	mov.b	eax_M.E.sbox(r13), r8
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	eax_M.E.sbox(r13), r9
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	eax_M.E.sbox(r5), r9
 	mov.b	@sp, r13
 	mov.b	eax_M.E.sbox(r13), r13
 	swpb	r9
@@ -1641,9 +1598,8 @@ eax_M_E_encrypt_block:
 	mov.b	eax_M.E.sbox(r15), r5
 	mov.b	1(sp), r15
 	mov.b	eax_M.E.sbox(r15), r7
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	eax_M.E.sbox(r15), r15
+	mov.b	r6, r6
+	mov.b	eax_M.E.sbox(r6), r15
 	swpb	r7
 	bis	r15, r7
 	swpb	r8
@@ -1673,8 +1629,8 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 164 bytes (50 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1824 bytes of code
+;     frame 160 bytes (48 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1762 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1687,8 +1643,8 @@ eax_omac:
 	push	r6
 	push	r5
 	push	r4
-	sub	#164, sp
-	mov	r14, 62(sp)
+	sub	#160, sp
+	mov	r14, 58(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
 	add	#2, r11
@@ -1697,99 +1653,98 @@ eax_omac:
 	rla	r11
 	rla	r11
 	rla	r11
-	mov	r13, 46(sp)
-	add	46(sp), r11
-	mov	180(sp), 10(sp)
+	mov	r13, 42(sp)
+	add	42(sp), r11
+	mov	176(sp), 10(sp)
 	mov	10(sp), r14
 	sub	#1, r14
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	and	@r11, r14
-	mov	r14, r7
-	xor	@r11, r7
-	mov	r6, r14
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r7, r5
+	inv	r5
+	inc	r5
+	and	@r11, r5
+	xor	@r11, r5
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	2(r11), r14
 	mov	r14, 0(sp)
 	xor	2(r11), 0(sp)
-	mov	r6, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	4(r11), r14
 	mov	r14, 2(sp)
 	xor	4(r11), 2(sp)
-	mov	r6, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	6(r11), r14
 	mov	r14, 4(sp)
 	xor	6(r11), 4(sp)
-	mov	r6, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	8(r11), r14
 	mov	r14, 6(sp)
 	xor	8(r11), 6(sp)
-	mov	r6, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	10(r11), r14
 	mov	r14, 8(sp)
 	xor	10(r11), 8(sp)
-	mov	r6, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	12(r11), r14
-	mov	r14, 58(sp)
-	xor	12(r11), 58(sp)
-	mov	r6, r14
+	mov	r14, 54(sp)
+	xor	12(r11), 54(sp)
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	14(r11), r14
-	mov	r14, 56(sp)
-	xor	14(r11), 56(sp)
-	mov	r12, 60(sp)
-	mov	182(sp), 66(sp)
+	mov	r14, 52(sp)
+	xor	14(r11), 52(sp)
+	mov	r12, 56(sp)
+	mov	178(sp), 62(sp)
 	mov	r15, 28(sp)
-	mov	r15, r13
+	mov	r15, r9
 	cmp	#16, 10(sp)
 	jnc	.Leax_omac_bytes1
-	bit	#1, r13
+	bit	#1, r9
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r13, r4
-	mov	2(r13), r5
-	mov	4(r13), r8
-	mov	6(r13), r9
-	mov	8(r13), r10
-	mov	10(r13), r11
-	mov	12(r13), r12
-	mov	14(r13), r13
+	mov	@r9, r4
+	mov	2(r9), r6
+	mov	4(r9), r13
+	mov	6(r9), r12
+	mov	8(r9), r11
+	mov	10(r9), r10
+	mov	12(r9), r8
+	mov	14(r9), r9
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r10
-	add	#100, r10
-	mov	r10, r11
-	mov	#16, r12
+	mov	sp, r11
+	add	#96, r11
+	mov	r11, r12
+	mov	#16, r13
 	mov	10(sp), r15
 .Leax_omac_cpy4:
 	clr	r14
 	tst	r15
 	jz	.Leax_omac_pad5
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Leax_omac_pad5:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Leax_omac_cpy4
-	mov	r10, r13
+	mov	r11, r9
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
 	mov	10(sp), r14
@@ -1809,97 +1764,86 @@ eax_omac:
 	rla	r15
 	mov	r15, 14(sp)
 	bis	r14, 14(sp)
-	mov	r6, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	swpb	r4
 	mov	r4, r15
 	and	r14, r15
-	mov	r4, 52(sp)
-	xor	r15, 52(sp)
-	mov	r6, r14
+	mov	r4, 48(sp)
+	xor	r15, 48(sp)
+	mov	r7, r14
 	inv	r14
 	inc	r14
-	swpb	r5
-	mov	r5, r15
+	swpb	r6
+	mov	r6, r15
 	and	r14, r15
-	mov	r5, 48(sp)
-	xor	r15, 48(sp)
-	mov	r6, r14
+	mov	r6, 44(sp)
+	xor	r15, 44(sp)
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	swpb	r13
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	swpb	r12
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	swpb	r11
+	mov	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	swpb	r10
+	mov	r10, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	swpb	r8
 	mov	r8, r15
 	and	r14, r15
-	mov	r8, 32(sp)
-	xor	r15, 32(sp)
-	mov	r6, r14
-	inv	r14
-	inc	r14
+	xor	r15, r8
+	inv	r7
+	inc	r7
+	mov	58(sp), r15
 	swpb	r9
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, 30(sp)
-	xor	r15, 30(sp)
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	swpb	r10
-	mov	r10, r14
-	and	r15, r14
-	mov	r10, r15
-	xor	r14, r15
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	swpb	r11
-	mov	r11, r10
-	and	r14, r10
-	mov	r11, r14
-	xor	r10, r14
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	swpb	r12
-	mov	r12, r11
-	and	r10, r11
-	xor	r11, r12
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	mov	62(sp), r11
-	swpb	r13
-	xor	r13, r11
-	and	r10, r11
-	xor	r11, r13
+	xor	r9, r15
+	and	r7, r15
+	mov	r9, r7
+	xor	r15, r7
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	r7, r5
-	mov	58(sp), r4
-	mov	56(sp), r6
-	mov	r13, r7
-	mov	r12, r8
-	mov	r14, r10
-	mov	r15, r11
-	mov	30(sp), r12
-	mov	32(sp), r13
-	mov	48(sp), r14
-	mov	52(sp), r15
-	mov	46(sp), r9
-	mov	2(r9), 94(sp)
-	mov	4(r9), 90(sp)
-	mov	6(r9), 86(sp)
-	mov	8(r9), 82(sp)
-	mov	10(r9), 78(sp)
-	mov	12(r9), 74(sp)
-	mov	14(r9), 70(sp)
-	mov	16(r9), 98(sp)
-	mov	18(r9), 96(sp)
-	mov	20(r9), 92(sp)
-	mov	22(r9), 88(sp)
-	mov	24(r9), 84(sp)
-	mov	26(r9), 80(sp)
-	mov	28(r9), 76(sp)
-	mov	30(r9), 72(sp)
+	mov	54(sp), r4
+	mov	52(sp), r6
+	mov	44(sp), r14
+	mov	48(sp), r15
+	mov	42(sp), r9
+	mov	2(r9), 90(sp)
+	mov	4(r9), 86(sp)
+	mov	6(r9), 82(sp)
+	mov	8(r9), 78(sp)
+	mov	10(r9), 74(sp)
+	mov	12(r9), 70(sp)
+	mov	14(r9), 66(sp)
+	mov	16(r9), 94(sp)
+	mov	18(r9), 92(sp)
+	mov	20(r9), 88(sp)
+	mov	22(r9), 84(sp)
+	mov	24(r9), 80(sp)
+	mov	26(r9), 76(sp)
+	mov	28(r9), 72(sp)
+	mov	30(r9), 68(sp)
 	mov	#1, r9
 	cmp	14(sp), r9
 	jc	.Leax_omac_done7
@@ -1915,24 +1859,22 @@ eax_omac:
 	xor	r12, r11
 	mov	8(sp), r12
 	xor	r13, r12
-	mov	r4, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r15, r14
+	xor	r14, r4
+	xor	r15, r6
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 116(sp)
-	mov	r7, 118(sp)
-	mov	r8, 120(sp)
-	mov	r10, 122(sp)
-	mov	r11, 124(sp)
-	mov	r12, 126(sp)
-	mov	r13, 128(sp)
-	mov	r14, 130(sp)
+	mov	r5, 112(sp)
+	mov	r7, 114(sp)
+	mov	r8, 116(sp)
+	mov	r10, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r4, 124(sp)
+	mov	r6, 126(sp)
 	mov	sp, r13
-	add	#116, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#132, r14
-	mov	60(sp), r12
+	add	#128, r14
+	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
@@ -1959,7 +1901,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#100, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1977,14 +1919,14 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	132(sp), r5
-	mov	134(sp), 0(sp)
-	mov	136(sp), 2(sp)
-	mov	138(sp), 4(sp)
-	mov	140(sp), 6(sp)
-	mov	142(sp), 8(sp)
-	mov	144(sp), r4
-	mov	146(sp), r6
+	mov	128(sp), r5
+	mov	130(sp), 0(sp)
+	mov	132(sp), 2(sp)
+	mov	134(sp), 4(sp)
+	mov	136(sp), 6(sp)
+	mov	138(sp), 8(sp)
+	mov	140(sp), r4
+	mov	142(sp), r6
 	add	#1, r9
 	cmp	14(sp), r9
 	swpb	r7
@@ -2013,301 +1955,290 @@ eax_omac:
 	rra	r9
 	sub	#128, 12(sp)
 	subc	#0, r9
-	clr	36(sp)
-	adc	36(sp)
+	clr	32(sp)
+	adc	32(sp)
 	mov	10(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#32896, r9
+	mov	r9, 30(sp)
+	xor	#32768, 30(sp)
+	mov	10(sp), r9
+	clrc
+	rrc	r9
 	mov	r9, 34(sp)
-	xor	#32768, 34(sp)
-	mov	10(sp), r9
-	clrc
-	rrc	r9
-	mov	r9, 38(sp)
-	and	#1, 38(sp)
-	mov	38(sp), r9
+	and	#1, 34(sp)
+	mov	34(sp), r9
 	inv	r9
 	inc	r9
-	mov	34(sp), 20(sp)
-	and	r9, 20(sp)
-	mov	34(sp), 44(sp)
-	xor	20(sp), 44(sp)
+	mov	30(sp), 22(sp)
+	and	r9, 22(sp)
+	mov	30(sp), 38(sp)
+	xor	22(sp), 38(sp)
 	mov	10(sp), r9
 	clrc
 	rrc	r9
-	rra	r9
-	mov	r9, 42(sp)
-	and	#1, 42(sp)
-	mov	42(sp), r9
-	inv	r9
-	inc	r9
-	mov	44(sp), 18(sp)
-	and	r9, 18(sp)
-	mov	44(sp), 54(sp)
-	xor	18(sp), 54(sp)
-	mov	10(sp), r9
-	clrc
-	rrc	r9
-	rra	r9
 	rra	r9
 	mov	r9, 40(sp)
 	and	#1, 40(sp)
 	mov	40(sp), r9
 	inv	r9
 	inc	r9
-	mov	54(sp), 26(sp)
-	and	r9, 26(sp)
-	mov	54(sp), 16(sp)
-	xor	26(sp), 16(sp)
-	xor	#1, 36(sp)
+	mov	38(sp), 20(sp)
+	and	r9, 20(sp)
+	mov	38(sp), 50(sp)
+	xor	20(sp), 50(sp)
+	mov	10(sp), r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	mov	r9, 36(sp)
+	and	#1, 36(sp)
 	mov	36(sp), r9
 	inv	r9
 	inc	r9
-	and	r9, 16(sp)
+	mov	50(sp), 24(sp)
+	and	r9, 24(sp)
+	mov	50(sp), 18(sp)
+	xor	24(sp), 18(sp)
+	xor	#1, 32(sp)
+	mov	32(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, 18(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r15, 24(sp)
-	xor	70(sp), 24(sp)
+	mov	r15, 16(sp)
+	xor	66(sp), 16(sp)
 	mov	r15, r9
-	xor	16(sp), r9
-	xor	72(sp), r9
-	xor	r9, 24(sp)
+	xor	18(sp), r9
+	xor	68(sp), r9
+	xor	r9, 16(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	10(sp), r15
 	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
+	clr	26(sp)
+	adc	26(sp)
+	xor	#1, 26(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	#1, r15
-	sub	#1, r15
-	clr	22(sp)
-	adc	22(sp)
-	xor	#1, 22(sp)
-	mov	22(sp), r15
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, 24(sp)
-	xor	24(sp), r9
-	mov	r6, 68(sp)
-	xor	r9, 68(sp)
+	and	r15, 16(sp)
+	xor	16(sp), r9
+	mov	r6, 64(sp)
+	xor	r9, 64(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	38(sp), r15
+	mov	34(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, 34(sp)
-	mov	42(sp), r9
+	and	r15, 30(sp)
+	mov	40(sp), r9
 	inv	r9
 	inc	r9
-	mov	34(sp), r15
+	mov	30(sp), r15
 	and	r9, r15
-	mov	34(sp), 50(sp)
-	xor	r15, 50(sp)
-	mov	40(sp), r15
+	mov	30(sp), 46(sp)
+	xor	r15, 46(sp)
+	mov	36(sp), r15
 	inv	r15
 	inc	r15
-	mov	50(sp), r9
+	mov	46(sp), r9
 	and	r15, r9
-	mov	50(sp), r15
+	mov	46(sp), r15
 	xor	r9, r15
-	mov	36(sp), r9
+	mov	32(sp), r9
 	inv	r9
 	inc	r9
 	and	r9, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r14, r9
-	xor	74(sp), r9
+	xor	70(sp), r9
 	xor	r15, r14
-	xor	76(sp), r14
+	xor	72(sp), r14
 	xor	r14, r9
-	mov	22(sp), r15
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
 	xor	r9, r14
-	mov	r4, 64(sp)
-	xor	r14, 64(sp)
+	mov	r4, 60(sp)
+	xor	r14, 60(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	42(sp), r14
+	mov	40(sp), r14
 	inv	r14
 	inc	r14
-	mov	44(sp), r15
+	mov	38(sp), r15
 	and	r14, r15
-	mov	40(sp), r9
+	mov	36(sp), r9
 	inv	r9
 	inc	r9
 	mov	r15, r14
 	and	r9, r14
 	mov	r15, r6
 	xor	r14, r6
-	mov	36(sp), r14
+	mov	32(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r6
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r13, r9
-	xor	78(sp), r9
+	xor	74(sp), r9
 	xor	r6, r13
-	xor	80(sp), r13
+	xor	76(sp), r13
 	xor	r13, r9
-	mov	22(sp), r14
+	mov	26(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r9
 	xor	r9, r13
 	xor	r13, 8(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	42(sp), r14
+	mov	40(sp), r14
 	inv	r14
 	inc	r14
-	mov	34(sp), r9
+	mov	30(sp), r9
 	and	r14, r9
-	mov	40(sp), r13
+	mov	36(sp), r13
 	inv	r13
 	inc	r13
 	mov	r9, r14
 	and	r13, r14
-	mov	r9, r4
-	xor	r14, r4
-	mov	36(sp), r14
-	inv	r14
-	inc	r14
-	and	r14, r4
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r12, r6
-	xor	82(sp), r6
-	mov	r12, r13
-	xor	r4, r13
-	xor	84(sp), r13
-	xor	r13, r6
-	mov	22(sp), r14
+	mov	r9, r6
+	xor	r14, r6
+	mov	32(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r6
-	xor	r6, r13
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r12, r13
+	xor	78(sp), r13
+	xor	r6, r12
+	xor	80(sp), r12
+	xor	r12, r13
+	mov	26(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	xor	r13, r12
 	mov	6(sp), r14
-	xor	r13, r14
+	xor	r12, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	40(sp), r13
-	inv	r13
-	inc	r13
-	mov	54(sp), r4
-	and	r13, r4
 	mov	36(sp), r13
 	inv	r13
 	inc	r13
-	and	r13, r4
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r11, r6
-	xor	86(sp), r6
-	mov	r11, r12
-	xor	r4, r12
-	xor	88(sp), r12
-	xor	r12, r6
-	mov	22(sp), r13
+	mov	50(sp), r6
+	and	r13, r6
+	mov	32(sp), r13
 	inv	r13
 	inc	r13
 	and	r13, r6
-	xor	r6, r12
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r11, r12
+	xor	82(sp), r12
+	xor	r6, r11
+	xor	84(sp), r11
+	xor	r11, r12
+	mov	26(sp), r13
+	inv	r13
+	inc	r13
+	and	r13, r12
+	xor	r12, r11
 	mov	4(sp), r13
-	xor	r12, r13
+	xor	r11, r13
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	40(sp), r12
-	inv	r12
-	inc	r12
-	mov	50(sp), r4
-	and	r12, r4
 	mov	36(sp), r12
 	inv	r12
 	inc	r12
-	and	r12, r4
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r10, r6
-	xor	90(sp), r6
-	mov	r10, r11
-	xor	r4, r11
-	xor	92(sp), r11
-	xor	r11, r6
-	mov	22(sp), r12
+	mov	46(sp), r6
+	and	r12, r6
+	mov	32(sp), r12
 	inv	r12
 	inc	r12
 	and	r12, r6
-	xor	r6, r11
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r10, r11
+	xor	86(sp), r11
+	xor	r6, r10
+	xor	88(sp), r10
+	xor	r10, r11
+	mov	26(sp), r12
+	inv	r12
+	inc	r12
+	and	r12, r11
+	xor	r11, r10
 	mov	2(sp), r12
-	xor	r11, r12
+	xor	r10, r12
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	40(sp), r11
+	mov	36(sp), r11
 	inv	r11
 	inc	r11
 	and	r11, r15
-	mov	36(sp), r11
+	mov	32(sp), r11
 	inv	r11
 	inc	r11
 	and	r11, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r8, r11
-	xor	94(sp), r11
-	mov	r8, r10
-	xor	r15, r10
-	xor	96(sp), r10
-	xor	r10, r11
-	mov	22(sp), r15
+	xor	90(sp), r11
+	xor	r15, r8
+	xor	92(sp), r8
+	xor	r8, r11
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	xor	r11, r10
+	xor	r11, r8
 	mov	@sp, r11
-	xor	r10, r11
+	xor	r8, r11
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	40(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, r9
 	mov	36(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r7, r8
-	mov	46(sp), r15
-	xor	@r15, r8
-	mov	r7, r10
-	xor	r9, r10
-	xor	98(sp), r10
-	xor	r10, r8
-	mov	22(sp), r15
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r8
-	xor	r8, r10
-	mov	r5, r15
-	xor	r10, r15
+	and	r15, r9
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r7, r10
+	mov	42(sp), r15
+	xor	@r15, r10
+	xor	r9, r7
+	xor	94(sp), r7
+	xor	r7, r10
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	xor	r10, r7
+	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r15, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	8(sp), 126(sp)
-	mov	64(sp), 128(sp)
-	mov	68(sp), 130(sp)
+	mov	r5, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
+	mov	8(sp), 122(sp)
+	mov	60(sp), 124(sp)
+	mov	64(sp), 126(sp)
 	mov	sp, r13
-	add	#116, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#148, r14
-	mov	60(sp), r12
+	add	#144, r14
+	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	66(sp), r15
-	mov	148(sp), 0(r15)
-	mov	150(sp), 2(r15)
-	mov	152(sp), 4(r15)
-	mov	154(sp), 6(r15)
-	mov	156(sp), 8(r15)
-	mov	158(sp), 10(r15)
-	mov	160(sp), 12(r15)
-	mov	162(sp), 14(r15)
-	add	#164, sp
+	mov	62(sp), r15
+	mov	144(sp), 0(r15)
+	mov	146(sp), 2(r15)
+	mov	148(sp), 4(r15)
+	mov	150(sp), 6(r15)
+	mov	152(sp), 8(r15)
+	mov	154(sp), 10(r15)
+	mov	156(sp), 12(r15)
+	mov	158(sp), 14(r15)
+	add	#160, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -244,7 +244,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4232 bytes of code
+;     estimated 4184 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -364,7 +364,7 @@ elephant_dumbo_P_permute:
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	r12, r15
 	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r5
+	mov.b	elephant_dumbo_P.sbox(r15), r14
 	mov	r12, r15
 	clrc
 	rrc	r15
@@ -372,20 +372,18 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
 	and	#65520, r15
-	mov	r14, r4
 	and	#15, r4
-	mov	r5, r14
 	bis	r15, r14
 	mov	r12, r15
 	swpb	r15
@@ -397,8 +395,7 @@ elephant_dumbo_P_permute:
 	and	#65280, r5
 	mov.b	r15, r15
 	bis	r5, r14
-	mov	r4, r5
-	bis	r15, r5
+	bis	r15, r4
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -421,7 +418,6 @@ elephant_dumbo_P_permute:
 	and	#61440, r12
 	and	#4095, r15
 	bis	r12, r14
-	mov	r5, r4
 	bis	r15, r4
 	mov	r7, r15
 	and	#15, r15
@@ -434,18 +430,17 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	elephant_dumbo_P.sbox(r15), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65520, r15
-	mov	r12, r5
 	and	#15, r5
 	bis	r15, r4
 	mov	r7, r15
@@ -459,55 +454,53 @@ elephant_dumbo_P_permute:
 	mov.b	r15, r15
 	bis	r12, r4
 	bis	r15, r5
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r7
+	mov.b	r7, r7
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r12
-	and	#61440, r12
-	and	#4095, r15
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	and	#15, r7
+	mov.b	elephant_dumbo_P.sbox(r7), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r15
+	and	#61440, r15
+	and	#4095, r12
 	mov	r4, r7
-	bis	r12, r7
-	bis	r15, r5
-	mov	r8, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r5
-	mov	r8, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65520, r12
-	mov	r15, r4
-	and	#15, r4
+	bis	r15, r7
 	mov	r5, r15
+	bis	r12, r15
+	mov	r8, r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r12
+	bis	r12, r15
+	mov	r8, r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	and	#15, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
+	and	#65520, r12
+	and	#15, r4
 	bis	r12, r15
 	mov	r8, r12
 	swpb	r12
@@ -521,16 +514,15 @@ elephant_dumbo_P_permute:
 	bis	r5, r15
 	mov	r4, r5
 	bis	r12, r5
-	mov	r8, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r8
+	mov.b	r8, r8
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r12
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	and	#15, r8
+	mov.b	elephant_dumbo_P.sbox(r8), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -543,12 +535,11 @@ elephant_dumbo_P_permute:
 	and	#61440, r8
 	and	#4095, r12
 	bis	r8, r15
-	mov	r5, r4
-	bis	r12, r4
+	bis	r12, r5
 	mov	r9, r12
 	and	#15, r12
 	mov.b	elephant_dumbo_P.sbox(r12), r12
-	bis	r12, r4
+	bis	r12, r5
 	mov	r9, r12
 	clrc
 	rrc	r12
@@ -556,20 +547,19 @@ elephant_dumbo_P_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r8, r5
-	and	#15, r5
-	bis	r12, r4
+	and	#15, r4
+	bis	r12, r5
 	mov	r9, r12
 	swpb	r12
 	mov.b	r12, r12
@@ -579,18 +569,17 @@ elephant_dumbo_P_permute:
 	mov	r12, r8
 	and	#65280, r8
 	mov.b	r12, r12
-	bis	r8, r4
-	bis	r12, r5
-	mov	r9, r12
-	swpb	r12
-	mov.b	r12, r12
+	bis	r8, r5
+	bis	r12, r4
+	swpb	r9
+	mov.b	r9, r9
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r12
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	and	#15, r9
+	mov.b	elephant_dumbo_P.sbox(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -602,9 +591,8 @@ elephant_dumbo_P_permute:
 	mov	r12, r8
 	and	#61440, r8
 	and	#4095, r12
-	mov	r4, r9
+	mov	r5, r9
 	bis	r8, r9
-	mov	r5, r4
 	bis	r12, r4
 	mov	r10, r12
 	and	#15, r12
@@ -617,18 +605,17 @@ elephant_dumbo_P_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r12
 	and	#65520, r12
-	mov	r8, r5
 	and	#15, r5
 	bis	r12, r4
 	mov	r10, r12
@@ -642,16 +629,15 @@ elephant_dumbo_P_permute:
 	mov.b	r12, r12
 	bis	r8, r4
 	bis	r12, r5
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r10
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r12
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	and	#15, r10
+	mov.b	elephant_dumbo_P.sbox(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -665,11 +651,12 @@ elephant_dumbo_P_permute:
 	and	#4095, r12
 	mov	r4, r10
 	bis	r8, r10
-	bis	r12, r5
+	mov	r5, r8
+	bis	r12, r8
 	mov	r11, r12
 	and	#15, r12
 	mov.b	elephant_dumbo_P.sbox(r12), r12
-	bis	r12, r5
+	bis	r12, r8
 	mov	r11, r12
 	clrc
 	rrc	r12
@@ -677,20 +664,18 @@ elephant_dumbo_P_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r8, r4
 	and	#15, r4
-	mov	r5, r8
 	bis	r12, r8
 	mov	r11, r12
 	swpb	r12
@@ -704,16 +689,15 @@ elephant_dumbo_P_permute:
 	bis	r5, r8
 	mov	r4, r5
 	bis	r12, r5
-	mov	r11, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r11
+	mov.b	r11, r11
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r12
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#15, r11
+	mov.b	elephant_dumbo_P.sbox(r11), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -726,11 +710,12 @@ elephant_dumbo_P_permute:
 	and	#61440, r11
 	and	#4095, r12
 	bis	r11, r8
-	bis	r12, r5
+	mov	r5, r11
+	bis	r12, r11
 	mov	r13, r12
 	and	#15, r12
 	mov.b	elephant_dumbo_P.sbox(r12), r12
-	bis	r12, r5
+	bis	r12, r11
 	mov	r13, r12
 	clrc
 	rrc	r12
@@ -738,20 +723,18 @@ elephant_dumbo_P_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	elephant_dumbo_P.sbox(r12), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r12
+	mov.b	elephant_dumbo_P.sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r11, r4
 	and	#15, r4
-	mov	r5, r11
 	bis	r12, r11
 	mov	r13, r12
 	swpb	r12
@@ -786,11 +769,12 @@ elephant_dumbo_P_permute:
 	and	#61440, r12
 	and	#4095, r13
 	bis	r12, r11
-	bis	r13, r5
+	mov	r5, r12
+	bis	r13, r12
 	mov	6(sp), r13
 	and	#15, r13
 	mov.b	elephant_dumbo_P.sbox(r13), r13
-	bis	r13, r5
+	bis	r13, r12
 	mov	6(sp), r13
 	clrc
 	rrc	r13
@@ -798,20 +782,18 @@ elephant_dumbo_P_permute:
 	rra	r13
 	rra	r13
 	and	#15, r13
-	mov.b	elephant_dumbo_P.sbox(r13), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r13
+	mov.b	elephant_dumbo_P.sbox(r13), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r13
 	and	#65520, r13
-	mov	r12, r4
 	and	#15, r4
-	mov	r5, r12
 	bis	r13, r12
 	mov.b	7(sp), r13
 	and	#15, r13
@@ -885,18 +867,17 @@ elephant_dumbo_P_permute:
 	rra	r13
 	rra	r13
 	and	#15, r13
-	mov.b	elephant_dumbo_P.sbox(r13), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r4
+	mov.b	elephant_dumbo_P.sbox(r13), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
 	and	#61440, r4
-	mov	r13, r5
 	and	#4095, r5
 	mov	2(sp), r13
 	bis	r4, r13
@@ -1748,12 +1729,11 @@ elephant_dumbo_P_permute:
 	rla	r14
 	rla	r14
 	bis	r14, r5
-	mov	r7, r14
-	and	#8, r14
-	mov.b	r14, r14
-	swpb	r14
-	rla	r14
-	bis	r14, r5
+	and	#8, r7
+	mov.b	r7, r7
+	swpb	r7
+	rla	r7
+	bis	r7, r5
 	mov	r13, r14
 	and	#16384, r14
 	swpb	r14
@@ -1865,10 +1845,9 @@ elephant_dumbo_P_permute:
 	rrc	r15
 	rra	r15
 	bis	r15, r7
-	mov	r9, r15
-	and	#8, r15
-	rla	r15
-	bis	r15, r7
+	and	#8, r9
+	rla	r9
+	bis	r9, r7
 	mov	r10, r15
 	and	#32768, r15
 	clrc
@@ -1887,39 +1866,37 @@ elephant_dumbo_P_permute:
 	rla	r15
 	rla	r15
 	bis	r15, r7
-	mov	r10, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#32768, r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r7
-	mov	r8, r10
 	and	#8, r10
-	mov.b	r10, r10
-	swpb	r10
 	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	bis	r10, r7
+	mov	r8, r15
+	and	#32768, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r7
+	and	#8, r8
+	mov.b	r8, r8
+	swpb	r8
+	rla	r8
 	mov	r7, r15
-	bis	r10, r15
+	bis	r8, r15
 	mov	r11, r10
 	and	#32768, r10
 	swpb	r10
@@ -2020,12 +1997,11 @@ elephant_dumbo_P_permute:
 	rla	r13
 	rla	r13
 	bis	r13, r12
-	mov	r6, r13
-	and	#8, r13
-	mov.b	r13, r13
-	swpb	r13
-	rla	r13
-	bis	r13, r12
+	and	#8, r6
+	mov.b	r6, r6
+	swpb	r6
+	rla	r6
+	bis	r6, r12
 	mov	20(sp), r6
 	mov	18(sp), r7
 	mov	16(sp), r8
@@ -2066,8 +2042,8 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 386 bytes (133 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6772 bytes of code
+;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6692 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -2080,141 +2056,130 @@ elephant_dumbo_crypt:
 	push	r6
 	push	r5
 	push	r4
-	sub	#386, sp
-	mov	r12, 234(sp)
+	sub	#384, sp
+	mov	r12, 232(sp)
 	mov	r13, r10
-	mov	r15, 236(sp)
-	mov	402(sp), 224(sp)
-	mov	404(sp), 242(sp)
-	mov	406(sp), 194(sp)
-	mov	408(sp), 240(sp)
-	mov	412(sp), 238(sp)
-	mov	416(sp), 262(sp)
+	mov	r15, 234(sp)
+	mov	400(sp), 222(sp)
+	mov	402(sp), 240(sp)
+	mov	404(sp), 192(sp)
+	mov	406(sp), 238(sp)
+	mov	410(sp), 236(sp)
+	mov	414(sp), 260(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	194(sp), r8
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#65534, r7
-	and	#1, r8
-	mov	194(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65528, r15
-	and	#7, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r9
-	add	r15, r7
-	addc	r12, r8
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r9
-	mov	194(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65520, r15
-	and	#15, r11
-	mov	r8, r12
+	mov	192(sp), r9
+	rla	r9
+	adc	r9
 	mov	r9, r8
-	add	r15, r7
-	addc	r11, r12
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r8
-	mov	194(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r9
-	and	#65408, r9
-	and	#127, r15
-	mov	r7, r11
-	add	r9, r11
-	addc	r15, r12
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r8
-	mov	194(sp), r15
-	swpb	r15
-	mov	r15, r9
-	and	#65280, r9
-	mov.b	r15, r15
-	add	r9, r11
-	addc	r15, r12
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r8
-	mov	194(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r9
-	and	#63488, r9
-	and	#2047, r15
-	mov	r8, r7
-	add	r9, r11
-	addc	r15, r12
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r7
-	mov	194(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r8
-	and	#61440, r8
-	mov	r15, r9
-	and	#4095, r9
-	mov	r7, r15
-	add	r8, r11
-	addc	r9, r12
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r15
-	mov	194(sp), r8
-	bit	#1, r8
-	rrc	r8
-	mov	r8, r9
-	and	#32768, r9
-	and	#32767, r8
-	add	r9, r11
-	addc	r8, r12
-	addc	#0, r13
-	addc	#0, r14
-	addc	#0, r15
-	mov	r11, r8
-	mov	r12, r9
-	mov	r13, r11
-	mov	r14, r12
-	mov	r15, r13
-	add	#0, r8
-	addc	194(sp), r9
+	and	#65534, r8
+	and	#1, r9
+	mov	192(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
+	and	#7, r14
+	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r13
+	add	r15, r8
+	addc	r14, r9
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r15
+	mov	192(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65520, r15
+	and	#15, r14
+	add	r15, r8
+	addc	r14, r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	192(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65408, r14
+	and	#127, r15
+	add	r14, r8
+	addc	r15, r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	192(sp), r15
+	swpb	r15
+	mov	r15, r14
+	and	#65280, r14
+	mov.b	r15, r15
+	add	r14, r8
+	addc	r15, r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	192(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#63488, r14
+	and	#2047, r15
+	add	r14, r8
+	addc	r15, r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	192(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#61440, r14
+	and	#4095, r15
+	add	r14, r8
+	addc	r15, r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	192(sp), r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#32768, r15
+	and	#32767, r14
+	add	r15, r8
+	addc	r14, r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	add	#0, r8
+	addc	192(sp), r9
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	mov	192(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -2229,7 +2194,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r15
+	mov	192(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -2246,7 +2211,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r15
+	mov	192(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -2258,7 +2223,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r15
+	mov	192(sp), r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -2268,7 +2233,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r15
+	mov	192(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -2284,7 +2249,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r14
+	mov	192(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -2301,7 +2266,7 @@ elephant_dumbo_crypt:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	194(sp), r14
+	mov	192(sp), r14
 	bit	#1, r14
 	rrc	r14
 	mov	r14, r15
@@ -2314,7 +2279,7 @@ elephant_dumbo_crypt:
 	addc	#0, r13
 	add	#0, r8
 	addc	#0, r9
-	addc	194(sp), r11
+	addc	192(sp), r11
 	addc	#0, r12
 	addc	#0, r13
 	and	#1, r13
@@ -2346,64 +2311,59 @@ elephant_dumbo_crypt:
 	adc	r13
 	and	#63488, r13
 	bis	r13, r12
-	mov	r11, 232(sp)
-	mov	r12, 230(sp)
-	add	#1, 232(sp)
-	addc	#0, 230(sp)
+	mov	r11, 230(sp)
+	mov	r12, 228(sp)
+	add	#1, 230(sp)
+	addc	#0, 228(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	194(sp), r14
-	mov	#0, r15
-	add	#20, r14
-	addc	#0, r15
-	mov	r14, r7
-	mov	r15, r8
+	mov	192(sp), r7
+	mov	#0, r8
+	add	#20, r7
+	addc	#0, r8
 	sub	#1, r7
 	subc	#0, r8
 	mov	r7, r15
 	rla	r15
 	adc	r15
-	mov	r15, r5
-	and	#65534, r5
+	mov	r15, r13
+	and	#65534, r13
 	mov	r8, r12
 	rla	r12
 	adc	r12
-	mov	r12, r11
-	and	#65534, r11
+	mov	r12, r4
+	and	#65534, r4
 	and	#1, r15
-	bis	r15, r11
+	bis	r15, r4
 	and	#1, r12
-	mov	r7, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r6
+	mov	r7, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r6
 	and	#65528, r6
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r13
+	mov	r8, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
 	mov	r15, r9
-	bis	r13, r9
-	mov	r14, r15
+	and	#65528, r9
+	and	#7, r14
+	bis	r14, r9
 	and	#7, r15
-	mov	r5, r13
 	mov	r12, r14
+	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r5
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -2415,47 +2375,47 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#65520, r6
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#15, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	mov	r15, r6
 	and	#65408, r6
-	mov	r8, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#127, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	swpb	r15
 	mov	r15, r6
@@ -2469,10 +2429,10 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	swpb	r15
 	rla	r15
@@ -2483,25 +2443,25 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#63488, r6
-	mov	r8, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#2047, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
@@ -2513,51 +2473,47 @@ elephant_dumbo_crypt:
 	rrc	r15
 	mov	r15, r6
 	and	#61440, r6
-	mov	r8, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#4095, r15
-	mov	r5, r4
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r4
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r5
-	and	#32768, r5
-	mov	r8, r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r6
+	mov	r15, r6
 	and	#32768, r6
+	mov	r8, r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
+	and	#32768, r9
 	and	#32767, r15
-	bis	r15, r6
-	and	#32767, r9
-	mov	r4, r15
-	add	r5, r13
-	addc	r6, r11
-	addc	r9, r14
+	bis	r15, r9
+	mov	r5, r15
+	and	#32767, r15
+	add	r6, r13
+	addc	r9, r4
+	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r15
-	mov	r11, r5
-	mov	r12, r11
-	mov	r15, r12
 	add	#0, r13
-	addc	r7, r5
+	addc	r7, r4
 	addc	r8, r14
 	addc	#0, r11
 	addc	#0, r12
@@ -2570,21 +2526,21 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#65528, r6
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#65528, r9
 	and	#7, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#7, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -2599,23 +2555,23 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#65520, r6
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#15, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -2625,18 +2581,18 @@ elephant_dumbo_crypt:
 	rrc	r15
 	mov	r15, r6
 	and	#65408, r6
-	mov	r8, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#127, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -2653,7 +2609,7 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -2667,22 +2623,22 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#63488, r6
-	mov	r8, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#2047, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -2697,22 +2653,21 @@ elephant_dumbo_crypt:
 	rrc	r15
 	mov	r15, r6
 	and	#61440, r6
-	mov	r8, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#4095, r15
-	mov	r5, r4
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
@@ -2760,8 +2715,8 @@ elephant_dumbo_crypt:
 	adc	r11
 	mov	r11, r15
 	and	#63488, r15
-	mov	r14, 228(sp)
-	bis	r15, 228(sp)
+	mov	r14, 226(sp)
+	bis	r15, 226(sp)
 	and	#2047, r11
 	swpb	r12
 	rla	r12
@@ -2771,58 +2726,55 @@ elephant_dumbo_crypt:
 	rla	r12
 	adc	r12
 	and	#63488, r12
-	mov	r11, 226(sp)
-	bis	r12, 226(sp)
+	mov	r11, 224(sp)
+	bis	r12, 224(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	224(sp), r7
+	mov	222(sp), r7
 	mov	#0, r8
 	add	#12, r7
 	addc	#0, r8
 	mov	r7, r15
 	rla	r15
 	adc	r15
-	mov	r15, r5
-	and	#65534, r5
+	mov	r15, r13
+	and	#65534, r13
 	mov	r8, r12
 	rla	r12
 	adc	r12
-	mov	r12, r11
-	and	#65534, r11
+	mov	r12, r4
+	and	#65534, r4
 	and	#1, r15
-	bis	r15, r11
+	bis	r15, r4
 	and	#1, r12
-	mov	r7, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r6
+	mov	r7, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r6
 	and	#65528, r6
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	and	#7, r13
+	mov	r8, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
 	mov	r15, r9
-	bis	r13, r9
-	mov	r14, r15
+	and	#65528, r9
+	and	#7, r14
+	bis	r14, r9
 	and	#7, r15
-	mov	r5, r13
 	mov	r12, r14
+	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r5
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -2834,47 +2786,47 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#65520, r6
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#15, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	mov	r15, r6
 	and	#65408, r6
-	mov	r8, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#127, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	swpb	r15
 	mov	r15, r6
@@ -2888,10 +2840,10 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	swpb	r15
 	rla	r15
@@ -2902,25 +2854,25 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#63488, r6
-	mov	r8, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#2047, r15
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r5
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
@@ -2932,51 +2884,47 @@ elephant_dumbo_crypt:
 	rrc	r15
 	mov	r15, r6
 	and	#61440, r6
-	mov	r8, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#4095, r15
-	mov	r5, r4
 	add	r6, r13
-	addc	r9, r11
+	addc	r9, r4
 	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r4
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r5
-	and	#32768, r5
-	mov	r8, r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r6
+	mov	r15, r6
 	and	#32768, r6
+	mov	r8, r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
+	and	#32768, r9
 	and	#32767, r15
-	bis	r15, r6
-	and	#32767, r9
-	mov	r4, r15
-	add	r5, r13
-	addc	r6, r11
-	addc	r9, r14
+	bis	r15, r9
+	mov	r5, r15
+	and	#32767, r15
+	add	r6, r13
+	addc	r9, r4
+	addc	r15, r14
+	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r15
-	mov	r11, r5
-	mov	r12, r11
-	mov	r15, r12
 	add	#0, r13
-	addc	r7, r5
+	addc	r7, r4
 	addc	r8, r14
 	addc	#0, r11
 	addc	#0, r12
@@ -2989,21 +2937,21 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#65528, r6
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#65528, r9
 	and	#7, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#7, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -3018,23 +2966,23 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#65520, r6
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#15, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -3044,18 +2992,18 @@ elephant_dumbo_crypt:
 	rrc	r15
 	mov	r15, r6
 	and	#65408, r6
-	mov	r8, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#127, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -3072,7 +3020,7 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -3086,22 +3034,22 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r6
 	and	#63488, r6
-	mov	r8, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r9
+	mov	r8, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r9
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#2047, r15
 	add	#0, r13
-	addc	r6, r5
+	addc	r6, r4
 	addc	r9, r14
 	addc	r15, r11
 	addc	#0, r12
@@ -3116,22 +3064,21 @@ elephant_dumbo_crypt:
 	rrc	r15
 	mov	r15, r6
 	and	#61440, r6
-	mov	r8, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r4, r9
+	mov	r8, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r9
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r4, r15
+	mov	r5, r15
 	and	#4095, r15
-	mov	r5, r4
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
@@ -3190,17 +3137,17 @@ elephant_dumbo_crypt:
 	adc	r12
 	and	#63488, r12
 	bis	r12, r11
-	mov	r14, 210(sp)
-	mov	r11, 208(sp)
-	add	#1, 210(sp)
-	addc	#0, 208(sp)
+	mov	r14, 208(sp)
+	mov	r11, 206(sp)
+	add	#1, 208(sp)
+	addc	#0, 206(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	210(sp), r11
-	mov	208(sp), r12
+	mov	208(sp), r11
+	mov	206(sp), r12
 	sub	#1, r11
 	subc	#0, r12
-	mov	232(sp), r13
-	mov	230(sp), r14
+	mov	230(sp), r13
+	mov	228(sp), r14
 	add	#1, r13
 	addc	#0, r14
 	cmp	r13, r11
@@ -3213,27 +3160,27 @@ elephant_dumbo_crypt:
 	inc	r15
 	xor	r11, r13
 	and	r15, r13
-	mov	r11, 206(sp)
-	xor	r13, 206(sp)
+	mov	r11, 204(sp)
+	xor	r13, 204(sp)
 	xor	r12, r14
 	and	r15, r14
-	mov	r12, 204(sp)
-	xor	r14, 204(sp)
+	mov	r12, 202(sp)
+	xor	r14, 202(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11, 222(sp)
-	mov	2(r11), 220(sp)
-	mov	4(r11), 218(sp)
-	mov	6(r11), 216(sp)
-	mov	8(r11), 214(sp)
-	mov	10(r11), 212(sp)
+	mov	@r11, 220(sp)
+	mov	2(r11), 218(sp)
+	mov	4(r11), 216(sp)
+	mov	6(r11), 214(sp)
+	mov	8(r11), 212(sp)
+	mov	10(r11), 210(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#266, r12
+	add	#264, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -3251,16 +3198,16 @@ elephant_dumbo_crypt:
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r11, 162(sp)
-	mov	2(r11), 164(sp)
-	mov	4(r11), 172(sp)
-	mov	6(r11), 174(sp)
-	mov	8(r11), 176(sp)
-	mov	10(r11), 196(sp)
+	mov	@r11, 160(sp)
+	mov	2(r11), 162(sp)
+	mov	4(r11), 170(sp)
+	mov	6(r11), 172(sp)
+	mov	8(r11), 174(sp)
+	mov	10(r11), 194(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#266, r12
+	add	#264, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -3273,23 +3220,23 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	236(sp), r10
-	cmp	#8, 224(sp)
+	mov	234(sp), r10
+	cmp	#8, 222(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10, 192(sp)
-	mov	2(r10), 198(sp)
-	mov	4(r10), 200(sp)
-	mov	6(r10), 202(sp)
+	mov	@r10, 190(sp)
+	mov	2(r10), 196(sp)
+	mov	4(r10), 198(sp)
+	mov	6(r10), 200(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#266, r11
+	add	#264, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	224(sp), r15
+	mov	222(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -3306,13 +3253,13 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	#8, 224(sp)
+	cmp	#8, 222(sp)
 	mov	#0, r15
 	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	224(sp), r13
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	222(sp), r13
 	mov	#0, r15
 	add	#12, r13
 	addc	#0, r15
@@ -3330,22 +3277,22 @@ elephant_dumbo_crypt:
 	and	#7, r13
 	mov	r15, 132(sp)
 	bis	r13, 132(sp)
-	mov	234(sp), r15
-	mov	2(r15), 248(sp)
-	mov	4(r15), 246(sp)
-	mov	6(r15), 244(sp)
-	mov	8(r15), 250(sp)
-	mov	10(r15), 252(sp)
-	mov	12(r15), 254(sp)
-	mov	14(r15), 256(sp)
-	mov	16(r15), 258(sp)
-	mov	18(r15), 260(sp)
-	mov	#1, r4
-	mov	#0, r5
+	mov	232(sp), r15
+	mov	2(r15), 246(sp)
+	mov	4(r15), 244(sp)
+	mov	6(r15), 242(sp)
+	mov	8(r15), 248(sp)
+	mov	10(r15), 250(sp)
+	mov	12(r15), 252(sp)
+	mov	14(r15), 254(sp)
+	mov	16(r15), 256(sp)
+	mov	18(r15), 258(sp)
+	mov	#1, r5
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
+	mov	#0, r12
 	mov	#0, r15
 	mov	#0, r13
 	mov	#0, r6
@@ -3360,25 +3307,25 @@ elephant_dumbo_crypt:
 	mov	r6, r7
 	mov	r13, r6
 	mov	r15, r13
-	mov	r11, r15
+	mov	r12, r15
+	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r5, r8
-	mov	r4, r5
-	clr	r4
+	clr	r5
 	sub	#16, r14
 	jmp	.Lelephant_dumbo_crypt_shlimb19
 .Lelephant_dumbo_crypt_shbits20:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_sh18:
-	rla	r4
-	rlc	r5
+	rla	r5
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
+	rlc	r12
 	rlc	r15
 	rlc	r13
 	rlc	r6
@@ -3387,87 +3334,81 @@ elephant_dumbo_crypt:
 	jnz	.Lelephant_dumbo_crypt_sh18
 	jmp	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_shbig16:
-	clr	r4
 	clr	r5
 	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
+	clr	r12
 	clr	r15
 	clr	r13
 	clr	r6
 	clr	r7
 .Lelephant_dumbo_crypt_shend17:
-	mov	162(sp), 160(sp)
-	bis	r4, 160(sp)
-	mov	164(sp), 158(sp)
+	mov	160(sp), 158(sp)
 	bis	r5, 158(sp)
-	mov	172(sp), 156(sp)
+	mov	162(sp), 156(sp)
 	bis	r8, 156(sp)
-	mov	174(sp), r8
+	mov	170(sp), r8
 	bis	r9, r8
-	mov	176(sp), r9
+	mov	172(sp), r9
 	bis	r10, r9
-	mov	196(sp), r10
+	mov	174(sp), r10
 	bis	r11, r10
-	mov	192(sp), r11
-	bis	r15, r11
-	mov	198(sp), r15
+	mov	194(sp), r11
+	bis	r12, r11
+	mov	190(sp), r12
+	bis	r15, r12
+	mov	196(sp), r15
 	bis	r13, r15
-	mov	200(sp), r13
+	mov	198(sp), r13
 	bis	r6, r13
-	mov	202(sp), r14
+	mov	200(sp), r14
 	bis	r7, r14
-	mov	r12, r4
 	inv	r4
 	inc	r4
-	mov	160(sp), r12
-	xor	162(sp), r12
+	mov	158(sp), r7
+	xor	160(sp), r7
+	and	r4, r7
+	mov	160(sp), r5
+	xor	r7, r5
+	mov	156(sp), r7
+	xor	162(sp), r7
+	and	r4, r7
+	mov	162(sp), r6
+	xor	r7, r6
+	xor	170(sp), r8
+	and	r4, r8
+	mov	170(sp), r7
+	xor	r8, r7
+	xor	172(sp), r9
+	and	r4, r9
+	mov	172(sp), r8
+	xor	r9, r8
+	xor	174(sp), r10
+	and	r4, r10
+	mov	174(sp), r9
+	xor	r10, r9
+	xor	194(sp), r11
+	and	r4, r11
+	mov	194(sp), r10
+	xor	r11, r10
+	xor	190(sp), r12
 	and	r4, r12
-	mov	162(sp), r5
-	xor	r12, r5
-	mov	158(sp), r12
-	xor	164(sp), r12
-	and	r4, r12
-	mov	164(sp), r6
-	xor	r12, r6
-	mov	156(sp), r12
-	xor	172(sp), r12
-	and	r4, r12
-	mov	172(sp), r7
-	xor	r12, r7
-	mov	r8, r12
-	xor	174(sp), r12
-	and	r4, r12
-	mov	174(sp), r8
-	xor	r12, r8
-	mov	r9, r12
-	xor	176(sp), r12
-	and	r4, r12
-	mov	176(sp), r9
-	xor	r12, r9
-	mov	r10, r12
-	xor	196(sp), r12
-	and	r4, r12
-	mov	196(sp), r10
-	xor	r12, r10
-	mov	r11, r12
-	xor	192(sp), r12
-	and	r4, r12
-	mov	192(sp), r11
+	mov	190(sp), r11
 	xor	r12, r11
-	xor	198(sp), r15
+	xor	196(sp), r15
 	and	r4, r15
-	mov	198(sp), r12
+	mov	196(sp), r12
 	xor	r15, r12
 	mov	r13, r15
-	xor	200(sp), r15
+	xor	198(sp), r15
 	and	r4, r15
-	mov	200(sp), r13
+	mov	198(sp), r13
 	xor	r15, r13
-	xor	202(sp), r14
+	xor	200(sp), r14
 	and	r4, r14
-	mov	202(sp), r15
+	mov	200(sp), r15
 	xor	r14, r15
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 154(sp)
@@ -3492,26 +3433,26 @@ elephant_dumbo_crypt:
 	mov	#0, 14(sp)
 	mov	#0, 98(sp)
 	mov	#0, 82(sp)
-	mov	234(sp), r15
-	mov	@r15, 166(sp)
-	mov	248(sp), 170(sp)
-	mov	246(sp), 190(sp)
+	mov	232(sp), r15
+	mov	@r15, 164(sp)
+	mov	246(sp), 168(sp)
 	mov	244(sp), 188(sp)
-	mov	250(sp), 186(sp)
-	mov	252(sp), 184(sp)
-	mov	254(sp), 168(sp)
-	mov	256(sp), 182(sp)
-	mov	258(sp), 180(sp)
-	mov	260(sp), 178(sp)
-	cmp	206(sp), 154(sp)
+	mov	242(sp), 186(sp)
+	mov	248(sp), 184(sp)
+	mov	250(sp), 182(sp)
+	mov	252(sp), 166(sp)
+	mov	254(sp), 180(sp)
+	mov	256(sp), 178(sp)
+	mov	258(sp), 176(sp)
+	cmp	204(sp), 154(sp)
 	mov	152(sp), r15
-	subc	204(sp), r15
+	subc	202(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov.b	166(sp), r15
+	mov.b	164(sp), r15
 	mov	r15, r12
 	rla	r12
 	rla	r12
@@ -3524,7 +3465,7 @@ elephant_dumbo_crypt:
 	rra	r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	171(sp), r15
+	mov.b	169(sp), r15
 	mov.b	r15, r15
 	rla	r15
 	rla	r15
@@ -3535,7 +3476,7 @@ elephant_dumbo_crypt:
 	rla	r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	169(sp), r15
+	mov.b	167(sp), r15
 	mov.b	r15, r15
 	clrc
 	rrc	r15
@@ -3547,16 +3488,16 @@ elephant_dumbo_crypt:
 	rra	r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	166(sp), r15
-	mov	170(sp), r5
-	mov	190(sp), r6
-	mov	188(sp), r7
-	mov	186(sp), r8
-	mov	184(sp), r9
-	mov	168(sp), r10
-	mov	182(sp), r11
-	mov	180(sp), r13
-	mov	178(sp), r14
+	mov	164(sp), r15
+	mov	168(sp), r5
+	mov	188(sp), r6
+	mov	186(sp), r7
+	mov	184(sp), r8
+	mov	182(sp), r9
+	mov	166(sp), r10
+	mov	180(sp), r11
+	mov	178(sp), r13
+	mov	176(sp), r14
 	mov	r15, 126(sp)
 	swpb	r5
 	swpb	126(sp)
@@ -3644,67 +3585,66 @@ elephant_dumbo_crypt:
 	add	r14, 32(sp)
 	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	228(sp), 154(sp)
+	cmp	226(sp), 154(sp)
 	mov	152(sp), r15
-	subc	226(sp), r15
+	subc	224(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	166(sp), 6(sp)
+	mov	164(sp), 6(sp)
 	xor	126(sp), 6(sp)
-	mov	170(sp), 4(sp)
+	mov	168(sp), 4(sp)
 	xor	134(sp), 4(sp)
-	mov	190(sp), 264(sp)
-	xor	136(sp), 264(sp)
-	mov	188(sp), r6
+	mov	188(sp), 262(sp)
+	xor	136(sp), 262(sp)
+	mov	186(sp), r6
 	xor	138(sp), r6
-	mov	186(sp), r7
+	mov	184(sp), r7
 	xor	140(sp), r7
-	mov	184(sp), r8
+	mov	182(sp), r8
 	xor	142(sp), r8
-	mov	168(sp), 36(sp)
+	mov	166(sp), 36(sp)
 	xor	144(sp), 36(sp)
-	mov	182(sp), 40(sp)
+	mov	180(sp), 40(sp)
 	xor	146(sp), 40(sp)
-	mov	180(sp), 48(sp)
+	mov	178(sp), 48(sp)
 	xor	148(sp), 48(sp)
-	mov	178(sp), 52(sp)
+	mov	176(sp), 52(sp)
 	xor	150(sp), 52(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	222(sp), 22(sp)
+	mov	220(sp), 22(sp)
 	xor	6(sp), 22(sp)
-	mov	220(sp), 20(sp)
+	mov	218(sp), 20(sp)
 	xor	4(sp), 20(sp)
-	mov	218(sp), r5
-	xor	264(sp), r5
-	mov	216(sp), r9
+	mov	216(sp), r5
+	xor	262(sp), r5
+	mov	214(sp), r9
 	xor	r6, r9
-	mov	214(sp), r11
+	mov	212(sp), r11
 	xor	r7, r11
-	mov	212(sp), r12
+	mov	210(sp), r12
 	xor	r8, r12
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	194(sp), r14
+	mov	192(sp), r10
 	mov	#0, r15
-	sub	32(sp), r14
+	sub	32(sp), r10
 	subc	76(sp), r15
-	cmp	#20, r14
+	cmp	#20, r10
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#20, r14
-	and	r15, r14
-	mov	r14, r10
+	xor	#20, r10
+	and	r15, r10
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	32(sp), r13
-	add	242(sp), r13
+	add	240(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
 	bit	#1, r13
@@ -3723,7 +3663,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r15
-	add	#266, r15
+	add	#264, r15
 	mov	r15, 12(sp)
 	mov	r15, r4
 	mov	#20, 10(sp)
@@ -3745,38 +3685,38 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	22(sp), 286(sp)
-	mov	20(sp), 288(sp)
-	mov	r5, 290(sp)
-	mov	r9, 292(sp)
-	mov	r11, 294(sp)
-	mov	r12, 296(sp)
-	mov	36(sp), 298(sp)
-	mov	40(sp), 300(sp)
-	mov	48(sp), 302(sp)
-	mov	52(sp), 304(sp)
+	mov	22(sp), 284(sp)
+	mov	20(sp), 286(sp)
+	mov	r5, 288(sp)
+	mov	r9, 290(sp)
+	mov	r11, 292(sp)
+	mov	r12, 294(sp)
+	mov	36(sp), 296(sp)
+	mov	40(sp), 298(sp)
+	mov	48(sp), 300(sp)
+	mov	52(sp), 302(sp)
 	mov	sp, r12
-	add	#286, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#306, r13
+	add	#304, r13
 	call	#elephant_dumbo_P_permute
 	mov	6(sp), r4
-	xor	306(sp), r4
+	xor	304(sp), r4
 	mov	4(sp), r5
-	xor	308(sp), r5
-	mov	264(sp), r9
-	xor	310(sp), r9
-	xor	312(sp), r6
-	xor	314(sp), r7
-	xor	316(sp), r8
+	xor	306(sp), r5
+	mov	262(sp), r9
+	xor	308(sp), r9
+	xor	310(sp), r6
+	xor	312(sp), r7
+	xor	314(sp), r8
 	mov	36(sp), r11
-	xor	318(sp), r11
+	xor	316(sp), r11
 	mov	40(sp), r12
-	xor	320(sp), r12
+	xor	318(sp), r12
 	mov	48(sp), r13
-	xor	322(sp), r13
+	xor	320(sp), r13
 	mov	52(sp), r14
-	xor	324(sp), r14
+	xor	322(sp), r14
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	110(sp), r15
 	xor	r4, r15
@@ -3799,7 +3739,7 @@ elephant_dumbo_crypt:
 	mov	128(sp), r13
 	xor	r14, r13
 	mov	32(sp), r14
-	add	240(sp), r14
+	add	238(sp), r14
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r14
@@ -3816,30 +3756,29 @@ elephant_dumbo_crypt:
 	mov	r13, 18(r14)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r15, 266(sp)
-	mov	r4, 268(sp)
-	mov	r5, 270(sp)
-	mov	r9, 272(sp)
-	mov	r6, 274(sp)
-	mov	r7, 276(sp)
-	mov	r8, 278(sp)
-	mov	r11, 280(sp)
-	mov	r12, 282(sp)
-	mov	r13, 284(sp)
-	mov	sp, r13
-	add	#266, r13
-	mov	r10, r15
-	cmp	#20, r15
+	mov	r15, 264(sp)
+	mov	r4, 266(sp)
+	mov	r5, 268(sp)
+	mov	r9, 270(sp)
+	mov	r6, 272(sp)
+	mov	r7, 274(sp)
+	mov	r8, 276(sp)
+	mov	r11, 278(sp)
+	mov	r12, 280(sp)
+	mov	r13, 282(sp)
+	mov	sp, r15
+	add	#264, r15
+	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_cnt32
-	mov	#20, r15
+	mov	#20, r10
 .Lelephant_dumbo_crypt_cnt32:
-	tst	r15
+	tst	r10
 	jz	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_cpy33:
-	mov.b	@r13, 0(r14)
-	inc	r13
+	mov.b	@r15, 0(r14)
+	inc	r15
 	inc	r14
-	dec	r15
+	dec	r10
 	jnz	.Lelephant_dumbo_crypt_cpy33
 .Lelephant_dumbo_crypt_stored31:
 	jmp	.Lelephant_dumbo_crypt_endif24
@@ -3852,8 +3791,8 @@ elephant_dumbo_crypt:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	154(sp), 232(sp)
-	mov	230(sp), r15
+	cmp	154(sp), 230(sp)
+	mov	228(sp), r15
 	subc	152(sp), r15
 	clr	r15
 	adc	r15
@@ -3875,12 +3814,12 @@ elephant_dumbo_crypt:
 	mov	76(sp), r15
 	sub	#20, r8
 	subc	#0, r15
-	mov	194(sp), r9
+	mov	192(sp), r9
 	mov	#0, r10
 	sub	r8, r9
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	238(sp), r8
+	add	236(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r8
@@ -3899,7 +3838,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#266, r11
+	add	#264, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -4079,41 +4018,41 @@ elephant_dumbo_crypt:
 	mov	r5, r14
 	xor	98(sp), r14
 	xor	82(sp), r15
-	mov	r6, 286(sp)
-	mov	r7, 288(sp)
-	mov	r8, 290(sp)
-	mov	r9, 292(sp)
-	mov	r10, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	r13, 300(sp)
-	mov	r14, 302(sp)
-	mov	r15, 304(sp)
+	mov	r6, 284(sp)
+	mov	r7, 286(sp)
+	mov	r8, 288(sp)
+	mov	r9, 290(sp)
+	mov	r10, 292(sp)
+	mov	r11, 294(sp)
+	mov	r12, 296(sp)
+	mov	r13, 298(sp)
+	mov	r14, 300(sp)
+	mov	r15, 302(sp)
 	mov	sp, r12
-	add	#286, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#326, r13
+	add	#324, r13
 	call	#elephant_dumbo_P_permute
 	mov	58(sp), r7
-	xor	326(sp), r7
+	xor	324(sp), r7
 	mov	50(sp), r8
-	xor	328(sp), r8
+	xor	326(sp), r8
 	mov	46(sp), r9
-	xor	330(sp), r9
+	xor	328(sp), r9
 	mov	38(sp), r10
-	xor	332(sp), r10
+	xor	330(sp), r10
 	mov	34(sp), r11
-	xor	334(sp), r11
+	xor	332(sp), r11
 	mov	26(sp), r12
-	xor	336(sp), r12
+	xor	334(sp), r12
 	mov	24(sp), r13
-	xor	338(sp), r13
+	xor	336(sp), r13
 	mov	14(sp), r14
-	xor	340(sp), r14
+	xor	338(sp), r14
 	mov	98(sp), r15
-	xor	342(sp), r15
+	xor	340(sp), r15
 	mov	82(sp), r5
-	xor	344(sp), r5
+	xor	342(sp), r5
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	96(sp), r6
 	xor	r7, r6
@@ -4153,9 +4092,9 @@ elephant_dumbo_crypt:
 	mov	152(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	210(sp), r11
+	cmp	208(sp), r11
 	mov	r12, r15
-	subc	208(sp), r15
+	subc	206(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -4194,14 +4133,14 @@ elephant_dumbo_crypt:
 	addc	r12, r14
 	mov	r13, r8
 	sub	#12, r8
-	mov	224(sp), r9
+	mov	222(sp), r9
 	mov	#0, r10
 	add	#12, r9
 	addc	#0, r10
 	sub	r13, r9
 	subc	r14, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	236(sp), r8
+	add	234(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r8
@@ -4220,7 +4159,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#266, r11
+	add	#264, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -4400,41 +4339,41 @@ elephant_dumbo_crypt:
 	mov	r5, r14
 	xor	148(sp), r14
 	xor	150(sp), r15
-	mov	r6, 286(sp)
-	mov	r7, 288(sp)
-	mov	r8, 290(sp)
-	mov	r9, 292(sp)
-	mov	r10, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	r13, 300(sp)
-	mov	r14, 302(sp)
-	mov	r15, 304(sp)
+	mov	r6, 284(sp)
+	mov	r7, 286(sp)
+	mov	r8, 288(sp)
+	mov	r9, 290(sp)
+	mov	r10, 292(sp)
+	mov	r11, 294(sp)
+	mov	r12, 296(sp)
+	mov	r13, 298(sp)
+	mov	r14, 300(sp)
+	mov	r15, 302(sp)
 	mov	sp, r12
-	add	#286, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#346, r13
+	add	#344, r13
 	call	#elephant_dumbo_P_permute
 	mov	126(sp), r7
-	xor	346(sp), r7
+	xor	344(sp), r7
 	mov	134(sp), r8
-	xor	348(sp), r8
+	xor	346(sp), r8
 	mov	136(sp), r9
-	xor	350(sp), r9
+	xor	348(sp), r9
 	mov	138(sp), r10
-	xor	352(sp), r10
+	xor	350(sp), r10
 	mov	140(sp), r11
-	xor	354(sp), r11
+	xor	352(sp), r11
 	mov	142(sp), r12
-	xor	356(sp), r12
+	xor	354(sp), r12
 	mov	144(sp), r13
-	xor	358(sp), r13
+	xor	356(sp), r13
 	mov	146(sp), r14
-	xor	360(sp), r14
+	xor	358(sp), r14
 	mov	148(sp), r15
-	xor	362(sp), r15
+	xor	360(sp), r15
 	mov	150(sp), r5
-	xor	364(sp), r5
+	xor	362(sp), r5
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	mov	96(sp), r6
 	xor	r7, r6
@@ -4479,16 +4418,16 @@ elephant_dumbo_crypt:
 	mov	r13, 68(sp)
 	mov	r14, 66(sp)
 	mov	r15, 60(sp)
-	mov	166(sp), 58(sp)
-	mov	170(sp), 50(sp)
-	mov	190(sp), 46(sp)
-	mov	188(sp), 38(sp)
-	mov	186(sp), 34(sp)
-	mov	184(sp), 26(sp)
-	mov	168(sp), 24(sp)
-	mov	182(sp), 14(sp)
-	mov	180(sp), r4
-	mov	178(sp), r5
+	mov	164(sp), 58(sp)
+	mov	168(sp), 50(sp)
+	mov	188(sp), 46(sp)
+	mov	186(sp), 38(sp)
+	mov	184(sp), 34(sp)
+	mov	182(sp), 26(sp)
+	mov	166(sp), 24(sp)
+	mov	180(sp), 14(sp)
+	mov	178(sp), r4
+	mov	176(sp), r5
 	mov	126(sp), r6
 	mov	134(sp), r7
 	mov	136(sp), r8
@@ -4501,78 +4440,78 @@ elephant_dumbo_crypt:
 	mov	150(sp), r15
 	mov	r4, 98(sp)
 	mov	r5, 82(sp)
-	mov	r6, 166(sp)
-	mov	r7, 170(sp)
-	mov	r8, 190(sp)
-	mov	r9, 188(sp)
-	mov	r10, 186(sp)
-	mov	r11, 184(sp)
-	mov	r12, 168(sp)
-	mov	r13, 182(sp)
-	mov	r14, 180(sp)
-	mov	r15, 178(sp)
+	mov	r6, 164(sp)
+	mov	r7, 168(sp)
+	mov	r8, 188(sp)
+	mov	r9, 186(sp)
+	mov	r10, 184(sp)
+	mov	r11, 182(sp)
+	mov	r12, 166(sp)
+	mov	r13, 180(sp)
+	mov	r14, 178(sp)
+	mov	r15, 176(sp)
 	add	#1, 154(sp)
 	addc	#0, 152(sp)
-	cmp	206(sp), 154(sp)
+	cmp	204(sp), 154(sp)
 	mov	152(sp), r15
-	subc	204(sp), r15
+	subc	202(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	96(sp), r6
-	mov	234(sp), r15
+	mov	232(sp), r15
 	xor	@r15, r6
 	mov	94(sp), r7
-	xor	248(sp), r7
+	xor	246(sp), r7
 	mov	92(sp), r8
-	xor	246(sp), r8
+	xor	244(sp), r8
 	mov	86(sp), r9
-	xor	244(sp), r9
+	xor	242(sp), r9
 	mov	84(sp), r10
-	xor	250(sp), r10
+	xor	248(sp), r10
 	mov	78(sp), r11
-	xor	252(sp), r11
+	xor	250(sp), r11
 	mov	74(sp), r12
-	xor	254(sp), r12
+	xor	252(sp), r12
 	mov	68(sp), r13
-	xor	256(sp), r13
+	xor	254(sp), r13
 	mov	66(sp), r14
-	xor	258(sp), r14
+	xor	256(sp), r14
 	mov	60(sp), r15
-	xor	260(sp), r15
-	mov	r6, 286(sp)
-	mov	r7, 288(sp)
-	mov	r8, 290(sp)
-	mov	r9, 292(sp)
-	mov	r10, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	r13, 300(sp)
-	mov	r14, 302(sp)
-	mov	r15, 304(sp)
+	xor	258(sp), r15
+	mov	r6, 284(sp)
+	mov	r7, 286(sp)
+	mov	r8, 288(sp)
+	mov	r9, 290(sp)
+	mov	r10, 292(sp)
+	mov	r11, 294(sp)
+	mov	r12, 296(sp)
+	mov	r13, 298(sp)
+	mov	r14, 300(sp)
+	mov	r15, 302(sp)
 	mov	sp, r12
-	add	#286, r12
+	add	#284, r12
 	mov	sp, r13
-	add	#366, r13
+	add	#364, r13
 	call	#elephant_dumbo_P_permute
-	mov	366(sp), r11
-	mov	234(sp), r15
+	mov	364(sp), r11
+	mov	232(sp), r15
 	xor	@r15, r11
-	mov	248(sp), r12
-	xor	368(sp), r12
-	mov	246(sp), r13
-	xor	370(sp), r13
-	mov	244(sp), r14
-	xor	372(sp), r14
+	mov	246(sp), r12
+	xor	366(sp), r12
+	mov	244(sp), r13
+	xor	368(sp), r13
+	mov	242(sp), r14
+	xor	370(sp), r14
 	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	mov	262(sp), r15
+	mov	260(sp), r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r15)
-	add	#386, sp
+	add	#384, sp
 	pop	r4
 	pop	r5
 	pop	r6

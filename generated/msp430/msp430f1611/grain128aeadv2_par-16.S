@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4498 bytes of code
+;     estimated 4484 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -138,29 +138,29 @@ grain128aeadv2_encrypt:
 	mov	#0, 74(sp)
 	mov	#0, 84(sp)
 	mov	186(sp), r7
-	mov	188(sp), 36(sp)
-	mov	190(sp), 34(sp)
-	mov	192(sp), 32(sp)
-	mov	194(sp), 30(sp)
-	mov	196(sp), 28(sp)
-	mov	198(sp), 26(sp)
-	mov	200(sp), 24(sp)
+	mov	188(sp), 34(sp)
+	mov	190(sp), 32(sp)
+	mov	192(sp), 30(sp)
+	mov	194(sp), 28(sp)
+	mov	196(sp), 26(sp)
+	mov	198(sp), 24(sp)
+	mov	200(sp), 22(sp)
 	mov	202(sp), r8
 	mov	204(sp), 18(sp)
-	mov	206(sp), 46(sp)
-	mov	208(sp), 44(sp)
-	mov	210(sp), 20(sp)
+	mov	206(sp), 44(sp)
+	mov	208(sp), 42(sp)
+	mov	210(sp), 60(sp)
 	mov	212(sp), 16(sp)
-	mov	214(sp), 42(sp)
-	mov	216(sp), 40(sp)
+	mov	214(sp), 40(sp)
+	mov	216(sp), 38(sp)
 	mov	218(sp), 14(sp)
-	mov	220(sp), r9
-	mov	222(sp), r10
-	mov	224(sp), 82(sp)
+	mov	220(sp), 82(sp)
+	mov	222(sp), r9
+	mov	224(sp), r10
 	mov	226(sp), 66(sp)
 	mov	228(sp), 64(sp)
 	mov	230(sp), 62(sp)
-	mov	232(sp), 50(sp)
+	mov	232(sp), 48(sp)
 	cmp	86(sp), 74(sp)
 	mov	84(sp), r15
 	subc	#0, r15
@@ -191,7 +191,7 @@ grain128aeadv2_encrypt:
 	and	#65520, r15
 	bis	r15, r12
 	mov	r7, r13
-	mov	36(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
@@ -206,7 +206,7 @@ grain128aeadv2_encrypt:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	36(sp), r15
+	mov	34(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -215,7 +215,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	36(sp), r13
+	mov	34(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -225,7 +225,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#4095, r13
-	mov	34(sp), r15
+	mov	32(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -243,19 +243,19 @@ grain128aeadv2_encrypt:
 	rla	r11
 	adc	r11
 	and	#1, r11
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r11
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
 	and	#63, r13
-	mov	32(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -268,7 +268,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r14
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r6
+	mov	30(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -278,7 +278,7 @@ grain128aeadv2_encrypt:
 	rla	r6
 	adc	r6
 	and	#15, r6
-	mov	30(sp), r15
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -289,11 +289,11 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	30(sp), r13
+	mov	28(sp), r13
 	rla	r13
 	adc	r13
 	and	#1, r13
-	mov	28(sp), r15
+	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -303,13 +303,13 @@ grain128aeadv2_encrypt:
 	xor	r6, r14
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r11, r12
-	mov	28(sp), r13
+	mov	26(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	and	#3, r13
-	mov	26(sp), r15
+	mov	24(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -320,7 +320,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	28(sp), r13
+	mov	26(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -328,7 +328,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#7, r13
-	mov	26(sp), r15
+	mov	24(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -362,7 +362,7 @@ grain128aeadv2_encrypt:
 	and	#65534, r15
 	bis	r15, r13
 	xor	r13, r14
-	mov	46(sp), r13
+	mov	44(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -372,7 +372,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#4095, r13
-	mov	44(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -384,7 +384,7 @@ grain128aeadv2_encrypt:
 	and	#61440, r15
 	bis	r15, r13
 	xor	r13, r14
-	mov	46(sp), r13
+	mov	44(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -392,7 +392,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#7, r13
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -402,9 +402,9 @@ grain128aeadv2_encrypt:
 	and	#65528, r15
 	bis	r15, r13
 	xor	r13, r14
-	xor	20(sp), r14
+	xor	60(sp), r14
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	20(sp), r13
+	mov	60(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -423,7 +423,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#127, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -437,7 +437,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#511, r13
-	mov	36(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -445,30 +445,14 @@ grain128aeadv2_encrypt:
 	bis	r15, r13
 	mov	r7, r12
 	xor	r13, r12
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	and	#1023, r13
-	mov	32(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	30(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	28(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -478,17 +462,33 @@ grain128aeadv2_encrypt:
 	bis	r15, r13
 	xor	r13, r12
 	mov	28(sp), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
+	mov	26(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r13
+	xor	r13, r12
+	mov	26(sp), r13
 	bit	#1, r13
 	rrc	r13
 	and	#32767, r13
-	mov	26(sp), r15
+	mov	24(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r13
 	xor	r13, r12
 	mov	r12, 76(sp)
-	xor	26(sp), 76(sp)
+	xor	24(sp), 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	18(sp), r13
 	swpb	r13
@@ -497,7 +497,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#63, r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -507,8 +507,8 @@ grain128aeadv2_encrypt:
 	bis	r15, r13
 	mov	r8, r12
 	xor	r13, r12
-	mov	44(sp), r13
-	mov	20(sp), r15
+	mov	42(sp), r13
+	mov	60(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
@@ -523,7 +523,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#31, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -534,7 +534,7 @@ grain128aeadv2_encrypt:
 	and	#65504, r15
 	bis	r15, r13
 	xor	r13, r12
-	xor	42(sp), r12
+	xor	40(sp), r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -553,7 +553,7 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	20(sp), r13
+	mov	60(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -574,15 +574,15 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	18(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -592,15 +592,14 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r13
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
@@ -609,16 +608,16 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r8
+	and	r8, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r13, r12
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	bit	#1, r8
 	rrc	r8
 	and	#32767, r8
-	mov	46(sp), r15
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -629,7 +628,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#16383, r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -649,7 +648,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r8
 	rrc	r8
 	and	#31, r8
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -659,7 +658,7 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	44(sp), r13
+	mov	42(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -668,7 +667,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#31, r13
-	mov	20(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -682,17 +681,17 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r12
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r13
-	mov	44(sp), r15
+	mov	44(sp), r13
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	and	44(sp), r13
+	and	42(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r12
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r8
+	mov	42(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -700,7 +699,7 @@ grain128aeadv2_encrypt:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	20(sp), r15
+	mov	60(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -709,7 +708,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	20(sp), r13
+	mov	60(sp), r13
 	bit	#1, r13
 	rrc	r13
 	and	#32767, r13
@@ -722,7 +721,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	20(sp), r8
+	mov	60(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -753,7 +752,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#4095, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -775,7 +774,7 @@ grain128aeadv2_encrypt:
 	rla	r8
 	adc	r8
 	and	#1023, r8
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -784,7 +783,7 @@ grain128aeadv2_encrypt:
 	and	#64512, r15
 	bis	r15, r8
 	mov	18(sp), r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
@@ -795,7 +794,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#127, r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -805,7 +804,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r12
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	20(sp), r8
+	mov	60(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -820,7 +819,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	20(sp), r13
+	mov	60(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -840,7 +839,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#16383, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -852,7 +851,7 @@ grain128aeadv2_encrypt:
 	xor	r8, r12
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
-	mov	42(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r8
 	xor.b	r15, r8
@@ -867,7 +866,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#15, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -887,7 +886,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#7, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1010,22 +1009,22 @@ grain128aeadv2_encrypt:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r13, 22(sp)
-	bis	r15, 22(sp)
+	mov	r13, 20(sp)
+	bis	r15, 20(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
 	mov	74(sp), r15
 	add	90(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 52(sp)
+	mov	r15, 50(sp)
 	; grain128aeadv2.ae:144: ct[i] = m ^ z[7:0]
-	mov.b	22(sp), r15
-	mov	52(sp), r14
+	mov.b	20(sp), r15
+	mov	50(sp), r14
 	xor	r15, r14
 	mov	74(sp), r15
 	add	88(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r12
+	mov	50(sp), r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -1041,281 +1040,42 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	62(sp), r14
 	and	r15, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
-	mov	r9, r8
-	xor	r13, r8
-	mov	r10, r9
-	xor	r14, r9
-	mov	82(sp), r10
-	xor	r15, r10
+	mov	82(sp), r6
+	xor	r13, r6
+	mov	r9, r7
+	xor	r14, r7
+	mov	r10, r8
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	mov	r15, 56(sp)
-	and	#1, 56(sp)
-	mov	66(sp), r7
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	mov	56(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r7
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r7, 14(sp)
-	mov	r8, r7
-	xor	r13, r7
-	mov	r9, r8
-	xor	r14, r8
-	mov	r10, r9
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, 58(sp)
-	and	#1, 58(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 60(sp)
-	and	#1, 60(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
+	mov.b	21(sp), r15
 	mov	r15, 54(sp)
 	and	#1, 54(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r14
+	mov	48(sp), r15
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	58(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	54(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	54(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	clrc
 	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -1330,71 +1090,32 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	clrc
 	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 48(sp)
-	and	#1, 48(sp)
+	mov	r15, 56(sp)
+	and	#1, 56(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r15
+	mov	48(sp), r14
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
 	mov	54(sp), r15
 	swpb	r15
 	rla	r15
@@ -1404,18 +1125,293 @@ grain128aeadv2_encrypt:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	48(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	56(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 14(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	21(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 58(sp)
+	and	#1, 58(sp)
+	mov	66(sp), r10
+	mov	64(sp), r4
+	mov	62(sp), r5
+	mov	48(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	54(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	56(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	58(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	50(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 14(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	21(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, 52(sp)
+	and	#1, 52(sp)
+	mov	66(sp), r10
+	mov	64(sp), r4
+	mov	62(sp), r5
+	mov	48(sp), r14
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	54(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	56(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	58(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	52(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	50(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 14(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	21(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 46(sp)
+	and	#1, 46(sp)
+	mov	66(sp), r10
+	mov	64(sp), r4
+	mov	62(sp), r5
+	mov	48(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	54(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	56(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	58(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	52(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	46(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	50(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -1436,29 +1432,26 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
 	xor	r14, r7
-	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 38(sp)
-	and	#1, 38(sp)
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
 	mov	66(sp), r9
 	mov	64(sp), r10
 	mov	62(sp), r4
-	mov	50(sp), r14
+	mov	48(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -1489,25 +1482,25 @@ grain128aeadv2_encrypt:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	56(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -1515,7 +1508,7 @@ grain128aeadv2_encrypt:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	46(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1524,7 +1517,7 @@ grain128aeadv2_encrypt:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	38(sp), r5
+	mov	36(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
@@ -1535,7 +1528,7 @@ grain128aeadv2_encrypt:
 	rla	r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -1565,15 +1558,14 @@ grain128aeadv2_encrypt:
 	xor	r14, r10
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r5
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, r5
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	and	#1, r5
 	mov	66(sp), r4
 	swpb	r4
@@ -1588,70 +1580,60 @@ grain128aeadv2_encrypt:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	62(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	62(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
-	mov	50(sp), r15
+	and	#511, r7
+	mov	48(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
 	bis	r15, r7
-	mov	50(sp), r14
+	mov	48(sp), r15
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	54(sp), r14
+	swpb	r14
+	rla	r14
+	bis	r15, r14
 	mov	56(sp), r15
 	swpb	r15
+	rla	r15
 	rla	r15
 	bis	r14, r15
 	mov	58(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	54(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
 	bis	r14, r15
-	mov	38(sp), r14
+	mov	46(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1659,11 +1641,19 @@ grain128aeadv2_encrypt:
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	mov	r15, r9
-	bis	r14, r9
+	bis	r14, r15
+	mov	r5, r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r12
+	mov	50(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -1696,7 +1686,7 @@ grain128aeadv2_encrypt:
 	mov	r8, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r7
+	mov.b	21(sp), r7
 	clrc
 	rrc	r7
 	rra	r7
@@ -1708,7 +1698,7 @@ grain128aeadv2_encrypt:
 	mov	66(sp), r12
 	mov	64(sp), r13
 	mov	62(sp), r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
@@ -1720,32 +1710,32 @@ grain128aeadv2_encrypt:
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	56(sp), r8
+	mov	54(sp), r8
 	swpb	r8
 	bis	r15, r8
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r8, r15
-	mov	60(sp), r8
+	mov	58(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
 	bis	r15, r8
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r8, r15
-	mov	48(sp), r8
+	mov	46(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
 	rla	r8
 	rla	r8
 	bis	r15, r8
-	mov	38(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1772,29 +1762,32 @@ grain128aeadv2_encrypt:
 	rla	r15
 	rla	r15
 	bis	r8, r15
-	mov	36(sp), r7
-	mov	34(sp), 36(sp)
+	mov	34(sp), r7
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	76(sp), 24(sp)
+	mov	22(sp), 24(sp)
+	mov	76(sp), 22(sp)
 	mov	18(sp), r8
-	mov	46(sp), 18(sp)
-	mov	44(sp), 46(sp)
-	mov	20(sp), 44(sp)
-	mov	16(sp), 20(sp)
-	mov	42(sp), r5
-	mov	40(sp), 42(sp)
-	mov	70(sp), 40(sp)
+	mov	44(sp), 18(sp)
+	mov	42(sp), 44(sp)
+	mov	60(sp), 42(sp)
+	mov	16(sp), r4
+	mov	40(sp), r5
+	mov	38(sp), 40(sp)
+	mov	70(sp), 38(sp)
+	mov	r4, 60(sp)
 	mov	r5, 16(sp)
 	mov	r6, 14(sp)
-	mov	r11, 82(sp)
+	mov	r9, 82(sp)
+	mov	r10, r9
+	mov	r11, r10
 	mov	r12, 66(sp)
 	mov	r13, 64(sp)
 	mov	r14, 62(sp)
-	mov	r15, 50(sp)
+	mov	r15, 48(sp)
 	add	#1, 74(sp)
 	addc	#0, 84(sp)
 	cmp	86(sp), 74(sp)
@@ -1807,12 +1800,12 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:147: store_le(tag, 0, acc ^ sr)
 	mov	14(sp), r11
 	xor	66(sp), r11
-	mov	r9, r12
+	mov	82(sp), r12
 	xor	64(sp), r12
-	mov	r10, r14
+	mov	r9, r14
 	xor	62(sp), r14
-	mov	82(sp), r15
-	xor	50(sp), r15
+	mov	r10, r15
+	xor	48(sp), r15
 	mov	92(sp), r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes13
@@ -1850,7 +1843,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4528 bytes of code
+;     estimated 4504 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1999,8 +1992,8 @@ grain128aeadv2_decrypt:
 	mov	218(sp), 42(sp)
 	mov	220(sp), 40(sp)
 	mov	222(sp), 14(sp)
-	mov	224(sp), r9
-	mov	226(sp), 84(sp)
+	mov	224(sp), 84(sp)
+	mov	226(sp), r9
 	mov	228(sp), r10
 	mov	230(sp), 68(sp)
 	mov	232(sp), 66(sp)
@@ -2419,15 +2412,15 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	22(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2437,15 +2430,14 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r13
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
@@ -2454,10 +2446,10 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r8
+	and	r8, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r13, r12
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	bit	#1, r8
@@ -2888,16 +2880,17 @@ grain128aeadv2_decrypt:
 	mov	52(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
-	mov	r9, r8
-	xor	r13, r8
-	mov	84(sp), r9
-	xor	r14, r9
-	xor	r15, r10
+	mov	84(sp), r6
+	xor	r13, r6
+	mov	r9, r7
+	xor	r14, r7
+	mov	r10, r8
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	mov	r15, 56(sp)
 	and	#1, 56(sp)
-	mov	68(sp), r7
+	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
 	mov	52(sp), r15
@@ -2905,17 +2898,17 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	rrc	r5
 	rrc	r4
-	rrc	r7
-	mov	56(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	rrc	r10
+	mov	56(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	clrc
@@ -2929,20 +2922,17 @@ grain128aeadv2_decrypt:
 	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r12
-	and	r13, r7
+	and	r13, r10
 	mov	r4, r13
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
-	xor	r7, 14(sp)
-	mov	r8, r7
-	xor	r13, r7
-	mov	r9, r8
-	xor	r14, r8
-	mov	r10, r9
-	xor	r15, r9
+	xor	r10, 14(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	clrc
@@ -2972,16 +2962,16 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	58(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	clrc
@@ -3001,12 +2991,12 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	clrc
@@ -3050,16 +3040,16 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	60(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	clrc
@@ -3080,12 +3070,12 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	clrc
@@ -3142,16 +3132,16 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	54(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	54(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	clrc
@@ -3173,12 +3163,12 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	clrc
@@ -3247,16 +3237,16 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	50(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	50(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	clrc
@@ -3279,14 +3269,11 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
 	xor	r14, r7
-	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
@@ -3404,19 +3391,19 @@ grain128aeadv2_decrypt:
 	xor	r9, 14(sp)
 	mov	r6, 12(sp)
 	xor	r10, 12(sp)
-	mov	r7, r10
-	xor	r14, r10
-	xor	r15, r8
+	mov	r7, r9
+	xor	r14, r9
+	mov	r8, r10
+	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
+	mov.b	45(sp), r5
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, r5
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	and	#1, r5
 	mov	68(sp), r4
 	swpb	r4
@@ -3431,70 +3418,60 @@ grain128aeadv2_decrypt:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	64(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	64(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
+	and	#511, r7
 	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
 	bis	r15, r7
-	mov	52(sp), r14
+	mov	52(sp), r15
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	56(sp), r15
-	swpb	r15
-	rla	r15
-	bis	r14, r15
-	mov	58(sp), r14
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	56(sp), r14
 	swpb	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
-	rla	r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
 	bis	r14, r15
-	mov	38(sp), r14
+	mov	50(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	38(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -3502,9 +3479,17 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	mov	r15, r9
-	bis	r14, r9
+	bis	r14, r15
+	mov	r5, r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r12
 	clrc
@@ -3529,25 +3514,24 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r7, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r8, r15
 	and	r11, r15
-	mov	14(sp), r7
-	xor	r12, r7
-	mov	12(sp), r9
-	xor	r13, r9
-	xor	r14, r10
-	mov	r8, r11
-	xor	r15, r11
+	mov	14(sp), r6
+	xor	r12, r6
+	mov	12(sp), r11
+	xor	r13, r11
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r6
+	mov.b	45(sp), r7
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
 	mov	68(sp), r12
 	mov	66(sp), r13
 	mov	64(sp), r14
@@ -3605,7 +3589,7 @@ grain128aeadv2_decrypt:
 	rla	r8
 	rla	r8
 	bis	r15, r8
-	mov	r6, r15
+	mov	r7, r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -3615,7 +3599,7 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rla	r15
 	bis	r8, r15
-	mov	36(sp), r8
+	mov	36(sp), r7
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
@@ -3631,14 +3615,11 @@ grain128aeadv2_decrypt:
 	mov	42(sp), r5
 	mov	40(sp), 42(sp)
 	mov	72(sp), 40(sp)
-	mov	r7, r6
-	mov	r8, r7
 	mov	20(sp), r8
 	mov	r4, 62(sp)
 	mov	r5, 16(sp)
 	mov	r6, 14(sp)
-	mov	r10, 84(sp)
-	mov	r11, r10
+	mov	r11, 84(sp)
 	mov	r12, 68(sp)
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
@@ -3678,8 +3659,8 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_words14
 .Lgrain128aeadv2_decrypt_join15:
 	xor	14(sp), r12
-	xor	r9, r13
-	xor	84(sp), r14
+	xor	84(sp), r13
+	xor	r9, r14
 	xor	r10, r15
 	xor	68(sp), r12
 	xor	66(sp), r13
@@ -3707,8 +3688,8 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 174 bytes (87 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 15788 bytes of code
+;     frame 168 bytes (84 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 15702 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -3721,19 +3702,19 @@ grain128aeadv2_absorb_ad:
 	push	r6
 	push	r5
 	push	r4
-	sub	#174, sp
-	mov	r12, r8
-	mov	r13, r9
-	mov	r14, r7
-	mov	r15, r10
-	mov	190(sp), 164(sp)
-	mov	192(sp), 162(sp)
-	mov	194(sp), 168(sp)
-	mov	196(sp), 166(sp)
-	mov	198(sp), 172(sp)
-	mov	200(sp), 170(sp)
+	sub	#168, sp
+	mov	r12, r9
+	mov	r13, r10
+	mov	r14, r8
+	mov	r15, r4
+	mov	184(sp), 158(sp)
+	mov	186(sp), 156(sp)
+	mov	188(sp), 162(sp)
+	mov	190(sp), 160(sp)
+	mov	192(sp), 166(sp)
+	mov	194(sp), 164(sp)
 	; grain128aeadv2.ae:121: if a < 128 {
-	cmp	#128, 162(sp)
+	cmp	#128, 156(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r15
@@ -3744,7 +3725,7 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r9, r12
+	mov	@r10, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -3754,7 +3735,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3765,15 +3746,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r8, r14
-	mov	2(r8), r15
+	mov	@r9, r14
+	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r8, r11
+	mov	@r9, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3781,7 +3762,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r8), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3790,7 +3771,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r8), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3800,7 +3781,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r8), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3814,24 +3795,23 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	12(r9), r15
+	mov	10(r10), r7
+	rla	r7
+	adc	r7
+	and	#1, r7
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r6
-	bis	r15, r6
-	mov	4(r8), r14
+	bis	r15, r7
+	mov	4(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3839,12 +3819,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r8), r11
+	mov	6(r9), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3854,7 +3834,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r8), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3865,11 +3845,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r8), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -3878,14 +3858,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r6, r12
-	mov	10(r8), r14
+	and	r7, r12
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3896,7 +3876,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r8), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3904,7 +3884,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3914,13 +3894,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3928,17 +3908,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3948,7 +3928,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3960,7 +3940,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3968,7 +3948,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3978,14 +3958,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r9), r13
+	xor	8(r10), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r9), r14
+	mov	8(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3994,12 +3974,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4008,26 +3988,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r8, r12
+	mov	@r9, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r8), r15
+	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r8, r12
-	mov	4(r8), r14
+	xor	@r9, r12
+	mov	4(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4036,14 +4016,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r8), r14
+	mov	8(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4052,27 +4032,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r8), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
 	mov	r12, 14(sp)
-	xor	12(r8), 14(sp)
+	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r9), r11
+	mov	2(r10), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4080,15 +4060,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r9, r11
-	mov	6(r9), r14
-	mov	8(r9), r15
+	xor	@r10, r11
+	mov	6(r10), r14
+	mov	8(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -4097,7 +4077,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4108,9 +4088,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r9), r11
+	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -4118,7 +4098,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4127,7 +4107,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4135,7 +4115,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4148,7 +4128,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -4157,7 +4137,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4167,7 +4147,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4175,7 +4155,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4188,22 +4168,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4214,7 +4194,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -4223,7 +4203,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4233,7 +4213,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r9), r14
+	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -4242,7 +4222,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r9), r15
+	mov	8(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4256,17 +4236,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r9), r14
-	mov	6(r9), r15
+	mov	4(r10), r14
+	mov	6(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r9), r14
+	and	6(r10), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r9), r12
+	mov	6(r10), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -4274,7 +4254,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r9), r15
+	mov	8(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4283,11 +4263,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -4296,7 +4276,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -4306,7 +4286,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4317,7 +4297,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4327,7 +4307,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4342,14 +4322,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4357,19 +4337,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r9), r14
-	mov	4(r9), r15
+	mov	2(r10), r14
+	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4379,14 +4359,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4394,13 +4374,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4408,13 +4388,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4425,13 +4405,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r9), r12
-	mov	12(r9), r15
+	mov	10(r10), r12
+	mov	12(r10), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4441,7 +4421,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4453,7 +4433,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4461,7 +4441,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4471,12 +4451,12 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r6, r12
+	and	r7, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 34(sp)
-	xor	@r8, 34(sp)
+	mov	r11, 32(sp)
+	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
 	and	#16384, r14
@@ -4584,10 +4564,10 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r14, 138(sp)
-	bis	r15, 138(sp)
+	mov	r14, 132(sp)
+	bis	r15, 132(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -4597,150 +4577,150 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	@r10, r12
-	and	2(r10), r13
-	and	4(r10), r14
-	and	6(r10), r15
-	mov	r12, 90(sp)
-	xor	@r7, 90(sp)
-	mov	r13, 86(sp)
-	xor	2(r7), 86(sp)
-	mov	r14, 82(sp)
-	xor	4(r7), 82(sp)
-	mov	r15, 80(sp)
-	xor	6(r7), 80(sp)
+	and	@r4, r12
+	and	2(r4), r13
+	and	4(r4), r14
+	and	6(r4), r15
+	mov	r12, 88(sp)
+	xor	@r8, 88(sp)
+	mov	r13, 84(sp)
+	xor	2(r8), 84(sp)
+	mov	r14, 80(sp)
+	xor	4(r8), 80(sp)
+	mov	r15, 78(sp)
+	xor	6(r8), 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
+	mov	r15, 140(sp)
+	and	#1, 140(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	140(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	156(sp), r11
+	clrc
+	rrc	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
+	xor	r7, 80(sp)
+	xor	r8, 78(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	133(sp), r15
+	clrc
+	rrc	r15
+	mov	r15, 150(sp)
+	and	#1, 150(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	140(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	150(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	156(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
+	xor	r7, 80(sp)
+	xor	r8, 78(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	133(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
 	mov	r15, 146(sp)
 	and	#1, 146(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
-	xor	r7, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
 	clrc
 	rrc	r15
-	mov	r15, 156(sp)
-	and	#1, 156(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
-	clrc
-	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	146(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	156(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
-	xor	r7, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
 	clrc
 	rrc	r15
-	rra	r15
-	mov	r15, 152(sp)
-	and	#1, 152(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
-	clrc
-	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	146(sp), r14
+	mov	140(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -4748,7 +4728,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	150(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -4757,18 +4737,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	152(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	mov	146(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -4782,457 +4762,455 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	clrc
 	rrc	r15
-	rra	r15
-	rra	r15
-	mov	r15, 142(sp)
-	and	#1, 142(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	146(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	156(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	152(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	142(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
-	xor	r7, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
 	rra	r15
 	rra	r15
 	mov	r15, 136(sp)
 	and	#1, 136(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
+	mov	140(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	150(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	146(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	136(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	156(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
+	xor	r7, 80(sp)
+	xor	r8, 78(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	133(sp), r15
 	clrc
 	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 130(sp)
+	and	#1, 130(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
+	clrc
+	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	140(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	150(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	146(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	136(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	130(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	156(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
+	xor	r7, 80(sp)
+	xor	r8, 78(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	133(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 122(sp)
+	and	#1, 122(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	140(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	150(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	146(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	136(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	130(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	122(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	156(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
+	xor	r7, 80(sp)
+	xor	r8, 78(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	133(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 110(sp)
+	and	#1, 110(sp)
+	mov	@r4, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	and	#511, r5
+	mov	2(r4), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
+	and	#65024, r15
+	bis	r15, r5
+	and	#511, r6
+	mov	4(r4), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65024, r15
+	bis	r15, r6
+	and	#511, r7
+	mov	6(r4), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	bis	r15, r7
+	mov	6(r4), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	140(sp), r14
+	swpb	r14
+	rla	r14
+	bis	r15, r14
+	mov	150(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
 	mov	146(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	156(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	152(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	142(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	136(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
-	xor	r7, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 124(sp)
-	and	#1, 124(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	146(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	156(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	152(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	142(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
 	mov	136(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
+	mov	130(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	122(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	124(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	mov	110(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r12
 	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
-	xor	r7, 80(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 112(sp)
-	and	#1, 112(sp)
-	mov	@r10, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	2(r10), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r5
-	mov	4(r10), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	bis	r15, r5
-	and	#511, r14
-	mov	6(r10), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	mov	r14, r6
-	bis	r15, r6
-	mov	6(r10), r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	146(sp), r15
-	swpb	r15
-	rla	r15
-	bis	r14, r15
-	mov	156(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	152(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	142(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	136(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	124(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	112(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r15, r7
-	bis	r14, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	and	#1, r13
-	mov	#0, r14
-	mov	#0, r12
 	mov	#0, r15
 	mov	#0, r11
-	sub	r13, r14
-	subc	#0, r12
+	sub	r12, r13
+	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r11
-	mov	r4, r13
+	mov	r5, r12
+	and	r13, r12
+	mov	r6, r13
 	and	r14, r13
-	mov	r5, r14
-	and	r12, r14
-	mov	r6, r12
-	and	r15, r12
-	mov	r7, r15
+	mov	r7, r14
+	and	r15, r14
+	mov	r8, r15
 	and	r11, r15
-	mov	90(sp), r6
+	mov	88(sp), r7
+	xor	r12, r7
+	mov	84(sp), r6
 	xor	r13, r6
-	mov	86(sp), r13
-	xor	r14, r13
-	mov	82(sp), r14
-	xor	r12, r14
-	mov	80(sp), r7
-	xor	r15, r7
+	mov	80(sp), r8
+	xor	r14, r8
+	mov	78(sp), r11
+	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5241,49 +5219,47 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	@r10, r4
-	mov	2(r10), r11
-	mov	4(r10), r12
-	mov	6(r10), r5
-	mov	r4, r10
-	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
+	mov	@r4, r12
+	mov	2(r4), r13
+	mov	4(r4), r14
+	mov	6(r4), r4
+	swpb	r13
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	swpb	r5
-	xor.b	r5, r12
-	xor	r5, r12
-	mov	r5, r4
+	xor.b	r13, r12
+	xor	r13, r12
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	swpb	r4
+	xor.b	r4, r14
+	xor	r4, r14
 	mov.b	r4, r4
+	mov	140(sp), r5
+	swpb	r5
+	bis	r4, r5
+	mov	150(sp), r4
+	swpb	r4
+	rla	r4
+	bis	r5, r4
 	mov	146(sp), r5
 	swpb	r5
-	bis	r4, r5
-	mov	156(sp), r4
-	swpb	r4
-	rla	r4
-	bis	r5, r4
-	mov	152(sp), r5
-	swpb	r5
 	rla	r5
 	rla	r5
 	bis	r4, r5
-	mov	142(sp), r4
+	mov	136(sp), r4
 	swpb	r4
 	rla	r4
 	rla	r4
 	rla	r4
 	bis	r5, r4
-	mov	136(sp), r5
+	mov	130(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
 	rla	r5
 	rla	r5
 	bis	r4, r5
-	mov	124(sp), r4
+	mov	122(sp), r4
 	swpb	r4
 	rla	r4
 	rla	r4
@@ -5291,7 +5267,7 @@ grain128aeadv2_absorb_ad:
 	rla	r4
 	rla	r4
 	bis	r5, r4
-	mov	112(sp), r5
+	mov	110(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
@@ -5309,40 +5285,41 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r5, r15
-	mov	2(r8), 32(sp)
-	mov	4(r8), 30(sp)
-	mov	6(r8), 28(sp)
-	mov	8(r8), 26(sp)
-	mov	10(r8), 22(sp)
-	mov	12(r8), 20(sp)
-	mov	14(r8), 18(sp)
-	mov	2(r9), 114(sp)
-	mov	4(r9), 12(sp)
-	mov	6(r9), 46(sp)
-	mov	8(r9), 44(sp)
-	mov	10(r9), 16(sp)
-	mov	12(r9), 8(sp)
-	mov	14(r9), r5
-	mov	r7, r8
-	mov	r10, r9
-	mov	r11, r10
+	mov	2(r9), 30(sp)
+	mov	4(r9), 28(sp)
+	mov	6(r9), 26(sp)
+	mov	8(r9), 24(sp)
+	mov	10(r9), 20(sp)
+	mov	12(r9), 18(sp)
+	mov	14(r9), 16(sp)
+	mov	2(r10), 112(sp)
+	mov	4(r10), 12(sp)
+	mov	6(r10), 42(sp)
+	mov	8(r10), 40(sp)
+	mov	10(r10), 70(sp)
+	mov	12(r10), 8(sp)
+	mov	14(r10), 38(sp)
+	mov	r8, r10
+	mov	r11, r9
 	mov	r12, r11
+	mov	r13, r5
+	mov	r14, r4
 	br	#.Lgrain128aeadv2_absorb_ad_endif2
 .Lgrain128aeadv2_absorb_ad_else1:
 	; grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#256, 162(sp)
+	cmp	#256, 156(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	cmp	#0, 162(sp)
+	cmp	#0, 156(sp)
 	mov	#0, r15
 	subc	#1, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	cmp	#0, 162(sp)
+	cmp	#0, 156(sp)
 	mov	#0, r15
 	subc	#256, r15
 	clr	r14
@@ -5363,14 +5340,14 @@ grain128aeadv2_absorb_ad:
 	mov	r14, r15
 	xor	#1, r15
 	and	r12, r15
-	mov	r14, 160(sp)
-	xor	r15, 160(sp)
+	mov	r14, 154(sp)
+	xor	r15, 154(sp)
 	; grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
-	mov.b	160(sp), r15
-	mov	r15, 128(sp)
-	bis	#128, 128(sp)
+	mov.b	154(sp), r15
+	mov	r15, 126(sp)
+	bis	#128, 126(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r9, r12
+	mov	@r10, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -5380,7 +5357,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5391,15 +5368,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r8, r14
-	mov	2(r8), r15
+	mov	@r9, r14
+	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r8, r11
+	mov	@r9, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -5407,7 +5384,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r8), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5416,7 +5393,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r8), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5426,7 +5403,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r8), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5440,24 +5417,23 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	12(r9), r15
+	mov	10(r10), r7
+	rla	r7
+	adc	r7
+	and	#1, r7
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r6
-	bis	r15, r6
-	mov	4(r8), r14
+	bis	r15, r7
+	mov	4(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5465,12 +5441,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r8), r11
+	mov	6(r9), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -5480,7 +5456,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r8), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5491,11 +5467,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r8), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -5504,14 +5480,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r6, r12
-	mov	10(r8), r14
+	and	r7, r12
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5522,7 +5498,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r8), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5530,7 +5506,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5540,13 +5516,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5554,17 +5530,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5574,7 +5550,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5586,7 +5562,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5594,7 +5570,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5604,14 +5580,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r9), r13
+	xor	8(r10), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r9), r14
+	mov	8(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5620,12 +5596,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5634,26 +5610,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r8, r12
+	mov	@r9, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r8), r15
+	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r8, r12
-	mov	4(r8), r14
+	xor	@r9, r12
+	mov	4(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5662,14 +5638,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r8), r14
+	mov	8(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5678,27 +5654,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r8), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
 	mov	r12, 14(sp)
-	xor	12(r8), 14(sp)
+	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r9), r11
+	mov	2(r10), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5706,15 +5682,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r9, r11
-	mov	6(r9), r14
-	mov	8(r9), r15
+	xor	@r10, r11
+	mov	6(r10), r14
+	mov	8(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5723,7 +5699,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5734,9 +5710,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r9), r11
+	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5744,7 +5720,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5753,7 +5729,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5761,7 +5737,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5774,7 +5750,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5783,7 +5759,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5793,7 +5769,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5801,7 +5777,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5814,22 +5790,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5840,7 +5816,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5849,7 +5825,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5859,7 +5835,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r9), r14
+	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5868,7 +5844,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r9), r15
+	mov	8(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5882,17 +5858,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r9), r14
-	mov	6(r9), r15
+	mov	4(r10), r14
+	mov	6(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r9), r14
+	and	6(r10), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r9), r12
+	mov	6(r10), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -5900,7 +5876,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r9), r15
+	mov	8(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5909,11 +5885,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -5922,7 +5898,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5932,7 +5908,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5943,7 +5919,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5953,7 +5929,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5968,14 +5944,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5983,19 +5959,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r9), r14
-	mov	4(r9), r15
+	mov	2(r10), r14
+	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6005,14 +5981,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -6020,13 +5996,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6034,13 +6010,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6051,13 +6027,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r9), r12
-	mov	12(r9), r15
+	mov	10(r10), r12
+	mov	12(r10), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6067,7 +6043,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6079,7 +6055,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6087,7 +6063,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6097,12 +6073,12 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r6, r12
+	and	r7, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 34(sp)
-	xor	@r8, 34(sp)
+	mov	r11, 32(sp)
+	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
 	and	#16384, r14
@@ -6210,10 +6186,10 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r14, 140(sp)
-	bis	r15, 140(sp)
+	mov	r14, 134(sp)
+	bis	r15, 134(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -6223,83 +6199,83 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	@r10, r12
-	and	2(r10), r13
-	and	4(r10), r14
-	and	6(r10), r15
+	and	@r4, r12
+	and	2(r4), r13
+	and	4(r4), r14
+	and	6(r4), r15
 	mov	r12, 6(sp)
-	xor	@r7, 6(sp)
-	mov	r13, 84(sp)
-	xor	2(r7), 84(sp)
-	mov	r14, 78(sp)
-	xor	4(r7), 78(sp)
-	mov	r15, 76(sp)
-	xor	6(r7), 76(sp)
+	xor	@r8, 6(sp)
+	mov	r13, 82(sp)
+	xor	2(r8), 82(sp)
+	mov	r14, 76(sp)
+	xor	4(r8), 76(sp)
+	mov	r15, 74(sp)
+	xor	6(r8), 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
+	mov	r15, 142(sp)
+	and	#1, 142(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	142(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r11
+	clrc
+	rrc	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
+	xor	r7, 76(sp)
+	xor	r8, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	135(sp), r15
+	clrc
+	rrc	r15
 	mov	r15, 148(sp)
 	and	#1, 148(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	148(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
-	xor	r7, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, 154(sp)
-	and	#1, 154(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6308,18 +6284,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	154(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	mov	148(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -6332,40 +6308,129 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
-	mov	r15, 158(sp)
-	and	#1, 158(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	r15, 152(sp)
+	and	#1, 152(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
+	mov	142(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	148(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	152(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	sub	r11, r12
+	subc	#0, r13
+	subc	#0, r14
+	subc	#0, r15
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
+	xor	r7, 76(sp)
+	xor	r8, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	135(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, 138(sp)
+	and	#1, 138(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	142(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
 	mov	148(sp), r14
 	swpb	r14
 	rla	r14
@@ -6374,7 +6439,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	154(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6383,20 +6448,21 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	158(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	mov	138(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	clrc
 	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	and	#1, r11
@@ -6408,46 +6474,58 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	mov	r15, 144(sp)
-	and	#1, 144(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	rra	r15
+	mov	r15, 128(sp)
+	and	#1, 128(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
-	rrc	r14
+	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r14
+	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r14
+	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r14
+	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	142(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	148(sp), r15
 	swpb	r15
 	rla	r15
@@ -6455,7 +6533,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	154(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -6463,7 +6541,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	158(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6472,20 +6550,21 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	144(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	mov	128(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	clrc
 	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
@@ -6498,66 +6577,77 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 134(sp)
-	and	#1, 134(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	rra	r15
+	mov	r15, 120(sp)
+	and	#1, 120(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
-	rrc	r15
+	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
+	clrc
+	rrc	r14
+	rrc	r7
+	rrc	r6
+	rrc	r5
+	mov	142(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
 	mov	148(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	154(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	158(sp), r14
+	mov	138(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -6565,7 +6655,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	144(sp), r15
+	mov	128(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6574,132 +6664,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	134(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	mov	120(sp), r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
-	xor	r7, 76(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 122(sp)
-	and	#1, 122(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r14
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	148(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	154(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	144(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	134(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	122(sp), r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -6716,103 +6692,92 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r5
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, r4
-	and	#1, r4
-	mov	@r10, r14
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	and	#1, r5
+	mov	@r4, r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#511, r14
-	mov	2(r10), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
+	mov	2(r4), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65024, r15
-	mov	r14, 74(sp)
-	bis	r15, 74(sp)
-	and	#511, r5
-	mov	4(r10), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	r14, 72(sp)
+	bis	r15, 72(sp)
+	and	#511, r8
+	mov	4(r4), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65024, r15
-	bis	r15, r5
-	and	#511, r14
-	mov	6(r10), r15
+	bis	r15, r8
+	and	#511, r6
+	mov	6(r4), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r6
 	bis	r15, r6
-	mov	6(r10), r14
+	mov	6(r4), r15
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	142(sp), r14
+	swpb	r14
+	rla	r14
+	bis	r15, r14
 	mov	148(sp), r15
 	swpb	r15
 	rla	r15
-	bis	r14, r15
-	mov	154(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	144(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	134(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
 	bis	r14, r15
-	mov	122(sp), r14
+	mov	128(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	r4, r15
+	mov	120(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6820,104 +6785,107 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	mov	r15, r7
-	bis	r14, r7
+	bis	r14, r15
+	mov	r5, r7
+	swpb	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r12
+	mov	126(sp), r13
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	#0, r13
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	mov	#0, r11
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r11
-	sub	r12, r13
+	mov	#0, r12
+	sub	r13, r11
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r11
-	mov	74(sp), r12
-	and	r13, r12
-	mov	r5, r13
-	and	r14, r13
+	subc	#0, r12
+	mov	72(sp), r13
+	and	r11, r13
+	and	r14, r8
 	mov	r6, r14
 	and	r15, r14
 	mov	r7, r15
-	and	r11, r15
-	xor	r12, 6(sp)
-	mov	84(sp), r6
-	xor	r13, r6
-	mov	78(sp), r7
+	and	r12, r15
+	xor	r13, 6(sp)
+	xor	r8, 82(sp)
+	mov	76(sp), r7
 	xor	r14, r7
-	mov	76(sp), r11
+	mov	74(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r5
+	mov.b	135(sp), r6
 	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	mov	@r10, r12
-	mov	2(r10), r13
-	mov	4(r10), r14
-	mov	6(r10), r15
-	mov	r12, r10
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	mov	@r4, r8
+	mov	2(r4), r12
+	mov	4(r4), r13
+	mov	6(r4), r15
+	swpb	r12
+	swpb	r8
+	xor.b	r12, r8
+	xor	r12, r8
 	swpb	r13
-	swpb	r10
-	xor.b	r13, r10
-	xor	r13, r10
-	mov	r13, r12
-	swpb	r14
-	xor.b	r14, r12
-	xor	r14, r12
-	mov	r14, r13
+	xor.b	r13, r12
+	xor	r13, r12
 	swpb	r15
 	xor.b	r15, r13
 	xor	r15, r13
 	mov.b	r15, r15
-	mov	148(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	bis	r15, r14
-	mov	154(sp), r15
+	mov	148(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r14, r15
-	mov	158(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	144(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	134(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	122(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
+	mov	128(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	120(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r4, r14
+	mov	r5, r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -6926,7 +6894,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6937,42 +6905,42 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	bis	r14, r15
 	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 120(sp)
 	mov	#0, 118(sp)
-	mov	2(r8), 32(sp)
-	mov	4(r8), 30(sp)
-	mov	6(r8), 28(sp)
-	mov	8(r8), 26(sp)
-	mov	10(r8), 22(sp)
-	mov	12(r8), 20(sp)
-	mov	14(r8), 18(sp)
-	mov	2(r9), r5
-	mov	4(r9), 12(sp)
-	mov	6(r9), 46(sp)
-	mov	8(r9), 44(sp)
-	mov	10(r9), 16(sp)
-	mov	12(r9), 8(sp)
-	mov	14(r9), 40(sp)
-	mov	r6, 132(sp)
-	mov	r7, 130(sp)
-	mov	r10, 100(sp)
-	mov	r12, 98(sp)
-	mov	r13, 92(sp)
-	mov	r15, 56(sp)
-	cmp	160(sp), 120(sp)
-	mov	118(sp), r15
+	mov	#0, 116(sp)
+	mov	2(r9), 30(sp)
+	mov	4(r9), 28(sp)
+	mov	6(r9), 26(sp)
+	mov	8(r9), 24(sp)
+	mov	10(r9), 20(sp)
+	mov	12(r9), 18(sp)
+	mov	14(r9), 16(sp)
+	mov	2(r10), r5
+	mov	4(r10), 12(sp)
+	mov	6(r10), 42(sp)
+	mov	8(r10), 40(sp)
+	mov	10(r10), 70(sp)
+	mov	12(r10), 8(sp)
+	mov	14(r10), 38(sp)
+	mov	82(sp), r9
+	mov	r7, r10
+	mov	r8, 98(sp)
+	mov	r12, 96(sp)
+	mov	r13, 90(sp)
+	mov	r15, 52(sp)
+	cmp	154(sp), 118(sp)
+	mov	116(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_done4
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_loop3:
 	; grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	mov	160(sp), r15
+	mov	154(sp), r15
 	mov	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	sub	120(sp), r15
-	subc	118(sp), r13
+	sub	118(sp), r15
+	subc	116(sp), r13
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6986,7 +6954,7 @@ grain128aeadv2_absorb_ad:
 	rla	r13
 	and	#7, r15
 	bis	r15, r13
-	mov	162(sp), 10(sp)
+	mov	156(sp), 10(sp)
 	mov	#0, r15
 	tst	r13
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig5
@@ -7013,16 +6981,16 @@ grain128aeadv2_absorb_ad:
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
+	mov	r5, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#15, r12
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -7033,24 +7001,24 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r10
-	mov	32(sp), r14
-	mov	30(sp), r15
+	bis	r15, r12
+	mov	30(sp), r14
+	mov	28(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r10, r13
+	mov	r12, r13
 	and	r14, r13
-	mov	32(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	30(sp), r15
+	mov	30(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7058,8 +7026,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
-	mov	30(sp), r14
+	bis	r15, r8
+	mov	28(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -7069,7 +7037,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	28(sp), r15
+	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7080,26 +7048,26 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
-	xor	r12, r13
+	and	r14, r8
+	xor	r8, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r9
-	rla	r9
-	adc	r9
-	and	#1, r9
-	mov	40(sp), r15
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#1, r8
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r9
-	mov	28(sp), r14
+	bis	r15, r8
+	mov	26(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7107,22 +7075,22 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r9, r15
+	mov	r8, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	26(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
-	mov	22(sp), r15
+	mov	24(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7132,39 +7100,39 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	22(sp), r14
+	bis	r15, r7
+	mov	20(sp), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r7, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r9, r10
-	mov	20(sp), r14
+	and	r8, r12
+	mov	18(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r10
+	and	r14, r12
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r13
+	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	20(sp), r14
+	mov	18(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -7172,7 +7140,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7206,7 +7174,7 @@ grain128aeadv2_absorb_ad:
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	42(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -7216,7 +7184,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	44(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7228,7 +7196,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	42(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -7236,7 +7204,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	44(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7246,9 +7214,9 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	16(sp), r13
+	xor	70(sp), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -7267,7 +7235,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7276,43 +7244,27 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	32(sp), r14
+	mov	30(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#511, r14
-	mov	30(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	32(sp), r12
+	mov	30(sp), r12
 	xor	r14, r12
-	mov	28(sp), r14
+	mov	26(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	26(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	22(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	20(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -7322,17 +7274,33 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	xor	r14, r12
 	mov	20(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
+	mov	18(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r14
+	xor	r14, r12
+	mov	18(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	18(sp), r15
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 110(sp)
-	xor	18(sp), 110(sp)
+	mov	r12, 108(sp)
+	xor	16(sp), 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r14
 	swpb	r14
@@ -7341,7 +7309,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7349,15 +7317,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r5, r10
-	xor	r14, r10
-	mov	44(sp), r14
-	mov	16(sp), r15
+	mov	r5, r12
+	xor	r14, r12
+	mov	40(sp), r14
+	mov	70(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r10
+	xor	r14, r12
 	mov	8(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -7367,7 +7335,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7377,17 +7345,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r10
-	xor	40(sp), r10
+	xor	r14, r12
+	xor	38(sp), r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r5, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	r5, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7396,8 +7364,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
-	mov	16(sp), r14
+	bis	r15, r7
+	mov	70(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -7414,96 +7382,11 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r5, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	12(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r12
 	mov	r5, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	12(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
-	mov	46(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	mov	12(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	46(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	46(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r12
-	mov	44(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -7512,7 +7395,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	16(sp), r15
+	mov	12(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7522,29 +7405,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r14
-	mov	44(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	44(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	16(sp), r15
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7552,8 +7420,107 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
-	mov	16(sp), r14
+	bis	r15, r5
+	and	r5, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r12
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	12(sp), r7
+	bit	#1, r7
+	rrc	r7
+	and	#32767, r7
+	mov	42(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r7
+	mov	12(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	42(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r14
+	and	r14, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r12
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	12(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
+	mov	42(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r7
+	mov	40(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	70(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r14
+	and	r14, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r12
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	42(sp), r14
+	mov	40(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	40(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r12
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	40(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
+	mov	70(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r7
+	mov	70(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
@@ -7562,20 +7529,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	16(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	70(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7586,7 +7553,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
+	bis	r15, r7
 	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -7597,7 +7564,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7608,54 +7575,54 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	12(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
+	mov	42(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r7
 	mov	12(sp), r14
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r12
+	and	r14, r7
 	mov	12(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	16(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	70(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
 	mov	8(sp), r15
 	swpb	r15
 	rla	r15
@@ -7663,8 +7630,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
-	mov	16(sp), r14
+	bis	r15, r7
+	mov	70(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -7677,30 +7644,30 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r12
-	mov	40(sp), r15
+	mov	8(sp), r7
+	mov	38(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	8(sp), r14
 	rla	r14
 	adc	r14
@@ -7711,7 +7678,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7722,7 +7689,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	mov	8(sp), r14
 	rla	r14
 	adc	r14
@@ -7731,7 +7698,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7740,13 +7707,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
-	and	r9, r12
+	and	r14, r7
+	and	r8, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 106(sp)
-	xor	32(sp), 106(sp)
+	mov	r12, 104(sp)
+	xor	30(sp), 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
 	and	#16384, r14
@@ -7854,297 +7821,61 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r14, 52(sp)
-	bis	r15, 52(sp)
+	mov	r14, 48(sp)
+	bis	r15, 48(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r10
+	mov	#0, r8
 	sub	r12, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r10
-	mov	100(sp), r12
+	subc	#0, r8
+	mov	98(sp), r12
 	and	r13, r12
-	mov	98(sp), r13
+	mov	96(sp), r13
 	and	r14, r13
-	mov	92(sp), r14
+	mov	90(sp), r14
 	and	r15, r14
-	mov	56(sp), r15
-	and	r10, r15
+	mov	52(sp), r15
+	and	r8, r15
 	xor	r12, 6(sp)
-	mov	132(sp), r7
-	xor	r13, r7
-	mov	130(sp), r8
+	mov	r9, r6
+	xor	r13, r6
+	mov	r10, r8
 	xor	r14, r8
-	mov	r11, r9
-	xor	r15, r9
+	mov	r11, r7
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
-	mov	r15, 64(sp)
-	and	#1, 64(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	64(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, 70(sp)
-	and	#1, 70(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	64(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	70(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 72(sp)
-	and	#1, 72(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	64(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	70(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	72(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
+	mov.b	49(sp), r15
 	mov	r15, 60(sp)
 	and	#1, 60(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r14
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r15
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	64(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	70(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	72(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	60(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	clrc
 	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -8159,71 +7890,32 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r7
+	xor	r13, r6
 	xor	r14, r8
-	xor	r15, r9
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	clrc
 	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 50(sp)
-	and	#1, 50(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r15
+	mov	r15, 66(sp)
+	and	#1, 66(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r14
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	64(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	70(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	72(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
 	mov	60(sp), r15
 	swpb	r15
 	rla	r15
@@ -8233,16 +7925,291 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	50(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	66(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r6
+	xor	r14, r8
+	xor	r15, r7
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	49(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 68(sp)
+	and	#1, 68(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	60(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	66(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	68(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r6
+	xor	r14, r8
+	xor	r15, r7
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	49(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, 56(sp)
+	and	#1, 56(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r14
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	60(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	66(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	68(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	56(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	10(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 6(sp)
+	xor	r13, r6
+	xor	r14, r8
+	xor	r15, r7
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	49(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 46(sp)
+	and	#1, 46(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	60(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	66(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	68(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	56(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	46(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	clrc
@@ -8265,78 +8232,75 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
-	xor	r14, r7
-	mov	r9, r8
-	xor	r15, r8
+	xor	r14, r8
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 38(sp)
-	and	#1, 38(sp)
-	mov	100(sp), r9
-	mov	98(sp), r10
-	mov	92(sp), r4
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
+	mov	98(sp), r9
+	mov	96(sp), r10
+	mov	90(sp), r4
+	mov	52(sp), r14
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	clrc
+	rrc	r14
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	mov	60(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	66(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	68(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
 	mov	56(sp), r14
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r9
-	mov	64(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	70(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	72(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	60(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -8344,7 +8308,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	46(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -8353,7 +8317,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	38(sp), r5
+	mov	36(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
@@ -8390,27 +8354,25 @@ grain128aeadv2_absorb_ad:
 	xor	r9, 6(sp)
 	mov	r6, 4(sp)
 	xor	r10, 4(sp)
-	mov	r7, r10
+	mov	r8, r10
 	xor	r14, r10
-	mov	r8, r7
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r5
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, r5
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	and	#1, r5
-	mov	100(sp), r4
+	mov	98(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	98(sp), r6
+	mov	96(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -8418,70 +8380,60 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	92(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	90(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
-	mov	56(sp), r15
+	and	#511, r8
+	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r8
 	bis	r15, r8
-	mov	56(sp), r14
+	mov	52(sp), r15
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	64(sp), r15
-	swpb	r15
-	rla	r15
-	bis	r14, r15
-	mov	70(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	72(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	mov	60(sp), r14
 	swpb	r14
 	rla	r14
+	bis	r15, r14
+	mov	66(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	68(sp), r14
+	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
 	bis	r14, r15
-	mov	38(sp), r14
+	mov	46(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -8489,9 +8441,17 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	mov	r15, r9
-	bis	r14, r9
+	bis	r14, r15
+	mov	r5, r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	clrc
@@ -8527,7 +8487,7 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r6
+	mov.b	49(sp), r6
 	clrc
 	rrc	r6
 	rra	r6
@@ -8536,10 +8496,10 @@ grain128aeadv2_absorb_ad:
 	rra	r6
 	rra	r6
 	rra	r6
-	mov	100(sp), r12
-	mov	98(sp), r13
-	mov	92(sp), r14
-	mov	56(sp), r15
+	mov	98(sp), r12
+	mov	96(sp), r13
+	mov	90(sp), r14
+	mov	52(sp), r15
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
@@ -8551,32 +8511,32 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	64(sp), r7
+	mov	60(sp), r7
 	swpb	r7
 	bis	r15, r7
-	mov	70(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rla	r15
 	bis	r7, r15
-	mov	72(sp), r7
+	mov	68(sp), r7
 	swpb	r7
 	rla	r7
 	rla	r7
 	bis	r15, r7
-	mov	60(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r7, r15
-	mov	50(sp), r7
+	mov	46(sp), r7
 	swpb	r7
 	rla	r7
 	rla	r7
 	rla	r7
 	rla	r7
 	bis	r15, r7
-	mov	38(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -8603,86 +8563,83 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r7, r15
-	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
-	mov	22(sp), 26(sp)
-	mov	20(sp), 22(sp)
+	mov	24(sp), 26(sp)
+	mov	20(sp), 24(sp)
 	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	110(sp), 14(sp)
+	mov	16(sp), 18(sp)
+	mov	14(sp), 16(sp)
+	mov	108(sp), 14(sp)
 	mov	12(sp), r5
-	mov	46(sp), 12(sp)
-	mov	44(sp), 46(sp)
-	mov	16(sp), 44(sp)
+	mov	42(sp), 12(sp)
+	mov	40(sp), 42(sp)
+	mov	70(sp), 40(sp)
 	mov	8(sp), r6
-	mov	40(sp), r7
-	mov	34(sp), 40(sp)
-	mov	106(sp), 34(sp)
-	mov	r6, 16(sp)
+	mov	38(sp), r7
+	mov	32(sp), 38(sp)
+	mov	104(sp), 32(sp)
+	mov	r6, 70(sp)
 	mov	r7, 8(sp)
 	mov	r8, 6(sp)
-	mov	r9, 132(sp)
-	mov	r10, 130(sp)
-	mov	r12, 100(sp)
-	mov	r13, 98(sp)
-	mov	r14, 92(sp)
-	mov	r15, 56(sp)
-	add	#1, 120(sp)
-	addc	#0, 118(sp)
-	cmp	160(sp), 120(sp)
-	mov	118(sp), r15
+	mov	r12, 98(sp)
+	mov	r13, 96(sp)
+	mov	r14, 90(sp)
+	mov	r15, 52(sp)
+	add	#1, 118(sp)
+	addc	#0, 116(sp)
+	cmp	154(sp), 118(sp)
+	mov	116(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near14
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 114(sp)
-	mov	40(sp), r5
-	mov	6(sp), r6
-	mov	132(sp), r13
-	mov	130(sp), r14
-	mov	r11, r8
-	mov	100(sp), r9
-	mov	98(sp), r10
-	mov	92(sp), r11
-	mov	56(sp), r15
+	mov	r5, 112(sp)
+	mov	6(sp), r7
+	mov	r9, r6
+	mov	r11, r9
+	mov	98(sp), r11
+	mov	96(sp), r5
+	mov	90(sp), r4
+	mov	52(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 116(sp)
-	mov	#0, 150(sp)
-	mov	32(sp), r7
-	mov	114(sp), r12
-	mov	r5, 42(sp)
-	mov	r6, 2(sp)
-	mov	r8, 126(sp)
-	mov	r9, 96(sp)
-	mov	r10, 94(sp)
-	mov	r11, 88(sp)
-	mov	r15, 54(sp)
-	cmp	162(sp), 116(sp)
-	mov	150(sp), r15
+	mov	#0, 114(sp)
+	mov	#0, 144(sp)
+	mov	30(sp), r8
+	mov	112(sp), r12
+	mov	r7, 2(sp)
+	mov	r6, 124(sp)
+	mov	r10, r13
+	mov	r9, r14
+	mov	r11, 94(sp)
+	mov	r5, 92(sp)
+	mov	r4, 86(sp)
+	mov	r15, 50(sp)
+	cmp	156(sp), 114(sp)
+	mov	144(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near15
 	br	#.Lgrain128aeadv2_absorb_ad_done11
 .Lgrain128aeadv2_absorb_ad_near15:
 .Lgrain128aeadv2_absorb_ad_loop10:
 	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	116(sp), r15
-	add	164(sp), r15
+	mov	114(sp), r15
+	add	158(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 102(sp)
+	mov	r15, 100(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
+	mov	r12, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -8693,16 +8650,16 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r8
-	mov	r7, r10
-	mov	30(sp), r15
+	bis	r15, r7
+	mov	r8, r10
+	mov	28(sp), r15
 	swpb	r15
 	swpb	r10
 	xor.b	r15, r10
 	xor	r15, r10
-	mov	r8, r11
+	mov	r7, r11
 	and	r10, r11
-	mov	r7, r9
+	mov	r8, r9
 	rla	r9
 	adc	r9
 	rla	r9
@@ -8710,7 +8667,7 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#7, r9
-	mov	30(sp), r15
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8719,7 +8676,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r9
-	mov	30(sp), r10
+	mov	28(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -8729,7 +8686,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	28(sp), r15
+	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8747,19 +8704,19 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#1, r9
-	mov	42(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	28(sp), r10
+	mov	26(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
 	rrc	r10
 	and	#63, r10
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8772,7 +8729,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	26(sp), r6
+	mov	24(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -8782,7 +8739,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	adc	r6
 	and	#15, r6
-	mov	22(sp), r15
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8793,11 +8750,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	22(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -8806,25 +8763,25 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r9, r8
-	mov	20(sp), r10
+	and	r9, r7
+	mov	18(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#3, r10
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
 	bis	r15, r10
-	and	r10, r8
+	and	r10, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r11
+	xor	r7, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	20(sp), r10
+	mov	18(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -8832,7 +8789,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8866,7 +8823,7 @@ grain128aeadv2_absorb_ad:
 	and	#65534, r15
 	bis	r15, r10
 	xor	r10, r11
-	mov	46(sp), r10
+	mov	42(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -8876,7 +8833,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	44(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8888,7 +8845,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r10
 	xor	r10, r11
-	mov	46(sp), r10
+	mov	42(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -8896,7 +8853,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	44(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8906,9 +8863,9 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r10
 	xor	r10, r11
-	xor	16(sp), r11
+	xor	70(sp), r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r10
+	mov	70(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -8927,7 +8884,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#127, r10
-	mov	42(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8936,27 +8893,27 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r10, r11
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r10
+	mov	r8, r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	and	#511, r10
-	mov	30(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r10
-	mov	r7, r8
-	xor	r10, r8
-	mov	28(sp), r10
+	mov	r8, r7
+	xor	r10, r7
+	mov	26(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -8964,70 +8921,70 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r10
-	xor	r10, r8
-	mov	22(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	20(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r8
+	xor	r10, r7
 	mov	20(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	18(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r7
+	mov	18(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
-	mov	18(sp), r15
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r10
-	xor	r10, r8
-	mov	r8, 108(sp)
-	xor	18(sp), 108(sp)
+	xor	r10, r7
+	mov	r7, 106(sp)
+	xor	16(sp), 106(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#63, r7
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	r12, r10
-	xor	r8, r10
-	mov	44(sp), r8
-	mov	16(sp), r15
+	xor	r7, r10
+	mov	40(sp), r7
+	mov	70(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	xor	r8, r10
-	mov	8(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	42(sp), r15
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
+	xor	r7, r10
+	mov	8(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -9036,9 +8993,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r8
-	xor	r8, r10
-	xor	42(sp), r10
+	bis	r15, r7
+	xor	r7, r10
+	xor	38(sp), r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -9057,14 +9014,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	16(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	70(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -9073,20 +9030,20 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r8
-	and	r8, r6
+	bis	r15, r7
+	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
+	mov	r12, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
 	mov	12(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -9096,7 +9053,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r8
+	bis	r15, r7
 	rla	r12
 	adc	r12
 	rla	r12
@@ -9113,46 +9070,46 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	bit	#1, r7
+	rrc	r7
+	and	#32767, r7
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	12(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
 	and	#16383, r12
-	mov	46(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -9161,8 +9118,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r8
-	mov	44(sp), r12
+	bis	r15, r7
+	mov	40(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -9171,7 +9128,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	16(sp), r15
+	mov	70(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -9181,29 +9138,29 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r12
-	mov	44(sp), r15
+	mov	42(sp), r12
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	and	44(sp), r12
+	and	40(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	16(sp), r15
+	mov	40(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
+	mov	70(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -9211,8 +9168,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r8
-	mov	16(sp), r12
+	bis	r15, r7
+	mov	70(sp), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
@@ -9221,20 +9178,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	16(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
+	mov	70(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -9245,7 +9202,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	8(sp), r12
 	bit	#1, r12
 	rrc	r12
@@ -9256,7 +9213,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -9267,54 +9224,54 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	12(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
+	mov	42(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	12(sp), r12
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	and	r12, r8
+	and	r12, r7
 	mov	12(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
 	and	#127, r12
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	16(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
+	mov	70(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
 	mov	8(sp), r15
 	swpb	r15
 	rla	r15
@@ -9322,8 +9279,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r8
-	mov	16(sp), r12
+	bis	r15, r7
+	mov	70(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -9336,30 +9293,30 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	mov	8(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
 	and	#16383, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r8
-	mov	42(sp), r15
+	mov	8(sp), r7
+	mov	38(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	8(sp), r12
 	rla	r12
 	adc	r12
@@ -9370,7 +9327,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -9381,7 +9338,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	mov	8(sp), r12
 	rla	r12
 	adc	r12
@@ -9390,7 +9347,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -9399,13 +9356,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	and	r12, r8
-	and	r9, r8
+	and	r12, r7
+	and	r9, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 104(sp)
-	xor	r7, 104(sp)
+	mov	r10, 102(sp)
+	xor	r8, 102(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r11, r12
 	and	#16384, r12
@@ -9513,10 +9470,10 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r12, 24(sp)
-	bis	r15, 24(sp)
+	mov	r12, 22(sp)
+	bis	r15, 22(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r10
+	mov	100(sp), r10
 	and	#1, r10
 	mov	#0, r11
 	mov	#0, r12
@@ -9526,287 +9483,48 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r12
 	subc	#0, r15
 	subc	#0, r9
-	mov	96(sp), r10
+	mov	94(sp), r10
 	and	r11, r10
-	mov	94(sp), r11
+	mov	92(sp), r11
 	and	r12, r11
-	mov	88(sp), r12
+	mov	86(sp), r12
 	and	r15, r12
-	mov	54(sp), r15
+	mov	50(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
-	mov	r13, r8
-	xor	r11, r8
-	mov	r14, r9
-	xor	r12, r9
-	mov	126(sp), r10
-	xor	r15, r10
+	mov	124(sp), r6
+	xor	r11, r6
+	mov	r13, r7
+	xor	r12, r7
+	mov	r14, r8
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
-	mov	r15, 62(sp)
-	and	#1, 62(sp)
-	mov	96(sp), r7
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	mov	62(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
-	clrc
-	rrc	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r7
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r7, 2(sp)
-	mov	r8, r7
-	xor	r13, r7
-	mov	r9, r8
-	xor	r14, r8
-	mov	r10, r9
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
-	clrc
-	rrc	r15
-	mov	r15, 68(sp)
-	and	#1, 68(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	62(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	68(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	mov	r15, 66(sp)
-	and	#1, 66(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	62(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	68(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	66(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
+	mov.b	23(sp), r15
 	mov	r15, 58(sp)
 	and	#1, 58(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r14
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r15
 	clrc
-	rrc	r14
+	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	62(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	68(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	58(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	clrc
 	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
 	and	#1, r11
 	mov	#0, r13
 	mov	#0, r14
@@ -9821,71 +9539,32 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	clrc
 	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, 48(sp)
-	and	#1, 48(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r15
+	mov	r15, 64(sp)
+	and	#1, 64(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r14
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	62(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	68(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	66(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
 	mov	58(sp), r15
 	swpb	r15
 	rla	r15
@@ -9895,18 +9574,293 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	48(sp), r6
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	mov	64(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 2(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	23(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	mov	r15, 62(sp)
+	and	#1, 62(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	58(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	64(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	62(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	100(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 2(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	23(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	mov	r15, 54(sp)
+	and	#1, 54(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r14
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r14
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	58(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	64(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	62(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	54(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	100(sp), r11
+	clrc
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#1, r11
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, r15
+	mov	#0, r12
+	sub	r11, r13
+	subc	#0, r14
+	subc	#0, r15
+	subc	#0, r12
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
+	and	r15, r14
+	mov	r9, r15
+	and	r12, r15
+	xor	r10, 2(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	23(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 44(sp)
+	and	#1, 44(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r15
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	clrc
+	rrc	r15
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	mov	58(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	64(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	62(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	54(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	44(sp), r9
+	swpb	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r15, r9
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	100(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -9927,29 +9881,26 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
 	xor	r14, r7
-	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 36(sp)
-	and	#1, 36(sp)
-	mov	96(sp), r9
-	mov	94(sp), r10
-	mov	88(sp), r4
-	mov	54(sp), r14
+	mov	r15, 34(sp)
+	and	#1, 34(sp)
+	mov	94(sp), r9
+	mov	92(sp), r10
+	mov	86(sp), r4
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -9980,25 +9931,25 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r9
+	mov	58(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	64(sp), r14
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	62(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
-	bis	r14, r15
-	mov	68(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	58(sp), r14
+	mov	54(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -10006,7 +9957,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10015,7 +9966,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	36(sp), r5
+	mov	34(sp), r5
 	swpb	r5
 	rla	r5
 	rla	r5
@@ -10026,7 +9977,7 @@ grain128aeadv2_absorb_ad:
 	rla	r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
@@ -10057,22 +10008,21 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r10
 	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r5
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r15, r5
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	and	#1, r5
-	mov	96(sp), r4
+	mov	94(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	94(sp), r6
+	mov	92(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -10080,70 +10030,60 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	88(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	86(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
-	mov	54(sp), r15
+	and	#511, r7
+	mov	50(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
 	bis	r15, r7
-	mov	54(sp), r14
+	mov	50(sp), r15
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	62(sp), r15
-	swpb	r15
-	rla	r15
-	bis	r14, r15
-	mov	68(sp), r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	mov	58(sp), r14
 	swpb	r14
 	rla	r14
+	bis	r15, r14
+	mov	64(sp), r15
+	swpb	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	62(sp), r14
+	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
 	bis	r14, r15
-	mov	36(sp), r14
+	mov	44(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	rla	r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10151,97 +10091,102 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	rla	r15
-	rla	r15
-	mov	r15, r8
-	bis	r14, r8
+	bis	r14, r15
+	mov	r5, r8
+	swpb	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r13
+	mov	100(sp), r12
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r12
 	mov	#0, r15
 	mov	#0, r11
-	sub	r13, r14
-	subc	#0, r12
+	sub	r12, r13
+	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r11
-	mov	r4, r13
+	mov	r4, r12
+	and	r13, r12
+	mov	r6, r13
 	and	r14, r13
-	mov	r6, r14
-	and	r12, r14
-	mov	r7, r12
-	and	r15, r12
+	mov	r7, r14
+	and	r15, r14
 	mov	r8, r15
 	and	r11, r15
 	mov	2(sp), r6
-	xor	r13, r6
-	mov	@sp, r13
+	xor	r12, r6
+	mov	@sp, r7
+	xor	r13, r7
+	mov	r9, r13
 	xor	r14, r13
-	mov	r9, r14
-	xor	r12, r14
-	mov	r10, r8
-	xor	r15, r8
+	mov	r10, r14
+	xor	r15, r14
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r7
+	mov.b	23(sp), r8
 	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	mov	96(sp), r10
-	mov	94(sp), r11
-	mov	88(sp), r12
-	mov	54(sp), r15
-	mov	r10, r9
-	swpb	r11
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	mov	94(sp), r9
+	mov	92(sp), r10
+	mov	86(sp), r11
+	mov	50(sp), r15
+	swpb	r10
 	swpb	r9
-	xor.b	r11, r9
-	xor	r11, r9
-	mov	r11, r10
-	swpb	r12
-	xor.b	r12, r10
-	xor	r12, r10
-	mov	r12, r11
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r15
 	xor.b	r15, r11
 	xor	r15, r11
 	mov.b	r15, r15
+	mov	58(sp), r12
+	swpb	r12
+	bis	r15, r12
+	mov	64(sp), r15
+	swpb	r15
+	rla	r15
+	bis	r12, r15
 	mov	62(sp), r12
 	swpb	r12
-	bis	r15, r12
-	mov	68(sp), r15
-	swpb	r15
-	rla	r15
-	bis	r12, r15
-	mov	66(sp), r12
-	swpb	r12
 	rla	r12
 	rla	r12
 	bis	r15, r12
-	mov	58(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
 	rla	r15
 	bis	r12, r15
-	mov	48(sp), r12
+	mov	44(sp), r12
 	swpb	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	rla	r12
 	bis	r15, r12
-	mov	36(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10258,7 +10203,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	rla	r12
 	bis	r15, r12
-	mov	r7, r15
+	mov	r8, r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -10268,67 +10213,68 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r12, r15
-	mov	30(sp), r7
-	mov	28(sp), 30(sp)
+	mov	28(sp), r8
 	mov	26(sp), 28(sp)
-	mov	22(sp), 26(sp)
-	mov	20(sp), 22(sp)
+	mov	24(sp), 26(sp)
+	mov	20(sp), 24(sp)
 	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	108(sp), 14(sp)
+	mov	16(sp), 18(sp)
+	mov	14(sp), 16(sp)
+	mov	106(sp), 14(sp)
 	mov	12(sp), r12
-	mov	46(sp), 12(sp)
-	mov	44(sp), 46(sp)
-	mov	16(sp), 44(sp)
-	mov	8(sp), 16(sp)
-	mov	42(sp), r5
-	mov	34(sp), 42(sp)
-	mov	104(sp), 34(sp)
+	mov	42(sp), 12(sp)
+	mov	40(sp), 42(sp)
+	mov	70(sp), 40(sp)
+	mov	8(sp), r4
+	mov	38(sp), r5
+	mov	32(sp), 38(sp)
+	mov	102(sp), 32(sp)
+	mov	r4, 70(sp)
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
-	mov	r8, 126(sp)
-	mov	r9, 96(sp)
-	mov	r10, 94(sp)
-	mov	r11, 88(sp)
-	mov	r15, 54(sp)
-	add	#1, 116(sp)
-	addc	#0, 150(sp)
-	cmp	162(sp), 116(sp)
-	mov	150(sp), r15
+	mov	r7, 124(sp)
+	mov	r9, 94(sp)
+	mov	r10, 92(sp)
+	mov	r11, 86(sp)
+	mov	r15, 50(sp)
+	add	#1, 114(sp)
+	addc	#0, 144(sp)
+	cmp	156(sp), 114(sp)
+	mov	144(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near16
 	br	#.Lgrain128aeadv2_absorb_ad_loop10
 .Lgrain128aeadv2_absorb_ad_near16:
 .Lgrain128aeadv2_absorb_ad_done11:
-	mov	168(sp), r15
-	mov	r7, 0(r15)
-	mov	30(sp), 2(r15)
-	mov	28(sp), 4(r15)
-	mov	26(sp), 6(r15)
-	mov	22(sp), 8(r15)
-	mov	20(sp), 10(r15)
-	mov	18(sp), 12(r15)
+	mov	162(sp), r15
+	mov	r8, 0(r15)
+	mov	28(sp), 2(r15)
+	mov	26(sp), 4(r15)
+	mov	24(sp), 6(r15)
+	mov	20(sp), 8(r15)
+	mov	18(sp), 10(r15)
+	mov	16(sp), 12(r15)
 	mov	14(sp), 14(r15)
-	mov	166(sp), r15
+	mov	160(sp), r15
 	mov	r12, 0(r15)
 	mov	12(sp), 2(r15)
-	mov	46(sp), 4(r15)
-	mov	44(sp), 6(r15)
-	mov	16(sp), 8(r15)
+	mov	42(sp), 4(r15)
+	mov	40(sp), 6(r15)
+	mov	70(sp), 8(r15)
 	mov	8(sp), 10(r15)
-	mov	42(sp), 12(r15)
-	mov	34(sp), 14(r15)
-	mov	172(sp), r15
+	mov	38(sp), 12(r15)
+	mov	32(sp), 14(r15)
+	mov	166(sp), r15
 	mov	2(sp), 0(r15)
-	mov	r13, 2(r15)
-	mov	r14, 4(r15)
-	mov	126(sp), 6(r15)
-	mov	170(sp), r15
-	mov	96(sp), 0(r15)
-	mov	94(sp), 2(r15)
-	mov	88(sp), 4(r15)
-	mov	54(sp), 6(r15)
-	add	#174, sp
+	mov	124(sp), 2(r15)
+	mov	r13, 4(r15)
+	mov	r14, 6(r15)
+	mov	164(sp), r15
+	mov	94(sp), 0(r15)
+	mov	92(sp), 2(r15)
+	mov	86(sp), 4(r15)
+	mov	50(sp), 6(r15)
+	add	#168, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -10341,8 +10287,8 @@ grain128aeadv2_absorb_ad:
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 268 bytes (134 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 18688 bytes of code
+;     frame 272 bytes (136 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 18596 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -10355,22 +10301,22 @@ grain128aeadv2_init:
 	push	r6
 	push	r5
 	push	r4
-	sub	#268, sp
+	sub	#272, sp
 	mov	r12, 152(sp)
 	mov	r14, 260(sp)
 	mov	r15, 258(sp)
-	mov	284(sp), 266(sp)
-	mov	286(sp), 264(sp)
+	mov	288(sp), 266(sp)
+	mov	290(sp), 264(sp)
 	; grain128aeadv2.ae:75: for i in 0..320 / par {
-	mov	#20, 44(sp)
-	mov	@r13+, 18(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 12(sp)
+	mov	#20, 40(sp)
+	mov	@r13+, 10(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, 6(sp)
 	mov	@r13+, 4(sp)
+	mov	@r13+, 44(sp)
 	mov	@r13+, r9
-	mov	#-1, 10(sp)
-	mov	#32767, 8(sp)
+	mov	#-1, 20(sp)
+	mov	#32767, 90(sp)
 	mov	r12, r7
 	mov	@r7, r10
 	mov	2(r7), r11
@@ -10379,7 +10325,7 @@ grain128aeadv2_init:
 	mov	8(r7), r13
 	mov	10(r7), r14
 	mov	12(r7), r15
-	mov	14(r7), 6(sp)
+	mov	14(r7), 38(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r10, r6
@@ -10404,15 +10350,15 @@ grain128aeadv2_init:
 	and	#65520, r7
 	mov	r6, 2(sp)
 	bis	r7, 2(sp)
-	mov	18(sp), r6
-	mov	16(sp), r7
+	mov	10(sp), r6
+	mov	8(sp), r7
 	swpb	r7
 	swpb	r6
 	xor.b	r7, r6
 	xor	r7, r6
 	mov	2(sp), r5
 	and	r6, r5
-	mov	18(sp), r4
+	mov	10(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -10420,7 +10366,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#7, r4
-	mov	16(sp), r7
+	mov	8(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -10429,7 +10375,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65528, r7
 	bis	r7, r4
-	mov	16(sp), r6
+	mov	8(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -10439,7 +10385,7 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	14(sp), r7
+	mov	6(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -10450,9 +10396,8 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#61440, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
-	xor	r7, r5
+	and	r6, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r14, r6
 	rla	r6
@@ -10464,14 +10409,14 @@ grain128aeadv2_init:
 	and	#65534, r7
 	mov	r6, 0(sp)
 	bis	r7, 0(sp)
-	mov	14(sp), r6
+	mov	6(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -10484,7 +10429,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r7, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	12(sp), r4
+	mov	4(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -10494,7 +10439,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#15, r4
-	mov	4(sp), r7
+	mov	44(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -10505,7 +10450,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65520, r7
 	bis	r7, r4
-	mov	4(sp), r6
+	mov	44(sp), r6
 	rla	r6
 	adc	r6
 	and	#1, r6
@@ -10514,10 +10459,9 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65534, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	2(sp), r4
 	and	@sp, r4
@@ -10527,17 +10471,16 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#3, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
 	adc	r7
 	and	#65532, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r9, r6
 	rla	r6
@@ -10547,7 +10490,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -10649,30 +10592,30 @@ grain128aeadv2_init:
 	and	#65408, r7
 	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 20(sp)
-	xor	r6, 20(sp)
+	mov	r5, 12(sp)
+	xor	r6, 12(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	18(sp), r6
+	mov	10(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	16(sp), r7
+	mov	8(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
 	and	#65024, r7
 	bis	r7, r6
-	mov	18(sp), r5
+	mov	10(sp), r5
 	xor	r6, r5
-	mov	14(sp), r6
+	mov	6(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -10681,7 +10624,7 @@ grain128aeadv2_init:
 	and	#64512, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	4(sp), r6
+	mov	44(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -10701,14 +10644,14 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	bit	#1, r7
 	rrc	r7
 	and	#32768, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	r5, 26(sp)
-	xor	10(sp), 26(sp)
+	mov	r5, 18(sp)
+	xor	20(sp), 18(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r11, r6
 	swpb	r6
@@ -10725,15 +10668,15 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#65472, r7
 	bis	r7, r6
-	mov	r10, r5
-	xor	r6, r5
+	mov	r10, r4
+	xor	r6, r4
 	mov	r12, r6
 	mov	r13, r7
 	swpb	r7
 	swpb	r6
 	xor.b	r7, r6
 	xor	r7, r6
-	xor	r6, r5
+	xor	r6, r4
 	mov	r14, r6
 	swpb	r6
 	bit	#1, r6
@@ -10753,17 +10696,17 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#65504, r7
 	bis	r7, r6
-	xor	r6, r5
-	xor	r15, r5
+	xor	r6, r4
+	xor	r15, r4
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
+	mov	r10, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r11, r7
 	bit	#1, r7
 	rrc	r7
@@ -10772,7 +10715,7 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#57344, r7
-	bis	r7, r4
+	bis	r7, r5
 	mov	r13, r6
 	bit	#1, r6
 	rrc	r6
@@ -10790,11 +10733,10 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#57344, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r7, r6
+	mov	r4, r6
+	xor	r5, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r10, r5
 	swpb	r5
@@ -11123,31 +11065,35 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	18(sp), r6
+	xor	10(sp), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	26(sp), r7
-	xor	20(sp), r7
+	mov	18(sp), r7
+	xor	12(sp), r7
 	mov	r6, r10
-	xor	20(sp), r10
-	mov	16(sp), 18(sp)
-	mov	14(sp), 16(sp)
-	mov	12(sp), 14(sp)
-	mov	4(sp), 12(sp)
-	mov	r9, 4(sp)
-	mov	10(sp), r9
+	xor	12(sp), r10
 	mov	8(sp), 10(sp)
-	mov	r7, 8(sp)
+	mov	6(sp), 8(sp)
+	mov	4(sp), 6(sp)
+	mov	44(sp), 4(sp)
+	mov	r9, r6
+	mov	20(sp), r9
+	mov	90(sp), 270(sp)
+	mov	r7, 268(sp)
 	mov	r11, r7
 	mov	r8, r11
-	mov	6(sp), r6
-	mov	r10, 6(sp)
+	mov	38(sp), r4
+	mov	r10, r5
+	mov	r6, 44(sp)
+	mov	270(sp), 20(sp)
+	mov	268(sp), 90(sp)
 	mov	r7, r10
 	mov	r12, r8
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
-	mov	r6, r15
-	dec	44(sp)
+	mov	r4, r15
+	mov	r5, 38(sp)
+	dec	40(sp)
 	jz	.Lgrain128aeadv2_init_near3
 	br	#.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_near3:
@@ -11173,17 +11119,17 @@ grain128aeadv2_init:
 	rla	r7
 	adc	r7
 	and	#65520, r7
-	mov	r6, 40(sp)
-	bis	r7, 40(sp)
-	mov	18(sp), r6
-	mov	16(sp), r7
+	mov	r6, 34(sp)
+	bis	r7, 34(sp)
+	mov	10(sp), r6
+	mov	8(sp), r7
 	swpb	r7
 	swpb	r6
 	xor.b	r7, r6
 	xor	r7, r6
-	mov	40(sp), r5
+	mov	34(sp), r5
 	and	r6, r5
-	mov	18(sp), r4
+	mov	10(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -11191,7 +11137,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#7, r4
-	mov	16(sp), r7
+	mov	8(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -11200,7 +11146,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65528, r7
 	bis	r7, r4
-	mov	16(sp), r6
+	mov	8(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -11210,7 +11156,7 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	14(sp), r7
+	mov	6(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -11221,9 +11167,8 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#61440, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
-	xor	r7, r5
+	and	r6, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r14, r6
 	rla	r6
@@ -11233,16 +11178,16 @@ grain128aeadv2_init:
 	rla	r7
 	adc	r7
 	and	#65534, r7
-	mov	r6, 88(sp)
-	bis	r7, 88(sp)
-	mov	14(sp), r6
+	mov	r6, 86(sp)
+	bis	r7, 86(sp)
+	mov	6(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -11250,12 +11195,12 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#65472, r7
 	bis	r7, r6
-	mov	88(sp), r7
+	mov	86(sp), r7
 	and	r6, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r7, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	12(sp), r4
+	mov	4(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -11265,7 +11210,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#15, r4
-	mov	4(sp), r7
+	mov	44(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -11276,7 +11221,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65520, r7
 	bis	r7, r4
-	mov	4(sp), r6
+	mov	44(sp), r6
 	rla	r6
 	adc	r6
 	and	#1, r6
@@ -11285,30 +11230,28 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65534, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	40(sp), r4
-	and	88(sp), r4
+	mov	34(sp), r4
+	and	86(sp), r4
 	mov	r9, r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#3, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
 	adc	r7
 	and	#65532, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r9, r6
 	rla	r6
@@ -11318,7 +11261,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -11420,30 +11363,30 @@ grain128aeadv2_init:
 	and	#65408, r7
 	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 70(sp)
-	xor	r6, 70(sp)
+	mov	r5, 68(sp)
+	xor	r6, 68(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	18(sp), r6
+	mov	10(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	16(sp), r7
+	mov	8(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
 	and	#65024, r7
 	bis	r7, r6
-	mov	18(sp), r5
+	mov	10(sp), r5
 	xor	r6, r5
-	mov	14(sp), r6
+	mov	6(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -11452,7 +11395,7 @@ grain128aeadv2_init:
 	and	#64512, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	4(sp), r6
+	mov	44(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -11472,22 +11415,22 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	bit	#1, r7
 	rrc	r7
 	and	#32768, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	r5, 78(sp)
-	xor	10(sp), 78(sp)
+	mov	r5, 76(sp)
+	xor	20(sp), 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r11, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
+	mov	r11, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r8, r7
 	swpb	r7
 	bit	#1, r7
@@ -11495,25 +11438,25 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#65472, r7
-	bis	r7, r6
-	mov	r10, r5
-	xor	r6, r5
-	mov	r12, r6
+	bis	r7, r5
+	mov	r10, r6
+	xor	r5, r6
+	mov	r12, r5
 	mov	r13, r7
 	swpb	r7
-	swpb	r6
-	xor.b	r7, r6
-	xor	r7, r6
-	xor	r6, r5
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
+	swpb	r5
+	xor.b	r7, r5
+	xor	r7, r5
+	xor	r5, r6
+	mov	r14, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
 	mov	r15, r7
 	swpb	r7
 	bit	#1, r7
@@ -11523,9 +11466,9 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#65504, r7
-	bis	r7, r6
-	xor	r6, r5
-	xor	r15, r5
+	bis	r7, r5
+	xor	r5, r6
+	xor	r15, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r10, r4
 	bit	#1, r4
@@ -11544,14 +11487,14 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#57344, r7
 	bis	r7, r4
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
+	mov	r13, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r14, r7
 	bit	#1, r7
 	rrc	r7
@@ -11560,12 +11503,10 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#57344, r7
-	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	bis	r7, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r7, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r10, r5
 	swpb	r5
@@ -11890,21 +11831,21 @@ grain128aeadv2_init:
 	and	#65528, r10
 	bis	r10, r7
 	and	r7, r5
-	and	88(sp), r5
+	and	86(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	78(sp), r7
+	mov	76(sp), r7
 	mov	152(sp), r10
 	xor	8(r10), r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	18(sp), r6
+	xor	10(sp), r6
 	xor	@r10, r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r7, 124(sp)
-	xor	70(sp), 124(sp)
+	xor	68(sp), 124(sp)
 	mov	r6, r7
-	xor	70(sp), r7
+	xor	68(sp), r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r11, r6
 	rla	r6
@@ -11926,17 +11867,17 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#65520, r10
-	mov	r6, 38(sp)
-	bis	r10, 38(sp)
-	mov	16(sp), r6
-	mov	14(sp), r10
+	mov	r6, 32(sp)
+	bis	r10, 32(sp)
+	mov	8(sp), r6
+	mov	6(sp), r10
 	swpb	r10
 	swpb	r6
 	xor.b	r10, r6
 	xor	r10, r6
-	mov	38(sp), r5
+	mov	32(sp), r5
 	and	r6, r5
-	mov	16(sp), r4
+	mov	8(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -11944,7 +11885,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#7, r4
-	mov	14(sp), r10
+	mov	6(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -11953,7 +11894,7 @@ grain128aeadv2_init:
 	adc	r10
 	and	#65528, r10
 	bis	r10, r4
-	mov	14(sp), r6
+	mov	6(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -11963,7 +11904,7 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	12(sp), r10
+	mov	4(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -11974,28 +11915,27 @@ grain128aeadv2_init:
 	rrc	r10
 	and	#61440, r10
 	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
-	xor	r10, r5
+	and	r6, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r15, r6
 	rla	r6
 	adc	r6
 	and	#1, r6
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	and	#65534, r10
-	mov	r6, 86(sp)
-	bis	r10, 86(sp)
-	mov	12(sp), r6
+	mov	r6, 84(sp)
+	bis	r10, 84(sp)
+	mov	4(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	4(sp), r10
+	mov	44(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -12003,12 +11943,12 @@ grain128aeadv2_init:
 	rrc	r10
 	and	#65472, r10
 	bis	r10, r6
-	mov	86(sp), r10
+	mov	84(sp), r10
 	and	r6, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r10, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	4(sp), r4
+	mov	44(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -12033,37 +11973,35 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#1, r6
-	mov	10(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	and	#65534, r10
 	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	38(sp), r4
-	and	86(sp), r4
-	mov	10(sp), r6
+	mov	32(sp), r4
+	and	84(sp), r4
+	mov	20(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#3, r6
-	mov	8(sp), r10
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#65532, r10
 	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(sp), r6
+	mov	20(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -12071,7 +12009,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	8(sp), r10
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -12166,37 +12104,37 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	and	#65408, r10
 	bis	r10, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 66(sp)
-	xor	r6, 66(sp)
+	mov	r5, 64(sp)
+	xor	r6, 64(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	16(sp), r6
+	mov	8(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	14(sp), r10
+	mov	6(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	and	#65024, r10
 	bis	r10, r6
-	mov	16(sp), r5
+	mov	8(sp), r5
 	xor	r6, r5
-	mov	12(sp), r6
+	mov	4(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	4(sp), r10
+	mov	44(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -12212,7 +12150,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	10(sp), r10
+	mov	20(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -12221,26 +12159,26 @@ grain128aeadv2_init:
 	and	#64512, r10
 	bis	r10, r6
 	xor	r6, r5
-	mov	10(sp), r6
+	mov	20(sp), r6
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	8(sp), r10
+	mov	90(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32768, r10
 	bis	r10, r6
 	xor	r6, r5
-	mov	r5, 76(sp)
-	xor	8(sp), 76(sp)
+	mov	r5, 74(sp)
+	xor	90(sp), 74(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r8, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r12, r10
 	swpb	r10
 	bit	#1, r10
@@ -12248,26 +12186,26 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#65472, r10
-	bis	r10, r6
-	mov	r11, r5
-	xor	r6, r5
-	mov	r13, r6
+	bis	r10, r5
+	mov	r11, r6
+	xor	r5, r6
+	mov	r13, r5
 	mov	r14, r10
 	swpb	r10
-	swpb	r6
-	xor.b	r10, r6
-	xor	r10, r6
-	xor	r6, r5
-	mov	r15, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	6(sp), r10
+	swpb	r5
+	xor.b	r10, r5
+	xor	r10, r5
+	xor	r5, r6
+	mov	r15, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -12276,9 +12214,9 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#65504, r10
-	bis	r10, r6
-	xor	r6, r5
-	xor	6(sp), r5
+	bis	r10, r5
+	xor	r5, r6
+	xor	38(sp), r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r11, r4
 	bit	#1, r4
@@ -12297,14 +12235,14 @@ grain128aeadv2_init:
 	rrc	r10
 	and	#57344, r10
 	bis	r10, r4
-	mov	r14, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
+	mov	r14, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r15, r10
 	bit	#1, r10
 	rrc	r10
@@ -12313,12 +12251,10 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#57344, r10
-	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
+	bis	r10, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r10, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r11, r5
 	swpb	r5
@@ -12499,7 +12435,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -12586,7 +12522,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#16383, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -12598,7 +12534,7 @@ grain128aeadv2_init:
 	xor	r5, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r15, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	swpb	r11
 	swpb	r5
 	xor.b	r11, r5
@@ -12613,7 +12549,7 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#15, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12633,7 +12569,7 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12643,32 +12579,32 @@ grain128aeadv2_init:
 	and	#65528, r11
 	bis	r11, r10
 	and	r10, r5
-	and	86(sp), r5
+	and	84(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	76(sp), r10
+	mov	74(sp), r10
 	mov	152(sp), r11
 	xor	10(r11), r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	16(sp), r6
+	xor	8(sp), r6
 	xor	2(r11), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r10, 122(sp)
-	xor	66(sp), 122(sp)
-	mov	r6, 54(sp)
-	xor	66(sp), 54(sp)
+	xor	64(sp), 122(sp)
+	mov	r6, 52(sp)
+	xor	64(sp), 52(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	r12, r11
 	rla	r11
 	adc	r11
@@ -12679,25 +12615,24 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	mov	r10, r5
-	bis	r11, r5
-	mov	14(sp), r10
-	mov	12(sp), r11
+	bis	r11, r4
+	mov	6(sp), r10
+	mov	4(sp), r11
 	swpb	r11
 	swpb	r10
 	xor.b	r11, r10
 	xor	r11, r10
-	mov	r5, r6
+	mov	r4, r6
 	and	r10, r6
-	mov	14(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	12(sp), r11
+	mov	6(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	4(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12705,8 +12640,8 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r4
-	mov	12(sp), r10
+	bis	r11, r5
+	mov	4(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -12716,7 +12651,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	4(sp), r11
+	mov	44(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -12727,11 +12662,10 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r10
-	mov	r4, r11
-	and	r10, r11
-	xor	r11, r6
+	and	r10, r5
+	xor	r5, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
@@ -12739,9 +12673,9 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65534, r11
-	mov	r10, 82(sp)
-	bis	r11, 82(sp)
-	mov	4(sp), r10
+	mov	r10, 80(sp)
+	bis	r11, 80(sp)
+	mov	44(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -12756,22 +12690,22 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#65472, r11
 	bis	r11, r10
-	mov	82(sp), r11
+	mov	80(sp), r11
 	and	r10, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	10(sp), r11
+	mov	r9, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
+	mov	20(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12781,23 +12715,23 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r4
-	mov	10(sp), r10
+	bis	r11, r5
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	8(sp), r11
+	mov	90(sp), r11
 	rla	r11
 	adc	r11
 	and	#65534, r11
 	bis	r11, r10
-	mov	r4, r11
-	and	r10, r11
+	and	r10, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r6
+	xor	r5, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	82(sp), r5
-	mov	8(sp), r10
+	mov	r4, r5
+	and	80(sp), r5
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -12814,7 +12748,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r5, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	8(sp), r10
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -12903,7 +12837,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#127, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -12912,7 +12846,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -12926,20 +12860,20 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r10, r6
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	14(sp), r10
+	mov	6(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	and	#511, r10
-	mov	12(sp), r11
+	mov	4(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	and	#65024, r11
 	bis	r11, r10
-	mov	14(sp), r5
+	mov	6(sp), r5
 	xor	r10, r5
-	mov	4(sp), r10
+	mov	44(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -12955,14 +12889,14 @@ grain128aeadv2_init:
 	and	#64512, r11
 	bis	r11, r10
 	xor	r10, r5
-	mov	10(sp), r10
+	mov	20(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	8(sp), r11
+	mov	90(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -12971,7 +12905,7 @@ grain128aeadv2_init:
 	and	#64512, r11
 	bis	r11, r10
 	xor	r10, r5
-	mov	8(sp), r10
+	mov	90(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
@@ -12981,8 +12915,8 @@ grain128aeadv2_init:
 	and	#32768, r11
 	bis	r11, r10
 	xor	r10, r5
-	mov	r5, 74(sp)
-	xor	124(sp), 74(sp)
+	mov	r5, 72(sp)
+	xor	124(sp), 72(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r12, r10
 	swpb	r10
@@ -13008,7 +12942,7 @@ grain128aeadv2_init:
 	xor.b	r11, r10
 	xor	r11, r10
 	xor	r10, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -13055,7 +12989,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#8191, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -13064,21 +12998,19 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r10
-	mov	r4, r11
-	and	r10, r11
+	and	r10, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r4
-	xor	r11, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
+	mov	r8, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
 	mov	r12, r11
 	swpb	r11
 	bit	#1, r11
@@ -13088,15 +13020,14 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r5
-	mov	r8, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	bis	r11, r10
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	r12, r11
 	rla	r11
 	adc	r11
@@ -13105,11 +13036,11 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r8
-	xor	r5, r8
+	mov	r5, r8
+	xor	r10, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r12, r5
 	bit	#1, r5
@@ -13210,7 +13141,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32768, r11
@@ -13229,7 +13160,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#4095, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -13240,7 +13171,7 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -13309,7 +13240,7 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#1023, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -13323,7 +13254,7 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#3, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -13331,7 +13262,7 @@ grain128aeadv2_init:
 	and	#65532, r11
 	bis	r11, r10
 	and	r10, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -13348,13 +13279,13 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	6(sp), r5
+	mov	38(sp), r5
 	mov	r7, r11
 	swpb	r11
 	swpb	r5
 	xor.b	r11, r5
 	xor	r11, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -13376,7 +13307,7 @@ grain128aeadv2_init:
 	and	#65520, r11
 	bis	r11, r10
 	and	r10, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -13394,32 +13325,32 @@ grain128aeadv2_init:
 	and	#65528, r11
 	bis	r11, r10
 	and	r10, r5
-	and	82(sp), r5
+	and	80(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r8
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	74(sp), r10
+	mov	72(sp), r10
 	mov	152(sp), r11
 	xor	12(r11), r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	14(sp), r8
+	xor	6(sp), r8
 	xor	4(r11), r8
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r10, 114(sp)
 	xor	r6, 114(sp)
-	mov	r8, 84(sp)
-	xor	r6, 84(sp)
+	mov	r8, 82(sp)
+	xor	r6, 82(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
 	mov	r13, r11
 	rla	r11
 	adc	r11
@@ -13430,24 +13361,24 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r5
-	mov	12(sp), r10
-	mov	4(sp), r11
+	bis	r11, r8
+	mov	4(sp), r10
+	mov	44(sp), r11
 	swpb	r11
 	swpb	r10
 	xor.b	r11, r10
 	xor	r11, r10
-	mov	r5, r6
+	mov	r8, r6
 	and	r10, r6
-	mov	12(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	4(sp), r11
+	mov	4(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	44(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -13455,8 +13386,8 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r8
-	mov	4(sp), r10
+	bis	r11, r5
+	mov	44(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -13477,19 +13408,19 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r10
-	and	r10, r8
-	xor	r8, r6
+	and	r10, r5
+	xor	r5, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	54(sp), r11
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	and	#65534, r11
-	mov	r10, 80(sp)
-	bis	r11, 80(sp)
+	mov	r10, 78(sp)
+	bis	r11, 78(sp)
 	mov	r9, r10
 	swpb	r10
 	bit	#1, r10
@@ -13497,7 +13428,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#63, r10
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13505,22 +13436,22 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#65472, r11
 	bis	r11, r10
-	mov	80(sp), r11
+	mov	78(sp), r11
 	and	r10, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	8(sp), r11
+	mov	20(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
+	mov	90(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -13530,8 +13461,8 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r8
-	mov	8(sp), r10
+	bis	r11, r5
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
@@ -13540,12 +13471,11 @@ grain128aeadv2_init:
 	adc	r11
 	and	#65534, r11
 	bis	r11, r10
-	and	r10, r8
+	and	r10, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r6
+	xor	r5, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r8
-	and	80(sp), r8
+	and	78(sp), r8
 	mov	124(sp), r10
 	rla	r10
 	adc	r10
@@ -13645,9 +13575,9 @@ grain128aeadv2_init:
 	and	#65528, r11
 	bis	r11, r10
 	xor	r10, r6
-	xor	6(sp), r6
+	xor	38(sp), r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -13666,7 +13596,7 @@ grain128aeadv2_init:
 	bit	#1, r8
 	rrc	r8
 	and	#127, r8
-	mov	54(sp), r11
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13676,18 +13606,18 @@ grain128aeadv2_init:
 	mov	r6, r10
 	xor	r8, r10
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	12(sp), r8
+	mov	4(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
 	and	#511, r8
-	mov	4(sp), r11
+	mov	44(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	and	#65024, r11
 	bis	r11, r8
-	mov	12(sp), r6
+	mov	4(sp), r6
 	xor	r8, r6
 	mov	r9, r8
 	swpb	r8
@@ -13696,7 +13626,7 @@ grain128aeadv2_init:
 	rla	r8
 	adc	r8
 	and	#1023, r8
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -13705,7 +13635,7 @@ grain128aeadv2_init:
 	and	#64512, r11
 	bis	r11, r8
 	xor	r8, r6
-	mov	8(sp), r8
+	mov	90(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -13731,15 +13661,16 @@ grain128aeadv2_init:
 	and	#32768, r11
 	bis	r11, r8
 	xor	r8, r6
-	xor	122(sp), r6
+	mov	r6, r8
+	xor	122(sp), r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
+	mov	r13, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r14, r11
 	swpb	r11
 	bit	#1, r11
@@ -13747,26 +13678,26 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65472, r11
-	bis	r11, r8
-	mov	r12, r5
-	xor	r8, r5
-	mov	r15, r8
-	mov	6(sp), r11
+	bis	r11, r5
+	mov	r12, r6
+	xor	r5, r6
+	mov	r15, r5
+	mov	38(sp), r11
 	swpb	r11
-	swpb	r8
-	xor.b	r11, r8
-	xor	r11, r8
-	xor	r8, r5
-	mov	r7, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	54(sp), r11
+	swpb	r5
+	xor.b	r11, r5
+	xor	r11, r5
+	xor	r5, r6
+	mov	r7, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13775,9 +13706,9 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r8
-	xor	r8, r5
-	xor	54(sp), r5
+	bis	r11, r5
+	xor	r5, r6
+	xor	52(sp), r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r4
 	bit	#1, r4
@@ -13796,14 +13727,14 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r4
-	mov	6(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	38(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
@@ -13812,12 +13743,10 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#57344, r11
-	bis	r11, r8
-	mov	r4, r11
-	and	r8, r11
+	bis	r11, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r8
-	xor	r11, r8
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r5
 	swpb	r5
@@ -13857,7 +13786,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r13, r5
 	bit	#1, r5
@@ -13883,7 +13812,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r13, r5
 	swpb	r5
@@ -13913,7 +13842,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	6(sp), r12
+	mov	38(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -13925,7 +13854,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r14, r11
 	mov	r15, r12
@@ -13935,7 +13864,7 @@ grain128aeadv2_init:
 	xor	r12, r11
 	and	r15, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r8
+	xor	r11, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r15, r5
 	rla	r5
@@ -13945,7 +13874,7 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#7, r5
-	mov	6(sp), r12
+	mov	38(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -13954,7 +13883,7 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65528, r12
 	bis	r12, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32767, r11
@@ -13965,9 +13894,9 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	6(sp), r5
+	mov	38(sp), r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -13998,7 +13927,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14011,7 +13940,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r13, r5
 	swpb	r5
@@ -14048,9 +13977,9 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	6(sp), r5
+	mov	38(sp), r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -14065,7 +13994,7 @@ grain128aeadv2_init:
 	adc	r12
 	and	#64512, r12
 	bis	r12, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -14085,7 +14014,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#16383, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14094,10 +14023,10 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r7, r5
-	mov	54(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	swpb	r5
 	xor.b	r12, r5
@@ -14112,7 +14041,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -14132,7 +14061,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -14142,32 +14071,31 @@ grain128aeadv2_init:
 	and	#65528, r12
 	bis	r12, r11
 	and	r11, r5
-	and	80(sp), r5
+	and	78(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r6, r11
+	mov	r8, r11
 	mov	152(sp), r12
 	xor	14(r12), r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	12(sp), r8
-	xor	6(r12), r8
+	xor	4(sp), r6
+	xor	6(r12), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r11, 104(sp)
 	xor	r10, 104(sp)
-	mov	r8, r6
 	xor	r10, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r13, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
+	mov	r13, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
 	mov	r14, r12
 	rla	r12
 	adc	r12
@@ -14178,23 +14106,23 @@ grain128aeadv2_init:
 	rla	r12
 	adc	r12
 	and	#65520, r12
-	bis	r12, r5
-	mov	4(sp), r11
+	bis	r12, r8
+	mov	44(sp), r11
 	mov	r9, r12
 	swpb	r12
 	swpb	r11
 	xor.b	r12, r11
 	xor	r12, r11
-	mov	r5, r10
+	mov	r8, r10
 	and	r11, r10
-	mov	4(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
+	mov	44(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
 	mov	r9, r12
 	rla	r12
 	adc	r12
@@ -14203,7 +14131,7 @@ grain128aeadv2_init:
 	rla	r12
 	adc	r12
 	and	#65528, r12
-	bis	r12, r8
+	bis	r12, r5
 	mov	r9, r11
 	bit	#1, r11
 	rrc	r11
@@ -14214,7 +14142,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	10(sp), r12
+	mov	20(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14225,27 +14153,27 @@ grain128aeadv2_init:
 	rrc	r12
 	and	#61440, r12
 	bis	r12, r11
-	and	r11, r8
-	xor	r8, r10
+	and	r11, r5
+	xor	r5, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	54(sp), r11
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	and	#1, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	rla	r12
 	adc	r12
 	and	#65534, r12
 	mov	r11, 236(sp)
 	bis	r12, 236(sp)
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	8(sp), r12
+	mov	90(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -14258,16 +14186,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
+	mov	90(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	124(sp), r12
 	rla	r12
 	adc	r12
@@ -14278,7 +14206,7 @@ grain128aeadv2_init:
 	rla	r12
 	adc	r12
 	and	#65520, r12
-	bis	r12, r8
+	bis	r12, r5
 	mov	124(sp), r11
 	rla	r11
 	adc	r11
@@ -14288,11 +14216,10 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65534, r12
 	bis	r12, r11
-	and	r11, r8
+	and	r11, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r10
+	xor	r5, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r8
 	and	236(sp), r8
 	mov	122(sp), r11
 	rla	r11
@@ -14364,7 +14291,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	6(sp), r12
+	mov	38(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14384,7 +14311,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	6(sp), r12
+	mov	38(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -14402,7 +14329,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#127, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -14412,12 +14339,12 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	240(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	54(sp), r11
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	and	#127, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -14428,7 +14355,7 @@ grain128aeadv2_init:
 	mov	r10, 262(sp)
 	xor	242(sp), 262(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	4(sp), r11
+	mov	44(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -14439,16 +14366,16 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65024, r12
 	bis	r12, r11
-	mov	4(sp), r10
+	mov	44(sp), r10
 	xor	r11, r10
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	rla	r11
 	adc	r11
 	and	#1023, r11
-	mov	8(sp), r12
+	mov	90(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
@@ -14502,9 +14429,9 @@ grain128aeadv2_init:
 	rrc	r12
 	and	#65472, r12
 	bis	r12, r11
-	mov	r13, r10
-	xor	r11, r10
-	mov	6(sp), r12
+	mov	r13, r8
+	xor	r11, r8
+	mov	38(sp), r12
 	mov	r7, r11
 	mov	r12, 98(sp)
 	swpb	r11
@@ -14513,8 +14440,8 @@ grain128aeadv2_init:
 	xor.b	r11, r12
 	mov	r12, 98(sp)
 	xor	r11, 98(sp)
-	xor	98(sp), r10
-	mov	54(sp), r11
+	xor	98(sp), r8
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -14523,7 +14450,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -14534,17 +14461,17 @@ grain128aeadv2_init:
 	and	#65504, r12
 	mov	r11, 232(sp)
 	bis	r12, 232(sp)
-	xor	232(sp), r10
-	xor	84(sp), r10
+	xor	232(sp), r8
+	xor	82(sp), r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r13, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	r13, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
 	mov	r14, r12
 	bit	#1, r12
 	rrc	r12
@@ -14553,7 +14480,7 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#57344, r12
-	bis	r12, r8
+	bis	r12, r10
 	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
@@ -14562,7 +14489,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#8191, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14572,9 +14499,9 @@ grain128aeadv2_init:
 	and	#57344, r12
 	mov	r11, 246(sp)
 	bis	r12, 246(sp)
-	and	246(sp), r8
+	and	246(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r13, r11
 	swpb	r11
@@ -14614,7 +14541,7 @@ grain128aeadv2_init:
 	bis	r13, r12
 	and	r12, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
+	xor	r11, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r14, r11
 	bit	#1, r11
@@ -14637,11 +14564,11 @@ grain128aeadv2_init:
 	bit	#1, r13
 	rrc	r13
 	and	#49152, r13
-	mov	r12, 58(sp)
-	bis	r13, 58(sp)
-	and	58(sp), r11
+	mov	r12, 56(sp)
+	bis	r13, 56(sp)
+	and	56(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
+	xor	r11, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r14, r12
 	swpb	r12
@@ -14661,9 +14588,9 @@ grain128aeadv2_init:
 	bit	#1, r13
 	rrc	r13
 	and	#65504, r13
-	mov	r12, 90(sp)
-	bis	r13, 90(sp)
-	mov	6(sp), r12
+	mov	r12, 88(sp)
+	bis	r13, 88(sp)
+	mov	38(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -14683,23 +14610,23 @@ grain128aeadv2_init:
 	and	#65504, r13
 	mov	r12, 180(sp)
 	bis	r13, 180(sp)
-	mov	90(sp), r13
+	mov	88(sp), r13
 	and	180(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(sp), r13
 	mov	r15, r12
+	mov	38(sp), r13
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
 	xor	r13, r12
 	mov	r12, r13
-	and	6(sp), r13
+	and	38(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -14721,7 +14648,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#32767, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	bit	#1, r13
 	rrc	r13
 	and	#32768, r13
@@ -14730,7 +14657,7 @@ grain128aeadv2_init:
 	mov	176(sp), r13
 	and	214(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r11
 	bit	#1, r11
@@ -14742,7 +14669,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -14754,7 +14681,7 @@ grain128aeadv2_init:
 	and	#61440, r13
 	mov	r11, 144(sp)
 	bis	r13, 144(sp)
-	mov	54(sp), r11
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -14764,7 +14691,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -14779,15 +14706,15 @@ grain128aeadv2_init:
 	mov	144(sp), r13
 	and	162(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r14, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
+	mov	r14, r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
 	mov	r15, r13
 	swpb	r13
 	rla	r13
@@ -14795,14 +14722,14 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#64512, r13
-	bis	r13, r8
+	bis	r13, r10
 	mov	r14, r11
 	mov	r15, r13
 	swpb	r13
 	swpb	r11
 	xor.b	r13, r11
 	xor	r13, r11
-	and	r11, r8
+	and	r11, r10
 	mov	r14, r11
 	swpb	r11
 	bit	#1, r11
@@ -14814,9 +14741,9 @@ grain128aeadv2_init:
 	rrc	r13
 	and	#65408, r13
 	bis	r13, r11
-	and	r11, r8
+	and	r11, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	r7, r11
 	swpb	r11
@@ -14825,7 +14752,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#1023, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
@@ -14840,22 +14767,22 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#3, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	and	#65532, r13
 	bis	r13, r11
-	mov	204(sp), r8
-	and	r11, r8
-	mov	54(sp), r11
+	mov	204(sp), r10
+	and	r11, r10
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#16383, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -14863,12 +14790,12 @@ grain128aeadv2_init:
 	and	#49152, r13
 	mov	r11, 230(sp)
 	bis	r13, 230(sp)
-	and	230(sp), r8
+	and	230(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	54(sp), r13
-	mov	84(sp), r11
+	mov	52(sp), r13
+	mov	82(sp), r11
 	mov	r13, 138(sp)
 	swpb	r11
 	swpb	138(sp)
@@ -14876,7 +14803,7 @@ grain128aeadv2_init:
 	xor.b	r11, r13
 	mov	r13, 138(sp)
 	xor	r11, 138(sp)
-	mov	54(sp), r11
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -14886,7 +14813,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -14898,9 +14825,9 @@ grain128aeadv2_init:
 	and	#65520, r13
 	mov	r11, 228(sp)
 	bis	r13, 228(sp)
-	mov	138(sp), r8
-	and	228(sp), r8
-	mov	54(sp), r11
+	mov	138(sp), r10
+	and	228(sp), r10
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -14908,7 +14835,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -14918,24 +14845,23 @@ grain128aeadv2_init:
 	and	#65528, r13
 	mov	r11, 212(sp)
 	bis	r13, 212(sp)
-	and	212(sp), r8
-	and	236(sp), r8
+	and	212(sp), r10
+	and	236(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, r8
-	xor	4(sp), r8
+	xor	44(sp), r8
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
+	mov	r14, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	r15, r13
 	rla	r13
 	adc	r13
@@ -14946,25 +14872,24 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65520, r13
-	mov	r11, r5
-	bis	r13, r5
+	bis	r13, r4
 	mov	r9, r11
-	mov	10(sp), r13
+	mov	20(sp), r13
 	swpb	r13
 	swpb	r11
 	xor.b	r13, r11
 	xor	r13, r11
-	mov	r5, r10
+	mov	r4, r10
 	and	r11, r10
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	10(sp), r13
+	mov	r9, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	20(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -14972,8 +14897,8 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65528, r13
-	bis	r13, r4
-	mov	10(sp), r11
+	bis	r13, r5
+	mov	20(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -14983,7 +14908,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	8(sp), r13
+	mov	90(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -14994,11 +14919,10 @@ grain128aeadv2_init:
 	rrc	r13
 	and	#61440, r13
 	bis	r13, r11
-	mov	r4, r13
-	and	r11, r13
-	xor	r13, r10
+	and	r11, r5
+	xor	r5, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	84(sp), r11
+	mov	82(sp), r11
 	rla	r11
 	adc	r11
 	and	#1, r11
@@ -15008,7 +14932,7 @@ grain128aeadv2_init:
 	and	#65534, r13
 	mov	r11, 222(sp)
 	bis	r13, 222(sp)
-	mov	8(sp), r11
+	mov	90(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -15028,16 +14952,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r13, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	124(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
+	mov	124(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	122(sp), r13
 	rla	r13
 	adc	r13
@@ -15048,7 +14972,7 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65520, r13
-	bis	r13, r4
+	bis	r13, r5
 	mov	122(sp), r11
 	rla	r11
 	adc	r11
@@ -15058,11 +14982,11 @@ grain128aeadv2_init:
 	adc	r13
 	and	#65534, r13
 	bis	r13, r11
-	mov	r4, r13
-	and	r11, r13
+	and	r11, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r10
+	xor	r5, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r4, r5
 	and	222(sp), r5
 	mov	114(sp), r11
 	rla	r11
@@ -15100,7 +15024,7 @@ grain128aeadv2_init:
 	mov	r11, 248(sp)
 	bis	r13, 248(sp)
 	xor	248(sp), r10
-	xor	58(sp), r10
+	xor	56(sp), r10
 	mov	r14, r11
 	rla	r11
 	adc	r11
@@ -15111,7 +15035,7 @@ grain128aeadv2_init:
 	and	#65534, r13
 	bis	r13, r11
 	xor	r11, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -15134,10 +15058,10 @@ grain128aeadv2_init:
 	bis	r13, r11
 	xor	r11, r10
 	xor	176(sp), r10
-	xor	54(sp), r10
+	xor	52(sp), r10
 	xor	242(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	84(sp), r11
+	mov	82(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -15158,7 +15082,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#511, r11
-	mov	10(sp), r13
+	mov	20(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
@@ -15166,7 +15090,7 @@ grain128aeadv2_init:
 	bis	r13, r11
 	mov	r9, r10
 	xor	r11, r10
-	mov	8(sp), r11
+	mov	90(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -15219,7 +15143,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	6(sp), r13
+	mov	38(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -15230,13 +15154,13 @@ grain128aeadv2_init:
 	mov	r14, r10
 	xor	r11, r10
 	mov	r7, r13
-	mov	54(sp), r11
+	mov	52(sp), r11
 	swpb	r11
 	swpb	r13
 	xor.b	r11, r13
 	xor	r11, r13
 	xor	r13, r10
-	mov	84(sp), r5
+	mov	82(sp), r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
@@ -15276,7 +15200,7 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r4
-	mov	54(sp), r5
+	mov	52(sp), r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -15284,7 +15208,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#8191, r5
-	mov	84(sp), r11
+	mov	82(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -15315,7 +15239,7 @@ grain128aeadv2_init:
 	adc	r14
 	and	#65528, r14
 	bis	r14, r11
-	mov	90(sp), r14
+	mov	88(sp), r14
 	and	r11, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
@@ -15324,7 +15248,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#32767, r5
-	mov	6(sp), r14
+	mov	38(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32768, r14
@@ -15335,15 +15259,15 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#16383, r11
-	mov	6(sp), r14
+	mov	38(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#49152, r14
-	mov	r11, 46(sp)
-	bis	r14, 46(sp)
-	and	46(sp), r5
+	mov	r11, 42(sp)
+	bis	r14, 42(sp)
+	and	42(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -15356,7 +15280,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -15365,8 +15289,8 @@ grain128aeadv2_init:
 	bit	#1, r14
 	rrc	r14
 	and	#65504, r14
-	mov	r11, 60(sp)
-	bis	r14, 60(sp)
+	mov	r11, 58(sp)
+	bis	r14, 58(sp)
 	mov	r7, r11
 	swpb	r11
 	bit	#1, r11
@@ -15376,7 +15300,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -15387,7 +15311,7 @@ grain128aeadv2_init:
 	and	#65504, r14
 	mov	r11, 164(sp)
 	bis	r14, 164(sp)
-	mov	60(sp), r14
+	mov	58(sp), r14
 	and	164(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
@@ -15405,7 +15329,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	54(sp), r14
+	mov	52(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -15415,11 +15339,11 @@ grain128aeadv2_init:
 	and	#65528, r14
 	mov	r11, 158(sp)
 	bis	r14, 158(sp)
-	mov	54(sp), r11
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32767, r11
-	mov	84(sp), r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32768, r14
@@ -15430,7 +15354,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	84(sp), r11
+	mov	82(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -15464,7 +15388,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#1023, r11
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -15478,7 +15402,7 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#127, r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -15488,14 +15412,14 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	54(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	84(sp), r14
+	mov	82(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -15504,13 +15428,13 @@ grain128aeadv2_init:
 	and	#64512, r14
 	mov	r12, 188(sp)
 	bis	r14, 188(sp)
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#3, r12
-	mov	84(sp), r14
+	mov	82(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -15519,7 +15443,7 @@ grain128aeadv2_init:
 	bis	r14, r12
 	mov	188(sp), r11
 	and	r12, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -15537,7 +15461,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	84(sp), r14
+	mov	82(sp), r14
 	mov	r6, r12
 	mov	r14, 108(sp)
 	swpb	r12
@@ -15546,7 +15470,7 @@ grain128aeadv2_init:
 	xor.b	r12, r14
 	mov	r14, 108(sp)
 	xor	r12, 108(sp)
-	mov	84(sp), r12
+	mov	82(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -15570,7 +15494,7 @@ grain128aeadv2_init:
 	bis	r14, 206(sp)
 	mov	108(sp), r11
 	and	206(sp), r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -15595,17 +15519,17 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	r9, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r15, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	6(sp), r14
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#15, r9
+	mov	38(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -15615,24 +15539,24 @@ grain128aeadv2_init:
 	rla	r14
 	adc	r14
 	and	#65520, r14
-	bis	r14, r5
-	mov	10(sp), r12
-	mov	8(sp), r14
+	bis	r14, r9
+	mov	20(sp), r12
+	mov	90(sp), r14
 	swpb	r14
 	swpb	r12
 	xor.b	r14, r12
 	xor	r14, r12
-	mov	r5, r11
+	mov	r9, r11
 	and	r12, r11
-	mov	10(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#7, r9
-	mov	8(sp), r14
+	mov	20(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	90(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -15640,8 +15564,8 @@ grain128aeadv2_init:
 	rla	r14
 	adc	r14
 	and	#65528, r14
-	bis	r14, r9
-	mov	8(sp), r12
+	bis	r14, r5
+	mov	90(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -15662,8 +15586,8 @@ grain128aeadv2_init:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r12
-	and	r12, r9
-	xor	r9, r11
+	and	r12, r5
+	xor	r5, r11
 	mov	r8, r12
 	and	#32767, r12
 	mov	r6, r14
@@ -15701,16 +15625,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r14, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	122(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
+	mov	122(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	114(sp), r14
 	rla	r14
 	adc	r14
@@ -15721,7 +15645,7 @@ grain128aeadv2_init:
 	rla	r14
 	adc	r14
 	and	#65520, r14
-	bis	r14, r9
+	bis	r14, r5
 	mov	114(sp), r12
 	rla	r12
 	adc	r12
@@ -15731,11 +15655,10 @@ grain128aeadv2_init:
 	adc	r14
 	and	#65534, r14
 	bis	r14, r12
-	and	r12, r9
+	and	r12, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r11
+	xor	r5, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r9
 	and	208(sp), r9
 	mov	106(sp), r12
 	and	#16383, r12
@@ -15769,12 +15692,12 @@ grain128aeadv2_init:
 	mov	r12, 244(sp)
 	bis	r14, 244(sp)
 	xor	244(sp), r11
-	xor	46(sp), r11
+	xor	42(sp), r11
 	mov	r15, r12
 	rla	r12
 	adc	r12
 	and	#1, r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	rla	r14
 	adc	r14
 	and	#65534, r14
@@ -15782,7 +15705,7 @@ grain128aeadv2_init:
 	xor	r12, r11
 	xor	144(sp), r11
 	xor	158(sp), r11
-	xor	84(sp), r11
+	xor	82(sp), r11
 	xor	224(sp), r11
 	mov	r8, r12
 	and	#511, r12
@@ -15805,18 +15728,18 @@ grain128aeadv2_init:
 	mov	r11, 254(sp)
 	xor	210(sp), 254(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	10(sp), r12
+	mov	20(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	8(sp), r14
+	mov	90(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#65024, r14
 	bis	r14, r12
-	mov	10(sp), r11
+	mov	20(sp), r11
 	xor	r12, r11
 	xor	168(sp), r11
 	mov	114(sp), r12
@@ -15854,7 +15777,7 @@ grain128aeadv2_init:
 	mov	r11, 94(sp)
 	xor	106(sp), 94(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	6(sp), r12
+	mov	38(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -15899,7 +15822,7 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	6(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -15908,7 +15831,7 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	84(sp), r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -15930,12 +15853,12 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	60(sp), r15
+	mov	58(sp), r15
 	and	184(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	6(sp), r12
+	mov	38(sp), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
@@ -15944,7 +15867,7 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -15956,9 +15879,9 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	mov	r14, 34(sp)
-	bis	r15, 34(sp)
-	and	34(sp), r12
+	mov	r14, 28(sp)
+	bis	r15, 28(sp)
+	and	28(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -15968,11 +15891,11 @@ grain128aeadv2_init:
 	xor	r15, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r13, r15
-	and	54(sp), r15
+	and	52(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	84(sp), r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
@@ -16007,7 +15930,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	6(sp), r12
+	mov	38(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
@@ -16023,7 +15946,7 @@ grain128aeadv2_init:
 	and	#64512, r15
 	bis	r15, r12
 	and	98(sp), r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -16038,7 +15961,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	84(sp), r14
+	mov	82(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -16054,7 +15977,7 @@ grain128aeadv2_init:
 	and	#64512, r15
 	mov	r14, 172(sp)
 	bis	r15, 172(sp)
-	mov	84(sp), r14
+	mov	82(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -16135,18 +16058,18 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	10(sp), r9
+	xor	20(sp), r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	6(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	38(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -16157,23 +16080,23 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	8(sp), r11
+	bis	r15, r4
+	mov	90(sp), r12
 	mov	124(sp), r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov	r12, r5
-	and	r11, r5
-	mov	8(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r4, r5
+	and	r12, r5
+	mov	90(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	124(sp), r15
 	rla	r15
 	adc	r15
@@ -16182,17 +16105,17 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r4
-	mov	124(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	bis	r15, r11
+	mov	124(sp), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#4095, r12
 	mov	122(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -16203,13 +16126,11 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	mov	r4, r15
-	and	r11, r15
-	mov	r5, r4
-	xor	r15, r4
-	mov	r10, r11
-	and	#32767, r11
+	bis	r15, r12
+	and	r12, r11
+	xor	r11, r5
+	mov	r10, r12
+	and	#32767, r12
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -16222,15 +16143,15 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rla	r11
-	bis	r15, r11
-	mov	122(sp), r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
+	rla	r12
+	bis	r15, r12
+	mov	122(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#63, r11
 	mov	114(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -16238,23 +16159,23 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r5
-	mov	r11, r15
-	and	r5, r15
+	bis	r15, r11
+	mov	r12, r15
+	and	r11, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r4, 24(sp)
-	xor	r15, 24(sp)
+	mov	r5, 16(sp)
+	xor	r15, 16(sp)
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	114(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
+	mov	114(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#15, r11
 	mov	104(sp), r15
 	rla	r15
 	adc	r15
@@ -16265,7 +16186,7 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r4
+	bis	r15, r11
 	mov	106(sp), r5
 	and	#32767, r5
 	mov.b	105(sp), r15
@@ -16279,16 +16200,14 @@ grain128aeadv2_init:
 	rra	r15
 	rla	r5
 	bis	r15, r5
-	mov	r4, r15
-	and	r5, r15
+	and	r5, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	24(sp), r5
-	xor	r15, r5
+	mov	16(sp), r5
+	xor	r11, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r12, r4
-	and	r11, r4
-	mov	100(sp), r12
-	and	#16383, r12
+	and	r12, r4
+	mov	100(sp), r11
+	and	#16383, r11
 	mov.b	107(sp), r15
 	clrc
 	rrc	r15
@@ -16297,15 +16216,14 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r12
-	rla	r12
-	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
+	rla	r11
+	rla	r11
+	bis	r15, r11
+	and	r11, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
-	mov	100(sp), r12
-	and	#8191, r12
+	xor	r4, r5
+	mov	100(sp), r11
+	and	#8191, r11
 	mov.b	107(sp), r15
 	clrc
 	rrc	r15
@@ -16314,63 +16232,63 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rla	r12
-	rla	r12
-	rla	r12
-	bis	r15, r12
-	xor	r12, r5
-	xor	34(sp), r5
-	mov	6(sp), r12
-	rla	r12
-	adc	r12
-	and	#1, r12
+	rla	r11
+	rla	r11
+	rla	r11
+	bis	r15, r11
+	xor	r11, r5
+	xor	28(sp), r5
+	mov	38(sp), r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	r7, r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r12
-	xor	r12, r5
+	bis	r15, r11
+	xor	r11, r5
 	xor	162(sp), r5
 	xor	212(sp), r5
 	xor	r6, r5
 	xor	210(sp), r5
-	mov	r10, r12
-	and	#511, r12
+	mov	r10, r11
+	and	#511, r11
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
 	rrc	r15
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	mov	r12, 196(sp)
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	mov	r11, 196(sp)
 	bis	r15, 196(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r5, 250(sp)
 	xor	196(sp), 250(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	8(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	mov	90(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	and	#511, r11
 	mov	124(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r12
-	mov	8(sp), r5
-	xor	r12, r5
+	bis	r15, r11
+	mov	90(sp), r5
+	xor	r11, r5
 	xor	154(sp), r5
-	mov	106(sp), r12
-	and	#63, r12
+	mov	106(sp), r11
+	and	#63, r11
 	mov	104(sp), r15
 	clrc
 	rrc	r15
@@ -16379,29 +16297,29 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	rra	r15
-	swpb	r12
-	rla	r12
-	rla	r12
-	mov	r12, 128(sp)
+	swpb	r11
+	rla	r11
+	rla	r11
+	mov	r11, 128(sp)
 	bis	r15, 128(sp)
 	xor	128(sp), r5
-	mov	100(sp), r12
-	and	#1, r12
+	mov	100(sp), r11
+	and	#1, r11
 	mov	106(sp), r15
 	clrc
 	rrc	r15
-	swpb	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	bis	r15, r12
-	xor	r12, r5
-	mov	r5, 72(sp)
-	xor	100(sp), 72(sp)
+	swpb	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	bis	r15, r11
+	xor	r11, r5
+	mov	r5, 70(sp)
+	xor	100(sp), 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	swpb	r5
@@ -16410,7 +16328,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#63, r5
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -16418,9 +16336,9 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r5
-	mov	6(sp), r12
-	xor	r5, r12
-	xor	108(sp), r12
+	mov	38(sp), r11
+	xor	r5, r11
+	xor	108(sp), r11
 	mov	r10, r5
 	and	#2047, r5
 	mov	r8, r15
@@ -16437,10 +16355,10 @@ grain128aeadv2_init:
 	rla	r5
 	mov	r5, 186(sp)
 	bis	r15, 186(sp)
-	xor	186(sp), r12
-	xor	r10, r12
+	xor	186(sp), r11
+	xor	r10, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	6(sp), r4
+	mov	38(sp), r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
@@ -16474,12 +16392,12 @@ grain128aeadv2_init:
 	bis	r15, 220(sp)
 	and	220(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r12
+	xor	r4, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	180(sp), r15
 	and	176(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r7, r5
 	bit	#1, r5
@@ -16487,28 +16405,28 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#16383, r5
-	mov	54(sp), r15
+	mov	52(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	mov	r5, 36(sp)
-	bis	r15, 36(sp)
+	mov	r5, 30(sp)
+	bis	r15, 30(sp)
 	mov	214(sp), r15
-	and	36(sp), r15
+	and	30(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	164(sp), r15
 	and	218(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	138(sp), r15
-	and	84(sp), r15
+	and	82(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	mov	r8, r5
 	and	#1, r5
 	mov	r6, r15
@@ -16528,7 +16446,7 @@ grain128aeadv2_init:
 	mov	192(sp), r15
 	and	166(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	mov	r10, r5
 	and	#15, r5
 	mov	r8, r15
@@ -16548,13 +16466,13 @@ grain128aeadv2_init:
 	mov	146(sp), r15
 	and	140(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	204(sp), r15
 	and	r13, r15
 	and	240(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	mov	r8, r13
 	and	#63, r13
 	mov	r6, r15
@@ -16605,7 +16523,7 @@ grain128aeadv2_init:
 	bis	r15, 202(sp)
 	and	202(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r12
+	xor	r5, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r10, r13
 	swpb	r13
@@ -16647,24 +16565,23 @@ grain128aeadv2_init:
 	mov	r14, 120(sp)
 	bis	r15, 120(sp)
 	and	120(sp), r5
-	and	r11, r5
+	and	r12, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r12
+	xor	r5, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, r11
-	xor	8(sp), r11
+	xor	90(sp), r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	54(sp), r15
+	mov	r7, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	52(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -16674,23 +16591,23 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r14
-	mov	124(sp), r12
+	bis	r15, r4
+	mov	124(sp), r14
 	mov	122(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov	r14, r5
-	and	r12, r5
-	mov	124(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r4, r12
+	and	r14, r12
+	mov	124(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
 	mov	122(sp), r15
 	rla	r15
 	adc	r15
@@ -16699,17 +16616,17 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r4
-	mov	122(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	bis	r15, r5
+	mov	122(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	114(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -16720,13 +16637,11 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
-	mov	r5, r4
-	xor	r15, r4
-	mov	r9, r12
-	and	#32767, r12
+	bis	r15, r14
+	and	r14, r5
+	xor	r5, r12
+	mov	r9, r5
+	and	#32767, r5
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -16739,16 +16654,15 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rla	r12
-	mov	r12, r5
+	rla	r5
 	bis	r15, r5
-	mov	114(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#63, r12
+	mov	114(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	104(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -16756,14 +16670,14 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r12
+	bis	r15, r14
 	mov	r5, r15
-	and	r12, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r4, 22(sp)
-	xor	r15, 22(sp)
-	mov	106(sp), r4
-	and	#4095, r4
+	mov	r12, 14(sp)
+	xor	r15, 14(sp)
+	mov	106(sp), r14
+	and	#4095, r14
 	mov.b	105(sp), r15
 	clrc
 	rrc	r15
@@ -16771,11 +16685,11 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	bis	r15, r4
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	100(sp), r12
 	and	#32767, r12
 	mov.b	107(sp), r15
@@ -16789,13 +16703,11 @@ grain128aeadv2_init:
 	rra	r15
 	rla	r12
 	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
+	and	r12, r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	22(sp), r12
-	xor	r15, r12
+	mov	14(sp), r12
+	xor	r14, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r14, r4
 	and	r5, r4
 	mov	94(sp), r14
 	and	#16383, r14
@@ -16810,10 +16722,9 @@ grain128aeadv2_init:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
+	and	r14, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
+	xor	r4, r12
 	mov	94(sp), r14
 	and	#8191, r14
 	mov.b	101(sp), r15
@@ -16829,12 +16740,12 @@ grain128aeadv2_init:
 	rla	r14
 	bis	r15, r14
 	xor	r14, r12
-	xor	36(sp), r12
+	xor	30(sp), r12
 	mov	r7, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -16859,11 +16770,11 @@ grain128aeadv2_init:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 28(sp)
-	bis	r15, 28(sp)
+	mov	r14, 22(sp)
+	bis	r15, 22(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r12, 234(sp)
-	xor	28(sp), 234(sp)
+	xor	22(sp), 234(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	124(sp), r14
 	swpb	r14
@@ -16910,17 +16821,17 @@ grain128aeadv2_init:
 	rla	r14
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 64(sp)
-	xor	94(sp), 64(sp)
+	mov	r12, 62(sp)
+	xor	94(sp), 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	84(sp), r15
+	mov	82(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -17163,8 +17074,8 @@ grain128aeadv2_init:
 	mov	252(sp), r15
 	and	r13, r15
 	xor	r15, r7
-	mov	r11, r13
-	and	#32767, r13
+	mov	r11, r5
+	and	#32767, r5
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -17177,8 +17088,7 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rla	r13
-	mov	r13, r5
+	rla	r5
 	bis	r15, r5
 	mov	106(sp), r13
 	and	#1023, r13
@@ -17224,14 +17134,13 @@ grain128aeadv2_init:
 	rra	r15
 	rla	r13
 	bis	r15, r13
-	mov	r4, r15
-	and	r13, r15
+	and	r13, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r4, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	228(sp), r4
 	and	r5, r4
-	mov	72(sp), r13
+	mov	70(sp), r13
 	and	#16383, r13
 	mov.b	95(sp), r15
 	clrc
@@ -17247,7 +17156,7 @@ grain128aeadv2_init:
 	and	r13, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r4, r7
-	mov	72(sp), r13
+	mov	70(sp), r13
 	and	#8191, r13
 	mov.b	95(sp), r15
 	clrc
@@ -17267,7 +17176,7 @@ grain128aeadv2_init:
 	xor	146(sp), r7
 	xor	182(sp), r7
 	xor	r10, r7
-	xor	28(sp), r7
+	xor	22(sp), r7
 	mov	r11, r13
 	and	#511, r13
 	mov	r9, r15
@@ -17283,11 +17192,11 @@ grain128aeadv2_init:
 	rla	r13
 	rla	r13
 	rla	r13
-	mov	r13, 42(sp)
-	bis	r15, 42(sp)
+	mov	r13, 36(sp)
+	bis	r15, 36(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, 178(sp)
-	xor	42(sp), 178(sp)
+	xor	36(sp), 178(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	122(sp), r13
 	swpb	r13
@@ -17319,7 +17228,7 @@ grain128aeadv2_init:
 	mov	r13, 118(sp)
 	bis	r15, 118(sp)
 	xor	118(sp), r7
-	mov	72(sp), r13
+	mov	70(sp), r13
 	and	#1, r13
 	mov	94(sp), r15
 	clrc
@@ -17335,15 +17244,15 @@ grain128aeadv2_init:
 	bis	r15, r13
 	xor	r13, r7
 	mov	r7, 92(sp)
-	xor	72(sp), 92(sp)
+	xor	70(sp), 92(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	84(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#63, r7
+	mov	82(sp), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#63, r13
 	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
@@ -17351,12 +17260,12 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r7
-	mov	54(sp), r13
-	xor	r7, r13
-	xor	136(sp), r13
-	mov	r11, r7
-	and	#2047, r7
+	bis	r15, r13
+	mov	52(sp), r7
+	xor	r13, r7
+	xor	136(sp), r7
+	mov	r11, r13
+	and	#2047, r13
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -17364,75 +17273,75 @@ grain128aeadv2_init:
 	rrc	r15
 	rra	r15
 	rra	r15
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	r7, 132(sp)
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	mov	r13, 132(sp)
 	bis	r15, 132(sp)
-	xor	132(sp), r13
-	xor	r11, r13
-	mov	r9, r7
-	and	#7, r7
+	xor	132(sp), r7
+	xor	r11, r7
+	mov	r9, r13
+	and	#7, r13
 	mov	r10, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	swpb	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	bis	r15, r13
 	mov	238(sp), r15
-	and	r7, r15
+	and	r13, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	232(sp), r15
 	and	212(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	174(sp), r15
 	and	216(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	218(sp), r15
 	and	186(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	142(sp), r15
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
-	mov	r9, r7
-	and	#1, r7
+	xor	r15, r7
+	mov	r9, r13
+	and	#1, r13
 	mov	r10, r15
 	clrc
 	rrc	r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	swpb	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	bis	r15, r13
 	mov	120(sp), r15
-	and	r7, r15
+	and	r13, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
-	mov	r11, r7
-	and	#15, r7
+	xor	r15, r7
+	mov	r11, r13
+	and	#15, r13
 	mov	r9, r15
 	clrc
 	rrc	r15
@@ -17440,26 +17349,25 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	r7, 52(sp)
-	bis	r15, 52(sp)
+	swpb	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	mov	r13, 50(sp)
+	bis	r15, 50(sp)
 	mov	134(sp), r15
-	and	52(sp), r15
+	and	50(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	172(sp), r15
 	and	108(sp), r15
 	and	224(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r7
 	xor	r15, r7
-	mov	r9, r13
-	and	#63, r13
+	mov	r9, r4
+	and	#63, r4
 	mov	r10, r15
 	clrc
 	rrc	r15
@@ -17469,10 +17377,9 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r13
-	rla	r13
-	rla	r13
-	mov	r13, r4
+	swpb	r4
+	rla	r4
+	rla	r4
 	bis	r15, r4
 	mov	r9, r15
 	and	#16383, r15
@@ -17509,13 +17416,13 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, 30(sp)
-	swpb	30(sp)
-	mov	30(sp), 62(sp)
-	mov	62(sp), r15
+	mov	r11, 24(sp)
+	swpb	24(sp)
+	mov	24(sp), 60(sp)
+	mov	60(sp), r15
 	xor.b	r14, r15
-	mov	r15, 62(sp)
-	xor	30(sp), 62(sp)
+	mov	r15, 60(sp)
+	xor	24(sp), 60(sp)
 	mov	r11, r14
 	and	#4095, r14
 	mov	r9, r15
@@ -17531,7 +17438,7 @@ grain128aeadv2_init:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	62(sp), r13
+	mov	60(sp), r13
 	and	r14, r13
 	mov	r11, r14
 	and	#8191, r14
@@ -17582,8 +17489,8 @@ grain128aeadv2_init:
 	mov	248(sp), r15
 	and	r14, r15
 	xor	r15, r7
-	mov	r12, r14
-	and	#32767, r14
+	mov	r12, r4
+	and	#32767, r4
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -17596,8 +17503,7 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rla	r14
-	mov	r14, r4
+	rla	r4
 	bis	r15, r4
 	mov	100(sp), r14
 	and	#1023, r14
@@ -17630,7 +17536,7 @@ grain128aeadv2_init:
 	rla	r5
 	rla	r5
 	bis	r15, r5
-	mov	72(sp), r14
+	mov	70(sp), r14
 	and	#32767, r14
 	mov.b	95(sp), r15
 	clrc
@@ -17643,16 +17549,15 @@ grain128aeadv2_init:
 	rra	r15
 	rla	r14
 	bis	r15, r14
-	mov	r5, r15
-	and	r14, r15
+	and	r14, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r5, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	206(sp), r5
 	and	r4, r5
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#16383, r14
-	mov.b	73(sp), r15
+	mov.b	71(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -17666,9 +17571,9 @@ grain128aeadv2_init:
 	and	r14, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r5, r7
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#8191, r14
-	mov.b	73(sp), r15
+	mov.b	71(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -17686,7 +17591,7 @@ grain128aeadv2_init:
 	xor	140(sp), r7
 	xor	120(sp), r7
 	xor	r9, r7
-	xor	42(sp), r7
+	xor	36(sp), r7
 	mov	r12, r14
 	and	#511, r14
 	mov	r11, r15
@@ -17702,11 +17607,11 @@ grain128aeadv2_init:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 50(sp)
-	bis	r15, 50(sp)
+	mov	r14, 48(sp)
+	bis	r15, 48(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, 130(sp)
-	xor	50(sp), 130(sp)
+	xor	48(sp), 130(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	114(sp), r14
 	swpb	r14
@@ -17722,7 +17627,7 @@ grain128aeadv2_init:
 	mov	114(sp), r7
 	xor	r14, r7
 	xor	112(sp), r7
-	mov	72(sp), r14
+	mov	70(sp), r14
 	and	#63, r14
 	mov	94(sp), r15
 	clrc
@@ -17737,9 +17642,9 @@ grain128aeadv2_init:
 	rla	r14
 	bis	r15, r14
 	xor	r14, r7
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#1, r14
-	mov	72(sp), r15
+	mov	70(sp), r15
 	clrc
 	rrc	r15
 	swpb	r14
@@ -17753,9 +17658,9 @@ grain128aeadv2_init:
 	bis	r15, r14
 	xor	r14, r7
 	mov	r7, 110(sp)
-	xor	64(sp), 110(sp)
-	mov	r8, r7
-	and	#1023, r7
+	xor	62(sp), 110(sp)
+	mov	r8, r14
+	and	#1023, r14
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -17763,18 +17668,18 @@ grain128aeadv2_init:
 	rrc	r15
 	rra	r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	mov	84(sp), r14
-	xor	r7, r14
-	xor	96(sp), r14
-	mov	r12, r7
-	and	#2047, r7
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	82(sp), r5
+	xor	r14, r5
+	xor	96(sp), r5
+	mov	r12, r14
+	and	#2047, r14
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -17782,74 +17687,74 @@ grain128aeadv2_init:
 	rrc	r15
 	rra	r15
 	rra	r15
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	xor	r7, r14
-	xor	r12, r14
-	mov	r11, r7
-	and	#7, r7
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	xor	r14, r5
+	xor	r12, r5
+	mov	r11, r14
+	and	#7, r14
 	mov	r9, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	226(sp), r15
-	and	r7, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	218(sp), r15
 	and	192(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	166(sp), r15
 	and	200(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	198(sp), r15
 	and	126(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	136(sp), r15
 	and	r10, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r11, r7
-	and	#1, r7
+	xor	r15, r5
+	mov	r11, r14
+	and	#1, r14
 	mov	r9, r15
 	clrc
 	rrc	r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	116(sp), r15
-	and	r7, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r12, r7
-	and	#15, r7
+	xor	r15, r5
+	mov	r12, r14
+	and	#15, r14
 	mov	r11, r15
 	clrc
 	rrc	r15
@@ -17857,26 +17762,25 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	r7, 56(sp)
-	bis	r15, 56(sp)
-	mov	52(sp), r15
-	and	56(sp), r15
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	mov	r14, 54(sp)
+	bis	r15, 54(sp)
+	mov	50(sp), r15
+	and	54(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	170(sp), r15
 	and	142(sp), r15
 	and	210(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r14, r7
-	xor	r15, r7
-	mov	r11, r14
-	and	#63, r14
+	xor	r15, r5
+	mov	r11, r7
+	and	#63, r7
 	mov	r9, r15
 	clrc
 	rrc	r15
@@ -17886,11 +17790,10 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r14
-	rla	r14
-	rla	r14
-	mov	r14, r5
-	bis	r15, r5
+	swpb	r7
+	rla	r7
+	rla	r7
+	bis	r15, r7
 	mov	r11, r15
 	and	#16383, r15
 	mov	r9, r14
@@ -17906,7 +17809,7 @@ grain128aeadv2_init:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	and	r15, r5
+	and	r15, r7
 	mov	r12, r14
 	and	#3, r14
 	mov	r11, r15
@@ -17921,36 +17824,34 @@ grain128aeadv2_init:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r5
 	xor	r15, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r12, 32(sp)
-	swpb	32(sp)
-	mov	32(sp), r7
-	xor.b	30(sp), r7
-	xor	32(sp), r7
-	mov	r12, r15
-	and	#4095, r15
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
+	mov	r12, 26(sp)
+	swpb	26(sp)
+	mov	26(sp), r7
+	xor.b	24(sp), r7
+	xor	26(sp), r7
+	mov	r12, r14
+	and	#4095, r14
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r14, r15
-	mov	r7, r14
-	and	r15, r14
-	mov	r12, r7
-	and	#8191, r7
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	and	r14, r7
+	mov	r12, r14
+	and	#8191, r14
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -17960,18 +17861,18 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r15, r7
-	and	r7, r14
-	and	r4, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	and	r14, r7
+	and	r4, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r5, r15
-	xor	r14, r15
+	xor	r7, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r15, 68(sp)
-	xor	114(sp), 68(sp)
+	mov	r15, 66(sp)
+	xor	114(sp), 66(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	106(sp), r7
 	swpb	r7
@@ -17999,8 +17900,8 @@ grain128aeadv2_init:
 	mov	244(sp), r15
 	and	r14, r15
 	xor	r15, r7
-	mov	r13, r14
-	and	#32767, r14
+	mov	r13, r5
+	and	#32767, r5
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -18013,8 +17914,7 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rla	r14
-	mov	r14, r5
+	rla	r5
 	bis	r15, r5
 	mov	94(sp), r14
 	and	#1023, r14
@@ -18033,7 +17933,7 @@ grain128aeadv2_init:
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r7
-	mov	72(sp), r4
+	mov	70(sp), r4
 	and	#4095, r4
 	mov.b	95(sp), r15
 	clrc
@@ -18047,9 +17947,9 @@ grain128aeadv2_init:
 	rla	r4
 	rla	r4
 	bis	r15, r4
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#32767, r14
-	mov.b	73(sp), r15
+	mov.b	71(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -18060,16 +17960,15 @@ grain128aeadv2_init:
 	rra	r15
 	rla	r14
 	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
+	and	r14, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r4, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	194(sp), r4
 	and	r5, r4
 	mov	92(sp), r14
 	and	#16383, r14
-	mov.b	65(sp), r15
+	mov.b	63(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -18085,7 +17984,7 @@ grain128aeadv2_init:
 	xor	r4, r7
 	mov	92(sp), r14
 	and	#8191, r14
-	mov.b	65(sp), r15
+	mov.b	63(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -18103,7 +18002,7 @@ grain128aeadv2_init:
 	xor	134(sp), r7
 	xor	116(sp), r7
 	xor	r11, r7
-	xor	50(sp), r7
+	xor	48(sp), r7
 	mov	r13, r14
 	and	#511, r14
 	mov	r12, r15
@@ -18121,8 +18020,8 @@ grain128aeadv2_init:
 	rla	r14
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r7, 48(sp)
-	xor	r14, 48(sp)
+	mov	r7, 46(sp)
+	xor	r14, 46(sp)
 	mov	106(sp), r14
 	and	#127, r14
 	mov	104(sp), r15
@@ -18141,9 +18040,9 @@ grain128aeadv2_init:
 	mov	104(sp), r7
 	xor	r14, r7
 	xor	118(sp), r7
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#63, r14
-	mov	72(sp), r15
+	mov	70(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -18158,7 +18057,7 @@ grain128aeadv2_init:
 	xor	r14, r7
 	mov	92(sp), r14
 	and	#1, r14
-	mov	64(sp), r15
+	mov	62(sp), r15
 	clrc
 	rrc	r15
 	swpb	r14
@@ -18172,8 +18071,8 @@ grain128aeadv2_init:
 	bis	r15, r14
 	xor	r14, r7
 	xor	92(sp), r7
-	mov	r10, r4
-	and	#1023, r4
+	mov	r10, r14
+	and	#1023, r14
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -18181,18 +18080,17 @@ grain128aeadv2_init:
 	rrc	r15
 	rra	r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	bis	r15, r4
-	mov	r6, r14
-	xor	r4, r14
-	xor	62(sp), r14
-	mov	r13, r6
-	and	#2047, r6
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	xor	r14, r6
+	xor	60(sp), r6
+	mov	r13, r14
+	and	#2047, r14
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -18200,74 +18098,74 @@ grain128aeadv2_init:
 	rrc	r15
 	rra	r15
 	rra	r15
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	xor	r6, r14
-	xor	r13, r14
-	mov	r12, r6
-	and	#7, r6
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	xor	r14, r6
+	xor	r13, r6
+	mov	r12, r14
+	and	#7, r14
 	mov	r11, r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	220(sp), r15
-	and	r6, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	198(sp), r15
 	and	182(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	156(sp), r15
 	and	202(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	186(sp), r15
 	and	132(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	96(sp), r15
 	and	r9, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r12, r6
-	and	#1, r6
+	xor	r15, r6
+	mov	r12, r14
+	and	#1, r14
 	mov	r11, r15
 	clrc
 	rrc	r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
 	mov	102(sp), r15
-	and	r6, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r13, r6
-	and	#15, r6
+	xor	r15, r6
+	mov	r13, r14
+	and	#15, r14
 	mov	r12, r15
 	clrc
 	rrc	r15
@@ -18275,25 +18173,24 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r15, r6
-	mov	56(sp), r15
-	and	r6, r15
+	swpb	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r15, r14
+	mov	54(sp), r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	160(sp), r15
 	and	136(sp), r15
 	and	196(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r14, r6
 	xor	r15, r6
-	mov	r12, r14
-	and	#63, r14
+	mov	r12, r4
+	and	#63, r4
 	mov	r11, r15
 	clrc
 	rrc	r15
@@ -18303,10 +18200,9 @@ grain128aeadv2_init:
 	rra	r15
 	rra	r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r14
-	rla	r14
-	rla	r14
-	mov	r14, r4
+	swpb	r4
+	rla	r4
+	rla	r4
 	bis	r15, r4
 	mov	r12, r15
 	and	#16383, r15
@@ -18346,7 +18242,7 @@ grain128aeadv2_init:
 	mov	r13, r15
 	swpb	r15
 	mov	r15, r4
-	xor.b	32(sp), r4
+	xor.b	26(sp), r4
 	xor	r15, r4
 	mov	r13, r15
 	and	#4095, r15
@@ -18392,8 +18288,8 @@ grain128aeadv2_init:
 	mov	106(sp), 0(r15)
 	mov	100(sp), 2(r15)
 	mov	94(sp), 4(r15)
-	mov	72(sp), 6(r15)
-	mov	64(sp), 8(r15)
+	mov	70(sp), 6(r15)
+	mov	62(sp), 8(r15)
 	mov	92(sp), 10(r15)
 	mov	110(sp), 12(r15)
 	mov	r7, 14(r15)
@@ -18404,7 +18300,7 @@ grain128aeadv2_init:
 	mov	r11, 6(r15)
 	mov	r12, 8(r15)
 	mov	r13, 10(r15)
-	mov	68(sp), 12(r15)
+	mov	66(sp), 12(r15)
 	mov	r14, 14(r15)
 	mov	266(sp), r15
 	mov	262(sp), 0(r15)
@@ -18415,8 +18311,8 @@ grain128aeadv2_init:
 	mov	234(sp), 0(r15)
 	mov	178(sp), 2(r15)
 	mov	130(sp), 4(r15)
-	mov	48(sp), 6(r15)
-	add	#268, sp
+	mov	46(sp), 6(r15)
+	add	#272, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1496 bytes of code
+;     estimated 1490 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -270,8 +270,8 @@ photon_beetle_aead128_encrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r8
-	and	#65520, r8
+	mov	r14, r9
+	and	#65520, r9
 	mov	14(sp), r15
 	rla	r15
 	rla	r15
@@ -280,65 +280,63 @@ photon_beetle_aead128_encrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:121: rest = m - off
-	mov	20(sp), r13
-	mov	#0, r14
-	sub	r8, r13
-	subc	r15, r14
+	mov	20(sp), r10
+	mov	#0, r4
+	sub	r9, r10
+	subc	r15, r4
 	; photon_beetle_aead128.ae:122: count = if rest < rate then rest else rate
-	cmp	#16, r13
-	mov	r14, r15
+	cmp	#16, r10
+	mov	r4, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#16, r13
-	and	r15, r13
-	mov	r13, r9
-	xor	#16, r9
-	mov	r14, r10
+	xor	#16, r10
 	and	r15, r10
+	xor	#16, r10
+	and	r15, r4
 	; photon_beetle_aead128.ae:123: P.permute(s)
 	mov	sp, r12
 	add	#32, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:125: p = load_le(msg, off, rate, count)
-	mov	r8, r7
-	add	26(sp), r7
-	cmp	#16, r9
+	mov	r9, r8
+	add	26(sp), r8
+	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes15
-	bit	#1, r7
+	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes15
 .Lphoton_beetle_aead128_encrypt_with_words16:
-	mov	@r7, 2(sp)
-	mov	2(r7), 4(sp)
-	mov	4(r7), 6(sp)
-	mov	6(r7), 8(sp)
-	mov	8(r7), 10(sp)
-	mov	10(r7), 12(sp)
-	mov	12(r7), 0(sp)
-	mov	14(r7), r6
+	mov	@r8, 2(sp)
+	mov	2(r8), 4(sp)
+	mov	4(r8), 6(sp)
+	mov	6(r8), 8(sp)
+	mov	8(r8), 10(sp)
+	mov	10(r8), 12(sp)
+	mov	12(r8), 0(sp)
+	mov	14(r8), r6
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join17
 .Lphoton_beetle_aead128_encrypt_with_bytes15:
 	mov	sp, r11
 	add	#64, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r9, r15
+	mov	r10, r15
 .Lphoton_beetle_aead128_encrypt_with_cpy18:
 	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_pad19
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lphoton_beetle_aead128_encrypt_with_pad19:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy18
-	mov	r11, r7
+	mov	r11, r8
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words16
 .Lphoton_beetle_aead128_encrypt_with_join17:
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
@@ -352,36 +350,36 @@ photon_beetle_aead128_encrypt_with:
 	rrc	r14
 	rrc	r13
 	; photon_beetle_aead128.ae:126: store_le(ct, off, shuffle(x) ^ p, count)
-	mov	2(sp), r4
-	xor	40(sp), r4
-	mov	4(sp), r5
-	xor	42(sp), r5
-	mov	6(sp), r7
-	xor	44(sp), r7
+	mov	2(sp), r5
+	xor	40(sp), r5
+	mov	4(sp), r7
+	xor	42(sp), r7
+	mov	6(sp), r8
+	xor	44(sp), r8
 	mov	8(sp), r11
 	xor	46(sp), r11
 	xor	10(sp), r12
 	xor	12(sp), r13
 	xor	@sp, r14
 	xor	r6, r15
-	add	24(sp), r8
-	cmp	#16, r9
+	add	24(sp), r9
+	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes20
-	bit	#1, r8
+	bit	#1, r9
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes20
-	mov	r4, 0(r8)
-	mov	r5, 2(r8)
-	mov	r7, 4(r8)
-	mov	r11, 6(r8)
-	mov	r12, 8(r8)
-	mov	r13, 10(r8)
-	mov	r14, 12(r8)
-	mov	r15, 14(r8)
+	mov	r5, 0(r9)
+	mov	r7, 2(r9)
+	mov	r8, 4(r9)
+	mov	r11, 6(r9)
+	mov	r12, 8(r9)
+	mov	r13, 10(r9)
+	mov	r14, 12(r9)
+	mov	r15, 14(r9)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored21
 .Lphoton_beetle_aead128_encrypt_with_bytes20:
-	mov	r4, 64(sp)
-	mov	r5, 66(sp)
-	mov	r7, 68(sp)
+	mov	r5, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
 	mov	r11, 70(sp)
 	mov	r12, 72(sp)
 	mov	r13, 74(sp)
@@ -389,7 +387,7 @@ photon_beetle_aead128_encrypt_with:
 	mov	r15, 78(sp)
 	mov	sp, r14
 	add	#64, r14
-	mov	r9, r15
+	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt22
 	mov	#16, r15
@@ -397,20 +395,20 @@ photon_beetle_aead128_encrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_stored21
 .Lphoton_beetle_aead128_encrypt_with_cpy23:
-	mov.b	@r14, 0(r8)
+	mov.b	@r14, 0(r9)
 	inc	r14
-	inc	r8
+	inc	r9
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy23
 .Lphoton_beetle_aead128_encrypt_with_stored21:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r9
-	mov	r10, r15
+	cmp	#16, r10
+	mov	r4, r15
 	subc	#0, r15
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r9, r14
+	mov	r10, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -419,7 +417,6 @@ photon_beetle_aead128_encrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r10, r4
 	rla	r4
 	rla	r4
 	rla	r4
@@ -646,8 +643,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 118 bytes (35 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1818 bytes of code
+;     frame 116 bytes (34 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1794 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -660,19 +657,19 @@ photon_beetle_aead128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#118, sp
+	sub	#116, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	134(sp), r10
-	mov	136(sp), 62(sp)
-	mov	138(sp), 56(sp)
-	mov	140(sp), 66(sp)
-	mov	144(sp), 60(sp)
-	mov	148(sp), 68(sp)
+	mov	132(sp), r10
+	mov	134(sp), 60(sp)
+	mov	136(sp), 54(sp)
+	mov	138(sp), 64(sp)
+	mov	142(sp), 58(sp)
+	mov	146(sp), 66(sp)
 	mov	sp, r14
 	mov	#16, r15
 .Lphoton_beetle_aead128_decrypt_with_zero1:
-	clr	70(r14)
+	clr	68(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_zero1
@@ -691,7 +688,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join4
 .Lphoton_beetle_aead128_decrypt_with_bytes2:
 	mov	sp, r9
-	add	#102, r9
+	add	#100, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy5:
@@ -705,40 +702,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words3
 .Lphoton_beetle_aead128_decrypt_with_join4:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r4, 70(sp)
-	mov	r5, 72(sp)
+	mov	r4, 68(sp)
+	mov	r5, 70(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r6, 74(sp)
-	mov	r7, 76(sp)
+	mov	r6, 72(sp)
+	mov	r7, 74(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r9, 78(sp)
-	mov	r11, 80(sp)
+	mov	r9, 76(sp)
+	mov	r11, 78(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r14, 82(sp)
-	mov	r15, 84(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 86(sp)
-	mov	r15, 88(sp)
+	mov	@r12, 84(sp)
+	mov	r15, 86(sp)
 	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
+	mov	r14, 88(sp)
+	mov	r15, 90(sp)
 	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	r14, 92(sp)
+	mov	r15, 94(sp)
 	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	r14, 98(sp)
-	mov	r15, 100(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	; photon_beetle_aead128.ae:140: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	56(sp), r15
+	mov	54(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -747,9 +744,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else7
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	100(sp), r15
+	mov	98(sp), r15
 	xor	#8192, r15
-	mov	r15, 100(sp)
+	mov	r15, 98(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif8
 .Lphoton_beetle_aead128_decrypt_with_else7:
 .Lphoton_beetle_aead128_decrypt_with_endif8:
@@ -757,10 +754,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, r15
 	cmp	r10, r15
 	subc	#0, r15
-	clr	64(sp)
-	adc	64(sp)
-	xor	#1, 64(sp)
-	tst	64(sp)
+	clr	62(sp)
+	adc	62(sp)
+	xor	#1, 62(sp)
+	tst	62(sp)
 	jz	.Lphoton_beetle_aead128_decrypt_with_else9
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
 	mov	r10, r15
@@ -771,7 +768,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r15
-	cmp	56(sp), r15
+	cmp	54(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -791,9 +788,8 @@ photon_beetle_aead128_decrypt_with:
 	and	r14, r15
 	xor	r15, r11
 	; photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
-	mov	sp, r15
-	add	#70, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#68, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -802,7 +798,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif10:
 	; photon_beetle_aead128.ae:146: if m > 0 {
 	mov	#0, r15
-	cmp	56(sp), r15
+	cmp	54(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -812,7 +808,7 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else11
 .Lphoton_beetle_aead128_decrypt_with_near39:
 	; photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
-	mov	56(sp), r13
+	mov	54(sp), r13
 	mov	#0, r14
 	add	#16, r13
 	addc	#0, r14
@@ -837,25 +833,25 @@ photon_beetle_aead128_decrypt_with:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	mov	r13, 58(sp)
-	bis	r15, 58(sp)
-	mov	r14, 52(sp)
+	mov	r13, 56(sp)
+	bis	r15, 56(sp)
+	mov	r14, 50(sp)
 	clrc
-	rrc	52(sp)
-	rra	52(sp)
-	rra	52(sp)
-	rra	52(sp)
-	mov	#0, 50(sp)
+	rrc	50(sp)
+	rra	50(sp)
+	rra	50(sp)
+	rra	50(sp)
 	mov	#0, 48(sp)
-	cmp	58(sp), 50(sp)
-	mov	48(sp), r15
-	subc	52(sp), r15
+	mov	#0, 46(sp)
+	cmp	56(sp), 48(sp)
+	mov	46(sp), r15
+	subc	50(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_near40
 	br	#.Lphoton_beetle_aead128_decrypt_with_done14
 .Lphoton_beetle_aead128_decrypt_with_near40:
 .Lphoton_beetle_aead128_decrypt_with_loop13:
 	; photon_beetle_aead128.ae:148: off = rate * i
-	mov	50(sp), r14
+	mov	48(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -866,7 +862,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, 14(sp)
 	and	#65520, 14(sp)
-	mov	48(sp), r15
+	mov	46(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -874,12 +870,12 @@ photon_beetle_aead128_decrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:149: rest = m - off
-	mov	56(sp), r13
+	mov	54(sp), r6
 	mov	#0, r14
-	sub	14(sp), r13
+	sub	14(sp), r6
 	subc	r15, r14
 	; photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
-	cmp	#16, r13
+	cmp	#16, r6
 	mov	r14, r15
 	subc	#0, r15
 	clr	r15
@@ -887,81 +883,77 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#16, r13
-	and	r15, r13
-	mov	r13, r6
 	xor	#16, r6
-	mov	r14, 46(sp)
-	and	r15, 46(sp)
+	and	r15, r6
+	xor	#16, r6
+	mov	r14, 44(sp)
+	and	r15, 44(sp)
 	; photon_beetle_aead128.ae:151: P.permute(s)
-	mov	sp, r15
-	add	#70, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#68, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	72(sp), r4
-	mov	74(sp), r8
-	mov	76(sp), r9
-	mov	70(sp), r10
-	bit	#1, r4
+	mov	70(sp), r8
+	mov	72(sp), r9
+	mov	74(sp), r10
+	mov	68(sp), r11
+	bit	#1, r8
+	rrc	r11
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	rrc	r4
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	14(sp), r7
-	add	62(sp), r7
+	mov	14(sp), r15
+	add	60(sp), r15
 	cmp	#16, r6
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes15
-	bit	#1, r7
+	bit	#1, r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes15
 .Lphoton_beetle_aead128_decrypt_with_words16:
-	mov	@r7, r5
-	mov	2(r7), r11
-	mov	4(r7), r12
-	mov	6(r7), r13
-	mov	8(r7), r14
-	mov	10(r7), r15
-	mov	12(r7), 44(sp)
-	mov	14(r7), 38(sp)
+	mov	@r15, r4
+	mov	2(r15), r5
+	mov	4(r15), r7
+	mov	6(r15), r12
+	mov	8(r15), r13
+	mov	10(r15), r14
+	mov	12(r15), 42(sp)
+	mov	14(r15), r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join17
 .Lphoton_beetle_aead128_decrypt_with_bytes15:
-	mov	sp, r11
-	add	#102, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r6, r15
+	mov	sp, r5
+	add	#100, r5
+	mov	r5, r7
+	mov	#16, r12
+	mov	r6, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy18:
-	clr	r14
-	tst	r15
+	clr	r13
+	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_pad19
-	mov.b	@r7, r14
-	inc	r7
-	dec	r15
+	mov.b	@r15, r13
+	inc	r15
+	dec	r14
 .Lphoton_beetle_aead128_decrypt_with_pad19:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r7)
+	inc	r7
+	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy18
-	mov	r11, r7
+	mov	r5, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words16
 .Lphoton_beetle_aead128_decrypt_with_join17:
-	mov	r5, 42(sp)
-	xor	78(sp), 42(sp)
-	mov	r11, r5
-	xor	80(sp), r5
-	mov	r12, r7
-	xor	82(sp), r7
-	mov	r13, 18(sp)
-	xor	84(sp), 18(sp)
-	mov	r10, 22(sp)
-	xor	r14, 22(sp)
-	mov	r4, 24(sp)
-	xor	r15, 24(sp)
-	mov	r8, 28(sp)
-	xor	44(sp), 28(sp)
-	mov	r9, 32(sp)
-	xor	38(sp), 32(sp)
+	mov	r4, 40(sp)
+	xor	76(sp), 40(sp)
+	xor	78(sp), r5
+	xor	80(sp), r7
+	mov	r12, 18(sp)
+	xor	82(sp), 18(sp)
+	mov	r11, 22(sp)
+	xor	r13, 22(sp)
+	mov	r8, 24(sp)
+	xor	r14, 24(sp)
+	mov	r9, 28(sp)
+	xor	42(sp), 28(sp)
+	mov	r10, 32(sp)
+	xor	r15, 32(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	mov	r6, r14
 	rla	r14
@@ -972,13 +964,13 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, 36(sp)
 	and	#65528, 36(sp)
-	mov	46(sp), r15
+	mov	44(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
 	and	#7, r14
-	mov	r15, 40(sp)
-	bis	r14, 40(sp)
+	mov	r15, 38(sp)
+	bis	r14, 38(sp)
 	mov	#-1, r8
 	mov	#-1, r9
 	mov	#-1, r10
@@ -988,7 +980,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	#-1, r14
 	mov	#-1, r4
 	mov	36(sp), r15
-	tst	40(sp)
+	tst	38(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig20
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig20
@@ -1039,7 +1031,7 @@ photon_beetle_aead128_decrypt_with:
 	inv	r14
 	mov	r4, r15
 	inv	r15
-	mov	42(sp), r4
+	mov	40(sp), r4
 	and	r8, r4
 	and	r9, r5
 	and	r10, r7
@@ -1055,7 +1047,7 @@ photon_beetle_aead128_decrypt_with:
 	and	r15, r12
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
 	mov	14(sp), r13
-	add	60(sp), r13
+	add	58(sp), r13
 	cmp	#16, r6
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes25
 	bit	#1, r13
@@ -1070,16 +1062,16 @@ photon_beetle_aead128_decrypt_with:
 	mov	r12, 14(r13)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored26
 .Lphoton_beetle_aead128_decrypt_with_bytes25:
-	mov	r4, 102(sp)
-	mov	r5, 104(sp)
-	mov	r7, 106(sp)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
 	mov	sp, r14
-	add	#102, r14
+	add	#100, r14
 	mov	r6, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt27
@@ -1096,7 +1088,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_stored26:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r6
-	mov	46(sp), r15
+	mov	44(sp), r15
 	subc	#0, r15
 	clr	10(sp)
 	adc	10(sp)
@@ -1110,7 +1102,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, r14
 	mov	#0, 8(sp)
 	mov	36(sp), r15
-	tst	40(sp)
+	tst	38(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig29
 	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig29
@@ -1201,44 +1193,40 @@ photon_beetle_aead128_decrypt_with:
 	xor	r6, r15
 	xor	r12, r13
 	and	r14, r13
-	mov	r12, r11
-	xor	r13, r11
+	xor	r13, r12
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	mov	r4, r6
-	xor	70(sp), r6
-	xor	72(sp), r5
-	xor	74(sp), r7
-	mov	r8, r12
-	xor	76(sp), r12
-	mov	r9, r13
-	xor	78(sp), r13
+	xor	68(sp), r4
+	xor	70(sp), r5
+	xor	72(sp), r7
+	xor	74(sp), r8
+	xor	76(sp), r9
 	mov	r10, r14
-	xor	80(sp), r14
-	xor	82(sp), r15
-	xor	84(sp), r11
+	xor	78(sp), r14
+	xor	80(sp), r15
+	xor	82(sp), r12
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r6, 70(sp)
-	mov	r5, 72(sp)
+	mov	r4, 68(sp)
+	mov	r5, 70(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r7, 74(sp)
-	mov	r12, 76(sp)
+	mov	r7, 72(sp)
+	mov	r8, 74(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r13, 78(sp)
-	mov	r14, 80(sp)
+	mov	r9, 76(sp)
+	mov	r14, 78(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r15, 82(sp)
-	mov	r11, 84(sp)
-	add	#1, 50(sp)
-	addc	#0, 48(sp)
-	cmp	58(sp), 50(sp)
-	mov	48(sp), r15
-	subc	52(sp), r15
+	mov	r15, 80(sp)
+	mov	r12, 82(sp)
+	add	#1, 48(sp)
+	addc	#0, 46(sp)
+	cmp	56(sp), 48(sp)
+	mov	46(sp), r15
+	subc	50(sp), r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_near41
 	br	#.Lphoton_beetle_aead128_decrypt_with_loop13
 .Lphoton_beetle_aead128_decrypt_with_near41:
 .Lphoton_beetle_aead128_decrypt_with_done14:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
-	mov	56(sp), r15
+	mov	54(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1254,7 +1242,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	64(sp), r15
+	mov	62(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1268,17 +1256,17 @@ photon_beetle_aead128_decrypt_with:
 	rla	r13
 	rla	r13
 	rla	r13
-	xor	100(sp), r13
-	mov	r13, 100(sp)
+	xor	98(sp), r13
+	mov	r13, 98(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif12
 .Lphoton_beetle_aead128_decrypt_with_else11:
 .Lphoton_beetle_aead128_decrypt_with_endif12:
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	66(sp), r11
+	mov	64(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes34
 .Lphoton_beetle_aead128_decrypt_with_words35:
-	mov	@r11, 54(sp)
+	mov	@r11, 52(sp)
 	mov	2(r11), r4
 	mov	4(r11), r5
 	mov	6(r11), r6
@@ -1289,7 +1277,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join36
 .Lphoton_beetle_aead128_decrypt_with_bytes34:
 	mov	sp, r12
-	add	#102, r12
+	add	#100, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy37:
@@ -1303,24 +1291,23 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words35
 .Lphoton_beetle_aead128_decrypt_with_join36:
 	; photon_beetle_aead128.ae:82: P.permute(s)
-	mov	sp, r15
-	add	#70, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#68, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	54(sp), r11
-	xor	70(sp), r11
-	xor	72(sp), r4
-	xor	74(sp), r5
-	xor	76(sp), r6
+	mov	52(sp), r11
+	xor	68(sp), r11
+	xor	70(sp), r4
+	xor	72(sp), r5
+	xor	74(sp), r6
 	mov	r7, r12
-	xor	78(sp), r12
+	xor	76(sp), r12
 	mov	r8, r13
-	xor	80(sp), r13
+	xor	78(sp), r13
 	mov	r9, r14
-	xor	82(sp), r14
+	xor	80(sp), r14
 	mov	r10, r15
-	xor	84(sp), r15
+	xor	82(sp), r15
 	bis	r4, r11
 	bis	r5, r11
 	bis	r6, r11
@@ -1332,9 +1319,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	68(sp), r15
+	mov	66(sp), r15
 	mov	r14, 0(r15)
-	add	#118, sp
+	add	#116, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1348,7 +1335,7 @@ photon_beetle_aead128_decrypt_with:
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 ;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5634 bytes of code
+;     estimated 5462 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
@@ -1415,9 +1402,8 @@ photon_beetle_aead128_P_permute:
 	and	#15, r15
 	mov.b	photon_beetle_aead128_P.sbox(r15), r15
 	mov	r15, 8(sp)
-	mov	r6, r15
-	and	#15, r15
-	mov.b	photon_beetle_aead128_P.sbox(r15), r4
+	and	#15, r6
+	mov.b	photon_beetle_aead128_P.sbox(r6), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r5, r15
 	swpb	r15
@@ -1460,20 +1446,19 @@ photon_beetle_aead128_P_permute:
 	bis	r9, r7
 	mov	r7, 72(sp)
 	bis	r4, 72(sp)
-	mov	r6, r9
-	swpb	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
+	swpb	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
 	swpb	r11
-	bis	r11, r9
+	bis	r11, r6
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r15, r9
-	mov	r9, 70(sp)
+	bis	r15, r6
+	mov	r6, 70(sp)
 	bis	r5, 70(sp)
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r13, r15
@@ -1503,9 +1488,8 @@ photon_beetle_aead128_P_permute:
 	rra	r15
 	and	#15, r15
 	mov.b	photon_beetle_aead128_P.sbox(r15), r7
-	mov	r8, r15
-	and	#15, r15
-	mov.b	photon_beetle_aead128_P.sbox(r15), r8
+	and	#15, r8
+	mov.b	photon_beetle_aead128_P.sbox(r8), r8
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r4, r15
 	swpb	r15
@@ -1603,9 +1587,8 @@ photon_beetle_aead128_P_permute:
 	rra	r15
 	and	#15, r15
 	mov.b	photon_beetle_aead128_P.sbox(r15), r8
-	mov	r10, r15
-	and	#15, r15
-	mov.b	photon_beetle_aead128_P.sbox(r15), r4
+	and	#15, r10
+	mov.b	photon_beetle_aead128_P.sbox(r10), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r5, r15
 	swpb	r15
@@ -1673,8 +1656,8 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r13, r15
 	xor	#7, r15
-	mov	30(sp), r10
-	xor	r15, r10
+	mov	30(sp), r11
+	xor	r15, r11
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov	r12, r15
 	swpb	r15
@@ -1684,7 +1667,7 @@ photon_beetle_aead128_P_permute:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov.b	photon_beetle_aead128_P.sbox(r15), r11
+	mov.b	photon_beetle_aead128_P.sbox(r15), r10
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1701,7 +1684,7 @@ photon_beetle_aead128_P_permute:
 	and	#15, r12
 	mov.b	photon_beetle_aead128_P.sbox(r12), r6
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r10, r12
+	mov	r11, r12
 	swpb	r12
 	mov.b	r12, r12
 	clrc
@@ -1711,12 +1694,12 @@ photon_beetle_aead128_P_permute:
 	rra	r12
 	and	#15, r12
 	mov.b	photon_beetle_aead128_P.sbox(r12), r12
-	mov	r10, r8
+	mov	r11, r8
 	swpb	r8
 	mov.b	r8, r8
 	and	#15, r8
 	mov.b	photon_beetle_aead128_P.sbox(r8), r7
-	mov	r10, r8
+	mov	r11, r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -1724,23 +1707,23 @@ photon_beetle_aead128_P_permute:
 	rra	r8
 	and	#15, r8
 	mov.b	photon_beetle_aead128_P.sbox(r8), r8
-	and	#15, r10
-	mov.b	photon_beetle_aead128_P.sbox(r10), r10
+	and	#15, r11
+	mov.b	photon_beetle_aead128_P.sbox(r11), r11
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
+	swpb	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
 	swpb	r15
-	bis	r15, r11
+	bis	r15, r10
 	mov	r5, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r15, r11
-	bis	r6, r11
+	bis	r15, r10
+	bis	r6, r10
 	swpb	r12
 	rla	r12
 	rla	r12
@@ -1754,9 +1737,8 @@ photon_beetle_aead128_P_permute:
 	rla	r15
 	rla	r15
 	bis	r15, r12
-	bis	r10, r12
+	bis	r11, r12
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	r11, r10
 	rla	r10
 	rlc	r12
 	adc	r10
@@ -1797,9 +1779,8 @@ photon_beetle_aead128_P_permute:
 	rra	r15
 	and	#15, r15
 	mov.b	photon_beetle_aead128_P.sbox(r15), r8
-	mov	r14, r15
-	and	#15, r15
-	mov.b	photon_beetle_aead128_P.sbox(r15), r4
+	and	#15, r14
+	mov.b	photon_beetle_aead128_P.sbox(r14), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r5, r15
 	swpb	r15
@@ -1858,8 +1839,8 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	r13, r15
 	xor	#14, r15
-	mov	74(sp), r11
-	xor	r15, r11
+	mov	74(sp), r8
+	xor	r15, r8
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov.b	17(sp), r15
 	clrc
@@ -1871,34 +1852,34 @@ photon_beetle_aead128_P_permute:
 	mov.b	17(sp), r15
 	and	#15, r15
 	mov.b	photon_beetle_aead128_P.sbox(r15), r15
-	mov	16(sp), r8
+	mov	16(sp), r11
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#15, r8
-	mov.b	photon_beetle_aead128_P.sbox(r8), r8
-	mov	16(sp), r7
-	and	#15, r7
-	mov.b	photon_beetle_aead128_P.sbox(r7), r4
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#15, r11
+	mov.b	photon_beetle_aead128_P.sbox(r11), r4
+	mov	16(sp), r11
+	and	#15, r11
+	mov.b	photon_beetle_aead128_P.sbox(r11), r5
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r11, r7
-	swpb	r7
-	mov.b	r7, r7
+	mov	r8, r11
+	swpb	r11
+	mov.b	r11, r11
 	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	and	#15, r7
-	mov.b	photon_beetle_aead128_P.sbox(r7), r5
-	mov	r11, r7
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#15, r11
+	mov.b	photon_beetle_aead128_P.sbox(r11), r11
+	mov	r8, r7
 	swpb	r7
 	mov.b	r7, r7
 	and	#15, r7
 	mov.b	photon_beetle_aead128_P.sbox(r7), r6
-	mov	r11, r7
+	mov	r8, r7
 	clrc
 	rrc	r7
 	rra	r7
@@ -1906,8 +1887,8 @@ photon_beetle_aead128_P_permute:
 	rra	r7
 	and	#15, r7
 	mov.b	photon_beetle_aead128_P.sbox(r7), r7
-	and	#15, r11
-	mov.b	photon_beetle_aead128_P.sbox(r11), r11
+	and	#15, r8
+	mov.b	photon_beetle_aead128_P.sbox(r8), r8
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	swpb	r14
 	rla	r14
@@ -1916,33 +1897,29 @@ photon_beetle_aead128_P_permute:
 	rla	r14
 	swpb	r15
 	bis	r15, r14
-	mov	r8, r15
+	mov	r4, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r14, r8
-	bis	r15, r8
-	bis	r4, r8
-	mov	r5, r14
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
+	bis	r15, r14
+	bis	r5, r14
+	swpb	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
 	mov	r6, r15
 	swpb	r15
-	bis	r15, r14
+	bis	r15, r11
 	mov	r7, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r15, r14
-	bis	r11, r14
+	bis	r15, r11
+	bis	r8, r11
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	r14, r11
-	mov	r8, r14
 	bit	#1, r11
 	rrc	r14
 	rrc	r11
@@ -2051,10 +2028,9 @@ photon_beetle_aead128_P_permute:
 	mov	r15, 4(sp)
 	xor	r8, 4(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	r13, r15
-	xor	#8, r15
+	xor	#8, r13
 	mov	76(sp), r5
-	xor	r15, r5
+	xor	r13, r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov.b	67(sp), r15
 	clrc
@@ -2120,22 +2096,21 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r8
 	bis	r7, r8
 	bis	14(sp), r8
-	mov	r4, r7
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
+	swpb	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
 	swpb	r13
-	bis	r13, r7
+	bis	r13, r4
 	rla	r15
 	rla	r15
 	rla	r15
 	rla	r15
-	bis	r15, r7
-	bis	r5, r7
+	bis	r15, r4
+	bis	r5, r4
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	r7, r13
+	mov	r4, r13
 	mov	r8, r15
 	rla	r13
 	rlc	r15
@@ -2155,78 +2130,73 @@ photon_beetle_aead128_P_permute:
 	mov	r12, 48(sp)
 	xor	r11, 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	60(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	48(sp), r8
+	mov	60(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	48(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	60(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65534, r5
+	and	#8191, r8
 	mov	48(sp), r7
-	rla	r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rla	r8
-	and	#1, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#57344, r7
 	bis	r7, r8
-	xor	r6, r4
+	mov	48(sp), r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	and	#4369, r8
+	and	#4369, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	60(sp), r5
+	rla	r5
+	adc	r5
 	mov	r5, r6
+	and	#65534, r6
+	mov	48(sp), r4
+	rla	r4
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r6
+	and	#61166, r4
 	xor	r8, r6
+	xor	r7, r4
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	rla	r7
+	and	#1, r8
+	bis	r8, r7
+	xor	r5, r6
+	mov	r4, r8
+	xor	r7, r8
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	24(sp), r7
 	xor	4(sp), r7
-	mov	r9, r8
-	xor	22(sp), r8
+	mov	r9, r4
+	xor	22(sp), r4
 	xor	r13, r7
-	xor	r15, r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
+	xor	r15, r4
 	xor	r6, r7
+	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
+	mov	r4, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -2234,65 +2204,61 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
+	bis	r8, r5
+	mov	r4, r6
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r6
+	rrc	r6
+	rra	r6
+	rra	r6
+	mov	r5, r8
 	and	#4369, r8
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rla	r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
 	rla	r7
 	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	70(sp), r7
-	xor	52(sp), r7
-	mov	72(sp), r8
-	xor	56(sp), r8
-	xor	r10, r7
-	xor	r12, r8
-	xor	40(sp), r7
-	xor	34(sp), r8
-	xor	r13, r7
-	xor	r15, r8
 	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
+	and	#65534, r5
+	rla	r4
+	and	#1, r7
+	bis	r7, r4
+	mov	r5, r7
+	and	#61166, r7
+	and	#61166, r4
+	xor	r8, r7
+	xor	r6, r4
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	rla	r6
+	and	#1, r8
+	bis	r8, r6
+	xor	r5, r7
+	mov	r4, r8
+	xor	r6, r8
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	70(sp), r6
+	xor	52(sp), r6
+	mov	72(sp), r4
+	xor	56(sp), r4
+	xor	r10, r6
+	xor	r12, r4
+	xor	40(sp), r6
+	xor	34(sp), r4
+	xor	r13, r6
+	xor	r15, r4
+	xor	r7, r6
+	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
+	mov	r6, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r4, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -2300,29 +2266,26 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
+	bis	r8, r7
+	mov	r4, r8
 	clrc
 	rrc	r8
 	rra	r8
 	rra	r8
-	and	#4369, r6
+	and	#4369, r7
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rla	r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rla	r4
+	and	#1, r6
+	bis	r6, r4
 	and	#61166, r5
-	and	#61166, r7
-	xor	r6, r5
-	mov	r7, r4
+	and	#61166, r4
+	xor	r7, r5
 	xor	r8, r4
-	mov	r6, r7
 	rla	r7
 	adc	r7
 	mov	r7, r6
@@ -2348,134 +2311,7 @@ photon_beetle_aead128_P_permute:
 	mov	34(sp), 46(sp)
 	xor	22(sp), 46(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	64(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	46(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	46(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	64(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65534, r5
-	mov	46(sp), r7
-	rla	r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	52(sp), r7
-	xor	r13, r7
-	mov	56(sp), r8
-	xor	r15, r8
-	xor	38(sp), r7
-	xor	36(sp), r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rla	r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	xor	r6, r5
-	mov	r7, r4
-	xor	r8, r4
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r5
-	mov	r4, r6
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	24(sp), r8
-	xor	r10, r8
-	xor	r12, r9
-	mov	r8, r7
-	xor	40(sp), r7
-	xor	34(sp), r9
-	xor	r14, r7
-	xor	r11, r9
-	xor	38(sp), r7
-	xor	36(sp), r9
-	xor	r5, r7
-	mov	r9, r5
-	xor	r6, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
+	mov	64(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -2483,6 +2319,125 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#8191, r8
+	mov	46(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#57344, r7
+	bis	r7, r8
+	mov	46(sp), r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	and	#4369, r8
+	and	#4369, r6
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	64(sp), r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#65534, r7
+	mov	46(sp), r4
+	rla	r4
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r7
+	and	#61166, r4
+	xor	r8, r7
+	xor	r6, r4
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	rla	r6
+	and	#1, r8
+	bis	r8, r6
+	xor	r5, r7
+	mov	r4, r8
+	xor	r6, r8
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	52(sp), r6
+	xor	r13, r6
+	mov	56(sp), r4
+	xor	r15, r4
+	xor	38(sp), r6
+	xor	36(sp), r4
+	xor	r7, r6
+	xor	r8, r4
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r4, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r7
+	mov	r4, r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	and	#4369, r7
+	and	#4369, r8
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rla	r4
+	and	#1, r6
+	bis	r6, r4
+	mov	r5, r6
+	and	#61166, r6
+	and	#61166, r4
+	xor	r7, r6
+	xor	r8, r4
+	rla	r7
+	adc	r7
+	mov	r7, r5
+	and	#65534, r5
+	rla	r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r5, r6
+	mov	r4, r7
+	xor	r8, r7
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	24(sp), r8
+	xor	r10, r8
+	mov	r9, r5
+	xor	r12, r5
+	xor	40(sp), r8
+	xor	34(sp), r5
+	xor	r14, r8
+	xor	r11, r5
+	xor	38(sp), r8
+	xor	36(sp), r5
+	xor	r6, r8
+	xor	r7, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r8, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r5, r9
 	bit	#1, r9
 	rrc	r9
@@ -2491,16 +2446,16 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r8
+	bis	r9, r7
 	mov	r5, r4
 	clrc
 	rrc	r4
 	rra	r4
 	rra	r4
-	and	#4369, r8
+	and	#4369, r7
 	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r9
+	mov	r8, r9
 	rla	r9
 	adc	r9
 	mov	r9, r6
@@ -2510,9 +2465,8 @@ photon_beetle_aead128_P_permute:
 	bis	r9, r5
 	and	#61166, r6
 	and	#61166, r5
-	xor	r8, r6
+	xor	r7, r6
 	xor	r4, r5
-	mov	r8, r7
 	rla	r7
 	adc	r7
 	mov	r7, r8
@@ -2539,14 +2493,14 @@ photon_beetle_aead128_P_permute:
 	mov	r11, 44(sp)
 	xor	r15, 44(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	62(sp), r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
+	mov	62(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	44(sp), r9
 	bit	#1, r9
 	rrc	r9
@@ -2555,30 +2509,28 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r4
+	bis	r9, r8
 	mov	44(sp), r7
 	clrc
 	rrc	r7
 	rra	r7
 	rra	r7
-	and	#4369, r4
+	and	#4369, r8
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	62(sp), r8
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
-	mov	44(sp), r9
+	mov	62(sp), r9
 	rla	r9
-	and	#1, r8
-	bis	r8, r9
+	adc	r9
+	mov	r9, r5
+	and	#65534, r5
+	mov	44(sp), r6
+	rla	r6
+	and	#1, r9
+	bis	r9, r6
 	and	#61166, r5
-	and	#61166, r9
-	xor	r4, r5
-	mov	r9, r6
+	and	#61166, r6
+	xor	r8, r5
 	xor	r7, r6
-	mov	r4, r8
 	rla	r8
 	adc	r8
 	mov	r8, r9
@@ -2705,12 +2657,12 @@ photon_beetle_aead128_P_permute:
 	xor	r12, r9
 	xor	r10, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r10
-	xor	38(sp), r10
-	mov	r11, r12
-	xor	36(sp), r12
-	xor	r9, r10
-	xor	r8, r12
+	mov	r14, r12
+	xor	38(sp), r12
+	mov	r11, r10
+	xor	36(sp), r10
+	xor	r9, r12
+	xor	r8, r10
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	4(sp), 54(sp)
 	xor	38(sp), 54(sp)
@@ -2734,33 +2686,31 @@ photon_beetle_aead128_P_permute:
 	rrc	r9
 	and	#57344, r9
 	bis	r9, r7
-	mov	42(sp), r4
+	mov	42(sp), r9
 	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
+	rrc	r9
+	rra	r9
+	rra	r9
 	and	#4369, r7
-	and	#4369, r4
+	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	54(sp), r8
 	rla	r8
 	adc	r8
 	mov	r8, r5
 	and	#65534, r5
-	mov	42(sp), r9
-	rla	r9
+	mov	42(sp), r6
+	rla	r6
 	and	#1, r8
-	bis	r8, r9
+	bis	r8, r6
 	and	#61166, r5
-	and	#61166, r9
+	and	#61166, r6
 	xor	r7, r5
-	mov	r9, r6
-	xor	r4, r6
+	xor	r9, r6
 	rla	r7
 	adc	r7
 	mov	r7, r8
 	and	#65534, r8
-	mov	r4, r9
 	rla	r9
 	and	#1, r7
 	bis	r7, r9
@@ -2769,16 +2719,23 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r8
 	xor	r9, r8
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	40(sp), r6
-	xor	20(sp), r6
-	mov	34(sp), r9
-	xor	26(sp), r9
-	xor	r10, r6
+	mov	40(sp), r9
+	xor	20(sp), r9
+	mov	34(sp), r6
+	xor	26(sp), r6
 	xor	r12, r9
-	xor	r7, r6
-	mov	r9, r7
-	xor	r8, r7
+	xor	r10, r6
+	xor	r7, r9
+	xor	r8, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r9, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r6, r8
 	bit	#1, r8
 	rrc	r8
@@ -2786,71 +2743,58 @@ photon_beetle_aead128_P_permute:
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
-	and	#8191, r8
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r8
-	mov	r7, r9
+	and	#57344, r8
+	bis	r8, r7
+	mov	r6, r8
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
+	rrc	r8
+	rra	r8
+	rra	r8
+	and	#4369, r7
 	and	#4369, r8
-	mov	r9, r4
-	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r9
+	adc	r9
+	mov	r9, r5
+	and	#65534, r5
 	rla	r6
-	adc	r6
-	mov	r6, r9
-	and	#65534, r9
-	rla	r7
-	and	#1, r6
-	bis	r6, r7
-	mov	r9, r6
+	and	#1, r9
+	bis	r9, r6
+	and	#61166, r5
 	and	#61166, r6
-	and	#61166, r7
+	xor	r7, r5
 	xor	r8, r6
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
 	rla	r7
 	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	mov	r4, r9
-	rla	r9
+	mov	r7, r9
+	and	#65534, r9
+	rla	r8
 	and	#1, r7
-	bis	r7, r9
-	xor	r8, r6
-	mov	r5, r8
-	xor	r9, r8
+	bis	r7, r8
+	mov	r5, r7
+	xor	r9, r7
+	mov	r6, r9
+	xor	r8, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	60(sp), r7
-	xor	4(sp), r7
-	mov	48(sp), r9
-	xor	22(sp), r9
-	xor	r13, r7
-	xor	r15, r9
-	xor	r10, r7
-	xor	r12, r9
-	xor	r6, r7
-	mov	r9, r5
-	xor	r8, r5
+	mov	60(sp), r8
+	xor	4(sp), r8
+	mov	48(sp), r5
+	xor	22(sp), r5
+	xor	r13, r8
+	xor	r15, r5
+	xor	r12, r8
+	xor	r10, r5
+	xor	r7, r8
+	xor	r9, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	r8, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r5, r9
 	bit	#1, r9
 	rrc	r9
@@ -2859,16 +2803,16 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r8
+	bis	r9, r7
 	mov	r5, r4
 	clrc
 	rrc	r4
 	rra	r4
 	rra	r4
-	and	#4369, r8
+	and	#4369, r7
 	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r9
+	mov	r8, r9
 	rla	r9
 	adc	r9
 	mov	r9, r6
@@ -2878,9 +2822,8 @@ photon_beetle_aead128_P_permute:
 	bis	r9, r5
 	and	#61166, r6
 	and	#61166, r5
-	xor	r8, r6
+	xor	r7, r6
 	xor	r4, r5
-	mov	r8, r7
 	rla	r7
 	adc	r7
 	mov	r7, r8
@@ -2907,14 +2850,14 @@ photon_beetle_aead128_P_permute:
 	mov	r15, 50(sp)
 	xor	26(sp), 50(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	58(sp), r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
+	mov	58(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	50(sp), r9
 	bit	#1, r9
 	rrc	r9
@@ -2923,30 +2866,28 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r4
+	bis	r9, r8
 	mov	50(sp), r7
 	clrc
 	rrc	r7
 	rra	r7
 	rra	r7
-	and	#4369, r4
+	and	#4369, r8
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	58(sp), r8
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
-	mov	50(sp), r9
+	mov	58(sp), r9
 	rla	r9
-	and	#1, r8
-	bis	r8, r9
+	adc	r9
+	mov	r9, r5
+	and	#65534, r5
+	mov	50(sp), r6
+	rla	r6
+	and	#1, r9
+	bis	r9, r6
 	and	#61166, r5
-	and	#61166, r9
-	xor	r4, r5
-	mov	r9, r6
+	and	#61166, r6
+	xor	r8, r5
 	xor	r7, r6
-	mov	r4, r8
 	rla	r8
 	adc	r8
 	mov	r8, r9
@@ -2960,9 +2901,9 @@ photon_beetle_aead128_P_permute:
 	xor	r7, r9
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r14, r6
-	xor	r10, r6
+	xor	r12, r6
 	mov	r11, r7
-	xor	r12, r7
+	xor	r10, r7
 	xor	30(sp), r6
 	xor	10(sp), r7
 	xor	r8, r6
@@ -3042,111 +2983,55 @@ photon_beetle_aead128_P_permute:
 	rrc	r14
 	and	#57344, r14
 	bis	r14, r7
-	mov	r8, r11
+	mov	r8, r9
 	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
+	rrc	r9
+	rra	r9
+	rra	r9
 	and	#4369, r7
-	and	#4369, r11
+	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r6
 	adc	r6
-	mov	r6, r9
-	and	#65534, r9
+	mov	r6, r11
+	and	#65534, r11
 	rla	r8
 	and	#1, r6
 	bis	r6, r8
-	and	#61166, r9
+	and	#61166, r11
 	and	#61166, r8
-	xor	r7, r9
-	xor	r11, r8
+	xor	r7, r11
+	xor	r9, r8
 	rla	r7
 	adc	r7
 	mov	r7, r14
 	and	#65534, r14
-	rla	r11
+	rla	r9
 	and	#1, r7
-	bis	r7, r11
-	xor	r14, r9
-	xor	r11, r8
+	bis	r7, r9
+	xor	r14, r11
+	xor	r9, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r11
-	xor	r10, r11
+	mov	r13, r4
+	xor	r12, r4
 	mov	r15, r14
-	xor	r12, r14
-	mov	r11, r4
-	xor	r9, r4
+	xor	r10, r14
+	xor	r11, r4
 	xor	r8, r14
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	38(sp), r7
+	mov	38(sp), r11
+	xor	r12, r11
+	mov	36(sp), r7
 	xor	r10, r7
-	mov	36(sp), r8
-	xor	r12, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r9
-	mov	r8, r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	and	#4369, r9
-	mov	r11, r5
-	and	#4369, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	mov	r11, r6
-	and	#61166, r6
-	and	#61166, r8
-	xor	r9, r6
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	mov	r5, r11
-	rla	r11
-	and	#1, r8
-	bis	r8, r11
-	mov	r6, r8
-	xor	r9, r8
-	mov	r7, r9
-	xor	r11, r9
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r7
-	xor	30(sp), r7
-	mov	22(sp), r11
-	xor	10(sp), r11
-	xor	r4, r7
-	xor	r14, r11
-	xor	r8, r7
 	mov	r11, r8
-	xor	r9, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	r7, r9
 	bit	#1, r9
 	rrc	r9
@@ -3154,8 +3039,57 @@ photon_beetle_aead128_P_permute:
 	rrc	r9
 	bit	#1, r9
 	rrc	r9
-	and	#8191, r9
+	and	#57344, r9
+	bis	r9, r8
+	mov	r7, r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	and	#4369, r8
+	and	#4369, r9
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r11
+	adc	r11
+	mov	r11, r6
+	and	#65534, r6
+	rla	r7
+	and	#1, r11
+	bis	r11, r7
+	and	#61166, r6
+	and	#61166, r7
+	xor	r8, r6
+	xor	r9, r7
+	rla	r8
+	adc	r8
 	mov	r8, r11
+	and	#65534, r11
+	rla	r9
+	and	#1, r8
+	bis	r8, r9
+	mov	r6, r8
+	xor	r11, r8
+	mov	r7, r11
+	xor	r9, r11
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	4(sp), r9
+	xor	30(sp), r9
+	mov	22(sp), r7
+	xor	10(sp), r7
+	xor	r4, r9
+	xor	r14, r7
+	xor	r8, r9
+	xor	r11, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r9, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -3163,35 +3097,30 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r11
 	rrc	r11
 	and	#57344, r11
-	bis	r11, r9
-	mov	r8, r11
+	bis	r11, r8
+	mov	r7, r11
 	clrc
 	rrc	r11
 	rra	r11
 	rra	r11
-	and	#4369, r9
-	mov	r11, r5
-	and	#4369, r5
+	and	#4369, r8
+	and	#4369, r11
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r9
+	adc	r9
+	mov	r9, r6
+	and	#65534, r6
 	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	mov	r11, r6
+	and	#1, r9
+	bis	r9, r7
 	and	#61166, r6
-	and	#61166, r8
-	xor	r9, r6
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
+	and	#61166, r7
+	xor	r8, r6
+	xor	r11, r7
 	rla	r8
 	adc	r8
 	mov	r8, r9
 	and	#65534, r9
-	mov	r5, r11
 	rla	r11
 	and	#1, r8
 	bis	r8, r11
@@ -3200,18 +3129,25 @@ photon_beetle_aead128_P_permute:
 	mov	r7, r9
 	xor	r11, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	62(sp), r7
-	xor	38(sp), r7
-	mov	44(sp), r11
-	xor	36(sp), r11
-	xor	20(sp), r7
-	xor	26(sp), r11
-	xor	r4, r7
-	xor	r14, r11
-	xor	r8, r7
-	mov	r11, r8
-	xor	r9, r8
+	mov	62(sp), r11
+	xor	38(sp), r11
+	mov	44(sp), r7
+	xor	36(sp), r7
+	xor	20(sp), r11
+	xor	26(sp), r7
+	xor	r4, r11
+	xor	r14, r7
+	xor	r8, r11
+	xor	r9, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r11, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	r7, r9
 	bit	#1, r9
 	rrc	r9
@@ -3219,66 +3155,52 @@ photon_beetle_aead128_P_permute:
 	rrc	r9
 	bit	#1, r9
 	rrc	r9
-	and	#8191, r9
-	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r9
-	mov	r8, r11
+	and	#57344, r9
+	bis	r9, r8
+	mov	r7, r9
 	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
+	rrc	r9
+	rra	r9
+	rra	r9
+	and	#4369, r8
 	and	#4369, r9
-	mov	r11, r5
-	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
+	rla	r11
+	adc	r11
 	mov	r11, r6
+	and	#65534, r6
+	rla	r7
+	and	#1, r11
+	bis	r11, r7
 	and	#61166, r6
-	and	#61166, r8
-	xor	r9, r6
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
+	and	#61166, r7
+	xor	r8, r6
+	xor	r9, r7
 	rla	r8
 	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	mov	r5, r11
-	rla	r11
+	mov	r8, r11
+	and	#65534, r11
+	rla	r9
 	and	#1, r8
-	bis	r8, r11
-	xor	r9, r6
-	mov	r7, r8
+	bis	r8, r9
+	mov	r6, r8
 	xor	r11, r8
+	mov	r7, r11
+	xor	r9, r11
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	38(sp), r9
-	xor	30(sp), r9
-	mov	36(sp), r11
-	xor	10(sp), r11
-	mov	r9, r7
-	xor	r6, r7
-	mov	r11, r9
-	xor	r8, r9
+	mov	38(sp), r7
+	xor	30(sp), r7
+	mov	36(sp), r9
+	xor	10(sp), r9
+	xor	r8, r7
+	xor	r11, r9
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	20(sp), r5
-	xor	30(sp), r5
-	mov	26(sp), r11
-	xor	10(sp), r11
+	mov	20(sp), r11
+	xor	30(sp), r11
+	mov	26(sp), r5
+	xor	10(sp), r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
+	mov	r11, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -3286,7 +3208,7 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r6
 	rrc	r6
 	and	#8191, r6
-	mov	r11, r8
+	mov	r5, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -3295,7 +3217,7 @@ photon_beetle_aead128_P_permute:
 	rrc	r8
 	and	#57344, r8
 	bis	r8, r6
-	mov	r11, r8
+	mov	r5, r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -3303,42 +3225,48 @@ photon_beetle_aead128_P_permute:
 	and	#4369, r6
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, 0(sp)
-	and	#65534, 0(sp)
-	rla	r11
-	and	#1, r5
-	bis	r5, r11
-	mov	@sp, r5
-	and	#61166, r5
-	and	#61166, r11
-	mov	r5, 2(sp)
-	xor	r6, 2(sp)
-	mov	r11, r5
-	xor	r8, r5
-	mov	r6, r11
 	rla	r11
 	adc	r11
-	mov	r11, r6
-	and	#65534, r6
-	rla	r8
+	mov	r11, 0(sp)
+	and	#65534, 0(sp)
+	rla	r5
 	and	#1, r11
-	bis	r11, r8
-	mov	2(sp), r11
-	xor	r6, r11
-	mov	r5, r6
-	xor	r8, r6
+	bis	r11, r5
+	mov	@sp, r11
+	and	#61166, r11
+	and	#61166, r5
+	mov	r11, 2(sp)
+	xor	r6, 2(sp)
+	xor	r8, r5
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#65534, r11
+	rla	r8
+	and	#1, r6
+	bis	r6, r8
+	mov	2(sp), r6
+	xor	r11, r6
+	mov	r5, r11
+	xor	r8, r11
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r13
-	xor	r14, r15
-	mov	r13, r8
-	xor	r7, r8
-	xor	r9, r15
+	mov	r15, r8
+	xor	r14, r8
+	mov	r13, r15
+	xor	r7, r15
+	xor	r9, r8
+	xor	r6, r15
 	xor	r11, r8
-	mov	r15, r11
-	xor	r6, r11
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
 	mov	r8, r13
 	bit	#1, r13
 	rrc	r13
@@ -3346,8 +3274,59 @@ photon_beetle_aead128_P_permute:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#8191, r13
+	and	#57344, r13
+	bis	r13, r11
+	mov	r8, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	and	#4369, r11
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rla	r8
+	and	#1, r15
+	bis	r15, r8
+	and	#61166, r6
+	and	#61166, r8
+	xor	r11, r6
+	xor	r13, r8
+	rla	r11
+	adc	r11
 	mov	r11, r15
+	and	#65534, r15
+	rla	r13
+	and	#1, r11
+	bis	r11, r13
+	mov	r6, r11
+	xor	r15, r11
+	mov	r8, r15
+	xor	r13, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	54(sp), r13
+	xor	20(sp), r13
+	mov	42(sp), r6
+	xor	26(sp), r6
+	xor	r12, r13
+	xor	r10, r6
+	xor	r7, r13
+	xor	r9, r6
+	xor	r11, r13
+	xor	r15, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r13, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3355,30 +3334,27 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	mov	r11, r15
+	bis	r15, r11
+	mov	r6, r5
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#4369, r13
-	mov	r15, r5
+	rrc	r5
+	rra	r5
+	rra	r5
+	and	#4369, r11
 	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
-	rla	r11
-	and	#1, r8
-	bis	r8, r11
+	mov	r13, r15
+	rla	r15
+	adc	r15
 	mov	r15, r8
+	and	#65534, r8
+	rla	r6
+	and	#1, r15
+	bis	r15, r6
 	and	#61166, r8
-	and	#61166, r11
-	xor	r13, r8
-	mov	r11, r6
+	and	#61166, r6
+	xor	r11, r8
 	xor	r5, r6
-	mov	r13, r11
 	rla	r11
 	adc	r11
 	mov	r11, r13
@@ -3390,20 +3366,139 @@ photon_beetle_aead128_P_permute:
 	xor	r13, r8
 	mov	r6, r13
 	xor	r15, r13
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r11
-	xor	20(sp), r11
-	mov	42(sp), r15
-	xor	26(sp), r15
-	xor	r10, r11
-	xor	r12, r15
-	xor	r7, r11
-	xor	r9, r15
-	xor	r8, r11
-	mov	r15, r6
-	xor	r13, r6
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	20(sp), r15
+	xor	r4, r15
+	mov	26(sp), r11
+	xor	r14, r11
+	mov	r15, 18(sp)
+	xor	r8, 18(sp)
+	xor	r13, r11
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r12, r8
+	xor	r4, r8
+	mov	r10, r5
+	xor	r14, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r13
+	mov	r8, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r6
+	mov	r5, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	mov	r6, r15
+	and	#4369, r15
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r8
+	adc	r8
+	mov	r8, r6
+	and	#65534, r6
+	rla	r5
+	and	#1, r8
+	bis	r8, r5
+	mov	r6, r8
+	and	#61166, r8
+	and	#61166, r5
+	xor	r15, r8
+	xor	r13, r5
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rla	r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r6, r8
+	mov	r5, r15
+	xor	r13, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	38(sp), r13
+	xor	r7, r13
+	mov	36(sp), r5
+	xor	r9, r5
+	xor	18(sp), r13
+	xor	r11, r5
+	xor	r8, r13
+	xor	r15, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r6
+	mov	r5, r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	mov	r6, r15
+	and	#4369, r15
+	and	#4369, r8
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r13
+	adc	r13
+	mov	r13, r6
+	and	#65534, r6
+	rla	r5
+	and	#1, r13
+	bis	r13, r5
+	mov	r6, r13
+	and	#61166, r13
+	and	#61166, r5
+	xor	r15, r13
+	xor	r8, r5
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rla	r8
+	and	#1, r15
+	bis	r15, r8
+	xor	r6, r13
+	mov	r5, r15
+	xor	r8, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	58(sp), r8
+	xor	r12, r8
+	mov	50(sp), r5
+	xor	r10, r5
+	xor	30(sp), r8
+	xor	10(sp), r5
+	xor	18(sp), r8
+	xor	r11, r5
+	xor	r13, r8
+	xor	r15, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r8, r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -3411,7 +3506,7 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r13
 	rrc	r13
 	and	#8191, r13
-	mov	r6, r15
+	mov	r5, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3420,218 +3515,25 @@ photon_beetle_aead128_P_permute:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r13
-	mov	r6, r5
+	mov	r5, r15
 	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
+	rrc	r15
+	rra	r15
+	rra	r15
 	and	#4369, r13
-	and	#4369, r5
+	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r11, r15
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65534, r11
-	rla	r6
-	and	#1, r15
-	bis	r15, r6
-	and	#61166, r11
-	and	#61166, r6
-	xor	r13, r11
-	xor	r5, r6
-	mov	r13, r8
 	rla	r8
 	adc	r8
-	mov	r8, r13
-	and	#65534, r13
-	mov	r5, r15
-	rla	r15
+	mov	r8, r6
+	and	#65534, r6
+	rla	r5
 	and	#1, r8
-	bis	r8, r15
-	xor	r13, r11
-	mov	r6, r8
-	xor	r15, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	20(sp), r13
-	xor	r4, r13
-	mov	26(sp), r15
-	xor	r14, r15
-	mov	r13, 18(sp)
-	xor	r11, 18(sp)
-	mov	r15, r11
-	xor	r8, r11
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r6
-	xor	r4, r6
-	mov	r12, r13
-	xor	r14, r13
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r13, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	rla	r13
-	and	#1, r6
-	bis	r6, r13
-	mov	r5, r6
+	bis	r8, r5
 	and	#61166, r6
-	and	#61166, r13
-	mov	r6, r5
-	xor	r8, r5
-	mov	r13, r6
-	xor	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rla	r15
-	and	#1, r13
-	bis	r13, r15
-	xor	r8, r5
-	mov	r6, r8
-	xor	r15, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	38(sp), r13
-	xor	r7, r13
-	mov	36(sp), r15
-	xor	r9, r15
-	xor	18(sp), r13
-	xor	r11, r15
-	mov	r13, r6
-	xor	r5, r6
-	mov	r15, r13
-	xor	r8, r13
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r13, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	rla	r13
-	and	#1, r6
-	bis	r6, r13
-	mov	r5, r6
-	and	#61166, r6
-	and	#61166, r13
-	mov	r6, r5
-	xor	r8, r5
-	mov	r13, r6
-	xor	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rla	r15
-	and	#1, r13
-	bis	r13, r15
-	xor	r8, r5
-	mov	r6, r8
-	xor	r15, r8
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	58(sp), r13
-	xor	r10, r13
-	mov	50(sp), r15
-	xor	r12, r15
-	xor	30(sp), r13
-	xor	10(sp), r15
-	xor	18(sp), r13
-	xor	r11, r15
-	mov	r13, r6
-	xor	r5, r6
-	mov	r15, r13
-	xor	r8, r13
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r13, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	rla	r13
-	and	#1, r6
-	bis	r6, r13
-	mov	r5, r6
-	and	#61166, r6
-	and	#61166, r13
-	xor	r8, r6
-	mov	r13, r5
+	and	#61166, r5
+	xor	r13, r6
 	xor	r15, r5
-	mov	r8, r13
 	rla	r13
 	adc	r13
 	mov	r13, r8
@@ -3643,9 +3545,9 @@ photon_beetle_aead128_P_permute:
 	mov	r5, r8
 	xor	r15, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r13
+	mov	r12, r13
 	xor	r7, r13
-	mov	r12, r15
+	mov	r10, r15
 	xor	r9, r15
 	xor	r6, r13
 	xor	r8, r15
@@ -3653,8 +3555,7 @@ photon_beetle_aead128_P_permute:
 	mov	38(sp), r5
 	mov	36(sp), r6
 	mov	26(sp), r8
-	mov	r10, 32(sp)
-	mov	r12, r10
+	mov	r12, 32(sp)
 	mov	10(sp), r12
 	mov	r4, 68(sp)
 	mov	r7, 74(sp)
@@ -3706,7 +3607,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 762 bytes of code
+;     estimated 760 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -3775,8 +3676,8 @@ photon_beetle_aead128_hash:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65520, r7
+	mov	r14, r8
+	and	#65520, r8
 	mov	16(sp), r15
 	rla	r15
 	rla	r15
@@ -3786,12 +3687,12 @@ photon_beetle_aead128_hash:
 	bis	r14, r15
 	; photon_beetle_aead128.ae:60: rest = a - off
 	mov	24(sp), r9
-	mov	#0, r8
-	sub	r7, r9
-	subc	r15, r8
+	mov	#0, r4
+	sub	r8, r9
+	subc	r15, r4
 	; photon_beetle_aead128.ae:61: count = if rest < rate then rest else rate
 	cmp	#16, r9
-	mov	r8, r15
+	mov	r4, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -3801,25 +3702,25 @@ photon_beetle_aead128_hash:
 	xor	#16, r9
 	and	r15, r9
 	xor	#16, r9
-	and	r15, r8
+	and	r15, r4
 	; photon_beetle_aead128.ae:62: P.permute(s)
 	mov	r10, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	add	26(sp), r7
+	add	26(sp), r8
 	cmp	#16, r9
 	jnc	.Lphoton_beetle_aead128_hash_bytes3
-	bit	#1, r7
+	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_hash_bytes3
 .Lphoton_beetle_aead128_hash_words4:
-	mov	@r7, 2(sp)
-	mov	2(r7), 4(sp)
-	mov	4(r7), 6(sp)
-	mov	6(r7), 8(sp)
-	mov	8(r7), 10(sp)
-	mov	10(r7), 12(sp)
-	mov	12(r7), 14(sp)
-	mov	14(r7), 0(sp)
+	mov	@r8, 2(sp)
+	mov	2(r8), 4(sp)
+	mov	4(r8), 6(sp)
+	mov	6(r8), 8(sp)
+	mov	8(r8), 10(sp)
+	mov	10(r8), 12(sp)
+	mov	12(r8), 14(sp)
+	mov	14(r8), 0(sp)
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
@@ -3831,20 +3732,20 @@ photon_beetle_aead128_hash:
 	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_hash_pad7
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lphoton_beetle_aead128_hash_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_hash_cpy6
-	mov	r11, r7
+	mov	r11, r8
 	jmp	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_join5:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r9
-	mov	r8, r15
+	mov	r4, r15
 	subc	#0, r15
 	clr	r5
 	adc	r5
@@ -3857,7 +3758,6 @@ photon_beetle_aead128_hash:
 	adc	r9
 	mov	r9, r15
 	and	#65528, r15
-	mov	r8, r4
 	rla	r4
 	rla	r4
 	rla	r4

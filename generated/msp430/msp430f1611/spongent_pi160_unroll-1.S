@@ -6,7 +6,7 @@
 
 ; --- spongent_pi160_sbox_layer: spongent_pi160.sbox_layer
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1474 bytes of code
+;     estimated 1462 bytes of code
 	.section .text.spongent_pi160_sbox_layer,"ax",@progbits
 	.global spongent_pi160_sbox_layer
 	.type spongent_pi160_sbox_layer, @function
@@ -25,7 +25,7 @@ spongent_pi160_sbox_layer:
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	@r5, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
+	mov.b	spongent_pi160_sbox(r15), r12
 	mov	@r5, r15
 	clrc
 	rrc	r15
@@ -33,19 +33,19 @@ spongent_pi160_sbox_layer:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	spongent_pi160_sbox(r15), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65520, r15
-	and	#15, r12
-	bis	r15, r13
+	and	#15, r13
+	bis	r15, r12
 	mov.b	1(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -53,8 +53,8 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r13
-	bis	r14, r12
+	bis	r15, r12
+	bis	r14, r13
 	mov.b	1(r5), r15
 	clrc
 	rrc	r15
@@ -74,13 +74,13 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r13, 2(sp)
+	mov	r12, 2(sp)
 	bis	r15, 2(sp)
-	bis	r14, r12
+	bis	r14, r13
 	mov	2(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r5), r15
 	clrc
 	rrc	r15
@@ -88,19 +88,19 @@ spongent_pi160_sbox_layer:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov.b	spongent_pi160_sbox(r15), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65520, r15
-	and	#15, r13
-	bis	r15, r12
+	and	#15, r7
+	bis	r15, r13
 	mov.b	3(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -108,8 +108,8 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
+	bis	r15, r13
+	bis	r14, r7
 	mov.b	3(r5), r15
 	clrc
 	rrc	r15
@@ -129,98 +129,43 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r12, 0(sp)
+	mov	r13, 0(sp)
 	bis	r15, 0(sp)
-	bis	r14, r13
+	bis	r14, r7
 	mov	4(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
-	mov	4(r5), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65520, r15
-	and	#15, r12
-	bis	r15, r13
-	mov.b	5(r5), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r13
-	bis	r14, r12
-	mov.b	5(r5), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r13, r7
 	bis	r15, r7
-	bis	r14, r12
-	mov	6(r5), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
-	mov	6(r5), r15
+	mov	4(r5), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov.b	spongent_pi160_sbox(r15), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65520, r15
-	and	#15, r13
-	bis	r15, r12
-	mov.b	7(r5), r15
+	and	#15, r8
+	bis	r15, r7
+	mov.b	5(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov.b	7(r5), r15
+	bis	r15, r7
+	bis	r14, r8
+	mov.b	5(r5), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -239,43 +184,42 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r12, r8
+	bis	r15, r7
+	bis	r14, r8
+	mov	6(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
 	bis	r15, r8
-	bis	r14, r13
-	mov	8(r5), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
-	mov	8(r5), r15
+	mov	6(r5), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	spongent_pi160_sbox(r15), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
 	and	#65520, r15
-	and	#15, r12
-	bis	r15, r13
-	mov.b	9(r5), r15
+	and	#15, r9
+	bis	r15, r8
+	mov.b	7(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r13
-	bis	r14, r12
-	mov.b	9(r5), r15
+	bis	r15, r8
+	bis	r14, r9
+	mov.b	7(r5), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -294,13 +238,66 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r13, r9
+	bis	r15, r8
+	bis	r14, r9
+	mov	8(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
 	bis	r15, r9
-	bis	r14, r12
+	mov	8(r5), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r15
+	and	#65520, r15
+	and	#15, r10
+	bis	r15, r9
+	mov.b	9(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	swpb	r14
+	mov	r14, r15
+	and	#65280, r15
+	mov.b	r14, r14
+	bis	r15, r9
+	bis	r14, r10
+	mov.b	9(r5), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	bis	r15, r9
+	bis	r14, r10
 	mov	10(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
+	bis	r15, r10
 	mov	10(r5), r15
 	clrc
 	rrc	r15
@@ -308,19 +305,19 @@ spongent_pi160_sbox_layer:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov.b	spongent_pi160_sbox(r15), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65520, r15
-	and	#15, r13
-	bis	r15, r12
+	and	#15, r11
+	bis	r15, r10
 	mov.b	11(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -328,8 +325,8 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
+	bis	r15, r10
+	bis	r14, r11
 	mov.b	11(r5), r15
 	clrc
 	rrc	r15
@@ -349,13 +346,12 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r12, r10
 	bis	r15, r10
-	bis	r14, r13
+	bis	r14, r11
 	mov	12(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
+	bis	r15, r11
 	mov	12(r5), r15
 	clrc
 	rrc	r15
@@ -375,7 +371,7 @@ spongent_pi160_sbox_layer:
 	mov	r12, r15
 	and	#65520, r15
 	and	#15, r12
-	bis	r15, r13
+	bis	r15, r11
 	mov.b	13(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -383,7 +379,7 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r13
+	bis	r15, r11
 	bis	r14, r12
 	mov.b	13(r5), r15
 	clrc
@@ -404,7 +400,6 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r13, r11
 	bis	r15, r11
 	bis	r14, r12
 	mov	14(r5), r15
@@ -472,18 +467,17 @@ spongent_pi160_sbox_layer:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov.b	spongent_pi160_sbox(r15), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
 	and	#65520, r15
-	mov	r14, r4
 	and	#15, r4
 	bis	r15, r13
 	mov.b	17(r5), r15
@@ -578,7 +572,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4232 bytes of code
+;     estimated 4184 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -698,7 +692,7 @@ spongent_pi160_permute:
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	r12, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r5
+	mov.b	spongent_pi160_sbox(r15), r14
 	mov	r12, r15
 	clrc
 	rrc	r15
@@ -706,20 +700,18 @@ spongent_pi160_permute:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov.b	spongent_pi160_sbox(r15), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
 	and	#65520, r15
-	mov	r14, r4
 	and	#15, r4
-	mov	r5, r14
 	bis	r15, r14
 	mov	r12, r15
 	swpb	r15
@@ -731,8 +723,7 @@ spongent_pi160_permute:
 	and	#65280, r5
 	mov.b	r15, r15
 	bis	r5, r14
-	mov	r4, r5
-	bis	r15, r5
+	bis	r15, r4
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -755,7 +746,6 @@ spongent_pi160_permute:
 	and	#61440, r12
 	and	#4095, r15
 	bis	r12, r14
-	mov	r5, r4
 	bis	r15, r4
 	mov	r7, r15
 	and	#15, r15
@@ -768,18 +758,17 @@ spongent_pi160_permute:
 	rra	r15
 	rra	r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	spongent_pi160_sbox(r15), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65520, r15
-	mov	r12, r5
 	and	#15, r5
 	bis	r15, r4
 	mov	r7, r15
@@ -793,55 +782,53 @@ spongent_pi160_permute:
 	mov.b	r15, r15
 	bis	r12, r4
 	bis	r15, r5
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r7
+	mov.b	r7, r7
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r12
-	and	#61440, r12
-	and	#4095, r15
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	and	#15, r7
+	mov.b	spongent_pi160_sbox(r7), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r15
+	and	#61440, r15
+	and	#4095, r12
 	mov	r4, r7
-	bis	r12, r7
-	bis	r15, r5
-	mov	r8, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r5
-	mov	r8, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65520, r12
-	mov	r15, r4
-	and	#15, r4
+	bis	r15, r7
 	mov	r5, r15
+	bis	r12, r15
+	mov	r8, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r12, r15
+	mov	r8, r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
+	and	#65520, r12
+	and	#15, r4
 	bis	r12, r15
 	mov	r8, r12
 	swpb	r12
@@ -855,16 +842,15 @@ spongent_pi160_permute:
 	bis	r5, r15
 	mov	r4, r5
 	bis	r12, r5
-	mov	r8, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r8
+	mov.b	r8, r8
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	and	#15, r8
+	mov.b	spongent_pi160_sbox(r8), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -877,12 +863,11 @@ spongent_pi160_permute:
 	and	#61440, r8
 	and	#4095, r12
 	bis	r8, r15
-	mov	r5, r4
-	bis	r12, r4
+	bis	r12, r5
 	mov	r9, r12
 	and	#15, r12
 	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r4
+	bis	r12, r5
 	mov	r9, r12
 	clrc
 	rrc	r12
@@ -890,20 +875,19 @@ spongent_pi160_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r8, r5
-	and	#15, r5
-	bis	r12, r4
+	and	#15, r4
+	bis	r12, r5
 	mov	r9, r12
 	swpb	r12
 	mov.b	r12, r12
@@ -913,18 +897,17 @@ spongent_pi160_permute:
 	mov	r12, r8
 	and	#65280, r8
 	mov.b	r12, r12
-	bis	r8, r4
-	bis	r12, r5
-	mov	r9, r12
-	swpb	r12
-	mov.b	r12, r12
+	bis	r8, r5
+	bis	r12, r4
+	swpb	r9
+	mov.b	r9, r9
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	and	#15, r9
+	mov.b	spongent_pi160_sbox(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -936,9 +919,8 @@ spongent_pi160_permute:
 	mov	r12, r8
 	and	#61440, r8
 	and	#4095, r12
-	mov	r4, r9
+	mov	r5, r9
 	bis	r8, r9
-	mov	r5, r4
 	bis	r12, r4
 	mov	r10, r12
 	and	#15, r12
@@ -951,18 +933,17 @@ spongent_pi160_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	spongent_pi160_sbox(r12), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r12
 	and	#65520, r12
-	mov	r8, r5
 	and	#15, r5
 	bis	r12, r4
 	mov	r10, r12
@@ -976,16 +957,15 @@ spongent_pi160_permute:
 	mov.b	r12, r12
 	bis	r8, r4
 	bis	r12, r5
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r10
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	and	#15, r10
+	mov.b	spongent_pi160_sbox(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -999,11 +979,12 @@ spongent_pi160_permute:
 	and	#4095, r12
 	mov	r4, r10
 	bis	r8, r10
-	bis	r12, r5
+	mov	r5, r8
+	bis	r12, r8
 	mov	r11, r12
 	and	#15, r12
 	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r5
+	bis	r12, r8
 	mov	r11, r12
 	clrc
 	rrc	r12
@@ -1011,20 +992,18 @@ spongent_pi160_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r8, r4
 	and	#15, r4
-	mov	r5, r8
 	bis	r12, r8
 	mov	r11, r12
 	swpb	r12
@@ -1038,16 +1017,15 @@ spongent_pi160_permute:
 	bis	r5, r8
 	mov	r4, r5
 	bis	r12, r5
-	mov	r11, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r11
+	mov.b	r11, r11
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	and	#15, r11
+	mov.b	spongent_pi160_sbox(r11), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -1060,11 +1038,12 @@ spongent_pi160_permute:
 	and	#61440, r11
 	and	#4095, r12
 	bis	r11, r8
-	bis	r12, r5
+	mov	r5, r11
+	bis	r12, r11
 	mov	r13, r12
 	and	#15, r12
 	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r5
+	bis	r12, r11
 	mov	r13, r12
 	clrc
 	rrc	r12
@@ -1072,20 +1051,18 @@ spongent_pi160_permute:
 	rra	r12
 	rra	r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r11, r4
 	and	#15, r4
-	mov	r5, r11
 	bis	r12, r11
 	mov	r13, r12
 	swpb	r12
@@ -1120,11 +1097,12 @@ spongent_pi160_permute:
 	and	#61440, r12
 	and	#4095, r13
 	bis	r12, r11
-	bis	r13, r5
+	mov	r5, r12
+	bis	r13, r12
 	mov	6(sp), r13
 	and	#15, r13
 	mov.b	spongent_pi160_sbox(r13), r13
-	bis	r13, r5
+	bis	r13, r12
 	mov	6(sp), r13
 	clrc
 	rrc	r13
@@ -1132,20 +1110,18 @@ spongent_pi160_permute:
 	rra	r13
 	rra	r13
 	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r13
+	mov.b	spongent_pi160_sbox(r13), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r13
 	and	#65520, r13
-	mov	r12, r4
 	and	#15, r4
-	mov	r5, r12
 	bis	r13, r12
 	mov.b	7(sp), r13
 	and	#15, r13
@@ -1219,18 +1195,17 @@ spongent_pi160_permute:
 	rra	r13
 	rra	r13
 	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r4
+	mov.b	spongent_pi160_sbox(r13), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
 	and	#61440, r4
-	mov	r13, r5
 	and	#4095, r5
 	mov	2(sp), r13
 	bis	r4, r13
@@ -2082,12 +2057,11 @@ spongent_pi160_permute:
 	rla	r14
 	rla	r14
 	bis	r14, r5
-	mov	r7, r14
-	and	#8, r14
-	mov.b	r14, r14
-	swpb	r14
-	rla	r14
-	bis	r14, r5
+	and	#8, r7
+	mov.b	r7, r7
+	swpb	r7
+	rla	r7
+	bis	r7, r5
 	mov	r13, r14
 	and	#16384, r14
 	swpb	r14
@@ -2199,10 +2173,9 @@ spongent_pi160_permute:
 	rrc	r15
 	rra	r15
 	bis	r15, r7
-	mov	r9, r15
-	and	#8, r15
-	rla	r15
-	bis	r15, r7
+	and	#8, r9
+	rla	r9
+	bis	r9, r7
 	mov	r10, r15
 	and	#32768, r15
 	clrc
@@ -2221,39 +2194,37 @@ spongent_pi160_permute:
 	rla	r15
 	rla	r15
 	bis	r15, r7
-	mov	r10, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#32768, r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r7
-	mov	r8, r10
 	and	#8, r10
-	mov.b	r10, r10
-	swpb	r10
 	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	bis	r10, r7
+	mov	r8, r15
+	and	#32768, r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#2048, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r7
+	mov	r8, r15
+	and	#128, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r15, r7
+	and	#8, r8
+	mov.b	r8, r8
+	swpb	r8
+	rla	r8
 	mov	r7, r15
-	bis	r10, r15
+	bis	r8, r15
 	mov	r11, r10
 	and	#32768, r10
 	swpb	r10
@@ -2354,12 +2325,11 @@ spongent_pi160_permute:
 	rla	r13
 	rla	r13
 	bis	r13, r12
-	mov	r6, r13
-	and	#8, r13
-	mov.b	r13, r13
-	swpb	r13
-	rla	r13
-	bis	r13, r12
+	and	#8, r6
+	mov.b	r6, r6
+	swpb	r6
+	rla	r6
+	bis	r6, r12
 	mov	20(sp), r6
 	mov	18(sp), r7
 	mov	16(sp), r8

@@ -94,7 +94,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1072 bytes of code
+;     estimated 1050 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -105,9 +105,9 @@ aes_encrypt_block:
 	mov	r12, 24(sp)
 	mov	r14, 26(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r11
-	mov	r12, r15
-	xor	@r15, r11
+	mov	12(r13), r12
+	mov	24(sp), r15
+	xor	@r15, r12
 	mov	14(r13), r10
 	xor	2(r15), r10
 	; aes.ae:132: s1 = b[95:64] ^ w[1]
@@ -121,19 +121,18 @@ aes_encrypt_block:
 	mov	6(r13), r6
 	xor	10(r15), r6
 	; aes.ae:134: s3 = b[31:0] ^ w[3]
-	mov	@r13, r12
-	xor	12(r15), r12
+	mov	@r13, r11
+	xor	12(r15), r11
 	mov	2(r13), r14
 	xor	14(r15), r14
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 22(sp)
-	mov	r11, 8(sp)
+	mov	r12, 8(sp)
 	mov	r10, 16(sp)
 	mov	r9, 18(sp)
 	mov	r8, 4(sp)
 	mov	r7, 20(sp)
 	mov	r6, 2(sp)
-	mov	r12, r11
 	mov	r14, 14(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r15, r7
@@ -152,12 +151,11 @@ aes_encrypt_block:
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
+	mov	r5, r9
+	rla.b	r9
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
-	mov	r14, r9
 	swpb	r15
 	xor	r15, r9
 	mov	r6, r14
@@ -168,33 +166,30 @@ aes_encrypt_block:
 	swpb	r15
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r15
-	xor	r14, r15
-	xor	r6, r15
-	xor	r8, r15
-	mov	r15, r10
+	mov	r9, r10
+	xor	r14, r10
+	xor	r6, r10
+	xor	r8, r10
 	xor	r4, r10
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	mov	r5, r12
+	xor	r14, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r14
-	rla.b	r14
 	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
+	rla.b	r15
+	mov	r8, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r13
-	xor	r8, r13
-	mov	r13, r12
+	xor	r15, r12
+	xor	r8, r12
 	xor	r4, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r6, r15
-	mov	r15, r13
-	xor	r14, r13
+	mov	r5, r13
+	xor	r6, r13
+	xor	r15, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
 	rla.b	r15
@@ -228,11 +223,10 @@ aes_encrypt_block:
 	mov.b	aes_sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	aes_sbox(r15), r9
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r6
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	r11, r11
+	mov.b	aes_sbox(r11), r6
 	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
@@ -304,80 +298,79 @@ aes_encrypt_block:
 	xor	@r7+, 4(sp)
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	3(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r8
+	mov.b	14(sp), r15
+	mov.b	aes_sbox(r15), r9
 	mov.b	9(sp), r15
 	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r9
+	mov.b	aes_sbox(r15), r10
 	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r14
-	rla.b	r14
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r8, r13
-	rla.b	r13
+	mov	r8, r11
+	rla.b	r11
 	mov	r8, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r13
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r14, r10
-	xor	r13, r10
-	xor	r8, r10
-	xor	r9, r10
-	xor	r5, r10
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r6, r11
-	xor	r13, r11
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r13
-	rla.b	r13
+	xor	r15, r11
+	mov	r9, r14
+	rla.b	r14
 	mov	r9, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r13
+	xor	r15, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r11, r6
+	xor	r14, r6
+	xor	r9, r6
+	xor	r10, r6
+	xor	r5, r6
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r13, r11
-	xor	r9, r11
-	xor	r5, r11
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r12
-	xor	r8, r12
-	xor	r13, r12
+	mov	r8, r12
+	xor	r14, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r13
-	rla.b	r13
+	mov	r10, r14
+	rla.b	r14
+	mov	r10, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r12
+	xor	r10, r12
+	xor	r5, r12
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r8, r13
+	xor	r9, r13
+	xor	r14, r13
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r14
+	rla.b	r14
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r13
+	xor	r15, r14
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r13, r12
-	xor	r5, r12
+	xor	r14, r13
+	xor	r5, r13
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r6, r14
-	xor	r8, r14
-	xor	r9, r14
-	xor	r13, r14
+	mov	r11, r15
+	xor	r8, r15
+	xor	r9, r15
+	xor	r10, r15
+	xor	r14, r15
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	swpb	r15
-	bis	r11, r15
-	swpb	r12
-	bis	r14, r12
+	swpb	r6
+	bis	r12, r6
+	swpb	r13
+	bis	r15, r13
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov	r12, 0(sp)
+	mov	r13, 0(sp)
 	xor	@r7+, 0(sp)
-	mov	r15, r6
 	xor	@r7+, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	mov.b	15(sp), r15
@@ -390,12 +383,11 @@ aes_encrypt_block:
 	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
+	mov	r5, r10
+	rla.b	r10
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
-	mov	r14, r10
 	swpb	r15
 	xor	r15, r10
 	mov	r8, r14
@@ -406,33 +398,30 @@ aes_encrypt_block:
 	swpb	r15
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r14, r15
-	xor	r8, r15
-	xor	r9, r15
-	mov	r15, r11
-	xor	r4, r11
+	mov	r10, r12
+	xor	r14, r12
+	xor	r8, r12
+	xor	r9, r12
+	xor	r4, r12
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	mov	r5, r13
 	xor	r14, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r14
-	rla.b	r14
 	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
+	rla.b	r15
+	mov	r9, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r13
+	xor	r15, r13
 	xor	r9, r13
-	mov	r13, r12
-	xor	r4, r12
+	xor	r4, r13
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, r13
-	xor	r14, r13
+	mov	r5, r11
+	xor	r8, r11
+	xor	r15, r11
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
 	rla.b	r15
@@ -442,8 +431,8 @@ aes_encrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
+	xor	r15, r11
+	xor	r4, r11
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	mov	r10, r14
 	xor	r5, r14
@@ -451,20 +440,19 @@ aes_encrypt_block:
 	xor	r9, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r15
+	mov	r12, r15
 	swpb	r15
-	bis	r12, r15
-	swpb	r13
-	bis	r14, r13
+	bis	r13, r15
+	swpb	r11
+	bis	r14, r11
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	xor	@r7+, r13
+	xor	@r7+, r11
 	xor	@r7+, r15
 	mov	12(sp), 8(sp)
 	mov	10(sp), 16(sp)
 	mov	6(sp), 18(sp)
 	mov	@sp, 20(sp)
 	mov	r6, 2(sp)
-	mov	r13, r11
 	mov	r15, 14(sp)
 	dec	22(sp)
 	jnz	.Laes_encrypt_block_loop1
@@ -562,7 +550,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1552 bytes of code
+;     estimated 1484 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -573,68 +561,67 @@ aes_decrypt_block:
 	mov	r12, 26(sp)
 	mov	r14, 28(sp)
 	; aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
-	mov	12(r13), r11
-	mov	r12, r15
-	xor	160(r15), r11
-	mov	14(r13), r10
-	xor	162(r15), r10
+	mov	12(r13), r12
+	mov	26(sp), r15
+	xor	160(r15), r12
+	mov	14(r13), r11
+	xor	162(r15), r11
 	; aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
-	mov	8(r13), r9
-	xor	164(r15), r9
-	mov	10(r13), r8
-	xor	166(r15), r8
+	mov	8(r13), r10
+	xor	164(r15), r10
+	mov	10(r13), r9
+	xor	166(r15), r9
 	; aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	mov	4(r13), r7
 	xor	168(r15), r7
 	mov	6(r13), r6
 	xor	170(r15), r6
 	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
-	mov	@r13, r12
-	xor	172(r15), r12
+	mov	@r13, r8
+	xor	172(r15), r8
 	mov	2(r13), r14
 	xor	174(r15), r14
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 24(sp)
-	mov	r11, 22(sp)
-	mov	r10, 8(sp)
-	mov	r9, 20(sp)
-	mov	r8, 12(sp)
+	mov	r12, 22(sp)
+	mov	r11, 8(sp)
+	mov	r10, 20(sp)
+	mov	r9, 12(sp)
 	mov	r7, 2(sp)
 	mov	r6, 18(sp)
-	mov	r12, r8
 	mov	r14, 16(sp)
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	mov	r15, r6
-	add	#65520, r6
+	mov	r15, r7
+	add	#65520, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	9(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
+	mov.b	aes_inv_sbox(r15), r6
 	mov.b	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	3(sp), r15
 	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r12
+	mov.b	aes_inv_sbox(r15), r4
 	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
-	swpb	r10
-	bis	r14, r10
-	swpb	r12
-	bis	r15, r12
+	swpb	r6
+	bis	r14, r6
+	swpb	r4
+	bis	r15, r4
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	xor	160(r6), r12
-	xor	162(r6), r10
+	xor	160(r7), r4
+	xor	162(r7), r6
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r10, r9
+	mov	r6, r5
+	swpb	r5
+	mov.b	r5, r5
+	mov	r4, r9
 	swpb	r9
 	mov.b	r9, r9
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	r11, r11
-	mov	r9, r14
-	xor	r11, r14
+	mov.b	r9, r9
+	mov	r5, r14
+	xor	r9, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
 	rla.b	r15
@@ -649,10 +636,10 @@ aes_decrypt_block:
 	swpb	r15
 	xor	r15, r13
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r10
-	mov.b	r12, r12
-	mov	r10, r15
-	xor	r12, r15
+	mov.b	r6, r6
+	mov.b	r4, r4
+	mov	r6, r15
+	xor	r4, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
 	rla.b	r14
@@ -667,58 +654,50 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	mov	r9, r5
 	xor	r13, r5
-	mov	r10, r7
-	xor	r15, r7
-	mov	r11, r9
+	xor	r15, r6
 	xor	r13, r9
-	mov	r12, r4
 	xor	r15, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
+	mov	r5, r10
+	rla.b	r10
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
-	mov	r14, r10
 	swpb	r15
 	xor	r15, r10
-	mov	r7, r14
+	mov	r6, r14
 	rla.b	r14
-	mov	r7, r15
+	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r14, r15
-	xor	r7, r15
-	xor	r9, r15
-	mov	r15, r11
+	mov	r10, r11
+	xor	r14, r11
+	xor	r6, r11
+	xor	r9, r11
 	xor	r4, r11
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	mov	r5, r12
+	xor	r14, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r14
-	rla.b	r14
 	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
+	rla.b	r15
+	mov	r9, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r13
-	xor	r9, r13
-	mov	r13, r12
+	xor	r15, r12
+	xor	r9, r12
 	xor	r4, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, r13
-	xor	r14, r13
+	mov	r5, r13
+	xor	r6, r13
+	xor	r15, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
 	rla.b	r15
@@ -733,7 +712,7 @@ aes_decrypt_block:
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	mov	r10, r14
 	xor	r5, r14
-	xor	r7, r14
+	xor	r6, r14
 	xor	r9, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
@@ -746,33 +725,33 @@ aes_decrypt_block:
 	bis	r14, 10(sp)
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	13(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
+	mov.b	aes_inv_sbox(r15), r6
 	mov.b	8(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r12
+	mov.b	aes_inv_sbox(r15), r4
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
-	swpb	r10
-	bis	r14, r10
-	swpb	r12
-	bis	r15, r12
+	swpb	r6
+	bis	r14, r6
+	swpb	r4
+	bis	r15, r4
 	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
-	xor	164(r6), r12
-	xor	166(r6), r10
+	xor	164(r7), r4
+	xor	166(r7), r6
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r10, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	r11, r11
-	mov	r9, r14
-	xor	r11, r14
+	mov	r6, r5
+	swpb	r5
+	mov.b	r5, r5
+	mov	r4, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	r10, r10
+	mov	r5, r14
+	xor	r10, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
 	rla.b	r15
@@ -787,10 +766,10 @@ aes_decrypt_block:
 	swpb	r15
 	xor	r15, r13
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r10
-	mov.b	r12, r12
-	mov	r10, r15
-	xor	r12, r15
+	mov.b	r6, r6
+	mov.b	r4, r4
+	mov	r6, r15
+	xor	r4, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
 	rla.b	r14
@@ -805,58 +784,50 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	mov	r9, r5
 	xor	r13, r5
-	mov	r10, r7
-	xor	r15, r7
-	mov	r11, r9
-	xor	r13, r9
-	mov	r12, r4
+	xor	r15, r6
+	xor	r13, r10
 	xor	r15, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
+	mov	r5, r11
+	rla.b	r11
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
-	mov	r14, r10
 	swpb	r15
-	xor	r15, r10
-	mov	r7, r14
+	xor	r15, r11
+	mov	r6, r14
 	rla.b	r14
-	mov	r7, r15
+	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	xor	r14, r15
-	xor	r7, r15
-	xor	r9, r15
-	mov	r15, r11
-	xor	r4, r11
+	mov	r11, r12
+	xor	r14, r12
+	xor	r6, r12
+	xor	r10, r12
+	xor	r4, r12
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	mov	r5, r13
 	xor	r14, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r14
-	rla.b	r14
-	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
+	mov	r10, r15
+	rla.b	r15
+	mov	r10, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r13
-	xor	r9, r13
-	mov	r13, r12
-	xor	r4, r12
+	xor	r15, r13
+	xor	r10, r13
+	xor	r4, r13
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, r13
-	xor	r14, r13
+	mov	r5, r9
+	xor	r6, r9
+	xor	r15, r9
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
 	rla.b	r15
@@ -866,50 +837,47 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
+	xor	r15, r9
+	xor	r4, r9
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r14
+	mov	r11, r14
 	xor	r5, r14
-	xor	r7, r14
-	xor	r9, r14
+	xor	r6, r14
+	xor	r10, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r15
+	mov	r12, r15
 	mov	r15, 6(sp)
 	swpb	6(sp)
-	bis	r12, 6(sp)
-	mov	r13, r7
-	swpb	r7
-	bis	r14, r7
+	bis	r13, 6(sp)
+	swpb	r9
+	bis	r14, r9
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	19(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
+	mov.b	aes_inv_sbox(r15), r11
 	mov.b	12(sp), r15
-	mov.b	aes_inv_sbox(r15), r13
+	mov.b	aes_inv_sbox(r15), r14
 	mov.b	23(sp), r15
 	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov	r8, r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r10
-	bis	r13, r10
-	mov	r14, r11
+	mov.b	aes_inv_sbox(r15), r5
+	mov.b	r8, r8
+	mov.b	aes_inv_sbox(r8), r15
 	swpb	r11
-	bis	r15, r11
+	bis	r14, r11
+	swpb	r5
+	bis	r15, r5
 	; aes.ae:253: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
-	xor	168(r6), r11
-	xor	170(r6), r10
+	xor	168(r7), r5
+	xor	170(r7), r11
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r10, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r11, r12
+	mov	r11, r8
+	swpb	r8
+	mov.b	r8, r8
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	r12, r12
-	mov	r9, r14
+	mov	r8, r14
 	xor	r12, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
@@ -925,10 +893,10 @@ aes_decrypt_block:
 	swpb	r15
 	xor	r15, r13
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r10
 	mov.b	r11, r11
-	mov	r10, r15
-	xor	r11, r15
+	mov.b	r5, r5
+	mov	r11, r15
+	xor	r5, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
 	rla.b	r14
@@ -943,129 +911,118 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	mov	r9, r5
-	xor	r13, r5
-	mov	r10, r8
-	xor	r15, r8
-	mov	r12, r9
-	xor	r13, r9
-	mov	r11, r4
-	xor	r15, r4
+	xor	r13, r8
+	xor	r15, r11
+	xor	r13, r12
+	xor	r15, r5
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r15
+	rla.b	r15
+	mov	r8, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r11, r13
+	rla.b	r13
+	mov	r11, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r13
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r15, r6
+	xor	r13, r6
+	xor	r11, r6
+	xor	r12, r6
+	xor	r5, r6
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r8, r10
+	xor	r13, r10
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r12, r14
+	rla.b	r14
+	mov	r12, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r10
+	xor	r12, r10
+	mov	r10, r13
+	xor	r5, r13
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r8, r4
+	xor	r11, r4
+	xor	r14, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r14
 	rla.b	r14
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r8, r12
-	rla.b	r12
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r12
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r14, r15
-	xor	r12, r15
-	xor	r8, r15
-	xor	r9, r15
-	mov	r15, r10
-	xor	r4, r10
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r12, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r12
-	rla.b	r12
-	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r12
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r12, r13
-	xor	r9, r13
-	mov	r13, r11
-	xor	r4, r11
+	mov	r5, r10
+	sxt	r10
+	and	#6912, r10
+	swpb	r10
+	xor	r10, r14
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, r13
-	xor	r12, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r12
-	rla.b	r12
-	mov	r4, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r12
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r13, r15
-	xor	r12, r15
-	mov	r15, r13
-	xor	r4, r13
+	mov	r4, r10
+	xor	r14, r10
+	xor	r5, r10
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r14
-	xor	r8, r14
-	xor	r9, r14
-	xor	r12, r14
+	xor	r8, r15
+	xor	r11, r15
+	xor	r12, r15
+	xor	r14, r15
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r8
-	swpb	r8
-	bis	r11, r8
-	mov	r13, r9
-	swpb	r9
-	bis	r14, r9
+	swpb	r6
+	bis	r13, r6
+	swpb	r10
+	bis	r15, r10
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	17(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
+	mov.b	aes_inv_sbox(r15), r11
 	mov.b	18(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	21(sp), r15
 	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r13
+	mov.b	aes_inv_sbox(r15), r4
 	mov.b	22(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
-	swpb	r10
-	bis	r14, r10
-	swpb	r13
-	bis	r15, r13
+	swpb	r11
+	bis	r14, r11
+	swpb	r4
+	bis	r15, r4
 	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
-	xor	172(r6), r13
-	xor	174(r6), r10
+	xor	172(r7), r4
+	xor	174(r7), r11
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r10, r5
+	mov	r11, r5
 	swpb	r5
 	mov.b	r5, r5
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r15, r11
-	mov.b	r11, r11
-	mov	r5, r15
-	xor	r11, r15
+	mov	r4, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	r12, r12
+	mov	r5, r14
+	xor	r12, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r14
-	rla.b	r14
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
 	mov	r14, r15
 	rla.b	r15
 	sxt	r14
 	and	#6912, r14
-	mov	r15, r12
 	swpb	r14
-	xor	r14, r12
+	xor	r14, r15
+	mov	r15, r13
+	rla.b	r13
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r10
-	mov.b	r13, r13
-	mov	r10, r15
-	xor	r13, r15
+	mov.b	r11, r11
+	mov.b	r4, r4
+	mov	r11, r15
+	xor	r4, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
 	rla.b	r14
@@ -1080,38 +1037,18 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r12, r5
-	xor	r15, r10
-	xor	r12, r11
-	mov	r13, r4
+	xor	r13, r5
+	xor	r15, r11
+	xor	r13, r12
 	xor	r15, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
+	mov	r5, r13
+	rla.b	r13
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
-	mov	r14, r12
 	swpb	r15
-	xor	r15, r12
-	mov	r10, r14
-	rla.b	r14
-	mov	r10, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r12, r15
-	xor	r14, r15
-	xor	r10, r15
-	xor	r11, r15
-	mov	r15, 4(sp)
-	xor	r4, 4(sp)
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r14, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	xor	r15, r13
 	mov	r11, r14
 	rla.b	r14
 	mov	r11, r15
@@ -1119,17 +1056,34 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r13, r15
 	xor	r14, r15
 	xor	r11, r15
-	mov	r15, 0(sp)
+	xor	r12, r15
+	mov	r15, 4(sp)
+	xor	r4, 4(sp)
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r5, r8
+	xor	r14, r8
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r12, r15
+	rla.b	r15
+	mov	r12, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r8, r14
+	xor	r15, r14
+	xor	r12, r14
+	mov	r14, 0(sp)
 	xor	r4, 0(sp)
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r15
-	xor	r10, r15
-	mov	r15, r13
-	xor	r14, r13
+	mov	r5, r8
+	xor	r11, r8
+	xor	r15, r8
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
 	rla.b	r15
@@ -1139,28 +1093,27 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
+	xor	r15, r8
+	xor	r4, r8
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r12, r14
+	mov	r13, r14
 	xor	r5, r14
-	xor	r10, r14
 	xor	r11, r14
+	xor	r12, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	4(sp), r15
 	swpb	r15
 	bis	@sp, r15
-	swpb	r13
-	bis	r14, r13
-	add	#65520, r6
+	swpb	r8
+	bis	r14, r8
+	add	#65520, r7
 	mov	10(sp), 22(sp)
 	mov	14(sp), 8(sp)
-	mov	r7, 20(sp)
+	mov	r9, 20(sp)
 	mov	6(sp), 12(sp)
-	mov	r9, 2(sp)
-	mov	r8, 18(sp)
-	mov	r13, r8
+	mov	r10, 2(sp)
+	mov	r6, 18(sp)
 	mov	r15, 16(sp)
 	dec	24(sp)
 	jz	.Laes_decrypt_block_near3

@@ -117,37 +117,37 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 178 bytes (37 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1676 bytes of code
+;     frame 176 bytes (36 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1632 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#178, sp
-	mov	194(sp), 62(sp)
-	mov	196(sp), 72(sp)
+	sub	#176, sp
+	mov	192(sp), 60(sp)
+	mov	194(sp), 70(sp)
+	mov	196(sp), 66(sp)
 	mov	198(sp), 68(sp)
-	mov	200(sp), 70(sp)
-	mov	204(sp), 80(sp)
-	mov	206(sp), 78(sp)
+	mov	202(sp), 78(sp)
+	mov	204(sp), 76(sp)
 	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	68(sp), 82(sp)
-	mov	#0, 84(sp)
+	mov	66(sp), 80(sp)
+	mov	#0, 82(sp)
 	mov	sp, r4
-	add	#82, r4
-	mov	78(sp), 86(sp)
-	mov	#0, 88(sp)
+	add	#80, r4
+	mov	76(sp), 84(sp)
+	mov	#0, 86(sp)
 	mov	sp, r5
-	add	#86, r5
+	add	#84, r5
 	mov	sp, r11
-	add	#98, r11
-	mov	62(sp), 0(sp)
+	add	#96, r11
+	mov	60(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
 	mov	r11, 6(sp)
-	mov	r12, 54(sp)
+	mov	r12, 52(sp)
 	mov	r13, r4
 	mov	r14, r5
 	call	#ccm_mac_header
@@ -243,9 +243,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob6
 	mov.b	1(r8), r14
 .Lccm_encrypt_with_nob6:
-	mov	r13, 52(sp)
-	swpb	52(sp)
-	bis	r14, 52(sp)
+	mov	r13, 50(sp)
+	swpb	50(sp)
+	bis	r14, 50(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -274,9 +274,9 @@ ccm_encrypt_with:
 	jnc	.Lccm_encrypt_with_nob8
 	mov.b	1(r9), r14
 .Lccm_encrypt_with_nob8:
-	mov	r13, 50(sp)
-	swpb	50(sp)
-	bis	r14, 50(sp)
+	mov	r13, 48(sp)
+	swpb	48(sp)
+	bis	r14, 48(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -293,19 +293,18 @@ ccm_encrypt_with:
 	inc	r11
 	and	#5, r11
 	xor	#5, r11
-	clr	r13
+	clr	r8
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob9
 	mov	r11, r10
 	add	r4, r10
-	mov.b	@r10, r13
+	mov.b	@r10, r8
 .Lccm_encrypt_with_nob9:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob10
 	mov.b	1(r10), r14
 .Lccm_encrypt_with_nob10:
-	mov	r13, r8
 	swpb	r8
 	bis	r14, r8
 	mov	#3, r14
@@ -324,54 +323,52 @@ ccm_encrypt_with:
 	inc	r11
 	and	#3, r11
 	xor	#3, r11
-	clr	r13
+	clr	r9
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob11
-	mov	r11, 74(sp)
-	add	r4, 74(sp)
-	mov	74(sp), r14
-	mov.b	@r14, r13
+	mov	r11, 72(sp)
+	add	r4, 72(sp)
+	mov	72(sp), r14
+	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob12
-	mov	74(sp), r14
+	mov	72(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob12:
-	mov	r13, r9
 	swpb	r9
 	bis	r14, r9
 	mov	#1, r14
 	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r5, r12
-	sub	#1, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r5, r13
+	sub	#1, r13
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r13, r14
+	and	r12, r14
+	xor	r14, r13
 	inv	r11
 	inc	r11
 	and	#1, r11
 	xor	#1, r11
-	clr	r13
-	cmp	#1, r12
+	clr	r10
+	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
-	mov	r11, 76(sp)
-	add	r4, 76(sp)
-	mov	76(sp), r14
-	mov.b	@r14, r13
+	mov	r11, 74(sp)
+	add	r4, 74(sp)
+	mov	74(sp), r14
+	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob14
-	mov	76(sp), r14
+	mov	74(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob14:
-	mov	r13, r10
 	swpb	r10
 	bis	r14, r10
 	clr	r14
@@ -384,27 +381,23 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 82(sp)
-	mov	r7, 84(sp)
-	mov	52(sp), 86(sp)
-	mov	50(sp), 88(sp)
-	mov	r8, 90(sp)
-	mov	r9, 92(sp)
-	mov	r10, 94(sp)
-	mov	r5, 96(sp)
+	mov	r6, 80(sp)
+	mov	r7, 82(sp)
+	mov	50(sp), 84(sp)
+	mov	48(sp), 86(sp)
+	mov	r8, 88(sp)
+	mov	r9, 90(sp)
+	mov	r10, 92(sp)
+	mov	r5, 94(sp)
+	mov	sp, r13
+	add	#80, r13
 	mov	sp, r14
-	add	#82, r14
-	mov	sp, r15
-	add	#114, r15
-	mov	54(sp), r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#112, r14
+	mov	52(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	r6, r12
-	add	#1, r12
-	mov	r7, r13
-	addc	#0, r13
-	mov	68(sp), r14
+	add	#1, r6
+	addc	#0, r7
+	mov	66(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -412,35 +405,34 @@ ccm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 56(sp)
-	bis	r14, 56(sp)
+	mov	r15, 54(sp)
+	bis	r14, 54(sp)
 	; ccm.ae:93: for i in 0..(n + 15) / 16 {
-	mov	#0, 28(sp)
-	mov	r12, 48(sp)
-	mov	r13, 38(sp)
-	mov	r8, 66(sp)
-	mov	r9, 64(sp)
-	mov	r10, 60(sp)
-	mov	r5, 58(sp)
-	mov	98(sp), 46(sp)
-	mov	100(sp), 44(sp)
-	mov	102(sp), 42(sp)
-	mov	104(sp), 40(sp)
-	mov	106(sp), 36(sp)
-	mov	108(sp), 34(sp)
-	mov	110(sp), 32(sp)
-	mov	112(sp), 30(sp)
-	cmp	56(sp), 28(sp)
+	mov	#0, 26(sp)
+	mov	r6, 46(sp)
+	mov	r7, 36(sp)
+	mov	r8, 64(sp)
+	mov	r9, 62(sp)
+	mov	r10, 58(sp)
+	mov	r5, 56(sp)
+	mov	96(sp), 44(sp)
+	mov	98(sp), 42(sp)
+	mov	100(sp), 40(sp)
+	mov	102(sp), 38(sp)
+	mov	104(sp), 34(sp)
+	mov	106(sp), 32(sp)
+	mov	108(sp), 30(sp)
+	mov	110(sp), 28(sp)
+	cmp	54(sp), 26(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
-	mov	28(sp), r15
-	and	#4095, r15
-	mov	r15, r5
+	mov	26(sp), r5
+	and	#4095, r5
 	rlam.w	#4, r5
-	mov	68(sp), r6
+	mov	66(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	72(sp), r10
+	add	70(sp), r10
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r10
@@ -457,7 +449,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#130, r11
+	add	#128, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -477,21 +469,19 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:96: u = E.encrypt_block(ks, j)
-	mov	48(sp), 82(sp)
-	mov	38(sp), 84(sp)
-	mov	52(sp), 86(sp)
-	mov	50(sp), 88(sp)
-	mov	66(sp), 90(sp)
-	mov	64(sp), 92(sp)
-	mov	60(sp), 94(sp)
-	mov	58(sp), 96(sp)
+	mov	46(sp), 80(sp)
+	mov	36(sp), 82(sp)
+	mov	50(sp), 84(sp)
+	mov	48(sp), 86(sp)
+	mov	64(sp), 88(sp)
+	mov	62(sp), 90(sp)
+	mov	58(sp), 92(sp)
+	mov	56(sp), 94(sp)
+	mov	sp, r13
+	add	#80, r13
 	mov	sp, r14
-	add	#82, r14
-	mov	sp, r15
-	add	#146, r15
-	mov	54(sp), r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#144, r14
+	mov	52(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
 	swpb	8(sp)
@@ -502,146 +492,137 @@ ccm_encrypt_with:
 	swpb	r10
 	call	#ccm_E_encrypt_block
 	mov	12(sp), r15
-	xor	30(sp), r15
+	xor	28(sp), r15
 	mov	10(sp), r14
-	xor	32(sp), r14
+	xor	30(sp), r14
 	mov	8(sp), r13
-	xor	34(sp), r13
+	xor	32(sp), r13
 	mov	r4, r12
-	xor	36(sp), r12
+	xor	34(sp), r12
 	mov	r7, r11
-	xor	40(sp), r11
+	xor	38(sp), r11
 	mov	r8, 14(sp)
-	xor	42(sp), 14(sp)
+	xor	40(sp), 14(sp)
 	mov	r9, 16(sp)
-	xor	44(sp), 16(sp)
+	xor	42(sp), 16(sp)
 	mov	r10, 18(sp)
-	xor	46(sp), 18(sp)
-	mov	r10, 26(sp)
-	xor	146(sp), 26(sp)
-	mov	r9, 24(sp)
-	xor	148(sp), 24(sp)
-	mov	r8, 22(sp)
-	xor	150(sp), 22(sp)
-	mov	r7, 20(sp)
-	xor	152(sp), 20(sp)
-	mov	r4, r7
-	xor	154(sp), r7
+	xor	44(sp), 18(sp)
+	mov	r10, 24(sp)
+	xor	144(sp), 24(sp)
+	mov	r9, 22(sp)
+	xor	146(sp), 22(sp)
+	mov	r8, 20(sp)
+	xor	148(sp), 20(sp)
+	xor	150(sp), r7
+	xor	152(sp), r4
 	mov	8(sp), r8
-	xor	156(sp), r8
+	xor	154(sp), r8
 	mov	10(sp), r9
-	xor	158(sp), r9
+	xor	156(sp), r9
 	mov	12(sp), r10
-	xor	160(sp), r10
+	xor	158(sp), r10
 	; ccm.ae:99: y = E.encrypt_block(ks, s)
-	mov	18(sp), 82(sp)
-	mov	16(sp), 84(sp)
-	mov	14(sp), 86(sp)
-	mov	r11, 88(sp)
-	mov	r12, 90(sp)
-	mov	r13, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	18(sp), 80(sp)
+	mov	16(sp), 82(sp)
+	mov	14(sp), 84(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r13, 90(sp)
+	mov	r14, 92(sp)
+	mov	r15, 94(sp)
+	mov	sp, r13
+	add	#80, r13
 	mov	sp, r14
-	add	#82, r14
-	mov	sp, r15
-	add	#162, r15
-	mov	54(sp), r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#160, r14
+	mov	52(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r10, r4
-	mov	r7, r10
-	mov	20(sp), r11
-	mov	22(sp), r12
-	mov	24(sp), r14
-	mov	26(sp), r15
-	mov	r5, r13
-	add	70(sp), r13
+	mov	20(sp), r13
+	mov	22(sp), r14
+	mov	24(sp), r15
+	add	68(sp), r5
 	cmp	#16, r6
-	swpb	r4
+	swpb	r10
 	swpb	r9
 	swpb	r8
-	swpb	r10
-	swpb	r11
-	swpb	r12
+	swpb	r4
+	swpb	r7
+	swpb	r13
 	swpb	r14
 	swpb	r15
 	jnc	.Lccm_encrypt_with_bytes23
-	bit	#1, r13
+	bit	#1, r5
 	jnz	.Lccm_encrypt_with_bytes23
-	mov	r4, 0(r13)
-	mov	r9, 2(r13)
-	mov	r8, 4(r13)
-	mov	r10, 6(r13)
-	mov	r11, 8(r13)
-	mov	r12, 10(r13)
-	mov	r14, 12(r13)
-	mov	r15, 14(r13)
+	mov	r10, 0(r5)
+	mov	r9, 2(r5)
+	mov	r8, 4(r5)
+	mov	r4, 6(r5)
+	mov	r7, 8(r5)
+	mov	r13, 10(r5)
+	mov	r14, 12(r5)
+	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r4, 130(sp)
-	mov	r9, 132(sp)
-	mov	r8, 134(sp)
-	mov	r10, 136(sp)
-	mov	r11, 138(sp)
-	mov	r12, 140(sp)
-	mov	r14, 142(sp)
-	mov	r15, 144(sp)
-	mov	sp, r14
-	add	#130, r14
-	mov	r6, r15
-	cmp	#16, r15
+	mov	r10, 128(sp)
+	mov	r9, 130(sp)
+	mov	r8, 132(sp)
+	mov	r4, 134(sp)
+	mov	r7, 136(sp)
+	mov	r13, 138(sp)
+	mov	r14, 140(sp)
+	mov	r15, 142(sp)
+	mov	sp, r15
+	add	#128, r15
+	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
-	mov	#16, r15
+	mov	#16, r6
 .Lccm_encrypt_with_cnt25:
-	tst	r15
+	tst	r6
 	jz	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_cpy26:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
+	mov.b	@r15, 0(r5)
+	inc	r15
+	inc	r5
+	dec	r6
 	jnz	.Lccm_encrypt_with_cpy26
 .Lccm_encrypt_with_stored24:
-	mov	48(sp), r14
+	mov	46(sp), r14
 	add	#1, r14
-	mov	38(sp), r15
+	mov	36(sp), r15
 	addc	#0, r15
-	mov	r14, 48(sp)
-	mov	r15, 38(sp)
-	mov	162(sp), 46(sp)
-	mov	164(sp), 44(sp)
-	mov	166(sp), 42(sp)
-	mov	168(sp), 40(sp)
-	mov	170(sp), 36(sp)
-	mov	172(sp), 34(sp)
-	mov	174(sp), 32(sp)
-	mov	176(sp), 30(sp)
-	add	#1, 28(sp)
-	cmp	56(sp), 28(sp)
+	mov	r14, 46(sp)
+	mov	r15, 36(sp)
+	mov	160(sp), 44(sp)
+	mov	162(sp), 42(sp)
+	mov	164(sp), 40(sp)
+	mov	166(sp), 38(sp)
+	mov	168(sp), 34(sp)
+	mov	170(sp), 32(sp)
+	mov	172(sp), 30(sp)
+	mov	174(sp), 28(sp)
+	add	#1, 26(sp)
+	cmp	54(sp), 26(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
-	mov	46(sp), r7
-	xor	114(sp), r7
-	mov	44(sp), r8
-	xor	116(sp), r8
-	mov	42(sp), r9
-	xor	118(sp), r9
-	mov	40(sp), r10
-	xor	120(sp), r10
-	mov	36(sp), r11
-	xor	122(sp), r11
-	mov	34(sp), r12
-	xor	124(sp), r12
-	mov	32(sp), r14
-	xor	126(sp), r14
-	mov	30(sp), r15
-	xor	128(sp), r15
+	mov	44(sp), r7
+	xor	112(sp), r7
+	mov	42(sp), r8
+	xor	114(sp), r8
+	mov	40(sp), r9
+	xor	116(sp), r9
+	mov	38(sp), r10
+	xor	118(sp), r10
+	mov	34(sp), r11
+	xor	120(sp), r11
+	mov	32(sp), r12
+	xor	122(sp), r12
+	mov	30(sp), r14
+	xor	124(sp), r14
+	mov	28(sp), r15
+	xor	126(sp), r15
 	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
-	mov	80(sp), r13
-	cmp	#16, 78(sp)
+	mov	78(sp), r13
+	cmp	#16, 76(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -664,24 +645,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 130(sp)
+	mov	r15, 128(sp)
 	swpb	r14
-	mov	r14, 132(sp)
+	mov	r14, 130(sp)
 	swpb	r12
-	mov	r12, 134(sp)
+	mov	r12, 132(sp)
 	swpb	r11
-	mov	r11, 136(sp)
+	mov	r11, 134(sp)
 	swpb	r10
-	mov	r10, 138(sp)
+	mov	r10, 136(sp)
 	swpb	r9
-	mov	r9, 140(sp)
+	mov	r9, 138(sp)
 	swpb	r8
-	mov	r8, 142(sp)
+	mov	r8, 140(sp)
 	swpb	r7
-	mov	r7, 144(sp)
-	mov	78(sp), r15
+	mov	r7, 142(sp)
+	mov	76(sp), r15
 	mov	sp, r14
-	add	#130, r14
+	add	#128, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -695,7 +676,7 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#178, sp
+	add	#176, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
@@ -703,7 +684,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2730 bytes of code
+;     estimated 2668 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -879,19 +860,18 @@ ccm_decrypt_with:
 	inc	r11
 	and	#5, r11
 	xor	#5, r11
-	clr	r13
+	clr	r8
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob9
 	mov	r11, r10
 	add	r4, r10
-	mov.b	@r10, r13
+	mov.b	@r10, r8
 .Lccm_decrypt_with_nob9:
 	clr	r14
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob10
 	mov.b	1(r10), r14
 .Lccm_decrypt_with_nob10:
-	mov	r13, r8
 	swpb	r8
 	bis	r14, r8
 	mov	#3, r14
@@ -910,13 +890,13 @@ ccm_decrypt_with:
 	inc	r11
 	and	#3, r11
 	xor	#3, r11
-	clr	r13
+	clr	r9
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob11
 	mov	r11, 40(sp)
 	add	r4, 40(sp)
 	mov	40(sp), r14
-	mov.b	@r14, r13
+	mov.b	@r14, r9
 .Lccm_decrypt_with_nob11:
 	clr	r14
 	cmp	#2, r12
@@ -924,40 +904,38 @@ ccm_decrypt_with:
 	mov	40(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob12:
-	mov	r13, r9
 	swpb	r9
 	bis	r14, r9
 	mov	#1, r14
 	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r5, r12
-	sub	#1, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r5, r13
+	sub	#1, r13
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r13, r14
+	and	r12, r14
+	xor	r14, r13
 	inv	r11
 	inc	r11
 	and	#1, r11
 	xor	#1, r11
-	clr	r13
-	cmp	#1, r12
+	clr	r10
+	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
 	mov	r11, 64(sp)
 	add	r4, 64(sp)
 	mov	64(sp), r14
-	mov.b	@r14, r13
+	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
 	mov	64(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
-	mov	r13, r10
 	swpb	r10
 	bis	r14, r10
 	clr	r14
@@ -978,18 +956,14 @@ ccm_decrypt_with:
 	mov	r9, 112(sp)
 	mov	r10, 114(sp)
 	mov	r5, 116(sp)
+	mov	sp, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#102, r14
-	mov	sp, r15
-	add	#134, r15
+	add	#134, r14
 	mov	60(sp), r12
-	mov	r14, r13
-	mov	r15, r14
 	call	#ccm_E_encrypt_block
-	mov	r6, r12
-	add	#1, r12
-	mov	r7, r13
-	addc	#0, r13
+	add	#1, r6
+	addc	#0, r7
 	mov	74(sp), r14
 	add	#15, r14
 	mov	#0, r15
@@ -1002,8 +976,8 @@ ccm_decrypt_with:
 	bis	r14, 62(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 38(sp)
-	mov	r12, 28(sp)
-	mov	r13, 24(sp)
+	mov	r6, 28(sp)
+	mov	r7, 24(sp)
 	mov	r8, 72(sp)
 	mov	r9, 70(sp)
 	mov	r10, 68(sp)
@@ -1029,8 +1003,8 @@ ccm_decrypt_with:
 	rrum.w	#4, r15
 	mov	74(sp), r10
 	sub	32(sp), r10
-	mov	#0, r6
-	subc	r15, r6
+	mov	#0, r8
+	subc	r15, r8
 	mov	32(sp), r9
 	add	80(sp), r9
 	cmp	#16, r10
@@ -1043,8 +1017,8 @@ ccm_decrypt_with:
 	mov	4(r9), 12(sp)
 	mov	6(r9), r5
 	mov	8(r9), r4
-	mov	10(r9), r7
-	mov	12(r9), r8
+	mov	10(r9), r6
+	mov	12(r9), r7
 	mov	14(r9), r9
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
@@ -1077,42 +1051,40 @@ ccm_decrypt_with:
 	mov	70(sp), 112(sp)
 	mov	68(sp), 114(sp)
 	mov	66(sp), 116(sp)
+	mov	sp, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#102, r14
-	mov	sp, r15
-	add	#166, r15
+	add	#166, r14
 	mov	60(sp), r12
-	mov	r14, r13
-	mov	r15, r14
 	swpb	18(sp)
 	swpb	14(sp)
 	swpb	12(sp)
 	swpb	r5
 	swpb	r4
+	swpb	r6
 	swpb	r7
-	swpb	r8
 	swpb	r9
 	call	#ccm_E_encrypt_block
 	add	#1, 28(sp)
 	addc	#0, 24(sp)
 	mov	r9, 30(sp)
 	xor	166(sp), 30(sp)
-	mov	r8, 26(sp)
+	mov	r7, 26(sp)
 	xor	168(sp), 26(sp)
-	mov	r7, 22(sp)
+	mov	r6, 22(sp)
 	xor	170(sp), 22(sp)
-	mov	r4, r9
-	xor	172(sp), r9
+	mov	r4, r6
+	xor	172(sp), r6
 	mov	r5, 16(sp)
 	xor	174(sp), 16(sp)
-	mov	12(sp), r8
-	xor	176(sp), r8
+	mov	12(sp), r9
+	xor	176(sp), r9
 	xor	178(sp), 14(sp)
 	mov	18(sp), r7
 	xor	180(sp), r7
 	mov	r10, r15
 	sub	#16, r15
-	mov	r6, r15
+	mov	r8, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1120,7 +1092,7 @@ ccm_decrypt_with:
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lccm_decrypt_with_else23
-	mov	r6, r14
+	mov	r8, r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -1137,122 +1109,114 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r10, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
+	mov	r10, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#65280, r5
+	xor	#-1, r5
+	mov	r10, r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r5, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	inv	r13
+	inc	r13
+	mov	r5, r15
+	and	r13, r15
+	xor	r15, r5
 	mov	r10, r12
-	rrum.w	#1, r12
+	rrum.w	#2, r12
 	and	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r5, r4
+	xor	#-1, r4
+	and	r15, r4
+	xor	#-1, r4
 	mov	r12, r13
 	inv	r13
 	inc	r13
-	mov	r6, r15
-	xor	#-1, r15
+	mov	r5, r15
 	and	r13, r15
-	mov	r15, r11
-	xor	#-1, r11
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	mov	r10, r15
-	rrum.w	#2, r15
-	mov	r15, r5
-	and	#1, r5
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	r6, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r4
-	xor	#-1, r4
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	r6, r15
-	and	r13, r15
-	xor	r15, r6
-	mov	r10, r15
-	rrum.w	#3, r15
-	mov	r15, r13
+	xor	r15, r5
+	mov	r10, r13
+	rrum.w	#3, r13
 	and	#1, r13
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	mov	r6, r15
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	mov	r5, r15
 	xor	#-1, r15
-	and	r12, r15
+	and	r11, r15
 	mov	r15, 8(sp)
 	xor	#-1, 8(sp)
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	mov	r6, r12
-	xor	r15, r12
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
+	mov	r5, r11
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	inv	r12
-	and	r12, r7
-	mov	r14, r12
-	inv	r12
-	inc	r12
+	and	r15, r11
+	inv	r11
+	and	r11, r7
+	mov	r14, r11
+	inv	r11
+	inc	r11
 	mov	8(sp), r15
-	and	r12, r15
+	and	r11, r15
 	inv	r15
-	mov	r9, r6
 	and	r15, r6
-	mov	r13, r12
-	inv	r12
-	inc	r12
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r4, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r13, r11
+	inv	r11
+	inc	r11
 	mov	r4, r15
-	xor	#-1, r15
-	and	r12, r15
-	mov	r15, r9
-	xor	#-1, r9
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	mov	r4, r15
-	and	r12, r15
-	mov	r4, r12
-	xor	r15, r12
+	and	r11, r15
+	mov	r4, r11
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	inv	r12
-	and	r12, r8
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r9, r15
-	and	r12, r15
+	and	r15, r11
+	inv	r11
+	and	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	mov	r5, r15
+	and	r11, r15
 	inv	r15
-	mov	26(sp), r9
-	and	r15, r9
-	mov	r5, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	xor	#-1, r15
-	and	r12, r15
-	mov	r15, r4
+	mov	26(sp), r11
+	and	r15, r11
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r8, r4
 	xor	#-1, r4
-	mov	r5, r12
+	and	r15, r4
+	xor	#-1, r4
 	inv	r12
 	inc	r12
-	mov	r11, r15
+	mov	r8, r15
 	and	r12, r15
-	mov	r11, r12
+	mov	r8, r12
 	xor	r15, r12
 	mov	r13, r15
 	inv	r15
@@ -1261,19 +1225,19 @@ ccm_decrypt_with:
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r13, r11
-	inv	r11
-	inc	r11
+	mov	r13, r8
+	inv	r8
+	inc	r8
 	mov	r12, r15
-	and	r11, r15
+	and	r8, r15
 	xor	r15, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
 	inv	r12
-	mov	14(sp), r11
-	and	r12, r11
+	mov	14(sp), r8
+	and	r12, r8
 	mov	r14, r12
 	inv	r12
 	inc	r12
@@ -1282,13 +1246,12 @@ ccm_decrypt_with:
 	inv	r15
 	mov	22(sp), r12
 	and	r15, r12
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	mov	r4, r15
-	xor	#-1, r15
-	and	r5, r15
-	mov	r15, r5
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r4, r5
+	xor	#-1, r5
+	and	r15, r5
 	xor	#-1, r5
 	inv	r13
 	inc	r13
@@ -1311,17 +1274,16 @@ ccm_decrypt_with:
 	mov	16(sp), r15
 	and	r13, r15
 	mov	r14, 30(sp)
-	mov	r9, 26(sp)
+	mov	r11, 26(sp)
 	mov	r12, 22(sp)
 	mov	r6, 20(sp)
 	mov	r15, 16(sp)
-	mov	r8, 10(sp)
-	mov	r11, r8
+	mov	r9, 10(sp)
 	mov	r7, r9
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
-	mov	r9, 20(sp)
-	mov	r8, 10(sp)
+	mov	r6, 20(sp)
+	mov	r9, 10(sp)
 	mov	14(sp), r8
 	mov	r7, r9
 .Lccm_decrypt_with_endif24:
@@ -1405,13 +1367,11 @@ ccm_decrypt_with:
 	mov	r15, 112(sp)
 	mov	r8, 114(sp)
 	mov	r9, 116(sp)
+	mov	sp, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#102, r14
-	mov	sp, r15
-	add	#182, r15
+	add	#182, r14
 	mov	60(sp), r12
-	mov	r14, r13
-	mov	r15, r14
 	call	#ccm_E_encrypt_block
 	mov	182(sp), 46(sp)
 	mov	184(sp), 42(sp)
@@ -1466,24 +1426,24 @@ ccm_decrypt_with:
 	xor	134(sp), 46(sp)
 	xor	136(sp), 42(sp)
 	xor	138(sp), 50(sp)
-	mov	48(sp), r12
-	xor	140(sp), r12
+	mov	48(sp), r7
+	xor	140(sp), r7
 	xor	142(sp), 54(sp)
-	mov	52(sp), r7
-	xor	144(sp), r7
-	mov	56(sp), r15
-	xor	146(sp), r15
-	mov	58(sp), r13
-	xor	148(sp), r13
-	mov	88(sp), r14
-	sub	#16, r14
-	mov	#0, r14
-	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	mov	52(sp), r6
+	xor	144(sp), r6
+	mov	56(sp), r13
+	xor	146(sp), r13
+	mov	58(sp), r12
+	xor	148(sp), r12
+	mov	88(sp), r15
+	sub	#16, r15
+	mov	#0, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	tst	r14
+	tst	r15
 	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
@@ -1493,172 +1453,164 @@ ccm_decrypt_with:
 	swpb	82(sp)
 	swpb	76(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	88(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	sub	#128, r14
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov.b	89(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	clr	r14
-	cmp	r10, r14
-	subc	#0, r11
+	mov	88(sp), r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov.b	89(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	clr	r15
+	cmp	r11, r15
+	subc	#0, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	88(sp), r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
 	mov	88(sp), r9
-	rrum.w	#1, r9
 	and	#1, r9
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	mov	r6, r11
-	xor	#-1, r11
-	and	r10, r11
-	mov	r11, r10
-	xor	#-1, r10
 	inv	r9
 	inc	r9
-	mov	r6, r11
-	and	r9, r11
-	xor	r11, r6
+	and	#65280, r9
+	xor	#-1, r9
 	mov	88(sp), r11
-	rrum.w	#2, r11
-	mov	r11, r8
-	and	#1, r8
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r6, r11
-	xor	#-1, r11
-	and	r9, r11
-	mov	r11, r5
-	xor	#-1, r5
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r6, r11
-	and	r9, r11
-	mov	r6, r9
-	xor	r11, r9
-	mov	88(sp), r11
-	rrum.w	#3, r11
+	rrum.w	#1, r11
 	and	#1, r11
-	mov	r11, r6
-	inv	r6
-	inc	r6
-	mov	r9, r4
-	xor	#-1, r4
-	and	r6, r4
-	xor	#-1, r4
-	mov	r14, r6
-	inv	r6
-	inc	r6
-	and	r6, r4
-	inv	r4
-	mov	r12, r6
-	and	r4, r6
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	mov	r9, r12
-	and	r4, r12
-	xor	r12, r9
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	and	r12, r9
-	inv	r9
-	mov	r13, r12
-	and	r9, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r5, r4
-	xor	#-1, r4
-	and	r13, r4
-	xor	#-1, r4
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r4
-	inv	r4
-	mov	42(sp), r9
-	and	r4, r9
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	mov	r5, r13
-	and	r4, r13
-	xor	r13, r5
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r5
-	inv	r5
-	and	r5, r7
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r10, r13
-	xor	#-1, r13
-	and	r5, r13
-	mov	r13, r5
-	xor	#-1, r5
-	inv	r8
-	inc	r8
-	mov	r10, r13
-	and	r8, r13
-	mov	r10, r8
-	xor	r13, r8
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r8, r4
-	xor	#-1, r4
-	and	r13, r4
-	xor	#-1, r4
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r4
-	inv	r4
-	mov	50(sp), r10
-	and	r4, r10
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	mov	r8, r13
-	and	r4, r13
-	xor	r13, r8
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r8
-	inv	r8
-	mov	r15, r13
-	and	r8, r13
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r5, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
 	inv	r11
 	inc	r11
-	mov	r5, r15
+	mov	r9, r15
 	and	r11, r15
+	xor	r15, r9
+	mov	88(sp), r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r9, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	mov	r9, r15
+	and	r11, r15
+	xor	r15, r9
+	mov	88(sp), r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r9, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	r4, r11
+	inv	r11
+	and	r11, r7
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r9, r11
+	and	r4, r11
+	xor	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	inv	r9
+	and	r9, r12
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r10, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	inv	r4
+	mov	42(sp), r9
+	and	r4, r9
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r10, r11
+	and	r4, r11
+	xor	r11, r10
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r10
+	inv	r10
+	and	r10, r6
+	mov	r8, r10
+	inv	r10
+	inc	r10
 	mov	r5, r11
+	xor	#-1, r11
+	and	r10, r11
+	xor	#-1, r11
+	inv	r8
+	inc	r8
+	mov	r5, r10
+	and	r8, r10
+	xor	r10, r5
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r5, r8
+	xor	#-1, r8
+	and	r10, r8
+	xor	#-1, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r8
+	inv	r8
+	mov	50(sp), r10
+	and	r8, r10
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r5, r8
+	and	r4, r8
+	xor	r8, r5
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	inv	r5
+	and	r5, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r8
+	xor	#-1, r8
+	and	r5, r8
+	xor	#-1, r8
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r15
+	and	r5, r15
 	xor	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -1675,9 +1627,8 @@ ccm_decrypt_with:
 	mov	54(sp), r15
 	and	r11, r15
 	mov	r14, r8
-	mov	r6, r11
+	mov	r7, r11
 	mov	r15, r5
-	mov	r7, r6
 	mov	r13, r7
 	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
@@ -1685,11 +1636,10 @@ ccm_decrypt_with:
 	mov	46(sp), r8
 	mov	42(sp), r9
 	mov	50(sp), r10
-	mov	r12, r11
+	mov	r7, r11
 	mov	54(sp), r5
-	mov	r7, r6
-	mov	r15, r7
-	mov	r13, r14
+	mov	r13, r7
+	mov	r12, r14
 .Lccm_decrypt_with_endif35:
 	mov	76(sp), r15
 	xor	r8, r15
@@ -1763,7 +1713,7 @@ ccm_decrypt_with:
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 646 bytes of code
+;     estimated 614 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
@@ -1774,124 +1724,111 @@ ccm_E_encrypt_block:
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r6
+	mov	12(r13), r5
 	mov	r12, r8
-	xor	@r8, r6
-	mov	14(r13), r7
-	xor	2(r8), r7
-	mov	8(r13), r9
-	xor	4(r8), r9
+	xor	@r8, r5
+	mov	14(r13), r9
+	xor	2(r8), r9
+	mov	8(r13), r12
+	xor	4(r8), r12
 	mov	10(r13), r11
 	xor	6(r8), r11
-	mov	4(r13), r10
-	xor	8(r8), r10
-	mov	6(r13), r12
-	xor	10(r8), r12
-	mov	@r13, r14
-	xor	12(r8), r14
+	mov	4(r13), r6
+	xor	8(r8), r6
+	mov	6(r13), r14
+	xor	10(r8), r14
+	mov	@r13, r10
+	xor	12(r8), r10
 	mov	2(r13), r15
 	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r6, r5
-	mov	r7, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r6
-	mov	r12, r13
-	mov	r14, r10
+	mov	r9, 2(sp)
+	mov	r12, 0(sp)
+	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
-	mov.b	3(sp), r14
-	mov	r11, r8
-	mov.b	r8, r8
-	mov	r6, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r10, r12
-	mov.b	r12, r12
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r14
-	mov	r8, r4
-	rla	r4
-	rla	r9
-	rla	r12
-	mov	ccm_tf0(r14), r8
-	xor	ccm_tf1(r4), r8
-	xor	ccm_tf2(r9), r8
-	xor	ccm_tf3(r12), r8
-	xor	@r7+, r8
-	mov	ccm_tf2(r14), r14
-	xor	ccm_tf3(r4), r14
-	xor	ccm_tf0(r9), r14
-	xor	ccm_tf1(r12), r14
-	mov	r14, r9
-	xor	@r7+, r9
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r13, r4
+	mov.b	3(sp), r9
+	mov	r11, r4
 	mov.b	r4, r4
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r5, r12
-	mov.b	r12, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	rla	r14
-	rla	r4
-	rla	r11
-	rla	r12
-	mov	ccm_tf0(r14), r10
-	xor	ccm_tf1(r4), r10
-	xor	ccm_tf2(r11), r10
-	xor	ccm_tf3(r12), r10
-	xor	@r7+, r10
-	mov	ccm_tf2(r14), r14
-	xor	ccm_tf3(r4), r14
-	xor	ccm_tf0(r11), r14
-	xor	ccm_tf1(r12), r14
-	mov	r14, r11
-	xor	@r7+, r11
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	r5, r12
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	@sp, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	rla	r14
+	mov	r10, r14
+	mov.b	r14, r14
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	rla	r9
 	rla	r4
-	mov	r12, r5
-	rla	r5
+	rla	r12
+	rla	r14
+	mov	ccm_tf0(r9), r8
+	xor	ccm_tf1(r4), r8
+	xor	ccm_tf2(r12), r8
+	xor	ccm_tf3(r14), r8
+	xor	@r7+, r8
+	mov	ccm_tf2(r9), r9
+	xor	ccm_tf3(r4), r9
+	xor	ccm_tf0(r12), r9
+	xor	ccm_tf1(r14), r9
+	xor	@r7+, r9
+	swpb	r11
+	mov.b	r11, r11
+	mov	r13, r4
+	mov.b	r4, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov	r5, r14
+	mov.b	r14, r14
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	rla	r11
+	rla	r4
+	rla	r12
+	rla	r14
+	mov	ccm_tf0(r11), r10
+	xor	ccm_tf1(r4), r10
+	xor	ccm_tf2(r12), r10
+	xor	ccm_tf3(r14), r10
+	xor	@r7+, r10
+	mov	ccm_tf2(r11), r11
+	xor	ccm_tf3(r4), r11
+	xor	ccm_tf0(r12), r11
+	xor	ccm_tf1(r14), r11
+	xor	@r7+, r11
+	swpb	r13
+	mov.b	r13, r13
+	mov	r15, r4
+	mov.b	r4, r4
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	@sp, r14
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	mov	ccm_tf0(r14), r12
+	rla	r4
+	rla	r5
+	rla	r14
+	mov	ccm_tf0(r13), r12
 	xor	ccm_tf1(r4), r12
 	xor	ccm_tf2(r5), r12
-	xor	ccm_tf3(r13), r12
+	xor	ccm_tf3(r14), r12
 	xor	@r7+, r12
-	mov	ccm_tf2(r14), r14
-	xor	ccm_tf3(r4), r14
-	xor	ccm_tf0(r5), r14
-	xor	ccm_tf1(r13), r14
-	mov	r14, r13
+	mov	ccm_tf2(r13), r13
+	xor	ccm_tf3(r4), r13
+	xor	ccm_tf0(r5), r13
+	xor	ccm_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
 	mov.b	1(sp), r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5
-	mov	r14, r6
 	rla	r6
 	mov	ccm_tf0(r15), r14
 	xor	ccm_tf1(r4), r14
@@ -1937,10 +1874,9 @@ ccm_E_encrypt_block:
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	ccm_E.sbox(r11), r8
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	ccm_E.sbox(r11), r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	ccm_E.sbox(r10), r10
 	mov	r5, r11
 	mov.b	r11, r11
 	mov.b	ccm_E.sbox(r11), r11
@@ -1958,10 +1894,9 @@ ccm_E_encrypt_block:
 	mov	r15, r13
 	mov.b	r13, r13
 	mov.b	ccm_E.sbox(r13), r8
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	ccm_E.sbox(r13), r9
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	ccm_E.sbox(r5), r9
 	mov.b	@sp, r13
 	mov.b	ccm_E.sbox(r13), r13
 	swpb	r9
@@ -1979,9 +1914,8 @@ ccm_E_encrypt_block:
 	mov.b	ccm_E.sbox(r15), r5
 	mov.b	1(sp), r15
 	mov.b	ccm_E.sbox(r15), r7
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	ccm_E.sbox(r15), r15
+	mov.b	r6, r6
+	mov.b	ccm_E.sbox(r6), r15
 	swpb	r7
 	bis	r15, r7
 	swpb	r8
@@ -2006,7 +1940,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1494 bytes of code
+;     estimated 1476 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2262,22 +2196,21 @@ ccm_mac_header:
 .Lccm_mac_header_nob15:
 	mov	28(sp), r15
 	swpb	r15
-	mov	r15, r8
-	xor.b	r5, r8
-	xor	r15, r8
-	mov	r7, r9
+	mov	r15, r9
+	xor.b	r5, r9
+	xor	r15, r9
 	mov	30(sp), r15
-	bis	@r15, r9
+	bis	@r15, r7
 	bis	2(r15), r10
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
-	mov	r9, 32(sp)
+	mov	r7, 32(sp)
 	mov	r10, 34(sp)
 	mov	r11, 36(sp)
 	mov	r12, 38(sp)
 	mov	r13, 40(sp)
 	mov	r14, 42(sp)
 	mov	r6, 44(sp)
-	mov	r8, 46(sp)
+	mov	r9, 46(sp)
 	mov	sp, r13
 	add	#32, r13
 	mov	sp, r14
@@ -2287,19 +2220,19 @@ ccm_mac_header:
 	; ccm.ae:61: if a != 0 {
 	tst	26(sp)
 	jz	.Lccm_mac_header_else16
-	mov	16(sp), r7
+	mov	16(sp), r10
 	cmp	#14, 10(sp)
 	jnc	.Lccm_mac_header_bytes18
-	bit	#1, r7
+	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes18
 .Lccm_mac_header_words19:
-	mov	@r7, r10
-	mov	2(r7), r9
-	mov	4(r7), r12
-	mov	6(r7), r11
-	mov	8(r7), r8
-	mov	10(r7), r13
-	mov	12(r7), r14
+	mov	@r10, r14
+	mov	2(r10), r13
+	mov	4(r10), r12
+	mov	6(r10), r11
+	mov	8(r10), r8
+	mov	10(r10), r7
+	mov	12(r10), r6
 	jmp	.Lccm_mac_header_join20
 .Lccm_mac_header_bytes18:
 	mov	sp, r11
@@ -2311,15 +2244,15 @@ ccm_mac_header:
 	clr	r14
 	tst	r15
 	jz	.Lccm_mac_header_pad22
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lccm_mac_header_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy21
-	mov	r11, r7
+	mov	r11, r10
 	jmp	.Lccm_mac_header_words19
 .Lccm_mac_header_join20:
 	mov	10(sp), r15
@@ -2332,26 +2265,26 @@ ccm_mac_header:
 	xor	#1, r15
 	; ccm.ae:64: if a >= 0xff00 {
 	tst	r15
-	swpb	r10
-	swpb	r9
+	swpb	r14
+	swpb	r13
 	swpb	r12
 	swpb	r11
 	swpb	r8
-	swpb	r13
-	swpb	r14
+	swpb	r7
+	swpb	r6
 	jz	.Lccm_mac_header_else23
 	; ccm.ae:65: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	16(sp), r9
+	mov	16(sp), r10
 	cmp	#10, 10(sp)
 	jnc	.Lccm_mac_header_bytes25
-	bit	#1, r9
+	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes25
 .Lccm_mac_header_words26:
-	mov	@r9, r10
-	mov	2(r9), r12
-	mov	4(r9), r13
-	mov	6(r9), r14
-	mov	8(r9), r15
+	mov	@r10, r12
+	mov	2(r10), r11
+	mov	4(r10), r13
+	mov	6(r10), r14
+	mov	8(r10), r15
 	jmp	.Lccm_mac_header_join27
 .Lccm_mac_header_bytes25:
 	mov	sp, r11
@@ -2363,22 +2296,20 @@ ccm_mac_header:
 	clr	r14
 	tst	r15
 	jz	.Lccm_mac_header_pad29
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lccm_mac_header_pad29:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy28
-	mov	r11, r9
+	mov	r11, r10
 	jmp	.Lccm_mac_header_words26
 .Lccm_mac_header_join27:
 	mov	r15, r6
 	mov	r14, r7
 	mov	r13, r8
-	mov	r12, r11
-	mov	r10, r12
 	mov	10(sp), r13
 	mov	#0, r14
 	mov	#65534, r15
@@ -2391,10 +2322,6 @@ ccm_mac_header:
 	swpb	r12
 	jmp	.Lccm_mac_header_endif24
 .Lccm_mac_header_else23:
-	mov	r14, r6
-	mov	r13, r7
-	mov	r9, r13
-	mov	r10, r14
 	mov	10(sp), r15
 	mov	#2, r9
 	mov	#0, r10
@@ -2556,33 +2483,31 @@ ccm_mac_header:
 	cmp	14(sp), r9
 	jnc	.Lccm_mac_header_loop30
 .Lccm_mac_header_done31:
-	mov	@sp, r8
-	mov	2(sp), r9
-	mov	4(sp), r10
-	mov	6(sp), r11
-	mov	8(sp), r12
-	mov	r14, r13
-	mov	r4, r14
+	mov	@sp, r9
+	mov	2(sp), r10
+	mov	4(sp), r11
+	mov	6(sp), r12
+	mov	8(sp), r13
 	jmp	.Lccm_mac_header_endif17
 .Lccm_mac_header_else16:
 	mov	48(sp), r7
-	mov	50(sp), r8
-	mov	52(sp), r9
-	mov	54(sp), r10
-	mov	56(sp), r11
-	mov	58(sp), r12
-	mov	60(sp), r13
-	mov	62(sp), r14
+	mov	50(sp), r9
+	mov	52(sp), r10
+	mov	54(sp), r11
+	mov	56(sp), r12
+	mov	58(sp), r13
+	mov	60(sp), r14
+	mov	62(sp), r4
 .Lccm_mac_header_endif17:
 	mov	20(sp), r15
 	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r12, 10(r15)
-	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r9, 2(r15)
+	mov	r10, 4(r15)
+	mov	r11, 6(r15)
+	mov	r12, 8(r15)
+	mov	r13, 10(r15)
+	mov	r14, 12(r15)
+	mov	r4, 14(r15)
 	add	#112, sp
 	popm.w	#7, r10
 	ret

@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1114 bytes of code
+;     estimated 1080 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -183,80 +183,68 @@ eax_key_setup:
 	rlam.w	#1, r14
 	mov	r14, 0(sp)
 	bis	r15, 0(sp)
-	mov	52(sp), r14
-	and	#32767, r14
+	mov	52(sp), r4
+	and	#32767, r4
 	mov.b	51(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, r4
+	rlam.w	#1, r4
 	bis	r15, r4
-	mov	52(sp), r14
-	and	#16383, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	mov	52(sp), r7
+	and	#16383, r7
+	rlam.w	#1, r7
+	bis	r15, r7
 	mov.b	51(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r14
-	mov	r14, r7
+	rlam.w	#1, r7
 	bis	r15, r7
-	mov	54(sp), r14
-	and	#32767, r14
+	mov	54(sp), r5
+	and	#32767, r5
 	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, r5
+	rlam.w	#1, r5
 	bis	r15, r5
-	mov	54(sp), r14
-	and	#16383, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	mov	54(sp), r8
+	and	#16383, r8
+	rlam.w	#1, r8
+	bis	r15, r8
 	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r14
-	mov	r14, r8
+	rlam.w	#1, r8
 	bis	r15, r8
-	mov	56(sp), r14
-	and	#32767, r14
+	mov	56(sp), r6
+	and	#32767, r6
 	mov.b	55(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, r6
+	rlam.w	#1, r6
 	bis	r15, r6
-	mov	56(sp), r14
-	and	#16383, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	mov	56(sp), r11
+	and	#16383, r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov.b	55(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r14
-	mov	r14, r11
+	rlam.w	#1, r11
 	bis	r15, r11
-	mov	58(sp), r15
-	and	#32767, r15
+	mov	58(sp), r14
+	and	#32767, r14
 	mov.b	57(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	rlam.w	#1, r15
-	mov	r15, r14
+	rlam.w	#1, r14
 	bis	r12, r14
 	mov.b	59(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	inv	r15
 	inc	r15
 	and	#135, r15
@@ -285,11 +273,6 @@ eax_key_setup:
 	rrum.w	#2, r15
 	and	#1, r15
 	; cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	inv	r15
 	inc	r15
 	and	#135, r15
@@ -393,7 +376,7 @@ eax_key_setup:
 
 ; --- eax_encrypt_with: eax.encrypt_with
 ;     frame 148 bytes (24 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 976 bytes of code
+;     estimated 970 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -463,9 +446,8 @@ eax_encrypt_with:
 	cmp	18(sp), r10
 	jc	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
-	mov	r10, r15
-	and	#4095, r15
-	mov	r15, r8
+	mov	r10, r8
+	and	#4095, r8
 	rlam.w	#4, r8
 	mov	24(sp), r9
 	sub	r8, r9
@@ -545,8 +527,8 @@ eax_encrypt_with:
 	swpb	4(sp)
 	swpb	r7
 	call	#eax_M_E_encrypt_block
-	mov	r7, r13
-	xor	116(sp), r13
+	mov	r7, r15
+	xor	116(sp), r15
 	mov	4(sp), r14
 	xor	118(sp), r14
 	mov	6(sp), r12
@@ -559,11 +541,9 @@ eax_encrypt_with:
 	xor	126(sp), r6
 	mov	14(sp), r5
 	xor	128(sp), r5
-	mov	16(sp), r15
-	xor	130(sp), r15
+	mov	16(sp), r4
+	xor	130(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r15, r4
-	mov	r13, r15
 	mov	r8, r13
 	add	22(sp), r13
 	cmp	#16, r9
@@ -714,7 +694,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1442 bytes of code
+;     estimated 1426 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -810,9 +790,8 @@ eax_decrypt_with:
 	cmp	18(sp), r10
 	jc	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
-	mov	r10, r15
-	and	#4095, r15
-	mov	r15, r8
+	mov	r10, r8
+	and	#4095, r8
 	rlam.w	#4, r8
 	mov	22(sp), r9
 	sub	r8, r9
@@ -892,8 +871,8 @@ eax_decrypt_with:
 	swpb	4(sp)
 	swpb	r7
 	call	#eax_M_E_encrypt_block
-	mov	r7, r13
-	xor	140(sp), r13
+	mov	r7, r15
+	xor	140(sp), r15
 	mov	4(sp), r14
 	xor	142(sp), r14
 	mov	6(sp), r12
@@ -906,11 +885,9 @@ eax_decrypt_with:
 	xor	150(sp), r6
 	mov	14(sp), r5
 	xor	152(sp), r5
-	mov	16(sp), r15
-	xor	154(sp), r15
+	mov	16(sp), r4
+	xor	154(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
-	mov	r15, r4
-	mov	r13, r15
 	mov	r8, r13
 	add	26(sp), r13
 	cmp	#16, r9
@@ -1029,33 +1006,30 @@ eax_decrypt_with:
 	inc	r8
 	and	#65280, r8
 	xor	#-1, r8
-	mov	28(sp), r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, r11
+	mov	28(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r8, r11
 	xor	#-1, r11
-	inv	r13
-	inc	r13
-	mov	r8, r15
-	and	r13, r15
-	xor	r15, r8
-	mov	28(sp), r15
-	rrum.w	#2, r15
-	mov	r15, r12
-	and	#1, r12
-	mov	r12, r14
+	and	r15, r11
+	xor	#-1, r11
 	inv	r14
 	inc	r14
 	mov	r8, r15
-	xor	#-1, r15
 	and	r14, r15
-	mov	r15, r9
+	xor	r15, r8
+	mov	28(sp), r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r8, r9
+	xor	#-1, r9
+	and	r15, r9
 	xor	#-1, r9
 	mov	r12, r14
 	inv	r14
@@ -1063,9 +1037,8 @@ eax_decrypt_with:
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	28(sp), r15
-	rrum.w	#3, r15
-	mov	r15, r14
+	mov	28(sp), r14
+	rrum.w	#3, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
@@ -1149,13 +1122,12 @@ eax_decrypt_with:
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	r11, r13
+	xor	#-1, r13
+	and	r15, r13
 	xor	#-1, r13
 	inv	r12
 	inc	r12
@@ -1260,7 +1232,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 646 bytes of code
+;     estimated 614 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1271,124 +1243,111 @@ eax_M_E_encrypt_block:
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r6
+	mov	12(r13), r5
 	mov	r12, r8
-	xor	@r8, r6
-	mov	14(r13), r7
-	xor	2(r8), r7
-	mov	8(r13), r9
-	xor	4(r8), r9
+	xor	@r8, r5
+	mov	14(r13), r9
+	xor	2(r8), r9
+	mov	8(r13), r12
+	xor	4(r8), r12
 	mov	10(r13), r11
 	xor	6(r8), r11
-	mov	4(r13), r10
-	xor	8(r8), r10
-	mov	6(r13), r12
-	xor	10(r8), r12
-	mov	@r13, r14
-	xor	12(r8), r14
+	mov	4(r13), r6
+	xor	8(r8), r6
+	mov	6(r13), r14
+	xor	10(r8), r14
+	mov	@r13, r10
+	xor	12(r8), r10
 	mov	2(r13), r15
 	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r6, r5
-	mov	r7, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r6
-	mov	r12, r13
-	mov	r14, r10
+	mov	r9, 2(sp)
+	mov	r12, 0(sp)
+	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
-	mov.b	3(sp), r14
-	mov	r11, r8
-	mov.b	r8, r8
-	mov	r6, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r10, r12
-	mov.b	r12, r12
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r14
-	mov	r8, r4
-	rla	r4
-	rla	r9
-	rla	r12
-	mov	eax_tf0(r14), r8
-	xor	eax_tf1(r4), r8
-	xor	eax_tf2(r9), r8
-	xor	eax_tf3(r12), r8
-	xor	@r7+, r8
-	mov	eax_tf2(r14), r14
-	xor	eax_tf3(r4), r14
-	xor	eax_tf0(r9), r14
-	xor	eax_tf1(r12), r14
-	mov	r14, r9
-	xor	@r7+, r9
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r13, r4
+	mov.b	3(sp), r9
+	mov	r11, r4
 	mov.b	r4, r4
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r5, r12
-	mov.b	r12, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	rla	r14
-	rla	r4
-	rla	r11
-	rla	r12
-	mov	eax_tf0(r14), r10
-	xor	eax_tf1(r4), r10
-	xor	eax_tf2(r11), r10
-	xor	eax_tf3(r12), r10
-	xor	@r7+, r10
-	mov	eax_tf2(r14), r14
-	xor	eax_tf3(r4), r14
-	xor	eax_tf0(r11), r14
-	xor	eax_tf1(r12), r14
-	mov	r14, r11
-	xor	@r7+, r11
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	r5, r12
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	@sp, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	rla	r14
+	mov	r10, r14
+	mov.b	r14, r14
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	rla	r9
 	rla	r4
-	mov	r12, r5
-	rla	r5
+	rla	r12
+	rla	r14
+	mov	eax_tf0(r9), r8
+	xor	eax_tf1(r4), r8
+	xor	eax_tf2(r12), r8
+	xor	eax_tf3(r14), r8
+	xor	@r7+, r8
+	mov	eax_tf2(r9), r9
+	xor	eax_tf3(r4), r9
+	xor	eax_tf0(r12), r9
+	xor	eax_tf1(r14), r9
+	xor	@r7+, r9
+	swpb	r11
+	mov.b	r11, r11
+	mov	r13, r4
+	mov.b	r4, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov	r5, r14
+	mov.b	r14, r14
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	rla	r11
+	rla	r4
+	rla	r12
+	rla	r14
+	mov	eax_tf0(r11), r10
+	xor	eax_tf1(r4), r10
+	xor	eax_tf2(r12), r10
+	xor	eax_tf3(r14), r10
+	xor	@r7+, r10
+	mov	eax_tf2(r11), r11
+	xor	eax_tf3(r4), r11
+	xor	eax_tf0(r12), r11
+	xor	eax_tf1(r14), r11
+	xor	@r7+, r11
+	swpb	r13
+	mov.b	r13, r13
+	mov	r15, r4
+	mov.b	r4, r4
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	@sp, r14
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	mov	eax_tf0(r14), r12
+	rla	r4
+	rla	r5
+	rla	r14
+	mov	eax_tf0(r13), r12
 	xor	eax_tf1(r4), r12
 	xor	eax_tf2(r5), r12
-	xor	eax_tf3(r13), r12
+	xor	eax_tf3(r14), r12
 	xor	@r7+, r12
-	mov	eax_tf2(r14), r14
-	xor	eax_tf3(r4), r14
-	xor	eax_tf0(r5), r14
-	xor	eax_tf1(r13), r14
-	mov	r14, r13
+	mov	eax_tf2(r13), r13
+	xor	eax_tf3(r4), r13
+	xor	eax_tf0(r5), r13
+	xor	eax_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
 	mov.b	1(sp), r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5
-	mov	r14, r6
 	rla	r6
 	mov	eax_tf0(r15), r14
 	xor	eax_tf1(r4), r14
@@ -1434,10 +1393,9 @@ eax_M_E_encrypt_block:
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r8
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	eax_M.E.sbox(r11), r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	eax_M.E.sbox(r10), r10
 	mov	r5, r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r11
@@ -1455,10 +1413,9 @@ eax_M_E_encrypt_block:
 	mov	r15, r13
 	mov.b	r13, r13
 	mov.b	eax_M.E.sbox(r13), r8
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	eax_M.E.sbox(r13), r9
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	eax_M.E.sbox(r5), r9
 	mov.b	@sp, r13
 	mov.b	eax_M.E.sbox(r13), r13
 	swpb	r9
@@ -1476,9 +1433,8 @@ eax_M_E_encrypt_block:
 	mov.b	eax_M.E.sbox(r15), r5
 	mov.b	1(sp), r15
 	mov.b	eax_M.E.sbox(r15), r7
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	eax_M.E.sbox(r15), r15
+	mov.b	r6, r6
+	mov.b	eax_M.E.sbox(r6), r15
 	swpb	r7
 	bis	r15, r7
 	swpb	r8
@@ -1502,15 +1458,15 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 158 bytes (47 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1736 bytes of code
+;     frame 160 bytes (48 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1680 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#158, sp
+	sub	#160, sp
 	mov	r14, 58(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
@@ -1520,97 +1476,96 @@ eax_omac:
 	rla	r11
 	mov	r13, 42(sp)
 	add	42(sp), r11
-	mov	174(sp), 10(sp)
+	mov	176(sp), 10(sp)
 	mov	10(sp), r14
 	sub	#1, r14
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	and	@r11, r14
-	mov	r14, r9
-	xor	@r11, r9
-	mov	r8, r14
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r7, r5
+	inv	r5
+	inc	r5
+	and	@r11, r5
+	xor	@r11, r5
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	2(r11), r14
 	mov	r14, 0(sp)
 	xor	2(r11), 0(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	4(r11), r14
 	mov	r14, 2(sp)
 	xor	4(r11), 2(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	6(r11), r14
 	mov	r14, 4(sp)
 	xor	6(r11), 4(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	8(r11), r14
 	mov	r14, 6(sp)
 	xor	8(r11), 6(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	10(r11), r14
 	mov	r14, 8(sp)
 	xor	10(r11), 8(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	12(r11), r14
 	mov	r14, 54(sp)
 	xor	12(r11), 54(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	and	14(r11), r14
 	mov	r14, 52(sp)
 	xor	14(r11), 52(sp)
 	mov	r12, 56(sp)
-	mov	176(sp), 60(sp)
+	mov	178(sp), 62(sp)
 	mov	r15, 28(sp)
-	mov	r15, r11
+	mov	r15, r9
 	cmp	#16, 10(sp)
 	jnc	.Leax_omac_bytes1
-	bit	#1, r11
+	bit	#1, r9
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
-	mov	@r11, r4
-	mov	2(r11), r5
-	mov	4(r11), r6
-	mov	6(r11), r7
-	mov	8(r11), r13
-	mov	10(r11), r12
-	mov	12(r11), r10
-	mov	14(r11), r11
+	mov	@r9, r4
+	mov	2(r9), r6
+	mov	4(r9), r13
+	mov	6(r9), r12
+	mov	8(r9), r11
+	mov	10(r9), r10
+	mov	12(r9), r8
+	mov	14(r9), r9
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r10
-	add	#94, r10
-	mov	r10, r12
+	mov	sp, r11
+	add	#96, r11
+	mov	r11, r12
 	mov	#16, r13
 	mov	10(sp), r15
 .Leax_omac_cpy4:
 	clr	r14
 	tst	r15
 	jz	.Leax_omac_pad5
-	mov.b	@r11, r14
-	inc	r11
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Leax_omac_pad5:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Leax_omac_cpy4
-	mov	r10, r11
+	mov	r11, r9
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
 	mov	10(sp), r14
@@ -1623,7 +1578,7 @@ eax_omac:
 	rlam.w	#4, r15
 	mov	r15, 12(sp)
 	bis	r14, 12(sp)
-	mov	r8, r14
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	swpb	r4
@@ -1631,87 +1586,78 @@ eax_omac:
 	and	r14, r15
 	mov	r4, 48(sp)
 	xor	r15, 48(sp)
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	swpb	r5
-	mov	r5, r15
-	and	r14, r15
-	mov	r5, 44(sp)
-	xor	r15, 44(sp)
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	swpb	r6
-	mov	r6, r14
-	and	r15, r14
-	mov	r6, r15
-	xor	r14, r15
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	swpb	r7
-	mov	r7, r6
-	and	r14, r6
 	mov	r7, r14
-	xor	r6, r14
-	mov	r8, r6
-	inv	r6
-	inc	r6
+	inv	r14
+	inc	r14
+	swpb	r6
+	mov	r6, r15
+	and	r14, r15
+	mov	r6, 44(sp)
+	xor	r15, 44(sp)
+	mov	r7, r14
+	inv	r14
+	inc	r14
 	swpb	r13
-	mov	r13, r7
-	and	r6, r7
-	xor	r7, r13
-	mov	r8, r6
-	inv	r6
-	inc	r6
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r7, r14
+	inv	r14
+	inc	r14
 	swpb	r12
-	mov	r12, r7
-	and	r6, r7
-	xor	r7, r12
-	mov	r8, r6
-	inv	r6
-	inc	r6
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	swpb	r11
+	mov	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	r7, r14
+	inv	r14
+	inc	r14
 	swpb	r10
-	mov	r10, r7
-	and	r6, r7
-	xor	r7, r10
-	mov	r8, r7
+	mov	r10, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r7, r14
+	inv	r14
+	inc	r14
+	swpb	r8
+	mov	r8, r15
+	and	r14, r15
+	xor	r15, r8
 	inv	r7
 	inc	r7
-	mov	58(sp), r8
-	swpb	r11
-	xor	r11, r8
-	and	r7, r8
-	xor	r8, r11
+	mov	58(sp), r15
+	swpb	r9
+	xor	r9, r15
+	and	r7, r15
+	mov	r9, r7
+	xor	r15, r7
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	r9, r5
 	mov	54(sp), r4
 	mov	52(sp), r6
-	mov	r11, r7
-	mov	r10, r8
-	mov	r12, r10
-	mov	r13, r11
-	mov	r14, r12
-	mov	r15, r13
 	mov	44(sp), r14
 	mov	48(sp), r15
 	mov	42(sp), r9
-	mov	2(r9), 88(sp)
-	mov	4(r9), 84(sp)
-	mov	6(r9), 80(sp)
-	mov	8(r9), 76(sp)
-	mov	10(r9), 72(sp)
-	mov	12(r9), 68(sp)
-	mov	14(r9), 64(sp)
-	mov	16(r9), 92(sp)
-	mov	18(r9), 90(sp)
-	mov	20(r9), 86(sp)
-	mov	22(r9), 82(sp)
-	mov	24(r9), 78(sp)
-	mov	26(r9), 74(sp)
-	mov	28(r9), 70(sp)
-	mov	30(r9), 66(sp)
+	mov	2(r9), 90(sp)
+	mov	4(r9), 86(sp)
+	mov	6(r9), 82(sp)
+	mov	8(r9), 78(sp)
+	mov	10(r9), 74(sp)
+	mov	12(r9), 70(sp)
+	mov	14(r9), 66(sp)
+	mov	16(r9), 94(sp)
+	mov	18(r9), 92(sp)
+	mov	20(r9), 88(sp)
+	mov	22(r9), 84(sp)
+	mov	24(r9), 80(sp)
+	mov	26(r9), 76(sp)
+	mov	28(r9), 72(sp)
+	mov	30(r9), 68(sp)
 	mov	#1, r9
 	cmp	12(sp), r9
 	jc	.Leax_omac_done7
@@ -1727,23 +1673,21 @@ eax_omac:
 	xor	r12, r11
 	mov	8(sp), r12
 	xor	r13, r12
-	mov	r4, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r15, r14
+	xor	r14, r4
+	xor	r15, r6
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 110(sp)
-	mov	r7, 112(sp)
-	mov	r8, 114(sp)
-	mov	r10, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
+	mov	r5, 112(sp)
+	mov	r7, 114(sp)
+	mov	r8, 116(sp)
+	mov	r10, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r4, 124(sp)
+	mov	r6, 126(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#126, r14
+	add	#128, r14
 	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
@@ -1768,7 +1712,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#94, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1786,14 +1730,14 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	126(sp), r5
-	mov	128(sp), 0(sp)
-	mov	130(sp), 2(sp)
-	mov	132(sp), 4(sp)
-	mov	134(sp), 6(sp)
-	mov	136(sp), 8(sp)
-	mov	138(sp), r4
-	mov	140(sp), r6
+	mov	128(sp), r5
+	mov	130(sp), 0(sp)
+	mov	132(sp), 2(sp)
+	mov	134(sp), 4(sp)
+	mov	136(sp), 6(sp)
+	mov	138(sp), 8(sp)
+	mov	140(sp), r4
+	mov	142(sp), r6
 	add	#1, r9
 	cmp	12(sp), r9
 	swpb	r7
@@ -1810,11 +1754,11 @@ eax_omac:
 	mov	10(sp), r9
 	and	#8191, r9
 	rlam.w	#3, r9
-	mov	r9, 20(sp)
+	mov	r9, 22(sp)
 	mov.b	11(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#1, r9
-	sub	#128, 20(sp)
+	sub	#128, 22(sp)
 	subc	#0, r9
 	clr	32(sp)
 	adc	32(sp)
@@ -1832,21 +1776,21 @@ eax_omac:
 	mov	34(sp), r9
 	inv	r9
 	inc	r9
-	mov	30(sp), 18(sp)
-	and	r9, 18(sp)
-	mov	30(sp), 40(sp)
-	xor	18(sp), 40(sp)
+	mov	30(sp), 20(sp)
+	and	r9, 20(sp)
+	mov	30(sp), 38(sp)
+	xor	20(sp), 38(sp)
 	mov	10(sp), r9
 	rrum.w	#2, r9
-	mov	r9, 38(sp)
-	and	#1, 38(sp)
-	mov	38(sp), r9
+	mov	r9, 40(sp)
+	and	#1, 40(sp)
+	mov	40(sp), r9
 	inv	r9
 	inc	r9
-	mov	40(sp), 16(sp)
-	and	r9, 16(sp)
-	mov	40(sp), 50(sp)
-	xor	16(sp), 50(sp)
+	mov	38(sp), 18(sp)
+	and	r9, 18(sp)
+	mov	38(sp), 50(sp)
+	xor	18(sp), 50(sp)
 	mov	10(sp), r9
 	rrum.w	#3, r9
 	mov	r9, 36(sp)
@@ -1854,47 +1798,42 @@ eax_omac:
 	mov	36(sp), r9
 	inv	r9
 	inc	r9
-	mov	50(sp), 26(sp)
-	and	r9, 26(sp)
-	mov	50(sp), 14(sp)
-	xor	26(sp), 14(sp)
+	mov	50(sp), 24(sp)
+	and	r9, 24(sp)
+	mov	50(sp), 16(sp)
+	xor	24(sp), 16(sp)
 	xor	#1, 32(sp)
 	mov	32(sp), r9
 	inv	r9
 	inc	r9
-	and	r9, 14(sp)
+	and	r9, 16(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r15, 24(sp)
-	xor	64(sp), 24(sp)
 	mov	r15, r9
-	xor	14(sp), r9
 	xor	66(sp), r9
-	xor	r9, 24(sp)
+	xor	16(sp), r15
+	xor	68(sp), r15
+	mov	r9, 14(sp)
+	xor	r15, 14(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	10(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
+	mov	10(sp), r9
+	sub	#1, r9
+	clr	26(sp)
+	adc	26(sp)
+	xor	#1, 26(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	#1, r15
-	sub	#1, r15
-	clr	22(sp)
-	adc	22(sp)
-	xor	#1, 22(sp)
-	mov	22(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, 24(sp)
-	xor	24(sp), r9
-	mov	r6, 62(sp)
-	xor	r9, 62(sp)
+	mov	26(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, 14(sp)
+	xor	14(sp), r15
+	mov	r6, 64(sp)
+	xor	r15, 64(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	34(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, 30(sp)
-	mov	38(sp), r9
+	mov	40(sp), r9
 	inv	r9
 	inc	r9
 	mov	30(sp), r15
@@ -1913,208 +1852,195 @@ eax_omac:
 	inc	r9
 	and	r9, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r14, r6
-	xor	68(sp), r6
 	mov	r14, r9
-	xor	r15, r9
 	xor	70(sp), r9
-	xor	r9, r6
-	mov	22(sp), r15
+	xor	r15, r14
+	xor	72(sp), r14
+	xor	r14, r9
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	xor	r6, r9
-	mov	r4, r14
+	and	r15, r9
 	xor	r9, r14
+	mov	r4, 60(sp)
+	xor	r14, 60(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	38(sp), r9
+	mov	40(sp), r14
+	inv	r14
+	inc	r14
+	mov	38(sp), r15
+	and	r14, r15
+	mov	36(sp), r9
 	inv	r9
 	inc	r9
-	mov	40(sp), r15
-	and	r9, r15
-	mov	36(sp), r6
+	mov	r15, r14
+	and	r9, r14
+	mov	r15, r6
+	xor	r14, r6
+	mov	32(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r13, r9
+	xor	74(sp), r9
+	xor	r6, r13
+	xor	76(sp), r13
+	xor	r13, r9
+	mov	26(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r9
+	xor	r9, r13
+	mov	8(sp), r14
+	xor	r13, r14
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	40(sp), r13
+	inv	r13
+	inc	r13
+	mov	30(sp), r9
+	and	r13, r9
+	mov	36(sp), r13
+	inv	r13
+	inc	r13
+	mov	r9, r6
+	and	r13, r6
+	mov	r9, r13
+	xor	r6, r13
+	mov	32(sp), r6
 	inv	r6
 	inc	r6
-	mov	r15, r9
-	and	r6, r9
-	mov	r15, r4
-	xor	r9, r4
-	mov	32(sp), r9
-	inv	r9
-	inc	r9
-	and	r9, r4
+	and	r6, r13
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r13, r6
-	xor	72(sp), r6
-	mov	r13, r9
-	xor	r4, r9
-	xor	74(sp), r9
-	xor	r9, r6
-	mov	22(sp), r13
+	mov	r12, r6
+	xor	78(sp), r6
+	xor	r13, r12
+	xor	80(sp), r12
+	xor	r12, r6
+	mov	26(sp), r13
 	inv	r13
 	inc	r13
 	and	r13, r6
-	xor	r6, r9
-	mov	8(sp), r13
-	xor	r9, r13
+	xor	r6, r12
+	mov	6(sp), r13
+	xor	r12, r13
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	38(sp), r6
+	mov	36(sp), r6
 	inv	r6
 	inc	r6
-	mov	30(sp), r9
-	and	r6, r9
-	mov	36(sp), r4
-	inv	r4
-	inc	r4
-	mov	r9, r6
-	and	r4, r6
-	mov	r9, r4
-	xor	r6, r4
+	mov	50(sp), r12
+	and	r6, r12
 	mov	32(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r4
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r12, r6
-	xor	76(sp), r6
-	xor	r4, r12
-	mov	r12, r4
-	xor	78(sp), r4
-	mov	r6, r12
-	xor	r4, r12
-	mov	22(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r12
-	mov	r4, r6
-	xor	r12, r6
-	mov	6(sp), r12
-	xor	r6, r12
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r11, r6
+	xor	82(sp), r6
+	xor	r12, r11
+	xor	84(sp), r11
+	xor	r11, r6
+	mov	26(sp), r12
+	inv	r12
+	inc	r12
+	and	r12, r6
+	xor	r6, r11
+	mov	4(sp), r12
+	xor	r11, r12
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	36(sp), r6
 	inv	r6
 	inc	r6
-	mov	50(sp), r4
-	and	r6, r4
+	mov	46(sp), r11
+	and	r6, r11
 	mov	32(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r4
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r11, r6
-	xor	80(sp), r6
-	xor	r4, r11
-	mov	r11, r4
-	xor	82(sp), r4
-	mov	r6, r11
-	xor	r4, r11
-	mov	22(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r11
-	mov	r4, r6
-	xor	r11, r6
-	mov	4(sp), r11
-	xor	r6, r11
-	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r6
-	inv	r6
-	inc	r6
-	mov	46(sp), r4
-	and	r6, r4
-	mov	32(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r4
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r10, r6
-	xor	84(sp), r6
-	xor	r4, r10
-	mov	r10, r4
-	xor	86(sp), r4
-	mov	r6, r10
-	xor	r4, r10
-	mov	22(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r10
-	mov	r4, r6
+	xor	86(sp), r6
+	xor	r11, r10
+	xor	88(sp), r10
 	xor	r10, r6
-	mov	2(sp), r10
+	mov	26(sp), r11
+	inv	r11
+	inc	r11
+	and	r11, r6
 	xor	r6, r10
+	mov	2(sp), r11
+	xor	r10, r11
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r15
-	mov	32(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r15
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r8, r4
-	xor	88(sp), r4
-	mov	r8, r6
-	xor	r15, r6
-	xor	90(sp), r6
-	xor	r6, r4
-	mov	22(sp), r15
+	mov	36(sp), r10
+	inv	r10
+	inc	r10
+	mov	r15, r6
+	and	r10, r6
+	mov	32(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r4
-	xor	r4, r6
-	mov	@sp, r8
+	and	r15, r6
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r8, r10
+	xor	90(sp), r10
 	xor	r6, r8
+	xor	92(sp), r8
+	xor	r8, r10
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	xor	r10, r8
+	mov	@sp, r10
+	xor	r8, r10
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	36(sp), r15
 	inv	r15
 	inc	r15
-	mov	r9, r4
-	and	r15, r4
+	mov	r9, r8
+	and	r15, r8
 	mov	32(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r4
+	and	r15, r8
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r7, r6
-	mov	42(sp), r15
-	xor	@r15, r6
 	mov	r7, r9
-	xor	r4, r9
-	xor	92(sp), r9
-	xor	r9, r6
-	mov	22(sp), r15
+	mov	42(sp), r15
+	xor	@r15, r9
+	xor	r8, r7
+	xor	94(sp), r7
+	xor	r7, r9
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	xor	r6, r9
-	mov	r5, r15
-	xor	r9, r15
+	and	r15, r9
+	xor	r9, r7
+	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r15, 110(sp)
-	mov	r8, 112(sp)
+	mov	r5, 112(sp)
 	mov	r10, 114(sp)
 	mov	r11, 116(sp)
 	mov	r12, 118(sp)
 	mov	r13, 120(sp)
 	mov	r14, 122(sp)
-	mov	62(sp), 124(sp)
+	mov	60(sp), 124(sp)
+	mov	64(sp), 126(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#142, r14
+	add	#144, r14
 	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	60(sp), r15
-	mov	142(sp), 0(r15)
-	mov	144(sp), 2(r15)
-	mov	146(sp), 4(r15)
-	mov	148(sp), 6(r15)
-	mov	150(sp), 8(r15)
-	mov	152(sp), 10(r15)
-	mov	154(sp), 12(r15)
-	mov	156(sp), 14(r15)
-	add	#158, sp
+	mov	62(sp), r15
+	mov	144(sp), 0(r15)
+	mov	146(sp), 2(r15)
+	mov	148(sp), 4(r15)
+	mov	150(sp), 6(r15)
+	mov	152(sp), 8(r15)
+	mov	154(sp), 10(r15)
+	mov	156(sp), 12(r15)
+	mov	158(sp), 14(r15)
+	add	#160, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac

@@ -40,7 +40,7 @@ norx_f_h:
 
 ; --- norx_f_g: norx_f.g
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 300 bytes of code
+;     estimated 284 bytes of code
 	.section .text.norx_f_g,"ax",@progbits
 	.global norx_f_g
 	.type norx_f_g, @function
@@ -58,31 +58,28 @@ norx_f_g:
 	mov	r9, r11
 	and	#1, r11
 	bis	r11, r10
-	mov	2(r12), r11
-	xor	2(r13), r11
-	mov	r11, r7
+	mov	2(r12), r7
+	xor	2(r13), r7
 	xor	r10, r7
 	and	#65534, r9
-	mov	@r12, r12
-	xor	@r13, r12
-	mov	r12, r6
+	mov	@r12, r6
+	xor	@r13, r6
 	xor	r9, r6
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r10
-	xor	@r15+, r10
-	swpb	r10
+	mov	r6, r9
+	xor	@r15+, r9
+	swpb	r9
 	mov	r7, r11
 	xor	@r15+, r11
 	swpb	r11
 	mov	r11, r8
-	xor.b	r10, r8
-	xor	r10, r8
+	xor.b	r9, r8
+	xor	r9, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r8, r12
 	and	2(r14), r12
 	rlam.w	#1, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r10, r9
 	xor.b	r11, r9
 	xor	r11, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -93,9 +90,8 @@ norx_f_g:
 	mov	r11, r15
 	and	#1, r15
 	bis	r15, r12
-	mov	r8, r15
-	xor	2(r14), r15
-	mov	r15, r10
+	mov	r8, r10
+	xor	2(r14), r10
 	xor	r12, r10
 	mov	r9, r15
 	xor	@r14, r15
@@ -104,9 +100,8 @@ norx_f_g:
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r15, r12
 	xor	@r13, r12
-	mov	r10, r14
-	xor	2(r13), r14
-	mov	r14, r11
+	mov	r10, r11
+	xor	2(r13), r11
 	rla	r11
 	rlc	r12
 	adc	r11
@@ -152,8 +147,8 @@ norx_f_g:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r8
 	xor	r14, r8
-	and	r14, r15
 	mov	r15, r4
+	and	r14, r4
 	rla	r4
 	adc	r4
 	mov	r4, r15
@@ -162,24 +157,21 @@ norx_f_g:
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r9, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r9
-	and	r13, r9
-	rlam.w	#1, r9
-	mov	r4, r15
-	and	#1, r15
-	bis	r15, r9
+	mov	r10, r15
+	and	r13, r15
+	rlam.w	#1, r15
+	and	#1, r4
+	bis	r4, r15
 	xor	r13, r10
-	xor	r9, r10
+	xor	r15, r10
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r12, r15
-	xor	r10, r15
-	mov	r11, r12
-	xor	r8, r12
-	rla	r12
-	rlc	r15
-	adc	r12
-	mov	r12, 0(r5)
-	mov	r15, 2(r5)
+	xor	r10, r12
+	xor	r8, r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	mov	r11, 0(r5)
+	mov	r12, 2(r5)
 	mov	r8, 0(r6)
 	mov	r10, 2(r6)
 	mov	r14, 0(r7)
@@ -191,7 +183,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2916 bytes of code
+;     estimated 2850 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -202,11 +194,11 @@ norx_f_f:
 	mov	r13, 20(sp)
 	mov	r14, 38(sp)
 	mov	r15, 80(sp)
-	mov	166(sp), r8
+	mov	166(sp), r11
 	mov	168(sp), r13
 	mov	170(sp), r14
 	mov	172(sp), 48(sp)
-	mov	174(sp), r10
+	mov	174(sp), r8
 	mov	176(sp), 14(sp)
 	mov	178(sp), 50(sp)
 	mov	180(sp), 88(sp)
@@ -232,62 +224,60 @@ norx_f_f:
 	mov	220(sp), 118(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@r12, r5
-	xor	@r8, r5
+	xor	@r11, r5
 	mov	2(r12), r6
-	xor	2(r8), r6
-	mov	@r12, r11
-	and	@r8, r11
-	mov	2(r12), r9
-	and	2(r8), r9
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	xor	2(r11), r6
+	mov	@r12, r9
+	and	@r11, r9
+	mov	2(r12), r10
+	and	2(r11), r10
+	rla	r9
+	adc	r9
+	mov	r9, r15
 	and	#65534, r15
-	rlam.w	#1, r9
-	and	#1, r11
-	bis	r11, r9
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
 	mov	r5, r12
 	xor	r15, r12
-	mov	r6, r11
-	xor	r9, r11
+	mov	r6, r15
+	xor	r10, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r12, r9
 	xor	@r7+, r9
-	mov	r11, r15
-	xor	@r7+, r15
-	swpb	r15
-	mov	r15, r4
+	mov	r15, r10
+	xor	@r7+, r10
+	swpb	r10
+	mov	r10, r4
 	swpb	r9
 	xor.b	r9, r4
 	xor	r9, r4
-	xor.b	r15, r9
-	xor	r15, r9
+	xor.b	r10, r9
+	xor	r10, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r5
-	xor	@r10, r5
+	xor	@r8, r5
 	mov	r4, r6
-	xor	2(r10), r6
+	xor	2(r8), r6
 	mov	r9, r7
-	and	@r10, r7
-	mov	r4, r15
-	and	2(r10), r15
-	mov	r7, r10
-	rla	r10
-	adc	r10
-	mov	r10, r7
+	and	@r8, r7
+	mov	r4, r10
+	and	2(r8), r10
+	mov	r7, r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
 	and	#65534, r7
-	rlam.w	#1, r15
-	and	#1, r10
-	bis	r10, r15
+	rlam.w	#1, r10
+	and	#1, r8
+	bis	r8, r10
 	xor	r7, r5
-	xor	r15, r6
+	xor	r10, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r10
-	xor	@r8, r10
-	mov	r6, r15
-	xor	2(r8), r15
-	mov	r15, r7
-	mov	r10, r8
+	mov	r5, r8
+	xor	@r11, r8
+	mov	r6, r7
+	xor	2(r11), r7
 	rla	r7
 	rlc	r8
 	adc	r7
@@ -306,10 +296,9 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, 2(sp)
 	xor	r7, 2(sp)
-	mov	r11, r10
+	mov	r15, r10
 	xor	r8, r10
 	and	r7, r12
-	mov	r11, r15
 	and	r8, r15
 	rla	r12
 	adc	r12
@@ -390,33 +379,30 @@ norx_f_f:
 	xor.b	r9, r10
 	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r8
+	mov	r10, r6
 	mov	14(sp), r15
-	xor	@r15, r8
+	xor	@r15, r6
 	mov	r7, r9
 	xor	2(r15), r9
-	mov	r10, r6
-	and	@r15, r6
-	mov	r7, r5
-	and	2(r15), r5
-	rla	r6
-	adc	r6
-	mov	r6, r15
+	mov	r10, r5
+	and	@r15, r5
+	mov	r7, r8
+	and	2(r15), r8
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r6
-	bis	r6, r5
-	mov	r8, r6
+	rlam.w	#1, r8
+	and	#1, r5
+	bis	r5, r8
 	xor	r15, r6
 	mov	r9, r15
-	xor	r5, r15
+	xor	r8, r15
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r5
-	xor	@r13, r5
-	mov	r15, r9
-	xor	2(r13), r9
-	mov	r9, r8
-	mov	r5, r9
+	mov	r6, r9
+	xor	@r13, r9
+	mov	r15, r8
+	xor	2(r13), r8
 	rla	r8
 	rlc	r9
 	adc	r8
@@ -520,33 +506,30 @@ norx_f_f:
 	xor.b	r9, r10
 	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r8
+	mov	r10, r6
 	mov	50(sp), r15
-	xor	@r15, r8
+	xor	@r15, r6
 	mov	r7, r9
 	xor	2(r15), r9
-	mov	r10, r6
-	and	@r15, r6
-	mov	r7, r5
-	and	2(r15), r5
-	rla	r6
-	adc	r6
-	mov	r6, r15
+	mov	r10, r5
+	and	@r15, r5
+	mov	r7, r8
+	and	2(r15), r8
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r6
-	bis	r6, r5
-	mov	r8, r6
+	rlam.w	#1, r8
+	and	#1, r5
+	bis	r5, r8
 	xor	r15, r6
 	mov	r9, r15
-	xor	r5, r15
+	xor	r8, r15
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r5
-	xor	@r14, r5
-	mov	r15, r9
-	xor	2(r14), r9
-	mov	r9, r8
-	mov	r5, r9
+	mov	r6, r9
+	xor	@r14, r9
+	mov	r15, r8
+	xor	2(r14), r8
 	rla	r8
 	rlc	r9
 	adc	r8
@@ -619,31 +602,29 @@ norx_f_f:
 	adc	16(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	80(sp), r15
-	mov	@r15, r12
-	mov	48(sp), r15
-	xor	@r15, r12
-	mov	80(sp), r15
-	mov	2(r15), r9
-	mov	48(sp), r15
-	xor	2(r15), r9
-	mov	80(sp), r15
 	mov	@r15, r11
 	mov	48(sp), r15
-	and	@r15, r11
+	xor	@r15, r11
+	mov	80(sp), r15
+	mov	2(r15), r12
+	mov	48(sp), r15
+	xor	2(r15), r12
+	mov	80(sp), r15
+	mov	@r15, r9
+	mov	48(sp), r15
+	and	@r15, r9
 	mov	80(sp), r15
 	mov	2(r15), r10
 	mov	48(sp), r15
 	and	2(r15), r10
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	rla	r9
+	adc	r9
+	mov	r9, r15
 	and	#65534, r15
 	rlam.w	#1, r10
-	and	#1, r11
-	bis	r11, r10
-	mov	r12, r11
+	and	#1, r9
+	bis	r9, r10
 	xor	r15, r11
-	mov	r9, r12
 	xor	r10, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r11, r10
@@ -659,26 +640,24 @@ norx_f_f:
 	xor.b	r8, r10
 	xor	r8, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r7
-	mov	88(sp), r15
-	xor	@r15, r7
-	mov	r9, r8
-	xor	2(r15), r8
 	mov	r10, r6
-	and	@r15, r6
-	mov	r9, r5
-	and	2(r15), r5
-	rla	r6
-	adc	r6
-	mov	r6, r15
+	mov	88(sp), r15
+	xor	@r15, r6
+	mov	r9, r7
+	xor	2(r15), r7
+	mov	r10, r5
+	and	@r15, r5
+	mov	r9, r8
+	and	2(r15), r8
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r6
-	bis	r6, r5
-	mov	r7, r6
+	rlam.w	#1, r8
+	and	#1, r5
+	bis	r5, r8
 	xor	r15, r6
-	mov	r8, r7
-	xor	r5, r7
+	xor	r8, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r8
 	mov	48(sp), r15
@@ -722,96 +701,90 @@ norx_f_f:
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	@sp, r15
 	xor	r10, r15
-	mov	78(sp), r4
-	xor	r9, r4
+	mov	78(sp), r10
+	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r9
-	xor	r4, r9
-	mov	r7, r10
-	xor	r15, r10
-	and	r4, r6
+	xor	r10, r9
 	mov	r7, r11
-	and	r15, r11
+	xor	r15, r11
+	and	r10, r6
+	and	r15, r7
 	rla	r6
 	adc	r6
 	mov	r6, r12
 	and	#65534, r12
-	rlam.w	#1, r11
+	rlam.w	#1, r7
 	and	#1, r6
-	bis	r6, r11
+	bis	r6, r7
 	mov	r9, 10(sp)
 	xor	r12, 10(sp)
-	mov	r10, r12
-	xor	r11, r12
+	mov	r11, r12
+	xor	r7, r12
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r5, r11
-	xor	10(sp), r11
-	mov	r8, r10
-	xor	r12, r10
-	mov	r10, 30(sp)
-	rla	r11
+	mov	r5, r9
+	xor	10(sp), r9
+	xor	r12, r8
+	mov	r8, 30(sp)
+	rla	r9
 	rlc	30(sp)
-	adc	r11
+	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	2(sp), r6
 	xor	r13, r6
-	mov	68(sp), r7
-	xor	34(sp), r7
-	mov	2(sp), r9
-	and	r13, r9
+	mov	68(sp), r5
+	xor	34(sp), r5
+	mov	2(sp), r7
+	and	r13, r7
 	mov	68(sp), r8
 	and	34(sp), r8
-	rla	r9
-	adc	r9
-	mov	r9, r10
-	and	#65534, r10
+	rla	r7
+	adc	r7
+	mov	r7, r11
+	and	#65534, r11
 	rlam.w	#1, r8
-	and	#1, r9
-	bis	r9, r8
-	mov	r6, r9
-	xor	r10, r9
-	mov	r7, r10
-	xor	r8, r10
+	and	#1, r7
+	bis	r7, r8
+	xor	r11, r6
+	mov	r5, r11
+	xor	r8, r11
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r9, r7
-	xor	r4, r7
-	mov	r10, r8
+	mov	r6, r7
+	xor	r10, r7
+	mov	r11, r8
 	xor	r15, r8
 	swpb	r8
 	mov	r8, r5
 	swpb	r7
 	xor.b	r7, r5
 	xor	r7, r5
-	mov	r7, r6
-	xor.b	r8, r6
-	xor	r8, r6
+	mov	r7, r10
+	xor.b	r8, r10
+	xor	r8, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r4
-	xor	r6, r4
+	mov	r14, r15
+	xor	r10, r15
 	mov	22(sp), r7
 	xor	r5, r7
-	mov	r14, r15
-	and	r6, r15
+	mov	r14, r4
+	and	r10, r4
 	mov	22(sp), r8
 	and	r5, r8
-	mov	r15, r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r14
-	bis	r14, r8
+	rla	r4
+	adc	r4
 	mov	r4, r14
-	xor	r15, r14
-	mov	r7, r15
-	xor	r8, r15
+	and	#65534, r14
+	rlam.w	#1, r8
+	and	#1, r4
+	bis	r4, r8
+	xor	r14, r15
+	mov	r7, r14
+	xor	r8, r14
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r13, r8
-	xor	r14, r8
-	mov	34(sp), r13
-	xor	r15, r13
-	mov	r13, r7
+	xor	r15, r8
+	mov	34(sp), r7
+	xor	r14, r7
 	rla	r7
 	rlc	r8
 	adc	r7
@@ -828,37 +801,36 @@ norx_f_f:
 	rlc	r8
 	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, 4(sp)
+	mov	r6, 4(sp)
 	xor	r7, 4(sp)
-	mov	r10, r4
+	mov	r11, r4
 	xor	r8, r4
-	and	r7, r9
-	mov	r10, r13
+	and	r7, r6
+	mov	r11, r13
 	and	r8, r13
-	mov	r9, r10
-	rla	r10
-	adc	r10
-	mov	r10, r9
-	and	#65534, r9
+	mov	r6, r11
+	rla	r11
+	adc	r11
+	mov	r11, r6
+	and	#65534, r6
 	rlam.w	#1, r13
-	and	#1, r10
-	bis	r10, r13
-	xor	r9, 4(sp)
+	and	#1, r11
+	bis	r11, r13
+	xor	r6, 4(sp)
 	mov	r4, 90(sp)
 	xor	r13, 90(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	4(sp), 76(sp)
-	xor	r6, 76(sp)
+	xor	r10, 76(sp)
 	mov	90(sp), 74(sp)
 	xor	r5, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r9
-	xor	74(sp), r9
 	mov	r15, r10
-	xor	76(sp), r10
-	mov	r14, r13
+	xor	74(sp), r10
+	mov	r14, r11
+	xor	76(sp), r11
+	mov	r15, r13
 	and	74(sp), r13
-	mov	r15, r14
 	and	76(sp), r14
 	rla	r13
 	adc	r13
@@ -867,9 +839,9 @@ norx_f_f:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	mov	r9, 86(sp)
+	mov	r10, 86(sp)
 	xor	r15, 86(sp)
-	mov	r10, 84(sp)
+	mov	r11, 84(sp)
 	xor	r14, 84(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r7, r14
@@ -884,83 +856,77 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	62(sp), r14
 	xor	16(sp), r14
-	mov	58(sp), r13
-	xor	46(sp), r13
-	mov	62(sp), r9
-	and	16(sp), r9
-	mov	58(sp), r10
-	and	46(sp), r10
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65534, r15
-	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
-	xor	r15, r14
-	xor	r10, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r10
-	xor	92(sp), r10
-	mov	r13, r15
-	xor	94(sp), r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r10
-	xor.b	r10, r4
-	xor	r10, r4
-	mov	r10, r5
-	xor.b	r15, r5
-	xor	r15, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r8
-	xor	r5, r8
-	mov	r12, r9
-	xor	r4, r9
-	mov	10(sp), r10
-	and	r5, r10
-	and	r4, r12
+	mov	58(sp), r15
+	xor	46(sp), r15
+	mov	62(sp), r10
+	and	16(sp), r10
+	mov	58(sp), r11
+	and	46(sp), r11
 	rla	r10
 	adc	r10
-	mov	r10, r15
-	and	#65534, r15
-	rlam.w	#1, r12
+	mov	r10, r13
+	and	#65534, r13
+	rlam.w	#1, r11
 	and	#1, r10
-	bis	r10, r12
-	mov	r8, r6
-	xor	r15, r6
-	mov	r9, r7
+	bis	r10, r11
+	xor	r13, r14
+	xor	r11, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r14, r5
+	xor	92(sp), r5
+	mov	r15, r13
+	xor	94(sp), r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r5
+	xor.b	r5, r4
+	xor	r5, r4
+	xor.b	r13, r5
+	xor	r13, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	10(sp), r6
+	xor	r5, r6
+	mov	r12, r7
+	xor	r4, r7
+	mov	10(sp), r11
+	and	r5, r11
+	and	r4, r12
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65534, r13
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
+	xor	r13, r6
 	xor	r12, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	16(sp), r12
-	xor	r6, r12
-	mov	46(sp), r15
-	xor	r7, r15
-	mov	r15, r8
-	mov	r12, r9
+	mov	16(sp), r10
+	xor	r6, r10
+	mov	46(sp), r8
+	xor	r7, r8
 	rla	r8
-	rlc	r9
+	rlc	r10
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r10
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r10
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r10
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r10
 	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r10
-	xor	r8, r10
-	mov	r13, r12
-	xor	r9, r12
+	mov	r14, r11
+	xor	r8, r11
+	mov	r15, r12
+	xor	r10, r12
 	and	r8, r14
-	mov	r13, r15
-	and	r9, r15
+	and	r10, r15
 	rla	r14
 	adc	r14
 	mov	r14, r13
@@ -968,7 +934,7 @@ norx_f_f:
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	mov	r10, 64(sp)
+	mov	r11, 64(sp)
 	xor	r13, 64(sp)
 	mov	r12, 60(sp)
 	xor	r15, 60(sp)
@@ -978,8 +944,8 @@ norx_f_f:
 	mov	60(sp), 42(sp)
 	xor	r4, 42(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
-	xor	42(sp), r10
+	mov	r6, r11
+	xor	42(sp), r11
 	mov	r7, r12
 	xor	44(sp), r12
 	mov	r6, r13
@@ -993,14 +959,14 @@ norx_f_f:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	mov	r10, 54(sp)
+	mov	r11, 54(sp)
 	xor	r15, 54(sp)
 	mov	r12, 52(sp)
 	xor	r14, 52(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r8, r14
 	xor	54(sp), r14
-	mov	r9, r15
+	mov	r10, r15
 	xor	52(sp), r15
 	mov	r14, 18(sp)
 	mov	r15, 70(sp)
@@ -1009,11 +975,11 @@ norx_f_f:
 	adc	18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	72(sp), r13
-	xor	r11, r13
+	xor	r9, r13
 	mov	66(sp), r4
 	xor	30(sp), r4
 	mov	72(sp), r12
-	and	r11, r12
+	and	r9, r12
 	mov	66(sp), r14
 	and	30(sp), r14
 	rla	r12
@@ -1038,10 +1004,10 @@ norx_f_f:
 	xor.b	r15, r5
 	xor	r15, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	110(sp), r9
-	xor	r5, r9
-	mov	108(sp), r10
-	xor	r6, r10
+	mov	110(sp), r7
+	xor	r5, r7
+	mov	108(sp), r8
+	xor	r6, r8
 	mov	110(sp), r12
 	and	r5, r12
 	mov	108(sp), r14
@@ -1053,12 +1019,9 @@ norx_f_f:
 	rlam.w	#1, r14
 	and	#1, r12
 	bis	r12, r14
-	mov	r9, r7
 	xor	r15, r7
-	mov	r10, r8
 	xor	r14, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r11, r9
 	xor	r7, r9
 	mov	30(sp), r10
 	xor	r8, r10
@@ -1121,11 +1084,9 @@ norx_f_f:
 	mov	r13, 24(sp)
 	xor	r8, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	26(sp), r14
+	xor	26(sp), r10
 	mov	r9, r15
 	xor	24(sp), r15
-	mov	r14, r10
 	mov	r15, 36(sp)
 	rla	r10
 	rlc	36(sp)
@@ -1133,59 +1094,58 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@sp, r14
 	xor	104(sp), r14
-	mov	78(sp), r7
-	xor	116(sp), r7
-	mov	@sp, r12
-	and	104(sp), r12
-	mov	78(sp), r13
-	and	116(sp), r13
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r12
-	bis	r12, r13
-	xor	r15, r14
-	xor	r13, r7
+	mov	78(sp), r15
+	xor	116(sp), r15
+	mov	@sp, r11
+	and	104(sp), r11
+	mov	78(sp), r12
+	and	116(sp), r12
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65534, r13
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
+	xor	r13, r14
+	xor	r12, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r13
 	xor	100(sp), r13
-	mov	r7, r15
-	xor	102(sp), r15
-	swpb	r15
-	mov	r15, r11
+	mov	r15, r12
+	xor	102(sp), r12
+	swpb	r12
+	mov	r12, r11
 	swpb	r13
 	xor.b	r13, r11
 	xor	r13, r11
-	xor.b	r15, r13
-	xor	r15, r13
+	xor.b	r12, r13
+	xor	r12, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	114(sp), r6
 	xor	r13, r6
-	mov	112(sp), r9
-	xor	r11, r9
+	mov	112(sp), r7
+	xor	r11, r7
 	mov	114(sp), r12
 	and	r13, r12
 	mov	112(sp), r8
 	and	r11, r8
 	rla	r12
 	adc	r12
-	mov	r12, r15
-	and	#65534, r15
+	mov	r12, r9
+	and	#65534, r9
 	rlam.w	#1, r8
 	and	#1, r12
 	bis	r12, r8
 	mov	r6, r12
-	xor	r15, r12
+	xor	r9, r12
+	mov	r7, r9
 	xor	r8, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	104(sp), r6
-	xor	r12, r6
-	mov	116(sp), r15
-	xor	r9, r15
-	mov	r15, r8
-	mov	r6, r5
+	mov	104(sp), r5
+	xor	r12, r5
+	mov	116(sp), r8
+	xor	r9, r8
 	rla	r8
 	rlc	r5
 	adc	r8
@@ -1204,10 +1164,9 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r6
 	xor	r8, r6
-	mov	r7, r4
+	mov	r15, r4
 	xor	r5, r4
 	and	r8, r14
-	mov	r7, r15
 	and	r5, r15
 	rla	r14
 	adc	r14
@@ -1305,7 +1264,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2868 bytes of code
+;     estimated 2788 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1351,45 +1310,46 @@ norx_f_permute:
 	mov	62(r15), 66(sp)
 .Lnorx_f_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	xor	r8, r4
-	mov	r7, r5
-	xor	r9, r5
-	and	r8, r6
-	mov	r7, r15
-	and	r9, r15
-	rla	r6
-	adc	r6
-	mov	r6, r7
-	and	#65534, r7
-	rlam.w	#1, r15
-	and	#1, r6
-	bis	r6, r15
-	mov	r4, r6
-	xor	r7, r6
-	mov	r5, r7
-	xor	r15, r7
-	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r6, r5
-	xor	r13, r5
+	xor	r8, r5
 	mov	r7, r15
-	xor	r14, r15
-	swpb	r15
-	mov	r15, r13
+	xor	r9, r15
+	mov	r6, r4
+	and	r8, r4
+	mov	r7, r6
+	and	r9, r6
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	mov	r7, r4
+	and	#65534, r4
+	rlam.w	#1, r6
+	and	#1, r7
+	bis	r7, r6
+	mov	r5, r7
+	xor	r4, r7
+	xor	r6, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r7, r4
+	xor	r13, r4
+	mov	r15, r5
+	xor	r14, r5
 	swpb	r5
+	mov	r5, r6
+	swpb	r4
+	xor.b	r4, r6
+	xor	r4, r6
+	mov	r4, r13
 	xor.b	r5, r13
 	xor	r5, r13
-	mov	r5, r14
-	xor.b	r15, r14
-	xor	r15, r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r5
-	xor	r14, r5
-	mov	r12, r15
-	xor	r13, r15
-	and	r14, r11
-	and	r13, r12
+	xor	r13, r5
+	mov	r12, r14
+	xor	r6, r14
 	mov	r11, r4
+	and	r13, r4
+	and	r6, r12
 	rla	r4
 	adc	r4
 	mov	r4, r11
@@ -1398,13 +1358,11 @@ norx_f_permute:
 	and	#1, r4
 	bis	r4, r12
 	xor	r11, r5
-	xor	r12, r15
+	xor	r12, r14
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r8, r11
 	xor	r5, r11
-	mov	r9, r12
-	xor	r15, r12
-	mov	r12, r9
+	xor	r14, r9
 	rla	r9
 	rlc	r11
 	adc	r9
@@ -1421,38 +1379,35 @@ norx_f_permute:
 	rlc	r11
 	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	xor	r9, r4
 	mov	r7, r8
-	xor	r11, r8
-	and	r9, r6
-	mov	r7, r12
-	and	r11, r12
-	mov	r6, r7
+	xor	r9, r8
+	mov	r15, r12
+	xor	r11, r12
+	and	r9, r7
+	and	r11, r15
 	rla	r7
 	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r12
+	mov	r7, r4
+	and	#65534, r4
+	rlam.w	#1, r15
 	and	#1, r7
-	bis	r7, r12
-	mov	r4, 42(sp)
-	xor	r6, 42(sp)
-	mov	r8, 14(sp)
-	xor	r12, 14(sp)
+	bis	r7, r15
+	mov	r8, 42(sp)
+	xor	r4, 42(sp)
+	mov	r12, 14(sp)
+	xor	r15, 14(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	42(sp), 80(sp)
-	xor	r14, 80(sp)
+	xor	r13, 80(sp)
 	mov	14(sp), 76(sp)
-	xor	r13, 76(sp)
+	xor	r6, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r8
 	xor	76(sp), r8
-	mov	r15, r12
+	mov	r14, r12
 	xor	80(sp), r12
 	mov	r5, r13
 	and	76(sp), r13
-	mov	r15, r14
 	and	80(sp), r14
 	rla	r13
 	adc	r13
@@ -1494,26 +1449,26 @@ norx_f_permute:
 	xor	r15, r13
 	xor	r12, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r5
-	xor	4(sp), r5
+	mov	r13, r4
+	xor	4(sp), r4
 	mov	r14, r15
 	xor	12(sp), r15
 	swpb	r15
-	mov	r15, r6
-	swpb	r5
-	xor.b	r5, r6
-	xor	r5, r6
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r15, r5
+	swpb	r4
+	xor.b	r4, r5
+	xor	r4, r5
+	xor.b	r15, r4
+	xor	r15, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	44(sp), r8
+	mov	44(sp), r6
+	xor	r4, r6
+	mov	32(sp), r8
 	xor	r5, r8
-	mov	32(sp), r9
-	xor	r6, r9
 	mov	44(sp), r11
-	and	r5, r11
+	and	r4, r11
 	mov	32(sp), r12
-	and	r6, r12
+	and	r5, r12
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -1521,35 +1476,34 @@ norx_f_permute:
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	mov	r8, r7
-	xor	r15, r7
-	mov	r9, r8
+	xor	r15, r6
 	xor	r12, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	26(sp), r9
-	xor	r7, r9
-	xor	r8, r10
-	rla	r10
+	xor	r6, r9
+	mov	r10, r7
+	xor	r8, r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r13, r11
-	xor	r10, r11
+	xor	r7, r11
 	mov	r14, r12
 	xor	r9, r12
-	and	r10, r13
+	and	r7, r13
 	and	r9, r14
 	rla	r13
 	adc	r13
@@ -1564,15 +1518,15 @@ norx_f_permute:
 	xor	r14, 48(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	54(sp), 78(sp)
-	xor	r5, 78(sp)
+	xor	r4, 78(sp)
 	mov	48(sp), 74(sp)
-	xor	r6, 74(sp)
+	xor	r5, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
+	mov	r6, r12
 	xor	74(sp), r12
 	mov	r8, r13
 	xor	78(sp), r13
-	mov	r7, r14
+	mov	r6, r14
 	and	74(sp), r14
 	and	78(sp), r8
 	rla	r14
@@ -1587,95 +1541,88 @@ norx_f_permute:
 	mov	r13, 90(sp)
 	xor	r8, 90(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	94(sp), r14
+	xor	94(sp), r7
 	mov	r9, r15
 	xor	90(sp), r15
-	mov	r14, r8
 	mov	r15, 30(sp)
-	rla	r8
+	rla	r7
 	rlc	30(sp)
-	adc	r8
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r14
 	xor	8(sp), r14
-	mov	16(sp), r13
-	xor	58(sp), r13
+	mov	16(sp), r15
+	xor	58(sp), r15
 	mov	20(sp), r11
 	and	8(sp), r11
 	mov	16(sp), r12
 	and	58(sp), r12
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	xor	r15, r14
-	xor	r12, r13
+	xor	r13, r14
+	xor	r12, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r12
-	xor	108(sp), r12
-	mov	r13, r15
-	xor	106(sp), r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r12
-	xor.b	r12, r4
-	xor	r12, r4
-	mov	r12, r5
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r14, r8
+	xor	108(sp), r8
+	mov	r15, r13
+	xor	106(sp), r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r8
+	xor.b	r8, r4
+	xor	r8, r4
+	xor.b	r13, r8
+	xor	r13, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r9
-	xor	r5, r9
-	mov	68(sp), r10
-	xor	r4, r10
+	mov	72(sp), r5
+	xor	r8, r5
+	mov	68(sp), r6
+	xor	r4, r6
 	mov	72(sp), r11
-	and	r5, r11
+	and	r8, r11
 	mov	68(sp), r12
 	and	r4, r12
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	mov	r9, r6
-	xor	r15, r6
-	xor	r12, r10
+	xor	r13, r5
+	xor	r12, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	8(sp), r12
-	xor	r6, r12
-	mov	58(sp), r15
-	xor	r10, r15
-	mov	r15, r7
-	mov	r12, r9
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
+	xor	r5, r12
+	mov	58(sp), r10
+	xor	r6, r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r11
-	xor	r7, r11
-	mov	r13, r12
-	xor	r9, r12
-	and	r7, r14
-	mov	r13, r15
-	and	r9, r15
+	mov	r14, r9
+	xor	r10, r9
+	mov	r15, r11
+	xor	r12, r11
+	and	r10, r14
+	and	r12, r15
 	rla	r14
 	adc	r14
 	mov	r14, r13
@@ -1683,23 +1630,23 @@ norx_f_permute:
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	mov	r11, 62(sp)
+	mov	r9, 62(sp)
 	xor	r13, 62(sp)
-	mov	r12, 60(sp)
+	mov	r11, 60(sp)
 	xor	r15, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	62(sp), 84(sp)
-	xor	r5, 84(sp)
+	xor	r8, 84(sp)
 	mov	60(sp), 82(sp)
 	xor	r4, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	xor	82(sp), r12
-	mov	r10, r11
-	xor	84(sp), r11
-	mov	r6, r13
+	mov	r5, r11
+	xor	82(sp), r11
+	mov	r6, r8
+	xor	84(sp), r8
+	mov	r5, r13
 	and	82(sp), r13
-	mov	r10, r14
+	mov	r6, r14
 	and	84(sp), r14
 	rla	r13
 	adc	r13
@@ -1708,24 +1655,23 @@ norx_f_permute:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	xor	r15, r12
-	mov	r11, r10
-	xor	r14, r10
+	xor	r15, r11
+	xor	r14, r8
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r14
-	xor	r12, r14
-	mov	r9, r15
-	xor	r10, r15
+	mov	r10, r14
+	xor	r11, r14
+	mov	r12, r15
+	xor	r8, r15
 	mov	r14, 24(sp)
 	mov	r15, 36(sp)
 	rla	24(sp)
 	rlc	36(sp)
 	adc	24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	104(sp), r11
-	xor	98(sp), r11
-	mov	102(sp), r9
-	xor	34(sp), r9
+	mov	104(sp), r12
+	xor	98(sp), r12
+	mov	102(sp), r10
+	xor	34(sp), r10
 	mov	104(sp), r13
 	and	98(sp), r13
 	mov	102(sp), r14
@@ -1737,90 +1683,87 @@ norx_f_permute:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	xor	r15, r11
-	mov	r9, r6
-	xor	r14, r6
+	xor	r15, r12
+	mov	r10, r15
+	xor	r14, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r14
-	xor	64(sp), r14
-	mov	r6, r15
-	xor	66(sp), r15
-	swpb	r15
-	mov	r15, r7
+	mov	r12, r5
+	xor	64(sp), r5
+	mov	r15, r14
+	xor	66(sp), r14
 	swpb	r14
-	xor.b	r14, r7
-	xor	r14, r7
-	mov	r14, r5
-	xor.b	r15, r5
-	xor	r15, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	56(sp), r4
+	mov	r14, r4
+	swpb	r5
+	xor.b	r5, r4
 	xor	r5, r4
+	xor.b	r14, r5
+	xor	r14, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	56(sp), r6
+	xor	r5, r6
 	mov	46(sp), r9
-	xor	r7, r9
+	xor	r4, r9
 	mov	56(sp), r14
 	and	r5, r14
-	mov	46(sp), r15
-	and	r7, r15
+	mov	46(sp), r10
+	and	r4, r10
 	rla	r14
 	adc	r14
 	mov	r14, r13
 	and	#65534, r13
-	rlam.w	#1, r15
+	rlam.w	#1, r10
 	and	#1, r14
-	bis	r14, r15
-	mov	r4, r14
+	bis	r14, r10
+	mov	r6, r14
 	xor	r13, r14
 	mov	r9, r13
-	xor	r15, r13
+	xor	r10, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r9
-	xor	r14, r9
-	mov	34(sp), r15
-	xor	r13, r15
-	mov	r15, r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
+	mov	98(sp), r10
+	xor	r14, r10
+	mov	34(sp), r9
+	xor	r13, r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, 6(sp)
-	xor	r4, 6(sp)
-	mov	r6, 0(sp)
-	xor	r9, 0(sp)
-	and	r4, r11
-	mov	r6, r15
-	and	r9, r15
-	rla	r11
-	adc	r11
-	mov	r11, r6
+	mov	r12, 6(sp)
+	xor	r9, 6(sp)
+	mov	r15, 0(sp)
+	xor	r10, 0(sp)
+	and	r9, r12
+	and	r10, r15
+	rla	r12
+	adc	r12
+	mov	r12, r6
 	and	#65534, r6
 	rlam.w	#1, r15
-	and	#1, r11
-	bis	r11, r15
+	and	#1, r12
+	bis	r12, r15
 	xor	r6, 6(sp)
 	xor	r15, 0(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	6(sp), r6
 	xor	r5, r6
 	mov	@sp, r5
-	xor	r7, r5
+	xor	r4, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r7
-	xor	r5, r7
-	mov	r13, r11
-	xor	r6, r11
+	mov	r14, r4
+	xor	r5, r4
+	mov	r13, r12
+	xor	r6, r12
 	and	r5, r14
 	mov	r13, r15
 	and	r6, r15
@@ -1831,99 +1774,92 @@ norx_f_permute:
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	mov	r7, 10(sp)
+	mov	r4, 10(sp)
 	xor	r13, 10(sp)
-	mov	r11, r7
-	xor	r15, r7
+	xor	r15, r12
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r4, r14
-	xor	10(sp), r14
-	mov	r9, r15
-	xor	r7, r15
-	mov	r14, r9
+	xor	10(sp), r9
+	mov	r10, r15
+	xor	r12, r15
 	mov	r15, 18(sp)
 	rla	r9
 	rlc	18(sp)
 	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r4
-	xor	r8, r4
-	mov	14(sp), r11
-	xor	30(sp), r11
 	mov	42(sp), r14
-	and	r8, r14
-	mov	14(sp), r15
-	and	30(sp), r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	mov	r4, r14
-	xor	r13, r14
-	mov	r11, r13
-	xor	r15, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r11
-	xor	r5, r11
-	mov	r13, r15
-	xor	r6, r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r11
-	xor.b	r11, r4
-	xor	r11, r4
-	xor.b	r15, r11
-	xor	r15, r11
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r5
-	xor	r11, r5
-	mov	r10, r6
-	xor	r4, r6
-	and	r11, r12
-	mov	r10, r15
-	and	r4, r15
-	rla	r12
-	adc	r12
-	mov	r12, r10
+	xor	r7, r14
+	mov	14(sp), r4
+	xor	30(sp), r4
+	mov	42(sp), r15
+	and	r7, r15
+	mov	14(sp), r13
+	and	30(sp), r13
+	rla	r15
+	adc	r15
+	mov	r15, r10
 	and	#65534, r10
-	rlam.w	#1, r15
-	and	#1, r12
-	bis	r12, r15
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r10, r14
+	mov	r4, r15
+	xor	r13, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r14, r10
+	xor	r5, r10
+	mov	r15, r13
+	xor	r6, r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r10
+	xor.b	r10, r4
+	xor	r10, r4
+	xor.b	r13, r10
+	xor	r13, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r5
 	xor	r10, r5
-	xor	r15, r6
+	mov	r8, r6
+	xor	r4, r6
+	and	r10, r11
+	mov	r8, r13
+	and	r4, r13
+	rla	r11
+	adc	r11
+	mov	r11, r8
+	and	#65534, r8
+	rlam.w	#1, r13
+	and	#1, r11
+	bis	r11, r13
+	xor	r8, r5
+	xor	r13, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r8, r12
-	xor	r5, r12
-	mov	30(sp), r15
-	xor	r6, r15
-	mov	r15, r8
-	mov	r12, r10
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
+	mov	r7, r8
+	xor	r5, r8
+	mov	30(sp), r7
+	xor	r6, r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, 2(sp)
-	xor	r8, 2(sp)
-	mov	r13, r12
-	xor	r10, r12
-	and	r8, r14
-	mov	r13, r15
-	and	r10, r15
+	xor	r7, 2(sp)
+	mov	r15, r11
+	xor	r8, r11
+	and	r7, r14
+	and	r8, r15
 	rla	r14
 	adc	r14
 	mov	r14, r13
@@ -1932,18 +1868,18 @@ norx_f_permute:
 	and	#1, r14
 	bis	r14, r15
 	xor	r13, 2(sp)
-	mov	r12, 70(sp)
+	mov	r11, 70(sp)
 	xor	r15, 70(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	2(sp), 66(sp)
-	xor	r11, 66(sp)
+	xor	r10, 66(sp)
 	mov	70(sp), 64(sp)
 	xor	r4, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	xor	64(sp), r11
-	mov	r6, r12
-	xor	66(sp), r12
+	mov	r5, r10
+	xor	64(sp), r10
+	mov	r6, r11
+	xor	66(sp), r11
 	mov	r5, r13
 	and	64(sp), r13
 	mov	r6, r14
@@ -1955,14 +1891,14 @@ norx_f_permute:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	mov	r11, 72(sp)
+	mov	r10, 72(sp)
 	xor	r15, 72(sp)
-	mov	r12, 68(sp)
+	mov	r11, 68(sp)
 	xor	r14, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
+	mov	r7, r14
 	xor	72(sp), r14
-	mov	r10, r15
+	mov	r8, r15
 	xor	68(sp), r15
 	mov	r14, 26(sp)
 	mov	r15, 88(sp)
@@ -1972,61 +1908,55 @@ norx_f_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	54(sp), r14
 	xor	24(sp), r14
-	mov	48(sp), r13
-	xor	36(sp), r13
-	mov	54(sp), r11
-	and	24(sp), r11
-	mov	48(sp), r12
-	and	36(sp), r12
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r15, r14
-	xor	r12, r13
+	mov	48(sp), r15
+	xor	36(sp), r15
+	mov	54(sp), r10
+	and	24(sp), r10
+	mov	48(sp), r11
+	and	36(sp), r11
+	rla	r10
+	adc	r10
+	mov	r10, r13
+	and	#65534, r13
+	rlam.w	#1, r11
+	and	#1, r10
+	bis	r10, r11
+	xor	r13, r14
+	xor	r11, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r12
-	xor	76(sp), r12
-	mov	r13, r15
-	xor	80(sp), r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r12
-	xor.b	r12, r4
-	xor	r12, r4
-	mov	r12, r5
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r14, r5
+	xor	76(sp), r5
+	mov	r15, r13
+	xor	80(sp), r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r5
+	xor.b	r5, r4
+	xor	r5, r4
+	xor.b	r13, r5
+	xor	r13, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r8
-	xor	r5, r8
-	mov	r7, r10
-	xor	r4, r10
+	mov	10(sp), r6
+	xor	r5, r6
+	mov	r12, r7
+	xor	r4, r7
 	mov	10(sp), r11
 	and	r5, r11
-	mov	r7, r12
 	and	r4, r12
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	mov	r8, r6
-	xor	r15, r6
-	mov	r10, r7
+	xor	r13, r6
 	xor	r12, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	24(sp), r12
-	xor	r6, r12
-	mov	36(sp), r15
-	xor	r7, r15
-	mov	r15, r8
-	mov	r12, r10
+	mov	24(sp), r10
+	xor	r6, r10
+	mov	36(sp), r8
+	xor	r7, r8
 	rla	r8
 	rlc	r10
 	adc	r8
@@ -2045,10 +1975,9 @@ norx_f_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r11
 	xor	r8, r11
-	mov	r13, r12
+	mov	r15, r12
 	xor	r10, r12
 	and	r8, r14
-	mov	r13, r15
 	and	r10, r15
 	rla	r14
 	adc	r14
@@ -2127,10 +2056,10 @@ norx_f_permute:
 	xor.b	r15, r5
 	xor	r15, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r10
-	xor	r5, r10
-	mov	92(sp), r11
-	xor	r6, r11
+	mov	96(sp), r7
+	xor	r5, r7
+	mov	92(sp), r8
+	xor	r6, r8
 	mov	96(sp), r12
 	and	r5, r12
 	mov	92(sp), r14
@@ -2142,9 +2071,7 @@ norx_f_permute:
 	rlam.w	#1, r14
 	and	#1, r12
 	bis	r12, r14
-	mov	r10, r7
 	xor	r15, r7
-	mov	r11, r8
 	xor	r14, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	xor	r7, r9
@@ -2209,95 +2136,91 @@ norx_f_permute:
 	mov	r13, 28(sp)
 	xor	r8, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	22(sp), r14
+	mov	r10, r12
+	xor	22(sp), r12
 	mov	r9, r15
 	xor	28(sp), r15
-	mov	r14, r11
 	mov	r15, 34(sp)
-	rla	r11
+	rla	r12
 	rlc	34(sp)
-	adc	r11
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	6(sp), r13
 	xor	86(sp), r13
-	mov	@sp, r10
-	xor	100(sp), r10
-	mov	6(sp), r12
-	and	86(sp), r12
-	mov	@sp, r14
-	and	100(sp), r14
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r12
-	bis	r12, r14
-	xor	r15, r13
-	xor	r14, r10
+	mov	@sp, r15
+	xor	100(sp), r15
+	mov	6(sp), r10
+	and	86(sp), r10
+	mov	@sp, r11
+	and	100(sp), r11
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#65534, r14
+	rlam.w	#1, r11
+	and	#1, r10
+	bis	r10, r11
+	xor	r14, r13
+	xor	r11, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r14
-	xor	82(sp), r14
-	mov	r10, r15
-	xor	84(sp), r15
-	swpb	r15
-	mov	r15, r6
+	mov	r13, r6
+	xor	82(sp), r6
+	mov	r15, r14
+	xor	84(sp), r14
 	swpb	r14
+	mov	r14, r9
+	swpb	r6
+	xor.b	r6, r9
+	xor	r6, r9
 	xor.b	r14, r6
 	xor	r14, r6
-	mov	r14, r5
-	xor.b	r15, r5
-	xor	r15, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	94(sp), r8
-	xor	r5, r8
-	mov	90(sp), r12
-	xor	r6, r12
+	mov	94(sp), r7
+	xor	r6, r7
+	mov	90(sp), r8
+	xor	r9, r8
 	mov	94(sp), r14
-	and	r5, r14
-	mov	90(sp), r9
-	and	r6, r9
+	and	r6, r14
+	mov	90(sp), r10
+	and	r9, r10
 	rla	r14
 	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r9
+	mov	r14, r11
+	and	#65534, r11
+	rlam.w	#1, r10
 	and	#1, r14
-	bis	r14, r9
-	mov	r8, r14
-	xor	r15, r14
-	xor	r9, r12
+	bis	r14, r10
+	mov	r7, r14
+	xor	r11, r14
+	mov	r8, r11
+	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	86(sp), r9
-	xor	r14, r9
-	mov	100(sp), r15
-	xor	r12, r15
-	mov	r15, r7
-	mov	r9, r8
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
+	mov	86(sp), r7
+	xor	r14, r7
+	mov	100(sp), r8
+	xor	r11, r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r13, r9
-	xor	r7, r9
-	mov	r10, r4
+	mov	r13, r4
 	xor	r8, r4
-	and	r7, r13
-	mov	r10, r15
-	and	r8, r15
+	mov	r15, r5
+	xor	r7, r5
+	and	r8, r13
+	and	r7, r15
 	rla	r13
 	adc	r13
 	mov	r13, r10
@@ -2305,56 +2228,52 @@ norx_f_permute:
 	rlam.w	#1, r15
 	and	#1, r13
 	bis	r13, r15
-	xor	r10, r9
-	mov	r4, r10
+	xor	r10, r4
+	mov	r5, r10
 	xor	r15, r10
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r9, r4
-	xor	r5, r4
-	mov	r10, r5
+	mov	r4, r5
 	xor	r6, r5
+	mov	r10, r15
+	xor	r9, r15
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r13
-	xor	r5, r13
-	mov	r12, r6
-	xor	r4, r6
-	and	r5, r14
-	mov	r12, r15
-	and	r4, r15
+	xor	r15, r13
+	mov	r11, r6
+	xor	r5, r6
+	and	r15, r14
+	and	r5, r11
 	rla	r14
 	adc	r14
-	mov	r14, r12
-	and	#65534, r12
-	rlam.w	#1, r15
+	mov	r14, r9
+	and	#65534, r9
+	rlam.w	#1, r11
 	and	#1, r14
-	bis	r14, r15
-	xor	r12, r13
+	bis	r14, r11
+	xor	r9, r13
 	mov	r6, r14
-	xor	r15, r14
+	xor	r11, r14
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r12
-	xor	r13, r12
-	mov	r8, r15
-	xor	r14, r15
-	rla	r12
-	rlc	r15
-	adc	r12
+	xor	r13, r8
+	mov	r7, r9
+	xor	r14, r9
+	rla	r8
+	rlc	r9
+	adc	r8
 	mov	2(sp), r6
 	mov	70(sp), r7
-	mov	r9, 104(sp)
+	mov	r4, 104(sp)
 	mov	r10, 102(sp)
-	mov	r12, r8
-	mov	r15, r9
 	mov	88(sp), r10
-	mov	r11, 98(sp)
+	mov	r12, 98(sp)
 	mov	22(sp), r11
 	mov	28(sp), r12
 	mov	r13, 44(sp)
 	mov	r14, 32(sp)
 	mov	38(sp), r13
 	mov	40(sp), r14
-	mov	r5, 108(sp)
-	mov	r4, 106(sp)
+	mov	r15, 108(sp)
+	mov	r5, 106(sp)
 	dec	112(sp)
 	jz	.Lnorx_f_permute_near3
 	br	#.Lnorx_f_permute_loop1

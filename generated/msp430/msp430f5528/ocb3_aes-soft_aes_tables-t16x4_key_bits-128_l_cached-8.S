@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1398 bytes of code
+;     estimated 1342 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -242,37 +242,27 @@ ocb3_key_setup:
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	inv	r13
-	inc	r13
-	and	#135, r13
-	mov.b	61(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	xor	#1, r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	inv	r15
+	inc	r15
+	and	#135, r15
+	mov.b	61(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
+	and	#1, r14
 	inv	r14
 	inc	r14
 	and	#135, r14
 	mov	46(sp), r12
 	and	#32767, r12
 	rlam.w	#1, r12
-	xor	r13, r12
+	xor	r15, r12
 	; ocb3.ae:91: l[at_dollar] = l_dollar
 	mov	10(sp), r15
 	mov	r12, 16(r15)
-	mov	r12, r10
-	and	#32767, r10
-	rlam.w	#1, r10
-	xor	r14, r10
+	mov	r12, r9
+	and	#32767, r9
+	rlam.w	#1, r9
+	xor	r14, r9
 	mov	48(sp), r13
 	and	#32767, r13
 	mov.b	47(sp), r14
@@ -281,16 +271,16 @@ ocb3_key_setup:
 	rlam.w	#1, r13
 	bis	r14, r13
 	mov	r13, 18(r15)
-	mov	48(sp), r11
-	and	#16383, r11
-	rlam.w	#1, r11
-	bis	r14, r11
+	mov	48(sp), r10
+	and	#16383, r10
+	rlam.w	#1, r10
+	bis	r14, r10
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	rlam.w	#1, r11
-	bis	r12, r11
+	rlam.w	#1, r10
+	bis	r12, r10
 	mov	50(sp), r13
 	and	#32767, r13
 	mov.b	49(sp), r14
@@ -299,16 +289,16 @@ ocb3_key_setup:
 	rlam.w	#1, r13
 	bis	r14, r13
 	mov	r13, 20(r15)
-	mov	50(sp), r12
-	and	#16383, r12
-	rlam.w	#1, r12
-	bis	r14, r12
+	mov	50(sp), r11
+	and	#16383, r11
+	rlam.w	#1, r11
+	bis	r14, r11
 	mov.b	49(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r12
-	bis	r15, r12
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	52(sp), r13
 	and	#32767, r13
 	mov.b	51(sp), r14
@@ -318,101 +308,96 @@ ocb3_key_setup:
 	bis	r14, r13
 	mov	10(sp), r15
 	mov	r13, 22(r15)
-	mov	52(sp), r13
-	and	#16383, r13
-	rlam.w	#1, r13
-	bis	r14, r13
+	mov	52(sp), r12
+	and	#16383, r12
+	rlam.w	#1, r12
+	bis	r14, r12
 	mov.b	51(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r13
-	bis	r15, r13
+	rlam.w	#1, r12
+	bis	r15, r12
 	mov	54(sp), r14
 	and	#32767, r14
-	mov.b	53(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
+	mov.b	53(sp), r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
 	rlam.w	#1, r14
-	bis	r9, r14
+	bis	r13, r14
 	mov	10(sp), r15
 	mov	r14, 24(r15)
 	mov	54(sp), r14
 	and	#16383, r14
 	rlam.w	#1, r14
-	bis	r9, r14
+	bis	r13, r14
 	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	56(sp), r9
-	and	#32767, r9
+	mov	56(sp), r13
+	and	#32767, r13
 	mov.b	55(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#3, r8
-	rlam.w	#1, r9
-	bis	r8, r9
+	rlam.w	#1, r13
+	bis	r8, r13
 	mov	10(sp), r15
-	mov	r9, 26(r15)
-	mov	56(sp), r9
-	and	#16383, r9
-	rlam.w	#1, r9
-	bis	r8, r9
+	mov	r13, 26(r15)
+	mov	56(sp), r13
+	and	#16383, r13
+	rlam.w	#1, r13
+	bis	r8, r13
 	mov.b	55(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r9
-	mov	r9, r8
-	bis	r15, r8
-	mov	58(sp), r9
-	and	#32767, r9
+	rlam.w	#1, r13
+	bis	r15, r13
+	mov	58(sp), r8
+	and	#32767, r8
 	mov.b	57(sp), r7
 	rrum.w	#4, r7
 	rrum.w	#3, r7
-	rlam.w	#1, r9
-	bis	r7, r9
+	rlam.w	#1, r8
+	bis	r7, r8
 	mov	10(sp), r15
-	mov	r9, 28(r15)
-	mov	58(sp), r9
-	and	#16383, r9
-	rlam.w	#1, r9
-	bis	r7, r9
+	mov	r8, 28(r15)
+	mov	58(sp), r8
+	and	#16383, r8
+	rlam.w	#1, r8
+	bis	r7, r8
 	mov.b	57(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r9
-	mov	r9, r7
-	bis	r15, r7
+	rlam.w	#1, r8
+	bis	r15, r8
 	mov	60(sp), r6
 	and	#32767, r6
-	mov.b	59(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
+	mov.b	59(sp), r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
 	rlam.w	#1, r6
-	bis	r9, r6
+	bis	r7, r6
 	mov	10(sp), r15
 	mov	r6, 30(r15)
 	mov	60(sp), r15
 	and	#16383, r15
 	rlam.w	#1, r15
-	bis	r9, r15
-	mov.b	59(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#2, r9
-	and	#1, r9
+	bis	r7, r15
+	mov.b	59(sp), r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
+	and	#1, r7
 	rlam.w	#1, r15
-	bis	r9, r15
+	bis	r7, r15
 	; ocb3.ae:93: for i in 0..l_cached {
 	mov	#8, 12(sp)
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r6
+	mov	r14, r7
+	mov	r13, r6
 	mov	r15, r5
 	; ocb3.ae:94: l[at_l0 + i] = x
 	mov	10(sp), r13
@@ -423,104 +408,91 @@ ocb3_key_setup:
 	mov	r10, 34(r13)
 	mov	r11, 36(r13)
 	mov	r12, 38(r13)
-	mov	r6, 40(r13)
-	mov	r8, 42(r13)
-	mov	r7, 44(r13)
+	mov	r7, 40(r13)
+	mov	r6, 42(r13)
+	mov	r8, 44(r13)
 	mov	r5, 46(r13)
 	mov	r9, r15
 	and	#32767, r15
 	rlam.w	#1, r15
 	mov	r15, 8(sp)
-	mov	r10, r14
-	and	#32767, r14
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, 6(sp)
-	bis	r15, 6(sp)
-	mov	r11, r14
-	and	#32767, r14
 	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, 4(sp)
-	bis	r15, 4(sp)
-	mov	r12, r14
-	and	#32767, r14
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, 2(sp)
-	bis	r15, 2(sp)
-	mov	r6, r14
-	and	#32767, r14
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, 0(sp)
-	bis	r15, 0(sp)
-	mov	r8, r4
-	and	#32767, r4
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r4
-	bis	r15, r4
-	mov	r7, r14
-	and	#32767, r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	r5, r15
 	and	#32767, r15
-	mov	r7, r12
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	rlam.w	#1, r15
+	mov	r15, 6(sp)
+	bis	r9, 6(sp)
+	mov	r11, r15
+	and	#32767, r15
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	rlam.w	#1, r15
+	mov	r15, 4(sp)
+	bis	r10, 4(sp)
+	mov	r12, r15
+	and	#32767, r15
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	rlam.w	#1, r15
+	mov	r15, 2(sp)
+	bis	r11, 2(sp)
+	mov	r7, r15
+	and	#32767, r15
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	rlam.w	#1, r15
-	bis	r12, r15
+	mov	r15, 0(sp)
+	bis	r12, 0(sp)
+	mov	r6, r4
+	and	#32767, r4
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	rlam.w	#1, r4
+	bis	r7, r4
+	mov	r8, r14
+	and	#32767, r14
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	rlam.w	#1, r14
+	bis	r6, r14
+	mov	r5, r15
+	and	#32767, r15
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	rlam.w	#1, r15
+	bis	r8, r15
 	swpb	r5
 	mov.b	r5, r5
 	rrum.w	#4, r5
 	rrum.w	#3, r5
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r5
-	sub	#1, r5
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	inv	r11
-	inc	r11
-	and	#135, r11
-	mov	8(sp), r12
-	xor	r11, r12
+	inv	r5
+	inc	r5
+	and	#135, r5
+	mov	8(sp), r9
+	xor	r5, r9
 	add	#16, r13
-	mov	r12, r9
 	mov	6(sp), r10
 	mov	4(sp), r11
 	mov	2(sp), r12
-	mov	@sp, r6
-	mov	r4, r8
-	mov	r14, r7
+	mov	@sp, r7
+	mov	r4, r6
+	mov	r14, r8
 	mov	r15, r5
 	dec	12(sp)
 	jnz	.Locb3_key_setup_loop14
@@ -532,94 +504,94 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 228 bytes (57 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2758 bytes of code
+;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2718 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#228, sp
-	mov	244(sp), 114(sp)
-	mov	246(sp), 112(sp)
-	mov	248(sp), 86(sp)
-	mov	250(sp), 66(sp)
+	sub	#232, sp
+	mov	248(sp), 118(sp)
+	mov	250(sp), 116(sp)
 	mov	252(sp), 88(sp)
-	mov	256(sp), 110(sp)
-	mov	258(sp), 108(sp)
+	mov	254(sp), 110(sp)
+	mov	256(sp), 90(sp)
+	mov	260(sp), 114(sp)
+	mov	262(sp), 112(sp)
 	; ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	mov	108(sp), 116(sp)
-	mov	#0, 118(sp)
+	mov	112(sp), 120(sp)
+	mov	#0, 122(sp)
 	mov	sp, r10
-	add	#116, r10
+	add	#120, r10
 	mov	sp, r11
-	add	#132, r11
+	add	#136, r11
 	mov	r11, 0(sp)
-	mov	r12, 96(sp)
-	mov	r13, 72(sp)
+	mov	r12, 98(sp)
+	mov	r13, 68(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	66(sp), 70(sp)
-	mov	70(sp), r15
+	mov	110(sp), 80(sp)
+	mov	80(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 70(sp)
+	mov	r15, 80(sp)
 	; ocb3.ae:153: for i in 0..full {
 	mov	#0, 60(sp)
-	mov	132(sp), r14
-	mov	134(sp), r13
-	mov	136(sp), r12
-	mov	138(sp), r11
-	mov	140(sp), r10
-	mov	142(sp), r9
+	mov	136(sp), r14
+	mov	138(sp), r13
+	mov	140(sp), r12
+	mov	142(sp), r11
 	mov	144(sp), r8
 	mov	146(sp), r7
+	mov	148(sp), r6
+	mov	150(sp), r5
 	mov	#0, 64(sp)
-	mov	#0, 68(sp)
+	mov	#0, 66(sp)
 	mov	#0, 62(sp)
 	mov	#0, 40(sp)
-	mov	#0, 36(sp)
+	mov	#0, 38(sp)
 	mov	#0, 32(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 26(sp)
-	mov	72(sp), r15
+	mov	68(sp), r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
 	mov	38(r15), 2(sp)
-	mov	40(r15), r6
-	mov	42(r15), r5
+	mov	40(r15), r10
+	mov	42(r15), r9
 	mov	44(r15), r4
 	mov	46(r15), r15
-	cmp	70(sp), 60(sp)
+	cmp	80(sp), 60(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
 	mov	r14, 42(sp)
 	xor	8(sp), 42(sp)
-	mov	r13, 38(sp)
-	xor	6(sp), 38(sp)
+	mov	r13, 36(sp)
+	xor	6(sp), 36(sp)
 	mov	r12, 34(sp)
 	xor	4(sp), 34(sp)
-	mov	r11, 30(sp)
-	xor	2(sp), 30(sp)
-	mov	r10, 22(sp)
-	xor	r6, 22(sp)
-	mov	r9, 20(sp)
-	xor	r5, 20(sp)
-	mov	r8, 18(sp)
+	mov	r11, 28(sp)
+	xor	2(sp), 28(sp)
+	mov	r8, 22(sp)
+	xor	r10, 22(sp)
+	mov	r7, 20(sp)
+	xor	r9, 20(sp)
+	mov	r6, 18(sp)
 	xor	r4, 18(sp)
-	mov	r7, 16(sp)
+	mov	r5, 16(sp)
 	xor	r15, 16(sp)
 	mov	60(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 58(sp)
 	mov	r15, r7
-	add	86(sp), r7
+	add	88(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
@@ -634,7 +606,7 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#148, r12
+	add	#152, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -653,7 +625,7 @@ ocb3_encrypt_with:
 	xor	16(sp), r8
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r9
-	xor	r9, 28(sp)
+	xor	r9, 30(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
 	xor	18(sp), r9
 	; ocb3.ae:153: for i in 0..full {
@@ -663,14 +635,14 @@ ocb3_encrypt_with:
 	xor	20(sp), r10
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r11
-	xor	r11, 36(sp)
+	xor	r11, 38(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
 	xor	22(sp), r11
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r12
 	xor	r12, 40(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	30(sp), r12
+	xor	28(sp), r12
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r13
 	xor	r13, 62(sp)
@@ -678,23 +650,23 @@ ocb3_encrypt_with:
 	xor	34(sp), r13
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r14
-	xor	r14, 68(sp)
+	xor	r14, 66(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	38(sp), r14
+	xor	36(sp), r14
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r15
 	xor	r15, 64(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
 	xor	42(sp), r15
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 116(sp)
-	mov	r14, 118(sp)
-	mov	r13, 120(sp)
-	mov	r12, 122(sp)
-	mov	r11, 124(sp)
-	mov	r10, 126(sp)
-	mov	r9, 128(sp)
-	mov	r8, 130(sp)
+	mov	r15, 120(sp)
+	mov	r14, 122(sp)
+	mov	r13, 124(sp)
+	mov	r12, 126(sp)
+	mov	r11, 128(sp)
+	mov	r10, 130(sp)
+	mov	r9, 132(sp)
+	mov	r8, 134(sp)
 	; ocb3.ae:153: for i in 0..full {
 	mov	60(sp), r9
 	add	#2, r9
@@ -708,10 +680,10 @@ ocb3_encrypt_with:
 	xor	#1, r8
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r13
-	add	#116, r13
+	add	#120, r13
 	mov	sp, r14
-	add	#164, r14
-	mov	96(sp), r12
+	add	#168, r14
+	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:47: if v[15:0] == 0 {
 	tst	r8
@@ -726,21 +698,21 @@ ocb3_encrypt_with:
 	mov	#0, r13
 .Locb3_encrypt_with_endif9:
 	mov	42(sp), 56(sp)
-	xor	164(sp), 56(sp)
-	mov	38(sp), 54(sp)
-	xor	166(sp), 54(sp)
+	xor	168(sp), 56(sp)
+	mov	36(sp), 54(sp)
+	xor	170(sp), 54(sp)
 	mov	34(sp), 52(sp)
-	xor	168(sp), 52(sp)
-	mov	30(sp), 50(sp)
-	xor	170(sp), 50(sp)
+	xor	172(sp), 52(sp)
+	mov	28(sp), 50(sp)
+	xor	174(sp), 50(sp)
 	mov	22(sp), 48(sp)
-	xor	172(sp), 48(sp)
+	xor	176(sp), 48(sp)
 	mov	20(sp), 46(sp)
-	xor	174(sp), 46(sp)
+	xor	178(sp), 46(sp)
 	mov	18(sp), 44(sp)
-	xor	176(sp), 44(sp)
+	xor	180(sp), 44(sp)
 	mov	16(sp), 24(sp)
-	xor	178(sp), 24(sp)
+	xor	182(sp), 24(sp)
 	mov	r9, r15
 	mov.b	r15, r15
 	mov.b	ocb3_tf8(r15), r15
@@ -801,11 +773,8 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif15:
 	and	#1, r10
 	; ocb3.ae:63: if v[0] == 0 {
-	sub	#1, r10
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	xor	#1, r10
+	tst	r10
 	jz	.Locb3_encrypt_with_else16
 	add	#1, r11
 	addc	#0, r13
@@ -827,43 +796,40 @@ ocb3_encrypt_with:
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
-	mov	#2, r7
-	add	r15, r7
-	rlam.w	#3, r7
-	rla	r7
-	add	72(sp), r7
+	mov	#2, r10
+	add	r15, r10
+	rlam.w	#3, r10
+	rla	r10
+	add	68(sp), r10
 	mov	#7, r15
 	sub	12(sp), r15
 	mov	#0, r15
 	subc	r13, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
+	clr	r11
+	adc	r11
+	xor	#1, r11
 	; ocb3.ae:103: if k > last {
-	mov	2(r7), r9
-	mov	4(r7), r10
-	mov	6(r7), r11
-	mov	8(r7), r15
-	mov	10(r7), r12
-	mov	12(r7), r13
-	mov	14(r7), r14
-	tst	r8
+	mov	2(r10), r12
+	mov	4(r10), r13
+	mov	6(r10), r14
+	mov	8(r10), r15
+	mov	10(r10), r5
+	mov	12(r10), r4
+	mov	14(r10), r7
+	tst	r11
 	jz	.Locb3_encrypt_with_else18
 	; ocb3.ae:104: for j in last..k {
-	mov	@r7, 8(sp)
-	mov	r9, 6(sp)
-	mov	r10, 4(sp)
-	mov	r11, 2(sp)
-	mov	r12, r5
-	mov	r13, r4
-	mov	r14, r6
+	mov	@r10, 8(sp)
+	mov	r12, 6(sp)
+	mov	r13, 4(sp)
+	mov	r14, 2(sp)
 	mov	#7, 10(sp)
 	cmp	12(sp), 10(sp)
 	jc	.Locb3_encrypt_with_done21
 .Locb3_encrypt_with_loop20:
-	mov	8(sp), r7
-	and	#32767, r7
-	rlam.w	#1, r7
+	mov	8(sp), r6
+	and	#32767, r6
+	rlam.w	#1, r6
 	mov	6(sp), r8
 	and	#32767, r8
 	mov.b	9(sp), r14
@@ -909,7 +875,7 @@ ocb3_encrypt_with:
 	rrum.w	#3, r15
 	rlam.w	#1, r13
 	bis	r15, r13
-	mov	r6, r14
+	mov	r7, r14
 	and	#32767, r14
 	mov	r4, r15
 	swpb	r15
@@ -918,87 +884,82 @@ ocb3_encrypt_with:
 	rrum.w	#3, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	inv	r15
 	inc	r15
 	and	#135, r15
-	xor	r15, r7
-	mov	r7, 8(sp)
+	xor	r15, r6
+	mov	r6, 8(sp)
 	mov	r8, 6(sp)
 	mov	r9, 4(sp)
 	mov	r10, 2(sp)
 	mov	r11, r15
 	mov	r12, r5
 	mov	r13, r4
-	mov	r14, r6
+	mov	r14, r7
 	add	#1, 10(sp)
 	cmp	12(sp), 10(sp)
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
 	mov	r15, 14(sp)
-	mov	r6, r15
+	mov	r5, r9
+	mov	r7, r15
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
-	mov	@r7, 8(sp)
-	mov	r9, 6(sp)
-	mov	r10, 4(sp)
-	mov	r11, 2(sp)
+	mov	@r10, 8(sp)
+	mov	r12, 6(sp)
+	mov	r13, 4(sp)
+	mov	r14, 2(sp)
 	mov	r15, 14(sp)
-	mov	r12, r5
-	mov	r13, r4
-	mov	r14, r15
+	mov	r5, r9
+	mov	r7, r15
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:160: store_be(ct, off, u ^ offset)
-	mov	24(sp), r6
-	mov	44(sp), r7
-	mov	46(sp), r8
-	mov	48(sp), r9
+	mov	24(sp), r5
+	mov	44(sp), r6
+	mov	46(sp), r7
+	mov	48(sp), r8
 	mov	50(sp), r10
 	mov	52(sp), r11
 	mov	54(sp), r13
 	mov	56(sp), r14
 	mov	58(sp), r12
-	add	88(sp), r12
+	add	90(sp), r12
 	bit	#1, r12
+	swpb	r5
 	swpb	r6
 	swpb	r7
 	swpb	r8
-	swpb	r9
 	swpb	r10
 	swpb	r11
 	swpb	r13
 	swpb	r14
 	jnz	.Locb3_encrypt_with_bytes22
-	mov	r6, 0(r12)
-	mov	r7, 2(r12)
-	mov	r8, 4(r12)
-	mov	r9, 6(r12)
+	mov	r5, 0(r12)
+	mov	r6, 2(r12)
+	mov	r7, 4(r12)
+	mov	r8, 6(r12)
 	mov	r10, 8(r12)
 	mov	r11, 10(r12)
 	mov	r13, 12(r12)
 	mov	r14, 14(r12)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r6, 148(sp)
-	mov	r7, 150(sp)
-	mov	r8, 152(sp)
-	mov	r9, 154(sp)
-	mov	r10, 156(sp)
-	mov	r11, 158(sp)
-	mov	r13, 160(sp)
-	mov	r14, 162(sp)
+	mov	r5, 152(sp)
+	mov	r6, 154(sp)
+	mov	r7, 156(sp)
+	mov	r8, 158(sp)
+	mov	r10, 160(sp)
+	mov	r11, 162(sp)
+	mov	r13, 164(sp)
+	mov	r14, 166(sp)
 	mov	sp, r13
-	add	#148, r13
+	add	#152, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r13, 0(r12)
@@ -1008,177 +969,176 @@ ocb3_encrypt_with:
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
 	mov	42(sp), r14
-	mov	38(sp), r13
+	mov	36(sp), r13
 	mov	34(sp), r12
-	mov	30(sp), r11
-	mov	22(sp), r10
-	mov	20(sp), r9
-	mov	18(sp), r8
-	mov	16(sp), r7
-	mov	14(sp), r6
+	mov	28(sp), r11
+	mov	22(sp), r8
+	mov	20(sp), r7
+	mov	18(sp), r6
+	mov	16(sp), r5
+	mov	14(sp), r10
 	add	#1, 60(sp)
-	cmp	70(sp), 60(sp)
+	cmp	80(sp), 60(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	70(sp), r15
-	rlam.w	#4, r15
-	mov	r15, 70(sp)
-	sub	70(sp), 66(sp)
-	mov	#0, 76(sp)
-	subc	#0, 76(sp)
-	mov	66(sp), r15
+	mov	80(sp), r9
+	rlam.w	#4, r9
+	mov	110(sp), r10
+	sub	r9, r10
+	mov	#0, 72(sp)
+	subc	#0, 72(sp)
+	mov	r10, r15
 	sub	#1, r15
-	clr	r6
-	adc	r6
-	mov	76(sp), r15
+	clr	r4
+	adc	r4
+	mov	72(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r6
+	bis	r15, r4
 	; ocb3.ae:163: if r != 0 {
-	tst	r6
+	tst	r4
 	jz	.Locb3_encrypt_with_else25
-	mov	r7, 106(sp)
-	mov	72(sp), r15
-	xor	14(r15), 106(sp)
-	mov	r8, 104(sp)
-	xor	12(r15), 104(sp)
-	mov	r9, 102(sp)
-	xor	10(r15), 102(sp)
-	mov	r10, 100(sp)
-	xor	8(r15), 100(sp)
-	mov	r11, 74(sp)
-	xor	6(r15), 74(sp)
-	mov	r12, 78(sp)
-	xor	4(r15), 78(sp)
-	mov	r13, 80(sp)
-	xor	2(r15), 80(sp)
-	mov	r14, 82(sp)
-	xor	@r15, 82(sp)
+	mov	r5, 108(sp)
+	mov	68(sp), r15
+	xor	14(r15), 108(sp)
+	mov	r6, 106(sp)
+	xor	12(r15), 106(sp)
+	mov	r7, 104(sp)
+	xor	10(r15), 104(sp)
+	mov	r8, 102(sp)
+	xor	8(r15), 102(sp)
+	mov	r11, 70(sp)
+	xor	6(r15), 70(sp)
+	mov	r12, 74(sp)
+	xor	4(r15), 74(sp)
+	mov	r13, 76(sp)
+	xor	2(r15), 76(sp)
+	mov	r14, 78(sp)
+	xor	@r15, 78(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	mov	82(sp), 116(sp)
-	mov	80(sp), 118(sp)
 	mov	78(sp), 120(sp)
-	mov	74(sp), 122(sp)
-	mov	100(sp), 124(sp)
-	mov	102(sp), 126(sp)
-	mov	104(sp), 128(sp)
-	mov	106(sp), 130(sp)
+	mov	76(sp), 122(sp)
+	mov	74(sp), 124(sp)
+	mov	70(sp), 126(sp)
+	mov	102(sp), 128(sp)
+	mov	104(sp), 130(sp)
+	mov	106(sp), 132(sp)
+	mov	108(sp), 134(sp)
 	mov	sp, r13
-	add	#116, r13
+	add	#120, r13
 	mov	sp, r14
-	add	#180, r14
-	mov	96(sp), r12
+	add	#184, r14
+	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	70(sp), r10
-	add	86(sp), r10
-	cmp	#16, 66(sp)
+	mov	r9, r8
+	add	88(sp), r8
+	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes27
-	bit	#1, r10
+	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r10, r6
-	mov	2(r10), 92(sp)
-	mov	4(r10), 84(sp)
-	mov	6(r10), 98(sp)
-	mov	8(r10), r5
-	mov	10(r10), 90(sp)
-	mov	12(r10), r11
-	mov	14(r10), 94(sp)
+	mov	@r8, 82(sp)
+	mov	2(r8), 94(sp)
+	mov	4(r8), 86(sp)
+	mov	6(r8), 100(sp)
+	mov	8(r8), r12
+	mov	10(r8), 92(sp)
+	mov	12(r8), 84(sp)
+	mov	14(r8), 96(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
-	add	#148, r11
+	add	#152, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	66(sp), r15
+	mov	r10, r15
 .Locb3_encrypt_with_cpy30:
 	clr	r14
 	tst	r15
 	jz	.Locb3_encrypt_with_pad31
-	mov.b	@r10, r14
-	inc	r10
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Locb3_encrypt_with_pad31:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_encrypt_with_cpy30
-	mov	r11, r10
+	mov	r11, r8
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	mov	70(sp), r13
-	add	88(sp), r13
+	add	90(sp), r9
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	swpb	r6
-	mov	r6, r15
-	xor	194(sp), r15
-	swpb	92(sp)
-	mov	92(sp), r14
-	xor	192(sp), r14
-	swpb	84(sp)
-	mov	84(sp), r12
-	xor	190(sp), r12
-	swpb	98(sp)
-	mov	98(sp), r10
-	xor	188(sp), r10
-	swpb	r5
-	mov	r5, r9
-	xor	186(sp), r9
-	swpb	90(sp)
-	mov	90(sp), r8
-	xor	184(sp), r8
-	swpb	r11
-	mov	r11, r7
-	xor	182(sp), r7
+	swpb	82(sp)
+	mov	82(sp), r15
+	xor	198(sp), r15
 	swpb	94(sp)
-	mov	94(sp), r4
-	xor	180(sp), r4
+	mov	94(sp), r14
+	xor	196(sp), r14
+	swpb	86(sp)
+	mov	86(sp), r13
+	xor	194(sp), r13
+	swpb	100(sp)
+	mov	100(sp), r11
+	xor	192(sp), r11
+	swpb	r12
+	mov	r12, r8
+	xor	190(sp), r8
+	swpb	92(sp)
+	mov	92(sp), r7
+	xor	188(sp), r7
+	swpb	84(sp)
+	mov	84(sp), r6
+	xor	186(sp), r6
+	swpb	96(sp)
+	mov	96(sp), r5
+	xor	184(sp), r5
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, 66(sp)
+	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes32
-	bit	#1, r13
+	bit	#1, r9
 	jnz	.Locb3_encrypt_with_bytes32
 	swpb	r15
-	mov	r15, 0(r13)
+	mov	r15, 0(r9)
 	swpb	r14
-	mov	r14, 2(r13)
-	swpb	r12
-	mov	r12, 4(r13)
-	swpb	r10
-	mov	r10, 6(r13)
-	swpb	r9
-	mov	r9, 8(r13)
+	mov	r14, 2(r9)
+	swpb	r13
+	mov	r13, 4(r9)
+	swpb	r11
+	mov	r11, 6(r9)
 	swpb	r8
-	mov	r8, 10(r13)
+	mov	r8, 8(r9)
 	swpb	r7
-	mov	r7, 12(r13)
-	swpb	r4
-	mov	r4, 14(r13)
+	mov	r7, 10(r9)
+	swpb	r6
+	mov	r6, 12(r9)
+	swpb	r5
+	mov	r5, 14(r9)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
 	swpb	r15
-	mov	r15, 148(sp)
+	mov	r15, 152(sp)
 	swpb	r14
-	mov	r14, 150(sp)
-	swpb	r12
-	mov	r12, 152(sp)
-	swpb	r10
-	mov	r10, 154(sp)
-	swpb	r9
-	mov	r9, 156(sp)
+	mov	r14, 154(sp)
+	swpb	r13
+	mov	r13, 156(sp)
+	swpb	r11
+	mov	r11, 158(sp)
 	swpb	r8
-	mov	r8, 158(sp)
+	mov	r8, 160(sp)
 	swpb	r7
-	mov	r7, 160(sp)
-	swpb	r4
-	mov	r4, 162(sp)
+	mov	r7, 162(sp)
+	swpb	r6
+	mov	r6, 164(sp)
+	swpb	r5
+	mov	r5, 166(sp)
 	mov	sp, r14
-	add	#148, r14
-	mov	66(sp), r15
+	add	#152, r14
+	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1186,224 +1146,218 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_cpy35:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r9)
 	inc	r14
-	inc	r13
+	inc	r9
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
-	mov	#15, r7
-	sub	66(sp), r7
+	mov	#15, r6
+	sub	r10, r6
 	mov	#0, r14
-	subc	76(sp), r14
+	subc	72(sp), r14
 	and	#8191, r14
-	mov	r7, r15
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	r7, r15
+	mov	r6, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r7, r13
-	and	#1, r13
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r6, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
+	and	#32896, r14
+	xor	#128, r14
+	mov	r6, r11
+	rrum.w	#1, r11
+	and	#1, r11
+	mov	r11, r13
 	inv	r13
 	inc	r13
-	and	#32896, r13
-	xor	#128, r13
-	mov	r7, r10
-	rrum.w	#1, r10
-	and	#1, r10
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r12
-	xor	r15, r12
+	mov	r14, r15
+	and	r13, r15
+	mov	r14, r13
+	xor	r15, r13
+	inv	r11
+	inc	r11
+	and	r11, r14
+	mov	r6, r9
+	rrum.w	#2, r9
+	and	#1, r9
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	mov	r14, r15
+	and	r11, r15
+	mov	r14, r11
+	xor	r15, r11
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	rrum.w	#3, r6
+	and	#1, r6
+	mov	r6, r10
 	inv	r10
 	inc	r10
-	and	r10, r13
-	mov	r7, r15
-	rrum.w	#2, r15
-	mov	r15, r10
-	and	#1, r10
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r8
-	xor	r15, r8
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	rrum.w	#3, r7
-	and	#1, r7
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r14
-	xor	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r5, r15
-	bis	r14, r15
-	xor	r15, 40(sp)
-	mov	r6, r15
-	bis	r13, r15
-	mov	26(sp), r5
-	xor	r15, r5
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	mov	r8, r13
-	xor	r15, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r8, r14
-	and	r15, r14
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r11, r15
-	bis	r13, r15
-	mov	68(sp), r13
-	xor	r15, r13
-	mov	84(sp), r15
-	bis	r14, r15
-	mov	32(sp), r8
-	xor	r15, r8
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, r11
-	xor	r15, r11
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, r14
-	xor	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	90(sp), r15
-	bis	r14, r15
-	mov	62(sp), r14
-	xor	r15, r14
-	mov	92(sp), r15
-	bis	r12, r15
-	mov	28(sp), r4
-	xor	r15, r4
-	mov	r7, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	mov	r11, r10
+	mov	r14, r15
+	and	r10, r15
+	mov	r14, r10
 	xor	r15, r10
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r9, r15
+	and	r15, r14
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
-	mov	94(sp), r12
-	bis	r10, r12
-	mov	98(sp), r15
-	bis	r11, r15
-	mov	36(sp), r7
-	xor	r15, r7
-	mov	64(sp), r15
-	xor	r12, r15
-	mov	100(sp), r6
-	mov	102(sp), r9
-	mov	104(sp), r10
-	mov	106(sp), r11
-	mov	r13, r12
+	mov	r12, r15
+	bis	r10, r15
+	xor	r15, 40(sp)
+	mov	82(sp), r15
+	bis	r14, r15
+	mov	26(sp), r10
+	xor	r15, r10
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	mov	r11, r12
+	xor	r15, r12
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	mov	r11, r14
+	and	r15, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	84(sp), r15
+	bis	r12, r15
+	mov	66(sp), r12
+	xor	r15, r12
+	mov	86(sp), r15
+	bis	r14, r15
+	mov	32(sp), r4
+	xor	r15, r4
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r13, r15
+	and	r14, r15
+	mov	r13, r11
+	xor	r15, r11
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	mov	r13, r14
+	and	r15, r14
+	mov	r6, r13
+	inv	r13
+	inc	r13
+	mov	r14, r15
+	and	r13, r15
 	mov	r14, r13
+	xor	r15, r13
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	92(sp), r15
+	bis	r13, r15
+	mov	62(sp), r13
+	xor	r15, r13
+	mov	94(sp), r15
+	bis	r14, r15
+	mov	30(sp), r9
+	xor	r15, r9
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	mov	r11, r8
+	xor	r15, r8
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	mov	96(sp), r14
+	bis	r8, r14
+	mov	100(sp), r15
+	bis	r11, r15
+	mov	38(sp), r7
+	xor	r15, r7
+	mov	64(sp), r11
+	xor	r14, r11
+	mov	102(sp), r8
+	mov	104(sp), r15
+	mov	106(sp), r6
+	mov	108(sp), r5
 	mov	40(sp), r14
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	r14, 82(sp)
-	mov	r13, 80(sp)
-	mov	r12, 78(sp)
-	mov	r11, 74(sp)
-	mov	r10, r6
-	mov	r8, r10
-	mov	r7, r11
-	mov	64(sp), r15
-	mov	68(sp), r12
+	mov	r14, 78(sp)
+	mov	r13, 76(sp)
+	mov	r12, 74(sp)
+	mov	r11, 70(sp)
+	mov	r7, r15
+	mov	64(sp), r11
+	mov	66(sp), r12
 	mov	62(sp), r13
 	mov	40(sp), r14
-	mov	36(sp), r7
-	mov	32(sp), r8
-	mov	28(sp), r4
-	mov	26(sp), r5
+	mov	38(sp), r7
+	mov	32(sp), r4
+	mov	30(sp), r9
+	mov	26(sp), r10
 .Locb3_encrypt_with_endif26:
-	xor	82(sp), r15
-	xor	80(sp), r12
-	xor	78(sp), r13
-	xor	74(sp), r14
-	xor	r6, r7
-	xor	r9, r8
-	mov	r4, r9
-	xor	r10, r9
-	mov	r5, r10
-	xor	r11, r10
-	mov	r15, r11
-	mov	72(sp), r15
+	xor	78(sp), r11
+	xor	76(sp), r12
+	xor	74(sp), r13
+	xor	70(sp), r14
+	xor	r8, r7
+	mov	r4, r8
+	xor	r15, r8
+	xor	r6, r9
+	xor	r5, r10
+	mov	68(sp), r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -1413,47 +1367,47 @@ ocb3_encrypt_with:
 	xor	28(r15), r9
 	xor	30(r15), r10
 	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	r7, 124(sp)
-	mov	r8, 126(sp)
-	mov	r9, 128(sp)
-	mov	r10, 130(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r13, 124(sp)
+	mov	r14, 126(sp)
+	mov	r7, 128(sp)
+	mov	r8, 130(sp)
+	mov	r9, 132(sp)
+	mov	r10, 134(sp)
 	mov	sp, r13
-	add	#116, r13
+	add	#120, r13
 	mov	sp, r14
-	add	#196, r14
-	mov	96(sp), r12
+	add	#200, r14
+	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#212, r15
+	add	#216, r15
 	mov	r15, 0(sp)
-	mov	96(sp), r12
-	mov	72(sp), r13
-	mov	114(sp), r14
-	mov	112(sp), r15
+	mov	98(sp), r12
+	mov	68(sp), r13
+	mov	118(sp), r14
+	mov	116(sp), r15
 	call	#ocb3_hash
-	mov	196(sp), r7
-	xor	212(sp), r7
-	mov	198(sp), r8
-	xor	214(sp), r8
-	mov	200(sp), r9
-	xor	216(sp), r9
-	mov	202(sp), r10
-	xor	218(sp), r10
-	mov	204(sp), r11
-	xor	220(sp), r11
-	mov	206(sp), r12
-	xor	222(sp), r12
-	mov	208(sp), r14
-	xor	224(sp), r14
-	mov	210(sp), r15
-	xor	226(sp), r15
+	mov	200(sp), r7
+	xor	216(sp), r7
+	mov	202(sp), r8
+	xor	218(sp), r8
+	mov	204(sp), r9
+	xor	220(sp), r9
+	mov	206(sp), r10
+	xor	222(sp), r10
+	mov	208(sp), r11
+	xor	224(sp), r11
+	mov	210(sp), r12
+	xor	226(sp), r12
+	mov	212(sp), r14
+	xor	228(sp), r14
+	mov	214(sp), r15
+	xor	230(sp), r15
 	; ocb3.ae:171: store_be(tag, 0, t, len(tag))
-	mov	110(sp), r13
-	cmp	#16, 108(sp)
+	mov	114(sp), r13
+	cmp	#16, 112(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1476,24 +1430,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 148(sp)
+	mov	r15, 152(sp)
 	swpb	r14
-	mov	r14, 150(sp)
+	mov	r14, 154(sp)
 	swpb	r12
-	mov	r12, 152(sp)
+	mov	r12, 156(sp)
 	swpb	r11
-	mov	r11, 154(sp)
+	mov	r11, 158(sp)
 	swpb	r10
-	mov	r10, 156(sp)
+	mov	r10, 160(sp)
 	swpb	r9
-	mov	r9, 158(sp)
+	mov	r9, 162(sp)
 	swpb	r8
-	mov	r8, 160(sp)
+	mov	r8, 164(sp)
 	swpb	r7
-	mov	r7, 162(sp)
-	mov	108(sp), r15
+	mov	r7, 166(sp)
+	mov	112(sp), r15
 	mov	sp, r14
-	add	#148, r14
+	add	#152, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1507,7 +1461,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#228, sp
+	add	#232, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
@@ -1515,7 +1469,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4408 bytes of code
+;     estimated 4300 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1525,7 +1479,7 @@ ocb3_decrypt_with:
 	sub	#258, sp
 	mov	274(sp), 156(sp)
 	mov	276(sp), 154(sp)
-	mov	278(sp), 134(sp)
+	mov	278(sp), 132(sp)
 	mov	280(sp), 152(sp)
 	mov	282(sp), 158(sp)
 	mov	284(sp), 150(sp)
@@ -1575,7 +1529,7 @@ ocb3_decrypt_with:
 	mov	#0, 18(sp)
 	mov	#0, 118(sp)
 	mov	#0, 120(sp)
-	mov	#0, 114(sp)
+	mov	#0, 112(sp)
 	cmp	116(sp), 82(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
@@ -1587,10 +1541,10 @@ ocb3_decrypt_with:
 	xor	6(sp), 76(sp)
 	mov	r12, 74(sp)
 	xor	4(sp), 74(sp)
-	mov	r11, 72(sp)
-	xor	2(sp), 72(sp)
-	mov	r9, 70(sp)
-	xor	34(sp), 70(sp)
+	mov	r11, 70(sp)
+	xor	2(sp), 70(sp)
+	mov	r9, 68(sp)
+	xor	34(sp), 68(sp)
 	mov	r8, 66(sp)
 	xor	32(sp), 66(sp)
 	mov	r7, 64(sp)
@@ -1601,19 +1555,19 @@ ocb3_decrypt_with:
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 80(sp)
-	mov	r15, r6
-	add	134(sp), r6
-	bit	#1, r6
+	mov	r15, r7
+	add	132(sp), r7
+	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r6, r7
-	mov	2(r6), r8
-	mov	4(r6), r11
-	mov	6(r6), r10
-	mov	8(r6), r13
-	mov	10(r6), r9
-	mov	12(r6), r14
-	mov	14(r6), r15
+	mov	@r7, r14
+	mov	2(r7), r8
+	mov	4(r7), r11
+	mov	6(r7), r10
+	mov	8(r7), r13
+	mov	10(r7), r9
+	mov	12(r7), r6
+	mov	14(r7), r5
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
@@ -1621,57 +1575,53 @@ ocb3_decrypt_with:
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
-	mov.b	@r6, r15
-	inc	r6
+	mov.b	@r7, r15
+	inc	r7
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Locb3_decrypt_with_cpy6
-	mov	r12, r6
+	mov	r12, r7
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
-	mov	r15, r12
-	swpb	r12
-	xor	78(sp), r12
-	swpb	r14
-	xor	76(sp), r14
+	swpb	r5
+	xor	78(sp), r5
+	swpb	r6
+	xor	76(sp), r6
 	swpb	r9
 	xor	74(sp), r9
 	swpb	r13
-	xor	72(sp), r13
+	xor	70(sp), r13
 	swpb	r10
-	xor	70(sp), r10
+	xor	68(sp), r10
 	swpb	r11
 	xor	66(sp), r11
 	swpb	r8
 	xor	64(sp), r8
-	swpb	r7
-	xor	62(sp), r7
+	swpb	r14
+	xor	62(sp), r14
 	mov	28(sp), r15
 	xor	160(r15), r8
-	xor	162(r15), r7
+	xor	162(r15), r14
 	xor	164(r15), r10
 	xor	166(r15), r11
 	xor	168(r15), r9
 	xor	170(r15), r13
-	xor	172(r15), r12
-	xor	174(r15), r14
+	xor	172(r15), r5
+	xor	174(r15), r6
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 16(sp)
-	mov	r7, 12(sp)
-	mov	r12, r5
-	mov	r14, r6
+	mov	r14, 12(sp)
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r15, r7
 	add	#16, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
 	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
 	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	mov	r15, r12
 	rla	r12
 	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	mov	r13, r4
@@ -1698,17 +1648,14 @@ ocb3_decrypt_with:
 	xor	ocb3_tf5(r12), r15
 	xor	ocb3_tf7(r12), r14
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r8, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r8
+	mov.b	r8, r8
 	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r12, r8
 	rla	r8
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r11, r12
-	mov.b	r12, r12
+	mov	r11, r4
+	mov.b	r4, r4
 	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r12, r4
 	rla	r4
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	swpb	r13
@@ -1735,9 +1682,8 @@ ocb3_decrypt_with:
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	rla	r8
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov.b	12(sp), r5
+	mov.b	12(sp), r4
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r5, r4
 	rla	r4
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	swpb	r11
@@ -1758,10 +1704,10 @@ ocb3_decrypt_with:
 	xor	ocb3_tf5(r8), r11
 	xor	ocb3_tf7(r8), r5
 	; aes.ae:238: @unroll(round_unroll)
-	swpb	r9
-	mov.b	r9, r9
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r9, r8
+	swpb	r8
+	mov.b	r8, r8
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	rla	r8
 	; aes.ae:238: @unroll(round_unroll)
 	mov	r6, r4
@@ -1779,14 +1725,12 @@ ocb3_decrypt_with:
 	xor	ocb3_tf7(r4), r9
 	xor	ocb3_tf4(r8), r9
 	; aes.ae:238: @unroll(round_unroll)
-	mov	r10, r8
-	mov.b	r8, r8
+	mov.b	r10, r10
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	rla	r8
-	xor	ocb3_tf5(r8), r9
-	mov	r6, r10
-	xor	ocb3_tf7(r8), r10
-	mov	r10, r8
+	rla	r10
+	xor	ocb3_tf5(r10), r9
+	mov	r6, r8
+	xor	ocb3_tf7(r10), r8
 	xor	160(r7), r8
 	xor	162(r7), r9
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
@@ -1834,9 +1778,8 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r14
 	swpb	r14
-	mov	r9, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
+	mov.b	r9, r9
+	mov.b	ocb3_E.inv_sbox(r9), r15
 	bis	r15, r14
 	mov	r14, 48(sp)
 	mov	28(sp), r15
@@ -1857,9 +1800,8 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r14
 	swpb	r14
-	mov	r5, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
+	mov.b	r5, r5
+	mov.b	ocb3_E.inv_sbox(r5), r15
 	bis	r15, r14
 	mov	r14, 44(sp)
 	mov	28(sp), r15
@@ -1869,33 +1811,28 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r14
 	swpb	r14
-	mov	r11, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
+	mov.b	r11, r11
+	mov.b	ocb3_E.inv_sbox(r11), r15
 	bis	r15, r14
 	mov	r14, 42(sp)
 	mov	28(sp), r15
 	xor	10(r15), 42(sp)
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.inv_sbox(r10), r14
 	swpb	r14
-	mov	r8, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
+	mov.b	r8, r8
+	mov.b	ocb3_E.inv_sbox(r8), r15
 	bis	r15, r14
-	mov	r14, 40(sp)
+	mov	r14, 38(sp)
 	mov	28(sp), r15
-	xor	12(r15), 40(sp)
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
+	xor	12(r15), 38(sp)
+	swpb	r6
+	mov.b	r6, r6
+	mov.b	ocb3_E.inv_sbox(r6), r14
 	swpb	r14
-	mov	r13, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
+	mov.b	r13, r13
+	mov.b	ocb3_E.inv_sbox(r13), r15
 	bis	r15, r14
 	mov	r14, 36(sp)
 	mov	28(sp), r15
@@ -1981,11 +1918,8 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif17:
 	and	#1, r10
 	; ocb3.ae:63: if v[0] == 0 {
-	sub	#1, r10
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	xor	#1, r10
+	tst	r10
 	jz	.Locb3_decrypt_with_else18
 	add	#1, r11
 	addc	#0, r13
@@ -2007,117 +1941,109 @@ ocb3_decrypt_with:
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
-	mov	#2, r7
-	add	r15, r7
-	rlam.w	#3, r7
-	rla	r7
-	add	104(sp), r7
+	mov	#2, r11
+	add	r15, r11
+	rlam.w	#3, r11
+	rla	r11
+	add	104(sp), r11
 	mov	#7, r15
 	sub	14(sp), r15
 	mov	#0, r15
 	subc	r13, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
+	clr	r12
+	adc	r12
+	xor	#1, r12
 	; ocb3.ae:103: if k > last {
-	mov	2(r7), r9
-	mov	4(r7), r10
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r14
-	mov	14(r7), r15
-	tst	r8
+	mov	2(r11), r13
+	mov	4(r11), r14
+	mov	6(r11), r15
+	mov	8(r11), r4
+	mov	10(r11), r5
+	mov	12(r11), r6
+	mov	14(r11), r7
+	tst	r12
 	jz	.Locb3_decrypt_with_else20
 	; ocb3.ae:104: for j in last..k {
-	mov	@r7, 8(sp)
+	mov	@r11, 8(sp)
+	mov	r13, 6(sp)
+	mov	r14, 4(sp)
+	mov	r15, 2(sp)
+	mov	#7, 10(sp)
+	cmp	14(sp), 10(sp)
+	jc	.Locb3_decrypt_with_done23
+.Locb3_decrypt_with_loop22:
+	mov	8(sp), r8
+	and	#32767, r8
+	rlam.w	#1, r8
+	mov	6(sp), r9
+	and	#32767, r9
+	mov.b	9(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r9
+	bis	r15, r9
+	mov	4(sp), r10
+	and	#32767, r10
+	mov.b	7(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r10
+	bis	r15, r10
+	mov	2(sp), r11
+	and	#32767, r11
+	mov.b	5(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	r4, r12
+	and	#32767, r12
+	mov.b	3(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r12
+	bis	r15, r12
+	mov	r5, r13
+	and	#32767, r13
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	rlam.w	#1, r13
+	bis	r4, r13
+	mov	r6, r14
+	and	#32767, r14
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	rlam.w	#1, r14
+	bis	r5, r14
+	mov	r7, r15
+	and	#32767, r15
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	rlam.w	#1, r15
+	bis	r6, r15
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	inv	r7
+	inc	r7
+	and	#135, r7
+	xor	r7, r8
+	mov	r8, 8(sp)
 	mov	r9, 6(sp)
 	mov	r10, 4(sp)
 	mov	r11, 2(sp)
 	mov	r12, r4
 	mov	r13, r5
 	mov	r14, r6
-	mov	#7, 10(sp)
-	cmp	14(sp), 10(sp)
-	jc	.Locb3_decrypt_with_done23
-.Locb3_decrypt_with_loop22:
-	mov	8(sp), r7
-	and	#32767, r7
-	rlam.w	#1, r7
-	mov	6(sp), r8
-	and	#32767, r8
-	mov.b	9(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r8
-	bis	r14, r8
-	mov	4(sp), r9
-	and	#32767, r9
-	mov.b	7(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r9
-	bis	r14, r9
-	mov	2(sp), r10
-	and	#32767, r10
-	mov.b	5(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r10
-	bis	r14, r10
-	mov	r4, r11
-	and	#32767, r11
-	mov.b	3(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r11
-	bis	r14, r11
-	mov	r5, r12
-	and	#32767, r12
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
-	rlam.w	#1, r12
-	bis	r4, r12
-	mov	r6, r13
-	and	#32767, r13
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	rlam.w	#1, r13
-	bis	r5, r13
-	mov	r15, r14
-	and	#32767, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r14
-	bis	r6, r14
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	and	#135, r15
-	xor	r15, r7
-	mov	r7, 8(sp)
-	mov	r8, 6(sp)
-	mov	r9, 4(sp)
-	mov	r10, 2(sp)
-	mov	r11, r4
-	mov	r12, r5
-	mov	r13, r6
-	mov	r14, r15
+	mov	r15, r7
 	add	#1, 10(sp)
 	cmp	14(sp), 10(sp)
 	jnc	.Locb3_decrypt_with_loop22
@@ -2125,35 +2051,35 @@ ocb3_decrypt_with:
 	mov	r4, 34(sp)
 	mov	r5, 32(sp)
 	mov	r6, 20(sp)
-	mov	r15, 38(sp)
+	mov	r7, 40(sp)
 	jmp	.Locb3_decrypt_with_endif21
 .Locb3_decrypt_with_else20:
-	mov	@r7, 8(sp)
-	mov	r9, 6(sp)
-	mov	r10, 4(sp)
-	mov	r11, 2(sp)
-	mov	r12, 34(sp)
-	mov	r13, 32(sp)
-	mov	r14, 20(sp)
-	mov	r15, 38(sp)
+	mov	@r11, 8(sp)
+	mov	r13, 6(sp)
+	mov	r14, 4(sp)
+	mov	r15, 2(sp)
+	mov	r4, 34(sp)
+	mov	r5, 32(sp)
+	mov	r6, 20(sp)
+	mov	r7, 40(sp)
 .Locb3_decrypt_with_endif21:
-	mov	40(sp), r13
-	xor	78(sp), r13
+	mov	38(sp), r15
+	xor	78(sp), r15
 	mov	36(sp), r14
 	xor	76(sp), r14
 	mov	44(sp), r12
 	xor	74(sp), r12
 	mov	42(sp), r11
-	xor	72(sp), r11
+	xor	70(sp), r11
 	mov	48(sp), r9
-	xor	70(sp), r9
+	xor	68(sp), r9
 	mov	46(sp), r8
 	xor	66(sp), r8
 	mov	50(sp), r7
 	xor	64(sp), r7
-	mov	52(sp), r15
-	xor	62(sp), r15
-	xor	r13, 30(sp)
+	mov	52(sp), r6
+	xor	62(sp), r6
+	xor	r15, 30(sp)
 	xor	r14, 26(sp)
 	xor	r12, 24(sp)
 	xor	r11, 22(sp)
@@ -2162,11 +2088,9 @@ ocb3_decrypt_with:
 	xor	r8, r4
 	mov	120(sp), r5
 	xor	r7, r5
-	mov	114(sp), r10
-	xor	r15, r10
+	mov	112(sp), r10
+	xor	r6, r10
 	; ocb3.ae:190: store_be(msg, off, p)
-	mov	r15, r6
-	mov	r13, r15
 	mov	80(sp), r13
 	add	140(sp), r13
 	bit	#1, r13
@@ -2210,15 +2134,15 @@ ocb3_decrypt_with:
 	mov	78(sp), r14
 	mov	76(sp), r13
 	mov	74(sp), r12
-	mov	72(sp), r11
-	mov	70(sp), r9
+	mov	70(sp), r11
+	mov	68(sp), r9
 	mov	66(sp), r8
 	mov	64(sp), r7
 	mov	62(sp), r6
-	mov	38(sp), r15
+	mov	40(sp), r15
 	mov	r4, 118(sp)
 	mov	r5, 120(sp)
-	mov	r10, 114(sp)
+	mov	r10, 112(sp)
 	add	#1, 82(sp)
 	cmp	116(sp), 82(sp)
 	jc	.Locb3_decrypt_with_near48
@@ -2278,21 +2202,21 @@ ocb3_decrypt_with:
 	add	#210, r14
 	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	116(sp), r9
-	add	134(sp), r9
+	mov	116(sp), r8
+	add	132(sp), r8
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r9, r5
-	mov	2(r9), r11
-	mov	4(r9), r8
-	mov	6(r9), r12
-	mov	8(r9), r7
-	mov	10(r9), r13
-	mov	12(r9), r14
-	mov	14(r9), r15
+	mov	@r8, r5
+	mov	2(r8), r13
+	mov	4(r8), r12
+	mov	6(r8), r14
+	mov	8(r8), r7
+	mov	10(r8), r15
+	mov	12(r8), r9
+	mov	14(r8), r6
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
@@ -2304,39 +2228,37 @@ ocb3_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r9
+	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	mov	r15, r6
 	swpb	r6
 	xor	210(sp), r6
-	mov	r14, r9
 	swpb	r9
 	xor	212(sp), r9
-	mov	r13, 88(sp)
+	mov	r15, 88(sp)
 	swpb	88(sp)
 	xor	214(sp), 88(sp)
 	swpb	r7
 	xor	216(sp), r7
-	mov	r12, 100(sp)
+	mov	r14, 100(sp)
 	swpb	100(sp)
 	xor	218(sp), 100(sp)
+	mov	r12, r8
 	swpb	r8
 	xor	220(sp), r8
-	mov	r11, 98(sp)
+	mov	r13, 98(sp)
 	swpb	98(sp)
 	xor	222(sp), 98(sp)
-	mov	r5, r12
-	swpb	r12
-	xor	224(sp), r12
+	swpb	r5
+	xor	224(sp), r5
 	mov	r10, r15
 	sub	#16, r15
 	mov	110(sp), r15
@@ -2364,54 +2286,52 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r10, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#65280, r5
-	xor	#-1, r5
 	mov	r10, r11
-	rrum.w	#1, r11
 	and	#1, r11
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, 68(sp)
-	xor	#-1, 68(sp)
 	inv	r11
 	inc	r11
-	mov	r5, r15
-	and	r11, r15
-	xor	r15, r5
-	mov	r10, r15
-	rrum.w	#2, r15
-	mov	r15, r11
-	and	#1, r11
-	mov	r11, r13
+	and	#65280, r11
+	xor	#-1, r11
+	mov	r10, r12
+	rrum.w	#1, r12
+	and	#1, r12
+	mov	r12, r13
 	inv	r13
 	inc	r13
-	mov	r5, r15
+	mov	r11, r15
+	xor	#-1, r15
+	and	r13, r15
+	mov	r15, 72(sp)
+	xor	#-1, 72(sp)
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	and	r12, r15
+	xor	r15, r11
+	mov	r10, r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	mov	r11, r15
 	xor	#-1, r15
 	and	r13, r15
 	mov	r15, 54(sp)
 	xor	#-1, 54(sp)
-	mov	r11, r13
+	mov	r12, r13
 	inv	r13
 	inc	r13
-	mov	r5, r15
+	mov	r11, r15
 	and	r13, r15
-	xor	r15, r5
-	mov	r10, r15
-	rrum.w	#3, r15
-	mov	r15, r13
+	xor	r15, r11
+	mov	r10, r13
+	rrum.w	#3, r13
 	and	#1, r13
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	r5, r15
+	mov	r11, r15
 	xor	#-1, r15
 	and	r4, r15
 	mov	r15, 60(sp)
@@ -2419,21 +2339,21 @@ ocb3_decrypt_with:
 	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	r5, r15
+	mov	r11, r15
 	and	r4, r15
-	xor	r15, r5
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	inv	r5
-	mov	r12, 108(sp)
-	and	r5, 108(sp)
-	mov	r14, r12
-	inv	r12
-	inc	r12
+	and	r15, r11
+	inv	r11
+	mov	r5, 108(sp)
+	and	r11, 108(sp)
+	mov	r14, r11
+	inv	r11
+	inc	r11
 	mov	60(sp), r15
-	and	r12, r15
+	and	r11, r15
 	inv	r15
 	and	r15, r7
 	mov	r13, r15
@@ -2443,39 +2363,37 @@ ocb3_decrypt_with:
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r13, r12
-	inv	r12
-	inc	r12
+	mov	r13, r11
+	inv	r11
+	inc	r11
 	mov	54(sp), r15
-	and	r12, r15
-	mov	54(sp), r12
-	xor	r15, r12
+	and	r11, r15
+	mov	54(sp), r11
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	inv	r12
-	and	r12, r8
+	and	r15, r11
+	inv	r11
+	and	r11, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
 	inv	r5
 	and	r5, r9
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	mov	68(sp), r15
-	xor	#-1, r15
-	and	r12, r15
-	mov	r15, r4
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	mov	72(sp), r4
 	xor	#-1, r4
-	mov	r11, r12
+	and	r15, r4
+	xor	#-1, r4
 	inv	r12
 	inc	r12
-	mov	68(sp), r15
+	mov	72(sp), r15
 	and	r12, r15
-	mov	68(sp), r12
+	mov	72(sp), r12
 	xor	r15, r12
 	mov	r13, r15
 	inv	r15
@@ -2505,13 +2423,12 @@ ocb3_decrypt_with:
 	inv	r15
 	mov	88(sp), r12
 	and	r15, r12
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	mov	r4, r15
-	xor	#-1, r15
-	and	r5, r15
-	mov	r15, r5
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r4, r5
+	xor	#-1, r5
+	and	r15, r5
 	xor	#-1, r5
 	inv	r13
 	inc	r13
@@ -2539,20 +2456,19 @@ ocb3_decrypt_with:
 	mov	r7, 56(sp)
 	mov	r15, 100(sp)
 	mov	r11, 98(sp)
-	mov	108(sp), r7
+	mov	108(sp), r5
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
 	mov	r6, 136(sp)
 	mov	r9, 84(sp)
 	mov	r7, 56(sp)
-	mov	r12, r7
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
 	mov	116(sp), r13
 	add	140(sp), r13
-	mov	r7, r4
-	mov	98(sp), r5
-	mov	r8, r6
+	mov	r5, r4
+	mov	98(sp), r6
+	mov	r8, r7
 	mov	100(sp), r9
 	mov	56(sp), r11
 	mov	88(sp), r12
@@ -2560,8 +2476,8 @@ ocb3_decrypt_with:
 	mov	136(sp), r15
 	cmp	#16, r10
 	swpb	r4
-	swpb	r5
 	swpb	r6
+	swpb	r7
 	swpb	r9
 	swpb	r11
 	swpb	r12
@@ -2571,8 +2487,8 @@ ocb3_decrypt_with:
 	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
 	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r6, 4(r13)
+	mov	r6, 2(r13)
+	mov	r7, 4(r13)
 	mov	r9, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
@@ -2581,8 +2497,8 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
 	mov	r4, 194(sp)
-	mov	r5, 196(sp)
-	mov	r6, 198(sp)
+	mov	r6, 196(sp)
+	mov	r7, 198(sp)
 	mov	r9, 200(sp)
 	mov	r11, 202(sp)
 	mov	r12, 204(sp)
@@ -2604,33 +2520,33 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
-	mov	#15, r6
-	sub	r10, r6
+	mov	#15, r7
+	sub	r10, r7
 	mov	#0, r14
 	subc	110(sp), r14
 	and	#8191, r14
-	mov	r6, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	r6, r13
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r7, r13
 	and	#1, r13
 	inv	r13
 	inc	r13
 	and	#32896, r13
 	xor	#128, r13
-	mov	r6, r12
+	mov	r7, r12
 	rrum.w	#1, r12
 	and	#1, r12
 	mov	r12, r14
@@ -2638,49 +2554,47 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
-	mov	r13, r10
-	xor	r15, r10
+	mov	r13, r11
+	xor	r15, r11
 	inv	r12
 	inc	r12
 	and	r12, r13
-	mov	r6, r15
-	rrum.w	#2, r15
-	mov	r15, r9
-	and	#1, r9
-	mov	r9, r14
+	mov	r7, r6
+	rrum.w	#2, r6
+	and	#1, r6
+	mov	r6, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
 	mov	r13, r12
 	xor	r15, r12
-	mov	r9, r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	rrum.w	#3, r6
-	mov	r6, r5
-	and	#1, r5
-	mov	r5, r14
+	rrum.w	#3, r7
+	and	#1, r7
+	mov	r7, r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
 	and	r14, r15
 	mov	r13, r14
 	xor	r15, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
 	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r5, r15
 	bis	r13, r15
-	mov	114(sp), r6
-	xor	r15, r6
-	mov	r11, r15
+	mov	112(sp), r5
+	xor	r15, r5
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
@@ -2688,18 +2602,18 @@ ocb3_decrypt_with:
 	bis	r14, r15
 	mov	22(sp), r14
 	xor	r15, r14
-	mov	r5, r13
+	mov	r7, r13
 	inv	r13
 	inc	r13
 	mov	r12, r15
 	and	r13, r15
 	mov	r12, r13
 	xor	r15, r13
-	mov	r5, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r11, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
@@ -2707,7 +2621,7 @@ ocb3_decrypt_with:
 	bis	r12, r15
 	mov	118(sp), r8
 	xor	r15, r8
-	mov	r11, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
@@ -2715,37 +2629,37 @@ ocb3_decrypt_with:
 	bis	r13, r15
 	mov	26(sp), r12
 	xor	r15, r12
-	mov	r9, r13
+	mov	r6, r13
 	inv	r13
 	inc	r13
-	mov	r10, r15
+	mov	r11, r15
 	and	r13, r15
-	mov	r10, r7
-	xor	r15, r7
+	mov	r11, r10
+	xor	r15, r10
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	mov	r11, r15
+	and	r13, r15
+	mov	r11, r13
+	xor	r15, r13
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	r10, r15
-	and	r13, r15
-	mov	r10, r13
-	xor	r15, r13
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
+	and	r15, r11
 	mov	98(sp), r15
-	bis	r10, r15
+	bis	r11, r15
 	mov	120(sp), r4
 	xor	r15, r4
-	mov	r11, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
@@ -2753,68 +2667,64 @@ ocb3_decrypt_with:
 	bis	r13, r15
 	mov	24(sp), r13
 	xor	r15, r13
-	mov	r5, r10
-	inv	r10
-	inc	r10
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	mov	r10, r15
+	and	r11, r15
+	mov	r10, r11
+	xor	r15, r11
 	mov	r7, r15
-	and	r10, r15
-	mov	r7, r9
-	xor	r15, r9
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r7, r10
-	and	r15, r10
-	mov	r11, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
-	mov	r11, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	mov	136(sp), r11
-	bis	r9, r11
-	mov	30(sp), r15
-	xor	r11, r15
-	mov	100(sp), r11
-	bis	r10, r11
+	and	r15, r10
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	136(sp), r15
+	bis	r11, r15
+	mov	30(sp), r11
+	xor	r15, r11
+	mov	100(sp), r15
+	bis	r10, r15
 	mov	18(sp), r7
-	xor	r11, r7
-	mov	142(sp), r5
-	mov	144(sp), r9
-	mov	146(sp), r10
-	mov	148(sp), r11
+	xor	r15, r7
+	mov	142(sp), r9
+	mov	144(sp), r10
+	mov	146(sp), r15
+	mov	148(sp), r6
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
 	mov	r14, 96(sp)
 	mov	r13, 94(sp)
 	mov	r12, 92(sp)
 	mov	r11, 90(sp)
-	mov	r9, r5
-	mov	r8, r9
-	mov	r7, r10
-	mov	r6, r11
-	mov	30(sp), r15
+	mov	r8, r10
+	mov	r7, r15
+	mov	30(sp), r11
 	mov	26(sp), r12
 	mov	24(sp), r13
 	mov	22(sp), r14
 	mov	18(sp), r7
 	mov	118(sp), r8
 	mov	120(sp), r4
-	mov	114(sp), r6
+	mov	112(sp), r5
 .Locb3_decrypt_with_endif28:
-	xor	96(sp), r15
+	xor	96(sp), r11
 	xor	94(sp), r12
 	xor	92(sp), r13
 	xor	90(sp), r14
-	xor	r5, r7
-	xor	r9, r8
+	xor	r9, r7
+	xor	r10, r8
 	mov	r4, r9
-	xor	r10, r9
-	mov	r6, r10
-	xor	r11, r10
-	mov	r15, r11
+	xor	r15, r9
+	mov	r5, r10
+	xor	r6, r10
 	mov	104(sp), r15
 	xor	16(r15), r11
 	xor	18(r15), r12
@@ -2853,236 +2763,228 @@ ocb3_decrypt_with:
 	xor	244(sp), 58(sp)
 	mov	230(sp), 86(sp)
 	xor	246(sp), 86(sp)
-	mov	232(sp), r12
-	xor	248(sp), r12
+	mov	232(sp), r7
+	xor	248(sp), r7
 	mov	234(sp), 106(sp)
 	xor	250(sp), 106(sp)
-	mov	236(sp), r7
-	xor	252(sp), r7
-	mov	238(sp), r15
-	xor	254(sp), r15
-	mov	240(sp), r13
-	xor	256(sp), r13
-	mov	158(sp), r6
+	mov	236(sp), r6
+	xor	252(sp), r6
+	mov	238(sp), r13
+	xor	254(sp), r13
+	mov	240(sp), r12
+	xor	256(sp), r12
+	mov	158(sp), r8
 	cmp	#16, 150(sp)
 	jnc	.Locb3_decrypt_with_bytes40
-	bit	#1, r6
+	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r6, 138(sp)
-	mov	2(r6), 132(sp)
-	mov	4(r6), 130(sp)
-	mov	6(r6), 128(sp)
-	mov	8(r6), 126(sp)
-	mov	10(r6), 124(sp)
-	mov	12(r6), 122(sp)
-	mov	14(r6), 112(sp)
+	mov	@r8, 138(sp)
+	mov	2(r8), 134(sp)
+	mov	4(r8), 130(sp)
+	mov	6(r8), 128(sp)
+	mov	8(r8), 126(sp)
+	mov	10(r8), 124(sp)
+	mov	12(r8), 122(sp)
+	mov	14(r8), 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
-	mov	sp, r8
-	add	#194, r8
-	mov	r8, r9
-	mov	#16, r10
-	mov	150(sp), r14
+	mov	sp, r9
+	add	#194, r9
+	mov	r9, r10
+	mov	#16, r11
+	mov	150(sp), r15
 .Locb3_decrypt_with_cpy43:
-	clr	r11
-	tst	r14
+	clr	r14
+	tst	r15
 	jz	.Locb3_decrypt_with_pad44
-	mov.b	@r6, r11
-	inc	r6
-	dec	r14
+	mov.b	@r8, r14
+	inc	r8
+	dec	r15
 .Locb3_decrypt_with_pad44:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r14, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Locb3_decrypt_with_cpy43
-	mov	r8, r6
+	mov	r9, r8
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	150(sp), r14
-	sub	#16, r14
-	mov	#0, r14
-	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	mov	150(sp), r15
+	sub	#16, r15
+	mov	#0, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	tst	r14
+	tst	r15
 	swpb	138(sp)
-	swpb	132(sp)
+	swpb	134(sp)
 	swpb	130(sp)
 	swpb	128(sp)
 	swpb	126(sp)
 	swpb	124(sp)
 	swpb	122(sp)
-	swpb	112(sp)
+	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	sub	#128, r14
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov.b	151(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	clr	r14
-	cmp	r10, r14
-	subc	#0, r11
+	mov	150(sp), r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov.b	151(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	clr	r15
+	cmp	r11, r15
+	subc	#0, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	150(sp), r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#65280, r6
-	xor	#-1, r6
 	mov	150(sp), r9
-	rrum.w	#1, r9
 	and	#1, r9
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	mov	r6, r11
-	xor	#-1, r11
-	and	r10, r11
-	mov	r11, r10
-	xor	#-1, r10
 	inv	r9
 	inc	r9
-	mov	r6, r11
-	and	r9, r11
-	xor	r11, r6
+	and	#65280, r9
+	xor	#-1, r9
 	mov	150(sp), r11
-	rrum.w	#2, r11
-	mov	r11, r8
-	and	#1, r8
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r6, r11
-	xor	#-1, r11
-	and	r9, r11
-	mov	r11, r5
-	xor	#-1, r5
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r6, r11
-	and	r9, r11
-	mov	r6, r9
-	xor	r11, r9
-	mov	150(sp), r11
-	rrum.w	#3, r11
+	rrum.w	#1, r11
 	and	#1, r11
-	mov	r11, r6
-	inv	r6
-	inc	r6
-	mov	r9, r4
-	xor	#-1, r4
-	and	r6, r4
-	xor	#-1, r4
-	mov	r14, r6
-	inv	r6
-	inc	r6
-	and	r6, r4
-	inv	r4
-	mov	r12, r6
-	and	r4, r6
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	mov	r9, r12
-	and	r4, r12
-	xor	r12, r9
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	and	r12, r9
-	inv	r9
-	mov	r13, r12
-	and	r9, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r5, r4
-	xor	#-1, r4
-	and	r13, r4
-	xor	#-1, r4
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r4
-	inv	r4
-	mov	58(sp), r9
-	and	r4, r9
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	mov	r5, r13
-	and	r4, r13
-	xor	r13, r5
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r5
-	inv	r5
-	and	r5, r7
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	mov	r10, r13
-	xor	#-1, r13
-	and	r5, r13
-	mov	r13, r5
-	xor	#-1, r5
-	inv	r8
-	inc	r8
-	mov	r10, r13
-	and	r8, r13
-	mov	r10, r8
-	xor	r13, r8
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r8, r4
-	xor	#-1, r4
-	and	r13, r4
-	xor	#-1, r4
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r4
-	inv	r4
-	mov	86(sp), r10
-	and	r4, r10
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	mov	r8, r13
-	and	r4, r13
-	xor	r13, r8
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r8
-	inv	r8
-	mov	r15, r13
-	and	r8, r13
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r5, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
 	inv	r11
 	inc	r11
-	mov	r5, r15
+	mov	r9, r15
 	and	r11, r15
+	xor	r15, r9
+	mov	150(sp), r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r9, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	mov	r9, r15
+	and	r11, r15
+	xor	r15, r9
+	mov	150(sp), r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r9, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	r4, r11
+	inv	r11
+	and	r11, r7
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r9, r11
+	and	r4, r11
+	xor	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	inv	r9
+	and	r9, r12
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r10, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	inv	r4
+	mov	58(sp), r9
+	and	r4, r9
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r10, r11
+	and	r4, r11
+	xor	r11, r10
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r10
+	inv	r10
+	and	r10, r6
+	mov	r8, r10
+	inv	r10
+	inc	r10
 	mov	r5, r11
+	xor	#-1, r11
+	and	r10, r11
+	xor	#-1, r11
+	inv	r8
+	inc	r8
+	mov	r5, r10
+	and	r8, r10
+	xor	r10, r5
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r5, r8
+	xor	#-1, r8
+	and	r10, r8
+	xor	#-1, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r8
+	inv	r8
+	mov	86(sp), r10
+	and	r8, r10
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r5, r8
+	and	r4, r8
+	xor	r8, r5
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	inv	r5
+	and	r5, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r8
+	xor	#-1, r8
+	and	r5, r8
+	xor	#-1, r8
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r15
+	and	r5, r15
 	xor	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -3099,9 +3001,8 @@ ocb3_decrypt_with:
 	mov	106(sp), r15
 	and	r11, r15
 	mov	r14, r8
-	mov	r6, r11
+	mov	r7, r11
 	mov	r15, r5
-	mov	r7, r6
 	mov	r13, r7
 	mov	r12, r14
 	jmp	.Locb3_decrypt_with_endif46
@@ -3109,13 +3010,12 @@ ocb3_decrypt_with:
 	mov	102(sp), r8
 	mov	58(sp), r9
 	mov	86(sp), r10
-	mov	r12, r11
+	mov	r7, r11
 	mov	106(sp), r5
-	mov	r7, r6
-	mov	r15, r7
-	mov	r13, r14
+	mov	r13, r7
+	mov	r12, r14
 .Locb3_decrypt_with_endif46:
-	mov	112(sp), r15
+	mov	114(sp), r15
 	xor	r8, r15
 	mov	122(sp), r8
 	xor	r9, r8
@@ -3127,7 +3027,7 @@ ocb3_decrypt_with:
 	xor	r5, r11
 	mov	130(sp), r12
 	xor	r6, r12
-	mov	132(sp), r13
+	mov	134(sp), r13
 	xor	r7, r13
 	mov	138(sp), r7
 	xor	r14, r7
@@ -3187,7 +3087,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 646 bytes of code
+;     estimated 614 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3198,124 +3098,111 @@ ocb3_E_encrypt_block:
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r6
+	mov	12(r13), r5
 	mov	r12, r8
-	xor	@r8, r6
-	mov	14(r13), r7
-	xor	2(r8), r7
-	mov	8(r13), r9
-	xor	4(r8), r9
+	xor	@r8, r5
+	mov	14(r13), r9
+	xor	2(r8), r9
+	mov	8(r13), r12
+	xor	4(r8), r12
 	mov	10(r13), r11
 	xor	6(r8), r11
-	mov	4(r13), r10
-	xor	8(r8), r10
-	mov	6(r13), r12
-	xor	10(r8), r12
-	mov	@r13, r14
-	xor	12(r8), r14
+	mov	4(r13), r6
+	xor	8(r8), r6
+	mov	6(r13), r14
+	xor	10(r8), r14
+	mov	@r13, r10
+	xor	12(r8), r10
 	mov	2(r13), r15
 	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r6, r5
-	mov	r7, 2(sp)
-	mov	r9, 0(sp)
-	mov	r10, r6
-	mov	r12, r13
-	mov	r14, r10
+	mov	r9, 2(sp)
+	mov	r12, 0(sp)
+	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	mov.b	3(sp), r14
-	mov	r11, r8
-	mov.b	r8, r8
-	mov	r6, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov	r10, r12
-	mov.b	r12, r12
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	rla	r14
-	mov	r8, r4
-	rla	r4
-	rla	r9
-	rla	r12
-	mov	ocb3_tf0(r14), r8
-	xor	ocb3_tf1(r4), r8
-	xor	ocb3_tf2(r9), r8
-	xor	ocb3_tf3(r12), r8
-	xor	@r7+, r8
-	mov	ocb3_tf2(r14), r14
-	xor	ocb3_tf3(r4), r14
-	xor	ocb3_tf0(r9), r14
-	xor	ocb3_tf1(r12), r14
-	mov	r14, r9
-	xor	@r7+, r9
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r13, r4
+	mov.b	3(sp), r9
+	mov	r11, r4
 	mov.b	r4, r4
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r5, r12
-	mov.b	r12, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	rla	r14
-	rla	r4
-	rla	r11
-	rla	r12
-	mov	ocb3_tf0(r14), r10
-	xor	ocb3_tf1(r4), r10
-	xor	ocb3_tf2(r11), r10
-	xor	ocb3_tf3(r12), r10
-	xor	@r7+, r10
-	mov	ocb3_tf2(r14), r14
-	xor	ocb3_tf3(r4), r14
-	xor	ocb3_tf0(r11), r14
-	xor	ocb3_tf1(r12), r14
-	mov	r14, r11
-	xor	@r7+, r11
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	r5, r12
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	@sp, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	rla	r14
+	mov	r10, r14
+	mov.b	r14, r14
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	rla	r9
 	rla	r4
-	mov	r12, r5
-	rla	r5
+	rla	r12
+	rla	r14
+	mov	ocb3_tf0(r9), r8
+	xor	ocb3_tf1(r4), r8
+	xor	ocb3_tf2(r12), r8
+	xor	ocb3_tf3(r14), r8
+	xor	@r7+, r8
+	mov	ocb3_tf2(r9), r9
+	xor	ocb3_tf3(r4), r9
+	xor	ocb3_tf0(r12), r9
+	xor	ocb3_tf1(r14), r9
+	xor	@r7+, r9
+	swpb	r11
+	mov.b	r11, r11
+	mov	r13, r4
+	mov.b	r4, r4
+	mov	r10, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov	r5, r14
+	mov.b	r14, r14
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	rla	r11
+	rla	r4
+	rla	r12
+	rla	r14
+	mov	ocb3_tf0(r11), r10
+	xor	ocb3_tf1(r4), r10
+	xor	ocb3_tf2(r12), r10
+	xor	ocb3_tf3(r14), r10
+	xor	@r7+, r10
+	mov	ocb3_tf2(r11), r11
+	xor	ocb3_tf3(r4), r11
+	xor	ocb3_tf0(r12), r11
+	xor	ocb3_tf1(r14), r11
+	xor	@r7+, r11
+	swpb	r13
+	mov.b	r13, r13
+	mov	r15, r4
+	mov.b	r4, r4
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	@sp, r14
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	mov	ocb3_tf0(r14), r12
+	rla	r4
+	rla	r5
+	rla	r14
+	mov	ocb3_tf0(r13), r12
 	xor	ocb3_tf1(r4), r12
 	xor	ocb3_tf2(r5), r12
-	xor	ocb3_tf3(r13), r12
+	xor	ocb3_tf3(r14), r12
 	xor	@r7+, r12
-	mov	ocb3_tf2(r14), r14
-	xor	ocb3_tf3(r4), r14
-	xor	ocb3_tf0(r5), r14
-	xor	ocb3_tf1(r13), r14
-	mov	r14, r13
+	mov	ocb3_tf2(r13), r13
+	xor	ocb3_tf3(r4), r13
+	xor	ocb3_tf0(r5), r13
+	xor	ocb3_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	2(sp), r4
 	mov.b	1(sp), r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	rla	r4
 	rla	r5
-	mov	r14, r6
 	rla	r6
 	mov	ocb3_tf0(r15), r14
 	xor	ocb3_tf1(r4), r14
@@ -3361,10 +3248,9 @@ ocb3_E_encrypt_block:
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	ocb3_E.sbox(r11), r8
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r10
 	mov	r5, r11
 	mov.b	r11, r11
 	mov.b	ocb3_E.sbox(r11), r11
@@ -3382,10 +3268,9 @@ ocb3_E_encrypt_block:
 	mov	r15, r13
 	mov.b	r13, r13
 	mov.b	ocb3_E.sbox(r13), r8
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	ocb3_E.sbox(r13), r9
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	ocb3_E.sbox(r5), r9
 	mov.b	@sp, r13
 	mov.b	ocb3_E.sbox(r13), r13
 	swpb	r9
@@ -3403,9 +3288,8 @@ ocb3_E_encrypt_block:
 	mov.b	ocb3_E.sbox(r15), r5
 	mov.b	1(sp), r15
 	mov.b	ocb3_E.sbox(r15), r7
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.sbox(r15), r15
+	mov.b	r6, r6
+	mov.b	ocb3_E.sbox(r6), r15
 	swpb	r7
 	bis	r15, r7
 	swpb	r8
@@ -3429,44 +3313,44 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 144 bytes (40 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1808 bytes of code
+;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1748 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
 	.balign 2
 ocb3_hash:
 	pushm.w	#7, r10
-	sub	#144, sp
-	mov	r12, 60(sp)
-	mov	r13, 42(sp)
-	mov	r14, 56(sp)
-	mov	r15, 78(sp)
-	mov	160(sp), 64(sp)
+	sub	#140, sp
+	mov	r12, 54(sp)
+	mov	r13, 38(sp)
+	mov	r14, 52(sp)
+	mov	r15, 74(sp)
+	mov	156(sp), 56(sp)
 	rrum.w	#4, r15
-	mov	r15, 54(sp)
+	mov	r15, 50(sp)
 	; ocb3.ae:131: for i in 0..full {
-	mov	#0, 26(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, 52(sp)
-	mov	#0, 50(sp)
+	mov	#0, 26(sp)
+	mov	#0, 24(sp)
 	mov	#0, 48(sp)
 	mov	#0, 46(sp)
 	mov	#0, 44(sp)
+	mov	#0, 42(sp)
 	mov	#0, 40(sp)
-	mov	#0, 38(sp)
 	mov	#0, 36(sp)
-	cmp	54(sp), 26(sp)
+	mov	#0, 34(sp)
+	mov	#0, 32(sp)
+	cmp	50(sp), 22(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	26(sp), r14
+	mov	22(sp), r14
 	add	#1, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -3533,25 +3417,22 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	rrum.w	#2, r14
+	add	#2, r11
+	addc	#0, r13
 	and	#3, r10
+	rrum.w	#2, r14
 	swpb	r10
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
-	add	#2, r11
-	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	mov	r14, r10
 .Locb3_hash_endif10:
 	and	#1, r10
 	; ocb3.ae:63: if v[0] == 0 {
-	sub	#1, r10
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
+	xor	#1, r10
+	tst	r10
 	jz	.Locb3_hash_else11
 	add	#1, r11
 	addc	#0, r13
@@ -3573,37 +3454,34 @@ ocb3_hash:
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
-	mov	#2, r8
-	add	r15, r8
-	rlam.w	#3, r8
-	rla	r8
-	add	42(sp), r8
+	mov	#2, r10
+	add	r15, r10
+	rlam.w	#3, r10
+	rla	r10
+	add	38(sp), r10
 	mov	#7, r15
 	sub	10(sp), r15
 	mov	#0, r15
 	subc	r13, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
+	clr	r11
+	adc	r11
+	xor	#1, r11
 	; ocb3.ae:103: if k > last {
-	mov	2(r8), r10
-	mov	4(r8), r11
-	mov	6(r8), r12
-	mov	8(r8), r15
-	mov	10(r8), r13
-	mov	12(r8), r14
-	mov	14(r8), r7
-	tst	r9
+	mov	2(r10), r12
+	mov	4(r10), r13
+	mov	6(r10), r14
+	mov	8(r10), r15
+	mov	10(r10), r4
+	mov	12(r10), r5
+	mov	14(r10), r6
+	tst	r11
 	jz	.Locb3_hash_else13
 	; ocb3.ae:104: for j in last..k {
-	mov	@r8, 6(sp)
-	mov	r10, 4(sp)
-	mov	r11, 2(sp)
-	mov	r12, 0(sp)
-	mov	r13, r4
-	mov	r14, r5
-	mov	r7, r6
 	mov	#7, 8(sp)
+	mov	@r10, 6(sp)
+	mov	r12, 4(sp)
+	mov	r13, 2(sp)
+	mov	r14, 0(sp)
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -3670,11 +3548,6 @@ ocb3_hash:
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	xor	#1, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
 	inv	r15
 	inc	r15
 	and	#135, r15
@@ -3691,419 +3564,403 @@ ocb3_hash:
 	cmp	10(sp), 8(sp)
 	jnc	.Locb3_hash_loop15
 .Locb3_hash_done16:
-	mov	6(sp), r8
-	mov	4(sp), r9
-	mov	2(sp), r10
-	mov	@sp, r11
-	mov	r15, r12
-	mov	r4, r13
-	mov	r5, r14
-	mov	r6, r15
+	mov	6(sp), r11
+	mov	4(sp), r12
+	mov	2(sp), r13
+	mov	@sp, r14
 	jmp	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	@r8, r8
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r15, r12
-	mov	r7, r15
+	mov	@r10, r11
 .Locb3_hash_endif14:
-	xor	r8, 18(sp)
-	xor	r9, 16(sp)
-	xor	r10, 14(sp)
-	xor	r11, 12(sp)
-	mov	34(sp), r7
-	xor	r12, r7
-	mov	32(sp), r8
-	xor	r13, r8
-	mov	30(sp), r9
-	xor	r14, r9
-	mov	28(sp), r10
-	xor	r15, r10
-	mov	26(sp), r5
-	and	#4095, r5
-	rlam.w	#4, r5
-	add	56(sp), r5
-	bit	#1, r5
+	xor	r11, 18(sp)
+	xor	r12, 16(sp)
+	xor	r13, 14(sp)
+	xor	r14, 12(sp)
+	mov	30(sp), r7
+	xor	r15, r7
+	mov	28(sp), r8
+	xor	r4, r8
+	mov	26(sp), r9
+	xor	r5, r9
+	mov	24(sp), r10
+	xor	r6, r10
+	mov	22(sp), r11
+	and	#4095, r11
+	rlam.w	#4, r11
+	add	52(sp), r11
+	bit	#1, r11
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	@r5, 24(sp)
-	mov	2(r5), 22(sp)
-	mov	4(r5), 20(sp)
-	mov	6(r5), r4
-	mov	8(r5), r6
-	mov	10(r5), r11
-	mov	12(r5), r12
-	mov	14(r5), r5
+	mov	@r11, 20(sp)
+	mov	2(r11), r14
+	mov	4(r11), r13
+	mov	6(r11), r12
+	mov	8(r11), r15
+	mov	10(r11), r6
+	mov	12(r11), r5
+	mov	14(r11), r4
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#80, r12
+	add	#76, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
-	mov.b	@r5, r15
-	inc	r5
+	mov.b	@r11, r15
+	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Locb3_hash_cpy20
-	mov	r12, r5
+	mov	r12, r11
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
-	swpb	r5
-	xor	18(sp), r5
-	swpb	r12
-	xor	16(sp), r12
-	swpb	r11
-	xor	14(sp), r11
-	swpb	r6
-	xor	12(sp), r6
 	swpb	r4
-	xor	r7, r4
-	mov	20(sp), r13
+	xor	18(sp), r4
+	swpb	r5
+	xor	16(sp), r5
+	swpb	r6
+	xor	14(sp), r6
+	mov	r15, r11
+	swpb	r11
+	xor	12(sp), r11
+	swpb	r12
+	xor	r7, r12
 	swpb	r13
 	xor	r8, r13
-	mov	22(sp), r14
 	swpb	r14
 	xor	r9, r14
-	mov	24(sp), r15
+	mov	20(sp), r15
 	swpb	r15
 	xor	r10, r15
 	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r5, 96(sp)
-	mov	r12, 98(sp)
-	mov	r11, 100(sp)
-	mov	r6, 102(sp)
-	mov	r4, 104(sp)
-	mov	r13, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
+	mov	r4, 92(sp)
+	mov	r5, 94(sp)
+	mov	r6, 96(sp)
+	mov	r11, 98(sp)
+	mov	r12, 100(sp)
+	mov	r13, 102(sp)
+	mov	r14, 104(sp)
+	mov	r15, 106(sp)
 	mov	sp, r13
-	add	#96, r13
+	add	#92, r13
 	mov	sp, r14
-	add	#112, r14
-	mov	60(sp), r12
+	add	#108, r14
+	mov	54(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	52(sp), r4
-	xor	112(sp), r4
-	mov	50(sp), r5
-	xor	114(sp), r5
-	mov	48(sp), r6
-	xor	116(sp), r6
-	mov	46(sp), r11
-	xor	118(sp), r11
-	mov	44(sp), r12
-	xor	120(sp), r12
-	mov	40(sp), r13
-	xor	122(sp), r13
-	mov	38(sp), r14
-	xor	124(sp), r14
-	mov	36(sp), r15
-	xor	126(sp), r15
-	mov	r7, 34(sp)
-	mov	r8, 32(sp)
-	mov	r9, 30(sp)
-	mov	r10, 28(sp)
-	mov	r4, 52(sp)
-	mov	r5, 50(sp)
-	mov	r6, 48(sp)
-	mov	r11, 46(sp)
-	mov	r12, 44(sp)
-	mov	r13, 40(sp)
-	mov	r14, 38(sp)
-	mov	r15, 36(sp)
-	add	#1, 26(sp)
-	cmp	54(sp), 26(sp)
+	mov	48(sp), r4
+	xor	108(sp), r4
+	mov	46(sp), r5
+	xor	110(sp), r5
+	mov	44(sp), r6
+	xor	112(sp), r6
+	mov	42(sp), r11
+	xor	114(sp), r11
+	mov	40(sp), r12
+	xor	116(sp), r12
+	mov	36(sp), r13
+	xor	118(sp), r13
+	mov	34(sp), r14
+	xor	120(sp), r14
+	mov	32(sp), r15
+	xor	122(sp), r15
+	mov	r7, 30(sp)
+	mov	r8, 28(sp)
+	mov	r9, 26(sp)
+	mov	r10, 24(sp)
+	mov	r4, 48(sp)
+	mov	r5, 46(sp)
+	mov	r6, 44(sp)
+	mov	r11, 42(sp)
+	mov	r12, 40(sp)
+	mov	r13, 36(sp)
+	mov	r14, 34(sp)
+	mov	r15, 32(sp)
+	add	#1, 22(sp)
+	cmp	50(sp), 22(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	54(sp), r11
-	rlam.w	#4, r11
-	mov	78(sp), r12
-	sub	r11, r12
-	mov	#0, r13
-	subc	#0, r13
-	mov	r12, r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
+	mov	50(sp), r12
+	rlam.w	#4, r12
+	mov	74(sp), r13
+	sub	r12, r13
+	mov	#0, r14
+	subc	#0, r14
 	mov	r13, r15
+	sub	#1, r15
+	clr	r11
+	adc	r11
+	mov	r14, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r14
+	bis	r15, r11
 	; ocb3.ae:136: if r != 0 {
-	tst	r14
+	tst	r11
 	jz	.Locb3_hash_else22
-	mov	42(sp), r15
+	mov	38(sp), r15
 	xor	@r15, 18(sp)
 	xor	2(r15), 16(sp)
 	xor	4(r15), 14(sp)
 	xor	6(r15), 12(sp)
-	xor	8(r15), 34(sp)
-	xor	10(r15), 32(sp)
-	mov	30(sp), r14
-	xor	12(r15), r14
-	mov	28(sp), r7
-	xor	14(r15), r7
-	add	56(sp), r11
-	cmp	#16, r12
+	xor	8(r15), 30(sp)
+	xor	10(r15), 28(sp)
+	xor	12(r15), 26(sp)
+	xor	14(r15), 24(sp)
+	add	52(sp), r12
+	cmp	#16, r13
 	jnc	.Locb3_hash_bytes24
-	bit	#1, r11
+	bit	#1, r12
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r11, r15
-	mov	2(r11), 62(sp)
-	mov	4(r11), 66(sp)
-	mov	6(r11), 68(sp)
-	mov	8(r11), 70(sp)
-	mov	10(r11), 72(sp)
-	mov	12(r11), 74(sp)
-	mov	14(r11), 76(sp)
+	mov	@r12, 72(sp)
+	mov	2(r12), 70(sp)
+	mov	4(r12), 68(sp)
+	mov	6(r12), 66(sp)
+	mov	8(r12), 64(sp)
+	mov	10(r12), 62(sp)
+	mov	12(r12), 60(sp)
+	mov	14(r12), 58(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r6
-	add	#80, r6
-	mov	r6, r8
-	mov	#16, r9
-	mov	r12, r15
+	mov	sp, r8
+	add	#76, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	r13, r15
 .Locb3_hash_cpy27:
-	clr	r10
+	clr	r11
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r11, r10
-	inc	r11
+	mov.b	@r12, r11
+	inc	r12
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r10, 0(r8)
-	inc	r8
-	dec	r9
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Locb3_hash_cpy27
-	mov	r6, r11
+	mov	r8, r12
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r11
-	sub	r12, r11
+	mov	#15, r4
+	sub	r13, r4
 	mov	#0, r12
-	subc	r13, r12
+	subc	r14, r12
+	mov	r4, r5
+	and	#8191, r5
+	rlam.w	#3, r5
 	and	#8191, r12
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
 	rlam.w	#3, r12
-	mov	r11, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
+	bis	r15, r12
+	mov	r4, r7
+	and	#1, r7
+	inv	r7
+	inc	r7
+	and	#32896, r7
+	xor	#128, r7
+	mov	r4, r13
 	rrum.w	#1, r13
-	bis	r13, r12
-	mov	r11, r13
-	and	#8191, r13
-	rlam.w	#3, r13
-	sub	#128, r13
-	subc	#0, r12
-	clr	r9
-	adc	r9
-	mov	r11, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#32896, r5
-	xor	#128, r5
-	mov	r11, r6
-	rrum.w	#1, r6
-	and	#1, r6
-	mov	r6, r13
+	and	#1, r13
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, r11
+	xor	r15, r11
 	inv	r13
 	inc	r13
-	mov	r5, r10
-	and	r13, r10
-	mov	r11, r13
+	and	r13, r7
+	mov	r4, r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	r13, r8
-	inv	r8
-	inc	r8
-	mov	r10, r12
-	and	r8, r12
-	rrum.w	#3, r11
-	mov	r11, r8
-	and	#1, r8
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r12, r11
-	and	r4, r11
-	xor	#1, r9
-	mov	r9, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
-	swpb	r15
-	bis	r11, r15
-	mov	r15, 58(sp)
-	xor	r7, 58(sp)
-	mov	r6, r11
-	inv	r11
-	inc	r11
-	mov	r5, r15
-	and	r11, r15
-	mov	r5, r7
-	xor	r15, r7
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	mov	r11, r9
+	xor	r15, r9
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, r10
+	xor	r15, r10
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r7, r11
 	and	r15, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r11, r6
-	and	r15, r6
+	inv	r13
+	inc	r13
+	and	r13, r7
+	rrum.w	#3, r4
+	and	#1, r4
+	mov	r4, r14
+	inv	r14
+	inc	r14
 	mov	r9, r15
+	and	r14, r15
+	mov	r9, r13
+	xor	r15, r13
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r10, r15
+	and	r14, r15
+	mov	r10, r14
+	xor	r15, r14
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r11, r15
+	and	r8, r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	mov	r7, r8
+	xor	r15, r8
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	r5, r15
+	sub	#128, r15
+	mov	r12, r15
+	subc	#0, r15
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	62(sp), r15
-	swpb	r15
-	bis	r6, r15
-	xor	r14, r15
-	mov	r13, r6
-	inv	r6
-	inc	r6
-	mov	r10, r14
-	and	r6, r14
-	xor	r14, r10
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	mov	r10, r6
-	and	r14, r6
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	and	r14, r6
-	mov	66(sp), r14
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	58(sp), r12
+	swpb	r12
+	bis	r13, r12
+	mov	60(sp), r13
+	swpb	r13
+	bis	r14, r13
+	mov	62(sp), r14
 	swpb	r14
 	bis	r6, r14
-	xor	32(sp), r14
-	mov	r13, r6
-	inv	r6
-	inc	r6
-	mov	r7, r13
-	and	r6, r13
-	xor	r13, r7
-	mov	r8, r13
-	inv	r13
-	inc	r13
-	mov	r7, r6
-	and	r13, r6
-	mov	r9, r13
-	inv	r13
-	inc	r13
-	and	r13, r6
-	mov	68(sp), r13
-	swpb	r13
-	bis	r6, r13
-	xor	34(sp), r13
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	mov	r12, r5
-	and	r6, r5
-	mov	r12, r6
-	xor	r5, r6
-	mov	r9, r12
-	inv	r12
-	inc	r12
-	and	r12, r6
-	mov	70(sp), r12
-	swpb	r12
-	bis	r6, r12
-	xor	12(sp), r12
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	mov	r11, r5
-	and	r6, r5
-	mov	r11, r6
-	xor	r5, r6
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	and	r11, r6
+	mov	64(sp), r15
+	swpb	r15
+	bis	r8, r15
+	mov	66(sp), r8
+	swpb	r8
+	bis	r9, r8
+	mov	68(sp), r9
+	swpb	r9
+	bis	r10, r9
+	mov	70(sp), r10
+	swpb	r10
+	bis	r11, r10
 	mov	72(sp), r11
 	swpb	r11
-	bis	r6, r11
-	xor	14(sp), r11
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	mov	r10, r5
-	and	r6, r5
-	mov	r10, r6
-	xor	r5, r6
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	and	r10, r6
-	mov	74(sp), r10
-	swpb	r10
-	bis	r6, r10
-	xor	16(sp), r10
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	mov	r7, r8
-	and	r6, r8
-	xor	r8, r7
-	inv	r9
-	inc	r9
-	and	r9, r7
-	mov	76(sp), r9
-	swpb	r9
-	bis	r7, r9
-	xor	18(sp), r9
+	bis	r7, r11
+	xor	18(sp), r12
+	xor	16(sp), r13
+	xor	14(sp), r14
+	xor	12(sp), r15
+	xor	30(sp), r8
+	xor	28(sp), r9
+	xor	26(sp), r10
+	xor	24(sp), r11
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r9, 96(sp)
-	mov	r10, 98(sp)
-	mov	r11, 100(sp)
-	mov	r12, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
-	mov	58(sp), 110(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
+	mov	r8, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
 	mov	sp, r13
-	add	#96, r13
+	add	#92, r13
 	mov	sp, r14
-	add	#128, r14
-	mov	60(sp), r12
+	add	#124, r14
+	mov	54(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	52(sp), r7
-	xor	128(sp), r7
-	mov	50(sp), r8
-	xor	130(sp), r8
-	mov	48(sp), r9
-	xor	132(sp), r9
-	mov	46(sp), r10
-	xor	134(sp), r10
-	mov	44(sp), r11
-	xor	136(sp), r11
-	mov	40(sp), r12
-	xor	138(sp), r12
-	mov	38(sp), r13
-	xor	140(sp), r13
-	mov	36(sp), r14
-	xor	142(sp), r14
+	mov	48(sp), r7
+	xor	124(sp), r7
+	mov	46(sp), r8
+	xor	126(sp), r8
+	mov	44(sp), r9
+	xor	128(sp), r9
+	mov	42(sp), r10
+	xor	130(sp), r10
+	mov	40(sp), r11
+	xor	132(sp), r11
+	mov	36(sp), r12
+	xor	134(sp), r12
+	mov	34(sp), r13
+	xor	136(sp), r13
+	mov	32(sp), r14
+	xor	138(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
-	mov	52(sp), r7
-	mov	50(sp), r8
-	mov	48(sp), r9
-	mov	46(sp), r10
-	mov	44(sp), r11
-	mov	40(sp), r12
-	mov	38(sp), r13
-	mov	36(sp), r14
+	mov	48(sp), r7
+	mov	46(sp), r8
+	mov	44(sp), r9
+	mov	42(sp), r10
+	mov	40(sp), r11
+	mov	36(sp), r12
+	mov	34(sp), r13
+	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	64(sp), r15
+	mov	56(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -4112,7 +3969,7 @@ ocb3_hash:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#144, sp
+	add	#140, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_hash, .-ocb3_hash
@@ -4120,7 +3977,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3750 bytes of code
+;     estimated 3678 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4128,444 +3985,435 @@ ocb3_hash:
 ocb3_initial_offset:
 	pushm.w	#7, r10
 	sub	#96, sp
-	mov	r12, 62(sp)
-	mov	112(sp), 60(sp)
-	mov	@r15, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	and	#127, r15
-	and	#127, r15
-	mov	r15, r4
-	swpb	r4
-	rlam.w	#1, r4
-	mov	r14, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	sub	#128, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r14, r11
+	mov	r14, r5
+	and	#8191, r14
+	rlam.w	#3, r14
+	sub	#128, r14
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r5, r11
 	swpb	r11
 	mov.b	r11, r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
-	clr	r15
-	cmp	r9, r15
+	clr	r14
+	cmp	r10, r14
 	subc	#0, r11
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r14, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#257, r15
-	xor	#1, r15
-	mov	r14, r7
-	rrum.w	#1, r7
+	clr	r6
+	adc	r6
+	mov	r5, r7
 	and	#1, r7
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	mov	r15, r11
-	and	r9, r11
-	mov	r15, r6
-	xor	r11, r6
 	inv	r7
 	inc	r7
-	and	r7, r15
-	mov	r14, r11
-	rrum.w	#2, r11
-	mov	r11, r5
-	and	#1, r5
+	and	#257, r7
+	xor	#1, r7
+	mov	r5, r14
+	rrum.w	#1, r14
+	mov	r14, 6(sp)
+	and	#1, 6(sp)
+	mov	6(sp), r14
+	inv	r14
+	inc	r14
+	mov	r7, r8
+	and	r14, r8
 	mov	r5, r9
+	rrum.w	#2, r9
+	and	#1, r9
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r8, r10
+	and	r14, r10
+	mov	r5, r11
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	mov	r10, 0(sp)
+	and	r14, 0(sp)
+	mov	r10, r4
+	xor	@sp, r4
+	xor	#1, r6
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r4, 54(sp)
+	and	r14, 54(sp)
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r14, r10
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	r14, r10
+	mov	r15, r14
+	mov	@r14, r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	and	#127, r14
+	and	#127, r14
+	swpb	r14
+	rlam.w	#1, r14
+	mov	r14, 50(sp)
+	bis	r10, 50(sp)
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	mov	r8, r14
+	and	r10, r14
+	xor	r14, r8
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	mov	r8, r14
+	and	r10, r14
+	mov	r8, r10
+	xor	r14, r10
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r10, 56(sp)
+	and	r14, 56(sp)
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r14, r8
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r8, 58(sp)
+	and	r14, 58(sp)
+	mov	6(sp), r10
+	inv	r10
+	inc	r10
+	mov	r7, r14
+	and	r10, r14
+	xor	r14, r7
+	mov	r9, r14
+	inv	r14
+	inc	r14
+	mov	r7, r8
+	and	r14, r8
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	mov	r8, r14
+	and	r10, r14
+	mov	r8, r10
+	xor	r14, r10
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r10, 46(sp)
+	and	r14, 46(sp)
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r14, r8
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r8, 44(sp)
+	and	r14, 44(sp)
 	inv	r9
 	inc	r9
-	mov	r15, r11
-	and	r9, r11
-	mov	r15, r9
-	xor	r11, r9
-	mov	r5, r11
+	mov	r7, r14
+	and	r9, r14
+	xor	r14, r7
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	mov	r7, r14
+	and	r10, r14
+	mov	r7, r10
+	xor	r14, r10
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	mov	r10, 52(sp)
+	and	r14, 52(sp)
 	inv	r11
 	inc	r11
-	and	r11, r15
-	mov	r14, r11
-	rrum.w	#3, r11
-	mov	r11, r7
-	and	#1, r7
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	mov	r15, 2(sp)
-	and	r11, 2(sp)
-	mov	r15, 0(sp)
-	xor	2(sp), 0(sp)
+	and	r11, r7
+	inv	r6
+	inc	r6
+	mov	r7, 48(sp)
+	and	r6, 48(sp)
+	mov	#13, r14
+	cmp	r5, r14
+	clr	r8
+	adc	r8
+	mov	r5, r9
+	sub	#13, r9
 	mov	r8, r11
 	inv	r11
 	inc	r11
-	and	r11, 0(sp)
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	mov	r4, 52(sp)
-	bis	r15, 52(sp)
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	mov	r9, r11
-	xor	r15, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r11, 56(sp)
-	and	r15, 56(sp)
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r9, r11
-	and	r15, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r11, 58(sp)
-	and	r15, 58(sp)
-	mov	r5, r11
-	inv	r11
-	inc	r11
-	mov	r6, r15
-	and	r11, r15
-	mov	r6, r9
-	xor	r15, r9
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	mov	r6, r15
-	and	r11, r15
-	mov	r6, r11
-	xor	r15, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r11, 48(sp)
-	and	r15, 48(sp)
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r6, 46(sp)
-	and	r15, 46(sp)
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	mov	r9, r11
-	xor	r15, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r11, 54(sp)
-	and	r15, 54(sp)
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r9, 50(sp)
-	and	r15, 50(sp)
-	mov	#13, r15
-	cmp	r14, r15
-	clr	r11
-	adc	r11
-	mov	r11, r8
+	mov	r9, r14
+	and	r11, r14
+	xor	r14, r9
 	inv	r8
 	inc	r8
 	and	#13, r8
 	xor	#13, r8
-	mov	r14, r9
-	sub	#13, r9
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	xor	r15, r9
-	clr	r11
+	mov	r12, 62(sp)
+	mov	r13, r14
+	mov	112(sp), 60(sp)
+	clr	r10
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob1
-	mov	r8, 6(sp)
-	add	r13, 6(sp)
-	mov	6(sp), r15
-	mov.b	@r15, r11
+	mov	r8, r12
+	add	r14, r12
+	mov.b	@r12, r10
 .Locb3_initial_offset_nob1:
-	clr	r15
+	clr	r11
 	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob2
-	mov	6(sp), r15
-	mov.b	1(r15), r15
+	mov.b	1(r12), r11
 .Locb3_initial_offset_nob2:
-	swpb	r11
-	bis	r15, r11
-	mov	#11, r15
-	cmp	r14, r15
-	clr	r9
-	adc	r9
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	and	#11, r7
-	xor	#11, r7
-	mov	r14, r8
-	sub	#11, r8
-	inv	r9
-	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
-	clr	r9
-	cmp	#1, r8
+	mov	r10, r12
+	swpb	r12
+	bis	r11, r12
+	mov	#11, r11
+	cmp	r5, r11
+	clr	r10
+	adc	r10
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	and	#11, r8
+	xor	#11, r8
+	mov	r5, r9
+	sub	#11, r9
+	inv	r10
+	inc	r10
+	mov	r9, r11
+	and	r10, r11
+	xor	r11, r9
+	clr	r10
+	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob3
-	mov	r7, 4(sp)
-	add	r13, 4(sp)
-	mov	4(sp), r15
-	mov.b	@r15, r9
+	mov	r8, r13
+	add	r14, r13
+	mov.b	@r13, r10
 .Locb3_initial_offset_nob3:
-	clr	r15
-	cmp	#2, r8
+	clr	r11
+	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob4
-	mov	4(sp), r15
-	mov.b	1(r15), r15
+	mov.b	1(r13), r11
 .Locb3_initial_offset_nob4:
-	swpb	r9
-	bis	r15, r9
-	mov	#9, r15
-	cmp	r14, r15
+	mov	r10, r13
+	swpb	r13
+	bis	r11, r13
+	mov	#9, r11
+	cmp	r5, r11
 	clr	r8
 	adc	r8
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	and	#9, r6
-	xor	#9, r6
-	mov	r14, r7
-	sub	#9, r7
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	clr	r8
-	cmp	#1, r7
-	jnc	.Locb3_initial_offset_nob5
-	mov	r6, r10
-	add	r13, r10
-	mov.b	@r10, r8
-.Locb3_initial_offset_nob5:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Locb3_initial_offset_nob6
-	mov.b	1(r10), r15
-.Locb3_initial_offset_nob6:
 	mov	r8, r10
-	swpb	r10
-	bis	r15, r10
-	mov	#7, r15
-	cmp	r14, r15
-	clr	r8
-	adc	r8
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	and	#7, r6
-	xor	#7, r6
-	mov	r14, r7
-	sub	#7, r7
+	inv	r10
+	inc	r10
+	and	#9, r10
+	xor	#9, r10
+	mov	r5, r9
+	sub	#9, r9
 	inv	r8
 	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
-	clr	r8
-	cmp	#1, r7
+	mov	r9, r11
+	and	r8, r11
+	xor	r11, r9
+	clr	r11
+	cmp	#1, r9
+	jnc	.Locb3_initial_offset_nob5
+	mov	r10, r15
+	add	r14, r15
+	mov.b	@r15, r11
+.Locb3_initial_offset_nob5:
+	clr	r10
+	cmp	#2, r9
+	jnc	.Locb3_initial_offset_nob6
+	mov.b	1(r15), r10
+.Locb3_initial_offset_nob6:
+	swpb	r11
+	bis	r10, r11
+	mov	#7, r15
+	cmp	r5, r15
+	clr	r10
+	adc	r10
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	and	#7, r8
+	xor	#7, r8
+	mov	r5, r9
+	sub	#7, r9
+	inv	r10
+	inc	r10
+	mov	r9, r15
+	and	r10, r15
+	xor	r15, r9
+	clr	r10
+	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob7
-	mov	r6, r12
-	add	r13, r12
-	mov.b	@r12, r8
+	mov	r8, 10(sp)
+	add	r14, 10(sp)
+	mov	10(sp), r15
+	mov.b	@r15, r10
 .Locb3_initial_offset_nob7:
 	clr	r15
-	cmp	#2, r7
+	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob8
-	mov.b	1(r12), r15
+	mov	10(sp), r15
+	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
-	mov	r8, r12
-	swpb	r12
-	bis	r15, r12
+	swpb	r10
+	bis	r15, r10
 	mov	#5, r15
-	cmp	r14, r15
+	cmp	r5, r15
 	clr	r8
 	adc	r8
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	and	#5, r6
-	xor	#5, r6
-	mov	r14, r7
-	sub	#5, r7
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	and	#5, r7
+	xor	#5, r7
+	mov	r5, r9
+	sub	#5, r9
 	inv	r8
 	inc	r8
-	mov	r7, r15
+	mov	r9, r15
 	and	r8, r15
-	xor	r15, r7
+	xor	r15, r9
 	clr	r8
-	cmp	#1, r7
+	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob9
-	mov	r6, 14(sp)
-	add	r13, 14(sp)
+	mov	r7, 14(sp)
+	add	r14, 14(sp)
 	mov	14(sp), r15
 	mov.b	@r15, r8
 .Locb3_initial_offset_nob9:
 	clr	r15
-	cmp	#2, r7
+	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob10
 	mov	14(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
-	mov	r8, r7
-	swpb	r7
-	bis	r15, r7
+	swpb	r8
+	bis	r15, r8
 	mov	#3, r15
-	cmp	r14, r15
-	clr	r8
-	adc	r8
-	mov	r8, r5
-	inv	r5
-	inc	r5
-	and	#3, r5
-	xor	#3, r5
-	mov	r14, r6
-	sub	#3, r6
-	inv	r8
-	inc	r8
-	mov	r6, r15
-	and	r8, r15
-	xor	r15, r6
-	clr	r8
-	cmp	#1, r6
+	cmp	r5, r15
+	clr	r6
+	adc	r6
+	mov	r6, r7
+	inv	r7
+	inc	r7
+	and	#3, r7
+	xor	#3, r7
+	mov	r5, r9
+	sub	#3, r9
+	inv	r6
+	inc	r6
+	mov	r9, r15
+	and	r6, r15
+	xor	r15, r9
+	clr	r6
+	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob11
-	mov	r5, 18(sp)
-	add	r13, 18(sp)
-	mov	18(sp), r15
-	mov.b	@r15, r8
+	mov	r7, 20(sp)
+	add	r14, 20(sp)
+	mov	20(sp), r15
+	mov.b	@r15, r6
 .Locb3_initial_offset_nob11:
 	clr	r15
-	cmp	#2, r6
+	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob12
-	mov	18(sp), r15
+	mov	20(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
-	mov	r8, r6
 	swpb	r6
 	bis	r15, r6
 	mov	#1, r15
-	cmp	r14, r15
-	clr	r4
-	adc	r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	#1, r15
-	mov	r15, r8
-	xor	#1, r8
-	mov	r14, r5
-	sub	#1, r5
-	inv	r4
-	inc	r4
-	mov	r5, r15
-	and	r4, r15
+	cmp	r5, r15
+	clr	r7
+	adc	r7
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	and	#1, r9
+	xor	#1, r9
 	mov	r5, r4
+	sub	#1, r4
+	inv	r7
+	inc	r7
+	mov	r4, r15
+	and	r7, r15
 	xor	r15, r4
-	clr	r5
+	clr	r7
 	cmp	#1, r4
 	jnc	.Locb3_initial_offset_nob13
-	mov	r8, 28(sp)
-	add	r13, 28(sp)
+	mov	r9, 28(sp)
+	add	r14, 28(sp)
 	mov	28(sp), r15
-	mov.b	@r15, r5
+	mov.b	@r15, r7
 .Locb3_initial_offset_nob13:
-	clr	r8
+	clr	r9
 	cmp	#2, r4
 	jnc	.Locb3_initial_offset_nob14
 	mov	28(sp), r15
-	mov.b	1(r15), r8
+	mov.b	1(r15), r9
 .Locb3_initial_offset_nob14:
-	mov	r5, r15
+	mov	r7, r15
 	swpb	r15
-	bis	r8, r15
-	clr	r5
-	cmp	#1, r14
+	bis	r9, r15
+	clr	r7
+	cmp	#1, r5
 	jnc	.Locb3_initial_offset_nob15
-	mov.b	@r13, r5
+	mov.b	@r14, r7
 .Locb3_initial_offset_nob15:
-	mov	#15, 12(sp)
-	sub	r14, 12(sp)
-	mov	#0, r13
-	subc	#0, r13
-	and	#8191, r13
-	mov.b	13(sp), r14
+	mov	#15, 8(sp)
+	sub	r5, 8(sp)
+	mov	#0, r9
+	subc	#0, r9
+	and	#8191, r9
+	mov.b	9(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
-	rlam.w	#3, r13
-	bis	r14, r13
-	mov	12(sp), r14
+	rlam.w	#3, r9
+	bis	r14, r9
+	mov	8(sp), r14
 	and	#8191, r14
 	rlam.w	#3, r14
 	sub	#128, r14
-	subc	#0, r13
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	12(sp), r4
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	8(sp), r4
 	and	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	r5, r14
-	and	r13, r14
-	mov	r5, 20(sp)
-	xor	r14, 20(sp)
-	mov	r5, r13
-	mov	r15, r14
-	swpb	r14
-	mov.b	r14, r5
-	swpb	r13
-	bis	r5, r13
 	mov	r4, r5
 	inv	r5
 	inc	r5
-	xor	r15, r13
-	and	r5, r13
+	mov	r7, r14
+	and	r5, r14
+	mov	r7, 16(sp)
+	xor	r14, 16(sp)
+	mov	r15, r14
+	swpb	r14
+	mov.b	r14, r5
+	swpb	r7
+	bis	r5, r7
+	mov	r4, r5
+	inv	r5
+	inc	r5
+	xor	r15, r7
+	and	r5, r7
 	mov	r15, r5
-	xor	r13, r5
+	xor	r7, r5
 	mov	r14, r15
-	mov	r6, r13
-	swpb	r13
-	xor.b	r13, r15
+	mov	r6, r7
+	swpb	r7
+	xor.b	r7, r15
 	xor	r14, r15
 	mov	r4, r14
 	inv	r14
@@ -4574,247 +4422,237 @@ ocb3_initial_offset:
 	and	r14, r15
 	mov	r6, r14
 	xor	r15, r14
-	mov	r13, r6
-	mov	r7, r15
+	mov	r7, r6
+	mov	r8, r15
 	swpb	r15
 	xor.b	r15, r6
-	xor	r13, r6
-	mov	r4, r13
-	inv	r13
-	inc	r13
 	xor	r7, r6
-	and	r13, r6
-	xor	r6, r7
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	xor	r8, r6
+	and	r7, r6
+	xor	r6, r8
 	mov	r15, r6
-	mov	r12, r13
-	swpb	r13
-	xor.b	r13, r6
+	mov	r10, r7
+	swpb	r7
+	xor.b	r7, r6
 	xor	r15, r6
 	mov	r4, r15
 	inv	r15
 	inc	r15
-	xor	r12, r6
+	xor	r10, r6
 	and	r15, r6
-	mov	r12, r15
-	xor	r6, r15
-	mov	r13, r6
-	mov	r10, r12
-	swpb	r12
-	xor.b	r12, r6
+	xor	r6, r10
+	mov	r7, r6
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r6
+	xor	r7, r6
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	xor	r11, r6
+	and	r7, r6
+	xor	r6, r11
+	mov	r15, r6
+	mov	r13, r7
+	swpb	r7
+	xor.b	r7, r6
+	xor	r15, r6
+	mov	r4, r15
+	inv	r15
+	inc	r15
 	xor	r13, r6
-	mov	r4, r13
+	and	r15, r6
+	xor	r6, r13
+	mov	r7, r15
+	mov	r12, r6
+	swpb	r6
+	xor.b	r6, r15
+	xor	r7, r15
+	inv	r4
+	inc	r4
+	xor	r12, r15
+	and	r4, r15
+	mov	r12, r6
+	xor	r15, r6
+	mov	8(sp), r7
+	rrum.w	#1, r7
+	and	#1, r7
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r13, r12
+	xor	r6, r12
+	and	r15, r12
+	mov	r6, r15
+	xor	r12, r15
+	mov	r7, r12
+	inv	r12
+	inc	r12
+	mov	r11, r6
+	xor	r13, r6
+	and	r12, r6
+	mov	r13, r12
+	xor	r6, r12
+	mov	r7, r6
+	inv	r6
+	inc	r6
+	mov	r10, r13
+	xor	r11, r13
+	and	r6, r13
+	xor	r13, r11
+	mov	r7, r13
 	inv	r13
 	inc	r13
+	mov	r8, r6
 	xor	r10, r6
 	and	r13, r6
 	mov	r10, r13
 	xor	r6, r13
-	mov	r12, r6
-	mov	r9, r10
-	swpb	r10
-	xor.b	r10, r6
-	xor	r12, r6
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	xor	r9, r6
-	and	r12, r6
-	mov	r9, r12
-	xor	r6, r12
-	mov	r10, r9
-	mov	r11, r6
-	swpb	r6
-	xor.b	r6, r9
-	xor	r10, r9
-	mov	r4, r10
-	inv	r10
-	inc	r10
-	xor	r11, r9
-	and	r10, r9
-	mov	r11, r6
-	xor	r9, r6
-	mov	12(sp), r11
-	rrum.w	#1, r11
-	mov	r11, r9
-	and	#1, r9
-	mov	r9, r10
-	inv	r10
-	inc	r10
-	mov	r12, r11
-	xor	r6, r11
-	and	r10, r11
-	mov	r6, r10
-	xor	r11, r10
-	mov	r9, r6
-	inv	r6
-	inc	r6
-	mov	r13, r11
-	xor	r12, r11
-	and	r6, r11
-	xor	r11, r12
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r15, r6
-	xor	r13, r6
-	and	r11, r6
-	mov	r13, r11
-	xor	r6, r11
-	mov	r9, r13
-	inv	r13
-	inc	r13
 	mov	r7, r6
-	xor	r15, r6
-	and	r13, r6
-	mov	r15, r13
-	xor	r6, r13
-	mov	r9, r6
 	inv	r6
 	inc	r6
-	mov	r14, r15
-	xor	r7, r15
-	and	r6, r15
-	xor	r15, r7
-	mov	r9, r6
+	mov	r14, r10
+	xor	r8, r10
+	and	r6, r10
+	xor	r10, r8
+	mov	r7, r10
+	inv	r10
+	inc	r10
+	mov	r5, r6
+	xor	r14, r6
+	and	r10, r6
+	mov	r14, r10
+	xor	r6, r10
+	mov	r7, r6
 	inv	r6
 	inc	r6
-	mov	r5, r15
-	xor	r14, r15
-	and	r6, r15
-	mov	r14, r6
-	xor	r15, r6
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	20(sp), r15
-	xor	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	20(sp), r15
-	and	r14, r15
-	mov	20(sp), r9
-	xor	r15, r9
-	mov	12(sp), r15
-	rrum.w	#2, r15
-	mov	r15, r14
+	mov	16(sp), r14
+	xor	r5, r14
+	and	r6, r14
+	xor	r14, r5
+	inv	r7
+	inc	r7
+	mov	16(sp), r14
+	and	r7, r14
+	mov	16(sp), r7
+	xor	r14, r7
+	mov	8(sp), r14
+	rrum.w	#2, r14
 	and	#1, r14
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r13, r15
-	xor	r12, r15
-	and	r4, r15
-	xor	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r4
+	mov	r13, r6
+	xor	r12, r6
+	and	r4, r6
+	xor	r6, r12
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r11, r6
+	xor	r15, r6
+	and	r4, r6
+	xor	r6, r15
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r8, r6
+	xor	r11, r6
+	and	r4, r6
+	xor	r6, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r5, r6
+	xor	r8, r6
+	and	r4, r6
+	xor	r6, r8
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r5, r6
+	and	r4, r6
+	xor	r6, r5
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	r10, r6
+	xor	r13, r6
+	and	r4, r6
+	xor	r6, r13
+	mov	r14, r6
+	inv	r6
+	inc	r6
+	mov	r7, r4
 	xor	r10, r4
-	and	r15, r4
-	mov	r10, r15
-	xor	r4, r15
+	and	r6, r4
+	mov	r10, r6
+	xor	r4, r6
 	mov	r14, r10
 	inv	r10
 	inc	r10
+	mov	r7, r14
+	and	r10, r14
 	mov	r7, r4
-	xor	r11, r4
-	and	r10, r4
-	mov	r11, r10
-	xor	r4, r10
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	mov	r5, r4
-	xor	r7, r4
-	and	r11, r4
-	mov	r7, r11
-	xor	r4, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r5, r7
-	and	r4, r7
-	xor	r7, r5
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r6, r7
-	xor	r13, r7
-	and	r4, r7
-	xor	r7, r13
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r9, r7
-	xor	r6, r7
-	and	r4, r7
-	xor	r7, r6
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	r9, r14
-	and	r7, r14
-	mov	r9, r4
 	xor	r14, r4
-	mov	12(sp), r14
-	rrum.w	#3, r14
-	mov	r14, r9
-	and	#1, r9
-	mov	r9, r7
-	inv	r7
-	inc	r7
+	mov	8(sp), r7
+	rrum.w	#3, r7
+	and	#1, r7
+	mov	r7, r10
+	inv	r10
+	inc	r10
 	mov	r4, r14
 	xor	r13, r14
-	and	r7, r14
+	and	r10, r14
 	xor	r14, r13
-	mov	r8, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	and	r14, r13
-	mov	@sp, r7
-	bis	r13, r7
-	mov	r9, r13
+	mov	54(sp), r10
+	bis	r13, r10
+	mov	r7, r13
 	inv	r13
 	inc	r13
 	mov	r4, r14
 	and	r13, r14
 	xor	r14, r4
-	mov	r8, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	and	r14, r4
-	mov	52(sp), r13
+	mov	50(sp), r13
 	bis	r4, r13
-	mov	r9, r4
+	mov	r7, r4
 	inv	r4
 	inc	r4
 	mov	r5, r14
-	xor	r10, r14
+	xor	r11, r14
 	and	r4, r14
-	mov	r10, r4
+	mov	r11, r4
 	xor	r14, r4
-	mov	r8, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	and	r14, r4
-	mov	48(sp), r10
-	bis	r4, r10
-	mov	r9, r4
+	mov	46(sp), r11
+	bis	r4, r11
+	mov	r7, r4
 	inv	r4
 	inc	r4
 	mov	r5, r14
 	and	r4, r14
 	xor	r14, r5
-	mov	r8, r14
+	mov	r9, r14
 	inv	r14
 	inc	r14
 	and	r14, r5
-	mov	46(sp), r14
+	mov	44(sp), r14
 	bis	r5, r14
-	mov	r9, r5
+	mov	r7, r5
 	inv	r5
 	inc	r5
 	mov	r6, r4
@@ -4822,58 +4660,57 @@ ocb3_initial_offset:
 	and	r5, r4
 	mov	r12, r5
 	xor	r4, r5
-	mov	r8, r12
+	mov	r9, r12
 	inv	r12
 	inc	r12
 	and	r12, r5
 	mov	56(sp), r12
 	bis	r5, r12
-	mov	r9, r5
+	mov	r7, r5
 	inv	r5
 	inc	r5
 	mov	r6, r4
 	and	r5, r4
 	mov	r6, r5
 	xor	r4, r5
-	mov	r8, r6
+	mov	r9, r6
 	inv	r6
 	inc	r6
 	and	r6, r5
 	mov	58(sp), r6
 	bis	r5, r6
-	mov	r9, r4
+	mov	r7, r4
 	inv	r4
 	inc	r4
-	mov	r11, r5
+	mov	r8, r5
 	xor	r15, r5
 	and	r4, r5
 	xor	r5, r15
+	inv	r7
+	inc	r7
+	mov	r8, r5
+	and	r7, r5
+	mov	r8, r7
+	xor	r5, r7
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	and	r8, r7
+	mov	48(sp), r8
+	bis	r7, r8
 	inv	r9
 	inc	r9
-	mov	r11, r5
-	and	r9, r5
-	mov	r11, r9
-	xor	r5, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r9
-	mov	50(sp), r5
-	bis	r9, r5
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	mov	54(sp), r9
+	and	r9, r15
+	mov	52(sp), r9
 	bis	r15, r9
 	mov	r9, r15
 	and	#65472, r15
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 64(sp)
 	mov	r12, 66(sp)
-	mov	r10, 68(sp)
-	mov	r7, 70(sp)
-	mov	r5, 72(sp)
+	mov	r11, 68(sp)
+	mov	r10, 70(sp)
+	mov	r8, 72(sp)
 	mov	r6, 74(sp)
 	mov	r14, 76(sp)
 	mov	r13, 78(sp)
@@ -4885,11 +4722,11 @@ ocb3_initial_offset:
 	call	#ocb3_E_encrypt_block
 	mov	88(sp), r15
 	swpb	r15
-	mov	r15, r12
-	xor.b	87(sp), r12
-	xor	r15, r12
-	xor	88(sp), r12
-	mov	r12, r13
+	mov	r15, r10
+	xor.b	87(sp), r10
+	xor	r15, r10
+	xor	88(sp), r10
+	mov	r10, r13
 	and	#32767, r13
 	rlam.w	#1, r13
 	mov	r9, r15
@@ -4897,113 +4734,110 @@ ocb3_initial_offset:
 	mov	r15, r14
 	inv	r14
 	inc	r14
-	xor	r12, r13
+	xor	r10, r13
 	and	r14, r13
-	mov	r12, r6
-	xor	r13, r6
-	mov	r6, r13
+	mov	r10, r5
+	xor	r13, r5
+	mov	r5, r13
 	and	#16383, r13
 	rlam.w	#2, r13
-	mov	r9, r14
-	rrum.w	#1, r14
-	mov	r14, r5
-	and	#1, r5
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	xor	r6, r13
-	and	r14, r13
-	mov	r6, r4
-	xor	r13, r4
-	mov	r4, r11
-	and	#4095, r11
-	rlam.w	#4, r11
-	mov	r9, r14
-	rrum.w	#2, r14
-	mov	r14, r8
+	mov	r9, r8
+	rrum.w	#1, r8
 	and	#1, r8
 	mov	r8, r14
 	inv	r14
 	inc	r14
-	xor	r4, r11
-	and	r14, r11
-	mov	r4, r13
-	xor	r11, r13
-	mov	88(sp), r11
-	and	#32767, r11
+	xor	r5, r13
+	and	r14, r13
+	mov	r5, r11
+	xor	r13, r11
+	mov	r11, r7
+	and	#4095, r7
+	rlam.w	#4, r7
+	mov	r9, r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	xor	r11, r7
+	and	r14, r7
+	mov	r11, r13
+	xor	r7, r13
+	mov	88(sp), r7
+	and	#32767, r7
 	mov.b	87(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	rlam.w	#1, r11
-	bis	r14, r11
+	rlam.w	#1, r7
+	bis	r14, r7
 	mov	r15, r14
 	inv	r14
 	inc	r14
-	xor	88(sp), r11
-	and	r14, r11
-	mov	r11, 36(sp)
-	xor	88(sp), 36(sp)
-	mov	90(sp), r11
-	swpb	r11
-	mov	r11, r14
-	xor.b	89(sp), r14
-	xor	r11, r14
-	mov	r14, r10
-	xor	90(sp), r10
-	mov	90(sp), r11
-	and	#32767, r11
+	xor	88(sp), r7
+	and	r14, r7
+	mov	r7, 34(sp)
+	xor	88(sp), 34(sp)
+	mov	90(sp), r14
+	swpb	r14
+	mov	r14, r6
+	xor.b	89(sp), r6
+	xor	r14, r6
+	xor	90(sp), r6
+	mov	90(sp), r4
+	and	#32767, r4
 	mov.b	89(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	rlam.w	#1, r11
-	bis	r14, r11
-	mov	r10, r7
+	rlam.w	#1, r4
+	bis	r14, r4
+	mov	r6, r7
 	and	#32767, r7
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
 	rlam.w	#1, r7
-	bis	r12, r7
+	bis	r10, r7
 	mov	r15, r14
 	inv	r14
 	inc	r14
-	xor	r10, r7
+	xor	r6, r7
 	and	r14, r7
-	mov	r10, r12
-	xor	r7, r12
-	mov	r12, r7
+	mov	r6, r10
+	xor	r7, r10
+	mov	r10, r7
 	and	#16383, r7
-	mov	r6, r14
+	mov	r5, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
 	rlam.w	#2, r7
 	bis	r14, r7
-	mov	r5, r14
+	mov	r8, r14
 	inv	r14
 	inc	r14
-	xor	r12, r7
+	xor	r10, r7
 	and	r14, r7
-	mov	r12, r6
-	xor	r7, r6
-	mov	r6, r7
+	mov	r10, r5
+	xor	r7, r5
+	mov	r5, r7
 	and	#4095, r7
-	mov	r4, r14
+	mov	r11, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rlam.w	#4, r7
 	bis	r14, r7
-	mov	r8, r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	xor	r6, r7
+	xor	r5, r7
 	and	r14, r7
-	mov	r6, r4
-	xor	r7, r4
-	mov	r4, r7
+	mov	r5, r11
+	xor	r7, r11
+	mov	r11, r7
 	swpb	r7
 	mov	r7, r14
 	swpb	r13
@@ -5011,72 +4845,68 @@ ocb3_initial_offset:
 	xor	r7, r14
 	mov	r9, r13
 	rrum.w	#3, r13
-	mov	r13, 26(sp)
-	and	#1, 26(sp)
-	mov	26(sp), r13
+	mov	r13, 24(sp)
+	and	#1, 24(sp)
+	mov	24(sp), r13
 	inv	r13
 	inc	r13
-	xor	r4, r14
+	xor	r11, r14
 	and	r13, r14
-	mov	r4, 22(sp)
-	xor	r14, 22(sp)
-	mov	r15, r13
-	inv	r13
-	inc	r13
-	mov	r11, r14
-	xor	90(sp), r14
-	and	r13, r14
-	mov	r14, r4
+	mov	r11, 18(sp)
+	xor	r14, 18(sp)
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	90(sp), r4
+	and	r14, r4
 	xor	90(sp), r4
 	mov	r4, r13
 	and	#16383, r13
-	mov.b	37(sp), r14
+	mov.b	35(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
 	rlam.w	#2, r13
 	bis	r14, r13
-	mov	r5, r14
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	xor	r4, r13
 	and	r14, r13
-	mov	r4, 40(sp)
-	xor	r13, 40(sp)
-	mov	92(sp), r13
-	swpb	r13
-	mov	r13, r14
-	xor.b	91(sp), r14
-	xor	r13, r14
-	mov	r14, r11
-	xor	92(sp), r11
+	mov	r4, 38(sp)
+	xor	r13, 38(sp)
 	mov	92(sp), r14
-	and	#32767, r14
-	mov.b	91(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	rlam.w	#1, r14
-	bis	r13, r14
-	mov	r11, r13
+	swpb	r14
+	mov	r14, r11
+	xor.b	91(sp), r11
+	xor	r14, r11
+	xor	92(sp), r11
+	mov	92(sp), r13
 	and	#32767, r13
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#3, r10
+	mov.b	91(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
 	rlam.w	#1, r13
-	bis	r10, r13
-	mov	r15, r10
-	inv	r10
-	inc	r10
-	xor	r11, r13
-	and	r10, r13
-	mov	r11, r10
-	xor	r13, r10
-	mov	r15, r13
-	inv	r13
-	inc	r13
-	xor	92(sp), r14
-	and	r13, r14
-	mov	r14, r13
+	bis	r14, r13
+	mov	r11, r14
+	and	#32767, r14
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	rlam.w	#1, r14
+	bis	r6, r14
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	xor	r11, r14
+	and	r6, r14
+	mov	r11, r6
+	xor	r14, r6
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	92(sp), r13
+	and	r14, r13
 	xor	92(sp), r13
 	mov	r13, r14
 	and	#16383, r14
@@ -5086,101 +4916,99 @@ ocb3_initial_offset:
 	rrum.w	#2, r4
 	rlam.w	#2, r14
 	bis	r4, r14
-	mov	r5, r4
+	mov	r8, r4
 	inv	r4
 	inc	r4
 	xor	r13, r14
 	and	r4, r14
 	mov	r13, r4
 	xor	r14, r4
-	mov	r10, r14
+	mov	r6, r14
 	and	#16383, r14
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#2, r12
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#2, r10
 	rlam.w	#2, r14
-	bis	r12, r14
-	mov	r5, r12
-	inv	r12
-	inc	r12
-	xor	r10, r14
-	and	r12, r14
-	mov	r10, r12
-	xor	r14, r12
-	mov	r12, r14
-	and	#4095, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rlam.w	#4, r14
-	bis	r6, r14
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	xor	r12, r14
-	and	r6, r14
-	mov	r12, r6
-	xor	r14, r6
-	mov	r6, 16(sp)
-	swpb	16(sp)
-	mov	16(sp), r14
-	xor.b	r7, r14
-	xor	16(sp), r14
-	mov	26(sp), r7
-	inv	r7
-	inc	r7
+	bis	r10, r14
+	mov	r8, r10
+	inv	r10
+	inc	r10
 	xor	r6, r14
-	and	r7, r14
-	mov	r6, 10(sp)
-	xor	r14, 10(sp)
-	mov	r9, r14
-	rrum.w	#4, r14
-	mov	r14, 24(sp)
-	and	#1, 24(sp)
+	and	r10, r14
+	mov	r6, r10
+	xor	r14, r10
+	mov	r10, r14
+	and	#4095, r14
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rlam.w	#4, r14
+	bis	r5, r14
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	xor	r10, r14
+	and	r5, r14
+	mov	r10, r5
+	xor	r14, r5
+	mov	r5, 12(sp)
+	swpb	12(sp)
+	mov	12(sp), r14
+	xor.b	r7, r14
+	xor	12(sp), r14
 	mov	24(sp), r7
 	inv	r7
 	inc	r7
-	mov	22(sp), r14
-	xor	10(sp), r14
+	xor	r5, r14
 	and	r7, r14
-	mov	10(sp), 32(sp)
-	xor	r14, 32(sp)
+	mov	r5, 4(sp)
+	xor	r14, 4(sp)
+	mov	r9, r14
+	rrum.w	#4, r14
+	mov	r14, 22(sp)
+	and	#1, 22(sp)
+	mov	22(sp), r7
+	inv	r7
+	inc	r7
+	mov	18(sp), r14
+	xor	4(sp), r14
+	and	r7, r14
+	mov	4(sp), 30(sp)
+	xor	r14, 30(sp)
 	mov	r4, r7
 	and	#4095, r7
-	mov.b	41(sp), r14
+	mov.b	39(sp), r14
 	rrum.w	#4, r14
 	rlam.w	#4, r7
 	bis	r14, r7
-	mov	r8, r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	xor	r4, r7
 	and	r14, r7
-	mov	r4, 42(sp)
-	xor	r7, 42(sp)
-	mov	94(sp), r7
-	swpb	r7
-	mov	r7, r14
-	xor.b	93(sp), r14
-	xor	r7, r14
-	mov	r14, r7
-	xor	94(sp), r7
+	mov	r4, 40(sp)
+	xor	r7, 40(sp)
 	mov	94(sp), r14
-	and	#32767, r14
-	mov.b	93(sp), r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r14
-	bis	r6, r14
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	xor	94(sp), r14
-	and	r6, r14
-	mov	r14, r6
-	xor	94(sp), r6
-	mov	r6, r14
+	swpb	r14
+	mov	r14, r7
+	xor.b	93(sp), r7
+	xor	r14, r7
+	xor	94(sp), r7
+	mov	94(sp), r5
+	and	#32767, r5
+	mov.b	93(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r5
+	bis	r14, r5
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	94(sp), r5
+	and	r14, r5
+	xor	94(sp), r5
+	mov	r5, r14
 	and	#16383, r14
 	swpb	r13
 	mov.b	r13, r13
@@ -5188,12 +5016,12 @@ ocb3_initial_offset:
 	rrum.w	#2, r13
 	rlam.w	#2, r14
 	bis	r13, r14
-	mov	r5, r13
+	mov	r8, r13
 	inv	r13
 	inc	r13
-	xor	r6, r14
+	xor	r5, r14
 	and	r13, r14
-	xor	r14, r6
+	xor	r14, r5
 	mov	r7, r13
 	and	#32767, r13
 	mov	r11, r14
@@ -5212,21 +5040,21 @@ ocb3_initial_offset:
 	xor	r13, r11
 	mov	r11, r13
 	and	#16383, r13
-	mov	r10, r14
+	mov	r6, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
 	rlam.w	#2, r13
 	bis	r14, r13
-	mov	r5, r14
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	xor	r11, r13
 	and	r14, r13
-	mov	r11, r10
-	xor	r13, r10
-	mov	r6, r13
+	mov	r11, r6
+	xor	r13, r6
+	mov	r5, r13
 	and	#4095, r13
 	mov	r4, r14
 	swpb	r14
@@ -5234,47 +5062,47 @@ ocb3_initial_offset:
 	rrum.w	#4, r14
 	rlam.w	#4, r13
 	bis	r14, r13
-	mov	r8, r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	xor	r6, r13
+	xor	r5, r13
 	and	r14, r13
-	mov	r6, 38(sp)
-	xor	r13, 38(sp)
-	mov	r10, r13
+	mov	r5, 36(sp)
+	xor	r13, 36(sp)
+	mov	r6, r13
 	and	#4095, r13
-	mov	r12, r14
+	mov	r10, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rlam.w	#4, r13
 	bis	r14, r13
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	xor	r10, r13
-	and	r14, r13
-	mov	r10, r6
-	xor	r13, r6
-	mov	r6, r12
-	swpb	r12
-	mov	r12, r13
-	xor.b	16(sp), r13
-	xor	r12, r13
-	mov	26(sp), r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	xor	r6, r13
 	and	r14, r13
-	xor	r13, r6
-	mov	24(sp), r13
+	mov	r6, r5
+	xor	r13, r5
+	mov	r5, r10
+	swpb	r10
+	mov	r10, r13
+	xor.b	12(sp), r13
+	xor	r10, r13
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	xor	r5, r13
+	and	r14, r13
+	xor	r13, r5
+	mov	22(sp), r13
 	inv	r13
 	inc	r13
-	mov	10(sp), r14
-	xor	r6, r14
+	mov	4(sp), r14
+	xor	r5, r14
 	and	r13, r14
-	mov	r6, 30(sp)
-	xor	r14, 30(sp)
+	mov	r5, 26(sp)
+	xor	r14, 26(sp)
 	mov	80(sp), r13
 	and	#32767, r13
 	mov	r7, r14
@@ -5299,7 +5127,7 @@ ocb3_initial_offset:
 	rrum.w	#2, r14
 	rlam.w	#2, r7
 	bis	r14, r7
-	mov	r5, r14
+	mov	r8, r14
 	inv	r14
 	inc	r14
 	xor	r13, r7
@@ -5308,93 +5136,90 @@ ocb3_initial_offset:
 	xor	r7, r11
 	mov	r11, r7
 	and	#4095, r7
-	mov	r10, r14
+	mov	r6, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rlam.w	#4, r7
 	bis	r14, r7
-	mov	r8, r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	xor	r11, r7
 	and	r14, r7
-	mov	r11, r10
-	xor	r7, r10
-	mov	r10, r14
+	mov	r11, r6
+	xor	r7, r6
+	mov	r6, r14
 	swpb	r14
 	mov	r14, r7
-	xor.b	r12, r7
+	xor.b	r10, r7
 	xor	r14, r7
-	mov	26(sp), r12
-	inv	r12
-	inc	r12
-	xor	r10, r7
-	and	r12, r7
+	mov	24(sp), r10
+	inv	r10
+	inc	r10
+	xor	r6, r7
+	and	r10, r7
+	mov	r6, r10
 	xor	r7, r10
-	mov	24(sp), r7
+	mov	22(sp), r6
+	inv	r6
+	inc	r6
+	mov	r5, r7
+	xor	r10, r7
+	and	r6, r7
+	mov	r10, 2(sp)
+	xor	r7, 2(sp)
+	mov	r9, r6
+	rrum.w	#4, r6
+	rrum.w	#1, r6
+	and	#1, r6
+	mov	r6, r7
 	inv	r7
 	inc	r7
-	mov	r6, r12
-	xor	r10, r12
-	and	r7, r12
-	mov	r10, 8(sp)
-	xor	r12, 8(sp)
-	mov	r9, r12
-	rrum.w	#4, r12
-	rrum.w	#1, r12
-	mov	r12, r6
-	and	#1, r6
-	mov	r6, r9
+	mov	30(sp), r9
+	xor	2(sp), r9
+	and	r7, r9
+	mov	2(sp), 42(sp)
+	xor	r9, 42(sp)
+	mov	82(sp), r4
+	and	#32767, r4
+	mov.b	81(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	rlam.w	#1, r4
+	bis	r9, r4
+	mov	r15, r9
 	inv	r9
 	inc	r9
-	mov	32(sp), r12
-	xor	8(sp), r12
-	and	r9, r12
-	mov	8(sp), 44(sp)
-	xor	r12, 44(sp)
-	mov	82(sp), r9
-	and	#32767, r9
-	mov.b	81(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	rlam.w	#1, r9
-	bis	r12, r9
-	mov	r15, r12
-	inv	r12
-	inc	r12
-	xor	82(sp), r9
-	and	r12, r9
-	mov	r9, r7
-	xor	82(sp), r7
-	mov	84(sp), r9
-	and	#32767, r9
-	mov.b	83(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	rlam.w	#1, r9
-	bis	r12, r9
-	mov	r15, r12
-	inv	r12
-	inc	r12
-	xor	84(sp), r9
-	and	r12, r9
-	mov	r9, r12
-	xor	84(sp), r12
-	mov	86(sp), r9
-	and	#32767, r9
-	mov.b	85(sp), r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
-	rlam.w	#1, r9
-	bis	r4, r9
+	xor	82(sp), r4
+	and	r9, r4
+	xor	82(sp), r4
+	mov	84(sp), r5
+	and	#32767, r5
+	mov.b	83(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	rlam.w	#1, r5
+	bis	r9, r5
+	mov	r15, r9
+	inv	r9
+	inc	r9
+	xor	84(sp), r5
+	and	r9, r5
+	xor	84(sp), r5
+	mov	86(sp), r7
+	and	#32767, r7
+	mov.b	85(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	rlam.w	#1, r7
+	bis	r9, r7
 	inv	r15
 	inc	r15
-	xor	86(sp), r9
-	and	r15, r9
-	mov	r9, r4
-	xor	86(sp), r4
-	mov	r7, r9
+	xor	86(sp), r7
+	and	r15, r7
+	xor	86(sp), r7
+	mov	r4, r9
 	and	#16383, r9
 	mov	r13, r15
 	swpb	r15
@@ -5403,12 +5228,12 @@ ocb3_initial_offset:
 	rrum.w	#2, r15
 	rlam.w	#2, r9
 	bis	r15, r9
-	mov	r5, r15
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	xor	r7, r9
+	xor	r4, r9
 	and	r15, r9
-	mov	r7, r13
+	mov	r4, r13
 	xor	r9, r13
 	mov	r13, r9
 	and	#4095, r9
@@ -5418,7 +5243,7 @@ ocb3_initial_offset:
 	rrum.w	#4, r15
 	rlam.w	#4, r9
 	bis	r15, r9
-	mov	r8, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	xor	r13, r9
@@ -5430,13 +5255,13 @@ ocb3_initial_offset:
 	mov	r9, r15
 	xor.b	r14, r15
 	xor	r9, r15
-	mov	26(sp), r14
+	mov	24(sp), r14
 	inv	r14
 	inc	r14
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r10, r15
@@ -5447,44 +5272,12 @@ ocb3_initial_offset:
 	mov	r6, r14
 	inv	r14
 	inc	r14
-	mov	30(sp), r15
+	mov	26(sp), r15
 	xor	r10, r15
 	and	r14, r15
-	mov	r10, 34(sp)
-	xor	r15, 34(sp)
-	mov	r12, r14
-	and	#16383, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	xor	r12, r14
-	and	r15, r14
-	mov	r12, r7
-	xor	r14, r7
-	mov	r4, r14
-	and	#16383, r14
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	xor	r4, r14
-	and	r15, r14
-	mov	r4, r12
-	xor	r14, r12
-	mov	36(sp), r14
+	mov	r10, 32(sp)
+	xor	r15, 32(sp)
+	mov	r5, r14
 	and	#16383, r14
 	mov	r4, r15
 	swpb	r15
@@ -5493,14 +5286,46 @@ ocb3_initial_offset:
 	rrum.w	#2, r15
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	xor	36(sp), r14
+	xor	r5, r14
 	and	r15, r14
-	mov	36(sp), r5
-	xor	r14, r5
+	mov	r5, r4
+	xor	r14, r4
 	mov	r7, r14
+	and	#16383, r14
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	xor	r7, r14
+	and	r15, r14
+	mov	r7, r5
+	xor	r14, r5
+	mov	34(sp), r14
+	and	#16383, r14
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	xor	34(sp), r14
+	and	r15, r14
+	mov	34(sp), r7
+	xor	r14, r7
+	mov	r4, r14
 	and	#4095, r14
 	mov	r13, r15
 	swpb	r15
@@ -5508,25 +5333,25 @@ ocb3_initial_offset:
 	rrum.w	#4, r15
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	r8, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r7, r14
-	and	r15, r14
-	mov	r7, r13
-	xor	r14, r13
-	mov	r13, r4
-	swpb	r4
-	mov	r4, r14
-	xor.b	r9, r14
 	xor	r4, r14
-	mov	26(sp), r15
+	and	r15, r14
+	mov	r4, r13
+	xor	r14, r13
+	mov	r13, r8
+	swpb	r8
+	mov	r8, r14
+	xor.b	r9, r14
+	xor	r8, r14
+	mov	24(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
 	and	r15, r14
 	xor	r14, r13
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r11, r15
@@ -5537,42 +5362,27 @@ ocb3_initial_offset:
 	mov	r6, r14
 	inv	r14
 	inc	r14
-	mov	8(sp), r15
+	mov	2(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	mov	r11, r9
 	xor	r15, r9
-	mov	r12, r14
-	and	#4095, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	r12, r14
-	and	r15, r14
-	mov	r12, r7
-	xor	r14, r7
 	mov	r5, r14
 	and	#4095, r14
-	mov	r12, r15
+	mov	r4, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	r8, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	xor	r5, r14
 	and	r15, r14
-	mov	r5, r12
-	xor	r14, r12
-	mov	40(sp), r14
+	mov	r5, r4
+	xor	r14, r4
+	mov	r7, r14
 	and	#4095, r14
 	mov	r5, r15
 	swpb	r15
@@ -5580,26 +5390,40 @@ ocb3_initial_offset:
 	rrum.w	#4, r15
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	40(sp), r14
-	and	r15, r14
-	mov	40(sp), r8
-	xor	r14, r8
-	mov	r7, r5
-	swpb	r5
-	mov	r5, r14
-	xor.b	r4, r14
-	xor	r5, r14
-	mov	26(sp), r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	xor	r7, r14
 	and	r15, r14
-	mov	r7, r4
+	mov	r7, r5
+	xor	r14, r5
+	mov	38(sp), r14
+	and	#4095, r14
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r14
+	bis	r15, r14
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	38(sp), r14
+	and	r15, r14
+	mov	38(sp), r7
+	xor	r14, r7
+	mov	r4, r12
+	swpb	r12
+	mov	r12, r14
+	xor.b	r8, r14
+	xor	r12, r14
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r4, r14
+	and	r15, r14
 	xor	r14, r4
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r13, r15
@@ -5615,76 +5439,74 @@ ocb3_initial_offset:
 	and	r14, r15
 	mov	r13, r10
 	xor	r15, r10
-	mov	r12, r7
-	swpb	r7
-	mov	r7, r14
-	xor.b	r5, r14
-	xor	r7, r14
-	mov	26(sp), r15
-	inv	r15
-	inc	r15
-	xor	r12, r14
-	and	r15, r14
-	mov	r12, r5
-	xor	r14, r5
-	mov	r8, r12
-	swpb	r12
-	mov	r12, r14
-	xor.b	r7, r14
-	xor	r12, r14
-	mov	26(sp), r15
-	inv	r15
-	inc	r15
-	xor	r8, r14
-	and	r15, r14
-	mov	r8, r7
-	xor	r14, r7
-	mov	42(sp), r8
+	mov	r5, r8
 	swpb	r8
 	mov	r8, r14
 	xor.b	r12, r14
 	xor	r8, r14
-	mov	26(sp), r15
+	mov	24(sp), r15
 	inv	r15
 	inc	r15
-	xor	42(sp), r14
+	xor	r5, r14
 	and	r15, r14
-	mov	42(sp), r12
+	xor	r14, r5
+	mov	r7, r12
+	swpb	r12
+	mov	r12, r14
+	xor.b	r8, r14
+	xor	r12, r14
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r7, r14
+	and	r15, r14
+	xor	r14, r7
+	mov	40(sp), r8
+	swpb	r8
+	mov	r8, r14
+	xor.b	r12, r14
+	xor	r8, r14
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	40(sp), r14
+	and	r15, r14
+	mov	40(sp), r12
 	xor	r14, r12
-	mov	38(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	mov	r15, r14
 	xor.b	r8, r14
 	xor	r15, r14
-	mov	26(sp), r15
+	mov	24(sp), r15
 	inv	r15
 	inc	r15
-	xor	38(sp), r14
+	xor	36(sp), r14
 	and	r15, r14
-	mov	38(sp), r8
+	mov	36(sp), r8
 	xor	r14, r8
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r12, r15
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r7, r15
 	xor	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r5, r15
 	xor	r7, r15
 	and	r14, r15
 	xor	r15, r7
-	mov	24(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	mov	r4, r15
@@ -5722,8 +5544,8 @@ ocb3_initial_offset:
 	mov	r8, r14
 	xor	r15, r14
 	mov	60(sp), r15
-	mov	44(sp), 0(r15)
-	mov	34(sp), 2(r15)
+	mov	42(sp), 0(r15)
+	mov	32(sp), 2(r15)
 	mov	r9, 4(r15)
 	mov	r10, 6(r15)
 	mov	r11, 8(r15)

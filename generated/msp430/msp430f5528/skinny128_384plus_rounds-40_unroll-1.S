@@ -5,59 +5,59 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
-;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 912 bytes of code
+;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 876 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
 	.balign 2
 skinny128_384plus_key_schedule:
 	pushm.w	#7, r10
-	sub	#62, sp
+	sub	#58, sp
 	; skinny128_384plus.ae:95: @unroll(unroll)
-	mov	#40, 58(sp)
-	mov	32(r12), 60(sp)
+	mov	32(r12), 56(sp)
 	mov	34(r12), r7
 	mov	36(r12), r6
 	mov	38(r12), r8
-	mov	40(r12), 44(sp)
-	mov	42(r12), 38(sp)
-	mov	44(r12), 30(sp)
-	mov	46(r12), 18(sp)
+	mov	40(r12), 38(sp)
+	mov	42(r12), 32(sp)
+	mov	44(r12), 52(sp)
+	mov	46(r12), 50(sp)
 	mov	16(r12), r9
 	mov	18(r12), r10
 	mov	20(r12), r11
 	mov	22(r12), r14
-	mov	24(r12), 40(sp)
-	mov	26(r12), 34(sp)
-	mov	28(r12), 22(sp)
+	mov	24(r12), 34(sp)
+	mov	26(r12), 28(sp)
+	mov	28(r12), 20(sp)
 	mov	30(r12), 16(sp)
 	mov	@r12, 14(sp)
 	mov	2(r12), 12(sp)
 	mov	4(r12), 10(sp)
 	mov	6(r12), 8(sp)
-	mov	8(r12), 56(sp)
-	mov	10(r12), 54(sp)
-	mov	12(r12), 52(sp)
-	mov	14(r12), 50(sp)
+	mov	8(r12), 48(sp)
+	mov	10(r12), 46(sp)
+	mov	12(r12), 44(sp)
+	mov	14(r12), 42(sp)
 	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r13, 48(sp)
+	mov	r13, 40(sp)
 	; skinny128_384plus.ae:95: @unroll(unroll)
+	mov	#40, 54(sp)
 .Lskinny128_384plus_key_schedule_loop1:
 	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	44(sp), r4
-	xor	40(sp), r4
-	mov	38(sp), r5
-	xor	34(sp), r5
-	mov	30(sp), r12
-	xor	22(sp), r12
-	mov	18(sp), r13
+	mov	38(sp), r4
+	xor	34(sp), r4
+	mov	32(sp), r5
+	xor	28(sp), r5
+	mov	52(sp), r12
+	xor	20(sp), r12
+	mov	50(sp), r13
 	xor	16(sp), r13
-	xor	56(sp), r4
-	xor	54(sp), r5
-	xor	52(sp), r12
-	xor	50(sp), r13
-	mov	48(sp), r15
+	xor	48(sp), r4
+	xor	46(sp), r5
+	xor	44(sp), r12
+	xor	42(sp), r13
+	mov	40(sp), r15
 	mov	r4, 0(r15)
 	mov	r5, 2(r15)
 	mov	r12, 4(r15)
@@ -65,24 +65,23 @@ skinny128_384plus_key_schedule:
 	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r7, r15
 	xor.b	r6, r15
-	mov	r15, 32(sp)
-	xor	r7, 32(sp)
-	mov	60(sp), r13
+	mov	r15, 26(sp)
+	xor	r7, 26(sp)
+	mov	56(sp), r13
 	swpb	r13
 	mov	r6, r15
 	xor.b	r13, r15
-	mov	r15, 28(sp)
-	xor	r6, 28(sp)
+	mov	r15, 24(sp)
+	xor	r6, 24(sp)
 	mov	r8, r15
 	xor.b	r7, r15
-	mov	r15, 24(sp)
-	xor	r8, 24(sp)
-	mov	r8, r13
-	swpb	r13
-	mov	r13, r15
-	xor.b	60(sp), r15
-	mov	r15, 20(sp)
-	xor	r13, 20(sp)
+	mov	r15, 22(sp)
+	xor	r8, 22(sp)
+	swpb	r8
+	mov	r8, r15
+	xor.b	56(sp), r15
+	mov	r15, 18(sp)
+	xor	r8, 18(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r10, r7
 	xor.b	r11, r7
@@ -95,40 +94,34 @@ skinny128_384plus_key_schedule:
 	mov	r14, r6
 	xor.b	r10, r6
 	xor	r14, r6
-	mov	r14, r15
-	swpb	r15
-	mov	r15, r5
-	xor.b	r9, r5
-	xor	r15, r5
-	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r7, r12
-	mov	r8, r13
-	mov	r6, r14
-	mov	r5, r15
-	rla	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	mov	r12, r9
-	and	#65278, r9
-	mov	r13, r10
-	and	#65278, r10
-	mov	r14, r11
-	and	#65278, r11
-	mov	r15, r12
-	and	#65278, r12
-	mov	r7, r14
 	swpb	r14
-	rla	r14
-	adc	r14
-	and	#511, r14
+	mov	r14, r5
+	xor.b	r9, r5
+	xor	r14, r5
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r7, r9
+	mov	r8, r10
+	mov	r6, r11
+	mov	r5, r12
+	rla	r9
+	rlc	r10
+	rlc	r11
+	rlc	r12
+	and	#65278, r9
+	and	#65278, r10
+	and	#65278, r11
+	and	#65278, r12
+	mov	r7, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	and	#511, r4
 	mov	r8, r13
 	swpb	r13
 	rla	r13
 	adc	r13
 	mov	r13, r15
 	and	#65024, r15
-	mov	r14, r4
 	bis	r15, r4
 	and	#511, r13
 	mov	r6, r14
@@ -193,132 +186,125 @@ skinny128_384plus_key_schedule:
 	mov	r12, 0(sp)
 	bis	r14, 0(sp)
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	12(sp), r14
-	xor.b	10(sp), r14
-	xor	12(sp), r14
+	mov	12(sp), r13
+	xor.b	10(sp), r13
+	xor	12(sp), r13
 	mov	10(sp), r15
-	mov	14(sp), r13
-	swpb	r13
-	xor.b	r13, r15
+	mov	14(sp), r14
+	swpb	r14
+	xor.b	r14, r15
 	xor	10(sp), r15
-	mov	8(sp), r11
-	xor.b	12(sp), r11
-	xor	8(sp), r11
-	mov	8(sp), r13
-	swpb	r13
-	mov	r13, r12
-	xor.b	14(sp), r12
-	xor	r13, r12
+	mov	8(sp), r14
+	xor.b	12(sp), r14
+	xor	8(sp), r14
+	mov	8(sp), r12
+	swpb	r12
+	mov	r12, r8
+	xor.b	14(sp), r8
+	xor	r12, r8
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r14, r8
+	mov	r13, r5
 	mov	r15, r9
-	mov	r11, r10
-	mov	r12, r13
+	mov	r14, r10
+	mov	r8, r11
 	clrc
-	rrc	r13
+	rrc	r11
 	rrc	r10
 	rrc	r9
-	rrc	r8
-	and	#32639, r8
-	mov	r9, r7
-	and	#32639, r7
-	mov	r10, r9
+	rrc	r5
+	and	#32639, r5
 	and	#32639, r9
-	mov	r13, r10
 	and	#32639, r10
-	mov	r14, r13
+	and	#32639, r11
+	mov	r13, r12
 	mov	r15, r4
-	mov	r11, r5
-	mov	r12, r6
-	rla	r13
+	mov	r14, r6
+	mov	r8, r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r13
+	rlc	r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r13
+	rlc	r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r13
+	rlc	r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r13
+	rlc	r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r13
+	rlc	r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r13
+	rlc	r7
+	rla	r12
 	rlc	r4
-	rlc	r5
 	rlc	r6
-	rla	r14
+	rlc	r7
+	rla	r13
 	rlc	r15
-	rlc	r11
-	rlc	r12
-	xor	r14, r13
-	mov	r4, r14
-	xor	r15, r14
-	mov	r5, r15
-	xor	r11, r15
-	mov	r6, r11
-	xor	r12, r11
+	rlc	r14
+	rlc	r8
+	xor	r13, r12
+	mov	r4, r13
+	xor	r15, r13
+	mov	r6, r15
+	xor	r14, r15
+	mov	r7, r14
+	xor	r8, r14
+	and	#32896, r12
 	and	#32896, r13
-	and	#32896, r14
 	and	#32896, r15
-	and	#32896, r11
-	bis	r13, r8
-	mov	r7, r12
-	bis	r14, r12
-	mov	r9, r13
+	and	#32896, r14
+	bis	r12, r5
+	mov	r9, r12
+	bis	r13, r12
+	mov	r10, r13
 	bis	r15, r13
-	mov	r10, r15
-	bis	r11, r15
+	mov	r11, r15
+	bis	r14, r15
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
-	add	#8, 48(sp)
-	mov	44(sp), r9
-	mov	38(sp), r10
-	mov	30(sp), r11
-	mov	18(sp), 46(sp)
-	mov	32(sp), 44(sp)
-	mov	28(sp), 38(sp)
-	mov	24(sp), 30(sp)
-	mov	20(sp), 18(sp)
-	mov	40(sp), r14
-	mov	34(sp), 26(sp)
-	mov	22(sp), 36(sp)
-	mov	16(sp), 42(sp)
-	mov	6(sp), 40(sp)
-	mov	4(sp), 34(sp)
-	mov	2(sp), 22(sp)
+	add	#8, 40(sp)
+	mov	38(sp), r4
+	mov	32(sp), r7
+	mov	52(sp), r6
+	mov	50(sp), r8
+	mov	26(sp), 38(sp)
+	mov	24(sp), 32(sp)
+	mov	22(sp), r11
+	mov	18(sp), r14
+	mov	34(sp), r9
+	mov	28(sp), r10
+	mov	20(sp), 30(sp)
+	mov	16(sp), 36(sp)
+	mov	6(sp), 34(sp)
+	mov	4(sp), 28(sp)
+	mov	2(sp), 20(sp)
 	mov	@sp, 16(sp)
-	mov	56(sp), 14(sp)
-	mov	54(sp), 12(sp)
-	mov	52(sp), 10(sp)
-	mov	50(sp), 8(sp)
-	mov	r8, r5
-	mov	r9, 60(sp)
-	mov	r10, r7
-	mov	r11, r6
-	mov	46(sp), r8
-	mov	r14, r9
-	mov	26(sp), r10
-	mov	36(sp), r11
-	mov	42(sp), r14
-	mov	r5, 56(sp)
-	mov	r12, 54(sp)
-	mov	r13, 52(sp)
-	mov	r15, 50(sp)
-	dec	58(sp)
+	mov	48(sp), 14(sp)
+	mov	46(sp), 12(sp)
+	mov	44(sp), 10(sp)
+	mov	42(sp), 8(sp)
+	mov	r4, 56(sp)
+	mov	r11, 52(sp)
+	mov	r14, 50(sp)
+	mov	30(sp), r11
+	mov	36(sp), r14
+	mov	r5, 48(sp)
+	mov	r12, 46(sp)
+	mov	r13, 44(sp)
+	mov	r15, 42(sp)
+	dec	54(sp)
 	jnz	.Lskinny128_384plus_key_schedule_loop1
 .Lskinny128_384plus_key_schedule_done2:
-	add	#62, sp
+	add	#58, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_key_schedule, .-skinny128_384plus_key_schedule
@@ -326,7 +312,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 416 bytes of code
+;     estimated 398 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -335,7 +321,7 @@ skinny128_384plus_encrypt_block:
 	pushm.w	#7, r10
 	sub	#10, sp
 	mov	r14, 6(sp)
-	; skinny128_384plus.ae:120: @unroll(unroll)
+	; skinny128_384plus.ae:130: @unroll(unroll)
 	mov	#40, 4(sp)
 	mov	12(r13), 0(sp)
 	mov	14(r13), r4
@@ -344,120 +330,111 @@ skinny128_384plus_encrypt_block:
 	mov	4(r13), 8(sp)
 	mov	6(r13), r15
 	mov	@r13, r10
-	mov	2(r13), r13
-	; skinny128_384plus.ae:122: c = rc[i]
+	mov	2(r13), r11
+	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	#0, 2(sp)
-	; skinny128_384plus.ae:123: k = rtk[i]
 	mov	r12, r6
-	; skinny128_384plus.ae:120: @unroll(unroll)
+	; skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
-	; skinny128_384plus.ae:122: c = rc[i]
+	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	2(sp), r14
-	mov.b	skinny128_384plus_rc(r14), r11
+	mov.b	skinny128_384plus_rc(r14), r12
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r4, r14
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r12
-	mov	r4, r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r7
+	mov.b	skinny128_384plus_sbox(r14), r8
+	mov.b	r4, r4
+	mov.b	skinny128_384plus_sbox(r4), r13
 	mov.b	1(sp), r14
 	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r8
+	mov.b	skinny128_384plus_sbox(r14), r7
 	mov.b	@sp, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
-	swpb	r12
-	bis	r7, r12
 	swpb	r8
-	bis	r14, r8
-	; skinny128_384plus.ae:124: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r11, r14
+	bis	r13, r8
+	swpb	r7
+	bis	r14, r7
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r12, r14
 	and	#15, r14
 	mov.b	r14, r14
 	swpb	r14
-	xor	r14, r12
-	mov	r8, r7
+	xor	r14, r8
 	xor	4(r6), r7
-	mov	r12, r8
 	xor	6(r6), r8
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r9, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r4
-	mov	r9, r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r9
+	mov.b	r9, r9
+	mov.b	skinny128_384plus_sbox(r9), r9
 	mov	r5, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
-	mov	r5, r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r12
-	mov	r4, r5
-	swpb	r5
-	bis	r9, r5
+	mov.b	r5, r5
+	mov.b	skinny128_384plus_sbox(r5), r13
+	swpb	r4
+	bis	r9, r4
 	swpb	r14
-	bis	r12, r14
-	; skinny128_384plus.ae:125: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	rrum.w	#4, r11
-	mov.b	r11, r11
-	mov	r5, r12
-	swpb	r11
-	xor	r11, r12
-	xor	@r6, r14
-	xor	2(r6), r12
+	bis	r13, r14
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	rrum.w	#4, r12
+	mov.b	r12, r12
+	mov	r4, r13
 	swpb	r12
-	mov	r12, r5
+	xor	r12, r13
+	xor	@r6, r14
+	xor	2(r6), r13
+	swpb	r13
+	mov	r13, r5
 	swpb	r14
 	xor.b	r14, r5
 	xor	r14, r5
-	xor.b	r12, r14
-	xor	r12, r14
+	xor.b	r13, r14
+	xor	r13, r14
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r15, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r4
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_sbox(r15), r9
-	mov.b	9(sp), r15
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_sbox(r15), r11
-	mov.b	8(sp), r15
-	mov.b	skinny128_384plus_sbox(r15), r12
-	mov	r4, r15
-	swpb	r15
-	bis	r9, r15
-	mov	r11, r9
-	swpb	r9
-	bis	r12, r9
-	; skinny128_384plus.ae:126: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r13, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_sbox(r12), r11
+	mov	r15, r13
+	swpb	r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r4
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r12
+	mov.b	9(sp), r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r9
+	mov.b	8(sp), r15
+	mov.b	skinny128_384plus_sbox(r15), r13
+	mov	r4, r15
+	swpb	r15
+	bis	r12, r15
+	swpb	r9
+	bis	r13, r9
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r15
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r11, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_sbox(r13), r4
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_sbox(r11), r11
 	mov	r10, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r12
-	mov	r10, r13
-	mov.b	r13, r13
-	mov.b	skinny128_384plus_sbox(r13), r13
-	swpb	r11
-	bis	r4, r11
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_sbox(r10), r13
+	swpb	r4
+	bis	r11, r4
 	swpb	r12
 	bis	r13, r12
-	; skinny128_384plus.ae:127: r3 = sub_cells(r3) >>> 24
-	mov	r11, r13
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	mov	r4, r13
 	swpb	r12
 	mov	r12, r4
 	swpb	r13
@@ -465,12 +442,12 @@ skinny128_384plus_encrypt_block:
 	xor	r13, r4
 	xor.b	r12, r13
 	xor	r12, r13
-	; skinny128_384plus.ae:129: t = r0 ^ r2
+	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r7, r10
 	xor	r15, r10
 	mov	r8, r11
 	xor	r9, r11
-	; skinny128_384plus.ae:130: r0, r1, r2, r3 = t ^ r3, r0, r1 ^ r2, t
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r10, r12
 	xor	r13, r12
 	mov	r11, r13
@@ -485,14 +462,13 @@ skinny128_384plus_encrypt_block:
 	mov	r7, r5
 	mov	r8, r9
 	mov	r14, 8(sp)
-	mov	r11, r13
 	dec	4(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
-	; skinny128_384plus.ae:132: return cat(r0, r1, r2, r3)
+	; skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
 	mov	6(sp), r14
 	mov	r10, 0(r14)
-	mov	r13, 2(r14)
+	mov	r11, 2(r14)
 	mov	8(sp), 4(r14)
 	mov	r15, 6(r14)
 	mov	r14, r15
@@ -508,7 +484,7 @@ skinny128_384plus_encrypt_block:
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 394 bytes of code
+;     estimated 386 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
@@ -516,7 +492,7 @@ skinny128_384plus_encrypt_block:
 skinny128_384plus_decrypt_block:
 	pushm.w	#7, r10
 	sub	#6, sp
-	; skinny128_384plus.ae:140: @unroll(unroll)
+	; skinny128_384plus.ae:142: @unroll(unroll)
 	mov	12(r13), r10
 	mov	14(r13), r11
 	mov	8(r13), 0(sp)
@@ -525,120 +501,117 @@ skinny128_384plus_decrypt_block:
 	mov	6(r13), r8
 	mov	@r13, r6
 	mov	2(r13), r13
-	; skinny128_384plus.ae:144: k = rtk[i]
+	; skinny128_384plus.ae:146: k = rtk[i]
 	mov	r12, r5
 	mov	r14, 4(sp)
-	; skinny128_384plus.ae:140: @unroll(unroll)
+	; skinny128_384plus.ae:142: @unroll(unroll)
 	mov	#40, 2(sp)
-	; skinny128_384plus.ae:143: c = rc[i]
+	; skinny128_384plus.ae:145: c = rc[i]
 	mov	#0, r4
-	; skinny128_384plus.ae:140: @unroll(unroll)
+	; skinny128_384plus.ae:142: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
-	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	xor	r13, r11
-	mov	r10, r12
-	xor	r6, r12
-	; skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
-	swpb	r12
+	xor	r6, r10
+	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
+	swpb	r10
 	swpb	r11
-	mov	r11, r10
-	xor.b	r12, r10
-	xor	r12, r10
+	mov	r11, r15
+	xor.b	r10, r15
+	xor	r10, r15
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r15, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	swpb	r14
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_inv_sbox(r15), r15
+	bis	r15, r14
+	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
+	xor.b	r11, r10
+	xor	r11, r10
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
+	mov.b	r15, r15
 	mov.b	skinny128_384plus_inv_sbox(r15), r15
-	mov	r15, r14
-	swpb	r14
+	swpb	r15
 	mov.b	r10, r10
-	mov.b	skinny128_384plus_inv_sbox(r10), r15
-	bis	r15, r14
-	; skinny128_384plus.ae:151: r3 = inv_sub_cells(r3 <<< 24)
-	xor.b	r11, r12
-	xor	r11, r12
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_inv_sbox(r15), r15
-	swpb	r15
-	mov.b	r12, r12
-	mov.b	skinny128_384plus_inv_sbox(r12), r12
+	mov.b	skinny128_384plus_inv_sbox(r10), r12
 	bis	r12, r15
-	; skinny128_384plus.ae:146: t = r3 ^ r1
-	mov	r6, r11
-	xor	@sp, r11
-	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	mov	r7, r10
-	xor	r11, r10
-	; skinny128_384plus.ae:150: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
-	xor	#512, r11
+	; skinny128_384plus.ae:148: t = r3 ^ r1
+	xor	@sp, r6
+	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	mov	r7, r11
+	xor	r6, r11
+	; skinny128_384plus.ae:152: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
+	xor	#512, r6
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r11, r12
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	skinny128_384plus_inv_sbox(r12), r12
 	swpb	r12
-	mov.b	r11, r11
-	mov.b	skinny128_384plus_inv_sbox(r11), r11
-	bis	r11, r12
-	; skinny128_384plus.ae:146: t = r3 ^ r1
-	mov	r13, r11
-	xor	r9, r11
-	; skinny128_384plus.ae:147: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	xor	r11, r8
+	mov.b	r6, r6
+	mov.b	skinny128_384plus_inv_sbox(r6), r10
+	bis	r10, r12
+	; skinny128_384plus.ae:148: t = r3 ^ r1
+	xor	r9, r13
+	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	xor	r13, r8
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r11, r13
+	mov	r13, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_inv_sbox(r10), r7
+	swpb	r7
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_inv_sbox(r13), r13
+	bis	r13, r7
+	; skinny128_384plus.ae:145: c = rc[i]
+	mov.b	skinny128_384plus_rc+39(r4), r10
+	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	mov	r10, r13
+	rrum.w	#4, r13
+	mov.b	r13, r13
+	mov	r8, r6
+	swpb	r6
+	swpb	r11
+	mov	r11, r8
+	xor.b	r6, r8
+	xor	r6, r8
+	swpb	r13
+	xor	r13, r8
+	mov	r8, r13
+	xor	314(r5), r13
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r13, r8
+	swpb	r8
+	mov.b	r8, r8
+	mov.b	skinny128_384plus_inv_sbox(r8), r8
+	swpb	r8
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_inv_sbox(r13), r13
+	bis	r13, r8
+	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	xor.b	r11, r6
+	xor	r11, r6
+	xor	312(r5), r6
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov	r6, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_inv_sbox(r13), r13
 	swpb	r13
-	mov.b	r11, r11
-	mov.b	skinny128_384plus_inv_sbox(r11), r11
+	mov.b	r6, r6
+	mov.b	skinny128_384plus_inv_sbox(r6), r11
 	bis	r11, r13
-	; skinny128_384plus.ae:143: c = rc[i]
-	mov.b	skinny128_384plus_rc+39(r4), r11
-	; skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	mov	r11, r7
-	rrum.w	#4, r7
-	mov.b	r7, r7
-	swpb	r8
-	swpb	r10
-	mov	r10, r6
-	xor.b	r8, r6
-	xor	r8, r6
-	swpb	r7
-	xor	r7, r6
-	xor	314(r5), r6
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r6, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov.b	skinny128_384plus_inv_sbox(r7), r7
-	swpb	r7
-	mov.b	r6, r6
-	mov.b	skinny128_384plus_inv_sbox(r6), r6
-	bis	r6, r7
-	; skinny128_384plus.ae:149: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	mov	r8, r6
-	xor.b	r10, r6
-	xor	r10, r6
-	xor	312(r5), r6
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r6, r10
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	r10, r10
-	mov.b	skinny128_384plus_inv_sbox(r10), r10
-	mov	r10, r8
-	swpb	r8
-	mov.b	r6, r6
-	mov.b	skinny128_384plus_inv_sbox(r6), r10
-	bis	r10, r8
-	; skinny128_384plus.ae:148: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	mov	r10, r11
 	and	#15, r11
 	mov.b	r11, r11
 	mov	r9, r10
@@ -654,7 +627,7 @@ skinny128_384plus_decrypt_block:
 	mov.b	r10, r10
 	mov.b	skinny128_384plus_inv_sbox(r10), r11
 	bis	r11, r9
-	; skinny128_384plus.ae:148: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	mov	@sp, r6
 	xor	316(r5), r6
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
@@ -670,16 +643,15 @@ skinny128_384plus_decrypt_block:
 	add	#-1, r4
 	add	#65528, r5
 	mov	r9, r11
-	mov	r8, 0(sp)
-	mov	r7, r9
-	mov	r13, r7
+	mov	r13, 0(sp)
+	mov	r8, r9
 	mov	r12, r8
 	mov	r15, r6
 	mov	r14, r13
 	dec	2(sp)
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
-	; skinny128_384plus.ae:153: return cat(r0, r1, r2, r3)
+	; skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
 	mov	4(sp), r15
 	mov	r6, 0(r15)
 	mov	r13, 2(r15)

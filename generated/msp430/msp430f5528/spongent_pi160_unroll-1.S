@@ -6,7 +6,7 @@
 
 ; --- spongent_pi160_sbox_layer: spongent_pi160.sbox_layer
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1278 bytes of code
+;     estimated 1266 bytes of code
 	.section .text.spongent_pi160_sbox_layer,"ax",@progbits
 	.global spongent_pi160_sbox_layer
 	.type spongent_pi160_sbox_layer, @function
@@ -19,23 +19,23 @@ spongent_pi160_sbox_layer:
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	@r5, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
+	mov.b	spongent_pi160_sbox(r15), r12
 	mov	@r5, r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	spongent_pi160_sbox(r15), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65520, r15
-	and	#15, r12
-	bis	r15, r13
+	and	#15, r13
+	bis	r15, r12
 	mov.b	1(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -43,8 +43,8 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r13
-	bis	r14, r12
+	bis	r15, r12
+	bis	r14, r13
 	mov.b	1(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
@@ -60,29 +60,29 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r13, 2(sp)
+	mov	r12, 2(sp)
 	bis	r15, 2(sp)
-	bis	r14, r12
+	bis	r14, r13
 	mov	2(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov.b	spongent_pi160_sbox(r15), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65520, r15
-	and	#15, r13
-	bis	r15, r12
+	and	#15, r7
+	bis	r15, r13
 	mov.b	3(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -90,8 +90,8 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
+	bis	r15, r13
+	bis	r14, r7
 	mov.b	3(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
@@ -107,86 +107,39 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r12, 0(sp)
+	mov	r13, 0(sp)
 	bis	r15, 0(sp)
-	bis	r14, r13
+	bis	r14, r7
 	mov	4(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
-	mov	4(r5), r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65520, r15
-	and	#15, r12
-	bis	r15, r13
-	mov.b	5(r5), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	swpb	r14
-	mov	r14, r15
-	and	#65280, r15
-	mov.b	r14, r14
-	bis	r15, r13
-	bis	r14, r12
-	mov.b	5(r5), r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	mov	r13, r7
 	bis	r15, r7
-	bis	r14, r12
-	mov	6(r5), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
-	mov	6(r5), r15
+	mov	4(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov.b	spongent_pi160_sbox(r15), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65520, r15
-	and	#15, r13
-	bis	r15, r12
-	mov.b	7(r5), r15
+	and	#15, r8
+	bis	r15, r7
+	mov.b	5(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
-	mov.b	7(r5), r15
+	bis	r15, r7
+	bis	r14, r8
+	mov.b	5(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -201,39 +154,38 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r12, r8
+	bis	r15, r7
+	bis	r14, r8
+	mov	6(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
 	bis	r15, r8
-	bis	r14, r13
-	mov	8(r5), r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
-	mov	8(r5), r15
+	mov	6(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	spongent_pi160_sbox(r15), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
 	and	#65520, r15
-	and	#15, r12
-	bis	r15, r13
-	mov.b	9(r5), r15
+	and	#15, r9
+	bis	r15, r8
+	mov.b	7(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
 	swpb	r14
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r13
-	bis	r14, r12
-	mov.b	9(r5), r15
+	bis	r15, r8
+	bis	r14, r9
+	mov.b	7(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -248,29 +200,74 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r13, r9
+	bis	r15, r8
+	bis	r14, r9
+	mov	8(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
 	bis	r15, r9
-	bis	r14, r12
+	mov	8(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r15
+	and	#65520, r15
+	and	#15, r10
+	bis	r15, r9
+	mov.b	9(r5), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	swpb	r14
+	mov	r14, r15
+	and	#65280, r15
+	mov.b	r14, r14
+	bis	r15, r9
+	bis	r14, r10
+	mov.b	9(r5), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#61440, r15
+	and	#4095, r14
+	bis	r15, r9
+	bis	r14, r10
 	mov	10(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r12
+	bis	r15, r10
 	mov	10(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov.b	spongent_pi160_sbox(r15), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65520, r15
-	and	#15, r13
-	bis	r15, r12
+	and	#15, r11
+	bis	r15, r10
 	mov.b	11(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -278,8 +275,8 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r12
-	bis	r14, r13
+	bis	r15, r10
+	bis	r14, r11
 	mov.b	11(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
@@ -295,13 +292,12 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r12, r10
 	bis	r15, r10
-	bis	r14, r13
+	bis	r14, r11
 	mov	12(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r13
+	bis	r15, r11
 	mov	12(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
@@ -317,7 +313,7 @@ spongent_pi160_sbox_layer:
 	mov	r12, r15
 	and	#65520, r15
 	and	#15, r12
-	bis	r15, r13
+	bis	r15, r11
 	mov.b	13(r5), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r14
@@ -325,7 +321,7 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#65280, r15
 	mov.b	r14, r14
-	bis	r15, r13
+	bis	r15, r11
 	bis	r14, r12
 	mov.b	13(r5), r15
 	rrum.w	#4, r15
@@ -342,7 +338,6 @@ spongent_pi160_sbox_layer:
 	mov	r14, r15
 	and	#61440, r15
 	and	#4095, r14
-	mov	r13, r11
 	bis	r15, r11
 	bis	r14, r12
 	mov	14(r5), r15
@@ -398,18 +393,17 @@ spongent_pi160_sbox_layer:
 	mov	16(r5), r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov.b	spongent_pi160_sbox(r15), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
 	and	#65520, r15
-	mov	r14, r4
 	and	#15, r4
 	bis	r15, r13
 	mov.b	17(r5), r15
@@ -480,7 +474,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3254 bytes of code
+;     estimated 3206 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -561,24 +555,22 @@ spongent_pi160_permute:
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	r12, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r5
+	mov.b	spongent_pi160_sbox(r15), r14
 	mov	r12, r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov.b	spongent_pi160_sbox(r15), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
 	and	#65520, r15
-	mov	r14, r4
 	and	#15, r4
-	mov	r5, r14
 	bis	r15, r14
 	mov	r12, r15
 	swpb	r15
@@ -590,8 +582,7 @@ spongent_pi160_permute:
 	and	#65280, r5
 	mov.b	r15, r15
 	bis	r5, r14
-	mov	r4, r5
-	bis	r15, r5
+	bis	r15, r4
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -610,7 +601,6 @@ spongent_pi160_permute:
 	and	#61440, r12
 	and	#4095, r15
 	bis	r12, r14
-	mov	r5, r4
 	bis	r15, r4
 	mov	r7, r15
 	and	#15, r15
@@ -619,18 +609,17 @@ spongent_pi160_permute:
 	mov	r7, r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov.b	spongent_pi160_sbox(r15), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65520, r15
-	mov	r12, r5
 	and	#15, r5
 	bis	r15, r4
 	mov	r7, r15
@@ -644,47 +633,45 @@ spongent_pi160_permute:
 	mov.b	r15, r15
 	bis	r12, r4
 	bis	r15, r5
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r12
-	and	#61440, r12
-	and	#4095, r15
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	and	#15, r7
+	mov.b	spongent_pi160_sbox(r7), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r15
+	and	#61440, r15
+	and	#4095, r12
 	mov	r4, r7
-	bis	r12, r7
-	bis	r15, r5
-	mov	r8, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r5
-	mov	r8, r15
-	rrum.w	#4, r15
-	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65520, r12
-	mov	r15, r4
-	and	#15, r4
+	bis	r15, r7
 	mov	r5, r15
+	bis	r12, r15
+	mov	r8, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r12, r15
+	mov	r8, r12
+	rrum.w	#4, r12
+	and	#15, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
+	and	#65520, r12
+	and	#15, r4
 	bis	r12, r15
 	mov	r8, r12
 	swpb	r12
@@ -698,12 +685,11 @@ spongent_pi160_permute:
 	bis	r5, r15
 	mov	r4, r5
 	bis	r12, r5
-	mov	r8, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	and	#15, r8
+	mov.b	spongent_pi160_sbox(r8), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -716,29 +702,27 @@ spongent_pi160_permute:
 	and	#61440, r8
 	and	#4095, r12
 	bis	r8, r15
-	mov	r5, r4
-	bis	r12, r4
+	bis	r12, r5
 	mov	r9, r12
 	and	#15, r12
 	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r4
+	bis	r12, r5
 	mov	r9, r12
 	rrum.w	#4, r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r8, r5
-	and	#15, r5
-	bis	r12, r4
+	and	#15, r4
+	bis	r12, r5
 	mov	r9, r12
 	swpb	r12
 	mov.b	r12, r12
@@ -748,14 +732,13 @@ spongent_pi160_permute:
 	mov	r12, r8
 	and	#65280, r8
 	mov.b	r12, r12
-	bis	r8, r4
-	bis	r12, r5
-	mov	r9, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	bis	r8, r5
+	bis	r12, r4
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	and	#15, r9
+	mov.b	spongent_pi160_sbox(r9), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -767,9 +750,8 @@ spongent_pi160_permute:
 	mov	r12, r8
 	and	#61440, r8
 	and	#4095, r12
-	mov	r4, r9
+	mov	r5, r9
 	bis	r8, r9
-	mov	r5, r4
 	bis	r12, r4
 	mov	r10, r12
 	and	#15, r12
@@ -778,18 +760,17 @@ spongent_pi160_permute:
 	mov	r10, r12
 	rrum.w	#4, r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	spongent_pi160_sbox(r12), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r12
 	and	#65520, r12
-	mov	r8, r5
 	and	#15, r5
 	bis	r12, r4
 	mov	r10, r12
@@ -803,12 +784,11 @@ spongent_pi160_permute:
 	mov.b	r12, r12
 	bis	r8, r4
 	bis	r12, r5
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	and	#15, r10
+	mov.b	spongent_pi160_sbox(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -822,28 +802,27 @@ spongent_pi160_permute:
 	and	#4095, r12
 	mov	r4, r10
 	bis	r8, r10
-	bis	r12, r5
+	mov	r5, r8
+	bis	r12, r8
 	mov	r11, r12
 	and	#15, r12
 	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r5
+	bis	r12, r8
 	mov	r11, r12
 	rrum.w	#4, r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r8, r4
 	and	#15, r4
-	mov	r5, r8
 	bis	r12, r8
 	mov	r11, r12
 	swpb	r12
@@ -857,12 +836,11 @@ spongent_pi160_permute:
 	bis	r5, r8
 	mov	r4, r5
 	bis	r12, r5
-	mov	r11, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	and	#15, r11
+	mov.b	spongent_pi160_sbox(r11), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -875,28 +853,27 @@ spongent_pi160_permute:
 	and	#61440, r11
 	and	#4095, r12
 	bis	r11, r8
-	bis	r12, r5
+	mov	r5, r11
+	bis	r12, r11
 	mov	r13, r12
 	and	#15, r12
 	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r5
+	bis	r12, r11
 	mov	r13, r12
 	rrum.w	#4, r12
 	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r12
+	mov.b	spongent_pi160_sbox(r12), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65520, r12
-	mov	r11, r4
 	and	#15, r4
-	mov	r5, r11
 	bis	r12, r11
 	mov	r13, r12
 	swpb	r12
@@ -927,28 +904,27 @@ spongent_pi160_permute:
 	and	#61440, r12
 	and	#4095, r13
 	bis	r12, r11
-	bis	r13, r5
+	mov	r5, r12
+	bis	r13, r12
 	mov	6(sp), r13
 	and	#15, r13
 	mov.b	spongent_pi160_sbox(r13), r13
-	bis	r13, r5
+	bis	r13, r12
 	mov	6(sp), r13
 	rrum.w	#4, r13
 	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r13
+	mov.b	spongent_pi160_sbox(r13), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r13
 	and	#65520, r13
-	mov	r12, r4
 	and	#15, r4
-	mov	r5, r12
 	bis	r13, r12
 	mov.b	7(sp), r13
 	and	#15, r13
@@ -1010,18 +986,17 @@ spongent_pi160_permute:
 	mov.b	11(sp), r13
 	rrum.w	#4, r13
 	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r4
+	mov.b	spongent_pi160_sbox(r13), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r4
 	and	#61440, r4
-	mov	r13, r5
 	and	#4095, r5
 	mov	2(sp), r13
 	bis	r4, r13
@@ -1590,12 +1565,11 @@ spongent_pi160_permute:
 	rlam.w	#4, r14
 	rlam.w	#2, r14
 	bis	r14, r5
-	mov	r7, r14
-	and	#8, r14
-	mov.b	r14, r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r14, r5
+	and	#8, r7
+	mov.b	r7, r7
+	swpb	r7
+	rlam.w	#1, r7
+	bis	r7, r5
 	mov	r13, r14
 	and	#16384, r14
 	swpb	r14
@@ -1667,10 +1641,9 @@ spongent_pi160_permute:
 	and	#128, r15
 	rrum.w	#2, r15
 	bis	r15, r7
-	mov	r9, r15
-	and	#8, r15
-	rlam.w	#1, r15
-	bis	r15, r7
+	and	#8, r9
+	rlam.w	#1, r9
+	bis	r9, r7
 	mov	r10, r15
 	and	#32768, r15
 	rrum.w	#4, r15
@@ -1683,11 +1656,10 @@ spongent_pi160_permute:
 	and	#128, r15
 	rlam.w	#2, r15
 	bis	r15, r7
-	mov	r10, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r7
+	and	#8, r10
+	rlam.w	#4, r10
+	rlam.w	#1, r10
+	bis	r10, r7
 	mov	r8, r15
 	and	#32768, r15
 	bis	r15, r7
@@ -1700,13 +1672,12 @@ spongent_pi160_permute:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r15, r7
-	mov	r8, r10
-	and	#8, r10
-	mov.b	r10, r10
-	swpb	r10
-	rlam.w	#1, r10
+	and	#8, r8
+	mov.b	r8, r8
+	swpb	r8
+	rlam.w	#1, r8
 	mov	r7, r15
-	bis	r10, r15
+	bis	r8, r15
 	mov	r11, r10
 	and	#32768, r10
 	swpb	r10
@@ -1773,12 +1744,11 @@ spongent_pi160_permute:
 	rlam.w	#4, r13
 	rlam.w	#2, r13
 	bis	r13, r12
-	mov	r6, r13
-	and	#8, r13
-	mov.b	r13, r13
-	swpb	r13
-	rlam.w	#1, r13
-	bis	r13, r12
+	and	#8, r6
+	mov.b	r6, r6
+	swpb	r6
+	rlam.w	#1, r6
+	bis	r6, r12
 	mov	20(sp), r6
 	mov	18(sp), r7
 	mov	16(sp), r8

@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1536 bytes of code
+;     estimated 1520 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -70,7 +70,7 @@ ascon_aead128_encrypt_with:
 	mov	102(sp), r10
 	mov	104(sp), 6(sp)
 	mov	106(sp), 26(sp)
-	mov	108(sp), 14(sp)
+	mov	108(sp), 12(sp)
 	mov	112(sp), 28(sp)
 	mov	sp, r14
 	mov	#20, r15
@@ -213,31 +213,30 @@ ascon_aead128_encrypt_with:
 	jc	.Lascon_aead128_encrypt_with_done13
 .Lascon_aead128_encrypt_with_loop12:
 	; ascon_aead128.ae:100: off = rate * i
-	mov	r10, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
+	mov	r10, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
 	and	#65520, r13
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	mov	r13, r7
-	add	6(sp), r7
-	bit	#1, r7
+	mov	r13, r5
+	add	6(sp), r5
+	bit	#1, r5
 	jnz	.Lascon_aead128_encrypt_with_bytes14
 .Lascon_aead128_encrypt_with_words15:
-	mov	@r7, r5
-	mov	2(r7), r6
-	mov	4(r7), r8
-	mov	6(r7), r9
-	mov	8(r7), r11
-	mov	10(r7), r12
-	mov	12(r7), r14
-	mov	14(r7), r15
+	mov	@r5, r4
+	mov	2(r5), r15
+	mov	4(r5), r6
+	mov	6(r5), r7
+	mov	8(r5), r8
+	mov	10(r5), r9
+	mov	12(r5), r11
+	mov	14(r5), r12
 	jmp	.Lascon_aead128_encrypt_with_join16
 .Lascon_aead128_encrypt_with_bytes14:
 	mov	sp, r11
@@ -245,33 +244,26 @@ ascon_aead128_encrypt_with:
 	mov	r11, r12
 	mov	#16, r14
 .Lascon_aead128_encrypt_with_cpy17:
-	mov.b	@r7, r15
-	inc	r7
+	mov.b	@r5, r15
+	inc	r5
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_encrypt_with_cpy17
-	mov	r11, r7
+	mov	r11, r5
 	jmp	.Lascon_aead128_encrypt_with_words15
 .Lascon_aead128_encrypt_with_join16:
-	mov	r5, r4
 	xor	30(sp), r4
-	mov	r6, r5
+	mov	r15, r5
 	xor	32(sp), r5
-	mov	r8, r6
 	xor	34(sp), r6
-	mov	r9, r7
 	xor	36(sp), r7
-	mov	r11, r8
 	xor	38(sp), r8
-	mov	r12, r9
 	xor	40(sp), r9
-	mov	r14, r11
 	xor	42(sp), r11
-	mov	r15, r12
 	xor	44(sp), r12
 	; ascon_aead128.ae:102: store_le(ct, off, c)
-	add	14(sp), r13
+	add	12(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes19
 	mov	r4, 0(r13)
@@ -339,25 +331,25 @@ ascon_aead128_encrypt_with:
 	and	#15, r15
 	; ascon_aead128.ae:107: last = m - off
 	mov	26(sp), r4
-	mov	#0, r7
+	mov	#0, r5
 	sub	r13, r4
-	subc	r15, r7
+	subc	r15, r5
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	r13, r6
-	add	6(sp), r6
+	mov	r13, r9
+	add	6(sp), r9
 	cmp	#16, r4
 	jnc	.Lascon_aead128_encrypt_with_bytes22
-	bit	#1, r6
+	bit	#1, r9
 	jnz	.Lascon_aead128_encrypt_with_bytes22
 .Lascon_aead128_encrypt_with_words23:
-	mov	@r6, r5
-	mov	2(r6), r8
-	mov	4(r6), r9
-	mov	6(r6), r10
-	mov	8(r6), r11
-	mov	10(r6), r12
-	mov	12(r6), 22(sp)
-	mov	14(r6), 24(sp)
+	mov	@r9, r6
+	mov	2(r9), r7
+	mov	4(r9), r8
+	mov	6(r9), r10
+	mov	8(r9), r11
+	mov	10(r9), r12
+	mov	12(r9), r14
+	mov	14(r9), r15
 	jmp	.Lascon_aead128_encrypt_with_join24
 .Lascon_aead128_encrypt_with_bytes22:
 	mov	sp, r10
@@ -369,19 +361,34 @@ ascon_aead128_encrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_pad26
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Lascon_aead128_encrypt_with_pad26:
 	mov.b	r14, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lascon_aead128_encrypt_with_cpy25
-	mov	r10, r6
+	mov	r10, r9
 	jmp	.Lascon_aead128_encrypt_with_words23
 .Lascon_aead128_encrypt_with_join24:
+	mov	r6, 8(sp)
+	xor	30(sp), 8(sp)
+	mov	r7, 10(sp)
+	xor	32(sp), 10(sp)
+	mov	r8, 14(sp)
+	xor	34(sp), 14(sp)
+	mov	r10, 16(sp)
+	xor	36(sp), 16(sp)
+	mov	r11, 18(sp)
+	xor	38(sp), 18(sp)
+	mov	r12, 20(sp)
+	xor	40(sp), 20(sp)
+	mov	r14, 22(sp)
+	xor	42(sp), 22(sp)
+	mov	r15, 24(sp)
+	xor	44(sp), 24(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rlam.w	#3, r7
 	mov	r4, r14
 	rla	r14
 	adc	r14
@@ -390,68 +397,52 @@ ascon_aead128_encrypt_with:
 	rla	r14
 	adc	r14
 	mov	r14, r15
-	and	#7, r15
-	mov	r7, r6
-	bis	r15, r6
-	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	r5, 8(sp)
-	xor	30(sp), 8(sp)
-	mov	r8, 10(sp)
-	xor	32(sp), 10(sp)
-	mov	r9, 12(sp)
-	xor	34(sp), 12(sp)
-	mov	r10, 16(sp)
-	xor	36(sp), 16(sp)
-	mov	r11, 18(sp)
-	xor	38(sp), 18(sp)
-	mov	r12, 20(sp)
-	xor	40(sp), 20(sp)
-	xor	42(sp), 22(sp)
-	xor	44(sp), 24(sp)
-	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	r14, r5
-	and	#65528, r5
-	mov	#1, r7
+	and	#65528, r15
+	rlam.w	#3, r5
+	and	#7, r14
+	bis	r14, r5
+	mov	#1, r6
+	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r14
-	mov	#0, r15
-	tst	r6
+	tst	r5
 	jnz	.Lascon_aead128_encrypt_with_shbig27
-	cmp	#128, r5
+	cmp	#128, r15
 	jc	.Lascon_aead128_encrypt_with_shbig27
 .Lascon_aead128_encrypt_with_shlimb30:
-	cmp	#16, r5
+	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_shbits31
-	mov	r14, r15
 	mov	r12, r14
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	clr	r7
-	sub	#16, r5
+	mov	r6, r7
+	clr	r6
+	sub	#16, r15
 	jmp	.Lascon_aead128_encrypt_with_shlimb30
 .Lascon_aead128_encrypt_with_shbits31:
-	tst	r5
+	tst	r15
 	jz	.Lascon_aead128_encrypt_with_shend28
 .Lascon_aead128_encrypt_with_sh29:
-	rla	r7
+	rla	r6
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r14
-	rlc	r15
-	dec	r5
+	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_sh29
 	jmp	.Lascon_aead128_encrypt_with_shend28
 .Lascon_aead128_encrypt_with_shbig27:
+	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
@@ -459,27 +450,26 @@ ascon_aead128_encrypt_with:
 	clr	r11
 	clr	r12
 	clr	r14
-	clr	r15
 .Lascon_aead128_encrypt_with_shend28:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	mov	8(sp), r5
-	xor	r7, r5
+	xor	r6, r5
 	mov	10(sp), r6
-	xor	r8, r6
-	mov	12(sp), r7
-	xor	r9, r7
+	xor	r7, r6
+	mov	14(sp), r7
+	xor	r8, r7
 	mov	16(sp), r8
-	xor	r10, r8
+	xor	r9, r8
 	mov	18(sp), r9
-	xor	r11, r9
+	xor	r10, r9
 	mov	20(sp), r10
-	xor	r12, r10
+	xor	r11, r10
 	mov	22(sp), r11
-	xor	r14, r11
+	xor	r12, r11
 	mov	24(sp), r12
-	xor	r15, r12
+	xor	r14, r12
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
-	add	14(sp), r13
+	add	12(sp), r13
 	cmp	#16, r4
 	jnc	.Lascon_aead128_encrypt_with_bytes32
 	bit	#1, r13
@@ -494,7 +484,6 @@ ascon_aead128_encrypt_with:
 	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored33
 .Lascon_aead128_encrypt_with_bytes32:
-	mov	r4, r15
 	mov	r5, 70(sp)
 	mov	r6, 72(sp)
 	mov	r7, 74(sp)
@@ -505,6 +494,7 @@ ascon_aead128_encrypt_with:
 	mov	r12, 84(sp)
 	mov	sp, r14
 	add	#70, r14
+	mov	r4, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt34
 	mov	#16, r15
@@ -618,53 +608,53 @@ ascon_aead128_encrypt_with:
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 122 bytes (33 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1890 bytes of code
+;     frame 114 bytes (29 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1866 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#122, sp
+	sub	#114, sp
 	mov	r12, 12(sp)
 	mov	r15, r9
-	mov	138(sp), r10
-	mov	140(sp), 18(sp)
-	mov	142(sp), 56(sp)
-	mov	144(sp), 60(sp)
-	mov	148(sp), 20(sp)
-	mov	152(sp), 62(sp)
+	mov	130(sp), r10
+	mov	132(sp), 18(sp)
+	mov	134(sp), 52(sp)
+	mov	136(sp), 54(sp)
+	mov	140(sp), 20(sp)
+	mov	144(sp), 56(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lascon_aead128_decrypt_with_zero1:
-	clr	66(r14)
+	clr	58(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_zero1
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 66(sp)
-	mov	#32908, 68(sp)
-	mov	#4096, 70(sp)
-	mov	#0, 72(sp)
+	mov	#1, 58(sp)
+	mov	#32908, 60(sp)
+	mov	#4096, 62(sp)
+	mov	#0, 64(sp)
 	; ascon_aead128.ae:48: s[1] = k0
 	mov	12(sp), r15
-	mov	@r15, 74(sp)
+	mov	@r15, 66(sp)
 	mov	12(sp), r15
-	mov	2(r15), 76(sp)
+	mov	2(r15), 68(sp)
 	mov	12(sp), r15
-	mov	4(r15), 78(sp)
+	mov	4(r15), 70(sp)
 	mov	12(sp), r15
-	mov	6(r15), 80(sp)
+	mov	6(r15), 72(sp)
 	; ascon_aead128.ae:49: s[2] = k1
 	mov	12(sp), r15
-	mov	8(r15), 82(sp)
+	mov	8(r15), 74(sp)
 	mov	12(sp), r15
-	mov	10(r15), 84(sp)
+	mov	10(r15), 76(sp)
 	mov	12(sp), r15
-	mov	12(r15), 86(sp)
+	mov	12(r15), 78(sp)
 	mov	12(sp), r15
-	mov	14(r15), 88(sp)
+	mov	14(r15), 80(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -677,7 +667,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join4
 .Lascon_aead128_decrypt_with_bytes2:
 	mov	sp, r11
-	add	#106, r11
+	add	#98, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy5:
@@ -690,10 +680,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r8
 	jmp	.Lascon_aead128_decrypt_with_words3
 .Lascon_aead128_decrypt_with_join4:
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r14, 86(sp)
+	mov	r15, 88(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -706,7 +696,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join9
 .Lascon_aead128_decrypt_with_bytes7:
 	mov	sp, r11
-	add	#106, r11
+	add	#98, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy10:
@@ -719,64 +709,64 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words8
 .Lascon_aead128_decrypt_with_join9:
-	mov	r11, 98(sp)
-	mov	r12, 100(sp)
-	mov	r14, 102(sp)
-	mov	r15, 104(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#66, r12
+	add	#58, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	90(sp), r11
+	mov	82(sp), r11
 	mov	12(sp), r15
 	xor	@r15, r11
-	mov	92(sp), r12
+	mov	84(sp), r12
 	xor	2(r15), r12
-	mov	94(sp), r13
+	mov	86(sp), r13
 	xor	4(r15), r13
-	mov	96(sp), r14
+	mov	88(sp), r14
 	xor	6(r15), r14
+	mov	r11, 82(sp)
+	mov	r12, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
+	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
+	mov	90(sp), r11
+	mov	12(sp), r15
+	xor	8(r15), r11
+	mov	92(sp), r12
+	xor	10(r15), r12
+	mov	94(sp), r13
+	xor	12(r15), r13
+	mov	96(sp), r14
+	xor	14(r15), r14
 	mov	r11, 90(sp)
 	mov	r12, 92(sp)
 	mov	r13, 94(sp)
 	mov	r14, 96(sp)
-	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	98(sp), r11
-	mov	12(sp), r15
-	xor	8(r15), r11
-	mov	100(sp), r12
-	xor	10(r15), r12
-	mov	102(sp), r13
-	xor	12(r15), r13
-	mov	104(sp), r14
-	xor	14(r15), r14
-	mov	r11, 98(sp)
-	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	r14, 104(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#66, r12
+	add	#58, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	56(sp), 16(sp)
+	mov	52(sp), 16(sp)
 	mov	16(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 16(sp)
 	; ascon_aead128.ae:124: for i in 0..full {
-	mov	#0, r10
+	mov	#0, 0(sp)
 	mov	#0, 14(sp)
-	cmp	16(sp), r10
-	mov	r10, r15
+	cmp	16(sp), 0(sp)
+	mov	14(sp), r15
 	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done13
 .Lascon_aead128_decrypt_with_loop12:
 	; ascon_aead128.ae:125: off = rate * i
-	mov	r10, r6
+	mov	@sp, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -797,13 +787,13 @@ ascon_aead128_decrypt_with:
 	mov	4(r11), 6(sp)
 	mov	6(r11), 4(sp)
 	mov	8(r11), 2(sp)
-	mov	10(r11), 0(sp)
-	mov	12(r11), r7
-	mov	14(r11), r8
+	mov	10(r11), r7
+	mov	12(r11), r8
+	mov	14(r11), r9
 	jmp	.Lascon_aead128_decrypt_with_join16
 .Lascon_aead128_decrypt_with_bytes14:
 	mov	sp, r12
-	add	#106, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy17:
@@ -817,28 +807,28 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words15
 .Lascon_aead128_decrypt_with_join16:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	mov	10(sp), r4
-	xor	66(sp), r4
-	mov	8(sp), r5
-	xor	68(sp), r5
-	mov	6(sp), r9
-	xor	70(sp), r9
-	mov	4(sp), r11
-	xor	72(sp), r11
-	mov	2(sp), r12
-	xor	74(sp), r12
-	mov	@sp, r13
-	xor	76(sp), r13
-	mov	r7, r14
-	xor	78(sp), r14
-	mov	r8, r15
-	xor	80(sp), r15
 	add	20(sp), r6
+	mov	10(sp), r4
+	xor	58(sp), r4
+	mov	8(sp), r5
+	xor	60(sp), r5
+	mov	6(sp), r10
+	xor	62(sp), r10
+	mov	4(sp), r11
+	xor	64(sp), r11
+	mov	2(sp), r12
+	xor	66(sp), r12
+	mov	r7, r13
+	xor	68(sp), r13
+	mov	r8, r14
+	xor	70(sp), r14
+	mov	r9, r15
+	xor	72(sp), r15
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes19
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
-	mov	r9, 4(r6)
+	mov	r10, 4(r6)
 	mov	r11, 6(r6)
 	mov	r12, 8(r6)
 	mov	r13, 10(r6)
@@ -846,16 +836,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored20
 .Lascon_aead128_decrypt_with_bytes19:
-	mov	r4, 106(sp)
-	mov	r5, 108(sp)
-	mov	r9, 110(sp)
-	mov	r11, 112(sp)
-	mov	r12, 114(sp)
-	mov	r13, 116(sp)
-	mov	r14, 118(sp)
-	mov	r15, 120(sp)
+	mov	r4, 98(sp)
+	mov	r5, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	r14, 110(sp)
+	mov	r15, 112(sp)
 	mov	sp, r14
-	add	#106, r14
+	add	#98, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy21:
 	mov.b	@r14, 0(r6)
@@ -865,23 +855,23 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy21
 .Lascon_aead128_decrypt_with_stored20:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	10(sp), 66(sp)
-	mov	8(sp), 68(sp)
-	mov	6(sp), 70(sp)
-	mov	4(sp), 72(sp)
+	mov	10(sp), 58(sp)
+	mov	8(sp), 60(sp)
+	mov	6(sp), 62(sp)
+	mov	4(sp), 64(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	2(sp), 74(sp)
-	mov	@sp, 76(sp)
-	mov	r7, 78(sp)
-	mov	r8, 80(sp)
+	mov	2(sp), 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#66, r12
+	add	#58, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, r10
+	add	#1, 0(sp)
 	addc	#0, 14(sp)
-	cmp	16(sp), r10
+	cmp	16(sp), 0(sp)
 	mov	14(sp), r15
 	subc	#0, r15
 	jnc	.Lascon_aead128_decrypt_with_loop12
@@ -900,33 +890,33 @@ ascon_aead128_decrypt_with:
 	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	56(sp), r4
+	mov	52(sp), r7
 	mov	#0, r9
-	sub	r13, r4
+	sub	r13, r7
 	subc	r15, r9
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	mov	r13, r8
 	add	18(sp), r8
-	cmp	#16, r4
+	cmp	#16, r7
 	jnc	.Lascon_aead128_decrypt_with_bytes22
 	bit	#1, r8
 	jnz	.Lascon_aead128_decrypt_with_bytes22
 .Lascon_aead128_decrypt_with_words23:
 	mov	@r8, r5
 	mov	2(r8), r6
-	mov	4(r8), r7
-	mov	6(r8), r10
-	mov	8(r8), r11
-	mov	10(r8), r12
+	mov	4(r8), r10
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r4
 	mov	12(r8), r14
 	mov	14(r8), r15
 	jmp	.Lascon_aead128_decrypt_with_join24
 .Lascon_aead128_decrypt_with_bytes22:
 	mov	sp, r10
-	add	#106, r10
+	add	#98, r10
 	mov	r10, r11
 	mov	#16, r12
-	mov	r4, r15
+	mov	r7, r15
 .Lascon_aead128_decrypt_with_cpy25:
 	clr	r14
 	tst	r15
@@ -942,138 +932,137 @@ ascon_aead128_decrypt_with:
 	mov	r10, r8
 	jmp	.Lascon_aead128_decrypt_with_words23
 .Lascon_aead128_decrypt_with_join24:
-	mov	r5, 46(sp)
-	xor	66(sp), 46(sp)
-	mov	r6, 44(sp)
-	xor	68(sp), 44(sp)
-	mov	r7, 36(sp)
-	xor	70(sp), 36(sp)
-	mov	r10, 34(sp)
-	xor	72(sp), 34(sp)
-	mov	r11, 32(sp)
-	xor	74(sp), 32(sp)
-	mov	r12, r10
-	xor	76(sp), r10
+	mov	r5, 44(sp)
+	xor	58(sp), 44(sp)
+	mov	r6, 42(sp)
+	xor	60(sp), 42(sp)
+	mov	r10, 36(sp)
+	xor	62(sp), 36(sp)
+	mov	r11, 34(sp)
+	xor	64(sp), 34(sp)
+	mov	r12, 32(sp)
+	xor	66(sp), 32(sp)
+	xor	68(sp), r4
 	mov	r14, 40(sp)
-	xor	78(sp), 40(sp)
+	xor	70(sp), 40(sp)
 	mov	r15, 38(sp)
-	xor	80(sp), 38(sp)
+	xor	72(sp), 38(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r4, r15
+	mov	r7, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, 54(sp)
-	and	#65528, 54(sp)
+	mov	r15, 46(sp)
+	and	#65528, 46(sp)
 	rlam.w	#3, r9
 	and	#7, r15
-	mov	r9, 52(sp)
-	bis	r15, 52(sp)
-	mov	#-1, r6
-	mov	#-1, r7
-	mov	#-1, r8
+	mov	r9, 50(sp)
+	bis	r15, 50(sp)
 	mov	#-1, r9
+	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
-	mov	#-1, r14
 	mov	#-1, r5
-	mov	54(sp), r15
-	tst	52(sp)
+	mov	#-1, r6
+	mov	#-1, r14
+	mov	#-1, r8
+	mov	46(sp), r15
+	tst	50(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig27
 	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig27
 .Lascon_aead128_decrypt_with_shlimb30:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits31
-	mov	r14, r5
-	mov	r12, r14
+	mov	r14, r8
+	mov	r6, r14
+	mov	r5, r6
+	mov	r12, r5
 	mov	r11, r12
-	mov	r9, r11
-	mov	r8, r9
-	mov	r7, r8
-	mov	r6, r7
-	clr	r6
+	mov	r10, r11
+	mov	r9, r10
+	clr	r9
 	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb30
 .Lascon_aead128_decrypt_with_shbits31:
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_sh29:
-	rla	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
+	rla	r9
+	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r14
 	rlc	r5
+	rlc	r6
+	rlc	r14
+	rlc	r8
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh29
 	jmp	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_shbig27:
-	clr	r6
-	clr	r7
-	clr	r8
 	clr	r9
+	clr	r10
 	clr	r11
 	clr	r12
-	clr	r14
 	clr	r5
+	clr	r6
+	clr	r14
+	clr	r8
 .Lascon_aead128_decrypt_with_shend28:
-	inv	r6
-	inv	r7
-	inv	r8
 	inv	r9
+	inv	r10
 	inv	r11
 	inv	r12
+	inv	r5
+	inv	r6
 	inv	r14
-	mov	r5, r15
+	mov	r8, r15
 	inv	r15
-	mov	46(sp), r5
-	and	r6, r5
-	mov	44(sp), r6
-	and	r7, r6
-	mov	36(sp), r7
-	and	r8, r7
-	mov	34(sp), r8
+	mov	44(sp), r8
 	and	r9, r8
-	mov	32(sp), r9
-	and	r11, r9
-	and	r12, r10
-	mov	40(sp), r11
-	and	r14, r11
-	mov	38(sp), r12
-	and	r15, r12
+	mov	42(sp), r9
+	and	r10, r9
+	mov	36(sp), r10
+	and	r11, r10
+	mov	34(sp), r11
+	and	r12, r11
+	mov	32(sp), r12
+	and	r5, r12
+	and	r6, r4
+	mov	40(sp), r5
+	and	r14, r5
+	mov	38(sp), r6
+	and	r15, r6
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
 	add	20(sp), r13
-	cmp	#16, r4
+	cmp	#16, r7
 	jnc	.Lascon_aead128_decrypt_with_bytes32
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes32
-	mov	r5, 0(r13)
-	mov	r6, 2(r13)
-	mov	r7, 4(r13)
-	mov	r8, 6(r13)
-	mov	r9, 8(r13)
-	mov	r10, 10(r13)
-	mov	r11, 12(r13)
-	mov	r12, 14(r13)
+	mov	r8, 0(r13)
+	mov	r9, 2(r13)
+	mov	r10, 4(r13)
+	mov	r11, 6(r13)
+	mov	r12, 8(r13)
+	mov	r4, 10(r13)
+	mov	r5, 12(r13)
+	mov	r6, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_bytes32:
-	mov	r5, 106(sp)
-	mov	r6, 108(sp)
-	mov	r7, 110(sp)
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
-	mov	r10, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
+	mov	r7, r15
+	mov	r8, 98(sp)
+	mov	r9, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r4, 108(sp)
+	mov	r5, 110(sp)
+	mov	r6, 112(sp)
 	mov	sp, r14
-	add	#106, r14
-	mov	r4, r15
+	add	#98, r14
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_cnt34
 	mov	#16, r15
@@ -1088,23 +1077,21 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy35
 .Lascon_aead128_decrypt_with_stored33:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	r5, 30(sp)
-	xor	66(sp), 30(sp)
-	mov	r6, 28(sp)
-	xor	68(sp), 28(sp)
-	mov	r7, 26(sp)
-	xor	70(sp), 26(sp)
-	mov	r8, 24(sp)
-	xor	72(sp), 24(sp)
-	mov	r9, 22(sp)
-	xor	74(sp), 22(sp)
-	mov	r10, r4
-	xor	76(sp), r4
-	mov	r11, r5
-	xor	78(sp), r5
-	mov	r12, r6
-	xor	80(sp), r6
+	mov	r8, 30(sp)
+	xor	58(sp), 30(sp)
+	mov	r9, 28(sp)
+	xor	60(sp), 28(sp)
+	mov	r10, 26(sp)
+	xor	62(sp), 26(sp)
+	mov	r11, 24(sp)
+	xor	64(sp), 24(sp)
+	mov	r12, 22(sp)
+	xor	66(sp), 22(sp)
+	xor	68(sp), r4
+	xor	70(sp), r5
+	xor	72(sp), r6
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	mov	46(sp), r8
 	mov	#1, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -1113,8 +1100,7 @@ ascon_aead128_decrypt_with:
 	mov	#0, r14
 	mov	#0, r15
 	mov	#0, r7
-	mov	54(sp), r8
-	tst	52(sp)
+	tst	50(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig36
 	cmp	#128, r8
 	jc	.Lascon_aead128_decrypt_with_shbig36
@@ -1174,32 +1160,32 @@ ascon_aead128_decrypt_with:
 	mov	r6, r15
 	xor	r7, r15
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r8, 66(sp)
-	mov	r9, 68(sp)
-	mov	r10, 70(sp)
-	mov	r11, 72(sp)
+	mov	r8, 58(sp)
+	mov	r9, 60(sp)
+	mov	r10, 62(sp)
+	mov	r11, 64(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 74(sp)
-	mov	r13, 76(sp)
-	mov	r14, 78(sp)
-	mov	r15, 80(sp)
+	mov	r12, 66(sp)
+	mov	r13, 68(sp)
+	mov	r14, 70(sp)
+	mov	r15, 72(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	60(sp), r11
+	mov	54(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes41
 .Lascon_aead128_decrypt_with_words42:
-	mov	@r11, 64(sp)
-	mov	2(r11), 42(sp)
-	mov	4(r11), 48(sp)
-	mov	6(r11), 50(sp)
-	mov	8(r11), 58(sp)
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r10
+	mov	@r11, 48(sp)
+	mov	2(r11), r10
+	mov	4(r11), r9
+	mov	6(r11), r8
+	mov	8(r11), r7
+	mov	10(r11), r6
+	mov	12(r11), r5
+	mov	14(r11), r4
 	jmp	.Lascon_aead128_decrypt_with_join43
 .Lascon_aead128_decrypt_with_bytes41:
 	mov	sp, r12
-	add	#106, r12
+	add	#98, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy44:
@@ -1213,86 +1199,96 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words42
 .Lascon_aead128_decrypt_with_join43:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	82(sp), r11
+	mov	74(sp), r14
 	mov	12(sp), r15
-	xor	@r15, r11
-	mov	84(sp), r12
-	xor	2(r15), r12
-	mov	86(sp), r13
-	xor	4(r15), r13
-	mov	88(sp), r14
-	xor	6(r15), r14
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
+	xor	@r15, r14
+	mov	76(sp), r13
+	xor	2(r15), r13
+	mov	78(sp), r12
+	xor	4(r15), r12
+	mov	80(sp), r11
+	xor	6(r15), r11
+	mov	r14, 74(sp)
+	mov	r13, 76(sp)
+	mov	r12, 78(sp)
+	mov	r11, 80(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	90(sp), r11
+	mov	82(sp), r14
 	mov	12(sp), r15
-	xor	8(r15), r11
-	mov	92(sp), r12
-	xor	10(r15), r12
-	mov	94(sp), r13
-	xor	12(r15), r13
-	mov	96(sp), r14
-	xor	14(r15), r14
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
+	xor	8(r15), r14
+	mov	84(sp), r13
+	xor	10(r15), r13
+	mov	86(sp), r12
+	xor	12(r15), r12
+	mov	88(sp), r11
+	xor	14(r15), r11
+	mov	r14, 82(sp)
+	mov	r13, 84(sp)
+	mov	r12, 86(sp)
+	mov	r11, 88(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#66, r12
+	add	#58, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	98(sp), r14
+	mov	96(sp), r13
 	mov	12(sp), r15
-	xor	8(r15), r14
-	mov	100(sp), r13
-	xor	10(r15), r13
-	mov	102(sp), r12
-	xor	12(r15), r12
-	mov	104(sp), r11
-	xor	14(r15), r11
-	mov	90(sp), r7
-	xor	@r15, r7
-	mov	92(sp), r6
-	xor	2(r15), r6
-	mov	94(sp), r5
-	xor	4(r15), r5
-	mov	96(sp), r4
-	xor	6(r15), r4
+	xor	14(r15), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	64(sp), r15
-	xor	r7, r15
-	mov	42(sp), r7
-	xor	r6, r7
-	mov	48(sp), r6
-	xor	r5, r6
-	mov	50(sp), r5
-	xor	r4, r5
-	mov	58(sp), r4
-	xor	r14, r4
-	mov	r8, r14
+	mov	r4, r14
 	xor	r13, r14
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	94(sp), r12
+	xor	12(r15), r12
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	r5, r13
+	xor	r12, r13
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	92(sp), r12
+	xor	10(r15), r12
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	xor	r12, r6
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	90(sp), r12
+	xor	8(r15), r12
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	xor	r12, r7
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	88(sp), r12
+	xor	6(r15), r12
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	xor	r12, r8
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	86(sp), r12
+	xor	4(r15), r12
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r12, r9
-	mov	r10, r13
-	xor	r11, r13
-	bis	r7, r15
-	bis	r6, r15
-	bis	r5, r15
-	bis	r4, r15
-	bis	r14, r15
-	bis	r9, r15
-	bis	r13, r15
-	sub	#1, r15
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	82(sp), r11
+	xor	@r15, r11
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	48(sp), r12
+	xor	r11, r12
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	84(sp), r11
+	xor	2(r15), r11
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	xor	r11, r10
+	bis	r10, r12
+	bis	r9, r12
+	bis	r8, r12
+	bis	r7, r12
+	bis	r6, r12
+	bis	r13, r12
+	bis	r14, r12
+	sub	#1, r12
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	62(sp), r15
+	mov	56(sp), r15
 	mov	r14, 0(r15)
-	add	#122, sp
+	add	#114, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
@@ -1300,7 +1296,7 @@ ascon_aead128_decrypt_with:
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1458 bytes of code
+;     estimated 1438 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
@@ -1315,22 +1311,22 @@ ascon_aead128_P_permute:
 	mov.b	r15, r15
 	mov	r15, 64(sp)
 	mov	r12, r15
-	mov	@r15, r7
-	mov	2(r15), r8
-	mov	4(r15), r9
-	mov	6(r15), 30(sp)
-	mov	8(r15), 54(sp)
-	mov	10(r15), 56(sp)
-	mov	12(r15), 58(sp)
-	mov	14(r15), 60(sp)
+	mov	@r15, r8
+	mov	2(r15), r9
+	mov	4(r15), 24(sp)
+	mov	6(r15), 32(sp)
+	mov	8(r15), 56(sp)
+	mov	10(r15), 58(sp)
+	mov	12(r15), 60(sp)
+	mov	14(r15), 62(sp)
 	mov	16(r15), r10
 	mov	18(r15), 14(sp)
 	mov	20(r15), 8(sp)
 	mov	22(r15), 6(sp)
 	mov	24(r15), 4(sp)
-	mov	26(r15), 50(sp)
-	mov	28(r15), 48(sp)
-	mov	30(r15), 46(sp)
+	mov	26(r15), 52(sp)
+	mov	28(r15), 50(sp)
+	mov	30(r15), 48(sp)
 	mov	32(r15), r11
 	mov	34(r15), r12
 	mov	36(r15), r13
@@ -1344,54 +1340,53 @@ ascon_aead128_P_permute:
 	mov	64(sp), r15
 	mov.b	ascon_aead128_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r6
-	xor	r15, r6
+	mov	r10, r5
+	xor	r15, r5
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r10
-	xor	r11, r10
-	xor	r12, r8
-	xor	r13, r9
-	mov	30(sp), r15
+	xor	r11, r8
+	xor	r12, r9
+	mov	24(sp), r10
+	xor	r13, r10
+	mov	32(sp), r15
 	xor	r14, r15
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r11, 32(sp)
-	xor	4(sp), 32(sp)
-	mov	r12, 28(sp)
-	xor	50(sp), 28(sp)
-	mov	r13, 24(sp)
-	xor	48(sp), 24(sp)
+	mov	r11, 34(sp)
+	xor	4(sp), 34(sp)
+	mov	r12, 30(sp)
+	xor	52(sp), 30(sp)
+	mov	r13, 26(sp)
+	xor	50(sp), 26(sp)
 	mov	r14, 22(sp)
-	xor	46(sp), 22(sp)
+	xor	48(sp), 22(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r6, r5
-	xor	54(sp), r5
+	xor	56(sp), r5
 	mov	14(sp), r6
-	xor	56(sp), r6
+	xor	58(sp), r6
 	mov	8(sp), r7
-	xor	58(sp), r7
+	xor	60(sp), r7
 	mov	6(sp), r4
-	xor	60(sp), r4
+	xor	62(sp), r4
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	54(sp), r11
+	mov	56(sp), r11
 	inv	r11
-	mov	56(sp), r12
+	mov	58(sp), r12
 	inv	r12
-	mov	58(sp), r13
+	mov	60(sp), r13
 	inv	r13
-	mov	60(sp), r14
+	mov	62(sp), r14
 	inv	r14
 	and	r5, r11
 	and	r6, r12
 	and	r7, r13
 	and	r4, r14
-	mov	r10, 42(sp)
-	xor	r11, 42(sp)
-	mov	r8, 40(sp)
-	xor	r12, 40(sp)
-	mov	r9, 38(sp)
-	xor	r13, 38(sp)
-	mov	r15, 36(sp)
-	xor	r14, 36(sp)
+	mov	r8, 44(sp)
+	xor	r11, 44(sp)
+	mov	r9, 42(sp)
+	xor	r12, 42(sp)
+	mov	r10, 40(sp)
+	xor	r13, 40(sp)
+	mov	r15, 38(sp)
+	xor	r14, 38(sp)
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r5, r11
 	inv	r11
@@ -1402,29 +1397,29 @@ ascon_aead128_P_permute:
 	mov	r4, r14
 	inv	r14
 	and	4(sp), r11
-	and	50(sp), r12
-	and	48(sp), r13
-	and	46(sp), r14
-	mov	54(sp), 2(sp)
+	and	52(sp), r12
+	and	50(sp), r13
+	and	48(sp), r14
+	mov	56(sp), 2(sp)
 	xor	r11, 2(sp)
-	mov	56(sp), 0(sp)
+	mov	58(sp), 0(sp)
 	xor	r12, 0(sp)
-	mov	58(sp), 18(sp)
+	mov	60(sp), 18(sp)
 	xor	r13, 18(sp)
-	mov	60(sp), 44(sp)
-	xor	r14, 44(sp)
+	mov	62(sp), 46(sp)
+	xor	r14, 46(sp)
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	4(sp), r11
 	inv	r11
-	mov	50(sp), r12
+	mov	52(sp), r12
 	inv	r12
-	mov	48(sp), r13
+	mov	50(sp), r13
 	inv	r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	inv	r14
-	and	32(sp), r11
-	and	28(sp), r12
-	and	24(sp), r13
+	and	34(sp), r11
+	and	30(sp), r12
+	and	26(sp), r13
 	and	22(sp), r14
 	xor	r11, r5
 	xor	r12, r6
@@ -1432,205 +1427,201 @@ ascon_aead128_P_permute:
 	mov	r4, r11
 	xor	r14, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	32(sp), r12
+	mov	34(sp), r12
 	inv	r12
-	mov	28(sp), r13
+	mov	30(sp), r13
 	inv	r13
-	mov	24(sp), r14
+	mov	26(sp), r14
 	inv	r14
 	mov	22(sp), r4
 	inv	r4
-	and	r10, r12
-	and	r8, r13
-	and	r9, r14
+	and	r8, r12
+	and	r9, r13
+	and	r10, r14
 	and	r15, r4
 	xor	r12, 4(sp)
-	mov	50(sp), r12
+	mov	52(sp), r12
 	xor	r13, r12
-	mov	48(sp), r13
+	mov	50(sp), r13
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	xor	r4, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r10
 	inv	r8
 	inv	r9
+	mov	r10, r4
+	inv	r4
 	inv	r15
-	and	54(sp), r10
-	and	56(sp), r8
+	mov	r8, r10
+	and	56(sp), r10
 	and	58(sp), r9
-	and	60(sp), r15
-	xor	r10, 32(sp)
-	xor	r8, 28(sp)
-	xor	r9, 24(sp)
+	and	60(sp), r4
+	and	62(sp), r15
+	xor	r10, 34(sp)
+	xor	r9, 30(sp)
+	xor	r4, 26(sp)
 	xor	r15, 22(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	42(sp), 2(sp)
-	xor	40(sp), 0(sp)
-	xor	38(sp), 18(sp)
-	mov	44(sp), r4
-	xor	36(sp), r4
+	xor	44(sp), 2(sp)
+	xor	42(sp), 0(sp)
+	xor	40(sp), 18(sp)
+	mov	46(sp), r4
+	xor	38(sp), r4
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	42(sp), r8
-	xor	32(sp), r8
-	mov	40(sp), r9
-	xor	28(sp), r9
-	mov	38(sp), r10
-	xor	24(sp), r10
-	mov	36(sp), r15
+	mov	44(sp), r8
+	xor	34(sp), r8
+	mov	42(sp), r9
+	xor	30(sp), r9
+	mov	40(sp), r10
+	xor	26(sp), r10
+	mov	38(sp), r15
 	xor	22(sp), r15
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r5, 4(sp)
-	mov	r12, 34(sp)
-	xor	r6, 34(sp)
-	mov	r13, 26(sp)
-	xor	r7, 26(sp)
+	mov	r12, 36(sp)
+	xor	r6, 36(sp)
+	mov	r13, 28(sp)
+	xor	r7, 28(sp)
 	mov	r14, 20(sp)
 	xor	r11, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r5, 16(sp)
 	inv	16(sp)
-	mov	r6, r12
+	inv	r6
+	mov	r7, r12
 	inv	r12
-	mov	r7, r13
+	mov	r11, r13
 	inv	r13
-	mov	r11, r14
-	inv	r14
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r10, r6
-	mov	r15, r7
-	mov	r8, r5
-	mov	r9, r11
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	mov	r8, 12(sp)
-	xor	r11, 12(sp)
-	mov	r9, 10(sp)
-	xor	r6, 10(sp)
-	mov	r10, r6
-	xor	r7, r6
-	mov	r15, r7
-	xor	r5, r7
+	mov	r10, r11
 	mov	r15, r5
-	mov	r8, r11
-	mov	r9, r15
+	mov	r8, r7
+	mov	r9, r14
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	mov	r8, 12(sp)
+	xor	r14, 12(sp)
+	mov	r9, 10(sp)
+	xor	r11, 10(sp)
+	mov	r10, r11
+	xor	r5, r11
+	mov	r15, r14
+	xor	r7, r14
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	xor	r10, 12(sp)
-	xor	r5, 10(sp)
-	mov	r6, 62(sp)
-	xor	r11, 62(sp)
-	mov	r7, 30(sp)
-	xor	r15, 30(sp)
+	xor	r15, 10(sp)
+	mov	r11, 24(sp)
+	xor	r8, 24(sp)
+	mov	r14, 32(sp)
+	xor	r9, 32(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r9
-	mov	@sp, r10
-	mov	18(sp), r11
+	mov	2(sp), r10
+	mov	@sp, r11
+	mov	18(sp), r14
 	mov	r4, r15
-	rla	r9
-	rlc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
-	rla	r9
-	rlc	r10
+	adc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
-	rla	r9
-	rlc	r10
+	adc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
+	adc	r10
 	mov	2(sp), r5
-	xor	r9, r5
-	mov	@sp, r6
-	xor	r10, r6
-	mov	18(sp), r7
+	xor	r10, r5
+	mov	@sp, r7
 	xor	r11, r7
-	mov	r4, r8
-	xor	r15, r8
-	mov	2(sp), r9
-	mov	@sp, r10
+	mov	18(sp), r8
+	xor	r14, r8
+	mov	r4, r9
+	xor	r15, r9
+	mov	2(sp), r10
+	mov	@sp, r11
 	mov	18(sp), r15
 	swpb	r4
-	mov	r4, r11
-	swpb	r9
-	xor.b	r9, r11
-	xor	r9, r11
+	mov	r4, r14
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r14
+	xor	r10, r14
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r15
-	xor.b	r15, r10
-	xor	r15, r10
+	xor.b	r15, r11
+	xor	r15, r11
 	xor.b	r4, r15
 	xor	r4, r15
 	rla	r15
-	rlc	r11
-	rlc	r9
+	rlc	r14
 	rlc	r10
+	rlc	r11
 	adc	r15
-	mov	r5, 54(sp)
-	xor	r15, 54(sp)
-	mov	r6, 56(sp)
-	xor	r11, 56(sp)
+	mov	r5, 56(sp)
+	xor	r15, 56(sp)
 	mov	r7, 58(sp)
-	xor	r9, 58(sp)
+	xor	r14, 58(sp)
 	mov	r8, 60(sp)
 	xor	r10, 60(sp)
+	mov	r9, 62(sp)
+	xor	r11, 62(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r11
+	mov	r6, r10
+	mov	r12, r11
+	mov	r13, r14
 	mov	16(sp), r15
-	bit	#1, r9
+	bit	#1, r10
 	rrc	r15
+	rrc	r14
 	rrc	r11
 	rrc	r10
-	rrc	r9
 	mov	16(sp), r7
 	xor	r15, r7
-	mov	r12, r8
-	xor	r9, r8
-	mov	r13, r9
-	xor	r10, r9
-	mov	r14, r10
-	xor	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
+	mov	r6, r8
+	xor	r10, r8
+	mov	r12, r9
+	xor	r11, r9
+	mov	r13, r10
+	xor	r14, r10
+	mov	r6, r11
 	mov	16(sp), r14
 	swpb	r11
 	mov	r11, r15
@@ -1655,8 +1646,8 @@ ascon_aead128_P_permute:
 	rlc	r12
 	rlc	r13
 	adc	r14
-	mov	r7, 52(sp)
-	xor	r14, 52(sp)
+	mov	r7, 54(sp)
+	xor	r14, 54(sp)
 	mov	r8, 14(sp)
 	xor	r15, 14(sp)
 	mov	r9, 8(sp)
@@ -1664,8 +1655,8 @@ ascon_aead128_P_permute:
 	mov	r10, 6(sp)
 	xor	r13, 6(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	34(sp), r11
-	mov	26(sp), r12
+	mov	36(sp), r11
+	mov	28(sp), r12
 	mov	20(sp), r13
 	mov	4(sp), r14
 	swpb	r11
@@ -1691,101 +1682,94 @@ ascon_aead128_P_permute:
 	rrc	r12
 	rrc	r15
 	rrc	r14
-	mov	4(sp), r8
-	xor	r14, r8
-	mov	34(sp), r9
-	xor	r15, r9
-	mov	26(sp), r10
-	xor	r12, r10
-	mov	20(sp), r11
-	xor	r13, r11
-	mov	26(sp), r12
+	mov	4(sp), r11
+	xor	r14, r11
+	mov	36(sp), r5
+	xor	r15, r5
+	mov	28(sp), r6
+	xor	r12, r6
+	mov	20(sp), r7
+	xor	r13, r7
+	mov	28(sp), r12
 	mov	20(sp), r13
 	mov	4(sp), r14
-	mov	34(sp), r15
+	mov	36(sp), r15
 	bit	#1, r12
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	mov	r8, 4(sp)
+	mov	r11, 4(sp)
 	xor	r15, 4(sp)
-	mov	r9, r5
 	xor	r12, r5
-	mov	r10, r6
 	xor	r13, r6
-	xor	r14, r11
+	xor	r14, r7
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	28(sp), r12
-	mov	24(sp), r10
+	mov	30(sp), r11
+	mov	26(sp), r12
 	mov	22(sp), r13
-	mov	32(sp), r14
+	mov	34(sp), r14
+	swpb	r11
+	mov	r11, r15
 	swpb	r12
-	mov	r12, r15
-	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
+	xor.b	r13, r12
+	xor	r13, r12
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	xor.b	r12, r14
-	xor	r12, r14
+	xor.b	r11, r14
+	xor	r11, r14
 	rla	r14
 	rlc	r15
-	rlc	r10
+	rlc	r12
 	rlc	r13
 	adc	r14
-	mov	32(sp), r12
-	xor	r14, r12
-	mov	28(sp), r4
+	mov	34(sp), r11
+	xor	r14, r11
+	mov	30(sp), r4
 	xor	r15, r4
-	mov	24(sp), r7
-	xor	r10, r7
-	mov	22(sp), r8
-	xor	r13, r8
-	mov	22(sp), r13
-	mov	32(sp), r9
-	mov	28(sp), r10
-	mov	24(sp), r15
-	swpb	r13
-	mov	r13, r14
-	swpb	r9
-	xor.b	r9, r14
-	xor	r9, r14
+	mov	26(sp), r8
+	xor	r12, r8
+	mov	22(sp), r9
+	xor	r13, r9
+	mov	22(sp), r12
+	mov	34(sp), r14
+	mov	30(sp), r10
+	mov	26(sp), r15
+	swpb	r12
+	mov	r12, r13
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r14
+	xor	r10, r14
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r13, r15
-	xor	r13, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	bit	#1, r15
 	rrc	r10
-	rrc	r9
 	rrc	r14
+	rrc	r13
 	rrc	r15
-	xor	r15, r12
-	mov	r4, r13
+	xor	r15, r11
+	mov	r4, r12
+	xor	r13, r12
+	mov	r8, r13
 	xor	r14, r13
-	mov	r7, r14
-	xor	r9, r14
-	mov	r8, r15
-	xor	r10, r15
-	mov	12(sp), r7
-	mov	10(sp), r8
-	mov	62(sp), r9
-	mov	52(sp), r10
-	mov	r5, 50(sp)
-	mov	r6, 48(sp)
-	mov	r11, 46(sp)
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	mov	r9, r14
+	xor	r10, r14
+	mov	12(sp), r8
+	mov	10(sp), r9
+	mov	54(sp), r10
+	mov	r5, 52(sp)
+	mov	r6, 50(sp)
+	mov	r7, 48(sp)
 	add	#1, 64(sp)
 	cmp	#16, 64(sp)
 	jc	.Lascon_aead128_P_permute_near4
@@ -1794,15 +1778,15 @@ ascon_aead128_P_permute:
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	30(sp), 6(r15)
+	mov	r8, 0(r15)
+	mov	r9, 2(r15)
+	mov	24(sp), 4(r15)
+	mov	32(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	54(sp), 8(r15)
-	mov	56(sp), 10(r15)
-	mov	58(sp), 12(r15)
-	mov	60(sp), 14(r15)
+	mov	56(sp), 8(r15)
+	mov	58(sp), 10(r15)
+	mov	60(sp), 12(r15)
+	mov	62(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
 	mov	14(sp), 18(r15)
@@ -1810,9 +1794,9 @@ ascon_aead128_P_permute:
 	mov	6(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
 	mov	4(sp), 24(r15)
-	mov	50(sp), 26(r15)
-	mov	48(sp), 28(r15)
-	mov	46(sp), 30(r15)
+	mov	52(sp), 26(r15)
+	mov	50(sp), 28(r15)
+	mov	48(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
 	mov	r11, 32(r15)
 	mov	r12, 34(r15)
@@ -1826,7 +1810,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 570 bytes of code
+;     estimated 566 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1870,19 +1854,19 @@ ascon_aead128_absorb_ad:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65520, r7
+	mov	r14, r8
+	and	#65520, r8
 	mov	14(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
 	mov	22(sp), r9
-	mov	#0, r8
-	sub	r7, r9
-	subc	r15, r8
+	mov	#0, r7
+	sub	r8, r9
+	subc	r15, r7
 	cmp	#16, r9
-	mov	r8, r15
+	mov	r7, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1892,22 +1876,22 @@ ascon_aead128_absorb_ad:
 	xor	#16, r9
 	and	r15, r9
 	xor	#16, r9
-	and	r15, r8
+	and	r15, r7
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	24(sp), r7
+	add	24(sp), r8
 	cmp	#16, r9
 	jnc	.Lascon_aead128_absorb_ad_bytes5
-	bit	#1, r7
+	bit	#1, r8
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r14
-	mov	14(r7), r15
+	mov	@r8, r5
+	mov	2(r8), r6
+	mov	4(r8), r11
+	mov	6(r8), r12
+	mov	8(r8), r13
+	mov	10(r8), r14
+	mov	12(r8), r15
+	mov	14(r8), r4
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
 	mov	sp, r11
@@ -1919,32 +1903,31 @@ ascon_aead128_absorb_ad:
 	clr	r14
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lascon_aead128_absorb_ad_pad9:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r11, r7
+	mov	r11, r8
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
-	mov	r4, 2(sp)
+	mov	r5, 2(sp)
 	xor	@r10, 2(sp)
-	mov	r5, 4(sp)
+	mov	r6, 4(sp)
 	xor	2(r10), 4(sp)
-	mov	r6, 6(sp)
+	mov	r11, 6(sp)
 	xor	4(r10), 6(sp)
-	mov	r11, 8(sp)
+	mov	r12, 8(sp)
 	xor	6(r10), 8(sp)
-	mov	r12, 10(sp)
+	mov	r13, 10(sp)
 	xor	8(r10), 10(sp)
-	mov	r13, 12(sp)
+	mov	r14, 12(sp)
 	xor	10(r10), 12(sp)
-	mov	r14, 0(sp)
+	mov	r15, 0(sp)
 	xor	12(r10), 0(sp)
-	mov	r15, r4
 	xor	14(r10), r4
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	rla	r9
@@ -1955,7 +1938,6 @@ ascon_aead128_absorb_ad:
 	adc	r9
 	mov	r9, r15
 	and	#65528, r15
-	mov	r8, r7
 	rlam.w	#3, r7
 	and	#7, r9
 	bis	r9, r7

@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4052 bytes of code
+;     estimated 4038 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -132,29 +132,29 @@ grain128aeadv2_encrypt:
 	mov	#0, 74(sp)
 	mov	#0, 84(sp)
 	mov	186(sp), r7
-	mov	188(sp), 36(sp)
-	mov	190(sp), 34(sp)
-	mov	192(sp), 32(sp)
-	mov	194(sp), 30(sp)
-	mov	196(sp), 28(sp)
-	mov	198(sp), 26(sp)
-	mov	200(sp), 24(sp)
+	mov	188(sp), 34(sp)
+	mov	190(sp), 32(sp)
+	mov	192(sp), 30(sp)
+	mov	194(sp), 28(sp)
+	mov	196(sp), 26(sp)
+	mov	198(sp), 24(sp)
+	mov	200(sp), 22(sp)
 	mov	202(sp), r8
 	mov	204(sp), 18(sp)
-	mov	206(sp), 46(sp)
-	mov	208(sp), 44(sp)
-	mov	210(sp), 20(sp)
+	mov	206(sp), 44(sp)
+	mov	208(sp), 42(sp)
+	mov	210(sp), 60(sp)
 	mov	212(sp), 16(sp)
-	mov	214(sp), 42(sp)
-	mov	216(sp), 40(sp)
+	mov	214(sp), 40(sp)
+	mov	216(sp), 38(sp)
 	mov	218(sp), 14(sp)
-	mov	220(sp), r9
-	mov	222(sp), r10
-	mov	224(sp), 82(sp)
+	mov	220(sp), 82(sp)
+	mov	222(sp), r9
+	mov	224(sp), r10
 	mov	226(sp), 66(sp)
 	mov	228(sp), 64(sp)
 	mov	230(sp), 62(sp)
-	mov	232(sp), 50(sp)
+	mov	232(sp), 48(sp)
 	cmp	86(sp), 74(sp)
 	mov	84(sp), r15
 	subc	#0, r15
@@ -185,7 +185,7 @@ grain128aeadv2_encrypt:
 	and	#65520, r15
 	bis	r15, r12
 	mov	r7, r13
-	mov	36(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
@@ -200,7 +200,7 @@ grain128aeadv2_encrypt:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	36(sp), r15
+	mov	34(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -209,7 +209,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	36(sp), r13
+	mov	34(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -219,7 +219,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#4095, r13
-	mov	34(sp), r15
+	mov	32(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -237,19 +237,19 @@ grain128aeadv2_encrypt:
 	rla	r11
 	adc	r11
 	and	#1, r11
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r11
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
 	and	#63, r13
-	mov	32(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -262,7 +262,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r14
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r6
+	mov	30(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -272,7 +272,7 @@ grain128aeadv2_encrypt:
 	rla	r6
 	adc	r6
 	and	#15, r6
-	mov	30(sp), r15
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -283,11 +283,11 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	30(sp), r13
+	mov	28(sp), r13
 	rla	r13
 	adc	r13
 	and	#1, r13
-	mov	28(sp), r15
+	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -297,13 +297,13 @@ grain128aeadv2_encrypt:
 	xor	r6, r14
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r11, r12
-	mov	28(sp), r13
+	mov	26(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	and	#3, r13
-	mov	26(sp), r15
+	mov	24(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -314,7 +314,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	28(sp), r13
+	mov	26(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -322,7 +322,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#7, r13
-	mov	26(sp), r15
+	mov	24(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -356,7 +356,7 @@ grain128aeadv2_encrypt:
 	and	#65534, r15
 	bis	r15, r13
 	xor	r13, r14
-	mov	46(sp), r13
+	mov	44(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -366,7 +366,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#4095, r13
-	mov	44(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -378,7 +378,7 @@ grain128aeadv2_encrypt:
 	and	#61440, r15
 	bis	r15, r13
 	xor	r13, r14
-	mov	46(sp), r13
+	mov	44(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -386,7 +386,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#7, r13
-	mov	44(sp), r15
+	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -396,9 +396,9 @@ grain128aeadv2_encrypt:
 	and	#65528, r15
 	bis	r15, r13
 	xor	r13, r14
-	xor	20(sp), r14
+	xor	60(sp), r14
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	20(sp), r13
+	mov	60(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -417,7 +417,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#127, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -431,7 +431,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#511, r13
-	mov	36(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -439,30 +439,14 @@ grain128aeadv2_encrypt:
 	bis	r15, r13
 	mov	r7, r12
 	xor	r13, r12
-	mov	34(sp), r13
+	mov	32(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	and	#1023, r13
-	mov	32(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	30(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	28(sp), r15
+	mov	30(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -472,17 +456,33 @@ grain128aeadv2_encrypt:
 	bis	r15, r13
 	xor	r13, r12
 	mov	28(sp), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
+	mov	26(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r13
+	xor	r13, r12
+	mov	26(sp), r13
 	bit	#1, r13
 	rrc	r13
 	and	#32767, r13
-	mov	26(sp), r15
+	mov	24(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r13
 	xor	r13, r12
 	mov	r12, 76(sp)
-	xor	26(sp), 76(sp)
+	xor	24(sp), 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	18(sp), r13
 	swpb	r13
@@ -491,7 +491,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#63, r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -501,8 +501,8 @@ grain128aeadv2_encrypt:
 	bis	r15, r13
 	mov	r8, r12
 	xor	r13, r12
-	mov	44(sp), r13
-	mov	20(sp), r15
+	mov	42(sp), r13
+	mov	60(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
@@ -517,7 +517,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#31, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -528,7 +528,7 @@ grain128aeadv2_encrypt:
 	and	#65504, r15
 	bis	r15, r13
 	xor	r13, r12
-	xor	42(sp), r12
+	xor	40(sp), r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -547,7 +547,7 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	20(sp), r13
+	mov	60(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -568,15 +568,15 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	18(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -586,15 +586,14 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r13
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
@@ -603,16 +602,16 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r8
+	and	r8, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r13, r12
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	bit	#1, r8
 	rrc	r8
 	and	#32767, r8
-	mov	46(sp), r15
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -623,7 +622,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#16383, r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -643,7 +642,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r8
 	rrc	r8
 	and	#31, r8
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -653,7 +652,7 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	44(sp), r13
+	mov	42(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -662,7 +661,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#31, r13
-	mov	20(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -676,17 +675,17 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r12
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r13
-	mov	44(sp), r15
+	mov	44(sp), r13
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	and	44(sp), r13
+	and	42(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r12
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r8
+	mov	42(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -694,7 +693,7 @@ grain128aeadv2_encrypt:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	20(sp), r15
+	mov	60(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -703,7 +702,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	20(sp), r13
+	mov	60(sp), r13
 	bit	#1, r13
 	rrc	r13
 	and	#32767, r13
@@ -716,7 +715,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	20(sp), r8
+	mov	60(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -747,7 +746,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#4095, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -769,7 +768,7 @@ grain128aeadv2_encrypt:
 	rla	r8
 	adc	r8
 	and	#1023, r8
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -778,7 +777,7 @@ grain128aeadv2_encrypt:
 	and	#64512, r15
 	bis	r15, r8
 	mov	18(sp), r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
@@ -789,7 +788,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#127, r13
-	mov	46(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -799,7 +798,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r12
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	20(sp), r8
+	mov	60(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -814,7 +813,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	20(sp), r13
+	mov	60(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -834,7 +833,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r13
 	rrc	r13
 	and	#16383, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -846,7 +845,7 @@ grain128aeadv2_encrypt:
 	xor	r8, r12
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
-	mov	42(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r8
 	xor.b	r15, r8
@@ -861,7 +860,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#15, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -881,7 +880,7 @@ grain128aeadv2_encrypt:
 	rla	r13
 	adc	r13
 	and	#7, r13
-	mov	42(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -961,22 +960,22 @@ grain128aeadv2_encrypt:
 	and	#2, r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r13, 22(sp)
-	bis	r15, 22(sp)
+	mov	r13, 20(sp)
+	bis	r15, 20(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
 	mov	74(sp), r15
 	add	90(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 52(sp)
+	mov	r15, 50(sp)
 	; grain128aeadv2.ae:144: ct[i] = m ^ z[7:0]
-	mov.b	22(sp), r15
-	mov	52(sp), r14
+	mov.b	20(sp), r15
+	mov	50(sp), r14
 	xor	r15, r14
 	mov	74(sp), r15
 	add	88(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r12
+	mov	50(sp), r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
@@ -992,35 +991,35 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	62(sp), r14
 	and	r15, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
-	mov	r9, r8
-	xor	r13, r8
-	mov	r10, r9
-	xor	r14, r9
-	mov	82(sp), r10
-	xor	r15, r10
+	mov	82(sp), r6
+	xor	r13, r6
+	mov	r9, r7
+	xor	r14, r7
+	mov	r10, r8
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	mov	r15, 56(sp)
-	and	#1, 56(sp)
-	mov	66(sp), r7
+	mov.b	21(sp), r15
+	mov	r15, 54(sp)
+	and	#1, 54(sp)
+	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r15
+	mov	48(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
-	rrc	r7
-	mov	56(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	rrc	r10
+	mov	54(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
@@ -1031,29 +1030,26 @@ grain128aeadv2_encrypt:
 	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r12
-	and	r13, r7
+	and	r13, r10
 	mov	r4, r13
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
-	xor	r7, 14(sp)
-	mov	r8, r7
-	xor	r13, r7
-	mov	r9, r8
-	xor	r14, r8
-	mov	r10, r9
-	xor	r15, r9
+	xor	r10, 14(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 58(sp)
-	and	#1, 58(sp)
+	mov	r15, 56(sp)
+	and	#1, 56(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r14
+	mov	48(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -1064,18 +1060,18 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	56(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r13
@@ -1091,21 +1087,21 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 60(sp)
-	and	#1, 60(sp)
+	mov	r15, 58(sp)
+	and	#1, 58(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r15
+	mov	48(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -1121,23 +1117,23 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r14
+	mov	54(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	58(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r13
@@ -1153,21 +1149,21 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 54(sp)
-	and	#1, 54(sp)
+	mov	r15, 52(sp)
+	and	#1, 52(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r14
+	mov	48(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -1188,27 +1184,27 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	52(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r13
@@ -1224,21 +1220,21 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 48(sp)
-	and	#1, 48(sp)
+	mov	r15, 46(sp)
+	and	#1, 46(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
-	mov	50(sp), r15
+	mov	48(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -1264,31 +1260,31 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r14
+	mov	54(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	60(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	48(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	46(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -1305,25 +1301,22 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
 	xor	r14, r7
-	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
+	mov.b	21(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 38(sp)
-	and	#1, 38(sp)
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
 	mov	66(sp), r9
 	mov	64(sp), r10
 	mov	62(sp), r4
-	mov	50(sp), r14
+	mov	48(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -1354,35 +1347,35 @@ grain128aeadv2_encrypt:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	56(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	46(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	38(sp), r5
+	mov	36(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r11
+	mov	50(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -1407,10 +1400,9 @@ grain128aeadv2_encrypt:
 	xor	r14, r10
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, r5
+	mov.b	21(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
 	and	#1, r5
 	mov	66(sp), r4
 	swpb	r4
@@ -1425,58 +1417,56 @@ grain128aeadv2_encrypt:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	62(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	62(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
-	mov	50(sp), r15
+	and	#511, r7
+	mov	48(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
 	bis	r15, r7
-	mov	50(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
+	mov	48(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	54(sp), r14
+	swpb	r14
+	rlam.w	#1, r14
+	bis	r15, r14
 	mov	56(sp), r15
 	swpb	r15
-	rlam.w	#1, r15
+	rlam.w	#2, r15
 	bis	r14, r15
 	mov	58(sp), r14
 	swpb	r14
-	rlam.w	#2, r14
+	rlam.w	#3, r14
 	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	54(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	48(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#1, r15
 	bis	r14, r15
-	mov	38(sp), r14
+	mov	46(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r9
-	bis	r14, r9
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	r5, r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	52(sp), r12
+	mov	50(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	mov	#0, r13
@@ -1503,13 +1493,13 @@ grain128aeadv2_encrypt:
 	mov	r8, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r7
+	mov.b	21(sp), r7
 	rrum.w	#4, r7
 	rrum.w	#3, r7
 	mov	66(sp), r12
 	mov	64(sp), r13
 	mov	62(sp), r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
@@ -1521,26 +1511,26 @@ grain128aeadv2_encrypt:
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	56(sp), r8
+	mov	54(sp), r8
 	swpb	r8
 	bis	r15, r8
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r8, r15
-	mov	60(sp), r8
+	mov	58(sp), r8
 	swpb	r8
 	rlam.w	#2, r8
 	bis	r15, r8
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r8, r15
-	mov	48(sp), r8
+	mov	46(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	bis	r15, r8
-	mov	38(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -1555,29 +1545,32 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r8, r15
-	mov	36(sp), r7
-	mov	34(sp), 36(sp)
+	mov	34(sp), r7
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	76(sp), 24(sp)
+	mov	22(sp), 24(sp)
+	mov	76(sp), 22(sp)
 	mov	18(sp), r8
-	mov	46(sp), 18(sp)
-	mov	44(sp), 46(sp)
-	mov	20(sp), 44(sp)
-	mov	16(sp), 20(sp)
-	mov	42(sp), r5
-	mov	40(sp), 42(sp)
-	mov	70(sp), 40(sp)
+	mov	44(sp), 18(sp)
+	mov	42(sp), 44(sp)
+	mov	60(sp), 42(sp)
+	mov	16(sp), r4
+	mov	40(sp), r5
+	mov	38(sp), 40(sp)
+	mov	70(sp), 38(sp)
+	mov	r4, 60(sp)
 	mov	r5, 16(sp)
 	mov	r6, 14(sp)
-	mov	r11, 82(sp)
+	mov	r9, 82(sp)
+	mov	r10, r9
+	mov	r11, r10
 	mov	r12, 66(sp)
 	mov	r13, 64(sp)
 	mov	r14, 62(sp)
-	mov	r15, 50(sp)
+	mov	r15, 48(sp)
 	add	#1, 74(sp)
 	addc	#0, 84(sp)
 	cmp	86(sp), 74(sp)
@@ -1590,12 +1583,12 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:147: store_le(tag, 0, acc ^ sr)
 	mov	14(sp), r11
 	xor	66(sp), r11
-	mov	r9, r12
+	mov	82(sp), r12
 	xor	64(sp), r12
-	mov	r10, r14
+	mov	r9, r14
 	xor	62(sp), r14
-	mov	82(sp), r15
-	xor	50(sp), r15
+	mov	r10, r15
+	xor	48(sp), r15
 	mov	92(sp), r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes13
@@ -1627,7 +1620,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4082 bytes of code
+;     estimated 4058 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1770,8 +1763,8 @@ grain128aeadv2_decrypt:
 	mov	218(sp), 42(sp)
 	mov	220(sp), 40(sp)
 	mov	222(sp), 14(sp)
-	mov	224(sp), r9
-	mov	226(sp), 84(sp)
+	mov	224(sp), 84(sp)
+	mov	226(sp), r9
 	mov	228(sp), r10
 	mov	230(sp), 68(sp)
 	mov	232(sp), 66(sp)
@@ -2190,15 +2183,15 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
+	mov	r8, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	22(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2208,15 +2201,14 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r13
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
@@ -2225,10 +2217,10 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r8
+	and	r8, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r13, r12
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	bit	#1, r8
@@ -2616,16 +2608,17 @@ grain128aeadv2_decrypt:
 	mov	52(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
-	mov	r9, r8
-	xor	r13, r8
-	mov	84(sp), r9
-	xor	r14, r9
-	xor	r15, r10
+	mov	84(sp), r6
+	xor	r13, r6
+	mov	r9, r7
+	xor	r14, r7
+	mov	r10, r8
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	mov	r15, 56(sp)
 	and	#1, 56(sp)
-	mov	68(sp), r7
+	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
 	mov	52(sp), r15
@@ -2633,12 +2626,12 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	rrc	r5
 	rrc	r4
-	rrc	r7
-	mov	56(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	rrc	r10
+	mov	56(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#1, r11
@@ -2651,20 +2644,17 @@ grain128aeadv2_decrypt:
 	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r12
-	and	r13, r7
+	and	r13, r10
 	mov	r4, r13
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
-	xor	r7, 14(sp)
-	mov	r8, r7
-	xor	r13, r7
-	mov	r9, r8
-	xor	r14, r8
-	mov	r10, r9
-	xor	r15, r9
+	xor	r10, 14(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#1, r15
@@ -2689,11 +2679,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	58(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#2, r11
@@ -2711,12 +2701,12 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#2, r15
@@ -2751,11 +2741,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	60(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#3, r11
@@ -2773,12 +2763,12 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#3, r15
@@ -2822,11 +2812,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	54(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
@@ -2844,12 +2834,12 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#4, r15
@@ -2902,11 +2892,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	50(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	50(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
@@ -2925,14 +2915,11 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
 	xor	r14, r7
-	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
@@ -3023,14 +3010,14 @@ grain128aeadv2_decrypt:
 	xor	r9, 14(sp)
 	mov	r6, 12(sp)
 	xor	r10, 12(sp)
-	mov	r7, r10
-	xor	r14, r10
-	xor	r15, r8
+	mov	r7, r9
+	xor	r14, r9
+	mov	r8, r10
+	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, r5
+	mov.b	45(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
 	and	#1, r5
 	mov	68(sp), r4
 	swpb	r4
@@ -3045,56 +3032,54 @@ grain128aeadv2_decrypt:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	64(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	64(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
+	and	#511, r7
 	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
 	bis	r15, r7
-	mov	52(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	58(sp), r14
+	mov	52(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	56(sp), r14
 	swpb	r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
-	rlam.w	#3, r15
+	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	60(sp), r14
 	swpb	r14
-	rlam.w	#4, r14
+	rlam.w	#3, r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#1, r15
 	bis	r14, r15
-	mov	38(sp), r14
+	mov	50(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	38(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r9
-	bis	r14, r9
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	r5, r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r12
 	rrum.w	#4, r12
@@ -3113,19 +3098,18 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r7, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r8, r15
 	and	r11, r15
-	mov	14(sp), r7
-	xor	r12, r7
-	mov	12(sp), r9
-	xor	r13, r9
-	xor	r14, r10
-	mov	r8, r11
-	xor	r15, r11
+	mov	14(sp), r6
+	xor	r12, r6
+	mov	12(sp), r11
+	xor	r13, r11
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
+	mov.b	45(sp), r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
 	mov	68(sp), r12
 	mov	66(sp), r13
 	mov	64(sp), r14
@@ -3170,12 +3154,12 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r8
 	rlam.w	#2, r8
 	bis	r15, r8
-	mov	r6, r15
+	mov	r7, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r8, r15
-	mov	36(sp), r8
+	mov	36(sp), r7
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
@@ -3191,14 +3175,11 @@ grain128aeadv2_decrypt:
 	mov	42(sp), r5
 	mov	40(sp), 42(sp)
 	mov	72(sp), 40(sp)
-	mov	r7, r6
-	mov	r8, r7
 	mov	20(sp), r8
 	mov	r4, 62(sp)
 	mov	r5, 16(sp)
 	mov	r6, 14(sp)
-	mov	r10, 84(sp)
-	mov	r11, r10
+	mov	r11, 84(sp)
 	mov	r12, 68(sp)
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
@@ -3238,8 +3219,8 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_words14
 .Lgrain128aeadv2_decrypt_join15:
 	xor	14(sp), r12
-	xor	r9, r13
-	xor	84(sp), r14
+	xor	84(sp), r13
+	xor	r9, r14
 	xor	r10, r15
 	xor	68(sp), r12
 	xor	66(sp), r13
@@ -3261,27 +3242,27 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 174 bytes (87 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 14072 bytes of code
+;     frame 168 bytes (84 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 13986 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#174, sp
-	mov	r12, r8
-	mov	r13, r9
-	mov	r14, r7
-	mov	r15, r10
-	mov	190(sp), 164(sp)
-	mov	192(sp), 162(sp)
-	mov	194(sp), 168(sp)
-	mov	196(sp), 166(sp)
-	mov	198(sp), 172(sp)
-	mov	200(sp), 170(sp)
+	sub	#168, sp
+	mov	r12, r9
+	mov	r13, r10
+	mov	r14, r8
+	mov	r15, r4
+	mov	184(sp), 158(sp)
+	mov	186(sp), 156(sp)
+	mov	188(sp), 162(sp)
+	mov	190(sp), 160(sp)
+	mov	192(sp), 166(sp)
+	mov	194(sp), 164(sp)
 	; grain128aeadv2.ae:121: if a < 128 {
-	cmp	#128, 162(sp)
+	cmp	#128, 156(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r15
@@ -3292,7 +3273,7 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r9, r12
+	mov	@r10, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -3302,7 +3283,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3313,15 +3294,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r8, r14
-	mov	2(r8), r15
+	mov	@r9, r14
+	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r8, r11
+	mov	@r9, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3329,7 +3310,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r8), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3338,7 +3319,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r8), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3348,7 +3329,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r8), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3362,24 +3343,23 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	12(r9), r15
+	mov	10(r10), r7
+	rla	r7
+	adc	r7
+	and	#1, r7
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r6
-	bis	r15, r6
-	mov	4(r8), r14
+	bis	r15, r7
+	mov	4(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3387,12 +3367,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r8), r11
+	mov	6(r9), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -3402,7 +3382,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r8), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3413,11 +3393,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r8), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -3426,14 +3406,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r6, r12
-	mov	10(r8), r14
+	and	r7, r12
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3444,7 +3424,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r8), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3452,7 +3432,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3462,13 +3442,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3476,17 +3456,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3496,7 +3476,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3508,7 +3488,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3516,7 +3496,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3526,14 +3506,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r9), r13
+	xor	8(r10), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r9), r14
+	mov	8(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3542,12 +3522,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3556,26 +3536,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r8, r12
+	mov	@r9, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r8), r15
+	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r8, r12
-	mov	4(r8), r14
+	xor	@r9, r12
+	mov	4(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3584,14 +3564,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r8), r14
+	mov	8(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3600,27 +3580,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r8), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
 	mov	r12, 14(sp)
-	xor	12(r8), 14(sp)
+	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r9), r11
+	mov	2(r10), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3628,15 +3608,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r9, r11
-	mov	6(r9), r14
-	mov	8(r9), r15
+	xor	@r10, r11
+	mov	6(r10), r14
+	mov	8(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3645,7 +3625,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3656,9 +3636,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r9), r11
+	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -3666,7 +3646,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3675,7 +3655,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3683,7 +3663,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3696,7 +3676,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -3705,7 +3685,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3715,7 +3695,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3723,7 +3703,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3736,22 +3716,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3762,7 +3742,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -3771,7 +3751,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3781,7 +3761,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r9), r14
+	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3790,7 +3770,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r9), r15
+	mov	8(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3804,17 +3784,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r9), r14
-	mov	6(r9), r15
+	mov	4(r10), r14
+	mov	6(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r9), r14
+	and	6(r10), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r9), r12
+	mov	6(r10), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -3822,7 +3802,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r9), r15
+	mov	8(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3831,11 +3811,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -3844,7 +3824,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -3854,7 +3834,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3865,7 +3845,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3875,7 +3855,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3890,14 +3870,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3905,19 +3885,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r9), r14
-	mov	4(r9), r15
+	mov	2(r10), r14
+	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3927,14 +3907,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3942,13 +3922,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3956,13 +3936,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3973,13 +3953,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r9), r12
-	mov	12(r9), r15
+	mov	10(r10), r12
+	mov	12(r10), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3989,7 +3969,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4001,7 +3981,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4009,7 +3989,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4019,12 +3999,12 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r6, r12
+	and	r7, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 34(sp)
-	xor	@r8, 34(sp)
+	mov	r11, 32(sp)
+	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
 	and	#16384, r14
@@ -4089,10 +4069,10 @@ grain128aeadv2_absorb_ad:
 	and	#2, r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r14, 138(sp)
-	bis	r15, 138(sp)
+	mov	r14, 132(sp)
+	bis	r15, 132(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -4102,38 +4082,38 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	@r10, r12
-	and	2(r10), r13
-	and	4(r10), r14
-	and	6(r10), r15
-	mov	r12, 90(sp)
-	xor	@r7, 90(sp)
-	mov	r13, 86(sp)
-	xor	2(r7), 86(sp)
-	mov	r14, 82(sp)
-	xor	4(r7), 82(sp)
-	mov	r15, 80(sp)
-	xor	6(r7), 80(sp)
+	and	@r4, r12
+	and	2(r4), r13
+	and	4(r4), r14
+	and	6(r4), r15
+	mov	r12, 88(sp)
+	xor	@r8, 88(sp)
+	mov	r13, 84(sp)
+	xor	2(r8), 84(sp)
+	mov	r14, 80(sp)
+	xor	4(r8), 80(sp)
+	mov	r15, 78(sp)
+	xor	6(r8), 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
-	mov	r15, 146(sp)
-	and	#1, 146(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov.b	133(sp), r15
+	mov	r15, 140(sp)
+	and	#1, 140(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	140(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4144,45 +4124,45 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 156(sp)
-	and	#1, 156(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	r15, 150(sp)
+	and	#1, 150(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	156(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	150(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4193,55 +4173,55 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 152(sp)
-	and	#1, 152(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	r15, 146(sp)
+	and	#1, 146(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r14
+	mov	140(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	150(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	152(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	146(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4252,64 +4232,64 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 142(sp)
-	and	#1, 142(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	r15, 136(sp)
+	and	#1, 136(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	156(sp), r14
+	mov	150(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	152(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	142(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	136(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r12
@@ -4320,73 +4300,73 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 136(sp)
-	and	#1, 136(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	r15, 130(sp)
+	and	#1, 130(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r14
+	mov	140(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	156(sp), r15
+	mov	150(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	152(sp), r14
+	mov	146(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	142(sp), r15
+	mov	136(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	136(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	130(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -4398,83 +4378,83 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 124(sp)
-	and	#1, 124(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	r15, 122(sp)
+	and	#1, 122(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	146(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	156(sp), r14
+	mov	150(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	152(sp), r15
+	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	142(sp), r14
+	mov	136(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	136(sp), r15
+	mov	130(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	124(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	122(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r11
+	mov	156(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -4486,158 +4466,154 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 90(sp)
-	xor	r5, 86(sp)
-	xor	r6, 82(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 88(sp)
+	xor	r6, 84(sp)
 	xor	r7, 80(sp)
+	xor	r8, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	mov	r15, 112(sp)
-	and	#1, 112(sp)
-	mov	@r10, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	2(r10), r5
+	mov	r15, 110(sp)
+	and	#1, 110(sp)
+	mov	@r4, r5
 	swpb	r5
 	rla	r5
 	adc	r5
-	mov	r5, r15
-	and	#65024, r15
-	bis	r15, r4
 	and	#511, r5
-	mov	4(r10), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	2(r4), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65024, r15
 	bis	r15, r5
-	and	#511, r14
-	mov	6(r10), r15
+	and	#511, r6
+	mov	4(r4), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65024, r15
+	bis	r15, r6
+	and	#511, r7
+	mov	6(r4), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r6
-	bis	r15, r6
-	mov	6(r10), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	146(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	156(sp), r14
+	bis	r15, r7
+	mov	6(r4), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	140(sp), r14
 	swpb	r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	152(sp), r15
+	mov	150(sp), r15
 	swpb	r15
-	rlam.w	#3, r15
+	rlam.w	#2, r15
 	bis	r14, r15
-	mov	142(sp), r14
+	mov	146(sp), r14
 	swpb	r14
-	rlam.w	#4, r14
+	rlam.w	#3, r14
 	bis	r15, r14
 	mov	136(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#1, r15
 	bis	r14, r15
-	mov	124(sp), r14
+	mov	130(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	112(sp), r15
+	mov	122(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r7
-	bis	r14, r7
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	110(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	162(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	and	#1, r13
+	mov	156(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	and	#1, r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r12
 	mov	#0, r15
 	mov	#0, r11
-	sub	r13, r14
-	subc	#0, r12
+	sub	r12, r13
+	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r11
-	mov	r4, r13
+	mov	r5, r12
+	and	r13, r12
+	mov	r6, r13
 	and	r14, r13
-	mov	r5, r14
-	and	r12, r14
-	mov	r6, r12
-	and	r15, r12
-	mov	r7, r15
+	mov	r7, r14
+	and	r15, r14
+	mov	r8, r15
 	and	r11, r15
-	mov	90(sp), r6
+	mov	88(sp), r7
+	xor	r12, r7
+	mov	84(sp), r6
 	xor	r13, r6
-	mov	86(sp), r13
-	xor	r14, r13
-	mov	82(sp), r14
-	xor	r12, r14
-	mov	80(sp), r7
-	xor	r15, r7
+	mov	80(sp), r8
+	xor	r14, r8
+	mov	78(sp), r11
+	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	139(sp), r15
+	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	@r10, r4
-	mov	2(r10), r11
-	mov	4(r10), r12
-	mov	6(r10), r5
-	mov	r4, r10
-	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
+	mov	@r4, r12
+	mov	2(r4), r13
+	mov	4(r4), r14
+	mov	6(r4), r4
+	swpb	r13
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	swpb	r5
-	xor.b	r5, r12
-	xor	r5, r12
-	mov	r5, r4
+	xor.b	r13, r12
+	xor	r13, r12
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	swpb	r4
+	xor.b	r4, r14
+	xor	r4, r14
 	mov.b	r4, r4
-	mov	146(sp), r5
+	mov	140(sp), r5
 	swpb	r5
 	bis	r4, r5
-	mov	156(sp), r4
+	mov	150(sp), r4
 	swpb	r4
 	rlam.w	#1, r4
 	bis	r5, r4
-	mov	152(sp), r5
+	mov	146(sp), r5
 	swpb	r5
 	rlam.w	#2, r5
 	bis	r4, r5
-	mov	142(sp), r4
+	mov	136(sp), r4
 	swpb	r4
 	rlam.w	#3, r4
 	bis	r5, r4
-	mov	136(sp), r5
+	mov	130(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	bis	r4, r5
-	mov	124(sp), r4
+	mov	122(sp), r4
 	swpb	r4
 	rlam.w	#4, r4
 	rlam.w	#1, r4
 	bis	r5, r4
-	mov	112(sp), r5
+	mov	110(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#2, r5
@@ -4646,40 +4622,41 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r5, r15
-	mov	2(r8), 32(sp)
-	mov	4(r8), 30(sp)
-	mov	6(r8), 28(sp)
-	mov	8(r8), 26(sp)
-	mov	10(r8), 22(sp)
-	mov	12(r8), 20(sp)
-	mov	14(r8), 18(sp)
-	mov	2(r9), 114(sp)
-	mov	4(r9), 12(sp)
-	mov	6(r9), 46(sp)
-	mov	8(r9), 44(sp)
-	mov	10(r9), 16(sp)
-	mov	12(r9), 8(sp)
-	mov	14(r9), r5
-	mov	r7, r8
-	mov	r10, r9
-	mov	r11, r10
+	mov	2(r9), 30(sp)
+	mov	4(r9), 28(sp)
+	mov	6(r9), 26(sp)
+	mov	8(r9), 24(sp)
+	mov	10(r9), 20(sp)
+	mov	12(r9), 18(sp)
+	mov	14(r9), 16(sp)
+	mov	2(r10), 112(sp)
+	mov	4(r10), 12(sp)
+	mov	6(r10), 42(sp)
+	mov	8(r10), 40(sp)
+	mov	10(r10), 70(sp)
+	mov	12(r10), 8(sp)
+	mov	14(r10), 38(sp)
+	mov	r8, r10
+	mov	r11, r9
 	mov	r12, r11
+	mov	r13, r5
+	mov	r14, r4
 	br	#.Lgrain128aeadv2_absorb_ad_endif2
 .Lgrain128aeadv2_absorb_ad_else1:
 	; grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#256, 162(sp)
+	cmp	#256, 156(sp)
 	mov	#0, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	cmp	#0, 162(sp)
+	cmp	#0, 156(sp)
 	mov	#0, r15
 	subc	#1, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	cmp	#0, 162(sp)
+	cmp	#0, 156(sp)
 	mov	#0, r15
 	subc	#256, r15
 	clr	r14
@@ -4700,14 +4677,14 @@ grain128aeadv2_absorb_ad:
 	mov	r14, r15
 	xor	#1, r15
 	and	r12, r15
-	mov	r14, 160(sp)
-	xor	r15, 160(sp)
+	mov	r14, 154(sp)
+	xor	r15, 154(sp)
 	; grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
-	mov.b	160(sp), r15
-	mov	r15, 128(sp)
-	bis	#128, 128(sp)
+	mov.b	154(sp), r15
+	mov	r15, 126(sp)
+	bis	#128, 126(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r9, r12
+	mov	@r10, r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -4717,7 +4694,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4728,15 +4705,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	mov	@r8, r14
-	mov	2(r8), r15
+	mov	@r9, r14
+	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r12, r13
 	and	r14, r13
-	mov	@r8, r11
+	mov	@r9, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -4744,7 +4721,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	2(r8), r15
+	mov	2(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4753,7 +4730,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	2(r8), r14
+	mov	2(r9), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4763,7 +4740,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	4(r8), r15
+	mov	4(r9), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4777,24 +4754,23 @@ grain128aeadv2_absorb_ad:
 	and	r14, r11
 	xor	r11, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	12(r9), r15
+	mov	10(r10), r7
+	rla	r7
+	adc	r7
+	and	#1, r7
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	mov	r14, r6
-	bis	r15, r6
-	mov	4(r8), r14
+	bis	r15, r7
+	mov	4(r9), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4802,12 +4778,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r8), r11
+	mov	6(r9), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -4817,7 +4793,7 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	8(r8), r15
+	mov	8(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4828,11 +4804,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r11
-	mov	8(r8), r14
+	mov	8(r9), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -4841,14 +4817,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r6, r12
-	mov	10(r8), r14
+	and	r7, r12
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4859,7 +4835,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r8), r14
+	mov	10(r9), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4867,7 +4843,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4877,13 +4853,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4891,17 +4867,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -4911,7 +4887,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4923,7 +4899,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	4(r9), r14
+	mov	4(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -4931,7 +4907,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	6(r9), r15
+	mov	6(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4941,14 +4917,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	8(r9), r13
+	xor	8(r10), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r9), r14
+	mov	8(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4957,12 +4933,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4971,26 +4947,26 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r8, r12
+	mov	@r9, r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	2(r8), r15
+	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r12
-	xor	@r8, r12
-	mov	4(r8), r14
+	xor	@r9, r12
+	mov	4(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	6(r8), r15
+	mov	6(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -4999,14 +4975,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	8(r8), r14
+	mov	8(r9), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	10(r8), r15
+	mov	10(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5015,27 +4991,27 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	10(r8), r14
+	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	12(r8), r15
+	mov	12(r9), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
 	mov	r12, 14(sp)
-	xor	12(r8), 14(sp)
+	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r9), r11
+	mov	2(r10), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5043,15 +5019,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r11
-	xor	@r9, r11
-	mov	6(r9), r14
-	mov	8(r9), r15
+	xor	@r10, r11
+	mov	6(r10), r14
+	mov	8(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r11
-	mov	10(r9), r14
+	mov	10(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5060,7 +5036,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5071,9 +5047,9 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r11
-	xor	12(r9), r11
+	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5081,7 +5057,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5090,7 +5066,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5098,7 +5074,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5111,7 +5087,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r9, r12
+	mov	@r10, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5120,7 +5096,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	2(r9), r15
+	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5130,7 +5106,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	@r9, r14
+	mov	@r10, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5138,7 +5114,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	2(r9), r15
+	mov	2(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5151,22 +5127,22 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5177,7 +5153,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -5186,7 +5162,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5196,7 +5172,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	mov	6(r9), r14
+	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -5205,7 +5181,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	8(r9), r15
+	mov	8(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5219,17 +5195,17 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r9), r14
-	mov	6(r9), r15
+	mov	4(r10), r14
+	mov	6(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	6(r9), r14
+	and	6(r10), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r9), r12
+	mov	6(r10), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -5237,7 +5213,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	8(r9), r15
+	mov	8(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5246,11 +5222,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
@@ -5259,7 +5235,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -5269,7 +5245,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5280,7 +5256,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -5290,7 +5266,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5305,14 +5281,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r9), r12
+	mov	2(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5320,19 +5296,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	2(r9), r14
-	mov	4(r9), r15
+	mov	2(r10), r14
+	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	and	r14, r12
-	mov	2(r9), r14
+	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	4(r9), r15
+	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5342,14 +5318,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r9), r12
+	mov	8(r10), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	10(r9), r15
+	mov	10(r10), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5357,13 +5333,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r12
-	mov	8(r9), r14
+	mov	8(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	10(r9), r15
+	mov	10(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5371,13 +5347,13 @@ grain128aeadv2_absorb_ad:
 	and	#65532, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5388,13 +5364,13 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r9), r12
-	mov	12(r9), r15
+	mov	10(r10), r12
+	mov	12(r10), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5404,7 +5380,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5416,7 +5392,7 @@ grain128aeadv2_absorb_ad:
 	and	#65520, r15
 	bis	r15, r14
 	and	r14, r12
-	mov	10(r9), r14
+	mov	10(r10), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -5424,7 +5400,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	12(r9), r15
+	mov	12(r10), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5434,12 +5410,12 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r12
-	and	r6, r12
+	and	r7, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 34(sp)
-	xor	@r8, 34(sp)
+	mov	r11, 32(sp)
+	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
 	and	#16384, r14
@@ -5504,10 +5480,10 @@ grain128aeadv2_absorb_ad:
 	and	#2, r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r14, 140(sp)
-	bis	r15, 140(sp)
+	mov	r14, 134(sp)
+	bis	r15, 134(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	and	#1, r11
 	mov	#0, r12
 	mov	#0, r13
@@ -5517,38 +5493,38 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	@r10, r12
-	and	2(r10), r13
-	and	4(r10), r14
-	and	6(r10), r15
+	and	@r4, r12
+	and	2(r4), r13
+	and	4(r4), r14
+	and	6(r4), r15
 	mov	r12, 6(sp)
-	xor	@r7, 6(sp)
-	mov	r13, 84(sp)
-	xor	2(r7), 84(sp)
-	mov	r14, 78(sp)
-	xor	4(r7), 78(sp)
-	mov	r15, 76(sp)
-	xor	6(r7), 76(sp)
+	xor	@r8, 6(sp)
+	mov	r13, 82(sp)
+	xor	2(r8), 82(sp)
+	mov	r14, 76(sp)
+	xor	4(r8), 76(sp)
+	mov	r15, 74(sp)
+	xor	6(r8), 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
-	mov	r15, 148(sp)
-	and	#1, 148(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov.b	135(sp), r15
+	mov	r15, 142(sp)
+	and	#1, 142(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	142(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r12
@@ -5559,45 +5535,45 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 154(sp)
-	and	#1, 154(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	r15, 148(sp)
+	and	#1, 148(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	154(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	148(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
@@ -5608,55 +5584,55 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 158(sp)
-	and	#1, 158(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	r15, 152(sp)
+	and	#1, 152(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	154(sp), r15
+	mov	148(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	158(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	152(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r12
@@ -5667,64 +5643,64 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 144(sp)
-	and	#1, 144(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	r15, 138(sp)
+	and	#1, 138(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	154(sp), r14
+	mov	148(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	158(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	144(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	138(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r12
@@ -5735,73 +5711,73 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 134(sp)
-	and	#1, 134(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r15
+	mov	r15, 128(sp)
+	and	#1, 128(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r15
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r15
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	154(sp), r15
+	mov	148(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	158(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	144(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	134(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	128(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -5813,83 +5789,83 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
+	mov.b	135(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 122(sp)
-	and	#1, 122(sp)
-	mov	@r10, r4
-	mov	2(r10), r5
-	mov	4(r10), r6
-	mov	6(r10), r14
+	mov	r15, 120(sp)
+	and	#1, 120(sp)
+	mov	@r4, r5
+	mov	2(r4), r6
+	mov	4(r4), r7
+	mov	6(r4), r14
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
 	clrc
 	rrc	r14
+	rrc	r7
 	rrc	r6
 	rrc	r5
-	rrc	r4
-	mov	148(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	154(sp), r14
+	mov	148(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	158(sp), r15
+	mov	152(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	144(sp), r14
+	mov	138(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	134(sp), r15
+	mov	128(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	122(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	120(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r11
+	mov	126(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -5901,204 +5877,196 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r4
-	and	r13, r5
-	and	r14, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 84(sp)
-	xor	r6, 78(sp)
+	and	r12, r5
+	and	r13, r6
+	and	r14, r7
+	and	r15, r8
+	xor	r5, 6(sp)
+	xor	r6, 82(sp)
 	xor	r7, 76(sp)
+	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, r4
-	and	#1, r4
-	mov	@r10, r14
+	mov.b	135(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	and	#1, r5
+	mov	@r4, r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#511, r14
-	mov	2(r10), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
+	mov	2(r4), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65024, r15
-	mov	r14, 74(sp)
-	bis	r15, 74(sp)
-	and	#511, r5
-	mov	4(r10), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	r14, 72(sp)
+	bis	r15, 72(sp)
+	and	#511, r8
+	mov	4(r4), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65024, r15
-	bis	r15, r5
-	and	#511, r14
-	mov	6(r10), r15
+	bis	r15, r8
+	and	#511, r6
+	mov	6(r4), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r6
 	bis	r15, r6
-	mov	6(r10), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
+	mov	6(r4), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	142(sp), r14
+	swpb	r14
+	rlam.w	#1, r14
+	bis	r15, r14
 	mov	148(sp), r15
 	swpb	r15
-	rlam.w	#1, r15
+	rlam.w	#2, r15
 	bis	r14, r15
-	mov	154(sp), r14
+	mov	152(sp), r14
 	swpb	r14
-	rlam.w	#2, r14
+	rlam.w	#3, r14
 	bis	r15, r14
-	mov	158(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	144(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	134(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#1, r15
 	bis	r14, r15
-	mov	122(sp), r14
+	mov	128(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r4, r15
+	mov	120(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r7
-	bis	r14, r7
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	r5, r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	128(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	#0, r13
+	mov	126(sp), r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	mov	#0, r11
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r11
-	sub	r12, r13
+	mov	#0, r12
+	sub	r13, r11
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r11
-	mov	74(sp), r12
-	and	r13, r12
-	mov	r5, r13
-	and	r14, r13
+	subc	#0, r12
+	mov	72(sp), r13
+	and	r11, r13
+	and	r14, r8
 	mov	r6, r14
 	and	r15, r14
 	mov	r7, r15
-	and	r11, r15
-	xor	r12, 6(sp)
-	mov	84(sp), r6
-	xor	r13, r6
-	mov	78(sp), r7
+	and	r12, r15
+	xor	r13, 6(sp)
+	xor	r8, 82(sp)
+	mov	76(sp), r7
 	xor	r14, r7
-	mov	76(sp), r11
+	mov	74(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	141(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	mov	@r10, r12
-	mov	2(r10), r13
-	mov	4(r10), r14
-	mov	6(r10), r15
-	mov	r12, r10
+	mov.b	135(sp), r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	mov	@r4, r8
+	mov	2(r4), r12
+	mov	4(r4), r13
+	mov	6(r4), r15
+	swpb	r12
+	swpb	r8
+	xor.b	r12, r8
+	xor	r12, r8
 	swpb	r13
-	swpb	r10
-	xor.b	r13, r10
-	xor	r13, r10
-	mov	r13, r12
-	swpb	r14
-	xor.b	r14, r12
-	xor	r14, r12
-	mov	r14, r13
+	xor.b	r13, r12
+	xor	r13, r12
 	swpb	r15
 	xor.b	r15, r13
 	xor	r15, r13
 	mov.b	r15, r15
-	mov	148(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	bis	r15, r14
-	mov	154(sp), r15
+	mov	148(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	158(sp), r14
+	mov	152(sp), r14
 	swpb	r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	144(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r14, r15
-	mov	134(sp), r14
+	mov	128(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	122(sp), r15
+	mov	120(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	r4, r14
+	mov	r5, r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	r6, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r14, r15
 	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 120(sp)
 	mov	#0, 118(sp)
-	mov	2(r8), 32(sp)
-	mov	4(r8), 30(sp)
-	mov	6(r8), 28(sp)
-	mov	8(r8), 26(sp)
-	mov	10(r8), 22(sp)
-	mov	12(r8), 20(sp)
-	mov	14(r8), 18(sp)
-	mov	2(r9), r5
-	mov	4(r9), 12(sp)
-	mov	6(r9), 46(sp)
-	mov	8(r9), 44(sp)
-	mov	10(r9), 16(sp)
-	mov	12(r9), 8(sp)
-	mov	14(r9), 40(sp)
-	mov	r6, 132(sp)
-	mov	r7, 130(sp)
-	mov	r10, 100(sp)
-	mov	r12, 98(sp)
-	mov	r13, 92(sp)
-	mov	r15, 56(sp)
-	cmp	160(sp), 120(sp)
-	mov	118(sp), r15
+	mov	#0, 116(sp)
+	mov	2(r9), 30(sp)
+	mov	4(r9), 28(sp)
+	mov	6(r9), 26(sp)
+	mov	8(r9), 24(sp)
+	mov	10(r9), 20(sp)
+	mov	12(r9), 18(sp)
+	mov	14(r9), 16(sp)
+	mov	2(r10), r5
+	mov	4(r10), 12(sp)
+	mov	6(r10), 42(sp)
+	mov	8(r10), 40(sp)
+	mov	10(r10), 70(sp)
+	mov	12(r10), 8(sp)
+	mov	14(r10), 38(sp)
+	mov	82(sp), r9
+	mov	r7, r10
+	mov	r8, 98(sp)
+	mov	r12, 96(sp)
+	mov	r13, 90(sp)
+	mov	r15, 52(sp)
+	cmp	154(sp), 118(sp)
+	mov	116(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_done4
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_loop3:
 	; grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	mov	160(sp), r15
+	mov	154(sp), r15
 	mov	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	sub	120(sp), r15
-	subc	118(sp), r13
+	sub	118(sp), r15
+	subc	116(sp), r13
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6110,7 +6078,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#3, r13
 	and	#7, r15
 	bis	r15, r13
-	mov	162(sp), 10(sp)
+	mov	156(sp), 10(sp)
 	mov	#0, r15
 	tst	r13
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig5
@@ -6137,16 +6105,16 @@ grain128aeadv2_absorb_ad:
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
+	mov	r5, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#15, r12
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -6157,24 +6125,24 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r10
-	mov	32(sp), r14
-	mov	30(sp), r15
+	bis	r15, r12
+	mov	30(sp), r14
+	mov	28(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r10, r13
+	mov	r12, r13
 	and	r14, r13
-	mov	32(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	30(sp), r15
+	mov	30(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6182,8 +6150,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
-	mov	30(sp), r14
+	bis	r15, r8
+	mov	28(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -6193,7 +6161,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	28(sp), r15
+	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6204,26 +6172,26 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
-	xor	r12, r13
+	and	r14, r8
+	xor	r8, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r9
-	rla	r9
-	adc	r9
-	and	#1, r9
-	mov	40(sp), r15
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#1, r8
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r9
-	mov	28(sp), r14
+	bis	r15, r8
+	mov	26(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6231,22 +6199,22 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r9, r15
+	mov	r8, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	26(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
-	mov	22(sp), r15
+	mov	24(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6256,39 +6224,39 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	22(sp), r14
+	bis	r15, r7
+	mov	20(sp), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r7, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r9, r10
-	mov	20(sp), r14
+	and	r8, r12
+	mov	18(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r10
+	and	r14, r12
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r13
+	xor	r12, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	20(sp), r14
+	mov	18(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6296,7 +6264,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6330,7 +6298,7 @@ grain128aeadv2_absorb_ad:
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	42(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -6340,7 +6308,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	44(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6352,7 +6320,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	42(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6360,7 +6328,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	44(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6370,9 +6338,9 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r13
-	xor	16(sp), r13
+	xor	70(sp), r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r14
+	mov	70(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6391,7 +6359,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6400,43 +6368,27 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	32(sp), r14
+	mov	30(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#511, r14
-	mov	30(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	32(sp), r12
+	mov	30(sp), r12
 	xor	r14, r12
-	mov	28(sp), r14
+	mov	26(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	26(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	22(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	20(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -6446,17 +6398,33 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	xor	r14, r12
 	mov	20(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
+	mov	18(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r14
+	xor	r14, r12
+	mov	18(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	18(sp), r15
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 110(sp)
-	xor	18(sp), 110(sp)
+	mov	r12, 108(sp)
+	xor	16(sp), 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r14
 	swpb	r14
@@ -6465,7 +6433,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6473,15 +6441,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r5, r10
-	xor	r14, r10
-	mov	44(sp), r14
-	mov	16(sp), r15
+	mov	r5, r12
+	xor	r14, r12
+	mov	40(sp), r14
+	mov	70(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r10
+	xor	r14, r12
 	mov	8(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6491,7 +6459,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6501,17 +6469,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r10
-	xor	40(sp), r10
+	xor	r14, r12
+	xor	38(sp), r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r5, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	r5, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -6520,8 +6488,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
-	mov	16(sp), r14
+	bis	r15, r7
+	mov	70(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -6538,96 +6506,11 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r5, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	12(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r12
 	mov	r5, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	12(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
-	mov	46(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	mov	12(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	46(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	46(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r12
-	mov	44(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6636,7 +6519,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	16(sp), r15
+	mov	12(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6646,29 +6529,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r14
-	mov	44(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	44(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	16(sp), r15
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6676,8 +6544,107 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
-	mov	16(sp), r14
+	bis	r15, r5
+	and	r5, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r12
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	12(sp), r7
+	bit	#1, r7
+	rrc	r7
+	and	#32767, r7
+	mov	42(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r7
+	mov	12(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	42(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r14
+	and	r14, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r12
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	12(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
+	mov	42(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r7
+	mov	40(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	70(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r14
+	and	r14, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r12
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	42(sp), r14
+	mov	40(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	40(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r12
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	40(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
+	mov	70(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r7
+	mov	70(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
@@ -6686,20 +6653,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	16(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	70(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -6710,7 +6677,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
+	bis	r15, r7
 	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6721,7 +6688,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6732,54 +6699,54 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	12(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
+	mov	42(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r7
 	mov	12(sp), r14
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r12
+	and	r14, r7
 	mov	12(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	16(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	70(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
 	mov	8(sp), r15
 	swpb	r15
 	rla	r15
@@ -6787,8 +6754,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
-	mov	16(sp), r14
+	bis	r15, r7
+	mov	70(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6801,30 +6768,30 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r12
-	mov	40(sp), r15
+	mov	8(sp), r7
+	mov	38(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	8(sp), r14
 	rla	r14
 	adc	r14
@@ -6835,7 +6802,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6846,7 +6813,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r7
 	mov	8(sp), r14
 	rla	r14
 	adc	r14
@@ -6855,7 +6822,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	40(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6864,13 +6831,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
-	and	r9, r12
+	and	r14, r7
+	and	r8, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r7, r12
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 106(sp)
-	xor	32(sp), 106(sp)
+	mov	r12, 104(sp)
+	xor	30(sp), 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r13, r14
 	and	#16384, r14
@@ -6935,52 +6902,52 @@ grain128aeadv2_absorb_ad:
 	and	#2, r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r14, 52(sp)
-	bis	r15, 52(sp)
+	mov	r14, 48(sp)
+	bis	r15, 48(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	and	#1, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r10
+	mov	#0, r8
 	sub	r12, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r10
-	mov	100(sp), r12
+	subc	#0, r8
+	mov	98(sp), r12
 	and	r13, r12
-	mov	98(sp), r13
+	mov	96(sp), r13
 	and	r14, r13
-	mov	92(sp), r14
+	mov	90(sp), r14
 	and	r15, r14
-	mov	56(sp), r15
-	and	r10, r15
+	mov	52(sp), r15
+	and	r8, r15
 	xor	r12, 6(sp)
-	mov	132(sp), r7
-	xor	r13, r7
-	mov	130(sp), r8
+	mov	r9, r6
+	xor	r13, r6
+	mov	r10, r8
 	xor	r14, r8
-	mov	r11, r9
-	xor	r15, r9
+	mov	r11, r7
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
-	mov	r15, 64(sp)
-	and	#1, 64(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r15
+	mov.b	49(sp), r15
+	mov	r15, 60(sp)
+	and	#1, 60(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	64(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	60(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#1, r11
@@ -6998,21 +6965,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r7
+	xor	r13, r6
 	xor	r14, r8
-	xor	r15, r9
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 70(sp)
-	and	#1, 70(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r14
+	mov	r15, 66(sp)
+	and	#1, 66(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -7023,16 +6990,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	64(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	70(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	66(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#2, r11
@@ -7050,21 +7017,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r7
+	xor	r13, r6
 	xor	r14, r8
-	xor	r15, r9
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 72(sp)
-	and	#1, 72(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r15
+	mov	r15, 68(sp)
+	and	#1, 68(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -7080,21 +7047,21 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	64(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	70(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	72(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	68(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#3, r11
@@ -7112,21 +7079,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r7
+	xor	r13, r6
 	xor	r14, r8
-	xor	r15, r9
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 60(sp)
-	and	#1, 60(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r14
+	mov	r15, 56(sp)
+	and	#1, 56(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -7147,25 +7114,25 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	64(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	70(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	72(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	56(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#4, r11
@@ -7183,21 +7150,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r7
+	xor	r13, r6
 	xor	r14, r8
-	xor	r15, r9
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 50(sp)
-	and	#1, 50(sp)
-	mov	100(sp), r10
-	mov	98(sp), r4
-	mov	92(sp), r5
-	mov	56(sp), r15
+	mov	r15, 46(sp)
+	and	#1, 46(sp)
+	mov	98(sp), r10
+	mov	96(sp), r4
+	mov	90(sp), r5
+	mov	52(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -7223,29 +7190,29 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	64(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	70(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	72(sp), r14
+	mov	68(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	60(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	50(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	46(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#4, r11
@@ -7264,25 +7231,22 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
-	xor	r14, r7
-	mov	r9, r8
-	xor	r15, r8
+	xor	r14, r8
+	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
+	mov.b	49(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 38(sp)
-	and	#1, 38(sp)
-	mov	100(sp), r9
-	mov	98(sp), r10
-	mov	92(sp), r4
-	mov	56(sp), r14
+	mov	r15, 36(sp)
+	and	#1, 36(sp)
+	mov	98(sp), r9
+	mov	96(sp), r10
+	mov	90(sp), r4
+	mov	52(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -7313,29 +7277,29 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	64(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	70(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	72(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	60(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	46(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	38(sp), r5
+	mov	36(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
@@ -7362,22 +7326,20 @@ grain128aeadv2_absorb_ad:
 	xor	r9, 6(sp)
 	mov	r6, 4(sp)
 	xor	r10, 4(sp)
-	mov	r7, r10
+	mov	r8, r10
 	xor	r14, r10
-	mov	r8, r7
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, r5
+	mov.b	49(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
 	and	#1, r5
-	mov	100(sp), r4
+	mov	98(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	98(sp), r6
+	mov	96(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -7385,56 +7347,54 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	92(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	90(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
-	mov	56(sp), r15
+	and	#511, r8
+	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r8
 	bis	r15, r8
-	mov	56(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	64(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	70(sp), r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	72(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
+	mov	52(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	mov	60(sp), r14
 	swpb	r14
-	rlam.w	#4, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	50(sp), r15
+	mov	66(sp), r15
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	68(sp), r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#1, r15
 	bis	r14, r15
-	mov	38(sp), r14
+	mov	46(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r9
-	bis	r14, r9
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	r5, r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	rrum.w	#4, r12
@@ -7464,13 +7424,13 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	53(sp), r6
+	mov.b	49(sp), r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
-	mov	100(sp), r12
-	mov	98(sp), r13
-	mov	92(sp), r14
-	mov	56(sp), r15
+	mov	98(sp), r12
+	mov	96(sp), r13
+	mov	90(sp), r14
+	mov	52(sp), r15
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
@@ -7482,26 +7442,26 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	64(sp), r7
+	mov	60(sp), r7
 	swpb	r7
 	bis	r15, r7
-	mov	70(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r7, r15
-	mov	72(sp), r7
+	mov	68(sp), r7
 	swpb	r7
 	rlam.w	#2, r7
 	bis	r15, r7
-	mov	60(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r7, r15
-	mov	50(sp), r7
+	mov	46(sp), r7
 	swpb	r7
 	rlam.w	#4, r7
 	bis	r15, r7
-	mov	38(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -7516,86 +7476,83 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r7, r15
-	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
-	mov	22(sp), 26(sp)
-	mov	20(sp), 22(sp)
+	mov	24(sp), 26(sp)
+	mov	20(sp), 24(sp)
 	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	110(sp), 14(sp)
+	mov	16(sp), 18(sp)
+	mov	14(sp), 16(sp)
+	mov	108(sp), 14(sp)
 	mov	12(sp), r5
-	mov	46(sp), 12(sp)
-	mov	44(sp), 46(sp)
-	mov	16(sp), 44(sp)
+	mov	42(sp), 12(sp)
+	mov	40(sp), 42(sp)
+	mov	70(sp), 40(sp)
 	mov	8(sp), r6
-	mov	40(sp), r7
-	mov	34(sp), 40(sp)
-	mov	106(sp), 34(sp)
-	mov	r6, 16(sp)
+	mov	38(sp), r7
+	mov	32(sp), 38(sp)
+	mov	104(sp), 32(sp)
+	mov	r6, 70(sp)
 	mov	r7, 8(sp)
 	mov	r8, 6(sp)
-	mov	r9, 132(sp)
-	mov	r10, 130(sp)
-	mov	r12, 100(sp)
-	mov	r13, 98(sp)
-	mov	r14, 92(sp)
-	mov	r15, 56(sp)
-	add	#1, 120(sp)
-	addc	#0, 118(sp)
-	cmp	160(sp), 120(sp)
-	mov	118(sp), r15
+	mov	r12, 98(sp)
+	mov	r13, 96(sp)
+	mov	r14, 90(sp)
+	mov	r15, 52(sp)
+	add	#1, 118(sp)
+	addc	#0, 116(sp)
+	cmp	154(sp), 118(sp)
+	mov	116(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near14
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 114(sp)
-	mov	40(sp), r5
-	mov	6(sp), r6
-	mov	132(sp), r13
-	mov	130(sp), r14
-	mov	r11, r8
-	mov	100(sp), r9
-	mov	98(sp), r10
-	mov	92(sp), r11
-	mov	56(sp), r15
+	mov	r5, 112(sp)
+	mov	6(sp), r7
+	mov	r9, r6
+	mov	r11, r9
+	mov	98(sp), r11
+	mov	96(sp), r5
+	mov	90(sp), r4
+	mov	52(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 116(sp)
-	mov	#0, 150(sp)
-	mov	32(sp), r7
-	mov	114(sp), r12
-	mov	r5, 42(sp)
-	mov	r6, 2(sp)
-	mov	r8, 126(sp)
-	mov	r9, 96(sp)
-	mov	r10, 94(sp)
-	mov	r11, 88(sp)
-	mov	r15, 54(sp)
-	cmp	162(sp), 116(sp)
-	mov	150(sp), r15
+	mov	#0, 114(sp)
+	mov	#0, 144(sp)
+	mov	30(sp), r8
+	mov	112(sp), r12
+	mov	r7, 2(sp)
+	mov	r6, 124(sp)
+	mov	r10, r13
+	mov	r9, r14
+	mov	r11, 94(sp)
+	mov	r5, 92(sp)
+	mov	r4, 86(sp)
+	mov	r15, 50(sp)
+	cmp	156(sp), 114(sp)
+	mov	144(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near15
 	br	#.Lgrain128aeadv2_absorb_ad_done11
 .Lgrain128aeadv2_absorb_ad_near15:
 .Lgrain128aeadv2_absorb_ad_loop10:
 	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	116(sp), r15
-	add	164(sp), r15
+	mov	114(sp), r15
+	add	158(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 102(sp)
+	mov	r15, 100(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
+	mov	r12, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -7606,16 +7563,16 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r8
-	mov	r7, r10
-	mov	30(sp), r15
+	bis	r15, r7
+	mov	r8, r10
+	mov	28(sp), r15
 	swpb	r15
 	swpb	r10
 	xor.b	r15, r10
 	xor	r15, r10
-	mov	r8, r11
+	mov	r7, r11
 	and	r10, r11
-	mov	r7, r9
+	mov	r8, r9
 	rla	r9
 	adc	r9
 	rla	r9
@@ -7623,7 +7580,7 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#7, r9
-	mov	30(sp), r15
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7632,7 +7589,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r9
-	mov	30(sp), r10
+	mov	28(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -7642,7 +7599,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	28(sp), r15
+	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7660,19 +7617,19 @@ grain128aeadv2_absorb_ad:
 	rla	r9
 	adc	r9
 	and	#1, r9
-	mov	42(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	28(sp), r10
+	mov	26(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
 	rrc	r10
 	and	#63, r10
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7685,7 +7642,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	26(sp), r6
+	mov	24(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -7695,7 +7652,7 @@ grain128aeadv2_absorb_ad:
 	rla	r6
 	adc	r6
 	and	#15, r6
-	mov	22(sp), r15
+	mov	20(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7706,11 +7663,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	22(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	20(sp), r15
+	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -7719,25 +7676,25 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r9, r8
-	mov	20(sp), r10
+	and	r9, r7
+	mov	18(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#3, r10
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
 	bis	r15, r10
-	and	r10, r8
+	and	r10, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r11
+	xor	r7, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	20(sp), r10
+	mov	18(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -7745,7 +7702,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	18(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7779,7 +7736,7 @@ grain128aeadv2_absorb_ad:
 	and	#65534, r15
 	bis	r15, r10
 	xor	r10, r11
-	mov	46(sp), r10
+	mov	42(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -7789,7 +7746,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	44(sp), r15
+	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7801,7 +7758,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r10
 	xor	r10, r11
-	mov	46(sp), r10
+	mov	42(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -7809,7 +7766,7 @@ grain128aeadv2_absorb_ad:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	44(sp), r15
+	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7819,9 +7776,9 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r10
 	xor	r10, r11
-	xor	16(sp), r11
+	xor	70(sp), r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r10
+	mov	70(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -7840,7 +7797,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r10
 	rrc	r10
 	and	#127, r10
-	mov	42(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7849,27 +7806,27 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r10, r11
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r10
+	mov	r8, r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	and	#511, r10
-	mov	30(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r10
-	mov	r7, r8
-	xor	r10, r8
-	mov	28(sp), r10
+	mov	r8, r7
+	xor	r10, r7
+	mov	26(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	26(sp), r15
+	mov	24(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -7877,70 +7834,70 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r10
-	xor	r10, r8
-	mov	22(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	20(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r8
+	xor	r10, r7
 	mov	20(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	18(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r7
+	mov	18(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
-	mov	18(sp), r15
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r10
-	xor	r10, r8
-	mov	r8, 108(sp)
-	xor	18(sp), 108(sp)
+	xor	r10, r7
+	mov	r7, 106(sp)
+	xor	16(sp), 106(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#63, r7
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	r12, r10
-	xor	r8, r10
-	mov	44(sp), r8
-	mov	16(sp), r15
+	xor	r7, r10
+	mov	40(sp), r7
+	mov	70(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	xor	r8, r10
-	mov	8(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	42(sp), r15
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
+	xor	r7, r10
+	mov	8(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
+	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7949,9 +7906,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r8
-	xor	r8, r10
-	xor	42(sp), r10
+	bis	r15, r7
+	xor	r7, r10
+	xor	38(sp), r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -7970,14 +7927,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	16(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	70(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7986,20 +7943,20 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r8
-	and	r8, r6
+	bis	r15, r7
+	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
+	mov	r12, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
 	mov	12(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -8009,7 +7966,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r8
+	bis	r15, r7
 	rla	r12
 	adc	r12
 	rla	r12
@@ -8026,46 +7983,46 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	bit	#1, r7
+	rrc	r7
+	and	#32767, r7
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	12(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
 	and	#16383, r12
-	mov	46(sp), r15
+	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#31, r7
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8074,8 +8031,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r8
-	mov	44(sp), r12
+	bis	r15, r7
+	mov	40(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -8084,7 +8041,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#31, r12
-	mov	16(sp), r15
+	mov	70(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -8094,29 +8051,29 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r12
-	mov	44(sp), r15
+	mov	42(sp), r12
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	and	44(sp), r12
+	and	40(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	16(sp), r15
+	mov	40(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
+	mov	70(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8124,8 +8081,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r8
-	mov	16(sp), r12
+	bis	r15, r7
+	mov	70(sp), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
@@ -8134,20 +8091,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	16(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
+	mov	70(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -8158,7 +8115,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	8(sp), r12
 	bit	#1, r12
 	rrc	r12
@@ -8169,7 +8126,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r12
 	rrc	r12
 	and	#4095, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -8180,54 +8137,54 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	12(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	46(sp), r15
+	mov	12(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
+	mov	42(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r8
+	bis	r15, r7
 	mov	12(sp), r12
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	and	r12, r8
+	and	r12, r7
 	mov	12(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
 	and	#127, r12
-	mov	46(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	16(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
+	mov	70(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#1023, r7
 	mov	8(sp), r15
 	swpb	r15
 	rla	r15
@@ -8235,8 +8192,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r8
-	mov	16(sp), r12
+	bis	r15, r7
+	mov	70(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -8249,30 +8206,30 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	mov	8(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
 	and	#16383, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r8
-	mov	42(sp), r15
+	mov	8(sp), r7
+	mov	38(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	8(sp), r12
 	rla	r12
 	adc	r12
@@ -8283,7 +8240,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#15, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8294,7 +8251,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r12
-	and	r12, r8
+	and	r12, r7
 	mov	8(sp), r12
 	rla	r12
 	adc	r12
@@ -8303,7 +8260,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	adc	r12
 	and	#7, r12
-	mov	42(sp), r15
+	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -8312,13 +8269,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r12
-	and	r12, r8
-	and	r9, r8
+	and	r12, r7
+	and	r9, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r7, r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 104(sp)
-	xor	r7, 104(sp)
+	mov	r10, 102(sp)
+	xor	r8, 102(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	r11, r12
 	and	#16384, r12
@@ -8383,10 +8340,10 @@ grain128aeadv2_absorb_ad:
 	and	#2, r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	mov	r12, 24(sp)
-	bis	r15, 24(sp)
+	mov	r12, 22(sp)
+	bis	r15, 22(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r10
+	mov	100(sp), r10
 	and	#1, r10
 	mov	#0, r11
 	mov	#0, r12
@@ -8396,41 +8353,41 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r12
 	subc	#0, r15
 	subc	#0, r9
-	mov	96(sp), r10
+	mov	94(sp), r10
 	and	r11, r10
-	mov	94(sp), r11
+	mov	92(sp), r11
 	and	r12, r11
-	mov	88(sp), r12
+	mov	86(sp), r12
 	and	r15, r12
-	mov	54(sp), r15
+	mov	50(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
-	mov	r13, r8
-	xor	r11, r8
-	mov	r14, r9
-	xor	r12, r9
-	mov	126(sp), r10
-	xor	r15, r10
+	mov	124(sp), r6
+	xor	r11, r6
+	mov	r13, r7
+	xor	r12, r7
+	mov	r14, r8
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
-	mov	r15, 62(sp)
-	and	#1, 62(sp)
-	mov	96(sp), r7
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r15
+	mov.b	23(sp), r15
+	mov	r15, 58(sp)
+	and	#1, 58(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
-	rrc	r7
-	mov	62(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	rrc	r10
+	mov	58(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8441,29 +8398,26 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r12
-	and	r13, r7
+	and	r13, r10
 	mov	r4, r13
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
-	xor	r7, 2(sp)
-	mov	r8, r7
-	xor	r13, r7
-	mov	r9, r8
-	xor	r14, r8
-	mov	r10, r9
-	xor	r15, r9
+	xor	r10, 2(sp)
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	rrum.w	#1, r15
-	mov	r15, 68(sp)
-	and	#1, 68(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r14
+	mov	r15, 64(sp)
+	and	#1, 64(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -8474,18 +8428,18 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	62(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	68(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	64(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8501,21 +8455,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	rrum.w	#2, r15
-	mov	r15, 66(sp)
-	and	#1, 66(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r15
+	mov	r15, 62(sp)
+	and	#1, 62(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -8531,23 +8485,23 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	62(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	66(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	62(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8563,21 +8517,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 58(sp)
-	and	#1, 58(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r14
+	mov	r15, 54(sp)
+	and	#1, 54(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -8598,27 +8552,27 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	62(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	68(sp), r14
+	mov	64(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	54(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8634,21 +8588,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
+	xor	r13, r6
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 48(sp)
-	and	#1, 48(sp)
-	mov	96(sp), r10
-	mov	94(sp), r4
-	mov	88(sp), r5
-	mov	54(sp), r15
+	mov	r15, 44(sp)
+	and	#1, 44(sp)
+	mov	94(sp), r10
+	mov	92(sp), r4
+	mov	86(sp), r5
+	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -8674,31 +8628,31 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	62(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	66(sp), r14
+	mov	62(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	58(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	48(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	mov	44(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	bis	r15, r9
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -8715,25 +8669,22 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	mov	r7, r6
 	xor	r13, r6
-	mov	r8, r7
 	xor	r14, r7
-	mov	r9, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
+	mov.b	23(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 36(sp)
-	and	#1, 36(sp)
-	mov	96(sp), r9
-	mov	94(sp), r10
-	mov	88(sp), r4
-	mov	54(sp), r14
+	mov	r15, 34(sp)
+	and	#1, 34(sp)
+	mov	94(sp), r9
+	mov	92(sp), r10
+	mov	86(sp), r4
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
@@ -8764,35 +8715,35 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r9
-	mov	62(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	68(sp), r14
+	mov	64(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	58(sp), r14
+	mov	54(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	36(sp), r5
+	mov	34(sp), r5
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r11
+	mov	100(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -8818,17 +8769,16 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r10
 	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r15, r5
+	mov.b	23(sp), r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
 	and	#1, r5
-	mov	96(sp), r4
+	mov	94(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	94(sp), r6
+	mov	92(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -8836,126 +8786,121 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	88(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	86(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65024, r15
 	bis	r15, r6
-	and	#511, r14
-	mov	54(sp), r15
+	and	#511, r7
+	mov	50(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	mov	r14, r7
 	bis	r15, r7
-	mov	54(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	62(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	68(sp), r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
+	mov	50(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	mov	58(sp), r14
 	swpb	r14
-	rlam.w	#4, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	48(sp), r15
+	mov	64(sp), r15
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	62(sp), r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#1, r15
 	bis	r14, r15
-	mov	36(sp), r14
+	mov	44(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
-	rlam.w	#2, r14
+	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	34(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, r8
-	bis	r14, r8
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	r5, r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	102(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
+	mov	100(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r12
 	mov	#0, r15
 	mov	#0, r11
-	sub	r13, r14
-	subc	#0, r12
+	sub	r12, r13
+	subc	#0, r14
 	subc	#0, r15
 	subc	#0, r11
-	mov	r4, r13
+	mov	r4, r12
+	and	r13, r12
+	mov	r6, r13
 	and	r14, r13
-	mov	r6, r14
-	and	r12, r14
-	mov	r7, r12
-	and	r15, r12
+	mov	r7, r14
+	and	r15, r14
 	mov	r8, r15
 	and	r11, r15
 	mov	2(sp), r6
-	xor	r13, r6
-	mov	@sp, r13
+	xor	r12, r6
+	mov	@sp, r7
+	xor	r13, r7
+	mov	r9, r13
 	xor	r14, r13
-	mov	r9, r14
-	xor	r12, r14
-	mov	r10, r8
-	xor	r15, r8
+	mov	r10, r14
+	xor	r15, r14
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	25(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
-	mov	96(sp), r10
-	mov	94(sp), r11
-	mov	88(sp), r12
-	mov	54(sp), r15
-	mov	r10, r9
-	swpb	r11
+	mov.b	23(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	mov	94(sp), r9
+	mov	92(sp), r10
+	mov	86(sp), r11
+	mov	50(sp), r15
+	swpb	r10
 	swpb	r9
-	xor.b	r11, r9
-	xor	r11, r9
-	mov	r11, r10
-	swpb	r12
-	xor.b	r12, r10
-	xor	r12, r10
-	mov	r12, r11
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r15
 	xor.b	r15, r11
 	xor	r15, r11
 	mov.b	r15, r15
-	mov	62(sp), r12
+	mov	58(sp), r12
 	swpb	r12
 	bis	r15, r12
-	mov	68(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
 	bis	r12, r15
-	mov	66(sp), r12
+	mov	62(sp), r12
 	swpb	r12
 	rlam.w	#2, r12
 	bis	r15, r12
-	mov	58(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r12, r15
-	mov	48(sp), r12
+	mov	44(sp), r12
 	swpb	r12
 	rlam.w	#4, r12
 	bis	r15, r12
-	mov	36(sp), r15
+	mov	34(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -8965,102 +8910,103 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r12
 	rlam.w	#2, r12
 	bis	r15, r12
-	mov	r7, r15
+	mov	r8, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r12, r15
-	mov	30(sp), r7
-	mov	28(sp), 30(sp)
+	mov	28(sp), r8
 	mov	26(sp), 28(sp)
-	mov	22(sp), 26(sp)
-	mov	20(sp), 22(sp)
+	mov	24(sp), 26(sp)
+	mov	20(sp), 24(sp)
 	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	108(sp), 14(sp)
+	mov	16(sp), 18(sp)
+	mov	14(sp), 16(sp)
+	mov	106(sp), 14(sp)
 	mov	12(sp), r12
-	mov	46(sp), 12(sp)
-	mov	44(sp), 46(sp)
-	mov	16(sp), 44(sp)
-	mov	8(sp), 16(sp)
-	mov	42(sp), r5
-	mov	34(sp), 42(sp)
-	mov	104(sp), 34(sp)
+	mov	42(sp), 12(sp)
+	mov	40(sp), 42(sp)
+	mov	70(sp), 40(sp)
+	mov	8(sp), r4
+	mov	38(sp), r5
+	mov	32(sp), 38(sp)
+	mov	102(sp), 32(sp)
+	mov	r4, 70(sp)
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
-	mov	r8, 126(sp)
-	mov	r9, 96(sp)
-	mov	r10, 94(sp)
-	mov	r11, 88(sp)
-	mov	r15, 54(sp)
-	add	#1, 116(sp)
-	addc	#0, 150(sp)
-	cmp	162(sp), 116(sp)
-	mov	150(sp), r15
+	mov	r7, 124(sp)
+	mov	r9, 94(sp)
+	mov	r10, 92(sp)
+	mov	r11, 86(sp)
+	mov	r15, 50(sp)
+	add	#1, 114(sp)
+	addc	#0, 144(sp)
+	cmp	156(sp), 114(sp)
+	mov	144(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near16
 	br	#.Lgrain128aeadv2_absorb_ad_loop10
 .Lgrain128aeadv2_absorb_ad_near16:
 .Lgrain128aeadv2_absorb_ad_done11:
-	mov	168(sp), r15
-	mov	r7, 0(r15)
-	mov	30(sp), 2(r15)
-	mov	28(sp), 4(r15)
-	mov	26(sp), 6(r15)
-	mov	22(sp), 8(r15)
-	mov	20(sp), 10(r15)
-	mov	18(sp), 12(r15)
+	mov	162(sp), r15
+	mov	r8, 0(r15)
+	mov	28(sp), 2(r15)
+	mov	26(sp), 4(r15)
+	mov	24(sp), 6(r15)
+	mov	20(sp), 8(r15)
+	mov	18(sp), 10(r15)
+	mov	16(sp), 12(r15)
 	mov	14(sp), 14(r15)
-	mov	166(sp), r15
+	mov	160(sp), r15
 	mov	r12, 0(r15)
 	mov	12(sp), 2(r15)
-	mov	46(sp), 4(r15)
-	mov	44(sp), 6(r15)
-	mov	16(sp), 8(r15)
+	mov	42(sp), 4(r15)
+	mov	40(sp), 6(r15)
+	mov	70(sp), 8(r15)
 	mov	8(sp), 10(r15)
-	mov	42(sp), 12(r15)
-	mov	34(sp), 14(r15)
-	mov	172(sp), r15
+	mov	38(sp), 12(r15)
+	mov	32(sp), 14(r15)
+	mov	166(sp), r15
 	mov	2(sp), 0(r15)
-	mov	r13, 2(r15)
-	mov	r14, 4(r15)
-	mov	126(sp), 6(r15)
-	mov	170(sp), r15
-	mov	96(sp), 0(r15)
-	mov	94(sp), 2(r15)
-	mov	88(sp), 4(r15)
-	mov	54(sp), 6(r15)
-	add	#174, sp
+	mov	124(sp), 2(r15)
+	mov	r13, 4(r15)
+	mov	r14, 6(r15)
+	mov	164(sp), r15
+	mov	94(sp), 0(r15)
+	mov	92(sp), 2(r15)
+	mov	86(sp), 4(r15)
+	mov	50(sp), 6(r15)
+	add	#168, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 268 bytes (134 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 17404 bytes of code
+;     frame 272 bytes (136 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 17312 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
 	.balign 2
 grain128aeadv2_init:
 	pushm.w	#7, r10
-	sub	#268, sp
+	sub	#272, sp
 	mov	r12, 152(sp)
 	mov	r14, 260(sp)
 	mov	r15, 258(sp)
-	mov	284(sp), 266(sp)
-	mov	286(sp), 264(sp)
+	mov	288(sp), 266(sp)
+	mov	290(sp), 264(sp)
 	; grain128aeadv2.ae:75: for i in 0..320 / par {
-	mov	#20, 44(sp)
-	mov	@r13+, 18(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 12(sp)
+	mov	#20, 40(sp)
+	mov	@r13+, 10(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, 6(sp)
 	mov	@r13+, 4(sp)
+	mov	@r13+, 44(sp)
 	mov	@r13+, r9
-	mov	#-1, 10(sp)
-	mov	#32767, 8(sp)
+	mov	#-1, 20(sp)
+	mov	#32767, 90(sp)
 	mov	r12, r7
 	mov	@r7, r10
 	mov	2(r7), r11
@@ -9069,7 +9015,7 @@ grain128aeadv2_init:
 	mov	8(r7), r13
 	mov	10(r7), r14
 	mov	12(r7), r15
-	mov	14(r7), 6(sp)
+	mov	14(r7), 38(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r10, r6
@@ -9094,15 +9040,15 @@ grain128aeadv2_init:
 	and	#65520, r7
 	mov	r6, 2(sp)
 	bis	r7, 2(sp)
-	mov	18(sp), r6
-	mov	16(sp), r7
+	mov	10(sp), r6
+	mov	8(sp), r7
 	swpb	r7
 	swpb	r6
 	xor.b	r7, r6
 	xor	r7, r6
 	mov	2(sp), r5
 	and	r6, r5
-	mov	18(sp), r4
+	mov	10(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -9110,7 +9056,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#7, r4
-	mov	16(sp), r7
+	mov	8(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -9119,7 +9065,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65528, r7
 	bis	r7, r4
-	mov	16(sp), r6
+	mov	8(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -9129,7 +9075,7 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	14(sp), r7
+	mov	6(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -9140,9 +9086,8 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#61440, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
-	xor	r7, r5
+	and	r6, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r14, r6
 	rla	r6
@@ -9154,14 +9099,14 @@ grain128aeadv2_init:
 	and	#65534, r7
 	mov	r6, 0(sp)
 	bis	r7, 0(sp)
-	mov	14(sp), r6
+	mov	6(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -9174,7 +9119,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r7, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	12(sp), r4
+	mov	4(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -9184,7 +9129,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#15, r4
-	mov	4(sp), r7
+	mov	44(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -9195,7 +9140,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65520, r7
 	bis	r7, r4
-	mov	4(sp), r6
+	mov	44(sp), r6
 	rla	r6
 	adc	r6
 	and	#1, r6
@@ -9204,10 +9149,9 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65534, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	2(sp), r4
 	and	@sp, r4
@@ -9217,17 +9161,16 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#3, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
 	adc	r7
 	and	#65532, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r9, r6
 	rla	r6
@@ -9237,7 +9180,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -9339,30 +9282,30 @@ grain128aeadv2_init:
 	and	#65408, r7
 	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 20(sp)
-	xor	r6, 20(sp)
+	mov	r5, 12(sp)
+	xor	r6, 12(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	18(sp), r6
+	mov	10(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	16(sp), r7
+	mov	8(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
 	and	#65024, r7
 	bis	r7, r6
-	mov	18(sp), r5
+	mov	10(sp), r5
 	xor	r6, r5
-	mov	14(sp), r6
+	mov	6(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -9371,7 +9314,7 @@ grain128aeadv2_init:
 	and	#64512, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	4(sp), r6
+	mov	44(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -9391,14 +9334,14 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	bit	#1, r7
 	rrc	r7
 	and	#32768, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	r5, 26(sp)
-	xor	10(sp), 26(sp)
+	mov	r5, 18(sp)
+	xor	20(sp), 18(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r11, r6
 	swpb	r6
@@ -9415,15 +9358,15 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#65472, r7
 	bis	r7, r6
-	mov	r10, r5
-	xor	r6, r5
+	mov	r10, r4
+	xor	r6, r4
 	mov	r12, r6
 	mov	r13, r7
 	swpb	r7
 	swpb	r6
 	xor.b	r7, r6
 	xor	r7, r6
-	xor	r6, r5
+	xor	r6, r4
 	mov	r14, r6
 	swpb	r6
 	bit	#1, r6
@@ -9443,17 +9386,17 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#65504, r7
 	bis	r7, r6
-	xor	r6, r5
-	xor	r15, r5
+	xor	r6, r4
+	xor	r15, r4
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
+	mov	r10, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r11, r7
 	bit	#1, r7
 	rrc	r7
@@ -9462,7 +9405,7 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#57344, r7
-	bis	r7, r4
+	bis	r7, r5
 	mov	r13, r6
 	bit	#1, r6
 	rrc	r6
@@ -9480,11 +9423,10 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#57344, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r7, r6
+	mov	r4, r6
+	xor	r5, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r10, r5
 	swpb	r5
@@ -9813,31 +9755,35 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	18(sp), r6
+	xor	10(sp), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	26(sp), r7
-	xor	20(sp), r7
+	mov	18(sp), r7
+	xor	12(sp), r7
 	mov	r6, r10
-	xor	20(sp), r10
-	mov	16(sp), 18(sp)
-	mov	14(sp), 16(sp)
-	mov	12(sp), 14(sp)
-	mov	4(sp), 12(sp)
-	mov	r9, 4(sp)
-	mov	10(sp), r9
+	xor	12(sp), r10
 	mov	8(sp), 10(sp)
-	mov	r7, 8(sp)
+	mov	6(sp), 8(sp)
+	mov	4(sp), 6(sp)
+	mov	44(sp), 4(sp)
+	mov	r9, r6
+	mov	20(sp), r9
+	mov	90(sp), 270(sp)
+	mov	r7, 268(sp)
 	mov	r11, r7
 	mov	r8, r11
-	mov	6(sp), r6
-	mov	r10, 6(sp)
+	mov	38(sp), r4
+	mov	r10, r5
+	mov	r6, 44(sp)
+	mov	270(sp), 20(sp)
+	mov	268(sp), 90(sp)
 	mov	r7, r10
 	mov	r12, r8
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
-	mov	r6, r15
-	dec	44(sp)
+	mov	r4, r15
+	mov	r5, 38(sp)
+	dec	40(sp)
 	jz	.Lgrain128aeadv2_init_near3
 	br	#.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_near3:
@@ -9863,17 +9809,17 @@ grain128aeadv2_init:
 	rla	r7
 	adc	r7
 	and	#65520, r7
-	mov	r6, 40(sp)
-	bis	r7, 40(sp)
-	mov	18(sp), r6
-	mov	16(sp), r7
+	mov	r6, 34(sp)
+	bis	r7, 34(sp)
+	mov	10(sp), r6
+	mov	8(sp), r7
 	swpb	r7
 	swpb	r6
 	xor.b	r7, r6
 	xor	r7, r6
-	mov	40(sp), r5
+	mov	34(sp), r5
 	and	r6, r5
-	mov	18(sp), r4
+	mov	10(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -9881,7 +9827,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#7, r4
-	mov	16(sp), r7
+	mov	8(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -9890,7 +9836,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65528, r7
 	bis	r7, r4
-	mov	16(sp), r6
+	mov	8(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -9900,7 +9846,7 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	14(sp), r7
+	mov	6(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -9911,9 +9857,8 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#61440, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
-	xor	r7, r5
+	and	r6, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r14, r6
 	rla	r6
@@ -9923,16 +9868,16 @@ grain128aeadv2_init:
 	rla	r7
 	adc	r7
 	and	#65534, r7
-	mov	r6, 88(sp)
-	bis	r7, 88(sp)
-	mov	14(sp), r6
+	mov	r6, 86(sp)
+	bis	r7, 86(sp)
+	mov	6(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -9940,12 +9885,12 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#65472, r7
 	bis	r7, r6
-	mov	88(sp), r7
+	mov	86(sp), r7
 	and	r6, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r7, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	12(sp), r4
+	mov	4(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -9955,7 +9900,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#15, r4
-	mov	4(sp), r7
+	mov	44(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -9966,7 +9911,7 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65520, r7
 	bis	r7, r4
-	mov	4(sp), r6
+	mov	44(sp), r6
 	rla	r6
 	adc	r6
 	and	#1, r6
@@ -9975,30 +9920,28 @@ grain128aeadv2_init:
 	adc	r7
 	and	#65534, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	40(sp), r4
-	and	88(sp), r4
+	mov	34(sp), r4
+	and	86(sp), r4
 	mov	r9, r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#3, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
 	adc	r7
 	and	#65532, r7
 	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r9, r6
 	rla	r6
@@ -10008,7 +9951,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -10110,30 +10053,30 @@ grain128aeadv2_init:
 	and	#65408, r7
 	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 70(sp)
-	xor	r6, 70(sp)
+	mov	r5, 68(sp)
+	xor	r6, 68(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	18(sp), r6
+	mov	10(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	16(sp), r7
+	mov	8(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
 	and	#65024, r7
 	bis	r7, r6
-	mov	18(sp), r5
+	mov	10(sp), r5
 	xor	r6, r5
-	mov	14(sp), r6
+	mov	6(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	12(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -10142,7 +10085,7 @@ grain128aeadv2_init:
 	and	#64512, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	4(sp), r6
+	mov	44(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -10162,22 +10105,22 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	10(sp), r7
+	mov	20(sp), r7
 	bit	#1, r7
 	rrc	r7
 	and	#32768, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	r5, 78(sp)
-	xor	10(sp), 78(sp)
+	mov	r5, 76(sp)
+	xor	20(sp), 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r11, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
+	mov	r11, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r8, r7
 	swpb	r7
 	bit	#1, r7
@@ -10185,25 +10128,25 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#65472, r7
-	bis	r7, r6
-	mov	r10, r5
-	xor	r6, r5
-	mov	r12, r6
+	bis	r7, r5
+	mov	r10, r6
+	xor	r5, r6
+	mov	r12, r5
 	mov	r13, r7
 	swpb	r7
-	swpb	r6
-	xor.b	r7, r6
-	xor	r7, r6
-	xor	r6, r5
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
+	swpb	r5
+	xor.b	r7, r5
+	xor	r7, r5
+	xor	r5, r6
+	mov	r14, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
 	mov	r15, r7
 	swpb	r7
 	bit	#1, r7
@@ -10213,9 +10156,9 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#65504, r7
-	bis	r7, r6
-	xor	r6, r5
-	xor	r15, r5
+	bis	r7, r5
+	xor	r5, r6
+	xor	r15, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r10, r4
 	bit	#1, r4
@@ -10234,14 +10177,14 @@ grain128aeadv2_init:
 	rrc	r7
 	and	#57344, r7
 	bis	r7, r4
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
+	mov	r13, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r14, r7
 	bit	#1, r7
 	rrc	r7
@@ -10250,12 +10193,10 @@ grain128aeadv2_init:
 	bit	#1, r7
 	rrc	r7
 	and	#57344, r7
-	bis	r7, r6
-	mov	r4, r7
-	and	r6, r7
+	bis	r7, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r7, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r10, r5
 	swpb	r5
@@ -10580,21 +10521,21 @@ grain128aeadv2_init:
 	and	#65528, r10
 	bis	r10, r7
 	and	r7, r5
-	and	88(sp), r5
+	and	86(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	78(sp), r7
+	mov	76(sp), r7
 	mov	152(sp), r10
 	xor	8(r10), r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	18(sp), r6
+	xor	10(sp), r6
 	xor	@r10, r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r7, 124(sp)
-	xor	70(sp), 124(sp)
+	xor	68(sp), 124(sp)
 	mov	r6, r7
-	xor	70(sp), r7
+	xor	68(sp), r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r11, r6
 	rla	r6
@@ -10616,17 +10557,17 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#65520, r10
-	mov	r6, 38(sp)
-	bis	r10, 38(sp)
-	mov	16(sp), r6
-	mov	14(sp), r10
+	mov	r6, 32(sp)
+	bis	r10, 32(sp)
+	mov	8(sp), r6
+	mov	6(sp), r10
 	swpb	r10
 	swpb	r6
 	xor.b	r10, r6
 	xor	r10, r6
-	mov	38(sp), r5
+	mov	32(sp), r5
 	and	r6, r5
-	mov	16(sp), r4
+	mov	8(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -10634,7 +10575,7 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#7, r4
-	mov	14(sp), r10
+	mov	6(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -10643,7 +10584,7 @@ grain128aeadv2_init:
 	adc	r10
 	and	#65528, r10
 	bis	r10, r4
-	mov	14(sp), r6
+	mov	6(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -10653,7 +10594,7 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	12(sp), r10
+	mov	4(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -10664,28 +10605,27 @@ grain128aeadv2_init:
 	rrc	r10
 	and	#61440, r10
 	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
-	xor	r10, r5
+	and	r6, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r15, r6
 	rla	r6
 	adc	r6
 	and	#1, r6
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	and	#65534, r10
-	mov	r6, 86(sp)
-	bis	r10, 86(sp)
-	mov	12(sp), r6
+	mov	r6, 84(sp)
+	bis	r10, 84(sp)
+	mov	4(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	4(sp), r10
+	mov	44(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -10693,12 +10633,12 @@ grain128aeadv2_init:
 	rrc	r10
 	and	#65472, r10
 	bis	r10, r6
-	mov	86(sp), r10
+	mov	84(sp), r10
 	and	r6, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r10, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	4(sp), r4
+	mov	44(sp), r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -10723,37 +10663,35 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#1, r6
-	mov	10(sp), r10
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	and	#65534, r10
 	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	38(sp), r4
-	and	86(sp), r4
-	mov	10(sp), r6
+	mov	32(sp), r4
+	and	84(sp), r4
+	mov	20(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#3, r6
-	mov	8(sp), r10
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#65532, r10
 	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(sp), r6
+	mov	20(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -10761,7 +10699,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	8(sp), r10
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -10856,37 +10794,37 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
 	and	#65408, r10
 	bis	r10, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 66(sp)
-	xor	r6, 66(sp)
+	mov	r5, 64(sp)
+	xor	r6, 64(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	16(sp), r6
+	mov	8(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	14(sp), r10
+	mov	6(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	and	#65024, r10
 	bis	r10, r6
-	mov	16(sp), r5
+	mov	8(sp), r5
 	xor	r6, r5
-	mov	12(sp), r6
+	mov	4(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	4(sp), r10
+	mov	44(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -10902,7 +10840,7 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	10(sp), r10
+	mov	20(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -10911,26 +10849,26 @@ grain128aeadv2_init:
 	and	#64512, r10
 	bis	r10, r6
 	xor	r6, r5
-	mov	10(sp), r6
+	mov	20(sp), r6
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	8(sp), r10
+	mov	90(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32768, r10
 	bis	r10, r6
 	xor	r6, r5
-	mov	r5, 76(sp)
-	xor	8(sp), 76(sp)
+	mov	r5, 74(sp)
+	xor	90(sp), 74(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r8, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r12, r10
 	swpb	r10
 	bit	#1, r10
@@ -10938,26 +10876,26 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#65472, r10
-	bis	r10, r6
-	mov	r11, r5
-	xor	r6, r5
-	mov	r13, r6
+	bis	r10, r5
+	mov	r11, r6
+	xor	r5, r6
+	mov	r13, r5
 	mov	r14, r10
 	swpb	r10
-	swpb	r6
-	xor.b	r10, r6
-	xor	r10, r6
-	xor	r6, r5
-	mov	r15, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	6(sp), r10
+	swpb	r5
+	xor.b	r10, r5
+	xor	r10, r5
+	xor	r5, r6
+	mov	r15, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -10966,9 +10904,9 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#65504, r10
-	bis	r10, r6
-	xor	r6, r5
-	xor	6(sp), r5
+	bis	r10, r5
+	xor	r5, r6
+	xor	38(sp), r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r11, r4
 	bit	#1, r4
@@ -10987,14 +10925,14 @@ grain128aeadv2_init:
 	rrc	r10
 	and	#57344, r10
 	bis	r10, r4
-	mov	r14, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
+	mov	r14, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r15, r10
 	bit	#1, r10
 	rrc	r10
@@ -11003,12 +10941,10 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#57344, r10
-	bis	r10, r6
-	mov	r4, r10
-	and	r6, r10
+	bis	r10, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r10, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r11, r5
 	swpb	r5
@@ -11189,7 +11125,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -11276,7 +11212,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#16383, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -11288,7 +11224,7 @@ grain128aeadv2_init:
 	xor	r5, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r15, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	swpb	r11
 	swpb	r5
 	xor.b	r11, r5
@@ -11303,7 +11239,7 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#15, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -11323,7 +11259,7 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#7, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -11333,32 +11269,32 @@ grain128aeadv2_init:
 	and	#65528, r11
 	bis	r11, r10
 	and	r10, r5
-	and	86(sp), r5
+	and	84(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	76(sp), r10
+	mov	74(sp), r10
 	mov	152(sp), r11
 	xor	10(r11), r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	16(sp), r6
+	xor	8(sp), r6
 	xor	2(r11), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r10, 122(sp)
-	xor	66(sp), 122(sp)
-	mov	r6, 54(sp)
-	xor	66(sp), 54(sp)
+	xor	64(sp), 122(sp)
+	mov	r6, 52(sp)
+	xor	64(sp), 52(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	r12, r11
 	rla	r11
 	adc	r11
@@ -11369,25 +11305,24 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	mov	r10, r5
-	bis	r11, r5
-	mov	14(sp), r10
-	mov	12(sp), r11
+	bis	r11, r4
+	mov	6(sp), r10
+	mov	4(sp), r11
 	swpb	r11
 	swpb	r10
 	xor.b	r11, r10
 	xor	r11, r10
-	mov	r5, r6
+	mov	r4, r6
 	and	r10, r6
-	mov	14(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	12(sp), r11
+	mov	6(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	4(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -11395,8 +11330,8 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r4
-	mov	12(sp), r10
+	bis	r11, r5
+	mov	4(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -11406,7 +11341,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#4095, r10
-	mov	4(sp), r11
+	mov	44(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -11417,11 +11352,10 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r10
-	mov	r4, r11
-	and	r10, r11
-	xor	r11, r6
+	and	r10, r5
+	xor	r5, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
@@ -11429,9 +11363,9 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65534, r11
-	mov	r10, 82(sp)
-	bis	r11, 82(sp)
-	mov	4(sp), r10
+	mov	r10, 80(sp)
+	bis	r11, 80(sp)
+	mov	44(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -11446,22 +11380,22 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#65472, r11
 	bis	r11, r10
-	mov	82(sp), r11
+	mov	80(sp), r11
 	and	r10, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	10(sp), r11
+	mov	r9, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
+	mov	20(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -11471,23 +11405,23 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r4
-	mov	10(sp), r10
+	bis	r11, r5
+	mov	20(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	8(sp), r11
+	mov	90(sp), r11
 	rla	r11
 	adc	r11
 	and	#65534, r11
 	bis	r11, r10
-	mov	r4, r11
-	and	r10, r11
+	and	r10, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r6
+	xor	r5, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	82(sp), r5
-	mov	8(sp), r10
+	mov	r4, r5
+	and	80(sp), r5
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -11504,7 +11438,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r5, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	8(sp), r10
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -11593,7 +11527,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#127, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -11602,7 +11536,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -11616,20 +11550,20 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r10, r6
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	14(sp), r10
+	mov	6(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	and	#511, r10
-	mov	12(sp), r11
+	mov	4(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	and	#65024, r11
 	bis	r11, r10
-	mov	14(sp), r5
+	mov	6(sp), r5
 	xor	r10, r5
-	mov	4(sp), r10
+	mov	44(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
@@ -11645,14 +11579,14 @@ grain128aeadv2_init:
 	and	#64512, r11
 	bis	r11, r10
 	xor	r10, r5
-	mov	10(sp), r10
+	mov	20(sp), r10
 	swpb	r10
 	rla	r10
 	adc	r10
 	rla	r10
 	adc	r10
 	and	#1023, r10
-	mov	8(sp), r11
+	mov	90(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -11661,7 +11595,7 @@ grain128aeadv2_init:
 	and	#64512, r11
 	bis	r11, r10
 	xor	r10, r5
-	mov	8(sp), r10
+	mov	90(sp), r10
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
@@ -11671,8 +11605,8 @@ grain128aeadv2_init:
 	and	#32768, r11
 	bis	r11, r10
 	xor	r10, r5
-	mov	r5, 74(sp)
-	xor	124(sp), 74(sp)
+	mov	r5, 72(sp)
+	xor	124(sp), 72(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r12, r10
 	swpb	r10
@@ -11698,7 +11632,7 @@ grain128aeadv2_init:
 	xor.b	r11, r10
 	xor	r11, r10
 	xor	r10, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -11745,7 +11679,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#8191, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -11754,21 +11688,19 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r10
-	mov	r4, r11
-	and	r10, r11
+	and	r10, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r4
-	xor	r11, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
+	mov	r8, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
 	mov	r12, r11
 	swpb	r11
 	bit	#1, r11
@@ -11778,15 +11710,14 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r5
-	mov	r8, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	bis	r11, r10
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	r12, r11
 	rla	r11
 	adc	r11
@@ -11795,11 +11726,11 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r8
-	xor	r5, r8
+	mov	r5, r8
+	xor	r10, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r12, r5
 	bit	#1, r5
@@ -11900,7 +11831,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#32767, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32768, r11
@@ -11919,7 +11850,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#4095, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -11930,7 +11861,7 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -11999,7 +11930,7 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#1023, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -12013,7 +11944,7 @@ grain128aeadv2_init:
 	rla	r10
 	adc	r10
 	and	#3, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12021,7 +11952,7 @@ grain128aeadv2_init:
 	and	#65532, r11
 	bis	r11, r10
 	and	r10, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -12038,13 +11969,13 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	6(sp), r5
+	mov	38(sp), r5
 	mov	r7, r11
 	swpb	r11
 	swpb	r5
 	xor.b	r11, r5
 	xor	r11, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -12066,7 +11997,7 @@ grain128aeadv2_init:
 	and	#65520, r11
 	bis	r11, r10
 	and	r10, r5
-	mov	6(sp), r10
+	mov	38(sp), r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -12084,32 +12015,32 @@ grain128aeadv2_init:
 	and	#65528, r11
 	bis	r11, r10
 	and	r10, r5
-	and	82(sp), r5
+	and	80(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r8
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	74(sp), r10
+	mov	72(sp), r10
 	mov	152(sp), r11
 	xor	12(r11), r10
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	14(sp), r8
+	xor	6(sp), r8
 	xor	4(r11), r8
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r10, 114(sp)
 	xor	r6, 114(sp)
-	mov	r8, 84(sp)
-	xor	r6, 84(sp)
+	mov	r8, 82(sp)
+	xor	r6, 82(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
 	mov	r13, r11
 	rla	r11
 	adc	r11
@@ -12120,24 +12051,24 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r5
-	mov	12(sp), r10
-	mov	4(sp), r11
+	bis	r11, r8
+	mov	4(sp), r10
+	mov	44(sp), r11
 	swpb	r11
 	swpb	r10
 	xor.b	r11, r10
 	xor	r11, r10
-	mov	r5, r6
+	mov	r8, r6
 	and	r10, r6
-	mov	12(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	4(sp), r11
+	mov	4(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	44(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12145,8 +12076,8 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r8
-	mov	4(sp), r10
+	bis	r11, r5
+	mov	44(sp), r10
 	bit	#1, r10
 	rrc	r10
 	bit	#1, r10
@@ -12167,19 +12098,19 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r10
-	and	r10, r8
-	xor	r8, r6
+	and	r10, r5
+	xor	r5, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r10
 	rla	r10
 	adc	r10
 	and	#1, r10
-	mov	54(sp), r11
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	and	#65534, r11
-	mov	r10, 80(sp)
-	bis	r11, 80(sp)
+	mov	r10, 78(sp)
+	bis	r11, 78(sp)
 	mov	r9, r10
 	swpb	r10
 	bit	#1, r10
@@ -12187,7 +12118,7 @@ grain128aeadv2_init:
 	bit	#1, r10
 	rrc	r10
 	and	#63, r10
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -12195,22 +12126,22 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#65472, r11
 	bis	r11, r10
-	mov	80(sp), r11
+	mov	78(sp), r11
 	and	r10, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	8(sp), r11
+	mov	20(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
+	mov	90(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12220,8 +12151,8 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r8
-	mov	8(sp), r10
+	bis	r11, r5
+	mov	90(sp), r10
 	rla	r10
 	adc	r10
 	and	#1, r10
@@ -12230,12 +12161,11 @@ grain128aeadv2_init:
 	adc	r11
 	and	#65534, r11
 	bis	r11, r10
-	and	r10, r8
+	and	r10, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r6
+	xor	r5, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r8
-	and	80(sp), r8
+	and	78(sp), r8
 	mov	124(sp), r10
 	rla	r10
 	adc	r10
@@ -12335,9 +12265,9 @@ grain128aeadv2_init:
 	and	#65528, r11
 	bis	r11, r10
 	xor	r10, r6
-	xor	6(sp), r6
+	xor	38(sp), r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	6(sp), r10
+	mov	38(sp), r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
@@ -12356,7 +12286,7 @@ grain128aeadv2_init:
 	bit	#1, r8
 	rrc	r8
 	and	#127, r8
-	mov	54(sp), r11
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -12366,18 +12296,18 @@ grain128aeadv2_init:
 	mov	r6, r10
 	xor	r8, r10
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	12(sp), r8
+	mov	4(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
 	and	#511, r8
-	mov	4(sp), r11
+	mov	44(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	and	#65024, r11
 	bis	r11, r8
-	mov	12(sp), r6
+	mov	4(sp), r6
 	xor	r8, r6
 	mov	r9, r8
 	swpb	r8
@@ -12386,7 +12316,7 @@ grain128aeadv2_init:
 	rla	r8
 	adc	r8
 	and	#1023, r8
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -12395,7 +12325,7 @@ grain128aeadv2_init:
 	and	#64512, r11
 	bis	r11, r8
 	xor	r8, r6
-	mov	8(sp), r8
+	mov	90(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -12421,15 +12351,16 @@ grain128aeadv2_init:
 	and	#32768, r11
 	bis	r11, r8
 	xor	r8, r6
-	xor	122(sp), r6
+	mov	r6, r8
+	xor	122(sp), r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
+	mov	r13, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r14, r11
 	swpb	r11
 	bit	#1, r11
@@ -12437,26 +12368,26 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65472, r11
-	bis	r11, r8
-	mov	r12, r5
-	xor	r8, r5
-	mov	r15, r8
-	mov	6(sp), r11
+	bis	r11, r5
+	mov	r12, r6
+	xor	r5, r6
+	mov	r15, r5
+	mov	38(sp), r11
 	swpb	r11
-	swpb	r8
-	xor.b	r11, r8
-	xor	r11, r8
-	xor	r8, r5
-	mov	r7, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	54(sp), r11
+	swpb	r5
+	xor.b	r11, r5
+	xor	r11, r5
+	xor	r5, r6
+	mov	r7, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -12465,9 +12396,9 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r8
-	xor	r8, r5
-	xor	54(sp), r5
+	bis	r11, r5
+	xor	r5, r6
+	xor	52(sp), r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r4
 	bit	#1, r4
@@ -12486,14 +12417,14 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r4
-	mov	6(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	38(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
@@ -12502,12 +12433,10 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#57344, r11
-	bis	r11, r8
-	mov	r4, r11
-	and	r8, r11
+	bis	r11, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r8
-	xor	r11, r8
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r5
 	swpb	r5
@@ -12547,7 +12476,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r13, r5
 	bit	#1, r5
@@ -12573,7 +12502,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r13, r5
 	swpb	r5
@@ -12603,7 +12532,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	6(sp), r12
+	mov	38(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -12615,7 +12544,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r14, r11
 	mov	r15, r12
@@ -12625,7 +12554,7 @@ grain128aeadv2_init:
 	xor	r12, r11
 	and	r15, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r8
+	xor	r11, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r15, r5
 	rla	r5
@@ -12635,7 +12564,7 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#7, r5
-	mov	6(sp), r12
+	mov	38(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -12644,7 +12573,7 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65528, r12
 	bis	r12, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32767, r11
@@ -12655,9 +12584,9 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	6(sp), r5
+	mov	38(sp), r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -12688,7 +12617,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -12701,7 +12630,7 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r13, r5
 	swpb	r5
@@ -12738,9 +12667,9 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	6(sp), r5
+	mov	38(sp), r5
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -12755,7 +12684,7 @@ grain128aeadv2_init:
 	adc	r12
 	and	#64512, r12
 	bis	r12, r5
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -12775,7 +12704,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#16383, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -12784,10 +12713,10 @@ grain128aeadv2_init:
 	bis	r12, r11
 	and	r11, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r7, r5
-	mov	54(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	swpb	r5
 	xor.b	r12, r5
@@ -12802,7 +12731,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -12822,7 +12751,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -12832,32 +12761,31 @@ grain128aeadv2_init:
 	and	#65528, r12
 	bis	r12, r11
 	and	r11, r5
-	and	80(sp), r5
+	and	78(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r6, r11
+	mov	r8, r11
 	mov	152(sp), r12
 	xor	14(r12), r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	12(sp), r8
-	xor	6(r12), r8
+	xor	4(sp), r6
+	xor	6(r12), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
 	mov	r11, 104(sp)
 	xor	r10, 104(sp)
-	mov	r8, r6
 	xor	r10, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r13, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
+	mov	r13, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
 	mov	r14, r12
 	rla	r12
 	adc	r12
@@ -12868,23 +12796,23 @@ grain128aeadv2_init:
 	rla	r12
 	adc	r12
 	and	#65520, r12
-	bis	r12, r5
-	mov	4(sp), r11
+	bis	r12, r8
+	mov	44(sp), r11
 	mov	r9, r12
 	swpb	r12
 	swpb	r11
 	xor.b	r12, r11
 	xor	r12, r11
-	mov	r5, r10
+	mov	r8, r10
 	and	r11, r10
-	mov	4(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
+	mov	44(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
 	mov	r9, r12
 	rla	r12
 	adc	r12
@@ -12893,7 +12821,7 @@ grain128aeadv2_init:
 	rla	r12
 	adc	r12
 	and	#65528, r12
-	bis	r12, r8
+	bis	r12, r5
 	mov	r9, r11
 	bit	#1, r11
 	rrc	r11
@@ -12904,7 +12832,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	10(sp), r12
+	mov	20(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -12915,27 +12843,27 @@ grain128aeadv2_init:
 	rrc	r12
 	and	#61440, r12
 	bis	r12, r11
-	and	r11, r8
-	xor	r8, r10
+	and	r11, r5
+	xor	r5, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	54(sp), r11
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	and	#1, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	rla	r12
 	adc	r12
 	and	#65534, r12
 	mov	r11, 236(sp)
 	bis	r12, 236(sp)
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	8(sp), r12
+	mov	90(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -12948,16 +12876,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r12, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
+	mov	90(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	124(sp), r12
 	rla	r12
 	adc	r12
@@ -12968,7 +12896,7 @@ grain128aeadv2_init:
 	rla	r12
 	adc	r12
 	and	#65520, r12
-	bis	r12, r8
+	bis	r12, r5
 	mov	124(sp), r11
 	rla	r11
 	adc	r11
@@ -12978,11 +12906,10 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65534, r12
 	bis	r12, r11
-	and	r11, r8
+	and	r11, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r10
+	xor	r5, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r8
 	and	236(sp), r8
 	mov	122(sp), r11
 	rla	r11
@@ -13054,7 +12981,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	6(sp), r12
+	mov	38(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -13074,7 +13001,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	6(sp), r12
+	mov	38(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -13092,7 +13019,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#127, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -13102,12 +13029,12 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	240(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	54(sp), r11
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	and	#127, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -13118,7 +13045,7 @@ grain128aeadv2_init:
 	mov	r10, 262(sp)
 	xor	242(sp), 262(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	4(sp), r11
+	mov	44(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -13129,16 +13056,16 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65024, r12
 	bis	r12, r11
-	mov	4(sp), r10
+	mov	44(sp), r10
 	xor	r11, r10
-	mov	10(sp), r11
+	mov	20(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	rla	r11
 	adc	r11
 	and	#1023, r11
-	mov	8(sp), r12
+	mov	90(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
@@ -13192,9 +13119,9 @@ grain128aeadv2_init:
 	rrc	r12
 	and	#65472, r12
 	bis	r12, r11
-	mov	r13, r10
-	xor	r11, r10
-	mov	6(sp), r12
+	mov	r13, r8
+	xor	r11, r8
+	mov	38(sp), r12
 	mov	r7, r11
 	mov	r12, 98(sp)
 	swpb	r11
@@ -13203,8 +13130,8 @@ grain128aeadv2_init:
 	xor.b	r11, r12
 	mov	r12, 98(sp)
 	xor	r11, 98(sp)
-	xor	98(sp), r10
-	mov	54(sp), r11
+	xor	98(sp), r8
+	mov	52(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13213,7 +13140,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -13224,17 +13151,17 @@ grain128aeadv2_init:
 	and	#65504, r12
 	mov	r11, 232(sp)
 	bis	r12, 232(sp)
-	xor	232(sp), r10
-	xor	84(sp), r10
+	xor	232(sp), r8
+	xor	82(sp), r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r13, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	r13, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
 	mov	r14, r12
 	bit	#1, r12
 	rrc	r12
@@ -13243,7 +13170,7 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#57344, r12
-	bis	r12, r8
+	bis	r12, r10
 	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
@@ -13252,7 +13179,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#8191, r11
-	mov	54(sp), r12
+	mov	52(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -13262,9 +13189,9 @@ grain128aeadv2_init:
 	and	#57344, r12
 	mov	r11, 246(sp)
 	bis	r12, 246(sp)
-	and	246(sp), r8
+	and	246(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r13, r11
 	swpb	r11
@@ -13304,7 +13231,7 @@ grain128aeadv2_init:
 	bis	r13, r12
 	and	r12, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
+	xor	r11, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r14, r11
 	bit	#1, r11
@@ -13327,11 +13254,11 @@ grain128aeadv2_init:
 	bit	#1, r13
 	rrc	r13
 	and	#49152, r13
-	mov	r12, 58(sp)
-	bis	r13, 58(sp)
-	and	58(sp), r11
+	mov	r12, 56(sp)
+	bis	r13, 56(sp)
+	and	56(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
+	xor	r11, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r14, r12
 	swpb	r12
@@ -13351,9 +13278,9 @@ grain128aeadv2_init:
 	bit	#1, r13
 	rrc	r13
 	and	#65504, r13
-	mov	r12, 90(sp)
-	bis	r13, 90(sp)
-	mov	6(sp), r12
+	mov	r12, 88(sp)
+	bis	r13, 88(sp)
+	mov	38(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -13373,23 +13300,23 @@ grain128aeadv2_init:
 	and	#65504, r13
 	mov	r12, 180(sp)
 	bis	r13, 180(sp)
-	mov	90(sp), r13
+	mov	88(sp), r13
 	and	180(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(sp), r13
 	mov	r15, r12
+	mov	38(sp), r13
 	swpb	r13
 	swpb	r12
 	xor.b	r13, r12
 	xor	r13, r12
 	mov	r12, r13
-	and	6(sp), r13
+	and	38(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(sp), r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -13411,7 +13338,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#32767, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	bit	#1, r13
 	rrc	r13
 	and	#32768, r13
@@ -13420,7 +13347,7 @@ grain128aeadv2_init:
 	mov	176(sp), r13
 	and	214(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r11
 	bit	#1, r11
@@ -13432,7 +13359,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -13444,7 +13371,7 @@ grain128aeadv2_init:
 	and	#61440, r13
 	mov	r11, 144(sp)
 	bis	r13, 144(sp)
-	mov	54(sp), r11
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -13454,7 +13381,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -13469,15 +13396,15 @@ grain128aeadv2_init:
 	mov	144(sp), r13
 	and	162(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r10
+	xor	r13, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r14, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
+	mov	r14, r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
 	mov	r15, r13
 	swpb	r13
 	rla	r13
@@ -13485,14 +13412,14 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#64512, r13
-	bis	r13, r8
+	bis	r13, r10
 	mov	r14, r11
 	mov	r15, r13
 	swpb	r13
 	swpb	r11
 	xor.b	r13, r11
 	xor	r13, r11
-	and	r11, r8
+	and	r11, r10
 	mov	r14, r11
 	swpb	r11
 	bit	#1, r11
@@ -13504,9 +13431,9 @@ grain128aeadv2_init:
 	rrc	r13
 	and	#65408, r13
 	bis	r13, r11
-	and	r11, r8
+	and	r11, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	r7, r11
 	swpb	r11
@@ -13515,7 +13442,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#1023, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
@@ -13530,22 +13457,22 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#3, r11
-	mov	54(sp), r13
+	mov	52(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	and	#65532, r13
 	bis	r13, r11
-	mov	204(sp), r8
-	and	r11, r8
-	mov	54(sp), r11
+	mov	204(sp), r10
+	and	r11, r10
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#16383, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -13553,12 +13480,12 @@ grain128aeadv2_init:
 	and	#49152, r13
 	mov	r11, 230(sp)
 	bis	r13, 230(sp)
-	and	230(sp), r8
+	and	230(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	54(sp), r13
-	mov	84(sp), r11
+	mov	52(sp), r13
+	mov	82(sp), r11
 	mov	r13, 138(sp)
 	swpb	r11
 	swpb	138(sp)
@@ -13566,7 +13493,7 @@ grain128aeadv2_init:
 	xor.b	r11, r13
 	mov	r13, 138(sp)
 	xor	r11, 138(sp)
-	mov	54(sp), r11
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -13576,7 +13503,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#15, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -13588,9 +13515,9 @@ grain128aeadv2_init:
 	and	#65520, r13
 	mov	r11, 228(sp)
 	bis	r13, 228(sp)
-	mov	138(sp), r8
-	and	228(sp), r8
-	mov	54(sp), r11
+	mov	138(sp), r10
+	and	228(sp), r10
+	mov	52(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -13598,7 +13525,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	84(sp), r13
+	mov	82(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -13608,24 +13535,23 @@ grain128aeadv2_init:
 	and	#65528, r13
 	mov	r11, 212(sp)
 	bis	r13, 212(sp)
-	and	212(sp), r8
-	and	236(sp), r8
+	and	212(sp), r10
+	and	236(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r10
+	xor	r10, r8
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, r8
-	xor	4(sp), r8
+	xor	44(sp), r8
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
+	mov	r14, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	r15, r13
 	rla	r13
 	adc	r13
@@ -13636,25 +13562,24 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65520, r13
-	mov	r11, r5
-	bis	r13, r5
+	bis	r13, r4
 	mov	r9, r11
-	mov	10(sp), r13
+	mov	20(sp), r13
 	swpb	r13
 	swpb	r11
 	xor.b	r13, r11
 	xor	r13, r11
-	mov	r5, r10
+	mov	r4, r10
 	and	r11, r10
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	10(sp), r13
+	mov	r9, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	20(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -13662,8 +13587,8 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65528, r13
-	bis	r13, r4
-	mov	10(sp), r11
+	bis	r13, r5
+	mov	20(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -13673,7 +13598,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#4095, r11
-	mov	8(sp), r13
+	mov	90(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -13684,11 +13609,10 @@ grain128aeadv2_init:
 	rrc	r13
 	and	#61440, r13
 	bis	r13, r11
-	mov	r4, r13
-	and	r11, r13
-	xor	r13, r10
+	and	r11, r5
+	xor	r5, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	84(sp), r11
+	mov	82(sp), r11
 	rla	r11
 	adc	r11
 	and	#1, r11
@@ -13698,7 +13622,7 @@ grain128aeadv2_init:
 	and	#65534, r13
 	mov	r11, 222(sp)
 	bis	r13, 222(sp)
-	mov	8(sp), r11
+	mov	90(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13718,16 +13642,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r13, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	124(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
+	mov	124(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	122(sp), r13
 	rla	r13
 	adc	r13
@@ -13738,7 +13662,7 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65520, r13
-	bis	r13, r4
+	bis	r13, r5
 	mov	122(sp), r11
 	rla	r11
 	adc	r11
@@ -13748,11 +13672,11 @@ grain128aeadv2_init:
 	adc	r13
 	and	#65534, r13
 	bis	r13, r11
-	mov	r4, r13
-	and	r11, r13
+	and	r11, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r10
+	xor	r5, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r4, r5
 	and	222(sp), r5
 	mov	114(sp), r11
 	rla	r11
@@ -13790,7 +13714,7 @@ grain128aeadv2_init:
 	mov	r11, 248(sp)
 	bis	r13, 248(sp)
 	xor	248(sp), r10
-	xor	58(sp), r10
+	xor	56(sp), r10
 	mov	r14, r11
 	rla	r11
 	adc	r11
@@ -13801,7 +13725,7 @@ grain128aeadv2_init:
 	and	#65534, r13
 	bis	r13, r11
 	xor	r11, r10
-	mov	6(sp), r11
+	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -13824,10 +13748,10 @@ grain128aeadv2_init:
 	bis	r13, r11
 	xor	r11, r10
 	xor	176(sp), r10
-	xor	54(sp), r10
+	xor	52(sp), r10
 	xor	242(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	84(sp), r11
+	mov	82(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13848,7 +13772,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#511, r11
-	mov	10(sp), r13
+	mov	20(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
@@ -13856,7 +13780,7 @@ grain128aeadv2_init:
 	bis	r13, r11
 	mov	r9, r10
 	xor	r11, r10
-	mov	8(sp), r11
+	mov	90(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -13909,7 +13833,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#63, r11
-	mov	6(sp), r13
+	mov	38(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -13920,13 +13844,13 @@ grain128aeadv2_init:
 	mov	r14, r10
 	xor	r11, r10
 	mov	r7, r13
-	mov	54(sp), r11
+	mov	52(sp), r11
 	swpb	r11
 	swpb	r13
 	xor.b	r11, r13
 	xor	r11, r13
 	xor	r13, r10
-	mov	84(sp), r5
+	mov	82(sp), r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
@@ -13966,7 +13890,7 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r4
-	mov	54(sp), r5
+	mov	52(sp), r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -13974,7 +13898,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#8191, r5
-	mov	84(sp), r11
+	mov	82(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -14005,7 +13929,7 @@ grain128aeadv2_init:
 	adc	r14
 	and	#65528, r14
 	bis	r14, r11
-	mov	90(sp), r14
+	mov	88(sp), r14
 	and	r11, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
@@ -14014,7 +13938,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#32767, r5
-	mov	6(sp), r14
+	mov	38(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32768, r14
@@ -14025,15 +13949,15 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#16383, r11
-	mov	6(sp), r14
+	mov	38(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#49152, r14
-	mov	r11, 46(sp)
-	bis	r14, 46(sp)
-	and	46(sp), r5
+	mov	r11, 42(sp)
+	bis	r14, 42(sp)
+	and	42(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -14046,7 +13970,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -14055,8 +13979,8 @@ grain128aeadv2_init:
 	bit	#1, r14
 	rrc	r14
 	and	#65504, r14
-	mov	r11, 60(sp)
-	bis	r14, 60(sp)
+	mov	r11, 58(sp)
+	bis	r14, 58(sp)
 	mov	r7, r11
 	swpb	r11
 	bit	#1, r11
@@ -14066,7 +13990,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#31, r11
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -14077,7 +14001,7 @@ grain128aeadv2_init:
 	and	#65504, r14
 	mov	r11, 164(sp)
 	bis	r14, 164(sp)
-	mov	60(sp), r14
+	mov	58(sp), r14
 	and	164(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
@@ -14095,7 +14019,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#7, r11
-	mov	54(sp), r14
+	mov	52(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -14105,11 +14029,11 @@ grain128aeadv2_init:
 	and	#65528, r14
 	mov	r11, 158(sp)
 	bis	r14, 158(sp)
-	mov	54(sp), r11
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32767, r11
-	mov	84(sp), r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32768, r14
@@ -14120,7 +14044,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	84(sp), r11
+	mov	82(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -14154,7 +14078,7 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#1023, r11
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -14168,7 +14092,7 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#127, r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -14178,14 +14102,14 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	54(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#1023, r12
-	mov	84(sp), r14
+	mov	82(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -14194,13 +14118,13 @@ grain128aeadv2_init:
 	and	#64512, r14
 	mov	r12, 188(sp)
 	bis	r14, 188(sp)
-	mov	54(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#3, r12
-	mov	84(sp), r14
+	mov	82(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -14209,7 +14133,7 @@ grain128aeadv2_init:
 	bis	r14, r12
 	mov	188(sp), r11
 	and	r12, r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14227,7 +14151,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	84(sp), r14
+	mov	82(sp), r14
 	mov	r6, r12
 	mov	r14, 108(sp)
 	swpb	r12
@@ -14236,7 +14160,7 @@ grain128aeadv2_init:
 	xor.b	r12, r14
 	mov	r14, 108(sp)
 	xor	r12, 108(sp)
-	mov	84(sp), r12
+	mov	82(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -14260,7 +14184,7 @@ grain128aeadv2_init:
 	bis	r14, 206(sp)
 	mov	108(sp), r11
 	and	206(sp), r11
-	mov	84(sp), r12
+	mov	82(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
@@ -14285,17 +14209,17 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	r9, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r15, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	6(sp), r14
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#15, r9
+	mov	38(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -14305,24 +14229,24 @@ grain128aeadv2_init:
 	rla	r14
 	adc	r14
 	and	#65520, r14
-	bis	r14, r5
-	mov	10(sp), r12
-	mov	8(sp), r14
+	bis	r14, r9
+	mov	20(sp), r12
+	mov	90(sp), r14
 	swpb	r14
 	swpb	r12
 	xor.b	r14, r12
 	xor	r14, r12
-	mov	r5, r11
+	mov	r9, r11
 	and	r12, r11
-	mov	10(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#7, r9
-	mov	8(sp), r14
+	mov	20(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
+	mov	90(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -14330,8 +14254,8 @@ grain128aeadv2_init:
 	rla	r14
 	adc	r14
 	and	#65528, r14
-	bis	r14, r9
-	mov	8(sp), r12
+	bis	r14, r5
+	mov	90(sp), r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
@@ -14352,8 +14276,8 @@ grain128aeadv2_init:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r12
-	and	r12, r9
-	xor	r9, r11
+	and	r12, r5
+	xor	r5, r11
 	mov	r8, r12
 	and	#32767, r12
 	mov	r6, r14
@@ -14385,16 +14309,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r14, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	122(sp), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
+	mov	122(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	114(sp), r14
 	rla	r14
 	adc	r14
@@ -14405,7 +14329,7 @@ grain128aeadv2_init:
 	rla	r14
 	adc	r14
 	and	#65520, r14
-	bis	r14, r9
+	bis	r14, r5
 	mov	114(sp), r12
 	rla	r12
 	adc	r12
@@ -14415,11 +14339,10 @@ grain128aeadv2_init:
 	adc	r14
 	and	#65534, r14
 	bis	r14, r12
-	and	r12, r9
+	and	r12, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r11
+	xor	r5, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r9
 	and	208(sp), r9
 	mov	106(sp), r12
 	and	#16383, r12
@@ -14441,12 +14364,12 @@ grain128aeadv2_init:
 	mov	r12, 244(sp)
 	bis	r14, 244(sp)
 	xor	244(sp), r11
-	xor	46(sp), r11
+	xor	42(sp), r11
 	mov	r15, r12
 	rla	r12
 	adc	r12
 	and	#1, r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	rla	r14
 	adc	r14
 	and	#65534, r14
@@ -14454,7 +14377,7 @@ grain128aeadv2_init:
 	xor	r12, r11
 	xor	144(sp), r11
 	xor	158(sp), r11
-	xor	84(sp), r11
+	xor	82(sp), r11
 	xor	224(sp), r11
 	mov	r8, r12
 	and	#511, r12
@@ -14471,18 +14394,18 @@ grain128aeadv2_init:
 	mov	r11, 254(sp)
 	xor	210(sp), 254(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	10(sp), r12
+	mov	20(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#511, r12
-	mov	8(sp), r14
+	mov	90(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#65024, r14
 	bis	r14, r12
-	mov	10(sp), r11
+	mov	20(sp), r11
 	xor	r12, r11
 	xor	168(sp), r11
 	mov	114(sp), r12
@@ -14514,7 +14437,7 @@ grain128aeadv2_init:
 	mov	r11, 94(sp)
 	xor	106(sp), 94(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	6(sp), r12
+	mov	38(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -14553,7 +14476,7 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#8191, r12
-	mov	6(sp), r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -14562,7 +14485,7 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	84(sp), r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -14584,12 +14507,12 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	60(sp), r15
+	mov	58(sp), r15
 	and	184(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	6(sp), r12
+	mov	38(sp), r12
 	bit	#1, r12
 	rrc	r12
 	and	#32767, r12
@@ -14598,7 +14521,7 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -14610,9 +14533,9 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	mov	r14, 34(sp)
-	bis	r15, 34(sp)
-	and	34(sp), r12
+	mov	r14, 28(sp)
+	bis	r15, 28(sp)
+	and	28(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
@@ -14622,11 +14545,11 @@ grain128aeadv2_init:
 	xor	r15, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r13, r15
-	and	54(sp), r15
+	and	52(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	84(sp), r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
@@ -14654,7 +14577,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	6(sp), r12
+	mov	38(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
@@ -14670,7 +14593,7 @@ grain128aeadv2_init:
 	and	#64512, r15
 	bis	r15, r12
 	and	98(sp), r12
-	mov	6(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -14685,7 +14608,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	84(sp), r14
+	mov	82(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -14701,7 +14624,7 @@ grain128aeadv2_init:
 	and	#64512, r15
 	mov	r14, 172(sp)
 	bis	r15, 172(sp)
-	mov	84(sp), r14
+	mov	82(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -14763,18 +14686,18 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	10(sp), r9
+	xor	20(sp), r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	6(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	38(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -14785,23 +14708,23 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	8(sp), r11
+	bis	r15, r4
+	mov	90(sp), r12
 	mov	124(sp), r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov	r12, r5
-	and	r11, r5
-	mov	8(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r4, r5
+	and	r12, r5
+	mov	90(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	124(sp), r15
 	rla	r15
 	adc	r15
@@ -14810,17 +14733,17 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r4
-	mov	124(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	bis	r15, r11
+	mov	124(sp), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#4095, r12
 	mov	122(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -14831,28 +14754,26 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	mov	r4, r15
-	and	r11, r15
-	mov	r5, r4
-	xor	r15, r4
-	mov	r10, r11
-	and	#32767, r11
+	bis	r15, r12
+	and	r12, r11
+	xor	r11, r5
+	mov	r10, r12
+	and	#32767, r12
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	122(sp), r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
+	rlam.w	#1, r12
+	bis	r15, r12
+	mov	122(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#63, r11
 	mov	114(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -14860,23 +14781,23 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r5
-	mov	r11, r15
-	and	r5, r15
+	bis	r15, r11
+	mov	r12, r15
+	and	r11, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r4, 24(sp)
-	xor	r15, 24(sp)
+	mov	r5, 16(sp)
+	xor	r15, 16(sp)
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	114(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
+	mov	114(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#15, r11
 	mov	104(sp), r15
 	rla	r15
 	adc	r15
@@ -14887,7 +14808,7 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r4
+	bis	r15, r11
 	mov	106(sp), r5
 	and	#32767, r5
 	mov.b	105(sp), r15
@@ -14895,99 +14816,96 @@ grain128aeadv2_init:
 	rrum.w	#3, r15
 	rlam.w	#1, r5
 	bis	r15, r5
-	mov	r4, r15
-	and	r5, r15
+	and	r5, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	24(sp), r5
-	xor	r15, r5
+	mov	16(sp), r5
+	xor	r11, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r12, r4
-	and	r11, r4
-	mov	100(sp), r12
-	and	#16383, r12
+	and	r12, r4
+	mov	100(sp), r11
+	and	#16383, r11
 	mov.b	107(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r12
-	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
+	rlam.w	#2, r11
+	bis	r15, r11
+	and	r11, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
-	mov	100(sp), r12
-	and	#8191, r12
+	xor	r4, r5
+	mov	100(sp), r11
+	and	#8191, r11
 	mov.b	107(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r12
-	bis	r15, r12
-	xor	r12, r5
-	xor	34(sp), r5
-	mov	6(sp), r12
-	rla	r12
-	adc	r12
-	and	#1, r12
+	rlam.w	#3, r11
+	bis	r15, r11
+	xor	r11, r5
+	xor	28(sp), r5
+	mov	38(sp), r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	r7, r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r12
-	xor	r12, r5
+	bis	r15, r11
+	xor	r11, r5
 	xor	162(sp), r5
 	xor	212(sp), r5
 	xor	r6, r5
 	xor	210(sp), r5
-	mov	r10, r12
-	and	#511, r12
+	mov	r10, r11
+	and	#511, r11
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	mov	r12, 196(sp)
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	r11, 196(sp)
 	bis	r15, 196(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r5, 250(sp)
 	xor	196(sp), 250(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	8(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	mov	90(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	and	#511, r11
 	mov	124(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r12
-	mov	8(sp), r5
-	xor	r12, r5
+	bis	r15, r11
+	mov	90(sp), r5
+	xor	r11, r5
 	xor	154(sp), r5
-	mov	106(sp), r12
-	and	#63, r12
+	mov	106(sp), r11
+	and	#63, r11
 	mov	104(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	swpb	r12
-	rlam.w	#2, r12
-	mov	r12, 128(sp)
+	swpb	r11
+	rlam.w	#2, r11
+	mov	r11, 128(sp)
 	bis	r15, 128(sp)
 	xor	128(sp), r5
-	mov	100(sp), r12
-	and	#1, r12
+	mov	100(sp), r11
+	and	#1, r11
 	mov	106(sp), r15
 	rrum.w	#1, r15
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	bis	r15, r12
-	xor	r12, r5
-	mov	r5, 72(sp)
-	xor	100(sp), 72(sp)
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	bis	r15, r11
+	xor	r11, r5
+	mov	r5, 70(sp)
+	xor	100(sp), 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	swpb	r5
@@ -14996,7 +14914,7 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#63, r5
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -15004,9 +14922,9 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r5
-	mov	6(sp), r12
-	xor	r5, r12
-	xor	108(sp), r12
+	mov	38(sp), r11
+	xor	r5, r11
+	xor	108(sp), r11
 	mov	r10, r5
 	and	#2047, r5
 	mov	r8, r15
@@ -15017,10 +14935,10 @@ grain128aeadv2_init:
 	rlam.w	#1, r5
 	mov	r5, 186(sp)
 	bis	r15, 186(sp)
-	xor	186(sp), r12
-	xor	r10, r12
+	xor	186(sp), r11
+	xor	r10, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	6(sp), r4
+	mov	38(sp), r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
@@ -15048,12 +14966,12 @@ grain128aeadv2_init:
 	bis	r15, 220(sp)
 	and	220(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r12
+	xor	r4, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	180(sp), r15
 	and	176(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r7, r5
 	bit	#1, r5
@@ -15061,28 +14979,28 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#16383, r5
-	mov	54(sp), r15
+	mov	52(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	mov	r5, 36(sp)
-	bis	r15, 36(sp)
+	mov	r5, 30(sp)
+	bis	r15, 30(sp)
 	mov	214(sp), r15
-	and	36(sp), r15
+	and	30(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	164(sp), r15
 	and	218(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	138(sp), r15
-	and	84(sp), r15
+	and	82(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	mov	r8, r5
 	and	#1, r5
 	mov	r6, r15
@@ -15096,7 +15014,7 @@ grain128aeadv2_init:
 	mov	192(sp), r15
 	and	166(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	mov	r10, r5
 	and	#15, r5
 	mov	r8, r15
@@ -15109,13 +15027,13 @@ grain128aeadv2_init:
 	mov	146(sp), r15
 	and	140(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	204(sp), r15
 	and	r13, r15
 	and	240(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
+	xor	r15, r11
 	mov	r8, r13
 	and	#63, r13
 	mov	r6, r15
@@ -15148,7 +15066,7 @@ grain128aeadv2_init:
 	bis	r15, 202(sp)
 	and	202(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r12
+	xor	r5, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r10, r13
 	swpb	r13
@@ -15177,24 +15095,23 @@ grain128aeadv2_init:
 	mov	r14, 120(sp)
 	bis	r15, 120(sp)
 	and	120(sp), r5
-	and	r11, r5
+	and	r12, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r12
+	xor	r5, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, r11
-	xor	8(sp), r11
+	xor	90(sp), r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	54(sp), r15
+	mov	r7, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	52(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -15204,23 +15121,23 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r14
-	mov	124(sp), r12
+	bis	r15, r4
+	mov	124(sp), r14
 	mov	122(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov	r14, r5
-	and	r12, r5
-	mov	124(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r4, r12
+	and	r14, r12
+	mov	124(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#7, r5
 	mov	122(sp), r15
 	rla	r15
 	adc	r15
@@ -15229,17 +15146,17 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r4
-	mov	122(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	bis	r15, r5
+	mov	122(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	114(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -15250,29 +15167,26 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
-	mov	r5, r4
-	xor	r15, r4
-	mov	r9, r12
-	and	#32767, r12
+	bis	r15, r14
+	and	r14, r5
+	xor	r5, r12
+	mov	r9, r5
+	and	#32767, r5
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r12
-	mov	r12, r5
+	rlam.w	#1, r5
 	bis	r15, r5
-	mov	114(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#63, r12
+	mov	114(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	104(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -15280,19 +15194,19 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r12
+	bis	r15, r14
 	mov	r5, r15
-	and	r12, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r4, 22(sp)
-	xor	r15, 22(sp)
-	mov	106(sp), r4
-	and	#4095, r4
+	mov	r12, 14(sp)
+	xor	r15, 14(sp)
+	mov	106(sp), r14
+	and	#4095, r14
 	mov.b	105(sp), r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r4
-	bis	r15, r4
+	rlam.w	#4, r14
+	bis	r15, r14
 	mov	100(sp), r12
 	and	#32767, r12
 	mov.b	107(sp), r15
@@ -15300,13 +15214,11 @@ grain128aeadv2_init:
 	rrum.w	#3, r15
 	rlam.w	#1, r12
 	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
+	and	r12, r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	22(sp), r12
-	xor	r15, r12
+	mov	14(sp), r12
+	xor	r14, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r14, r4
 	and	r5, r4
 	mov	94(sp), r14
 	and	#16383, r14
@@ -15315,10 +15227,9 @@ grain128aeadv2_init:
 	rrum.w	#2, r15
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
+	and	r14, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
+	xor	r4, r12
 	mov	94(sp), r14
 	and	#8191, r14
 	mov.b	101(sp), r15
@@ -15328,12 +15239,12 @@ grain128aeadv2_init:
 	rlam.w	#3, r14
 	bis	r15, r14
 	xor	r14, r12
-	xor	36(sp), r12
+	xor	30(sp), r12
 	mov	r7, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
@@ -15352,11 +15263,11 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	rlam.w	#4, r14
 	rlam.w	#3, r14
-	mov	r14, 28(sp)
-	bis	r15, 28(sp)
+	mov	r14, 22(sp)
+	bis	r15, 22(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r12, 234(sp)
-	xor	28(sp), 234(sp)
+	xor	22(sp), 234(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	124(sp), r14
 	swpb	r14
@@ -15391,17 +15302,17 @@ grain128aeadv2_init:
 	rlam.w	#3, r14
 	bis	r15, r14
 	xor	r14, r12
-	mov	r12, 64(sp)
-	xor	94(sp), 64(sp)
+	mov	r12, 62(sp)
+	xor	94(sp), 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	84(sp), r15
+	mov	82(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -15588,16 +15499,15 @@ grain128aeadv2_init:
 	mov	252(sp), r15
 	and	r13, r15
 	xor	r15, r7
-	mov	r11, r13
-	and	#32767, r13
+	mov	r11, r5
+	and	#32767, r5
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r13
-	mov	r13, r5
+	rlam.w	#1, r5
 	bis	r15, r5
 	mov	106(sp), r13
 	and	#1023, r13
@@ -15624,14 +15534,13 @@ grain128aeadv2_init:
 	rrum.w	#3, r15
 	rlam.w	#1, r13
 	bis	r15, r13
-	mov	r4, r15
-	and	r13, r15
+	and	r13, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r4, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	228(sp), r4
 	and	r5, r4
-	mov	72(sp), r13
+	mov	70(sp), r13
 	and	#16383, r13
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
@@ -15641,7 +15550,7 @@ grain128aeadv2_init:
 	and	r13, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r4, r7
-	mov	72(sp), r13
+	mov	70(sp), r13
 	and	#8191, r13
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
@@ -15655,7 +15564,7 @@ grain128aeadv2_init:
 	xor	146(sp), r7
 	xor	182(sp), r7
 	xor	r10, r7
-	xor	28(sp), r7
+	xor	22(sp), r7
 	mov	r11, r13
 	and	#511, r13
 	mov	r9, r15
@@ -15665,11 +15574,11 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	rlam.w	#4, r13
 	rlam.w	#3, r13
-	mov	r13, 42(sp)
-	bis	r15, 42(sp)
+	mov	r13, 36(sp)
+	bis	r15, 36(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, 178(sp)
-	xor	42(sp), 178(sp)
+	xor	36(sp), 178(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	122(sp), r13
 	swpb	r13
@@ -15695,7 +15604,7 @@ grain128aeadv2_init:
 	mov	r13, 118(sp)
 	bis	r15, 118(sp)
 	xor	118(sp), r7
-	mov	72(sp), r13
+	mov	70(sp), r13
 	and	#1, r13
 	mov	94(sp), r15
 	rrum.w	#1, r15
@@ -15705,15 +15614,15 @@ grain128aeadv2_init:
 	bis	r15, r13
 	xor	r13, r7
 	mov	r7, 92(sp)
-	xor	72(sp), 92(sp)
+	xor	70(sp), 92(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	84(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#63, r7
+	mov	82(sp), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#63, r13
 	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
@@ -15721,97 +15630,95 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r7
-	mov	54(sp), r13
-	xor	r7, r13
-	xor	136(sp), r13
-	mov	r11, r7
-	and	#2047, r7
+	bis	r15, r13
+	mov	52(sp), r7
+	xor	r13, r7
+	xor	136(sp), r7
+	mov	r11, r13
+	and	#2047, r13
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#3, r15
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	mov	r7, 132(sp)
+	rlam.w	#4, r13
+	rlam.w	#1, r13
+	mov	r13, 132(sp)
 	bis	r15, 132(sp)
-	xor	132(sp), r13
-	xor	r11, r13
-	mov	r9, r7
-	and	#7, r7
+	xor	132(sp), r7
+	xor	r11, r7
+	mov	r9, r13
+	and	#7, r13
 	mov	r10, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	bis	r15, r7
+	swpb	r13
+	rlam.w	#4, r13
+	rlam.w	#1, r13
+	bis	r15, r13
 	mov	238(sp), r15
-	and	r7, r15
+	and	r13, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	232(sp), r15
 	and	212(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	174(sp), r15
 	and	216(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	218(sp), r15
 	and	186(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	142(sp), r15
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
-	mov	r9, r7
-	and	#1, r7
+	xor	r15, r7
+	mov	r9, r13
+	and	#1, r13
 	mov	r10, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	swpb	r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r15, r13
 	mov	120(sp), r15
-	and	r7, r15
+	and	r13, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
-	mov	r11, r7
-	and	#15, r7
+	xor	r15, r7
+	mov	r11, r13
+	and	#15, r13
 	mov	r9, r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r7
-	rlam.w	#4, r7
-	mov	r7, 52(sp)
-	bis	r15, 52(sp)
+	swpb	r13
+	rlam.w	#4, r13
+	mov	r13, 50(sp)
+	bis	r15, 50(sp)
 	mov	134(sp), r15
-	and	52(sp), r15
+	and	50(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
+	xor	r15, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	172(sp), r15
 	and	108(sp), r15
 	and	224(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r7
 	xor	r15, r7
-	mov	r9, r13
-	and	#63, r13
+	mov	r9, r4
+	and	#63, r4
 	mov	r10, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r13
-	rlam.w	#2, r13
-	mov	r13, r4
+	swpb	r4
+	rlam.w	#2, r4
 	bis	r15, r4
 	mov	r9, r15
 	and	#16383, r15
@@ -15836,13 +15743,13 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, 30(sp)
-	swpb	30(sp)
-	mov	30(sp), 62(sp)
-	mov	62(sp), r15
+	mov	r11, 24(sp)
+	swpb	24(sp)
+	mov	24(sp), 60(sp)
+	mov	60(sp), r15
 	xor.b	r14, r15
-	mov	r15, 62(sp)
-	xor	30(sp), 62(sp)
+	mov	r15, 60(sp)
+	xor	24(sp), 60(sp)
 	mov	r11, r14
 	and	#4095, r14
 	mov	r9, r15
@@ -15851,7 +15758,7 @@ grain128aeadv2_init:
 	rrum.w	#4, r15
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	62(sp), r13
+	mov	60(sp), r13
 	and	r14, r13
 	mov	r11, r14
 	and	#8191, r14
@@ -15889,16 +15796,15 @@ grain128aeadv2_init:
 	mov	248(sp), r15
 	and	r14, r15
 	xor	r15, r7
-	mov	r12, r14
-	and	#32767, r14
+	mov	r12, r4
+	and	#32767, r4
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	mov	r14, r4
+	rlam.w	#1, r4
 	bis	r15, r4
 	mov	100(sp), r14
 	and	#1023, r14
@@ -15918,23 +15824,22 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	rlam.w	#4, r5
 	bis	r15, r5
-	mov	72(sp), r14
+	mov	70(sp), r14
 	and	#32767, r14
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r5, r15
-	and	r14, r15
+	and	r14, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r5, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	206(sp), r5
 	and	r4, r5
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#16383, r14
-	mov.b	73(sp), r15
+	mov.b	71(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r14
@@ -15942,9 +15847,9 @@ grain128aeadv2_init:
 	and	r14, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r5, r7
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#8191, r14
-	mov.b	73(sp), r15
+	mov.b	71(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
@@ -15956,7 +15861,7 @@ grain128aeadv2_init:
 	xor	140(sp), r7
 	xor	120(sp), r7
 	xor	r9, r7
-	xor	42(sp), r7
+	xor	36(sp), r7
 	mov	r12, r14
 	and	#511, r14
 	mov	r11, r15
@@ -15966,11 +15871,11 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	rlam.w	#4, r14
 	rlam.w	#3, r14
-	mov	r14, 50(sp)
-	bis	r15, 50(sp)
+	mov	r14, 48(sp)
+	bis	r15, 48(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, 130(sp)
-	xor	50(sp), 130(sp)
+	xor	48(sp), 130(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	114(sp), r14
 	swpb	r14
@@ -15986,7 +15891,7 @@ grain128aeadv2_init:
 	mov	114(sp), r7
 	xor	r14, r7
 	xor	112(sp), r7
-	mov	72(sp), r14
+	mov	70(sp), r14
 	and	#63, r14
 	mov	94(sp), r15
 	rrum.w	#4, r15
@@ -15995,9 +15900,9 @@ grain128aeadv2_init:
 	rlam.w	#2, r14
 	bis	r15, r14
 	xor	r14, r7
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#1, r14
-	mov	72(sp), r15
+	mov	70(sp), r15
 	rrum.w	#1, r15
 	swpb	r14
 	rlam.w	#4, r14
@@ -16005,107 +15910,105 @@ grain128aeadv2_init:
 	bis	r15, r14
 	xor	r14, r7
 	mov	r7, 110(sp)
-	xor	64(sp), 110(sp)
-	mov	r8, r7
-	and	#1023, r7
+	xor	62(sp), 110(sp)
+	mov	r8, r14
+	and	#1023, r14
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	84(sp), r14
-	xor	r7, r14
-	xor	96(sp), r14
-	mov	r12, r7
-	and	#2047, r7
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	82(sp), r5
+	xor	r14, r5
+	xor	96(sp), r5
+	mov	r12, r14
+	and	#2047, r14
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#3, r15
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	xor	r7, r14
-	xor	r12, r14
-	mov	r11, r7
-	and	#7, r7
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	xor	r14, r5
+	xor	r12, r5
+	mov	r11, r14
+	and	#7, r14
 	mov	r9, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	bis	r15, r7
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
 	mov	226(sp), r15
-	and	r7, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	218(sp), r15
 	and	192(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	166(sp), r15
 	and	200(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	198(sp), r15
 	and	126(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	136(sp), r15
 	and	r10, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r11, r7
-	and	#1, r7
+	xor	r15, r5
+	mov	r11, r14
+	and	#1, r14
 	mov	r9, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	bis	r15, r14
 	mov	116(sp), r15
-	and	r7, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r12, r7
-	and	#15, r7
+	xor	r15, r5
+	mov	r12, r14
+	and	#15, r14
 	mov	r11, r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r7
-	rlam.w	#4, r7
-	mov	r7, 56(sp)
-	bis	r15, 56(sp)
-	mov	52(sp), r15
-	and	56(sp), r15
+	swpb	r14
+	rlam.w	#4, r14
+	mov	r14, 54(sp)
+	bis	r15, 54(sp)
+	mov	50(sp), r15
+	and	54(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	170(sp), r15
 	and	142(sp), r15
 	and	210(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r14, r7
-	xor	r15, r7
-	mov	r11, r14
-	and	#63, r14
+	xor	r15, r5
+	mov	r11, r7
+	and	#63, r7
 	mov	r9, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r14
-	rlam.w	#2, r14
-	mov	r14, r5
-	bis	r15, r5
+	swpb	r7
+	rlam.w	#2, r7
+	bis	r15, r7
 	mov	r11, r15
 	and	#16383, r15
 	mov	r9, r14
@@ -16115,7 +16018,7 @@ grain128aeadv2_init:
 	rrum.w	#2, r14
 	rlam.w	#2, r15
 	bis	r14, r15
-	and	r15, r5
+	and	r15, r7
 	mov	r12, r14
 	and	#3, r14
 	mov	r11, r15
@@ -16124,44 +16027,42 @@ grain128aeadv2_init:
 	rlam.w	#4, r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r5
 	xor	r15, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r12, 32(sp)
-	swpb	32(sp)
-	mov	32(sp), r7
-	xor.b	30(sp), r7
-	xor	32(sp), r7
-	mov	r12, r15
-	and	#4095, r15
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	r7, r14
-	and	r15, r14
-	mov	r12, r7
-	and	#8191, r7
+	mov	r12, 26(sp)
+	swpb	26(sp)
+	mov	26(sp), r7
+	xor.b	24(sp), r7
+	xor	26(sp), r7
+	mov	r12, r14
+	and	#4095, r14
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r14
+	bis	r15, r14
+	and	r14, r7
+	mov	r12, r14
+	and	#8191, r14
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r7
-	bis	r15, r7
-	and	r7, r14
-	and	r4, r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	and	r14, r7
+	and	r4, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r5, r15
-	xor	r14, r15
+	xor	r7, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r15, 68(sp)
-	xor	114(sp), 68(sp)
+	mov	r15, 66(sp)
+	xor	114(sp), 66(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	106(sp), r7
 	swpb	r7
@@ -16182,16 +16083,15 @@ grain128aeadv2_init:
 	mov	244(sp), r15
 	and	r14, r15
 	xor	r15, r7
-	mov	r13, r14
-	and	#32767, r14
+	mov	r13, r5
+	and	#32767, r5
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	mov	r14, r5
+	rlam.w	#1, r5
 	bis	r15, r5
 	mov	94(sp), r14
 	and	#1023, r14
@@ -16204,30 +16104,29 @@ grain128aeadv2_init:
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r7
-	mov	72(sp), r4
+	mov	70(sp), r4
 	and	#4095, r4
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	rlam.w	#4, r4
 	bis	r15, r4
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#32767, r14
-	mov.b	73(sp), r15
+	mov.b	71(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
+	and	r14, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r4, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	194(sp), r4
 	and	r5, r4
 	mov	92(sp), r14
 	and	#16383, r14
-	mov.b	65(sp), r15
+	mov.b	63(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r14
@@ -16237,7 +16136,7 @@ grain128aeadv2_init:
 	xor	r4, r7
 	mov	92(sp), r14
 	and	#8191, r14
-	mov.b	65(sp), r15
+	mov.b	63(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
@@ -16249,7 +16148,7 @@ grain128aeadv2_init:
 	xor	134(sp), r7
 	xor	116(sp), r7
 	xor	r11, r7
-	xor	50(sp), r7
+	xor	48(sp), r7
 	mov	r13, r14
 	and	#511, r14
 	mov	r12, r15
@@ -16261,8 +16160,8 @@ grain128aeadv2_init:
 	rlam.w	#3, r14
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r7, 48(sp)
-	xor	r14, 48(sp)
+	mov	r7, 46(sp)
+	xor	r14, 46(sp)
 	mov	106(sp), r14
 	and	#127, r14
 	mov	104(sp), r15
@@ -16275,9 +16174,9 @@ grain128aeadv2_init:
 	mov	104(sp), r7
 	xor	r14, r7
 	xor	118(sp), r7
-	mov	64(sp), r14
+	mov	62(sp), r14
 	and	#63, r14
-	mov	72(sp), r15
+	mov	70(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	swpb	r14
@@ -16286,7 +16185,7 @@ grain128aeadv2_init:
 	xor	r14, r7
 	mov	92(sp), r14
 	and	#1, r14
-	mov	64(sp), r15
+	mov	62(sp), r15
 	rrum.w	#1, r15
 	swpb	r14
 	rlam.w	#4, r14
@@ -16294,104 +16193,101 @@ grain128aeadv2_init:
 	bis	r15, r14
 	xor	r14, r7
 	xor	92(sp), r7
-	mov	r10, r4
-	and	#1023, r4
+	mov	r10, r14
+	and	#1023, r14
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rlam.w	#4, r4
-	rlam.w	#2, r4
-	bis	r15, r4
-	mov	r6, r14
-	xor	r4, r14
-	xor	62(sp), r14
-	mov	r13, r6
-	and	#2047, r6
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	xor	r14, r6
+	xor	60(sp), r6
+	mov	r13, r14
+	and	#2047, r14
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#3, r15
-	rlam.w	#4, r6
-	rlam.w	#1, r6
-	bis	r15, r6
-	xor	r6, r14
-	xor	r13, r14
-	mov	r12, r6
-	and	#7, r6
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	xor	r14, r6
+	xor	r13, r6
+	mov	r12, r14
+	and	#7, r14
 	mov	r11, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#1, r6
-	bis	r15, r6
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r15, r14
 	mov	220(sp), r15
-	and	r6, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	198(sp), r15
 	and	182(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	156(sp), r15
 	and	202(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	186(sp), r15
 	and	132(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	96(sp), r15
 	and	r9, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r12, r6
-	and	#1, r6
+	xor	r15, r6
+	mov	r12, r14
+	and	#1, r14
 	mov	r11, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	bis	r15, r14
 	mov	102(sp), r15
-	and	r6, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
-	mov	r13, r6
-	and	#15, r6
+	xor	r15, r6
+	mov	r13, r14
+	and	#15, r14
 	mov	r12, r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r6
-	rlam.w	#4, r6
-	bis	r15, r6
-	mov	56(sp), r15
-	and	r6, r15
+	swpb	r14
+	rlam.w	#4, r14
+	bis	r15, r14
+	mov	54(sp), r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r14
+	xor	r15, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	160(sp), r15
 	and	136(sp), r15
 	and	196(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r14, r6
 	xor	r15, r6
-	mov	r12, r14
-	and	#63, r14
+	mov	r12, r4
+	and	#63, r4
 	mov	r11, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r14
-	rlam.w	#2, r14
-	mov	r14, r4
+	swpb	r4
+	rlam.w	#2, r4
 	bis	r15, r4
 	mov	r12, r15
 	and	#16383, r15
@@ -16419,7 +16315,7 @@ grain128aeadv2_init:
 	mov	r13, r15
 	swpb	r15
 	mov	r15, r4
-	xor.b	32(sp), r4
+	xor.b	26(sp), r4
 	xor	r15, r4
 	mov	r13, r15
 	and	#4095, r15
@@ -16452,8 +16348,8 @@ grain128aeadv2_init:
 	mov	106(sp), 0(r15)
 	mov	100(sp), 2(r15)
 	mov	94(sp), 4(r15)
-	mov	72(sp), 6(r15)
-	mov	64(sp), 8(r15)
+	mov	70(sp), 6(r15)
+	mov	62(sp), 8(r15)
 	mov	92(sp), 10(r15)
 	mov	110(sp), 12(r15)
 	mov	r7, 14(r15)
@@ -16464,7 +16360,7 @@ grain128aeadv2_init:
 	mov	r11, 6(r15)
 	mov	r12, 8(r15)
 	mov	r13, 10(r15)
-	mov	68(sp), 12(r15)
+	mov	66(sp), 12(r15)
 	mov	r14, 14(r15)
 	mov	266(sp), r15
 	mov	262(sp), 0(r15)
@@ -16475,8 +16371,8 @@ grain128aeadv2_init:
 	mov	234(sp), 0(r15)
 	mov	178(sp), 2(r15)
 	mov	130(sp), 4(r15)
-	mov	48(sp), 6(r15)
-	add	#268, sp
+	mov	46(sp), 6(r15)
+	add	#272, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_init, .-grain128aeadv2_init

@@ -14,20 +14,21 @@
 isap_a_128a_key_setup:
 	pushm.w	#7, r10
 	sub	#20, sp
-	mov	r14, r13
+	mov	r12, r13
+	mov	r14, r12
 	mov	r15, r6
 	; isap_a_128a.ae:121: kw = load_be(key, 0, 16)
-	bit	#1, r12
+	bit	#1, r13
 	jnz	.Lisap_a_128a_key_setup_bytes1
 .Lisap_a_128a_key_setup_words2:
-	mov	@r12, 2(sp)
-	mov	2(r12), 0(sp)
-	mov	4(r12), r4
-	mov	6(r12), r5
-	mov	8(r12), r7
-	mov	10(r12), r8
-	mov	12(r12), r9
-	mov	14(r12), r10
+	mov	@r13, 2(sp)
+	mov	2(r13), 0(sp)
+	mov	4(r13), r4
+	mov	6(r13), r5
+	mov	8(r13), r7
+	mov	10(r13), r8
+	mov	12(r13), r9
+	mov	14(r13), r10
 	jmp	.Lisap_a_128a_key_setup_join3
 .Lisap_a_128a_key_setup_bytes1:
 	mov	sp, r10
@@ -35,50 +36,49 @@ isap_a_128a_key_setup:
 	mov	r10, r11
 	mov	#16, r14
 .Lisap_a_128a_key_setup_cpy4:
-	mov.b	@r12, r15
-	inc	r12
+	mov.b	@r13, r15
+	inc	r13
 	mov.b	r15, 0(r11)
 	inc	r11
 	dec	r14
 	jnz	.Lisap_a_128a_key_setup_cpy4
-	mov	r10, r12
+	mov	r10, r13
 	jmp	.Lisap_a_128a_key_setup_words2
 .Lisap_a_128a_key_setup_join3:
 	; isap_a_128a.ae:45: s[0] = key[127:64]
 	swpb	r5
-	mov	r5, 0(r13)
+	mov	r5, 0(r12)
 	swpb	r4
-	mov	r4, 2(r13)
+	mov	r4, 2(r12)
 	swpb	0(sp)
-	mov	@sp, 4(r13)
+	mov	@sp, 4(r12)
 	swpb	2(sp)
-	mov	2(sp), 6(r13)
+	mov	2(sp), 6(r12)
 	; isap_a_128a.ae:46: s[1] = key[63:0]
 	swpb	r10
-	mov	r10, 8(r13)
+	mov	r10, 8(r12)
 	swpb	r9
-	mov	r9, 10(r13)
+	mov	r9, 10(r12)
 	swpb	r8
-	mov	r8, 12(r13)
+	mov	r8, 12(r12)
 	swpb	r7
-	mov	r7, 14(r13)
+	mov	r7, 14(r12)
 	; isap_a_128a.ae:47: s[2] = iv(which)
-	mov	#1548, 16(r13)
-	mov	#3073, 18(r13)
-	mov	#16385, 20(r13)
-	mov	#640, 22(r13)
+	mov	#1548, 16(r12)
+	mov	#3073, 18(r12)
+	mov	#16385, 20(r12)
+	mov	#640, 22(r12)
 	; isap_a_128a.ae:48: s[3] = 0
-	mov	#0, 24(r13)
-	mov	#0, 26(r13)
-	mov	#0, 28(r13)
-	mov	#0, 30(r13)
+	mov	#0, 24(r12)
+	mov	#0, 26(r12)
+	mov	#0, 28(r12)
+	mov	#0, 30(r12)
 	; isap_a_128a.ae:49: s[4] = 0
-	mov	#0, 32(r13)
-	mov	#0, 34(r13)
-	mov	#0, 36(r13)
-	mov	#0, 38(r13)
+	mov	#0, 32(r12)
+	mov	#0, 34(r12)
+	mov	#0, 36(r12)
+	mov	#0, 38(r12)
 	; isap_a_128a.ae:50: P.permute(s, s_k)
-	mov	r13, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:45: s[0] = key[127:64]
@@ -118,7 +118,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 126 bytes (16 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 918 bytes of code
+;     estimated 912 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -213,20 +213,20 @@ isap_a_128a_encrypt_with:
 	mov	16(sp), 74(sp)
 	mov	18(sp), 76(sp)
 	; isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
-	mov	6(sp), r13
-	mov	#0, r14
-	add	#8, r13
-	addc	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r14, r15
+	mov	6(sp), r7
+	mov	#0, r8
+	add	#8, r7
+	addc	#0, r8
+	sub	#1, r7
+	subc	#0, r8
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -234,9 +234,7 @@ isap_a_128a_encrypt_with:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	mov	r13, r7
 	bis	r15, r7
-	mov	r14, r8
 	rrum.w	#3, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -255,25 +253,24 @@ isap_a_128a_encrypt_with:
 	adc	r15
 	mov	r15, r5
 	and	#65528, r5
-	mov	r10, r13
-	rlam.w	#3, r13
+	mov	r10, r14
+	rlam.w	#3, r14
 	and	#7, r15
-	bis	r15, r13
+	bis	r15, r14
 	; isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
-	mov	6(sp), r14
+	mov	6(sp), r6
 	mov	#0, r15
-	sub	r5, r14
-	subc	r13, r15
-	cmp	#8, r14
+	sub	r5, r6
+	subc	r14, r15
+	cmp	#8, r6
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#8, r14
-	and	r15, r14
-	mov	r14, r6
+	xor	#8, r6
+	and	r15, r6
 	xor	#8, r6
 	; isap_a_128a.ae:112: P.permute(s, s_e)
 	mov	sp, r12
@@ -454,7 +451,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 130 bytes (18 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 924 bytes of code
+;     estimated 908 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -525,8 +522,8 @@ isap_a_128a_decrypt_with:
 	mov	6(r11), 16(sp)
 	mov	8(r11), 12(sp)
 	mov	10(r11), 10(sp)
-	mov	12(r11), r5
-	mov	14(r11), r4
+	mov	12(r11), r4
+	mov	14(r11), r5
 	jmp	.Lisap_a_128a_decrypt_with_join9
 .Lisap_a_128a_decrypt_with_bytes7:
 	mov	sp, r12
@@ -551,15 +548,14 @@ isap_a_128a_decrypt_with:
 	mov	24(sp), 108(sp)
 	mov	26(sp), 110(sp)
 	mov	30(sp), 112(sp)
-	mov	sp, r14
-	add	#98, r14
+	mov	sp, r13
+	add	#98, r13
 	mov	sp, r15
 	add	#114, r15
 	mov	8(sp), 0(sp)
 	mov	6(sp), 2(sp)
 	mov	r15, 4(sp)
 	mov	34(sp), r12
-	mov	r14, r13
 	mov	32(sp), r14
 	mov	36(sp), r15
 	swpb	28(sp)
@@ -568,12 +564,11 @@ isap_a_128a_decrypt_with:
 	swpb	16(sp)
 	swpb	12(sp)
 	swpb	10(sp)
-	swpb	r5
 	swpb	r4
+	swpb	r5
 	call	#isap_a_128a_mac
-	mov	r4, r15
+	mov	r5, r15
 	xor	114(sp), r15
-	mov	r5, r4
 	xor	116(sp), r4
 	mov	10(sp), r5
 	xor	118(sp), r5
@@ -615,13 +610,11 @@ isap_a_128a_decrypt_with:
 	mov	24(sp), 108(sp)
 	mov	26(sp), 110(sp)
 	mov	30(sp), 112(sp)
+	mov	sp, r13
+	add	#98, r13
 	mov	sp, r14
-	add	#98, r14
-	mov	sp, r15
-	add	#42, r15
+	add	#42, r14
 	mov	38(sp), r12
-	mov	r14, r13
-	mov	r15, r14
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:107: s[3] = n[127:64]
 	mov	r6, 66(sp)
@@ -634,20 +627,20 @@ isap_a_128a_decrypt_with:
 	mov	r8, 78(sp)
 	mov	r7, 80(sp)
 	; isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
-	mov	6(sp), r13
-	mov	#0, r14
-	add	#8, r13
-	addc	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r14, r15
+	mov	6(sp), r7
+	mov	#0, r8
+	add	#8, r7
+	addc	#0, r8
+	sub	#1, r7
+	subc	#0, r8
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -655,9 +648,7 @@ isap_a_128a_decrypt_with:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	mov	r13, r7
 	bis	r15, r7
-	mov	r14, r8
 	rrum.w	#3, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -676,30 +667,28 @@ isap_a_128a_decrypt_with:
 	adc	r15
 	mov	r15, r5
 	and	#65528, r5
-	mov	r10, r13
-	rlam.w	#3, r13
+	mov	r10, r14
+	rlam.w	#3, r14
 	and	#7, r15
-	bis	r15, r13
+	bis	r15, r14
 	; isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
-	mov	6(sp), r14
+	mov	6(sp), r6
 	mov	#0, r15
-	sub	r5, r14
-	subc	r13, r15
-	cmp	#8, r14
+	sub	r5, r6
+	subc	r14, r15
+	cmp	#8, r6
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#8, r14
-	and	r15, r14
-	mov	r14, r6
+	xor	#8, r6
+	and	r15, r6
 	xor	#8, r6
 	; isap_a_128a.ae:112: P.permute(s, s_e)
-	mov	sp, r15
-	add	#42, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#42, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:113: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
@@ -803,7 +792,7 @@ isap_a_128a_decrypt_with:
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1458 bytes of code
+;     estimated 1438 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
@@ -818,22 +807,22 @@ isap_a_128a_P_permute:
 	mov.b	r15, r15
 	mov	r15, 64(sp)
 	mov	r12, r15
-	mov	@r15, r7
-	mov	2(r15), r8
-	mov	4(r15), r9
-	mov	6(r15), 30(sp)
-	mov	8(r15), 54(sp)
-	mov	10(r15), 56(sp)
-	mov	12(r15), 58(sp)
-	mov	14(r15), 60(sp)
+	mov	@r15, r8
+	mov	2(r15), r9
+	mov	4(r15), 24(sp)
+	mov	6(r15), 32(sp)
+	mov	8(r15), 56(sp)
+	mov	10(r15), 58(sp)
+	mov	12(r15), 60(sp)
+	mov	14(r15), 62(sp)
 	mov	16(r15), r10
 	mov	18(r15), 14(sp)
 	mov	20(r15), 8(sp)
 	mov	22(r15), 6(sp)
 	mov	24(r15), 4(sp)
-	mov	26(r15), 50(sp)
-	mov	28(r15), 48(sp)
-	mov	30(r15), 46(sp)
+	mov	26(r15), 52(sp)
+	mov	28(r15), 50(sp)
+	mov	30(r15), 48(sp)
 	mov	32(r15), r11
 	mov	34(r15), r12
 	mov	36(r15), r13
@@ -847,54 +836,53 @@ isap_a_128a_P_permute:
 	mov	64(sp), r15
 	mov.b	isap_a_128a_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r6
-	xor	r15, r6
+	mov	r10, r5
+	xor	r15, r5
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r10
-	xor	r11, r10
-	xor	r12, r8
-	xor	r13, r9
-	mov	30(sp), r15
+	xor	r11, r8
+	xor	r12, r9
+	mov	24(sp), r10
+	xor	r13, r10
+	mov	32(sp), r15
 	xor	r14, r15
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r11, 32(sp)
-	xor	4(sp), 32(sp)
-	mov	r12, 28(sp)
-	xor	50(sp), 28(sp)
-	mov	r13, 24(sp)
-	xor	48(sp), 24(sp)
+	mov	r11, 34(sp)
+	xor	4(sp), 34(sp)
+	mov	r12, 30(sp)
+	xor	52(sp), 30(sp)
+	mov	r13, 26(sp)
+	xor	50(sp), 26(sp)
 	mov	r14, 22(sp)
-	xor	46(sp), 22(sp)
+	xor	48(sp), 22(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r6, r5
-	xor	54(sp), r5
+	xor	56(sp), r5
 	mov	14(sp), r6
-	xor	56(sp), r6
+	xor	58(sp), r6
 	mov	8(sp), r7
-	xor	58(sp), r7
+	xor	60(sp), r7
 	mov	6(sp), r4
-	xor	60(sp), r4
+	xor	62(sp), r4
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	54(sp), r11
+	mov	56(sp), r11
 	inv	r11
-	mov	56(sp), r12
+	mov	58(sp), r12
 	inv	r12
-	mov	58(sp), r13
+	mov	60(sp), r13
 	inv	r13
-	mov	60(sp), r14
+	mov	62(sp), r14
 	inv	r14
 	and	r5, r11
 	and	r6, r12
 	and	r7, r13
 	and	r4, r14
-	mov	r10, 42(sp)
-	xor	r11, 42(sp)
-	mov	r8, 40(sp)
-	xor	r12, 40(sp)
-	mov	r9, 38(sp)
-	xor	r13, 38(sp)
-	mov	r15, 36(sp)
-	xor	r14, 36(sp)
+	mov	r8, 44(sp)
+	xor	r11, 44(sp)
+	mov	r9, 42(sp)
+	xor	r12, 42(sp)
+	mov	r10, 40(sp)
+	xor	r13, 40(sp)
+	mov	r15, 38(sp)
+	xor	r14, 38(sp)
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r5, r11
 	inv	r11
@@ -905,29 +893,29 @@ isap_a_128a_P_permute:
 	mov	r4, r14
 	inv	r14
 	and	4(sp), r11
-	and	50(sp), r12
-	and	48(sp), r13
-	and	46(sp), r14
-	mov	54(sp), 2(sp)
+	and	52(sp), r12
+	and	50(sp), r13
+	and	48(sp), r14
+	mov	56(sp), 2(sp)
 	xor	r11, 2(sp)
-	mov	56(sp), 0(sp)
+	mov	58(sp), 0(sp)
 	xor	r12, 0(sp)
-	mov	58(sp), 18(sp)
+	mov	60(sp), 18(sp)
 	xor	r13, 18(sp)
-	mov	60(sp), 44(sp)
-	xor	r14, 44(sp)
+	mov	62(sp), 46(sp)
+	xor	r14, 46(sp)
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	4(sp), r11
 	inv	r11
-	mov	50(sp), r12
+	mov	52(sp), r12
 	inv	r12
-	mov	48(sp), r13
+	mov	50(sp), r13
 	inv	r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	inv	r14
-	and	32(sp), r11
-	and	28(sp), r12
-	and	24(sp), r13
+	and	34(sp), r11
+	and	30(sp), r12
+	and	26(sp), r13
 	and	22(sp), r14
 	xor	r11, r5
 	xor	r12, r6
@@ -935,205 +923,201 @@ isap_a_128a_P_permute:
 	mov	r4, r11
 	xor	r14, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	32(sp), r12
+	mov	34(sp), r12
 	inv	r12
-	mov	28(sp), r13
+	mov	30(sp), r13
 	inv	r13
-	mov	24(sp), r14
+	mov	26(sp), r14
 	inv	r14
 	mov	22(sp), r4
 	inv	r4
-	and	r10, r12
-	and	r8, r13
-	and	r9, r14
+	and	r8, r12
+	and	r9, r13
+	and	r10, r14
 	and	r15, r4
 	xor	r12, 4(sp)
-	mov	50(sp), r12
+	mov	52(sp), r12
 	xor	r13, r12
-	mov	48(sp), r13
+	mov	50(sp), r13
 	xor	r14, r13
-	mov	46(sp), r14
+	mov	48(sp), r14
 	xor	r4, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r10
 	inv	r8
 	inv	r9
+	mov	r10, r4
+	inv	r4
 	inv	r15
-	and	54(sp), r10
-	and	56(sp), r8
+	mov	r8, r10
+	and	56(sp), r10
 	and	58(sp), r9
-	and	60(sp), r15
-	xor	r10, 32(sp)
-	xor	r8, 28(sp)
-	xor	r9, 24(sp)
+	and	60(sp), r4
+	and	62(sp), r15
+	xor	r10, 34(sp)
+	xor	r9, 30(sp)
+	xor	r4, 26(sp)
 	xor	r15, 22(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	42(sp), 2(sp)
-	xor	40(sp), 0(sp)
-	xor	38(sp), 18(sp)
-	mov	44(sp), r4
-	xor	36(sp), r4
+	xor	44(sp), 2(sp)
+	xor	42(sp), 0(sp)
+	xor	40(sp), 18(sp)
+	mov	46(sp), r4
+	xor	38(sp), r4
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	42(sp), r8
-	xor	32(sp), r8
-	mov	40(sp), r9
-	xor	28(sp), r9
-	mov	38(sp), r10
-	xor	24(sp), r10
-	mov	36(sp), r15
+	mov	44(sp), r8
+	xor	34(sp), r8
+	mov	42(sp), r9
+	xor	30(sp), r9
+	mov	40(sp), r10
+	xor	26(sp), r10
+	mov	38(sp), r15
 	xor	22(sp), r15
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r5, 4(sp)
-	mov	r12, 34(sp)
-	xor	r6, 34(sp)
-	mov	r13, 26(sp)
-	xor	r7, 26(sp)
+	mov	r12, 36(sp)
+	xor	r6, 36(sp)
+	mov	r13, 28(sp)
+	xor	r7, 28(sp)
 	mov	r14, 20(sp)
 	xor	r11, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r5, 16(sp)
 	inv	16(sp)
-	mov	r6, r12
+	inv	r6
+	mov	r7, r12
 	inv	r12
-	mov	r7, r13
+	mov	r11, r13
 	inv	r13
-	mov	r11, r14
-	inv	r14
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r10, r6
-	mov	r15, r7
-	mov	r8, r5
-	mov	r9, r11
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r11
-	rrc	r5
-	rrc	r7
-	rrc	r6
-	mov	r8, 12(sp)
-	xor	r11, 12(sp)
-	mov	r9, 10(sp)
-	xor	r6, 10(sp)
-	mov	r10, r6
-	xor	r7, r6
-	mov	r15, r7
-	xor	r5, r7
+	mov	r10, r11
 	mov	r15, r5
-	mov	r8, r11
-	mov	r9, r15
+	mov	r8, r7
+	mov	r9, r14
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	bit	#1, r11
+	rrc	r14
+	rrc	r7
+	rrc	r5
+	rrc	r11
+	mov	r8, 12(sp)
+	xor	r14, 12(sp)
+	mov	r9, 10(sp)
+	xor	r11, 10(sp)
+	mov	r10, r11
+	xor	r5, r11
+	mov	r15, r14
+	xor	r7, r14
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	rla	r10
-	rlc	r5
-	rlc	r11
 	rlc	r15
+	rlc	r8
+	rlc	r9
 	adc	r10
 	xor	r10, 12(sp)
-	xor	r5, 10(sp)
-	mov	r6, 62(sp)
-	xor	r11, 62(sp)
-	mov	r7, 30(sp)
-	xor	r15, 30(sp)
+	xor	r15, 10(sp)
+	mov	r11, 24(sp)
+	xor	r8, 24(sp)
+	mov	r14, 32(sp)
+	xor	r9, 32(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r9
-	mov	@sp, r10
-	mov	18(sp), r11
+	mov	2(sp), r10
+	mov	@sp, r11
+	mov	18(sp), r14
 	mov	r4, r15
-	rla	r9
-	rlc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
-	rla	r9
-	rlc	r10
+	adc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
-	rla	r9
-	rlc	r10
+	adc	r10
+	rla	r10
 	rlc	r11
+	rlc	r14
 	rlc	r15
-	adc	r9
+	adc	r10
 	mov	2(sp), r5
-	xor	r9, r5
-	mov	@sp, r6
-	xor	r10, r6
-	mov	18(sp), r7
+	xor	r10, r5
+	mov	@sp, r7
 	xor	r11, r7
-	mov	r4, r8
-	xor	r15, r8
-	mov	2(sp), r9
-	mov	@sp, r10
+	mov	18(sp), r8
+	xor	r14, r8
+	mov	r4, r9
+	xor	r15, r9
+	mov	2(sp), r10
+	mov	@sp, r11
 	mov	18(sp), r15
 	swpb	r4
-	mov	r4, r11
-	swpb	r9
-	xor.b	r9, r11
-	xor	r9, r11
+	mov	r4, r14
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r14
+	xor	r10, r14
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r15
-	xor.b	r15, r10
-	xor	r15, r10
+	xor.b	r15, r11
+	xor	r15, r11
 	xor.b	r4, r15
 	xor	r4, r15
 	rla	r15
-	rlc	r11
-	rlc	r9
+	rlc	r14
 	rlc	r10
+	rlc	r11
 	adc	r15
-	mov	r5, 54(sp)
-	xor	r15, 54(sp)
-	mov	r6, 56(sp)
-	xor	r11, 56(sp)
+	mov	r5, 56(sp)
+	xor	r15, 56(sp)
 	mov	r7, 58(sp)
-	xor	r9, 58(sp)
+	xor	r14, 58(sp)
 	mov	r8, 60(sp)
 	xor	r10, 60(sp)
+	mov	r9, 62(sp)
+	xor	r11, 62(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r11
+	mov	r6, r10
+	mov	r12, r11
+	mov	r13, r14
 	mov	16(sp), r15
-	bit	#1, r9
+	bit	#1, r10
 	rrc	r15
+	rrc	r14
 	rrc	r11
 	rrc	r10
-	rrc	r9
 	mov	16(sp), r7
 	xor	r15, r7
-	mov	r12, r8
-	xor	r9, r8
-	mov	r13, r9
-	xor	r10, r9
-	mov	r14, r10
-	xor	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
+	mov	r6, r8
+	xor	r10, r8
+	mov	r12, r9
+	xor	r11, r9
+	mov	r13, r10
+	xor	r14, r10
+	mov	r6, r11
 	mov	16(sp), r14
 	swpb	r11
 	mov	r11, r15
@@ -1158,8 +1142,8 @@ isap_a_128a_P_permute:
 	rlc	r12
 	rlc	r13
 	adc	r14
-	mov	r7, 52(sp)
-	xor	r14, 52(sp)
+	mov	r7, 54(sp)
+	xor	r14, 54(sp)
 	mov	r8, 14(sp)
 	xor	r15, 14(sp)
 	mov	r9, 8(sp)
@@ -1167,8 +1151,8 @@ isap_a_128a_P_permute:
 	mov	r10, 6(sp)
 	xor	r13, 6(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	34(sp), r11
-	mov	26(sp), r12
+	mov	36(sp), r11
+	mov	28(sp), r12
 	mov	20(sp), r13
 	mov	4(sp), r14
 	swpb	r11
@@ -1194,101 +1178,94 @@ isap_a_128a_P_permute:
 	rrc	r12
 	rrc	r15
 	rrc	r14
-	mov	4(sp), r8
-	xor	r14, r8
-	mov	34(sp), r9
-	xor	r15, r9
-	mov	26(sp), r10
-	xor	r12, r10
-	mov	20(sp), r11
-	xor	r13, r11
-	mov	26(sp), r12
+	mov	4(sp), r11
+	xor	r14, r11
+	mov	36(sp), r5
+	xor	r15, r5
+	mov	28(sp), r6
+	xor	r12, r6
+	mov	20(sp), r7
+	xor	r13, r7
+	mov	28(sp), r12
 	mov	20(sp), r13
 	mov	4(sp), r14
-	mov	34(sp), r15
+	mov	36(sp), r15
 	bit	#1, r12
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	mov	r8, 4(sp)
+	mov	r11, 4(sp)
 	xor	r15, 4(sp)
-	mov	r9, r5
 	xor	r12, r5
-	mov	r10, r6
 	xor	r13, r6
-	xor	r14, r11
+	xor	r14, r7
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	28(sp), r12
-	mov	24(sp), r10
+	mov	30(sp), r11
+	mov	26(sp), r12
 	mov	22(sp), r13
-	mov	32(sp), r14
+	mov	34(sp), r14
+	swpb	r11
+	mov	r11, r15
 	swpb	r12
-	mov	r12, r15
-	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
+	xor.b	r13, r12
+	xor	r13, r12
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	xor.b	r12, r14
-	xor	r12, r14
+	xor.b	r11, r14
+	xor	r11, r14
 	rla	r14
 	rlc	r15
-	rlc	r10
+	rlc	r12
 	rlc	r13
 	adc	r14
-	mov	32(sp), r12
-	xor	r14, r12
-	mov	28(sp), r4
+	mov	34(sp), r11
+	xor	r14, r11
+	mov	30(sp), r4
 	xor	r15, r4
-	mov	24(sp), r7
-	xor	r10, r7
-	mov	22(sp), r8
-	xor	r13, r8
-	mov	22(sp), r13
-	mov	32(sp), r9
-	mov	28(sp), r10
-	mov	24(sp), r15
-	swpb	r13
-	mov	r13, r14
-	swpb	r9
-	xor.b	r9, r14
-	xor	r9, r14
+	mov	26(sp), r8
+	xor	r12, r8
+	mov	22(sp), r9
+	xor	r13, r9
+	mov	22(sp), r12
+	mov	34(sp), r14
+	mov	30(sp), r10
+	mov	26(sp), r15
+	swpb	r12
+	mov	r12, r13
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r14
+	xor	r10, r14
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r13, r15
-	xor	r13, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	bit	#1, r15
 	rrc	r10
-	rrc	r9
 	rrc	r14
+	rrc	r13
 	rrc	r15
-	xor	r15, r12
-	mov	r4, r13
+	xor	r15, r11
+	mov	r4, r12
+	xor	r13, r12
+	mov	r8, r13
 	xor	r14, r13
-	mov	r7, r14
-	xor	r9, r14
-	mov	r8, r15
-	xor	r10, r15
-	mov	12(sp), r7
-	mov	10(sp), r8
-	mov	62(sp), r9
-	mov	52(sp), r10
-	mov	r5, 50(sp)
-	mov	r6, 48(sp)
-	mov	r11, 46(sp)
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	mov	r9, r14
+	xor	r10, r14
+	mov	12(sp), r8
+	mov	10(sp), r9
+	mov	54(sp), r10
+	mov	r5, 52(sp)
+	mov	r6, 50(sp)
+	mov	r7, 48(sp)
 	add	#1, 64(sp)
 	cmp	#16, 64(sp)
 	jc	.Lisap_a_128a_P_permute_near4
@@ -1297,15 +1274,15 @@ isap_a_128a_P_permute:
 .Lisap_a_128a_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	30(sp), 6(r15)
+	mov	r8, 0(r15)
+	mov	r9, 2(r15)
+	mov	24(sp), 4(r15)
+	mov	32(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	54(sp), 8(r15)
-	mov	56(sp), 10(r15)
-	mov	58(sp), 12(r15)
-	mov	60(sp), 14(r15)
+	mov	56(sp), 8(r15)
+	mov	58(sp), 10(r15)
+	mov	60(sp), 12(r15)
+	mov	62(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
 	mov	14(sp), 18(r15)
@@ -1313,9 +1290,9 @@ isap_a_128a_P_permute:
 	mov	6(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
 	mov	4(sp), 24(r15)
-	mov	50(sp), 26(r15)
-	mov	48(sp), 28(r15)
-	mov	46(sp), 30(r15)
+	mov	52(sp), 26(r15)
+	mov	50(sp), 28(r15)
+	mov	48(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
 	mov	r11, 32(r15)
 	mov	r12, 34(r15)
@@ -1329,7 +1306,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1076 bytes of code
+;     estimated 1060 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1399,8 +1376,8 @@ isap_a_128a_mac:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65528, r6
+	mov	r14, r4
+	and	#65528, r4
 	mov	r10, r15
 	rlam.w	#3, r15
 	and	#7, r14
@@ -1408,7 +1385,7 @@ isap_a_128a_mac:
 	; isap_a_128a.ae:74: count = if n - off < rate then n - off else rate
 	mov	8(sp), r11
 	mov	#0, r12
-	sub	r6, r11
+	sub	r4, r11
 	subc	r15, r12
 	cmp	#8, r11
 	mov	r12, r15
@@ -1423,16 +1400,16 @@ isap_a_128a_mac:
 	xor	#8, r11
 	and	r15, r12
 	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	10(sp), r6
+	add	10(sp), r4
 	cmp	#8, r11
 	jnc	.Lisap_a_128a_mac_bytes5
-	bit	#1, r6
+	bit	#1, r4
 	jnz	.Lisap_a_128a_mac_bytes5
 .Lisap_a_128a_mac_words6:
-	mov	@r6, r8
-	mov	2(r6), r13
-	mov	4(r6), r14
-	mov	6(r6), r15
+	mov	@r4, r7
+	mov	2(r4), r6
+	mov	4(r4), r5
+	mov	6(r4), r4
 	jmp	.Lisap_a_128a_mac_join7
 .Lisap_a_128a_mac_bytes5:
 	mov	sp, r7
@@ -1444,27 +1421,23 @@ isap_a_128a_mac:
 	clr	r14
 	tst	r15
 	jz	.Lisap_a_128a_mac_pad9
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lisap_a_128a_mac_pad9:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
 	jnz	.Lisap_a_128a_mac_cpy8
-	mov	r7, r6
+	mov	r7, r4
 	jmp	.Lisap_a_128a_mac_words6
 .Lisap_a_128a_mac_join7:
-	mov	r15, r4
 	swpb	r4
 	xor	20(sp), r4
-	mov	r14, r5
 	swpb	r5
 	xor	22(sp), r5
-	mov	r13, r6
 	swpb	r6
 	xor	24(sp), r6
-	mov	r8, r7
 	swpb	r7
 	xor	26(sp), r7
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
@@ -1565,8 +1538,8 @@ isap_a_128a_mac:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65528, r6
+	mov	r14, r4
+	and	#65528, r4
 	mov	r10, r15
 	rlam.w	#3, r15
 	and	#7, r14
@@ -1574,7 +1547,7 @@ isap_a_128a_mac:
 	; isap_a_128a.ae:74: count = if n - off < rate then n - off else rate
 	mov	12(sp), r11
 	mov	#0, r12
-	sub	r6, r11
+	sub	r4, r11
 	subc	r15, r12
 	cmp	#8, r11
 	mov	r12, r15
@@ -1589,16 +1562,16 @@ isap_a_128a_mac:
 	xor	#8, r11
 	and	r15, r12
 	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	14(sp), r6
+	add	14(sp), r4
 	cmp	#8, r11
 	jnc	.Lisap_a_128a_mac_bytes17
-	bit	#1, r6
+	bit	#1, r4
 	jnz	.Lisap_a_128a_mac_bytes17
 .Lisap_a_128a_mac_words18:
-	mov	@r6, r8
-	mov	2(r6), r13
-	mov	4(r6), r14
-	mov	6(r6), r15
+	mov	@r4, r7
+	mov	2(r4), r6
+	mov	4(r4), r5
+	mov	6(r4), r4
 	jmp	.Lisap_a_128a_mac_join19
 .Lisap_a_128a_mac_bytes17:
 	mov	sp, r7
@@ -1610,27 +1583,23 @@ isap_a_128a_mac:
 	clr	r14
 	tst	r15
 	jz	.Lisap_a_128a_mac_pad21
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lisap_a_128a_mac_pad21:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
 	jnz	.Lisap_a_128a_mac_cpy20
-	mov	r7, r6
+	mov	r7, r4
 	jmp	.Lisap_a_128a_mac_words18
 .Lisap_a_128a_mac_join19:
-	mov	r15, r4
 	swpb	r4
 	xor	20(sp), r4
-	mov	r14, r5
 	swpb	r5
 	xor	22(sp), r5
-	mov	r13, r6
 	swpb	r6
 	xor	24(sp), r6
-	mov	r8, r7
 	swpb	r7
 	xor	26(sp), r7
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
@@ -1761,7 +1730,7 @@ isap_a_128a_mac:
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 328 bytes of code
+;     estimated 326 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
@@ -1863,18 +1832,17 @@ isap_a_128a_rekey:
 	jnz	.Lisap_a_128a_rekey_loop1
 .Lisap_a_128a_rekey_done2:
 	; isap_a_128a.ae:65: s[0] = s[0] ^ ((y[127] as u64) << 63)
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov.b	r15, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	xor	6(r7), r15
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	mov.b	r10, r10
+	swpb	r10
+	rlam.w	#4, r10
+	rlam.w	#3, r10
+	xor	6(r7), r10
 	mov	@r7, 0(r7)
-	mov	r15, 6(r7)
+	mov	r10, 6(r7)
 	; isap_a_128a.ae:66: P.permute(s, s_k)
 	mov	r7, r12
 	mov	#12, r13

@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2602 bytes of code
+;     estimated 2598 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -387,23 +387,22 @@ norx32_4_1_encrypt_with:
 	add	r14, 60(sp)
 	addc	r15, r12
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	90(sp), r13
-	mov	#0, r14
-	sub	60(sp), r13
-	subc	r12, r14
-	cmp	#48, r13
-	mov	r14, r15
+	mov	90(sp), r14
+	mov	#0, r10
+	sub	60(sp), r14
+	subc	r12, r10
+	cmp	#48, r14
+	mov	r10, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#48, r13
-	and	r15, r13
-	mov	r13, 56(sp)
+	xor	#48, r14
+	and	r15, r14
+	mov	r14, 56(sp)
 	xor	#48, 56(sp)
-	mov	r14, r10
 	and	r15, r10
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	mov	174(sp), r15
@@ -414,70 +413,70 @@ norx32_4_1_encrypt_with:
 	add	#114, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	60(sp), r13
-	add	94(sp), r13
+	mov	60(sp), r4
+	add	94(sp), r4
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes6
-	bit	#1, r13
+	bit	#1, r4
 	jnz	.Lnorx32_4_1_encrypt_with_bytes6
 .Lnorx32_4_1_encrypt_with_words7:
-	mov	@r13, 48(sp)
-	mov	2(r13), 46(sp)
-	mov	4(r13), 44(sp)
-	mov	6(r13), 42(sp)
-	mov	8(r13), 38(sp)
-	mov	10(r13), 34(sp)
-	mov	12(r13), 28(sp)
-	mov	14(r13), 24(sp)
-	mov	16(r13), 20(sp)
-	mov	18(r13), 16(sp)
-	mov	20(r13), 12(sp)
-	mov	22(r13), 8(sp)
-	mov	24(r13), 2(sp)
-	mov	26(r13), 54(sp)
-	mov	28(r13), r4
-	mov	30(r13), r5
-	mov	32(r13), r6
-	mov	34(r13), r7
-	mov	36(r13), r8
-	mov	38(r13), r9
-	mov	40(r13), r11
-	mov	42(r13), r12
-	mov	44(r13), 78(sp)
-	mov	46(r13), 84(sp)
+	mov	@r4, 48(sp)
+	mov	2(r4), 46(sp)
+	mov	4(r4), 44(sp)
+	mov	6(r4), 42(sp)
+	mov	8(r4), 38(sp)
+	mov	10(r4), 34(sp)
+	mov	12(r4), 28(sp)
+	mov	14(r4), 24(sp)
+	mov	16(r4), 20(sp)
+	mov	18(r4), 16(sp)
+	mov	20(r4), 12(sp)
+	mov	22(r4), 8(sp)
+	mov	24(r4), 2(sp)
+	mov	26(r4), 54(sp)
+	mov	28(r4), r5
+	mov	30(r4), r6
+	mov	32(r4), r7
+	mov	34(r4), r8
+	mov	36(r4), r9
+	mov	38(r4), r11
+	mov	40(r4), r12
+	mov	42(r4), r13
+	mov	44(r4), 78(sp)
+	mov	46(r4), 84(sp)
 	jmp	.Lnorx32_4_1_encrypt_with_join8
 .Lnorx32_4_1_encrypt_with_bytes6:
-	mov	sp, r9
-	add	#194, r9
-	mov	r9, r11
-	mov	#48, r12
+	mov	sp, r11
+	add	#194, r11
+	mov	r11, r12
+	mov	#48, r13
 	mov	56(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy9:
 	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad10
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad10:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lnorx32_4_1_encrypt_with_cpy9
-	mov	r9, r13
+	mov	r11, r4
 	jmp	.Lnorx32_4_1_encrypt_with_words7
 .Lnorx32_4_1_encrypt_with_join8:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r10, r14
 	rlam.w	#3, r14
-	mov	56(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	mov	56(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
 	and	#7, r15
 	mov	r14, 58(sp)
 	bis	r15, 58(sp)
@@ -496,33 +495,32 @@ norx32_4_1_encrypt_with:
 	xor	136(sp), 8(sp)
 	xor	138(sp), 2(sp)
 	xor	140(sp), 54(sp)
-	mov	r4, 76(sp)
+	mov	r5, 76(sp)
 	xor	142(sp), 76(sp)
-	mov	r5, 74(sp)
+	mov	r6, 74(sp)
 	xor	144(sp), 74(sp)
-	mov	r6, 72(sp)
+	mov	r7, 72(sp)
 	xor	146(sp), 72(sp)
-	mov	r7, 70(sp)
+	mov	r8, 70(sp)
 	xor	148(sp), 70(sp)
-	mov	r8, 68(sp)
+	mov	r9, 68(sp)
 	xor	150(sp), 68(sp)
-	mov	r9, 66(sp)
+	mov	r11, 66(sp)
 	xor	152(sp), 66(sp)
-	mov	r11, 64(sp)
+	mov	r12, 64(sp)
 	xor	154(sp), 64(sp)
-	mov	r12, 62(sp)
+	mov	r13, 62(sp)
 	xor	156(sp), 62(sp)
 	xor	158(sp), 78(sp)
 	xor	160(sp), 84(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	#65528, r13
+	and	#65528, r4
 	cmp	#48, 56(sp)
 	mov	r10, r15
 	subc	#0, r15
 	clr	52(sp)
 	adc	52(sp)
 	xor	#1, 52(sp)
-	mov	r13, r4
 	mov	#1, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 32(sp)
@@ -867,7 +865,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3556 bytes of code
+;     estimated 3534 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -901,8 +899,8 @@ norx32_4_1_decrypt_with:
 	mov	10(r15), 178(sp)
 	mov	12(r15), 176(sp)
 	mov	14(r15), 174(sp)
-	mov	sp, r14
-	add	#194, r14
+	mov	sp, r12
+	add	#194, r12
 	mov	@r15, 258(sp)
 	mov	186(sp), 260(sp)
 	mov	184(sp), 262(sp)
@@ -911,17 +909,14 @@ norx32_4_1_decrypt_with:
 	mov	178(sp), 268(sp)
 	mov	176(sp), 270(sp)
 	mov	174(sp), 272(sp)
-	mov	sp, r15
-	add	#258, r15
-	mov	r14, r12
-	mov	r15, r13
+	mov	sp, r13
+	add	#258, r13
 	mov	r8, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:155: absorb_header(s, ad)
-	mov	sp, r15
-	add	#194, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#194, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#norx32_4_1_absorb_header
@@ -1223,9 +1218,8 @@ norx32_4_1_decrypt_with:
 	xor	#2, r15
 	mov	r15, 254(sp)
 	; norx32_4_1.ae:162: F.permute(s)
-	mov	sp, r15
-	add	#194, r15
-	mov	r15, r12
+	mov	sp, r12
+	add	#194, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	mov	108(sp), r9
@@ -1880,8 +1874,8 @@ norx32_4_1_decrypt_with:
 	mov	r12, r11
 	jmp	.Lnorx32_4_1_decrypt_with_words26
 .Lnorx32_4_1_decrypt_with_join27:
-	mov	sp, r13
-	add	#194, r13
+	mov	sp, r12
+	add	#194, r12
 	mov	172(sp), r15
 	mov	@r15, 258(sp)
 	mov	186(sp), 260(sp)
@@ -1891,35 +1885,28 @@ norx32_4_1_decrypt_with:
 	mov	178(sp), 268(sp)
 	mov	176(sp), 270(sp)
 	mov	174(sp), 272(sp)
+	mov	sp, r13
+	add	#258, r13
 	mov	sp, r14
-	add	#258, r14
-	mov	sp, r15
-	add	#322, r15
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	add	#322, r14
 	call	#norx32_4_1_finalize
-	mov	160(sp), r11
-	xor	322(sp), r11
+	mov	160(sp), r15
+	xor	322(sp), r15
 	xor	324(sp), r4
 	xor	326(sp), r5
 	xor	328(sp), r6
-	mov	r7, r12
-	xor	330(sp), r12
-	mov	r8, r13
-	xor	332(sp), r13
-	mov	r9, r14
-	xor	334(sp), r14
-	mov	r10, r15
-	xor	336(sp), r15
-	bis	r4, r11
-	bis	r5, r11
-	bis	r6, r11
-	bis	r12, r11
-	bis	r13, r11
-	bis	r14, r11
-	bis	r15, r11
-	sub	#1, r11
+	xor	330(sp), r7
+	xor	332(sp), r8
+	xor	334(sp), r9
+	xor	336(sp), r10
+	bis	r4, r15
+	bis	r5, r15
+	bis	r6, r15
+	bis	r7, r15
+	bis	r8, r15
+	bis	r9, r15
+	bis	r10, r15
+	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
@@ -1933,7 +1920,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2868 bytes of code
+;     estimated 2788 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -1979,45 +1966,46 @@ norx32_4_1_F_permute:
 	mov	62(r15), 66(sp)
 .Lnorx32_4_1_F_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	xor	r8, r4
-	mov	r7, r5
-	xor	r9, r5
-	and	r8, r6
-	mov	r7, r15
-	and	r9, r15
-	rla	r6
-	adc	r6
-	mov	r6, r7
-	and	#65534, r7
-	rlam.w	#1, r15
-	and	#1, r6
-	bis	r6, r15
-	mov	r4, r6
-	xor	r7, r6
-	mov	r5, r7
-	xor	r15, r7
-	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r6, r5
-	xor	r13, r5
+	xor	r8, r5
 	mov	r7, r15
-	xor	r14, r15
-	swpb	r15
-	mov	r15, r13
+	xor	r9, r15
+	mov	r6, r4
+	and	r8, r4
+	mov	r7, r6
+	and	r9, r6
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	mov	r7, r4
+	and	#65534, r4
+	rlam.w	#1, r6
+	and	#1, r7
+	bis	r7, r6
+	mov	r5, r7
+	xor	r4, r7
+	xor	r6, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r7, r4
+	xor	r13, r4
+	mov	r15, r5
+	xor	r14, r5
 	swpb	r5
+	mov	r5, r6
+	swpb	r4
+	xor.b	r4, r6
+	xor	r4, r6
+	mov	r4, r13
 	xor.b	r5, r13
 	xor	r5, r13
-	mov	r5, r14
-	xor.b	r15, r14
-	xor	r15, r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r5
-	xor	r14, r5
-	mov	r12, r15
-	xor	r13, r15
-	and	r14, r11
-	and	r13, r12
+	xor	r13, r5
+	mov	r12, r14
+	xor	r6, r14
 	mov	r11, r4
+	and	r13, r4
+	and	r6, r12
 	rla	r4
 	adc	r4
 	mov	r4, r11
@@ -2026,13 +2014,11 @@ norx32_4_1_F_permute:
 	and	#1, r4
 	bis	r4, r12
 	xor	r11, r5
-	xor	r12, r15
+	xor	r12, r14
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r8, r11
 	xor	r5, r11
-	mov	r9, r12
-	xor	r15, r12
-	mov	r12, r9
+	xor	r14, r9
 	rla	r9
 	rlc	r11
 	adc	r9
@@ -2049,38 +2035,35 @@ norx32_4_1_F_permute:
 	rlc	r11
 	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	xor	r9, r4
 	mov	r7, r8
-	xor	r11, r8
-	and	r9, r6
-	mov	r7, r12
-	and	r11, r12
-	mov	r6, r7
+	xor	r9, r8
+	mov	r15, r12
+	xor	r11, r12
+	and	r9, r7
+	and	r11, r15
 	rla	r7
 	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r12
+	mov	r7, r4
+	and	#65534, r4
+	rlam.w	#1, r15
 	and	#1, r7
-	bis	r7, r12
-	mov	r4, 42(sp)
-	xor	r6, 42(sp)
-	mov	r8, 14(sp)
-	xor	r12, 14(sp)
+	bis	r7, r15
+	mov	r8, 42(sp)
+	xor	r4, 42(sp)
+	mov	r12, 14(sp)
+	xor	r15, 14(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	42(sp), 80(sp)
-	xor	r14, 80(sp)
+	xor	r13, 80(sp)
 	mov	14(sp), 76(sp)
-	xor	r13, 76(sp)
+	xor	r6, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r8
 	xor	76(sp), r8
-	mov	r15, r12
+	mov	r14, r12
 	xor	80(sp), r12
 	mov	r5, r13
 	and	76(sp), r13
-	mov	r15, r14
 	and	80(sp), r14
 	rla	r13
 	adc	r13
@@ -2122,26 +2105,26 @@ norx32_4_1_F_permute:
 	xor	r15, r13
 	xor	r12, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r5
-	xor	4(sp), r5
+	mov	r13, r4
+	xor	4(sp), r4
 	mov	r14, r15
 	xor	12(sp), r15
 	swpb	r15
-	mov	r15, r6
-	swpb	r5
-	xor.b	r5, r6
-	xor	r5, r6
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r15, r5
+	swpb	r4
+	xor.b	r4, r5
+	xor	r4, r5
+	xor.b	r15, r4
+	xor	r15, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	44(sp), r8
+	mov	44(sp), r6
+	xor	r4, r6
+	mov	32(sp), r8
 	xor	r5, r8
-	mov	32(sp), r9
-	xor	r6, r9
 	mov	44(sp), r11
-	and	r5, r11
+	and	r4, r11
 	mov	32(sp), r12
-	and	r6, r12
+	and	r5, r12
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -2149,35 +2132,34 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	mov	r8, r7
-	xor	r15, r7
-	mov	r9, r8
+	xor	r15, r6
 	xor	r12, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	26(sp), r9
-	xor	r7, r9
-	xor	r8, r10
-	rla	r10
+	xor	r6, r9
+	mov	r10, r7
+	xor	r8, r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
-	rla	r10
+	adc	r7
+	rla	r7
 	rlc	r9
-	adc	r10
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r13, r11
-	xor	r10, r11
+	xor	r7, r11
 	mov	r14, r12
 	xor	r9, r12
-	and	r10, r13
+	and	r7, r13
 	and	r9, r14
 	rla	r13
 	adc	r13
@@ -2192,15 +2174,15 @@ norx32_4_1_F_permute:
 	xor	r14, 48(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	54(sp), 78(sp)
-	xor	r5, 78(sp)
+	xor	r4, 78(sp)
 	mov	48(sp), 74(sp)
-	xor	r6, 74(sp)
+	xor	r5, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
+	mov	r6, r12
 	xor	74(sp), r12
 	mov	r8, r13
 	xor	78(sp), r13
-	mov	r7, r14
+	mov	r6, r14
 	and	74(sp), r14
 	and	78(sp), r8
 	rla	r14
@@ -2215,95 +2197,88 @@ norx32_4_1_F_permute:
 	mov	r13, 90(sp)
 	xor	r8, 90(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	94(sp), r14
+	xor	94(sp), r7
 	mov	r9, r15
 	xor	90(sp), r15
-	mov	r14, r8
 	mov	r15, 30(sp)
-	rla	r8
+	rla	r7
 	rlc	30(sp)
-	adc	r8
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r14
 	xor	8(sp), r14
-	mov	16(sp), r13
-	xor	58(sp), r13
+	mov	16(sp), r15
+	xor	58(sp), r15
 	mov	20(sp), r11
 	and	8(sp), r11
 	mov	16(sp), r12
 	and	58(sp), r12
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	xor	r15, r14
-	xor	r12, r13
+	xor	r13, r14
+	xor	r12, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r12
-	xor	108(sp), r12
-	mov	r13, r15
-	xor	106(sp), r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r12
-	xor.b	r12, r4
-	xor	r12, r4
-	mov	r12, r5
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r14, r8
+	xor	108(sp), r8
+	mov	r15, r13
+	xor	106(sp), r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r8
+	xor.b	r8, r4
+	xor	r8, r4
+	xor.b	r13, r8
+	xor	r13, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r9
-	xor	r5, r9
-	mov	68(sp), r10
-	xor	r4, r10
+	mov	72(sp), r5
+	xor	r8, r5
+	mov	68(sp), r6
+	xor	r4, r6
 	mov	72(sp), r11
-	and	r5, r11
+	and	r8, r11
 	mov	68(sp), r12
 	and	r4, r12
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	mov	r9, r6
-	xor	r15, r6
-	xor	r12, r10
+	xor	r13, r5
+	xor	r12, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	8(sp), r12
-	xor	r6, r12
-	mov	58(sp), r15
-	xor	r10, r15
-	mov	r15, r7
-	mov	r12, r9
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
+	xor	r5, r12
+	mov	58(sp), r10
+	xor	r6, r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
+	rla	r10
+	rlc	r12
+	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r11
-	xor	r7, r11
-	mov	r13, r12
-	xor	r9, r12
-	and	r7, r14
-	mov	r13, r15
-	and	r9, r15
+	mov	r14, r9
+	xor	r10, r9
+	mov	r15, r11
+	xor	r12, r11
+	and	r10, r14
+	and	r12, r15
 	rla	r14
 	adc	r14
 	mov	r14, r13
@@ -2311,23 +2286,23 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	mov	r11, 62(sp)
+	mov	r9, 62(sp)
 	xor	r13, 62(sp)
-	mov	r12, 60(sp)
+	mov	r11, 60(sp)
 	xor	r15, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	62(sp), 84(sp)
-	xor	r5, 84(sp)
+	xor	r8, 84(sp)
 	mov	60(sp), 82(sp)
 	xor	r4, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	xor	82(sp), r12
-	mov	r10, r11
-	xor	84(sp), r11
-	mov	r6, r13
+	mov	r5, r11
+	xor	82(sp), r11
+	mov	r6, r8
+	xor	84(sp), r8
+	mov	r5, r13
 	and	82(sp), r13
-	mov	r10, r14
+	mov	r6, r14
 	and	84(sp), r14
 	rla	r13
 	adc	r13
@@ -2336,24 +2311,23 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	xor	r15, r12
-	mov	r11, r10
-	xor	r14, r10
+	xor	r15, r11
+	xor	r14, r8
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r14
-	xor	r12, r14
-	mov	r9, r15
-	xor	r10, r15
+	mov	r10, r14
+	xor	r11, r14
+	mov	r12, r15
+	xor	r8, r15
 	mov	r14, 24(sp)
 	mov	r15, 36(sp)
 	rla	24(sp)
 	rlc	36(sp)
 	adc	24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	104(sp), r11
-	xor	98(sp), r11
-	mov	102(sp), r9
-	xor	34(sp), r9
+	mov	104(sp), r12
+	xor	98(sp), r12
+	mov	102(sp), r10
+	xor	34(sp), r10
 	mov	104(sp), r13
 	and	98(sp), r13
 	mov	102(sp), r14
@@ -2365,90 +2339,87 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	xor	r15, r11
-	mov	r9, r6
-	xor	r14, r6
+	xor	r15, r12
+	mov	r10, r15
+	xor	r14, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r14
-	xor	64(sp), r14
-	mov	r6, r15
-	xor	66(sp), r15
-	swpb	r15
-	mov	r15, r7
+	mov	r12, r5
+	xor	64(sp), r5
+	mov	r15, r14
+	xor	66(sp), r14
 	swpb	r14
-	xor.b	r14, r7
-	xor	r14, r7
-	mov	r14, r5
-	xor.b	r15, r5
-	xor	r15, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	56(sp), r4
+	mov	r14, r4
+	swpb	r5
+	xor.b	r5, r4
 	xor	r5, r4
+	xor.b	r14, r5
+	xor	r14, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	56(sp), r6
+	xor	r5, r6
 	mov	46(sp), r9
-	xor	r7, r9
+	xor	r4, r9
 	mov	56(sp), r14
 	and	r5, r14
-	mov	46(sp), r15
-	and	r7, r15
+	mov	46(sp), r10
+	and	r4, r10
 	rla	r14
 	adc	r14
 	mov	r14, r13
 	and	#65534, r13
-	rlam.w	#1, r15
+	rlam.w	#1, r10
 	and	#1, r14
-	bis	r14, r15
-	mov	r4, r14
+	bis	r14, r10
+	mov	r6, r14
 	xor	r13, r14
 	mov	r9, r13
-	xor	r15, r13
+	xor	r10, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r9
-	xor	r14, r9
-	mov	34(sp), r15
-	xor	r13, r15
-	mov	r15, r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
-	rla	r4
-	rlc	r9
-	adc	r4
+	mov	98(sp), r10
+	xor	r14, r10
+	mov	34(sp), r9
+	xor	r13, r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, 6(sp)
-	xor	r4, 6(sp)
-	mov	r6, 0(sp)
-	xor	r9, 0(sp)
-	and	r4, r11
-	mov	r6, r15
-	and	r9, r15
-	rla	r11
-	adc	r11
-	mov	r11, r6
+	mov	r12, 6(sp)
+	xor	r9, 6(sp)
+	mov	r15, 0(sp)
+	xor	r10, 0(sp)
+	and	r9, r12
+	and	r10, r15
+	rla	r12
+	adc	r12
+	mov	r12, r6
 	and	#65534, r6
 	rlam.w	#1, r15
-	and	#1, r11
-	bis	r11, r15
+	and	#1, r12
+	bis	r12, r15
 	xor	r6, 6(sp)
 	xor	r15, 0(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	6(sp), r6
 	xor	r5, r6
 	mov	@sp, r5
-	xor	r7, r5
+	xor	r4, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r7
-	xor	r5, r7
-	mov	r13, r11
-	xor	r6, r11
+	mov	r14, r4
+	xor	r5, r4
+	mov	r13, r12
+	xor	r6, r12
 	and	r5, r14
 	mov	r13, r15
 	and	r6, r15
@@ -2459,99 +2430,92 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	mov	r7, 10(sp)
+	mov	r4, 10(sp)
 	xor	r13, 10(sp)
-	mov	r11, r7
-	xor	r15, r7
+	xor	r15, r12
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r4, r14
-	xor	10(sp), r14
-	mov	r9, r15
-	xor	r7, r15
-	mov	r14, r9
+	xor	10(sp), r9
+	mov	r10, r15
+	xor	r12, r15
 	mov	r15, 18(sp)
 	rla	r9
 	rlc	18(sp)
 	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r4
-	xor	r8, r4
-	mov	14(sp), r11
-	xor	30(sp), r11
 	mov	42(sp), r14
-	and	r8, r14
-	mov	14(sp), r15
-	and	30(sp), r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	mov	r4, r14
-	xor	r13, r14
-	mov	r11, r13
-	xor	r15, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r11
-	xor	r5, r11
-	mov	r13, r15
-	xor	r6, r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r11
-	xor.b	r11, r4
-	xor	r11, r4
-	xor.b	r15, r11
-	xor	r15, r11
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r5
-	xor	r11, r5
-	mov	r10, r6
-	xor	r4, r6
-	and	r11, r12
-	mov	r10, r15
-	and	r4, r15
-	rla	r12
-	adc	r12
-	mov	r12, r10
+	xor	r7, r14
+	mov	14(sp), r4
+	xor	30(sp), r4
+	mov	42(sp), r15
+	and	r7, r15
+	mov	14(sp), r13
+	and	30(sp), r13
+	rla	r15
+	adc	r15
+	mov	r15, r10
 	and	#65534, r10
-	rlam.w	#1, r15
-	and	#1, r12
-	bis	r12, r15
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r10, r14
+	mov	r4, r15
+	xor	r13, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r14, r10
+	xor	r5, r10
+	mov	r15, r13
+	xor	r6, r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r10
+	xor.b	r10, r4
+	xor	r10, r4
+	xor.b	r13, r10
+	xor	r13, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r5
 	xor	r10, r5
-	xor	r15, r6
+	mov	r8, r6
+	xor	r4, r6
+	and	r10, r11
+	mov	r8, r13
+	and	r4, r13
+	rla	r11
+	adc	r11
+	mov	r11, r8
+	and	#65534, r8
+	rlam.w	#1, r13
+	and	#1, r11
+	bis	r11, r13
+	xor	r8, r5
+	xor	r13, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r8, r12
-	xor	r5, r12
-	mov	30(sp), r15
-	xor	r6, r15
-	mov	r15, r8
-	mov	r12, r10
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
+	mov	r7, r8
+	xor	r5, r8
+	mov	30(sp), r7
+	xor	r6, r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
+	rla	r7
+	rlc	r8
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, 2(sp)
-	xor	r8, 2(sp)
-	mov	r13, r12
-	xor	r10, r12
-	and	r8, r14
-	mov	r13, r15
-	and	r10, r15
+	xor	r7, 2(sp)
+	mov	r15, r11
+	xor	r8, r11
+	and	r7, r14
+	and	r8, r15
 	rla	r14
 	adc	r14
 	mov	r14, r13
@@ -2560,18 +2524,18 @@ norx32_4_1_F_permute:
 	and	#1, r14
 	bis	r14, r15
 	xor	r13, 2(sp)
-	mov	r12, 70(sp)
+	mov	r11, 70(sp)
 	xor	r15, 70(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	2(sp), 66(sp)
-	xor	r11, 66(sp)
+	xor	r10, 66(sp)
 	mov	70(sp), 64(sp)
 	xor	r4, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	xor	64(sp), r11
-	mov	r6, r12
-	xor	66(sp), r12
+	mov	r5, r10
+	xor	64(sp), r10
+	mov	r6, r11
+	xor	66(sp), r11
 	mov	r5, r13
 	and	64(sp), r13
 	mov	r6, r14
@@ -2583,14 +2547,14 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r14
 	and	#1, r13
 	bis	r13, r14
-	mov	r11, 72(sp)
+	mov	r10, 72(sp)
 	xor	r15, 72(sp)
-	mov	r12, 68(sp)
+	mov	r11, 68(sp)
 	xor	r14, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
+	mov	r7, r14
 	xor	72(sp), r14
-	mov	r10, r15
+	mov	r8, r15
 	xor	68(sp), r15
 	mov	r14, 26(sp)
 	mov	r15, 88(sp)
@@ -2600,61 +2564,55 @@ norx32_4_1_F_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	54(sp), r14
 	xor	24(sp), r14
-	mov	48(sp), r13
-	xor	36(sp), r13
-	mov	54(sp), r11
-	and	24(sp), r11
-	mov	48(sp), r12
-	and	36(sp), r12
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r15, r14
-	xor	r12, r13
+	mov	48(sp), r15
+	xor	36(sp), r15
+	mov	54(sp), r10
+	and	24(sp), r10
+	mov	48(sp), r11
+	and	36(sp), r11
+	rla	r10
+	adc	r10
+	mov	r10, r13
+	and	#65534, r13
+	rlam.w	#1, r11
+	and	#1, r10
+	bis	r10, r11
+	xor	r13, r14
+	xor	r11, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r12
-	xor	76(sp), r12
-	mov	r13, r15
-	xor	80(sp), r15
-	swpb	r15
-	mov	r15, r4
-	swpb	r12
-	xor.b	r12, r4
-	xor	r12, r4
-	mov	r12, r5
-	xor.b	r15, r5
-	xor	r15, r5
+	mov	r14, r5
+	xor	76(sp), r5
+	mov	r15, r13
+	xor	80(sp), r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r5
+	xor.b	r5, r4
+	xor	r5, r4
+	xor.b	r13, r5
+	xor	r13, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r8
-	xor	r5, r8
-	mov	r7, r10
-	xor	r4, r10
+	mov	10(sp), r6
+	xor	r5, r6
+	mov	r12, r7
+	xor	r4, r7
 	mov	10(sp), r11
 	and	r5, r11
-	mov	r7, r12
 	and	r4, r12
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	mov	r8, r6
-	xor	r15, r6
-	mov	r10, r7
+	xor	r13, r6
 	xor	r12, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	24(sp), r12
-	xor	r6, r12
-	mov	36(sp), r15
-	xor	r7, r15
-	mov	r15, r8
-	mov	r12, r10
+	mov	24(sp), r10
+	xor	r6, r10
+	mov	36(sp), r8
+	xor	r7, r8
 	rla	r8
 	rlc	r10
 	adc	r8
@@ -2673,10 +2631,9 @@ norx32_4_1_F_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r11
 	xor	r8, r11
-	mov	r13, r12
+	mov	r15, r12
 	xor	r10, r12
 	and	r8, r14
-	mov	r13, r15
 	and	r10, r15
 	rla	r14
 	adc	r14
@@ -2755,10 +2712,10 @@ norx32_4_1_F_permute:
 	xor.b	r15, r5
 	xor	r15, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r10
-	xor	r5, r10
-	mov	92(sp), r11
-	xor	r6, r11
+	mov	96(sp), r7
+	xor	r5, r7
+	mov	92(sp), r8
+	xor	r6, r8
 	mov	96(sp), r12
 	and	r5, r12
 	mov	92(sp), r14
@@ -2770,9 +2727,7 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r14
 	and	#1, r12
 	bis	r12, r14
-	mov	r10, r7
 	xor	r15, r7
-	mov	r11, r8
 	xor	r14, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	xor	r7, r9
@@ -2837,95 +2792,91 @@ norx32_4_1_F_permute:
 	mov	r13, 28(sp)
 	xor	r8, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	22(sp), r14
+	mov	r10, r12
+	xor	22(sp), r12
 	mov	r9, r15
 	xor	28(sp), r15
-	mov	r14, r11
 	mov	r15, 34(sp)
-	rla	r11
+	rla	r12
 	rlc	34(sp)
-	adc	r11
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	6(sp), r13
 	xor	86(sp), r13
-	mov	@sp, r10
-	xor	100(sp), r10
-	mov	6(sp), r12
-	and	86(sp), r12
-	mov	@sp, r14
-	and	100(sp), r14
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r12
-	bis	r12, r14
-	xor	r15, r13
-	xor	r14, r10
+	mov	@sp, r15
+	xor	100(sp), r15
+	mov	6(sp), r10
+	and	86(sp), r10
+	mov	@sp, r11
+	and	100(sp), r11
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#65534, r14
+	rlam.w	#1, r11
+	and	#1, r10
+	bis	r10, r11
+	xor	r14, r13
+	xor	r11, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r14
-	xor	82(sp), r14
-	mov	r10, r15
-	xor	84(sp), r15
-	swpb	r15
-	mov	r15, r6
+	mov	r13, r6
+	xor	82(sp), r6
+	mov	r15, r14
+	xor	84(sp), r14
 	swpb	r14
+	mov	r14, r9
+	swpb	r6
+	xor.b	r6, r9
+	xor	r6, r9
 	xor.b	r14, r6
 	xor	r14, r6
-	mov	r14, r5
-	xor.b	r15, r5
-	xor	r15, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	94(sp), r8
-	xor	r5, r8
-	mov	90(sp), r12
-	xor	r6, r12
+	mov	94(sp), r7
+	xor	r6, r7
+	mov	90(sp), r8
+	xor	r9, r8
 	mov	94(sp), r14
-	and	r5, r14
-	mov	90(sp), r9
-	and	r6, r9
+	and	r6, r14
+	mov	90(sp), r10
+	and	r9, r10
 	rla	r14
 	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r9
+	mov	r14, r11
+	and	#65534, r11
+	rlam.w	#1, r10
 	and	#1, r14
-	bis	r14, r9
-	mov	r8, r14
-	xor	r15, r14
-	xor	r9, r12
+	bis	r14, r10
+	mov	r7, r14
+	xor	r11, r14
+	mov	r8, r11
+	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	86(sp), r9
-	xor	r14, r9
-	mov	100(sp), r15
-	xor	r12, r15
-	mov	r15, r7
-	mov	r9, r8
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
+	mov	86(sp), r7
+	xor	r14, r7
+	mov	100(sp), r8
+	xor	r11, r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r13, r9
-	xor	r7, r9
-	mov	r10, r4
+	mov	r13, r4
 	xor	r8, r4
-	and	r7, r13
-	mov	r10, r15
-	and	r8, r15
+	mov	r15, r5
+	xor	r7, r5
+	and	r8, r13
+	and	r7, r15
 	rla	r13
 	adc	r13
 	mov	r13, r10
@@ -2933,56 +2884,52 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r15
 	and	#1, r13
 	bis	r13, r15
-	xor	r10, r9
-	mov	r4, r10
+	xor	r10, r4
+	mov	r5, r10
 	xor	r15, r10
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r9, r4
-	xor	r5, r4
-	mov	r10, r5
+	mov	r4, r5
 	xor	r6, r5
+	mov	r10, r15
+	xor	r9, r15
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r13
-	xor	r5, r13
-	mov	r12, r6
-	xor	r4, r6
-	and	r5, r14
-	mov	r12, r15
-	and	r4, r15
+	xor	r15, r13
+	mov	r11, r6
+	xor	r5, r6
+	and	r15, r14
+	and	r5, r11
 	rla	r14
 	adc	r14
-	mov	r14, r12
-	and	#65534, r12
-	rlam.w	#1, r15
+	mov	r14, r9
+	and	#65534, r9
+	rlam.w	#1, r11
 	and	#1, r14
-	bis	r14, r15
-	xor	r12, r13
+	bis	r14, r11
+	xor	r9, r13
 	mov	r6, r14
-	xor	r15, r14
+	xor	r11, r14
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r12
-	xor	r13, r12
-	mov	r8, r15
-	xor	r14, r15
-	rla	r12
-	rlc	r15
-	adc	r12
+	xor	r13, r8
+	mov	r7, r9
+	xor	r14, r9
+	rla	r8
+	rlc	r9
+	adc	r8
 	mov	2(sp), r6
 	mov	70(sp), r7
-	mov	r9, 104(sp)
+	mov	r4, 104(sp)
 	mov	r10, 102(sp)
-	mov	r12, r8
-	mov	r15, r9
 	mov	88(sp), r10
-	mov	r11, 98(sp)
+	mov	r12, 98(sp)
 	mov	22(sp), r11
 	mov	28(sp), r12
 	mov	r13, 44(sp)
 	mov	r14, 32(sp)
 	mov	38(sp), r13
 	mov	40(sp), r14
-	mov	r5, 108(sp)
-	mov	r4, 106(sp)
+	mov	r15, 108(sp)
+	mov	r5, 106(sp)
 	dec	112(sp)
 	jz	.Lnorx32_4_1_F_permute_near3
 	br	#.Lnorx32_4_1_F_permute_loop1
@@ -3045,7 +2992,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1992 bytes of code
+;     estimated 1986 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3331,23 +3278,21 @@ norx32_4_1_absorb_header:
 	add	r14, r7
 	addc	r15, r12
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	108(sp), r13
-	mov	#0, r14
-	sub	r7, r13
-	subc	r12, r14
-	cmp	#48, r13
-	mov	r14, r15
+	mov	108(sp), r8
+	mov	#0, r9
+	sub	r7, r8
+	subc	r12, r9
+	cmp	#48, r8
+	mov	r9, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#48, r13
-	and	r15, r13
-	mov	r13, r8
 	xor	#48, r8
-	mov	r14, r9
+	and	r15, r8
+	xor	#48, r8
 	and	r15, r9
 	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
 	mov	60(r10), r15
@@ -3425,8 +3370,7 @@ norx32_4_1_absorb_header:
 	mov	r14, 76(sp)
 	bis	r15, 76(sp)
 	cmp	#48, r8
-	mov	r9, r15
-	subc	#0, r15
+	subc	#0, r9
 	clr	40(sp)
 	adc	40(sp)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))

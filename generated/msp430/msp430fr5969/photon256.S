@@ -127,7 +127,7 @@ photon256_times2:
 
 ; --- photon256_serial: photon256.serial
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 600 bytes of code
+;     estimated 578 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
@@ -138,18 +138,18 @@ photon256_serial:
 	mov	30(sp), 8(sp)
 	mov	r15, r6
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	@r6, r11
+	mov	@r6, r7
 	mov	8(sp), r15
-	xor	@r15, r11
+	xor	@r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
+	mov	r7, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	2(r6), r10
 	xor	2(r15), r10
@@ -162,9 +162,8 @@ photon256_serial:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r9
+	bis	r15, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r11, r7
 	rla	r7
 	adc	r7
 	mov	r10, r11
@@ -180,7 +179,6 @@ photon256_serial:
 	xor	r10, r11
 	rlam.w	#1, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r4
 	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r4, r8
@@ -193,26 +191,24 @@ photon256_serial:
 	mov	32(sp), r10
 	mov	r13, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	2(r15), r13
-	xor	2(r10), r13
+	mov	2(r15), r5
+	xor	2(r10), r5
 	mov	34(sp), r9
-	xor	2(r9), r13
-	mov	r13, r5
+	xor	2(r9), r5
 	xor	r11, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	and	#65534, r7
 	and	#61166, r7
 	xor	r4, r7
-	mov	r8, r13
-	and	#65534, r13
-	xor	r13, r7
+	and	#65534, r8
+	xor	r8, r7
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@r15, r11
-	xor	@r10, r11
-	xor	@r9, r11
-	xor	r7, r11
+	mov	@r15, r8
+	xor	@r10, r8
+	xor	@r9, r8
+	xor	r7, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r7
+	mov	r8, r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -230,23 +226,19 @@ photon256_serial:
 	and	#57344, r13
 	bis	r13, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r11, r8
 	rla	r8
 	adc	r8
-	mov	r5, r11
-	rlam.w	#1, r11
+	mov	r5, r4
+	rlam.w	#1, r4
 	mov	r8, r13
 	and	#1, r13
-	bis	r13, r11
+	bis	r13, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r13
-	rrum.w	#3, r13
-	and	#4369, r13
+	rrum.w	#3, r5
+	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	and	#61166, r11
-	mov	r11, r4
-	xor	r13, r4
-	mov	r13, r5
+	and	#61166, r4
+	xor	r5, r4
 	rlam.w	#1, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	and	#4369, r7
@@ -285,14 +277,14 @@ photon256_serial:
 	xor	@r9, r8
 	xor	r13, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
+	mov	r8, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r12, r13
 	bit	#1, r13
 	rrc	r13
@@ -301,26 +293,24 @@ photon256_serial:
 	bit	#1, r13
 	rrc	r13
 	and	#57344, r13
-	bis	r13, r11
+	bis	r13, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r8
 	adc	r8
-	mov	r12, r7
-	rlam.w	#1, r7
+	mov	r12, r4
+	rlam.w	#1, r4
 	mov	r8, r13
 	and	#1, r13
-	bis	r13, r7
+	bis	r13, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r12, r13
 	rrum.w	#3, r13
 	and	#4369, r13
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	and	#61166, r7
-	mov	r7, r4
+	and	#61166, r4
 	xor	r13, r4
 	rlam.w	#1, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r7
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r7, r11
@@ -339,9 +329,8 @@ photon256_serial:
 	and	#65534, r8
 	and	#61166, r8
 	xor	r7, r8
-	mov	r11, r12
-	and	#65534, r12
-	xor	r12, r8
+	and	#65534, r11
+	xor	r11, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	@r6, r12
 	xor	@r10, r12
@@ -384,7 +373,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5018 bytes of code
+;     estimated 4846 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -437,9 +426,8 @@ photon256_permute:
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r15
 	mov	r15, 8(sp)
-	mov	r6, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
+	and	#15, r6
+	mov.b	photon256_sbox(r6), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r5, r15
 	swpb	r15
@@ -468,14 +456,13 @@ photon256_permute:
 	bis	r9, r7
 	mov	r7, 72(sp)
 	bis	r4, 72(sp)
-	mov	r6, r9
-	swpb	r9
-	rlam.w	#4, r9
+	swpb	r6
+	rlam.w	#4, r6
 	swpb	r11
-	bis	r11, r9
+	bis	r11, r6
 	rlam.w	#4, r15
-	bis	r15, r9
-	mov	r9, 70(sp)
+	bis	r15, r6
+	mov	r6, 70(sp)
 	bis	r5, 70(sp)
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r13, r15
@@ -497,9 +484,8 @@ photon256_permute:
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r7
-	mov	r8, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r8
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r4, r15
 	swpb	r15
@@ -569,9 +555,8 @@ photon256_permute:
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r8
-	mov	r10, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
+	and	#15, r10
+	mov.b	photon256_sbox(r10), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r5, r15
 	swpb	r15
@@ -619,14 +604,14 @@ photon256_permute:
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r13, r15
 	xor	#7, r15
-	mov	30(sp), r10
-	xor	r15, r10
+	mov	30(sp), r11
+	xor	r15, r11
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	mov.b	photon256_sbox(r15), r11
+	mov.b	photon256_sbox(r15), r10
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -639,32 +624,32 @@ photon256_permute:
 	and	#15, r12
 	mov.b	photon256_sbox(r12), r6
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r10, r12
+	mov	r11, r12
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	and	#15, r12
 	mov.b	photon256_sbox(r12), r12
-	mov	r10, r8
+	mov	r11, r8
 	swpb	r8
 	mov.b	r8, r8
 	and	#15, r8
 	mov.b	photon256_sbox(r8), r7
-	mov	r10, r8
+	mov	r11, r8
 	rrum.w	#4, r8
 	and	#15, r8
 	mov.b	photon256_sbox(r8), r8
-	and	#15, r10
-	mov.b	photon256_sbox(r10), r10
+	and	#15, r11
+	mov.b	photon256_sbox(r11), r11
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r11
-	rlam.w	#4, r11
+	swpb	r10
+	rlam.w	#4, r10
 	swpb	r15
-	bis	r15, r11
+	bis	r15, r10
 	mov	r5, r15
 	rlam.w	#4, r15
-	bis	r15, r11
-	bis	r6, r11
+	bis	r15, r10
+	bis	r6, r10
 	swpb	r12
 	rlam.w	#4, r12
 	swpb	r7
@@ -672,9 +657,8 @@ photon256_permute:
 	mov	r8, r15
 	rlam.w	#4, r15
 	bis	r15, r12
-	bis	r10, r12
+	bis	r11, r12
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	r11, r10
 	rla	r10
 	rlc	r12
 	adc	r10
@@ -707,9 +691,8 @@ photon256_permute:
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r8
-	mov	r14, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
+	and	#15, r14
+	mov.b	photon256_sbox(r14), r4
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
 	mov	r5, r15
 	swpb	r15
@@ -748,8 +731,8 @@ photon256_permute:
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	r13, r15
 	xor	#14, r15
-	mov	74(sp), r11
-	xor	r15, r11
+	mov	74(sp), r8
+	xor	r15, r8
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov.b	17(sp), r15
 	rrum.w	#4, r15
@@ -757,54 +740,50 @@ photon256_permute:
 	mov.b	17(sp), r15
 	and	#15, r15
 	mov.b	photon256_sbox(r15), r15
-	mov	16(sp), r8
-	rrum.w	#4, r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	mov	16(sp), r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r4
+	mov	16(sp), r11
+	rrum.w	#4, r11
+	and	#15, r11
+	mov.b	photon256_sbox(r11), r4
+	mov	16(sp), r11
+	and	#15, r11
+	mov.b	photon256_sbox(r11), r5
 	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r11, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r5
-	mov	r11, r7
+	mov	r8, r11
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	and	#15, r11
+	mov.b	photon256_sbox(r11), r11
+	mov	r8, r7
 	swpb	r7
 	mov.b	r7, r7
 	and	#15, r7
 	mov.b	photon256_sbox(r7), r6
-	mov	r11, r7
+	mov	r8, r7
 	rrum.w	#4, r7
 	and	#15, r7
 	mov.b	photon256_sbox(r7), r7
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
+	and	#15, r8
+	mov.b	photon256_sbox(r8), r8
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	swpb	r14
 	rlam.w	#4, r14
 	swpb	r15
 	bis	r15, r14
-	mov	r8, r15
+	mov	r4, r15
 	rlam.w	#4, r15
-	mov	r14, r8
-	bis	r15, r8
-	bis	r4, r8
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
+	bis	r15, r14
+	bis	r5, r14
+	swpb	r11
+	rlam.w	#4, r11
 	mov	r6, r15
 	swpb	r15
-	bis	r15, r14
+	bis	r15, r11
 	mov	r7, r15
 	rlam.w	#4, r15
-	bis	r15, r14
-	bis	r11, r14
+	bis	r15, r11
+	bis	r8, r11
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	r14, r11
-	mov	r8, r14
 	bit	#1, r11
 	rrc	r14
 	rrc	r11
@@ -885,10 +864,9 @@ photon256_permute:
 	mov	r15, 4(sp)
 	xor	r8, 4(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	r13, r15
-	xor	#8, r15
+	xor	#8, r13
 	mov	76(sp), r5
-	xor	r15, r5
+	xor	r13, r5
 	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov.b	67(sp), r15
 	rrum.w	#4, r15
@@ -932,16 +910,15 @@ photon256_permute:
 	mov	r6, r8
 	bis	r7, r8
 	bis	14(sp), r8
-	mov	r4, r7
-	swpb	r7
-	rlam.w	#4, r7
+	swpb	r4
+	rlam.w	#4, r4
 	swpb	r13
-	bis	r13, r7
+	bis	r13, r4
 	rlam.w	#4, r15
-	bis	r15, r7
-	bis	r5, r7
+	bis	r15, r4
+	bis	r5, r4
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	r7, r13
+	mov	r4, r13
 	mov	r8, r15
 	rla	r13
 	rlc	r15
@@ -961,75 +938,70 @@ photon256_permute:
 	mov	r12, 48(sp)
 	xor	r11, 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	60(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	48(sp), r8
+	mov	60(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	48(sp), r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	60(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65534, r5
+	and	#8191, r8
 	mov	48(sp), r7
-	rlam.w	#1, r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#57344, r7
 	bis	r7, r8
-	xor	r6, r4
+	mov	48(sp), r7
+	rrum.w	#3, r7
+	and	#4369, r8
+	and	#4369, r7
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	60(sp), r5
+	rla	r5
+	adc	r5
 	mov	r5, r6
+	and	#65534, r6
+	mov	48(sp), r4
+	rlam.w	#1, r4
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r6
+	and	#61166, r4
 	xor	r8, r6
+	xor	r7, r4
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	rlam.w	#1, r7
+	and	#1, r8
+	bis	r8, r7
+	xor	r5, r6
+	mov	r4, r8
+	xor	r7, r8
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	24(sp), r7
 	xor	4(sp), r7
-	mov	r9, r8
-	xor	22(sp), r8
+	mov	r9, r4
+	xor	22(sp), r4
 	xor	r13, r7
-	xor	r15, r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
+	xor	r15, r4
 	xor	r6, r7
+	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
+	mov	r4, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -1037,62 +1009,58 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	rrum.w	#3, r8
-	and	#4369, r6
+	bis	r8, r5
+	mov	r4, r6
+	rrum.w	#3, r6
+	mov	r5, r8
 	and	#4369, r8
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
 	rla	r7
 	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	70(sp), r7
-	xor	52(sp), r7
-	mov	72(sp), r8
-	xor	56(sp), r8
-	xor	r10, r7
-	xor	r12, r8
-	xor	40(sp), r7
-	xor	34(sp), r8
-	xor	r13, r7
-	xor	r15, r8
 	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
+	and	#65534, r5
+	rlam.w	#1, r4
+	and	#1, r7
+	bis	r7, r4
+	mov	r5, r7
+	and	#61166, r7
+	and	#61166, r4
+	xor	r8, r7
+	xor	r6, r4
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	rlam.w	#1, r6
+	and	#1, r8
+	bis	r8, r6
+	xor	r5, r7
+	mov	r4, r8
+	xor	r6, r8
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	70(sp), r6
+	xor	52(sp), r6
+	mov	72(sp), r4
+	xor	56(sp), r4
+	xor	r10, r6
+	xor	r12, r4
+	xor	40(sp), r6
+	xor	34(sp), r4
+	xor	r13, r6
+	xor	r15, r4
+	xor	r7, r6
+	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
+	mov	r6, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r4, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -1100,26 +1068,23 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
+	bis	r8, r7
+	mov	r4, r8
 	rrum.w	#3, r8
-	and	#4369, r6
+	and	#4369, r7
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r4
+	and	#1, r6
+	bis	r6, r4
 	and	#61166, r5
-	and	#61166, r7
-	xor	r6, r5
-	mov	r7, r4
+	and	#61166, r4
+	xor	r7, r5
 	xor	r8, r4
-	mov	r6, r7
 	rla	r7
 	adc	r7
 	mov	r7, r6
@@ -1145,128 +1110,7 @@ photon256_permute:
 	mov	34(sp), 46(sp)
 	xor	22(sp), 46(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	64(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	46(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	46(sp), r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	64(sp), r4
-	rla	r4
-	adc	r4
-	mov	r4, r5
-	and	#65534, r5
-	mov	46(sp), r7
-	rlam.w	#1, r7
-	and	#1, r4
-	bis	r4, r7
-	and	#61166, r5
-	and	#61166, r7
-	mov	r5, r4
-	xor	r6, r4
-	mov	r7, r5
-	xor	r8, r5
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r4
-	mov	r5, r6
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	52(sp), r7
-	xor	r13, r7
-	mov	56(sp), r8
-	xor	r15, r8
-	xor	38(sp), r7
-	xor	36(sp), r8
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
-	xor	r6, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r7, r8
-	rrum.w	#3, r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	mov	r4, r5
-	and	#61166, r5
-	and	#61166, r7
-	xor	r6, r5
-	mov	r7, r4
-	xor	r8, r4
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r5
-	mov	r4, r6
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	24(sp), r8
-	xor	r10, r8
-	xor	r12, r9
-	mov	r8, r7
-	xor	40(sp), r7
-	xor	34(sp), r9
-	xor	r14, r7
-	xor	r11, r9
-	xor	38(sp), r7
-	xor	36(sp), r9
-	xor	r5, r7
-	mov	r9, r5
-	xor	r6, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
+	mov	64(sp), r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -1274,6 +1118,119 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#8191, r8
+	mov	46(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#57344, r7
+	bis	r7, r8
+	mov	46(sp), r6
+	rrum.w	#3, r6
+	and	#4369, r8
+	and	#4369, r6
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	64(sp), r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#65534, r7
+	mov	46(sp), r4
+	rlam.w	#1, r4
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r7
+	and	#61166, r4
+	xor	r8, r7
+	xor	r6, r4
+	rla	r8
+	adc	r8
+	mov	r8, r5
+	and	#65534, r5
+	rlam.w	#1, r6
+	and	#1, r8
+	bis	r8, r6
+	xor	r5, r7
+	mov	r4, r8
+	xor	r6, r8
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	52(sp), r6
+	xor	r13, r6
+	mov	56(sp), r4
+	xor	r15, r4
+	xor	38(sp), r6
+	xor	36(sp), r4
+	xor	r7, r6
+	xor	r8, r4
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r4, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r7
+	mov	r4, r8
+	rrum.w	#3, r8
+	and	#4369, r7
+	and	#4369, r8
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r4
+	and	#1, r6
+	bis	r6, r4
+	mov	r5, r6
+	and	#61166, r6
+	and	#61166, r4
+	xor	r7, r6
+	xor	r8, r4
+	rla	r7
+	adc	r7
+	mov	r7, r5
+	and	#65534, r5
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r5, r6
+	mov	r4, r7
+	xor	r8, r7
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	24(sp), r8
+	xor	r10, r8
+	mov	r9, r5
+	xor	r12, r5
+	xor	40(sp), r8
+	xor	34(sp), r5
+	xor	r14, r8
+	xor	r11, r5
+	xor	38(sp), r8
+	xor	36(sp), r5
+	xor	r6, r8
+	xor	r7, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r8, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r5, r9
 	bit	#1, r9
 	rrc	r9
@@ -1282,13 +1239,13 @@ photon256_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r8
+	bis	r9, r7
 	mov	r5, r4
 	rrum.w	#3, r4
-	and	#4369, r8
+	and	#4369, r7
 	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r9
+	mov	r8, r9
 	rla	r9
 	adc	r9
 	mov	r9, r6
@@ -1298,9 +1255,8 @@ photon256_permute:
 	bis	r9, r5
 	and	#61166, r6
 	and	#61166, r5
-	xor	r8, r6
+	xor	r7, r6
 	xor	r4, r5
-	mov	r8, r7
 	rla	r7
 	adc	r7
 	mov	r7, r8
@@ -1327,14 +1283,14 @@ photon256_permute:
 	mov	r11, 44(sp)
 	xor	r15, 44(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	62(sp), r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
+	mov	62(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	44(sp), r9
 	bit	#1, r9
 	rrc	r9
@@ -1343,27 +1299,25 @@ photon256_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r4
+	bis	r9, r8
 	mov	44(sp), r7
 	rrum.w	#3, r7
-	and	#4369, r4
+	and	#4369, r8
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	62(sp), r8
-	rla	r8
-	adc	r8
-	mov	r8, r5
+	mov	62(sp), r9
+	rla	r9
+	adc	r9
+	mov	r9, r5
 	and	#65534, r5
-	mov	44(sp), r9
-	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
+	mov	44(sp), r6
+	rlam.w	#1, r6
+	and	#1, r9
+	bis	r9, r6
 	and	#61166, r5
-	and	#61166, r9
-	xor	r4, r5
-	mov	r9, r6
+	and	#61166, r6
+	xor	r8, r5
 	xor	r7, r6
-	mov	r4, r8
 	rla	r8
 	adc	r8
 	mov	r8, r9
@@ -1484,12 +1438,12 @@ photon256_permute:
 	xor	r12, r9
 	xor	r10, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r10
-	xor	38(sp), r10
-	mov	r11, r12
-	xor	36(sp), r12
-	xor	r9, r10
-	xor	r8, r12
+	mov	r14, r12
+	xor	38(sp), r12
+	mov	r11, r10
+	xor	36(sp), r10
+	xor	r9, r12
+	xor	r8, r10
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	4(sp), 54(sp)
 	xor	38(sp), 54(sp)
@@ -1513,30 +1467,28 @@ photon256_permute:
 	rrc	r9
 	and	#57344, r9
 	bis	r9, r7
-	mov	42(sp), r4
-	rrum.w	#3, r4
+	mov	42(sp), r9
+	rrum.w	#3, r9
 	and	#4369, r7
-	and	#4369, r4
+	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	54(sp), r8
 	rla	r8
 	adc	r8
 	mov	r8, r5
 	and	#65534, r5
-	mov	42(sp), r9
-	rlam.w	#1, r9
+	mov	42(sp), r6
+	rlam.w	#1, r6
 	and	#1, r8
-	bis	r8, r9
+	bis	r8, r6
 	and	#61166, r5
-	and	#61166, r9
+	and	#61166, r6
 	xor	r7, r5
-	mov	r9, r6
-	xor	r4, r6
+	xor	r9, r6
 	rla	r7
 	adc	r7
 	mov	r7, r8
 	and	#65534, r8
-	mov	r4, r9
 	rlam.w	#1, r9
 	and	#1, r7
 	bis	r7, r9
@@ -1545,16 +1497,23 @@ photon256_permute:
 	mov	r6, r8
 	xor	r9, r8
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	40(sp), r6
-	xor	20(sp), r6
-	mov	34(sp), r9
-	xor	26(sp), r9
-	xor	r10, r6
+	mov	40(sp), r9
+	xor	20(sp), r9
+	mov	34(sp), r6
+	xor	26(sp), r6
 	xor	r12, r9
-	xor	r7, r6
-	mov	r9, r7
-	xor	r8, r7
+	xor	r10, r6
+	xor	r7, r9
+	xor	r8, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r9, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r6, r8
 	bit	#1, r8
 	rrc	r8
@@ -1562,68 +1521,55 @@ photon256_permute:
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
-	and	#8191, r8
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r8
-	mov	r7, r9
-	rrum.w	#3, r9
+	and	#57344, r8
+	bis	r8, r7
+	mov	r6, r8
+	rrum.w	#3, r8
+	and	#4369, r7
 	and	#4369, r8
-	mov	r9, r4
-	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r9
-	and	#65534, r9
-	rlam.w	#1, r7
-	and	#1, r6
-	bis	r6, r7
-	mov	r9, r6
+	rla	r9
+	adc	r9
+	mov	r9, r5
+	and	#65534, r5
+	rlam.w	#1, r6
+	and	#1, r9
+	bis	r9, r6
+	and	#61166, r5
 	and	#61166, r6
-	and	#61166, r7
+	xor	r7, r5
 	xor	r8, r6
-	mov	r7, r5
-	xor	r4, r5
-	mov	r8, r7
 	rla	r7
 	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	mov	r4, r9
-	rlam.w	#1, r9
+	mov	r7, r9
+	and	#65534, r9
+	rlam.w	#1, r8
 	and	#1, r7
-	bis	r7, r9
-	xor	r8, r6
-	mov	r5, r8
-	xor	r9, r8
+	bis	r7, r8
+	mov	r5, r7
+	xor	r9, r7
+	mov	r6, r9
+	xor	r8, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	60(sp), r7
-	xor	4(sp), r7
-	mov	48(sp), r9
-	xor	22(sp), r9
-	xor	r13, r7
-	xor	r15, r9
-	xor	r10, r7
-	xor	r12, r9
-	xor	r6, r7
-	mov	r9, r5
-	xor	r8, r5
+	mov	60(sp), r8
+	xor	4(sp), r8
+	mov	48(sp), r5
+	xor	22(sp), r5
+	xor	r13, r8
+	xor	r15, r5
+	xor	r12, r8
+	xor	r10, r5
+	xor	r7, r8
+	xor	r9, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
+	mov	r8, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
 	mov	r5, r9
 	bit	#1, r9
 	rrc	r9
@@ -1632,13 +1578,13 @@ photon256_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r8
+	bis	r9, r7
 	mov	r5, r4
 	rrum.w	#3, r4
-	and	#4369, r8
+	and	#4369, r7
 	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r9
+	mov	r8, r9
 	rla	r9
 	adc	r9
 	mov	r9, r6
@@ -1648,9 +1594,8 @@ photon256_permute:
 	bis	r9, r5
 	and	#61166, r6
 	and	#61166, r5
-	xor	r8, r6
+	xor	r7, r6
 	xor	r4, r5
-	mov	r8, r7
 	rla	r7
 	adc	r7
 	mov	r7, r8
@@ -1677,14 +1622,14 @@ photon256_permute:
 	mov	r15, 50(sp)
 	xor	26(sp), 50(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	58(sp), r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
+	mov	58(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	50(sp), r9
 	bit	#1, r9
 	rrc	r9
@@ -1693,27 +1638,25 @@ photon256_permute:
 	bit	#1, r9
 	rrc	r9
 	and	#57344, r9
-	bis	r9, r4
+	bis	r9, r8
 	mov	50(sp), r7
 	rrum.w	#3, r7
-	and	#4369, r4
+	and	#4369, r8
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	58(sp), r8
-	rla	r8
-	adc	r8
-	mov	r8, r5
+	mov	58(sp), r9
+	rla	r9
+	adc	r9
+	mov	r9, r5
 	and	#65534, r5
-	mov	50(sp), r9
-	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
+	mov	50(sp), r6
+	rlam.w	#1, r6
+	and	#1, r9
+	bis	r9, r6
 	and	#61166, r5
-	and	#61166, r9
-	xor	r4, r5
-	mov	r9, r6
+	and	#61166, r6
+	xor	r8, r5
 	xor	r7, r6
-	mov	r4, r8
 	rla	r8
 	adc	r8
 	mov	r8, r9
@@ -1727,9 +1670,9 @@ photon256_permute:
 	xor	r7, r9
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r14, r6
-	xor	r10, r6
+	xor	r12, r6
 	mov	r11, r7
-	xor	r12, r7
+	xor	r10, r7
 	xor	30(sp), r6
 	xor	10(sp), r7
 	xor	r8, r6
@@ -1806,105 +1749,52 @@ photon256_permute:
 	rrc	r14
 	and	#57344, r14
 	bis	r14, r7
-	mov	r8, r11
-	rrum.w	#3, r11
+	mov	r8, r9
+	rrum.w	#3, r9
 	and	#4369, r7
-	and	#4369, r11
+	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r6
 	adc	r6
-	mov	r6, r9
-	and	#65534, r9
+	mov	r6, r11
+	and	#65534, r11
 	rlam.w	#1, r8
 	and	#1, r6
 	bis	r6, r8
-	and	#61166, r9
+	and	#61166, r11
 	and	#61166, r8
-	xor	r7, r9
-	xor	r11, r8
+	xor	r7, r11
+	xor	r9, r8
 	rla	r7
 	adc	r7
 	mov	r7, r14
 	and	#65534, r14
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r7
-	bis	r7, r11
-	xor	r14, r9
-	xor	r11, r8
+	bis	r7, r9
+	xor	r14, r11
+	xor	r9, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r11
-	xor	r10, r11
+	mov	r13, r4
+	xor	r12, r4
 	mov	r15, r14
-	xor	r12, r14
-	mov	r11, r4
-	xor	r9, r4
+	xor	r10, r14
+	xor	r11, r4
 	xor	r8, r14
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	38(sp), r7
+	mov	38(sp), r11
+	xor	r12, r11
+	mov	36(sp), r7
 	xor	r10, r7
-	mov	36(sp), r8
-	xor	r12, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r9
-	mov	r8, r11
-	rrum.w	#3, r11
-	and	#4369, r9
-	mov	r11, r5
-	and	#4369, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	mov	r11, r6
-	and	#61166, r6
-	and	#61166, r8
-	xor	r9, r6
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	mov	r5, r11
-	rlam.w	#1, r11
-	and	#1, r8
-	bis	r8, r11
-	mov	r6, r8
-	xor	r9, r8
-	mov	r7, r9
-	xor	r11, r9
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r7
-	xor	30(sp), r7
-	mov	22(sp), r11
-	xor	10(sp), r11
-	xor	r4, r7
-	xor	r14, r11
-	xor	r8, r7
 	mov	r11, r8
-	xor	r9, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	r7, r9
 	bit	#1, r9
 	rrc	r9
@@ -1912,8 +1802,54 @@ photon256_permute:
 	rrc	r9
 	bit	#1, r9
 	rrc	r9
-	and	#8191, r9
+	and	#57344, r9
+	bis	r9, r8
+	mov	r7, r9
+	rrum.w	#3, r9
+	and	#4369, r8
+	and	#4369, r9
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r11
+	adc	r11
+	mov	r11, r6
+	and	#65534, r6
+	rlam.w	#1, r7
+	and	#1, r11
+	bis	r11, r7
+	and	#61166, r6
+	and	#61166, r7
+	xor	r8, r6
+	xor	r9, r7
+	rla	r8
+	adc	r8
 	mov	r8, r11
+	and	#65534, r11
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	mov	r6, r8
+	xor	r11, r8
+	mov	r7, r11
+	xor	r9, r11
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	4(sp), r9
+	xor	30(sp), r9
+	mov	22(sp), r7
+	xor	10(sp), r7
+	xor	r4, r9
+	xor	r14, r7
+	xor	r8, r9
+	xor	r11, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r9, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
@@ -1921,32 +1857,27 @@ photon256_permute:
 	bit	#1, r11
 	rrc	r11
 	and	#57344, r11
-	bis	r11, r9
-	mov	r8, r11
-	rrum.w	#3, r11
-	and	#4369, r9
-	mov	r11, r5
-	and	#4369, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
+	bis	r11, r8
 	mov	r7, r11
-	and	#65534, r11
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	mov	r11, r6
+	rrum.w	#3, r11
+	and	#4369, r8
+	and	#4369, r11
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r9
+	adc	r9
+	mov	r9, r6
+	and	#65534, r6
+	rlam.w	#1, r7
+	and	#1, r9
+	bis	r9, r7
 	and	#61166, r6
-	and	#61166, r8
-	xor	r9, r6
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
+	and	#61166, r7
+	xor	r8, r6
+	xor	r11, r7
 	rla	r8
 	adc	r8
 	mov	r8, r9
 	and	#65534, r9
-	mov	r5, r11
 	rlam.w	#1, r11
 	and	#1, r8
 	bis	r8, r11
@@ -1955,18 +1886,25 @@ photon256_permute:
 	mov	r7, r9
 	xor	r11, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	62(sp), r7
-	xor	38(sp), r7
-	mov	44(sp), r11
-	xor	36(sp), r11
-	xor	20(sp), r7
-	xor	26(sp), r11
-	xor	r4, r7
-	xor	r14, r11
-	xor	r8, r7
-	mov	r11, r8
-	xor	r9, r8
+	mov	62(sp), r11
+	xor	38(sp), r11
+	mov	44(sp), r7
+	xor	36(sp), r7
+	xor	20(sp), r11
+	xor	26(sp), r7
+	xor	r4, r11
+	xor	r14, r7
+	xor	r8, r11
+	xor	r9, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r11, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
 	mov	r7, r9
 	bit	#1, r9
 	rrc	r9
@@ -1974,63 +1912,49 @@ photon256_permute:
 	rrc	r9
 	bit	#1, r9
 	rrc	r9
-	and	#8191, r9
-	mov	r8, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r9
-	mov	r8, r11
-	rrum.w	#3, r11
+	and	#57344, r9
+	bis	r9, r8
+	mov	r7, r9
+	rrum.w	#3, r9
+	and	#4369, r8
 	and	#4369, r9
-	mov	r11, r5
-	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
+	rla	r11
+	adc	r11
 	mov	r11, r6
+	and	#65534, r6
+	rlam.w	#1, r7
+	and	#1, r11
+	bis	r11, r7
 	and	#61166, r6
-	and	#61166, r8
-	xor	r9, r6
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
+	and	#61166, r7
+	xor	r8, r6
+	xor	r9, r7
 	rla	r8
 	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	mov	r5, r11
-	rlam.w	#1, r11
+	mov	r8, r11
+	and	#65534, r11
+	rlam.w	#1, r9
 	and	#1, r8
-	bis	r8, r11
-	xor	r9, r6
-	mov	r7, r8
+	bis	r8, r9
+	mov	r6, r8
 	xor	r11, r8
+	mov	r7, r11
+	xor	r9, r11
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	38(sp), r9
-	xor	30(sp), r9
-	mov	36(sp), r11
-	xor	10(sp), r11
-	mov	r9, r7
-	xor	r6, r7
-	mov	r11, r9
-	xor	r8, r9
+	mov	38(sp), r7
+	xor	30(sp), r7
+	mov	36(sp), r9
+	xor	10(sp), r9
+	xor	r8, r7
+	xor	r11, r9
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	20(sp), r5
-	xor	30(sp), r5
-	mov	26(sp), r11
-	xor	10(sp), r11
+	mov	20(sp), r11
+	xor	30(sp), r11
+	mov	26(sp), r5
+	xor	10(sp), r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r6
+	mov	r11, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -2038,7 +1962,7 @@ photon256_permute:
 	bit	#1, r6
 	rrc	r6
 	and	#8191, r6
-	mov	r11, r8
+	mov	r5, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -2047,47 +1971,53 @@ photon256_permute:
 	rrc	r8
 	and	#57344, r8
 	bis	r8, r6
-	mov	r11, r8
+	mov	r5, r8
 	rrum.w	#3, r8
 	and	#4369, r6
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r5
-	adc	r5
-	mov	r5, 0(sp)
-	and	#65534, 0(sp)
-	rlam.w	#1, r11
-	and	#1, r5
-	bis	r5, r11
-	mov	@sp, r5
-	and	#61166, r5
-	and	#61166, r11
-	mov	r5, 2(sp)
-	xor	r6, 2(sp)
-	mov	r11, r5
-	xor	r8, r5
-	mov	r6, r11
 	rla	r11
 	adc	r11
-	mov	r11, r6
-	and	#65534, r6
-	rlam.w	#1, r8
+	mov	r11, 0(sp)
+	and	#65534, 0(sp)
+	rlam.w	#1, r5
 	and	#1, r11
-	bis	r11, r8
-	mov	2(sp), r11
-	xor	r6, r11
-	mov	r5, r6
-	xor	r8, r6
+	bis	r11, r5
+	mov	@sp, r11
+	and	#61166, r11
+	and	#61166, r5
+	mov	r11, 2(sp)
+	xor	r6, 2(sp)
+	xor	r8, r5
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#65534, r11
+	rlam.w	#1, r8
+	and	#1, r6
+	bis	r6, r8
+	mov	2(sp), r6
+	xor	r11, r6
+	mov	r5, r11
+	xor	r8, r11
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r13
-	xor	r14, r15
-	mov	r13, r8
-	xor	r7, r8
-	xor	r9, r15
+	mov	r15, r8
+	xor	r14, r8
+	mov	r13, r15
+	xor	r7, r15
+	xor	r9, r8
+	xor	r6, r15
 	xor	r11, r8
-	mov	r15, r11
-	xor	r6, r11
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
 	mov	r8, r13
 	bit	#1, r13
 	rrc	r13
@@ -2095,8 +2025,56 @@ photon256_permute:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#8191, r13
+	and	#57344, r13
+	bis	r13, r11
+	mov	r8, r13
+	rrum.w	#3, r13
+	and	#4369, r11
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rlam.w	#1, r8
+	and	#1, r15
+	bis	r15, r8
+	and	#61166, r6
+	and	#61166, r8
+	xor	r11, r6
+	xor	r13, r8
+	rla	r11
+	adc	r11
 	mov	r11, r15
+	and	#65534, r15
+	rlam.w	#1, r13
+	and	#1, r11
+	bis	r11, r13
+	mov	r6, r11
+	xor	r15, r11
+	mov	r8, r15
+	xor	r13, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	54(sp), r13
+	xor	20(sp), r13
+	mov	42(sp), r6
+	xor	26(sp), r6
+	xor	r12, r13
+	xor	r10, r6
+	xor	r7, r13
+	xor	r9, r6
+	xor	r11, r13
+	xor	r15, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r13, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2104,27 +2082,24 @@ photon256_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	mov	r11, r15
-	rrum.w	#3, r15
-	and	#4369, r13
-	mov	r15, r5
+	bis	r15, r11
+	mov	r6, r5
+	rrum.w	#3, r5
+	and	#4369, r11
 	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
-	rlam.w	#1, r11
-	and	#1, r8
-	bis	r8, r11
+	mov	r13, r15
+	rla	r15
+	adc	r15
 	mov	r15, r8
+	and	#65534, r8
+	rlam.w	#1, r6
+	and	#1, r15
+	bis	r15, r6
 	and	#61166, r8
-	and	#61166, r11
-	xor	r13, r8
-	mov	r11, r6
+	and	#61166, r6
+	xor	r11, r8
 	xor	r5, r6
-	mov	r13, r11
 	rla	r11
 	adc	r11
 	mov	r11, r13
@@ -2136,20 +2111,133 @@ photon256_permute:
 	xor	r13, r8
 	mov	r6, r13
 	xor	r15, r13
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r11
-	xor	20(sp), r11
-	mov	42(sp), r15
-	xor	26(sp), r15
-	xor	r10, r11
-	xor	r12, r15
-	xor	r7, r11
-	xor	r9, r15
-	xor	r8, r11
-	mov	r15, r6
-	xor	r13, r6
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	20(sp), r15
+	xor	r4, r15
+	mov	26(sp), r11
+	xor	r14, r11
+	mov	r15, 18(sp)
+	xor	r8, 18(sp)
+	xor	r13, r11
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r12, r8
+	xor	r4, r8
+	mov	r10, r5
+	xor	r14, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r13
+	mov	r8, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r6
+	mov	r5, r13
+	rrum.w	#3, r13
+	mov	r6, r15
+	and	#4369, r15
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r8
+	adc	r8
+	mov	r8, r6
+	and	#65534, r6
+	rlam.w	#1, r5
+	and	#1, r8
+	bis	r8, r5
+	mov	r6, r8
+	and	#61166, r8
+	and	#61166, r5
+	xor	r15, r8
+	xor	r13, r5
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r6, r8
+	mov	r5, r15
+	xor	r13, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	38(sp), r13
+	xor	r7, r13
+	mov	36(sp), r5
+	xor	r9, r5
+	xor	18(sp), r13
+	xor	r11, r5
+	xor	r8, r13
+	xor	r15, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r6
+	mov	r5, r8
+	rrum.w	#3, r8
+	mov	r6, r15
+	and	#4369, r15
+	and	#4369, r8
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r13
+	adc	r13
+	mov	r13, r6
+	and	#65534, r6
+	rlam.w	#1, r5
+	and	#1, r13
+	bis	r13, r5
+	mov	r6, r13
+	and	#61166, r13
+	and	#61166, r5
+	xor	r15, r13
+	xor	r8, r5
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rlam.w	#1, r8
+	and	#1, r15
+	bis	r15, r8
+	xor	r6, r13
+	mov	r5, r15
+	xor	r8, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	58(sp), r8
+	xor	r12, r8
+	mov	50(sp), r5
+	xor	r10, r5
+	xor	30(sp), r8
+	xor	10(sp), r5
+	xor	18(sp), r8
+	xor	r11, r5
+	xor	r13, r8
+	xor	r15, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r8, r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -2157,7 +2245,7 @@ photon256_permute:
 	bit	#1, r13
 	rrc	r13
 	and	#8191, r13
-	mov	r6, r15
+	mov	r5, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2166,206 +2254,22 @@ photon256_permute:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r13
-	mov	r6, r5
-	rrum.w	#3, r5
+	mov	r5, r15
+	rrum.w	#3, r15
 	and	#4369, r13
-	and	#4369, r5
+	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r11, r15
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65534, r11
-	rlam.w	#1, r6
-	and	#1, r15
-	bis	r15, r6
-	and	#61166, r11
-	and	#61166, r6
-	xor	r13, r11
-	xor	r5, r6
-	mov	r13, r8
 	rla	r8
 	adc	r8
-	mov	r8, r13
-	and	#65534, r13
-	mov	r5, r15
-	rlam.w	#1, r15
+	mov	r8, r6
+	and	#65534, r6
+	rlam.w	#1, r5
 	and	#1, r8
-	bis	r8, r15
-	xor	r13, r11
-	mov	r6, r8
-	xor	r15, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	20(sp), r13
-	xor	r4, r13
-	mov	26(sp), r15
-	xor	r14, r15
-	mov	r13, 18(sp)
-	xor	r11, 18(sp)
-	mov	r15, r11
-	xor	r8, r11
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r6
-	xor	r4, r6
-	mov	r12, r13
-	xor	r14, r13
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r13, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	rlam.w	#1, r13
-	and	#1, r6
-	bis	r6, r13
-	mov	r5, r6
+	bis	r8, r5
 	and	#61166, r6
-	and	#61166, r13
-	mov	r6, r5
-	xor	r8, r5
-	mov	r13, r6
-	xor	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r13
-	bis	r13, r15
-	xor	r8, r5
-	mov	r6, r8
-	xor	r15, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	38(sp), r13
-	xor	r7, r13
-	mov	36(sp), r15
-	xor	r9, r15
-	xor	18(sp), r13
-	xor	r11, r15
-	mov	r13, r6
-	xor	r5, r6
-	mov	r15, r13
-	xor	r8, r13
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r13, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	rlam.w	#1, r13
-	and	#1, r6
-	bis	r6, r13
-	mov	r5, r6
-	and	#61166, r6
-	and	#61166, r13
-	mov	r6, r5
-	xor	r8, r5
-	mov	r13, r6
-	xor	r15, r6
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r13
-	bis	r13, r15
-	xor	r8, r5
-	mov	r6, r8
-	xor	r15, r8
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	58(sp), r13
-	xor	r10, r13
-	mov	50(sp), r15
-	xor	r12, r15
-	xor	30(sp), r13
-	xor	10(sp), r15
-	xor	18(sp), r13
-	xor	r11, r15
-	mov	r13, r6
-	xor	r5, r6
-	mov	r15, r13
-	xor	r8, r13
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r13, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r13, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
-	rlam.w	#1, r13
-	and	#1, r6
-	bis	r6, r13
-	mov	r5, r6
-	and	#61166, r6
-	and	#61166, r13
-	xor	r8, r6
-	mov	r13, r5
+	and	#61166, r5
+	xor	r13, r6
 	xor	r15, r5
-	mov	r8, r13
 	rla	r13
 	adc	r13
 	mov	r13, r8
@@ -2377,9 +2281,9 @@ photon256_permute:
 	mov	r5, r8
 	xor	r15, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r13
+	mov	r12, r13
 	xor	r7, r13
-	mov	r12, r15
+	mov	r10, r15
 	xor	r9, r15
 	xor	r6, r13
 	xor	r8, r15
@@ -2387,8 +2291,7 @@ photon256_permute:
 	mov	38(sp), r5
 	mov	36(sp), r6
 	mov	26(sp), r8
-	mov	r10, 32(sp)
-	mov	r12, r10
+	mov	r12, 32(sp)
 	mov	10(sp), r12
 	mov	r4, 68(sp)
 	mov	r7, 74(sp)

@@ -634,312 +634,293 @@ poly1305_block:
 
 
 ; --- poly1305_finish: poly1305.finish
-;     frame 26 bytes (13 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 790 bytes of code
+;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 752 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
 	.balign 2
 poly1305_finish:
 	pushm.w	#7, r10
-	sub	#26, sp
-	mov	r12, r15
-	mov	r13, 20(sp)
-	mov	r14, 24(sp)
+	sub	#30, sp
+	mov	r12, r5
+	mov	r13, 24(sp)
+	mov	r14, 28(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	2(r15), r4
+	mov	2(r5), r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
 	rrc	r4
-	mov	r4, r10
-	and	#57344, r10
+	mov	r4, r14
+	and	#57344, r14
 	and	#8191, r4
-	mov	@r15, r5
-	mov	#0, r6
-	mov	#0, r7
+	mov	@r5, r7
 	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r9
-	mov	#0, r14
-	add	r10, r5
-	addc	r4, r6
-	addc	#0, r7
-	addc	#0, r8
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	4(r15), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r4
-	and	#64512, r4
-	and	#1023, r10
-	add	#0, r5
-	addc	r4, r6
-	addc	r10, r7
-	addc	#0, r8
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	6(r15), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r4
-	and	#65408, r4
-	and	#127, r10
-	add	#0, r5
-	addc	#0, r6
-	addc	r4, r7
-	addc	r10, r8
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	8(r15), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r4
-	and	#65520, r4
-	and	#15, r10
-	add	#0, r5
-	addc	#0, r6
-	addc	#0, r7
+	mov	#0, r6
+	mov	#0, r15
+	add	r14, r7
 	addc	r4, r8
-	addc	r10, r11
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r15
+	mov	4(r5), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r4
+	and	#64512, r4
+	and	#1023, r14
+	add	#0, r7
+	addc	r4, r8
+	addc	r14, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r15
+	mov	6(r5), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r4
+	and	#65408, r4
+	and	#127, r14
+	add	#0, r7
+	addc	#0, r8
+	addc	r4, r9
+	addc	r14, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r15
+	mov	8(r5), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r4
+	and	#65520, r4
+	and	#15, r14
+	add	#0, r7
+	addc	#0, r8
 	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	10(r15), r10
-	rla	r10
-	adc	r10
-	mov	r10, r4
+	addc	r4, r10
+	addc	r14, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r15
+	mov	10(r5), r14
+	rla	r14
+	adc	r14
+	mov	r14, r4
 	and	#65534, r4
-	and	#1, r10
-	add	#0, r5
-	addc	#0, r6
-	addc	#0, r7
+	and	#1, r14
+	add	#0, r7
 	addc	#0, r8
-	addc	r4, r11
-	addc	r10, r12
-	addc	#0, r13
 	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	12(r15), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	mov	r10, r4
+	addc	#0, r10
+	addc	r4, r11
+	addc	r14, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r15
+	mov	12(r5), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r4
 	and	#49152, r4
-	and	#16383, r10
-	add	#0, r5
-	addc	#0, r6
-	addc	#0, r7
+	and	#16383, r14
+	add	#0, r7
 	addc	#0, r8
-	addc	r4, r11
-	addc	r10, r12
-	addc	#0, r13
 	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	14(r15), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r4
-	and	#63488, r4
-	and	#2047, r10
-	add	#0, r5
+	addc	#0, r10
+	addc	r4, r11
+	addc	r14, r12
+	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r7
+	addc	#0, r15
+	mov.b	r15, r15
+	mov	14(r5), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r4
+	and	#63488, r4
+	and	#2047, r14
+	add	#0, r7
 	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	r4, r12
-	addc	r10, r13
-	addc	#0, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	16(r15), r10
-	swpb	r10
-	mov	r10, r4
-	and	#65280, r4
-	mov.b	r10, r10
-	add	#0, r5
+	addc	r14, r13
 	addc	#0, r6
-	addc	#0, r7
+	addc	#0, r15
+	mov.b	r15, r15
+	mov	16(r5), r14
+	swpb	r14
+	mov	r14, r4
+	and	#65280, r4
+	mov.b	r14, r14
+	add	#0, r7
 	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	r4, r13
-	addc	r10, r9
-	addc	#0, r14
-	mov.b	r14, r14
-	mov	18(r15), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r10
-	and	#65504, r10
-	and	#31, r15
+	addc	r14, r6
+	addc	#0, r15
 	mov.b	r15, r15
-	mov	r5, 2(sp)
-	mov	r6, 6(sp)
-	mov	r7, 4(sp)
-	mov	r8, 0(sp)
-	mov	r9, r5
-	add	#0, 2(sp)
-	addc	#0, 6(sp)
-	addc	#0, 4(sp)
-	addc	#0, 0(sp)
+	mov	18(r5), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#65504, r5
+	and	#31, r14
+	mov.b	r14, r14
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r10, r5
-	addc	r15, r14
-	mov.b	r14, r14
+	addc	r5, r6
+	addc	r14, r15
+	mov.b	r15, r15
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r14, r15
-	and	#3, r15
-	rrum.w	#2, r14
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r10
-	and	#65532, r10
-	and	#3, r7
-	mov	r14, 14(sp)
+	mov	r15, 4(sp)
+	and	#3, 4(sp)
+	rrum.w	#2, r15
+	mov	r15, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#65532, r14
+	and	#3, r4
+	mov	r15, 20(sp)
+	mov	#0, 18(sp)
+	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
-	mov	#0, r4
-	mov	#0, r6
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r14
-	add	r10, 14(sp)
-	addc	r7, 12(sp)
+	mov	#0, 2(sp)
+	mov	#0, r5
+	mov	#0, r15
+	add	r14, 20(sp)
+	addc	r4, 18(sp)
+	addc	#0, 14(sp)
+	addc	#0, 12(sp)
 	addc	#0, 10(sp)
 	addc	#0, 8(sp)
-	addc	#0, r4
-	addc	#0, r6
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r14
+	addc	#0, 2(sp)
+	addc	#0, r5
+	addc	#0, r15
+	mov.b	r15, r15
+	mov	4(sp), r14
+	add	20(sp), r7
+	addc	18(sp), r8
+	addc	14(sp), r9
+	addc	12(sp), r10
+	addc	10(sp), r11
+	addc	8(sp), r12
+	addc	2(sp), r13
+	addc	r5, r6
+	addc	r15, r14
 	mov.b	r14, r14
-	mov	2(sp), r7
-	mov	@sp, r10
-	add	14(sp), r7
-	addc	12(sp), 6(sp)
-	addc	10(sp), 4(sp)
-	addc	8(sp), r10
-	addc	r4, r11
-	addc	r6, r12
-	addc	r8, r13
-	addc	r9, r5
-	addc	r14, r15
-	mov	r15, r6
-	mov.b	r6, r6
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
-	mov	6(sp), r8
-	mov	4(sp), r9
+	mov	r8, 0(sp)
+	mov	r9, 6(sp)
 	mov	r10, 16(sp)
-	mov	r11, 18(sp)
+	mov	r11, 22(sp)
 	mov	r12, r4
-	mov	r13, 22(sp)
-	mov	r5, r14
+	mov	r13, 26(sp)
+	mov	r6, r5
 	add	#5, r15
-	addc	#0, r8
-	addc	#0, r9
+	addc	#0, 0(sp)
+	addc	#0, 6(sp)
 	addc	#0, 16(sp)
-	addc	#0, 18(sp)
-	addc	#0, r4
 	addc	#0, 22(sp)
+	addc	#0, r4
+	addc	#0, 26(sp)
+	addc	#0, r5
 	addc	#0, r14
-	addc	#0, r6
-	mov.b	r6, r6
+	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r6
-	and	#1, r6
-	xor	#1, r6
-	sub	#1, r6
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	inv	r6
-	inc	r6
+	rrum.w	#2, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
 	xor	r7, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r7
-	mov	r8, r15
-	xor	6(sp), r15
-	and	r6, r15
-	mov	6(sp), r8
+	mov	@sp, r15
+	xor	r8, r15
+	and	r14, r15
 	xor	r15, r8
-	mov	r9, r15
-	xor	4(sp), r15
-	and	r6, r15
-	mov	4(sp), r9
+	mov	6(sp), r15
+	xor	r9, r15
+	and	r14, r15
 	xor	r15, r9
 	mov	16(sp), r15
 	xor	r10, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r10
-	mov	18(sp), r15
+	mov	22(sp), r15
 	xor	r11, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r11
 	mov	r4, r15
 	xor	r12, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r12
-	mov	22(sp), r15
+	mov	26(sp), r15
 	xor	r13, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r13
-	xor	r5, r14
-	and	r6, r14
 	mov	r5, r15
-	xor	r14, r15
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r14
+	xor	r15, r14
 	; poly1305.ae:80: return v[127:0] + s
-	mov	r15, r14
-	mov	20(sp), r15
+	mov	24(sp), r15
 	add	@r15+, r7
 	addc	@r15+, r8
 	addc	@r15+, r9
@@ -948,7 +929,7 @@ poly1305_finish:
 	addc	@r15+, r12
 	addc	@r15+, r13
 	addc	@r15+, r14
-	mov	24(sp), r15
+	mov	28(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -957,7 +938,7 @@ poly1305_finish:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r15)
-	add	#26, sp
+	add	#30, sp
 	popm.w	#7, r10
 	ret
 	.size poly1305_finish, .-poly1305_finish
@@ -965,7 +946,7 @@ poly1305_finish:
 
 ; --- poly1305_absorb_padded: poly1305.absorb_padded
 ;     frame 42 bytes (4 spill slots, locals 34), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 276 bytes of code
+;     estimated 272 bytes of code
 	.section .text.poly1305_absorb_padded,"ax",@progbits
 	.global poly1305_absorb_padded
 	.type poly1305_absorb_padded, @function
@@ -978,20 +959,20 @@ poly1305_absorb_padded:
 	mov	r14, 2(sp)
 	mov	r15, 0(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	r15, r13
-	mov	#0, r14
-	add	#15, r13
-	addc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	r14, r15
+	mov	r15, r7
+	mov	#0, r8
+	add	#15, r7
+	addc	#0, r8
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1001,9 +982,7 @@ poly1305_absorb_padded:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	mov	r13, r7
 	bis	r15, r7
-	mov	r14, r8
 	rrum.w	#4, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -1090,7 +1069,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1904 bytes of code
+;     estimated 1826 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1371,18 +1350,18 @@ poly1305_mac:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r9
-	and	#65520, r9
+	mov	r14, r8
+	and	#65520, r8
 	mov	r10, r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	mov	24(sp), r4
+	mov	24(sp), r9
 	mov	#0, r5
-	sub	r9, r4
+	sub	r8, r9
 	subc	r15, r5
-	cmp	#16, r4
+	cmp	#16, r9
 	mov	r5, r15
 	subc	#0, r15
 	clr	r15
@@ -1390,87 +1369,87 @@ poly1305_mac:
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#16, r4
-	and	r15, r4
-	xor	#16, r4
+	xor	#16, r9
+	and	r15, r9
+	xor	#16, r9
 	and	r15, r5
 	; poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
-	add	26(sp), r9
-	cmp	#16, r4
+	add	26(sp), r8
+	cmp	#16, r9
 	jnc	.Lpoly1305_mac_bytes4
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lpoly1305_mac_bytes4
 .Lpoly1305_mac_words5:
-	mov	@r9, 2(sp)
-	mov	2(r9), 4(sp)
-	mov	4(r9), 6(sp)
-	mov	6(r9), 8(sp)
-	mov	8(r9), 10(sp)
-	mov	10(r9), 12(sp)
-	mov	12(r9), 14(sp)
-	mov	14(r9), 16(sp)
+	mov	@r8, 2(sp)
+	mov	2(r8), 4(sp)
+	mov	4(r8), 6(sp)
+	mov	6(r8), 8(sp)
+	mov	8(r8), 10(sp)
+	mov	10(r8), 12(sp)
+	mov	12(r8), 14(sp)
+	mov	14(r8), 16(sp)
 	jmp	.Lpoly1305_mac_join6
 .Lpoly1305_mac_bytes4:
 	mov	sp, r11
 	add	#116, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r4, r15
+	mov	r9, r15
 .Lpoly1305_mac_cpy7:
 	clr	r14
 	tst	r15
 	jz	.Lpoly1305_mac_pad8
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lpoly1305_mac_pad8:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lpoly1305_mac_cpy7
-	mov	r11, r9
+	mov	r11, r8
 	jmp	.Lpoly1305_mac_words5
 .Lpoly1305_mac_join6:
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65528, r15
 	rlam.w	#3, r5
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#7, r15
-	bis	r15, r5
-	and	#65528, r4
+	and	#7, r9
+	bis	r9, r5
 	mov	#1, r6
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r11
-	mov	#0, r12
 	mov	#0, r14
+	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r15
+	mov	#0, r4
 	tst	r5
 	jnz	.Lpoly1305_mac_shbig9
-	cmp	#130, r4
+	cmp	#130, r15
 	jc	.Lpoly1305_mac_shbig9
 .Lpoly1305_mac_shlimb12:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lpoly1305_mac_shbits13
-	mov	r13, r15
-	mov	r14, r13
-	mov	r12, r14
-	mov	r11, r12
+	mov	r13, r4
+	mov	r12, r13
+	mov	r14, r12
+	mov	r11, r14
 	mov	r9, r11
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
 	clr	r6
-	sub	#16, r4
+	sub	#16, r15
 	jmp	.Lpoly1305_mac_shlimb12
 .Lpoly1305_mac_shbits13:
-	tst	r4
+	tst	r15
 	jz	.Lpoly1305_mac_shend10
 .Lpoly1305_mac_sh11:
 	rla	r6
@@ -1478,11 +1457,11 @@ poly1305_mac:
 	rlc	r8
 	rlc	r9
 	rlc	r11
-	rlc	r12
 	rlc	r14
+	rlc	r12
 	rlc	r13
-	rlc	r15
-	dec	r4
+	rlc	r4
+	dec	r15
 	jnz	.Lpoly1305_mac_sh11
 	jmp	.Lpoly1305_mac_shend10
 .Lpoly1305_mac_shbig9:
@@ -1491,12 +1470,11 @@ poly1305_mac:
 	clr	r8
 	clr	r9
 	clr	r11
-	clr	r12
 	clr	r14
+	clr	r12
 	clr	r13
-	clr	r15
+	clr	r4
 .Lpoly1305_mac_shend10:
-	mov	r15, r4
 	and	#3, r4
 	mov	2(sp), r5
 	bis	r6, r5
@@ -1509,28 +1487,26 @@ poly1305_mac:
 	mov	10(sp), r9
 	bis	r11, r9
 	mov	12(sp), r11
-	bis	r12, r11
-	mov	14(sp), r12
-	bis	r14, r12
-	mov	16(sp), r14
-	bis	r13, r14
+	bis	r14, r11
+	mov	14(sp), r14
+	bis	r12, r14
+	mov	16(sp), r15
+	bis	r13, r15
+	mov	sp, r12
+	add	#56, r12
 	mov	sp, r13
-	add	#56, r13
-	mov	sp, r15
-	add	#76, r15
+	add	#76, r13
 	mov	r5, 132(sp)
 	mov	r6, 134(sp)
 	mov	r7, 136(sp)
 	mov	r8, 138(sp)
 	mov	r9, 140(sp)
 	mov	r11, 142(sp)
-	mov	r12, 144(sp)
-	mov	r14, 146(sp)
+	mov	r14, 144(sp)
+	mov	r15, 146(sp)
 	mov	r4, 148(sp)
 	mov	sp, r14
 	add	#132, r14
-	mov	r13, r12
-	mov	r15, r13
 	call	#poly1305_block
 	add	#1, 0(sp)
 	addc	#0, r10
@@ -1540,16 +1516,16 @@ poly1305_mac:
 	jnc	.Lpoly1305_mac_loop2
 .Lpoly1305_mac_done3:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	58(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r6, r14
+	mov	58(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r14
 	and	#57344, r14
-	and	#8191, r6
+	and	#8191, r5
 	mov	56(sp), r7
 	mov	#0, r8
 	mov	#0, r9
@@ -1557,182 +1533,153 @@ poly1305_mac:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r5
+	mov	#0, r6
 	mov	#0, r15
 	add	r14, r7
-	addc	r6, r8
+	addc	r5, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	60(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#64512, r6
-	mov	r15, r14
+	mov	60(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#64512, r5
 	and	#1023, r14
-	mov	r4, r15
 	add	#0, r7
-	addc	r6, r8
+	addc	r5, r8
 	addc	r14, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	62(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#65408, r6
-	mov	r15, r14
+	mov	62(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#65408, r5
 	and	#127, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
-	addc	r6, r9
+	addc	r5, r9
 	addc	r14, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	64(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65520, r6
-	mov	r15, r14
+	mov	64(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#65520, r5
 	and	#15, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
-	addc	r6, r10
+	addc	r5, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	66(sp), r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65534, r6
-	mov	r15, r14
+	mov	66(sp), r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#65534, r5
 	and	#1, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
-	addc	r6, r11
+	addc	r5, r11
 	addc	r14, r12
 	addc	#0, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	68(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#49152, r6
-	mov	r15, r14
+	mov	68(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#49152, r5
 	and	#16383, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
-	addc	r6, r11
+	addc	r5, r11
 	addc	r14, r12
 	addc	#0, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	70(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#63488, r6
-	mov	r15, r14
+	mov.b	r15, r15
+	mov	70(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#63488, r5
 	and	#2047, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	r6, r12
+	addc	r5, r12
 	addc	r14, r13
-	addc	#0, r5
+	addc	#0, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	72(sp), r15
-	swpb	r15
-	mov	r15, r6
-	and	#65280, r6
-	mov	r15, r14
+	mov.b	r15, r15
+	mov	72(sp), r14
+	swpb	r14
+	mov	r14, r5
+	and	#65280, r5
 	mov.b	r14, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
-	addc	r6, r13
-	addc	r14, r5
+	addc	r5, r13
+	addc	r14, r6
 	addc	#0, r15
-	mov	r15, r4
-	mov.b	r4, r4
-	mov	74(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#65504, r6
-	and	#31, r15
-	mov	r15, r14
+	mov.b	r15, r15
+	mov	74(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r5
+	and	#65504, r5
+	and	#31, r14
 	mov.b	r14, r14
-	mov	r4, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
@@ -1740,7 +1687,7 @@ poly1305_mac:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r6, r5
+	addc	r5, r6
 	addc	r14, r15
 	mov.b	r15, r15
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
@@ -1755,100 +1702,93 @@ poly1305_mac:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r15, 42(sp)
-	mov	#0, 40(sp)
+	mov	r15, 44(sp)
+	mov	#0, 42(sp)
 	mov	#0, 38(sp)
+	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	#0, r6
+	mov	#0, r5
 	mov	#0, r15
-	add	r14, 42(sp)
-	addc	r4, 40(sp)
+	add	r14, 44(sp)
+	addc	r4, 42(sp)
 	addc	#0, 38(sp)
+	addc	#0, 36(sp)
 	addc	#0, 34(sp)
 	addc	#0, 32(sp)
-	addc	#0, 30(sp)
 	addc	#0, 28(sp)
-	addc	#0, r6
+	addc	#0, r5
 	addc	#0, r15
-	mov	r15, r14
-	mov.b	r14, r14
-	mov	46(sp), r15
-	add	42(sp), r7
-	addc	40(sp), r8
+	mov.b	r15, r15
+	mov	46(sp), r14
+	add	44(sp), r7
+	addc	42(sp), r8
 	addc	38(sp), r9
-	addc	34(sp), r10
-	addc	32(sp), r11
-	addc	30(sp), r12
+	addc	36(sp), r10
+	addc	34(sp), r11
+	addc	32(sp), r12
 	addc	28(sp), r13
-	addc	r6, r5
-	addc	r14, r15
-	mov	r15, r6
-	mov.b	r6, r6
+	addc	r5, r6
+	addc	r15, r14
+	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, r4
-	mov	r9, 36(sp)
-	mov	r10, 44(sp)
+	mov	r9, 30(sp)
+	mov	r10, 40(sp)
 	mov	r11, 48(sp)
 	mov	r12, 50(sp)
 	mov	r13, 52(sp)
-	mov	r5, r14
+	mov	r6, r5
 	add	#5, r15
 	addc	#0, r4
-	addc	#0, 36(sp)
-	addc	#0, 44(sp)
+	addc	#0, 30(sp)
+	addc	#0, 40(sp)
 	addc	#0, 48(sp)
 	addc	#0, 50(sp)
 	addc	#0, 52(sp)
+	addc	#0, r5
 	addc	#0, r14
-	addc	#0, r6
-	mov.b	r6, r6
+	mov.b	r14, r14
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r6
-	and	#1, r6
-	xor	#1, r6
-	sub	#1, r6
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	inv	r6
-	inc	r6
+	rrum.w	#2, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
 	xor	r7, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r7
 	mov	r4, r15
 	xor	r8, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r8
-	mov	36(sp), r15
+	mov	30(sp), r15
 	xor	r9, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	44(sp), r15
+	mov	40(sp), r15
 	xor	r10, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r10
 	mov	48(sp), r15
 	xor	r11, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r11
 	mov	50(sp), r15
 	xor	r12, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r12
 	mov	52(sp), r15
 	xor	r13, r15
-	and	r6, r15
+	and	r14, r15
 	xor	r15, r13
-	xor	r5, r14
-	and	r6, r14
 	mov	r5, r15
-	xor	r14, r15
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r14
+	xor	r15, r14
 	; poly1305.ae:80: return v[127:0] + s
-	mov	r15, r14
 	mov	18(sp), r15
 	add	16(r15), r7
 	addc	18(r15), r8

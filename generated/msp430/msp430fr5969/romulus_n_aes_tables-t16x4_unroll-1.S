@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 24 bytes (4 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 564 bytes of code
+;     estimated 552 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -17,14 +17,14 @@ romulus_n_key_setup:
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
-	mov	@r12, r4
-	mov	2(r12), r5
-	mov	4(r12), r6
-	mov	6(r12), r13
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r13
+	mov	6(r12), r15
 	mov	8(r12), r11
 	mov	10(r12), r10
 	mov	12(r12), r9
-	mov	14(r12), r15
+	mov	14(r12), r8
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
 	mov	sp, r10
@@ -41,82 +41,79 @@ romulus_n_key_setup:
 	mov	r10, r12
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	mov	r14, r7
-	; skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r15, r8
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
 	swpb	r8
 	swpb	r9
 	swpb	r10
 	swpb	r11
-	; skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r13, 4(sp)
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r15, 4(sp)
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	4(sp)
-	; skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r6, 2(sp)
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r13, 2(sp)
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	2(sp)
-	; skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r5, 0(sp)
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r6, 0(sp)
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	0(sp)
-	; skinny128_384plus.ae:161: @unroll(unroll)
-	mov	r4, r12
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
-	swpb	r12
-	; skinny128_384plus.ae:161: @unroll(unroll)
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r5, r14
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
+	swpb	r14
+	; skinny128_384plus.ae:163: @unroll(unroll)
 	mov	#40, 6(sp)
 .Lromulus_n_key_setup_loop6:
-	; skinny128_384plus.ae:163: r3[i] = tk3[127:64]
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	mov	4(sp), 0(r7)
 	mov	2(sp), 2(r7)
 	mov	@sp, 4(r7)
-	mov	r12, 6(r7)
-	mov	r9, r14
-	swpb	r14
-	mov.b	r14, r14
+	mov	r14, 6(r7)
+	mov	r9, r13
+	swpb	r13
+	mov.b	r13, r13
 	mov	r10, r15
 	rrum.w	#1, r15
 	and	#127, r15
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r8, r13
-	swpb	r13
-	mov.b	r13, r13
-	and	#1, r13
-	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#3, r13
-	bis	r14, r13
-	and	#32639, r13
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
+	bis	r15, r13
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#1, r12
+	swpb	r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	bis	r13, r12
+	and	#32639, r12
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#1, r15
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r15, r13
 	mov	r9, r6
 	and	#1, r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
-	bis	r14, r6
+	bis	r13, r6
 	and	#32639, r6
 	mov	r9, r5
 	swpb	r5
 	mov.b	r5, r5
 	and	#1, r5
-	mov	r10, r14
-	mov.b	r14, r14
+	mov	r10, r13
+	mov.b	r13, r13
 	swpb	r5
-	bis	r14, r5
+	bis	r13, r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	mov	r9, r15
@@ -124,11 +121,11 @@ romulus_n_key_setup:
 	mov.b	r15, r15
 	and	#127, r15
 	swpb	r15
-	bis	r14, r15
+	bis	r13, r15
 	rlam.w	#1, r15
 	xor	r15, r5
 	and	#32896, r5
-	bis	r5, r13
+	bis	r5, r12
 	mov	r10, r5
 	swpb	r5
 	mov.b	r5, r5
@@ -145,40 +142,39 @@ romulus_n_key_setup:
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	and	#127, r14
-	swpb	r14
-	bis	r4, r14
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	and	#127, r13
+	swpb	r13
+	bis	r4, r13
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
+	rlam.w	#1, r13
+	bis	r15, r13
 	mov	r5, r15
-	xor	r14, r15
+	xor	r13, r15
 	and	#32896, r15
-	mov	r6, r14
-	bis	r15, r14
-	mov	r11, r6
-	swpb	r6
-	mov.b	r6, r6
+	mov	r6, r13
+	bis	r15, r13
+	mov	r11, r5
+	swpb	r5
+	mov.b	r5, r5
 	mov	r9, r15
 	rrum.w	#1, r15
 	and	#127, r15
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r15, r5
+	mov	r8, r6
+	and	#1, r6
+	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
-	bis	r15, r6
-	mov	r8, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r6, r15
-	mov	r15, r6
+	bis	r5, r6
 	and	#32639, r6
 	mov	r11, r5
 	mov.b	r5, r5
@@ -189,10 +185,9 @@ romulus_n_key_setup:
 	rlam.w	#3, r5
 	bis	r15, r5
 	and	#32639, r5
-	mov	r11, r15
-	and	#1, r15
+	mov	r11, r4
+	and	#1, r4
 	mov.b	r8, r8
-	mov	r15, r4
 	swpb	r4
 	bis	r8, r4
 	mov	r11, r15
@@ -239,13 +234,12 @@ romulus_n_key_setup:
 	rrum.w	#3, r11
 	rlam.w	#1, r9
 	bis	r11, r9
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#1, r11
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#1, r10
 	rlam.w	#4, r8
 	rlam.w	#3, r8
-	bis	r11, r8
+	bis	r10, r8
 	xor	r9, r8
 	and	#32896, r8
 	bis	r8, r6
@@ -253,14 +247,12 @@ romulus_n_key_setup:
 	mov	4(sp), r8
 	mov	2(sp), r9
 	mov	@sp, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
+	mov	r14, r11
 	mov	r6, r14
 	mov	r12, 4(sp)
 	mov	r13, 2(sp)
 	mov	r14, 0(sp)
-	mov	r15, r12
+	mov	r15, r14
 	dec	6(sp)
 	jnz	.Lromulus_n_key_setup_loop6
 .Lromulus_n_key_setup_done7:
@@ -271,136 +263,141 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 200 bytes (46 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2452 bytes of code
+;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2298 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
 	.balign 2
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
-	sub	#200, sp
-	mov	r12, 86(sp)
-	mov	216(sp), r9
-	mov	218(sp), 90(sp)
-	mov	220(sp), 84(sp)
-	mov	222(sp), 88(sp)
-	mov	226(sp), 92(sp)
-	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes1
-.Lromulus_n_encrypt_with_words2:
-	mov	@r13, 80(sp)
-	mov	2(r13), 78(sp)
-	mov	4(r13), 76(sp)
-	mov	6(r13), 74(sp)
-	mov	8(r13), 72(sp)
-	mov	10(r13), 70(sp)
-	mov	12(r13), 68(sp)
-	mov	14(r13), 66(sp)
-	jmp	.Lromulus_n_encrypt_with_join3
-.Lromulus_n_encrypt_with_bytes1:
-	mov	sp, r10
-	add	#96, r10
-	mov	r10, r11
-	mov	#16, r12
-.Lromulus_n_encrypt_with_cpy4:
-	mov.b	@r13, r14
-	inc	r13
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lromulus_n_encrypt_with_cpy4
-	mov	r10, r13
-	jmp	.Lromulus_n_encrypt_with_words2
-.Lromulus_n_encrypt_with_join3:
-	; romulus_n.ae:95: s = absorb_ad(r3, n, ad)
-	swpb	66(sp)
-	mov	66(sp), 112(sp)
-	swpb	68(sp)
-	mov	68(sp), 114(sp)
-	swpb	70(sp)
-	mov	70(sp), 116(sp)
-	swpb	72(sp)
-	mov	72(sp), 118(sp)
-	swpb	74(sp)
-	mov	74(sp), 120(sp)
-	swpb	76(sp)
-	mov	76(sp), 122(sp)
-	swpb	78(sp)
-	mov	78(sp), 124(sp)
-	swpb	80(sp)
-	mov	80(sp), 126(sp)
-	mov	sp, r13
-	add	#112, r13
+	sub	#482, sp
+	mov	r12, r8
+	mov	r15, r9
+	mov	498(sp), r10
+	mov	500(sp), 68(sp)
+	mov	502(sp), 64(sp)
+	mov	504(sp), 66(sp)
+	mov	508(sp), 70(sp)
 	mov	sp, r14
-	add	#152, r14
-	mov	r14, 0(sp)
-	mov	86(sp), r12
-	mov	r15, r14
-	mov	r9, r15
+	mov	#160, r15
+.Lromulus_n_encrypt_with_zero1:
+	clr	74(r14)
+	incd	r14
+	dec	r15
+	jnz	.Lromulus_n_encrypt_with_zero1
+	bit	#1, r13
+	jnz	.Lromulus_n_encrypt_with_bytes2
+.Lromulus_n_encrypt_with_words3:
+	mov	@r13, r4
+	mov	2(r13), r5
+	mov	4(r13), r6
+	mov	6(r13), r7
+	mov	8(r13), r11
+	mov	10(r13), r12
+	mov	12(r13), r14
+	mov	14(r13), r15
+	jmp	.Lromulus_n_encrypt_with_join4
+.Lromulus_n_encrypt_with_bytes2:
+	mov	sp, r11
+	add	#394, r11
+	mov	r11, r12
+	mov	#16, r14
+.Lromulus_n_encrypt_with_cpy5:
+	mov.b	@r13, r15
+	inc	r13
+	mov.b	r15, 0(r12)
+	inc	r12
+	dec	r14
+	jnz	.Lromulus_n_encrypt_with_cpy5
+	mov	r11, r13
+	jmp	.Lromulus_n_encrypt_with_words3
+.Lromulus_n_encrypt_with_join4:
+	; romulus_n.ae:102: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	swpb	r15
+	mov	r15, 410(sp)
+	swpb	r14
+	mov	r14, 412(sp)
+	swpb	r12
+	mov	r12, 414(sp)
+	swpb	r11
+	mov	r11, 416(sp)
+	swpb	r7
+	mov	r7, 418(sp)
+	swpb	r6
+	mov	r6, 420(sp)
+	swpb	r5
+	mov	r5, 422(sp)
+	swpb	r4
+	mov	r4, 424(sp)
+	mov	sp, r12
+	add	#410, r12
+	mov	sp, r14
+	add	#74, r14
+	mov	r8, r13
+	call	#romulus_n_E_tk23_rows
+	; romulus_n.ae:103: s = absorb_ad(r3, r23, ad)
+	mov	sp, r13
+	add	#74, r13
+	mov	sp, r15
+	add	#434, r15
+	mov	r15, 0(sp)
+	mov	r8, r12
+	mov	r9, r14
+	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	mov	84(sp), r15
+	mov	64(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	; romulus_n.ae:98: if m == 0 {
+	; romulus_n.ae:106: if m == 0 {
 	tst	r15
-	jz	.Lromulus_n_encrypt_with_else6
-	; romulus_n.ae:100: s = tbc(cnt, 0x15, n, r3, s)
-	mov	#2, 112(sp)
-	mov	#0, 114(sp)
-	mov	#0, 116(sp)
-	mov	#0, 118(sp)
+	jz	.Lromulus_n_encrypt_with_else7
+	; romulus_n.ae:108: s = tbc_n(cnt, 0x15, r23, s)
+	mov	#2, 410(sp)
+	mov	#0, 412(sp)
+	mov	#0, 414(sp)
+	mov	#0, 416(sp)
 	mov	sp, r12
-	add	#112, r12
-	mov	66(sp), 120(sp)
-	mov	68(sp), 122(sp)
-	mov	70(sp), 124(sp)
-	mov	72(sp), 126(sp)
-	mov	74(sp), 128(sp)
-	mov	76(sp), 130(sp)
-	mov	78(sp), 132(sp)
-	mov	80(sp), 134(sp)
+	add	#410, r12
 	mov	sp, r14
-	add	#120, r14
-	mov	sp, r13
-	add	#152, r13
+	add	#74, r14
 	mov	sp, r15
-	add	#168, r15
+	add	#434, r15
+	mov	sp, r13
+	add	#450, r13
 	mov	r13, 0(sp)
-	mov	r15, 2(sp)
 	mov	#21, r13
-	mov	86(sp), r15
-	call	#romulus_n_tbc
+	call	#romulus_n_tbc_n
 	mov	#2, r9
 	mov	#0, r10
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	168(sp), r4
-	mov	170(sp), r5
-	mov	172(sp), r6
-	mov	174(sp), r7
-	mov	176(sp), r8
-	mov	178(sp), r11
-	mov	180(sp), r12
-	mov	182(sp), r13
-	jmp	.Lromulus_n_encrypt_with_endif7
-.Lromulus_n_encrypt_with_else6:
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	mov	450(sp), r4
+	mov	452(sp), r5
+	mov	454(sp), r6
+	mov	456(sp), r7
+	mov	458(sp), r8
+	mov	460(sp), r11
+	mov	462(sp), r12
+	mov	464(sp), r13
+	jmp	.Lromulus_n_encrypt_with_endif8
+.Lromulus_n_encrypt_with_else7:
 	mov	#1, r9
 	mov	#0, r10
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	152(sp), r4
-	mov	154(sp), r5
-	mov	156(sp), r6
-	mov	158(sp), r7
-	mov	160(sp), r8
-	mov	162(sp), r11
-	mov	164(sp), r12
-	mov	166(sp), r13
-.Lromulus_n_encrypt_with_endif7:
-	mov	84(sp), r14
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	mov	434(sp), r4
+	mov	436(sp), r5
+	mov	438(sp), r6
+	mov	440(sp), r7
+	mov	442(sp), r8
+	mov	444(sp), r11
+	mov	446(sp), r12
+	mov	448(sp), r13
+.Lromulus_n_encrypt_with_endif8:
+	mov	64(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -408,28 +405,28 @@ romulus_n_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 82(sp)
-	bis	r14, 82(sp)
-	; romulus_n.ae:102: for i in 0..(m + 15) / 16 {
-	mov	#0, 62(sp)
-	mov	r11, 34(sp)
-	mov	r12, 36(sp)
-	mov	r13, 16(sp)
-	mov	r9, 26(sp)
-	mov	r10, 28(sp)
-	cmp	82(sp), 62(sp)
-	jnc	.Lromulus_n_encrypt_with_near22
-	br	#.Lromulus_n_encrypt_with_done9
-.Lromulus_n_encrypt_with_near22:
-.Lromulus_n_encrypt_with_loop8:
-	mov	62(sp), r15
+	mov	r15, 62(sp)
+	bis	r14, 62(sp)
+	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
+	mov	#0, 58(sp)
+	mov	r11, 30(sp)
+	mov	r12, 32(sp)
+	mov	r13, 12(sp)
+	mov	r9, 22(sp)
+	mov	r10, 24(sp)
+	cmp	62(sp), 58(sp)
+	jnc	.Lromulus_n_encrypt_with_near23
+	br	#.Lromulus_n_encrypt_with_done10
+.Lromulus_n_encrypt_with_near23:
+.Lromulus_n_encrypt_with_loop9:
+	mov	58(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 42(sp)
-	mov.b	63(sp), r15
+	mov	r15, 38(sp)
+	mov.b	59(sp), r15
 	rrum.w	#4, r15
-	mov	84(sp), r9
-	sub	42(sp), r9
+	mov	64(sp), r9
+	sub	38(sp), r9
 	mov	#0, r10
 	subc	r15, r10
 	mov	r9, r15
@@ -445,66 +442,66 @@ romulus_n_encrypt_with:
 	mov	r9, r15
 	xor	#16, r15
 	and	r14, r15
-	mov	r15, 24(sp)
-	xor	#16, 24(sp)
+	mov	r15, 20(sp)
+	xor	#16, 20(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	42(sp), r13
-	add	90(sp), r13
-	cmp	#16, 24(sp)
-	jnc	.Lromulus_n_encrypt_with_bytes10
+	mov	38(sp), r13
+	add	68(sp), r13
+	cmp	#16, 20(sp)
+	jnc	.Lromulus_n_encrypt_with_bytes11
 	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes10
-.Lromulus_n_encrypt_with_words11:
-	mov	@r13, 46(sp)
-	mov	2(r13), 60(sp)
-	mov	4(r13), 56(sp)
-	mov	6(r13), 54(sp)
-	mov	8(r13), 52(sp)
-	mov	10(r13), 50(sp)
+	jnz	.Lromulus_n_encrypt_with_bytes11
+.Lromulus_n_encrypt_with_words12:
+	mov	@r13, 42(sp)
+	mov	2(r13), 56(sp)
+	mov	4(r13), 52(sp)
+	mov	6(r13), 50(sp)
+	mov	8(r13), 48(sp)
+	mov	10(r13), 46(sp)
 	mov	12(r13), r15
-	mov	14(r13), r13
-	jmp	.Lromulus_n_encrypt_with_join12
-.Lromulus_n_encrypt_with_bytes10:
+	mov	14(r13), r14
+	jmp	.Lromulus_n_encrypt_with_join13
+.Lromulus_n_encrypt_with_bytes11:
 	mov	sp, r15
-	add	#96, r15
-	mov	r15, 10(sp)
-	mov	10(sp), 94(sp)
-	mov	#16, 8(sp)
-	mov	24(sp), r14
-.Lromulus_n_encrypt_with_cpy13:
-	clr	6(sp)
+	add	#394, r15
+	mov	r15, 8(sp)
+	mov	8(sp), 72(sp)
+	mov	#16, 6(sp)
+	mov	20(sp), r14
+.Lromulus_n_encrypt_with_cpy14:
+	clr	4(sp)
 	tst	r14
-	jz	.Lromulus_n_encrypt_with_pad14
+	jz	.Lromulus_n_encrypt_with_pad15
 	mov.b	@r13, r15
-	mov	r15, 6(sp)
+	mov	r15, 4(sp)
 	inc	r13
 	dec	r14
-.Lromulus_n_encrypt_with_pad14:
-	mov	94(sp), r15
-	mov.b	6(sp), 0(r15)
-	inc	94(sp)
-	dec	8(sp)
-	jnz	.Lromulus_n_encrypt_with_cpy13
-	mov	10(sp), r13
-	jmp	.Lromulus_n_encrypt_with_words11
-.Lromulus_n_encrypt_with_join12:
-	mov	r9, r14
-	xor	#16, r14
-	sub	#1, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	and	r11, r14
-	; romulus_n.ae:110: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r14
-	inc	r14
-	and	#1, r14
-	xor	#21, r14
-	; romulus_n.ae:102: for i in 0..(m + 15) / 16 {
+.Lromulus_n_encrypt_with_pad15:
+	mov	72(sp), r15
+	mov.b	4(sp), 0(r15)
+	inc	72(sp)
+	dec	6(sp)
+	jnz	.Lromulus_n_encrypt_with_cpy14
+	mov	8(sp), r13
+	jmp	.Lromulus_n_encrypt_with_words12
+.Lromulus_n_encrypt_with_join13:
+	mov	r9, r13
+	xor	#16, r13
+	sub	#1, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	and	r11, r13
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	inv	r13
+	inc	r13
+	and	#1, r13
+	xor	#21, r13
+	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
 	mov	#16, r11
 	sub	r9, r11
 	mov	#0, r11
@@ -512,140 +509,138 @@ romulus_n_encrypt_with:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	; romulus_n.ae:110: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r9
 	inc	r9
-	mov	r14, r11
+	mov	r13, r11
 	xor	#4, r11
 	and	r9, r11
-	mov	r14, 64(sp)
-	xor	r11, 64(sp)
-	mov	28(sp), r14
-	and	#32767, r14
-	rlam.w	#1, r14
-	mov	30(sp), r11
+	mov	r13, 60(sp)
+	xor	r11, 60(sp)
+	mov	24(sp), r13
+	and	#32767, r13
+	rlam.w	#1, r13
+	mov	26(sp), r11
 	rla	r11
-	xor	romulus_n_tf3(r11), r14
-	mov.b	27(sp), r9
+	xor	romulus_n_tf3(r11), r13
+	mov.b	23(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#3, r9
-	mov	r14, 58(sp)
-	xor	r9, 58(sp)
-	mov	26(sp), r14
-	and	#32767, r14
-	rlam.w	#1, r14
-	mov	r14, 26(sp)
-	xor	romulus_n_tf2(r11), 26(sp)
-	mov	32(sp), r14
-	and	#32767, r14
-	rlam.w	#1, r14
-	xor	romulus_n_tf3(r11), r14
-	mov.b	29(sp), r11
+	mov	r13, 54(sp)
+	xor	r9, 54(sp)
+	mov	22(sp), r13
+	and	#32767, r13
+	rlam.w	#1, r13
+	mov	r13, 22(sp)
+	xor	romulus_n_tf2(r11), 22(sp)
+	mov	28(sp), r13
+	and	#32767, r13
+	rlam.w	#1, r13
+	xor	romulus_n_tf3(r11), r13
+	mov.b	25(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#3, r11
-	mov	r14, 48(sp)
-	xor	r11, 48(sp)
-	mov	32(sp), r14
-	swpb	r14
-	mov	30(sp), r11
+	mov	r13, 44(sp)
+	xor	r11, 44(sp)
+	mov	28(sp), r13
+	swpb	r13
+	mov	26(sp), r11
 	mov.b	romulus_n_tf4(r11), r11
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	r11, 30(sp)
-	xor	r14, 30(sp)
-	mov	16(sp), r11
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	mov	r11, 26(sp)
+	xor	r13, 26(sp)
+	mov	12(sp), r11
 	and	#1, r11
 	swpb	r11
-	mov	36(sp), r14
-	rrum.w	#1, r14
+	mov	32(sp), r13
+	rrum.w	#1, r13
 	rlam.w	#4, r11
 	rlam.w	#3, r11
-	bis	r14, r11
-	mov	36(sp), r9
+	bis	r13, r11
+	mov	32(sp), r9
 	and	#511, r9
 	rlam.w	#4, r9
-	mov.b	35(sp), r14
-	rrum.w	#1, r14
+	mov.b	31(sp), r13
+	rrum.w	#1, r13
 	rlam.w	#3, r9
-	bis	r14, r9
-	mov	36(sp), r14
-	xor	r9, r14
-	and	#32896, r14
+	bis	r13, r9
+	mov	32(sp), r13
+	xor	r9, r13
+	and	#32896, r13
 	and	#32639, r11
-	mov	r11, 44(sp)
-	xor	r14, 44(sp)
-	mov	34(sp), r11
+	mov	r11, 40(sp)
+	xor	r13, 40(sp)
+	mov	30(sp), r11
 	and	#511, r11
 	rlam.w	#4, r11
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#1, r14
+	mov	r8, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#1, r13
 	rlam.w	#3, r11
-	bis	r14, r11
-	mov	36(sp), r9
+	bis	r13, r11
+	mov	32(sp), r9
 	and	#1, r9
 	swpb	r9
-	mov	34(sp), r14
-	rrum.w	#1, r14
+	mov	30(sp), r13
+	rrum.w	#1, r13
 	rlam.w	#4, r9
 	rlam.w	#3, r9
-	bis	r14, r9
+	bis	r13, r9
 	and	#32639, r9
-	mov	34(sp), r14
-	xor	r11, r14
-	and	#32896, r14
-	mov	r9, 40(sp)
-	xor	r14, 40(sp)
+	mov	30(sp), r13
+	xor	r11, r13
+	and	#32896, r13
+	mov	r9, 36(sp)
+	xor	r13, 36(sp)
 	mov	r8, r11
 	and	#511, r11
 	rlam.w	#4, r11
-	mov	r7, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#1, r14
+	mov	r7, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#1, r13
 	rlam.w	#3, r11
-	bis	r14, r11
-	mov	34(sp), r9
+	bis	r13, r11
+	mov	30(sp), r9
 	and	#1, r9
 	swpb	r9
-	mov	r8, r14
-	rrum.w	#1, r14
+	mov	r8, r13
+	rrum.w	#1, r13
 	rlam.w	#4, r9
 	rlam.w	#3, r9
-	bis	r14, r9
+	bis	r13, r9
 	and	#32639, r9
-	mov	r8, r14
-	xor	r11, r14
-	and	#32896, r14
-	mov	r9, 38(sp)
-	xor	r14, 38(sp)
+	mov	r8, r13
+	xor	r11, r13
+	and	#32896, r13
+	mov	r9, 34(sp)
+	xor	r13, 34(sp)
+	mov	r7, r9
+	and	#511, r9
+	rlam.w	#4, r9
+	mov	r6, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#1, r13
+	rlam.w	#3, r9
+	bis	r13, r9
+	mov	r8, r13
+	and	#1, r13
+	swpb	r13
 	mov	r7, r11
-	and	#511, r11
-	rlam.w	#4, r11
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#1, r14
-	rlam.w	#3, r11
-	bis	r14, r11
-	mov	r8, r9
-	and	#1, r9
-	swpb	r9
-	mov	r7, r14
-	rrum.w	#1, r14
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r14, r9
-	and	#32639, r9
-	mov	r7, r14
-	xor	r11, r14
-	mov	r14, r11
+	rrum.w	#1, r11
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r11, r13
+	and	#32639, r13
+	mov	r7, r11
+	xor	r9, r11
 	and	#32896, r11
-	mov	r9, r14
-	xor	r11, r14
-	; romulus_n.ae:102: for i in 0..(m + 15) / 16 {
+	xor	r11, r13
+	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
 	inv	r12
 	inc	r12
 	mov	r10, r11
@@ -654,7 +649,7 @@ romulus_n_encrypt_with:
 	mov	r15, r10
 	bis	r11, r10
 	xor	r15, r10
-	mov	24(sp), r12
+	mov	20(sp), r12
 	sub	#16, r12
 	subc	#0, r11
 	clr	r11
@@ -666,16 +661,16 @@ romulus_n_encrypt_with:
 	and	r12, r10
 	mov	r15, r12
 	xor	r10, r12
-	swpb	r13
-	mov	r13, r15
-	bis	24(sp), r15
-	xor	r13, r15
+	swpb	r14
+	mov	r14, r15
+	bis	20(sp), r15
+	xor	r14, r15
 	inv	r11
 	inc	r11
 	and	r11, r15
-	mov	r13, r10
+	mov	r14, r10
 	xor	r15, r10
-	; romulus_n.ae:110: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	r5, r11
 	and	#1, r11
 	swpb	r11
@@ -685,27 +680,26 @@ romulus_n_encrypt_with:
 	rlam.w	#3, r11
 	bis	r15, r11
 	and	#32639, r11
-	mov	r4, r13
-	and	#511, r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
+	mov	r4, r14
+	and	#511, r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
 	mov	r4, r15
-	xor	r13, r15
+	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r11
-	mov	r11, 20(sp)
-	xor	r10, 20(sp)
-	mov	r4, 22(sp)
-	xor	r10, 22(sp)
-	mov	r5, r13
-	and	#511, r13
-	rlam.w	#4, r13
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r13
-	bis	r15, r13
+	mov	r11, 16(sp)
+	xor	r10, 16(sp)
+	mov	r4, 18(sp)
+	xor	r10, 18(sp)
+	mov	r5, r14
+	and	#511, r14
+	rlam.w	#4, r14
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#1, r4
+	rlam.w	#3, r14
+	bis	r4, r14
 	mov	r6, r11
 	and	#1, r11
 	swpb	r11
@@ -716,188 +710,176 @@ romulus_n_encrypt_with:
 	bis	r15, r11
 	and	#32639, r11
 	mov	r5, r15
-	xor	r13, r15
+	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r11
-	mov	r11, 12(sp)
-	xor	r12, 12(sp)
-	mov	r5, 18(sp)
-	xor	r12, 18(sp)
-	mov	r6, r13
-	and	#511, r13
-	rlam.w	#4, r13
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	r7, r12
-	and	#1, r12
-	swpb	r12
-	mov	r6, r15
-	rrum.w	#1, r15
+	mov	r11, r15
+	xor	r12, r15
+	mov	r5, 14(sp)
+	xor	r12, 14(sp)
+	mov	r6, r12
+	and	#511, r12
 	rlam.w	#4, r12
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#1, r5
 	rlam.w	#3, r12
-	bis	r15, r12
-	and	#32639, r12
-	mov	r6, r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r12
-	mov	16(sp), r13
-	and	#511, r13
-	rlam.w	#4, r13
-	mov.b	37(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	16(sp), r11
+	bis	r5, r12
+	mov	r7, r5
+	and	#1, r5
+	swpb	r5
+	mov	r6, r14
+	rrum.w	#1, r14
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r14, r5
+	and	#32639, r5
+	mov	r6, r14
+	xor	r12, r14
+	and	#32896, r14
+	xor	r14, r5
+	mov	12(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	mov.b	33(sp), r14
+	rrum.w	#1, r14
+	rlam.w	#3, r12
+	bis	r14, r12
+	mov	12(sp), r11
 	rrum.w	#1, r11
 	and	#32639, r11
-	mov	16(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r11
-	swpb	46(sp)
-	mov	r11, r5
-	xor	46(sp), r5
-	xor	46(sp), 16(sp)
-	swpb	50(sp)
-	mov	r12, r15
-	xor	50(sp), r15
-	mov	r6, 14(sp)
-	xor	50(sp), 14(sp)
-	swpb	52(sp)
-	xor	52(sp), r14
-	mov	r7, 4(sp)
-	xor	52(sp), 4(sp)
-	swpb	54(sp)
-	mov	38(sp), r11
-	xor	54(sp), r11
-	xor	54(sp), r8
-	swpb	56(sp)
-	mov	40(sp), r7
-	xor	56(sp), r7
-	mov	34(sp), r9
-	xor	56(sp), r9
-	swpb	60(sp)
-	mov	44(sp), r12
-	xor	60(sp), r12
-	mov	36(sp), r10
-	xor	60(sp), r10
-	; romulus_n.ae:107: store_be(ct, off, g(s) ^ mp, count)
-	mov	42(sp), r13
-	add	88(sp), r13
-	mov	r12, r6
-	mov	r14, r12
-	mov	r15, r4
 	mov	12(sp), r14
-	mov	20(sp), r15
-	cmp	#16, 24(sp)
-	jnc	.Lromulus_n_encrypt_with_bytes15
+	xor	r12, r14
+	and	#32896, r14
+	xor	r14, r11
+	swpb	42(sp)
+	mov	r11, r12
+	xor	42(sp), r12
+	xor	42(sp), 12(sp)
+	swpb	46(sp)
+	xor	46(sp), r5
+	mov	r6, 10(sp)
+	xor	46(sp), 10(sp)
+	swpb	48(sp)
+	mov	r13, r6
+	xor	48(sp), r6
+	mov	r7, 2(sp)
+	xor	48(sp), 2(sp)
+	swpb	50(sp)
+	mov	34(sp), r14
+	xor	50(sp), r14
+	xor	50(sp), r8
+	swpb	52(sp)
+	mov	36(sp), r4
+	xor	52(sp), r4
+	mov	30(sp), r9
+	xor	52(sp), r9
+	swpb	56(sp)
+	mov	40(sp), r11
+	xor	56(sp), r11
+	mov	32(sp), r10
+	xor	56(sp), r10
+	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
+	mov	38(sp), r13
+	add	66(sp), r13
+	mov	r12, r7
+	mov	r4, r12
+	mov	r15, r4
+	mov	16(sp), r15
+	cmp	#16, 20(sp)
+	jnc	.Lromulus_n_encrypt_with_bytes16
 	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes15
-	swpb	r5
-	mov	r5, 0(r13)
-	swpb	r6
-	mov	r6, 2(r13)
+	jnz	.Lromulus_n_encrypt_with_bytes16
 	swpb	r7
-	mov	r7, 4(r13)
+	mov	r7, 0(r13)
 	swpb	r11
-	mov	r11, 6(r13)
+	mov	r11, 2(r13)
 	swpb	r12
-	mov	r12, 8(r13)
-	swpb	r4
-	mov	r4, 10(r13)
+	mov	r12, 4(r13)
 	swpb	r14
-	mov	r14, 12(r13)
+	mov	r14, 6(r13)
+	swpb	r6
+	mov	r6, 8(r13)
+	swpb	r5
+	mov	r5, 10(r13)
+	swpb	r4
+	mov	r4, 12(r13)
 	swpb	r15
 	mov	r15, 14(r13)
-	jmp	.Lromulus_n_encrypt_with_stored16
-.Lromulus_n_encrypt_with_bytes15:
-	swpb	r5
-	mov	r5, 96(sp)
-	swpb	r6
-	mov	r6, 98(sp)
+	jmp	.Lromulus_n_encrypt_with_stored17
+.Lromulus_n_encrypt_with_bytes16:
 	swpb	r7
-	mov	r7, 100(sp)
+	mov	r7, 394(sp)
 	swpb	r11
-	mov	r11, 102(sp)
+	mov	r11, 396(sp)
 	swpb	r12
-	mov	r12, 104(sp)
-	swpb	r4
-	mov	r4, 106(sp)
+	mov	r12, 398(sp)
 	swpb	r14
-	mov	r14, 108(sp)
+	mov	r14, 400(sp)
+	swpb	r6
+	mov	r6, 402(sp)
+	swpb	r5
+	mov	r5, 404(sp)
+	swpb	r4
+	mov	r4, 406(sp)
 	swpb	r15
-	mov	r15, 110(sp)
-	mov	24(sp), r15
+	mov	r15, 408(sp)
+	mov	20(sp), r15
 	mov	sp, r14
-	add	#96, r14
+	add	#394, r14
 	cmp	#16, r15
-	jnc	.Lromulus_n_encrypt_with_cnt17
+	jnc	.Lromulus_n_encrypt_with_cnt18
 	mov	#16, r15
-.Lromulus_n_encrypt_with_cnt17:
+.Lromulus_n_encrypt_with_cnt18:
 	tst	r15
-	jz	.Lromulus_n_encrypt_with_stored16
-.Lromulus_n_encrypt_with_cpy18:
+	jz	.Lromulus_n_encrypt_with_stored17
+.Lromulus_n_encrypt_with_cpy19:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_encrypt_with_cpy18
-.Lromulus_n_encrypt_with_stored16:
-	; romulus_n.ae:111: s = tbc(cnt, d, n, r3, s)
-	mov	26(sp), 112(sp)
-	mov	58(sp), 114(sp)
-	mov	48(sp), 116(sp)
-	mov	30(sp), 118(sp)
+	jnz	.Lromulus_n_encrypt_with_cpy19
+.Lromulus_n_encrypt_with_stored17:
+	; romulus_n.ae:119: s = tbc_n(cnt, d, r23, s)
+	mov	22(sp), 410(sp)
+	mov	54(sp), 412(sp)
+	mov	44(sp), 414(sp)
+	mov	26(sp), 416(sp)
 	mov	sp, r12
-	add	#112, r12
-	mov	66(sp), 120(sp)
-	mov	68(sp), 122(sp)
-	mov	70(sp), 124(sp)
-	mov	72(sp), 126(sp)
-	mov	74(sp), 128(sp)
-	mov	76(sp), 130(sp)
-	mov	78(sp), 132(sp)
-	mov	80(sp), 134(sp)
+	add	#410, r12
 	mov	sp, r14
-	add	#120, r14
-	mov	22(sp), 136(sp)
-	mov	18(sp), 138(sp)
-	mov	14(sp), 140(sp)
-	mov	4(sp), 142(sp)
-	mov	r8, 144(sp)
-	mov	r9, 146(sp)
-	mov	r10, 148(sp)
-	mov	16(sp), 150(sp)
-	mov	sp, r13
-	add	#136, r13
+	add	#74, r14
+	mov	18(sp), 418(sp)
+	mov	14(sp), 420(sp)
+	mov	10(sp), 422(sp)
+	mov	2(sp), 424(sp)
+	mov	r8, 426(sp)
+	mov	r9, 428(sp)
+	mov	r10, 430(sp)
+	mov	12(sp), 432(sp)
 	mov	sp, r15
-	add	#184, r15
+	add	#418, r15
+	mov	sp, r13
+	add	#466, r13
 	mov	r13, 0(sp)
-	mov	r15, 2(sp)
-	mov	64(sp), r13
-	mov	86(sp), r15
-	call	#romulus_n_tbc
-	mov	184(sp), r4
-	mov	186(sp), r5
-	mov	188(sp), r6
-	mov	190(sp), r7
-	mov	192(sp), r8
-	mov	194(sp), 34(sp)
-	mov	196(sp), 36(sp)
-	mov	198(sp), 16(sp)
-	mov	58(sp), 28(sp)
-	mov	48(sp), 32(sp)
-	add	#1, 62(sp)
-	cmp	82(sp), 62(sp)
-	jc	.Lromulus_n_encrypt_with_near23
-	br	#.Lromulus_n_encrypt_with_loop8
-.Lromulus_n_encrypt_with_near23:
-.Lromulus_n_encrypt_with_done9:
+	mov	60(sp), r13
+	call	#romulus_n_tbc_n
+	mov	466(sp), r4
+	mov	468(sp), r5
+	mov	470(sp), r6
+	mov	472(sp), r7
+	mov	474(sp), r8
+	mov	476(sp), 30(sp)
+	mov	478(sp), 32(sp)
+	mov	480(sp), 12(sp)
+	mov	54(sp), 24(sp)
+	mov	44(sp), 28(sp)
+	add	#1, 58(sp)
+	cmp	62(sp), 58(sp)
+	jc	.Lromulus_n_encrypt_with_near24
+	br	#.Lromulus_n_encrypt_with_loop9
+.Lromulus_n_encrypt_with_near24:
+.Lromulus_n_encrypt_with_done10:
 	mov	r5, r13
 	and	#1, r13
 	swpb	r13
@@ -918,12 +900,11 @@ romulus_n_encrypt_with:
 	mov	r5, r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#1, r4
 	rlam.w	#3, r14
-	bis	r15, r14
+	bis	r4, r14
 	mov	r6, r12
 	and	#1, r12
 	swpb	r12
@@ -940,12 +921,11 @@ romulus_n_encrypt_with:
 	mov	r6, r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#1, r5
 	rlam.w	#3, r14
-	bis	r15, r14
+	bis	r5, r14
 	mov	r7, r11
 	and	#1, r11
 	swpb	r11
@@ -962,12 +942,11 @@ romulus_n_encrypt_with:
 	mov	r7, r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#1, r6
 	rlam.w	#3, r14
-	bis	r15, r14
+	bis	r6, r14
 	mov	r8, r10
 	and	#1, r10
 	swpb	r10
@@ -984,13 +963,12 @@ romulus_n_encrypt_with:
 	mov	r8, r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#1, r7
 	rlam.w	#3, r14
-	bis	r15, r14
-	mov	34(sp), r9
+	bis	r7, r14
+	mov	30(sp), r9
 	and	#1, r9
 	swpb	r9
 	mov	r8, r15
@@ -1003,67 +981,66 @@ romulus_n_encrypt_with:
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r9
-	mov	34(sp), r14
+	mov	30(sp), r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#1, r8
 	rlam.w	#3, r14
-	bis	r15, r14
-	mov	36(sp), r8
+	bis	r8, r14
+	mov	32(sp), r8
 	and	#1, r8
 	swpb	r8
-	mov	34(sp), r15
+	mov	30(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#4, r8
 	rlam.w	#3, r8
 	bis	r15, r8
 	and	#32639, r8
-	mov	34(sp), r15
+	mov	30(sp), r15
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r8
-	mov	36(sp), r14
+	mov	32(sp), r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov.b	35(sp), r15
+	mov.b	31(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	16(sp), r7
+	mov	12(sp), r7
 	and	#1, r7
 	swpb	r7
-	mov	36(sp), r15
+	mov	32(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#4, r7
 	rlam.w	#3, r7
 	bis	r15, r7
 	and	#32639, r7
-	mov	36(sp), r15
+	mov	32(sp), r15
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r7
-	mov	16(sp), r14
+	mov	12(sp), r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov.b	37(sp), r15
+	mov.b	33(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	16(sp), r15
+	mov	12(sp), r15
 	xor	r14, r15
-	mov	16(sp), r14
+	mov	12(sp), r14
 	rrum.w	#1, r14
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	; romulus_n.ae:113: store_be(tag, 0, g(s))
+	; romulus_n.ae:121: store_be(tag, 0, g(s))
 	mov	r13, r15
-	mov	92(sp), r13
+	mov	70(sp), r13
 	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes19
+	jnz	.Lromulus_n_encrypt_with_bytes20
 	swpb	r14
 	mov	r14, 0(r13)
 	swpb	r7
@@ -1080,172 +1057,177 @@ romulus_n_encrypt_with:
 	mov	r12, 12(r13)
 	swpb	r15
 	mov	r15, 14(r13)
-	jmp	.Lromulus_n_encrypt_with_stored20
-.Lromulus_n_encrypt_with_bytes19:
+	jmp	.Lromulus_n_encrypt_with_stored21
+.Lromulus_n_encrypt_with_bytes20:
 	swpb	r14
-	mov	r14, 96(sp)
+	mov	r14, 394(sp)
 	swpb	r7
-	mov	r7, 98(sp)
+	mov	r7, 396(sp)
 	swpb	r8
-	mov	r8, 100(sp)
+	mov	r8, 398(sp)
 	swpb	r9
-	mov	r9, 102(sp)
+	mov	r9, 400(sp)
 	swpb	r10
-	mov	r10, 104(sp)
+	mov	r10, 402(sp)
 	swpb	r11
-	mov	r11, 106(sp)
+	mov	r11, 404(sp)
 	swpb	r12
-	mov	r12, 108(sp)
+	mov	r12, 406(sp)
 	swpb	r15
-	mov	r15, 110(sp)
+	mov	r15, 408(sp)
 	mov	sp, r14
-	add	#96, r14
+	add	#394, r14
 	mov	#16, r15
-.Lromulus_n_encrypt_with_cpy21:
+.Lromulus_n_encrypt_with_cpy22:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_encrypt_with_cpy21
-.Lromulus_n_encrypt_with_stored20:
-	add	#200, sp
+	jnz	.Lromulus_n_encrypt_with_cpy22
+.Lromulus_n_encrypt_with_stored21:
+	add	#482, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_encrypt_with, .-romulus_n_encrypt_with
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 212 bytes (52 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2942 bytes of code
+;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2770 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#212, sp
-	mov	r12, 92(sp)
-	mov	228(sp), r9
-	mov	230(sp), 98(sp)
-	mov	232(sp), 90(sp)
-	mov	234(sp), 104(sp)
-	mov	238(sp), 96(sp)
-	mov	242(sp), 106(sp)
-	bit	#1, r13
-	jnz	.Lromulus_n_decrypt_with_bytes1
-.Lromulus_n_decrypt_with_words2:
-	mov	@r13, 86(sp)
-	mov	2(r13), 84(sp)
-	mov	4(r13), 82(sp)
-	mov	6(r13), 80(sp)
-	mov	8(r13), 78(sp)
-	mov	10(r13), 76(sp)
-	mov	12(r13), 74(sp)
-	mov	14(r13), 72(sp)
-	jmp	.Lromulus_n_decrypt_with_join3
-.Lromulus_n_decrypt_with_bytes1:
-	mov	sp, r10
-	add	#108, r10
-	mov	r10, r11
-	mov	#16, r12
-.Lromulus_n_decrypt_with_cpy4:
-	mov.b	@r13, r14
-	inc	r13
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
-	jnz	.Lromulus_n_decrypt_with_cpy4
-	mov	r10, r13
-	jmp	.Lromulus_n_decrypt_with_words2
-.Lromulus_n_decrypt_with_join3:
-	; romulus_n.ae:119: s = absorb_ad(r3, n, ad)
-	swpb	72(sp)
-	mov	72(sp), 124(sp)
-	swpb	74(sp)
-	mov	74(sp), 126(sp)
-	swpb	76(sp)
-	mov	76(sp), 128(sp)
-	swpb	78(sp)
-	mov	78(sp), 130(sp)
-	swpb	80(sp)
-	mov	80(sp), 132(sp)
-	swpb	82(sp)
-	mov	82(sp), 134(sp)
-	swpb	84(sp)
-	mov	84(sp), 136(sp)
-	swpb	86(sp)
-	mov	86(sp), 138(sp)
-	mov	sp, r13
-	add	#124, r13
+	sub	#496, sp
+	mov	r12, r8
+	mov	r15, r9
+	mov	512(sp), r10
+	mov	514(sp), 78(sp)
+	mov	516(sp), 72(sp)
+	mov	518(sp), 84(sp)
+	mov	522(sp), 76(sp)
+	mov	526(sp), 86(sp)
 	mov	sp, r14
-	add	#164, r14
-	mov	r14, 0(sp)
-	mov	92(sp), r12
-	mov	r15, r14
-	mov	r9, r15
+	mov	#160, r15
+.Lromulus_n_decrypt_with_zero1:
+	clr	88(r14)
+	incd	r14
+	dec	r15
+	jnz	.Lromulus_n_decrypt_with_zero1
+	bit	#1, r13
+	jnz	.Lromulus_n_decrypt_with_bytes2
+.Lromulus_n_decrypt_with_words3:
+	mov	@r13, r4
+	mov	2(r13), r5
+	mov	4(r13), r6
+	mov	6(r13), r7
+	mov	8(r13), r11
+	mov	10(r13), r12
+	mov	12(r13), r14
+	mov	14(r13), r15
+	jmp	.Lromulus_n_decrypt_with_join4
+.Lromulus_n_decrypt_with_bytes2:
+	mov	sp, r11
+	add	#408, r11
+	mov	r11, r12
+	mov	#16, r14
+.Lromulus_n_decrypt_with_cpy5:
+	mov.b	@r13, r15
+	inc	r13
+	mov.b	r15, 0(r12)
+	inc	r12
+	dec	r14
+	jnz	.Lromulus_n_decrypt_with_cpy5
+	mov	r11, r13
+	jmp	.Lromulus_n_decrypt_with_words3
+.Lromulus_n_decrypt_with_join4:
+	; romulus_n.ae:127: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	swpb	r15
+	mov	r15, 424(sp)
+	swpb	r14
+	mov	r14, 426(sp)
+	swpb	r12
+	mov	r12, 428(sp)
+	swpb	r11
+	mov	r11, 430(sp)
+	swpb	r7
+	mov	r7, 432(sp)
+	swpb	r6
+	mov	r6, 434(sp)
+	swpb	r5
+	mov	r5, 436(sp)
+	swpb	r4
+	mov	r4, 438(sp)
+	mov	sp, r12
+	add	#424, r12
+	mov	sp, r14
+	add	#88, r14
+	mov	r8, r13
+	call	#romulus_n_E_tk23_rows
+	; romulus_n.ae:128: s = absorb_ad(r3, r23, ad)
+	mov	sp, r13
+	add	#88, r13
+	mov	sp, r15
+	add	#448, r15
+	mov	r15, 0(sp)
+	mov	r8, r12
+	mov	r9, r14
+	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	mov	90(sp), r15
+	mov	72(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	; romulus_n.ae:122: if m == 0 {
+	; romulus_n.ae:131: if m == 0 {
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_else6
-	; romulus_n.ae:124: s = tbc(cnt, 0x15, n, r3, s)
-	mov	#2, 124(sp)
-	mov	#0, 126(sp)
-	mov	#0, 128(sp)
-	mov	#0, 130(sp)
+	jz	.Lromulus_n_decrypt_with_else7
+	; romulus_n.ae:133: s = tbc_n(cnt, 0x15, r23, s)
+	mov	#2, 424(sp)
+	mov	#0, 426(sp)
+	mov	#0, 428(sp)
+	mov	#0, 430(sp)
 	mov	sp, r12
-	add	#124, r12
-	mov	72(sp), 132(sp)
-	mov	74(sp), 134(sp)
-	mov	76(sp), 136(sp)
-	mov	78(sp), 138(sp)
-	mov	80(sp), 140(sp)
-	mov	82(sp), 142(sp)
-	mov	84(sp), 144(sp)
-	mov	86(sp), 146(sp)
+	add	#424, r12
 	mov	sp, r14
-	add	#132, r14
-	mov	sp, r13
-	add	#164, r13
+	add	#88, r14
 	mov	sp, r15
-	add	#180, r15
+	add	#448, r15
+	mov	sp, r13
+	add	#464, r13
 	mov	r13, 0(sp)
-	mov	r15, 2(sp)
 	mov	#21, r13
-	mov	92(sp), r15
-	call	#romulus_n_tbc
-	mov	#2, 66(sp)
-	mov	#0, 64(sp)
+	call	#romulus_n_tbc_n
+	mov	#2, 64(sp)
+	mov	#0, 62(sp)
 	mov	#0, r7
 	mov	#0, r8
-	mov	180(sp), r4
-	mov	182(sp), r5
-	mov	184(sp), r6
-	mov	186(sp), r9
-	mov	188(sp), r10
-	mov	190(sp), r11
-	mov	192(sp), r12
-	mov	194(sp), r13
-	jmp	.Lromulus_n_decrypt_with_endif7
-.Lromulus_n_decrypt_with_else6:
-	mov	#1, 66(sp)
-	mov	#0, 64(sp)
+	mov	464(sp), r4
+	mov	466(sp), r5
+	mov	468(sp), r6
+	mov	470(sp), r12
+	mov	472(sp), r9
+	mov	474(sp), r10
+	mov	476(sp), r11
+	mov	478(sp), r13
+	jmp	.Lromulus_n_decrypt_with_endif8
+.Lromulus_n_decrypt_with_else7:
+	mov	#1, 64(sp)
+	mov	#0, 62(sp)
 	mov	#0, r7
 	mov	#0, r8
-	mov	164(sp), r4
-	mov	166(sp), r5
-	mov	168(sp), r6
-	mov	170(sp), r9
-	mov	172(sp), r10
-	mov	174(sp), r11
-	mov	176(sp), r12
-	mov	178(sp), r13
-.Lromulus_n_decrypt_with_endif7:
-	mov	90(sp), r14
+	mov	448(sp), r4
+	mov	450(sp), r5
+	mov	452(sp), r6
+	mov	454(sp), r12
+	mov	456(sp), r9
+	mov	458(sp), r10
+	mov	460(sp), r11
+	mov	462(sp), r13
+.Lromulus_n_decrypt_with_endif8:
+	mov	72(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1253,110 +1235,106 @@ romulus_n_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 88(sp)
-	bis	r14, 88(sp)
-	; romulus_n.ae:126: for i in 0..(m + 15) / 16 {
-	mov	#0, 58(sp)
-	mov	r4, 36(sp)
-	mov	r5, 30(sp)
-	mov	r6, 10(sp)
-	mov	r9, 12(sp)
-	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, 18(sp)
-	mov	r7, 70(sp)
-	mov	r8, 68(sp)
-	cmp	88(sp), 58(sp)
-	jnc	.Lromulus_n_decrypt_with_near24
-	br	#.Lromulus_n_decrypt_with_done9
-.Lromulus_n_decrypt_with_near24:
-.Lromulus_n_decrypt_with_loop8:
-	mov	58(sp), r15
+	mov	r15, 70(sp)
+	bis	r14, 70(sp)
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	#0, 56(sp)
+	mov	r4, 34(sp)
+	mov	r5, 28(sp)
+	mov	r6, 8(sp)
+	mov	r12, 10(sp)
+	mov	r13, 16(sp)
+	mov	r7, 68(sp)
+	mov	r8, 66(sp)
+	cmp	70(sp), 56(sp)
+	jnc	.Lromulus_n_decrypt_with_near25
+	br	#.Lromulus_n_decrypt_with_done10
+.Lromulus_n_decrypt_with_near25:
+.Lromulus_n_decrypt_with_loop9:
+	mov	56(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 48(sp)
-	mov.b	59(sp), r15
+	mov	r15, 46(sp)
+	mov.b	57(sp), r15
 	rrum.w	#4, r15
-	mov	90(sp), 6(sp)
-	sub	48(sp), 6(sp)
-	mov	#0, r14
-	subc	r15, r14
-	mov	6(sp), r15
+	mov	72(sp), 4(sp)
+	sub	46(sp), 4(sp)
+	mov	#0, r13
+	subc	r15, r13
+	mov	4(sp), r15
 	sub	#16, r15
-	mov	r14, r15
+	mov	r13, r15
 	subc	#0, r15
 	clr	r4
 	adc	r4
 	xor	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	mov	6(sp), r15
-	xor	#16, r15
-	and	r13, r15
-	mov	r15, r7
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	mov	4(sp), r7
 	xor	#16, r7
-	mov	r14, r15
+	and	r15, r7
+	xor	#16, r7
+	mov	r13, r15
 	sub	#1, r15
-	clr	14(sp)
-	adc	14(sp)
-	xor	#1, 14(sp)
-	mov	48(sp), r5
-	add	98(sp), r5
+	clr	12(sp)
+	adc	12(sp)
+	xor	#1, 12(sp)
+	mov	46(sp), r5
+	add	78(sp), r5
 	cmp	#16, r7
-	jnc	.Lromulus_n_decrypt_with_bytes10
+	jnc	.Lromulus_n_decrypt_with_bytes11
 	bit	#1, r5
-	jnz	.Lromulus_n_decrypt_with_bytes10
-.Lromulus_n_decrypt_with_words11:
-	mov	@r5, 28(sp)
-	mov	2(r5), 38(sp)
-	mov	4(r5), 44(sp)
-	mov	6(r5), 50(sp)
-	mov	8(r5), 54(sp)
-	mov	10(r5), 56(sp)
-	mov	12(r5), 62(sp)
-	mov	14(r5), 60(sp)
-	jmp	.Lromulus_n_decrypt_with_join12
-.Lromulus_n_decrypt_with_bytes10:
+	jnz	.Lromulus_n_decrypt_with_bytes11
+.Lromulus_n_decrypt_with_words12:
+	mov	@r5, 26(sp)
+	mov	2(r5), 36(sp)
+	mov	4(r5), 42(sp)
+	mov	6(r5), 48(sp)
+	mov	8(r5), 52(sp)
+	mov	10(r5), 54(sp)
+	mov	12(r5), 60(sp)
+	mov	14(r5), 58(sp)
+	jmp	.Lromulus_n_decrypt_with_join13
+.Lromulus_n_decrypt_with_bytes11:
 	mov	sp, r6
-	add	#108, r6
+	add	#408, r6
 	mov	r6, r8
 	mov	#16, r12
 	mov	r7, r15
-.Lromulus_n_decrypt_with_cpy13:
-	clr	r13
+.Lromulus_n_decrypt_with_cpy14:
+	clr	r14
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r5, r13
+	jz	.Lromulus_n_decrypt_with_pad15
+	mov.b	@r5, r14
 	inc	r5
 	dec	r15
-.Lromulus_n_decrypt_with_pad14:
-	mov.b	r13, 0(r8)
+.Lromulus_n_decrypt_with_pad15:
+	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r12
-	jnz	.Lromulus_n_decrypt_with_cpy13
+	jnz	.Lromulus_n_decrypt_with_cpy14
 	mov	r6, r5
-	jmp	.Lromulus_n_decrypt_with_words11
-.Lromulus_n_decrypt_with_join12:
+	jmp	.Lromulus_n_decrypt_with_words12
+.Lromulus_n_decrypt_with_join13:
 	inv	r4
 	inc	r4
-	mov	r14, 42(sp)
-	and	r4, 42(sp)
-	mov	42(sp), r13
-	and	#8191, r13
+	mov	r13, 40(sp)
+	and	r4, 40(sp)
+	mov	40(sp), r14
+	and	#8191, r14
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r13
-	bis	r15, r13
+	rlam.w	#3, r14
+	bis	r15, r14
 	mov	r7, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r13
+	subc	#0, r14
 	clr	r8
 	adc	r8
 	xor	#1, r8
@@ -1369,22 +1347,21 @@ romulus_n_decrypt_with:
 	mov	r7, r12
 	rrum.w	#1, r12
 	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
 	mov	r4, r15
 	xor	#-1, r15
-	and	r13, r15
-	mov	r15, 4(sp)
-	xor	#-1, 4(sp)
+	and	r14, r15
+	mov	r15, 2(sp)
+	xor	#-1, 2(sp)
 	inv	r12
 	inc	r12
 	mov	r4, r15
 	and	r12, r15
 	xor	r15, r4
-	mov	r7, r15
-	rrum.w	#2, r15
-	mov	r15, r5
+	mov	r7, r5
+	rrum.w	#2, r5
 	and	#1, r5
 	mov	r5, r15
 	inv	r15
@@ -1393,100 +1370,99 @@ romulus_n_decrypt_with:
 	xor	#-1, r12
 	and	r15, r12
 	xor	#-1, r12
-	mov	r5, r13
-	inv	r13
-	inc	r13
+	mov	r5, r14
+	inv	r14
+	inc	r14
 	mov	r4, r15
-	and	r13, r15
+	and	r14, r15
 	xor	r15, r4
-	mov	r7, r15
-	rrum.w	#3, r15
-	mov	r15, r6
+	mov	r7, r6
+	rrum.w	#3, r6
 	and	#1, r6
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r4, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
+	mov	r4, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r13, 40(sp)
-	inv	40(sp)
-	mov	r6, r13
-	inv	r13
-	inc	r13
+	and	r15, r14
+	mov	r14, 38(sp)
+	inv	38(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	mov	r4, r15
-	and	r13, r15
-	mov	r4, r13
-	xor	r15, r13
+	and	r14, r15
+	mov	r4, r14
+	xor	r15, r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r13, 22(sp)
-	inv	22(sp)
+	and	r15, r14
+	mov	r14, 20(sp)
+	inv	20(sp)
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r12, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
+	mov	r12, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r13, 52(sp)
-	inv	52(sp)
-	mov	r6, r13
-	inv	r13
-	inc	r13
+	and	r15, r14
+	mov	r14, 50(sp)
+	inv	50(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	mov	r12, r15
-	and	r13, r15
-	mov	r12, r13
-	xor	r15, r13
+	and	r14, r15
+	mov	r12, r14
+	xor	r15, r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r13, 24(sp)
-	inv	24(sp)
+	and	r15, r14
+	mov	r14, 22(sp)
+	inv	22(sp)
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	4(sp), r12
+	mov	2(sp), r12
 	xor	#-1, r12
 	and	r15, r12
 	xor	#-1, r12
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	4(sp), r15
-	and	r13, r15
-	mov	4(sp), r5
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	mov	2(sp), r15
+	and	r14, r15
+	mov	2(sp), r5
 	xor	r15, r5
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r5, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
+	mov	r5, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r13, 32(sp)
-	inv	32(sp)
-	mov	r6, r13
-	inv	r13
-	inc	r13
+	and	r15, r14
+	mov	r14, 30(sp)
+	inv	30(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	mov	r5, r15
-	and	r13, r15
+	and	r14, r15
 	xor	r15, r5
 	mov	r8, r15
 	inv	r15
@@ -1496,249 +1472,242 @@ romulus_n_decrypt_with:
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r12, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
+	mov	r12, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r13, 34(sp)
-	inv	34(sp)
-	mov	r6, r13
-	inv	r13
-	inc	r13
+	and	r15, r14
+	mov	r14, 32(sp)
+	inv	32(sp)
+	mov	r6, r14
+	inv	r14
+	inc	r14
 	mov	r12, r15
-	and	r13, r15
+	and	r14, r15
 	xor	r15, r12
 	mov	r8, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	r12, r13
-	inv	r13
-	mov	r7, r15
-	sub	#16, r15
-	mov	42(sp), r15
-	subc	#0, r15
+	mov	r12, r15
+	inv	r15
+	mov	r7, r14
+	sub	#16, r14
+	mov	40(sp), r14
+	subc	#0, r14
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	#16, r15
-	sub	6(sp), r15
-	mov	#0, r15
-	subc	r14, r15
+	mov	#16, r14
+	sub	4(sp), r14
+	mov	#0, r14
+	subc	r13, r14
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	6(sp), r15
-	xor	#16, r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	and	14(sp), r14
-	; romulus_n.ae:134: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r14
-	inc	r14
-	and	#1, r14
-	xor	#21, r14
+	mov	4(sp), r14
+	xor	#16, r14
+	sub	#1, r14
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	and	12(sp), r13
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	inv	r13
+	inc	r13
+	and	#1, r13
+	xor	#21, r13
 	inv	r12
 	inc	r12
-	mov	r14, r15
-	xor	#4, r15
-	and	r12, r15
-	mov	r14, 46(sp)
-	xor	r15, 46(sp)
-	mov	18(sp), r12
+	mov	r13, r14
+	xor	#4, r14
+	and	r12, r14
+	mov	r13, 44(sp)
+	xor	r14, 44(sp)
+	mov	16(sp), r12
 	rrum.w	#1, r12
 	and	#32639, r12
-	mov	18(sp), r14
-	and	#1, r14
-	mov	r11, r15
-	rrum.w	#1, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r14, r4
-	and	#32639, r4
-	mov	18(sp), r14
-	and	#511, r14
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	18(sp), r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r12
-	swpb	28(sp)
-	xor	28(sp), r12
-	and	22(sp), r12
-	xor	r12, 18(sp)
-	mov	r11, r14
-	and	#1, r14
-	mov	r10, r15
-	rrum.w	#1, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r14, r6
-	and	#32639, r6
-	mov	r11, r15
-	and	#511, r15
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#1, r14
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r11, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r4, r15
-	xor	r14, r15
-	swpb	38(sp)
-	xor	38(sp), r15
-	mov	r15, r14
-	and	r5, r14
-	mov	r11, 26(sp)
-	xor	r14, 26(sp)
-	mov	r10, r4
+	mov	16(sp), r4
 	and	#1, r4
-	mov	r9, r15
-	rrum.w	#1, r15
+	mov	r11, r14
+	rrum.w	#1, r14
 	swpb	r4
 	rlam.w	#4, r4
 	rlam.w	#3, r4
-	bis	r15, r4
+	bis	r14, r4
 	and	#32639, r4
-	mov	r10, r5
-	and	#511, r5
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
+	mov	16(sp), r13
+	and	#511, r13
+	mov	r11, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#1, r14
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r14, r13
+	mov	16(sp), r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r12
+	swpb	26(sp)
+	xor	26(sp), r12
+	and	20(sp), r12
+	xor	r12, 16(sp)
+	mov	r11, r6
+	and	#1, r6
+	mov	r10, r14
+	rrum.w	#1, r14
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r14, r6
+	and	#32639, r6
+	mov	r11, r14
+	and	#511, r14
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#1, r13
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	bis	r13, r14
+	mov	r11, r13
+	xor	r14, r13
+	and	#32896, r13
+	mov	r4, r14
+	xor	r13, r14
+	swpb	36(sp)
+	xor	36(sp), r14
+	and	r5, r14
+	mov	r11, 24(sp)
+	xor	r14, 24(sp)
 	mov	r10, r11
-	xor	r5, r11
-	and	#32896, r11
-	mov	r6, r15
-	xor	r11, r15
-	swpb	44(sp)
-	xor	44(sp), r15
-	mov	r15, r6
-	and	24(sp), r6
-	mov	r10, 20(sp)
-	xor	r6, 20(sp)
-	mov	r9, r5
-	and	#1, r5
-	mov	12(sp), r15
-	rrum.w	#1, r15
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	and	#32639, r5
-	mov	r9, r10
-	and	#511, r10
-	mov.b	13(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r10
-	rlam.w	#3, r10
-	bis	r15, r10
-	mov	r9, r11
-	xor	r10, r11
-	and	#32896, r11
-	mov	r4, r15
-	xor	r11, r15
-	swpb	50(sp)
-	xor	50(sp), r15
-	mov	r15, r10
-	and	r13, r10
-	mov	r9, 16(sp)
-	xor	r10, 16(sp)
-	mov	12(sp), r11
 	and	#1, r11
-	mov	10(sp), r15
-	rrum.w	#1, r15
+	mov	r9, r13
+	rrum.w	#1, r13
 	swpb	r11
 	rlam.w	#4, r11
 	rlam.w	#3, r11
-	bis	r15, r11
+	bis	r13, r11
 	and	#32639, r11
-	mov	12(sp), r13
-	and	#511, r13
-	mov.b	11(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	12(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r5
-	swpb	54(sp)
-	xor	54(sp), r5
-	mov	r5, r9
-	and	40(sp), r9
-	xor	r9, 12(sp)
-	mov	10(sp), r13
-	and	#1, r13
-	mov	30(sp), r15
-	rrum.w	#1, r15
+	mov	r10, r5
+	and	#511, r5
+	mov	r9, r13
 	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	r13, r4
-	and	#32639, r4
-	mov	10(sp), r13
-	and	#511, r13
-	mov.b	31(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	10(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r11
-	swpb	56(sp)
-	xor	56(sp), r11
-	mov	r11, r15
-	and	32(sp), r15
-	xor	r15, 10(sp)
-	mov	30(sp), r5
+	mov.b	r13, r13
+	rrum.w	#1, r13
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r13, r5
+	mov	r10, r13
+	xor	r5, r13
+	and	#32896, r13
+	xor	r13, r6
+	swpb	42(sp)
+	xor	42(sp), r6
+	and	22(sp), r6
+	mov	r10, 18(sp)
+	xor	r6, 18(sp)
+	mov	r9, r5
 	and	#1, r5
-	mov	36(sp), r13
+	mov	10(sp), r13
 	rrum.w	#1, r13
 	swpb	r5
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r13, r5
 	and	#32639, r5
-	mov	36(sp), r11
+	mov	r9, r10
+	and	#511, r10
+	mov.b	11(sp), r13
+	rrum.w	#1, r13
+	rlam.w	#4, r10
+	rlam.w	#3, r10
+	bis	r13, r10
+	mov	r9, r13
+	xor	r10, r13
+	and	#32896, r13
+	mov	r11, r10
+	xor	r13, r10
+	swpb	48(sp)
+	xor	48(sp), r10
+	and	r15, r10
+	mov	r9, 14(sp)
+	xor	r10, 14(sp)
+	mov	10(sp), r11
+	and	#1, r11
+	mov	8(sp), r15
+	rrum.w	#1, r15
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	bis	r15, r11
+	and	#32639, r11
+	mov	10(sp), r13
+	and	#511, r13
+	mov.b	9(sp), r15
+	rrum.w	#1, r15
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r15, r13
+	mov	10(sp), r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r5
+	swpb	52(sp)
+	xor	52(sp), r5
+	mov	r5, r9
+	and	38(sp), r9
+	xor	r9, 10(sp)
+	mov	8(sp), r4
+	and	#1, r4
+	mov	28(sp), r15
+	rrum.w	#1, r15
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	bis	r15, r4
+	and	#32639, r4
+	mov	8(sp), r13
+	and	#511, r13
+	mov.b	29(sp), r15
+	rrum.w	#1, r15
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r15, r13
+	mov	8(sp), r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r11
+	swpb	54(sp)
+	xor	54(sp), r11
+	mov	r11, r15
+	and	30(sp), r15
+	xor	r15, 8(sp)
+	mov	28(sp), r5
+	and	#1, r5
+	mov	34(sp), r13
+	rrum.w	#1, r13
+	swpb	r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r13, r5
+	and	#32639, r5
+	mov	34(sp), r11
 	and	#511, r11
 	rlam.w	#4, r11
 	rlam.w	#3, r11
-	mov	36(sp), r13
+	mov	34(sp), r13
 	xor	r11, r13
 	and	#32896, r13
 	xor	r13, r5
-	swpb	60(sp)
-	xor	60(sp), r5
+	swpb	58(sp)
+	xor	58(sp), r5
 	mov	r5, r13
-	and	34(sp), r13
+	and	32(sp), r13
 	mov	r13, r5
 	bis	r7, r5
 	mov	r8, r11
@@ -1748,33 +1717,33 @@ romulus_n_decrypt_with:
 	and	r11, r5
 	mov	r13, r11
 	xor	r5, r11
-	mov	36(sp), 8(sp)
-	xor	r11, 8(sp)
-	mov	30(sp), r11
+	mov	34(sp), 6(sp)
+	xor	r11, 6(sp)
+	mov	28(sp), r11
 	and	#511, r11
-	mov.b	37(sp), r5
+	mov.b	35(sp), r5
 	rrum.w	#1, r5
 	rlam.w	#4, r11
 	rlam.w	#3, r11
 	bis	r5, r11
-	mov	30(sp), r5
+	mov	28(sp), r5
 	xor	r11, r5
 	and	#32896, r5
 	mov	r4, r11
 	xor	r5, r11
-	swpb	62(sp)
-	xor	62(sp), r11
-	and	52(sp), r11
-	; romulus_n.ae:131: store_be(msg, off, p, count)
+	swpb	60(sp)
+	xor	60(sp), r11
+	and	50(sp), r11
+	; romulus_n.ae:140: store_be(msg, off, p, count)
 	mov	r15, r5
 	mov	r11, r15
 	mov	r13, r4
-	mov	48(sp), r13
-	add	96(sp), r13
+	mov	46(sp), r13
+	add	76(sp), r13
 	cmp	#16, r7
-	jnc	.Lromulus_n_decrypt_with_bytes15
+	jnc	.Lromulus_n_decrypt_with_bytes16
 	bit	#1, r13
-	jnz	.Lromulus_n_decrypt_with_bytes15
+	jnz	.Lromulus_n_decrypt_with_bytes16
 	swpb	r12
 	mov	r12, 0(r13)
 	swpb	r14
@@ -1791,42 +1760,42 @@ romulus_n_decrypt_with:
 	mov	r15, 12(r13)
 	swpb	r4
 	mov	r4, 14(r13)
-	jmp	.Lromulus_n_decrypt_with_stored16
-.Lromulus_n_decrypt_with_bytes15:
+	jmp	.Lromulus_n_decrypt_with_stored17
+.Lromulus_n_decrypt_with_bytes16:
 	swpb	r12
-	mov	r12, 108(sp)
+	mov	r12, 408(sp)
 	swpb	r14
-	mov	r14, 110(sp)
+	mov	r14, 410(sp)
 	swpb	r6
-	mov	r6, 112(sp)
+	mov	r6, 412(sp)
 	swpb	r10
-	mov	r10, 114(sp)
+	mov	r10, 414(sp)
 	swpb	r9
-	mov	r9, 116(sp)
+	mov	r9, 416(sp)
 	swpb	r5
-	mov	r5, 118(sp)
+	mov	r5, 418(sp)
 	swpb	r15
-	mov	r15, 120(sp)
+	mov	r15, 420(sp)
 	swpb	r4
-	mov	r4, 122(sp)
+	mov	r4, 422(sp)
 	mov	r7, r15
 	mov	sp, r14
-	add	#108, r14
+	add	#408, r14
 	cmp	#16, r15
-	jnc	.Lromulus_n_decrypt_with_cnt17
+	jnc	.Lromulus_n_decrypt_with_cnt18
 	mov	#16, r15
-.Lromulus_n_decrypt_with_cnt17:
+.Lromulus_n_decrypt_with_cnt18:
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_stored16
-.Lromulus_n_decrypt_with_cpy18:
+	jz	.Lromulus_n_decrypt_with_stored17
+.Lromulus_n_decrypt_with_cpy19:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_decrypt_with_cpy18
-.Lromulus_n_decrypt_with_stored16:
+	jnz	.Lromulus_n_decrypt_with_cpy19
+.Lromulus_n_decrypt_with_stored17:
 	mov	r11, r14
-	bis	42(sp), r14
+	bis	40(sp), r14
 	mov	r8, r15
 	inv	r15
 	inc	r15
@@ -1834,154 +1803,141 @@ romulus_n_decrypt_with:
 	and	r15, r14
 	mov	r11, r15
 	xor	r14, r15
-	mov	30(sp), r11
-	xor	r15, r11
-	mov	68(sp), r10
-	rla	r10
-	mov	68(sp), r15
-	mov.b	romulus_n_tf4(r15), r12
+	mov	28(sp), r13
+	xor	r15, r13
+	mov	66(sp), r12
+	rla	r12
 	mov	66(sp), r15
-	and	#32767, r15
-	rlam.w	#1, r15
-	mov	r15, r5
-	xor	romulus_n_tf2(r10), r5
-	mov.b	67(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	mov	64(sp), r15
-	and	#32767, r15
-	rlam.w	#1, r15
+	mov.b	romulus_n_tf4(r15), r8
+	mov	64(sp), r5
+	and	#32767, r5
+	rlam.w	#1, r5
+	xor	romulus_n_tf2(r12), r5
 	mov.b	65(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	xor	romulus_n_tf3(r10), r15
-	mov	r15, r6
-	xor	r13, r6
-	mov	70(sp), r15
-	and	#32767, r15
-	rlam.w	#1, r15
-	xor	romulus_n_tf3(r10), r15
-	mov	r15, r7
-	xor	r14, r7
-	mov.b	71(sp), r15
+	mov	62(sp), r6
+	and	#32767, r6
+	rlam.w	#1, r6
+	mov.b	63(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	r12, r8
+	xor	romulus_n_tf3(r12), r6
+	xor	r14, r6
+	mov	68(sp), r7
+	and	#32767, r7
+	rlam.w	#1, r7
+	xor	romulus_n_tf3(r12), r7
+	xor	r15, r7
+	mov.b	69(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	xor	r15, r8
-	; romulus_n.ae:135: s = tbc(cnt, d, n, r3, s)
-	mov	r5, 124(sp)
-	mov	r6, 126(sp)
-	mov	r7, 128(sp)
-	mov	r8, 130(sp)
+	; romulus_n.ae:144: s = tbc_n(cnt, d, r23, s)
+	mov	r5, 424(sp)
+	mov	r6, 426(sp)
+	mov	r7, 428(sp)
+	mov	r8, 430(sp)
 	mov	sp, r12
-	add	#124, r12
-	mov	72(sp), 132(sp)
-	mov	74(sp), 134(sp)
-	mov	76(sp), 136(sp)
-	mov	78(sp), 138(sp)
-	mov	80(sp), 140(sp)
-	mov	82(sp), 142(sp)
-	mov	84(sp), 144(sp)
-	mov	86(sp), 146(sp)
-	mov	sp, r14
-	add	#132, r14
-	mov	8(sp), 148(sp)
-	mov	r11, 150(sp)
-	mov	10(sp), 152(sp)
-	mov	12(sp), 154(sp)
-	mov	16(sp), 156(sp)
-	mov	20(sp), 158(sp)
-	mov	26(sp), 160(sp)
-	mov	18(sp), 162(sp)
-	mov	sp, r13
-	add	#148, r13
+	add	#424, r12
+	mov	sp, r11
+	add	#88, r11
+	mov	6(sp), 432(sp)
+	mov	r13, 434(sp)
+	mov	8(sp), 436(sp)
+	mov	10(sp), 438(sp)
+	mov	14(sp), 440(sp)
+	mov	18(sp), 442(sp)
+	mov	24(sp), 444(sp)
+	mov	16(sp), 446(sp)
 	mov	sp, r15
-	add	#196, r15
-	mov	r13, 0(sp)
-	mov	r15, 2(sp)
-	mov	46(sp), r13
-	mov	92(sp), r15
-	call	#romulus_n_tbc
-	mov	196(sp), 36(sp)
-	mov	198(sp), 30(sp)
-	mov	200(sp), 10(sp)
-	mov	202(sp), 12(sp)
-	mov	204(sp), r9
-	mov	206(sp), r10
-	mov	208(sp), r11
-	mov	210(sp), 18(sp)
-	mov	r5, 66(sp)
-	mov	r6, 64(sp)
-	mov	r7, 70(sp)
-	mov	r8, 68(sp)
-	add	#1, 58(sp)
-	cmp	88(sp), 58(sp)
-	jc	.Lromulus_n_decrypt_with_near25
-	br	#.Lromulus_n_decrypt_with_loop8
-.Lromulus_n_decrypt_with_near25:
-.Lromulus_n_decrypt_with_done9:
-	mov	104(sp), r7
+	add	#432, r15
+	mov	sp, r14
+	add	#480, r14
+	mov	r14, 0(sp)
+	mov	44(sp), r13
+	mov	r11, r14
+	call	#romulus_n_tbc_n
+	mov	480(sp), 34(sp)
+	mov	482(sp), 28(sp)
+	mov	484(sp), 8(sp)
+	mov	486(sp), 10(sp)
+	mov	488(sp), r9
+	mov	490(sp), r10
+	mov	492(sp), r11
+	mov	494(sp), 16(sp)
+	mov	r5, 64(sp)
+	mov	r6, 62(sp)
+	mov	r7, 68(sp)
+	mov	r8, 66(sp)
+	add	#1, 56(sp)
+	cmp	70(sp), 56(sp)
+	jc	.Lromulus_n_decrypt_with_near26
+	br	#.Lromulus_n_decrypt_with_loop9
+.Lromulus_n_decrypt_with_near26:
+.Lromulus_n_decrypt_with_done10:
+	mov	84(sp), r7
 	bit	#1, r7
-	jnz	.Lromulus_n_decrypt_with_bytes19
-.Lromulus_n_decrypt_with_words20:
-	mov	@r7, 102(sp)
-	mov	2(r7), 100(sp)
-	mov	4(r7), 94(sp)
+	jnz	.Lromulus_n_decrypt_with_bytes20
+.Lromulus_n_decrypt_with_words21:
+	mov	@r7, 82(sp)
+	mov	2(r7), 80(sp)
+	mov	4(r7), 74(sp)
 	mov	6(r7), r8
 	mov	8(r7), r12
 	mov	10(r7), r13
 	mov	12(r7), r4
 	mov	14(r7), r6
-	jmp	.Lromulus_n_decrypt_with_join21
-.Lromulus_n_decrypt_with_bytes19:
+	jmp	.Lromulus_n_decrypt_with_join22
+.Lromulus_n_decrypt_with_bytes20:
 	mov	sp, r12
-	add	#108, r12
+	add	#408, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lromulus_n_decrypt_with_cpy22:
+.Lromulus_n_decrypt_with_cpy23:
 	mov.b	@r7, r15
 	inc	r7
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lromulus_n_decrypt_with_cpy22
+	jnz	.Lromulus_n_decrypt_with_cpy23
 	mov	r12, r7
-	jmp	.Lromulus_n_decrypt_with_words20
-.Lromulus_n_decrypt_with_join21:
-	mov	30(sp), r7
+	jmp	.Lromulus_n_decrypt_with_words21
+.Lromulus_n_decrypt_with_join22:
+	mov	28(sp), r7
 	and	#1, r7
 	swpb	r7
-	mov	36(sp), r15
+	mov	34(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#4, r7
 	rlam.w	#3, r7
 	bis	r15, r7
 	and	#32639, r7
-	mov	36(sp), r14
+	mov	34(sp), r14
 	and	#511, r14
 	rlam.w	#4, r14
 	rlam.w	#3, r14
-	mov	36(sp), r15
+	mov	34(sp), r15
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r7
-	mov	30(sp), r14
+	mov	28(sp), r14
 	and	#511, r14
 	rlam.w	#4, r14
-	mov.b	37(sp), r15
+	mov.b	35(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	10(sp), r5
+	mov	8(sp), r5
 	and	#1, r5
 	swpb	r5
-	mov	30(sp), r15
+	mov	28(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
 	and	#32639, r5
-	mov	30(sp), r15
+	mov	28(sp), r15
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r5
@@ -2000,58 +1956,56 @@ romulus_n_decrypt_with:
 	xor	#1, r14
 	xor	#1, r15
 	and	r15, r14
-	mov	10(sp), r7
+	mov	8(sp), r7
 	and	#511, r7
 	rlam.w	#4, r7
-	mov.b	31(sp), r15
+	mov.b	29(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#3, r7
 	bis	r15, r7
-	mov	12(sp), r6
+	mov	10(sp), r6
 	and	#1, r6
 	swpb	r6
-	mov	10(sp), r15
+	mov	8(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
 	and	#32639, r6
-	mov	10(sp), r15
+	mov	8(sp), r15
 	xor	r7, r15
 	and	#32896, r15
 	xor	r15, r6
-	mov	r13, r15
-	swpb	r15
-	xor	r6, r15
-	sub	#1, r15
+	swpb	r13
+	xor	r6, r13
+	sub	#1, r13
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	12(sp), r13
+	mov	10(sp), r13
 	and	#511, r13
 	rlam.w	#4, r13
-	mov.b	11(sp), r15
+	mov.b	9(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#3, r13
 	bis	r15, r13
 	mov	r9, r7
 	and	#1, r7
 	swpb	r7
-	mov	12(sp), r15
+	mov	10(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#4, r7
 	rlam.w	#3, r7
 	bis	r15, r7
 	and	#32639, r7
-	mov	12(sp), r15
+	mov	10(sp), r15
 	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r7
-	mov	r12, r15
-	swpb	r15
-	xor	r7, r15
-	sub	#1, r15
+	swpb	r12
+	xor	r7, r12
+	sub	#1, r12
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2059,7 +2013,7 @@ romulus_n_decrypt_with:
 	mov	r9, r13
 	and	#511, r13
 	rlam.w	#4, r13
-	mov.b	13(sp), r15
+	mov.b	11(sp), r15
 	rrum.w	#1, r15
 	rlam.w	#3, r13
 	bis	r15, r13
@@ -2076,10 +2030,9 @@ romulus_n_decrypt_with:
 	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r12
-	mov	r8, r15
-	swpb	r15
-	xor	r12, r15
-	sub	#1, r15
+	swpb	r8
+	xor	r12, r8
+	sub	#1, r8
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2087,12 +2040,11 @@ romulus_n_decrypt_with:
 	mov	r10, r13
 	and	#511, r13
 	rlam.w	#4, r13
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#1, r9
 	rlam.w	#3, r13
-	bis	r15, r13
+	bis	r9, r13
 	mov	r11, r12
 	and	#1, r12
 	swpb	r12
@@ -2106,7 +2058,7 @@ romulus_n_decrypt_with:
 	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r12
-	mov	94(sp), r15
+	mov	74(sp), r15
 	swpb	r15
 	xor	r12, r15
 	sub	#1, r15
@@ -2117,13 +2069,12 @@ romulus_n_decrypt_with:
 	mov	r11, r13
 	and	#511, r13
 	rlam.w	#4, r13
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#1, r10
 	rlam.w	#3, r13
-	bis	r15, r13
-	mov	18(sp), r12
+	bis	r10, r13
+	mov	16(sp), r12
 	and	#1, r12
 	swpb	r12
 	mov	r11, r15
@@ -2136,7 +2087,7 @@ romulus_n_decrypt_with:
 	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r12
-	mov	100(sp), r15
+	mov	80(sp), r15
 	swpb	r15
 	xor	r12, r15
 	sub	#1, r15
@@ -2144,23 +2095,22 @@ romulus_n_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	18(sp), r13
+	mov	16(sp), r13
 	and	#511, r13
 	rlam.w	#4, r13
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#1, r11
 	rlam.w	#3, r13
-	bis	r15, r13
-	mov	18(sp), r15
+	bis	r11, r13
+	mov	16(sp), r15
 	xor	r13, r15
-	mov	18(sp), r13
+	mov	16(sp), r13
 	rrum.w	#1, r13
 	and	#32639, r13
 	and	#32896, r15
 	xor	r15, r13
-	mov	102(sp), r15
+	mov	82(sp), r15
 	swpb	r15
 	xor	r13, r15
 	sub	#1, r15
@@ -2168,17 +2118,248 @@ romulus_n_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	106(sp), r15
+	mov	86(sp), r15
 	mov	r14, 0(r15)
-	add	#212, sp
+	add	#496, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
 
 
+; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
+;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 524 bytes of code
+	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
+	.local romulus_n_E_tk23_rows
+	.type romulus_n_E_tk23_rows, @function
+	.balign 2
+romulus_n_E_tk23_rows:
+	pushm.w	#7, r10
+	sub	#12, sp
+	; skinny128_384plus.ae:173: @unroll(unroll)
+	mov	#40, 10(sp)
+	mov	@r12+, r8
+	mov	@r12+, r10
+	mov	@r12+, r7
+	mov	@r12+, r11
+	mov	@r12+, 8(sp)
+	mov	@r12+, 6(sp)
+	mov	@r12+, 4(sp)
+	mov	@r12+, 2(sp)
+	mov	r13, r9
+	; skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	mov	r14, r6
+	; skinny128_384plus.ae:173: @unroll(unroll)
+.Lromulus_n_E_tk23_rows_loop1:
+	mov	8(sp), r12
+	xor	@r9+, r12
+	mov	6(sp), r13
+	xor	@r9+, r13
+	mov	4(sp), r15
+	xor	@r9+, r15
+	; skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	mov	@r9+, r14
+	mov	r12, 0(r6)
+	mov	r13, 2(r6)
+	mov	r15, 4(r6)
+	mov	2(sp), r15
+	xor	r14, r15
+	mov	r15, 6(r6)
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	and	#127, r14
+	mov	r7, r15
+	mov.b	r15, r15
+	swpb	r14
+	bis	r15, r14
+	rlam.w	#1, r14
+	mov	r14, 0(sp)
+	and	#65278, 0(sp)
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r7, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	and	#1, r13
+	mov	r15, r14
+	rlam.w	#1, r14
+	bis	r13, r14
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	and	#127, r12
+	swpb	r12
+	rlam.w	#1, r12
+	bis	r14, r12
+	mov	r7, r13
+	swpb	r13
+	mov.b	r13, r13
+	and	#127, r13
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	swpb	r13
+	bis	r14, r13
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	and	#65278, r13
+	mov	r7, r4
+	swpb	r4
+	mov.b	r4, r4
+	mov	r8, r5
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	mov	r4, r14
+	rlam.w	#1, r14
+	bis	r5, r14
+	mov	r10, r5
+	and	#127, r5
+	swpb	r5
+	rlam.w	#1, r5
+	bis	r14, r5
+	mov	r7, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	and	#7, r14
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	and	#31, r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	r12, r15
+	xor	r14, r15
+	and	#257, r15
+	mov	@sp, r12
+	bis	r15, r12
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	mov	r4, r15
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	r10, r14
+	and	#31, r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	r5, r15
+	xor	r14, r15
+	and	#257, r15
+	bis	r15, r13
+	mov	r11, r5
+	swpb	r5
+	mov.b	r5, r5
+	and	#127, r5
+	mov	r10, r15
+	mov.b	r15, r15
+	swpb	r5
+	bis	r15, r5
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	rlam.w	#1, r5
+	bis	r7, r5
+	and	#65278, r5
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r10, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	and	#1, r14
+	mov	r15, r7
+	rlam.w	#1, r7
+	bis	r14, r7
+	rrum.w	#4, r10
+	rrum.w	#1, r10
+	and	#7, r10
+	rlam.w	#3, r15
+	bis	r10, r15
+	mov	r8, r14
+	and	#31, r14
+	swpb	r14
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	r8, r15
+	and	#127, r15
+	swpb	r15
+	rlam.w	#1, r15
+	bis	r7, r15
+	xor	r14, r15
+	and	#257, r15
+	mov	r5, r14
+	bis	r15, r14
+	mov	r11, r7
+	and	#127, r7
+	mov	r8, r15
+	mov.b	r15, r15
+	swpb	r7
+	bis	r15, r7
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r7
+	bis	r15, r7
+	and	#65278, r7
+	mov	r11, r10
+	mov.b	r10, r10
+	mov	r8, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r10, r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	rrum.w	#4, r8
+	rrum.w	#1, r8
+	and	#7, r8
+	rlam.w	#3, r10
+	bis	r8, r10
+	xor	r10, r11
+	and	#257, r11
+	mov	r7, r15
+	bis	r11, r15
+	add	#8, r6
+	mov	8(sp), r8
+	mov	6(sp), r10
+	mov	4(sp), r11
+	mov	2(sp), r5
+	mov	r11, r7
+	mov	r5, r11
+	mov	r12, 8(sp)
+	mov	r13, 6(sp)
+	mov	r14, 4(sp)
+	mov	r15, 2(sp)
+	dec	10(sp)
+	jnz	.Lromulus_n_E_tk23_rows_loop1
+.Lromulus_n_E_tk23_rows_done2:
+	add	#12, sp
+	popm.w	#7, r10
+	ret
+	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows
+
+
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 170 bytes (31 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1990 bytes of code
+;     estimated 1878 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2187,18 +2368,18 @@ romulus_n_absorb_ad:
 	pushm.w	#7, r10
 	sub	#170, sp
 	mov	r12, 52(sp)
-	mov	r13, 56(sp)
+	mov	r13, 62(sp)
 	mov	r14, 32(sp)
-	mov	r15, 60(sp)
-	mov	186(sp), 58(sp)
+	mov	r15, 58(sp)
+	mov	186(sp), 56(sp)
 	mov	#0, r15
-	sub	60(sp), r15
+	sub	58(sp), r15
 	mov	#0, r15
 	subc	#0, r15
 	clr	40(sp)
 	adc	40(sp)
 	xor	#1, 40(sp)
-	mov	60(sp), r15
+	mov	58(sp), r15
 	sub	#1, r15
 	mov	#0, 54(sp)
 	subc	#0, 54(sp)
@@ -2214,7 +2395,7 @@ romulus_n_absorb_ad:
 	inc	r15
 	mov	r14, 30(sp)
 	and	r15, 30(sp)
-	; romulus_n.ae:66: for i in 0..pairs {
+	; romulus_n.ae:73: for i in 0..pairs {
 	mov	#0, 24(sp)
 	mov	#0, 20(sp)
 	mov	#0, 18(sp)
@@ -2226,14 +2407,13 @@ romulus_n_absorb_ad:
 	mov	#0, 4(sp)
 	mov	#1, r12
 	mov	#0, r13
-	mov	#0, r9
+	mov	#0, r10
 	mov	#0, 22(sp)
 	cmp	30(sp), 24(sp)
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	mov	24(sp), r15
-	and	#2047, r15
-	mov	r15, r11
+	mov	24(sp), r11
+	and	#2047, r11
 	rlam.w	#4, r11
 	rlam.w	#1, r11
 	mov	r11, r7
@@ -2245,7 +2425,7 @@ romulus_n_absorb_ad:
 	mov	2(r7), r5
 	mov	4(r7), r6
 	mov	6(r7), r8
-	mov	8(r7), r10
+	mov	8(r7), r9
 	mov	10(r7), r14
 	mov	12(r7), r15
 	mov	14(r7), r7
@@ -2253,13 +2433,13 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_bytes3:
 	mov	sp, r8
 	add	#66, r8
-	mov	r8, r10
+	mov	r8, r9
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy6:
 	mov.b	@r7, r15
 	inc	r7
-	mov.b	r15, 0(r10)
-	inc	r10
+	mov.b	r15, 0(r9)
+	inc	r9
 	dec	r14
 	jnz	.Lromulus_n_absorb_ad_cpy6
 	mov	r8, r7
@@ -2271,8 +2451,8 @@ romulus_n_absorb_ad:
 	xor	r15, 18(sp)
 	swpb	r14
 	xor	r14, 12(sp)
-	swpb	r10
-	xor	r10, 10(sp)
+	swpb	r9
+	xor	r9, 10(sp)
 	swpb	r8
 	xor	r8, 8(sp)
 	swpb	r6
@@ -2281,44 +2461,40 @@ romulus_n_absorb_ad:
 	xor	r5, 6(sp)
 	swpb	r4
 	xor	r4, 4(sp)
-	mov	r12, r7
+	mov	r12, r9
+	and	#32767, r9
+	mov	r13, r7
 	and	#32767, r7
-	mov	r13, r8
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	mov	r10, r8
 	and	#32767, r8
-	mov	r12, r10
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#3, r10
-	mov	r9, r12
-	and	#32767, r12
 	swpb	r13
 	mov.b	r13, r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
-	mov	r9, r14
+	mov	r10, r14
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	mov	22(sp), r15
 	rla	r15
+	rlam.w	#1, r9
+	mov	r9, r10
+	xor	romulus_n_tf2(r15), r10
 	rlam.w	#1, r7
-	mov	r7, r5
-	xor	romulus_n_tf2(r15), r5
+	xor	romulus_n_tf3(r15), r7
+	xor	r12, r7
 	rlam.w	#1, r8
 	xor	romulus_n_tf3(r15), r8
-	mov	r8, r7
-	xor	r10, r7
-	rlam.w	#1, r12
-	xor	romulus_n_tf3(r15), r12
-	mov	r12, r8
 	xor	r13, r8
 	mov	22(sp), r15
-	mov.b	romulus_n_tf4(r15), r15
-	mov	r15, r10
-	xor	r14, r10
-	; romulus_n.ae:70: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	mov.b	romulus_n_tf4(r15), r9
+	xor	r14, r9
+	; romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	add	#16, r11
 	add	32(sp), r11
 	bit	#1, r11
@@ -2326,8 +2502,8 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words9:
 	mov	@r11, 64(sp)
 	mov	2(r11), r4
-	mov	4(r11), r6
-	mov	6(r11), r9
+	mov	4(r11), r5
+	mov	6(r11), r6
 	mov	8(r11), r12
 	mov	10(r11), r13
 	mov	12(r11), r14
@@ -2348,10 +2524,10 @@ romulus_n_absorb_ad:
 	mov	r12, r11
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	r5, 82(sp)
+	mov	r10, 82(sp)
 	mov	r7, 84(sp)
 	mov	r8, 86(sp)
-	mov	r10, 88(sp)
+	mov	r9, 88(sp)
 	mov	sp, r15
 	add	#82, r15
 	mov	r15, 14(sp)
@@ -2363,10 +2539,10 @@ romulus_n_absorb_ad:
 	mov	r13, 94(sp)
 	swpb	r12
 	mov	r12, 96(sp)
-	swpb	r9
-	mov	r9, 98(sp)
 	swpb	r6
-	mov	r6, 100(sp)
+	mov	r6, 98(sp)
+	swpb	r5
+	mov	r5, 100(sp)
 	swpb	r4
 	mov	r4, 102(sp)
 	swpb	64(sp)
@@ -2391,17 +2567,17 @@ romulus_n_absorb_ad:
 	mov	#8, r13
 	mov	52(sp), r15
 	call	#romulus_n_tbc
-	mov	r5, r6
+	mov	r10, r6
 	and	#32767, r6
-	mov	r7, r9
-	and	#32767, r9
-	mov	r5, r12
+	mov	r7, r11
+	and	#32767, r11
+	mov	r10, r12
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	mov	r8, r11
-	and	#32767, r11
+	mov	r8, r10
+	and	#32767, r10
 	mov	r7, r13
 	swpb	r13
 	mov.b	r13, r13
@@ -2412,17 +2588,17 @@ romulus_n_absorb_ad:
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	mov	r10, r15
+	mov	r9, r15
 	rla	r15
 	rlam.w	#1, r6
 	xor	romulus_n_tf2(r15), r6
-	rlam.w	#1, r9
-	xor	romulus_n_tf3(r15), r9
-	xor	r12, r9
 	rlam.w	#1, r11
 	xor	romulus_n_tf3(r15), r11
-	xor	r13, r11
-	mov	r10, r15
+	xor	r12, r11
+	rlam.w	#1, r10
+	xor	romulus_n_tf3(r15), r10
+	xor	r13, r10
+	mov	r9, r15
 	mov.b	romulus_n_tf4(r15), r15
 	xor	r14, r15
 	mov	122(sp), 20(sp)
@@ -2434,8 +2610,7 @@ romulus_n_absorb_ad:
 	mov	134(sp), 6(sp)
 	mov	136(sp), 4(sp)
 	mov	r6, r12
-	mov	r9, r13
-	mov	r11, r9
+	mov	r11, r13
 	mov	r15, 22(sp)
 	add	#1, 24(sp)
 	cmp	30(sp), 24(sp)
@@ -2459,52 +2634,52 @@ romulus_n_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	mov	r15, 36(sp)
-	mov	60(sp), r10
-	sub	36(sp), r10
+	mov	58(sp), r7
+	sub	36(sp), r7
 	mov	#0, r14
 	subc	r11, r14
 	mov	r14, r15
 	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
+	clr	r9
+	adc	r9
+	xor	#1, r9
 	mov	#16, r15
-	sub	r10, r15
+	sub	r7, r15
 	mov	#0, r15
 	subc	r14, r15
 	clr	42(sp)
 	adc	42(sp)
 	xor	#1, 42(sp)
-	mov	r10, r15
+	mov	r7, r15
 	xor	#16, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	and	r8, r11
-	mov	r10, r15
+	and	r9, r11
+	mov	r7, r15
 	xor	#32, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r8, r15
-	; romulus_n.ae:82: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	and	r9, r15
+	; romulus_n.ae:89: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	bis	r15, r11
 	inv	r11
 	inc	r11
 	and	#2, r11
-	mov	r11, 62(sp)
-	xor	#26, 62(sp)
-	mov	22(sp), r8
-	rla	r8
+	mov	r11, 60(sp)
+	xor	#26, 60(sp)
+	mov	22(sp), r9
+	rla	r9
 	mov	22(sp), r15
 	mov.b	romulus_n_tf4(r15), r11
 	mov	r12, r15
 	and	#32767, r15
 	rlam.w	#1, r15
 	mov	r15, 50(sp)
-	xor	romulus_n_tf2(r8), 50(sp)
+	xor	romulus_n_tf2(r9), 50(sp)
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
@@ -2516,23 +2691,23 @@ romulus_n_absorb_ad:
 	mov.b	r13, r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
-	xor	romulus_n_tf3(r8), r15
+	xor	romulus_n_tf3(r9), r15
 	mov	r15, 48(sp)
 	xor	r12, 48(sp)
-	mov	r9, r15
+	mov	r10, r15
 	and	#32767, r15
 	rlam.w	#1, r15
-	xor	romulus_n_tf3(r8), r15
+	xor	romulus_n_tf3(r9), r15
 	mov	r15, 38(sp)
 	xor	r13, 38(sp)
-	mov	r9, r15
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	mov	r11, 44(sp)
 	xor	r15, 44(sp)
-	mov	r10, 34(sp)
+	mov	r7, 34(sp)
 	sub	#16, 34(sp)
 	mov	r14, 46(sp)
 	subc	#0, 46(sp)
@@ -2542,9 +2717,8 @@ romulus_n_absorb_ad:
 	mov	r4, r15
 	inv	r15
 	inc	r15
-	xor	#16, r10
-	and	r15, r10
-	mov	r10, r7
+	xor	#16, r7
+	and	r15, r7
 	xor	#16, r7
 	mov	36(sp), r10
 	add	32(sp), r10
@@ -2626,12 +2800,12 @@ romulus_n_absorb_ad:
 	xor	r11, r15
 	mov	18(sp), r5
 	xor	r15, r5
-	mov	20(sp), r6
-	xor	r14, r6
-	; romulus_n.ae:78: if r > 16 {
+	mov	20(sp), r4
+	xor	r14, r4
+	; romulus_n.ae:85: if r > 16 {
 	tst	42(sp)
 	jz	.Lromulus_n_absorb_ad_else18
-	; romulus_n.ae:79: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	; romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	mov	36(sp), r11
 	add	#16, r11
 	add	32(sp), r11
@@ -2642,7 +2816,7 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words21:
 	mov	@r11, 28(sp)
 	mov	2(r11), 26(sp)
-	mov	4(r11), r4
+	mov	4(r11), r6
 	mov	6(r11), r7
 	mov	8(r11), r8
 	mov	10(r11), r9
@@ -2708,15 +2882,15 @@ romulus_n_absorb_ad:
 	mov	r8, 96(sp)
 	swpb	r7
 	mov	r7, 98(sp)
-	swpb	r4
-	mov	r4, 100(sp)
+	swpb	r6
+	mov	r6, 100(sp)
 	swpb	26(sp)
 	mov	26(sp), 102(sp)
 	swpb	28(sp)
 	mov	28(sp), 104(sp)
 	mov	sp, r14
 	add	#90, r14
-	mov	r6, 106(sp)
+	mov	r4, 106(sp)
 	mov	r5, 108(sp)
 	mov	12(sp), 110(sp)
 	mov	10(sp), 112(sp)
@@ -2733,103 +2907,79 @@ romulus_n_absorb_ad:
 	mov	#8, r13
 	mov	52(sp), r15
 	call	#romulus_n_tbc
-	mov	50(sp), r9
-	and	#32767, r9
-	mov	48(sp), r10
-	and	#32767, r10
-	mov.b	51(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
+	mov	50(sp), r12
+	and	#32767, r12
+	mov	48(sp), r13
+	and	#32767, r13
+	mov.b	51(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
 	mov	38(sp), r14
 	and	#32767, r14
-	mov.b	49(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov.b	39(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
+	mov.b	49(sp), r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	mov.b	39(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
 	mov	44(sp), r15
 	rla	r15
-	rlam.w	#1, r9
-	mov	r9, r4
-	xor	romulus_n_tf2(r15), r4
-	rlam.w	#1, r10
-	xor	romulus_n_tf3(r15), r10
-	mov	r10, r5
-	xor	r11, r5
+	rlam.w	#1, r12
+	xor	romulus_n_tf2(r15), r12
+	rlam.w	#1, r13
+	xor	romulus_n_tf3(r15), r13
+	xor	r9, r13
 	rlam.w	#1, r14
 	xor	romulus_n_tf3(r15), r14
-	xor	r12, r14
+	xor	r10, r14
 	mov	44(sp), r15
 	mov.b	romulus_n_tf4(r15), r15
-	xor	r13, r15
-	mov	138(sp), r6
-	mov	140(sp), r7
-	mov	142(sp), r8
-	mov	144(sp), r9
-	mov	146(sp), r10
-	mov	148(sp), r11
-	mov	150(sp), r12
-	mov	152(sp), r13
+	xor	r11, r15
+	mov	138(sp), r4
+	mov	140(sp), r5
+	mov	142(sp), r6
+	mov	144(sp), r7
+	mov	146(sp), r8
+	mov	148(sp), r9
+	mov	150(sp), r10
+	mov	152(sp), r11
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	r5, r7
-	mov	12(sp), r8
-	mov	10(sp), r9
-	mov	8(sp), r10
-	mov	16(sp), r11
-	mov	6(sp), r12
-	mov	4(sp), r13
-	mov	50(sp), r4
-	mov	48(sp), r5
+	mov	12(sp), r6
+	mov	10(sp), r7
+	mov	8(sp), r8
+	mov	16(sp), r9
+	mov	6(sp), r10
+	mov	4(sp), r11
+	mov	50(sp), r12
+	mov	48(sp), r13
 	mov	38(sp), r14
 	mov	44(sp), r15
 .Lromulus_n_absorb_ad_endif19:
-	; romulus_n.ae:83: return tbc(cnt, d, n, r3, s)
-	mov	r4, 82(sp)
-	mov	r5, 84(sp)
+	; romulus_n.ae:90: return tbc_n(cnt, d, r23, s)
+	mov	r12, 82(sp)
+	mov	r13, 84(sp)
 	mov	r14, 86(sp)
 	mov	r15, 88(sp)
-	mov	sp, r14
-	add	#82, r14
-	mov	56(sp), r15
-	mov	@r15, 90(sp)
-	mov	56(sp), r15
-	mov	2(r15), 92(sp)
-	mov	56(sp), r15
-	mov	4(r15), 94(sp)
-	mov	56(sp), r15
-	mov	6(r15), 96(sp)
-	mov	56(sp), r15
-	mov	8(r15), 98(sp)
-	mov	56(sp), r15
-	mov	10(r15), 100(sp)
-	mov	56(sp), r15
-	mov	12(r15), 102(sp)
-	mov	56(sp), r15
-	mov	14(r15), 104(sp)
+	mov	sp, r12
+	add	#82, r12
+	mov	r4, 90(sp)
+	mov	r5, 92(sp)
+	mov	r6, 94(sp)
+	mov	r7, 96(sp)
+	mov	r8, 98(sp)
+	mov	r9, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
 	mov	sp, r15
 	add	#90, r15
-	mov	r6, 106(sp)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	sp, r12
-	add	#106, r12
-	mov	sp, r13
-	add	#154, r13
-	mov	r12, 0(sp)
-	mov	r13, 2(sp)
-	mov	r14, r12
-	mov	62(sp), r13
-	mov	r15, r14
-	mov	52(sp), r15
-	call	#romulus_n_tbc
-	mov	58(sp), r15
+	mov	sp, r14
+	add	#154, r14
+	mov	r14, 0(sp)
+	mov	60(sp), r13
+	mov	62(sp), r14
+	call	#romulus_n_tbc_n
+	mov	56(sp), r15
 	mov	154(sp), 0(r15)
 	mov	156(sp), 2(r15)
 	mov	158(sp), 4(r15)
@@ -2844,23 +2994,325 @@ romulus_n_absorb_ad:
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
+; --- romulus_n_tbc_n: romulus_n.tbc_n
+;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 838 bytes of code
+	.section .text.romulus_n_tbc_n,"ax",@progbits
+	.local romulus_n_tbc_n
+	.type romulus_n_tbc_n, @function
+	.balign 2
+romulus_n_tbc_n:
+	pushm.w	#7, r10
+	sub	#30, sp
+	mov	46(sp), 28(sp)
+	mov	6(r12), r6
+	swpb	r6
+	bis	r13, r6
+	mov	4(r12), r5
+	mov	2(r12), r7
+	mov	@r12, r8
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	#20, 26(sp)
+	mov	12(r15), r12
+	mov	14(r15), r13
+	mov	8(r15), r10
+	mov	10(r15), r11
+	mov	4(r15), 2(sp)
+	mov	6(r15), r9
+	mov	@r15, 16(sp)
+	mov	2(r15), 0(sp)
+	mov	r6, 24(sp)
+	mov	r5, 20(sp)
+	mov	r7, 18(sp)
+	mov	r8, 14(sp)
+	; skinny128_384plus.ae:198: i = 2 * j
+	mov	#0, 22(sp)
+	mov	r14, r6
+	swpb	20(sp)
+	swpb	18(sp)
+	swpb	14(sp)
+	; skinny128_384plus.ae:196: @unroll(unroll)
+.Lromulus_n_tbc_n_loop1:
+	; skinny128_384plus.ae:198: i = 2 * j
+	mov	22(sp), r15
+	mov.b	romulus_n_E.rc(r15), r5
+	mov	24(sp), r14
+	xor	@r6, r14
+	mov	18(sp), r8
+	xor	4(r6), r8
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r13
+	mov	r12, r7
+	swpb	r7
+	mov.b	r7, r7
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r12
+	swpb	r7
+	bis	r12, r7
+	xor	r8, r7
+	mov	r5, r8
+	rla	r8
+	mov.b	r15, r15
+	swpb	r15
+	xor	romulus_n_tf0(r8), r15
+	xor	r13, r15
+	mov	r15, r12
+	xor	6(r6), r12
+	xor	14(sp), r12
+	mov	r11, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r5
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r13
+	mov	r10, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r4
+	mov.b	r10, r10
+	mov.b	romulus_n_E.sbox(r10), r11
+	swpb	r4
+	bis	r11, r4
+	mov	r4, r11
+	xor	r14, r11
+	mov	r5, r14
+	mov.b	r14, r14
+	swpb	r14
+	xor	romulus_n_tf1(r8), r14
+	xor	r13, r14
+	xor	2(r6), r14
+	xor	20(sp), r14
+	swpb	r14
+	mov	r14, r13
+	swpb	r11
+	xor.b	r11, r13
+	xor	r14, r13
+	mov	r11, r8
+	xor.b	r14, r8
+	xor	r11, r8
+	mov	r9, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	r9, r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	3(sp), r11
+	mov.b	romulus_n_E.sbox(r11), r4
+	mov.b	2(sp), r11
+	mov.b	romulus_n_E.sbox(r11), r10
+	mov	r4, r11
+	swpb	r11
+	bis	r10, r11
+	swpb	r14
+	bis	r9, r14
+	xor	#512, r14
+	mov.b	1(sp), r9
+	mov.b	romulus_n_E.sbox(r9), r5
+	mov.b	@sp, r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov	r9, 10(sp)
+	mov.b	17(sp), r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov	r9, 6(sp)
+	mov.b	16(sp), r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	swpb	r9
+	bis	r5, r9
+	mov	r7, r5
+	xor	r14, r5
+	mov.b	r4, r4
+	swpb	r4
+	xor	r4, r15
+	mov	r15, r4
+	xor	r10, r4
+	mov	r4, r15
+	xor	6(r6), r15
+	xor	14(sp), r15
+	mov	r5, r10
+	xor	r9, r10
+	mov.b	10(sp), r9
+	swpb	r9
+	xor	r9, r4
+	xor	6(sp), r4
+	xor	6(r6), r4
+	xor	14(sp), r4
+	xor	r14, r13
+	mov	r8, r14
+	xor	r11, r14
+	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	22(sp), r11
+	mov.b	romulus_n_E.rc+1(r11), r8
+	mov	r4, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r9
+	mov.b	r4, r4
+	mov.b	romulus_n_E.sbox(r4), r11
+	mov	r10, r4
+	swpb	r4
+	mov.b	r4, r4
+	mov.b	romulus_n_E.sbox(r4), r4
+	mov.b	r10, r10
+	mov.b	romulus_n_E.sbox(r10), r10
+	swpb	r4
+	bis	r10, r4
+	mov	r4, r10
+	xor	12(r6), r10
+	mov	r8, r4
+	rla	r4
+	mov	r9, r8
+	mov.b	r8, r8
+	swpb	r8
+	xor	romulus_n_tf0(r4), r8
+	xor	r11, r8
+	mov	r8, 12(sp)
+	xor	14(r6), 12(sp)
+	mov	r12, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r11
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r9
+	mov	r7, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r12
+	mov.b	r7, r7
+	mov.b	romulus_n_E.sbox(r7), r7
+	swpb	r12
+	bis	r7, r12
+	xor	8(r6), r12
+	mov.b	r11, r11
+	swpb	r11
+	xor	romulus_n_tf1(r4), r11
+	xor	r9, r11
+	xor	10(r6), r11
+	swpb	r11
+	mov	r11, r4
+	swpb	r12
+	xor.b	r12, r4
+	xor	r11, r4
+	mov	r12, r9
+	xor.b	r11, r9
+	xor	r12, r9
+	mov	r14, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r7
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov	r13, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r12
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r13
+	mov	r12, r11
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r14, r7
+	mov	r7, r14
+	xor	#512, r14
+	mov	r15, r7
+	swpb	r7
+	mov.b	r7, r7
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	mov	r15, 8(sp)
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	mov	r15, 4(sp)
+	mov.b	r5, r5
+	mov.b	romulus_n_E.sbox(r5), r15
+	swpb	r15
+	bis	r7, r15
+	mov	r10, r5
+	xor	r14, r5
+	mov.b	r12, r12
+	swpb	r12
+	xor	r12, r8
+	xor	r13, r8
+	mov	r8, 0(sp)
+	xor	14(r6), 0(sp)
+	mov	r5, r12
+	xor	r15, r12
+	mov.b	8(sp), r15
+	swpb	r15
+	xor	r15, r8
+	xor	4(sp), r8
+	mov	r8, r13
+	xor	14(r6), r13
+	xor	r14, r4
+	xor	r11, r9
+	mov	20(sp), r7
+	xor.b	18(sp), r7
+	xor	20(sp), r7
+	mov	18(sp), r8
+	mov	24(sp), r15
+	swpb	r15
+	xor.b	r15, r8
+	xor	18(sp), r8
+	mov	14(sp), r14
+	xor.b	20(sp), r14
+	xor	14(sp), r14
+	mov	14(sp), r11
+	swpb	r11
+	mov	r11, r15
+	xor.b	24(sp), r15
+	xor	r11, r15
+	add	#2, 22(sp)
+	add	#16, r6
+	mov	12(sp), r11
+	mov	r4, 2(sp)
+	mov	r5, 16(sp)
+	mov	r7, 24(sp)
+	mov	r8, 20(sp)
+	mov	r14, 18(sp)
+	mov	r15, 14(sp)
+	dec	26(sp)
+	jnz	.Lromulus_n_tbc_n_loop1
+.Lromulus_n_tbc_n_done2:
+	mov	28(sp), r15
+	mov	16(sp), 0(r15)
+	mov	@sp, 2(r15)
+	mov	2(sp), 4(r15)
+	mov	r9, 6(r15)
+	mov	r10, 8(r15)
+	mov	r11, 10(r15)
+	mov	r12, 12(r15)
+	mov	r13, 14(r15)
+	add	#30, sp
+	popm.w	#7, r10
+	ret
+	.size romulus_n_tbc_n, .-romulus_n_tbc_n
+
+
 ; --- romulus_n_tbc: romulus_n.tbc
-;     frame 366 bytes (23 spill slots, locals 320), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1156 bytes of code
+;     frame 364 bytes (22 spill slots, locals 320), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1124 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
 	.balign 2
 romulus_n_tbc:
 	pushm.w	#7, r10
-	sub	#366, sp
+	sub	#364, sp
 	mov	r15, 34(sp)
-	mov	382(sp), 36(sp)
-	mov	384(sp), 38(sp)
+	mov	380(sp), 36(sp)
+	mov	382(sp), 38(sp)
 	mov	sp, r11
 	mov	#160, r15
 .Lromulus_n_tbc_zero1:
-	clr	46(r11)
+	clr	44(r11)
 	incd	r11
 	dec	r15
 	jnz	.Lromulus_n_tbc_zero1
@@ -2870,7 +3322,7 @@ romulus_n_tbc:
 	mov	4(r12), r10
 	mov	2(r12), r13
 	mov	@r12, r15
-	; skinny128_384plus.ae:169: @unroll(unroll)
+	; skinny128_384plus.ae:207: @unroll(unroll)
 	mov	#40, 32(sp)
 	mov	#0, r7
 	mov	#0, r8
@@ -2889,34 +3341,34 @@ romulus_n_tbc:
 	mov	12(r14), 10(sp)
 	mov	14(r14), 30(sp)
 	mov	34(sp), r10
-	; skinny128_384plus.ae:171: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
+	; skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	mov	sp, 26(sp)
 	swpb	12(sp)
 	swpb	14(sp)
 	swpb	20(sp)
-	; skinny128_384plus.ae:169: @unroll(unroll)
+	; skinny128_384plus.ae:207: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
 	mov	18(sp), r4
 	xor	22(sp), r4
 	xor	@r10+, r4
-	; skinny128_384plus.ae:171: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
+	; skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	mov	@r10+, 40(sp)
 	mov	@r10+, r5
 	mov	@r10+, r14
 	mov	26(sp), r15
-	mov	r4, 46(r15)
+	mov	r4, 44(r15)
 	mov	12(sp), r4
 	xor	6(sp), r4
 	xor	40(sp), r4
-	mov	r4, 48(r15)
+	mov	r4, 46(r15)
 	mov	14(sp), r4
 	xor	10(sp), r4
 	xor	r5, r4
-	mov	r4, 50(r15)
+	mov	r4, 48(r15)
 	mov	20(sp), r5
 	xor	30(sp), r5
 	xor	r14, r5
-	mov	r5, 52(r15)
+	mov	r5, 50(r15)
 	mov	r8, r5
 	xor.b	r9, r5
 	xor	r8, r5
@@ -3030,27 +3482,27 @@ romulus_n_tbc:
 	and	#257, r11
 	mov	2(sp), r15
 	bis	r11, r15
-	mov.b	17(sp), r11
-	and	#127, r11
-	mov	r12, r8
-	mov.b	r8, r8
-	swpb	r11
-	bis	r8, r11
+	mov.b	17(sp), r4
+	and	#127, r4
+	mov	r12, r11
+	mov.b	r11, r11
+	swpb	r4
+	bis	r11, r4
 	swpb	r13
 	mov.b	r13, r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
-	rlam.w	#1, r11
-	bis	r13, r11
-	and	#65278, r11
+	rlam.w	#1, r4
+	bis	r13, r4
+	and	#65278, r4
 	mov.b	17(sp), r13
-	mov	r12, r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
-	and	#1, r4
-	mov	r13, r8
-	rlam.w	#1, r8
-	bis	r4, r8
+	mov	r12, r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	and	#1, r8
+	mov	r13, r11
+	rlam.w	#1, r11
+	bis	r8, r11
 	rrum.w	#4, r12
 	rrum.w	#1, r12
 	and	#7, r12
@@ -3065,10 +3517,9 @@ romulus_n_tbc:
 	and	#127, r13
 	swpb	r13
 	rlam.w	#1, r13
-	bis	r8, r13
+	bis	r11, r13
 	xor	r12, r13
 	and	#257, r13
-	mov	r11, r4
 	bis	r13, r4
 	mov	16(sp), r8
 	and	#127, r8
@@ -3082,52 +3533,51 @@ romulus_n_tbc:
 	rlam.w	#1, r8
 	bis	r13, r8
 	and	#65278, r8
-	mov.b	16(sp), r11
-	mov	r6, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	and	#1, r13
-	mov	r11, r12
-	rlam.w	#1, r12
-	bis	r13, r12
-	mov	r6, r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	and	#7, r13
-	rlam.w	#3, r11
-	bis	r13, r11
-	xor	r11, r12
-	and	#257, r12
-	bis	r12, r8
+	mov.b	16(sp), r12
+	mov	r6, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	r12, r13
+	rlam.w	#1, r13
+	bis	r11, r13
+	rrum.w	#4, r6
+	rrum.w	#1, r6
+	and	#7, r6
+	rlam.w	#3, r12
+	bis	r6, r12
+	xor	r12, r13
+	and	#257, r13
+	bis	r13, r8
 	add	#8, 26(sp)
 	mov	18(sp), r11
-	mov	12(sp), 44(sp)
+	mov	12(sp), r6
 	mov	r5, 18(sp)
 	mov	r14, 12(sp)
-	mov	r7, r6
+	mov	r7, 42(sp)
 	mov	r9, r12
 	mov	22(sp), r13
-	mov	6(sp), 42(sp)
+	mov	6(sp), r5
 	mov	30(sp), 16(sp)
 	mov	4(sp), 22(sp)
 	mov	r15, 6(sp)
 	mov	r4, r14
 	mov	r8, r15
 	mov	r11, r7
-	mov	44(sp), r8
+	mov	r6, r8
 	mov	14(sp), r9
 	mov	20(sp), r11
-	mov	r6, 14(sp)
+	mov	42(sp), 14(sp)
 	mov	r12, 20(sp)
 	mov	r13, r6
-	mov	42(sp), r12
+	mov	r5, r12
 	mov	10(sp), r13
 	mov	r14, 10(sp)
 	mov	r15, 30(sp)
 	dec	32(sp)
 	jnz	.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_done3:
-	; skinny128_384plus.ae:120: @unroll(unroll)
+	; skinny128_384plus.ae:130: @unroll(unroll)
 	mov	#40, 28(sp)
 	mov	36(sp), r15
 	mov	12(r15), 8(sp)
@@ -3142,35 +3592,32 @@ romulus_n_tbc:
 	mov	sp, r9
 .Lromulus_n_tbc_loop4:
 	mov	24(sp), r15
-	mov.b	romulus_n_E.rc(r15), r15
-	mov	r15, r11
+	mov.b	romulus_n_E.rc(r15), r11
 	rla	r11
 	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
+	mov.b	romulus_n_E.sbox(r15), r5
+	mov.b	r5, r5
+	swpb	r5
 	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
-	xor	romulus_n_tf1(r11), r15
-	xor	r14, r15
+	mov.b	romulus_n_E.sbox(r14), r15
+	xor	romulus_n_tf1(r11), r5
+	xor	r15, r5
 	mov	r12, r14
 	swpb	r14
 	mov.b	r12, r12
-	xor	48(r9), r15
-	mov	r15, r5
+	xor	46(r9), r5
 	swpb	r5
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	romulus_n_E.sbox(r15), r4
 	swpb	r4
-	mov	r13, r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r15
 	bis	r15, r4
-	xor	46(r9), r4
+	xor	44(r9), r4
 	swpb	r4
 	mov	r4, r15
 	xor.b	r5, r15
@@ -3190,16 +3637,14 @@ romulus_n_tbc:
 	mov.b	r14, r14
 	swpb	r14
 	xor	romulus_n_tf0(r11), r14
-	mov	r10, r11
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r10
+	mov.b	r10, r10
+	mov.b	romulus_n_E.sbox(r10), r10
 	mov	r14, r11
 	xor	r10, r11
 	mov.b	r12, r12
 	swpb	r12
-	mov	r11, r14
-	xor	r12, r14
-	mov	r14, r10
+	mov	r11, r10
+	xor	r12, r10
 	xor	r13, r10
 	mov	r8, r14
 	mov.b	r14, r14
@@ -3213,31 +3658,27 @@ romulus_n_tbc:
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r13
 	xor	r13, r14
-	mov	r5, r13
-	xor.b	r4, r13
-	xor	r5, r13
-	mov	r6, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r5
-	swpb	r5
-	mov	r6, r12
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r12
-	bis	r12, r5
-	mov	r5, r6
-	xor	#512, r6
-	mov	r13, r12
-	xor	r6, r12
-	mov	r7, r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r7
-	swpb	r7
-	mov	r8, r13
+	mov	r5, r12
+	xor.b	r4, r12
+	xor	r5, r12
+	mov	r6, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r13
-	bis	r13, r7
+	mov.b	romulus_n_E.sbox(r13), r5
+	swpb	r5
+	mov.b	r6, r6
+	mov.b	romulus_n_E.sbox(r6), r13
+	bis	r13, r5
+	mov	r5, r6
+	xor	#512, r6
+	xor	r6, r12
+	mov.b	r7, r7
+	mov.b	romulus_n_E.sbox(r7), r5
+	swpb	r5
+	swpb	r8
+	mov.b	r8, r8
+	mov.b	romulus_n_E.sbox(r8), r13
+	bis	r13, r5
 	mov.b	9(sp), r13
 	mov.b	romulus_n_E.sbox(r13), r8
 	swpb	r8
@@ -3245,24 +3686,21 @@ romulus_n_tbc:
 	mov.b	romulus_n_E.sbox(r13), r13
 	bis	r13, r8
 	mov	r8, r13
-	xor	50(r9), r13
-	mov	r13, r8
-	xor	r6, r8
-	mov	r8, r6
-	xor	r7, r6
-	mov	r11, r7
-	xor	52(r9), r7
-	mov	r10, r11
-	xor	52(r9), r11
-	xor	52(r9), r14
+	xor	48(r9), r13
+	mov	r13, r7
+	xor	r6, r7
+	mov	r7, r6
+	xor	r5, r6
+	xor	50(r9), r11
+	mov	r10, r8
+	xor	50(r9), r8
+	mov	r14, r10
+	xor	50(r9), r10
 	add	#1, 24(sp)
 	add	#8, r9
 	mov	r6, 8(sp)
-	mov	r14, r10
-	mov	r7, r14
+	mov	r11, r14
 	mov	r15, r6
-	mov	r8, r7
-	mov	r11, r8
 	dec	28(sp)
 	jnz	.Lromulus_n_tbc_loop4
 .Lromulus_n_tbc_done5:
@@ -3275,7 +3713,7 @@ romulus_n_tbc:
 	mov	r14, 10(r15)
 	mov	8(sp), 12(r15)
 	mov	r10, 14(r15)
-	add	#366, sp
+	add	#364, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_tbc, .-romulus_n_tbc
