@@ -35,10 +35,11 @@ def test_power_figures_are_the_cited_rows_or_marked_estimates():
     assert (p["msp430f1611"].ua_per_mhz, p["msp430f1611"].ram_ua_per_mhz, p["msp430f1611"].voltage) == (500, None, 3.0)
     assert p["samd21g18"].ua_per_mhz == pytest.approx(3370 / 48, abs=0.05) and p["samd21g18"].voltage == 3.3
     assert p["msp430fr5969"].ua_per_mhz == 100
-    for name in ("msp430f5528", "msp430f1611", "samd21g18", "msp430fr5969"):
+    assert (p["cc430f6137"].ua_per_mhz, p["cc430f6137"].ram_ua_per_mhz, p["cc430f6137"].voltage) == (227.5, 155, 3.0)
+    assert (p["stm32f030"].ua_per_mhz, p["stm32f030"].voltage) == (375, 3.3)
+    assert p["stm32f030"].ram_ua_per_mhz == pytest.approx(375 * 4.0 / 4.4, abs=0.05)
+    for name in ("msp430f5528", "msp430f1611", "samd21g18", "msp430fr5969", "cc430f6137", "stm32f030"):
         assert not p[name].source.startswith("ESTIMATE"), name
-    for name in ("cc430f6137", "stm32f030"):
-        assert p[name].source.startswith("ESTIMATE"), name
 
 
 def test_load_by_path_and_errors(tmp_path):
@@ -51,7 +52,7 @@ def test_load_by_path_and_errors(tmp_path):
     f.write_text('name = "broken"\nisa = "armv6m"\n')
     with pytest.raises(chips.UnknownChipError, match="missing 'memory'"):
         chips.load(str(f))
-    f.write_text(chips.path_of("stm32f030").read_text().replace("voltage = 3.6\n", ""))
+    f.write_text(chips.path_of("stm32f030").read_text().replace("voltage = 3.3\n", ""))
     with pytest.raises(chips.UnknownChipError, match=r"\[power\] needs voltage"):
         chips.load(str(f))
 
