@@ -211,6 +211,9 @@ def matrix() -> list[Row]:
         for b, k in SPECK_SETS:
             rows += [Row("sim", arm, SPECK, {"block_bits": b, "key_bits": k}, s) for s in ("speck-paper", "cryptopp:speck")]
         rows += _mode_rows(arm, CTR, {"key_bits": 128}, 128) + _mode_rows(arm, OCB3, {"key_bits": 128}, 128)
+    # issue 12: the M0+ GCM variant measured against mbedtls (docs/BENCHMARKS.md, m0plus section)
+    rows += _mode_rows("samd21g18", GCM, {"key_bits": 128, "placement": "ram", "ghash_word": 32,
+                                          "ghash_unroll": "full", "aes_unroll": "full"}, 128)
     # issue 12, msp430fr5969: the AES256 module with 128-, 192- and 256-bit keys in every AES mode,
     # with the AESAXDIN chaining (the default) and without it (aes_chain=software)
     for spec in (CTR, CCM, GCM, OCB3, EAX):
