@@ -12,6 +12,7 @@ tables at constant indices, and these identities (w = the width, c a constant):
   zext/trunc chains -> one zext/trunc (or x);  select on a constant -> the chosen operand
   eq/ne/ult/... of the same value -> constant;  perm by the identity table -> x
   `if` on a constant condition -> the chosen region's ops;  `for` with lo >= hi -> its inits.
+  x & c where x is a concat (or an xor/or of concats): the parts holding no bit of c -> zero.
 No op with effects is removed or reordered; ops made unused are left to cse_dce.
 
 Preserves: every function's results and memory effects.
@@ -120,6 +121,38 @@ class _Folder:
             return
         self.emit(op)
 
+    def narrow(self, v: Value, demanded: int, depth: int = 0) -> Value | None:
+        """`v` with the parts of its concats that hold no demanded bit made zero (through xor/or
+        of such values), or None if nothing changes: after word legalization a wide shift under
+        a mask (`(x >> 7) & 0x0101...`, an LFSR of byte lanes) then drops the bits it would fetch
+        from the neighbouring word."""
+        d = self.defs.get(id(v))
+        if d is None or depth > 4:
+            return None
+        w = v.width
+        if d.opcode == "concat":
+            parts, pos, changed = [], w, False
+            for p in d.args:                       # most significant first
+                pos -= p.width
+                if (demanded >> pos) & mask(p.width) == 0 and self.consts.get(id(p)) != 0:
+                    parts.append(self.const(0, p.width))
+                    changed = True
+                else:
+                    parts.append(p)
+            if not changed:
+                return None
+            new = Op("concat", [self.names.value(v.name, w)], parts, {}, loc=d.loc)
+        elif d.opcode in ("xor", "or"):
+            args = [self.narrow(p, demanded, depth + 1) for p in d.args]
+            if all(n is None for n in args):
+                return None
+            new = Op(d.opcode, [self.names.value(v.name, w)],
+                     [n if n is not None else p for n, p in zip(args, d.args)], {}, loc=d.loc)
+        else:
+            return None
+        self.fold(new)
+        return resolve(self.subst, new.results[0])
+
     def simplify(self, op: Op, vals: list) -> bool:
         """Apply one identity; True if `op` was replaced."""
         code = op.opcode
@@ -150,6 +183,11 @@ class _Folder:
                 return self._to(op, self.const(0, w))
             if c == m or a[0] is a[1]:
                 return self._to(op, x)
+            if c is not None:
+                narrowed = self.narrow(x, c)
+                if narrowed is not None:
+                    self.rewrite(op, "and", [narrowed, a[1]], {})
+                    return True
         elif code == "or":
             if c == 0 or a[0] is a[1]:
                 return self._to(op, x)
