@@ -5,284 +5,220 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
-;     frame 24 bytes (4 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 552 bytes of code
+;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 418 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
 	.balign 2
 romulus_n_key_setup:
 	pushm.w	#7, r10
-	sub	#24, sp
+	sub	#20, sp
+	mov	r14, r9
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
-	mov	@r12, r5
-	mov	2(r12), r6
-	mov	4(r12), r13
+	mov	@r12, r11
+	mov	2(r12), r14
+	mov	4(r12), r5
 	mov	6(r12), r15
-	mov	8(r12), r11
-	mov	10(r12), r10
-	mov	12(r12), r9
-	mov	14(r12), r8
+	mov	8(r12), r10
+	mov	10(r12), r6
+	mov	12(r12), r8
+	mov	14(r12), r7
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
-	mov	sp, r10
-	add	#8, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	add	#4, r11
+	mov	r11, r13
+	mov	#16, r14
 .Lromulus_n_key_setup_cpy4:
 	mov.b	@r12, r15
 	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lromulus_n_key_setup_cpy4
-	mov	r10, r12
+	mov	r11, r12
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	#40, 2(sp)
+	mov	r15, 0(sp)
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	mov	r14, r7
+	swpb	r7
 	swpb	r8
-	swpb	r9
+	swpb	r6
 	swpb	r10
+	swpb	0(sp)
+	swpb	r5
+	swpb	r14
 	swpb	r11
 	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	r15, 4(sp)
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	swpb	4(sp)
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	r13, 2(sp)
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	swpb	2(sp)
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	r6, 0(sp)
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	swpb	0(sp)
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	r5, r14
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	swpb	r14
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	#40, 6(sp)
 .Lromulus_n_key_setup_loop6:
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	mov	4(sp), 0(r7)
-	mov	2(sp), 2(r7)
-	mov	@sp, 4(r7)
-	mov	r14, 6(r7)
-	mov	r9, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov	r10, r15
-	rrum.w	#1, r15
-	and	#127, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
+	mov	@sp, 0(r9)
+	mov	r5, 2(r9)
+	mov	r14, 4(r9)
+	mov	r11, 6(r9)
 	mov	r8, r12
 	swpb	r12
 	mov.b	r12, r12
-	and	#1, r12
-	swpb	r12
+	mov	r6, r15
+	rrum.w	#1, r15
+	and	#127, r15
 	rlam.w	#4, r12
 	rlam.w	#3, r12
-	bis	r13, r12
+	bis	r15, r12
 	and	#32639, r12
-	mov	r10, r13
-	swpb	r13
+	mov	r8, r4
+	swpb	r4
+	mov.b	r4, r4
+	and	#1, r4
+	mov	r6, r13
 	mov.b	r13, r13
+	swpb	r4
+	bis	r13, r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
 	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	r9, r6
-	and	#1, r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r13, r6
-	and	#32639, r6
-	mov	r9, r5
-	swpb	r5
-	mov.b	r5, r5
-	and	#1, r5
-	mov	r10, r13
-	mov.b	r13, r13
-	swpb	r5
-	bis	r13, r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	and	#127, r15
 	swpb	r15
 	bis	r13, r15
 	rlam.w	#1, r15
-	xor	r15, r5
-	and	#32896, r5
-	bis	r5, r12
-	mov	r10, r5
-	swpb	r5
-	mov.b	r5, r5
-	and	#1, r5
-	mov	r8, r4
+	xor	r15, r4
+	and	#32896, r4
+	bis	r4, r12
+	mov	r6, r4
 	swpb	r4
 	mov.b	r4, r4
-	swpb	r5
-	bis	r4, r5
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	and	#127, r13
-	swpb	r13
-	bis	r4, r13
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r13
-	bis	r15, r13
-	mov	r5, r15
-	xor	r13, r15
-	and	#32896, r15
-	mov	r6, r13
-	bis	r15, r13
-	mov	r11, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov	r9, r15
-	rrum.w	#1, r15
-	and	#127, r15
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	mov	r8, r6
-	and	#1, r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r5, r6
-	and	#32639, r6
-	mov	r11, r5
-	mov.b	r5, r5
-	mov	r8, r15
-	rrum.w	#1, r15
-	and	#127, r15
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	and	#32639, r5
-	mov	r11, r4
-	and	#1, r4
-	mov.b	r8, r8
-	swpb	r4
-	bis	r8, r4
-	mov	r11, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#1, r15
 	rlam.w	#4, r4
 	rlam.w	#3, r4
 	bis	r15, r4
-	mov	r11, r15
+	and	#32639, r4
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#1, r15
+	mov	r7, r13
+	swpb	r13
+	mov.b	r13, r13
+	swpb	r15
+	bis	r13, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	swpb	r6
+	mov.b	r6, r6
+	and	#127, r6
+	swpb	r6
+	bis	r13, r6
+	rlam.w	#1, r6
+	xor	r6, r15
+	and	#32896, r15
+	mov	r4, r13
+	bis	r15, r13
+	mov	r10, r6
+	mov.b	r6, r6
+	mov	r7, r15
+	rrum.w	#1, r15
+	and	#127, r15
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
+	and	#32639, r6
+	mov	r10, r15
+	and	#1, r15
+	mov	r7, r4
+	mov.b	r4, r4
+	mov	r15, r7
+	swpb	r7
+	bis	r4, r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	mov	r10, r15
 	and	#127, r15
 	swpb	r15
-	bis	r8, r15
-	mov	r11, r8
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
+	bis	r4, r15
 	rlam.w	#1, r15
-	bis	r8, r15
-	mov	r4, r8
-	xor	r15, r8
-	and	#32896, r8
-	mov	r5, r15
-	bis	r8, r15
-	mov	r11, r8
-	swpb	r8
+	xor	r15, r7
+	and	#32896, r7
+	mov	r6, r15
+	bis	r7, r15
+	mov	r10, r6
+	swpb	r6
+	mov.b	r6, r6
+	mov	r8, r7
+	rrum.w	#1, r7
+	and	#127, r7
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r7, r6
+	and	#32639, r6
+	mov	r10, r7
+	swpb	r7
+	mov.b	r7, r7
+	and	#1, r7
 	mov.b	r8, r8
-	and	#1, r8
-	mov	r9, r5
-	mov.b	r5, r5
-	swpb	r8
-	bis	r5, r8
-	mov	r11, r9
-	swpb	r9
-	mov.b	r9, r9
-	and	#127, r9
-	swpb	r9
-	bis	r5, r9
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
-	rlam.w	#1, r9
-	bis	r11, r9
+	swpb	r7
+	bis	r8, r7
 	swpb	r10
 	mov.b	r10, r10
-	rrum.w	#1, r10
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r10, r8
-	xor	r9, r8
-	and	#32896, r8
-	bis	r8, r6
-	add	#8, r7
-	mov	4(sp), r8
-	mov	2(sp), r9
-	mov	@sp, r10
-	mov	r14, r11
-	mov	r6, r14
-	mov	r12, 4(sp)
-	mov	r13, 2(sp)
-	mov	r14, 0(sp)
-	mov	r15, r14
-	dec	6(sp)
+	and	#127, r10
+	swpb	r10
+	bis	r8, r10
+	rlam.w	#1, r10
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	xor	r10, r7
+	and	#32896, r7
+	mov	r6, r8
+	bis	r7, r8
+	add	#8, r9
+	mov	@sp, r7
+	mov	r14, r10
+	mov	r8, r14
+	mov	r5, r8
+	mov	r10, r6
+	mov	r11, r10
+	mov	r12, 0(sp)
+	mov	r13, r5
+	mov	r15, r11
+	dec	2(sp)
 	jnz	.Lromulus_n_key_setup_loop6
 .Lromulus_n_key_setup_done7:
-	add	#24, sp
+	add	#20, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_key_setup, .-romulus_n_key_setup
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2298 bytes of code
+;     frame 466 bytes (28 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1918 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
 	.balign 2
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
-	sub	#482, sp
+	sub	#466, sp
 	mov	r12, r8
 	mov	r15, r9
-	mov	498(sp), r10
-	mov	500(sp), 68(sp)
-	mov	502(sp), 64(sp)
-	mov	504(sp), 66(sp)
-	mov	508(sp), 70(sp)
+	mov	482(sp), r10
+	mov	484(sp), 54(sp)
+	mov	486(sp), 50(sp)
+	mov	488(sp), 52(sp)
+	mov	492(sp), 56(sp)
 	mov	sp, r14
 	mov	#160, r15
 .Lromulus_n_encrypt_with_zero1:
-	clr	74(r14)
+	clr	58(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_zero1
@@ -300,7 +236,7 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_join4
 .Lromulus_n_encrypt_with_bytes2:
 	mov	sp, r11
-	add	#394, r11
+	add	#378, r11
 	mov	r11, r12
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy5:
@@ -315,38 +251,38 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_join4:
 	; romulus_n.ae:102: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	swpb	r15
-	mov	r15, 410(sp)
+	mov	r15, 394(sp)
 	swpb	r14
-	mov	r14, 412(sp)
+	mov	r14, 396(sp)
 	swpb	r12
-	mov	r12, 414(sp)
+	mov	r12, 398(sp)
 	swpb	r11
-	mov	r11, 416(sp)
+	mov	r11, 400(sp)
 	swpb	r7
-	mov	r7, 418(sp)
+	mov	r7, 402(sp)
 	swpb	r6
-	mov	r6, 420(sp)
+	mov	r6, 404(sp)
 	swpb	r5
-	mov	r5, 422(sp)
+	mov	r5, 406(sp)
 	swpb	r4
-	mov	r4, 424(sp)
+	mov	r4, 408(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#74, r14
+	add	#58, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:103: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#74, r13
+	add	#58, r13
 	mov	sp, r15
-	add	#434, r15
+	add	#418, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	mov	64(sp), r15
+	mov	50(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -355,49 +291,49 @@ romulus_n_encrypt_with:
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_else7
 	; romulus_n.ae:108: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 410(sp)
-	mov	#0, 412(sp)
-	mov	#0, 414(sp)
-	mov	#0, 416(sp)
+	mov	#2, 394(sp)
+	mov	#0, 396(sp)
+	mov	#0, 398(sp)
+	mov	#0, 400(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#394, r12
 	mov	sp, r14
-	add	#74, r14
+	add	#58, r14
 	mov	sp, r15
-	add	#434, r15
+	add	#418, r15
 	mov	sp, r13
-	add	#450, r13
+	add	#434, r13
 	mov	r13, 0(sp)
 	mov	#21, r13
 	call	#romulus_n_tbc_n
-	mov	#2, r9
-	mov	#0, r10
-	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	450(sp), r4
-	mov	452(sp), r5
-	mov	454(sp), r6
-	mov	456(sp), r7
-	mov	458(sp), r8
-	mov	460(sp), r11
-	mov	462(sp), r12
-	mov	464(sp), r13
-	jmp	.Lromulus_n_encrypt_with_endif8
-.Lromulus_n_encrypt_with_else7:
-	mov	#1, r9
-	mov	#0, r10
-	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	434(sp), r4
-	mov	436(sp), r5
-	mov	438(sp), r6
+	mov	#2, r5
+	mov	#0, r6
+	mov	#0, 42(sp)
+	mov	#0, 40(sp)
+	mov	434(sp), r11
+	mov	436(sp), r12
+	mov	438(sp), r4
 	mov	440(sp), r7
 	mov	442(sp), r8
-	mov	444(sp), r11
-	mov	446(sp), r12
+	mov	444(sp), r9
+	mov	446(sp), r10
 	mov	448(sp), r13
+	jmp	.Lromulus_n_encrypt_with_endif8
+.Lromulus_n_encrypt_with_else7:
+	mov	#1, r5
+	mov	#0, r6
+	mov	#0, 42(sp)
+	mov	#0, 40(sp)
+	mov	418(sp), r11
+	mov	420(sp), r12
+	mov	422(sp), r4
+	mov	424(sp), r7
+	mov	426(sp), r8
+	mov	428(sp), r9
+	mov	430(sp), r10
+	mov	432(sp), r13
 .Lromulus_n_encrypt_with_endif8:
-	mov	64(sp), r14
+	mov	50(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -405,428 +341,316 @@ romulus_n_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 62(sp)
-	bis	r14, 62(sp)
+	mov	r15, 48(sp)
+	bis	r14, 48(sp)
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	mov	#0, 58(sp)
-	mov	r11, 30(sp)
-	mov	r12, 32(sp)
-	mov	r13, 12(sp)
-	mov	r9, 22(sp)
-	mov	r10, 24(sp)
-	cmp	62(sp), 58(sp)
+	mov	#0, 36(sp)
+	mov	r4, 10(sp)
+	mov	r7, 8(sp)
+	mov	r8, 6(sp)
+	mov	r9, 28(sp)
+	mov	r10, 32(sp)
+	mov	r5, 46(sp)
+	mov	r6, 44(sp)
+	cmp	48(sp), 36(sp)
 	jnc	.Lromulus_n_encrypt_with_near23
 	br	#.Lromulus_n_encrypt_with_done10
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_loop9:
-	mov	58(sp), r15
+	mov	36(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 38(sp)
-	mov.b	59(sp), r15
+	mov	r15, 14(sp)
+	mov.b	37(sp), r15
 	rrum.w	#4, r15
-	mov	64(sp), r9
-	sub	38(sp), r9
-	mov	#0, r10
-	subc	r15, r10
-	mov	r9, r15
+	mov	50(sp), r4
+	sub	14(sp), r4
+	mov	#0, r6
+	subc	r15, r6
+	mov	r4, r15
 	sub	#16, r15
-	mov	r10, r15
+	mov	r6, r15
 	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	xor	#16, r15
-	and	r14, r15
-	mov	r15, 20(sp)
-	xor	#16, 20(sp)
+	clr	r10
+	adc	r10
+	xor	#1, r10
 	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r4, r7
+	xor	#16, r7
+	and	r15, r7
+	xor	#16, r7
+	mov	r6, r15
 	sub	#1, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	38(sp), r13
-	add	68(sp), r13
-	cmp	#16, 20(sp)
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	14(sp), r5
+	add	54(sp), r5
+	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_bytes11
-	bit	#1, r13
+	bit	#1, r5
 	jnz	.Lromulus_n_encrypt_with_bytes11
 .Lromulus_n_encrypt_with_words12:
-	mov	@r13, 42(sp)
-	mov	2(r13), 56(sp)
-	mov	4(r13), 52(sp)
-	mov	6(r13), 50(sp)
-	mov	8(r13), 48(sp)
-	mov	10(r13), 46(sp)
-	mov	12(r13), r15
-	mov	14(r13), r14
+	mov	@r5, 30(sp)
+	mov	2(r5), 26(sp)
+	mov	4(r5), 24(sp)
+	mov	6(r5), 20(sp)
+	mov	8(r5), 18(sp)
+	mov	10(r5), r9
+	mov	12(r5), r8
+	mov	14(r5), r5
 	jmp	.Lromulus_n_encrypt_with_join13
 .Lromulus_n_encrypt_with_bytes11:
 	mov	sp, r15
-	add	#394, r15
-	mov	r15, 8(sp)
-	mov	8(sp), 72(sp)
-	mov	#16, 6(sp)
-	mov	20(sp), r14
-.Lromulus_n_encrypt_with_cpy14:
-	clr	4(sp)
-	tst	r14
-	jz	.Lromulus_n_encrypt_with_pad15
-	mov.b	@r13, r15
+	add	#378, r15
 	mov	r15, 4(sp)
-	inc	r13
-	dec	r14
+	mov	r15, r8
+	mov	#16, 2(sp)
+	mov	r7, r15
+.Lromulus_n_encrypt_with_cpy14:
+	clr	r9
+	tst	r15
+	jz	.Lromulus_n_encrypt_with_pad15
+	mov.b	@r5, r9
+	inc	r5
+	dec	r15
 .Lromulus_n_encrypt_with_pad15:
-	mov	72(sp), r15
-	mov.b	4(sp), 0(r15)
-	inc	72(sp)
-	dec	6(sp)
+	mov.b	r9, 0(r8)
+	inc	r8
+	dec	2(sp)
 	jnz	.Lromulus_n_encrypt_with_cpy14
-	mov	8(sp), r13
+	mov	4(sp), r5
 	jmp	.Lromulus_n_encrypt_with_words12
 .Lromulus_n_encrypt_with_join13:
-	mov	r9, r13
-	xor	#16, r13
-	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	and	r11, r13
-	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r13
-	inc	r13
-	and	#1, r13
-	xor	#21, r13
-	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	mov	#16, r11
-	sub	r9, r11
-	mov	#0, r11
-	subc	r10, r11
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r9
-	inc	r9
-	mov	r13, r11
-	xor	#4, r11
-	and	r9, r11
-	mov	r13, 60(sp)
-	xor	r11, 60(sp)
-	mov	24(sp), r13
-	and	#32767, r13
-	rlam.w	#1, r13
-	mov	26(sp), r11
-	rla	r11
-	xor	romulus_n_tf3(r11), r13
-	mov.b	23(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	mov	r13, 54(sp)
-	xor	r9, 54(sp)
-	mov	22(sp), r13
-	and	#32767, r13
-	rlam.w	#1, r13
-	mov	r13, 22(sp)
-	xor	romulus_n_tf2(r11), 22(sp)
-	mov	28(sp), r13
-	and	#32767, r13
-	rlam.w	#1, r13
-	xor	romulus_n_tf3(r11), r13
-	mov.b	25(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
-	mov	r13, 44(sp)
-	xor	r11, 44(sp)
-	mov	28(sp), r13
-	swpb	r13
-	mov	26(sp), r11
-	mov.b	romulus_n_tf4(r11), r11
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	mov	r11, 26(sp)
-	xor	r13, 26(sp)
-	mov	12(sp), r11
-	and	#1, r11
-	swpb	r11
-	mov	32(sp), r13
-	rrum.w	#1, r13
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r13, r11
-	mov	32(sp), r9
-	and	#511, r9
-	rlam.w	#4, r9
-	mov.b	31(sp), r13
-	rrum.w	#1, r13
-	rlam.w	#3, r9
-	bis	r13, r9
-	mov	32(sp), r13
-	xor	r9, r13
-	and	#32896, r13
-	and	#32639, r11
-	mov	r11, 40(sp)
-	xor	r13, 40(sp)
-	mov	30(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	mov	r8, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#1, r13
-	rlam.w	#3, r11
-	bis	r13, r11
-	mov	32(sp), r9
-	and	#1, r9
-	swpb	r9
-	mov	30(sp), r13
-	rrum.w	#1, r13
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r13, r9
-	and	#32639, r9
-	mov	30(sp), r13
-	xor	r11, r13
-	and	#32896, r13
-	mov	r9, 36(sp)
-	xor	r13, 36(sp)
-	mov	r8, r11
-	and	#511, r11
-	rlam.w	#4, r11
-	mov	r7, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#1, r13
-	rlam.w	#3, r11
-	bis	r13, r11
-	mov	30(sp), r9
-	and	#1, r9
-	swpb	r9
-	mov	r8, r13
-	rrum.w	#1, r13
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r13, r9
-	and	#32639, r9
-	mov	r8, r13
-	xor	r11, r13
-	and	#32896, r13
-	mov	r9, 34(sp)
-	xor	r13, 34(sp)
-	mov	r7, r9
-	and	#511, r9
-	rlam.w	#4, r9
-	mov	r6, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#1, r13
-	rlam.w	#3, r9
-	bis	r13, r9
-	mov	r8, r13
-	and	#1, r13
-	swpb	r13
-	mov	r7, r11
-	rrum.w	#1, r11
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r11, r13
-	and	#32639, r13
-	mov	r7, r11
-	xor	r9, r11
-	and	#32896, r11
-	xor	r11, r13
-	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	inv	r12
-	inc	r12
-	mov	r10, r11
-	and	r12, r11
-	swpb	r15
-	mov	r15, r10
-	bis	r11, r10
-	xor	r15, r10
-	mov	20(sp), r12
-	sub	#16, r12
-	subc	#0, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	and	r12, r10
-	mov	r15, r12
-	xor	r10, r12
-	swpb	r14
-	mov	r14, r15
-	bis	20(sp), r15
-	xor	r14, r15
-	inv	r11
-	inc	r11
-	and	r11, r15
-	mov	r14, r10
-	xor	r15, r10
-	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r5, r11
-	and	#1, r11
-	swpb	r11
 	mov	r4, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	and	#32639, r11
-	mov	r4, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r4, r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r11
-	mov	r11, 16(sp)
-	xor	r10, 16(sp)
-	mov	r4, 18(sp)
-	xor	r10, 18(sp)
-	mov	r5, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	swpb	r4
-	mov.b	r4, r4
+	xor	#16, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r14, r15
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	inv	r15
+	inc	r15
+	and	#1, r15
+	xor	#21, r15
+	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
+	mov	#16, r14
+	sub	r4, r14
+	mov	#0, r14
+	subc	r6, r14
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	inv	r4
+	inc	r4
+	mov	r15, r14
+	xor	#4, r14
+	and	r4, r14
+	mov	r15, 38(sp)
+	xor	r14, 38(sp)
+	mov	r11, r4
 	rrum.w	#1, r4
-	rlam.w	#3, r14
-	bis	r4, r14
-	mov	r6, r11
-	and	#1, r11
-	swpb	r11
-	mov	r5, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r15, r11
+	and	#32639, r4
+	mov	r11, r15
+	and	#511, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r11, r14
+	xor	r15, r14
+	and	#32896, r14
+	mov	r4, r15
+	xor	r14, r15
+	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
+	inv	r10
+	inc	r10
+	and	r10, r6
+	swpb	r5
+	mov	r5, r14
+	bis	r7, r14
+	xor	r5, r14
+	mov	r7, r10
+	sub	#16, r10
+	mov	r6, r10
+	subc	#0, r10
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	and	r4, r14
+	xor	r14, r5
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	r11, 34(sp)
+	xor	r5, 34(sp)
+	mov	r15, 22(sp)
+	xor	r5, 22(sp)
+	mov	r12, r11
+	rrum.w	#1, r11
 	and	#32639, r11
-	mov	r5, r15
+	mov	r12, r14
+	and	#511, r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	mov	r12, r15
 	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r11
+	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
+	swpb	r8
+	mov	r8, r15
+	bis	r6, r15
+	xor	r8, r15
+	inv	r10
+	inc	r10
+	and	r10, r15
+	xor	r15, r8
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	r12, 16(sp)
+	xor	r8, 16(sp)
+	mov	r11, r12
+	xor	r8, r12
+	mov	r13, r11
+	rrum.w	#1, r11
+	and	#32639, r11
+	mov	r13, r15
+	and	#511, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r13, r14
+	xor	r15, r14
+	and	#32896, r14
 	mov	r11, r15
-	xor	r12, r15
-	mov	r5, 14(sp)
-	xor	r12, 14(sp)
-	mov	r6, r12
-	and	#511, r12
-	rlam.w	#4, r12
-	swpb	r5
-	mov.b	r5, r5
+	xor	r14, r15
+	mov	32(sp), r5
 	rrum.w	#1, r5
-	rlam.w	#3, r12
-	bis	r5, r12
-	mov	r7, r5
-	and	#1, r5
-	swpb	r5
-	mov	r6, r14
-	rrum.w	#1, r14
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r14, r5
 	and	#32639, r5
-	mov	r6, r14
-	xor	r12, r14
+	mov	32(sp), r11
+	and	#511, r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	32(sp), r14
+	xor	r11, r14
 	and	#32896, r14
 	xor	r14, r5
-	mov	12(sp), r12
-	and	#511, r12
-	rlam.w	#4, r12
-	mov.b	33(sp), r14
-	rrum.w	#1, r14
-	rlam.w	#3, r12
-	bis	r14, r12
-	mov	12(sp), r11
-	rrum.w	#1, r11
-	and	#32639, r11
-	mov	12(sp), r14
-	xor	r12, r14
+	mov	28(sp), r6
+	rrum.w	#1, r6
+	and	#32639, r6
+	mov	28(sp), r11
+	and	#511, r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	28(sp), r14
+	xor	r11, r14
 	and	#32896, r14
-	xor	r14, r11
-	swpb	42(sp)
-	mov	r11, r12
-	xor	42(sp), r12
-	xor	42(sp), 12(sp)
-	swpb	46(sp)
-	xor	46(sp), r5
-	mov	r6, 10(sp)
-	xor	46(sp), 10(sp)
-	swpb	48(sp)
-	mov	r13, r6
-	xor	48(sp), r6
-	mov	r7, 2(sp)
-	xor	48(sp), 2(sp)
-	swpb	50(sp)
-	mov	34(sp), r14
-	xor	50(sp), r14
-	xor	50(sp), r8
-	swpb	52(sp)
-	mov	36(sp), r4
-	xor	52(sp), r4
-	mov	30(sp), r9
-	xor	52(sp), r9
-	swpb	56(sp)
-	mov	40(sp), r11
-	xor	56(sp), r11
-	mov	32(sp), r10
-	xor	56(sp), r10
+	xor	r14, r6
+	mov	6(sp), r8
+	rrum.w	#1, r8
+	and	#32639, r8
+	mov	6(sp), r11
+	and	#511, r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	6(sp), r14
+	xor	r11, r14
+	and	#32896, r14
+	xor	r14, r8
+	mov	8(sp), r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	8(sp), r11
+	and	#511, r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	8(sp), r14
+	xor	r11, r14
+	and	#32896, r14
+	xor	r14, r4
+	mov	10(sp), r10
+	rrum.w	#1, r10
+	and	#32639, r10
+	mov	10(sp), r11
+	and	#511, r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	10(sp), r14
+	xor	r11, r14
+	and	#32896, r14
+	xor	r14, r10
+	swpb	30(sp)
+	mov	r13, 12(sp)
+	xor	30(sp), 12(sp)
+	swpb	r9
+	xor	r9, r10
+	xor	r9, 10(sp)
+	swpb	18(sp)
+	mov	r4, r9
+	xor	18(sp), r9
+	xor	18(sp), 8(sp)
+	swpb	20(sp)
+	xor	20(sp), r8
+	xor	20(sp), 6(sp)
+	swpb	24(sp)
+	xor	24(sp), r6
+	mov	28(sp), r13
+	xor	24(sp), r13
+	swpb	26(sp)
+	xor	26(sp), r5
+	mov	32(sp), r14
+	xor	26(sp), r14
 	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
-	mov	38(sp), r13
-	add	66(sp), r13
-	mov	r12, r7
-	mov	r4, r12
+	mov	14(sp), r11
+	add	52(sp), r11
+	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	r15, r4
-	mov	16(sp), r15
-	cmp	#16, 20(sp)
+	xor	30(sp), r4
+	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
+	mov	22(sp), r15
+	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_bytes16
-	bit	#1, r13
+	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes16
-	swpb	r7
-	mov	r7, 0(r13)
-	swpb	r11
-	mov	r11, 2(r13)
-	swpb	r12
-	mov	r12, 4(r13)
-	swpb	r14
-	mov	r14, 6(r13)
-	swpb	r6
-	mov	r6, 8(r13)
-	swpb	r5
-	mov	r5, 10(r13)
 	swpb	r4
-	mov	r4, 12(r13)
+	mov	r4, 0(r11)
+	swpb	r5
+	mov	r5, 2(r11)
+	swpb	r6
+	mov	r6, 4(r11)
+	swpb	r8
+	mov	r8, 6(r11)
+	swpb	r9
+	mov	r9, 8(r11)
+	swpb	r10
+	mov	r10, 10(r11)
+	swpb	r12
+	mov	r12, 12(r11)
 	swpb	r15
-	mov	r15, 14(r13)
+	mov	r15, 14(r11)
 	jmp	.Lromulus_n_encrypt_with_stored17
 .Lromulus_n_encrypt_with_bytes16:
-	swpb	r7
-	mov	r7, 394(sp)
-	swpb	r11
-	mov	r11, 396(sp)
-	swpb	r12
-	mov	r12, 398(sp)
-	swpb	r14
-	mov	r14, 400(sp)
-	swpb	r6
-	mov	r6, 402(sp)
-	swpb	r5
-	mov	r5, 404(sp)
 	swpb	r4
-	mov	r4, 406(sp)
+	mov	r4, 378(sp)
+	swpb	r5
+	mov	r5, 380(sp)
+	swpb	r6
+	mov	r6, 382(sp)
+	swpb	r8
+	mov	r8, 384(sp)
+	swpb	r9
+	mov	r9, 386(sp)
+	swpb	r10
+	mov	r10, 388(sp)
+	swpb	r12
+	mov	r12, 390(sp)
 	swpb	r15
-	mov	r15, 408(sp)
-	mov	20(sp), r15
-	mov	sp, r14
-	add	#394, r14
+	mov	r15, 392(sp)
+	mov	r7, r15
+	mov	sp, r12
+	add	#378, r12
 	cmp	#16, r15
 	jnc	.Lromulus_n_encrypt_with_cnt18
 	mov	#16, r15
@@ -834,215 +658,175 @@ romulus_n_encrypt_with:
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_stored17
 .Lromulus_n_encrypt_with_cpy19:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
+	mov.b	@r12, 0(r11)
+	inc	r12
+	inc	r11
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy19
 .Lromulus_n_encrypt_with_stored17:
+	mov.b	43(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	40(sp), r12
+	mov.b	romulus_n_tf4(r12), r10
+	xor	r15, r10
+	rla	r12
+	mov	42(sp), r9
+	and	#32767, r9
+	rlam.w	#1, r9
+	xor	romulus_n_tf3(r12), r9
+	mov.b	45(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	xor	r15, r9
+	mov	44(sp), r8
+	and	#32767, r8
+	rlam.w	#1, r8
+	xor	romulus_n_tf3(r12), r8
+	mov.b	47(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	xor	r15, r8
+	mov	46(sp), r7
+	and	#32767, r7
+	rlam.w	#1, r7
+	xor	romulus_n_tf2(r12), r7
 	; romulus_n.ae:119: s = tbc_n(cnt, d, r23, s)
-	mov	22(sp), 410(sp)
-	mov	54(sp), 412(sp)
-	mov	44(sp), 414(sp)
-	mov	26(sp), 416(sp)
+	mov	r7, 394(sp)
+	mov	r8, 396(sp)
+	mov	r9, 398(sp)
+	mov	r10, 400(sp)
 	mov	sp, r12
-	add	#410, r12
-	mov	sp, r14
-	add	#74, r14
-	mov	18(sp), 418(sp)
-	mov	14(sp), 420(sp)
-	mov	10(sp), 422(sp)
-	mov	2(sp), 424(sp)
-	mov	r8, 426(sp)
-	mov	r9, 428(sp)
-	mov	r10, 430(sp)
-	mov	12(sp), 432(sp)
+	add	#394, r12
+	mov	sp, r11
+	add	#58, r11
+	mov	34(sp), 402(sp)
+	mov	16(sp), 404(sp)
+	mov	10(sp), 406(sp)
+	mov	8(sp), 408(sp)
+	mov	6(sp), 410(sp)
+	mov	r13, 412(sp)
+	mov	r14, 414(sp)
+	mov	12(sp), 416(sp)
 	mov	sp, r15
-	add	#418, r15
-	mov	sp, r13
-	add	#466, r13
-	mov	r13, 0(sp)
-	mov	60(sp), r13
+	add	#402, r15
+	mov	sp, r14
+	add	#450, r14
+	mov	r14, 0(sp)
+	mov	38(sp), r13
+	mov	r11, r14
 	call	#romulus_n_tbc_n
-	mov	466(sp), r4
-	mov	468(sp), r5
-	mov	470(sp), r6
-	mov	472(sp), r7
-	mov	474(sp), r8
-	mov	476(sp), 30(sp)
-	mov	478(sp), 32(sp)
-	mov	480(sp), 12(sp)
-	mov	54(sp), 24(sp)
-	mov	44(sp), 28(sp)
-	add	#1, 58(sp)
-	cmp	62(sp), 58(sp)
+	mov	450(sp), r11
+	mov	452(sp), r12
+	mov	454(sp), 10(sp)
+	mov	456(sp), 8(sp)
+	mov	458(sp), 6(sp)
+	mov	460(sp), 28(sp)
+	mov	462(sp), 32(sp)
+	mov	464(sp), r13
+	mov	r7, 46(sp)
+	mov	r8, 44(sp)
+	mov	r9, 42(sp)
+	mov	r10, 40(sp)
+	add	#1, 36(sp)
+	cmp	48(sp), 36(sp)
 	jc	.Lromulus_n_encrypt_with_near24
 	br	#.Lromulus_n_encrypt_with_loop9
 .Lromulus_n_encrypt_with_near24:
 .Lromulus_n_encrypt_with_done10:
-	mov	r5, r13
-	and	#1, r13
-	swpb	r13
-	mov	r4, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	and	#32639, r13
-	mov	r4, r14
+	mov	r11, r14
 	and	#511, r14
 	rlam.w	#4, r14
 	rlam.w	#3, r14
-	mov	r4, r15
+	mov	r11, r15
 	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r13
-	mov	r5, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#1, r4
-	rlam.w	#3, r14
-	bis	r4, r14
-	mov	r6, r12
-	and	#1, r12
-	swpb	r12
-	mov	r5, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	bis	r15, r12
-	and	#32639, r12
-	mov	r5, r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r12
-	mov	r6, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#1, r5
-	rlam.w	#3, r14
-	bis	r5, r14
-	mov	r7, r11
-	and	#1, r11
-	swpb	r11
-	mov	r6, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r15, r11
+	rrum.w	#1, r11
 	and	#32639, r11
-	mov	r6, r15
-	xor	r14, r15
 	and	#32896, r15
 	xor	r15, r11
-	mov	r7, r14
+	mov	r12, r14
 	and	#511, r14
 	rlam.w	#4, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#1, r6
 	rlam.w	#3, r14
-	bis	r6, r14
-	mov	r8, r10
-	and	#1, r10
-	swpb	r10
-	mov	r7, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r10
-	rlam.w	#3, r10
-	bis	r15, r10
-	and	#32639, r10
-	mov	r7, r15
+	mov	r12, r15
 	xor	r14, r15
+	rrum.w	#1, r12
+	and	#32639, r12
 	and	#32896, r15
-	xor	r15, r10
-	mov	r8, r14
+	xor	r15, r12
+	mov	10(sp), r14
 	and	#511, r14
 	rlam.w	#4, r14
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#1, r7
 	rlam.w	#3, r14
-	bis	r7, r14
-	mov	30(sp), r9
-	and	#1, r9
-	swpb	r9
-	mov	r8, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
-	and	#32639, r9
-	mov	r8, r15
+	mov	10(sp), r15
 	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r9
-	mov	30(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#1, r8
-	rlam.w	#3, r14
-	bis	r8, r14
-	mov	32(sp), r8
-	and	#1, r8
-	swpb	r8
-	mov	30(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	and	#32639, r8
-	mov	30(sp), r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r8
-	mov	32(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	mov.b	31(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	12(sp), r7
-	and	#1, r7
-	swpb	r7
-	mov	32(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	and	#32639, r7
-	mov	32(sp), r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r7
-	mov	12(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	mov.b	33(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	12(sp), r15
-	xor	r14, r15
-	mov	12(sp), r14
+	mov	10(sp), r14
 	rrum.w	#1, r14
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	; romulus_n.ae:121: store_be(tag, 0, g(s))
+	mov	8(sp), r10
+	and	#511, r10
+	rlam.w	#4, r10
+	rlam.w	#3, r10
+	mov	8(sp), r15
+	xor	r10, r15
+	mov	8(sp), r10
+	rrum.w	#1, r10
+	and	#32639, r10
+	and	#32896, r15
+	xor	r15, r10
+	mov	6(sp), r9
+	and	#511, r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	mov	6(sp), r15
+	xor	r9, r15
+	mov	6(sp), r9
+	rrum.w	#1, r9
+	and	#32639, r9
+	and	#32896, r15
+	xor	r15, r9
+	mov	28(sp), r8
+	and	#511, r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	mov	28(sp), r15
+	xor	r8, r15
+	mov	28(sp), r8
+	rrum.w	#1, r8
+	and	#32639, r8
+	and	#32896, r15
+	xor	r15, r8
+	mov	32(sp), r7
+	and	#511, r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	mov	32(sp), r15
+	xor	r7, r15
+	mov	32(sp), r7
+	rrum.w	#1, r7
+	and	#32639, r7
+	and	#32896, r15
+	xor	r15, r7
+	mov	r13, r6
+	and	#511, r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
 	mov	r13, r15
-	mov	70(sp), r13
+	xor	r6, r15
+	mov	r13, r6
+	rrum.w	#1, r6
+	and	#32639, r6
+	and	#32896, r15
+	xor	r15, r6
+	; romulus_n.ae:121: store_be(tag, 0, g(s))
+	mov	r11, r15
+	mov	56(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes20
-	swpb	r14
-	mov	r14, 0(r13)
+	swpb	r6
+	mov	r6, 0(r13)
 	swpb	r7
 	mov	r7, 2(r13)
 	swpb	r8
@@ -1051,32 +835,32 @@ romulus_n_encrypt_with:
 	mov	r9, 6(r13)
 	swpb	r10
 	mov	r10, 8(r13)
-	swpb	r11
-	mov	r11, 10(r13)
+	swpb	r14
+	mov	r14, 10(r13)
 	swpb	r12
 	mov	r12, 12(r13)
 	swpb	r15
 	mov	r15, 14(r13)
 	jmp	.Lromulus_n_encrypt_with_stored21
 .Lromulus_n_encrypt_with_bytes20:
-	swpb	r14
-	mov	r14, 394(sp)
+	swpb	r6
+	mov	r6, 378(sp)
 	swpb	r7
-	mov	r7, 396(sp)
+	mov	r7, 380(sp)
 	swpb	r8
-	mov	r8, 398(sp)
+	mov	r8, 382(sp)
 	swpb	r9
-	mov	r9, 400(sp)
+	mov	r9, 384(sp)
 	swpb	r10
-	mov	r10, 402(sp)
-	swpb	r11
-	mov	r11, 404(sp)
+	mov	r10, 386(sp)
+	swpb	r14
+	mov	r14, 388(sp)
 	swpb	r12
-	mov	r12, 406(sp)
+	mov	r12, 390(sp)
 	swpb	r15
-	mov	r15, 408(sp)
+	mov	r15, 392(sp)
 	mov	sp, r14
-	add	#394, r14
+	add	#378, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy22:
 	mov.b	@r14, 0(r13)
@@ -1085,98 +869,99 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy22
 .Lromulus_n_encrypt_with_stored21:
-	add	#482, sp
+	add	#466, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_encrypt_with, .-romulus_n_encrypt_with
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2770 bytes of code
+;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2420 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#496, sp
+	sub	#474, sp
 	mov	r12, r8
+	mov	r13, r11
 	mov	r15, r9
-	mov	512(sp), r10
-	mov	514(sp), 78(sp)
-	mov	516(sp), 72(sp)
-	mov	518(sp), 84(sp)
-	mov	522(sp), 76(sp)
-	mov	526(sp), 86(sp)
+	mov	490(sp), r10
+	mov	492(sp), 60(sp)
+	mov	494(sp), 56(sp)
+	mov	496(sp), 62(sp)
+	mov	500(sp), 58(sp)
+	mov	504(sp), 64(sp)
 	mov	sp, r14
 	mov	#160, r15
 .Lromulus_n_decrypt_with_zero1:
-	clr	88(r14)
+	clr	66(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_zero1
-	bit	#1, r13
+	bit	#1, r11
 	jnz	.Lromulus_n_decrypt_with_bytes2
 .Lromulus_n_decrypt_with_words3:
-	mov	@r13, r4
-	mov	2(r13), r5
-	mov	4(r13), r6
-	mov	6(r13), r7
-	mov	8(r13), r11
-	mov	10(r13), r12
-	mov	12(r13), r14
-	mov	14(r13), r15
+	mov	@r11, r4
+	mov	2(r11), r5
+	mov	4(r11), r6
+	mov	6(r11), r7
+	mov	8(r11), r12
+	mov	10(r11), r13
+	mov	12(r11), r14
+	mov	14(r11), r15
 	jmp	.Lromulus_n_decrypt_with_join4
 .Lromulus_n_decrypt_with_bytes2:
-	mov	sp, r11
-	add	#408, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#386, r12
+	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy5:
-	mov.b	@r13, r15
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
 	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
 	dec	r14
 	jnz	.Lromulus_n_decrypt_with_cpy5
-	mov	r11, r13
+	mov	r12, r11
 	jmp	.Lromulus_n_decrypt_with_words3
 .Lromulus_n_decrypt_with_join4:
 	; romulus_n.ae:127: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	swpb	r15
-	mov	r15, 424(sp)
+	mov	r15, 402(sp)
 	swpb	r14
-	mov	r14, 426(sp)
+	mov	r14, 404(sp)
+	swpb	r13
+	mov	r13, 406(sp)
 	swpb	r12
-	mov	r12, 428(sp)
-	swpb	r11
-	mov	r11, 430(sp)
+	mov	r12, 408(sp)
 	swpb	r7
-	mov	r7, 432(sp)
+	mov	r7, 410(sp)
 	swpb	r6
-	mov	r6, 434(sp)
+	mov	r6, 412(sp)
 	swpb	r5
-	mov	r5, 436(sp)
+	mov	r5, 414(sp)
 	swpb	r4
-	mov	r4, 438(sp)
+	mov	r4, 416(sp)
 	mov	sp, r12
-	add	#424, r12
+	add	#402, r12
 	mov	sp, r14
-	add	#88, r14
+	add	#66, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:128: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#88, r13
+	add	#66, r13
 	mov	sp, r15
-	add	#448, r15
+	add	#426, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	mov	72(sp), r15
+	mov	56(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1185,49 +970,50 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else7
 	; romulus_n.ae:133: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 424(sp)
-	mov	#0, 426(sp)
-	mov	#0, 428(sp)
-	mov	#0, 430(sp)
+	mov	#2, 402(sp)
+	mov	#0, 404(sp)
+	mov	#0, 406(sp)
+	mov	#0, 408(sp)
 	mov	sp, r12
-	add	#424, r12
+	add	#402, r12
 	mov	sp, r14
-	add	#88, r14
+	add	#66, r14
+	mov	sp, r11
+	add	#426, r11
 	mov	sp, r15
-	add	#448, r15
-	mov	sp, r13
-	add	#464, r13
-	mov	r13, 0(sp)
+	add	#442, r15
+	mov	r15, 0(sp)
 	mov	#21, r13
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	#2, 64(sp)
-	mov	#0, 62(sp)
-	mov	#0, r7
-	mov	#0, r8
-	mov	464(sp), r4
-	mov	466(sp), r5
-	mov	468(sp), r6
-	mov	470(sp), r12
-	mov	472(sp), r9
-	mov	474(sp), r10
-	mov	476(sp), r11
-	mov	478(sp), r13
+	mov	#2, 46(sp)
+	mov	#0, r4
+	mov	#0, r5
+	mov	#0, 48(sp)
+	mov	442(sp), r6
+	mov	444(sp), r7
+	mov	446(sp), r8
+	mov	448(sp), r9
+	mov	450(sp), r10
+	mov	452(sp), r11
+	mov	454(sp), r12
+	mov	456(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif8
 .Lromulus_n_decrypt_with_else7:
-	mov	#1, 64(sp)
-	mov	#0, 62(sp)
-	mov	#0, r7
-	mov	#0, r8
-	mov	448(sp), r4
-	mov	450(sp), r5
-	mov	452(sp), r6
-	mov	454(sp), r12
-	mov	456(sp), r9
-	mov	458(sp), r10
-	mov	460(sp), r11
-	mov	462(sp), r13
+	mov	#1, 46(sp)
+	mov	#0, r4
+	mov	#0, r5
+	mov	#0, 48(sp)
+	mov	426(sp), r6
+	mov	428(sp), r7
+	mov	430(sp), r8
+	mov	432(sp), r9
+	mov	434(sp), r10
+	mov	436(sp), r11
+	mov	438(sp), r12
+	mov	440(sp), r13
 .Lromulus_n_decrypt_with_endif8:
-	mov	72(sp), r14
+	mov	56(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1235,552 +1021,505 @@ romulus_n_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
-	mov	r15, 70(sp)
-	bis	r14, 70(sp)
+	mov	r15, 54(sp)
+	bis	r14, 54(sp)
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	#0, 56(sp)
-	mov	r4, 34(sp)
-	mov	r5, 28(sp)
-	mov	r6, 8(sp)
-	mov	r12, 10(sp)
-	mov	r13, 16(sp)
-	mov	r7, 68(sp)
-	mov	r8, 66(sp)
-	cmp	70(sp), 56(sp)
+	mov	#0, 40(sp)
+	mov	r7, 14(sp)
+	mov	r8, 6(sp)
+	mov	r9, 4(sp)
+	mov	r10, 28(sp)
+	mov	r11, 30(sp)
+	mov	r12, 34(sp)
+	mov	r13, 8(sp)
+	mov	r4, 52(sp)
+	mov	r5, 50(sp)
+	cmp	54(sp), 40(sp)
 	jnc	.Lromulus_n_decrypt_with_near25
 	br	#.Lromulus_n_decrypt_with_done10
 .Lromulus_n_decrypt_with_near25:
 .Lromulus_n_decrypt_with_loop9:
-	mov	56(sp), r15
+	mov	40(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 46(sp)
-	mov.b	57(sp), r15
+	mov	r15, 24(sp)
+	mov.b	41(sp), r15
 	rrum.w	#4, r15
-	mov	72(sp), 4(sp)
-	sub	46(sp), 4(sp)
-	mov	#0, r13
-	subc	r15, r13
-	mov	4(sp), r15
+	mov	56(sp), r9
+	sub	24(sp), r9
+	mov	#0, r11
+	subc	r15, r11
+	mov	r9, r15
 	sub	#16, r15
-	mov	r13, r15
+	mov	r11, r15
 	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
-	mov	r4, r15
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	4(sp), r7
-	xor	#16, r7
-	and	r15, r7
-	xor	#16, r7
-	mov	r13, r15
+	mov	r9, r5
+	xor	#16, r5
+	and	r15, r5
+	xor	#16, r5
+	mov	r11, r15
 	sub	#1, r15
-	clr	12(sp)
-	adc	12(sp)
-	xor	#1, 12(sp)
-	mov	46(sp), r5
-	add	78(sp), r5
-	cmp	#16, r7
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	24(sp), r4
+	add	60(sp), r4
+	cmp	#16, r5
 	jnc	.Lromulus_n_decrypt_with_bytes11
-	bit	#1, r5
+	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes11
 .Lromulus_n_decrypt_with_words12:
-	mov	@r5, 26(sp)
-	mov	2(r5), 36(sp)
-	mov	4(r5), 42(sp)
-	mov	6(r5), 48(sp)
-	mov	8(r5), 52(sp)
-	mov	10(r5), 54(sp)
-	mov	12(r5), 60(sp)
-	mov	14(r5), 58(sp)
+	mov	@r4, 42(sp)
+	mov	2(r4), 20(sp)
+	mov	4(r4), 22(sp)
+	mov	6(r4), 26(sp)
+	mov	8(r4), 36(sp)
+	mov	10(r4), 38(sp)
+	mov	12(r4), 16(sp)
+	mov	14(r4), 2(sp)
 	jmp	.Lromulus_n_decrypt_with_join13
 .Lromulus_n_decrypt_with_bytes11:
-	mov	sp, r6
-	add	#408, r6
-	mov	r6, r8
-	mov	#16, r12
-	mov	r7, r15
+	mov	sp, r7
+	add	#386, r7
+	mov	r7, r10
+	mov	#16, r13
+	mov	r5, r15
 .Lromulus_n_decrypt_with_cpy14:
 	clr	r14
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad15
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lromulus_n_decrypt_with_pad15:
-	mov.b	r14, 0(r8)
-	inc	r8
-	dec	r12
+	mov.b	r14, 0(r10)
+	inc	r10
+	dec	r13
 	jnz	.Lromulus_n_decrypt_with_cpy14
-	mov	r6, r5
+	mov	r7, r4
 	jmp	.Lromulus_n_decrypt_with_words12
 .Lromulus_n_decrypt_with_join13:
-	inv	r4
-	inc	r4
-	mov	r13, 40(sp)
-	and	r4, 40(sp)
-	mov	40(sp), r14
-	and	#8191, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r7, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	sub	#128, r15
-	subc	#0, r14
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r7, r4
-	and	#1, r4
-	inv	r4
-	inc	r4
-	and	#65280, r4
-	xor	#-1, r4
-	mov	r7, r12
-	rrum.w	#1, r12
-	and	#1, r12
-	mov	r12, r14
+	mov	r9, r15
+	xor	#16, r15
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	and	r8, r14
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r14
 	inc	r14
-	mov	r4, r15
-	xor	#-1, r15
-	and	r14, r15
-	mov	r15, 2(sp)
-	xor	#-1, 2(sp)
-	inv	r12
-	inc	r12
-	mov	r4, r15
-	and	r12, r15
-	xor	r15, r4
-	mov	r7, r5
-	rrum.w	#2, r5
-	and	#1, r5
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r4, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	r7, r6
-	rrum.w	#3, r6
-	and	#1, r6
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	mov	r4, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, 38(sp)
-	inv	38(sp)
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	mov	r4, r14
-	xor	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, 20(sp)
-	inv	20(sp)
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	mov	r12, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, 50(sp)
-	inv	50(sp)
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	mov	r12, r14
-	xor	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, 22(sp)
-	inv	22(sp)
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	2(sp), r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	2(sp), r15
-	and	r14, r15
-	mov	2(sp), r5
-	xor	r15, r5
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	mov	r5, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, 30(sp)
-	inv	30(sp)
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	inv	r5
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	mov	r12, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, 32(sp)
-	inv	32(sp)
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r12, r15
-	inv	r15
-	mov	r7, r14
-	sub	#16, r14
-	mov	40(sp), r14
-	subc	#0, r14
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	#16, r14
-	sub	4(sp), r14
-	mov	#0, r14
-	subc	r13, r14
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	4(sp), r14
-	xor	#16, r14
-	sub	#1, r14
+	and	#1, r14
+	xor	#21, r14
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	#16, r15
+	sub	r9, r15
+	mov	#0, r15
+	subc	r11, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	and	12(sp), r13
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r13
 	inc	r13
-	and	#1, r13
-	xor	#21, r13
+	mov	r14, r15
+	xor	#4, r15
+	and	r13, r15
+	mov	r14, 44(sp)
+	xor	r15, 44(sp)
+	mov	r6, r13
+	rrum.w	#1, r13
+	and	#32639, r13
+	mov	r6, r15
+	and	#511, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	r6, r14
+	xor	r15, r14
+	and	#32896, r14
+	mov	r13, r15
+	xor	r14, r15
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
 	inv	r12
 	inc	r12
-	mov	r13, r14
-	xor	#4, r14
-	and	r12, r14
-	mov	r13, 44(sp)
-	xor	r14, 44(sp)
-	mov	16(sp), r12
-	rrum.w	#1, r12
-	and	#32639, r12
-	mov	16(sp), r4
-	and	#1, r4
-	mov	r11, r14
-	rrum.w	#1, r14
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	bis	r14, r4
-	and	#32639, r4
-	mov	16(sp), r13
-	and	#511, r13
-	mov	r11, r14
+	mov	r11, r13
+	and	r12, r13
+	mov	r13, r12
+	and	#8191, r12
+	rlam.w	#3, r12
+	mov	r5, r14
 	swpb	r14
 	mov.b	r14, r14
+	rrum.w	#4, r14
 	rrum.w	#1, r14
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r14, r13
-	mov	16(sp), r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r12
-	swpb	26(sp)
-	xor	26(sp), r12
-	and	20(sp), r12
-	xor	r12, 16(sp)
-	mov	r11, r6
-	and	#1, r6
-	mov	r10, r14
-	rrum.w	#1, r14
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r14, r6
-	and	#32639, r6
-	mov	r11, r14
-	and	#511, r14
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#1, r13
-	rlam.w	#4, r14
+	bis	r14, r12
+	mov	r5, r14
+	and	#8191, r14
 	rlam.w	#3, r14
-	bis	r13, r14
-	mov	r11, r13
-	xor	r14, r13
-	and	#32896, r13
-	mov	r4, r14
-	xor	r13, r14
-	swpb	36(sp)
-	xor	36(sp), r14
-	and	r5, r14
-	mov	r11, 24(sp)
-	xor	r14, 24(sp)
-	mov	r10, r11
-	and	#1, r11
-	mov	r9, r13
-	rrum.w	#1, r13
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r13, r11
-	and	#32639, r11
-	mov	r10, r5
-	and	#511, r5
-	mov	r9, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#1, r13
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r13, r5
-	mov	r10, r13
-	xor	r5, r13
-	and	#32896, r13
-	xor	r13, r6
-	swpb	42(sp)
-	xor	42(sp), r6
-	and	22(sp), r6
-	mov	r10, 18(sp)
-	xor	r6, 18(sp)
-	mov	r9, r5
-	and	#1, r5
-	mov	10(sp), r13
-	rrum.w	#1, r13
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r13, r5
-	and	#32639, r5
-	mov	r9, r10
-	and	#511, r10
-	mov.b	11(sp), r13
-	rrum.w	#1, r13
-	rlam.w	#4, r10
-	rlam.w	#3, r10
-	bis	r13, r10
-	mov	r9, r13
-	xor	r10, r13
-	and	#32896, r13
-	mov	r11, r10
-	xor	r13, r10
-	swpb	48(sp)
-	xor	48(sp), r10
-	and	r15, r10
-	mov	r9, 14(sp)
-	xor	r10, 14(sp)
-	mov	10(sp), r11
-	and	#1, r11
-	mov	8(sp), r15
-	rrum.w	#1, r15
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	and	#32639, r11
-	mov	10(sp), r13
-	and	#511, r13
-	mov.b	9(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	10(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r5
-	swpb	52(sp)
-	xor	52(sp), r5
+	sub	#128, r14
+	subc	#0, r12
+	clr	r4
+	adc	r4
 	mov	r5, r9
-	and	38(sp), r9
-	xor	r9, 10(sp)
-	mov	8(sp), r4
-	and	#1, r4
-	mov	28(sp), r15
-	rrum.w	#1, r15
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	bis	r15, r4
-	and	#32639, r4
-	mov	8(sp), r13
-	and	#511, r13
-	mov.b	29(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	8(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r11
-	swpb	54(sp)
-	xor	54(sp), r11
-	mov	r11, r15
-	and	30(sp), r15
-	xor	r15, 8(sp)
-	mov	28(sp), r5
-	and	#1, r5
-	mov	34(sp), r13
-	rrum.w	#1, r13
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r13, r5
-	and	#32639, r5
-	mov	34(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	34(sp), r13
-	xor	r11, r13
-	and	#32896, r13
-	xor	r13, r5
-	swpb	58(sp)
-	xor	58(sp), r5
-	mov	r5, r13
-	and	32(sp), r13
-	mov	r13, r5
-	bis	r7, r5
-	mov	r8, r11
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#65280, r9
+	xor	#-1, r9
+	mov	r5, r10
+	rrum.w	#1, r10
+	and	#1, r10
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	r9, r8
+	xor	#-1, r8
+	and	r14, r8
+	xor	#-1, r8
+	mov	r5, r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r11
 	inv	r11
 	inc	r11
-	xor	r13, r5
-	and	r11, r5
-	mov	r13, r11
-	xor	r5, r11
-	mov	34(sp), 6(sp)
-	xor	r11, 6(sp)
-	mov	28(sp), r11
-	and	#511, r11
-	mov.b	35(sp), r5
-	rrum.w	#1, r5
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r5, r11
-	mov	28(sp), r5
-	xor	r11, r5
-	and	#32896, r5
-	mov	r4, r11
-	xor	r5, r11
-	swpb	60(sp)
-	xor	60(sp), r11
-	and	50(sp), r11
-	; romulus_n.ae:140: store_be(msg, off, p, count)
-	mov	r15, r5
+	mov	r8, r14
+	xor	#-1, r14
+	and	r11, r14
+	mov	r14, 10(sp)
+	xor	#-1, 10(sp)
+	mov	r5, r11
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	r11, r7
+	inv	r7
+	inc	r7
+	mov	10(sp), r14
+	xor	#-1, r14
+	and	r7, r14
+	xor	#-1, r14
+	xor	#1, r4
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	and	r7, r14
+	inv	r14
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	2(sp)
+	xor	2(sp), r15
+	mov	r15, 18(sp)
+	and	r14, 18(sp)
+	mov	18(sp), r7
+	bis	r5, r7
+	xor	18(sp), r7
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r5, r15
+	sub	#16, r15
+	mov	r13, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r14, r7
+	mov	18(sp), r14
+	xor	r7, r14
+	mov	r6, 32(sp)
+	xor	r14, 32(sp)
+	mov	14(sp), r6
+	rrum.w	#1, r6
+	and	#32639, r6
+	mov	14(sp), r7
+	and	#511, r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	mov	14(sp), r14
+	xor	r7, r14
+	and	#32896, r14
+	mov	r6, r7
+	xor	r14, r7
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	inv	r10
+	inc	r10
+	mov	r9, r14
+	and	r10, r14
+	mov	r9, r10
+	xor	r14, r10
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r10, r9
+	xor	#-1, r9
+	and	r14, r9
+	xor	#-1, r9
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	mov	r9, r6
+	xor	#-1, r6
+	and	r14, r6
+	xor	#-1, r6
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	mov	r6, r14
+	inv	r14
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	16(sp)
+	xor	16(sp), r7
+	and	r14, r7
+	mov	r7, r14
+	bis	r13, r14
+	xor	r7, r14
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r7, r15
+	xor	r14, r15
+	xor	r15, 14(sp)
+	mov	34(sp), r13
+	rrum.w	#1, r13
+	and	#32639, r13
+	mov	34(sp), r14
+	and	#511, r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	mov	34(sp), r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r13
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	r8, r15
+	and	r14, r15
+	mov	r8, r14
+	xor	r15, r14
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	mov	r14, r15
+	and	r8, r15
+	mov	r14, r8
+	xor	r15, r8
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	inv	r8
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	20(sp)
+	xor	20(sp), r13
+	mov	r13, 12(sp)
+	and	r8, 12(sp)
+	mov	30(sp), r8
+	rrum.w	#1, r8
+	and	#32639, r8
+	mov	30(sp), r13
+	and	#511, r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	mov	30(sp), r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r8
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r9, r15
+	and	r13, r15
+	xor	r15, r9
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	inv	r9
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	22(sp)
+	xor	22(sp), r8
+	and	r9, r8
+	mov	28(sp), r9
+	rrum.w	#1, r9
+	and	#32639, r9
+	mov	28(sp), r13
+	and	#511, r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	mov	28(sp), r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r9
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	10(sp), r15
+	and	r13, r15
+	mov	10(sp), r13
+	xor	r15, r13
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	inv	r13
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	26(sp)
+	xor	26(sp), r9
+	and	r13, r9
+	mov	4(sp), r6
+	rrum.w	#1, r6
+	and	#32639, r6
+	mov	4(sp), r13
+	and	#511, r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	mov	4(sp), r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r6
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	inv	r12
+	inc	r12
+	mov	r10, r15
+	and	r12, r15
+	mov	r10, r13
+	xor	r15, r13
 	mov	r11, r15
-	mov	r13, r4
-	mov	46(sp), r13
-	add	76(sp), r13
-	cmp	#16, r7
+	inv	r15
+	inc	r15
+	mov	r13, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	inv	r12
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	36(sp)
+	xor	36(sp), r6
+	mov	r6, r10
+	and	r12, r10
+	mov	6(sp), r6
+	rrum.w	#1, r6
+	and	#32639, r6
+	mov	6(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	6(sp), r15
+	xor	r12, r15
+	and	#32896, r15
+	xor	r15, r6
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	xor	#-1, r14
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	xor	#-1, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	inv	r14
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	38(sp)
+	xor	38(sp), r6
+	mov	r6, r12
+	and	r14, r12
+	mov	8(sp), r6
+	rrum.w	#1, r6
+	and	#32639, r6
+	mov	8(sp), r14
+	and	#511, r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	mov	8(sp), r15
+	xor	r14, r15
+	and	#32896, r15
+	xor	r15, r6
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	inv	r11
+	inc	r11
+	mov	r13, r15
+	and	r11, r15
+	xor	r15, r13
+	inv	r4
+	inc	r4
+	and	r4, r13
+	inv	r13
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	r6, r4
+	swpb	42(sp)
+	xor	42(sp), r4
+	and	r13, r4
+	xor	r4, 8(sp)
+	xor	r12, 6(sp)
+	xor	r10, 4(sp)
+	mov	28(sp), r6
+	xor	r9, r6
+	mov	30(sp), r11
+	xor	r8, r11
+	; romulus_n.ae:140: store_be(msg, off, p, count)
+	mov	24(sp), r13
+	add	58(sp), r13
+	mov	r7, r14
+	mov	18(sp), r15
+	mov	12(sp), r7
+	cmp	#16, r5
 	jnc	.Lromulus_n_decrypt_with_bytes16
 	bit	#1, r13
 	jnz	.Lromulus_n_decrypt_with_bytes16
-	swpb	r12
-	mov	r12, 0(r13)
-	swpb	r14
-	mov	r14, 2(r13)
-	swpb	r6
-	mov	r6, 4(r13)
-	swpb	r10
-	mov	r10, 6(r13)
-	swpb	r9
-	mov	r9, 8(r13)
-	swpb	r5
-	mov	r5, 10(r13)
-	swpb	r15
-	mov	r15, 12(r13)
 	swpb	r4
-	mov	r4, 14(r13)
+	mov	r4, 0(r13)
+	swpb	r7
+	mov	r7, 2(r13)
+	swpb	r8
+	mov	r8, 4(r13)
+	swpb	r9
+	mov	r9, 6(r13)
+	swpb	r10
+	mov	r10, 8(r13)
+	swpb	r12
+	mov	r12, 10(r13)
+	swpb	r14
+	mov	r14, 12(r13)
+	swpb	r15
+	mov	r15, 14(r13)
 	jmp	.Lromulus_n_decrypt_with_stored17
 .Lromulus_n_decrypt_with_bytes16:
-	swpb	r12
-	mov	r12, 408(sp)
-	swpb	r14
-	mov	r14, 410(sp)
-	swpb	r6
-	mov	r6, 412(sp)
-	swpb	r10
-	mov	r10, 414(sp)
-	swpb	r9
-	mov	r9, 416(sp)
-	swpb	r5
-	mov	r5, 418(sp)
-	swpb	r15
-	mov	r15, 420(sp)
 	swpb	r4
-	mov	r4, 422(sp)
-	mov	r7, r15
+	mov	r4, 386(sp)
+	swpb	r7
+	mov	r7, 388(sp)
+	swpb	r8
+	mov	r8, 390(sp)
+	swpb	r9
+	mov	r9, 392(sp)
+	swpb	r10
+	mov	r10, 394(sp)
+	swpb	r12
+	mov	r12, 396(sp)
+	swpb	r14
+	mov	r14, 398(sp)
+	swpb	r15
+	mov	r15, 400(sp)
+	mov	r5, r15
 	mov	sp, r14
-	add	#408, r14
+	add	#386, r14
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt18
 	mov	#16, r15
@@ -1794,104 +1533,94 @@ romulus_n_decrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy19
 .Lromulus_n_decrypt_with_stored17:
-	mov	r11, r14
-	bis	40(sp), r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	r11, r14
-	and	r15, r14
-	mov	r11, r15
-	xor	r14, r15
-	mov	28(sp), r13
-	xor	r15, r13
-	mov	66(sp), r12
-	rla	r12
-	mov	66(sp), r15
-	mov.b	romulus_n_tf4(r15), r8
-	mov	64(sp), r5
-	and	#32767, r5
-	rlam.w	#1, r5
-	xor	romulus_n_tf2(r12), r5
-	mov.b	65(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	62(sp), r6
-	and	#32767, r6
-	rlam.w	#1, r6
-	mov.b	63(sp), r15
+	mov	34(sp), r13
+	xor	12(sp), r13
+	mov.b	51(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	xor	romulus_n_tf3(r12), r6
-	xor	r14, r6
-	mov	68(sp), r7
-	and	#32767, r7
-	rlam.w	#1, r7
-	xor	romulus_n_tf3(r12), r7
-	xor	r15, r7
-	mov.b	69(sp), r15
+	mov	48(sp), r14
+	mov.b	romulus_n_tf4(r14), r10
+	xor	r15, r10
+	rla	r14
+	mov	50(sp), r9
+	and	#32767, r9
+	rlam.w	#1, r9
+	xor	romulus_n_tf3(r14), r9
+	mov.b	53(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	xor	r15, r9
+	mov	52(sp), r8
+	and	#32767, r8
+	rlam.w	#1, r8
+	xor	romulus_n_tf3(r14), r8
+	mov.b	47(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	xor	r15, r8
+	mov	46(sp), r7
+	and	#32767, r7
+	rlam.w	#1, r7
+	xor	romulus_n_tf2(r14), r7
 	; romulus_n.ae:144: s = tbc_n(cnt, d, r23, s)
-	mov	r5, 424(sp)
-	mov	r6, 426(sp)
-	mov	r7, 428(sp)
-	mov	r8, 430(sp)
+	mov	r7, 402(sp)
+	mov	r8, 404(sp)
+	mov	r9, 406(sp)
+	mov	r10, 408(sp)
 	mov	sp, r12
-	add	#424, r12
-	mov	sp, r11
-	add	#88, r11
-	mov	6(sp), 432(sp)
-	mov	r13, 434(sp)
-	mov	8(sp), 436(sp)
-	mov	10(sp), 438(sp)
-	mov	14(sp), 440(sp)
-	mov	18(sp), 442(sp)
-	mov	24(sp), 444(sp)
-	mov	16(sp), 446(sp)
-	mov	sp, r15
-	add	#432, r15
+	add	#402, r12
 	mov	sp, r14
-	add	#480, r14
-	mov	r14, 0(sp)
+	add	#66, r14
+	mov	32(sp), 410(sp)
+	mov	14(sp), 412(sp)
+	mov	6(sp), 414(sp)
+	mov	4(sp), 416(sp)
+	mov	r6, 418(sp)
+	mov	r11, 420(sp)
+	mov	r13, 422(sp)
+	mov	8(sp), 424(sp)
+	mov	sp, r11
+	add	#410, r11
+	mov	sp, r15
+	add	#458, r15
+	mov	r15, 0(sp)
 	mov	44(sp), r13
-	mov	r11, r14
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	480(sp), 34(sp)
-	mov	482(sp), 28(sp)
-	mov	484(sp), 8(sp)
-	mov	486(sp), 10(sp)
-	mov	488(sp), r9
-	mov	490(sp), r10
-	mov	492(sp), r11
-	mov	494(sp), 16(sp)
-	mov	r5, 64(sp)
-	mov	r6, 62(sp)
-	mov	r7, 68(sp)
-	mov	r8, 66(sp)
-	add	#1, 56(sp)
-	cmp	70(sp), 56(sp)
+	mov	458(sp), r6
+	mov	460(sp), 14(sp)
+	mov	462(sp), 6(sp)
+	mov	464(sp), 4(sp)
+	mov	466(sp), 28(sp)
+	mov	468(sp), 30(sp)
+	mov	470(sp), 34(sp)
+	mov	472(sp), 8(sp)
+	mov	r7, 46(sp)
+	mov	r8, 52(sp)
+	mov	r9, 50(sp)
+	mov	r10, 48(sp)
+	add	#1, 40(sp)
+	cmp	54(sp), 40(sp)
 	jc	.Lromulus_n_decrypt_with_near26
 	br	#.Lromulus_n_decrypt_with_loop9
 .Lromulus_n_decrypt_with_near26:
 .Lromulus_n_decrypt_with_done10:
-	mov	84(sp), r7
+	mov	62(sp), r7
 	bit	#1, r7
 	jnz	.Lromulus_n_decrypt_with_bytes20
 .Lromulus_n_decrypt_with_words21:
-	mov	@r7, 82(sp)
-	mov	2(r7), 80(sp)
-	mov	4(r7), 74(sp)
-	mov	6(r7), r8
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r4
-	mov	14(r7), r6
+	mov	@r7, r13
+	mov	2(r7), r12
+	mov	4(r7), r11
+	mov	6(r7), r10
+	mov	8(r7), r9
+	mov	10(r7), r8
+	mov	12(r7), r5
+	mov	14(r7), r7
 	jmp	.Lromulus_n_decrypt_with_join22
 .Lromulus_n_decrypt_with_bytes20:
 	mov	sp, r12
-	add	#408, r12
+	add	#386, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy23:
@@ -1904,190 +1633,149 @@ romulus_n_decrypt_with:
 	mov	r12, r7
 	jmp	.Lromulus_n_decrypt_with_words21
 .Lromulus_n_decrypt_with_join22:
-	mov	28(sp), r7
-	and	#1, r7
-	swpb	r7
-	mov	34(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	and	#32639, r7
-	mov	34(sp), r14
+	mov	r6, r14
 	and	#511, r14
 	rlam.w	#4, r14
 	rlam.w	#3, r14
-	mov	34(sp), r15
+	mov	r6, r15
 	xor	r14, r15
+	mov	r6, r14
+	rrum.w	#1, r14
+	and	#32639, r14
 	and	#32896, r15
-	xor	r15, r7
-	mov	28(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	mov.b	35(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	8(sp), r5
-	and	#1, r5
-	swpb	r5
-	mov	28(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	and	#32639, r5
-	mov	28(sp), r15
-	xor	r14, r15
+	xor	r15, r14
+	mov	14(sp), r6
+	and	#511, r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	mov	14(sp), r15
+	xor	r6, r15
+	mov	14(sp), r6
+	rrum.w	#1, r6
+	and	#32639, r6
 	and	#32896, r15
-	xor	r15, r5
-	mov	r4, r15
+	xor	r15, r6
+	mov	r5, r15
 	swpb	r15
-	xor	r5, r15
+	xor	r6, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	mov	r6, r14
-	swpb	r14
-	xor	r7, r14
-	sub	#1, r14
+	swpb	r7
+	xor	r14, r7
+	sub	#1, r7
 	clr	r14
 	adc	r14
 	xor	#1, r14
 	xor	#1, r15
 	and	r15, r14
-	mov	8(sp), r7
+	mov	6(sp), r7
 	and	#511, r7
 	rlam.w	#4, r7
-	mov.b	29(sp), r15
-	rrum.w	#1, r15
 	rlam.w	#3, r7
-	bis	r15, r7
-	mov	10(sp), r6
-	and	#1, r6
-	swpb	r6
-	mov	8(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	and	#32639, r6
-	mov	8(sp), r15
+	mov	6(sp), r15
 	xor	r7, r15
-	and	#32896, r15
-	xor	r15, r6
-	swpb	r13
-	xor	r6, r13
-	sub	#1, r13
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	and	r15, r14
-	mov	10(sp), r13
-	and	#511, r13
-	rlam.w	#4, r13
-	mov.b	9(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	r9, r7
-	and	#1, r7
-	swpb	r7
-	mov	10(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
+	mov	6(sp), r7
+	rrum.w	#1, r7
 	and	#32639, r7
-	mov	10(sp), r15
-	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r7
-	swpb	r12
-	xor	r7, r12
-	sub	#1, r12
+	mov	r8, r15
+	swpb	r15
+	xor	r7, r15
+	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	r9, r13
-	and	#511, r13
-	rlam.w	#4, r13
-	mov.b	11(sp), r15
-	rrum.w	#1, r15
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	r10, r12
-	and	#1, r12
-	swpb	r12
-	mov	r9, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	bis	r15, r12
-	and	#32639, r12
-	mov	r9, r15
-	xor	r13, r15
+	mov	4(sp), r8
+	and	#511, r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	mov	4(sp), r15
+	xor	r8, r15
+	mov	4(sp), r8
+	rrum.w	#1, r8
+	and	#32639, r8
 	and	#32896, r15
-	xor	r15, r12
-	swpb	r8
-	xor	r12, r8
-	sub	#1, r8
+	xor	r15, r8
+	mov	r9, r15
+	swpb	r15
+	xor	r8, r15
+	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	r10, r13
-	and	#511, r13
-	rlam.w	#4, r13
-	swpb	r9
-	mov.b	r9, r9
+	mov	28(sp), r9
+	and	#511, r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	mov	28(sp), r15
+	xor	r9, r15
+	mov	28(sp), r9
 	rrum.w	#1, r9
-	rlam.w	#3, r13
-	bis	r9, r13
-	mov	r11, r12
-	and	#1, r12
-	swpb	r12
-	mov	r10, r15
-	rrum.w	#1, r15
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	bis	r15, r12
-	and	#32639, r12
-	mov	r10, r15
-	xor	r13, r15
+	and	#32639, r9
 	and	#32896, r15
-	xor	r15, r12
-	mov	74(sp), r15
+	xor	r15, r9
+	mov	r10, r15
 	swpb	r15
-	xor	r12, r15
+	xor	r9, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	r11, r13
-	and	#511, r13
-	rlam.w	#4, r13
-	swpb	r10
-	mov.b	r10, r10
+	mov	30(sp), r10
+	and	#511, r10
+	rlam.w	#4, r10
+	rlam.w	#3, r10
+	mov	30(sp), r15
+	xor	r10, r15
+	mov	30(sp), r10
 	rrum.w	#1, r10
-	rlam.w	#3, r13
-	bis	r10, r13
-	mov	16(sp), r12
-	and	#1, r12
-	swpb	r12
+	and	#32639, r10
+	and	#32896, r15
+	xor	r15, r10
 	mov	r11, r15
-	rrum.w	#1, r15
+	swpb	r15
+	xor	r10, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r15, r14
+	mov	34(sp), r11
+	and	#511, r11
+	rlam.w	#4, r11
+	rlam.w	#3, r11
+	mov	34(sp), r15
+	xor	r11, r15
+	mov	34(sp), r11
+	rrum.w	#1, r11
+	and	#32639, r11
+	and	#32896, r15
+	xor	r15, r11
+	mov	r12, r15
+	swpb	r15
+	xor	r11, r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r15, r14
+	mov	8(sp), r12
+	and	#511, r12
 	rlam.w	#4, r12
 	rlam.w	#3, r12
-	bis	r15, r12
+	mov	8(sp), r15
+	xor	r12, r15
+	mov	8(sp), r12
+	rrum.w	#1, r12
 	and	#32639, r12
-	mov	r11, r15
-	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r12
-	mov	80(sp), r15
+	mov	r13, r15
 	swpb	r15
 	xor	r12, r15
 	sub	#1, r15
@@ -2095,105 +1783,84 @@ romulus_n_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	mov	16(sp), r13
-	and	#511, r13
-	rlam.w	#4, r13
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#1, r11
-	rlam.w	#3, r13
-	bis	r11, r13
-	mov	16(sp), r15
-	xor	r13, r15
-	mov	16(sp), r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	and	#32896, r15
-	xor	r15, r13
-	mov	82(sp), r15
-	swpb	r15
-	xor	r13, r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	and	r15, r14
-	mov	86(sp), r15
+	mov	64(sp), r15
 	mov	r14, 0(r15)
-	add	#496, sp
+	add	#474, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
 
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 524 bytes of code
+;     frame 8 bytes (4 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 386 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
 	.balign 2
 romulus_n_E_tk23_rows:
 	pushm.w	#7, r10
-	sub	#12, sp
+	sub	#8, sp
 	; skinny128_384plus.ae:173: @unroll(unroll)
-	mov	#40, 10(sp)
+	mov	#40, 6(sp)
 	mov	@r12+, r8
-	mov	@r12+, r10
 	mov	@r12+, r7
+	mov	@r12+, r10
 	mov	@r12+, r11
-	mov	@r12+, 8(sp)
-	mov	@r12+, 6(sp)
 	mov	@r12+, 4(sp)
 	mov	@r12+, 2(sp)
+	mov	@r12+, 0(sp)
+	mov	@r12+, r15
 	mov	r13, r9
 	; skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r14, r6
 	; skinny128_384plus.ae:173: @unroll(unroll)
 .Lromulus_n_E_tk23_rows_loop1:
-	mov	8(sp), r12
+	mov	4(sp), r5
+	xor	@r9+, r5
+	mov	2(sp), r12
 	xor	@r9+, r12
-	mov	6(sp), r13
-	xor	@r9+, r13
-	mov	4(sp), r15
-	xor	@r9+, r15
+	mov	@sp, r14
+	xor	@r9+, r14
 	; skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
-	mov	@r9+, r14
-	mov	r12, 0(r6)
-	mov	r13, 2(r6)
-	mov	r15, 4(r6)
-	mov	2(sp), r15
-	xor	r14, r15
-	mov	r15, 6(r6)
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	and	#127, r14
-	mov	r7, r15
-	mov.b	r15, r15
-	swpb	r14
-	bis	r15, r14
-	rlam.w	#1, r14
-	mov	r14, 0(sp)
-	and	#65278, 0(sp)
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r7, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	and	#1, r13
+	mov	@r9+, r13
+	mov	r5, 0(r6)
+	mov	r12, 2(r6)
+	mov	r14, 4(r6)
 	mov	r15, r14
-	rlam.w	#1, r14
-	bis	r13, r14
-	mov	r8, r12
+	xor	r13, r14
+	mov	r14, 6(r6)
+	mov	r7, r5
+	swpb	r5
+	mov.b	r5, r5
+	and	#127, r5
+	mov	r10, r14
+	mov.b	r14, r14
+	swpb	r5
+	bis	r14, r5
+	rlam.w	#1, r5
+	and	#65278, r5
+	mov	r7, r12
 	swpb	r12
 	mov.b	r12, r12
-	and	#127, r12
-	swpb	r12
-	rlam.w	#1, r12
+	mov	r10, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	and	#1, r14
+	mov	r12, r13
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r10, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	and	#7, r14
+	rlam.w	#3, r12
 	bis	r14, r12
-	mov	r7, r13
+	xor	r12, r13
+	and	#257, r13
+	mov	r5, r12
+	bis	r13, r12
+	mov	r10, r13
 	swpb	r13
 	mov.b	r13, r13
 	and	#127, r13
@@ -2202,156 +1869,101 @@ romulus_n_E_tk23_rows:
 	mov.b	r14, r14
 	swpb	r13
 	bis	r14, r13
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
 	rlam.w	#1, r13
-	bis	r14, r13
 	and	#65278, r13
-	mov	r7, r4
-	swpb	r4
-	mov.b	r4, r4
-	mov	r8, r5
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	mov	r4, r14
-	rlam.w	#1, r14
-	bis	r5, r14
 	mov	r10, r5
-	and	#127, r5
-	swpb	r5
-	rlam.w	#1, r5
-	bis	r14, r5
-	mov	r7, r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	and	#7, r14
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	and	#31, r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r12, r15
-	xor	r14, r15
-	and	#257, r15
-	mov	@sp, r12
-	bis	r15, r12
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r10, r14
-	and	#31, r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r5, r15
-	xor	r14, r15
-	and	#257, r15
-	bis	r15, r13
-	mov	r11, r5
 	swpb	r5
 	mov.b	r5, r5
-	and	#127, r5
-	mov	r10, r15
-	mov.b	r15, r15
-	swpb	r5
-	bis	r15, r5
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
-	rlam.w	#1, r5
-	bis	r7, r5
-	and	#65278, r5
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r10, r14
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	and	#1, r14
-	mov	r15, r7
-	rlam.w	#1, r7
-	bis	r14, r7
-	rrum.w	#4, r10
-	rrum.w	#1, r10
-	and	#7, r10
-	rlam.w	#3, r15
-	bis	r10, r15
+	mov	r5, r10
+	rlam.w	#1, r10
+	bis	r14, r10
 	mov	r8, r14
-	and	#31, r14
 	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r8, r15
-	and	#127, r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r7, r15
-	xor	r14, r15
-	and	#257, r15
-	mov	r5, r14
-	bis	r15, r14
-	mov	r11, r7
-	and	#127, r7
-	mov	r8, r15
-	mov.b	r15, r15
-	swpb	r7
-	bis	r15, r7
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r7
-	bis	r15, r7
-	and	#65278, r7
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	rlam.w	#3, r5
+	bis	r14, r5
+	xor	r5, r10
+	and	#257, r10
+	bis	r10, r13
+	mov	r11, r5
+	and	#127, r5
+	mov	r8, r14
+	mov.b	r14, r14
+	swpb	r5
+	bis	r14, r5
+	rlam.w	#1, r5
+	and	#65278, r5
 	mov	r11, r10
 	mov.b	r10, r10
-	mov	r8, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r10, r11
-	rlam.w	#1, r11
-	bis	r15, r11
+	mov	r8, r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	and	#1, r4
+	mov	r10, r14
+	rlam.w	#1, r14
+	bis	r4, r14
 	rrum.w	#4, r8
 	rrum.w	#1, r8
 	and	#7, r8
 	rlam.w	#3, r10
 	bis	r8, r10
-	xor	r10, r11
-	and	#257, r11
-	mov	r7, r15
-	bis	r11, r15
-	add	#8, r6
-	mov	8(sp), r8
-	mov	6(sp), r10
-	mov	4(sp), r11
-	mov	2(sp), r5
-	mov	r11, r7
+	xor	r10, r14
+	and	#257, r14
+	mov	r5, r8
+	bis	r14, r8
+	mov	r11, r10
+	swpb	r10
+	mov.b	r10, r10
+	and	#127, r10
+	mov	r7, r14
+	mov.b	r14, r14
+	swpb	r10
+	bis	r14, r10
+	rlam.w	#1, r10
+	and	#65278, r10
+	mov	r11, r5
+	swpb	r5
+	mov.b	r5, r5
+	mov	r7, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	and	#1, r14
 	mov	r5, r11
-	mov	r12, 8(sp)
-	mov	r13, 6(sp)
-	mov	r14, 4(sp)
-	mov	r15, 2(sp)
-	dec	10(sp)
+	rlam.w	#1, r11
+	bis	r14, r11
+	rrum.w	#4, r7
+	rrum.w	#1, r7
+	and	#7, r7
+	rlam.w	#3, r5
+	bis	r7, r5
+	xor	r5, r11
+	and	#257, r11
+	mov	r10, r14
+	bis	r11, r14
+	add	#8, r6
+	mov	4(sp), r10
+	mov	2(sp), r11
+	mov	@sp, r4
+	mov	r15, r5
+	mov	r8, r15
+	mov	r10, r8
+	mov	r11, r7
+	mov	r4, r10
+	mov	r5, r11
+	mov	r12, 4(sp)
+	mov	r13, 2(sp)
+	mov	r14, 0(sp)
+	dec	6(sp)
 	jnz	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_done2:
-	add	#12, sp
+	add	#8, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows
@@ -3297,290 +2909,233 @@ romulus_n_tbc_n:
 
 
 ; --- romulus_n_tbc: romulus_n.tbc
-;     frame 364 bytes (22 spill slots, locals 320), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1124 bytes of code
+;     frame 358 bytes (19 spill slots, locals 320), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 980 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
 	.balign 2
 romulus_n_tbc:
 	pushm.w	#7, r10
-	sub	#364, sp
-	mov	r15, 34(sp)
-	mov	380(sp), 36(sp)
-	mov	382(sp), 38(sp)
-	mov	sp, r11
-	mov	#160, r15
+	sub	#358, sp
+	mov	374(sp), 32(sp)
+	mov	376(sp), 34(sp)
+	mov	sp, r10
+	mov	#160, r11
 .Lromulus_n_tbc_zero1:
-	clr	44(r11)
-	incd	r11
-	dec	r15
+	clr	38(r10)
+	incd	r10
+	dec	r11
 	jnz	.Lromulus_n_tbc_zero1
-	mov	6(r12), r6
-	swpb	r6
-	bis	r13, r6
+	mov	6(r12), r9
+	swpb	r9
+	bis	r13, r9
 	mov	4(r12), r10
-	mov	2(r12), r13
-	mov	@r12, r15
+	mov	2(r12), r11
+	mov	@r12, r13
 	; skinny128_384plus.ae:207: @unroll(unroll)
-	mov	#40, 32(sp)
+	mov	#40, 30(sp)
+	mov	#0, 2(sp)
+	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r11
-	mov	r6, 18(sp)
-	mov	r10, 12(sp)
-	mov	r13, 14(sp)
-	mov	r15, 20(sp)
-	mov	@r14, r6
-	mov	2(r14), r12
-	mov	4(r14), r13
-	mov	6(r14), 16(sp)
-	mov	8(r14), 22(sp)
-	mov	10(r14), 6(sp)
-	mov	12(r14), 10(sp)
-	mov	14(r14), 30(sp)
-	mov	34(sp), r10
+	mov	r9, 14(sp)
+	mov	r10, 6(sp)
+	mov	r11, 8(sp)
+	mov	r13, 16(sp)
+	mov	@r14, r12
+	mov	2(r14), r13
+	mov	4(r14), r10
+	mov	6(r14), 0(sp)
+	mov	8(r14), 18(sp)
+	mov	10(r14), 10(sp)
+	mov	12(r14), 26(sp)
+	mov	14(r14), 24(sp)
+	mov	r15, r9
 	; skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
-	mov	sp, 26(sp)
-	swpb	12(sp)
-	swpb	14(sp)
-	swpb	20(sp)
+	mov	sp, 12(sp)
+	swpb	6(sp)
+	swpb	8(sp)
+	swpb	16(sp)
 	; skinny128_384plus.ae:207: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
-	mov	18(sp), r4
-	xor	22(sp), r4
-	xor	@r10+, r4
+	mov	14(sp), r14
+	xor	18(sp), r14
+	xor	@r9+, r14
 	; skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
-	mov	@r10+, 40(sp)
-	mov	@r10+, r5
-	mov	@r10+, r14
-	mov	26(sp), r15
-	mov	r4, 44(r15)
-	mov	12(sp), r4
-	xor	6(sp), r4
-	xor	40(sp), r4
-	mov	r4, 46(r15)
-	mov	14(sp), r4
-	xor	10(sp), r4
-	xor	r5, r4
-	mov	r4, 48(r15)
-	mov	20(sp), r5
-	xor	30(sp), r5
-	xor	r14, r5
-	mov	r5, 50(r15)
-	mov	r8, r5
-	xor.b	r9, r5
-	xor	r8, r5
-	mov	r9, r14
-	mov	r7, r15
+	mov	@r9+, r4
+	mov	@r9+, r5
+	mov	@r9+, r11
+	mov	12(sp), r15
+	mov	r14, 38(r15)
+	mov	6(sp), r14
+	xor	10(sp), r14
+	xor	r4, r14
+	mov	r14, 40(r15)
+	mov	8(sp), r14
+	xor	26(sp), r14
+	xor	r5, r14
+	mov	r14, 42(r15)
+	mov	16(sp), r14
+	xor	24(sp), r14
+	xor	r11, r14
+	mov	r14, 44(r15)
+	mov	r6, r4
+	xor.b	r7, r4
+	xor	r6, r4
+	mov	r7, r5
+	mov	2(sp), r15
 	swpb	r15
-	xor.b	r15, r14
-	xor	r9, r14
-	mov	r11, r15
+	xor.b	r15, r5
+	xor	r7, r5
+	mov	r8, r15
 	swpb	r15
-	mov	r15, r9
-	xor.b	r7, r9
-	xor	r15, r9
-	mov	r11, r7
-	xor.b	r8, r7
-	xor	r11, r7
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	and	#127, r11
-	mov	r13, r15
-	mov.b	r15, r15
-	swpb	r11
-	bis	r15, r11
-	rlam.w	#1, r11
-	mov	r11, 4(sp)
-	and	#65278, 4(sp)
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r13, r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	r15, r8
-	rlam.w	#1, r8
-	bis	r11, r8
-	mov	r6, r11
-	swpb	r11
-	mov.b	r11, r11
-	and	#127, r11
-	swpb	r11
-	rlam.w	#1, r11
-	mov	r11, 0(sp)
-	bis	r8, 0(sp)
+	mov	r15, r11
+	xor.b	2(sp), r11
+	xor	r15, r11
+	mov	r8, r7
+	xor.b	r6, r7
+	xor	r8, r7
 	mov	r13, r8
 	swpb	r8
 	mov.b	r8, r8
 	and	#127, r8
-	mov	r6, r11
-	swpb	r11
-	mov.b	r11, r11
+	mov	r10, r15
+	mov.b	r15, r15
 	swpb	r8
-	bis	r11, r8
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
+	bis	r15, r8
 	rlam.w	#1, r8
-	bis	r11, r8
-	mov	r8, 2(sp)
-	and	#65278, 2(sp)
-	mov	r13, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r6, r8
+	and	#65278, r8
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov	r10, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r14, r6
+	rlam.w	#1, r6
+	bis	r15, r6
+	mov	r10, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	and	#7, r15
+	rlam.w	#3, r14
+	bis	r15, r14
+	mov	r6, r15
+	xor	r14, r15
+	and	#257, r15
+	mov	r8, 20(sp)
+	bis	r15, 20(sp)
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	and	#127, r14
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	swpb	r14
+	bis	r15, r14
+	rlam.w	#1, r14
+	and	#65278, r14
+	mov	r10, r8
 	swpb	r8
 	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	mov	r11, r4
-	rlam.w	#1, r4
-	bis	r8, r4
-	mov	r12, r8
-	and	#127, r8
-	swpb	r8
-	rlam.w	#1, r8
-	bis	r4, r8
-	mov	r13, r4
-	rrum.w	#4, r4
-	rrum.w	#1, r4
-	and	#7, r4
-	rlam.w	#3, r15
-	bis	r4, r15
-	mov	r6, r4
-	swpb	r4
-	mov.b	r4, r4
-	and	#31, r4
-	swpb	r4
-	rlam.w	#3, r4
-	bis	r15, r4
-	mov	@sp, r15
-	xor	r4, r15
-	and	#257, r15
-	bis	r15, 4(sp)
-	mov	r6, r15
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	r8, r10
+	rlam.w	#1, r10
+	bis	r15, r10
+	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r11
-	bis	r15, r11
+	rlam.w	#3, r8
+	bis	r15, r8
+	xor	r8, r10
+	and	#257, r10
+	bis	r10, r14
+	mov	@sp, r8
+	and	#127, r8
 	mov	r12, r15
-	and	#31, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	r8, r11
-	xor	r15, r11
-	and	#257, r11
-	mov	2(sp), r15
-	bis	r11, r15
-	mov.b	17(sp), r4
-	and	#127, r4
-	mov	r12, r11
-	mov.b	r11, r11
-	swpb	r4
-	bis	r11, r4
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	rlam.w	#1, r4
-	bis	r13, r4
-	and	#65278, r4
-	mov.b	17(sp), r13
-	mov	r12, r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	r13, r11
-	rlam.w	#1, r11
-	bis	r8, r11
+	mov.b	r15, r15
+	swpb	r8
+	bis	r15, r8
+	rlam.w	#1, r8
+	and	#65278, r8
+	mov.b	@sp, r15
+	mov	r12, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	and	#1, r6
+	mov	r15, r10
+	rlam.w	#1, r10
+	bis	r6, r10
 	rrum.w	#4, r12
 	rrum.w	#1, r12
 	and	#7, r12
-	rlam.w	#3, r13
-	bis	r12, r13
-	mov	r6, r12
-	and	#31, r12
-	swpb	r12
-	rlam.w	#3, r12
-	bis	r13, r12
-	mov	r6, r13
-	and	#127, r13
-	swpb	r13
-	rlam.w	#1, r13
-	bis	r11, r13
-	xor	r12, r13
-	and	#257, r13
-	bis	r13, r4
-	mov	16(sp), r8
-	and	#127, r8
-	mov	r6, r13
-	mov.b	r13, r13
-	swpb	r8
-	bis	r13, r8
-	mov.b	17(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	rlam.w	#1, r8
-	bis	r13, r8
-	and	#65278, r8
-	mov.b	16(sp), r12
-	mov	r6, r11
-	rrum.w	#4, r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	r12, r13
-	rlam.w	#1, r13
-	bis	r11, r13
-	rrum.w	#4, r6
-	rrum.w	#1, r6
-	and	#7, r6
-	rlam.w	#3, r12
-	bis	r6, r12
-	xor	r12, r13
-	and	#257, r13
-	bis	r13, r8
-	add	#8, 26(sp)
-	mov	18(sp), r11
-	mov	12(sp), r6
-	mov	r5, 18(sp)
-	mov	r14, 12(sp)
-	mov	r7, 42(sp)
-	mov	r9, r12
-	mov	22(sp), r13
-	mov	6(sp), r5
-	mov	30(sp), 16(sp)
-	mov	4(sp), 22(sp)
-	mov	r15, 6(sp)
-	mov	r4, r14
+	rlam.w	#3, r15
+	bis	r12, r15
+	xor	r15, r10
+	and	#257, r10
 	mov	r8, r15
-	mov	r11, r7
-	mov	r6, r8
-	mov	14(sp), r9
-	mov	20(sp), r11
-	mov	42(sp), 14(sp)
-	mov	r12, 20(sp)
+	bis	r10, r15
+	mov.b	1(sp), r8
+	and	#127, r8
+	mov	r13, r12
+	mov.b	r12, r12
+	swpb	r8
+	bis	r12, r8
+	rlam.w	#1, r8
+	and	#65278, r8
+	mov.b	1(sp), r10
 	mov	r13, r6
-	mov	r5, r12
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	and	#1, r6
+	mov	r10, r12
+	rlam.w	#1, r12
+	bis	r6, r12
+	rrum.w	#4, r13
+	rrum.w	#1, r13
+	and	#7, r13
+	rlam.w	#3, r10
+	bis	r13, r10
+	xor	r10, r12
+	and	#257, r12
+	bis	r12, r8
+	add	#8, 12(sp)
+	mov	14(sp), 36(sp)
+	mov	6(sp), r6
+	mov	r4, 14(sp)
+	mov	r5, 6(sp)
+	mov	r7, r10
+	mov	18(sp), r12
 	mov	10(sp), r13
+	mov	26(sp), r5
+	mov	24(sp), 0(sp)
+	mov	20(sp), 18(sp)
 	mov	r14, 10(sp)
-	mov	r15, 30(sp)
-	dec	32(sp)
+	mov	r8, r14
+	mov	36(sp), 2(sp)
+	mov	8(sp), r7
+	mov	16(sp), r8
+	mov	r10, 8(sp)
+	mov	r11, 16(sp)
+	mov	r5, r10
+	mov	r14, 26(sp)
+	mov	r15, 24(sp)
+	dec	30(sp)
 	jnz	.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_done3:
 	; skinny128_384plus.ae:130: @unroll(unroll)
 	mov	#40, 28(sp)
-	mov	36(sp), r15
-	mov	12(r15), 8(sp)
+	mov	32(sp), r15
+	mov	12(r15), 4(sp)
 	mov	14(r15), r10
 	mov	8(r15), r13
 	mov	10(r15), r14
@@ -3588,10 +3143,10 @@ romulus_n_tbc:
 	mov	6(r15), r6
 	mov	@r15, r7
 	mov	2(r15), r8
-	mov	#0, 24(sp)
+	mov	#0, 22(sp)
 	mov	sp, r9
 .Lromulus_n_tbc_loop4:
-	mov	24(sp), r15
+	mov	22(sp), r15
 	mov.b	romulus_n_E.rc(r15), r11
 	rla	r11
 	mov	r14, r15
@@ -3607,7 +3162,7 @@ romulus_n_tbc:
 	mov	r12, r14
 	swpb	r14
 	mov.b	r12, r12
-	xor	46(r9), r5
+	xor	40(r9), r5
 	swpb	r5
 	mov	r13, r15
 	swpb	r15
@@ -3617,7 +3172,7 @@ romulus_n_tbc:
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r15
 	bis	r15, r4
-	xor	44(r9), r4
+	xor	38(r9), r4
 	swpb	r4
 	mov	r4, r15
 	xor.b	r5, r15
@@ -3679,41 +3234,41 @@ romulus_n_tbc:
 	mov.b	r8, r8
 	mov.b	romulus_n_E.sbox(r8), r13
 	bis	r13, r5
-	mov.b	9(sp), r13
+	mov.b	5(sp), r13
 	mov.b	romulus_n_E.sbox(r13), r8
 	swpb	r8
-	mov.b	8(sp), r13
+	mov.b	4(sp), r13
 	mov.b	romulus_n_E.sbox(r13), r13
 	bis	r13, r8
 	mov	r8, r13
-	xor	48(r9), r13
+	xor	42(r9), r13
 	mov	r13, r7
 	xor	r6, r7
 	mov	r7, r6
 	xor	r5, r6
-	xor	50(r9), r11
+	xor	44(r9), r11
 	mov	r10, r8
-	xor	50(r9), r8
+	xor	44(r9), r8
 	mov	r14, r10
-	xor	50(r9), r10
-	add	#1, 24(sp)
+	xor	44(r9), r10
+	add	#1, 22(sp)
 	add	#8, r9
-	mov	r6, 8(sp)
+	mov	r6, 4(sp)
 	mov	r11, r14
 	mov	r15, r6
 	dec	28(sp)
 	jnz	.Lromulus_n_tbc_loop4
 .Lromulus_n_tbc_done5:
-	mov	38(sp), r15
+	mov	34(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r12, 4(r15)
 	mov	r6, 6(r15)
 	mov	r13, 8(r15)
 	mov	r14, 10(r15)
-	mov	8(sp), 12(r15)
+	mov	4(sp), 12(r15)
 	mov	r10, 14(r15)
-	add	#364, sp
+	add	#358, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_tbc, .-romulus_n_tbc
