@@ -82,8 +82,10 @@ def fold_high_adds(mf: MFunction, target) -> int:
                 if rd != k:
                     while rd in after[j - 1 - a]:
                         inst = insts[j] if j < b else None
-                        if inst is None or inst.mn == "label" or (inst.mn != "comment"
-                                                                  and target.desc(inst).branch):
+                        # a call reads its arguments from fixed registers: a renamed read
+                        # there would pass the wrong one
+                        if inst is None or inst.mn in ("label", "bl") or (inst.mn != "comment"
+                                                                          and target.desc(inst).branch):
                             ok = False
                             break
                         dj, uj = du[j]

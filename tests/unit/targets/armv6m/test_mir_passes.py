@@ -376,6 +376,9 @@ HIGH_KEPT = {
                                         label(".L1")] + HIGH_TAIL,
     "flags of the add read after": [mov(8, 1), ins("adds", 2, 1, 3), ins("adcs", 6, 7), st(6, 5, 4)] + HIGH_TAIL,
     "flags of the add live at the block's end": [mov(8, 1), ins("adds", 2, 1, 3), ldr(0, 2, 0), st(0, 5, 0), RET],
+    # the sum is a call's argument: BL reads it from r0 whatever the rename says
+    "the sum passed to a call": [mov(8, 1), ins("adds", 0, 1, 3), ins("cmpi", 4, Imm(0)),
+                                 ins("bl", Lbl("f"), 0, Imm(0), Imm(0), Imm(0), 0, 1, 2, 3, 12, 14), RET],
 }
 
 
