@@ -77,7 +77,8 @@ class _Fuser:
         self.acted = False
 
     # -- analysis ---------------------------------------------------------------------------
-    def cone(self, y: Value, defs: dict) -> _Cone:
+    def cone(self, y: Value, defs: dict, stop=None) -> _Cone:
+        """The linear cone of y (not looking past `stop`)."""
         c = _Cone()
         seen: set[int] = set()
 
@@ -86,7 +87,7 @@ class _Fuser:
                 return
             seen.add(id(v))
             op = defs.get(id(v))
-            if op is None or op.opcode not in _LINEAR or id(v) in self.consts:
+            if op is None or op.opcode not in _LINEAR or id(v) in self.consts or v is stop:
                 c.leaves.append(v)
                 return
             c.ops.append(op)
@@ -144,6 +145,25 @@ class _Fuser:
         if base is None:
             return None
         return base, groups
+
+    def single_source(self, l: Value, defs: dict, budget: int = 64) -> _Cone | None:
+        """The linear cone of l as a function of one value z (its only leaf), z the first such
+        value found walking back from l (breadth first); None if there is none."""
+        order, seen = [l], {id(l)}
+        for v in order:
+            if len(order) > budget:
+                return None
+            if v is not l:
+                c = self.cone(l, defs, stop=v)
+                if len(c.leaves) == 1 and c.leaves[0] is v:
+                    return c
+            op = defs.get(id(v))
+            if op is not None and op.opcode in _LINEAR:
+                for a in op.args:
+                    if isinstance(a, Value) and id(a) not in seen:
+                        seen.add(id(a))
+                        order.append(a)
+        return None
 
     # -- evaluation ---------------------------------------------------------------------------
     def tabulate(self, y: Value, base: Value, defs: dict, nbytes: list[int]) -> list[tuple[int, ...]]:
@@ -275,8 +295,8 @@ class _Fuser:
         # linear map of one value z.
         if base.width > self.max_width or len(cone.leaves) <= len(groups):
             return None
-        pre = self.cone(base, defs)
-        if len(pre.leaves) != 1 or not (pre.rotates and pre.xors):
+        pre = self.single_source(base, defs)
+        if pre is None or not (pre.rotates and pre.xors):
             return None
         z = pre.leaves[0]
         if any(op.opcode not in _LINEAR for op in pre.ops) or z.width % 8 or z.width > self.max_width:
