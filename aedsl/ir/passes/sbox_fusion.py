@@ -5,27 +5,31 @@ slices (each at most 8 bits, inside one byte of x) and computes from each slice,
 only (table loads, arithmetic with constants), a *part*; a *linear map* is made of the
 GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns are rewritten:
 
-1. y = M(parts of x), M linear and mixing (a rotation, or a shift not by a multiple of 8, or
-   more parts than bytes of x): y is an XOR of functions of the single bytes of x, so
+1. y = M(parts of x), M linear and mixing (it XORs, and it rotates or shifts by a number of
+   bits that is not a multiple of 8): y is an XOR of functions of the single bytes of x, so
    y = T_0[byte_0(x)] ^ T_1[byte_1(x)] ^ ... with one 256-entry table of y's width per byte of
    x that some part reads. For f(x) = L(S(x)) with four 4-bit S-boxes and
    L(x) = x ^ (x <<< 6) ^ (x <<< 10) (Hummingbird-2) this gives the two 256 x 16-bit tables
    fL, fH of seed 000 §4.5.
-2. y = M(parts of l) where M only places the parts (concat, zext: no mixing), and
-   l = N(z) is a mixing linear map of a single value z (the inverse direction,
+2. y = M(parts of l) where M does not mix (no XOR, no rotation or shift across bytes), more
+   parts than bytes of l are read, and l = N(z) is a mixing linear map of a single value z (the inverse direction,
    f^-1(x) = S^-1(L^-1(x))): l becomes the XOR of byte-indexed tables of z (for L^-1: the LL/LH
    tables), and the parts reading one byte of l become one merged 256-entry table (two 4-bit
    inverse S-boxes -> one 8-bit table), of 8 bits when each merged table's outputs stay inside
    one byte of y (then y is the concat of the lookups), otherwise of y's width (XORed).
 
-A substitution layer alone (no linear map before or after it) is left alone: merging nibble
-S-boxes into byte tables trades ROM for speed, a choice this pass does not make.
+A substitution layer alone, or followed only by a bit permutation (a rotation without XOR, as
+PHOTON's ShiftRows) or by byte moves (SKINNY's rotations by 8), is left alone: merging nibble
+S-boxes into byte tables or tabulating a permutation trades much ROM for little speed, a choice
+this pass does not make.
 
 The tables are computed by running the replaced cone in the reference interpreter (so they mean
 exactly what the IR means): with x = v << 8b for each byte b and value v; the cone's value at
 x = 0 is folded into the first table, which is exact because the cone is linear in its parts
-and each part depends on one byte. Equal tables are shared (module tables `sf<k>`). The
-replaced cones are left dead for the clean-up steps after this pass (pipeline.py).
+and each part depends on one byte. Equal tables are shared (module tables `sf<k>`). In a
+function it changed, the pass removes the pure ops left unused (the replaced cones) itself, so
+that the pipeline needs no clean-up steps after it and functions it does not change stay as
+they are.
 
 Knob `sbox_fusion`: `bytes` (default) rewrites both patterns; `none` leaves the IR unchanged.
 Tables are at most `word_bits` wide (the cone's result must fit a target word).
@@ -41,7 +45,8 @@ from aedsl.knobs import Knob
 from ..interp import compile_module
 from ..nodes import Block, Function, Memory, Module, Op, Value
 from ..ops import mask
-from .common import Names, Subst, clone_op, const_defs, fingerprint, is_pure, knob_int, substitute
+from .common import (Names, Subst, clone_op, const_defs, fingerprint, is_pure, knob_int, substitute,
+                     use_counts)
 
 NAME = "sbox_fusion"
 KNOBS = (
@@ -55,7 +60,8 @@ _PLACING = ("concat", "zext")
 
 class _Cone:
     """The linear cone of a value: the leaves it is a GF(2)-linear function of, its ops (in the
-    block), and whether it mixes bits (rotation, a shift by a non-multiple of 8, or an XOR)."""
+    block), whether it rotates or shifts by a number of bits that is not a multiple of 8 (moving
+    bits across byte boundaries) and whether it XORs."""
 
     def __init__(self):
         self.leaves: list[Value] = []
@@ -91,9 +97,7 @@ class _Fuser:
                 c.leaves.append(v)
                 return
             c.ops.append(op)
-            if op.opcode in ("rotl", "rotr"):
-                c.rotates = c.rotates or op.attrs["by"] % v.width != 0
-            elif op.opcode in ("shl", "shr"):
+            if op.opcode in ("rotl", "rotr", "shl", "shr"):
                 c.rotates = c.rotates or op.attrs["by"] % 8 != 0
             elif op.opcode == "xor":
                 c.xors = True
@@ -284,16 +288,13 @@ class _Fuser:
         nbytes = sorted(groups)
         covered = {id(op.results[0]) for op in cone.ops}
         out: list[Op] = []
-        if cone.rotates or cone.xors:
-            # Pattern 1: the linear map after the substitution layer goes into the tables
-            # (an XOR of one lookup per byte, as this pass writes it, is left as it is).
-            if not (cone.rotates or len(cone.leaves) > len(groups)):
-                return None
+        if cone.rotates and cone.xors:
+            # Pattern 1: the linear map after the substitution layer goes into the tables.
             tables = self.tabulate(y, base, defs, nbytes)
             return out, self.xor_of_lookups(base, tables, nbytes, y.width, out), covered
         # Pattern 2: a placing layer after the substitution layer, and before it a mixing
         # linear map of one value z.
-        if base.width > self.max_width or len(cone.leaves) <= len(groups):
+        if cone.rotates or cone.xors or base.width > self.max_width or len(cone.leaves) <= len(groups):
             return None
         pre = self.single_source(base, defs)
         if pre is None or not (pre.rotates and pre.xors):
@@ -341,9 +342,28 @@ class _Fuser:
         block.ops = out
 
 
-def acts(knobs: dict) -> bool:
-    """Whether the pass may change anything (the pipeline cleans up after it only then)."""
-    return str((knobs or {}).get("sbox_fusion", "bytes")) != "none"
+def _remove_dead(fn: Function) -> None:
+    """Remove the pure ops whose results nothing uses (the replaced cones), to a fixed point."""
+    while True:
+        uses = use_counts(fn)
+        removed = False
+
+        def sweep(block: Block) -> None:
+            nonlocal removed
+            keep = []
+            for op in block.ops:
+                for r in op.regions:
+                    sweep(r)
+                if (not op.regions and op.results and is_pure(op)
+                        and all(uses.get(id(r), 0) == 0 for r in op.results)):
+                    removed = True
+                    continue
+                keep.append(op)
+            block.ops = keep
+
+        sweep(fn.body)
+        if not removed:
+            return
 
 
 def run(module: Module, knobs: dict) -> Module:
@@ -359,5 +379,7 @@ def run(module: Module, knobs: dict) -> Module:
     for fn in module.functions:
         f = _Fuser(module, fn, registry, cache, max_width)
         f.block(fn.body)
-        substitute(fn.body, f.subst)
+        if f.acted:
+            substitute(fn.body, f.subst)
+            _remove_dead(fn)
     return module
