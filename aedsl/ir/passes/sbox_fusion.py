@@ -18,6 +18,8 @@ GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns
    inverse S-boxes -> one 8-bit table), of 8 bits when each merged table's outputs stay inside
    one byte of y (then y is the concat of the lookups), otherwise of y's width (XORed).
 
+Only a word that depends on at least two bytes of x is rewritten (a function of one byte, such
+as AES's xtime of an S-box output, is table_fusion's business: its knob decides those tables).
 A substitution layer alone, or followed only by a bit permutation (a rotation without XOR, as
 PHOTON's ShiftRows) or by byte moves (SKINNY's rotations by 8), is left alone: merging nibble
 S-boxes into byte tables or tabulating a permutation trades much ROM for little speed, a choice
@@ -285,6 +287,8 @@ class _Fuser:
         if found is None:
             return None
         base, groups = found
+        if len(groups) < 2:
+            return None                 # a function of one byte: table_fusion's business
         nbytes = sorted(groups)
         covered = {id(op.results[0]) for op in cone.ops}
         out: list[Op] = []
