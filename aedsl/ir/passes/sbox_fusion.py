@@ -5,8 +5,9 @@ slices (each at most 8 bits, inside one byte of x) and computes from each slice,
 only (table loads, arithmetic with constants), a *part*; a *linear map* is made of the
 GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns are rewritten:
 
-1. y = M(parts of x), M linear and mixing (it XORs, and it rotates or shifts by a number of
-   bits that is not a multiple of 8): y is an XOR of functions of the single bytes of x, so
+1. y = M(parts of x), M linear and mixing at the word level (it XORs, and it rotates or shifts
+   a word of y's width by a number of bits that is not a multiple of 8; y is at least as wide
+   as x): y is an XOR of functions of the single bytes of x, so
    y = T_0[byte_0(x)] ^ T_1[byte_1(x)] ^ ... with one 256-entry table of y's width per byte of
    x that some part reads. For f(x) = L(S(x)) with four 4-bit S-boxes and
    L(x) = x ^ (x <<< 6) ^ (x <<< 10) (Hummingbird-2) this gives the two 256 x 16-bit tables
@@ -18,8 +19,9 @@ GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns
    inverse S-boxes -> one 8-bit table), of 8 bits when each merged table's outputs stay inside
    one byte of y (then y is the concat of the lookups), otherwise of y's width (XORed).
 
-Only a word that depends on at least two bytes of x is rewritten (a function of one byte, such
-as AES's xtime of an S-box output, is table_fusion's business: its knob decides those tables).
+Only a word that depends on at least two bytes of x is rewritten. Byte-level arithmetic (AES's
+xtime: shifts of 8-bit values, and MixColumns outputs one byte wide) is table_fusion's business:
+its knob decides those tables.
 A substitution layer alone, or followed only by a bit permutation (a rotation without XOR, as
 PHOTON's ShiftRows) or by byte moves (SKINNY's rotations by 8), is left alone: merging nibble
 S-boxes into byte tables or tabulating a permutation trades much ROM for little speed, a choice
@@ -62,8 +64,8 @@ _PLACING = ("concat", "zext")
 
 class _Cone:
     """The linear cone of a value: the leaves it is a GF(2)-linear function of, its ops (in the
-    block), whether it rotates or shifts by a number of bits that is not a multiple of 8 (moving
-    bits across byte boundaries) and whether it XORs."""
+    block), whether it rotates or shifts a whole word (of the value's width) by a number of bits
+    that is not a multiple of 8 (moving bits across byte boundaries) and whether it XORs."""
 
     def __init__(self):
         self.leaves: list[Value] = []
@@ -99,7 +101,7 @@ class _Fuser:
                 c.leaves.append(v)
                 return
             c.ops.append(op)
-            if op.opcode in ("rotl", "rotr", "shl", "shr"):
+            if op.opcode in ("rotl", "rotr", "shl", "shr") and v.width == y.width:
                 c.rotates = c.rotates or op.attrs["by"] % 8 != 0
             elif op.opcode == "xor":
                 c.xors = True
@@ -287,8 +289,8 @@ class _Fuser:
         if found is None:
             return None
         base, groups = found
-        if len(groups) < 2:
-            return None                 # a function of one byte: table_fusion's business
+        if len(groups) < 2 or y.width < base.width:
+            return None                 # a function of one byte, or a byte of a word: not word-level
         nbytes = sorted(groups)
         covered = {id(op.results[0]) for op in cone.ops}
         out: list[Op] = []
