@@ -13,9 +13,9 @@ GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns
    L(x) = x ^ (x <<< 6) ^ (x <<< 10) (Hummingbird-2) this gives the two 256 x 16-bit tables
    fL, fH of seed 000 §4.5.
 2. y = M(parts of l) where M does not mix (no XOR, no rotation or shift across bytes), more
-   parts than bytes of l are read, and l = N(z) is a mixing linear map of a single value z (the inverse direction,
-   f^-1(x) = S^-1(L^-1(x))): l becomes the XOR of byte-indexed tables of z (for L^-1: the LL/LH
-   tables), and the parts reading one byte of l become one merged 256-entry table (two 4-bit
+   parts than bytes of l are read, and l = N(z) is a mixing linear map of a single value z
+   (the inverse direction, f^-1(x) = S^-1(L^-1(x))): l becomes the XOR of byte-indexed tables
+   of z (for L^-1: the LL/LH tables), and the parts reading one byte of l become one merged 256-entry table (two 4-bit
    inverse S-boxes -> one 8-bit table), of 8 bits when each merged table's outputs stay inside
    one byte of y (then y is the concat of the lookups), otherwise of y's width (XORed).
 
@@ -59,7 +59,6 @@ KNOBS = (
 )
 
 _LINEAR = ("xor", "rotl", "rotr", "shl", "shr", "concat", "zext", "slice")
-_PLACING = ("concat", "zext")
 
 
 class _Cone:
