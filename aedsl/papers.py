@@ -9,7 +9,7 @@ cycles / 256) are computed, not typed.
 
 Sources:
 - seed 000 (Gouvea & Lopez, CC430F6137): Table 2 (cycles/byte at 16 B, IPI, 4 KB, encryption and
-  decryption, with the AES accelerator and with software AES), Table 3 (ROM and RAM including the
+  decryption, with the AES accelerator and with software AES; Hummingbird-2 without AES), Table 3 (ROM and RAM including the
   stack, with the accelerator; software AES adds 2904 ROM bytes to CCM and GCM, 5860 to OCB3; CTR,
   which also needs E_K only, is counted like CCM), Section 5's delay-slot speed-ups.
 - seed 001 (Cifra on the STM32F030): cycles, stack and code size for a 256-byte message with
@@ -72,6 +72,12 @@ _T2 = {
 _T3 = {"ctr": (130, 100), "ccm": (1094, 258), "gcm": (4680, 886), "ocb3": (1724, 538)}
 _SOFT_AES_ROM = {"ctr": 2904, "ccm": 2904, "gcm": 2904, "ocb3": 5860}
 SEED000_SCHEMES = tuple(_T2)
+# Table 2 / Table 3 for the schemes without AES: spec -> op -> cycles/byte at SEED000_SIZES, and
+# spec -> (ROM, RAM including the stack). (SGCM and MASHA: no verified spec yet.)
+_T2_NO_AES = {"hummingbird2": {"encrypt": (569, 200, 196), "decrypt": (669, 297, 292)}}
+_T3_NO_AES = {"hummingbird2": (3674, 196)}
+_NO_AES_LABEL = {"hummingbird2": "HB2"}
+SEED000_NO_AES = tuple(_T2_NO_AES)
 # Section 5: encryption speed-up of delay-slot scheduling with the accelerator, per cent
 SEED000_DELAY_SLOT = {"ccm": 24, "gcm": 12, "ocb3": 12}
 
@@ -87,6 +93,13 @@ def _seed000() -> list[Figure]:
                     out.append(Figure("000", "Table 2, Table 3", f"{scheme.upper()} ({aes} AES)", scheme,
                                       SEED000_CHIP, {"aes": aes}, op=op, msg_len=size, key_setup="excluded",
                                       cycles_per_byte=cpb, rom_bytes=rom, ram_bytes=ram))
+    for scheme, ops in _T2_NO_AES.items():
+        rom, ram = _T3_NO_AES[scheme]
+        for op, row in ops.items():
+            for size, cpb in zip(SEED000_SIZES, row):
+                out.append(Figure("000", "Table 2, Table 3", _NO_AES_LABEL[scheme], scheme, SEED000_CHIP, {},
+                                  op=op, msg_len=size, key_setup="excluded", cycles_per_byte=cpb,
+                                  rom_bytes=rom, ram_bytes=ram))
     return out
 
 

@@ -147,6 +147,19 @@ def use_counts(fn: Function) -> dict[int, int]:
     return counts
 
 
+def fingerprint(params: list[Value], ops: list[Op], outs: list) -> tuple:
+    """A structural key of a cone: equal keys compute equal functions of the parameters."""
+    index = {id(p): ("p", i, p.width) for i, p in enumerate(params)}
+    rows = []
+    for n, op in enumerate(ops):
+        args = tuple(("t", a.name) if isinstance(a, Memory) else index[id(a)] for a in op.args)
+        attrs = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in op.attrs.items()))
+        rows.append((op.opcode, args, attrs, tuple(r.width for r in op.results)))
+        for j, r in enumerate(op.results):
+            index[id(r)] = ("o", n, j)
+    return tuple(rows), tuple(index[id(v)] for v in outs)
+
+
 def const_defs(fn: Function) -> dict[int, int]:
     """id(value) -> constant, for every value defined by a `const` op in `fn`."""
     return {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}

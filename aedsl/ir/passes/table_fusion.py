@@ -42,7 +42,7 @@ from aedsl.knobs import Knob
 from ..interp import compile_module
 from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
 from ..ops import mask
-from .common import Names, Subst, clone_op, const_defs, is_pure, knob_int, resolve, substitute, use_counts
+from .common import Names, Subst, clone_op, const_defs, fingerprint, is_pure, knob_int, resolve, substitute, use_counts
 
 NAME = "table_fusion"
 KNOBS = (
@@ -53,19 +53,6 @@ KNOBS = (
 
 # Ops through which the XOR-decomposition looks (they place or combine terms linearly).
 _LINEAR = ("xor", "concat", "zext", "shl")
-
-
-def _fingerprint(params: list[Value], ops: list[Op], outs: list) -> tuple:
-    """A structural key of a cone: equal keys compute equal functions of the parameters."""
-    index = {id(p): ("p", i, p.width) for i, p in enumerate(params)}
-    rows = []
-    for n, op in enumerate(ops):
-        args = tuple(("t", a.name) if isinstance(a, Memory) else index[id(a)] for a in op.args)
-        attrs = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in op.attrs.items()))
-        rows.append((op.opcode, args, attrs, tuple(r.width for r in op.results)))
-        for j, r in enumerate(op.results):
-            index[id(r)] = ("o", n, j)
-    return tuple(rows), tuple(index[id(v)] for v in outs)
 
 
 class _Fuser:
@@ -182,7 +169,7 @@ class _Fuser:
         ops += [clone_op(op, vmap, names) for op in order]
         outs = [vmap.get(id(v), v) for _, items in groups for v, *_ in items]
         # Unrolled code repeats the same cone many times: evaluate each distinct one once.
-        key = _fingerprint(params, ops, outs)
+        key = fingerprint(params, ops, outs)
         columns = self.cache.get(key)
         if columns is None:
             fn = Function("tf", params, [v.width for v in outs], Block([], ops, outs))

@@ -28,7 +28,8 @@ def test_the_seed_drafts_are_all_there():
 
 @pytest.mark.parametrize("spec,key,nonce,tag", [("hummingbird2.ae", 16, 8, 16), ("sgcm.ae", 16, 12, 16)])
 def test_unverified_drafts_invert_and_reject(spec, key, nonce, tag):
-    """No vectors exist for these: at least decryption inverts encryption and rejects a bad tag."""
+    """No tag vectors exist for these (Hummingbird-2's encryption vectors: tests/e2e/hummingbird2/):
+    at least decryption inverts encryption and rejects a bad tag."""
     engine = interp_engine(DRAFTS / spec)
     rng = random.Random(spec)
     for mlen, alen in [(0, 0), (2, 6), (34, 17)]:
