@@ -14,7 +14,7 @@ What is measured, and how (docs/BENCHMARKS.md repeats this for readers):
   003 reports the cipher alone): cycles/byte of one block, and the key schedule's cycles.
 - One function (`bench_function`, `aedsl bench --function NAME`): the spec compiled with only that
   function and its callees, called once on random inputs (scalar parameters given by `args`,
-  e.g. an Ascon-p round count) -- a permutation or a keystream step alone, as seed 002 Table 2
+  e.g. a permutation's round count) -- a permutation or a keystream step alone, as seed 002 Table 2
   reports its primitives. rom_bytes: that function's code, the subroutines it calls and the
   spec's tables (its callees that are exported too are left out: they are inlined or called
   through their own symbol, which then counts).

@@ -4,7 +4,7 @@ MIR shape matched: a run of instructions between two fixed points of a function 
 branches, calls, pseudo-instructions such as accelerator ports, instructions that write a
 physical register other than through a copy, stack-pointer changes). Selection emits a wide
 value's limbs interleaved (limb 0 and limb 1 of `a ^ b`, then of `b & c`, ...), so in a bitsliced
-round (Ascon's S-box on five 64-bit words, NORX's quarter-rounds) every limb of every word is
+round (a bitsliced S-box on five 64-bit words, ARX quarter-rounds) every limb of every word is
 live at once, more than the target's registers, while each limb's own computation needs far
 fewer. The run is re-ordered by bottom-up list scheduling (as register-reduction schedulers do):
 from the end of the run, among the instructions all of whose dependants are placed, the one that

@@ -10,8 +10,8 @@ GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns
    as x): y is an XOR of functions of the single bytes of x, so
    y = T_0[byte_0(x)] ^ T_1[byte_1(x)] ^ ... with one 256-entry table of y's width per byte of
    x that some part reads. For f(x) = L(S(x)) with four 4-bit S-boxes and
-   L(x) = x ^ (x <<< 6) ^ (x <<< 10) (Hummingbird-2) this gives the two 256 x 16-bit tables
-   fL, fH of seed 000 §4.5.
+   L(x) = x ^ (x <<< 6) ^ (x <<< 10) this gives two 256 x 16-bit tables, the fL, fH of
+   seed 000 §4.5.
 2. y = M(parts of l) where M does not mix (no XOR, no rotation or shift across bytes), more
    parts than bytes of l are read, and l = N(z) is a mixing linear map of a single value z
    (the inverse direction, f^-1(x) = S^-1(L^-1(x))): l becomes the XOR of byte-indexed tables
@@ -23,7 +23,7 @@ Only a word that depends on at least two bytes of x is rewritten. Byte-level ari
 xtime: shifts of 8-bit values, and MixColumns outputs one byte wide) is table_fusion's business:
 its knob decides those tables.
 A substitution layer alone, or followed only by a bit permutation (a rotation without XOR, as
-PHOTON's ShiftRows) or by byte moves (SKINNY's rotations by 8), is left alone: merging nibble
+a cell-row shift) or by byte moves (rotations by multiples of 8), is left alone: merging nibble
 S-boxes into byte tables or tabulating a permutation trades much ROM for little speed, a choice
 this pass does not make.
 
