@@ -31,6 +31,13 @@ inline pass's own rule: locals are zeroed on function entry).
 Pass knob `call_min_work` (default MIN_WORK) moves the work threshold: a backend whose word ops
 are cheaper than MSP430's (Cortex-M0: one cycle for a 32-bit op) raises it, so that the call
 overhead stays a few per cent of the callee's cycles.
+
+Size mode (`opt=size`, `decide(..., size=True)`): work no longer matters; a callee called from
+two or more places is kept whenever one body plus its call sites is smaller than its inlined
+copies: (sites - 1) * size > sites * call_size, a call costing one op per argument word and one
+for the call itself (`call_size`). So a computation that encryption and decryption share (CTR's
+`xor_stream`, a mode's MAC loop) is one subroutine, and so is a block cipher called from several
+places. A function that starts an accelerator operation stays inlined (`_starts_accelerator`).
 """
 from __future__ import annotations
 
@@ -139,18 +146,23 @@ def _callers_first(module: Module, roots: list[str]) -> list[str]:
     return list(reversed(order))
 
 
-def decide(module: Module, min_work: int = MIN_WORK) -> dict[str, dict]:
+def call_size(fn: Function) -> int:
+    """Ops of one call site of `fn` (argument words + the call), the unit `size` is measured in."""
+    return 1 + sum(_weight_of(p) for p in fn.params)
+
+
+def decide(module: Module, min_work: int = MIN_WORK, size: bool = False) -> dict[str, dict]:
     """Per reachable function: size, work, sites (copies of its call ops if it is inlined where
     its callers end up) and whether calls to it are kept. For reports and tests.
 
     Two rounds: the first measures sizes fully inlined; the second measures each function's
     own size with the first round's kept callees as calls, so a thin wrapper around a kept
     function (CMAC's `encrypt_block` around AES's) is inlined rather than called twice."""
-    first = _decide(module, frozenset(), min_work)
-    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work)
+    first = _decide(module, frozenset(), min_work, size)
+    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work, size)
 
 
-def _decide(module: Module, kept: frozenset, min_work: int) -> dict[str, dict]:
+def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = False) -> dict[str, dict]:
     stage = key_setup_stage(module)
     roots = [f.name for f in module.functions if f.name in ENTRY_NAMES] or \
         [f.name for f in module.functions if "." not in f.name]
@@ -170,12 +182,23 @@ def _decide(module: Module, kept: frozenset, min_work: int) -> dict[str, dict]:
         root = name in roots
         if (root and not sites) or name in stage:
             keep = True
+        elif size_mode:
+            keep = (sites >= MIN_SITES and (sites - 1) * size > sites * call_size(module.function(name))
+                    and (size >= MIN_SIZE or _runs_over_input(module, name))
+                    and not _starts_accelerator(module.function(name)))
         else:
             keep = sites >= MIN_SITES and size >= MIN_SIZE and (
                 work >= min_work or (sites * size >= MIN_COPIES_SIZE and _runs_over_input(module, name)))
         instances[name] = 1 if keep else sites + (1 if root else 0)
         info[name] = {"size": size, "work": work, "sites": sites, "keep": keep}
     return info
+
+
+def _starts_accelerator(fn: Function) -> bool:
+    """The function itself starts an accelerator operation (a hardware block cipher call): a
+    few port accesses, and inlined the accelerator scheduling fills its latency with the
+    caller's work, so the size rule leaves it inlined."""
+    return any(op.opcode == "accel_start" for op in walk_ops(fn.body))
 
 
 def _runs_over_input(module: Module, name: str, seen=None) -> bool:
@@ -197,6 +220,6 @@ def _runs_over_input(module: Module, name: str, seen=None) -> bool:
     return False
 
 
-def kept_calls(module: Module, min_work: int = MIN_WORK) -> frozenset[str]:
-    """Full names of the functions whose calls `inline=auto` keeps."""
-    return frozenset(n for n, d in decide(module, min_work).items() if d["keep"] and d["sites"])
+def kept_calls(module: Module, min_work: int = MIN_WORK, size: bool = False) -> frozenset[str]:
+    """Full names of the functions whose calls `inline=auto` keeps (`size`: the size mode's rule)."""
+    return frozenset(n for n, d in decide(module, min_work, size).items() if d["keep"] and d["sites"])
