@@ -37,7 +37,10 @@ two or more places is kept whenever one body plus its call sites is smaller than
 copies: (sites - 1) * size > sites * call_size, a call costing one op per argument word and one
 for the call itself (`call_size`). So a computation that encryption and decryption share (CTR's
 `xor_stream`, a mode's MAC loop) is one subroutine, and so is a block cipher called from several
-places. A function that starts an accelerator operation stays inlined (`_starts_accelerator`).
+places. Per-block helpers stay inlined as in speed mode (only a callee with work >= the work
+threshold or a loop bounded by a buffer's length qualifies, `_loops_over_buffer`: table fusion needs MixColumns and the S-box steps
+inlined, and a counter increment in a block loop would pay a call per block), and so does a
+function that starts an accelerator operation (`_starts_accelerator`).
 """
 from __future__ import annotations
 
@@ -184,7 +187,7 @@ def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = Fa
             keep = True
         elif size_mode:
             keep = (sites >= MIN_SITES and (sites - 1) * size > sites * call_size(module.function(name))
-                    and (size >= MIN_SIZE or _runs_over_input(module, name))
+                    and (work >= min_work or _loops_over_buffer(module, name))
                     and not _starts_accelerator(module.function(name)))
         else:
             keep = sites >= MIN_SITES and size >= MIN_SIZE and (
@@ -192,6 +195,27 @@ def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = Fa
         instances[name] = 1 if keep else sites + (1 if root else 0)
         info[name] = {"size": size, "work": work, "sites": sites, "keep": keep}
     return info
+
+
+def _loops_over_buffer(module: Module, name: str, seen=None) -> bool:
+    """The function (or one it calls) has a loop whose bounds derive from a buffer's length
+    (`len`): it walks a message or AD. Stricter than `_runs_over_input`, which also counts a
+    loop bounded by a scalar parameter (OCB3's `get_l` doubling up to ntz(i)): such a helper
+    stays inlined in size mode, where its bound is seen as the public value it is."""
+    seen = set() if seen is None else seen
+    if name in seen or not module.has_function(name):
+        return False
+    seen.add(name)
+    fn = module.function(name)
+    derived: set[int] = set()
+    for op in walk_ops(fn.body):
+        if op.opcode == "len" or any(isinstance(a, Value) and id(a) in derived for a in op.args):
+            derived.update(id(r) for r in op.results)
+        if op.opcode == "for" and any(isinstance(a, Value) and id(a) in derived for a in op.args[:2]):
+            return True
+        if op.opcode == "call" and _loops_over_buffer(module, op.attrs["callee"], seen):
+            return True
+    return False
 
 
 def _starts_accelerator(fn: Function) -> bool:
