@@ -174,7 +174,9 @@ def build_with_runtime(unit: Compiled, chip) -> Path:
     rdir = runtime_dir(chip)
     # a target's own extra files too (runtime/armv6m/startup.c: vector table, reset handler)
     sources = [rdir / f for f in RUNTIME_FILES] + sorted(p for p in rdir.glob("*.c") if p.name not in RUNTIME_FILES)
-    h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode())
+    opt = "-Oz" if size_mode(unit) else "-Os"          # size mode: the compilers' smallest code
+    h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode()
+                       + (opt.encode() if opt != "-Os" else b""))
     # every runtime file, not only this target's (runtime/armv6m includes the portable C of runtime/msp430)
     for s in sorted(resources.runtime_dir().glob("*/*.[ch]")):
         h.update(s.read_bytes())
@@ -187,7 +189,7 @@ def build_with_runtime(unit: Compiled, chip) -> Path:
     (out / GLUE_NAME).write_text(glue)
     objs = [toolchain.assemble(s, out / f"{unit.stem}.o", chip)]
     for c in sources:
-        objs.append(toolchain.compile_c(c, out / f"rt_{c.stem}.o", chip, include_dirs=[out, rdir],
+        objs.append(toolchain.compile_c(c, out / f"rt_{c.stem}.o", chip, opt=opt, include_dirs=[out, rdir],
                                         defines=[f'AEDSL_GLUE="{GLUE_NAME}"']))
     tmp = elf.with_suffix(".tmp")
     toolchain.link(objs, tmp, chip)
