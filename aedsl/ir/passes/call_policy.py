@@ -37,10 +37,13 @@ two or more places is kept whenever one body plus its call sites is smaller than
 copies: (sites - 1) * size > sites * call_size, a call costing one op per argument word and one
 for the call itself (`call_size`). So a computation that encryption and decryption share (CTR's
 `xor_stream`, a mode's MAC loop) is one subroutine, and so is a block cipher called from several
-places. Per-block helpers stay inlined as in speed mode (only a callee with work >= the work
-threshold or a loop bounded by a buffer's length qualifies, `_loops_over_buffer`: table fusion needs MixColumns and the S-box steps
-inlined, and a counter increment in a block loop would pay a call per block), and so does a
-function that starts an accelerator operation (`_starts_accelerator`).
+places, if it is busy (work >= the work threshold), walks a buffer (a loop bounded by a buffer
+length, `_loops_over_buffer`), or, when table fusion will not run (`fusion=False`: MSP430's
+S-box-only AES), is big (size >= MIN_SIZE) without a loop over a scalar bound. So with table
+fusion, MixColumns and the S-box steps stay inlined for it; small per-block helpers (a counter
+increment in a block loop) never pay a call per block; OCB3's `get_l`, looping up to ntz(i),
+stays inlined, where aedsl ct sees its bound public; and a function that starts an
+accelerator operation stays inlined (`_starts_accelerator`).
 """
 from __future__ import annotations
 
@@ -154,18 +157,19 @@ def call_size(fn: Function) -> int:
     return 1 + sum(_weight_of(p) for p in fn.params)
 
 
-def decide(module: Module, min_work: int = MIN_WORK, size: bool = False) -> dict[str, dict]:
+def decide(module: Module, min_work: int = MIN_WORK, size: bool = False, fusion: bool = True) -> dict[str, dict]:
     """Per reachable function: size, work, sites (copies of its call ops if it is inlined where
     its callers end up) and whether calls to it are kept. For reports and tests.
 
     Two rounds: the first measures sizes fully inlined; the second measures each function's
     own size with the first round's kept callees as calls, so a thin wrapper around a kept
     function (CMAC's `encrypt_block` around AES's) is inlined rather than called twice."""
-    first = _decide(module, frozenset(), min_work, size)
-    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work, size)
+    first = _decide(module, frozenset(), min_work, size, fusion)
+    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work, size, fusion)
 
 
-def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = False) -> dict[str, dict]:
+def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = False,
+            fusion: bool = True) -> dict[str, dict]:
     stage = key_setup_stage(module)
     roots = [f.name for f in module.functions if f.name in ENTRY_NAMES] or \
         [f.name for f in module.functions if "." not in f.name]
@@ -187,7 +191,8 @@ def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = Fa
             keep = True
         elif size_mode:
             keep = (sites >= MIN_SITES and (sites - 1) * size > sites * call_size(module.function(name))
-                    and (work >= min_work or _loops_over_buffer(module, name))
+                    and (work >= min_work or _loops_over_buffer(module, name)
+                         or (size >= MIN_SIZE and not fusion and not _runs_over_input(module, name)))
                     and not _starts_accelerator(module.function(name)))
         else:
             keep = sites >= MIN_SITES and size >= MIN_SIZE and (
@@ -244,6 +249,7 @@ def _runs_over_input(module: Module, name: str, seen=None) -> bool:
     return False
 
 
-def kept_calls(module: Module, min_work: int = MIN_WORK, size: bool = False) -> frozenset[str]:
-    """Full names of the functions whose calls `inline=auto` keeps (`size`: the size mode's rule)."""
-    return frozenset(n for n, d in decide(module, min_work, size).items() if d["keep"] and d["sites"])
+def kept_calls(module: Module, min_work: int = MIN_WORK, size: bool = False, fusion: bool = True) -> frozenset[str]:
+    """Full names of the functions whose calls `inline=auto` keeps (`size`: the size mode's rule;
+    `fusion`: table fusion will run, so per-block helpers must stay inlined)."""
+    return frozenset(n for n, d in decide(module, min_work, size, fusion).items() if d["keep"] and d["sites"])

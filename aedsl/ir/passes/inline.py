@@ -114,7 +114,10 @@ def run(module: Module, knobs: dict) -> Module:
         keep = frozenset(f.name for f in module.functions if f.name.rsplit(".", 1)[-1] in KEPT_CALLS)
     else:
         size = str((knobs or {}).get("opt", "speed")) == "size"
-        keep = (kept_calls(module, knob_int(knobs, "call_min_work", MIN_WORK), size) if policy == "auto"
+        # table fusion will turn byte tables (an S-box) and the code around them into word tables
+        fusion = (str((knobs or {}).get("table_fusion", "full")) != "none"     # table_fusion's default
+                  and any(t.elem_width == 8 and t.length == 256 for t in module.tables))
+        keep = (kept_calls(module, knob_int(knobs, "call_min_work", MIN_WORK), size, fusion) if policy == "auto"
                 else frozenset())
     if policy != "none":
         # Callees first: each callee is already flat when it is copied into its callers.

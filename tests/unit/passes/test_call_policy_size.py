@@ -40,3 +40,12 @@ def test_inline_pass_reads_the_opt_knob():
     size = {f.name for f in inline.run(m, {"opt": "size"}).functions}
     assert "xor_stream" not in speed and "xor_stream" in size
     assert {k.name: k for k in inline.KNOBS}["opt"].default == "speed"
+
+
+def test_without_table_fusion_big_helpers_are_subroutines_too():
+    """MSP430's size mode has no table fusion (S-box only): MixColumns (called from every round
+    copy) is one subroutine there; a loop up to a scalar bound (OCB3's get_l) stays inlined."""
+    m = load_module(ROOT / "specs/schemes/ocb3.ae", {"aes": "soft"})
+    d = call_policy.decide(m, size=True, fusion=False)
+    assert d["E.mix_column"]["keep"] and not d["get_l"]["keep"]
+    assert not call_policy.decide(m, size=True, fusion=True)["E.mix_column"]["keep"]
