@@ -9,7 +9,8 @@ generated functions' names and parameter order, fixed or (pointer, length) buffe
 key-setup state -- is written here into a glue header (`aedsl_glue.h`) of `static inline`
 wrappers that compile away. The API fixes the lengths the generated functions take as
 parameters: CRYPTO_KEYBYTES from the spec's key domain, CRYPTO_NPUBBYTES 12 when the nonce domain
-allows it (else its largest), CRYPTO_ABYTES 16 when allowed (else the largest tag).
+allows it (else its largest), CRYPTO_ABYTES 16 when allowed (else the largest tag). A size-mode
+variant (`-k opt=size`) also gets AEDSL_OPT_SIZE, which selects the runtime's smaller code.
 
 ARM chips use runtime/armv6m/ when it holds an aead.c, else these same portable files.
 """
@@ -94,6 +95,11 @@ def _args(params, values: dict) -> str:
     return ", ".join(out)
 
 
+def size_mode(unit: Compiled) -> bool:
+    """The variant was compiled with `-k opt=size` (the runtime is then built for size too)."""
+    return str(unit.knobs.get("opt", "speed")) == "size"
+
+
 def glue_header(unit: Compiled, chip) -> str:
     """The C glue between runtime/*/aead.c and one generated unit (see the module docstring)."""
     api = api_params(unit)
@@ -104,7 +110,10 @@ def glue_header(unit: Compiled, chip) -> str:
              f"#define AEDSL_MAX_LEN {(1 << wb) - 1 - 64}u",
              f"#define CRYPTO_KEYBYTES {api.key_bytes}", "#define CRYPTO_NSECBYTES 0",
              f"#define CRYPTO_NPUBBYTES {api.npub_bytes}", f"#define CRYPTO_ABYTES {api.tag_bytes}",
-             f"#define AEDSL_HAS_KEY_SETUP {int(api.key_setup)}", ""]
+             f"#define AEDSL_HAS_KEY_SETUP {int(api.key_setup)}"]
+    if size_mode(unit):
+        lines.append("#define AEDSL_OPT_SIZE 1")       # runtime/*/aead.c: the smaller API code
+    lines.append("")
     K, N, T = api.key_bytes, api.npub_bytes, api.tag_bytes
     enc_names = ("nonce", "ad", "msg", "ct", "tag")
     dec_names = ("nonce", "ad", "ct", "tag", "msg")
@@ -165,7 +174,9 @@ def build_with_runtime(unit: Compiled, chip) -> Path:
     rdir = runtime_dir(chip)
     # a target's own extra files too (runtime/armv6m/startup.c: vector table, reset handler)
     sources = [rdir / f for f in RUNTIME_FILES] + sorted(p for p in rdir.glob("*.c") if p.name not in RUNTIME_FILES)
-    h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode())
+    opt = "-Oz" if size_mode(unit) else "-Os"          # size mode: the compilers' smallest code
+    h = hashlib.sha256(b"runtime" + GLUE_VERSION.encode() + unit.asm.encode() + unit.header.encode() + glue.encode()
+                       + (opt.encode() if opt != "-Os" else b""))
     # every runtime file, not only this target's (runtime/armv6m includes the portable C of runtime/msp430)
     for s in sorted(resources.runtime_dir().glob("*/*.[ch]")):
         h.update(s.read_bytes())
@@ -178,7 +189,7 @@ def build_with_runtime(unit: Compiled, chip) -> Path:
     (out / GLUE_NAME).write_text(glue)
     objs = [toolchain.assemble(s, out / f"{unit.stem}.o", chip)]
     for c in sources:
-        objs.append(toolchain.compile_c(c, out / f"rt_{c.stem}.o", chip, include_dirs=[out, rdir],
+        objs.append(toolchain.compile_c(c, out / f"rt_{c.stem}.o", chip, opt=opt, include_dirs=[out, rdir],
                                         defines=[f'AEDSL_GLUE="{GLUE_NAME}"']))
     tmp = elf.with_suffix(".tmp")
     toolchain.link(objs, tmp, chip)

@@ -24,8 +24,10 @@ What is measured, and how (docs/BENCHMARKS.md repeats this for readers):
 - IPI (seed 000, after Krovetz & Rogaway): the weighted mean of cycles/byte over 44 B (5 %),
   552 B (15 %), 576 B (20 %) and 1500 B (60 %); `cycles` is the weighted mean of cycles.
 - rom_bytes: code + tables of everything the API needs for both directions (generated functions
-  it calls, their tables, the runtime's AEAD functions), summed from the ELF's symbol sizes; the
-  benchmark wrappers are left out, as seed 000 left out its benchmark code. ram_bytes: static
+  it calls, their tables, the runtime's AEAD functions, compiler support routines), summed from
+  the ELF's symbol sizes (aedsl/rom.py; `aedsl bench --rom-detail` lists them); the benchmark
+  wrappers and a target's start-up code (reset handler, vector table) are left out, as seed 000
+  left out its benchmark code. ram_bytes: static
   data (.data + .bss). stack_bytes: the deepest stack of the measured call (harness watch).
 """
 from __future__ import annotations
@@ -144,14 +146,10 @@ class AeadBench:
 
     def _footprint(self) -> tuple[int, int]:
         from aedsl import aead_runtime as rt
+        from aedsl.rom import rom_bytes, rom_items
         used = set(rt.KEY_SETUP_ENTRIES if self.api.key_setup else ("encrypt", "decrypt"))
-        unused = {e.symbol for n, e in self.unit.entries.items() if n not in used}
-        rom = 0
-        for name, s in self.program.elf.symbol_sizes().items():
-            if name.startswith("aedsl_bench_") or name in unused:
-                continue
-            rom += s["rom"]
-        return rom, self.program.elf.sizes().ram
+        self.rom_items = rom_items(self.program.elf, self.unit, used)
+        return rom_bytes(self.rom_items), self.program.elf.sizes().ram
 
     def state(self) -> bytes:
         """The expanded key (key-setup stage), computed once in the simulator."""
@@ -234,8 +232,9 @@ def _aead_records(unit, chip, sizes, ad_len: int, key_setup: str, workload: str 
 # --- block ciphers: the generated functions directly -------------------------------------------
 
 def _block_records(unit, chip, elf) -> list[Record]:
+    from aedsl.rom import rom_bytes, rom_items
     prog = Program(elf, chip)
-    rom = sum(s["rom"] for s in prog.elf.symbol_sizes().values())
+    rom = rom_bytes(rom_items(prog.elf, unit, set(unit.entries)))
     ram = prog.elf.sizes().ram
     ks_e, enc_e, dec_e = (unit.entries[n] for n in ("key_schedule", "encrypt_block", "decrypt_block"))
     kp = ks_e.params[0]
@@ -298,6 +297,24 @@ def bench_spec(spec, chip, knobs: dict | None = None, sizes=DEFAULT_SIZES, ad_le
         recs += _aead_records(unit, chip, tuple(str(n) for n in range(0, 257, sweep)), ad_len, "include",
                               workload="sweep")
     return _with_energy(recs, chip)
+
+
+def rom_detail(spec, chip, knobs: dict | None = None):
+    """(items, unattributed bytes) of the variant's ROM as the `ROM` column counts it
+    (aedsl/rom.py): AEAD schemes linked with the runtime, block ciphers alone."""
+    from aedsl import aead_runtime as rt
+    from aedsl.rom import rom_items, unattributed
+    chip = chips_mod.load(chip) if isinstance(chip, str) else chip
+    unit, elf = compile_unit(spec, chip, knobs)
+    if unit.kind == "block":
+        img = Program(elf, chip).elf
+        items = rom_items(img, unit, set(unit.entries))
+    elif rt.is_aead(unit):
+        b = AeadBench(unit, chip)
+        img, items = b.program.elf, b.rom_items
+    else:
+        raise SpecError("neither a block cipher nor an AEAD scheme; nothing to benchmark", str(spec))
+    return items, unattributed(img, items)
 
 
 def _with_energy(recs: list[Record], chip) -> list[Record]:

@@ -38,6 +38,20 @@ def check_knobs(chip, knobs: dict) -> dict[str, str]:
     return {k: (reg[k].check(v) if k in reg else str(v)) for k, v in knobs.items()}
 
 
+# Size mode (`-k opt=size`): a spec's `unroll` knob takes its most rolled value, the first of
+# these that the spec declares.
+ROLLED_UNROLL = ("looped", "1")
+
+
+def size_mode_spec_knobs(module, knobs: dict) -> dict:
+    """Spec knob values size mode implies (applied like a target's implied knobs: only when the
+    spec declares the knob and -k does not set it)."""
+    if str(knobs.get("opt", "speed")) != "size" or "unroll" not in module.knob_decls:
+        return {}
+    values = module.knob_decls["unroll"].values or ()
+    return next(({"unroll": v} for v in ROLLED_UNROLL if v in values), {})
+
+
 def only_function(module, name: str, spec_path) -> None:
     """Keep in `module` only function `name` of the spec itself and the functions it calls, so the
     unit exports `name` (and its callees) whatever the spec is: one function of a scheme, e.g.
@@ -74,7 +88,8 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
         # `-k NAME=...` would silently go to the pass instead of the spec
         raise SpecError(f"spec knob(s) {', '.join(clash)} share a name with a pass or backend knob; "
                         f"rename them in the spec", str(spec_path))
-    implied = {k: v for k, v in backend.implied_spec_knobs(module, chip, knobs).items()
+    implied = {k: v for k, v in {**backend.implied_spec_knobs(module, chip, knobs),
+                                 **size_mode_spec_knobs(module, knobs)}.items()
                if k in module.knobs and k not in knobs}
     if implied:
         # a target choice that makes another value of a spec knob the better default (the

@@ -221,6 +221,17 @@ def matrix() -> list[Row]:
             rows += _mode_rows("msp430fr5969", spec, {"aes": "accel", "key_bits": bits}, bits)
         if spec in (CCM, EAX):
             rows += _mode_rows("msp430fr5969", spec, {"aes": "accel", "key_bits": 128, "aes_chain": "software"}, 128)
+    # issue 13: size mode (opt=size) on the same vector sets as the speed rows above: the AES modes
+    # on cc430f6137 (software AES-128 and the accelerator), the ARM schemes, AES alone
+    size = {"opt": "size"}
+    for spec in (CTR, CCM, GCM, OCB3, EAX):
+        rows += _mode_rows("cc430f6137", spec, {"aes": "soft", "key_bits": 128, **size}, 128)
+        rows += _mode_rows("cc430f6137", spec, {"aes": "accel", "key_bits": 128, **size}, 128)
+        rows += _mode_rows("stm32f030", spec, {"key_bits": 128, **size}, 128)
+    rows += [Row("sim", "stm32f030", CHACHA, dict(size), s)
+             for s in ("rfc8439", "cryptopp:chacha20poly1305", "wycheproof:chacha20_poly1305")]
+    for chip in ("cc430f6137", "stm32f030"):
+        rows += [Row("sim", chip, AES, {"key_bits": 128, **size}, s) for s in _aes_sources(128)]
     # issue 3's list on the IR interpreter (the reference semantics)
     for bits in KEY_SIZES:
         rows += [Row("interp", "-", AES, {"key_bits": bits}, "fips197")]

@@ -84,7 +84,8 @@ REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:
     """Run the passes in order. At SCHEDULE, the rest of the pipeline runs on the function as
     selected and on a copy re-ordered for register pressure (`codegen/schedule.py`); the copy is
-    kept if its allocated code is cheaper by the cost model (knob `op_order=source`: not tried)."""
+    kept if its allocated code is cheaper by the cost model: fewer cycles, or in size mode
+    (`opt=size`) fewer bytes (`schedule.judge`; knob `op_order=source`: not tried)."""
     for i, p in enumerate(passes):
         if p is SCHEDULE:
             if ctx.knobs.get("op_order", "pressure") == "source":
@@ -95,7 +96,7 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
             trial_ctx = dataclasses.replace(ctx)
             run_mir_pipeline(trial, [q for q in passes[i + 1:]], trial_ctx)
             run_mir_pipeline(mf, [q for q in passes[i + 1:]], ctx)
-            if schedule.static_cost(trial, ctx.machine) < schedule.static_cost(mf, ctx.machine):
+            if schedule.judge(trial, ctx.machine, ctx.knobs) < schedule.judge(mf, ctx.machine, ctx.knobs):
                 mf.__dict__.update(trial.__dict__)
                 ctx.alloc = trial_ctx.alloc
             return

@@ -1,5 +1,5 @@
 """`aedsl bench SPEC --chip CHIP [-k knob=value]... [--json] [--key-setup include|exclude]
-[--function NAME [--arg NAME=VALUE]...]`:
+[--rom-detail] [--function NAME [--arg NAME=VALUE]...]`:
 cycles, cycles/byte, ROM, RAM and stack of a compiled spec in the chip's simulator (aedsl/bench.py
 says exactly what is measured). Exit 0 on success, 1 if a measurement failed (e.g. wrong
 decryption), 2 on a usage or spec error (`aedsl.cli` reports the errors)."""
@@ -30,6 +30,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "e.g. a permutation or a keystream step")
     p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
                    help="with --function: a scalar parameter's value (repeatable; the others are random)")
+    p.add_argument("--rom-detail", action="store_true",
+                   help="also list the ROM per symbol: the algorithm's code and constants, the runtime API, "
+                        "and what is not counted (benchmark wrappers, start-up code)")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="instructions one measured call may run before it counts as hung (default 50 000 000)")
     p.add_argument("--seed001", action=argparse.BooleanOptionalAction, default=None,
@@ -65,8 +68,21 @@ def run(args: argparse.Namespace) -> int:
         records = bench.bench_spec(args.spec, args.chip, knobs, sizes=args.sizes or bench.DEFAULT_SIZES,
                                    ad_len=args.ad_len, key_setup=args.key_setup, sweep=args.sweep,
                                    seed001=args.seed001, max_steps=steps)
+    detail = None
+    if args.rom_detail:
+        if args.function:
+            raise UsageError("--rom-detail measures a whole scheme or block cipher, not --function")
+        detail = bench.rom_detail(args.spec, args.chip, knobs)
     if args.json:
-        print(bench.to_json(records))
+        if detail is None:
+            print(bench.to_json(records))
+        else:
+            import json
+            items, extra = detail
+            print(json.dumps({"records": [r.as_dict() for r in records],
+                              "rom_detail": [dict(name=i.name, kind=i.kind, bytes=i.bytes, section=i.section,
+                                                  counted=i.counted) for i in items],
+                              "unattributed": extra}, indent=1))
         return 0
     print(bench.HEADER)
     for r in records:
@@ -80,4 +96,8 @@ def run(args: argparse.Namespace) -> int:
                   ", ".join(f"{k} {v} uJ/block" for k, v in SEED003_UJ_PER_BLOCK.items()))
     via = sorted({r.via for r in records})
     print(f"measured through: {', '.join(via)}; " + "; ".join(notes) if notes else f"measured through: {', '.join(via)}")
+    if detail is not None:
+        from aedsl.rom import format_detail
+        print()
+        print(format_detail(*detail))
     return 0

@@ -29,6 +29,19 @@ static inline int too_long(unsigned long long x)
  * a byte loop; may_alias because the buffer is declared as bytes. */
 typedef aedsl_word_t __attribute__((may_alias)) aedsl_alias_word_t;
 
+#ifndef AEDSL_OPT_SIZE
+#define AEDSL_OPT_SIZE 0
+#endif
+
+#if AEDSL_OPT_SIZE
+/* Size mode (`-k opt=size`, the glue defines AEDSL_OPT_SIZE): one byte loop, the same
+ * data-independent bounds. */
+static void mask_bytes(unsigned char *m, aedsl_word_t n, aedsl_word_t mask)
+{
+    for (; n != 0; n--)
+        *m++ &= (unsigned char)mask;
+}
+#else
 static void mask_bytes(unsigned char *m, aedsl_word_t n, aedsl_word_t mask)
 {
     const aedsl_word_t W = sizeof(aedsl_word_t);
@@ -51,6 +64,15 @@ static void mask_bytes(unsigned char *m, aedsl_word_t n, aedsl_word_t mask)
     for (m = (unsigned char *)w; m != end; m++)
         *m &= b;
 }
+#endif
+
+/* Size mode: the per-message entry points stay functions of their own, called (not copied) by
+ * crypto_aead_encrypt / _decrypt. */
+#if AEDSL_OPT_SIZE
+#define AEDSL_ENTRY __attribute__((noinline))
+#else
+#define AEDSL_ENTRY
+#endif
 
 /* The verdict word -> 0 (tag good) or -1, and the output wiped unless good: no branch on `ok`. */
 static int release(unsigned char *m, aedsl_word_t n, aedsl_word_t ok)
@@ -87,12 +109,12 @@ static void wipe_state(aedsl_state_t *st)
         *p++ = 0;
 }
 
-void aedsl_aead_key_setup(aedsl_state_t *st, const unsigned char *k)
+AEDSL_ENTRY void aedsl_aead_key_setup(aedsl_state_t *st, const unsigned char *k)
 {
     aedsl_gen_key_setup(k, st);
 }
 
-int aedsl_aead_encrypt_with(const aedsl_state_t *st, unsigned char *c, unsigned long long *clen,
+AEDSL_ENTRY int aedsl_aead_encrypt_with(const aedsl_state_t *st, unsigned char *c, unsigned long long *clen,
                             const unsigned char *m, unsigned long long mlen,
                             const unsigned char *ad, unsigned long long adlen,
                             const unsigned char *npub)
@@ -105,7 +127,7 @@ int aedsl_aead_encrypt_with(const aedsl_state_t *st, unsigned char *c, unsigned 
     return 0;
 }
 
-int aedsl_aead_decrypt_with(const aedsl_state_t *st, unsigned char *m, unsigned long long *mlen,
+AEDSL_ENTRY int aedsl_aead_decrypt_with(const aedsl_state_t *st, unsigned char *m, unsigned long long *mlen,
                             const unsigned char *c, unsigned long long clen,
                             const unsigned char *ad, unsigned long long adlen,
                             const unsigned char *npub)

@@ -48,3 +48,34 @@ def test_bad_pass_and_target_values_are_refused_before_compiling():
     with pytest.raises(KnobError, match="aes_tables"):
         compile_spec("specs/primitives/aes.ae", chip, {"aes_tables": "t64"})
     assert check_knobs(chip, {"key_bits": 192, "unroll_limit": "0x20"}) == {"key_bits": "192", "unroll_limit": "32"}
+
+
+def test_opt_is_a_pass_knob_whose_size_mode_reaches_every_layer():
+    """`opt` (speed | size, default speed): the inline pass's call policy, each target's table
+    default, the spec's `unroll` and the runtime glue all read it."""
+    from aedsl import aead_runtime
+    from aedsl.backends.armv6m.backend import pass_knobs as arm_pass_knobs
+    from aedsl.backends.msp430.backend import pass_knobs as msp_pass_knobs
+    from aedsl.driver import size_mode_spec_knobs
+    f5528, m0 = chips.load("msp430f5528"), chips.load("stm32f030")
+    reg = knob_registry(f5528)
+    assert reg["opt"].owner == "pass" and reg["opt"].values == ("speed", "size") and reg["opt"].default == "speed"
+    with pytest.raises(KnobError, match="speed, size"):
+        check_knobs(f5528, {"opt": "tiny"})
+    ccm = load_module("specs/schemes/ccm.ae", {})
+    # MSP430: a software-AES scheme on a 64 KB part gets the 16-bit T-tables for speed, the S-box for size
+    assert msp_pass_knobs(ccm, f5528, {})["aes_tables"] == "t16x4"
+    assert msp_pass_knobs(load_module("specs/schemes/ccm.ae", {}), f5528, {"opt": "size"})["table_fusion"] == "none"
+    # ARM: four T-tables for speed on a large part, one table and rotations for size
+    assert "table_fusion" not in arm_pass_knobs(ccm, chips.load("samd21g18"), {})
+    assert arm_pass_knobs(ccm, m0, {"opt": "size"})["table_fusion"] == "rotate"
+    # spec knobs: the most rolled `unroll`, only in size mode and only if the spec has it
+    aes = load_module("specs/primitives/aes.ae", {})
+    assert size_mode_spec_knobs(aes, {"opt": "size"}) == {"unroll": "looped"}
+    assert size_mode_spec_knobs(aes, {}) == {} and size_mode_spec_knobs(ccm, {"opt": "size"}) == {}
+    unit = compile_spec("specs/primitives/aes.ae", f5528, {"opt": "size"})
+    assert unit.knobs["unroll"] == "looped" and unit.knobs["opt"] == "size"
+    ctr_size = compile_spec("specs/schemes/ctr.ae", "cc430f6137", {"aes": "accel", "opt": "size"})
+    assert "#define AEDSL_OPT_SIZE 1" in aead_runtime.glue_header(ctr_size, chips.load("cc430f6137"))
+    ctr_speed = compile_spec("specs/schemes/ctr.ae", "cc430f6137", {"aes": "accel"})
+    assert "AEDSL_OPT_SIZE" not in aead_runtime.glue_header(ctr_speed, chips.load("cc430f6137"))

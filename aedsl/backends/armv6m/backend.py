@@ -93,9 +93,12 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
     The table budget follows the flash: a scheme that needs the inverse cipher too (OCB3) has
     two sets of four 1 KB T-tables, which with the code overflow 16 KB, so on a small part the
     default is `table_fusion=rotate` (one stored table per set, the others as byte rotations).
-    "Needs" = a scheme entry point reaches a `decrypt_block`, inlined or called."""
+    "Needs" = a scheme entry point reaches a `decrypt_block`, inlined or called. Size mode
+    (`opt=size`) takes `rotate` on any part."""
     k = dict(knobs)
     k.setdefault("call_min_work", str(CALL_MIN_WORK))
+    if "table_fusion" not in k and str(k.get("opt", "speed")) == "size":
+        k["table_fusion"] = "rotate"        # size mode: one T-table per direction + rotations
     if "table_fusion" not in k and chip.flash.length < SMALL_FLASH:
         from aedsl.ir.passes.common import reachable_functions
         names = [f.name for f in reachable_functions(module)]

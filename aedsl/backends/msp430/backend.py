@@ -93,12 +93,14 @@ def default_aes_tables(module, chip) -> str | None:
 
 def variant_aes_tables(module, chip, knobs: dict) -> str | None:
     """The table strategy a variant gets: `-k aes_tables`; None when `table_fusion` or
-    `word_bits` are given directly instead; otherwise `default_aes_tables`, or `sbox` (no
-    fusion: the S-box-only strategy) where there is no default."""
+    `word_bits` are given directly instead; `sbox` in size mode (`opt=size`); otherwise
+    `default_aes_tables`, or `sbox` (no fusion: the S-box-only strategy) where there is no default."""
     if "aes_tables" in knobs:
         return knobs["aes_tables"]
     if "table_fusion" in knobs or "word_bits" in knobs:
         return None
+    if str(knobs.get("opt", "speed")) == "size":
+        return "sbox"                   # size mode: the S-box only (no T-tables)
     return default_aes_tables(module, chip) or "sbox"
 
 

@@ -31,6 +31,19 @@ inline pass's own rule: locals are zeroed on function entry).
 Pass knob `call_min_work` (default MIN_WORK) moves the work threshold: a backend whose word ops
 are cheaper than MSP430's (Cortex-M0: one cycle for a 32-bit op) raises it, so that the call
 overhead stays a few per cent of the callee's cycles.
+
+Size mode (`opt=size`, `decide(..., size=True)`): work no longer matters; a callee called from
+two or more places is kept whenever one body plus its call sites is smaller than its inlined
+copies: (sites - 1) * size > sites * call_size, a call costing one op per argument word and one
+for the call itself (`call_size`). So a computation that encryption and decryption share (CTR's
+`xor_stream`, a mode's MAC loop) is one subroutine, and so is a block cipher called from several
+places, if it is busy (work >= the work threshold), walks a buffer (a loop bounded by a buffer
+length, `_loops_over_buffer`), or, when table fusion will not run (`fusion=False`: MSP430's
+S-box-only AES), is big (size >= MIN_SIZE) without a loop over a scalar bound. So with table
+fusion, MixColumns and the S-box steps stay inlined for it; small per-block helpers (a counter
+increment in a block loop) never pay a call per block; OCB3's `get_l`, looping up to ntz(i),
+stays inlined, where aedsl ct sees its bound public; and a function that starts an
+accelerator operation stays inlined (`_starts_accelerator`).
 """
 from __future__ import annotations
 
@@ -139,18 +152,24 @@ def _callers_first(module: Module, roots: list[str]) -> list[str]:
     return list(reversed(order))
 
 
-def decide(module: Module, min_work: int = MIN_WORK) -> dict[str, dict]:
+def call_size(fn: Function) -> int:
+    """Ops of one call site of `fn` (argument words + the call), the unit `size` is measured in."""
+    return 1 + sum(_weight_of(p) for p in fn.params)
+
+
+def decide(module: Module, min_work: int = MIN_WORK, size: bool = False, fusion: bool = True) -> dict[str, dict]:
     """Per reachable function: size, work, sites (copies of its call ops if it is inlined where
     its callers end up) and whether calls to it are kept. For reports and tests.
 
     Two rounds: the first measures sizes fully inlined; the second measures each function's
     own size with the first round's kept callees as calls, so a thin wrapper around a kept
     function (CMAC's `encrypt_block` around AES's) is inlined rather than called twice."""
-    first = _decide(module, frozenset(), min_work)
-    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work)
+    first = _decide(module, frozenset(), min_work, size, fusion)
+    return _decide(module, frozenset(n for n, d in first.items() if d["keep"]), min_work, size, fusion)
 
 
-def _decide(module: Module, kept: frozenset, min_work: int) -> dict[str, dict]:
+def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = False,
+            fusion: bool = True) -> dict[str, dict]:
     stage = key_setup_stage(module)
     roots = [f.name for f in module.functions if f.name in ENTRY_NAMES] or \
         [f.name for f in module.functions if "." not in f.name]
@@ -170,12 +189,45 @@ def _decide(module: Module, kept: frozenset, min_work: int) -> dict[str, dict]:
         root = name in roots
         if (root and not sites) or name in stage:
             keep = True
+        elif size_mode:
+            keep = (sites >= MIN_SITES and (sites - 1) * size > sites * call_size(module.function(name))
+                    and (work >= min_work or _loops_over_buffer(module, name)
+                         or (size >= MIN_SIZE and not fusion and not _runs_over_input(module, name)))
+                    and not _starts_accelerator(module.function(name)))
         else:
             keep = sites >= MIN_SITES and size >= MIN_SIZE and (
                 work >= min_work or (sites * size >= MIN_COPIES_SIZE and _runs_over_input(module, name)))
         instances[name] = 1 if keep else sites + (1 if root else 0)
         info[name] = {"size": size, "work": work, "sites": sites, "keep": keep}
     return info
+
+
+def _loops_over_buffer(module: Module, name: str, seen=None) -> bool:
+    """The function (or one it calls) has a loop whose bounds derive from a buffer's length
+    (`len`): it walks a message or AD. Stricter than `_runs_over_input`, which also counts a
+    loop bounded by a scalar parameter (OCB3's `get_l` doubling up to ntz(i)): such a helper
+    stays inlined in size mode, where its bound is seen as the public value it is."""
+    seen = set() if seen is None else seen
+    if name in seen or not module.has_function(name):
+        return False
+    seen.add(name)
+    fn = module.function(name)
+    derived: set[int] = set()
+    for op in walk_ops(fn.body):
+        if op.opcode == "len" or any(isinstance(a, Value) and id(a) in derived for a in op.args):
+            derived.update(id(r) for r in op.results)
+        if op.opcode == "for" and any(isinstance(a, Value) and id(a) in derived for a in op.args[:2]):
+            return True
+        if op.opcode == "call" and _loops_over_buffer(module, op.attrs["callee"], seen):
+            return True
+    return False
+
+
+def _starts_accelerator(fn: Function) -> bool:
+    """The function itself starts an accelerator operation (a hardware block cipher call): a
+    few port accesses, and inlined the accelerator scheduling fills its latency with the
+    caller's work, so the size rule leaves it inlined."""
+    return any(op.opcode == "accel_start" for op in walk_ops(fn.body))
 
 
 def _runs_over_input(module: Module, name: str, seen=None) -> bool:
@@ -197,6 +249,7 @@ def _runs_over_input(module: Module, name: str, seen=None) -> bool:
     return False
 
 
-def kept_calls(module: Module, min_work: int = MIN_WORK) -> frozenset[str]:
-    """Full names of the functions whose calls `inline=auto` keeps."""
-    return frozenset(n for n, d in decide(module, min_work).items() if d["keep"] and d["sites"])
+def kept_calls(module: Module, min_work: int = MIN_WORK, size: bool = False, fusion: bool = True) -> frozenset[str]:
+    """Full names of the functions whose calls `inline=auto` keeps (`size`: the size mode's rule;
+    `fusion`: table fusion will run, so per-block helpers must stay inlined)."""
+    return frozenset(n for n, d in decide(module, min_work, size, fusion).items() if d["keep"] and d["sites"])

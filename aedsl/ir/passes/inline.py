@@ -12,6 +12,10 @@ bound to the arguments and memory parameters to the memories passed. A callee's 
 become locals of the caller; because locals are zeroed only on function entry, a callee with
 locals is inlined only where the call is at the caller's top level (not inside a loop or `if`,
 where the zeroing would happen once instead of per call) — such calls stay calls.
+Knob `opt` (`speed` | `size`, default speed; the compiler-wide speed/size choice, declared here
+because inlining is where it matters most; targets read it too): under `auto`, `size` applies the
+call policy's size rule (call_policy.py: a callee with several call sites is one subroutine
+whenever that is smaller).
 Under `auto` a scheme's key-setup stage (`key_setup`, `encrypt_with`, `decrypt_with`) stays calls
 from `encrypt`/`decrypt` and is a root: each is flattened once by the policy (call_policy.py), and
 the backends export the stage.
@@ -32,9 +36,12 @@ from .common import Subst, Names, clone_block, knob_int, reachable_functions, re
 
 NAME = "inline"
 POLICIES = ("auto", "all", "none", "entries")
+OPT_MODES = ("speed", "size")
 KNOBS = (
     Knob("inline", "pass", POLICIES, "auto",
          doc="which calls are inlined: auto (the call policy keeps big multi-site callees), all, none, entries"),
+    Knob("opt", "pass", OPT_MODES, "speed",
+         doc="optimise for speed (default) or code size: inlining, table strategy, unrolling, runtime glue"),
     Knob("call_min_work", "pass", None, None, minimum=1,
          doc="the call policy's work threshold for keeping a callee a call (targets set their own)"),
 )
@@ -106,7 +113,12 @@ def run(module: Module, knobs: dict) -> Module:
     if policy == "entries":
         keep = frozenset(f.name for f in module.functions if f.name.rsplit(".", 1)[-1] in KEPT_CALLS)
     else:
-        keep = kept_calls(module, knob_int(knobs, "call_min_work", MIN_WORK)) if policy == "auto" else frozenset()
+        size = str((knobs or {}).get("opt", "speed")) == "size"
+        # table fusion will turn byte tables (an S-box) and the code around them into word tables
+        fusion = (str((knobs or {}).get("table_fusion", "full")) != "none"     # table_fusion's default
+                  and any(t.elem_width == 8 and t.length == 256 for t in module.tables))
+        keep = (kept_calls(module, knob_int(knobs, "call_min_work", MIN_WORK), size, fusion) if policy == "auto"
+                else frozenset())
     if policy != "none":
         # Callees first: each callee is already flat when it is copied into its callers.
         for fn in _callees_first(module):

@@ -85,6 +85,20 @@ def test_aead_sweep_lists_a_variant_that_cannot_compile(capsys, own_cache):
     assert doc["metric"] == "enc_cpb_16" and doc["papers"] == []     # seed 000 measured the CC430, not this chip
 
 
+@pytest.mark.needs("msp430")
+def test_opt_is_sweepable_and_size_mode_is_smaller(capsys, own_cache):
+    """`-k opt=speed|size` on the ROM-vs-cycles plot: both variants verified, size mode smaller."""
+    code, out, _ = explore(capsys, CCM, "--chip", "cc430f6137", "-k", "aes=accel", "--sweep", "opt=speed,size",
+                           "--sizes", "16", "--json", "--jobs", "1")
+    assert code == 0, out
+    doc = json.loads(out)
+    speed, size = doc["variants"]
+    assert speed["knobs"]["opt"] == "speed" and size["knobs"]["opt"] == "size"
+    assert speed["ok"] and size["ok"] and "passed" in speed["verified"] and "passed" in size["verified"]
+    assert size["verified"].startswith("wycheproof:aes_ccm: 8 passed")
+    assert size["rom_bytes"] < speed["rom_bytes"]
+
+
 def test_usage_errors_exit_2_before_any_work(capsys, own_cache):
     for argv, message in (((SPECK, "--chip", "msp430f5528"), "at least one --sweep"),
                           ((SPECK, "--chip", "msp430f5528", "--sweep", "unrol=1,full"), "unknown knob 'unrol'"),

@@ -63,7 +63,15 @@ def test_matrix_covers_the_acceptance_lists():
             assert f"sim/cc430f6137/{mode}[aes=accel,key_bits=128,schedule={sched}]/{src}" in ids
     assert sum(i.startswith("sim/msp430f1611/speck") and i.endswith("/speck-paper") for i in ids) == 10
     assert sum(i.startswith("sim/stm32f030/speck") and i.endswith("/speck-paper") for i in ids) == 10
-    assert sum(i.startswith("sim/cc430f6137/ccm[aes=soft") and "cavp:ccm" in i for i in ids) == 15
+    assert sum(i.startswith("sim/cc430f6137/ccm[aes=soft") and "cavp:ccm" in i and "opt=size" not in i
+               for i in ids) == 15
+    # issue 13: size mode on the same vector sets (AES-128 modes, the ARM schemes, AES alone)
+    for mode, src in (("ccm", "cavp:ccm:VTT128"), ("gcm", "wycheproof:aes_gcm"), ("ocb3", "rfc7253"),
+                      ("eax", "eax-paper"), ("ctr", "rfc3686:aes128")):
+        for aes in ("accel", "soft"):
+            assert f"sim/cc430f6137/{mode}[aes={aes},key_bits=128,opt=size]/{src}" in ids
+        assert f"sim/stm32f030/{mode}[key_bits=128,opt=size]/{src}" in ids
+    assert "sim/stm32f030/chacha20_poly1305[opt=size]/rfc8439" in ids
 
 
 def test_matrix_has_every_lwc_scheme_on_every_chip():

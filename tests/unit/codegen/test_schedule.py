@@ -37,6 +37,23 @@ def test_loads_stay_behind_stores_and_may_pass_loads():
     assert preds[3] == {2}                             # the last load waits for the store
 
 
+def test_arm_stores_are_stores():
+    """An ARM `str` lists its memory operand as read (the base register is an input); its
+    description's memory kind makes it a store. Before, a call's result loaded from the frame's
+    call area could move below the next call's argument stored to the same words (EAX with
+    `ctr` and `omac` both subroutines: every decryption failed on stm32f030)."""
+    from aedsl.backends.armv6m.target import SP, make_target as arm_target
+    from aedsl.codegen.mir import Frame
+    arm = arm_target(chips.load("stm32f030"), calls=True)
+    buf = Mem(SP, Frame("local", "call.buf", 0))
+    insts = [MInst("ldr", [R(V[0]), buf]),           # the previous call's result
+             MInst("str", [R(V[1]), buf]),           # the next call's argument, same words
+             MInst("ldr", [R(V[2]), buf])]
+    groups = schedule.groups(insts, arm)
+    preds = schedule.dependencies(groups, insts, arm)[0]
+    assert preds[1] == {0} and preds[2] == {1}
+
+
 def test_register_write_after_read_is_kept():
     insts = [MInst("mov", [R(V[0]), R(V[1])]),       # reads v0
              MInst("mov", [Imm(5), R(V[0])])]        # then overwrites v0

@@ -1,0 +1,51 @@
+"""The call policy in size mode (`-k opt=size`): a callee with several call sites becomes one
+subroutine whenever its inlined copies are bigger than one body plus the calls, work regardless;
+so what encryption and decryption share is one body (CTR's keystream loop, CCM's MAC header).
+Per-block helpers (little work, no loop over the input: table fusion needs MixColumns inlined),
+and the accelerator's block function (inlined, its latency is filled by the caller's work), stay
+inlined."""
+
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir.passes import call_policy, inline
+
+from tests.paths import ROOT
+
+
+def decisions(spec, knobs, size):
+    return call_policy.decide(load_module(ROOT / "specs/schemes" / spec, knobs), size=size)
+
+
+def test_shared_loops_are_one_body_in_size_mode_only():
+    for spec, name in (("ctr.ae", "xor_stream"), ("ccm.ae", "mac_header")):
+        assert not decisions(spec, {"aes": "accel"}, False)[name]["keep"]
+        d = decisions(spec, {"aes": "accel"}, True)[name]
+        assert d["keep"] and d["sites"] == 2
+
+
+def test_accelerator_block_and_small_helpers_stay_inlined():
+    d = decisions("ccm.ae", {"aes": "accel"}, True)
+    assert d["E.encrypt_block"]["sites"] >= 4 and not d["E.encrypt_block"]["keep"]
+    assert d["inc"]["sites"] >= 2 and not d["inc"]["keep"]          # in the block loop: stays inlined
+
+
+def test_software_block_cipher_is_one_subroutine():
+    d = decisions("ccm.ae", {"aes": "soft"}, True)
+    assert d["E.encrypt_block"]["sites"] >= 2 and d["E.encrypt_block"]["keep"]
+    assert d["E.mix_column"]["sites"] >= 2 and not d["E.mix_column"]["keep"]      # fused into T-tables
+
+
+def test_inline_pass_reads_the_opt_knob():
+    m = load_module(ROOT / "specs/schemes/ctr.ae", {"aes": "accel"})
+    speed = {f.name for f in inline.run(m, {}).functions}
+    size = {f.name for f in inline.run(m, {"opt": "size"}).functions}
+    assert "xor_stream" not in speed and "xor_stream" in size
+    assert {k.name: k for k in inline.KNOBS}["opt"].default == "speed"
+
+
+def test_without_table_fusion_big_helpers_are_subroutines_too():
+    """MSP430's size mode has no table fusion (S-box only): MixColumns (called from every round
+    copy) is one subroutine there; a loop up to a scalar bound (OCB3's get_l) stays inlined."""
+    m = load_module(ROOT / "specs/schemes/ocb3.ae", {"aes": "soft"})
+    d = call_policy.decide(m, size=True, fusion=False)
+    assert d["E.mix_column"]["keep"] and not d["get_l"]["keep"]
+    assert not call_policy.decide(m, size=True, fusion=True)["E.mix_column"]["keep"]
