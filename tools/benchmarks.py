@@ -563,10 +563,90 @@ def energy_section(out: list[str]) -> None:
     out.append("")
 
 
+# Issue 13's size-mode targets: seed 000 Table 3's ROM and Table 2's cycles/byte (16 B / IPI / 4 KB;
+# encryption; decryption) for the accelerator; the paper's ROM plus its software AES (2 904 B, or
+# 5 860 B for OCB3) at Table 2's software figures; Cifra's encrypt+decrypt size (built as seed 001,
+# run in our stm32f030 simulator) at half of seed 001's cycles
+SIZE_ACCEL = [("CTR", "ctr.ae", 200, ((26, 23, 23), (26, 23, 23))),
+              ("CCM", "ccm.ae", 1094, ((116, 38, 36), (129, 47, 46))),
+              ("GCM", "gcm.ae", 4680, ((426, 183, 180), (429, 183, 180))),
+              ("OCB3", "ocb3.ae", 1724, ((144, 39, 38), (217, 48, 46)))]
+SIZE_SOFT = [("CCM", "ccm.ae", 1094 + 2904, ((778, 381, 375), (781, 380, 375))),
+             ("GCM", "gcm.ae", 4680 + 2904, ((696, 320, 314), (699, 319, 314))),
+             ("OCB3", "ocb3.ae", 1724 + 5860, ((469, 209, 205), (510, 245, 242)))]
+SIZE_ARM = [("AES-128-CCM", "ccm.ae", {"key_bits": 128}, 2645),
+            ("AES-128-EAX", "eax.ae", {"key_bits": 128}, 3071),
+            ("AES-128-GCM", "gcm.ae", {"key_bits": 128}, 2885),
+            ("ChaCha20-Poly1305", "chacha20_poly1305.ae", {}, 2688)]
+GCM_STACK_TARGET = 700
+
+
+def size_mode(out: list[str]) -> None:
+    out += ["## Size mode (`-k opt=size`, issue 13): ROM against the papers' code", "",
+            "`aedsl bench SPEC --chip CHIP -k opt=size [-k aes=accel]`; ROM counted as the papers count it "
+            "(`aedsl/rom.py`: the algorithm's code and constants, both directions, the runtime API; not "
+            "benchmark code or start-up; `--rom-detail` lists every symbol). Size mode: shared callees as one "
+            "subroutine, MSP430 S-box-only AES, ARMv6-M one T-table + rotations, rolled loops, the runtime's "
+            "smaller C (knob `opt`, docs/BACKENDS.md). Speed mode (the default) is unchanged. ✓ = within the "
+            "issue's target, ✗ = not.", ""]
+
+    def cpb(recs, op):
+        by = {str(r.msg_len): r.cycles_per_byte for r in recs if r.op == op}
+        return [by.get(k) for k in ("16", "ipi", "4096")]
+
+    def cells(got, want):
+        ok = all(g is not None and g <= w for g, w in zip(got, want))
+        text = "/".join("–" if g is None else f"{g:.1f}" for g in got)
+        return f"{text} {'✓' if ok else '✗'}"
+
+    for title, extra, rows in (("CC430F6137 with the AES accelerator, key setup excluded, cycles/byte at "
+                                "16 B / IPI / 4 KB:", {"aes": "accel"}, SIZE_ACCEL),
+                               ("CC430F6137 with software AES (target: the paper's ROM + its software AES, at "
+                                "Table 2's software cycles/byte):", {}, SIZE_SOFT)):
+        out += [title, "", "| scheme | ROM target | ROM size mode | ROM speed mode | cpb target enc; dec | "
+                "size mode enc | size mode dec | command |", "|---|---|---|---|---|---|---|---|"]
+        for label, spec_name, rom_t, (enc_t, dec_t) in rows:
+            small, err = measure(spec_name, "cc430f6137", {**extra, "opt": "size"})
+            fast, _ = measure(spec_name, "cc430f6137", extra, sizes=("16",))
+            c = cmd(spec_name, "cc430f6137", {**extra, "opt": "size"})
+            tgt = f"{'/'.join(map(str, enc_t))}; {'/'.join(map(str, dec_t))}"
+            if small is None:
+                out.append(f"| {label} | ≤ {rom_t} | {err} | – | {tgt} | – | – | {c} |")
+                continue
+            rom = small[0].rom_bytes
+            out.append(f"| {label} | ≤ {rom_t} | {rom} {'✓' if rom <= rom_t else '✗'} | "
+                       f"{fast[0].rom_bytes if fast else '–'} | {tgt} | {cells(cpb(small, 'encrypt'), enc_t)} | "
+                       f"{cells(cpb(small, 'decrypt'), dec_t)} | {c} |")
+        out.append("")
+    out += ["STM32F030, seed 001's workload (256 B message, 16 B AD, key setup included); targets: Cifra's "
+            "encrypt + decrypt size, half of seed 001's Cifra cycles, GCM's stack at most "
+            f"{GCM_STACK_TARGET} B:", "",
+            "| scheme | ROM target | ROM size mode | ROM speed mode | cycles target | size mode enc / dec | stack | "
+            "command |", "|---|---|---|---|---|---|---|---|"]
+    cifra = {f.label: f.cycles for f in papers.SEED001}
+    for label, spec_name, knobs, rom_t in SIZE_ARM:
+        small, err = measure(spec_name, "stm32f030", {**knobs, "opt": "size"}, sizes=(), seed001=True)
+        fast, _ = measure(spec_name, "stm32f030", knobs, sizes=(), seed001=True)
+        c = cmd(spec_name, "stm32f030", {**knobs, "opt": "size"}, " --sizes 256 --ad-len 16 --key-setup include")
+        half = cifra[label] / 2
+        if small is None:
+            out.append(f"| {label} | ≤ {rom_t} | {err} | – | ≤ {half:.0f} | – | – | {c} |")
+            continue
+        enc = next(r for r in small if r.op == "encrypt" and r.workload == "seed001")
+        dec = next(r for r in small if r.op == "decrypt" and r.workload == "seed001")
+        stack = max(enc.stack_bytes, dec.stack_bytes)
+        st = f"{stack} {'✓' if stack <= GCM_STACK_TARGET else '✗'}" if "GCM" in label else f"{stack}"
+        ok = enc.cycles <= half and dec.cycles <= half
+        out.append(f"| {label} | ≤ {rom_t} | {enc.rom_bytes} {'✓' if enc.rom_bytes <= rom_t else '✗'} | "
+                   f"{fast[0].rom_bytes if fast else '–'} | ≤ {half:.0f} | {enc.cycles:.0f} / {dec.cycles:.0f} "
+                   f"{'✓' if ok else '✗'} | {st} | {c} |")
+    out.append("")
+
+
 SECTIONS = {"seed000": seed000, "seed000_hb2": seed000_hb2, "delay_slot": delay_slot, "seed003": seed003, "aes_tradeoff": aes_tradeoff,
             "speck_tradeoff": speck_tradeoff, "seed001": seed001, "m0plus": m0plus, "fr5969": fr5969,
             "energy": energy_section, "seed002_primitives": seed002_primitives,
-            "seed002_aead": seed002_aead, "lwc_references": lwc_references}
+            "seed002_aead": seed002_aead, "lwc_references": lwc_references, "size_mode": size_mode}
 MARK = "<!-- section:{} -->", "<!-- /section:{} -->"
 
 
