@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 64 bytes (19 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 802 bytes of code and literals
+@     frame 64 bytes (14 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 518 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -24,7 +24,7 @@ gcm_key_setup:
 	push	{r4, r5, r6, r7}
 	sub	sp, #64
 	mov	r9, r2
-	mov	r4, r3
+	mov	r8, r3
 	@ gcm.ae:67: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
@@ -46,80 +46,78 @@ gcm_key_setup:
 	ldr	r1, [r0, #8]
 	rev	r3, r1
 	ldr	r1, [r0, #4]
-	rev	r5, r1
+	rev	r4, r1
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r0, r9
 	str	r1, [r0]
-	str	r5, [r0, #4]
+	str	r4, [r0, #4]
 	str	r3, [r0, #8]
 	str	r2, [r0, #12]
 	@ aes.ae:273: @unroll(round_unroll)
-	movs	r5, #4
+	movs	r6, #4
 	@ aes.ae:275: temp = w[i - 1]
-	mov	r3, r9
-	adds	r3, #12
+	mov	r5, r9
+	adds	r5, #12
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	ldr	r2, =gcm_E.sbox
+	ldr	r3, =gcm_E.sbox
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	ldr	r0, =gcm_E.rcon
-	mov	r8, r0
+	ldr	r2, =gcm_E.rcon
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	mov	r1, r9
 	@ aes.ae:273: @unroll(round_unroll)
 .Lgcm_key_setup_loop5:
 	@ aes.ae:276: if i % nk == 0 {
-	lsls	r0, r5, #30
+	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	ldr	r6, [r3]
+	ldr	r4, [r5]
 	cmp	r7, #0
 	beq	.Lgcm_key_setup_else7
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
-	mov	r7, r6
+	mov	r7, r4
 	rors	r7, r0
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
-	ldrb	r0, [r2, r0]
-	lsls	r6, r0, #24
+	ldrb	r0, [r3, r0]
+	lsls	r4, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r4, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
+	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r4, r0
 	uxtb	r0, r7
-	ldrb	r0, [r2, r0]
-	orrs	r6, r0
+	ldrb	r0, [r3, r0]
+	orrs	r4, r0
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	lsrs	r0, r5, #2
+	lsrs	r0, r6, #2
 	subs	r0, r0, #1
-	uxth	r7, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r7]
+	uxth	r0, r0
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #24
-	eors	r6, r0
+	eors	r4, r0
 	b	.Lgcm_key_setup_endif8
 .Lgcm_key_setup_else7:
 .Lgcm_key_setup_endif8:
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
-	eors	r0, r6
-	str	r0, [r3, #4]
-	adds	r3, #4
+	eors	r0, r4
+	str	r0, [r5, #4]
+	adds	r5, #4
 	adds	r1, #4
-	adds	r5, #1
-	cmp	r5, #44
+	adds	r6, #1
+	cmp	r6, #44
 	bcc	.Lgcm_key_setup_loop5
 .Lgcm_key_setup_done6:
 	@ gcm.ae:68: G.init(E.encrypt_block(ks, 0 as u128), tab)
@@ -132,322 +130,173 @@ gcm_key_setup:
 	add	r2, sp, #48
 	mov	r0, r9
 	bl	gcm_E_encrypt_block
-	ldr	r6, [sp, #48]
-	ldr	r2, [sp, #52]
+	ldr	r5, [sp, #48]
+	ldr	r4, [sp, #52]
 	ldr	r1, [sp, #56]
-	ldr	r5, [sp, #60]
-	@ ghash.ae:120: tab[0] = 0
-	movs	r0, #0
-	str	r0, [r4]
-	str	r0, [r4, #4]
-	str	r0, [r4, #8]
-	str	r0, [r4, #12]
-	@ ghash.ae:121: tab[8] = h
-	movs	r0, #128
-	str	r6, [r4, r0]
-	movs	r0, #132
-	str	r2, [r4, r0]
-	movs	r0, #136
-	str	r1, [r4, r0]
-	movs	r0, #140
-	str	r5, [r4, r0]
+	ldr	r3, [sp, #60]
+	@ ghash.ae:122: for k in 0..8 {
+	movs	r6, #0
+.Lgcm_key_setup_loop9:
+	@ ghash.ae:123: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
+	lsrs	r0, r6, #2
+	lsls	r0, r0, #4
+	uxth	r2, r0
+	lsls	r0, r6, #30
+	lsrs	r7, r0, #30
+	cmp	r7, #255
+	bls	.Lgcm_key_setup_shok11
+	movs	r7, #255
+.Lgcm_key_setup_shok11:
+	movs	r0, #8
+	lsrs	r0, r7
+	uxth	r0, r0
+	adds	r0, r2, r0
+	uxth	r0, r0
+	lsls	r2, r0, #4
+	add	r2, r8
+	str	r5, [r2]
+	str	r4, [r2, #4]
+	str	r1, [r2, #8]
+	str	r3, [r2, #12]
 	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r3, r6, #1
-	lsls	r0, r2, #31
-	orrs	r3, r0
-	lsrs	r2, r2, #1
-	lsls	r0, r1, #31
+	lsrs	r2, r5, #1
+	lsls	r0, r4, #31
 	orrs	r2, r0
+	lsrs	r4, r4, #1
+	lsls	r0, r1, #31
+	orrs	r4, r0
 	lsrs	r1, r1, #1
-	lsls	r0, r5, #31
-	orrs	r1, r0
-	lsrs	r0, r5, #1
-	lsls	r5, r6, #31
-	asrs	r5, r5, #31
-	movs	r6, #225
-	lsls	r6, r6, #24
-	ands	r5, r6
-	eors	r0, r5
-	@ ghash.ae:122: tab[4] = p1
-	str	r3, [r4, #64]
-	str	r2, [r4, #68]
-	str	r1, [r4, #72]
-	str	r0, [r4, #76]
-	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r7, r3, #1
-	lsls	r5, r2, #31
-	orrs	r7, r5
-	lsrs	r2, r2, #1
-	lsls	r5, r1, #31
-	orrs	r2, r5
-	lsrs	r1, r1, #1
-	lsls	r5, r0, #31
-	orrs	r1, r5
-	lsrs	r0, r0, #1
-	lsls	r3, r3, #31
-	asrs	r3, r3, #31
-	ands	r3, r6
-	eors	r0, r3
-	@ ghash.ae:123: tab[2] = p2
-	str	r7, [r4, #32]
-	str	r2, [r4, #36]
-	str	r1, [r4, #40]
-	str	r0, [r4, #44]
-	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r5, r7, #1
-	lsls	r3, r2, #31
-	orrs	r5, r3
-	lsrs	r3, r2, #1
-	lsls	r2, r1, #31
-	orrs	r3, r2
-	lsrs	r2, r1, #1
-	lsls	r1, r0, #31
-	orrs	r2, r1
-	lsrs	r1, r0, #1
-	lsls	r0, r7, #31
-	asrs	r0, r0, #31
-	ands	r0, r6
-	eors	r1, r0
-	@ ghash.ae:124: tab[1] = p3
-	str	r5, [r4, #16]
-	str	r3, [r4, #20]
-	str	r2, [r4, #24]
-	str	r1, [r4, #28]
-	@ ghash.ae:125: tab[16] = 0
-	movs	r7, #1
-	lsls	r7, r7, #8
-	movs	r0, #0
-	str	r0, [r4, r7]
-	movs	r7, #65
-	lsls	r7, r7, #2
-	str	r0, [r4, r7]
-	movs	r7, #33
-	lsls	r7, r7, #3
-	str	r0, [r4, r7]
-	movs	r7, #67
-	lsls	r7, r7, #2
-	str	r0, [r4, r7]
-	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r7, r5, #1
 	lsls	r0, r3, #31
-	orrs	r7, r0
-	lsrs	r3, r3, #1
-	lsls	r0, r2, #31
-	orrs	r3, r0
-	lsrs	r2, r2, #1
-	lsls	r0, r1, #31
-	orrs	r2, r0
-	lsrs	r1, r1, #1
-	lsls	r0, r5, #31
-	asrs	r0, r0, #31
-	ands	r0, r6
-	mov	r5, r1
-	eors	r5, r0
-	@ ghash.ae:126: tab[24] = p4
-	movs	r0, #3
-	lsls	r0, r0, #7
-	str	r7, [r4, r0]
-	movs	r0, #97
-	lsls	r0, r0, #2
-	str	r3, [r4, r0]
-	movs	r0, #49
-	lsls	r0, r0, #3
-	str	r2, [r4, r0]
-	movs	r0, #99
-	lsls	r0, r0, #2
-	str	r5, [r4, r0]
-	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r0, r7, #1
-	lsls	r1, r3, #31
-	orrs	r0, r1
-	lsrs	r1, r3, #1
-	lsls	r3, r2, #31
-	orrs	r1, r3
-	lsrs	r3, r2, #1
-	lsls	r2, r5, #31
-	orrs	r3, r2
-	lsrs	r5, r5, #1
-	lsls	r2, r7, #31
-	asrs	r2, r2, #31
-	ands	r2, r6
-	eors	r5, r2
-	@ ghash.ae:127: tab[20] = p5
-	movs	r2, #5
-	lsls	r2, r2, #6
-	str	r0, [r4, r2]
-	movs	r2, #81
-	lsls	r2, r2, #2
-	str	r1, [r4, r2]
-	movs	r2, #41
-	lsls	r2, r2, #3
-	str	r3, [r4, r2]
-	movs	r2, #83
-	lsls	r2, r2, #2
-	str	r5, [r4, r2]
-	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r2, r0, #1
-	lsls	r7, r1, #31
-	orrs	r2, r7
-	lsrs	r7, r1, #1
-	lsls	r1, r3, #31
-	orrs	r7, r1
-	lsrs	r1, r3, #1
+	orrs	r1, r0
+	lsrs	r0, r3, #1
 	lsls	r3, r5, #31
-	orrs	r1, r3
-	lsrs	r5, r5, #1
-	lsls	r0, r0, #31
-	asrs	r0, r0, #31
-	ands	r0, r6
-	eors	r5, r0
-	@ ghash.ae:128: tab[18] = p6
-	movs	r0, #9
-	lsls	r0, r0, #5
-	str	r2, [r4, r0]
-	movs	r0, #73
-	lsls	r0, r0, #2
-	str	r7, [r4, r0]
-	movs	r0, #37
-	lsls	r0, r0, #3
-	str	r1, [r4, r0]
-	movs	r0, #75
-	lsls	r0, r0, #2
-	str	r5, [r4, r0]
-	@ ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r3, r2, #1
-	lsls	r0, r7, #31
-	orrs	r3, r0
-	lsrs	r0, r7, #1
-	lsls	r7, r1, #31
-	orrs	r0, r7
-	lsrs	r7, r1, #1
-	lsls	r1, r5, #31
-	orrs	r7, r1
-	lsrs	r1, r5, #1
-	lsls	r2, r2, #31
-	asrs	r2, r2, #31
-	ands	r2, r6
-	eors	r1, r2
-	@ ghash.ae:129: tab[17] = p7
-	movs	r2, #17
-	lsls	r2, r2, #4
-	str	r3, [r4, r2]
-	movs	r2, #69
+	asrs	r5, r3, #31
+	movs	r3, #225
+	lsls	r3, r3, #24
+	ands	r5, r3
+	eors	r0, r5
+	mov	r5, r2
+	mov	r3, r0
+	adds	r6, #1
+	cmp	r6, #8
+	bcc	.Lgcm_key_setup_loop9
+.Lgcm_key_setup_done10:
+	@ ghash.ae:126: tab[0] = 0
+	movs	r1, #0
+	mov	r0, r8
+	str	r1, [r0]
+	str	r1, [r0, #4]
+	str	r1, [r0, #8]
+	str	r1, [r0, #12]
+	@ ghash.ae:127: tab[16] = 0
+	movs	r2, #1
+	lsls	r2, r2, #8
+	str	r1, [r0, r2]
+	movs	r2, #65
 	lsls	r2, r2, #2
-	str	r0, [r4, r2]
-	movs	r0, #35
-	lsls	r0, r0, #3
-	str	r7, [r4, r0]
-	movs	r0, #71
-	lsls	r0, r0, #2
-	str	r1, [r4, r0]
-	@ ghash.ae:130: for u in 3..16 {
-	movs	r3, #3
-	@ ghash.ae:132: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r2, r4
+	str	r1, [r0, r2]
+	movs	r2, #33
+	lsls	r2, r2, #3
+	str	r1, [r0, r2]
+	movs	r2, #67
+	lsls	r2, r2, #2
+	str	r1, [r0, r2]
+	@ ghash.ae:128: for u in 3..16 {
+	movs	r5, #3
+	@ ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
+	mov	r2, r8
 	adds	r2, #48
-	@ ghash.ae:133: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
-	mov	r1, r4
+	@ ghash.ae:131: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	mov	r1, r8
 	movs	r0, #19
 	lsls	r0, r0, #4
 	adds	r1, r1, r0
-	@ ghash.ae:130: for u in 3..16 {
-.Lgcm_key_setup_loop9:
-	@ ghash.ae:131: low = u & (0 - u)
+	@ ghash.ae:128: for u in 3..16 {
+.Lgcm_key_setup_loop12:
+	@ ghash.ae:129: low = u & (0 - u)
 	movs	r0, #0
-	subs	r0, r0, r3
+	subs	r0, r0, r5
 	uxth	r0, r0
-	mov	r5, r3
-	ands	r5, r0
-	@ ghash.ae:132: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r6, r3
-	eors	r6, r5
-	lsls	r0, r6, #4
-	adds	r7, r4, r0
-	ldr	r0, [r7]
+	mov	r4, r5
+	ands	r4, r0
+	@ ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
+	mov	r3, r5
+	eors	r3, r4
+	lsls	r6, r3, #4
+	mov	r0, r8
+	adds	r6, r0, r6
+	ldr	r0, [r6]
 	mov	r10, r0
-	ldr	r0, [r7, #4]
-	mov	r8, r0
-	ldr	r0, [r7, #8]
-	str	r0, [sp, #12]
-	ldr	r0, [r7, #12]
-	str	r0, [sp, #8]
-	lsls	r0, r5, #4
-	adds	r0, r4, r0
-	ldr	r7, [r0]
-	mov	r9, r7
-	ldr	r7, [r0, #4]
-	mov	r11, r7
-	ldr	r7, [r0, #8]
-	str	r7, [sp, #4]
-	ldr	r0, [r0, #12]
-	str	r0, [sp]
-	mov	r7, r10
-	mov	r0, r9
-	eors	r7, r0
-	mov	r10, r7
-	mov	r7, r8
-	mov	r0, r11
-	eors	r7, r0
-	mov	r8, r7
-	ldr	r0, [sp, #12]
-	ldr	r7, [sp, #4]
-	eors	r0, r7
+	ldr	r0, [r6, #4]
 	mov	r9, r0
-	ldr	r7, [sp, #8]
-	ldr	r0, [sp]
+	ldr	r0, [r6, #8]
+	str	r0, [sp, #12]
+	ldr	r0, [r6, #12]
+	str	r0, [sp, #8]
+	lsls	r6, r4, #4
+	mov	r0, r8
+	adds	r7, r0, r6
+	ldr	r6, [r7]
+	ldr	r0, [r7, #4]
+	mov	r11, r0
+	ldr	r0, [r7, #8]
+	str	r0, [sp, #4]
+	ldr	r0, [r7, #12]
+	str	r0, [sp]
+	mov	r0, r10
+	eors	r0, r6
+	mov	r10, r0
+	mov	r0, r9
+	mov	r6, r11
+	eors	r0, r6
+	mov	r9, r0
+	ldr	r7, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r7, r0
+	ldr	r6, [sp, #8]
+	ldr	r0, [sp]
+	eors	r6, r0
 	mov	r0, r10
 	str	r0, [r2]
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [r2, #4]
-	mov	r0, r9
-	str	r0, [r2, #8]
-	str	r7, [r2, #12]
-	@ ghash.ae:133: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
-	adds	r6, #16
-	uxth	r0, r6
-	lsls	r0, r0, #4
-	adds	r6, r4, r0
-	ldr	r0, [r6]
-	mov	r8, r0
+	str	r7, [r2, #8]
+	str	r6, [r2, #12]
+	@ ghash.ae:131: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	adds	r3, #16
+	uxth	r0, r3
+	lsls	r3, r0, #4
+	mov	r0, r8
+	adds	r6, r0, r3
+	ldr	r3, [r6]
 	ldr	r0, [r6, #4]
-	str	r0, [sp, #4]
-	ldr	r0, [r6, #8]
-	str	r0, [sp]
-	ldr	r0, [r6, #12]
-	mov	r11, r0
-	adds	r5, #16
-	uxth	r0, r5
-	lsls	r0, r0, #4
-	adds	r7, r4, r0
-	ldr	r6, [r7]
-	ldr	r5, [r7, #4]
-	ldr	r0, [r7, #8]
-	mov	r10, r0
-	ldr	r0, [r7, #12]
 	mov	r9, r0
-	mov	r0, r8
-	eors	r0, r6
-	mov	r8, r0
-	ldr	r7, [sp, #4]
-	eors	r7, r5
-	ldr	r6, [sp]
-	mov	r0, r10
-	eors	r6, r0
-	mov	r5, r11
+	ldr	r0, [r6, #8]
+	mov	r11, r0
+	ldr	r0, [r6, #12]
+	mov	r10, r0
+	adds	r4, #16
+	uxth	r0, r4
+	lsls	r4, r0, #4
+	add	r4, r8
+	ldm	r4, {r0, r4, r6, r7}
+	eors	r3, r0
 	mov	r0, r9
-	eors	r5, r0
-	mov	r0, r8
-	str	r0, [r1]
-	str	r7, [r1, #4]
-	str	r6, [r1, #8]
-	str	r5, [r1, #12]
+	eors	r0, r4
+	mov	r4, r11
+	eors	r4, r6
+	mov	r6, r10
+	eors	r6, r7
+	str	r3, [r1]
+	str	r0, [r1, #4]
+	str	r4, [r1, #8]
+	str	r6, [r1, #12]
 	adds	r2, #16
 	adds	r1, #16
-	adds	r3, #1
-	cmp	r3, #16
-	bcc	.Lgcm_key_setup_loop9
-.Lgcm_key_setup_done10:
+	adds	r5, #1
+	cmp	r5, #16
+	bcc	.Lgcm_key_setup_loop12
+.Lgcm_key_setup_done13:
 	add	sp, #64
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -799,7 +648,7 @@ gcm_encrypt_with:
 	eors	r3, r2
 	ldr	r2, [sp, #16]
 	eors	r2, r1
-	@ ghash.ae:144: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:142: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
 	add	r1, sp, #100
 	strh	r0, [r1]
@@ -817,32 +666,32 @@ gcm_encrypt_with:
 	strh	r0, [r1, #12]
 	lsrs	r0, r2, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:147: @unroll(unroll)
+	@ ghash.ae:145: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r7, #0
 	movs	r5, #0
 	movs	r2, #0
 	movs	r1, #0
-	@ ghash.ae:149: xw = xs[i]
+	@ ghash.ae:147: xw = xs[i]
 	add	r0, sp, #100
 	mov	r9, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #8]
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
 	mov	r10, r0
-	@ ghash.ae:147: @unroll(unroll)
+	@ ghash.ae:145: @unroll(unroll)
 .Lgcm_encrypt_with_loop18:
-	@ ghash.ae:149: xw = xs[i]
+	@ ghash.ae:147: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r7, #8
 	lsls	r0, r5, #24
 	orrs	r6, r0
@@ -860,7 +709,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #16
 	mov	r7, r1
 	eors	r7, r0
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -882,7 +731,7 @@ gcm_encrypt_with:
 	eors	r4, r2
 	mov	r2, r7
 	eors	r2, r3
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r6, #8
 	lsls	r3, r5, #24
 	orrs	r7, r3
@@ -900,7 +749,7 @@ gcm_encrypt_with:
 	lsls	r3, r3, #16
 	mov	r6, r2
 	eors	r6, r3
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
@@ -1283,7 +1132,7 @@ gcm_decrypt_with:
 	@ gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r4, r10
 	eors	r4, r0
-	@ ghash.ae:144: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:142: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r4
 	add	r1, sp, #96
 	strh	r0, [r1]
@@ -1301,32 +1150,32 @@ gcm_decrypt_with:
 	strh	r0, [r1, #12]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #4]
 	movs	r1, #1
 	lsls	r1, r1, #8
 	adds	r0, r0, r1
 	mov	r10, r0
-	@ ghash.ae:147: @unroll(unroll)
+	@ ghash.ae:145: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r1, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	@ ghash.ae:149: xw = xs[i]
+	@ ghash.ae:147: xw = xs[i]
 	add	r0, sp, #96
 	mov	r9, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #8]
-	@ ghash.ae:147: @unroll(unroll)
+	@ ghash.ae:145: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
-	@ ghash.ae:149: xw = xs[i]
+	@ ghash.ae:147: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r5, r1, #8
 	lsls	r0, r4, #24
 	orrs	r5, r0
@@ -1343,7 +1192,7 @@ gcm_decrypt_with:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -1369,7 +1218,7 @@ gcm_decrypt_with:
 	eors	r3, r1
 	mov	r1, r7
 	eors	r1, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r5, #8
 	lsls	r0, r4, #24
 	orrs	r7, r0
@@ -1387,7 +1236,7 @@ gcm_decrypt_with:
 	lsls	r0, r0, #16
 	mov	r5, r1
 	eors	r5, r0
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
@@ -1872,7 +1721,7 @@ gcm_G_absorb:
 	push	{r4, r5, r6, r7}
 	sub	sp, #56
 	mov	r10, r3
-	@ ghash.ae:212: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:210: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
 	lsrs	r3, r3, #4
 	mov	r9, r3
@@ -1890,9 +1739,9 @@ gcm_G_absorb:
 	cmp	r5, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
-	@ ghash.ae:213: off = i * 16
+	@ ghash.ae:211: off = i * 16
 	lsls	r2, r5, #4
-	@ ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r0, r10
 	subs	r6, r0, r2
 	mov	r0, r11
@@ -1994,7 +1843,7 @@ gcm_G_mul_h:
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
-	@ ghash.ae:144: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:142: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r2
 	add	r1, sp, #8
 	strh	r0, [r1]
@@ -2012,32 +1861,32 @@ gcm_G_mul_h:
 	strh	r0, [r1, #12]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:147: @unroll(unroll)
+	@ ghash.ae:145: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
-	@ ghash.ae:149: xw = xs[i]
+	@ ghash.ae:147: xw = xs[i]
 	add	r0, sp, #8
 	mov	r8, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp]
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r10
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
 	mov	r9, r0
-	@ ghash.ae:147: @unroll(unroll)
+	@ ghash.ae:145: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
-	@ ghash.ae:149: xw = xs[i]
+	@ ghash.ae:147: xw = xs[i]
 	mov	r0, r8
 	ldrh	r0, [r0]
 	mov	r12, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r3, r5, #8
 	lsls	r0, r4, #24
 	orrs	r3, r0
@@ -2054,7 +1903,7 @@ gcm_G_mul_h:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r12
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -2079,7 +1928,7 @@ gcm_G_mul_h:
 	mov	r2, r6
 	eors	r2, r1
 	eors	r7, r0
-	@ ghash.ae:151: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:149: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r3, #8
 	lsls	r0, r4, #24
 	orrs	r6, r0
@@ -2096,7 +1945,7 @@ gcm_G_mul_h:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r12
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4

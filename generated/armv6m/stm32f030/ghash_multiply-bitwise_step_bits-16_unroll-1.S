@@ -332,7 +332,7 @@ ghash_absorb:
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r2, [r1, #12]
-	@ ghash.ae:212: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:210: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #32]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -344,10 +344,10 @@ ghash_absorb:
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
-	@ ghash.ae:213: off = i * 16
+	@ ghash.ae:211: off = i * 16
 	ldr	r1, [sp, #24]
 	lsls	r1, r1, #4
-	@ ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #32]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #36]

@@ -5,33 +5,33 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- gcm_key_setup: gcm.key_setup
-;     frame 142 bytes (47 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3882 bytes of code
+;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 890 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
 	.balign 2
 gcm_key_setup:
 	pushm.w	#7, r10
-	sub	#142, sp
+	sub	#52, sp
 	mov	r14, r11
-	mov	r15, r10
+	mov	r15, 2(sp)
 	bit	#1, r12
 	jnz	.Lgcm_key_setup_bytes1
 .Lgcm_key_setup_words2:
-	mov	@r12, r5
-	mov	2(r12), r6
-	mov	4(r12), r7
-	mov	6(r12), r8
-	mov	8(r12), r9
+	mov	@r12, r6
+	mov	2(r12), r7
+	mov	4(r12), r8
+	mov	6(r12), r9
+	mov	8(r12), r10
 	mov	10(r12), r13
 	mov	12(r12), r14
 	mov	14(r12), r15
 	jmp	.Lgcm_key_setup_join3
 .Lgcm_key_setup_bytes1:
-	mov	sp, r9
-	add	#94, r9
-	mov	r9, r13
+	mov	sp, r10
+	add	#4, r10
+	mov	r10, r13
 	mov	#16, r14
 .Lgcm_key_setup_cpy4:
 	mov.b	@r12, r15
@@ -40,62 +40,62 @@ gcm_key_setup:
 	inc	r13
 	dec	r14
 	jnz	.Lgcm_key_setup_cpy4
-	mov	r9, r12
+	mov	r10, r12
 	jmp	.Lgcm_key_setup_words2
 .Lgcm_key_setup_join3:
 	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	swpb	r6
-	mov	r6, 0(r11)
-	swpb	r5
-	mov	r5, 2(r11)
-	swpb	r8
-	mov	r8, 4(r11)
 	swpb	r7
-	mov	r7, 6(r11)
+	mov	r7, 0(r11)
+	swpb	r6
+	mov	r6, 2(r11)
+	swpb	r9
+	mov	r9, 4(r11)
+	swpb	r8
+	mov	r8, 6(r11)
 	swpb	r13
 	mov	r13, 8(r11)
-	swpb	r9
-	mov	r9, 10(r11)
+	swpb	r10
+	mov	r10, 10(r11)
 	swpb	r15
 	mov	r15, 12(r11)
 	swpb	r14
 	mov	r14, 14(r11)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r7
+	mov	#4, r8
 	; aes.ae:275: temp = w[i - 1]
-	mov	r11, r8
-	add	#16, r8
+	mov	r11, r9
+	add	#16, r9
 	; aes.ae:273: @unroll(round_unroll)
 .Lgcm_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r7, r15
+	mov	r8, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r8), r9
-	mov	-2(r8), r12
+	mov	-4(r9), r10
+	mov	-2(r9), r12
 	tst	r15
 	jz	.Lgcm_key_setup_else8
-	mov	r9, r13
+	mov	r10, r13
 	mov.b	r13, r13
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	r12, r12
-	swpb	r9
-	mov.b	r9, r9
+	swpb	r10
+	mov.b	r10, r10
 	mov.b	gcm_E.sbox(r12), r12
-	mov.b	gcm_E.sbox(r9), r14
-	mov.b	gcm_E.sbox(r13), r9
+	mov.b	gcm_E.sbox(r10), r14
+	mov.b	gcm_E.sbox(r13), r10
 	mov.b	gcm_E.sbox(r15), r15
-	swpb	r9
-	bis	r15, r9
+	swpb	r10
+	bis	r15, r10
 	swpb	r12
 	bis	r14, r12
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r7, r15
+	mov	r8, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	gcm_E.rcon(r15), r15
@@ -105,1400 +105,195 @@ gcm_key_setup:
 .Lgcm_key_setup_else8:
 .Lgcm_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r8), r9
-	xor	-14(r8), r12
-	mov	r9, 0(r8)
-	mov	r12, 2(r8)
-	add	#4, r8
-	add	#1, r7
-	cmp	#44, r7
+	xor	-16(r9), r10
+	xor	-14(r9), r12
+	mov	r10, 0(r9)
+	mov	r12, 2(r9)
+	add	#4, r9
+	add	#1, r8
+	cmp	#44, r8
 	jnc	.Lgcm_key_setup_loop6
 .Lgcm_key_setup_done7:
 	; gcm.ae:68: G.init(E.encrypt_block(ks, 0 as u128), tab)
-	mov	#0, 110(sp)
-	mov	#0, 112(sp)
-	mov	#0, 114(sp)
-	mov	#0, 116(sp)
-	mov	#0, 118(sp)
-	mov	#0, 120(sp)
-	mov	#0, 122(sp)
-	mov	#0, 124(sp)
+	mov	#0, 20(sp)
+	mov	#0, 22(sp)
+	mov	#0, 24(sp)
+	mov	#0, 26(sp)
+	mov	#0, 28(sp)
+	mov	#0, 30(sp)
+	mov	#0, 32(sp)
+	mov	#0, 34(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#20, r13
 	mov	sp, r14
-	add	#126, r14
+	add	#36, r14
 	mov	r11, r12
 	call	#gcm_E_encrypt_block
-	; ghash.ae:120: tab[0] = 0
-	mov	#0, 0(r10)
-	mov	#0, 2(r10)
-	mov	#0, 4(r10)
-	mov	#0, 6(r10)
-	mov	#0, 8(r10)
-	mov	#0, 10(r10)
-	mov	#0, 12(r10)
-	mov	#0, 14(r10)
-	; ghash.ae:121: tab[8] = h
-	mov	126(sp), 128(r10)
-	mov	128(sp), 130(r10)
-	mov	130(sp), 132(r10)
-	mov	132(sp), 134(r10)
-	mov	134(sp), 136(r10)
-	mov	136(sp), 138(r10)
-	mov	138(sp), 140(r10)
-	mov	140(sp), 142(r10)
-	mov	140(sp), 22(sp)
-	mov	22(sp), r15
-	rrum.w	#1, r15
-	mov	r15, 22(sp)
-	mov	140(sp), r13
-	and	#1, r13
-	mov	138(sp), r14
-	rrum.w	#1, r14
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 16(sp)
-	bis	r14, 16(sp)
-	mov	138(sp), r14
-	rrum.w	#2, r14
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	mov	r15, 34(sp)
-	bis	r14, 34(sp)
-	mov	138(sp), r14
-	rrum.w	#3, r14
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	mov	r15, 48(sp)
-	bis	r14, 48(sp)
-	mov	138(sp), r14
-	rrum.w	#4, r14
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#4, r15
-	mov	r15, 56(sp)
-	bis	r14, 56(sp)
-	mov	138(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#3, r15
-	mov	r15, 64(sp)
-	bis	r14, 64(sp)
-	mov	138(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#2, r15
-	mov	r15, 66(sp)
-	bis	r14, 66(sp)
-	mov	138(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	swpb	r13
-	rlam.w	#1, r13
-	mov	r13, 68(sp)
-	bis	r15, 68(sp)
-	mov	138(sp), r7
-	and	#1, r7
-	mov	136(sp), r14
-	rrum.w	#1, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 10(sp)
-	bis	r14, 10(sp)
-	mov	136(sp), r15
-	rrum.w	#2, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	138(sp), r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 84(sp)
-	bis	r14, 84(sp)
-	mov	136(sp), r14
-	rrum.w	#3, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	138(sp), r9
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 86(sp)
-	bis	r14, 86(sp)
-	mov	136(sp), r15
-	rrum.w	#4, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	138(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	r11, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 88(sp)
-	bis	r14, 88(sp)
-	mov	136(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r11, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	138(sp), r12
-	rrum.w	#4, r12
-	and	#1, r12
-	mov	r12, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 90(sp)
-	bis	r14, 90(sp)
-	mov	136(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r11, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r12, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	138(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 92(sp)
-	bis	r13, 92(sp)
-	mov	136(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	swpb	r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	swpb	r8
-	rlam.w	#2, r8
-	bis	r7, r8
-	swpb	r9
-	rlam.w	#3, r9
-	bis	r8, r9
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r9, r11
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#1, r12
-	bis	r11, r12
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r12, r14
-	mov	138(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 82(sp)
-	bis	r14, 82(sp)
-	mov	136(sp), r7
-	and	#1, r7
-	mov	134(sp), r14
-	rrum.w	#1, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 6(sp)
-	bis	r14, 6(sp)
-	mov	134(sp), r15
-	rrum.w	#2, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	136(sp), r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 72(sp)
-	bis	r14, 72(sp)
-	mov	134(sp), r14
-	rrum.w	#3, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	136(sp), r9
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 74(sp)
-	bis	r14, 74(sp)
-	mov	134(sp), r15
-	rrum.w	#4, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	136(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	r11, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 76(sp)
-	bis	r14, 76(sp)
-	mov	134(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r11, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	136(sp), r12
-	rrum.w	#4, r12
-	and	#1, r12
-	mov	r12, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 78(sp)
-	bis	r14, 78(sp)
-	mov	134(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r11, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r12, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	136(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 80(sp)
-	bis	r13, 80(sp)
-	mov	134(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	swpb	r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	swpb	r8
-	rlam.w	#2, r8
-	bis	r7, r8
-	swpb	r9
-	rlam.w	#3, r9
-	bis	r8, r9
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r9, r11
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#1, r12
-	bis	r11, r12
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r12, r14
-	mov	136(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 70(sp)
-	bis	r14, 70(sp)
-	mov	134(sp), r6
-	and	#1, r6
-	mov	132(sp), r15
-	rrum.w	#1, r15
-	mov	r6, r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	132(sp), r15
-	rrum.w	#2, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	134(sp), r7
-	rrum.w	#1, r7
-	and	#1, r7
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 52(sp)
-	bis	r14, 52(sp)
-	mov	132(sp), r14
-	rrum.w	#3, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	134(sp), r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 54(sp)
-	bis	r14, 54(sp)
-	mov	132(sp), r15
-	rrum.w	#4, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	134(sp), r9
-	rrum.w	#3, r9
-	and	#1, r9
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 58(sp)
-	bis	r14, 58(sp)
-	mov	132(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	134(sp), r12
-	rrum.w	#4, r12
-	and	#1, r12
-	mov	r12, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 60(sp)
-	bis	r14, 60(sp)
-	mov	132(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r12, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	134(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 62(sp)
-	bis	r13, 62(sp)
-	mov	132(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	swpb	r6
-	rlam.w	#1, r6
-	bis	r15, r6
-	swpb	r7
-	rlam.w	#2, r7
-	bis	r6, r7
-	swpb	r8
-	rlam.w	#3, r8
-	bis	r7, r8
-	swpb	r9
-	rlam.w	#4, r9
-	bis	r8, r9
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#1, r12
-	bis	r9, r12
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r12, r14
-	mov	134(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 50(sp)
-	bis	r14, 50(sp)
-	mov	132(sp), r5
-	and	#1, r5
-	mov	130(sp), r15
-	rrum.w	#1, r15
-	mov	r5, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	bis	r15, r12
-	mov	130(sp), r15
-	rrum.w	#2, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	132(sp), r6
-	rrum.w	#1, r6
-	and	#1, r6
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 38(sp)
-	bis	r14, 38(sp)
-	mov	130(sp), r14
-	rrum.w	#3, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	132(sp), r7
-	rrum.w	#2, r7
-	and	#1, r7
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 40(sp)
-	bis	r14, 40(sp)
-	mov	130(sp), r15
-	rrum.w	#4, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	132(sp), r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 42(sp)
-	bis	r14, 42(sp)
-	mov	130(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	132(sp), r9
-	rrum.w	#4, r9
-	and	#1, r9
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 44(sp)
-	bis	r14, 44(sp)
-	mov	130(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r9, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	132(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 46(sp)
-	bis	r13, 46(sp)
-	mov	130(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	swpb	r5
-	rlam.w	#1, r5
-	bis	r15, r5
-	swpb	r6
-	rlam.w	#2, r6
-	bis	r5, r6
-	swpb	r7
-	rlam.w	#3, r7
-	bis	r6, r7
-	swpb	r8
-	rlam.w	#4, r8
-	bis	r7, r8
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#1, r9
-	bis	r8, r9
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r9, r14
-	mov	132(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 36(sp)
-	bis	r14, 36(sp)
-	mov	130(sp), r4
-	and	#1, r4
-	mov	128(sp), r15
-	rrum.w	#1, r15
-	mov	r4, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	mov	128(sp), r15
-	rrum.w	#2, r15
-	mov	r4, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	130(sp), r5
-	rrum.w	#1, r5
-	and	#1, r5
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 24(sp)
-	bis	r14, 24(sp)
-	mov	128(sp), r14
-	rrum.w	#3, r14
-	mov	r4, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	130(sp), r6
-	rrum.w	#2, r6
-	and	#1, r6
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 26(sp)
-	bis	r14, 26(sp)
-	mov	128(sp), r15
-	rrum.w	#4, r15
-	mov	r4, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	130(sp), r7
-	rrum.w	#3, r7
-	and	#1, r7
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 28(sp)
-	bis	r14, 28(sp)
-	mov	128(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r4, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	130(sp), r8
-	rrum.w	#4, r8
-	and	#1, r8
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 30(sp)
-	bis	r14, 30(sp)
-	mov	128(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r4, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	130(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#1, r9
-	and	#1, r9
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 32(sp)
-	bis	r14, 32(sp)
-	mov	128(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	r4, r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	130(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 20(sp)
-	bis	r14, 20(sp)
-	mov	128(sp), r5
-	and	#1, r5
-	mov	126(sp), r14
-	rrum.w	#1, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; ghash.ae:122: tab[4] = p1
-	mov	r15, 64(r10)
-	mov	r13, 66(r10)
-	mov	r12, 68(r10)
-	mov	r11, 70(r10)
-	mov	6(sp), 72(r10)
-	mov	10(sp), 74(r10)
-	mov	16(sp), 76(r10)
-	mov	126(sp), r15
-	and	#1, r15
-	; ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	mov	22(sp), r7
-	xor	r15, r7
-	; ghash.ae:122: tab[4] = p1
-	mov	r7, 78(r10)
-	mov	r7, r13
-	and	#1, r13
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 4(sp)
-	bis	34(sp), 4(sp)
-	mov	r13, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	48(sp), r12
-	mov	r13, r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#1, r8
-	bis	56(sp), r8
-	mov	r13, r9
-	swpb	r9
-	rlam.w	#4, r9
-	bis	64(sp), r9
-	mov	r13, r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	66(sp), r14
-	swpb	r13
-	rlam.w	#2, r13
-	mov	r13, r15
-	bis	68(sp), r15
-	rrum.w	#1, r7
-	mov	126(sp), r13
-	rrum.w	#1, r13
-	and	#1, r13
-	; ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	inv	r13
-	inc	r13
-	and	#57600, r13
-	xor	r13, r7
-	mov	r7, r11
-	and	#1, r11
-	mov	r11, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 8(sp)
-	bis	r12, 8(sp)
-	mov	r11, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r8, r12
-	mov	r11, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#1, r13
-	bis	r9, r13
-	mov	r11, r9
-	swpb	r9
-	rlam.w	#4, r9
-	bis	r14, r9
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	r7, r8
-	rrum.w	#1, r8
-	mov	126(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r8
-	mov	r8, r14
-	and	#1, r14
-	mov	r14, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 12(sp)
-	bis	r12, 12(sp)
-	mov	r14, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	mov	r14, r13
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#1, r13
-	bis	r9, r13
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r11, r14
-	mov	r8, r9
-	rrum.w	#1, r9
-	mov	126(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r9
-	mov	r9, r11
-	and	#1, r11
-	mov	r11, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 18(sp)
-	bis	r12, 18(sp)
-	mov	r11, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r13, r12
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r14, r11
-	mov	r9, r13
-	rrum.w	#1, r13
-	mov	126(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r13
-	mov	r13, r14
-	and	#1, r14
-	mov	r14, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r15, 14(sp)
-	bis	r12, 14(sp)
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r11, r14
-	mov	r13, r4
-	rrum.w	#1, r4
-	mov	126(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r4
-	mov	r4, r11
-	and	#1, r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r14, r11
-	mov	r4, r12
-	rrum.w	#1, r12
-	mov	126(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#57600, r15
-	xor	r15, r12
-	mov	126(sp), r15
-	rrum.w	#2, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	128(sp), r6
-	rrum.w	#1, r6
-	and	#1, r6
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; ghash.ae:123: tab[2] = p2
-	mov	r15, 32(r10)
-	mov	24(sp), 34(r10)
-	mov	38(sp), 36(r10)
-	mov	52(sp), 38(r10)
-	mov	72(sp), 40(r10)
-	mov	84(sp), 42(r10)
-	mov	4(sp), 44(r10)
-	mov	r7, 46(r10)
-	mov	126(sp), r14
-	rrum.w	#3, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	128(sp), r7
-	rrum.w	#2, r7
-	and	#1, r7
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; ghash.ae:124: tab[1] = p3
-	mov	r15, 16(r10)
-	mov	26(sp), 18(r10)
-	mov	40(sp), 20(r10)
-	mov	54(sp), 22(r10)
-	mov	74(sp), 24(r10)
-	mov	86(sp), 26(r10)
-	mov	8(sp), 28(r10)
-	mov	r8, 30(r10)
-	; ghash.ae:125: tab[16] = 0
-	mov	#0, 256(r10)
-	mov	#0, 258(r10)
-	mov	#0, 260(r10)
-	mov	#0, 262(r10)
-	mov	#0, 264(r10)
-	mov	#0, 266(r10)
-	mov	#0, 268(r10)
-	mov	#0, 270(r10)
-	mov	126(sp), r15
-	rrum.w	#4, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	128(sp), r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; ghash.ae:126: tab[24] = p4
-	mov	r15, 384(r10)
-	mov	28(sp), 386(r10)
-	mov	42(sp), 388(r10)
-	mov	58(sp), 390(r10)
-	mov	76(sp), 392(r10)
-	mov	88(sp), 394(r10)
-	mov	12(sp), 396(r10)
-	mov	r9, 398(r10)
-	mov	126(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	128(sp), r9
-	rrum.w	#4, r9
-	and	#1, r9
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; ghash.ae:127: tab[20] = p5
-	mov	r15, 320(r10)
-	mov	30(sp), 322(r10)
-	mov	44(sp), 324(r10)
-	mov	60(sp), 326(r10)
-	mov	78(sp), 328(r10)
-	mov	90(sp), 330(r10)
-	mov	18(sp), 332(r10)
-	mov	r13, 334(r10)
-	mov	126(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	mov	r5, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r9, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	128(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; ghash.ae:128: tab[18] = p6
-	mov	r15, 288(r10)
-	mov	32(sp), 290(r10)
-	mov	46(sp), 292(r10)
-	mov	62(sp), 294(r10)
-	mov	80(sp), 296(r10)
-	mov	92(sp), 298(r10)
-	mov	14(sp), 300(r10)
-	mov	r4, 302(r10)
-	mov	126(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	r5, r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r6, r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r8, r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	128(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r13, r15
-	; ghash.ae:129: tab[17] = p7
-	mov	r15, 272(r10)
-	mov	20(sp), 274(r10)
-	mov	36(sp), 276(r10)
-	mov	50(sp), 278(r10)
-	mov	70(sp), 280(r10)
-	mov	82(sp), 282(r10)
-	mov	r11, 284(r10)
-	mov	r12, 286(r10)
-	; ghash.ae:130: for u in 3..16 {
-	mov	#3, r4
-	; ghash.ae:132: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r10, r5
-	add	#48, r5
-	; ghash.ae:130: for u in 3..16 {
+	; ghash.ae:122: for k in 0..8 {
+	mov	#0, r9
+	mov	36(sp), r7
+	mov	38(sp), r8
+	mov	40(sp), r10
+	mov	42(sp), r11
+	mov	44(sp), r12
+	mov	46(sp), r13
+	mov	48(sp), r14
+	mov	50(sp), r15
 .Lgcm_key_setup_loop10:
-	; ghash.ae:131: low = u & (0 - u)
+	; ghash.ae:123: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
+	mov	r9, r4
+	rrum.w	#2, r4
+	rlam.w	#4, r4
+	mov	r9, r5
+	and	#3, r5
+	mov	#8, r6
+	cmp	#16, r5
+	jc	.Lgcm_key_setup_shbig12
+	tst	r5
+	jz	.Lgcm_key_setup_shend13
+.Lgcm_key_setup_sh14:
+	clrc
+	rrc	r6
+	dec	r5
+	jnz	.Lgcm_key_setup_sh14
+	jmp	.Lgcm_key_setup_shend13
+.Lgcm_key_setup_shbig12:
+	clr	r6
+.Lgcm_key_setup_shend13:
+	add	r6, r4
+	rlam.w	#3, r4
+	rla	r4
+	add	2(sp), r4
+	mov	r7, 0(r4)
+	mov	r8, 2(r4)
+	mov	r10, 4(r4)
+	mov	r11, 6(r4)
+	mov	r12, 8(r4)
+	mov	r13, 10(r4)
+	mov	r14, 12(r4)
+	mov	r15, 14(r4)
+	mov	r8, r6
+	and	#1, r6
+	mov	r7, r5
+	rrum.w	#1, r5
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r5, r6
+	mov	r10, r4
+	and	#1, r4
+	mov	r8, r5
+	rrum.w	#1, r5
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	r4, r8
+	bis	r5, r8
+	mov	r11, r4
+	and	#1, r4
+	mov	r10, r5
+	rrum.w	#1, r5
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	r4, r10
+	bis	r5, r10
+	mov	r12, r4
+	and	#1, r4
+	mov	r11, r5
+	rrum.w	#1, r5
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	r4, r11
+	bis	r5, r11
+	mov	r13, r4
+	and	#1, r4
+	mov	r12, r5
+	rrum.w	#1, r5
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	r4, r12
+	bis	r5, r12
+	mov	r14, r4
+	and	#1, r4
+	mov	r13, r5
+	rrum.w	#1, r5
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	r4, r13
+	bis	r5, r13
+	mov	r15, r4
+	and	#1, r4
+	mov	r14, r5
+	rrum.w	#1, r5
+	swpb	r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	r4, r14
+	bis	r5, r14
+	rrum.w	#1, r15
+	and	#1, r7
+	; ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	inv	r7
+	inc	r7
+	and	#57600, r7
+	xor	r7, r15
+	mov	r6, r7
+	add	#1, r9
+	cmp	#8, r9
+	jnc	.Lgcm_key_setup_loop10
+.Lgcm_key_setup_done11:
+	; ghash.ae:126: tab[0] = 0
+	mov	2(sp), r15
+	mov	#0, 0(r15)
+	mov	#0, 2(r15)
+	mov	#0, 4(r15)
+	mov	#0, 6(r15)
+	mov	#0, 8(r15)
+	mov	#0, 10(r15)
+	mov	#0, 12(r15)
+	mov	#0, 14(r15)
+	; ghash.ae:127: tab[16] = 0
+	mov	#0, 256(r15)
+	mov	#0, 258(r15)
+	mov	#0, 260(r15)
+	mov	#0, 262(r15)
+	mov	#0, 264(r15)
+	mov	#0, 266(r15)
+	mov	#0, 268(r15)
+	mov	#0, 270(r15)
+	; ghash.ae:128: for u in 3..16 {
+	mov	#3, r5
+	; ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
+	mov	r15, r7
+	add	#48, r7
+	; ghash.ae:128: for u in 3..16 {
+.Lgcm_key_setup_loop15:
+	; ghash.ae:129: low = u & (0 - u)
 	mov	#0, r15
-	sub	r4, r15
-	mov	r4, r6
+	sub	r5, r15
+	mov	r5, r6
 	and	r15, r6
-	; ghash.ae:132: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r4, r7
-	xor	r6, r7
-	mov	r7, r15
+	; ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
+	mov	r5, r4
+	xor	r6, r4
+	mov	r4, r15
 	rlam.w	#3, r15
 	rla	r15
-	add	r10, r15
+	add	2(sp), r15
 	mov	r6, r8
 	rlam.w	#3, r8
 	rla	r8
-	add	r10, r8
-	mov	@r15, 2(sp)
-	xor	@r8, 2(sp)
-	mov	2(r15), 0(sp)
-	xor	2(r8), 0(sp)
-	mov	4(r15), r9
-	xor	4(r8), r9
+	add	2(sp), r8
+	mov	@r15, 0(sp)
+	xor	@r8, 0(sp)
+	mov	2(r15), r9
+	xor	2(r8), r9
+	mov	4(r15), r10
+	xor	4(r8), r10
 	mov	6(r15), r11
 	xor	6(r8), r11
 	mov	8(r15), r12
@@ -1509,54 +304,53 @@ gcm_key_setup:
 	xor	12(r8), r14
 	mov	14(r15), r15
 	xor	14(r8), r15
-	mov	2(sp), 0(r5)
-	mov	@sp, 2(r5)
-	mov	r9, 4(r5)
-	mov	r11, 6(r5)
-	mov	r12, 8(r5)
-	mov	r13, 10(r5)
-	mov	r14, 12(r5)
-	mov	r15, 14(r5)
-	; ghash.ae:133: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
-	add	#16, r7
-	rlam.w	#3, r7
-	mov	r7, r15
-	rla	r15
-	add	r10, r15
+	mov	@sp, 0(r7)
+	mov	r9, 2(r7)
+	mov	r10, 4(r7)
+	mov	r11, 6(r7)
+	mov	r12, 8(r7)
+	mov	r13, 10(r7)
+	mov	r14, 12(r7)
+	mov	r15, 14(r7)
+	; ghash.ae:131: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	add	#16, r4
+	rlam.w	#3, r4
+	rla	r4
+	add	2(sp), r4
 	add	#16, r6
 	rlam.w	#3, r6
 	rla	r6
-	add	r10, r6
-	mov	@r15, r7
-	xor	@r6, r7
-	mov	2(r15), r8
-	xor	2(r6), r8
-	mov	4(r15), r9
-	xor	4(r6), r9
-	mov	6(r15), r11
+	add	2(sp), r6
+	mov	@r4, r8
+	xor	@r6, r8
+	mov	2(r4), r9
+	xor	2(r6), r9
+	mov	4(r4), r10
+	xor	4(r6), r10
+	mov	6(r4), r11
 	xor	6(r6), r11
-	mov	8(r15), r12
+	mov	8(r4), r12
 	xor	8(r6), r12
-	mov	10(r15), r13
+	mov	10(r4), r13
 	xor	10(r6), r13
-	mov	12(r15), r14
+	mov	12(r4), r14
 	xor	12(r6), r14
-	mov	14(r15), r15
+	mov	14(r4), r15
 	xor	14(r6), r15
-	mov	r7, 256(r5)
-	mov	r8, 258(r5)
-	mov	r9, 260(r5)
-	mov	r11, 262(r5)
-	mov	r12, 264(r5)
-	mov	r13, 266(r5)
-	mov	r14, 268(r5)
-	mov	r15, 270(r5)
-	add	#16, r5
-	add	#1, r4
-	cmp	#16, r4
-	jnc	.Lgcm_key_setup_loop10
-.Lgcm_key_setup_done11:
-	add	#142, sp
+	mov	r8, 256(r7)
+	mov	r9, 258(r7)
+	mov	r10, 260(r7)
+	mov	r11, 262(r7)
+	mov	r12, 264(r7)
+	mov	r13, 266(r7)
+	mov	r14, 268(r7)
+	mov	r15, 270(r7)
+	add	#16, r7
+	add	#1, r5
+	cmp	#16, r5
+	jnc	.Lgcm_key_setup_loop15
+.Lgcm_key_setup_done16:
+	add	#52, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_key_setup, .-gcm_key_setup
@@ -1592,7 +386,7 @@ gcm_encrypt_with:
 	swpb	r9
 	rlam.w	#4, r9
 	bis	r15, r9
-	; ghash.ae:212: for i in 0..(n + 15) / 16 {
+	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 32(sp)
 	mov	#0, 38(sp)
@@ -1669,7 +463,7 @@ gcm_encrypt_with:
 	mov	58(sp), r15
 	swpb	r4
 	xor	r4, r15
-	; ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r5, 110(sp)
 	mov	r6, 112(sp)
 	mov	r7, 114(sp)
@@ -1752,7 +546,7 @@ gcm_encrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 44(sp)
 	bis	r14, 44(sp)
-	; ghash.ae:212: for i in 0..(n + 15) / 16 {
+	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 20(sp)
@@ -1826,7 +620,7 @@ gcm_encrypt_with:
 	xor	r5, r8
 	swpb	r4
 	xor	r4, r9
-	; ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r6, 110(sp)
 	mov	r15, 112(sp)
 	mov	r14, 114(sp)
@@ -2465,7 +1259,7 @@ gcm_decrypt_with:
 	swpb	r9
 	rlam.w	#4, r9
 	bis	r15, r9
-	; ghash.ae:212: for i in 0..(n + 15) / 16 {
+	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -2542,7 +1336,7 @@ gcm_decrypt_with:
 	mov	22(sp), r15
 	swpb	r4
 	xor	r4, r15
-	; ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r5, 124(sp)
 	mov	r6, 126(sp)
 	mov	r7, 128(sp)
@@ -2624,7 +1418,7 @@ gcm_decrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 44(sp)
 	bis	r14, 44(sp)
-	; ghash.ae:212: for i in 0..(n + 15) / 16 {
+	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 14(sp)
@@ -2698,7 +1492,7 @@ gcm_decrypt_with:
 	xor	r5, r8
 	swpb	r4
 	xor	r4, r9
-	; ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r6, 124(sp)
 	mov	r15, 126(sp)
 	mov	r14, 128(sp)
@@ -3585,7 +2379,7 @@ gcm_G_mul_h:
 	clr	16(sp)
 	clr	18(sp)
 	clr	20(sp)
-	; ghash.ae:144: xs[i] = x[w * i + w - 1 : w * i]
+	; ghash.ae:142: xs[i] = x[w * i + w - 1 : w * i]
 	mov	@r12+, 6(sp)
 	mov	@r12+, 8(sp)
 	mov	@r12+, 10(sp)
@@ -3594,7 +2388,7 @@ gcm_G_mul_h:
 	mov	@r12+, 16(sp)
 	mov	@r12+, 18(sp)
 	mov	@r12+, 20(sp)
-	; ghash.ae:147: @unroll(unroll)
+	; ghash.ae:145: @unroll(unroll)
 	mov	#8, 2(sp)
 	mov	#0, r8
 	mov	#0, r9
@@ -3646,7 +2440,7 @@ gcm_G_mul_h:
 	mov.b	r8, r8
 	rla	r8
 	xor	gcm_G.R8(r8), r15
-	; ghash.ae:152: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	; ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	6(r6), r8
 	rrum.w	#4, r8
 	and	#15, r8

@@ -349,7 +349,7 @@ ghash_absorb:
 	mov	r14, 56(sp)
 	mov	r15, 54(sp)
 	mov	92(sp), 58(sp)
-	; ghash.ae:212: for i in 0..(n + 15) / 16 {
+	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	r15, r12
 	mov	#0, r14
 	add	#15, r12
@@ -393,7 +393,7 @@ ghash_absorb:
 	subc	50(sp), r15
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
-	; ghash.ae:213: off = i * 16
+	; ghash.ae:211: off = i * 16
 	mov	46(sp), r7
 	rla	r7
 	adc	r7
@@ -404,7 +404,7 @@ ghash_absorb:
 	rla	r7
 	adc	r7
 	and	#65520, r7
-	; ghash.ae:214: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	54(sp), r6
 	sub	r7, r6
 	add	56(sp), r7
