@@ -23,6 +23,7 @@ from pathlib import Path
 from aedsl import resources, toolchain
 from aedsl.backends.registry import target_for
 from aedsl.codegen.unit import KEY_SETUP_ENTRIES, Compiled
+from aedsl.ir.passes.inline import is_size_mode
 
 RUNTIME_FILES = ("aead.c", "bench.c")
 GLUE_NAME = "aedsl_glue.h"
@@ -97,7 +98,7 @@ def _args(params, values: dict) -> str:
 
 def size_mode(unit: Compiled) -> bool:
     """The variant was compiled with `-k opt=size` (the runtime is then built for size too)."""
-    return str(unit.knobs.get("opt", "speed")) == "size"
+    return is_size_mode(unit.knobs)
 
 
 def glue_header(unit: Compiled, chip) -> str:

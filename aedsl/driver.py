@@ -17,6 +17,7 @@ from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir import pipeline
 from aedsl.ir.nodes import walk_ops
+from aedsl.ir.passes.inline import is_size_mode
 from aedsl.ir.pipeline import run_passes
 from aedsl.knobs import Knob
 
@@ -46,7 +47,7 @@ ROLLED_UNROLL = ("looped", "1")
 def size_mode_spec_knobs(module, knobs: dict) -> dict:
     """Spec knob values size mode implies (applied like a target's implied knobs: only when the
     spec declares the knob and -k does not set it)."""
-    if str(knobs.get("opt", "speed")) != "size" or "unroll" not in module.knob_decls:
+    if not is_size_mode(knobs) or "unroll" not in module.knob_decls:
         return {}
     values = module.knob_decls["unroll"].values or ()
     return next(({"unroll": v} for v in ROLLED_UNROLL if v in values), {})

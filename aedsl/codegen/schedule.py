@@ -28,6 +28,8 @@ Preserves: the function's results and effects (a topological order of the depend
 """
 from __future__ import annotations
 
+from aedsl.ir.passes.inline import is_size_mode
+
 from .liveness import defs_uses
 from .mir import Frame, Inc, Ind, Mem, MFunction, MInst, is_vreg
 from .regalloc import copy_regs
@@ -386,6 +388,6 @@ def static_size(mf: MFunction, target: Target) -> int:
 def judge(mf: MFunction, target: Target, knobs: dict) -> tuple[int, ...]:
     """What the MIR pipeline minimises between the selected and the re-ordered function: the
     static cycles, or in size mode (`opt=size`) the bytes, then the cycles."""
-    if str(knobs.get("opt", "speed")) == "size":
+    if is_size_mode(knobs):
         return static_size(mf, target), static_cost(mf, target)
     return (static_cost(mf, target),)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aedsl.ir.nodes import Module
+from aedsl.ir.passes.inline import is_size_mode
 
 from aedsl.codegen import copies, dce
 from aedsl.codegen.emit import SpecLines
@@ -97,7 +98,7 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
     (`opt=size`) takes `rotate` on any part."""
     k = dict(knobs)
     k.setdefault("call_min_work", str(CALL_MIN_WORK))
-    if "table_fusion" not in k and str(k.get("opt", "speed")) == "size":
+    if "table_fusion" not in k and is_size_mode(k):
         k["table_fusion"] = "rotate"        # size mode: one T-table per direction + rotations
     if "table_fusion" not in k and chip.flash.length < SMALL_FLASH:
         from aedsl.ir.passes.common import reachable_functions

@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
+from aedsl.ir.passes.inline import is_size_mode
 
 from aedsl.codegen import accel, copies, dce
 from aedsl.codegen.emit import SpecLines
@@ -99,7 +100,7 @@ def variant_aes_tables(module, chip, knobs: dict) -> str | None:
         return knobs["aes_tables"]
     if "table_fusion" in knobs or "word_bits" in knobs:
         return None
-    if str(knobs.get("opt", "speed")) == "size":
+    if is_size_mode(knobs):
         return "sbox"                   # size mode: the S-box only (no T-tables)
     return default_aes_tables(module, chip) or "sbox"
 

@@ -202,25 +202,31 @@ def _decide(module: Module, kept: frozenset, min_work: int, size_mode: bool = Fa
     return info
 
 
-def _loops_over_buffer(module: Module, name: str, seen=None) -> bool:
-    """The function (or one it calls) has a loop whose bounds derive from a buffer's length
-    (`len`): it walks a message or AD. Stricter than `_runs_over_input`, which also counts a
-    loop bounded by a scalar parameter (OCB3's `get_l` doubling up to ntz(i)): such a helper
-    stays inlined in size mode, where its bound is seen as the public value it is."""
+def _reaches(module: Module, name: str, own, seen=None) -> bool:
+    """`own(fn)` holds for the function `name` or for one it calls, directly or not."""
     seen = set() if seen is None else seen
     if name in seen or not module.has_function(name):
         return False
     seen.add(name)
     fn = module.function(name)
-    derived: set[int] = set()
-    for op in walk_ops(fn.body):
-        if op.opcode == "len" or any(isinstance(a, Value) and id(a) in derived for a in op.args):
-            derived.update(id(r) for r in op.results)
-        if op.opcode == "for" and any(isinstance(a, Value) and id(a) in derived for a in op.args[:2]):
-            return True
-        if op.opcode == "call" and _loops_over_buffer(module, op.attrs["callee"], seen):
-            return True
-    return False
+    return own(fn) or any(op.opcode == "call" and _reaches(module, op.attrs["callee"], own, seen)
+                          for op in walk_ops(fn.body))
+
+
+def _loops_over_buffer(module: Module, name: str) -> bool:
+    """The function (or one it calls) has a loop whose bounds derive from a buffer's length
+    (`len`): it walks a message or AD. Stricter than `_runs_over_input`, which also counts a
+    loop bounded by a scalar parameter (OCB3's `get_l` doubling up to ntz(i)): such a helper
+    stays inlined in size mode, where its bound is seen as the public value it is."""
+    def own(fn: Function) -> bool:
+        derived: set[int] = set()
+        for op in walk_ops(fn.body):
+            if op.opcode == "len" or any(isinstance(a, Value) and id(a) in derived for a in op.args):
+                derived.update(id(r) for r in op.results)
+            if op.opcode == "for" and any(isinstance(a, Value) and id(a) in derived for a in op.args[:2]):
+                return True
+        return False
+    return _reaches(module, name, own)
 
 
 def _starts_accelerator(fn: Function) -> bool:
@@ -230,23 +236,15 @@ def _starts_accelerator(fn: Function) -> bool:
     return any(op.opcode == "accel_start" for op in walk_ops(fn.body))
 
 
-def _runs_over_input(module: Module, name: str, seen=None) -> bool:
+def _runs_over_input(module: Module, name: str) -> bool:
     """The function (or one it calls) loops a run-time number of times (over a message or AD):
     its work grows with the input, so a call costs a fixed few tens of cycles per message while
     each inlined copy costs its whole size. Pure per-block helpers (MixColumns, a round) never
     qualify: they stay inlined, where table fusion can still turn them into tables."""
-    seen = set() if seen is None else seen
-    if name in seen or not module.has_function(name):
-        return False
-    seen.add(name)
-    fn = module.function(name)
-    consts = _consts(fn)
-    for op in walk_ops(fn.body):
-        if op.opcode == "for" and _trips(op, consts) is None:
-            return True
-        if op.opcode == "call" and _runs_over_input(module, op.attrs["callee"], seen):
-            return True
-    return False
+    def own(fn: Function) -> bool:
+        consts = _consts(fn)
+        return any(op.opcode == "for" and _trips(op, consts) is None for op in walk_ops(fn.body))
+    return _reaches(module, name, own)
 
 
 def kept_calls(module: Module, min_work: int = MIN_WORK, size: bool = False, fusion: bool = True) -> frozenset[str]:

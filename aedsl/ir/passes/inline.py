@@ -47,6 +47,11 @@ KNOBS = (
 )
 
 
+def is_size_mode(knobs: dict | None) -> bool:
+    """`-k opt=size` is set (the `opt` knob declared above; speed is the default)."""
+    return str((knobs or {}).get("opt", "speed")) == "size"
+
+
 # Entry points kept as calls by `inline=entries` (matched on the last dotted component).
 KEPT_CALLS = frozenset({"key_schedule", "encrypt_block", "decrypt_block", "key_setup", "encrypt_with",
                         "decrypt_with"})
@@ -113,7 +118,7 @@ def run(module: Module, knobs: dict) -> Module:
     if policy == "entries":
         keep = frozenset(f.name for f in module.functions if f.name.rsplit(".", 1)[-1] in KEPT_CALLS)
     else:
-        size = str((knobs or {}).get("opt", "speed")) == "size"
+        size = is_size_mode(knobs)
         # table fusion will turn byte tables (an S-box) and the code around them into word tables
         fusion = (str((knobs or {}).get("table_fusion", "full")) != "none"     # table_fusion's default
                   and any(t.elem_width == 8 and t.length == 256 for t in module.tables))
