@@ -68,21 +68,55 @@ class ShiftOps:
             return self.shl_multi([limb], k, 1)[0]
         return self.shr_multi([limb], -k, 1)[0]
 
+    # A target whose instructions move a limb's lowest bit into the carry flag and the carry flag
+    # into a limb's top bit (MSP430 `rra` / `rrc`) sets CARRY_GATHER and the two hooks below.
+    CARRY_GATHER = False
+
+    def carry_out_low(self, r) -> None:
+        """Hook: shift register r right by one, its lowest bit into the carry flag."""
+        raise NotImplementedError
+
+    def carry_in_high(self, r) -> None:
+        """Hook: shift register r right by one, the carry flag into its top bit."""
+        raise NotImplementedError
+
+    def shift_limb_cost(self, k: int) -> int:
+        """Hook: instructions of `shift_limb(x, k)` (the default: one)."""
+        return 1
+
     def op_perm(self, op):
-        """A bit permutation (output bit p[i] = input bit i), as masks and single-limb shifts:
-        the bits that go from source limb s to destination limb d moving by the same k bits
+        """A bit permutation (output bit p[i] = input bit i), the cheaper of two lowerings by
+        instruction count: shift-and-mask groups (`perm_groups`) or, on a target with
+        CARRY_GATHER, a carry chain (`perm_carry`)."""
+        (a,) = self.args(op)
+        w = op.results[0].width
+        table = op.attrs["table"]
+        groups = self.perm_groups_of(table)
+        if self.CARRY_GATHER:
+            plan = self.perm_carry_plan(table, w)
+            full = (1 << self.LIMB) - 1
+            cost_groups = sum((m != full) + (self.shift_limb_cost(k) if k else 0) + 1
+                              for (_, _, k), m in groups.items())
+            if plan[2] < cost_groups:
+                self.put(op.results[0], self.perm_carry(a, w, plan))
+                return
+        self.put(op.results[0], self.perm_groups(a, w, groups))
+
+    def perm_groups_of(self, table) -> dict:
+        L = self.LIMB
+        groups: dict[tuple[int, int, int], int] = {}
+        for i, dest in enumerate(table):
+            key = (i // L, dest // L, dest % L - i % L)
+            groups[key] = groups.get(key, 0) | (1 << (i % L))
+        return groups
+
+    def perm_groups(self, a: list, w: int, groups: dict) -> list:
+        """The bits that go from source limb s to destination limb d moving by the same k bits
         within their limbs are one group, `out[d] |= shift(a[s] & mask, k)`. A permutation of
         cells (bytes, nibbles) or of whole words has few groups; one with no structure costs
         one group per bit, each a mask, a shift within one limb and an or."""
-        (a,) = self.args(op)
-        w = op.results[0].width
         L = self.LIMB
-        n = nlimbs(w, L)
-        groups: dict[tuple[int, int, int], int] = {}
-        for i, dest in enumerate(op.attrs["table"]):
-            key = (i // L, dest // L, dest % L - i % L)
-            groups[key] = groups.get(key, 0) | (1 << (i % L))
-        out: list = [Imm(0)] * n
+        out: list = [Imm(0)] * nlimbs(w, L)
         full = (1 << L) - 1
         for (src, dst, k), mask in sorted(groups.items(), key=lambda g: (g[0][1], g[0][0], g[0][2])):
             x = a[src]
@@ -90,7 +124,49 @@ class ShiftOps:
                 x = self.bitop(self.BITWISE["and"], x, Imm(mask))
             x = self.shift_limb(x, k) if k else x
             out[dst] = x if out[dst] == Imm(0) else self.bitop(self.BITWISE["or"], out[dst], x)
-        self.put(op.results[0], out)
+        return out
+
+    def perm_carry_plan(self, table, w: int) -> tuple[list, list, int]:
+        """The carry chain of a bit permutation: the source bits leave their limbs lowest first,
+        limb after limb, and each enters the top of the register collecting its destination
+        bits. A register collects a run of consecutive destination bits of one limb that arrive
+        in increasing order (a segment: [limb, lowest, highest, count]); a new segment starts
+        wherever that breaks. Returns (steps: source bit -> segment, segments, instruction
+        estimate: two per bit, a copy per source limb, per segment a clear, a shift into place
+        and an or)."""
+        L = self.LIMB
+        segs: list[list[int]] = []
+        current: dict[int, int] = {}
+        steps = []
+        for i, dest in enumerate(table):
+            limb, pos = divmod(dest, L)
+            k = current.get(limb)
+            if k is None or segs[k][2] != pos - 1:
+                segs.append([limb, pos, pos, 0])
+                k = current[limb] = len(segs) - 1
+            segs[k][2] = pos
+            segs[k][3] += 1
+            steps.append(k)
+        cost = 2 * len(table) + nlimbs(w, L)
+        for limb, lo, hi, count in segs:
+            cost += 1 + (self.shift_limb_cost(-(L - 1 - hi)) if hi != L - 1 else 0) + 1
+        return steps, segs, cost
+
+    def perm_carry(self, a: list, w: int, plan) -> list:
+        L = self.LIMB
+        steps, segs, _ = plan
+        regs = [self.copy(Imm(0)) for _ in segs]      # zeros below a segment that is not full
+        src = None
+        for i, k in enumerate(steps):
+            if i % L == 0:
+                src = self.copy(a[i // L])
+            self.carry_out_low(src)
+            self.carry_in_high(regs[k])
+        out: list = [Imm(0)] * nlimbs(w, L)
+        for (limb, lo, hi, count), r in zip(segs, regs):
+            x = self.shift_limb(r, -(L - 1 - hi)) if hi != L - 1 else r
+            out[limb] = x if out[limb] == Imm(0) else self.bitop(self.BITWISE["or"], out[limb], x)
+        return out
 
     def op_slice(self, op):
         (a,) = self.args(op)

@@ -135,8 +135,10 @@ class _Fuser:
         return op is not None and op.opcode == "load" and op.args[1] is root
 
     # -- evaluation ---------------------------------------------------------------------------
-    def tabulate(self, groups: list, defs, width: int) -> list[tuple[int, ...]]:
-        """For each (root, items): the table of XOR(item << shift) over all root values."""
+    def tabulate(self, groups: list, defs, width: int) -> list[tuple[int, ...]] | None:
+        """For each (root, items): the table of XOR(item << shift) over all root values; None
+        when the cone reads a table outside its bounds for some root value (an index whose
+        range the program bounds elsewhere, e.g. a loop counter indexing a constant table)."""
         roots = [g[0] for g in groups]
         names = Names(Function("tf", [], [], Block()))
         vmap: dict[int, object] = {}
@@ -175,8 +177,13 @@ class _Fuser:
             fn = Function("tf", params, [v.width for v in outs], Block([], ops, outs))
             program = compile_module(Module("tf", {}, tables=self.module.tables, functions=[fn]))
             size = 1 << max(r.width for r in roots)
-            columns = [program.call("tf", [b & mask(r.width) for r in roots]) for b in range(size)]
+            try:
+                columns = [program.call("tf", [b & mask(r.width) for r in roots]) for b in range(size)]
+            except IndexError:
+                columns = None
             self.cache[key] = columns
+        if columns is None:
+            return None
         tables = []
         k = 0
         for root, items in groups:
@@ -262,6 +269,8 @@ class _Fuser:
             if not groups:
                 continue
             tables = self.tabulate(groups, defs, y.width)
+            if tables is None:
+                continue
             fused = {id(root) for root, _ in groups}
             new_ops: list[Op] = []
             parts: list[Value] = []

@@ -473,27 +473,27 @@ spongent_pi160_sbox_layer:
 
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
-;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3206 bytes of code
+;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2232 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
 	.balign 2
 spongent_pi160_permute:
 	pushm.w	#7, r10
-	sub	#28, sp
-	mov	r13, 26(sp)
+	sub	#32, sp
+	mov	r13, 30(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 24(sp)
+	mov	#80, 28(sp)
 	mov	@r12+, r6
+	mov	@r12+, 2(sp)
 	mov	@r12+, r7
 	mov	@r12+, r8
 	mov	@r12+, r9
 	mov	@r12+, r10
 	mov	@r12+, r11
 	mov	@r12+, r13
-	mov	@r12+, 6(sp)
-	mov	@r12+, 10(sp)
+	mov	@r12+, 22(sp)
 	mov	@r12+, r14
 	mov	#117, r15
 .Lspongent_pi160_permute_loop1:
@@ -536,26 +536,25 @@ spongent_pi160_permute:
 	rlam.w	#3, r6
 	bis	r6, r5
 	mov.b	r5, r5
-	mov	r14, r6
 	swpb	r5
-	xor	r5, r6
+	xor	r5, r14
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
 	mov	r15, r5
 	rla.b	r5
-	mov	r15, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
+	mov	r15, r6
+	rrum.w	#4, r6
+	rrum.w	#2, r6
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	xor	r15, r14
-	and	#1, r14
-	bis	r14, r5
-	mov	r5, 22(sp)
-	and	#127, 22(sp)
+	xor	r15, r6
+	and	#1, r6
+	bis	r6, r5
+	mov	r5, 26(sp)
+	and	#127, 26(sp)
 	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
 	mov	r12, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r14
+	mov.b	spongent_pi160_sbox(r15), r5
 	mov	r12, r15
 	rrum.w	#4, r15
 	and	#15, r15
@@ -571,42 +570,44 @@ spongent_pi160_permute:
 	mov	r4, r15
 	and	#65520, r15
 	and	#15, r4
-	bis	r15, r14
+	bis	r15, r5
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
 	swpb	r15
-	mov	r15, r5
-	and	#65280, r5
+	mov	r15, r6
+	and	#65280, r6
 	mov.b	r15, r15
-	bis	r5, r14
-	bis	r15, r4
+	bis	r6, r5
+	mov	r4, r6
+	bis	r15, r6
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r12
-	and	#61440, r12
-	and	#4095, r15
-	bis	r12, r14
-	bis	r15, r4
-	mov	r7, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r15
+	and	#61440, r15
+	and	#4095, r12
+	mov	r5, 24(sp)
+	bis	r15, 24(sp)
+	bis	r12, r6
+	mov	2(sp), r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r15
-	bis	r15, r4
-	mov	r7, r15
+	bis	r15, r6
+	mov	2(sp), r15
 	rrum.w	#4, r15
 	and	#15, r15
 	mov.b	spongent_pi160_sbox(r15), r5
@@ -621,18 +622,65 @@ spongent_pi160_permute:
 	mov	r5, r15
 	and	#65520, r15
 	and	#15, r5
-	bis	r15, r4
+	bis	r15, r6
+	mov.b	3(sp), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
+	mov.b	r12, r12
+	bis	r15, r6
+	bis	r12, r5
+	mov.b	3(sp), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r15
+	and	#61440, r15
+	and	#4095, r12
+	mov	r6, 16(sp)
+	bis	r15, 16(sp)
+	bis	r12, r5
+	mov	r7, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r5
+	mov	r7, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r15
+	and	#65520, r15
+	and	#15, r6
+	bis	r15, r5
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	and	#15, r15
-	mov.b	spongent_pi160_sbox(r15), r15
-	swpb	r15
-	mov	r15, r12
-	and	#65280, r12
-	mov.b	r15, r15
-	bis	r12, r4
+	mov.b	spongent_pi160_sbox(r15), r12
+	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
+	mov.b	r12, r12
 	bis	r15, r5
+	bis	r12, r6
 	swpb	r7
 	mov.b	r7, r7
 	rrum.w	#4, r7
@@ -649,42 +697,40 @@ spongent_pi160_permute:
 	mov	r12, r15
 	and	#61440, r15
 	and	#4095, r12
-	mov	r4, r7
-	bis	r15, r7
-	mov	r5, r15
-	bis	r12, r15
-	mov	r8, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r15
-	mov	r8, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r12
-	and	#65520, r12
-	and	#15, r4
-	bis	r12, r15
-	mov	r8, r12
+	mov	r5, 14(sp)
+	bis	r15, 14(sp)
+	bis	r12, r6
+	mov	r8, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r6
+	mov	r8, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65520, r15
+	and	#15, r7
+	bis	r15, r6
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
 	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
 	mov.b	r12, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	swpb	r12
-	mov	r12, r5
-	and	#65280, r5
-	mov.b	r12, r12
-	bis	r5, r15
-	mov	r4, r5
-	bis	r12, r5
+	bis	r15, r6
+	bis	r12, r7
 	swpb	r8
 	mov.b	r8, r8
 	rrum.w	#4, r8
@@ -698,42 +744,43 @@ spongent_pi160_permute:
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	mov	r12, r8
-	and	#61440, r8
+	mov	r12, r15
+	and	#61440, r15
 	and	#4095, r12
-	bis	r8, r15
-	bis	r12, r5
-	mov	r9, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r5
-	mov	r9, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r12
-	and	#65520, r12
-	and	#15, r4
-	bis	r12, r5
-	mov	r9, r12
+	mov	r6, 12(sp)
+	bis	r15, 12(sp)
+	bis	r12, r7
+	mov	r9, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r7
+	mov	r9, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
+	and	#65520, r15
+	and	#15, r8
+	bis	r15, r7
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
 	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
 	mov.b	r12, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	swpb	r12
-	mov	r12, r8
-	and	#65280, r8
-	mov.b	r12, r12
-	bis	r8, r5
-	bis	r12, r4
+	bis	r15, r7
+	bis	r12, r8
 	swpb	r9
 	mov.b	r9, r9
 	rrum.w	#4, r9
@@ -747,43 +794,43 @@ spongent_pi160_permute:
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	mov	r12, r8
-	and	#61440, r8
+	mov	r12, r15
+	and	#61440, r15
 	and	#4095, r12
-	mov	r5, r9
-	bis	r8, r9
-	bis	r12, r4
-	mov	r10, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r4
-	mov	r10, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r12
-	and	#65520, r12
-	and	#15, r5
-	bis	r12, r4
-	mov	r10, r12
+	mov	r7, 10(sp)
+	bis	r15, 10(sp)
+	bis	r12, r8
+	mov	r10, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r8
+	mov	r10, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65520, r15
+	and	#15, r9
+	bis	r15, r8
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
 	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
 	mov.b	r12, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	swpb	r12
-	mov	r12, r8
-	and	#65280, r8
-	mov.b	r12, r12
-	bis	r8, r4
-	bis	r12, r5
+	bis	r15, r8
+	bis	r12, r9
 	swpb	r10
 	mov.b	r10, r10
 	rrum.w	#4, r10
@@ -797,45 +844,43 @@ spongent_pi160_permute:
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	mov	r12, r8
-	and	#61440, r8
+	mov	r12, r15
+	and	#61440, r15
 	and	#4095, r12
-	mov	r4, r10
-	bis	r8, r10
-	mov	r5, r8
-	bis	r12, r8
-	mov	r11, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r8
-	mov	r11, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r12
-	and	#65520, r12
-	and	#15, r4
-	bis	r12, r8
-	mov	r11, r12
+	mov	r8, 8(sp)
+	bis	r15, 8(sp)
+	bis	r12, r9
+	mov	r11, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r9
+	mov	r11, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r15
+	and	#65520, r15
+	and	#15, r10
+	bis	r15, r9
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
 	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
 	mov.b	r12, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	swpb	r12
-	mov	r12, r5
-	and	#65280, r5
-	mov.b	r12, r12
-	bis	r5, r8
-	mov	r4, r5
-	bis	r12, r5
+	bis	r15, r9
+	bis	r12, r10
 	swpb	r11
 	mov.b	r11, r11
 	rrum.w	#4, r11
@@ -849,934 +894,510 @@ spongent_pi160_permute:
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	mov	r12, r11
-	and	#61440, r11
+	mov	r12, r15
+	and	#61440, r15
 	and	#4095, r12
-	bis	r11, r8
-	mov	r5, r11
-	bis	r12, r11
-	mov	r13, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	bis	r12, r11
-	mov	r13, r12
-	rrum.w	#4, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r12
-	and	#65520, r12
-	and	#15, r4
-	bis	r12, r11
-	mov	r13, r12
-	swpb	r12
-	mov.b	r12, r12
-	and	#15, r12
-	mov.b	spongent_pi160_sbox(r12), r12
-	swpb	r12
-	mov	r12, r5
-	and	#65280, r5
-	mov.b	r12, r12
-	bis	r5, r11
-	mov	r4, r5
-	bis	r12, r5
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r12
-	and	#61440, r12
-	and	#4095, r13
-	bis	r12, r11
-	mov	r5, r12
-	bis	r13, r12
-	mov	6(sp), r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	bis	r13, r12
-	mov	6(sp), r13
-	rrum.w	#4, r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r13
-	and	#65520, r13
-	and	#15, r4
-	bis	r13, r12
-	mov.b	7(sp), r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	swpb	r13
-	mov	r13, r5
-	and	#65280, r5
-	mov.b	r13, r13
-	bis	r5, r12
-	bis	r13, r4
-	mov.b	7(sp), r13
-	rrum.w	#4, r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r5
-	and	#61440, r5
-	and	#4095, r13
-	bis	r5, r12
-	bis	r13, r4
-	mov	10(sp), r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r13
-	bis	r13, r4
-	mov	10(sp), r13
-	rrum.w	#4, r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r13
-	and	#65520, r13
-	mov	r5, 0(sp)
-	and	#15, 0(sp)
-	bis	r13, r4
-	mov.b	11(sp), r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r5
-	swpb	r5
-	mov	r5, r13
-	and	#65280, r13
-	mov.b	r5, r5
-	mov	r4, 2(sp)
-	bis	r13, 2(sp)
-	bis	r5, 0(sp)
-	mov.b	11(sp), r13
-	rrum.w	#4, r13
-	and	#15, r13
-	mov.b	spongent_pi160_sbox(r13), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r4
-	and	#61440, r4
-	and	#4095, r5
-	mov	2(sp), r13
-	bis	r4, r13
-	mov	@sp, r4
-	bis	r5, r4
-	mov	r6, r5
-	and	#15, r5
-	mov.b	spongent_pi160_sbox(r5), r5
-	bis	r5, r4
-	mov	r6, r5
-	rrum.w	#4, r5
-	and	#15, r5
-	mov.b	spongent_pi160_sbox(r5), r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r6, r5
-	swpb	r5
-	mov.b	r5, r5
-	and	#15, r5
-	mov.b	spongent_pi160_sbox(r5), r5
-	mov.b	r5, r5
-	swpb	r5
-	bis	r5, r4
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	mov.b	spongent_pi160_sbox(r6), r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#4, r5
-	mov	r4, r6
-	bis	r5, r6
-	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	r14, r4
-	and	#4096, r4
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#1, r4
-	mov	r14, r5
-	and	#256, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r14, r5
-	and	#16, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r14, r5
-	and	#1, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#4096, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#256, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#16, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#1, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#4096, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#256, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#16, r5
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#1, r5
-	mov.b	r5, r5
-	swpb	r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#4096, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#256, r5
-	rlam.w	#4, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#16, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#1, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#4, r5
-	mov	r4, 20(sp)
-	bis	r5, 20(sp)
-	mov	r10, r4
-	and	#4096, r4
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#1, r4
-	mov	r10, r5
-	and	#256, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#16, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#1, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#4096, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#256, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#16, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#1, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#4096, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#256, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#16, r5
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#1, r5
-	mov.b	r5, r5
-	swpb	r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#4096, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#256, r5
-	rlam.w	#4, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#16, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#1, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#4, r5
-	mov	r4, 18(sp)
-	bis	r5, 18(sp)
-	mov	r14, r4
-	and	#8192, r4
-	rrum.w	#2, r4
-	mov	r14, r5
-	and	#512, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r14, r5
-	and	#32, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r14, r5
-	and	#2, r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#8192, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#512, r5
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#32, r5
-	mov.b	r5, r5
-	swpb	r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#2, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#4096, r5
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#256, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#16, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#1, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#4096, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#256, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#16, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#1, r5
-	rlam.w	#4, r5
-	mov	r4, 16(sp)
-	bis	r5, 16(sp)
-	mov	r15, r4
-	and	#8192, r4
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#2, r4
-	mov	r15, r5
-	and	#512, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#32, r5
-	rrum.w	#4, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#2, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#8192, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#512, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#32, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#2, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#8192, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#512, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#32, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#2, r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#8192, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#512, r5
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#32, r5
-	mov.b	r5, r5
-	swpb	r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#2, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#3, r5
-	mov	r4, 14(sp)
-	bis	r5, 14(sp)
-	mov	r11, r4
-	and	#8192, r4
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#2, r4
-	mov	r11, r5
-	and	#512, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#32, r5
-	rrum.w	#4, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#2, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#8192, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#512, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#32, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#2, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#8192, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#512, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#32, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r13, r5
-	and	#2, r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#8192, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#512, r5
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#32, r5
-	mov.b	r5, r5
-	swpb	r5
-	bis	r5, r4
-	mov	r6, r5
-	and	#2, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#3, r5
-	mov	r4, 12(sp)
-	bis	r5, 12(sp)
-	mov	r14, r4
-	and	#16384, r4
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#3, r4
-	mov	r14, r5
-	and	#1024, r5
-	swpb	r5
-	mov.b	r5, r5
-	bis	r5, r4
-	mov	r14, r5
-	and	#64, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r14, r5
-	and	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#16384, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#1024, r5
-	rrum.w	#4, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#64, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r7, r5
-	and	#4, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#16384, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#1024, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#64, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r15, r5
-	and	#4, r5
-	rlam.w	#4, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#16384, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#1024, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#64, r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r9, r5
-	and	#4, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#2, r5
-	mov	r4, 8(sp)
-	bis	r5, 8(sp)
-	mov	r10, r4
-	and	#16384, r4
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#3, r4
-	mov	r10, r5
-	and	#1024, r5
-	swpb	r5
-	mov.b	r5, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#64, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r10, r5
-	and	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#16384, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#1024, r5
-	rrum.w	#4, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#64, r5
-	rrum.w	#1, r5
-	bis	r5, r4
-	mov	r8, r5
-	and	#4, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#16384, r5
-	rrum.w	#3, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#1024, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#64, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r11, r5
-	and	#4, r5
-	rlam.w	#4, r5
-	rlam.w	#2, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#16384, r5
-	rlam.w	#1, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#1024, r5
-	rlam.w	#4, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#64, r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r5, r4
-	mov	r12, r5
-	and	#4, r5
-	mov.b	r5, r5
-	swpb	r5
-	rlam.w	#2, r5
-	mov	r4, 4(sp)
-	bis	r5, 4(sp)
-	mov	r14, r5
-	and	#32768, r5
-	rrum.w	#4, r5
-	mov	r14, r4
-	and	#2048, r4
-	rrum.w	#1, r4
-	bis	r4, r5
-	mov	r14, r4
-	and	#128, r4
-	rlam.w	#2, r4
-	bis	r4, r5
-	and	#8, r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r14, r5
-	mov	r7, r14
-	and	#32768, r14
-	bis	r14, r5
-	mov	r7, r14
-	and	#2048, r14
-	rlam.w	#3, r14
-	bis	r14, r5
-	mov	r7, r14
-	and	#128, r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r14, r5
-	and	#8, r7
-	mov.b	r7, r7
-	swpb	r7
-	rlam.w	#1, r7
-	bis	r7, r5
-	mov	r13, r14
-	and	#16384, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#3, r14
-	bis	r14, r5
-	mov	r13, r14
-	and	#1024, r14
-	swpb	r14
-	mov.b	r14, r14
-	bis	r14, r5
-	mov	r13, r14
-	and	#64, r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	bis	r14, r5
-	mov	r13, r14
-	and	#4, r14
-	rrum.w	#2, r14
-	bis	r14, r5
-	mov	r6, r14
-	and	#16384, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	bis	r14, r5
-	mov	r6, r14
-	and	#1024, r14
-	rrum.w	#4, r14
-	bis	r14, r5
-	mov	r6, r14
-	and	#64, r14
-	rrum.w	#1, r14
-	bis	r14, r5
-	mov	r6, r7
-	and	#4, r7
-	rlam.w	#2, r7
-	mov	r5, r14
-	bis	r7, r14
-	mov	r15, r7
-	and	#32768, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	mov	r15, r5
-	and	#2048, r5
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#1, r5
-	bis	r5, r7
-	mov	r15, r5
-	and	#128, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	bis	r5, r7
-	and	#8, r15
-	rrum.w	#3, r15
-	bis	r15, r7
-	mov	r9, r15
-	and	#32768, r15
+	mov	r9, 6(sp)
+	bis	r15, 6(sp)
+	bis	r12, r10
+	mov	r13, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r10
+	mov	r13, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65520, r15
+	and	#15, r11
+	bis	r15, r10
+	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
-	bis	r15, r7
-	mov	r9, r15
-	and	#2048, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r7
-	mov	r9, r15
-	and	#128, r15
-	rrum.w	#2, r15
-	bis	r15, r7
-	and	#8, r9
-	rlam.w	#1, r9
-	bis	r9, r7
-	mov	r10, r15
-	and	#32768, r15
-	rrum.w	#4, r15
-	bis	r15, r7
-	mov	r10, r15
-	and	#2048, r15
-	rrum.w	#1, r15
-	bis	r15, r7
-	mov	r10, r15
-	and	#128, r15
-	rlam.w	#2, r15
-	bis	r15, r7
-	and	#8, r10
-	rlam.w	#4, r10
-	rlam.w	#1, r10
-	bis	r10, r7
-	mov	r8, r15
-	and	#32768, r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#2048, r15
-	rlam.w	#3, r15
-	bis	r15, r7
-	mov	r8, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r7
-	and	#8, r8
-	mov.b	r8, r8
-	swpb	r8
-	rlam.w	#1, r8
-	mov	r7, r15
-	bis	r8, r15
-	mov	r11, r10
-	and	#32768, r10
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	mov	r11, r9
-	and	#2048, r9
-	swpb	r9
-	mov.b	r9, r9
-	rrum.w	#1, r9
-	bis	r9, r10
-	mov	r11, r9
-	and	#128, r9
-	rrum.w	#4, r9
-	rrum.w	#2, r9
-	bis	r9, r10
-	and	#8, r11
-	rrum.w	#3, r11
-	bis	r11, r10
-	mov	r12, r11
-	and	#32768, r11
-	swpb	r11
-	mov.b	r11, r11
-	bis	r11, r10
-	mov	r12, r11
-	and	#2048, r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	bis	r11, r10
-	mov	r12, r11
-	and	#128, r11
-	rrum.w	#2, r11
-	bis	r11, r10
-	mov	r12, r11
-	and	#8, r11
-	rlam.w	#1, r11
-	mov	r10, r12
-	bis	r11, r12
-	mov	r13, r11
-	and	#32768, r11
-	rrum.w	#4, r11
-	bis	r11, r12
-	mov	r13, r11
-	and	#2048, r11
-	rrum.w	#1, r11
-	bis	r11, r12
-	mov	r13, r11
-	and	#128, r11
-	rlam.w	#2, r11
-	bis	r11, r12
-	and	#8, r13
-	rlam.w	#4, r13
-	rlam.w	#1, r13
-	bis	r13, r12
-	mov	r6, r13
-	and	#32768, r13
-	bis	r13, r12
-	mov	r6, r13
-	and	#2048, r13
-	rlam.w	#3, r13
-	bis	r13, r12
-	mov	r6, r13
-	and	#128, r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r13, r12
-	and	#8, r6
-	mov.b	r6, r6
-	swpb	r6
-	rlam.w	#1, r6
-	bis	r6, r12
-	mov	20(sp), r6
-	mov	18(sp), r7
-	mov	16(sp), r8
-	mov	14(sp), r9
-	mov	12(sp), r10
-	mov	8(sp), r11
-	mov	4(sp), r13
-	mov	r14, 6(sp)
-	mov	r15, 10(sp)
-	mov	r12, r14
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	swpb	r12
+	mov	r12, r15
+	and	#65280, r15
+	mov.b	r12, r12
+	bis	r15, r10
+	bis	r12, r11
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	and	#15, r13
+	mov.b	spongent_pi160_sbox(r13), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r15
+	and	#61440, r15
+	and	#4095, r13
+	mov	r10, 4(sp)
+	bis	r15, 4(sp)
+	bis	r13, r11
 	mov	22(sp), r15
-	dec	24(sp)
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r11
+	mov	22(sp), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65520, r15
+	and	#15, r12
+	bis	r15, r11
+	mov.b	23(sp), r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
+	swpb	r13
+	mov	r13, r15
+	and	#65280, r15
+	mov.b	r13, r13
+	bis	r15, r11
+	bis	r13, r12
+	mov.b	23(sp), r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r15
+	and	#61440, r15
+	and	#4095, r13
+	mov	r11, 20(sp)
+	bis	r15, 20(sp)
+	bis	r13, r12
+	mov	r14, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	bis	r15, r12
+	mov	r14, r15
+	rrum.w	#4, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	rlam.w	#4, r15
+	bis	r15, r12
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	and	#15, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	mov.b	r15, r15
+	swpb	r15
+	bis	r15, r12
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	mov.b	spongent_pi160_sbox(r15), r15
+	mov.b	r15, r15
+	swpb	r15
+	rlam.w	#4, r15
+	mov	r12, 18(sp)
+	bis	r15, 18(sp)
+	; spongent_pi160.ae:45: x = player(sbox_layer(x))
+	mov	#0, r6
+	mov	#0, 0(sp)
+	mov	#0, r10
+	mov	#0, r15
+	mov	#0, r8
+	mov	#0, r5
+	mov	#0, r7
+	mov	#0, r11
+	mov	#0, r9
+	mov	#0, r12
+	mov	#0, r4
+	mov	#0, r14
+	mov	24(sp), r13
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	mov	16(sp), r13
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	0(sp)
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r15
+	mov	14(sp), r13
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	mov	12(sp), r13
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r6
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r10
+	rra	r13
+	rrc	r5
+	mov	10(sp), r13
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	mov	8(sp), r13
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r8
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r5
+	mov	6(sp), r13
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	mov	4(sp), r13
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r7
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r11
+	rra	r13
+	rrc	r12
+	mov	20(sp), r13
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	mov	18(sp), r13
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	rra	r13
+	rrc	r4
+	rra	r13
+	rrc	r9
+	rra	r13
+	rrc	r14
+	rra	r13
+	rrc	r12
+	swpb	r4
+	mov.b	r4, r4
+	mov	@sp, r13
+	bis	r4, r13
+	swpb	r14
+	mov.b	r14, r14
+	bis	r14, r15
+	mov	r7, 2(sp)
+	mov	r13, r7
+	mov	r15, r13
+	mov	r5, 22(sp)
+	mov	r12, r14
+	mov	26(sp), r15
+	dec	28(sp)
 	jz	.Lspongent_pi160_permute_near3
 	br	#.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_near3:
 .Lspongent_pi160_permute_done2:
-	mov	26(sp), r15
+	mov	30(sp), r15
 	mov	r6, 0(r15)
-	mov	r7, 2(r15)
-	mov	r8, 4(r15)
-	mov	r9, 6(r15)
-	mov	r10, 8(r15)
-	mov	r11, 10(r15)
-	mov	r13, 12(r15)
-	mov	6(sp), 14(r15)
-	mov	10(sp), 16(r15)
+	mov	2(sp), 2(r15)
+	mov	r7, 4(r15)
+	mov	r8, 6(r15)
+	mov	r9, 8(r15)
+	mov	r10, 10(r15)
+	mov	r11, 12(r15)
+	mov	r13, 14(r15)
+	mov	22(sp), 16(r15)
 	mov	r14, 18(r15)
-	add	#28, sp
+	add	#32, sp
 	popm.w	#7, r10
 	ret
 	.size spongent_pi160_permute, .-spongent_pi160_permute

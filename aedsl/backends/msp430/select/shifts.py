@@ -58,6 +58,24 @@ class Msp430Shifts:
             for _ in range(s):
                 self.emit("rla", d)
 
+    CARRY_GATHER = True                 # rra: bit 0 -> C; rrc: C -> bit 15 (SLAU144 §3.4.6)
+
+    def carry_out_low(self, r) -> None:
+        self.emit("rra", r)
+
+    def carry_in_high(self, r) -> None:
+        self.emit("rrc", r)
+
+    def shift_limb_cost(self, k: int) -> int:
+        """Instructions of `shift_limb`: swpb + mov.b for 8 bits and more, then one per bit
+        (two for the first bit right: clrc, rrc), or rlam/rrum by up to 4 on MSP430X."""
+        s = abs(k)
+        n = 2 if s >= 8 else 0
+        s = s - 8 if s >= 8 else s
+        if self.cpux:
+            return n + -(-s // 4)
+        return n + s + (1 if k < 0 and s else 0)
+
     def shift_limb(self, limb, k: int):
         """One limb shifted by k (left) or -k (right), with swpb for 8 bits and more."""
         return self.shl16(limb, k) if k >= 0 else self.shr16(limb, -k)

@@ -4,9 +4,10 @@ words' bit ranges.
 xor/and/or/not/select act per word. Shifts and rotates by constants, slice, concat, zext and
 trunc place the source words at bit offsets and cut each result word out as a `concat` of
 `slice`s (zero constants in the gaps): word moves stay plain moves, byte moves stay byte slices
-(MSP430 `swpb`/`mov.b`), and a word rotated within itself becomes a `rotl`. perm: per (source
-word, destination word, shift) group one shift and a mask. shl_var/shr_var: a barrel shifter
-(one select per amount bit) and a final select for amounts >= the width.
+(MSP430 `swpb`/`mov.b`), and a word rotated within itself becomes a `rotl`. perm: one wide
+`perm` of the joined words, sliced back into words (its lowering is the selector's choice).
+shl_var/shr_var: a barrel shifter (one select per amount bit) and a final select for amounts >=
+the width.
 
 Preserves: every result bit (each comes from the same source bit, or is zero, as in the wide op).
 """
@@ -97,22 +98,17 @@ class Bits:
         return self.assemble(pieces, w, base)
 
     def l_perm(self, op, w, base):
+        """A permutation wider than one word stays one `perm` of the joined words, sliced back
+        into words: the selector knows the target's instructions and chooses between the
+        shift-and-mask groups and a carry chain (`codegen/select/shifts.py`, `op_perm`)."""
         W = self.W
         src = self.get(op.args[0])
-        groups: dict[tuple[int, int, int], int] = {}
-        for i, dest in enumerate(op.attrs["table"]):
-            key = (i // W, dest // W, dest % W - i % W)
-            groups[key] = groups.get(key, 0) | (1 << (dest % W))
-        outs = []
-        for j, ww in enumerate(word_widths(w, W)):
-            terms = []
-            for (k, jj, delta), m in sorted(groups.items()):
-                if jj != j:
-                    continue
-                x = src[k]
-                x = self.extract([(x, delta)], 0, ww, base)  # shifted into this word's width
-                terms.append(self.op("and", ww, [x, self.const(m, ww)], None, base))
-            outs.append(self.reduce("or", terms) if terms else self.const(0, ww))
+        joined = self.op("concat", w, list(reversed(src)), None, base)
+        moved = self.op("perm", w, [joined], {"table": op.attrs["table"]}, base)
+        outs, lo = [], 0
+        for ww in word_widths(w, W):
+            outs.append(self.op("slice", ww, [moved], {"lo": lo}, base))
+            lo += ww
         return outs
 
     def _shift_var(self, op, w, base):
