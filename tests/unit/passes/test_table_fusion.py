@@ -141,3 +141,30 @@ def test_cli_ir_after_table_fusion(capsys):
     text = capsys.readouterr().out
     assert text.count("table @tf") >= 4
     assert "u32" not in text.split("func @encrypt_block")[1].split("func @")[0]
+
+
+ROUND_CONSTANTS = """spec rcfold
+table rc: u8[4] = {0x3c, 0x2d, 0x1e, 0x0f}
+fn permute(s: u32[2], rounds: u8) {
+    h = s[0]
+    l = s[1]
+    for i in 4 - rounds..4 {
+        l = l ^ (rc[i] as u32)
+        h, l = h ^ (l << 13), l ^ (h >> 19) ^ (l << 3)
+    }
+    s[0] = h
+    s[1] = l
+}
+"""
+
+
+def test_a_cone_that_indexes_a_table_out_of_bounds_is_left_alone(tmp_path):
+    """The loop index i is a u8 root of the cone rc[i] ^ (rc[i] << 3), but rc has 4 entries:
+    tabulating the cone over all 256 values of i would read beyond rc. Table fusion leaves it
+    unfused (it used to raise IndexError)."""
+    spec = tmp_path / "rcfold.ae"
+    spec.write_text(ROUND_CONSTANTS)
+    module = load_module(spec, {})
+    out = pipeline.run(module, {})
+    assert "rc" in [t.name for t in out.tables]
+    assert check_equivalent(module, out, trials=20, seed=3) > 0
