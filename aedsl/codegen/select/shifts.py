@@ -130,7 +130,7 @@ class ShiftOps:
         """The carry chain of a bit permutation: the source bits leave their limbs lowest first,
         limb after limb, and each enters the top of the register collecting its destination
         bits. A register collects a run of consecutive destination bits of one limb that arrive
-        in increasing order (a segment: [limb, lowest, highest, count]); a new segment starts
+        in increasing order (a segment: [limb, lowest, highest]); a new segment starts
         wherever that breaks. Returns (steps: source bit -> segment, segments, instruction
         estimate: two per bit, a copy per source limb, per segment a clear, a shift into place
         and an or)."""
@@ -142,13 +142,12 @@ class ShiftOps:
             limb, pos = divmod(dest, L)
             k = current.get(limb)
             if k is None or segs[k][2] != pos - 1:
-                segs.append([limb, pos, pos, 0])
+                segs.append([limb, pos, pos])
                 k = current[limb] = len(segs) - 1
             segs[k][2] = pos
-            segs[k][3] += 1
             steps.append(k)
         cost = 2 * len(table) + nlimbs(w, L)
-        for limb, lo, hi, count in segs:
+        for _, _, hi in segs:
             cost += 1 + (self.shift_limb_cost(-(L - 1 - hi)) if hi != L - 1 else 0) + 1
         return steps, segs, cost
 
@@ -163,7 +162,7 @@ class ShiftOps:
             self.carry_out_low(src)
             self.carry_in_high(regs[k])
         out: list = [Imm(0)] * nlimbs(w, L)
-        for (limb, lo, hi, count), r in zip(segs, regs):
+        for (limb, _, hi), r in zip(segs, regs):
             x = self.shift_limb(r, -(L - 1 - hi)) if hi != L - 1 else r
             out[limb] = x if out[limb] == Imm(0) else self.bitop(self.BITWISE["or"], out[limb], x)
         return out

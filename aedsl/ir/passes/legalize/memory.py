@@ -5,7 +5,8 @@ load/store is n word accesses at element index * n + j. load_be/le and store_be/
 W/8 bytes stay one access; of more than W/8 bytes, a whole number of words: one access of the
 block, whose value is, with a wide `perm` (bits.py), the only kind wider than W left (a load's
 result read only by `slice`s to words, a store's operand a `concat` of words), so backends keep
-their block path; other sizes: one access per word, with a partial `count` distributed over the words. `len` is one word.
+their block path; other sizes: one access per word, with a partial `count` distributed over the
+words. `len` is one word.
 Indices, offsets and counts use only their low word (the targets' RAM is far below 2^W bytes).
 
 Preserves: every byte read and written, at the same offsets and in the same order, and the
