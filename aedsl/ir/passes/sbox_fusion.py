@@ -19,13 +19,22 @@ GF(2)-linear ops xor, rotl, rotr, shl, shr, concat, zext and slice. Two patterns
    inverse S-boxes -> one 8-bit table), of 8 bits when each merged table's outputs stay inside
    one byte of y (then y is the concat of the lookups), otherwise of y's width (XORed).
 
+3. (knob value `merge` only) y = M(parts of x), M a *placing* map (no XOR, no rotation or shift
+   across bytes; an OR of values with no one-bit in common is a placement, like an XOR of them),
+   more parts than bytes of x are read, and the parts reading each byte of x land inside one
+   byte of y: the parts of one byte become one merged 256-entry 8-bit table and y the concat of
+   the lookups (two 4-bit S-boxes of a byte -> one byte S-box). This is the cell-merging of
+   hand-written nibble-oriented code (a 4-bit S-box layer read and written a byte at a time):
+   half the lookups, no nibble cutting and placing, for a 256-byte table instead of a 16-entry
+   one. Where a merged table's outputs would straddle two bytes of y (a nibble rotation after
+   the layer), that y is not rewritten; the layer before the rotation still is.
+
 Only a word that depends on at least two bytes of x is rewritten. Byte-level arithmetic (AES's
 xtime: shifts of 8-bit values, and MixColumns outputs one byte wide) is table_fusion's business:
 its knob decides those tables.
-A substitution layer alone, or followed only by a bit permutation (a rotation without XOR, as
-a cell-row shift) or by byte moves (rotations by multiples of 8), is left alone: merging nibble
-S-boxes into byte tables or tabulating a permutation trades much ROM for little speed, a choice
-this pass does not make.
+Under `bytes`, a substitution layer alone, or followed only by a bit permutation (a rotation
+without XOR, as a cell-row shift) or by byte moves (rotations by multiples of 8), is left alone;
+`merge` adds pattern 3 for it. A permutation is never tabulated.
 
 The tables are computed by running the replaced cone in the reference interpreter (so they mean
 exactly what the IR means): with x = v << 8b for each byte b and value v; the cone's value at
@@ -35,7 +44,8 @@ function it changed, the pass removes the pure ops left unused (the replaced con
 that the pipeline needs no clean-up steps after it and functions it does not change stay as
 they are.
 
-Knob `sbox_fusion`: `bytes` (default) rewrites both patterns; `none` leaves the IR unchanged.
+Knob `sbox_fusion`: `bytes` rewrites patterns 1 and 2; `merge` (default) patterns 1, 2 and 3;
+`none` leaves the IR unchanged.
 Tables are at most `word_bits` wide (the cone's result must fit a target word).
 
 Preserves: every function's results and memory effects (tables are read-only; only pure ops are
@@ -54,11 +64,52 @@ from .common import (Names, Subst, clone_op, const_defs, fingerprint, is_pure, k
 
 NAME = "sbox_fusion"
 KNOBS = (
-    Knob("sbox_fusion", "pass", ("none", "bytes"), "bytes",
-         doc="byte-indexed tables for an S-box layer and the linear map around it: none or bytes"),
+    Knob("sbox_fusion", "pass", ("none", "bytes", "merge"), "merge",
+         doc="byte-indexed tables for an S-box layer and the linear map around it: none, bytes, "
+             "or merge (also one byte table for the small S-boxes of each byte of a layer alone)"),
 )
 
 _LINEAR = ("xor", "rotl", "rotr", "shl", "shr", "concat", "zext", "slice")
+
+
+def maybe_ones(v, defs: dict, consts: dict, memo: dict) -> int:
+    """A mask of the bits of v that can be 1 (every other bit is 0 on every input), from the ops
+    of v's block: constants, concat, zext, shifts by constants, slice, and with a constant, table
+    loads (the OR of the table's entries), or and xor."""
+    if id(v) in memo:
+        return memo[id(v)]
+    full = mask(v.width)
+    if id(v) in consts:
+        res = consts[id(v)] & full
+    else:
+        op = defs.get(id(v))
+        code = op.opcode if op is not None and len(op.results) == 1 else None
+        args = op.args if code else []
+        ones = lambda a: maybe_ones(a, defs, consts, memo)     # noqa: E731
+        if code == "concat":
+            res, pos = 0, v.width
+            for a in args:
+                pos -= a.width
+                res |= ones(a) << pos
+        elif code == "zext":
+            res = ones(args[0])
+        elif code == "shl":
+            res = ones(args[0]) << op.attrs["by"]
+        elif code in ("shr", "slice"):
+            res = ones(args[0]) >> op.attrs.get("by", op.attrs.get("lo", 0))
+        elif code == "and":
+            res = ones(args[0]) & ones(args[1])
+        elif code in ("or", "xor"):
+            res = ones(args[0]) | ones(args[1])
+        elif code == "load" and args[0].kind == "table" and args[0].data:
+            res = 0
+            for d in args[0].data:
+                res |= d
+        else:
+            res = full
+        res &= full
+    memo[id(v)] = res
+    return res
 
 
 class _Cone:
@@ -74,8 +125,11 @@ class _Cone:
 
 
 class _Fuser:
-    def __init__(self, module: Module, fn: Function, registry: dict, cache: dict, max_width: int):
+    def __init__(self, module: Module, fn: Function, registry: dict, cache: dict, max_width: int,
+                 merge: bool):
         self.module = module
+        self.merge = merge
+        self.ones: dict[int, int] = {}        # maybe_ones memo
         self.fn = fn
         self.registry = registry
         self.cache = cache
@@ -96,7 +150,8 @@ class _Fuser:
                 return
             seen.add(id(v))
             op = defs.get(id(v))
-            if op is None or op.opcode not in _LINEAR or id(v) in self.consts or v is stop:
+            if op is None or id(v) in self.consts or v is stop or not (
+                    op.opcode in _LINEAR or self.placing_or(op, defs)):
                 c.leaves.append(v)
                 return
             c.ops.append(op)
@@ -109,6 +164,13 @@ class _Fuser:
 
         visit(y)
         return c
+
+    def placing_or(self, op: Op, defs: dict) -> bool:
+        """An OR whose arguments have no one-bit in common: it places them, like an XOR."""
+        if op.opcode != "or" or len(op.args) != 2:
+            return False
+        a, b = (maybe_ones(x, defs, self.consts, self.ones) for x in op.args)
+        return a & b == 0
 
     def part_of(self, v: Value, defs: dict) -> tuple[Value, int] | None:
         """(base, byte) if v is a pure function of one slice of a value `base`, the slice at
@@ -144,6 +206,8 @@ class _Fuser:
         base = None
         groups: dict[int, list] = {}
         for leaf in cone.leaves:
+            if id(leaf) in self.consts:
+                continue                # a constant term: tabulate folds it into a table
             p = self.part_of(leaf, defs)
             if p is None or (base is not None and p[0] is not base):
                 return None
@@ -278,9 +342,10 @@ class _Fuser:
 
     def match(self, y: Value, defs: dict) -> tuple[list[Op], Value, set[int]] | None:
         """New ops computing y, the value they leave in y's place, and the ids of the values
-        whose computation they replace; None if y is not one of the two patterns."""
-        if y.width > self.max_width or y.width < 2:
+        whose computation they replace; None if y is not one of the patterns."""
+        if y.width < 2:
             return None
+        wide = y.width > self.max_width         # only 8-bit tables (pattern 3) can serve it
         cone = self.cone(y, defs)
         if len(cone.leaves) < 2:
             return None
@@ -293,17 +358,25 @@ class _Fuser:
         nbytes = sorted(groups)
         covered = {id(op.results[0]) for op in cone.ops}
         out: list[Op] = []
-        if cone.rotates and cone.xors:
+        if cone.rotates and cone.xors and not wide:
             # Pattern 1: the linear map after the substitution layer goes into the tables.
             tables = self.tabulate(y, base, defs, nbytes)
             return out, self.xor_of_lookups(base, tables, nbytes, y.width, out), covered
+        merged = sum(map(len, groups.values())) > len(groups)      # a byte read by several parts
+        if not merged:
+            return None
         # Pattern 2: a placing layer after the substitution layer, and before it a mixing
         # linear map of one value z.
-        if cone.rotates or cone.xors or base.width > self.max_width or len(cone.leaves) <= len(groups):
-            return None
-        pre = self.single_source(base, defs)
+        pre = None
+        if not (cone.rotates or cone.xors or wide or base.width > self.max_width):
+            pre = self.single_source(base, defs)
         if pre is None or not (pre.rotates and pre.xors):
-            return None
+            if not self.merge:
+                return None
+            # Pattern 3: the layer alone; one merged 8-bit table per byte of x, or nothing.
+            tables = self.tabulate(y, base, defs, nbytes)
+            res = self.bytewise(y, base, tables, nbytes, out)
+            return None if res is None else (out, res, covered)
         z = pre.leaves[0]
         if any(op.opcode not in _LINEAR for op in pre.ops) or z.width % 8 or z.width > self.max_width:
             return None
@@ -325,7 +398,7 @@ class _Fuser:
         covered: set[int] = set()
         rewrites: dict[int, list[Op]] = {}
         for op in reversed(block.ops):
-            if len(op.results) != 1 or op.regions or op.opcode not in _LINEAR:
+            if len(op.results) != 1 or op.regions or not (op.opcode in _LINEAR or self.placing_or(op, defs)):
                 continue
             y = op.results[0]
             if id(y) in covered:
@@ -372,9 +445,9 @@ def _remove_dead(fn: Function) -> None:
 
 
 def run(module: Module, knobs: dict) -> Module:
-    mode = str((knobs or {}).get("sbox_fusion", "bytes"))
-    if mode not in ("none", "bytes"):
-        raise ValueError(f"knob sbox_fusion={mode!r}: expected none or bytes")
+    mode = str((knobs or {}).get("sbox_fusion", "merge"))
+    if mode not in ("none", "bytes", "merge"):
+        raise ValueError(f"knob sbox_fusion={mode!r}: expected none, bytes or merge")
     module = module.clone()
     if mode == "none":
         return module
@@ -382,7 +455,7 @@ def run(module: Module, knobs: dict) -> Module:
     cache: dict = {}
     max_width = knob_int(knobs, "word_bits", 64)
     for fn in module.functions:
-        f = _Fuser(module, fn, registry, cache, max_width)
+        f = _Fuser(module, fn, registry, cache, max_width, mode == "merge")
         f.block(fn.body)
         if f.acted:
             substitute(fn.body, f.subst)

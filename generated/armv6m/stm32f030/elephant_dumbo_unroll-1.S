@@ -191,8 +191,8 @@ elephant_dumbo_decrypt_with:
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-@     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2536 bytes of code and literals
+@     frame 12 bytes (8 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2206 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -207,19 +207,19 @@ elephant_dumbo_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
 	str	r1, [sp, #8]
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r1, [r0, #8]
+	ldr	r6, [r0]
+	ldr	r1, [r0, #4]
+	ldr	r2, [r0, #8]
 	ldr	r3, [r0, #12]
-	ldr	r2, [r0, #16]
+	ldr	r4, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp]
-	mov	r10, r3
 	movs	r0, #117
 	mov	r8, r0
-	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	ldr	r3, =elephant_dumbo_P.sbox
+	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
+	ldr	r0, =elephant_dumbo_sf0
+	mov	r12, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	ldr	r0, =elephant_dumbo_tf0
 	str	r0, [sp, #4]
@@ -227,444 +227,277 @@ elephant_dumbo_P_permute:
 .Lelephant_dumbo_P_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	mov	r0, r8
-	eors	r5, r0
-	mov	r6, r8
+	eors	r6, r0
+	mov	r5, r8
 	movs	r0, #128
-	ands	r6, r0
-	lsrs	r6, r6, #7
+	ands	r5, r0
+	lsrs	r5, r5, #7
 	mov	r7, r8
 	movs	r0, #64
 	ands	r7, r0
 	lsrs	r0, r7, #5
-	orrs	r6, r0
+	orrs	r5, r0
 	mov	r7, r8
 	movs	r0, #32
 	ands	r7, r0
 	lsrs	r0, r7, #3
-	orrs	r6, r0
+	orrs	r5, r0
 	mov	r7, r8
 	movs	r0, #16
 	ands	r7, r0
 	lsrs	r0, r7, #1
-	orrs	r6, r0
+	orrs	r5, r0
 	mov	r7, r8
 	movs	r0, #8
 	ands	r7, r0
 	lsls	r0, r7, #1
-	orrs	r6, r0
+	orrs	r5, r0
 	mov	r7, r8
 	movs	r0, #4
 	ands	r7, r0
 	lsls	r0, r7, #3
-	orrs	r6, r0
+	orrs	r5, r0
 	mov	r7, r8
 	movs	r0, #2
 	ands	r7, r0
 	lsls	r0, r7, #5
-	orrs	r6, r0
+	orrs	r5, r0
 	mov	r0, r8
 	lsls	r0, r0, #31
 	lsrs	r0, r0, #24
-	orrs	r6, r0
-	lsls	r6, r6, #24
-	eors	r2, r6
-	mov	r9, r2
-	@ spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	lsls	r0, r5, #28
-	lsrs	r0, r0, #28
-	ldrb	r6, [r3, r0]
+	orrs	r5, r0
 	lsls	r0, r5, #24
-	lsrs	r0, r0, #28
-	ldrb	r2, [r3, r0]
-	lsls	r0, r2, #4
-	lsrs	r7, r2, #28
-	mov	r2, r6
-	orrs	r2, r0
-	lsls	r0, r5, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r6, r0, #8
-	lsrs	r0, r0, #24
-	orrs	r2, r6
-	orrs	r7, r0
-	lsls	r0, r5, #16
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r6, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r2, r6
-	orrs	r7, r0
-	lsls	r0, r5, #12
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r6, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r2, r6
-	orrs	r7, r0
-	lsls	r0, r5, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r6, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r2, r6
-	orrs	r7, r0
-	lsls	r0, r5, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r6, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r2, r6
-	mov	r6, r7
-	orrs	r6, r0
-	lsrs	r0, r5, #28
-	ldrb	r0, [r3, r0]
-	lsls	r5, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r2, r5
-	orrs	r6, r0
-	lsls	r0, r4, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	orrs	r6, r0
-	lsls	r0, r4, #24
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r5, r0, #4
-	lsrs	r7, r0, #28
-	mov	r0, r6
-	orrs	r0, r5
-	lsls	r5, r4, #20
-	lsrs	r5, r5, #28
-	ldrb	r5, [r3, r5]
-	lsls	r6, r5, #8
-	lsrs	r5, r5, #24
-	orrs	r0, r6
-	orrs	r7, r5
-	lsls	r5, r4, #16
-	lsrs	r5, r5, #28
-	ldrb	r5, [r3, r5]
-	lsls	r6, r5, #12
-	lsrs	r5, r5, #20
-	orrs	r0, r6
-	orrs	r7, r5
-	lsls	r5, r4, #12
-	lsrs	r5, r5, #28
-	ldrb	r5, [r3, r5]
-	lsls	r6, r5, #16
-	lsrs	r5, r5, #16
-	orrs	r0, r6
-	orrs	r7, r5
-	lsls	r5, r4, #8
-	lsrs	r5, r5, #28
-	ldrb	r5, [r3, r5]
-	lsls	r6, r5, #20
-	lsrs	r5, r5, #12
-	orrs	r0, r6
-	orrs	r7, r5
-	lsls	r5, r4, #4
-	lsrs	r5, r5, #28
-	ldrb	r6, [r3, r5]
-	lsls	r5, r6, #24
-	lsrs	r6, r6, #8
-	orrs	r0, r5
-	mov	r5, r7
-	orrs	r5, r6
-	lsrs	r4, r4, #28
-	ldrb	r4, [r3, r4]
-	lsls	r6, r4, #28
-	lsrs	r4, r4, #4
-	orrs	r0, r6
-	mov	r12, r0
-	orrs	r5, r4
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
+	eors	r4, r0
+	lsrs	r5, r4, #24
+	mov	r0, r12
+	ldrb	r0, [r0, r5]
+	lsls	r5, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #16
 	orrs	r5, r0
-	lsls	r0, r1, #24
-	lsrs	r0, r0, #28
-	ldrb	r4, [r3, r0]
-	lsls	r0, r4, #4
-	lsrs	r6, r4, #28
+	lsrs	r0, r4, #8
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #8
 	orrs	r5, r0
-	lsls	r0, r1, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #8
-	lsrs	r0, r0, #24
-	orrs	r5, r4
-	orrs	r6, r0
-	lsls	r0, r1, #16
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r5, r4
-	orrs	r6, r0
-	lsls	r0, r1, #12
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r5, r4
-	orrs	r6, r0
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r5, r4
-	orrs	r6, r0
-	lsls	r0, r1, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
+	uxtb	r4, r4
+	mov	r0, r12
+	ldrb	r0, [r0, r4]
+	orrs	r5, r0
+	lsrs	r4, r3, #24
+	mov	r0, r12
+	ldrb	r0, [r0, r4]
 	lsls	r4, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r5, r4
-	mov	r4, r6
-	orrs	r4, r0
-	lsrs	r0, r1, #28
-	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r5, r1
-	orrs	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	orrs	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #24
-	lsrs	r0, r0, #28
-	ldrb	r1, [r3, r0]
-	lsls	r0, r1, #4
-	lsrs	r6, r1, #28
-	orrs	r4, r0
-	mov	r0, r10
-	lsls	r0, r0, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #8
-	lsrs	r0, r0, #24
-	orrs	r4, r1
-	orrs	r6, r0
-	mov	r0, r10
+	lsrs	r0, r3, #16
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
 	lsls	r0, r0, #16
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #12
-	lsrs	r0, r0, #20
-	orrs	r4, r1
-	orrs	r6, r0
-	mov	r0, r10
-	lsls	r0, r0, #12
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #16
-	lsrs	r0, r0, #16
-	orrs	r4, r1
-	orrs	r6, r0
-	mov	r0, r10
+	orrs	r4, r0
+	lsrs	r0, r3, #8
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
 	lsls	r0, r0, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #20
-	lsrs	r0, r0, #12
-	orrs	r4, r1
-	orrs	r6, r0
-	mov	r0, r10
-	lsls	r0, r0, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
+	orrs	r4, r0
+	uxtb	r3, r3
+	mov	r0, r12
+	ldrb	r0, [r0, r3]
+	orrs	r4, r0
+	lsrs	r3, r2, #24
+	mov	r0, r12
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r2, #8
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	uxtb	r2, r2
+	mov	r0, r12
+	ldrb	r0, [r0, r2]
+	orrs	r3, r0
+	lsrs	r2, r1, #24
+	mov	r0, r12
+	ldrb	r0, [r0, r2]
+	lsls	r2, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r1, #8
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r1, r1
+	mov	r0, r12
+	ldrb	r0, [r0, r1]
+	orrs	r2, r0
+	lsrs	r1, r6, #24
+	mov	r0, r12
+	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #24
-	lsrs	r0, r0, #8
-	orrs	r4, r1
-	orrs	r6, r0
-	mov	r0, r10
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #28
-	lsrs	r0, r0, #4
-	orrs	r4, r1
-	mov	r1, r6
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #24
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r0, r0, #4
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #16
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #12
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
+	lsrs	r0, r6, #16
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	mov	r0, r9
+	lsrs	r0, r6, #8
+	uxtb	r7, r0
+	mov	r0, r12
+	ldrb	r0, [r0, r7]
 	lsls	r0, r0, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r0, r0, #20
 	orrs	r1, r0
-	mov	r0, r9
-	lsls	r0, r0, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r0, r0, #28
-	ldrb	r0, [r3, r0]
-	lsls	r0, r0, #28
+	uxtb	r6, r6
+	mov	r0, r12
+	ldrb	r0, [r0, r6]
 	orrs	r1, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #28
 	ands	r6, r0
 	lsrs	r7, r6, #21
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #24
 	ands	r6, r0
 	lsrs	r0, r6, #18
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #20
 	ands	r6, r0
 	lsrs	r0, r6, #15
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #16
 	ands	r6, r0
 	lsrs	r0, r6, #12
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #12
 	ands	r6, r0
 	lsrs	r0, r6, #9
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #8
 	ands	r6, r0
 	lsrs	r0, r6, #6
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #16
 	ands	r6, r0
 	lsrs	r0, r6, #3
 	orrs	r7, r0
-	lsls	r0, r2, #31
+	lsls	r0, r1, #31
 	lsrs	r0, r0, #31
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #28
 	ands	r6, r0
 	lsrs	r0, r6, #13
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #24
 	ands	r6, r0
 	lsrs	r0, r6, #10
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #20
 	ands	r6, r0
 	lsrs	r0, r6, #7
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #16
 	ands	r6, r0
 	lsrs	r0, r6, #4
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #12
 	ands	r6, r0
 	lsrs	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #8
 	ands	r6, r0
 	lsls	r0, r6, #2
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #16
 	ands	r6, r0
 	lsls	r0, r6, #5
 	orrs	r7, r0
-	mov	r0, r12
-	lsls	r0, r0, #31
+	lsls	r0, r2, #31
 	lsrs	r0, r0, #23
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #28
 	ands	r6, r0
 	lsrs	r0, r6, #5
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #24
 	ands	r6, r0
 	lsrs	r0, r6, #2
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #20
 	ands	r6, r0
 	lsls	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #16
 	ands	r6, r0
 	lsls	r0, r6, #4
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #12
 	ands	r6, r0
 	lsls	r0, r6, #7
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #8
 	ands	r6, r0
 	lsls	r0, r6, #10
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #16
 	ands	r6, r0
 	lsls	r0, r6, #13
 	orrs	r7, r0
-	lsls	r0, r5, #31
+	lsls	r0, r3, #31
 	lsrs	r0, r0, #15
 	orrs	r7, r0
 	mov	r6, r4
@@ -673,9 +506,6 @@ elephant_dumbo_P_permute:
 	ands	r6, r0
 	lsls	r0, r6, #3
 	orrs	r7, r0
-	b	.Lelephant_dumbo_P_permute_pool1
-	.ltorg
-.Lelephant_dumbo_P_permute_pool1:
 	mov	r6, r4
 	movs	r0, #1
 	lsls	r0, r0, #24
@@ -715,274 +545,277 @@ elephant_dumbo_P_permute:
 	lsrs	r6, r0, #7
 	orrs	r7, r6
 	mov	r11, r7
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #29
 	ands	r6, r0
 	lsrs	r7, r6, #14
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #25
 	ands	r6, r0
 	lsrs	r0, r6, #11
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #21
 	ands	r6, r0
 	lsrs	r0, r6, #8
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #17
 	ands	r6, r0
 	lsrs	r0, r6, #5
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #13
 	ands	r6, r0
 	lsrs	r0, r6, #2
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #9
 	ands	r6, r0
 	lsls	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #32
 	ands	r6, r0
 	lsls	r0, r6, #4
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #2
 	ands	r6, r0
 	lsls	r0, r6, #7
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #29
 	ands	r6, r0
 	lsrs	r0, r6, #6
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #25
 	ands	r6, r0
 	lsrs	r0, r6, #3
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #21
 	ands	r6, r0
 	orrs	r7, r6
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #17
 	ands	r6, r0
 	lsls	r0, r6, #3
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #13
 	ands	r6, r0
 	lsls	r0, r6, #6
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #9
 	ands	r6, r0
 	lsls	r0, r6, #9
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #32
 	ands	r6, r0
 	lsls	r0, r6, #12
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #2
 	ands	r6, r0
 	lsls	r0, r6, #15
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #29
 	ands	r6, r0
 	lsls	r0, r6, #2
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #25
 	ands	r6, r0
 	lsls	r0, r6, #5
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #21
 	ands	r6, r0
 	lsls	r0, r6, #8
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #17
 	ands	r6, r0
 	lsls	r0, r6, #11
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #13
 	ands	r6, r0
 	lsls	r0, r6, #14
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #1
 	lsls	r0, r0, #9
 	ands	r6, r0
 	lsls	r0, r6, #17
 	orrs	r7, r0
-	mov	r6, r5
+	b	.Lelephant_dumbo_P_permute_pool1
+	.ltorg
+.Lelephant_dumbo_P_permute_pool1:
+	mov	r6, r3
 	movs	r0, #32
 	ands	r6, r0
 	lsls	r0, r6, #20
 	orrs	r7, r0
-	mov	r6, r5
+	mov	r6, r3
 	movs	r0, #2
 	ands	r6, r0
 	lsls	r0, r6, #23
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #28
 	ands	r6, r0
 	lsrs	r0, r6, #21
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #24
 	ands	r6, r0
 	lsrs	r0, r6, #18
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #20
 	ands	r6, r0
 	lsrs	r0, r6, #15
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #16
 	ands	r6, r0
 	lsrs	r0, r6, #12
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #12
 	ands	r6, r0
 	lsrs	r0, r6, #9
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #8
 	ands	r6, r0
 	lsrs	r0, r6, #6
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #16
 	ands	r6, r0
 	lsrs	r0, r6, #3
 	orrs	r7, r0
-	lsls	r0, r1, #31
+	lsls	r0, r5, #31
 	lsrs	r6, r0, #31
 	orrs	r7, r6
 	mov	r10, r7
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r6, r0
 	lsrs	r7, r6, #7
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r6, r0
 	lsrs	r0, r6, #4
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r6, r0
 	lsrs	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r6, r0
 	lsls	r0, r6, #2
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r6, r0
 	lsls	r0, r6, #5
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r6, r0
 	lsls	r0, r6, #8
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #64
 	ands	r6, r0
 	lsls	r0, r6, #11
 	orrs	r7, r0
-	mov	r6, r2
+	mov	r6, r1
 	movs	r0, #4
 	ands	r6, r0
 	lsls	r0, r6, #14
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #30
 	ands	r6, r0
 	lsls	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #26
 	ands	r6, r0
 	lsls	r0, r6, #4
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #22
 	ands	r6, r0
 	lsls	r0, r6, #7
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #18
 	ands	r6, r0
 	lsls	r0, r6, #10
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #14
 	ands	r6, r0
 	lsls	r0, r6, #13
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #1
 	lsls	r0, r0, #10
 	ands	r6, r0
 	lsls	r0, r6, #16
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #64
 	ands	r6, r0
 	lsls	r0, r6, #19
 	orrs	r7, r0
-	mov	r6, r12
+	mov	r6, r2
 	movs	r0, #4
 	ands	r6, r0
 	lsls	r0, r6, #22
@@ -1033,420 +866,422 @@ elephant_dumbo_P_permute:
 	ands	r6, r0
 	lsrs	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #29
 	ands	r6, r0
 	lsrs	r0, r6, #14
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #25
 	ands	r6, r0
 	lsrs	r0, r6, #11
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #21
 	ands	r6, r0
 	lsrs	r0, r6, #8
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #17
 	ands	r6, r0
 	lsrs	r0, r6, #5
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #13
 	ands	r6, r0
 	lsrs	r0, r6, #2
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #1
 	lsls	r0, r0, #9
 	ands	r6, r0
 	lsls	r0, r6, #1
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #32
 	ands	r6, r0
 	lsls	r0, r6, #4
 	orrs	r7, r0
-	mov	r6, r1
+	mov	r6, r5
 	movs	r0, #2
 	ands	r6, r0
 	lsls	r6, r6, #7
 	orrs	r7, r6
 	mov	r9, r7
-	mov	r7, r2
+	mov	r6, r1
 	movs	r0, #1
 	lsls	r0, r0, #31
+	ands	r6, r0
+	mov	r7, r1
+	movs	r0, #1
+	lsls	r0, r0, #27
 	ands	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #27
-	ands	r6, r0
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	mov	r6, r2
+	lsls	r0, r7, #3
+	orrs	r6, r0
+	mov	r7, r1
 	movs	r0, #1
 	lsls	r0, r0, #23
-	ands	r6, r0
-	lsls	r0, r6, #6
-	orrs	r7, r0
-	mov	r6, r2
+	ands	r7, r0
+	lsls	r0, r7, #6
+	orrs	r6, r0
+	mov	r7, r1
 	movs	r0, #1
 	lsls	r0, r0, #19
-	ands	r6, r0
-	lsls	r0, r6, #9
-	orrs	r7, r0
-	mov	r6, r2
+	ands	r7, r0
+	lsls	r0, r7, #9
+	orrs	r6, r0
+	mov	r7, r1
 	movs	r0, #1
 	lsls	r0, r0, #15
-	ands	r6, r0
-	lsls	r0, r6, #12
-	orrs	r7, r0
-	mov	r6, r2
+	ands	r7, r0
+	lsls	r0, r7, #12
+	orrs	r6, r0
+	mov	r7, r1
 	movs	r0, #1
 	lsls	r0, r0, #11
-	ands	r6, r0
-	lsls	r0, r6, #15
-	orrs	r7, r0
-	mov	r6, r2
+	ands	r7, r0
+	lsls	r0, r7, #15
+	orrs	r6, r0
+	mov	r7, r1
 	movs	r0, #128
-	ands	r6, r0
-	lsls	r0, r6, #18
-	orrs	r7, r0
-	movs	r0, #8
-	ands	r2, r0
-	lsls	r0, r2, #21
-	orrs	r7, r0
-	mov	r2, r5
+	ands	r7, r0
+	lsls	r0, r7, #18
+	orrs	r6, r0
+	mov	r0, r1
+	movs	r1, #8
+	ands	r0, r1
+	lsls	r0, r0, #21
+	orrs	r6, r0
+	mov	r1, r3
 	movs	r0, #1
 	lsls	r0, r0, #30
-	ands	r2, r0
-	lsrs	r0, r2, #23
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r2, r0
-	lsrs	r0, r2, #20
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r2, r0
-	lsrs	r0, r2, #17
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r2, r0
-	lsrs	r0, r2, #14
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r2, r0
-	lsrs	r0, r2, #11
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r2, r0
-	lsrs	r0, r2, #8
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #64
-	ands	r2, r0
-	lsrs	r0, r2, #5
-	orrs	r7, r0
-	mov	r2, r5
-	movs	r0, #4
-	ands	r2, r0
-	lsrs	r0, r2, #2
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r2, r0
-	lsrs	r0, r2, #15
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r2, r0
-	lsrs	r0, r2, #12
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r2, r0
-	lsrs	r0, r2, #9
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r2, r0
-	lsrs	r0, r2, #6
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r2, r0
-	lsrs	r0, r2, #3
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r2, r0
-	orrs	r7, r2
-	mov	r2, r4
-	movs	r0, #64
-	ands	r2, r0
-	lsls	r0, r2, #3
-	orrs	r7, r0
-	mov	r2, r4
-	movs	r0, #4
-	ands	r2, r0
-	lsls	r0, r2, #6
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r2, r0
-	lsrs	r0, r2, #7
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r2, r0
-	lsrs	r0, r2, #4
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r2, r0
-	lsrs	r0, r2, #1
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r2, r0
-	lsls	r0, r2, #2
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r2, r0
-	lsls	r0, r2, #5
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r2, r0
-	lsls	r0, r2, #8
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #64
-	ands	r2, r0
-	lsls	r0, r2, #11
-	orrs	r7, r0
-	mov	r2, r1
-	movs	r0, #4
-	ands	r2, r0
-	lsls	r0, r2, #14
-	orrs	r7, r0
-	mov	r2, r12
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ands	r2, r0
-	lsrs	r2, r2, #24
-	mov	r6, r12
-	movs	r0, #1
-	lsls	r0, r0, #27
-	ands	r6, r0
-	lsrs	r0, r6, #21
-	orrs	r2, r0
-	mov	r6, r12
-	movs	r0, #1
-	lsls	r0, r0, #23
-	ands	r6, r0
-	lsrs	r0, r6, #18
-	orrs	r2, r0
-	mov	r6, r12
-	movs	r0, #1
-	lsls	r0, r0, #19
-	ands	r6, r0
-	lsrs	r0, r6, #15
-	orrs	r2, r0
-	mov	r6, r12
-	movs	r0, #1
-	lsls	r0, r0, #15
-	ands	r6, r0
-	lsrs	r0, r6, #12
-	orrs	r2, r0
-	mov	r6, r12
-	movs	r0, #1
-	lsls	r0, r0, #11
-	ands	r6, r0
-	lsrs	r0, r6, #9
-	orrs	r2, r0
-	mov	r6, r12
-	movs	r0, #128
-	ands	r6, r0
-	lsrs	r0, r6, #6
-	orrs	r2, r0
-	mov	r6, r12
-	movs	r0, #8
-	ands	r6, r0
-	lsrs	r0, r6, #3
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ands	r6, r0
-	lsrs	r0, r6, #16
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #27
-	ands	r6, r0
-	lsrs	r0, r6, #13
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #23
-	ands	r6, r0
-	lsrs	r0, r6, #10
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #19
-	ands	r6, r0
-	lsrs	r0, r6, #7
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #15
-	ands	r6, r0
-	lsrs	r0, r6, #4
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #11
-	ands	r6, r0
-	lsrs	r0, r6, #1
-	orrs	r2, r0
-	mov	r6, r5
-	movs	r0, #128
-	ands	r6, r0
-	lsls	r0, r6, #2
-	orrs	r2, r0
-	movs	r0, #8
-	ands	r5, r0
-	lsls	r0, r5, #5
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ands	r5, r0
-	lsrs	r0, r5, #8
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #1
-	lsls	r0, r0, #27
-	ands	r5, r0
-	lsrs	r0, r5, #5
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #1
-	lsls	r0, r0, #23
-	ands	r5, r0
-	lsrs	r0, r5, #2
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #1
-	lsls	r0, r0, #19
-	ands	r5, r0
-	lsls	r0, r5, #1
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #1
-	lsls	r0, r0, #15
-	ands	r5, r0
-	lsls	r0, r5, #4
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #1
-	lsls	r0, r0, #11
-	ands	r5, r0
-	lsls	r0, r5, #7
-	orrs	r2, r0
-	mov	r5, r4
-	movs	r0, #128
-	ands	r5, r0
-	lsls	r0, r5, #10
-	orrs	r2, r0
-	movs	r0, #8
-	ands	r4, r0
-	lsls	r0, r4, #13
-	orrs	r2, r0
-	mov	r4, r1
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ands	r4, r0
-	orrs	r2, r4
-	mov	r4, r1
-	movs	r0, #1
-	lsls	r0, r0, #27
-	ands	r4, r0
-	lsls	r0, r4, #3
-	orrs	r2, r0
-	mov	r4, r1
-	movs	r0, #1
-	lsls	r0, r0, #23
-	ands	r4, r0
-	lsls	r0, r4, #6
-	orrs	r2, r0
-	mov	r4, r1
-	movs	r0, #1
-	lsls	r0, r0, #19
-	ands	r4, r0
-	lsls	r0, r4, #9
-	orrs	r2, r0
-	mov	r4, r1
-	movs	r0, #1
-	lsls	r0, r0, #15
-	ands	r4, r0
-	lsls	r0, r4, #12
-	orrs	r2, r0
-	mov	r4, r1
-	movs	r0, #1
-	lsls	r0, r0, #11
-	ands	r4, r0
-	lsls	r0, r4, #15
-	orrs	r2, r0
-	mov	r4, r1
-	movs	r0, #128
-	ands	r4, r0
-	lsls	r0, r4, #18
-	orrs	r2, r0
-	movs	r0, #8
 	ands	r1, r0
-	lsls	r0, r1, #21
-	orrs	r2, r0
-	ldr	r1, [sp, #4]
-	mov	r0, r8
-	ldrb	r6, [r1, r0]
-	mov	r5, r11
-	mov	r4, r10
-	mov	r1, r9
-	mov	r10, r7
-	mov	r8, r6
+	lsrs	r0, r1, #23
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r1, r0
+	lsrs	r0, r1, #20
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r1, r0
+	lsrs	r0, r1, #17
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r1, r0
+	lsrs	r0, r1, #14
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r1, r0
+	lsrs	r0, r1, #11
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r1, r0
+	lsrs	r0, r1, #8
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #64
+	ands	r1, r0
+	lsrs	r0, r1, #5
+	orrs	r6, r0
+	mov	r1, r3
+	movs	r0, #4
+	ands	r1, r0
+	lsrs	r0, r1, #2
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r1, r0
+	lsrs	r0, r1, #15
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r1, r0
+	lsrs	r0, r1, #12
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r1, r0
+	lsrs	r0, r1, #9
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r1, r0
+	lsrs	r0, r1, #6
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r1, r0
+	lsrs	r0, r1, #3
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r1, r0
+	orrs	r6, r1
+	mov	r1, r4
+	movs	r0, #64
+	ands	r1, r0
+	lsls	r0, r1, #3
+	orrs	r6, r0
+	mov	r1, r4
+	movs	r0, #4
+	ands	r1, r0
+	lsls	r0, r1, #6
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #1
+	lsls	r0, r0, #30
+	ands	r1, r0
+	lsrs	r0, r1, #7
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #1
+	lsls	r0, r0, #26
+	ands	r1, r0
+	lsrs	r0, r1, #4
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #1
+	lsls	r0, r0, #22
+	ands	r1, r0
+	lsrs	r0, r1, #1
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #1
+	lsls	r0, r0, #18
+	ands	r1, r0
+	lsls	r0, r1, #2
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #1
+	lsls	r0, r0, #14
+	ands	r1, r0
+	lsls	r0, r1, #5
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #1
+	lsls	r0, r0, #10
+	ands	r1, r0
+	lsls	r0, r1, #8
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #64
+	ands	r1, r0
+	lsls	r0, r1, #11
+	orrs	r6, r0
+	mov	r1, r5
+	movs	r0, #4
+	ands	r1, r0
+	lsls	r1, r1, #14
+	mov	r0, r6
+	orrs	r0, r1
+	mov	r6, r2
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ands	r6, r1
+	lsrs	r6, r6, #24
+	mov	r7, r2
+	movs	r1, #1
+	lsls	r1, r1, #27
+	ands	r7, r1
+	lsrs	r1, r7, #21
+	orrs	r6, r1
+	mov	r7, r2
+	movs	r1, #1
+	lsls	r1, r1, #23
+	ands	r7, r1
+	lsrs	r1, r7, #18
+	orrs	r6, r1
+	mov	r7, r2
+	movs	r1, #1
+	lsls	r1, r1, #19
+	ands	r7, r1
+	lsrs	r1, r7, #15
+	orrs	r6, r1
+	mov	r7, r2
+	movs	r1, #1
+	lsls	r1, r1, #15
+	ands	r7, r1
+	lsrs	r1, r7, #12
+	orrs	r6, r1
+	mov	r7, r2
+	movs	r1, #1
+	lsls	r1, r1, #11
+	ands	r7, r1
+	lsrs	r1, r7, #9
+	orrs	r6, r1
+	mov	r7, r2
+	movs	r1, #128
+	ands	r7, r1
+	lsrs	r1, r7, #6
+	orrs	r6, r1
+	movs	r1, #8
+	ands	r2, r1
+	lsrs	r1, r2, #3
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ands	r2, r1
+	lsrs	r1, r2, #16
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #1
+	lsls	r1, r1, #27
+	ands	r2, r1
+	lsrs	r1, r2, #13
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #1
+	lsls	r1, r1, #23
+	ands	r2, r1
+	lsrs	r1, r2, #10
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #1
+	lsls	r1, r1, #19
+	ands	r2, r1
+	lsrs	r1, r2, #7
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #1
+	lsls	r1, r1, #15
+	ands	r2, r1
+	lsrs	r1, r2, #4
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #1
+	lsls	r1, r1, #11
+	ands	r2, r1
+	lsrs	r1, r2, #1
+	orrs	r6, r1
+	mov	r2, r3
+	movs	r1, #128
+	ands	r2, r1
+	lsls	r1, r2, #2
+	orrs	r6, r1
+	movs	r1, #8
+	ands	r3, r1
+	lsls	r1, r3, #5
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ands	r2, r1
+	lsrs	r1, r2, #8
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #27
+	ands	r2, r1
+	lsrs	r1, r2, #5
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #23
+	ands	r2, r1
+	lsrs	r1, r2, #2
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #19
+	ands	r2, r1
+	lsls	r1, r2, #1
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #15
+	ands	r2, r1
+	lsls	r1, r2, #4
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #11
+	ands	r2, r1
+	lsls	r1, r2, #7
+	orrs	r6, r1
+	mov	r2, r4
+	movs	r1, #128
+	ands	r2, r1
+	lsls	r1, r2, #10
+	orrs	r6, r1
+	movs	r1, #8
+	ands	r4, r1
+	lsls	r1, r4, #13
+	orrs	r6, r1
+	mov	r2, r5
+	movs	r1, #1
+	lsls	r1, r1, #31
+	ands	r2, r1
+	orrs	r6, r2
+	mov	r2, r5
+	movs	r1, #1
+	lsls	r1, r1, #27
+	ands	r2, r1
+	lsls	r1, r2, #3
+	orrs	r6, r1
+	mov	r2, r5
+	movs	r1, #1
+	lsls	r1, r1, #23
+	ands	r2, r1
+	lsls	r1, r2, #6
+	orrs	r6, r1
+	mov	r2, r5
+	movs	r1, #1
+	lsls	r1, r1, #19
+	ands	r2, r1
+	lsls	r1, r2, #9
+	orrs	r6, r1
+	mov	r2, r5
+	movs	r1, #1
+	lsls	r1, r1, #15
+	ands	r2, r1
+	lsls	r1, r2, #12
+	orrs	r6, r1
+	mov	r2, r5
+	movs	r1, #1
+	lsls	r1, r1, #11
+	ands	r2, r1
+	lsls	r1, r2, #15
+	orrs	r6, r1
+	mov	r2, r5
+	movs	r1, #128
+	ands	r2, r1
+	lsls	r1, r2, #18
+	orrs	r6, r1
+	movs	r1, #8
+	ands	r5, r1
+	lsls	r1, r5, #21
+	mov	r4, r6
+	orrs	r4, r1
+	ldr	r2, [sp, #4]
+	mov	r1, r8
+	ldrb	r5, [r2, r1]
+	mov	r6, r11
+	mov	r1, r10
+	mov	r2, r9
+	mov	r3, r0
+	mov	r8, r5
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]
@@ -1456,12 +1291,11 @@ elephant_dumbo_P_permute:
 .Lelephant_dumbo_P_permute_far1:
 .Lelephant_dumbo_P_permute_done2:
 	ldr	r0, [sp, #8]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r1, [r0, #8]
-	mov	r1, r10
-	str	r1, [r0, #12]
-	str	r2, [r0, #16]
+	str	r6, [r0]
+	str	r1, [r0, #4]
+	str	r2, [r0, #8]
+	str	r3, [r0, #12]
+	str	r4, [r0, #16]
 	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2816,17 +2650,6 @@ elephant_dumbo_crypt:
 
 
 
-@ table P.sbox: 16 x u4 (16 bytes)
-	.section .rodata.elephant_dumbo_P.sbox,"a",%progbits
-	.balign 4
-	.global elephant_dumbo_P.sbox
-	.type elephant_dumbo_P.sbox, %object
-elephant_dumbo_P.sbox:
-	.byte 0x0e, 0x0d, 0x0b, 0x00, 0x02, 0x01, 0x04, 0x0f
-	.byte 0x07, 0x0a, 0x08, 0x05, 0x09, 0x0c, 0x03, 0x06
-	.size elephant_dumbo_P.sbox, .-elephant_dumbo_P.sbox
-
-
 @ table tf0: 256 x u8 (256 bytes)
 	.section .rodata.elephant_dumbo_tf0,"a",%progbits
 	.balign 4
@@ -2866,5 +2689,46 @@ elephant_dumbo_tf0:
 	.byte 0x60, 0x62, 0x64, 0x66, 0x68, 0x6a, 0x6c, 0x6e
 	.byte 0x70, 0x72, 0x74, 0x76, 0x78, 0x7a, 0x7c, 0x7e
 	.size elephant_dumbo_tf0, .-elephant_dumbo_tf0
+
+
+@ table sf0: 256 x u8 (256 bytes)
+	.section .rodata.elephant_dumbo_sf0,"a",%progbits
+	.balign 4
+	.global elephant_dumbo_sf0
+	.type elephant_dumbo_sf0, %object
+elephant_dumbo_sf0:
+	.byte 0xee, 0xed, 0xeb, 0xe0, 0xe2, 0xe1, 0xe4, 0xef
+	.byte 0xe7, 0xea, 0xe8, 0xe5, 0xe9, 0xec, 0xe3, 0xe6
+	.byte 0xde, 0xdd, 0xdb, 0xd0, 0xd2, 0xd1, 0xd4, 0xdf
+	.byte 0xd7, 0xda, 0xd8, 0xd5, 0xd9, 0xdc, 0xd3, 0xd6
+	.byte 0xbe, 0xbd, 0xbb, 0xb0, 0xb2, 0xb1, 0xb4, 0xbf
+	.byte 0xb7, 0xba, 0xb8, 0xb5, 0xb9, 0xbc, 0xb3, 0xb6
+	.byte 0x0e, 0x0d, 0x0b, 0x00, 0x02, 0x01, 0x04, 0x0f
+	.byte 0x07, 0x0a, 0x08, 0x05, 0x09, 0x0c, 0x03, 0x06
+	.byte 0x2e, 0x2d, 0x2b, 0x20, 0x22, 0x21, 0x24, 0x2f
+	.byte 0x27, 0x2a, 0x28, 0x25, 0x29, 0x2c, 0x23, 0x26
+	.byte 0x1e, 0x1d, 0x1b, 0x10, 0x12, 0x11, 0x14, 0x1f
+	.byte 0x17, 0x1a, 0x18, 0x15, 0x19, 0x1c, 0x13, 0x16
+	.byte 0x4e, 0x4d, 0x4b, 0x40, 0x42, 0x41, 0x44, 0x4f
+	.byte 0x47, 0x4a, 0x48, 0x45, 0x49, 0x4c, 0x43, 0x46
+	.byte 0xfe, 0xfd, 0xfb, 0xf0, 0xf2, 0xf1, 0xf4, 0xff
+	.byte 0xf7, 0xfa, 0xf8, 0xf5, 0xf9, 0xfc, 0xf3, 0xf6
+	.byte 0x7e, 0x7d, 0x7b, 0x70, 0x72, 0x71, 0x74, 0x7f
+	.byte 0x77, 0x7a, 0x78, 0x75, 0x79, 0x7c, 0x73, 0x76
+	.byte 0xae, 0xad, 0xab, 0xa0, 0xa2, 0xa1, 0xa4, 0xaf
+	.byte 0xa7, 0xaa, 0xa8, 0xa5, 0xa9, 0xac, 0xa3, 0xa6
+	.byte 0x8e, 0x8d, 0x8b, 0x80, 0x82, 0x81, 0x84, 0x8f
+	.byte 0x87, 0x8a, 0x88, 0x85, 0x89, 0x8c, 0x83, 0x86
+	.byte 0x5e, 0x5d, 0x5b, 0x50, 0x52, 0x51, 0x54, 0x5f
+	.byte 0x57, 0x5a, 0x58, 0x55, 0x59, 0x5c, 0x53, 0x56
+	.byte 0x9e, 0x9d, 0x9b, 0x90, 0x92, 0x91, 0x94, 0x9f
+	.byte 0x97, 0x9a, 0x98, 0x95, 0x99, 0x9c, 0x93, 0x96
+	.byte 0xce, 0xcd, 0xcb, 0xc0, 0xc2, 0xc1, 0xc4, 0xcf
+	.byte 0xc7, 0xca, 0xc8, 0xc5, 0xc9, 0xcc, 0xc3, 0xc6
+	.byte 0x3e, 0x3d, 0x3b, 0x30, 0x32, 0x31, 0x34, 0x3f
+	.byte 0x37, 0x3a, 0x38, 0x35, 0x39, 0x3c, 0x33, 0x36
+	.byte 0x6e, 0x6d, 0x6b, 0x60, 0x62, 0x61, 0x64, 0x6f
+	.byte 0x67, 0x6a, 0x68, 0x65, 0x69, 0x6c, 0x63, 0x66
+	.size elephant_dumbo_sf0, .-elephant_dumbo_sf0
 
 

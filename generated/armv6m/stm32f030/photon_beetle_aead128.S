@@ -1059,7 +1059,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1544 bytes of code and literals
+@     estimated 1194 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1095,8 +1095,8 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:60: c = rc[r]
 	ldr	r1, =photon_beetle_aead128_P.rc
 	str	r1, [sp, #20]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	ldr	r5, =photon_beetle_aead128_P.sbox
+	@ photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	ldr	r5, =photon_beetle_aead128_sf0
 	@ photon256.ae:59: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	@ photon256.ae:60: c = rc[r]
@@ -1105,51 +1105,21 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov	r1, r0
 	eors	r1, r3
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r1, #28
+	lsrs	r0, r1, #24
 	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #28
-	lsls	r0, r1, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r7, r0
-	lsls	r0, r1, #12
-	lsrs	r0, r0, #28
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #16
-	lsrs	r0, r0, #28
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #24
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
-	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #28
+	uxtb	r0, r1
 	ldrb	r1, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	orrs	r7, r1
 	mov	r12, r7
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
@@ -1158,53 +1128,22 @@ photon_beetle_aead128_P_permute:
 	eors	r0, r1
 	ldr	r1, [sp]
 	eors	r1, r0
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r1, #28
+	lsrs	r0, r1, #24
 	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #28
-	lsls	r0, r1, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r7, r0
-	lsls	r0, r1, #12
-	lsrs	r0, r0, #28
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #16
-	lsrs	r0, r0, #28
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #24
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
-	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #28
+	uxtb	r0, r1
 	ldrb	r1, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	orrs	r7, r1
-	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #4
 	rors	r7, r1
 	mov	r10, r7
@@ -1212,111 +1151,46 @@ photon_beetle_aead128_P_permute:
 	movs	r1, #3
 	mov	r0, r3
 	eors	r0, r1
-	eors	r6, r0
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r6, #28
+	mov	r1, r6
+	eors	r1, r0
+	uxtb	r0, r1
 	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #28
-	lsls	r0, r6, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	lsls	r0, r6, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r1, r0
-	lsls	r0, r6, #12
-	lsrs	r0, r0, #28
+	lsls	r6, r0, #24
+	lsrs	r0, r1, #24
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r6, #16
-	lsrs	r0, r0, #28
+	orrs	r6, r0
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r6, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r6, #24
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
-	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r6, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r1, r0
-	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	str	r1, [sp]
-	movs	r1, #8
-	ldr	r0, [sp]
-	rors	r0, r1
-	str	r0, [sp]
+	orrs	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	ldrb	r1, [r5, r0]
+	orrs	r6, r1
+	str	r6, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	mov	r0, r3
 	eors	r0, r1
 	eors	r4, r0
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r4, #28
+	lsrs	r0, r4, #24
 	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #28
-	lsls	r0, r4, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r1, r0
-	lsls	r0, r4, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r1, r0
-	lsls	r0, r4, #12
-	lsrs	r0, r0, #28
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r4, #16
-	lsrs	r0, r0, #28
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r4, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r4, #24
-	lsrs	r0, r0, #28
+	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
 	orrs	r1, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r4, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r1, r0
-	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r4, #12
 	rors	r1, r4
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
@@ -1324,108 +1198,44 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r3
 	eors	r0, r6
 	eors	r2, r0
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r2, #28
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #28
-	lsls	r0, r2, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r6, r0
-	lsls	r0, r2, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r6, r0
-	lsls	r0, r2, #12
-	lsrs	r0, r0, #28
+	lsls	r6, r0, #24
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #16
-	lsrs	r0, r0, #28
+	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r6, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r6, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #24
-	lsrs	r0, r0, #28
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
 	orrs	r6, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r6, r0
-	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	movs	r0, #16
-	rors	r6, r0
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #14
 	mov	r0, r3
 	eors	r0, r2
 	mov	r2, r9
 	eors	r2, r0
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r2, #28
+	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #28
-	lsls	r0, r2, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r7, r0
-	lsls	r0, r2, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r7, r0
-	lsls	r0, r2, #12
-	lsrs	r0, r0, #28
+	lsls	r7, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #16
-	lsrs	r0, r0, #28
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #24
-	lsrs	r0, r0, #28
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
 	orrs	r7, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r7, r0
-	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #20
 	rors	r7, r2
 	mov	r11, r7
@@ -1434,108 +1244,44 @@ photon_beetle_aead128_P_permute:
 	eors	r0, r4
 	mov	r2, r8
 	eors	r2, r0
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r2, #28
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r4, r0, #28
-	lsls	r0, r2, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r4, r0
-	lsls	r0, r2, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r4, r0
-	lsls	r0, r2, #12
-	lsrs	r0, r0, #28
+	lsls	r4, r0, #24
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r4, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #16
-	lsrs	r0, r0, #28
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r4, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r4, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #24
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
-	orrs	r4, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r4, r0
-	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	movs	r2, #24
-	rors	r4, r2
+	lsrs	r0, r2, #24
+	ldrb	r2, [r5, r0]
+	orrs	r4, r2
 	mov	r9, r4
 	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r0, #8
 	eors	r3, r0
 	ldr	r2, [sp, #4]
 	eors	r2, r3
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsrs	r0, r2, #28
+	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #28
-	lsls	r0, r2, #4
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #24
-	orrs	r3, r0
-	lsls	r0, r2, #8
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #20
-	orrs	r3, r0
-	lsls	r0, r2, #12
-	lsrs	r0, r0, #28
+	lsls	r3, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r3, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #16
-	lsrs	r0, r0, #28
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #12
-	orrs	r3, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #20
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	lsls	r0, r0, #8
 	orrs	r3, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #24
-	lsrs	r0, r0, #28
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	lsls	r0, r0, #4
 	orrs	r3, r0
-	@ photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	lsls	r0, r2, #28
-	lsrs	r0, r0, #28
-	ldrb	r0, [r5, r0]
-	@ photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	orrs	r3, r0
-	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r2, #28
 	rors	r3, r2
 	mov	r8, r3
@@ -1648,9 +1394,6 @@ photon_beetle_aead128_P_permute:
 	mov	r2, r6
 	mov	r0, r8
 	eors	r2, r0
-	b	.Lphoton_beetle_aead128_P_permute_pool1
-	.ltorg
-.Lphoton_beetle_aead128_P_permute_pool1:
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r7, r11
@@ -1869,6 +1612,9 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	lsls	r7, r6, #1
 	ands	r7, r3
+	b	.Lphoton_beetle_aead128_P_permute_pool1
+	.ltorg
+.Lphoton_beetle_aead128_P_permute_pool1:
 	eors	r7, r0
 	lsls	r0, r0, #1
 	eors	r7, r0
@@ -2241,14 +1987,44 @@ photon_beetle_aead128_P.rc:
 	.size photon_beetle_aead128_P.rc, .-photon_beetle_aead128_P.rc
 
 
-@ table P.sbox: 16 x u4 (16 bytes)
-	.section .rodata.photon_beetle_aead128_P.sbox,"a",%progbits
+@ table sf0: 256 x u8 (256 bytes)
+	.section .rodata.photon_beetle_aead128_sf0,"a",%progbits
 	.balign 4
-	.global photon_beetle_aead128_P.sbox
-	.type photon_beetle_aead128_P.sbox, %object
-photon_beetle_aead128_P.sbox:
+	.global photon_beetle_aead128_sf0
+	.type photon_beetle_aead128_sf0, %object
+photon_beetle_aead128_sf0:
+	.byte 0xcc, 0xc5, 0xc6, 0xcb, 0xc9, 0xc0, 0xca, 0xcd
+	.byte 0xc3, 0xce, 0xcf, 0xc8, 0xc4, 0xc7, 0xc1, 0xc2
+	.byte 0x5c, 0x55, 0x56, 0x5b, 0x59, 0x50, 0x5a, 0x5d
+	.byte 0x53, 0x5e, 0x5f, 0x58, 0x54, 0x57, 0x51, 0x52
+	.byte 0x6c, 0x65, 0x66, 0x6b, 0x69, 0x60, 0x6a, 0x6d
+	.byte 0x63, 0x6e, 0x6f, 0x68, 0x64, 0x67, 0x61, 0x62
+	.byte 0xbc, 0xb5, 0xb6, 0xbb, 0xb9, 0xb0, 0xba, 0xbd
+	.byte 0xb3, 0xbe, 0xbf, 0xb8, 0xb4, 0xb7, 0xb1, 0xb2
+	.byte 0x9c, 0x95, 0x96, 0x9b, 0x99, 0x90, 0x9a, 0x9d
+	.byte 0x93, 0x9e, 0x9f, 0x98, 0x94, 0x97, 0x91, 0x92
 	.byte 0x0c, 0x05, 0x06, 0x0b, 0x09, 0x00, 0x0a, 0x0d
 	.byte 0x03, 0x0e, 0x0f, 0x08, 0x04, 0x07, 0x01, 0x02
-	.size photon_beetle_aead128_P.sbox, .-photon_beetle_aead128_P.sbox
+	.byte 0xac, 0xa5, 0xa6, 0xab, 0xa9, 0xa0, 0xaa, 0xad
+	.byte 0xa3, 0xae, 0xaf, 0xa8, 0xa4, 0xa7, 0xa1, 0xa2
+	.byte 0xdc, 0xd5, 0xd6, 0xdb, 0xd9, 0xd0, 0xda, 0xdd
+	.byte 0xd3, 0xde, 0xdf, 0xd8, 0xd4, 0xd7, 0xd1, 0xd2
+	.byte 0x3c, 0x35, 0x36, 0x3b, 0x39, 0x30, 0x3a, 0x3d
+	.byte 0x33, 0x3e, 0x3f, 0x38, 0x34, 0x37, 0x31, 0x32
+	.byte 0xec, 0xe5, 0xe6, 0xeb, 0xe9, 0xe0, 0xea, 0xed
+	.byte 0xe3, 0xee, 0xef, 0xe8, 0xe4, 0xe7, 0xe1, 0xe2
+	.byte 0xfc, 0xf5, 0xf6, 0xfb, 0xf9, 0xf0, 0xfa, 0xfd
+	.byte 0xf3, 0xfe, 0xff, 0xf8, 0xf4, 0xf7, 0xf1, 0xf2
+	.byte 0x8c, 0x85, 0x86, 0x8b, 0x89, 0x80, 0x8a, 0x8d
+	.byte 0x83, 0x8e, 0x8f, 0x88, 0x84, 0x87, 0x81, 0x82
+	.byte 0x4c, 0x45, 0x46, 0x4b, 0x49, 0x40, 0x4a, 0x4d
+	.byte 0x43, 0x4e, 0x4f, 0x48, 0x44, 0x47, 0x41, 0x42
+	.byte 0x7c, 0x75, 0x76, 0x7b, 0x79, 0x70, 0x7a, 0x7d
+	.byte 0x73, 0x7e, 0x7f, 0x78, 0x74, 0x77, 0x71, 0x72
+	.byte 0x1c, 0x15, 0x16, 0x1b, 0x19, 0x10, 0x1a, 0x1d
+	.byte 0x13, 0x1e, 0x1f, 0x18, 0x14, 0x17, 0x11, 0x12
+	.byte 0x2c, 0x25, 0x26, 0x2b, 0x29, 0x20, 0x2a, 0x2d
+	.byte 0x23, 0x2e, 0x2f, 0x28, 0x24, 0x27, 0x21, 0x22
+	.size photon_beetle_aead128_sf0, .-photon_beetle_aead128_sf0
 
 

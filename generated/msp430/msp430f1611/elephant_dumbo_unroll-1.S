@@ -243,8 +243,8 @@ elephant_dumbo_decrypt_with:
 
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2494 bytes of code
+;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1406 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -257,24 +257,24 @@ elephant_dumbo_P_permute:
 	push	r6
 	push	r5
 	push	r4
-	sub	#32, sp
-	mov	r13, 30(sp)
+	sub	#46, sp
+	mov	r13, 44(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 28(sp)
+	mov	#80, 42(sp)
+	mov	@r12+, r5
+	mov	@r12+, 22(sp)
 	mov	@r12+, r6
-	mov	@r12+, 2(sp)
 	mov	@r12+, r7
 	mov	@r12+, r8
 	mov	@r12+, r9
 	mov	@r12+, r10
 	mov	@r12+, r11
 	mov	@r12+, r13
-	mov	@r12+, 22(sp)
 	mov	@r12+, r14
 	mov	#117, r15
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r6, r12
+	mov	r5, r12
 	xor	r15, r12
 	mov	r15, r5
 	and	#128, r5
@@ -286,1013 +286,557 @@ elephant_dumbo_P_permute:
 	rra	r5
 	rra	r5
 	rra	r5
-	mov	r15, r6
-	and	#64, r6
+	mov	r15, r4
+	and	#64, r4
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	bis	r6, r5
-	mov	r15, r6
-	and	#32, r6
+	rrc	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	bis	r4, r5
+	mov	r15, r4
+	and	#32, r4
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	bis	r6, r5
-	mov	r15, r6
-	and	#16, r6
+	rrc	r4
+	rra	r4
+	rra	r4
+	bis	r4, r5
+	mov	r15, r4
+	and	#16, r4
 	clrc
-	rrc	r6
-	bis	r6, r5
-	mov	r15, r6
-	and	#8, r6
-	rla	r6
-	bis	r6, r5
-	mov	r15, r6
-	and	#4, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r6, r5
-	mov	r15, r6
-	and	#2, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r6, r5
-	mov	r15, r6
-	and	#1, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r6, r5
+	rrc	r4
+	bis	r4, r5
+	mov	r15, r4
+	and	#8, r4
+	rla	r4
+	bis	r4, r5
+	mov	r15, r4
+	and	#4, r4
+	rla	r4
+	rla	r4
+	rla	r4
+	bis	r4, r5
+	mov	r15, r4
+	and	#2, r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	bis	r4, r5
+	mov	r15, r4
+	and	#1, r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	bis	r4, r5
 	mov.b	r5, r5
 	swpb	r5
 	xor	r5, r14
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
+	mov	r15, r4
+	rla.b	r4
 	mov	r15, r5
-	rla.b	r5
-	mov	r15, r6
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
+	rrc	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	xor	r15, r6
-	and	#1, r6
-	bis	r6, r5
-	mov	r5, 26(sp)
-	and	#127, 26(sp)
-	; spongent_pi160.ae:33: y = y | ((sbox[x[4 * i + 3 : 4 * i]] as u160) << (4 * i))
-	mov	r12, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r5
-	mov	r12, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#65520, r15
-	and	#15, r4
-	bis	r15, r5
-	mov	r12, r15
+	xor	r15, r5
+	and	#1, r5
+	bis	r5, r4
+	mov	r4, 24(sp)
+	and	#127, 24(sp)
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	swpb	r15
-	mov	r15, r6
-	and	#65280, r6
+	mov.b	elephant_dumbo_sf0(r15), r5
+	mov	r14, r15
 	mov.b	r15, r15
-	bis	r6, r5
-	mov	r4, r6
-	bis	r15, r6
-	mov	r12, r15
+	mov.b	elephant_dumbo_sf0(r15), r15
+	mov	r15, 40(sp)
+	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r5, 24(sp)
-	bis	r15, 24(sp)
-	bis	r12, r6
-	mov	2(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r6
-	mov	2(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65520, r15
-	and	#15, r5
-	bis	r15, r6
-	mov.b	3(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
-	mov	r12, r15
-	and	#65280, r15
-	mov.b	r12, r12
-	bis	r15, r6
-	bis	r12, r5
-	mov.b	3(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r6, 16(sp)
-	bis	r15, 16(sp)
-	bis	r12, r5
-	mov	r7, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r5
-	mov	r7, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65520, r15
-	and	#15, r6
-	bis	r15, r5
-	mov	r7, r15
-	swpb	r15
 	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
-	mov	r12, r15
-	and	#65280, r15
-	mov.b	r12, r12
-	bis	r15, r5
-	bis	r12, r6
-	swpb	r7
-	mov.b	r7, r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	and	#15, r7
-	mov.b	elephant_dumbo_P.sbox(r7), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r5, 14(sp)
-	bis	r15, 14(sp)
-	bis	r12, r6
-	mov	r8, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r6
-	mov	r8, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65520, r15
-	and	#15, r7
-	bis	r15, r6
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
-	mov	r12, r15
-	and	#65280, r15
-	mov.b	r12, r12
-	bis	r15, r6
-	bis	r12, r7
-	swpb	r8
-	mov.b	r8, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#15, r8
-	mov.b	elephant_dumbo_P.sbox(r8), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r6, 12(sp)
-	bis	r15, 12(sp)
-	bis	r12, r7
-	mov	r9, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r7
-	mov	r9, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65520, r15
-	and	#15, r8
-	bis	r15, r7
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
-	mov	r12, r15
-	and	#65280, r15
-	mov.b	r12, r12
-	bis	r15, r7
-	bis	r12, r8
-	swpb	r9
-	mov.b	r9, r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	and	#15, r9
-	mov.b	elephant_dumbo_P.sbox(r9), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r7, 10(sp)
-	bis	r15, 10(sp)
-	bis	r12, r8
-	mov	r10, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r8
-	mov	r10, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65520, r15
-	and	#15, r9
-	bis	r15, r8
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
-	mov	r12, r15
-	and	#65280, r15
-	mov.b	r12, r12
-	bis	r15, r8
-	bis	r12, r9
-	swpb	r10
-	mov.b	r10, r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	and	#15, r10
-	mov.b	elephant_dumbo_P.sbox(r10), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r8, 8(sp)
-	bis	r15, 8(sp)
-	bis	r12, r9
-	mov	r11, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r9
-	mov	r11, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#65520, r15
-	and	#15, r10
-	bis	r15, r9
+	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	r13, r13
+	mov.b	elephant_dumbo_sf0(r13), r15
+	mov	r15, 38(sp)
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
-	mov	r12, r15
-	and	#65280, r15
-	mov.b	r12, r12
-	bis	r15, r9
-	bis	r12, r10
-	swpb	r11
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r15
+	mov	r15, 20(sp)
 	mov.b	r11, r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#15, r11
-	mov.b	elephant_dumbo_P.sbox(r11), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	mov	r12, r15
-	and	#61440, r15
-	and	#4095, r12
-	mov	r9, 6(sp)
-	bis	r15, 6(sp)
-	bis	r12, r10
-	mov	r13, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r10
-	mov	r13, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65520, r15
-	and	#15, r11
-	bis	r15, r10
-	mov	r13, r15
+	mov.b	elephant_dumbo_sf0(r11), r15
+	mov	r15, 36(sp)
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	swpb	r12
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r13
+	mov.b	r10, r10
+	mov.b	elephant_dumbo_sf0(r10), r15
+	mov	r15, 34(sp)
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r11
+	mov.b	r9, r9
+	mov.b	elephant_dumbo_sf0(r9), r15
+	mov	r15, 32(sp)
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r10
+	mov.b	r8, r8
+	mov.b	elephant_dumbo_sf0(r8), r15
+	mov	r15, 30(sp)
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r9
+	mov.b	r7, r7
+	mov.b	elephant_dumbo_sf0(r7), r15
+	mov	r15, 28(sp)
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r8
+	mov.b	r6, r6
+	mov.b	elephant_dumbo_sf0(r6), r15
+	mov	r15, 26(sp)
+	mov.b	23(sp), r15
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r6
+	mov.b	22(sp), r15
+	mov.b	elephant_dumbo_sf0(r15), r7
 	mov	r12, r15
-	and	#65280, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r12, r12
-	bis	r15, r10
-	bis	r12, r11
-	swpb	r13
-	mov.b	r13, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	and	#15, r13
-	mov.b	elephant_dumbo_P.sbox(r13), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#61440, r15
-	and	#4095, r13
-	mov	r10, 4(sp)
-	bis	r15, 4(sp)
-	bis	r13, r11
-	mov	22(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r11
-	mov	22(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65520, r15
-	and	#15, r12
-	bis	r15, r11
-	mov.b	23(sp), r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r13
-	swpb	r13
-	mov	r13, r15
-	and	#65280, r15
-	mov.b	r13, r13
-	bis	r15, r11
-	bis	r13, r12
-	mov.b	23(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r13, r15
-	and	#61440, r15
-	and	#4095, r13
-	mov	r11, 20(sp)
-	bis	r15, 20(sp)
-	bis	r13, r12
-	mov	r14, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	bis	r15, r12
-	mov	r14, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r14, r15
+	mov.b	elephant_dumbo_sf0(r12), r12
+	mov	r5, 18(sp)
+	swpb	18(sp)
+	bis	40(sp), 18(sp)
+	mov	r14, 16(sp)
+	swpb	16(sp)
+	bis	38(sp), 16(sp)
+	mov	20(sp), r14
+	mov	r14, 14(sp)
+	swpb	14(sp)
+	bis	36(sp), 14(sp)
+	mov	r13, 12(sp)
+	swpb	12(sp)
+	bis	34(sp), 12(sp)
+	mov	r11, 10(sp)
+	swpb	10(sp)
+	bis	32(sp), 10(sp)
+	mov	r10, 8(sp)
+	swpb	8(sp)
+	bis	30(sp), 8(sp)
+	mov	r9, 6(sp)
+	swpb	6(sp)
+	bis	28(sp), 6(sp)
+	mov	r8, 4(sp)
+	swpb	4(sp)
+	bis	26(sp), 4(sp)
+	mov	r6, 2(sp)
+	swpb	2(sp)
+	bis	r7, 2(sp)
 	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
-	bis	r15, r12
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	elephant_dumbo_P.sbox(r15), r15
-	mov.b	r15, r15
-	swpb	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r12, 18(sp)
-	bis	r15, 18(sp)
+	bis	r12, r15
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	#0, r6
-	mov	#0, 0(sp)
-	mov	#0, r10
-	mov	#0, r15
-	mov	#0, r8
 	mov	#0, r5
-	mov	#0, r7
-	mov	#0, r11
+	mov	#0, 0(sp)
 	mov	#0, r9
+	mov	#0, r11
+	mov	#0, r7
+	mov	#0, r13
 	mov	#0, r12
-	mov	#0, r4
+	mov	#0, r10
+	mov	#0, r8
 	mov	#0, r14
-	mov	24(sp), r13
-	rra	r13
-	rrc	r6
-	rra	r13
+	mov	#0, r6
+	mov	#0, r4
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	mov	16(sp), r13
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	mov	2(sp), r15
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	rra	r13
-	rrc	r6
-	rra	r13
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r5
+	rra	r15
 	rrc	0(sp)
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r15
-	mov	14(sp), r13
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	mov	12(sp), r13
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r6
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r5
-	mov	10(sp), r13
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	mov	8(sp), r13
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	rra	r13
-	rrc	r7
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r5
-	mov	6(sp), r13
-	rra	r13
-	rrc	r7
-	rra	r13
+	rra	r15
 	rrc	r9
-	rra	r13
+	rra	r15
 	rrc	r11
-	rra	r13
+	mov	4(sp), r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	mov	6(sp), r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r13
+	mov	8(sp), r15
+	rra	r15
 	rrc	r12
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r12
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r12
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r12
-	mov	4(sp), r13
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	mov	10(sp), r15
+	rra	r15
 	rrc	r12
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r12
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r12
-	rra	r13
+	rra	r15
 	rrc	r7
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r11
-	rra	r13
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r12
-	mov	20(sp), r13
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r13
+	mov	12(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	rra	r15
 	rrc	r12
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	rra	r15
 	rrc	r12
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	rra	r15
 	rrc	r12
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	mov	14(sp), r15
+	rra	r15
 	rrc	r12
-	mov	18(sp), r13
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	rra	r15
 	rrc	r12
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	rra	r15
 	rrc	r12
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
+	rra	r15
 	rrc	r12
-	rra	r13
-	rrc	r4
-	rra	r13
-	rrc	r9
-	rra	r13
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
 	rrc	r14
-	rra	r13
-	rrc	r12
-	swpb	r4
-	mov.b	r4, r4
-	mov	@sp, r13
-	bis	r4, r13
-	swpb	r14
-	mov.b	r14, r14
-	bis	r14, r15
-	mov	r7, 2(sp)
-	mov	r13, r7
-	mov	r15, r13
-	mov	r5, 22(sp)
-	mov	r12, r14
-	mov	26(sp), r15
-	dec	28(sp)
+	mov	16(sp), r15
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	mov	18(sp), r15
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r14
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	@sp, r6
+	bis	r15, r6
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	bis	r15, r11
+	mov	r12, 22(sp)
+	mov	24(sp), r15
+	dec	42(sp)
 	jz	.Lelephant_dumbo_P_permute_near3
 	br	#.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_near3:
 .Lelephant_dumbo_P_permute_done2:
-	mov	30(sp), r15
-	mov	r6, 0(r15)
-	mov	2(sp), 2(r15)
-	mov	r7, 4(r15)
-	mov	r8, 6(r15)
-	mov	r9, 8(r15)
-	mov	r10, 10(r15)
-	mov	r11, 12(r15)
-	mov	r13, 14(r15)
-	mov	22(sp), 16(r15)
+	mov	44(sp), r15
+	mov	r5, 0(r15)
+	mov	22(sp), 2(r15)
+	mov	r6, 4(r15)
+	mov	r7, 6(r15)
+	mov	r8, 8(r15)
+	mov	r9, 10(r15)
+	mov	r10, 12(r15)
+	mov	r11, 14(r15)
+	mov	r13, 16(r15)
 	mov	r14, 18(r15)
-	add	#32, sp
+	add	#46, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3787,14 +3331,44 @@ elephant_dumbo_crypt:
 
 
 
-; table P.sbox: 16 x u4 (16 bytes)
-	.section .rodata.elephant_dumbo_P.sbox,"a",@progbits
+; table sf0: 256 x u8 (256 bytes)
+	.section .rodata.elephant_dumbo_sf0,"a",@progbits
 	.balign 2
-	.global elephant_dumbo_P.sbox
-	.type elephant_dumbo_P.sbox, @object
-elephant_dumbo_P.sbox:
+	.global elephant_dumbo_sf0
+	.type elephant_dumbo_sf0, @object
+elephant_dumbo_sf0:
+	.byte 0xee, 0xed, 0xeb, 0xe0, 0xe2, 0xe1, 0xe4, 0xef
+	.byte 0xe7, 0xea, 0xe8, 0xe5, 0xe9, 0xec, 0xe3, 0xe6
+	.byte 0xde, 0xdd, 0xdb, 0xd0, 0xd2, 0xd1, 0xd4, 0xdf
+	.byte 0xd7, 0xda, 0xd8, 0xd5, 0xd9, 0xdc, 0xd3, 0xd6
+	.byte 0xbe, 0xbd, 0xbb, 0xb0, 0xb2, 0xb1, 0xb4, 0xbf
+	.byte 0xb7, 0xba, 0xb8, 0xb5, 0xb9, 0xbc, 0xb3, 0xb6
 	.byte 0x0e, 0x0d, 0x0b, 0x00, 0x02, 0x01, 0x04, 0x0f
 	.byte 0x07, 0x0a, 0x08, 0x05, 0x09, 0x0c, 0x03, 0x06
-	.size elephant_dumbo_P.sbox, .-elephant_dumbo_P.sbox
+	.byte 0x2e, 0x2d, 0x2b, 0x20, 0x22, 0x21, 0x24, 0x2f
+	.byte 0x27, 0x2a, 0x28, 0x25, 0x29, 0x2c, 0x23, 0x26
+	.byte 0x1e, 0x1d, 0x1b, 0x10, 0x12, 0x11, 0x14, 0x1f
+	.byte 0x17, 0x1a, 0x18, 0x15, 0x19, 0x1c, 0x13, 0x16
+	.byte 0x4e, 0x4d, 0x4b, 0x40, 0x42, 0x41, 0x44, 0x4f
+	.byte 0x47, 0x4a, 0x48, 0x45, 0x49, 0x4c, 0x43, 0x46
+	.byte 0xfe, 0xfd, 0xfb, 0xf0, 0xf2, 0xf1, 0xf4, 0xff
+	.byte 0xf7, 0xfa, 0xf8, 0xf5, 0xf9, 0xfc, 0xf3, 0xf6
+	.byte 0x7e, 0x7d, 0x7b, 0x70, 0x72, 0x71, 0x74, 0x7f
+	.byte 0x77, 0x7a, 0x78, 0x75, 0x79, 0x7c, 0x73, 0x76
+	.byte 0xae, 0xad, 0xab, 0xa0, 0xa2, 0xa1, 0xa4, 0xaf
+	.byte 0xa7, 0xaa, 0xa8, 0xa5, 0xa9, 0xac, 0xa3, 0xa6
+	.byte 0x8e, 0x8d, 0x8b, 0x80, 0x82, 0x81, 0x84, 0x8f
+	.byte 0x87, 0x8a, 0x88, 0x85, 0x89, 0x8c, 0x83, 0x86
+	.byte 0x5e, 0x5d, 0x5b, 0x50, 0x52, 0x51, 0x54, 0x5f
+	.byte 0x57, 0x5a, 0x58, 0x55, 0x59, 0x5c, 0x53, 0x56
+	.byte 0x9e, 0x9d, 0x9b, 0x90, 0x92, 0x91, 0x94, 0x9f
+	.byte 0x97, 0x9a, 0x98, 0x95, 0x99, 0x9c, 0x93, 0x96
+	.byte 0xce, 0xcd, 0xcb, 0xc0, 0xc2, 0xc1, 0xc4, 0xcf
+	.byte 0xc7, 0xca, 0xc8, 0xc5, 0xc9, 0xcc, 0xc3, 0xc6
+	.byte 0x3e, 0x3d, 0x3b, 0x30, 0x32, 0x31, 0x34, 0x3f
+	.byte 0x37, 0x3a, 0x38, 0x35, 0x39, 0x3c, 0x33, 0x36
+	.byte 0x6e, 0x6d, 0x6b, 0x60, 0x62, 0x61, 0x64, 0x6f
+	.byte 0x67, 0x6a, 0x68, 0x65, 0x69, 0x6c, 0x63, 0x66
+	.size elephant_dumbo_sf0, .-elephant_dumbo_sf0
 
 

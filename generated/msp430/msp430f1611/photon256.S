@@ -5,96 +5,29 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- photon256_sub_cells: photon256.sub_cells
-;     frame 0 bytes (0 spill slots, locals 0), saves r6, r7, r8, r9, r10
-;     estimated 210 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r10
+;     estimated 54 bytes of code
 	.section .text.photon256_sub_cells,"ax",@progbits
 	.global photon256_sub_cells
 	.type photon256_sub_cells, @function
 	.balign 2
 photon256_sub_cells:
 	push	r10
-	push	r9
-	push	r8
-	push	r7
-	push	r6
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
 	mov.b	3(r12), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r6
-	mov.b	3(r12), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r7
-	mov	2(r12), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r8
-	mov	2(r12), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r9
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
+	mov.b	photon256_sf0(r15), r10
+	mov.b	2(r12), r15
+	mov.b	photon256_sf0(r15), r11
 	mov.b	1(r12), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r10
-	mov.b	1(r12), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r11
-	mov	@r12, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r14
-	mov	@r12, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	swpb	r7
-	bis	r7, r6
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r8, r6
-	bis	r9, r6
+	mov.b	r15, r15
+	mov.b	photon256_sf0(r15), r14
+	mov.b	@r12, r15
+	mov.b	photon256_sf0(r15), r15
 	swpb	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	swpb	r11
 	bis	r11, r10
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r14, r10
-	bis	r15, r10
-	mov	r10, 0(r13)
-	mov	r6, 2(r13)
-	pop	r6
-	pop	r7
-	pop	r8
-	pop	r9
+	swpb	r14
+	bis	r15, r14
+	mov	r14, 0(r13)
+	mov	r10, 2(r13)
 	pop	r10
 	ret
 	.size photon256_sub_cells, .-photon256_sub_cells
@@ -434,8 +367,8 @@ photon256_serial:
 
 
 ; --- photon256_permute: photon256.permute
-;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5462 bytes of code
+;     frame 70 bytes (35 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4258 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -448,1152 +381,1044 @@ photon256_permute:
 	push	r6
 	push	r5
 	push	r4
-	sub	#84, sp
-	mov	r12, 78(sp)
+	sub	#70, sp
+	mov	r12, 64(sp)
 	; photon256.ae:59: for r in 0..rounds {
-	mov	#12, 82(sp)
+	mov	#12, 68(sp)
 	mov	r12, r15
-	mov	@r15, r5
-	mov	2(r15), r6
-	mov	4(r15), 20(sp)
-	mov	6(r15), r8
-	mov	8(r15), 32(sp)
-	mov	10(r15), r10
-	mov	12(r15), 30(sp)
+	mov	@r15, r7
+	mov	2(r15), r8
+	mov	4(r15), 8(sp)
+	mov	6(r15), r9
+	mov	8(r15), r10
+	mov	10(r15), r11
+	mov	12(r15), 12(sp)
 	mov	14(r15), r12
-	mov	16(r15), 68(sp)
-	mov	18(r15), r14
-	mov	20(r15), 74(sp)
-	mov	22(r15), 16(sp)
-	mov	24(r15), 18(sp)
-	mov	26(r15), 28(sp)
-	mov	28(r15), 76(sp)
-	mov	30(r15), 66(sp)
+	mov	16(r15), 22(sp)
+	mov	18(r15), r13
+	mov	20(r15), 50(sp)
+	mov	22(r15), r14
+	mov	24(r15), 16(sp)
+	mov	26(r15), 32(sp)
+	mov	28(r15), 62(sp)
+	mov	30(r15), 38(sp)
 	; photon256.ae:60: c = rc[r]
-	mov	#0, 80(sp)
+	mov	#0, 66(sp)
 	; photon256.ae:59: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	; photon256.ae:60: c = rc[r]
-	mov	80(sp), r15
-	mov.b	photon256_rc(r15), r13
+	mov	66(sp), r15
+	mov.b	photon256_rc(r15), r15
 	; photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	xor	r13, r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r7
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r9
-	mov	r6, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r15, 8(sp)
-	and	#15, r6
-	mov.b	photon256_sbox(r6), r4
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r6
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r11
-	mov	r5, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	and	#15, r5
-	mov.b	photon256_sbox(r5), r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	swpb	r9
-	bis	r9, r7
-	mov	8(sp), r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	bis	r9, r7
-	mov	r7, 72(sp)
-	bis	r4, 72(sp)
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	swpb	r11
-	bis	r11, r6
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r6
-	mov	r6, 70(sp)
-	bis	r5, 70(sp)
-	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r13, r15
-	xor	#1, r15
-	mov	20(sp), r4
+	mov	r7, r4
 	xor	r15, r4
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r5
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r6
-	mov	r8, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r7
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r9
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r11
-	mov	r4, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	and	#15, r4
-	mov.b	photon256_sbox(r4), r4
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r5
-	rla	r5
-	rla	r5
-	rla	r5
-	rla	r5
-	swpb	r6
-	bis	r6, r5
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r7, r5
-	bis	r8, r5
-	mov	r9, r8
-	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	swpb	r11
-	bis	r11, r8
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r8
-	bis	r4, r8
-	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r5, r9
-	mov	r8, 24(sp)
-	bit	#1, r9
-	rrc	24(sp)
-	rrc	r9
-	bit	#1, r9
-	rrc	24(sp)
-	rrc	r9
-	bit	#1, r9
-	rrc	24(sp)
-	rrc	r9
-	bit	#1, r9
-	rrc	24(sp)
-	rrc	r9
-	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	r13, r15
-	xor	#3, r15
-	mov	32(sp), r5
-	xor	r15, r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r6
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r7
-	mov	r10, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r8
-	and	#15, r10
-	mov.b	photon256_sbox(r10), r4
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r10
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r11
-	mov	r5, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	and	#15, r5
-	mov.b	photon256_sbox(r5), r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	swpb	r7
-	bis	r7, r6
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r8, r6
-	bis	r4, r6
-	swpb	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	swpb	r11
-	bis	r11, r10
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r10
-	bis	r5, r10
-	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	swpb	r6
-	swpb	r10
-	mov	r6, r15
-	xor.b	r10, r15
-	mov	r15, 56(sp)
-	xor	r10, 56(sp)
-	mov	r10, r15
-	xor.b	r6, r15
-	mov	r15, 52(sp)
-	xor	r6, 52(sp)
-	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	r13, r15
-	xor	#7, r15
-	mov	30(sp), r11
-	xor	r15, r11
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r10
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r12, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r5
-	and	#15, r12
-	mov.b	photon256_sbox(r12), r6
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r11, r12
-	swpb	r12
-	mov.b	r12, r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	and	#15, r12
-	mov.b	photon256_sbox(r12), r12
-	mov	r11, r8
-	swpb	r8
-	mov.b	r8, r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r7
-	mov	r11, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	swpb	r15
-	bis	r15, r10
-	mov	r5, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r10
-	bis	r6, r10
-	swpb	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	swpb	r7
-	bis	r7, r12
-	mov	r8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	bis	r11, r12
-	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	; photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	r13, r15
-	xor	#15, r15
-	mov	68(sp), r5
-	xor	r15, r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r6
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r7
-	mov	r14, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r8
-	and	#15, r14
-	mov.b	photon256_sbox(r14), r4
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r11
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r14
-	mov	r5, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	and	#15, r5
-	mov.b	photon256_sbox(r5), r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	swpb	r7
-	bis	r7, r6
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	bis	r8, r6
-	mov	r6, 40(sp)
-	bis	r4, 40(sp)
-	swpb	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	swpb	r14
-	bis	r14, r11
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r11
-	mov	r11, 34(sp)
-	bis	r5, 34(sp)
-	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	r13, r15
-	xor	#14, r15
-	mov	74(sp), r8
-	xor	r15, r8
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov.b	17(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r14
-	mov.b	17(sp), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	16(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r4
-	mov	16(sp), r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r5
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r8, r11
-	swpb	r11
-	mov.b	r11, r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	and	#15, r11
-	mov.b	photon256_sbox(r11), r11
 	mov	r8, r7
 	swpb	r7
 	mov.b	r7, r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r6
-	mov	r8, r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	and	#15, r7
-	mov.b	photon256_sbox(r7), r7
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	swpb	r15
-	bis	r15, r14
-	mov	r4, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	bis	r5, r14
-	swpb	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	rla	r11
-	mov	r6, r15
-	swpb	r15
-	bis	r15, r11
-	mov	r7, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r11
-	bis	r8, r11
-	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r11
-	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	r13, r8
-	xor	#12, r8
-	mov	18(sp), r15
-	xor	r8, r15
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov.b	29(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	mov.b	photon256_sbox(r8), r4
-	mov.b	29(sp), r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r7
-	mov	28(sp), r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	mov	r8, 6(sp)
-	mov	28(sp), r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	mov	r8, 12(sp)
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r15, r8
+	mov.b	photon256_sf0(r7), r5
+	mov.b	r8, r8
+	mov.b	photon256_sf0(r8), r6
+	mov	r4, r8
 	swpb	r8
 	mov.b	r8, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	and	#15, r8
-	mov.b	photon256_sbox(r8), r8
-	mov	r15, r6
+	mov.b	r8, r8
+	mov.b	photon256_sf0(r8), r7
+	mov.b	r4, r4
+	mov.b	photon256_sf0(r4), r8
+	mov	r5, 14(sp)
+	swpb	14(sp)
+	bis	r6, 14(sp)
+	mov	r7, 6(sp)
+	swpb	6(sp)
+	bis	r8, 6(sp)
+	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	mov	r15, r8
+	xor	#1, r8
+	mov	8(sp), r5
+	xor	r8, r5
+	mov	r9, r8
+	swpb	r8
+	mov.b	r8, r8
+	mov.b	photon256_sf0(r8), r6
+	mov.b	r9, r9
+	mov.b	photon256_sf0(r9), r7
+	mov	r5, r9
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	r9, r9
+	mov.b	photon256_sf0(r9), r8
+	mov.b	r5, r5
+	mov.b	photon256_sf0(r5), r9
+	swpb	r6
+	bis	r7, r6
+	swpb	r8
+	bis	r9, r8
+	mov	r6, r9
+	mov	r8, 10(sp)
+	bit	#1, r9
+	rrc	10(sp)
+	rrc	r9
+	bit	#1, r9
+	rrc	10(sp)
+	rrc	r9
+	bit	#1, r9
+	rrc	10(sp)
+	rrc	r9
+	bit	#1, r9
+	rrc	10(sp)
+	rrc	r9
+	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov	r15, r8
+	xor	#3, r8
+	mov	r10, r6
+	xor	r8, r6
+	mov	r6, r10
+	mov.b	r10, r10
+	mov.b	photon256_sf0(r10), r7
+	mov	r11, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	photon256_sf0(r10), r8
+	mov.b	r11, r11
+	mov.b	photon256_sf0(r11), r10
 	swpb	r6
 	mov.b	r6, r6
-	and	#15, r6
-	mov.b	photon256_sbox(r6), r5
-	mov	r15, r6
-	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	and	#15, r6
-	mov.b	photon256_sbox(r6), r6
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	swpb	r7
-	bis	r7, r4
-	mov	6(sp), r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	bis	r7, r4
-	mov	r4, r7
-	bis	12(sp), r7
+	mov.b	r6, r6
+	mov.b	photon256_sf0(r6), r11
+	mov	r7, 30(sp)
+	swpb	30(sp)
+	bis	r8, 30(sp)
+	mov	r10, 26(sp)
+	swpb	26(sp)
+	bis	r11, 26(sp)
+	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	mov	r15, r11
+	xor	#7, r11
+	mov	12(sp), r7
+	xor	r11, r7
+	mov	r12, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	photon256_sf0(r11), r8
+	mov.b	r12, r12
+	mov.b	photon256_sf0(r12), r10
+	mov	r7, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	r12, r12
+	mov.b	photon256_sf0(r12), r11
+	mov.b	r7, r7
+	mov.b	photon256_sf0(r7), r12
 	swpb	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	rla	r8
-	swpb	r5
-	bis	r5, r8
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r6, r8
-	bis	r15, r8
-	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	swpb	r8
-	swpb	r7
-	mov	r8, r15
-	xor.b	r7, r15
-	mov	r15, 22(sp)
-	xor	r7, 22(sp)
-	mov	r7, r15
-	xor.b	r8, r15
-	mov	r15, 4(sp)
-	xor	r8, 4(sp)
-	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	xor	#8, r13
-	mov	76(sp), r5
-	xor	r13, r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	mov.b	67(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov.b	photon256_sbox(r15), r6
-	mov.b	67(sp), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r7
-	mov	66(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r8
-	mov	66(sp), r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	mov	r15, 14(sp)
-	; photon256.ae:27: sbox[x[15:12]], sbox[x[11:8]], sbox[x[7:4]], sbox[x[3:0]])
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r4
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r13
-	mov	r5, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#15, r15
-	mov.b	photon256_sbox(r15), r15
-	and	#15, r5
-	mov.b	photon256_sbox(r5), r5
-	; photon256.ae:26: return cat(sbox[x[31:28]], sbox[x[27:24]], sbox[x[23:20]], sbox[x[19:16]],
-	swpb	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	swpb	r7
-	bis	r7, r6
-	mov	r8, r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	mov	r6, r8
-	bis	r7, r8
-	bis	14(sp), r8
-	swpb	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
+	bis	r10, r8
+	swpb	r11
+	bis	r12, r11
+	mov	r8, r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	; photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	r15, r12
+	xor	#15, r12
+	mov	22(sp), r8
+	xor	r12, r8
+	mov	r8, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	r12, r12
+	mov.b	photon256_sf0(r12), r7
+	mov.b	r8, r8
+	mov.b	photon256_sf0(r8), r8
+	mov	r13, r12
+	swpb	r12
+	mov.b	r12, r12
+	mov.b	photon256_sf0(r12), r12
+	mov.b	r13, r13
+	mov.b	photon256_sf0(r13), r13
+	mov	r7, 20(sp)
+	swpb	20(sp)
+	bis	r8, 20(sp)
+	mov	r12, 18(sp)
+	swpb	18(sp)
+	bis	r13, 18(sp)
+	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	mov	r15, r13
+	xor	#14, r13
+	mov	50(sp), r12
+	xor	r13, r12
+	mov	r14, r13
 	swpb	r13
-	bis	r13, r4
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r4
-	bis	r5, r4
+	mov.b	r13, r13
+	mov.b	photon256_sf0(r13), r5
+	mov.b	r14, r14
+	mov.b	photon256_sf0(r14), r13
+	mov	r12, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	r14, r14
+	mov.b	photon256_sf0(r14), r8
+	mov.b	r12, r12
+	mov.b	photon256_sf0(r12), r14
+	swpb	r5
+	bis	r13, r5
+	swpb	r8
+	bis	r14, r8
+	bit	#1, r8
+	rrc	r5
+	rrc	r8
+	bit	#1, r8
+	rrc	r5
+	rrc	r8
+	bit	#1, r8
+	rrc	r5
+	rrc	r8
+	bit	#1, r8
+	rrc	r5
+	rrc	r8
+	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov	r15, r14
+	xor	#12, r14
+	mov	16(sp), r13
+	xor	r14, r13
+	mov.b	32(sp), r14
+	mov.b	photon256_sf0(r14), r7
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	r14, r14
+	mov.b	photon256_sf0(r14), r12
+	mov.b	r13, r13
+	mov.b	photon256_sf0(r13), r13
+	mov.b	33(sp), r14
+	mov.b	photon256_sf0(r14), r14
+	mov	r7, 24(sp)
+	swpb	24(sp)
+	bis	r12, 24(sp)
+	mov	r13, 4(sp)
+	swpb	4(sp)
+	bis	r14, 4(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	r4, r13
-	mov	r8, r15
-	rla	r13
-	rlc	r15
-	adc	r13
-	rla	r13
-	rlc	r15
-	adc	r13
-	rla	r13
-	rlc	r15
-	adc	r13
-	rla	r13
-	rlc	r15
-	adc	r13
+	xor	#8, r15
+	mov	62(sp), r13
+	xor	r15, r13
+	mov.b	39(sp), r15
+	mov.b	photon256_sf0(r15), r7
+	mov.b	38(sp), r15
+	mov.b	photon256_sf0(r15), r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	r15, r15
+	mov.b	photon256_sf0(r15), r6
+	mov.b	r13, r13
+	mov.b	photon256_sf0(r13), r15
+	swpb	r7
+	bis	r14, r7
+	swpb	r6
+	bis	r15, r6
+	rla	r6
+	rlc	r7
+	adc	r6
+	rla	r6
+	rlc	r7
+	adc	r6
+	rla	r6
+	rlc	r7
+	adc	r6
+	rla	r6
+	rlc	r7
+	adc	r6
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r10, 60(sp)
-	xor	r14, 60(sp)
-	mov	r12, 48(sp)
-	xor	r11, 48(sp)
+	xor	r5, 60(sp)
+	mov	r11, 48(sp)
+	xor	r8, 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	60(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	48(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#57344, r7
-	bis	r7, r8
-	mov	48(sp), r7
+	mov	60(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#8191, r15
+	mov	48(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r15
+	mov	48(sp), r14
 	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	and	#4369, r8
-	and	#4369, r7
+	rrc	r14
+	rra	r14
+	rra	r14
+	and	#4369, r15
+	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	60(sp), r5
-	rla	r5
-	adc	r5
-	mov	r5, r6
-	and	#65534, r6
+	mov	60(sp), r12
+	rla	r12
+	adc	r12
+	mov	r12, r13
+	and	#65534, r13
 	mov	48(sp), r4
 	rla	r4
-	and	#1, r5
-	bis	r5, r4
-	and	#61166, r6
+	and	#1, r12
+	bis	r12, r4
+	and	#61166, r13
 	and	#61166, r4
-	xor	r8, r6
-	xor	r7, r4
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
-	rla	r7
-	and	#1, r8
-	bis	r8, r7
-	xor	r5, r6
-	mov	r4, r8
-	xor	r7, r8
+	xor	r15, r13
+	xor	r14, r4
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rla	r14
+	and	#1, r15
+	bis	r15, r14
+	xor	r12, r13
+	mov	r4, r15
+	xor	r14, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	24(sp), r7
-	xor	4(sp), r7
+	mov	10(sp), r14
+	xor	4(sp), r14
 	mov	r9, r4
-	xor	22(sp), r4
-	xor	r13, r7
+	xor	24(sp), r4
+	xor	r6, r14
+	xor	r7, r4
+	xor	r13, r14
 	xor	r15, r4
-	xor	r6, r7
-	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r5
-	mov	r4, r6
+	mov	r14, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#8191, r12
+	mov	r4, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r12
+	mov	r4, r13
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	mov	r5, r8
-	and	#4369, r8
-	and	#4369, r6
+	rrc	r13
+	rra	r13
+	rra	r13
+	mov	r12, r15
+	and	#4369, r15
+	and	#4369, r13
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r7
-	adc	r7
-	mov	r7, r5
-	and	#65534, r5
+	rla	r14
+	adc	r14
+	mov	r14, r12
+	and	#65534, r12
 	rla	r4
-	and	#1, r7
-	bis	r7, r4
-	mov	r5, r7
-	and	#61166, r7
+	and	#1, r14
+	bis	r14, r4
+	mov	r12, r14
+	and	#61166, r14
 	and	#61166, r4
-	xor	r8, r7
-	xor	r6, r4
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
-	rla	r6
-	and	#1, r8
-	bis	r8, r6
-	xor	r5, r7
-	mov	r4, r8
-	xor	r6, r8
+	xor	r15, r14
+	xor	r13, r4
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rla	r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r12, r14
+	mov	r4, r15
+	xor	r13, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	70(sp), r6
-	xor	52(sp), r6
-	mov	72(sp), r4
-	xor	56(sp), r4
-	xor	r10, r6
-	xor	r12, r4
-	xor	40(sp), r6
-	xor	34(sp), r4
-	xor	r13, r6
+	mov	6(sp), r13
+	xor	26(sp), r13
+	mov	14(sp), r4
+	xor	30(sp), r4
+	xor	r10, r13
+	xor	r11, r4
+	xor	18(sp), r13
+	xor	20(sp), r4
+	xor	r6, r13
+	xor	r7, r4
+	xor	r14, r13
 	xor	r15, r4
-	xor	r7, r6
-	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r7
-	mov	r4, r8
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
+	mov	r4, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r14
+	mov	r4, r15
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r7
-	and	#4369, r8
+	rrc	r15
+	rra	r15
+	rra	r15
+	and	#4369, r14
+	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
+	rla	r13
+	adc	r13
+	mov	r13, r12
+	and	#65534, r12
 	rla	r4
-	and	#1, r6
-	bis	r6, r4
-	and	#61166, r5
+	and	#1, r13
+	bis	r13, r4
+	and	#61166, r12
 	and	#61166, r4
-	xor	r7, r5
-	xor	r8, r4
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r6, r5
-	mov	r4, r6
-	xor	r8, r6
+	xor	r14, r12
+	xor	r15, r4
+	rla	r14
+	adc	r14
+	mov	r14, r13
+	and	#65534, r13
+	rla	r15
+	and	#1, r14
+	bis	r14, r15
+	xor	r13, r12
+	mov	r4, r13
+	xor	r15, r13
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r7
-	xor	4(sp), r7
-	mov	r12, r8
-	xor	22(sp), r8
-	mov	r7, 38(sp)
-	xor	r5, 38(sp)
-	mov	r8, 36(sp)
-	xor	r6, 36(sp)
+	mov	r10, r14
+	xor	4(sp), r14
+	mov	r11, r15
+	xor	24(sp), r15
+	mov	r14, 36(sp)
+	xor	r12, 36(sp)
+	mov	r15, 34(sp)
+	xor	r13, 34(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	40(sp), 64(sp)
-	xor	4(sp), 64(sp)
-	mov	34(sp), 46(sp)
-	xor	22(sp), 46(sp)
+	mov	18(sp), 58(sp)
+	xor	4(sp), 58(sp)
+	mov	20(sp), 46(sp)
+	xor	24(sp), 46(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	64(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	46(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#57344, r7
-	bis	r7, r8
-	mov	46(sp), r6
+	mov	58(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#8191, r15
+	mov	46(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r15
+	mov	46(sp), r13
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	and	#4369, r8
-	and	#4369, r6
+	rrc	r13
+	rra	r13
+	rra	r13
+	and	#4369, r15
+	and	#4369, r13
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	64(sp), r5
-	rla	r5
-	adc	r5
-	mov	r5, r7
-	and	#65534, r7
+	mov	58(sp), r12
+	rla	r12
+	adc	r12
+	mov	r12, r14
+	and	#65534, r14
 	mov	46(sp), r4
 	rla	r4
-	and	#1, r5
-	bis	r5, r4
-	and	#61166, r7
+	and	#1, r12
+	bis	r12, r4
+	and	#61166, r14
 	and	#61166, r4
-	xor	r8, r7
-	xor	r6, r4
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
-	rla	r6
-	and	#1, r8
-	bis	r8, r6
-	xor	r5, r7
-	mov	r4, r8
-	xor	r6, r8
+	xor	r15, r14
+	xor	r13, r4
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rla	r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r12, r14
+	mov	r4, r15
+	xor	r13, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	52(sp), r6
-	xor	r13, r6
-	mov	56(sp), r4
+	mov	26(sp), r13
+	xor	r6, r13
+	mov	30(sp), r4
+	xor	r7, r4
+	xor	36(sp), r13
+	xor	34(sp), r4
+	xor	r14, r13
 	xor	r15, r4
-	xor	38(sp), r6
-	xor	36(sp), r4
-	xor	r7, r6
-	xor	r8, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r4, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r7
-	mov	r4, r8
+	mov	r13, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#8191, r12
+	mov	r4, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r12
+	mov	r4, r14
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r7
-	and	#4369, r8
+	rrc	r14
+	rra	r14
+	rra	r14
+	mov	r12, r15
+	and	#4369, r15
+	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r5
-	and	#65534, r5
+	rla	r13
+	adc	r13
+	mov	r13, r12
+	and	#65534, r12
 	rla	r4
-	and	#1, r6
-	bis	r6, r4
-	mov	r5, r6
-	and	#61166, r6
+	and	#1, r13
+	bis	r13, r4
+	mov	r12, r13
+	and	#61166, r13
 	and	#61166, r4
-	xor	r7, r6
-	xor	r8, r4
-	rla	r7
-	adc	r7
-	mov	r7, r5
-	and	#65534, r5
-	rla	r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r5, r6
-	mov	r4, r7
-	xor	r8, r7
+	xor	r15, r13
+	xor	r14, r4
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rla	r14
+	and	#1, r15
+	bis	r15, r14
+	xor	r12, r13
+	mov	r4, r15
+	xor	r14, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	24(sp), r8
-	xor	r10, r8
-	mov	r9, r5
-	xor	r12, r5
-	xor	40(sp), r8
-	xor	34(sp), r5
-	xor	r14, r8
-	xor	r11, r5
-	xor	38(sp), r8
-	xor	36(sp), r5
-	xor	r6, r8
-	xor	r7, r5
+	mov	10(sp), r14
+	xor	r10, r14
+	xor	r11, r9
+	xor	18(sp), r14
+	xor	20(sp), r9
+	xor	r5, r14
+	xor	r8, r9
+	xor	36(sp), r14
+	xor	34(sp), r9
+	xor	r13, r14
+	xor	r15, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r5, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r7
-	mov	r5, r4
+	mov	r14, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
+	mov	r9, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r13
+	mov	r9, r4
 	clrc
 	rrc	r4
 	rra	r4
 	rra	r4
-	and	#4369, r7
+	and	#4369, r13
 	and	#4369, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r9
+	mov	r14, r15
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
 	rla	r9
-	adc	r9
-	mov	r9, r6
-	and	#65534, r6
-	rla	r5
-	and	#1, r9
-	bis	r9, r5
-	and	#61166, r6
-	and	#61166, r5
-	xor	r7, r6
-	xor	r4, r5
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	mov	r4, r9
-	rla	r9
-	and	#1, r7
-	bis	r7, r9
-	xor	r8, r6
-	mov	r5, r7
-	xor	r9, r7
+	and	#1, r15
+	bis	r15, r9
+	and	#61166, r12
+	and	#61166, r9
+	xor	r13, r12
+	xor	r4, r9
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#65534, r14
+	mov	r4, r15
+	rla	r15
+	and	#1, r13
+	bis	r13, r15
+	xor	r14, r12
+	mov	r9, r13
+	xor	r15, r13
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	40(sp), r8
-	xor	r13, r8
-	mov	34(sp), r9
-	xor	r15, r9
-	mov	r8, 20(sp)
-	xor	r6, 20(sp)
-	mov	r9, 26(sp)
-	xor	r7, 26(sp)
+	mov	18(sp), r14
+	xor	r6, r14
+	mov	20(sp), r15
+	xor	r7, r15
+	mov	r14, 8(sp)
+	xor	r12, 8(sp)
+	mov	r15, 28(sp)
+	xor	r13, 28(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r14, 62(sp)
-	xor	r13, 62(sp)
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
+	mov	r5, 56(sp)
+	xor	r6, 56(sp)
+	mov	r8, 44(sp)
+	xor	r7, 44(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	62(sp), r8
+	mov	56(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
+	mov	44(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r14
+	mov	44(sp), r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	and	#4369, r14
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	56(sp), r15
+	rla	r15
+	adc	r15
+	mov	r15, r9
+	and	#65534, r9
+	mov	44(sp), r12
+	rla	r12
+	and	#1, r15
+	bis	r15, r12
+	and	#61166, r9
+	and	#61166, r12
+	xor	r14, r9
+	xor	r13, r12
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65534, r15
+	rla	r13
+	and	#1, r14
+	bis	r14, r13
+	mov	r9, r14
+	xor	r15, r14
+	mov	r12, r15
+	xor	r13, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	36(sp), r10
+	xor	34(sp), r11
+	xor	8(sp), r10
+	xor	28(sp), r11
+	xor	r14, r10
+	xor	r15, r11
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r10, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#8191, r12
+	mov	r11, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r12
+	mov	r11, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	and	#4369, r12
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#65534, r14
+	rla	r11
+	and	#1, r10
+	bis	r10, r11
+	and	#61166, r14
+	and	#61166, r11
+	xor	r12, r14
+	xor	r13, r11
+	rla	r12
+	adc	r12
+	mov	r12, r15
+	and	#65534, r15
+	rla	r13
+	and	#1, r12
+	bis	r12, r13
+	xor	r15, r14
+	xor	r13, r11
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	26(sp), r10
+	xor	18(sp), r10
+	mov	30(sp), r12
+	xor	20(sp), r12
+	xor	r5, r10
+	xor	r8, r12
+	xor	4(sp), r10
+	xor	24(sp), r12
+	xor	8(sp), r10
+	xor	28(sp), r12
+	xor	r14, r10
+	xor	r11, r12
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r10, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r12, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r11
+	mov	r12, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	and	#4369, r11
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#65534, r14
+	rla	r12
+	and	#1, r10
+	bis	r10, r12
+	and	#61166, r14
+	and	#61166, r12
+	xor	r11, r14
+	xor	r13, r12
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65534, r15
+	rla	r13
+	and	#1, r11
+	bis	r11, r13
+	xor	r15, r14
+	xor	r13, r12
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r5, r10
+	xor	36(sp), r10
+	mov	r8, r11
+	xor	34(sp), r11
+	xor	r14, r10
+	xor	r12, r11
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	4(sp), 52(sp)
+	xor	36(sp), 52(sp)
+	mov	24(sp), 40(sp)
+	xor	34(sp), 40(sp)
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	52(sp), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
+	mov	40(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r13
+	mov	40(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	and	#4369, r13
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	52(sp), r14
+	rla	r14
+	adc	r14
+	mov	r14, r9
+	and	#65534, r9
+	mov	40(sp), r12
+	rla	r12
+	and	#1, r14
+	bis	r14, r12
+	and	#61166, r9
+	and	#61166, r12
+	xor	r13, r9
+	xor	r15, r12
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#65534, r14
+	rla	r15
+	and	#1, r13
+	bis	r13, r15
+	mov	r9, r13
+	xor	r14, r13
+	mov	r12, r14
+	xor	r15, r14
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	18(sp), r15
+	xor	8(sp), r15
+	mov	20(sp), r12
+	xor	28(sp), r12
+	xor	r10, r15
+	xor	r11, r12
+	xor	r13, r15
+	xor	r14, r12
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
+	mov	r12, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r13
+	mov	r12, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	and	#4369, r13
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r15
+	adc	r15
+	mov	r15, r9
+	and	#65534, r9
+	rla	r12
+	and	#1, r15
+	bis	r15, r12
+	and	#61166, r9
+	and	#61166, r12
+	xor	r13, r9
+	xor	r14, r12
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#65534, r15
+	rla	r14
+	and	#1, r13
+	bis	r13, r14
+	mov	r9, r13
+	xor	r15, r13
+	mov	r12, r15
+	xor	r14, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	60(sp), r14
+	xor	4(sp), r14
+	mov	48(sp), r9
+	xor	24(sp), r9
+	xor	r6, r14
+	xor	r7, r9
+	xor	r10, r14
+	xor	r11, r9
+	xor	r13, r14
+	xor	r15, r9
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r14, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#8191, r12
+	mov	r9, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r12
+	mov	r9, r4
+	clrc
+	rrc	r4
+	rra	r4
+	rra	r4
+	and	#4369, r12
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r14, r15
+	rla	r15
+	adc	r15
+	mov	r15, r13
+	and	#65534, r13
+	rla	r9
+	and	#1, r15
+	bis	r15, r9
+	and	#61166, r13
+	and	#61166, r9
+	xor	r12, r13
+	xor	r4, r9
+	rla	r12
+	adc	r12
+	mov	r12, r14
+	and	#65534, r14
+	mov	r4, r15
+	rla	r15
+	and	#1, r12
+	bis	r12, r15
+	xor	r14, r13
+	mov	r9, r14
+	xor	r15, r14
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	4(sp), r15
+	xor	8(sp), r15
+	mov	24(sp), r12
+	xor	28(sp), r12
+	mov	r15, 12(sp)
+	xor	r13, 12(sp)
+	xor	r14, r12
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r6, 54(sp)
+	xor	8(sp), 54(sp)
+	mov	r7, 42(sp)
+	xor	28(sp), 42(sp)
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	54(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#8191, r15
+	mov	42(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r15
+	mov	42(sp), r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	and	#4369, r15
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	54(sp), r13
+	rla	r13
+	adc	r13
+	mov	r13, r9
+	and	#65534, r9
+	mov	42(sp), r4
+	rla	r4
+	and	#1, r13
+	bis	r13, r4
+	and	#61166, r9
+	and	#61166, r4
+	xor	r15, r9
+	xor	r14, r4
+	rla	r15
+	adc	r15
+	mov	r15, r13
+	and	#65534, r13
+	rla	r14
+	and	#1, r15
+	bis	r15, r14
+	xor	r13, r9
+	mov	r4, r15
+	xor	r14, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r5, r13
+	xor	r10, r13
+	mov	r8, r14
+	xor	r11, r14
+	xor	12(sp), r13
+	xor	r12, r14
+	xor	r9, r13
+	xor	r15, r14
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r13, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -1601,7 +1426,358 @@ photon256_permute:
 	bit	#1, r8
 	rrc	r8
 	and	#8191, r8
-	mov	44(sp), r9
+	mov	r14, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r14, r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	and	#4369, r8
+	and	#4369, r9
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	r13, r15
+	rla	r15
+	adc	r15
+	mov	r15, r13
+	and	#65534, r13
+	rla	r14
+	and	#1, r15
+	bis	r15, r14
+	and	#61166, r13
+	and	#61166, r14
+	xor	r8, r13
+	xor	r9, r14
+	rla	r8
+	adc	r8
+	mov	r8, r15
+	and	#65534, r15
+	rla	r9
+	and	#1, r8
+	bis	r8, r9
+	xor	r15, r13
+	xor	r9, r14
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	58(sp), r5
+	xor	r6, r5
+	mov	46(sp), r9
+	xor	r7, r9
+	xor	36(sp), r5
+	xor	34(sp), r9
+	xor	12(sp), r5
+	xor	r12, r9
+	xor	r13, r5
+	xor	r14, r9
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r5, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r9, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r9, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	and	#4369, r8
+	and	#4369, r13
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r5
+	adc	r5
+	mov	r5, r14
+	and	#65534, r14
+	rla	r9
+	and	#1, r5
+	bis	r5, r9
+	and	#61166, r14
+	and	#61166, r9
+	xor	r8, r14
+	xor	r13, r9
+	rla	r8
+	adc	r8
+	mov	r8, r15
+	and	#65534, r15
+	rla	r13
+	and	#1, r8
+	bis	r8, r13
+	xor	r15, r14
+	xor	r13, r9
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r6, r15
+	xor	r10, r15
+	mov	r7, r13
+	xor	r11, r13
+	mov	r15, 22(sp)
+	xor	r14, 22(sp)
+	xor	r9, r13
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	36(sp), r15
+	xor	r10, r15
+	mov	34(sp), r8
+	xor	r11, r8
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r9
+	mov	r8, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	and	#4369, r9
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r15
+	adc	r15
+	mov	r15, r5
+	and	#65534, r5
+	rla	r8
+	and	#1, r15
+	bis	r15, r8
+	and	#61166, r5
+	and	#61166, r8
+	xor	r9, r5
+	xor	r14, r8
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65534, r15
+	rla	r14
+	and	#1, r9
+	bis	r9, r14
+	mov	r5, r9
+	xor	r15, r9
+	mov	r8, r15
+	xor	r14, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	4(sp), r14
+	xor	12(sp), r14
+	mov	24(sp), r8
+	xor	r12, r8
+	xor	22(sp), r14
+	xor	r13, r8
+	xor	r9, r14
+	xor	r15, r8
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	r8, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r9
+	mov	r8, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	and	#4369, r9
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#65534, r5
+	rla	r8
+	and	#1, r14
+	bis	r14, r8
+	and	#61166, r5
+	and	#61166, r8
+	xor	r9, r5
+	xor	r15, r8
+	rla	r9
+	adc	r9
+	mov	r9, r14
+	and	#65534, r14
+	rla	r15
+	and	#1, r9
+	bis	r9, r15
+	mov	r5, r9
+	xor	r14, r9
+	mov	r8, r14
+	xor	r15, r14
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	56(sp), r15
+	xor	36(sp), r15
+	mov	44(sp), r8
+	xor	34(sp), r8
+	xor	8(sp), r15
+	xor	28(sp), r8
+	xor	22(sp), r15
+	xor	r13, r8
+	xor	r9, r15
+	xor	r14, r8
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r9
+	mov	r8, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	and	#4369, r9
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r15
+	adc	r15
+	mov	r15, r5
+	and	#65534, r5
+	rla	r8
+	and	#1, r15
+	bis	r15, r8
+	and	#61166, r5
+	and	#61166, r8
+	xor	r9, r5
+	xor	r14, r8
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65534, r15
+	rla	r14
+	and	#1, r9
+	bis	r9, r14
+	mov	r5, r9
+	xor	r15, r9
+	mov	r8, r15
+	xor	r14, r15
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	36(sp), r4
+	xor	12(sp), r4
+	mov	34(sp), r14
+	xor	r12, r14
+	xor	r9, r4
+	xor	r15, r14
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	8(sp), r9
+	xor	12(sp), r9
+	mov	28(sp), r5
+	xor	r12, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r9, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r5, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	and	#4369, r8
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r9
+	adc	r9
+	mov	r9, 0(sp)
+	and	#65534, 0(sp)
+	rla	r5
+	and	#1, r9
+	bis	r9, r5
+	mov	@sp, r9
+	and	#61166, r9
+	and	#61166, r5
+	mov	r9, 2(sp)
+	xor	r8, 2(sp)
+	xor	r15, r5
+	rla	r8
+	adc	r8
+	mov	r8, r9
+	and	#65534, r9
+	rla	r15
+	and	#1, r8
+	bis	r8, r15
+	mov	2(sp), r8
+	xor	r9, r8
+	mov	r5, r9
+	xor	r15, r9
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r6, r15
+	xor	22(sp), r15
+	xor	r13, r7
+	xor	r4, r15
+	xor	r14, r7
+	xor	r8, r15
+	xor	r9, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r7, r9
 	bit	#1, r9
 	rrc	r9
 	bit	#1, r9
@@ -1610,65 +1786,6 @@ photon256_permute:
 	rrc	r9
 	and	#57344, r9
 	bis	r9, r8
-	mov	44(sp), r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	and	#4369, r8
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	62(sp), r9
-	rla	r9
-	adc	r9
-	mov	r9, r5
-	and	#65534, r5
-	mov	44(sp), r6
-	rla	r6
-	and	#1, r9
-	bis	r9, r6
-	and	#61166, r5
-	and	#61166, r6
-	xor	r8, r5
-	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	rla	r7
-	and	#1, r8
-	bis	r8, r7
-	mov	r5, r8
-	xor	r9, r8
-	mov	r6, r9
-	xor	r7, r9
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r10, r6
-	xor	38(sp), r6
-	mov	r12, r7
-	xor	36(sp), r7
-	xor	20(sp), r6
-	xor	26(sp), r7
-	xor	r8, r6
-	xor	r9, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r7, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#57344, r12
-	bis	r12, r8
 	mov	r7, r9
 	clrc
 	rrc	r9
@@ -1677,156 +1794,39 @@ photon256_permute:
 	and	#4369, r8
 	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r10
-	and	#65534, r10
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
 	rla	r7
-	and	#1, r6
-	bis	r6, r7
-	and	#61166, r10
+	and	#1, r15
+	bis	r15, r7
+	and	#61166, r6
 	and	#61166, r7
-	xor	r8, r10
+	xor	r8, r6
 	xor	r9, r7
 	rla	r8
 	adc	r8
-	mov	r8, r12
-	and	#65534, r12
+	mov	r8, r15
+	and	#65534, r15
 	rla	r9
 	and	#1, r8
 	bis	r8, r9
-	xor	r12, r10
-	xor	r9, r7
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	52(sp), r6
-	xor	40(sp), r6
-	mov	56(sp), r8
-	xor	34(sp), r8
-	xor	r14, r6
-	xor	r11, r8
-	xor	4(sp), r6
-	xor	22(sp), r8
-	xor	20(sp), r6
-	xor	26(sp), r8
-	xor	r10, r6
-	xor	r7, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r8, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#57344, r12
-	bis	r12, r7
-	mov	r8, r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	and	#4369, r7
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r9
-	and	#65534, r9
-	rla	r8
-	and	#1, r6
-	bis	r6, r8
-	and	#61166, r9
-	and	#61166, r8
-	xor	r7, r9
-	xor	r10, r8
-	rla	r7
-	adc	r7
-	mov	r7, r12
-	and	#65534, r12
-	rla	r10
-	and	#1, r7
-	bis	r7, r10
-	xor	r12, r9
-	xor	r10, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r12
-	xor	38(sp), r12
-	mov	r11, r10
-	xor	36(sp), r10
-	xor	r9, r12
-	xor	r8, r10
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	4(sp), 54(sp)
-	xor	38(sp), 54(sp)
-	mov	22(sp), 42(sp)
-	xor	36(sp), 42(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	54(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	42(sp), r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r7
-	mov	42(sp), r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	and	#4369, r7
-	and	#4369, r9
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	54(sp), r8
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
-	mov	42(sp), r6
-	rla	r6
-	and	#1, r8
-	bis	r8, r6
-	and	#61166, r5
-	and	#61166, r6
-	xor	r7, r5
-	xor	r9, r6
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	rla	r9
-	and	#1, r7
-	bis	r7, r9
-	mov	r5, r7
-	xor	r8, r7
 	mov	r6, r8
-	xor	r9, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	40(sp), r9
-	xor	20(sp), r9
-	mov	34(sp), r6
-	xor	26(sp), r6
-	xor	r12, r9
-	xor	r10, r6
-	xor	r7, r9
-	xor	r8, r6
+	xor	r15, r8
+	mov	r7, r15
+	xor	r9, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	52(sp), r9
+	xor	8(sp), r9
+	mov	40(sp), r6
+	xor	28(sp), r6
+	xor	r10, r9
+	xor	r11, r6
+	xor	r4, r9
+	xor	r14, r6
+	xor	r8, r9
+	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r9, r7
 	bit	#1, r7
@@ -1836,56 +1836,59 @@ photon256_permute:
 	bit	#1, r7
 	rrc	r7
 	and	#8191, r7
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r7
-	mov	r6, r8
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r7
+	mov	r6, r5
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
+	rrc	r5
+	rra	r5
+	rra	r5
 	and	#4369, r7
-	and	#4369, r8
+	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r9
-	adc	r9
-	mov	r9, r5
-	and	#65534, r5
+	mov	r9, r15
+	rla	r15
+	adc	r15
+	mov	r15, r8
+	and	#65534, r8
 	rla	r6
-	and	#1, r9
-	bis	r9, r6
-	and	#61166, r5
+	and	#1, r15
+	bis	r15, r6
+	and	#61166, r8
 	and	#61166, r6
-	xor	r7, r5
-	xor	r8, r6
+	xor	r7, r8
+	xor	r5, r6
 	rla	r7
 	adc	r7
 	mov	r7, r9
 	and	#65534, r9
-	rla	r8
+	mov	r5, r15
+	rla	r15
 	and	#1, r7
-	bis	r7, r8
-	mov	r5, r7
-	xor	r9, r7
+	bis	r7, r15
+	xor	r9, r8
 	mov	r6, r9
-	xor	r8, r9
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	60(sp), r8
-	xor	4(sp), r8
-	mov	48(sp), r5
-	xor	22(sp), r5
-	xor	r13, r8
-	xor	r15, r5
-	xor	r12, r8
-	xor	r10, r5
-	xor	r7, r8
+	xor	r15, r9
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	8(sp), r15
+	xor	22(sp), r15
+	mov	28(sp), r5
+	xor	r13, r5
+	mov	r15, 16(sp)
+	xor	r8, 16(sp)
 	xor	r9, r5
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	r10, r8
+	xor	22(sp), r8
+	mov	r11, r6
+	xor	r13, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
 	bit	#1, r7
@@ -1895,178 +1898,57 @@ photon256_permute:
 	bit	#1, r7
 	rrc	r7
 	and	#8191, r7
-	mov	r5, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r7
-	mov	r5, r4
-	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	and	#4369, r7
-	and	#4369, r4
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r9
-	rla	r9
-	adc	r9
-	mov	r9, r6
-	and	#65534, r6
-	rla	r5
-	and	#1, r9
-	bis	r9, r5
-	and	#61166, r6
-	and	#61166, r5
-	xor	r7, r6
-	xor	r4, r5
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	mov	r4, r9
-	rla	r9
-	and	#1, r7
-	bis	r7, r9
-	xor	r8, r6
-	mov	r5, r7
-	xor	r9, r7
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	4(sp), r8
-	xor	20(sp), r8
-	mov	22(sp), r9
-	xor	26(sp), r9
-	mov	r8, 30(sp)
-	xor	r6, 30(sp)
-	mov	r9, 10(sp)
-	xor	r7, 10(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r13, 58(sp)
-	xor	20(sp), 58(sp)
-	mov	r15, 50(sp)
-	xor	26(sp), 50(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	58(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	50(sp), r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r8
-	mov	50(sp), r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	and	#4369, r8
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	58(sp), r9
-	rla	r9
-	adc	r9
-	mov	r9, r5
-	and	#65534, r5
-	mov	50(sp), r6
-	rla	r6
-	and	#1, r9
-	bis	r9, r6
-	and	#61166, r5
-	and	#61166, r6
-	xor	r8, r5
-	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	rla	r7
-	and	#1, r8
-	bis	r8, r7
-	mov	r5, r8
-	xor	r9, r8
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r7
 	mov	r6, r9
-	xor	r7, r9
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r6
-	xor	r12, r6
-	mov	r11, r7
-	xor	r10, r7
-	xor	30(sp), r6
-	xor	10(sp), r7
-	xor	r8, r6
-	xor	r9, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r7, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r8
-	mov	r7, r9
 	clrc
 	rrc	r9
 	rra	r9
 	rra	r9
-	and	#4369, r8
+	mov	r7, r15
+	and	#4369, r15
 	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r11
-	and	#65534, r11
-	rla	r7
-	and	#1, r6
-	bis	r6, r7
-	and	#61166, r11
-	and	#61166, r7
-	xor	r8, r11
-	xor	r9, r7
 	rla	r8
 	adc	r8
-	mov	r8, r14
-	and	#65534, r14
-	rla	r9
+	mov	r8, r7
+	and	#65534, r7
+	rla	r6
 	and	#1, r8
-	bis	r8, r9
-	xor	r14, r11
-	xor	r9, r7
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	64(sp), r6
-	xor	r13, r6
-	mov	46(sp), r8
+	bis	r8, r6
+	mov	r7, r8
+	and	#61166, r8
+	and	#61166, r6
 	xor	r15, r8
-	xor	38(sp), r6
-	xor	36(sp), r8
-	xor	30(sp), r6
-	xor	10(sp), r8
-	xor	r11, r6
+	xor	r9, r6
+	rla	r15
+	adc	r15
+	mov	r15, r7
+	and	#65534, r7
+	rla	r9
+	and	#1, r15
+	bis	r15, r9
 	xor	r7, r8
+	mov	r6, r15
+	xor	r9, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	36(sp), r9
+	xor	r4, r9
+	mov	34(sp), r6
+	xor	r14, r6
+	xor	16(sp), r9
+	xor	r5, r6
+	xor	r8, r9
+	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
+	mov	r9, r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -2074,358 +1956,66 @@ photon256_permute:
 	bit	#1, r7
 	rrc	r7
 	and	#8191, r7
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r7
-	mov	r8, r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	and	#4369, r7
-	and	#4369, r9
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r6
-	adc	r6
-	mov	r6, r11
-	and	#65534, r11
-	rla	r8
-	and	#1, r6
-	bis	r6, r8
-	and	#61166, r11
-	and	#61166, r8
-	xor	r7, r11
-	xor	r9, r8
-	rla	r7
-	adc	r7
-	mov	r7, r14
-	and	#65534, r14
-	rla	r9
-	and	#1, r7
-	bis	r7, r9
-	xor	r14, r11
-	xor	r9, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r4
-	xor	r12, r4
-	mov	r15, r14
-	xor	r10, r14
-	xor	r11, r4
-	xor	r8, r14
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	38(sp), r11
-	xor	r12, r11
-	mov	36(sp), r7
-	xor	r10, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r8
-	mov	r7, r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	and	#4369, r8
-	and	#4369, r9
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r11
-	adc	r11
-	mov	r11, r6
-	and	#65534, r6
-	rla	r7
-	and	#1, r11
-	bis	r11, r7
-	and	#61166, r6
-	and	#61166, r7
-	xor	r8, r6
-	xor	r9, r7
-	rla	r8
-	adc	r8
-	mov	r8, r11
-	and	#65534, r11
-	rla	r9
-	and	#1, r8
-	bis	r8, r9
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r7
 	mov	r6, r8
-	xor	r11, r8
-	mov	r7, r11
-	xor	r9, r11
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r9
-	xor	30(sp), r9
-	mov	22(sp), r7
-	xor	10(sp), r7
-	xor	r4, r9
-	xor	r14, r7
-	xor	r8, r9
-	xor	r11, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r8
-	mov	r7, r11
 	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
+	rrc	r8
+	rra	r8
+	rra	r8
+	mov	r7, r15
+	and	#4369, r15
 	and	#4369, r8
-	and	#4369, r11
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r9
 	adc	r9
-	mov	r9, r6
-	and	#65534, r6
-	rla	r7
-	and	#1, r9
-	bis	r9, r7
-	and	#61166, r6
-	and	#61166, r7
-	xor	r8, r6
-	xor	r11, r7
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	rla	r11
-	and	#1, r8
-	bis	r8, r11
-	mov	r6, r8
-	xor	r9, r8
-	mov	r7, r9
-	xor	r11, r9
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	62(sp), r11
-	xor	38(sp), r11
-	mov	44(sp), r7
-	xor	36(sp), r7
-	xor	20(sp), r11
-	xor	26(sp), r7
-	xor	r4, r11
-	xor	r14, r7
-	xor	r8, r11
-	xor	r9, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r8
-	mov	r7, r9
-	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	and	#4369, r8
-	and	#4369, r9
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r11
-	adc	r11
-	mov	r11, r6
-	and	#65534, r6
-	rla	r7
-	and	#1, r11
-	bis	r11, r7
-	and	#61166, r6
-	and	#61166, r7
-	xor	r8, r6
-	xor	r9, r7
-	rla	r8
-	adc	r8
-	mov	r8, r11
-	and	#65534, r11
-	rla	r9
-	and	#1, r8
-	bis	r8, r9
-	mov	r6, r8
-	xor	r11, r8
-	mov	r7, r11
-	xor	r9, r11
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	38(sp), r7
-	xor	30(sp), r7
-	mov	36(sp), r9
-	xor	10(sp), r9
-	xor	r8, r7
-	xor	r11, r9
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	20(sp), r11
-	xor	30(sp), r11
-	mov	26(sp), r5
-	xor	10(sp), r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r5, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	mov	r5, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#4369, r6
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r11
-	adc	r11
-	mov	r11, 0(sp)
-	and	#65534, 0(sp)
-	rla	r5
-	and	#1, r11
-	bis	r11, r5
-	mov	@sp, r11
-	and	#61166, r11
-	and	#61166, r5
-	mov	r11, 2(sp)
-	xor	r6, 2(sp)
-	xor	r8, r5
+	mov	r9, r7
+	and	#65534, r7
 	rla	r6
-	adc	r6
-	mov	r6, r11
-	and	#65534, r11
-	rla	r8
-	and	#1, r6
-	bis	r6, r8
-	mov	2(sp), r6
-	xor	r11, r6
-	mov	r5, r11
-	xor	r8, r11
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
-	mov	r15, r8
-	xor	r14, r8
-	mov	r13, r15
-	xor	r7, r15
-	xor	r9, r8
-	xor	r6, r15
-	xor	r11, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#57344, r13
-	bis	r13, r11
-	mov	r8, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	and	#4369, r11
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#1, r9
+	bis	r9, r6
+	mov	r7, r9
+	and	#61166, r9
+	and	#61166, r6
+	xor	r15, r9
+	xor	r8, r6
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65534, r6
+	mov	r15, r7
+	and	#65534, r7
 	rla	r8
 	and	#1, r15
 	bis	r15, r8
-	and	#61166, r6
-	and	#61166, r8
-	xor	r11, r6
-	xor	r13, r8
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	rla	r13
-	and	#1, r11
-	bis	r11, r13
-	mov	r6, r11
-	xor	r15, r11
-	mov	r8, r15
-	xor	r13, r15
+	xor	r7, r9
+	mov	r6, r15
+	xor	r8, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r13
-	xor	20(sp), r13
+	mov	54(sp), r8
+	xor	r10, r8
 	mov	42(sp), r6
-	xor	26(sp), r6
-	xor	r12, r13
-	xor	r10, r6
-	xor	r7, r13
-	xor	r9, r6
-	xor	r11, r13
+	xor	r11, r6
+	xor	12(sp), r8
+	xor	r12, r6
+	xor	16(sp), r8
+	xor	r5, r6
+	xor	r9, r8
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
+	mov	r8, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
 	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
@@ -2434,266 +2024,83 @@ photon256_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r11
-	mov	r6, r5
+	bis	r15, r9
+	mov	r6, r15
 	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	and	#4369, r11
-	and	#4369, r5
+	rrc	r15
+	rra	r15
+	rra	r15
+	and	#4369, r9
+	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r13, r15
-	rla	r15
-	adc	r15
-	mov	r15, r8
-	and	#65534, r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65534, r7
 	rla	r6
-	and	#1, r15
-	bis	r15, r6
+	and	#1, r8
+	bis	r8, r6
+	mov	r7, r8
 	and	#61166, r8
 	and	#61166, r6
-	xor	r11, r8
-	xor	r5, r6
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65534, r13
-	mov	r5, r15
+	xor	r9, r8
+	xor	r15, r6
+	rla	r9
+	adc	r9
+	mov	r9, r7
+	and	#65534, r7
 	rla	r15
-	and	#1, r11
-	bis	r11, r15
-	xor	r13, r8
-	mov	r6, r13
-	xor	r15, r13
+	and	#1, r9
+	bis	r9, r15
+	xor	r7, r8
+	mov	r6, r9
+	xor	r15, r9
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	20(sp), r15
-	xor	r4, r15
-	mov	26(sp), r11
-	xor	r14, r11
-	mov	r15, 18(sp)
-	xor	r8, 18(sp)
-	xor	r13, r11
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r12, r8
-	xor	r4, r8
-	mov	r10, r5
-	xor	r14, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r5, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r6
-	mov	r5, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	mov	r6, r15
-	and	#4369, r15
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r8
-	adc	r8
-	mov	r8, r6
-	and	#65534, r6
-	rla	r5
-	and	#1, r8
-	bis	r8, r5
-	mov	r6, r8
-	and	#61166, r8
-	and	#61166, r5
-	xor	r15, r8
-	xor	r13, r5
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65534, r6
-	rla	r13
-	and	#1, r15
-	bis	r15, r13
-	xor	r6, r8
-	mov	r5, r15
-	xor	r13, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	38(sp), r13
-	xor	r7, r13
-	mov	36(sp), r5
-	xor	r9, r5
-	xor	18(sp), r13
-	xor	r11, r5
-	xor	r8, r13
-	xor	r15, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r5, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r6
-	mov	r5, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	mov	r6, r15
-	and	#4369, r15
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r13
-	adc	r13
-	mov	r13, r6
-	and	#65534, r6
-	rla	r5
-	and	#1, r13
-	bis	r13, r5
-	mov	r6, r13
-	and	#61166, r13
-	and	#61166, r5
-	xor	r15, r13
-	xor	r8, r5
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65534, r6
-	rla	r8
-	and	#1, r15
-	bis	r15, r8
-	xor	r6, r13
-	mov	r5, r15
-	xor	r8, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	58(sp), r8
-	xor	r12, r8
-	mov	50(sp), r5
-	xor	r10, r5
-	xor	30(sp), r8
-	xor	10(sp), r5
-	xor	18(sp), r8
-	xor	r11, r5
-	xor	r13, r8
-	xor	r15, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r5, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r13
-	mov	r5, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#4369, r13
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r8
-	adc	r8
-	mov	r8, r6
-	and	#65534, r6
-	rla	r5
-	and	#1, r8
-	bis	r8, r5
-	and	#61166, r6
-	and	#61166, r5
-	xor	r13, r6
-	xor	r15, r5
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rla	r15
-	and	#1, r13
-	bis	r13, r15
+	mov	r10, r6
+	xor	r4, r6
+	mov	r11, r15
+	xor	r14, r15
 	xor	r8, r6
-	mov	r5, r8
-	xor	r15, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r12, r13
-	xor	r7, r13
-	mov	r10, r15
 	xor	r9, r15
-	xor	r6, r13
-	xor	r8, r15
-	add	#1, 80(sp)
-	mov	38(sp), r5
-	mov	36(sp), r6
-	mov	26(sp), r8
-	mov	r12, 32(sp)
-	mov	10(sp), r12
-	mov	r4, 68(sp)
-	mov	r7, 74(sp)
-	mov	r9, 16(sp)
-	mov	r11, 28(sp)
-	mov	r13, 76(sp)
-	mov	r15, 66(sp)
-	dec	82(sp)
+	add	#1, 66(sp)
+	mov	36(sp), r7
+	mov	34(sp), r8
+	mov	28(sp), r9
+	mov	r4, 50(sp)
+	mov	r5, 32(sp)
+	mov	r6, 62(sp)
+	mov	r15, 38(sp)
+	dec	68(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
 	; photon256.ae:75: s[0] = x0
-	mov	78(sp), r15
-	mov	r5, 0(r15)
-	mov	r6, 2(r15)
+	mov	64(sp), r15
+	mov	r7, 0(r15)
+	mov	r8, 2(r15)
 	; photon256.ae:76: s[1] = x1
-	mov	20(sp), 4(r15)
-	mov	r8, 6(r15)
+	mov	8(sp), 4(r15)
+	mov	r9, 6(r15)
 	; photon256.ae:77: s[2] = x2
-	mov	32(sp), 8(r15)
-	mov	r10, 10(r15)
+	mov	r10, 8(r15)
+	mov	r11, 10(r15)
 	; photon256.ae:78: s[3] = x3
-	mov	30(sp), 12(r15)
+	mov	12(sp), 12(r15)
 	mov	r12, 14(r15)
 	; photon256.ae:79: s[4] = x4
-	mov	68(sp), 16(r15)
-	mov	r14, 18(r15)
+	mov	22(sp), 16(r15)
+	mov	r13, 18(r15)
 	; photon256.ae:80: s[5] = x5
-	mov	74(sp), 20(r15)
-	mov	16(sp), 22(r15)
+	mov	50(sp), 20(r15)
+	mov	r14, 22(r15)
 	; photon256.ae:81: s[6] = x6
-	mov	18(sp), 24(r15)
-	mov	28(sp), 26(r15)
+	mov	16(sp), 24(r15)
+	mov	32(sp), 26(r15)
 	; photon256.ae:82: s[7] = x7
-	mov	76(sp), 28(r15)
-	mov	66(sp), 30(r15)
-	add	#84, sp
+	mov	62(sp), 28(r15)
+	mov	38(sp), 30(r15)
+	add	#70, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2717,14 +2124,44 @@ photon256_rc:
 	.size photon256_rc, .-photon256_rc
 
 
-; table sbox: 16 x u4 (16 bytes)
-	.section .rodata.photon256_sbox,"a",@progbits
+; table sf0: 256 x u8 (256 bytes)
+	.section .rodata.photon256_sf0,"a",@progbits
 	.balign 2
-	.global photon256_sbox
-	.type photon256_sbox, @object
-photon256_sbox:
+	.global photon256_sf0
+	.type photon256_sf0, @object
+photon256_sf0:
+	.byte 0xcc, 0xc5, 0xc6, 0xcb, 0xc9, 0xc0, 0xca, 0xcd
+	.byte 0xc3, 0xce, 0xcf, 0xc8, 0xc4, 0xc7, 0xc1, 0xc2
+	.byte 0x5c, 0x55, 0x56, 0x5b, 0x59, 0x50, 0x5a, 0x5d
+	.byte 0x53, 0x5e, 0x5f, 0x58, 0x54, 0x57, 0x51, 0x52
+	.byte 0x6c, 0x65, 0x66, 0x6b, 0x69, 0x60, 0x6a, 0x6d
+	.byte 0x63, 0x6e, 0x6f, 0x68, 0x64, 0x67, 0x61, 0x62
+	.byte 0xbc, 0xb5, 0xb6, 0xbb, 0xb9, 0xb0, 0xba, 0xbd
+	.byte 0xb3, 0xbe, 0xbf, 0xb8, 0xb4, 0xb7, 0xb1, 0xb2
+	.byte 0x9c, 0x95, 0x96, 0x9b, 0x99, 0x90, 0x9a, 0x9d
+	.byte 0x93, 0x9e, 0x9f, 0x98, 0x94, 0x97, 0x91, 0x92
 	.byte 0x0c, 0x05, 0x06, 0x0b, 0x09, 0x00, 0x0a, 0x0d
 	.byte 0x03, 0x0e, 0x0f, 0x08, 0x04, 0x07, 0x01, 0x02
-	.size photon256_sbox, .-photon256_sbox
+	.byte 0xac, 0xa5, 0xa6, 0xab, 0xa9, 0xa0, 0xaa, 0xad
+	.byte 0xa3, 0xae, 0xaf, 0xa8, 0xa4, 0xa7, 0xa1, 0xa2
+	.byte 0xdc, 0xd5, 0xd6, 0xdb, 0xd9, 0xd0, 0xda, 0xdd
+	.byte 0xd3, 0xde, 0xdf, 0xd8, 0xd4, 0xd7, 0xd1, 0xd2
+	.byte 0x3c, 0x35, 0x36, 0x3b, 0x39, 0x30, 0x3a, 0x3d
+	.byte 0x33, 0x3e, 0x3f, 0x38, 0x34, 0x37, 0x31, 0x32
+	.byte 0xec, 0xe5, 0xe6, 0xeb, 0xe9, 0xe0, 0xea, 0xed
+	.byte 0xe3, 0xee, 0xef, 0xe8, 0xe4, 0xe7, 0xe1, 0xe2
+	.byte 0xfc, 0xf5, 0xf6, 0xfb, 0xf9, 0xf0, 0xfa, 0xfd
+	.byte 0xf3, 0xfe, 0xff, 0xf8, 0xf4, 0xf7, 0xf1, 0xf2
+	.byte 0x8c, 0x85, 0x86, 0x8b, 0x89, 0x80, 0x8a, 0x8d
+	.byte 0x83, 0x8e, 0x8f, 0x88, 0x84, 0x87, 0x81, 0x82
+	.byte 0x4c, 0x45, 0x46, 0x4b, 0x49, 0x40, 0x4a, 0x4d
+	.byte 0x43, 0x4e, 0x4f, 0x48, 0x44, 0x47, 0x41, 0x42
+	.byte 0x7c, 0x75, 0x76, 0x7b, 0x79, 0x70, 0x7a, 0x7d
+	.byte 0x73, 0x7e, 0x7f, 0x78, 0x74, 0x77, 0x71, 0x72
+	.byte 0x1c, 0x15, 0x16, 0x1b, 0x19, 0x10, 0x1a, 0x1d
+	.byte 0x13, 0x1e, 0x1f, 0x18, 0x14, 0x17, 0x11, 0x12
+	.byte 0x2c, 0x25, 0x26, 0x2b, 0x29, 0x20, 0x2a, 0x2d
+	.byte 0x23, 0x2e, 0x2f, 0x28, 0x24, 0x27, 0x21, 0x22
+	.size photon256_sf0, .-photon256_sf0
 
 
