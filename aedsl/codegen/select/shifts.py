@@ -68,16 +68,20 @@ class ShiftOps:
             return self.shl_multi([limb], k, 1)[0]
         return self.shr_multi([limb], -k, 1)[0]
 
-    # A target whose instructions move a limb's lowest bit into the carry flag and the carry flag
-    # into a limb's top bit (MSP430 `rra` / `rrc`) sets CARRY_GATHER and the two hooks below.
-    CARRY_GATHER = False
+    # A target whose instructions move one end bit of a limb into the carry flag (shifting the
+    # limb by one) and the carry flag into one end of a register (shifting it by one) declares
+    # which ends it can take a bit out of (CARRY_OUT: "low" and/or "high") and put it in at
+    # (CARRY_IN: "high" and/or "low") and the two hooks below (MSP430: rra/rla out, rrc/rlc in).
+    CARRY_OUT: tuple[str, ...] = ()
+    CARRY_IN: tuple[str, ...] = ()
 
-    def carry_out_low(self, r) -> None:
-        """Hook: shift register r right by one, its lowest bit into the carry flag."""
+    def carry_out(self, r, end: str) -> None:
+        """Hook: shift register r by one bit so that its `end` ("low"/"high") bit goes to the
+        carry flag."""
         raise NotImplementedError
 
-    def carry_in_high(self, r) -> None:
-        """Hook: shift register r right by one, the carry flag into its top bit."""
+    def carry_in(self, r, end: str) -> None:
+        """Hook: shift register r by one bit, the carry flag entering at its `end` bit."""
         raise NotImplementedError
 
     def shift_limb_cost(self, k: int) -> int:
@@ -87,17 +91,18 @@ class ShiftOps:
     def op_perm(self, op):
         """A bit permutation (output bit p[i] = input bit i), the cheaper of two lowerings by
         instruction count: shift-and-mask groups (`perm_groups`) or, on a target with
-        CARRY_GATHER, a carry chain (`perm_carry`)."""
+        CARRY_OUT and CARRY_IN, a carry chain (`perm_carry`) by the cheapest pair of ends."""
         (a,) = self.args(op)
         w = op.results[0].width
         table = op.attrs["table"]
         groups = self.perm_groups_of(table)
-        if self.CARRY_GATHER:
-            plan = self.perm_carry_plan(table, w)
+        plans = [self.perm_carry_plan(table, w, out, into) for out in self.CARRY_OUT for into in self.CARRY_IN]
+        if plans:
+            plan = min(plans, key=lambda p: p[3])
             full = (1 << self.LIMB) - 1
             cost_groups = sum((m != full) + (self.shift_limb_cost(k) if k else 0) + 1
                               for (_, _, k), m in groups.items())
-            if plan[2] < cost_groups:
+            if plan[3] < cost_groups:
                 self.put(op.results[0], self.perm_carry(a, w, plan))
                 return
         self.put(op.results[0], self.perm_groups(a, w, groups))
@@ -126,59 +131,80 @@ class ShiftOps:
             out[dst] = x if out[dst] == Imm(0) else self.bitop(self.BITWISE["or"], out[dst], x)
         return out
 
-    def perm_carry_plan(self, table, w: int) -> tuple[list, list, int]:
-        """The carry chain of a bit permutation: the source bits leave their limbs lowest first,
-        limb after limb, and each enters the top of the register collecting its destination
-        bits. A register collects a run of consecutive destination bits of one limb that arrive
-        in increasing order (a segment: [limb, lowest, highest]); a new segment starts
-        wherever that breaks. Returns (steps: source bit -> segment, segments, instruction
-        estimate: two per bit, a copy per source limb, per segment a clear, a shift into place
-        and an or)."""
+    def perm_carry_plan(self, table, w: int, out: str, into: str) -> tuple:
+        """The carry chain of a bit permutation: the source bits leave their limbs one by one
+        at end `out` (lowest bit first for "low", highest first for "high"), limb after limb,
+        and each enters end `into` of the register collecting its destination bits. A register
+        collects a run of consecutive destination bits of one limb that arrive in the order
+        that end makes consecutive (increasing for "high": each new bit pushes the earlier
+        ones down; decreasing for "low"): a segment [limb, first, last]. A bit continues the
+        segment of its limb that ends just before it (several may be open at once: bit j going
+        to j * 12 mod 47 fills a word as four interleaved runs); otherwise it starts one. Returns (order: the source bits in the order they leave, steps:
+        their segments, segments, instruction estimate: two per bit, a copy per source limb,
+        per segment a clear, a shift into place and an or; (out, into))."""
         L = self.LIMB
+        order = list(range(len(table)))
+        if out == "high":
+            order.reverse()
+        step = 1 if into == "high" else -1
         segs: list[list[int]] = []
-        current: dict[int, int] = {}
+        ends: dict[tuple[int, int], int] = {}          # (limb, next position) -> open segment
         steps = []
-        for i, dest in enumerate(table):
-            limb, pos = divmod(dest, L)
-            k = current.get(limb)
-            if k is None or segs[k][2] != pos - 1:
+        for i in order:
+            limb, pos = divmod(table[i], L)
+            k = ends.pop((limb, pos), None)
+            if k is None:
                 segs.append([limb, pos, pos])
-                k = current[limb] = len(segs) - 1
+                k = len(segs) - 1
             segs[k][2] = pos
+            ends[(limb, pos + step)] = k
             steps.append(k)
-        cost = 2 * len(table) + nlimbs(w, L)
-        for _, _, hi in segs:
-            cost += 1 + (self.shift_limb_cost(-(L - 1 - hi)) if hi != L - 1 else 0) + 1
-        return steps, segs, cost
+        cost = 2 * len(table) + nlimbs(w, L) + (1 if out == "high" and w % L else 0)
+        for _, _, last in segs:
+            cost += 1 + self.shift_limb_cost(self.carry_place(last, into)) + 1
+        return order, steps, segs, cost, (out, into)
+
+    def carry_place(self, last: int, into: str) -> int:
+        """The left shift (negative: right) that moves a segment from where the chain leaves it
+        (its last bit at the top of the register for "high", at bit 0 for "low") to its place."""
+        return -(self.LIMB - 1 - last) if into == "high" else last
 
     def perm_carry(self, a: list, w: int, plan) -> list:
         L = self.LIMB
-        steps, segs, _ = plan
-        regs = [self.copy(Imm(0)) for _ in segs]      # zeros below a segment that is not full
+        order, steps, segs, _, (end_out, end_in) = plan
+        regs = [self.copy(Imm(0)) for _ in segs]      # zeros where a segment does not reach
         src = None
-        for i, k in enumerate(steps):
-            if i % L == 0:
-                src = self.copy(a[i // L])
-            self.carry_out_low(src)
-            self.carry_in_high(regs[k])
-        out: list = [Imm(0)] * nlimbs(w, L)
-        for (limb, _, hi), r in zip(segs, regs):
-            x = self.shift_limb(r, -(L - 1 - hi)) if hi != L - 1 else r
-            out[limb] = x if out[limb] == Imm(0) else self.bitop(self.BITWISE["or"], out[limb], x)
-        return out
+        for i, k in zip(order, steps):
+            q = i // L
+            if src is None or i // L != src[0]:
+                top = min(L, w - q * L)               # the limb's bits (the top limb may be partial)
+                if end_out == "high" and top < L:     # its highest bit to the top first
+                    src = (q, self.copy(self.shift_limb(a[q], L - top)))
+                else:
+                    src = (q, self.copy(a[q]))
+            self.carry_out(src[1], end_out)
+            self.carry_in(regs[k], end_in)
+        res: list = [Imm(0)] * nlimbs(w, L)
+        for (limb, _, last), r in zip(segs, regs):
+            k = self.carry_place(last, end_in)
+            x = self.shift_limb(r, k) if k else r
+            res[limb] = x if res[limb] == Imm(0) else self.bitop(self.BITWISE["or"], res[limb], x)
+        return res
 
     def op_slice(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
         lo = op.attrs["lo"]
         q, r = divmod(lo, self.LIMB)
+        top = False
         if r and r + w <= self.LIMB:
             # a field inside one limb: that limb alone, shifted down
             out = [self.shift_limb(a[q], -r)]
+            top = r + w == self.LIMB        # the logical shift already cleared the bits above it
         else:
             out = self.shr_multi(a, lo, nlimbs(w, self.LIMB))
         # mask only when bits above the slice can be set
-        if lo + w < op.args[0].width:
+        if lo + w < op.args[0].width and not top:
             out = self.mask(out, w)
         self.put(op.results[0], out)
 

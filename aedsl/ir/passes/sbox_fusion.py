@@ -336,6 +336,15 @@ class _Fuser:
                 v = self.names.value("sz", 8)
                 out.append(Op("const", [v], [], {"value": (const >> (8 * c)) & 0xFF}))
             pieces.append(v)
+        # 16-bit pairs, then 32-bit quads: a word's lookups can then be scheduled together (the
+        # selector and the schedule pass see each word's concat, not one of every byte)
+        while len(pieces) > 2 and len(pieces) % 2 == 0 and pieces[0].width < 32:
+            pairs = []
+            for hi, lo in zip(pieces[::2], pieces[1::2]):
+                w = self.names.value("sp", 2 * hi.width)
+                out.append(Op("concat", [w], [hi, lo]))
+                pairs.append(w)
+            pieces = pairs
         z = self.names.value("sc", y.width)
         out.append(Op("concat", [z], pieces))
         return z

@@ -20,21 +20,21 @@ photon256_sub_cells:
 	lsrs	r2, r0, #24
 	ldr	r4, =photon256_sf0
 	ldrb	r2, [r4, r2]
-	lsls	r3, r2, #24
+	lsls	r3, r2, #8
 	lsrs	r2, r0, #16
 	uxtb	r2, r2
 	ldrb	r2, [r4, r2]
-	lsls	r2, r2, #16
 	orrs	r3, r2
 	lsrs	r2, r0, #8
 	uxtb	r2, r2
 	ldrb	r2, [r4, r2]
 	lsls	r2, r2, #8
-	orrs	r3, r2
 	uxtb	r0, r0
 	ldrb	r0, [r4, r0]
-	orrs	r3, r0
-	str	r3, [r1]
+	orrs	r2, r0
+	lsls	r0, r3, #16
+	orrs	r0, r2
+	str	r0, [r1]
 	pop	{r4, pc}
 	.ltorg
 	.size photon256_sub_cells, .-photon256_sub_cells
@@ -162,7 +162,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1194 bytes of code and literals
+@     estimated 1196 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -206,191 +206,192 @@ photon256_permute:
 	ldr	r1, [sp, #20]
 	ldrb	r3, [r1]
 	@ photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	r1, r0
-	eors	r1, r3
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r1, [r5, r0]
+	eors	r0, r3
+	lsrs	r1, r0, #24
+	ldrb	r1, [r5, r1]
+	lsls	r7, r1, #8
+	lsrs	r1, r0, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
 	orrs	r7, r1
-	mov	r12, r7
+	lsrs	r1, r0, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
+	lsls	r0, r7, #16
+	orrs	r0, r1
+	mov	r12, r0
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	movs	r1, #1
-	mov	r0, r3
-	eors	r0, r1
-	ldr	r1, [sp]
+	movs	r0, #1
+	mov	r1, r3
 	eors	r1, r0
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r1, [r5, r0]
+	ldr	r0, [sp]
+	eors	r0, r1
+	lsrs	r1, r0, #24
+	ldrb	r1, [r5, r1]
+	lsls	r7, r1, #8
+	lsrs	r1, r0, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
 	orrs	r7, r1
+	lsrs	r1, r0, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
+	lsls	r0, r7, #16
+	orrs	r0, r1
 	movs	r1, #4
-	rors	r7, r1
-	mov	r10, r7
+	rors	r0, r1
+	mov	r10, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r1, #3
 	mov	r0, r3
 	eors	r0, r1
-	mov	r1, r6
-	eors	r1, r0
-	uxtb	r0, r1
+	mov	r7, r6
+	eors	r7, r0
+	uxtb	r0, r7
 	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #24
-	lsrs	r0, r1, #24
+	lsls	r6, r0, #8
+	lsrs	r0, r7, #24
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r1, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	lsrs	r0, r1, #8
+	lsls	r1, r0, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	ldrb	r1, [r5, r0]
-	orrs	r6, r1
-	str	r6, [sp]
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
+	lsls	r0, r6, #16
+	orrs	r0, r1
+	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	mov	r0, r3
 	eors	r0, r1
-	eors	r4, r0
-	lsrs	r0, r4, #24
+	mov	r6, r4
+	eors	r6, r0
+	lsrs	r0, r6, #24
 	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
+	lsls	r1, r0, #8
+	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
 	orrs	r1, r0
-	lsrs	r0, r4, #8
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r4
+	lsls	r4, r0, #8
+	uxtb	r0, r6
 	ldrb	r0, [r5, r0]
-	orrs	r1, r0
+	orrs	r4, r0
+	lsls	r1, r1, #16
+	orrs	r1, r4
 	movs	r4, #12
 	rors	r1, r4
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r6, #15
 	mov	r0, r3
 	eors	r0, r6
-	eors	r2, r0
-	lsrs	r0, r2, #8
+	mov	r7, r2
+	eors	r7, r0
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #24
-	uxtb	r0, r2
+	lsls	r6, r0, #8
+	uxtb	r0, r7
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
 	orrs	r6, r0
-	lsrs	r0, r2, #24
+	lsrs	r0, r7, #24
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	lsrs	r0, r2, #16
+	lsls	r2, r0, #8
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	orrs	r6, r0
+	orrs	r2, r0
+	lsls	r6, r6, #16
+	orrs	r6, r2
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	movs	r2, #14
-	mov	r0, r3
-	eors	r0, r2
-	mov	r2, r9
+	movs	r0, #14
+	mov	r2, r3
 	eors	r2, r0
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	mov	r0, r9
+	eors	r0, r2
+	lsrs	r2, r0, #24
+	ldrb	r2, [r5, r2]
+	lsls	r7, r2, #8
+	lsrs	r2, r0, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r7, r2
+	lsrs	r2, r0, #8
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r2, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r7, r0
+	orrs	r2, r0
+	lsls	r0, r7, #16
+	orrs	r0, r2
 	movs	r2, #20
-	rors	r7, r2
-	mov	r11, r7
+	rors	r0, r2
+	mov	r11, r0
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	mov	r0, r3
 	eors	r0, r4
-	mov	r2, r8
-	eors	r2, r0
-	lsrs	r0, r2, #16
+	mov	r7, r8
+	eors	r7, r0
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r2, #8
+	lsls	r4, r0, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
 	orrs	r4, r0
-	uxtb	r0, r2
+	uxtb	r0, r7
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	lsrs	r0, r2, #24
-	ldrb	r2, [r5, r0]
-	orrs	r4, r2
-	mov	r9, r4
+	lsls	r2, r0, #8
+	lsrs	r0, r7, #24
+	ldrb	r0, [r5, r0]
+	orrs	r2, r0
+	lsls	r0, r4, #16
+	orrs	r0, r2
+	mov	r9, r0
 	@ photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r0, #8
 	eors	r3, r0
-	ldr	r2, [sp, #4]
-	eors	r2, r3
-	lsrs	r0, r2, #24
+	ldr	r4, [sp, #4]
+	eors	r4, r3
+	lsrs	r0, r4, #24
 	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r2, #16
+	lsls	r3, r0, #8
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
 	orrs	r3, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r2
+	lsls	r2, r0, #8
+	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
-	orrs	r3, r0
+	orrs	r2, r0
+	lsls	r0, r3, #16
+	orrs	r0, r2
 	movs	r2, #28
-	rors	r3, r2
-	mov	r8, r3
+	rors	r0, r2
+	mov	r8, r0
 	@ photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r2, r1
-	mov	r0, r7
+	mov	r0, r11
 	eors	r2, r0
 	str	r2, [sp, #8]
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
@@ -714,10 +715,10 @@ photon256_permute:
 	ands	r0, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	lsls	r7, r6, #1
-	ands	r7, r3
 	b	.Lphoton256_permute_pool1
 	.ltorg
 .Lphoton256_permute_pool1:
+	ands	r7, r3
 	eors	r7, r0
 	lsls	r0, r0, #1
 	eors	r7, r0

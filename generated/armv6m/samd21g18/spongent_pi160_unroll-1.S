@@ -18,94 +18,94 @@
 spongent_pi160_sbox_layer:
 	push	{r4, r5, r6, r7, lr}
 	mov	r2, r0
-	ldr	r3, [r2, #16]
-	lsrs	r0, r3, #24
+	ldr	r4, [r2, #16]
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
 	ldr	r5, =spongent_pi160_sf0
 	ldrb	r0, [r5, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
+	lsls	r3, r0, #8
+	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r0, r3
-	ldrb	r3, [r5, r0]
-	orrs	r4, r3
-	mov	r12, r4
-	ldr	r3, [r2, #12]
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
-	orrs	r6, r0
-	ldr	r3, [r2, #8]
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
-	orrs	r4, r0
-	ldr	r7, [r2, #4]
-	lsrs	r0, r7, #24
-	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
 	orrs	r3, r0
+	lsrs	r0, r4, #24
+	ldrb	r0, [r5, r0]
+	lsls	r6, r0, #8
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r6, r0
+	lsls	r0, r6, #16
+	orrs	r0, r3
+	mov	r12, r0
+	ldr	r4, [r2, #12]
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r3, r0, #8
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
+	orrs	r3, r0
+	lsrs	r0, r4, #24
+	ldrb	r0, [r5, r0]
+	lsls	r6, r0, #8
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r6, r0
+	lsls	r6, r6, #16
+	orrs	r6, r3
+	ldr	r4, [r2, #8]
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r3, r0, #8
+	uxtb	r0, r4
+	ldrb	r0, [r5, r0]
+	orrs	r3, r0
+	lsrs	r0, r4, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #8
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	orrs	r7, r0
+	lsls	r4, r7, #16
+	orrs	r4, r3
+	ldr	r7, [r2, #4]
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r7
-	ldrb	r0, [r5, r0]
+	uxtb	r3, r7
+	ldrb	r3, [r5, r3]
+	orrs	r0, r3
+	lsrs	r3, r7, #24
+	ldrb	r3, [r5, r3]
+	lsls	r3, r3, #8
+	lsrs	r7, r7, #16
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	orrs	r3, r7
+	lsls	r3, r3, #16
 	orrs	r3, r0
 	ldr	r7, [r2]
-	lsrs	r0, r7, #24
-	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r2, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r2, r0
+	lsls	r2, r0, #8
 	uxtb	r0, r7
 	ldrb	r0, [r5, r0]
 	orrs	r2, r0
-	str	r2, [r1]
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsrs	r7, r7, #24
+	ldrb	r5, [r5, r7]
+	lsls	r5, r5, #8
+	orrs	r5, r0
+	lsls	r0, r5, #16
+	orrs	r0, r2
+	str	r0, [r1]
 	str	r3, [r1, #4]
 	str	r4, [r1, #8]
 	str	r6, [r1, #12]
@@ -117,8 +117,8 @@ spongent_pi160_sbox_layer:
 
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
-@     frame 12 bytes (8 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2206 bytes of code and literals
+@     frame 32 bytes (13 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1176 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -131,1098 +131,584 @@ spongent_pi160_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #12
-	str	r1, [sp, #8]
-	ldr	r6, [r0]
+	sub	sp, #32
+	str	r1, [sp, #28]
+	ldr	r4, [r0]
 	ldr	r1, [r0, #4]
 	ldr	r2, [r0, #8]
-	ldr	r3, [r0, #12]
-	ldr	r4, [r0, #16]
+	ldr	r5, [r0, #12]
+	ldr	r6, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp]
+	str	r0, [sp, #20]
 	movs	r0, #117
-	mov	r8, r0
+	mov	r11, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =spongent_pi160_sf0
-	mov	r12, r0
+	mov	r10, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	ldr	r0, =spongent_pi160_tf0
-	str	r0, [sp, #4]
+	ldr	r3, =spongent_pi160_tf0
+	str	r3, [sp, #24]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r0, r8
-	eors	r6, r0
-	mov	r5, r8
-	movs	r0, #128
-	ands	r5, r0
-	lsrs	r5, r5, #7
-	mov	r7, r8
-	movs	r0, #64
-	ands	r7, r0
-	lsrs	r0, r7, #5
-	orrs	r5, r0
-	mov	r7, r8
-	movs	r0, #32
-	ands	r7, r0
-	lsrs	r0, r7, #3
-	orrs	r5, r0
-	mov	r7, r8
-	movs	r0, #16
-	ands	r7, r0
-	lsrs	r0, r7, #1
-	orrs	r5, r0
-	mov	r7, r8
-	movs	r0, #8
-	ands	r7, r0
-	lsls	r0, r7, #1
-	orrs	r5, r0
-	mov	r7, r8
-	movs	r0, #4
-	ands	r7, r0
-	lsls	r0, r7, #3
-	orrs	r5, r0
-	mov	r7, r8
-	movs	r0, #2
-	ands	r7, r0
-	lsls	r0, r7, #5
-	orrs	r5, r0
-	mov	r0, r8
-	lsls	r0, r0, #31
-	lsrs	r0, r0, #24
-	orrs	r5, r0
-	lsls	r0, r5, #24
+	mov	r0, r11
 	eors	r4, r0
-	lsrs	r5, r4, #24
-	mov	r0, r12
+	movs	r3, #0
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsrs	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r3, #24
+	mov	r7, r6
+	eors	r7, r0
+	lsrs	r3, r7, #24
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	lsls	r6, r0, #8
+	lsrs	r0, r7, #16
+	uxtb	r3, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	orrs	r6, r0
+	lsrs	r0, r7, #8
+	uxtb	r3, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #8
+	uxtb	r7, r7
+	mov	r0, r10
+	ldrb	r0, [r0, r7]
+	orrs	r3, r0
+	lsls	r0, r6, #16
+	orrs	r0, r3
+	str	r0, [sp, #16]
+	lsrs	r3, r5, #24
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	lsls	r6, r0, #8
+	lsrs	r0, r5, #16
+	uxtb	r3, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	orrs	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r3, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #8
+	uxtb	r5, r5
+	mov	r0, r10
 	ldrb	r0, [r0, r5]
-	lsls	r5, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r4, #8
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	uxtb	r4, r4
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	orrs	r5, r0
-	lsrs	r4, r3, #24
-	mov	r0, r12
-	ldrb	r0, [r0, r4]
-	lsls	r4, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r3, #8
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r3, r3
-	mov	r0, r12
-	ldrb	r0, [r0, r3]
-	orrs	r4, r0
+	orrs	r3, r0
+	lsls	r0, r6, #16
+	orrs	r0, r3
+	str	r0, [sp]
 	lsrs	r3, r2, #24
-	mov	r0, r12
+	mov	r0, r10
 	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #24
+	lsls	r5, r0, #8
 	lsrs	r0, r2, #16
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #16
-	orrs	r3, r0
+	uxtb	r3, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	orrs	r5, r0
 	lsrs	r0, r2, #8
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #8
-	orrs	r3, r0
+	uxtb	r3, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r3]
+	lsls	r3, r0, #8
 	uxtb	r2, r2
-	mov	r0, r12
+	mov	r0, r10
 	ldrb	r0, [r0, r2]
 	orrs	r3, r0
+	lsls	r0, r5, #16
+	orrs	r0, r3
+	str	r0, [sp, #4]
 	lsrs	r2, r1, #24
-	mov	r0, r12
+	mov	r0, r10
 	ldrb	r0, [r0, r2]
-	lsls	r2, r0, #24
+	lsls	r3, r0, #8
 	lsrs	r0, r1, #16
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #16
-	orrs	r2, r0
+	uxtb	r2, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r2]
+	orrs	r3, r0
 	lsrs	r0, r1, #8
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #8
-	orrs	r2, r0
+	uxtb	r2, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r2]
+	lsls	r2, r0, #8
 	uxtb	r1, r1
-	mov	r0, r12
+	mov	r0, r10
 	ldrb	r0, [r0, r1]
 	orrs	r2, r0
-	lsrs	r1, r6, #24
-	mov	r0, r12
+	lsls	r0, r3, #16
+	orrs	r0, r2
+	str	r0, [sp, #8]
+	lsrs	r1, r4, #24
+	mov	r0, r10
 	ldrb	r0, [r0, r1]
-	lsls	r1, r0, #24
-	lsrs	r0, r6, #16
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r6, #8
-	uxtb	r7, r0
-	mov	r0, r12
-	ldrb	r0, [r0, r7]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r6, r6
-	mov	r0, r12
-	ldrb	r0, [r0, r6]
-	orrs	r1, r0
+	lsls	r3, r0, #8
+	lsrs	r0, r4, #16
+	uxtb	r1, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r1]
+	orrs	r3, r0
+	lsrs	r0, r4, #8
+	uxtb	r1, r0
+	mov	r0, r10
+	ldrb	r0, [r0, r1]
+	lsls	r2, r0, #8
+	uxtb	r1, r4
+	mov	r0, r10
+	ldrb	r0, [r0, r1]
+	orrs	r2, r0
+	lsls	r0, r3, #16
+	orrs	r0, r2
+	str	r0, [sp, #12]
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #28
-	ands	r6, r0
-	lsrs	r7, r6, #21
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #24
-	ands	r6, r0
-	lsrs	r0, r6, #18
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #20
-	ands	r6, r0
-	lsrs	r0, r6, #15
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #16
-	ands	r6, r0
-	lsrs	r0, r6, #12
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #12
-	ands	r6, r0
-	lsrs	r0, r6, #9
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #8
-	ands	r6, r0
-	lsrs	r0, r6, #6
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #16
-	ands	r6, r0
-	lsrs	r0, r6, #3
-	orrs	r7, r0
-	lsls	r0, r1, #31
-	lsrs	r0, r0, #31
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #28
-	ands	r6, r0
-	lsrs	r0, r6, #13
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #24
-	ands	r6, r0
-	lsrs	r0, r6, #10
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #20
-	ands	r6, r0
-	lsrs	r0, r6, #7
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #16
-	ands	r6, r0
-	lsrs	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #12
-	ands	r6, r0
-	lsrs	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #8
-	ands	r6, r0
-	lsls	r0, r6, #2
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #16
-	ands	r6, r0
-	lsls	r0, r6, #5
-	orrs	r7, r0
-	lsls	r0, r2, #31
-	lsrs	r0, r0, #23
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #28
-	ands	r6, r0
-	lsrs	r0, r6, #5
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #24
-	ands	r6, r0
-	lsrs	r0, r6, #2
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #20
-	ands	r6, r0
-	lsls	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #16
-	ands	r6, r0
-	lsls	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #12
-	ands	r6, r0
-	lsls	r0, r6, #7
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #8
-	ands	r6, r0
-	lsls	r0, r6, #10
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #16
-	ands	r6, r0
-	lsls	r0, r6, #13
-	orrs	r7, r0
-	lsls	r0, r3, #31
-	lsrs	r0, r0, #15
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #28
-	ands	r6, r0
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #24
-	ands	r6, r0
-	lsls	r0, r6, #6
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #20
-	ands	r6, r0
-	lsls	r0, r6, #9
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #16
-	ands	r6, r0
-	lsls	r0, r6, #12
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #12
-	ands	r6, r0
-	lsls	r0, r6, #15
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #8
-	ands	r6, r0
-	lsls	r0, r6, #18
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #16
-	ands	r6, r0
-	lsls	r0, r6, #21
-	orrs	r7, r0
-	lsls	r0, r4, #31
-	lsrs	r6, r0, #7
-	orrs	r7, r6
-	mov	r11, r7
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #29
-	ands	r6, r0
-	lsrs	r7, r6, #14
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #25
-	ands	r6, r0
-	lsrs	r0, r6, #11
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #21
-	ands	r6, r0
-	lsrs	r0, r6, #8
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #17
-	ands	r6, r0
-	lsrs	r0, r6, #5
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #13
-	ands	r6, r0
-	lsrs	r0, r6, #2
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #9
-	ands	r6, r0
-	lsls	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #32
-	ands	r6, r0
-	lsls	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #2
-	ands	r6, r0
-	lsls	r0, r6, #7
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #29
-	ands	r6, r0
-	lsrs	r0, r6, #6
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #25
-	ands	r6, r0
-	lsrs	r0, r6, #3
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #21
-	ands	r6, r0
-	orrs	r7, r6
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #17
-	ands	r6, r0
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #13
-	ands	r6, r0
-	lsls	r0, r6, #6
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #9
-	ands	r6, r0
-	lsls	r0, r6, #9
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #32
-	ands	r6, r0
-	lsls	r0, r6, #12
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #2
-	ands	r6, r0
-	lsls	r0, r6, #15
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #29
-	ands	r6, r0
-	lsls	r0, r6, #2
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #25
-	ands	r6, r0
-	lsls	r0, r6, #5
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #21
-	ands	r6, r0
-	lsls	r0, r6, #8
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #17
-	ands	r6, r0
-	lsls	r0, r6, #11
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #13
-	ands	r6, r0
-	lsls	r0, r6, #14
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #1
-	lsls	r0, r0, #9
-	ands	r6, r0
-	lsls	r0, r6, #17
-	orrs	r7, r0
+	movs	r6, #0
+	movs	r5, #0
+	movs	r0, #0
+	movs	r4, #0
+	movs	r7, #0
+	movs	r3, #0
+	mov	r9, r6
+	ldr	r2, [sp, #16]
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r0
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r0
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	mov	r1, r8
+	mov	r0, r8
+	adcs	r1, r0
+	mov	r8, r1
+	ldr	r2, [sp]
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r1, r12
+	mov	r0, r12
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	adcs	r6, r6
+	lsls	r2, r2, #1
+	adcs	r5, r5
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	mov	r12, r1
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	ldr	r0, [sp, #8]
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r6, r6
 	b	.Lspongent_pi160_permute_pool1
 	.ltorg
 .Lspongent_pi160_permute_pool1:
-	mov	r6, r3
-	movs	r0, #32
-	ands	r6, r0
-	lsls	r0, r6, #20
-	orrs	r7, r0
-	mov	r6, r3
-	movs	r0, #2
-	ands	r6, r0
-	lsls	r0, r6, #23
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #28
-	ands	r6, r0
-	lsrs	r0, r6, #21
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #24
-	ands	r6, r0
-	lsrs	r0, r6, #18
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #20
-	ands	r6, r0
-	lsrs	r0, r6, #15
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #16
-	ands	r6, r0
-	lsrs	r0, r6, #12
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #12
-	ands	r6, r0
-	lsrs	r0, r6, #9
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #8
-	ands	r6, r0
-	lsrs	r0, r6, #6
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #16
-	ands	r6, r0
-	lsrs	r0, r6, #3
-	orrs	r7, r0
-	lsls	r0, r5, #31
-	lsrs	r6, r0, #31
-	orrs	r7, r6
-	mov	r10, r7
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r6, r0
-	lsrs	r7, r6, #7
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r6, r0
-	lsrs	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r6, r0
-	lsrs	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r6, r0
-	lsls	r0, r6, #2
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r6, r0
-	lsls	r0, r6, #5
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r6, r0
-	lsls	r0, r6, #8
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #64
-	ands	r6, r0
-	lsls	r0, r6, #11
-	orrs	r7, r0
-	mov	r6, r1
-	movs	r0, #4
-	ands	r6, r0
-	lsls	r0, r6, #14
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r6, r0
-	lsls	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r6, r0
-	lsls	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r6, r0
-	lsls	r0, r6, #7
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r6, r0
-	lsls	r0, r6, #10
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r6, r0
-	lsls	r0, r6, #13
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r6, r0
-	lsls	r0, r6, #16
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #64
-	ands	r6, r0
-	lsls	r0, r6, #19
-	orrs	r7, r0
-	mov	r6, r2
-	movs	r0, #4
-	ands	r6, r0
-	lsls	r0, r6, #22
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #29
-	ands	r6, r0
-	lsrs	r0, r6, #22
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #25
-	ands	r6, r0
-	lsrs	r0, r6, #19
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #21
-	ands	r6, r0
-	lsrs	r0, r6, #16
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #17
-	ands	r6, r0
-	lsrs	r0, r6, #13
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #13
-	ands	r6, r0
-	lsrs	r0, r6, #10
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #1
-	lsls	r0, r0, #9
-	ands	r6, r0
-	lsrs	r0, r6, #7
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #32
-	ands	r6, r0
-	lsrs	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r4
-	movs	r0, #2
-	ands	r6, r0
-	lsrs	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #29
-	ands	r6, r0
-	lsrs	r0, r6, #14
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #25
-	ands	r6, r0
-	lsrs	r0, r6, #11
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #21
-	ands	r6, r0
-	lsrs	r0, r6, #8
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #17
-	ands	r6, r0
-	lsrs	r0, r6, #5
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #13
-	ands	r6, r0
-	lsrs	r0, r6, #2
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #1
-	lsls	r0, r0, #9
-	ands	r6, r0
-	lsls	r0, r6, #1
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #32
-	ands	r6, r0
-	lsls	r0, r6, #4
-	orrs	r7, r0
-	mov	r6, r5
-	movs	r0, #2
-	ands	r6, r0
-	lsls	r6, r6, #7
-	orrs	r7, r6
-	mov	r9, r7
-	mov	r6, r1
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ands	r6, r0
-	mov	r7, r1
-	movs	r0, #1
-	lsls	r0, r0, #27
-	ands	r7, r0
-	lsls	r0, r7, #3
-	orrs	r6, r0
-	mov	r7, r1
-	movs	r0, #1
-	lsls	r0, r0, #23
-	ands	r7, r0
-	lsls	r0, r7, #6
-	orrs	r6, r0
-	mov	r7, r1
-	movs	r0, #1
-	lsls	r0, r0, #19
-	ands	r7, r0
-	lsls	r0, r7, #9
-	orrs	r6, r0
-	mov	r7, r1
-	movs	r0, #1
-	lsls	r0, r0, #15
-	ands	r7, r0
-	lsls	r0, r7, #12
-	orrs	r6, r0
-	mov	r7, r1
-	movs	r0, #1
-	lsls	r0, r0, #11
-	ands	r7, r0
-	lsls	r0, r7, #15
-	orrs	r6, r0
-	mov	r7, r1
-	movs	r0, #128
-	ands	r7, r0
-	lsls	r0, r7, #18
-	orrs	r6, r0
+	lsls	r0, r0, #1
+	adcs	r3, r3
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r4, r4
+	ldr	r2, [sp, #12]
+	lsls	r2, r2, #1
+	mov	r1, r9
+	mov	r0, r9
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
 	mov	r0, r1
-	movs	r1, #8
-	ands	r0, r1
-	lsls	r0, r0, #21
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r1, r0
-	lsrs	r0, r1, #23
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r1, r0
-	lsrs	r0, r1, #20
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r1, r0
-	lsrs	r0, r1, #17
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r1, r0
-	lsrs	r0, r1, #14
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r1, r0
-	lsrs	r0, r1, #11
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r1, r0
-	lsrs	r0, r1, #8
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #64
-	ands	r1, r0
-	lsrs	r0, r1, #5
-	orrs	r6, r0
-	mov	r1, r3
-	movs	r0, #4
-	ands	r1, r0
-	lsrs	r0, r1, #2
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r1, r0
-	lsrs	r0, r1, #15
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r1, r0
-	lsrs	r0, r1, #12
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r1, r0
-	lsrs	r0, r1, #9
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r1, r0
-	lsrs	r0, r1, #6
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r1, r0
-	lsrs	r0, r1, #3
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r1, r0
-	orrs	r6, r1
-	mov	r1, r4
-	movs	r0, #64
-	ands	r1, r0
-	lsls	r0, r1, #3
-	orrs	r6, r0
-	mov	r1, r4
-	movs	r0, #4
-	ands	r1, r0
-	lsls	r0, r1, #6
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #1
-	lsls	r0, r0, #30
-	ands	r1, r0
-	lsrs	r0, r1, #7
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #1
-	lsls	r0, r0, #26
-	ands	r1, r0
-	lsrs	r0, r1, #4
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #1
-	lsls	r0, r0, #22
-	ands	r1, r0
-	lsrs	r0, r1, #1
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #1
-	lsls	r0, r0, #18
-	ands	r1, r0
-	lsls	r0, r1, #2
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #1
-	lsls	r0, r0, #14
-	ands	r1, r0
-	lsls	r0, r1, #5
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #1
-	lsls	r0, r0, #10
-	ands	r1, r0
-	lsls	r0, r1, #8
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #64
-	ands	r1, r0
-	lsls	r0, r1, #11
-	orrs	r6, r0
-	mov	r1, r5
-	movs	r0, #4
-	ands	r1, r0
-	lsls	r1, r1, #14
-	mov	r0, r6
-	orrs	r0, r1
-	mov	r6, r2
-	movs	r1, #1
-	lsls	r1, r1, #31
-	ands	r6, r1
-	lsrs	r6, r6, #24
-	mov	r7, r2
-	movs	r1, #1
-	lsls	r1, r1, #27
-	ands	r7, r1
-	lsrs	r1, r7, #21
-	orrs	r6, r1
-	mov	r7, r2
-	movs	r1, #1
-	lsls	r1, r1, #23
-	ands	r7, r1
-	lsrs	r1, r7, #18
-	orrs	r6, r1
-	mov	r7, r2
-	movs	r1, #1
-	lsls	r1, r1, #19
-	ands	r7, r1
-	lsrs	r1, r7, #15
-	orrs	r6, r1
-	mov	r7, r2
-	movs	r1, #1
-	lsls	r1, r1, #15
-	ands	r7, r1
-	lsrs	r1, r7, #12
-	orrs	r6, r1
-	mov	r7, r2
-	movs	r1, #1
-	lsls	r1, r1, #11
-	ands	r7, r1
-	lsrs	r1, r7, #9
-	orrs	r6, r1
-	mov	r7, r2
-	movs	r1, #128
-	ands	r7, r1
-	lsrs	r1, r7, #6
-	orrs	r6, r1
-	movs	r1, #8
-	ands	r2, r1
-	lsrs	r1, r2, #3
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #1
-	lsls	r1, r1, #31
-	ands	r2, r1
-	lsrs	r1, r2, #16
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #1
-	lsls	r1, r1, #27
-	ands	r2, r1
-	lsrs	r1, r2, #13
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #1
-	lsls	r1, r1, #23
-	ands	r2, r1
-	lsrs	r1, r2, #10
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #1
-	lsls	r1, r1, #19
-	ands	r2, r1
-	lsrs	r1, r2, #7
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #1
-	lsls	r1, r1, #15
-	ands	r2, r1
-	lsrs	r1, r2, #4
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #1
-	lsls	r1, r1, #11
-	ands	r2, r1
-	lsrs	r1, r2, #1
-	orrs	r6, r1
-	mov	r2, r3
-	movs	r1, #128
-	ands	r2, r1
-	lsls	r1, r2, #2
-	orrs	r6, r1
-	movs	r1, #8
-	ands	r3, r1
-	lsls	r1, r3, #5
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #1
-	lsls	r1, r1, #31
-	ands	r2, r1
-	lsrs	r1, r2, #8
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #1
-	lsls	r1, r1, #27
-	ands	r2, r1
-	lsrs	r1, r2, #5
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #1
-	lsls	r1, r1, #23
-	ands	r2, r1
-	lsrs	r1, r2, #2
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #1
-	lsls	r1, r1, #19
-	ands	r2, r1
-	lsls	r1, r2, #1
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #1
-	lsls	r1, r1, #15
-	ands	r2, r1
-	lsls	r1, r2, #4
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #1
-	lsls	r1, r1, #11
-	ands	r2, r1
-	lsls	r1, r2, #7
-	orrs	r6, r1
-	mov	r2, r4
-	movs	r1, #128
-	ands	r2, r1
-	lsls	r1, r2, #10
-	orrs	r6, r1
-	movs	r1, #8
-	ands	r4, r1
-	lsls	r1, r4, #13
-	orrs	r6, r1
-	mov	r2, r5
-	movs	r1, #1
-	lsls	r1, r1, #31
-	ands	r2, r1
-	orrs	r6, r2
-	mov	r2, r5
-	movs	r1, #1
-	lsls	r1, r1, #27
-	ands	r2, r1
-	lsls	r1, r2, #3
-	orrs	r6, r1
-	mov	r2, r5
-	movs	r1, #1
-	lsls	r1, r1, #23
-	ands	r2, r1
-	lsls	r1, r2, #6
-	orrs	r6, r1
-	mov	r2, r5
-	movs	r1, #1
-	lsls	r1, r1, #19
-	ands	r2, r1
-	lsls	r1, r2, #9
-	orrs	r6, r1
-	mov	r2, r5
-	movs	r1, #1
-	lsls	r1, r1, #15
-	ands	r2, r1
-	lsls	r1, r2, #12
-	orrs	r6, r1
-	mov	r2, r5
-	movs	r1, #1
-	lsls	r1, r1, #11
-	ands	r2, r1
-	lsls	r1, r2, #15
-	orrs	r6, r1
-	mov	r2, r5
-	movs	r1, #128
-	ands	r2, r1
-	lsls	r1, r2, #18
-	orrs	r6, r1
-	movs	r1, #8
-	ands	r5, r1
-	lsls	r1, r5, #21
-	mov	r4, r6
-	orrs	r4, r1
-	ldr	r2, [sp, #4]
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r2, r2, #1
+	mov	r0, r1
+	adcs	r1, r0
+	mov	r9, r1
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r7, r7
+	lsls	r2, r2, #1
+	adcs	r4, r4
+	lsls	r0, r7, #8
 	mov	r1, r8
-	ldrb	r5, [r2, r1]
-	mov	r6, r11
-	mov	r1, r10
-	mov	r2, r9
-	mov	r3, r0
-	mov	r8, r5
-	ldr	r0, [sp]
+	orrs	r1, r0
+	lsls	r0, r3, #16
+	mov	r2, r12
+	orrs	r2, r0
+	mov	r0, r9
+	lsls	r0, r0, #24
+	orrs	r5, r0
+	ldr	r3, [sp, #24]
+	mov	r0, r11
+	ldrb	r0, [r3, r0]
+	mov	r11, r0
+	ldr	r0, [sp, #20]
 	adds	r0, #1
-	str	r0, [sp]
+	str	r0, [sp, #20]
 	cmp	r0, #80
 	bcs	.Lspongent_pi160_permute_far1
-	bl	.Lspongent_pi160_permute_loop1
+	b	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_far1:
 .Lspongent_pi160_permute_done2:
-	ldr	r0, [sp, #8]
-	str	r6, [r0]
+	ldr	r0, [sp, #28]
+	str	r4, [r0]
 	str	r1, [r0, #4]
 	str	r2, [r0, #8]
-	str	r3, [r0, #12]
-	str	r4, [r0, #16]
-	add	sp, #12
+	str	r5, [r0, #12]
+	str	r6, [r0, #16]
+	add	sp, #32
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

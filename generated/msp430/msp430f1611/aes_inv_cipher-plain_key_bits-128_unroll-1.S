@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 194 bytes of code
+;     estimated 192 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -58,7 +58,6 @@ aes_key_schedule:
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r10
 	mov.b	r11, r11
 	mov.b	aes_sbox(r11), r15
@@ -98,7 +97,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1074 bytes of code
+;     estimated 1058 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -155,7 +154,6 @@ aes_encrypt_block:
 	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r6
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r8
 	mov	r11, r15
 	mov.b	r15, r15
@@ -235,7 +233,6 @@ aes_encrypt_block:
 	mov.b	aes_sbox(r15), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	r11, r11
 	mov.b	aes_sbox(r11), r6
 	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r5
@@ -312,7 +309,6 @@ aes_encrypt_block:
 	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r9
 	mov.b	9(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r10
 	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r5
@@ -388,7 +384,6 @@ aes_encrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r8
 	mov.b	19(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r9
 	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r4
@@ -473,7 +468,6 @@ aes_encrypt_block:
 	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r12
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r13
 	mov	r11, r15
 	mov.b	r15, r15
@@ -494,7 +488,6 @@ aes_encrypt_block:
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r11
 	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -512,7 +505,6 @@ aes_encrypt_block:
 	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r8
 	mov.b	9(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r9
 	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -530,7 +522,6 @@ aes_encrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r6
 	mov.b	19(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r7
 	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -566,7 +557,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1508 bytes of code
+;     estimated 1484 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -623,7 +614,6 @@ aes_decrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	3(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r4
 	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -640,7 +630,6 @@ aes_decrypt_block:
 	mov.b	r5, r5
 	mov	r4, r9
 	swpb	r9
-	mov.b	r9, r9
 	mov.b	r9, r9
 	mov	r5, r14
 	xor	r9, r14
@@ -753,7 +742,6 @@ aes_decrypt_block:
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r4
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -770,7 +758,6 @@ aes_decrypt_block:
 	mov.b	r5, r5
 	mov	r4, r10
 	swpb	r10
-	mov.b	r10, r10
 	mov.b	r10, r10
 	mov	r5, r14
 	xor	r10, r14
@@ -880,7 +867,6 @@ aes_decrypt_block:
 	mov.b	12(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	23(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r5
 	mov.b	r8, r8
 	mov.b	aes_inv_sbox(r8), r15
@@ -897,7 +883,6 @@ aes_decrypt_block:
 	mov.b	r8, r8
 	mov	r5, r12
 	swpb	r12
-	mov.b	r12, r12
 	mov.b	r12, r12
 	mov	r8, r14
 	xor	r12, r14
@@ -1006,7 +991,6 @@ aes_decrypt_block:
 	mov.b	18(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r4
 	mov.b	22(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -1023,7 +1007,6 @@ aes_decrypt_block:
 	mov.b	r5, r5
 	mov	r4, r12
 	swpb	r12
-	mov.b	r12, r12
 	mov.b	r12, r12
 	mov	r5, r14
 	xor	r12, r14
@@ -1148,7 +1131,6 @@ aes_decrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
 	mov.b	3(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r13
 	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -1168,7 +1150,6 @@ aes_decrypt_block:
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r11
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -1186,7 +1167,6 @@ aes_decrypt_block:
 	mov.b	12(sp), r15
 	mov.b	aes_inv_sbox(r15), r7
 	mov.b	23(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r9
 	mov	r8, r15
 	mov.b	r15, r15
@@ -1205,7 +1185,6 @@ aes_decrypt_block:
 	mov.b	18(sp), r15
 	mov.b	aes_inv_sbox(r15), r6
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r7
 	mov.b	22(sp), r15
 	mov.b	aes_inv_sbox(r15), r15

@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4484 bytes of code
+;     estimated 4322 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -135,7 +135,7 @@ grain128aeadv2_encrypt:
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	#0, 74(sp)
+	mov	#0, 76(sp)
 	mov	#0, 84(sp)
 	mov	186(sp), r7
 	mov	188(sp), 34(sp)
@@ -161,7 +161,7 @@ grain128aeadv2_encrypt:
 	mov	228(sp), 64(sp)
 	mov	230(sp), 62(sp)
 	mov	232(sp), 48(sp)
-	cmp	86(sp), 74(sp)
+	cmp	86(sp), 76(sp)
 	mov	84(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_encrypt_near16
@@ -169,16 +169,16 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_near16:
 .Lgrain128aeadv2_encrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
@@ -189,15 +189,15 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	r7, r13
+	bis	r15, r13
+	mov	r7, r14
 	mov	34(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r12, r14
-	and	r13, r14
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r13, r12
+	and	r14, r12
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -215,16 +215,16 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	34(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	34(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	32(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -235,9 +235,9 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r11
-	xor	r11, r14
+	bis	r15, r14
+	and	r14, r11
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	16(sp), r11
 	rla	r11
@@ -248,13 +248,13 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r11
-	mov	32(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	32(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	30(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -262,11 +262,11 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	r11, r15
-	and	r13, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	30(sp), r6
 	rla	r6
@@ -289,45 +289,45 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	28(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	mov	28(sp), r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r14
+	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r12
-	mov	26(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	and	r11, r13
+	mov	26(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	24(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r14
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	26(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	26(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	24(sp), r15
 	rla	r15
 	adc	r15
@@ -336,42 +336,42 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	18(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	44(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	44(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -382,16 +382,16 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	44(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	44(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
@@ -400,58 +400,58 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	xor	60(sp), r14
+	bis	r15, r14
+	xor	r14, r12
+	xor	60(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	60(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	60(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
+	mov	r7, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
 	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r13
-	mov	r7, r12
-	xor	r13, r12
-	mov	32(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	mov	r7, r13
+	xor	r14, r13
+	mov	32(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	30(sp), r15
 	swpb	r15
 	rla	r15
@@ -459,15 +459,15 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	28(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	28(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	26(sp), r15
 	swpb	r15
 	rla	r15
@@ -475,28 +475,28 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	26(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	26(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	24(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, 76(sp)
-	xor	24(sp), 76(sp)
+	bis	r15, r14
+	xor	r14, r13
+	mov	r13, 74(sp)
+	xor	24(sp), 74(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	18(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	18(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -504,25 +504,25 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	r8, r12
-	xor	r13, r12
-	mov	42(sp), r13
+	bis	r15, r14
+	mov	r8, r13
+	xor	r14, r13
+	mov	42(sp), r14
 	mov	60(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	xor	r13, r12
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -532,9 +532,9 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	xor	r13, r12
-	xor	40(sp), r12
+	bis	r15, r14
+	xor	r14, r13
+	xor	40(sp), r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -553,14 +553,14 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	60(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	60(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -569,20 +569,20 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r6, r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	r8, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	18(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -592,7 +592,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
+	bis	r15, r14
 	rla	r8
 	adc	r8
 	rla	r8
@@ -609,9 +609,9 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	and	r8, r13
+	and	r8, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	bit	#1, r8
@@ -622,22 +622,22 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r8
-	mov	18(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	mov	18(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	swpb	r8
@@ -658,15 +658,15 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	42(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	42(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	60(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -676,20 +676,20 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r13
+	mov	44(sp), r14
 	mov	42(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	42(sp), r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	42(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r8
 	rla	r8
@@ -708,18 +708,18 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	60(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	mov	60(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	60(sp), r8
 	bit	#1, r8
@@ -742,16 +742,16 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -762,10 +762,10 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	18(sp), r8
 	swpb	r8
@@ -782,27 +782,27 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	18(sp), r13
+	mov	18(sp), r14
 	mov	44(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r8
-	mov	18(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r8
+	mov	18(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	60(sp), r8
 	swpb	r8
@@ -819,36 +819,36 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	60(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	mov	60(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
 	mov	40(sp), r15
@@ -856,16 +856,16 @@ grain128aeadv2_encrypt:
 	swpb	r8
 	xor.b	r15, r8
 	xor	r15, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -876,16 +876,16 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -894,125 +894,56 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	and	r11, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, 70(sp)
+	mov	r13, 70(sp)
 	xor	r7, 70(sp)
 	; grain128aeadv2.ae:142: z = unzip(y)
-	mov	r14, r13
-	and	#16384, r13
-	clrc
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
 	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r14, r15
-	and	#4096, r15
-	clrc
-	rrc	r15
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	clrc
-	rrc	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32769, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
 	mov	r13, 20(sp)
-	bis	r15, 20(sp)
+	bis	r14, 20(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
-	mov	74(sp), r15
+	mov	76(sp), r15
 	add	90(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 50(sp)
@@ -1020,7 +951,7 @@ grain128aeadv2_encrypt:
 	mov.b	20(sp), r15
 	mov	50(sp), r14
 	xor	r15, r14
-	mov	74(sp), r15
+	mov	76(sp), r15
 	add	88(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
@@ -1769,7 +1700,7 @@ grain128aeadv2_encrypt:
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
 	mov	22(sp), 24(sp)
-	mov	76(sp), 22(sp)
+	mov	74(sp), 22(sp)
 	mov	18(sp), r8
 	mov	44(sp), 18(sp)
 	mov	42(sp), 44(sp)
@@ -1788,9 +1719,9 @@ grain128aeadv2_encrypt:
 	mov	r13, 64(sp)
 	mov	r14, 62(sp)
 	mov	r15, 48(sp)
-	add	#1, 74(sp)
+	add	#1, 76(sp)
 	addc	#0, 84(sp)
-	cmp	86(sp), 74(sp)
+	cmp	86(sp), 76(sp)
 	mov	84(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_encrypt_near17
@@ -1843,7 +1774,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4504 bytes of code
+;     estimated 4342 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1973,7 +1904,7 @@ grain128aeadv2_decrypt:
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	#0, 76(sp)
+	mov	#0, 78(sp)
 	mov	#0, 86(sp)
 	mov	190(sp), r7
 	mov	192(sp), 36(sp)
@@ -1999,7 +1930,7 @@ grain128aeadv2_decrypt:
 	mov	232(sp), 66(sp)
 	mov	234(sp), 64(sp)
 	mov	236(sp), 52(sp)
-	cmp	88(sp), 76(sp)
+	cmp	88(sp), 78(sp)
 	mov	86(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_decrypt_near18
@@ -2007,16 +1938,16 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_near18:
 .Lgrain128aeadv2_decrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
@@ -2027,15 +1958,15 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	r7, r13
+	bis	r15, r13
+	mov	r7, r14
 	mov	36(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r12, r14
-	and	r13, r14
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r13, r12
+	and	r14, r12
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -2053,16 +1984,16 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	36(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	36(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	34(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2073,9 +2004,9 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r11
-	xor	r11, r14
+	bis	r15, r14
+	and	r14, r11
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	16(sp), r11
 	rla	r11
@@ -2086,13 +2017,13 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r11
-	mov	34(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	34(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	32(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2100,11 +2031,11 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	r11, r15
-	and	r13, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	32(sp), r6
 	rla	r6
@@ -2127,45 +2058,45 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	30(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	mov	30(sp), r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r14
+	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r12
-	mov	28(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	and	r11, r13
+	mov	28(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r14
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	28(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	28(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	26(sp), r15
 	rla	r15
 	adc	r15
@@ -2174,42 +2105,42 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	22(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	48(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	48(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	46(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2220,16 +2151,16 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	48(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	48(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	46(sp), r15
 	rla	r15
 	adc	r15
@@ -2238,58 +2169,58 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	xor	62(sp), r14
+	bis	r15, r14
+	xor	r14, r12
+	xor	62(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	62(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	62(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
+	mov	r7, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
 	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r13
-	mov	r7, r12
-	xor	r13, r12
-	mov	34(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	mov	r7, r13
+	xor	r14, r13
+	mov	34(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	32(sp), r15
 	swpb	r15
 	rla	r15
@@ -2297,15 +2228,15 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	30(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	30(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	28(sp), r15
 	swpb	r15
 	rla	r15
@@ -2313,28 +2244,28 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	28(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	28(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, 78(sp)
-	xor	26(sp), 78(sp)
+	bis	r15, r14
+	xor	r14, r13
+	mov	r13, 76(sp)
+	xor	26(sp), 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	22(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	22(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	48(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2342,25 +2273,25 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	r8, r12
-	xor	r13, r12
-	mov	46(sp), r13
+	bis	r15, r14
+	mov	r8, r13
+	xor	r14, r13
+	mov	46(sp), r14
 	mov	62(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	xor	r13, r12
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2370,9 +2301,9 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	xor	r13, r12
-	xor	42(sp), r12
+	bis	r15, r14
+	xor	r14, r13
+	xor	42(sp), r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -2391,14 +2322,14 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	62(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	62(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2407,20 +2338,20 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r6, r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	r8, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	22(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2430,7 +2361,7 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
+	bis	r15, r14
 	rla	r8
 	adc	r8
 	rla	r8
@@ -2447,9 +2378,9 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	and	r8, r13
+	and	r8, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	bit	#1, r8
@@ -2460,22 +2391,22 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r8
-	mov	22(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	mov	22(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	48(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	swpb	r8
@@ -2496,15 +2427,15 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	46(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	46(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	62(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2514,20 +2445,20 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	48(sp), r13
+	mov	48(sp), r14
 	mov	46(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	46(sp), r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	46(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	46(sp), r8
 	rla	r8
@@ -2546,18 +2477,18 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	62(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	mov	62(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	62(sp), r8
 	bit	#1, r8
@@ -2580,16 +2511,16 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2600,10 +2531,10 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	22(sp), r8
 	swpb	r8
@@ -2620,27 +2551,27 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	22(sp), r13
+	mov	22(sp), r14
 	mov	48(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r8
-	mov	22(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r8
+	mov	22(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	48(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	62(sp), r8
 	swpb	r8
@@ -2657,36 +2588,36 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	62(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	mov	62(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
 	mov	42(sp), r15
@@ -2694,16 +2625,16 @@ grain128aeadv2_decrypt:
 	swpb	r8
 	xor.b	r15, r8
 	xor	r15, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
@@ -2714,16 +2645,16 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
@@ -2732,132 +2663,63 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	and	r11, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, 72(sp)
+	mov	r13, 72(sp)
 	xor	r7, 72(sp)
 	; grain128aeadv2.ae:155: z = unzip(y)
-	mov	r14, r13
-	and	#16384, r13
-	clrc
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
 	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r14, r15
-	and	#4096, r15
-	clrc
-	rrc	r15
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	clrc
-	rrc	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32769, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
 	mov	r13, 44(sp)
-	bis	r15, 44(sp)
+	bis	r14, 44(sp)
 	; grain128aeadv2.ae:156: m = ct[i] ^ z[7:0]
-	mov	76(sp), r15
+	mov	78(sp), r15
 	add	92(sp), r15
 	mov.b	@r15, r14
 	mov.b	44(sp), r15
 	mov	r14, 18(sp)
 	xor	r15, 18(sp)
 	; grain128aeadv2.ae:157: msg[i] = m
-	mov	76(sp), r15
+	mov	78(sp), r15
 	add	90(sp), r15
 	mov.b	18(sp), 0(r15)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
@@ -3606,7 +3468,7 @@ grain128aeadv2_decrypt:
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	78(sp), 24(sp)
+	mov	76(sp), 24(sp)
 	mov	22(sp), 20(sp)
 	mov	48(sp), 22(sp)
 	mov	46(sp), 48(sp)
@@ -3624,9 +3486,9 @@ grain128aeadv2_decrypt:
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
 	mov	r15, 52(sp)
-	add	#1, 76(sp)
+	add	#1, 78(sp)
 	addc	#0, 86(sp)
-	cmp	88(sp), 76(sp)
+	cmp	88(sp), 78(sp)
 	mov	86(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_decrypt_near19
@@ -3689,7 +3551,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 168 bytes (84 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 15702 bytes of code
+;     estimated 15054 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -3725,16 +3587,16 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	@r10, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	2(r10), r15
 	rla	r15
 	adc	r15
@@ -3745,15 +3607,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r9, r14
 	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r12, r13
-	and	r14, r13
+	mov	r13, r12
+	and	r14, r12
 	mov	@r9, r11
 	rla	r11
 	adc	r11
@@ -3793,7 +3655,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	and	r14, r11
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	10(r10), r7
 	rla	r7
@@ -3822,7 +3684,7 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r13
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	6(r9), r11
 	rla	r11
@@ -3856,9 +3718,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
+	and	r7, r13
 	mov	10(r9), r14
 	rla	r14
 	adc	r14
@@ -3872,9 +3734,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	10(r9), r14
 	rla	r14
@@ -3893,7 +3755,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
@@ -3907,7 +3769,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -3917,7 +3779,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3939,7 +3801,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	rla	r14
 	adc	r14
@@ -3957,8 +3819,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	8(r10), r13
+	xor	r14, r12
+	xor	8(r10), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(r10), r14
 	swpb	r14
@@ -3972,7 +3834,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	10(r10), r14
 	swpb	r14
@@ -3986,20 +3848,20 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	mov	@r9, r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	and	#511, r13
 	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r12
-	xor	@r9, r12
+	bis	r15, r13
+	xor	@r9, r13
 	mov	4(r9), r14
 	swpb	r14
 	rla	r14
@@ -4015,7 +3877,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	8(r9), r14
 	swpb	r14
 	rla	r14
@@ -4031,7 +3893,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
@@ -4041,8 +3903,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 14(sp)
+	xor	r14, r13
+	mov	r13, 14(sp)
 	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	2(r10), r11
@@ -4090,14 +3952,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r11
 	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	@r10, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
 	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -4106,7 +3968,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -4124,19 +3986,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	@r10, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -4146,7 +4008,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -4164,19 +4026,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	mov	2(r10), r13
+	bit	#1, r13
+	rrc	r13
+	and	#32767, r13
 	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -4190,19 +4052,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	2(r10), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -4212,7 +4074,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -4232,9 +4094,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	4(r10), r14
 	mov	6(r10), r15
@@ -4246,14 +4108,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
+	mov	6(r10), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	8(r10), r15
 	rla	r15
 	adc	r15
@@ -4262,7 +4124,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -4272,20 +4134,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	8(r10), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#4095, r13
 	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -4296,7 +4158,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -4318,17 +4180,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	2(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	4(r10), r15
 	swpb	r15
 	rla	r15
@@ -4336,14 +4198,14 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -4355,17 +4217,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	8(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	10(r10), r15
 	swpb	r15
 	rla	r15
@@ -4373,7 +4235,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	rla	r14
 	adc	r14
@@ -4387,7 +4249,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -4401,16 +4263,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
+	mov	10(r10), r13
 	mov	12(r10), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r13
+	xor.b	r15, r13
+	xor	r15, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -4432,7 +4294,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -4450,122 +4312,53 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
-	and	r7, r12
+	and	r14, r13
+	and	r7, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r11, 32(sp)
 	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r13, r14
-	and	#16384, r14
-	clrc
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	r13, r15
-	and	#4096, r15
-	clrc
-	rrc	r15
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	clrc
-	rrc	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32769, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r14, 132(sp)
-	bis	r15, 132(sp)
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, 132(sp)
+	bis	r14, 132(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	156(sp), r11
 	and	#1, r11
@@ -4591,8 +4384,8 @@ grain128aeadv2_absorb_ad:
 	xor	6(r8), 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
-	mov	r15, 140(sp)
-	and	#1, 140(sp)
+	mov	r15, 142(sp)
+	and	#1, 142(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -4602,7 +4395,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r8
+	mov	142(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -4653,7 +4446,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -4720,7 +4513,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -4776,8 +4569,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	rra	r15
 	rra	r15
-	mov	r15, 136(sp)
-	and	#1, 136(sp)
+	mov	r15, 138(sp)
+	and	#1, 138(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -4802,7 +4595,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -4826,7 +4619,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	136(sp), r8
+	mov	138(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -4898,7 +4691,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -4919,7 +4712,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	136(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -4971,8 +4764,8 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 122(sp)
-	and	#1, 122(sp)
+	mov	r15, 124(sp)
+	and	#1, 124(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -5007,7 +4800,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -5025,7 +4818,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	136(sp), r14
+	mov	138(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -5042,7 +4835,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	122(sp), r8
+	mov	124(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -5125,7 +4918,7 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	140(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rla	r14
 	bis	r15, r14
@@ -5140,7 +4933,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	136(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -5155,7 +4948,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	122(sp), r15
+	mov	124(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -5234,7 +5027,7 @@ grain128aeadv2_absorb_ad:
 	xor.b	r4, r14
 	xor	r4, r14
 	mov.b	r4, r4
-	mov	140(sp), r5
+	mov	142(sp), r5
 	swpb	r5
 	bis	r4, r5
 	mov	150(sp), r4
@@ -5246,7 +5039,7 @@ grain128aeadv2_absorb_ad:
 	rla	r5
 	rla	r5
 	bis	r4, r5
-	mov	136(sp), r4
+	mov	138(sp), r4
 	swpb	r4
 	rla	r4
 	rla	r4
@@ -5259,7 +5052,7 @@ grain128aeadv2_absorb_ad:
 	rla	r5
 	rla	r5
 	bis	r4, r5
-	mov	122(sp), r4
+	mov	124(sp), r4
 	swpb	r4
 	rla	r4
 	rla	r4
@@ -5292,7 +5085,7 @@ grain128aeadv2_absorb_ad:
 	mov	10(r9), 20(sp)
 	mov	12(r9), 18(sp)
 	mov	14(r9), 16(sp)
-	mov	2(r10), 112(sp)
+	mov	2(r10), 118(sp)
 	mov	4(r10), 12(sp)
 	mov	6(r10), 42(sp)
 	mov	8(r10), 40(sp)
@@ -5347,16 +5140,16 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 126(sp)
 	bis	#128, 126(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	@r10, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	2(r10), r15
 	rla	r15
 	adc	r15
@@ -5367,15 +5160,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r9, r14
 	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r12, r13
-	and	r14, r13
+	mov	r13, r12
+	and	r14, r12
 	mov	@r9, r11
 	rla	r11
 	adc	r11
@@ -5415,7 +5208,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	and	r14, r11
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	10(r10), r7
 	rla	r7
@@ -5444,7 +5237,7 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r13
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	6(r9), r11
 	rla	r11
@@ -5478,9 +5271,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
+	and	r7, r13
 	mov	10(r9), r14
 	rla	r14
 	adc	r14
@@ -5494,9 +5287,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	10(r9), r14
 	rla	r14
@@ -5515,7 +5308,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
@@ -5529,7 +5322,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -5539,7 +5332,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5561,7 +5354,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	rla	r14
 	adc	r14
@@ -5579,8 +5372,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	8(r10), r13
+	xor	r14, r12
+	xor	8(r10), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(r10), r14
 	swpb	r14
@@ -5594,7 +5387,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	10(r10), r14
 	swpb	r14
@@ -5608,20 +5401,20 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	mov	@r9, r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	and	#511, r13
 	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r12
-	xor	@r9, r12
+	bis	r15, r13
+	xor	@r9, r13
 	mov	4(r9), r14
 	swpb	r14
 	rla	r14
@@ -5637,7 +5430,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	8(r9), r14
 	swpb	r14
 	rla	r14
@@ -5653,7 +5446,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
@@ -5663,8 +5456,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 14(sp)
+	xor	r14, r13
+	mov	r13, 14(sp)
 	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	2(r10), r11
@@ -5712,14 +5505,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r11
 	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	@r10, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
 	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -5728,7 +5521,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5746,19 +5539,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	@r10, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -5768,7 +5561,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -5786,19 +5579,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	mov	2(r10), r13
+	bit	#1, r13
+	rrc	r13
+	and	#32767, r13
 	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5812,19 +5605,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	2(r10), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -5834,7 +5627,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -5854,9 +5647,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	4(r10), r14
 	mov	6(r10), r15
@@ -5868,14 +5661,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
+	mov	6(r10), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	8(r10), r15
 	rla	r15
 	adc	r15
@@ -5884,7 +5677,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5894,20 +5687,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	8(r10), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#4095, r13
 	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -5918,7 +5711,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5940,17 +5733,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	2(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	4(r10), r15
 	swpb	r15
 	rla	r15
@@ -5958,14 +5751,14 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -5977,17 +5770,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	8(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	10(r10), r15
 	swpb	r15
 	rla	r15
@@ -5995,7 +5788,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	rla	r14
 	adc	r14
@@ -6009,7 +5802,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -6023,16 +5816,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
+	mov	10(r10), r13
 	mov	12(r10), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r13
+	xor.b	r15, r13
+	xor	r15, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -6054,7 +5847,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -6072,122 +5865,53 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
-	and	r7, r12
+	and	r14, r13
+	and	r7, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r11, 32(sp)
 	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r13, r14
-	and	#16384, r14
-	clrc
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	r13, r15
-	and	#4096, r15
-	clrc
-	rrc	r15
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	clrc
-	rrc	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32769, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r14, 134(sp)
-	bis	r15, 134(sp)
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, 136(sp)
+	bis	r14, 136(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	126(sp), r11
 	and	#1, r11
@@ -6212,9 +5936,9 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 74(sp)
 	xor	6(r8), 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
-	mov	r15, 142(sp)
-	and	#1, 142(sp)
+	mov.b	137(sp), r15
+	mov	r15, 144(sp)
+	and	#1, 144(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -6224,7 +5948,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r8
+	mov	144(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -6256,7 +5980,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	clrc
 	rrc	r15
 	mov	r15, 148(sp)
@@ -6275,7 +5999,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6317,7 +6041,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6342,7 +6066,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -6393,13 +6117,13 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	mov	r15, 138(sp)
-	and	#1, 138(sp)
+	mov	r15, 140(sp)
+	and	#1, 140(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -6424,7 +6148,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6448,7 +6172,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	138(sp), r8
+	mov	140(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -6483,7 +6207,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -6520,7 +6244,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -6541,7 +6265,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6586,15 +6310,15 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 120(sp)
-	and	#1, 120(sp)
+	mov	r15, 122(sp)
+	and	#1, 122(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -6629,7 +6353,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6647,7 +6371,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	138(sp), r14
+	mov	140(sp), r14
 	swpb	r14
 	rla	r14
 	rla	r14
@@ -6664,7 +6388,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	120(sp), r8
+	mov	122(sp), r8
 	swpb	r8
 	rla	r8
 	rla	r8
@@ -6701,7 +6425,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r5
+	mov.b	137(sp), r5
 	clrc
 	rrc	r5
 	rra	r5
@@ -6747,7 +6471,7 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	rla	r14
 	bis	r15, r14
@@ -6762,7 +6486,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6777,7 +6501,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	120(sp), r15
+	mov	122(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6828,7 +6552,7 @@ grain128aeadv2_absorb_ad:
 	mov	74(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r6
+	mov.b	137(sp), r6
 	clrc
 	rrc	r6
 	rra	r6
@@ -6852,7 +6576,7 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r13
 	xor	r15, r13
 	mov.b	r15, r15
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	bis	r15, r14
 	mov	148(sp), r15
@@ -6864,7 +6588,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6877,7 +6601,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	120(sp), r15
+	mov	122(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -6905,8 +6629,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	bis	r14, r15
 	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 118(sp)
 	mov	#0, 116(sp)
+	mov	#0, 114(sp)
 	mov	2(r9), 30(sp)
 	mov	4(r9), 28(sp)
 	mov	6(r9), 26(sp)
@@ -6927,8 +6651,8 @@ grain128aeadv2_absorb_ad:
 	mov	r12, 96(sp)
 	mov	r13, 90(sp)
 	mov	r15, 52(sp)
-	cmp	154(sp), 118(sp)
-	mov	116(sp), r15
+	cmp	154(sp), 116(sp)
+	mov	114(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_done4
@@ -6939,8 +6663,8 @@ grain128aeadv2_absorb_ad:
 	mov	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	sub	118(sp), r15
-	subc	116(sp), r13
+	sub	116(sp), r15
+	subc	114(sp), r13
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6981,16 +6705,16 @@ grain128aeadv2_absorb_ad:
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	r5, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -7001,15 +6725,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	30(sp), r14
 	mov	28(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r12, r13
-	and	r14, r13
+	mov	r13, r12
+	and	r14, r12
 	mov	30(sp), r8
 	rla	r8
 	adc	r8
@@ -7049,7 +6773,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	and	r14, r8
-	xor	r8, r13
+	xor	r8, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	8(sp), r8
 	rla	r8
@@ -7078,7 +6802,7 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r13
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	24(sp), r7
 	rla	r7
@@ -7112,9 +6836,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r13
+	xor	r7, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r8, r12
+	and	r8, r13
 	mov	18(sp), r14
 	rla	r14
 	adc	r14
@@ -7128,9 +6852,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	18(sp), r14
 	rla	r14
@@ -7149,7 +6873,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	r5, r14
 	bit	#1, r14
 	rrc	r14
@@ -7163,7 +6887,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	r5, r14
 	rla	r14
 	adc	r14
@@ -7173,7 +6897,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	42(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -7195,7 +6919,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	42(sp), r14
 	rla	r14
 	adc	r14
@@ -7213,8 +6937,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	70(sp), r13
+	xor	r14, r12
+	xor	70(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	70(sp), r14
 	swpb	r14
@@ -7228,7 +6952,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(sp), r14
 	swpb	r14
@@ -7242,7 +6966,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r14
 	swpb	r14
@@ -7255,8 +6979,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	30(sp), r12
-	xor	r14, r12
+	mov	30(sp), r13
+	xor	r14, r13
 	mov	26(sp), r14
 	swpb	r14
 	rla	r14
@@ -7272,7 +6996,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	20(sp), r14
 	swpb	r14
 	rla	r14
@@ -7288,7 +7012,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	18(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -7298,8 +7022,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 108(sp)
+	xor	r14, r13
+	mov	r13, 108(sp)
 	xor	16(sp), 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r14
@@ -7317,15 +7041,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r5, r12
-	xor	r14, r12
+	mov	r5, r13
+	xor	r14, r13
 	mov	40(sp), r14
 	mov	70(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	8(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -7345,8 +7069,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r12
-	xor	38(sp), r12
+	xor	r14, r13
+	xor	38(sp), r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r5, r7
 	bit	#1, r7
@@ -7384,7 +7108,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r5, r14
 	swpb	r14
@@ -7423,7 +7147,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r5
 	and	r5, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	bit	#1, r7
@@ -7449,7 +7173,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	swpb	r7
@@ -7491,7 +7215,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r14
 	mov	40(sp), r15
@@ -7501,7 +7225,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r14
 	and	40(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -7531,7 +7255,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	70(sp), r7
 	bit	#1, r7
@@ -7577,7 +7301,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	12(sp), r7
 	swpb	r7
@@ -7614,7 +7338,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	70(sp), r7
 	swpb	r7
@@ -7660,7 +7384,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r7
 	mov	38(sp), r15
@@ -7710,119 +7434,50 @@ grain128aeadv2_absorb_ad:
 	and	r14, r7
 	and	r8, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, 104(sp)
+	mov	r13, 104(sp)
 	xor	30(sp), 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r13, r14
-	and	#16384, r14
-	clrc
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
 	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	r13, r15
-	and	#4096, r15
-	clrc
-	rrc	r15
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	clrc
-	rrc	r15
+	rrc	r13
 	rra	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	clrc
-	rrc	r15
+	rrc	r14
 	rra	r15
+	rrc	r13
 	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	clrc
-	rrc	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32769, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r14, 48(sp)
-	bis	r15, 48(sp)
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, 48(sp)
+	bis	r14, 48(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	and	#1, r12
@@ -8586,16 +8241,16 @@ grain128aeadv2_absorb_ad:
 	mov	r13, 96(sp)
 	mov	r14, 90(sp)
 	mov	r15, 52(sp)
-	add	#1, 118(sp)
-	addc	#0, 116(sp)
-	cmp	154(sp), 118(sp)
-	mov	116(sp), r15
+	add	#1, 116(sp)
+	addc	#0, 114(sp)
+	cmp	154(sp), 116(sp)
+	mov	114(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near14
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 112(sp)
+	mov	r5, 118(sp)
 	mov	6(sp), r7
 	mov	r9, r6
 	mov	r11, r9
@@ -8605,27 +8260,27 @@ grain128aeadv2_absorb_ad:
 	mov	52(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 114(sp)
-	mov	#0, 144(sp)
+	mov	#0, 112(sp)
+	mov	#0, 134(sp)
 	mov	30(sp), r8
-	mov	112(sp), r12
+	mov	118(sp), r12
 	mov	r7, 2(sp)
-	mov	r6, 124(sp)
+	mov	r6, 120(sp)
 	mov	r10, r13
 	mov	r9, r14
 	mov	r11, 94(sp)
 	mov	r5, 92(sp)
 	mov	r4, 86(sp)
 	mov	r15, 50(sp)
-	cmp	156(sp), 114(sp)
-	mov	144(sp), r15
+	cmp	156(sp), 112(sp)
+	mov	134(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near15
 	br	#.Lgrain128aeadv2_absorb_ad_done11
 .Lgrain128aeadv2_absorb_ad_near15:
 .Lgrain128aeadv2_absorb_ad_loop10:
 	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	114(sp), r15
+	mov	112(sp), r15
 	add	158(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 100(sp)
@@ -8651,14 +8306,14 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r7
-	mov	r8, r10
+	mov	r8, r11
 	mov	28(sp), r15
 	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r7, r11
-	and	r10, r11
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	mov	r7, r10
+	and	r11, r10
 	mov	r8, r9
 	rla	r9
 	adc	r9
@@ -8676,16 +8331,16 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r9
-	mov	28(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	mov	28(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#4095, r11
 	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -8696,9 +8351,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r10
-	and	r10, r9
-	xor	r9, r11
+	bis	r15, r11
+	and	r11, r9
+	xor	r9, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	8(sp), r9
 	rla	r9
@@ -8709,13 +8364,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	26(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
+	mov	26(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#63, r11
 	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -8723,11 +8378,11 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r10
+	bis	r15, r11
 	mov	r9, r15
-	and	r10, r15
+	and	r11, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r11
+	xor	r15, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	24(sp), r6
 	rla	r6
@@ -8750,45 +8405,45 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	20(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
+	mov	20(sp), r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r10
-	and	r10, r6
+	bis	r15, r11
+	and	r11, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r11
+	xor	r6, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r9, r7
-	mov	18(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
+	mov	18(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#3, r11
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r10
-	and	r10, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r11
+	xor	r7, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	18(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	mov	18(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
@@ -8797,42 +8452,42 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	r12, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	r12, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#16383, r11
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	r12, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	r12, r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	42(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	42(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#4095, r11
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -8843,16 +8498,16 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	42(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	42(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -8861,58 +8516,58 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r11
-	xor	70(sp), r11
+	bis	r15, r11
+	xor	r11, r10
+	xor	70(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	70(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	mov	70(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#127, r11
 	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r10
+	bis	r15, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r11
+	xor	r11, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	mov	8(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#127, r11
 	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r10
+	bis	r15, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r11
+	xor	r11, r10
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r8, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	and	#511, r10
+	mov	r8, r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	and	#511, r11
 	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r10
+	bis	r15, r11
 	mov	r8, r7
-	xor	r10, r7
-	mov	26(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
+	xor	r11, r7
+	mov	26(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#1023, r11
 	mov	24(sp), r15
 	swpb	r15
 	rla	r15
@@ -8920,15 +8575,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r7
-	mov	20(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
+	bis	r15, r11
+	xor	r11, r7
+	mov	20(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#1023, r11
 	mov	18(sp), r15
 	swpb	r15
 	rla	r15
@@ -8936,18 +8591,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r7
-	mov	18(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
+	bis	r15, r11
+	xor	r11, r7
+	mov	18(sp), r11
+	bit	#1, r11
+	rrc	r11
+	and	#32767, r11
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r10
-	xor	r10, r7
+	bis	r15, r11
+	xor	r11, r7
 	mov	r7, 106(sp)
 	xor	16(sp), 106(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -8966,15 +8621,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r7
-	mov	r12, r10
-	xor	r7, r10
+	mov	r12, r11
+	xor	r7, r11
 	mov	40(sp), r7
 	mov	70(sp), r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	xor	r7, r10
+	xor	r7, r11
 	mov	8(sp), r7
 	swpb	r7
 	bit	#1, r7
@@ -8994,8 +8649,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r7
-	xor	r7, r10
-	xor	38(sp), r10
+	xor	r7, r11
+	xor	38(sp), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -9033,7 +8688,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r7
 	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r10
+	xor	r6, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r7
 	swpb	r7
@@ -9072,7 +8727,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	bit	#1, r7
@@ -9098,7 +8753,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	swpb	r7
@@ -9140,7 +8795,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r12
 	mov	40(sp), r15
@@ -9150,7 +8805,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	and	40(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -9180,7 +8835,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	70(sp), r7
 	bit	#1, r7
@@ -9226,7 +8881,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	12(sp), r7
 	swpb	r7
@@ -9263,7 +8918,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	70(sp), r7
 	swpb	r7
@@ -9309,7 +8964,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r7
 	mov	38(sp), r15
@@ -9359,119 +9014,50 @@ grain128aeadv2_absorb_ad:
 	and	r12, r7
 	and	r9, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 102(sp)
+	mov	r11, 102(sp)
 	xor	r8, 102(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r11, r12
-	and	#16384, r12
-	clrc
+	mov	#0, r11
+	mov	#0, r12
+	mov	r10, r15
+	rra	r15
+	rrc	r11
+	rra	r15
 	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	r11, r15
-	and	#4096, r15
-	clrc
-	rrc	r15
 	rra	r15
+	rrc	r11
 	rra	r15
+	rrc	r12
 	rra	r15
+	rrc	r11
 	rra	r15
+	rrc	r12
 	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#1024, r15
-	clrc
-	rrc	r15
+	rrc	r11
 	rra	r15
+	rrc	r12
 	rra	r15
+	rrc	r11
 	rra	r15
+	rrc	r12
 	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#256, r15
-	clrc
-	rrc	r15
+	rrc	r11
 	rra	r15
+	rrc	r12
 	rra	r15
+	rrc	r11
 	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#64, r15
-	clrc
-	rrc	r15
+	rrc	r12
 	rra	r15
+	rrc	r11
 	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#16, r15
-	clrc
-	rrc	r15
-	rra	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#4, r15
-	clrc
-	rrc	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#32769, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#8192, r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#2048, r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#512, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#128, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#32, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#8, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#2, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r12, 22(sp)
-	bis	r15, 22(sp)
+	rrc	r12
+	swpb	r11
+	mov.b	r11, r11
+	mov	r11, 22(sp)
+	bis	r12, 22(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r10
 	and	#1, r10
@@ -9492,7 +9078,7 @@ grain128aeadv2_absorb_ad:
 	mov	50(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
-	mov	124(sp), r6
+	mov	120(sp), r6
 	xor	r11, r6
 	mov	r13, r7
 	xor	r12, r7
@@ -10232,15 +9818,15 @@ grain128aeadv2_absorb_ad:
 	mov	r4, 70(sp)
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
-	mov	r7, 124(sp)
+	mov	r7, 120(sp)
 	mov	r9, 94(sp)
 	mov	r10, 92(sp)
 	mov	r11, 86(sp)
 	mov	r15, 50(sp)
-	add	#1, 114(sp)
-	addc	#0, 144(sp)
-	cmp	156(sp), 114(sp)
-	mov	144(sp), r15
+	add	#1, 112(sp)
+	addc	#0, 134(sp)
+	cmp	156(sp), 112(sp)
+	mov	134(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near16
 	br	#.Lgrain128aeadv2_absorb_ad_loop10
@@ -10266,7 +9852,7 @@ grain128aeadv2_absorb_ad:
 	mov	32(sp), 14(r15)
 	mov	166(sp), r15
 	mov	2(sp), 0(r15)
-	mov	124(sp), 2(r15)
+	mov	120(sp), 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r15)
 	mov	164(sp), r15

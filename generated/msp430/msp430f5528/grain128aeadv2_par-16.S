@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4038 bytes of code
+;     estimated 3962 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -129,7 +129,7 @@ grain128aeadv2_encrypt:
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:140: for i in 0..len(msg) {
-	mov	#0, 74(sp)
+	mov	#0, 76(sp)
 	mov	#0, 84(sp)
 	mov	186(sp), r7
 	mov	188(sp), 34(sp)
@@ -155,7 +155,7 @@ grain128aeadv2_encrypt:
 	mov	228(sp), 64(sp)
 	mov	230(sp), 62(sp)
 	mov	232(sp), 48(sp)
-	cmp	86(sp), 74(sp)
+	cmp	86(sp), 76(sp)
 	mov	84(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_encrypt_near16
@@ -163,16 +163,16 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_near16:
 .Lgrain128aeadv2_encrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
@@ -183,15 +183,15 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	r7, r13
+	bis	r15, r13
+	mov	r7, r14
 	mov	34(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r12, r14
-	and	r13, r14
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r13, r12
+	and	r14, r12
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -209,16 +209,16 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	34(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	34(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	32(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -229,9 +229,9 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r11
-	xor	r11, r14
+	bis	r15, r14
+	and	r14, r11
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	16(sp), r11
 	rla	r11
@@ -242,13 +242,13 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r11
-	mov	32(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	32(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	30(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -256,11 +256,11 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	r11, r15
-	and	r13, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	30(sp), r6
 	rla	r6
@@ -283,45 +283,45 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	28(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	mov	28(sp), r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r14
+	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r12
-	mov	26(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	and	r11, r13
+	mov	26(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	24(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r14
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	26(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	26(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	24(sp), r15
 	rla	r15
 	adc	r15
@@ -330,42 +330,42 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	18(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	44(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	44(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -376,16 +376,16 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	44(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	44(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
@@ -394,58 +394,58 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	xor	60(sp), r14
+	bis	r15, r14
+	xor	r14, r12
+	xor	60(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	60(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	60(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
+	mov	r7, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
 	mov	34(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r13
-	mov	r7, r12
-	xor	r13, r12
-	mov	32(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	mov	r7, r13
+	xor	r14, r13
+	mov	32(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	30(sp), r15
 	swpb	r15
 	rla	r15
@@ -453,15 +453,15 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	28(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	28(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	26(sp), r15
 	swpb	r15
 	rla	r15
@@ -469,28 +469,28 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	26(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	26(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	24(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, 76(sp)
-	xor	24(sp), 76(sp)
+	bis	r15, r14
+	xor	r14, r13
+	mov	r13, 74(sp)
+	xor	24(sp), 74(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	18(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	18(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -498,25 +498,25 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	r8, r12
-	xor	r13, r12
-	mov	42(sp), r13
+	bis	r15, r14
+	mov	r8, r13
+	xor	r14, r13
+	mov	42(sp), r14
 	mov	60(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	xor	r13, r12
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	40(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -526,9 +526,9 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	xor	r13, r12
-	xor	40(sp), r12
+	bis	r15, r14
+	xor	r14, r13
+	xor	40(sp), r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -547,14 +547,14 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	60(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	60(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -563,20 +563,20 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r6, r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	r8, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	18(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -586,7 +586,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
+	bis	r15, r14
 	rla	r8
 	adc	r8
 	rla	r8
@@ -603,9 +603,9 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	and	r8, r13
+	and	r8, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	bit	#1, r8
@@ -616,22 +616,22 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r8
-	mov	18(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	mov	18(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	44(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	swpb	r8
@@ -652,15 +652,15 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	42(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	42(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	60(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -670,20 +670,20 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r13
+	mov	44(sp), r14
 	mov	42(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	42(sp), r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	42(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r8
 	rla	r8
@@ -702,18 +702,18 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	60(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	mov	60(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	60(sp), r8
 	bit	#1, r8
@@ -736,16 +736,16 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -756,10 +756,10 @@ grain128aeadv2_encrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	18(sp), r8
 	swpb	r8
@@ -776,27 +776,27 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	18(sp), r13
+	mov	18(sp), r14
 	mov	44(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r8
-	mov	18(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r8
+	mov	18(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	60(sp), r8
 	swpb	r8
@@ -813,36 +813,36 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	60(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	mov	60(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
 	mov	40(sp), r15
@@ -850,16 +850,16 @@ grain128aeadv2_encrypt:
 	swpb	r8
 	xor.b	r15, r8
 	xor	r15, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -870,16 +870,16 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -888,82 +888,56 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	and	r11, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, 70(sp)
+	mov	r13, 70(sp)
 	xor	r7, 70(sp)
 	; grain128aeadv2.ae:142: z = unzip(y)
-	mov	r14, r13
-	and	#16384, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	mov	r14, r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32769, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8192, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
 	mov	r13, 20(sp)
-	bis	r15, 20(sp)
+	bis	r14, 20(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
-	mov	74(sp), r15
+	mov	76(sp), r15
 	add	90(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 50(sp)
@@ -971,7 +945,7 @@ grain128aeadv2_encrypt:
 	mov.b	20(sp), r15
 	mov	50(sp), r14
 	xor	r15, r14
-	mov	74(sp), r15
+	mov	76(sp), r15
 	add	88(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
@@ -1552,7 +1526,7 @@ grain128aeadv2_encrypt:
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
 	mov	22(sp), 24(sp)
-	mov	76(sp), 22(sp)
+	mov	74(sp), 22(sp)
 	mov	18(sp), r8
 	mov	44(sp), 18(sp)
 	mov	42(sp), 44(sp)
@@ -1571,9 +1545,9 @@ grain128aeadv2_encrypt:
 	mov	r13, 64(sp)
 	mov	r14, 62(sp)
 	mov	r15, 48(sp)
-	add	#1, 74(sp)
+	add	#1, 76(sp)
 	addc	#0, 84(sp)
-	cmp	86(sp), 74(sp)
+	cmp	86(sp), 76(sp)
 	mov	84(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_encrypt_near17
@@ -1620,7 +1594,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4058 bytes of code
+;     estimated 3982 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1744,7 +1718,7 @@ grain128aeadv2_decrypt:
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:153: for i in 0..len(ct) {
-	mov	#0, 76(sp)
+	mov	#0, 78(sp)
 	mov	#0, 86(sp)
 	mov	190(sp), r7
 	mov	192(sp), 36(sp)
@@ -1770,7 +1744,7 @@ grain128aeadv2_decrypt:
 	mov	232(sp), 66(sp)
 	mov	234(sp), 64(sp)
 	mov	236(sp), 52(sp)
-	cmp	88(sp), 76(sp)
+	cmp	88(sp), 78(sp)
 	mov	86(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_decrypt_near18
@@ -1778,16 +1752,16 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_near18:
 .Lgrain128aeadv2_decrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	r8, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
@@ -1798,15 +1772,15 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	mov	r7, r13
+	bis	r15, r13
+	mov	r7, r14
 	mov	36(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r12, r14
-	and	r13, r14
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r13, r12
+	and	r14, r12
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -1824,16 +1798,16 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	36(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	36(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	34(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -1844,9 +1818,9 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r11
-	xor	r11, r14
+	bis	r15, r14
+	and	r14, r11
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	16(sp), r11
 	rla	r11
@@ -1857,13 +1831,13 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r11
-	mov	34(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	34(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	32(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -1871,11 +1845,11 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	r11, r15
-	and	r13, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	32(sp), r6
 	rla	r6
@@ -1898,45 +1872,45 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	30(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	mov	30(sp), r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r14
+	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r12
-	mov	28(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	and	r11, r13
+	mov	28(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r12
+	bis	r15, r14
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r14
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	28(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	28(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	26(sp), r15
 	rla	r15
 	adc	r15
@@ -1945,42 +1919,42 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	22(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	and	#1, r14
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	48(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	48(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	46(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -1991,16 +1965,16 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	xor	r13, r14
-	mov	48(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	xor	r14, r12
+	mov	48(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	46(sp), r15
 	rla	r15
 	adc	r15
@@ -2009,58 +1983,58 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	xor	r13, r14
-	xor	62(sp), r14
+	bis	r15, r14
+	xor	r14, r12
+	xor	62(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	62(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	62(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
+	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
+	mov	r7, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#511, r14
 	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r13
-	mov	r7, r12
-	xor	r13, r12
-	mov	34(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	mov	r7, r13
+	xor	r14, r13
+	mov	34(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	32(sp), r15
 	swpb	r15
 	rla	r15
@@ -2068,15 +2042,15 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	30(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	30(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#1023, r14
 	mov	28(sp), r15
 	swpb	r15
 	rla	r15
@@ -2084,28 +2058,28 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	28(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	bis	r15, r14
+	xor	r14, r13
+	mov	28(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, 78(sp)
-	xor	26(sp), 78(sp)
+	bis	r15, r14
+	xor	r14, r13
+	mov	r13, 76(sp)
+	xor	26(sp), 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	22(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	22(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#63, r14
 	mov	48(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2113,25 +2087,25 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	r8, r12
-	xor	r13, r12
-	mov	46(sp), r13
+	bis	r15, r14
+	mov	r8, r13
+	xor	r14, r13
+	mov	46(sp), r14
 	mov	62(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	xor	r13, r12
-	mov	16(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r13
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2141,9 +2115,9 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	xor	r13, r12
-	xor	42(sp), r12
+	bis	r15, r14
+	xor	r14, r13
+	xor	42(sp), r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -2162,14 +2136,14 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	62(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	62(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2178,20 +2152,20 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	and	r13, r6
+	bis	r15, r14
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r6, r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	r8, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	22(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2201,7 +2175,7 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
+	bis	r15, r14
 	rla	r8
 	adc	r8
 	rla	r8
@@ -2218,9 +2192,9 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	and	r8, r13
+	and	r8, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	bit	#1, r8
@@ -2231,22 +2205,22 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r8
-	mov	22(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	mov	22(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	48(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	swpb	r8
@@ -2267,15 +2241,15 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r8
-	mov	46(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
+	mov	46(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
 	mov	62(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -2285,20 +2259,20 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	48(sp), r13
+	mov	48(sp), r14
 	mov	46(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	46(sp), r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	46(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	46(sp), r8
 	rla	r8
@@ -2317,18 +2291,18 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	62(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
+	mov	62(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	62(sp), r8
 	bit	#1, r8
@@ -2351,16 +2325,16 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2371,10 +2345,10 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	22(sp), r8
 	swpb	r8
@@ -2391,27 +2365,27 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	22(sp), r13
+	mov	22(sp), r14
 	mov	48(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r8
-	mov	22(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r8
+	mov	22(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
 	mov	48(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	62(sp), r8
 	swpb	r8
@@ -2428,36 +2402,36 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r8
-	mov	62(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#3, r13
+	mov	62(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
 	mov	42(sp), r15
@@ -2465,16 +2439,16 @@ grain128aeadv2_decrypt:
 	swpb	r8
 	xor.b	r15, r8
 	xor	r15, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
@@ -2485,16 +2459,16 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	and	r13, r8
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	bis	r15, r14
+	and	r14, r8
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
@@ -2503,89 +2477,63 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	and	r13, r8
+	bis	r15, r14
+	and	r14, r8
 	and	r11, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r12
+	xor	r8, r13
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, 72(sp)
+	mov	r13, 72(sp)
 	xor	r7, 72(sp)
 	; grain128aeadv2.ae:155: z = unzip(y)
-	mov	r14, r13
-	and	#16384, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	mov	r14, r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32769, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8192, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r13
-	mov	r14, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
 	mov	r13, 44(sp)
-	bis	r15, 44(sp)
+	bis	r14, 44(sp)
 	; grain128aeadv2.ae:156: m = ct[i] ^ z[7:0]
-	mov	76(sp), r15
+	mov	78(sp), r15
 	add	92(sp), r15
 	mov.b	@r15, r14
 	mov.b	44(sp), r15
 	mov	r14, 18(sp)
 	xor	r15, 18(sp)
 	; grain128aeadv2.ae:157: msg[i] = m
-	mov	76(sp), r15
+	mov	78(sp), r15
 	add	90(sp), r15
 	mov.b	18(sp), 0(r15)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
@@ -3166,7 +3114,7 @@ grain128aeadv2_decrypt:
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	78(sp), 24(sp)
+	mov	76(sp), 24(sp)
 	mov	22(sp), 20(sp)
 	mov	48(sp), 22(sp)
 	mov	46(sp), 48(sp)
@@ -3184,9 +3132,9 @@ grain128aeadv2_decrypt:
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
 	mov	r15, 52(sp)
-	add	#1, 76(sp)
+	add	#1, 78(sp)
 	addc	#0, 86(sp)
-	cmp	88(sp), 76(sp)
+	cmp	88(sp), 78(sp)
 	mov	86(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_decrypt_near19
@@ -3243,7 +3191,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 168 bytes (84 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 13986 bytes of code
+;     estimated 13682 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -3273,16 +3221,16 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	@r10, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	2(r10), r15
 	rla	r15
 	adc	r15
@@ -3293,15 +3241,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r9, r14
 	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r12, r13
-	and	r14, r13
+	mov	r13, r12
+	and	r14, r12
 	mov	@r9, r11
 	rla	r11
 	adc	r11
@@ -3341,7 +3289,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	and	r14, r11
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	10(r10), r7
 	rla	r7
@@ -3370,7 +3318,7 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r13
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	6(r9), r11
 	rla	r11
@@ -3404,9 +3352,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
+	and	r7, r13
 	mov	10(r9), r14
 	rla	r14
 	adc	r14
@@ -3420,9 +3368,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	10(r9), r14
 	rla	r14
@@ -3441,7 +3389,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
@@ -3455,7 +3403,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -3465,7 +3413,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3487,7 +3435,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	rla	r14
 	adc	r14
@@ -3505,8 +3453,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	8(r10), r13
+	xor	r14, r12
+	xor	8(r10), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(r10), r14
 	swpb	r14
@@ -3520,7 +3468,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	10(r10), r14
 	swpb	r14
@@ -3534,20 +3482,20 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	mov	@r9, r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	and	#511, r13
 	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r12
-	xor	@r9, r12
+	bis	r15, r13
+	xor	@r9, r13
 	mov	4(r9), r14
 	swpb	r14
 	rla	r14
@@ -3563,7 +3511,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	8(r9), r14
 	swpb	r14
 	rla	r14
@@ -3579,7 +3527,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
@@ -3589,8 +3537,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 14(sp)
+	xor	r14, r13
+	mov	r13, 14(sp)
 	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	2(r10), r11
@@ -3638,14 +3586,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r11
 	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	@r10, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
 	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -3654,7 +3602,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3672,19 +3620,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	@r10, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -3694,7 +3642,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -3712,19 +3660,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	mov	2(r10), r13
+	bit	#1, r13
+	rrc	r13
+	and	#32767, r13
 	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3738,19 +3686,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	2(r10), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -3760,7 +3708,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -3780,9 +3728,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	4(r10), r14
 	mov	6(r10), r15
@@ -3794,14 +3742,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
+	mov	6(r10), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	8(r10), r15
 	rla	r15
 	adc	r15
@@ -3810,7 +3758,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3820,20 +3768,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	8(r10), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#4095, r13
 	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -3844,7 +3792,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3866,17 +3814,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	2(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	4(r10), r15
 	swpb	r15
 	rla	r15
@@ -3884,14 +3832,14 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -3903,17 +3851,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	8(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	10(r10), r15
 	swpb	r15
 	rla	r15
@@ -3921,7 +3869,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	rla	r14
 	adc	r14
@@ -3935,7 +3883,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -3949,16 +3897,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
+	mov	10(r10), r13
 	mov	12(r10), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r13
+	xor.b	r15, r13
+	xor	r15, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -3980,7 +3928,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -3998,79 +3946,53 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
-	and	r7, r12
+	and	r14, r13
+	and	r7, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r11, 32(sp)
 	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r13, r14
-	and	#16384, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	r13, r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32769, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8192, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r14, 132(sp)
-	bis	r15, 132(sp)
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, 132(sp)
+	bis	r14, 132(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	156(sp), r11
 	and	#1, r11
@@ -4096,8 +4018,8 @@ grain128aeadv2_absorb_ad:
 	xor	6(r8), 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
-	mov	r15, 140(sp)
-	and	#1, 140(sp)
+	mov	r15, 142(sp)
+	and	#1, 142(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -4107,7 +4029,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r8
+	mov	142(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	rlam.w	#3, r8
@@ -4151,7 +4073,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -4205,7 +4127,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
@@ -4243,8 +4165,8 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 136(sp)
-	and	#1, 136(sp)
+	mov	r15, 138(sp)
+	and	#1, 138(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -4269,7 +4191,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
@@ -4283,7 +4205,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	136(sp), r8
+	mov	138(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	rlam.w	#3, r8
@@ -4342,7 +4264,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
@@ -4355,7 +4277,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	136(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -4390,8 +4312,8 @@ grain128aeadv2_absorb_ad:
 	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 122(sp)
-	and	#1, 122(sp)
+	mov	r15, 124(sp)
+	and	#1, 124(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -4426,7 +4348,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	140(sp), r15
+	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
@@ -4438,7 +4360,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	136(sp), r14
+	mov	138(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
@@ -4448,7 +4370,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	122(sp), r8
+	mov	124(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	rlam.w	#3, r8
@@ -4510,7 +4432,7 @@ grain128aeadv2_absorb_ad:
 	mov	6(r4), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	140(sp), r14
+	mov	142(sp), r14
 	swpb	r14
 	rlam.w	#1, r14
 	bis	r15, r14
@@ -4522,7 +4444,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	136(sp), r15
+	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
@@ -4531,7 +4453,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	122(sp), r15
+	mov	124(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -4589,7 +4511,7 @@ grain128aeadv2_absorb_ad:
 	xor.b	r4, r14
 	xor	r4, r14
 	mov.b	r4, r4
-	mov	140(sp), r5
+	mov	142(sp), r5
 	swpb	r5
 	bis	r4, r5
 	mov	150(sp), r4
@@ -4600,7 +4522,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r5
 	rlam.w	#2, r5
 	bis	r4, r5
-	mov	136(sp), r4
+	mov	138(sp), r4
 	swpb	r4
 	rlam.w	#3, r4
 	bis	r5, r4
@@ -4608,7 +4530,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r5
 	rlam.w	#4, r5
 	bis	r4, r5
-	mov	122(sp), r4
+	mov	124(sp), r4
 	swpb	r4
 	rlam.w	#4, r4
 	rlam.w	#1, r4
@@ -4629,7 +4551,7 @@ grain128aeadv2_absorb_ad:
 	mov	10(r9), 20(sp)
 	mov	12(r9), 18(sp)
 	mov	14(r9), 16(sp)
-	mov	2(r10), 112(sp)
+	mov	2(r10), 118(sp)
 	mov	4(r10), 12(sp)
 	mov	6(r10), 42(sp)
 	mov	8(r10), 40(sp)
@@ -4684,16 +4606,16 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 126(sp)
 	bis	#128, 126(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	@r10, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	2(r10), r15
 	rla	r15
 	adc	r15
@@ -4704,15 +4626,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r9, r14
 	mov	2(r9), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r12, r13
-	and	r14, r13
+	mov	r13, r12
+	and	r14, r12
 	mov	@r9, r11
 	rla	r11
 	adc	r11
@@ -4752,7 +4674,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	and	r14, r11
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	10(r10), r7
 	rla	r7
@@ -4781,7 +4703,7 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r13
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	6(r9), r11
 	rla	r11
@@ -4815,9 +4737,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r13
+	xor	r11, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r12
+	and	r7, r13
 	mov	10(r9), r14
 	rla	r14
 	adc	r14
@@ -4831,9 +4753,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	10(r9), r14
 	rla	r14
@@ -4852,7 +4774,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	bit	#1, r14
 	rrc	r14
@@ -4866,7 +4788,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -4876,7 +4798,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -4898,7 +4820,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	4(r10), r14
 	rla	r14
 	adc	r14
@@ -4916,8 +4838,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	8(r10), r13
+	xor	r14, r12
+	xor	8(r10), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(r10), r14
 	swpb	r14
@@ -4931,7 +4853,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	10(r10), r14
 	swpb	r14
@@ -4945,20 +4867,20 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	mov	@r9, r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	and	#511, r13
 	mov	2(r9), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r12
-	xor	@r9, r12
+	bis	r15, r13
+	xor	@r9, r13
 	mov	4(r9), r14
 	swpb	r14
 	rla	r14
@@ -4974,7 +4896,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	8(r9), r14
 	swpb	r14
 	rla	r14
@@ -4990,7 +4912,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	10(r9), r14
 	bit	#1, r14
 	rrc	r14
@@ -5000,8 +4922,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 14(sp)
+	xor	r14, r13
+	mov	r13, 14(sp)
 	xor	12(r9), 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	2(r10), r11
@@ -5049,14 +4971,14 @@ grain128aeadv2_absorb_ad:
 	xor	r14, r11
 	xor	12(r10), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	@r10, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
 	mov	2(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -5065,7 +4987,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5083,19 +5005,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	@r10, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	2(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -5105,7 +5027,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	@r10, r14
 	rla	r14
 	adc	r14
@@ -5123,19 +5045,19 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	mov	2(r10), r13
+	bit	#1, r13
+	rrc	r13
+	and	#32767, r13
 	mov	4(r10), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5149,19 +5071,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
+	mov	2(r10), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#31, r13
 	mov	4(r10), r15
 	swpb	r15
 	bit	#1, r15
@@ -5171,7 +5093,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	6(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -5191,9 +5113,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	4(r10), r14
 	mov	6(r10), r15
@@ -5205,14 +5127,14 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
+	mov	6(r10), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	8(r10), r15
 	rla	r15
 	adc	r15
@@ -5221,7 +5143,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5231,20 +5153,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	8(r10), r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#4095, r13
 	mov	10(r10), r15
 	bit	#1, r15
 	rrc	r15
@@ -5255,7 +5177,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5277,17 +5199,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	2(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	4(r10), r15
 	swpb	r15
 	rla	r15
@@ -5295,14 +5217,14 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	2(r10), r14
 	mov	4(r10), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	2(r10), r14
 	swpb	r14
 	bit	#1, r14
@@ -5314,17 +5236,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
+	mov	8(r10), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#1023, r13
 	mov	10(r10), r15
 	swpb	r15
 	rla	r15
@@ -5332,7 +5254,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	8(r10), r14
 	rla	r14
 	adc	r14
@@ -5346,7 +5268,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	bit	#1, r14
 	rrc	r14
@@ -5360,16 +5282,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r12
+	mov	10(r10), r13
 	mov	12(r10), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r13
+	xor.b	r15, r13
+	xor	r15, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -5391,7 +5313,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	mov	10(r10), r14
 	rla	r14
 	adc	r14
@@ -5409,79 +5331,53 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r12
-	and	r7, r12
+	and	r14, r13
+	and	r7, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r13, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r11, 32(sp)
 	xor	@r9, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r13, r14
-	and	#16384, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	r13, r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32769, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8192, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r14, 134(sp)
-	bis	r15, 134(sp)
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, 136(sp)
+	bis	r14, 136(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	126(sp), r11
 	and	#1, r11
@@ -5506,9 +5402,9 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 74(sp)
 	xor	6(r8), 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
-	mov	r15, 142(sp)
-	and	#1, 142(sp)
+	mov.b	137(sp), r15
+	mov	r15, 144(sp)
+	and	#1, 144(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -5518,7 +5414,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r8
+	mov	144(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	rlam.w	#3, r8
@@ -5544,7 +5440,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	rrum.w	#1, r15
 	mov	r15, 148(sp)
 	and	#1, 148(sp)
@@ -5562,7 +5458,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -5593,7 +5489,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	rrum.w	#2, r15
 	mov	r15, 152(sp)
 	and	#1, 152(sp)
@@ -5616,7 +5512,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
@@ -5652,10 +5548,10 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 138(sp)
-	and	#1, 138(sp)
+	mov	r15, 140(sp)
+	and	#1, 140(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -5680,7 +5576,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
@@ -5694,7 +5590,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	138(sp), r8
+	mov	140(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	rlam.w	#3, r8
@@ -5720,7 +5616,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 128(sp)
 	and	#1, 128(sp)
@@ -5753,7 +5649,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
@@ -5766,7 +5662,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -5798,11 +5694,11 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r15
+	mov.b	137(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	mov	r15, 120(sp)
-	and	#1, 120(sp)
+	mov	r15, 122(sp)
+	and	#1, 122(sp)
 	mov	@r4, r5
 	mov	2(r4), r6
 	mov	4(r4), r7
@@ -5837,7 +5733,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r15
+	mov	144(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
@@ -5849,7 +5745,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	138(sp), r14
+	mov	140(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
@@ -5859,7 +5755,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	120(sp), r8
+	mov	122(sp), r8
 	swpb	r8
 	rlam.w	#4, r8
 	rlam.w	#3, r8
@@ -5886,7 +5782,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, 76(sp)
 	xor	r8, 74(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r5
+	mov.b	137(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#2, r5
 	and	#1, r5
@@ -5921,7 +5817,7 @@ grain128aeadv2_absorb_ad:
 	mov	6(r4), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	rlam.w	#1, r14
 	bis	r15, r14
@@ -5933,7 +5829,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
@@ -5942,7 +5838,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	120(sp), r15
+	mov	122(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -5978,7 +5874,7 @@ grain128aeadv2_absorb_ad:
 	mov	74(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	135(sp), r6
+	mov.b	137(sp), r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
 	mov	@r4, r8
@@ -5996,7 +5892,7 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r13
 	xor	r15, r13
 	mov.b	r15, r15
-	mov	142(sp), r14
+	mov	144(sp), r14
 	swpb	r14
 	bis	r15, r14
 	mov	148(sp), r15
@@ -6007,7 +5903,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	138(sp), r15
+	mov	140(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
 	bis	r14, r15
@@ -6015,7 +5911,7 @@ grain128aeadv2_absorb_ad:
 	swpb	r14
 	rlam.w	#4, r14
 	bis	r15, r14
-	mov	120(sp), r15
+	mov	122(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -6031,8 +5927,8 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#3, r15
 	bis	r14, r15
 	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 118(sp)
 	mov	#0, 116(sp)
+	mov	#0, 114(sp)
 	mov	2(r9), 30(sp)
 	mov	4(r9), 28(sp)
 	mov	6(r9), 26(sp)
@@ -6053,8 +5949,8 @@ grain128aeadv2_absorb_ad:
 	mov	r12, 96(sp)
 	mov	r13, 90(sp)
 	mov	r15, 52(sp)
-	cmp	154(sp), 118(sp)
-	mov	116(sp), r15
+	cmp	154(sp), 116(sp)
+	mov	114(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_done4
@@ -6065,8 +5961,8 @@ grain128aeadv2_absorb_ad:
 	mov	#0, r13
 	sub	#1, r15
 	subc	#0, r13
-	sub	118(sp), r15
-	subc	116(sp), r13
+	sub	116(sp), r15
+	subc	114(sp), r13
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6105,16 +6001,16 @@ grain128aeadv2_absorb_ad:
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	r5, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#15, r13
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -6125,15 +6021,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
+	bis	r15, r13
 	mov	30(sp), r14
 	mov	28(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r12, r13
-	and	r14, r13
+	mov	r13, r12
+	and	r14, r12
 	mov	30(sp), r8
 	rla	r8
 	adc	r8
@@ -6173,7 +6069,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	and	r14, r8
-	xor	r8, r13
+	xor	r8, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	8(sp), r8
 	rla	r8
@@ -6202,7 +6098,7 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r13
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	24(sp), r7
 	rla	r7
@@ -6236,9 +6132,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r13
+	xor	r7, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r8, r12
+	and	r8, r13
 	mov	18(sp), r14
 	rla	r14
 	adc	r14
@@ -6252,9 +6148,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r12
+	and	r14, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	18(sp), r14
 	rla	r14
@@ -6273,7 +6169,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	r5, r14
 	bit	#1, r14
 	rrc	r14
@@ -6287,7 +6183,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	r5, r14
 	rla	r14
 	adc	r14
@@ -6297,7 +6193,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	42(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6319,7 +6215,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r12
 	mov	42(sp), r14
 	rla	r14
 	adc	r14
@@ -6337,8 +6233,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	70(sp), r13
+	xor	r14, r12
+	xor	70(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	70(sp), r14
 	swpb	r14
@@ -6352,7 +6248,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(sp), r14
 	swpb	r14
@@ -6366,7 +6262,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r14
 	swpb	r14
@@ -6379,8 +6275,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	30(sp), r12
-	xor	r14, r12
+	mov	30(sp), r13
+	xor	r14, r13
 	mov	26(sp), r14
 	swpb	r14
 	rla	r14
@@ -6396,7 +6292,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	20(sp), r14
 	swpb	r14
 	rla	r14
@@ -6412,7 +6308,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	18(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6422,8 +6318,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 108(sp)
+	xor	r14, r13
+	mov	r13, 108(sp)
 	xor	16(sp), 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r14
@@ -6441,15 +6337,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r5, r12
-	xor	r14, r12
+	mov	r5, r13
+	xor	r14, r13
 	mov	40(sp), r14
 	mov	70(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r12
+	xor	r14, r13
 	mov	8(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6469,8 +6365,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r12
-	xor	38(sp), r12
+	xor	r14, r13
+	xor	38(sp), r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r5, r7
 	bit	#1, r7
@@ -6508,7 +6404,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r5, r14
 	swpb	r14
@@ -6547,7 +6443,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r5
 	and	r5, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	bit	#1, r7
@@ -6573,7 +6469,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	swpb	r7
@@ -6615,7 +6511,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r14
 	mov	40(sp), r15
@@ -6625,7 +6521,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r14
 	and	40(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
+	xor	r14, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -6655,7 +6551,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	70(sp), r7
 	bit	#1, r7
@@ -6701,7 +6597,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	12(sp), r7
 	swpb	r7
@@ -6738,7 +6634,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	70(sp), r7
 	swpb	r7
@@ -6784,7 +6680,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r7
 	mov	38(sp), r15
@@ -6834,76 +6730,50 @@ grain128aeadv2_absorb_ad:
 	and	r14, r7
 	and	r8, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r7, r13
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, 104(sp)
+	mov	r13, 104(sp)
 	xor	30(sp), 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r13, r14
-	and	#16384, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	mov	r13, r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32769, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8192, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r14
-	mov	r13, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r14, 48(sp)
-	bis	r15, 48(sp)
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, 48(sp)
+	bis	r14, 48(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	and	#1, r12
@@ -7499,16 +7369,16 @@ grain128aeadv2_absorb_ad:
 	mov	r13, 96(sp)
 	mov	r14, 90(sp)
 	mov	r15, 52(sp)
-	add	#1, 118(sp)
-	addc	#0, 116(sp)
-	cmp	154(sp), 118(sp)
-	mov	116(sp), r15
+	add	#1, 116(sp)
+	addc	#0, 114(sp)
+	cmp	154(sp), 116(sp)
+	mov	114(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near14
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 112(sp)
+	mov	r5, 118(sp)
 	mov	6(sp), r7
 	mov	r9, r6
 	mov	r11, r9
@@ -7518,27 +7388,27 @@ grain128aeadv2_absorb_ad:
 	mov	52(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 114(sp)
-	mov	#0, 144(sp)
+	mov	#0, 112(sp)
+	mov	#0, 134(sp)
 	mov	30(sp), r8
-	mov	112(sp), r12
+	mov	118(sp), r12
 	mov	r7, 2(sp)
-	mov	r6, 124(sp)
+	mov	r6, 120(sp)
 	mov	r10, r13
 	mov	r9, r14
 	mov	r11, 94(sp)
 	mov	r5, 92(sp)
 	mov	r4, 86(sp)
 	mov	r15, 50(sp)
-	cmp	156(sp), 114(sp)
-	mov	144(sp), r15
+	cmp	156(sp), 112(sp)
+	mov	134(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near15
 	br	#.Lgrain128aeadv2_absorb_ad_done11
 .Lgrain128aeadv2_absorb_ad_near15:
 .Lgrain128aeadv2_absorb_ad_loop10:
 	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	114(sp), r15
+	mov	112(sp), r15
 	add	158(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 100(sp)
@@ -7564,14 +7434,14 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r7
-	mov	r8, r10
+	mov	r8, r11
 	mov	28(sp), r15
 	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r7, r11
-	and	r10, r11
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	mov	r7, r10
+	and	r11, r10
 	mov	r8, r9
 	rla	r9
 	adc	r9
@@ -7589,16 +7459,16 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r9
-	mov	28(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	mov	28(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#4095, r11
 	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7609,9 +7479,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r10
-	and	r10, r9
-	xor	r9, r11
+	bis	r15, r11
+	and	r11, r9
+	xor	r9, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	8(sp), r9
 	rla	r9
@@ -7622,13 +7492,13 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r9
-	mov	26(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
+	mov	26(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#63, r11
 	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -7636,11 +7506,11 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r10
+	bis	r15, r11
 	mov	r9, r15
-	and	r10, r15
+	and	r11, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r11
+	xor	r15, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	24(sp), r6
 	rla	r6
@@ -7663,45 +7533,45 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	20(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
+	mov	20(sp), r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r10
-	and	r10, r6
+	bis	r15, r11
+	and	r11, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r11
+	xor	r6, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r9, r7
-	mov	18(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
+	mov	18(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#3, r11
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r10
-	and	r10, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r11
+	xor	r7, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	18(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	mov	18(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
@@ -7710,42 +7580,42 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	r12, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	r12, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#16383, r11
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	r12, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	r12, r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	42(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	42(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#4095, r11
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7756,16 +7626,16 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r10
-	xor	r10, r11
-	mov	42(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	bis	r15, r11
+	xor	r11, r10
+	mov	42(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -7774,58 +7644,58 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r11
-	xor	70(sp), r11
+	bis	r15, r11
+	xor	r11, r10
+	xor	70(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	70(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	mov	70(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#127, r11
 	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r10
+	bis	r15, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r11
+	xor	r11, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	mov	8(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#127, r11
 	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r10
+	bis	r15, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r11
+	xor	r11, r10
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r8, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	and	#511, r10
+	mov	r8, r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	and	#511, r11
 	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r10
+	bis	r15, r11
 	mov	r8, r7
-	xor	r10, r7
-	mov	26(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
+	xor	r11, r7
+	mov	26(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#1023, r11
 	mov	24(sp), r15
 	swpb	r15
 	rla	r15
@@ -7833,15 +7703,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r7
-	mov	20(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
+	bis	r15, r11
+	xor	r11, r7
+	mov	20(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#1023, r11
 	mov	18(sp), r15
 	swpb	r15
 	rla	r15
@@ -7849,18 +7719,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r7
-	mov	18(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
+	bis	r15, r11
+	xor	r11, r7
+	mov	18(sp), r11
+	bit	#1, r11
+	rrc	r11
+	and	#32767, r11
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r10
-	xor	r10, r7
+	bis	r15, r11
+	xor	r11, r7
 	mov	r7, 106(sp)
 	xor	16(sp), 106(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -7879,15 +7749,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r7
-	mov	r12, r10
-	xor	r7, r10
+	mov	r12, r11
+	xor	r7, r11
 	mov	40(sp), r7
 	mov	70(sp), r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	xor	r7, r10
+	xor	r7, r11
 	mov	8(sp), r7
 	swpb	r7
 	bit	#1, r7
@@ -7907,8 +7777,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r7
-	xor	r7, r10
-	xor	38(sp), r10
+	xor	r7, r11
+	xor	38(sp), r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -7946,7 +7816,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r7
 	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r10
+	xor	r6, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r7
 	swpb	r7
@@ -7985,7 +7855,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	bit	#1, r7
@@ -8011,7 +7881,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	swpb	r7
@@ -8053,7 +7923,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r12
 	mov	40(sp), r15
@@ -8063,7 +7933,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	and	40(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r10
+	xor	r12, r11
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -8093,7 +7963,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	70(sp), r7
 	bit	#1, r7
@@ -8139,7 +8009,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	12(sp), r7
 	swpb	r7
@@ -8176,7 +8046,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	70(sp), r7
 	swpb	r7
@@ -8222,7 +8092,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r7
 	mov	38(sp), r15
@@ -8272,76 +8142,50 @@ grain128aeadv2_absorb_ad:
 	and	r12, r7
 	and	r9, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	xor	r7, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r10, 102(sp)
+	mov	r11, 102(sp)
 	xor	r8, 102(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	r11, r12
-	and	#16384, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r11, r15
-	and	#4096, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#1024, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#256, r15
-	rrum.w	#4, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#64, r15
-	rrum.w	#3, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#16, r15
-	rrum.w	#2, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#32769, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#8192, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#2048, r15
-	rlam.w	#2, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#512, r15
-	rlam.w	#3, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#128, r15
-	rlam.w	#4, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#32, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#8, r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r15, r12
-	mov	r11, r15
-	and	#2, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r12, 22(sp)
-	bis	r15, 22(sp)
+	mov	#0, r11
+	mov	#0, r12
+	mov	r10, r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r12
+	swpb	r11
+	mov.b	r11, r11
+	mov	r11, 22(sp)
+	bis	r12, 22(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r10
 	and	#1, r10
@@ -8362,7 +8206,7 @@ grain128aeadv2_absorb_ad:
 	mov	50(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
-	mov	124(sp), r6
+	mov	120(sp), r6
 	xor	r11, r6
 	mov	r13, r7
 	xor	r12, r7
@@ -8934,15 +8778,15 @@ grain128aeadv2_absorb_ad:
 	mov	r4, 70(sp)
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
-	mov	r7, 124(sp)
+	mov	r7, 120(sp)
 	mov	r9, 94(sp)
 	mov	r10, 92(sp)
 	mov	r11, 86(sp)
 	mov	r15, 50(sp)
-	add	#1, 114(sp)
-	addc	#0, 144(sp)
-	cmp	156(sp), 114(sp)
-	mov	144(sp), r15
+	add	#1, 112(sp)
+	addc	#0, 134(sp)
+	cmp	156(sp), 112(sp)
+	mov	134(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near16
 	br	#.Lgrain128aeadv2_absorb_ad_loop10
@@ -8968,7 +8812,7 @@ grain128aeadv2_absorb_ad:
 	mov	32(sp), 14(r15)
 	mov	166(sp), r15
 	mov	2(sp), 0(r15)
-	mov	124(sp), 2(r15)
+	mov	120(sp), 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r15)
 	mov	164(sp), r15

@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 186 bytes of code
+;     estimated 184 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -57,7 +57,6 @@ aes_key_schedule:
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r10
 	mov.b	r11, r11
 	mov.b	aes_sbox(r11), r15
@@ -94,7 +93,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1050 bytes of code
+;     estimated 1034 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -145,7 +144,6 @@ aes_encrypt_block:
 	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r6
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r8
 	mov	r11, r15
 	mov.b	r15, r15
@@ -225,7 +223,6 @@ aes_encrypt_block:
 	mov.b	aes_sbox(r15), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	r11, r11
 	mov.b	aes_sbox(r11), r6
 	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r5
@@ -302,7 +299,6 @@ aes_encrypt_block:
 	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r9
 	mov.b	9(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r10
 	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r5
@@ -378,7 +374,6 @@ aes_encrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r8
 	mov.b	19(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r9
 	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r4
@@ -463,7 +458,6 @@ aes_encrypt_block:
 	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r12
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r13
 	mov	r11, r15
 	mov.b	r15, r15
@@ -484,7 +478,6 @@ aes_encrypt_block:
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r11
 	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -502,7 +495,6 @@ aes_encrypt_block:
 	mov.b	14(sp), r15
 	mov.b	aes_sbox(r15), r8
 	mov.b	9(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r9
 	mov.b	18(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -520,7 +512,6 @@ aes_encrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r6
 	mov.b	19(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r7
 	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -550,7 +541,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1484 bytes of code
+;     estimated 1460 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -601,7 +592,6 @@ aes_decrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	3(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r4
 	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -618,7 +608,6 @@ aes_decrypt_block:
 	mov.b	r5, r5
 	mov	r4, r9
 	swpb	r9
-	mov.b	r9, r9
 	mov.b	r9, r9
 	mov	r5, r14
 	xor	r9, r14
@@ -731,7 +720,6 @@ aes_decrypt_block:
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r4
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -748,7 +736,6 @@ aes_decrypt_block:
 	mov.b	r5, r5
 	mov	r4, r10
 	swpb	r10
-	mov.b	r10, r10
 	mov.b	r10, r10
 	mov	r5, r14
 	xor	r10, r14
@@ -858,7 +845,6 @@ aes_decrypt_block:
 	mov.b	12(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	23(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r5
 	mov.b	r8, r8
 	mov.b	aes_inv_sbox(r8), r15
@@ -875,7 +861,6 @@ aes_decrypt_block:
 	mov.b	r8, r8
 	mov	r5, r12
 	swpb	r12
-	mov.b	r12, r12
 	mov.b	r12, r12
 	mov	r8, r14
 	xor	r12, r14
@@ -984,7 +969,6 @@ aes_decrypt_block:
 	mov.b	18(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r4
 	mov.b	22(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -1001,7 +985,6 @@ aes_decrypt_block:
 	mov.b	r5, r5
 	mov	r4, r12
 	swpb	r12
-	mov.b	r12, r12
 	mov.b	r12, r12
 	mov	r5, r14
 	xor	r12, r14
@@ -1126,7 +1109,6 @@ aes_decrypt_block:
 	mov.b	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r12
 	mov.b	3(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r13
 	mov.b	20(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -1146,7 +1128,6 @@ aes_decrypt_block:
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r11
 	mov.b	2(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
@@ -1164,7 +1145,6 @@ aes_decrypt_block:
 	mov.b	12(sp), r15
 	mov.b	aes_inv_sbox(r15), r7
 	mov.b	23(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r9
 	mov	r8, r15
 	mov.b	r15, r15
@@ -1183,7 +1163,6 @@ aes_decrypt_block:
 	mov.b	18(sp), r15
 	mov.b	aes_inv_sbox(r15), r6
 	mov.b	21(sp), r15
-	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r7
 	mov.b	22(sp), r15
 	mov.b	aes_inv_sbox(r15), r15

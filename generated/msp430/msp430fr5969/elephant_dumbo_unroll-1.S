@@ -213,18 +213,18 @@ elephant_dumbo_decrypt_with:
 
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-;     frame 46 bytes (23 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1316 bytes of code
+;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1208 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
 	.balign 2
 elephant_dumbo_P_permute:
 	pushm.w	#7, r10
-	sub	#46, sp
-	mov	r13, 44(sp)
+	sub	#28, sp
+	mov	r13, 26(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 42(sp)
+	mov	#80, 24(sp)
 	mov	@r12+, r5
 	mov	@r12+, 22(sp)
 	mov	@r12+, r6
@@ -235,169 +235,118 @@ elephant_dumbo_P_permute:
 	mov	@r12+, r11
 	mov	@r12+, r13
 	mov	@r12+, r14
-	mov	#117, r15
+	mov	#117, 20(sp)
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r5, r12
-	xor	r15, r12
-	mov	r15, r5
-	and	#128, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	mov	r15, r4
-	and	#64, r4
-	rrum.w	#4, r4
-	rrum.w	#1, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#32, r4
-	rrum.w	#3, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#16, r4
-	rrum.w	#1, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#8, r4
-	rlam.w	#1, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#4, r4
-	rlam.w	#3, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#2, r4
-	rlam.w	#4, r4
-	rlam.w	#1, r4
-	bis	r4, r5
-	mov	r15, r4
-	and	#1, r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	bis	r4, r5
-	mov.b	r5, r5
-	swpb	r5
-	xor	r5, r14
-	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	r15, r4
-	rla.b	r4
-	mov	r15, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	xor	r15, r5
-	and	#1, r5
-	bis	r5, r4
-	mov	r4, 24(sp)
-	and	#127, 24(sp)
+	xor	20(sp), r5
+	mov	#0, r12
+	mov	20(sp), r15
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	rra	r15
+	rlc	r12
+	mov.b	r12, r12
+	swpb	r12
+	xor	r12, r14
 	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r5
-	mov	r14, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r15
-	mov	r15, 40(sp)
+	mov.b	elephant_dumbo_sf0(r15), r12
+	mov.b	r14, r14
+	mov.b	elephant_dumbo_sf0(r14), r15
+	mov	r12, 18(sp)
+	swpb	18(sp)
+	bis	r15, 18(sp)
 	mov	r13, r15
 	swpb	r15
-	mov.b	r15, r15
 	mov.b	r15, r15
 	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r13, r13
 	mov.b	elephant_dumbo_sf0(r13), r15
-	mov	r15, 38(sp)
+	mov	r14, 16(sp)
+	swpb	16(sp)
+	bis	r15, 16(sp)
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r15
-	mov	r15, 20(sp)
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r11, r11
 	mov.b	elephant_dumbo_sf0(r11), r15
-	mov	r15, 36(sp)
+	mov	r14, 14(sp)
+	swpb	14(sp)
+	bis	r15, 14(sp)
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r13
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r10, r10
 	mov.b	elephant_dumbo_sf0(r10), r15
-	mov	r15, 34(sp)
+	mov	r14, 12(sp)
+	swpb	12(sp)
+	bis	r15, 12(sp)
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r11
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r9, r9
 	mov.b	elephant_dumbo_sf0(r9), r15
-	mov	r15, 32(sp)
+	mov	r14, 10(sp)
+	swpb	10(sp)
+	bis	r15, 10(sp)
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r10
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r8, r8
 	mov.b	elephant_dumbo_sf0(r8), r15
-	mov	r15, 30(sp)
+	mov	r14, 8(sp)
+	swpb	8(sp)
+	bis	r15, 8(sp)
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r9
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r7, r7
 	mov.b	elephant_dumbo_sf0(r7), r15
-	mov	r15, 28(sp)
+	mov	r14, 6(sp)
+	swpb	6(sp)
+	bis	r15, 6(sp)
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r8
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	r6, r6
 	mov.b	elephant_dumbo_sf0(r6), r15
-	mov	r15, 26(sp)
+	mov	r14, 4(sp)
+	swpb	4(sp)
+	bis	r15, 4(sp)
 	mov.b	23(sp), r15
-	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r6
+	mov.b	elephant_dumbo_sf0(r15), r14
 	mov.b	22(sp), r15
-	mov.b	elephant_dumbo_sf0(r15), r7
-	mov	r12, r15
+	mov.b	elephant_dumbo_sf0(r15), r15
+	mov	r14, 2(sp)
+	swpb	2(sp)
+	bis	r15, 2(sp)
+	mov	r5, r15
 	swpb	r15
-	mov.b	r15, r15
 	mov.b	r15, r15
 	mov.b	elephant_dumbo_sf0(r15), r15
-	mov.b	r12, r12
-	mov.b	elephant_dumbo_sf0(r12), r12
-	mov	r5, 18(sp)
-	swpb	18(sp)
-	bis	40(sp), 18(sp)
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	38(sp), 16(sp)
-	mov	20(sp), r14
-	mov	r14, 14(sp)
-	swpb	14(sp)
-	bis	36(sp), 14(sp)
-	mov	r13, 12(sp)
-	swpb	12(sp)
-	bis	34(sp), 12(sp)
-	mov	r11, 10(sp)
-	swpb	10(sp)
-	bis	32(sp), 10(sp)
-	mov	r10, 8(sp)
-	swpb	8(sp)
-	bis	30(sp), 8(sp)
-	mov	r9, 6(sp)
-	swpb	6(sp)
-	bis	28(sp), 6(sp)
-	mov	r8, 4(sp)
-	swpb	4(sp)
-	bis	26(sp), 4(sp)
-	mov	r6, 2(sp)
-	swpb	2(sp)
-	bis	r7, 2(sp)
+	mov.b	r5, r5
+	mov.b	elephant_dumbo_sf0(r5), r14
 	swpb	r15
-	bis	r12, r15
+	bis	r14, r15
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
 	mov	#0, r5
 	mov	#0, 0(sp)
@@ -405,12 +354,12 @@ elephant_dumbo_P_permute:
 	mov	#0, r11
 	mov	#0, r7
 	mov	#0, r13
-	mov	#0, r12
+	mov	#0, r6
 	mov	#0, r10
 	mov	#0, r8
-	mov	#0, r14
-	mov	#0, r6
+	mov	#0, r12
 	mov	#0, r4
+	mov	#0, r14
 	rra	r15
 	rrc	r5
 	rra	r15
@@ -544,7 +493,7 @@ elephant_dumbo_P_permute:
 	rrc	r13
 	mov	8(sp), r15
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -552,7 +501,7 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -560,7 +509,7 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -568,7 +517,7 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -577,7 +526,7 @@ elephant_dumbo_P_permute:
 	rrc	r13
 	mov	10(sp), r15
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -585,7 +534,7 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -593,7 +542,7 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -601,7 +550,7 @@ elephant_dumbo_P_permute:
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -610,153 +559,167 @@ elephant_dumbo_P_permute:
 	rrc	r13
 	mov	12(sp), r15
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
-	rra	r15
 	rrc	r12
+	rra	r15
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
-	rra	r15
 	rrc	r12
+	rra	r15
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
-	rra	r15
 	rrc	r12
+	rra	r15
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
+	rrc	r12
 	mov	14(sp), r15
 	rra	r15
-	rrc	r12
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
-	rra	r15
 	rrc	r12
+	rra	r15
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
-	rra	r15
 	rrc	r12
+	rra	r15
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
-	rra	r15
 	rrc	r12
+	rra	r15
+	rrc	r6
 	rra	r15
 	rrc	r8
 	rra	r15
 	rrc	r10
 	rra	r15
-	rrc	r14
+	rrc	r12
 	mov	16(sp), r15
 	rra	r15
-	rrc	r6
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r6
+	rrc	r12
+	rra	r15
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r6
+	rrc	r12
+	rra	r15
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r6
+	rrc	r12
+	rra	r15
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
+	rra	r15
+	rrc	r12
 	mov	18(sp), r15
 	rra	r15
-	rrc	r6
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r6
+	rrc	r12
+	rra	r15
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r6
+	rrc	r12
+	rra	r15
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r6
+	rrc	r12
+	rra	r15
+	rrc	r4
 	rra	r15
 	rrc	r8
 	rra	r15
-	rrc	r4
-	rra	r15
 	rrc	r14
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	@sp, r6
-	bis	r15, r6
-	mov	r4, r15
+	rra	r15
+	rrc	r12
+	swpb	r4
+	mov.b	r4, r4
+	bis	r4, 0(sp)
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
 	bis	r15, r11
-	mov	r12, 22(sp)
-	mov	24(sp), r15
-	dec	42(sp)
+	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
+	mov	20(sp), r4
+	rla.b	r4
+	mov	20(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
+	mov	20(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	xor	r15, r14
+	and	#1, r14
+	bis	r14, r4
+	mov	r4, r15
+	and	#127, r15
+	mov	r6, 22(sp)
+	mov	@sp, r6
+	mov	r12, r14
+	mov	r15, 20(sp)
+	dec	24(sp)
 	jz	.Lelephant_dumbo_P_permute_near3
 	br	#.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_near3:
 .Lelephant_dumbo_P_permute_done2:
-	mov	44(sp), r15
+	mov	26(sp), r15
 	mov	r5, 0(r15)
 	mov	22(sp), 2(r15)
 	mov	r6, 4(r15)
@@ -767,7 +730,7 @@ elephant_dumbo_P_permute:
 	mov	r11, 14(r15)
 	mov	r13, 16(r15)
 	mov	r14, 18(r15)
-	add	#46, sp
+	add	#28, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
@@ -775,7 +738,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6606 bytes of code
+;     estimated 6602 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -2184,13 +2147,11 @@ elephant_dumbo_crypt:
 	bis	r15, r12
 	mov.b	r12, r12
 	mov.b	169(sp), r15
-	mov.b	r15, r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	mov.b	r15, r15
 	xor	r15, r12
 	mov.b	167(sp), r15
-	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	xor	r15, r12

@@ -5,30 +5,27 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- photon256_sub_cells: photon256.sub_cells
-;     frame 0 bytes (0 spill slots, locals 0), saves r10
-;     estimated 54 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves nothing
+;     estimated 48 bytes of code
 	.section .text.photon256_sub_cells,"ax",@progbits
 	.global photon256_sub_cells
 	.type photon256_sub_cells, @function
 	.balign 2
 photon256_sub_cells:
-	pushm.w	#1, r10
 	mov.b	3(r12), r15
-	mov.b	photon256_sf0(r15), r10
-	mov.b	2(r12), r15
 	mov.b	photon256_sf0(r15), r11
+	mov.b	2(r12), r15
+	mov.b	photon256_sf0(r15), r15
+	swpb	r11
+	bis	r15, r11
 	mov.b	1(r12), r15
-	mov.b	r15, r15
 	mov.b	photon256_sf0(r15), r14
 	mov.b	@r12, r15
 	mov.b	photon256_sf0(r15), r15
-	swpb	r10
-	bis	r11, r10
 	swpb	r14
 	bis	r15, r14
 	mov	r14, 0(r13)
-	mov	r10, 2(r13)
-	popm.w	#1, r10
+	mov	r11, 2(r13)
 	ret
 	.size photon256_sub_cells, .-photon256_sub_cells
 
@@ -342,7 +339,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 70 bytes (35 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4090 bytes of code
+;     estimated 4074 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -367,9 +364,9 @@ photon256_permute:
 	mov	20(r15), 50(sp)
 	mov	22(r15), r14
 	mov	24(r15), 16(sp)
-	mov	26(r15), 32(sp)
+	mov	26(r15), 26(sp)
 	mov	28(r15), 62(sp)
-	mov	30(r15), 38(sp)
+	mov	30(r15), 34(sp)
 	; photon256.ae:60: c = rc[r]
 	mov	#0, 66(sp)
 	; photon256.ae:59: for r in 0..rounds {
@@ -388,7 +385,6 @@ photon256_permute:
 	mov.b	photon256_sf0(r8), r6
 	mov	r4, r8
 	swpb	r8
-	mov.b	r8, r8
 	mov.b	r8, r8
 	mov.b	photon256_sf0(r8), r7
 	mov.b	r4, r4
@@ -412,7 +408,6 @@ photon256_permute:
 	mov.b	photon256_sf0(r9), r7
 	mov	r5, r9
 	swpb	r9
-	mov.b	r9, r9
 	mov.b	r9, r9
 	mov.b	photon256_sf0(r9), r8
 	mov.b	r5, r5
@@ -451,14 +446,13 @@ photon256_permute:
 	mov.b	photon256_sf0(r11), r10
 	swpb	r6
 	mov.b	r6, r6
-	mov.b	r6, r6
 	mov.b	photon256_sf0(r6), r11
-	mov	r7, 30(sp)
+	mov	r7, 32(sp)
+	swpb	32(sp)
+	bis	r8, 32(sp)
+	mov	r10, 30(sp)
 	swpb	30(sp)
-	bis	r8, 30(sp)
-	mov	r10, 26(sp)
-	swpb	26(sp)
-	bis	r11, 26(sp)
+	bis	r11, 30(sp)
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r15, r11
 	xor	#7, r11
@@ -472,7 +466,6 @@ photon256_permute:
 	mov.b	photon256_sf0(r12), r10
 	mov	r7, r12
 	swpb	r12
-	mov.b	r12, r12
 	mov.b	r12, r12
 	mov.b	photon256_sf0(r12), r11
 	mov.b	r7, r7
@@ -501,7 +494,6 @@ photon256_permute:
 	xor	r12, r8
 	mov	r8, r12
 	swpb	r12
-	mov.b	r12, r12
 	mov.b	r12, r12
 	mov.b	photon256_sf0(r12), r7
 	mov.b	r8, r8
@@ -532,7 +524,6 @@ photon256_permute:
 	mov	r12, r14
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	r14, r14
 	mov.b	photon256_sf0(r14), r8
 	mov.b	r12, r12
 	mov.b	photon256_sf0(r12), r14
@@ -557,16 +548,15 @@ photon256_permute:
 	xor	#12, r14
 	mov	16(sp), r13
 	xor	r14, r13
-	mov.b	32(sp), r14
+	mov.b	26(sp), r14
 	mov.b	photon256_sf0(r14), r7
 	mov	r13, r14
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	r14, r14
 	mov.b	photon256_sf0(r14), r12
 	mov.b	r13, r13
 	mov.b	photon256_sf0(r13), r13
-	mov.b	33(sp), r14
+	mov.b	27(sp), r14
 	mov.b	photon256_sf0(r14), r14
 	mov	r7, 24(sp)
 	swpb	24(sp)
@@ -578,13 +568,12 @@ photon256_permute:
 	xor	#8, r15
 	mov	62(sp), r13
 	xor	r15, r13
-	mov.b	39(sp), r15
+	mov.b	35(sp), r15
 	mov.b	photon256_sf0(r15), r7
-	mov.b	38(sp), r15
+	mov.b	34(sp), r15
 	mov.b	photon256_sf0(r15), r14
 	mov	r13, r15
 	swpb	r15
-	mov.b	r15, r15
 	mov.b	r15, r15
 	mov.b	photon256_sf0(r15), r6
 	mov.b	r13, r13
@@ -713,9 +702,9 @@ photon256_permute:
 	xor	r13, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	6(sp), r13
-	xor	26(sp), r13
+	xor	30(sp), r13
 	mov	14(sp), r4
-	xor	30(sp), r4
+	xor	32(sp), r4
 	xor	r10, r13
 	xor	r11, r4
 	xor	18(sp), r13
@@ -773,10 +762,10 @@ photon256_permute:
 	xor	4(sp), r14
 	mov	r11, r15
 	xor	24(sp), r15
-	mov	r14, 36(sp)
-	xor	r12, 36(sp)
-	mov	r15, 34(sp)
-	xor	r13, 34(sp)
+	mov	r14, 38(sp)
+	xor	r12, 38(sp)
+	mov	r15, 36(sp)
+	xor	r13, 36(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	18(sp), 58(sp)
 	xor	4(sp), 58(sp)
@@ -829,12 +818,12 @@ photon256_permute:
 	mov	r4, r15
 	xor	r13, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	26(sp), r13
+	mov	30(sp), r13
 	xor	r6, r13
-	mov	30(sp), r4
+	mov	32(sp), r4
 	xor	r7, r4
-	xor	36(sp), r13
-	xor	34(sp), r4
+	xor	38(sp), r13
+	xor	36(sp), r4
 	xor	r14, r13
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
@@ -891,8 +880,8 @@ photon256_permute:
 	xor	20(sp), r9
 	xor	r5, r14
 	xor	r8, r9
-	xor	36(sp), r14
-	xor	34(sp), r9
+	xor	38(sp), r14
+	xor	36(sp), r9
 	xor	r13, r14
 	xor	r15, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
@@ -1003,8 +992,8 @@ photon256_permute:
 	mov	r12, r15
 	xor	r13, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	36(sp), r10
-	xor	34(sp), r11
+	xor	38(sp), r10
+	xor	36(sp), r11
 	xor	8(sp), r10
 	xor	28(sp), r11
 	xor	r14, r10
@@ -1053,9 +1042,9 @@ photon256_permute:
 	xor	r15, r14
 	xor	r13, r11
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	26(sp), r10
+	mov	30(sp), r10
 	xor	18(sp), r10
-	mov	30(sp), r12
+	mov	32(sp), r12
 	xor	20(sp), r12
 	xor	r5, r10
 	xor	r8, r12
@@ -1110,16 +1099,16 @@ photon256_permute:
 	xor	r13, r12
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r5, r10
-	xor	36(sp), r10
+	xor	38(sp), r10
 	mov	r8, r11
-	xor	34(sp), r11
+	xor	36(sp), r11
 	xor	r14, r10
 	xor	r12, r11
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	4(sp), 52(sp)
-	xor	36(sp), 52(sp)
+	xor	38(sp), 52(sp)
 	mov	24(sp), 40(sp)
-	xor	34(sp), 40(sp)
+	xor	36(sp), 40(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	52(sp), r13
 	bit	#1, r13
@@ -1395,8 +1384,8 @@ photon256_permute:
 	xor	r6, r5
 	mov	46(sp), r9
 	xor	r7, r9
-	xor	36(sp), r5
-	xor	34(sp), r9
+	xor	38(sp), r5
+	xor	36(sp), r9
 	xor	12(sp), r5
 	xor	r12, r9
 	xor	r13, r5
@@ -1453,9 +1442,9 @@ photon256_permute:
 	xor	r14, 22(sp)
 	xor	r9, r13
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	36(sp), r15
+	mov	38(sp), r15
 	xor	r10, r15
-	mov	34(sp), r8
+	mov	36(sp), r8
 	xor	r11, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r15, r9
@@ -1558,9 +1547,9 @@ photon256_permute:
 	xor	r15, r14
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	56(sp), r15
-	xor	36(sp), r15
+	xor	38(sp), r15
 	mov	44(sp), r8
-	xor	34(sp), r8
+	xor	36(sp), r8
 	xor	8(sp), r15
 	xor	28(sp), r8
 	xor	22(sp), r15
@@ -1613,9 +1602,9 @@ photon256_permute:
 	mov	r8, r15
 	xor	r14, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	36(sp), r4
+	mov	38(sp), r4
 	xor	12(sp), r4
-	mov	34(sp), r14
+	mov	36(sp), r14
 	xor	r12, r14
 	xor	r9, r4
 	xor	r15, r14
@@ -1841,9 +1830,9 @@ photon256_permute:
 	mov	r6, r15
 	xor	r9, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	36(sp), r9
+	mov	38(sp), r9
 	xor	r4, r9
-	mov	34(sp), r6
+	mov	36(sp), r6
 	xor	r14, r6
 	xor	16(sp), r9
 	xor	r5, r6
@@ -1959,13 +1948,13 @@ photon256_permute:
 	xor	r8, r6
 	xor	r9, r15
 	add	#1, 66(sp)
-	mov	36(sp), r7
-	mov	34(sp), r8
+	mov	38(sp), r7
+	mov	36(sp), r8
 	mov	28(sp), r9
 	mov	r4, 50(sp)
-	mov	r5, 32(sp)
+	mov	r5, 26(sp)
 	mov	r6, 62(sp)
-	mov	r15, 38(sp)
+	mov	r15, 34(sp)
 	dec	68(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
@@ -1992,10 +1981,10 @@ photon256_permute:
 	mov	r14, 22(r15)
 	; photon256.ae:81: s[6] = x6
 	mov	16(sp), 24(r15)
-	mov	32(sp), 26(r15)
+	mov	26(sp), 26(r15)
 	; photon256.ae:82: s[7] = x7
 	mov	62(sp), 28(r15)
-	mov	38(sp), 30(r15)
+	mov	34(sp), 30(r15)
 	add	#70, sp
 	popm.w	#7, r10
 	ret

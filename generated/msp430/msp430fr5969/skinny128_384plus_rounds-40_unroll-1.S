@@ -312,7 +312,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 398 bytes of code
+;     estimated 390 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -347,7 +347,6 @@ skinny128_384plus_encrypt_block:
 	mov.b	r4, r4
 	mov.b	skinny128_384plus_sbox(r4), r13
 	mov.b	1(sp), r14
-	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r7
 	mov.b	@sp, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
@@ -372,7 +371,6 @@ skinny128_384plus_encrypt_block:
 	mov.b	skinny128_384plus_sbox(r9), r9
 	mov	r5, r14
 	swpb	r14
-	mov.b	r14, r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
 	mov.b	r5, r5
@@ -404,7 +402,6 @@ skinny128_384plus_encrypt_block:
 	mov.b	r15, r15
 	mov.b	skinny128_384plus_sbox(r15), r12
 	mov.b	9(sp), r15
-	mov.b	r15, r15
 	mov.b	skinny128_384plus_sbox(r15), r9
 	mov.b	8(sp), r15
 	mov.b	skinny128_384plus_sbox(r15), r13
@@ -424,7 +421,6 @@ skinny128_384plus_encrypt_block:
 	mov.b	skinny128_384plus_sbox(r11), r11
 	mov	r10, r13
 	swpb	r13
-	mov.b	r13, r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r12
 	mov.b	r10, r10
@@ -484,7 +480,7 @@ skinny128_384plus_encrypt_block:
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 386 bytes of code
+;     estimated 378 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
@@ -535,7 +531,6 @@ skinny128_384plus_decrypt_block:
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	r15, r15
 	mov.b	skinny128_384plus_inv_sbox(r15), r15
 	swpb	r15
 	mov.b	r10, r10
@@ -564,7 +559,6 @@ skinny128_384plus_decrypt_block:
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r13, r10
 	swpb	r10
-	mov.b	r10, r10
 	mov.b	r10, r10
 	mov.b	skinny128_384plus_inv_sbox(r10), r7
 	swpb	r7
@@ -604,7 +598,6 @@ skinny128_384plus_decrypt_block:
 	mov	r6, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	r13, r13
 	mov.b	skinny128_384plus_inv_sbox(r13), r13
 	swpb	r13
 	mov.b	r6, r6
@@ -633,7 +626,6 @@ skinny128_384plus_decrypt_block:
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov	r6, r11
 	swpb	r11
-	mov.b	r11, r11
 	mov.b	r11, r11
 	mov.b	skinny128_384plus_inv_sbox(r11), r10
 	swpb	r10

@@ -47,6 +47,18 @@ class ArmShifts:
 
     rotl_limb = rotl32
 
+    # LSRS/LSLS #1 put the bit shifted out (bit 0 / bit 31) in C; ADCS r, r is 2r + C, the carry
+    # entering at bit 0 (ARMv6-M Architecture Reference Manual, DDI0419: LSLS, LSRS, ADCS).
+    # Thumb-1 has no RRX, so no entry at the top.
+    CARRY_OUT = ("low", "high")
+    CARRY_IN = ("low",)
+
+    def carry_out(self, r, end: str) -> None:
+        self.emit("lsrs" if end == "low" else "lsls", r, r, Imm(1))
+
+    def carry_in(self, r, end: str) -> None:
+        self.emit("adcs", r, r)
+
     def shl_multi(self, limbs: list, k: int, n_out: int, known_bits: int | None = None) -> list:
         """(limbs << k), the lowest n_out limbs (`known_bits` is not needed here)."""
         q, s = divmod(k, LIMB)

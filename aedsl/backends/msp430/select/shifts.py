@@ -58,13 +58,16 @@ class Msp430Shifts:
             for _ in range(s):
                 self.emit("rla", d)
 
-    CARRY_GATHER = True                 # rra: bit 0 -> C; rrc: C -> bit 15 (SLAU144 §3.4.6)
+    # rra: bit 0 -> C; rla (add r, r): bit 15 -> C; rrc: C -> bit 15; rlc (addc r, r): C -> bit 0
+    # (SLAU144 §3.4.6)
+    CARRY_OUT = ("low", "high")
+    CARRY_IN = ("high", "low")
 
-    def carry_out_low(self, r) -> None:
-        self.emit("rra", r)
+    def carry_out(self, r, end: str) -> None:
+        self.emit("rra" if end == "low" else "rla", r)
 
-    def carry_in_high(self, r) -> None:
-        self.emit("rrc", r)
+    def carry_in(self, r, end: str) -> None:
+        self.emit("rrc" if end == "high" else "rlc", r)
 
     def shift_limb_cost(self, k: int) -> int:
         """Instructions of `shift_limb`: swpb + mov.b for 8 bits and more, then one per bit

@@ -108,6 +108,10 @@ OPS_SPEC = """spec ops
 perm pp: u32 = {3, 17, 0, 31, 8, 9, 10, 1, 2, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}
 perm unshuffle: u64 = [if j == 63 then 63 else j * 16 % 63 for j in 0..64]
 perm stride7: u48 = [j * 7 % 48 for j in 0..48]
+perm rev16: u16 = [15 - j for j in 0..16]
+fn br(a: u16) -> u16 {
+    return rev16(a)
+}
 fn bp(a: u64) -> u64 {
     return unshuffle(a)
 }
@@ -144,6 +148,20 @@ def test_unstructured_wide_bit_permutation_is_a_carry_chain(tmp_path):
     body = unit.asm.split("\nops_bp:")[1]
     assert len(re.findall(r"\brrc\b", body)) == 64
     assert len(re.findall(r"\brra\b", body)) == 64
+
+
+@pytest.mark.needs("msp430")
+def test_bit_reversal_is_a_carry_chain_entering_at_the_bottom(tmp_path):
+    """A reversal makes the destination bits arrive in decreasing order when the source bits
+    leave lowest first: the chain takes them out with rra and puts them in with rlc (addc r, r),
+    one register and no shift into place: 16 rra and 16 rlc for the 16-bit `rev16`."""
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+    unit = compile_spec(spec, chips.load("msp430f1611"), entry="br")
+    body = unit.asm.split("\nops_br:")[1]
+    assert len(re.findall(r"\brlc\b", body)) == 16
+    assert len(re.findall(r"\brra\b", body)) == 16
+    assert not re.search(r"\brrc\b", body)
 
 
 @pytest.mark.needs("msp430")
