@@ -18,7 +18,9 @@ The algorithm, in the order it runs (repeated until nothing spills):
    instruction accepts memory there (MSP430 accepts memory in nearly every operand, so a spill
    costs a few cycles per use and no extra instruction); where a register is required
    (`InstrDesc.reg_only`, or the base of an address) a short-lived temporary is reloaded before /
-   stored after, and temporaries are never spilled again. Nodes spilled in one round that are
+   stored after, and temporaries are never spilled again. A spilled value built by a run of
+   read-modify-write steps (`mov a, v; swpb v; bis b, v`) is built in one temporary and stored
+   once where the cost model says that is faster (`_split_chains`). Nodes spilled in one round that are
    the two ends of a copy and do not interfere share a slot (`_share_slots`), and the copy, now
    `mov slot, slot`, is deleted: a loop-carried value and the value the body yields for it would
    otherwise be copied memory to memory every iteration.
@@ -273,7 +275,84 @@ def _rematerialize(fn: MFunction, target: Target, consts: dict[int, Imm], hints:
     fn.insts = out
 
 
+def _chain_end(insts: list[MInst], i: int, v: int, target: Target) -> int:
+    """The end (exclusive) of the run of instructions from i that each write v, name it in one
+    operand only and (after the first) also read it: a value built by a definition and
+    read-modify-write steps (`mov a, v; swpb v; bis b, v`). Comments may sit inside; a label,
+    a branch or a call ends it."""
+    j = i
+    first = True
+    end = i
+    while j < len(insts):
+        inst = insts[j]
+        if inst.mn == "comment":
+            j += 1
+            continue
+        d = target.desc(inst)
+        if inst.mn == "label" or d.branch or d.memory == "call":
+            break
+        at = [k for k, op in enumerate(inst.ops) if isinstance(op, R) and op.reg == v]
+        named = any(isinstance(op, (Mem, Ind, Inc)) and (op.base if isinstance(op, Mem) else op.reg) == v
+                    for op in inst.ops)
+        if len(at) != 1 or named or at[0] not in d.writes or (not first and at[0] not in d.reads):
+            break
+        first = False
+        j += 1
+        end = j
+    return end
+
+
+def _split_chains(fn: MFunction, target: Target, slots: dict[int, int], hints: dict) -> None:
+    """Where a spilled value is built by a run of read-modify-write steps, build it in a
+    temporary and store it once, if the target's cost model says that is faster than every
+    step reading and writing the slot (MSP430: `swpb 4(sp)` and `bis r15, 4(sp)` take 4 cycles
+    each, against 1 in a register and 4 for the store). Preserves the program: the slot holds
+    the same value after the run, and nothing reads it inside the run."""
+    insts = fn.insts
+    out: list[MInst] = []
+    i = 0
+    while i < len(insts):
+        inst = insts[i]
+        v = next((op.reg for op in inst.ops if isinstance(op, R) and op.reg in slots), None)
+        end = _chain_end(insts, i, v, target) if v is not None and inst.mn != "label" else i
+        steps = [x for x in insts[i:end] if x.mn != "comment"]
+        if len(steps) < 2:
+            out.append(inst)
+            i += 1
+            continue
+        slot = target.spill_operand(slots[v])
+        t = fn.vreg()
+
+        def renamed(x: MInst, to) -> MInst:
+            return MInst(x.mn, [to if isinstance(op, R) and op.reg == v else op for op in x.ops],
+                         x.depth, x.loc, x.text, x.origin, x.origin_loc)
+
+        head = steps[0]
+        reload = any(isinstance(op, R) and op.reg == v and k in target.desc(head).reads
+                     for k, op in enumerate(head.ops))
+        load = target.move(slot, R(t))
+        store = target.move(R(t), slot)
+        in_mem = sum(target.cost(renamed(x, slot))[1] for x in steps)
+        in_reg = (sum(target.cost(renamed(x, R(t)))[1] for x in steps) + target.cost(store)[1]
+                  + (target.cost(load)[1] if reload else 0))
+        if in_reg >= in_mem:
+            out.append(inst)
+            i += 1
+            continue
+        fn.no_spill.add(t)
+        _hint(hints, ("slot", slots[v]), t)
+        for x in (load, store):
+            x.depth, x.loc = head.depth, head.loc
+        if reload:
+            out.append(load)
+        out += [renamed(x, R(t)) if x.mn != "comment" else x for x in insts[i:end]]
+        out.append(store)
+        i = end
+    fn.insts = out
+
+
 def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int], hints: dict) -> None:
+    _split_chains(fn, target, slots, hints)
     out: list[MInst] = []
     for inst in fn.insts:
         if inst.mn in ("label", "comment"):

@@ -326,89 +326,96 @@ ascon_aead128_encrypt_with:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#65520, r13
+	mov	r15, r14
+	and	#65520, r14
 	and	#15, r15
 	; ascon_aead128.ae:107: last = m - off
-	mov	26(sp), r4
+	mov	26(sp), r11
 	mov	#0, r5
-	sub	r13, r4
+	sub	r14, r11
 	subc	r15, r5
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	r13, r9
-	add	6(sp), r9
-	cmp	#16, r4
+	mov	r14, r8
+	add	6(sp), r8
+	cmp	#16, r11
 	jnc	.Lascon_aead128_encrypt_with_bytes22
-	bit	#1, r9
+	bit	#1, r8
 	jnz	.Lascon_aead128_encrypt_with_bytes22
 .Lascon_aead128_encrypt_with_words23:
-	mov	@r9, r6
-	mov	2(r9), r7
-	mov	4(r9), r8
-	mov	6(r9), r10
-	mov	8(r9), r11
-	mov	10(r9), r12
-	mov	12(r9), r14
-	mov	14(r9), r15
+	mov	@r8, r15
+	mov	2(r8), r4
+	mov	4(r8), r6
+	mov	6(r8), r7
+	mov	8(r8), r9
+	mov	10(r8), r10
+	mov	12(r8), r12
+	mov	14(r8), r13
 	jmp	.Lascon_aead128_encrypt_with_join24
 .Lascon_aead128_encrypt_with_bytes22:
-	mov	sp, r10
-	add	#70, r10
-	mov	r10, r11
+	mov	sp, r9
+	add	#70, r9
+	mov	r9, r10
 	mov	#16, r12
-	mov	r4, r15
+	mov	r11, r15
 .Lascon_aead128_encrypt_with_cpy25:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_pad26
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r8, r13
+	inc	r8
 	dec	r15
 .Lascon_aead128_encrypt_with_pad26:
-	mov.b	r14, 0(r11)
-	inc	r11
+	mov.b	r13, 0(r10)
+	inc	r10
 	dec	r12
 	jnz	.Lascon_aead128_encrypt_with_cpy25
-	mov	r10, r9
+	mov	r9, r8
 	jmp	.Lascon_aead128_encrypt_with_words23
 .Lascon_aead128_encrypt_with_join24:
-	mov	r6, 8(sp)
-	xor	30(sp), 8(sp)
-	mov	r7, 10(sp)
-	xor	32(sp), 10(sp)
-	mov	r8, 14(sp)
-	xor	34(sp), 14(sp)
-	mov	r10, 16(sp)
-	xor	36(sp), 16(sp)
-	mov	r11, 18(sp)
-	xor	38(sp), 18(sp)
-	mov	r12, 20(sp)
-	xor	40(sp), 20(sp)
-	mov	r14, 22(sp)
-	xor	42(sp), 22(sp)
+	xor	30(sp), r15
+	mov	r15, 8(sp)
+	mov	r4, r15
+	xor	32(sp), r15
+	mov	r15, 10(sp)
+	mov	r6, r15
+	xor	34(sp), r15
+	mov	r15, 14(sp)
+	mov	r7, r15
+	xor	36(sp), r15
+	mov	r15, 16(sp)
+	mov	r9, r15
+	xor	38(sp), r15
+	mov	r15, 18(sp)
+	mov	r10, r15
+	xor	40(sp), r15
+	mov	r15, 20(sp)
+	mov	r12, r15
+	xor	42(sp), r15
+	mov	r15, 22(sp)
+	mov	r13, r15
+	xor	44(sp), r15
 	mov	r15, 24(sp)
-	xor	44(sp), 24(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	r4, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	r11, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65528, r15
 	rlam.w	#3, r5
-	and	#7, r14
-	bis	r14, r5
+	and	#7, r13
+	bis	r13, r5
 	mov	#1, r6
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
-	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r14
+	mov	#0, r13
+	mov	#0, r4
 	tst	r5
 	jnz	.Lascon_aead128_encrypt_with_shbig27
 	cmp	#128, r15
@@ -416,9 +423,9 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_shlimb30:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_shbits31
-	mov	r12, r14
-	mov	r11, r12
-	mov	r10, r11
+	mov	r13, r4
+	mov	r12, r13
+	mov	r10, r12
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
@@ -435,9 +442,9 @@ ascon_aead128_encrypt_with:
 	rlc	r8
 	rlc	r9
 	rlc	r10
-	rlc	r11
 	rlc	r12
-	rlc	r14
+	rlc	r13
+	rlc	r4
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_sh29
 	jmp	.Lascon_aead128_encrypt_with_shend28
@@ -447,9 +454,9 @@ ascon_aead128_encrypt_with:
 	clr	r8
 	clr	r9
 	clr	r10
-	clr	r11
 	clr	r12
-	clr	r14
+	clr	r13
+	clr	r4
 .Lascon_aead128_encrypt_with_shend28:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	mov	8(sp), r5
@@ -463,25 +470,26 @@ ascon_aead128_encrypt_with:
 	mov	18(sp), r9
 	xor	r10, r9
 	mov	20(sp), r10
-	xor	r11, r10
-	mov	22(sp), r11
-	xor	r12, r11
-	mov	24(sp), r12
-	xor	r14, r12
+	xor	r12, r10
+	mov	22(sp), r12
+	xor	r13, r12
+	mov	24(sp), r13
+	xor	r4, r13
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
-	add	12(sp), r13
-	cmp	#16, r4
+	mov	r14, r4
+	add	12(sp), r4
+	cmp	#16, r11
 	jnc	.Lascon_aead128_encrypt_with_bytes32
-	bit	#1, r13
+	bit	#1, r4
 	jnz	.Lascon_aead128_encrypt_with_bytes32
-	mov	r5, 0(r13)
-	mov	r6, 2(r13)
-	mov	r7, 4(r13)
-	mov	r8, 6(r13)
-	mov	r9, 8(r13)
-	mov	r10, 10(r13)
-	mov	r11, 12(r13)
-	mov	r12, 14(r13)
+	mov	r5, 0(r4)
+	mov	r6, 2(r4)
+	mov	r7, 4(r4)
+	mov	r8, 6(r4)
+	mov	r9, 8(r4)
+	mov	r10, 10(r4)
+	mov	r12, 12(r4)
+	mov	r13, 14(r4)
 	jmp	.Lascon_aead128_encrypt_with_stored33
 .Lascon_aead128_encrypt_with_bytes32:
 	mov	r5, 70(sp)
@@ -490,11 +498,11 @@ ascon_aead128_encrypt_with:
 	mov	r8, 76(sp)
 	mov	r9, 78(sp)
 	mov	r10, 80(sp)
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
+	mov	r12, 82(sp)
+	mov	r13, 84(sp)
 	mov	sp, r14
 	add	#70, r14
-	mov	r4, r15
+	mov	r11, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt34
 	mov	#16, r15
@@ -502,9 +510,9 @@ ascon_aead128_encrypt_with:
 	tst	r15
 	jz	.Lascon_aead128_encrypt_with_stored33
 .Lascon_aead128_encrypt_with_cpy35:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r4)
 	inc	r14
-	inc	r13
+	inc	r4
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy35
 .Lascon_aead128_encrypt_with_stored33:
@@ -516,8 +524,8 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:42: s[1] = r[127:64]
 	mov	r9, 38(sp)
 	mov	r10, 40(sp)
-	mov	r11, 42(sp)
-	mov	r12, 44(sp)
+	mov	r12, 42(sp)
+	mov	r13, 44(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	46(sp), r11
 	mov	@sp, r15
@@ -609,7 +617,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 114 bytes (29 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1866 bytes of code
+;     estimated 1864 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -890,84 +898,92 @@ ascon_aead128_decrypt_with:
 	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	52(sp), r7
-	mov	#0, r9
-	sub	r13, r7
-	subc	r15, r9
+	mov	52(sp), r14
+	mov	#0, r12
+	sub	r13, r14
+	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	r13, r8
-	add	18(sp), r8
-	cmp	#16, r7
+	mov	r13, r7
+	add	18(sp), r7
+	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes22
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Lascon_aead128_decrypt_with_bytes22
 .Lascon_aead128_decrypt_with_words23:
-	mov	@r8, r5
-	mov	2(r8), r6
-	mov	4(r8), r10
-	mov	6(r8), r11
-	mov	8(r8), r12
-	mov	10(r8), r4
-	mov	12(r8), r14
-	mov	14(r8), r15
+	mov	@r7, r15
+	mov	2(r7), r5
+	mov	4(r7), r6
+	mov	6(r7), r8
+	mov	8(r7), r9
+	mov	10(r7), r4
+	mov	12(r7), r10
+	mov	14(r7), r11
 	jmp	.Lascon_aead128_decrypt_with_join24
 .Lascon_aead128_decrypt_with_bytes22:
-	mov	sp, r10
-	add	#98, r10
-	mov	r10, r11
-	mov	#16, r12
-	mov	r7, r15
+	mov	sp, r8
+	add	#98, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	r14, r15
 .Lascon_aead128_decrypt_with_cpy25:
-	clr	r14
+	clr	r11
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad26
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r7, r11
+	inc	r7
 	dec	r15
 .Lascon_aead128_decrypt_with_pad26:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lascon_aead128_decrypt_with_cpy25
-	mov	r10, r8
+	mov	r8, r7
 	jmp	.Lascon_aead128_decrypt_with_words23
 .Lascon_aead128_decrypt_with_join24:
-	mov	r5, 44(sp)
-	xor	58(sp), 44(sp)
-	mov	r6, 42(sp)
-	xor	60(sp), 42(sp)
-	mov	r10, 36(sp)
-	xor	62(sp), 36(sp)
-	mov	r11, 34(sp)
-	xor	64(sp), 34(sp)
-	mov	r12, 32(sp)
-	xor	66(sp), 32(sp)
+	xor	58(sp), r15
+	mov	r15, 44(sp)
+	mov	r5, r15
+	xor	60(sp), r15
+	mov	r15, 42(sp)
+	mov	r6, r15
+	xor	62(sp), r15
+	mov	r15, 36(sp)
+	mov	r8, r15
+	xor	64(sp), r15
+	mov	r15, 34(sp)
+	mov	r9, r15
+	xor	66(sp), r15
+	mov	r15, 32(sp)
 	xor	68(sp), r4
-	mov	r14, 40(sp)
-	xor	70(sp), 40(sp)
+	mov	r10, r15
+	xor	70(sp), r15
+	mov	r15, 40(sp)
+	mov	r11, r15
+	xor	72(sp), r15
 	mov	r15, 38(sp)
-	xor	72(sp), 38(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
+	mov	r14, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65528, r15
 	mov	r15, 46(sp)
-	and	#65528, 46(sp)
-	rlam.w	#3, r9
-	and	#7, r15
-	mov	r9, 50(sp)
-	bis	r15, 50(sp)
+	rlam.w	#3, r12
+	and	#7, r11
+	mov	r12, r15
+	bis	r11, r15
+	mov	r15, 50(sp)
 	mov	#-1, r9
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r5
 	mov	#-1, r6
-	mov	#-1, r14
+	mov	#-1, r7
 	mov	#-1, r8
 	mov	46(sp), r15
 	tst	50(sp)
@@ -977,8 +993,8 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_shlimb30:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits31
-	mov	r14, r8
-	mov	r6, r14
+	mov	r7, r8
+	mov	r6, r7
 	mov	r5, r6
 	mov	r12, r5
 	mov	r11, r12
@@ -997,7 +1013,7 @@ ascon_aead128_decrypt_with:
 	rlc	r12
 	rlc	r5
 	rlc	r6
-	rlc	r14
+	rlc	r7
 	rlc	r8
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh29
@@ -1009,7 +1025,7 @@ ascon_aead128_decrypt_with:
 	clr	r12
 	clr	r5
 	clr	r6
-	clr	r14
+	clr	r7
 	clr	r8
 .Lascon_aead128_decrypt_with_shend28:
 	inv	r9
@@ -1018,7 +1034,7 @@ ascon_aead128_decrypt_with:
 	inv	r12
 	inv	r5
 	inv	r6
-	inv	r14
+	inv	r7
 	mov	r8, r15
 	inv	r15
 	mov	44(sp), r8
@@ -1033,12 +1049,12 @@ ascon_aead128_decrypt_with:
 	and	r5, r12
 	and	r6, r4
 	mov	40(sp), r5
-	and	r14, r5
+	and	r7, r5
 	mov	38(sp), r6
 	and	r15, r6
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
 	add	20(sp), r13
-	cmp	#16, r7
+	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes32
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes32
@@ -1052,7 +1068,7 @@ ascon_aead128_decrypt_with:
 	mov	r6, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_bytes32:
-	mov	r7, r15
+	mov	r14, r15
 	mov	r8, 98(sp)
 	mov	r9, 100(sp)
 	mov	r10, 102(sp)
@@ -1077,16 +1093,21 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy35
 .Lascon_aead128_decrypt_with_stored33:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	r8, 30(sp)
-	xor	58(sp), 30(sp)
-	mov	r9, 28(sp)
-	xor	60(sp), 28(sp)
-	mov	r10, 26(sp)
-	xor	62(sp), 26(sp)
-	mov	r11, 24(sp)
-	xor	64(sp), 24(sp)
-	mov	r12, 22(sp)
-	xor	66(sp), 22(sp)
+	mov	r8, r15
+	xor	58(sp), r15
+	mov	r15, 30(sp)
+	mov	r9, r15
+	xor	60(sp), r15
+	mov	r15, 28(sp)
+	mov	r10, r15
+	xor	62(sp), r15
+	mov	r15, 26(sp)
+	mov	r11, r15
+	xor	64(sp), r15
+	mov	r15, 24(sp)
+	mov	r12, r15
+	xor	66(sp), r15
+	mov	r15, 22(sp)
 	xor	68(sp), r4
 	xor	70(sp), r5
 	xor	72(sp), r6
@@ -1295,15 +1316,15 @@ ascon_aead128_decrypt_with:
 
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
-;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1438 bytes of code
+;     frame 74 bytes (37 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1444 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
 	.balign 2
 ascon_aead128_P_permute:
 	pushm.w	#7, r10
-	sub	#68, sp
+	sub	#74, sp
 	mov	r12, 66(sp)
 	; ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	#16, r15
@@ -1311,8 +1332,8 @@ ascon_aead128_P_permute:
 	mov.b	r15, r15
 	mov	r15, 64(sp)
 	mov	r12, r15
-	mov	@r15, r8
-	mov	2(r15), r9
+	mov	@r15, r4
+	mov	2(r15), r5
 	mov	4(r15), 24(sp)
 	mov	6(r15), 32(sp)
 	mov	8(r15), 56(sp)
@@ -1338,63 +1359,68 @@ ascon_aead128_P_permute:
 .Lascon_aead128_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	64(sp), r15
-	mov.b	ascon_aead128_P.rc(r15), r15
+	mov.b	ascon_aead128_P.rc(r15), r9
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r5
-	xor	r15, r5
+	mov	r10, r15
+	xor	r9, r15
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	xor	r11, r8
-	xor	r12, r9
-	mov	24(sp), r10
-	xor	r13, r10
-	mov	32(sp), r15
-	xor	r14, r15
+	xor	r11, r4
+	xor	r12, r5
+	mov	24(sp), r6
+	xor	r13, r6
+	mov	32(sp), r7
+	xor	r14, r7
 	; ascon_p.ae:25: x4 = x4 ^ x3
+	xor	4(sp), r11
 	mov	r11, 34(sp)
-	xor	4(sp), 34(sp)
+	xor	52(sp), r12
 	mov	r12, 30(sp)
-	xor	52(sp), 30(sp)
+	xor	50(sp), r13
 	mov	r13, 26(sp)
-	xor	50(sp), 26(sp)
+	xor	48(sp), r14
 	mov	r14, 22(sp)
-	xor	48(sp), 22(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	56(sp), r5
-	mov	14(sp), r6
-	xor	58(sp), r6
-	mov	8(sp), r7
-	xor	60(sp), r7
-	mov	6(sp), r4
-	xor	62(sp), r4
+	xor	56(sp), r15
+	mov	14(sp), r8
+	xor	58(sp), r8
+	mov	8(sp), r9
+	xor	60(sp), r9
+	mov	6(sp), r10
+	xor	62(sp), r10
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	56(sp), r11
-	inv	r11
-	mov	58(sp), r12
-	inv	r12
-	mov	60(sp), r13
-	inv	r13
-	mov	62(sp), r14
+	mov	56(sp), r14
 	inv	r14
-	and	r5, r11
-	and	r6, r12
-	and	r7, r13
-	and	r4, r14
-	mov	r8, 44(sp)
-	xor	r11, 44(sp)
-	mov	r9, 42(sp)
-	xor	r12, 42(sp)
-	mov	r10, 40(sp)
-	xor	r13, 40(sp)
-	mov	r15, 38(sp)
-	xor	r14, 38(sp)
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r11
+	mov	58(sp), r11
 	inv	r11
-	mov	r6, r12
+	mov	60(sp), r12
 	inv	r12
-	mov	r7, r13
+	mov	62(sp), r13
 	inv	r13
+	and	r15, r14
+	mov	r14, 70(sp)
+	and	r8, r11
+	and	r9, r12
+	and	r10, r13
 	mov	r4, r14
+	xor	70(sp), r14
+	mov	r14, 44(sp)
+	mov	r5, r14
+	xor	r11, r14
+	mov	r14, 42(sp)
+	mov	r6, r14
+	xor	r12, r14
+	mov	r14, 40(sp)
+	mov	r7, r14
+	xor	r13, r14
+	mov	r14, 38(sp)
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r15, r11
+	inv	r11
+	mov	r8, r12
+	inv	r12
+	mov	r9, r13
+	inv	r13
+	mov	r10, r14
 	inv	r14
 	and	4(sp), r11
 	and	52(sp), r12
@@ -1421,11 +1447,11 @@ ascon_aead128_P_permute:
 	and	30(sp), r12
 	and	26(sp), r13
 	and	22(sp), r14
-	xor	r11, r5
-	xor	r12, r6
-	xor	r13, r7
-	mov	r4, r11
-	xor	r14, r11
+	xor	r11, r15
+	mov	r15, 72(sp)
+	xor	r12, r8
+	xor	r13, r9
+	xor	r14, r10
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	34(sp), r12
 	inv	r12
@@ -1433,277 +1459,291 @@ ascon_aead128_P_permute:
 	inv	r13
 	mov	26(sp), r14
 	inv	r14
-	mov	22(sp), r4
-	inv	r4
-	and	r8, r12
-	and	r9, r13
-	and	r10, r14
-	and	r15, r4
+	mov	22(sp), r15
+	inv	r15
+	and	r4, r12
+	and	r5, r13
+	and	r6, r14
+	and	r7, r15
 	xor	r12, 4(sp)
 	mov	52(sp), r12
 	xor	r13, r12
 	mov	50(sp), r13
 	xor	r14, r13
 	mov	48(sp), r14
-	xor	r4, r14
+	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r8
-	inv	r9
-	mov	r10, r4
 	inv	r4
-	inv	r15
-	mov	r8, r10
-	and	56(sp), r10
-	and	58(sp), r9
-	and	60(sp), r4
-	and	62(sp), r15
-	xor	r10, 34(sp)
-	xor	r9, 30(sp)
-	xor	r4, 26(sp)
-	xor	r15, 22(sp)
+	inv	r5
+	inv	r6
+	inv	r7
+	and	56(sp), r4
+	and	58(sp), r5
+	and	60(sp), r6
+	and	62(sp), r7
+	xor	r4, 34(sp)
+	xor	r5, 30(sp)
+	xor	r6, 26(sp)
+	xor	r7, 22(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	44(sp), 2(sp)
 	xor	42(sp), 0(sp)
 	xor	40(sp), 18(sp)
-	mov	46(sp), r4
-	xor	38(sp), r4
+	mov	46(sp), r15
+	xor	38(sp), r15
+	mov	r15, 68(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	44(sp), r8
-	xor	34(sp), r8
-	mov	42(sp), r9
-	xor	30(sp), r9
-	mov	40(sp), r10
-	xor	26(sp), r10
+	mov	44(sp), r6
+	xor	34(sp), r6
+	mov	42(sp), r7
+	xor	30(sp), r7
+	mov	40(sp), r11
+	xor	26(sp), r11
 	mov	38(sp), r15
 	xor	22(sp), r15
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r5, 4(sp)
+	xor	72(sp), 4(sp)
+	xor	r8, r12
 	mov	r12, 36(sp)
-	xor	r6, 36(sp)
+	xor	r9, r13
 	mov	r13, 28(sp)
-	xor	r7, 28(sp)
-	mov	r14, 20(sp)
-	xor	r11, 20(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	mov	r5, 16(sp)
-	inv	16(sp)
-	inv	r6
-	mov	r7, r12
-	inv	r12
-	mov	r11, r13
-	inv	r13
-	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r10, r11
-	mov	r15, r5
-	mov	r8, r7
-	mov	r9, r14
-	bit	#1, r11
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r11
-	mov	r8, 12(sp)
-	xor	r14, 12(sp)
-	mov	r9, 10(sp)
-	xor	r11, 10(sp)
-	mov	r10, r11
-	xor	r5, r11
-	mov	r15, r14
-	xor	r7, r14
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	xor	r10, 12(sp)
-	xor	r15, 10(sp)
-	mov	r11, 24(sp)
-	xor	r8, 24(sp)
-	mov	r14, 32(sp)
-	xor	r9, 32(sp)
-	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r10
-	mov	@sp, r11
-	mov	18(sp), r14
-	mov	r4, r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	adc	r10
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	adc	r10
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	adc	r10
-	mov	2(sp), r5
-	xor	r10, r5
-	mov	@sp, r7
-	xor	r11, r7
-	mov	18(sp), r8
-	xor	r14, r8
-	mov	r4, r9
-	xor	r15, r9
-	mov	2(sp), r10
-	mov	@sp, r11
-	mov	18(sp), r15
-	swpb	r4
-	mov	r4, r14
-	swpb	r10
-	xor.b	r10, r14
 	xor	r10, r14
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	swpb	r15
-	xor.b	r15, r11
-	xor	r15, r11
-	xor.b	r4, r15
-	xor	r4, r15
-	rla	r15
-	rlc	r14
-	rlc	r10
+	mov	r14, 20(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	72(sp), r14
+	inv	r14
+	mov	r14, 16(sp)
+	mov	r8, r13
+	inv	r13
+	mov	r9, r14
+	inv	r14
+	inv	r10
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r11, r9
+	mov	r15, r5
+	mov	r6, r8
+	mov	r7, r4
+	bit	#1, r9
+	rrc	r4
+	rrc	r8
+	rrc	r5
+	rrc	r9
+	bit	#1, r9
+	rrc	r4
+	rrc	r8
+	rrc	r5
+	rrc	r9
+	bit	#1, r9
+	rrc	r4
+	rrc	r8
+	rrc	r5
+	rrc	r9
+	mov	r6, r12
+	xor	r4, r12
+	mov	r12, 12(sp)
+	mov	r7, r12
+	xor	r9, r12
+	mov	r12, 10(sp)
+	mov	r11, r9
+	xor	r5, r9
+	mov	r15, r12
+	xor	r8, r12
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	xor	r11, 12(sp)
+	xor	r15, 10(sp)
+	mov	r9, r15
+	xor	r6, r15
+	mov	r15, 24(sp)
+	mov	r12, r15
+	xor	r7, r15
+	mov	r15, 32(sp)
+	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	mov	2(sp), r9
+	mov	@sp, r11
+	mov	18(sp), r12
+	mov	68(sp), r15
+	rla	r9
 	rlc	r11
-	adc	r15
-	mov	r5, 56(sp)
-	xor	r15, 56(sp)
-	mov	r7, 58(sp)
-	xor	r14, 58(sp)
-	mov	r8, 60(sp)
-	xor	r10, 60(sp)
-	mov	r9, 62(sp)
-	xor	r11, 62(sp)
+	rlc	r12
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r11
+	rlc	r12
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r11
+	rlc	r12
+	rlc	r15
+	adc	r9
+	mov	2(sp), r4
+	xor	r9, r4
+	mov	@sp, r5
+	xor	r11, r5
+	mov	18(sp), r6
+	xor	r12, r6
+	mov	68(sp), r7
+	xor	r15, r7
+	mov	68(sp), r15
+	mov	2(sp), r9
+	mov	@sp, r11
+	mov	18(sp), r12
+	swpb	r15
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	swpb	r11
+	xor.b	r11, r9
+	xor	r11, r9
+	swpb	r12
+	xor.b	r12, r11
+	xor	r12, r11
+	xor.b	r15, r12
+	xor	r15, r12
+	rla	r12
+	rlc	r8
+	rlc	r9
+	rlc	r11
+	adc	r12
+	mov	r4, r15
+	xor	r12, r15
+	mov	r15, 56(sp)
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 58(sp)
+	mov	r6, r15
+	xor	r9, r15
+	mov	r15, 60(sp)
+	mov	r7, r15
+	xor	r11, r15
+	mov	r15, 62(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r6, r10
-	mov	r12, r11
-	mov	r13, r14
+	mov	r13, r9
+	mov	r14, r11
+	mov	r10, r12
 	mov	16(sp), r15
-	bit	#1, r10
+	bit	#1, r9
 	rrc	r15
-	rrc	r14
+	rrc	r12
 	rrc	r11
-	rrc	r10
+	rrc	r9
 	mov	16(sp), r7
 	xor	r15, r7
-	mov	r6, r8
-	xor	r10, r8
-	mov	r12, r9
+	mov	r13, r8
+	xor	r9, r8
+	mov	r14, r9
 	xor	r11, r9
-	mov	r13, r10
-	xor	r14, r10
-	mov	r6, r11
-	mov	16(sp), r14
-	swpb	r11
-	mov	r11, r15
+	mov	r10, r11
+	xor	r12, r11
+	mov	r13, r15
+	mov	r14, r12
+	mov	16(sp), r13
+	swpb	r15
+	mov	r15, r14
 	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r12, r14
+	xor	r12, r14
+	swpb	r10
+	xor.b	r10, r12
+	xor	r10, r12
 	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
-	rla	r14
-	rlc	r15
+	xor.b	r13, r10
+	xor	r13, r10
+	xor.b	r15, r13
+	xor	r15, r13
+	rla	r13
+	rlc	r14
 	rlc	r12
-	rlc	r13
-	adc	r14
-	rla	r14
-	rlc	r15
+	rlc	r10
+	adc	r13
+	rla	r13
+	rlc	r14
 	rlc	r12
-	rlc	r13
-	adc	r14
-	mov	r7, 54(sp)
-	xor	r14, 54(sp)
-	mov	r8, 14(sp)
-	xor	r15, 14(sp)
-	mov	r9, 8(sp)
-	xor	r12, 8(sp)
-	mov	r10, 6(sp)
-	xor	r13, 6(sp)
+	rlc	r10
+	adc	r13
+	mov	r7, r15
+	xor	r13, r15
+	mov	r15, 54(sp)
+	mov	r8, r15
+	xor	r14, r15
+	mov	r15, 14(sp)
+	mov	r9, r15
+	xor	r12, r15
+	mov	r15, 8(sp)
+	mov	r11, r15
+	xor	r10, r15
+	mov	r15, 6(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	36(sp), r11
-	mov	28(sp), r12
-	mov	20(sp), r13
-	mov	4(sp), r14
+	mov	36(sp), r15
+	mov	28(sp), r11
+	mov	20(sp), r12
+	mov	4(sp), r13
+	swpb	r15
+	mov	r15, r14
 	swpb	r11
-	mov	r11, r15
+	xor.b	r11, r14
+	xor	r11, r14
 	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r12, r11
+	xor	r12, r11
 	swpb	r13
 	xor.b	r13, r12
 	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
-	bit	#1, r14
-	rrc	r13
+	xor.b	r15, r13
+	xor	r15, r13
+	bit	#1, r13
 	rrc	r12
-	rrc	r15
-	rrc	r14
-	bit	#1, r14
-	rrc	r13
-	rrc	r12
-	rrc	r15
-	rrc	r14
-	mov	4(sp), r11
-	xor	r14, r11
-	mov	36(sp), r5
-	xor	r15, r5
-	mov	28(sp), r6
-	xor	r12, r6
-	mov	20(sp), r7
-	xor	r13, r7
-	mov	28(sp), r12
-	mov	20(sp), r13
-	mov	4(sp), r14
-	mov	36(sp), r15
-	bit	#1, r12
-	rrc	r15
+	rrc	r11
 	rrc	r14
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	mov	r11, 4(sp)
-	xor	r15, 4(sp)
-	xor	r12, r5
-	xor	r13, r6
+	rrc	r11
+	rrc	r14
+	rrc	r13
+	mov	4(sp), r15
+	xor	r13, r15
+	mov	36(sp), r7
 	xor	r14, r7
+	mov	28(sp), r8
+	xor	r11, r8
+	mov	20(sp), r9
+	xor	r12, r9
+	mov	28(sp), r11
+	mov	20(sp), r12
+	mov	4(sp), r13
+	mov	36(sp), r14
+	bit	#1, r11
+	rrc	r14
+	rrc	r13
+	rrc	r12
+	rrc	r11
+	xor	r14, r15
+	mov	r15, 4(sp)
+	xor	r11, r7
+	xor	r12, r8
+	xor	r13, r9
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	30(sp), r11
 	mov	26(sp), r12
@@ -1731,10 +1771,10 @@ ascon_aead128_P_permute:
 	xor	r14, r11
 	mov	30(sp), r4
 	xor	r15, r4
-	mov	26(sp), r8
-	xor	r12, r8
-	mov	22(sp), r9
-	xor	r13, r9
+	mov	26(sp), r5
+	xor	r12, r5
+	mov	22(sp), r6
+	xor	r13, r6
 	mov	22(sp), r12
 	mov	34(sp), r14
 	mov	30(sp), r10
@@ -1760,16 +1800,16 @@ ascon_aead128_P_permute:
 	xor	r15, r11
 	mov	r4, r12
 	xor	r13, r12
-	mov	r8, r13
+	mov	r5, r13
 	xor	r14, r13
-	mov	r9, r14
+	mov	r6, r14
 	xor	r10, r14
-	mov	12(sp), r8
-	mov	10(sp), r9
+	mov	12(sp), r4
+	mov	10(sp), r5
 	mov	54(sp), r10
-	mov	r5, 52(sp)
-	mov	r6, 50(sp)
-	mov	r7, 48(sp)
+	mov	r7, 52(sp)
+	mov	r8, 50(sp)
+	mov	r9, 48(sp)
 	add	#1, 64(sp)
 	cmp	#16, 64(sp)
 	jc	.Lascon_aead128_P_permute_near4
@@ -1778,8 +1818,8 @@ ascon_aead128_P_permute:
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
-	mov	r8, 0(r15)
-	mov	r9, 2(r15)
+	mov	r4, 0(r15)
+	mov	r5, 2(r15)
 	mov	24(sp), 4(r15)
 	mov	32(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
@@ -1802,7 +1842,7 @@ ascon_aead128_P_permute:
 	mov	r12, 34(r15)
 	mov	r13, 36(r15)
 	mov	r14, 38(r15)
-	add	#68, sp
+	add	#74, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_P_permute, .-ascon_aead128_P_permute
@@ -1810,7 +1850,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 566 bytes of code
+;     estimated 564 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1861,11 +1901,11 @@ ascon_aead128_absorb_ad:
 	and	#15, r14
 	bis	r14, r15
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	mov	22(sp), r9
+	mov	22(sp), r14
 	mov	#0, r7
-	sub	r8, r9
+	sub	r8, r14
 	subc	r15, r7
-	cmp	#16, r9
+	cmp	#16, r14
 	mov	r7, r15
 	subc	#0, r15
 	clr	r15
@@ -1873,74 +1913,80 @@ ascon_aead128_absorb_ad:
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#16, r9
-	and	r15, r9
-	xor	#16, r9
+	xor	#16, r14
+	and	r15, r14
+	xor	#16, r14
 	and	r15, r7
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	add	24(sp), r8
-	cmp	#16, r9
+	cmp	#16, r14
 	jnc	.Lascon_aead128_absorb_ad_bytes5
 	bit	#1, r8
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r8, r5
-	mov	2(r8), r6
-	mov	4(r8), r11
-	mov	6(r8), r12
-	mov	8(r8), r13
-	mov	10(r8), r14
-	mov	12(r8), r15
+	mov	@r8, r15
+	mov	2(r8), r5
+	mov	4(r8), r6
+	mov	6(r8), r9
+	mov	8(r8), r11
+	mov	10(r8), r12
+	mov	12(r8), r13
 	mov	14(r8), r4
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
-	mov	sp, r11
-	add	#26, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r9, r15
+	mov	sp, r9
+	add	#26, r9
+	mov	r9, r11
+	mov	#16, r12
+	mov	r14, r15
 .Lascon_aead128_absorb_ad_cpy8:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r8, r14
+	mov.b	@r8, r13
 	inc	r8
 	dec	r15
 .Lascon_aead128_absorb_ad_pad9:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r11, r8
+	mov	r9, r8
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
-	mov	r5, 2(sp)
-	xor	@r10, 2(sp)
-	mov	r6, 4(sp)
-	xor	2(r10), 4(sp)
-	mov	r11, 6(sp)
-	xor	4(r10), 6(sp)
-	mov	r12, 8(sp)
-	xor	6(r10), 8(sp)
-	mov	r13, 10(sp)
-	xor	8(r10), 10(sp)
-	mov	r14, 12(sp)
-	xor	10(r10), 12(sp)
+	xor	@r10, r15
+	mov	r15, 2(sp)
+	mov	r5, r15
+	xor	2(r10), r15
+	mov	r15, 4(sp)
+	mov	r6, r15
+	xor	4(r10), r15
+	mov	r15, 6(sp)
+	mov	r9, r15
+	xor	6(r10), r15
+	mov	r15, 8(sp)
+	mov	r11, r15
+	xor	8(r10), r15
+	mov	r15, 10(sp)
+	mov	r12, r15
+	xor	10(r10), r15
+	mov	r15, 12(sp)
+	mov	r13, r15
+	xor	12(r10), r15
 	mov	r15, 0(sp)
-	xor	12(r10), 0(sp)
 	xor	14(r10), r4
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
 	and	#65528, r15
 	rlam.w	#3, r7
-	and	#7, r9
-	bis	r9, r7
+	and	#7, r14
+	bis	r14, r7
 	mov	#1, r8
 	mov	#0, r9
 	mov	#0, r11

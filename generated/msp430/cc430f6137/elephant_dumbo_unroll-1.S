@@ -214,7 +214,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1208 bytes of code
+;     estimated 1176 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -238,113 +238,115 @@ elephant_dumbo_P_permute:
 	mov	#117, 20(sp)
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	20(sp), r5
-	mov	#0, r12
+	mov	r5, r12
+	xor	20(sp), r12
+	mov	#0, r5
 	mov	20(sp), r15
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
-	mov.b	r12, r12
-	swpb	r12
-	xor	r12, r14
+	rlc	r5
+	mov.b	r5, r5
+	swpb	r5
+	xor	r5, r14
 	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r12
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r14, r14
-	mov.b	elephant_dumbo_sf0(r14), r15
-	mov	r12, 18(sp)
-	swpb	18(sp)
-	bis	r15, 18(sp)
+	mov.b	elephant_dumbo_sf0(r14), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 18(sp)
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r13, r13
-	mov.b	elephant_dumbo_sf0(r13), r15
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
+	mov.b	elephant_dumbo_sf0(r13), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 16(sp)
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r11, r11
-	mov.b	elephant_dumbo_sf0(r11), r15
-	mov	r14, 14(sp)
-	swpb	14(sp)
-	bis	r15, 14(sp)
+	mov.b	elephant_dumbo_sf0(r11), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 14(sp)
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r10, r10
-	mov.b	elephant_dumbo_sf0(r10), r15
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
+	mov.b	elephant_dumbo_sf0(r10), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 12(sp)
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r9, r9
-	mov.b	elephant_dumbo_sf0(r9), r15
-	mov	r14, 10(sp)
-	swpb	10(sp)
-	bis	r15, 10(sp)
+	mov.b	elephant_dumbo_sf0(r9), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 10(sp)
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r8, r8
-	mov.b	elephant_dumbo_sf0(r8), r15
-	mov	r14, 8(sp)
-	swpb	8(sp)
-	bis	r15, 8(sp)
+	mov.b	elephant_dumbo_sf0(r8), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 8(sp)
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
+	mov.b	elephant_dumbo_sf0(r15), r15
 	mov.b	r7, r7
-	mov.b	elephant_dumbo_sf0(r7), r15
-	mov	r14, 6(sp)
-	swpb	6(sp)
-	bis	r15, 6(sp)
+	mov.b	elephant_dumbo_sf0(r7), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 6(sp)
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	elephant_dumbo_sf0(r15), r14
-	mov.b	r6, r6
-	mov.b	elephant_dumbo_sf0(r6), r15
-	mov	r14, 4(sp)
-	swpb	4(sp)
-	bis	r15, 4(sp)
-	mov.b	23(sp), r15
-	mov.b	elephant_dumbo_sf0(r15), r14
-	mov.b	22(sp), r15
 	mov.b	elephant_dumbo_sf0(r15), r15
-	mov	r14, 2(sp)
-	swpb	2(sp)
-	bis	r15, 2(sp)
-	mov	r5, r15
+	mov.b	r6, r6
+	mov.b	elephant_dumbo_sf0(r6), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 4(sp)
+	mov.b	23(sp), r15
+	mov.b	elephant_dumbo_sf0(r15), r13
+	mov.b	22(sp), r15
+	mov.b	elephant_dumbo_sf0(r15), r14
+	mov	r13, r15
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 2(sp)
+	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	elephant_dumbo_sf0(r15), r15
-	mov.b	r5, r5
-	mov.b	elephant_dumbo_sf0(r5), r14
+	mov.b	r12, r12
+	mov.b	elephant_dumbo_sf0(r12), r14
 	swpb	r15
 	bis	r14, r15
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
@@ -738,7 +740,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6602 bytes of code
+;     estimated 6590 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1016,14 +1018,14 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r13
 	and	#65534, r13
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	mov	r12, r4
-	and	#65534, r4
+	mov	r8, r4
+	rla	r4
+	adc	r4
+	mov	r4, r12
+	and	#65534, r12
 	and	#1, r15
-	bis	r15, r4
-	and	#1, r12
+	bis	r15, r12
+	and	#1, r4
 	mov	r7, r14
 	rla	r14
 	adc	r14
@@ -1049,8 +1051,8 @@ elephant_dumbo_crypt:
 	mov	#0, r11
 	mov	#0, r12
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1080,8 +1082,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#15, r15
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1101,8 +1103,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#127, r15
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1118,8 +1120,8 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1147,8 +1149,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#2047, r15
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1178,8 +1180,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#4095, r15
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1197,13 +1199,13 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#32767, r15
 	add	r6, r13
-	addc	r9, r4
-	addc	r15, r14
+	addc	r9, r14
+	addc	r15, r4
 	addc	#0, r11
 	addc	#0, r12
 	add	#0, r13
-	addc	r7, r4
-	addc	r8, r14
+	addc	r7, r14
+	addc	r8, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1229,8 +1231,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#7, r15
 	add	#0, r13
-	addc	r6, r4
-	addc	r9, r14
+	addc	r6, r14
+	addc	r9, r4
 	addc	r15, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1260,8 +1262,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#15, r15
 	add	#0, r13
-	addc	r6, r4
-	addc	r9, r14
+	addc	r6, r14
+	addc	r9, r4
 	addc	r15, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1281,8 +1283,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#127, r15
 	add	#0, r13
-	addc	r6, r4
-	addc	r9, r14
+	addc	r6, r14
+	addc	r9, r4
 	addc	r15, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1298,8 +1300,8 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	#0, r13
-	addc	r6, r4
-	addc	r9, r14
+	addc	r6, r14
+	addc	r9, r4
 	addc	r15, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1327,8 +1329,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#2047, r15
 	add	#0, r13
-	addc	r6, r4
-	addc	r9, r14
+	addc	r6, r14
+	addc	r9, r4
 	addc	r15, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1358,8 +1360,8 @@ elephant_dumbo_crypt:
 	mov	r5, r15
 	and	#4095, r15
 	add	#0, r13
-	addc	r6, r4
-	addc	r9, r14
+	addc	r6, r14
+	addc	r9, r4
 	addc	r15, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1377,24 +1379,24 @@ elephant_dumbo_crypt:
 	and	#32767, r9
 	mov	r4, r15
 	add	#0, r13
-	addc	r5, r15
-	addc	r6, r14
+	addc	r5, r14
+	addc	r6, r15
 	addc	r9, r11
 	addc	#0, r12
 	add	#0, r13
-	addc	#0, r15
-	addc	r7, r14
+	addc	#0, r14
+	addc	r7, r15
 	addc	r8, r11
 	addc	#0, r12
 	and	#1, r12
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#2047, r14
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#2047, r15
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -1402,10 +1404,10 @@ elephant_dumbo_crypt:
 	adc	r11
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#63488, r15
-	mov	r14, 226(sp)
-	bis	r15, 226(sp)
+	mov	r11, r14
+	and	#63488, r14
+	bis	r14, r15
+	mov	r15, 226(sp)
 	and	#2047, r11
 	swpb	r12
 	rla	r12
@@ -1415,8 +1417,9 @@ elephant_dumbo_crypt:
 	rla	r12
 	adc	r12
 	and	#63488, r12
-	mov	r11, 224(sp)
-	bis	r12, 224(sp)
+	mov	r11, r15
+	bis	r12, r15
+	mov	r15, 224(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	mov	222(sp), r7
 	mov	#0, r8
@@ -1831,30 +1834,32 @@ elephant_dumbo_crypt:
 	add	#1, 208(sp)
 	addc	#0, 206(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	208(sp), r11
-	mov	206(sp), r12
-	sub	#1, r11
-	subc	#0, r12
-	mov	230(sp), r13
-	mov	228(sp), r14
-	add	#1, r13
-	addc	#0, r14
-	cmp	r13, r11
-	mov	r12, r15
-	subc	r14, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	mov	208(sp), r9
+	mov	206(sp), r11
+	sub	#1, r9
+	subc	#0, r11
+	mov	230(sp), r12
+	mov	228(sp), r13
+	add	#1, r12
+	addc	#0, r13
+	cmp	r12, r9
+	mov	r11, r15
+	subc	r13, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	xor	r9, r12
+	and	r14, r12
+	mov	r9, r15
+	xor	r12, r15
+	mov	r15, 204(sp)
 	xor	r11, r13
-	and	r15, r13
-	mov	r11, 204(sp)
-	xor	r13, 204(sp)
-	xor	r12, r14
-	and	r15, r14
-	mov	r12, 202(sp)
-	xor	r14, 202(sp)
+	and	r14, r13
+	mov	r11, r15
+	xor	r13, r15
+	mov	r15, 202(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
@@ -1962,8 +1967,8 @@ elephant_dumbo_crypt:
 	and	#65528, r14
 	rlam.w	#3, r15
 	and	#7, r13
+	bis	r13, r15
 	mov	r15, 132(sp)
-	bis	r13, 132(sp)
 	mov	232(sp), r15
 	mov	2(r15), 246(sp)
 	mov	4(r15), 244(sp)
@@ -1980,8 +1985,8 @@ elephant_dumbo_crypt:
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r15
 	mov	#0, r13
+	mov	#0, r15
 	mov	#0, r6
 	mov	#0, r7
 	tst	132(sp)
@@ -1992,9 +1997,9 @@ elephant_dumbo_crypt:
 	cmp	#16, r14
 	jnc	.Lelephant_dumbo_crypt_shbits20
 	mov	r6, r7
-	mov	r13, r6
-	mov	r15, r13
-	mov	r12, r15
+	mov	r15, r6
+	mov	r13, r15
+	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -2013,8 +2018,8 @@ elephant_dumbo_crypt:
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r15
 	rlc	r13
+	rlc	r15
 	rlc	r6
 	rlc	r7
 	dec	r14
@@ -2027,8 +2032,8 @@ elephant_dumbo_crypt:
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	r15
 	clr	r13
+	clr	r15
 	clr	r6
 	clr	r7
 .Lelephant_dumbo_crypt_shend17:
@@ -2045,11 +2050,11 @@ elephant_dumbo_crypt:
 	mov	194(sp), r11
 	bis	r12, r11
 	mov	190(sp), r12
-	bis	r15, r12
-	mov	196(sp), r15
-	bis	r13, r15
-	mov	198(sp), r13
-	bis	r6, r13
+	bis	r13, r12
+	mov	196(sp), r13
+	bis	r15, r13
+	mov	198(sp), r15
+	bis	r6, r15
 	mov	200(sp), r14
 	bis	r7, r14
 	inv	r4
@@ -2084,11 +2089,10 @@ elephant_dumbo_crypt:
 	and	r4, r12
 	mov	190(sp), r11
 	xor	r12, r11
-	xor	196(sp), r15
-	and	r4, r15
+	xor	196(sp), r13
+	and	r4, r13
 	mov	196(sp), r12
-	xor	r15, r12
-	mov	r13, r15
+	xor	r13, r12
 	xor	198(sp), r15
 	and	r4, r15
 	mov	198(sp), r13
@@ -2166,13 +2170,11 @@ elephant_dumbo_crypt:
 	mov	180(sp), r11
 	mov	178(sp), r13
 	mov	176(sp), r14
-	mov	r15, 126(sp)
 	swpb	r5
-	swpb	126(sp)
-	mov	126(sp), r15
+	swpb	r15
 	xor.b	r5, r15
+	xor	r5, r15
 	mov	r15, 126(sp)
-	xor	r5, 126(sp)
 	swpb	r6
 	mov	r5, r15
 	xor.b	r6, r15
@@ -2214,9 +2216,10 @@ elephant_dumbo_crypt:
 	mov	r15, 148(sp)
 	xor	r14, 148(sp)
 	mov.b	r14, r14
-	mov	r12, 150(sp)
-	swpb	150(sp)
-	bis	r14, 150(sp)
+	mov	r12, r15
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 150(sp)
 	; elephant_dumbo.ae:88: off = block * i
 	mov	154(sp), r15
 	rla	r15
@@ -2262,8 +2265,9 @@ elephant_dumbo_crypt:
 	xor	126(sp), 6(sp)
 	mov	168(sp), 4(sp)
 	xor	134(sp), 4(sp)
-	mov	188(sp), 262(sp)
-	xor	136(sp), 262(sp)
+	mov	188(sp), r15
+	xor	136(sp), r15
+	mov	r15, 262(sp)
 	mov	186(sp), r6
 	xor	138(sp), r6
 	mov	184(sp), r7
@@ -2525,68 +2529,70 @@ elephant_dumbo_crypt:
 	cmp	#20, r9
 	mov	r10, r15
 	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
+	clr	r5
+	adc	r5
+	xor	#1, r5
 	rla	r9
 	adc	r9
 	rla	r9
 	adc	r9
 	rla	r9
 	adc	r9
-	mov	r9, r15
-	and	#65528, r15
+	mov	r9, r6
+	and	#65528, r6
 	rlam.w	#3, r10
 	and	#7, r9
-	mov	r10, 2(sp)
-	bis	r9, 2(sp)
-	mov	#1, r7
+	mov	r10, r15
+	bis	r9, r15
+	mov	r15, 2(sp)
+	mov	#1, r4
+	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r5
 	mov	#0, r14
-	mov	#0, r6
+	mov	#0, r15
 	tst	2(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig41
-	cmp	#160, r15
+	cmp	#160, r6
 	jc	.Lelephant_dumbo_crypt_shbig41
 .Lelephant_dumbo_crypt_shlimb44:
-	cmp	#16, r15
+	cmp	#16, r6
 	jnc	.Lelephant_dumbo_crypt_shbits45
-	mov	r14, r6
-	mov	r5, r14
-	mov	r13, r5
+	mov	r14, r15
+	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	clr	r7
-	sub	#16, r15
+	mov	r4, r7
+	clr	r4
+	sub	#16, r6
 	jmp	.Lelephant_dumbo_crypt_shlimb44
 .Lelephant_dumbo_crypt_shbits45:
-	tst	r15
+	tst	r6
 	jz	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_sh43:
-	rla	r7
+	rla	r4
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r5
 	rlc	r14
-	rlc	r6
-	dec	r15
+	rlc	r15
+	dec	r6
 	jnz	.Lelephant_dumbo_crypt_sh43
 	jmp	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_shbig41:
+	clr	r4
 	clr	r7
 	clr	r8
 	clr	r9
@@ -2594,100 +2600,101 @@ elephant_dumbo_crypt:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r5
 	clr	r14
-	clr	r6
+	clr	r15
 .Lelephant_dumbo_crypt_shend42:
-	mov	18(sp), r15
-	bis	r7, r15
-	mov	30(sp), r7
+	mov	18(sp), r6
+	bis	r4, r6
+	mov	30(sp), r4
+	bis	r7, r4
+	mov	44(sp), r7
 	bis	r8, r7
-	mov	44(sp), r8
+	mov	56(sp), r8
 	bis	r9, r8
-	mov	56(sp), r9
+	mov	64(sp), r9
 	bis	r10, r9
-	mov	64(sp), r10
+	mov	72(sp), r10
 	bis	r11, r10
-	mov	72(sp), r11
+	mov	88(sp), r11
 	bis	r12, r11
-	mov	88(sp), r12
+	mov	102(sp), r12
 	bis	r13, r12
-	mov	102(sp), r13
-	bis	r5, r13
-	mov	106(sp), r5
-	bis	r14, r5
+	mov	106(sp), r13
+	bis	r14, r13
 	mov	108(sp), r14
-	bis	r6, r14
-	inv	r4
-	inc	r4
+	bis	r15, r14
+	inv	r5
+	inc	r5
+	mov	r6, r15
 	xor	18(sp), r15
-	and	r4, r15
+	and	r5, r15
 	mov	18(sp), r6
 	xor	r15, r6
-	mov	r7, r15
-	xor	30(sp), r15
-	and	r4, r15
-	mov	30(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	44(sp), r15
-	and	r4, r15
-	mov	44(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	56(sp), r15
-	and	r4, r15
-	mov	56(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	64(sp), r15
-	and	r4, r15
-	mov	64(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	72(sp), r15
-	and	r4, r15
-	mov	72(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	88(sp), r15
-	and	r4, r15
-	mov	88(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	102(sp), r15
-	and	r4, r15
-	mov	102(sp), r13
-	xor	r15, r13
-	mov	r5, r15
-	xor	106(sp), r15
-	and	r4, r15
-	mov	106(sp), r5
-	xor	r15, r5
+	xor	30(sp), r4
+	and	r5, r4
+	mov	30(sp), r15
+	xor	r4, r15
+	mov	r7, r4
+	xor	44(sp), r4
+	and	r5, r4
+	mov	44(sp), r7
+	xor	r4, r7
+	mov	r8, r4
+	xor	56(sp), r4
+	and	r5, r4
+	mov	56(sp), r8
+	xor	r4, r8
+	mov	r9, r4
+	xor	64(sp), r4
+	and	r5, r4
+	mov	64(sp), r9
+	xor	r4, r9
+	mov	r10, r4
+	xor	72(sp), r4
+	and	r5, r4
+	mov	72(sp), r10
+	xor	r4, r10
+	mov	r11, r4
+	xor	88(sp), r4
+	and	r5, r4
+	mov	88(sp), r11
+	xor	r4, r11
+	mov	r12, r4
+	xor	102(sp), r4
+	and	r5, r4
+	mov	102(sp), r12
+	xor	r4, r12
+	xor	106(sp), r13
+	and	r5, r13
+	mov	106(sp), r4
+	xor	r13, r4
 	xor	108(sp), r14
-	and	r4, r14
-	mov	108(sp), r15
-	xor	r14, r15
+	and	r5, r14
+	mov	108(sp), r5
+	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	58(sp), r6
-	xor	50(sp), r7
-	xor	46(sp), r8
-	xor	38(sp), r9
-	xor	34(sp), r10
-	xor	26(sp), r11
-	xor	24(sp), r12
-	xor	14(sp), r13
-	mov	r5, r14
+	mov	r6, r13
+	xor	58(sp), r13
+	mov	r15, r6
+	xor	50(sp), r6
+	xor	46(sp), r7
+	xor	38(sp), r8
+	xor	34(sp), r9
+	xor	26(sp), r10
+	xor	24(sp), r11
+	xor	14(sp), r12
+	mov	r4, r14
 	xor	98(sp), r14
+	mov	r5, r15
 	xor	82(sp), r15
-	mov	r6, 284(sp)
-	mov	r7, 286(sp)
-	mov	r8, 288(sp)
-	mov	r9, 290(sp)
-	mov	r10, 292(sp)
-	mov	r11, 294(sp)
-	mov	r12, 296(sp)
-	mov	r13, 298(sp)
+	mov	r13, 284(sp)
+	mov	r6, 286(sp)
+	mov	r7, 288(sp)
+	mov	r8, 290(sp)
+	mov	r9, 292(sp)
+	mov	r10, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
 	mov	r14, 300(sp)
 	mov	r15, 302(sp)
 	mov	sp, r12
@@ -2840,68 +2847,70 @@ elephant_dumbo_crypt:
 	cmp	#20, r9
 	mov	r10, r15
 	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
+	clr	r5
+	adc	r5
+	xor	#1, r5
 	rla	r9
 	adc	r9
 	rla	r9
 	adc	r9
 	rla	r9
 	adc	r9
-	mov	r9, r15
-	and	#65528, r15
+	mov	r9, r6
+	and	#65528, r6
 	rlam.w	#3, r10
 	and	#7, r9
-	mov	r10, 0(sp)
-	bis	r9, 0(sp)
-	mov	#1, r7
+	mov	r10, r15
+	bis	r9, r15
+	mov	r15, 0(sp)
+	mov	#1, r4
+	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r5
 	mov	#0, r14
-	mov	#0, r6
+	mov	#0, r15
 	tst	0(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig53
-	cmp	#160, r15
+	cmp	#160, r6
 	jc	.Lelephant_dumbo_crypt_shbig53
 .Lelephant_dumbo_crypt_shlimb56:
-	cmp	#16, r15
+	cmp	#16, r6
 	jnc	.Lelephant_dumbo_crypt_shbits57
-	mov	r14, r6
-	mov	r5, r14
-	mov	r13, r5
+	mov	r14, r15
+	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	clr	r7
-	sub	#16, r15
+	mov	r4, r7
+	clr	r4
+	sub	#16, r6
 	jmp	.Lelephant_dumbo_crypt_shlimb56
 .Lelephant_dumbo_crypt_shbits57:
-	tst	r15
+	tst	r6
 	jz	.Lelephant_dumbo_crypt_shend54
 .Lelephant_dumbo_crypt_sh55:
-	rla	r7
+	rla	r4
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r5
 	rlc	r14
-	rlc	r6
-	dec	r15
+	rlc	r15
+	dec	r6
 	jnz	.Lelephant_dumbo_crypt_sh55
 	jmp	.Lelephant_dumbo_crypt_shend54
 .Lelephant_dumbo_crypt_shbig53:
+	clr	r4
 	clr	r7
 	clr	r8
 	clr	r9
@@ -2909,100 +2918,101 @@ elephant_dumbo_crypt:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r5
 	clr	r14
-	clr	r6
+	clr	r15
 .Lelephant_dumbo_crypt_shend54:
-	mov	16(sp), r15
-	bis	r7, r15
-	mov	28(sp), r7
+	mov	16(sp), r6
+	bis	r4, r6
+	mov	28(sp), r4
+	bis	r7, r4
+	mov	42(sp), r7
 	bis	r8, r7
-	mov	42(sp), r8
+	mov	54(sp), r8
 	bis	r9, r8
-	mov	54(sp), r9
+	mov	62(sp), r9
 	bis	r10, r9
-	mov	62(sp), r10
+	mov	70(sp), r10
 	bis	r11, r10
-	mov	70(sp), r11
+	mov	80(sp), r11
 	bis	r12, r11
-	mov	80(sp), r12
+	mov	90(sp), r12
 	bis	r13, r12
-	mov	90(sp), r13
-	bis	r5, r13
-	mov	100(sp), r5
-	bis	r14, r5
+	mov	100(sp), r13
+	bis	r14, r13
 	mov	104(sp), r14
-	bis	r6, r14
-	inv	r4
-	inc	r4
+	bis	r15, r14
+	inv	r5
+	inc	r5
+	mov	r6, r15
 	xor	16(sp), r15
-	and	r4, r15
+	and	r5, r15
 	mov	16(sp), r6
 	xor	r15, r6
-	mov	r7, r15
-	xor	28(sp), r15
-	and	r4, r15
-	mov	28(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	42(sp), r15
-	and	r4, r15
-	mov	42(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	54(sp), r15
-	and	r4, r15
-	mov	54(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	62(sp), r15
-	and	r4, r15
-	mov	62(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	70(sp), r15
-	and	r4, r15
-	mov	70(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	80(sp), r15
-	and	r4, r15
-	mov	80(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	90(sp), r15
-	and	r4, r15
-	mov	90(sp), r13
-	xor	r15, r13
-	mov	r5, r15
-	xor	100(sp), r15
-	and	r4, r15
-	mov	100(sp), r5
-	xor	r15, r5
+	xor	28(sp), r4
+	and	r5, r4
+	mov	28(sp), r15
+	xor	r4, r15
+	mov	r7, r4
+	xor	42(sp), r4
+	and	r5, r4
+	mov	42(sp), r7
+	xor	r4, r7
+	mov	r8, r4
+	xor	54(sp), r4
+	and	r5, r4
+	mov	54(sp), r8
+	xor	r4, r8
+	mov	r9, r4
+	xor	62(sp), r4
+	and	r5, r4
+	mov	62(sp), r9
+	xor	r4, r9
+	mov	r10, r4
+	xor	70(sp), r4
+	and	r5, r4
+	mov	70(sp), r10
+	xor	r4, r10
+	mov	r11, r4
+	xor	80(sp), r4
+	and	r5, r4
+	mov	80(sp), r11
+	xor	r4, r11
+	mov	r12, r4
+	xor	90(sp), r4
+	and	r5, r4
+	mov	90(sp), r12
+	xor	r4, r12
+	xor	100(sp), r13
+	and	r5, r13
+	mov	100(sp), r4
+	xor	r13, r4
 	xor	104(sp), r14
-	and	r4, r14
-	mov	104(sp), r15
-	xor	r14, r15
+	and	r5, r14
+	mov	104(sp), r5
+	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	126(sp), r6
-	xor	134(sp), r7
-	xor	136(sp), r8
-	xor	138(sp), r9
-	xor	140(sp), r10
-	xor	142(sp), r11
-	xor	144(sp), r12
-	xor	146(sp), r13
-	mov	r5, r14
+	mov	r6, r13
+	xor	126(sp), r13
+	mov	r15, r6
+	xor	134(sp), r6
+	xor	136(sp), r7
+	xor	138(sp), r8
+	xor	140(sp), r9
+	xor	142(sp), r10
+	xor	144(sp), r11
+	xor	146(sp), r12
+	mov	r4, r14
 	xor	148(sp), r14
+	mov	r5, r15
 	xor	150(sp), r15
-	mov	r6, 284(sp)
-	mov	r7, 286(sp)
-	mov	r8, 288(sp)
-	mov	r9, 290(sp)
-	mov	r10, 292(sp)
-	mov	r11, 294(sp)
-	mov	r12, 296(sp)
-	mov	r13, 298(sp)
+	mov	r13, 284(sp)
+	mov	r6, 286(sp)
+	mov	r7, 288(sp)
+	mov	r8, 290(sp)
+	mov	r9, 292(sp)
+	mov	r10, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
 	mov	r14, 300(sp)
 	mov	r15, 302(sp)
 	mov	sp, r12

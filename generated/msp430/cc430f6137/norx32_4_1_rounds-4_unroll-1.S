@@ -343,17 +343,17 @@ norx32_4_1_encrypt_with:
 	mov	r13, 86(sp)
 	add	#1, 88(sp)
 	addc	#0, 86(sp)
+	mov	#0, 84(sp)
 	mov	#0, 82(sp)
-	mov	#0, 80(sp)
-	cmp	88(sp), 82(sp)
-	mov	80(sp), r15
+	cmp	88(sp), 84(sp)
+	mov	82(sp), r15
 	subc	86(sp), r15
 	jnc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_done5
 .Lnorx32_4_1_encrypt_with_near24:
 .Lnorx32_4_1_encrypt_with_loop4:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	82(sp), r15
+	mov	84(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -364,11 +364,11 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	mov	r15, r11
 	and	#65520, r11
-	mov	80(sp), r12
+	mov	82(sp), r12
 	rlam.w	#4, r12
 	and	#15, r15
 	bis	r15, r12
-	mov	82(sp), r13
+	mov	84(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -378,32 +378,33 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	80(sp), r15
+	mov	82(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r13
 	bis	r13, r15
-	mov	r11, 60(sp)
-	add	r14, 60(sp)
+	mov	r11, 58(sp)
+	add	r14, 58(sp)
 	addc	r15, r12
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	90(sp), r14
+	mov	90(sp), r13
 	mov	#0, r10
-	sub	60(sp), r14
+	sub	58(sp), r13
 	subc	r12, r10
-	cmp	#48, r14
+	cmp	#48, r13
 	mov	r10, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	xor	#48, r14
-	and	r15, r14
-	mov	r14, 56(sp)
-	xor	#48, 56(sp)
-	and	r15, r10
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	xor	#48, r13
+	and	r14, r13
+	mov	r13, r15
+	xor	#48, r15
+	mov	r15, 56(sp)
+	and	r14, r10
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	mov	174(sp), r15
 	xor	#2, r15
@@ -413,74 +414,59 @@ norx32_4_1_encrypt_with:
 	add	#114, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	60(sp), r4
-	add	94(sp), r4
+	mov	58(sp), r14
+	add	94(sp), r14
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes6
-	bit	#1, r4
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_encrypt_with_bytes6
 .Lnorx32_4_1_encrypt_with_words7:
-	mov	@r4, 48(sp)
-	mov	2(r4), 46(sp)
-	mov	4(r4), 44(sp)
-	mov	6(r4), 42(sp)
-	mov	8(r4), 38(sp)
-	mov	10(r4), 34(sp)
-	mov	12(r4), 28(sp)
-	mov	14(r4), 24(sp)
-	mov	16(r4), 20(sp)
-	mov	18(r4), 16(sp)
-	mov	20(r4), 12(sp)
-	mov	22(r4), 8(sp)
-	mov	24(r4), 2(sp)
-	mov	26(r4), 54(sp)
-	mov	28(r4), r5
-	mov	30(r4), r6
-	mov	32(r4), r7
-	mov	34(r4), r8
-	mov	36(r4), r9
-	mov	38(r4), r11
-	mov	40(r4), r12
-	mov	42(r4), r13
-	mov	44(r4), 78(sp)
-	mov	46(r4), 84(sp)
+	mov	@r14, 48(sp)
+	mov	2(r14), 46(sp)
+	mov	4(r14), 44(sp)
+	mov	6(r14), 42(sp)
+	mov	8(r14), 38(sp)
+	mov	10(r14), 34(sp)
+	mov	12(r14), 28(sp)
+	mov	14(r14), 24(sp)
+	mov	16(r14), 20(sp)
+	mov	18(r14), 16(sp)
+	mov	20(r14), 12(sp)
+	mov	22(r14), 8(sp)
+	mov	24(r14), 2(sp)
+	mov	26(r14), r15
+	mov	28(r14), r4
+	mov	30(r14), r5
+	mov	32(r14), r6
+	mov	34(r14), r7
+	mov	36(r14), r8
+	mov	38(r14), r9
+	mov	40(r14), r11
+	mov	42(r14), r12
+	mov	44(r14), r13
+	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_encrypt_with_join8
 .Lnorx32_4_1_encrypt_with_bytes6:
-	mov	sp, r11
-	add	#194, r11
-	mov	r11, r12
-	mov	#48, r13
+	mov	sp, r9
+	add	#194, r9
+	mov	r9, r11
+	mov	#48, r12
 	mov	56(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy9:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad10
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad10:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lnorx32_4_1_encrypt_with_cpy9
-	mov	r11, r4
+	mov	r9, r14
 	jmp	.Lnorx32_4_1_encrypt_with_words7
 .Lnorx32_4_1_encrypt_with_join8:
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r10, r14
-	rlam.w	#3, r14
-	mov	56(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#7, r15
-	mov	r14, 58(sp)
-	bis	r15, 58(sp)
-	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	114(sp), 48(sp)
 	xor	116(sp), 46(sp)
 	xor	118(sp), 44(sp)
@@ -494,33 +480,60 @@ norx32_4_1_encrypt_with:
 	xor	134(sp), 12(sp)
 	xor	136(sp), 8(sp)
 	xor	138(sp), 2(sp)
-	xor	140(sp), 54(sp)
-	mov	r5, 76(sp)
-	xor	142(sp), 76(sp)
-	mov	r6, 74(sp)
-	xor	144(sp), 74(sp)
-	mov	r7, 72(sp)
-	xor	146(sp), 72(sp)
-	mov	r8, 70(sp)
-	xor	148(sp), 70(sp)
-	mov	r9, 68(sp)
-	xor	150(sp), 68(sp)
-	mov	r11, 66(sp)
-	xor	152(sp), 66(sp)
-	mov	r12, 64(sp)
-	xor	154(sp), 64(sp)
-	mov	r13, 62(sp)
-	xor	156(sp), 62(sp)
-	xor	158(sp), 78(sp)
-	xor	160(sp), 84(sp)
+	xor	140(sp), r15
+	mov	r15, 80(sp)
+	mov	r4, r15
+	xor	142(sp), r15
+	mov	r15, 78(sp)
+	mov	r5, r15
+	xor	144(sp), r15
+	mov	r15, 76(sp)
+	mov	r6, r15
+	xor	146(sp), r15
+	mov	r15, 74(sp)
+	mov	r7, r15
+	xor	148(sp), r15
+	mov	r15, 72(sp)
+	mov	r8, r15
+	xor	150(sp), r15
+	mov	r15, 70(sp)
+	mov	r9, r15
+	xor	152(sp), r15
+	mov	r15, 68(sp)
+	mov	r11, r15
+	xor	154(sp), r15
+	mov	r15, 66(sp)
+	mov	r12, r15
+	xor	156(sp), r15
+	mov	r15, 64(sp)
+	mov	r13, r15
+	xor	158(sp), r15
+	mov	r15, 62(sp)
+	mov	r14, r15
+	xor	160(sp), r15
+	mov	r15, 60(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	#65528, r4
 	cmp	#48, 56(sp)
 	mov	r10, r15
 	subc	#0, r15
-	clr	52(sp)
-	adc	52(sp)
-	xor	#1, 52(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 52(sp)
+	mov	56(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r6
+	and	#65528, r6
+	mov	r10, r15
+	rlam.w	#3, r15
+	and	#7, r14
+	bis	r14, r15
+	mov	r15, 54(sp)
 	mov	#1, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 32(sp)
@@ -533,8 +546,8 @@ norx32_4_1_encrypt_with:
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 0(sp)
+	mov	#0, r4
 	mov	#0, r5
-	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
@@ -545,12 +558,12 @@ norx32_4_1_encrypt_with:
 	mov	#0, r14
 	mov	#0, r15
 	mov	#0, 50(sp)
-	tst	58(sp)
+	tst	54(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig11
-	cmp	#384, r4
+	cmp	#384, r6
 	jc	.Lnorx32_4_1_encrypt_with_shbig11
 .Lnorx32_4_1_encrypt_with_shlimb14:
-	cmp	#16, r4
+	cmp	#16, r6
 	jnc	.Lnorx32_4_1_encrypt_with_shbits15
 	mov	r15, 50(sp)
 	mov	r14, r15
@@ -561,9 +574,9 @@ norx32_4_1_encrypt_with:
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	r6, r7
-	mov	r5, r6
-	mov	@sp, r5
+	mov	r5, r7
+	mov	r4, r5
+	mov	@sp, r4
 	mov	4(sp), 0(sp)
 	mov	6(sp), 4(sp)
 	mov	10(sp), 6(sp)
@@ -576,10 +589,10 @@ norx32_4_1_encrypt_with:
 	mov	36(sp), 32(sp)
 	mov	40(sp), 36(sp)
 	clr	40(sp)
-	sub	#16, r4
+	sub	#16, r6
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb14
 .Lnorx32_4_1_encrypt_with_shbits15:
-	tst	r4
+	tst	r6
 	jz	.Lnorx32_4_1_encrypt_with_shend12
 .Lnorx32_4_1_encrypt_with_sh13:
 	rla	40(sp)
@@ -594,8 +607,8 @@ norx32_4_1_encrypt_with:
 	rlc	6(sp)
 	rlc	4(sp)
 	rlc	0(sp)
+	rlc	r4
 	rlc	r5
-	rlc	r6
 	rlc	r7
 	rlc	r8
 	rlc	r9
@@ -606,7 +619,7 @@ norx32_4_1_encrypt_with:
 	rlc	r14
 	rlc	r15
 	rlc	50(sp)
-	dec	r4
+	dec	r6
 	jnz	.Lnorx32_4_1_encrypt_with_sh13
 	jmp	.Lnorx32_4_1_encrypt_with_shend12
 .Lnorx32_4_1_encrypt_with_shbig11:
@@ -622,8 +635,8 @@ norx32_4_1_encrypt_with:
 	clr	6(sp)
 	clr	4(sp)
 	clr	0(sp)
+	clr	r4
 	clr	r5
-	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
@@ -636,33 +649,33 @@ norx32_4_1_encrypt_with:
 	clr	50(sp)
 .Lnorx32_4_1_encrypt_with_shend12:
 	bis	#32768, 50(sp)
-	mov	52(sp), r4
-	inv	r4
-	inc	r4
-	and	r4, 40(sp)
-	and	r4, 36(sp)
-	and	r4, 32(sp)
-	and	r4, 30(sp)
-	and	r4, 26(sp)
-	and	r4, 22(sp)
-	and	r4, 18(sp)
-	and	r4, 14(sp)
-	and	r4, 10(sp)
-	and	r4, 6(sp)
-	and	r4, 4(sp)
-	and	r4, 0(sp)
-	and	r4, r5
-	and	r4, r6
-	and	r4, r7
-	and	r4, r8
-	and	r4, r9
-	and	r4, r10
-	and	r4, r11
-	and	r4, r12
-	and	r4, r13
-	and	r4, r14
-	and	r4, r15
-	and	r4, 50(sp)
+	mov	52(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, 40(sp)
+	and	r6, 36(sp)
+	and	r6, 32(sp)
+	and	r6, 30(sp)
+	and	r6, 26(sp)
+	and	r6, 22(sp)
+	and	r6, 18(sp)
+	and	r6, 14(sp)
+	and	r6, 10(sp)
+	and	r6, 6(sp)
+	and	r6, 4(sp)
+	and	r6, 0(sp)
+	and	r6, r4
+	and	r6, r5
+	and	r6, r7
+	and	r6, r8
+	and	r6, r9
+	and	r6, r10
+	and	r6, r11
+	and	r6, r12
+	and	r6, r13
+	and	r6, r14
+	and	r6, r15
+	and	r6, 50(sp)
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	40(sp), 48(sp)
 	xor	36(sp), 46(sp)
@@ -676,28 +689,28 @@ norx32_4_1_encrypt_with:
 	xor	6(sp), 16(sp)
 	xor	4(sp), 12(sp)
 	xor	@sp, 8(sp)
-	xor	r5, 2(sp)
-	mov	54(sp), r4
-	xor	r6, r4
-	mov	76(sp), r5
+	xor	r4, 2(sp)
+	mov	80(sp), r6
+	xor	r5, r6
+	mov	78(sp), r5
 	xor	r7, r5
-	mov	74(sp), r6
-	xor	r8, r6
-	mov	72(sp), r7
-	xor	r9, r7
-	mov	70(sp), r8
-	xor	r10, r8
-	mov	68(sp), r9
-	xor	r11, r9
-	mov	66(sp), r10
-	xor	r12, r10
-	mov	64(sp), r11
-	xor	r13, r11
-	mov	62(sp), r12
-	xor	r14, r12
-	mov	78(sp), r14
+	mov	76(sp), r7
+	xor	r8, r7
+	mov	74(sp), r8
+	xor	r9, r8
+	mov	72(sp), r9
+	xor	r10, r9
+	mov	70(sp), r10
+	xor	r11, r10
+	mov	68(sp), r11
+	xor	r12, r11
+	mov	66(sp), r12
+	xor	r13, r12
+	mov	64(sp), r4
+	xor	r14, r4
+	mov	62(sp), r14
 	xor	r15, r14
-	mov	84(sp), r15
+	mov	60(sp), r15
 	xor	50(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	48(sp), 114(sp)
@@ -713,19 +726,19 @@ norx32_4_1_encrypt_with:
 	mov	12(sp), 134(sp)
 	mov	8(sp), 136(sp)
 	mov	2(sp), 138(sp)
-	mov	r4, 140(sp)
+	mov	r6, 140(sp)
 	mov	r5, 142(sp)
-	mov	r6, 144(sp)
-	mov	r7, 146(sp)
-	mov	r8, 148(sp)
-	mov	r9, 150(sp)
-	mov	r10, 152(sp)
-	mov	r11, 154(sp)
-	mov	r12, 156(sp)
+	mov	r7, 144(sp)
+	mov	r8, 146(sp)
+	mov	r9, 148(sp)
+	mov	r10, 150(sp)
+	mov	r11, 152(sp)
+	mov	r12, 154(sp)
+	mov	r4, 156(sp)
 	mov	r14, 158(sp)
 	mov	r15, 160(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	60(sp), r13
+	mov	58(sp), r13
 	add	92(sp), r13
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes16
@@ -744,15 +757,15 @@ norx32_4_1_encrypt_with:
 	mov	12(sp), 20(r13)
 	mov	8(sp), 22(r13)
 	mov	2(sp), 24(r13)
-	mov	r4, 26(r13)
+	mov	r6, 26(r13)
 	mov	r5, 28(r13)
-	mov	r6, 30(r13)
-	mov	r7, 32(r13)
-	mov	r8, 34(r13)
-	mov	r9, 36(r13)
-	mov	r10, 38(r13)
-	mov	r11, 40(r13)
-	mov	r12, 42(r13)
+	mov	r7, 30(r13)
+	mov	r8, 32(r13)
+	mov	r9, 34(r13)
+	mov	r10, 36(r13)
+	mov	r11, 38(r13)
+	mov	r12, 40(r13)
+	mov	r4, 42(r13)
 	mov	r14, 44(r13)
 	mov	r15, 46(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored17
@@ -770,15 +783,15 @@ norx32_4_1_encrypt_with:
 	mov	12(sp), 214(sp)
 	mov	8(sp), 216(sp)
 	mov	2(sp), 218(sp)
-	mov	r4, 220(sp)
+	mov	r6, 220(sp)
 	mov	r5, 222(sp)
-	mov	r6, 224(sp)
-	mov	r7, 226(sp)
-	mov	r8, 228(sp)
-	mov	r9, 230(sp)
-	mov	r10, 232(sp)
-	mov	r11, 234(sp)
-	mov	r12, 236(sp)
+	mov	r7, 224(sp)
+	mov	r8, 226(sp)
+	mov	r9, 228(sp)
+	mov	r10, 230(sp)
+	mov	r11, 232(sp)
+	mov	r12, 234(sp)
+	mov	r4, 236(sp)
 	mov	r14, 238(sp)
 	mov	r15, 240(sp)
 	mov	sp, r14
@@ -797,10 +810,10 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy19
 .Lnorx32_4_1_encrypt_with_stored17:
-	add	#1, 82(sp)
-	addc	#0, 80(sp)
-	cmp	88(sp), 82(sp)
-	mov	80(sp), r15
+	add	#1, 84(sp)
+	addc	#0, 82(sp)
+	cmp	88(sp), 84(sp)
+	mov	82(sp), r15
 	subc	86(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near25
 	br	#.Lnorx32_4_1_encrypt_with_loop4
@@ -865,7 +878,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3534 bytes of code
+;     estimated 3528 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1170,12 +1183,12 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r11
-	and	#65520, r11
-	mov	156(sp), r12
-	rlam.w	#4, r12
+	mov	r15, r12
+	and	#65520, r12
+	mov	156(sp), r11
+	rlam.w	#4, r11
 	and	#15, r15
-	bis	r15, r12
+	bis	r15, r11
 	mov	158(sp), r13
 	swpb	r13
 	bit	#1, r13
@@ -1191,28 +1204,30 @@ norx32_4_1_decrypt_with:
 	rlam.w	#1, r15
 	and	#31, r13
 	bis	r13, r15
-	mov	r11, 108(sp)
+	mov	r12, 108(sp)
 	add	r14, 108(sp)
-	addc	r15, r12
+	addc	r15, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	166(sp), r13
-	mov	#0, r14
-	sub	108(sp), r13
-	subc	r12, r14
-	cmp	#48, r13
-	mov	r14, r15
+	mov	166(sp), r12
+	mov	#0, r13
+	sub	108(sp), r12
+	subc	r11, r13
+	cmp	#48, r12
+	mov	r13, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	xor	#48, r13
-	and	r15, r13
-	mov	r13, 106(sp)
-	xor	#48, 106(sp)
-	mov	r14, 154(sp)
-	and	r15, 154(sp)
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	xor	#48, r12
+	and	r14, r12
+	mov	r12, r15
+	xor	#48, r15
+	mov	r15, 106(sp)
+	mov	r13, r15
+	and	r14, r15
+	mov	r15, 154(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	mov	254(sp), r15
 	xor	#2, r15
@@ -1222,57 +1237,57 @@ norx32_4_1_decrypt_with:
 	add	#194, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	108(sp), r9
-	add	170(sp), r9
+	mov	108(sp), r14
+	add	170(sp), r14
 	cmp	#48, 106(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes6
-	bit	#1, r9
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes6
 .Lnorx32_4_1_decrypt_with_words7:
-	mov	@r9, 80(sp)
-	mov	2(r9), 74(sp)
-	mov	4(r9), 70(sp)
-	mov	6(r9), 68(sp)
-	mov	8(r9), 66(sp)
-	mov	10(r9), 62(sp)
-	mov	12(r9), 56(sp)
-	mov	14(r9), 48(sp)
-	mov	16(r9), 40(sp)
-	mov	18(r9), 34(sp)
-	mov	20(r9), 28(sp)
-	mov	22(r9), 22(sp)
-	mov	24(r9), r4
-	mov	26(r9), r5
-	mov	28(r9), r6
-	mov	30(r9), r7
-	mov	32(r9), r8
-	mov	34(r9), r10
-	mov	36(r9), r11
-	mov	38(r9), r12
-	mov	40(r9), r13
-	mov	42(r9), r14
-	mov	44(r9), r15
-	mov	46(r9), r9
+	mov	@r14, 80(sp)
+	mov	2(r14), 74(sp)
+	mov	4(r14), 70(sp)
+	mov	6(r14), 68(sp)
+	mov	8(r14), 66(sp)
+	mov	10(r14), 62(sp)
+	mov	12(r14), 56(sp)
+	mov	14(r14), 48(sp)
+	mov	16(r14), 40(sp)
+	mov	18(r14), 34(sp)
+	mov	20(r14), 28(sp)
+	mov	22(r14), 22(sp)
+	mov	24(r14), r15
+	mov	26(r14), r4
+	mov	28(r14), r5
+	mov	30(r14), r6
+	mov	32(r14), r7
+	mov	34(r14), r8
+	mov	36(r14), r9
+	mov	38(r14), r10
+	mov	40(r14), r11
+	mov	42(r14), r12
+	mov	44(r14), r13
+	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join8
 .Lnorx32_4_1_decrypt_with_bytes6:
-	mov	sp, r11
-	add	#274, r11
-	mov	r11, r12
-	mov	#48, r13
+	mov	sp, r10
+	add	#274, r10
+	mov	r10, r11
+	mov	#48, r12
 	mov	106(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy9:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_pad10
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_decrypt_with_pad10:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lnorx32_4_1_decrypt_with_cpy9
-	mov	r11, r9
+	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words7
 .Lnorx32_4_1_decrypt_with_join8:
 	xor	194(sp), 80(sp)
@@ -1287,30 +1302,41 @@ norx32_4_1_decrypt_with:
 	xor	212(sp), 34(sp)
 	xor	214(sp), 28(sp)
 	xor	216(sp), 22(sp)
-	mov	r4, 16(sp)
-	xor	218(sp), 16(sp)
-	mov	r5, 8(sp)
-	xor	220(sp), 8(sp)
-	mov	r6, 148(sp)
-	xor	222(sp), 148(sp)
-	mov	r7, 146(sp)
-	xor	224(sp), 146(sp)
-	mov	r8, 136(sp)
-	xor	226(sp), 136(sp)
-	mov	r10, 132(sp)
-	xor	228(sp), 132(sp)
-	mov	r11, 128(sp)
-	xor	230(sp), 128(sp)
-	mov	r12, 124(sp)
-	xor	232(sp), 124(sp)
-	mov	r13, 120(sp)
-	xor	234(sp), 120(sp)
-	mov	r14, 116(sp)
-	xor	236(sp), 116(sp)
+	xor	218(sp), r15
+	mov	r15, 16(sp)
+	mov	r4, r15
+	xor	220(sp), r15
+	mov	r15, 8(sp)
+	mov	r5, r15
+	xor	222(sp), r15
+	mov	r15, 148(sp)
+	mov	r6, r15
+	xor	224(sp), r15
+	mov	r15, 146(sp)
+	mov	r7, r15
+	xor	226(sp), r15
+	mov	r15, 136(sp)
+	mov	r8, r15
+	xor	228(sp), r15
+	mov	r15, 132(sp)
+	mov	r9, r15
+	xor	230(sp), r15
+	mov	r15, 128(sp)
+	mov	r10, r15
+	xor	232(sp), r15
+	mov	r15, 124(sp)
+	mov	r11, r15
+	xor	234(sp), r15
+	mov	r15, 120(sp)
+	mov	r12, r15
+	xor	236(sp), r15
+	mov	r15, 116(sp)
+	mov	r13, r15
+	xor	238(sp), r15
 	mov	r15, 112(sp)
-	xor	238(sp), 112(sp)
-	mov	r9, 110(sp)
-	xor	240(sp), 110(sp)
+	mov	r14, r15
+	xor	240(sp), r15
+	mov	r15, 110(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	mov	106(sp), r14
 	rla	r14
@@ -1319,13 +1345,14 @@ norx32_4_1_decrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, 152(sp)
-	and	#65528, 152(sp)
+	mov	r14, r15
+	and	#65528, r15
+	mov	r15, 152(sp)
 	mov	154(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
+	bis	r14, r15
 	mov	r15, 150(sp)
-	bis	r14, 150(sp)
 	mov	#-1, 60(sp)
 	mov	#-1, 54(sp)
 	mov	#-1, 50(sp)
@@ -1454,7 +1481,8 @@ norx32_4_1_decrypt_with:
 	inv	4(sp)
 	inv	0(sp)
 	inv	r4
-	inv	r5
+	mov	r5, r15
+	inv	r15
 	inv	r6
 	inv	r7
 	inv	r8
@@ -1464,8 +1492,8 @@ norx32_4_1_decrypt_with:
 	inv	r12
 	inv	r13
 	inv	r14
-	mov	76(sp), r15
-	inv	r15
+	mov	76(sp), r5
+	inv	r5
 	and	60(sp), 80(sp)
 	and	54(sp), 74(sp)
 	and	50(sp), 70(sp)
@@ -1479,58 +1507,59 @@ norx32_4_1_decrypt_with:
 	and	4(sp), 28(sp)
 	and	@sp, 22(sp)
 	and	r4, 16(sp)
-	and	r5, 8(sp)
-	mov	148(sp), 192(sp)
-	and	r6, 192(sp)
-	mov	146(sp), r5
-	and	r7, r5
-	mov	136(sp), r6
-	and	r8, r6
-	mov	132(sp), r7
-	and	r9, r7
-	mov	128(sp), r8
-	and	r10, r8
-	mov	124(sp), r9
-	and	r11, r9
-	mov	120(sp), r10
-	and	r12, r10
-	mov	116(sp), r11
-	and	r13, r11
-	mov	112(sp), r12
-	and	r14, r12
-	mov	110(sp), r13
-	and	r15, r13
+	and	r15, 8(sp)
+	mov	148(sp), r15
+	and	r6, r15
+	mov	r15, 192(sp)
+	mov	146(sp), r6
+	and	r7, r6
+	mov	136(sp), r7
+	and	r8, r7
+	mov	132(sp), r8
+	and	r9, r8
+	mov	128(sp), r9
+	and	r10, r9
+	mov	124(sp), r10
+	and	r11, r10
+	mov	120(sp), r11
+	and	r12, r11
+	mov	116(sp), r12
+	and	r13, r12
+	mov	112(sp), r13
+	and	r14, r13
+	mov	110(sp), r14
+	and	r5, r14
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	108(sp), r14
-	add	168(sp), r14
+	mov	108(sp), r5
+	add	168(sp), r5
 	cmp	#48, 106(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes16
-	bit	#1, r14
+	bit	#1, r5
 	jnz	.Lnorx32_4_1_decrypt_with_bytes16
-	mov	80(sp), 0(r14)
-	mov	74(sp), 2(r14)
-	mov	70(sp), 4(r14)
-	mov	68(sp), 6(r14)
-	mov	66(sp), 8(r14)
-	mov	62(sp), 10(r14)
-	mov	56(sp), 12(r14)
-	mov	48(sp), 14(r14)
-	mov	40(sp), 16(r14)
-	mov	34(sp), 18(r14)
-	mov	28(sp), 20(r14)
-	mov	22(sp), 22(r14)
-	mov	16(sp), 24(r14)
-	mov	8(sp), 26(r14)
-	mov	192(sp), 28(r14)
-	mov	r5, 30(r14)
-	mov	r6, 32(r14)
-	mov	r7, 34(r14)
-	mov	r8, 36(r14)
-	mov	r9, 38(r14)
-	mov	r10, 40(r14)
-	mov	r11, 42(r14)
-	mov	r12, 44(r14)
-	mov	r13, 46(r14)
+	mov	80(sp), 0(r5)
+	mov	74(sp), 2(r5)
+	mov	70(sp), 4(r5)
+	mov	68(sp), 6(r5)
+	mov	66(sp), 8(r5)
+	mov	62(sp), 10(r5)
+	mov	56(sp), 12(r5)
+	mov	48(sp), 14(r5)
+	mov	40(sp), 16(r5)
+	mov	34(sp), 18(r5)
+	mov	28(sp), 20(r5)
+	mov	22(sp), 22(r5)
+	mov	16(sp), 24(r5)
+	mov	8(sp), 26(r5)
+	mov	192(sp), 28(r5)
+	mov	r6, 30(r5)
+	mov	r7, 32(r5)
+	mov	r8, 34(r5)
+	mov	r9, 36(r5)
+	mov	r10, 38(r5)
+	mov	r11, 40(r5)
+	mov	r12, 42(r5)
+	mov	r13, 44(r5)
+	mov	r14, 46(r5)
 	jmp	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
 	mov	80(sp), 274(sp)
@@ -1548,15 +1577,15 @@ norx32_4_1_decrypt_with:
 	mov	16(sp), 298(sp)
 	mov	8(sp), 300(sp)
 	mov	192(sp), 302(sp)
-	mov	r5, 304(sp)
-	mov	r6, 306(sp)
-	mov	r7, 308(sp)
-	mov	r8, 310(sp)
-	mov	r9, 312(sp)
-	mov	r10, 314(sp)
-	mov	r11, 316(sp)
-	mov	r12, 318(sp)
-	mov	r13, 320(sp)
+	mov	r6, 304(sp)
+	mov	r7, 306(sp)
+	mov	r8, 308(sp)
+	mov	r9, 310(sp)
+	mov	r10, 312(sp)
+	mov	r11, 314(sp)
+	mov	r12, 316(sp)
+	mov	r13, 318(sp)
+	mov	r14, 320(sp)
 	mov	sp, r15
 	add	#274, r15
 	mov	r15, 88(sp)
@@ -1569,9 +1598,9 @@ norx32_4_1_decrypt_with:
 	jz	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_cpy19:
 	mov	88(sp), r15
-	mov.b	@r15, 0(r14)
+	mov.b	@r15, 0(r5)
 	inc	88(sp)
-	inc	r14
+	inc	r5
 	dec	r4
 	jnz	.Lnorx32_4_1_decrypt_with_cpy19
 .Lnorx32_4_1_decrypt_with_stored17:
@@ -1590,33 +1619,44 @@ norx32_4_1_decrypt_with:
 	xor	216(sp), 22(sp)
 	xor	218(sp), 16(sp)
 	xor	220(sp), 8(sp)
-	mov	192(sp), 144(sp)
-	xor	222(sp), 144(sp)
-	mov	r5, 142(sp)
-	xor	224(sp), 142(sp)
-	mov	r6, 140(sp)
-	xor	226(sp), 140(sp)
-	mov	r7, 138(sp)
-	xor	228(sp), 138(sp)
-	mov	r8, 134(sp)
-	xor	230(sp), 134(sp)
-	mov	r9, 130(sp)
-	xor	232(sp), 130(sp)
-	mov	r10, 126(sp)
-	xor	234(sp), 126(sp)
-	mov	r11, 122(sp)
-	xor	236(sp), 122(sp)
-	mov	r12, 118(sp)
-	xor	238(sp), 118(sp)
-	mov	r13, 114(sp)
-	xor	240(sp), 114(sp)
+	mov	192(sp), r15
+	xor	222(sp), r15
+	mov	r15, 144(sp)
+	mov	r6, r15
+	xor	224(sp), r15
+	mov	r15, 142(sp)
+	mov	r7, r15
+	xor	226(sp), r15
+	mov	r15, 140(sp)
+	mov	r8, r15
+	xor	228(sp), r15
+	mov	r15, 138(sp)
+	mov	r9, r15
+	xor	230(sp), r15
+	mov	r15, 134(sp)
+	mov	r10, r15
+	xor	232(sp), r15
+	mov	r15, 130(sp)
+	mov	r11, r15
+	xor	234(sp), r15
+	mov	r15, 126(sp)
+	mov	r12, r15
+	xor	236(sp), r15
+	mov	r15, 122(sp)
+	mov	r13, r15
+	xor	238(sp), r15
+	mov	r15, 118(sp)
+	mov	r14, r15
+	xor	240(sp), r15
+	mov	r15, 114(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 106(sp)
 	mov	154(sp), r15
 	subc	#0, r15
-	clr	78(sp)
-	adc	78(sp)
-	xor	#1, 78(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 78(sp)
 	mov	#1, 64(sp)
 	mov	#0, 58(sp)
 	mov	#0, 52(sp)
@@ -1629,6 +1669,7 @@ norx32_4_1_decrypt_with:
 	mov	#0, 12(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
+	mov	#0, r15
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
@@ -1639,18 +1680,16 @@ norx32_4_1_decrypt_with:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r14
 	mov	#0, 72(sp)
-	mov	152(sp), r15
+	mov	152(sp), r14
 	tst	150(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig20
-	cmp	#384, r15
+	cmp	#384, r14
 	jc	.Lnorx32_4_1_decrypt_with_shbig20
 .Lnorx32_4_1_decrypt_with_shlimb23:
-	cmp	#16, r15
+	cmp	#16, r14
 	jnc	.Lnorx32_4_1_decrypt_with_shbits24
-	mov	r14, 72(sp)
-	mov	r13, r14
+	mov	r13, 72(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
@@ -1660,7 +1699,8 @@ norx32_4_1_decrypt_with:
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
-	mov	2(sp), r4
+	mov	r15, r4
+	mov	2(sp), r15
 	mov	6(sp), 2(sp)
 	mov	12(sp), 6(sp)
 	mov	18(sp), 12(sp)
@@ -1673,10 +1713,10 @@ norx32_4_1_decrypt_with:
 	mov	58(sp), 52(sp)
 	mov	64(sp), 58(sp)
 	clr	64(sp)
-	sub	#16, r15
+	sub	#16, r14
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb23
 .Lnorx32_4_1_decrypt_with_shbits24:
-	tst	r15
+	tst	r14
 	jz	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_sh22:
 	rla	64(sp)
@@ -1691,6 +1731,7 @@ norx32_4_1_decrypt_with:
 	rlc	12(sp)
 	rlc	6(sp)
 	rlc	2(sp)
+	rlc	r15
 	rlc	r4
 	rlc	r5
 	rlc	r6
@@ -1701,9 +1742,8 @@ norx32_4_1_decrypt_with:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r14
 	rlc	72(sp)
-	dec	r15
+	dec	r14
 	jnz	.Lnorx32_4_1_decrypt_with_sh22
 	jmp	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_shbig20:
@@ -1719,6 +1759,7 @@ norx32_4_1_decrypt_with:
 	clr	12(sp)
 	clr	6(sp)
 	clr	2(sp)
+	clr	r15
 	clr	r4
 	clr	r5
 	clr	r6
@@ -1729,48 +1770,57 @@ norx32_4_1_decrypt_with:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r14
 	clr	72(sp)
 .Lnorx32_4_1_decrypt_with_shend21:
 	bis	#32768, 72(sp)
-	mov	78(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, 64(sp)
-	and	r15, 58(sp)
-	and	r15, 52(sp)
-	and	r15, 46(sp)
-	and	r15, 42(sp)
-	and	r15, 36(sp)
-	and	r15, 30(sp)
-	and	r15, 24(sp)
-	and	r15, 18(sp)
-	and	r15, 12(sp)
-	and	r15, 6(sp)
-	and	r15, 2(sp)
-	mov	r4, 104(sp)
-	and	r15, 104(sp)
-	mov	r5, 102(sp)
-	and	r15, 102(sp)
-	mov	r6, 100(sp)
-	and	r15, 100(sp)
-	mov	r7, 98(sp)
-	and	r15, 98(sp)
-	mov	r8, 96(sp)
-	and	r15, 96(sp)
-	mov	r9, 94(sp)
-	and	r15, 94(sp)
-	mov	r10, 92(sp)
-	and	r15, 92(sp)
-	mov	r11, 90(sp)
-	and	r15, 90(sp)
-	mov	r12, 86(sp)
-	and	r15, 86(sp)
-	mov	r13, 84(sp)
-	and	r15, 84(sp)
-	mov	r14, 82(sp)
-	and	r15, 82(sp)
-	and	r15, 72(sp)
+	mov	78(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, 64(sp)
+	and	r14, 58(sp)
+	and	r14, 52(sp)
+	and	r14, 46(sp)
+	and	r14, 42(sp)
+	and	r14, 36(sp)
+	and	r14, 30(sp)
+	and	r14, 24(sp)
+	and	r14, 18(sp)
+	and	r14, 12(sp)
+	and	r14, 6(sp)
+	and	r14, 2(sp)
+	and	r14, r15
+	mov	r15, 104(sp)
+	mov	r4, r15
+	and	r14, r15
+	mov	r15, 102(sp)
+	mov	r5, r15
+	and	r14, r15
+	mov	r15, 100(sp)
+	mov	r6, r15
+	and	r14, r15
+	mov	r15, 98(sp)
+	mov	r7, r15
+	and	r14, r15
+	mov	r15, 96(sp)
+	mov	r8, r15
+	and	r14, r15
+	mov	r15, 94(sp)
+	mov	r9, r15
+	and	r14, r15
+	mov	r15, 92(sp)
+	mov	r10, r15
+	and	r14, r15
+	mov	r15, 90(sp)
+	mov	r11, r15
+	and	r14, r15
+	mov	r15, 86(sp)
+	mov	r12, r15
+	and	r14, r15
+	mov	r15, 84(sp)
+	mov	r13, r15
+	and	r14, r15
+	mov	r15, 82(sp)
+	and	r14, 72(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	64(sp), 80(sp)
 	xor	58(sp), 74(sp)
@@ -1920,7 +1970,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2788 bytes of code
+;     estimated 2806 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -1970,127 +2020,131 @@ norx32_4_1_F_permute:
 	xor	r8, r5
 	mov	r7, r15
 	xor	r9, r15
-	mov	r6, r4
-	and	r8, r4
-	mov	r7, r6
-	and	r9, r6
-	mov	r4, r7
-	rla	r7
-	adc	r7
-	mov	r7, r4
-	and	#65534, r4
-	rlam.w	#1, r6
-	and	#1, r7
-	bis	r7, r6
-	mov	r5, r7
-	xor	r4, r7
-	xor	r6, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
-	xor	r13, r4
-	mov	r15, r5
-	xor	r14, r5
-	swpb	r5
-	mov	r5, r6
-	swpb	r4
-	xor.b	r4, r6
-	xor	r4, r6
-	mov	r4, r13
-	xor.b	r5, r13
-	xor	r5, r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r5
-	xor	r13, r5
-	mov	r12, r14
-	xor	r6, r14
-	mov	r11, r4
-	and	r13, r4
-	and	r6, r12
-	rla	r4
-	adc	r4
-	mov	r4, r11
-	and	#65534, r11
-	rlam.w	#1, r12
-	and	#1, r4
-	bis	r4, r12
-	xor	r11, r5
-	xor	r12, r14
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r8, r11
-	xor	r5, r11
-	xor	r14, r9
-	rla	r9
-	rlc	r11
-	adc	r9
-	rla	r9
-	rlc	r11
-	adc	r9
-	rla	r9
-	rlc	r11
-	adc	r9
-	rla	r9
-	rlc	r11
-	adc	r9
-	rla	r9
-	rlc	r11
-	adc	r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
-	xor	r9, r8
-	mov	r15, r12
-	xor	r11, r12
+	and	r8, r6
 	and	r9, r7
-	and	r11, r15
-	rla	r7
-	adc	r7
-	mov	r7, r4
+	rla	r6
+	adc	r6
+	mov	r6, r4
 	and	#65534, r4
-	rlam.w	#1, r15
-	and	#1, r7
-	bis	r7, r15
-	mov	r8, 42(sp)
-	xor	r4, 42(sp)
-	mov	r12, 14(sp)
-	xor	r15, 14(sp)
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	mov	r5, r6
+	xor	r4, r6
+	xor	r7, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r7
+	xor	r13, r7
+	mov	r15, r13
+	xor	r14, r13
+	swpb	r13
+	mov	r13, r5
+	swpb	r7
+	xor.b	r7, r5
+	xor	r7, r5
+	xor.b	r13, r7
+	xor	r13, r7
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r4
+	xor	r7, r4
+	mov	r12, r13
+	xor	r5, r13
+	and	r7, r11
+	mov	r12, r14
+	and	r5, r14
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#65534, r12
+	rlam.w	#1, r14
+	and	#1, r11
+	bis	r11, r14
+	mov	r4, r11
+	xor	r12, r11
+	mov	r13, r12
+	xor	r14, r12
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r8, r14
+	xor	r11, r14
+	mov	r9, r13
+	xor	r12, r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r4
+	xor	r13, r4
+	mov	r15, r8
+	xor	r14, r8
+	and	r13, r6
+	mov	r15, r9
+	and	r14, r9
+	mov	r6, r15
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rlam.w	#1, r9
+	and	#1, r15
+	bis	r15, r9
+	mov	r4, r15
+	xor	r6, r15
+	mov	r15, 42(sp)
+	mov	r8, r15
+	xor	r9, r15
+	mov	r15, 14(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	42(sp), 80(sp)
-	xor	r13, 80(sp)
+	xor	r7, 80(sp)
 	mov	14(sp), 76(sp)
-	xor	r6, 76(sp)
+	xor	r5, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r8
+	mov	r11, r8
 	xor	76(sp), r8
-	mov	r14, r12
-	xor	80(sp), r12
-	mov	r5, r13
-	and	76(sp), r13
-	and	80(sp), r14
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	mov	r8, 96(sp)
-	xor	r15, 96(sp)
-	mov	r12, 92(sp)
-	xor	r14, 92(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r9, r14
-	xor	96(sp), r14
+	mov	r12, r9
+	xor	80(sp), r9
 	mov	r11, r15
-	xor	92(sp), r15
-	mov	r14, 86(sp)
-	mov	r15, 100(sp)
+	and	76(sp), r15
+	mov	r12, r11
+	and	80(sp), r11
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rlam.w	#1, r11
+	and	#1, r15
+	bis	r15, r11
+	mov	r8, r15
+	xor	r12, r15
+	mov	r15, 96(sp)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 92(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	96(sp), r13
+	xor	92(sp), r14
+	mov	r13, 86(sp)
+	mov	r14, 100(sp)
 	rla	86(sp)
 	rlc	100(sp)
 	adc	86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	52(sp), r13
-	xor	26(sp), r13
-	mov	50(sp), r14
-	xor	r10, r14
+	mov	52(sp), r14
+	xor	26(sp), r14
+	mov	50(sp), r13
+	xor	r10, r13
 	mov	52(sp), r11
 	and	26(sp), r11
 	mov	50(sp), r12
@@ -2102,636 +2156,42 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	xor	r15, r13
-	xor	r12, r14
+	xor	r15, r14
+	xor	r12, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r4
-	xor	4(sp), r4
-	mov	r14, r15
+	mov	r14, r11
+	xor	4(sp), r11
+	mov	r13, r15
 	xor	12(sp), r15
 	swpb	r15
-	mov	r15, r5
-	swpb	r4
-	xor.b	r4, r5
-	xor	r4, r5
-	xor.b	r15, r4
-	xor	r15, r4
+	mov	r15, r12
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
+	xor.b	r15, r11
+	xor	r15, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	44(sp), r6
-	xor	r4, r6
-	mov	32(sp), r8
-	xor	r5, r8
-	mov	44(sp), r11
-	and	r4, r11
-	mov	32(sp), r12
-	and	r5, r12
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	mov	44(sp), r7
+	xor	r11, r7
+	mov	32(sp), r6
+	xor	r12, r6
+	mov	44(sp), r8
+	and	r11, r8
+	mov	32(sp), r9
+	and	r12, r9
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r15, r6
-	xor	r12, r8
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	xor	r15, r7
+	mov	r6, r8
+	xor	r9, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	26(sp), r9
-	xor	r6, r9
-	mov	r10, r7
-	xor	r8, r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r13, r11
-	xor	r7, r11
-	mov	r14, r12
-	xor	r9, r12
-	and	r7, r13
-	and	r9, r14
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	mov	r11, 54(sp)
-	xor	r15, 54(sp)
-	mov	r12, 48(sp)
-	xor	r14, 48(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	54(sp), 78(sp)
-	xor	r4, 78(sp)
-	mov	48(sp), 74(sp)
-	xor	r5, 74(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r12
-	xor	74(sp), r12
-	mov	r8, r13
-	xor	78(sp), r13
-	mov	r6, r14
-	and	74(sp), r14
-	and	78(sp), r8
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r14
-	bis	r14, r8
-	mov	r12, 94(sp)
-	xor	r15, 94(sp)
-	mov	r13, 90(sp)
-	xor	r8, 90(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	94(sp), r7
-	mov	r9, r15
-	xor	90(sp), r15
-	mov	r15, 30(sp)
-	rla	r7
-	rlc	30(sp)
-	adc	r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r14
-	xor	8(sp), r14
-	mov	16(sp), r15
-	xor	58(sp), r15
-	mov	20(sp), r11
-	and	8(sp), r11
-	mov	16(sp), r12
-	and	58(sp), r12
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65534, r13
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r13, r14
-	xor	r12, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r8
-	xor	108(sp), r8
-	mov	r15, r13
-	xor	106(sp), r13
-	swpb	r13
-	mov	r13, r4
-	swpb	r8
-	xor.b	r8, r4
-	xor	r8, r4
-	xor.b	r13, r8
-	xor	r13, r8
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r5
-	xor	r8, r5
-	mov	68(sp), r6
-	xor	r4, r6
-	mov	72(sp), r11
-	and	r8, r11
-	mov	68(sp), r12
-	and	r4, r12
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65534, r13
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r13, r5
-	xor	r12, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	8(sp), r12
-	xor	r5, r12
-	mov	58(sp), r10
-	xor	r6, r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	rla	r10
-	rlc	r12
-	adc	r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r9
-	xor	r10, r9
-	mov	r15, r11
-	xor	r12, r11
-	and	r10, r14
-	and	r12, r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	mov	r9, 62(sp)
-	xor	r13, 62(sp)
-	mov	r11, 60(sp)
-	xor	r15, 60(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	62(sp), 84(sp)
-	xor	r8, 84(sp)
-	mov	60(sp), 82(sp)
-	xor	r4, 82(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	xor	82(sp), r11
-	mov	r6, r8
-	xor	84(sp), r8
-	mov	r5, r13
-	and	82(sp), r13
-	mov	r6, r14
-	and	84(sp), r14
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	xor	r15, r11
-	xor	r14, r8
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	r11, r14
-	mov	r12, r15
-	xor	r8, r15
-	mov	r14, 24(sp)
-	mov	r15, 36(sp)
-	rla	24(sp)
-	rlc	36(sp)
-	adc	24(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	104(sp), r12
-	xor	98(sp), r12
-	mov	102(sp), r10
-	xor	34(sp), r10
-	mov	104(sp), r13
-	and	98(sp), r13
-	mov	102(sp), r14
-	and	34(sp), r14
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	xor	r15, r12
-	mov	r10, r15
-	xor	r14, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r12, r5
-	xor	64(sp), r5
-	mov	r15, r14
-	xor	66(sp), r14
-	swpb	r14
-	mov	r14, r4
-	swpb	r5
-	xor.b	r5, r4
-	xor	r5, r4
-	xor.b	r14, r5
-	xor	r14, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	56(sp), r6
-	xor	r5, r6
-	mov	46(sp), r9
-	xor	r4, r9
-	mov	56(sp), r14
-	and	r5, r14
-	mov	46(sp), r10
-	and	r4, r10
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r10
-	and	#1, r14
-	bis	r14, r10
-	mov	r6, r14
-	xor	r13, r14
-	mov	r9, r13
-	xor	r10, r13
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r10
-	xor	r14, r10
-	mov	34(sp), r9
-	xor	r13, r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, 6(sp)
-	xor	r9, 6(sp)
-	mov	r15, 0(sp)
-	xor	r10, 0(sp)
-	and	r9, r12
-	and	r10, r15
-	rla	r12
-	adc	r12
-	mov	r12, r6
-	and	#65534, r6
-	rlam.w	#1, r15
-	and	#1, r12
-	bis	r12, r15
-	xor	r6, 6(sp)
-	xor	r15, 0(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	6(sp), r6
-	xor	r5, r6
-	mov	@sp, r5
-	xor	r4, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r4
-	xor	r5, r4
-	mov	r13, r12
-	xor	r6, r12
-	and	r5, r14
-	mov	r13, r15
-	and	r6, r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	mov	r4, 10(sp)
-	xor	r13, 10(sp)
-	xor	r15, r12
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	10(sp), r9
-	mov	r10, r15
-	xor	r12, r15
-	mov	r15, 18(sp)
-	rla	r9
-	rlc	18(sp)
-	adc	r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r14
-	xor	r7, r14
-	mov	14(sp), r4
-	xor	30(sp), r4
-	mov	42(sp), r15
-	and	r7, r15
-	mov	14(sp), r13
-	and	30(sp), r13
-	rla	r15
-	adc	r15
-	mov	r15, r10
-	and	#65534, r10
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	xor	r10, r14
-	mov	r4, r15
-	xor	r13, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r10
-	xor	r5, r10
-	mov	r15, r13
-	xor	r6, r13
-	swpb	r13
-	mov	r13, r4
-	swpb	r10
-	xor.b	r10, r4
-	xor	r10, r4
-	xor.b	r13, r10
-	xor	r13, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r5
-	xor	r10, r5
-	mov	r8, r6
-	xor	r4, r6
-	and	r10, r11
-	mov	r8, r13
-	and	r4, r13
-	rla	r11
-	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r13
-	and	#1, r11
-	bis	r11, r13
-	xor	r8, r5
-	xor	r13, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r7, r8
-	xor	r5, r8
-	mov	30(sp), r7
-	xor	r6, r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, 2(sp)
-	xor	r7, 2(sp)
-	mov	r15, r11
-	xor	r8, r11
-	and	r7, r14
-	and	r8, r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r13, 2(sp)
-	mov	r11, 70(sp)
-	xor	r15, 70(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	2(sp), 66(sp)
-	xor	r10, 66(sp)
-	mov	70(sp), 64(sp)
-	xor	r4, 64(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	xor	64(sp), r10
-	mov	r6, r11
-	xor	66(sp), r11
-	mov	r5, r13
-	and	64(sp), r13
-	mov	r6, r14
-	and	66(sp), r14
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	mov	r10, 72(sp)
-	xor	r15, 72(sp)
-	mov	r11, 68(sp)
-	xor	r14, 68(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r14
-	xor	72(sp), r14
-	mov	r8, r15
-	xor	68(sp), r15
-	mov	r14, 26(sp)
-	mov	r15, 88(sp)
-	rla	26(sp)
-	rlc	88(sp)
-	adc	26(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	54(sp), r14
-	xor	24(sp), r14
-	mov	48(sp), r15
-	xor	36(sp), r15
-	mov	54(sp), r10
-	and	24(sp), r10
-	mov	48(sp), r11
-	and	36(sp), r11
-	rla	r10
-	adc	r10
-	mov	r10, r13
-	and	#65534, r13
-	rlam.w	#1, r11
-	and	#1, r10
-	bis	r10, r11
-	xor	r13, r14
-	xor	r11, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r5
-	xor	76(sp), r5
-	mov	r15, r13
-	xor	80(sp), r13
-	swpb	r13
-	mov	r13, r4
-	swpb	r5
-	xor.b	r5, r4
-	xor	r5, r4
-	xor.b	r13, r5
-	xor	r13, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r6
-	xor	r5, r6
-	mov	r12, r7
-	xor	r4, r7
-	mov	10(sp), r11
-	and	r5, r11
-	and	r4, r12
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65534, r13
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r13, r6
-	xor	r12, r7
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	24(sp), r10
-	xor	r6, r10
-	mov	36(sp), r8
-	xor	r7, r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	rla	r8
-	rlc	r10
-	adc	r8
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r11
-	xor	r8, r11
-	mov	r15, r12
-	xor	r10, r12
-	and	r8, r14
-	and	r10, r15
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	mov	r11, 52(sp)
-	xor	r13, 52(sp)
-	mov	r12, 50(sp)
-	xor	r15, 50(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	52(sp), 40(sp)
-	xor	r5, 40(sp)
-	mov	50(sp), 38(sp)
-	xor	r4, 38(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	xor	38(sp), r11
-	mov	r7, r12
-	xor	40(sp), r12
-	mov	r6, r13
-	and	38(sp), r13
-	mov	r7, r14
-	and	40(sp), r14
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	mov	r11, 56(sp)
-	xor	r15, 56(sp)
-	mov	r12, 46(sp)
-	xor	r14, 46(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
-	xor	56(sp), r14
-	mov	r10, r15
-	xor	46(sp), r15
-	mov	r14, 8(sp)
-	mov	r15, 58(sp)
-	rla	8(sp)
-	rlc	58(sp)
-	adc	8(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r13
-	xor	r9, r13
-	mov	60(sp), r4
-	xor	18(sp), r4
-	mov	62(sp), r12
-	and	r9, r12
-	mov	60(sp), r14
-	and	18(sp), r14
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r12
-	bis	r12, r14
-	xor	r15, r13
-	xor	r14, r4
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r5
-	xor	74(sp), r5
-	mov	r4, r15
-	xor	78(sp), r15
-	swpb	r15
-	mov	r15, r6
-	swpb	r5
-	xor.b	r5, r6
-	xor	r5, r6
-	xor.b	r15, r5
-	xor	r15, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r7
-	xor	r5, r7
-	mov	92(sp), r8
-	xor	r6, r8
-	mov	96(sp), r12
-	and	r5, r12
-	mov	92(sp), r14
-	and	r6, r14
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r12
-	bis	r12, r14
-	xor	r15, r7
-	xor	r14, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
 	xor	r7, r9
-	mov	18(sp), r10
 	xor	r8, r10
 	rla	r10
 	rlc	r9
@@ -2749,52 +2209,676 @@ norx32_4_1_F_permute:
 	rlc	r9
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r13, r11
-	xor	r10, r11
-	mov	r4, r12
-	xor	r9, r12
-	and	r10, r13
-	mov	r4, r14
-	and	r9, r14
+	mov	r14, r5
+	xor	r10, r5
+	mov	r13, r6
+	xor	r9, r6
+	mov	r14, r15
+	and	r10, r15
+	and	r9, r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r5, r15
+	xor	r14, r15
+	mov	r15, 54(sp)
+	mov	r6, r15
+	xor	r13, r15
+	mov	r15, 48(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	54(sp), 78(sp)
+	xor	r11, 78(sp)
+	mov	48(sp), 74(sp)
+	xor	r12, 74(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r11
+	xor	74(sp), r11
+	mov	r8, r12
+	xor	78(sp), r12
+	mov	r7, r15
+	and	74(sp), r15
+	mov	r8, r13
+	and	78(sp), r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r11, r15
+	xor	r14, r15
+	mov	r15, 94(sp)
+	mov	r12, r15
+	xor	r13, r15
+	mov	r15, 90(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r10, r13
+	xor	94(sp), r13
+	mov	r9, r15
+	xor	90(sp), r15
+	mov	r15, 30(sp)
 	rla	r13
+	rlc	30(sp)
 	adc	r13
-	mov	r13, r15
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	20(sp), r15
+	xor	8(sp), r15
+	mov	16(sp), r14
+	xor	58(sp), r14
+	mov	20(sp), r10
+	and	8(sp), r10
+	mov	16(sp), r11
+	and	58(sp), r11
+	rla	r10
+	adc	r10
+	mov	r10, r12
+	and	#65534, r12
+	rlam.w	#1, r11
+	and	#1, r10
+	bis	r10, r11
+	xor	r12, r15
+	xor	r11, r14
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r15, r11
+	xor	108(sp), r11
+	mov	r14, r12
+	xor	106(sp), r12
+	swpb	r12
+	mov	r12, r10
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
+	xor.b	r12, r11
+	xor	r12, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	72(sp), r6
+	xor	r11, r6
+	mov	68(sp), r7
+	xor	r10, r7
+	mov	72(sp), r8
+	and	r11, r8
+	mov	68(sp), r9
+	and	r10, r9
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65534, r12
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	xor	r12, r6
+	xor	r9, r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	8(sp), r9
+	xor	r6, r9
+	mov	58(sp), r8
+	xor	r7, r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r15, r4
+	xor	r8, r4
+	mov	r14, r5
+	xor	r9, r5
+	and	r8, r15
+	and	r9, r14
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rlam.w	#1, r14
+	and	#1, r15
+	bis	r15, r14
+	mov	r4, r15
+	xor	r12, r15
+	mov	r15, 62(sp)
+	mov	r5, r15
+	xor	r14, r15
+	mov	r15, 60(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	62(sp), 84(sp)
+	xor	r11, 84(sp)
+	mov	60(sp), 82(sp)
+	xor	r10, 82(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r10
+	xor	82(sp), r10
+	mov	r7, r11
+	xor	84(sp), r11
+	mov	r6, r12
+	and	82(sp), r12
+	mov	r7, r14
+	and	84(sp), r14
+	rla	r12
+	adc	r12
+	mov	r12, r15
 	and	#65534, r15
 	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	mov	r11, 20(sp)
-	xor	r15, 20(sp)
-	mov	r12, 16(sp)
-	xor	r14, 16(sp)
+	and	#1, r12
+	bis	r12, r14
+	xor	r15, r10
+	mov	r11, r12
+	xor	r14, r12
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r8, r14
+	xor	r10, r14
+	mov	r9, r15
+	xor	r12, r15
+	mov	r14, 24(sp)
+	mov	r15, 36(sp)
+	rla	24(sp)
+	rlc	36(sp)
+	adc	24(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	104(sp), r4
+	xor	98(sp), r4
+	mov	102(sp), r9
+	xor	34(sp), r9
+	mov	104(sp), r11
+	and	98(sp), r11
+	mov	102(sp), r14
+	and	34(sp), r14
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65534, r15
+	rlam.w	#1, r14
+	and	#1, r11
+	bis	r11, r14
+	xor	r15, r4
+	xor	r14, r9
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r14
+	xor	64(sp), r14
+	mov	r9, r15
+	xor	66(sp), r15
+	swpb	r15
+	mov	r15, r5
+	swpb	r14
+	xor.b	r14, r5
+	xor	r14, r5
+	xor.b	r15, r14
+	xor	r15, r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	56(sp), r6
+	xor	r14, r6
+	mov	46(sp), r7
+	xor	r5, r7
+	mov	56(sp), r11
+	and	r14, r11
+	mov	46(sp), r15
+	and	r5, r15
+	rla	r11
+	adc	r11
+	mov	r11, r8
+	and	#65534, r8
+	rlam.w	#1, r15
+	and	#1, r11
+	bis	r11, r15
+	xor	r8, r6
+	xor	r15, r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	98(sp), r11
+	xor	r6, r11
+	mov	34(sp), r8
+	xor	r7, r8
+	rla	r8
+	rlc	r11
+	adc	r8
+	rla	r8
+	rlc	r11
+	adc	r8
+	rla	r8
+	rlc	r11
+	adc	r8
+	rla	r8
+	rlc	r11
+	adc	r8
+	rla	r8
+	rlc	r11
+	adc	r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r15
+	xor	r8, r15
+	mov	r15, 6(sp)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 0(sp)
+	and	r8, r4
+	mov	r9, r15
+	and	r11, r15
+	mov	r4, r9
+	rla	r9
+	adc	r9
+	mov	r9, r4
+	and	#65534, r4
+	rlam.w	#1, r15
+	and	#1, r9
+	bis	r9, r15
+	xor	r4, 6(sp)
+	xor	r15, 0(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	6(sp), r9
+	xor	r14, r9
+	mov	@sp, r14
+	xor	r5, r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r15
+	xor	r14, r15
+	mov	r7, r5
+	xor	r9, r5
+	mov	r6, r4
+	and	r14, r4
+	mov	r7, r6
+	and	r9, r6
+	rla	r4
+	adc	r4
+	mov	r4, r7
+	and	#65534, r7
+	rlam.w	#1, r6
+	and	#1, r4
+	bis	r4, r6
+	xor	r7, r15
+	mov	r15, 10(sp)
+	mov	r5, r7
+	xor	r6, r7
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	10(sp), r8
+	mov	r11, r15
+	xor	r7, r15
+	mov	r8, r11
+	mov	r15, 18(sp)
+	rla	r11
+	rlc	18(sp)
+	adc	r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	42(sp), r5
+	xor	r13, r5
+	mov	14(sp), r4
+	xor	30(sp), r4
+	mov	42(sp), r8
+	and	r13, r8
+	mov	14(sp), r15
+	and	30(sp), r15
+	rla	r8
+	adc	r8
+	mov	r8, r6
+	and	#65534, r6
+	rlam.w	#1, r15
+	and	#1, r8
+	bis	r8, r15
+	xor	r6, r5
+	mov	r4, r6
+	xor	r15, r6
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r4
+	xor	r14, r4
+	mov	r6, r15
+	xor	r9, r15
+	swpb	r15
+	mov	r15, r8
+	swpb	r4
+	xor.b	r4, r8
+	xor	r4, r8
+	mov	r4, r9
+	xor.b	r15, r9
+	xor	r15, r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r4
+	xor	r9, r4
+	mov	r12, r14
+	xor	r8, r14
+	and	r9, r10
+	mov	r12, r15
+	and	r8, r15
+	rla	r10
+	adc	r10
+	mov	r10, r12
+	and	#65534, r12
+	rlam.w	#1, r15
+	and	#1, r10
+	bis	r10, r15
+	mov	r4, r10
+	xor	r12, r10
+	mov	r14, r12
+	xor	r15, r12
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r13, r14
+	xor	r10, r14
+	mov	30(sp), r13
+	xor	r12, r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r15
+	xor	r13, r15
+	mov	r15, 2(sp)
+	mov	r6, r15
+	xor	r14, r15
+	and	r13, r5
+	and	r14, r6
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65534, r4
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	xor	r4, 2(sp)
+	xor	r6, r15
+	mov	r15, 70(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	2(sp), 66(sp)
+	xor	r9, 66(sp)
+	mov	70(sp), 64(sp)
+	xor	r8, 64(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r8
+	xor	64(sp), r8
+	mov	r12, r9
+	xor	66(sp), r9
+	mov	r10, r15
+	and	64(sp), r15
+	mov	r12, r10
+	and	66(sp), r10
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rlam.w	#1, r10
+	and	#1, r15
+	bis	r15, r10
+	mov	r8, r15
+	xor	r12, r15
+	mov	r15, 72(sp)
+	mov	r9, r15
+	xor	r10, r15
+	mov	r15, 68(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	72(sp), r13
+	xor	68(sp), r14
+	mov	r13, 26(sp)
+	mov	r14, 88(sp)
+	rla	26(sp)
+	rlc	88(sp)
+	adc	26(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	54(sp), r15
+	xor	24(sp), r15
+	mov	48(sp), r14
+	xor	36(sp), r14
+	mov	54(sp), r10
+	and	24(sp), r10
+	mov	48(sp), r12
+	and	36(sp), r12
+	rla	r10
+	adc	r10
+	mov	r10, r13
+	and	#65534, r13
+	rlam.w	#1, r12
+	and	#1, r10
+	bis	r10, r12
+	xor	r13, r15
+	xor	r12, r14
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r15, r12
+	xor	76(sp), r12
+	mov	r14, r13
+	xor	80(sp), r13
+	swpb	r13
+	mov	r13, r10
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r13, r12
+	xor	r13, r12
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	10(sp), r5
+	xor	r12, r5
+	mov	r7, r6
+	xor	r10, r6
+	mov	10(sp), r8
+	and	r12, r8
+	mov	r7, r9
+	and	r10, r9
+	rla	r8
+	adc	r8
+	mov	r8, r13
+	and	#65534, r13
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	mov	r5, r7
+	xor	r13, r7
+	mov	r6, r13
+	xor	r9, r13
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	24(sp), r9
+	xor	r7, r9
+	mov	36(sp), r8
+	xor	r13, r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r15, r4
+	xor	r8, r4
+	mov	r14, r5
+	xor	r9, r5
+	and	r8, r15
+	and	r9, r14
+	rla	r15
+	adc	r15
+	mov	r15, r6
+	and	#65534, r6
+	rlam.w	#1, r14
+	and	#1, r15
+	bis	r15, r14
+	mov	r4, r15
+	xor	r6, r15
+	mov	r15, 52(sp)
+	mov	r5, r15
+	xor	r14, r15
+	mov	r15, 50(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	52(sp), 40(sp)
+	xor	r12, 40(sp)
+	mov	50(sp), 38(sp)
+	xor	r10, 38(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r10
+	xor	38(sp), r10
+	mov	r13, r12
+	xor	40(sp), r12
+	mov	r7, r15
+	and	38(sp), r15
+	and	40(sp), r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r10, r15
+	xor	r14, r15
+	mov	r15, 56(sp)
+	mov	r12, r15
+	xor	r13, r15
+	mov	r15, 46(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r8, r14
+	xor	56(sp), r14
+	mov	r9, r15
+	xor	46(sp), r15
+	mov	r14, 8(sp)
+	mov	r15, 58(sp)
+	rla	8(sp)
+	rlc	58(sp)
+	adc	8(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	62(sp), r14
+	xor	r11, r14
+	mov	60(sp), r13
+	xor	18(sp), r13
+	mov	62(sp), r10
+	and	r11, r10
+	mov	60(sp), r12
+	and	18(sp), r12
+	rla	r10
+	adc	r10
+	mov	r10, r15
+	and	#65534, r15
+	rlam.w	#1, r12
+	and	#1, r10
+	bis	r10, r12
+	xor	r15, r14
+	xor	r12, r13
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r14, r6
+	xor	74(sp), r6
+	mov	r13, r15
+	xor	78(sp), r15
+	swpb	r15
+	mov	r15, r12
+	swpb	r6
+	xor.b	r6, r12
+	xor	r6, r12
+	xor.b	r15, r6
+	xor	r15, r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	96(sp), r7
+	xor	r6, r7
+	mov	92(sp), r8
+	xor	r12, r8
+	mov	96(sp), r9
+	and	r6, r9
+	mov	92(sp), r10
+	and	r12, r10
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
+	xor	r15, r7
+	xor	r10, r8
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r11, r10
+	xor	r7, r10
+	mov	18(sp), r9
+	xor	r8, r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r14, r5
+	xor	r9, r5
+	mov	r13, r11
+	xor	r10, r11
+	mov	r14, r15
+	and	r9, r15
+	and	r10, r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r5, r15
+	xor	r14, r15
+	mov	r15, 20(sp)
+	mov	r11, r15
+	xor	r13, r15
+	mov	r15, 16(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	20(sp), 12(sp)
-	xor	r5, 12(sp)
+	xor	r6, 12(sp)
 	mov	16(sp), 4(sp)
-	xor	r6, 4(sp)
+	xor	r12, 4(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
-	xor	4(sp), r12
+	mov	r7, r11
+	xor	4(sp), r11
+	mov	r8, r12
+	xor	12(sp), r12
+	mov	r7, r15
+	and	4(sp), r15
 	mov	r8, r13
-	xor	12(sp), r13
-	mov	r7, r14
-	and	4(sp), r14
-	and	12(sp), r8
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r14
-	bis	r14, r8
-	mov	r12, 22(sp)
-	xor	r15, 22(sp)
-	mov	r13, 28(sp)
-	xor	r8, 28(sp)
+	and	12(sp), r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r11, r15
+	xor	r14, r15
+	mov	r15, 22(sp)
+	mov	r12, r15
+	xor	r13, r15
+	mov	r15, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r12
+	mov	r9, r12
 	xor	22(sp), r12
-	mov	r9, r15
+	mov	r10, r15
 	xor	28(sp), r15
 	mov	r15, 34(sp)
 	rla	r12
@@ -2992,7 +3076,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1986 bytes of code
+;     estimated 1982 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3000,6 +3084,8 @@ norx32_4_1_F_permute:
 norx32_4_1_absorb_header:
 	pushm.w	#7, r10
 	sub	#160, sp
+	mov	r12, r10
+	mov	r13, 110(sp)
 	mov	r14, 108(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
@@ -3008,8 +3094,6 @@ norx32_4_1_absorb_header:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r12, r10
-	mov	r13, 110(sp)
 	tst	r15
 	jnz	.Lnorx32_4_1_absorb_header_near15
 	br	#.Lnorx32_4_1_absorb_header_else1
@@ -3302,37 +3386,37 @@ norx32_4_1_absorb_header:
 	mov	r10, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	r7, r13
-	add	110(sp), r13
+	mov	r7, r14
+	add	110(sp), r14
 	cmp	#48, r8
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
-	mov	@r13, 54(sp)
-	mov	2(r13), 52(sp)
-	mov	4(r13), 50(sp)
-	mov	6(r13), 48(sp)
-	mov	8(r13), 46(sp)
-	mov	10(r13), 44(sp)
-	mov	12(r13), 42(sp)
-	mov	14(r13), 38(sp)
-	mov	16(r13), 34(sp)
-	mov	18(r13), 32(sp)
-	mov	20(r13), 28(sp)
-	mov	22(r13), 22(sp)
-	mov	24(r13), r4
-	mov	26(r13), r5
-	mov	28(r13), r6
-	mov	30(r13), r7
-	mov	32(r13), r11
-	mov	34(r13), r12
-	mov	36(r13), 88(sp)
-	mov	38(r13), 90(sp)
-	mov	40(r13), 92(sp)
-	mov	42(r13), 94(sp)
-	mov	44(r13), 96(sp)
-	mov	46(r13), 98(sp)
+	mov	@r14, 54(sp)
+	mov	2(r14), 52(sp)
+	mov	4(r14), 50(sp)
+	mov	6(r14), 48(sp)
+	mov	8(r14), 46(sp)
+	mov	10(r14), 44(sp)
+	mov	12(r14), 42(sp)
+	mov	14(r14), 38(sp)
+	mov	16(r14), 34(sp)
+	mov	18(r14), 32(sp)
+	mov	20(r14), 28(sp)
+	mov	22(r14), 22(sp)
+	mov	24(r14), 16(sp)
+	mov	26(r14), 68(sp)
+	mov	28(r14), 60(sp)
+	mov	30(r14), r15
+	mov	32(r14), r4
+	mov	34(r14), r5
+	mov	36(r14), r6
+	mov	38(r14), r7
+	mov	40(r14), r11
+	mov	42(r14), r12
+	mov	44(r14), r13
+	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
 	mov	sp, r7
@@ -3341,39 +3425,20 @@ norx32_4_1_absorb_header:
 	mov	#48, r12
 	mov	r8, r15
 .Lnorx32_4_1_absorb_header_cpy8:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lnorx32_4_1_absorb_header_pad9
-	mov.b	@r13, r14
-	inc	r13
+	mov.b	@r14, r13
+	inc	r14
 	dec	r15
 .Lnorx32_4_1_absorb_header_pad9:
-	mov.b	r14, 0(r11)
+	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_absorb_header_cpy8
-	mov	r7, r13
+	mov	r7, r14
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r9, r14
-	rlam.w	#3, r14
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#7, r15
-	mov	r14, 76(sp)
-	bis	r15, 76(sp)
-	cmp	#48, r8
-	subc	#0, r9
-	clr	40(sp)
-	adc	40(sp)
-	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	xor	@r10, 54(sp)
 	xor	2(r10), 52(sp)
 	xor	4(r10), 50(sp)
@@ -3386,28 +3451,56 @@ norx32_4_1_absorb_header:
 	xor	18(r10), 32(sp)
 	xor	20(r10), 28(sp)
 	xor	22(r10), 22(sp)
-	mov	r4, 16(sp)
 	xor	24(r10), 16(sp)
-	mov	r5, 86(sp)
-	xor	26(r10), 86(sp)
-	mov	r6, 84(sp)
-	xor	28(r10), 84(sp)
-	mov	r7, 82(sp)
-	xor	30(r10), 82(sp)
-	mov	r11, 80(sp)
-	xor	32(r10), 80(sp)
-	mov	r12, 78(sp)
-	xor	34(r10), 78(sp)
-	xor	36(r10), 88(sp)
-	xor	38(r10), 90(sp)
-	xor	40(r10), 92(sp)
-	xor	42(r10), 94(sp)
-	xor	44(r10), 96(sp)
-	xor	46(r10), 98(sp)
-	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	xor	26(r10), 68(sp)
+	xor	28(r10), 60(sp)
+	xor	30(r10), r15
+	mov	r15, 98(sp)
+	mov	r4, r15
+	xor	32(r10), r15
+	mov	r15, 96(sp)
+	mov	r5, r15
+	xor	34(r10), r15
+	mov	r15, 94(sp)
+	mov	r6, r15
+	xor	36(r10), r15
+	mov	r15, 92(sp)
+	mov	r7, r15
+	xor	38(r10), r15
+	mov	r15, 90(sp)
+	mov	r11, r15
+	xor	40(r10), r15
+	mov	r15, 88(sp)
+	mov	r12, r15
+	xor	42(r10), r15
+	mov	r15, 86(sp)
 	mov	r13, r15
-	and	#65528, r15
-	xor	#1, 40(sp)
+	xor	44(r10), r15
+	mov	r15, 84(sp)
+	mov	r14, r15
+	xor	46(r10), r15
+	mov	r15, 82(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	cmp	#48, r8
+	mov	r9, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 40(sp)
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r14
+	and	#65528, r14
+	mov	r9, r15
+	rlam.w	#3, r15
+	and	#7, r8
+	bis	r8, r15
+	mov	r15, 64(sp)
 	mov	#1, 30(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
@@ -3421,6 +3514,7 @@ norx32_4_1_absorb_header:
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
+	mov	#0, r15
 	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
@@ -3430,17 +3524,15 @@ norx32_4_1_absorb_header:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r14
 	mov	#0, 36(sp)
-	tst	76(sp)
+	tst	64(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
-	cmp	#384, r15
+	cmp	#384, r14
 	jc	.Lnorx32_4_1_absorb_header_shbig10
 .Lnorx32_4_1_absorb_header_shlimb13:
-	cmp	#16, r15
+	cmp	#16, r14
 	jnc	.Lnorx32_4_1_absorb_header_shbits14
-	mov	r14, 36(sp)
-	mov	r13, r14
+	mov	r13, 36(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r9, r11
@@ -3449,7 +3541,8 @@ norx32_4_1_absorb_header:
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
-	mov	@sp, r4
+	mov	r15, r4
+	mov	@sp, r15
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
@@ -3463,10 +3556,10 @@ norx32_4_1_absorb_header:
 	mov	26(sp), 24(sp)
 	mov	30(sp), 26(sp)
 	clr	30(sp)
-	sub	#16, r15
+	sub	#16, r14
 	jmp	.Lnorx32_4_1_absorb_header_shlimb13
 .Lnorx32_4_1_absorb_header_shbits14:
-	tst	r15
+	tst	r14
 	jz	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_sh12:
 	rla	30(sp)
@@ -3482,6 +3575,7 @@ norx32_4_1_absorb_header:
 	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
+	rlc	r15
 	rlc	r4
 	rlc	r5
 	rlc	r6
@@ -3491,9 +3585,8 @@ norx32_4_1_absorb_header:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r14
 	rlc	36(sp)
-	dec	r15
+	dec	r14
 	jnz	.Lnorx32_4_1_absorb_header_sh12
 	jmp	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_shbig10:
@@ -3510,6 +3603,7 @@ norx32_4_1_absorb_header:
 	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
+	clr	r15
 	clr	r4
 	clr	r5
 	clr	r6
@@ -3519,47 +3613,55 @@ norx32_4_1_absorb_header:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r14
 	clr	36(sp)
 .Lnorx32_4_1_absorb_header_shend11:
 	bis	#32768, 36(sp)
-	mov	40(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, 30(sp)
-	and	r15, 26(sp)
-	and	r15, 24(sp)
-	and	r15, 20(sp)
-	and	r15, 18(sp)
-	and	r15, 14(sp)
-	and	r15, 12(sp)
-	and	r15, 10(sp)
-	and	r15, 8(sp)
-	and	r15, 6(sp)
-	and	r15, 4(sp)
-	and	r15, 2(sp)
-	and	r15, 0(sp)
-	mov	r4, 74(sp)
-	and	r15, 74(sp)
-	mov	r5, 72(sp)
-	and	r15, 72(sp)
-	mov	r6, 70(sp)
-	and	r15, 70(sp)
-	mov	r7, 68(sp)
-	and	r15, 68(sp)
-	mov	r8, 66(sp)
-	and	r15, 66(sp)
-	mov	r9, 64(sp)
-	and	r15, 64(sp)
-	mov	r11, 62(sp)
-	and	r15, 62(sp)
-	mov	r12, 60(sp)
-	and	r15, 60(sp)
-	mov	r13, 58(sp)
-	and	r15, 58(sp)
-	mov	r14, 56(sp)
-	and	r15, 56(sp)
-	and	r15, 36(sp)
+	mov	40(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, 30(sp)
+	and	r14, 26(sp)
+	and	r14, 24(sp)
+	and	r14, 20(sp)
+	and	r14, 18(sp)
+	and	r14, 14(sp)
+	and	r14, 12(sp)
+	and	r14, 10(sp)
+	and	r14, 8(sp)
+	and	r14, 6(sp)
+	and	r14, 4(sp)
+	and	r14, 2(sp)
+	and	r14, 0(sp)
+	and	r14, r15
+	mov	r15, 80(sp)
+	mov	r4, r15
+	and	r14, r15
+	mov	r15, 78(sp)
+	mov	r5, r15
+	and	r14, r15
+	mov	r15, 76(sp)
+	mov	r6, r15
+	and	r14, r15
+	mov	r15, 74(sp)
+	mov	r7, r15
+	and	r14, r15
+	mov	r15, 72(sp)
+	mov	r8, r15
+	and	r14, r15
+	mov	r15, 70(sp)
+	mov	r9, r15
+	and	r14, r15
+	mov	r15, 66(sp)
+	mov	r11, r15
+	and	r14, r15
+	mov	r15, 62(sp)
+	mov	r12, r15
+	and	r14, r15
+	mov	r15, 58(sp)
+	mov	r13, r15
+	and	r14, r15
+	mov	r15, 56(sp)
+	and	r14, 36(sp)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	xor	30(sp), 54(sp)
 	xor	26(sp), 52(sp)
@@ -3574,27 +3676,27 @@ norx32_4_1_absorb_header:
 	xor	4(sp), 28(sp)
 	xor	2(sp), 22(sp)
 	xor	@sp, 16(sp)
-	mov	86(sp), r4
-	xor	74(sp), r4
-	mov	84(sp), r5
-	xor	72(sp), r5
-	mov	82(sp), r6
-	xor	70(sp), r6
-	mov	80(sp), r7
-	xor	68(sp), r7
-	mov	78(sp), r8
-	xor	66(sp), r8
-	mov	88(sp), r9
-	xor	64(sp), r9
+	mov	68(sp), r4
+	xor	80(sp), r4
+	mov	60(sp), r5
+	xor	78(sp), r5
+	mov	98(sp), r6
+	xor	76(sp), r6
+	mov	96(sp), r7
+	xor	74(sp), r7
+	mov	94(sp), r8
+	xor	72(sp), r8
+	mov	92(sp), r9
+	xor	70(sp), r9
 	mov	90(sp), r11
-	xor	62(sp), r11
-	mov	92(sp), r12
-	xor	60(sp), r12
-	mov	94(sp), r13
+	xor	66(sp), r11
+	mov	88(sp), r12
+	xor	62(sp), r12
+	mov	86(sp), r13
 	xor	58(sp), r13
-	mov	96(sp), r14
+	mov	84(sp), r14
 	xor	56(sp), r14
-	mov	98(sp), r15
+	mov	82(sp), r15
 	xor	36(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	54(sp), 0(r10)

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1436 bytes of code
+;     estimated 1432 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -162,9 +162,10 @@ photon_beetle_aead128_encrypt_with:
 	mov	#0, r13
 	cmp	r14, r13
 	subc	#0, r13
-	clr	28(sp)
-	adc	28(sp)
-	xor	#1, 28(sp)
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov	r13, 28(sp)
 	tst	28(sp)
 	jz	.Lphoton_beetle_aead128_encrypt_with_else9
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -214,22 +215,12 @@ photon_beetle_aead128_encrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_else11
 	; photon_beetle_aead128.ae:119: for i in 0..(m + rate - 1) / rate {
-	mov	18(sp), r13
-	mov	#0, r14
-	add	#16, r13
-	addc	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	r14, r15
+	mov	18(sp), r15
+	mov	#0, r13
+	add	#16, r15
+	addc	#0, r13
+	sub	#1, r15
+	subc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -238,10 +229,20 @@ photon_beetle_aead128_encrypt_with:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r13, 22(sp)
-	bis	r15, 22(sp)
-	mov	r14, r15
+	and	#4095, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 22(sp)
+	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
 	mov	#0, 16(sp)
@@ -621,7 +622,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 116 bytes (34 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1732 bytes of code
+;     estimated 1722 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -725,9 +726,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, r15
 	cmp	r10, r15
 	subc	#0, r15
-	clr	62(sp)
-	adc	62(sp)
-	xor	#1, 62(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 62(sp)
 	tst	62(sp)
 	jz	.Lphoton_beetle_aead128_decrypt_with_else9
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -779,22 +781,12 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else11
 .Lphoton_beetle_aead128_decrypt_with_near39:
 	; photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
-	mov	52(sp), r13
-	mov	#0, r14
-	add	#16, r13
-	addc	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	r14, r15
+	mov	52(sp), r15
+	mov	#0, r13
+	add	#16, r15
+	addc	#0, r13
+	sub	#1, r15
+	subc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -803,10 +795,20 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r13, 56(sp)
-	bis	r15, 56(sp)
-	mov	r14, r15
+	and	#4095, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 56(sp)
+	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 54(sp)
 	mov	#0, 48(sp)
@@ -826,120 +828,128 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, 14(sp)
-	and	#65520, 14(sp)
+	mov	r14, r15
+	and	#65520, r15
+	mov	r15, 14(sp)
 	mov	46(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:149: rest = m - off
-	mov	52(sp), r6
-	mov	#0, r14
-	sub	14(sp), r6
-	subc	r15, r14
+	mov	52(sp), r7
+	mov	#0, r13
+	sub	14(sp), r7
+	subc	r15, r13
 	; photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
-	cmp	#16, r6
-	mov	r14, r15
+	cmp	#16, r7
+	mov	r13, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	xor	#16, r6
-	and	r15, r6
-	xor	#16, r6
-	mov	r14, 44(sp)
-	and	r15, 44(sp)
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	inv	r14
+	inc	r14
+	xor	#16, r7
+	and	r14, r7
+	xor	#16, r7
+	mov	r13, r15
+	and	r14, r15
+	mov	r15, 44(sp)
 	; photon_beetle_aead128.ae:151: P.permute(s)
 	mov	sp, r12
 	add	#68, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	70(sp), r8
-	mov	72(sp), r9
-	mov	74(sp), r10
-	mov	68(sp), r11
-	bit	#1, r8
+	mov	70(sp), r9
+	mov	72(sp), r10
+	mov	74(sp), r11
+	mov	68(sp), r5
+	bit	#1, r9
+	rrc	r5
 	rrc	r11
 	rrc	r10
 	rrc	r9
-	rrc	r8
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	14(sp), r15
-	add	60(sp), r15
-	cmp	#16, r6
+	mov	14(sp), r14
+	add	60(sp), r14
+	cmp	#16, r7
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes15
-	bit	#1, r15
+	bit	#1, r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes15
 .Lphoton_beetle_aead128_decrypt_with_words16:
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), r7
-	mov	6(r15), r12
-	mov	8(r15), r13
-	mov	10(r15), r14
-	mov	12(r15), 42(sp)
-	mov	14(r15), r15
+	mov	@r14, r15
+	mov	2(r14), r6
+	mov	4(r14), r8
+	mov	6(r14), r4
+	mov	8(r14), r12
+	mov	10(r14), r13
+	mov	12(r14), 42(sp)
+	mov	14(r14), r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join17
 .Lphoton_beetle_aead128_decrypt_with_bytes15:
-	mov	sp, r5
-	add	#100, r5
-	mov	r5, r7
+	mov	sp, r6
+	add	#100, r6
+	mov	r6, r8
 	mov	#16, r12
-	mov	r6, r14
+	mov	r7, r15
 .Lphoton_beetle_aead128_decrypt_with_cpy18:
 	clr	r13
-	tst	r14
+	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_pad19
-	mov.b	@r15, r13
-	inc	r15
-	dec	r14
+	mov.b	@r14, r13
+	inc	r14
+	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad19:
-	mov.b	r13, 0(r7)
-	inc	r7
+	mov.b	r13, 0(r8)
+	inc	r8
 	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy18
-	mov	r5, r15
+	mov	r6, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words16
 .Lphoton_beetle_aead128_decrypt_with_join17:
-	mov	r4, 40(sp)
-	xor	76(sp), 40(sp)
-	xor	78(sp), r5
-	xor	80(sp), r7
-	mov	r12, 18(sp)
-	xor	82(sp), 18(sp)
-	mov	r11, 22(sp)
-	xor	r13, 22(sp)
-	mov	r8, 24(sp)
-	xor	r14, 24(sp)
-	mov	r9, 28(sp)
-	xor	42(sp), 28(sp)
-	mov	r10, 32(sp)
-	xor	r15, 32(sp)
+	xor	76(sp), r15
+	mov	r15, 40(sp)
+	xor	78(sp), r6
+	xor	80(sp), r8
+	mov	r4, r15
+	xor	82(sp), r15
+	mov	r15, 18(sp)
+	mov	r5, r15
+	xor	r12, r15
+	mov	r15, 22(sp)
+	mov	r9, r15
+	xor	r13, r15
+	mov	r15, 24(sp)
+	mov	r10, r15
+	xor	42(sp), r15
+	mov	r15, 28(sp)
+	mov	r11, r15
+	xor	r14, r15
+	mov	r15, 32(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
-	mov	r6, r14
+	mov	r7, r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, 36(sp)
-	and	#65528, 36(sp)
+	mov	r14, r15
+	and	#65528, r15
+	mov	r15, 36(sp)
 	mov	44(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
+	bis	r14, r15
 	mov	r15, 38(sp)
-	bis	r14, 38(sp)
-	mov	#-1, r8
+	mov	#-1, r4
 	mov	#-1, r9
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, r4
+	mov	#-1, r5
 	mov	36(sp), r15
 	tst	38(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig20
@@ -948,92 +958,92 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_shlimb23:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits24
-	mov	r14, r4
+	mov	r14, r5
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
-	mov	r8, r9
-	clr	r8
+	mov	r4, r9
+	clr	r4
 	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb23
 .Lphoton_beetle_aead128_decrypt_with_shbits24:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_sh22:
-	rla	r8
+	rla	r4
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	r4
+	rlc	r5
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh22
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_shbig20:
-	clr	r8
+	clr	r4
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	r4
+	clr	r5
 .Lphoton_beetle_aead128_decrypt_with_shend21:
-	inv	r8
+	inv	r4
 	inv	r9
 	inv	r10
 	inv	r11
 	inv	r12
 	inv	r13
 	inv	r14
-	mov	r4, r15
+	mov	r5, r15
 	inv	r15
-	mov	40(sp), r4
-	and	r8, r4
-	and	r9, r5
-	and	r10, r7
-	mov	18(sp), r8
-	and	r11, r8
-	mov	22(sp), r9
-	and	r12, r9
-	mov	24(sp), r10
-	and	r13, r10
-	mov	28(sp), r11
-	and	r14, r11
-	mov	32(sp), r12
-	and	r15, r12
+	mov	40(sp), r5
+	and	r4, r5
+	and	r9, r6
+	and	r10, r8
+	mov	18(sp), r9
+	and	r11, r9
+	mov	22(sp), r10
+	and	r12, r10
+	mov	24(sp), r11
+	and	r13, r11
+	mov	28(sp), r12
+	and	r14, r12
+	mov	32(sp), r13
+	and	r15, r13
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
-	mov	14(sp), r13
-	add	58(sp), r13
-	cmp	#16, r6
+	mov	14(sp), r4
+	add	58(sp), r4
+	cmp	#16, r7
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes25
-	bit	#1, r13
+	bit	#1, r4
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes25
-	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r7, 4(r13)
-	mov	r8, 6(r13)
-	mov	r9, 8(r13)
-	mov	r10, 10(r13)
-	mov	r11, 12(r13)
-	mov	r12, 14(r13)
+	mov	r5, 0(r4)
+	mov	r6, 2(r4)
+	mov	r8, 4(r4)
+	mov	r9, 6(r4)
+	mov	r10, 8(r4)
+	mov	r11, 10(r4)
+	mov	r12, 12(r4)
+	mov	r13, 14(r4)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored26
 .Lphoton_beetle_aead128_decrypt_with_bytes25:
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r9, 108(sp)
-	mov	r10, 110(sp)
-	mov	r11, 112(sp)
-	mov	r12, 114(sp)
+	mov	r5, 100(sp)
+	mov	r6, 102(sp)
+	mov	r8, 104(sp)
+	mov	r9, 106(sp)
+	mov	r10, 108(sp)
+	mov	r11, 110(sp)
+	mov	r12, 112(sp)
+	mov	r13, 114(sp)
 	mov	sp, r14
 	add	#100, r14
-	mov	r6, r15
+	mov	r7, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt27
 	mov	#16, r15
@@ -1041,25 +1051,26 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored26
 .Lphoton_beetle_aead128_decrypt_with_cpy28:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r4)
 	inc	r14
-	inc	r13
+	inc	r4
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy28
 .Lphoton_beetle_aead128_decrypt_with_stored26:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r6
+	cmp	#16, r7
 	mov	44(sp), r15
 	subc	#0, r15
-	clr	10(sp)
-	adc	10(sp)
-	xor	#1, 10(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 10(sp)
 	mov	#1, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
-	mov	#0, r6
-	mov	#0, r13
+	mov	#0, r4
+	mov	#0, r7
 	mov	#0, r14
 	mov	#0, 8(sp)
 	mov	36(sp), r15
@@ -1071,9 +1082,9 @@ photon_beetle_aead128_decrypt_with:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits33
 	mov	r14, 8(sp)
-	mov	r13, r14
-	mov	r6, r13
-	mov	@sp, r6
+	mov	r7, r14
+	mov	r4, r7
+	mov	@sp, r4
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
@@ -1088,8 +1099,8 @@ photon_beetle_aead128_decrypt_with:
 	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
-	rlc	r6
-	rlc	r13
+	rlc	r4
+	rlc	r7
 	rlc	r14
 	rlc	8(sp)
 	dec	r15
@@ -1100,83 +1111,89 @@ photon_beetle_aead128_decrypt_with:
 	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
-	clr	r6
-	clr	r13
+	clr	r4
+	clr	r7
 	clr	r14
 	clr	8(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend30:
-	mov	r4, 12(sp)
-	bis	6(sp), 12(sp)
-	mov	r5, 16(sp)
-	bis	4(sp), 16(sp)
-	mov	r7, 20(sp)
-	bis	2(sp), 20(sp)
-	mov	r8, 26(sp)
-	bis	@sp, 26(sp)
-	mov	r9, 30(sp)
-	bis	r6, 30(sp)
-	mov	r10, 34(sp)
-	bis	r13, 34(sp)
-	mov	r11, r6
-	bis	r14, r6
-	mov	r12, r13
-	bis	8(sp), r13
+	mov	r5, r15
+	bis	6(sp), r15
+	mov	r15, 12(sp)
+	mov	r6, r15
+	bis	4(sp), r15
+	mov	r15, 16(sp)
+	mov	r8, r15
+	bis	2(sp), r15
+	mov	r15, 20(sp)
+	mov	r9, r15
+	bis	@sp, r15
+	mov	r15, 26(sp)
+	mov	r10, r15
+	bis	r4, r15
+	mov	r15, 30(sp)
+	mov	r11, r15
+	bis	r7, r15
+	mov	r15, 34(sp)
+	mov	r12, r7
+	bis	r14, r7
+	mov	r13, r4
+	bis	8(sp), r4
 	mov	10(sp), r14
 	inv	r14
 	inc	r14
 	mov	12(sp), r15
-	xor	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	16(sp), r15
 	xor	r5, r15
 	and	r14, r15
 	xor	r15, r5
-	mov	20(sp), r15
-	xor	r7, r15
+	mov	16(sp), r15
+	xor	r6, r15
 	and	r14, r15
-	xor	r15, r7
-	mov	26(sp), r15
+	xor	r15, r6
+	mov	20(sp), r15
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	30(sp), r15
+	mov	26(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	xor	r15, r9
-	mov	34(sp), r15
+	mov	30(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	xor	r11, r6
-	and	r14, r6
-	mov	r11, r15
-	xor	r6, r15
-	xor	r12, r13
-	and	r14, r13
-	xor	r13, r12
+	mov	34(sp), r15
+	xor	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	xor	r12, r7
+	and	r14, r7
+	mov	r12, r15
+	xor	r7, r15
+	xor	r13, r4
+	and	r14, r4
+	xor	r4, r13
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	xor	68(sp), r4
-	xor	70(sp), r5
-	xor	72(sp), r7
-	xor	74(sp), r8
-	xor	76(sp), r9
-	mov	r10, r14
+	xor	68(sp), r5
+	xor	70(sp), r6
+	xor	72(sp), r8
+	xor	74(sp), r9
+	xor	76(sp), r10
+	mov	r11, r14
 	xor	78(sp), r14
 	xor	80(sp), r15
-	xor	82(sp), r12
+	xor	82(sp), r13
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r4, 68(sp)
-	mov	r5, 70(sp)
+	mov	r5, 68(sp)
+	mov	r6, 70(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r7, 72(sp)
-	mov	r8, 74(sp)
+	mov	r8, 72(sp)
+	mov	r9, 74(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r9, 76(sp)
+	mov	r10, 76(sp)
 	mov	r14, 78(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	mov	r15, 80(sp)
-	mov	r12, 82(sp)
+	mov	r13, 82(sp)
 	add	#1, 48(sp)
 	addc	#0, 46(sp)
 	cmp	56(sp), 48(sp)
@@ -1284,31 +1301,31 @@ photon_beetle_aead128_decrypt_with:
 
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-;     frame 70 bytes (35 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4074 bytes of code
+;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4030 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
 	.balign 2
 photon_beetle_aead128_P_permute:
 	pushm.w	#7, r10
-	sub	#70, sp
+	sub	#72, sp
 	mov	r12, 64(sp)
 	; photon256.ae:59: for r in 0..rounds {
 	mov	#12, 68(sp)
 	mov	r12, r15
-	mov	@r15, r7
-	mov	2(r15), r8
+	mov	@r15, r4
+	mov	2(r15), r5
 	mov	4(r15), 8(sp)
-	mov	6(r15), r9
-	mov	8(r15), r10
-	mov	10(r15), r11
+	mov	6(r15), r6
+	mov	8(r15), r7
+	mov	10(r15), r8
 	mov	12(r15), 12(sp)
-	mov	14(r15), r12
+	mov	14(r15), r9
 	mov	16(r15), 22(sp)
-	mov	18(r15), r13
+	mov	18(r15), r10
 	mov	20(r15), 50(sp)
-	mov	22(r15), r14
+	mov	22(r15), r12
 	mov	24(r15), 16(sp)
 	mov	26(r15), 26(sp)
 	mov	28(r15), 62(sp)
@@ -1321,230 +1338,239 @@ photon_beetle_aead128_P_permute:
 	mov	66(sp), r15
 	mov.b	photon_beetle_aead128_P.rc(r15), r15
 	; photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	r7, r4
 	xor	r15, r4
-	mov	r8, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov.b	photon_beetle_aead128_sf0(r7), r5
-	mov.b	r8, r8
-	mov.b	photon_beetle_aead128_sf0(r8), r6
-	mov	r4, r8
-	swpb	r8
-	mov.b	r8, r8
-	mov.b	photon_beetle_aead128_sf0(r8), r7
-	mov.b	r4, r4
-	mov.b	photon_beetle_aead128_sf0(r4), r8
-	mov	r5, 14(sp)
-	swpb	14(sp)
-	bis	r6, 14(sp)
-	mov	r7, 6(sp)
-	swpb	6(sp)
-	bis	r8, 6(sp)
-	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r15, r8
-	xor	#1, r8
-	mov	8(sp), r5
-	xor	r8, r5
-	mov	r9, r8
-	swpb	r8
-	mov.b	r8, r8
-	mov.b	photon_beetle_aead128_sf0(r8), r6
-	mov.b	r9, r9
-	mov.b	photon_beetle_aead128_sf0(r9), r7
-	mov	r5, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	photon_beetle_aead128_sf0(r9), r8
+	mov	r5, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r14
 	mov.b	r5, r5
-	mov.b	photon_beetle_aead128_sf0(r5), r9
-	swpb	r6
-	bis	r7, r6
-	swpb	r8
-	bis	r9, r8
-	mov	r6, r9
-	mov	r8, 10(sp)
-	bit	#1, r9
-	rrc	10(sp)
-	rrc	r9
-	bit	#1, r9
-	rrc	10(sp)
-	rrc	r9
-	bit	#1, r9
-	rrc	10(sp)
-	rrc	r9
-	bit	#1, r9
-	rrc	10(sp)
-	rrc	r9
-	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	r15, r8
-	xor	#3, r8
-	mov	r10, r6
-	xor	r8, r6
-	mov	r6, r10
-	mov.b	r10, r10
-	mov.b	photon_beetle_aead128_sf0(r10), r7
-	mov	r11, r10
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	photon_beetle_aead128_sf0(r10), r8
-	mov.b	r11, r11
-	mov.b	photon_beetle_aead128_sf0(r11), r10
-	swpb	r6
-	mov.b	r6, r6
-	mov.b	photon_beetle_aead128_sf0(r6), r11
-	mov	r7, 32(sp)
-	swpb	32(sp)
-	bis	r8, 32(sp)
-	mov	r10, 30(sp)
-	swpb	30(sp)
-	bis	r11, 30(sp)
-	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	r15, r11
-	xor	#7, r11
-	mov	12(sp), r7
-	xor	r11, r7
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	photon_beetle_aead128_sf0(r11), r8
-	mov.b	r12, r12
-	mov.b	photon_beetle_aead128_sf0(r12), r10
-	mov	r7, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	photon_beetle_aead128_sf0(r12), r11
-	mov.b	r7, r7
-	mov.b	photon_beetle_aead128_sf0(r7), r12
-	swpb	r8
-	bis	r10, r8
-	swpb	r11
-	bis	r12, r11
-	mov	r8, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	; photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	r15, r12
-	xor	#15, r12
-	mov	22(sp), r8
-	xor	r12, r8
-	mov	r8, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	photon_beetle_aead128_sf0(r12), r7
-	mov.b	r8, r8
-	mov.b	photon_beetle_aead128_sf0(r8), r8
-	mov	r13, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	photon_beetle_aead128_sf0(r12), r12
-	mov.b	r13, r13
-	mov.b	photon_beetle_aead128_sf0(r13), r13
-	mov	r7, 20(sp)
-	swpb	20(sp)
-	bis	r8, 20(sp)
-	mov	r12, 18(sp)
-	swpb	18(sp)
-	bis	r13, 18(sp)
-	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	r15, r13
-	xor	#14, r13
-	mov	50(sp), r12
-	xor	r13, r12
-	mov	r14, r13
+	mov.b	photon_beetle_aead128_sf0(r5), r5
+	mov	r4, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	photon_beetle_aead128_sf0(r13), r5
+	mov.b	photon_beetle_aead128_sf0(r13), r11
+	mov.b	r4, r4
+	mov.b	photon_beetle_aead128_sf0(r4), r13
+	swpb	r14
+	bis	r5, r14
+	mov	r14, 14(sp)
+	mov	r11, r14
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 6(sp)
+	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	mov	r15, r14
+	xor	#1, r14
+	mov	8(sp), r4
+	xor	r14, r4
+	mov	r6, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r5
+	mov.b	r6, r6
+	mov.b	photon_beetle_aead128_sf0(r6), r11
+	mov	r4, r14
+	swpb	r14
 	mov.b	r14, r14
 	mov.b	photon_beetle_aead128_sf0(r14), r13
-	mov	r12, r14
+	mov.b	r4, r4
+	mov.b	photon_beetle_aead128_sf0(r4), r14
+	swpb	r5
+	bis	r11, r5
+	swpb	r13
+	bis	r14, r13
+	mov	r5, r6
+	mov	r13, 10(sp)
+	bit	#1, r6
+	rrc	10(sp)
+	rrc	r6
+	bit	#1, r6
+	rrc	10(sp)
+	rrc	r6
+	bit	#1, r6
+	rrc	10(sp)
+	rrc	r6
+	bit	#1, r6
+	rrc	10(sp)
+	rrc	r6
+	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov	r15, r14
+	xor	#3, r14
+	mov	r7, r13
+	xor	r14, r13
+	mov	r13, r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r5
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r7
+	mov.b	r8, r8
+	mov.b	photon_beetle_aead128_sf0(r8), r11
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	photon_beetle_aead128_sf0(r13), r13
+	mov	r5, r14
+	swpb	r14
+	bis	r7, r14
+	mov	r14, 32(sp)
+	mov	r11, r14
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 30(sp)
+	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	mov	r15, r14
+	xor	#7, r14
+	mov	12(sp), r11
+	xor	r14, r11
+	mov	r9, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	photon_beetle_aead128_sf0(r14), r8
-	mov.b	r12, r12
-	mov.b	photon_beetle_aead128_sf0(r12), r14
-	swpb	r5
-	bis	r13, r5
+	mov.b	r9, r9
+	mov.b	photon_beetle_aead128_sf0(r9), r13
+	mov	r11, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r9
+	mov.b	r11, r11
+	mov.b	photon_beetle_aead128_sf0(r11), r14
 	swpb	r8
-	bis	r14, r8
-	bit	#1, r8
-	rrc	r5
-	rrc	r8
-	bit	#1, r8
-	rrc	r5
-	rrc	r8
-	bit	#1, r8
-	rrc	r5
-	rrc	r8
-	bit	#1, r8
-	rrc	r5
-	rrc	r8
+	bis	r13, r8
+	swpb	r9
+	bis	r14, r9
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	; photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	r15, r14
+	xor	#15, r14
+	mov	22(sp), r13
+	xor	r14, r13
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r5
+	mov.b	r13, r13
+	mov.b	photon_beetle_aead128_sf0(r13), r7
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r11
+	mov.b	r10, r10
+	mov.b	photon_beetle_aead128_sf0(r10), r13
+	mov	r5, r14
+	swpb	r14
+	bis	r7, r14
+	mov	r14, 20(sp)
+	mov	r11, r14
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 18(sp)
+	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	mov	r15, r14
+	xor	#14, r14
+	mov	50(sp), r7
+	xor	r14, r7
+	mov	r12, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r10
+	mov.b	r12, r12
+	mov.b	photon_beetle_aead128_sf0(r12), r13
+	mov	r7, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	photon_beetle_aead128_sf0(r14), r11
+	mov.b	r7, r7
+	mov.b	photon_beetle_aead128_sf0(r7), r14
+	swpb	r10
+	bis	r13, r10
+	swpb	r11
+	bis	r14, r11
+	mov	r10, r12
+	bit	#1, r11
+	rrc	r12
+	rrc	r11
+	bit	#1, r11
+	rrc	r12
+	rrc	r11
+	bit	#1, r11
+	rrc	r12
+	rrc	r11
+	bit	#1, r11
+	rrc	r12
+	rrc	r11
 	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	mov	r15, r14
 	xor	#12, r14
 	mov	16(sp), r13
 	xor	r14, r13
 	mov.b	26(sp), r14
-	mov.b	photon_beetle_aead128_sf0(r14), r7
+	mov.b	photon_beetle_aead128_sf0(r14), r5
 	mov	r13, r14
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	photon_beetle_aead128_sf0(r14), r12
+	mov.b	photon_beetle_aead128_sf0(r14), r7
 	mov.b	r13, r13
-	mov.b	photon_beetle_aead128_sf0(r13), r13
+	mov.b	photon_beetle_aead128_sf0(r13), r10
 	mov.b	27(sp), r14
-	mov.b	photon_beetle_aead128_sf0(r14), r14
-	mov	r7, 24(sp)
-	swpb	24(sp)
-	bis	r12, 24(sp)
-	mov	r13, 4(sp)
-	swpb	4(sp)
-	bis	r14, 4(sp)
+	mov.b	photon_beetle_aead128_sf0(r14), r13
+	mov	r5, r14
+	swpb	r14
+	bis	r7, r14
+	mov	r14, 24(sp)
+	mov	r10, r14
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 4(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	xor	#8, r15
-	mov	62(sp), r13
-	xor	r15, r13
+	mov	62(sp), r7
+	xor	r15, r7
 	mov.b	35(sp), r15
-	mov.b	photon_beetle_aead128_sf0(r15), r7
+	mov.b	photon_beetle_aead128_sf0(r15), r10
 	mov.b	34(sp), r15
 	mov.b	photon_beetle_aead128_sf0(r15), r14
-	mov	r13, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	photon_beetle_aead128_sf0(r15), r6
-	mov.b	r13, r13
-	mov.b	photon_beetle_aead128_sf0(r13), r15
-	swpb	r7
-	bis	r14, r7
-	swpb	r6
-	bis	r15, r6
-	rla	r6
-	rlc	r7
-	adc	r6
-	rla	r6
-	rlc	r7
-	adc	r6
-	rla	r6
-	rlc	r7
-	adc	r6
-	rla	r6
-	rlc	r7
-	adc	r6
+	mov.b	photon_beetle_aead128_sf0(r15), r13
+	mov.b	r7, r7
+	mov.b	photon_beetle_aead128_sf0(r7), r15
+	swpb	r10
+	bis	r14, r10
+	swpb	r13
+	bis	r15, r13
+	mov	r10, r14
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, 60(sp)
-	xor	r5, 60(sp)
-	mov	r11, 48(sp)
-	xor	r8, 48(sp)
+	mov	r8, r15
+	xor	r12, r15
+	mov	r15, 60(sp)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	60(sp), r15
 	bit	#1, r15
@@ -1554,61 +1580,61 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#8191, r15
-	mov	48(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r15
-	mov	48(sp), r14
-	rrum.w	#3, r14
+	mov	48(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#57344, r10
+	bis	r10, r15
+	mov	48(sp), r10
+	rrum.w	#3, r10
 	and	#4369, r15
-	and	#4369, r14
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	60(sp), r12
-	rla	r12
-	adc	r12
-	mov	r12, r13
-	and	#65534, r13
+	mov	60(sp), r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#65534, r7
 	mov	48(sp), r4
 	rlam.w	#1, r4
-	and	#1, r12
-	bis	r12, r4
-	and	#61166, r13
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r7
 	and	#61166, r4
-	xor	r15, r13
-	xor	r14, r4
+	xor	r15, r7
+	xor	r10, r4
 	rla	r15
 	adc	r15
-	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r14
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r14
-	xor	r12, r13
+	bis	r15, r10
+	xor	r5, r7
 	mov	r4, r15
-	xor	r14, r15
+	xor	r10, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	10(sp), r14
-	xor	4(sp), r14
-	mov	r9, r4
+	mov	10(sp), r10
+	xor	4(sp), r10
+	mov	r6, r4
 	xor	24(sp), r4
-	xor	r6, r14
-	xor	r7, r4
-	xor	r13, r14
+	xor	r13, r10
+	xor	r14, r4
+	xor	r7, r10
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	r10, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r4, r15
 	bit	#1, r15
 	rrc	r15
@@ -1617,57 +1643,57 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
-	mov	r4, r13
-	rrum.w	#3, r13
-	mov	r12, r15
+	bis	r15, r5
+	mov	r4, r7
+	rrum.w	#3, r7
+	mov	r5, r15
 	and	#4369, r15
-	and	#4369, r13
+	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r14
-	adc	r14
-	mov	r14, r12
-	and	#65534, r12
+	rla	r10
+	adc	r10
+	mov	r10, r5
+	and	#65534, r5
 	rlam.w	#1, r4
-	and	#1, r14
-	bis	r14, r4
-	mov	r12, r14
-	and	#61166, r14
+	and	#1, r10
+	bis	r10, r4
+	mov	r5, r10
+	and	#61166, r10
 	and	#61166, r4
-	xor	r15, r14
-	xor	r13, r4
+	xor	r15, r10
+	xor	r7, r4
 	rla	r15
 	adc	r15
-	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r13
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r7
 	and	#1, r15
-	bis	r15, r13
-	xor	r12, r14
+	bis	r15, r7
+	xor	r5, r10
 	mov	r4, r15
-	xor	r13, r15
+	xor	r7, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	6(sp), r13
-	xor	30(sp), r13
+	mov	6(sp), r7
+	xor	30(sp), r7
 	mov	14(sp), r4
 	xor	32(sp), r4
-	xor	r10, r13
-	xor	r11, r4
-	xor	18(sp), r13
+	xor	r8, r7
+	xor	r9, r4
+	xor	18(sp), r7
 	xor	20(sp), r4
-	xor	r6, r13
-	xor	r7, r4
-	xor	r14, r13
+	xor	r13, r7
+	xor	r14, r4
+	xor	r10, r7
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
+	mov	r7, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
 	mov	r4, r15
 	bit	#1, r15
 	rrc	r15
@@ -1676,42 +1702,43 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r14
+	bis	r15, r10
 	mov	r4, r15
 	rrum.w	#3, r15
-	and	#4369, r14
+	and	#4369, r10
 	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r13
-	adc	r13
-	mov	r13, r12
-	and	#65534, r12
+	rla	r7
+	adc	r7
+	mov	r7, r5
+	and	#65534, r5
 	rlam.w	#1, r4
-	and	#1, r13
-	bis	r13, r4
-	and	#61166, r12
+	and	#1, r7
+	bis	r7, r4
+	and	#61166, r5
 	and	#61166, r4
-	xor	r14, r12
+	xor	r10, r5
 	xor	r15, r4
-	rla	r14
-	adc	r14
-	mov	r14, r13
-	and	#65534, r13
+	rla	r10
+	adc	r10
+	mov	r10, r7
+	and	#65534, r7
 	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r13, r12
-	mov	r4, r13
-	xor	r15, r13
+	and	#1, r10
+	bis	r10, r15
+	xor	r7, r5
+	mov	r4, r7
+	xor	r15, r7
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r14
-	xor	4(sp), r14
-	mov	r11, r15
-	xor	24(sp), r15
-	mov	r14, 38(sp)
-	xor	r12, 38(sp)
+	mov	r8, r15
+	xor	4(sp), r15
+	mov	r9, r10
+	xor	24(sp), r10
+	xor	r5, r15
+	mov	r15, 38(sp)
+	mov	r10, r15
+	xor	r7, r15
 	mov	r15, 36(sp)
-	xor	r13, 36(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	18(sp), 58(sp)
 	xor	4(sp), 58(sp)
@@ -1726,61 +1753,61 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#8191, r15
-	mov	46(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r15
-	mov	46(sp), r13
-	rrum.w	#3, r13
+	mov	46(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#57344, r10
+	bis	r10, r15
+	mov	46(sp), r7
+	rrum.w	#3, r7
 	and	#4369, r15
-	and	#4369, r13
+	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	58(sp), r12
-	rla	r12
-	adc	r12
-	mov	r12, r14
-	and	#65534, r14
+	mov	58(sp), r5
+	rla	r5
+	adc	r5
+	mov	r5, r10
+	and	#65534, r10
 	mov	46(sp), r4
 	rlam.w	#1, r4
-	and	#1, r12
-	bis	r12, r4
-	and	#61166, r14
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r10
 	and	#61166, r4
-	xor	r15, r14
-	xor	r13, r4
+	xor	r15, r10
+	xor	r7, r4
 	rla	r15
 	adc	r15
-	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r13
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r7
 	and	#1, r15
-	bis	r15, r13
-	xor	r12, r14
+	bis	r15, r7
+	xor	r5, r10
 	mov	r4, r15
-	xor	r13, r15
+	xor	r7, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	30(sp), r13
-	xor	r6, r13
+	mov	30(sp), r7
+	xor	r13, r7
 	mov	32(sp), r4
-	xor	r7, r4
-	xor	38(sp), r13
+	xor	r14, r4
+	xor	38(sp), r7
 	xor	36(sp), r4
-	xor	r14, r13
+	xor	r10, r7
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	r7, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	r4, r15
 	bit	#1, r15
 	rrc	r15
@@ -1789,57 +1816,58 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
-	mov	r4, r14
-	rrum.w	#3, r14
-	mov	r12, r15
+	bis	r15, r5
+	mov	r4, r10
+	rrum.w	#3, r10
+	mov	r5, r15
 	and	#4369, r15
-	and	#4369, r14
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r13
-	adc	r13
-	mov	r13, r12
-	and	#65534, r12
+	rla	r7
+	adc	r7
+	mov	r7, r5
+	and	#65534, r5
 	rlam.w	#1, r4
-	and	#1, r13
-	bis	r13, r4
-	mov	r12, r13
-	and	#61166, r13
+	and	#1, r7
+	bis	r7, r4
+	mov	r5, r7
+	and	#61166, r7
 	and	#61166, r4
-	xor	r15, r13
-	xor	r14, r4
+	xor	r15, r7
+	xor	r10, r4
 	rla	r15
 	adc	r15
-	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r14
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r14
-	xor	r12, r13
+	bis	r15, r10
+	xor	r5, r7
 	mov	r4, r15
-	xor	r14, r15
+	xor	r10, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	10(sp), r14
-	xor	r10, r14
-	xor	r11, r9
-	xor	18(sp), r14
-	xor	20(sp), r9
-	xor	r5, r14
-	xor	r8, r9
-	xor	38(sp), r14
-	xor	36(sp), r9
-	xor	r13, r14
-	xor	r15, r9
+	mov	10(sp), r10
+	xor	r8, r10
+	mov	r6, r5
+	xor	r9, r5
+	xor	18(sp), r10
+	xor	20(sp), r5
+	xor	r12, r10
+	xor	r11, r5
+	xor	38(sp), r10
+	xor	36(sp), r5
+	xor	r7, r10
+	xor	r15, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r14, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r9, r15
+	mov	r10, r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#8191, r7
+	mov	r5, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1847,59 +1875,59 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	mov	r9, r4
-	rrum.w	#3, r4
-	and	#4369, r13
-	and	#4369, r4
+	bis	r15, r7
+	mov	r5, r15
+	rrum.w	#3, r15
+	and	#4369, r7
+	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r9
-	and	#1, r15
-	bis	r15, r9
-	and	#61166, r12
-	and	#61166, r9
-	xor	r13, r12
-	xor	r4, r9
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#65534, r14
-	mov	r4, r15
+	rla	r10
+	adc	r10
+	mov	r10, r6
+	and	#65534, r6
+	rlam.w	#1, r5
+	and	#1, r10
+	bis	r10, r5
+	and	#61166, r6
+	and	#61166, r5
+	xor	r7, r6
+	xor	r15, r5
+	rla	r7
+	adc	r7
+	mov	r7, r10
+	and	#65534, r10
 	rlam.w	#1, r15
-	and	#1, r13
-	bis	r13, r15
-	xor	r14, r12
-	mov	r9, r13
-	xor	r15, r13
+	and	#1, r7
+	bis	r7, r15
+	xor	r10, r6
+	mov	r5, r7
+	xor	r15, r7
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	18(sp), r14
-	xor	r6, r14
-	mov	20(sp), r15
+	mov	18(sp), r15
+	xor	r13, r15
+	mov	20(sp), r10
+	xor	r14, r10
+	xor	r6, r15
+	mov	r15, 8(sp)
+	mov	r10, r15
 	xor	r7, r15
-	mov	r14, 8(sp)
-	xor	r12, 8(sp)
 	mov	r15, 28(sp)
-	xor	r13, 28(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r5, 56(sp)
-	xor	r6, 56(sp)
-	mov	r8, 44(sp)
-	xor	r7, 44(sp)
+	mov	r12, r15
+	xor	r13, r15
+	mov	r15, 56(sp)
+	mov	r11, r15
+	xor	r14, r15
+	mov	r15, 44(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	56(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	44(sp), r15
+	mov	56(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1907,109 +1935,54 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r14
-	mov	44(sp), r13
-	rrum.w	#3, r13
-	and	#4369, r14
-	and	#4369, r13
+	bis	r15, r5
+	mov	44(sp), r6
+	rrum.w	#3, r6
+	and	#4369, r5
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	56(sp), r15
 	rla	r15
 	adc	r15
-	mov	r15, r9
-	and	#65534, r9
-	mov	44(sp), r12
-	rlam.w	#1, r12
+	mov	r15, r10
+	and	#65534, r10
+	mov	44(sp), r7
+	rlam.w	#1, r7
 	and	#1, r15
-	bis	r15, r12
-	and	#61166, r9
-	and	#61166, r12
-	xor	r14, r9
-	xor	r13, r12
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r14
-	bis	r14, r13
-	mov	r9, r14
-	xor	r15, r14
-	mov	r12, r15
-	xor	r13, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	38(sp), r10
-	xor	36(sp), r11
-	xor	8(sp), r10
-	xor	28(sp), r11
-	xor	r14, r10
-	xor	r15, r11
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r10, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
-	mov	r11, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r12
-	mov	r11, r13
-	rrum.w	#3, r13
-	and	#4369, r12
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#65534, r14
-	rlam.w	#1, r11
-	and	#1, r10
-	bis	r10, r11
-	and	#61166, r14
-	and	#61166, r11
-	xor	r12, r14
-	xor	r13, r11
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r12
-	bis	r12, r13
-	xor	r15, r14
-	xor	r13, r11
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	30(sp), r10
-	xor	18(sp), r10
-	mov	32(sp), r12
-	xor	20(sp), r12
+	bis	r15, r7
+	and	#61166, r10
+	and	#61166, r7
 	xor	r5, r10
-	xor	r8, r12
-	xor	4(sp), r10
-	xor	24(sp), r12
-	xor	8(sp), r10
-	xor	28(sp), r12
-	xor	r14, r10
-	xor	r11, r12
+	xor	r6, r7
+	rla	r5
+	adc	r5
+	mov	r5, r15
+	and	#65534, r15
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	xor	r15, r10
+	mov	r7, r15
+	xor	r6, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r8, r7
+	xor	38(sp), r7
+	mov	r9, r5
+	xor	36(sp), r5
+	xor	8(sp), r7
+	xor	28(sp), r5
+	xor	r10, r7
+	xor	r15, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r10, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	r12, r15
+	mov	r7, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r5, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2017,53 +1990,109 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r11
-	mov	r12, r13
-	rrum.w	#3, r13
-	and	#4369, r11
-	and	#4369, r13
+	bis	r15, r8
+	mov	r5, r9
+	rrum.w	#3, r9
+	and	#4369, r8
+	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#65534, r14
-	rlam.w	#1, r12
-	and	#1, r10
-	bis	r10, r12
-	and	#61166, r14
-	and	#61166, r12
-	xor	r11, r14
-	xor	r13, r12
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	rla	r7
+	adc	r7
+	mov	r7, r10
+	and	#65534, r10
+	rlam.w	#1, r5
+	and	#1, r7
+	bis	r7, r5
+	and	#61166, r10
+	and	#61166, r5
+	xor	r8, r10
+	xor	r9, r5
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r11
-	bis	r11, r13
-	xor	r15, r14
-	xor	r13, r12
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	xor	r15, r10
+	xor	r9, r5
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	30(sp), r7
+	xor	18(sp), r7
+	mov	32(sp), r6
+	xor	20(sp), r6
+	xor	r12, r7
+	xor	r11, r6
+	xor	4(sp), r7
+	xor	24(sp), r6
+	xor	8(sp), r7
+	xor	28(sp), r6
+	xor	r10, r7
+	xor	r5, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r7, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#8191, r8
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r8
+	mov	r6, r9
+	rrum.w	#3, r9
+	and	#4369, r8
+	and	#4369, r9
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r7
+	adc	r7
+	mov	r7, r10
+	and	#65534, r10
+	rlam.w	#1, r6
+	and	#1, r7
+	bis	r7, r6
+	and	#61166, r10
+	and	#61166, r6
+	xor	r8, r10
+	xor	r9, r6
+	rla	r8
+	adc	r8
+	mov	r8, r15
+	and	#65534, r15
+	rlam.w	#1, r9
+	and	#1, r8
+	bis	r8, r9
+	xor	r15, r10
+	xor	r9, r6
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r5, r10
-	xor	38(sp), r10
-	mov	r8, r11
-	xor	36(sp), r11
-	xor	r14, r10
-	xor	r12, r11
+	mov	r12, r7
+	xor	38(sp), r7
+	mov	r11, r8
+	xor	36(sp), r8
+	xor	r10, r7
+	xor	r6, r8
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	4(sp), 52(sp)
 	xor	38(sp), 52(sp)
 	mov	24(sp), 40(sp)
 	xor	36(sp), 40(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	52(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
+	mov	52(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -2072,111 +2101,109 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	mov	40(sp), r15
-	rrum.w	#3, r15
-	and	#4369, r13
-	and	#4369, r15
+	bis	r15, r5
+	mov	40(sp), r6
+	rrum.w	#3, r6
+	and	#4369, r5
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	52(sp), r14
-	rla	r14
-	adc	r14
-	mov	r14, r9
-	and	#65534, r9
-	mov	40(sp), r12
-	rlam.w	#1, r12
-	and	#1, r14
-	bis	r14, r12
-	and	#61166, r9
-	and	#61166, r12
-	xor	r13, r9
-	xor	r15, r12
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#65534, r14
-	rlam.w	#1, r15
-	and	#1, r13
-	bis	r13, r15
-	mov	r9, r13
-	xor	r14, r13
-	mov	r12, r14
-	xor	r15, r14
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	18(sp), r15
-	xor	8(sp), r15
-	mov	20(sp), r12
-	xor	28(sp), r12
-	xor	r10, r15
-	xor	r11, r12
-	xor	r13, r15
-	xor	r14, r12
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	r12, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r13
-	mov	r12, r14
-	rrum.w	#3, r14
-	and	#4369, r13
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	52(sp), r15
 	rla	r15
 	adc	r15
 	mov	r15, r9
 	and	#65534, r9
-	rlam.w	#1, r12
+	mov	40(sp), r10
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r12
+	bis	r15, r10
 	and	#61166, r9
-	and	#61166, r12
-	xor	r13, r9
-	xor	r14, r12
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	and	#61166, r10
+	xor	r5, r9
+	xor	r6, r10
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r13
-	bis	r13, r14
-	mov	r9, r13
-	xor	r15, r13
-	mov	r12, r15
-	xor	r14, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	60(sp), r14
-	xor	4(sp), r14
-	mov	48(sp), r9
-	xor	24(sp), r9
-	xor	r6, r14
-	xor	r7, r9
-	xor	r10, r14
-	xor	r11, r9
-	xor	r13, r14
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
 	xor	r15, r9
+	xor	r6, r10
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	18(sp), r15
+	xor	8(sp), r15
+	mov	20(sp), r6
+	xor	28(sp), r6
+	xor	r7, r15
+	xor	r8, r6
+	xor	r9, r15
+	xor	r10, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	r6, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#57344, r10
+	bis	r10, r9
+	mov	r6, r10
+	rrum.w	#3, r10
+	and	#4369, r9
+	and	#4369, r10
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r15
+	adc	r15
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r6
+	and	#1, r15
+	bis	r15, r6
+	and	#61166, r5
+	and	#61166, r6
+	xor	r9, r5
+	xor	r10, r6
+	rla	r9
+	adc	r9
 	mov	r9, r15
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
+	mov	r5, r9
+	xor	r15, r9
+	mov	r6, r15
+	xor	r10, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	60(sp), r10
+	xor	4(sp), r10
+	mov	48(sp), r5
+	xor	24(sp), r5
+	xor	r13, r10
+	xor	r14, r5
+	xor	r7, r10
+	xor	r8, r5
+	xor	r9, r10
+	xor	r15, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r10, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	r5, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2184,48 +2211,48 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r12
-	mov	r9, r4
-	rrum.w	#3, r4
-	and	#4369, r12
-	and	#4369, r4
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
-	rlam.w	#1, r9
-	and	#1, r15
 	bis	r15, r9
-	and	#61166, r13
-	and	#61166, r9
-	xor	r12, r13
-	xor	r4, r9
-	rla	r12
-	adc	r12
-	mov	r12, r14
-	and	#65534, r14
-	mov	r4, r15
+	mov	r5, r15
+	rrum.w	#3, r15
+	and	#4369, r9
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r10
+	adc	r10
+	mov	r10, r6
+	and	#65534, r6
+	rlam.w	#1, r5
+	and	#1, r10
+	bis	r10, r5
+	and	#61166, r6
+	and	#61166, r5
+	xor	r9, r6
+	xor	r15, r5
+	rla	r9
+	adc	r9
+	mov	r9, r10
+	and	#65534, r10
 	rlam.w	#1, r15
-	and	#1, r12
-	bis	r12, r15
-	xor	r14, r13
-	mov	r9, r14
-	xor	r15, r14
+	and	#1, r9
+	bis	r9, r15
+	xor	r10, r6
+	mov	r5, r10
+	xor	r15, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	4(sp), r15
 	xor	8(sp), r15
-	mov	24(sp), r12
-	xor	28(sp), r12
+	mov	24(sp), r9
+	xor	28(sp), r9
+	xor	r6, r15
 	mov	r15, 12(sp)
-	xor	r13, 12(sp)
-	xor	r14, r12
+	xor	r10, r9
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r6, 54(sp)
-	xor	8(sp), 54(sp)
-	mov	r7, 42(sp)
-	xor	28(sp), 42(sp)
+	mov	r13, r15
+	xor	8(sp), r15
+	mov	r15, 54(sp)
+	mov	r14, r15
+	xor	28(sp), r15
+	mov	r15, 42(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	54(sp), r15
 	bit	#1, r15
@@ -2235,62 +2262,62 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#8191, r15
-	mov	42(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r15
-	mov	42(sp), r14
-	rrum.w	#3, r14
+	mov	42(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#57344, r10
+	bis	r10, r15
+	mov	42(sp), r10
+	rrum.w	#3, r10
 	and	#4369, r15
-	and	#4369, r14
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	54(sp), r13
-	rla	r13
-	adc	r13
-	mov	r13, r9
-	and	#65534, r9
+	mov	54(sp), r5
+	rla	r5
+	adc	r5
+	mov	r5, r6
+	and	#65534, r6
 	mov	42(sp), r4
 	rlam.w	#1, r4
-	and	#1, r13
-	bis	r13, r4
-	and	#61166, r9
+	and	#1, r5
+	bis	r5, r4
+	and	#61166, r6
 	and	#61166, r4
-	xor	r15, r9
-	xor	r14, r4
+	xor	r15, r6
+	xor	r10, r4
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#65534, r13
-	rlam.w	#1, r14
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r14
-	xor	r13, r9
+	bis	r15, r10
+	xor	r5, r6
 	mov	r4, r15
-	xor	r14, r15
+	xor	r10, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r5, r13
-	xor	r10, r13
-	mov	r8, r14
-	xor	r11, r14
-	xor	12(sp), r13
-	xor	r12, r14
-	xor	r9, r13
-	xor	r15, r14
+	mov	r12, r10
+	xor	r7, r10
+	mov	r11, r12
+	xor	r8, r12
+	xor	12(sp), r10
+	xor	r9, r12
+	xor	r6, r10
+	xor	r15, r12
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r14, r15
+	mov	r10, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r12, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2298,54 +2325,54 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r8
-	mov	r14, r9
-	rrum.w	#3, r9
-	and	#4369, r8
-	and	#4369, r9
+	bis	r15, r6
+	mov	r12, r11
+	rrum.w	#3, r11
+	and	#4369, r6
+	and	#4369, r11
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r13, r15
+	mov	r10, r15
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#65534, r13
-	rlam.w	#1, r14
+	mov	r15, r10
+	and	#65534, r10
+	rlam.w	#1, r12
 	and	#1, r15
-	bis	r15, r14
-	and	#61166, r13
-	and	#61166, r14
-	xor	r8, r13
-	xor	r9, r14
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	bis	r15, r12
+	and	#61166, r10
+	and	#61166, r12
+	xor	r6, r10
+	xor	r11, r12
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65534, r15
-	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
-	xor	r15, r13
-	xor	r9, r14
+	rlam.w	#1, r11
+	and	#1, r6
+	bis	r6, r11
+	xor	r15, r10
+	xor	r11, r12
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	58(sp), r5
-	xor	r6, r5
-	mov	46(sp), r9
-	xor	r7, r9
-	xor	38(sp), r5
-	xor	36(sp), r9
-	xor	12(sp), r5
-	xor	r12, r9
 	xor	r13, r5
-	xor	r14, r9
+	mov	46(sp), r11
+	xor	r14, r11
+	xor	38(sp), r5
+	xor	36(sp), r11
+	xor	12(sp), r5
+	xor	r9, r11
+	xor	r10, r5
+	xor	r12, r11
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r9, r15
+	mov	r5, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r11, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2353,109 +2380,109 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r8
-	mov	r9, r13
-	rrum.w	#3, r13
-	and	#4369, r8
-	and	#4369, r13
+	bis	r15, r6
+	mov	r11, r10
+	rrum.w	#3, r10
+	and	#4369, r6
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r5
 	adc	r5
-	mov	r5, r14
-	and	#65534, r14
-	rlam.w	#1, r9
+	mov	r5, r12
+	and	#65534, r12
+	rlam.w	#1, r11
 	and	#1, r5
-	bis	r5, r9
-	and	#61166, r14
-	and	#61166, r9
-	xor	r8, r14
-	xor	r13, r9
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r8
-	bis	r8, r13
-	xor	r15, r14
-	xor	r13, r9
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	bis	r5, r11
+	and	#61166, r12
+	and	#61166, r11
+	xor	r6, r12
+	xor	r10, r11
+	rla	r6
+	adc	r6
 	mov	r6, r15
-	xor	r10, r15
-	mov	r7, r13
-	xor	r11, r13
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r6
+	bis	r6, r10
+	xor	r15, r12
+	xor	r10, r11
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r13, r15
+	xor	r7, r15
+	mov	r14, r10
+	xor	r8, r10
+	xor	r12, r15
 	mov	r15, 22(sp)
-	xor	r14, 22(sp)
-	xor	r9, r13
+	xor	r11, r10
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	38(sp), r15
-	xor	r10, r15
-	mov	36(sp), r8
-	xor	r11, r8
+	xor	r7, r15
+	mov	36(sp), r6
+	xor	r8, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r9
-	mov	r8, r14
-	rrum.w	#3, r14
-	and	#4369, r9
-	and	#4369, r14
+	mov	r15, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r6, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#57344, r12
+	bis	r12, r11
+	mov	r6, r12
+	rrum.w	#3, r12
+	and	#4369, r11
+	and	#4369, r12
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r15
 	adc	r15
 	mov	r15, r5
 	and	#65534, r5
-	rlam.w	#1, r8
+	rlam.w	#1, r6
 	and	#1, r15
-	bis	r15, r8
+	bis	r15, r6
 	and	#61166, r5
-	and	#61166, r8
-	xor	r9, r5
-	xor	r14, r8
-	rla	r9
-	adc	r9
-	mov	r9, r15
+	and	#61166, r6
+	xor	r11, r5
+	xor	r12, r6
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r9
-	bis	r9, r14
-	mov	r5, r9
-	xor	r15, r9
-	mov	r8, r15
-	xor	r14, r15
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
+	mov	r5, r11
+	xor	r15, r11
+	mov	r6, r15
+	xor	r12, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r14
-	xor	12(sp), r14
-	mov	24(sp), r8
-	xor	r12, r8
-	xor	22(sp), r14
-	xor	r13, r8
-	xor	r9, r14
-	xor	r15, r8
+	mov	4(sp), r12
+	xor	12(sp), r12
+	mov	24(sp), r6
+	xor	r9, r6
+	xor	22(sp), r12
+	xor	r10, r6
+	xor	r11, r12
+	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	r8, r15
+	mov	r12, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2463,282 +2490,281 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r9
-	mov	r8, r15
+	bis	r15, r11
+	mov	r6, r15
 	rrum.w	#3, r15
-	and	#4369, r9
+	and	#4369, r11
 	and	#4369, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r14
-	adc	r14
-	mov	r14, r5
+	rla	r12
+	adc	r12
+	mov	r12, r5
 	and	#65534, r5
-	rlam.w	#1, r8
-	and	#1, r14
-	bis	r14, r8
+	rlam.w	#1, r6
+	and	#1, r12
+	bis	r12, r6
 	and	#61166, r5
-	and	#61166, r8
-	xor	r9, r5
-	xor	r15, r8
-	rla	r9
-	adc	r9
-	mov	r9, r14
-	and	#65534, r14
+	and	#61166, r6
+	xor	r11, r5
+	xor	r15, r6
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#65534, r12
 	rlam.w	#1, r15
-	and	#1, r9
-	bis	r9, r15
-	mov	r5, r9
-	xor	r14, r9
-	mov	r8, r14
-	xor	r15, r14
+	and	#1, r11
+	bis	r11, r15
+	mov	r5, r11
+	xor	r12, r11
+	mov	r6, r12
+	xor	r15, r12
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	56(sp), r15
 	xor	38(sp), r15
-	mov	44(sp), r8
-	xor	36(sp), r8
+	mov	44(sp), r5
+	xor	36(sp), r5
 	xor	8(sp), r15
-	xor	28(sp), r8
+	xor	28(sp), r5
 	xor	22(sp), r15
-	xor	r13, r8
-	xor	r9, r15
-	xor	r14, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r9
-	mov	r8, r14
-	rrum.w	#3, r14
-	and	#4369, r9
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r8
-	and	#1, r15
-	bis	r15, r8
-	and	#61166, r5
-	and	#61166, r8
-	xor	r9, r5
-	xor	r14, r8
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r9
-	bis	r9, r14
-	mov	r5, r9
-	xor	r15, r9
-	mov	r8, r15
-	xor	r14, r15
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	38(sp), r4
-	xor	12(sp), r4
-	mov	36(sp), r14
-	xor	r12, r14
-	xor	r9, r4
-	xor	r15, r14
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	8(sp), r9
-	xor	12(sp), r9
-	mov	28(sp), r5
+	xor	r10, r5
+	xor	r11, r15
 	xor	r12, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r5, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r8
-	mov	r5, r15
-	rrum.w	#3, r15
-	and	#4369, r8
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r9
-	adc	r9
-	mov	r9, 0(sp)
-	and	#65534, 0(sp)
-	rlam.w	#1, r5
-	and	#1, r9
-	bis	r9, r5
-	mov	@sp, r9
-	and	#61166, r9
-	and	#61166, r5
-	mov	r9, 2(sp)
-	xor	r8, 2(sp)
-	xor	r15, r5
-	rla	r8
-	adc	r8
-	mov	r8, r9
-	and	#65534, r9
-	rlam.w	#1, r15
-	and	#1, r8
-	bis	r8, r15
-	mov	2(sp), r8
-	xor	r9, r8
-	mov	r5, r9
-	xor	r15, r9
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r15
-	xor	22(sp), r15
-	xor	r13, r7
-	xor	r4, r15
-	xor	r14, r7
-	xor	r8, r15
-	xor	r9, r7
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#8191, r8
-	mov	r7, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#57344, r9
-	bis	r9, r8
-	mov	r7, r9
-	rrum.w	#3, r9
-	and	#4369, r8
-	and	#4369, r9
+	mov	r15, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#8191, r11
+	mov	r5, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#57344, r12
+	bis	r12, r11
+	mov	r5, r12
+	rrum.w	#3, r12
+	and	#4369, r11
+	and	#4369, r12
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r15
 	adc	r15
 	mov	r15, r6
 	and	#65534, r6
-	rlam.w	#1, r7
+	rlam.w	#1, r5
 	and	#1, r15
-	bis	r15, r7
+	bis	r15, r5
 	and	#61166, r6
-	and	#61166, r7
-	xor	r8, r6
-	xor	r9, r7
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
-	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
-	mov	r6, r8
-	xor	r15, r8
-	mov	r7, r15
-	xor	r9, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	52(sp), r9
-	xor	8(sp), r9
-	mov	40(sp), r6
-	xor	28(sp), r6
-	xor	r10, r9
+	and	#61166, r5
 	xor	r11, r6
-	xor	r4, r9
-	xor	r14, r6
-	xor	r8, r9
+	xor	r12, r5
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65534, r15
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
 	xor	r15, r6
+	mov	r5, r15
+	xor	r12, r15
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	38(sp), r11
+	xor	12(sp), r11
+	mov	36(sp), r12
+	xor	r9, r12
+	xor	r6, r11
+	xor	r15, r12
+	; photon256.ae:43: t = times2(x3 ^ x5)
+	mov	8(sp), r4
+	xor	12(sp), r4
+	mov	28(sp), r5
+	xor	r9, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r6, r15
+	mov	r4, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#57344, r15
-	bis	r15, r7
-	mov	r6, r5
-	rrum.w	#3, r5
-	and	#4369, r7
-	and	#4369, r5
+	and	#8191, r15
+	mov	r5, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#57344, r6
+	bis	r6, r15
+	mov	r5, r6
+	rrum.w	#3, r6
+	and	#4369, r15
+	mov	r15, 70(sp)
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
+	rla	r4
+	adc	r4
+	mov	r4, r15
+	and	#65534, r15
+	rlam.w	#1, r5
+	and	#1, r4
+	bis	r4, r5
+	and	#61166, r15
+	and	#61166, r5
+	xor	70(sp), r15
+	mov	r15, 2(sp)
+	mov	r5, r4
+	xor	r6, r4
+	mov	70(sp), r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
+	and	#65534, r15
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	mov	2(sp), r5
+	xor	r15, r5
+	xor	r6, r4
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r13, r15
+	xor	22(sp), r15
+	mov	r14, r6
+	xor	r10, r6
+	xor	r11, r15
+	xor	r12, r6
+	xor	r5, r15
+	xor	r4, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r13
+	mov	r6, r14
+	rrum.w	#3, r14
+	and	#4369, r13
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rla	r15
 	adc	r15
-	mov	r15, r8
-	and	#65534, r8
+	mov	r15, r5
+	and	#65534, r5
 	rlam.w	#1, r6
 	and	#1, r15
 	bis	r15, r6
-	and	#61166, r8
+	and	#61166, r5
 	and	#61166, r6
-	xor	r7, r8
-	xor	r5, r6
-	rla	r7
-	adc	r7
-	mov	r7, r9
-	and	#65534, r9
+	xor	r13, r5
+	xor	r14, r6
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#65534, r15
+	rlam.w	#1, r14
+	and	#1, r13
+	bis	r13, r14
+	mov	r5, r13
+	xor	r15, r13
+	mov	r6, r15
+	xor	r14, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	52(sp), r14
+	xor	8(sp), r14
+	mov	40(sp), r5
+	xor	28(sp), r5
+	xor	r7, r14
+	xor	r8, r5
+	xor	r11, r14
+	xor	r12, r5
+	xor	r13, r14
+	xor	r15, r5
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r14, r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#8191, r13
 	mov	r5, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r13
+	mov	r5, r15
+	rrum.w	#3, r15
+	and	#4369, r13
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r14
+	adc	r14
+	mov	r14, r6
+	and	#65534, r6
+	rlam.w	#1, r5
+	and	#1, r14
+	bis	r14, r5
+	and	#61166, r6
+	and	#61166, r5
+	xor	r13, r6
+	xor	r15, r5
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#65534, r14
 	rlam.w	#1, r15
-	and	#1, r7
-	bis	r7, r15
-	xor	r9, r8
-	mov	r6, r9
-	xor	r15, r9
+	and	#1, r13
+	bis	r13, r15
+	xor	r14, r6
+	mov	r5, r14
+	xor	r15, r14
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	8(sp), r15
 	xor	22(sp), r15
-	mov	28(sp), r5
-	xor	r13, r5
+	mov	28(sp), r13
+	xor	r10, r13
+	xor	r6, r15
 	mov	r15, 16(sp)
-	xor	r8, 16(sp)
-	xor	r9, r5
+	xor	r14, r13
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r8
-	xor	22(sp), r8
-	mov	r11, r6
-	xor	r13, r6
+	mov	r7, r6
+	xor	22(sp), r6
+	mov	r8, r4
+	xor	r10, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r6, r15
+	mov	r6, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
+	mov	r4, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2746,160 +2772,159 @@ photon_beetle_aead128_P_permute:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r7
-	mov	r6, r9
-	rrum.w	#3, r9
-	mov	r7, r15
+	bis	r15, r5
+	mov	r4, r14
+	rrum.w	#3, r14
+	mov	r5, r15
 	and	#4369, r15
-	and	#4369, r9
+	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#65534, r7
-	rlam.w	#1, r6
-	and	#1, r8
-	bis	r8, r6
-	mov	r7, r8
-	and	#61166, r8
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r4
+	and	#1, r6
+	bis	r6, r4
+	mov	r5, r6
 	and	#61166, r6
-	xor	r15, r8
-	xor	r9, r6
+	and	#61166, r4
+	xor	r15, r6
+	xor	r14, r4
 	rla	r15
 	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r9
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r14
 	and	#1, r15
-	bis	r15, r9
-	xor	r7, r8
-	mov	r6, r15
-	xor	r9, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	38(sp), r9
-	xor	r4, r9
-	mov	36(sp), r6
-	xor	r14, r6
-	xor	16(sp), r9
+	bis	r15, r14
 	xor	r5, r6
-	xor	r8, r9
-	xor	r15, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r7
-	mov	r6, r8
-	rrum.w	#3, r8
-	mov	r7, r15
-	and	#4369, r15
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r9
-	adc	r9
-	mov	r9, r7
-	and	#65534, r7
-	rlam.w	#1, r6
-	and	#1, r9
-	bis	r9, r6
-	mov	r7, r9
-	and	#61166, r9
-	and	#61166, r6
-	xor	r15, r9
-	xor	r8, r6
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r8
-	and	#1, r15
-	bis	r15, r8
-	xor	r7, r9
-	mov	r6, r15
-	xor	r8, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r8
-	xor	r10, r8
-	mov	42(sp), r6
-	xor	r11, r6
-	xor	12(sp), r8
-	xor	r12, r6
-	xor	16(sp), r8
-	xor	r5, r6
-	xor	r9, r8
-	xor	r15, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r9
-	mov	r6, r15
-	rrum.w	#3, r15
-	and	#4369, r9
-	and	#4369, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rla	r8
-	adc	r8
-	mov	r8, r7
-	and	#65534, r7
-	rlam.w	#1, r6
-	and	#1, r8
-	bis	r8, r6
-	mov	r7, r8
-	and	#61166, r8
-	and	#61166, r6
-	xor	r9, r8
-	xor	r15, r6
-	rla	r9
-	adc	r9
-	mov	r9, r7
-	and	#65534, r7
-	rlam.w	#1, r15
-	and	#1, r9
-	bis	r9, r15
-	xor	r7, r8
-	mov	r6, r9
-	xor	r15, r9
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r6
-	xor	r4, r6
-	mov	r11, r15
+	mov	r4, r15
 	xor	r14, r15
-	xor	r8, r6
-	xor	r9, r15
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	38(sp), r14
+	xor	r11, r14
+	mov	36(sp), r4
+	xor	r12, r4
+	xor	16(sp), r14
+	xor	r13, r4
+	xor	r6, r14
+	xor	r15, r4
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r14, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
+	mov	r4, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r5
+	mov	r4, r6
+	rrum.w	#3, r6
+	mov	r5, r15
+	and	#4369, r15
+	and	#4369, r6
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r14
+	adc	r14
+	mov	r14, r5
+	and	#65534, r5
+	rlam.w	#1, r4
+	and	#1, r14
+	bis	r14, r4
+	mov	r5, r14
+	and	#61166, r14
+	and	#61166, r4
+	xor	r15, r14
+	xor	r6, r4
+	rla	r15
+	adc	r15
+	mov	r15, r5
+	and	#65534, r5
+	rlam.w	#1, r6
+	and	#1, r15
+	bis	r15, r6
+	xor	r5, r14
+	mov	r4, r15
+	xor	r6, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	54(sp), r6
+	xor	r7, r6
+	mov	42(sp), r4
+	xor	r8, r4
+	xor	12(sp), r6
+	xor	r9, r4
+	xor	16(sp), r6
+	xor	r13, r4
+	xor	r14, r6
+	xor	r15, r4
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
+	mov	r4, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r14
+	mov	r4, r15
+	rrum.w	#3, r15
+	and	#4369, r14
+	and	#4369, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
+	rlam.w	#1, r4
+	and	#1, r6
+	bis	r6, r4
+	and	#61166, r5
+	and	#61166, r4
+	xor	r14, r5
+	xor	r15, r4
+	rla	r14
+	adc	r14
+	mov	r14, r6
+	and	#65534, r6
+	rlam.w	#1, r15
+	and	#1, r14
+	bis	r14, r15
+	xor	r6, r5
+	mov	r4, r6
+	xor	r15, r6
+	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r7, r14
+	xor	r11, r14
+	mov	r8, r15
+	xor	r12, r15
+	xor	r5, r14
+	xor	r6, r15
 	add	#1, 66(sp)
-	mov	38(sp), r7
-	mov	36(sp), r8
-	mov	28(sp), r9
-	mov	r4, 50(sp)
-	mov	r5, 26(sp)
-	mov	r6, 62(sp)
+	mov	38(sp), r4
+	mov	36(sp), r5
+	mov	28(sp), r6
+	mov	r11, 50(sp)
+	mov	r13, 26(sp)
+	mov	r14, 62(sp)
 	mov	r15, 34(sp)
 	dec	68(sp)
 	jz	.Lphoton_beetle_aead128_P_permute_near3
@@ -2908,30 +2933,30 @@ photon_beetle_aead128_P_permute:
 .Lphoton_beetle_aead128_P_permute_done2:
 	; photon256.ae:75: s[0] = x0
 	mov	64(sp), r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
+	mov	r4, 0(r15)
+	mov	r5, 2(r15)
 	; photon256.ae:76: s[1] = x1
 	mov	8(sp), 4(r15)
-	mov	r9, 6(r15)
+	mov	r6, 6(r15)
 	; photon256.ae:77: s[2] = x2
-	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
 	; photon256.ae:78: s[3] = x3
 	mov	12(sp), 12(r15)
-	mov	r12, 14(r15)
+	mov	r9, 14(r15)
 	; photon256.ae:79: s[4] = x4
 	mov	22(sp), 16(r15)
-	mov	r13, 18(r15)
+	mov	r10, 18(r15)
 	; photon256.ae:80: s[5] = x5
 	mov	50(sp), 20(r15)
-	mov	r14, 22(r15)
+	mov	r12, 22(r15)
 	; photon256.ae:81: s[6] = x6
 	mov	16(sp), 24(r15)
 	mov	26(sp), 26(r15)
 	; photon256.ae:82: s[7] = x7
 	mov	62(sp), 28(r15)
 	mov	34(sp), 30(r15)
-	add	#70, sp
+	add	#72, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_P_permute, .-photon_beetle_aead128_P_permute
@@ -2939,7 +2964,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 706 bytes of code
+;     estimated 704 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2952,22 +2977,12 @@ photon_beetle_aead128_hash:
 	mov	r14, 24(sp)
 	mov	r15, 28(sp)
 	; photon_beetle_aead128.ae:58: for i in 0..(a + rate - 1) / rate {
-	mov	r14, r13
-	mov	#0, r14
-	add	#16, r13
-	addc	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
 	mov	r14, r15
+	mov	#0, r13
+	add	#16, r15
+	addc	#0, r13
+	sub	#1, r15
+	subc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2976,10 +2991,20 @@ photon_beetle_aead128_hash:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r13, 22(sp)
-	bis	r15, 22(sp)
-	mov	r14, r15
+	and	#4095, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 22(sp)
+	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
 	mov	#0, 18(sp)

@@ -14,12 +14,11 @@
 romulus_n_key_setup:
 	pushm.w	#7, r10
 	sub	#20, sp
-	mov	r14, r9
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
 	mov	@r12, r11
-	mov	2(r12), r14
+	mov	2(r12), r13
 	mov	4(r12), r5
 	mov	6(r12), r15
 	mov	8(r12), r10
@@ -28,33 +27,38 @@ romulus_n_key_setup:
 	mov	14(r12), r7
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
-	mov	sp, r11
-	add	#4, r11
-	mov	r11, r13
-	mov	#16, r14
+	mov	sp, r10
+	add	#4, r10
+	mov	r10, r11
+	mov	#16, r13
 .Lromulus_n_key_setup_cpy4:
 	mov.b	@r12, r15
 	inc	r12
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
 	jnz	.Lromulus_n_key_setup_cpy4
-	mov	r11, r12
+	mov	r10, r12
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	#40, 2(sp)
-	mov	r15, 0(sp)
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
+	mov	r14, r9
 	swpb	r7
 	swpb	r8
 	swpb	r6
 	swpb	r10
-	swpb	0(sp)
+	swpb	r15
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r15, 0(sp)
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	r5
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r13, r14
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	r14
 	swpb	r11
 	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	#40, 2(sp)
 .Lromulus_n_key_setup_loop6:
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	mov	@sp, 0(r9)
@@ -200,7 +204,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 466 bytes (28 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1918 bytes of code
+;     estimated 1914 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -310,8 +314,8 @@ romulus_n_encrypt_with:
 	mov	#0, r6
 	mov	#0, 42(sp)
 	mov	#0, 40(sp)
-	mov	434(sp), r11
-	mov	436(sp), r12
+	mov	434(sp), r12
+	mov	436(sp), r11
 	mov	438(sp), r4
 	mov	440(sp), r7
 	mov	442(sp), r8
@@ -324,8 +328,8 @@ romulus_n_encrypt_with:
 	mov	#0, r6
 	mov	#0, 42(sp)
 	mov	#0, 40(sp)
-	mov	418(sp), r11
-	mov	420(sp), r12
+	mov	418(sp), r12
+	mov	420(sp), r11
 	mov	422(sp), r4
 	mov	424(sp), r7
 	mov	426(sp), r8
@@ -341,8 +345,8 @@ romulus_n_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 48(sp)
-	bis	r14, 48(sp)
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
 	mov	#0, 36(sp)
 	mov	r4, 10(sp)
@@ -350,6 +354,7 @@ romulus_n_encrypt_with:
 	mov	r8, 6(sp)
 	mov	r9, 28(sp)
 	mov	r10, 32(sp)
+	mov	r13, r14
 	mov	r5, 46(sp)
 	mov	r6, 44(sp)
 	cmp	48(sp), 36(sp)
@@ -363,32 +368,32 @@ romulus_n_encrypt_with:
 	mov	r15, 14(sp)
 	mov.b	37(sp), r15
 	rrum.w	#4, r15
-	mov	50(sp), r4
-	sub	14(sp), r4
-	mov	#0, r6
-	subc	r15, r6
-	mov	r4, r15
-	sub	#16, r15
+	mov	50(sp), r6
+	sub	14(sp), r6
+	mov	#0, r7
+	subc	r15, r7
 	mov	r6, r15
+	sub	#16, r15
+	mov	r7, r15
 	subc	#0, r15
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	r4, r7
-	xor	#16, r7
-	and	r15, r7
-	xor	#16, r7
-	mov	r6, r15
+	mov	r6, r10
+	xor	#16, r10
+	and	r15, r10
+	xor	#16, r10
+	mov	r7, r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	clr	r4
+	adc	r4
+	xor	#1, r4
 	mov	14(sp), r5
 	add	54(sp), r5
-	cmp	#16, r7
+	cmp	#16, r10
 	jnc	.Lromulus_n_encrypt_with_bytes11
 	bit	#1, r5
 	jnz	.Lromulus_n_encrypt_with_bytes11
@@ -398,7 +403,7 @@ romulus_n_encrypt_with:
 	mov	4(r5), 24(sp)
 	mov	6(r5), 20(sp)
 	mov	8(r5), 18(sp)
-	mov	10(r5), r9
+	mov	10(r5), r13
 	mov	12(r5), r8
 	mov	14(r5), r5
 	jmp	.Lromulus_n_encrypt_with_join13
@@ -408,247 +413,250 @@ romulus_n_encrypt_with:
 	mov	r15, 4(sp)
 	mov	r15, r8
 	mov	#16, 2(sp)
-	mov	r7, r15
+	mov	r10, r15
 .Lromulus_n_encrypt_with_cpy14:
-	clr	r9
+	clr	r13
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_pad15
-	mov.b	@r5, r9
+	mov.b	@r5, r13
 	inc	r5
 	dec	r15
 .Lromulus_n_encrypt_with_pad15:
-	mov.b	r9, 0(r8)
+	mov.b	r13, 0(r8)
 	inc	r8
 	dec	2(sp)
 	jnz	.Lromulus_n_encrypt_with_cpy14
 	mov	4(sp), r5
 	jmp	.Lromulus_n_encrypt_with_words12
 .Lromulus_n_encrypt_with_join13:
-	mov	r4, r15
+	mov	r6, r15
 	xor	#16, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r14, r15
+	and	r4, r15
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r15
 	inc	r15
 	and	#1, r15
 	xor	#21, r15
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	mov	#16, r14
-	sub	r4, r14
-	mov	#0, r14
-	subc	r6, r14
+	mov	#16, r4
+	sub	r6, r4
+	mov	#0, r6
+	subc	r7, r6
 	clr	r4
 	adc	r4
 	xor	#1, r4
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r4
 	inc	r4
-	mov	r15, r14
-	xor	#4, r14
-	and	r4, r14
+	mov	r15, r6
+	xor	#4, r6
+	and	r4, r6
+	xor	r6, r15
 	mov	r15, 38(sp)
-	xor	r14, 38(sp)
-	mov	r11, r4
+	mov	r12, r4
 	rrum.w	#1, r4
 	and	#32639, r4
-	mov	r11, r15
-	and	#511, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r11, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r4, r15
-	xor	r14, r15
+	mov	r12, r6
+	and	#511, r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	mov	r12, r15
+	xor	r6, r15
+	and	#32896, r15
+	mov	r4, r6
+	xor	r15, r6
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	inv	r10
-	inc	r10
-	and	r10, r6
+	inv	r9
+	inc	r9
+	and	r9, r7
 	swpb	r5
-	mov	r5, r14
-	bis	r7, r14
-	xor	r5, r14
-	mov	r7, r10
-	sub	#16, r10
-	mov	r6, r10
-	subc	#0, r10
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r4
+	mov	r5, r15
+	bis	r10, r15
+	xor	r5, r15
+	mov	r10, r9
+	sub	#16, r9
+	mov	r7, r9
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, r4
 	inv	r4
 	inc	r4
-	and	r4, r14
-	xor	r14, r5
+	and	r4, r15
+	xor	r15, r5
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r11, 34(sp)
-	xor	r5, 34(sp)
-	mov	r15, 22(sp)
-	xor	r5, 22(sp)
-	mov	r12, r11
-	rrum.w	#1, r11
-	and	#32639, r11
-	mov	r12, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
 	mov	r12, r15
-	xor	r14, r15
+	xor	r5, r15
+	mov	r15, 34(sp)
+	mov	r6, r15
+	xor	r5, r15
+	mov	r15, 22(sp)
+	mov	r11, r5
+	rrum.w	#1, r5
+	and	#32639, r5
+	mov	r11, r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	r11, r15
+	xor	r12, r15
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r5
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
 	swpb	r8
 	mov	r8, r15
-	bis	r6, r15
+	bis	r7, r15
 	xor	r8, r15
-	inv	r10
-	inc	r10
-	and	r10, r15
+	inv	r9
+	inc	r9
+	and	r9, r15
 	xor	r15, r8
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r12, 16(sp)
-	xor	r8, 16(sp)
-	mov	r11, r12
-	xor	r8, r12
-	mov	r13, r11
-	rrum.w	#1, r11
-	and	#32639, r11
-	mov	r13, r15
-	and	#511, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r13, r14
-	xor	r15, r14
-	and	#32896, r14
 	mov	r11, r15
-	xor	r14, r15
-	mov	32(sp), r5
-	rrum.w	#1, r5
-	and	#32639, r5
-	mov	32(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	32(sp), r14
-	xor	r11, r14
-	and	#32896, r14
-	xor	r14, r5
-	mov	28(sp), r6
+	xor	r8, r15
+	mov	r15, 16(sp)
+	xor	r8, r5
+	mov	r14, r7
+	rrum.w	#1, r7
+	and	#32639, r7
+	mov	r14, r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	r14, r15
+	xor	r12, r15
+	and	#32896, r15
+	xor	r15, r7
+	mov	32(sp), r6
 	rrum.w	#1, r6
 	and	#32639, r6
+	mov	32(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	32(sp), r15
+	xor	r12, r15
+	and	#32896, r15
+	xor	r15, r6
 	mov	28(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	28(sp), r14
-	xor	r11, r14
-	and	#32896, r14
-	xor	r14, r6
+	rrum.w	#1, r11
+	and	#32639, r11
+	mov	28(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	28(sp), r15
+	xor	r12, r15
+	and	#32896, r15
+	xor	r15, r11
 	mov	6(sp), r8
 	rrum.w	#1, r8
 	and	#32639, r8
-	mov	6(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	6(sp), r14
-	xor	r11, r14
-	and	#32896, r14
-	xor	r14, r8
-	mov	8(sp), r4
-	rrum.w	#1, r4
-	and	#32639, r4
-	mov	8(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	8(sp), r14
-	xor	r11, r14
-	and	#32896, r14
-	xor	r14, r4
-	mov	10(sp), r10
-	rrum.w	#1, r10
-	and	#32639, r10
-	mov	10(sp), r11
-	and	#511, r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	10(sp), r14
-	xor	r11, r14
-	and	#32896, r14
-	xor	r14, r10
+	mov	6(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	6(sp), r15
+	xor	r12, r15
+	and	#32896, r15
+	xor	r15, r8
+	mov	8(sp), r9
+	rrum.w	#1, r9
+	and	#32639, r9
+	mov	8(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	8(sp), r15
+	xor	r12, r15
+	and	#32896, r15
+	xor	r15, r9
+	mov	10(sp), r12
+	rrum.w	#1, r12
+	and	#32639, r12
+	mov	10(sp), r4
+	and	#511, r4
+	rlam.w	#4, r4
+	rlam.w	#3, r4
+	mov	10(sp), r15
+	xor	r4, r15
+	and	#32896, r15
+	xor	r15, r12
 	swpb	30(sp)
-	mov	r13, 12(sp)
-	xor	30(sp), 12(sp)
-	swpb	r9
-	xor	r9, r10
-	xor	r9, 10(sp)
+	mov	r14, r15
+	xor	30(sp), r15
+	mov	r15, 12(sp)
+	swpb	r13
+	xor	r13, r12
+	xor	r13, 10(sp)
 	swpb	18(sp)
-	mov	r4, r9
 	xor	18(sp), r9
 	xor	18(sp), 8(sp)
 	swpb	20(sp)
 	xor	20(sp), r8
 	xor	20(sp), 6(sp)
 	swpb	24(sp)
-	xor	24(sp), r6
+	mov	r11, r15
+	xor	24(sp), r15
 	mov	28(sp), r13
 	xor	24(sp), r13
 	swpb	26(sp)
-	xor	26(sp), r5
+	xor	26(sp), r6
 	mov	32(sp), r14
 	xor	26(sp), r14
 	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
 	mov	14(sp), r11
 	add	52(sp), r11
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r15, r4
+	mov	r7, r4
 	xor	30(sp), r4
 	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
+	mov	r15, r7
 	mov	22(sp), r15
-	cmp	#16, r7
+	cmp	#16, r10
 	jnc	.Lromulus_n_encrypt_with_bytes16
 	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes16
 	swpb	r4
 	mov	r4, 0(r11)
-	swpb	r5
-	mov	r5, 2(r11)
 	swpb	r6
-	mov	r6, 4(r11)
+	mov	r6, 2(r11)
+	swpb	r7
+	mov	r7, 4(r11)
 	swpb	r8
 	mov	r8, 6(r11)
 	swpb	r9
 	mov	r9, 8(r11)
-	swpb	r10
-	mov	r10, 10(r11)
 	swpb	r12
-	mov	r12, 12(r11)
+	mov	r12, 10(r11)
+	swpb	r5
+	mov	r5, 12(r11)
 	swpb	r15
 	mov	r15, 14(r11)
 	jmp	.Lromulus_n_encrypt_with_stored17
 .Lromulus_n_encrypt_with_bytes16:
 	swpb	r4
 	mov	r4, 378(sp)
-	swpb	r5
-	mov	r5, 380(sp)
 	swpb	r6
-	mov	r6, 382(sp)
+	mov	r6, 380(sp)
+	swpb	r7
+	mov	r7, 382(sp)
 	swpb	r8
 	mov	r8, 384(sp)
 	swpb	r9
 	mov	r9, 386(sp)
-	swpb	r10
-	mov	r10, 388(sp)
 	swpb	r12
-	mov	r12, 390(sp)
+	mov	r12, 388(sp)
+	swpb	r5
+	mov	r5, 390(sp)
 	swpb	r15
 	mov	r15, 392(sp)
-	mov	r7, r15
+	mov	r10, r15
 	mov	sp, r12
 	add	#378, r12
 	cmp	#16, r15
@@ -716,14 +724,14 @@ romulus_n_encrypt_with:
 	mov	38(sp), r13
 	mov	r11, r14
 	call	#romulus_n_tbc_n
-	mov	450(sp), r11
-	mov	452(sp), r12
+	mov	450(sp), r12
+	mov	452(sp), r11
 	mov	454(sp), 10(sp)
 	mov	456(sp), 8(sp)
 	mov	458(sp), 6(sp)
 	mov	460(sp), 28(sp)
 	mov	462(sp), 32(sp)
-	mov	464(sp), r13
+	mov	464(sp), r14
 	mov	r7, 46(sp)
 	mov	r8, 44(sp)
 	mov	r9, 42(sp)
@@ -734,37 +742,38 @@ romulus_n_encrypt_with:
 	br	#.Lromulus_n_encrypt_with_loop9
 .Lromulus_n_encrypt_with_near24:
 .Lromulus_n_encrypt_with_done10:
-	mov	r11, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
+	mov	r12, r13
+	and	#511, r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	mov	r12, r15
+	xor	r13, r15
+	mov	r12, r13
+	rrum.w	#1, r13
+	and	#32639, r13
+	and	#32896, r15
+	xor	r15, r13
+	mov	r11, r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
 	mov	r11, r15
-	xor	r14, r15
+	xor	r12, r15
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	r12, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r12, r15
-	xor	r14, r15
+	mov	10(sp), r12
+	and	#511, r12
+	rlam.w	#4, r12
+	rlam.w	#3, r12
+	mov	10(sp), r15
+	xor	r12, r15
+	mov	10(sp), r12
 	rrum.w	#1, r12
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
-	mov	10(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	10(sp), r15
-	xor	r14, r15
-	mov	10(sp), r14
-	rrum.w	#1, r14
-	and	#32639, r14
-	and	#32896, r15
-	xor	r15, r14
 	mov	8(sp), r10
 	and	#511, r10
 	rlam.w	#4, r10
@@ -809,24 +818,23 @@ romulus_n_encrypt_with:
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
-	mov	r13, r6
+	mov	r14, r6
 	and	#511, r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
-	mov	r13, r15
+	mov	r14, r15
 	xor	r6, r15
-	mov	r13, r6
-	rrum.w	#1, r6
-	and	#32639, r6
+	rrum.w	#1, r14
+	and	#32639, r14
 	and	#32896, r15
-	xor	r15, r6
+	xor	r15, r14
 	; romulus_n.ae:121: store_be(tag, 0, g(s))
-	mov	r11, r15
+	mov	r13, r15
 	mov	56(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes20
-	swpb	r6
-	mov	r6, 0(r13)
+	swpb	r14
+	mov	r14, 0(r13)
 	swpb	r7
 	mov	r7, 2(r13)
 	swpb	r8
@@ -835,16 +843,16 @@ romulus_n_encrypt_with:
 	mov	r9, 6(r13)
 	swpb	r10
 	mov	r10, 8(r13)
-	swpb	r14
-	mov	r14, 10(r13)
 	swpb	r12
-	mov	r12, 12(r13)
+	mov	r12, 10(r13)
+	swpb	r11
+	mov	r11, 12(r13)
 	swpb	r15
 	mov	r15, 14(r13)
 	jmp	.Lromulus_n_encrypt_with_stored21
 .Lromulus_n_encrypt_with_bytes20:
-	swpb	r6
-	mov	r6, 378(sp)
+	swpb	r14
+	mov	r14, 378(sp)
 	swpb	r7
 	mov	r7, 380(sp)
 	swpb	r8
@@ -853,10 +861,10 @@ romulus_n_encrypt_with:
 	mov	r9, 384(sp)
 	swpb	r10
 	mov	r10, 386(sp)
-	swpb	r14
-	mov	r14, 388(sp)
 	swpb	r12
-	mov	r12, 390(sp)
+	mov	r12, 388(sp)
+	swpb	r11
+	mov	r11, 390(sp)
 	swpb	r15
 	mov	r15, 392(sp)
 	mov	sp, r14
@@ -877,7 +885,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2420 bytes of code
+;     estimated 2398 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -987,10 +995,10 @@ romulus_n_decrypt_with:
 	mov	r11, r15
 	call	#romulus_n_tbc_n
 	mov	#2, 46(sp)
-	mov	#0, r4
 	mov	#0, r5
+	mov	#0, r6
 	mov	#0, 48(sp)
-	mov	442(sp), r6
+	mov	442(sp), r4
 	mov	444(sp), r7
 	mov	446(sp), r8
 	mov	448(sp), r9
@@ -1001,10 +1009,10 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_endif8
 .Lromulus_n_decrypt_with_else7:
 	mov	#1, 46(sp)
-	mov	#0, r4
 	mov	#0, r5
+	mov	#0, r6
 	mov	#0, 48(sp)
-	mov	426(sp), r6
+	mov	426(sp), r4
 	mov	428(sp), r7
 	mov	430(sp), r8
 	mov	432(sp), r9
@@ -1021,10 +1029,11 @@ romulus_n_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 54(sp)
-	bis	r14, 54(sp)
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
 	mov	#0, 40(sp)
+	mov	r4, r14
 	mov	r7, 14(sp)
 	mov	r8, 6(sp)
 	mov	r9, 4(sp)
@@ -1032,8 +1041,8 @@ romulus_n_decrypt_with:
 	mov	r11, 30(sp)
 	mov	r12, 34(sp)
 	mov	r13, 8(sp)
-	mov	r4, 52(sp)
-	mov	r5, 50(sp)
+	mov	r5, 52(sp)
+	mov	r6, 50(sp)
 	cmp	54(sp), 40(sp)
 	jnc	.Lromulus_n_decrypt_with_near25
 	br	#.Lromulus_n_decrypt_with_done10
@@ -1045,32 +1054,32 @@ romulus_n_decrypt_with:
 	mov	r15, 24(sp)
 	mov.b	41(sp), r15
 	rrum.w	#4, r15
-	mov	56(sp), r9
-	sub	24(sp), r9
-	mov	#0, r11
-	subc	r15, r11
-	mov	r9, r15
+	mov	56(sp), r8
+	sub	24(sp), r8
+	mov	#0, r7
+	subc	r15, r7
+	mov	r8, r15
 	sub	#16, r15
-	mov	r11, r15
+	mov	r7, r15
 	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r9, r5
-	xor	#16, r5
-	and	r15, r5
-	xor	#16, r5
-	mov	r11, r15
+	mov	r8, r12
+	xor	#16, r12
+	and	r15, r12
+	xor	#16, r12
+	mov	r7, r15
 	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
+	clr	r6
+	adc	r6
+	xor	#1, r6
 	mov	24(sp), r4
 	add	60(sp), r4
-	cmp	#16, r5
+	cmp	#16, r12
 	jnc	.Lromulus_n_decrypt_with_bytes11
 	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes11
@@ -1085,416 +1094,412 @@ romulus_n_decrypt_with:
 	mov	14(r4), 2(sp)
 	jmp	.Lromulus_n_decrypt_with_join13
 .Lromulus_n_decrypt_with_bytes11:
-	mov	sp, r7
-	add	#386, r7
-	mov	r7, r10
-	mov	#16, r13
-	mov	r5, r15
+	mov	sp, r5
+	add	#386, r5
+	mov	r5, r9
+	mov	#16, r10
+	mov	r12, r15
 .Lromulus_n_decrypt_with_cpy14:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad15
-	mov.b	@r4, r14
+	mov.b	@r4, r13
 	inc	r4
 	dec	r15
 .Lromulus_n_decrypt_with_pad15:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r13
+	mov.b	r13, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lromulus_n_decrypt_with_cpy14
-	mov	r7, r4
+	mov	r5, r4
 	jmp	.Lromulus_n_decrypt_with_words12
 .Lromulus_n_decrypt_with_join13:
-	mov	r9, r15
+	mov	r8, r15
 	xor	#16, r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	and	r8, r14
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r14
-	inc	r14
-	and	#1, r14
-	xor	#21, r14
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	#16, r15
-	sub	r9, r15
-	mov	#0, r15
-	subc	r11, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r13
-	inc	r13
-	mov	r14, r15
-	xor	#4, r15
-	and	r13, r15
-	mov	r14, 44(sp)
-	xor	r15, 44(sp)
-	mov	r6, r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	mov	r6, r15
-	and	#511, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	mov	r6, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	inv	r12
-	inc	r12
-	mov	r11, r13
-	and	r12, r13
-	mov	r13, r12
-	and	#8191, r12
-	rlam.w	#3, r12
-	mov	r5, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	bis	r14, r12
-	mov	r5, r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	sub	#128, r14
-	subc	#0, r12
-	clr	r4
-	adc	r4
-	mov	r5, r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#65280, r9
-	xor	#-1, r9
-	mov	r5, r10
-	rrum.w	#1, r10
-	and	#1, r10
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r9, r8
-	xor	#-1, r8
-	and	r14, r8
-	xor	#-1, r8
-	mov	r5, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	mov	r8, r14
-	xor	#-1, r14
-	and	r11, r14
-	mov	r14, 10(sp)
-	xor	#-1, 10(sp)
-	mov	r5, r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	r11, r7
-	inv	r7
-	inc	r7
-	mov	10(sp), r14
-	xor	#-1, r14
-	and	r7, r14
-	xor	#-1, r14
-	xor	#1, r4
-	mov	r4, r7
-	inv	r7
-	inc	r7
-	and	r7, r14
-	inv	r14
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	2(sp)
-	xor	2(sp), r15
-	mov	r15, 18(sp)
-	and	r14, 18(sp)
-	mov	18(sp), r7
-	bis	r5, r7
-	xor	18(sp), r7
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r5, r15
-	sub	#16, r15
-	mov	r13, r15
-	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
+	and	r6, r15
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	and	r14, r7
-	mov	18(sp), r14
-	xor	r7, r14
-	mov	r6, 32(sp)
-	xor	r14, 32(sp)
-	mov	14(sp), r6
-	rrum.w	#1, r6
-	and	#32639, r6
-	mov	14(sp), r7
-	and	#511, r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	mov	14(sp), r14
-	xor	r7, r14
-	and	#32896, r14
-	mov	r6, r7
-	xor	r14, r7
+	inv	r15
+	inc	r15
+	and	#1, r15
+	xor	#21, r15
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	#16, r13
+	sub	r8, r13
+	mov	#0, r13
+	subc	r7, r13
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r10
 	inc	r10
-	mov	r9, r14
-	and	r10, r14
-	mov	r9, r10
-	xor	r14, r10
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r10, r9
-	xor	#-1, r9
-	and	r14, r9
-	xor	#-1, r9
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r9, r6
-	xor	#-1, r6
-	and	r14, r6
-	xor	#-1, r6
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	and	r14, r6
-	mov	r6, r14
-	inv	r14
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	16(sp)
-	xor	16(sp), r7
-	and	r14, r7
-	mov	r7, r14
-	bis	r13, r14
-	xor	r7, r14
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r7, r15
-	xor	r14, r15
-	xor	r15, 14(sp)
-	mov	34(sp), r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	mov	34(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	34(sp), r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r13
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	mov	r8, r14
-	xor	r15, r14
-	mov	r11, r8
-	inv	r8
-	inc	r8
-	mov	r14, r15
-	and	r8, r15
-	mov	r14, r8
-	xor	r15, r8
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	inv	r8
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	20(sp)
-	xor	20(sp), r13
-	mov	r13, 12(sp)
-	and	r8, 12(sp)
-	mov	30(sp), r8
-	rrum.w	#1, r8
-	and	#32639, r8
-	mov	30(sp), r13
+	mov	r15, r13
+	xor	#4, r13
+	and	r10, r13
+	xor	r13, r15
+	mov	r15, 44(sp)
+	mov	r14, r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	r14, r13
 	and	#511, r13
 	rlam.w	#4, r13
 	rlam.w	#3, r13
-	mov	30(sp), r15
+	mov	r14, r15
 	xor	r13, r15
 	and	#32896, r15
-	xor	r15, r8
+	xor	r15, r4
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r11, r13
-	inv	r13
-	inc	r13
+	inv	r11
+	inc	r11
+	and	r11, r7
+	mov	r7, r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	bis	r15, r13
+	mov	r12, r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	subc	#0, r13
+	clr	r13
+	adc	r13
+	mov	r12, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
+	xor	#-1, r6
+	mov	r12, r8
+	rrum.w	#1, r8
+	and	#1, r8
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r6, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
+	mov	r12, r10
+	rrum.w	#2, r10
+	and	#1, r10
+	mov	r10, r11
+	inv	r11
+	inc	r11
 	mov	r9, r15
-	and	r13, r15
-	xor	r15, r9
+	xor	#-1, r15
+	and	r11, r15
+	xor	#-1, r15
+	mov	r15, 10(sp)
+	mov	r12, r11
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	mov	10(sp), r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	xor	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	inv	r5
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	r4, r15
+	swpb	2(sp)
+	xor	2(sp), r15
+	and	r5, r15
+	mov	r15, 18(sp)
+	bis	r12, r15
+	xor	18(sp), r15
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r12, r5
+	sub	#16, r5
+	mov	r7, r5
+	subc	#0, r5
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	r5, r4
+	inv	r4
+	inc	r4
+	and	r4, r15
+	mov	18(sp), r4
+	xor	r15, r4
+	mov	r14, r15
+	xor	r4, r15
+	mov	r15, 32(sp)
+	mov	14(sp), r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	14(sp), r15
+	and	#511, r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	mov	14(sp), r14
+	xor	r15, r14
+	and	#32896, r14
+	mov	r4, r15
+	xor	r14, r15
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	inv	r8
+	inc	r8
+	mov	r6, r14
+	and	r8, r14
+	xor	r14, r6
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	r6, r8
+	xor	#-1, r8
+	and	r14, r8
+	xor	#-1, r8
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	mov	r8, r4
+	xor	#-1, r4
+	and	r14, r4
+	xor	#-1, r4
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	and	r14, r4
+	inv	r4
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	r15, r14
+	swpb	16(sp)
+	xor	16(sp), r14
+	and	r4, r14
+	mov	r14, r4
+	bis	r7, r4
+	xor	r14, r4
+	inv	r5
+	inc	r5
+	and	r5, r4
+	mov	r14, r15
+	xor	r4, r15
+	xor	r15, 14(sp)
+	mov	34(sp), r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	34(sp), r7
+	and	#511, r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	mov	34(sp), r15
+	xor	r7, r15
+	and	#32896, r15
+	xor	r15, r4
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r10, r7
+	inv	r7
+	inc	r7
+	mov	r9, r15
+	and	r7, r15
+	mov	r9, r5
+	xor	r15, r5
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	mov	r5, r15
+	and	r9, r15
+	mov	r5, r9
+	xor	r15, r9
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	and	r15, r9
 	inv	r9
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	22(sp)
-	xor	22(sp), r8
-	and	r9, r8
-	mov	28(sp), r9
-	rrum.w	#1, r9
-	and	#32639, r9
-	mov	28(sp), r13
-	and	#511, r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	28(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r9
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	10(sp), r15
-	and	r13, r15
-	mov	10(sp), r13
-	xor	r15, r13
+	swpb	20(sp)
+	xor	20(sp), r4
 	mov	r4, r15
+	and	r9, r15
+	mov	r15, 12(sp)
+	mov	30(sp), r7
+	rrum.w	#1, r7
+	and	#32639, r7
+	mov	30(sp), r9
+	and	#511, r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	mov	30(sp), r15
+	xor	r9, r15
+	and	#32896, r15
+	xor	r15, r7
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	inv	r13
+	and	r15, r8
+	inv	r8
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	22(sp)
+	xor	22(sp), r7
+	and	r8, r7
+	mov	28(sp), r8
+	rrum.w	#1, r8
+	and	#32639, r8
+	mov	28(sp), r9
+	and	#511, r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
+	mov	28(sp), r15
+	xor	r9, r15
+	and	#32896, r15
+	xor	r15, r8
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	mov	10(sp), r15
+	and	r9, r15
+	mov	10(sp), r9
+	xor	r15, r9
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	inv	r9
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	26(sp)
-	xor	26(sp), r9
-	and	r13, r9
-	mov	4(sp), r6
-	rrum.w	#1, r6
-	and	#32639, r6
-	mov	4(sp), r13
-	and	#511, r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
+	xor	26(sp), r8
+	and	r9, r8
+	mov	4(sp), r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	4(sp), r9
+	and	#511, r9
+	rlam.w	#4, r9
+	rlam.w	#3, r9
 	mov	4(sp), r15
-	xor	r13, r15
+	xor	r9, r15
 	and	#32896, r15
-	xor	r15, r6
+	xor	r15, r4
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	inv	r12
-	inc	r12
-	mov	r10, r15
-	and	r12, r15
-	mov	r10, r13
-	xor	r15, r13
+	inv	r10
+	inc	r10
+	mov	r6, r15
+	and	r10, r15
+	xor	r15, r6
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r13, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r4, r15
+	mov	r6, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	inv	r12
+	and	r15, r10
+	inv	r10
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	36(sp)
-	xor	36(sp), r6
-	mov	r6, r10
-	and	r12, r10
-	mov	6(sp), r6
-	rrum.w	#1, r6
-	and	#32639, r6
-	mov	6(sp), r12
-	and	#511, r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
+	xor	36(sp), r4
+	mov	r4, r9
+	and	r10, r9
+	mov	6(sp), r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	6(sp), r10
+	and	#511, r10
+	rlam.w	#4, r10
+	rlam.w	#3, r10
 	mov	6(sp), r15
-	xor	r12, r15
+	xor	r10, r15
 	and	#32896, r15
-	xor	r15, r6
+	xor	r15, r4
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	xor	#-1, r14
+	xor	#-1, r5
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	xor	#-1, r14
-	mov	r4, r15
+	and	r15, r5
+	xor	#-1, r5
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	inv	r14
+	and	r15, r5
+	inv	r5
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	38(sp)
-	xor	38(sp), r6
-	mov	r6, r12
-	and	r14, r12
-	mov	8(sp), r6
-	rrum.w	#1, r6
-	and	#32639, r6
-	mov	8(sp), r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
+	xor	38(sp), r4
+	mov	r4, r10
+	and	r5, r10
+	mov	8(sp), r4
+	rrum.w	#1, r4
+	and	#32639, r4
+	mov	8(sp), r5
+	and	#511, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
 	mov	8(sp), r15
-	xor	r14, r15
+	xor	r5, r15
 	and	#32896, r15
-	xor	r15, r6
+	xor	r15, r4
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
 	inv	r11
 	inc	r11
-	mov	r13, r15
+	mov	r6, r15
 	and	r11, r15
-	xor	r15, r13
-	inv	r4
-	inc	r4
-	and	r4, r13
+	xor	r15, r6
 	inv	r13
+	inc	r13
+	and	r13, r6
+	inv	r6
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r6, r4
 	swpb	42(sp)
 	xor	42(sp), r4
-	and	r13, r4
+	and	r6, r4
 	xor	r4, 8(sp)
-	xor	r12, 6(sp)
-	xor	r10, 4(sp)
+	xor	r10, 6(sp)
+	xor	r9, 4(sp)
 	mov	28(sp), r6
-	xor	r9, r6
+	xor	r8, r6
 	mov	30(sp), r11
-	xor	r8, r11
+	xor	r7, r11
 	; romulus_n.ae:140: store_be(msg, off, p, count)
 	mov	24(sp), r13
 	add	58(sp), r13
-	mov	r7, r14
 	mov	18(sp), r15
-	mov	12(sp), r7
-	cmp	#16, r5
+	mov	12(sp), r5
+	cmp	#16, r12
 	jnc	.Lromulus_n_decrypt_with_bytes16
 	bit	#1, r13
 	jnz	.Lromulus_n_decrypt_with_bytes16
 	swpb	r4
 	mov	r4, 0(r13)
+	swpb	r5
+	mov	r5, 2(r13)
 	swpb	r7
-	mov	r7, 2(r13)
+	mov	r7, 4(r13)
 	swpb	r8
-	mov	r8, 4(r13)
+	mov	r8, 6(r13)
 	swpb	r9
-	mov	r9, 6(r13)
+	mov	r9, 8(r13)
 	swpb	r10
-	mov	r10, 8(r13)
-	swpb	r12
-	mov	r12, 10(r13)
+	mov	r10, 10(r13)
 	swpb	r14
 	mov	r14, 12(r13)
 	swpb	r15
@@ -1503,21 +1508,21 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_bytes16:
 	swpb	r4
 	mov	r4, 386(sp)
+	swpb	r5
+	mov	r5, 388(sp)
 	swpb	r7
-	mov	r7, 388(sp)
+	mov	r7, 390(sp)
 	swpb	r8
-	mov	r8, 390(sp)
+	mov	r8, 392(sp)
 	swpb	r9
-	mov	r9, 392(sp)
+	mov	r9, 394(sp)
 	swpb	r10
-	mov	r10, 394(sp)
-	swpb	r12
-	mov	r12, 396(sp)
+	mov	r10, 396(sp)
 	swpb	r14
 	mov	r14, 398(sp)
 	swpb	r15
 	mov	r15, 400(sp)
-	mov	r5, r15
+	mov	r12, r15
 	mov	sp, r14
 	add	#386, r14
 	cmp	#16, r15
@@ -1587,7 +1592,7 @@ romulus_n_decrypt_with:
 	mov	44(sp), r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	458(sp), r6
+	mov	458(sp), r14
 	mov	460(sp), 14(sp)
 	mov	462(sp), 6(sp)
 	mov	464(sp), 4(sp)
@@ -1615,49 +1620,48 @@ romulus_n_decrypt_with:
 	mov	6(r7), r10
 	mov	8(r7), r9
 	mov	10(r7), r8
-	mov	12(r7), r5
+	mov	12(r7), r6
 	mov	14(r7), r7
 	jmp	.Lromulus_n_decrypt_with_join22
 .Lromulus_n_decrypt_with_bytes20:
-	mov	sp, r12
-	add	#386, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r11
+	add	#386, r11
+	mov	r11, r12
+	mov	#16, r13
 .Lromulus_n_decrypt_with_cpy23:
 	mov.b	@r7, r15
 	inc	r7
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	r15, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lromulus_n_decrypt_with_cpy23
-	mov	r12, r7
+	mov	r11, r7
 	jmp	.Lromulus_n_decrypt_with_words21
 .Lromulus_n_decrypt_with_join22:
-	mov	r6, r14
-	and	#511, r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r6, r15
-	xor	r14, r15
-	mov	r6, r14
+	mov	r14, r5
+	and	#511, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	mov	r14, r15
+	xor	r5, r15
 	rrum.w	#1, r14
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	mov	14(sp), r6
-	and	#511, r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
+	mov	14(sp), r5
+	and	#511, r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
 	mov	14(sp), r15
-	xor	r6, r15
-	mov	14(sp), r6
-	rrum.w	#1, r6
-	and	#32639, r6
+	xor	r5, r15
+	mov	14(sp), r5
+	rrum.w	#1, r5
+	and	#32639, r5
 	and	#32896, r15
-	xor	r15, r6
-	mov	r5, r15
+	xor	r15, r5
+	mov	r6, r15
 	swpb	r15
-	xor	r6, r15
+	xor	r5, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1971,7 +1975,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 170 bytes (31 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1878 bytes of code
+;     estimated 1860 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -1988,25 +1992,26 @@ romulus_n_absorb_ad:
 	sub	58(sp), r15
 	mov	#0, r15
 	subc	#0, r15
-	clr	40(sp)
-	adc	40(sp)
-	xor	#1, 40(sp)
-	mov	58(sp), r15
-	sub	#1, r15
-	mov	#0, 54(sp)
-	subc	#0, 54(sp)
-	mov	54(sp), r14
-	and	#31, r14
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	40(sp), r15
-	inv	r15
-	inc	r15
-	mov	r14, 30(sp)
-	and	r15, 30(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 40(sp)
+	mov	58(sp), r14
+	sub	#1, r14
+	mov	#0, r15
+	subc	#0, r15
+	mov	r15, 54(sp)
+	and	#31, r15
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	swpb	r15
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	40(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r15
+	mov	r15, 30(sp)
 	; romulus_n.ae:73: for i in 0..pairs {
 	mov	#0, 24(sp)
 	mov	#0, 20(sp)
@@ -2017,18 +2022,18 @@ romulus_n_absorb_ad:
 	mov	#0, 16(sp)
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
-	mov	#1, r12
+	mov	#1, r11
 	mov	#0, r13
-	mov	#0, r10
+	mov	#0, r12
 	mov	#0, 22(sp)
 	cmp	30(sp), 24(sp)
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	mov	24(sp), r11
-	and	#2047, r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	mov	r11, r7
+	mov	24(sp), r14
+	and	#2047, r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	mov	r14, r7
 	add	32(sp), r7
 	bit	#1, r7
 	jnz	.Lromulus_n_absorb_ad_bytes3
@@ -2038,7 +2043,7 @@ romulus_n_absorb_ad:
 	mov	4(r7), r6
 	mov	6(r7), r8
 	mov	8(r7), r9
-	mov	10(r7), r14
+	mov	10(r7), r10
 	mov	12(r7), r15
 	mov	14(r7), r7
 	jmp	.Lromulus_n_absorb_ad_join5
@@ -2046,13 +2051,13 @@ romulus_n_absorb_ad:
 	mov	sp, r8
 	add	#66, r8
 	mov	r8, r9
-	mov	#16, r14
+	mov	#16, r10
 .Lromulus_n_absorb_ad_cpy6:
 	mov.b	@r7, r15
 	inc	r7
 	mov.b	r15, 0(r9)
 	inc	r9
-	dec	r14
+	dec	r10
 	jnz	.Lromulus_n_absorb_ad_cpy6
 	mov	r8, r7
 	jmp	.Lromulus_n_absorb_ad_words4
@@ -2061,8 +2066,8 @@ romulus_n_absorb_ad:
 	xor	r7, 20(sp)
 	swpb	r15
 	xor	r15, 18(sp)
-	swpb	r14
-	xor	r14, 12(sp)
+	swpb	r10
+	xor	r10, 12(sp)
 	swpb	r9
 	xor	r9, 10(sp)
 	swpb	r8
@@ -2073,40 +2078,39 @@ romulus_n_absorb_ad:
 	xor	r5, 6(sp)
 	swpb	r4
 	xor	r4, 4(sp)
-	mov	r12, r9
-	and	#32767, r9
+	mov	r11, r5
+	and	#32767, r5
 	mov	r13, r7
 	and	#32767, r7
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r10, r8
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	mov	r12, r8
 	and	#32767, r8
 	swpb	r13
 	mov.b	r13, r13
 	rrum.w	#4, r13
 	rrum.w	#3, r13
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
 	mov	22(sp), r15
 	rla	r15
-	rlam.w	#1, r9
-	mov	r9, r10
-	xor	romulus_n_tf2(r15), r10
+	rlam.w	#1, r5
+	xor	romulus_n_tf2(r15), r5
 	rlam.w	#1, r7
 	xor	romulus_n_tf3(r15), r7
-	xor	r12, r7
+	xor	r11, r7
 	rlam.w	#1, r8
 	xor	romulus_n_tf3(r15), r8
 	xor	r13, r8
 	mov	22(sp), r15
-	mov.b	romulus_n_tf4(r15), r9
-	xor	r14, r9
+	mov.b	romulus_n_tf4(r15), r10
+	xor	r12, r10
 	; romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	mov	r14, r11
 	add	#16, r11
 	add	32(sp), r11
 	bit	#1, r11
@@ -2114,8 +2118,8 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words9:
 	mov	@r11, 64(sp)
 	mov	2(r11), r4
-	mov	4(r11), r5
-	mov	6(r11), r6
+	mov	4(r11), r6
+	mov	6(r11), r9
 	mov	8(r11), r12
 	mov	10(r11), r13
 	mov	12(r11), r14
@@ -2136,10 +2140,10 @@ romulus_n_absorb_ad:
 	mov	r12, r11
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	r10, 82(sp)
+	mov	r5, 82(sp)
 	mov	r7, 84(sp)
 	mov	r8, 86(sp)
-	mov	r9, 88(sp)
+	mov	r10, 88(sp)
 	mov	sp, r15
 	add	#82, r15
 	mov	r15, 14(sp)
@@ -2151,10 +2155,10 @@ romulus_n_absorb_ad:
 	mov	r13, 94(sp)
 	swpb	r12
 	mov	r12, 96(sp)
+	swpb	r9
+	mov	r9, 98(sp)
 	swpb	r6
-	mov	r6, 98(sp)
-	swpb	r5
-	mov	r5, 100(sp)
+	mov	r6, 100(sp)
 	swpb	r4
 	mov	r4, 102(sp)
 	swpb	64(sp)
@@ -2179,17 +2183,17 @@ romulus_n_absorb_ad:
 	mov	#8, r13
 	mov	52(sp), r15
 	call	#romulus_n_tbc
-	mov	r10, r6
+	mov	r5, r6
 	and	#32767, r6
-	mov	r7, r11
-	and	#32767, r11
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	r8, r10
-	and	#32767, r10
+	mov	r7, r9
+	and	#32767, r9
+	mov	r5, r11
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	mov	r8, r12
+	and	#32767, r12
 	mov	r7, r13
 	swpb	r13
 	mov.b	r13, r13
@@ -2200,17 +2204,17 @@ romulus_n_absorb_ad:
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	mov	r9, r15
+	mov	r10, r15
 	rla	r15
 	rlam.w	#1, r6
 	xor	romulus_n_tf2(r15), r6
-	rlam.w	#1, r11
-	xor	romulus_n_tf3(r15), r11
-	xor	r12, r11
-	rlam.w	#1, r10
-	xor	romulus_n_tf3(r15), r10
-	xor	r13, r10
-	mov	r9, r15
+	rlam.w	#1, r9
+	xor	romulus_n_tf3(r15), r9
+	xor	r11, r9
+	rlam.w	#1, r12
+	xor	romulus_n_tf3(r15), r12
+	xor	r13, r12
+	mov	r10, r15
 	mov.b	romulus_n_tf4(r15), r15
 	xor	r14, r15
 	mov	122(sp), 20(sp)
@@ -2221,55 +2225,56 @@ romulus_n_absorb_ad:
 	mov	132(sp), 16(sp)
 	mov	134(sp), 6(sp)
 	mov	136(sp), 4(sp)
-	mov	r6, r12
-	mov	r11, r13
+	mov	r6, r11
+	mov	r9, r13
 	mov	r15, 22(sp)
 	add	#1, 24(sp)
 	cmp	30(sp), 24(sp)
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	mov	54(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
+	mov	54(sp), r10
+	rrum.w	#4, r10
+	rrum.w	#1, r10
 	mov	40(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	and	#2047, r11
+	and	r15, r10
+	and	#2047, r10
 	mov.b	31(sp), r15
 	rrum.w	#3, r15
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
+	rlam.w	#4, r10
+	rlam.w	#1, r10
+	bis	r15, r10
 	mov	30(sp), r15
 	and	#2047, r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	mov	r15, 36(sp)
-	mov	58(sp), r7
-	sub	36(sp), r7
+	mov	58(sp), r8
+	sub	36(sp), r8
 	mov	#0, r14
-	subc	r11, r14
+	subc	r10, r14
 	mov	r14, r15
 	sub	#1, r15
 	clr	r9
 	adc	r9
 	xor	#1, r9
 	mov	#16, r15
-	sub	r7, r15
+	sub	r8, r15
 	mov	#0, r15
 	subc	r14, r15
-	clr	42(sp)
-	adc	42(sp)
-	xor	#1, 42(sp)
-	mov	r7, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 42(sp)
+	mov	r8, r15
 	xor	#16, r15
 	sub	#1, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	and	r9, r11
-	mov	r7, r15
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	and	r9, r10
+	mov	r8, r15
 	xor	#32, r15
 	sub	#1, r15
 	clr	r15
@@ -2277,25 +2282,26 @@ romulus_n_absorb_ad:
 	xor	#1, r15
 	and	r9, r15
 	; romulus_n.ae:89: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	bis	r15, r11
-	inv	r11
-	inc	r11
-	and	#2, r11
-	mov	r11, 60(sp)
-	xor	#26, 60(sp)
+	bis	r15, r10
+	inv	r10
+	inc	r10
+	and	#2, r10
+	mov	r10, r15
+	xor	#26, r15
+	mov	r15, 60(sp)
 	mov	22(sp), r9
 	rla	r9
 	mov	22(sp), r15
-	mov.b	romulus_n_tf4(r15), r11
-	mov	r12, r15
+	mov.b	romulus_n_tf4(r15), r10
+	mov	r11, r15
 	and	#32767, r15
 	rlam.w	#1, r15
+	xor	romulus_n_tf2(r9), r15
 	mov	r15, 50(sp)
-	xor	romulus_n_tf2(r9), 50(sp)
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
 	mov	r13, r15
 	and	#32767, r15
 	rlam.w	#1, r15
@@ -2304,44 +2310,47 @@ romulus_n_absorb_ad:
 	rrum.w	#4, r13
 	rrum.w	#3, r13
 	xor	romulus_n_tf3(r9), r15
+	xor	r11, r15
 	mov	r15, 48(sp)
-	xor	r12, 48(sp)
-	mov	r10, r15
+	mov	r12, r15
 	and	#32767, r15
 	rlam.w	#1, r15
 	xor	romulus_n_tf3(r9), r15
+	xor	r13, r15
 	mov	r15, 38(sp)
-	xor	r13, 38(sp)
+	mov	r12, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
 	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	r11, 44(sp)
-	xor	r15, 44(sp)
-	mov	r7, 34(sp)
-	sub	#16, 34(sp)
-	mov	r14, 46(sp)
-	subc	#0, 46(sp)
+	xor	r13, r15
+	mov	r15, 44(sp)
+	mov	r8, r15
+	sub	#16, r15
+	mov	r15, 34(sp)
+	mov	r14, r15
+	subc	#0, r15
+	mov	r15, 46(sp)
 	clr	r4
 	adc	r4
 	xor	#1, r4
 	mov	r4, r15
 	inv	r15
 	inc	r15
-	xor	#16, r7
-	and	r15, r7
-	xor	#16, r7
+	xor	#16, r8
+	and	r15, r8
+	xor	#16, r8
 	mov	36(sp), r10
 	add	32(sp), r10
-	cmp	#16, r7
+	cmp	#16, r8
 	jnc	.Lromulus_n_absorb_ad_bytes13
 	bit	#1, r10
 	jnz	.Lromulus_n_absorb_ad_bytes13
 .Lromulus_n_absorb_ad_words14:
 	mov	@r10, r5
 	mov	2(r10), r6
-	mov	4(r10), r8
+	mov	4(r10), r7
 	mov	6(r10), r11
 	mov	8(r10), r12
 	mov	10(r10), r13
@@ -2353,7 +2362,7 @@ romulus_n_absorb_ad:
 	add	#66, r9
 	mov	r9, r11
 	mov	#16, r12
-	mov	r7, r15
+	mov	r8, r15
 .Lromulus_n_absorb_ad_cpy16:
 	clr	r13
 	tst	r15
@@ -2379,8 +2388,8 @@ romulus_n_absorb_ad:
 	xor	r12, 10(sp)
 	swpb	r11
 	xor	r11, 8(sp)
-	swpb	r8
-	xor	r8, 16(sp)
+	swpb	r7
+	xor	r7, 16(sp)
 	swpb	r6
 	xor	r6, 6(sp)
 	swpb	r5
@@ -2390,8 +2399,8 @@ romulus_n_absorb_ad:
 	bis	r14, r11
 	swpb	r10
 	mov	r10, r12
-	bis	r7, r12
-	mov	r7, r15
+	bis	r8, r12
+	mov	r8, r15
 	sub	#16, r15
 	subc	#0, r14
 	clr	r13
@@ -2608,7 +2617,7 @@ romulus_n_absorb_ad:
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 838 bytes of code
+;     estimated 834 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
@@ -2616,64 +2625,69 @@ romulus_n_absorb_ad:
 romulus_n_tbc_n:
 	pushm.w	#7, r10
 	sub	#30, sp
-	mov	46(sp), 28(sp)
-	mov	6(r12), r6
-	swpb	r6
-	bis	r13, r6
-	mov	4(r12), r5
-	mov	2(r12), r7
-	mov	@r12, r8
+	mov	6(r12), r8
+	swpb	r8
+	bis	r13, r8
 	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	#20, 26(sp)
-	mov	12(r15), r12
+	mov	12(r15), 2(sp)
 	mov	14(r15), r13
 	mov	8(r15), r10
 	mov	10(r15), r11
-	mov	4(r15), 2(sp)
+	mov	4(r15), 10(sp)
 	mov	6(r15), r9
 	mov	@r15, 16(sp)
 	mov	2(r15), 0(sp)
-	mov	r6, 24(sp)
-	mov	r5, 20(sp)
-	mov	r7, 18(sp)
-	mov	r8, 14(sp)
+	mov	r8, 24(sp)
+	; skinny128_384plus.ae:198: i = 2 * j
+	mov	r14, r6
+	mov	4(r12), r15
+	swpb	r15
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r15, 20(sp)
+	mov	2(r12), r15
+	; skinny128_384plus.ae:198: i = 2 * j
+	swpb	r15
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r15, 18(sp)
+	mov	@r12, r15
+	; skinny128_384plus.ae:198: i = 2 * j
+	swpb	r15
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r15, 14(sp)
+	mov	46(sp), 28(sp)
+	mov	#20, 26(sp)
 	; skinny128_384plus.ae:198: i = 2 * j
 	mov	#0, 22(sp)
-	mov	r14, r6
-	swpb	20(sp)
-	swpb	18(sp)
-	swpb	14(sp)
 	; skinny128_384plus.ae:196: @unroll(unroll)
 .Lromulus_n_tbc_n_loop1:
 	; skinny128_384plus.ae:198: i = 2 * j
 	mov	22(sp), r15
 	mov.b	romulus_n_E.rc(r15), r5
-	mov	24(sp), r14
-	xor	@r6, r14
+	mov	24(sp), r15
+	xor	@r6, r15
 	mov	18(sp), r8
 	xor	4(r6), r8
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r12
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r13
-	mov	r12, r7
+	mov.b	3(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r7
+	mov.b	2(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r14
 	swpb	r7
-	mov.b	r7, r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r12
-	swpb	r7
-	bis	r12, r7
+	bis	r14, r7
 	xor	r8, r7
 	mov	r5, r8
 	rla	r8
-	mov.b	r15, r15
-	swpb	r15
-	xor	romulus_n_tf0(r8), r15
-	xor	r13, r15
-	mov	r15, r12
+	mov	r12, r14
+	mov.b	r14, r14
+	swpb	r14
+	xor	romulus_n_tf0(r8), r14
+	xor	r13, r14
+	mov	r14, r12
 	xor	6(r6), r12
 	xor	14(sp), r12
 	mov	r11, r13
@@ -2681,84 +2695,84 @@ romulus_n_tbc_n:
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r5
 	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r13
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r4
+	mov.b	romulus_n_E.sbox(r11), r11
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r4
 	mov.b	r10, r10
-	mov.b	romulus_n_E.sbox(r10), r11
+	mov.b	romulus_n_E.sbox(r10), r13
 	swpb	r4
-	bis	r11, r4
-	mov	r4, r11
-	xor	r14, r11
-	mov	r5, r14
-	mov.b	r14, r14
-	swpb	r14
-	xor	romulus_n_tf1(r8), r14
-	xor	r13, r14
-	xor	2(r6), r14
-	xor	20(sp), r14
-	swpb	r14
-	mov	r14, r13
-	swpb	r11
-	xor.b	r11, r13
-	xor	r14, r13
-	mov	r11, r8
-	xor.b	r14, r8
-	xor	r11, r8
-	mov	r9, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
+	bis	r13, r4
+	mov	r4, r13
+	xor	r15, r13
+	mov	r5, r15
+	mov.b	r15, r15
+	swpb	r15
+	xor	romulus_n_tf1(r8), r15
+	xor	r11, r15
+	xor	2(r6), r15
+	xor	20(sp), r15
+	swpb	r15
+	mov	r15, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r15, r8
+	mov	r13, r5
+	xor.b	r15, r5
+	xor	r13, r5
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r13
 	mov.b	r9, r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov.b	3(sp), r11
+	mov.b	romulus_n_E.sbox(r9), r15
+	mov.b	11(sp), r11
 	mov.b	romulus_n_E.sbox(r11), r4
-	mov.b	2(sp), r11
+	mov.b	10(sp), r11
 	mov.b	romulus_n_E.sbox(r11), r10
 	mov	r4, r11
 	swpb	r11
 	bis	r10, r11
-	swpb	r14
-	bis	r9, r14
-	xor	#512, r14
-	mov.b	1(sp), r9
-	mov.b	romulus_n_E.sbox(r9), r5
+	swpb	r13
+	bis	r15, r13
+	xor	#512, r13
+	mov.b	1(sp), r15
+	mov.b	romulus_n_E.sbox(r15), r15
 	mov.b	@sp, r9
 	mov.b	romulus_n_E.sbox(r9), r9
-	mov	r9, 10(sp)
+	mov	r9, 8(sp)
 	mov.b	17(sp), r9
 	mov.b	romulus_n_E.sbox(r9), r9
-	mov	r9, 6(sp)
+	mov	r9, 4(sp)
 	mov.b	16(sp), r9
 	mov.b	romulus_n_E.sbox(r9), r9
 	swpb	r9
-	bis	r5, r9
-	mov	r7, r5
-	xor	r14, r5
+	bis	r15, r9
+	mov	r7, r15
+	xor	r13, r15
 	mov.b	r4, r4
 	swpb	r4
-	xor	r4, r15
-	mov	r15, r4
+	xor	r4, r14
+	mov	r14, r4
 	xor	r10, r4
-	mov	r4, r15
-	xor	6(r6), r15
-	xor	14(sp), r15
-	mov	r5, r10
+	mov	r4, r14
+	xor	6(r6), r14
+	xor	14(sp), r14
+	mov	r15, r10
 	xor	r9, r10
-	mov.b	10(sp), r9
+	mov.b	8(sp), r9
 	swpb	r9
 	xor	r9, r4
-	xor	6(sp), r4
+	xor	4(sp), r4
 	xor	6(r6), r4
 	xor	14(sp), r4
-	xor	r14, r13
-	mov	r8, r14
-	xor	r11, r14
+	xor	r13, r8
+	mov	r5, r13
+	xor	r11, r13
 	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
 	mov	22(sp), r11
-	mov.b	romulus_n_E.rc+1(r11), r8
+	mov.b	romulus_n_E.rc+1(r11), r5
 	mov	r4, r11
 	swpb	r11
 	mov.b	r11, r11
@@ -2775,15 +2789,15 @@ romulus_n_tbc_n:
 	bis	r10, r4
 	mov	r4, r10
 	xor	12(r6), r10
-	mov	r8, r4
-	rla	r4
-	mov	r9, r8
-	mov.b	r8, r8
-	swpb	r8
-	xor	romulus_n_tf0(r4), r8
-	xor	r11, r8
-	mov	r8, 12(sp)
-	xor	14(r6), 12(sp)
+	rla	r5
+	mov	r9, r4
+	mov.b	r4, r4
+	swpb	r4
+	xor	romulus_n_tf0(r5), r4
+	xor	r11, r4
+	mov	r4, r11
+	xor	14(r6), r11
+	mov	r11, 12(sp)
 	mov	r12, r11
 	swpb	r11
 	mov.b	r11, r11
@@ -2801,93 +2815,94 @@ romulus_n_tbc_n:
 	xor	8(r6), r12
 	mov.b	r11, r11
 	swpb	r11
-	xor	romulus_n_tf1(r4), r11
+	xor	romulus_n_tf1(r5), r11
 	xor	r9, r11
 	xor	10(r6), r11
 	swpb	r11
-	mov	r11, r4
+	mov	r11, r7
 	swpb	r12
-	xor.b	r12, r4
-	xor	r11, r4
+	xor.b	r12, r7
+	xor	r11, r7
 	mov	r12, r9
 	xor.b	r11, r9
 	xor	r12, r9
-	mov	r14, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r7
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
 	mov	r13, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r12
+	mov.b	romulus_n_E.sbox(r12), r5
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r13
-	mov	r12, r11
-	swpb	r11
-	bis	r13, r11
-	swpb	r7
-	bis	r14, r7
-	mov	r7, r14
-	xor	#512, r14
-	mov	r15, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov	r15, 8(sp)
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov	r15, 4(sp)
-	mov.b	r5, r5
-	mov.b	romulus_n_E.sbox(r5), r15
-	swpb	r15
-	bis	r7, r15
-	mov	r10, r5
-	xor	r14, r5
-	mov.b	r12, r12
-	swpb	r12
-	xor	r12, r8
-	xor	r13, r8
-	mov	r8, 0(sp)
-	xor	14(r6), 0(sp)
-	mov	r5, r12
-	xor	r15, r12
-	mov.b	8(sp), r15
-	swpb	r15
-	xor	r15, r8
-	xor	4(sp), r8
+	mov.b	romulus_n_E.sbox(r13), r12
 	mov	r8, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r11
+	mov.b	r8, r8
+	mov.b	romulus_n_E.sbox(r8), r13
+	mov	r11, r8
+	swpb	r8
+	bis	r13, r8
+	swpb	r5
+	bis	r12, r5
+	mov	r5, r12
+	xor	#512, r12
+	mov	r14, r5
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	romulus_n_E.sbox(r5), r5
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov	r14, 6(sp)
+	mov	r15, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r15
+	bis	r5, r15
+	mov	r10, r5
+	xor	r12, r5
+	mov.b	r11, r11
+	swpb	r11
+	xor	r11, r4
+	xor	r13, r4
+	mov	r4, r13
 	xor	14(r6), r13
+	mov	r13, 0(sp)
+	mov	r5, r11
+	xor	r15, r11
+	mov.b	6(sp), r15
+	swpb	r15
+	xor	r15, r4
 	xor	r14, r4
-	xor	r11, r9
-	mov	20(sp), r7
-	xor.b	18(sp), r7
-	xor	20(sp), r7
-	mov	18(sp), r8
+	mov	r4, r13
+	xor	14(r6), r13
+	xor	r12, r7
+	xor	r8, r9
+	mov	20(sp), r8
+	xor.b	18(sp), r8
+	xor	20(sp), r8
+	mov	18(sp), r12
 	mov	24(sp), r15
 	swpb	r15
-	xor.b	r15, r8
-	xor	18(sp), r8
+	xor.b	r15, r12
+	xor	18(sp), r12
 	mov	14(sp), r14
 	xor.b	20(sp), r14
 	xor	14(sp), r14
-	mov	14(sp), r11
-	swpb	r11
-	mov	r11, r15
+	mov	14(sp), r4
+	swpb	r4
+	mov	r4, r15
 	xor.b	24(sp), r15
-	xor	r11, r15
+	xor	r4, r15
 	add	#2, 22(sp)
 	add	#16, r6
+	mov	r11, 2(sp)
 	mov	12(sp), r11
-	mov	r4, 2(sp)
+	mov	r7, 10(sp)
 	mov	r5, 16(sp)
-	mov	r7, 24(sp)
-	mov	r8, 20(sp)
+	mov	r8, 24(sp)
+	mov	r12, 20(sp)
 	mov	r14, 18(sp)
 	mov	r15, 14(sp)
 	dec	26(sp)
@@ -2896,11 +2911,11 @@ romulus_n_tbc_n:
 	mov	28(sp), r15
 	mov	16(sp), 0(r15)
 	mov	@sp, 2(r15)
-	mov	2(sp), 4(r15)
+	mov	10(sp), 4(r15)
 	mov	r9, 6(r15)
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
-	mov	r12, 12(r15)
+	mov	2(sp), 12(r15)
 	mov	r13, 14(r15)
 	add	#30, sp
 	popm.w	#7, r10
@@ -3006,27 +3021,28 @@ romulus_n_tbc:
 	bis	r15, r8
 	rlam.w	#1, r8
 	and	#65278, r8
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r10, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r14, r6
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r10, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	and	#1, r14
+	mov	r15, r6
 	rlam.w	#1, r6
-	bis	r15, r6
-	mov	r10, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#7, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r6, r15
-	xor	r14, r15
-	and	#257, r15
-	mov	r8, 20(sp)
-	bis	r15, 20(sp)
+	bis	r14, r6
+	mov	r10, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	and	#7, r14
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	r6, r14
+	xor	r15, r14
+	and	#257, r14
+	mov	r8, r15
+	bis	r14, r15
+	mov	r15, 20(sp)
 	mov	r10, r14
 	swpb	r14
 	mov.b	r14, r14

@@ -694,7 +694,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 116 bytes (22 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1656 bytes of code
+;     estimated 1654 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -1052,29 +1052,29 @@ ascon128_decrypt_with:
 	and	#65528, r13
 	and	#7, r15
 	; ascon128.ae:118: last = m - off
-	mov	24(sp), r5
+	mov	24(sp), r11
 	mov	#0, r6
-	sub	r13, r5
+	sub	r13, r11
 	subc	r15, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
 	mov	r13, r7
 	add	12(sp), r7
-	cmp	#8, r5
+	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes26
 	bit	#1, r7
 	jnz	.Lascon128_decrypt_with_bytes26
 .Lascon128_decrypt_with_words27:
-	mov	@r7, r10
+	mov	@r7, r5
 	mov	2(r7), r9
 	mov	4(r7), r8
 	mov	6(r7), r7
 	jmp	.Lascon128_decrypt_with_join28
 .Lascon128_decrypt_with_bytes26:
-	mov	sp, r10
-	add	#100, r10
-	mov	r10, r11
+	mov	sp, r9
+	add	#100, r9
+	mov	r9, r10
 	mov	#8, r12
-	mov	r5, r15
+	mov	r11, r15
 .Lascon128_decrypt_with_cpy29:
 	clr	r14
 	tst	r15
@@ -1083,11 +1083,11 @@ ascon128_decrypt_with:
 	inc	r7
 	dec	r15
 .Lascon128_decrypt_with_pad30:
-	mov.b	r14, 0(r11)
-	inc	r11
+	mov.b	r14, 0(r10)
+	inc	r10
 	dec	r12
 	jnz	.Lascon128_decrypt_with_cpy29
-	mov	r10, r7
+	mov	r9, r7
 	jmp	.Lascon128_decrypt_with_words27
 .Lascon128_decrypt_with_join28:
 	swpb	r7
@@ -1096,28 +1096,28 @@ ascon128_decrypt_with:
 	xor	46(sp), r8
 	swpb	r9
 	xor	48(sp), r9
-	swpb	r10
-	xor	50(sp), r10
+	swpb	r5
+	xor	50(sp), r5
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	mov	r5, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
+	mov	r11, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65528, r15
 	mov	r15, 4(sp)
-	and	#65528, 4(sp)
 	rla	r6
 	rla	r6
 	rla	r6
-	and	#7, r15
-	bis	r15, r6
-	mov	#-1, r11
+	and	#7, r14
+	bis	r14, r6
+	mov	#-1, r10
 	mov	#-1, r12
 	mov	#-1, r14
 	mov	#-1, r4
-	mov	4(sp), r15
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig31
 	cmp	#64, r15
@@ -1125,7 +1125,7 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shlimb34:
 	cmp	#16, r15
 	jnc	.Lascon128_decrypt_with_shbits35
-	mov	r12, r11
+	mov	r12, r10
 	mov	r14, r12
 	mov	r4, r14
 	clr	r4
@@ -1139,37 +1139,38 @@ ascon128_decrypt_with:
 	rrc	r4
 	rrc	r14
 	rrc	r12
-	rrc	r11
+	rrc	r10
 	dec	r15
 	jnz	.Lascon128_decrypt_with_sh33
 	jmp	.Lascon128_decrypt_with_shend32
 .Lascon128_decrypt_with_shbig31:
-	clr	r11
+	clr	r10
 	clr	r12
 	clr	r14
 	clr	r4
 .Lascon128_decrypt_with_shend32:
-	inv	r11
+	inv	r10
 	inv	r12
 	inv	r14
 	mov	r4, r15
 	inv	r15
-	and	r11, r7
+	and	r10, r7
 	and	r12, r8
 	and	r14, r9
+	mov	r5, r10
 	and	r15, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
-	mov	r10, r11
+	mov	r10, r5
 	mov	r9, r12
 	mov	r8, r14
 	mov	r7, r15
 	add	20(sp), r13
-	cmp	#8, r5
+	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Lascon128_decrypt_with_bytes36
-	swpb	r11
-	mov	r11, 0(r13)
+	swpb	r5
+	mov	r5, 0(r13)
 	swpb	r12
 	mov	r12, 2(r13)
 	swpb	r14
@@ -1178,8 +1179,8 @@ ascon128_decrypt_with:
 	mov	r15, 6(r13)
 	jmp	.Lascon128_decrypt_with_stored37
 .Lascon128_decrypt_with_bytes36:
-	swpb	r11
-	mov	r11, 100(sp)
+	swpb	r5
+	mov	r5, 100(sp)
 	swpb	r12
 	mov	r12, 102(sp)
 	swpb	r14
@@ -1188,7 +1189,7 @@ ascon128_decrypt_with:
 	mov	r15, 106(sp)
 	mov	sp, r14
 	add	#100, r14
-	mov	r5, r15
+	mov	r11, r15
 	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt38
 	mov	#8, r15
@@ -1380,8 +1381,8 @@ ascon128_decrypt_with:
 
 
 ; --- ascon128_P_permute: ascon128.P.permute
-;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1462 bytes of code
+;     frame 74 bytes (37 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1468 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
@@ -1394,7 +1395,7 @@ ascon128_P_permute:
 	push	r6
 	push	r5
 	push	r4
-	sub	#68, sp
+	sub	#74, sp
 	mov	r12, 66(sp)
 	; ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	#16, r15
@@ -1402,8 +1403,8 @@ ascon128_P_permute:
 	mov.b	r15, r15
 	mov	r15, 64(sp)
 	mov	r12, r15
-	mov	@r15, r8
-	mov	2(r15), r9
+	mov	@r15, r4
+	mov	2(r15), r5
 	mov	4(r15), 24(sp)
 	mov	6(r15), 32(sp)
 	mov	8(r15), 56(sp)
@@ -1429,63 +1430,68 @@ ascon128_P_permute:
 .Lascon128_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	64(sp), r15
-	mov.b	ascon128_P.rc(r15), r15
+	mov.b	ascon128_P.rc(r15), r9
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r5
-	xor	r15, r5
+	mov	r10, r15
+	xor	r9, r15
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	xor	r11, r8
-	xor	r12, r9
-	mov	24(sp), r10
-	xor	r13, r10
-	mov	32(sp), r15
-	xor	r14, r15
+	xor	r11, r4
+	xor	r12, r5
+	mov	24(sp), r6
+	xor	r13, r6
+	mov	32(sp), r7
+	xor	r14, r7
 	; ascon_p.ae:25: x4 = x4 ^ x3
+	xor	4(sp), r11
 	mov	r11, 34(sp)
-	xor	4(sp), 34(sp)
+	xor	52(sp), r12
 	mov	r12, 30(sp)
-	xor	52(sp), 30(sp)
+	xor	50(sp), r13
 	mov	r13, 26(sp)
-	xor	50(sp), 26(sp)
+	xor	48(sp), r14
 	mov	r14, 22(sp)
-	xor	48(sp), 22(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	56(sp), r5
-	mov	14(sp), r6
-	xor	58(sp), r6
-	mov	8(sp), r7
-	xor	60(sp), r7
-	mov	6(sp), r4
-	xor	62(sp), r4
+	xor	56(sp), r15
+	mov	14(sp), r8
+	xor	58(sp), r8
+	mov	8(sp), r9
+	xor	60(sp), r9
+	mov	6(sp), r10
+	xor	62(sp), r10
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	56(sp), r11
-	inv	r11
-	mov	58(sp), r12
-	inv	r12
-	mov	60(sp), r13
-	inv	r13
-	mov	62(sp), r14
+	mov	56(sp), r14
 	inv	r14
-	and	r5, r11
-	and	r6, r12
-	and	r7, r13
-	and	r4, r14
-	mov	r8, 44(sp)
-	xor	r11, 44(sp)
-	mov	r9, 42(sp)
-	xor	r12, 42(sp)
-	mov	r10, 40(sp)
-	xor	r13, 40(sp)
-	mov	r15, 38(sp)
-	xor	r14, 38(sp)
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r11
+	mov	58(sp), r11
 	inv	r11
-	mov	r6, r12
+	mov	60(sp), r12
 	inv	r12
-	mov	r7, r13
+	mov	62(sp), r13
 	inv	r13
+	and	r15, r14
+	mov	r14, 70(sp)
+	and	r8, r11
+	and	r9, r12
+	and	r10, r13
 	mov	r4, r14
+	xor	70(sp), r14
+	mov	r14, 44(sp)
+	mov	r5, r14
+	xor	r11, r14
+	mov	r14, 42(sp)
+	mov	r6, r14
+	xor	r12, r14
+	mov	r14, 40(sp)
+	mov	r7, r14
+	xor	r13, r14
+	mov	r14, 38(sp)
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r15, r11
+	inv	r11
+	mov	r8, r12
+	inv	r12
+	mov	r9, r13
+	inv	r13
+	mov	r10, r14
 	inv	r14
 	and	4(sp), r11
 	and	52(sp), r12
@@ -1512,11 +1518,11 @@ ascon128_P_permute:
 	and	30(sp), r12
 	and	26(sp), r13
 	and	22(sp), r14
-	xor	r11, r5
-	xor	r12, r6
-	xor	r13, r7
-	mov	r4, r11
-	xor	r14, r11
+	xor	r11, r15
+	mov	r15, 72(sp)
+	xor	r12, r8
+	xor	r13, r9
+	xor	r14, r10
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	34(sp), r12
 	inv	r12
@@ -1524,277 +1530,291 @@ ascon128_P_permute:
 	inv	r13
 	mov	26(sp), r14
 	inv	r14
-	mov	22(sp), r4
-	inv	r4
-	and	r8, r12
-	and	r9, r13
-	and	r10, r14
-	and	r15, r4
+	mov	22(sp), r15
+	inv	r15
+	and	r4, r12
+	and	r5, r13
+	and	r6, r14
+	and	r7, r15
 	xor	r12, 4(sp)
 	mov	52(sp), r12
 	xor	r13, r12
 	mov	50(sp), r13
 	xor	r14, r13
 	mov	48(sp), r14
-	xor	r4, r14
+	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r8
-	inv	r9
-	mov	r10, r4
 	inv	r4
-	inv	r15
-	mov	r8, r10
-	and	56(sp), r10
-	and	58(sp), r9
-	and	60(sp), r4
-	and	62(sp), r15
-	xor	r10, 34(sp)
-	xor	r9, 30(sp)
-	xor	r4, 26(sp)
-	xor	r15, 22(sp)
+	inv	r5
+	inv	r6
+	inv	r7
+	and	56(sp), r4
+	and	58(sp), r5
+	and	60(sp), r6
+	and	62(sp), r7
+	xor	r4, 34(sp)
+	xor	r5, 30(sp)
+	xor	r6, 26(sp)
+	xor	r7, 22(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	44(sp), 2(sp)
 	xor	42(sp), 0(sp)
 	xor	40(sp), 18(sp)
-	mov	46(sp), r4
-	xor	38(sp), r4
+	mov	46(sp), r15
+	xor	38(sp), r15
+	mov	r15, 68(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	44(sp), r8
-	xor	34(sp), r8
-	mov	42(sp), r9
-	xor	30(sp), r9
-	mov	40(sp), r10
-	xor	26(sp), r10
+	mov	44(sp), r6
+	xor	34(sp), r6
+	mov	42(sp), r7
+	xor	30(sp), r7
+	mov	40(sp), r11
+	xor	26(sp), r11
 	mov	38(sp), r15
 	xor	22(sp), r15
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r5, 4(sp)
+	xor	72(sp), 4(sp)
+	xor	r8, r12
 	mov	r12, 36(sp)
-	xor	r6, 36(sp)
+	xor	r9, r13
 	mov	r13, 28(sp)
-	xor	r7, 28(sp)
-	mov	r14, 20(sp)
-	xor	r11, 20(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	mov	r5, 16(sp)
-	inv	16(sp)
-	inv	r6
-	mov	r7, r12
-	inv	r12
-	mov	r11, r13
-	inv	r13
-	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r10, r11
-	mov	r15, r5
-	mov	r8, r7
-	mov	r9, r14
-	bit	#1, r11
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r11
-	bit	#1, r11
-	rrc	r14
-	rrc	r7
-	rrc	r5
-	rrc	r11
-	mov	r8, 12(sp)
-	xor	r14, 12(sp)
-	mov	r9, 10(sp)
-	xor	r11, 10(sp)
-	mov	r10, r11
-	xor	r5, r11
-	mov	r15, r14
-	xor	r7, r14
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	rla	r10
-	rlc	r15
-	rlc	r8
-	rlc	r9
-	adc	r10
-	xor	r10, 12(sp)
-	xor	r15, 10(sp)
-	mov	r11, 24(sp)
-	xor	r8, 24(sp)
-	mov	r14, 32(sp)
-	xor	r9, 32(sp)
-	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r10
-	mov	@sp, r11
-	mov	18(sp), r14
-	mov	r4, r15
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	adc	r10
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	adc	r10
-	rla	r10
-	rlc	r11
-	rlc	r14
-	rlc	r15
-	adc	r10
-	mov	2(sp), r5
-	xor	r10, r5
-	mov	@sp, r7
-	xor	r11, r7
-	mov	18(sp), r8
-	xor	r14, r8
-	mov	r4, r9
-	xor	r15, r9
-	mov	2(sp), r10
-	mov	@sp, r11
-	mov	18(sp), r15
-	swpb	r4
-	mov	r4, r14
-	swpb	r10
-	xor.b	r10, r14
 	xor	r10, r14
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	swpb	r15
-	xor.b	r15, r11
-	xor	r15, r11
-	xor.b	r4, r15
-	xor	r4, r15
-	rla	r15
-	rlc	r14
-	rlc	r10
+	mov	r14, 20(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	72(sp), r14
+	inv	r14
+	mov	r14, 16(sp)
+	mov	r8, r13
+	inv	r13
+	mov	r9, r14
+	inv	r14
+	inv	r10
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r11, r9
+	mov	r15, r5
+	mov	r6, r8
+	mov	r7, r4
+	bit	#1, r9
+	rrc	r4
+	rrc	r8
+	rrc	r5
+	rrc	r9
+	bit	#1, r9
+	rrc	r4
+	rrc	r8
+	rrc	r5
+	rrc	r9
+	bit	#1, r9
+	rrc	r4
+	rrc	r8
+	rrc	r5
+	rrc	r9
+	mov	r6, r12
+	xor	r4, r12
+	mov	r12, 12(sp)
+	mov	r7, r12
+	xor	r9, r12
+	mov	r12, 10(sp)
+	mov	r11, r9
+	xor	r5, r9
+	mov	r15, r12
+	xor	r8, r12
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	rla	r11
+	rlc	r15
+	rlc	r6
+	rlc	r7
+	adc	r11
+	xor	r11, 12(sp)
+	xor	r15, 10(sp)
+	mov	r9, r15
+	xor	r6, r15
+	mov	r15, 24(sp)
+	mov	r12, r15
+	xor	r7, r15
+	mov	r15, 32(sp)
+	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	mov	2(sp), r9
+	mov	@sp, r11
+	mov	18(sp), r12
+	mov	68(sp), r15
+	rla	r9
 	rlc	r11
-	adc	r15
-	mov	r5, 56(sp)
-	xor	r15, 56(sp)
-	mov	r7, 58(sp)
-	xor	r14, 58(sp)
-	mov	r8, 60(sp)
-	xor	r10, 60(sp)
-	mov	r9, 62(sp)
-	xor	r11, 62(sp)
+	rlc	r12
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r11
+	rlc	r12
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r11
+	rlc	r12
+	rlc	r15
+	adc	r9
+	mov	2(sp), r4
+	xor	r9, r4
+	mov	@sp, r5
+	xor	r11, r5
+	mov	18(sp), r6
+	xor	r12, r6
+	mov	68(sp), r7
+	xor	r15, r7
+	mov	68(sp), r15
+	mov	2(sp), r9
+	mov	@sp, r11
+	mov	18(sp), r12
+	swpb	r15
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	swpb	r11
+	xor.b	r11, r9
+	xor	r11, r9
+	swpb	r12
+	xor.b	r12, r11
+	xor	r12, r11
+	xor.b	r15, r12
+	xor	r15, r12
+	rla	r12
+	rlc	r8
+	rlc	r9
+	rlc	r11
+	adc	r12
+	mov	r4, r15
+	xor	r12, r15
+	mov	r15, 56(sp)
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 58(sp)
+	mov	r6, r15
+	xor	r9, r15
+	mov	r15, 60(sp)
+	mov	r7, r15
+	xor	r11, r15
+	mov	r15, 62(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r6, r10
-	mov	r12, r11
-	mov	r13, r14
+	mov	r13, r9
+	mov	r14, r11
+	mov	r10, r12
 	mov	16(sp), r15
-	bit	#1, r10
+	bit	#1, r9
 	rrc	r15
-	rrc	r14
+	rrc	r12
 	rrc	r11
-	rrc	r10
+	rrc	r9
 	mov	16(sp), r7
 	xor	r15, r7
-	mov	r6, r8
-	xor	r10, r8
-	mov	r12, r9
+	mov	r13, r8
+	xor	r9, r8
+	mov	r14, r9
 	xor	r11, r9
-	mov	r13, r10
-	xor	r14, r10
-	mov	r6, r11
-	mov	16(sp), r14
-	swpb	r11
-	mov	r11, r15
+	mov	r10, r11
+	xor	r12, r11
+	mov	r13, r15
+	mov	r14, r12
+	mov	16(sp), r13
+	swpb	r15
+	mov	r15, r14
 	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r12, r14
+	xor	r12, r14
+	swpb	r10
+	xor.b	r10, r12
+	xor	r10, r12
 	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
-	rla	r14
-	rlc	r15
+	xor.b	r13, r10
+	xor	r13, r10
+	xor.b	r15, r13
+	xor	r15, r13
+	rla	r13
+	rlc	r14
 	rlc	r12
-	rlc	r13
-	adc	r14
-	rla	r14
-	rlc	r15
+	rlc	r10
+	adc	r13
+	rla	r13
+	rlc	r14
 	rlc	r12
-	rlc	r13
-	adc	r14
-	mov	r7, 54(sp)
-	xor	r14, 54(sp)
-	mov	r8, 14(sp)
-	xor	r15, 14(sp)
-	mov	r9, 8(sp)
-	xor	r12, 8(sp)
-	mov	r10, 6(sp)
-	xor	r13, 6(sp)
+	rlc	r10
+	adc	r13
+	mov	r7, r15
+	xor	r13, r15
+	mov	r15, 54(sp)
+	mov	r8, r15
+	xor	r14, r15
+	mov	r15, 14(sp)
+	mov	r9, r15
+	xor	r12, r15
+	mov	r15, 8(sp)
+	mov	r11, r15
+	xor	r10, r15
+	mov	r15, 6(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	36(sp), r11
-	mov	28(sp), r12
-	mov	20(sp), r13
-	mov	4(sp), r14
+	mov	36(sp), r15
+	mov	28(sp), r11
+	mov	20(sp), r12
+	mov	4(sp), r13
+	swpb	r15
+	mov	r15, r14
 	swpb	r11
-	mov	r11, r15
+	xor.b	r11, r14
+	xor	r11, r14
 	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r12, r11
+	xor	r12, r11
 	swpb	r13
 	xor.b	r13, r12
 	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
-	bit	#1, r14
-	rrc	r13
+	xor.b	r15, r13
+	xor	r15, r13
+	bit	#1, r13
 	rrc	r12
-	rrc	r15
-	rrc	r14
-	bit	#1, r14
-	rrc	r13
-	rrc	r12
-	rrc	r15
-	rrc	r14
-	mov	4(sp), r11
-	xor	r14, r11
-	mov	36(sp), r5
-	xor	r15, r5
-	mov	28(sp), r6
-	xor	r12, r6
-	mov	20(sp), r7
-	xor	r13, r7
-	mov	28(sp), r12
-	mov	20(sp), r13
-	mov	4(sp), r14
-	mov	36(sp), r15
-	bit	#1, r12
-	rrc	r15
+	rrc	r11
 	rrc	r14
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	mov	r11, 4(sp)
-	xor	r15, 4(sp)
-	xor	r12, r5
-	xor	r13, r6
+	rrc	r11
+	rrc	r14
+	rrc	r13
+	mov	4(sp), r15
+	xor	r13, r15
+	mov	36(sp), r7
 	xor	r14, r7
+	mov	28(sp), r8
+	xor	r11, r8
+	mov	20(sp), r9
+	xor	r12, r9
+	mov	28(sp), r11
+	mov	20(sp), r12
+	mov	4(sp), r13
+	mov	36(sp), r14
+	bit	#1, r11
+	rrc	r14
+	rrc	r13
+	rrc	r12
+	rrc	r11
+	xor	r14, r15
+	mov	r15, 4(sp)
+	xor	r11, r7
+	xor	r12, r8
+	xor	r13, r9
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	30(sp), r11
 	mov	26(sp), r12
@@ -1822,10 +1842,10 @@ ascon128_P_permute:
 	xor	r14, r11
 	mov	30(sp), r4
 	xor	r15, r4
-	mov	26(sp), r8
-	xor	r12, r8
-	mov	22(sp), r9
-	xor	r13, r9
+	mov	26(sp), r5
+	xor	r12, r5
+	mov	22(sp), r6
+	xor	r13, r6
 	mov	22(sp), r12
 	mov	34(sp), r14
 	mov	30(sp), r10
@@ -1851,16 +1871,16 @@ ascon128_P_permute:
 	xor	r15, r11
 	mov	r4, r12
 	xor	r13, r12
-	mov	r8, r13
+	mov	r5, r13
 	xor	r14, r13
-	mov	r9, r14
+	mov	r6, r14
 	xor	r10, r14
-	mov	12(sp), r8
-	mov	10(sp), r9
+	mov	12(sp), r4
+	mov	10(sp), r5
 	mov	54(sp), r10
-	mov	r5, 52(sp)
-	mov	r6, 50(sp)
-	mov	r7, 48(sp)
+	mov	r7, 52(sp)
+	mov	r8, 50(sp)
+	mov	r9, 48(sp)
 	add	#1, 64(sp)
 	cmp	#16, 64(sp)
 	jc	.Lascon128_P_permute_near4
@@ -1869,8 +1889,8 @@ ascon128_P_permute:
 .Lascon128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	66(sp), r15
-	mov	r8, 0(r15)
-	mov	r9, 2(r15)
+	mov	r4, 0(r15)
+	mov	r5, 2(r15)
 	mov	24(sp), 4(r15)
 	mov	32(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
@@ -1893,7 +1913,7 @@ ascon128_P_permute:
 	mov	r12, 34(r15)
 	mov	r13, 36(r15)
 	mov	r14, 38(r15)
-	add	#68, sp
+	add	#74, sp
 	pop	r4
 	pop	r5
 	pop	r6

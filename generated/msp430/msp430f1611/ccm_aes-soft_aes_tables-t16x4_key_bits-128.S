@@ -127,8 +127,8 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 176 bytes (36 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1676 bytes of code
+;     frame 178 bytes (37 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1658 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
@@ -141,24 +141,24 @@ ccm_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#176, sp
-	mov	192(sp), 60(sp)
-	mov	194(sp), 70(sp)
-	mov	196(sp), 66(sp)
-	mov	198(sp), 68(sp)
-	mov	202(sp), 78(sp)
-	mov	204(sp), 76(sp)
+	sub	#178, sp
+	mov	194(sp), 60(sp)
+	mov	196(sp), 70(sp)
+	mov	198(sp), 66(sp)
+	mov	200(sp), 68(sp)
+	mov	204(sp), 78(sp)
+	mov	206(sp), 76(sp)
 	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	66(sp), 80(sp)
-	mov	#0, 82(sp)
+	mov	66(sp), 82(sp)
+	mov	#0, 84(sp)
 	mov	sp, r4
-	add	#80, r4
-	mov	76(sp), 84(sp)
-	mov	#0, 86(sp)
+	add	#82, r4
+	mov	76(sp), 86(sp)
+	mov	#0, 88(sp)
 	mov	sp, r5
-	add	#84, r5
+	add	#86, r5
 	mov	sp, r11
-	add	#96, r11
+	add	#98, r11
 	mov	60(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
@@ -233,35 +233,35 @@ ccm_encrypt_with:
 	bis	r14, r7
 	mov	#9, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r13
+	adc	r13
 	mov	r5, r12
 	sub	#9, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r13, r11
 	inv	r11
 	inc	r11
-	and	#9, r11
-	xor	#9, r11
-	clr	r13
+	mov	r12, r14
+	and	r11, r14
+	xor	r14, r12
+	inv	r13
+	inc	r13
+	and	#9, r13
+	xor	#9, r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob5
-	mov	r11, r8
+	mov	r13, r8
 	add	r4, r8
-	mov.b	@r8, r13
+	mov.b	@r8, r14
 .Lccm_encrypt_with_nob5:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob6
-	mov.b	1(r8), r14
+	mov.b	1(r8), r13
 .Lccm_encrypt_with_nob6:
-	mov	r13, 50(sp)
-	swpb	50(sp)
-	bis	r14, 50(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 50(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -278,21 +278,21 @@ ccm_encrypt_with:
 	inc	r11
 	and	#7, r11
 	xor	#7, r11
-	clr	r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob7
 	mov	r11, r9
 	add	r4, r9
-	mov.b	@r9, r13
+	mov.b	@r9, r14
 .Lccm_encrypt_with_nob7:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob8
-	mov.b	1(r9), r14
+	mov.b	1(r9), r13
 .Lccm_encrypt_with_nob8:
-	mov	r13, 48(sp)
-	swpb	48(sp)
-	bis	r14, 48(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 48(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -327,28 +327,28 @@ ccm_encrypt_with:
 	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r5, r12
-	sub	#3, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r5, r13
+	sub	#3, r13
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r13, r14
+	and	r12, r14
+	xor	r14, r13
 	inv	r11
 	inc	r11
 	and	#3, r11
 	xor	#3, r11
 	clr	r9
-	cmp	#1, r12
+	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob11
-	mov	r11, 72(sp)
-	add	r4, 72(sp)
-	mov	72(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 72(sp)
 	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob12
 	mov	72(sp), r14
 	mov.b	1(r14), r14
@@ -374,9 +374,9 @@ ccm_encrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
-	mov	r11, 74(sp)
-	add	r4, 74(sp)
-	mov	74(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 74(sp)
 	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
@@ -397,18 +397,18 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 80(sp)
-	mov	r7, 82(sp)
-	mov	50(sp), 84(sp)
-	mov	48(sp), 86(sp)
-	mov	r8, 88(sp)
-	mov	r9, 90(sp)
-	mov	r10, 92(sp)
-	mov	r5, 94(sp)
+	mov	r6, 82(sp)
+	mov	r7, 84(sp)
+	mov	50(sp), 86(sp)
+	mov	48(sp), 88(sp)
+	mov	r8, 90(sp)
+	mov	r9, 92(sp)
+	mov	r10, 94(sp)
+	mov	r5, 96(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#82, r13
 	mov	sp, r14
-	add	#112, r14
+	add	#114, r14
 	mov	52(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
@@ -428,8 +428,8 @@ ccm_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
 	mov	r15, 54(sp)
-	bis	r14, 54(sp)
 	; ccm.ae:93: for i in 0..(n + 15) / 16 {
 	mov	#0, 26(sp)
 	mov	r6, 46(sp)
@@ -438,14 +438,14 @@ ccm_encrypt_with:
 	mov	r9, 62(sp)
 	mov	r10, 58(sp)
 	mov	r5, 56(sp)
-	mov	96(sp), 44(sp)
-	mov	98(sp), 42(sp)
-	mov	100(sp), 40(sp)
-	mov	102(sp), 38(sp)
-	mov	104(sp), 34(sp)
-	mov	106(sp), 32(sp)
-	mov	108(sp), 30(sp)
-	mov	110(sp), 28(sp)
+	mov	98(sp), 44(sp)
+	mov	100(sp), 42(sp)
+	mov	102(sp), 40(sp)
+	mov	104(sp), 38(sp)
+	mov	106(sp), 34(sp)
+	mov	108(sp), 32(sp)
+	mov	110(sp), 30(sp)
+	mov	112(sp), 28(sp)
 	cmp	54(sp), 26(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
@@ -475,7 +475,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#128, r11
+	add	#130, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -495,18 +495,18 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:96: u = E.encrypt_block(ks, j)
-	mov	46(sp), 80(sp)
-	mov	36(sp), 82(sp)
-	mov	50(sp), 84(sp)
-	mov	48(sp), 86(sp)
-	mov	64(sp), 88(sp)
-	mov	62(sp), 90(sp)
-	mov	58(sp), 92(sp)
-	mov	56(sp), 94(sp)
+	mov	46(sp), 82(sp)
+	mov	36(sp), 84(sp)
+	mov	50(sp), 86(sp)
+	mov	48(sp), 88(sp)
+	mov	64(sp), 90(sp)
+	mov	62(sp), 92(sp)
+	mov	58(sp), 94(sp)
+	mov	56(sp), 96(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#82, r13
 	mov	sp, r14
-	add	#144, r14
+	add	#146, r14
 	mov	52(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
@@ -527,39 +527,43 @@ ccm_encrypt_with:
 	xor	34(sp), r12
 	mov	r7, r11
 	xor	38(sp), r11
-	mov	r8, 14(sp)
-	xor	40(sp), 14(sp)
-	mov	r9, 16(sp)
-	xor	42(sp), 16(sp)
-	mov	r10, 18(sp)
-	xor	44(sp), 18(sp)
+	mov	r11, 80(sp)
+	mov	r8, r11
+	xor	40(sp), r11
+	mov	r11, 14(sp)
+	mov	r9, r11
+	xor	42(sp), r11
+	mov	r11, 16(sp)
+	mov	r10, r11
+	xor	44(sp), r11
+	mov	r11, 18(sp)
+	xor	146(sp), r10
 	mov	r10, 24(sp)
-	xor	144(sp), 24(sp)
+	xor	148(sp), r9
 	mov	r9, 22(sp)
-	xor	146(sp), 22(sp)
+	xor	150(sp), r8
 	mov	r8, 20(sp)
-	xor	148(sp), 20(sp)
-	xor	150(sp), r7
-	xor	152(sp), r4
+	xor	152(sp), r7
+	xor	154(sp), r4
 	mov	8(sp), r8
-	xor	154(sp), r8
+	xor	156(sp), r8
 	mov	10(sp), r9
-	xor	156(sp), r9
+	xor	158(sp), r9
 	mov	12(sp), r10
-	xor	158(sp), r10
+	xor	160(sp), r10
 	; ccm.ae:99: y = E.encrypt_block(ks, s)
-	mov	18(sp), 80(sp)
-	mov	16(sp), 82(sp)
-	mov	14(sp), 84(sp)
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r13, 90(sp)
-	mov	r14, 92(sp)
-	mov	r15, 94(sp)
+	mov	18(sp), 82(sp)
+	mov	16(sp), 84(sp)
+	mov	14(sp), 86(sp)
+	mov	80(sp), 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#82, r13
 	mov	sp, r14
-	add	#160, r14
+	add	#162, r14
 	mov	52(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
@@ -589,16 +593,16 @@ ccm_encrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 128(sp)
-	mov	r9, 130(sp)
-	mov	r8, 132(sp)
-	mov	r4, 134(sp)
-	mov	r7, 136(sp)
-	mov	r13, 138(sp)
-	mov	r14, 140(sp)
-	mov	r15, 142(sp)
+	mov	r10, 130(sp)
+	mov	r9, 132(sp)
+	mov	r8, 134(sp)
+	mov	r4, 136(sp)
+	mov	r7, 138(sp)
+	mov	r13, 140(sp)
+	mov	r14, 142(sp)
+	mov	r15, 144(sp)
 	mov	sp, r15
-	add	#128, r15
+	add	#130, r15
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r6
@@ -618,34 +622,34 @@ ccm_encrypt_with:
 	addc	#0, r15
 	mov	r14, 46(sp)
 	mov	r15, 36(sp)
-	mov	160(sp), 44(sp)
-	mov	162(sp), 42(sp)
-	mov	164(sp), 40(sp)
-	mov	166(sp), 38(sp)
-	mov	168(sp), 34(sp)
-	mov	170(sp), 32(sp)
-	mov	172(sp), 30(sp)
-	mov	174(sp), 28(sp)
+	mov	162(sp), 44(sp)
+	mov	164(sp), 42(sp)
+	mov	166(sp), 40(sp)
+	mov	168(sp), 38(sp)
+	mov	170(sp), 34(sp)
+	mov	172(sp), 32(sp)
+	mov	174(sp), 30(sp)
+	mov	176(sp), 28(sp)
 	add	#1, 26(sp)
 	cmp	54(sp), 26(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
 	mov	44(sp), r7
-	xor	112(sp), r7
+	xor	114(sp), r7
 	mov	42(sp), r8
-	xor	114(sp), r8
+	xor	116(sp), r8
 	mov	40(sp), r9
-	xor	116(sp), r9
+	xor	118(sp), r9
 	mov	38(sp), r10
-	xor	118(sp), r10
+	xor	120(sp), r10
 	mov	34(sp), r11
-	xor	120(sp), r11
+	xor	122(sp), r11
 	mov	32(sp), r12
-	xor	122(sp), r12
+	xor	124(sp), r12
 	mov	30(sp), r14
-	xor	124(sp), r14
+	xor	126(sp), r14
 	mov	28(sp), r15
-	xor	126(sp), r15
+	xor	128(sp), r15
 	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
 	mov	78(sp), r13
 	cmp	#16, 76(sp)
@@ -671,24 +675,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 128(sp)
+	mov	r15, 130(sp)
 	swpb	r14
-	mov	r14, 130(sp)
+	mov	r14, 132(sp)
 	swpb	r12
-	mov	r12, 132(sp)
+	mov	r12, 134(sp)
 	swpb	r11
-	mov	r11, 134(sp)
+	mov	r11, 136(sp)
 	swpb	r10
-	mov	r10, 136(sp)
+	mov	r10, 138(sp)
 	swpb	r9
-	mov	r9, 138(sp)
+	mov	r9, 140(sp)
 	swpb	r8
-	mov	r8, 140(sp)
+	mov	r8, 142(sp)
 	swpb	r7
-	mov	r7, 142(sp)
+	mov	r7, 144(sp)
 	mov	76(sp), r15
 	mov	sp, r14
-	add	#128, r14
+	add	#130, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -702,7 +706,7 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#176, sp
+	add	#178, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -715,8 +719,8 @@ ccm_encrypt_with:
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2778 bytes of code
+;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2744 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -729,60 +733,55 @@ ccm_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#196, sp
-	mov	r12, 58(sp)
+	sub	#198, sp
+	mov	214(sp), 44(sp)
+	mov	216(sp), 80(sp)
+	mov	218(sp), 74(sp)
+	mov	220(sp), 98(sp)
+	mov	222(sp), 88(sp)
+	mov	224(sp), 78(sp)
+	mov	228(sp), 100(sp)
+	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	mov	74(sp), 102(sp)
+	mov	#0, 104(sp)
+	mov	sp, r4
+	add	#102, r4
+	mov	88(sp), 106(sp)
+	mov	#0, 108(sp)
+	mov	sp, r5
+	add	#106, r5
+	mov	sp, r11
+	add	#118, r11
+	mov	44(sp), 0(sp)
+	mov	r4, 2(sp)
+	mov	r5, 4(sp)
+	mov	r11, 6(sp)
+	mov	r12, 60(sp)
 	mov	r13, r4
 	mov	r14, r5
-	mov	r15, r11
-	mov	212(sp), r12
-	mov	214(sp), 78(sp)
-	mov	216(sp), 72(sp)
-	mov	218(sp), 96(sp)
-	mov	220(sp), 86(sp)
-	mov	222(sp), 76(sp)
-	mov	226(sp), 98(sp)
-	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	72(sp), 100(sp)
-	mov	#0, 102(sp)
-	mov	sp, r13
-	add	#100, r13
-	mov	86(sp), 104(sp)
-	mov	#0, 106(sp)
-	mov	sp, r14
-	add	#104, r14
-	mov	sp, r15
-	add	#116, r15
-	mov	r12, 0(sp)
-	mov	r13, 2(sp)
-	mov	r14, 4(sp)
-	mov	r15, 6(sp)
-	mov	58(sp), r12
-	mov	r4, r13
-	mov	r5, r14
-	mov	r11, r15
 	call	#ccm_mac_header
-	mov	#14, r15
-	sub	r5, r15
-	mov	#13, r14
-	cmp	r5, r14
-	clr	r11
-	adc	r11
+	mov	#13, r15
+	cmp	r5, r15
+	clr	r14
+	adc	r14
 	mov	r5, r12
 	sub	#13, r12
-	mov	r11, r13
+	mov	r14, r13
 	inv	r13
 	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#13, r11
-	xor	#13, r11
+	mov	r12, r15
+	and	r13, r15
+	xor	r15, r12
+	inv	r14
+	inc	r14
+	and	#13, r14
+	xor	#13, r14
+	mov	#14, r15
+	sub	r5, r15
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob1
-	mov	r11, r6
+	mov	r14, r6
 	add	r4, r6
 	mov.b	@r6, r13
 .Lccm_decrypt_with_nob1:
@@ -827,35 +826,35 @@ ccm_decrypt_with:
 	bis	r14, r7
 	mov	#9, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r13
+	adc	r13
 	mov	r5, r12
 	sub	#9, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r13, r11
 	inv	r11
 	inc	r11
-	and	#9, r11
-	xor	#9, r11
-	clr	r13
+	mov	r12, r14
+	and	r11, r14
+	xor	r14, r12
+	inv	r13
+	inc	r13
+	and	#9, r13
+	xor	#9, r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob5
-	mov	r11, r8
+	mov	r13, r8
 	add	r4, r8
-	mov.b	@r8, r13
+	mov.b	@r8, r14
 .Lccm_decrypt_with_nob5:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob6
-	mov.b	1(r8), r14
+	mov.b	1(r8), r13
 .Lccm_decrypt_with_nob6:
-	mov	r13, 36(sp)
-	swpb	36(sp)
-	bis	r14, 36(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 36(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -872,21 +871,21 @@ ccm_decrypt_with:
 	inc	r11
 	and	#7, r11
 	xor	#7, r11
-	clr	r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob7
 	mov	r11, r9
 	add	r4, r9
-	mov.b	@r9, r13
+	mov.b	@r9, r14
 .Lccm_decrypt_with_nob7:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob8
-	mov.b	1(r9), r14
+	mov.b	1(r9), r13
 .Lccm_decrypt_with_nob8:
-	mov	r13, 34(sp)
-	swpb	34(sp)
-	bis	r14, 34(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 34(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -921,28 +920,28 @@ ccm_decrypt_with:
 	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r5, r12
-	sub	#3, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r5, r13
+	sub	#3, r13
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r13, r14
+	and	r12, r14
+	xor	r14, r13
 	inv	r11
 	inc	r11
 	and	#3, r11
 	xor	#3, r11
 	clr	r9
-	cmp	#1, r12
+	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob11
-	mov	r11, 40(sp)
-	add	r4, 40(sp)
-	mov	40(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 40(sp)
 	mov.b	@r14, r9
 .Lccm_decrypt_with_nob11:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob12
 	mov	40(sp), r14
 	mov.b	1(r14), r14
@@ -968,15 +967,15 @@ ccm_decrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
-	mov	r11, 62(sp)
-	add	r4, 62(sp)
-	mov	62(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 64(sp)
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
-	mov	62(sp), r14
+	mov	64(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -991,23 +990,23 @@ ccm_decrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 100(sp)
-	mov	r7, 102(sp)
-	mov	36(sp), 104(sp)
-	mov	34(sp), 106(sp)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	r5, 114(sp)
+	mov	r6, 102(sp)
+	mov	r7, 104(sp)
+	mov	36(sp), 106(sp)
+	mov	34(sp), 108(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	r10, 114(sp)
+	mov	r5, 116(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#132, r14
-	mov	58(sp), r12
+	add	#134, r14
+	mov	60(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
-	mov	72(sp), r14
+	mov	74(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1022,25 +1021,25 @@ ccm_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	r15, 60(sp)
-	bis	r14, 60(sp)
+	bis	r14, r15
+	mov	r15, 62(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 38(sp)
 	mov	r6, 28(sp)
 	mov	r7, 26(sp)
-	mov	r8, 70(sp)
-	mov	r9, 68(sp)
-	mov	r10, 66(sp)
-	mov	r5, 64(sp)
-	mov	116(sp), 44(sp)
-	mov	118(sp), 42(sp)
-	mov	120(sp), 48(sp)
-	mov	122(sp), 46(sp)
-	mov	124(sp), 52(sp)
-	mov	126(sp), 50(sp)
-	mov	128(sp), 54(sp)
+	mov	r8, 72(sp)
+	mov	r9, 70(sp)
+	mov	r10, 68(sp)
+	mov	r5, 66(sp)
+	mov	118(sp), 46(sp)
+	mov	120(sp), 42(sp)
+	mov	122(sp), 50(sp)
+	mov	124(sp), 48(sp)
+	mov	126(sp), 54(sp)
+	mov	128(sp), 52(sp)
 	mov	130(sp), 56(sp)
-	cmp	60(sp), 38(sp)
+	mov	132(sp), 58(sp)
+	cmp	62(sp), 38(sp)
 	jnc	.Lccm_decrypt_with_near36
 	br	#.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_near36:
@@ -1057,29 +1056,29 @@ ccm_decrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	72(sp), r10
+	mov	74(sp), r10
 	sub	r9, r10
-	mov	#0, r6
-	subc	r15, r6
-	mov	r9, r8
-	add	78(sp), r8
+	mov	#0, r8
+	subc	r15, r8
+	mov	r9, r4
+	add	80(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
-	bit	#1, r8
+	bit	#1, r4
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	@r8, 18(sp)
-	mov	2(r8), 16(sp)
-	mov	4(r8), 12(sp)
-	mov	6(r8), 10(sp)
-	mov	8(r8), r4
-	mov	10(r8), r5
-	mov	12(r8), r7
-	mov	14(r8), r8
+	mov	@r4, 18(sp)
+	mov	2(r4), 16(sp)
+	mov	4(r4), 12(sp)
+	mov	6(r4), 10(sp)
+	mov	8(r4), r7
+	mov	10(r4), r6
+	mov	12(r4), r5
+	mov	14(r4), r4
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#148, r11
+	add	#150, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1087,59 +1086,63 @@ ccm_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lccm_decrypt_with_pad22
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lccm_decrypt_with_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_decrypt_with_cpy21
-	mov	r11, r8
+	mov	r11, r4
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
-	mov	28(sp), 100(sp)
-	mov	26(sp), 102(sp)
-	mov	36(sp), 104(sp)
-	mov	34(sp), 106(sp)
-	mov	70(sp), 108(sp)
-	mov	68(sp), 110(sp)
-	mov	66(sp), 112(sp)
-	mov	64(sp), 114(sp)
+	mov	28(sp), 102(sp)
+	mov	26(sp), 104(sp)
+	mov	36(sp), 106(sp)
+	mov	34(sp), 108(sp)
+	mov	72(sp), 110(sp)
+	mov	70(sp), 112(sp)
+	mov	68(sp), 114(sp)
+	mov	66(sp), 116(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#164, r14
-	mov	58(sp), r12
+	add	#166, r14
+	mov	60(sp), r12
 	swpb	18(sp)
 	swpb	16(sp)
 	swpb	12(sp)
 	swpb	10(sp)
-	swpb	r4
-	swpb	r5
 	swpb	r7
-	swpb	r8
+	swpb	r6
+	swpb	r5
+	swpb	r4
 	call	#ccm_E_encrypt_block
 	add	#1, 28(sp)
 	addc	#0, 26(sp)
-	mov	r8, 30(sp)
-	xor	164(sp), 30(sp)
-	mov	r7, 24(sp)
-	xor	166(sp), 24(sp)
-	mov	r5, 22(sp)
-	xor	168(sp), 22(sp)
-	mov	r4, 20(sp)
-	xor	170(sp), 20(sp)
-	xor	172(sp), 10(sp)
-	mov	12(sp), r8
-	xor	174(sp), r8
-	xor	176(sp), 16(sp)
-	mov	18(sp), r7
-	xor	178(sp), r7
+	mov	r4, r15
+	xor	166(sp), r15
+	mov	r15, 30(sp)
+	mov	r5, r15
+	xor	168(sp), r15
+	mov	r15, 24(sp)
+	mov	r6, r15
+	xor	170(sp), r15
+	mov	r15, 22(sp)
+	mov	r7, r15
+	xor	172(sp), r15
+	mov	r15, 20(sp)
+	xor	174(sp), 10(sp)
+	mov	12(sp), r11
+	xor	176(sp), r11
+	xor	178(sp), 16(sp)
+	mov	18(sp), r6
+	xor	180(sp), r6
 	mov	r10, r15
 	sub	#16, r15
-	mov	r6, r15
+	mov	r8, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1147,8 +1150,7 @@ ccm_decrypt_with:
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lccm_decrypt_with_else23
-	mov	r6, r14
-	and	#8191, r14
+	and	#8191, r8
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1158,26 +1160,26 @@ ccm_decrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
 	mov	r10, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
-	subc	#0, r14
+	subc	#0, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r10, r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
-	xor	#-1, r11
+	mov	r10, r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#65280, r8
+	xor	#-1, r8
 	mov	r10, r13
 	clrc
 	rrc	r13
@@ -1185,33 +1187,33 @@ ccm_decrypt_with:
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r11, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
+	mov	r8, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
 	inv	r13
 	inc	r13
-	mov	r11, r15
+	mov	r8, r15
 	and	r13, r15
-	xor	r15, r11
-	mov	r10, r12
+	xor	r15, r8
+	mov	r10, r7
 	clrc
-	rrc	r12
-	rra	r12
-	and	#1, r12
-	mov	r12, r15
+	rrc	r7
+	rra	r7
+	and	#1, r7
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r11, r4
+	mov	r8, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	mov	r12, r13
+	mov	r7, r13
 	inv	r13
 	inc	r13
-	mov	r11, r15
+	mov	r8, r15
 	and	r13, r15
-	xor	r15, r11
+	xor	r15, r8
 	mov	r10, r13
 	clrc
 	rrc	r13
@@ -1221,32 +1223,33 @@ ccm_decrypt_with:
 	mov	r13, r5
 	inv	r5
 	inc	r5
-	mov	r11, r15
+	mov	r8, r15
 	xor	#-1, r15
 	and	r5, r15
+	xor	#-1, r15
 	mov	r15, 8(sp)
-	xor	#-1, 8(sp)
 	mov	r13, r5
 	inv	r5
 	inc	r5
-	mov	r11, r15
+	mov	r8, r15
 	and	r5, r15
-	xor	r15, r11
+	xor	r15, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r11
-	mov	r7, 32(sp)
-	and	r11, 32(sp)
-	mov	r14, r11
-	inv	r11
-	inc	r11
+	and	r15, r8
+	inv	r8
+	mov	r6, r15
+	and	r8, r15
+	mov	r15, 32(sp)
+	mov	r14, r8
+	inv	r8
+	inc	r8
 	mov	8(sp), r15
-	and	r11, r15
+	and	r8, r15
 	inv	r15
-	mov	20(sp), r7
-	and	r15, r7
+	mov	20(sp), r6
+	and	r15, r6
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -1254,19 +1257,19 @@ ccm_decrypt_with:
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r13, r11
-	inv	r11
-	inc	r11
+	mov	r13, r8
+	inv	r8
+	inc	r8
 	mov	r4, r15
-	and	r11, r15
-	mov	r4, r11
-	xor	r15, r11
+	and	r8, r15
+	xor	r15, r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r11
-	and	r11, r8
+	and	r15, r4
+	inv	r4
+	mov	r11, r8
+	and	r4, r8
 	mov	r14, r11
 	inv	r11
 	inc	r11
@@ -1275,18 +1278,17 @@ ccm_decrypt_with:
 	inv	r15
 	mov	24(sp), r11
 	and	r15, r11
-	mov	r12, r15
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	r6, r4
+	mov	r12, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	mov	r6, r12
+	inv	r7
+	inc	r7
+	mov	r12, r15
+	and	r7, r15
 	xor	r15, r12
 	mov	r13, r15
 	inv	r15
@@ -1295,19 +1297,19 @@ ccm_decrypt_with:
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r13, r6
-	inv	r6
-	inc	r6
+	mov	r13, r7
+	inv	r7
+	inc	r7
 	mov	r12, r15
-	and	r6, r15
+	and	r7, r15
 	xor	r15, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
 	inv	r12
-	mov	16(sp), r6
-	and	r12, r6
+	mov	16(sp), r7
+	and	r12, r7
 	mov	r14, r12
 	inv	r12
 	inc	r12
@@ -1346,29 +1348,30 @@ ccm_decrypt_with:
 	mov	r14, 30(sp)
 	mov	r11, 24(sp)
 	mov	r12, 22(sp)
-	mov	r7, 20(sp)
+	mov	r6, 20(sp)
 	mov	r15, 10(sp)
 	mov	r8, 14(sp)
-	mov	32(sp), r7
+	mov	32(sp), r8
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
-	mov	r8, 14(sp)
-	mov	16(sp), r6
+	mov	r11, 14(sp)
+	mov	16(sp), r7
+	mov	r6, r8
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:120: store_be(msg, off, m, n - off)
-	mov	r7, r4
-	mov	r6, r5
-	mov	14(sp), r8
+	add	78(sp), r9
+	mov	r8, r4
+	mov	r7, r5
+	mov	14(sp), r6
 	mov	10(sp), r11
 	mov	20(sp), r12
 	mov	22(sp), r13
 	mov	24(sp), r14
 	mov	30(sp), r15
-	add	76(sp), r9
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
-	swpb	r8
+	swpb	r6
 	swpb	r11
 	swpb	r12
 	swpb	r13
@@ -1379,7 +1382,7 @@ ccm_decrypt_with:
 	jnz	.Lccm_decrypt_with_bytes25
 	mov	r4, 0(r9)
 	mov	r5, 2(r9)
-	mov	r8, 4(r9)
+	mov	r6, 4(r9)
 	mov	r11, 6(r9)
 	mov	r12, 8(r9)
 	mov	r13, 10(r9)
@@ -1387,16 +1390,16 @@ ccm_decrypt_with:
 	mov	r15, 14(r9)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 148(sp)
-	mov	r5, 150(sp)
-	mov	r8, 152(sp)
-	mov	r11, 154(sp)
-	mov	r12, 156(sp)
-	mov	r13, 158(sp)
-	mov	r14, 160(sp)
-	mov	r15, 162(sp)
+	mov	r4, 150(sp)
+	mov	r5, 152(sp)
+	mov	r6, 154(sp)
+	mov	r11, 156(sp)
+	mov	r12, 158(sp)
+	mov	r13, 160(sp)
+	mov	r14, 162(sp)
+	mov	r15, 164(sp)
 	mov	sp, r15
-	add	#148, r15
+	add	#150, r15
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_cnt27
 	mov	#16, r10
@@ -1410,72 +1413,70 @@ ccm_decrypt_with:
 	dec	r10
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	30(sp), r8
-	xor	44(sp), r8
-	mov	24(sp), r9
-	xor	42(sp), r9
-	mov	22(sp), r10
-	xor	48(sp), r10
-	mov	20(sp), r11
-	xor	46(sp), r11
-	mov	10(sp), r12
-	xor	52(sp), r12
-	mov	14(sp), r13
-	xor	50(sp), r13
-	mov	r6, r14
+	mov	30(sp), r10
+	xor	46(sp), r10
+	mov	24(sp), r11
+	xor	42(sp), r11
+	mov	22(sp), r12
+	xor	50(sp), r12
+	mov	20(sp), r13
+	xor	48(sp), r13
+	mov	10(sp), r14
 	xor	54(sp), r14
-	mov	r7, r15
-	xor	56(sp), r15
+	mov	14(sp), r15
+	xor	52(sp), r15
+	xor	56(sp), r7
+	xor	58(sp), r8
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	r14, 112(sp)
-	mov	r15, 114(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	r14, 110(sp)
+	mov	r15, 112(sp)
+	mov	r7, 114(sp)
+	mov	r8, 116(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#180, r14
-	mov	58(sp), r12
+	add	#182, r14
+	mov	60(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	180(sp), 44(sp)
-	mov	182(sp), 42(sp)
-	mov	184(sp), 48(sp)
-	mov	186(sp), 46(sp)
-	mov	188(sp), 52(sp)
-	mov	190(sp), 50(sp)
-	mov	192(sp), 54(sp)
+	mov	182(sp), 46(sp)
+	mov	184(sp), 42(sp)
+	mov	186(sp), 50(sp)
+	mov	188(sp), 48(sp)
+	mov	190(sp), 54(sp)
+	mov	192(sp), 52(sp)
 	mov	194(sp), 56(sp)
+	mov	196(sp), 58(sp)
 	add	#1, 38(sp)
-	cmp	60(sp), 38(sp)
+	cmp	62(sp), 38(sp)
 	jc	.Lccm_decrypt_with_near37
 	br	#.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_near37:
 .Lccm_decrypt_with_done17:
-	mov	96(sp), r10
-	cmp	#16, 86(sp)
+	mov	98(sp), r10
+	cmp	#16, 88(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 94(sp)
-	mov	2(r10), 92(sp)
-	mov	4(r10), 90(sp)
-	mov	6(r10), 88(sp)
-	mov	8(r10), 84(sp)
-	mov	10(r10), 82(sp)
-	mov	12(r10), 80(sp)
-	mov	14(r10), 74(sp)
+	mov	@r10, 96(sp)
+	mov	2(r10), 94(sp)
+	mov	4(r10), 92(sp)
+	mov	6(r10), 90(sp)
+	mov	8(r10), 86(sp)
+	mov	10(r10), 84(sp)
+	mov	12(r10), 82(sp)
+	mov	14(r10), 76(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#148, r11
+	add	#150, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	86(sp), r15
+	mov	88(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1491,19 +1492,19 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	132(sp), 44(sp)
-	xor	134(sp), 42(sp)
-	xor	136(sp), 48(sp)
-	mov	46(sp), r7
-	xor	138(sp), r7
-	xor	140(sp), 52(sp)
-	mov	50(sp), r6
-	xor	142(sp), r6
-	mov	54(sp), r13
-	xor	144(sp), r13
-	mov	56(sp), r12
-	xor	146(sp), r12
-	mov	86(sp), r15
+	xor	134(sp), 46(sp)
+	xor	136(sp), 42(sp)
+	xor	138(sp), 50(sp)
+	mov	48(sp), r7
+	xor	140(sp), r7
+	xor	142(sp), 54(sp)
+	mov	52(sp), r6
+	xor	144(sp), r6
+	mov	56(sp), r13
+	xor	146(sp), r13
+	mov	58(sp), r12
+	xor	148(sp), r12
+	mov	88(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1512,16 +1513,16 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
+	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	88(sp)
+	swpb	86(sp)
 	swpb	84(sp)
 	swpb	82(sp)
-	swpb	80(sp)
-	swpb	74(sp)
+	swpb	76(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	86(sp), r15
+	mov	88(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1530,7 +1531,7 @@ ccm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	87(sp), r14
+	mov.b	89(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1543,13 +1544,13 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	86(sp), r9
+	mov	88(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	86(sp), r11
+	mov	88(sp), r11
 	clrc
 	rrc	r11
 	and	#1, r11
@@ -1565,7 +1566,7 @@ ccm_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	86(sp), r8
+	mov	88(sp), r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -1583,7 +1584,7 @@ ccm_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	86(sp), r15
+	mov	88(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -1665,7 +1666,7 @@ ccm_decrypt_with:
 	inc	r10
 	and	r10, r8
 	inv	r8
-	mov	48(sp), r10
+	mov	50(sp), r10
 	and	r8, r10
 	mov	r15, r4
 	inv	r4
@@ -1701,10 +1702,10 @@ ccm_decrypt_with:
 	inc	r15
 	and	r15, r8
 	inv	r8
-	mov	44(sp), r14
+	mov	46(sp), r14
 	and	r8, r14
 	inv	r11
-	mov	52(sp), r15
+	mov	54(sp), r15
 	and	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -1713,29 +1714,29 @@ ccm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	44(sp), r8
+	mov	46(sp), r8
 	mov	42(sp), r9
-	mov	48(sp), r10
+	mov	50(sp), r10
 	mov	r7, r11
-	mov	52(sp), r5
+	mov	54(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Lccm_decrypt_with_endif35:
-	mov	74(sp), r15
+	mov	76(sp), r15
 	xor	r8, r15
-	mov	80(sp), r8
+	mov	82(sp), r8
 	xor	r9, r8
-	mov	82(sp), r9
+	mov	84(sp), r9
 	xor	r10, r9
-	mov	84(sp), r10
+	mov	86(sp), r10
 	xor	r11, r10
-	mov	88(sp), r11
+	mov	90(sp), r11
 	xor	r5, r11
-	mov	90(sp), r12
+	mov	92(sp), r12
 	xor	r6, r12
-	mov	92(sp), r13
+	mov	94(sp), r13
 	xor	r7, r13
-	mov	94(sp), r7
+	mov	96(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -1783,9 +1784,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	98(sp), r15
+	mov	100(sp), r15
 	mov	r14, 0(r15)
-	add	#196, sp
+	add	#198, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2038,7 +2039,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1526 bytes of code
+;     estimated 1512 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2064,9 +2065,10 @@ ccm_mac_header:
 	sub	r8, r6
 	mov	10(sp), r15
 	sub	#1, r15
-	clr	26(sp)
-	adc	26(sp)
-	mov	26(sp), r7
+	clr	r15
+	adc	r15
+	mov	r15, 26(sp)
+	mov	r15, r7
 	inv	r7
 	inc	r7
 	and	#64, r7
@@ -2080,8 +2082,9 @@ ccm_mac_header:
 	rla	r15
 	bis	r15, r7
 	sub	#1, r6
-	mov	r7, 28(sp)
-	bis	r6, 28(sp)
+	mov	r7, r15
+	bis	r6, r15
+	mov	r15, 28(sp)
 	mov	#13, r15
 	cmp	r8, r15
 	clr	r5
@@ -2251,9 +2254,9 @@ ccm_mac_header:
 	clr	r14
 	cmp	#1, r6
 	jnc	.Lccm_mac_header_nob11
-	mov	r5, 22(sp)
-	add	r9, 22(sp)
-	mov	22(sp), r15
+	mov	r5, r15
+	add	r9, r15
+	mov	r15, 22(sp)
 	mov.b	@r15, r14
 .Lccm_mac_header_nob11:
 	clr	r15
@@ -2283,9 +2286,9 @@ ccm_mac_header:
 	clr	r6
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
-	mov	r4, 24(sp)
-	add	r9, 24(sp)
-	mov	24(sp), r15
+	mov	r4, r15
+	add	r9, r15
+	mov	r15, 24(sp)
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
@@ -2456,11 +2459,11 @@ ccm_mac_header:
 	add	#80, r14
 	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	#16, 12(sp)
-	sub	r9, 12(sp)
+	mov	#16, r15
+	sub	r9, r15
+	mov	r15, 12(sp)
 	mov	#0, r11
 	subc	r10, r11
-	mov	12(sp), r15
 	sub	10(sp), r15
 	mov	r11, r15
 	subc	#0, r15
@@ -2491,8 +2494,9 @@ ccm_mac_header:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, 14(sp)
-	bis	r13, 14(sp)
+	mov	r14, r15
+	bis	r13, r15
+	mov	r15, 14(sp)
 	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
 	mov	80(sp), r7

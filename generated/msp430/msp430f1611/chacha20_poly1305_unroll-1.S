@@ -474,7 +474,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1318 bytes of code
+;     estimated 1290 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -495,33 +495,34 @@ chacha20_poly1305_C_xor_stream:
 	mov	278(sp), 80(sp)
 	mov	280(sp), 82(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	80(sp), r13
-	mov	#0, r14
-	add	#63, r13
-	addc	#0, r14
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	r14, r15
+	mov	80(sp), r15
+	mov	#0, r13
+	add	#63, r15
+	addc	#0, r13
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	and	#64512, r15
-	mov	r13, 78(sp)
-	bis	r15, 78(sp)
-	mov	r14, 60(sp)
+	and	#1023, r15
+	mov	r13, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#64512, r14
+	bis	r14, r15
+	mov	r15, 78(sp)
 	clrc
-	rrc	60(sp)
-	rra	60(sp)
-	rra	60(sp)
-	rra	60(sp)
-	rra	60(sp)
-	rra	60(sp)
+	mov	r13, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 60(sp)
 	mov	#0, 50(sp)
 	mov	#0, 52(sp)
 	cmp	78(sp), 50(sp)
@@ -533,10 +534,10 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	76(sp), r15
-	mov	@r15, r13
-	mov	2(r15), r11
-	add	50(sp), r13
-	addc	52(sp), r11
+	mov	@r15, r14
+	mov	2(r15), r13
+	add	50(sp), r14
+	addc	52(sp), r13
 	; chacha20.ae:75: off = i * 64
 	mov	50(sp), r15
 	swpb	r15
@@ -544,50 +545,50 @@ chacha20_poly1305_C_xor_stream:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
+	and	#65472, r15
 	mov	r15, 16(sp)
-	and	#65472, 16(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	80(sp), 0(sp)
 	sub	16(sp), 0(sp)
-	mov	16(sp), r12
-	add	84(sp), r12
+	mov	r15, r11
+	add	84(sp), r11
 	cmp	#64, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
-	bit	#1, r12
+	bit	#1, r11
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes3
 .Lchacha20_poly1305_C_xor_stream_words4:
-	mov	@r12, r5
-	mov	2(r12), r6
-	mov	4(r12), r7
-	mov	6(r12), r8
-	mov	8(r12), r9
-	mov	10(r12), r10
-	mov	12(r12), 36(sp)
-	mov	14(r12), 34(sp)
-	mov	16(r12), 32(sp)
-	mov	18(r12), 30(sp)
-	mov	20(r12), 28(sp)
-	mov	22(r12), 26(sp)
-	mov	24(r12), 24(sp)
-	mov	26(r12), 22(sp)
-	mov	28(r12), 18(sp)
-	mov	30(r12), 14(sp)
-	mov	32(r12), 12(sp)
-	mov	34(r12), 10(sp)
-	mov	36(r12), 8(sp)
-	mov	38(r12), 6(sp)
-	mov	40(r12), 4(sp)
-	mov	42(r12), 2(sp)
-	mov	44(r12), 54(sp)
-	mov	46(r12), 56(sp)
-	mov	48(r12), 58(sp)
-	mov	50(r12), 62(sp)
-	mov	52(r12), 64(sp)
-	mov	54(r12), 66(sp)
-	mov	56(r12), 68(sp)
-	mov	58(r12), 70(sp)
-	mov	60(r12), 74(sp)
-	mov	62(r12), 72(sp)
+	mov	@r11, r5
+	mov	2(r11), r6
+	mov	4(r11), r7
+	mov	6(r11), r8
+	mov	8(r11), r9
+	mov	10(r11), r10
+	mov	12(r11), 36(sp)
+	mov	14(r11), 34(sp)
+	mov	16(r11), 32(sp)
+	mov	18(r11), 30(sp)
+	mov	20(r11), 28(sp)
+	mov	22(r11), 26(sp)
+	mov	24(r11), 24(sp)
+	mov	26(r11), 22(sp)
+	mov	28(r11), 18(sp)
+	mov	30(r11), 14(sp)
+	mov	32(r11), 12(sp)
+	mov	34(r11), 10(sp)
+	mov	36(r11), 8(sp)
+	mov	38(r11), 6(sp)
+	mov	40(r11), 4(sp)
+	mov	42(r11), 2(sp)
+	mov	44(r11), 54(sp)
+	mov	46(r11), 56(sp)
+	mov	48(r11), 58(sp)
+	mov	50(r11), 62(sp)
+	mov	52(r11), 64(sp)
+	mov	54(r11), 66(sp)
+	mov	56(r11), 68(sp)
+	mov	58(r11), 70(sp)
+	mov	60(r11), 74(sp)
+	mov	62(r11), 72(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
 	mov	sp, r8
@@ -596,18 +597,18 @@ chacha20_poly1305_C_xor_stream:
 	mov	#64, r10
 	mov	@sp, r15
 .Lchacha20_poly1305_C_xor_stream_cpy6:
-	clr	r14
+	clr	r12
 	tst	r15
 	jz	.Lchacha20_poly1305_C_xor_stream_pad7
-	mov.b	@r12, r14
-	inc	r12
+	mov.b	@r11, r12
+	inc	r11
 	dec	r15
 .Lchacha20_poly1305_C_xor_stream_pad7:
-	mov.b	r14, 0(r9)
+	mov.b	r12, 0(r9)
 	inc	r9
 	dec	r10
 	jnz	.Lchacha20_poly1305_C_xor_stream_cpy6
-	mov	r8, r12
+	mov	r8, r11
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
 	mov	@r4, 150(sp)
@@ -628,8 +629,8 @@ chacha20_poly1305_C_xor_stream:
 	mov	30(r4), 180(sp)
 	mov	sp, r12
 	add	#150, r12
-	mov	r13, 182(sp)
-	mov	r11, 184(sp)
+	mov	r14, 182(sp)
+	mov	r13, 184(sp)
 	mov	sp, r13
 	add	#182, r13
 	mov	20(sp), r15
@@ -649,18 +650,18 @@ chacha20_poly1305_C_xor_stream:
 	mov	sp, r15
 	add	#198, r15
 	call	#chacha20_poly1305_C_block
+	xor	198(sp), r5
 	mov	r5, 48(sp)
-	xor	198(sp), 48(sp)
+	xor	200(sp), r6
 	mov	r6, 46(sp)
-	xor	200(sp), 46(sp)
+	xor	202(sp), r7
 	mov	r7, 44(sp)
-	xor	202(sp), 44(sp)
+	xor	204(sp), r8
 	mov	r8, 42(sp)
-	xor	204(sp), 42(sp)
+	xor	206(sp), r9
 	mov	r9, 40(sp)
-	xor	206(sp), 40(sp)
+	xor	208(sp), r10
 	mov	r10, 38(sp)
-	xor	208(sp), 38(sp)
 	xor	210(sp), 36(sp)
 	xor	212(sp), 34(sp)
 	xor	214(sp), 32(sp)
@@ -809,7 +810,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2160 bytes of code
+;     estimated 2144 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1100,20 +1101,10 @@ chacha20_poly1305_tag_of:
 	add	r15, r13
 	mov	r13, 82(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	12(sp), r13
-	mov	#0, r14
-	add	#15, r13
-	addc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	r14, r15
+	mov	12(sp), r15
+	mov	#0, r13
+	add	#15, r15
+	addc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1122,15 +1113,26 @@ chacha20_poly1305_tag_of:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r13, 6(sp)
-	bis	r15, 6(sp)
-	mov	r14, 2(sp)
+	and	#4095, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 6(sp)
 	clrc
-	rrc	2(sp)
-	rra	2(sp)
-	rra	2(sp)
-	rra	2(sp)
+	mov	r13, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 2(sp)
 	mov	#0, r9
 	mov	#0, r10
 	cmp	6(sp), r9
@@ -1211,20 +1213,10 @@ chacha20_poly1305_tag_of:
 	jnc	.Lchacha20_poly1305_tag_of_loop2
 .Lchacha20_poly1305_tag_of_done3:
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	10(sp), r13
-	mov	#0, r14
-	add	#15, r13
-	addc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	r14, r15
+	mov	10(sp), r15
+	mov	#0, r13
+	add	#15, r15
+	addc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1233,15 +1225,26 @@ chacha20_poly1305_tag_of:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r13, 4(sp)
-	bis	r15, 4(sp)
-	mov	r14, 0(sp)
+	and	#4095, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 4(sp)
 	clrc
-	rrc	0(sp)
-	rra	0(sp)
-	rra	0(sp)
-	rra	0(sp)
+	mov	r13, r15
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	mov	r15, 0(sp)
 	mov	#0, r9
 	mov	#0, r10
 	cmp	4(sp), r9
@@ -1339,16 +1342,16 @@ chacha20_poly1305_tag_of:
 	add	#104, r14
 	call	#chacha20_poly1305_P_block
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	46(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r14
-	and	#57344, r14
-	and	#8191, r5
+	mov	46(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#57344, r15
+	and	#8191, r14
 	mov	44(sp), r7
 	mov	#0, r8
 	mov	#0, r9
@@ -1357,169 +1360,170 @@ chacha20_poly1305_tag_of:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r6
-	mov	#0, r15
-	add	r14, r7
-	addc	r5, r8
+	mov	#0, r5
+	add	r15, r7
+	addc	r14, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	48(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#64512, r5
-	and	#1023, r14
+	addc	#0, r5
+	mov	48(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#64512, r14
+	and	#1023, r15
 	add	#0, r7
-	addc	r5, r8
-	addc	r14, r9
+	addc	r14, r8
+	addc	r15, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	50(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#65408, r5
-	and	#127, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	r5, r9
-	addc	r14, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r15
-	mov	52(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65520, r5
-	and	#15, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	r5, r10
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r15
-	mov	54(sp), r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65534, r5
-	and	#1, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	r5, r11
-	addc	r14, r12
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r15
-	mov	56(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#49152, r5
-	and	#16383, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	r5, r11
-	addc	r14, r12
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	58(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#63488, r5
-	and	#2047, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	r5, r12
-	addc	r14, r13
-	addc	#0, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	60(sp), r14
-	swpb	r14
-	mov	r14, r5
-	and	#65280, r5
-	mov.b	r14, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	r5, r13
-	addc	r14, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	62(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#65504, r5
-	and	#31, r14
-	mov.b	r14, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	r5, r6
-	addc	r14, r15
-	mov.b	r15, r15
-	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r15, 18(sp)
-	and	#3, 18(sp)
-	clrc
+	addc	#0, r5
+	mov	50(sp), r15
+	swpb	r15
+	bit	#1, r15
 	rrc	r15
-	rra	r15
-	mov	r15, r4
+	mov	r15, r14
+	and	#65408, r14
+	and	#127, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	r14, r9
+	addc	r15, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov	52(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65520, r14
+	and	#15, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	r14, r10
+	addc	r15, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov	54(sp), r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	and	#1, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	r14, r11
+	addc	r15, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov	56(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#49152, r14
+	and	#16383, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	r14, r11
+	addc	r15, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	58(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#63488, r14
+	and	#2047, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	r14, r12
+	addc	r15, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	60(sp), r15
+	swpb	r15
+	mov	r15, r14
+	and	#65280, r14
+	mov.b	r15, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	r14, r13
+	addc	r15, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	62(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
+	mov.b	r15, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	r14, r6
+	addc	r15, r5
+	mov.b	r5, r5
+	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r5, r15
+	and	#3, r15
+	mov	r15, 18(sp)
+	clrc
+	rrc	r5
+	rra	r5
+	mov	r5, r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -1527,7 +1531,7 @@ chacha20_poly1305_tag_of:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r15, 36(sp)
+	mov	r5, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
@@ -1647,7 +1651,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2024 bytes of code
+;     estimated 2012 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1755,8 +1759,8 @@ chacha20_poly1305_C_block:
 	xor	r6, 6(sp)
 	mov	r6, r8
 	xor.b	r5, r8
+	xor	r5, r8
 	mov	r8, 2(sp)
-	xor	r5, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
@@ -1773,8 +1777,8 @@ chacha20_poly1305_C_block:
 	xor	r12, 54(sp)
 	mov	r12, r15
 	xor.b	r13, r15
+	xor	r13, r15
 	mov	r15, 30(sp)
-	xor	r13, 30(sp)
 	bit	#1, 30(sp)
 	rrc	54(sp)
 	rrc	30(sp)
@@ -1824,8 +1828,8 @@ chacha20_poly1305_C_block:
 	xor	r9, 38(sp)
 	mov	r9, r15
 	xor.b	r7, r15
+	xor	r7, r15
 	mov	r15, 32(sp)
-	xor	r7, 32(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 90(sp)
 	mov	r13, 88(sp)
@@ -1892,8 +1896,8 @@ chacha20_poly1305_C_block:
 	xor	r8, 60(sp)
 	mov	r8, r15
 	xor.b	r9, r15
+	xor	r9, r15
 	mov	r15, 58(sp)
-	xor	r9, 58(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
@@ -2024,8 +2028,8 @@ chacha20_poly1305_C_block:
 	xor	r11, 48(sp)
 	mov	r11, r12
 	xor.b	r7, r12
+	xor	r7, r12
 	mov	r12, 46(sp)
-	xor	r7, 46(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 80(sp)
 	mov	r15, 78(sp)
@@ -2093,8 +2097,8 @@ chacha20_poly1305_C_block:
 	xor	r7, 18(sp)
 	mov	r7, r15
 	xor.b	r6, r15
+	xor	r6, r15
 	mov	r15, 14(sp)
-	xor	r6, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)

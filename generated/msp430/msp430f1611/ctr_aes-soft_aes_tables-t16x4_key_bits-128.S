@@ -304,7 +304,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1104 bytes of code
+;     estimated 1084 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -338,8 +338,8 @@ ctr_xor_stream:
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
 	mov	r15, 32(sp)
-	bis	r14, 32(sp)
 	; ctr.ae:25: for i in 0..(n + 15) / 16 {
 	mov	#0, 14(sp)
 	cmp	32(sp), 14(sp)
@@ -347,14 +347,14 @@ ctr_xor_stream:
 .Lctr_xor_stream_loop1:
 	mov	14(sp), r15
 	and	#4095, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
 	mov	r15, 8(sp)
-	rla	8(sp)
-	rla	8(sp)
-	rla	8(sp)
-	rla	8(sp)
 	mov	34(sp), 12(sp)
 	sub	8(sp), 12(sp)
-	mov	8(sp), r10
+	mov	r15, r10
 	add	38(sp), r10
 	cmp	#16, 12(sp)
 	jnc	.Lctr_xor_stream_bytes3

@@ -20,12 +20,11 @@ romulus_n_key_setup:
 	push	r5
 	push	r4
 	sub	#20, sp
-	mov	r14, r9
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
 	mov	@r12, r11
-	mov	2(r12), r14
+	mov	2(r12), r13
 	mov	4(r12), r5
 	mov	6(r12), r15
 	mov	8(r12), r10
@@ -34,33 +33,38 @@ romulus_n_key_setup:
 	mov	14(r12), r7
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
-	mov	sp, r11
-	add	#4, r11
-	mov	r11, r13
-	mov	#16, r14
+	mov	sp, r10
+	add	#4, r10
+	mov	r10, r11
+	mov	#16, r13
 .Lromulus_n_key_setup_cpy4:
 	mov.b	@r12, r15
 	inc	r12
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
 	jnz	.Lromulus_n_key_setup_cpy4
-	mov	r11, r12
+	mov	r10, r12
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	#40, 2(sp)
-	mov	r15, 0(sp)
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
+	mov	r14, r9
 	swpb	r7
 	swpb	r8
 	swpb	r6
 	swpb	r10
-	swpb	0(sp)
+	swpb	r15
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r15, 0(sp)
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	r5
+	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	r13, r14
+	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	swpb	r14
 	swpb	r11
 	; skinny128_384plus.ae:163: @unroll(unroll)
+	mov	#40, 2(sp)
 .Lromulus_n_key_setup_loop6:
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	mov	@sp, 0(r9)
@@ -256,7 +260,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 464 bytes (27 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2196 bytes of code
+;     estimated 2192 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -410,8 +414,8 @@ romulus_n_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
 	mov	r15, 46(sp)
-	bis	r14, 46(sp)
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
 	mov	#0, 34(sp)
 	mov	r6, 10(sp)
@@ -427,326 +431,329 @@ romulus_n_encrypt_with:
 	br	#.Lromulus_n_encrypt_with_done10
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_loop9:
-	mov	34(sp), r9
-	and	#4095, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
+	mov	34(sp), r8
+	and	#4095, r8
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
 	mov.b	35(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	48(sp), r4
-	sub	r9, r4
-	mov	#0, r7
-	subc	r15, r7
-	mov	r4, r15
+	mov	48(sp), r13
+	sub	r8, r13
+	mov	#0, r6
+	subc	r15, r6
+	mov	r13, r15
 	sub	#16, r15
-	mov	r7, r15
+	mov	r6, r15
 	subc	#0, r15
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	r4, r5
-	xor	#16, r5
-	and	r15, r5
-	xor	#16, r5
-	mov	r7, r15
+	mov	r13, r10
+	xor	#16, r10
+	and	r15, r10
+	xor	#16, r10
+	mov	r6, r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r9, r6
-	add	52(sp), r6
-	cmp	#16, r5
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	r8, r5
+	add	52(sp), r5
+	cmp	#16, r10
 	jnc	.Lromulus_n_encrypt_with_bytes11
-	bit	#1, r6
+	bit	#1, r5
 	jnz	.Lromulus_n_encrypt_with_bytes11
 .Lromulus_n_encrypt_with_words12:
-	mov	@r6, 28(sp)
-	mov	2(r6), 24(sp)
-	mov	4(r6), 22(sp)
-	mov	6(r6), 18(sp)
-	mov	8(r6), 16(sp)
-	mov	10(r6), r13
-	mov	12(r6), r8
-	mov	14(r6), r6
+	mov	@r5, 28(sp)
+	mov	2(r5), 24(sp)
+	mov	4(r5), 22(sp)
+	mov	6(r5), 18(sp)
+	mov	8(r5), 16(sp)
+	mov	10(r5), r14
+	mov	12(r5), r7
+	mov	14(r5), r5
 	jmp	.Lromulus_n_encrypt_with_join13
 .Lromulus_n_encrypt_with_bytes11:
 	mov	sp, r15
 	add	#376, r15
 	mov	r15, 4(sp)
-	mov	r15, r8
+	mov	r15, r7
 	mov	#16, 2(sp)
-	mov	r5, r15
+	mov	r10, r15
 .Lromulus_n_encrypt_with_cpy14:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_pad15
-	mov.b	@r6, r13
-	inc	r6
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lromulus_n_encrypt_with_pad15:
-	mov.b	r13, 0(r8)
-	inc	r8
+	mov.b	r14, 0(r7)
+	inc	r7
 	dec	2(sp)
 	jnz	.Lromulus_n_encrypt_with_cpy14
-	mov	4(sp), r6
+	mov	4(sp), r5
 	jmp	.Lromulus_n_encrypt_with_words12
 .Lromulus_n_encrypt_with_join13:
-	mov	r4, r15
+	mov	r13, r15
 	xor	#16, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r14, r15
+	and	r4, r15
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r15
 	inc	r15
 	and	#1, r15
 	xor	#21, r15
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	mov	#16, r14
-	sub	r4, r14
-	mov	#0, r14
-	subc	r7, r14
+	mov	#16, r4
+	sub	r13, r4
+	mov	#0, r13
+	subc	r6, r13
 	clr	r4
 	adc	r4
 	xor	#1, r4
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	inv	r4
 	inc	r4
-	mov	r15, r14
-	xor	#4, r14
-	and	r4, r14
+	mov	r15, r13
+	xor	#4, r13
+	and	r4, r13
+	xor	r13, r15
 	mov	r15, 36(sp)
-	xor	r14, 36(sp)
 	mov	r12, r4
 	clrc
 	rrc	r4
 	and	#32639, r4
+	mov	r12, r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	mov	r12, r15
-	and	#511, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r4, r15
-	xor	r14, r15
+	xor	r13, r15
+	and	#32896, r15
+	mov	r4, r13
+	xor	r15, r13
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	inv	r10
-	inc	r10
-	and	r10, r7
-	swpb	r6
-	mov	r6, r14
-	bis	r5, r14
-	xor	r6, r14
-	mov	r5, r10
-	sub	#16, r10
-	mov	r7, r10
-	subc	#0, r10
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r10, r4
+	inv	r9
+	inc	r9
+	and	r9, r6
+	swpb	r5
+	mov	r5, r15
+	bis	r10, r15
+	xor	r5, r15
+	mov	r10, r9
+	sub	#16, r9
+	mov	r6, r9
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, r4
 	inv	r4
 	inc	r4
-	and	r4, r14
-	xor	r14, r6
+	and	r4, r15
+	xor	r15, r5
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r12, 32(sp)
-	xor	r6, 32(sp)
+	mov	r12, r15
+	xor	r5, r15
+	mov	r15, 32(sp)
+	mov	r13, r15
+	xor	r5, r15
 	mov	r15, 20(sp)
-	xor	r6, 20(sp)
 	mov	r11, r12
 	clrc
 	rrc	r12
 	and	#32639, r12
-	mov	r11, r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
+	mov	r11, r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	mov	r11, r15
-	xor	r14, r15
+	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r12
 	; romulus_n.ae:110: for i in 0..(m + 15) / 16 {
-	swpb	r8
-	mov	r8, r15
-	bis	r7, r15
-	xor	r8, r15
-	inv	r10
-	inc	r10
-	and	r10, r15
-	xor	r15, r8
+	swpb	r7
+	mov	r7, r15
+	bis	r6, r15
+	xor	r7, r15
+	inv	r9
+	inc	r9
+	and	r9, r15
+	xor	r15, r7
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	r11, 14(sp)
-	xor	r8, 14(sp)
-	xor	r8, r12
+	mov	r11, r15
+	xor	r7, r15
+	mov	r15, 14(sp)
+	xor	r7, r12
 	mov	12(sp), r4
 	clrc
 	rrc	r4
 	and	#32639, r4
-	mov	12(sp), r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
+	mov	12(sp), r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	mov	12(sp), r15
-	xor	r14, r15
+	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r4
-	mov	30(sp), r6
+	mov	30(sp), r5
+	clrc
+	rrc	r5
+	and	#32639, r5
+	mov	30(sp), r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	mov	30(sp), r15
+	xor	r13, r15
+	and	#32896, r15
+	xor	r15, r5
+	mov	26(sp), r6
 	clrc
 	rrc	r6
 	and	#32639, r6
-	mov	30(sp), r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	30(sp), r15
-	xor	r14, r15
+	mov	26(sp), r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	mov	26(sp), r15
+	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r6
-	mov	26(sp), r7
+	mov	6(sp), r7
 	clrc
 	rrc	r7
 	and	#32639, r7
-	mov	26(sp), r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	26(sp), r15
-	xor	r14, r15
+	mov	6(sp), r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	mov	6(sp), r15
+	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r7
-	mov	6(sp), r8
-	clrc
-	rrc	r8
-	and	#32639, r8
-	mov	6(sp), r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	mov	6(sp), r15
-	xor	r14, r15
-	and	#32896, r15
-	xor	r15, r8
 	mov	8(sp), r11
 	clrc
 	rrc	r11
 	and	#32639, r11
-	mov	8(sp), r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
+	mov	8(sp), r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	mov	8(sp), r15
-	xor	r14, r15
+	xor	r13, r15
 	and	#32896, r15
 	xor	r15, r11
-	mov	10(sp), r10
+	mov	10(sp), r9
 	clrc
-	rrc	r10
-	and	#32639, r10
-	mov	10(sp), r14
-	and	#511, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	rla	r14
+	rrc	r9
+	and	#32639, r9
+	mov	10(sp), r13
+	and	#511, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	mov	10(sp), r15
-	xor	r14, r15
+	xor	r13, r15
 	and	#32896, r15
-	xor	r15, r10
+	xor	r15, r9
 	swpb	28(sp)
 	xor	28(sp), 12(sp)
-	swpb	r13
-	xor	r13, r10
-	xor	r13, 10(sp)
+	swpb	r14
+	xor	r14, r9
+	xor	r14, 10(sp)
 	swpb	16(sp)
 	mov	r11, r15
 	xor	16(sp), r15
 	xor	16(sp), 8(sp)
 	swpb	18(sp)
-	xor	18(sp), r8
+	xor	18(sp), r7
 	xor	18(sp), 6(sp)
 	swpb	22(sp)
-	xor	22(sp), r7
+	xor	22(sp), r6
 	mov	26(sp), r13
 	xor	22(sp), r13
 	swpb	24(sp)
-	xor	24(sp), r6
+	xor	24(sp), r5
 	mov	30(sp), r14
 	xor	24(sp), r14
 	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
-	mov	r9, r11
+	mov	r8, r11
 	add	50(sp), r11
 	; romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	xor	28(sp), r4
 	; romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
-	mov	r15, r9
+	mov	r15, r8
 	mov	20(sp), r15
-	cmp	#16, r5
+	cmp	#16, r10
 	jnc	.Lromulus_n_encrypt_with_bytes16
 	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes16
 	swpb	r4
 	mov	r4, 0(r11)
+	swpb	r5
+	mov	r5, 2(r11)
 	swpb	r6
-	mov	r6, 2(r11)
+	mov	r6, 4(r11)
 	swpb	r7
-	mov	r7, 4(r11)
+	mov	r7, 6(r11)
 	swpb	r8
-	mov	r8, 6(r11)
+	mov	r8, 8(r11)
 	swpb	r9
-	mov	r9, 8(r11)
-	swpb	r10
-	mov	r10, 10(r11)
+	mov	r9, 10(r11)
 	swpb	r12
 	mov	r12, 12(r11)
 	swpb	r15
@@ -755,21 +762,21 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_bytes16:
 	swpb	r4
 	mov	r4, 376(sp)
+	swpb	r5
+	mov	r5, 378(sp)
 	swpb	r6
-	mov	r6, 378(sp)
+	mov	r6, 380(sp)
 	swpb	r7
-	mov	r7, 380(sp)
+	mov	r7, 382(sp)
 	swpb	r8
-	mov	r8, 382(sp)
+	mov	r8, 384(sp)
 	swpb	r9
-	mov	r9, 384(sp)
-	swpb	r10
-	mov	r10, 386(sp)
+	mov	r9, 386(sp)
 	swpb	r12
 	mov	r12, 388(sp)
 	swpb	r15
 	mov	r15, 390(sp)
-	mov	r5, r15
+	mov	r10, r15
 	mov	sp, r12
 	add	#376, r12
 	cmp	#16, r15
@@ -1069,7 +1076,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2748 bytes of code
+;     estimated 2726 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1226,8 +1233,8 @@ romulus_n_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
+	bis	r14, r15
 	mov	r15, 54(sp)
-	bis	r14, 54(sp)
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
 	mov	#0, 40(sp)
 	mov	r6, 12(sp)
@@ -1245,212 +1252,213 @@ romulus_n_decrypt_with:
 	br	#.Lromulus_n_decrypt_with_done10
 .Lromulus_n_decrypt_with_near25:
 .Lromulus_n_decrypt_with_loop9:
-	mov	40(sp), r9
-	and	#4095, r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
+	mov	40(sp), r13
+	and	#4095, r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
 	mov.b	41(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	56(sp), r12
-	sub	r9, r12
-	mov	#0, r10
-	subc	r15, r10
-	mov	r12, r15
+	mov	56(sp), r8
+	sub	r13, r8
+	mov	#0, r9
+	subc	r15, r9
+	mov	r8, r15
 	sub	#16, r15
-	mov	r10, r15
+	mov	r9, r15
 	subc	#0, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	r11, r15
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	r12, r4
-	xor	#16, r4
-	and	r15, r4
-	xor	#16, r4
-	mov	r10, r15
+	mov	r8, r12
+	xor	#16, r12
+	and	r15, r12
+	xor	#16, r12
+	mov	r9, r15
 	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r9, r5
-	add	60(sp), r5
-	cmp	#16, r4
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	mov	r13, r4
+	add	60(sp), r4
+	cmp	#16, r12
 	jnc	.Lromulus_n_decrypt_with_bytes11
-	bit	#1, r5
+	bit	#1, r4
 	jnz	.Lromulus_n_decrypt_with_bytes11
 .Lromulus_n_decrypt_with_words12:
-	mov	@r5, 42(sp)
-	mov	2(r5), 24(sp)
-	mov	4(r5), 26(sp)
-	mov	6(r5), 28(sp)
-	mov	8(r5), 36(sp)
-	mov	10(r5), 38(sp)
-	mov	12(r5), 18(sp)
-	mov	14(r5), r13
+	mov	@r4, 42(sp)
+	mov	2(r4), 24(sp)
+	mov	4(r4), 26(sp)
+	mov	6(r4), 28(sp)
+	mov	8(r4), 36(sp)
+	mov	10(r4), 38(sp)
+	mov	12(r4), 18(sp)
+	mov	14(r4), r14
 	jmp	.Lromulus_n_decrypt_with_join13
 .Lromulus_n_decrypt_with_bytes11:
-	mov	sp, r6
-	add	#386, r6
-	mov	r6, r7
-	mov	#16, r13
-	mov	r4, r15
+	mov	sp, r5
+	add	#386, r5
+	mov	r5, r6
+	mov	#16, r11
+	mov	r12, r15
 .Lromulus_n_decrypt_with_cpy14:
 	clr	r14
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad15
-	mov.b	@r5, r14
-	inc	r5
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lromulus_n_decrypt_with_pad15:
-	mov.b	r14, 0(r7)
-	inc	r7
-	dec	r13
+	mov.b	r14, 0(r6)
+	inc	r6
+	dec	r11
 	jnz	.Lromulus_n_decrypt_with_cpy14
-	mov	r6, r5
+	mov	r5, r4
 	jmp	.Lromulus_n_decrypt_with_words12
 .Lromulus_n_decrypt_with_join13:
-	mov	r12, r15
+	mov	r8, r15
 	xor	#16, r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	and	r8, r14
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	and	r7, r15
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r14
-	inc	r14
-	and	#1, r14
-	xor	#21, r14
+	inv	r15
+	inc	r15
+	and	#1, r15
+	xor	#21, r15
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	#16, r15
-	sub	r12, r15
-	mov	#0, r15
-	subc	r10, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	mov	#16, r11
+	sub	r8, r11
+	mov	#0, r11
+	subc	r9, r11
+	clr	r8
+	adc	r8
+	xor	#1, r8
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	inv	r12
-	inc	r12
-	mov	r14, r15
-	xor	#4, r15
-	and	r12, r15
-	mov	r14, 44(sp)
-	xor	r15, 44(sp)
-	mov	12(sp), r12
-	clrc
-	rrc	r12
-	and	#32639, r12
-	mov	12(sp), r15
-	and	#511, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	12(sp), r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r12, r15
-	xor	r14, r15
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	inv	r11
-	inc	r11
-	mov	r10, 4(sp)
-	and	r11, 4(sp)
-	mov	4(sp), r12
-	and	#8191, r12
-	rla	r12
-	mov	r4, r14
-	swpb	r14
-	mov.b	r14, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rla	r12
-	rla	r12
-	bis	r14, r12
-	mov	r4, r14
-	and	#8191, r14
-	rla	r14
-	rla	r14
-	rla	r14
-	sub	#128, r14
-	subc	#0, r12
-	clr	r7
-	adc	r7
-	mov	r4, r8
-	and	#1, r8
 	inv	r8
 	inc	r8
-	and	#65280, r8
-	xor	#-1, r8
-	mov	r4, r10
+	mov	r15, r11
+	xor	#4, r11
+	and	r8, r11
+	xor	r11, r15
+	mov	r15, 44(sp)
+	mov	12(sp), r5
+	clrc
+	rrc	r5
+	and	#32639, r5
+	mov	12(sp), r11
+	and	#511, r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	mov	12(sp), r15
+	xor	r11, r15
+	and	#32896, r15
+	xor	r15, r5
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	inv	r10
+	inc	r10
+	mov	r9, r15
+	and	r10, r15
+	mov	r15, 4(sp)
+	mov	r15, r11
+	and	#8191, r11
+	rla	r11
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r11
+	rla	r11
+	bis	r15, r11
+	mov	r12, r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	subc	#0, r11
+	clr	r11
+	adc	r11
+	mov	r12, r7
+	and	#1, r7
+	inv	r7
+	inc	r7
+	and	#65280, r7
+	xor	#-1, r7
+	mov	r12, r9
+	clrc
+	rrc	r9
+	and	#1, r9
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	mov	r7, r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	mov	r12, r10
 	clrc
 	rrc	r10
+	rra	r10
 	and	#1, r10
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r8, r6
-	xor	#-1, r6
-	and	r14, r6
-	xor	#-1, r6
-	mov	r4, r12
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	mov	r6, r15
+	xor	#-1, r15
+	and	r8, r15
+	xor	#-1, r15
+	mov	r15, 16(sp)
+	mov	r12, r8
 	clrc
-	rrc	r12
-	rra	r12
-	and	#1, r12
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	mov	r6, r14
-	xor	#-1, r14
-	and	r11, r14
-	mov	r14, 16(sp)
-	xor	#-1, 16(sp)
-	mov	r4, r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	and	#1, r11
-	mov	r11, r5
-	inv	r5
-	inc	r5
-	mov	16(sp), r14
-	xor	#-1, r14
-	and	r5, r14
-	xor	#-1, r14
-	xor	#1, r7
-	mov	r7, r5
-	inv	r5
-	inc	r5
-	and	r5, r14
-	inv	r14
+	rrc	r8
+	rra	r8
+	rra	r8
+	and	#1, r8
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	16(sp), r4
+	xor	#-1, r4
+	and	r15, r4
+	xor	#-1, r4
+	xor	#1, r11
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	inv	r4
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	r13
-	xor	r13, r15
+	mov	r5, r15
+	swpb	r14
+	xor	r14, r15
+	and	r4, r15
 	mov	r15, 22(sp)
-	and	r14, 22(sp)
-	mov	22(sp), r13
-	bis	r4, r13
-	xor	22(sp), r13
+	mov	r15, r5
+	bis	r12, r5
+	xor	22(sp), r5
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r4, r15
+	mov	r12, r15
 	sub	#16, r15
 	mov	4(sp), r15
 	subc	#0, r15
@@ -1461,14 +1469,14 @@ romulus_n_decrypt_with:
 	mov	r15, r14
 	inv	r14
 	inc	r14
-	and	r14, r13
+	and	r14, r5
 	mov	22(sp), r14
-	xor	r13, r14
+	xor	r5, r14
 	xor	r14, 12(sp)
-	mov	14(sp), r5
+	mov	14(sp), r4
 	clrc
-	rrc	r5
-	and	#32639, r5
+	rrc	r4
+	and	#32639, r4
 	mov	14(sp), r14
 	and	#511, r14
 	rla	r14
@@ -1478,55 +1486,55 @@ romulus_n_decrypt_with:
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	14(sp), r13
-	xor	r14, r13
-	and	#32896, r13
-	mov	r5, r14
-	xor	r13, r14
+	mov	14(sp), r5
+	xor	r14, r5
+	and	#32896, r5
+	mov	r4, r14
+	xor	r5, r14
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	inv	r10
-	inc	r10
-	mov	r8, r13
-	and	r10, r13
-	mov	r8, r10
-	xor	r13, r10
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r10, r8
-	xor	#-1, r8
-	and	r13, r8
-	xor	#-1, r8
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r8, r5
+	inv	r9
+	inc	r9
+	mov	r7, r5
+	and	r9, r5
+	mov	r7, r9
+	xor	r5, r9
+	mov	r10, r7
+	inv	r7
+	inc	r7
+	mov	r9, r5
 	xor	#-1, r5
-	and	r13, r5
+	and	r7, r5
 	xor	#-1, r5
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	and	r13, r5
-	mov	r5, r13
-	inv	r13
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	mov	r5, r4
+	xor	#-1, r4
+	and	r7, r4
+	xor	#-1, r4
+	mov	r11, r7
+	inv	r7
+	inc	r7
+	and	r7, r4
+	mov	r4, r7
+	inv	r7
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	18(sp)
 	xor	18(sp), r14
-	and	r13, r14
-	mov	r14, r13
-	bis	4(sp), r13
-	xor	r14, r13
+	and	r7, r14
+	mov	r14, r7
+	bis	4(sp), r7
+	xor	r14, r7
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r7
 	mov	r14, r15
-	xor	r13, r15
+	xor	r7, r15
 	xor	r15, 14(sp)
-	mov	34(sp), r5
+	mov	34(sp), r4
 	clrc
-	rrc	r5
-	and	#32639, r5
+	rrc	r4
+	and	#32639, r4
 	mov	34(sp), r15
 	and	#511, r15
 	rla	r15
@@ -1536,75 +1544,73 @@ romulus_n_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	34(sp), r13
-	xor	r15, r13
-	and	#32896, r13
-	mov	r5, r15
-	xor	r13, r15
+	mov	34(sp), r7
+	xor	r15, r7
+	and	#32896, r7
+	mov	r4, r15
+	xor	r7, r15
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r6, r5
-	and	r13, r5
-	mov	r6, r13
-	xor	r5, r13
-	mov	r11, r6
-	inv	r6
-	inc	r6
-	mov	r13, r5
-	and	r6, r5
-	mov	r13, r6
-	xor	r5, r6
-	mov	r7, r5
-	inv	r5
-	inc	r5
-	and	r5, r6
-	inv	r6
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	mov	r6, r7
+	and	r4, r7
+	xor	r7, r6
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	mov	r6, r4
+	and	r7, r4
+	mov	r6, r7
+	xor	r4, r7
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r4, r7
+	inv	r7
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	24(sp)
 	xor	24(sp), r15
+	and	r7, r15
 	mov	r15, 20(sp)
-	and	r6, 20(sp)
-	mov	32(sp), r5
+	mov	32(sp), r4
 	clrc
-	rrc	r5
-	and	#32639, r5
-	mov	32(sp), r6
-	and	#511, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
+	rrc	r4
+	and	#32639, r4
+	mov	32(sp), r7
+	and	#511, r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
 	mov	32(sp), r15
-	xor	r6, r15
+	xor	r7, r15
 	and	#32896, r15
-	xor	r15, r5
+	xor	r15, r4
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r11, r6
-	inv	r6
-	inc	r6
-	mov	r8, r15
-	and	r6, r15
-	mov	r8, r6
-	xor	r15, r6
-	mov	r7, r15
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	mov	r5, r15
+	and	r7, r15
+	xor	r15, r5
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	inv	r6
+	and	r15, r5
+	inv	r5
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	26(sp)
-	xor	26(sp), r5
-	mov	r5, r8
-	and	r6, r8
-	mov	30(sp), r5
+	xor	26(sp), r4
+	mov	r4, r7
+	and	r5, r7
+	mov	30(sp), r4
 	clrc
-	rrc	r5
-	and	#32639, r5
+	rrc	r4
+	and	#32639, r4
 	mov	30(sp), r15
 	and	#511, r15
 	rla	r15
@@ -1614,34 +1620,109 @@ romulus_n_decrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	30(sp), r6
-	xor	r15, r6
-	and	#32896, r6
-	mov	r5, r15
-	xor	r6, r15
+	mov	30(sp), r5
+	xor	r15, r5
+	and	#32896, r5
+	mov	r4, r15
+	xor	r5, r15
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	mov	r11, r6
-	inv	r6
-	inc	r6
-	mov	16(sp), r5
-	and	r6, r5
-	mov	16(sp), r6
-	xor	r5, r6
-	mov	r7, r5
+	mov	r8, r5
 	inv	r5
 	inc	r5
-	and	r5, r6
-	inv	r6
+	mov	16(sp), r4
+	and	r5, r4
+	mov	16(sp), r5
+	xor	r4, r5
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r4, r5
+	inv	r5
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	28(sp)
 	xor	28(sp), r15
+	and	r5, r15
 	mov	r15, 10(sp)
-	and	r6, 10(sp)
-	mov	2(sp), r5
+	mov	2(sp), r4
 	clrc
-	rrc	r5
-	and	#32639, r5
-	mov	2(sp), r6
+	rrc	r4
+	and	#32639, r4
+	mov	2(sp), r5
+	and	#511, r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	mov	2(sp), r15
+	xor	r5, r15
+	and	#32896, r15
+	xor	r15, r4
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	inv	r10
+	inc	r10
+	mov	r9, r15
+	and	r10, r15
+	mov	r9, r5
+	xor	r15, r5
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r5, r10
+	xor	#-1, r10
+	and	r15, r10
+	xor	#-1, r10
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	inv	r10
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	36(sp)
+	xor	36(sp), r4
+	mov	r4, r9
+	and	r10, r9
+	mov	6(sp), r4
+	clrc
+	rrc	r4
+	and	#32639, r4
+	mov	6(sp), r10
+	and	#511, r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	mov	6(sp), r15
+	xor	r10, r15
+	and	#32896, r15
+	xor	r15, r4
+	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
+	xor	#-1, r6
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	xor	#-1, r6
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	inv	r6
+	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	swpb	38(sp)
+	xor	38(sp), r4
+	mov	r4, r10
+	and	r6, r10
+	mov	8(sp), r4
+	clrc
+	rrc	r4
+	and	#32639, r4
+	mov	8(sp), r6
 	and	#511, r6
 	rla	r6
 	rla	r6
@@ -1650,151 +1731,75 @@ romulus_n_decrypt_with:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	2(sp), r15
+	mov	8(sp), r15
 	xor	r6, r15
 	and	#32896, r15
-	xor	r15, r5
+	xor	r15, r4
 	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	inv	r12
-	inc	r12
-	mov	r10, r15
-	and	r12, r15
-	mov	r10, r6
-	xor	r15, r6
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	mov	r6, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	inv	r12
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	36(sp)
-	xor	36(sp), r5
-	mov	r5, r10
-	and	r12, r10
-	mov	6(sp), r5
-	clrc
-	rrc	r5
-	and	#32639, r5
-	mov	6(sp), r12
-	and	#511, r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	mov	6(sp), r15
-	xor	r12, r15
-	and	#32896, r15
+	inv	r8
+	inc	r8
+	mov	r5, r15
+	and	r8, r15
 	xor	r15, r5
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	xor	#-1, r13
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	xor	#-1, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	inv	r13
-	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	swpb	38(sp)
-	xor	38(sp), r5
-	mov	r5, r12
-	and	r13, r12
-	mov	8(sp), r5
-	clrc
-	rrc	r5
-	and	#32639, r5
-	mov	8(sp), r13
-	and	#511, r13
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	mov	8(sp), r15
-	xor	r13, r15
-	and	#32896, r15
-	xor	r15, r5
-	; romulus_n.ae:135: for i in 0..(m + 15) / 16 {
 	inv	r11
 	inc	r11
-	mov	r6, r15
-	and	r11, r15
-	xor	r15, r6
-	inv	r7
-	inc	r7
-	and	r7, r6
-	inv	r6
+	and	r11, r5
+	inv	r5
 	; romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	swpb	42(sp)
-	xor	42(sp), r5
-	and	r6, r5
-	xor	r5, 8(sp)
-	xor	r12, 6(sp)
-	xor	r10, 2(sp)
+	xor	42(sp), r4
+	and	r5, r4
+	xor	r4, 8(sp)
+	xor	r10, 6(sp)
+	xor	r9, 2(sp)
 	mov	30(sp), r6
 	xor	10(sp), r6
 	mov	32(sp), r11
-	xor	r8, r11
+	xor	r7, r11
 	; romulus_n.ae:140: store_be(msg, off, p, count)
-	mov	r9, r13
 	add	58(sp), r13
-	mov	10(sp), r9
+	mov	10(sp), r8
 	mov	22(sp), r15
-	mov	20(sp), r7
-	cmp	#16, r4
+	mov	20(sp), r5
+	cmp	#16, r12
 	jnc	.Lromulus_n_decrypt_with_bytes16
 	bit	#1, r13
 	jnz	.Lromulus_n_decrypt_with_bytes16
+	swpb	r4
+	mov	r4, 0(r13)
 	swpb	r5
-	mov	r5, 0(r13)
+	mov	r5, 2(r13)
 	swpb	r7
-	mov	r7, 2(r13)
+	mov	r7, 4(r13)
 	swpb	r8
-	mov	r8, 4(r13)
+	mov	r8, 6(r13)
 	swpb	r9
-	mov	r9, 6(r13)
+	mov	r9, 8(r13)
 	swpb	r10
-	mov	r10, 8(r13)
-	swpb	r12
-	mov	r12, 10(r13)
+	mov	r10, 10(r13)
 	swpb	r14
 	mov	r14, 12(r13)
 	swpb	r15
 	mov	r15, 14(r13)
 	jmp	.Lromulus_n_decrypt_with_stored17
 .Lromulus_n_decrypt_with_bytes16:
+	swpb	r4
+	mov	r4, 386(sp)
 	swpb	r5
-	mov	r5, 386(sp)
+	mov	r5, 388(sp)
 	swpb	r7
-	mov	r7, 388(sp)
+	mov	r7, 390(sp)
 	swpb	r8
-	mov	r8, 390(sp)
+	mov	r8, 392(sp)
 	swpb	r9
-	mov	r9, 392(sp)
+	mov	r9, 394(sp)
 	swpb	r10
-	mov	r10, 394(sp)
-	swpb	r12
-	mov	r12, 396(sp)
+	mov	r10, 396(sp)
 	swpb	r14
 	mov	r14, 398(sp)
 	swpb	r15
 	mov	r15, 400(sp)
-	mov	r4, r15
+	mov	r12, r15
 	mov	sp, r14
 	add	#386, r14
 	cmp	#16, r15
@@ -2378,7 +2383,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 170 bytes (31 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2100 bytes of code
+;     estimated 2070 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2401,31 +2406,32 @@ romulus_n_absorb_ad:
 	sub	58(sp), r15
 	mov	#0, r15
 	subc	#0, r15
-	clr	40(sp)
-	adc	40(sp)
-	xor	#1, 40(sp)
-	mov	58(sp), r15
-	sub	#1, r15
-	mov	#0, 54(sp)
-	subc	#0, 54(sp)
-	mov	54(sp), r14
-	and	#31, r14
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 40(sp)
+	mov	58(sp), r14
+	sub	#1, r14
+	mov	#0, r15
+	subc	#0, r15
+	mov	r15, 54(sp)
+	and	#31, r15
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	swpb	r14
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	40(sp), r15
-	inv	r15
-	inc	r15
-	mov	r14, 30(sp)
-	and	r15, 30(sp)
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	swpb	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	40(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r15
+	mov	r15, 30(sp)
 	; romulus_n.ae:73: for i in 0..pairs {
 	mov	#0, 24(sp)
 	mov	#0, 20(sp)
@@ -2436,9 +2442,9 @@ romulus_n_absorb_ad:
 	mov	#0, 16(sp)
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
-	mov	#1, r8
+	mov	#1, r12
 	mov	#0, r14
-	mov	#0, r9
+	mov	#0, r13
 	mov	#0, 22(sp)
 	cmp	30(sp), 24(sp)
 	jc	.Lromulus_n_absorb_ad_done2
@@ -2458,48 +2464,47 @@ romulus_n_absorb_ad:
 	mov	@r7, r4
 	mov	2(r7), r5
 	mov	4(r7), r6
-	mov	6(r7), r10
-	mov	8(r7), r12
-	mov	10(r7), r13
+	mov	6(r7), r8
+	mov	8(r7), r9
+	mov	10(r7), r10
 	mov	12(r7), r15
 	mov	14(r7), r7
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
-	mov	sp, r10
-	add	#66, r10
-	mov	r10, r12
-	mov	#16, r13
+	mov	sp, r8
+	add	#66, r8
+	mov	r8, r9
+	mov	#16, r10
 .Lromulus_n_absorb_ad_cpy6:
 	mov.b	@r7, r15
 	inc	r7
-	mov.b	r15, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r15, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lromulus_n_absorb_ad_cpy6
-	mov	r10, r7
+	mov	r8, r7
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
 	swpb	r7
 	xor	r7, 20(sp)
 	swpb	r15
 	xor	r15, 18(sp)
-	swpb	r13
-	xor	r13, 12(sp)
-	swpb	r12
-	xor	r12, 10(sp)
 	swpb	r10
-	xor	r10, 8(sp)
+	xor	r10, 12(sp)
+	swpb	r9
+	xor	r9, 10(sp)
+	swpb	r8
+	xor	r8, 8(sp)
 	swpb	r6
 	xor	r6, 16(sp)
 	swpb	r5
 	xor	r5, 6(sp)
 	swpb	r4
 	xor	r4, 4(sp)
-	mov	r8, r10
-	and	#32767, r10
+	mov	r12, r5
+	and	#32767, r5
 	mov	r14, r7
 	and	#32767, r7
-	mov	r8, r12
 	swpb	r12
 	mov.b	r12, r12
 	clrc
@@ -2510,20 +2515,8 @@ romulus_n_absorb_ad:
 	rra	r12
 	rra	r12
 	rra	r12
-	mov	r9, r8
+	mov	r13, r8
 	and	#32767, r8
-	mov	r14, r13
-	swpb	r13
-	mov.b	r13, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r9, r14
 	swpb	r14
 	mov.b	r14, r14
 	clrc
@@ -2534,20 +2527,29 @@ romulus_n_absorb_ad:
 	rra	r14
 	rra	r14
 	rra	r14
+	swpb	r13
+	mov.b	r13, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	mov	22(sp), r15
 	rla	r15
-	rla	r10
-	mov	r10, r9
-	xor	romulus_n_tf2(r15), r9
+	rla	r5
+	xor	romulus_n_tf2(r15), r5
 	rla	r7
 	xor	romulus_n_tf3(r15), r7
 	xor	r12, r7
 	rla	r8
 	xor	romulus_n_tf3(r15), r8
-	xor	r13, r8
+	xor	r14, r8
 	mov	22(sp), r15
 	mov.b	romulus_n_tf4(r15), r10
-	xor	r14, r10
+	xor	r13, r10
 	; romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	add	#16, r11
 	add	34(sp), r11
@@ -2556,8 +2558,8 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words9:
 	mov	@r11, 64(sp)
 	mov	2(r11), r4
-	mov	4(r11), r5
-	mov	6(r11), r6
+	mov	4(r11), r6
+	mov	6(r11), r9
 	mov	8(r11), r12
 	mov	10(r11), r13
 	mov	12(r11), r14
@@ -2578,7 +2580,7 @@ romulus_n_absorb_ad:
 	mov	r12, r11
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	r9, 82(sp)
+	mov	r5, 82(sp)
 	mov	r7, 84(sp)
 	mov	r8, 86(sp)
 	mov	r10, 88(sp)
@@ -2593,10 +2595,10 @@ romulus_n_absorb_ad:
 	mov	r13, 94(sp)
 	swpb	r12
 	mov	r12, 96(sp)
+	swpb	r9
+	mov	r9, 98(sp)
 	swpb	r6
-	mov	r6, 98(sp)
-	swpb	r5
-	mov	r5, 100(sp)
+	mov	r6, 100(sp)
 	swpb	r4
 	mov	r4, 102(sp)
 	swpb	64(sp)
@@ -2621,11 +2623,11 @@ romulus_n_absorb_ad:
 	mov	#8, r13
 	mov	52(sp), r15
 	call	#romulus_n_tbc
-	mov	r9, r6
+	mov	r5, r6
 	and	#32767, r6
-	mov	r7, r11
-	and	#32767, r11
-	mov	r9, r12
+	mov	r7, r9
+	and	#32767, r9
+	mov	r5, r12
 	swpb	r12
 	mov.b	r12, r12
 	clrc
@@ -2636,8 +2638,8 @@ romulus_n_absorb_ad:
 	rra	r12
 	rra	r12
 	rra	r12
-	mov	r8, r9
-	and	#32767, r9
+	mov	r8, r11
+	and	#32767, r11
 	mov	r7, r13
 	swpb	r13
 	mov.b	r13, r13
@@ -2664,12 +2666,12 @@ romulus_n_absorb_ad:
 	rla	r15
 	rla	r6
 	xor	romulus_n_tf2(r15), r6
-	rla	r11
-	xor	romulus_n_tf3(r15), r11
-	xor	r12, r11
 	rla	r9
 	xor	romulus_n_tf3(r15), r9
-	xor	r13, r9
+	xor	r12, r9
+	rla	r11
+	xor	romulus_n_tf3(r15), r11
+	xor	r13, r11
 	mov	r10, r15
 	mov.b	romulus_n_tf4(r15), r15
 	xor	r14, r15
@@ -2681,100 +2683,102 @@ romulus_n_absorb_ad:
 	mov	132(sp), 16(sp)
 	mov	134(sp), 6(sp)
 	mov	136(sp), 4(sp)
-	mov	r6, r8
-	mov	r11, r14
+	mov	r6, r12
+	mov	r9, r14
+	mov	r11, r13
 	mov	r15, 22(sp)
 	add	#1, 24(sp)
 	cmp	30(sp), 24(sp)
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	mov	54(sp), r13
+	mov	54(sp), r10
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
 	mov	40(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	and	#2047, r13
+	and	r15, r10
+	and	#2047, r10
 	mov.b	31(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	rla	r13
-	bis	r15, r13
-	mov	30(sp), r10
-	and	#2047, r10
 	rla	r10
 	rla	r10
 	rla	r10
 	rla	r10
 	rla	r10
+	bis	r15, r10
+	mov	30(sp), r11
+	and	#2047, r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
 	mov	58(sp), r7
-	sub	r10, r7
-	mov	#0, 36(sp)
-	subc	r13, 36(sp)
-	mov	36(sp), r15
+	sub	r11, r7
+	mov	#0, r15
+	subc	r10, r15
+	mov	r15, 36(sp)
 	sub	#1, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	clr	r9
+	adc	r9
+	xor	#1, r9
 	mov	#16, r15
 	sub	r7, r15
 	mov	#0, r15
 	subc	36(sp), r15
-	clr	42(sp)
-	adc	42(sp)
-	xor	#1, 42(sp)
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 42(sp)
 	mov	r7, r15
 	xor	#16, r15
 	sub	#1, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	and	r12, r13
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	and	r9, r10
 	mov	r7, r15
 	xor	#32, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r12, r15
+	and	r9, r15
 	; romulus_n.ae:89: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	bis	r15, r13
-	inv	r13
-	inc	r13
-	and	#2, r13
-	mov	r13, 60(sp)
-	xor	#26, 60(sp)
-	mov	22(sp), r11
-	rla	r11
+	bis	r15, r10
+	inv	r10
+	inc	r10
+	and	#2, r10
+	mov	r10, r15
+	xor	#26, r15
+	mov	r15, 60(sp)
+	mov	22(sp), r9
+	rla	r9
 	mov	22(sp), r15
-	mov.b	romulus_n_tf4(r15), r12
-	mov	r8, r15
+	mov.b	romulus_n_tf4(r15), r10
+	mov	r12, r15
 	and	#32767, r15
 	rla	r15
+	xor	romulus_n_tf2(r9), r15
 	mov	r15, 50(sp)
-	xor	romulus_n_tf2(r11), 50(sp)
-	mov	r8, r13
-	swpb	r13
-	mov.b	r13, r13
+	swpb	r12
+	mov.b	r12, r12
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
 	mov	r14, r15
 	and	#32767, r15
 	rla	r15
@@ -2788,30 +2792,32 @@ romulus_n_absorb_ad:
 	rra	r14
 	rra	r14
 	rra	r14
-	xor	romulus_n_tf3(r11), r15
+	xor	romulus_n_tf3(r9), r15
+	xor	r12, r15
 	mov	r15, 48(sp)
-	xor	r13, 48(sp)
-	mov	r9, r15
+	mov	r13, r15
 	and	#32767, r15
 	rla	r15
-	xor	romulus_n_tf3(r11), r15
+	xor	romulus_n_tf3(r9), r15
+	xor	r14, r15
 	mov	r15, 38(sp)
-	xor	r14, 38(sp)
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	r12, 44(sp)
-	xor	r15, 44(sp)
-	mov	r7, 32(sp)
-	sub	#16, 32(sp)
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	mov	r10, r15
+	xor	r14, r15
+	mov	r15, 44(sp)
+	mov	r7, r15
+	sub	#16, r15
+	mov	r15, 32(sp)
 	mov	36(sp), 46(sp)
 	subc	#0, 46(sp)
 	clr	r14
@@ -2823,7 +2829,7 @@ romulus_n_absorb_ad:
 	xor	#16, r7
 	and	r15, r7
 	xor	#16, r7
-	mov	r10, r9
+	mov	r11, r9
 	add	34(sp), r9
 	cmp	#16, r7
 	jnc	.Lromulus_n_absorb_ad_bytes13
@@ -2833,7 +2839,7 @@ romulus_n_absorb_ad:
 	mov	@r9, r4
 	mov	2(r9), r5
 	mov	4(r9), r6
-	mov	6(r9), r11
+	mov	6(r9), r10
 	mov	8(r9), r12
 	mov	10(r9), r13
 	mov	12(r9), r8
@@ -2842,7 +2848,7 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_bytes13:
 	mov	sp, r8
 	add	#66, r8
-	mov	r8, r11
+	mov	r8, r10
 	mov	#16, r12
 	mov	r7, r15
 .Lromulus_n_absorb_ad_cpy16:
@@ -2853,8 +2859,8 @@ romulus_n_absorb_ad:
 	inc	r9
 	dec	r15
 .Lromulus_n_absorb_ad_pad17:
-	mov.b	r13, 0(r11)
-	inc	r11
+	mov.b	r13, 0(r10)
+	inc	r10
 	dec	r12
 	jnz	.Lromulus_n_absorb_ad_cpy16
 	mov	r8, r9
@@ -2869,8 +2875,8 @@ romulus_n_absorb_ad:
 	xor	r13, 12(sp)
 	swpb	r12
 	xor	r12, 10(sp)
-	swpb	r11
-	xor	r11, 8(sp)
+	swpb	r10
+	xor	r10, 8(sp)
 	swpb	r6
 	xor	r6, 16(sp)
 	swpb	r5
@@ -2878,8 +2884,8 @@ romulus_n_absorb_ad:
 	swpb	r4
 	xor	r4, 4(sp)
 	swpb	r8
-	mov	r8, r11
-	bis	r14, r11
+	mov	r8, r10
+	bis	r14, r10
 	swpb	r9
 	mov	r9, r12
 	bis	r7, r12
@@ -2898,10 +2904,10 @@ romulus_n_absorb_ad:
 	xor	r12, r14
 	inv	r13
 	inc	r13
-	xor	r8, r11
-	and	r13, r11
+	xor	r8, r10
+	and	r13, r10
 	mov	r8, r15
-	xor	r11, r15
+	xor	r10, r15
 	mov	18(sp), r5
 	xor	r15, r5
 	mov	20(sp), r4
@@ -2910,7 +2916,6 @@ romulus_n_absorb_ad:
 	tst	42(sp)
 	jz	.Lromulus_n_absorb_ad_else18
 	; romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	r10, r11
 	add	#16, r11
 	add	34(sp), r11
 	cmp	#16, 32(sp)
@@ -3124,7 +3129,7 @@ romulus_n_absorb_ad:
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 862 bytes of code
+;     estimated 858 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
@@ -3138,64 +3143,69 @@ romulus_n_tbc_n:
 	push	r5
 	push	r4
 	sub	#30, sp
-	mov	46(sp), 28(sp)
-	mov	6(r12), r6
-	swpb	r6
-	bis	r13, r6
-	mov	4(r12), r5
-	mov	2(r12), r7
-	mov	@r12, r8
+	mov	6(r12), r8
+	swpb	r8
+	bis	r13, r8
 	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	#20, 26(sp)
-	mov	12(r15), r12
+	mov	12(r15), 2(sp)
 	mov	14(r15), r13
 	mov	8(r15), r10
 	mov	10(r15), r11
-	mov	4(r15), 2(sp)
+	mov	4(r15), 10(sp)
 	mov	6(r15), r9
 	mov	@r15, 16(sp)
 	mov	2(r15), 0(sp)
-	mov	r6, 24(sp)
-	mov	r5, 20(sp)
-	mov	r7, 18(sp)
-	mov	r8, 14(sp)
+	mov	r8, 24(sp)
+	; skinny128_384plus.ae:198: i = 2 * j
+	mov	r14, r6
+	mov	4(r12), r15
+	swpb	r15
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r15, 20(sp)
+	mov	2(r12), r15
+	; skinny128_384plus.ae:198: i = 2 * j
+	swpb	r15
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r15, 18(sp)
+	mov	@r12, r15
+	; skinny128_384plus.ae:198: i = 2 * j
+	swpb	r15
+	; skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r15, 14(sp)
+	mov	46(sp), 28(sp)
+	mov	#20, 26(sp)
 	; skinny128_384plus.ae:198: i = 2 * j
 	mov	#0, 22(sp)
-	mov	r14, r6
-	swpb	20(sp)
-	swpb	18(sp)
-	swpb	14(sp)
 	; skinny128_384plus.ae:196: @unroll(unroll)
 .Lromulus_n_tbc_n_loop1:
 	; skinny128_384plus.ae:198: i = 2 * j
 	mov	22(sp), r15
 	mov.b	romulus_n_E.rc(r15), r5
-	mov	24(sp), r14
-	xor	@r6, r14
+	mov	24(sp), r15
+	xor	@r6, r15
 	mov	18(sp), r8
 	xor	4(r6), r8
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r12
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r13
-	mov	r12, r7
+	mov.b	3(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r7
+	mov.b	2(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r14
 	swpb	r7
-	mov.b	r7, r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r12
-	swpb	r7
-	bis	r12, r7
+	bis	r14, r7
 	xor	r8, r7
 	mov	r5, r8
 	rla	r8
-	mov.b	r15, r15
-	swpb	r15
-	xor	romulus_n_tf0(r8), r15
-	xor	r13, r15
-	mov	r15, r12
+	mov	r12, r14
+	mov.b	r14, r14
+	swpb	r14
+	xor	romulus_n_tf0(r8), r14
+	xor	r13, r14
+	mov	r14, r12
 	xor	6(r6), r12
 	xor	14(sp), r12
 	mov	r11, r13
@@ -3203,84 +3213,84 @@ romulus_n_tbc_n:
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r5
 	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r13
-	mov	r10, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r4
+	mov.b	romulus_n_E.sbox(r11), r11
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r4
 	mov.b	r10, r10
-	mov.b	romulus_n_E.sbox(r10), r11
+	mov.b	romulus_n_E.sbox(r10), r13
 	swpb	r4
-	bis	r11, r4
-	mov	r4, r11
-	xor	r14, r11
-	mov	r5, r14
-	mov.b	r14, r14
-	swpb	r14
-	xor	romulus_n_tf1(r8), r14
-	xor	r13, r14
-	xor	2(r6), r14
-	xor	20(sp), r14
-	swpb	r14
-	mov	r14, r13
-	swpb	r11
-	xor.b	r11, r13
-	xor	r14, r13
-	mov	r11, r8
-	xor.b	r14, r8
-	xor	r11, r8
-	mov	r9, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
+	bis	r13, r4
+	mov	r4, r13
+	xor	r15, r13
+	mov	r5, r15
+	mov.b	r15, r15
+	swpb	r15
+	xor	romulus_n_tf1(r8), r15
+	xor	r11, r15
+	xor	2(r6), r15
+	xor	20(sp), r15
+	swpb	r15
+	mov	r15, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r15, r8
+	mov	r13, r5
+	xor.b	r15, r5
+	xor	r13, r5
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r13
 	mov.b	r9, r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov.b	3(sp), r11
+	mov.b	romulus_n_E.sbox(r9), r15
+	mov.b	11(sp), r11
 	mov.b	romulus_n_E.sbox(r11), r4
-	mov.b	2(sp), r11
+	mov.b	10(sp), r11
 	mov.b	romulus_n_E.sbox(r11), r10
 	mov	r4, r11
 	swpb	r11
 	bis	r10, r11
-	swpb	r14
-	bis	r9, r14
-	xor	#512, r14
-	mov.b	1(sp), r9
-	mov.b	romulus_n_E.sbox(r9), r5
+	swpb	r13
+	bis	r15, r13
+	xor	#512, r13
+	mov.b	1(sp), r15
+	mov.b	romulus_n_E.sbox(r15), r15
 	mov.b	@sp, r9
 	mov.b	romulus_n_E.sbox(r9), r9
-	mov	r9, 10(sp)
+	mov	r9, 8(sp)
 	mov.b	17(sp), r9
 	mov.b	romulus_n_E.sbox(r9), r9
-	mov	r9, 6(sp)
+	mov	r9, 4(sp)
 	mov.b	16(sp), r9
 	mov.b	romulus_n_E.sbox(r9), r9
 	swpb	r9
-	bis	r5, r9
-	mov	r7, r5
-	xor	r14, r5
+	bis	r15, r9
+	mov	r7, r15
+	xor	r13, r15
 	mov.b	r4, r4
 	swpb	r4
-	xor	r4, r15
-	mov	r15, r4
+	xor	r4, r14
+	mov	r14, r4
 	xor	r10, r4
-	mov	r4, r15
-	xor	6(r6), r15
-	xor	14(sp), r15
-	mov	r5, r10
+	mov	r4, r14
+	xor	6(r6), r14
+	xor	14(sp), r14
+	mov	r15, r10
 	xor	r9, r10
-	mov.b	10(sp), r9
+	mov.b	8(sp), r9
 	swpb	r9
 	xor	r9, r4
-	xor	6(sp), r4
+	xor	4(sp), r4
 	xor	6(r6), r4
 	xor	14(sp), r4
-	xor	r14, r13
-	mov	r8, r14
-	xor	r11, r14
+	xor	r13, r8
+	mov	r5, r13
+	xor	r11, r13
 	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
 	mov	22(sp), r11
-	mov.b	romulus_n_E.rc+1(r11), r8
+	mov.b	romulus_n_E.rc+1(r11), r5
 	mov	r4, r11
 	swpb	r11
 	mov.b	r11, r11
@@ -3297,15 +3307,15 @@ romulus_n_tbc_n:
 	bis	r10, r4
 	mov	r4, r10
 	xor	12(r6), r10
-	mov	r8, r4
-	rla	r4
-	mov	r9, r8
-	mov.b	r8, r8
-	swpb	r8
-	xor	romulus_n_tf0(r4), r8
-	xor	r11, r8
-	mov	r8, 12(sp)
-	xor	14(r6), 12(sp)
+	rla	r5
+	mov	r9, r4
+	mov.b	r4, r4
+	swpb	r4
+	xor	romulus_n_tf0(r5), r4
+	xor	r11, r4
+	mov	r4, r11
+	xor	14(r6), r11
+	mov	r11, 12(sp)
 	mov	r12, r11
 	swpb	r11
 	mov.b	r11, r11
@@ -3323,93 +3333,94 @@ romulus_n_tbc_n:
 	xor	8(r6), r12
 	mov.b	r11, r11
 	swpb	r11
-	xor	romulus_n_tf1(r4), r11
+	xor	romulus_n_tf1(r5), r11
 	xor	r9, r11
 	xor	10(r6), r11
 	swpb	r11
-	mov	r11, r4
+	mov	r11, r7
 	swpb	r12
-	xor.b	r12, r4
-	xor	r11, r4
+	xor.b	r12, r7
+	xor	r11, r7
 	mov	r12, r9
 	xor.b	r11, r9
 	xor	r12, r9
-	mov	r14, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r7
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
 	mov	r13, r12
 	swpb	r12
 	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r12
+	mov.b	romulus_n_E.sbox(r12), r5
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r13
-	mov	r12, r11
-	swpb	r11
-	bis	r13, r11
-	swpb	r7
-	bis	r14, r7
-	mov	r7, r14
-	xor	#512, r14
-	mov	r15, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov	r15, 8(sp)
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov	r15, 4(sp)
-	mov.b	r5, r5
-	mov.b	romulus_n_E.sbox(r5), r15
-	swpb	r15
-	bis	r7, r15
-	mov	r10, r5
-	xor	r14, r5
-	mov.b	r12, r12
-	swpb	r12
-	xor	r12, r8
-	xor	r13, r8
-	mov	r8, 0(sp)
-	xor	14(r6), 0(sp)
-	mov	r5, r12
-	xor	r15, r12
-	mov.b	8(sp), r15
-	swpb	r15
-	xor	r15, r8
-	xor	4(sp), r8
+	mov.b	romulus_n_E.sbox(r13), r12
 	mov	r8, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r11
+	mov.b	r8, r8
+	mov.b	romulus_n_E.sbox(r8), r13
+	mov	r11, r8
+	swpb	r8
+	bis	r13, r8
+	swpb	r5
+	bis	r12, r5
+	mov	r5, r12
+	xor	#512, r12
+	mov	r14, r5
+	swpb	r5
+	mov.b	r5, r5
+	mov.b	romulus_n_E.sbox(r5), r5
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov	r14, 6(sp)
+	mov	r15, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r15
+	bis	r5, r15
+	mov	r10, r5
+	xor	r12, r5
+	mov.b	r11, r11
+	swpb	r11
+	xor	r11, r4
+	xor	r13, r4
+	mov	r4, r13
 	xor	14(r6), r13
+	mov	r13, 0(sp)
+	mov	r5, r11
+	xor	r15, r11
+	mov.b	6(sp), r15
+	swpb	r15
+	xor	r15, r4
 	xor	r14, r4
-	xor	r11, r9
-	mov	20(sp), r7
-	xor.b	18(sp), r7
-	xor	20(sp), r7
-	mov	18(sp), r8
+	mov	r4, r13
+	xor	14(r6), r13
+	xor	r12, r7
+	xor	r8, r9
+	mov	20(sp), r8
+	xor.b	18(sp), r8
+	xor	20(sp), r8
+	mov	18(sp), r12
 	mov	24(sp), r15
 	swpb	r15
-	xor.b	r15, r8
-	xor	18(sp), r8
+	xor.b	r15, r12
+	xor	18(sp), r12
 	mov	14(sp), r14
 	xor.b	20(sp), r14
 	xor	14(sp), r14
-	mov	14(sp), r11
-	swpb	r11
-	mov	r11, r15
+	mov	14(sp), r4
+	swpb	r4
+	mov	r4, r15
 	xor.b	24(sp), r15
-	xor	r11, r15
+	xor	r4, r15
 	add	#2, 22(sp)
 	add	#16, r6
+	mov	r11, 2(sp)
 	mov	12(sp), r11
-	mov	r4, 2(sp)
+	mov	r7, 10(sp)
 	mov	r5, 16(sp)
-	mov	r7, 24(sp)
-	mov	r8, 20(sp)
+	mov	r8, 24(sp)
+	mov	r12, 20(sp)
 	mov	r14, 18(sp)
 	mov	r15, 14(sp)
 	dec	26(sp)
@@ -3418,11 +3429,11 @@ romulus_n_tbc_n:
 	mov	28(sp), r15
 	mov	16(sp), 0(r15)
 	mov	@sp, 2(r15)
-	mov	2(sp), 4(r15)
+	mov	10(sp), 4(r15)
 	mov	r9, 6(r15)
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
-	mov	r12, 12(r15)
+	mov	2(sp), 12(r15)
 	mov	r13, 14(r15)
 	add	#30, sp
 	pop	r4
@@ -3540,39 +3551,40 @@ romulus_n_tbc:
 	bis	r15, r8
 	rla	r8
 	and	#65278, r8
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov	r10, r15
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov	r10, r14
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#1, r15
-	mov	r14, r6
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	and	#1, r14
+	mov	r15, r6
 	rla	r6
-	bis	r15, r6
-	mov	r10, r15
+	bis	r14, r6
+	mov	r10, r14
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	and	#7, r15
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	r6, r15
-	xor	r14, r15
-	and	#257, r15
-	mov	r8, 20(sp)
-	bis	r15, 20(sp)
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	and	#7, r14
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	r6, r14
+	xor	r15, r14
+	and	#257, r14
+	mov	r8, r15
+	bis	r14, r15
+	mov	r15, 20(sp)
 	mov	r10, r14
 	swpb	r14
 	mov.b	r14, r14

@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 912 bytes of code
+;     estimated 900 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -22,8 +22,8 @@ skinny128_384plus_key_schedule:
 	sub	#58, sp
 	; skinny128_384plus.ae:95: @unroll(unroll)
 	mov	32(r12), 56(sp)
-	mov	34(r12), r7
-	mov	36(r12), r6
+	mov	34(r12), r6
+	mov	36(r12), r7
 	mov	38(r12), r8
 	mov	40(r12), 38(sp)
 	mov	42(r12), 32(sp)
@@ -69,25 +69,25 @@ skinny128_384plus_key_schedule:
 	mov	r12, 4(r15)
 	mov	r13, 6(r15)
 	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r7, r15
-	xor.b	r6, r15
+	mov	r6, r15
+	xor.b	r7, r15
+	xor	r6, r15
 	mov	r15, 26(sp)
-	xor	r7, 26(sp)
 	mov	56(sp), r13
 	swpb	r13
-	mov	r6, r15
+	mov	r7, r15
 	xor.b	r13, r15
 	mov	r15, 24(sp)
-	xor	r6, 24(sp)
+	xor	r7, 24(sp)
 	mov	r8, r15
-	xor.b	r7, r15
+	xor.b	r6, r15
+	xor	r8, r15
 	mov	r15, 22(sp)
-	xor	r8, 22(sp)
 	swpb	r8
 	mov	r8, r15
 	xor.b	56(sp), r15
+	xor	r8, r15
 	mov	r15, 18(sp)
-	xor	r8, 18(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r10, r7
 	xor.b	r11, r7
@@ -105,30 +105,30 @@ skinny128_384plus_key_schedule:
 	xor.b	r9, r5
 	xor	r14, r5
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r7, r9
-	mov	r8, r10
-	mov	r6, r11
-	mov	r5, r12
-	rla	r9
+	mov	r7, r4
+	mov	r8, r9
+	mov	r6, r10
+	mov	r5, r11
+	rla	r4
+	rlc	r9
 	rlc	r10
 	rlc	r11
-	rlc	r12
+	and	#65278, r4
 	and	#65278, r9
 	and	#65278, r10
 	and	#65278, r11
-	and	#65278, r12
-	mov	r7, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
+	mov	r7, r12
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#511, r12
 	mov	r8, r13
 	swpb	r13
 	rla	r13
 	adc	r13
 	mov	r13, r15
 	and	#65024, r15
-	bis	r15, r4
+	bis	r15, r12
 	and	#511, r13
 	mov	r6, r14
 	swpb	r14
@@ -178,25 +178,26 @@ skinny128_384plus_key_schedule:
 	rrc	r6
 	rrc	r8
 	rrc	r7
-	xor	r7, r4
+	xor	r7, r12
 	xor	r8, r13
-	mov	r14, r8
-	xor	r6, r8
-	mov	r15, r14
-	xor	r5, r14
-	mov	r4, r15
-	and	#257, r15
+	xor	r6, r14
+	mov	r15, r8
+	xor	r5, r8
+	and	#257, r12
 	and	#257, r13
-	and	#257, r8
 	and	#257, r14
-	mov	r9, 6(sp)
-	bis	r15, 6(sp)
-	mov	r10, 4(sp)
-	bis	r13, 4(sp)
-	mov	r11, 2(sp)
-	bis	r8, 2(sp)
-	mov	r12, 0(sp)
-	bis	r14, 0(sp)
+	and	#257, r8
+	bis	r12, r4
+	mov	r4, 6(sp)
+	mov	r9, r15
+	bis	r13, r15
+	mov	r15, 4(sp)
+	mov	r10, r15
+	bis	r14, r15
+	mov	r15, 2(sp)
+	mov	r11, r15
+	bis	r8, r15
+	mov	r15, 0(sp)
 	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	12(sp), r13
 	xor.b	10(sp), r13
@@ -285,8 +286,8 @@ skinny128_384plus_key_schedule:
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
 	add	#8, 40(sp)
 	mov	38(sp), r4
-	mov	32(sp), r7
-	mov	52(sp), r6
+	mov	32(sp), r6
+	mov	52(sp), r7
 	mov	50(sp), r8
 	mov	26(sp), 38(sp)
 	mov	24(sp), 32(sp)

@@ -97,7 +97,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2000 bytes of code
+;     estimated 1988 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -199,8 +199,8 @@ chacha20_block:
 	xor	r6, 6(sp)
 	mov	r6, r8
 	xor.b	r5, r8
+	xor	r5, r8
 	mov	r8, 2(sp)
-	xor	r5, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
@@ -217,8 +217,8 @@ chacha20_block:
 	xor	r12, 54(sp)
 	mov	r12, r15
 	xor.b	r13, r15
+	xor	r13, r15
 	mov	r15, 30(sp)
-	xor	r13, 30(sp)
 	bit	#1, 30(sp)
 	rrc	54(sp)
 	rrc	30(sp)
@@ -268,8 +268,8 @@ chacha20_block:
 	xor	r9, 38(sp)
 	mov	r9, r15
 	xor.b	r7, r15
+	xor	r7, r15
 	mov	r15, 32(sp)
-	xor	r7, 32(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 90(sp)
 	mov	r13, 88(sp)
@@ -336,8 +336,8 @@ chacha20_block:
 	xor	r8, 60(sp)
 	mov	r8, r15
 	xor.b	r9, r15
+	xor	r9, r15
 	mov	r15, 58(sp)
-	xor	r9, 58(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
@@ -468,8 +468,8 @@ chacha20_block:
 	xor	r11, 48(sp)
 	mov	r11, r12
 	xor.b	r7, r12
+	xor	r7, r12
 	mov	r12, 46(sp)
-	xor	r7, 46(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 80(sp)
 	mov	r15, 78(sp)
@@ -537,8 +537,8 @@ chacha20_block:
 	xor	r7, 18(sp)
 	mov	r7, r15
 	xor.b	r6, r15
+	xor	r6, r15
 	mov	r15, 14(sp)
-	xor	r6, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
@@ -794,7 +794,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2854 bytes of code
+;     estimated 2836 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -809,26 +809,26 @@ chacha20_xor_stream:
 	mov	282(sp), 196(sp)
 	mov	284(sp), 198(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	196(sp), r13
-	mov	#0, r14
-	add	#63, r13
-	addc	#0, r14
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	r14, r15
+	mov	196(sp), r15
+	mov	#0, r13
+	add	#63, r15
+	addc	#0, r13
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	and	#64512, r15
-	mov	r13, 194(sp)
-	bis	r15, 194(sp)
-	mov	r14, r15
+	and	#1023, r15
+	mov	r13, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#64512, r14
+	bis	r14, r15
+	mov	r15, 194(sp)
+	mov	r13, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	mov	r15, 192(sp)
@@ -848,12 +848,12 @@ chacha20_xor_stream:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
+	and	#65472, r15
 	mov	r15, 162(sp)
-	and	#65472, 162(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	196(sp), 156(sp)
 	sub	162(sp), 156(sp)
-	mov	162(sp), r10
+	mov	r15, r10
 	add	200(sp), r10
 	cmp	#64, 156(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
@@ -1007,8 +1007,8 @@ chacha20_xor_stream:
 	xor	r6, 6(sp)
 	mov	r6, r8
 	xor.b	r5, r8
+	xor	r5, r8
 	mov	r8, 2(sp)
-	xor	r5, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 102(sp)
 	mov	r15, 100(sp)
@@ -1025,8 +1025,8 @@ chacha20_xor_stream:
 	xor	r13, 54(sp)
 	mov	r13, r15
 	xor.b	r14, r15
+	xor	r14, r15
 	mov	r15, 30(sp)
-	xor	r14, 30(sp)
 	bit	#1, 30(sp)
 	rrc	54(sp)
 	rrc	30(sp)
@@ -1076,8 +1076,8 @@ chacha20_xor_stream:
 	xor	r9, 38(sp)
 	mov	r9, r15
 	xor.b	r7, r15
+	xor	r7, r15
 	mov	r15, 32(sp)
-	xor	r7, 32(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 98(sp)
 	mov	r14, 96(sp)
@@ -1144,8 +1144,8 @@ chacha20_xor_stream:
 	xor	r8, 60(sp)
 	mov	r8, r15
 	xor.b	r9, r15
+	xor	r9, r15
 	mov	r15, 58(sp)
-	xor	r9, 58(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
@@ -1276,8 +1276,8 @@ chacha20_xor_stream:
 	xor	r11, 48(sp)
 	mov	r11, r12
 	xor.b	r7, r12
+	xor	r7, r12
 	mov	r12, 46(sp)
-	xor	r7, 46(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 82(sp)
 	mov	r15, 80(sp)
@@ -1345,8 +1345,8 @@ chacha20_xor_stream:
 	xor	r7, 18(sp)
 	mov	r7, r15
 	xor.b	r6, r15
+	xor	r6, r15
 	mov	r15, 14(sp)
-	xor	r6, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)

@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1042 bytes of code
+;     estimated 1040 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -291,8 +291,8 @@ ctr_xor_stream:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 32(sp)
-	bis	r14, 32(sp)
 	; ctr.ae:25: for i in 0..(n + 15) / 16 {
 	mov	#0, 14(sp)
 	cmp	32(sp), 14(sp)

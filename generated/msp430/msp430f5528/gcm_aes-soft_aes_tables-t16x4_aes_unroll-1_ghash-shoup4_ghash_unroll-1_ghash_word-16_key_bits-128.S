@@ -280,38 +280,39 @@ gcm_key_setup:
 	; ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r5, r4
 	xor	r6, r4
-	mov	r4, r15
-	rlam.w	#3, r15
-	rla	r15
-	add	2(sp), r15
-	mov	r6, r8
-	rlam.w	#3, r8
-	rla	r8
-	add	2(sp), r8
-	mov	@r15, 0(sp)
-	xor	@r8, 0(sp)
-	mov	2(r15), r9
-	xor	2(r8), r9
-	mov	4(r15), r10
-	xor	4(r8), r10
-	mov	6(r15), r11
-	xor	6(r8), r11
-	mov	8(r15), r12
-	xor	8(r8), r12
-	mov	10(r15), r13
-	xor	10(r8), r13
-	mov	12(r15), r14
-	xor	12(r8), r14
-	mov	14(r15), r15
-	xor	14(r8), r15
+	mov	r4, r9
+	rlam.w	#3, r9
+	rla	r9
+	add	2(sp), r9
+	mov	r6, r10
+	rlam.w	#3, r10
+	rla	r10
+	add	2(sp), r10
+	mov	@r9, r15
+	xor	@r10, r15
+	mov	r15, 0(sp)
+	mov	2(r9), r8
+	xor	2(r10), r8
+	mov	4(r9), r11
+	xor	4(r10), r11
+	mov	6(r9), r12
+	xor	6(r10), r12
+	mov	8(r9), r13
+	xor	8(r10), r13
+	mov	10(r9), r14
+	xor	10(r10), r14
+	mov	12(r9), r15
+	xor	12(r10), r15
+	mov	14(r9), r9
+	xor	14(r10), r9
 	mov	@sp, 0(r7)
-	mov	r9, 2(r7)
-	mov	r10, 4(r7)
-	mov	r11, 6(r7)
-	mov	r12, 8(r7)
-	mov	r13, 10(r7)
-	mov	r14, 12(r7)
-	mov	r15, 14(r7)
+	mov	r8, 2(r7)
+	mov	r11, 4(r7)
+	mov	r12, 6(r7)
+	mov	r13, 8(r7)
+	mov	r14, 10(r7)
+	mov	r15, 12(r7)
+	mov	r9, 14(r7)
 	; ghash.ae:131: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	add	#16, r4
 	rlam.w	#3, r4
@@ -357,27 +358,27 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2500 bytes of code
+;     frame 240 bytes (48 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2484 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#238, sp
+	sub	#240, sp
 	mov	r12, 84(sp)
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
 	mov	r15, 62(sp)
-	mov	254(sp), r8
-	mov	256(sp), 80(sp)
-	mov	258(sp), 88(sp)
-	mov	260(sp), 82(sp)
-	mov	262(sp), 86(sp)
-	mov	266(sp), 92(sp)
-	mov	268(sp), 90(sp)
-	mov	80(sp), r15
+	mov	256(sp), r8
+	mov	258(sp), 82(sp)
+	mov	260(sp), 88(sp)
+	mov	262(sp), 80(sp)
+	mov	264(sp), 86(sp)
+	mov	268(sp), 92(sp)
+	mov	270(sp), 90(sp)
+	mov	82(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -394,7 +395,7 @@ gcm_encrypt_with:
 	mov	#0, 46(sp)
 	mov	#0, 48(sp)
 	mov	#0, 50(sp)
-	mov	#0, 56(sp)
+	mov	#0, 52(sp)
 	mov	#0, 58(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
@@ -402,7 +403,7 @@ gcm_encrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	80(sp), r11
+	mov	82(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -421,7 +422,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#94, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -457,35 +458,35 @@ gcm_encrypt_with:
 	mov	50(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	56(sp), r14
+	mov	52(sp), r14
 	swpb	r15
 	xor	r15, r14
 	mov	58(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 110(sp)
-	mov	r6, 112(sp)
-	mov	r7, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	r15, 124(sp)
+	mov	r5, 112(sp)
+	mov	r6, 114(sp)
+	mov	r7, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#112, r12
 	mov	sp, r14
-	add	#126, r14
+	add	#128, r14
 	mov	66(sp), r13
 	call	#gcm_G_mul_h
-	mov	126(sp), 32(sp)
-	mov	128(sp), 38(sp)
-	mov	130(sp), 42(sp)
-	mov	132(sp), 46(sp)
-	mov	134(sp), 48(sp)
-	mov	136(sp), 50(sp)
-	mov	138(sp), 56(sp)
-	mov	140(sp), 58(sp)
+	mov	128(sp), 32(sp)
+	mov	130(sp), 38(sp)
+	mov	132(sp), 42(sp)
+	mov	134(sp), 46(sp)
+	mov	136(sp), 48(sp)
+	mov	138(sp), 50(sp)
+	mov	140(sp), 52(sp)
+	mov	142(sp), 58(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
@@ -503,7 +504,7 @@ gcm_encrypt_with:
 	bit	#1, r11
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
-	mov	@r11, r10
+	mov	@r11, r8
 	mov	2(r11), r7
 	mov	4(r11), r6
 	mov	6(r11), r5
@@ -512,7 +513,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#94, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -525,15 +526,15 @@ gcm_encrypt_with:
 	mov	r12, r11
 	jmp	.Lgcm_encrypt_with_words11
 .Lgcm_encrypt_with_join12:
-	mov	#1, r8
-	mov	#0, r9
+	swpb	r15
 	mov	r15, 60(sp)
-	swpb	60(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
 	swpb	r7
-	swpb	r10
+	swpb	r8
+	mov	#1, r9
+	mov	#0, r10
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
 	mov	62(sp), r14
@@ -544,15 +545,15 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 44(sp)
-	bis	r14, 44(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 28(sp)
+	mov	#0, 26(sp)
 	mov	#0, 30(sp)
 	mov	#0, r8
 	mov	#0, r9
@@ -581,7 +582,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#94, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -610,7 +611,7 @@ gcm_encrypt_with:
 	mov	24(sp), r13
 	swpb	r12
 	xor	r12, r13
-	mov	28(sp), r12
+	mov	26(sp), r12
 	swpb	r11
 	xor	r11, r12
 	mov	30(sp), r11
@@ -621,28 +622,28 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 110(sp)
-	mov	r15, 112(sp)
-	mov	r14, 114(sp)
-	mov	r13, 116(sp)
-	mov	r12, 118(sp)
-	mov	r11, 120(sp)
-	mov	r8, 122(sp)
-	mov	r9, 124(sp)
+	mov	r6, 112(sp)
+	mov	r15, 114(sp)
+	mov	r14, 116(sp)
+	mov	r13, 118(sp)
+	mov	r12, 120(sp)
+	mov	r11, 122(sp)
+	mov	r8, 124(sp)
+	mov	r9, 126(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#112, r12
 	mov	sp, r14
-	add	#142, r14
+	add	#144, r14
 	mov	66(sp), r13
 	call	#gcm_G_mul_h
-	mov	142(sp), r6
-	mov	144(sp), 20(sp)
-	mov	146(sp), 22(sp)
-	mov	148(sp), 24(sp)
-	mov	150(sp), 28(sp)
-	mov	152(sp), 30(sp)
-	mov	154(sp), r8
-	mov	156(sp), r9
+	mov	144(sp), r6
+	mov	146(sp), 20(sp)
+	mov	148(sp), 22(sp)
+	mov	150(sp), 24(sp)
+	mov	152(sp), 26(sp)
+	mov	154(sp), 30(sp)
+	mov	156(sp), r8
+	mov	158(sp), r9
 	add	#1, r10
 	cmp	44(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
@@ -658,47 +659,47 @@ gcm_encrypt_with:
 	mov	20(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
-	mov	22(sp), 114(sp)
-	mov	24(sp), 116(sp)
-	mov	28(sp), 118(sp)
-	mov	30(sp), 120(sp)
-	mov	r8, 122(sp)
-	mov	r9, 124(sp)
+	mov	r14, 112(sp)
+	mov	r15, 114(sp)
+	mov	22(sp), 116(sp)
+	mov	24(sp), 118(sp)
+	mov	26(sp), 120(sp)
+	mov	30(sp), 122(sp)
+	mov	r8, 124(sp)
+	mov	r9, 126(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#112, r12
 	mov	sp, r14
-	add	#158, r14
+	add	#160, r14
 	mov	66(sp), r13
 	call	#gcm_G_mul_h
-	mov	158(sp), r8
 	mov	160(sp), r9
-	mov	162(sp), 60(sp)
-	mov	164(sp), r4
-	mov	166(sp), r5
-	mov	168(sp), r6
-	mov	170(sp), r7
-	mov	172(sp), r10
+	mov	162(sp), r10
+	mov	164(sp), 60(sp)
+	mov	166(sp), r4
+	mov	168(sp), r5
+	mov	170(sp), r6
+	mov	172(sp), r7
+	mov	174(sp), r8
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:76: s0 = E.encrypt_block(ks, j0)
-	mov	r8, 110(sp)
 	mov	r9, 112(sp)
-	mov	60(sp), 114(sp)
-	mov	r4, 116(sp)
-	mov	r5, 118(sp)
-	mov	r6, 120(sp)
-	mov	r7, 122(sp)
-	mov	r10, 124(sp)
+	mov	r10, 114(sp)
+	mov	60(sp), 116(sp)
+	mov	r4, 118(sp)
+	mov	r5, 120(sp)
+	mov	r6, 122(sp)
+	mov	r7, 124(sp)
+	mov	r8, 126(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#174, r14
+	add	#176, r14
 	mov	84(sp), r12
 	call	#gcm_E_encrypt_block
-	add	#1, r8
-	addc	#0, r9
-	mov	82(sp), r14
+	add	#1, r9
+	addc	#0, r10
+	mov	80(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -706,15 +707,15 @@ gcm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 68(sp)
-	bis	r14, 68(sp)
 	; gcm.ae:79: for i in 0..(n + 15) / 16 {
 	mov	#0, 40(sp)
 	mov	r4, 78(sp)
 	mov	r5, 76(sp)
 	mov	r6, 74(sp)
 	mov	r7, 72(sp)
-	mov	r10, 70(sp)
+	mov	r8, 70(sp)
 	cmp	68(sp), 40(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
@@ -723,54 +724,56 @@ gcm_encrypt_with:
 	mov	40(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 36(sp)
-	mov.b	41(sp), r10
-	rrum.w	#4, r10
+	mov	r15, 34(sp)
+	mov.b	41(sp), r8
+	rrum.w	#4, r8
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
-	mov	r8, 110(sp)
 	mov	r9, 112(sp)
-	mov	60(sp), 114(sp)
-	mov	78(sp), 116(sp)
-	mov	76(sp), 118(sp)
-	mov	74(sp), 120(sp)
-	mov	72(sp), 122(sp)
-	mov	70(sp), 124(sp)
+	mov	r10, 114(sp)
+	mov	60(sp), 116(sp)
+	mov	78(sp), 118(sp)
+	mov	76(sp), 120(sp)
+	mov	74(sp), 122(sp)
+	mov	72(sp), 124(sp)
+	mov	70(sp), 126(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#190, r14
+	add	#192, r14
 	mov	84(sp), r12
 	call	#gcm_E_encrypt_block
-	mov	r8, 54(sp)
-	add	#1, 54(sp)
-	mov	r9, 52(sp)
-	addc	#0, 52(sp)
-	mov	82(sp), r5
-	sub	36(sp), r5
+	mov	r9, r15
+	add	#1, r15
+	mov	r15, 56(sp)
+	mov	r10, r15
+	addc	#0, r15
+	mov	r15, 54(sp)
+	mov	80(sp), r7
+	sub	34(sp), r7
 	mov	#0, r14
-	subc	r10, r14
-	mov	36(sp), r9
+	subc	r8, r14
+	mov	34(sp), r9
 	add	88(sp), r9
-	cmp	#16, r5
+	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes24
 	bit	#1, r9
 	jnz	.Lgcm_encrypt_with_bytes24
 .Lgcm_encrypt_with_words25:
-	mov	@r9, r12
+	mov	@r9, r5
 	mov	2(r9), r13
-	mov	4(r9), r10
+	mov	4(r9), r11
 	mov	6(r9), r15
 	mov	8(r9), r6
-	mov	10(r9), r7
-	mov	12(r9), r11
+	mov	10(r9), r10
+	mov	12(r9), r12
 	mov	14(r9), r8
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r10
-	add	#94, r10
+	add	#96, r10
 	mov	r10, r11
 	mov	#16, r12
-	mov	r5, r15
+	mov	r7, r15
 .Lgcm_encrypt_with_cpy27:
 	clr	r13
 	tst	r15
@@ -787,26 +790,26 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
 	swpb	r8
-	xor	190(sp), r8
-	swpb	r11
-	xor	192(sp), r11
-	mov	r7, r9
+	xor	192(sp), r8
+	mov	r12, r9
 	swpb	r9
 	xor	194(sp), r9
-	swpb	r6
-	xor	196(sp), r6
-	mov	r15, 8(sp)
-	swpb	8(sp)
-	xor	198(sp), 8(sp)
 	swpb	r10
-	xor	200(sp), r10
-	mov	r13, 26(sp)
-	swpb	26(sp)
-	xor	202(sp), 26(sp)
-	mov	r12, r13
-	swpb	r13
-	xor	204(sp), r13
-	mov	r5, r15
+	xor	196(sp), r10
+	swpb	r6
+	xor	198(sp), r6
+	swpb	r15
+	xor	200(sp), r15
+	mov	r15, 8(sp)
+	swpb	r11
+	xor	202(sp), r11
+	mov	r13, r15
+	swpb	r15
+	xor	204(sp), r15
+	mov	r15, 28(sp)
+	swpb	r5
+	xor	206(sp), r5
+	mov	r7, r15
 	sub	#16, r15
 	mov	r14, r15
 	subc	#0, r15
@@ -817,91 +820,97 @@ gcm_encrypt_with:
 	tst	r15
 	jz	.Lgcm_encrypt_with_else29
 	and	#8191, r14
-	mov	r5, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	r5, r15
+	mov	r7, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r5, r4
-	and	#1, r4
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r7, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
+	and	#65280, r14
+	xor	#-1, r14
+	mov	r7, r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r4
 	inv	r4
 	inc	r4
-	and	#65280, r4
-	xor	#-1, r4
-	mov	r5, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r4, r15
+	mov	r14, r15
 	xor	#-1, r15
-	and	r12, r15
+	and	r4, r15
+	xor	#-1, r15
 	mov	r15, 16(sp)
-	xor	#-1, 16(sp)
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	r5, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
+	inv	r13
+	inc	r13
+	mov	r14, r15
+	and	r13, r15
+	xor	r15, r14
+	mov	r7, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	r14, r15
 	xor	#-1, r15
-	and	r14, r15
+	and	r4, r15
+	xor	#-1, r15
 	mov	r15, 6(sp)
-	xor	#-1, 6(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r4
-	mov	r5, r14
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r14, r4
+	and	r15, r4
+	mov	r14, r15
+	xor	r4, r15
+	mov	r15, 94(sp)
+	mov	r7, r14
 	rrum.w	#3, r14
 	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r4, 2(sp)
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	xor	#-1, r15
+	mov	r15, 2(sp)
+	and	r4, 2(sp)
 	xor	#-1, 2(sp)
-	and	r15, 2(sp)
-	xor	#-1, 2(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r4, 0(sp)
-	and	r15, 0(sp)
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	mov	94(sp), r15
+	and	r4, r15
+	mov	r15, 0(sp)
+	mov	94(sp), r4
 	xor	@sp, r4
-	mov	r7, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
 	inv	r4
-	mov	r13, 34(sp)
-	and	r4, 34(sp)
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	2(sp), r15
-	and	r13, r15
+	mov	r5, r15
+	and	r4, r15
+	mov	r15, 36(sp)
+	mov	r12, r15
 	inv	r15
-	mov	r6, 10(sp)
-	and	r15, 10(sp)
+	inc	r15
+	mov	2(sp), r5
+	and	r15, r5
+	inv	r5
+	mov	r6, r15
+	and	r5, r15
+	mov	r15, 10(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -909,163 +918,159 @@ gcm_encrypt_with:
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
-	mov	r14, r13
-	inv	r13
-	inc	r13
+	mov	r14, r5
+	inv	r5
+	inc	r5
 	mov	6(sp), r15
-	and	r13, r15
-	mov	6(sp), r13
-	xor	r15, r13
-	mov	r7, r15
+	and	r5, r15
+	mov	6(sp), r5
+	xor	r15, r5
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	inv	r13
-	and	r13, r10
-	mov	r7, r15
+	and	r15, r5
+	inv	r5
+	and	r5, r11
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
 	inv	r6
-	and	r6, r11
-	mov	r12, r15
+	and	r6, r9
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	16(sp), r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	inv	r12
-	inc	r12
+	mov	16(sp), r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	inv	r13
+	inc	r13
 	mov	16(sp), r15
-	and	r12, r15
-	mov	16(sp), r12
-	xor	r15, r12
+	and	r13, r15
+	mov	16(sp), r4
+	xor	r15, r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r12, r4
-	xor	#-1, r4
-	and	r15, r4
-	xor	#-1, r4
-	mov	r14, r6
-	inv	r6
-	inc	r6
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r12
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	inv	r12
-	mov	26(sp), r6
-	and	r12, r6
-	mov	r7, r12
-	inv	r12
-	inc	r12
+	mov	r4, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r14, r13
+	inv	r13
+	inc	r13
 	mov	r4, r15
-	and	r12, r15
-	inv	r15
-	mov	r9, r12
-	and	r15, r12
-	mov	r14, r15
+	and	r13, r15
+	xor	r15, r4
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r13, r9
-	xor	#-1, r9
-	and	r15, r9
-	xor	#-1, r9
+	and	r15, r4
+	inv	r4
+	mov	28(sp), r13
+	and	r4, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	inv	r5
+	and	r5, r10
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	mov	r6, r15
+	xor	#-1, r15
+	and	r5, r15
+	xor	#-1, r15
 	inv	r14
 	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r7, r15
+	mov	r6, r5
+	and	r14, r5
+	mov	r6, r14
+	xor	r5, r14
+	mov	r12, r6
+	inv	r6
+	inc	r6
+	and	r6, r14
+	inv	r12
+	inc	r12
+	and	r12, r15
 	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	inv	r9
-	mov	r8, r14
-	and	r9, r14
-	inv	r13
+	and	r15, r8
+	inv	r14
 	mov	8(sp), r15
-	and	r13, r15
-	mov	r14, 18(sp)
-	mov	r11, 14(sp)
-	mov	r12, 12(sp)
+	and	r14, r15
+	mov	r8, 18(sp)
+	mov	r9, 14(sp)
+	mov	r10, 12(sp)
 	mov	r15, 8(sp)
-	mov	r10, 4(sp)
-	mov	34(sp), r7
+	mov	r11, 4(sp)
+	mov	r13, r15
+	mov	36(sp), r5
 	jmp	.Lgcm_encrypt_with_endif30
 .Lgcm_encrypt_with_else29:
 	mov	r8, 18(sp)
-	mov	r11, 14(sp)
-	mov	r9, 12(sp)
+	mov	r9, 14(sp)
+	mov	r10, 12(sp)
 	mov	r6, 10(sp)
-	mov	r10, 4(sp)
-	mov	26(sp), r6
-	mov	r13, r7
+	mov	r11, 4(sp)
+	mov	28(sp), r15
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
-	mov	r7, r4
-	mov	r6, r8
-	mov	4(sp), r9
-	mov	8(sp), r10
-	mov	10(sp), r11
-	mov	12(sp), r12
-	mov	14(sp), r14
-	mov	18(sp), r15
-	mov	36(sp), r13
+	mov	34(sp), r13
 	add	86(sp), r13
-	cmp	#16, r5
+	mov	r5, r4
+	mov	r15, r6
+	mov	4(sp), r8
+	mov	8(sp), r9
+	mov	10(sp), r10
+	mov	12(sp), r11
+	mov	14(sp), r12
+	mov	18(sp), r14
+	cmp	#16, r7
 	swpb	r4
+	swpb	r6
 	swpb	r8
 	swpb	r9
 	swpb	r10
 	swpb	r11
 	swpb	r12
 	swpb	r14
-	swpb	r15
 	jnc	.Lgcm_encrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes31
 	mov	r4, 0(r13)
-	mov	r8, 2(r13)
-	mov	r9, 4(r13)
-	mov	r10, 6(r13)
-	mov	r11, 8(r13)
-	mov	r12, 10(r13)
-	mov	r14, 12(r13)
-	mov	r15, 14(r13)
+	mov	r6, 2(r13)
+	mov	r8, 4(r13)
+	mov	r9, 6(r13)
+	mov	r10, 8(r13)
+	mov	r11, 10(r13)
+	mov	r12, 12(r13)
+	mov	r14, 14(r13)
 	jmp	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_bytes31:
-	mov	r4, 94(sp)
-	mov	r8, 96(sp)
-	mov	r9, 98(sp)
-	mov	r10, 100(sp)
-	mov	r11, 102(sp)
-	mov	r12, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
+	mov	r4, 96(sp)
+	mov	r6, 98(sp)
+	mov	r8, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r14, 110(sp)
 	mov	sp, r14
-	add	#94, r14
-	mov	r5, r15
-	cmp	#16, r15
+	add	#96, r14
+	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_cnt33
-	mov	#16, r15
+	mov	#16, r7
 .Lgcm_encrypt_with_cnt33:
-	tst	r15
+	tst	r7
 	jz	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_cpy34:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
-	dec	r15
+	dec	r7
 	jnz	.Lgcm_encrypt_with_cpy34
 .Lgcm_encrypt_with_stored32:
 	mov	32(sp), r8
@@ -1080,92 +1085,92 @@ gcm_encrypt_with:
 	xor	8(sp), r12
 	mov	50(sp), r13
 	xor	4(sp), r13
-	mov	56(sp), r14
-	xor	r6, r14
+	mov	52(sp), r14
+	xor	r15, r14
 	mov	58(sp), r15
-	xor	r7, r15
+	xor	r5, r15
 	; gcm.ae:85: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	r15, 124(sp)
+	mov	r8, 112(sp)
+	mov	r9, 114(sp)
+	mov	r10, 116(sp)
+	mov	r11, 118(sp)
+	mov	r12, 120(sp)
+	mov	r13, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#112, r12
 	mov	sp, r14
-	add	#206, r14
+	add	#208, r14
 	mov	66(sp), r13
 	call	#gcm_G_mul_h
-	mov	54(sp), r8
-	mov	52(sp), r9
-	mov	206(sp), 32(sp)
-	mov	208(sp), 38(sp)
-	mov	210(sp), 42(sp)
-	mov	212(sp), 46(sp)
-	mov	214(sp), 48(sp)
-	mov	216(sp), 50(sp)
-	mov	218(sp), 56(sp)
-	mov	220(sp), 58(sp)
+	mov	56(sp), r9
+	mov	54(sp), r10
+	mov	208(sp), 32(sp)
+	mov	210(sp), 38(sp)
+	mov	212(sp), 42(sp)
+	mov	214(sp), 46(sp)
+	mov	216(sp), 48(sp)
+	mov	218(sp), 50(sp)
+	mov	220(sp), 52(sp)
+	mov	222(sp), 58(sp)
 	add	#1, 40(sp)
 	cmp	68(sp), 40(sp)
 	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov	80(sp), r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	mov.b	81(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	82(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	83(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	32(sp), r12
-	xor	r14, r12
-	mov	38(sp), r13
-	xor	r15, r13
-	mov	48(sp), r14
-	xor	r10, r14
+	mov.b	83(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
 	mov	50(sp), r15
-	xor	r11, r15
+	xor	r14, r15
+	mov	82(sp), r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	48(sp), r14
+	xor	r13, r14
+	mov.b	81(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
+	mov	38(sp), r13
+	xor	r12, r13
+	mov	80(sp), r11
+	and	#8191, r11
+	rlam.w	#3, r11
+	mov	32(sp), r12
+	xor	r11, r12
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 110(sp)
-	mov	r13, 112(sp)
-	mov	42(sp), 114(sp)
-	mov	46(sp), 116(sp)
-	mov	r14, 118(sp)
-	mov	r15, 120(sp)
-	mov	56(sp), 122(sp)
-	mov	58(sp), 124(sp)
+	mov	r12, 112(sp)
+	mov	r13, 114(sp)
+	mov	42(sp), 116(sp)
+	mov	46(sp), 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
+	mov	52(sp), 124(sp)
+	mov	58(sp), 126(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#112, r12
 	mov	sp, r14
-	add	#222, r14
+	add	#224, r14
 	mov	66(sp), r13
 	call	#gcm_G_mul_h
-	mov	222(sp), r7
-	xor	174(sp), r7
-	mov	224(sp), r8
-	xor	176(sp), r8
-	mov	226(sp), r9
-	xor	178(sp), r9
-	mov	228(sp), r10
-	xor	180(sp), r10
-	mov	230(sp), r11
-	xor	182(sp), r11
-	mov	232(sp), r12
-	xor	184(sp), r12
-	mov	234(sp), r14
-	xor	186(sp), r14
-	mov	236(sp), r15
-	xor	188(sp), r15
+	mov	224(sp), r7
+	xor	176(sp), r7
+	mov	226(sp), r8
+	xor	178(sp), r8
+	mov	228(sp), r9
+	xor	180(sp), r9
+	mov	230(sp), r10
+	xor	182(sp), r10
+	mov	232(sp), r11
+	xor	184(sp), r11
+	mov	234(sp), r12
+	xor	186(sp), r12
+	mov	236(sp), r14
+	xor	188(sp), r14
+	mov	238(sp), r15
+	xor	190(sp), r15
 	; gcm.ae:87: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	mov	92(sp), r13
 	cmp	#16, 90(sp)
@@ -1191,24 +1196,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored36
 .Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 94(sp)
+	mov	r15, 96(sp)
 	swpb	r14
-	mov	r14, 96(sp)
+	mov	r14, 98(sp)
 	swpb	r12
-	mov	r12, 98(sp)
+	mov	r12, 100(sp)
 	swpb	r11
-	mov	r11, 100(sp)
+	mov	r11, 102(sp)
 	swpb	r10
-	mov	r10, 102(sp)
+	mov	r10, 104(sp)
 	swpb	r9
-	mov	r9, 104(sp)
+	mov	r9, 106(sp)
 	swpb	r8
-	mov	r8, 106(sp)
+	mov	r8, 108(sp)
 	swpb	r7
-	mov	r7, 108(sp)
-	mov	sp, r14
-	add	#94, r14
+	mov	r7, 110(sp)
 	mov	90(sp), r15
+	mov	sp, r14
+	add	#96, r14
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1222,7 +1227,7 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy38
 .Lgcm_encrypt_with_stored36:
-	add	#238, sp
+	add	#240, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
@@ -1230,7 +1235,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2578 bytes of code
+;     estimated 2568 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1416,8 +1421,8 @@ gcm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 44(sp)
-	bis	r14, 44(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
@@ -1579,8 +1584,8 @@ gcm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 54(sp)
-	bis	r14, 54(sp)
 	; gcm.ae:99: for i in 0..(n + 15) / 16 {
 	mov	#0, 24(sp)
 	mov	r13, 42(sp)
@@ -1672,12 +1677,12 @@ gcm_decrypt_with:
 	xor	r8, 6(sp)
 	xor	r9, 8(sp)
 	xor	r10, 10(sp)
+	xor	204(sp), r10
 	mov	r10, 20(sp)
-	xor	204(sp), 20(sp)
+	xor	206(sp), r9
 	mov	r9, 16(sp)
-	xor	206(sp), 16(sp)
+	xor	208(sp), r8
 	mov	r8, 12(sp)
-	xor	208(sp), 12(sp)
 	xor	210(sp), r7
 	xor	212(sp), r4
 	mov	@sp, r8
@@ -1804,16 +1809,20 @@ gcm_decrypt_with:
 	add	#236, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	236(sp), 76(sp)
-	xor	188(sp), 76(sp)
-	mov	238(sp), 46(sp)
-	xor	190(sp), 46(sp)
-	mov	240(sp), 70(sp)
-	xor	192(sp), 70(sp)
+	mov	236(sp), r15
+	xor	188(sp), r15
+	mov	r15, 76(sp)
+	mov	238(sp), r15
+	xor	190(sp), r15
+	mov	r15, 46(sp)
+	mov	240(sp), r15
+	xor	192(sp), r15
+	mov	r15, 70(sp)
 	mov	242(sp), r7
 	xor	194(sp), r7
-	mov	244(sp), 84(sp)
-	xor	196(sp), 84(sp)
+	mov	244(sp), r15
+	xor	196(sp), r15
+	mov	r15, 84(sp)
 	mov	246(sp), r6
 	xor	198(sp), r6
 	mov	248(sp), r13

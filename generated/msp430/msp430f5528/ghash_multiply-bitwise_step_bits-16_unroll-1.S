@@ -337,7 +337,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 798 bytes of code
+;     estimated 794 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -350,20 +350,9 @@ ghash_absorb:
 	mov	r15, 54(sp)
 	mov	92(sp), 58(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
-	mov	r15, r12
-	mov	#0, r14
-	add	#15, r12
-	addc	#0, r14
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
-	mov	r14, r15
+	mov	#0, r12
+	add	#15, r15
+	addc	#0, r12
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -372,10 +361,20 @@ ghash_absorb:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r12, 52(sp)
-	bis	r15, 52(sp)
-	mov	r14, r15
+	and	#4095, r15
+	mov	r12, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 52(sp)
+	mov	r12, r15
 	rrum.w	#4, r15
 	mov	r15, 50(sp)
 	mov	#0, 46(sp)

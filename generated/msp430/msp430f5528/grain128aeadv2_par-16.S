@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3962 bytes of code
+;     estimated 3942 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -131,7 +131,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:140: for i in 0..len(msg) {
 	mov	#0, 76(sp)
 	mov	#0, 84(sp)
-	mov	186(sp), r7
+	mov	186(sp), r11
 	mov	188(sp), 34(sp)
 	mov	190(sp), 32(sp)
 	mov	192(sp), 30(sp)
@@ -163,16 +163,16 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_near16:
 .Lgrain128aeadv2_encrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	r8, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
@@ -183,23 +183,23 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	mov	r7, r14
+	bis	r15, r7
+	mov	r11, r14
 	mov	34(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r13, r12
+	mov	r7, r12
 	and	r14, r12
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
+	mov	r11, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	34(sp), r15
 	rla	r15
 	adc	r15
@@ -208,7 +208,7 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
+	bis	r15, r13
 	mov	34(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -230,18 +230,18 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r11
-	xor	r11, r12
+	and	r14, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	16(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	mov	16(sp), r13
+	rla	r13
+	adc	r13
+	and	#1, r13
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r11
+	bis	r15, r13
 	mov	32(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -257,7 +257,7 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r11, r15
+	mov	r13, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r12
@@ -296,7 +296,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r13
+	and	r13, r7
 	mov	26(sp), r14
 	rla	r14
 	adc	r14
@@ -310,9 +310,9 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r13
+	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r12
+	xor	r7, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	26(sp), r14
 	rla	r14
@@ -426,7 +426,7 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r14
+	mov	r11, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -437,8 +437,8 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	r7, r13
-	xor	r14, r13
+	mov	r11, r7
+	xor	r14, r7
 	mov	32(sp), r14
 	swpb	r14
 	rla	r14
@@ -454,7 +454,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r7
 	mov	28(sp), r14
 	swpb	r14
 	rla	r14
@@ -470,7 +470,7 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r7
 	mov	26(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -480,9 +480,10 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r13
-	mov	r13, 74(sp)
-	xor	24(sp), 74(sp)
+	xor	r14, r7
+	mov	r7, r15
+	xor	24(sp), r15
+	mov	r15, 74(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	18(sp), r14
 	swpb	r14
@@ -499,15 +500,15 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r8, r13
-	xor	r14, r13
+	mov	r8, r7
+	xor	r14, r7
 	mov	42(sp), r14
 	mov	60(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r13
+	xor	r14, r7
 	mov	16(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -527,8 +528,8 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	40(sp), r13
+	xor	r14, r7
+	xor	40(sp), r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -566,7 +567,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r13
+	xor	r6, r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r14
 	swpb	r14
@@ -605,7 +606,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r8
 	and	r8, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r14, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	bit	#1, r8
@@ -631,7 +632,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	18(sp), r8
 	swpb	r8
@@ -673,7 +674,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	44(sp), r14
 	mov	42(sp), r15
@@ -683,7 +684,7 @@ grain128aeadv2_encrypt:
 	xor	r15, r14
 	and	42(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r14, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r8
 	rla	r8
@@ -713,7 +714,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	60(sp), r8
 	bit	#1, r8
@@ -759,7 +760,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	18(sp), r8
 	swpb	r8
@@ -796,7 +797,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	60(sp), r8
 	swpb	r8
@@ -842,7 +843,7 @@ grain128aeadv2_encrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
 	mov	40(sp), r15
@@ -890,12 +891,13 @@ grain128aeadv2_encrypt:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r8
-	and	r11, r8
+	and	r13, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r13, 70(sp)
-	xor	r7, 70(sp)
+	mov	r7, r15
+	xor	r11, r15
+	mov	r15, 70(sp)
 	; grain128aeadv2.ae:142: z = unzip(y)
 	mov	#0, r13
 	mov	#0, r14
@@ -934,8 +936,9 @@ grain128aeadv2_encrypt:
 	rrc	r14
 	swpb	r13
 	mov.b	r13, r13
-	mov	r13, 20(sp)
-	bis	r14, 20(sp)
+	mov	r13, r15
+	bis	r14, r15
+	mov	r15, 20(sp)
 	; grain128aeadv2.ae:143: m = msg[i]
 	mov	76(sp), r15
 	add	90(sp), r15
@@ -968,16 +971,15 @@ grain128aeadv2_encrypt:
 	mov	48(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
-	mov	82(sp), r6
-	xor	r13, r6
-	mov	r9, r7
-	xor	r14, r7
+	mov	82(sp), r7
+	xor	r13, r7
+	xor	r14, r9
 	mov	r10, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
+	and	#1, r15
 	mov	r15, 54(sp)
-	and	#1, 54(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
@@ -987,11 +989,11 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	54(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	54(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#1, r11
@@ -1009,17 +1011,17 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 56(sp)
-	and	#1, 56(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
@@ -1039,11 +1041,11 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	56(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	56(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#2, r11
@@ -1061,17 +1063,17 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#2, r15
+	and	#1, r15
 	mov	r15, 58(sp)
-	and	#1, 58(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
@@ -1101,11 +1103,11 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	58(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#3, r11
@@ -1123,17 +1125,17 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#3, r15
+	and	#1, r15
 	mov	r15, 52(sp)
-	and	#1, 52(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
@@ -1172,11 +1174,11 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	52(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	52(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#4, r11
@@ -1194,17 +1196,17 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#4, r15
+	and	#1, r15
 	mov	r15, 46(sp)
-	and	#1, 46(sp)
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	62(sp), r5
@@ -1252,11 +1254,11 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	46(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	46(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#4, r11
@@ -1275,19 +1277,19 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 36(sp)
-	and	#1, 36(sp)
-	mov	66(sp), r9
+	mov	66(sp), r6
 	mov	64(sp), r10
 	mov	62(sp), r4
 	mov	48(sp), r14
@@ -1295,32 +1297,32 @@ grain128aeadv2_encrypt:
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
@@ -1354,25 +1356,26 @@ grain128aeadv2_encrypt:
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r13
 	sub	r11, r12
+	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r13
-	and	r12, r9
-	and	r14, r10
-	mov	r4, r14
+	and	r12, r6
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
 	and	r15, r14
-	mov	r5, r15
-	and	r13, r15
-	xor	r9, 14(sp)
-	mov	r6, 12(sp)
-	xor	r10, 12(sp)
-	mov	r7, r10
+	xor	r6, 14(sp)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 12(sp)
+	xor	r13, r9
+	mov	r8, r10
 	xor	r14, r10
-	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r5
 	rrum.w	#4, r5
@@ -1434,11 +1437,11 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	r5, r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	r5, r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r12
 	rrum.w	#4, r12
@@ -1457,19 +1460,18 @@ grain128aeadv2_encrypt:
 	and	r14, r13
 	mov	r7, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r8, r15
 	and	r11, r15
 	mov	14(sp), r6
 	xor	r12, r6
-	mov	12(sp), r9
-	xor	r13, r9
-	xor	r14, r10
-	mov	r8, r11
-	xor	r15, r11
+	mov	12(sp), r7
+	xor	r13, r7
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
+	mov.b	21(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
 	mov	66(sp), r12
 	mov	64(sp), r13
 	mov	62(sp), r14
@@ -1485,41 +1487,41 @@ grain128aeadv2_encrypt:
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	54(sp), r8
-	swpb	r8
-	bis	r15, r8
+	mov	54(sp), r11
+	swpb	r11
+	bis	r15, r11
 	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
-	bis	r8, r15
-	mov	58(sp), r8
-	swpb	r8
-	rlam.w	#2, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	58(sp), r11
+	swpb	r11
+	rlam.w	#2, r11
+	bis	r15, r11
 	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
-	bis	r8, r15
-	mov	46(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	46(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	bis	r15, r11
 	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
-	bis	r8, r15
-	mov	r5, r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#2, r8
-	bis	r15, r8
-	mov	r7, r15
+	bis	r11, r15
+	mov	r5, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#2, r11
+	bis	r15, r11
+	mov	r8, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r8, r15
-	mov	34(sp), r7
+	bis	r11, r15
+	mov	34(sp), r11
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
@@ -1538,9 +1540,7 @@ grain128aeadv2_encrypt:
 	mov	r4, 60(sp)
 	mov	r5, 16(sp)
 	mov	r6, 14(sp)
-	mov	r9, 82(sp)
-	mov	r10, r9
-	mov	r11, r10
+	mov	r7, 82(sp)
 	mov	r12, 66(sp)
 	mov	r13, 64(sp)
 	mov	r14, 62(sp)
@@ -1594,7 +1594,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3982 bytes of code
+;     estimated 3968 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1720,7 +1720,7 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:153: for i in 0..len(ct) {
 	mov	#0, 78(sp)
 	mov	#0, 86(sp)
-	mov	190(sp), r7
+	mov	190(sp), r9
 	mov	192(sp), 36(sp)
 	mov	194(sp), 34(sp)
 	mov	196(sp), 32(sp)
@@ -1738,8 +1738,8 @@ grain128aeadv2_decrypt:
 	mov	220(sp), 40(sp)
 	mov	222(sp), 14(sp)
 	mov	224(sp), 84(sp)
-	mov	226(sp), r9
-	mov	228(sp), r10
+	mov	226(sp), r10
+	mov	228(sp), r11
 	mov	230(sp), 68(sp)
 	mov	232(sp), 66(sp)
 	mov	234(sp), 64(sp)
@@ -1752,16 +1752,16 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_near18:
 .Lgrain128aeadv2_decrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	r8, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
 	mov	22(sp), r15
 	rla	r15
 	adc	r15
@@ -1772,23 +1772,23 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	mov	r7, r14
+	bis	r15, r7
+	mov	r9, r14
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r13, r12
+	mov	r7, r12
 	and	r14, r12
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
+	mov	r9, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	36(sp), r15
 	rla	r15
 	adc	r15
@@ -1797,7 +1797,7 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
+	bis	r15, r13
 	mov	36(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -1819,18 +1819,18 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r11
-	xor	r11, r12
+	and	r14, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	16(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	mov	16(sp), r13
+	rla	r13
+	adc	r13
+	and	#1, r13
 	mov	42(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r11
+	bis	r15, r13
 	mov	34(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -1846,7 +1846,7 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r11, r15
+	mov	r13, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r12
@@ -1885,7 +1885,7 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r13
+	and	r13, r7
 	mov	28(sp), r14
 	rla	r14
 	adc	r14
@@ -1899,9 +1899,9 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r13
+	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r12
+	xor	r7, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	28(sp), r14
 	rla	r14
@@ -2015,7 +2015,7 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r14
+	mov	r9, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -2026,8 +2026,8 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	r7, r13
-	xor	r14, r13
+	mov	r9, r7
+	xor	r14, r7
 	mov	34(sp), r14
 	swpb	r14
 	rla	r14
@@ -2043,7 +2043,7 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r7
 	mov	30(sp), r14
 	swpb	r14
 	rla	r14
@@ -2059,7 +2059,7 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r7
 	mov	28(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -2069,9 +2069,10 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r13
-	mov	r13, 76(sp)
-	xor	26(sp), 76(sp)
+	xor	r14, r7
+	mov	r7, r15
+	xor	26(sp), r15
+	mov	r15, 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	22(sp), r14
 	swpb	r14
@@ -2088,15 +2089,15 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r8, r13
-	xor	r14, r13
+	mov	r8, r7
+	xor	r14, r7
 	mov	46(sp), r14
 	mov	62(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r13
+	xor	r14, r7
 	mov	16(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -2116,8 +2117,8 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	42(sp), r13
+	xor	r14, r7
+	xor	42(sp), r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r6
 	bit	#1, r6
@@ -2155,7 +2156,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r13
+	xor	r6, r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r14
 	swpb	r14
@@ -2194,7 +2195,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r8
 	and	r8, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r14, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	bit	#1, r8
@@ -2220,7 +2221,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	22(sp), r8
 	swpb	r8
@@ -2262,7 +2263,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	48(sp), r14
 	mov	46(sp), r15
@@ -2272,7 +2273,7 @@ grain128aeadv2_decrypt:
 	xor	r15, r14
 	and	46(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r14, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	46(sp), r8
 	rla	r8
@@ -2302,7 +2303,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	62(sp), r8
 	bit	#1, r8
@@ -2348,7 +2349,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	22(sp), r8
 	swpb	r8
@@ -2385,7 +2386,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	62(sp), r8
 	swpb	r8
@@ -2431,7 +2432,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	16(sp), r8
 	mov	42(sp), r15
@@ -2479,12 +2480,13 @@ grain128aeadv2_decrypt:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r8
-	and	r11, r8
+	and	r13, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r13
+	xor	r8, r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r13, 72(sp)
-	xor	r7, 72(sp)
+	mov	r7, r15
+	xor	r9, r15
+	mov	r15, 72(sp)
 	; grain128aeadv2.ae:155: z = unzip(y)
 	mov	#0, r13
 	mov	#0, r14
@@ -2523,15 +2525,16 @@ grain128aeadv2_decrypt:
 	rrc	r14
 	swpb	r13
 	mov.b	r13, r13
-	mov	r13, 44(sp)
-	bis	r14, 44(sp)
+	mov	r13, r15
+	bis	r14, r15
+	mov	r15, 44(sp)
 	; grain128aeadv2.ae:156: m = ct[i] ^ z[7:0]
 	mov	78(sp), r15
 	add	92(sp), r15
-	mov.b	@r15, r14
-	mov.b	44(sp), r15
-	mov	r14, 18(sp)
-	xor	r15, 18(sp)
+	mov.b	@r15, r15
+	mov.b	44(sp), r14
+	xor	r14, r15
+	mov	r15, 18(sp)
 	; grain128aeadv2.ae:157: msg[i] = m
 	mov	78(sp), r15
 	add	90(sp), r15
@@ -2542,11 +2545,11 @@ grain128aeadv2_decrypt:
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r11
+	mov	#0, r9
 	sub	r12, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r11
+	subc	#0, r9
 	mov	68(sp), r12
 	and	r13, r12
 	mov	66(sp), r13
@@ -2554,18 +2557,18 @@ grain128aeadv2_decrypt:
 	mov	64(sp), r14
 	and	r15, r14
 	mov	52(sp), r15
-	and	r11, r15
+	and	r9, r15
 	xor	r12, 14(sp)
-	mov	84(sp), r6
-	xor	r13, r6
-	mov	r9, r7
-	xor	r14, r7
+	mov	84(sp), r7
+	xor	r13, r7
 	mov	r10, r8
-	xor	r15, r8
+	xor	r14, r8
+	mov	r11, r9
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
+	and	#1, r15
 	mov	r15, 56(sp)
-	and	#1, 56(sp)
 	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
@@ -2575,11 +2578,11 @@ grain128aeadv2_decrypt:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	56(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	56(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#1, r11
@@ -2597,17 +2600,17 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
-	xor	r15, r8
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 58(sp)
-	and	#1, 58(sp)
 	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
@@ -2627,11 +2630,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	58(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	58(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#2, r11
@@ -2649,17 +2652,17 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
-	xor	r15, r8
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#2, r15
+	and	#1, r15
 	mov	r15, 60(sp)
-	and	#1, 60(sp)
 	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
@@ -2689,11 +2692,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	60(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	60(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#3, r11
@@ -2711,17 +2714,17 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
-	xor	r15, r8
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#3, r15
+	and	#1, r15
 	mov	r15, 54(sp)
-	and	#1, 54(sp)
 	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
@@ -2760,11 +2763,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	54(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
@@ -2782,17 +2785,17 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
-	xor	r15, r8
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#4, r15
+	and	#1, r15
 	mov	r15, 50(sp)
-	and	#1, 50(sp)
 	mov	68(sp), r10
 	mov	66(sp), r4
 	mov	64(sp), r5
@@ -2840,11 +2843,11 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	50(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	50(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
@@ -2863,19 +2866,19 @@ grain128aeadv2_decrypt:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 14(sp)
-	xor	r13, r6
-	xor	r14, r7
-	xor	r15, r8
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 38(sp)
-	and	#1, 38(sp)
-	mov	68(sp), r9
+	mov	68(sp), r6
 	mov	66(sp), r10
 	mov	64(sp), r4
 	mov	52(sp), r14
@@ -2883,32 +2886,32 @@ grain128aeadv2_decrypt:
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
@@ -2942,26 +2945,26 @@ grain128aeadv2_decrypt:
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r13
 	sub	r11, r12
+	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r13
-	and	r12, r9
-	and	r14, r10
-	mov	r4, r14
+	and	r12, r6
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
 	and	r15, r14
-	mov	r5, r15
-	and	r13, r15
-	xor	r9, 14(sp)
-	mov	r6, 12(sp)
-	xor	r10, 12(sp)
-	mov	r7, r9
-	xor	r14, r9
+	xor	r6, 14(sp)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 12(sp)
 	mov	r8, r10
-	xor	r15, r10
+	xor	r13, r10
+	xor	r14, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r5
 	rrum.w	#4, r5
@@ -3050,14 +3053,15 @@ grain128aeadv2_decrypt:
 	and	r11, r15
 	mov	14(sp), r6
 	xor	r12, r6
-	mov	12(sp), r11
-	xor	r13, r11
-	xor	r14, r9
-	xor	r15, r10
+	mov	12(sp), r7
+	xor	r13, r7
+	xor	r14, r10
+	mov	r9, r11
+	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
+	mov.b	45(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
 	mov	68(sp), r12
 	mov	66(sp), r13
 	mov	64(sp), r14
@@ -3073,41 +3077,41 @@ grain128aeadv2_decrypt:
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	56(sp), r8
-	swpb	r8
-	bis	r15, r8
+	mov	56(sp), r9
+	swpb	r9
+	bis	r15, r9
 	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
-	bis	r8, r15
-	mov	60(sp), r8
-	swpb	r8
-	rlam.w	#2, r8
-	bis	r15, r8
+	bis	r9, r15
+	mov	60(sp), r9
+	swpb	r9
+	rlam.w	#2, r9
+	bis	r15, r9
 	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
-	bis	r8, r15
-	mov	50(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	bis	r15, r8
+	bis	r9, r15
+	mov	50(sp), r9
+	swpb	r9
+	rlam.w	#4, r9
+	bis	r15, r9
 	mov	38(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
-	bis	r8, r15
-	mov	r5, r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#2, r8
-	bis	r15, r8
-	mov	r7, r15
+	bis	r9, r15
+	mov	r5, r9
+	swpb	r9
+	rlam.w	#4, r9
+	rlam.w	#2, r9
+	bis	r15, r9
+	mov	r8, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r8, r15
-	mov	36(sp), r7
+	bis	r9, r15
+	mov	36(sp), r9
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
@@ -3127,7 +3131,7 @@ grain128aeadv2_decrypt:
 	mov	r4, 62(sp)
 	mov	r5, 16(sp)
 	mov	r6, 14(sp)
-	mov	r11, 84(sp)
+	mov	r7, 84(sp)
 	mov	r12, 68(sp)
 	mov	r13, 66(sp)
 	mov	r14, 64(sp)
@@ -3142,14 +3146,14 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_near19:
 .Lgrain128aeadv2_decrypt_done12:
 	; grain128aeadv2.ae:160: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	94(sp), r11
-	bit	#1, r11
+	mov	94(sp), r9
+	bit	#1, r9
 	jnz	.Lgrain128aeadv2_decrypt_bytes13
 .Lgrain128aeadv2_decrypt_words14:
-	mov	@r11, r12
-	mov	2(r11), r13
-	mov	4(r11), r14
-	mov	6(r11), r15
+	mov	@r9, r12
+	mov	2(r9), r13
+	mov	4(r9), r14
+	mov	6(r9), r15
 	jmp	.Lgrain128aeadv2_decrypt_join15
 .Lgrain128aeadv2_decrypt_bytes13:
 	mov	sp, r12
@@ -3157,19 +3161,19 @@ grain128aeadv2_decrypt:
 	mov	r12, r13
 	mov	#8, r14
 .Lgrain128aeadv2_decrypt_cpy16:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r9, r15
+	inc	r9
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lgrain128aeadv2_decrypt_cpy16
-	mov	r12, r11
+	mov	r12, r9
 	jmp	.Lgrain128aeadv2_decrypt_words14
 .Lgrain128aeadv2_decrypt_join15:
 	xor	14(sp), r12
 	xor	84(sp), r13
-	xor	r9, r14
-	xor	r10, r15
+	xor	r10, r14
+	xor	r11, r15
 	xor	68(sp), r12
 	xor	66(sp), r13
 	xor	64(sp), r14
@@ -3191,7 +3195,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 168 bytes (84 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 13682 bytes of code
+;     estimated 13616 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -3199,10 +3203,8 @@ grain128aeadv2_decrypt:
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
 	sub	#168, sp
-	mov	r12, r9
-	mov	r13, r10
-	mov	r14, r8
-	mov	r15, r4
+	mov	r14, r11
+	mov	r15, r14
 	mov	184(sp), 158(sp)
 	mov	186(sp), 156(sp)
 	mov	188(sp), 162(sp)
@@ -3221,17 +3223,17 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_else1
 .Lgrain128aeadv2_absorb_ad_near12:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
-	mov	2(r10), r15
+	mov	@r13, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#15, r9
+	mov	2(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3241,24 +3243,24 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	mov	@r9, r14
-	mov	2(r9), r15
+	bis	r15, r9
+	mov	@r12, r10
+	mov	2(r12), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r13, r12
-	and	r14, r12
-	mov	@r9, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	2(r9), r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r9, r8
+	and	r10, r8
+	mov	@r12, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
+	mov	2(r12), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3266,18 +3268,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
-	mov	2(r9), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	4(r9), r15
+	bis	r15, r7
+	mov	2(r12), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	4(r12), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3287,50 +3289,50 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r14
-	and	r14, r11
-	xor	r11, r12
+	bis	r15, r10
+	and	r10, r7
+	xor	r7, r8
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r10), r7
+	mov	10(r13), r7
 	rla	r7
 	adc	r7
 	and	#1, r7
-	mov	12(r10), r15
+	mov	12(r13), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r7
-	mov	4(r9), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	6(r9), r15
+	mov	4(r12), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#63, r10
+	mov	6(r12), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r14
+	bis	r15, r10
 	mov	r7, r15
-	and	r14, r15
+	and	r10, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
+	xor	r15, r8
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r9), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	8(r9), r15
+	mov	6(r12), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#15, r6
+	mov	8(r12), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3340,47 +3342,47 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r11
-	mov	8(r9), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	10(r9), r15
+	bis	r15, r6
+	mov	8(r12), r10
+	rla	r10
+	adc	r10
+	and	#1, r10
+	mov	10(r12), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r14
-	and	r14, r11
+	bis	r15, r10
+	and	r10, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r12
+	xor	r6, r8
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r13
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	12(r9), r15
+	and	r7, r9
+	mov	10(r12), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#3, r10
+	mov	12(r12), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r12
+	xor	r9, r8
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	12(r9), r15
+	mov	10(r12), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	12(r12), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3388,43 +3390,43 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	@r10, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	2(r10), r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	@r13, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
+	mov	2(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	@r10, r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	2(r10), r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	@r13, r10
+	rla	r10
+	adc	r10
+	and	#1, r10
+	mov	2(r13), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	4(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	6(r10), r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	4(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	6(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3434,17 +3436,17 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	4(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	6(r10), r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	4(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	6(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3452,128 +3454,129 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r12
-	xor	8(r10), r12
+	bis	r15, r10
+	xor	r10, r8
+	xor	8(r13), r8
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	10(r10), r15
+	mov	8(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	10(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r14
+	bis	r15, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
+	xor	r10, r8
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	12(r10), r15
+	mov	10(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	12(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r14
+	bis	r15, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
+	xor	r10, r8
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
-	mov	2(r9), r15
+	mov	@r12, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	and	#511, r9
+	mov	2(r12), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r13
-	xor	@r9, r13
-	mov	4(r9), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	6(r9), r15
+	bis	r15, r9
+	xor	@r12, r9
+	mov	4(r12), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	6(r12), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r13
-	mov	8(r9), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	10(r9), r15
+	bis	r15, r10
+	xor	r10, r9
+	mov	8(r12), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	10(r12), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r13
-	mov	10(r9), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	12(r9), r15
+	bis	r15, r10
+	xor	r10, r9
+	mov	10(r12), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	12(r12), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r14
-	xor	r14, r13
-	mov	r13, 14(sp)
-	xor	12(r9), 14(sp)
+	bis	r15, r10
+	xor	r10, r9
+	mov	r9, r15
+	xor	12(r12), r15
+	mov	r15, 14(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r10), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	4(r10), r15
+	mov	2(r13), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#63, r6
+	mov	4(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r11
-	xor	@r10, r11
-	mov	6(r10), r14
-	mov	8(r10), r15
+	bis	r15, r6
+	xor	@r13, r6
+	mov	6(r13), r10
+	mov	8(r13), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r11
-	mov	10(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	12(r10), r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	xor	r10, r6
+	mov	10(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	12(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3582,19 +3585,19 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r14
-	xor	r14, r11
-	xor	12(r10), r11
+	bis	r15, r10
+	xor	r10, r6
+	xor	12(r13), r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	2(r10), r15
+	mov	@r13, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	2(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3602,16 +3605,16 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r13
-	mov	8(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	10(r10), r15
+	bis	r15, r9
+	mov	8(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
+	mov	10(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3619,21 +3622,21 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	2(r10), r15
+	mov	@r13, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#31, r9
+	mov	2(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3642,16 +3645,16 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	mov	@r10, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	2(r10), r15
+	bis	r15, r9
+	mov	@r13, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	2(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3659,47 +3662,47 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
-	mov	4(r10), r15
+	mov	2(r13), r9
+	bit	#1, r9
+	rrc	r9
+	and	#32767, r9
+	mov	4(r13), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r13
-	mov	2(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	4(r10), r15
+	bis	r15, r9
+	mov	2(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
+	mov	4(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	4(r10), r15
+	mov	2(r13), r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#31, r9
+	mov	4(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3708,17 +3711,17 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r13
-	mov	6(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	8(r10), r15
+	bis	r15, r9
+	mov	6(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	8(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3727,30 +3730,30 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r10), r14
-	mov	6(r10), r15
+	mov	4(r13), r10
+	mov	6(r13), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	6(r10), r14
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	and	6(r13), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r11
+	xor	r10, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	8(r10), r15
+	mov	6(r13), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#7, r9
+	mov	8(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3758,31 +3761,31 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	mov	8(r10), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	10(r10), r15
+	bis	r15, r9
+	mov	8(r13), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	10(r13), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	10(r10), r15
+	mov	8(r13), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#4095, r9
+	mov	10(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3792,18 +3795,18 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
-	mov	10(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	12(r10), r15
+	bis	r15, r9
+	mov	10(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	12(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3813,111 +3816,111 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	4(r10), r15
+	mov	2(r13), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#1023, r9
+	mov	4(r13), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	mov	2(r10), r14
-	mov	4(r10), r15
+	bis	r15, r9
+	mov	2(r13), r10
+	mov	4(r13), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r13
-	mov	2(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	4(r10), r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	and	r10, r9
+	mov	2(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	4(r13), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	10(r10), r15
+	mov	8(r13), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#1023, r9
+	mov	10(r13), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r13
-	mov	8(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	10(r10), r15
+	bis	r15, r9
+	mov	8(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#3, r10
+	mov	10(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r14
-	and	r14, r13
-	mov	10(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	12(r10), r15
+	bis	r15, r10
+	and	r10, r9
+	mov	10(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
+	mov	12(r13), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r14
-	and	r14, r13
+	bis	r15, r10
+	and	r10, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r13
-	mov	12(r10), r15
+	mov	10(r13), r9
+	mov	12(r13), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	10(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	12(r10), r15
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
+	mov	10(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#15, r10
+	mov	12(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3927,17 +3930,17 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r14
-	and	r14, r13
-	mov	10(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	12(r10), r15
+	bis	r15, r10
+	and	r10, r9
+	mov	10(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	12(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3945,469 +3948,482 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r14
-	and	r14, r13
-	and	r7, r13
+	bis	r15, r10
+	and	r10, r9
+	and	r7, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r9, r6
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 32(sp)
-	xor	@r9, 32(sp)
+	mov	r6, r15
+	xor	@r12, r15
+	mov	r15, 32(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r13
-	mov	#0, r14
-	mov	r12, r15
+	mov	#0, r9
+	mov	#0, r10
+	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
+	rrc	r10
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r14
-	swpb	r13
-	mov.b	r13, r13
-	mov	r13, 132(sp)
-	bis	r14, 132(sp)
+	rrc	r10
+	swpb	r9
+	mov.b	r9, r9
+	mov	r9, r15
+	bis	r10, r15
+	mov	r15, 132(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r7
+	and	#1, r7
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	@r4, r12
-	and	2(r4), r13
-	and	4(r4), r14
-	and	6(r4), r15
-	mov	r12, 88(sp)
-	xor	@r8, 88(sp)
-	mov	r13, 84(sp)
-	xor	2(r8), 84(sp)
-	mov	r14, 80(sp)
-	xor	4(r8), 80(sp)
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	sub	r7, r15
+	subc	#0, r8
+	subc	#0, r9
+	subc	#0, r10
+	and	@r14, r15
+	and	2(r14), r8
+	and	4(r14), r9
+	and	6(r14), r10
+	xor	@r11, r15
+	mov	r15, 88(sp)
+	mov	r8, r15
+	xor	2(r11), r15
+	mov	r15, 84(sp)
+	mov	r9, r15
+	xor	4(r11), r15
+	mov	r15, 80(sp)
+	mov	r10, r15
+	xor	6(r11), r15
 	mov	r15, 78(sp)
-	xor	6(r8), 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
+	and	#1, r15
 	mov	r15, 142(sp)
-	and	#1, 142(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r15
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r15
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	rrc	r4
+	mov	142(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r8
+	rrum.w	#1, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 88(sp)
-	xor	r6, 84(sp)
-	xor	r7, 80(sp)
-	xor	r8, 78(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 88(sp)
+	xor	r5, 84(sp)
+	xor	r6, 80(sp)
+	xor	r7, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 150(sp)
-	and	#1, 150(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r14
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r11
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	150(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	150(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 88(sp)
-	xor	r6, 84(sp)
-	xor	r7, 80(sp)
-	xor	r8, 78(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 88(sp)
+	xor	r5, 84(sp)
+	xor	r6, 80(sp)
+	xor	r7, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#2, r15
+	and	#1, r15
 	mov	r15, 146(sp)
-	and	#1, 146(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r15
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r15
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	rrc	r4
+	mov	142(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	150(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	146(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	146(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r8
+	rrum.w	#3, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 88(sp)
-	xor	r6, 84(sp)
-	xor	r7, 80(sp)
-	xor	r8, 78(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 88(sp)
+	xor	r5, 84(sp)
+	xor	r6, 80(sp)
+	xor	r7, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#3, r15
+	and	#1, r15
 	mov	r15, 138(sp)
-	and	#1, 138(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r14
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r11
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	bis	r14, r15
-	mov	150(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	bis	r11, r15
+	mov	150(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	138(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	138(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r8
+	rrum.w	#4, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 88(sp)
-	xor	r6, 84(sp)
-	xor	r7, 80(sp)
-	xor	r8, 78(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 88(sp)
+	xor	r5, 84(sp)
+	xor	r6, 80(sp)
+	xor	r7, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#4, r15
+	and	#1, r15
 	mov	r15, 130(sp)
-	and	#1, 130(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r15
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r15
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
 	rrc	r15
-	rrc	r7
 	rrc	r6
 	rrc	r5
-	mov	142(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	rrc	r4
+	mov	142(sp), r11
+	swpb	r11
+	rlam.w	#3, r11
+	bis	r15, r11
 	mov	150(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	bis	r14, r15
-	mov	146(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	bis	r11, r15
+	mov	146(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	130(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	130(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#1, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 88(sp)
-	xor	r6, 84(sp)
-	xor	r7, 80(sp)
-	xor	r8, 78(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 88(sp)
+	xor	r5, 84(sp)
+	xor	r6, 80(sp)
+	xor	r7, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 124(sp)
-	and	#1, 124(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r14
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r11
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	clrc
-	rrc	r14
-	rrc	r7
+	rrc	r11
 	rrc	r6
 	rrc	r5
+	rrc	r4
 	mov	142(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	150(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	bis	r11, r15
+	mov	150(sp), r11
+	swpb	r11
+	rlam.w	#3, r11
+	bis	r15, r11
 	mov	146(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	bis	r14, r15
-	mov	138(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	bis	r11, r15
+	mov	138(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	130(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	124(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	124(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
+	mov	156(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 88(sp)
-	xor	r6, 84(sp)
-	xor	r7, 80(sp)
-	xor	r8, 78(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 88(sp)
+	xor	r5, 84(sp)
+	xor	r6, 80(sp)
+	xor	r7, 78(sp)
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
+	and	#1, r15
 	mov	r15, 110(sp)
-	and	#1, 110(sp)
-	mov	@r4, r5
+	mov	@r14, r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	and	#511, r4
+	mov	2(r14), r5
 	swpb	r5
 	rla	r5
 	adc	r5
+	mov	r5, r15
+	and	#65024, r15
+	bis	r15, r4
 	and	#511, r5
-	mov	2(r4), r6
+	mov	4(r14), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -4415,98 +4431,91 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r5
 	and	#511, r6
-	mov	4(r4), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65024, r15
-	bis	r15, r6
-	and	#511, r7
-	mov	6(r4), r15
+	mov	6(r14), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r7
-	mov	6(r4), r15
+	bis	r15, r6
+	mov	6(r14), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	142(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	mov	142(sp), r11
+	swpb	r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	150(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	146(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	bis	r11, r15
+	mov	146(sp), r11
+	swpb	r11
+	rlam.w	#3, r11
+	bis	r15, r11
 	mov	138(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
-	bis	r14, r15
-	mov	130(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	bis	r11, r15
+	mov	130(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
 	mov	124(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
-	bis	r14, r15
-	mov	110(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	bis	r11, r15
+	mov	110(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	and	#1, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
+	mov	156(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	and	#1, r9
+	mov	#0, r10
 	mov	#0, r11
-	sub	r12, r13
-	subc	#0, r14
-	subc	#0, r15
+	mov	#0, r15
+	mov	#0, r8
+	sub	r9, r10
 	subc	#0, r11
-	mov	r5, r12
-	and	r13, r12
-	mov	r6, r13
-	and	r14, r13
-	mov	r7, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r11, r15
-	mov	88(sp), r7
-	xor	r12, r7
-	mov	84(sp), r6
-	xor	r13, r6
+	subc	#0, r15
+	subc	#0, r8
+	mov	r4, r9
+	and	r10, r9
+	mov	r5, r10
+	and	r11, r10
+	mov	r6, r11
+	and	r15, r11
+	mov	r7, r15
+	and	r8, r15
+	mov	88(sp), r6
+	xor	r9, r6
+	mov	84(sp), r7
+	xor	r10, r7
 	mov	80(sp), r8
-	xor	r14, r8
-	mov	78(sp), r11
-	xor	r15, r11
+	xor	r11, r8
+	mov	78(sp), r9
+	xor	r15, r9
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	133(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	@r4, r12
-	mov	2(r4), r13
-	mov	4(r4), r14
-	mov	6(r4), r4
-	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	mov	@r14, r10
+	mov	2(r14), r11
+	mov	4(r14), r5
+	mov	6(r14), r4
+	swpb	r11
+	swpb	r10
+	xor.b	r11, r10
+	xor	r11, r10
+	swpb	r5
+	xor.b	r5, r11
+	xor	r5, r11
+	mov	r5, r14
 	swpb	r4
 	xor.b	r4, r14
 	xor	r4, r14
@@ -4544,79 +4553,78 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r5, r15
-	mov	2(r9), 30(sp)
-	mov	4(r9), 28(sp)
-	mov	6(r9), 26(sp)
-	mov	8(r9), 24(sp)
-	mov	10(r9), 20(sp)
-	mov	12(r9), 18(sp)
-	mov	14(r9), 16(sp)
-	mov	2(r10), 118(sp)
-	mov	4(r10), 12(sp)
-	mov	6(r10), 42(sp)
-	mov	8(r10), 40(sp)
-	mov	10(r10), 70(sp)
-	mov	12(r10), 8(sp)
-	mov	14(r10), 38(sp)
-	mov	r8, r10
-	mov	r11, r9
-	mov	r12, r11
-	mov	r13, r5
-	mov	r14, r4
+	mov	2(r12), 30(sp)
+	mov	4(r12), 28(sp)
+	mov	6(r12), 26(sp)
+	mov	8(r12), 24(sp)
+	mov	10(r12), 20(sp)
+	mov	12(r12), 18(sp)
+	mov	14(r12), 16(sp)
+	mov	2(r13), 118(sp)
+	mov	4(r13), 12(sp)
+	mov	6(r13), 42(sp)
+	mov	8(r13), 40(sp)
+	mov	10(r13), 70(sp)
+	mov	12(r13), 8(sp)
+	mov	14(r13), 38(sp)
+	mov	r6, r13
+	mov	r9, r6
+	mov	r14, r5
 	br	#.Lgrain128aeadv2_absorb_ad_endif2
 .Lgrain128aeadv2_absorb_ad_else1:
 	; grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	cmp	#256, 156(sp)
 	mov	#0, r15
 	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	clr	r8
+	adc	r8
+	xor	#1, r8
 	cmp	#0, 156(sp)
 	mov	#0, r15
 	subc	#1, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	clr	r10
+	adc	r10
+	xor	#1, r10
 	cmp	#0, 156(sp)
 	mov	#0, r15
 	subc	#256, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
-	and	#7, r14
-	xor	#4, r14
-	inv	r13
-	inc	r13
-	mov	r14, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	inv	r9
+	inc	r9
+	and	#7, r9
+	xor	#4, r9
+	inv	r10
+	inc	r10
+	mov	r9, r15
 	xor	#2, r15
-	and	r13, r15
-	xor	r15, r14
-	inv	r12
-	inc	r12
-	mov	r14, r15
-	xor	#1, r15
-	and	r12, r15
-	mov	r14, 154(sp)
-	xor	r15, 154(sp)
+	and	r10, r15
+	xor	r15, r9
+	inv	r8
+	inc	r8
+	mov	r9, r10
+	xor	#1, r10
+	and	r8, r10
+	mov	r9, r15
+	xor	r10, r15
+	mov	r15, 154(sp)
 	; grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
 	mov.b	154(sp), r15
+	bis	#128, r15
 	mov	r15, 126(sp)
-	bis	#128, 126(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r10, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
-	mov	2(r10), r15
+	mov	@r13, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#15, r9
+	mov	2(r13), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4626,24 +4634,24 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
-	mov	@r9, r14
-	mov	2(r9), r15
+	bis	r15, r9
+	mov	@r12, r10
+	mov	2(r12), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r13, r12
-	and	r14, r12
-	mov	@r9, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	2(r9), r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r9, r8
+	and	r10, r8
+	mov	@r12, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
+	mov	2(r12), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -4651,18 +4659,18 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
-	mov	2(r9), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	4(r9), r15
+	bis	r15, r7
+	mov	2(r12), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	4(r12), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -4672,1225 +4680,1231 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r14
-	and	r14, r11
-	xor	r11, r12
+	bis	r15, r10
+	and	r10, r7
+	xor	r7, r8
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r10), r7
+	mov	10(r13), r7
 	rla	r7
 	adc	r7
 	and	#1, r7
-	mov	12(r10), r15
+	mov	12(r13), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r7
-	mov	4(r9), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	6(r9), r15
+	mov	4(r12), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#63, r10
+	mov	6(r12), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r14
+	bis	r15, r10
 	mov	r7, r15
-	and	r14, r15
+	and	r10, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
+	xor	r15, r8
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r9), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	8(r9), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r11
-	mov	8(r9), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	10(r9), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	and	r14, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r13
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	12(r9), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r9), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	12(r9), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	@r10, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	2(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	@r10, r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	2(r10), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	4(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	6(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	4(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	6(r10), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r12
-	xor	8(r10), r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	10(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	12(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r9, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
-	mov	2(r9), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r13
-	xor	@r9, r13
-	mov	4(r9), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	6(r9), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r13
-	mov	8(r9), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	10(r9), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r13
-	mov	10(r9), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	12(r9), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	xor	r14, r13
-	mov	r13, 14(sp)
-	xor	12(r9), 14(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r10), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	4(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r11
-	xor	@r10, r11
-	mov	6(r10), r14
-	mov	8(r10), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r11
-	mov	10(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	12(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	xor	r14, r11
-	xor	12(r10), r11
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#8191, r13
-	mov	2(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r13
-	mov	8(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	10(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r10, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	2(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r13
-	mov	@r10, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	2(r10), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
-	mov	4(r10), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r13
-	mov	2(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	4(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r10), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	4(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r13
-	mov	6(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	8(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r10), r14
-	mov	6(r10), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	6(r10), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r11
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r10), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	8(r10), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r13
-	mov	8(r10), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	10(r10), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r10), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	10(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r13
-	mov	10(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	12(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r10), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	4(r10), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r13
-	mov	2(r10), r14
-	mov	4(r10), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r13
-	mov	2(r10), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	4(r10), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r10), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	10(r10), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r13
-	mov	8(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	10(r10), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r13
-	mov	10(r10), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	12(r10), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r10), r13
-	mov	12(r10), r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	10(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	12(r10), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r13
-	mov	10(r10), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	12(r10), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r13
-	and	r7, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 32(sp)
-	xor	@r9, 32(sp)
-	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r13
-	mov	#0, r14
-	mov	r12, r15
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	swpb	r13
-	mov.b	r13, r13
-	mov	r13, 136(sp)
-	bis	r14, 136(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	@r4, r12
-	and	2(r4), r13
-	and	4(r4), r14
-	and	6(r4), r15
-	mov	r12, 6(sp)
-	xor	@r8, 6(sp)
-	mov	r13, 82(sp)
-	xor	2(r8), 82(sp)
-	mov	r14, 76(sp)
-	xor	4(r8), 76(sp)
-	mov	r15, 74(sp)
-	xor	6(r8), 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	mov	r15, 144(sp)
-	and	#1, 144(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	mov	144(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 6(sp)
-	xor	r6, 82(sp)
-	xor	r7, 76(sp)
-	xor	r8, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#1, r15
-	mov	r15, 148(sp)
-	and	#1, 148(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	mov	144(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	148(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 6(sp)
-	xor	r6, 82(sp)
-	xor	r7, 76(sp)
-	xor	r8, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#2, r15
-	mov	r15, 152(sp)
-	and	#1, 152(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	mov	144(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	152(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 6(sp)
-	xor	r6, 82(sp)
-	xor	r7, 76(sp)
-	xor	r8, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#3, r15
-	mov	r15, 140(sp)
-	and	#1, 140(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	mov	144(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	148(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	140(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 6(sp)
-	xor	r6, 82(sp)
-	xor	r7, 76(sp)
-	xor	r8, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#4, r15
-	mov	r15, 128(sp)
-	and	#1, 128(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r15
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r15
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	mov	144(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	152(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	140(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	128(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 6(sp)
-	xor	r6, 82(sp)
-	xor	r7, 76(sp)
-	xor	r8, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	r15, 122(sp)
-	and	#1, 122(sp)
-	mov	@r4, r5
-	mov	2(r4), r6
-	mov	4(r4), r7
-	mov	6(r4), r14
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	clrc
-	rrc	r14
-	rrc	r7
-	rrc	r6
-	rrc	r5
-	mov	144(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	148(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	140(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	128(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	122(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r5
-	and	r13, r6
-	and	r14, r7
-	and	r15, r8
-	xor	r5, 6(sp)
-	xor	r6, 82(sp)
-	xor	r7, 76(sp)
-	xor	r8, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	and	#1, r5
-	mov	@r4, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	and	#511, r14
-	mov	2(r4), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65024, r15
-	mov	r14, 72(sp)
-	bis	r15, 72(sp)
-	and	#511, r8
-	mov	4(r4), r6
-	swpb	r6
+	mov	6(r12), r6
 	rla	r6
 	adc	r6
-	mov	r6, r15
-	and	#65024, r15
-	bis	r15, r8
-	and	#511, r6
-	mov	6(r4), r15
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#15, r6
+	mov	8(r12), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65520, r15
+	bis	r15, r6
+	mov	8(r12), r10
+	rla	r10
+	adc	r10
+	and	#1, r10
+	mov	10(r12), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r10
+	and	r10, r6
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r8
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r7, r9
+	mov	10(r12), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#3, r10
+	mov	12(r12), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65532, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r8
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	10(r12), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	12(r12), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	@r13, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
+	mov	2(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	@r13, r10
+	rla	r10
+	adc	r10
+	and	#1, r10
+	mov	2(r13), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	4(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	6(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r10
+	xor	r10, r8
+	mov	4(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	6(r13), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r10
+	xor	r10, r8
+	xor	8(r13), r8
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	8(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	10(r13), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r10
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r10, r8
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	10(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	12(r13), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r10
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r10, r8
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	@r12, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	and	#511, r9
+	mov	2(r12), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
+	bis	r15, r9
+	xor	@r12, r9
+	mov	4(r12), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	6(r12), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r9
+	mov	8(r12), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	10(r12), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r9
+	mov	10(r12), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	12(r12), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r10
+	xor	r10, r9
+	mov	r9, r15
+	xor	12(r12), r15
+	mov	r15, 14(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	2(r13), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#63, r6
+	mov	4(r13), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65472, r15
 	bis	r15, r6
-	mov	6(r4), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	144(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	148(sp), r15
+	xor	@r13, r6
+	mov	6(r13), r10
+	mov	8(r13), r15
 	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	152(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	140(sp), r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	xor	r10, r6
+	mov	10(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	12(r13), r15
 	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	128(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	122(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	xor	r10, r6
+	xor	12(r13), r6
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	@r13, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#8191, r9
+	mov	2(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r9
+	mov	8(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
+	mov	10(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	@r13, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#31, r9
+	mov	2(r13), r15
 	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r5, r7
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r9
+	mov	@r13, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	2(r13), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	2(r13), r9
+	bit	#1, r9
+	rrc	r9
+	and	#32767, r9
+	mov	4(r13), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r9
+	mov	2(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
+	mov	4(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	2(r13), r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#31, r9
+	mov	4(r13), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r9
+	mov	6(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	8(r13), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	4(r13), r10
+	mov	6(r13), r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	and	6(r13), r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r6
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	6(r13), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#7, r9
+	mov	8(r13), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r9
+	mov	8(r13), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	10(r13), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	8(r13), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#4095, r9
+	mov	10(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r9
+	mov	10(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	12(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	2(r13), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#1023, r9
+	mov	4(r13), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r9
+	mov	2(r13), r10
+	mov	4(r13), r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	and	r10, r9
+	mov	2(r13), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	4(r13), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	8(r13), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#1023, r9
+	mov	10(r13), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r9
+	mov	8(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#3, r10
+	mov	10(r13), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65532, r15
+	bis	r15, r10
+	and	r10, r9
+	mov	10(r13), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
+	mov	12(r13), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r10
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	10(r13), r9
+	mov	12(r13), r15
+	swpb	r15
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
+	mov	10(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#15, r10
+	mov	12(r13), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65520, r15
+	bis	r15, r10
+	and	r10, r9
+	mov	10(r13), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	12(r13), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r10
+	and	r10, r9
+	and	r7, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r6, r15
+	xor	@r12, r15
+	mov	r15, 32(sp)
+	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r9
+	mov	#0, r10
+	mov	r8, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r10
+	swpb	r9
+	mov.b	r9, r9
+	mov	r9, r15
+	bis	r10, r15
+	mov	r15, 136(sp)
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r7
+	and	#1, r7
+	mov	#0, r15
+	mov	#0, r8
+	mov	#0, r9
+	mov	#0, r10
+	sub	r7, r15
+	subc	#0, r8
+	subc	#0, r9
+	subc	#0, r10
+	and	@r14, r15
+	and	2(r14), r8
+	and	4(r14), r9
+	and	6(r14), r10
+	xor	@r11, r15
+	mov	r15, 6(sp)
+	mov	r8, r15
+	xor	2(r11), r15
+	mov	r15, 82(sp)
+	mov	r9, r15
+	xor	4(r11), r15
+	mov	r15, 76(sp)
+	mov	r10, r15
+	xor	6(r11), r15
+	mov	r15, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r15
+	and	#1, r15
+	mov	r15, 144(sp)
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	144(sp), r7
 	swpb	r7
 	rlam.w	#4, r7
 	rlam.w	#3, r7
 	bis	r15, r7
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
+	mov	126(sp), r8
+	rrum.w	#1, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r11
-	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r12
-	sub	r13, r11
-	subc	#0, r14
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
 	subc	#0, r15
-	subc	#0, r12
-	mov	72(sp), r13
-	and	r11, r13
-	and	r14, r8
-	mov	r6, r14
-	and	r15, r14
-	mov	r7, r15
-	and	r12, r15
-	xor	r13, 6(sp)
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 82(sp)
+	xor	r6, 76(sp)
+	xor	r7, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r15
+	rrum.w	#1, r15
+	and	#1, r15
+	mov	r15, 148(sp)
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r11
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	144(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	148(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r15
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
+	subc	#0, r15
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 82(sp)
+	xor	r6, 76(sp)
+	xor	r7, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r15
+	rrum.w	#2, r15
+	and	#1, r15
+	mov	r15, 152(sp)
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	144(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	148(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	152(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r8
+	rrum.w	#3, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r15
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
+	subc	#0, r15
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 82(sp)
+	xor	r6, 76(sp)
+	xor	r7, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r15, 140(sp)
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r11
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	144(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r11, r15
+	mov	148(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	152(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	140(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r8
+	rrum.w	#4, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r15
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
+	subc	#0, r15
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 82(sp)
+	xor	r6, 76(sp)
+	xor	r7, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r15
+	rrum.w	#4, r15
+	and	#1, r15
+	mov	r15, 128(sp)
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r15
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r15
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	144(sp), r11
+	swpb	r11
+	rlam.w	#3, r11
+	bis	r15, r11
+	mov	148(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r11, r15
+	mov	152(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	140(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	128(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#1, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r15
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
+	subc	#0, r15
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 82(sp)
+	xor	r6, 76(sp)
+	xor	r7, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	mov	r15, 122(sp)
+	mov	@r14, r4
+	mov	2(r14), r5
+	mov	4(r14), r6
+	mov	6(r14), r11
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	clrc
+	rrc	r11
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	mov	144(sp), r15
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	148(sp), r11
+	swpb	r11
+	rlam.w	#3, r11
+	bis	r15, r11
+	mov	152(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r11, r15
+	mov	140(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	128(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	122(sp), r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	#0, r9
+	mov	#0, r10
+	mov	#0, r11
+	mov	#0, r15
+	sub	r8, r9
+	subc	#0, r10
+	subc	#0, r11
+	subc	#0, r15
+	and	r9, r4
+	and	r10, r5
+	and	r11, r6
+	and	r15, r7
+	xor	r4, 6(sp)
+	xor	r5, 82(sp)
+	xor	r6, 76(sp)
+	xor	r7, 74(sp)
+	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov.b	137(sp), r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
+	and	#1, r7
+	mov	@r14, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#511, r15
+	mov	2(r14), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	mov	r8, r11
+	and	#65024, r11
+	bis	r11, r15
+	mov	r15, 72(sp)
+	and	#511, r8
+	mov	4(r14), r4
+	swpb	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
+	and	#65024, r15
+	bis	r15, r8
+	and	#511, r4
+	mov	6(r14), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	bis	r15, r4
+	mov	6(r14), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	mov	144(sp), r11
+	swpb	r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	148(sp), r15
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	152(sp), r11
+	swpb	r11
+	rlam.w	#3, r11
+	bis	r15, r11
+	mov	140(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r11, r15
+	mov	128(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#1, r11
+	bis	r15, r11
+	mov	122(sp), r15
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	r7, r5
+	swpb	r5
+	rlam.w	#4, r5
+	rlam.w	#3, r5
+	bis	r15, r5
+	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	mov	126(sp), r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	mov	#0, r6
+	mov	#0, r11
+	mov	#0, r15
+	mov	#0, r9
+	sub	r10, r6
+	subc	#0, r11
+	subc	#0, r15
+	subc	#0, r9
+	mov	72(sp), r10
+	and	r6, r10
+	and	r11, r8
+	mov	r4, r11
+	and	r15, r11
+	mov	r5, r15
+	and	r9, r15
+	xor	r10, 6(sp)
 	xor	r8, 82(sp)
-	mov	76(sp), r7
-	xor	r14, r7
+	mov	76(sp), r10
+	xor	r11, r10
 	mov	74(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	mov	@r4, r8
-	mov	2(r4), r12
-	mov	4(r4), r13
-	mov	6(r4), r15
-	swpb	r12
+	mov.b	137(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	mov	@r14, r5
+	mov	2(r14), r6
+	mov	4(r14), r8
+	mov	6(r14), r15
+	swpb	r6
+	swpb	r5
+	xor.b	r6, r5
+	xor	r6, r5
 	swpb	r8
-	xor.b	r12, r8
-	xor	r12, r8
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
+	xor.b	r8, r6
+	xor	r8, r6
 	swpb	r15
-	xor.b	r15, r13
-	xor	r15, r13
+	xor.b	r15, r8
+	xor	r15, r8
 	mov.b	r15, r15
 	mov	144(sp), r14
 	swpb	r14
@@ -5916,12 +5930,12 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	bis	r14, r15
-	mov	r5, r14
+	mov	r7, r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#2, r14
 	bis	r15, r14
-	mov	r6, r15
+	mov	r9, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
@@ -5929,25 +5943,24 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:126: for i in 0..n {
 	mov	#0, 116(sp)
 	mov	#0, 114(sp)
-	mov	2(r9), 30(sp)
-	mov	4(r9), 28(sp)
-	mov	6(r9), 26(sp)
-	mov	8(r9), 24(sp)
-	mov	10(r9), 20(sp)
-	mov	12(r9), 18(sp)
-	mov	14(r9), 16(sp)
-	mov	2(r10), r5
-	mov	4(r10), 12(sp)
-	mov	6(r10), 42(sp)
-	mov	8(r10), 40(sp)
-	mov	10(r10), 70(sp)
-	mov	12(r10), 8(sp)
-	mov	14(r10), 38(sp)
+	mov	2(r12), 30(sp)
+	mov	4(r12), 28(sp)
+	mov	6(r12), 26(sp)
+	mov	8(r12), 24(sp)
+	mov	10(r12), 20(sp)
+	mov	12(r12), 18(sp)
+	mov	14(r12), 16(sp)
+	mov	2(r13), r7
+	mov	4(r13), 12(sp)
+	mov	6(r13), 42(sp)
+	mov	8(r13), 40(sp)
+	mov	10(r13), 70(sp)
+	mov	12(r13), 8(sp)
+	mov	14(r13), 38(sp)
 	mov	82(sp), r9
-	mov	r7, r10
-	mov	r8, 98(sp)
-	mov	r12, 96(sp)
-	mov	r13, 90(sp)
+	mov	r5, 98(sp)
+	mov	r6, 96(sp)
+	mov	r8, 90(sp)
 	mov	r15, 52(sp)
 	cmp	154(sp), 116(sp)
 	mov	114(sp), r15
@@ -6001,16 +6014,16 @@ grain128aeadv2_absorb_ad:
 	clr	10(sp)
 .Lgrain128aeadv2_absorb_ad_shend6:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
+	mov	r7, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -6021,23 +6034,23 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r13
+	bis	r15, r8
 	mov	30(sp), r14
 	mov	28(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r13, r12
+	mov	r8, r12
 	and	r14, r12
-	mov	30(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
+	mov	30(sp), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	28(sp), r15
 	rla	r15
 	adc	r15
@@ -6046,7 +6059,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r8
+	bis	r15, r13
 	mov	28(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6068,18 +6081,18 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r8
-	xor	r8, r12
+	and	r14, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	and	#1, r8
+	mov	8(sp), r13
+	rla	r13
+	adc	r13
+	and	#1, r13
 	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r8
+	bis	r15, r13
 	mov	26(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6095,21 +6108,21 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r8, r15
+	mov	r13, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	24(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
+	mov	24(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#15, r6
 	mov	20(sp), r15
 	rla	r15
 	adc	r15
@@ -6120,7 +6133,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r7
+	bis	r15, r6
 	mov	20(sp), r14
 	rla	r14
 	adc	r14
@@ -6130,11 +6143,11 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r12
+	xor	r6, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r8, r13
+	and	r13, r8
 	mov	18(sp), r14
 	rla	r14
 	adc	r14
@@ -6148,9 +6161,9 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r13
+	and	r14, r8
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r12
+	xor	r8, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	18(sp), r14
 	rla	r14
@@ -6170,7 +6183,7 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r5, r14
+	mov	r7, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -6184,7 +6197,7 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r12
-	mov	r5, r14
+	mov	r7, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
@@ -6275,8 +6288,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	30(sp), r13
-	xor	r14, r13
+	mov	30(sp), r8
+	xor	r14, r8
 	mov	26(sp), r14
 	swpb	r14
 	rla	r14
@@ -6292,7 +6305,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r8
 	mov	20(sp), r14
 	swpb	r14
 	rla	r14
@@ -6308,7 +6321,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r13
+	xor	r14, r8
 	mov	18(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6318,9 +6331,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r13
-	mov	r13, 108(sp)
-	xor	16(sp), 108(sp)
+	xor	r14, r8
+	mov	r8, r15
+	xor	16(sp), r15
+	mov	r15, 108(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r14
 	swpb	r14
@@ -6337,15 +6351,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r5, r13
-	xor	r14, r13
+	mov	r7, r8
+	xor	r14, r8
 	mov	40(sp), r14
 	mov	70(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r13
+	xor	r14, r8
 	mov	8(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6365,17 +6379,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r13
-	xor	38(sp), r13
+	xor	r14, r8
+	xor	38(sp), r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r5, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
+	mov	r7, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -6384,7 +6398,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r7
+	bis	r15, r6
 	mov	70(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6402,11 +6416,11 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r6, r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r5, r14
+	mov	r7, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6425,13 +6439,13 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#7, r7
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
@@ -6440,10 +6454,10 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r5
-	and	r5, r14
+	bis	r15, r7
+	and	r7, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r14, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	bit	#1, r7
@@ -6469,7 +6483,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	swpb	r7
@@ -6511,7 +6525,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r14
 	mov	40(sp), r15
@@ -6521,7 +6535,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r14
 	and	40(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r14, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -6551,7 +6565,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	70(sp), r7
 	bit	#1, r7
@@ -6597,7 +6611,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	12(sp), r7
 	swpb	r7
@@ -6634,7 +6648,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	70(sp), r7
 	swpb	r7
@@ -6680,7 +6694,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r7
 	mov	38(sp), r15
@@ -6728,12 +6742,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	and	r14, r7
-	and	r8, r7
+	and	r13, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r13
+	xor	r7, r8
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r13, 104(sp)
-	xor	30(sp), 104(sp)
+	mov	r8, r15
+	xor	30(sp), r15
+	mov	r15, 104(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	#0, r14
@@ -6772,8 +6787,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	swpb	r13
 	mov.b	r13, r13
-	mov	r13, 48(sp)
-	bis	r14, 48(sp)
+	mov	r13, r15
+	bis	r14, r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r12
 	and	#1, r12
@@ -6794,16 +6810,16 @@ grain128aeadv2_absorb_ad:
 	mov	52(sp), r15
 	and	r8, r15
 	xor	r12, 6(sp)
-	mov	r9, r6
-	xor	r13, r6
-	mov	r10, r8
-	xor	r14, r8
+	mov	r9, r8
+	xor	r13, r8
+	mov	r10, r9
+	xor	r14, r9
 	mov	r11, r7
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
+	and	#1, r15
 	mov	r15, 60(sp)
-	and	#1, 60(sp)
 	mov	98(sp), r10
 	mov	96(sp), r4
 	mov	90(sp), r5
@@ -6813,11 +6829,11 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	60(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	60(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#1, r11
@@ -6835,17 +6851,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r6
-	xor	r14, r8
+	xor	r13, r8
+	xor	r14, r9
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 66(sp)
-	and	#1, 66(sp)
 	mov	98(sp), r10
 	mov	96(sp), r4
 	mov	90(sp), r5
@@ -6865,11 +6881,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	66(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	66(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#2, r11
@@ -6887,17 +6903,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r6
-	xor	r14, r8
+	xor	r13, r8
+	xor	r14, r9
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#2, r15
+	and	#1, r15
 	mov	r15, 68(sp)
-	and	#1, 68(sp)
 	mov	98(sp), r10
 	mov	96(sp), r4
 	mov	90(sp), r5
@@ -6927,11 +6943,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	68(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	68(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#3, r11
@@ -6949,17 +6965,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r6
-	xor	r14, r8
+	xor	r13, r8
+	xor	r14, r9
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#3, r15
+	and	#1, r15
 	mov	r15, 56(sp)
-	and	#1, 56(sp)
 	mov	98(sp), r10
 	mov	96(sp), r4
 	mov	90(sp), r5
@@ -6998,11 +7014,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	56(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	56(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#4, r11
@@ -7020,17 +7036,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r6
-	xor	r14, r8
+	xor	r13, r8
+	xor	r14, r9
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#4, r15
+	and	#1, r15
 	mov	r15, 46(sp)
-	and	#1, 46(sp)
 	mov	98(sp), r10
 	mov	96(sp), r4
 	mov	90(sp), r5
@@ -7078,11 +7094,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	46(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	46(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	10(sp), r11
 	rrum.w	#4, r11
@@ -7101,19 +7117,19 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r6
-	xor	r14, r8
+	xor	r13, r8
+	xor	r14, r9
 	xor	r15, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 36(sp)
-	and	#1, 36(sp)
-	mov	98(sp), r9
+	mov	98(sp), r6
 	mov	96(sp), r10
 	mov	90(sp), r4
 	mov	52(sp), r14
@@ -7121,32 +7137,32 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
@@ -7180,25 +7196,26 @@ grain128aeadv2_absorb_ad:
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r13
 	sub	r11, r12
+	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r13
-	and	r12, r9
-	and	r14, r10
-	mov	r4, r14
+	and	r12, r6
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
 	and	r15, r14
-	mov	r5, r15
-	and	r13, r15
-	xor	r9, 6(sp)
-	mov	r6, 4(sp)
-	xor	r10, 4(sp)
-	mov	r8, r10
-	xor	r14, r10
-	xor	r15, r7
+	xor	r6, 6(sp)
+	mov	r8, r15
+	xor	r10, r15
+	mov	r15, 4(sp)
+	mov	r9, r10
+	xor	r13, r10
+	xor	r14, r7
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r5
 	rrum.w	#4, r5
@@ -7354,16 +7371,16 @@ grain128aeadv2_absorb_ad:
 	mov	16(sp), 18(sp)
 	mov	14(sp), 16(sp)
 	mov	108(sp), 14(sp)
-	mov	12(sp), r5
+	mov	12(sp), r7
 	mov	42(sp), 12(sp)
 	mov	40(sp), 42(sp)
 	mov	70(sp), 40(sp)
-	mov	8(sp), r6
-	mov	38(sp), r7
+	mov	8(sp), r5
+	mov	38(sp), r6
 	mov	32(sp), 38(sp)
 	mov	104(sp), 32(sp)
-	mov	r6, 70(sp)
-	mov	r7, 8(sp)
+	mov	r5, 70(sp)
+	mov	r6, 8(sp)
 	mov	r8, 6(sp)
 	mov	r12, 98(sp)
 	mov	r13, 96(sp)
@@ -7378,27 +7395,28 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_loop3
 .Lgrain128aeadv2_absorb_ad_near14:
 .Lgrain128aeadv2_absorb_ad_done4:
-	mov	r5, 118(sp)
-	mov	6(sp), r7
-	mov	r9, r6
-	mov	r11, r9
-	mov	98(sp), r11
-	mov	96(sp), r5
-	mov	90(sp), r4
+	mov	r7, 118(sp)
+	mov	6(sp), r13
+	mov	r9, r7
+	mov	r10, r8
+	mov	r11, r6
+	mov	98(sp), r10
+	mov	96(sp), r11
+	mov	90(sp), r5
 	mov	52(sp), r15
 .Lgrain128aeadv2_absorb_ad_endif2:
 	; grain128aeadv2.ae:130: for i in 0..a {
 	mov	#0, 112(sp)
 	mov	#0, 134(sp)
-	mov	30(sp), r8
+	mov	30(sp), r9
 	mov	118(sp), r12
-	mov	r7, 2(sp)
-	mov	r6, 120(sp)
-	mov	r10, r13
-	mov	r9, r14
-	mov	r11, 94(sp)
-	mov	r5, 92(sp)
-	mov	r4, 86(sp)
+	mov	r13, 2(sp)
+	mov	r7, 120(sp)
+	mov	r8, r13
+	mov	r6, r14
+	mov	r10, 94(sp)
+	mov	r11, 92(sp)
+	mov	r5, 86(sp)
 	mov	r15, 50(sp)
 	cmp	156(sp), 112(sp)
 	mov	134(sp), r15
@@ -7434,7 +7452,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r7
-	mov	r8, r11
+	mov	r9, r11
 	mov	28(sp), r15
 	swpb	r15
 	swpb	r11
@@ -7442,14 +7460,14 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r11
 	mov	r7, r10
 	and	r11, r10
-	mov	r8, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#7, r9
+	mov	r9, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	28(sp), r15
 	rla	r15
 	adc	r15
@@ -7458,7 +7476,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r9
+	bis	r15, r8
 	mov	28(sp), r11
 	bit	#1, r11
 	rrc	r11
@@ -7480,25 +7498,25 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r11
-	and	r11, r9
-	xor	r9, r10
+	and	r11, r8
+	xor	r8, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r9
-	rla	r9
-	adc	r9
-	and	#1, r9
+	mov	8(sp), r11
+	rla	r11
+	adc	r11
+	and	#1, r11
 	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r9
-	mov	26(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
+	bis	r15, r11
+	mov	26(sp), r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#63, r8
 	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -7506,9 +7524,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r11
-	mov	r9, r15
-	and	r11, r15
+	bis	r15, r8
+	mov	r11, r15
+	and	r8, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
@@ -7533,45 +7551,45 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r6
-	mov	20(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	mov	20(sp), r8
+	rla	r8
+	adc	r8
+	and	#1, r8
 	mov	18(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r11
-	and	r11, r6
+	bis	r15, r8
+	and	r8, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r9, r7
-	mov	18(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
+	and	r11, r7
+	mov	18(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#3, r8
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r8
+	and	r8, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r7, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	18(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
+	mov	18(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	16(sp), r15
 	rla	r15
 	adc	r15
@@ -7580,42 +7598,42 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
-	xor	r11, r10
-	mov	r12, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
+	bis	r15, r8
+	xor	r8, r10
+	mov	r12, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
 	mov	12(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r11
-	xor	r11, r10
-	mov	r12, r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	bis	r15, r8
+	xor	r8, r10
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	and	#1, r8
 	mov	12(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r11
-	xor	r11, r10
-	mov	42(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	bis	r15, r8
+	xor	r8, r10
+	mov	42(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#4095, r8
 	mov	40(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7626,16 +7644,16 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	xor	r11, r10
-	mov	42(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
+	bis	r15, r8
+	xor	r8, r10
+	mov	42(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	40(sp), r15
 	rla	r15
 	adc	r15
@@ -7644,58 +7662,58 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
-	xor	r11, r10
+	bis	r15, r8
+	xor	r8, r10
 	xor	70(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	70(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
+	mov	70(sp), r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
 	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r11
+	bis	r15, r8
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
+	xor	r8, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
+	mov	8(sp), r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
 	mov	38(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r11
+	bis	r15, r8
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
+	xor	r8, r10
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r8, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#511, r11
+	mov	r9, r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#511, r8
 	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r11
-	mov	r8, r7
-	xor	r11, r7
-	mov	26(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
+	bis	r15, r8
+	mov	r9, r7
+	xor	r8, r7
+	mov	26(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#1023, r8
 	mov	24(sp), r15
 	swpb	r15
 	rla	r15
@@ -7703,15 +7721,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r11
-	xor	r11, r7
-	mov	20(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
+	bis	r15, r8
+	xor	r8, r7
+	mov	20(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#1023, r8
 	mov	18(sp), r15
 	swpb	r15
 	rla	r15
@@ -7719,20 +7737,21 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r11
-	xor	r11, r7
-	mov	18(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
+	bis	r15, r8
+	xor	r8, r7
+	mov	18(sp), r8
+	bit	#1, r8
+	rrc	r8
+	and	#32767, r8
 	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r11
-	xor	r11, r7
-	mov	r7, 106(sp)
-	xor	16(sp), 106(sp)
+	bis	r15, r8
+	xor	r8, r7
+	mov	r7, r15
+	xor	16(sp), r15
+	mov	r15, 106(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r7
 	swpb	r7
@@ -7749,15 +7768,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r7
-	mov	r12, r11
-	xor	r7, r11
+	mov	r12, r8
+	xor	r7, r8
 	mov	40(sp), r7
 	mov	70(sp), r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	xor	r7, r11
+	xor	r7, r8
 	mov	8(sp), r7
 	swpb	r7
 	bit	#1, r7
@@ -7777,8 +7796,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r7
-	xor	r7, r11
-	xor	38(sp), r11
+	xor	r7, r8
+	xor	38(sp), r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r6
 	bit	#1, r6
@@ -7816,7 +7835,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r7
 	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r11
+	xor	r6, r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r12, r7
 	swpb	r7
@@ -7855,7 +7874,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	bit	#1, r7
@@ -7881,7 +7900,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	12(sp), r7
 	swpb	r7
@@ -7923,7 +7942,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r12
 	mov	40(sp), r15
@@ -7933,7 +7952,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	and	40(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
+	xor	r12, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -7963,7 +7982,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	70(sp), r7
 	bit	#1, r7
@@ -8009,7 +8028,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	12(sp), r7
 	swpb	r7
@@ -8046,7 +8065,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	70(sp), r7
 	swpb	r7
@@ -8092,7 +8111,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r12
 	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	8(sp), r7
 	mov	38(sp), r15
@@ -8140,12 +8159,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r12
 	and	r12, r7
-	and	r9, r7
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r7, r8
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, 102(sp)
-	xor	r8, 102(sp)
+	mov	r8, r15
+	xor	r9, r15
+	mov	r15, 102(sp)
 	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r11
 	mov	#0, r12
@@ -8184,8 +8204,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	swpb	r11
 	mov.b	r11, r11
-	mov	r11, 22(sp)
-	bis	r12, 22(sp)
+	mov	r11, r15
+	bis	r12, r15
+	mov	r15, 22(sp)
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r10
 	and	#1, r10
@@ -8206,16 +8227,16 @@ grain128aeadv2_absorb_ad:
 	mov	50(sp), r15
 	and	r9, r15
 	xor	r10, 2(sp)
-	mov	120(sp), r6
-	xor	r11, r6
-	mov	r13, r7
-	xor	r12, r7
+	mov	120(sp), r7
+	xor	r11, r7
+	mov	r13, r9
+	xor	r12, r9
 	mov	r14, r8
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
+	and	#1, r15
 	mov	r15, 58(sp)
-	and	#1, 58(sp)
 	mov	94(sp), r10
 	mov	92(sp), r4
 	mov	86(sp), r5
@@ -8225,11 +8246,11 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	58(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	58(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r11
 	rrum.w	#1, r11
@@ -8247,17 +8268,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 64(sp)
-	and	#1, 64(sp)
 	mov	94(sp), r10
 	mov	92(sp), r4
 	mov	86(sp), r5
@@ -8277,11 +8298,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	64(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	64(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r11
 	rrum.w	#2, r11
@@ -8299,17 +8320,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#2, r15
+	and	#1, r15
 	mov	r15, 62(sp)
-	and	#1, 62(sp)
 	mov	94(sp), r10
 	mov	92(sp), r4
 	mov	86(sp), r5
@@ -8339,11 +8360,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	62(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	62(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r11
 	rrum.w	#3, r11
@@ -8361,17 +8382,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#3, r15
+	and	#1, r15
 	mov	r15, 54(sp)
-	and	#1, 54(sp)
 	mov	94(sp), r10
 	mov	92(sp), r4
 	mov	86(sp), r5
@@ -8410,11 +8431,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	54(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r11
 	rrum.w	#4, r11
@@ -8432,17 +8453,17 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#4, r15
+	and	#1, r15
 	mov	r15, 44(sp)
-	and	#1, 44(sp)
 	mov	94(sp), r10
 	mov	92(sp), r4
 	mov	86(sp), r5
@@ -8490,11 +8511,11 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	44(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
+	mov	44(sp), r6
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
 	mov	100(sp), r11
 	rrum.w	#4, r11
@@ -8513,19 +8534,19 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r9, r15
+	mov	r6, r15
 	and	r12, r15
 	xor	r10, 2(sp)
-	xor	r13, r6
-	xor	r14, r7
+	xor	r13, r7
+	xor	r14, r9
 	xor	r15, r8
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
+	and	#1, r15
 	mov	r15, 34(sp)
-	and	#1, 34(sp)
-	mov	94(sp), r9
+	mov	94(sp), r6
 	mov	92(sp), r10
 	mov	86(sp), r4
 	mov	50(sp), r14
@@ -8533,32 +8554,32 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r9
+	rrc	r6
 	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
@@ -8592,26 +8613,26 @@ grain128aeadv2_absorb_ad:
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r13
 	sub	r11, r12
+	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r13
-	and	r12, r9
-	and	r14, r10
-	mov	r4, r14
+	and	r12, r6
+	and	r13, r10
+	mov	r4, r13
+	and	r14, r13
+	mov	r5, r14
 	and	r15, r14
-	mov	r5, r15
-	and	r13, r15
-	xor	r9, 2(sp)
-	mov	r6, 0(sp)
-	xor	r10, 0(sp)
-	mov	r7, r9
-	xor	r14, r9
+	xor	r6, 2(sp)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 0(sp)
+	xor	r13, r9
 	mov	r8, r10
-	xor	r15, r10
+	xor	r14, r10
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r5
 	rrum.w	#4, r5
@@ -8707,17 +8728,17 @@ grain128aeadv2_absorb_ad:
 	mov	r10, r14
 	xor	r15, r14
 	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	mov	94(sp), r9
+	mov.b	23(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	mov	94(sp), r8
 	mov	92(sp), r10
 	mov	86(sp), r11
 	mov	50(sp), r15
 	swpb	r10
-	swpb	r9
-	xor.b	r10, r9
-	xor	r10, r9
+	swpb	r8
+	xor.b	r10, r8
+	xor	r10, r8
 	swpb	r11
 	xor.b	r11, r10
 	xor	r11, r10
@@ -8754,12 +8775,12 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r12
 	rlam.w	#2, r12
 	bis	r15, r12
-	mov	r8, r15
+	mov	r9, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	bis	r12, r15
-	mov	28(sp), r8
+	mov	28(sp), r9
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
 	mov	20(sp), 24(sp)
@@ -8779,7 +8800,7 @@ grain128aeadv2_absorb_ad:
 	mov	r5, 8(sp)
 	mov	r6, 2(sp)
 	mov	r7, 120(sp)
-	mov	r9, 94(sp)
+	mov	r8, 94(sp)
 	mov	r10, 92(sp)
 	mov	r11, 86(sp)
 	mov	r15, 50(sp)
@@ -8793,7 +8814,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_near16:
 .Lgrain128aeadv2_absorb_ad_done11:
 	mov	162(sp), r15
-	mov	r8, 0(r15)
+	mov	r9, 0(r15)
 	mov	28(sp), 2(r15)
 	mov	26(sp), 4(r15)
 	mov	24(sp), 6(r15)
@@ -8828,7 +8849,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 272 bytes (136 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 17312 bytes of code
+;     estimated 17098 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -8862,17 +8883,7 @@ grain128aeadv2_init:
 	mov	14(r7), 38(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r10, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	r11, r7
+	mov	r10, r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -8881,9 +8892,19 @@ grain128aeadv2_init:
 	adc	r7
 	rla	r7
 	adc	r7
-	and	#65520, r7
-	mov	r6, 2(sp)
-	bis	r7, 2(sp)
+	and	#15, r7
+	mov	r11, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#65520, r6
+	bis	r6, r7
+	mov	r7, 2(sp)
 	mov	10(sp), r6
 	mov	8(sp), r7
 	swpb	r7
@@ -8933,16 +8954,16 @@ grain128aeadv2_init:
 	and	r6, r4
 	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r15, r7
+	mov	r14, r7
 	rla	r7
 	adc	r7
-	and	#65534, r7
-	mov	r6, 0(sp)
-	bis	r7, 0(sp)
+	and	#1, r7
+	mov	r15, r6
+	rla	r6
+	adc	r6
+	and	#65534, r6
+	bis	r6, r7
+	mov	r7, 0(sp)
 	mov	6(sp), r6
 	swpb	r6
 	bit	#1, r6
@@ -9126,8 +9147,9 @@ grain128aeadv2_init:
 	and	#65408, r7
 	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 12(sp)
-	xor	r6, 12(sp)
+	mov	r5, r7
+	xor	r6, r7
+	mov	r7, 12(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	10(sp), r6
 	swpb	r6
@@ -9184,8 +9206,9 @@ grain128aeadv2_init:
 	and	#32768, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	r5, 18(sp)
-	xor	20(sp), 18(sp)
+	mov	r5, r7
+	xor	20(sp), r7
+	mov	r7, 18(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r11, r6
 	swpb	r6
@@ -9633,17 +9656,7 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_near3:
 .Lgrain128aeadv2_init_done2:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r10, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	r11, r7
+	mov	r10, r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -9652,9 +9665,19 @@ grain128aeadv2_init:
 	adc	r7
 	rla	r7
 	adc	r7
-	and	#65520, r7
-	mov	r6, 34(sp)
-	bis	r7, 34(sp)
+	and	#15, r7
+	mov	r11, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#65520, r6
+	bis	r6, r7
+	mov	r7, 34(sp)
 	mov	10(sp), r6
 	mov	8(sp), r7
 	swpb	r7
@@ -9704,16 +9727,16 @@ grain128aeadv2_init:
 	and	r6, r4
 	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r15, r7
+	mov	r14, r7
 	rla	r7
 	adc	r7
-	and	#65534, r7
-	mov	r6, 86(sp)
-	bis	r7, 86(sp)
+	and	#1, r7
+	mov	r15, r6
+	rla	r6
+	adc	r6
+	and	#65534, r6
+	bis	r6, r7
+	mov	r7, 86(sp)
 	mov	6(sp), r6
 	swpb	r6
 	bit	#1, r6
@@ -9897,8 +9920,9 @@ grain128aeadv2_init:
 	and	#65408, r7
 	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 68(sp)
-	xor	r6, 68(sp)
+	mov	r5, r7
+	xor	r6, r7
+	mov	r7, 68(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	10(sp), r6
 	swpb	r6
@@ -9955,8 +9979,9 @@ grain128aeadv2_init:
 	and	#32768, r7
 	bis	r7, r6
 	xor	r6, r5
-	mov	r5, 76(sp)
-	xor	20(sp), 76(sp)
+	mov	r5, r7
+	xor	20(sp), r7
+	mov	r7, 76(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r11, r5
 	swpb	r5
@@ -10376,22 +10401,13 @@ grain128aeadv2_init:
 	xor	10(sp), r6
 	xor	@r10, r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r7, 124(sp)
-	xor	68(sp), 124(sp)
+	mov	r7, r10
+	xor	68(sp), r10
+	mov	r10, 124(sp)
 	mov	r6, r7
 	xor	68(sp), r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r11, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	r8, r10
+	mov	r11, r10
 	rla	r10
 	adc	r10
 	rla	r10
@@ -10400,9 +10416,19 @@ grain128aeadv2_init:
 	adc	r10
 	rla	r10
 	adc	r10
-	and	#65520, r10
-	mov	r6, 32(sp)
-	bis	r10, 32(sp)
+	and	#15, r10
+	mov	r8, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#65520, r6
+	bis	r6, r10
+	mov	r10, 32(sp)
 	mov	8(sp), r6
 	mov	6(sp), r10
 	swpb	r10
@@ -10452,16 +10478,16 @@ grain128aeadv2_init:
 	and	r6, r4
 	xor	r4, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r15, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	38(sp), r10
+	mov	r15, r10
 	rla	r10
 	adc	r10
-	and	#65534, r10
-	mov	r6, 84(sp)
-	bis	r10, 84(sp)
+	and	#1, r10
+	mov	38(sp), r6
+	rla	r6
+	adc	r6
+	and	#65534, r6
+	bis	r6, r10
+	mov	r10, 84(sp)
 	mov	4(sp), r6
 	swpb	r6
 	bit	#1, r6
@@ -10645,8 +10671,9 @@ grain128aeadv2_init:
 	and	#65408, r10
 	bis	r10, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 64(sp)
-	xor	r6, 64(sp)
+	mov	r5, r10
+	xor	r6, r10
+	mov	r10, 64(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	8(sp), r6
 	swpb	r6
@@ -10703,8 +10730,9 @@ grain128aeadv2_init:
 	and	#32768, r10
 	bis	r10, r6
 	xor	r6, r5
-	mov	r5, 74(sp)
-	xor	90(sp), 74(sp)
+	mov	r5, r10
+	xor	90(sp), r10
+	mov	r10, 74(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r8, r5
 	swpb	r5
@@ -11124,21 +11152,23 @@ grain128aeadv2_init:
 	xor	8(sp), r6
 	xor	2(r11), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r10, 122(sp)
-	xor	64(sp), 122(sp)
-	mov	r6, 52(sp)
-	xor	64(sp), 52(sp)
+	mov	r10, r11
+	xor	64(sp), r11
+	mov	r11, 122(sp)
+	mov	r6, r11
+	xor	64(sp), r11
+	mov	r11, 52(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
+	mov	r8, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	r12, r11
 	rla	r11
 	adc	r11
@@ -11149,23 +11179,23 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r4
-	mov	6(sp), r10
+	bis	r11, r5
+	mov	6(sp), r6
 	mov	4(sp), r11
 	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	mov	r4, r6
-	and	r10, r6
-	mov	6(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
+	swpb	r6
+	xor.b	r11, r6
+	xor	r11, r6
+	mov	r5, r10
+	and	r6, r10
+	mov	6(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#7, r4
 	mov	4(sp), r11
 	rla	r11
 	adc	r11
@@ -11174,17 +11204,17 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r5
-	mov	4(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	bis	r11, r4
+	mov	4(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
 	mov	44(sp), r11
 	bit	#1, r11
 	rrc	r11
@@ -11195,27 +11225,27 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#61440, r11
-	bis	r11, r10
-	and	r10, r5
-	xor	r5, r6
+	bis	r11, r6
+	and	r6, r4
+	xor	r4, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	38(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	r7, r11
+	mov	38(sp), r11
 	rla	r11
 	adc	r11
-	and	#65534, r11
-	mov	r10, 80(sp)
-	bis	r11, 80(sp)
-	mov	44(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
+	and	#1, r11
+	mov	r7, r6
+	rla	r6
+	adc	r6
+	and	#65534, r6
+	bis	r6, r11
+	mov	r11, 80(sp)
+	mov	44(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#63, r6
 	mov	r9, r11
 	swpb	r11
 	bit	#1, r11
@@ -11223,22 +11253,22 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65472, r11
-	bis	r11, r10
+	bis	r11, r6
 	mov	80(sp), r11
-	and	r10, r11
+	and	r6, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r6
+	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
+	mov	r9, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	20(sp), r11
 	rla	r11
 	adc	r11
@@ -11249,47 +11279,46 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r5
-	mov	20(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
+	bis	r11, r4
+	mov	20(sp), r6
+	rla	r6
+	adc	r6
+	and	#1, r6
 	mov	90(sp), r11
 	rla	r11
 	adc	r11
 	and	#65534, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r6
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r6
+	xor	r4, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r4, r5
 	and	80(sp), r5
-	mov	90(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
+	mov	90(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#3, r6
 	mov	124(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
 	adc	r11
 	and	#65532, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r6
+	and	r6, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r6
+	xor	r5, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	90(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	mov	90(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
 	mov	124(sp), r11
 	rla	r11
 	adc	r11
@@ -11298,42 +11327,42 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
+	bis	r11, r6
+	xor	r6, r10
+	mov	r8, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#16383, r6
 	mov	r12, r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#49152, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r8, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
+	bis	r11, r6
+	xor	r6, r10
+	mov	r8, r6
+	rla	r6
+	adc	r6
+	and	#1, r6
 	mov	r12, r11
 	rla	r11
 	adc	r11
 	and	#65534, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r13, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	bis	r11, r6
+	xor	r6, r10
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
 	mov	r14, r11
 	bit	#1, r11
 	rrc	r11
@@ -11344,16 +11373,16 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#61440, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r13, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	bis	r11, r6
+	xor	r6, r10
+	mov	r13, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
 	mov	r14, r11
 	rla	r11
 	adc	r11
@@ -11362,58 +11391,58 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r10
-	xor	r10, r6
-	xor	r15, r6
+	bis	r11, r6
+	xor	r6, r10
+	xor	r15, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	mov	r15, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
 	mov	38(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	and	#65408, r11
-	bis	r11, r10
+	bis	r11, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r6
+	xor	r6, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	38(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	mov	38(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
 	mov	r7, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	and	#65408, r11
-	bis	r11, r10
+	bis	r11, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r6
+	xor	r6, r10
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	6(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	and	#511, r10
+	mov	6(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	and	#511, r6
 	mov	4(sp), r11
 	swpb	r11
 	rla	r11
 	adc	r11
 	and	#65024, r11
-	bis	r11, r10
+	bis	r11, r6
 	mov	6(sp), r5
-	xor	r10, r5
-	mov	44(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
+	xor	r6, r5
+	mov	44(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
 	mov	r9, r11
 	swpb	r11
 	rla	r11
@@ -11421,15 +11450,15 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#64512, r11
-	bis	r11, r10
-	xor	r10, r5
-	mov	20(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
+	bis	r11, r6
+	xor	r6, r5
+	mov	20(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
 	mov	90(sp), r11
 	swpb	r11
 	rla	r11
@@ -11437,28 +11466,29 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#64512, r11
-	bis	r11, r10
-	xor	r10, r5
-	mov	90(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
+	bis	r11, r6
+	xor	r6, r5
+	mov	90(sp), r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
 	mov	124(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32768, r11
-	bis	r11, r10
-	xor	r10, r5
-	mov	r5, 72(sp)
-	xor	124(sp), 72(sp)
+	bis	r11, r6
+	xor	r6, r5
+	mov	r5, r11
+	xor	124(sp), r11
+	mov	r11, 72(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r12, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
+	mov	r12, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#63, r5
 	mov	r13, r11
 	swpb	r11
 	bit	#1, r11
@@ -11466,25 +11496,25 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65472, r11
-	bis	r11, r10
-	mov	r8, r5
-	xor	r10, r5
-	mov	r14, r10
+	bis	r11, r5
+	mov	r8, r6
+	xor	r5, r6
+	mov	r14, r5
 	mov	r15, r11
 	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	xor	r10, r5
-	mov	38(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
+	swpb	r5
+	xor.b	r11, r5
+	xor	r11, r5
+	xor	r5, r6
+	mov	38(sp), r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
 	mov	r7, r11
 	swpb	r11
 	bit	#1, r11
@@ -11494,9 +11524,9 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r10
-	xor	r10, r5
-	xor	r7, r5
+	bis	r11, r5
+	xor	r5, r6
+	xor	r7, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r4
 	bit	#1, r4
@@ -11515,14 +11545,14 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r4
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#8191, r10
+	mov	r15, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
 	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
@@ -11531,20 +11561,20 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#57344, r11
-	bis	r11, r10
-	and	r10, r4
+	bis	r11, r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r5
+	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
+	mov	r8, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#31, r5
 	mov	r12, r11
 	swpb	r11
 	bit	#1, r11
@@ -11554,7 +11584,7 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r10
+	bis	r11, r5
 	rla	r8
 	adc	r8
 	rla	r8
@@ -11571,10 +11601,9 @@ grain128aeadv2_init:
 	adc	r11
 	and	#65528, r11
 	bis	r11, r8
-	and	r8, r10
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r8
-	xor	r10, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r12, r5
 	bit	#1, r5
@@ -11585,22 +11614,22 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#32768, r11
 	bis	r11, r5
-	mov	r12, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
+	mov	r12, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
 	mov	r13, r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#49152, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r12, r5
 	swpb	r5
@@ -11621,15 +11650,15 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#65504, r11
 	bis	r11, r5
-	mov	r14, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
+	mov	r14, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#31, r8
 	mov	r15, r11
 	swpb	r11
 	bit	#1, r11
@@ -11639,20 +11668,20 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#65504, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r13, r10
+	mov	r13, r8
 	mov	r14, r11
 	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	and	r14, r10
+	swpb	r8
+	xor.b	r11, r8
+	xor	r11, r8
+	and	r14, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r8
+	xor	r8, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r14, r5
 	rla	r5
@@ -11671,18 +11700,18 @@ grain128aeadv2_init:
 	adc	r11
 	and	#65528, r11
 	bis	r11, r5
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
+	mov	r15, r8
+	bit	#1, r8
+	rrc	r8
+	and	#32767, r8
 	mov	38(sp), r11
 	bit	#1, r11
 	rrc	r11
 	and	#32768, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r15, r5
 	bit	#1, r5
@@ -11705,16 +11734,16 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#61440, r11
 	bis	r11, r5
-	mov	38(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
+	mov	38(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#4095, r8
 	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
@@ -11725,10 +11754,10 @@ grain128aeadv2_init:
 	bit	#1, r11
 	rrc	r11
 	and	#61440, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r12, r5
 	swpb	r5
@@ -11745,27 +11774,27 @@ grain128aeadv2_init:
 	adc	r11
 	and	#64512, r11
 	bis	r11, r5
-	mov	r12, r10
+	mov	r12, r8
 	mov	r13, r11
 	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	and	r10, r5
-	mov	r12, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
+	swpb	r8
+	xor.b	r11, r8
+	xor	r11, r8
+	and	r8, r5
+	mov	r12, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
 	mov	r13, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
 	and	#65408, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	r15, r5
 	swpb	r5
@@ -11782,36 +11811,36 @@ grain128aeadv2_init:
 	adc	r11
 	and	#64512, r11
 	bis	r11, r5
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
+	mov	r15, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#3, r8
 	mov	38(sp), r11
 	rla	r11
 	adc	r11
 	rla	r11
 	adc	r11
 	and	#65532, r11
-	bis	r11, r10
-	and	r10, r5
-	mov	38(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
+	bis	r11, r8
+	and	r8, r5
+	mov	38(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
 	mov	r7, r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	and	#49152, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	38(sp), r5
 	mov	r7, r11
@@ -11819,16 +11848,16 @@ grain128aeadv2_init:
 	swpb	r5
 	xor.b	r11, r5
 	xor	r11, r5
-	mov	38(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
+	mov	38(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -11839,16 +11868,16 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65520, r11
-	bis	r11, r10
-	and	r10, r5
-	mov	38(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
+	bis	r11, r8
+	and	r8, r5
+	mov	38(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -11857,23 +11886,25 @@ grain128aeadv2_init:
 	rla	r11
 	adc	r11
 	and	#65528, r11
-	bis	r11, r10
-	and	r10, r5
+	bis	r11, r8
+	and	r8, r5
 	and	80(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r8
+	xor	r5, r6
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	72(sp), r10
+	mov	72(sp), r8
 	mov	152(sp), r11
-	xor	12(r11), r10
+	xor	12(r11), r8
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	6(sp), r8
-	xor	4(r11), r8
+	xor	6(sp), r6
+	xor	4(r11), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r10, 114(sp)
-	xor	r6, 114(sp)
-	mov	r8, 82(sp)
-	xor	r6, 82(sp)
+	mov	r8, r11
+	xor	r10, r11
+	mov	r11, 114(sp)
+	mov	r6, r11
+	xor	r10, r11
+	mov	r11, 82(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r12, r8
 	rla	r8
@@ -11945,16 +11976,16 @@ grain128aeadv2_init:
 	and	r10, r5
 	xor	r5, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r7, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	52(sp), r11
+	mov	r7, r11
 	rla	r11
 	adc	r11
-	and	#65534, r11
-	mov	r10, 78(sp)
-	bis	r11, 78(sp)
+	and	#1, r11
+	mov	52(sp), r10
+	rla	r10
+	adc	r10
+	and	#65534, r10
+	bis	r10, r11
+	mov	r11, 78(sp)
 	mov	r9, r10
 	swpb	r10
 	bit	#1, r10
@@ -12616,8 +12647,9 @@ grain128aeadv2_init:
 	xor	4(sp), r6
 	xor	6(r12), r6
 	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r11, 104(sp)
-	xor	r10, 104(sp)
+	mov	r11, r12
+	xor	r10, r12
+	mov	r12, 104(sp)
 	xor	r10, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r13, r8
@@ -12641,14 +12673,14 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65520, r12
 	bis	r12, r8
-	mov	44(sp), r11
+	mov	44(sp), r10
 	mov	r9, r12
 	swpb	r12
-	swpb	r11
-	xor.b	r12, r11
-	xor	r12, r11
-	mov	r8, r10
-	and	r11, r10
+	swpb	r10
+	xor.b	r12, r10
+	xor	r12, r10
+	mov	r8, r11
+	and	r10, r11
 	mov	44(sp), r5
 	rla	r5
 	adc	r5
@@ -12666,16 +12698,16 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65528, r12
 	bis	r12, r5
-	mov	r9, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	mov	r9, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
 	mov	20(sp), r12
 	bit	#1, r12
 	rrc	r12
@@ -12686,27 +12718,27 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#61440, r12
-	bis	r12, r11
-	and	r11, r5
-	xor	r5, r10
+	bis	r12, r10
+	and	r10, r5
+	xor	r5, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	52(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	82(sp), r12
+	mov	52(sp), r12
 	rla	r12
 	adc	r12
-	and	#65534, r12
-	mov	r11, 236(sp)
-	bis	r12, 236(sp)
-	mov	20(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
+	and	#1, r12
+	mov	82(sp), r10
+	rla	r10
+	adc	r10
+	and	#65534, r10
+	bis	r10, r12
+	mov	r12, 236(sp)
+	mov	20(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#63, r10
 	mov	90(sp), r12
 	swpb	r12
 	bit	#1, r12
@@ -12714,11 +12746,11 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#65472, r12
-	bis	r12, r11
+	bis	r12, r10
 	mov	236(sp), r12
-	and	r11, r12
+	and	r10, r12
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r10
+	xor	r12, r11
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	90(sp), r5
 	rla	r5
@@ -12741,90 +12773,90 @@ grain128aeadv2_init:
 	adc	r12
 	and	#65520, r12
 	bis	r12, r5
-	mov	124(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	mov	124(sp), r10
+	rla	r10
+	adc	r10
+	and	#1, r10
 	mov	122(sp), r12
 	rla	r12
 	adc	r12
 	and	#65534, r12
-	bis	r12, r11
-	and	r11, r5
+	bis	r12, r10
+	and	r10, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r10
+	xor	r5, r11
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	236(sp), r8
-	mov	122(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
+	mov	122(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#3, r10
 	mov	114(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	and	#65532, r12
-	bis	r12, r11
-	and	r11, r8
+	bis	r12, r10
+	and	r10, r8
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r10
+	xor	r8, r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	122(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	114(sp), r12
+	mov	122(sp), r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
-	and	#65528, r12
-	mov	r11, 252(sp)
-	bis	r12, 252(sp)
-	xor	252(sp), r10
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
+	and	#7, r12
+	mov	114(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#65528, r10
+	bis	r10, r12
+	mov	r12, 252(sp)
+	xor	252(sp), r11
+	mov	r13, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#16383, r10
 	mov	r14, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
 	and	#49152, r12
-	bis	r12, r11
-	xor	r11, r10
-	mov	r13, r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	bis	r12, r10
+	xor	r10, r11
+	mov	r13, r10
+	rla	r10
+	adc	r10
+	and	#1, r10
 	mov	r14, r12
 	rla	r12
 	adc	r12
 	and	#65534, r12
-	bis	r12, r11
-	xor	r11, r10
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	bis	r12, r10
+	xor	r10, r11
+	mov	r15, r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
 	mov	38(sp), r12
 	bit	#1, r12
 	rrc	r12
@@ -12835,59 +12867,60 @@ grain128aeadv2_init:
 	bit	#1, r12
 	rrc	r12
 	and	#61440, r12
-	bis	r12, r11
-	xor	r11, r10
-	mov	r15, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	38(sp), r12
+	bis	r12, r10
+	xor	r10, r11
+	mov	r15, r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
-	and	#65528, r12
-	mov	r11, 184(sp)
-	bis	r12, 184(sp)
-	xor	184(sp), r10
-	xor	r7, r10
+	and	#7, r12
+	mov	38(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#65528, r10
+	bis	r10, r12
+	mov	r12, 184(sp)
+	xor	184(sp), r11
+	xor	r7, r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
+	mov	r7, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	and	#127, r12
+	mov	52(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r12
+	mov	r12, 240(sp)
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	240(sp), r11
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	52(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
-	and	#65408, r12
-	mov	r11, 240(sp)
-	bis	r12, 240(sp)
+	and	#127, r12
+	mov	82(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r12
+	mov	r12, 242(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	240(sp), r10
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	52(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
-	mov	82(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65408, r12
-	mov	r11, 242(sp)
-	bis	r12, 242(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, 262(sp)
-	xor	242(sp), 262(sp)
+	mov	r11, r12
+	xor	242(sp), r12
+	mov	r12, 262(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	44(sp), r11
 	swpb	r11
@@ -12918,22 +12951,22 @@ grain128aeadv2_init:
 	and	#64512, r12
 	bis	r12, r11
 	xor	r11, r10
-	mov	124(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	122(sp), r12
+	mov	124(sp), r12
 	swpb	r12
 	rla	r12
 	adc	r12
 	rla	r12
 	adc	r12
-	and	#64512, r12
-	mov	r11, 168(sp)
-	bis	r12, 168(sp)
+	and	#1023, r12
+	mov	122(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#64512, r11
+	bis	r11, r12
+	mov	r12, 168(sp)
 	xor	168(sp), r10
 	mov	122(sp), r11
 	bit	#1, r11
@@ -12945,8 +12978,9 @@ grain128aeadv2_init:
 	and	#32768, r12
 	bis	r12, r11
 	xor	r11, r10
-	mov	r10, 106(sp)
-	xor	114(sp), 106(sp)
+	mov	r10, r12
+	xor	114(sp), r12
+	mov	r12, 106(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r14, r11
 	swpb	r11
@@ -12967,24 +13001,13 @@ grain128aeadv2_init:
 	xor	r11, r8
 	mov	38(sp), r12
 	mov	r7, r11
-	mov	r12, 98(sp)
 	swpb	r11
-	swpb	98(sp)
-	mov	98(sp), r12
+	swpb	r12
 	xor.b	r11, r12
+	xor	r11, r12
 	mov	r12, 98(sp)
-	xor	r11, 98(sp)
 	xor	98(sp), r8
-	mov	52(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	82(sp), r12
+	mov	52(sp), r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -12992,9 +13015,18 @@ grain128aeadv2_init:
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	and	#65504, r12
-	mov	r11, 232(sp)
-	bis	r12, 232(sp)
+	and	#31, r12
+	mov	82(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#65504, r11
+	bis	r11, r12
+	mov	r12, 232(sp)
 	xor	232(sp), r8
 	xor	82(sp), r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -13015,24 +13047,24 @@ grain128aeadv2_init:
 	rrc	r12
 	and	#57344, r12
 	bis	r12, r10
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	52(sp), r12
+	mov	r7, r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	and	#57344, r12
-	mov	r11, 246(sp)
-	bis	r12, 246(sp)
+	and	#8191, r12
+	mov	52(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#57344, r11
+	bis	r11, r12
+	mov	r12, 246(sp)
 	and	246(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r8
@@ -13086,34 +13118,25 @@ grain128aeadv2_init:
 	rrc	r13
 	and	#32768, r13
 	bis	r13, r11
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#16383, r12
-	mov	r15, r13
+	mov	r14, r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#49152, r13
-	mov	r12, 56(sp)
-	bis	r13, 56(sp)
+	and	#16383, r13
+	mov	r15, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#49152, r12
+	bis	r12, r13
+	mov	r13, 56(sp)
 	and	56(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r14, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	r15, r13
+	mov	r14, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -13121,10 +13144,8 @@ grain128aeadv2_init:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#65504, r13
-	mov	r12, 88(sp)
-	bis	r13, 88(sp)
-	mov	38(sp), r12
+	and	#31, r13
+	mov	r15, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
@@ -13132,8 +13153,10 @@ grain128aeadv2_init:
 	rrc	r12
 	bit	#1, r12
 	rrc	r12
-	and	#31, r12
-	mov	r7, r13
+	and	#65504, r12
+	bis	r12, r13
+	mov	r13, 88(sp)
+	mov	38(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -13141,9 +13164,18 @@ grain128aeadv2_init:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#65504, r13
-	mov	r12, 180(sp)
-	bis	r13, 180(sp)
+	and	#31, r13
+	mov	r7, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#65504, r12
+	bis	r12, r13
+	mov	r13, 180(sp)
 	mov	88(sp), r13
 	and	180(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -13160,50 +13192,40 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	r7, r13
+	mov	38(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
-	and	#65528, r13
-	mov	r11, 176(sp)
-	bis	r13, 176(sp)
+	and	#7, r13
 	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	52(sp), r13
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#65528, r11
+	bis	r11, r13
+	mov	r13, 176(sp)
+	mov	r7, r13
 	bit	#1, r13
 	rrc	r13
-	and	#32768, r13
-	mov	r11, 214(sp)
-	bis	r13, 214(sp)
+	and	#32767, r13
+	mov	52(sp), r11
+	bit	#1, r11
+	rrc	r11
+	and	#32768, r11
+	bis	r11, r13
+	mov	r13, 214(sp)
 	mov	176(sp), r13
 	and	214(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	52(sp), r13
+	mov	r7, r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -13212,9 +13234,7 @@ grain128aeadv2_init:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#61440, r13
-	mov	r11, 144(sp)
-	bis	r13, 144(sp)
+	and	#4095, r13
 	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
@@ -13224,8 +13244,10 @@ grain128aeadv2_init:
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
-	and	#4095, r11
-	mov	82(sp), r13
+	and	#61440, r11
+	bis	r11, r13
+	mov	r13, 144(sp)
+	mov	52(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
@@ -13234,9 +13256,19 @@ grain128aeadv2_init:
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#61440, r13
-	mov	r11, 162(sp)
-	bis	r13, 162(sp)
+	and	#4095, r13
+	mov	82(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#61440, r11
+	bis	r11, r13
+	mov	r13, 162(sp)
 	mov	144(sp), r13
 	and	162(sp), r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -13279,22 +13311,22 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r8
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r7, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	52(sp), r13
+	mov	r7, r13
 	swpb	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
-	and	#64512, r13
-	mov	r11, 204(sp)
-	bis	r13, 204(sp)
+	and	#1023, r13
+	mov	52(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#64512, r11
+	bis	r11, r13
+	mov	r13, 204(sp)
 	mov	r7, r11
 	rla	r11
 	adc	r11
@@ -13310,44 +13342,32 @@ grain128aeadv2_init:
 	bis	r13, r11
 	mov	204(sp), r10
 	and	r11, r10
-	mov	52(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	82(sp), r13
+	mov	52(sp), r13
 	bit	#1, r13
 	rrc	r13
 	bit	#1, r13
 	rrc	r13
-	and	#49152, r13
-	mov	r11, 230(sp)
-	bis	r13, 230(sp)
+	and	#16383, r13
+	mov	82(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#49152, r11
+	bis	r11, r13
+	mov	r13, 230(sp)
 	and	230(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	52(sp), r13
 	mov	82(sp), r11
-	mov	r13, 138(sp)
 	swpb	r11
-	swpb	138(sp)
-	mov	138(sp), r13
+	swpb	r13
 	xor.b	r11, r13
+	xor	r11, r13
 	mov	r13, 138(sp)
-	xor	r11, 138(sp)
-	mov	52(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	82(sp), r13
+	mov	52(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -13356,29 +13376,39 @@ grain128aeadv2_init:
 	adc	r13
 	rla	r13
 	adc	r13
-	and	#65520, r13
-	mov	r11, 228(sp)
-	bis	r13, 228(sp)
+	and	#15, r13
+	mov	82(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#65520, r11
+	bis	r11, r13
+	mov	r13, 228(sp)
 	mov	138(sp), r10
 	and	228(sp), r10
-	mov	52(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	82(sp), r13
+	mov	52(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
-	and	#65528, r13
-	mov	r11, 212(sp)
-	bis	r13, 212(sp)
+	and	#7, r13
+	mov	82(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#65528, r11
+	bis	r11, r13
+	mov	r13, 212(sp)
 	and	212(sp), r10
 	and	236(sp), r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -13386,16 +13416,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	44(sp), r8
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r14, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
+	mov	r14, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
 	mov	r15, r13
 	rla	r13
 	adc	r13
@@ -13406,23 +13436,23 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65520, r13
-	bis	r13, r4
+	bis	r13, r5
 	mov	r9, r11
 	mov	20(sp), r13
 	swpb	r13
 	swpb	r11
 	xor.b	r13, r11
 	xor	r13, r11
-	mov	r4, r10
+	mov	r5, r10
 	and	r11, r10
-	mov	r9, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
+	mov	r9, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#7, r4
 	mov	20(sp), r13
 	rla	r13
 	adc	r13
@@ -13431,7 +13461,7 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65528, r13
-	bis	r13, r5
+	bis	r13, r4
 	mov	20(sp), r11
 	bit	#1, r11
 	rrc	r11
@@ -13453,19 +13483,19 @@ grain128aeadv2_init:
 	rrc	r13
 	and	#61440, r13
 	bis	r13, r11
-	and	r11, r5
-	xor	r5, r10
+	and	r11, r4
+	xor	r4, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	82(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	r6, r13
+	mov	82(sp), r13
 	rla	r13
 	adc	r13
-	and	#65534, r13
-	mov	r11, 222(sp)
-	bis	r13, 222(sp)
+	and	#1, r13
+	mov	r6, r11
+	rla	r11
+	adc	r11
+	and	#65534, r11
+	bis	r11, r13
+	mov	r13, 222(sp)
 	mov	90(sp), r11
 	swpb	r11
 	bit	#1, r11
@@ -13486,16 +13516,16 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r13, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	124(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
+	mov	124(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
 	mov	122(sp), r13
 	rla	r13
 	adc	r13
@@ -13506,7 +13536,7 @@ grain128aeadv2_init:
 	rla	r13
 	adc	r13
 	and	#65520, r13
-	bis	r13, r5
+	bis	r13, r4
 	mov	122(sp), r11
 	rla	r11
 	adc	r11
@@ -13516,11 +13546,10 @@ grain128aeadv2_init:
 	adc	r13
 	and	#65534, r13
 	bis	r13, r11
-	and	r11, r5
+	and	r11, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r10
+	xor	r4, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r4, r5
 	and	222(sp), r5
 	mov	114(sp), r11
 	rla	r11
@@ -13539,24 +13568,24 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r5, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	114(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	104(sp), r13
+	mov	114(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
-	and	#65528, r13
-	mov	r11, 248(sp)
-	bis	r13, 248(sp)
+	and	#7, r13
+	mov	104(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#65528, r11
+	bis	r11, r13
+	mov	r13, 248(sp)
 	xor	248(sp), r10
 	xor	56(sp), r10
 	mov	r14, r11
@@ -13595,21 +13624,22 @@ grain128aeadv2_init:
 	xor	52(sp), r10
 	xor	242(sp), r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	82(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
-	mov	r6, r13
+	mov	82(sp), r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
-	and	#65408, r13
-	mov	r11, 224(sp)
-	bis	r13, 224(sp)
+	and	#127, r13
+	mov	r6, r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#65408, r11
+	bis	r11, r13
+	mov	r13, 224(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, 256(sp)
-	xor	224(sp), 256(sp)
+	mov	r10, r13
+	xor	224(sp), r13
+	mov	r13, 256(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r9, r11
 	swpb	r11
@@ -13640,22 +13670,22 @@ grain128aeadv2_init:
 	and	#64512, r13
 	bis	r13, r11
 	xor	r11, r10
-	mov	122(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	114(sp), r13
+	mov	122(sp), r13
 	swpb	r13
 	rla	r13
 	adc	r13
 	rla	r13
 	adc	r13
-	and	#64512, r13
-	mov	r11, 154(sp)
-	bis	r13, 154(sp)
+	and	#1023, r13
+	mov	114(sp), r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#64512, r11
+	bis	r11, r13
+	mov	r13, 154(sp)
 	xor	154(sp), r10
 	mov	114(sp), r11
 	bit	#1, r11
@@ -13667,8 +13697,9 @@ grain128aeadv2_init:
 	and	#32768, r13
 	bis	r13, r11
 	xor	r11, r10
-	mov	r10, 100(sp)
-	xor	104(sp), 100(sp)
+	mov	r10, r13
+	xor	104(sp), r13
+	mov	r13, 100(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r15, r11
 	swpb	r11
@@ -13694,16 +13725,7 @@ grain128aeadv2_init:
 	xor.b	r11, r13
 	xor	r11, r13
 	xor	r13, r10
-	mov	82(sp), r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r6, r11
+	mov	82(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13711,9 +13733,18 @@ grain128aeadv2_init:
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
-	and	#65504, r11
-	mov	r5, 218(sp)
-	bis	r11, 218(sp)
+	and	#31, r11
+	mov	r6, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#65504, r5
+	bis	r5, r11
+	mov	r11, 218(sp)
 	xor	218(sp), r10
 	xor	r6, r10
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -13734,24 +13765,24 @@ grain128aeadv2_init:
 	rrc	r11
 	and	#57344, r11
 	bis	r11, r4
-	mov	52(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	82(sp), r11
+	mov	52(sp), r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
-	and	#57344, r11
-	mov	r5, 238(sp)
-	bis	r11, 238(sp)
+	and	#8191, r11
+	mov	82(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#57344, r5
+	bis	r5, r11
+	mov	r11, 238(sp)
 	and	238(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r10
@@ -13787,34 +13818,25 @@ grain128aeadv2_init:
 	rrc	r14
 	and	#32768, r14
 	bis	r14, r5
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	38(sp), r14
+	mov	r15, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#49152, r14
-	mov	r11, 42(sp)
-	bis	r14, 42(sp)
+	and	#16383, r14
+	mov	38(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#49152, r11
+	bis	r11, r14
+	mov	r14, 42(sp)
 	and	42(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r10
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r15, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	38(sp), r14
+	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -13822,10 +13844,8 @@ grain128aeadv2_init:
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#65504, r14
-	mov	r11, 58(sp)
-	bis	r14, 58(sp)
-	mov	r7, r11
+	and	#31, r14
+	mov	38(sp), r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
@@ -13833,8 +13853,10 @@ grain128aeadv2_init:
 	rrc	r11
 	bit	#1, r11
 	rrc	r11
-	and	#31, r11
-	mov	52(sp), r14
+	and	#65504, r11
+	bis	r11, r14
+	mov	r14, 58(sp)
+	mov	r7, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -13842,9 +13864,18 @@ grain128aeadv2_init:
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#65504, r14
-	mov	r11, 164(sp)
-	bis	r14, 164(sp)
+	and	#31, r14
+	mov	52(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#65504, r11
+	bis	r11, r14
+	mov	r14, 164(sp)
 	mov	58(sp), r14
 	and	164(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -13855,50 +13886,40 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	52(sp), r14
+	mov	r7, r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	and	#65528, r14
-	mov	r11, 158(sp)
-	bis	r14, 158(sp)
+	and	#7, r14
 	mov	52(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	82(sp), r14
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#65528, r11
+	bis	r11, r14
+	mov	r14, 158(sp)
+	mov	52(sp), r14
 	bit	#1, r14
 	rrc	r14
-	and	#32768, r14
-	mov	r11, 190(sp)
-	bis	r14, 190(sp)
+	and	#32767, r14
+	mov	82(sp), r11
+	bit	#1, r11
+	rrc	r11
+	and	#32768, r11
+	bis	r11, r14
+	mov	r14, 190(sp)
 	mov	158(sp), r14
 	and	190(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	82(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	r6, r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -13907,9 +13928,19 @@ grain128aeadv2_init:
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#61440, r14
-	mov	r11, 150(sp)
-	bis	r14, 150(sp)
+	and	#4095, r14
+	mov	r6, r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#61440, r11
+	bis	r11, r14
+	mov	r14, 150(sp)
 	mov	162(sp), r14
 	and	150(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -13946,22 +13977,22 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r10
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	52(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
-	mov	82(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	and	#64512, r14
-	mov	r12, 188(sp)
-	bis	r14, 188(sp)
+	and	#1023, r14
+	mov	82(sp), r12
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#64512, r12
+	bis	r12, r14
+	mov	r14, 188(sp)
 	mov	52(sp), r12
 	rla	r12
 	adc	r12
@@ -13977,44 +14008,32 @@ grain128aeadv2_init:
 	bis	r14, r12
 	mov	188(sp), r11
 	and	r12, r11
-	mov	82(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#16383, r12
-	mov	r6, r14
+	mov	82(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#49152, r14
-	mov	r12, 216(sp)
-	bis	r14, 216(sp)
+	and	#16383, r14
+	mov	r6, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#49152, r12
+	bis	r12, r14
+	mov	r14, 216(sp)
 	and	216(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r10
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	82(sp), r14
 	mov	r6, r12
-	mov	r14, 108(sp)
 	swpb	r12
-	swpb	108(sp)
-	mov	108(sp), r14
+	swpb	r14
 	xor.b	r12, r14
+	xor	r12, r14
 	mov	r14, 108(sp)
-	xor	r12, 108(sp)
-	mov	82(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
-	mov	r6, r14
+	mov	82(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -14023,29 +14042,39 @@ grain128aeadv2_init:
 	adc	r14
 	rla	r14
 	adc	r14
-	and	#65520, r14
-	mov	r12, 206(sp)
-	bis	r14, 206(sp)
+	and	#15, r14
+	mov	r6, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#65520, r12
+	bis	r12, r14
+	mov	r14, 206(sp)
 	mov	108(sp), r11
 	and	206(sp), r11
-	mov	82(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	r6, r14
+	mov	82(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	and	#65528, r14
-	mov	r12, 192(sp)
-	bis	r14, 192(sp)
+	and	#7, r14
+	mov	r6, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#65528, r12
+	bis	r12, r14
+	mov	r14, 192(sp)
 	and	192(sp), r11
 	and	222(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -14122,17 +14151,17 @@ grain128aeadv2_init:
 	bis	r14, r12
 	and	r12, r5
 	xor	r5, r11
-	mov	r8, r12
-	and	#32767, r12
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
+	mov	r8, r14
+	and	#32767, r14
+	mov	r6, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r12
-	mov	r12, 208(sp)
-	bis	r14, 208(sp)
+	rlam.w	#1, r14
+	bis	r12, r14
+	mov	r14, 208(sp)
 	mov	124(sp), r12
 	swpb	r12
 	bit	#1, r12
@@ -14198,15 +14227,15 @@ grain128aeadv2_init:
 	and	r12, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r11
-	mov	106(sp), r12
-	and	#8191, r12
-	mov.b	105(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
+	mov	106(sp), r14
+	and	#8191, r14
+	mov.b	105(sp), r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r12
-	mov	r12, 244(sp)
-	bis	r14, 244(sp)
+	rlam.w	#3, r14
+	bis	r12, r14
+	mov	r14, 244(sp)
 	xor	244(sp), r11
 	xor	42(sp), r11
 	mov	r15, r12
@@ -14223,20 +14252,21 @@ grain128aeadv2_init:
 	xor	158(sp), r11
 	xor	82(sp), r11
 	xor	224(sp), r11
-	mov	r8, r12
-	and	#511, r12
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#1, r14
+	mov	r8, r14
+	and	#511, r14
+	mov	r6, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#1, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	mov	r12, 210(sp)
-	bis	r14, 210(sp)
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	bis	r12, r14
+	mov	r14, 210(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r11, 254(sp)
-	xor	210(sp), 254(sp)
+	mov	r11, r14
+	xor	210(sp), r14
+	mov	r14, 254(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	20(sp), r12
 	swpb	r12
@@ -14252,22 +14282,22 @@ grain128aeadv2_init:
 	mov	20(sp), r11
 	xor	r12, r11
 	xor	168(sp), r11
-	mov	114(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
-	mov	104(sp), r14
+	mov	114(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	and	#64512, r14
-	mov	r12, 148(sp)
-	bis	r14, 148(sp)
+	and	#1023, r14
+	mov	104(sp), r12
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#64512, r12
+	bis	r12, r14
+	mov	r14, 148(sp)
 	xor	148(sp), r11
 	mov	106(sp), r12
 	and	#1, r12
@@ -14278,8 +14308,9 @@ grain128aeadv2_init:
 	rlam.w	#3, r12
 	bis	r14, r12
 	xor	r12, r11
-	mov	r11, 94(sp)
-	xor	106(sp), 94(sp)
+	mov	r11, r14
+	xor	106(sp), r14
+	mov	r14, 94(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	38(sp), r12
 	swpb	r12
@@ -14299,16 +14330,16 @@ grain128aeadv2_init:
 	mov	r15, r9
 	xor	r12, r9
 	xor	138(sp), r9
-	mov	r8, r12
-	and	#2047, r12
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#3, r14
-	rlam.w	#4, r12
-	rlam.w	#1, r12
-	mov	r12, 198(sp)
-	bis	r14, 198(sp)
+	mov	r8, r14
+	and	#2047, r14
+	mov	r6, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#3, r12
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	bis	r12, r14
+	mov	r14, 198(sp)
 	xor	198(sp), r9
 	xor	r8, r9
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -14329,24 +14360,24 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r12
-	mov	82(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	r6, r15
+	mov	82(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#57344, r15
-	mov	r14, 226(sp)
-	bis	r15, 226(sp)
+	and	#8191, r15
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#57344, r14
+	bis	r14, r15
+	mov	r15, 226(sp)
 	and	226(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
@@ -14365,20 +14396,20 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r12
-	mov	38(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	r7, r15
+	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#49152, r15
-	mov	r14, 28(sp)
-	bis	r15, 28(sp)
+	and	#16383, r15
+	mov	r7, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#49152, r14
+	bis	r14, r15
+	mov	r15, 28(sp)
 	and	28(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
@@ -14393,29 +14424,29 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	82(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	r6, r15
+	mov	82(sp), r15
 	bit	#1, r15
 	rrc	r15
-	and	#32768, r15
-	mov	r14, 174(sp)
-	bis	r15, 174(sp)
+	and	#32767, r15
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	and	#32768, r14
+	bis	r14, r15
+	mov	r15, 174(sp)
 	mov	212(sp), r15
 	and	174(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r9
-	mov	r8, r14
-	and	#15, r14
-	mov	r6, r15
-	rrum.w	#4, r15
+	mov	r8, r15
+	and	#15, r15
+	mov	r6, r14
+	rrum.w	#4, r14
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r14
-	rlam.w	#4, r14
-	mov	r14, 146(sp)
-	bis	r15, 146(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	r15, 146(sp)
 	mov	150(sp), r15
 	and	146(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -14452,22 +14483,22 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	82(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	r6, r15
+	mov	82(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	and	#64512, r15
-	mov	r14, 172(sp)
-	bis	r15, 172(sp)
+	and	#1023, r15
+	mov	r6, r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#64512, r14
+	bis	r14, r15
+	mov	r15, 172(sp)
 	mov	82(sp), r14
 	rla	r14
 	adc	r14
@@ -14483,48 +14514,48 @@ grain128aeadv2_init:
 	bis	r15, r14
 	mov	172(sp), r12
 	and	r14, r12
-	mov	r8, r14
-	and	#3, r14
-	mov	r6, r15
-	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	mov	r14, 200(sp)
-	bis	r15, 200(sp)
+	mov	r8, r15
+	and	#3, r15
+	mov	r6, r14
+	rrum.w	#2, r14
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r14, r15
+	mov	r15, 200(sp)
 	and	200(sp), r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r12, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r8, r14
-	swpb	r14
-	mov	r6, r12
-	swpb	r12
-	mov	r14, r15
-	xor.b	r12, r15
-	mov	r15, 142(sp)
-	xor	r14, 142(sp)
 	mov	r8, r12
-	and	#4095, r12
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r12
-	mov	r12, 194(sp)
-	bis	r15, 194(sp)
+	swpb	r12
+	mov	r6, r14
+	swpb	r14
+	mov	r12, r15
+	xor.b	r14, r15
+	mov	r15, 142(sp)
+	xor	r12, 142(sp)
+	mov	r8, r15
+	and	#4095, r15
+	mov	r6, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	r15, 194(sp)
 	mov	142(sp), r11
 	and	194(sp), r11
-	mov	r8, r12
-	and	#8191, r12
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r12
-	mov	r12, 182(sp)
-	bis	r15, 182(sp)
+	mov	r8, r15
+	and	#8191, r15
+	mov	r6, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	rlam.w	#3, r15
+	bis	r14, r15
+	mov	r15, 182(sp)
 	and	182(sp), r11
 	and	208(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -14553,14 +14584,14 @@ grain128aeadv2_init:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r4
-	mov	90(sp), r12
+	mov	90(sp), r14
 	mov	124(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	mov	r4, r5
-	and	r12, r5
+	and	r14, r5
 	mov	90(sp), r11
 	rla	r11
 	adc	r11
@@ -14578,16 +14609,16 @@ grain128aeadv2_init:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r11
-	mov	124(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	124(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	122(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -14598,39 +14629,40 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
-	and	r12, r11
+	bis	r15, r14
+	and	r14, r11
 	xor	r11, r5
-	mov	r10, r12
-	and	#32767, r12
+	mov	r10, r14
+	and	#32767, r14
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r12
-	bis	r15, r12
-	mov	122(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	114(sp), r15
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	122(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#65472, r15
-	bis	r15, r11
-	mov	r12, r15
-	and	r11, r15
+	and	#63, r15
+	mov	114(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#65472, r11
+	bis	r11, r15
+	mov	r14, r11
+	and	r15, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, 16(sp)
-	xor	r15, 16(sp)
+	mov	r5, r15
+	xor	r11, r15
+	mov	r15, 16(sp)
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	114(sp), r11
 	rla	r11
@@ -14665,7 +14697,7 @@ grain128aeadv2_init:
 	mov	16(sp), r5
 	xor	r11, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r12, r4
+	and	r14, r4
 	mov	100(sp), r11
 	and	#16383, r11
 	mov.b	107(sp), r15
@@ -14700,20 +14732,21 @@ grain128aeadv2_init:
 	xor	212(sp), r5
 	xor	r6, r5
 	xor	210(sp), r5
-	mov	r10, r11
-	and	#511, r11
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	mov	r10, r15
+	and	#511, r15
+	mov	r8, r11
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#1, r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	mov	r11, 196(sp)
-	bis	r15, 196(sp)
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r11, r15
+	mov	r15, 196(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, 250(sp)
-	xor	196(sp), 250(sp)
+	mov	r5, r15
+	xor	196(sp), r15
+	mov	r15, 250(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	90(sp), r11
 	swpb	r11
@@ -14729,15 +14762,15 @@ grain128aeadv2_init:
 	mov	90(sp), r5
 	xor	r11, r5
 	xor	154(sp), r5
-	mov	106(sp), r11
-	and	#63, r11
-	mov	104(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	swpb	r11
-	rlam.w	#2, r11
-	mov	r11, 128(sp)
-	bis	r15, 128(sp)
+	mov	106(sp), r15
+	and	#63, r15
+	mov	104(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#2, r11
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r11, r15
+	mov	r15, 128(sp)
 	xor	128(sp), r5
 	mov	100(sp), r11
 	and	#1, r11
@@ -14748,8 +14781,9 @@ grain128aeadv2_init:
 	rlam.w	#3, r11
 	bis	r15, r11
 	xor	r11, r5
-	mov	r5, 70(sp)
-	xor	100(sp), 70(sp)
+	mov	r5, r15
+	xor	100(sp), r15
+	mov	r15, 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	swpb	r5
@@ -14769,16 +14803,16 @@ grain128aeadv2_init:
 	mov	38(sp), r11
 	xor	r5, r11
 	xor	108(sp), r11
-	mov	r10, r5
-	and	#2047, r5
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#3, r15
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	mov	r5, 186(sp)
-	bis	r15, 186(sp)
+	mov	r10, r15
+	and	#2047, r15
+	mov	r8, r5
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#3, r5
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r5, r15
+	mov	r15, 186(sp)
 	xor	186(sp), r11
 	xor	r10, r11
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -14799,15 +14833,15 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r4
-	mov	r8, r5
-	and	#7, r5
-	mov	r6, r15
-	rrum.w	#3, r15
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#1, r5
-	mov	r5, 220(sp)
-	bis	r15, 220(sp)
+	mov	r8, r15
+	and	#7, r15
+	mov	r6, r5
+	rrum.w	#3, r5
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r5, r15
+	mov	r15, 220(sp)
 	and	220(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r11
@@ -14817,20 +14851,20 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r11
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r7, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#16383, r5
-	mov	52(sp), r15
+	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#49152, r15
-	mov	r5, 30(sp)
-	bis	r15, 30(sp)
+	and	#16383, r15
+	mov	52(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#49152, r5
+	bis	r5, r15
+	mov	r15, 30(sp)
 	mov	214(sp), r15
 	and	30(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -14845,29 +14879,29 @@ grain128aeadv2_init:
 	and	82(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r11
-	mov	r8, r5
-	and	#1, r5
-	mov	r6, r15
-	rrum.w	#1, r15
+	mov	r8, r15
+	and	#1, r15
+	mov	r6, r5
+	rrum.w	#1, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	mov	r5, 166(sp)
-	bis	r15, 166(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r5, r15
+	mov	r15, 166(sp)
 	mov	192(sp), r15
 	and	166(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r11
-	mov	r10, r5
-	and	#15, r5
-	mov	r8, r15
-	rrum.w	#4, r15
+	mov	r10, r15
+	and	#15, r15
+	mov	r8, r5
+	rrum.w	#4, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r5
-	rlam.w	#4, r5
-	mov	r5, 140(sp)
-	bis	r15, 140(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r5, r15
+	mov	r15, 140(sp)
 	mov	146(sp), r15
 	and	140(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -14878,16 +14912,16 @@ grain128aeadv2_init:
 	and	240(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r11
-	mov	r8, r13
-	and	#63, r13
-	mov	r6, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
+	mov	r8, r15
+	and	#63, r15
+	mov	r6, r13
+	rrum.w	#4, r13
+	rrum.w	#2, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r13
-	rlam.w	#2, r13
-	mov	r13, 170(sp)
-	bis	r15, 170(sp)
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r13, r15
+	mov	r15, 170(sp)
 	mov	r8, r13
 	and	#16383, r13
 	mov	r6, r15
@@ -14899,49 +14933,49 @@ grain128aeadv2_init:
 	bis	r15, r13
 	mov	170(sp), r5
 	and	r13, r5
-	mov	r10, r13
-	and	#3, r13
-	mov	r8, r15
-	rrum.w	#2, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	mov	r13, 202(sp)
-	bis	r15, 202(sp)
+	mov	r10, r15
+	and	#3, r15
+	mov	r8, r13
+	rrum.w	#2, r13
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#2, r15
+	bis	r13, r15
+	mov	r15, 202(sp)
 	and	202(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r10, r13
-	swpb	r13
-	mov	r13, r15
-	xor.b	r14, r15
+	mov	r10, r5
+	swpb	r5
+	mov	r5, r15
+	xor.b	r12, r15
+	xor	r5, r15
 	mov	r15, 136(sp)
-	xor	r13, 136(sp)
-	mov	r10, r14
-	and	#4095, r14
+	mov	r10, r13
+	and	#4095, r13
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	136(sp), r5
-	and	r14, r5
-	mov	r10, r14
-	and	#8191, r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	mov	r14, 120(sp)
-	bis	r15, 120(sp)
-	and	120(sp), r5
-	and	r12, r5
+	rlam.w	#4, r13
+	bis	r15, r13
+	mov	136(sp), r12
+	and	r13, r12
+	mov	r10, r15
+	and	#8191, r15
+	mov	r8, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#1, r13
+	rlam.w	#3, r15
+	bis	r13, r15
+	mov	r15, 120(sp)
+	and	120(sp), r12
+	and	r14, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r11
+	xor	r12, r11
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	90(sp), r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -14974,14 +15008,14 @@ grain128aeadv2_init:
 	xor	r15, r14
 	mov	r4, r12
 	and	r14, r12
-	mov	124(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
+	mov	124(sp), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	and	#7, r13
 	mov	122(sp), r15
 	rla	r15
 	adc	r15
@@ -14990,7 +15024,7 @@ grain128aeadv2_init:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r5
+	bis	r15, r13
 	mov	122(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -15012,45 +15046,46 @@ grain128aeadv2_init:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r5
-	xor	r5, r12
-	mov	r9, r5
-	and	#32767, r5
+	and	r14, r13
+	xor	r13, r12
+	mov	r9, r14
+	and	#32767, r14
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r5
-	bis	r15, r5
-	mov	114(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	104(sp), r15
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	114(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#65472, r15
-	bis	r15, r14
-	mov	r5, r15
-	and	r14, r15
+	and	#63, r15
+	mov	104(sp), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#65472, r13
+	bis	r13, r15
+	mov	r14, r13
+	and	r15, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, 14(sp)
-	xor	r15, 14(sp)
-	mov	106(sp), r14
-	and	#4095, r14
+	mov	r12, r15
+	xor	r13, r15
+	mov	r15, 14(sp)
+	mov	106(sp), r13
+	and	#4095, r13
 	mov.b	105(sp), r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r14
-	bis	r15, r14
+	rlam.w	#4, r13
+	bis	r15, r13
 	mov	100(sp), r12
 	and	#32767, r12
 	mov.b	107(sp), r15
@@ -15058,104 +15093,106 @@ grain128aeadv2_init:
 	rrum.w	#3, r15
 	rlam.w	#1, r12
 	bis	r15, r12
-	and	r12, r14
+	and	r12, r13
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	14(sp), r12
-	xor	r14, r12
+	xor	r13, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r5, r4
-	mov	94(sp), r14
-	and	#16383, r14
+	and	r14, r4
+	mov	94(sp), r13
+	and	#16383, r13
 	mov.b	101(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	and	r14, r4
+	rlam.w	#2, r13
+	bis	r15, r13
+	and	r13, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r4, r12
-	mov	94(sp), r14
-	and	#8191, r14
+	mov	94(sp), r13
+	and	#8191, r13
 	mov.b	101(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r14
-	bis	r15, r14
-	xor	r14, r12
+	rlam.w	#3, r13
+	bis	r15, r13
+	xor	r13, r12
 	xor	30(sp), r12
-	mov	r7, r14
-	rla	r14
-	adc	r14
-	and	#1, r14
+	mov	r7, r13
+	rla	r13
+	adc	r13
+	and	#1, r13
 	mov	52(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r14
-	xor	r14, r12
+	bis	r15, r13
+	xor	r13, r12
 	xor	150(sp), r12
 	xor	192(sp), r12
 	xor	r8, r12
 	xor	196(sp), r12
-	mov	r9, r14
-	and	#511, r14
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	mov	r9, r15
+	and	#511, r15
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#1, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r14, 22(sp)
-	bis	r15, 22(sp)
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r13, r15
+	mov	r15, 22(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r12, 234(sp)
-	xor	22(sp), 234(sp)
+	mov	r12, r15
+	xor	22(sp), r15
+	mov	r15, 234(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	124(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	and	#511, r14
+	mov	124(sp), r13
+	swpb	r13
+	rla	r13
+	adc	r13
+	and	#511, r13
 	mov	122(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r14
+	bis	r15, r13
 	mov	124(sp), r12
-	xor	r14, r12
+	xor	r13, r12
 	xor	148(sp), r12
-	mov	100(sp), r14
-	and	#63, r14
-	mov	106(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#2, r14
-	mov	r14, 112(sp)
-	bis	r15, 112(sp)
+	mov	100(sp), r15
+	and	#63, r15
+	mov	106(sp), r13
+	rrum.w	#4, r13
+	rrum.w	#2, r13
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r13, r15
+	mov	r15, 112(sp)
 	xor	112(sp), r12
-	mov	94(sp), r14
-	and	#1, r14
+	mov	94(sp), r13
+	and	#1, r13
 	mov	100(sp), r15
 	rrum.w	#1, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	xor	r14, r12
-	mov	r12, 62(sp)
-	xor	94(sp), 62(sp)
+	swpb	r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
+	bis	r15, r13
+	xor	r13, r12
+	mov	r12, r15
+	xor	94(sp), r15
+	mov	r15, 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	52(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
+	mov	52(sp), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	and	#63, r13
 	mov	82(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -15163,172 +15200,172 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r14
-	xor	r14, r7
-	xor	142(sp), r7
-	mov	r9, r14
-	and	#2047, r14
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#3, r15
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	mov	r14, 126(sp)
-	bis	r15, 126(sp)
-	xor	126(sp), r7
-	xor	r9, r7
-	mov	r10, r14
-	and	#7, r14
+	bis	r15, r13
+	mov	r7, r12
+	xor	r13, r12
+	xor	142(sp), r12
+	mov	r9, r15
+	and	#2047, r15
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#3, r13
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r13, r15
+	mov	r15, 126(sp)
+	xor	126(sp), r12
+	xor	r9, r12
+	mov	r10, r13
+	and	#7, r13
 	mov	r8, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	swpb	r13
+	rlam.w	#4, r13
+	rlam.w	#1, r13
+	bis	r15, r13
 	mov	246(sp), r15
-	and	r14, r15
+	and	r13, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r12
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	164(sp), r15
 	and	158(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r12
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	190(sp), r15
 	and	230(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r12
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	232(sp), r15
 	and	198(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r12
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	108(sp), r15
 	and	r6, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	mov	r10, r14
-	and	#1, r14
-	mov	r8, r15
-	rrum.w	#1, r15
+	xor	r15, r12
+	mov	r10, r15
+	and	#1, r15
+	mov	r8, r13
+	rrum.w	#1, r13
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r14, 156(sp)
-	bis	r15, 156(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r13, r15
+	mov	r15, 156(sp)
 	mov	182(sp), r15
 	and	156(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	mov	r9, r14
-	and	#15, r14
-	mov	r10, r15
-	rrum.w	#4, r15
+	xor	r15, r12
+	mov	r9, r15
+	and	#15, r15
+	mov	r10, r13
+	rrum.w	#4, r13
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r14
-	rlam.w	#4, r14
-	mov	r14, 134(sp)
-	bis	r15, 134(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r13, r15
+	mov	r15, 134(sp)
 	mov	140(sp), r15
 	and	134(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r12
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	188(sp), r15
 	and	138(sp), r15
 	and	242(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	mov	r10, r14
-	and	#63, r14
-	mov	r8, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
+	xor	r15, r12
+	mov	r10, r15
+	and	#63, r15
+	mov	r8, r13
+	rrum.w	#4, r13
+	rrum.w	#2, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r14
-	rlam.w	#2, r14
-	mov	r14, 160(sp)
-	bis	r15, 160(sp)
-	mov	r10, r14
-	and	#16383, r14
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r13, r15
+	mov	r15, 160(sp)
+	mov	r10, r13
+	and	#16383, r13
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	160(sp), r12
-	and	r14, r12
-	mov	r9, r14
-	and	#3, r14
+	rlam.w	#2, r13
+	bis	r15, r13
+	mov	160(sp), r7
+	and	r13, r7
+	mov	r9, r13
+	and	#3, r13
 	mov	r10, r15
 	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r9, r14
-	swpb	r14
-	mov	r14, r15
-	xor.b	r13, r15
-	mov	r15, 96(sp)
-	xor	r14, 96(sp)
-	mov	r9, r13
-	and	#4095, r13
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
+	swpb	r13
 	rlam.w	#4, r13
+	rlam.w	#2, r13
 	bis	r15, r13
-	mov	96(sp), r12
-	and	r13, r12
+	and	r13, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r12
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r9, r13
-	and	#8191, r13
+	swpb	r13
+	mov	r13, r15
+	xor.b	r5, r15
+	xor	r13, r15
+	mov	r15, 96(sp)
+	mov	r9, r7
+	and	#4095, r7
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r13
-	mov	r13, 116(sp)
-	bis	r15, 116(sp)
-	and	116(sp), r12
-	and	r5, r12
+	rlam.w	#4, r7
+	bis	r15, r7
+	mov	96(sp), r5
+	and	r7, r5
+	mov	r9, r15
+	and	#8191, r15
+	mov	r10, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#1, r7
+	rlam.w	#3, r15
+	bis	r7, r15
+	mov	r15, 116(sp)
+	and	116(sp), r5
+	and	r14, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r7
+	xor	r5, r12
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r7, r12
 	xor	124(sp), r12
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	122(sp), r13
+	mov	122(sp), r14
 	mov	114(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	228(sp), r7
-	and	r13, r7
-	mov	114(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	228(sp), r5
+	and	r14, r5
+	mov	114(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
 	mov	104(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -15339,31 +15376,31 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r13
+	bis	r15, r14
 	mov	252(sp), r15
-	and	r13, r15
-	xor	r15, r7
-	mov	r11, r5
-	and	#32767, r5
+	and	r14, r15
+	xor	r15, r5
+	mov	r11, r14
+	and	#32767, r14
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r5
-	bis	r15, r5
-	mov	106(sp), r13
-	and	#1023, r13
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	106(sp), r7
+	and	#1023, r7
 	mov.b	105(sp), r15
 	rrum.w	#2, r15
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	r5, r15
-	and	r13, r15
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r14, r15
+	and	r7, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r15, r5
 	mov	100(sp), r4
 	and	#4095, r4
 	mov.b	107(sp), r15
@@ -15371,102 +15408,104 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	rlam.w	#4, r4
 	bis	r15, r4
-	mov	94(sp), r13
-	and	#32767, r13
+	mov	94(sp), r7
+	and	#32767, r7
 	mov.b	101(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r13
-	bis	r15, r13
-	and	r13, r4
+	rlam.w	#1, r7
+	bis	r15, r7
+	and	r7, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r7
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	228(sp), r4
-	and	r5, r4
-	mov	70(sp), r13
-	and	#16383, r13
+	and	r14, r4
+	mov	70(sp), r7
+	and	#16383, r7
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r13
-	bis	r15, r13
-	and	r13, r4
+	rlam.w	#2, r7
+	bis	r15, r7
+	and	r7, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r7
-	mov	70(sp), r13
-	and	#8191, r13
+	xor	r4, r5
+	mov	70(sp), r7
+	and	#8191, r7
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r13
-	bis	r15, r13
-	xor	r13, r7
-	xor	230(sp), r7
-	xor	236(sp), r7
-	xor	146(sp), r7
-	xor	182(sp), r7
-	xor	r10, r7
-	xor	22(sp), r7
-	mov	r11, r13
-	and	#511, r13
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	rlam.w	#3, r7
+	bis	r15, r7
+	xor	r7, r5
+	xor	230(sp), r5
+	xor	236(sp), r5
+	xor	146(sp), r5
+	xor	182(sp), r5
+	xor	r10, r5
+	xor	22(sp), r5
+	mov	r11, r15
+	and	#511, r15
+	mov	r9, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#1, r7
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	mov	r13, 36(sp)
-	bis	r15, 36(sp)
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r7, r15
+	mov	r15, 36(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r7, 178(sp)
-	xor	36(sp), 178(sp)
+	mov	r5, r15
+	xor	36(sp), r15
+	mov	r15, 178(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	122(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
+	mov	122(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	and	#511, r7
 	mov	114(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r13
-	mov	122(sp), r7
-	xor	r13, r7
-	xor	128(sp), r7
-	mov	94(sp), r13
-	and	#63, r13
-	mov	100(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	swpb	r13
-	rlam.w	#2, r13
-	mov	r13, 118(sp)
-	bis	r15, 118(sp)
-	xor	118(sp), r7
-	mov	70(sp), r13
-	and	#1, r13
+	bis	r15, r7
+	mov	122(sp), r5
+	xor	r7, r5
+	xor	128(sp), r5
+	mov	94(sp), r15
+	and	#63, r15
+	mov	100(sp), r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
+	swpb	r15
+	rlam.w	#2, r15
+	bis	r7, r15
+	mov	r15, 118(sp)
+	xor	118(sp), r5
+	mov	70(sp), r7
+	and	#1, r7
 	mov	94(sp), r15
 	rrum.w	#1, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	xor	r13, r7
-	mov	r7, 92(sp)
-	xor	70(sp), 92(sp)
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	xor	r7, r5
+	mov	r5, r15
+	xor	70(sp), r15
+	mov	r15, 92(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	82(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
+	mov	82(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#63, r7
 	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
@@ -15474,87 +15513,87 @@ grain128aeadv2_init:
 	bit	#1, r15
 	rrc	r15
 	and	#65472, r15
-	bis	r15, r13
-	mov	52(sp), r7
-	xor	r13, r7
-	xor	136(sp), r7
-	mov	r11, r13
-	and	#2047, r13
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#3, r15
-	rlam.w	#4, r13
-	rlam.w	#1, r13
-	mov	r13, 132(sp)
-	bis	r15, 132(sp)
-	xor	132(sp), r7
-	xor	r11, r7
-	mov	r9, r13
-	and	#7, r13
+	bis	r15, r7
+	mov	52(sp), r5
+	xor	r7, r5
+	xor	136(sp), r5
+	mov	r11, r15
+	and	#2047, r15
+	mov	r9, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#3, r7
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	bis	r7, r15
+	mov	r15, 132(sp)
+	xor	132(sp), r5
+	xor	r11, r5
+	mov	r9, r7
+	and	#7, r7
 	mov	r10, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#1, r13
-	bis	r15, r13
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#1, r7
+	bis	r15, r7
 	mov	238(sp), r15
-	and	r13, r15
+	and	r7, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	232(sp), r15
 	and	212(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	174(sp), r15
 	and	216(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	218(sp), r15
 	and	186(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	142(sp), r15
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	mov	r9, r13
-	and	#1, r13
+	xor	r15, r5
+	mov	r9, r7
+	and	#1, r7
 	mov	r10, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	mov	120(sp), r15
-	and	r13, r15
+	and	r7, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	mov	r11, r13
-	and	#15, r13
-	mov	r9, r15
-	rrum.w	#4, r15
+	xor	r15, r5
+	mov	r11, r15
+	and	#15, r15
+	mov	r9, r7
+	rrum.w	#4, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r13
-	rlam.w	#4, r13
-	mov	r13, 50(sp)
-	bis	r15, 50(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r7, r15
+	mov	r15, 50(sp)
 	mov	134(sp), r15
 	and	50(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	172(sp), r15
 	and	108(sp), r15
 	and	224(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
+	xor	r15, r5
 	mov	r9, r4
 	and	#63, r4
 	mov	r10, r15
@@ -15566,58 +15605,58 @@ grain128aeadv2_init:
 	bis	r15, r4
 	mov	r9, r15
 	and	#16383, r15
-	mov	r10, r13
+	mov	r10, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
+	rlam.w	#2, r15
+	bis	r7, r15
+	and	r15, r4
+	mov	r11, r7
+	and	#3, r7
+	mov	r9, r15
+	rrum.w	#2, r15
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r4, r15
+	and	r7, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r5, r7
+	xor	r15, r7
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r11, r15
+	swpb	r15
+	mov	r15, 24(sp)
+	xor.b	r13, r15
+	mov	r15, 60(sp)
+	xor	24(sp), 60(sp)
+	mov	r11, r13
+	and	#4095, r13
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r13
+	bis	r15, r13
+	mov	60(sp), r5
+	and	r13, r5
+	mov	r11, r15
+	and	#8191, r15
+	mov	r9, r13
 	swpb	r13
 	mov.b	r13, r13
 	rrum.w	#4, r13
-	rrum.w	#2, r13
-	rlam.w	#2, r15
+	rrum.w	#1, r13
+	rlam.w	#3, r15
 	bis	r13, r15
-	and	r15, r4
-	mov	r11, r13
-	and	#3, r13
-	mov	r9, r15
-	rrum.w	#2, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	r4, r15
-	and	r13, r15
+	mov	r15, 102(sp)
+	and	102(sp), r5
+	and	r14, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, 24(sp)
-	swpb	24(sp)
-	mov	24(sp), 60(sp)
-	mov	60(sp), r15
-	xor.b	r14, r15
-	mov	r15, 60(sp)
-	xor	24(sp), 60(sp)
-	mov	r11, r14
-	and	#4095, r14
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	60(sp), r13
-	and	r14, r13
-	mov	r11, r14
-	and	#8191, r14
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	mov	r14, 102(sp)
-	bis	r15, 102(sp)
-	and	102(sp), r13
-	and	r5, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r7
+	xor	r5, r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r7, r13
 	xor	122(sp), r13
@@ -15628,8 +15667,8 @@ grain128aeadv2_init:
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	206(sp), r7
-	and	r14, r7
+	mov	206(sp), r5
+	and	r14, r5
 	mov	106(sp), r14
 	and	#15, r14
 	mov	104(sp), r15
@@ -15639,157 +15678,159 @@ grain128aeadv2_init:
 	bis	r15, r14
 	mov	248(sp), r15
 	and	r14, r15
-	xor	r15, r7
-	mov	r12, r4
-	and	#32767, r4
+	xor	r15, r5
+	mov	r12, r14
+	and	#32767, r14
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r4
-	bis	r15, r4
-	mov	100(sp), r14
-	and	#1023, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	100(sp), r7
+	and	#1023, r7
 	mov.b	107(sp), r15
 	rrum.w	#2, r15
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r14, r15
+	and	r7, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
-	mov	94(sp), r5
-	and	#4095, r5
+	xor	r15, r5
+	mov	94(sp), r4
+	and	#4095, r4
 	mov.b	101(sp), r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r5
-	bis	r15, r5
-	mov	70(sp), r14
-	and	#32767, r14
+	rlam.w	#4, r4
+	bis	r15, r4
+	mov	70(sp), r7
+	and	#32767, r7
 	mov.b	95(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
-	and	r14, r5
+	rlam.w	#1, r7
+	bis	r15, r7
+	and	r7, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r7
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	206(sp), r5
-	and	r4, r5
-	mov	62(sp), r14
-	and	#16383, r14
+	mov	206(sp), r4
+	and	r14, r4
+	mov	62(sp), r7
+	and	#16383, r7
 	mov.b	71(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	and	r14, r5
+	rlam.w	#2, r7
+	bis	r15, r7
+	and	r7, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r7
-	mov	62(sp), r14
-	and	#8191, r14
+	xor	r4, r5
+	mov	62(sp), r7
+	and	#8191, r7
 	mov.b	71(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r14
-	bis	r15, r14
-	xor	r14, r7
-	xor	216(sp), r7
-	xor	222(sp), r7
-	xor	140(sp), r7
-	xor	120(sp), r7
-	xor	r9, r7
-	xor	36(sp), r7
-	mov	r12, r14
-	and	#511, r14
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
+	rlam.w	#3, r7
+	bis	r15, r7
+	xor	r7, r5
+	xor	216(sp), r5
+	xor	222(sp), r5
+	xor	140(sp), r5
+	xor	120(sp), r5
+	xor	r9, r5
+	xor	36(sp), r5
+	mov	r12, r15
+	and	#511, r15
+	mov	r11, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#1, r7
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	mov	r14, 48(sp)
-	bis	r15, 48(sp)
+	rlam.w	#4, r15
+	rlam.w	#3, r15
+	bis	r7, r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r7, 130(sp)
-	xor	48(sp), 130(sp)
+	mov	r5, r15
+	xor	48(sp), r15
+	mov	r15, 130(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	114(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	and	#511, r14
+	mov	114(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	and	#511, r7
 	mov	104(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r14
-	mov	114(sp), r7
-	xor	r14, r7
-	xor	112(sp), r7
-	mov	70(sp), r14
-	and	#63, r14
+	bis	r15, r7
+	mov	114(sp), r5
+	xor	r7, r5
+	xor	112(sp), r5
+	mov	70(sp), r7
+	and	#63, r7
 	mov	94(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	xor	r14, r7
-	mov	62(sp), r14
-	and	#1, r14
+	swpb	r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	xor	r7, r5
+	mov	62(sp), r7
+	and	#1, r7
 	mov	70(sp), r15
 	rrum.w	#1, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	xor	r14, r7
-	mov	r7, 110(sp)
-	xor	62(sp), 110(sp)
-	mov	r8, r14
-	and	#1023, r14
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	xor	r7, r5
+	mov	r5, r15
+	xor	62(sp), r15
+	mov	r15, 110(sp)
+	mov	r8, r7
+	and	#1023, r7
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
 	mov	82(sp), r5
-	xor	r14, r5
+	xor	r7, r5
 	xor	96(sp), r5
-	mov	r12, r14
-	and	#2047, r14
+	mov	r12, r7
+	and	#2047, r7
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#3, r15
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	xor	r14, r5
+	rlam.w	#4, r7
+	rlam.w	#1, r7
+	bis	r15, r7
+	xor	r7, r5
 	xor	r12, r5
-	mov	r11, r14
-	and	#7, r14
+	mov	r11, r7
+	and	#7, r7
 	mov	r9, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#1, r7
+	bis	r15, r7
 	mov	226(sp), r15
-	and	r14, r15
+	and	r7, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -15812,28 +15853,28 @@ grain128aeadv2_init:
 	and	r10, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r5
-	mov	r11, r14
-	and	#1, r14
+	mov	r11, r7
+	and	#1, r7
 	mov	r9, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	mov	116(sp), r15
-	and	r14, r15
+	and	r7, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r5
-	mov	r12, r14
-	and	#15, r14
-	mov	r11, r15
-	rrum.w	#4, r15
+	mov	r12, r15
+	and	#15, r15
+	mov	r11, r7
+	rrum.w	#4, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r14
-	rlam.w	#4, r14
-	mov	r14, 54(sp)
-	bis	r15, 54(sp)
+	swpb	r15
+	rlam.w	#4, r15
+	bis	r7, r15
+	mov	r15, 54(sp)
 	mov	50(sp), r15
 	and	54(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
@@ -15844,69 +15885,70 @@ grain128aeadv2_init:
 	and	210(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r5
-	mov	r11, r7
-	and	#63, r7
+	mov	r11, r4
+	and	#63, r4
 	mov	r9, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r7
-	rlam.w	#2, r7
-	bis	r15, r7
+	swpb	r4
+	rlam.w	#2, r4
+	bis	r15, r4
 	mov	r11, r15
 	and	#16383, r15
-	mov	r9, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
+	mov	r9, r7
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
 	rlam.w	#2, r15
-	bis	r14, r15
-	and	r15, r7
-	mov	r12, r14
-	and	#3, r14
+	bis	r7, r15
+	and	r15, r4
+	mov	r12, r7
+	and	#3, r7
 	mov	r11, r15
 	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r7, r15
-	and	r14, r15
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r4, r15
+	and	r7, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r12, 26(sp)
-	swpb	26(sp)
-	mov	26(sp), r7
+	mov	r12, r15
+	swpb	r15
+	mov	r15, 26(sp)
+	mov	r15, r7
 	xor.b	24(sp), r7
 	xor	26(sp), r7
-	mov	r12, r14
-	and	#4095, r14
+	mov	r12, r4
+	and	#4095, r4
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	and	r14, r7
-	mov	r12, r14
-	and	#8191, r14
+	rlam.w	#4, r4
+	bis	r15, r4
+	and	r4, r7
+	mov	r12, r4
+	and	#8191, r4
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	and	r14, r7
+	rlam.w	#3, r4
+	bis	r15, r4
 	and	r4, r7
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r5, r15
 	xor	r7, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	xor	114(sp), r15
 	mov	r15, 66(sp)
-	xor	114(sp), 66(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	106(sp), r7
 	swpb	r7
@@ -15915,8 +15957,8 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r15, r14
 	xor	r7, r14
-	mov	194(sp), r7
-	and	r14, r7
+	mov	194(sp), r5
+	and	r14, r5
 	mov	100(sp), r14
 	and	#15, r14
 	mov	106(sp), r15
@@ -15926,28 +15968,28 @@ grain128aeadv2_init:
 	bis	r15, r14
 	mov	244(sp), r15
 	and	r14, r15
-	xor	r15, r7
-	mov	r13, r5
-	and	#32767, r5
+	xor	r15, r5
+	mov	r13, r14
+	and	#32767, r14
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r5
-	bis	r15, r5
-	mov	94(sp), r14
-	and	#1023, r14
+	rlam.w	#1, r14
+	bis	r15, r14
+	mov	94(sp), r7
+	and	#1023, r7
 	mov.b	101(sp), r15
 	rrum.w	#2, r15
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r5, r15
-	and	r14, r15
+	rlam.w	#4, r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	mov	r14, r15
+	and	r7, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r15, r5
 	mov	70(sp), r4
 	and	#4095, r4
 	mov.b	95(sp), r15
@@ -15955,175 +15997,178 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	rlam.w	#4, r4
 	bis	r15, r4
-	mov	62(sp), r14
-	and	#32767, r14
+	mov	62(sp), r7
+	and	#32767, r7
 	mov.b	71(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
-	and	r14, r4
+	rlam.w	#1, r7
+	bis	r15, r7
+	and	r7, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r7
+	xor	r4, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	194(sp), r4
-	and	r5, r4
-	mov	92(sp), r14
-	and	#16383, r14
+	and	r14, r4
+	mov	92(sp), r7
+	and	#16383, r7
 	mov.b	63(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	and	r14, r4
+	rlam.w	#2, r7
+	bis	r15, r7
+	and	r7, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r7
-	mov	92(sp), r14
-	and	#8191, r14
+	xor	r4, r5
+	mov	92(sp), r7
+	and	#8191, r7
 	mov.b	63(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r14
-	bis	r15, r14
-	xor	r14, r7
-	xor	200(sp), r7
-	xor	208(sp), r7
-	xor	134(sp), r7
-	xor	116(sp), r7
-	xor	r11, r7
-	xor	48(sp), r7
-	mov	r13, r14
-	and	#511, r14
+	rlam.w	#3, r7
+	bis	r15, r7
+	xor	r7, r5
+	xor	200(sp), r5
+	xor	208(sp), r5
+	xor	134(sp), r5
+	xor	116(sp), r5
+	xor	r11, r5
+	xor	48(sp), r5
+	mov	r13, r7
+	and	#511, r7
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r7, 46(sp)
-	xor	r14, 46(sp)
-	mov	106(sp), r14
-	and	#127, r14
+	mov	r5, r15
+	xor	r7, r15
+	mov	r15, 46(sp)
+	mov	106(sp), r7
+	and	#127, r7
 	mov	104(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	104(sp), r7
-	xor	r14, r7
-	xor	118(sp), r7
-	mov	62(sp), r14
-	and	#63, r14
+	swpb	r7
+	rlam.w	#1, r7
+	bis	r15, r7
+	mov	104(sp), r5
+	xor	r7, r5
+	xor	118(sp), r5
+	mov	62(sp), r7
+	and	#63, r7
 	mov	70(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	xor	r14, r7
-	mov	92(sp), r14
-	and	#1, r14
+	swpb	r7
+	rlam.w	#2, r7
+	bis	r15, r7
+	xor	r7, r5
+	mov	92(sp), r7
+	and	#1, r7
 	mov	62(sp), r15
 	rrum.w	#1, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	xor	r14, r7
+	swpb	r7
+	rlam.w	#4, r7
+	rlam.w	#3, r7
+	bis	r15, r7
+	xor	r7, r5
+	mov	r5, r7
 	xor	92(sp), r7
-	mov	r10, r14
-	and	#1023, r14
+	mov	r10, r4
+	and	#1023, r4
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#2, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	xor	r14, r6
-	xor	60(sp), r6
-	mov	r13, r14
-	and	#2047, r14
+	rlam.w	#4, r4
+	rlam.w	#2, r4
+	bis	r15, r4
+	mov	r6, r5
+	xor	r4, r5
+	xor	60(sp), r5
+	mov	r13, r6
+	and	#2047, r6
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#3, r15
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	xor	r14, r6
-	xor	r13, r6
-	mov	r12, r14
-	and	#7, r14
+	rlam.w	#4, r6
+	rlam.w	#1, r6
+	bis	r15, r6
+	xor	r6, r5
+	xor	r13, r5
+	mov	r12, r6
+	and	#7, r6
 	mov	r11, r15
 	rrum.w	#3, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#1, r6
+	bis	r15, r6
 	mov	220(sp), r15
-	and	r14, r15
+	and	r6, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	198(sp), r15
 	and	182(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	156(sp), r15
 	and	202(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	186(sp), r15
 	and	132(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	96(sp), r15
 	and	r9, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
-	mov	r12, r14
-	and	#1, r14
+	xor	r15, r5
+	mov	r12, r6
+	and	#1, r6
 	mov	r11, r15
 	rrum.w	#1, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r15, r14
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#3, r6
+	bis	r15, r6
 	mov	102(sp), r15
-	and	r14, r15
+	and	r6, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
-	mov	r13, r14
-	and	#15, r14
+	xor	r15, r5
+	mov	r13, r6
+	and	#15, r6
 	mov	r12, r15
 	rrum.w	#4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
+	swpb	r6
+	rlam.w	#4, r6
+	bis	r15, r6
 	mov	54(sp), r15
-	and	r14, r15
+	and	r6, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	160(sp), r15
 	and	136(sp), r15
 	and	196(sp), r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	mov	r12, r4
 	and	#63, r4
 	mov	r11, r15
@@ -16135,26 +16180,26 @@ grain128aeadv2_init:
 	bis	r15, r4
 	mov	r12, r15
 	and	#16383, r15
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
+	mov	r11, r6
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#2, r6
 	rlam.w	#2, r15
-	bis	r14, r15
+	bis	r6, r15
 	and	r15, r4
-	mov	r13, r14
-	and	#3, r14
+	mov	r13, r6
+	and	#3, r6
 	mov	r12, r15
 	rrum.w	#2, r15
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
+	swpb	r6
+	rlam.w	#4, r6
+	rlam.w	#2, r6
+	bis	r15, r6
 	mov	r4, r15
-	and	r14, r15
+	and	r6, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r13, r15
 	swpb	r15
@@ -16163,27 +16208,27 @@ grain128aeadv2_init:
 	xor	r15, r4
 	mov	r13, r15
 	and	#4095, r15
-	mov	r12, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
+	mov	r12, r6
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
 	rlam.w	#4, r15
-	bis	r14, r15
+	bis	r6, r15
 	and	r15, r4
-	mov	r13, r14
-	and	#8191, r14
+	mov	r13, r6
+	and	#8191, r6
 	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
+	rlam.w	#3, r6
+	bis	r15, r6
 	mov	r4, r15
+	and	r6, r15
 	and	r14, r15
-	and	r5, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r14
+	mov	r5, r14
 	xor	r15, r14
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	104(sp), r14

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1342 bytes of code
+;     estimated 1336 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -259,10 +259,10 @@ ocb3_key_setup:
 	; ocb3.ae:91: l[at_dollar] = l_dollar
 	mov	10(sp), r15
 	mov	r12, 16(r15)
-	mov	r12, r9
-	and	#32767, r9
-	rlam.w	#1, r9
-	xor	r14, r9
+	mov	r12, r10
+	and	#32767, r10
+	rlam.w	#1, r10
+	xor	r14, r10
 	mov	48(sp), r13
 	and	#32767, r13
 	mov.b	47(sp), r14
@@ -271,16 +271,16 @@ ocb3_key_setup:
 	rlam.w	#1, r13
 	bis	r14, r13
 	mov	r13, 18(r15)
-	mov	48(sp), r10
-	and	#16383, r10
-	rlam.w	#1, r10
-	bis	r14, r10
+	mov	48(sp), r11
+	and	#16383, r11
+	rlam.w	#1, r11
+	bis	r14, r11
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	rlam.w	#1, r10
-	bis	r12, r10
+	rlam.w	#1, r11
+	bis	r12, r11
 	mov	50(sp), r13
 	and	#32767, r13
 	mov.b	49(sp), r14
@@ -289,16 +289,16 @@ ocb3_key_setup:
 	rlam.w	#1, r13
 	bis	r14, r13
 	mov	r13, 20(r15)
-	mov	50(sp), r11
-	and	#16383, r11
-	rlam.w	#1, r11
-	bis	r14, r11
+	mov	50(sp), r12
+	and	#16383, r12
+	rlam.w	#1, r12
+	bis	r14, r12
 	mov.b	49(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r11
-	bis	r15, r11
+	rlam.w	#1, r12
+	bis	r15, r12
 	mov	52(sp), r13
 	and	#32767, r13
 	mov.b	51(sp), r14
@@ -308,54 +308,54 @@ ocb3_key_setup:
 	bis	r14, r13
 	mov	10(sp), r15
 	mov	r13, 22(r15)
-	mov	52(sp), r12
-	and	#16383, r12
-	rlam.w	#1, r12
-	bis	r14, r12
+	mov	52(sp), r9
+	and	#16383, r9
+	rlam.w	#1, r9
+	bis	r14, r9
 	mov.b	51(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r12
-	bis	r15, r12
-	mov	54(sp), r14
-	and	#32767, r14
-	mov.b	53(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
-	rlam.w	#1, r14
-	bis	r13, r14
-	mov	10(sp), r15
-	mov	r14, 24(r15)
-	mov	54(sp), r14
-	and	#16383, r14
-	rlam.w	#1, r14
-	bis	r13, r14
-	mov.b	53(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	56(sp), r13
+	rlam.w	#1, r9
+	bis	r15, r9
+	mov	54(sp), r13
 	and	#32767, r13
-	mov.b	55(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
+	mov.b	53(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
 	rlam.w	#1, r13
-	bis	r8, r13
+	bis	r14, r13
 	mov	10(sp), r15
-	mov	r13, 26(r15)
-	mov	56(sp), r13
+	mov	r13, 24(r15)
+	mov	54(sp), r13
 	and	#16383, r13
 	rlam.w	#1, r13
-	bis	r8, r13
-	mov.b	55(sp), r15
+	bis	r14, r13
+	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
 	rlam.w	#1, r13
 	bis	r15, r13
+	mov	56(sp), r14
+	and	#32767, r14
+	mov.b	55(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	rlam.w	#1, r14
+	bis	r8, r14
+	mov	10(sp), r15
+	mov	r14, 26(r15)
+	mov	56(sp), r14
+	and	#16383, r14
+	rlam.w	#1, r14
+	bis	r8, r14
+	mov.b	55(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r14
+	bis	r15, r14
 	mov	58(sp), r8
 	and	#32767, r8
 	mov.b	57(sp), r7
@@ -396,35 +396,27 @@ ocb3_key_setup:
 	bis	r7, r15
 	; ocb3.ae:93: for i in 0..l_cached {
 	mov	#8, 12(sp)
-	mov	r14, r7
-	mov	r13, r6
-	mov	r15, r5
+	mov	r12, r7
+	mov	r9, r12
+	mov	r14, r9
+	mov	r15, r6
 	; ocb3.ae:94: l[at_l0 + i] = x
-	mov	10(sp), r13
+	mov	10(sp), r14
 	; ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop14:
 	; ocb3.ae:94: l[at_l0 + i] = x
-	mov	r9, 32(r13)
-	mov	r10, 34(r13)
-	mov	r11, 36(r13)
-	mov	r12, 38(r13)
-	mov	r7, 40(r13)
-	mov	r6, 42(r13)
-	mov	r8, 44(r13)
-	mov	r5, 46(r13)
-	mov	r9, r15
+	mov	r10, 32(r14)
+	mov	r11, 34(r14)
+	mov	r7, 36(r14)
+	mov	r12, 38(r14)
+	mov	r13, 40(r14)
+	mov	r9, 42(r14)
+	mov	r8, 44(r14)
+	mov	r6, 46(r14)
+	mov	r10, r15
 	and	#32767, r15
 	rlam.w	#1, r15
 	mov	r15, 8(sp)
-	mov	r10, r15
-	and	#32767, r15
-	swpb	r9
-	mov.b	r9, r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	rlam.w	#1, r15
-	mov	r15, 6(sp)
-	bis	r9, 6(sp)
 	mov	r11, r15
 	and	#32767, r15
 	swpb	r10
@@ -432,43 +424,52 @@ ocb3_key_setup:
 	rrum.w	#4, r10
 	rrum.w	#3, r10
 	rlam.w	#1, r15
-	mov	r15, 4(sp)
-	bis	r10, 4(sp)
-	mov	r12, r15
+	bis	r10, r15
+	mov	r15, 6(sp)
+	mov	r7, r15
 	and	#32767, r15
 	swpb	r11
 	mov.b	r11, r11
 	rrum.w	#4, r11
 	rrum.w	#3, r11
 	rlam.w	#1, r15
+	bis	r11, r15
+	mov	r15, 4(sp)
+	mov	r12, r15
+	and	#32767, r15
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	rlam.w	#1, r15
+	bis	r7, r15
 	mov	r15, 2(sp)
-	bis	r11, 2(sp)
-	mov	r7, r15
+	mov	r13, r15
 	and	#32767, r15
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	rlam.w	#1, r15
+	bis	r12, r15
 	mov	r15, 0(sp)
-	bis	r12, 0(sp)
-	mov	r6, r4
+	mov	r9, r4
 	and	#32767, r4
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
 	rlam.w	#1, r4
-	bis	r7, r4
-	mov	r8, r14
-	and	#32767, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r14
-	bis	r6, r14
-	mov	r5, r15
+	bis	r13, r4
+	mov	r8, r5
+	and	#32767, r5
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	rlam.w	#1, r5
+	bis	r9, r5
+	mov	r6, r15
 	and	#32767, r15
 	swpb	r8
 	mov.b	r8, r8
@@ -476,24 +477,24 @@ ocb3_key_setup:
 	rrum.w	#3, r8
 	rlam.w	#1, r15
 	bis	r8, r15
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	inv	r5
-	inc	r5
-	and	#135, r5
-	mov	8(sp), r9
-	xor	r5, r9
-	add	#16, r13
-	mov	6(sp), r10
-	mov	4(sp), r11
+	inv	r6
+	inc	r6
+	and	#135, r6
+	mov	8(sp), r10
+	xor	r6, r10
+	add	#16, r14
+	mov	6(sp), r11
+	mov	4(sp), r7
 	mov	2(sp), r12
-	mov	@sp, r7
-	mov	r4, r6
-	mov	r14, r8
-	mov	r15, r5
+	mov	@sp, r13
+	mov	r4, r9
+	mov	r5, r8
+	mov	r15, r6
 	dec	12(sp)
 	jnz	.Locb3_key_setup_loop14
 .Locb3_key_setup_done15:
@@ -505,7 +506,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2718 bytes of code
+;     estimated 2686 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -570,22 +571,22 @@ ocb3_encrypt_with:
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
+	xor	8(sp), r14
 	mov	r14, 42(sp)
-	xor	8(sp), 42(sp)
+	xor	6(sp), r13
 	mov	r13, 36(sp)
-	xor	6(sp), 36(sp)
+	xor	4(sp), r12
 	mov	r12, 34(sp)
-	xor	4(sp), 34(sp)
+	xor	2(sp), r11
 	mov	r11, 28(sp)
-	xor	2(sp), 28(sp)
+	xor	r10, r8
 	mov	r8, 22(sp)
-	xor	r10, 22(sp)
+	xor	r9, r7
 	mov	r7, 20(sp)
-	xor	r9, 20(sp)
+	xor	r4, r6
 	mov	r6, 18(sp)
-	xor	r4, 18(sp)
+	xor	r15, r5
 	mov	r5, 16(sp)
-	xor	r15, 16(sp)
 	mov	60(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
@@ -987,8 +988,9 @@ ocb3_encrypt_with:
 	rlam.w	#4, r9
 	mov	110(sp), r10
 	sub	r9, r10
-	mov	#0, 72(sp)
-	subc	#0, 72(sp)
+	mov	#0, r15
+	subc	#0, r15
+	mov	r15, 72(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r4
@@ -1001,23 +1003,23 @@ ocb3_encrypt_with:
 	; ocb3.ae:163: if r != 0 {
 	tst	r4
 	jz	.Locb3_encrypt_with_else25
-	mov	r5, 108(sp)
 	mov	68(sp), r15
-	xor	14(r15), 108(sp)
+	xor	14(r15), r5
+	mov	r5, 108(sp)
+	xor	12(r15), r6
 	mov	r6, 106(sp)
-	xor	12(r15), 106(sp)
+	xor	10(r15), r7
 	mov	r7, 104(sp)
-	xor	10(r15), 104(sp)
+	xor	8(r15), r8
 	mov	r8, 102(sp)
-	xor	8(r15), 102(sp)
+	xor	6(r15), r11
 	mov	r11, 70(sp)
-	xor	6(r15), 70(sp)
+	xor	4(r15), r12
 	mov	r12, 74(sp)
-	xor	4(r15), 74(sp)
+	xor	2(r15), r13
 	mov	r13, 76(sp)
-	xor	2(r15), 76(sp)
+	xor	@r15, r14
 	mov	r14, 78(sp)
-	xor	@r15, 78(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	mov	78(sp), 120(sp)
 	mov	76(sp), 122(sp)
@@ -1469,7 +1471,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4300 bytes of code
+;     estimated 4238 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1535,22 +1537,22 @@ ocb3_decrypt_with:
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
+	xor	8(sp), r14
 	mov	r14, 78(sp)
-	xor	8(sp), 78(sp)
+	xor	6(sp), r13
 	mov	r13, 76(sp)
-	xor	6(sp), 76(sp)
+	xor	4(sp), r12
 	mov	r12, 74(sp)
-	xor	4(sp), 74(sp)
+	xor	2(sp), r11
 	mov	r11, 70(sp)
-	xor	2(sp), 70(sp)
+	xor	34(sp), r9
 	mov	r9, 68(sp)
-	xor	34(sp), 68(sp)
+	xor	32(sp), r8
 	mov	r8, 66(sp)
-	xor	32(sp), 66(sp)
+	xor	20(sp), r7
 	mov	r7, 64(sp)
-	xor	20(sp), 64(sp)
+	xor	r15, r6
 	mov	r6, 62(sp)
-	xor	r15, 62(sp)
 	mov	82(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
@@ -1760,9 +1762,9 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	r14, 50(sp)
 	mov	28(sp), r15
-	xor	@r15, 50(sp)
+	xor	@r15, r14
+	mov	r14, 50(sp)
 	mov.b	13(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r14
 	swpb	r14
@@ -1770,9 +1772,9 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	r14, 52(sp)
 	mov	28(sp), r15
-	xor	2(r15), 52(sp)
+	xor	2(r15), r14
+	mov	r14, 52(sp)
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1781,9 +1783,9 @@ ocb3_decrypt_with:
 	mov.b	r9, r9
 	mov.b	ocb3_E.inv_sbox(r9), r15
 	bis	r15, r14
-	mov	r14, 48(sp)
 	mov	28(sp), r15
-	xor	4(r15), 48(sp)
+	xor	4(r15), r14
+	mov	r14, 48(sp)
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1792,9 +1794,9 @@ ocb3_decrypt_with:
 	mov.b	12(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	r14, 46(sp)
 	mov	28(sp), r15
-	xor	6(r15), 46(sp)
+	xor	6(r15), r14
+	mov	r14, 46(sp)
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1803,9 +1805,9 @@ ocb3_decrypt_with:
 	mov.b	r5, r5
 	mov.b	ocb3_E.inv_sbox(r5), r15
 	bis	r15, r14
-	mov	r14, 44(sp)
 	mov	28(sp), r15
-	xor	8(r15), 44(sp)
+	xor	8(r15), r14
+	mov	r14, 44(sp)
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1814,9 +1816,9 @@ ocb3_decrypt_with:
 	mov.b	r11, r11
 	mov.b	ocb3_E.inv_sbox(r11), r15
 	bis	r15, r14
-	mov	r14, 42(sp)
 	mov	28(sp), r15
-	xor	10(r15), 42(sp)
+	xor	10(r15), r14
+	mov	r14, 42(sp)
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	ocb3_E.inv_sbox(r10), r14
@@ -1824,9 +1826,9 @@ ocb3_decrypt_with:
 	mov.b	r8, r8
 	mov.b	ocb3_E.inv_sbox(r8), r15
 	bis	r15, r14
-	mov	r14, 38(sp)
 	mov	28(sp), r15
-	xor	12(r15), 38(sp)
+	xor	12(r15), r14
+	mov	r14, 38(sp)
 	swpb	r6
 	mov.b	r6, r6
 	mov.b	ocb3_E.inv_sbox(r6), r14
@@ -1834,9 +1836,9 @@ ocb3_decrypt_with:
 	mov.b	r13, r13
 	mov.b	ocb3_E.inv_sbox(r13), r15
 	bis	r15, r14
-	mov	r14, 36(sp)
 	mov	28(sp), r15
-	xor	14(r15), 36(sp)
+	xor	14(r15), r14
+	mov	r14, 36(sp)
 	mov	82(sp), r14
 	add	#2, r14
 	mov	#0, r10
@@ -2154,8 +2156,9 @@ ocb3_decrypt_with:
 	mov	r15, 116(sp)
 	mov	152(sp), r10
 	sub	116(sp), r10
-	mov	#0, 110(sp)
-	subc	#0, 110(sp)
+	mov	#0, r15
+	subc	#0, r15
+	mov	r15, 110(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r5
@@ -2170,23 +2173,23 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	r6, 148(sp)
 	mov	104(sp), r15
-	xor	14(r15), 148(sp)
+	xor	14(r15), r6
+	mov	r6, 148(sp)
+	xor	12(r15), r7
 	mov	r7, 146(sp)
-	xor	12(r15), 146(sp)
+	xor	10(r15), r8
 	mov	r8, 144(sp)
-	xor	10(r15), 144(sp)
+	xor	8(r15), r9
 	mov	r9, 142(sp)
-	xor	8(r15), 142(sp)
+	xor	6(r15), r11
 	mov	r11, 90(sp)
-	xor	6(r15), 90(sp)
+	xor	4(r15), r12
 	mov	r12, 92(sp)
-	xor	4(r15), 92(sp)
+	xor	2(r15), r13
 	mov	r13, 94(sp)
-	xor	2(r15), 94(sp)
+	xor	@r15, r14
 	mov	r14, 96(sp)
-	xor	@r15, 96(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
 	mov	96(sp), 162(sp)
 	mov	94(sp), 164(sp)
@@ -2202,21 +2205,21 @@ ocb3_decrypt_with:
 	add	#210, r14
 	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	116(sp), r8
-	add	132(sp), r8
+	mov	116(sp), r9
+	add	132(sp), r9
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r8
+	bit	#1, r9
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r8, r5
-	mov	2(r8), r13
-	mov	4(r8), r12
-	mov	6(r8), r14
-	mov	8(r8), r7
-	mov	10(r8), r15
-	mov	12(r8), r9
-	mov	14(r8), r6
+	mov	@r9, r5
+	mov	2(r9), r13
+	mov	4(r9), r8
+	mov	6(r9), r14
+	mov	8(r9), r7
+	mov	10(r9), r15
+	mov	12(r9), r11
+	mov	14(r9), r12
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
@@ -2228,35 +2231,37 @@ ocb3_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r8
+	mov	r11, r9
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	swpb	r6
-	xor	210(sp), r6
-	swpb	r9
-	xor	212(sp), r9
+	swpb	r12
+	xor	210(sp), r12
+	swpb	r11
+	xor	212(sp), r11
+	swpb	r15
+	xor	214(sp), r15
 	mov	r15, 88(sp)
-	swpb	88(sp)
-	xor	214(sp), 88(sp)
-	swpb	r7
-	xor	216(sp), r7
-	mov	r14, 100(sp)
-	swpb	100(sp)
-	xor	218(sp), 100(sp)
-	mov	r12, r8
+	mov	r7, r9
+	swpb	r9
+	xor	216(sp), r9
+	mov	r14, r15
+	swpb	r15
+	xor	218(sp), r15
+	mov	r15, 100(sp)
 	swpb	r8
 	xor	220(sp), r8
-	mov	r13, 98(sp)
-	swpb	98(sp)
-	xor	222(sp), 98(sp)
+	mov	r13, r15
+	swpb	r15
+	xor	222(sp), r15
+	mov	r15, 98(sp)
 	swpb	r5
 	xor	224(sp), r5
 	mov	r10, r15
@@ -2283,185 +2288,186 @@ ocb3_decrypt_with:
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r10, r11
-	and	#1, r11
-	inv	r11
-	inc	r11
-	and	#65280, r11
-	xor	#-1, r11
-	mov	r10, r12
-	rrum.w	#1, r12
-	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, 72(sp)
-	xor	#-1, 72(sp)
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	mov	r10, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	xor	#-1, r15
-	and	r13, r15
-	mov	r15, 54(sp)
-	xor	#-1, 54(sp)
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r11, r15
-	and	r13, r15
-	xor	r15, r11
-	mov	r10, r13
-	rrum.w	#3, r13
-	and	#1, r13
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r11, r15
-	xor	#-1, r15
-	and	r4, r15
-	mov	r15, 60(sp)
-	xor	#-1, 60(sp)
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r11, r15
-	and	r4, r15
-	xor	r15, r11
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov	r10, r14
+	and	#1, r14
+	inv	r14
+	inc	r14
+	and	#65280, r14
+	xor	#-1, r14
+	mov	r10, r7
+	rrum.w	#1, r7
+	and	#1, r7
+	mov	r7, r6
+	inv	r6
+	inc	r6
 	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	inv	r11
-	mov	r5, 108(sp)
-	and	r11, 108(sp)
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	mov	60(sp), r15
-	and	r11, r15
-	inv	r15
-	and	r15, r7
+	xor	#-1, r15
+	and	r6, r15
+	xor	#-1, r15
+	mov	r15, 72(sp)
+	inv	r7
+	inc	r7
+	mov	r14, r15
+	and	r7, r15
+	xor	r15, r14
+	mov	r10, r7
+	rrum.w	#2, r7
+	and	#1, r7
+	mov	r7, r6
+	inv	r6
+	inc	r6
+	mov	r14, r15
+	xor	#-1, r15
+	and	r6, r15
+	xor	#-1, r15
+	mov	r15, 54(sp)
+	mov	r7, r6
+	inv	r6
+	inc	r6
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r14
+	mov	r10, r6
+	rrum.w	#3, r6
+	and	#1, r6
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	mov	r14, r15
+	xor	#-1, r15
+	and	r4, r15
+	xor	#-1, r15
+	mov	r15, 60(sp)
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r14
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	54(sp), r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	mov	54(sp), r15
-	and	r11, r15
-	mov	54(sp), r11
-	xor	r15, r11
-	mov	r14, r15
+	and	r15, r14
+	inv	r14
+	mov	r5, r15
+	and	r14, r15
+	mov	r15, 108(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	60(sp), r15
+	and	r14, r15
+	inv	r15
+	and	r15, r9
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r11
-	and	r11, r8
-	mov	r14, r15
+	mov	54(sp), r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	54(sp), r15
+	and	r5, r15
+	mov	54(sp), r5
+	xor	r15, r5
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
 	inv	r5
-	and	r5, r9
-	mov	r12, r15
+	and	r5, r8
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	72(sp), r4
+	and	r15, r14
+	inv	r14
+	mov	r11, r5
+	and	r14, r5
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	72(sp), r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
+	inv	r7
+	inc	r7
+	mov	72(sp), r15
+	and	r7, r15
+	mov	72(sp), r7
+	xor	r15, r7
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	mov	r7, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	inv	r12
-	inc	r12
-	mov	72(sp), r15
-	and	r12, r15
-	mov	72(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r12, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r13, r11
+	mov	r6, r11
 	inv	r11
 	inc	r11
-	mov	r12, r15
+	mov	r7, r15
 	and	r11, r15
-	xor	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	inv	r12
-	mov	98(sp), r11
-	and	r12, r11
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r5, r15
-	and	r12, r15
-	inv	r15
-	mov	88(sp), r12
-	and	r15, r12
+	xor	r15, r7
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r4, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	inv	r13
-	inc	r13
+	and	r15, r7
+	inv	r7
+	mov	98(sp), r11
+	and	r7, r11
+	mov	r13, r7
+	inv	r7
+	inc	r7
 	mov	r4, r15
-	and	r13, r15
-	mov	r4, r13
-	xor	r15, r13
-	mov	r14, r15
+	and	r7, r15
 	inv	r15
-	inc	r15
-	and	r15, r13
+	mov	88(sp), r7
+	and	r15, r7
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	mov	r14, r15
+	xor	#-1, r15
+	and	r4, r15
+	xor	#-1, r15
+	inv	r6
+	inc	r6
+	mov	r14, r4
+	and	r6, r4
+	mov	r14, r6
+	xor	r4, r6
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	inv	r15
-	mov	r6, r14
-	and	r15, r14
+	and	r14, r6
 	inv	r13
-	mov	100(sp), r15
+	inc	r13
 	and	r13, r15
+	inv	r15
+	mov	r12, r14
+	and	r15, r14
+	inv	r6
+	mov	100(sp), r15
+	and	r6, r15
 	mov	r14, 136(sp)
-	mov	r9, 84(sp)
-	mov	r12, 88(sp)
-	mov	r7, 56(sp)
+	mov	r5, 84(sp)
+	mov	r7, 88(sp)
+	mov	r9, 56(sp)
 	mov	r15, 100(sp)
 	mov	r11, 98(sp)
 	mov	108(sp), r5
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r6, 136(sp)
-	mov	r9, 84(sp)
-	mov	r7, 56(sp)
+	mov	r12, 136(sp)
+	mov	r11, 84(sp)
+	mov	r9, 56(sp)
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
 	mov	116(sp), r13
@@ -2757,16 +2763,20 @@ ocb3_decrypt_with:
 	mov	156(sp), r14
 	mov	154(sp), r15
 	call	#ocb3_hash
-	mov	226(sp), 102(sp)
-	xor	242(sp), 102(sp)
-	mov	228(sp), 58(sp)
-	xor	244(sp), 58(sp)
-	mov	230(sp), 86(sp)
-	xor	246(sp), 86(sp)
+	mov	226(sp), r15
+	xor	242(sp), r15
+	mov	r15, 102(sp)
+	mov	228(sp), r15
+	xor	244(sp), r15
+	mov	r15, 58(sp)
+	mov	230(sp), r15
+	xor	246(sp), r15
+	mov	r15, 86(sp)
 	mov	232(sp), r7
 	xor	248(sp), r7
-	mov	234(sp), 106(sp)
-	xor	250(sp), 106(sp)
+	mov	234(sp), r15
+	xor	250(sp), r15
+	mov	r15, 106(sp)
 	mov	236(sp), r6
 	xor	252(sp), r6
 	mov	238(sp), r13
@@ -3314,7 +3324,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1748 bytes of code
+;     estimated 1752 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3322,11 +3332,11 @@ ocb3_E_encrypt_block:
 ocb3_hash:
 	pushm.w	#7, r10
 	sub	#140, sp
-	mov	r12, 54(sp)
+	mov	r12, 56(sp)
 	mov	r13, 38(sp)
 	mov	r14, 52(sp)
 	mov	r15, 74(sp)
-	mov	156(sp), 56(sp)
+	mov	156(sp), 60(sp)
 	rrum.w	#4, r15
 	mov	r15, 50(sp)
 	; ocb3.ae:131: for i in 0..full {
@@ -3417,14 +3427,14 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	add	#2, r11
-	addc	#0, r13
-	and	#3, r10
 	rrum.w	#2, r14
+	and	#3, r10
 	swpb	r10
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
+	add	#2, r11
+	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	mov	r14, r10
@@ -3477,11 +3487,11 @@ ocb3_hash:
 	tst	r11
 	jz	.Locb3_hash_else13
 	; ocb3.ae:104: for j in last..k {
-	mov	#7, 8(sp)
 	mov	@r10, 6(sp)
 	mov	r12, 4(sp)
 	mov	r13, 2(sp)
 	mov	r14, 0(sp)
+	mov	#7, 8(sp)
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -3646,7 +3656,7 @@ ocb3_hash:
 	add	#92, r13
 	mov	sp, r14
 	add	#108, r14
-	mov	54(sp), r12
+	mov	56(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r4
 	xor	108(sp), r4
@@ -3680,23 +3690,23 @@ ocb3_hash:
 	cmp	50(sp), 22(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	50(sp), r12
-	rlam.w	#4, r12
-	mov	74(sp), r13
-	sub	r12, r13
-	mov	#0, r14
-	subc	#0, r14
-	mov	r13, r15
+	mov	50(sp), r11
+	rlam.w	#4, r11
+	mov	74(sp), r12
+	sub	r11, r12
+	mov	#0, r13
+	subc	#0, r13
+	mov	r12, r15
 	sub	#1, r15
-	clr	r11
-	adc	r11
-	mov	r14, r15
+	clr	r14
+	adc	r14
+	mov	r13, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r11
+	bis	r15, r14
 	; ocb3.ae:136: if r != 0 {
-	tst	r11
+	tst	r14
 	jz	.Locb3_hash_else22
 	mov	38(sp), r15
 	xor	@r15, 18(sp)
@@ -3705,233 +3715,237 @@ ocb3_hash:
 	xor	6(r15), 12(sp)
 	xor	8(r15), 30(sp)
 	xor	10(r15), 28(sp)
-	xor	12(r15), 26(sp)
-	xor	14(r15), 24(sp)
-	add	52(sp), r12
-	cmp	#16, r13
+	mov	26(sp), r14
+	xor	12(r15), r14
+	mov	24(sp), r9
+	xor	14(r15), r9
+	add	52(sp), r11
+	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
-	bit	#1, r12
+	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r12, 72(sp)
-	mov	2(r12), 70(sp)
-	mov	4(r12), 68(sp)
-	mov	6(r12), 66(sp)
-	mov	8(r12), 64(sp)
-	mov	10(r12), 62(sp)
-	mov	12(r12), 60(sp)
-	mov	14(r12), 58(sp)
+	mov	@r11, r15
+	mov	2(r11), 58(sp)
+	mov	4(r11), 62(sp)
+	mov	6(r11), 64(sp)
+	mov	8(r11), 66(sp)
+	mov	10(r11), 68(sp)
+	mov	12(r11), 70(sp)
+	mov	14(r11), 72(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r8
-	add	#76, r8
-	mov	r8, r9
-	mov	#16, r10
-	mov	r13, r15
+	mov	sp, r6
+	add	#76, r6
+	mov	r6, r7
+	mov	#16, r8
+	mov	r12, r15
 .Locb3_hash_cpy27:
-	clr	r11
+	clr	r10
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r12, r11
-	inc	r12
+	mov.b	@r11, r10
+	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r10, 0(r7)
+	inc	r7
+	dec	r8
 	jnz	.Locb3_hash_cpy27
-	mov	r8, r12
+	mov	r6, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r4
-	sub	r13, r4
+	mov	#15, r10
+	sub	r12, r10
 	mov	#0, r12
-	subc	r14, r12
-	mov	r4, r5
-	and	#8191, r5
-	rlam.w	#3, r5
+	subc	r13, r12
 	and	#8191, r12
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
 	rlam.w	#3, r12
-	bis	r15, r12
-	mov	r4, r7
-	and	#1, r7
-	inv	r7
-	inc	r7
-	and	#32896, r7
-	xor	#128, r7
-	mov	r4, r13
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
 	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r11
-	xor	r15, r11
+	bis	r13, r12
+	mov	r10, r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	sub	#128, r13
+	subc	#0, r12
+	clr	r11
+	adc	r11
+	mov	r10, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#32896, r6
+	xor	#128, r6
+	mov	r10, r7
+	rrum.w	#1, r7
+	and	#1, r7
+	mov	r7, r13
 	inv	r13
 	inc	r13
-	and	r13, r7
-	mov	r4, r13
+	mov	r6, r8
+	and	r13, r8
+	mov	r10, r13
 	rrum.w	#2, r13
 	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r9
-	xor	r15, r9
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r10
-	xor	r15, r10
+	mov	r13, r5
+	inv	r5
+	inc	r5
+	mov	r8, r12
+	and	r5, r12
+	rrum.w	#3, r10
+	and	#1, r10
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	mov	r12, r5
+	and	r4, r5
+	xor	#1, r11
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r4, r5
+	swpb	r15
+	bis	r5, r15
+	xor	r9, r15
+	mov	r15, 54(sp)
+	inv	r7
+	inc	r7
+	mov	r6, r15
+	and	r7, r15
+	mov	r6, r7
+	xor	r15, r7
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r13
-	inc	r13
-	and	r13, r7
-	rrum.w	#3, r4
-	and	#1, r4
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r13
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r14
-	xor	r15, r14
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r11, r15
-	and	r8, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	mov	r7, r8
-	xor	r15, r8
-	mov	r4, r15
-	inv	r15
-	inc	r15
+	mov	r7, r9
 	and	r15, r9
-	mov	r4, r15
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r5, r15
-	sub	#128, r15
-	mov	r12, r15
-	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r12, r15
+	mov	r9, r6
+	and	r15, r6
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	58(sp), r12
-	swpb	r12
-	bis	r13, r12
-	mov	60(sp), r13
-	swpb	r13
-	bis	r14, r13
+	mov	58(sp), r15
+	swpb	r15
+	bis	r6, r15
+	xor	r14, r15
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	mov	r8, r14
+	and	r6, r14
+	xor	r14, r8
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	r8, r6
+	and	r14, r6
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r14, r6
 	mov	62(sp), r14
 	swpb	r14
 	bis	r6, r14
-	mov	64(sp), r15
-	swpb	r15
-	bis	r8, r15
-	mov	66(sp), r8
-	swpb	r8
-	bis	r9, r8
+	xor	28(sp), r14
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	mov	r7, r13
+	and	r6, r13
+	xor	r13, r7
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	mov	r7, r6
+	and	r13, r6
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	and	r13, r6
+	mov	64(sp), r13
+	swpb	r13
+	bis	r6, r13
+	xor	30(sp), r13
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	r12, r5
+	and	r6, r5
+	mov	r12, r6
+	xor	r5, r6
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	and	r12, r6
+	mov	66(sp), r12
+	swpb	r12
+	bis	r6, r12
+	xor	12(sp), r12
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	r9, r5
+	and	r6, r5
+	mov	r9, r6
+	xor	r5, r6
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	and	r9, r6
 	mov	68(sp), r9
 	swpb	r9
-	bis	r10, r9
-	mov	70(sp), r10
-	swpb	r10
-	bis	r11, r10
+	bis	r6, r9
+	xor	14(sp), r9
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	r8, r5
+	and	r6, r5
+	mov	r8, r6
+	xor	r5, r6
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	and	r8, r6
+	mov	70(sp), r8
+	swpb	r8
+	bis	r6, r8
+	xor	16(sp), r8
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	r7, r10
+	and	r6, r10
+	xor	r10, r7
+	inv	r11
+	inc	r11
+	and	r11, r7
 	mov	72(sp), r11
 	swpb	r11
 	bis	r7, r11
-	xor	18(sp), r12
-	xor	16(sp), r13
-	xor	14(sp), r14
-	xor	12(sp), r15
-	xor	30(sp), r8
-	xor	28(sp), r9
-	xor	26(sp), r10
-	xor	24(sp), r11
+	xor	18(sp), r11
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
+	mov	r11, 92(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r12, 98(sp)
+	mov	r13, 100(sp)
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
+	mov	54(sp), 106(sp)
 	mov	sp, r13
 	add	#92, r13
 	mov	sp, r14
 	add	#124, r14
-	mov	54(sp), r12
+	mov	56(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r7
 	xor	124(sp), r7
@@ -3960,7 +3974,7 @@ ocb3_hash:
 	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	56(sp), r15
+	mov	60(sp), r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -3977,7 +3991,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3678 bytes of code
+;     estimated 3592 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4010,9 +4024,8 @@ ocb3_initial_offset:
 	xor	#1, r7
 	mov	r5, r14
 	rrum.w	#1, r14
+	and	#1, r14
 	mov	r14, 6(sp)
-	and	#1, 6(sp)
-	mov	6(sp), r14
 	inv	r14
 	inc	r14
 	mov	r7, r8
@@ -4028,19 +4041,20 @@ ocb3_initial_offset:
 	mov	r5, r11
 	rrum.w	#3, r11
 	and	#1, r11
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	mov	r10, 0(sp)
-	and	r14, 0(sp)
-	mov	r10, r4
-	xor	@sp, r4
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	mov	r10, r14
+	and	r4, r14
+	mov	r14, 0(sp)
+	mov	r10, r14
+	xor	@sp, r14
 	xor	#1, r6
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r4, 54(sp)
-	and	r14, 54(sp)
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	and	r4, r14
+	mov	r14, 54(sp)
 	mov	r11, r14
 	inv	r14
 	inc	r14
@@ -4057,26 +4071,26 @@ ocb3_initial_offset:
 	and	#127, r14
 	swpb	r14
 	rlam.w	#1, r14
+	bis	r10, r14
 	mov	r14, 50(sp)
-	bis	r10, 50(sp)
 	mov	r9, r10
 	inv	r10
 	inc	r10
 	mov	r8, r14
 	and	r10, r14
 	xor	r14, r8
-	mov	r11, r10
-	inv	r10
-	inc	r10
-	mov	r8, r14
-	and	r10, r14
-	mov	r8, r10
-	xor	r14, r10
-	mov	r6, r14
+	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r10, 56(sp)
-	and	r14, 56(sp)
+	mov	r8, r10
+	and	r14, r10
+	mov	r8, r14
+	xor	r10, r14
+	mov	r6, r10
+	inv	r10
+	inc	r10
+	and	r10, r14
+	mov	r14, 56(sp)
 	mov	r11, r14
 	inv	r14
 	inc	r14
@@ -4084,8 +4098,8 @@ ocb3_initial_offset:
 	mov	r6, r14
 	inv	r14
 	inc	r14
+	and	r14, r8
 	mov	r8, 58(sp)
-	and	r14, 58(sp)
 	mov	6(sp), r10
 	inv	r10
 	inc	r10
@@ -4097,18 +4111,18 @@ ocb3_initial_offset:
 	inc	r14
 	mov	r7, r8
 	and	r14, r8
-	mov	r11, r10
-	inv	r10
-	inc	r10
-	mov	r8, r14
-	and	r10, r14
-	mov	r8, r10
-	xor	r14, r10
-	mov	r6, r14
+	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r10, 46(sp)
-	and	r14, 46(sp)
+	mov	r8, r10
+	and	r14, r10
+	mov	r8, r14
+	xor	r10, r14
+	mov	r6, r10
+	inv	r10
+	inc	r10
+	and	r10, r14
+	mov	r14, 46(sp)
 	mov	r11, r14
 	inv	r14
 	inc	r14
@@ -4116,32 +4130,33 @@ ocb3_initial_offset:
 	mov	r6, r14
 	inv	r14
 	inc	r14
+	and	r14, r8
 	mov	r8, 44(sp)
-	and	r14, 44(sp)
 	inv	r9
 	inc	r9
 	mov	r7, r14
 	and	r9, r14
 	xor	r14, r7
-	mov	r11, r10
-	inv	r10
-	inc	r10
-	mov	r7, r14
-	and	r10, r14
-	mov	r7, r10
-	xor	r14, r10
-	mov	r6, r14
+	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r10, 52(sp)
-	and	r14, 52(sp)
+	mov	r7, r10
+	and	r14, r10
+	mov	r7, r14
+	xor	r10, r14
+	mov	r6, r10
+	inv	r10
+	inc	r10
+	and	r10, r14
+	mov	r14, 52(sp)
 	inv	r11
 	inc	r11
 	and	r11, r7
 	inv	r6
 	inc	r6
-	mov	r7, 48(sp)
-	and	r6, 48(sp)
+	mov	r7, r14
+	and	r6, r14
+	mov	r14, 48(sp)
 	mov	#13, r14
 	cmp	r5, r14
 	clr	r8
@@ -4256,9 +4271,9 @@ ocb3_initial_offset:
 	clr	r10
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob7
-	mov	r8, 10(sp)
-	add	r14, 10(sp)
-	mov	10(sp), r15
+	mov	r8, r15
+	add	r14, r15
+	mov	r15, 10(sp)
 	mov.b	@r15, r10
 .Locb3_initial_offset_nob7:
 	clr	r15
@@ -4271,447 +4286,448 @@ ocb3_initial_offset:
 	bis	r15, r10
 	mov	#5, r15
 	cmp	r5, r15
-	clr	r8
-	adc	r8
-	mov	r8, r7
+	clr	r9
+	adc	r9
+	mov	r9, r7
 	inv	r7
 	inc	r7
 	and	#5, r7
 	xor	#5, r7
-	mov	r5, r9
-	sub	#5, r9
-	inv	r8
-	inc	r8
-	mov	r9, r15
-	and	r8, r15
-	xor	r15, r9
-	clr	r8
-	cmp	#1, r9
+	mov	r5, r8
+	sub	#5, r8
+	inv	r9
+	inc	r9
+	mov	r8, r15
+	and	r9, r15
+	xor	r15, r8
+	clr	r9
+	cmp	#1, r8
 	jnc	.Locb3_initial_offset_nob9
-	mov	r7, 14(sp)
-	add	r14, 14(sp)
-	mov	14(sp), r15
-	mov.b	@r15, r8
+	mov	r7, r15
+	add	r14, r15
+	mov	r15, 14(sp)
+	mov.b	@r15, r9
 .Locb3_initial_offset_nob9:
 	clr	r15
-	cmp	#2, r9
+	cmp	#2, r8
 	jnc	.Locb3_initial_offset_nob10
 	mov	14(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
-	swpb	r8
-	bis	r15, r8
+	swpb	r9
+	bis	r15, r9
 	mov	#3, r15
 	cmp	r5, r15
-	clr	r6
-	adc	r6
-	mov	r6, r7
-	inv	r7
-	inc	r7
-	and	#3, r7
-	xor	#3, r7
-	mov	r5, r9
-	sub	#3, r9
+	clr	r8
+	adc	r8
+	mov	r8, r6
 	inv	r6
 	inc	r6
-	mov	r9, r15
-	and	r6, r15
-	xor	r15, r9
-	clr	r6
-	cmp	#1, r9
+	and	#3, r6
+	xor	#3, r6
+	mov	r5, r7
+	sub	#3, r7
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	xor	r15, r7
+	clr	r8
+	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob11
-	mov	r7, 20(sp)
-	add	r14, 20(sp)
-	mov	20(sp), r15
-	mov.b	@r15, r6
+	mov	r6, r15
+	add	r14, r15
+	mov	r15, 20(sp)
+	mov.b	@r15, r8
 .Locb3_initial_offset_nob11:
 	clr	r15
-	cmp	#2, r9
+	cmp	#2, r7
 	jnc	.Locb3_initial_offset_nob12
 	mov	20(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
-	swpb	r6
-	bis	r15, r6
+	swpb	r8
+	bis	r15, r8
 	mov	#1, r15
 	cmp	r5, r15
-	clr	r7
-	adc	r7
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	and	#1, r9
-	xor	#1, r9
-	mov	r5, r4
-	sub	#1, r4
-	inv	r7
-	inc	r7
-	mov	r4, r15
-	and	r7, r15
-	xor	r15, r4
-	clr	r7
-	cmp	#1, r4
+	clr	r6
+	adc	r6
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	and	#1, r4
+	xor	#1, r4
+	mov	r5, r7
+	sub	#1, r7
+	inv	r6
+	inc	r6
+	mov	r7, r15
+	and	r6, r15
+	xor	r15, r7
+	clr	r6
+	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob13
-	mov	r9, 28(sp)
-	add	r14, 28(sp)
-	mov	28(sp), r15
-	mov.b	@r15, r7
+	mov	r4, r15
+	add	r14, r15
+	mov	r15, 28(sp)
+	mov.b	@r15, r6
 .Locb3_initial_offset_nob13:
-	clr	r9
-	cmp	#2, r4
+	clr	r15
+	cmp	#2, r7
 	jnc	.Locb3_initial_offset_nob14
 	mov	28(sp), r15
-	mov.b	1(r15), r9
+	mov.b	1(r15), r15
 .Locb3_initial_offset_nob14:
-	mov	r7, r15
-	swpb	r15
-	bis	r9, r15
+	swpb	r6
+	bis	r15, r6
 	clr	r7
 	cmp	#1, r5
 	jnc	.Locb3_initial_offset_nob15
 	mov.b	@r14, r7
 .Locb3_initial_offset_nob15:
-	mov	#15, 8(sp)
-	sub	r5, 8(sp)
-	mov	#0, r9
-	subc	#0, r9
-	and	#8191, r9
-	mov.b	9(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	rlam.w	#3, r9
-	bis	r14, r9
-	mov	8(sp), r14
+	mov	#15, r15
+	sub	r5, r15
+	mov	r15, 8(sp)
+	mov	#0, r14
+	subc	#0, r14
 	and	#8191, r14
+	mov.b	9(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
 	rlam.w	#3, r14
-	sub	#128, r14
-	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	8(sp), r4
-	and	#1, r4
-	mov	r4, r5
-	inv	r5
-	inc	r5
-	mov	r7, r14
-	and	r5, r14
-	mov	r7, 16(sp)
-	xor	r14, 16(sp)
-	mov	r15, r14
-	swpb	r14
-	mov.b	r14, r5
-	swpb	r7
-	bis	r5, r7
-	mov	r4, r5
-	inv	r5
-	inc	r5
-	xor	r15, r7
-	and	r5, r7
-	mov	r15, r5
-	xor	r7, r5
+	bis	r15, r14
+	mov	8(sp), r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	subc	#0, r14
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	mov	8(sp), r14
+	and	#1, r14
 	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r7, r4
+	and	r15, r4
+	mov	r7, r15
+	xor	r4, r15
+	mov	r15, 16(sp)
+	mov	r7, r15
 	mov	r6, r7
 	swpb	r7
-	xor.b	r7, r15
-	xor	r14, r15
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	xor	r6, r15
-	and	r14, r15
-	mov	r6, r14
-	xor	r15, r14
-	mov	r7, r6
-	mov	r8, r15
+	mov.b	r7, r4
 	swpb	r15
-	xor.b	r15, r6
-	xor	r7, r6
-	mov	r4, r7
-	inv	r7
-	inc	r7
-	xor	r8, r6
-	and	r7, r6
-	xor	r6, r8
-	mov	r15, r6
-	mov	r10, r7
-	swpb	r7
-	xor.b	r7, r6
-	xor	r15, r6
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r10, r6
-	and	r15, r6
-	xor	r6, r10
-	mov	r7, r6
-	mov	r11, r15
-	swpb	r15
-	xor.b	r15, r6
-	xor	r7, r6
-	mov	r4, r7
-	inv	r7
-	inc	r7
-	xor	r11, r6
-	and	r7, r6
-	xor	r6, r11
-	mov	r15, r6
-	mov	r13, r7
-	swpb	r7
-	xor.b	r7, r6
-	xor	r15, r6
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r13, r6
-	and	r15, r6
-	xor	r6, r13
-	mov	r7, r15
-	mov	r12, r6
-	swpb	r6
-	xor.b	r6, r15
-	xor	r7, r15
+	bis	r4, r15
+	mov	r14, r4
 	inv	r4
 	inc	r4
-	xor	r12, r15
+	xor	r6, r15
 	and	r4, r15
-	mov	r12, r6
 	xor	r15, r6
-	mov	8(sp), r7
-	rrum.w	#1, r7
-	and	#1, r7
-	mov	r7, r15
+	mov	r7, r4
+	mov	r8, r15
+	swpb	r15
+	xor.b	r15, r4
+	xor	r7, r4
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	xor	r8, r4
+	and	r7, r4
+	xor	r4, r8
+	mov	r15, r4
+	mov	r9, r7
+	swpb	r7
+	xor.b	r7, r4
+	xor	r15, r4
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	xor	r9, r4
+	and	r15, r4
+	xor	r4, r9
+	mov	r7, r4
+	mov	r10, r15
+	swpb	r15
+	xor.b	r15, r4
+	xor	r7, r4
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	xor	r10, r4
+	and	r7, r4
+	xor	r4, r10
+	mov	r15, r4
+	mov	r11, r7
+	swpb	r7
+	xor.b	r7, r4
+	xor	r15, r4
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	xor	r11, r4
+	and	r15, r4
+	xor	r4, r11
+	mov	r7, r4
+	mov	r13, r15
+	swpb	r15
+	xor.b	r15, r4
+	xor	r7, r4
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	xor	r13, r4
+	and	r7, r4
+	xor	r4, r13
+	mov	r15, r4
+	mov	r12, r7
+	swpb	r7
+	xor.b	r7, r4
+	xor	r15, r4
+	inv	r14
+	inc	r14
+	xor	r12, r4
+	and	r14, r4
+	mov	r12, r7
+	xor	r4, r7
+	mov	8(sp), r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	r13, r12
-	xor	r6, r12
+	xor	r7, r12
 	and	r15, r12
-	mov	r6, r15
+	mov	r7, r15
 	xor	r12, r15
-	mov	r7, r12
+	mov	r14, r12
 	inv	r12
 	inc	r12
-	mov	r11, r6
-	xor	r13, r6
-	and	r12, r6
+	mov	r11, r7
+	xor	r13, r7
+	and	r12, r7
 	mov	r13, r12
-	xor	r6, r12
-	mov	r7, r6
-	inv	r6
-	inc	r6
-	mov	r10, r13
-	xor	r11, r13
-	and	r6, r13
-	xor	r13, r11
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r8, r6
-	xor	r10, r6
-	and	r13, r6
-	mov	r10, r13
-	xor	r6, r13
-	mov	r7, r6
-	inv	r6
-	inc	r6
-	mov	r14, r10
-	xor	r8, r10
-	and	r6, r10
-	xor	r10, r8
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	mov	r5, r6
-	xor	r14, r6
-	and	r10, r6
-	mov	r14, r10
-	xor	r6, r10
-	mov	r7, r6
-	inv	r6
-	inc	r6
-	mov	16(sp), r14
-	xor	r5, r14
-	and	r6, r14
-	xor	r14, r5
+	xor	r7, r12
+	mov	r14, r7
 	inv	r7
 	inc	r7
+	mov	r10, r13
+	xor	r11, r13
+	and	r7, r13
+	xor	r13, r11
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	mov	r9, r7
+	xor	r10, r7
+	and	r13, r7
+	mov	r10, r13
+	xor	r7, r13
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	mov	r8, r10
+	xor	r9, r10
+	and	r7, r10
+	xor	r10, r9
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	mov	r6, r10
+	xor	r8, r10
+	and	r7, r10
+	xor	r10, r8
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	mov	16(sp), r10
+	xor	r6, r10
+	and	r7, r10
+	xor	r10, r6
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	16(sp), r14
-	and	r7, r14
-	mov	16(sp), r7
-	xor	r14, r7
+	and	r10, r14
+	mov	16(sp), r10
+	xor	r14, r10
 	mov	8(sp), r14
 	rrum.w	#2, r14
 	and	#1, r14
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r13, r6
-	xor	r12, r6
-	and	r4, r6
-	xor	r6, r12
+	mov	r13, r7
+	xor	r12, r7
+	and	r4, r7
+	xor	r7, r12
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r11, r6
-	xor	r15, r6
-	and	r4, r6
-	xor	r6, r15
+	mov	r11, r7
+	xor	r15, r7
+	and	r4, r7
+	xor	r7, r15
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r8, r6
-	xor	r11, r6
-	and	r4, r6
-	xor	r6, r11
+	mov	r9, r7
+	xor	r11, r7
+	and	r4, r7
+	xor	r7, r11
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r5, r6
-	xor	r8, r6
-	and	r4, r6
-	xor	r6, r8
+	mov	r6, r7
+	xor	r9, r7
+	and	r4, r7
+	xor	r7, r9
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r5, r6
-	and	r4, r6
-	xor	r6, r5
+	mov	r6, r7
+	and	r4, r7
+	xor	r7, r6
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	r10, r6
-	xor	r13, r6
-	and	r4, r6
-	xor	r6, r13
-	mov	r14, r6
-	inv	r6
-	inc	r6
-	mov	r7, r4
-	xor	r10, r4
-	and	r6, r4
-	mov	r10, r6
-	xor	r4, r6
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r7, r14
-	and	r10, r14
-	mov	r7, r4
+	mov	r8, r7
+	xor	r13, r7
+	and	r4, r7
+	xor	r7, r13
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	mov	r10, r4
+	xor	r8, r4
+	and	r7, r4
+	mov	r8, r7
+	xor	r4, r7
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	mov	r10, r14
+	and	r8, r14
+	mov	r10, r4
 	xor	r14, r4
-	mov	8(sp), r7
-	rrum.w	#3, r7
-	and	#1, r7
-	mov	r7, r10
-	inv	r10
-	inc	r10
+	mov	8(sp), r10
+	rrum.w	#3, r10
+	and	#1, r10
+	mov	r10, r8
+	inv	r8
+	inc	r8
 	mov	r4, r14
 	xor	r13, r14
-	and	r10, r14
+	and	r8, r14
 	xor	r14, r13
-	mov	r9, r14
+	mov	r5, r14
 	inv	r14
 	inc	r14
 	and	r14, r13
-	mov	54(sp), r10
-	bis	r13, r10
-	mov	r7, r13
+	mov	54(sp), r8
+	bis	r13, r8
+	mov	r10, r13
 	inv	r13
 	inc	r13
 	mov	r4, r14
 	and	r13, r14
 	xor	r14, r4
-	mov	r9, r14
+	mov	r5, r14
 	inv	r14
 	inc	r14
 	and	r14, r4
 	mov	50(sp), r13
 	bis	r4, r13
-	mov	r7, r4
+	mov	r10, r4
 	inv	r4
 	inc	r4
-	mov	r5, r14
+	mov	r6, r14
 	xor	r11, r14
 	and	r4, r14
 	mov	r11, r4
 	xor	r14, r4
-	mov	r9, r14
+	mov	r5, r14
 	inv	r14
 	inc	r14
 	and	r14, r4
 	mov	46(sp), r11
 	bis	r4, r11
-	mov	r7, r4
+	mov	r10, r4
 	inv	r4
 	inc	r4
-	mov	r5, r14
+	mov	r6, r14
 	and	r4, r14
-	xor	r14, r5
-	mov	r9, r14
+	xor	r14, r6
+	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r5
+	and	r14, r6
 	mov	44(sp), r14
-	bis	r5, r14
-	mov	r7, r5
-	inv	r5
-	inc	r5
-	mov	r6, r4
-	xor	r12, r4
-	and	r5, r4
-	mov	r12, r5
-	xor	r4, r5
-	mov	r9, r12
-	inv	r12
-	inc	r12
-	and	r12, r5
-	mov	56(sp), r12
-	bis	r5, r12
-	mov	r7, r5
-	inv	r5
-	inc	r5
-	mov	r6, r4
-	and	r5, r4
-	mov	r6, r5
-	xor	r4, r5
-	mov	r9, r6
+	bis	r6, r14
+	mov	r10, r6
 	inv	r6
 	inc	r6
-	and	r6, r5
-	mov	58(sp), r6
-	bis	r5, r6
 	mov	r7, r4
-	inv	r4
-	inc	r4
-	mov	r8, r5
-	xor	r15, r5
-	and	r4, r5
-	xor	r5, r15
+	xor	r12, r4
+	and	r6, r4
+	mov	r12, r6
+	xor	r4, r6
+	mov	r5, r12
+	inv	r12
+	inc	r12
+	and	r12, r6
+	mov	56(sp), r12
+	bis	r6, r12
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	r7, r4
+	and	r6, r4
+	mov	r7, r6
+	xor	r4, r6
+	mov	r5, r7
 	inv	r7
 	inc	r7
-	mov	r8, r5
-	and	r7, r5
-	mov	r8, r7
-	xor	r5, r7
-	mov	r9, r8
-	inv	r8
-	inc	r8
-	and	r8, r7
-	mov	48(sp), r8
-	bis	r7, r8
-	inv	r9
-	inc	r9
-	and	r9, r15
-	mov	52(sp), r9
-	bis	r15, r9
-	mov	r9, r15
+	and	r7, r6
+	mov	58(sp), r7
+	bis	r6, r7
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	mov	r9, r6
+	xor	r15, r6
+	and	r4, r6
+	xor	r6, r15
+	mov	r10, r6
+	inv	r6
+	inc	r6
+	mov	r9, r10
+	and	r6, r10
+	mov	r9, r6
+	xor	r10, r6
+	mov	r5, r10
+	inv	r10
+	inc	r10
+	and	r10, r6
+	mov	48(sp), r9
+	bis	r6, r9
+	inv	r5
+	inc	r5
+	and	r5, r15
+	mov	52(sp), r10
+	bis	r15, r10
+	mov	r10, r15
 	and	#65472, r15
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	mov	r15, 64(sp)
 	mov	r12, 66(sp)
 	mov	r11, 68(sp)
-	mov	r10, 70(sp)
-	mov	r8, 72(sp)
-	mov	r6, 74(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
+	mov	r7, 74(sp)
 	mov	r14, 76(sp)
 	mov	r13, 78(sp)
 	mov	sp, r13
@@ -4722,823 +4738,814 @@ ocb3_initial_offset:
 	call	#ocb3_E_encrypt_block
 	mov	88(sp), r15
 	swpb	r15
-	mov	r15, r10
-	xor.b	87(sp), r10
-	xor	r15, r10
-	xor	88(sp), r10
-	mov	r10, r13
+	mov	r15, r14
+	xor.b	87(sp), r14
+	xor	r15, r14
+	xor	88(sp), r14
+	mov	r14, r13
 	and	#32767, r13
 	rlam.w	#1, r13
+	mov	r10, r9
+	and	#1, r9
 	mov	r9, r15
-	and	#1, r15
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	r10, r13
-	and	r14, r13
-	mov	r10, r5
-	xor	r13, r5
-	mov	r5, r13
-	and	#16383, r13
-	rlam.w	#2, r13
-	mov	r9, r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	xor	r5, r13
-	and	r14, r13
-	mov	r5, r11
-	xor	r13, r11
-	mov	r11, r7
-	and	#4095, r7
-	rlam.w	#4, r7
-	mov	r9, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	xor	r11, r7
-	and	r14, r7
-	mov	r11, r13
-	xor	r7, r13
-	mov	88(sp), r7
-	and	#32767, r7
-	mov.b	87(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r7
-	bis	r14, r7
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	88(sp), r7
-	and	r14, r7
-	mov	r7, 34(sp)
-	xor	88(sp), 34(sp)
-	mov	90(sp), r14
-	swpb	r14
-	mov	r14, r6
-	xor.b	89(sp), r6
-	xor	r14, r6
-	xor	90(sp), r6
-	mov	90(sp), r4
-	and	#32767, r4
-	mov.b	89(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r4
-	bis	r14, r4
-	mov	r6, r7
-	and	#32767, r7
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#3, r10
-	rlam.w	#1, r7
-	bis	r10, r7
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	r6, r7
-	and	r14, r7
-	mov	r6, r10
-	xor	r7, r10
-	mov	r10, r7
-	and	#16383, r7
-	mov	r5, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	rlam.w	#2, r7
-	bis	r14, r7
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	xor	r10, r7
-	and	r14, r7
-	mov	r10, r5
-	xor	r7, r5
-	mov	r5, r7
-	and	#4095, r7
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r7
-	bis	r14, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	xor	r5, r7
-	and	r14, r7
-	mov	r5, r11
-	xor	r7, r11
-	mov	r11, r7
-	swpb	r7
-	mov	r7, r14
-	swpb	r13
-	xor.b	r13, r14
-	xor	r7, r14
-	mov	r9, r13
-	rrum.w	#3, r13
-	mov	r13, 24(sp)
-	and	#1, 24(sp)
-	mov	24(sp), r13
-	inv	r13
-	inc	r13
-	xor	r11, r14
-	and	r13, r14
-	mov	r11, 18(sp)
-	xor	r14, 18(sp)
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	90(sp), r4
-	and	r14, r4
-	xor	90(sp), r4
+	inv	r15
+	inc	r15
+	xor	r14, r13
+	and	r15, r13
+	mov	r14, r4
+	xor	r13, r4
 	mov	r4, r13
 	and	#16383, r13
-	mov.b	35(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
 	rlam.w	#2, r13
-	bis	r14, r13
-	mov	r8, r14
-	inv	r14
-	inc	r14
+	mov	r10, r11
+	rrum.w	#1, r11
+	and	#1, r11
+	mov	r11, r15
+	inv	r15
+	inc	r15
 	xor	r4, r13
-	and	r14, r13
-	mov	r4, 38(sp)
-	xor	r13, 38(sp)
-	mov	92(sp), r14
+	and	r15, r13
+	mov	r4, r5
+	xor	r13, r5
+	mov	r5, r8
+	and	#4095, r8
+	rlam.w	#4, r8
+	mov	r10, r12
+	rrum.w	#2, r12
+	and	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r5, r8
+	and	r15, r8
+	mov	r5, r13
+	xor	r8, r13
+	mov	88(sp), r8
+	and	#32767, r8
+	mov.b	87(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r8
+	bis	r15, r8
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	xor	88(sp), r8
+	and	r15, r8
+	mov	r8, r15
+	xor	88(sp), r15
+	mov	r15, 34(sp)
+	mov	90(sp), r15
+	swpb	r15
+	mov	r15, r7
+	xor.b	89(sp), r7
+	xor	r15, r7
+	xor	90(sp), r7
+	mov	90(sp), r6
+	and	#32767, r6
+	mov.b	89(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r6
+	bis	r15, r6
+	mov	r7, r8
+	and	#32767, r8
 	swpb	r14
-	mov	r14, r11
-	xor.b	91(sp), r11
-	xor	r14, r11
-	xor	92(sp), r11
-	mov	92(sp), r13
-	and	#32767, r13
-	mov.b	91(sp), r14
+	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
-	rlam.w	#1, r13
-	bis	r14, r13
-	mov	r11, r14
-	and	#32767, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r14
-	bis	r6, r14
-	mov	r15, r6
-	inv	r6
-	inc	r6
-	xor	r11, r14
-	and	r6, r14
-	mov	r11, r6
-	xor	r14, r6
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	92(sp), r13
-	and	r14, r13
-	xor	92(sp), r13
-	mov	r13, r14
-	and	#16383, r14
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#4, r4
-	rrum.w	#2, r4
-	rlam.w	#2, r14
-	bis	r4, r14
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	xor	r13, r14
-	and	r4, r14
-	mov	r13, r4
-	xor	r14, r4
-	mov	r6, r14
-	and	#16383, r14
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#2, r10
-	rlam.w	#2, r14
-	bis	r10, r14
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	xor	r6, r14
-	and	r10, r14
-	mov	r6, r10
-	xor	r14, r10
-	mov	r10, r14
-	and	#4095, r14
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rlam.w	#4, r14
-	bis	r5, r14
-	mov	r12, r5
-	inv	r5
-	inc	r5
-	xor	r10, r14
-	and	r5, r14
-	mov	r10, r5
-	xor	r14, r5
-	mov	r5, 12(sp)
-	swpb	12(sp)
-	mov	12(sp), r14
-	xor.b	r7, r14
-	xor	12(sp), r14
-	mov	24(sp), r7
-	inv	r7
-	inc	r7
-	xor	r5, r14
-	and	r7, r14
-	mov	r5, 4(sp)
-	xor	r14, 4(sp)
-	mov	r9, r14
-	rrum.w	#4, r14
-	mov	r14, 22(sp)
-	and	#1, 22(sp)
-	mov	22(sp), r7
-	inv	r7
-	inc	r7
-	mov	18(sp), r14
-	xor	4(sp), r14
-	and	r7, r14
-	mov	4(sp), 30(sp)
-	xor	r14, 30(sp)
-	mov	r4, r7
-	and	#4095, r7
-	mov.b	39(sp), r14
-	rrum.w	#4, r14
-	rlam.w	#4, r7
-	bis	r14, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	xor	r4, r7
-	and	r14, r7
-	mov	r4, 40(sp)
-	xor	r7, 40(sp)
-	mov	94(sp), r14
-	swpb	r14
-	mov	r14, r7
-	xor.b	93(sp), r7
-	xor	r14, r7
-	xor	94(sp), r7
-	mov	94(sp), r5
+	rlam.w	#1, r8
+	bis	r14, r8
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	xor	r7, r8
+	and	r15, r8
+	mov	r7, r14
+	xor	r8, r14
+	mov	r14, r8
+	and	#16383, r8
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	rlam.w	#2, r8
+	bis	r15, r8
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r14, r8
+	and	r15, r8
+	mov	r14, r4
+	xor	r8, r4
+	mov	r4, r8
+	and	#4095, r8
+	mov	r5, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r8
+	bis	r15, r8
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r4, r8
+	and	r15, r8
+	mov	r4, r5
+	xor	r8, r5
+	mov	r5, r15
+	swpb	r15
+	mov	r15, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r15, r8
+	mov	r10, r13
+	rrum.w	#3, r13
+	and	#1, r13
+	mov	r13, 24(sp)
+	inv	r13
+	inc	r13
+	xor	r5, r8
+	and	r13, r8
+	mov	r5, r13
+	xor	r8, r13
+	mov	r13, 18(sp)
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	mov	r6, r13
+	xor	90(sp), r13
+	and	r8, r13
+	xor	90(sp), r13
+	mov	r13, r6
+	and	#16383, r6
+	mov.b	35(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	rlam.w	#2, r6
+	bis	r8, r6
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	xor	r13, r6
+	and	r8, r6
+	mov	r13, r8
+	xor	r6, r8
+	mov	r8, 38(sp)
+	mov	92(sp), r8
+	swpb	r8
+	mov	r8, r6
+	xor.b	91(sp), r6
+	xor	r8, r6
+	xor	92(sp), r6
+	mov	92(sp), r5
 	and	#32767, r5
-	mov.b	93(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
+	mov.b	91(sp), r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
 	rlam.w	#1, r5
-	bis	r14, r5
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	94(sp), r5
-	and	r14, r5
-	xor	94(sp), r5
-	mov	r5, r14
-	and	#16383, r14
+	bis	r8, r5
+	mov	r6, r8
+	and	#32767, r8
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	rlam.w	#1, r8
+	bis	r7, r8
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	xor	r6, r8
+	and	r7, r8
+	mov	r6, r7
+	xor	r8, r7
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	xor	92(sp), r5
+	and	r8, r5
+	mov	r5, r8
+	xor	92(sp), r8
+	mov	r8, r5
+	and	#16383, r5
 	swpb	r13
 	mov.b	r13, r13
 	rrum.w	#4, r13
 	rrum.w	#2, r13
-	rlam.w	#2, r14
-	bis	r13, r14
-	mov	r8, r13
-	inv	r13
-	inc	r13
-	xor	r5, r14
-	and	r13, r14
-	xor	r14, r5
-	mov	r7, r13
-	and	#32767, r13
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r13
-	bis	r14, r13
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	r7, r13
-	and	r14, r13
-	mov	r7, r11
-	xor	r13, r11
+	rlam.w	#2, r5
+	bis	r13, r5
 	mov	r11, r13
-	and	#16383, r13
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	rlam.w	#2, r13
-	bis	r14, r13
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	xor	r11, r13
-	and	r14, r13
-	mov	r11, r6
-	xor	r13, r6
-	mov	r5, r13
-	and	#4095, r13
-	mov	r4, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r13
-	bis	r14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	xor	r5, r13
-	and	r14, r13
-	mov	r5, 36(sp)
-	xor	r13, 36(sp)
-	mov	r6, r13
-	and	#4095, r13
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r13
-	bis	r14, r13
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	xor	r6, r13
-	and	r14, r13
-	mov	r6, r5
-	xor	r13, r5
-	mov	r5, r10
-	swpb	r10
-	mov	r10, r13
-	xor.b	12(sp), r13
-	xor	r10, r13
-	mov	24(sp), r14
-	inv	r14
-	inc	r14
-	xor	r5, r13
-	and	r14, r13
-	xor	r13, r5
-	mov	22(sp), r13
 	inv	r13
 	inc	r13
-	mov	4(sp), r14
-	xor	r5, r14
-	and	r13, r14
-	mov	r5, 26(sp)
-	xor	r14, 26(sp)
-	mov	80(sp), r13
-	and	#32767, r13
-	mov	r7, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r13
-	bis	r14, r13
-	mov	r15, r14
-	inv	r14
-	inc	r14
-	xor	80(sp), r13
-	and	r14, r13
-	xor	80(sp), r13
-	mov	r13, r7
-	and	#16383, r7
-	mov	r11, r14
+	xor	r8, r5
+	and	r13, r5
+	mov	r8, r13
+	xor	r5, r13
+	mov	r7, r5
+	and	#16383, r5
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
-	rlam.w	#2, r7
-	bis	r14, r7
-	mov	r8, r14
+	rlam.w	#2, r5
+	bis	r14, r5
+	mov	r11, r14
 	inv	r14
 	inc	r14
-	xor	r13, r7
-	and	r14, r7
-	mov	r13, r11
-	xor	r7, r11
+	xor	r7, r5
+	and	r14, r5
+	mov	r7, r14
+	xor	r5, r14
+	mov	r14, r5
+	and	#4095, r5
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#4, r4
+	rlam.w	#4, r5
+	bis	r4, r5
+	mov	r12, r4
+	inv	r4
+	inc	r4
+	xor	r14, r5
+	and	r4, r5
+	mov	r14, r4
+	xor	r5, r4
+	mov	r4, r5
+	swpb	r5
+	mov	r5, 12(sp)
+	xor.b	r15, r5
+	xor	12(sp), r5
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r4, r5
+	and	r15, r5
+	mov	r4, r15
+	xor	r5, r15
+	mov	r15, 4(sp)
+	mov	r10, r15
+	rrum.w	#4, r15
+	and	#1, r15
+	mov	r15, 22(sp)
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	18(sp), r15
+	xor	4(sp), r15
+	and	r5, r15
+	mov	4(sp), 30(sp)
+	xor	r15, 30(sp)
+	mov	r13, r5
+	and	#4095, r5
+	mov.b	39(sp), r15
+	rrum.w	#4, r15
+	rlam.w	#4, r5
+	bis	r15, r5
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r13, r5
+	and	r15, r5
+	mov	r13, r15
+	xor	r5, r15
+	mov	r15, 40(sp)
+	mov	94(sp), r15
+	swpb	r15
+	mov	r15, r5
+	xor.b	93(sp), r5
+	xor	r15, r5
+	xor	94(sp), r5
+	mov	94(sp), r4
+	and	#32767, r4
+	mov.b	93(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r4
+	bis	r15, r4
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	xor	94(sp), r4
+	and	r15, r4
+	xor	94(sp), r4
+	mov	r4, r15
+	and	#16383, r15
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	rlam.w	#2, r15
+	bis	r8, r15
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	xor	r4, r15
+	and	r8, r15
+	xor	r15, r4
+	mov	r5, r15
+	and	#32767, r15
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	rlam.w	#1, r15
+	bis	r6, r15
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	xor	r5, r15
+	and	r8, r15
+	mov	r5, r8
+	xor	r15, r8
+	mov	r8, r15
+	and	#16383, r15
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
+	rlam.w	#2, r15
+	bis	r7, r15
 	mov	r11, r7
-	and	#4095, r7
-	mov	r6, r14
+	inv	r7
+	inc	r7
+	xor	r8, r15
+	and	r7, r15
+	mov	r8, r7
+	xor	r15, r7
+	mov	r4, r6
+	and	#4095, r6
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rlam.w	#4, r6
+	bis	r13, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r4, r6
+	and	r15, r6
+	mov	r4, r15
+	xor	r6, r15
+	mov	r15, 36(sp)
+	mov	r7, r13
+	and	#4095, r13
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
-	rlam.w	#4, r7
-	bis	r14, r7
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	xor	r11, r7
-	and	r14, r7
-	mov	r11, r6
-	xor	r7, r6
-	mov	r6, r14
-	swpb	r14
-	mov	r14, r7
-	xor.b	r10, r7
-	xor	r14, r7
-	mov	24(sp), r10
+	rlam.w	#4, r13
+	bis	r14, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r7, r13
+	and	r15, r13
+	mov	r7, r14
+	xor	r13, r14
+	mov	r14, r4
+	swpb	r4
+	mov	r4, r13
+	xor.b	12(sp), r13
+	xor	r4, r13
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r14, r13
+	and	r15, r13
+	xor	r13, r14
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	mov	4(sp), r13
+	xor	r14, r13
+	and	r15, r13
+	mov	r14, r15
+	xor	r13, r15
+	mov	r15, 26(sp)
+	mov	80(sp), r6
+	and	#32767, r6
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	rlam.w	#1, r6
+	bis	r5, r6
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	xor	80(sp), r6
+	and	r15, r6
+	xor	80(sp), r6
+	mov	r6, r13
+	and	#16383, r13
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	rlam.w	#2, r13
+	bis	r8, r13
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r6, r13
+	and	r15, r13
+	mov	r6, r8
+	xor	r13, r8
+	mov	r8, r13
+	and	#4095, r13
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rlam.w	#4, r13
+	bis	r7, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r8, r13
+	and	r15, r13
+	mov	r8, r7
+	xor	r13, r7
+	mov	r7, r13
+	swpb	r13
+	mov	r13, r5
+	xor.b	r4, r5
+	xor	r13, r5
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r7, r5
+	and	r15, r5
+	xor	r5, r7
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	xor	r7, r14
+	and	r15, r14
+	mov	r7, r15
+	xor	r14, r15
+	mov	r15, 2(sp)
+	mov	r10, r14
+	rrum.w	#4, r14
+	rrum.w	#1, r14
+	and	#1, r14
+	mov	r14, r10
 	inv	r10
 	inc	r10
-	xor	r6, r7
+	mov	30(sp), r15
+	xor	2(sp), r15
+	and	r10, r15
+	mov	2(sp), 42(sp)
+	xor	r15, 42(sp)
+	mov	82(sp), r5
+	and	#32767, r5
+	mov.b	81(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r5
+	bis	r15, r5
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	xor	82(sp), r5
+	and	r15, r5
+	xor	82(sp), r5
+	mov	84(sp), r10
+	and	#32767, r10
+	mov.b	83(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r10
+	bis	r15, r10
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	xor	84(sp), r10
+	and	r15, r10
+	xor	84(sp), r10
+	mov	86(sp), r15
+	and	#32767, r15
+	mov.b	85(sp), r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	rlam.w	#1, r15
+	bis	r4, r15
+	inv	r9
+	inc	r9
+	xor	86(sp), r15
+	and	r9, r15
+	mov	r15, r9
+	xor	86(sp), r9
+	mov	r5, r15
+	and	#16383, r15
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#2, r6
+	rlam.w	#2, r15
+	bis	r6, r15
+	mov	r11, r6
+	inv	r6
+	inc	r6
+	xor	r5, r15
+	and	r6, r15
+	mov	r5, r6
+	xor	r15, r6
+	mov	r6, r15
+	and	#4095, r15
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rlam.w	#4, r15
+	bis	r8, r15
+	mov	r12, r8
+	inv	r8
+	inc	r8
+	xor	r6, r15
+	and	r8, r15
+	mov	r6, r4
+	xor	r15, r4
+	mov	r4, r8
+	swpb	r8
+	mov	r8, r15
+	xor.b	r13, r15
+	xor	r8, r15
+	mov	24(sp), r13
+	inv	r13
+	inc	r13
+	xor	r4, r15
+	and	r13, r15
+	xor	r15, r4
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	xor	r4, r7
+	and	r15, r7
+	mov	r4, r13
+	xor	r7, r13
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	26(sp), r7
+	xor	r13, r7
+	and	r15, r7
+	mov	r13, r15
+	xor	r7, r15
+	mov	r15, 32(sp)
+	mov	r10, r7
+	and	#16383, r7
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#2, r5
+	rlam.w	#2, r7
+	bis	r5, r7
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r10, r7
+	and	r15, r7
+	mov	r10, r15
+	xor	r7, r15
+	mov	r9, r7
+	and	#16383, r7
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#2, r10
+	rlam.w	#2, r7
+	bis	r10, r7
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	xor	r9, r7
 	and	r10, r7
-	mov	r6, r10
+	mov	r9, r10
 	xor	r7, r10
+	mov	34(sp), r7
+	and	#16383, r7
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#2, r9
+	rlam.w	#2, r7
+	bis	r9, r7
+	inv	r11
+	inc	r11
+	xor	34(sp), r7
+	and	r11, r7
+	mov	34(sp), r5
+	xor	r7, r5
+	mov	r15, r9
+	and	#4095, r9
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rlam.w	#4, r9
+	bis	r6, r9
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	xor	r15, r9
+	and	r11, r9
+	mov	r15, r6
+	xor	r9, r6
+	mov	r6, r7
+	swpb	r7
+	mov	r7, r9
+	xor.b	r8, r9
+	xor	r7, r9
+	mov	24(sp), r11
+	inv	r11
+	inc	r11
+	xor	r6, r9
+	and	r11, r9
+	mov	r6, r8
+	xor	r9, r8
+	mov	22(sp), r11
+	inv	r11
+	inc	r11
+	xor	r8, r4
+	and	r11, r4
+	mov	r8, r11
+	xor	r4, r11
+	mov	r14, r9
+	inv	r9
+	inc	r9
+	mov	2(sp), r6
+	xor	r11, r6
+	and	r9, r6
+	mov	r11, r9
+	xor	r6, r9
+	mov	r10, r6
+	and	#4095, r6
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r6
+	bis	r15, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r10, r6
+	and	r15, r6
+	mov	r10, r15
+	xor	r6, r15
+	mov	r5, r4
+	and	#4095, r4
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rlam.w	#4, r4
+	bis	r10, r4
+	mov	r12, r10
+	inv	r10
+	inc	r10
+	xor	r5, r4
+	and	r10, r4
+	mov	r5, r6
+	xor	r4, r6
+	mov	38(sp), r10
+	and	#4095, r10
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rlam.w	#4, r10
+	bis	r5, r10
+	inv	r12
+	inc	r12
+	xor	38(sp), r10
+	and	r12, r10
+	mov	38(sp), r5
+	xor	r10, r5
+	mov	r15, r12
+	swpb	r12
+	mov	r12, r10
+	xor.b	r7, r10
+	xor	r12, r10
+	mov	24(sp), r7
+	inv	r7
+	inc	r7
+	xor	r15, r10
+	and	r7, r10
+	mov	r15, r7
+	xor	r10, r7
+	mov	22(sp), r15
+	inv	r15
+	inc	r15
+	xor	r7, r8
+	and	r15, r8
+	mov	r7, r15
+	xor	r8, r15
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	xor	r15, r13
+	and	r10, r13
+	mov	r15, r10
+	xor	r13, r10
+	mov	r6, r8
+	swpb	r8
+	mov	r8, r13
+	xor.b	r12, r13
+	xor	r8, r13
+	mov	24(sp), r12
+	inv	r12
+	inc	r12
+	xor	r6, r13
+	and	r12, r13
+	mov	r6, r4
+	xor	r13, r4
+	mov	r5, r13
+	swpb	r13
+	mov	r13, r12
+	xor.b	r8, r12
+	xor	r13, r12
+	mov	24(sp), r8
+	inv	r8
+	inc	r8
+	xor	r5, r12
+	and	r8, r12
+	xor	r12, r5
+	mov	40(sp), r8
+	swpb	r8
+	mov	r8, r12
+	xor.b	r13, r12
+	xor	r8, r12
+	mov	24(sp), r13
+	inv	r13
+	inc	r13
+	xor	40(sp), r12
+	and	r13, r12
+	mov	40(sp), r6
+	xor	r12, r6
+	mov	36(sp), r13
+	swpb	r13
+	mov	r13, r12
+	xor.b	r8, r12
+	xor	r13, r12
+	mov	24(sp), r13
+	inv	r13
+	inc	r13
+	xor	36(sp), r12
+	and	r13, r12
+	mov	36(sp), r8
+	xor	r12, r8
+	mov	22(sp), r12
+	inv	r12
+	inc	r12
+	mov	r6, r13
+	xor	r8, r13
+	and	r12, r13
+	xor	r13, r8
+	mov	22(sp), r12
+	inv	r12
+	inc	r12
+	mov	r5, r13
+	xor	r6, r13
+	and	r12, r13
+	mov	r6, r12
+	xor	r13, r12
 	mov	22(sp), r6
 	inv	r6
 	inc	r6
-	mov	r5, r7
-	xor	r10, r7
-	and	r6, r7
-	mov	r10, 2(sp)
-	xor	r7, 2(sp)
-	mov	r9, r6
-	rrum.w	#4, r6
-	rrum.w	#1, r6
-	and	#1, r6
-	mov	r6, r7
-	inv	r7
-	inc	r7
-	mov	30(sp), r9
-	xor	2(sp), r9
-	and	r7, r9
-	mov	2(sp), 42(sp)
-	xor	r9, 42(sp)
-	mov	82(sp), r4
-	and	#32767, r4
-	mov.b	81(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	rlam.w	#1, r4
-	bis	r9, r4
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	xor	82(sp), r4
-	and	r9, r4
-	xor	82(sp), r4
-	mov	84(sp), r5
-	and	#32767, r5
-	mov.b	83(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	rlam.w	#1, r5
-	bis	r9, r5
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	xor	84(sp), r5
-	and	r9, r5
-	xor	84(sp), r5
-	mov	86(sp), r7
-	and	#32767, r7
-	mov.b	85(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	rlam.w	#1, r7
-	bis	r9, r7
-	inv	r15
-	inc	r15
-	xor	86(sp), r7
-	and	r15, r7
-	xor	86(sp), r7
-	mov	r4, r9
-	and	#16383, r9
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r9
-	bis	r15, r9
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	r4, r9
-	and	r15, r9
 	mov	r4, r13
-	xor	r9, r13
-	mov	r13, r9
-	and	#4095, r9
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r9
-	bis	r15, r9
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r13, r9
-	and	r15, r9
-	mov	r13, r11
-	xor	r9, r11
-	mov	r11, r9
-	swpb	r9
-	mov	r9, r15
-	xor.b	r14, r15
-	xor	r9, r15
-	mov	24(sp), r14
-	inv	r14
-	inc	r14
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	r11, r15
-	and	r14, r15
-	mov	r11, r10
-	xor	r15, r10
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	26(sp), r15
-	xor	r10, r15
-	and	r14, r15
-	mov	r10, 32(sp)
-	xor	r15, 32(sp)
-	mov	r5, r14
-	and	#16383, r14
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	r5, r14
-	and	r15, r14
-	mov	r5, r4
-	xor	r14, r4
-	mov	r7, r14
-	and	#16383, r14
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	r7, r14
-	and	r15, r14
-	mov	r7, r5
-	xor	r14, r5
-	mov	34(sp), r14
-	and	#16383, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	xor	34(sp), r14
-	and	r15, r14
-	mov	34(sp), r7
-	xor	r14, r7
-	mov	r4, r14
-	and	#4095, r14
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r4, r14
-	and	r15, r14
-	mov	r4, r13
-	xor	r14, r13
-	mov	r13, r8
-	swpb	r8
-	mov	r8, r14
-	xor.b	r9, r14
-	xor	r8, r14
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	r13, r14
-	and	r15, r14
-	xor	r14, r13
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	r13, r15
-	and	r14, r15
-	mov	r13, r11
-	xor	r15, r11
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	2(sp), r15
-	xor	r11, r15
-	and	r14, r15
-	mov	r11, r9
-	xor	r15, r9
-	mov	r5, r14
-	and	#4095, r14
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r5, r14
-	and	r15, r14
-	mov	r5, r4
-	xor	r14, r4
-	mov	r7, r14
-	and	#4095, r14
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r7, r14
-	and	r15, r14
-	mov	r7, r5
-	xor	r14, r5
-	mov	38(sp), r14
-	and	#4095, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	38(sp), r14
-	and	r15, r14
-	mov	38(sp), r7
-	xor	r14, r7
-	mov	r4, r12
-	swpb	r12
-	mov	r12, r14
-	xor.b	r8, r14
-	xor	r12, r14
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	r4, r14
-	and	r15, r14
-	xor	r14, r4
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	r4, r15
-	and	r14, r15
-	mov	r4, r13
-	xor	r15, r13
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	xor	r13, r15
-	and	r14, r15
-	mov	r13, r10
-	xor	r15, r10
-	mov	r5, r8
-	swpb	r8
-	mov	r8, r14
-	xor.b	r12, r14
-	xor	r8, r14
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	r5, r14
-	and	r15, r14
-	xor	r14, r5
-	mov	r7, r12
-	swpb	r12
-	mov	r12, r14
-	xor.b	r8, r14
-	xor	r12, r14
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	r7, r14
-	and	r15, r14
-	xor	r14, r7
-	mov	40(sp), r8
-	swpb	r8
-	mov	r8, r14
-	xor.b	r12, r14
-	xor	r8, r14
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	40(sp), r14
-	and	r15, r14
-	mov	40(sp), r12
-	xor	r14, r12
-	mov	36(sp), r15
-	swpb	r15
-	mov	r15, r14
-	xor.b	r8, r14
-	xor	r15, r14
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	36(sp), r14
-	and	r15, r14
-	mov	36(sp), r8
-	xor	r14, r8
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	xor	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r5, r15
-	xor	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	22(sp), r14
-	inv	r14
-	inc	r14
-	mov	r4, r15
-	xor	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	xor	r5, r15
-	and	r14, r15
-	mov	r5, r11
-	xor	r15, r11
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	xor	r12, r5
-	and	r15, r5
-	xor	r5, r12
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	xor	r7, r15
-	and	r14, r15
+	xor	r5, r13
+	and	r6, r13
+	mov	r5, r6
+	xor	r13, r6
+	mov	22(sp), r5
+	inv	r5
+	inc	r5
 	mov	r7, r13
+	xor	r4, r13
+	and	r5, r13
+	mov	r4, r7
+	xor	r13, r7
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	mov	r11, r13
+	xor	r7, r13
+	and	r5, r13
+	mov	r7, r11
+	xor	r13, r11
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	xor	r12, r7
+	and	r13, r7
+	xor	r7, r12
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	xor	r6, r15
+	and	r13, r15
+	mov	r6, r13
 	xor	r15, r13
-	mov	r6, r14
 	inv	r14
 	inc	r14
-	mov	r7, r15
+	mov	r6, r15
 	xor	r8, r15
 	and	r14, r15
 	mov	r8, r14

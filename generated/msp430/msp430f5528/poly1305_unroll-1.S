@@ -643,11 +643,11 @@ poly1305_block:
 poly1305_finish:
 	pushm.w	#7, r10
 	sub	#30, sp
-	mov	r12, r5
+	mov	r12, r15
 	mov	r13, 24(sp)
 	mov	r14, 28(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	2(r5), r4
+	mov	2(r15), r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
@@ -657,7 +657,7 @@ poly1305_finish:
 	mov	r4, r14
 	and	#57344, r14
 	and	#8191, r4
-	mov	@r5, r7
+	mov	@r15, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -665,7 +665,7 @@ poly1305_finish:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r6
-	mov	#0, r15
+	mov	#0, r5
 	add	r14, r7
 	addc	r4, r8
 	addc	#0, r9
@@ -674,8 +674,8 @@ poly1305_finish:
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	4(r5), r14
+	addc	#0, r5
+	mov	4(r15), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -692,8 +692,8 @@ poly1305_finish:
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	6(r5), r14
+	addc	#0, r5
+	mov	6(r15), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -708,8 +708,8 @@ poly1305_finish:
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	8(r5), r14
+	addc	#0, r5
+	mov	8(r15), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -729,8 +729,8 @@ poly1305_finish:
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	10(r5), r14
+	addc	#0, r5
+	mov	10(r15), r14
 	rla	r14
 	adc	r14
 	mov	r14, r4
@@ -744,8 +744,8 @@ poly1305_finish:
 	addc	r14, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	12(r5), r14
+	addc	#0, r5
+	mov	12(r15), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -761,9 +761,9 @@ poly1305_finish:
 	addc	r14, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	14(r5), r14
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	14(r15), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -782,9 +782,9 @@ poly1305_finish:
 	addc	r4, r12
 	addc	r14, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	16(r5), r14
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	16(r15), r14
 	swpb	r14
 	mov	r14, r4
 	and	#65280, r4
@@ -797,20 +797,20 @@ poly1305_finish:
 	addc	#0, r12
 	addc	r4, r13
 	addc	r14, r6
-	addc	#0, r15
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	18(r15), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
 	mov.b	r15, r15
-	mov	18(r5), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#65504, r5
-	and	#31, r14
-	mov.b	r14, r14
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
@@ -818,14 +818,15 @@ poly1305_finish:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r5, r6
-	addc	r14, r15
-	mov.b	r15, r15
+	addc	r14, r6
+	addc	r15, r5
+	mov.b	r5, r5
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r5, r15
+	and	#3, r15
 	mov	r15, 4(sp)
-	and	#3, 4(sp)
-	rrum.w	#2, r15
-	mov	r15, r4
+	rrum.w	#2, r5
+	mov	r5, r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -833,7 +834,7 @@ poly1305_finish:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r15, 20(sp)
+	mov	r5, 20(sp)
 	mov	#0, 18(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
@@ -1069,7 +1070,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1826 bytes of code
+;     estimated 1824 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1305,20 +1306,10 @@ poly1305_mac:
 	add	r15, r14
 	mov	r14, 94(sp)
 	; poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	mov	24(sp), r13
-	mov	#0, r14
-	add	#15, r13
-	addc	#0, r14
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	r14, r15
+	mov	24(sp), r15
+	mov	#0, r13
+	add	#15, r15
+	addc	#0, r13
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1327,10 +1318,20 @@ poly1305_mac:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#61440, r15
-	mov	r13, 22(sp)
-	bis	r15, 22(sp)
-	mov	r14, r15
+	and	#4095, r15
+	mov	r13, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#61440, r14
+	bis	r14, r15
+	mov	r15, 22(sp)
+	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
 	mov	#0, 0(sp)
@@ -1516,16 +1517,16 @@ poly1305_mac:
 	jnc	.Lpoly1305_mac_loop2
 .Lpoly1305_mac_done3:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	58(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r14
-	and	#57344, r14
-	and	#8191, r5
+	mov	58(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	mov	r14, r15
+	and	#57344, r15
+	and	#8191, r14
 	mov	56(sp), r7
 	mov	#0, r8
 	mov	#0, r9
@@ -1534,152 +1535,152 @@ poly1305_mac:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r6
-	mov	#0, r15
-	add	r14, r7
-	addc	r5, r8
+	mov	#0, r5
+	add	r15, r7
+	addc	r14, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	60(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#64512, r5
-	and	#1023, r14
+	addc	#0, r5
+	mov	60(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#64512, r14
+	and	#1023, r15
 	add	#0, r7
-	addc	r5, r8
+	addc	r14, r8
+	addc	r15, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
+	addc	#0, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov	62(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65408, r14
+	and	#127, r15
+	add	#0, r7
+	addc	#0, r8
 	addc	r14, r9
-	addc	#0, r10
+	addc	r15, r10
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	62(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#65408, r5
-	and	#127, r14
+	addc	#0, r5
+	mov	64(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65520, r14
+	and	#15, r15
 	add	#0, r7
 	addc	#0, r8
-	addc	r5, r9
+	addc	#0, r9
 	addc	r14, r10
-	addc	#0, r11
+	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	64(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65520, r5
-	and	#15, r14
+	addc	#0, r5
+	mov	66(sp), r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	and	#1, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
-	addc	r5, r10
+	addc	#0, r10
 	addc	r14, r11
-	addc	#0, r12
+	addc	r15, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	66(sp), r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#65534, r5
-	and	#1, r14
+	addc	#0, r5
+	mov	68(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#49152, r14
+	and	#16383, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
-	addc	r5, r11
-	addc	r14, r12
+	addc	r14, r11
+	addc	r15, r12
 	addc	#0, r13
 	addc	#0, r6
-	addc	#0, r15
-	mov	68(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#49152, r5
-	and	#16383, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	r5, r11
-	addc	r14, r12
-	addc	#0, r13
-	addc	#0, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	70(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r5
-	and	#63488, r5
-	and	#2047, r14
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	70(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#63488, r14
+	and	#2047, r15
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	r5, r12
+	addc	r14, r12
+	addc	r15, r13
+	addc	#0, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	72(sp), r15
+	swpb	r15
+	mov	r15, r14
+	and	#65280, r14
+	mov.b	r15, r15
+	add	#0, r7
+	addc	#0, r8
+	addc	#0, r9
+	addc	#0, r10
+	addc	#0, r11
+	addc	#0, r12
 	addc	r14, r13
-	addc	#0, r6
-	addc	#0, r15
+	addc	r15, r6
+	addc	#0, r5
+	mov.b	r5, r5
+	mov	74(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r15, r14
+	and	#65504, r14
+	and	#31, r15
 	mov.b	r15, r15
-	mov	72(sp), r14
-	swpb	r14
-	mov	r14, r5
-	and	#65280, r5
-	mov.b	r14, r14
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	r5, r13
-	addc	r14, r6
-	addc	#0, r15
-	mov.b	r15, r15
-	mov	74(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r5
-	and	#65504, r5
-	and	#31, r14
-	mov.b	r14, r14
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
@@ -1687,14 +1688,15 @@ poly1305_mac:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	addc	r5, r6
-	addc	r14, r15
-	mov.b	r15, r15
+	addc	r14, r6
+	addc	r15, r5
+	mov.b	r5, r5
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
+	mov	r5, r15
+	and	#3, r15
 	mov	r15, 46(sp)
-	and	#3, 46(sp)
-	rrum.w	#2, r15
-	mov	r15, r4
+	rrum.w	#2, r5
+	mov	r5, r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -1702,7 +1704,7 @@ poly1305_mac:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r15, 44(sp)
+	mov	r5, 44(sp)
 	mov	#0, 42(sp)
 	mov	#0, 38(sp)
 	mov	#0, 36(sp)

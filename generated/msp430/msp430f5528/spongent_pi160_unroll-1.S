@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1208 bytes of code
+;     estimated 1176 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -114,113 +114,115 @@ spongent_pi160_permute:
 	mov	#117, 20(sp)
 .Lspongent_pi160_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	20(sp), r5
-	mov	#0, r12
+	mov	r5, r12
+	xor	20(sp), r12
+	mov	#0, r5
 	mov	20(sp), r15
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
+	rlc	r5
 	rra	r15
-	rlc	r12
-	mov.b	r12, r12
-	swpb	r12
-	xor	r12, r14
+	rlc	r5
+	mov.b	r5, r5
+	swpb	r5
+	xor	r5, r14
 	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r12
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r14, r14
-	mov.b	spongent_pi160_sf0(r14), r15
-	mov	r12, 18(sp)
-	swpb	18(sp)
-	bis	r15, 18(sp)
+	mov.b	spongent_pi160_sf0(r14), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 18(sp)
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r13, r13
-	mov.b	spongent_pi160_sf0(r13), r15
-	mov	r14, 16(sp)
-	swpb	16(sp)
-	bis	r15, 16(sp)
+	mov.b	spongent_pi160_sf0(r13), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 16(sp)
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r11, r11
-	mov.b	spongent_pi160_sf0(r11), r15
-	mov	r14, 14(sp)
-	swpb	14(sp)
-	bis	r15, 14(sp)
+	mov.b	spongent_pi160_sf0(r11), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 14(sp)
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r10, r10
-	mov.b	spongent_pi160_sf0(r10), r15
-	mov	r14, 12(sp)
-	swpb	12(sp)
-	bis	r15, 12(sp)
+	mov.b	spongent_pi160_sf0(r10), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 12(sp)
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r9, r9
-	mov.b	spongent_pi160_sf0(r9), r15
-	mov	r14, 10(sp)
-	swpb	10(sp)
-	bis	r15, 10(sp)
+	mov.b	spongent_pi160_sf0(r9), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 10(sp)
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r8, r8
-	mov.b	spongent_pi160_sf0(r8), r15
-	mov	r14, 8(sp)
-	swpb	8(sp)
-	bis	r15, 8(sp)
+	mov.b	spongent_pi160_sf0(r8), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 8(sp)
 	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
+	mov.b	spongent_pi160_sf0(r15), r15
 	mov.b	r7, r7
-	mov.b	spongent_pi160_sf0(r7), r15
-	mov	r14, 6(sp)
-	swpb	6(sp)
-	bis	r15, 6(sp)
+	mov.b	spongent_pi160_sf0(r7), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 6(sp)
 	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r14
-	mov.b	r6, r6
-	mov.b	spongent_pi160_sf0(r6), r15
-	mov	r14, 4(sp)
-	swpb	4(sp)
-	bis	r15, 4(sp)
-	mov.b	23(sp), r15
-	mov.b	spongent_pi160_sf0(r15), r14
-	mov.b	22(sp), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	mov	r14, 2(sp)
-	swpb	2(sp)
-	bis	r15, 2(sp)
-	mov	r5, r15
+	mov.b	r6, r6
+	mov.b	spongent_pi160_sf0(r6), r14
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 4(sp)
+	mov.b	23(sp), r15
+	mov.b	spongent_pi160_sf0(r15), r13
+	mov.b	22(sp), r15
+	mov.b	spongent_pi160_sf0(r15), r14
+	mov	r13, r15
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 2(sp)
+	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	mov.b	r5, r5
-	mov.b	spongent_pi160_sf0(r5), r14
+	mov.b	r12, r12
+	mov.b	spongent_pi160_sf0(r12), r14
 	swpb	r15
 	bis	r14, r15
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))

@@ -93,7 +93,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1034 bytes of code
+;     estimated 1036 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -134,8 +134,8 @@ aes_encrypt_block:
 	mov	r6, 2(sp)
 	mov	r14, 14(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r15, r7
-	add	#16, r7
+	mov	r15, r13
+	add	#16, r13
 	; aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
@@ -144,9 +144,244 @@ aes_encrypt_block:
 	mov.b	4(sp), r15
 	mov.b	aes_sbox(r15), r6
 	mov.b	21(sp), r15
-	mov.b	aes_sbox(r15), r8
+	mov.b	aes_sbox(r15), r7
 	mov	r11, r15
 	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r8
+	rla.b	r8
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r8
+	mov	r6, r14
+	rla.b	r14
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r8, r9
+	xor	r14, r9
+	xor	r6, r9
+	xor	r7, r9
+	xor	r4, r9
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r5, r10
+	xor	r14, r10
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r7, r15
+	rla.b	r15
+	mov	r7, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r10
+	xor	r7, r10
+	xor	r4, r10
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r5, r12
+	xor	r6, r12
+	xor	r15, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r4, r14
+	rla.b	r14
+	mov	r4, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r14, r12
+	xor	r4, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r8, r15
+	xor	r5, r15
+	xor	r6, r15
+	xor	r7, r15
+	xor	r14, r15
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r9, r14
+	swpb	r14
+	bis	r10, r14
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r12, r15
+	xor	@r13+, r15
+	mov	r15, 12(sp)
+	mov	r14, r15
+	xor	@r13+, r15
+	mov	r15, 10(sp)
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	mov.b	5(sp), r15
+	mov.b	aes_sbox(r15), r7
+	mov.b	2(sp), r15
+	mov.b	aes_sbox(r15), r8
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	aes_sbox(r11), r6
+	mov.b	8(sp), r15
+	mov.b	aes_sbox(r15), r5
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r7, r9
+	rla.b	r9
+	mov	r7, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r9
+	mov	r8, r14
+	rla.b	r14
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r9, r10
+	xor	r14, r10
+	xor	r8, r10
+	xor	r6, r10
+	xor	r5, r10
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r7, r11
+	xor	r14, r11
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r14
+	rla.b	r14
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r11
+	xor	r6, r11
+	xor	r5, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r7, r12
+	xor	r8, r12
+	xor	r14, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r14
+	rla.b	r14
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r14, r12
+	xor	r5, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r9, r15
+	xor	r7, r15
+	xor	r8, r15
+	xor	r6, r15
+	xor	r14, r15
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r10, r14
+	swpb	r14
+	bis	r11, r14
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	mov	r12, r15
+	xor	@r13+, r15
+	mov	r15, 6(sp)
+	mov	r14, r15
+	xor	@r13+, r15
+	mov	r15, 4(sp)
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	3(sp), r15
+	mov.b	aes_sbox(r15), r7
+	mov.b	14(sp), r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	9(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	18(sp), r15
+	mov.b	aes_sbox(r15), r5
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r7, r10
+	rla.b	r10
+	mov	r7, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r10
+	mov	r8, r14
+	rla.b	r14
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r10, r6
+	xor	r14, r6
+	xor	r8, r6
+	xor	r9, r6
+	xor	r5, r6
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r7, r11
+	xor	r14, r11
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r9, r14
+	rla.b	r14
+	mov	r9, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r11
+	xor	r9, r11
+	xor	r5, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r7, r12
+	xor	r8, r12
+	xor	r14, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r14
+	rla.b	r14
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r14, r12
+	xor	r5, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r10, r15
+	xor	r7, r15
+	xor	r8, r15
+	xor	r9, r15
+	xor	r14, r15
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r6
+	bis	r11, r6
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov	r12, r15
+	xor	@r13+, r15
+	mov	r15, 0(sp)
+	xor	@r13+, r6
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	15(sp), r15
+	mov.b	aes_sbox(r15), r5
+	mov.b	16(sp), r15
+	mov.b	aes_sbox(r15), r7
+	mov.b	19(sp), r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	20(sp), r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r9
@@ -156,9 +391,9 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r9
-	mov	r6, r14
+	mov	r7, r14
 	rla.b	r14
-	mov	r6, r15
+	mov	r7, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
@@ -166,7 +401,7 @@ aes_encrypt_block:
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r9, r10
 	xor	r14, r10
-	xor	r6, r10
+	xor	r7, r10
 	xor	r8, r10
 	xor	r4, r10
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
@@ -185,237 +420,8 @@ aes_encrypt_block:
 	xor	r8, r12
 	xor	r4, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r6, r13
-	xor	r15, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r15
-	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r9, r14
-	xor	r5, r14
-	xor	r6, r14
-	xor	r8, r14
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	swpb	r15
-	bis	r12, r15
-	swpb	r13
-	bis	r14, r13
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r13, 12(sp)
-	xor	@r7+, 12(sp)
-	mov	r15, 10(sp)
-	xor	@r7+, 10(sp)
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov.b	5(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	2(sp), r15
-	mov.b	aes_sbox(r15), r9
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	aes_sbox(r11), r6
-	mov.b	8(sp), r15
-	mov.b	aes_sbox(r15), r5
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r14
-	rla.b	r14
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r9, r13
-	rla.b	r13
-	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r14, r10
-	xor	r13, r10
-	xor	r9, r10
-	xor	r6, r10
-	xor	r5, r10
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r8, r11
-	xor	r13, r11
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r13
-	rla.b	r13
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r13, r11
-	xor	r6, r11
-	xor	r5, r11
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r8, r12
-	xor	r9, r12
-	xor	r13, r12
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r13
-	rla.b	r13
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r13, r12
-	xor	r5, r12
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r8, r14
-	xor	r9, r14
-	xor	r6, r14
-	xor	r13, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	swpb	r15
-	bis	r11, r15
-	swpb	r12
-	bis	r14, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov	r12, 6(sp)
-	xor	@r7+, 6(sp)
-	mov	r15, 4(sp)
-	xor	@r7+, 4(sp)
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov.b	3(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	14(sp), r15
-	mov.b	aes_sbox(r15), r9
-	mov.b	9(sp), r15
-	mov.b	aes_sbox(r15), r10
-	mov.b	18(sp), r15
-	mov.b	aes_sbox(r15), r5
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r11
-	rla.b	r11
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r11
-	mov	r9, r14
-	rla.b	r14
-	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r6
-	xor	r14, r6
-	xor	r9, r6
-	xor	r10, r6
-	xor	r5, r6
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r8, r12
-	xor	r14, r12
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r10, r14
-	rla.b	r14
-	mov	r10, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r12
-	xor	r10, r12
-	xor	r5, r12
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r8, r13
-	xor	r9, r13
-	xor	r14, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r14, r13
-	xor	r5, r13
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r11, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r10, r15
-	xor	r14, r15
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r6
-	bis	r12, r6
-	swpb	r13
-	bis	r15, r13
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov	r13, 0(sp)
-	xor	@r7+, 0(sp)
-	xor	@r7+, r6
-	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov.b	15(sp), r15
-	mov.b	aes_sbox(r15), r5
-	mov.b	16(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	19(sp), r15
-	mov.b	aes_sbox(r15), r9
-	mov.b	20(sp), r15
-	mov.b	aes_sbox(r15), r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r10
-	rla.b	r10
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
-	mov	r8, r14
-	rla.b	r14
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r12
-	xor	r14, r12
-	xor	r8, r12
-	xor	r9, r12
-	xor	r4, r12
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r14, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r15
-	rla.b	r15
-	mov	r9, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r13
-	xor	r9, r13
-	xor	r4, r13
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r11
-	xor	r8, r11
+	xor	r7, r11
 	xor	r15, r11
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
@@ -429,20 +435,20 @@ aes_encrypt_block:
 	xor	r15, r11
 	xor	r4, r11
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r14
+	mov	r9, r14
 	xor	r5, r14
+	xor	r7, r14
 	xor	r8, r14
-	xor	r9, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r12, r15
+	mov	r10, r15
 	swpb	r15
-	bis	r13, r15
+	bis	r12, r15
 	swpb	r11
 	bis	r14, r11
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	xor	@r7+, r11
-	xor	@r7+, r15
+	xor	@r13+, r11
+	xor	@r13+, r15
 	mov	12(sp), 8(sp)
 	mov	10(sp), 16(sp)
 	mov	6(sp), 18(sp)
@@ -541,7 +547,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1460 bytes of code
+;     estimated 1446 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -582,8 +588,8 @@ aes_decrypt_block:
 	mov	r6, 18(sp)
 	mov	r14, 16(sp)
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	mov	r15, r7
-	add	#65520, r7
+	mov	r15, r12
+	add	#65520, r12
 	; aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -600,17 +606,17 @@ aes_decrypt_block:
 	swpb	r4
 	bis	r15, r4
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	xor	160(r7), r4
-	xor	162(r7), r6
+	xor	160(r12), r4
+	xor	162(r12), r6
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
 	mov	r6, r5
 	swpb	r5
 	mov.b	r5, r5
-	mov	r4, r9
-	swpb	r9
-	mov.b	r9, r9
+	mov	r4, r7
+	swpb	r7
+	mov.b	r7, r7
 	mov	r5, r14
-	xor	r9, r14
+	xor	r7, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
 	rla.b	r15
@@ -645,7 +651,136 @@ aes_decrypt_block:
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
 	xor	r13, r5
 	xor	r15, r6
-	xor	r13, r9
+	xor	r13, r7
+	xor	r15, r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r9
+	rla.b	r9
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r9
+	mov	r6, r14
+	rla.b	r14
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r9, r10
+	xor	r14, r10
+	xor	r6, r10
+	xor	r7, r10
+	xor	r4, r10
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r5, r11
+	xor	r14, r11
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r7, r15
+	rla.b	r15
+	mov	r7, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r11
+	xor	r7, r11
+	xor	r4, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r5, r13
+	xor	r6, r13
+	xor	r15, r13
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r4, r15
+	rla.b	r15
+	mov	r4, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r15, r13
+	xor	r4, r13
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r9, r14
+	xor	r5, r14
+	xor	r6, r14
+	xor	r7, r14
+	xor	r15, r14
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r10, r15
+	swpb	r15
+	bis	r11, r15
+	mov	r15, 14(sp)
+	mov	r13, r15
+	swpb	r15
+	bis	r14, r15
+	mov	r15, 10(sp)
+	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	13(sp), r15
+	mov.b	aes_inv_sbox(r15), r6
+	mov.b	8(sp), r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov	r8, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r4
+	mov.b	2(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	swpb	r6
+	bis	r14, r6
+	swpb	r4
+	bis	r15, r4
+	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
+	xor	164(r12), r4
+	xor	166(r12), r6
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	mov	r6, r5
+	swpb	r5
+	mov.b	r5, r5
+	mov	r4, r7
+	swpb	r7
+	mov.b	r7, r7
+	mov	r5, r14
+	xor	r7, r14
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r15, r13
+	rla.b	r13
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r6, r6
+	mov.b	r4, r4
+	mov	r6, r15
+	xor	r4, r15
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r14
+	rla.b	r14
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r13, r5
+	xor	r15, r6
+	xor	r13, r7
 	xor	r15, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r10
@@ -666,150 +801,22 @@ aes_decrypt_block:
 	mov	r10, r11
 	xor	r14, r11
 	xor	r6, r11
-	xor	r9, r11
+	xor	r7, r11
 	xor	r4, r11
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r12
-	xor	r14, r12
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r15
-	rla.b	r15
-	mov	r9, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r12
-	xor	r9, r12
-	xor	r4, r12
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r6, r13
-	xor	r15, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r15
-	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r14
-	xor	r5, r14
-	xor	r6, r14
-	xor	r9, r14
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r15
-	mov	r15, 14(sp)
-	swpb	14(sp)
-	bis	r12, 14(sp)
-	mov	r13, 10(sp)
-	swpb	10(sp)
-	bis	r14, 10(sp)
-	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	13(sp), r15
-	mov.b	aes_inv_sbox(r15), r6
-	mov.b	8(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r4
-	mov.b	2(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r6
-	bis	r14, r6
-	swpb	r4
-	bis	r15, r4
-	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
-	xor	164(r7), r4
-	xor	166(r7), r6
-	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r6, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov	r4, r10
-	swpb	r10
-	mov.b	r10, r10
-	mov	r5, r14
-	xor	r10, r14
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r6, r6
-	mov.b	r4, r4
-	mov	r6, r15
-	xor	r4, r15
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r14
-	rla.b	r14
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r5
-	xor	r15, r6
-	xor	r13, r10
-	xor	r15, r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r11
-	rla.b	r11
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r11
-	mov	r6, r14
-	rla.b	r14
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r12
-	xor	r14, r12
-	xor	r6, r12
-	xor	r10, r12
-	xor	r4, r12
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	mov	r5, r13
 	xor	r14, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r10, r15
+	mov	r7, r15
 	rla.b	r15
-	mov	r10, r14
+	mov	r7, r14
 	sxt	r14
 	and	#6912, r14
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	xor	r15, r13
-	xor	r10, r13
+	xor	r7, r13
 	xor	r4, r13
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r9
@@ -827,43 +834,43 @@ aes_decrypt_block:
 	xor	r15, r9
 	xor	r4, r9
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r11, r14
+	mov	r10, r14
 	xor	r5, r14
 	xor	r6, r14
-	xor	r10, r14
+	xor	r7, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r12, r15
+	mov	r11, r15
+	swpb	r15
+	bis	r13, r15
 	mov	r15, 6(sp)
-	swpb	6(sp)
-	bis	r13, 6(sp)
 	swpb	r9
 	bis	r14, r9
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	19(sp), r15
-	mov.b	aes_inv_sbox(r15), r11
+	mov.b	aes_inv_sbox(r15), r10
 	mov.b	12(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
 	mov.b	23(sp), r15
 	mov.b	aes_inv_sbox(r15), r5
 	mov.b	r8, r8
 	mov.b	aes_inv_sbox(r8), r15
-	swpb	r11
-	bis	r14, r11
+	swpb	r10
+	bis	r14, r10
 	swpb	r5
 	bis	r15, r5
 	; aes.ae:253: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
-	xor	168(r7), r5
-	xor	170(r7), r11
+	xor	168(r12), r5
+	xor	170(r12), r10
 	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r11, r8
-	swpb	r8
-	mov.b	r8, r8
-	mov	r5, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov	r8, r14
-	xor	r12, r14
+	mov	r10, r6
+	swpb	r6
+	mov.b	r6, r6
+	mov	r5, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov	r6, r14
+	xor	r11, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
 	rla.b	r15
@@ -877,6 +884,131 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r13
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r10, r10
+	mov.b	r5, r5
+	mov	r10, r15
+	xor	r5, r15
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r14
+	rla.b	r14
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r13, r6
+	mov	r10, r8
+	xor	r15, r8
+	xor	r13, r11
+	xor	r15, r5
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r15
+	rla.b	r15
+	mov	r6, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r8, r13
+	rla.b	r13
+	mov	r8, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r13
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r15, r7
+	xor	r13, r7
+	xor	r8, r7
+	xor	r11, r7
+	xor	r5, r7
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	mov	r6, r10
+	xor	r13, r10
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r11, r14
+	rla.b	r14
+	mov	r11, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r10
+	xor	r11, r10
+	mov	r10, r13
+	xor	r5, r13
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r6, r4
+	xor	r8, r4
+	xor	r14, r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r14
+	rla.b	r14
+	mov	r5, r10
+	sxt	r10
+	and	#6912, r10
+	swpb	r10
+	xor	r10, r14
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r4, r10
+	xor	r14, r10
+	xor	r5, r10
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r6, r15
+	xor	r8, r15
+	xor	r11, r15
+	xor	r14, r15
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r7
+	bis	r13, r7
+	swpb	r10
+	bis	r15, r10
+	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	17(sp), r15
+	mov.b	aes_inv_sbox(r15), r11
+	mov.b	18(sp), r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov.b	21(sp), r15
+	mov.b	aes_inv_sbox(r15), r5
+	mov.b	22(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	swpb	r11
+	bis	r14, r11
+	swpb	r5
+	bis	r15, r5
+	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
+	xor	172(r12), r5
+	xor	174(r12), r11
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	mov	r11, r6
+	swpb	r6
+	mov.b	r6, r6
+	mov	r5, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov	r6, r14
+	xor	r13, r14
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r15, r8
+	rla.b	r8
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r8
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
 	mov.b	r11, r11
 	mov.b	r5, r5
@@ -896,193 +1028,69 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r8
+	xor	r8, r6
 	xor	r15, r11
-	xor	r13, r12
+	xor	r8, r13
 	xor	r15, r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r15
-	rla.b	r15
-	mov	r8, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r11, r13
-	rla.b	r13
-	mov	r11, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r13
+	mov	r6, r14
+	rla.b	r14
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	mov	r11, r8
+	rla.b	r8
+	mov	r11, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r8
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r15, r6
-	xor	r13, r6
-	xor	r11, r6
-	xor	r12, r6
-	xor	r5, r6
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r8, r10
-	xor	r13, r10
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r12, r14
-	rla.b	r14
-	mov	r12, r13
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r10
-	xor	r12, r10
-	mov	r10, r13
-	xor	r5, r13
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r8, r4
-	xor	r11, r4
-	xor	r14, r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
-	mov	r5, r10
-	sxt	r10
-	and	#6912, r10
-	swpb	r10
-	xor	r10, r14
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r4, r10
-	xor	r14, r10
-	xor	r5, r10
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r14, r15
 	xor	r8, r15
 	xor	r11, r15
-	xor	r12, r15
-	xor	r14, r15
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r6
-	bis	r13, r6
-	swpb	r10
-	bis	r15, r10
-	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	17(sp), r15
-	mov.b	aes_inv_sbox(r15), r11
-	mov.b	18(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov.b	21(sp), r15
-	mov.b	aes_inv_sbox(r15), r4
-	mov.b	22(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r11
-	bis	r14, r11
-	swpb	r4
-	bis	r15, r4
-	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
-	xor	172(r7), r4
-	xor	174(r7), r11
-	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r11, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov	r4, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov	r5, r14
-	xor	r12, r14
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r11, r11
-	mov.b	r4, r4
-	mov	r11, r15
-	xor	r4, r15
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r14
-	rla.b	r14
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r5
-	xor	r15, r11
-	xor	r13, r12
-	xor	r15, r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r13
-	rla.b	r13
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	mov	r11, r14
-	rla.b	r14
-	mov	r11, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r13, r15
-	xor	r14, r15
-	xor	r11, r15
-	xor	r12, r15
+	xor	r13, r15
+	xor	r5, r15
 	mov	r15, 4(sp)
-	xor	r4, 4(sp)
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r8
-	xor	r14, r8
+	mov	r6, r4
+	xor	r8, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r12, r15
-	rla.b	r15
-	mov	r12, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r8, r14
-	xor	r15, r14
-	xor	r12, r14
-	mov	r14, 0(sp)
-	xor	r4, 0(sp)
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r8
-	xor	r11, r8
+	mov	r13, r8
+	rla.b	r8
+	mov	r13, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
 	xor	r15, r8
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	mov	r4, r15
-	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
+	xor	r8, r15
+	xor	r13, r15
+	xor	r5, r15
+	mov	r15, 0(sp)
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r6, r4
+	xor	r11, r4
+	xor	r8, r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r15
+	rla.b	r15
+	mov	r5, r8
+	sxt	r8
+	and	#6912, r8
+	swpb	r8
+	xor	r8, r15
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r4, r8
 	xor	r15, r8
-	xor	r4, r8
+	xor	r5, r8
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r13, r14
-	xor	r5, r14
+	xor	r6, r14
 	xor	r11, r14
-	xor	r12, r14
+	xor	r13, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	4(sp), r15
@@ -1090,13 +1098,13 @@ aes_decrypt_block:
 	bis	@sp, r15
 	swpb	r8
 	bis	r14, r8
-	add	#65520, r7
+	add	#65520, r12
 	mov	10(sp), 22(sp)
 	mov	14(sp), 8(sp)
 	mov	r9, 20(sp)
 	mov	6(sp), 12(sp)
 	mov	r10, 2(sp)
-	mov	r6, 18(sp)
+	mov	r7, 18(sp)
 	mov	r15, 16(sp)
 	dec	24(sp)
 	jz	.Laes_decrypt_block_near3
@@ -1146,9 +1154,8 @@ aes_decrypt_block:
 	mov.b	aes_inv_sbox(r15), r7
 	mov.b	23(sp), r15
 	mov.b	aes_inv_sbox(r15), r9
-	mov	r8, r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r15
+	mov.b	r8, r8
+	mov.b	aes_inv_sbox(r8), r15
 	swpb	r10
 	bis	r7, r10
 	swpb	r9

@@ -117,32 +117,32 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 176 bytes (36 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1632 bytes of code
+;     frame 178 bytes (37 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1614 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#176, sp
-	mov	192(sp), 60(sp)
-	mov	194(sp), 70(sp)
-	mov	196(sp), 66(sp)
-	mov	198(sp), 68(sp)
-	mov	202(sp), 78(sp)
-	mov	204(sp), 76(sp)
+	sub	#178, sp
+	mov	194(sp), 60(sp)
+	mov	196(sp), 70(sp)
+	mov	198(sp), 66(sp)
+	mov	200(sp), 68(sp)
+	mov	204(sp), 78(sp)
+	mov	206(sp), 76(sp)
 	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	66(sp), 80(sp)
-	mov	#0, 82(sp)
+	mov	66(sp), 82(sp)
+	mov	#0, 84(sp)
 	mov	sp, r4
-	add	#80, r4
-	mov	76(sp), 84(sp)
-	mov	#0, 86(sp)
+	add	#82, r4
+	mov	76(sp), 86(sp)
+	mov	#0, 88(sp)
 	mov	sp, r5
-	add	#84, r5
+	add	#86, r5
 	mov	sp, r11
-	add	#96, r11
+	add	#98, r11
 	mov	60(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
@@ -217,35 +217,35 @@ ccm_encrypt_with:
 	bis	r14, r7
 	mov	#9, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r13
+	adc	r13
 	mov	r5, r12
 	sub	#9, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r13, r11
 	inv	r11
 	inc	r11
-	and	#9, r11
-	xor	#9, r11
-	clr	r13
+	mov	r12, r14
+	and	r11, r14
+	xor	r14, r12
+	inv	r13
+	inc	r13
+	and	#9, r13
+	xor	#9, r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob5
-	mov	r11, r8
+	mov	r13, r8
 	add	r4, r8
-	mov.b	@r8, r13
+	mov.b	@r8, r14
 .Lccm_encrypt_with_nob5:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob6
-	mov.b	1(r8), r14
+	mov.b	1(r8), r13
 .Lccm_encrypt_with_nob6:
-	mov	r13, 50(sp)
-	swpb	50(sp)
-	bis	r14, 50(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 50(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -262,21 +262,21 @@ ccm_encrypt_with:
 	inc	r11
 	and	#7, r11
 	xor	#7, r11
-	clr	r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob7
 	mov	r11, r9
 	add	r4, r9
-	mov.b	@r9, r13
+	mov.b	@r9, r14
 .Lccm_encrypt_with_nob7:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_encrypt_with_nob8
-	mov.b	1(r9), r14
+	mov.b	1(r9), r13
 .Lccm_encrypt_with_nob8:
-	mov	r13, 48(sp)
-	swpb	48(sp)
-	bis	r14, 48(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 48(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -311,28 +311,28 @@ ccm_encrypt_with:
 	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r5, r12
-	sub	#3, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r5, r13
+	sub	#3, r13
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r13, r14
+	and	r12, r14
+	xor	r14, r13
 	inv	r11
 	inc	r11
 	and	#3, r11
 	xor	#3, r11
 	clr	r9
-	cmp	#1, r12
+	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob11
-	mov	r11, 72(sp)
-	add	r4, 72(sp)
-	mov	72(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 72(sp)
 	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob12
 	mov	72(sp), r14
 	mov.b	1(r14), r14
@@ -358,9 +358,9 @@ ccm_encrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
-	mov	r11, 74(sp)
-	add	r4, 74(sp)
-	mov	74(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 74(sp)
 	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
@@ -381,18 +381,18 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 80(sp)
-	mov	r7, 82(sp)
-	mov	50(sp), 84(sp)
-	mov	48(sp), 86(sp)
-	mov	r8, 88(sp)
-	mov	r9, 90(sp)
-	mov	r10, 92(sp)
-	mov	r5, 94(sp)
+	mov	r6, 82(sp)
+	mov	r7, 84(sp)
+	mov	50(sp), 86(sp)
+	mov	48(sp), 88(sp)
+	mov	r8, 90(sp)
+	mov	r9, 92(sp)
+	mov	r10, 94(sp)
+	mov	r5, 96(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#82, r13
 	mov	sp, r14
-	add	#112, r14
+	add	#114, r14
 	mov	52(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
@@ -405,8 +405,8 @@ ccm_encrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 54(sp)
-	bis	r14, 54(sp)
 	; ccm.ae:93: for i in 0..(n + 15) / 16 {
 	mov	#0, 26(sp)
 	mov	r6, 46(sp)
@@ -415,14 +415,14 @@ ccm_encrypt_with:
 	mov	r9, 62(sp)
 	mov	r10, 58(sp)
 	mov	r5, 56(sp)
-	mov	96(sp), 44(sp)
-	mov	98(sp), 42(sp)
-	mov	100(sp), 40(sp)
-	mov	102(sp), 38(sp)
-	mov	104(sp), 34(sp)
-	mov	106(sp), 32(sp)
-	mov	108(sp), 30(sp)
-	mov	110(sp), 28(sp)
+	mov	98(sp), 44(sp)
+	mov	100(sp), 42(sp)
+	mov	102(sp), 40(sp)
+	mov	104(sp), 38(sp)
+	mov	106(sp), 34(sp)
+	mov	108(sp), 32(sp)
+	mov	110(sp), 30(sp)
+	mov	112(sp), 28(sp)
 	cmp	54(sp), 26(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
@@ -449,7 +449,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#128, r11
+	add	#130, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -469,18 +469,18 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:96: u = E.encrypt_block(ks, j)
-	mov	46(sp), 80(sp)
-	mov	36(sp), 82(sp)
-	mov	50(sp), 84(sp)
-	mov	48(sp), 86(sp)
-	mov	64(sp), 88(sp)
-	mov	62(sp), 90(sp)
-	mov	58(sp), 92(sp)
-	mov	56(sp), 94(sp)
+	mov	46(sp), 82(sp)
+	mov	36(sp), 84(sp)
+	mov	50(sp), 86(sp)
+	mov	48(sp), 88(sp)
+	mov	64(sp), 90(sp)
+	mov	62(sp), 92(sp)
+	mov	58(sp), 94(sp)
+	mov	56(sp), 96(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#82, r13
 	mov	sp, r14
-	add	#144, r14
+	add	#146, r14
 	mov	52(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
@@ -501,39 +501,43 @@ ccm_encrypt_with:
 	xor	34(sp), r12
 	mov	r7, r11
 	xor	38(sp), r11
-	mov	r8, 14(sp)
-	xor	40(sp), 14(sp)
-	mov	r9, 16(sp)
-	xor	42(sp), 16(sp)
-	mov	r10, 18(sp)
-	xor	44(sp), 18(sp)
+	mov	r11, 80(sp)
+	mov	r8, r11
+	xor	40(sp), r11
+	mov	r11, 14(sp)
+	mov	r9, r11
+	xor	42(sp), r11
+	mov	r11, 16(sp)
+	mov	r10, r11
+	xor	44(sp), r11
+	mov	r11, 18(sp)
+	xor	146(sp), r10
 	mov	r10, 24(sp)
-	xor	144(sp), 24(sp)
+	xor	148(sp), r9
 	mov	r9, 22(sp)
-	xor	146(sp), 22(sp)
+	xor	150(sp), r8
 	mov	r8, 20(sp)
-	xor	148(sp), 20(sp)
-	xor	150(sp), r7
-	xor	152(sp), r4
+	xor	152(sp), r7
+	xor	154(sp), r4
 	mov	8(sp), r8
-	xor	154(sp), r8
+	xor	156(sp), r8
 	mov	10(sp), r9
-	xor	156(sp), r9
+	xor	158(sp), r9
 	mov	12(sp), r10
-	xor	158(sp), r10
+	xor	160(sp), r10
 	; ccm.ae:99: y = E.encrypt_block(ks, s)
-	mov	18(sp), 80(sp)
-	mov	16(sp), 82(sp)
-	mov	14(sp), 84(sp)
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r13, 90(sp)
-	mov	r14, 92(sp)
-	mov	r15, 94(sp)
+	mov	18(sp), 82(sp)
+	mov	16(sp), 84(sp)
+	mov	14(sp), 86(sp)
+	mov	80(sp), 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
 	mov	sp, r13
-	add	#80, r13
+	add	#82, r13
 	mov	sp, r14
-	add	#160, r14
+	add	#162, r14
 	mov	52(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
@@ -563,16 +567,16 @@ ccm_encrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 128(sp)
-	mov	r9, 130(sp)
-	mov	r8, 132(sp)
-	mov	r4, 134(sp)
-	mov	r7, 136(sp)
-	mov	r13, 138(sp)
-	mov	r14, 140(sp)
-	mov	r15, 142(sp)
+	mov	r10, 130(sp)
+	mov	r9, 132(sp)
+	mov	r8, 134(sp)
+	mov	r4, 136(sp)
+	mov	r7, 138(sp)
+	mov	r13, 140(sp)
+	mov	r14, 142(sp)
+	mov	r15, 144(sp)
 	mov	sp, r15
-	add	#128, r15
+	add	#130, r15
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r6
@@ -592,34 +596,34 @@ ccm_encrypt_with:
 	addc	#0, r15
 	mov	r14, 46(sp)
 	mov	r15, 36(sp)
-	mov	160(sp), 44(sp)
-	mov	162(sp), 42(sp)
-	mov	164(sp), 40(sp)
-	mov	166(sp), 38(sp)
-	mov	168(sp), 34(sp)
-	mov	170(sp), 32(sp)
-	mov	172(sp), 30(sp)
-	mov	174(sp), 28(sp)
+	mov	162(sp), 44(sp)
+	mov	164(sp), 42(sp)
+	mov	166(sp), 40(sp)
+	mov	168(sp), 38(sp)
+	mov	170(sp), 34(sp)
+	mov	172(sp), 32(sp)
+	mov	174(sp), 30(sp)
+	mov	176(sp), 28(sp)
 	add	#1, 26(sp)
 	cmp	54(sp), 26(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
 	mov	44(sp), r7
-	xor	112(sp), r7
+	xor	114(sp), r7
 	mov	42(sp), r8
-	xor	114(sp), r8
+	xor	116(sp), r8
 	mov	40(sp), r9
-	xor	116(sp), r9
+	xor	118(sp), r9
 	mov	38(sp), r10
-	xor	118(sp), r10
+	xor	120(sp), r10
 	mov	34(sp), r11
-	xor	120(sp), r11
+	xor	122(sp), r11
 	mov	32(sp), r12
-	xor	122(sp), r12
+	xor	124(sp), r12
 	mov	30(sp), r14
-	xor	124(sp), r14
+	xor	126(sp), r14
 	mov	28(sp), r15
-	xor	126(sp), r15
+	xor	128(sp), r15
 	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
 	mov	78(sp), r13
 	cmp	#16, 76(sp)
@@ -645,24 +649,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 128(sp)
+	mov	r15, 130(sp)
 	swpb	r14
-	mov	r14, 130(sp)
+	mov	r14, 132(sp)
 	swpb	r12
-	mov	r12, 132(sp)
+	mov	r12, 134(sp)
 	swpb	r11
-	mov	r11, 134(sp)
+	mov	r11, 136(sp)
 	swpb	r10
-	mov	r10, 136(sp)
+	mov	r10, 138(sp)
 	swpb	r9
-	mov	r9, 138(sp)
+	mov	r9, 140(sp)
 	swpb	r8
-	mov	r8, 140(sp)
+	mov	r8, 142(sp)
 	swpb	r7
-	mov	r7, 142(sp)
+	mov	r7, 144(sp)
 	mov	76(sp), r15
 	mov	sp, r14
-	add	#128, r14
+	add	#130, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -676,7 +680,7 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#176, sp
+	add	#178, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
@@ -684,7 +688,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2668 bytes of code
+;     estimated 2640 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -784,35 +788,35 @@ ccm_decrypt_with:
 	bis	r14, r7
 	mov	#9, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r13
+	adc	r13
 	mov	r5, r12
 	sub	#9, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r13, r11
 	inv	r11
 	inc	r11
-	and	#9, r11
-	xor	#9, r11
-	clr	r13
+	mov	r12, r14
+	and	r11, r14
+	xor	r14, r12
+	inv	r13
+	inc	r13
+	and	#9, r13
+	xor	#9, r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob5
-	mov	r11, r8
+	mov	r13, r8
 	add	r4, r8
-	mov.b	@r8, r13
+	mov.b	@r8, r14
 .Lccm_decrypt_with_nob5:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob6
-	mov.b	1(r8), r14
+	mov.b	1(r8), r13
 .Lccm_decrypt_with_nob6:
-	mov	r13, 36(sp)
-	swpb	36(sp)
-	bis	r14, 36(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 36(sp)
 	mov	#7, r14
 	cmp	r5, r14
 	clr	r11
@@ -829,21 +833,21 @@ ccm_decrypt_with:
 	inc	r11
 	and	#7, r11
 	xor	#7, r11
-	clr	r13
+	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob7
 	mov	r11, r9
 	add	r4, r9
-	mov.b	@r9, r13
+	mov.b	@r9, r14
 .Lccm_decrypt_with_nob7:
-	clr	r14
+	clr	r13
 	cmp	#2, r12
 	jnc	.Lccm_decrypt_with_nob8
-	mov.b	1(r9), r14
+	mov.b	1(r9), r13
 .Lccm_decrypt_with_nob8:
-	mov	r13, 34(sp)
-	swpb	34(sp)
-	bis	r14, 34(sp)
+	swpb	r14
+	bis	r13, r14
+	mov	r14, 34(sp)
 	mov	#5, r14
 	cmp	r5, r14
 	clr	r11
@@ -878,28 +882,28 @@ ccm_decrypt_with:
 	cmp	r5, r14
 	clr	r11
 	adc	r11
-	mov	r5, r12
-	sub	#3, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
+	mov	r5, r13
+	sub	#3, r13
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	mov	r13, r14
+	and	r12, r14
+	xor	r14, r13
 	inv	r11
 	inc	r11
 	and	#3, r11
 	xor	#3, r11
 	clr	r9
-	cmp	#1, r12
+	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob11
-	mov	r11, 40(sp)
-	add	r4, 40(sp)
-	mov	40(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 40(sp)
 	mov.b	@r14, r9
 .Lccm_decrypt_with_nob11:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob12
 	mov	40(sp), r14
 	mov.b	1(r14), r14
@@ -925,9 +929,9 @@ ccm_decrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
-	mov	r11, 64(sp)
-	add	r4, 64(sp)
-	mov	64(sp), r14
+	mov	r11, r14
+	add	r4, r14
+	mov	r14, 64(sp)
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
@@ -972,8 +976,8 @@ ccm_decrypt_with:
 	rrum.w	#4, r14
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 62(sp)
-	bis	r14, 62(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 38(sp)
 	mov	r6, 28(sp)
@@ -1005,21 +1009,21 @@ ccm_decrypt_with:
 	sub	32(sp), r10
 	mov	#0, r8
 	subc	r15, r8
-	mov	32(sp), r9
-	add	80(sp), r9
+	mov	32(sp), r4
+	add	80(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
-	bit	#1, r9
+	bit	#1, r4
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	@r9, 18(sp)
-	mov	2(r9), 14(sp)
-	mov	4(r9), 12(sp)
-	mov	6(r9), r5
-	mov	8(r9), r4
-	mov	10(r9), r6
-	mov	12(r9), r7
-	mov	14(r9), r9
+	mov	@r4, 18(sp)
+	mov	2(r4), 14(sp)
+	mov	4(r4), 12(sp)
+	mov	6(r4), r9
+	mov	8(r4), r6
+	mov	10(r4), r7
+	mov	12(r4), r5
+	mov	14(r4), r4
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
@@ -1031,15 +1035,15 @@ ccm_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lccm_decrypt_with_pad22
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lccm_decrypt_with_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_decrypt_with_cpy21
-	mov	r11, r9
+	mov	r11, r4
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
@@ -1059,24 +1063,27 @@ ccm_decrypt_with:
 	swpb	18(sp)
 	swpb	14(sp)
 	swpb	12(sp)
-	swpb	r5
-	swpb	r4
+	swpb	r9
 	swpb	r6
 	swpb	r7
-	swpb	r9
+	swpb	r5
+	swpb	r4
 	call	#ccm_E_encrypt_block
 	add	#1, 28(sp)
 	addc	#0, 24(sp)
-	mov	r9, 30(sp)
-	xor	166(sp), 30(sp)
-	mov	r7, 26(sp)
-	xor	168(sp), 26(sp)
-	mov	r6, 22(sp)
-	xor	170(sp), 22(sp)
-	mov	r4, r6
+	mov	r4, r15
+	xor	166(sp), r15
+	mov	r15, 30(sp)
+	mov	r5, r15
+	xor	168(sp), r15
+	mov	r15, 26(sp)
+	mov	r7, r15
+	xor	170(sp), r15
+	mov	r15, 22(sp)
 	xor	172(sp), r6
-	mov	r5, 16(sp)
-	xor	174(sp), 16(sp)
+	mov	r9, r15
+	xor	174(sp), r15
+	mov	r15, 16(sp)
 	mov	12(sp), r9
 	xor	176(sp), r9
 	xor	178(sp), 14(sp)
@@ -1092,20 +1099,19 @@ ccm_decrypt_with:
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lccm_decrypt_with_else23
-	mov	r8, r14
-	and	#8191, r14
+	and	#8191, r8
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
+	rlam.w	#3, r8
+	bis	r15, r8
 	mov	r10, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r14
+	subc	#0, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
@@ -1136,10 +1142,10 @@ ccm_decrypt_with:
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r5, r4
-	xor	#-1, r4
-	and	r15, r4
-	xor	#-1, r4
+	mov	r5, r11
+	xor	#-1, r11
+	and	r15, r11
+	xor	#-1, r11
 	mov	r12, r13
 	inv	r13
 	inc	r13
@@ -1149,47 +1155,45 @@ ccm_decrypt_with:
 	mov	r10, r13
 	rrum.w	#3, r13
 	and	#1, r13
-	mov	r13, r11
-	inv	r11
-	inc	r11
+	mov	r13, r4
+	inv	r4
+	inc	r4
 	mov	r5, r15
 	xor	#-1, r15
-	and	r11, r15
+	and	r4, r15
+	xor	#-1, r15
 	mov	r15, 8(sp)
-	xor	#-1, 8(sp)
-	mov	r13, r11
-	inv	r11
-	inc	r11
+	mov	r13, r4
+	inv	r4
+	inc	r4
 	mov	r5, r15
-	and	r11, r15
-	mov	r5, r11
-	xor	r15, r11
+	and	r4, r15
+	xor	r15, r5
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r11
-	and	r11, r7
-	mov	r14, r11
-	inv	r11
-	inc	r11
+	and	r15, r5
+	inv	r5
+	and	r5, r7
+	mov	r14, r5
+	inv	r5
+	inc	r5
 	mov	8(sp), r15
-	and	r11, r15
+	and	r5, r15
 	inv	r15
 	and	r15, r6
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r4, r5
+	mov	r11, r5
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	mov	r4, r15
-	and	r11, r15
-	mov	r4, r11
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	mov	r11, r15
+	and	r4, r15
 	xor	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -1940,7 +1944,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1476 bytes of code
+;     estimated 1462 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -1960,9 +1964,10 @@ ccm_mac_header:
 	sub	r8, r6
 	mov	10(sp), r15
 	sub	#1, r15
-	clr	26(sp)
-	adc	26(sp)
-	mov	26(sp), r7
+	clr	r15
+	adc	r15
+	mov	r15, 26(sp)
+	mov	r15, r7
 	inv	r7
 	inc	r7
 	and	#64, r7
@@ -1973,8 +1978,9 @@ ccm_mac_header:
 	rlam.w	#3, r15
 	bis	r15, r7
 	sub	#1, r6
-	mov	r7, 28(sp)
-	bis	r6, 28(sp)
+	mov	r7, r15
+	bis	r6, r15
+	mov	r15, 28(sp)
 	mov	#13, r15
 	cmp	r8, r15
 	clr	r5
@@ -2144,9 +2150,9 @@ ccm_mac_header:
 	clr	r14
 	cmp	#1, r6
 	jnc	.Lccm_mac_header_nob11
-	mov	r5, 22(sp)
-	add	r9, 22(sp)
-	mov	22(sp), r15
+	mov	r5, r15
+	add	r9, r15
+	mov	r15, 22(sp)
 	mov.b	@r15, r14
 .Lccm_mac_header_nob11:
 	clr	r15
@@ -2176,9 +2182,9 @@ ccm_mac_header:
 	clr	r6
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
-	mov	r4, 24(sp)
-	add	r9, 24(sp)
-	mov	24(sp), r15
+	mov	r4, r15
+	add	r9, r15
+	mov	r15, 24(sp)
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
@@ -2349,11 +2355,11 @@ ccm_mac_header:
 	add	#80, r14
 	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	#16, 12(sp)
-	sub	r9, 12(sp)
+	mov	#16, r15
+	sub	r9, r15
+	mov	r15, 12(sp)
 	mov	#0, r11
 	subc	r10, r11
-	mov	12(sp), r15
 	sub	10(sp), r15
 	mov	r11, r15
 	subc	#0, r15
@@ -2377,8 +2383,9 @@ ccm_mac_header:
 	rrum.w	#4, r13
 	swpb	r14
 	rlam.w	#4, r14
-	mov	r14, 14(sp)
-	bis	r13, 14(sp)
+	mov	r14, r15
+	bis	r13, r15
+	mov	r15, 14(sp)
 	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
 	mov	80(sp), r7

@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1080 bytes of code
+;     estimated 1068 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -129,60 +129,60 @@ eax_key_setup:
 	add	#44, r14
 	mov	r9, r12
 	call	#eax_M_E_encrypt_block
-	mov	44(sp), r13
-	and	#32767, r13
-	rlam.w	#1, r13
+	mov	44(sp), r12
+	and	#32767, r12
+	rlam.w	#1, r12
 	mov	46(sp), r15
 	and	#32767, r15
 	mov.b	45(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	rlam.w	#1, r15
+	bis	r14, r15
 	mov	r15, 10(sp)
-	bis	r14, 10(sp)
 	mov	46(sp), r15
 	and	#16383, r15
 	rlam.w	#1, r15
+	bis	r14, r15
 	mov	r15, 8(sp)
-	bis	r14, 8(sp)
-	mov	48(sp), r14
-	and	#32767, r14
-	mov.b	47(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, 6(sp)
-	bis	r15, 6(sp)
-	mov	48(sp), r14
-	and	#16383, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov.b	47(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	rlam.w	#1, r14
-	mov	r14, 4(sp)
-	bis	r15, 4(sp)
-	mov	50(sp), r14
-	and	#32767, r14
-	mov.b	49(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	mov	r14, 2(sp)
-	bis	r15, 2(sp)
-	mov	50(sp), r14
-	and	#16383, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov.b	49(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	rlam.w	#1, r14
-	mov	r14, 0(sp)
-	bis	r15, 0(sp)
+	mov	48(sp), r15
+	and	#32767, r15
+	mov.b	47(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	r15, 6(sp)
+	mov	48(sp), r15
+	and	#16383, r15
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov.b	47(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
+	and	#1, r14
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	r15, 4(sp)
+	mov	50(sp), r15
+	and	#32767, r15
+	mov.b	49(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	r15, 2(sp)
+	mov	50(sp), r15
+	and	#16383, r15
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov.b	49(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
+	and	#1, r14
+	rlam.w	#1, r15
+	bis	r14, r15
+	mov	r15, 0(sp)
 	mov	52(sp), r4
 	and	#32767, r4
 	mov.b	51(sp), r15
@@ -190,40 +190,40 @@ eax_key_setup:
 	rrum.w	#3, r15
 	rlam.w	#1, r4
 	bis	r15, r4
-	mov	52(sp), r7
-	and	#16383, r7
-	rlam.w	#1, r7
-	bis	r15, r7
+	mov	52(sp), r5
+	and	#16383, r5
+	rlam.w	#1, r5
+	bis	r15, r5
 	mov.b	51(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	and	#1, r15
-	rlam.w	#1, r7
-	bis	r15, r7
-	mov	54(sp), r5
-	and	#32767, r5
-	mov.b	53(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
 	rlam.w	#1, r5
 	bis	r15, r5
-	mov	54(sp), r8
-	and	#16383, r8
-	rlam.w	#1, r8
-	bis	r15, r8
-	mov.b	53(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	rlam.w	#1, r8
-	bis	r15, r8
-	mov	56(sp), r6
+	mov	54(sp), r6
 	and	#32767, r6
-	mov.b	55(sp), r15
+	mov.b	53(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r6
 	bis	r15, r6
+	mov	54(sp), r7
+	and	#16383, r7
+	rlam.w	#1, r7
+	bis	r15, r7
+	mov.b	53(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	and	#1, r15
+	rlam.w	#1, r7
+	bis	r15, r7
+	mov	56(sp), r8
+	and	#32767, r8
+	mov.b	55(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r8
+	bis	r15, r8
 	mov	56(sp), r11
 	and	#16383, r11
 	rlam.w	#1, r11
@@ -236,11 +236,11 @@ eax_key_setup:
 	bis	r15, r11
 	mov	58(sp), r14
 	and	#32767, r14
-	mov.b	57(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
+	mov.b	57(sp), r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
 	rlam.w	#1, r14
-	bis	r12, r14
+	bis	r13, r14
 	mov.b	59(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
@@ -248,17 +248,17 @@ eax_key_setup:
 	inv	r15
 	inc	r15
 	and	#135, r15
-	xor	r15, r13
+	xor	r15, r12
 	; eax.ae:36: o[at_k1] = k1
-	mov	r13, 0(r10)
+	mov	r12, 0(r10)
 	mov	10(sp), 2(r10)
 	mov	6(sp), 4(r10)
 	mov	2(sp), 6(r10)
 	mov	r4, 8(r10)
-	mov	r5, 10(r10)
-	mov	r6, 12(r10)
+	mov	r6, 10(r10)
+	mov	r8, 12(r10)
 	mov	r14, 14(r10)
-	mov	r13, r15
+	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
@@ -266,8 +266,8 @@ eax_key_setup:
 	mov	8(sp), r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	and	#32767, r13
-	rlam.w	#1, r13
+	and	#32767, r12
+	rlam.w	#1, r12
 	mov.b	59(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
@@ -276,19 +276,19 @@ eax_key_setup:
 	inv	r15
 	inc	r15
 	and	#135, r15
-	xor	r15, r13
+	xor	r15, r12
 	; eax.ae:37: o[at_k2] = k2
-	mov	r13, 16(r10)
+	mov	r12, 16(r10)
 	mov	r14, 18(r10)
 	mov	4(sp), 20(r10)
 	mov	@sp, 22(r10)
-	mov	r7, 24(r10)
-	mov	r8, 26(r10)
+	mov	r5, 24(r10)
+	mov	r7, 26(r10)
 	mov	r11, 28(r10)
 	mov	58(sp), r14
 	and	#16383, r14
 	rlam.w	#1, r14
-	bis	r12, r14
+	bis	r13, r14
 	mov.b	57(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
@@ -376,7 +376,7 @@ eax_key_setup:
 
 ; --- eax_encrypt_with: eax.encrypt_with
 ;     frame 148 bytes (24 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 970 bytes of code
+;     estimated 968 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -423,24 +423,32 @@ eax_encrypt_with:
 	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r13, r15
 	mov	r15, 18(sp)
-	bis	r13, 18(sp)
-	mov	52(sp), 42(sp)
-	xor	68(sp), 42(sp)
-	mov	54(sp), 40(sp)
-	xor	70(sp), 40(sp)
-	mov	56(sp), 38(sp)
-	xor	72(sp), 38(sp)
-	mov	58(sp), 36(sp)
-	xor	74(sp), 36(sp)
-	mov	60(sp), 34(sp)
-	xor	76(sp), 34(sp)
-	mov	62(sp), 32(sp)
-	xor	78(sp), 32(sp)
-	mov	64(sp), 30(sp)
-	xor	80(sp), 30(sp)
-	mov	66(sp), 28(sp)
-	xor	82(sp), 28(sp)
+	mov	52(sp), r15
+	xor	68(sp), r15
+	mov	r15, 42(sp)
+	mov	54(sp), r15
+	xor	70(sp), r15
+	mov	r15, 40(sp)
+	mov	56(sp), r15
+	xor	72(sp), r15
+	mov	r15, 38(sp)
+	mov	58(sp), r15
+	xor	74(sp), r15
+	mov	r15, 36(sp)
+	mov	60(sp), r15
+	xor	76(sp), r15
+	mov	r15, 34(sp)
+	mov	62(sp), r15
+	xor	78(sp), r15
+	mov	r15, 32(sp)
+	mov	64(sp), r15
+	xor	80(sp), r15
+	mov	r15, 30(sp)
+	mov	66(sp), r15
+	xor	82(sp), r15
+	mov	r15, 28(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -694,7 +702,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1426 bytes of code
+;     estimated 1408 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -751,40 +759,40 @@ eax_decrypt_with:
 	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r13, r15
 	mov	r15, 18(sp)
-	bis	r13, 18(sp)
 	mov	60(sp), r15
 	xor	76(sp), r15
+	xor	92(sp), r15
 	mov	r15, 48(sp)
-	xor	92(sp), 48(sp)
 	mov	62(sp), r15
 	xor	78(sp), r15
+	xor	94(sp), r15
 	mov	r15, 38(sp)
-	xor	94(sp), 38(sp)
 	mov	64(sp), r15
 	xor	80(sp), r15
+	xor	96(sp), r15
 	mov	r15, 40(sp)
-	xor	96(sp), 40(sp)
 	mov	66(sp), r15
 	xor	82(sp), r15
+	xor	98(sp), r15
 	mov	r15, 32(sp)
-	xor	98(sp), 32(sp)
 	mov	68(sp), r15
 	xor	84(sp), r15
+	xor	100(sp), r15
 	mov	r15, 46(sp)
-	xor	100(sp), 46(sp)
 	mov	70(sp), r15
 	xor	86(sp), r15
+	xor	102(sp), r15
 	mov	r15, 36(sp)
-	xor	102(sp), 36(sp)
 	mov	72(sp), r15
 	xor	88(sp), r15
+	xor	104(sp), r15
 	mov	r15, 34(sp)
-	xor	104(sp), 34(sp)
 	mov	74(sp), r15
 	xor	90(sp), r15
+	xor	106(sp), r15
 	mov	r15, 30(sp)
-	xor	106(sp), 30(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -1459,7 +1467,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 160 bytes (48 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1680 bytes of code
+;     estimated 1636 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1479,56 +1487,56 @@ eax_omac:
 	mov	176(sp), 10(sp)
 	mov	10(sp), r14
 	sub	#1, r14
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r7, r5
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov	r13, r5
 	inv	r5
 	inc	r5
 	and	@r11, r5
 	xor	@r11, r5
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	2(r11), r14
+	xor	2(r11), r14
 	mov	r14, 0(sp)
-	xor	2(r11), 0(sp)
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	4(r11), r14
+	xor	4(r11), r14
 	mov	r14, 2(sp)
-	xor	4(r11), 2(sp)
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	6(r11), r14
+	xor	6(r11), r14
 	mov	r14, 4(sp)
-	xor	6(r11), 4(sp)
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	8(r11), r14
+	xor	8(r11), r14
 	mov	r14, 6(sp)
-	xor	8(r11), 6(sp)
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	10(r11), r14
+	xor	10(r11), r14
 	mov	r14, 8(sp)
-	xor	10(r11), 8(sp)
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	12(r11), r14
+	xor	12(r11), r14
 	mov	r14, 54(sp)
-	xor	12(r11), 54(sp)
-	mov	r7, r14
+	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	14(r11), r14
+	xor	14(r11), r14
 	mov	r14, 52(sp)
-	xor	14(r11), 52(sp)
 	mov	r12, 56(sp)
 	mov	178(sp), 62(sp)
 	mov	r15, 28(sp)
@@ -1540,7 +1548,7 @@ eax_omac:
 .Leax_omac_words2:
 	mov	@r9, r4
 	mov	2(r9), r6
-	mov	4(r9), r13
+	mov	4(r9), r7
 	mov	6(r9), r12
 	mov	8(r9), r11
 	mov	10(r9), r10
@@ -1548,10 +1556,10 @@ eax_omac:
 	mov	14(r9), r9
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r11
-	add	#96, r11
-	mov	r11, r12
-	mov	#16, r13
+	mov	sp, r10
+	add	#96, r10
+	mov	r10, r11
+	mov	#16, r12
 	mov	10(sp), r15
 .Leax_omac_cpy4:
 	clr	r14
@@ -1561,11 +1569,11 @@ eax_omac:
 	inc	r9
 	dec	r15
 .Leax_omac_pad5:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Leax_omac_cpy4
-	mov	r11, r9
+	mov	r10, r9
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
 	mov	10(sp), r14
@@ -1576,70 +1584,74 @@ eax_omac:
 	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
+	bis	r14, r15
 	mov	r15, 12(sp)
-	bis	r14, 12(sp)
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r4
-	mov	r4, r15
-	and	r14, r15
-	mov	r4, 48(sp)
-	xor	r15, 48(sp)
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r6
-	mov	r6, r15
-	and	r14, r15
-	mov	r6, 44(sp)
-	xor	r15, 44(sp)
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r13
 	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
+	inv	r15
+	inc	r15
+	swpb	r4
+	mov	r4, r14
+	and	r15, r14
+	mov	r4, r15
+	xor	r14, r15
+	mov	r15, 48(sp)
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	swpb	r6
+	mov	r6, r14
+	and	r15, r14
+	mov	r6, r15
+	xor	r14, r15
+	mov	r15, 44(sp)
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	swpb	r7
 	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r12
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r11
-	mov	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r10
-	mov	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	swpb	r8
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
+	and	r15, r14
+	mov	r7, r15
+	xor	r14, r15
+	mov	r13, r7
 	inv	r7
 	inc	r7
-	mov	58(sp), r15
+	swpb	r12
+	mov	r12, r14
+	and	r7, r14
+	xor	r14, r12
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	swpb	r11
+	mov	r11, r14
+	and	r7, r14
+	xor	r14, r11
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	swpb	r10
+	mov	r10, r14
+	and	r7, r14
+	xor	r14, r10
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	swpb	r8
+	mov	r8, r14
+	and	r7, r14
+	xor	r14, r8
+	inv	r13
+	inc	r13
+	mov	58(sp), r14
 	swpb	r9
-	xor	r9, r15
-	and	r7, r15
+	xor	r9, r14
+	and	r13, r14
 	mov	r9, r7
-	xor	r15, r7
+	xor	r14, r7
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
 	mov	54(sp), r4
 	mov	52(sp), r6
+	mov	r15, r13
 	mov	44(sp), r14
 	mov	48(sp), r15
 	mov	42(sp), r9
@@ -1760,20 +1772,20 @@ eax_omac:
 	rrum.w	#1, r9
 	sub	#128, 22(sp)
 	subc	#0, r9
-	clr	32(sp)
-	adc	32(sp)
+	clr	r9
+	adc	r9
+	mov	r9, 32(sp)
 	mov	10(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#32896, r9
+	xor	#32768, r9
 	mov	r9, 30(sp)
-	xor	#32768, 30(sp)
 	mov	10(sp), r9
 	rrum.w	#1, r9
+	and	#1, r9
 	mov	r9, 34(sp)
-	and	#1, 34(sp)
-	mov	34(sp), r9
 	inv	r9
 	inc	r9
 	mov	30(sp), 20(sp)
@@ -1782,9 +1794,8 @@ eax_omac:
 	xor	20(sp), 38(sp)
 	mov	10(sp), r9
 	rrum.w	#2, r9
+	and	#1, r9
 	mov	r9, 40(sp)
-	and	#1, 40(sp)
-	mov	40(sp), r9
 	inv	r9
 	inc	r9
 	mov	38(sp), 18(sp)
@@ -1793,9 +1804,8 @@ eax_omac:
 	xor	18(sp), 50(sp)
 	mov	10(sp), r9
 	rrum.w	#3, r9
+	and	#1, r9
 	mov	r9, 36(sp)
-	and	#1, 36(sp)
-	mov	36(sp), r9
 	inv	r9
 	inc	r9
 	mov	50(sp), 24(sp)
@@ -1812,22 +1822,22 @@ eax_omac:
 	xor	66(sp), r9
 	xor	16(sp), r15
 	xor	68(sp), r15
+	xor	r15, r9
 	mov	r9, 14(sp)
-	xor	r15, 14(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	10(sp), r9
 	sub	#1, r9
-	clr	26(sp)
-	adc	26(sp)
-	xor	#1, 26(sp)
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, 26(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	26(sp), r9
 	inv	r9
 	inc	r9
 	and	r9, 14(sp)
 	xor	14(sp), r15
+	xor	r15, r6
 	mov	r6, 64(sp)
-	xor	r15, 64(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	34(sp), r15
 	inv	r15
@@ -1862,8 +1872,8 @@ eax_omac:
 	inc	r15
 	and	r15, r9
 	xor	r9, r14
+	xor	r14, r4
 	mov	r4, 60(sp)
-	xor	r14, 60(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	40(sp), r14
 	inv	r14
